@@ -1,0 +1,1 @@
+"""The pure core of gm: model types, seeds, the turn-file envelope and the ruleset contract."""

@@ -1,0 +1,159 @@
+"""The turn-file envelope: decoding submitted bytes and finding GAME/PLAYER/PASSWORD/TURN/END."""
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass, field
+
+from gm.core.model import Problem
+
+# A turn file is a few kilobytes; anything far larger is a mistake or an attack.
+DEFAULT_MAX_BYTES = 1_000_000
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_HEADER_WORDS = ("GAME", "PLAYER", "PASSWORD", "TURN")
+# Characters mail programs and word processors put in where a plain space was meant.
+_SPACES = {"\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u3000": " ", "\t": " ", "\ufeff": ""}
+
+
+class TurnFileError(ValueError):
+    """Submitted bytes that are not a readable turn file (too large, binary, undecodable)."""
+
+
+def decode_turn_file(data: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[str, str]:
+    """Bytes to text and the encoding used: a BOM decides, then UTF-8, then Windows-1252.
+
+    Raises TurnFileError with a sentence for the player when the bytes are not a turn file.
+    """
+    if len(data) > max_bytes:
+        raise TurnFileError(
+            f"the file is too large ({_size(len(data))}); a turn file may be at most {_size(max_bytes)}"
+        )
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom):].decode(encoding), encoding
+            except UnicodeDecodeError:
+                raise TurnFileError(f"the file starts with a {encoding} byte-order mark but is not {encoding} text")
+    if b"\x00" in data:
+        raise TurnFileError("the file is not text (it holds binary data); send the orders as plain text")
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        # Old mail programs and Windows editors write cp1252 and often say nothing about it.
+        return data.decode("cp1252", errors="replace"), "cp1252"
+
+
+def _size(n: int) -> str:
+    return f"{n / 1_000_000:.1f} MB" if n >= 100_000 else f"{n:,} bytes"
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """What the envelope of a turn file says.
+
+    game, player, password: the header values as written (player upper-cased); None when missing.
+    turn: the TURN number if one was given.
+    final: a FINAL line was present (orders marked final, for early processing).
+    lines: the order lines between the header and END, as (line number, text), comments removed.
+    problems: what is wrong with the envelope itself (missing GAME, no END, bad TURN, ...).
+    """
+
+    game: str | None = None
+    player: str | None = None
+    password: str | None = None
+    turn: int | None = None
+    final: bool = False
+    lines: tuple = ()
+    problems: tuple = field(default_factory=tuple)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def clean_line(raw: str) -> str:
+    """A line without odd spaces, its `#` comment and surrounding blanks."""
+    for odd, plain in _SPACES.items():
+        raw = raw.replace(odd, plain)
+    return raw.split("#", 1)[0].strip()
+
+
+def read_envelope(text: str) -> Envelope:
+    """Find the envelope in text; never raises. Text before GAME and after END is ignored."""
+    values: dict[str, str] = {}
+    where: dict[str, int] = {}  # header keyword -> its line number
+    lines: list[tuple[int, str]] = []
+    problems: list[Problem] = []
+    final = False
+    started = ended = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if raw.lstrip().startswith(">"):
+            continue  # quoted reply text
+        line = clean_line(raw)
+        if not line:
+            continue
+        word, _, rest = line.partition(" ")
+        keyword, rest = word.upper(), rest.strip()
+        if not started:
+            if keyword == "GAME":
+                started = True
+                _header(values, where, keyword, rest, number, problems)
+            continue
+        if keyword == "END":
+            ended = True
+            break
+        if keyword == "FINAL" and not rest:
+            final = True
+        elif keyword in _HEADER_WORDS:
+            _header(values, where, keyword, rest, number, problems)
+        else:
+            lines.append((number, line))
+    if not started:
+        problems.append(Problem(0, "no turn file found: the orders must start with a line 'GAME <game name>' and end with 'END'"))
+        return Envelope(problems=tuple(problems))
+    if not ended:
+        problems.append(Problem(0, "the turn file has no END line: put END after the last order"))
+    for word in ("PLAYER", "PASSWORD"):
+        if word not in values and not any(p.message.startswith(f"{word} ") for p in problems):
+            problems.append(Problem(0, f"the turn file has no {word} line"))
+    turn = None
+    if "TURN" in values:
+        try:
+            turn = int(values["TURN"])
+        except ValueError:
+            problems.append(Problem(where["TURN"], f"TURN must be a number, not '{values['TURN']}'"))
+    return Envelope(
+        game=values.get("GAME"),
+        player=values["PLAYER"].upper() if "PLAYER" in values else None,
+        password=values.get("PASSWORD"),
+        turn=turn,
+        final=final,
+        lines=tuple(lines),
+        problems=tuple(problems),
+    )
+
+
+def _header(values: dict, where: dict, keyword: str, rest: str, number: int, problems: list[Problem]) -> None:
+    if not rest or " " in rest:
+        problems.append(Problem(number, f"{keyword} needs exactly one value, as in '{keyword} {_EXAMPLE[keyword]}'"))
+        return
+    if keyword in values and values[keyword] != rest:
+        problems.append(Problem(number, f"{keyword} is given twice with different values"))
+        return
+    values[keyword] = rest
+    where[keyword] = number
+
+
+_EXAMPLE = {"GAME": "clash-1", "PLAYER": "BR", "PASSWORD": "7f3k-29qa", "TURN": "7"}
+
+
+def wrap_envelope(game: str, seat: str, turn: int, body: list[str], password: str = "<your secret>") -> str:
+    """A turn file for one seat around a ruleset's order lines, ready to fill in and send."""
+    head = [f"GAME {game}", f"PLAYER {seat}", f"PASSWORD {password}", f"TURN {turn}"]
+    return "\n".join(head + list(body) + ["END"]) + "\n"

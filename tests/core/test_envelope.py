@@ -1,0 +1,74 @@
+"""The turn-file envelope: decoding, header keywords, quoted text, comments, problems."""
+from __future__ import annotations
+
+import codecs
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gm.core.envelope import TurnFileError, decode_turn_file, read_envelope, wrap_envelope
+
+
+def test_envelope_fields_any_case_and_text_around_is_ignored():
+    text = ("Hi GM, my orders:\n\ngame g1\nPlayer br\nPASSWORD abcd-efgh\nTurn 3\n"
+            "> GAME quoted-from-last-report\nmove ENG BEL 4   # all in\n\nEND\n-- \nAnn\nGAME not-this\n")
+    env = read_envelope(text)
+    assert (env.game, env.player, env.password, env.turn) == ("g1", "BR", "abcd-efgh", 3)
+    assert env.lines == ((8, "move ENG BEL 4"),)
+    assert env.ok and not env.final
+
+
+def test_final_line_marks_orders_final():
+    env = read_envelope("GAME g\nPLAYER A\nPASSWORD p\nFINAL\nPASS\nEND\n")
+    assert env.final and env.lines == ((5, "PASS"),)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("no orders here", "no turn file found: the orders must start with a line 'GAME <game name>' and end with 'END'"),
+    ("GAME g\nPLAYER A\nPASSWORD p\nPASS\n", "the turn file has no END line: put END after the last order"),
+    ("GAME g\nPASSWORD p\nEND\n", "the turn file has no PLAYER line"),
+    ("GAME g\nPLAYER A\nEND\n", "the turn file has no PASSWORD line"),
+    ("GAME g\nPLAYER A\nPASSWORD p\nTURN seven\nEND\n", "TURN must be a number, not 'seven'"),
+    ("GAME g h\nPLAYER A\nPASSWORD p\nEND\n", "GAME needs exactly one value, as in 'GAME clash-1'"),
+])
+def test_envelope_problems(text, message):
+    assert message in [p.message for p in read_envelope(text).problems]
+
+
+def test_decode_bom_utf16_and_latin1_and_nbsp():
+    assert decode_turn_file(codecs.BOM_UTF16_LE + "GAME é".encode("utf-16-le")) == ("GAME é", "utf-16-le")
+    assert decode_turn_file("GAME é".encode("latin-1")) == ("GAME é", "cp1252")
+    assert decode_turn_file(codecs.BOM_UTF8 + b"GAME x") == ("GAME x", "utf-8")
+    env = read_envelope("GAME\u00a0g\nPLAYER\u00a0A\nPASSWORD p\nEND")
+    assert env.game == "g" and env.player == "A"
+
+
+def test_decode_refuses_binary_and_oversized():
+    with pytest.raises(TurnFileError, match="not text"):
+        decode_turn_file(b"\x89PNG\r\n\x1a\n\x00\x00")
+    with pytest.raises(TurnFileError, match=r"too large \(10.0 MB\); a turn file may be at most 1.0 MB"):
+        decode_turn_file(b"x" * 10_000_000)
+
+
+def test_wrap_envelope_reads_back():
+    text = wrap_envelope("g1", "BR", 4, ["# help", "PASS"], password="s3cr-et")
+    env = read_envelope(text)
+    assert (env.game, env.player, env.password, env.turn, env.lines) == ("g1", "BR", "s3cr-et", 4, ((6, "PASS"),))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_read_envelope_never_raises(text):
+    env = read_envelope(text)
+    assert env.ok or env.problems
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=2000))
+def test_decode_never_raises_anything_but_turn_file_error(data):
+    try:
+        text, encoding = decode_turn_file(data)
+    except TurnFileError:
+        return
+    assert isinstance(text, str) and encoding
