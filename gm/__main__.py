@@ -1,0 +1,4 @@
+"""python -m gm runs the gm command."""
+from gm.cli import main
+
+main()

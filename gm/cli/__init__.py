@@ -1,0 +1,35 @@
+"""The gm command: one typer sub-app per noun; user errors print one line and exit 1."""
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from gm.cli import demo, game, home, orders, report, rules, submit, turn
+from gm.errors import GMError
+
+app = typer.Typer(
+    help="gm: a play-by-mail game-master toolkit. Start with 'gm demo', or 'gm init' for a GM home.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.command("init")(home.init)
+app.command("submit")(submit.submit)
+app.command("demo")(demo.demo)
+app.add_typer(game.app, name="game")
+app.add_typer(orders.app, name="orders")
+app.add_typer(turn.app, name="turn")
+app.add_typer(report.app, name="report")
+app.add_typer(rules.app, name="rules")
+
+
+def main() -> None:
+    try:
+        app()
+    except GMError as exc:
+        typer.echo(f"Error: {exc}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        typer.echo("Interrupted.", err=True)
+        sys.exit(130)

@@ -1,0 +1,33 @@
+"""gm demo: play a whole game with robot seats and render every report."""
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from gm.cli.common import clock
+from gm.home import create_home, resolve_home
+from gm.services import demo as service
+from gm.store.database import open_database
+
+
+def demo(
+    home: Annotated[Optional[str], typer.Option("--home", help="The GM home for the demo (default: ./gm-demo).")] = None,
+    ruleset: Annotated[str, typer.Option(help="The ruleset to demonstrate.")] = "clash",
+    seed: Annotated[int, typer.Option(help="The game seed; the same seed plays the same game.")] = 1,
+    seats: Annotated[int, typer.Option(help="How many robot seats.")] = 4,
+) -> None:
+    """Play a whole game with robot seats to the end and write every report (PDF and JSON)."""
+    where = resolve_home(home or "gm-demo")
+    create_home(where)
+    db = open_database(where.database)
+
+    def progress(message: str) -> None:
+        typer.echo(message)
+
+    result = service.play_demo(db, where, clock(), ruleset, seed, seats, progress)
+    typer.echo("")
+    typer.echo(f"Demo game {result.game} finished after {result.turns} turns: {result.outcome}")
+    typer.echo(f"Reports ({result.pdfs} PDFs, one per seat per turn): {result.reports}")
+    typer.echo(f"Final standings: {result.standings}")
+    typer.echo(f"Look at the game: gm game show {result.game} --home {where.root}")

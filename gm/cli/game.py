@@ -1,0 +1,95 @@
+"""gm game: create games, seat players, list and show games."""
+from __future__ import annotations
+
+import json
+from typing import Annotated, Optional
+
+import typer
+
+from gm.cli.common import HomeOption, clock, open_home
+from gm.services import games as service
+from gm.services.gameview import game_facts
+from gm.store import records
+
+app = typer.Typer(help="Create games, seat players, list and show games.", no_args_is_help=True)
+
+
+@app.command("new")
+def new(
+    name: Annotated[str, typer.Argument(help="The game's name, as players write it on the GAME line.")],
+    ruleset: Annotated[str, typer.Option(help="The ruleset, e.g. clash.")] = "clash",
+    scenario: Annotated[Optional[str], typer.Option(help="A packaged scenario name or a .toml file.")] = None,
+    seed: Annotated[Optional[int], typer.Option(help="The game seed (default: drawn at random and stored).")] = None,
+    home: HomeOption = None,
+) -> None:
+    """Create a game."""
+    _, db = open_home(home)
+    game = service.create_game(db, clock(), name, ruleset, scenario, seed)
+    typer.echo(f"Created game {game.name} ({game.ruleset} {game.ruleset_version}, scenario {game.scenario_name}, seed {game.seed}).")
+    typer.echo(f"Seat players with: gm game join {game.name} EMAIL --name NAME")
+
+
+@app.command("join")
+def join(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    email: Annotated[str, typer.Argument(help="The player's e-mail address.")],
+    name: Annotated[str, typer.Option(help="The player's name as reports show it.")],
+    seat: Annotated[Optional[str], typer.Option(help="The seat code (default: the first free seat).")] = None,
+    home: HomeOption = None,
+) -> None:
+    """Seat a player and print their secret (shown only this once; gm stores a hash)."""
+    _, db = open_home(home)
+    code, secret = service.join_game(db, clock(), game, email, name, seat)
+    typer.echo(f"Seated {name} <{email}> as {code} in {game}.")
+    typer.echo(f"Secret for {code}: {secret}")
+    typer.echo("Give it to the player now: it is stored hashed and cannot be shown again.")
+
+
+@app.command("list")
+def list_games(home: HomeOption = None) -> None:
+    """List the games in this home."""
+    _, db = open_home(home)
+    games = records.all_games(db)
+    if not games:
+        typer.echo("No games yet. Create one with: gm game new NAME --ruleset clash")
+        return
+    typer.echo(f"{'GAME':<20} {'RULESET':<10} {'STATUS':<8} {'TURN':>4}  SEATS")
+    for g in games:
+        seats = len(records.seats_of(db, g.id))
+        typer.echo(f"{g.name:<20} {g.ruleset:<10} {g.status:<8} {g.turn:>4}  {seats}")
+
+
+@app.command("show")
+def show(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON (docs/game-show-json.md).")] = False,
+    home: HomeOption = None,
+) -> None:
+    """Show a game's current state as the GM sees it."""
+    _, db = open_home(home)
+    facts = game_facts(db, game)
+    if as_json:
+        typer.echo(json.dumps(facts, indent=2, sort_keys=True, ensure_ascii=False))
+        return
+    typer.echo(f"{facts['name']}: {facts['title']} ({facts['ruleset']} {facts['ruleset_version']}, "
+               f"scenario {facts['scenario']}, seed {facts['seed']})")
+    typer.echo(f"Status {facts['status']}, collecting turn {facts['turn']}: {facts['turn_label']}")
+    if facts["deadline"]:
+        typer.echo(f"Deadline {facts['deadline']}")
+    typer.echo("Seats:")
+    for s in facts["seats"]:
+        typer.echo(f"  {s['code']:<4} {s['name']:<24} {s['email']:<32} orders: {s['orders']:<9} score {s['score']}")
+    if facts["outcome"]:
+        typer.echo(f"Over: {', '.join(facts['outcome']['winners'])} won ({facts['outcome']['reason']}).")
+
+
+@app.command("deadline")
+def deadline(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    when: Annotated[Optional[str], typer.Argument(help="The deadline as reports show it, e.g. '2026-11-27 18:00 UTC'; omit to clear.")] = None,
+    home: HomeOption = None,
+) -> None:
+    """Set (or clear) the deadline reports and order forms show for the turn being collected."""
+    _, db = open_home(home)
+    g = service.set_deadline(db, clock(), game, when)
+    typer.echo(f"Deadline of {g.name}: {g.deadline or 'none'}")

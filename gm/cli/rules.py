@@ -1,0 +1,40 @@
+"""gm rules: list rulesets and run rule-book conformance cases."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from gm.errors import GMError
+from gm.rulesets import installed
+from gm.services import conformance
+
+app = typer.Typer(help="Rulesets and their rule-book conformance cases.", no_args_is_help=True)
+
+
+@app.command("list")
+def list_rulesets() -> None:
+    """List installed rulesets and their scenarios."""
+    for name, ruleset in sorted(installed().items()):
+        typer.echo(f"{name:<10} {ruleset.version:<6} {ruleset.title}  scenarios: {', '.join(ruleset.scenario_names())}")
+
+
+@app.command("test")
+def test(
+    files: Annotated[Optional[list[Path]], typer.Argument(help="Case files (default: every case of every installed ruleset).")] = None,
+    ruleset: Annotated[Optional[str], typer.Option(help="The ruleset for FILES (default: the case's own 'ruleset' key, else clash).")] = None,
+) -> None:
+    """Run conformance cases; print each failure as FILE: message; exit 1 if any fails."""
+    cases = conformance.collect(files or [], ruleset)
+    if not cases:
+        raise GMError("no conformance cases found.")
+    failed = 0
+    for case in cases:
+        failures = conformance.run(case)
+        for failure in failures:
+            typer.echo(f"{case.source}: {failure}", err=True)
+        failed += bool(failures)
+    typer.echo(f"{len(cases) - failed} passed, {failed} failed")
+    if failed:
+        raise typer.Exit(1)

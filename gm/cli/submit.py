@@ -1,0 +1,36 @@
+"""gm submit: archive a turn file, check it, and store it for its seat."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gm.cli.common import HomeOption, clock, open_home
+from gm.cli.orders import print_problems, read_file
+from gm.services import turnfiles
+
+
+def submit(
+    files: Annotated[list[Path], typer.Argument(help="Turn files to submit.")],
+    home: HomeOption = None,
+) -> None:
+    """Submit turn files: archived first, checked, and stored; the last valid one per seat counts."""
+    home_, db = open_home(home)
+    bad = False
+    for path in files:
+        receipt = turnfiles.submit(db, home_, clock(), read_file(path), "file", str(path))
+        checked = receipt.checked
+        print_problems(path, checked)
+        if checked.refusal:
+            bad = True
+            continue
+        where = f"{checked.seat.code} in {checked.game.name}, turn {checked.game.turn}"
+        if checked.accepted:
+            note = " (replaces the earlier submission)" if receipt.replaced else ""
+            typer.echo(f"{path}: accepted {len(checked.orders)} order(s) for {where}{note}")
+        else:
+            typer.echo(f"{path}: stored but NOT used for {where}: fix the problems above and submit again", err=True)
+            bad = True
+    if bad:
+        raise typer.Exit(1)

@@ -1,0 +1,31 @@
+"""The one place gm reads the time from, so tests can move it."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Protocol
+
+
+class Clock(Protocol):
+    def now(self) -> datetime: ...
+
+
+class SystemClock:
+    """The real time, in UTC."""
+
+    def now(self) -> datetime:
+        return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+class FixedClock:
+    """A clock that says what it is told: for tests and for replays."""
+
+    def __init__(self, when: datetime):
+        self.when = when
+
+    def now(self) -> datetime:
+        return self.when
+
+
+def iso(moment: datetime) -> str:
+    """A timestamp as gm stores it: ISO 8601 in UTC with a Z."""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,0 +1,140 @@
+"""Games and seats: creating a game, seating players, the current state."""
+from __future__ import annotations
+
+import json
+import re
+import secrets as system_secrets
+from pathlib import Path
+
+import sqlite_utils
+
+from gm.clock import Clock, iso
+from gm.core.model import SeatInfo
+from gm.core.ruleset import Ruleset, ScenarioError, TurnSeeds
+from gm.errors import GMError
+from gm.rulesets import get_ruleset
+from gm.seat_secrets import hash_secret, new_secret
+from gm.store import records
+from gm.store.database import transaction
+from gm.store.records import GameRecord
+
+
+_GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+_EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
+
+
+def load_scenario(ruleset: Ruleset, scenario: str | None) -> tuple[str, str, dict]:
+    """(name, TOML text, parsed scenario) from a packaged name or a file path."""
+    choice = scenario or ruleset.default_scenario()
+    path = Path(choice)
+    try:
+        if choice.endswith(".toml") or path.exists():
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise GMError(f"cannot read scenario file {choice}: {exc}.")
+            name = path.stem
+        else:
+            if choice not in ruleset.scenario_names():
+                raise GMError(f"unknown scenario '{choice}' for {ruleset.name}. "
+                              f"Scenarios: {', '.join(ruleset.scenario_names())}, or give a .toml file.")
+            text, name = ruleset.scenario_text(choice), choice
+        return name, text, ruleset.load_scenario(text, choice)
+    except ScenarioError as exc:
+        raise GMError(f"scenario {choice} is broken: {exc}")
+
+
+def create_game(db: sqlite_utils.Database, clock: Clock, name: str, ruleset_name: str,
+                scenario: str | None = None, seed: int | None = None) -> GameRecord:
+    if not _GAME_NAME.match(name):
+        raise GMError(f"'{name}' is not a usable game name: use 1-40 lower-case letters, digits, '-' or '_'.")
+    ruleset = get_ruleset(ruleset_name)
+    scenario_name, text, _ = load_scenario(ruleset, scenario)
+    if db.execute("SELECT 1 FROM games WHERE name = ?", [name]).fetchone():
+        raise GMError(f"a game named '{name}' already exists. Choose another name.")
+    if seed is None:
+        seed = system_secrets.randbelow(2**31)
+    with transaction(db):
+        db["games"].insert({
+            "name": name, "ruleset": ruleset.name, "ruleset_version": ruleset.version,
+            "scenario_name": scenario_name, "scenario_text": text, "seed": seed, "status": "open",
+            "turn": 1, "deadline": None, "options": "{}", "created": iso(clock.now()),
+        })
+        records.audit(db, iso(clock.now()), None, "game new", {"game": name, "seed": seed})
+    return records.game_by_name(db, name)
+
+
+def join_game(db: sqlite_utils.Database, clock: Clock, game_name: str, email: str, name: str,
+              seat: str | None = None) -> tuple[str, str]:
+    """Seat a player; returns (seat code, secret). The secret is shown once and stored hashed."""
+    game = records.game_by_name(db, game_name)
+    if game.status != "open":
+        raise GMError(f"game '{game.name}' has started (turn {game.turn}); players can join only before turn 1 runs.")
+    email = email.strip()
+    if not _EMAIL.match(email):
+        raise GMError(f"'{email}' is not an e-mail address.")
+    name = " ".join(name.split())
+    if not name or len(name) > 60 or any(ord(c) < 32 for c in name):
+        raise GMError("the player's name must be 1-60 printable characters.")
+    ruleset, scenario = game_ruleset(game)
+    codes = ruleset.seat_codes(scenario)
+    taken = {s.code for s in records.seats_of(db, game.id)}
+    if any(s.email.lower() == email.lower() for s in records.seats_of(db, game.id)):
+        raise GMError(f"{email} already has a seat in '{game.name}'.")
+    if seat is None:
+        free = [c for c in codes if c not in taken]
+        if not free:
+            raise GMError(f"game '{game.name}' is full ({len(codes)} seats).")
+        seat = free[0]
+    seat = seat.upper()
+    if seat not in codes:
+        raise GMError(f"'{seat}' is not a seat of this scenario. Seats: {', '.join(codes)}.")
+    if seat in taken:
+        raise GMError(f"seat {seat} of '{game.name}' is taken. Free seats: "
+                      f"{', '.join(c for c in codes if c not in taken) or 'none'}.")
+    secret = new_secret()
+    now = iso(clock.now())
+    with transaction(db):
+        account = records.account_id(db, email, name, now)
+        db["seats"].insert({"game_id": game.id, "code": seat, "account_id": account,
+                            "secret_hash": hash_secret(secret), "status": "active", "joined": now})
+        records.audit(db, now, game.id, "seat join", {"seat": seat, "email": email})
+    return seat, secret
+
+
+def set_deadline(db: sqlite_utils.Database, clock: Clock, game_name: str, deadline: str | None) -> GameRecord:
+    game = records.game_by_name(db, game_name)
+    with transaction(db):
+        db.execute("UPDATE games SET deadline = ? WHERE id = ?", [deadline, game.id])
+        records.audit(db, iso(clock.now()), game.id, "deadline", {"deadline": deadline})
+    return records.game_by_name(db, game_name)
+
+
+def game_ruleset(game: GameRecord) -> tuple[Ruleset, dict]:
+    ruleset = get_ruleset(game.ruleset)
+    try:
+        return ruleset, ruleset.load_scenario(game.scenario_text, game.scenario_name)
+    except ScenarioError as exc:
+        raise GMError(f"the stored scenario of '{game.name}' no longer loads: {exc}")
+
+
+def seat_infos(db: sqlite_utils.Database, game: GameRecord, ruleset: Ruleset, scenario: dict) -> list[SeatInfo]:
+    """Seats in the scenario's seating order, as the ruleset sees them."""
+    order = {code: i for i, code in enumerate(ruleset.seat_codes(scenario))}
+    seats = sorted(records.seats_of(db, game.id), key=lambda s: order[s.code])
+    return [SeatInfo(s.code, s.name) for s in seats]
+
+
+def current_state(db: sqlite_utils.Database, game: GameRecord) -> dict:
+    """The state the turn being collected is played against.
+
+    Before the first turn the starting state is not stored yet: new_game makes it from the
+    seats and the seed, the same every time, so orders can be checked against it.
+    """
+    row = db.execute("SELECT state FROM turns WHERE game_id = ? ORDER BY number DESC LIMIT 1", [game.id]).fetchone()
+    if row:
+        return json.loads(row[0])
+    ruleset, scenario = game_ruleset(game)
+    return ruleset.new_game(scenario, seat_infos(db, game, ruleset, scenario), TurnSeeds(game.seed, 0))
+
+

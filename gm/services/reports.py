@@ -1,0 +1,160 @@
+"""Reports: every seat's PDF and JSON for a turn, made from view(state, seat) only."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlite_utils
+
+from gm.core.envelope import wrap_envelope
+from gm.core.model import Event
+from gm.core.ruleset import Ruleset
+from gm.errors import GMError
+from gm.home import Home
+from gm.services.games import game_ruleset
+from gm.store import records
+from gm.store.records import GameRecord, TurnRecord
+
+
+@dataclass(frozen=True)
+class Written:
+    """What a render wrote: the turn folder(s), every file, and the final standings if any."""
+
+    folder: Path
+    files: tuple
+    standings: Path | None
+
+
+def ruleset_template_dirs(ruleset: Ruleset) -> list[Path]:
+    from gm.render import package_templates_dir
+
+    package = sys.modules[type(ruleset).__module__].__package__ or type(ruleset).__module__
+    try:
+        return [package_templates_dir(f"{package}.templates")]
+    except ModuleNotFoundError:
+        return []
+
+
+def report_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat: records.SeatRecord,
+                   seats: list[records.SeatRecord], deadline: str | None) -> dict:
+    """Everything one seat's report shows: the view, the events it may see, scores, order form."""
+    view = ruleset.view(turn.state, seat.code)
+    events = [e.to_json() for e in map(Event.from_json, turn.events) if e.visible_to(seat.code)]
+    outcome = ruleset.is_over(turn.state)
+    form = "" if outcome else wrap_envelope(game.name, seat.code, turn.number + 1,
+                                            ruleset.order_form(turn.state, seat.code))
+    return {
+        "game": {"name": game.name, "title": view.get("title", ruleset.title), "ruleset": ruleset.name},
+        "turn": turn.number,
+        "turn_label": ruleset.turn_label(turn.state),
+        "seat": seat.code,
+        "player": seat.name,
+        "deadline": deadline,
+        "created": turn.resolved,
+        "view": view,
+        "events": [{"kind": e["kind"], "data": e["data"]} for e in events],
+        "scores": score_rows(ruleset, turn.state, view, seats),
+        "order_form": form,
+        "outcome": outcome.to_json() if outcome else None,
+    }
+
+
+def score_rows(ruleset: Ruleset, state: dict, view: dict, seats: list[records.SeatRecord]) -> list[dict]:
+    scores = ruleset.scores(state)
+    nation = {s.get("code"): s.get("nation", "") for s in view.get("seats", []) if isinstance(s, dict)}
+    rows = [{"seat": s.code, "name": s.name, "nation": nation.get(s.code, ""), "score": scores.get(s.code, 0)}
+            for s in seats]
+    return sorted(rows, key=lambda r: (-r["score"], r["seat"]))
+
+
+def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None,
+                 workers: int | None = None) -> Written:
+    """Render the reports of the given turns (default: the last resolved one) in one batch."""
+    from gm.render import RenderJob, asset_dirs, base_url, make_environment, render_pdfs
+    from gm.render.environment import render_report_html, render_standings_html
+
+    game = records.game_by_name(db, game_name)
+    ruleset, _ = game_ruleset(game)
+    resolved = [t for t in records.turns_of(db, game.id, 1)]
+    if not resolved:
+        raise GMError(f"game '{game.name}' has not run a turn yet; there are no reports to render.")
+    by_number = {t.number: t for t in resolved}
+    numbers = numbers or [resolved[-1].number]
+    missing = [n for n in numbers if n not in by_number]
+    if missing:
+        raise GMError(f"game '{game.name}' has no resolved turn {missing[0]}; "
+                      f"resolved turns are 1 to {resolved[-1].number}.")
+    env = make_environment(home.templates if home.templates.is_dir() else None, ruleset_template_dirs(ruleset))
+    seats = records.seats_of(db, game.id)
+    jobs, jsons, rows = [], [], []
+    last = resolved[-1].number
+    for number in numbers:
+        turn = by_number[number]
+        folder = home.reports / game.name / str(number)
+        deadline = game.deadline if number == last else None
+        for seat in seats:
+            context = report_context(game, ruleset, turn, seat, seats, deadline)
+            pdf = folder / f"{seat.code}.pdf"
+            jobs.append(RenderJob(render_report_html(env, context), base_url(), turn.resolved,
+                                  f"{game.name}/{number}/{seat.code}", pdf))
+            jsons.append((folder / f"{seat.code}.json", _json_bytes(context)))
+            rows.append((number, seat.code, pdf))
+    standings = None
+    if ruleset.is_over(by_number[last].state) and last in numbers:
+        context = standings_context(game, ruleset, by_number[last], seats)
+        standings = home.reports / game.name / "final.pdf"
+        jobs.append(RenderJob(render_standings_html(env, context), base_url(), by_number[last].resolved,
+                              f"{game.name}/final", standings))
+        jsons.append((home.reports / game.name / "final.json", _json_bytes(context)))
+    for path, data in jsons:
+        _write(path, data)
+    results = render_pdfs(jobs, workers or _workers(home), asset_dirs=asset_dirs(env))
+    digests = {r.out_path: r.sha256 for r in results}
+    now = by_number[last].resolved
+    for number, code, pdf in rows:
+        json_path = pdf.with_suffix(".json")
+        db["reports"].upsert({
+            "game_id": game.id, "turn": number, "seat": code,
+            "pdf": str(pdf.relative_to(home.root)), "json": str(json_path.relative_to(home.root)),
+            "pdf_sha256": digests[pdf], "json_sha256": hashlib.sha256(json_path.read_bytes()).hexdigest(),
+            "rendered": now,
+        }, pk=("game_id", "turn", "seat"))
+    folder = home.reports / game.name / str(numbers[-1]) if len(numbers) == 1 else home.reports / game.name
+    files = tuple(r.out_path for r in results) + tuple(p for p, _ in jsons)
+    return Written(folder, files, standings)
+
+
+def render_turn(db, home: Home, game_name: str, number: int) -> Written:
+    return render_turns(db, home, game_name, [number])
+
+
+def standings_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seats) -> dict:
+    outcome = ruleset.is_over(turn.state)
+    view = ruleset.view(turn.state, seats[0].code) if seats else {}
+    return {
+        "game": {"name": game.name, "title": view.get("title", ruleset.title), "ruleset": ruleset.name},
+        "turns": turn.number,
+        "created": turn.resolved,
+        "outcome": outcome.to_json(),
+        "scores": score_rows(ruleset, turn.state, view, seats),
+    }
+
+
+def _workers(home: Home) -> int:
+    configured = home.setting("reports", "workers", 0)
+    return configured if configured > 0 else (os.cpu_count() or 1)
+
+
+def _json_bytes(context: dict) -> bytes:
+    return (json.dumps(context, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)

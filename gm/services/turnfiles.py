@@ -1,0 +1,139 @@
+"""Turn files: checking one against its game, storing a submission, the order form."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import sqlite_utils
+
+from gm.clock import Clock, iso
+from gm.core.envelope import TurnFileError, decode_turn_file, read_envelope, wrap_envelope
+from gm.core.model import Order, Problem
+from gm.errors import GMError
+from gm.home import Home
+from gm.seat_secrets import check_secret
+from gm.store import records
+from gm.store.archive import archive_bytes
+from gm.store.database import transaction
+from gm.store.records import GameRecord
+from gm.services.games import current_state, game_ruleset
+
+
+@dataclass
+class Checked:
+    """A turn file read against a game: where it is for, and everything wrong with it.
+
+    refusal: why the file as a whole is refused (no envelope, unknown game or seat, wrong secret,
+    wrong turn, game over); None when it reached the order check.
+    problems: order problems, each with its line.
+    """
+
+    encoding: str = ""
+    game: GameRecord | None = None
+    seat: records.SeatRecord | None = None
+    orders: list[Order] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    refusal: str | None = None
+    final: bool = False
+
+    @property
+    def accepted(self) -> bool:
+        return self.refusal is None and not self.problems
+
+
+def check_turn_file(db: sqlite_utils.Database, home: Home, data: bytes) -> Checked:
+    """Read a turn file and check it against its game's current state; never raises for bad input."""
+    checked = Checked()
+    try:
+        text, checked.encoding = decode_turn_file(data, home.setting("submissions", "max_bytes", 1_000_000))
+    except TurnFileError as exc:
+        checked.refusal = str(exc)
+        return checked
+    envelope = read_envelope(text)
+    if not envelope.ok:
+        checked.refusal = "; ".join(describe_problem(p) for p in envelope.problems)
+        return checked
+    row = db.execute("SELECT name FROM games WHERE name = ?", [envelope.game]).fetchone()
+    if row is None:
+        checked.refusal = f"unknown game '{envelope.game}' (check the GAME line)"
+        return checked
+    game = checked.game = records.game_by_name(db, envelope.game)
+    seat = next((s for s in records.seats_of(db, game.id) if s.code == envelope.player), None)
+    if seat is None:
+        checked.refusal = f"game '{game.name}' has no player '{envelope.player}' (check the PLAYER line)"
+        return checked
+    if not check_secret(envelope.password or "", seat.secret_hash):
+        checked.refusal = f"wrong password for player {seat.code} of '{game.name}'"
+        return checked
+    checked.seat = seat
+    if game.status == "over":
+        checked.refusal = f"game '{game.name}' is over; it takes no more orders"
+        return checked
+    if envelope.turn is not None and envelope.turn != game.turn:
+        when = "has already been run" if envelope.turn < game.turn else "is not being collected yet"
+        checked.refusal = f"these orders are for turn {envelope.turn}, which {when}; '{game.name}' is collecting turn {game.turn}"
+        return checked
+    ruleset, _ = game_ruleset(game)
+    checked.orders, parse_problems = ruleset.parse_orders(list(envelope.lines))
+    checked.problems = list(parse_problems) + list(
+        ruleset.check_orders(current_state(db, game), seat.code, checked.orders))
+    checked.problems.sort(key=lambda p: p.line)
+    checked.final = envelope.final
+    return checked
+
+
+def describe_problem(problem: Problem) -> str:
+    return f"line {problem.line}: {problem.message}" if problem.line else problem.message
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """What happened to a submission: archived as digest; stored (False when refused);
+    replaced (an earlier valid submission no longer counts); the check itself."""
+
+    digest: str
+    stored: bool
+    replaced: bool
+    checked: Checked
+
+
+def submit(db: sqlite_utils.Database, home: Home, clock: Clock, data: bytes, channel: str,
+           source: str, sender: str | None = None) -> Receipt:
+    """Archive first, then check, then store: the last valid submission per seat counts."""
+    digest = archive_bytes(home.archive, data)
+    checked = check_turn_file(db, home, data)
+    if checked.refusal is not None:
+        return Receipt(digest, False, False, checked)
+    game, seat = checked.game, checked.seat
+    replaced = False
+    with transaction(db):
+        # The turn may have run between the check and this transaction.
+        now_turn = db.execute("SELECT turn, status FROM games WHERE id = ?", [game.id]).fetchone()
+        if tuple(now_turn) != (game.turn, game.status):
+            checked.refusal = f"turn {game.turn} of '{game.name}' was run while these orders were being read"
+            return Receipt(digest, False, False, checked)
+        if checked.accepted:
+            replaced = db.execute(
+                "UPDATE submissions SET current = 0 WHERE seat_id = ? AND turn = ? AND current = 1",
+                [seat.id, game.turn]).rowcount > 0
+        db["submissions"].insert({
+            "game_id": game.id, "seat_id": seat.id, "turn": game.turn, "channel": channel,
+            "source": source, "sender": sender, "received": iso(clock.now()), "archive": digest,
+            "encoding": checked.encoding, "verdict": "accepted" if checked.accepted else "rejected",
+            "problems": json.dumps([p.to_json() for p in checked.problems]),
+            "orders": json.dumps([o.to_json() for o in checked.orders]),
+            "final": int(checked.final), "current": int(checked.accepted),
+        })
+    return Receipt(digest, True, replaced, checked)
+
+
+def order_template(db: sqlite_utils.Database, game_name: str, seat_code: str) -> str:
+    game = records.game_by_name(db, game_name)
+    if game.status == "over":
+        raise GMError(f"game '{game.name}' is over; there is no next turn to write orders for.")
+    seat = records.seat_by_code(db, game, seat_code)
+    ruleset, _ = game_ruleset(game)
+    state = current_state(db, game)
+    return wrap_envelope(game.name, seat.code, game.turn, ruleset.order_form(state, seat.code))
+
+

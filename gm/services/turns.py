@@ -1,0 +1,213 @@
+"""Turns: run under a lock in one transaction, verify by re-resolving, re-run after corrections."""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import sqlite_utils
+
+from gm.clock import Clock, iso
+from gm.core.envelope import TurnFileError, decode_turn_file, read_envelope
+from gm.core.model import Order
+from gm.core.ruleset import Ruleset, TurnSeeds
+from gm.core.statehash import state_hash
+from gm.errors import GMError
+from gm.home import Home
+from gm.store import records
+from gm.store.archive import archive_bytes
+from gm.store.database import transaction
+from gm.store.records import GameRecord
+from gm.services.games import current_state, game_ruleset, seat_infos
+from gm.services.turnfiles import describe_problem
+
+
+@contextmanager
+def game_lock(home: Home, game: GameRecord):
+    """One turn run per game at a time, across processes; released when the process ends."""
+    home.locks.mkdir(parents=True, exist_ok=True)
+    path = home.locks / f"{game.name}.lock"
+    with open(path, "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise GMError(f"another gm process is running a turn of '{game.name}' right now. "
+                          "Wait for it to finish, then try again.")
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@dataclass(frozen=True)
+class TurnSummary:
+    """A resolved turn: its number, the state hash, which seats got robot orders, the outcome."""
+
+    game: str
+    number: int
+    state_hash: str
+    robots: tuple
+    label: str
+    over: bool
+
+
+def collect_orders(db, game: GameRecord, ruleset: Ruleset, state: dict, turn: int) -> dict[str, dict]:
+    """Every seat's orders for a turn: its current valid submission, else robot orders (NMR)."""
+    submitted = records.current_submissions(db, game.id, turn)
+    seeds = TurnSeeds(game.seed, turn)
+    collected = {}
+    for seat in records.seats_of(db, game.id):
+        if seat.id in submitted:
+            collected[seat.code] = {"by": "player", "submission": submitted[seat.id]["id"],
+                                    "orders": submitted[seat.id]["orders"]}
+        else:
+            robot = ruleset.robot_orders(state, seat.code, seeds.rng(f"robot:{seat.code}"))
+            collected[seat.code] = {"by": "robot", "orders": [o.to_json() for o in robot]}
+    return collected
+
+
+def resolve_stored(ruleset: Ruleset, state: dict, orders: dict[str, dict], seed: int, turn: int):
+    by_seat = {code: [Order.from_json(o) for o in entry["orders"]] for code, entry in orders.items()}
+    return ruleset.resolve(state, by_seat, TurnSeeds(seed, turn))
+
+
+def run_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str) -> TurnSummary:
+    """Resolve the turn being collected, as one transaction, under the game's lock."""
+    game = records.game_by_name(db, game_name)
+    with game_lock(home, game):
+        return _run_turn_locked(db, clock, game_name)
+
+
+def _run_turn_locked(db: sqlite_utils.Database, clock: Clock, game_name: str) -> TurnSummary:
+    game = records.game_by_name(db, game_name)  # re-read under the lock
+    if game.status == "over":
+        raise GMError(f"game '{game.name}' is over; there are no more turns to run.")
+    ruleset, scenario = game_ruleset(game)
+    if ruleset.version != game.ruleset_version:
+        raise GMError(f"game '{game.name}' was created with {ruleset.name} {game.ruleset_version}, "
+                      f"but {ruleset.version} is installed. Install the matching gm version to run it.")
+    low, high = ruleset.seat_limits(scenario)
+    seated = len(records.seats_of(db, game.id))
+    if seated < low:
+        raise GMError(f"game '{game.name}' has {seated} seat(s); it needs at least {low}. "
+                      "Seat players with 'gm game join'.")
+    now = iso(clock.now())
+    with transaction(db):
+        state = current_state(db, game)
+        if game.turn == 1 and not records.turns_of(db, game.id):
+            _store_turn(db, game, 0, game.seed, ruleset.version, {}, [], state, now)
+        orders = collect_orders(db, game, ruleset, state, game.turn)
+        result = resolve_stored(ruleset, state, orders, game.seed, game.turn)
+        outcome = ruleset.is_over(result.state)
+        digest = _store_turn(db, game, game.turn, game.seed, ruleset.version, orders,
+                             [e.to_json() for e in result.events], result.state, now)
+        db.execute("UPDATE games SET turn = ?, status = ? WHERE id = ?",
+                   [game.turn + 1, "over" if outcome else "running", game.id])
+        records.audit(db, now, game.id, "turn run", {"turn": game.turn, "state_hash": digest})
+    robots = tuple(code for code, entry in orders.items() if entry["by"] == "robot")
+    return TurnSummary(game.name, game.turn, digest, robots, ruleset.turn_label(result.state), outcome is not None)
+
+
+def _store_turn(db, game, number, seed, version, orders, events, state, now) -> str:
+    digest = state_hash(state)
+    db["turns"].insert({
+        "game_id": game.id, "number": number, "seed": seed, "ruleset_version": version,
+        "orders": json.dumps(orders, sort_keys=True), "events": json.dumps(events, sort_keys=True),
+        "state": json.dumps(state, sort_keys=True), "state_hash": digest, "resolved": now,
+    })
+    return digest
+
+
+def verify_turns(db: sqlite_utils.Database, game_name: str) -> tuple[int, list[str]]:
+    """Re-resolve every stored turn from its stored orders; returns (turns checked, differences)."""
+    game = records.game_by_name(db, game_name)
+    ruleset, scenario = game_ruleset(game)
+    turns = records.turns_of(db, game.id)
+    problems = []
+    if turns and turns[0].number == 0:
+        start = ruleset.new_game(scenario, seat_infos(db, game, ruleset, scenario), TurnSeeds(game.seed, 0))
+        if state_hash(start) != turns[0].state_hash:
+            problems.append("turn 0: the starting state differs from a new game made with the same seed")
+    for before, turn in zip(turns, turns[1:]):
+        if turn.ruleset_version != ruleset.version:
+            problems.append(f"turn {turn.number}: resolved with {ruleset.name} {turn.ruleset_version}, "
+                            f"installed is {ruleset.version}; cannot verify")
+            continue
+        if state_hash(before.state) != before.state_hash:
+            problems.append(f"turn {before.number}: the stored state does not match its stored hash")
+        again = resolve_stored(ruleset, before.state, turn.orders, turn.seed, turn.number)
+        if state_hash(again.state) != turn.state_hash:
+            problems.append(f"turn {turn.number}: re-resolved state hash {state_hash(again.state)[:12]} "
+                            f"differs from stored {turn.state_hash[:12]}")
+    return max(len(turns) - 1, 0), problems
+
+
+def rerun_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, number: int,
+               corrections: list[tuple[str, bytes]] = ()) -> TurnSummary:
+    """Discard turn `number` and every turn after it (kept in the audit log), store the GM's
+    corrected turn files for that turn, and resolve it again."""
+    game = records.game_by_name(db, game_name)
+    with game_lock(home, game):
+        game = records.game_by_name(db, game_name)
+        records.turn_record(db, game, number)  # raises when there is no such turn
+        if number < 1:
+            raise GMError("turn 0 is the starting position; the first turn that can be re-run is 1.")
+        now = iso(clock.now())
+        fixes = [_gm_correction(db, home, game, number, source, data) for source, data in corrections]
+        with transaction(db):
+            discarded = records.turns_of(db, game.id, number)
+            records.audit(db, now, game.id, "turn rerun", {
+                "from_turn": number,
+                "discarded": [{"number": t.number, "state_hash": t.state_hash, "orders": t.orders,
+                               "events": t.events, "state": t.state, "resolved": t.resolved} for t in discarded],
+            })
+            db.execute("DELETE FROM turns WHERE game_id = ? AND number >= ?", [game.id, number])
+            db.execute("DELETE FROM reports WHERE game_id = ? AND turn >= ?", [game.id, number])
+            # Orders sent for later turns answered a position that no longer exists.
+            db.execute("UPDATE submissions SET current = 0 WHERE game_id = ? AND turn > ?", [game.id, number])
+            for seat_id, row in fixes:
+                db.execute("UPDATE submissions SET current = 0 WHERE seat_id = ? AND turn = ?", [seat_id, number])
+                db["submissions"].insert(dict(row, received=now))
+            db.execute("UPDATE games SET turn = ?, status = 'running' WHERE id = ?", [number, game.id])
+        _move_discarded_reports(home, game.name, number, now)
+        return _run_turn_locked(db, clock, game_name)
+
+
+def _gm_correction(db, home: Home, game: GameRecord, number: int, source: str, data: bytes):
+    """A GM's corrected turn file for an already-run turn: no password needed, checked against
+    the state before that turn."""
+    digest = archive_bytes(home.archive, data)
+    try:
+        text, encoding = decode_turn_file(data, home.setting("submissions", "max_bytes", 1_000_000))
+    except TurnFileError as exc:
+        raise GMError(f"{source}: {exc}.")
+    envelope = read_envelope(text)
+    bad = [p for p in envelope.problems if "PASSWORD" not in p.message]
+    if bad:
+        raise GMError(f"{source}: " + "; ".join(describe_problem(p) for p in bad) + ".")
+    if envelope.game != game.name:
+        raise GMError(f"{source}: it is for game '{envelope.game}', not '{game.name}'.")
+    seat = records.seat_by_code(db, game, envelope.player or "")
+    ruleset, _ = game_ruleset(game)
+    before = records.turn_record(db, game, number - 1).state
+    orders, problems = ruleset.parse_orders(list(envelope.lines))
+    problems = list(problems) + list(ruleset.check_orders(before, seat.code, orders))
+    if problems:
+        raise GMError(f"{source}: " + "; ".join(f"line {p.line}: {p.message}" for p in problems) + ".")
+    return seat.id, {"game_id": game.id, "seat_id": seat.id, "turn": number, "channel": "gm",
+                     "source": source, "sender": None, "archive": digest, "encoding": encoding,
+                     "verdict": "accepted", "problems": "[]",
+                     "orders": json.dumps([o.to_json() for o in orders]), "final": 1, "current": 1}
+
+
+def _move_discarded_reports(home: Home, game_name: str, number: int, now: str) -> None:
+    folder = home.reports / game_name
+    if not folder.exists():
+        return
+    keep = folder / "discarded" / now.replace(":", "")
+    for turn_dir in folder.iterdir():
+        if turn_dir.name.isdigit() and int(turn_dir.name) >= number:
+            keep.mkdir(parents=True, exist_ok=True)
+            os.replace(turn_dir, keep / turn_dir.name)

@@ -1,0 +1,1 @@
+"""SQLite storage through sqlite-utils: migrations, games, seats, turns, submissions, reports."""

@@ -1,0 +1,53 @@
+"""Opening the database: WAL, foreign keys, migrations, and the write transaction."""
+from __future__ import annotations
+
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+
+import sqlite_utils
+
+from gm.store.migrations import MIGRATIONS
+
+
+def open_database(path: Path) -> sqlite_utils.Database:
+    """Open (creating if needed) and migrate the database at path."""
+    conn = sqlite3.connect(str(path), isolation_level=None, timeout=10)
+    db = sqlite_utils.Database(conn)
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA busy_timeout = 10000")
+    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        conn.execute("PRAGMA journal_mode = WAL")
+    migrate(db)
+    return db
+
+
+def migrate(db: sqlite_utils.Database) -> list[str]:
+    """Apply the migrations not yet applied, each in its own transaction; returns their names."""
+    db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied TEXT NOT NULL)")
+    done = {row[0] for row in db.execute("SELECT name FROM migrations").fetchall()}
+    applied = []
+    for migration in MIGRATIONS:
+        if migration.__name__ in done:
+            continue
+        with transaction(db):
+            migration(db)
+            db.execute(
+                "INSERT INTO migrations (name, applied) VALUES (?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
+                [migration.__name__],
+            )
+        applied.append(migration.__name__)
+    return applied
+
+
+@contextmanager
+def transaction(db: sqlite_utils.Database):
+    """One write transaction: BEGIN IMMEDIATE, commit on success, roll back on any error."""
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.execute("ROLLBACK")
+        raise
+    else:
+        db.conn.execute("COMMIT")

@@ -1,0 +1,137 @@
+"""Reading and writing gm's records: games, seats, turns, submissions, reports, audit."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import sqlite_utils
+
+from gm.errors import GMError
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A row of games: id, name, ruleset and its version at creation, scenario, seed, status
+    ('open' before the first turn runs, 'running', 'over'), turn (the turn being collected),
+    deadline (ISO text or None), options (dict), created (ISO text)."""
+
+    id: int
+    name: str
+    ruleset: str
+    ruleset_version: str
+    scenario_name: str
+    scenario_text: str
+    seed: int
+    status: str
+    turn: int
+    deadline: str | None
+    options: dict
+    created: str
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """A seat in a game: its code, the player's account (email, name) and the secret's hash."""
+
+    id: int
+    game_id: int
+    code: str
+    email: str
+    name: str
+    secret_hash: str
+    status: str
+
+
+def game_by_name(db: sqlite_utils.Database, name: str) -> GameRecord:
+    row = db.execute("SELECT * FROM games WHERE name = ?", [name]).fetchone()
+    if row is None:
+        known = [r[0] for r in db.execute("SELECT name FROM games ORDER BY name").fetchall()]
+        hint = f" Games here: {', '.join(known)}." if known else " There are no games yet: create one with 'gm game new'."
+        raise GMError(f"unknown game '{name}'.{hint}")
+    return _game(db, row)
+
+
+def all_games(db: sqlite_utils.Database) -> list[GameRecord]:
+    return [_game(db, row) for row in db.execute("SELECT * FROM games ORDER BY name").fetchall()]
+
+
+def _game(db, row) -> GameRecord:
+    data = dict(zip([d[0] for d in db.execute("SELECT * FROM games LIMIT 0").description], row))
+    data["options"] = json.loads(data["options"])
+    return GameRecord(**data)
+
+
+def seats_of(db: sqlite_utils.Database, game_id: int) -> list[SeatRecord]:
+    rows = db.execute(
+        """SELECT s.id, s.game_id, s.code, a.email, a.name, s.secret_hash, s.status
+           FROM seats s JOIN accounts a ON a.id = s.account_id
+           WHERE s.game_id = ? ORDER BY s.id""",
+        [game_id],
+    ).fetchall()
+    return [SeatRecord(*row) for row in rows]
+
+
+def seat_by_code(db: sqlite_utils.Database, game: GameRecord, code: str) -> SeatRecord:
+    for seat in seats_of(db, game.id):
+        if seat.code == code.upper():
+            return seat
+    codes = ", ".join(s.code for s in seats_of(db, game.id)) or "none yet"
+    raise GMError(f"game '{game.name}' has no seat '{code}'. Its seats: {codes}.")
+
+
+def account_id(db: sqlite_utils.Database, email: str, name: str, created: str) -> int:
+    row = db.execute("SELECT id FROM accounts WHERE email = ?", [email]).fetchone()
+    if row:
+        return row[0]
+    return db["accounts"].insert({"email": email, "name": name, "created": created}).last_pk
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """A resolved turn: number (0 is the state at the start), the seed and ruleset version it was
+    resolved with, the orders used per seat, the events, the state after it and its hash."""
+
+    number: int
+    seed: int
+    ruleset_version: str
+    orders: dict
+    events: list
+    state: dict
+    state_hash: str
+    resolved: str
+
+
+def turns_of(db: sqlite_utils.Database, game_id: int, since: int = 0) -> list[TurnRecord]:
+    rows = db.execute(
+        """SELECT number, seed, ruleset_version, orders, events, state, state_hash, resolved
+           FROM turns WHERE game_id = ? AND number >= ? ORDER BY number""",
+        [game_id, since],
+    ).fetchall()
+    return [
+        TurnRecord(n, seed, version, json.loads(orders), json.loads(events), json.loads(state), h, resolved)
+        for n, seed, version, orders, events, state, h, resolved in rows
+    ]
+
+
+def turn_record(db: sqlite_utils.Database, game: GameRecord, number: int) -> TurnRecord:
+    found = turns_of(db, game.id, number)
+    if not found or found[0].number != number:
+        last = game.turn - 1
+        raise GMError(f"game '{game.name}' has no resolved turn {number}; resolved turns are 1 to {last}."
+                      if last >= 1 else f"game '{game.name}' has not run a turn yet.")
+    return found[0]
+
+
+def current_submissions(db: sqlite_utils.Database, game_id: int, turn: int) -> dict[int, dict]:
+    """The submission that counts for each seat (by seat id) in a turn."""
+    rows = db.execute(
+        "SELECT id, seat_id, orders, final, received FROM submissions WHERE game_id = ? AND turn = ? AND current = 1",
+        [game_id, turn],
+    ).fetchall()
+    return {seat_id: {"id": sid, "orders": json.loads(orders), "final": bool(final), "received": received}
+            for sid, seat_id, orders, final, received in rows}
+
+
+def audit(db: sqlite_utils.Database, at: str, game_id: int | None, action: str, detail: dict) -> None:
+    db["audit"].insert({"at": at, "game_id": game_id, "action": action,
+                        "detail": json.dumps(detail, sort_keys=True)})

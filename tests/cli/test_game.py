@@ -1,0 +1,144 @@
+"""gm init, gm game new/join/list/show/deadline: exact messages and exit codes."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+
+def table_dump(home) -> list:
+    """Every row of every table: to prove a refused command changed nothing."""
+    conn = sqlite3.connect(home / "gm.db")
+    tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
+    return [(t, conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall()) for t in tables]
+
+
+def test_init_creates_the_home(tmp_path, gm):
+    where = tmp_path / "h"
+    ran = gm("init", home=where)
+    assert ran.code == 0 and f"Created GM home {where}" in ran.out
+    for part in ("gm.db", "gm.toml", "archive", "reports", "outbox", "templates"):
+        assert (where / part).exists()
+    conn = sqlite3.connect(where / "gm.db")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("SELECT name FROM migrations").fetchall() == [("m001_initial",)]
+    assert gm("init", home=where).out.startswith("Checked GM home")
+
+
+def test_gm_home_from_environment(tmp_path, gm, monkeypatch):
+    monkeypatch.setenv("GM_HOME", str(tmp_path / "env-home"))
+    assert gm("init").code == 0
+    assert gm("game", "list").out.startswith("No games yet")
+
+
+def test_command_without_a_home_says_what_to_do(tmp_path, gm):
+    ran = gm("game", "list", home=tmp_path / "nowhere")
+    assert ran.code == 1
+    assert ran.err == f"Error: no GM home at {tmp_path / 'nowhere'}. Run 'gm init --home {tmp_path / 'nowhere'}' first, or set GM_HOME.\n"
+
+
+def test_new_join_list_show(home, gm, game):
+    assert set(game) == {"BR", "RU", "FR", "GE"}
+    listed = gm("game", "list", home=home).out.splitlines()
+    assert listed[1].split() == ["g1", "clash", "open", "1", "4"]
+    facts = json.loads(gm("game", "show", "g1", "--json", home=home).out)
+    assert facts["format"] == 1 and facts["status"] == "open" and facts["turn"] == 1 and facts["seed"] == 7
+    assert [s["code"] for s in facts["seats"]] == ["BR", "RU", "FR", "GE"]
+    assert {s["orders"] for s in facts["seats"]} == {"none"}
+    text = json.dumps(facts)
+    assert not any(secret in text for secret in game.values())
+    assert "Seats:" in gm("game", "show", "g1", home=home).out
+
+
+def test_secret_is_stored_hashed(home, game):
+    conn = sqlite3.connect(home / "gm.db")
+    stored = [r[0] for r in conn.execute("SELECT secret_hash FROM seats")]
+    assert all(h.startswith("scrypt$") for h in stored)
+    assert not any(secret in h for h in stored for secret in game.values())
+
+
+def test_unknown_ruleset_scenario_and_game(home, gm):
+    ran = gm("game", "new", "x", "--ruleset", "chess", home=home)
+    assert (ran.code, ran.err) == (1, "Error: unknown ruleset 'chess'. Installed rulesets: clash.\n")
+    ran = gm("game", "new", "x", "--scenario", "atlantis", home=home)
+    assert ran.code == 1 and ran.err.startswith("Error: unknown scenario 'atlantis' for clash. Scenarios: ")
+    ran = gm("game", "show", "nope", home=home)
+    assert ran.code == 1 and ran.err.startswith("Error: unknown game 'nope'.")
+    ran = gm("game", "new", "Bad Name!", home=home)
+    assert ran.code == 1 and "is not a usable game name" in ran.err
+
+
+def test_broken_scenario_files(home, gm, tmp_path):
+    before = table_dump(home)
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text(_scenario('["BBB", "ZZZ"]', '["AAA"]'))
+    ran = gm("game", "new", "x", "--scenario", str(unknown), home=home)
+    assert ran.code == 1 and ran.err.startswith(f"Error: scenario {unknown} is broken: ") and "ZZZ" in ran.err
+    oneway = tmp_path / "oneway.toml"
+    oneway.write_text(_scenario('["BBB"]', '[]'))
+    ran = gm("game", "new", "x", "--scenario", str(oneway), home=home)
+    assert ran.code == 1 and "broken" in ran.err and "AAA" in ran.err and "BBB" in ran.err
+    syntax = tmp_path / "syntax.toml"
+    syntax.write_text("name = [unclosed\n")
+    ran = gm("game", "new", "x", "--scenario", str(syntax), home=home)
+    assert ran.code == 1 and "broken" in ran.err
+    missing = gm("game", "new", "x", "--scenario", str(tmp_path / "nofile.toml"), home=home)
+    assert missing.code == 1 and "cannot read scenario file" in missing.err
+    assert table_dump(home) == before
+
+
+def _scenario(a_neighbours: str, b_neighbours: str) -> str:
+    return f"""
+name = "tiny"
+title = "Tiny"
+min_seats = 2
+max_seats = 2
+setup = "claim"
+rounds = 30
+start_units = 20
+unit_limit = 100
+width = 200
+height = 100
+[[seat]]
+code = "AA"
+name = "A-land"
+colour = "#ff0000"
+[[seat]]
+code = "BB"
+name = "B-land"
+colour = "#0000ff"
+[[territory]]
+code = "AAA"
+name = "Aaa"
+x = 10
+y = 10
+neighbours = {a_neighbours}
+[[territory]]
+code = "BBB"
+name = "Bbb"
+x = 50
+y = 10
+neighbours = {b_neighbours}
+"""
+
+
+def test_join_refusals(home, gm, game):
+    before = table_dump(home)
+    ran = gm("game", "join", "g1", "eve@example.org", "--name", "Eve", home=home)
+    assert (ran.code, ran.err) == (1, "Error: game 'g1' is full (4 seats).\n")
+    ran = gm("game", "join", "g1", "not-an-address", "--name", "Eve", home=home)
+    assert (ran.code, ran.err) == (1, "Error: 'not-an-address' is not an e-mail address.\n")
+    assert table_dump(home) == before
+
+
+def test_join_seat_choice_and_taken(home, gm):
+    gm("game", "new", "g2", "--seed", "1", home=home)
+    assert gm("game", "join", "g2", "a@example.org", "--name", "A", "--seat", "fr", home=home).out.startswith("Seated A <a@example.org> as FR")
+    ran = gm("game", "join", "g2", "b@example.org", "--name", "B", "--seat", "FR", home=home)
+    assert ran.code == 1 and ran.err == "Error: seat FR of 'g2' is taken. Free seats: BR, RU, GE.\n"
+    ran = gm("game", "join", "g2", "b@example.org", "--name", "B", "--seat", "XX", home=home)
+    assert ran.code == 1 and ran.err == "Error: 'XX' is not a seat of this scenario. Seats: BR, RU, FR, GE.\n"
+
+
+def test_deadline_shows(home, gm, game):
+    assert gm("game", "deadline", "g1", "2026-11-27 18:00 UTC", home=home).out == "Deadline of g1: 2026-11-27 18:00 UTC\n"
+    assert "Deadline 2026-11-27 18:00 UTC" in gm("game", "show", "g1", home=home).out

@@ -1,0 +1,59 @@
+"""Shared fixtures: a fresh GM home, and the gm command run in-process with its exit code."""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from gm.cli import main
+
+
+@dataclass
+class Ran:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def gm(capsys, monkeypatch):
+    """gm("game", "list", home=...) -> Ran(exit code, stdout, stderr)."""
+
+    def run(*args: str, home: Path | None = None) -> Ran:
+        argv = ["gm", *map(str, args)]
+        if home is not None:
+            argv += ["--home", str(home)]
+        monkeypatch.setattr(sys, "argv", argv)
+        capsys.readouterr()
+        code = 0
+        try:
+            main()
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        captured = capsys.readouterr()
+        return Ran(code, captured.out, captured.err)
+
+    return run
+
+
+@pytest.fixture
+def home(tmp_path, gm) -> Path:
+    where = tmp_path / "home"
+    assert gm("init", home=where).code == 0
+    return where
+
+
+@pytest.fixture
+def game(home, gm) -> dict:
+    """A clash game 'g1' with seed 7 and four seated players; returns their secrets by seat."""
+    assert gm("game", "new", "g1", "--ruleset", "clash", "--seed", "7", home=home).code == 0
+    secrets = {}
+    for name in ["Ann", "Bob", "Cy", "Di"]:
+        ran = gm("game", "join", "g1", f"{name.lower()}@example.org", "--name", name, home=home)
+        assert ran.code == 0, ran.err
+        line = next(l for l in ran.out.splitlines() if l.startswith("Secret for "))
+        code, secret = line.removeprefix("Secret for ").split(": ")
+        secrets[code] = secret
+    return secrets
