@@ -1,0 +1,379 @@
+"""Clash of Empires orders: the parser (never raises), what each order needs of the board, and
+the check of a seat's orders against the current state."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gm.core.model import Order, Problem
+
+NEUTRAL = "neutral"
+PLAY_VERBS = ("PASS", "RECRUIT", "REVOLT", "MOVE")
+TROOP_COST = 2  # rule D-CE-3
+VERBS = ("CLAIM", "PLACE", "PASS", "RECRUIT", "REVOLT", "MOVE")
+USAGE = {
+    "CLAIM": "CLAIM <territory> <territory> ...",
+    "PLACE": "PLACE <territory> <n>",
+    "PASS": "PASS",
+    "RECRUIT": "RECRUIT <territory> <n>",
+    "REVOLT": "REVOLT <territory>",
+    "MOVE": "MOVE <from> <to> <n|ALL>",
+}
+NEEDS = {
+    "CLAIM": "at least one territory",
+    "PLACE": "a territory and a number",
+    "PASS": "nothing after it",
+    "RECRUIT": "a territory and a number",
+    "REVOLT": "one territory",
+    "MOVE": "a territory to move from, one to move to, and a number or ALL",
+}
+# Argument kinds per verb; CLAIM takes any number of codes.
+SHAPES = {"PLACE": ("code", "count"), "PASS": (), "RECRUIT": ("code", "count"),
+          "REVOLT": ("code",), "MOVE": ("code", "code", "amount")}
+CODE = re.compile(r"[A-Za-z]{3}")
+NUMBER = re.compile(r"[0-9]{1,6}")  # ASCII digits only, and short enough for int() to be safe
+
+
+def make_order(verb: str, *args) -> Order:
+    """An order as the robot or an order form writes it (line 0, text rebuilt from the args)."""
+    return Order(verb, tuple(args), 0, " ".join([verb, *(str(a) for a in args)]))
+
+
+# ----------------------------------------------------------------------------------------------
+# Parsing: text to orders, with no knowledge of the game state.
+
+def parse_orders(lines: list[tuple[int, str]]) -> tuple[list[Order], list[Problem]]:
+    """Parse the body lines of a turn file. Never raises: bad lines become problems."""
+    orders: list[Order] = []
+    problems: list[Problem] = []
+    for number, raw in lines:
+        text = str(raw).strip()
+        words = text.replace(",", " ").split()
+        if not words:
+            continue
+        parsed = _parse_words(words)
+        if isinstance(parsed, str):
+            problems.append(Problem(number, parsed))
+        else:
+            orders.append(Order(parsed[0], parsed[1], number, text))
+    return orders, problems
+
+
+def _shown(word: str) -> str:
+    return word if len(word) <= 20 else word[:20] + "..."
+
+
+def _parse_words(words: list[str]) -> tuple[str, tuple] | str:
+    verb, rest = words[0].upper(), words[1:]
+    if verb not in VERBS:
+        return (f"{_shown(words[0])} is not an order; the orders are CLAIM, PLACE, PASS, "
+                "RECRUIT, REVOLT and MOVE")
+    shape = ("code",) * len(rest) if verb == "CLAIM" else SHAPES[verb]
+    if len(rest) != len(shape) or (verb == "CLAIM" and not rest):
+        return f"{verb} needs {NEEDS[verb]}: {USAGE[verb]}"
+    args = []
+    for kind, word in zip(shape, rest, strict=True):
+        value = _parse_arg(kind, word)
+        if isinstance(value, tuple):  # a problem, wrapped so it cannot pass for an argument
+            return value[0]
+        args.append(value)
+    return verb, tuple(args)
+
+
+def _parse_arg(kind: str, word: str):
+    if kind == "code":
+        if CODE.fullmatch(word):
+            return word.upper()
+        return (f"{_shown(word)} is not a territory code; codes are three letters, like ENG",)
+    if kind == "amount" and word.upper() == "ALL":
+        return "ALL"
+    if not NUMBER.fullmatch(word):
+        return (f"{_shown(word)} is not a number of troops; write a whole number such as 3",)
+    if int(word) < 1:
+        return ("the number of troops must be at least 1",)
+    return int(word)
+
+
+# ----------------------------------------------------------------------------------------------
+# Reading the board. A territory's entry in state["territories"] is {"owner", "troops", "core_of"};
+# owner is the seat (or "neutral") whose troops are there, None when it is empty.
+
+def places(state: dict) -> dict[str, dict]:
+    """The scenario's territories by code: name, x, y, neighbours, neutral, claimable."""
+    return {t["code"]: t for t in state["scenario"]["territories"]}
+
+
+def place_name(state: dict, code: str) -> str:
+    return places(state).get(code, {}).get("name", code)
+
+
+def nation(state: dict, seat: str) -> str:
+    """The scenario's name for a seat (Britain), used in every report sentence."""
+    if seat == NEUTRAL:
+        return "the neutral troops"
+    return state["seats"].get(seat, {}).get("nation", seat)
+
+
+def holder(state: dict, code: str) -> str | None:
+    """Who controls a territory: the only one with troops there, nobody when it is empty (FAQ)."""
+    territory = state["territories"][code]
+    return territory["owner"] if territory["troops"] > 0 else None
+
+
+def controlled(state: dict, seat: str) -> list[str]:
+    return sorted(code for code in state["territories"] if holder(state, code) == seat)
+
+
+def troops_of(state: dict, seat: str) -> int:
+    return sum(t["troops"] for t in state["territories"].values() if t["owner"] == seat)
+
+
+def core_of(state: dict, seat: str) -> list[str]:
+    return sorted(code for code, t in state["territories"].items() if t["core_of"] == seat)
+
+
+def free_to_claim(state: dict) -> list[str]:
+    """Claimable territories nobody has claimed yet, in map order."""
+    return [t["code"] for t in state["scenario"]["territories"]
+            if t["claimable"] and state["territories"][t["code"]]["core_of"] is None]
+
+
+def order_of_play(state: dict) -> list[str]:
+    """Seats in seating order, starting with the starting player (rule D-ALL-4)."""
+    seating = state["seating"]
+    first = seating.index(state["start"]) if state["start"] in seating else 0
+    return seating[first:] + seating[:first]
+
+
+def order_text(order: Order) -> str:
+    return order.text or " ".join([order.verb, *(str(a) for a in order.args)])
+
+
+def troops_words(n: int) -> str:
+    return f"{n} troop" if n == 1 else f"{n} troops"
+
+
+# ----------------------------------------------------------------------------------------------
+# What is legal. The same checks answer a player at submission and explain a failed order in the
+# report (rule D-ALL-3), so each message is phrased through a Voice.
+
+@dataclass(frozen=True)
+class Voice:
+    """Who a legality message speaks to.
+
+    you: True for the player who wrote the order (codes, "you"); False for every reader of the
+        report (territory names, the nation's name).
+    nation: the seat's nation, used when you is False.
+    names: territory names by code.
+    """
+
+    you: bool
+    nation: str
+    names: dict
+
+    def place(self, code: str) -> str:
+        return code if self.you else self.names.get(code, code)
+
+    def has(self) -> str:
+        return "you have" if self.you else f"{self.nation} has"
+
+    def yours(self) -> str:
+        return "yours" if self.you else f"{self.nation}'s"
+
+    def your(self) -> str:
+        return "your" if self.you else f"{self.nation}'s"
+
+    def cannot(self) -> str:
+        return "you cannot" if self.you else f"{self.nation} cannot"
+
+
+def voice(state: dict, seat: str, you: bool) -> Voice:
+    return Voice(you, nation(state, seat), {c: p["name"] for c, p in places(state).items()})
+
+
+def _is_count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def well_formed(order: Order) -> bool:
+    """Whether an order's arguments have the shape the parser gives (guards resolve)."""
+    if not isinstance(order, Order):
+        return False
+    if order.verb == "CLAIM":
+        return len(order.args) >= 1 and all(isinstance(a, str) for a in order.args)
+    shape = SHAPES.get(order.verb)
+    if shape is None or len(order.args) != len(shape):
+        return False
+    tests = {"code": lambda a: isinstance(a, str), "count": _is_count,
+             "amount": lambda a: a == "ALL" or _is_count(a)}
+    return all(tests[kind](arg) for kind, arg in zip(shape, order.args, strict=True))
+
+
+def _not_held(state: dict, code: str, v: Voice) -> str:
+    who = holder(state, code)
+    by = "nobody holds it" if who is None else (
+        "it is held by neutral troops" if who == NEUTRAL else f"it is held by {nation(state, who)}")
+    return f"{v.place(code)} is not {v.yours()} ({by})"
+
+
+def unknown_code(state: dict, *codes: str) -> str | None:
+    for code in codes:
+        if code not in state["territories"]:
+            return f"{code} is not a territory on this map"
+    return None
+
+
+def action_problem(state: dict, seat: str, order: Order, v: Voice) -> str | None:
+    """Why a play-phase action cannot be carried out now, or None when it can."""
+    if not well_formed(order) or order.verb not in PLAY_VERBS:
+        return f"{order_text(order)} is not an action of this round"
+    if order.verb == "PASS":
+        return None
+    codes = [a for kind, a in zip(SHAPES[order.verb], order.args, strict=True) if kind == "code"]
+    problem = unknown_code(state, *codes)
+    if problem:
+        return problem
+    if order.verb == "RECRUIT":
+        return _recruit_problem(state, seat, *order.args, v)
+    if order.verb == "REVOLT":
+        return _revolt_problem(state, seat, order.args[0], v)
+    return _move_problem(state, seat, *order.args, v)
+
+
+def _recruit_problem(state: dict, seat: str, code: str, count: int, v: Voice) -> str | None:
+    money, on_board = state["seats"][seat]["money"], troops_of(state, seat)
+    limit = state["scenario"]["unit_limit"]
+    if holder(state, code) != seat:
+        return _not_held(state, code, v)
+    if count * TROOP_COST > money:
+        return f"{v.has()} ${money}; {troops_words(count)} cost ${count * TROOP_COST}"
+    if on_board + count > limit:  # rule D-CE-3: at most 100 troops on the board
+        return (f"{v.has()} {troops_words(on_board)} on the board; {count} more would pass "
+                f"the limit of {limit}")
+    return None
+
+
+def _revolt_problem(state: dict, seat: str, code: str, v: Voice) -> str | None:
+    if state["territories"][code]["core_of"] != seat:
+        return f"{v.place(code)} is not one of {v.your()} core territories"
+    who = holder(state, code)
+    if who is None:
+        return f"{v.place(code)} is empty; there is no troop to remove"
+    if who == seat:
+        return f"{v.place(code)} holds only {v.your()} own troops; there is no troop to remove"
+    return None
+
+
+def _move_problem(state: dict, seat: str, source: str, target: str, amount, v: Voice) -> str | None:
+    if holder(state, source) != seat:
+        return _not_held(state, source, v)
+    if source == target:
+        return f"a move needs two different territories, not {v.place(source)} twice"
+    if target not in places(state)[source]["neighbours"]:
+        return f"{v.place(source)} and {v.place(target)} are not neighbours"
+    present = state["territories"][source]["troops"]
+    if amount != "ALL" and amount > present:
+        return f"{v.place(source)} has {troops_words(present)}; {v.cannot()} move {amount}"
+    return None
+
+
+def place_problem(state: dict, seat: str, order: Order, left: int, v: Voice) -> str | None:
+    """Why a set-up PLACE order cannot be carried out, given the units the seat has left."""
+    if not well_formed(order) or order.verb != "PLACE":
+        return f"{order_text(order)} is not a placing order"
+    code, count = order.args
+    problem = unknown_code(state, code)
+    if problem:
+        return problem
+    if state["territories"][code]["core_of"] != seat:
+        return f"{v.place(code)} is not one of {v.your()} core territories"
+    if holder(state, code) not in (None, seat):
+        return _not_held(state, code, v)
+    if count > left:
+        total = state["scenario"]["start_units"]
+        return (f"only {left} of {v.your()} {total} units are left to place; "
+                f"this order places {count}")
+    return None
+
+
+# ----------------------------------------------------------------------------------------------
+# Checking: parsed orders against the state of the turn being collected.
+
+def check_orders(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+    """The problems with a seat's orders now; an empty list means the orders are accepted."""
+    if seat not in state["seats"]:
+        return [Problem(0, f"{seat} has no seat in this game")]
+    phase = state["phase"]
+    if phase == "over":
+        return [Problem(o.line, "the game is over; no orders are needed") for o in orders]
+    checks = {"claim": _check_claim, "place": _check_place, "play": _check_play}
+    return checks[phase](state, seat, orders)
+
+
+WRONG_PHASE = {
+    "claim": "is not an order for this turn: this turn is for claiming territories with CLAIM",
+    "place": "is not an order for this turn: this turn is for placing units with PLACE",
+    "play": "is a set-up order; in a round your one action is PASS, RECRUIT, REVOLT or MOVE",
+}
+
+
+def _check_claim(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+    problems = []
+    known = places(state)
+    for order in orders:
+        if order.verb != "CLAIM":
+            problems.append(Problem(order.line, f"{order.verb} {WRONG_PHASE['claim']}"))
+            continue
+        for code in order.args:
+            message = _claim_problem(state, known, code)
+            if message:
+                problems.append(Problem(order.line, message))
+    return problems
+
+
+def _claim_problem(state: dict, known: dict, code: str) -> str | None:
+    if code not in known:
+        return f"{code} is not a territory on this map"
+    if known[code]["neutral"]:
+        return f"{code} is neutral and cannot be claimed"
+    if not known[code]["claimable"]:
+        return f"{code} cannot be claimed"
+    taken = state["territories"][code]["core_of"]
+    if taken is not None:
+        return f"{code} is already claimed by {state['seats'][taken]['nation']}"
+    return None
+
+
+def _check_place(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+    problems = []
+    v = voice(state, seat, you=True)
+    scenario = state["scenario"]
+    left = min(scenario["start_units"], scenario["unit_limit"] - troops_of(state, seat))
+    for order in orders:
+        if order.verb != "PLACE":
+            problems.append(Problem(order.line, f"{order.verb} {WRONG_PHASE['place']}"))
+            continue
+        message = place_problem(state, seat, order, left, v)
+        if message:
+            problems.append(Problem(order.line, message))
+        else:
+            left -= order.args[1]
+    return problems
+
+
+def _check_play(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+    problems = []
+    first = None
+    for order in orders:
+        if order.verb not in PLAY_VERBS:
+            problems.append(Problem(order.line, f"{order.verb} {WRONG_PHASE['play']}"))
+        elif first is not None:
+            problems.append(Problem(order.line, f"only one action per round: line {order.line} "
+                                                "is a second one"))
+        else:
+            first = order
+    if first is not None:
+        message = action_problem(state, seat, first, voice(state, seat, you=True))
+        if message:
+            problems.append(Problem(first.line, message))
+    return sorted(problems, key=lambda p: p.line)

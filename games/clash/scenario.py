@@ -1,0 +1,262 @@
+"""Clash of Empires scenarios: TOML text in, a validated scenario dict out (no file access here)."""
+from __future__ import annotations
+
+import re
+import tomllib
+from collections import deque
+
+from gm.core.ruleset import ScenarioError
+
+# Values the rule book gives, used when a scenario leaves them out.
+RULE_BOOK_DEFAULTS = {
+    "setup": "claim",           # "Each player takes turns claiming a territory"
+    "rounds": 30,               # "The game consists of 30 rounds"
+    "start_units": 20,          # "Each player gets 20 units"
+    "unit_limit": 100,          # "100 cubes per player" (rule D-CE-3)
+    "neutral_colour": "#3a9a4a",  # "100 green cubes to represent neutral troops"
+}
+REQUIRED_TOP = ("name", "title", "min_seats", "max_seats", "width", "height")
+TOP_KEYS = set(REQUIRED_TOP) | set(RULE_BOOK_DEFAULTS) | {"seat", "territory"}
+SEAT_KEYS = {"code", "name", "colour", "core", "troops"}
+TERRITORY_KEYS = {"code", "name", "x", "y", "neighbours", "neutral", "claimable"}
+
+SEAT_CODE = re.compile(r"[A-Z][A-Z0-9]{0,3}")
+TERRITORY_CODE = re.compile(r"[A-Z]{3}")
+COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+def load_scenario_text(text: str, source: str) -> dict:
+    """Parse and validate a scenario; raise ScenarioError naming the source and every problem."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ScenarioError(f"{source}: not valid TOML: {err}") from None
+    # Each stage relies on the one before, so it stops at the first stage with problems.
+    for stage in (_read_fields, _check_references, _check_sizes):
+        problems = stage(raw)
+        if problems:
+            raise ScenarioError("\n".join(f"{source}: {p}" for p in problems))
+    return _normalise(raw)
+
+
+class _Fields:
+    """Typed reading of one TOML table, collecting problems instead of stopping at the first."""
+
+    def __init__(self, table: dict, where: str, problems: list[str]):
+        self.table, self.where, self.problems = table, where, problems
+
+    def get(self, key: str, kind: str, default=None, required: bool = True):
+        if key not in self.table:
+            if required and default is None:
+                self.problems.append(f"{self.where} has no {key}")
+            return default
+        value = self.table[key]
+        if not _is_kind(value, kind):
+            self.problems.append(f"{self.where}: {key} must be {KIND_WORDS[kind]}, not {value!r}")
+            return default
+        return value
+
+    def unknown(self, allowed: set) -> None:
+        for key in sorted(set(self.table) - allowed):
+            self.problems.append(f"{self.where}: unknown field {key!r}")
+
+
+KIND_WORDS = {
+    "int": "a whole number", "str": "a string", "bool": "true or false",
+    "codes": "a list of codes", "troops": "a table of territory = troops",
+    "tables": "a list of tables",
+}
+
+
+def _is_kind(value, kind: str) -> bool:
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "codes":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == "troops":
+        return isinstance(value, dict) and all(_is_kind(v, "int") for v in value.values())
+    return isinstance(value, list) and all(isinstance(v, dict) for v in value)
+
+
+def _read_fields(raw: dict) -> list[str]:
+    problems: list[str] = []
+    top = _Fields(raw, "the scenario", problems)
+    top.unknown(TOP_KEYS)
+    for key in REQUIRED_TOP:
+        top.get(key, "str" if key in ("name", "title") else "int")
+    for key, default in RULE_BOOK_DEFAULTS.items():
+        top.get(key, "str" if isinstance(default, str) else "int", default)
+    for key in ("seat", "territory"):
+        if key not in raw:
+            problems.append(f"the scenario has no [[{key}]] entries")
+    seats = top.get("seat", "tables", required=False) or []
+    territories = top.get("territory", "tables", required=False) or []
+    for i, seat in enumerate(seats, 1):
+        fields = _Fields(seat, f"seat #{i}", problems)
+        fields.unknown(SEAT_KEYS)
+        code = fields.get("code", "str")
+        fields.where = f"seat {code}" if code else fields.where
+        if code is not None and not SEAT_CODE.fullmatch(code):
+            problems.append(f"seat code {code!r} must be 1 to 4 capital letters or digits, like BR")
+        fields.get("name", "str")
+        colour = fields.get("colour", "str")
+        if colour is not None and not COLOUR.fullmatch(colour):
+            problems.append(f"{fields.where}: colour must look like #d62828, not {colour!r}")
+        fields.get("core", "codes", required=False)
+        fields.get("troops", "troops", required=False)
+    for i, territory in enumerate(territories, 1):
+        fields = _Fields(territory, f"territory #{i}", problems)
+        fields.unknown(TERRITORY_KEYS)
+        code = fields.get("code", "str")
+        fields.where = f"territory {code}" if code else fields.where
+        if code is not None and not TERRITORY_CODE.fullmatch(code):
+            problems.append(f"territory code {code!r} must be three capital letters, like ENG")
+        for key, kind in (("name", "str"), ("x", "int"), ("y", "int"), ("neighbours", "codes")):
+            fields.get(key, kind)
+        fields.get("neutral", "int", 0)
+        fields.get("claimable", "bool", required=False)
+    if raw.get("setup", "claim") not in ("claim", "fixed"):
+        problems.append(f"setup must be \"claim\" or \"fixed\", not {raw['setup']!r}")
+    return problems
+
+
+def _check_references(raw: dict) -> list[str]:
+    problems: list[str] = []
+    problems += _duplicates([s["code"] for s in raw["seat"]], "seat code")
+    problems += _duplicates([t["code"] for t in raw["territory"]], "territory code")
+    places = {t["code"]: t for t in raw["territory"]}
+    width, height = raw["width"], raw["height"]
+    for t in raw["territory"]:
+        code = t["code"]
+        for axis, size in (("x", width), ("y", height)):
+            if not 0 <= t[axis] <= size:
+                problems.append(f"territory {code}: {axis} must be between 0 and {size}, "
+                                f"not {t[axis]}")
+        if t.get("neutral", 0) < 0:
+            problems.append(f"territory {code}: neutral must be 0 or more, not {t['neutral']}")
+        if t.get("neutral", 0) > 0 and t.get("claimable", False):
+            problems.append(f"territory {code} is neutral ({t['neutral']} troops) "
+                            "and cannot be claimable")
+        problems += _duplicates(t["neighbours"], f"territory {code} lists neighbour", "twice")
+        for other in t["neighbours"]:
+            if other == code:
+                problems.append(f"territory {code} lists itself as a neighbour")
+            elif other not in places:
+                problems.append(f"territory {code} lists neighbour {other}, "
+                                "which is not on the map")
+            elif code not in places[other]["neighbours"]:
+                problems.append(f"{code} lists {other} as a neighbour "
+                                f"but {other} does not list {code}")
+    problems += _check_fixed_setup(raw, places)
+    return problems
+
+
+def _duplicates(codes: list[str], what: str, tail: str = "is used twice") -> list[str]:
+    seen: set[str] = set()
+    problems = []
+    for code in codes:
+        if code in seen:
+            problems.append(f"{what} {code} {tail}")
+        seen.add(code)
+    return problems
+
+
+def _check_fixed_setup(raw: dict, places: dict) -> list[str]:
+    fixed = raw.get("setup", "claim") == "fixed"
+    problems: list[str] = []
+    owner_of: dict[str, str] = {}
+    with_troops = [s["code"] for s in raw["seat"] if "troops" in s]
+    for seat in raw["seat"]:
+        code = seat["code"]
+        if not fixed:
+            if "core" in seat or "troops" in seat:
+                problems.append(f"seat {code}: core and troops are only for setup = \"fixed\"")
+            continue
+        core = seat.get("core", [])
+        if not core:
+            problems.append(f"seat {code} has no core territories; setup = \"fixed\" needs them")
+        for place in core:
+            if place not in places:
+                problems.append(f"seat {code}: core territory {place} is not on the map")
+            elif places[place].get("neutral", 0) > 0:
+                problems.append(f"seat {code}: {place} is neutral and cannot be a core territory")
+            elif place in owner_of:
+                problems.append(f"{place} is a core territory of both {owner_of[place]} and {code}")
+            owner_of.setdefault(place, code)
+        for place, count in seat.get("troops", {}).items():
+            if place not in core:
+                problems.append(f"seat {code}: troops are given for {place}, "
+                                "which is not one of its core territories")
+            elif count < 1:
+                problems.append(f"seat {code}: troops in {place} must be at least 1, not {count}")
+        limit = raw.get("unit_limit", RULE_BOOK_DEFAULTS["unit_limit"])
+        if sum(seat.get("troops", {}).values()) > limit:
+            problems.append(f"seat {code}: its troops pass the limit of {limit}")
+    if fixed and with_troops and len(with_troops) != len(raw["seat"]):
+        missing = ", ".join(s["code"] for s in raw["seat"] if "troops" not in s)
+        problems.append(f"troops are given for some seats but not for {missing}: "
+                        "give them for every seat or for none")
+    return problems
+
+
+def _check_sizes(raw: dict) -> list[str]:
+    problems: list[str] = []
+    low, high, listed = raw["min_seats"], raw["max_seats"], len(raw["seat"])
+    if low < 2:
+        problems.append(f"min_seats must be at least 2, not {low}")
+    if low > high:
+        problems.append(f"min_seats ({low}) is more than max_seats ({high})")
+    if high > listed:
+        problems.append(f"max_seats is {high} but only {listed} seats are listed")
+    claimable = [t for t in raw["territory"] if _claimable(t)]
+    if raw.get("setup", "claim") == "claim" and len(claimable) < high:
+        problems.append(f"the map has {len(claimable)} claimable territories but "
+                        f"{high} seats need at least one each")
+    for key in ("rounds", "unit_limit", "width", "height"):
+        if raw.get(key, 1) < 1:
+            problems.append(f"{key} must be at least 1, not {raw[key]}")
+    if not 0 <= raw.get("start_units", 20) <= raw.get("unit_limit", 100):
+        problems.append(f"start_units must be between 0 and unit_limit, not {raw['start_units']}")
+    problems += _check_connected(raw["territory"])
+    return problems
+
+
+def _claimable(territory: dict) -> bool:
+    return territory.get("claimable", territory.get("neutral", 0) == 0)
+
+
+def _check_connected(territories: list[dict]) -> list[str]:
+    # Troops only ever move to a neighbour, so a territory nobody can reach is a map error.
+    if not territories:
+        return ["the map has no territories"]
+    links = {t["code"]: t["neighbours"] for t in territories}
+    first = territories[0]["code"]
+    reached, queue = {first}, deque([first])
+    while queue:
+        for other in links[queue.popleft()]:
+            if other not in reached:
+                reached.add(other)
+                queue.append(other)
+    lost = [t["code"] for t in territories if t["code"] not in reached]
+    return [f"the map is not connected: {lost[0]} cannot be reached from {first}"] if lost else []
+
+
+def _normalise(raw: dict) -> dict:
+    scenario = {key: raw.get(key, RULE_BOOK_DEFAULTS.get(key)) for key in
+                REQUIRED_TOP + tuple(RULE_BOOK_DEFAULTS)}
+    scenario["seats"] = [
+        {"code": s["code"], "name": s["name"], "colour": s["colour"].lower(),
+         "core": list(s.get("core", [])), "troops": dict(s.get("troops", {}))}
+        for s in raw["seat"]
+    ]
+    scenario["territories"] = [
+        {"code": t["code"], "name": t["name"], "x": t["x"], "y": t["y"],
+         "neighbours": list(t["neighbours"]), "neutral": t.get("neutral", 0),
+         "claimable": _claimable(t)}
+        for t in raw["territory"]
+    ]
+    return scenario

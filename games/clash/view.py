@@ -1,0 +1,166 @@
+"""What one seat sees of a Clash of Empires game: the report's view, its order form and labels."""
+from __future__ import annotations
+
+from .orders import (NEUTRAL, TROOP_COST, controlled, core_of, free_to_claim, holder,
+                     order_of_play, places, troops_of)
+from .rules import outcome
+
+EMPTY_COLOUR = "#d9d9d9"  # light grey for territories nobody controls
+
+
+def turn_label(state: dict) -> str:
+    phase = state["phase"]
+    if phase == "claim":
+        return "Set-up: claiming territories"
+    if phase == "place":
+        return f"Set-up: placing {state['scenario']['start_units']} units"
+    if phase == "play":
+        return f"Round {state['round']} of {state['rounds']}"
+    return "Game over"
+
+
+def view(state: dict, seat: str) -> dict:
+    """The only input to a seat's report. Clash is open information, so all seats see the board."""
+    result = outcome(state)
+    return {
+        "ruleset": "clash",
+        "title": state["scenario"]["title"],
+        "seat": seat,
+        "phase": state["phase"],
+        "round": state["round"],
+        "rounds": state["rounds"],
+        "turn_label": turn_label(state),
+        "map": _map(state),
+        "seats": [_seat_line(state, code) for code in state["seating"]],
+        "you": _you(state, seat) if seat in state["seats"] else None,
+        "order_of_play": order_of_play(state),
+        "outcome": result.to_json() if result else None,
+    }
+
+
+def _colour(state: dict, owner: str | None) -> str:
+    if owner is None:
+        return EMPTY_COLOUR
+    if owner == NEUTRAL:
+        return state["scenario"]["neutral_colour"]
+    return state["seats"][owner]["colour"]
+
+
+def _map(state: dict) -> dict:
+    scenario = state["scenario"]
+    territories = []
+    for place in scenario["territories"]:
+        code = place["code"]
+        owner = holder(state, code)
+        territories.append({
+            "code": code, "name": place["name"], "x": place["x"], "y": place["y"],
+            "neighbours": list(place["neighbours"]), "owner": owner,
+            "troops": state["territories"][code]["troops"],
+            "core_of": state["territories"][code]["core_of"], "colour": _colour(state, owner),
+        })
+    return {"width": scenario["width"], "height": scenario["height"], "territories": territories}
+
+
+def _seat_line(state: dict, code: str) -> dict:
+    seat = state["seats"][code]
+    return {"code": code, "name": seat["name"], "nation": seat["nation"], "colour": seat["colour"],
+            "money": seat["money"], "vp": seat["vp"], "territories": len(controlled(state, code)),
+            "troops": troops_of(state, code)}
+
+
+def _you(state: dict, code: str) -> dict:
+    seat = state["seats"][code]
+    known = places(state)
+    held = [{"code": c, "name": known[c]["name"], "troops": state["territories"][c]["troops"],
+             "neighbours": list(known[c]["neighbours"])} for c in controlled(state, code)]
+    return {"code": code, "name": seat["name"], "nation": seat["nation"], "colour": seat["colour"],
+            "money": seat["money"], "vp": seat["vp"], "core": core_of(state, code),
+            "territories": held}
+
+
+# ----------------------------------------------------------------------------------------------
+# The order form: the ruleset's lines of the prefilled form for the turn being collected.
+
+def order_form(state: dict, seat: str) -> list[str]:
+    if seat not in state["seats"]:
+        return [f"# {seat} has no seat in this game."]
+    forms = {"claim": _claim_form, "place": _place_form, "play": _play_form}
+    if state["phase"] not in forms:
+        return ["# The game is over: no orders are needed."]
+    return forms[state["phase"]](state, seat)
+
+
+def _wrapped(prefix: str, items: list[str], width: int = 96) -> list[str]:
+    lines, line = [], prefix
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if len(line) + len(piece) > width and line != prefix:
+            lines.append(line.rstrip())
+            line = "#   "
+        line += piece + " "
+    lines.append(line.rstrip())
+    return lines
+
+
+def _claim_form(state: dict, seat: str) -> list[str]:
+    known = places(state)
+    free = [f"{c} {known[c]['name']}" for c in free_to_claim(state)]
+    return [
+        "# Set-up: claim your core territories. List the ones you want, best first, on one or",
+        "# more CLAIM lines. Seats pick one at a time in a draft order drawn by lot; each pick",
+        "# takes the first free territory on your list, or a seeded draw when none of it is free",
+        "# (or you send no list). Picking goes round until every territory is claimed.",
+        *_wrapped("# Free to claim: ", free),
+        "# For example:  CLAIM ENG HOL BEL",
+    ]
+
+
+def _place_form(state: dict, seat: str) -> list[str]:
+    cores = core_of(state, seat)
+    known = places(state)
+    units = min(state["scenario"]["start_units"],
+                state["scenario"]["unit_limit"] - troops_of(state, seat))
+    lines = [
+        f"# Set-up: place your {units} units on your core territories: PLACE <territory> <n>.",
+        "# Units you do not place are spread one at a time over your core territories,",
+        "# in code order.",
+        "# Your core territories and their neighbours:",
+    ]
+    lines += [f"#   {c} {known[c]['name']}: next to {', '.join(known[c]['neighbours'])}"
+              for c in cores]
+    # The prefilled orders spread the units evenly, as the default spreading would.
+    free = [c for c in cores if holder(state, c) in (None, seat)]
+    if not free:
+        return lines + ["#   (none you can place on)"]
+    share = {c: units // len(free) + (i < units % len(free)) for i, c in enumerate(free)}
+    return lines + [f"PLACE {c} {n}" for c, n in share.items() if n]
+
+
+def _play_form(state: dict, seat: str) -> list[str]:
+    me = state["seats"][seat]
+    known = places(state)
+    on_board, limit = troops_of(state, seat), state["scenario"]["unit_limit"]
+    afford = min(me["money"] // TROOP_COST, limit - on_board)
+    lines = [
+        f"# {turn_label(state)}: {me['nation']} has ${me['money']}, {me['vp']} VP and "
+        f"{on_board} of {limit} troops on the board.",
+        "# Your one action this round: PASS, RECRUIT <territory> <n>, REVOLT <territory>, "
+        "MOVE <from> <to> <n|ALL>",
+        f"#   PASS gains $1. RECRUIT costs ${TROOP_COST} a troop: you can afford {afford} now.",
+        "#   REVOLT removes one foreign troop from one of your core territories.",
+        "#   MOVE into an enemy or neutral territory attacks it; taking it gains 1 VP.",
+        "#   If the die shows 6 there are no actions this round.",
+        "# Your territories (troops: neighbours):",
+    ]
+    for code in controlled(state, seat):
+        near = [f"{n}({_short_owner(state, n, seat)})" for n in known[code]["neighbours"]]
+        lines.append(f"#   {code} {state['territories'][code]['troops']}: {' '.join(near)}")
+    return lines + ["PASS"]
+
+
+def _short_owner(state: dict, code: str, seat: str) -> str:
+    owner = holder(state, code)
+    if owner is None:
+        return "empty"
+    label = "yours" if owner == seat else ("neutral" if owner == NEUTRAL else owner)
+    return f"{label} {state['territories'][code]['troops']}"

@@ -1,0 +1,191 @@
+"""Clash scenarios: the packaged maps load, and a broken scenario says what and where."""
+from __future__ import annotations
+
+import re
+from collections import deque
+
+import pytest
+from gm_games.clash import ruleset
+
+from gm.core.model import SeatInfo
+from gm.core.ruleset import Ruleset, ScenarioError, TurnSeeds
+
+SMALL = '''
+name = "tiny"
+title = "Tiny"
+min_seats = 2
+max_seats = 2
+width = 100
+height = 100
+
+[[seat]]
+code = "BR"
+name = "Britain"
+colour = "#d62828"
+
+[[seat]]
+code = "FR"
+name = "France"
+colour = "#1f5fbf"
+
+[[territory]]
+code = "ENG"
+name = "England"
+x = 10
+y = 10
+neighbours = ["WAL", "PIC"]
+
+[[territory]]
+code = "WAL"
+name = "Wales"
+x = 20
+y = 10
+neighbours = ["ENG"]
+
+[[territory]]
+code = "PIC"
+name = "Picardy"
+x = 30
+y = 50
+neighbours = ["ENG"]
+'''
+
+
+def load(text: str) -> dict:
+    return ruleset.load_scenario(text, "tiny.toml")
+
+
+def error(text: str) -> str:
+    with pytest.raises(ScenarioError) as caught:
+        load(text)
+    return str(caught.value)
+
+
+def test_the_small_scenario_loads_with_rule_book_defaults():
+    scenario = load(SMALL)
+    assert (scenario["setup"], scenario["rounds"], scenario["start_units"], scenario["unit_limit"]) == (
+        "claim", 30, 20, 100)
+    assert [t["claimable"] for t in scenario["territories"]] == [True, True, True]
+
+
+def test_toml_syntax_error_names_the_line():
+    message = error(SMALL.replace('title = "Tiny"', "title = Tiny"))
+    assert message.startswith("tiny.toml: not valid TOML: ") and "line 3" in message
+
+
+def test_unknown_neighbour():
+    message = error(SMALL.replace('neighbours = ["ENG"]\n\n[[territory]]\ncode = "PIC"',
+                                  'neighbours = ["ENG", "XYZ"]\n\n[[territory]]\ncode = "PIC"'))
+    assert message == "tiny.toml: territory WAL lists neighbour XYZ, which is not on the map"
+
+
+def test_one_way_adjacency():
+    message = error(SMALL.replace('neighbours = ["WAL", "PIC"]', 'neighbours = ["PIC"]'))
+    assert message == "tiny.toml: WAL lists ENG as a neighbour but ENG does not list WAL"
+
+
+def test_duplicate_codes():
+    message = error(SMALL.replace('code = "PIC"', 'code = "WAL"'))
+    assert "tiny.toml: territory code WAL is used twice" in message.splitlines()
+
+
+def test_missing_and_mistyped_fields_are_all_listed():
+    text = SMALL.replace('min_seats = 2\n', '').replace('x = 20', 'x = "20"').replace(
+        'name = "Picardy"', 'nme = "Picardy"')
+    assert error(text).splitlines() == [
+        "tiny.toml: the scenario has no min_seats",
+        "tiny.toml: territory WAL: x must be a whole number, not '20'",
+        "tiny.toml: territory #3: unknown field 'nme'",
+        "tiny.toml: territory PIC has no name",
+    ]
+
+
+def test_bad_seat_counts():
+    assert error(SMALL.replace("max_seats = 2", "max_seats = 3")) == (
+        "tiny.toml: max_seats is 3 but only 2 seats are listed")
+    assert error(SMALL.replace("min_seats = 2", "min_seats = 1")) == (
+        "tiny.toml: min_seats must be at least 2, not 1")
+
+
+def test_fewer_territories_than_seats_need():
+    text = SMALL.replace('neighbours = ["ENG"]\n', 'neighbours = ["ENG"]\nneutral = 2\n')
+    assert error(text) == "tiny.toml: the map has 1 claimable territories but 2 seats need at least one each"
+
+
+def test_a_map_must_be_connected():
+    text = SMALL.replace('neighbours = ["WAL", "PIC"]', 'neighbours = ["WAL"]').replace(
+        'y = 50\nneighbours = ["ENG"]', 'y = 50\nneighbours = []')
+    assert error(text) == "tiny.toml: the map is not connected: PIC cannot be reached from ENG"
+
+
+def test_fixed_setup_is_checked():
+    fixed = SMALL.replace('height = 100', 'height = 100\nsetup = "fixed"')
+    fixed = fixed.replace('colour = "#d62828"', 'colour = "#d62828"\ncore = ["ENG", "XYZ"]\ntroops = { WAL = 3 }')
+    fixed = fixed.replace('colour = "#1f5fbf"', 'colour = "#1f5fbf"\ncore = ["ENG"]')
+    assert error(fixed).splitlines() == [
+        "tiny.toml: seat BR: core territory XYZ is not on the map",
+        "tiny.toml: seat BR: troops are given for WAL, which is not one of its core territories",
+        "tiny.toml: ENG is a core territory of both BR and FR",
+        "tiny.toml: troops are given for some seats but not for FR: give them for every seat or for none",
+    ]
+    claim = SMALL.replace('colour = "#d62828"', 'colour = "#d62828"\ncore = ["ENG"]')
+    assert error(claim) == 'tiny.toml: seat BR: core and troops are only for setup = "fixed"'
+
+
+def test_the_ruleset_meets_the_contract_and_lists_its_scenarios():
+    assert isinstance(ruleset, Ruleset)
+    assert (ruleset.name, ruleset.version, ruleset.title) == ("clash", "1.0", "Clash of Empires")
+    assert ruleset.default_scenario() == "europe"
+    assert {"europe", "lowlands", "channel"} <= set(ruleset.scenario_names())
+    with pytest.raises(ScenarioError, match="clash has no scenario 'mars'; it has channel, europe, lowlands"):
+        ruleset.scenario_text("mars")
+
+
+@pytest.mark.parametrize("name", ruleset.scenario_names())
+def test_every_packaged_scenario_loads(name):
+    scenario = ruleset.load_scenario(ruleset.scenario_text(name), name)
+    assert scenario["name"] == name
+
+
+def test_europe_is_a_readable_symmetric_connected_map_for_four():
+    europe = ruleset.load_scenario(ruleset.scenario_text("europe"), "europe")
+    assert ruleset.seat_codes(europe) == ["BR", "RU", "FR", "GE"]
+    assert ruleset.seat_limits(europe) == (2, 4)
+    territories = europe["territories"]
+    neutral = [t for t in territories if t["neutral"]]
+    assert len(territories) >= 24 and neutral and not any(t["claimable"] for t in neutral)
+    assert (europe["width"], europe["height"]) == (800, 560)
+    assert all(re.fullmatch(r"#[0-9a-f]{6}", s["colour"]) for s in europe["seats"])
+    links = {t["code"]: set(t["neighbours"]) for t in territories}
+    assert all(a in links[b] for a in links for b in links[a])
+    reached, queue = {"ENG"}, deque(["ENG"])
+    while queue:
+        for other in links[queue.popleft()] - reached:
+            reached.add(other)
+            queue.append(other)
+    assert reached == set(links)
+
+
+def test_a_fixed_scenario_with_troops_starts_in_round_one():
+    channel = ruleset.load_scenario(ruleset.scenario_text("channel"), "channel")
+    state = ruleset.new_game(channel, [SeatInfo("FR", "Bob"), SeatInfo("BR", "Ann")], TurnSeeds(4, 0))
+    assert (state["phase"], state["round"], state["seating"]) == ("play", 1, ["BR", "FR"])
+    assert state["territories"]["ENG"] == {"owner": "BR", "troops": 12, "core_of": "BR"}
+    assert ruleset.turn_label(state) == "Round 1 of 30"
+
+
+def test_a_fixed_scenario_without_troops_starts_with_placing():
+    text = ruleset.scenario_text("channel").replace("troops = { ENG = 12, WAL = 8 }\n", "").replace(
+        "troops = { BRI = 8, PIC = 12 }\n", "")
+    state = ruleset.new_game(ruleset.load_scenario(text, "channel"),
+                             [SeatInfo("BR", "Ann"), SeatInfo("FR", "Bob")], TurnSeeds(4, 0))
+    assert (state["phase"], ruleset.turn_label(state)) == ("place", "Set-up: placing 20 units")
+    assert state["territories"]["PIC"] == {"owner": None, "troops": 0, "core_of": "FR"}
+
+
+def test_new_game_refuses_wrong_seats():
+    europe = ruleset.load_scenario(ruleset.scenario_text("europe"), "europe")
+    with pytest.raises(ScenarioError, match="europe is for 2 to 4 seats, not 1"):
+        ruleset.new_game(europe, [SeatInfo("BR", "Ann")], TurnSeeds(1, 0))
+    with pytest.raises(ScenarioError, match=r"seat XX is not in europe \(its seats are BR, RU, FR, GE\)"):
+        ruleset.new_game(europe, [SeatInfo("BR", "Ann"), SeatInfo("XX", "Bob")], TurnSeeds(1, 0))
