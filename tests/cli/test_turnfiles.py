@@ -111,3 +111,15 @@ def test_binary_and_huge_files_are_refused(home, gm, game, tmp_path):
 def test_missing_file_is_a_clear_error(home, gm, tmp_path):
     ran = gm("submit", tmp_path / "nope.txt", home=home)
     assert (ran.code, ran.err) == (1, f"Error: no file {tmp_path / 'nope.txt'}.\n")
+
+
+def test_orders_for_someone_elses_territory(home, gm, game, tmp_path):
+    assert gm("turn", "run", "g1", "--no-render", home=home).code == 0  # the claiming draft
+    state = json.loads(gm("game", "show", "g1", "--json", home=home).out)["state"]
+    theirs = next(code for code, t in sorted(state["territories"].items()) if t.get("core_of") == "RU")
+    path = tmp_path / "place.txt"
+    path.write_text(turn_file(game["BR"], f"PLACE {theirs} 5", turn="TURN 2"))
+    ran = gm("submit", path, home=home)
+    assert ran.code == 1
+    assert ran.err.startswith(f"{path}:5: {theirs} is not one of your core territories")
+    assert current_orders(home, "BR") == []
