@@ -7,7 +7,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from gm.store.migrations import MIGRATIONS
+from gm.store.migrations import all_migrations
 
 
 def open_database(path: Path) -> sqlite_utils.Database:
@@ -27,16 +27,16 @@ def migrate(db: sqlite_utils.Database) -> list[str]:
     db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied TEXT NOT NULL)")
     done = {row[0] for row in db.execute("SELECT name FROM migrations").fetchall()}
     applied = []
-    for migration in MIGRATIONS:
-        if migration.__name__ in done:
+    for migration in all_migrations():
+        if migration.name in done:
             continue
         with transaction(db):
-            migration(db)
+            migration.apply(db)
             db.execute(
                 "INSERT INTO migrations (name, applied) VALUES (?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
-                [migration.__name__],
+                [migration.name],
             )
-        applied.append(migration.__name__)
+        applied.append(migration.name)
     return applied
 
 

@@ -1,10 +1,10 @@
-"""Numbered schema migrations; each runs once, in its own transaction."""
+"""The first schema: accounts, games, seats, turns, submissions, reports, audit."""
 from __future__ import annotations
 
 import sqlite_utils
 
 
-def m001_initial(db: sqlite_utils.Database) -> None:
+def migrate(db: sqlite_utils.Database) -> None:
     db.executescript(
         """
         CREATE TABLE accounts (
@@ -90,5 +90,3 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         """
     )
 
-
-MIGRATIONS = [m001_initial]
