@@ -7,6 +7,8 @@ DEMO_HOME ?= gm-demo
 # What WeasyPrint needs on a bare Debian (see ../shared/STACK-NOTES.md): Pango, HarfBuzz's
 # subsetter (without it PDFs take twice as long), a font; poppler-utils for looking at PDFs.
 DEBIAN_PACKAGES = python3-venv libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core poppler-utils
+# The tests also start real servers and a real browser on loopback: Dovecot for IMAP, Chromium.
+TEST_PACKAGES = dovecot-imapd chromium
 
 .PHONY: demo test system venv bench clean
 
@@ -14,6 +16,7 @@ demo: venv
 	$(BIN)/gm demo --home $(DEMO_HOME)
 
 test: venv
+	$(MAKE) --no-print-directory system DEBIAN_PACKAGES="$(TEST_PACKAGES)"
 	$(BIN)/python -m pytest
 
 bench: venv

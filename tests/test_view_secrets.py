@@ -35,9 +35,11 @@ def test_no_report_holds_a_secret(seed, players, turn_count):
         game = records.game_by_name(db, "g")
         ruleset, _ = games.game_ruleset(game)
         seats = records.seats_of(db, game.id)
-        for turn in records.turns_of(db, game.id, 1):
+        stored = records.turns_of(db, game.id, 0)
+        for before, turn in zip(stored, stored[1:]):
             for seat in seats:
-                text = json.dumps(report_context(game, ruleset, turn, seat, seats, None), ensure_ascii=False)
+                context = report_context(game, ruleset, turn, seat, seats, None, before.state)
+                text = json.dumps(context, ensure_ascii=False)
                 assert not any(secret in text or secret.upper() in text for secret in secrets)
                 assert json.loads(text)["view"]["seat"] == seat.code
         db.conn.close()

@@ -40,8 +40,12 @@ def ruleset_template_dirs(ruleset: Ruleset) -> list[Path]:
 
 
 def report_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat: records.SeatRecord,
-                   seats: list[records.SeatRecord], deadline: str | None) -> dict:
-    """Everything one seat's report shows: the view, the events it may see, scores, order form."""
+                   seats: list[records.SeatRecord], deadline: str | None, before: dict) -> dict:
+    """Everything one seat's report shows: the view, the events it may see, scores, order form.
+
+    before: the state the turn was played from; its label names what this report is about
+    ("Round 13 of 30"), the label of the new state names what the order form is for.
+    """
     view = ruleset.view(turn.state, seat.code)
     events = [e.to_json() for e in map(Event.from_json, turn.events) if e.visible_to(seat.code)]
     outcome = ruleset.is_over(turn.state)
@@ -50,7 +54,8 @@ def report_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat: r
     return {
         "game": {"name": game.name, "title": view.get("title", ruleset.title), "ruleset": ruleset.name},
         "turn": turn.number,
-        "turn_label": ruleset.turn_label(turn.state),
+        "turn_label": ruleset.turn_label(before),
+        "next_label": ruleset.turn_label(turn.state),
         "seat": seat.code,
         "player": seat.name,
         "deadline": deadline,
@@ -79,12 +84,13 @@ def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers:
 
     game = records.game_by_name(db, game_name)
     ruleset, _ = game_ruleset(game)
-    resolved = [t for t in records.turns_of(db, game.id, 1)]
+    stored = records.turns_of(db, game.id, 0)
+    resolved = [t for t in stored if t.number >= 1]
     if not resolved:
         raise GMError(f"game '{game.name}' has not run a turn yet; there are no reports to render.")
-    by_number = {t.number: t for t in resolved}
+    by_number = {t.number: t for t in stored}
     numbers = numbers or [resolved[-1].number]
-    missing = [n for n in numbers if n not in by_number]
+    missing = [n for n in numbers if n < 1 or n not in by_number]
     if missing:
         raise GMError(f"game '{game.name}' has no resolved turn {missing[0]}; "
                       f"resolved turns are 1 to {resolved[-1].number}.")
@@ -97,7 +103,7 @@ def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers:
         folder = home.reports / game.name / str(number)
         deadline = game.deadline if number == last else None
         for seat in seats:
-            context = report_context(game, ruleset, turn, seat, seats, deadline)
+            context = report_context(game, ruleset, turn, seat, seats, deadline, by_number[number - 1].state)
             pdf = folder / f"{seat.code}.pdf"
             jobs.append(RenderJob(render_report_html(env, context), base_url(), turn.resolved,
                                   f"{game.name}/{number}/{seat.code}", pdf))

@@ -1,0 +1,116 @@
+"""Benchmark of report rendering: gm vs bare WeasyPrint, 1 vs 2 workers, worker memory."""
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import weasyprint
+
+from gm.render.environment import asset_dirs, base_url, make_environment, package_templates_dir, render_report_html
+from gm.render.fetcher import AssetFetcher
+from gm.render.pdf import html_to_pdf
+from gm.render.pool import RenderJob, render_pdfs
+
+CREATED = "2026-11-21T19:00:00Z"
+
+
+def contexts(turns: int) -> list[dict]:
+    """Every report context of a 4-seat game over `turns` turns."""
+    # The fake 4-seat, 24-territory Clash game lives with the render tests; the bench reuses it.
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "render"))
+    import sample_game
+
+    return [sample_game.report_context(seat[0], turn) for turn in range(1, turns + 1) for seat in sample_game.SEATS]
+
+
+def per_report(env, sample: list[dict], rounds: int) -> tuple[list[float], list[float]]:
+    """Seconds per report: gm (template + PDF) and WeasyPrint alone on the same HTML.
+
+    The two alternate, in both orders, so drift of the machine (other processes, CPU clock) hits
+    both alike; a collection before each run keeps one side's garbage off the other's clock.
+    """
+    fetcher = AssetFetcher(asset_dirs(env))
+
+    def gm_render(context):
+        html = render_report_html(env, context)
+        html_to_pdf(html, base_url=base_url(), created=CREATED, identifier="bench", fetcher=fetcher)
+
+    ready = {id(context): render_report_html(env, context) for context in sample}
+
+    def bare_render(context):
+        weasyprint.HTML(string=ready[id(context)], base_url=base_url()).write_pdf()
+
+    times = {gm_render: [], bare_render: []}
+    for round_ in range(rounds):
+        for context in sample:
+            for render in (gm_render, bare_render) if round_ % 2 == 0 else (bare_render, gm_render):
+                gc.collect()
+                start = time.perf_counter()
+                render(context)
+                times[render].append(time.perf_counter() - start)
+    return times[gm_render], times[bare_render]
+
+
+def all_reports(env, every: list[dict], workers: int, out: Path) -> tuple[float, list]:
+    """Wall seconds to render every report (templates in this process, PDFs in `workers`)."""
+    start = time.perf_counter()
+    jobs = [
+        RenderJob(render_report_html(env, c), base_url(), CREATED, f"clash-1/{c['turn']}/{c['seat']}",
+                  out / f"{workers}w-turn{c['turn']}-{c['seat']}.pdf")
+        for c in every
+    ]
+    results = render_pdfs(jobs, workers, asset_dirs=asset_dirs(env))
+    return time.perf_counter() - start, results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--turns", type=int, default=10, help="turns of the 4-seat game (default 10)")
+    parser.add_argument("--rounds", type=int, default=4, help="rounds of the per-report comparison")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each worker count (default 3)")
+    args = parser.parse_args()
+
+    env = make_environment(None, [package_templates_dir("gm_games.clash.templates")])
+    every = contexts(args.turns)
+    print(f"python {platform.python_version()}, weasyprint {weasyprint.__version__}, {os.cpu_count()} CPUs, "
+          f"{len(every)} reports (4 seats x {args.turns} turns)")
+
+    per_report(env, every[:2], 1)  # warm up imports, fonts, caches
+    gm_times, bare_times = per_report(env, every[:4], args.rounds)
+    gm_median, bare_median = statistics.median(gm_times), statistics.median(bare_times)
+    print(f"(a) per report, median of {len(gm_times)}: gm {gm_median * 1000:.0f} ms, WeasyPrint alone "
+          f"{bare_median * 1000:.0f} ms, gm/WeasyPrint = {gm_median / bare_median:.3f} (target <= 1.05); "
+          f"fastest {min(gm_times) * 1000:.0f} vs {min(bare_times) * 1000:.0f} ms")
+
+    # Best of --repeat alternating runs: on a shared machine a neighbour's burst lands on one run.
+    ones, twos = [], []
+    with tempfile.TemporaryDirectory() as folder:
+        # The first pool of a process also starts the fork server (a Python that imports
+        # WeasyPrint once, about 0.5 s); later pools fork from it at once.
+        cold, _ = all_reports(env, every, 2, Path(folder))
+        for _ in range(args.repeat):
+            ones.append(all_reports(env, every, 1, Path(folder))[0])
+            seconds, results = all_reports(env, every, 2, Path(folder))
+            twos.append(seconds)
+    one, two = min(ones), min(twos)
+    print(f"(b) all reports, best of {args.repeat}: 1 worker {one:.2f} s, 2 workers {two:.2f} s, "
+          f"speed-up {one / two:.2f}x (target >= 1.8x); first pool of the process {cold:.2f} s, {one / cold:.2f}x")
+    print(f"    runs: 1 worker {', '.join(f'{x:.2f}' for x in ones)}; 2 workers {', '.join(f'{x:.2f}' for x in twos)}")
+
+    peaks = {}
+    for result in results:
+        peaks[result.pid] = max(peaks.get(result.pid, 0), result.peak_rss_kb)
+    worst = max(peaks.values()) / 1024
+    print(f"(c) peak RSS per worker: {', '.join(f'{kb / 1024:.0f} MB' for kb in peaks.values())}; "
+          f"max {worst:.0f} MB (target <= 150 MB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""The Jinja2 environment for reports: GM overrides, then ruleset templates, then gm's shared ones."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from importlib.resources import files
+from pathlib import Path
+
+import jinja2
+
+from gm.render.svgmap import safe_colour, svg_map
+
+# Every template escapes, whatever its name: a player's name or an order line must never become
+# markup, or WeasyPrint would fetch what it points at. Listing the extensions keeps
+# env.autoescape(name) callable so a test can check each template by name.
+ESCAPED_EXTENSIONS = ("html", "htm", "xml", "svg", "j2", "css", "txt")
+
+_UTC_STAMP = re.compile(r"(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2})?Z")
+
+REPORT_TEMPLATE = "report.html"
+STANDINGS_TEMPLATE = "standings.html"
+
+
+def shared_templates_dir() -> Path:
+    """The folder of gm's own templates and assets (the installed gm_templates package)."""
+    return Path(str(files("gm_templates")))
+
+
+def package_templates_dir(package: str) -> Path:
+    """The folder of a ruleset's templates given as a package, e.g. "gm_games.clash.templates"."""
+    return Path(str(files(package)))
+
+
+def template_dirs(override_dir: Path | None, ruleset_dirs: Iterable[Path]) -> list[Path]:
+    """The lookup order: the GM's override folder, the ruleset's folders, the shared folder."""
+    dirs = [Path(override_dir)] if override_dir is not None else []
+    dirs += [Path(d) for d in ruleset_dirs]
+    dirs.append(shared_templates_dir())
+    return dirs
+
+
+def asset_dirs(env: jinja2.Environment) -> list[Path]:
+    """The folders an environment reads templates from; the URL fetcher serves files from these."""
+    return [Path(p) for p in env.loader.searchpath]
+
+
+def base_url() -> str:
+    """The base URL to pass to WeasyPrint: relative asset URLs resolve in the shared folder."""
+    return shared_templates_dir().as_uri() + "/"
+
+
+def nations(scores: Sequence[Mapping]) -> dict[str, str]:
+    """Jinja filter: seat code -> nation (or player name) from the scores rows, for map legends."""
+    return {row["seat"]: row.get("nation") or row["name"] for row in scores}
+
+
+def when(stamp: str) -> str:
+    """Jinja filter: "2026-11-21T19:00:00Z" -> "2026-11-21 19:00 UTC"; other text unchanged."""
+    match = _UTC_STAMP.fullmatch(stamp)
+    return f"{match[1]} {match[2]} UTC" if match else stamp
+
+
+def make_environment(override_dir: Path | None, ruleset_dirs: list[Path]) -> jinja2.Environment:
+    """An environment with autoescape everywhere and StrictUndefined, so a typo fails the render."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(d) for d in template_dirs(override_dir, ruleset_dirs)]),
+        autoescape=jinja2.select_autoescape(
+            enabled_extensions=ESCAPED_EXTENSIONS, default_for_string=True, default=True
+        ),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.globals["svg_map"] = svg_map
+    env.filters["nations"] = nations
+    env.filters["colour"] = safe_colour
+    env.filters["when"] = when
+    return env
+
+
+def render_report_html(env: jinja2.Environment, context: Mapping) -> str:
+    """A seat's turn report as HTML (see templates/report.html for the context it reads)."""
+    return env.get_template(REPORT_TEMPLATE).render(context)
+
+
+def render_standings_html(env: jinja2.Environment, context: Mapping) -> str:
+    """The final standings of a finished game as HTML (see templates/standings.html)."""
+    return env.get_template(STANDINGS_TEMPLATE).render(context)
