@@ -1,0 +1,42 @@
+"""gm portal: the GM's password for the portal, one-time sign-in links for players."""
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from gm.cli.common import HomeOption, clock, open_home
+from gm.errors import GMError
+from gm.services import portal_access
+
+app = typer.Typer(help="The player portal: the GM's password, one-time sign-in links.", no_args_is_help=True)
+
+
+@app.command("password")
+def password(home: HomeOption = None) -> None:
+    """Set the GM's portal password (asked twice, or one line on standard input); gm.toml keeps its hash."""
+    home_, _ = open_home(home)
+    if sys.stdin.isatty():
+        chosen = typer.prompt("GM password (10 characters or more)", hide_input=True, confirmation_prompt=True)
+    else:
+        chosen = sys.stdin.readline().rstrip("\r\n")
+    if not chosen:
+        raise GMError("no password given. Type it at the prompt, or pipe it in on one line.")
+    portal_access.set_gm_password(home_, chosen)
+    typer.echo(f"GM password set (its scrypt hash is in {home_.settings_file}). Sign in at /gm.")
+
+
+@app.command("link")
+def link(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    seat: Annotated[str, typer.Argument(help="The seat code.")],
+    base_url: Annotated[Optional[str], typer.Option(help="The portal's address (default: [portal] base_url in gm.toml).")] = None,
+    minutes: Annotated[Optional[int], typer.Option(help="How long the link works (default: [portal] link_minutes).")] = None,
+    home: HomeOption = None,
+) -> None:
+    """Print a one-time sign-in link for a seat, for the GM to send to the player."""
+    home_, db = open_home(home)
+    url, expires = portal_access.make_link(db, home_, clock(), game, seat, base_url, minutes)
+    typer.echo(url)
+    typer.echo(f"Works once, until {expires}. Send it to the player of {seat.upper()} only.", err=True)

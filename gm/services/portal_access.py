@@ -1,0 +1,192 @@
+"""Who may use the portal: seat secrets, one-time sign-in links, the GM's password, the signing key."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+import re
+import secrets
+import threading
+import time
+import tomllib
+from datetime import timedelta
+from pathlib import Path
+
+import sqlite_utils
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+from gm.clock import Clock, iso
+from gm.errors import GMError
+from gm.home import Home
+from gm.seat_secrets import check_secret
+from gm.store import records
+from gm.store.database import transaction
+
+_LINK_SALT = "gm-portal-link"
+_PASSWORD_N, _PASSWORD_R, _PASSWORD_P = 2**14, 8, 1
+
+
+def portal_key(home: Home) -> bytes:
+    """The key that signs session cookies and links, made once per GM home (delete it to sign
+    everybody out and void every link)."""
+    path = home.root / "portal.key"
+    try:
+        return bytes.fromhex(path.read_text(encoding="ascii").strip())
+    except FileNotFoundError:
+        pass
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as out:
+        out.write(secrets.token_hex(32) + "\n")
+    return bytes.fromhex(path.read_text(encoding="ascii").strip())
+
+
+def fingerprint(stored_hash: str) -> str:
+    """A short tag of a stored hash: a session carries it, so a new secret or password signs
+    out every session made with the old one."""
+    return hashlib.sha256(stored_hash.encode("utf-8")).hexdigest()[:16]
+
+
+class VerifiedSecrets:
+    """Secrets that passed scrypt lately, so a busy portal does not pay ~40 ms per repeat sign-in.
+
+    Only successes are kept, keyed by an HMAC (a key made per process) of the stored hash and
+    the secret as typed, for `seconds`; a wrong secret always costs a full scrypt check, and a
+    new secret changes the stored hash, so an old entry can never match again.
+    """
+
+    def __init__(self, seconds: float = 600, size: int = 10_000):
+        self.seconds, self.size = seconds, size
+        self._key = secrets.token_bytes(32)
+        self._until: dict[bytes, float] = {}
+        self._lock = threading.Lock()
+
+    def check(self, secret: str, stored_hash: str) -> bool:
+        tag = hmac.new(self._key, f"{stored_hash}\0{secret}".encode(), hashlib.sha256).digest()
+        now = time.monotonic()
+        with self._lock:
+            if self._until.get(tag, 0) > now:
+                return True
+        if not check_secret(secret, stored_hash):
+            return False
+        with self._lock:
+            if len(self._until) >= self.size:
+                self._until = {k: v for k, v in self._until.items() if v > now}
+                while len(self._until) >= self.size:
+                    self._until.pop(next(iter(self._until)))
+            self._until[tag] = now + self.seconds
+        return True
+
+
+def seat_sign_in(db: sqlite_utils.Database, verified: VerifiedSecrets, game_name: str, seat_code: str,
+                 secret: str) -> records.SeatRecord | None:
+    """The seat when game, seat and secret match; None otherwise, the same for every reason."""
+    row = db.execute("SELECT id FROM games WHERE name = ?", [game_name.strip().lower()]).fetchone()
+    code = seat_code.strip().upper()
+    seat = None
+    if row is not None:
+        seat = next((s for s in records.seats_of(db, row[0]) if s.code == code), None)
+    # An unknown game or seat still costs a secret check, so timing does not tell seats apart.
+    stored = seat.secret_hash if seat else _DECOY_HASH
+    ok = verified.check(secret, stored)
+    return seat if ok and seat is not None else None
+
+
+def seat_by_id(db: sqlite_utils.Database, seat_id: int) -> tuple[records.GameRecord, records.SeatRecord] | None:
+    row = db.execute("SELECT g.name FROM seats s JOIN games g ON g.id = s.game_id WHERE s.id = ?",
+                     [seat_id]).fetchone()
+    if row is None:
+        return None
+    game = records.game_by_name(db, row[0])
+    seat = next(s for s in records.seats_of(db, game.id) if s.id == seat_id)
+    return game, seat
+
+
+def make_link(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, seat_code: str,
+              base_url: str | None = None, minutes: int | None = None) -> tuple[str, str]:
+    """A one-time sign-in link for a seat and when it expires, as (link, expiry ISO text)."""
+    game = records.game_by_name(db, game_name)
+    seat = records.seat_by_code(db, game, seat_code)
+    minutes = minutes if minutes is not None else home.setting("portal", "link_minutes", 60)
+    if not 1 <= minutes <= 7 * 24 * 60:
+        raise GMError("a sign-in link must last between 1 minute and 7 days.")
+    base = (base_url or home.setting("portal", "base_url", "http://127.0.0.1:8000")).rstrip("/")
+    if not re.match(r"^https?://[^\s/?#]+(/[^\s?#]*)?$", base):
+        raise GMError(f"'{base}' is not a web address like https://pbm.example.org (set [portal] base_url).")
+    nonce = secrets.token_urlsafe(18)
+    now = clock.now()
+    expires = iso(now + timedelta(minutes=minutes))
+    with transaction(db):
+        db["portal_links"].insert({"id": nonce, "seat_id": seat.id, "created": iso(now),
+                                   "expires": expires, "used": None})
+        records.audit(db, iso(now), game.id, "portal link", {"seat": seat.code, "expires": expires})
+    token = URLSafeTimedSerializer(portal_key(home), salt=_LINK_SALT).dumps({"n": nonce})
+    return f"{base}/link/{token}", expires
+
+
+def use_link(db: sqlite_utils.Database, home: Home, clock: Clock, token: str) -> int | None:
+    """The seat id a link signs in, using it up; None when forged, expired or used before."""
+    serializer = URLSafeTimedSerializer(portal_key(home), salt=_LINK_SALT)
+    try:
+        nonce = serializer.loads(token, max_age=7 * 24 * 3600)["n"]
+    except (BadSignature, KeyError, TypeError):
+        return None
+    now = iso(clock.now())
+    with transaction(db):
+        row = db.execute("SELECT seat_id FROM portal_links WHERE id = ? AND used IS NULL AND expires > ?",
+                         [nonce, now]).fetchone()
+        if row is None:
+            return None
+        db.execute("UPDATE portal_links SET used = ? WHERE id = ?", [now, nonce])
+    return row[0]
+
+
+def hash_password(password: str) -> str:
+    """scrypt with a random salt, as 'scrypt$n$r$p$salt$hash'; unlike seat secrets, case counts."""
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=_PASSWORD_N, r=_PASSWORD_R,
+                            p=_PASSWORD_P, dklen=32)
+    return "$".join(["scrypt", str(_PASSWORD_N), str(_PASSWORD_R), str(_PASSWORD_P),
+                     base64.b64encode(salt).decode(), base64.b64encode(digest).decode()])
+
+
+def check_password(password: str, stored: str) -> bool:
+    """True when password matches the stored hash; compared in constant time."""
+    try:
+        scheme, n, r, p, salt, digest = stored.split("$")
+        expected = base64.b64decode(digest)
+        actual = hashlib.scrypt(password.encode("utf-8"), salt=base64.b64decode(salt), n=int(n), r=int(r),
+                                p=int(p), dklen=len(expected))
+    except (ValueError, TypeError):
+        return False
+    return scheme == "scrypt" and hmac.compare_digest(actual, expected)
+
+
+def set_gm_password(home: Home, password: str) -> None:
+    """Store the hash of the GM's portal password in gm.toml, keeping every other line as it is."""
+    if len(password) < 10:
+        raise GMError("the GM password must be at least 10 characters long.")
+    line = f'gm_password_hash = "{hash_password(password)}"'
+    path: Path = home.settings_file
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    if re.search(r"(?m)^gm_password_hash\s*=.*$", text):
+        text = re.sub(r"(?m)^gm_password_hash\s*=.*$", lambda _: line, text, count=1)
+    elif re.search(r"(?m)^\[portal\]\s*$", text):
+        text = re.sub(r"(?m)^\[portal\]\s*$", lambda m: f"{m.group(0)}\n{line}", text, count=1)
+    else:
+        text = text.rstrip("\n") + f"\n\n[portal]\n{line}\n"
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise GMError(f"{path} is not valid TOML ({exc}). Fix the file and try again.")
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def gm_password_hash(home: Home) -> str:
+    return home.setting("portal", "gm_password_hash", "")
+
+
+# A hash of a secret nobody has: unknown seats are checked against it to take as long as known ones.
+_DECOY_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="

@@ -1,0 +1,143 @@
+"""The portal's Flask app: settings, security headers, error pages, the database per thread."""
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+import jinja2
+import sqlite_utils
+from flask import Flask, Response, current_app, request, session, url_for
+from werkzeug.exceptions import HTTPException
+
+from gm.clock import Clock, SystemClock
+from gm.errors import GMError
+from gm.home import Home
+from gm.render.environment import make_environment, shared_templates_dir
+from gm.services.portal_access import VerifiedSecrets, portal_key
+from gm.store.database import open_database
+from gm.web.guard import SecretVault, SignInLimiter, csrf_token
+
+log = logging.getLogger("gm.web")
+
+_HEADERS = {
+    # No script at all, styles and images only from here, forms only to here, never in a frame.
+    "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
+                               "frame-ancestors 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    # A one-time link in the address bar must not leak to another site.
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+@dataclass
+class Portal:
+    """What every request shares: the home, the clock, templates, limits and the in-memory guards."""
+
+    home: Home
+    clock: Clock
+    env: jinja2.Environment
+    limiter: SignInLimiter
+    vault: SecretVault
+    verified: VerifiedSecrets
+    max_bytes: int
+    local: threading.local
+
+    def db(self) -> sqlite_utils.Database:
+        """This thread's connection (sqlite3 connections stay in the thread that made them)."""
+        db = getattr(self.local, "db", None)
+        if db is None:
+            db = self.local.db = open_database(self.home.database)
+        return db
+
+
+def portal() -> Portal:
+    return current_app.extensions["gm"]
+
+
+def create_app(home: Home, clock: Clock | None = None) -> Flask:
+    """The portal for one GM home."""
+    from gm.web import gm_pages, player
+
+    hours = home.setting("portal", "session_hours", 12)
+    max_bytes = home.setting("submissions", "max_bytes", 1_000_000)
+    app = Flask(__name__, static_folder=None, template_folder=None)
+    app.config.update(
+        SECRET_KEY=portal_key(home),
+        SESSION_COOKIE_NAME="gm_session",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=home.setting("portal", "secure_cookies", False),
+        PERMANENT_SESSION_LIFETIME=timedelta(hours=hours),
+        # The text area and the file may each hold a whole turn file, and a little form besides.
+        MAX_CONTENT_LENGTH=2 * max_bytes + 65_536,
+        MAX_FORM_MEMORY_SIZE=max_bytes + 65_536,
+    )
+    app.extensions["gm"] = Portal(
+        home=home, clock=clock or SystemClock(),
+        env=make_environment(home.templates if home.templates.is_dir() else None, []),
+        limiter=SignInLimiter(home.setting("portal", "sign_in_failures", 10),
+                              home.setting("portal", "sign_in_window", 300)),
+        vault=SecretVault(hours * 3600), verified=VerifiedSecrets(), max_bytes=max_bytes,
+        local=threading.local())
+    open_database(home.database).conn.close()  # migrate once, before any request
+    app.register_blueprint(player.blueprint)
+    app.register_blueprint(gm_pages.blueprint)
+    app.add_url_rule("/portal.css", "css", stylesheet)
+    app.after_request(_secure_headers)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(GMError, _gm_error)
+    app.register_error_handler(Exception, _bug)
+    return app
+
+
+def page(name: str, status: int = 200, **context) -> Response:
+    """A page from templates/web (a GM may override it in $GM_HOME/templates/web)."""
+    context.setdefault("signed_in", session.get("seat") is not None or session.get("gm") is not None)
+    html = portal().env.get_template(f"web/{name}").render(csrf_token=csrf_token(), url_for=url_for, **context)
+    return Response(html, status=status, mimetype="text/html")
+
+
+def stylesheet() -> Response:
+    override = portal().home.templates / "web" / "portal.css"
+    path = override if override.is_file() else Path(shared_templates_dir()) / "web" / "portal.css"
+    response = Response(path.read_bytes(), mimetype="text/css")
+    response.headers["Cache-Control"] = "max-age=3600"
+    return response
+
+
+def _secure_headers(response: Response) -> Response:
+    for name, value in _HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+_TITLES = {400: "That did not work", 403: "Not yours", 404: "Not here", 405: "Not like that",
+           413: "Too large", 429: "Too many tries"}
+
+
+def _http_error(exc: HTTPException) -> Response:
+    message = exc.description
+    if exc.code == 413:
+        message = (f"That upload is too large: a turn file may be at most "
+                   f"{portal().max_bytes:,} bytes. Send the orders as plain text.")
+    elif exc.code == 404:
+        message = "There is nothing at this address. Go back to your page."
+    response = page("error.html", exc.code or 500, title=_TITLES.get(exc.code, "Error"), message=message)
+    if exc.code == 429 and getattr(exc, "retry_after", None):
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+def _gm_error(exc: GMError) -> Response:
+    return page("error.html", 400, title="That did not work", message=str(exc)[:1].upper() + str(exc)[1:])
+
+
+def _bug(exc: Exception) -> Response:
+    log.exception("portal bug on %s %s", request.method, request.path)
+    return page("error.html", 500, title="Something broke",
+                message="The portal hit a bug; nothing you sent was lost. Tell your GM what you did.")

@@ -1,0 +1,213 @@
+"""The player's pages: sign in and out, the seat page, check and submit orders, own reports."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from zoneinfo import available_timezones
+
+from flask import Blueprint, abort, redirect, request, send_file, session
+
+from gm.services import portal as facts
+from gm.services import turnfiles
+from gm.services.portal_access import fingerprint, seat_by_id, seat_sign_in, use_link
+from gm.store import records
+from gm.store.records import GameRecord, SeatRecord
+from gm.web.app import page, portal
+from gm.web.guard import check_csrf, refuse_if_blocked, start_session
+
+blueprint = Blueprint("player", __name__)
+
+# A turn file is plain text; these are the names players' editors give it.
+_UPLOAD_SUFFIXES = {"", ".txt", ".text", ".asc", ".ord", ".orders"}
+_UPLOAD_TYPES = ("text/", "application/octet-stream")
+
+
+@lru_cache(maxsize=1)
+def zones() -> list[str]:
+    return sorted(z for z in available_timezones() if "/" in z or z == "UTC")
+
+
+def signed_in_seat() -> tuple[GameRecord, SeatRecord] | None:
+    """The signed-in seat; None when nobody is, or when its secret has changed since sign-in."""
+    seat_id = session.get("seat")
+    if seat_id is None:
+        return None
+    found = seat_by_id(portal().db(), seat_id)
+    if found is None or fingerprint(found[1].secret_hash) != session.get("fp"):
+        portal().vault.forget(session.get("sid"))
+        session.clear()
+        return None
+    return found
+
+
+def require_seat() -> tuple[GameRecord, SeatRecord]:
+    found = signed_in_seat()
+    if found is None:
+        abort(403, "You are not signed in (or your session has ended). Sign in again on the first page.")
+    return found
+
+
+@blueprint.get("/")
+def home():
+    found = signed_in_seat()
+    if found is None:
+        if session.get("gm"):
+            return redirect("/gm")
+        return page("sign_in.html", title="Sign in")
+    return seat_page(*found)
+
+
+@blueprint.post("/sign-in")
+def sign_in():
+    check_csrf(request.form.get("csrf"))
+    p = portal()
+    where = f"address:{request.remote_addr}"
+    refuse_if_blocked(portal().limiter, where)
+    game, code, secret = (request.form.get(k, "")[:100] for k in ("game", "seat", "secret"))
+    seat = seat_sign_in(p.db(), p.verified, game, code, secret)
+    if seat is None:
+        p.limiter.failed(where)
+        return page("sign_in.html", 401, title="Sign in", game=game, seat=code,
+                    error="That game, seat and secret do not match. Check all three (the secret is on "
+                          "the message that seated you) and try again.")
+    start_session(seat=seat.id, fp=fingerprint(seat.secret_hash))
+    p.vault.keep(session["sid"], secret)
+    return redirect("/", 303)
+
+
+@blueprint.post("/sign-out")
+def sign_out():
+    check_csrf(request.form.get("csrf"))
+    portal().vault.forget(session.get("sid"))
+    session.clear()
+    return redirect("/", 303)
+
+
+@blueprint.get("/link/<token>")
+def link(token: str):
+    # A button, not an automatic sign-in: mail scanners that open links must not use them up.
+    return page("link.html", title="Sign in with your link", token=token)
+
+
+@blueprint.post("/link")
+def use_sign_in_link():
+    check_csrf(request.form.get("csrf"))
+    p = portal()
+    where = f"address:{request.remote_addr}"
+    refuse_if_blocked(portal().limiter, where)
+    seat_id = use_link(p.db(), p.home, p.clock, request.form.get("token", "")[:500])
+    found = seat_by_id(p.db(), seat_id) if seat_id is not None else None
+    if found is None:
+        p.limiter.failed(where)
+        return page("error.html", 401, title="That link does not work",
+                    message="The link has expired, was used already, or was cut short by your mail program. "
+                            "Ask your GM for a new one, or sign in with your secret.")
+    start_session(seat=seat_id, fp=fingerprint(found[1].secret_hash))
+    return redirect("/", 303)
+
+
+@blueprint.post("/zone")
+def choose_zone():
+    check_csrf(request.form.get("csrf"))
+    session["zone"] = facts.parse_zone(request.form.get("zone", "UTC"))
+    return redirect("/", 303)
+
+
+def _sent_orders() -> tuple[bytes | None, str, str | None]:
+    """(bytes, source, refusal) from the upload if one was chosen, else from the text area."""
+    upload = request.files.get("turn_file")
+    if upload is not None and upload.filename:
+        name = Path(upload.filename).name[:100]
+        suffix = Path(name).suffix.lower()
+        if suffix not in _UPLOAD_SUFFIXES or not upload.mimetype.startswith(_UPLOAD_TYPES):
+            return None, name, (f"'{name}' is not a plain-text turn file. Upload a .txt file, or paste the "
+                                "orders into the text box.")
+        return upload.stream.read(portal().max_bytes + 1), f"portal upload {name}", None
+    text = request.form.get("orders", "")
+    if not text.strip():
+        return None, "portal form", "Write or paste your orders in the text box, or choose a file, first."
+    return text.encode("utf-8"), "portal form", None
+
+
+@blueprint.post("/orders")
+def orders():
+    check_csrf(request.form.get("csrf"))
+    game, seat = require_seat()
+    p = portal()
+    raw, source, refusal = _sent_orders()
+    if refusal:
+        return seat_page(game, seat, result={"refusal": refusal}, text=request.form.get("orders"), status=400)
+    typed = request.form.get("secret", "").strip()[:100]
+    secret = typed or p.vault.get(session.get("sid"))
+    final = request.form.get("final") == "yes"
+    prepared = facts.prepare_turn_file(raw, game, seat, secret, final, p.max_bytes)
+    if prepared.refusal:
+        return seat_page(game, seat, result={"refusal": prepared.refusal}, text=prepared.shown or None, status=400)
+    return _check_or_submit(game, seat, prepared, source, request.form.get("action") == "submit", typed)
+
+
+def _check_or_submit(game, seat, prepared: facts.Prepared, source: str, send: bool, typed: str = ""):
+    p = portal()
+    db = p.db()
+    if send:
+        receipt = turnfiles.submit(db, p.home, p.clock, prepared.data, "web", source,
+                                   secret_check=p.verified.check)
+        checked = receipt.checked
+    else:
+        receipt, checked = None, turnfiles.check_turn_file(db, p.home, prepared.data, secret_check=p.verified.check)
+    if typed and checked.seat is not None:
+        p.vault.keep(session["sid"], typed)
+    result = {
+        "action": "submit" if send else "check",
+        "refusal": checked.refusal,
+        "accepted": checked.accepted,
+        "orders": len(checked.orders),
+        "final": checked.final,
+        "stored": bool(receipt and receipt.stored),
+        "replaced": bool(receipt and receipt.replaced),
+        "whole_file": [pr.message for pr in checked.problems if pr.line == 0],
+        "problem_count": len(checked.problems),
+        "lines": facts.numbered_lines(prepared.shown, checked.problems),
+    }
+    # The turn may have been run meanwhile; show the game as it is now.
+    return seat_page(records.game_by_name(db, game.name), seat, result=result, text=prepared.shown,
+                     status=400 if checked.refusal else 200)
+
+
+@blueprint.post("/orders/final")
+def mark_final():
+    check_csrf(request.form.get("csrf"))
+    game, seat = require_seat()
+    p = portal()
+    raw = facts.current_archived(p.db(), p.home, game, seat)
+    if raw is None:
+        return seat_page(game, seat, result={"refusal": "You have no valid orders for this turn to mark final."},
+                         status=400)
+    prepared = facts.prepare_turn_file(raw, game, seat, p.vault.get(session.get("sid")), True, p.max_bytes)
+    return _check_or_submit(game, seat, prepared, "portal final", True)
+
+
+@blueprint.get("/reports/<game_name>/<seat_code>/<int:turn>.<kind>")
+def report(game_name: str, seat_code: str, turn: int, kind: str):
+    game, seat = require_seat()
+    # Another seat's report and a report that does not exist look the same from outside.
+    if game_name != game.name or seat_code.upper() != seat.code:
+        abort(404)
+    p = portal()
+    path = facts.report_file(p.db(), p.home, game, seat, turn, kind)
+    if path is None:
+        abort(404)
+    return send_file(path, mimetype="application/pdf" if kind == "pdf" else "application/json",
+                     as_attachment=True, download_name=f"{game.name}-turn{turn}-{seat.code}.{kind}")
+
+
+def seat_page(game: GameRecord, seat: SeatRecord, result: dict | None = None, text: str | None = None,
+              status: int = 200):
+    p = portal()
+    db = p.db()
+    zone = session.get("zone", "UTC")
+    seen = facts.seat_page_facts(db, game, seat, zone, p.clock)
+    form = text if text is not None else facts.order_form(db, game, seat)
+    return page("seat.html", status, title=f"{seen['game']['title']} — {seat.code}", facts=seen, result=result,
+                form=form, open=game.status != "over", zone=zone, zones=zones(),
+                need_secret=p.vault.get(session.get("sid")) is None)

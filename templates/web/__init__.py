@@ -1,0 +1,1 @@
+"""The player portal's pages and stylesheet (gm serve)."""

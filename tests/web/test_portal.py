@@ -1,0 +1,142 @@
+"""The portal in-process: signing in, the order check, submitting, reports, the GM page."""
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+import sys
+
+from tests.web.conftest import GM_PASSWORD, Player
+
+
+def orders(body: str, seat: str = "BR", final: bool = False) -> str:
+    return f"GAME g1\nPLAYER {seat}\nPASSWORD <your secret>\nTURN 1\n{body}\n{'FINAL' if final else ''}\nEND\n"
+
+
+def submissions(home) -> list[tuple]:
+    conn = sqlite3.connect(home / "gm.db")
+    return conn.execute("""SELECT s.code, sub.channel, sub.verdict, sub.current, sub.final FROM submissions sub
+                           JOIN seats s ON s.id = sub.seat_id ORDER BY sub.id""").fetchall()
+
+
+def test_sign_in_shows_the_seat_page_with_the_order_form(signed_in):
+    page = signed_in.get("/").text
+    assert "You are <strong>BR</strong>, Ann." in page
+    assert "GAME g1\nPLAYER BR\nPASSWORD &lt;your secret&gt;\nTURN 1\n" in page
+    assert "Your orders for this turn:\n<strong class=\"bad\">none yet</strong>" in page
+
+
+def test_wrong_secret_unknown_seat_and_game_read_the_same(player, game):
+    for seat, secret, name in [("BR", "wrong-secret", "g1"), ("XX", game["BR"], "g1"), ("BR", game["BR"], "nope")]:
+        page = player.sign_in(seat, secret, name)
+        assert page.status_code == 401
+        assert "That game, seat and secret do not match." in page.text
+
+
+def test_check_then_fix_then_submit(signed_in, home):
+    page = signed_in.post("/orders", {"orders": orders("CLAIM ENG\nFROBNICATE 3"), "action": "check"})
+    assert "Checked: 1 problem(s)" in page.text
+    assert '<li value="6" class="problem"><code>FROBNICATE 3</code>' in page.text
+    assert "line 6: " in page.text
+    assert submissions(home) == []  # a check stores nothing
+    page = signed_in.post("/orders", {"orders": orders("CLAIM ENG SCO WAL"), "action": "check"})
+    assert "Checked: no problems" in page.text
+    page = signed_in.post("/orders", {"orders": orders("CLAIM ENG SCO WAL"), "action": "submit"})
+    assert "Accepted: 1 order(s) for turn 1." in page.text
+    assert submissions(home) == [("BR", "web", "accepted", 1, 0)]
+    assert "PASSWORD &lt;your secret&gt;" in page.text  # the secret is never shown back
+
+
+def test_upload_with_a_bad_line_is_stored_but_not_used(signed_in, home):
+    data = {"turn_file": (io.BytesIO(orders("CLAIM ENG\nFROBNICATE").encode()), "br.txt"), "action": "submit"}
+    page = signed_in.post("/orders", data, content_type="multipart/form-data")
+    assert "Stored, but not used" in page.text and "FROBNICATE" in page.text
+    assert submissions(home) == [("BR", "web", "rejected", 0, 0)]
+
+
+def test_mark_final_by_checkbox_and_by_button(signed_in, home):
+    signed_in.post("/orders", {"orders": orders("CLAIM ENG"), "action": "submit"})
+    assert 'id="mark-final"' in signed_in.get("/").text
+    page = signed_in.post("/orders/final")
+    assert "Accepted: 1 order(s) for turn 1; they replace your earlier orders, marked final." in page.text
+    signed_in.post("/orders", {"orders": orders("CLAIM SCO"), "action": "submit", "final": "yes"})
+    assert submissions(home)[-1] == ("BR", "web", "accepted", 1, 1)
+    assert "<strong>final</strong>" in signed_in.get("/").text
+
+
+def test_orders_for_another_seat_are_refused_without_storing(signed_in, home, game):
+    text = orders("CLAIM MOS", seat="RU").replace("<your secret>", game["RU"])
+    page = signed_in.post("/orders", {"orders": text, "action": "submit"})
+    assert page.status_code == 400
+    assert "these orders are for RU in &#39;g1&#39;; you are signed in as BR in &#39;g1&#39;" in page.text
+    assert submissions(home) == []
+
+
+def test_link_sign_in_asks_for_the_secret_to_submit(app, gm, home, game):
+    link = gm("portal", "link", "g1", "fr", home=home).out.strip()
+    player = Player(app.test_client())
+    token = link.rsplit("/", 1)[1]
+    assert 'name="token"' in player.get(f"/link/{token}").text  # opening it does not use it up
+    page = player.post("/link", {"token": token})
+    assert "You are <strong>FR</strong>" in page.text and 'name="secret"' in page.text
+    page = player.post("/orders", {"orders": orders("CLAIM PAR", seat="FR"), "action": "submit"})
+    assert "the orders need your secret: type it in the" in page.text
+    page = player.post("/orders", {"orders": orders("CLAIM PAR", seat="FR"), "secret": game["FR"], "action": "submit"})
+    assert "Accepted: 1 order(s)" in page.text and 'name="secret"' not in page.text
+    again = Player(app.test_client())
+    assert again.post("/link", {"token": token}).status_code == 401  # one time only
+
+
+def test_history_nmr_deadline_and_reports_after_turns(signed_in, gm, home):
+    signed_in.post("/orders", {"orders": orders("CLAIM ENG\nBOGUS"), "action": "submit"})
+    signed_in.post("/orders", {"orders": orders("CLAIM ENG SCO WAL"), "action": "submit"})
+    assert gm("turn", "run", "g1", home=home).code == 0
+    assert gm("turn", "run", "g1", "--no-render", home=home).code == 0  # BR sent nothing for turn 2
+    assert gm("game", "deadline", "g1", "2026-11-27 18:00 UTC", home=home).code == 0
+    signed_in.post("/zone", {"zone": "Asia/Tokyo"})
+    page = signed_in.get("/").text
+    assert "Deadline:\n<strong>Sat 28 Nov 2026, 03:00 JST (Asia/Tokyo)</strong>" in page
+    assert "1 in a row, 1 in all." in page
+    assert page.count("✔ this one") == 1
+    assert '<a href="/reports/g1/BR/1.pdf">PDF</a>' in page
+    pdf = signed_in.get("/reports/g1/BR/1.pdf")
+    assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
+    assert pdf.headers["Content-Disposition"] == "attachment; filename=g1-turn1-BR.pdf"
+    report = json.loads(signed_in.get("/reports/g1/br/1.json").data)
+    assert report["seat"] == "BR"
+
+
+def test_deadline_that_does_not_parse_is_shown_as_written(signed_in, gm, home):
+    # Deadlines set before schedules existed were free text.
+    conn = sqlite3.connect(home / "gm.db")
+    conn.execute("UPDATE games SET deadline = 'Friday <b>teatime</b>', due = NULL")
+    conn.commit()
+    assert "<strong>Friday &lt;b&gt;teatime&lt;/b&gt;</strong>" in signed_in.get("/").text
+
+
+def set_gm_password(gm, home, monkeypatch, password=GM_PASSWORD):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(password + "\n"))
+    return gm("portal", "password", home=home)
+
+
+def test_gm_page_shows_every_game(app, gm, home, game, monkeypatch):
+    assert "No GM password is set" in Player(app.test_client()).get("/gm").text
+    ran = set_gm_password(gm, home, monkeypatch)
+    assert ran.code == 0 and GM_PASSWORD not in (home / "gm.toml").read_text()
+    gm_player = Player(app.test_client())
+    gm_player.get("/gm")
+    assert gm_player.post("/gm/sign-in", {"password": "not it"}).status_code == 401
+    signed_in = Player(app.test_client())
+    signed_in.get("/gm")
+    assert "Games" in signed_in.post("/gm/sign-in", {"password": GM_PASSWORD}).text
+    player = Player(app.test_client())
+    player.sign_in("BR", game["BR"])
+    player.post("/orders", {"orders": orders("CLAIM ENG", final=True), "action": "submit"})
+    page = signed_in.get("/gm").text
+    assert "Orders in <strong>1</strong> of 4,\n  missing <strong>3</strong>, final <strong>1</strong>" in page
+    assert "ann@example.org" in page
+
+
+def test_a_short_gm_password_is_refused(gm, home, monkeypatch):
+    ran = set_gm_password(gm, home, monkeypatch, "short")
+    assert (ran.code, ran.err) == (1, "Error: the GM password must be at least 10 characters long.\n")
