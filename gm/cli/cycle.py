@@ -1,0 +1,164 @@
+"""The weekly cycle: gm run-due, gm status, and the game commands for schedules and NMR."""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+
+from gm.cli.common import HomeOption, clock, open_home
+from gm.cli.game import app as game_app
+from gm.core.schedule import describe
+from gm.services import cycle, rundue
+from gm.services.settings import SETTINGS, game_setting, set_game_setting
+from gm.store import records
+
+
+def run_due(
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would be done; change nothing.")] = False,
+    home: HomeOption = None,
+) -> None:
+    """Do everything that is due: reminders, turns whose deadline (plus grace) passed or that may
+    run early, reports. Safe to run from cron every few minutes; a second run at once does nothing."""
+    home_, db = open_home(home)
+    report = rundue.run_due(db, home_, clock(), dry_run, hooks=_hooks(), progress=_progress())
+    for line in report.lines:
+        typer.echo(line)
+    for problem in report.problems:
+        typer.echo(f"Warning: {problem}", err=True)
+    if not report.lines and not report.problems:
+        typer.echo("Nothing is due.")
+
+
+def _hooks():
+    try:
+        from gm.services.cyclemail import MailHooks
+    except ImportError:
+        return None
+    return MailHooks()
+
+
+def _progress():
+    """A rich progress line on a terminal; plain lines in a log."""
+    if sys.stderr.isatty():
+        from rich.console import Console
+
+        console = Console(stderr=True)
+        return lambda name: console.print(f"[dim]… {name}[/dim]")
+    return lambda name: None
+
+
+def status(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    home: HomeOption = None,
+) -> None:
+    """Every game at a glance: turn, deadline, seats in and missing, held, last run, problems."""
+    _, db = open_home(home)
+    rows = rundue.status(db, clock())
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2, sort_keys=True))
+        return
+    if not rows:
+        typer.echo("No games yet.")
+    for row in rows:
+        head = f"{row['game']} ({row['ruleset']}) {row['status']}, turn {row['turn']}"
+        if row["held"]:
+            head += ", HELD"
+        typer.echo(head)
+        typer.echo(f"  deadline: {row['deadline'] or 'none'}; schedule: {row['schedule']}; last run: {row['last_run'] or 'never'}")
+        typer.echo(f"  in: {', '.join(row['in']) or '-'}; missing: {', '.join(row['missing']) or '-'}; "
+                   f"final: {', '.join(row['final']) or '-'}" + (f"; dropped: {', '.join(row['dropped'])}" if row["dropped"] else ""))
+        for problem in row["problems"]:
+            typer.echo(f"  problem: {problem}")
+
+
+@game_app.command("schedule")
+def schedule(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    phrase: Annotated[str, typer.Argument(help='e.g. "weekly on Friday at 18:00 Europe/London", "daily 20:00 UTC", "manual".')],
+    home: HomeOption = None,
+) -> None:
+    """Set a game's deadline schedule and print the next five deadlines."""
+    _, db = open_home(home)
+    sched, upcoming = cycle.set_schedule(db, clock(), game, phrase)
+    if sched.manual:
+        typer.echo(f"{game}: manual; turns run only with 'gm turn run'.")
+        return
+    typer.echo(f"{game}: {sched.text} (RRULE {sched.rrule}, {sched.zone})")
+    for when in upcoming:
+        typer.echo(f"  {describe(when, sched.zone)}")
+
+
+@game_app.command("hold")
+def hold(game: Annotated[str, typer.Argument(help="The game.")], home: HomeOption = None) -> None:
+    """Hold a game: gm run-due runs none of its turns until it is released."""
+    _, db = open_home(home)
+    cycle.set_held(db, clock(), game, True)
+    typer.echo(f"{game} is held.")
+
+
+@game_app.command("release")
+def release(game: Annotated[str, typer.Argument(help="The game.")], home: HomeOption = None) -> None:
+    """Release a held game."""
+    _, db = open_home(home)
+    cycle.set_held(db, clock(), game, False)
+    typer.echo(f"{game} is released.")
+
+
+@game_app.command("absent")
+def absent(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    seat: Annotated[str, typer.Argument(help="The seat code.")],
+    starts: Annotated[str, typer.Argument(help="From, e.g. 2026-12-20 or '2026-12-20 18:00 Europe/London'.")],
+    ends: Annotated[str, typer.Argument(help="Until.")],
+    home: HomeOption = None,
+) -> None:
+    """Record a player's absence (the game's absence-policy says what it does)."""
+    _, db = open_home(home)
+    start, end = cycle.add_absence(db, clock(), game, seat, starts, ends)
+    g = records.game_by_name(db, game)
+    typer.echo(f"{seat.upper()} of {game} is away from {describe(start, cycle.zone_of(g))} "
+               f"to {describe(end, cycle.zone_of(g))} ({game_setting(g, 'absence-policy')}).")
+
+
+@game_app.command("standby")
+def standby(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    email: Annotated[str, typer.Argument(help="The standby player's e-mail address.")],
+    name: Annotated[str, typer.Option(help="The standby player's name.")],
+    home: HomeOption = None,
+) -> None:
+    """Add a standby player: the next seat that drops out is offered to them."""
+    _, db = open_home(home)
+    waiting = cycle.add_standby(db, clock(), game, email, name)
+    typer.echo(f"{name} <{email}> is standby number {waiting} for {game}.")
+
+
+@game_app.command("set")
+def set_setting(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    name: Annotated[str, typer.Argument(help="The setting (see gm game settings).")],
+    value: Annotated[str, typer.Argument(help="Its new value.")],
+    home: HomeOption = None,
+) -> None:
+    """Change one of a game's settings."""
+    _, db = open_home(home)
+    parsed = set_game_setting(db, clock(), game, name, value)
+    typer.echo(f"{game}: {name.lower()} = {parsed}")
+
+
+@game_app.command("settings")
+def settings(game: Annotated[str, typer.Argument(help="The game.")], home: HomeOption = None) -> None:
+    """List a game's settings, their values and what they do."""
+    _, db = open_home(home)
+    g = records.game_by_name(db, game)
+    for setting in SETTINGS.values():
+        typer.echo(f"{setting.name:<16} {str(game_setting(g, setting.name)):<10} {setting.help}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("run-due")(run_due)
+    app.command("status")(status)
+
+

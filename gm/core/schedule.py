@@ -1,0 +1,177 @@
+"""Deadline schedules: a GM's phrase to an iCalendar RRULE, and the deadlines it gives.
+
+Times are wall-clock times in the schedule's zone, so "18:00 Europe/London" stays 18:00 across
+daylight-saving changes. A wall time that does not exist on a spring-forward day (01:30 in
+London) falls forward by the gap; one that happens twice on a fall-back day is the first.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from dateutil.rrule import rrulestr
+
+_DAYS = {"monday": "MO", "tuesday": "TU", "wednesday": "WE", "thursday": "TH", "friday": "FR",
+         "saturday": "SA", "sunday": "SU"}
+_DAY_NAMES = {code: name.capitalize() for name, code in _DAYS.items()}
+_TIME = re.compile(r"^([01]?\d|2[0-3])[:.h]([0-5]\d)$")
+EXAMPLES = ('"weekly on Friday at 18:00 Europe/London", "every 2 weeks on Monday 09:00", '
+            '"daily 20:00 UTC", "manual"')
+
+
+class ScheduleError(ValueError):
+    """A schedule phrase gm cannot read; the message says why and shows what it can."""
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A game's deadlines.
+
+    text: the phrase as the GM wrote it. rrule: the iCalendar RRULE (empty for manual).
+    zone: the IANA time zone of the wall times. anchor: the local wall time the rule counts
+    from (matters for "every 2 weeks": which weeks), as ISO text without zone.
+    """
+
+    text: str
+    rrule: str
+    zone: str
+    anchor: str
+
+    @property
+    def manual(self) -> bool:
+        return not self.rrule
+
+    def to_json(self) -> dict:
+        return {"text": self.text, "rrule": self.rrule, "zone": self.zone, "anchor": self.anchor}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Schedule":
+        return cls(data["text"], data["rrule"], data["zone"], data["anchor"])
+
+
+def parse_schedule(text: str, now: datetime, default_zone: str = "UTC") -> Schedule:
+    """Read a phrase such as "weekly on Friday at 18:00 Europe/London"; now anchors the rule."""
+    words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
+    lowered = [w.lower() for w in words]
+    if lowered == ["manual"]:
+        return Schedule("manual", "", default_zone, "")
+    if not words:
+        raise ScheduleError(f"the schedule is empty. Write it like {EXAMPLES}.")
+    zone = default_zone
+    if _is_zone(words[-1]):
+        zone = "UTC" if words[-1].upper() in ("UTC", "GMT", "Z") else words[-1]
+        words, lowered = words[:-1], lowered[:-1]
+    times = [w for w in lowered if _TIME.match(w)]
+    if len(times) != 1:
+        raise ScheduleError(f"'{text}' needs exactly one time of day such as 18:00. Write it like {EXAMPLES}.")
+    hour, minute = map(int, _TIME.match(times[0]).groups())
+    days = [_DAYS[_day(w)] for w in lowered if _day(w)]
+    freq, interval = _frequency(lowered, text)
+    if freq == "WEEKLY" and not days:
+        raise ScheduleError(f"'{text}': a weekly schedule needs a day, as in 'weekly on Friday at 18:00'.")
+    if freq == "DAILY" and days:
+        raise ScheduleError(f"'{text}': a daily schedule takes no day names; use 'weekly on ...'.")
+    known = set(times) | {"on", "at", "and", "every", "daily", "weekly", "day", "days", "week", "weeks",
+                          "fortnightly", str(interval)}
+    stray = [w for w in lowered if w not in known and not _day(w)]
+    if stray:
+        raise ScheduleError(f"'{text}': cannot read '{stray[0]}' (time zones are IANA names such as "
+                            f"Europe/London or America/New_York). Write it like {EXAMPLES}.")
+    parts = [f"FREQ={freq}", f"INTERVAL={interval}"]
+    if days:
+        parts.append("BYDAY=" + ",".join(sorted(set(days), key=list(_DAY_NAMES).index)))
+    parts += [f"BYHOUR={hour}", f"BYMINUTE={minute}", "BYSECOND=0"]
+    local_now = now.astimezone(ZoneInfo(zone)).replace(tzinfo=None, second=0, microsecond=0)
+    # Anchor at the start of this week's Monday so "every 2 weeks" counts from this week.
+    anchor = (local_now - timedelta(days=local_now.weekday())).replace(hour=0, minute=0)
+    return Schedule(" ".join(text.split()), ";".join(parts), zone, anchor.isoformat())
+
+
+def _frequency(lowered: list[str], text: str) -> tuple[str, int]:
+    if "daily" in lowered:
+        return "DAILY", 1
+    if "weekly" in lowered:
+        return "WEEKLY", 1
+    if "fortnightly" in lowered:
+        return "WEEKLY", 2
+    if "every" in lowered:
+        rest = lowered[lowered.index("every") + 1:]
+        count = int(rest[0]) if rest and rest[0].isdigit() and int(rest[0]) > 0 else 1
+        unit = rest[1] if rest and rest[0].isdigit() and len(rest) > 1 else (rest[0] if rest else "")
+        if unit in ("day", "days"):
+            return "DAILY", count
+        if unit in ("week", "weeks"):
+            return "WEEKLY", count
+        if _day(unit):
+            return "WEEKLY", 1
+    raise ScheduleError(f"'{text}': say how often (daily, weekly, every N days, every N weeks). "
+                        f"Write it like {EXAMPLES}.")
+
+
+def _day(word: str) -> str | None:
+    word = word.lower().rstrip("s") if word.lower().endswith("days") and word.lower() != "days" else word.lower()
+    for name in _DAYS:
+        if len(word) >= 3 and name.startswith(word):
+            return name
+    return None
+
+
+def _is_zone(word: str) -> bool:
+    if word.upper() in ("UTC", "GMT", "Z"):
+        return True
+    if "/" not in word:
+        return False
+    try:
+        ZoneInfo(word)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def deadlines_after(schedule: Schedule, after: datetime, count: int = 1) -> list[datetime]:
+    """The next `count` deadlines strictly after `after`, as aware UTC datetimes."""
+    if schedule.manual:
+        return []
+    zone = ZoneInfo(schedule.zone)
+    rule = rrulestr(schedule.rrule, dtstart=datetime.fromisoformat(schedule.anchor))
+    # Start looking a day early in local time: the UTC comparison below decides.
+    local_after = after.astimezone(zone).replace(tzinfo=None) - timedelta(days=1)
+    found: list[datetime] = []
+    for wall in rule.xafter(local_after, inc=False):
+        moment = _to_utc(wall, zone)
+        if moment > after:
+            found.append(moment)
+            if len(found) == count:
+                break
+    return found
+
+
+def _to_utc(wall: datetime, zone: ZoneInfo) -> datetime:
+    # fold=0 reads a wall time with the offset in force before a change: a time in the
+    # spring-forward gap lands that much later, a doubled fall-back time is its first instance.
+    return wall.replace(tzinfo=zone, fold=0).astimezone(timezone.utc)
+
+
+def describe(moment: datetime, zone: str) -> str:
+    """A deadline as players read it: 'Fri 2026-11-27 18:00 GMT (Europe/London)'."""
+    local = moment.astimezone(ZoneInfo(zone))
+    return f"{local:%a %Y-%m-%d %H:%M} {local.tzname()}" + ("" if zone == "UTC" else f" ({zone})")
+
+
+def parse_moment(text: str, default_zone: str = "UTC") -> datetime:
+    """A single deadline as a GM writes it: '2026-11-27 18:00 Europe/London', ISO 8601, ..."""
+    from dateutil import parser as date_parser
+
+    words = text.split()
+    zone = default_zone
+    if words and _is_zone(words[-1]) and "/" in words[-1]:
+        zone, words = words[-1], words[:-1]
+    try:
+        moment = date_parser.parse(" ".join(words))
+    except (ValueError, OverflowError):
+        raise ScheduleError(f"cannot read '{text}' as a date and time; write it like '2026-11-27 18:00 Europe/London'.")
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=ZoneInfo(zone), fold=0)
+    return moment.astimezone(timezone.utc)

@@ -1,0 +1,200 @@
+"""The GM's weekly cycle: schedules and deadlines, holds, absences, NMR drop-outs and standbys."""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+import sqlite_utils
+
+from gm.clock import Clock, iso
+from gm.core.cycle import GameFacts
+from gm.core.schedule import Schedule, ScheduleError, deadlines_after, describe, parse_moment, parse_schedule
+from gm.errors import GMError
+from gm.seat_secrets import hash_secret, new_secret
+from gm.services.settings import game_setting
+from gm.store import records
+from gm.store.database import transaction
+from gm.store.records import GameRecord
+
+NMR_KINDS = ("robot", "repeat", "hold")
+
+
+def moment(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text.replace("Z", "+00:00")) if text else None
+
+
+def schedule_of(game: GameRecord) -> Schedule | None:
+    return Schedule.from_json(game.schedule) if game.schedule else None
+
+
+def zone_of(game: GameRecord) -> str:
+    schedule = schedule_of(game)
+    return schedule.zone if schedule else "UTC"
+
+
+def set_due(db, game: GameRecord, slot: datetime | None, due: datetime | None) -> None:
+    zone = zone_of(records.game_by_name(db, game.name))
+    db.execute("UPDATE games SET slot = ?, due = ?, deadline = ? WHERE id = ?",
+               [iso(slot) if slot else None, iso(due) if due else None,
+                describe(due, zone) if due else None, game.id])
+
+
+def set_schedule(db: sqlite_utils.Database, clock: Clock, game_name: str, phrase: str) -> tuple[Schedule, list]:
+    """Store a game's schedule and set the deadline of the turn being collected to its next slot."""
+    game = records.game_by_name(db, game_name)
+    now = clock.now()
+    try:
+        schedule = parse_schedule(phrase, now)
+    except ScheduleError as exc:
+        raise GMError(str(exc))
+    upcoming = deadlines_after(schedule, now, 5)
+    with transaction(db):
+        db.execute("UPDATE games SET schedule = ? WHERE id = ?", [json.dumps(schedule.to_json()), game.id])
+        if game.status != "over":
+            first = upcoming[0] if upcoming else None
+            set_due(db, game, first, first)
+        records.audit(db, iso(now), game.id, "schedule", schedule.to_json())
+    return schedule, upcoming
+
+
+def push_deadline(db: sqlite_utils.Database, clock: Clock, game_name: str, when: str) -> str:
+    """Move this turn's deadline only; the schedule goes on from its next slot after it."""
+    game = records.game_by_name(db, game_name)
+    if game.status == "over":
+        raise GMError(f"game '{game.name}' is over; it has no deadline.")
+    try:
+        due = parse_moment(when, zone_of(game))
+    except ScheduleError as exc:
+        raise GMError(str(exc))
+    with transaction(db):
+        set_due(db, game, moment(game.slot) or due, due)
+        records.audit(db, iso(clock.now()), game.id, "deadline", {"due": iso(due)})
+    return describe(due, zone_of(game))
+
+
+def set_held(db: sqlite_utils.Database, clock: Clock, game_name: str, held: bool) -> None:
+    game = records.game_by_name(db, game_name)
+    with transaction(db):
+        db.execute("UPDATE games SET held = ? WHERE id = ?", [int(held), game.id])
+        records.audit(db, iso(clock.now()), game.id, "hold" if held else "release", {})
+
+
+def advance_after_turn(db: sqlite_utils.Database, game: GameRecord, now: datetime, over: bool) -> None:
+    """Inside a turn's transaction: the next turn is due at the first slot after both the old slot
+    and now, so running early keeps the schedule and running late does not leave a past deadline."""
+    schedule = schedule_of(game)
+    if over or schedule is None:
+        set_due(db, game, None, None)
+        return
+    after = max(t for t in (moment(game.slot), now) if t is not None)
+    upcoming = deadlines_after(schedule, after, 1)
+    nxt = upcoming[0] if upcoming else None
+    set_due(db, game, nxt, nxt)
+
+
+# ---------------------------------------------------------------- absences, standbys, NMR
+
+def add_absence(db: sqlite_utils.Database, clock: Clock, game_name: str, seat_code: str,
+                starts: str, ends: str, source: str = "gm") -> tuple[datetime, datetime]:
+    game = records.game_by_name(db, game_name)
+    seat = records.seat_by_code(db, game, seat_code)
+    try:
+        start, end = parse_moment(starts, zone_of(game)), parse_moment(ends, zone_of(game))
+    except ScheduleError as exc:
+        raise GMError(str(exc))
+    if end <= start:
+        raise GMError("an absence must end after it starts.")
+    with transaction(db):
+        db["absences"].insert({"game_id": game.id, "seat_id": seat.id, "starts": iso(start), "ends": iso(end),
+                               "source": source, "created": iso(clock.now())})
+    return start, end
+
+
+def absent_at(db, game: GameRecord, when: datetime | None) -> dict[str, datetime]:
+    """Seat code -> end of the absence covering `when`."""
+    if when is None:
+        return {}
+    rows = db.execute("""SELECT s.code, MAX(a.ends) FROM absences a JOIN seats s ON s.id = a.seat_id
+                         WHERE a.game_id = ? AND a.starts <= ? AND a.ends > ? GROUP BY s.code""",
+                      [game.id, iso(when), iso(when)]).fetchall()
+    return {code: moment(ends) for code, ends in rows}
+
+
+def add_standby(db: sqlite_utils.Database, clock: Clock, game_name: str, email: str, name: str) -> int:
+    game = records.game_by_name(db, game_name)
+    with transaction(db):
+        db["standbys"].insert({"game_id": game.id, "email": email.strip(), "name": " ".join(name.split()),
+                               "added": iso(clock.now())})
+    return db.execute("SELECT COUNT(*) FROM standbys WHERE game_id = ? AND seat_id IS NULL", [game.id]).fetchone()[0]
+
+
+def nmr_streaks(turn_orders: list[dict]) -> dict[str, int]:
+    """Missed turns in a row per seat, counted back from the last turn's stored orders."""
+    streaks: dict[str, int] = {}
+    done: set[str] = set()
+    for orders in reversed(turn_orders):
+        for code, entry in orders.items():
+            if code in done:
+                continue
+            if entry.get("by") in NMR_KINDS:
+                streaks[code] = streaks.get(code, 0) + 1
+            else:
+                streaks.setdefault(code, 0)
+                done.add(code)
+    return streaks
+
+
+def drop_outs(db, game: GameRecord, number: int, now: str) -> list[str]:
+    """Inside a turn's transaction: seats at the NMR limit drop out; the first standby takes
+    each dropped seat with a new secret. Returns notices for the GM (with the new secrets)."""
+    limit = game_setting(game, "nmr-limit")
+    if not limit:
+        return []
+    streaks = nmr_streaks([t.orders for t in records.turns_of(db, game.id, 1)])
+    notices = []
+    for seat in records.seats_of(db, game.id):
+        if seat.status != "active" or streaks.get(seat.code, 0) < limit:
+            continue
+        db.execute("UPDATE seats SET status = 'dropped' WHERE id = ?", [seat.id])
+        records.audit(db, now, game.id, "drop out", {"seat": seat.code, "email": seat.email, "missed": limit})
+        notices.append(f"{seat.code} ({seat.name}) dropped out after {limit} missed turns in a row.")
+        standby = db.execute("SELECT id, email, name FROM standbys WHERE game_id = ? AND seat_id IS NULL ORDER BY id",
+                             [game.id]).fetchone()
+        if standby:
+            notices.append(_take_over(db, game, seat, standby, number + 1, now))
+    return notices
+
+
+def _take_over(db, game: GameRecord, seat, standby, from_turn: int, now: str) -> str:
+    standby_id, email, name = standby
+    secret = new_secret()
+    account = records.account_id(db, email, name, now)
+    db.execute("UPDATE seats SET account_id = ?, secret_hash = ?, status = 'active' WHERE id = ?",
+               [account, hash_secret(secret), seat.id])
+    db.execute("UPDATE standbys SET seat_id = ?, taken = ? WHERE id = ?", [seat.id, now, standby_id])
+    db["seat_players"].insert({"seat_id": seat.id, "account_id": account, "from_turn": from_turn,
+                               "reason": f"took over from {seat.name} after NMRs", "at": now})
+    records.audit(db, now, game.id, "standby takes seat", {"seat": seat.code, "email": email})
+    return f"{seat.code} is now played by standby {name} <{email}> from turn {from_turn}; secret for {seat.code}: {secret}"
+
+
+def cycle_facts(db, game: GameRecord, now: datetime) -> GameFacts:
+    seats = records.seats_of(db, game.id)
+    current = records.current_submissions(db, game.id, game.turn)
+    code = {s.id: s.code for s in seats}
+    sent: dict[str, set] = {"reminder": set(), "late": set()}
+    for seat_id, kind in db.execute("SELECT seat_id, kind FROM reminders WHERE game_id = ? AND turn = ?",
+                                    [game.id, game.turn]).fetchall():
+        sent[kind].add(code[seat_id])
+    due = moment(game.due)
+    return GameFacts(
+        due=due, grace_minutes=game_setting(game, "grace"), held=game.held,
+        active=tuple(s.code for s in seats if s.status == "active"),
+        submitted=tuple(code[i] for i in current),
+        final_at={code[i]: moment(c["received"]) for i, c in current.items() if c["final"]},
+        absent=tuple(absent_at(db, game, due)),
+        early=game_setting(game, "early"), early_delay_minutes=game_setting(game, "early-delay"),
+        reminder_minutes=game_setting(game, "reminder"), spike_percent=game_setting(game, "nmr-spike"),
+        reminded=tuple(sorted(sent["reminder"])), late_noticed=tuple(sorted(sent["late"])),
+    )
+

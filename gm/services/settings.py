@@ -1,0 +1,99 @@
+"""Per-game settings: a registry of what a GM may set, with defaults, stored in games.options."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Callable
+
+import sqlite_utils
+
+from gm.clock import Clock, iso
+from gm.errors import GMError
+from gm.store import records
+from gm.store.database import transaction
+from gm.store.records import GameRecord
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One game setting: its name, default, the words it accepts and what it does."""
+
+    name: str
+    default: object
+    help: str
+    read: Callable[[str], object]
+
+
+def _minutes(text: str) -> int:
+    """'90', '90m', '2h', '1d' -> minutes."""
+    text = text.strip().lower()
+    units = {"m": 1, "h": 60, "d": 1440}
+    number, unit = (text[:-1], units[text[-1]]) if text and text[-1] in units else (text, 1)
+    if not number.isdigit():
+        raise ValueError("a duration such as 90m, 2h or 1d")
+    return int(number) * unit
+
+
+def _count(text: str) -> int:
+    if not text.strip().isdigit():
+        raise ValueError("a whole number, 0 or more")
+    return int(text)
+
+
+def _percent(text: str) -> int:
+    value = _count(text.rstrip("%"))
+    if value > 100:
+        raise ValueError("a percentage from 0 to 100")
+    return value
+
+
+def _choice(*options: str) -> Callable[[str], str]:
+    def read(text: str) -> str:
+        if text.lower() not in options:
+            raise ValueError(" or ".join(options))
+        return text.lower()
+    return read
+
+
+def _flag(text: str) -> bool:
+    if text.lower() in ("yes", "on", "true", "1"):
+        return True
+    if text.lower() in ("no", "off", "false", "0"):
+        return False
+    raise ValueError("yes or no")
+
+
+SETTINGS = {s.name: s for s in [
+    Setting("grace", 0, "minutes after the deadline before the turn runs (90m, 2h, 1d)", _minutes),
+    Setting("early-delay", 0, "once every active seat sent FINAL orders, wait this long, then run early", _minutes),
+    Setting("early", True, "run early when every active seat has sent orders marked FINAL (yes/no)", _flag),
+    Setting("reminder", 1440, "send reminders this long before the deadline to seats without orders", _minutes),
+    Setting("nmr-policy", "robot", "what a seat without orders plays: robot, repeat (last orders) or hold",
+            _choice("robot", "repeat", "hold")),
+    Setting("nmr-limit", 3, "missed turns in a row before a seat drops out (0: never)", _count),
+    Setting("nmr-spike", 50, "refuse to run a turn when more than this percentage of seats sent nothing", _percent),
+    Setting("absence-policy", "standing", "an absent seat: standing (plays its last orders) or push (moves the deadline)",
+            _choice("standing", "push")),
+    Setting("absence-pushes", 1, "most deadline pushes one player's absences may cause in a game", _count),
+]}
+
+
+def game_setting(game: GameRecord, name: str):
+    """A setting's value for a game: what the GM set, else the default."""
+    return game.options.get(name, SETTINGS[name].default)
+
+
+def set_game_setting(db: sqlite_utils.Database, clock: Clock, game_name: str, name: str, value: str) -> object:
+    game = records.game_by_name(db, game_name)
+    setting = SETTINGS.get(name.lower())
+    if setting is None:
+        raise GMError(f"unknown setting '{name}'. Settings: {', '.join(SETTINGS)}.")
+    try:
+        parsed = setting.read(value)
+    except ValueError as exc:
+        raise GMError(f"{setting.name} takes {exc}, not '{value}'.")
+    options = dict(game.options, **{setting.name: parsed})
+    with transaction(db):
+        db.execute("UPDATE games SET options = ? WHERE id = ?", [json.dumps(options, sort_keys=True), game.id])
+        records.audit(db, iso(clock.now()), game.id, "setting", {"name": setting.name, "value": parsed})
+    return parsed

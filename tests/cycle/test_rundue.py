@@ -1,0 +1,243 @@
+"""gm run-due and gm status with a moving clock: deadlines, grace, early runs, holds, absences,
+NMR drop-outs with standbys, the spike guard, overlapping runs, and a crash before publishing."""
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+import gm.cli.common
+from gm.clock import FixedClock
+from tests.cli.test_game import table_dump
+from tests.cli.test_turnfiles import turn_file
+
+START = datetime(2026, 11, 16, 12, 0, tzinfo=timezone.utc)  # Monday
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fixed = FixedClock(START)
+    monkeypatch.setattr(gm.cli.common, "CLOCK", fixed)
+    return fixed
+
+
+@pytest.fixture
+def duel(home, gm, clock):
+    """A 2-seat lowlands game on a weekly Friday 18:00 London schedule; returns the secrets."""
+    assert gm("game", "new", "d1", "--scenario", "lowlands", "--seed", "3", home=home).code == 0
+    secrets = {}
+    for name in ("Ann", "Bob"):
+        out = gm("game", "join", "d1", f"{name.lower()}@example.org", "--name", name, home=home).out
+        code, secret = next(l for l in out.splitlines() if l.startswith("Secret for ")).removeprefix("Secret for ").split(": ")
+        secrets[code] = secret
+    ran = gm("game", "schedule", "d1", "weekly on Friday at 18:00 Europe/London", home=home)
+    assert ran.code == 0 and ran.out.splitlines()[1] == "  Fri 2026-11-20 18:00 GMT (Europe/London)"
+    assert len(ran.out.splitlines()) == 6
+    # Most tests here let nobody send orders; the NMR-spike guard has its own test.
+    gm("game", "set", "d1", "nmr-spike", "100", home=home)
+    return secrets
+
+
+def turns_run(home, game="d1") -> list[int]:
+    conn = sqlite3.connect(home / "gm.db")
+    return [r[0] for r in conn.execute(
+        "SELECT t.number FROM turns t JOIN games g ON g.id = t.game_id WHERE g.name = ? AND t.number >= 1 ORDER BY 1",
+        [game])]
+
+
+def show(gm, home, game="d1") -> dict:
+    return json.loads(gm("game", "show", game, "--json", home=home).out)
+
+
+def submit(gm, home, tmp_path, secret, seat, body, final=False):
+    path = tmp_path / f"{seat}.txt"
+    path.write_text(turn_file(secret, ("FINAL\n" if final else "") + body, seat=seat, game="d1", turn=""))
+    ran = gm("submit", path, home=home)
+    assert ran.code == 0, ran.err
+
+
+def test_deadline_grace_and_idempotence(home, gm, clock, duel):
+    gm("game", "set", "d1", "grace", "2h", home=home)
+    clock.when = datetime(2026, 11, 20, 19, 59, tzinfo=timezone.utc)
+    assert gm("run-due", home=home).out == "d1: sent late to BR, FR\n"
+    assert gm("run-due", home=home).out == "Nothing is due.\n"
+    clock.when = datetime(2026, 11, 20, 20, 0, tzinfo=timezone.utc)
+    ran = gm("run-due", home=home)
+    assert ran.code == 0 and "d1: turn 1 run (deadline passed)" in ran.out
+    assert "d1: turn 1 reports written to" in ran.out
+    assert gm("run-due", home=home).out == "Nothing is due.\n"
+    assert turns_run(home) == [1]
+    assert show(gm, home)["deadline"] == "Fri 2026-11-27 18:00 GMT (Europe/London)"
+
+
+def test_dry_run_changes_nothing(home, gm, clock, duel):
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    before = table_dump(home)
+    ran = gm("run-due", "--dry-run", home=home)
+    assert ran.out == "d1: would run turn 1 (deadline passed)\n"
+    assert table_dump(home) == before
+
+
+def test_early_processing_keeps_the_schedule(home, gm, clock, duel, tmp_path):
+    gm("game", "set", "d1", "early-delay", "30m", home=home)
+    submit(gm, home, tmp_path, duel["BR"], "BR", "CLAIM ENG", final=True)
+    clock.when = START + timedelta(minutes=10)
+    submit(gm, home, tmp_path, duel["FR"], "FR", "CLAIM BEL", final=True)
+    clock.when = START + timedelta(minutes=39)
+    assert gm("run-due", home=home).out == "Nothing is due.\n"
+    clock.when = START + timedelta(minutes=40)
+    ran = gm("run-due", home=home)
+    assert "d1: turn 1 run (every active seat sent final orders)" in ran.out
+    # Not shifted: the next turn is due at the following regular slot.
+    assert show(gm, home)["deadline"] == "Fri 2026-11-27 18:00 GMT (Europe/London)"
+
+
+def test_hold_and_release(home, gm, clock, duel):
+    gm("game", "hold", "d1", home=home)
+    clock.when = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
+    assert gm("run-due", home=home).out == "Nothing is due.\n"
+    assert "HELD" in gm("status", home=home).out
+    gm("game", "release", "d1", home=home)
+    assert "d1: turn 1 run" in gm("run-due", home=home).out
+    # Run late: the next deadline is the next slot after now, not one in the past.
+    assert show(gm, home)["deadline"] == "Fri 2026-11-27 18:00 GMT (Europe/London)"
+
+
+def test_push_one_deadline(home, gm, clock, duel):
+    assert gm("game", "deadline", "d1", "2026-11-23 09:00", home=home).out == \
+        "Deadline of d1: Mon 2026-11-23 09:00 GMT (Europe/London)\n"
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    assert gm("run-due", home=home).out == "Nothing is due.\n"
+    clock.when = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
+    assert "turn 1 run" in gm("run-due", home=home).out
+    assert show(gm, home)["deadline"] == "Fri 2026-11-27 18:00 GMT (Europe/London)"
+
+
+def test_reminders_and_late_notices_go_to_the_right_seats_once(home, gm, clock, duel, tmp_path):
+    gm("game", "set", "d1", "grace", "1h", home=home)
+    submit(gm, home, tmp_path, duel["BR"], "BR", "CLAIM ENG")
+    clock.when = datetime(2026, 11, 19, 17, 0, tzinfo=timezone.utc)
+    assert gm("run-due", home=home).out == "Nothing is due.\n"
+    clock.when = datetime(2026, 11, 19, 18, 30, tzinfo=timezone.utc)
+    assert gm("run-due", home=home).out == "d1: sent reminder to FR\n"
+    clock.when = datetime(2026, 11, 19, 20, 0, tzinfo=timezone.utc)
+    assert gm("run-due", home=home).out == "Nothing is due.\n"
+    clock.when = datetime(2026, 11, 20, 18, 10, tzinfo=timezone.utc)
+    assert gm("run-due", home=home).out == "d1: sent late to FR\n"
+    clock.when = datetime(2026, 11, 20, 19, 0, tzinfo=timezone.utc)
+    assert "turn 1 run" in gm("run-due", home=home).out
+
+
+def test_nmr_countdown_drop_out_and_standby(home, gm, clock, duel, tmp_path):
+    gm("game", "set", "d1", "nmr-limit", "2", home=home)
+    assert gm("game", "standby", "d1", "zed@example.org", "--name", "Zed", home=home).out == \
+        "Zed <zed@example.org> is standby number 1 for d1.\n"
+    friday = datetime(2026, 11, 20, 18, 0, tzinfo=timezone.utc)
+    outputs = []
+    for week in range(2):
+        submit(gm, home, tmp_path, duel["BR"], "BR", "CLAIM ENG" if week == 0 else "PLACE ENG 20")
+        clock.when = friday + timedelta(weeks=week)
+        outputs.append(gm("run-due", home=home).out)
+    assert "FR (Bob) dropped out after 2 missed turns in a row." in outputs[1]
+    line = next(l for l in outputs[1].splitlines() if "standby Zed" in l)
+    assert line.startswith("d1: FR is now played by standby Zed <zed@example.org> from turn 3; secret for FR: ")
+    new_secret = line.rsplit(": ", 1)[1]
+    seats = {s["code"]: s for s in show(gm, home)["seats"]}
+    assert seats["FR"]["email"] == "zed@example.org" and seats["FR"]["status"] == "active"
+    report = json.loads((home / "reports" / "d1" / "2" / "FR.json").read_text())
+    assert report["nmr"] == {"missed": 2, "limit": 2, "left": 0}
+    assert report["notices"] == ["From turn 3 this seat is played by Zed (took over from Bob after NMRs)."]
+    assert json.loads((home / "reports" / "d1" / "1" / "FR.json").read_text())["nmr"]["left"] == 1
+    submit(gm, home, tmp_path, new_secret, "FR", "PASS")
+    path = tmp_path / "old.txt"
+    path.write_text(turn_file(duel["FR"], "PASS", seat="FR", game="d1", turn=""))
+    assert "wrong password for player FR" in gm("submit", path, home=home).err
+
+
+def test_nmr_spike_guard(home, gm, clock, duel):
+    gm("game", "set", "d1", "nmr-spike", "50", home=home)
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    ran = gm("run-due", home=home)
+    assert ran.err == "Warning: d1: turn 1 not run: 2 of 2 seats sent no orders: held for the GM (is mail intake working?)\n"
+    assert turns_run(home) == []
+    assert "problem: 2 of 2 seats sent no orders" in gm("status", home=home).out
+    assert gm("turn", "run", "d1", "--no-render", home=home).code == 0  # the GM decides
+
+
+def test_absent_seat_plays_standing_orders_and_is_not_missing(home, gm, clock, duel, tmp_path):
+    submit(gm, home, tmp_path, duel["BR"], "BR", "CLAIM ENG")
+    ran = gm("game", "absent", "d1", "fr", "2026-11-19", "2026-11-30", home=home)
+    assert ran.out == "FR of d1 is away from Thu 2026-11-19 00:00 GMT (Europe/London) to Mon 2026-11-30 00:00 GMT (Europe/London) (standing).\n"
+    clock.when = datetime(2026, 11, 20, 18, 0, tzinfo=timezone.utc)
+    assert "turn 1 run" in gm("run-due", home=home).out
+    conn = sqlite3.connect(home / "gm.db")
+    orders = json.loads(conn.execute("SELECT orders FROM turns WHERE number = 1").fetchone()[0])
+    assert orders["FR"]["by"] == "absent"
+
+
+def test_absence_pushes_the_deadline_once(home, gm, clock, duel, tmp_path):
+    gm("game", "set", "d1", "absence-policy", "push", home=home)
+    gm("game", "absent", "d1", "FR", "2026-11-19", "2026-11-22 12:00", home=home)
+    clock.when = datetime(2026, 11, 20, 18, 0, tzinfo=timezone.utc)
+    ran = gm("run-due", home=home)
+    assert ran.out.startswith("d1: deadline moved to Sun 2026-11-22 12:01 GMT (Europe/London) for FR's absence")
+    assert turns_run(home) == []
+
+
+def test_overlapping_runs(home, gm, clock, duel):
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import fcntl, time\n"
+        f"f = open({str(home / 'locks' / 'run-due.lock')!r}, 'a+')\n"
+        "fcntl.flock(f, fcntl.LOCK_EX)\nprint('locked', flush=True)\ntime.sleep(30)\n")],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+        ran = gm("run-due", home=home)
+        assert ran.out == "another gm run-due is running; this one did nothing\n"
+        assert turns_run(home) == []
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_crash_between_commit_and_publishing(home, gm, clock, duel, monkeypatch, tmp_path):
+    from gm.services import reports
+
+    real = reports.render_turn
+
+    def crash(*args, **kwargs):
+        raise SystemExit("killed")
+
+    monkeypatch.setattr(reports, "render_turn", crash)
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    gm("run-due", home=home)
+    assert turns_run(home) == [1] and not (home / "reports" / "d1" / "1").exists()
+    assert "turn 1 not published" in gm("status", home=home).out
+    monkeypatch.setattr(reports, "render_turn", real)
+    ran = gm("run-due", home=home)
+    assert ran.out.startswith("d1: turn 1 was run but not published\nd1: turn 1 reports written to")
+    assert turns_run(home) == [1] and (home / "reports" / "d1" / "1" / "FR.pdf").exists()
+    assert gm("run-due", home=home).out == "Nothing is due.\n"
+
+
+def test_status_json(home, gm, clock, duel):
+    rows = json.loads(gm("status", "--json", home=home).out)
+    assert rows == [{"game": "d1", "ruleset": "clash", "status": "open", "turn": 1,
+                     "deadline": "Fri 2026-11-20 18:00 GMT (Europe/London)", "due": "2026-11-20T18:00:00Z",
+                     "schedule": "weekly on Friday at 18:00 Europe/London", "held": False, "seats": 2,
+                     "in": [], "missing": ["BR", "FR"], "final": [], "dropped": [], "last_run": None,
+                     "problems": []}]
+
+
+def test_settings_refusals(home, gm, clock, duel):
+    ran = gm("game", "set", "d1", "grace", "soon", home=home)
+    assert (ran.code, ran.err) == (1, "Error: grace takes a duration such as 90m, 2h or 1d, not 'soon'.\n")
+    ran = gm("game", "set", "d1", "colour", "red", home=home)
+    assert ran.code == 1 and ran.err.startswith("Error: unknown setting 'colour'. Settings: grace, ")
+    ran = gm("game", "schedule", "d1", "whenever", home=home)
+    assert ran.code == 1 and "needs exactly one time of day" in ran.err

@@ -1,0 +1,76 @@
+"""Schedules: phrases to RRULEs, deadlines across the DST changes of London and New York."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from gm.core.schedule import ScheduleError, deadlines_after, describe, parse_moment, parse_schedule
+
+NOW = datetime(2026, 10, 20, 12, 0, tzinfo=timezone.utc)  # a Tuesday
+
+
+def utc(*args) -> datetime:
+    return datetime(*args, tzinfo=timezone.utc)
+
+
+def test_weekly_friday_london_across_the_october_change():
+    s = parse_schedule("weekly on Friday at 18:00 Europe/London", NOW)
+    assert s.rrule == "FREQ=WEEKLY;INTERVAL=1;BYDAY=FR;BYHOUR=18;BYMINUTE=0;BYSECOND=0" and s.zone == "Europe/London"
+    # BST (UTC+1) until 25 October 2026, then GMT: the wall time stays 18:00.
+    assert deadlines_after(s, NOW, 3) == [utc(2026, 10, 23, 17), utc(2026, 10, 30, 18), utc(2026, 11, 6, 18)]
+    assert [describe(d, s.zone) for d in deadlines_after(s, NOW, 2)] == [
+        "Fri 2026-10-23 18:00 BST (Europe/London)", "Fri 2026-10-30 18:00 GMT (Europe/London)"]
+
+
+def test_london_march_change():
+    s = parse_schedule("weekly on Sunday 12:00 Europe/London", NOW)
+    assert deadlines_after(s, utc(2027, 3, 20), 2) == [utc(2027, 3, 21, 12), utc(2027, 3, 28, 11)]
+
+
+def test_new_york_changes_and_the_gap():
+    s = parse_schedule("daily 02:30 America/New_York", NOW)
+    # 14 March 2027: 02:30 does not exist in New York; the deadline falls forward by the gap.
+    assert [describe(d, s.zone) for d in deadlines_after(s, utc(2027, 3, 12), 3)] == [
+        "Fri 2027-03-12 02:30 EST (America/New_York)", "Sat 2027-03-13 02:30 EST (America/New_York)",
+        "Sun 2027-03-14 03:30 EDT (America/New_York)"]
+    # 1 November 2026: 01:30 happens twice; the first one counts.
+    s = parse_schedule("daily 01:30 America/New_York", NOW)
+    assert deadlines_after(s, utc(2026, 11, 1), 1) == [utc(2026, 11, 1, 5, 30)]
+
+
+def test_every_two_weeks_counts_from_this_week():
+    s = parse_schedule("every 2 weeks on Monday 09:00", NOW)
+    assert s.zone == "UTC" and "INTERVAL=2" in s.rrule
+    assert deadlines_after(s, NOW, 3) == [utc(2026, 11, 2, 9), utc(2026, 11, 16, 9), utc(2026, 11, 30, 9)]
+
+
+@pytest.mark.parametrize("phrase, rule", [
+    ("daily 20:00 UTC", "FREQ=DAILY;INTERVAL=1;BYHOUR=20;BYMINUTE=0;BYSECOND=0"),
+    ("every 3 days at 12:00", "FREQ=DAILY;INTERVAL=3;BYHOUR=12;BYMINUTE=0;BYSECOND=0"),
+    ("weekly on mon and thu at 18:00", "FREQ=WEEKLY;INTERVAL=1;BYDAY=MO,TH;BYHOUR=18;BYMINUTE=0;BYSECOND=0"),
+    ("fortnightly on Wednesday 7:30", "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE;BYHOUR=7;BYMINUTE=30;BYSECOND=0"),
+    ("manual", ""),
+])
+def test_phrases(phrase, rule):
+    assert parse_schedule(phrase, NOW).rrule == rule
+
+
+@pytest.mark.parametrize("phrase, message", [
+    ("weekly at 18:00", "a weekly schedule needs a day"),
+    ("sometimes", "needs exactly one time of day"),
+    ("daily 25:00", "needs exactly one time of day"),
+    ("weekly on Friday 18:00 Mars/Base", "cannot read 'mars/base'"),
+    ("daily on Friday 18:00", "a daily schedule takes no day names"),
+])
+def test_bad_phrases(phrase, message):
+    with pytest.raises(ScheduleError, match=message):
+        parse_schedule(phrase, NOW)
+
+
+def test_parse_moment_zones():
+    assert parse_moment("2026-11-27 18:00 Europe/London") == utc(2026, 11, 27, 18)
+    assert parse_moment("2026-07-01 18:00 Europe/London") == utc(2026, 7, 1, 17)
+    assert parse_moment("2026-07-01 18:00", "America/New_York") == utc(2026, 7, 1, 22)
+    with pytest.raises(ScheduleError):
+        parse_moment("someday")
