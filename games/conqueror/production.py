@@ -1,0 +1,164 @@
+"""Conqueror! production: standing production orders, rush-buying, and each province's labour."""
+from __future__ import annotations
+
+from .board import NEUTRAL, nation
+from .economy import (CONTROL_COST_PER_TURN, CONTROL_GAIN, COSTS, REPEATED, gain, lose,
+                      productivity, requirement, unit_cost)
+from .orders import buy_cost, buy_problem, produce_problem, production_after, voice
+from .turn import Turn
+
+ONE_OFF = {"FORT": ("fort", 1), "KEEP": ("fort", 2), "CASTLE": ("fort", 3),
+           "DEVELOP": ("culture", 2), "ADVANCE": ("culture", 3)}
+NEXT_WORDS = {"SOLDIERS": "the next army", "DIPLOMAT": "the next diplomat", "FARMS": "more farms",
+              "FORT": "a fort", "KEEP": "a keep", "CASTLE": "a castle",
+              "DEVELOP": "developed culture", "ADVANCE": "advanced culture"}
+DONE_WORDS = {"FORT": "a fort", "KEEP": "a keep", "CASTLE": "a castle",
+              "DEVELOP": "developed culture", "ADVANCE": "advanced culture"}
+
+
+def set_production(turn: Turn, orders: dict) -> None:
+    """PRODUCE orders replace a province's standing production before anything else happens."""
+    for seat in turn.state["seating"]:
+        v = voice(turn.state, seat, False, turn.board)
+        done: set[str] = set()
+        for order in (o for o in orders.get(seat, []) if o.verb == "PRODUCE"):
+            code, item, *target = order.args
+            problem = (f"a second PRODUCE for {v.place(code)} this turn" if code in done
+                       else produce_problem(turn.state, seat, order, v))
+            if problem:
+                turn.failed(seat, order, problem, private=True)
+                continue
+            done.add(code)
+            province = turn.provinces[code]
+            item, progress = production_after(province, item)
+            province.update(item=item, progress=progress,
+                            target=(target[0] if target else code) if item == "DIPLOMAT" else None)
+
+
+def rush_buys(turn: Turn, orders: dict) -> None:
+    """BUY orders finish production at once for gold, before any army moves (rule D-CQ-4), so
+    bought soldiers defend the province this very turn."""
+    for seat in turn.state["seating"]:
+        v = voice(turn.state, seat, False, turn.board)
+        me = turn.seats[seat]
+        done: set[str] = set()
+        for order in (o for o in orders.get(seat, []) if o.verb == "BUY"):
+            code, units = order.args
+            province = turn.provinces.get(code)
+            if code in done:
+                problem = f"a second BUY for {v.place(code)} this turn"
+            else:
+                item, progress = (province["item"], province["progress"]) if province else ("", 0)
+                problem = buy_problem(turn.state, seat, code, units, item, progress, me["gold"], v)
+            if problem:
+                turn.failed(seat, order, problem, private=True)
+                continue
+            done.add(code)
+            item = province["item"]
+            price = buy_cost(province, item, province["progress"], units)
+            me["gold"] -= price
+            province["progress"] = 0
+            what = complete(turn, code, item, units)
+            turn.add("buy", f"{v.nation} rush-buys {what} in {v.place(code)} for {price} gold.",
+                     (seat,), seat=seat, province=code, item=item, units=units, price=price)
+
+
+def complete(turn: Turn, code: str, item: str, units: int) -> str:
+    """Finish units of an item in a province: its effect and its control gain. Returns words."""
+    province = turn.provinces[code]
+    owner = province["owner"]
+    if item == "SOLDIERS":
+        province["armies"] += units
+        return f"{units} {'army' if units == 1 else 'armies'}"
+    if item == "DIPLOMAT":
+        return _diplomats(turn, code, units)
+    if item == "FARMS":
+        province["population"] += units
+        return f"farms (population {province['population']})"
+    field, level = ONE_OFF[item]
+    province[field] = level
+    province.update(item="TAXES", target=None, progress=0)
+    gain(province["influence"], owner, CONTROL_GAIN[item], turn.parties())
+    return DONE_WORDS[item]
+
+
+def _diplomats(turn: Turn, code: str, units: int) -> str:
+    """Each diplomat adds 10 to its nation's influence in the target (the province itself or a
+    neighbour), taken from every other party there in equal shares (rule D-CQ-6)."""
+    owner = turn.provinces[code]["owner"]
+    target = turn.provinces[code]["target"] or code
+    influence = turn.provinces[target]["influence"]
+    won = gain(influence, owner, CONTROL_GAIN["DIPLOMAT"] * units, turn.parties())
+    words = f"{units} diplomat{'s' if units > 1 else ''}"
+    turn.add("diplomat", f"{nation(turn.state, owner)} sends {words} from {turn.board.name(code)} "
+             f"to {turn.board.name(target)}: its influence there rises by {won} to "
+             f"{influence[owner]}%.", (owner,), seat=owner, province=target, diplomats=units,
+             points=won, influence=dict(influence))
+    where = "" if target == code else f" sent to {turn.board.name(target)}"
+    return f"{words}{where} (+{won} influence)"
+
+
+def produce(turn: Turn) -> None:
+    """Every province puts this turn's labour into its production (rule D-CQ-3)."""
+    notes: dict[str, list[str]] = {seat: [] for seat in turn.state["seating"]}
+    for code in turn.board.order:
+        province = turn.provinces[code]
+        labour = productivity(province)
+        province["labour"] = labour
+        owner = province["owner"]
+        if owner == NEUTRAL:
+            _neutral_levy(province, labour)
+        elif labour > 0:
+            notes[owner].append(f"{turn.board.name(code)} {_work(turn, code, labour)}")
+    for seat, lines in notes.items():
+        if lines:
+            turn.add("production", f"Production of {nation(turn.state, seat)}: "
+                     + "; ".join(lines) + ".", (seat,), seat=seat)
+
+
+def _work(turn: Turn, code: str, labour: int) -> str:
+    province = turn.provinces[code]
+    owner, item = province["owner"], province["item"]
+    if requirement(item, province):  # only a hand-made state gets here; fall back to taxes
+        province.update(item="TAXES", target=None, progress=0)
+        item = "TAXES"
+    if item in CONTROL_COST_PER_TURN:  # control table: -1 a turn while levying or recruiting
+        lose(province["influence"], owner, CONTROL_COST_PER_TURN[item])
+    if item == "TAXES":
+        turn.seats[owner]["gold"] += labour
+        return f"{labour} gold in taxes"
+    province["progress"] += labour
+    units = _units_paid(province, item)
+    if units:
+        return f"{labour} labour: {complete(turn, code, item, units)}"
+    cost = unit_cost(item, province["population"])
+    return f"{labour} labour, {province['progress']} of {cost} towards {NEXT_WORDS[item]}"
+
+
+def _units_paid(province: dict, item: str) -> int:
+    """How many units the labour so far pays for; their labour is taken off the progress."""
+    if item == "FARMS":
+        units = 0
+        while province["progress"] >= (province["population"] + units + 1) ** 2:
+            units += 1
+            province["progress"] -= (province["population"] + units) ** 2
+        return units
+    cost = COSTS[item]
+    if item in REPEATED:
+        units = province["progress"] // cost
+        province["progress"] -= units * cost
+        return units
+    if province["progress"] >= cost:
+        province["progress"] = 0  # labour beyond a building's cost is lost
+        return 1
+    return 0
+
+
+def _neutral_levy(province: dict, labour: int) -> None:
+    # The local leaders recruit with their (halved) labour until they hold their population.
+    province["progress"] += labour
+    while province["progress"] >= COSTS["SOLDIERS"] and province["armies"] < province["population"]:
+        province["progress"] -= COSTS["SOLDIERS"]
+        province["armies"] += 1
+    if province["armies"] >= province["population"]:
+        province["progress"] = 0

@@ -1,0 +1,229 @@
+"""Conqueror! scenarios: TOML text in, a validated scenario dict out (no file access here)."""
+from __future__ import annotations
+
+import re
+import tomllib
+from collections import deque
+
+from gm.core.ruleset import ScenarioError
+
+# Values the rule text gives or gm chose, used when a scenario leaves them out.
+DEFAULTS = {
+    "turns": 24,                # the game limit in turns (rule D-CQ-9)
+    "ai_fill": 0,               # AI nations fill empty seats until this many nations play
+    "start_gold": 20,           # each nation's treasury on turn 1
+    "capital_armies": 8,        # armies in a seated nation's capital on turn 1
+    "neutral_colour": "#9e9e9e",  # "neutral (grey) countries"
+}
+REQUIRED_TOP = ("name", "title", "min_seats", "max_seats", "width", "height")
+TOP_KEYS = set(REQUIRED_TOP) | set(DEFAULTS) | {"seat", "province"}
+SEAT_KEYS = {"code", "name", "colour", "capital", "armies"}
+PROVINCE_KEYS = {"code", "name", "x", "y", "neighbours", "population", "resources", "culture",
+                 "fort", "armies"}
+LIMITS = {"population": (0, 99), "resources": (0, 99), "culture": (1, 3), "fort": (0, 3),
+          "armies": (0, 999)}
+
+SEAT_CODE = re.compile(r"[A-Z][A-Z0-9]{0,3}")
+PROVINCE_CODE = re.compile(r"[A-Z]{3}")
+COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+KIND_WORDS = {"int": "a whole number", "str": "a string", "codes": "a list of codes",
+              "tables": "a list of tables"}
+
+
+def load_scenario_text(text: str, source: str) -> dict:
+    """Parse and validate a scenario; raise ScenarioError naming the source and every problem."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ScenarioError(f"{source}: not valid TOML: {err}") from None
+    # Each stage relies on the one before, so it stops at the first stage with problems.
+    for stage in (_read_fields, _check_references, _check_sizes):
+        problems = stage(raw)
+        if problems:
+            raise ScenarioError("\n".join(f"{source}: {p}" for p in problems))
+    return _normalise(raw)
+
+
+def _is_kind(value, kind: str) -> bool:
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "codes":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return isinstance(value, list) and all(isinstance(v, dict) for v in value)
+
+
+def _field(table: dict, key: str, kind: str, where: str, problems: list, required=True):
+    if key not in table:
+        if required:
+            problems.append(f"{where} has no {key}")
+        return None
+    value = table[key]
+    if not _is_kind(value, kind):
+        problems.append(f"{where}: {key} must be {KIND_WORDS[kind]}, not {value!r}")
+        return None
+    return value
+
+
+def _unknown(table: dict, allowed: set, where: str, problems: list) -> None:
+    problems += [f"{where}: unknown field {key!r}" for key in sorted(set(table) - allowed)]
+
+
+def _read_fields(raw: dict) -> list[str]:
+    problems: list[str] = []
+    _unknown(raw, TOP_KEYS, "the scenario", problems)
+    for key in REQUIRED_TOP:
+        _field(raw, key, "str" if key in ("name", "title") else "int", "the scenario", problems)
+    for key, default in DEFAULTS.items():
+        _field(raw, key, "str" if isinstance(default, str) else "int", "the scenario", problems,
+               required=False)
+    for key in ("seat", "province"):
+        if key not in raw:
+            problems.append(f"the scenario has no [[{key}]] entries")
+    seats = _field(raw, "seat", "tables", "the scenario", problems, required=False) or []
+    provinces = _field(raw, "province", "tables", "the scenario", problems, required=False) or []
+    for i, seat in enumerate(seats, 1):
+        _read_seat(seat, i, problems)
+    for i, province in enumerate(provinces, 1):
+        _read_province(province, i, problems)
+    colour = raw.get("neutral_colour", DEFAULTS["neutral_colour"])
+    if isinstance(colour, str) and not COLOUR.fullmatch(colour):
+        problems.append(f"neutral_colour must look like #9e9e9e, not {colour!r}")
+    return problems
+
+
+def _read_seat(seat: dict, number: int, problems: list) -> None:
+    where = f"seat #{number}"
+    _unknown(seat, SEAT_KEYS, where, problems)
+    code = _field(seat, "code", "str", where, problems)
+    if code is not None:
+        where = f"seat {code}"
+        if not SEAT_CODE.fullmatch(code):
+            problems.append(f"seat code {code!r} must be 1 to 4 capital letters or digits, like EN")
+    _field(seat, "name", "str", where, problems)
+    _field(seat, "capital", "str", where, problems)
+    colour = _field(seat, "colour", "str", where, problems)
+    if colour is not None and not COLOUR.fullmatch(colour):
+        problems.append(f"{where}: colour must look like #d62828, not {colour!r}")
+    armies = _field(seat, "armies", "int", where, problems, required=False)
+    if armies is not None and not 0 <= armies <= 999:
+        problems.append(f"{where}: armies must be between 0 and 999, not {armies}")
+
+
+def _read_province(province: dict, number: int, problems: list) -> None:
+    where = f"province #{number}"
+    _unknown(province, PROVINCE_KEYS, where, problems)
+    code = _field(province, "code", "str", where, problems)
+    if code is not None:
+        where = f"province {code}"
+        if not PROVINCE_CODE.fullmatch(code):
+            problems.append(f"province code {code!r} must be three capital letters, like WES")
+    for key, kind in (("name", "str"), ("x", "int"), ("y", "int"), ("neighbours", "codes"),
+                      ("population", "int")):
+        _field(province, key, kind, where, problems)
+    for key in ("resources", "culture", "fort", "armies"):
+        _field(province, key, "int", where, problems, required=False)
+    for key, (low, high) in LIMITS.items():
+        value = province.get(key)
+        if _is_kind(value, "int") and not low <= value <= high:
+            problems.append(f"{where}: {key} must be between {low} and {high}, not {value}")
+
+
+def _check_references(raw: dict) -> list[str]:
+    problems: list[str] = []
+    problems += _duplicates([s["code"] for s in raw["seat"]], "seat code")
+    problems += _duplicates([p["code"] for p in raw["province"]], "province code")
+    places = {p["code"]: p for p in raw["province"]}
+    for p in raw["province"]:
+        code = p["code"]
+        for axis, size in (("x", raw["width"]), ("y", raw["height"])):
+            if not 0 <= p[axis] <= size:
+                problems.append(f"province {code}: {axis} must be between 0 and {size}, "
+                                f"not {p[axis]}")
+        problems += _duplicates(p["neighbours"], f"province {code} lists neighbour", "twice")
+        for other in p["neighbours"]:
+            if other == code:
+                problems.append(f"province {code} lists itself as a neighbour")
+            elif other not in places:
+                problems.append(f"province {code} lists neighbour {other}, which is not on the map")
+            elif code not in places[other]["neighbours"]:
+                problems.append(f"{code} lists {other} as a neighbour "
+                                f"but {other} does not list {code}")
+    capital_of: dict[str, str] = {}
+    for seat in raw["seat"]:
+        capital = seat["capital"]
+        if capital not in places:
+            problems.append(f"seat {seat['code']}: capital {capital} is not on the map")
+        elif capital in capital_of:
+            problems.append(f"{capital} is the capital of both {capital_of[capital]} "
+                            f"and {seat['code']}")
+        capital_of.setdefault(capital, seat["code"])
+    return problems
+
+
+def _duplicates(codes: list[str], what: str, tail: str = "is used twice") -> list[str]:
+    seen: set[str] = set()
+    problems = []
+    for code in codes:
+        if code in seen:
+            problems.append(f"{what} {code} {tail}")
+        seen.add(code)
+    return problems
+
+
+def _check_sizes(raw: dict) -> list[str]:
+    problems: list[str] = []
+    low, high, listed = raw["min_seats"], raw["max_seats"], len(raw["seat"])
+    if low < 2:
+        problems.append(f"min_seats must be at least 2, not {low}")
+    if low > high:
+        problems.append(f"min_seats ({low}) is more than max_seats ({high})")
+    if high > listed:
+        problems.append(f"max_seats is {high} but only {listed} seats are listed")
+    fill = raw.get("ai_fill", 0)
+    if fill and not low <= fill <= high:
+        problems.append(f"ai_fill must be 0 (no AI nations) or between min_seats and max_seats, "
+                        f"not {fill}")
+    for key in ("turns", "width", "height"):
+        if raw.get(key, 1) < 1:
+            problems.append(f"{key} must be at least 1, not {raw[key]}")
+    for key in ("start_gold", "capital_armies"):
+        if not 0 <= raw.get(key, 0) <= 9999:
+            problems.append(f"{key} must be between 0 and 9999, not {raw[key]}")
+    problems += _check_connected(raw["province"])
+    return problems
+
+
+def _check_connected(provinces: list[dict]) -> list[str]:
+    # Armies only ever move to a neighbour, so a province nobody can reach is a map error.
+    if not provinces:
+        return ["the map has no provinces"]
+    links = {p["code"]: p["neighbours"] for p in provinces}
+    first = provinces[0]["code"]
+    reached, queue = {first}, deque([first])
+    while queue:
+        for other in links[queue.popleft()]:
+            if other not in reached:
+                reached.add(other)
+                queue.append(other)
+    lost = [p["code"] for p in provinces if p["code"] not in reached]
+    return [f"the map is not connected: {lost[0]} cannot be reached from {first}"] if lost else []
+
+
+def _normalise(raw: dict) -> dict:
+    scenario = {key: raw.get(key, DEFAULTS.get(key)) for key in REQUIRED_TOP + tuple(DEFAULTS)}
+    scenario["neutral_colour"] = scenario["neutral_colour"].lower()
+    scenario["seats"] = [
+        {"code": s["code"], "name": s["name"], "colour": s["colour"].lower(),
+         "capital": s["capital"], "armies": s.get("armies", scenario["capital_armies"])}
+        for s in raw["seat"]
+    ]
+    scenario["provinces"] = [
+        {"code": p["code"], "name": p["name"], "x": p["x"], "y": p["y"],
+         "neighbours": list(p["neighbours"]), "population": p["population"],
+         "resources": p.get("resources", 0), "culture": p.get("culture", 1),
+         "fort": p.get("fort", 0), "armies": p.get("armies", p["population"])}
+        for p in raw["province"]
+    ]
+    return scenario

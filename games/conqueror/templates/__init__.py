@@ -1,0 +1,1 @@
+"""Packaged templates of the Conqueror! ruleset (data files read through importlib.resources)."""

@@ -1,0 +1,56 @@
+"""What one resolution carries from stage to stage: the new state, the map, the events so far."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gm.core.model import Event
+
+from .board import NEUTRAL, Board, nation
+from .orders import order_text
+
+
+@dataclass
+class Turn:
+    """The working state of one resolve call (never the caller's state: a fresh copy).
+
+    state: the copy being changed. board: its map. events: what happened, in order.
+    arrived: province -> armies that moved in this turn (each army moves once a turn).
+    attacked: provinces attacked this turn (a MOVE out of one fails).
+    """
+
+    state: dict
+    board: Board
+    events: list = field(default_factory=list)
+    arrived: dict = field(default_factory=dict)
+    attacked: set = field(default_factory=set)
+
+    @property
+    def provinces(self) -> dict:
+        return self.state["provinces"]
+
+    @property
+    def seats(self) -> dict:
+        return self.state["seats"]
+
+    def parties(self) -> list[str]:
+        """Everyone who can hold influence, in a fixed order: the nations, then neutral."""
+        return [*self.state["seating"], NEUTRAL]
+
+    def free(self, code: str) -> int:
+        """Armies in a province that may still move this turn."""
+        province = self.provinces[code]
+        return max(province["armies"] - self.arrived.get(code, 0), 0)
+
+    def add(self, kind: str, text: str, seats: tuple | None = None, **data) -> None:
+        self.events.append(event(kind, text, seats, **data))
+
+    def failed(self, seat: str, order, reason: str, private: bool = False) -> None:
+        """An order that cannot be carried out (rule D-ALL-3); production orders are private."""
+        text = order_text(order)
+        self.add("order_failed", f"{nation(self.state, seat)}'s order {text} fails: {reason}.",
+                 (seat,) if private else None, seat=seat, order=text, reason=reason)
+
+
+def event(kind: str, text: str, seats: tuple | None = None, **data) -> Event:
+    """An event whose data carries the report's sentence as "text"."""
+    return Event(kind, {"text": text, **data}, seats)

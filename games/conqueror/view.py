@@ -1,0 +1,190 @@
+"""What one seat sees of a Conqueror! game: the report's view, its order form and turn labels."""
+from __future__ import annotations
+
+from .board import NEUTRAL, Board, control, owned
+from .economy import (CONTROL_WORDS, CULTURE_WORDS, FORT_WORDS, INFLUENCE_WORDS, ITEM_WORDS,
+                      PRESTIGE_WORDS, WINTER_EVERY, band, is_winter, productivity,
+                      productivity_word, requirement, unit_cost)
+from .orders import MAX_MOVES, buy_cost
+from .realm import support_bill
+from .rules import outcome
+
+SEASONS = ("spring", "summer", "autumn", "winter")
+FIRST_YEAR = 859  # "year DCCCLVIX, by the reckoning of the Christian calendar"
+
+
+def season(turn: int) -> str:
+    return f"{SEASONS[(turn - 1) % 4]} {FIRST_YEAR + (turn - 1) // 4}"
+
+
+def turn_label(state: dict) -> str:
+    if state["phase"] == "over":
+        return "Game over"
+    return f"Turn {state['turn']} of {state['turns']}: {season(state['turn'])}"
+
+
+def view(state: dict, seat: str) -> dict:
+    """The only input to a seat's report. The map, the armies and the scores are open; a nation's
+    treasury, production and influence are shown to that nation only."""
+    board = Board(state["scenario"])
+    result = outcome(state)
+    return {
+        "ruleset": "conqueror",
+        "title": state["title"],
+        "seat": seat,
+        "phase": state["phase"],
+        "turn": state["turn"],
+        "turns": state["turns"],
+        "turn_label": turn_label(state),
+        "winter": state["phase"] == "play" and is_winter(state["turn"]),
+        "map": _map(state),
+        "neutral_colour": state["scenario"]["neutral_colour"],
+        "seats": [_seat_line(state, code) for code in state["seating"]],
+        "you": _you(state, seat, board) if seat in state["seats"] else None,
+        "influence": _influence(state, seat, board) if seat in state["seats"] else [],
+        "outcome": result.to_json() if result else None,
+    }
+
+
+def _colour(state: dict, owner: str) -> str:
+    if owner == NEUTRAL:
+        return state["scenario"]["neutral_colour"]
+    return state["seats"][owner]["colour"]
+
+
+def _map(state: dict) -> dict:
+    scenario = state["scenario"]
+    capitals = {s["capital"]: code for code, s in state["seats"].items() if s["alive"]}
+    territories = []
+    for place in scenario["provinces"]:
+        code = place["code"]
+        province = state["provinces"][code]
+        territories.append({
+            "code": code, "name": place["name"], "x": place["x"], "y": place["y"],
+            "neighbours": list(place["neighbours"]), "owner": province["owner"],
+            "troops": province["armies"], "core_of": capitals.get(code),
+            "colour": _colour(state, province["owner"]),
+        })
+    return {"width": scenario["width"], "height": scenario["height"], "territories": territories}
+
+
+def _seat_line(state: dict, code: str) -> dict:
+    seat = state["seats"][code]
+    held = owned(state, code)
+    return {"code": code, "name": seat["name"], "nation": seat["nation"], "colour": seat["colour"],
+            "ai": seat["ai"], "alive": seat["alive"], "provinces": len(held),
+            "armies": sum(state["provinces"][c]["armies"] for c in held), "score": seat["score"],
+            "prestige": seat["prestige"], "title": PRESTIGE_WORDS[seat["prestige"]],
+            "capital": seat["capital"]}
+
+
+def _you(state: dict, code: str, board: Board) -> dict:
+    seat = state["seats"][code]
+    bill = support_bill(state, board, code) if seat["alive"] else {}
+    rows = [_province_row(state, board, c, bill.get(c, 0), c == seat["capital"])
+            for c in owned(state, code)]
+    turn = state["turn"]
+    return {"code": code, "name": seat["name"], "nation": seat["nation"], "colour": seat["colour"],
+            "gold": seat["gold"], "score": seat["score"], "prestige": seat["prestige"],
+            "title": PRESTIGE_WORDS[seat["prestige"]], "alive": seat["alive"],
+            "capital": seat["capital"], "support": sum(bill.values()),
+            "next_winter": turn + (WINTER_EVERY - turn % WINTER_EVERY) % WINTER_EVERY,
+            "taxes": sum(r["productivity"] for r in rows if r["item"] == "TAXES"),
+            "provinces": rows}
+
+
+def _province_row(state: dict, board: Board, code: str, support: int, capital: bool) -> dict:
+    province = state["provinces"][code]
+    labour = productivity(province, conquered=False)  # what it gives next turn
+    item = province["item"]
+    price = None
+    if item != "TAXES" and not requirement(item, province):
+        price = buy_cost(province, item, province["progress"], 1)
+    return {
+        "code": code, "name": board.name(code), "capital": capital,
+        "population": province["population"], "resources": province["resources"],
+        "culture": province["culture"], "culture_word": CULTURE_WORDS[province["culture"]],
+        "fort": province["fort"], "fort_word": FORT_WORDS[province["fort"]],
+        "armies": province["armies"], "productivity": labour,
+        "productivity_word": productivity_word(labour), "control": control(province),
+        "control_word": band(control(province), CONTROL_WORDS), "item": item,
+        "item_words": ITEM_WORDS[item], "target": province["target"],
+        "progress": province["progress"], "cost": unit_cost(item, province["population"]),
+        "buy_price": price, "power": province["power"], "conquered": province["conquered"],
+        "support": support, "neighbours": list(board.neighbours[code]),
+    }
+
+
+def _influence(state: dict, seat: str, board: Board) -> list[dict]:
+    """Foreign provinces where the seat has influence: its own and the owner's."""
+    rows = []
+    for code in board.order:
+        province = state["provinces"][code]
+        yours = province["influence"].get(seat, 0)
+        if province["owner"] == seat or yours <= 0:
+            continue
+        owner = province["owner"]
+        rows.append({"code": code, "name": board.name(code), "owner": owner,
+                     "owner_control": control(province),
+                     "owner_word": ("" if owner == NEUTRAL
+                                    else band(control(province), CONTROL_WORDS)),
+                     "yours": yours, "yours_word": band(yours, INFLUENCE_WORDS)})
+    return rows
+
+
+# ----------------------------------------------------------------------------------------------
+# The order form: the ruleset's lines of the prefilled form for the turn being collected.
+
+def order_form(state: dict, seat: str) -> list[str]:
+    if seat not in state["seats"]:
+        return [f"# {seat} has no seat in this game."]
+    if state["phase"] == "over":
+        return ["# The game is over: no orders are needed."]
+    me = state["seats"][seat]
+    if not me["alive"]:
+        return ["# Your nation has lost every province: no orders are needed."]
+    board = Board(state["scenario"])
+    you = _you(state, seat, board)
+    lines = [
+        f"# {turn_label(state)}. {me['nation']} has {me['gold']} gold.",
+        f"# Next winter (turn {you['next_winter']}) your troops cost about {you['support']} gold.",
+        f"# Up to {MAX_MOVES} orders MOVE <from> <to> <n|ALL> (to your own province) or ATTACK",
+        "#   <from> <to> <n|ALL> (to one not yours), run in your order; each army moves once.",
+        "# PRODUCE <province> <item> [<diplomat's target>] stands until changed. Labour:",
+        "#   TAXES 1 a gold, SOLDIERS 5, DIPLOMAT 5 (developed), FORT 50, KEEP 100 (fort,",
+        "#   developed), CASTLE 150 (keep, advanced), FARMS (population+1)^2, DEVELOP 60,",
+        "#   ADVANCE 135 (developed).",
+        "# BUY <province> [<n>]: finish it now for gold (labour +100%/+50%/+25% by culture).",
+        "# Your provinces (armies, labour, control; neighbours: owner armies):",
+    ]
+    for row in you["provinces"]:
+        near = [f"{n}({_short_owner(state, n, seat)})" for n in row["neighbours"]]
+        making = "" if row["item"] == "TAXES" else f" {row['progress']}/{row['cost']}"
+        buy = f" buy {row['buy_price']}g" if row["buy_price"] is not None else ""
+        lines += _wrapped(f"#   {row['code']} {row['armies']}a {row['productivity']}L "
+                          f"{row['control']}% {row['item']}{making}{buy}:", near)
+
+    for row in you["provinces"]:
+        if requirement(row["item"], state["provinces"][row["code"]]) is None:
+            target = (row["target"] if row["item"] == "DIPLOMAT" and row["target"] != row["code"]
+                      else "")
+            lines.append(f"PRODUCE {row['code']} {row['item']} {target}".rstrip())
+    return lines
+
+
+def _wrapped(head: str, items: list[str], width: int = 84) -> list[str]:
+    # 84 characters fit the report's form box, so no line wraps there and loses its "#".
+    lines, line = [], head
+    for item in items:
+        if len(line) + 1 + len(item) > width and line != head:
+            lines.append(line)
+            line = "#       "
+        line += " " + item
+    return lines + [line]
+
+
+def _short_owner(state: dict, code: str, seat: str) -> str:
+    province = state["provinces"][code]
+    owner = province["owner"]
+    label = "yours" if owner == seat else owner
+    return f"{label} {province['armies']}"
