@@ -1,0 +1,117 @@
+"""gm inbox: take turn files from mail (a mailbox on disk, one message on stdin, or IMAP)."""
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from pathlib import Path
+from typing import Annotated, Iterable
+
+import typer
+
+from gm.cli.common import HomeOption, clock, open_home
+from gm.cli.mail import send_and_report
+from gm.errors import GMError
+from gm.intake.imap import ImapSource, imap_settings
+from gm.intake.sources import FileSource, Incoming
+from gm.services.intake import Intake, Taken
+
+app = typer.Typer(help="Take turn files from mail: a mailbox on disk, a pipe from the mail server, or IMAP.",
+                  no_args_is_help=True)
+
+SendOption = Annotated[bool, typer.Option("--send", help="Send the answers right away (as 'gm mail send' does).")]
+# What a mail server's pipe understands: 75 (EX_TEMPFAIL) means "keep the message, try again later".
+TRY_AGAIN_LATER = 75
+
+
+@app.command("import")
+def import_(
+    path: Annotated[Path, typer.Argument(help="A Maildir, an mbox file, one .eml file, or a folder of .eml files.")],
+    send: SendOption = False,
+    home: HomeOption = None,
+) -> None:
+    """Take every message of a mailbox on disk that was not taken before (the mailbox is not changed)."""
+    home_, db = open_home(home)
+    intake = Intake(db, home_, clock(), "import")
+    _report(intake.take_all(FileSource(path)))
+    _send(db, home_, send)
+
+
+@app.command("receive")
+def receive(send: SendOption = False, home: HomeOption = None) -> None:
+    """Take one message from standard input: for a mail server's pipe, procmail or .forward.
+
+    Exits 75 (the mail server keeps the message and tries again) when it could not be stored.
+    """
+    try:
+        home_, db = open_home(home)
+        raw = sys.stdin.buffer.read()
+        # Postfix and the local delivery agents put the SMTP return path in $SENDER; empty is a bounce.
+        incoming = Incoming(raw, "stdin", os.environ.get("SENDER"))
+        _report([Intake(db, home_, clock(), "pipe").take(incoming)])
+    except GMError as exc:
+        typer.echo(f"Error: {exc}", err=True)
+        raise typer.Exit(TRY_AGAIN_LATER)
+    except Exception:  # noqa: BLE001 - a bug must not bounce a player's mail: the server keeps it
+        typer.echo("Error: gm could not take this message (a bug; details below). The mail server keeps it "
+                   "and tries again.\n" + traceback.format_exc(limit=3), err=True)
+        raise typer.Exit(TRY_AGAIN_LATER)
+    if send:
+        try:
+            send_and_report(db, home_)
+        except GMError as exc:  # the message is stored: the mail server must not send it again
+            typer.echo(f"Error: {exc} The message is stored; its answer stays queued.", err=True)
+
+
+@app.command("fetch")
+def fetch(send: SendOption = False, home: HomeOption = None) -> None:
+    """Take new messages from the IMAP folder in gm.toml ([imap]); each is flagged or moved once stored."""
+    home_, db = open_home(home)
+    server, place = imap_settings(home_)
+    intake = Intake(db, home_, clock(), "imap")
+    with ImapSource(server, place) as source:
+        _report(intake.take_all(source))
+    _send(db, home_, send)
+
+
+def _report(taken: Iterable[Taken]) -> None:
+    counts: dict[str, int] = {}
+    for item in taken:
+        counts[item.outcome] = counts.get(item.outcome, 0) + 1
+        if item.outcome != "already taken":  # a mailbox imported again would list every old mail
+            for line in describe(item):
+                typer.echo(line)
+    before = counts.pop("already taken", 0)
+    if not counts:
+        typer.echo(f"No new mail ({before} taken before)." if before else "No new mail.")
+        return
+    summary = ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items()))
+    typer.echo(f"Taken: {summary}" + (f"; {before} taken before" if before else ""))
+
+
+def describe(item: Taken) -> list[str]:
+    """One line per turn file (or per message when it had none) for the GM."""
+    if not item.results:
+        return [f"{item.where}: {item.outcome}; answer: {item.answer}"]
+    lines = []
+    for result in item.results:
+        verdict = result["verdict"]
+        if verdict == "refused":
+            text = f"refused: {result['reason']}"
+        elif verdict == "request":
+            text = f"request for {result['seat']} in {result['game']}"
+        else:
+            text = (f"{verdict} {len(result['orders'])} order(s) for {result['seat']} in {result['game']}, "
+                    f"turn {result['turn']}")
+            if result.get("replaced"):
+                text += " (replaces the earlier submission)"
+            if result.get("problems"):
+                text += f"; {len(result['problems'])} problem(s)"
+        lines.append(f"{item.where}: {text}")
+    lines[-1] += f"; answer: {item.answer}"
+    return lines
+
+
+def _send(db, home_, send: bool) -> None:
+    if send and send_and_report(db, home_):
+        raise typer.Exit(1)

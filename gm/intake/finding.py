@@ -1,0 +1,107 @@
+"""Finding the turn files in a mail's texts: one per GAME ... END block, quoted replies left out."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from gm.core.envelope import clean_line
+from gm.intake.letter import Text
+
+# Lines that start what a mail program copied from an earlier mail: Outlook's and Thunderbird's
+# markers, forwards, and the "On <date>, <name> wrote:" line of Gmail, Apple Mail and the rest.
+_MARKER = re.compile(
+    r"^\s*(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|message d'origine|"
+    r"weitergeleitete nachricht|mensaje original)\s*-{2,}|begin forwarded message:|_{20,})\s*$",
+    re.IGNORECASE)
+_ATTRIBUTION = re.compile(
+    r"^\s*(on\s.{1,200}\swrote|am\s.{1,200}\sschrieb\s.{0,200}|le\s.{1,200}\sa\sécrit|el\s.{1,200}\sescribió)\s*:\s*$",
+    re.IGNORECASE)
+_OUTLOOK_HEAD = re.compile(r"^\s*\*?(from|von|de)\s*:\*?\s", re.IGNORECASE)
+_OUTLOOK_NEXT = re.compile(r"^\s*\*?(sent|date|gesendet|envoyé|to|subject)\s*:", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class TurnFile:
+    """One turn file found in a mail: where (body or attachment name) and its text, GAME to END."""
+
+    where: str
+    text: str
+
+
+def find_turn_files(texts: Iterable[Text]) -> list[TurnFile]:
+    """Every turn file in the texts; from each text only the newest part that holds any.
+
+    A reply with new orders on top of old quoted ones yields the new ones; a forward whose only
+    turn file is below the forward marker yields that one. The same file twice (pasted in the body
+    and attached) counts once.
+    """
+    found: list[TurnFile] = []
+    seen: set[str] = set()
+    for text in texts:
+        for block in _first_with_blocks(_parts(text.text.split("\n"))):
+            if block not in seen:
+                seen.add(block)
+                found.append(TurnFile(text.where, block))
+    return found
+
+
+def _parts(lines: list[str]) -> list[list[str]]:
+    """The text cut at every line that starts copied material."""
+    parts: list[list[str]] = [[]]
+    for number, line in enumerate(lines):
+        if line.lstrip().startswith(">"):
+            parts[-1].append(line)
+        elif _MARKER.match(line) or _ATTRIBUTION.match(line) or _outlook_head(lines, number):
+            parts.append([])
+        elif _attribution_wrapped(lines, number):
+            parts.append([])
+        else:
+            parts[-1].append(line)
+    return parts
+
+
+def _outlook_head(lines: list[str], number: int) -> bool:
+    if not _OUTLOOK_HEAD.match(lines[number]):
+        return False
+    return any(_OUTLOOK_NEXT.match(line) for line in lines[number + 1:number + 4])
+
+
+def _attribution_wrapped(lines: list[str], number: int) -> bool:
+    # Gmail wraps a long attribution: "On Mon, 21 Nov 2026 at 10:00, Game Master <" / "gm@x> wrote:".
+    line = lines[number].strip()
+    if not line.lower().startswith("on ") or number + 1 >= len(lines):
+        return False
+    return lines[number + 1].strip().lower().endswith("wrote:") and len(line) < 200
+
+
+def _first_with_blocks(parts: list[list[str]]) -> list[str]:
+    dangling: list[str] = []
+    for part in parts:
+        complete, unfinished = _blocks(part)
+        if complete:
+            return complete
+        dangling = dangling or unfinished
+    return dangling
+
+
+def _blocks(lines: list[str]) -> tuple[list[str], list[str]]:
+    """(turn files with an END, a GAME block that never ended); quoted lines are skipped."""
+    complete: list[str] = []
+    start = None
+    for number, line in enumerate(lines):
+        if line.lstrip().startswith(">"):
+            continue
+        words = clean_line(line).split()
+        keyword = words[0].upper() if words else ""
+        if keyword == "GAME" and len(words) == 2:
+            start = number
+        elif keyword == "END" and start is not None:
+            complete.append(_joined(lines[start:number + 1]))
+            start = None
+    unfinished = [_joined(lines[start:])] if start is not None else []
+    return complete, unfinished
+
+
+def _joined(lines: list[str]) -> str:
+    return "\n".join(lines).strip("\n") + "\n"

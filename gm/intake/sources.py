@@ -1,0 +1,102 @@
+"""Where mail comes from: a Maildir, an mbox file, .eml files, standard input, or memory (tests)."""
+from __future__ import annotations
+
+import mailbox
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Protocol
+
+from gm.errors import GMError
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """One raw message: its bytes, where it came from (for the GM's eyes), and the SMTP return
+    path when the source knows it ("" is a bounce's null sender, None unknown)."""
+
+    raw: bytes
+    where: str
+    envelope_sender: str | None = None
+
+
+class MailSource(Protocol):
+    """The one door for incoming mail: raw messages out, and word back once each is stored."""
+
+    def messages(self) -> Iterator[Incoming]: ...
+
+    def taken(self, incoming: Incoming) -> None:
+        """Called after the message is archived and recorded; an IMAP source flags or moves it."""
+
+
+class MemorySource:
+    """Raw messages held in memory, for tests; remembers which were taken."""
+
+    def __init__(self, raws: list[bytes]):
+        self.raws = list(raws)
+        self.taken_from: list[str] = []
+
+    def messages(self) -> Iterator[Incoming]:
+        for number, raw in enumerate(self.raws, start=1):
+            yield Incoming(raw, f"memory:{number}")
+
+    def taken(self, incoming: Incoming) -> None:
+        self.taken_from.append(incoming.where)
+
+
+class FileSource:
+    """A Maildir, an mbox file, one .eml file or a folder of .eml files; read, never changed.
+
+    Files are left as they are: what was taken is known from the intake records, so importing
+    the same mailbox again takes only what is new.
+    """
+
+    def __init__(self, path: Path):
+        self.path = path
+        if not path.exists():
+            raise GMError(f"no file or folder {path}.")
+
+    @property
+    def kind(self) -> str:
+        if self.path.is_dir():
+            return "maildir" if (self.path / "cur").is_dir() and (self.path / "new").is_dir() else "folder"
+        with open(self.path, "rb") as handle:
+            return "mbox" if handle.read(5) == b"From " else "message"
+
+    def messages(self) -> Iterator[Incoming]:
+        try:
+            yield from getattr(self, f"_{self.kind}")()
+        except OSError as exc:
+            raise GMError(f"cannot read {self.path}: {exc.strerror or exc}.")
+
+    def taken(self, incoming: Incoming) -> None:
+        pass
+
+    def _maildir(self) -> Iterator[Incoming]:
+        box = mailbox.Maildir(self.path, factory=None, create=False)
+        # Sorted keys begin with the delivery time, so mail is taken in the order it came.
+        for key in sorted(box.iterkeys()):
+            yield Incoming(box.get_bytes(key), f"{self.path}:{key}")
+
+    def _mbox(self) -> Iterator[Incoming]:
+        box = mailbox.mbox(self.path, factory=None, create=False)
+        try:
+            for key in box.iterkeys():
+                with box.get_file(key, from_=True) as handle:
+                    from_line = handle.readline().decode("latin-1")
+                    raw = handle.read()
+                yield Incoming(raw, f"{self.path}:{key + 1}", _mbox_sender(from_line))
+        finally:
+            box.close()
+
+    def _folder(self) -> Iterator[Incoming]:
+        for path in sorted(p for p in self.path.iterdir() if p.suffix.lower() == ".eml" and p.is_file()):
+            yield Incoming(path.read_bytes(), str(path))
+
+    def _message(self) -> Iterator[Incoming]:
+        yield Incoming(self.path.read_bytes(), str(self.path))
+
+
+def _mbox_sender(from_line: str) -> str | None:
+    # "From MAILER-DAEMON Sat Nov 21 10:00:00 2026": the return path of the message.
+    words = from_line.split()
+    return words[1] if len(words) > 1 else None

@@ -1,0 +1,117 @@
+"""The outbox: mail waiting to be sent, one row per mail, with its status and retries."""
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import sqlite_utils
+
+from gm.clock import iso
+
+# Temporary failures are tried again after 5 minutes, then 10, 20, ... at most 12 hours apart.
+FIRST_RETRY = timedelta(minutes=5)
+LONGEST_WAIT = timedelta(hours=12)
+
+
+@dataclass(frozen=True)
+class Queued:
+    """A mail in the outbox.
+
+    kind: acknowledgement, report or resend. recipient/recipient_name: where it goes (an addr-spec
+    and a display name; the header is built from them by email.headerregistry, never by hand).
+    attachments: [{path (relative to the GM home), filename, type, sha256}].
+    message_id: ours, fixed when queued. in_reply_to/references: threading for answers.
+    """
+
+    id: int
+    kind: str
+    game_id: int | None
+    seat: str | None
+    turn: int | None
+    recipient: str
+    recipient_name: str
+    subject: str
+    body: str
+    attachments: list
+    message_id: str
+    in_reply_to: str | None
+    references: list
+    status: str
+    attempts: int
+    next_attempt: str
+    last_error: str | None
+
+
+def new_message_id(domain: str) -> str:
+    # make_msgid() would ask the resolver for this host's name on every call; a random id is enough.
+    return f"<{secrets.token_hex(12)}@{domain}>"
+
+
+def queue(db: sqlite_utils.Database, now: datetime, *, kind: str, recipient: str, recipient_name: str,
+          subject: str, body: str, domain: str, attachments: list | tuple = (), in_reply_to: str | None = None,
+          references: list | tuple = (), game_id: int | None = None, seat: str | None = None,
+          turn: int | None = None) -> int:
+    """Put a mail in the outbox (inside the caller's transaction); returns its id."""
+    return db.execute(
+        "INSERT INTO outbox (kind, game_id, seat, turn, recipient, recipient_name, subject, body, attachments, "
+        "message_id, in_reply_to, refs, status, attempts, next_attempt, queued) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)",
+        [kind, game_id, seat, turn, recipient, recipient_name, subject, body, json.dumps(list(attachments)),
+         new_message_id(domain), in_reply_to, json.dumps(list(references)), iso(now), iso(now)]).lastrowid
+
+
+_COLUMNS = ("id, kind, game_id, seat, turn, recipient, recipient_name, subject, body, attachments, "
+            "message_id, in_reply_to, refs, status, attempts, next_attempt, last_error")
+
+
+def _queued(row) -> Queued:
+    values = list(row)
+    values[9] = json.loads(values[9])
+    values[12] = json.loads(values[12])
+    return Queued(*values)
+
+
+def due(db: sqlite_utils.Database, now: datetime) -> list[Queued]:
+    """Queued mail whose time has come, oldest first."""
+    rows = db.execute(f"SELECT {_COLUMNS} FROM outbox WHERE status = 'queued' AND next_attempt <= ? ORDER BY id",
+                      [iso(now)]).fetchall()
+    return [_queued(r) for r in rows]
+
+
+def listed(db: sqlite_utils.Database, statuses: tuple = ("queued", "failed")) -> list[Queued]:
+    marks = ", ".join("?" for _ in statuses)
+    rows = db.execute(f"SELECT {_COLUMNS} FROM outbox WHERE status IN ({marks}) ORDER BY id", list(statuses)).fetchall()
+    return [_queued(r) for r in rows]
+
+
+def mark_sent(db: sqlite_utils.Database, mail: Queued, now: datetime) -> None:
+    db.execute("UPDATE outbox SET status = 'sent', sent = ?, attempts = attempts + 1, last_error = NULL "
+               "WHERE id = ?", [iso(now), mail.id])
+
+
+def mark_retry(db: sqlite_utils.Database, mail: Queued, now: datetime, error: str) -> datetime:
+    """Count a temporary failure and set the next try; returns when that is."""
+    wait = min(FIRST_RETRY * (2 ** mail.attempts), LONGEST_WAIT)
+    db.execute("UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ? WHERE id = ?",
+               [iso(now + wait), error, mail.id])
+    return now + wait
+
+
+def mark_failed(db: sqlite_utils.Database, mail: Queued, error: str) -> None:
+    db.execute("UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ? WHERE id = ?",
+               [error, mail.id])
+
+
+def cancel_reports(db: sqlite_utils.Database, game_id: int, seat: str, turn: int) -> None:
+    """An unsent report mail for a turn whose reports were made again is replaced, not sent twice."""
+    db.execute("UPDATE outbox SET status = 'cancelled' WHERE kind = 'report' AND status = 'queued' "
+               "AND game_id = ? AND seat = ? AND turn = ?", [game_id, seat, turn])
+
+
+def answers_since(db: sqlite_utils.Database, recipient: str, since: datetime) -> int:
+    """How many answers (acknowledgements, reports sent again) were queued for an address since a
+    moment: the rate limit that keeps two robots from answering each other for ever."""
+    return db.execute("SELECT count(*) FROM outbox WHERE recipient = ? AND kind IN ('acknowledgement', 'resend') "
+                      "AND queued >= ?", [recipient, iso(since)]).fetchone()[0]

@@ -1,0 +1,124 @@
+"""How mail leaves: the one-method Sender seam, over SMTP, into a folder, or into memory (tests)."""
+from __future__ import annotations
+
+import os
+import re
+import smtplib
+import ssl
+import tempfile
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Protocol
+
+from gm.errors import GMError
+from gm.mail.settings import Server
+
+
+class SendFailure(Exception):
+    """A mail the server did not take: temporary (try again later) or permanent (give up)."""
+
+    def __init__(self, reason: str, temporary: bool):
+        super().__init__(reason)
+        self.temporary = temporary
+
+
+class Sender(Protocol):
+    def send(self, message: EmailMessage) -> None:
+        """Deliver one message or raise SendFailure."""
+
+
+class MemorySender:
+    """Keeps what it is given, for tests; fails the addresses it is told to."""
+
+    def __init__(self, fail: dict[str, SendFailure] | None = None):
+        self.sent: list[EmailMessage] = []
+        self.fail = fail or {}
+
+    def send(self, message: EmailMessage) -> None:
+        failure = self.fail.get(message["To"].addresses[0].addr_spec)
+        if failure:
+            raise failure
+        self.sent.append(message)
+
+
+class FolderSender:
+    """Writes each message as an .eml file (named after its Message-ID) into a folder."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def send(self, message: EmailMessage) -> None:
+        name = re.sub(r"[^A-Za-z0-9.@_-]", "", str(message["Message-ID"]))[:120] + ".eml"
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd, temporary = tempfile.mkstemp(dir=self.folder, prefix=".sending-")
+            with os.fdopen(fd, "wb") as out:
+                out.write(message.as_bytes(policy=policy.default))
+            os.replace(temporary, self.folder / name)
+        except OSError as exc:
+            raise SendFailure(f"cannot write into {self.folder}: {exc.strerror}", temporary=True)
+
+
+class SmtpSender:
+    """One SMTP connection for a run of `gm mail send`: TLS or STARTTLS, then AUTH if a user is set.
+
+    Connecting or logging in fails the whole run with GMError (the mail stays queued, untouched);
+    a failure for one mail is a SendFailure for that mail only.
+    """
+
+    def __init__(self, server: Server):
+        self.server = server
+        self.connection: smtplib.SMTP | None = None
+
+    def __enter__(self) -> "SmtpSender":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.connection is not None:
+            try:
+                self.connection.quit()
+            except (smtplib.SMTPException, OSError):
+                pass
+            self.connection = None
+
+    def send(self, message: EmailMessage) -> None:
+        if self.connection is None:
+            self.connection = self._connect()
+        try:
+            refused = self.connection.send_message(message)
+        except smtplib.SMTPRecipientsRefused as exc:
+            raise _failure(next(iter(exc.recipients.values()), (550, b"refused")))
+        except smtplib.SMTPResponseException as exc:
+            raise _failure((exc.smtp_code, exc.smtp_error))
+        except (smtplib.SMTPServerDisconnected, OSError) as exc:
+            self.connection = None  # connect again for the next mail
+            raise SendFailure(f"the connection to {self.server.name} broke ({exc})", temporary=True)
+        if refused:
+            raise _failure(next(iter(refused.values())))
+
+    def _connect(self) -> smtplib.SMTP:
+        server = self.server
+        context = ssl.create_default_context(cafile=server.ca_file or None)
+        try:
+            if server.security == "tls":
+                connection = smtplib.SMTP_SSL(server.host, server.port, timeout=server.timeout, context=context)
+            else:
+                connection = smtplib.SMTP(server.host, server.port, timeout=server.timeout)
+                if server.security == "starttls":
+                    connection.starttls(context=context)
+            if server.user:
+                connection.login(server.user, server.password())
+        except smtplib.SMTPAuthenticationError as exc:
+            raise GMError(f"the SMTP server {server.name} refused the login of {server.user} "
+                          f"({exc.smtp_code}); nothing was sent. Check [smtp] user and the password.")
+        except (smtplib.SMTPException, ssl.SSLError, OSError) as exc:
+            raise GMError(f"cannot reach the SMTP server {server.name} ({exc}); nothing was sent, "
+                          "the mail stays queued.")
+        return connection
+
+
+def _failure(answer: tuple) -> SendFailure:
+    code, text = answer
+    text = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
+    return SendFailure(f"{code} {' '.join(text.split())}", temporary=not 500 <= int(code) < 600)

@@ -1,0 +1,131 @@
+"""Answers to mail: what each turn file came to, and the acknowledgement (or report sent again) for it."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import timedelta
+
+import sqlite_utils
+
+from gm.clock import Clock
+from gm.errors import GMError
+from gm.home import Home
+from gm.intake.finding import TurnFile
+from gm.intake.letter import Letter
+from gm.mail import outbox
+from gm.mail.settings import MailSettings
+from gm.mail.templates import write_mail
+from gm.services import delivery, turnfiles
+from gm.store import records
+
+# Every key an acknowledgement template may use, so a GM's template never meets a missing one.
+_SHOWN = {"where": "", "verdict": "", "reason": "", "game": None, "seat": None, "turn": None, "final": False,
+          "replaced": False, "deadline": None, "orders": [], "problems": [], "earlier": False, "note": ""}
+
+
+def refused(where: str, reason: str) -> dict:
+    return {"where": where, "verdict": "refused", "reason": reason}
+
+
+def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: TurnFile) -> dict:
+    """A submitted turn file's result: accepted or rejected with its orders and problems, or refused."""
+    checked = receipt.checked
+    if checked.refusal is not None:
+        return refused(found.where, checked.refusal)
+    game, seat = checked.game, checked.seat
+    result = {
+        "where": found.where, "verdict": "accepted" if checked.accepted else "rejected",
+        "game": game.name, "seat": seat.code, "turn": game.turn, "final": checked.final,
+        "replaced": receipt.replaced, "deadline": game.deadline,
+        "orders": [_order(o.to_json()) for o in checked.orders],
+        "problems": [_problem(p.to_json(), found) for p in checked.problems],
+    }
+    if not checked.accepted:
+        result["earlier"] = seat.id in records.current_submissions(db, game.id, game.turn)
+    return result
+
+
+def from_submission(db: sqlite_utils.Database, submission_id: int, found: TurnFile) -> dict:
+    """The result of a turn file stored by an earlier, interrupted run, read back from its row."""
+    row = db.execute("""SELECT g.name, s.code, sub.turn, sub.verdict, sub.orders, sub.problems, sub.final, g.deadline,
+                               EXISTS (SELECT 1 FROM submissions e WHERE e.seat_id = sub.seat_id AND e.turn = sub.turn
+                                       AND e.id < sub.id AND e.verdict = 'accepted')
+                        FROM submissions sub JOIN games g ON g.id = sub.game_id JOIN seats s ON s.id = sub.seat_id
+                        WHERE sub.id = ?""", [submission_id]).fetchone()
+    game, seat, turn, verdict, orders, problems, final, deadline, earlier = row
+    return {
+        "where": found.where, "verdict": verdict, "game": game, "seat": seat, "turn": turn, "final": bool(final),
+        "replaced": bool(earlier) and verdict == "accepted", "deadline": deadline, "earlier": bool(earlier),
+        "orders": [_order(o) for o in json.loads(orders)],
+        "problems": [_problem(p, found) for p in json.loads(problems)],
+    }
+
+
+def _order(order: dict) -> dict:
+    """An order as the game understood it: its line, and the verb with normalised arguments."""
+    return {"line": order["line"], "order": " ".join([order["verb"], *map(str, order["args"])])}
+
+
+def _problem(problem: dict, found: TurnFile) -> dict:
+    lines = found.text.split("\n")
+    line = problem["line"]
+    return dict(problem, text=lines[line - 1].strip() if 0 < line <= len(lines) else "")
+
+
+def reply_subject(subject: str) -> str:
+    subject = subject.strip() or "your turn file"
+    return subject if subject[:3].lower() == "re:" else f"Re: {subject}"
+
+
+@dataclass
+class Answerer:
+    """Queues the answer to a mail: an acknowledgement of every result, and reports asked for again.
+
+    Never to a program's mail (the caller does not ask), never to gm's own address, and no more
+    than [mail] replies_per_hour to one address, so two robots cannot answer each other for ever.
+    """
+
+    db: sqlite_utils.Database
+    home: Home
+    clock: Clock
+    settings: MailSettings
+    env: object
+
+    def answer(self, letter: Letter, results: list) -> str:
+        """Queue the answer (inside the caller's transaction); returns 'outbox <ids>' or why none."""
+        if letter.answer_to is None:
+            return "none: the mail has no usable From address"
+        address = letter.answer_to.addr_spec.lower()
+        if self.settings.address and address == self.settings.address.lower():
+            return "none: the mail came from gm's own address"
+        now = self.clock.now()
+        recent = outbox.answers_since(self.db, address, now - timedelta(hours=1))
+        if recent >= self.settings.replies_per_hour:
+            return f"none: {recent} answers to {address} in the last hour already"
+        name = " ".join(letter.answer_to.display_name.split())
+        threading = {"in_reply_to": letter.message_id, "references": letter.references}
+        queued = []
+        for result in results:
+            if result.get("resend"):
+                queued += self._resend(result.pop("resend"), threading)
+        # A report sent again to the address that asked is its own answer; anything else is told.
+        shown = [dict(_SHOWN, **r) for r in results if not r.pop("quiet", False)]
+        if shown:
+            written = write_mail(self.env, "acknowledgement.txt", {
+                "reply_subject": reply_subject(letter.subject), "name": name, "results": shown,
+                "gm_name": self.settings.name})
+            queued.append(outbox.queue(self.db, now, kind="acknowledgement", recipient=address, recipient_name=name,
+                                       subject=written.subject, body=written.body, domain=self.settings.domain,
+                                       **threading))
+        return "outbox " + ", ".join(map(str, queued))
+
+    def _resend(self, resend: dict, threading: dict) -> list[int]:
+        game = records.game_by_name(self.db, resend["game"])
+        seat = records.seat_by_code(self.db, game, resend["seat"])
+        try:
+            mail = delivery.report_mail(self.db, self.home, self.env, game, seat, resend["turn"], again=True)
+        except GMError:
+            mail = None  # its files are gone (a re-run turn): nothing to send again
+        if mail is None:
+            return []
+        return [outbox.queue(self.db, self.clock.now(), kind="resend", domain=self.settings.domain, **mail, **threading)]

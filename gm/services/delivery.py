@@ -1,0 +1,122 @@
+"""Delivering reports by mail: queue each seat's report after a turn, resend one, send the outbox."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import sqlite_utils
+
+from gm.clock import Clock
+from gm.errors import GMError
+from gm.home import Home
+from gm.mail import outbox
+from gm.mail.compose import Unsendable, compose
+from gm.mail.senders import FolderSender, Sender, SendFailure, SmtpSender
+from gm.mail.settings import mail_settings, server_settings
+from gm.mail.templates import mail_environment, write_mail
+from gm.store import records
+from gm.store.database import transaction
+
+
+def wants_json(db: sqlite_utils.Database, seat_id: int) -> bool:
+    row = db.execute("SELECT json_reports FROM seat_mail WHERE seat_id = ?", [seat_id]).fetchone()
+    return bool(row and row[0])
+
+
+def set_json(db: sqlite_utils.Database, seat_id: int, wanted: bool) -> None:
+    """A seat's wish to get the JSON report with the PDF (inside the caller's transaction)."""
+    db.execute("INSERT INTO seat_mail (seat_id, json_reports) VALUES (?, ?) "
+               "ON CONFLICT (seat_id) DO UPDATE SET json_reports = excluded.json_reports", [seat_id, int(wanted)])
+
+
+def report_mail(db: sqlite_utils.Database, home: Home, env, game: records.GameRecord, seat: records.SeatRecord,
+                turn: int, again: bool = False) -> dict | None:
+    """The fields of one seat's report mail for a rendered turn; None when that report is not rendered."""
+    row = db.execute("SELECT pdf, json, pdf_sha256, json_sha256 FROM reports WHERE game_id = ? AND turn = ? AND seat = ?",
+                     [game.id, turn, seat.code]).fetchone()
+    if row is None:
+        return None
+    pdf, json_path, pdf_sha, json_sha = row
+    attachments = [{"path": pdf, "filename": f"{game.name}-{turn}-{seat.code}.pdf",
+                    "type": "application/pdf", "sha256": pdf_sha}]
+    if wants_json(db, seat.id):
+        attachments.append({"path": json_path, "filename": f"{game.name}-{turn}-{seat.code}.json",
+                            "type": "application/json", "sha256": json_sha})
+    try:
+        context = json.loads((home.root / json_path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise GMError(f"the report {json_path} is missing or damaged; render it again with "
+                      f"'gm report render {game.name} --turn {turn}'.")
+    context.update(again=again, attachments=[a["filename"] for a in attachments],
+                   gm_name=mail_settings(home).name)
+    written = write_mail(env, "report.txt", context)
+    return {"recipient": seat.email, "recipient_name": seat.name, "subject": written.subject,
+            "body": written.body, "attachments": attachments, "game_id": game.id, "seat": seat.code, "turn": turn}
+
+
+def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, turn: int) -> int:
+    """Queue every seat's report mail for a rendered turn; returns how many were queued.
+
+    Seats at an .invalid address (robots, the demo) get none. Sending is 'gm mail send'.
+    """
+    game = records.game_by_name(db, game_name)
+    env = mail_environment(home.templates)
+    domain = mail_settings(home).domain
+    now = clock.now()
+    mails = [report_mail(db, home, env, game, seat, turn) for seat in records.seats_of(db, game.id)
+             if not seat.email.lower().endswith(".invalid")]
+    mails = [m for m in mails if m is not None]
+    with transaction(db):
+        for mail in mails:
+            outbox.cancel_reports(db, game.id, mail["seat"], turn)
+            outbox.queue(db, now, kind="report", domain=domain, **mail)
+    return len(mails)
+
+
+@dataclass
+class SendReport:
+    """What one run of the outbox did: sent, to be tried again (with when), failed for good."""
+
+    sent: list = field(default_factory=list)
+    retry: list = field(default_factory=list)
+    failed: list = field(default_factory=list)
+
+
+def send_outbox(db: sqlite_utils.Database, home: Home, clock: Clock, sender: Sender) -> SendReport:
+    """Send every queued mail that is due, each once; each result is committed as it happens."""
+    settings = mail_settings(home)
+    from_address = settings.sender()
+    report = SendReport()
+    for mail in outbox.due(db, clock.now()):
+        now = clock.now()
+        try:
+            sender.send(compose(mail, from_address, home.root, now))
+        except Unsendable as exc:
+            _record(db, outbox.mark_failed, mail, str(exc))
+            report.failed.append((mail, str(exc)))
+        except SendFailure as exc:
+            if exc.temporary and mail.attempts + 1 < settings.max_attempts:
+                when = _record(db, outbox.mark_retry, mail, now, str(exc))
+                report.retry.append((mail, str(exc), when))
+            else:
+                reason = str(exc) if not exc.temporary else f"{exc} (gave up after {mail.attempts + 1} tries)"
+                _record(db, outbox.mark_failed, mail, reason)
+                report.failed.append((mail, reason))
+        else:
+            _record(db, outbox.mark_sent, mail, now)
+            report.sent.append(mail)
+    return report
+
+
+def _record(db, mark, *args) -> datetime | None:
+    with transaction(db):
+        return mark(db, *args)
+
+
+def sender_for(home: Home):
+    """The configured transport: an SmtpSender (a context manager) or a FolderSender."""
+    settings = mail_settings(home)
+    if settings.transport == "folder":
+        return FolderSender(settings.folder)
+    return SmtpSender(server_settings(home, "smtp", 587, "starttls"))

@@ -1,0 +1,64 @@
+"""Requests by mail: a turn file whose only lines are RESEND or JSON ON/OFF asks rather than orders."""
+from __future__ import annotations
+
+import sqlite_utils
+
+from gm.core.envelope import Envelope
+from gm.intake.letter import Letter
+from gm.services import delivery
+from gm.store import records
+from gm.store.database import transaction
+
+# RESEND: the last report again, as Eressea, Atlantis and Olympia players know it.
+# JSON ON/OFF: whether report mails carry the JSON report too.
+REQUEST_WORDS = ("RESEND", "JSON ON", "JSON OFF")
+
+
+def _words(text: str) -> str:
+    return " ".join(text.upper().split())
+
+
+def is_request(envelope: Envelope) -> bool:
+    """A complete envelope whose every line is a request (never mixed with orders)."""
+    return envelope.ok and bool(envelope.lines) and all(_words(text) in REQUEST_WORDS for _, text in envelope.lines)
+
+
+def answer_request(db: sqlite_utils.Database, secret_check, envelope: Envelope, letter: Letter, where: str) -> dict:
+    """Check the seat and secret as for orders, then do what was asked; returns the result for the
+    acknowledgement. A RESEND result carries "resend" for the caller to queue with the answer."""
+    refusal, game, seat = _seat(db, secret_check, envelope)
+    if refusal:
+        return {"where": where, "verdict": "refused", "reason": refusal}
+    asked = [_words(text) for _, text in envelope.lines]
+    notes = []
+    result = {"where": where, "verdict": "request", "game": game.name, "seat": seat.code, "turn": game.turn,
+              "deadline": game.deadline if game.status != "over" else None}
+    for word in asked:
+        if word.startswith("JSON"):
+            with transaction(db):
+                delivery.set_json(db, seat.id, word == "JSON ON")
+            notes.append(f"Report mails for {seat.code} in {game.name} will {'' if word == 'JSON ON' else 'not '}"
+                         "carry the JSON report too.")
+    if "RESEND" in asked:
+        row = db.execute("SELECT max(turn) FROM reports WHERE game_id = ? AND seat = ?", [game.id, seat.code]).fetchone()
+        if row[0] is None:
+            notes.append(f"There is no report for {seat.code} in {game.name} yet; the first comes when turn 1 is run.")
+        else:
+            result["resend"] = {"game": game.name, "seat": seat.code, "turn": row[0]}
+            notes.append(f"Your report for turn {row[0]} of {game.name} was sent again to the address gm has for {seat.code}.")
+            result["quiet"] = len(asked) == 1 and letter.sender == seat.email.lower()
+    result["note"] = "\n".join(notes)
+    return result
+
+
+def _seat(db: sqlite_utils.Database, secret_check, envelope: Envelope):
+    """(refusal, game, seat) with the same sentences as a refused turn file."""
+    if db.execute("SELECT 1 FROM games WHERE name = ?", [envelope.game]).fetchone() is None:
+        return f"unknown game '{envelope.game}' (check the GAME line)", None, None
+    game = records.game_by_name(db, envelope.game)
+    seat = next((s for s in records.seats_of(db, game.id) if s.code == envelope.player), None)
+    if seat is None:
+        return f"game '{game.name}' has no player '{envelope.player}' (check the PLAYER line)", None, None
+    if not secret_check(envelope.password or "", seat.secret_hash):
+        return f"wrong password for player {seat.code} of '{game.name}'", None, None
+    return None, game, seat

@@ -1,0 +1,68 @@
+"""Building test mails and running mail commands: turn files, plain mails, stdin for 'gm inbox receive'."""
+from __future__ import annotations
+
+import io
+import sqlite3
+import sys
+from email.message import EmailMessage
+from email import policy
+
+GM_ADDRESS = "gm@example.org"
+
+
+def turn_file(secret: str, body: str = "CLAIM ENG SCO WAL", seat: str = "BR", game: str = "g1") -> str:
+    return f"GAME {game}\nPLAYER {seat}\nPASSWORD {secret}\n{body}\nEND\n"
+
+
+def mail(text: str, sender: str = "Ann <ann@example.org>", subject: str = "orders",
+         message_id: str | None = "<1@example.org>", **headers) -> bytes:
+    """A plain text mail as most programs send it (UTF-8)."""
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = GM_ADDRESS
+    message["Subject"] = subject
+    if message_id:
+        message["Message-ID"] = message_id
+    for name, value in headers.items():
+        message[name.replace("_", "-")] = value
+    message.set_content(text)
+    return message.as_bytes(policy=policy.SMTP)
+
+
+def configure(home, settings: dict) -> None:
+    """Change gm.toml values in place: {"smtp.port": 2525, "mail.transport": "smtp"}."""
+    path = home / "gm.toml"
+    lines, section = [], ""
+    for line in path.read_text().splitlines():
+        if line.startswith("["):
+            section = line.strip("[] ")
+        key = line.split("=")[0].strip()
+        if f"{section}.{key}" in settings and "=" in line and not line.startswith("#"):
+            value = settings[f"{section}.{key}"]
+            line = f"{key} = " + (f'"{value}"' if isinstance(value, str) else str(value).lower())
+        lines.append(line)
+    path.write_text("\n".join(lines) + "\n")
+
+
+def set_mail_address(home, address: str = GM_ADDRESS) -> None:
+    """Point gm.toml's [mail] address at the GM's address."""
+    configure(home, {"mail.address": address})
+
+
+def receive(gm, monkeypatch, raw: bytes, home, *args: str):
+    """Run 'gm inbox receive' with raw on standard input."""
+    stream = io.TextIOWrapper(io.BytesIO(raw))
+    monkeypatch.setattr(sys, "stdin", stream)
+    return gm("inbox", "receive", *args, home=home)
+
+
+def rows(home, sql: str, *params) -> list:
+    conn = sqlite3.connect(home / "gm.db")
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
+
+
+def outbox_bodies(home) -> list[tuple]:
+    return rows(home, "SELECT kind, recipient, subject, body FROM outbox ORDER BY id")

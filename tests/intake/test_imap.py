@@ -1,0 +1,89 @@
+"""gm inbox fetch against a real Dovecot: each message taken once, a crash between store and flag included."""
+from __future__ import annotations
+
+import pytest
+
+from gm.services.intake import Intake
+from tests.intake.mails import configure, mail, outbox_bodies, rows, turn_file
+
+
+def inbox_state(dovecot, user: str, folder: str = "INBOX") -> list[bytes]:
+    """The flags of every message in a folder."""
+    connection = dovecot.login(user)
+    try:
+        connection.select(folder)
+        status, data = connection.fetch("1:*", "(FLAGS)") if connection.select(folder)[1][0] != b"0" else ("OK", [])
+        return [line for line in data if line]
+    finally:
+        connection.logout()
+
+
+def three_mails(secret: str) -> list[bytes]:
+    return [mail(turn_file(secret, f"CLAIM {code}"), message_id=f"<imap{n}@example.org>")
+            for n, code in enumerate(["ENG", "SCO", "WAL"])]
+
+
+@pytest.mark.slow
+def test_fetch_takes_each_message_once_even_after_a_crash(home, gm, mail_home, dovecot, imap_user, monkeypatch):
+    dovecot.deliver(imap_user, three_mails(mail_home["BR"]))
+    real_record = Intake._record
+    calls = []
+
+    def crash_while_storing_the_third(self, *args):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # the process dies: two messages stored, none flagged yet
+        return real_record(self, *args)
+
+    monkeypatch.setattr(Intake, "_record", crash_while_storing_the_third)
+    assert gm("inbox", "fetch", home=home).code == 130
+    assert rows(home, "SELECT count(*) FROM mail_taken") == [(2,)]
+    assert [b"$GmTaken" in f for f in inbox_state(dovecot, imap_user)] == [False, False, False]
+
+    monkeypatch.setattr(Intake, "_record", real_record)
+    ran = gm("inbox", "fetch", home=home)
+    assert ran.code == 0
+    assert ran.out.splitlines()[0].startswith("imap:INBOX:3: accepted 1 order(s) for BR in g1, turn 1 (replaces")
+    assert ran.out.endswith("Taken: 1 accepted; 2 taken before\n")
+    flags = inbox_state(dovecot, imap_user)
+    assert all(b"$GmTaken" in f and b"\\Seen" in f for f in flags) and len(flags) == 3
+    assert gm("inbox", "fetch", home=home).out == "No new mail.\n"
+    # Nothing twice: three messages, three submissions, three answers.
+    assert rows(home, "SELECT count(*) FROM submissions") == [(3,)] and len(outbox_bodies(home)) == 3
+
+
+@pytest.mark.slow
+def test_fetch_can_move_taken_mail_to_a_folder(home, gm, mail_home, dovecot, imap_user):
+    configure(home, {"imap.after": "move", "imap.move_to": "gm taken"})
+    dovecot.deliver(imap_user, three_mails(mail_home["BR"]))
+    ran = gm("inbox", "fetch", home=home)
+    assert ran.code == 0 and ran.out.endswith("Taken: 3 accepted\n")
+    assert inbox_state(dovecot, imap_user) == []
+    assert len(inbox_state(dovecot, imap_user, '"gm taken"')) == 3
+    assert gm("inbox", "fetch", home=home).out == "No new mail.\n"
+
+
+@pytest.mark.slow
+def test_fetch_with_a_wrong_password_says_so(home, gm, mail_home, dovecot, imap_user, monkeypatch):
+    monkeypatch.setenv("GM_TEST_IMAP_PASSWORD", "wrong")
+    ran = gm("inbox", "fetch", home=home)
+    assert ran.code == 1
+    assert ran.err.startswith(f"Error: the IMAP server 127.0.0.1:{dovecot.port} refused the login of {imap_user} (")
+    assert ran.err.endswith("Check [imap] user and the password.\n")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("security", ["tls", "starttls"])
+def test_fetch_over_tls_and_starttls(home, gm, mail_home, dovecot, imap_user, security):
+    if dovecot.tls is None:
+        pytest.skip("openssl is needed to make the test server's certificate")
+    port = dovecot.tls_port if security == "tls" else dovecot.port
+    configure(home, {"imap.security": security, "imap.port": port, "imap.ca_file": str(dovecot.tls[0])})
+    dovecot.deliver(imap_user, three_mails(mail_home["BR"])[:1])
+    ran = gm("inbox", "fetch", home=home)
+    assert (ran.code, ran.err) == (0, "") and ran.out.endswith("Taken: 1 accepted\n")
+    # Without the CA the server's certificate is not trusted, and gm says so instead of going on.
+    configure(home, {"imap.ca_file": ""})
+    ran = gm("inbox", "fetch", home=home)
+    assert ran.code == 1 and ran.err.startswith(f"Error: cannot reach the IMAP server 127.0.0.1:{port} (")
+    assert "CERTIFICATE_VERIFY_FAILED" in ran.err

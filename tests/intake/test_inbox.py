@@ -1,0 +1,186 @@
+"""gm inbox import/receive: archived first, submitted through the one path, answered, taken once."""
+from __future__ import annotations
+
+import hashlib
+import mailbox
+
+import pytest
+
+from tests.cli.test_game import table_dump
+from tests.intake.mails import configure, mail, outbox_bodies, receive, rows, turn_file
+
+
+def archived(home) -> set[str]:
+    return {p.name for p in (home / "archive").rglob("*") if p.is_file()}
+
+
+def test_receive_accepts_archives_and_answers_in_the_thread(home, gm, mail_home, monkeypatch):
+    raw = mail("Hi!\n\n" + turn_file(mail_home["BR"]), message_id="<m1@example.org>", References="<r0@example.org>")
+    ran = receive(gm, monkeypatch, raw, home)
+    assert (ran.code, ran.err) == (0, "")
+    assert ran.out == ("stdin: accepted 1 order(s) for BR in g1, turn 1; answer: outbox 1\n"
+                       "Taken: 1 accepted\n")
+    assert hashlib.sha256(raw).hexdigest() in archived(home)
+    assert rows(home, "SELECT channel, sender, verdict, current FROM submissions") == [("mail", "ann@example.org", "accepted", 1)]
+    [(kind, to, subject, body)] = outbox_bodies(home)
+    assert (kind, to, subject) == ("acknowledgement", "ann@example.org", "Re: orders")
+    assert "ACCEPTED: 1 order(s) for BR in g1, turn 1." in body and "  line 4: CLAIM ENG SCO WAL\n" in body
+    assert rows(home, "SELECT in_reply_to, refs FROM outbox") == [("<m1@example.org>", '["<r0@example.org>", "<m1@example.org>"]')]
+    assert rows(home, "SELECT message_id, outcome, answer FROM mail_taken") == [("<m1@example.org>", "accepted", "outbox 1")]
+
+
+def test_second_submission_says_it_replaced_the_first(home, gm, mail_home, monkeypatch):
+    receive(gm, monkeypatch, mail(turn_file(mail_home["BR"], "CLAIM ENG"), message_id="<a@x>"), home)
+    ran = receive(gm, monkeypatch, mail(turn_file(mail_home["BR"], "CLAIM SCO"), message_id="<b@x>"), home)
+    assert ran.out.startswith("stdin: accepted 1 order(s) for BR in g1, turn 1 (replaces the earlier submission);")
+    assert "These orders replace the orders you sent earlier for this turn." in outbox_bodies(home)[1][3]
+
+
+def test_problems_are_answered_with_their_lines(home, gm, mail_home, monkeypatch):
+    gm("game", "deadline", "g1", "2026-11-27 18:00", home=home)
+    ran = receive(gm, monkeypatch, mail(turn_file(mail_home["BR"], "CLAIM ENG\nFROBNICATE 3")), home)
+    assert ran.out.startswith("stdin: rejected 1 order(s) for BR in g1, turn 1; 1 problem(s); answer: outbox 1")
+    body = outbox_bodies(home)[0][3]
+    assert "NOT USED: your turn file for BR in g1, turn 1, has 1 problem(s):\n\n  line 5: FROBNICATE 3\n    FROBNICATE is not an order" in body
+    assert "Until gm has valid orders from you, this seat gets the robot's orders." in body
+    assert "\nDeadline: " in body
+
+
+@pytest.mark.parametrize("text, reason", [
+    (lambda s: turn_file(s, game="g9"), "unknown game 'g9' (check the GAME line)"),
+    (lambda s: turn_file("wrong-secret"), "wrong password for player BR of 'g1'"),
+    (lambda s: "Dear GM, I attack!\n", "no turn file found: the orders must start with a line 'GAME <game name>' and end with 'END'"),
+    (lambda s: turn_file(s).replace("END\n", ""), "the turn file has no END line: put END after the last order"),
+])
+def test_refusals_store_no_submission_and_say_why(home, gm, mail_home, monkeypatch, text, reason):
+    before = [t for t in table_dump(home) if t[0] not in ("mail_taken", "outbox")]
+    ran = receive(gm, monkeypatch, mail(text(mail_home["BR"])), home)
+    assert ran.code == 0 and ran.out.startswith(f"stdin: refused: {reason}; answer: outbox 1\n")
+    assert [t for t in table_dump(home) if t[0] not in ("mail_taken", "outbox")] == before
+    assert f"REFUSED: {reason}." in outbox_bodies(home)[0][3]
+
+
+def test_turn_already_run_is_refused(home, gm, mail_home, monkeypatch):
+    assert gm("turn", "run", "g1", "--no-render", home=home).code == 0
+    ran = receive(gm, monkeypatch, mail(turn_file(mail_home["BR"]).replace("PASSWORD", "TURN 1\nPASSWORD")), home)
+    assert "refused: these orders are for turn 1, which has already been run; 'g1' is collecting turn 2" in ran.out
+
+
+def test_robots_are_taken_but_never_answered(home, gm, mail_home, monkeypatch):
+    ran = receive(gm, monkeypatch, mail("I am away", Auto_Submitted="auto-replied"), home)
+    assert ran.out == "stdin: ignored; answer: none: sent by a program (Auto-Submitted: auto-replied)\nTaken: 1 ignored\n"
+    monkeypatch.setenv("SENDER", "")
+    ran = receive(gm, monkeypatch, mail("Undeliverable: " + turn_file(mail_home["BR"]), message_id="<b@x>"), home)
+    assert "ignored; answer: none: sent by a program (a bounce (empty return path))" in ran.out
+    assert outbox_bodies(home) == [] and rows(home, "SELECT count(*) FROM submissions") == [(0,)]
+
+
+def test_the_same_message_is_taken_once(home, gm, mail_home, monkeypatch):
+    raw = mail(turn_file(mail_home["BR"]), message_id="<once@example.org>")
+    receive(gm, monkeypatch, raw, home)
+    ran = receive(gm, monkeypatch, raw, home)
+    assert ran.out == "No new mail (1 taken before).\n"
+    # The same mail by another route (an extra Received line) is known by Message-ID and content.
+    ran = receive(gm, monkeypatch, b"Received: from relay2.example.org\r\n" + raw, home)
+    assert ran.out == "stdin: duplicate; answer: none: a copy was taken before\nTaken: 1 duplicate\n"
+    assert rows(home, "SELECT count(*) FROM submissions") == [(1,)] and len(outbox_bodies(home)) == 1
+
+
+def test_rate_limit_stops_answering_a_loop(home, gm, mail_home, monkeypatch):
+    configure(home, {"mail.replies_per_hour": 2})
+    for n in range(3):
+        ran = receive(gm, monkeypatch, mail(f"hello {n}", message_id=f"<loop{n}@x>"), home)
+    assert ran.out.startswith("stdin: refused: no turn file found")
+    assert "answer: none: 2 answers to ann@example.org in the last hour already" in ran.out
+    assert len(outbox_bodies(home)) == 2
+
+
+def test_no_answer_to_gms_own_address(home, gm, mail_home, monkeypatch):
+    ran = receive(gm, monkeypatch, mail("hello", sender="gm@example.org"), home)
+    assert "answer: none: the mail came from gm's own address" in ran.out
+
+
+def test_require_registered_from_address(home, gm, mail_home, monkeypatch):
+    ran = gm("game", "require-from", "g1", "yes", home=home)
+    assert (ran.code, ran.out) == (0, "g1: turn files by mail count only from each seat's registered address.\n")
+    ran = receive(gm, monkeypatch, mail(turn_file(mail_home["BR"]), sender="Ann <ann@elsewhere.example>"), home)
+    assert ("refused: game 'g1' takes turn files for BR only from the player's registered address; "
+            "send them from that address") in ran.out
+    ran = receive(gm, monkeypatch, mail(turn_file(mail_home["BR"]), message_id="<2@x>"), home)
+    assert "accepted 3 order(s)" not in ran.out and "accepted 1 order(s) for BR" in ran.out
+    assert gm("game", "require-from", "g1", "maybe", home=home).err == "Error: say yes or no, not 'maybe'.\n"
+    assert gm("game", "require-from", "g1", "no", home=home).out == "g1: turn files by mail count from any address; the secret decides.\n"
+
+
+def test_several_turn_files_in_one_mail_each_answered(home, gm, mail_home, monkeypatch):
+    text = turn_file(mail_home["BR"], "CLAIM ENG") + "\n" + turn_file(mail_home["FR"], "CLAIM BRI", seat="FR")
+    ran = receive(gm, monkeypatch, mail(text), home)
+    assert ran.out == ("stdin: accepted 1 order(s) for BR in g1, turn 1\n"
+                       "stdin: accepted 1 order(s) for FR in g1, turn 1; answer: outbox 1\nTaken: 1 accepted\n")
+    body = outbox_bodies(home)[0][3]
+    assert "--- 1 of 2: the turn file in the body ---" in body and "--- 2 of 2" in body
+
+
+def test_import_maildir_mbox_eml_and_folder(home, gm, mail_home, tmp_path):
+    secret = mail_home["BR"]
+    maildir = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    for n in range(3):
+        maildir.add(mail(turn_file(secret, "CLAIM ENG") + f"\n# {n}\n", message_id=f"<md{n}@x>"))
+    ran = gm("inbox", "import", tmp_path / "Maildir", home=home)
+    assert ran.code == 0 and ran.out.endswith("Taken: 3 accepted\n")
+    assert gm("inbox", "import", tmp_path / "Maildir", home=home).out == "No new mail (3 taken before).\n"
+    box = mailbox.mbox(tmp_path / "box.mbox")
+    message = mailbox.mboxMessage(mail("hi", message_id="<mb1@x>"))
+    message.set_from("ann@example.org")
+    box.add(message)
+    message = mailbox.mboxMessage(mail("bounce", message_id="<mb2@x>"))
+    message.set_from("MAILER-DAEMON")
+    box.add(message)
+    box.flush()
+    ran = gm("inbox", "import", tmp_path / "box.mbox", home=home)
+    assert ran.out.endswith("Taken: 1 ignored, 1 refused\n")
+    (tmp_path / "eml").mkdir()
+    (tmp_path / "eml" / "a.eml").write_bytes(mail(turn_file(secret, "CLAIM SCO"), message_id="<e1@x>"))
+    (tmp_path / "eml" / "notes.txt").write_text("not a mail")
+    assert gm("inbox", "import", tmp_path / "eml", home=home).out.endswith("Taken: 1 accepted\n")
+    assert gm("inbox", "import", tmp_path / "eml" / "a.eml", home=home).out == "No new mail (1 taken before).\n"
+
+
+def test_import_of_nothing_says_so(home, gm, mail_home, tmp_path):
+    (tmp_path / "empty").mkdir()
+    assert gm("inbox", "import", tmp_path / "empty", home=home).out == "No new mail.\n"
+    ran = gm("inbox", "import", tmp_path / "missing", home=home)
+    assert (ran.code, ran.err) == (1, f"Error: no file or folder {tmp_path / 'missing'}.\n")
+
+
+def test_receive_without_a_home_asks_the_server_to_try_again(tmp_path, gm, monkeypatch):
+    ran = receive(gm, monkeypatch, mail("x"), tmp_path / "nowhere")
+    assert ran.code == 75 and ran.err.startswith("Error: no GM home at ")
+
+
+def test_fetch_without_imap_settings_says_what_to_set(home, gm):
+    ran = gm("inbox", "fetch", home=home)
+    assert (ran.code, ran.err) == (1, "Error: gm.toml has no [imap] host: set host, port and user there "
+                                      "(see README, 'Taking turns by mail').\n")
+
+
+def test_too_large_mail_is_archived_and_refused_unread(home, gm, mail_home, monkeypatch):
+    configure(home, {"mail.max_message_bytes": 500})
+    raw = mail(turn_file(mail_home["BR"]) + "x" * 600)
+    ran = receive(gm, monkeypatch, raw, home)
+    assert f"refused: the mail is too large ({len(raw):,} bytes; at most 500): send the turn file as plain text" in ran.out
+    assert hashlib.sha256(raw).hexdigest() in archived(home)
+
+
+def test_send_option_sends_the_answers_at_once(home, gm, mail_home, monkeypatch, tmp_path):
+    ran = receive(gm, monkeypatch, mail(turn_file(mail_home["BR"])), home, "--send")
+    assert ran.code == 0 and ran.out.endswith(f"Sent 1 mail(s) into {home / 'outbox'}; 0 to try again; 0 failed.\n")
+    assert len(list((home / "outbox").glob("*.eml"))) == 1
+    (tmp_path / "one.eml").write_bytes(mail("hello", message_id="<s2@x>"))
+    ran = gm("inbox", "import", tmp_path / "one.eml", "--send", home=home)
+    assert ran.code == 0 and "Sent 1 mail(s)" in ran.out
+    # A pipe never fails a stored message because sending failed: the server would deliver it again.
+    configure(home, {"mail.address": ""})
+    ran = receive(gm, monkeypatch, mail("hi again", message_id="<s3@x>"), home, "--send")
+    assert ran.code == 0 and ran.err == ("Error: gm.toml has no [mail] address: set it to the address players write "
+                                         "to, then try again. The message is stored; its answer stays queued.\n")

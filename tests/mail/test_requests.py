@@ -1,0 +1,77 @@
+"""Requests by mail (RESEND, JSON ON/OFF), and a message cut short by a crash taken again without doubling."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gm.clock import SystemClock
+from gm.home import Home
+from gm.intake.sources import Incoming
+from gm.services.intake import Intake
+from gm.store.database import open_database
+from tests.intake.mails import mail, outbox_bodies, receive, rows, set_mail_address, turn_file
+
+
+def request(secret: str, *lines: str, seat: str = "BR") -> str:
+    return f"GAME g1\nPLAYER {seat}\nPASSWORD {secret}\n" + "\n".join(lines) + "\nEND\n"
+
+
+@pytest.fixture
+def played(home, gm, game):
+    """g1 with turn 1 run and its reports rendered (their mails queued, then sent into the folder)."""
+    set_mail_address(home)
+    assert gm("turn", "run", "g1", home=home).code == 0
+    assert gm("mail", "send", home=home).code == 0
+    return game
+
+
+@pytest.mark.slow
+def test_resend_sends_the_last_report_as_the_answer(home, gm, played, monkeypatch):
+    ran = receive(gm, monkeypatch, mail(request(played["BR"], "RESEND"), message_id="<again@x>"), home)
+    assert ran.out == "stdin: request for BR in g1; answer: outbox 5\nTaken: 1 request\n"
+    [(kind, to, subject, body)] = outbox_bodies(home)[4:]
+    assert (kind, to) == ("resend", "ann@example.org") and subject.endswith("(turn 1), sent again")
+    assert "As you asked, here is your last report again." in body
+    [(in_reply_to, attachments)] = rows(home, "SELECT in_reply_to, attachments FROM outbox WHERE id = 5")
+    assert in_reply_to == "<again@x>" and [a["filename"] for a in json.loads(attachments)] == ["g1-1-BR.pdf"]
+
+
+@pytest.mark.slow
+def test_resend_from_another_address_goes_to_the_registered_one(home, gm, played, monkeypatch):
+    raw = mail(request(played["BR"], "JSON ON", "RESEND"), sender="Ann <ann@work.example>")
+    assert receive(gm, monkeypatch, raw, home).out.endswith("answer: outbox 5, 6\nTaken: 1 request\n")
+    resend, answer = outbox_bodies(home)[4:]
+    assert resend[:2] == ("resend", "ann@example.org") and answer[:2] == ("acknowledgement", "ann@work.example")
+    assert "Report mails for BR in g1 will carry the JSON report too." in answer[3]
+    assert "Your report for turn 1 of g1 was sent again to the address gm has for BR." in answer[3]
+    [(attachments,)] = rows(home, "SELECT attachments FROM outbox WHERE id = 5")
+    assert [a["filename"] for a in json.loads(attachments)] == ["g1-1-BR.pdf", "g1-1-BR.json"]
+
+
+def test_requests_need_the_secret_and_a_report(home, gm, game, monkeypatch):
+    set_mail_address(home)
+    ran = receive(gm, monkeypatch, mail(request("wrong", "RESEND")), home)
+    assert ran.out.startswith("stdin: refused: wrong password for player BR of 'g1'; answer: outbox 1")
+    ran = receive(gm, monkeypatch, mail(request(game["BR"], "resend"), message_id="<2@x>"), home)
+    assert "There is no report for BR in g1 yet; the first comes when turn 1 is run." in outbox_bodies(home)[1][3]
+    # A request mixed with orders is not a request: the ruleset says what is wrong with the line.
+    ran = receive(gm, monkeypatch, mail(request(game["BR"], "CLAIM ENG", "RESEND"), message_id="<3@x>"), home)
+    assert "rejected 1 order(s) for BR in g1, turn 1; 1 problem(s)" in ran.out
+
+
+def test_a_message_cut_short_after_storing_is_never_stored_twice(home, gm, game, monkeypatch):
+    set_mail_address(home)
+    db = open_database(home / "gm.db")
+    intake = Intake(db, Home(home), SystemClock(), "pipe")
+    raw = mail(turn_file(game["BR"]), message_id="<cut@x>")
+    # The process dies after the submission is stored, before the message is recorded.
+    monkeypatch.setattr(Intake, "_record", lambda *args: (_ for _ in ()).throw(KeyboardInterrupt))
+    with pytest.raises(KeyboardInterrupt):
+        intake.take(Incoming(raw, "stdin"))
+    assert rows(home, "SELECT count(*) FROM submissions") == [(1,)]
+    monkeypatch.undo()
+    set_mail_address(home)
+    ran = receive(gm, monkeypatch, raw, home)
+    assert ran.out == "stdin: accepted 1 order(s) for BR in g1, turn 1; answer: outbox 1\nTaken: 1 accepted\n"
+    assert rows(home, "SELECT count(*) FROM submissions") == [(1,)] and len(outbox_bodies(home)) == 1
