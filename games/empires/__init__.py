@@ -1,0 +1,79 @@
+"""The Empires ruleset (`empires`): the object the `gm.games` entry point names."""
+from __future__ import annotations
+
+from importlib import resources
+from random import Random
+
+from gm.core.model import Order, Outcome, Problem, SeatInfo, TurnResult
+from gm.core.ruleset import ScenarioError, TurnSeeds
+
+from . import orders, robot, rules, scenario, view
+
+SCENARIO_PACKAGE = "gm_games.empires.scenarios"
+
+
+class EmpiresRuleset:
+    """Empires by mail: numbered actions, land battles, census turns, VP and the three wins."""
+
+    name = "empires"
+    version = "1.0"
+    title = "Empires"
+    demo_seats = 12  # `gm demo --ruleset empires`: the issue's 12-seat robot game
+
+    # Scenarios are the only packaged data a ruleset reads.
+    def scenario_names(self) -> list[str]:
+        files = resources.files(SCENARIO_PACKAGE).iterdir()
+        return sorted(f.name[:-5] for f in files if f.name.endswith(".toml"))
+
+    def default_scenario(self) -> str:
+        return "europe"
+
+    def scenario_text(self, name: str) -> str:
+        known = self.scenario_names()
+        if name not in known:
+            raise ScenarioError(f"empires has no scenario {name!r}; it has {', '.join(known)}")
+        return resources.files(SCENARIO_PACKAGE).joinpath(f"{name}.toml").read_text("utf-8")
+
+    def load_scenario(self, text: str, source: str) -> dict:
+        return scenario.load_scenario_text(text, source)
+
+    def seat_codes(self, scenario: dict) -> list[str]:
+        return [country["code"] for country in scenario["countries"]]
+
+    def seat_limits(self, scenario: dict) -> tuple[int, int]:
+        return scenario["min_seats"], scenario["max_seats"]
+
+    def new_game(self, scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
+        return rules.new_game(scenario, seats, seeds)
+
+    def parse_orders(self, lines: list[tuple[int, str]]) -> tuple[list[Order], list[Problem]]:
+        return orders.parse_orders(lines)
+
+    def check_orders(self, state: dict, seat: str, order_list: list[Order]) -> list[Problem]:
+        return orders.check_orders(state, seat, order_list)
+
+    def resolve(self, state: dict, orders_by_seat: dict, seeds: TurnSeeds) -> TurnResult:
+        return rules.resolve(state, orders_by_seat, seeds)
+
+    def robot_orders(self, state: dict, seat: str, rng: Random) -> list[Order]:
+        return robot.robot_orders(state, seat, rng)
+
+    def view(self, state: dict, seat: str) -> dict:
+        return view.view(state, seat)
+
+    def order_form(self, state: dict, seat: str) -> list[str]:
+        return view.order_form(state, seat)
+
+    def turn_label(self, state: dict) -> str:
+        return view.turn_label(state)
+
+    def scores(self, state: dict) -> dict[str, int]:
+        return rules.scores(state)
+
+    def is_over(self, state: dict) -> Outcome | None:
+        return rules.outcome(state)
+
+
+ruleset = EmpiresRuleset()
+
+__all__ = ["EmpiresRuleset", "ruleset"]

@@ -1,0 +1,318 @@
+"""Carrying out one Empires action during resolution: builds, moves, gifts and land battles
+(D-EMP-4..7). Every function changes the working copy of the state held by a Turn."""
+from __future__ import annotations
+
+from gm.core import vp
+from gm.core.model import Event, Order
+
+from .battle import Battle
+from .board import NEUTRAL, Board, nation, nations, plural
+from .orders import resolve_amount
+
+ARMY_COST = 3      # "ARMY builds armies into the army reserve at 3 BPs each"
+RESERVE_COST = 1   # rule D-EMP-4
+MOVE_COST = 1      # rule D-EMP-4: "A MOVE or an ATTACK costs 1 BP"
+MAX_FORT = 3
+
+
+class Turn:
+    """The working state of one turn's resolution: the state copy, the map, the events so far,
+    the defence modes set this turn, the areas grown, battles fought and VP changes."""
+
+    def __init__(self, state: dict, board: Board, number: int):
+        self.state, self.board, self.number = state, board, number
+        self.events: list[Event] = []
+        self.modes: dict[str, dict] = {}
+        self.grown: set[str] = set()
+        self.battles = 0
+        self.vp: list[vp.VPChange] = []
+
+    def event(self, kind: str, text: str, seats=None, **data) -> None:
+        data["text"] = text
+        self.events.append(Event(kind, data, tuple(s for s in seats if s != NEUTRAL)
+                                 if seats is not None else None))
+
+    def fail(self, seat: str, order: Order, reason: str) -> None:
+        number = order.args[0] if order.args else 0
+        self.event("order_failed", f"Action {number}: {nations(self.state, seat)} "
+                   f"{describe(order)} fails: {reason}.", (seat,), seat=seat, action=number,
+                   order=describe(order), reason=reason)
+
+    def spend(self, seat: str, cost: int) -> None:
+        country = self.state["countries"][seat]
+        country["bps"] -= cost
+        self.state["books"][seat]["spent"] += cost
+
+    def bps(self, seat: str) -> int:
+        return self.state["countries"][seat]["bps"]
+
+
+def describe(order: Order) -> str:
+    if not order.args or len(order.args) != 4:
+        return order.text or order.verb
+    _, where, where_to, amount = order.args
+    return " ".join(str(x) for x in (order.verb, where or "-", where_to or "-",
+                                     "-" if amount is None else amount))
+
+
+def _afford(turn: Turn, seat: str, cost: int) -> str | None:
+    have = turn.bps(seat)
+    return None if cost <= have else f"it costs {cost} BPs and {nation(turn.state, seat)} has {have}"
+
+
+def _own(turn: Turn, seat: str, code: str) -> str | None:
+    owner = turn.state["areas"][code]["owner"]
+    if owner == seat:
+        return None
+    return f"{turn.board.name(code)} is not {nations(turn.state, seat)} (it is held by " \
+           f"{nation(turn.state, owner)})"
+
+
+def act(turn: Turn, seat: str, order: Order) -> None:
+    """Carry out one action, or record why it fails (rule D-ALL-3); never raises."""
+    number, where, where_to, amount = order.args
+    if where is not None and order.verb != "ARMY":
+        problem = _own(turn, seat, where) if turn.board.is_land(where) else \
+            f"{where} is not a land area"
+        if problem:
+            return turn.fail(seat, order, problem)
+    handler = HANDLERS[order.verb]
+    problem = handler(turn, seat, order, where, where_to, amount)
+    if problem:
+        turn.fail(seat, order, problem)
+
+
+def _levy(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+    area = turn.state["areas"][where]
+    count, why = resolve_amount(amount, area["population"] // 2)  # half, rounded down
+    if why or count < 1:
+        return why or f"{turn.board.name(where)} has too few people to levy"
+    area["population"] -= count
+    area["armies"] += count
+    turn.event("levy", f"Action {order.args[0]}: {nation(turn.state, seat)} levies "
+               f"{plural(count, 'army')} from the people of {turn.board.name(where)}.", (seat,),
+               seat=seat, area=where, armies=count)
+    return None
+
+
+def _army(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+    have = turn.bps(seat)
+    count, why = resolve_amount(amount, have // ARMY_COST)
+    if why:
+        return f"{nation(turn.state, seat)} has {have} BPs, enough for " \
+               f"{plural(have // ARMY_COST, 'army')}, not {amount}"
+    if count < 1:
+        return f"{nation(turn.state, seat)} has {have} BPs, too few for an army"
+    build(turn, seat, count, f"Action {order.args[0]}")
+    return None
+
+
+def build(turn: Turn, seat: str, count: int, label: str) -> None:
+    turn.spend(seat, count * ARMY_COST)
+    turn.state["countries"][seat]["reserve"] += count
+    turn.event("army", f"{label}: {nation(turn.state, seat)} raises {plural(count, 'army')} into "
+               f"the reserve for {count * ARMY_COST} BPs.", (seat,), seat=seat, armies=count,
+               cost=count * ARMY_COST)
+
+
+def _reserve(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+    country = turn.state["countries"][seat]
+    if isinstance(amount, int):
+        if amount > country["reserve"]:
+            return f"the reserve holds {plural(country['reserve'], 'army')}, not {amount}"
+        count = amount
+    else:
+        count, _ = resolve_amount(amount, min(country["reserve"], turn.bps(seat) // RESERVE_COST))
+        if count < 1:
+            return "the reserve is empty" if not country["reserve"] else \
+                f"{nation(turn.state, seat)} has no BPs to place reserves"
+    problem = _afford(turn, seat, count * RESERVE_COST)
+    if problem:
+        return problem
+    turn.spend(seat, count * RESERVE_COST)
+    country["reserve"] -= count
+    turn.state["areas"][where]["armies"] += count
+    turn.event("reserve", f"Action {order.args[0]}: {nation(turn.state, seat)} places "
+               f"{plural(count, 'reserve army')} in {turn.board.name(where)} for {count} BPs.",
+               (seat,), seat=seat, area=where, armies=count, cost=count * RESERVE_COST)
+    return None
+
+
+def _grow(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+    if where in turn.grown:
+        return f"{turn.board.name(where)} has grown once this turn already"
+    area = turn.state["areas"][where]
+    cost = area["population"] + turn.board.terrain(where).grow
+    problem = _afford(turn, seat, cost)
+    if problem:
+        return problem
+    turn.spend(seat, cost)
+    area["population"] += 1
+    turn.grown.add(where)
+    turn.event("grow", f"Action {order.args[0]}: {turn.board.name(where)} grows to population "
+               f"{area['population']} for {cost} BPs.", (seat,), seat=seat, area=where,
+               population=area["population"], cost=cost)
+    return None
+
+
+def _fortify(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+    area = turn.state["areas"][where]
+    if area["fort"] >= MAX_FORT:
+        return f"the fort of {turn.board.name(where)} is at the highest level, {MAX_FORT}"
+    cost = 2 * (area["fort"] + 1)  # rule D-EMP-4: 2 BPs times the new level
+    problem = _afford(turn, seat, cost)
+    if problem:
+        return problem
+    turn.spend(seat, cost)
+    area["fort"] += 1
+    turn.event("fortify", f"Action {order.args[0]}: {turn.board.name(where)} is fortified to level "
+               f"{area['fort']} for {cost} BPs.", (seat,), seat=seat, area=where, fort=area["fort"],
+               cost=cost)
+    return None
+
+
+def _raze(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+    area = turn.state["areas"][where]
+    levels, why = resolve_amount(amount, area["fort"])
+    if why or levels < 1:
+        return why or f"{turn.board.name(where)} has no fort to raze"
+    problem = _afford(turn, seat, levels)
+    if problem:
+        return problem
+    turn.spend(seat, levels)
+    area["fort"] -= levels
+    turn.event("raze", f"Action {order.args[0]}: {nation(turn.state, seat)} razes "
+               f"{plural(levels, 'fort level')} in {turn.board.name(where)} for {levels} BPs.",
+               (seat,), seat=seat, area=where, levels=levels, cost=levels)
+    return None
+
+
+def _mode(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+    # Defence orders were set at the start of the turn (see rules.set_defences); by now the
+    # action only reports, so a later capture cannot turn it into a failure.
+    return None
+
+
+def _gift(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+    if where_to not in turn.state["countries"] or where_to == seat or \
+            where_to in turn.state["victory"]["eliminated"]:
+        return f"{where_to} is not a country that can take a gift"
+    count, why = resolve_amount(amount, turn.bps(seat))
+    if why:
+        return f"{nation(turn.state, seat)} has {turn.bps(seat)} BPs, not {amount}"
+    if count < 1:
+        return f"{nation(turn.state, seat)} has no BPs to give"
+    turn.spend(seat, count)
+    turn.state["countries"][where_to]["bps"] += count
+    turn.state["books"][where_to]["gifts"] += count
+    turn.event("gift", f"Action {order.args[0]}: {nation(turn.state, seat)} gives {count} BPs to "
+               f"{nation(turn.state, where_to)}.", (seat, where_to), seat=seat, to=where_to,
+               bps=count)
+    return None
+
+
+def _move(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+    if where_to not in turn.board.reach[where]:
+        return f"{turn.board.name(where)} and {turn.board.name(where_to)} are not next to each other"
+    if order.verb == "MOVE" and turn.state["areas"][where_to]["owner"] != seat:
+        return _own(turn, seat, where_to)
+    if order.verb == "ATTACK" and turn.state["areas"][where_to]["owner"] == seat:
+        return f"{turn.board.name(where_to)} is {nations(turn.state, seat)} own area"
+    source = turn.state["areas"][where]
+    count, why = resolve_amount(amount, source["armies"])
+    if why or count < 1:
+        return why or f"{turn.board.name(where)} has no armies to send"
+    problem = _afford(turn, seat, MOVE_COST)
+    if problem:
+        return problem
+    turn.spend(seat, MOVE_COST)
+    source["armies"] -= count
+    if order.verb == "MOVE":
+        turn.state["areas"][where_to]["armies"] += count
+        turn.event("move", f"Action {order.args[0]}: {nation(turn.state, seat)} moves "
+                   f"{plural(count, 'army')} from {turn.board.name(where)} to "
+                   f"{turn.board.name(where_to)}.", (seat,), seat=seat, **{"from": where},
+                   to=where_to, armies=count)
+    else:
+        fight(turn, seat, order.args[0], where, where_to, count)
+    return None
+
+
+HANDLERS = {"LEVY": _levy, "ARMY": _army, "RESERVE": _reserve, "GROW": _grow,
+            "FORTIFY": _fortify, "RAZE": _raze, "MOVE": _move, "ATTACK": _move, "DEFEND": _mode,
+            "ENTRENCH": _mode, "AMBUSH": _mode, "RETREAT": _mode, "GIFT": _gift}
+
+
+# ----------------------------------------------------------------------------------------------
+# Land battles.
+
+def _before_battle(turn: Turn, target: str, source: str, attacking: int) -> tuple[int, dict]:
+    """A standing RETREAT or AMBUSH on the target acts on its first attack; returns the attackers
+    left and what happened, for the battle's event."""
+    mode = turn.modes.get(target)
+    area = turn.state["areas"][target]
+    if not mode or mode["spent"] or mode["owner"] != area["owner"]:
+        return attacking, {}
+    if mode["mode"] == "retreat":
+        mode["spent"] = True
+        refuge = turn.state["areas"].get(mode["to"])
+        if refuge is not None and refuge["owner"] == area["owner"] and area["armies"]:
+            refuge["armies"] += area["armies"]
+            moved, area["armies"] = area["armies"], 0
+            return attacking, {"retreat": moved, "retreat_to": mode["to"]}
+    if mode["mode"] == "ambush":
+        mode["spent"] = True
+        toll = min(attacking, area["armies"] // 2)
+        return attacking - toll, {"ambush": toll}
+    return attacking, {}
+
+
+def fight(turn: Turn, seat: str, action: int, source: str, target: str, attacking: int) -> None:
+    """An ATTACK's land battle: losses, collateral damage, capture or return, VP (D-EMP-5..7)."""
+    area = turn.state["areas"][target]
+    defender = area["owner"]
+    sent = attacking
+    attacking, before = _before_battle(turn, target, source, attacking)
+    mode = turn.modes.get(target, {})
+    held = mode.get("owner") == defender
+    entrenched = int(held and mode.get("mode") == "entrench" and mode.get("to") == source)
+    fort = 0 if held and mode.get("mode") == "ambush" else area["fort"]
+    battle = Battle(attacking, area["armies"], area["population"], fort,
+                    turn.board.terrain(target).defence, entrenched)
+    turn.battles += 1
+    area["armies"] -= battle.defender_losses
+    area["population"] -= battle.collateral
+    if battle.captured:
+        area["owner"], area["armies"] = seat, battle.survivors
+        turn.modes.pop(target, None)
+    else:
+        turn.state["areas"][source]["armies"] += battle.survivors
+    changes = vp.battle_changes(seat, None if defender == NEUTRAL else defender, battle.captured,
+                                battle.population, battle.collateral, turn.board.name(target))
+    turn.vp += changes
+    _battle_event(turn, seat, defender, action, source, target, sent, battle, before, changes)
+
+
+def _battle_event(turn: Turn, seat: str, defender: str, action: int, source: str, target: str,
+                  sent: int, battle: Battle, before: dict, changes: list) -> None:
+    who, place = nation(turn.state, seat), turn.board.name(target)
+    text = (f"Battle {turn.battles} (action {action}): {who} attacks {place} from "
+            f"{turn.board.name(source)} with {plural(sent, 'army')}")
+    if before.get("ambush") is not None:
+        text += f"; an ambush costs {before['ambush']} of them"
+    if before.get("retreat"):
+        text += f"; the defenders retreat to {turn.board.name(before['retreat_to'])}"
+    text += (f". Attack {battle.attacking} against defence {battle.defence}: {who} loses "
+             f"{battle.attacker_losses}, {nation(turn.state, defender)} lose"
+             f"{'' if defender == NEUTRAL else 's'} {battle.defender_losses}")
+    text += f", {battle.collateral} population perish" if battle.collateral else ""
+    text += (f"; {who} captures {place}." if battle.captured else
+             f"; the attack fails and {battle.survivors} return home.")
+    turn.event("battle", text, (seat, defender), number=turn.battles, action=action,
+               attacker=seat, defender=defender, **{"from": source}, to=target,
+               attacking=battle.attacking, defending=battle.defence, armies=battle.armies,
+               population=battle.population, fort=battle.fort, terrain=battle.terrain,
+               entrenched=battle.entrenched, attacker_losses=battle.attacker_losses,
+               defender_losses=battle.defender_losses, collateral=battle.collateral,
+               captured=battle.captured, survivors=battle.survivors,
+               vp={c.seat: c.points for c in changes}, **before)

@@ -1,0 +1,259 @@
+"""Empires orders: up to 16 numbered actions in the four-field form (`ACTION WHERE WHERE-TO
+NUMBER`), the parser (never raises) and the check against the turn being collected."""
+from __future__ import annotations
+
+import re
+
+from gm.core.model import Order, Problem
+
+from .board import Board, nation
+
+MAX_ACTIONS = 16
+VERBS = ("LEVY", "ARMY", "RESERVE", "GROW", "FORTIFY", "RAZE", "MOVE", "ATTACK", "DEFEND",
+         "ENTRENCH", "AMBUSH", "RETREAT", "GIFT")
+DEFENCE = ("DEFEND", "ENTRENCH", "AMBUSH", "RETREAT")
+# What each field holds: area, country, amount, "-" (unused); a "?" amount may be left as "-"
+# and then means ALL.
+SHAPES = {
+    "LEVY": ("area", "-", "amount?"), "ARMY": ("-", "-", "amount"),
+    "RESERVE": ("area", "-", "amount"), "GROW": ("area", "-", "-"),
+    "FORTIFY": ("area", "-", "-"), "RAZE": ("area", "-", "amount?"),
+    "MOVE": ("area", "area", "amount"), "ATTACK": ("area", "area", "amount"),
+    "DEFEND": ("area", "-", "-"), "ENTRENCH": ("area", "area", "-"),
+    "AMBUSH": ("area", "-", "-"), "RETREAT": ("area", "area", "-"),
+    "GIFT": ("-", "country", "amount"),
+}
+USAGE = {
+    "LEVY": "LEVY <area> - [n|ALL]", "ARMY": "ARMY - - <n|ALL|AB-n>",
+    "RESERVE": "RESERVE <area> - <n|ALL|AB-n>", "GROW": "GROW <area>", "FORTIFY": "FORTIFY <area>",
+    "RAZE": "RAZE <area> - [levels|ALL]", "MOVE": "MOVE <from> <to> <n|ALL|AB-n>",
+    "ATTACK": "ATTACK <from> <target> <n|ALL|AB-n>", "DEFEND": "DEFEND <area>",
+    "ENTRENCH": "ENTRENCH <area> <against>", "AMBUSH": "AMBUSH <area>",
+    "RETREAT": "RETREAT <area> <to>", "GIFT": "GIFT - <country> <BPs|ALL|AB-n>",
+}
+AREA = re.compile(r"[A-Za-z]{3}")
+COUNTRY = re.compile(r"[A-Za-z]{2}")
+NUMBER = re.compile(r"[0-9]{1,6}")
+ALL_BUT = re.compile(r"AB-([0-9]{1,6})", re.IGNORECASE)
+ACTION_NUMBER = re.compile(r"([0-9]{1,3})[.):]?")
+
+
+def make_order(number: int, verb: str, where: str | None = None, where_to: str | None = None,
+               amount=None) -> Order:
+    """An order as the robot or the implicit 17th action writes it (line 0)."""
+    fields = [str(number), verb, where or "-", where_to or "-", "-" if amount is None else str(amount)]
+    return Order(verb, (number, where, where_to, amount), 0, " ".join(fields))
+
+
+def _shown(word: str) -> str:
+    return word if len(word) <= 20 else word[:20] + "..."
+
+
+# ----------------------------------------------------------------------------------------------
+# Parsing.
+
+def parse_orders(lines: list[tuple[int, str]]) -> tuple[list[Order], list[Problem]]:
+    """Parse the body lines of a turn file. Never raises: bad lines become problems."""
+    orders: list[Order] = []
+    problems: list[Problem] = []
+    used: dict[int, int] = {}
+    last = 0
+    for line, raw in lines:
+        text = str(raw).strip()
+        words = text.replace(",", " ").split()
+        if not words:
+            continue
+        number, words = _action_number(words)
+        parsed = _parse_words(words)
+        if isinstance(parsed, str):
+            problems.append(Problem(line, parsed))
+            continue
+        number = number if number is not None else last + 1
+        problem = _number_problem(number, used)
+        if problem:
+            problems.append(Problem(line, problem))
+            continue
+        used[number], last = line, number
+        orders.append(Order(parsed[0], (number, *parsed[1]), line, text))
+    return orders, problems
+
+
+def _action_number(words: list[str]) -> tuple[int | None, list[str]]:
+    match = ACTION_NUMBER.fullmatch(words[0])
+    if match and len(words) > 1:
+        return int(match[1]), words[1:]
+    return None, words
+
+
+def _number_problem(number: int, used: dict) -> str | None:
+    if not 1 <= number <= MAX_ACTIONS:
+        return (f"action {number} is out of range: a turn has actions 1 to {MAX_ACTIONS} "
+                "(the 17th, ARMY ALL, is automatic)")
+    if number in used:
+        return f"action {number} is given twice (first on line {used[number]})"
+    return None
+
+
+def _parse_words(words: list[str]):
+    verb = words[0].upper()
+    if verb not in VERBS:
+        return f"{_shown(words[0])} is not an action; the actions are {', '.join(VERBS)}"
+    fields = words[1:]
+    if len(fields) > 3:
+        return f"{verb} has at most three fields after it: {USAGE[verb]}"
+    fields += ["-"] * (3 - len(fields))
+    values = []
+    for kind, word in zip(SHAPES[verb], fields, strict=True):
+        value = _field(kind, word, verb)
+        if isinstance(value, tuple):  # a problem, wrapped so it cannot pass for a value
+            return value[0]
+        values.append(value)
+    return verb, tuple(values)
+
+
+def _field(kind: str, word: str, verb: str):
+    blank = word == "-"
+    if kind == "-":
+        return None if blank else (f"{verb} has no use for {_shown(word)}: {USAGE[verb]}",)
+    if kind == "area":
+        if blank:
+            return (f"{verb} needs an area there: {USAGE[verb]}",)
+        if AREA.fullmatch(word):
+            return word.upper()
+        return (f"{_shown(word)} is not an area code; area codes are three letters, like PAR",)
+    if kind == "country":
+        if COUNTRY.fullmatch(word):
+            return word.upper()
+        return (f"{_shown(word)} is not a country code; country codes are two letters, like FR",)
+    return _amount(word, verb, optional=kind == "amount?")
+
+
+def _amount(word: str, verb: str, optional: bool):
+    if word == "-":
+        return "ALL" if optional else (f"{verb} needs a number, ALL or AB-n: {USAGE[verb]}",)
+    if word.upper() == "ALL":
+        return "ALL"
+    but = ALL_BUT.fullmatch(word)
+    if but:
+        return f"AB-{int(but[1])}"
+    if not NUMBER.fullmatch(word):
+        return (f"{_shown(word)} is not a number; write a whole number, ALL, or AB-2 for all but 2",)
+    if int(word) < 1:
+        return ("the number must be at least 1",)
+    return int(word)
+
+
+def resolve_amount(amount, available: int) -> tuple[int, str | None]:
+    """(how many, why not) for an amount against what is there: an explicit number larger than
+    what is there makes the order fail; ALL takes everything; AB-n everything but n."""
+    if amount == "ALL":
+        return available, None
+    if isinstance(amount, str) and amount.startswith("AB-"):
+        return max(0, available - int(amount[3:])), None
+    if amount > available:
+        return 0, f"only {available} {'is' if available == 1 else 'are'} there, not {amount}"
+    return amount, None
+
+
+def well_formed(order) -> bool:
+    """Whether an order has the shape the parser gives (guards resolve against odd input)."""
+    if not isinstance(order, Order) or order.verb not in SHAPES or len(order.args) != 4:
+        return False
+    number, *fields = order.args
+    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= MAX_ACTIONS:
+        return False
+    for kind, value in zip(SHAPES[order.verb], fields, strict=True):
+        if kind == "-" and value is not None:
+            return False
+        if kind in ("area", "country") and not isinstance(value, str):
+            return False
+        if kind.startswith("amount") and not _is_amount(value):
+            return False
+    return True
+
+
+def _is_amount(value) -> bool:
+    if value == "ALL":
+        return True
+    if isinstance(value, str):
+        return bool(ALL_BUT.fullmatch(value))
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+# ----------------------------------------------------------------------------------------------
+# Checking against the state of the turn being collected: only what cannot change during the
+# turn is a problem (an area captured by an earlier action may be used by a later one).
+
+def check_orders(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+    """The problems with a seat's orders now; an empty list means they are accepted."""
+    if seat not in state["countries"]:
+        return [Problem(0, f"{seat} has no seat in this game")]
+    if state["phase"] == "over":
+        return [Problem(o.line, "the game is over; no orders are needed") for o in orders]
+    if seat in state["victory"]["eliminated"]:
+        return [Problem(o.line, "your country has been eliminated; no orders are needed")
+                for o in orders]
+    board = Board.of(state)
+    problems = []
+    seen: dict[tuple, int] = {}
+    for order in sorted(orders, key=lambda o: o.args[0]):
+        message = _order_problem(state, board, seat, order, orders) or _twice(order, seen)
+        if message:
+            problems.append(Problem(order.line, message))
+    return sorted(problems, key=lambda p: p.line)
+
+
+def _twice(order: Order, seen: dict) -> str | None:
+    number, where = order.args[0], order.args[1]
+    key = ("grow", where) if order.verb == "GROW" else ("mode", where) if order.verb in DEFENCE else None
+    if key is None:
+        return None
+    if key in seen:
+        what = "GROW once per area per turn" if key[0] == "grow" else "one defence order per area"
+        return f"{where} already has action {seen[key]}: {what}"
+    seen[key] = number
+    return None
+
+
+def _may_capture(orders: list[Order], number: int, code: str) -> bool:
+    return any(o.verb == "ATTACK" and o.args[2] == code and o.args[0] < number for o in orders)
+
+
+def _order_problem(state: dict, board: Board, seat: str, order: Order, orders: list) -> str | None:
+    number, where, where_to, _ = order.args
+    for code in (where, None if order.verb == "GIFT" else where_to):
+        if code is not None and code not in board.places:
+            return f"{code} is not an area on this map"
+        if code is not None and not board.is_land(code):
+            return f"{code} is a sea; armies cross seas but cannot stand or fight there"
+    if order.verb == "GIFT":
+        return _gift_problem(state, seat, where_to)
+    if order.verb != "ARMY" and not _yours(state, where, seat, orders, number):
+        return _not_yours(state, where)
+    if order.verb in ("MOVE", "ATTACK", "ENTRENCH", "RETREAT"):
+        if where_to not in board.reach[where]:
+            return f"{where} and {where_to} are not next to each other (nor across one sea)"
+    if order.verb in ("MOVE", "RETREAT") and not _yours(state, where_to, seat, orders, number):
+        return f"{where_to} is not yours; {order.verb} goes to an area you own (to take it, ATTACK)"
+    if order.verb == "ATTACK" and state["areas"][where_to]["owner"] == seat:
+        return f"{where_to} is your own area: an attack on it fails; to send armies there, MOVE"
+    return None
+
+
+def _yours(state: dict, code: str, seat: str, orders: list, number: int) -> bool:
+    return state["areas"][code]["owner"] == seat or _may_capture(orders, number, code)
+
+
+def _not_yours(state: dict, code: str) -> str:
+    owner = state["areas"][code]["owner"]
+    return f"{code} is not yours (it is held by {nation(state, owner)})"
+
+
+def _gift_problem(state: dict, seat: str, country: str) -> str | None:
+    if country == seat:
+        return "a gift goes to another country, not your own"
+    if country not in state["countries"]:
+        return f"{country} is not a country in this game"
+    if country in state["victory"]["eliminated"]:
+        return f"{nation(state, country)} has been eliminated and cannot take gifts"
+    return None

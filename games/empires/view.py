@@ -1,0 +1,170 @@
+"""What one seat sees of an Empires game: the report's view, its order form and turn labels.
+
+Never in a view: the census schedule, other countries' VP (only the leader's, 11.3), other
+countries' BPs and orders, and events the seat may not see.
+"""
+from __future__ import annotations
+
+from gm.core import census, victory
+from gm.core.vp import VPChange
+
+from .board import NEUTRAL, Board, alive, armies_on_map, nation, owned
+from .rules import outcome
+
+SEA_OWNER = "sea"  # how seas appear on the shared map (the legend names them "sea")
+
+
+def turn_label(state: dict) -> str:
+    return "Game over" if state.get("phase") == "over" else f"Turn {state['turn']}"
+
+
+def view(state: dict, seat: str) -> dict:
+    """The only input to a seat's report."""
+    result = outcome(state)
+    record = state[victory.STATE_KEY]
+    survivors = alive(state)
+    top = max((state["vp"][s] for s in survivors), default=None)
+    return {
+        "ruleset": "empires", "title": state["scenario"]["title"], "seat": seat,
+        "phase": state["phase"], "turn": state["turn"] - 1, "turn_label": turn_label(state),
+        "map": _map(state),
+        "seats": [_roundup_line(state, code) for code in state["seating"]],
+        "leader": {"codes": [s for s in survivors if state["vp"][s] == top], "vp": top},
+        "warning": _warning(state, record),
+        "last_census": state["last_census"],
+        "census_now": state["last_census"] is not None and state["last_census"] == state["turn"] - 1,
+        "target": record["target"],
+        "you": _you(state, seat) if seat in state["countries"] else None,
+        "order_of_play": [s for s in state["order_of_play"] if s in survivors],
+        "outcome": result.to_json() if result else None,
+    }
+
+
+def _warning(state: dict, record: dict) -> dict | None:
+    if record["warning"] is None or state["phase"] == "over":
+        return None
+    leader = record.get("leader")
+    return {"since": record["warning"], "leader": leader, "nation": nation(state, leader),
+            "vp": state["vp"].get(leader) if leader else None, "holds": list(record.get("holds", []))}
+
+
+def _colour(state: dict, owner) -> str:
+    if owner == NEUTRAL or owner is None:
+        return state["scenario"]["neutral_colour"]
+    return state["countries"][owner]["colour"]
+
+
+def _map(state: dict) -> dict:
+    scenario = state["scenario"]
+    capitals = {c["capital"]: code for code, c in state["countries"].items()}
+    territories = []
+    for place in scenario["areas"]:
+        code = place["code"]
+        if place["land"]:
+            area = state["areas"][code]
+            owner, troops, colour = area["owner"], area["armies"], _colour(state, area["owner"])
+        else:
+            owner, troops, colour = SEA_OWNER, "", scenario["sea_colour"]
+        territories.append({"code": code, "name": place["name"], "x": place["x"], "y": place["y"],
+                            "neighbours": list(place["neighbours"]), "owner": owner,
+                            "troops": troops, "core_of": capitals.get(code), "colour": colour})
+    return {"width": scenario["width"], "height": scenario["height"], "territories": territories}
+
+
+def _roundup_line(state: dict, code: str) -> dict:
+    country = state["countries"][code]
+    return {"code": code, "nation": country["nation"], "name": country["name"],
+            "colour": country["colour"], "areas": len(owned(state, code)),
+            "armies": armies_on_map(state, code), "reserve": country["reserve"],
+            "capital": country["capital"], "eliminated": state[victory.STATE_KEY]["eliminated"].get(code)}
+
+
+def _you(state: dict, seat: str) -> dict:
+    board = Board.of(state)
+    country = state["countries"][seat]
+    mine = owned(state, seat)
+    areas = [dict(state["areas"][c], code=c, name=board.name(c), terrain=board.places[c]["terrain"],
+                  capital=c == country["capital"], reach=sorted(board.reach[c])) for c in mine]
+    return {
+        "code": seat, "nation": country["nation"], "name": country["name"],
+        "colour": country["colour"], "vp": state["vp"][seat], "bps": country["bps"],
+        "reserve": country["reserve"], "capital": country["capital"],
+        "eliminated": state[victory.STATE_KEY]["eliminated"].get(seat),
+        "areas": areas, "finances": dict(state["books"][seat]),
+        "vp_changes": [c for c in state["vp_changes"] if c["seat"] == seat],
+        "neighbours": _neighbours(state, board, seat, mine),
+    }
+
+
+def _neighbours(state: dict, board: Board, seat: str, mine: list[str]) -> list[dict]:
+    near: dict[str, list[str]] = {}
+    for code in mine:
+        for other in board.reach[code]:
+            if state["areas"][other]["owner"] != seat:
+                near.setdefault(other, []).append(code)
+    out = []
+    for code in sorted(near):
+        area = state["areas"][code]
+        out.append({"code": code, "name": board.name(code), "terrain": board.places[code]["terrain"],
+                    "owner": area["owner"], "nation": nation(state, area["owner"]),
+                    "population": area["population"], "armies": area["armies"],
+                    "fort": area["fort"], "next_to": near[code]})
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# The order form: the ruleset's lines of the prefilled turn file.
+
+def order_form(state: dict, seat: str) -> list[str]:
+    if seat not in state["countries"]:
+        return [f"# {seat} has no seat in this game."]
+    if state["phase"] == "over":
+        return ["# The game is over: no orders are needed."]
+    if seat in state[victory.STATE_KEY]["eliminated"]:
+        return ["# Your country has been eliminated: no orders are needed."]
+    country = state["countries"][seat]
+    board = Board.of(state)
+    lines = [
+        f"# {turn_label(state)}: {country['nation']} has {country['bps']} BPs and "
+        f"{country['reserve']} reserve armies.",
+        "# Up to 16 actions, one a line: [N] ACTION WHERE WHERE-TO NUMBER, with '-' for",
+        "# an unused field; NUMBER is a number, ALL, or AB-n (all but n).",
+        "# Everyone's action 1 is carried out first, then everyone's action 2, ...",
+        "# ARMY - - n       3 BPs an army, into the reserve",
+        "# RESERVE area - n 1 BP a reserve army placed on the map",
+        "# LEVY area        half the population becomes armies, free",
+        "# GROW area        population + 1, for population + terrain BPs",
+        "# FORTIFY area     2 BPs x the new level (3 at most); RAZE area - n: 1 BP a level",
+        "# MOVE from to n, ATTACK from target n: 1 BP;  GIFT - country n: give BPs",
+        "# DEFEND area, AMBUSH area, ENTRENCH area against, RETREAT area to: free, all turn",
+        "# Leftover BPs become armies, 3 BPs each: the automatic 17th action, ARMY ALL.",
+        "# Your areas (population/armies/fort: can reach):",
+    ]
+    example = None
+    for code in owned(state, seat):
+        area = state["areas"][code]
+        reach = sorted(board.reach[code])
+        lines += _wrapped(f"#   {code} {area['population']}/{area['armies']}/{area['fort']}: ", reach)
+        foreign = [r for r in reach if state["areas"][r]["owner"] != seat]
+        if example is None and foreign and area["armies"]:
+            example = f"# For example:  1 ATTACK {code} {foreign[0]} {area['armies']}"
+    return lines + [example or "# For example:  1 ARMY - - ALL"]
+
+
+def _wrapped(prefix: str, codes: list[str], width: int = 80) -> list[str]:
+    lines, line = [], prefix
+    for code in codes:
+        if len(line) + len(code) > width:
+            lines.append(line.rstrip())
+            line = "#" + " " * (len(prefix) - 1)
+        line += code + " "
+    return lines + [line.rstrip()]
+
+
+def vp_changes(state: dict, seat: str) -> list[VPChange]:
+    return [VPChange.from_json(c) for c in state["vp_changes"] if c["seat"] == seat]
+
+
+def census_schedule(state: dict) -> list[int]:
+    """For the GM only (gm game show --gm-secrets); no view calls this."""
+    return list(state[census.STATE_KEY]["turns"])

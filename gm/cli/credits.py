@@ -1,0 +1,129 @@
+"""gm credits: payments, balances, adjustments, transfers, the policy per game, the CSV export."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from gm.cli.common import HomeOption, clock, open_home
+from gm.errors import GMError
+from gm.services import credits as service
+from gm.services import delivery
+from gm.store import records
+
+app = typer.Typer(help="Turn credits and discounts: payments, balances, adjustments, export.",
+                  no_args_is_help=True)
+
+
+def _standing(db, email: str) -> str:
+    position = service.account_position(db, email)
+    return f"{email} now has {position.balance} credits and a discount of {position.discount}."
+
+
+@app.command("buy")
+def buy(
+    email: Annotated[str, typer.Argument(help="The player's e-mail address (their account).")],
+    credits: Annotated[int, typer.Argument(help="Turn credits bought in this one payment.")],
+    paid: Annotated[str, typer.Option("--paid", help="The money received, e.g. 25 or 25.50.")],
+    game: Annotated[Optional[str], typer.Option(help="The game the payment is for.")] = None,
+    name: Annotated[Optional[str], typer.Option(help="Open the account with this name if it is new.")] = None,
+    home: HomeOption = None,
+) -> None:
+    """Record a payment; 10 or more credits at once add the player's discount as bonus turns."""
+    home_, db = open_home(home)
+    made = service.buy(db, clock(), email, credits, service.parse_money(paid), game, name)
+    payment = made[0]
+    typer.echo(f"Payment recorded: {payment.credits} credits for {service.format_money(payment.money)} "
+               f"from {payment.account} (entry {payment.number}).")
+    for bonus in made[1:]:
+        typer.echo(f"Bonus: {bonus.credits} credits for a discount of {bonus.credits} (entry {bonus.number}).")
+    typer.echo(_standing(db, payment.account))
+    released = delivery.queue_released(db, home_, clock(), payment.account)
+    if released:
+        typer.echo(f"Released {released} held report(s); they are queued: send them with 'gm mail send'.")
+
+
+@app.command("show")
+def show(email: Annotated[str, typer.Argument(help="The player's e-mail address.")],
+         home: HomeOption = None) -> None:
+    """An account's balance, discount and every entry."""
+    _, db = open_home(home)
+    _, email, name = service.account(db, email)
+    position = service.account_position(db, email)
+    typer.echo(f"{email} ({name}): {position.balance} credits, discount {position.discount} bonus turns.")
+    entries = service.account_entries(db, email)
+    if not entries:
+        typer.echo("No entries yet.")
+        return
+    typer.echo(f"{'ENTRY':>5}  {'DATE':<20}  {'GAME':<14}  {'KIND':<14}  {'CREDITS':>7}  {'MONEY':>8}  "
+               f"{'DISC':>4}  {'BALANCE':>7}  MEMO")
+    for e in entries:
+        typer.echo(f"{e.number:>5}  {e.date:<20}  {(e.game or '-'):<14}  {e.kind:<14}  {e.credits:>7}  "
+                   f"{service.format_money(e.money):>8}  {e.discount:>4}  {e.balance:>7}  {e.memo}")
+
+
+@app.command("adjust")
+def adjust(
+    email: Annotated[str, typer.Argument(help="The player's e-mail address.")],
+    reason: Annotated[str, typer.Option(help="Why: kept in the books for good.")],
+    credits: Annotated[int, typer.Option(help="Credits to add, or take away with a minus sign: --credits -2.")] = 0,
+    discount: Annotated[int, typer.Option(help="Change the discount (it stays 0 to 10): --discount 3.")] = 0,
+    game: Annotated[Optional[str], typer.Option(help="The game it concerns.")] = None,
+    home: HomeOption = None,
+) -> None:
+    """Correct an account's credits or discount; the reason is required."""
+    _, db = open_home(home)
+    entry = service.adjust(db, clock(), email, credits, reason, discount, game)
+    typer.echo(f"Adjustment recorded (entry {entry.number}): {entry.credits:+d} credits, "
+               f"{entry.discount:+d} discount: {entry.memo}")
+    typer.echo(_standing(db, entry.account))
+
+
+@app.command("transfer")
+def transfer(
+    giver: Annotated[str, typer.Argument(help="The account the credits leave.")],
+    taker: Annotated[str, typer.Argument(help="The account they go to.")],
+    credits: Annotated[int, typer.Argument(help="How many credits.")],
+    reason: Annotated[str, typer.Option(help="Why, e.g. 'return slip of empires-1'.")] = "transfer",
+    home: HomeOption = None,
+) -> None:
+    """Move credits from one account to another (for example leftover credits on a return slip)."""
+    _, db = open_home(home)
+    out, back = service.transfer(db, clock(), giver, taker, credits, reason)
+    typer.echo(f"Transferred {back.credits} credits from {out.account} to {back.account} "
+               f"(entries {out.number} and {back.number}).")
+
+
+@app.command("policy")
+def policy(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    unpaid: Annotated[Optional[str], typer.Option(help="hold (the default): charge and hold the report until "
+                                                  "paid; deliver: charge and send anyway; free: no charges.")] = None,
+    home: HomeOption = None,
+) -> None:
+    """Show or set what happens to a turn a player cannot pay for, in one game."""
+    _, db = open_home(home)
+    if unpaid is None:
+        rules = service.policy(records.game_by_name(db, game))
+    else:
+        rules = service.set_policy(db, clock(), game, unpaid)
+    typer.echo(f"{game}: unpaid turns: {rules['unpaid']} ({service.POLICY_WORDS[rules['unpaid']]}).")
+
+
+@app.command("export")
+def export(
+    as_csv: Annotated[bool, typer.Option("--csv", help="CSV for the bookkeeper (the only format).")] = False,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to FILE instead of the screen.")] = None,
+    home: HomeOption = None,
+) -> None:
+    """Every ledger entry as CSV; text that a spreadsheet would run as a formula is defused."""
+    if not as_csv:
+        raise GMError("say which format: gm credits export --csv.")
+    _, db = open_home(home)
+    text = service.export_csv(db)
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    output.write_text(text, encoding="utf-8", newline="")
+    typer.echo(f"Wrote {text.count(chr(10)) - 1} entries to {output}.")

@@ -1,0 +1,25 @@
+"""gm ledger: prove the books."""
+from __future__ import annotations
+
+import typer
+
+from gm.cli.common import HomeOption, open_home
+from gm.services import credits
+
+app = typer.Typer(help="Prove the credit and discount books.", no_args_is_help=True)
+
+
+@app.command("check")
+def check(home: HomeOption = None) -> None:
+    """Every balance is the sum of its entries, no charge without a turn, no bonus without a
+    qualifying payment, no discount above 10; print 'entry N: message' and exit 1 on a fault."""
+    _, db = open_home(home)
+    errors = credits.check_books(db)
+    for error in errors:
+        typer.echo(str(error), err=True)
+    if errors:
+        typer.echo(f"{len(errors)} fault(s) in the books.", err=True)
+        raise typer.Exit(1)
+    entries = credits.all_entries(db)
+    accounts = len({e.account.lower() for e in entries})
+    typer.echo(f"The books balance: {len(entries)} entries, {accounts} accounts.")

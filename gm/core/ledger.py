@@ -1,0 +1,222 @@
+"""The credit and discount books: immutable entries, the rules that make them, and the checks
+that prove them (each check returns errors, as beancount's validation does)."""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+KINDS = ("payment", "bonus", "turn charge", "adjustment", "discount award", "forfeit", "transfer")
+MAX_DISCOUNT = 10   # rule D-EMP-15: "Discounts may be accumulated, up to a total of ten"
+QUALIFYING = 10     # "each and every time a player buys ten or more turn credits"
+TURN_PRICE = 1      # one credit per seat per turn run
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the books; never changed once written.
+
+    number: its place in the books (1, 2, ...), the id `gm ledger check` names.
+    date: when it was written, ISO 8601 UTC.
+    account: the player's e-mail address (an account is a player across games).
+    game: the game it applies to, or None (credits bought without a game).
+    kind: one of KINDS.
+    credits: turn credits added (positive) or taken (negative).
+    money: cents that changed hands with it (payments; 0 otherwise; integers, rule D-ALL-2).
+    discount: the change to the account's discount in bonus turns (awards +, forfeits -).
+    turn, seat: the game turn and seat a turn charge is for.
+    ref: the entry this one answers: a bonus names its payment, a reversal what it reverses,
+        a transfer its other half.
+    balance: the account's credits after this entry; discount_after its discount after it.
+        Both are assertions that `check` proves against the sum of the entries.
+    memo: the reason, in the GM's words.
+    """
+
+    number: int
+    date: str
+    account: str
+    game: str | None
+    kind: str
+    credits: int
+    money: int
+    discount: int
+    turn: int | None
+    seat: str | None
+    ref: int | None
+    balance: int
+    discount_after: int
+    memo: str
+
+
+@dataclass(frozen=True)
+class Position:
+    """What an account holds: credits (may be below 0 while reports are held) and discount."""
+
+    balance: int = 0
+    discount: int = 0
+
+
+@dataclass(frozen=True)
+class LedgerError:
+    """A fault in the books, named by the entry where it shows."""
+
+    entry: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"entry {self.entry}: {self.message}"
+
+
+def position(entries: Iterable[Entry], account: str) -> Position:
+    """The account's credits and discount: sums of its entries, never stored totals."""
+    mine = [e for e in entries if e.account.lower() == account.lower()]
+    return Position(sum(e.credits for e in mine), sum(e.discount for e in mine))
+
+
+def make_entry(number: int, date: str, account: str, kind: str, before: Position, *,
+               credits: int = 0, money: int = 0, discount: int = 0, game: str | None = None,
+               turn: int | None = None, seat: str | None = None, ref: int | None = None,
+               memo: str = "") -> Entry:
+    return Entry(number, date, account, game, kind, credits, money, discount, turn, seat, ref,
+                 before.balance + credits, before.discount + discount, memo)
+
+
+# ----------------------------------------------------------------------------------------------
+# The rules that make entries (rule D-EMP-15).
+
+def bonus_for(credits_bought: int, discount: int) -> int:
+    """Bonus turns for one payment: the whole discount once per payment of 10 or more credits."""
+    return discount if credits_bought >= QUALIFYING and discount > 0 else 0
+
+
+def award_for(discount: int, earned: int) -> int:
+    """The part of an earned discount that fits under the cap of 10."""
+    return max(0, min(earned, MAX_DISCOUNT - discount))
+
+
+def purchase(number: int, date: str, account: str, before: Position, credits: int, money: int,
+             game: str | None, memo: str) -> list[Entry]:
+    """A payment, and its bonus when it qualifies."""
+    paid = make_entry(number, date, account, "payment", before, credits=credits, money=money,
+                      game=game, memo=memo)
+    bonus = bonus_for(credits, before.discount)
+    if not bonus:
+        return [paid]
+    after = Position(paid.balance, paid.discount_after)
+    return [paid, make_entry(number + 1, date, account, "bonus", after, credits=bonus, game=game,
+                             ref=number, memo=f"discount of {bonus} on a payment of {credits}")]
+
+
+# ----------------------------------------------------------------------------------------------
+# The checks behind `gm ledger check`.
+
+def check(entries: Sequence[Entry], turns: set[tuple[str, int]]) -> list[LedgerError]:
+    """Every fault in the books, in entry order; an empty list means they balance.
+
+    turns: the (game, turn) pairs that were played, so a charge can be matched to its turn.
+    """
+    errors: list[LedgerError] = []
+    by_number = {e.number: e for e in entries}
+    reversed_ = {e.ref for e in entries if e.kind == "adjustment" and e.ref is not None}
+    halves = {e.ref for e in entries if e.kind == "transfer" and e.ref is not None}
+    running: dict[str, Position] = defaultdict(Position)
+    charged: set[tuple[str, str | None, int | None]] = set()
+    bonused: set[int] = set()
+    for entry in entries:
+        account = entry.account.lower()
+        before = running[account]
+        errors += [LedgerError(entry.number, m) for m in _shape(entry, before)]
+        errors += [LedgerError(entry.number, m)
+                   for m in _links(entry, before, by_number, bonused, halves)]
+        if entry.kind == "turn charge" and entry.number not in reversed_:
+            key = (account, entry.game, entry.turn)
+            if key in charged:
+                errors.append(LedgerError(entry.number, f"a second charge to {entry.account} "
+                                          f"for {entry.game} turn {entry.turn}"))
+            charged.add(key)
+            if (entry.game, entry.turn) not in turns:
+                errors.append(LedgerError(entry.number, f"a turn charge for {entry.game} turn "
+                                          f"{entry.turn}, which was never played"))
+        after = Position(before.balance + entry.credits, before.discount + entry.discount)
+        running[account] = after
+        errors += [LedgerError(entry.number, m) for m in _sums(entry, after)]
+    return errors
+
+
+def _sums(entry: Entry, after: Position) -> list[str]:
+    problems = []
+    if entry.balance != after.balance:
+        problems.append(f"balance {entry.balance} does not equal the sum of the entries of "
+                        f"{entry.account}, {after.balance}")
+    if entry.discount_after != after.discount:
+        problems.append(f"discount {entry.discount_after} does not equal the sum of the entries "
+                        f"of {entry.account}, {after.discount}")
+    if after.discount > MAX_DISCOUNT:
+        problems.append(f"discount {after.discount} is above {MAX_DISCOUNT}")
+    if after.discount < 0:
+        problems.append(f"discount {after.discount} is below 0")
+    return problems
+
+
+def _shape(entry: Entry, before: Position) -> list[str]:
+    """What each kind of entry must look like on its own."""
+    kind = entry.kind
+    if kind not in KINDS:
+        return [f"unknown kind {kind!r}"]
+    problems = []
+    if kind != "payment" and entry.money != 0 and kind != "adjustment":
+        problems.append(f"a {kind} moves no money, but this one has {entry.money}")
+    if kind not in ("discount award", "forfeit", "adjustment") and entry.discount:
+        problems.append(f"a {kind} cannot change the discount")
+    if kind == "payment" and (entry.credits <= 0 or entry.money < 0):
+        problems.append("a payment buys at least 1 credit for 0 or more money")
+    elif kind == "turn charge" and (entry.credits != -TURN_PRICE or entry.turn is None):
+        problems.append(f"a turn charge is {-TURN_PRICE} credit for a numbered turn")
+    elif kind == "discount award" and (entry.credits or entry.discount <= 0 or not entry.game):
+        problems.append("a discount award adds discount (no credits) for a game")
+    elif kind == "forfeit" and (entry.credits or entry.discount != -before.discount):
+        problems.append(f"a forfeit takes the whole discount ({before.discount}) and no credits")
+    elif kind == "adjustment" and not entry.memo.strip():
+        problems.append("an adjustment needs a reason")
+    return problems
+
+
+def _links(entry: Entry, before: Position, by_number: dict, bonused: set,
+           halves: set) -> list[str]:
+    """Entries that answer another: bonuses, reversals, transfers."""
+    other = by_number.get(entry.ref) if entry.ref is not None else None
+    if entry.kind == "bonus":
+        return _bonus(entry, before, other, bonused)
+    if entry.ref is None:
+        # The first half of a transfer is named by its second half, written right after it.
+        if entry.kind == "transfer" and entry.number not in halves:
+            return ["a transfer without its other half"]
+        return []
+    if other is None or other.number >= entry.number:
+        return [f"it refers to entry {entry.ref}, which is not an earlier entry"]
+    if entry.kind == "transfer":
+        if other.kind != "transfer" or other.credits != -entry.credits or other.ref is not None:
+            return [f"a transfer that does not match its other half (entry {entry.ref})"]
+        return []
+    if entry.kind == "adjustment" and (other.account.lower() != entry.account.lower()
+                                       or entry.credits != -other.credits
+                                       or entry.discount != -other.discount):
+        return [f"a reversal of entry {other.number} must undo it exactly, for the same account"]
+    return []
+
+
+def _bonus(entry: Entry, before: Position, payment: Entry | None, bonused: set) -> list[str]:
+    if payment is None or payment.kind != "payment" or payment.number >= entry.number:
+        return ["a bonus without a qualifying payment"]
+    problems = []
+    if payment.account.lower() != entry.account.lower() or payment.game != entry.game:
+        problems.append(f"a bonus for another account or game than its payment (entry {payment.number})")
+    if payment.credits < QUALIFYING:
+        problems.append(f"a bonus without a qualifying payment: entry {payment.number} bought "
+                        f"{payment.credits} credits, fewer than {QUALIFYING}")
+    if entry.credits != before.discount or entry.credits <= 0:
+        problems.append(f"a bonus of {entry.credits} credits, but the discount was {before.discount}")
+    if payment.number in bonused:
+        problems.append(f"a second bonus for the payment in entry {payment.number}")
+    bonused.add(payment.number)
+    return problems

@@ -1,0 +1,149 @@
+"""What a turn run does to the books: charge each seat played, forfeit the discounts of
+drop-outs, award discounts at game end; and which reports wait until they are paid for."""
+from __future__ import annotations
+
+import json
+
+import sqlite_utils
+
+from gm.core import ledger, victory
+from gm.core.ledger import Entry
+from gm.core.model import Outcome
+from gm.services import credits
+from gm.store import records
+from gm.store.records import GameRecord
+
+REVERSIBLE = ("turn charge", "discount award")
+
+
+def settle_turn(db: sqlite_utils.Database, game: GameRecord, number: int, orders: dict,
+                before: dict, after: dict, outcome: Outcome | None, now: str) -> None:
+    """The books' part of a turn run, inside its transaction, right after the turn is stored.
+
+    orders: the collected orders (seat code -> {"by": "player" or "robot", ...});
+    before, after: the states the turn was played from and left.
+    """
+    _reverse_discarded(db, game, number, now)
+    rules = credits.policy(game)
+    seats = [s for s in records.seats_of(db, game.id) if s.status == "active"]
+    if rules["unpaid"] != "free":
+        for seat in seats:
+            if seat.code in orders and victory.still_playing(before, seat.code):
+                credits.post(db, now, seat.email, "turn charge", credits=-ledger.TURN_PRICE,
+                              game=game.name, turn=number, seat=seat.code,
+                              memo=f"{game.name} turn {number}, seat {seat.code}")
+    if outcome is not None:
+        award_discounts(db, game, number, after, now)
+
+
+def _reverse_discarded(db, game: GameRecord, number: int, now: str) -> None:
+    """A re-run turn replaces turns from `number` on: their charges and awards are reversed
+    (append-only books), then the turn is charged again."""
+    rows = db.execute("""SELECT l.id FROM ledger l WHERE l.game_id = ? AND l.turn >= ?
+                         AND l.kind IN (?, ?) AND NOT EXISTS (SELECT 1 FROM ledger r
+                         WHERE r.ref = l.id AND r.kind = 'adjustment') ORDER BY l.id""",
+                      [game.id, number, *REVERSIBLE]).fetchall()
+    if not rows:
+        return
+    for entry in (credits.entry(db, row[0]) for row in rows):
+        credits.post(db, now, entry.account, "adjustment", credits=-entry.credits,
+                      discount=-entry.discount, game=entry.game, turn=entry.turn, seat=entry.seat,
+                      ref=entry.number, memo=f"reversal of entry {entry.number}: {game.name} "
+                      f"turn {entry.turn} was discarded by gm turn rerun")
+
+
+def forfeit_drop_outs(db: sqlite_utils.Database, game: GameRecord, now: str) -> None:
+    """After the turn's NMR drop-outs (gm/services/cycle.py drop_outs, which logs each as
+    "drop out" at `now`): every account that dropped out forfeits its discounts (D-EMP-15)."""
+    rows = db.execute("SELECT detail FROM audit WHERE game_id = ? AND at = ? AND action = 'drop out'",
+                      [game.id, now]).fetchall()
+    for (detail,) in rows:
+        facts = json.loads(detail)
+        have = credits.account_position(db, facts["email"]).discount
+        if have:
+            credits.post(db, now, facts["email"], "forfeit", discount=-have, game=game.name,
+                          seat=facts["seat"], memo=f"{game.name} seat {facts['seat']} dropped out "
+                          f"(no orders): all {have} bonus turns forfeited")
+
+
+def award_discounts(db, game: GameRecord, number: int, final: dict, now: str) -> list[Entry]:
+    """Rule D-EMP-15 at game end: what the final state says each country earned, for the seats
+    still playing (drop-outs and resignations earn nothing), capped at 10."""
+    earned = victory.earned(final)
+    made = []
+    for seat in records.seats_of(db, game.id):
+        points = earned.get(seat.code, 0)
+        if seat.status != "active" or points <= 0:
+            continue
+        have = credits.account_position(db, seat.email).discount
+        given = ledger.award_for(have, points)
+        if not given:
+            continue
+        capped = "" if given == points else f" ({points} earned; the cap is {ledger.MAX_DISCOUNT})"
+        made.append(credits.post(db, now, seat.email, "discount award", discount=given,
+                                  game=game.name, turn=number, seat=seat.code,
+                                  memo=f"{game.name}: {given} bonus turns, seat {seat.code}{capped}"))
+    return made
+
+
+# ----------------------------------------------------------------------------------------------
+# Held reports and the credit lines of a report. The mail queue asks report_held before it
+# sends a report; the PDF is rendered either way.
+
+def _charge(db, game: GameRecord, turn: int, code: str) -> Entry | None:
+    row = db.execute("""SELECT l.id FROM ledger l WHERE l.game_id = ? AND l.turn = ? AND l.seat = ?
+                        AND l.kind = 'turn charge' AND NOT EXISTS (SELECT 1 FROM ledger r
+                        WHERE r.ref = l.id AND r.kind = 'adjustment') ORDER BY l.id DESC LIMIT 1""",
+                     [game.id, turn, code]).fetchone()
+    return credits.entry(db, row[0]) if row else None
+
+
+def report_held(db: sqlite_utils.Database, game: GameRecord | str, turn: int, seat: str) -> bool:
+    """Whether a seat's report of a turn waits until its account is paid up.
+
+    Under the game's "hold" policy, an account whose balance is n below 0 has its n newest
+    turn charges unpaid; the reports of those turns are held. Paying releases them, newest last.
+    """
+    game = records.game_by_name(db, game) if isinstance(game, str) else game
+    if credits.policy(game)["unpaid"] != "hold":
+        return False
+    charge = _charge(db, game, turn, seat)
+    if charge is None:
+        return False
+    short = -credits.account_position(db, charge.account).balance
+    if short <= 0:
+        return False
+    unpaid = db.execute("""SELECT l.id FROM ledger l JOIN accounts a ON a.id = l.account_id
+                           WHERE a.email = ? AND l.kind = 'turn charge' AND NOT EXISTS
+                           (SELECT 1 FROM ledger r WHERE r.ref = l.id AND r.kind = 'adjustment')
+                           ORDER BY l.id DESC LIMIT ?""", [charge.account, short]).fetchall()
+    return charge.number in {row[0] for row in unpaid}
+
+
+def report_credits(db: sqlite_utils.Database, game: GameRecord, turn: int, seat: str) -> dict:
+    """The credit lines of a seat's report, as they stood right after that turn's charge (so a
+    report rendered again later says the same)."""
+    charge = _charge(db, game, turn, seat)
+    if charge is not None:
+        balance, discount = charge.balance, charge.discount_after
+    else:
+        email = records.seat_by_code(db, game, seat).email
+        position = credits.account_position(db, email)
+        balance, discount = position.balance, position.discount
+    rules = credits.policy(game)
+    return {"balance": balance, "discount": discount, "charged": charge is not None,
+            "low": balance < credits.LOW_CREDIT and rules["unpaid"] != "free",
+            "unpaid": balance < 0 and rules["unpaid"] != "free", "policy": rules["unpaid"],
+            "bonus_from": ledger.QUALIFYING}
+
+
+def credit_notice(db: sqlite_utils.Database, game: GameRecord | str, turn: int, seat: str) -> str | None:
+    """The low-credit notice for a seat whose report of this turn is held, or None."""
+    game = records.game_by_name(db, game) if isinstance(game, str) else game
+    if not report_held(db, game, turn, seat):
+        return None
+    email = records.seat_by_code(db, game, seat).email
+    short = -credits.account_position(db, email).balance
+    return (f"Your report for turn {turn} of {game.name} (seat {seat}) is ready but held: your "
+            f"account is {short} turn credit{'s' if short != 1 else ''} short. Buy turn credits "
+            "and it will be sent at once; your orders are still accepted meanwhile.")

@@ -1,0 +1,240 @@
+"""The credit and discount books in the store: payments, turn charges, held reports, drop-outs,
+discount awards, the check and the bookkeeper's CSV (the arithmetic is gm/core/ledger.py)."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import sqlite_utils
+
+from gm.clock import Clock, iso
+from gm.core import ledger
+from gm.core.ledger import Entry, LedgerError, Position
+from gm.errors import GMError
+from gm.store import records
+from gm.store.database import transaction
+from gm.store.records import GameRecord
+
+# What happens to a seat whose account cannot pay for a turn (games.options["unpaid"]):
+# hold: the turn is resolved and charged, the report is held until the account is paid up;
+# deliver: the same, but the report goes out anyway (the account runs on credit);
+# free: turns of this game are not charged at all.
+POLICIES = ("hold", "deliver", "free")
+DEFAULT_POLICY = "hold"
+POLICY_WORDS = {"hold": "charged; the report waits until the account is paid up",
+                "deliver": "charged; the report goes out even on credit",
+                "free": "turns are not charged"}
+DEMO_CREDITS = 30  # what each robot of `gm demo` buys
+LOW_CREDIT = 2  # a report warns when fewer credits than this are left after its charge
+_MONEY = re.compile(r"(\d{1,9})(?:\.(\d{1,2}))?")
+_SELECT = """SELECT l.id, l.date, a.email, g.name, l.kind, l.credits, l.money, l.discount, l.turn,
+                    l.seat, l.ref, l.balance, l.discount_after, l.memo
+             FROM ledger l JOIN accounts a ON a.id = l.account_id
+             LEFT JOIN games g ON g.id = l.game_id"""
+
+
+def parse_money(text: str) -> int:
+    """'25', '25.5' or '25.50' -> cents (2500, 2550, 2550); integers only, never floats."""
+    match = _MONEY.fullmatch(text.strip())
+    if not match:
+        raise GMError(f"'{text}' is not an amount of money: write it like 25 or 25.50.")
+    return int(match[1]) * 100 + int((match[2] or "0").ljust(2, "0"))
+
+
+def format_money(cents: int) -> str:
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
+
+
+# ----------------------------------------------------------------------------------------------
+# Reading the books.
+
+def all_entries(db: sqlite_utils.Database) -> list[Entry]:
+    return [Entry(*row) for row in db.execute(_SELECT + " ORDER BY l.id").fetchall()]
+
+
+def entry(db: sqlite_utils.Database, number: int) -> Entry:
+    return Entry(*db.execute(_SELECT + " WHERE l.id = ?", [number]).fetchone())
+
+
+def account_entries(db: sqlite_utils.Database, email: str) -> list[Entry]:
+    rows = db.execute(_SELECT + " WHERE a.email = ? ORDER BY l.id", [email]).fetchall()
+    return [Entry(*row) for row in rows]
+
+
+def account_position(db: sqlite_utils.Database, email: str) -> Position:
+    row = db.execute("""SELECT COALESCE(SUM(l.credits), 0), COALESCE(SUM(l.discount), 0)
+                        FROM ledger l JOIN accounts a ON a.id = l.account_id WHERE a.email = ?""",
+                     [email]).fetchone()
+    return Position(row[0], row[1])
+
+
+def account(db: sqlite_utils.Database, email: str) -> tuple[int, str, str]:
+    """(id, email, name) of a known account; the error says how accounts come to be."""
+    row = db.execute("SELECT id, email, name FROM accounts WHERE email = ?", [email.strip()]).fetchone()
+    if row is None:
+        raise GMError(f"no account {email.strip()}. Accounts open when a player joins a game "
+                      "('gm game join'), or give --name to open one with the payment.")
+    return row
+
+
+def policy(game: GameRecord) -> dict:
+    """The game's books policy: what happens to a turn an account cannot pay for (POLICIES)."""
+    return {"unpaid": game.options.get("unpaid", DEFAULT_POLICY)}
+
+
+def check_books(db: sqlite_utils.Database) -> list[LedgerError]:
+    """Every fault in the books (gm/core/ledger.py check) against the turns actually played."""
+    turns = {(name, number) for name, number in db.execute(
+        "SELECT g.name, t.number FROM turns t JOIN games g ON g.id = t.game_id WHERE t.number >= 1")}
+    return ledger.check(all_entries(db), turns)
+
+
+# ----------------------------------------------------------------------------------------------
+# Writing entries. Callers hold a transaction, so numbers and balances cannot interleave.
+
+def _next_number(db) -> int:
+    return db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM ledger").fetchone()[0]
+
+
+def _write(db, made: list[Entry]) -> None:
+    for entry in made:
+        account_id = db.execute("SELECT id FROM accounts WHERE email = ?", [entry.account]).fetchone()[0]
+        game_id = None
+        if entry.game is not None:
+            game_id = db.execute("SELECT id FROM games WHERE name = ?", [entry.game]).fetchone()[0]
+        db["ledger"].insert({
+            "id": entry.number, "date": entry.date, "account_id": account_id, "game_id": game_id,
+            "kind": entry.kind, "credits": entry.credits, "money": entry.money,
+            "discount": entry.discount, "turn": entry.turn, "seat": entry.seat, "ref": entry.ref,
+            "balance": entry.balance, "discount_after": entry.discount_after, "memo": entry.memo,
+        })
+
+
+def post(db, now: str, email: str, kind: str, **fields) -> Entry:
+    entry = ledger.make_entry(_next_number(db), now, email, kind, account_position(db, email), **fields)
+    _write(db, [entry])
+    return entry
+
+
+def buy(db: sqlite_utils.Database, clock: Clock, email: str, credits: int, paid: int,
+        game_name: str | None = None, name: str | None = None) -> list[Entry]:
+    """Record a payment; 10 or more credits in one payment add the discount as a bonus."""
+    if credits < 1:
+        raise GMError("a payment buys at least 1 credit.")
+    game = records.game_by_name(db, game_name) if game_name else None
+    now = iso(clock.now())
+    with transaction(db):
+        if name and not db.execute("SELECT 1 FROM accounts WHERE email = ?", [email.strip()]).fetchone():
+            records.account_id(db, email.strip(), " ".join(name.split()), now)
+        _, email, _ = account(db, email)
+        memo = f"{credits} credits for {format_money(paid)}"
+        made = ledger.purchase(_next_number(db), now, email, account_position(db, email), credits,
+                               paid, game.name if game else None, memo)
+        _write(db, made)
+        records.audit(db, now, game.id if game else None, "credits buy",
+                      {"account": email, "credits": credits, "money": paid})
+    return made
+
+
+def adjust(db: sqlite_utils.Database, clock: Clock, email: str, credits: int, reason: str,
+           discount: int = 0, game_name: str | None = None) -> Entry:
+    """A GM's correction of an account's credits or discount, with the reason in the memo."""
+    if not reason.strip():
+        raise GMError("an adjustment needs a reason: give --reason TEXT.")
+    if credits == 0 and discount == 0:
+        raise GMError("the adjustment changes nothing: give a number of credits, or --discount N.")
+    game = records.game_by_name(db, game_name) if game_name else None
+    now = iso(clock.now())
+    with transaction(db):
+        _, email, _ = account(db, email)
+        now_discount = account_position(db, email).discount
+        if not 0 <= now_discount + discount <= ledger.MAX_DISCOUNT:
+            raise GMError(f"{email} has a discount of {now_discount}; it must stay between 0 and "
+                          f"{ledger.MAX_DISCOUNT}, so it cannot change by {discount}.")
+        entry = post(db, now, email, "adjustment", credits=credits, discount=discount,
+                      game=game.name if game else None, memo=" ".join(reason.split()))
+        records.audit(db, now, game.id if game else None, "credits adjust",
+                      {"account": email, "credits": credits, "discount": discount, "reason": reason})
+    return entry
+
+
+def transfer(db: sqlite_utils.Database, clock: Clock, giver: str, taker: str, credits: int,
+             reason: str) -> tuple[Entry, Entry]:
+    """Move leftover credits from one account to another (the return slip's third choice)."""
+    if credits < 1:
+        raise GMError("a transfer moves at least 1 credit.")
+    now = iso(clock.now())
+    with transaction(db):
+        _, giver, _ = account(db, giver)
+        _, taker, _ = account(db, taker)
+        if giver.lower() == taker.lower():
+            raise GMError("a transfer needs two different accounts.")
+        has = account_position(db, giver).balance
+        if has < credits:
+            raise GMError(f"{giver} has {has} credits; {credits} cannot be transferred.")
+        memo = " ".join(reason.split()) or "transfer"
+        out = post(db, now, giver, "transfer", credits=-credits, memo=f"to {taker}: {memo}")
+        back = post(db, now, taker, "transfer", credits=credits, ref=out.number,
+                     memo=f"from {giver}: {memo}")
+        records.audit(db, now, None, "credits transfer", {"from": giver, "to": taker, "credits": credits})
+    return out, back
+
+
+def set_policy(db: sqlite_utils.Database, clock: Clock, game_name: str, unpaid: str) -> dict:
+    game = records.game_by_name(db, game_name)
+    if unpaid not in POLICIES:
+        raise GMError(f"'{unpaid}' is not a policy for unpaid turns; use {', '.join(POLICIES)}.")
+    options = dict(game.options, unpaid=unpaid)
+    with transaction(db):
+        db.execute("UPDATE games SET options = ? WHERE id = ?", [json.dumps(options, sort_keys=True), game.id])
+        records.audit(db, iso(clock.now()), game.id, "credits policy", {"unpaid": unpaid})
+    return policy(records.game_by_name(db, game_name))
+
+
+# ----------------------------------------------------------------------------------------------
+# The bookkeeper's export.
+
+CSV_FIELDS = ("entry", "date", "account", "game", "kind", "credits", "money", "discount", "turn",
+              "seat", "ref", "balance", "discount_after", "memo")
+# A cell starting with one of these is a formula to a spreadsheet (OWASP "CSV injection").
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def csv_cell(value) -> str:
+    """A cell as text; text a spreadsheet would run as a formula gets a leading apostrophe."""
+    if value is None:
+        return ""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)  # numbers (negative ones too) are data, never formulas
+    text = str(value)
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def export_csv(db: sqlite_utils.Database) -> str:
+    """Every entry as CSV, money in units with two decimals, safe to open in a spreadsheet."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_FIELDS)
+    for e in all_entries(db):
+        cells = [csv_cell(v) for v in (e.number, e.date, e.account, e.game, e.kind, e.credits)]
+        cells.append(format_money(e.money))  # made here from an integer: a number, not a formula
+        cells += [csv_cell(v) for v in (e.discount, e.turn, e.seat, e.ref, e.balance,
+                                        e.discount_after, e.memo)]
+        writer.writerow(cells)
+    return out.getvalue()
+
+
+def prepare_demo(db: sqlite_utils.Database, clock: Clock, game_name: str, progress) -> None:
+    """A demo's robots are its players: they never drop out for sending no orders, and each
+    buys turn credits, so the books and the end-of-game reports have something to show."""
+    from gm.services.settings import set_game_setting
+
+    set_game_setting(db, clock, game_name, "nmr-limit", "0")
+    game = records.game_by_name(db, game_name)
+    for seat in records.seats_of(db, game.id):
+        buy(db, clock, seat.email, DEMO_CREDITS, DEMO_CREDITS * 250, game_name)
+    progress(f"Each robot bought {DEMO_CREDITS} turn credits; robots never drop out of a demo.")
+

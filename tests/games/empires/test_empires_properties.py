@@ -1,0 +1,110 @@
+"""Empires properties (Hypothesis): the parser never raises, resolve is pure and deterministic
+and never raises on any parsed orders, robot orders always pass the check, and a view never
+holds the census schedule or another country's VP."""
+from __future__ import annotations
+
+import json
+
+from gm_games.empires import ruleset
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gm.core.model import Order, SeatInfo
+from gm.core.ruleset import TurnSeeds
+from gm.core.statehash import canonical_json, state_hash
+
+CODES = ["ALB", "HIL", "FEN", "MTN", "BRG", "PLN", "MID", "WST", "WOD", "CRN", "LOW", "ISL", "SEA", "XYZ"]
+VERBS = ["LEVY", "ARMY", "RESERVE", "GROW", "FORTIFY", "RAZE", "MOVE", "ATTACK", "DEFEND", "ENTRENCH",
+         "AMBUSH", "RETREAT", "GIFT", "attack", "FLY"]
+
+
+def duchies(seed: int, codes=("AL", "BR", "CA")) -> dict:
+    scenario = ruleset.load_scenario(ruleset.scenario_text("duchies"), "duchies")
+    return ruleset.new_game(scenario, [SeatInfo(c, f"Player {c}") for c in codes], TurnSeeds(seed, 0))
+
+
+def robot_turns(state: dict, seed: int, turns: int) -> dict:
+    for turn in range(1, turns + 1):
+        seeds = TurnSeeds(seed, turn)
+        orders = {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in state["seating"]}
+        state = ruleset.resolve(state, orders, seeds).state
+    return state
+
+
+field = st.one_of(st.sampled_from(CODES), st.sampled_from(["-", "ALL", "AB-1", "AB-0", "0", "3", "99", "AL", "BR",
+                                                           "ZZ"]), st.integers(0, 200).map(str))
+order_line = st.one_of(
+    st.text(max_size=40),
+    st.builds(lambda n, verb, args: " ".join([n, verb, *args]), st.sampled_from(["", "1", "2.", "16", "17", "0"]),
+              st.sampled_from(VERBS), st.lists(field, max_size=4)),
+)
+
+
+@given(st.lists(st.tuples(st.integers(0, 10_000), st.text())))
+def test_the_parser_never_raises_on_any_text(lines):
+    orders, problems = ruleset.parse_orders(lines)
+    assert len(orders) + len(problems) <= len(lines)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), turns=st.integers(0, 6),
+       lines=st.dictionaries(st.sampled_from(["AL", "BR", "CA"]), st.lists(order_line, max_size=18)))
+def test_resolve_is_pure_deterministic_and_never_raises(seed, turns, lines):
+    state = robot_turns(duchies(seed), seed, turns)
+    orders = {}
+    for seat, text in lines.items():
+        parsed, _ = ruleset.parse_orders(list(enumerate(text, 1)))
+        ruleset.check_orders(state, seat, parsed)  # never raises either
+        orders[seat] = parsed
+    before = canonical_json(state)
+    seeds = TurnSeeds(seed, turns + 1)
+    first = ruleset.resolve(state, orders, seeds)
+    assert canonical_json(state) == before
+    again = ruleset.resolve(json.loads(before), orders, seeds)
+    assert state_hash(first.state) == state_hash(again.state)
+    assert [e.to_json() for e in first.events] == [e.to_json() for e in again.events]
+    json.dumps(first.state)
+    for area in first.state["areas"].values():
+        assert area["armies"] >= 0 and area["population"] >= 0 and 0 <= area["fort"] <= 3
+    assert all(c["bps"] >= 0 and c["reserve"] >= 0 for c in first.state["countries"].values())
+
+
+def test_resolve_survives_orders_that_did_not_come_from_the_parser():
+    state = duchies(1)
+    odd = [Order("ATTACK", ("x",)), Order("ATTACK", (1, "ALB", "HIL", -3)), "not an order",
+           Order("MOVE", (2, "ALB", "NOPE", 1)), Order("GIFT", (3, None, "XX", 5))]
+    result = ruleset.resolve(state, {"AL": odd}, TurnSeeds(1, 1))
+    reasons = [e.data["reason"] for e in result.events if e.kind == "order_failed"]
+    assert reasons[:3] == ["it is not an action resolve can read"] * 3
+    assert len(reasons) == 5
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1))
+def test_robot_orders_always_pass_the_check(seed):
+    state = duchies(seed)
+    for turn in range(1, 9):
+        seeds = TurnSeeds(seed, turn)
+        orders = {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in state["seating"]}
+        for seat, mine in orders.items():
+            assert ruleset.check_orders(state, seat, mine) == [], (turn, seat, mine)
+            text = [o.text for o in mine]
+            assert ruleset.parse_orders(list(enumerate(text, 1)))[0] == [
+                Order(o.verb, o.args, i, o.text) for i, o in enumerate(mine, 1)]
+        state = ruleset.resolve(state, orders, seeds).state
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), turns=st.integers(1, 10))
+def test_a_view_holds_no_census_schedule_and_no_other_vp(seed, turns):
+    state = robot_turns(duchies(seed), seed, turns)
+    for seat in state["seating"]:
+        view = ruleset.view(state, seat)
+        text = json.dumps(view)
+        assert "census_turns" not in text and '"turns"' not in text
+        assert view["you"]["vp"] == state["vp"][seat]
+        assert all(set(line) == {"code", "nation", "name", "colour", "areas", "armies", "reserve", "capital",
+                                 "eliminated"} for line in view["seats"])
+        assert all(c["seat"] == seat for c in view["you"]["vp_changes"])
+        leaders = view["leader"]["codes"]
+        assert view["leader"]["vp"] == max(state["vp"][s] for s in leaders) if leaders else True
