@@ -8,7 +8,7 @@ DEMO_HOME ?= gm-demo
 # subsetter (without it PDFs take twice as long), a font; poppler-utils for looking at PDFs.
 DEBIAN_PACKAGES = python3-venv libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core poppler-utils
 # The tests also start real servers and a real browser on loopback: Dovecot for IMAP, Chromium.
-TEST_PACKAGES = dovecot-imapd chromium
+TEST_PACKAGES = dovecot-imapd chromium openssl
 
 .PHONY: demo test system venv bench clean
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import tomllib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from gm.errors import GMError
@@ -18,6 +19,62 @@ max_bytes = 1000000
 [reports]
 # Render workers for PDF reports; 0 means one per CPU core.
 workers = 0
+
+[mail]
+# The address players send turn files to; every mail gm sends comes from it (and this name).
+address = ""
+name = "Game Master"
+# How mail leaves with 'gm mail send': "smtp" (the [smtp] server below) or "folder" (.eml files
+# written into the outbox/ folder of this home, or into the folder named here; nothing is sent).
+transport = "folder"
+folder = ""
+# Answers (acknowledgements, reports sent again) to one address per hour; past that a mail is
+# taken but not answered, so two robots cannot answer each other for ever.
+replies_per_hour = 20
+# Temporary failures (4xx, no connection) are tried again 5 min, 10 min, ... later, this many times.
+max_attempts = 8
+# A larger mail is archived and refused unread.
+max_message_bytes = 10000000
+
+[imap]
+# 'gm inbox fetch' reads this folder. security: "tls" (port 993) or "starttls" (port 143).
+host = ""
+port = 993
+security = "tls"
+user = ""
+# The password comes from this environment variable, or from password_file; never from here.
+password_env = "GM_IMAP_PASSWORD"
+password_file = ""
+# A CA certificate file, for a server with a private certificate.
+ca_file = ""
+folder = "INBOX"
+# After a message is stored: "flag" it (keyword $GmTaken, and read) or "move" it to move_to.
+after = "flag"
+move_to = "gm-taken"
+
+[smtp]
+# 'gm mail send' with transport = "smtp". security: "starttls" (port 587) or "tls" (port 465).
+host = ""
+port = 587
+security = "starttls"
+user = ""
+password_env = "GM_SMTP_PASSWORD"
+password_file = ""
+ca_file = ""
+
+[portal]
+# The player portal (gm serve). Its address as players reach it: one-time sign-in links start with it.
+base_url = "http://127.0.0.1:8000"
+# How long a sign-in lasts, in hours, and a one-time sign-in link, in minutes.
+session_hours = 12
+link_minutes = 60
+# Failed sign-ins allowed from one address within the window (seconds) before it must wait.
+sign_in_failures = 10
+sign_in_window = 300
+# Send the session cookie over HTTPS only: set true when a TLS proxy serves the portal.
+secure_cookies = false
+# The GM's portal password, hashed: set it with 'gm portal password', never by hand.
+# gm_password_hash = "scrypt$..."
 """
 
 
@@ -57,18 +114,28 @@ class Home:
         return self.root / "gm.toml"
 
     def settings(self) -> dict:
+        """gm.toml, parsed; read again only when the file changes (a server asks on every request)."""
         try:
-            return tomllib.loads(self.settings_file.read_text(encoding="utf-8"))
+            stat = self.settings_file.stat()
         except FileNotFoundError:
             return {}
-        except tomllib.TOMLDecodeError as exc:
-            raise GMError(f"{self.settings_file} is not valid TOML ({exc}). Fix the file and try again.")
+        return _read_settings(str(self.settings_file), stat.st_mtime_ns, stat.st_size)
 
     def setting(self, section: str, key: str, default):
         value = self.settings().get(section, {}).get(key, default)
         if type(value) is not type(default):
             raise GMError(f"{self.settings_file}: [{section}] {key} must be a {type(default).__name__}.")
         return value
+
+
+@lru_cache(maxsize=16)
+def _read_settings(path: str, mtime_ns: int, size: int) -> dict:
+    try:
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except tomllib.TOMLDecodeError as exc:
+        raise GMError(f"{path} is not valid TOML ({exc}). Fix the file and try again.")
 
 
 def resolve_home(option: str | None) -> Home:

@@ -6,6 +6,10 @@ import sys
 import typer
 
 from gm.cli import demo, game, home, orders, report, rules, submit, turn
+from gm.cli import inbox, mail
+from gm.cli import portal, serve
+from gm.cli import cycle
+from gm.cli import credits, ledger, seat
 from gm.errors import GMError
 
 app = typer.Typer(
@@ -22,6 +26,14 @@ app.add_typer(orders.app, name="orders")
 app.add_typer(turn.app, name="turn")
 app.add_typer(report.app, name="report")
 app.add_typer(rules.app, name="rules")
+app.add_typer(inbox.app, name="inbox")
+app.add_typer(mail.app, name="mail")
+cycle.register(app)
+app.command("serve")(serve.serve)
+app.add_typer(portal.app, name="portal")
+app.add_typer(credits.app, name="credits")
+app.add_typer(ledger.app, name="ledger")
+app.add_typer(seat.app, name="seat")
 
 
 def main() -> None:

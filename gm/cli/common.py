@@ -21,5 +21,9 @@ def open_home(option: str | None):
     return home, open_database(home.database)
 
 
+# The one clock every command reads; tests replace it to move time (gm.clock.FixedClock).
+CLOCK = SystemClock()
+
+
 def clock():
-    return SystemClock()
+    return CLOCK

@@ -22,7 +22,7 @@ def run_due(
     """Do everything that is due: reminders, turns whose deadline (plus grace) passed or that may
     run early, reports. Safe to run from cron every few minutes; a second run at once does nothing."""
     home_, db = open_home(home)
-    report = rundue.run_due(db, home_, clock(), dry_run, hooks=_hooks(), progress=_progress())
+    report = rundue.run_due(db, home_, clock(), dry_run, hooks=_hooks(home_), progress=_progress())
     for line in report.lines:
         typer.echo(line)
     for problem in report.problems:
@@ -31,11 +31,12 @@ def run_due(
         typer.echo("Nothing is due.")
 
 
-def _hooks():
-    try:
-        from gm.services.cyclemail import MailHooks
-    except ImportError:
+def _hooks(home_):
+    """Mail joins the cycle once gm.toml names the GM's address ([mail] address)."""
+    if not home_.setting("mail", "address", ""):
         return None
+    from gm.services.cyclemail import MailHooks
+
     return MailHooks()
 
 

@@ -15,7 +15,9 @@ def demo(
     home: Annotated[Optional[str], typer.Option("--home", help="The GM home for the demo (default: ./gm-demo).")] = None,
     ruleset: Annotated[str, typer.Option(help="The ruleset to demonstrate.")] = "clash",
     seed: Annotated[int, typer.Option(help="The game seed; the same seed plays the same game.")] = 1,
-    seats: Annotated[int, typer.Option(help="How many robot seats.")] = 4,
+    seats: Annotated[Optional[int], typer.Option(
+        help="How many robot seats (default: the ruleset's own, 4 for clash, 8 for conqueror).")] = None,
+    turns: Annotated[Optional[int], typer.Option(min=1, help="Stop after this many turns and leave the game running (to try 'gm serve').")] = None,
 ) -> None:
     """Play a whole game with robot seats to the end and write every report (PDF and JSON)."""
     where = resolve_home(home or "gm-demo")
@@ -25,9 +27,12 @@ def demo(
     def progress(message: str) -> None:
         typer.echo(message)
 
-    result = service.play_demo(db, where, clock(), ruleset, seed, seats, progress)
+    result = service.play_demo(db, where, clock(), ruleset, seed, seats, progress, turns)
     typer.echo("")
-    typer.echo(f"Demo game {result.game} finished after {result.turns} turns: {result.outcome}")
+    typer.echo(f"Demo game {result.game} {'finished' if result.standings else 'stopped'} after {result.turns} turns: {result.outcome}")
     typer.echo(f"Reports ({result.pdfs} PDFs, one per seat per turn): {result.reports}")
-    typer.echo(f"Final standings: {result.standings}")
+    if result.standings:
+        typer.echo(f"Final standings: {result.standings}")
+    else:
+        typer.echo(f"Try the portal: gm serve --home {where.root}, and sign in with a seat's secret above.")
     typer.echo(f"Look at the game: gm game show {result.game} --home {where.root}")

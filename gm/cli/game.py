@@ -7,8 +7,9 @@ from typing import Annotated, Optional
 import typer
 
 from gm.cli.common import HomeOption, clock, open_home
+from gm.services import cycle
 from gm.services import games as service
-from gm.services.gameview import game_facts
+from gm.services.gameview import census_lines, game_facts
 from gm.store import records
 
 app = typer.Typer(help="Create games, seat players, list and show games.", no_args_is_help=True)
@@ -45,6 +46,19 @@ def join(
     typer.echo("Give it to the player now: it is stored hashed and cannot be shown again.")
 
 
+@app.command("secret")
+def secret(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    seat: Annotated[str, typer.Argument(help="The seat code.")],
+    home: HomeOption = None,
+) -> None:
+    """Give a seat a new secret and print it (the old one stops working, portal sessions end)."""
+    _, db = open_home(home)
+    code, new = service.new_seat_secret(db, clock(), game, seat)
+    typer.echo(f"New secret for {code} in {game}: {new}")
+    typer.echo("Give it to the player now: it is stored hashed and cannot be shown again.")
+
+
 @app.command("list")
 def list_games(home: HomeOption = None) -> None:
     """List the games in this home."""
@@ -63,11 +77,12 @@ def list_games(home: HomeOption = None) -> None:
 def show(
     game: Annotated[str, typer.Argument(help="The game.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON (docs/game-show-json.md).")] = False,
+    gm_secrets: Annotated[bool, typer.Option("--gm-secrets", help="Also show what players may not know yet: the census schedule.")] = False,
     home: HomeOption = None,
 ) -> None:
     """Show a game's current state as the GM sees it."""
     _, db = open_home(home)
-    facts = game_facts(db, game)
+    facts = game_facts(db, game, gm_secrets)
     if as_json:
         typer.echo(json.dumps(facts, indent=2, sort_keys=True, ensure_ascii=False))
         return
@@ -81,15 +96,31 @@ def show(
         typer.echo(f"  {s['code']:<4} {s['name']:<24} {s['email']:<32} orders: {s['orders']:<9} score {s['score']}")
     if facts["outcome"]:
         typer.echo(f"Over: {', '.join(facts['outcome']['winners'])} won ({facts['outcome']['reason']}).")
+    if gm_secrets:
+        typer.echo(census_lines(facts.get("census")))
+
+
+@app.command("require-from")
+def require_from(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    required: Annotated[str, typer.Argument(help="yes: mailed turn files count only from the seat's registered address; no: from anywhere (the secret decides).")],
+    home: HomeOption = None,
+) -> None:
+    """Whether turn files by mail must come from the seat's registered address (the secret is always needed)."""
+    from gm.services.intake import set_require_from
+
+    _, db = open_home(home)
+    on = set_require_from(db, clock(), game, required)
+    typer.echo(f"{game}: turn files by mail count only from each seat's registered address." if on else
+               f"{game}: turn files by mail count from any address; the secret decides.")
 
 
 @app.command("deadline")
 def deadline(
     game: Annotated[str, typer.Argument(help="The game.")],
-    when: Annotated[Optional[str], typer.Argument(help="The deadline as reports show it, e.g. '2026-11-27 18:00 UTC'; omit to clear.")] = None,
+    when: Annotated[str, typer.Argument(help="The new deadline, e.g. '2026-11-27 18:00 Europe/London' (zone: the schedule's, else UTC).")],
     home: HomeOption = None,
 ) -> None:
-    """Set (or clear) the deadline reports and order forms show for the turn being collected."""
+    """Push (or set) the deadline of the turn being collected; the schedule goes on after it."""
     _, db = open_home(home)
-    g = service.set_deadline(db, clock(), game, when)
-    typer.echo(f"Deadline of {g.name}: {g.deadline or 'none'}")
+    typer.echo(f"Deadline of {game}: {cycle.push_deadline(db, clock(), game, when)}")

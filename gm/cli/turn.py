@@ -8,20 +8,25 @@ import typer
 
 from gm.cli.common import HomeOption, clock, open_home
 from gm.cli.orders import read_file
-from gm.services import reports, turns
+from gm.services import delivery, reports, turns
 
 app = typer.Typer(help="Run, verify and re-run turns.", no_args_is_help=True)
 
 
 def _publish(db, home_, summary, render: bool) -> None:
-    robots = f"; robot orders for {', '.join(summary.robots)}" if summary.robots else ""
+    robots = f"; no orders from {', '.join(summary.robots)}" if summary.robots else ""
     typer.echo(f"{summary.game}: turn {summary.number} resolved, state {summary.state_hash[:12]}{robots}; "
                f"next: {summary.label}")
+    for notice in summary.notices:
+        typer.echo(f"{summary.game}: {notice}")
     if render:
         written = reports.render_turn(db, home_, summary.game, summary.number)
         typer.echo(f"Reports: {written.folder} ({len(written.files)} files)")
         if written.standings:
             typer.echo(f"Final standings: {written.standings}")
+        queued = delivery.queue_reports(db, home_, clock(), summary.game, summary.number)
+        if queued:
+            typer.echo(f"Mail: {queued} report(s) queued; send them with 'gm mail send'.")
     if summary.over:
         typer.echo(f"{summary.game} is over.")
 

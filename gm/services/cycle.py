@@ -8,7 +8,14 @@ import sqlite_utils
 
 from gm.clock import Clock, iso
 from gm.core.cycle import GameFacts
-from gm.core.schedule import Schedule, ScheduleError, deadlines_after, describe, parse_moment, parse_schedule
+from gm.core.schedule import (
+    Schedule,
+    ScheduleError,
+    deadlines_after,
+    describe,
+    parse_moment,
+    parse_schedule,
+)
 from gm.errors import GMError
 from gm.seat_secrets import hash_secret, new_secret
 from gm.services.settings import game_setting

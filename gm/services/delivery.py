@@ -58,20 +58,56 @@ def report_mail(db: sqlite_utils.Database, home: Home, env, game: records.GameRe
 def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, turn: int) -> int:
     """Queue every seat's report mail for a rendered turn; returns how many were queued.
 
-    Seats at an .invalid address (robots, the demo) get none. Sending is 'gm mail send'.
+    Seats at an .invalid address (robots, the demo) get none. A seat whose report is held for
+    want of credits gets the low-credit notice instead; paying releases the report
+    (queue_released). Sending is 'gm mail send'.
     """
+    from gm.services.charges import credit_notice
+
     game = records.game_by_name(db, game_name)
     env = mail_environment(home.templates)
-    domain = mail_settings(home).domain
+    settings = mail_settings(home)
     now = clock.now()
-    mails = [report_mail(db, home, env, game, seat, turn) for seat in records.seats_of(db, game.id)
-             if not seat.email.lower().endswith(".invalid")]
+    seats = [s for s in records.seats_of(db, game.id) if not s.email.lower().endswith(".invalid")]
+    notices = {s.code: credit_notice(db, game, turn, s.code) for s in seats}
+    mails = [report_mail(db, home, env, game, seat, turn) for seat in seats if not notices[seat.code]]
     mails = [m for m in mails if m is not None]
     with transaction(db):
         for mail in mails:
             outbox.cancel_reports(db, game.id, mail["seat"], turn)
-            outbox.queue(db, now, kind="report", domain=domain, **mail)
+            outbox.queue(db, now, kind="report", domain=settings.domain, **mail)
+        for seat in seats:
+            if notices[seat.code]:
+                outbox.queue(db, now, kind="notice", recipient=seat.email, recipient_name=seat.name,
+                             subject=f"{game.name}: turn {turn} report held for credits",
+                             body=f"Hello {seat.name},\n\n{notices[seat.code]}\n\n-- \n{settings.name}\n",
+                             domain=settings.domain, game_id=game.id, seat=seat.code, turn=turn)
     return len(mails)
+
+
+def queue_released(db: sqlite_utils.Database, home: Home, clock: Clock, email: str) -> int:
+    """After a payment: queue the reports that were held for this account and are not now."""
+    from gm.services.charges import report_held
+
+    rows = db.execute(
+        """SELECT g.name, o.turn, o.seat FROM outbox o JOIN games g ON g.id = o.game_id
+           JOIN seats s ON s.game_id = o.game_id AND s.code = o.seat JOIN accounts a ON a.id = s.account_id
+           WHERE o.kind = 'notice' AND a.email = ? AND NOT EXISTS (
+               SELECT 1 FROM outbox r WHERE r.kind = 'report' AND r.game_id = o.game_id AND r.turn = o.turn
+               AND r.seat = o.seat AND r.status IN ('queued', 'sent'))""", [email]).fetchall()
+    env = mail_environment(home.templates)
+    settings = mail_settings(home)
+    queued = 0
+    for game_name, turn, code in sorted(set(rows)):
+        game = records.game_by_name(db, game_name)
+        if report_held(db, game, turn, code):
+            continue
+        mail = report_mail(db, home, env, game, records.seat_by_code(db, game, code), turn)
+        if mail is not None:
+            with transaction(db):
+                outbox.queue(db, clock.now(), kind="report", domain=settings.domain, **mail)
+            queued += 1
+    return queued
 
 
 @dataclass

@@ -8,12 +8,15 @@ from typing import Callable
 import sqlite_utils
 
 from gm.clock import Clock
+from gm.errors import GMError
 from gm.home import Home
 from gm.rulesets import get_ruleset
-from gm.services import games, reports, turns
+from gm.services import credits, games, reports, turns
 from gm.store import records
 
-_PLAYERS = ["Ada", "Brendan", "Chiara", "Dmitri", "Eun-ji", "Farid", "Greta", "Hugo"]
+_PLAYERS = ["Ada", "Brendan", "Chiara", "Dmitri", "Eun-ji", "Farid", "Greta", "Hugo",
+            "Ines", "Jonas", "Kwame", "Lena", "Mateo", "Nadia", "Oskar", "Priya"]
+DEFAULT_SEATS = 4  # a ruleset may name its own demo size with a `demo_seats` attribute
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,11 @@ class DemoResult:
     pdfs: int
 
 
+def demo_seats(ruleset_name: str) -> int:
+    """How many robot seats the demo of a ruleset takes when the GM does not say."""
+    return getattr(get_ruleset(ruleset_name), "demo_seats", DEFAULT_SEATS)
+
+
 def _free_name(db: sqlite_utils.Database, base: str) -> str:
     taken = {g.name for g in records.all_games(db)}
     if base not in taken:
@@ -36,16 +44,25 @@ def _free_name(db: sqlite_utils.Database, base: str) -> str:
     return f"{base}-{n}"
 
 
-def play_demo(db: sqlite_utils.Database, home: Home, clock: Clock, ruleset_name: str, seed: int, seat_count: int,
-              progress: Callable[[str], None]) -> DemoResult:
+def play_demo(db: sqlite_utils.Database, home: Home, clock: Clock, ruleset_name: str, seed: int,
+              seat_count: int | None, progress: Callable[[str], None],
+              turn_limit: int | None = None) -> DemoResult:
+    """Seat robot players, run turns to the end (or only turn_limit of them, leaving the game
+    running), render every report. Each seat's secret is shown so the portal can be tried."""
     ruleset = get_ruleset(ruleset_name)
+    seat_count = demo_seats(ruleset_name) if seat_count is None else seat_count
+    if not 1 <= seat_count <= len(_PLAYERS):
+        raise GMError(f"the demo seats 1 to {len(_PLAYERS)} robot players, not {seat_count}.")
     name = _free_name(db, f"{ruleset.name}-demo")
-    game = games.create_game(db, clock, name, ruleset.name, None, seed)
+    games.create_game(db, clock, name, ruleset.name, None, seed)
     for player in _PLAYERS[:seat_count]:
-        code, _ = games.join_game(db, clock, name, f"{player.lower()}@demo.invalid", f"{player} (robot)")
-        progress(f"Seated {player} (robot) as {code}")
+        code, secret = games.join_game(db, clock, name, f"{player.lower()}@demo.invalid", f"{player} (robot)")
+        progress(f"Seated {player} (robot) as {code}, secret {secret}")
+    credits.prepare_demo(db, clock, name, progress)
     numbers = []
     while records.game_by_name(db, name).status != "over":
+        if turn_limit is not None and len(numbers) >= turn_limit:
+            break
         summary = turns.run_turn(db, home, clock, name)
         numbers.append(summary.number)
         progress(f"Turn {summary.number} resolved; next: {summary.label}")

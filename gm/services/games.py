@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import re
 import secrets as system_secrets
+from functools import lru_cache
 from pathlib import Path
 
 import sqlite_utils
@@ -17,7 +18,6 @@ from gm.seat_secrets import hash_secret, new_secret
 from gm.store import records
 from gm.store.database import transaction
 from gm.store.records import GameRecord
-
 
 _GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
@@ -102,20 +102,32 @@ def join_game(db: sqlite_utils.Database, clock: Clock, game_name: str, email: st
     return seat, secret
 
 
-def set_deadline(db: sqlite_utils.Database, clock: Clock, game_name: str, deadline: str | None) -> GameRecord:
+def new_seat_secret(db: sqlite_utils.Database, clock: Clock, game_name: str, seat_code: str) -> tuple[str, str]:
+    """Give a seat a new secret (the player lost theirs); the old one stops working at once.
+    Returns (seat code, secret); the secret is shown once and stored hashed."""
     game = records.game_by_name(db, game_name)
+    seat = records.seat_by_code(db, game, seat_code)
+    secret = new_secret()
     with transaction(db):
-        db.execute("UPDATE games SET deadline = ? WHERE id = ?", [deadline, game.id])
-        records.audit(db, iso(clock.now()), game.id, "deadline", {"deadline": deadline})
-    return records.game_by_name(db, game_name)
+        db.execute("UPDATE seats SET secret_hash = ? WHERE id = ?", [hash_secret(secret), seat.id])
+        records.audit(db, iso(clock.now()), game.id, "seat secret", {"seat": seat.code})
+    return seat.code, secret
 
 
 def game_ruleset(game: GameRecord) -> tuple[Ruleset, dict]:
+    """The game's ruleset and its parsed scenario. Parsing a large map takes milliseconds and
+    every request of the portal needs it, so parsed scenarios are kept per (ruleset, text);
+    rulesets never change their arguments, so sharing the dict is safe."""
     ruleset = get_ruleset(game.ruleset)
     try:
-        return ruleset, ruleset.load_scenario(game.scenario_text, game.scenario_name)
+        return ruleset, _parsed_scenario(game.ruleset, ruleset.version, game.scenario_text, game.scenario_name)
     except ScenarioError as exc:
         raise GMError(f"the stored scenario of '{game.name}' no longer loads: {exc}")
+
+
+@lru_cache(maxsize=64)
+def _parsed_scenario(ruleset_name: str, version: str, text: str, source: str) -> dict:
+    return get_ruleset(ruleset_name).load_scenario(text, source)
 
 
 def seat_infos(db: sqlite_utils.Database, game: GameRecord, ruleset: Ruleset, scenario: dict) -> list[SeatInfo]:
@@ -135,6 +147,9 @@ def current_state(db: sqlite_utils.Database, game: GameRecord) -> dict:
     if row:
         return json.loads(row[0])
     ruleset, scenario = game_ruleset(game)
-    return ruleset.new_game(scenario, seat_infos(db, game, ruleset, scenario), TurnSeeds(game.seed, 0))
+    try:
+        return ruleset.new_game(scenario, seat_infos(db, game, ruleset, scenario), TurnSeeds(game.seed, 0))
+    except ScenarioError as exc:
+        raise GMError(f"game '{game.name}' cannot start as seated: {exc}. Seat players with 'gm game join'.")
 
 

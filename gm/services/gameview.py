@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import sqlite_utils
 
+from gm.core import census
+from gm.errors import GMError
 from gm.services.games import current_state, game_ruleset
 from gm.store import records
 
@@ -10,13 +12,20 @@ from gm.store import records
 FORMAT = 1
 
 
-def game_facts(db: sqlite_utils.Database, game_name: str) -> dict:
-    """The game as the GM sees it, JSON-able; its shape is documented and kept stable."""
+def game_facts(db: sqlite_utils.Database, game_name: str, gm_secrets: bool = False) -> dict:
+    """The game as the GM sees it, JSON-able; its shape is documented and kept stable.
+
+    gm_secrets: also show what nobody may know before it happens (the census schedule); without
+    it, the schedule is left out of "state" too, so a shared screen gives nothing away.
+    """
     game = records.game_by_name(db, game_name)
     ruleset, _ = game_ruleset(game)
-    state = current_state(db, game)
-    scores = ruleset.scores(state)
-    outcome = ruleset.is_over(state)
+    try:
+        state = current_state(db, game)
+    except GMError:
+        state = None  # nobody seated yet, or too few players for this scenario to start
+    scores = ruleset.scores(state) if state is not None else {}
+    outcome = ruleset.is_over(state) if state is not None else None
     current = records.current_submissions(db, game.id, game.turn)
     rejected = {row[0] for row in db.execute(
         "SELECT DISTINCT seat_id FROM submissions WHERE game_id = ? AND turn = ? AND verdict = 'rejected'",
@@ -44,10 +53,21 @@ def game_facts(db: sqlite_utils.Database, game_name: str) -> dict:
         "status": game.status,
         "turn": game.turn,
         "last_resolved_turn": last if last is not None and last >= 1 else None,
-        "turn_label": ruleset.turn_label(state),
+        "turn_label": ruleset.turn_label(state) if state is not None else "waiting for players",
         "deadline": game.deadline,
         "created": game.created,
         "seats": seats,
         "outcome": outcome.to_json() if outcome else None,
-        "state": state,
+        "state": state if gm_secrets or state is None else census.without_schedule(state),
+        **({"census": census.gm_census(state, last)} if gm_secrets and state is not None else {}),
     }
+
+
+def census_lines(schedule: dict | None) -> str:
+    """The census schedule for `gm game show --gm-secrets`, in words."""
+    if schedule is None:
+        return "Census (secret): this ruleset holds no census."
+    held = ", ".join(map(str, schedule["held"])) or "none yet"
+    coming = [t for t in schedule["turns"] if t not in schedule["held"]][:6]
+    return (f"Census (secret): held on turns {held}; next on turn {schedule['next']}; "
+            f"then {', '.join(map(str, coming[1:]))}, ...")

@@ -11,7 +11,6 @@ from dateutil import parser as dateparser
 
 from gm.clock import Clock
 from gm.core.envelope import TurnFileError, clean_line, decode_turn_file, read_envelope
-from gm.core.ruleset import ScenarioError
 from gm.errors import GMError
 from gm.home import Home
 from gm.services.gameview import game_facts
@@ -130,10 +129,8 @@ def seat_page_facts(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecor
 
 def _facts(db: sqlite_utils.Database, game: GameRecord) -> dict | None:
     """game_facts, or None while the game has too few seats to make its starting state."""
-    try:
-        return game_facts(db, game.name)
-    except ScenarioError:
-        return None
+    facts = game_facts(db, game.name)
+    return facts if facts["state"] is not None else None
 
 
 def order_form(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord) -> str:

@@ -15,6 +15,7 @@ from gm.core.model import Event
 from gm.core.ruleset import Ruleset
 from gm.errors import GMError
 from gm.home import Home
+from gm.services import charges, endgame
 from gm.services.games import game_ruleset
 from gm.store import records
 from gm.store.records import GameRecord, TurnRecord
@@ -104,6 +105,9 @@ def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers:
         deadline = game.deadline if number == last else None
         for seat in seats:
             context = report_context(game, ruleset, turn, seat, seats, deadline, by_number[number - 1].state)
+            context.update(seat_notes(db, game, seat, [by_number[n].orders for n in sorted(by_number) if 1 <= n <= number],
+                                      number))
+            context["credits"] = charges.report_credits(db, game, number, seat.code)
             pdf = folder / f"{seat.code}.pdf"
             jobs.append(RenderJob(render_report_html(env, context), base_url(), turn.resolved,
                                   f"{game.name}/{number}/{seat.code}", pdf))
@@ -116,6 +120,7 @@ def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers:
         jobs.append(RenderJob(render_standings_html(env, context), base_url(), by_number[last].resolved,
                               f"{game.name}/final", standings))
         jsons.append((home.reports / game.name / "final.json", _json_bytes(context)))
+        endgame.add_jobs(db, home, env, game, ruleset, by_number[last], seats, jobs, jsons)
     for path, data in jsons:
         _write(path, data)
     results = render_pdfs(jobs, workers or _workers(home), asset_dirs=asset_dirs(env))
@@ -132,6 +137,22 @@ def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers:
     folder = home.reports / game.name / str(numbers[-1]) if len(numbers) == 1 else home.reports / game.name
     files = tuple(r.out_path for r in results) + tuple(p for p, _ in jsons)
     return Written(folder, files, standings)
+
+
+def seat_notes(db, game: GameRecord, seat: records.SeatRecord, turn_orders: list[dict], number: int) -> dict:
+    """What the cycle tells a seat in its report: missed turns against the game's NMR limit,
+    and a change of player (a standby taking the seat)."""
+    from gm.services.cycle import nmr_streaks
+    from gm.services.settings import game_setting
+
+    limit = game_setting(game, "nmr-limit")
+    missed = nmr_streaks(turn_orders).get(seat.code, 0)
+    changes = db.execute("""SELECT a.name, sp.reason FROM seat_players sp JOIN accounts a ON a.id = sp.account_id
+                            WHERE sp.seat_id = ? AND sp.from_turn = ?""", [seat.id, number + 1]).fetchall()
+    return {
+        "nmr": {"missed": missed, "limit": limit, "left": max(limit - missed, 0) if limit else None},
+        "notices": [f"From turn {number + 1} this seat is played by {name} ({reason})." for name, reason in changes],
+    }
 
 
 def render_turn(db, home: Home, game_name: str, number: int) -> Written:

@@ -60,10 +60,10 @@ def unpublished(db, game: GameRecord) -> int | None:
     return None if done else last
 
 
-def publish(db, home: Home, game_name: str, number: int, report: RunReport, hooks: "Hooks") -> None:
+def publish(db, home: Home, clock: Clock, game_name: str, number: int, report: RunReport, hooks: "Hooks") -> None:
     written = reports.render_turn(db, home, game_name, number)
     report.lines.append(f"{game_name}: turn {number} reports written to {written.folder}")
-    hooks.after_publish(db, home, game_name, number, report)
+    hooks.after_publish(db, home, clock, game_name, number, report)
 
 
 class Hooks:
@@ -72,10 +72,11 @@ class Hooks:
     def fetch(self, db, home: Home, clock: Clock, report: RunReport) -> None:
         return None
 
-    def remind(self, db, home: Home, game: GameRecord, seats: list, kind: str, report: RunReport) -> None:
+    def remind(self, db, home: Home, clock: Clock, game: GameRecord, seats: list, kind: str,
+               report: RunReport) -> None:
         return None
 
-    def after_publish(self, db, home: Home, game_name: str, number: int, report: RunReport) -> None:
+    def after_publish(self, db, home: Home, clock: Clock, game_name: str, number: int, report: RunReport) -> None:
         return None
 
     def send(self, db, home: Home, clock: Clock, report: RunReport) -> None:
@@ -116,7 +117,7 @@ def _one_game(db, home: Home, clock: Clock, name: str, dry_run: bool, hooks: Hoo
     if pending is not None:
         report.lines.append(f"{name}: turn {pending} was run but not published" + ("" if not dry_run else "; would publish"))
         if not dry_run:
-            publish(db, home, name, pending, report, hooks)
+            publish(db, home, clock, name, pending, report, hooks)
     now = clock.now()
     if not dry_run:
         _push_for_absences(db, clock, game, report)
@@ -127,7 +128,7 @@ def _one_game(db, home: Home, clock: Clock, name: str, dry_run: bool, hooks: Hoo
             report.lines.append(f"{name}: {'would send' if dry_run else 'sent'} {kind} to {', '.join(seats)}")
             if not dry_run:
                 _record_reminders(db, game, seats, kind, now)
-                hooks.remind(db, home, game, list(seats), kind, report)
+                hooks.remind(db, home, clock, game, list(seats), kind, report)
     if decision.spike:
         report.problems.append(f"{name}: turn {game.turn} not run: {decision.why}")
         if not dry_run:
@@ -142,7 +143,7 @@ def _one_game(db, home: Home, clock: Clock, name: str, dry_run: bool, hooks: Hoo
     report.turns_run += 1
     report.lines.append(f"{name}: turn {summary.number} run ({decision.why}); next: {summary.label}")
     report.lines.extend(f"{name}: {notice}" for notice in summary.notices)
-    publish(db, home, name, summary.number, report, hooks)
+    publish(db, home, clock, name, summary.number, report, hooks)
 
 
 def _record_reminders(db, game: GameRecord, seats, kind: str, now) -> None:

@@ -41,8 +41,11 @@ class Checked:
         return self.refusal is None and not self.problems
 
 
-def check_turn_file(db: sqlite_utils.Database, home: Home, data: bytes) -> Checked:
-    """Read a turn file and check it against its game's current state; never raises for bad input."""
+def check_turn_file(db: sqlite_utils.Database, home: Home, data: bytes, secret_check=check_secret) -> Checked:
+    """Read a turn file and check it against its game's current state; never raises for bad input.
+
+    secret_check(secret, stored hash): mail intake passes one that remembers secrets it verified.
+    """
     checked = Checked()
     try:
         text, checked.encoding = decode_turn_file(data, home.setting("submissions", "max_bytes", 1_000_000))
@@ -62,7 +65,7 @@ def check_turn_file(db: sqlite_utils.Database, home: Home, data: bytes) -> Check
     if seat is None:
         checked.refusal = f"game '{game.name}' has no player '{envelope.player}' (check the PLAYER line)"
         return checked
-    if not check_secret(envelope.password or "", seat.secret_hash):
+    if not secret_check(envelope.password or "", seat.secret_hash):
         checked.refusal = f"wrong password for player {seat.code} of '{game.name}'"
         return checked
     checked.seat = seat
@@ -98,10 +101,10 @@ class Receipt:
 
 
 def submit(db: sqlite_utils.Database, home: Home, clock: Clock, data: bytes, channel: str,
-           source: str, sender: str | None = None) -> Receipt:
+           source: str, sender: str | None = None, secret_check=check_secret) -> Receipt:
     """Archive first, then check, then store: the last valid submission per seat counts."""
     digest = archive_bytes(home.archive, data)
-    checked = check_turn_file(db, home, data)
+    checked = check_turn_file(db, home, data, secret_check)
     if checked.refusal is not None:
         return Receipt(digest, False, False, checked)
     game, seat = checked.game, checked.seat

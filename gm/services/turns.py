@@ -20,7 +20,10 @@ from gm.store import records
 from gm.store.archive import archive_bytes
 from gm.store.database import transaction
 from gm.store.records import GameRecord
+from gm.services import cycle
+from gm.services import charges
 from gm.services.games import current_state, game_ruleset, seat_infos
+from gm.services.settings import game_setting
 from gm.services.turnfiles import describe_problem
 
 
@@ -43,7 +46,9 @@ def game_lock(home: Home, game: GameRecord):
 
 @dataclass(frozen=True)
 class TurnSummary:
-    """A resolved turn: its number, the state hash, which seats got robot orders, the outcome."""
+    """A resolved turn: its number, the state hash, which seats had no orders of their own
+    (robot, repeated, held or absent), the label of what comes next, whether the game ended,
+    and notices for the GM (drop-outs, standbys taking seats with their new secrets)."""
 
     game: str
     number: int
@@ -51,20 +56,36 @@ class TurnSummary:
     robots: tuple
     label: str
     over: bool
+    notices: tuple = ()
 
 
 def collect_orders(db, game: GameRecord, ruleset: Ruleset, state: dict, turn: int) -> dict[str, dict]:
-    """Every seat's orders for a turn: its current valid submission, else robot orders (NMR)."""
+    """Every seat's orders for a turn: its current valid submission; for an absent seat its
+    standing orders; otherwise the game's NMR policy (robot orders, repeat, or hold)."""
     submitted = records.current_submissions(db, game.id, turn)
     seeds = TurnSeeds(game.seed, turn)
+    policy = game_setting(game, "nmr-policy")
+    absent = cycle.absent_at(db, game, cycle.moment(game.due))
+    previous = records.turns_of(db, game.id, turn - 1)
+    last = previous[0].orders if previous and previous[0].number == turn - 1 else {}
     collected = {}
     for seat in records.seats_of(db, game.id):
         if seat.id in submitted:
             collected[seat.code] = {"by": "player", "submission": submitted[seat.id]["id"],
                                     "orders": submitted[seat.id]["orders"]}
-        else:
-            robot = ruleset.robot_orders(state, seat.code, seeds.rng(f"robot:{seat.code}"))
-            collected[seat.code] = {"by": "robot", "orders": [o.to_json() for o in robot]}
+            continue
+        by = "absent" if seat.code in absent and game_setting(game, "absence-policy") == "standing" else policy
+        if by in ("absent", "repeat"):
+            standing = [Order.from_json(o) for o in last.get(seat.code, {}).get("orders", [])]
+            if standing and not ruleset.check_orders(state, seat.code, standing):
+                collected[seat.code] = {"by": by, "orders": [o.to_json() for o in standing]}
+                continue
+        if by == "hold":
+            collected[seat.code] = {"by": "hold", "orders": []}
+            continue
+        robot = ruleset.robot_orders(state, seat.code, seeds.rng(f"robot:{seat.code}"))
+        collected[seat.code] = {"by": "robot" if by != "absent" else "absent",
+                                "orders": [o.to_json() for o in robot]}
     return collected
 
 
@@ -103,11 +124,16 @@ def _run_turn_locked(db: sqlite_utils.Database, clock: Clock, game_name: str) ->
         outcome = ruleset.is_over(result.state)
         digest = _store_turn(db, game, game.turn, game.seed, ruleset.version, orders,
                              [e.to_json() for e in result.events], result.state, now)
+        charges.settle_turn(db, game, game.turn, orders, state, result.state, outcome, now)
         db.execute("UPDATE games SET turn = ?, status = ? WHERE id = ?",
                    [game.turn + 1, "over" if outcome else "running", game.id])
         records.audit(db, now, game.id, "turn run", {"turn": game.turn, "state_hash": digest})
-    robots = tuple(code for code, entry in orders.items() if entry["by"] == "robot")
-    return TurnSummary(game.name, game.turn, digest, robots, ruleset.turn_label(result.state), outcome is not None)
+        cycle.advance_after_turn(db, game, clock.now(), outcome is not None)
+        notices = tuple(cycle.drop_outs(db, game, game.turn, now)) if not outcome else ()
+        charges.forfeit_drop_outs(db, game, now)
+    robots = tuple(code for code, entry in orders.items() if entry["by"] != "player")
+    return TurnSummary(game.name, game.turn, digest, robots, ruleset.turn_label(result.state),
+                       outcome is not None, notices)
 
 
 def _store_turn(db, game, number, seed, version, orders, events, state, now) -> str:

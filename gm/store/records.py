@@ -13,7 +13,9 @@ from gm.errors import GMError
 class GameRecord:
     """A row of games: id, name, ruleset and its version at creation, scenario, seed, status
     ('open' before the first turn runs, 'running', 'over'), turn (the turn being collected),
-    deadline (ISO text or None), options (dict), created (ISO text)."""
+    deadline (the due time as players read it, or None), options (dict), created (ISO text);
+    schedule (gm.core.schedule.Schedule as JSON, or None), slot (the scheduled deadline of the turn
+    being collected, UTC ISO), due (when it is really due: the slot or a pushed time), held."""
 
     id: int
     name: str
@@ -27,6 +29,10 @@ class GameRecord:
     deadline: str | None
     options: dict
     created: str
+    schedule: dict | None = None
+    slot: str | None = None
+    due: str | None = None
+    held: bool = False
 
 
 @dataclass(frozen=True)
@@ -55,9 +61,17 @@ def all_games(db: sqlite_utils.Database) -> list[GameRecord]:
     return [_game(db, row) for row in db.execute("SELECT * FROM games ORDER BY name").fetchall()]
 
 
+_GAME_FIELDS = set(GameRecord.__dataclass_fields__)
+
+
 def _game(db, row) -> GameRecord:
-    data = dict(zip([d[0] for d in db.execute("SELECT * FROM games LIMIT 0").description], row))
+    columns = [d[0] for d in db.execute("SELECT * FROM games LIMIT 0").description]
+    # Later migrations may add columns other modules read themselves; keep the ones this record names.
+    data = {k: v for k, v in zip(columns, row) if k in _GAME_FIELDS}
     data["options"] = json.loads(data["options"])
+    if data.get("schedule"):
+        data["schedule"] = json.loads(data["schedule"])
+    data["held"] = bool(data.get("held"))
     return GameRecord(**data)
 
 

@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from importlib.metadata import entry_points
+
+from gm.store.migrations import all_migrations
 
 
 def table_dump(home) -> list:
@@ -20,7 +23,8 @@ def test_init_creates_the_home(tmp_path, gm):
         assert (where / part).exists()
     conn = sqlite3.connect(where / "gm.db")
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert conn.execute("SELECT name FROM migrations").fetchall() == [("m001_initial",)]
+    applied = [r[0] for r in conn.execute("SELECT name FROM migrations ORDER BY name")]
+    assert applied[0] == "m001_initial" and applied == [m.name for m in all_migrations()]
     assert gm("init", home=where).out.startswith("Checked GM home")
 
 
@@ -58,7 +62,9 @@ def test_secret_is_stored_hashed(home, game):
 
 def test_unknown_ruleset_scenario_and_game(home, gm):
     ran = gm("game", "new", "x", "--ruleset", "chess", home=home)
-    assert (ran.code, ran.err) == (1, "Error: unknown ruleset 'chess'. Installed rulesets: clash.\n")
+    installed = ", ".join(sorted(entry.name for entry in entry_points(group="gm.games")))
+    assert "clash" in installed
+    assert (ran.code, ran.err) == (1, f"Error: unknown ruleset 'chess'. Installed rulesets: {installed}.\n")
     ran = gm("game", "new", "x", "--scenario", "atlantis", home=home)
     assert ran.code == 1 and ran.err.startswith("Error: unknown scenario 'atlantis' for clash. Scenarios: ")
     ran = gm("game", "show", "nope", home=home)
@@ -140,5 +146,15 @@ def test_join_seat_choice_and_taken(home, gm):
 
 
 def test_deadline_shows(home, gm, game):
-    assert gm("game", "deadline", "g1", "2026-11-27 18:00 UTC", home=home).out == "Deadline of g1: 2026-11-27 18:00 UTC\n"
-    assert "Deadline 2026-11-27 18:00 UTC" in gm("game", "show", "g1", home=home).out
+    assert gm("game", "deadline", "g1", "2026-11-27 18:00 UTC", home=home).out == "Deadline of g1: Fri 2026-11-27 18:00 UTC\n"
+    assert "Deadline Fri 2026-11-27 18:00 UTC" in gm("game", "show", "g1", home=home).out
+    ran = gm("game", "deadline", "g1", "someday", home=home)
+    assert ran.code == 1 and ran.err == "Error: cannot read 'someday' as a date and time; write it like '2026-11-27 18:00 Europe/London'.\n"
+
+
+def test_show_a_game_nobody_has_joined(home, gm):
+    gm("game", "new", "empty", home=home)
+    ran = gm("game", "show", "empty", home=home)
+    assert ran.code == 0 and "collecting turn 1: waiting for players" in ran.out
+    facts = json.loads(gm("game", "show", "empty", "--json", home=home).out)
+    assert facts["state"] is None and facts["seats"] == []

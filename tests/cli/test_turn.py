@@ -24,7 +24,7 @@ def test_first_turn_stores_start_and_robots_fill_nmr(home, gm, game, tmp_path):
     assert gm("submit", orders, home=home).code == 0
     ran = gm("turn", "run", "g1", "--no-render", home=home)
     assert ran.code == 0
-    assert ran.out.startswith("g1: turn 1 resolved, state ") and "robot orders for RU, FR, GE; next: Set-up: placing 20 units" in ran.out
+    assert ran.out.startswith("g1: turn 1 resolved, state ") and "no orders from RU, FR, GE; next: Set-up: placing 20 units" in ran.out
     conn = sqlite3.connect(home / "gm.db")
     assert [r[0] for r in conn.execute("SELECT number FROM turns ORDER BY number")] == [0, 1]
     stored = json.loads(conn.execute("SELECT orders FROM turns WHERE number = 1").fetchone()[0])

@@ -6,7 +6,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN_MODULES = {"sqlite3", "sqlite_utils", "smtplib", "imaplib", "jinja2", "weasyprint", "requests",
-                     "httpx", "socket", "subprocess", "os", "pathlib", "time", "datetime", "shutil", "io"}
+                     "httpx", "socket", "subprocess", "os", "pathlib", "time", "shutil", "io"}
+# Date arithmetic is pure; reading the clock is not.
+CLOCK_CALLS = {"now", "today", "utcnow", "time", "monotonic"}
 
 
 def pure_files():
@@ -28,6 +30,9 @@ def offences(path: Path) -> list[str]:
         elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "open":
             found.append(f"{path.name}:{node.lineno}: calls open()")
             continue
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") in CLOCK_CALLS:
+            found.append(f"{path.name}:{node.lineno}: reads the clock ({node.func.attr}())")
+            continue
         else:
             continue
         for name in names:
@@ -48,5 +53,5 @@ def test_pure_modules_do_no_io():
 
 def test_the_purity_check_can_fail(tmp_path):
     bad = tmp_path / "bad.py"
-    bad.write_text("import sqlite3\nimport random\nfrom os import path\nopen('x')\n")
-    assert len(offences(bad)) == 4
+    bad.write_text("import sqlite3\nimport random\nfrom os import path\nopen('x')\nimport datetime\ndatetime.datetime.now()\n")
+    assert len(offences(bad)) == 5

@@ -1,9 +1,11 @@
 """A test house: three games on different schedules, six simulated weeks, gm run-due every
 simulated hour, with punctual, late, missing, early and absent players. Every turn must run
-exactly once at the right moment, every report be written once, every reminder reach exactly
-the seats that had no orders."""
+exactly once at the right moment, every report be written and mailed once, every reminder
+reach exactly the seats that had no orders."""
 from __future__ import annotations
 
+import email
+import email.policy
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -12,7 +14,8 @@ import pytest
 from gm.clock import FixedClock
 from gm.core.schedule import Schedule, deadlines_after
 from gm.home import Home, create_home
-from gm.services import cycle, games, rundue, turnfiles
+from gm.services import credits, cycle, games, rundue, turnfiles
+from gm.services.cyclemail import MailHooks
 from gm.services.settings import game_setting, set_game_setting
 from gm.store import records
 from gm.store.database import open_database
@@ -25,6 +28,8 @@ class House:
     def __init__(self, root: Path):
         self.home = Home(root)
         create_home(self.home)
+        settings = self.home.settings_file.read_text()
+        self.home.settings_file.write_text(settings.replace('address = ""', 'address = "gm@house.example.org"', 1))
         self.db = open_database(self.home.database)
         self.clock = FixedClock(START)
         self.secrets: dict[tuple, str] = {}
@@ -35,6 +40,7 @@ class House:
         for i in range(seats):
             code, secret = games.join_game(self.db, self.clock, name, f"{name}{i}@example.org", f"P{i}")
             self.secrets[(name, code)] = secret
+            credits.buy(self.db, self.clock, f"{name}{i}@example.org", 50, 5000, name, None)
         for key, value in settings.items():
             set_game_setting(self.db, self.clock, name, key.replace("_", "-"), value)
         cycle.set_schedule(self.db, self.clock, name, schedule)
@@ -72,6 +78,7 @@ def test_six_weeks_of_a_house(tmp_path):
     house.game("fortnight", 2, "every 2 weeks on Monday 09:00 America/New_York")
     house.game("rapid", 2, "every 3 days at 20:00 UTC", nmr_limit="2", reminder="12h")
     cycle.add_standby(house.db, house.clock, "rapid", "standby@example.org", "Stan")
+    credits.buy(house.db, house.clock, "standby@example.org", 50, 5000, None, "Stan")
     cycle.add_absence(house.db, house.clock, "weekly", "GE", "2027-03-08", "2027-03-21")
 
     expected_runs: dict[str, list[datetime]] = {"weekly": [], "fortnight": [], "rapid": []}
@@ -81,7 +88,7 @@ def test_six_weeks_of_a_house(tmp_path):
         _players_act(house, now)
         house.note_reminders()
         _expect_runs(house, now, expected_runs)
-        report = rundue.run_due(house.db, house.home, house.clock)
+        report = rundue.run_due(house.db, house.home, house.clock, hooks=MailHooks())
         assert report.problems == [], (now, report.problems)
         for line in report.lines:  # the GM passes a standby's new secret on, as printed
             if "; secret for " in line:
@@ -100,6 +107,14 @@ def test_six_weeks_of_a_house(tmp_path):
         """SELECT g.name, r.turn, s.code FROM reminders r JOIN games g ON g.id = r.game_id
            JOIN seats s ON s.id = r.seat_id WHERE r.kind = 'reminder'""").fetchall()}
     assert sent == house.expected_reminders
+    mails = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+             for p in (tmp_path / "house" / "outbox").rglob("*.eml")]
+    report_mails = [(m["To"], m["Subject"]) for m in mails if "(turn " in m["Subject"]]
+    assert len(report_mails) == len(set(report_mails)) == sum(
+        len(house.db.execute("SELECT 1 FROM reports WHERE game_id = ?", [house.state(n).id]).fetchall())
+        for n in expected_runs)
+    reminder_mails = [m for m in mails if "reminder, orders for turn" in m["Subject"]]
+    assert len(reminder_mails) == len(house.expected_reminders)
     assert len(expected_runs["weekly"]) == 6 and len(expected_runs["rapid"]) == 14
     # The fortnightly game ran early (both seats FINAL on Saturdays), never waiting for Monday.
     assert all(t.weekday() == 5 for t in expected_runs["fortnight"]) and len(expected_runs["fortnight"]) == 3

@@ -2,6 +2,8 @@
 NMR drop-outs with standbys, the spike guard, overlapping runs, and a crash before publishing."""
 from __future__ import annotations
 
+import email
+import email.policy
 import json
 import sqlite3
 import subprocess
@@ -241,3 +243,66 @@ def test_settings_refusals(home, gm, clock, duel):
     assert ran.code == 1 and ran.err.startswith("Error: unknown setting 'colour'. Settings: grace, ")
     ran = gm("game", "schedule", "d1", "whenever", home=home)
     assert ran.code == 1 and "needs exactly one time of day" in ran.err
+
+
+@pytest.fixture
+def mail_home(home):
+    """The home with mail on: the GM's address, and mail written as .eml files to outbox/."""
+    settings = (home / "gm.toml").read_text()
+    (home / "gm.toml").write_text(settings.replace('address = ""', 'address = "gm@pbm.example.org"', 1))
+    return home
+
+
+def eml(home) -> list:
+    """Every mail written to the outbox folder, parsed as a mail program would."""
+    paths = sorted((home / "outbox").rglob("*.eml"))
+    return [email.message_from_bytes(p.read_bytes(), policy=email.policy.default) for p in paths]
+
+
+def test_run_due_mails_reminders_and_each_report_once(mail_home, gm, clock, duel, tmp_path, monkeypatch):
+    home = mail_home
+    for player in ("ann", "bob"):
+        assert gm("credits", "buy", f"{player}@example.org", "10", "--paid", "20", home=home).code == 0
+    submit(gm, home, tmp_path, duel["BR"], "BR", "CLAIM ENG")
+    clock.when = datetime(2026, 11, 19, 18, 30, tzinfo=timezone.utc)
+    ran = gm("run-due", home=home)
+    assert "d1: sent reminder to FR" in ran.out and "mail: sent 1" in ran.out
+    [reminder] = eml(home)
+    assert reminder["To"] == "Bob <bob@example.org>"
+    assert reminder["Subject"] == "d1: reminder, orders for turn 1 are due"
+    assert "They are due\nFri 2026-11-20 18:00 GMT (Europe/London)." in reminder.get_body().get_content()
+    assert "GAME d1\nPLAYER FR\nPASSWORD <your secret>\nTURN 1" in reminder.get_body().get_content()
+
+    from gm.services import reports
+    real = reports.render_turn
+    monkeypatch.setattr(reports, "render_turn", lambda *a, **k: (_ for _ in ()).throw(SystemExit("killed")))
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    gm("run-due", home=home)  # the turn commits, then the process dies before any report or mail
+    assert len(eml(home)) == 1
+    monkeypatch.setattr(reports, "render_turn", real)
+    ran = gm("run-due", home=home)
+    assert "d1: 2 report mail(s) queued" in ran.out and "mail: sent 2" in ran.out
+    gm("run-due", home=home)
+    gm("report", "render", "d1", "--turn", "1", home=home)
+    gm("run-due", home=home)
+    reports_sent = [m for m in eml(home) if m["Subject"].startswith("d1: ") and "(turn 1)" in m["Subject"]]
+    assert sorted(m["To"] for m in reports_sent) == ["Ann <ann@example.org>", "Bob <bob@example.org>"]
+    assert all([a.get_content_type() for a in m.iter_attachments()] == ["application/pdf"] for m in reports_sent)
+
+
+def test_unpaid_report_is_held_with_a_notice_and_released_by_payment(mail_home, gm, clock, duel):
+    home = mail_home
+    assert gm("credits", "buy", "ann@example.org", "10", "--paid", "20", home=home).code == 0
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    assert "mail: sent 2" in gm("run-due", home=home).out
+    by_recipient = {m["To"]: m for m in eml(home)}
+    assert "(turn 1)" in by_recipient["Ann <ann@example.org>"]["Subject"]
+    notice = by_recipient["Bob <bob@example.org>"]
+    assert notice["Subject"] == "d1: turn 1 report held for credits"
+    assert "is ready but held: your account is 1 turn credit short" in notice.get_body().get_content()
+    ran = gm("credits", "buy", "bob@example.org", "10", "--paid", "20", home=home)
+    assert "Released 1 held report(s)" in ran.out
+    assert "mail: sent 1" in gm("run-due", home=home).out
+    bob = [m for m in eml(home) if m["To"] == "Bob <bob@example.org>"]
+    assert sorted(m["Subject"] for m in bob) == ["d1: Set-up: claiming territories (turn 1)",
+                                                 "d1: turn 1 report held for credits"]

@@ -5,7 +5,13 @@ from datetime import datetime, timezone
 
 import pytest
 
-from gm.core.schedule import ScheduleError, deadlines_after, describe, parse_moment, parse_schedule
+from gm.core.schedule import (
+    ScheduleError,
+    deadlines_after,
+    describe,
+    parse_moment,
+    parse_schedule,
+)
 
 NOW = datetime(2026, 10, 20, 12, 0, tzinfo=timezone.utc)  # a Tuesday
 

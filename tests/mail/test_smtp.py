@@ -18,6 +18,8 @@ def smtp_home(home, game, smtp):
 
 @pytest.mark.slow
 def test_reports_after_a_turn_arrive_with_their_pdf(home, gm, smtp_home, smtp, monkeypatch):
+    for player in ("ann", "bob", "cy", "di"):  # paid up, so no report is held for credits
+        assert gm("credits", "buy", f"{player}@example.org", "10", "--paid", "20", home=home).code == 0
     # Ann (BR) asks for the JSON report too.
     receive(gm, monkeypatch, mail(turn_file(smtp_home["BR"], "JSON ON")), home)
     ran = gm("turn", "run", "g1", home=home)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sqlite3
 from dataclasses import dataclass
 from typing import Callable
 
@@ -15,6 +16,22 @@ from typing import Callable
 class Migration:
     name: str
     apply: Callable
+
+
+def run_script(db, script: str) -> None:
+    """Run a migration's SQL one statement at a time, inside the caller's transaction.
+
+    Not executescript(): it commits whatever transaction is open first, so a migration that
+    failed half-way would stay half-applied. SQLite itself says where each statement ends.
+    """
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            db.execute(buffer)
+            buffer = ""
+    if buffer.strip() and not all(not l.strip() or l.strip().startswith("--") for l in buffer.splitlines()):
+        db.execute(buffer)
 
 
 def all_migrations() -> list[Migration]:

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import sqlite_utils
 
+from gm.store.migrations import run_script
+
 
 def migrate(db: sqlite_utils.Database) -> None:
-    db.executescript(
+    run_script(db, 
         """
         CREATE TABLE accounts (
             id INTEGER PRIMARY KEY,

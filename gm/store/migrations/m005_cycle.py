@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import sqlite_utils
 
+from gm.store.migrations import run_script
+
 
 def migrate(db: sqlite_utils.Database) -> None:
-    db.executescript(
+    run_script(db, 
         """
         ALTER TABLE games ADD COLUMN schedule TEXT;          -- JSON of gm.core.schedule.Schedule
         ALTER TABLE games ADD COLUMN slot TEXT;              -- the scheduled deadline of the turn being collected (UTC)

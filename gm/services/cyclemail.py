@@ -1,0 +1,87 @@
+"""Mail in the weekly cycle: run-due fetches, reminds, queues each report once, and sends."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from gm.clock import Clock
+from gm.errors import GMError
+from gm.home import Home
+from gm.mail import outbox
+from gm.mail.settings import mail_settings
+from gm.mail.templates import mail_environment, write_mail
+from gm.services import cycle, delivery, turnfiles
+from gm.services.rundue import Hooks, RunReport
+from gm.services.settings import game_setting
+from gm.store import records
+from gm.store.database import transaction
+from gm.store.records import GameRecord
+
+
+class MailHooks(Hooks):
+    """The cycle with gm's mail: what [imap] and [mail] in gm.toml configure."""
+
+    def fetch(self, db, home: Home, clock: Clock, report: RunReport) -> None:
+        if not home.setting("imap", "host", ""):
+            return
+        from gm.intake.imap import ImapSource, imap_settings
+        from gm.services.intake import Intake
+
+        server, place = imap_settings(home)
+        intake = Intake(db, home, clock, "imap")
+        with ImapSource(server, place) as source:
+            taken = [t for t in intake.take_all(source) if t.outcome != "already taken"]
+        if taken:
+            report.lines.append(f"mail: took {len(taken)} new message(s)")
+
+    def remind(self, db, home: Home, clock: Clock, game: GameRecord, seats: list, kind: str,
+               report: RunReport) -> None:
+        env = mail_environment(home.templates)
+        settings = mail_settings(home)
+        by_code = {s.code: s for s in records.seats_of(db, game.id)}
+        due = cycle.moment(game.due)
+        until = due + timedelta(minutes=game_setting(game, "grace"))
+        limit = game_setting(game, "nmr-limit")
+        streaks = cycle.nmr_streaks([t.orders for t in records.turns_of(db, game.id, 1)])
+        now = clock.now()
+        with transaction(db):
+            for code in seats:
+                seat = by_code[code]
+                if seat.email.lower().endswith(".invalid"):
+                    continue
+                written = write_mail(env, f"{kind}.txt", {
+                    "game": game.name, "turn": game.turn, "seat": code, "player": seat.name,
+                    "deadline": game.deadline, "until": cycle.describe(until, cycle.zone_of(game)),
+                    "left": max(limit - streaks.get(code, 0), 0) if limit else None,
+                    "form": turnfiles.order_template(db, game.name, code), "gm_name": settings.name,
+                })
+                outbox.queue(db, now, kind=kind, recipient=seat.email, recipient_name=seat.name,
+                             subject=written.subject, body=written.body, domain=settings.domain,
+                             game_id=game.id, seat=code, turn=game.turn)
+
+    def after_publish(self, db, home: Home, clock: Clock, game_name: str, number: int, report: RunReport) -> None:
+        """Queue the turn's report mails, unless they were queued before (a turn published again
+        after a crash must not reach a player twice)."""
+        game = records.game_by_name(db, game_name)
+        done = db.execute("SELECT 1 FROM outbox WHERE kind = 'report' AND game_id = ? AND turn = ? "
+                          "AND status IN ('queued', 'sent') LIMIT 1", [game.id, number]).fetchone()
+        if done:
+            return
+        queued = delivery.queue_reports(db, home, clock, game_name, number)
+        if queued:
+            report.lines.append(f"{game_name}: {queued} report mail(s) queued")
+
+    def send(self, db, home: Home, clock: Clock, report: RunReport) -> None:
+        if not outbox.due(db, clock.now()):
+            return
+        try:
+            sender = delivery.sender_for(home)
+            if hasattr(sender, "__enter__"):
+                with sender:
+                    sent = delivery.send_outbox(db, home, clock, sender)
+            else:
+                sent = delivery.send_outbox(db, home, clock, sender)
+        except GMError as exc:
+            report.problems.append(f"mail not sent: {exc}")
+            return
+        report.lines.append(f"mail: sent {len(sent.sent)}, to try again {len(sent.retry)}, failed {len(sent.failed)}")
+        report.problems.extend(f"mail {m.id} to {m.recipient} failed for good: {why}" for m, why in sent.failed)
