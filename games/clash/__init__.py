@@ -1,37 +1,27 @@
 """Clash of Empires for gm: the ruleset object the `gm.games` entry point names."""
 from __future__ import annotations
 
-from importlib import resources
 from random import Random
 
 from gm.core.model import Order, Outcome, Problem, SeatInfo, TurnResult
-from gm.core.ruleset import ScenarioError, TurnSeeds
+from gm.core.ruleset import TurnSeeds
+from gm.packaged import PackagedScenarios
 
 from . import orders, robot, rules, scenario, view
 
 SCENARIO_PACKAGE = "gm_games.clash.scenarios"
 
 
-class ClashRuleset:
+class ClashRuleset(PackagedScenarios):
     """Clash of Empires: 30 rounds of one action each, deterministic combat, victory points."""
 
     name = "clash"
     version = "1.0"
     title = "Clash of Empires"
-
-    # Scenarios are the only packaged data a ruleset reads.
-    def scenario_names(self) -> list[str]:
-        files = resources.files(SCENARIO_PACKAGE).iterdir()
-        return sorted(f.name[:-5] for f in files if f.name.endswith(".toml"))
+    scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
 
     def default_scenario(self) -> str:
         return "europe"
-
-    def scenario_text(self, name: str) -> str:
-        known = self.scenario_names()
-        if name not in known:
-            raise ScenarioError(f"clash has no scenario {name!r}; it has {', '.join(known)}")
-        return resources.files(SCENARIO_PACKAGE).joinpath(f"{name}.toml").read_text("utf-8")
 
     def load_scenario(self, text: str, source: str) -> dict:
         return scenario.load_scenario_text(text, source)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gm.core.maps import parse_lines
+from gm.core.maps import shown as _shown
 from gm.core.model import Order, Problem
 
 NEUTRAL = "neutral"
@@ -44,23 +46,7 @@ def make_order(verb: str, *args) -> Order:
 
 def parse_orders(lines: list[tuple[int, str]]) -> tuple[list[Order], list[Problem]]:
     """Parse the body lines of a turn file. Never raises: bad lines become problems."""
-    orders: list[Order] = []
-    problems: list[Problem] = []
-    for number, raw in lines:
-        text = str(raw).strip()
-        words = text.replace(",", " ").split()
-        if not words:
-            continue
-        parsed = _parse_words(words)
-        if isinstance(parsed, str):
-            problems.append(Problem(number, parsed))
-        else:
-            orders.append(Order(parsed[0], parsed[1], number, text))
-    return orders, problems
-
-
-def _shown(word: str) -> str:
-    return word if len(word) <= 20 else word[:20] + "..."
+    return parse_lines(lines, _parse_words)
 
 
 def _parse_words(words: list[str]) -> tuple[str, tuple] | str:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections import deque
 
+from gm.core.maps import duplicates, unconnected
 from gm.core.ruleset import ScenarioError
 
 # Values the rule book gives, used when a scenario leaves them out.
@@ -126,8 +126,8 @@ def _read_fields(raw: dict) -> list[str]:
 
 def _check_references(raw: dict) -> list[str]:
     problems: list[str] = []
-    problems += _duplicates([s["code"] for s in raw["seat"]], "seat code")
-    problems += _duplicates([t["code"] for t in raw["territory"]], "territory code")
+    problems += duplicates([s["code"] for s in raw["seat"]], "seat code")
+    problems += duplicates([t["code"] for t in raw["territory"]], "territory code")
     places = {t["code"]: t for t in raw["territory"]}
     width, height = raw["width"], raw["height"]
     for t in raw["territory"]:
@@ -141,7 +141,7 @@ def _check_references(raw: dict) -> list[str]:
         if t.get("neutral", 0) > 0 and t.get("claimable", False):
             problems.append(f"territory {code} is neutral ({t['neutral']} troops) "
                             "and cannot be claimable")
-        problems += _duplicates(t["neighbours"], f"territory {code} lists neighbour", "twice")
+        problems += duplicates(t["neighbours"], f"territory {code} lists neighbour", "twice")
         for other in t["neighbours"]:
             if other == code:
                 problems.append(f"territory {code} lists itself as a neighbour")
@@ -152,16 +152,6 @@ def _check_references(raw: dict) -> list[str]:
                 problems.append(f"{code} lists {other} as a neighbour "
                                 f"but {other} does not list {code}")
     problems += _check_fixed_setup(raw, places)
-    return problems
-
-
-def _duplicates(codes: list[str], what: str, tail: str = "is used twice") -> list[str]:
-    seen: set[str] = set()
-    problems = []
-    for code in codes:
-        if code in seen:
-            problems.append(f"{what} {code} {tail}")
-        seen.add(code)
     return problems
 
 
@@ -221,28 +211,12 @@ def _check_sizes(raw: dict) -> list[str]:
             problems.append(f"{key} must be at least 1, not {raw[key]}")
     if not 0 <= raw.get("start_units", 20) <= raw.get("unit_limit", 100):
         problems.append(f"start_units must be between 0 and unit_limit, not {raw['start_units']}")
-    problems += _check_connected(raw["territory"])
+    problems += unconnected({t["code"]: t["neighbours"] for t in raw["territory"]}, "territories")
     return problems
 
 
 def _claimable(territory: dict) -> bool:
     return territory.get("claimable", territory.get("neutral", 0) == 0)
-
-
-def _check_connected(territories: list[dict]) -> list[str]:
-    # Troops only ever move to a neighbour, so a territory nobody can reach is a map error.
-    if not territories:
-        return ["the map has no territories"]
-    links = {t["code"]: t["neighbours"] for t in territories}
-    first = territories[0]["code"]
-    reached, queue = {first}, deque([first])
-    while queue:
-        for other in links[queue.popleft()]:
-            if other not in reached:
-                reached.add(other)
-                queue.append(other)
-    lost = [t["code"] for t in territories if t["code"] not in reached]
-    return [f"the map is not connected: {lost[0]} cannot be reached from {first}"] if lost else []
 
 
 def _normalise(raw: dict) -> dict:

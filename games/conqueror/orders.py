@@ -4,10 +4,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gm.core.maps import parse_lines
+from gm.core.maps import shown as _shown
 from gm.core.model import Order, Problem
 
 from .board import NEUTRAL, Board, armies_words, nation
-from .economy import (COSTS, CULTURE_WORDS, REPEATED, buy_price, labour_for, requirement)
+from .economy import COSTS, CULTURE_WORDS, REPEATED, buy_price, labour_for, requirement
 
 MAX_MOVES = 5   # rule D-CQ-1
 MOVE_VERBS = ("MOVE", "ATTACK")
@@ -46,23 +48,7 @@ def order_text(order) -> str:
 
 def parse_orders(lines: list[tuple[int, str]]) -> tuple[list[Order], list[Problem]]:
     """Parse the body lines of a turn file. Never raises: bad lines become problems."""
-    orders: list[Order] = []
-    problems: list[Problem] = []
-    for number, raw in lines:
-        text = str(raw).strip()
-        words = text.replace(",", " ").split()
-        if not words:
-            continue
-        parsed = _parse_words(words)
-        if isinstance(parsed, str):
-            problems.append(Problem(number, parsed))
-        else:
-            orders.append(Order(parsed[0], parsed[1], number, text))
-    return orders, problems
-
-
-def _shown(word: str) -> str:
-    return word if len(word) <= 20 else word[:20] + "..."
+    return parse_lines(lines, _parse_words)
 
 
 def _parse_words(words: list[str]) -> tuple[str, tuple] | str:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections import deque
 
+from gm.core.maps import duplicates, unconnected
 from gm.core.ruleset import ScenarioError
 
 # Values the rule text gives or gm chose, used when a scenario leaves them out.
@@ -132,8 +132,8 @@ def _read_province(province: dict, number: int, problems: list) -> None:
 
 def _check_references(raw: dict) -> list[str]:
     problems: list[str] = []
-    problems += _duplicates([s["code"] for s in raw["seat"]], "seat code")
-    problems += _duplicates([p["code"] for p in raw["province"]], "province code")
+    problems += duplicates([s["code"] for s in raw["seat"]], "seat code")
+    problems += duplicates([p["code"] for p in raw["province"]], "province code")
     places = {p["code"]: p for p in raw["province"]}
     for p in raw["province"]:
         code = p["code"]
@@ -141,7 +141,7 @@ def _check_references(raw: dict) -> list[str]:
             if not 0 <= p[axis] <= size:
                 problems.append(f"province {code}: {axis} must be between 0 and {size}, "
                                 f"not {p[axis]}")
-        problems += _duplicates(p["neighbours"], f"province {code} lists neighbour", "twice")
+        problems += duplicates(p["neighbours"], f"province {code} lists neighbour", "twice")
         for other in p["neighbours"]:
             if other == code:
                 problems.append(f"province {code} lists itself as a neighbour")
@@ -159,16 +159,6 @@ def _check_references(raw: dict) -> list[str]:
             problems.append(f"{capital} is the capital of both {capital_of[capital]} "
                             f"and {seat['code']}")
         capital_of.setdefault(capital, seat["code"])
-    return problems
-
-
-def _duplicates(codes: list[str], what: str, tail: str = "is used twice") -> list[str]:
-    seen: set[str] = set()
-    problems = []
-    for code in codes:
-        if code in seen:
-            problems.append(f"{what} {code} {tail}")
-        seen.add(code)
     return problems
 
 
@@ -191,24 +181,8 @@ def _check_sizes(raw: dict) -> list[str]:
     for key in ("start_gold", "capital_armies"):
         if not 0 <= raw.get(key, 0) <= 9999:
             problems.append(f"{key} must be between 0 and 9999, not {raw[key]}")
-    problems += _check_connected(raw["province"])
+    problems += unconnected({p["code"]: p["neighbours"] for p in raw["province"]}, "provinces")
     return problems
-
-
-def _check_connected(provinces: list[dict]) -> list[str]:
-    # Armies only ever move to a neighbour, so a province nobody can reach is a map error.
-    if not provinces:
-        return ["the map has no provinces"]
-    links = {p["code"]: p["neighbours"] for p in provinces}
-    first = provinces[0]["code"]
-    reached, queue = {first}, deque([first])
-    while queue:
-        for other in links[queue.popleft()]:
-            if other not in reached:
-                reached.add(other)
-                queue.append(other)
-    lost = [p["code"] for p in provinces if p["code"] not in reached]
-    return [f"the map is not connected: {lost[0]} cannot be reached from {first}"] if lost else []
 
 
 def _normalise(raw: dict) -> dict:

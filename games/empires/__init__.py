@@ -1,38 +1,28 @@
 """The Empires ruleset (`empires`): the object the `gm.games` entry point names."""
 from __future__ import annotations
 
-from importlib import resources
 from random import Random
 
 from gm.core.model import Order, Outcome, Problem, SeatInfo, TurnResult
-from gm.core.ruleset import ScenarioError, TurnSeeds
+from gm.core.ruleset import TurnSeeds
+from gm.packaged import PackagedScenarios
 
 from . import orders, robot, rules, scenario, view
 
 SCENARIO_PACKAGE = "gm_games.empires.scenarios"
 
 
-class EmpiresRuleset:
+class EmpiresRuleset(PackagedScenarios):
     """Empires by mail: numbered actions, land battles, census turns, VP and the three wins."""
 
     name = "empires"
     version = "1.0"
     title = "Empires"
+    scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     demo_seats = 12  # `gm demo --ruleset empires`: the issue's 12-seat robot game
-
-    # Scenarios are the only packaged data a ruleset reads.
-    def scenario_names(self) -> list[str]:
-        files = resources.files(SCENARIO_PACKAGE).iterdir()
-        return sorted(f.name[:-5] for f in files if f.name.endswith(".toml"))
 
     def default_scenario(self) -> str:
         return "europe"
-
-    def scenario_text(self, name: str) -> str:
-        known = self.scenario_names()
-        if name not in known:
-            raise ScenarioError(f"empires has no scenario {name!r}; it has {', '.join(known)}")
-        return resources.files(SCENARIO_PACKAGE).joinpath(f"{name}.toml").read_text("utf-8")
 
     def load_scenario(self, text: str, source: str) -> dict:
         return scenario.load_scenario_text(text, source)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from gm.core.maps import shown as _shown
 from gm.core.model import Order, Problem
 
 from .board import Board, nation
@@ -43,10 +44,6 @@ def make_order(number: int, verb: str, where: str | None = None, where_to: str |
     """An order as the robot or the implicit 17th action writes it (line 0)."""
     fields = [str(number), verb, where or "-", where_to or "-", "-" if amount is None else str(amount)]
     return Order(verb, (number, where, where_to, amount), 0, " ".join(fields))
-
-
-def _shown(word: str) -> str:
-    return word if len(word) <= 20 else word[:20] + "..."
 
 
 # ----------------------------------------------------------------------------------------------

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections import deque
 
+from gm.core.maps import duplicates, unconnected
 from gm.core.ruleset import ScenarioError
 
 from .terrain import TERRAINS
@@ -112,8 +112,8 @@ def _check_references(raw: dict) -> list[str]:
     problems: list[str] = []
     countries = {c["code"]: c for c in raw["country"]}
     areas = {a["code"]: a for a in raw["area"]}
-    problems += _duplicates([c["code"] for c in raw["country"]], "country code")
-    problems += _duplicates([a["code"] for a in raw["area"]], "area code")
+    problems += duplicates([c["code"] for c in raw["country"]], "country code")
+    problems += duplicates([a["code"] for a in raw["area"]], "area code")
     for area in raw["area"]:
         code = area["code"]
         for axis, size in (("x", raw["width"]), ("y", raw["height"])):
@@ -122,7 +122,7 @@ def _check_references(raw: dict) -> list[str]:
         owner = area.get("owner")
         if owner is not None and owner not in countries:
             problems.append(f"area {code}: owner {owner} is not a country of this scenario")
-        problems += _duplicates(area["neighbours"], f"area {code} lists neighbour", "twice")
+        problems += duplicates(area["neighbours"], f"area {code} lists neighbour", "twice")
         for other in area["neighbours"]:
             if other == code:
                 problems.append(f"area {code} lists itself as a neighbour")
@@ -138,16 +138,6 @@ def _check_references(raw: dict) -> list[str]:
     return problems
 
 
-def _duplicates(codes: list[str], what: str, tail: str = "is used twice") -> list[str]:
-    seen: set[str] = set()
-    found = []
-    for code in codes:
-        if code in seen:
-            found.append(f"{what} {code} {tail}")
-        seen.add(code)
-    return found
-
-
 def _check_sizes(raw: dict) -> list[str]:
     problems: list[str] = []
     low, high, listed = raw["min_seats"], raw["max_seats"], len(raw["country"])
@@ -159,20 +149,7 @@ def _check_sizes(raw: dict) -> list[str]:
         problems.append(f"max_seats is {high} but only {listed} countries are listed")
     if raw.get("points_target", 0) < 0:
         problems.append("points_target must be 0 (the number of land areas) or more")
-    links = {a["code"]: a["neighbours"] for a in raw["area"]}
-    if not links:
-        return problems + ["the map has no areas"]
-    first = raw["area"][0]["code"]
-    reached, queue = {first}, deque([first])
-    while queue:
-        for other in links[queue.popleft()]:
-            if other not in reached:
-                reached.add(other)
-                queue.append(other)
-    lost = [code for code in links if code not in reached]
-    if lost:
-        problems.append(f"the map is not connected: {lost[0]} cannot be reached from {first}")
-    return problems
+    return problems + unconnected({a["code"]: a["neighbours"] for a in raw["area"]}, "areas")
 
 
 def _normalise(raw: dict) -> dict:
