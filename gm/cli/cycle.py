@@ -9,6 +9,7 @@ import typer
 
 from gm.cli.common import HomeOption, clock, open_home
 from gm.cli.game import app as game_app
+from gm.cli.progress import progress
 from gm.core.schedule import describe
 from gm.services import cycle, rundue
 from gm.services.settings import SETTINGS, game_setting, set_game_setting
@@ -22,7 +23,10 @@ def run_due(
     """Do everything that is due: reminders, turns whose deadline (plus grace) passed or that may
     run early, reports. Safe to run from cron every few minutes; a second run at once does nothing."""
     home_, db = open_home(home)
-    report = rundue.run_due(db, home_, clock(), dry_run, hooks=_hooks(home_), progress=_progress())
+    with progress("gm run-due") as step:
+        # Games are named as they are worked on only on a terminal; a log gets the summary below.
+        report = rundue.run_due(db, home_, clock(), dry_run, hooks=_hooks(home_),
+                                progress=step if sys.stderr.isatty() else (lambda name: None))
     for line in report.lines:
         typer.echo(line)
     for problem in report.problems:
@@ -38,16 +42,6 @@ def _hooks(home_):
     from gm.services.cyclemail import MailHooks
 
     return MailHooks()
-
-
-def _progress():
-    """A rich progress line on a terminal; plain lines in a log."""
-    if sys.stderr.isatty():
-        from rich.console import Console
-
-        console = Console(stderr=True)
-        return lambda name: console.print(f"[dim]… {name}[/dim]")
-    return lambda name: None
 
 
 def status(

@@ -6,6 +6,7 @@ from typing import Annotated, Optional
 import typer
 
 from gm.cli.common import clock
+from gm.cli.progress import progress
 from gm.home import create_home, resolve_home
 from gm.services import demo as service
 from gm.store.database import open_database
@@ -24,10 +25,8 @@ def demo(
     create_home(where)
     db = open_database(where.database)
 
-    def progress(message: str) -> None:
-        typer.echo(message)
-
-    result = service.play_demo(db, where, clock(), ruleset, seed, seats, progress, turns)
+    with progress(f"gm demo ({ruleset})") as step:
+        result = service.play_demo(db, where, clock(), ruleset, seed, seats, step, turns)
     typer.echo("")
     typer.echo(f"Demo game {result.game} {'finished' if result.standings else 'stopped'} after {result.turns} turns: {result.outcome}")
     typer.echo(f"Reports ({result.pdfs} PDFs, one per seat per turn): {result.reports}")

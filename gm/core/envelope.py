@@ -60,6 +60,7 @@ class Envelope:
     game, player, password: the header values as written (player upper-cased); None when missing.
     turn: the TURN number if one was given.
     final: a FINAL line was present (orders marked final, for early processing).
+    absence: an ABSENT line's (line number, from, until) as written: the player will be away.
     lines: the order lines between the header and END, as (line number, text), comments removed.
     problems: what is wrong with the envelope itself (missing GAME, no END, bad TURN, ...).
     """
@@ -69,6 +70,7 @@ class Envelope:
     password: str | None = None
     turn: int | None = None
     final: bool = False
+    absence: tuple | None = None
     lines: tuple = ()
     problems: tuple = field(default_factory=tuple)
 
@@ -91,6 +93,7 @@ def read_envelope(text: str) -> Envelope:
     lines: list[tuple[int, str]] = []
     problems: list[Problem] = []
     final = False
+    absence = None
     started = ended = False
     for number, raw in enumerate(text.splitlines(), start=1):
         if raw.lstrip().startswith(">"):
@@ -110,6 +113,12 @@ def read_envelope(text: str) -> Envelope:
             break
         if keyword == "FINAL" and not rest:
             final = True
+        elif keyword == "ABSENT":
+            dates = rest.split()
+            if len(dates) == 2:
+                absence = (number, dates[0], dates[1])
+            else:
+                problems.append(Problem(number, "ABSENT needs the first and last day away, as in 'ABSENT 2026-12-20 2027-01-03'"))
         elif keyword in _HEADER_WORDS:
             _header(values, where, keyword, rest, number, problems)
         else:
@@ -134,6 +143,7 @@ def read_envelope(text: str) -> Envelope:
         password=values.get("PASSWORD"),
         turn=turn,
         final=final,
+        absence=absence,
         lines=tuple(lines),
         problems=tuple(problems),
     )

@@ -112,9 +112,14 @@ def add_absence(db: sqlite_utils.Database, clock: Clock, game_name: str, seat_co
     if end <= start:
         raise GMError("an absence must end after it starts.")
     with transaction(db):
-        db["absences"].insert({"game_id": game.id, "seat_id": seat.id, "starts": iso(start), "ends": iso(end),
-                               "source": source, "created": iso(clock.now())})
+        record_absence(db, game, seat, start, end, source, iso(clock.now()))
     return start, end
+
+
+def record_absence(db, game: GameRecord, seat, start: datetime, end: datetime, source: str, now: str) -> None:
+    """Store an absence window (inside the caller's transaction)."""
+    db["absences"].insert({"game_id": game.id, "seat_id": seat.id, "starts": iso(start), "ends": iso(end),
+                           "source": source, "created": now})
 
 
 def absent_at(db, game: GameRecord, when: datetime | None) -> dict[str, datetime]:

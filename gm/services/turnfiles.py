@@ -3,20 +3,28 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 import sqlite_utils
 
 from gm.clock import Clock, iso
-from gm.core.envelope import TurnFileError, decode_turn_file, read_envelope, wrap_envelope
+from gm.core.envelope import (
+    TurnFileError,
+    decode_turn_file,
+    read_envelope,
+    wrap_envelope,
+)
 from gm.core.model import Order, Problem
+from gm.core.schedule import ScheduleError, parse_moment
 from gm.errors import GMError
 from gm.home import Home
 from gm.seat_secrets import check_secret
+from gm.services.cycle import record_absence, zone_of
+from gm.services.games import current_state, game_ruleset
 from gm.store import records
 from gm.store.archive import archive_bytes
 from gm.store.database import transaction
 from gm.store.records import GameRecord
-from gm.services.games import current_state, game_ruleset
 
 
 @dataclass
@@ -35,6 +43,7 @@ class Checked:
     problems: list[Problem] = field(default_factory=list)
     refusal: str | None = None
     final: bool = False
+    absence: tuple | None = None  # (start, end) as UTC datetimes, from an ABSENT line
 
     @property
     def accepted(self) -> bool:
@@ -82,7 +91,24 @@ def check_turn_file(db: sqlite_utils.Database, home: Home, data: bytes, secret_c
         ruleset.check_orders(current_state(db, game), seat.code, checked.orders))
     checked.problems.sort(key=lambda p: p.line)
     checked.final = envelope.final
+    if envelope.absence:
+        checked.absence = _absence(game, envelope.absence, checked.problems)
     return checked
+
+
+def _absence(game: GameRecord, absence: tuple, problems: list[Problem]) -> tuple | None:
+    """An ABSENT line's dates in the game's time zone; the last day counts whole."""
+    line, first, last = absence
+    try:
+        start = parse_moment(first, zone_of(game))
+        end = parse_moment(last, zone_of(game)) + timedelta(days=1)
+    except ScheduleError as exc:
+        problems.append(Problem(line, str(exc)))
+        return None
+    if end <= start:
+        problems.append(Problem(line, "ABSENT: the last day away comes before the first"))
+        return None
+    return start, end
 
 
 def describe_problem(problem: Problem) -> str:
@@ -127,6 +153,8 @@ def submit(db: sqlite_utils.Database, home: Home, clock: Clock, data: bytes, cha
             "orders": json.dumps([o.to_json() for o in checked.orders]),
             "final": int(checked.final), "current": int(checked.accepted),
         })
+        if checked.accepted and checked.absence:
+            record_absence(db, game, seat, *checked.absence, "turn file", iso(clock.now()))
     return Receipt(digest, True, replaced, checked)
 
 

@@ -306,3 +306,21 @@ def test_unpaid_report_is_held_with_a_notice_and_released_by_payment(mail_home, 
     bob = [m for m in eml(home) if m["To"] == "Bob <bob@example.org>"]
     assert sorted(m["Subject"] for m in bob) == ["d1: Set-up: claiming territories (turn 1)",
                                                  "d1: turn 1 report held for credits"]
+
+
+def test_absence_announced_in_a_turn_file(home, gm, clock, duel, tmp_path):
+    path = tmp_path / "away.txt"
+    path.write_text(turn_file(duel["FR"], "ABSENT 2026-11-19 2026-11-29\nCLAIM BEL", seat="FR", game="d1", turn=""))
+    assert gm("submit", path, home=home).code == 0
+    clock.when = datetime(2026, 11, 19, 18, 30, tzinfo=timezone.utc)
+    assert gm("run-due", home=home).out == "d1: sent reminder to BR\n"  # FR is away: no reminder
+    conn = sqlite3.connect(home / "gm.db")
+    assert conn.execute("SELECT starts, ends, source FROM absences").fetchall() == [
+        ("2026-11-19T00:00:00Z", "2026-11-30T00:00:00Z", "turn file")]
+    bad = tmp_path / "bad.txt"
+    bad.write_text(turn_file(duel["BR"], "ABSENT soon\nCLAIM ENG", seat="BR", game="d1", turn=""))
+    ran = gm("submit", bad, home=home)
+    assert ran.code == 1 and "refused: line 5: ABSENT needs the first and last day away" in ran.err
+    bad.write_text(turn_file(duel["BR"], "ABSENT 2026-12-20 someday\nCLAIM ENG", seat="BR", game="d1", turn=""))
+    ran = gm("submit", bad, home=home)
+    assert ran.code == 1 and f"{bad}:5: cannot read 'someday' as a date and time" in ran.err
