@@ -121,10 +121,19 @@ def seat_page_facts(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecor
                  "score": mine["score"]},
         "deadline": deadline_for(game, zone, clock),
         "nmr": {"in_a_row": in_a_row, "total": total},
+        "credits": credits_for(db, seat.email),
         "history": submission_history(db, game, seat),
         "reports": seat_reports(db, game, seat),
         "outcome": facts["outcome"],
     }
+
+
+def credits_for(db: sqlite_utils.Database, email: str) -> dict:
+    """The player's turn credits and discount (bonus turns per 10 bought), from the ledger."""
+    from gm.services.credits import account_position
+
+    position = account_position(db, email)
+    return {"balance": position.balance, "discount": position.discount}
 
 
 def _facts(db: sqlite_utils.Database, game: GameRecord) -> dict | None:

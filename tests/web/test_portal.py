@@ -140,3 +140,12 @@ def test_gm_page_shows_every_game(app, gm, home, game, monkeypatch):
 def test_a_short_gm_password_is_refused(gm, home, monkeypatch):
     ran = set_gm_password(gm, home, monkeypatch, "short")
     assert (ran.code, ran.err) == (1, "Error: the GM password must be at least 10 characters long.\n")
+
+
+def test_credits_and_discount_from_the_books(signed_in, gm, home):
+    assert "Turn credits: 0." in signed_in.get("/").text
+    assert gm("credits", "buy", "ann@example.org", "10", "--paid", "20", home=home).code == 0
+    assert gm("credits", "adjust", "ann@example.org", "--discount", "2", "--reason", "won emp-1", home=home).code == 0
+    assert gm("turn", "run", "g1", "--no-render", home=home).code == 0  # charges one credit
+    page = signed_in.get("/").text
+    assert "Turn credits: 9." in page and "Discount: 2 bonus turns with every 10 you buy at once." in page
