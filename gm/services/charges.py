@@ -2,7 +2,6 @@
 drop-outs, award discounts at game end; and which reports wait until they are paid for."""
 from __future__ import annotations
 
-import json
 
 import sqlite_utils
 
@@ -52,17 +51,15 @@ def _reverse_discarded(db, game: GameRecord, number: int, now: str) -> None:
                       f"turn {entry.turn} was discarded by gm turn rerun")
 
 
-def forfeit_drop_outs(db: sqlite_utils.Database, game: GameRecord, now: str) -> None:
-    """After the turn's NMR drop-outs (gm/services/cycle.py drop_outs, which logs each as
-    "drop out" at `now`): every account that dropped out forfeits its discounts (D-EMP-15)."""
-    rows = db.execute("SELECT detail FROM audit WHERE game_id = ? AND at = ? AND action = 'drop out'",
-                      [game.id, now]).fetchall()
-    for (detail,) in rows:
-        facts = json.loads(detail)
-        have = credits.account_position(db, facts["email"]).discount
+def forfeit_drop_outs(db: sqlite_utils.Database, game: GameRecord, dropped: list[tuple[str, str]],
+                      now: str) -> None:
+    """After the turn's NMR drop-outs (gm/services/cycle.py drop_outs gives (seat, e-mail) of
+    each): every account that dropped out forfeits its discounts (D-EMP-15)."""
+    for seat, email in dropped:
+        have = credits.account_position(db, email).discount
         if have:
-            credits.post(db, now, facts["email"], "forfeit", discount=-have, game=game.name,
-                          seat=facts["seat"], memo=f"{game.name} seat {facts['seat']} dropped out "
+            credits.post(db, now, email, "forfeit", discount=-have, game=game.name,
+                          seat=seat, memo=f"{game.name} seat {seat} dropped out "
                           f"(no orders): all {have} bonus turns forfeited")
 
 

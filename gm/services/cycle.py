@@ -156,17 +156,19 @@ def nmr_streaks(turn_orders: list[dict]) -> dict[str, int]:
     return streaks
 
 
-def drop_outs(db, game: GameRecord, number: int, now: str) -> list[str]:
+def drop_outs(db, game: GameRecord, number: int, now: str) -> tuple[list[str], list[tuple[str, str]]]:
     """Inside a turn's transaction: seats at the NMR limit drop out; the first standby takes
-    each dropped seat with a new secret. Returns notices for the GM (with the new secrets)."""
+    each dropped seat with a new secret. Returns notices for the GM (with the new secrets) and
+    the (seat code, e-mail) of each player who dropped out, for the books."""
     limit = game_setting(game, "nmr-limit")
     if not limit:
-        return []
+        return [], []
     streaks = nmr_streaks([t.orders for t in records.turns_of(db, game.id, 1)])
-    notices = []
+    notices, dropped = [], []
     for seat in records.seats_of(db, game.id):
         if seat.status != "active" or streaks.get(seat.code, 0) < limit:
             continue
+        dropped.append((seat.code, seat.email))
         db.execute("UPDATE seats SET status = 'dropped' WHERE id = ?", [seat.id])
         records.audit(db, now, game.id, "drop out", {"seat": seat.code, "email": seat.email, "missed": limit})
         notices.append(f"{seat.code} ({seat.name}) dropped out after {limit} missed turns in a row.")
@@ -174,7 +176,7 @@ def drop_outs(db, game: GameRecord, number: int, now: str) -> list[str]:
                              [game.id]).fetchone()
         if standby:
             notices.append(_take_over(db, game, seat, standby, number + 1, now))
-    return notices
+    return notices, dropped
 
 
 def _take_over(db, game: GameRecord, seat, standby, from_turn: int, now: str) -> str:

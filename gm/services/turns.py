@@ -129,11 +129,11 @@ def _run_turn_locked(db: sqlite_utils.Database, clock: Clock, game_name: str) ->
                    [game.turn + 1, "over" if outcome else "running", game.id])
         records.audit(db, now, game.id, "turn run", {"turn": game.turn, "state_hash": digest})
         cycle.advance_after_turn(db, game, clock.now(), outcome is not None)
-        notices = tuple(cycle.drop_outs(db, game, game.turn, now)) if not outcome else ()
-        charges.forfeit_drop_outs(db, game, now)
+        notices, dropped = cycle.drop_outs(db, game, game.turn, now) if not outcome else ([], [])
+        charges.forfeit_drop_outs(db, game, dropped, now)
     robots = tuple(code for code, entry in orders.items() if entry["by"] != "player")
     return TurnSummary(game.name, game.turn, digest, robots, ruleset.turn_label(result.state),
-                       outcome is not None, notices)
+                       outcome is not None, tuple(notices))
 
 
 def _store_turn(db, game, number, seed, version, orders, events, state, now) -> str:
