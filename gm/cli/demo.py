@@ -18,6 +18,7 @@ def demo(
     seed: Annotated[int, typer.Option(help="The game seed; the same seed plays the same game.")] = 1,
     seats: Annotated[Optional[int], typer.Option(
         help="How many robot seats (default: the ruleset's own, 4 for clash, 8 for conqueror).")] = None,
+    human: Annotated[Optional[str], typer.Option(help="Seat this e-mail address first, beside the robots, and stop before turn 1 so that player can send orders.")] = None,
     turns: Annotated[Optional[int], typer.Option(min=1, help="Stop after this many turns and leave the game running (to try 'gm serve').")] = None,
 ) -> None:
     """Play a whole game with robot seats to the end and write every report (PDF and JSON)."""
@@ -26,10 +27,14 @@ def demo(
     db = open_database(where.database)
 
     with progress(f"gm demo ({ruleset})") as step:
-        result = service.play_demo(db, where, clock(), ruleset, seed, seats, step, turns)
+        result = service.play_demo(db, where, clock(), ruleset, seed, seats, step, turns, human)
     typer.echo("")
     typer.echo(f"Demo game {result.game} {'finished' if result.standings else 'stopped'} after {result.turns} turns: {result.outcome}")
-    typer.echo(f"Reports ({result.pdfs} PDFs, one per seat per turn): {result.reports}")
+    if result.turns:
+        typer.echo(f"Reports ({result.pdfs} PDFs, one per seat per turn): {result.reports}")
+    if human:
+        typer.echo(f"Your orders: gm orders template {result.game} SEAT --home {where.root} -o orders.txt; "
+                   f"fill in your secret, then gm submit orders.txt and gm turn run {result.game}.")
     if result.standings:
         typer.echo(f"Final standings: {result.standings}")
     else:

@@ -46,16 +46,23 @@ def _free_name(db: sqlite_utils.Database, base: str) -> str:
 
 def play_demo(db: sqlite_utils.Database, home: Home, clock: Clock, ruleset_name: str, seed: int,
               seat_count: int | None, progress: Callable[[str], None],
-              turn_limit: int | None = None) -> DemoResult:
+              turn_limit: int | None = None, human: str | None = None) -> DemoResult:
     """Seat robot players, run turns to the end (or only turn_limit of them, leaving the game
-    running), render every report. Each seat's secret is shown so the portal can be tried."""
+    running), render every report. Each seat's secret is shown so the portal can be tried.
+    human: an e-mail address seated first, beside the robots; the demo then runs no turn
+    unless told, so that player sends the first orders by turn file."""
     ruleset = get_ruleset(ruleset_name)
     seat_count = demo_seats(ruleset_name) if seat_count is None else seat_count
     if not 1 <= seat_count <= len(_PLAYERS):
         raise GMError(f"the demo seats 1 to {len(_PLAYERS)} robot players, not {seat_count}.")
     name = _free_name(db, f"{ruleset.name}-demo")
     games.create_game(db, clock, name, ruleset.name, None, seed)
-    for player in _PLAYERS[:seat_count]:
+    if human:
+        player = human.split("@")[0] or "player"
+        code, secret = games.join_game(db, clock, name, human, player)
+        progress(f"Seated you ({human}) as {code}, secret {secret}")
+        turn_limit = 0 if turn_limit is None else turn_limit
+    for player in _PLAYERS[:seat_count - (1 if human else 0)]:
         code, secret = games.join_game(db, clock, name, f"{player.lower()}@demo.invalid", f"{player} (robot)")
         progress(f"Seated {player} (robot) as {code}, secret {secret}")
     credits.prepare_demo(db, clock, name, progress)
@@ -66,6 +73,8 @@ def play_demo(db: sqlite_utils.Database, home: Home, clock: Clock, ruleset_name:
         summary = turns.run_turn(db, home, clock, name)
         numbers.append(summary.number)
         progress(f"Turn {summary.number} resolved; next: {summary.label}")
+    if not numbers:
+        return DemoResult(name, 0, "waiting for the first orders", home.reports / name, None, 0)
     progress(f"Rendering {len(numbers) * seat_count} reports...")
     written = reports.render_turns(db, home, name, numbers)
     state = games.current_state(db, records.game_by_name(db, name))

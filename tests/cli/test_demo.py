@@ -1,0 +1,26 @@
+"""gm demo: a human can take a seat in the demo game beside the robots and play by turn file."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+@pytest.mark.slow
+def test_a_human_plays_the_conqueror_demo_beside_the_ai(tmp_path, gm):
+    home = tmp_path / "demo"
+    ran = gm("demo", "--ruleset", "conqueror", "--human", "ann@example.org", "--home", home)
+    assert ran.code == 0, ran.err
+    seated = next(l for l in ran.out.splitlines() if l.startswith("Seated you (ann@example.org) as "))
+    seat, secret = seated.removeprefix("Seated you (ann@example.org) as ").split(", secret ")
+    assert "Demo game conqueror-demo stopped after 0 turns: waiting for the first orders" in ran.out
+    assert sum(l.startswith("Seated ") and "(robot)" in l for l in ran.out.splitlines()) == 7
+    form = tmp_path / "orders.txt"
+    assert gm("orders", "template", "conqueror-demo", seat, "-o", form, home=home).code == 0
+    form.write_text(form.read_text().replace("<your secret>", secret))
+    ran = gm("submit", form, home=home)
+    assert ran.code == 0 and f"for {seat} in conqueror-demo, turn 1" in ran.out
+    ran = gm("turn", "run", "conqueror-demo", home=home)
+    assert ran.code == 0 and seat not in ran.out.split("no orders from ")[1].split(";")[0]
+    report = json.loads((home / "reports" / "conqueror-demo" / "1" / f"{seat}.json").read_text())
+    assert report["player"] == "ann" and report["seat"] == seat
