@@ -80,5 +80,6 @@ def play_demo(db: sqlite_utils.Database, home: Home, clock: Clock, ruleset_name:
     state = games.current_state(db, records.game_by_name(db, name))
     outcome = ruleset.is_over(state)
     text = f"{', '.join(outcome.winners)} won: {outcome.reason}" if outcome else "not finished"
-    pdfs = sum(1 for f in written.files if f.suffix == ".pdf" and f.name != "final.pdf")
+    # One per seat per turn: not the final standings, nor the end-of-game reports beside them.
+    pdfs = sum(1 for f in written.files if f.suffix == ".pdf" and f.parent.name.isdigit())
     return DemoResult(name, len(numbers), text, home.reports / name, written.standings, pdfs)

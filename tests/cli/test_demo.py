@@ -24,3 +24,11 @@ def test_a_human_plays_the_conqueror_demo_beside_the_ai(tmp_path, gm):
     assert ran.code == 0 and seat not in ran.out.split("no orders from ")[1].split(";")[0]
     report = json.loads((home / "reports" / "conqueror-demo" / "1" / f"{seat}.json").read_text())
     assert report["player"] == "ann" and report["seat"] == seat
+
+
+def test_demo_counts_one_pdf_per_seat_per_turn(tmp_path, gm):
+    ran = gm("demo", "--turns", "2", "--home", tmp_path / "d")
+    assert ran.code == 0, ran.err
+    assert f"Reports (8 PDFs, one per seat per turn): {tmp_path / 'd' / 'reports' / 'clash-demo'}" in ran.out
+    assert sorted(p.name for p in (tmp_path / "d" / "reports" / "clash-demo" / "2").glob("*.pdf")) == [
+        "BR.pdf", "FR.pdf", "GE.pdf", "RU.pdf"]
