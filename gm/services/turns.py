@@ -101,7 +101,8 @@ def run_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str
         return _run_turn_locked(db, clock, game_name)
 
 
-def _run_turn_locked(db: sqlite_utils.Database, clock: Clock, game_name: str) -> TurnSummary:
+def _run_turn_locked(db: sqlite_utils.Database, clock: Clock, game_name: str,
+                     rerun: bool = False) -> TurnSummary:
     game = records.game_by_name(db, game_name)  # re-read under the lock
     if game.status == "over":
         raise GMError(f"game '{game.name}' is over; there are no more turns to run.")
@@ -128,7 +129,9 @@ def _run_turn_locked(db: sqlite_utils.Database, clock: Clock, game_name: str) ->
         db.execute("UPDATE games SET turn = ?, status = ? WHERE id = ?",
                    [game.turn + 1, "over" if outcome else "running", game.id])
         records.audit(db, now, game.id, "turn run", {"turn": game.turn, "state_hash": digest})
-        cycle.advance_after_turn(db, game, clock.now(), outcome is not None)
+        if not rerun or outcome is not None:
+            # A re-run replays a turn already played: the turn now collected keeps its deadline.
+            cycle.advance_after_turn(db, game, clock.now(), outcome is not None)
         notices, dropped = cycle.drop_outs(db, game, game.turn, now) if not outcome else ([], [])
         charges.forfeit_drop_outs(db, game, dropped, now)
     robots = tuple(code for code, entry in orders.items() if entry["by"] != "player")
@@ -198,7 +201,7 @@ def rerun_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: s
                 db["submissions"].insert(dict(row, received=now))
             db.execute("UPDATE games SET turn = ?, status = 'running' WHERE id = ?", [number, game.id])
         _move_discarded_reports(home, game.name, number, now)
-        return _run_turn_locked(db, clock, game_name)
+        return _run_turn_locked(db, clock, game_name, rerun=True)
 
 
 def _gm_correction(db, home: Home, game: GameRecord, number: int, source: str, data: bytes):

@@ -324,3 +324,13 @@ def test_absence_announced_in_a_turn_file(home, gm, clock, duel, tmp_path):
     bad.write_text(turn_file(duel["BR"], "ABSENT 2026-12-20 someday\nCLAIM ENG", seat="BR", game="d1", turn=""))
     ran = gm("submit", bad, home=home)
     assert ran.code == 1 and f"{bad}:5: cannot read 'someday' as a date and time" in ran.err
+
+
+def test_a_rerun_keeps_the_deadline_of_the_turn_being_collected(home, gm, clock, duel):
+    for week in range(2):
+        clock.when = datetime(2026, 11, 20, 18, 0, tzinfo=timezone.utc) + timedelta(weeks=week)
+        assert "run" in gm("run-due", home=home).out
+    assert show(gm, home)["deadline"] == "Fri 2026-12-04 18:00 GMT (Europe/London)"
+    clock.when = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)  # Tuesday: the GM re-runs turn 2
+    assert gm("turn", "rerun", "d1", "2", "--no-render", home=home).code == 0
+    assert show(gm, home)["deadline"] == "Fri 2026-12-04 18:00 GMT (Europe/London)"
