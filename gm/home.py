@@ -124,7 +124,9 @@ class Home:
     def setting(self, section: str, key: str, default):
         value = self.settings().get(section, {}).get(key, default)
         if type(value) is not type(default):
-            raise GMError(f"{self.settings_file}: [{section}] {key} must be a {type(default).__name__}.")
+            kind = {"int": "a whole number", "str": "text in quotes", "bool": "true or false"}.get(
+                type(default).__name__, type(default).__name__)
+            raise GMError(f"{self.settings_file}: [{section}] {key} must be {kind}, not {value!r}. Fix the file and try again.")
         return value
 
 

@@ -41,12 +41,31 @@ def decode_turn_file(data: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[s
             except UnicodeDecodeError:
                 raise TurnFileError(f"the file starts with a {encoding} byte-order mark but is not {encoding} text")
     if b"\x00" in data:
+        encoding = _bomless_utf16(data)
+        if encoding:
+            try:
+                return data.decode(encoding), encoding
+            except UnicodeDecodeError:
+                pass
         raise TurnFileError("the file is not text (it holds binary data); send the orders as plain text")
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         # Old mail programs and Windows editors write cp1252 and often say nothing about it.
         return data.decode("cp1252", errors="replace"), "cp1252"
+
+
+def _bomless_utf16(data: bytes) -> str | None:
+    """UTF-16 without a byte-order mark, as some Windows tools save it: Latin text then has a
+    zero in every other byte. Any other file with zero bytes is binary."""
+    if len(data) < 4 or len(data) % 2:
+        return None
+    high, low = data[1::2], data[0::2]
+    if high.count(0) >= 0.9 * len(high) and low.count(0) == 0:
+        return "utf-16-le"
+    if low.count(0) >= 0.9 * len(low) and high.count(0) == 0:
+        return "utf-16-be"
+    return None
 
 
 def _size(n: int) -> str:

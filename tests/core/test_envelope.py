@@ -44,6 +44,12 @@ def test_decode_bom_utf16_and_latin1_and_nbsp():
     assert env.game == "g" and env.player == "A"
 
 
+def test_decode_utf16_without_bom():
+    text = "GAME g1\nPLAYER BR\nPASSWORD x\nEND\n"
+    assert decode_turn_file(text.encode("utf-16-le")) == (text, "utf-16-le")
+    assert decode_turn_file(text.encode("utf-16-be")) == (text, "utf-16-be")
+
+
 def test_decode_refuses_binary_and_oversized():
     with pytest.raises(TurnFileError, match="not text"):
         decode_turn_file(b"\x89PNG\r\n\x1a\n\x00\x00")
