@@ -119,10 +119,15 @@ class Home:
             stat = self.settings_file.stat()
         except FileNotFoundError:
             return {}
+        if not self.settings_file.is_file():
+            raise GMError(f"{self.settings_file} must be a file (gm's settings), not a folder.")
         return _read_settings(str(self.settings_file), stat.st_mtime_ns, stat.st_size)
 
     def setting(self, section: str, key: str, default):
-        value = self.settings().get(section, {}).get(key, default)
+        table = self.settings().get(section, {})
+        if not isinstance(table, dict):
+            raise GMError(f"{self.settings_file}: {section} must be a [{section}] section. Fix the file and try again.")
+        value = table.get(key, default)
         if type(value) is not type(default):
             kind = {"int": "a whole number", "str": "text in quotes", "bool": "true or false"}.get(
                 type(default).__name__, type(default).__name__)
@@ -136,6 +141,8 @@ def _read_settings(path: str, mtime_ns: int, size: int) -> dict:
         return tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GMError(f"cannot read {path} ({exc}). It must be a UTF-8 text file.")
     except tomllib.TOMLDecodeError as exc:
         raise GMError(f"{path} is not valid TOML ({exc}). Fix the file and try again.")
 

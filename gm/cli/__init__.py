@@ -42,6 +42,11 @@ def main() -> None:
     except GMError as exc:
         typer.echo(f"Error: {exc}", err=True)
         sys.exit(1)
+    except OSError as exc:
+        # A path the GM named (an output file, a home, a certificate) that cannot be used.
+        where = f" ({exc.filename})" if exc.filename else ""
+        typer.echo(f"Error: {exc.strerror or exc}{where}. Check the path and its permissions.", err=True)
+        sys.exit(1)
     except KeyboardInterrupt:
         typer.echo("Interrupted.", err=True)
         sys.exit(130)

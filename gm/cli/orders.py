@@ -30,9 +30,18 @@ def template(
         typer.echo(form, nl=False)
 
 
+# Far above any turn file (the limit is max_bytes in gm.toml), only so that a wrong path such
+# as /dev/zero cannot make gm read without end.
+READ_LIMIT = 64_000_000
+
+
 def read_file(path: Path) -> bytes:
     try:
-        return path.read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read(READ_LIMIT + 1)
+        if len(data) > READ_LIMIT:
+            raise GMError(f"{path} is larger than {READ_LIMIT // 1_000_000} MB; it is not a turn file.")
+        return data
     except FileNotFoundError:
         raise GMError(f"no file {path}.")
     except IsADirectoryError:

@@ -11,8 +11,8 @@ from gm.services.portal_access import gm_password_hash
 
 def serve(
     host: Annotated[str, typer.Option(help="The address to listen on; keep 127.0.0.1 behind a TLS proxy.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="The port to listen on (0: any free port).")] = 8000,
-    threads: Annotated[int, typer.Option(help="Requests served at once.")] = 8,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="The port to listen on (0: any free port).")] = 8000,
+    threads: Annotated[int, typer.Option(min=1, max=256, help="Requests served at once.")] = 8,
     home: HomeOption = None,
 ) -> None:
     """Run the player portal: players sign in, check and submit orders, read their reports."""

@@ -172,6 +172,8 @@ def parse_moment(text: str, default_zone: str = "UTC") -> datetime:
         moment = date_parser.parse(" ".join(words))
     except (ValueError, OverflowError):
         raise ScheduleError(f"cannot read '{text}' as a date and time; write it like '2026-11-27 18:00 Europe/London'.")
+    if not 2000 <= moment.year <= 2999:
+        raise ScheduleError(f"'{text}' is not a date gm can schedule; give one between the years 2000 and 2999.")
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=ZoneInfo(zone), fold=0)
     return moment.astimezone(timezone.utc)

@@ -133,7 +133,12 @@ def absent_at(db, game: GameRecord, when: datetime | None) -> dict[str, datetime
 
 
 def add_standby(db: sqlite_utils.Database, clock: Clock, game_name: str, email: str, name: str) -> int:
+    from gm.services.games import check_player
+
     game = records.game_by_name(db, game_name)
+    email, name = check_player(email, name)
+    if any(s.email.lower() == email.lower() for s in records.seats_of(db, game.id)):
+        raise GMError(f"{email} already has a seat in '{game.name}'.")
     with transaction(db):
         db["standbys"].insert({"game_id": game.id, "email": email.strip(), "name": " ".join(name.split()),
                                "added": iso(clock.now())})

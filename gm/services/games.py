@@ -54,6 +54,8 @@ def create_game(db: sqlite_utils.Database, clock: Clock, name: str, ruleset_name
         raise GMError(f"a game named '{name}' already exists. Choose another name.")
     if seed is None:
         seed = system_secrets.randbelow(2**31)
+    if not 0 <= seed < 2**63:
+        raise GMError(f"the seed must be a whole number from 0 to {2**63 - 1}, not {seed}.")
     with transaction(db):
         db["games"].insert({
             "name": name, "ruleset": ruleset.name, "ruleset_version": ruleset.version,
@@ -64,18 +66,24 @@ def create_game(db: sqlite_utils.Database, clock: Clock, name: str, ruleset_name
     return records.game_by_name(db, name)
 
 
-def join_game(db: sqlite_utils.Database, clock: Clock, game_name: str, email: str, name: str,
-              seat: str | None = None) -> tuple[str, str]:
-    """Seat a player; returns (seat code, secret). The secret is shown once and stored hashed."""
-    game = records.game_by_name(db, game_name)
-    if game.status != "open":
-        raise GMError(f"game '{game.name}' has started (turn {game.turn}); players can join only before turn 1 runs.")
+def check_player(email: str, name: str) -> tuple[str, str]:
+    """A player's address and name as gm keeps them, or a GMError saying what is wrong."""
     email = email.strip()
     if not _EMAIL.match(email):
         raise GMError(f"'{email}' is not an e-mail address.")
     name = " ".join(name.split())
     if not name or len(name) > 60 or any(ord(c) < 32 for c in name):
         raise GMError("the player's name must be 1-60 printable characters.")
+    return email, name
+
+
+def join_game(db: sqlite_utils.Database, clock: Clock, game_name: str, email: str, name: str,
+              seat: str | None = None) -> tuple[str, str]:
+    """Seat a player; returns (seat code, secret). The secret is shown once and stored hashed."""
+    game = records.game_by_name(db, game_name)
+    if game.status != "open":
+        raise GMError(f"game '{game.name}' has started (turn {game.turn}); players can join only before turn 1 runs.")
+    email, name = check_player(email, name)
     ruleset, scenario = game_ruleset(game)
     codes = ruleset.seat_codes(scenario)
     taken = {s.code for s in records.seats_of(db, game.id)}

@@ -29,14 +29,15 @@ def _minutes(text: str) -> int:
     text = text.strip().lower()
     units = {"m": 1, "h": 60, "d": 1440}
     number, unit = (text[:-1], units[text[-1]]) if text and text[-1] in units else (text, 1)
-    if not number.isdigit():
-        raise ValueError("a duration such as 90m, 2h or 1d")
+    if not (number.isascii() and number.isdigit()) or int(number) * unit > 366 * 1440:
+        raise ValueError("a duration such as 90m, 2h or 1d, at most a year")
     return int(number) * unit
 
 
 def _count(text: str) -> int:
-    if not text.strip().isdigit():
-        raise ValueError("a whole number, 0 or more")
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or int(text) > 10_000:
+        raise ValueError("a whole number from 0 to 10000")
     return int(text)
 
 

@@ -21,3 +21,6 @@ def make_server(home: Home, host: str, port: int, threads: int = 8, clock: Clock
                              clear_untrusted_proxy_headers=True)
     except OSError as exc:
         raise GMError(f"cannot listen on {host}:{port} ({exc.strerror}). Choose another --port or --host.")
+    except ValueError:
+        raise GMError(f"cannot listen on {host}:{port}: not a host and port this machine has. "
+                      "Use an address such as 127.0.0.1 and a port from 1 to 65535.")

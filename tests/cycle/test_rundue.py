@@ -238,7 +238,7 @@ def test_status_json(home, gm, clock, duel):
 
 def test_settings_refusals(home, gm, clock, duel):
     ran = gm("game", "set", "d1", "grace", "soon", home=home)
-    assert (ran.code, ran.err) == (1, "Error: grace takes a duration such as 90m, 2h or 1d, not 'soon'.\n")
+    assert (ran.code, ran.err) == (1, "Error: grace takes a duration such as 90m, 2h or 1d, at most a year, not 'soon'.\n")
     ran = gm("game", "set", "d1", "colour", "red", home=home)
     assert ran.code == 1 and ran.err.startswith("Error: unknown setting 'colour'. Settings: grace, ")
     ran = gm("game", "schedule", "d1", "whenever", home=home)
