@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 import typer
 
 from gm.clock import SystemClock
-from gm.home import Home, require_home, resolve_home
+from gm.home import require_home, resolve_home
 from gm.store.database import open_database
 
 HomeOption = Annotated[

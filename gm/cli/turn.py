@@ -14,8 +14,8 @@ app = typer.Typer(help="Run, verify and re-run turns.", no_args_is_help=True)
 
 
 def _publish(db, home_, summary, render: bool) -> None:
-    robots = f"; no orders from {', '.join(summary.robots)}" if summary.robots else ""
-    typer.echo(f"{summary.game}: turn {summary.number} resolved, state {summary.state_hash[:12]}{robots}; "
+    missing = f"; no orders from {', '.join(summary.without_orders)}" if summary.without_orders else ""
+    typer.echo(f"{summary.game}: turn {summary.number} resolved, state {summary.state_hash[:12]}{missing}; "
                f"next: {summary.label}")
     for notice in summary.notices:
         typer.echo(f"{summary.game}: {notice}")
@@ -37,7 +37,7 @@ def run(
     render: Annotated[bool, typer.Option(help="Render the reports after the turn.")] = True,
     home: HomeOption = None,
 ) -> None:
-    """Resolve the turn being collected (robot orders for seats without orders), then render reports."""
+    """Resolve the turn being collected (seats without orders play by the nmr-policy setting), then render reports."""
     home_, db = open_home(home)
     _publish(db, home_, turns.run_turn(db, home_, clock(), game), render)
 

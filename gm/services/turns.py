@@ -53,7 +53,7 @@ class TurnSummary:
     game: str
     number: int
     state_hash: str
-    robots: tuple
+    without_orders: tuple
     label: str
     over: bool
     notices: tuple = ()
@@ -134,8 +134,8 @@ def _run_turn_locked(db: sqlite_utils.Database, clock: Clock, game_name: str,
             cycle.advance_after_turn(db, game, clock.now(), outcome is not None)
         notices, dropped = cycle.drop_outs(db, game, game.turn, now) if not outcome else ([], [])
         charges.forfeit_drop_outs(db, game, dropped, now)
-    robots = tuple(code for code, entry in orders.items() if entry["by"] != "player")
-    return TurnSummary(game.name, game.turn, digest, robots, ruleset.turn_label(result.state),
+    without_orders = tuple(code for code, entry in orders.items() if entry["by"] != "player")
+    return TurnSummary(game.name, game.turn, digest, without_orders, ruleset.turn_label(result.state),
                        outcome is not None, tuple(notices))
 
 
