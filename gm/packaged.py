@@ -1,9 +1,12 @@
-"""Scenarios a ruleset ships as TOML files in its package: listing and reading them."""
+"""Rulesets shipped as packages: their scenarios as TOML files, their parts as modules."""
 from __future__ import annotations
 
 from importlib import resources
+from random import Random
+from typing import Any
 
-from gm.core.ruleset import ScenarioError
+from gm.core.model import Order, Outcome, Problem, SeatInfo, TurnResult
+from gm.core.ruleset import ScenarioError, TurnSeeds
 
 
 class PackagedScenarios:
@@ -21,3 +24,59 @@ class PackagedScenarios:
         if name not in known:
             raise ScenarioError(f"{self.name} has no scenario {name!r}; it has {', '.join(known)}")
         return resources.files(self.scenario_package).joinpath(f"{name}.toml").read_text("utf-8")
+
+
+class PackagedRuleset(PackagedScenarios):
+    """A whole ruleset whose package keeps each part of the contract in a module of its own:
+
+    - scenario: load_scenario_text(text, source)
+    - rules: new_game, resolve, scores, outcome
+    - orders: parse_orders, check_orders
+    - robot: robot_orders
+    - view: view, order_form, turn_label
+
+    A subclass names its package's modules in `parts` (anything with those five attributes) and
+    adds only what differs, such as seat_codes or seat_limits.
+    """
+
+    parts: Any
+    default_scenario_name = "europe"
+
+    def default_scenario(self) -> str:
+        return self.default_scenario_name
+
+    def load_scenario(self, text: str, source: str) -> dict:
+        return self.parts.scenario.load_scenario_text(text, source)
+
+    def seat_limits(self, scenario: dict) -> tuple[int, int]:
+        return scenario["min_seats"], scenario["max_seats"]
+
+    def new_game(self, scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
+        return self.parts.rules.new_game(scenario, seats, seeds)
+
+    def parse_orders(self, lines: list[tuple[int, str]]) -> tuple[list[Order], list[Problem]]:
+        return self.parts.orders.parse_orders(lines)
+
+    def check_orders(self, state: dict, seat: str, order_list: list[Order]) -> list[Problem]:
+        return self.parts.orders.check_orders(state, seat, order_list)
+
+    def resolve(self, state: dict, orders_by_seat: dict, seeds: TurnSeeds) -> TurnResult:
+        return self.parts.rules.resolve(state, orders_by_seat, seeds)
+
+    def robot_orders(self, state: dict, seat: str, rng: Random) -> list[Order]:
+        return self.parts.robot.robot_orders(state, seat, rng)
+
+    def view(self, state: dict, seat: str) -> dict:
+        return self.parts.view.view(state, seat)
+
+    def order_form(self, state: dict, seat: str) -> list[str]:
+        return self.parts.view.order_form(state, seat)
+
+    def turn_label(self, state: dict) -> str:
+        return self.parts.view.turn_label(state)
+
+    def scores(self, state: dict) -> dict[str, int]:
+        return self.parts.rules.scores(state)
+
+    def is_over(self, state: dict) -> Outcome | None:
+        return self.parts.rules.outcome(state)

@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import re
-import tomllib
 
 from gm.core.maps import duplicates, unconnected
-from gm.core.ruleset import ScenarioError
+from gm.core.scenarios import Fields, load_staged
 
 # Values the rule book gives, used when a scenario leaves them out.
 RULE_BOOK_DEFAULTS = {
@@ -22,103 +21,39 @@ TERRITORY_KEYS = {"code", "name", "x", "y", "neighbours", "neutral", "claimable"
 
 SEAT_CODE = re.compile(r"[A-Z][A-Z0-9]{0,3}")
 TERRITORY_CODE = re.compile(r"[A-Z]{3}")
-COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
 def load_scenario_text(text: str, source: str) -> dict:
     """Parse and validate a scenario; raise ScenarioError naming the source and every problem."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ScenarioError(f"{source}: not valid TOML: {err}") from None
-    # Each stage relies on the one before, so it stops at the first stage with problems.
-    for stage in (_read_fields, _check_references, _check_sizes):
-        problems = stage(raw)
-        if problems:
-            raise ScenarioError("\n".join(f"{source}: {p}" for p in problems))
-    return _normalise(raw)
-
-
-class _Fields:
-    """Typed reading of one TOML table, collecting problems instead of stopping at the first."""
-
-    def __init__(self, table: dict, where: str, problems: list[str]):
-        self.table, self.where, self.problems = table, where, problems
-
-    def get(self, key: str, kind: str, default=None, required: bool = True):
-        if key not in self.table:
-            if required and default is None:
-                self.problems.append(f"{self.where} has no {key}")
-            return default
-        value = self.table[key]
-        if not _is_kind(value, kind):
-            self.problems.append(f"{self.where}: {key} must be {KIND_WORDS[kind]}, not {value!r}")
-            return default
-        return value
-
-    def unknown(self, allowed: set) -> None:
-        for key in sorted(set(self.table) - allowed):
-            self.problems.append(f"{self.where}: unknown field {key!r}")
-
-
-KIND_WORDS = {
-    "int": "a whole number", "str": "a string", "bool": "true or false",
-    "codes": "a list of codes", "troops": "a table of territory = troops",
-    "tables": "a list of tables",
-}
-
-
-def _is_kind(value, kind: str) -> bool:
-    if kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind == "str":
-        return isinstance(value, str)
-    if kind == "bool":
-        return isinstance(value, bool)
-    if kind == "codes":
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
-    if kind == "troops":
-        return isinstance(value, dict) and all(_is_kind(v, "int") for v in value.values())
-    return isinstance(value, list) and all(isinstance(v, dict) for v in value)
+    return load_staged(text, source, (_read_fields, _check_references, _check_sizes), _normalise)
 
 
 def _read_fields(raw: dict) -> list[str]:
     problems: list[str] = []
-    top = _Fields(raw, "the scenario", problems)
+    top = Fields(raw, "the scenario", problems)
     top.unknown(TOP_KEYS)
-    for key in REQUIRED_TOP:
-        top.get(key, "str" if key in ("name", "title") else "int")
-    for key, default in RULE_BOOK_DEFAULTS.items():
-        top.get(key, "str" if isinstance(default, str) else "int", default)
+    top.top(REQUIRED_TOP, RULE_BOOK_DEFAULTS)
     for key in ("seat", "territory"):
         if key not in raw:
             problems.append(f"the scenario has no [[{key}]] entries")
-    seats = top.get("seat", "tables", required=False) or []
-    territories = top.get("territory", "tables", required=False) or []
+    seats = top.optional("seat", "tables") or []
+    territories = top.optional("territory", "tables") or []
     for i, seat in enumerate(seats, 1):
-        fields = _Fields(seat, f"seat #{i}", problems)
+        fields = Fields(seat, f"seat #{i}", problems)
         fields.unknown(SEAT_KEYS)
-        code = fields.get("code", "str")
-        fields.where = f"seat {code}" if code else fields.where
-        if code is not None and not SEAT_CODE.fullmatch(code):
-            problems.append(f"seat code {code!r} must be 1 to 4 capital letters or digits, like BR")
+        fields.code(SEAT_CODE, "seat", "1 to 4 capital letters or digits, like BR")
         fields.get("name", "str")
-        colour = fields.get("colour", "str")
-        if colour is not None and not COLOUR.fullmatch(colour):
-            problems.append(f"{fields.where}: colour must look like #d62828, not {colour!r}")
-        fields.get("core", "codes", required=False)
-        fields.get("troops", "troops", required=False)
+        fields.colour()
+        fields.optional("core", "codes")
+        fields.optional("troops", "troops")
     for i, territory in enumerate(territories, 1):
-        fields = _Fields(territory, f"territory #{i}", problems)
+        fields = Fields(territory, f"territory #{i}", problems)
         fields.unknown(TERRITORY_KEYS)
-        code = fields.get("code", "str")
-        fields.where = f"territory {code}" if code else fields.where
-        if code is not None and not TERRITORY_CODE.fullmatch(code):
-            problems.append(f"territory code {code!r} must be three capital letters, like ENG")
+        fields.code(TERRITORY_CODE, "territory", "three capital letters, like ENG")
         for key, kind in (("name", "str"), ("x", "int"), ("y", "int"), ("neighbours", "codes")):
             fields.get(key, kind)
         fields.get("neutral", "int", 0)
-        fields.get("claimable", "bool", required=False)
+        fields.optional("claimable", "bool")
     if raw.get("setup", "claim") not in ("claim", "fixed"):
         problems.append(f"setup must be \"claim\" or \"fixed\", not {raw['setup']!r}")
     return problems

@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import re
-import tomllib
 
 from gm.core.maps import duplicates, unconnected
-from gm.core.ruleset import ScenarioError
+from gm.core.scenarios import COLOUR, Fields, is_kind, load_staged
 
 # Values the rule text gives or gm chose, used when a scenario leaves them out.
 DEFAULTS = {
@@ -25,109 +24,53 @@ LIMITS = {"population": (0, 99), "resources": (0, 99), "culture": (1, 3), "fort"
 
 SEAT_CODE = re.compile(r"[A-Z][A-Z0-9]{0,3}")
 PROVINCE_CODE = re.compile(r"[A-Z]{3}")
-COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
-KIND_WORDS = {"int": "a whole number", "str": "a string", "codes": "a list of codes",
-              "tables": "a list of tables"}
 
 
 def load_scenario_text(text: str, source: str) -> dict:
     """Parse and validate a scenario; raise ScenarioError naming the source and every problem."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ScenarioError(f"{source}: not valid TOML: {err}") from None
-    # Each stage relies on the one before, so it stops at the first stage with problems.
-    for stage in (_read_fields, _check_references, _check_sizes):
-        problems = stage(raw)
-        if problems:
-            raise ScenarioError("\n".join(f"{source}: {p}" for p in problems))
-    return _normalise(raw)
-
-
-def _is_kind(value, kind: str) -> bool:
-    if kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind == "str":
-        return isinstance(value, str)
-    if kind == "codes":
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
-    return isinstance(value, list) and all(isinstance(v, dict) for v in value)
-
-
-def _field(table: dict, key: str, kind: str, where: str, problems: list, required=True):
-    if key not in table:
-        if required:
-            problems.append(f"{where} has no {key}")
-        return None
-    value = table[key]
-    if not _is_kind(value, kind):
-        problems.append(f"{where}: {key} must be {KIND_WORDS[kind]}, not {value!r}")
-        return None
-    return value
-
-
-def _unknown(table: dict, allowed: set, where: str, problems: list) -> None:
-    problems += [f"{where}: unknown field {key!r}" for key in sorted(set(table) - allowed)]
+    return load_staged(text, source, (_read_fields, _check_references, _check_sizes), _normalise)
 
 
 def _read_fields(raw: dict) -> list[str]:
     problems: list[str] = []
-    _unknown(raw, TOP_KEYS, "the scenario", problems)
-    for key in REQUIRED_TOP:
-        _field(raw, key, "str" if key in ("name", "title") else "int", "the scenario", problems)
-    for key, default in DEFAULTS.items():
-        _field(raw, key, "str" if isinstance(default, str) else "int", "the scenario", problems,
-               required=False)
+    top = Fields(raw, "the scenario", problems)
+    top.unknown(TOP_KEYS)
+    top.top(REQUIRED_TOP, DEFAULTS)
     for key in ("seat", "province"):
         if key not in raw:
             problems.append(f"the scenario has no [[{key}]] entries")
-    seats = _field(raw, "seat", "tables", "the scenario", problems, required=False) or []
-    provinces = _field(raw, "province", "tables", "the scenario", problems, required=False) or []
-    for i, seat in enumerate(seats, 1):
-        _read_seat(seat, i, problems)
-    for i, province in enumerate(provinces, 1):
-        _read_province(province, i, problems)
+    for i, seat in enumerate(top.optional("seat", "tables") or [], 1):
+        _read_seat(Fields(seat, f"seat #{i}", problems))
+    for i, province in enumerate(top.optional("province", "tables") or [], 1):
+        _read_province(Fields(province, f"province #{i}", problems))
     colour = raw.get("neutral_colour", DEFAULTS["neutral_colour"])
     if isinstance(colour, str) and not COLOUR.fullmatch(colour):
         problems.append(f"neutral_colour must look like #9e9e9e, not {colour!r}")
     return problems
 
 
-def _read_seat(seat: dict, number: int, problems: list) -> None:
-    where = f"seat #{number}"
-    _unknown(seat, SEAT_KEYS, where, problems)
-    code = _field(seat, "code", "str", where, problems)
-    if code is not None:
-        where = f"seat {code}"
-        if not SEAT_CODE.fullmatch(code):
-            problems.append(f"seat code {code!r} must be 1 to 4 capital letters or digits, like EN")
-    _field(seat, "name", "str", where, problems)
-    _field(seat, "capital", "str", where, problems)
-    colour = _field(seat, "colour", "str", where, problems)
-    if colour is not None and not COLOUR.fullmatch(colour):
-        problems.append(f"{where}: colour must look like #d62828, not {colour!r}")
-    armies = _field(seat, "armies", "int", where, problems, required=False)
-    if armies is not None and not 0 <= armies <= 999:
-        problems.append(f"{where}: armies must be between 0 and 999, not {armies}")
+def _read_seat(seat: Fields) -> None:
+    seat.unknown(SEAT_KEYS)
+    seat.code(SEAT_CODE, "seat", "1 to 4 capital letters or digits, like EN")
+    seat.get("name", "str")
+    seat.get("capital", "str")
+    seat.colour()
+    seat.within("armies", 0, 999)
 
 
-def _read_province(province: dict, number: int, problems: list) -> None:
-    where = f"province #{number}"
-    _unknown(province, PROVINCE_KEYS, where, problems)
-    code = _field(province, "code", "str", where, problems)
-    if code is not None:
-        where = f"province {code}"
-        if not PROVINCE_CODE.fullmatch(code):
-            problems.append(f"province code {code!r} must be three capital letters, like WES")
+def _read_province(province: Fields) -> None:
+    province.unknown(PROVINCE_KEYS)
+    province.code(PROVINCE_CODE, "province", "three capital letters, like WES")
     for key, kind in (("name", "str"), ("x", "int"), ("y", "int"), ("neighbours", "codes"),
                       ("population", "int")):
-        _field(province, key, kind, where, problems)
+        province.get(key, kind)
     for key in ("resources", "culture", "fort", "armies"):
-        _field(province, key, "int", where, problems, required=False)
+        province.optional(key, "int")
+    # Ranges after kinds, so a population of the wrong kind is one problem, not two.
     for key, (low, high) in LIMITS.items():
-        value = province.get(key)
-        if _is_kind(value, "int") and not low <= value <= high:
-            problems.append(f"{where}: {key} must be between {low} and {high}, not {value}")
+        value = province.table.get(key)
+        if is_kind(value, "int") and not low <= value <= high:
+            province.problems.append(f"{province.where}: {key} must be between {low} and {high}, not {value}")
 
 
 def _check_references(raw: dict) -> list[str]:

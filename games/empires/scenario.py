@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import re
-import tomllib
 
 from gm.core.maps import duplicates, unconnected
-from gm.core.ruleset import ScenarioError
+from gm.core.scenarios import Fields, load_staged
 
 from .terrain import TERRAINS
 
@@ -18,94 +17,50 @@ AREA_KEYS = {"code", "name", "terrain", "x", "y", "neighbours", "owner", "popula
 LAND_ONLY = ("owner", "population", "armies", "fort")
 COUNTRY_CODE = re.compile(r"[A-Z]{2}")   # "Countries have two-letter codes"
 AREA_CODE = re.compile(r"[A-Z]{3}")      # "areas three-letter codes"
-COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 MAX_FORT = 3                             # rule D-EMP-4
 
 
 def load_scenario_text(text: str, source: str) -> dict:
     """Parse and validate a scenario; raise ScenarioError naming the source and every problem."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ScenarioError(f"{source}: not valid TOML: {err}") from None
-    # Each stage relies on the one before, so it stops at the first stage with problems.
-    for stage in (_read_fields, _check_references, _check_sizes):
-        problems = stage(raw)
-        if problems:
-            raise ScenarioError("\n".join(f"{source}: {p}" for p in problems))
-    return _normalise(raw)
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-KINDS = {
-    "int": (_is_int, "a whole number"),
-    "str": (lambda v: isinstance(v, str), "a string"),
-    "codes": (lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v), "a list of codes"),
-    "tables": (lambda v: isinstance(v, list) and all(isinstance(t, dict) for t in v), "a list of tables"),
-}
-
-
-def _field(table: dict, key: str, kind: str, where: str, problems: list, required: bool = True):
-    if key not in table:
-        if required:
-            problems.append(f"{where} has no {key}")
-        return None
-    test, words = KINDS[kind]
-    if not test(table[key]):
-        problems.append(f"{where}: {key} must be {words}, not {table[key]!r}")
-        return None
-    return table[key]
+    return load_staged(text, source, (_read_fields, _check_references, _check_sizes), _normalise)
 
 
 def _read_fields(raw: dict) -> list[str]:
-    problems: list[str] = [f"the scenario: unknown field {k!r}" for k in sorted(set(raw) - TOP_KEYS)]
-    for key in REQUIRED_TOP:
-        _field(raw, key, "str" if key in ("name", "title") else "int", "the scenario", problems)
-    for key, default in DEFAULTS.items():
-        _field(raw, key, "str" if isinstance(default, str) else "int", "the scenario", problems, False)
+    problems: list[str] = []
+    top = Fields(raw, "the scenario", problems)
+    top.unknown(TOP_KEYS)
+    top.top(REQUIRED_TOP, DEFAULTS)
     for key in ("country", "area"):
-        if _field(raw, key, "tables", "the scenario", problems) is None and key in raw:
+        if top.get(key, "tables") is None and key in raw:
             raw.pop(key)
     for i, country in enumerate(raw.get("country", []), 1):
-        where = f"country {country.get('code', f'#{i}')}"
-        problems += [f"{where}: unknown field {k!r}" for k in sorted(set(country) - COUNTRY_KEYS)]
-        code = _field(country, "code", "str", where, problems)
-        if code is not None and not COUNTRY_CODE.fullmatch(code):
-            problems.append(f"country code {code!r} must be two capital letters, like FR")
-        _field(country, "name", "str", where, problems)
-        _field(country, "capital", "str", where, problems)
-        colour = _field(country, "colour", "str", where, problems)
-        if colour is not None and not COLOUR.fullmatch(colour):
-            problems.append(f"{where}: colour must look like #d62828, not {colour!r}")
-        if (_field(country, "bps", "int", where, problems, False) or 0) < 0:
-            problems.append(f"{where}: bps must be 0 or more")
+        fields = Fields(country, f"country {country.get('code', f'#{i}')}", problems)
+        fields.unknown(COUNTRY_KEYS)
+        fields.code(COUNTRY_CODE, "country", "two capital letters, like FR")
+        fields.get("name", "str")
+        fields.get("capital", "str")
+        fields.colour()
+        if (fields.optional("bps", "int") or 0) < 0:
+            problems.append(f"{fields.where}: bps must be 0 or more")
     for i, area in enumerate(raw.get("area", []), 1):
-        problems += _read_area(area, f"area {area.get('code', f'#{i}')}")
+        _read_area(Fields(area, f"area {area.get('code', f'#{i}')}", problems))
     return problems
 
 
-def _read_area(area: dict, where: str) -> list[str]:
-    problems = [f"{where}: unknown field {k!r}" for k in sorted(set(area) - AREA_KEYS)]
-    code = _field(area, "code", "str", where, problems)
-    if code is not None and not AREA_CODE.fullmatch(code):
-        problems.append(f"area code {code!r} must be three capital letters, like PAR")
+def _read_area(area: Fields) -> None:
+    area.unknown(AREA_KEYS)
+    area.code(AREA_CODE, "area", "three capital letters, like PAR")
     for key, kind in (("name", "str"), ("x", "int"), ("y", "int"), ("neighbours", "codes")):
-        _field(area, key, kind, where, problems)
-    terrain = _field(area, "terrain", "str", where, problems)
+        area.get(key, kind)
+    terrain = area.get("terrain", "str")
     if terrain is not None and terrain not in TERRAINS:
-        problems.append(f"{where}: terrain {terrain!r} is not one of {', '.join(TERRAINS)}")
+        area.problems.append(f"{area.where}: terrain {terrain!r} is not one of {', '.join(TERRAINS)}")
     elif terrain == "seas":
-        problems += [f"{where} is a sea and cannot have {k}" for k in LAND_ONLY if k in area]
-    _field(area, "owner", "str", where, problems, False)
-    for key in ("population", "armies", "fort"):
-        value = _field(area, key, "int", where, problems, False)
-        if value is not None and not 0 <= value <= (MAX_FORT if key == "fort" else 99):
-            top = MAX_FORT if key == "fort" else 99
-            problems.append(f"{where}: {key} must be between 0 and {top}, not {value}")
-    return problems
+        area.problems.extend(f"{area.where} is a sea and cannot have {k}" for k in LAND_ONLY if k in area.table)
+    area.optional("owner", "str")
+    for key in ("population", "armies"):
+        area.within(key, 0, 99)
+    area.within("fort", 0, MAX_FORT)
 
 
 def _check_references(raw: dict) -> list[str]:
