@@ -71,6 +71,10 @@ link_minutes = 60
 # Failed sign-ins allowed from one address within the window (seconds) before it must wait.
 sign_in_failures = 10
 sign_in_window = 300
+# A player who lost the secret may ask the sign-in page for a link by mail: at most one per seat
+# in this many minutes (0: no limit), and this many requests from one client address an hour.
+mailed_link_minutes = 10
+link_requests_per_hour = 10
 # Send the session cookie over HTTPS only: set true when a TLS proxy serves the portal.
 secure_cookies = false
 # The GM's portal password, hashed: set it with 'gm portal password', never by hand.

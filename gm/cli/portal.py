@@ -8,7 +8,7 @@ import typer
 
 from gm.cli.common import HomeOption, clock, open_home
 from gm.errors import GMError
-from gm.services import portal_access
+from gm.services import portal_access, portal_links
 
 app = typer.Typer(help="The player portal: the GM's password, one-time sign-in links.", no_args_is_help=True)
 
@@ -33,10 +33,18 @@ def link(
     seat: Annotated[str, typer.Argument(help="The seat code.")],
     base_url: Annotated[Optional[str], typer.Option(help="The portal's address (default: [portal] base_url in gm.toml).")] = None,
     minutes: Annotated[Optional[int], typer.Option(help="How long the link works (default: [portal] link_minutes).")] = None,
+    mail: Annotated[bool, typer.Option("--mail", help="Queue the link in the outbox to the seat's registered address "
+                                                      "(sent by 'gm mail send' or 'gm run-due') instead of printing it.")] = False,
     home: HomeOption = None,
 ) -> None:
-    """Print a one-time sign-in link for a seat, for the GM to send to the player."""
+    """Print a one-time sign-in link for a seat, for the GM to send to the player; or mail it (--mail)."""
     home_, db = open_home(home)
+    if mail:
+        mailed = portal_links.mail_link(db, home_, clock(), game, seat, base_url, minutes)
+        typer.echo(f"Queued a one-time sign-in link for {mailed.seat} of {mailed.game} to {mailed.recipient} "
+                   f"(mail {mailed.outbox_id}); it works once, until {mailed.expires}.")
+        typer.echo("Send it with 'gm mail send' (or let 'gm run-due' send it).")
+        return
     url, expires = portal_access.make_link(db, home_, clock(), game, seat, base_url, minutes)
     typer.echo(url)
     typer.echo(f"Works once, until {expires}. Send it to the player of {seat.upper()} only.", err=True)

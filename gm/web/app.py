@@ -61,7 +61,7 @@ def portal() -> Portal:
 
 def create_app(home: Home, clock: Clock | None = None) -> Flask:
     """The portal for one GM home."""
-    from gm.web import gm_pages, player
+    from gm.web import gm_pages, link_pages, player
 
     hours = home.setting("portal", "session_hours", 12)
     max_bytes = home.setting("submissions", "max_bytes", 1_000_000)
@@ -87,6 +87,7 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
     open_database(home.database).conn.close()  # migrate once, before any request
     app.register_blueprint(player.blueprint)
     app.register_blueprint(gm_pages.blueprint)
+    link_pages.register(app)
     app.add_url_rule("/portal.css", "css", stylesheet)
     app.after_request(_secure_headers)
     app.register_error_handler(HTTPException, _http_error)

@@ -1,0 +1,72 @@
+"""A sign-in link by mail for a player who lost the secret: game and seat in, one answer out.
+
+The answer reads the same whether or not the game and seat exist (nobody learns which seats
+there are); the link goes only to the address the GM registered for the seat. Two limits keep
+anyone from flooding a player's mailbox: at most one mailed link per seat every
+[portal] mailed_link_minutes (10), and [portal] link_requests_per_hour (10) requests from one
+client address.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, Flask, current_app, request
+from werkzeug.exceptions import TooManyRequests
+
+from gm.errors import GMError
+from gm.services.portal_links import LINK_REQUESTS_PER_HOUR, MAILED_LINK_MINUTES, can_mail, request_link
+from gm.web.app import page, portal
+from gm.web.guard import SignInLimiter, check_csrf
+
+blueprint = Blueprint("link_pages", __name__)
+
+_TITLE = "Get a sign-in link by mail"
+_NO_MAIL = ("This portal does not send mail, so it cannot send you a sign-in link. Ask your GM for a "
+            "one-time link or a new secret.")
+
+
+def register(app: Flask) -> None:
+    """Add the pages to the portal (after create_app has set up app.extensions['gm'])."""
+    gm = app.extensions["gm"]
+    per_hour = gm.home.setting("portal", "link_requests_per_hour", LINK_REQUESTS_PER_HOUR)
+    if per_hour < 1:
+        raise GMError(f"{gm.home.settings_file}: [portal] link_requests_per_hour must be 1 or more, not {per_hour}.")
+    # Kept where the sign-in limiter keeps its count, when it keeps one on disk, so every worker
+    # process of `gm serve` counts the same requests.
+    shared = getattr(gm.limiter, "path", None)
+    app.extensions["gm_link_requests"] = (
+        SignInLimiter(per_hour, 3600, path=shared, scope="link-request") if shared else SignInLimiter(per_hour, 3600))
+    app.register_blueprint(blueprint)
+
+
+def _limiter() -> SignInLimiter:
+    return current_app.extensions["gm_link_requests"]
+
+
+def _minutes() -> int:
+    return portal().home.setting("portal", "mailed_link_minutes", MAILED_LINK_MINUTES)
+
+
+@blueprint.get("/link-by-mail")
+def ask():
+    home = portal().home
+    if not can_mail(home):
+        return page("link_request.html", title=_TITLE, no_mail=_NO_MAIL)
+    return page("link_request.html", title=_TITLE, minutes=home.setting("portal", "link_minutes", 60))
+
+
+@blueprint.post("/link-by-mail")
+def send():
+    check_csrf(request.form.get("csrf"))
+    p = portal()
+    if not can_mail(p.home):
+        return page("link_request.html", title=_TITLE, no_mail=_NO_MAIL)
+    where = f"address:{request.remote_addr}"
+    wait = _limiter().blocked(where)
+    if wait:
+        minutes = max(1, round(wait / 60))
+        raise TooManyRequests(f"Too many requests for sign-in links from here. Try again in about {minutes} "
+                              "minute(s), or ask your GM.", retry_after=int(wait) + 1)
+    _limiter().failed(where)  # every request counts, found or not
+    game, seat = (request.form.get(k, "")[:100] for k in ("game", "seat"))
+    request_link(p.db(), p.home, p.clock, game, seat)
+    return page("link_request.html", title=_TITLE, answered=True,
+                minutes=p.home.setting("portal", "link_minutes", 60), every=_minutes())
