@@ -20,6 +20,8 @@ app = typer.Typer(help="Take turn files from mail: a mailbox on disk, a pipe fro
                   no_args_is_help=True)
 
 SendOption = Annotated[bool, typer.Option("--send", help="Send the answers right away (as 'gm mail send' does).")]
+ReadersOption = Annotated[int | None, typer.Option(
+    "--readers", min=1, help="Processes that read mail ahead for a big mailbox (default: one per CPU; 1: none).")]
 # What a mail server's pipe understands: 75 (EX_TEMPFAIL) means "keep the message, try again later".
 TRY_AGAIN_LATER = 75
 
@@ -28,11 +30,12 @@ TRY_AGAIN_LATER = 75
 def import_(
     path: Annotated[Path, typer.Argument(help="A Maildir, an mbox file, one .eml file, or a folder of .eml files.")],
     send: SendOption = False,
+    readers: ReadersOption = None,
     home: HomeOption = None,
 ) -> None:
     """Take every message of a mailbox on disk that was not taken before (the mailbox is not changed)."""
     home_, db = open_home(home)
-    intake = Intake(db, home_, clock(), "import")
+    intake = Intake(db, home_, clock(), "import", readers=readers)
     _report(intake.take_all(FileSource(path)))
     _send(db, home_, send)
 
@@ -64,11 +67,11 @@ def receive(send: SendOption = False, home: HomeOption = None) -> None:
 
 
 @app.command("fetch")
-def fetch(send: SendOption = False, home: HomeOption = None) -> None:
+def fetch(send: SendOption = False, readers: ReadersOption = None, home: HomeOption = None) -> None:
     """Take new messages from the IMAP folder in gm.toml ([imap]); each is flagged or moved once stored."""
     home_, db = open_home(home)
     server, place = imap_settings(home_)
-    intake = Intake(db, home_, clock(), "imap")
+    intake = Intake(db, home_, clock(), "imap", readers=readers)
     with ImapSource(server, place) as source:
         _report(intake.take_all(source))
     _send(db, home_, send)

@@ -4,19 +4,59 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from email import policy
-from email.headerregistry import Address
+from email.headerregistry import Address, HeaderRegistry
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses
 
 from gm.intake.text import clean_text, html_to_text, part_text, readable
 
+
+
+class _RememberingRegistry:
+    """The modern policy's header registry, remembering the header objects it made.
+
+    The email package parses a header's value anew on every access, and the parser itself asks for
+    each part's Content-Type three times or more; most mail carries the same few Content-Type
+    values. A header object depends only on (name, value) and is never changed, so the one made
+    before is the one the registry would make now. Long values are not remembered.
+    """
+
+    LONGEST = 500
+
+    def __init__(self):
+        self.registry = HeaderRegistry()
+        self.remembered = lru_cache(maxsize=2048)(self.registry)
+
+    def __call__(self, name: str, value: str):
+        if len(value) > self.LONGEST:
+            return self.registry(name, value)
+        return self.remembered(name, value)
+
+
 # The modern policy: structured headers (addresses, parameters) and RFC 2047 words decoded.
-_PARSER = BytesParser(policy=policy.default)
+_PARSER = BytesParser(policy=policy.default.clone(header_factory=_RememberingRegistry()))
 _MSG_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable ASCII but < and >: no space, no CR/LF
 _TURN_FILE_NAMES = (".txt", ".ord", ".orders", ".text")
 _LIST_PRECEDENCE = {"bulk", "junk", "list"}
+
+# Reading headers cheaply. The modern policy parses the message, but it parses a header's value
+# anew on every access (the most expensive part of the email package). A value in one of the
+# plain shapes below is read here, giving exactly what the header registry gives for it
+# (tests/intake/test_reading.py compares the two on every mail of the corpora); anything else --
+# non-ASCII, RFC 2047 words, RFC 2231 parameters, comments, quoting -- goes to the registry.
+_LINE_BREAKS = re.compile(r"\n|\r")  # what EmailPolicy.header_fetch_parse removes
+_PLAIN_TEXT = re.compile(r"[\x20-\x7e\t]*\Z")  # printable ASCII; "=?" is checked apart
+_ADDRESS = re.compile(
+    r"[ \t]*(?:(?P<name>[A-Za-z0-9'_+-]+(?:[ \t]+[A-Za-z0-9'_+-]+)*)?[ \t]*<(?P<spec>{a})>|(?P<bare>{a}))[ \t]*\Z".format(
+        a=r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"))
+_TOKEN = r"[A-Za-z0-9._+-]+"
+_QUOTED = r'"[^"\\\x00-\x1f\x7f]*"'  # a quoted string without backslashes or control characters
+_MIME = re.compile(r"[ \t]*(?P<value>{t}(?:/{t})?)[ \t]*(?P<params>(?:;[ \t]*{t}=(?:{t}|{q})[ \t]*)*);?[ \t]*\Z".format(
+    t=_TOKEN, q=_QUOTED))
+_PARAM = re.compile(r""";[ \t]*({t})=(?:({t})|"([^"]*)")""".format(t=_TOKEN))
 
 
 @dataclass(frozen=True)
@@ -67,39 +107,45 @@ def read_letter(raw: bytes, envelope_sender: str | None = None) -> Letter:
 
 
 def _letter(message: EmailMessage, content_hash: str, envelope_sender: str | None) -> Letter:
-    message_id = _message_id(_header(message, "Message-ID"))
-    sender = _first_address(message, "From")
-    answer_to = _first_address(message, "Reply-To") or sender
-    earlier = tuple(_MSG_ID.findall(_header(message, "References")))[-20:]
+    headers = _Headers(message)
+    message_id = headers.message_id()
+    sender = headers.address("From")
+    answer_to = headers.address("Reply-To") or sender
+    earlier = tuple(_MSG_ID.findall(headers.text("References")))[-20:]
     references = earlier + ((message_id,) if message_id else ())
+    parts = [_described(p, headers if p is message else None) for p in message.walk() if not p.is_multipart()]
     return Letter(
         message_id=message_id,
         content_hash=content_hash,
         sender=sender.addr_spec.lower() if sender else None,
         answer_to=answer_to,
-        subject=" ".join(_header(message, "Subject").split())[:200],
+        subject=" ".join(headers.text("Subject").split())[:200],
         references=references,
-        automatic=why_automatic(message, envelope_sender, sender),
-        texts=tuple(texts_of(message)),
+        automatic=_why_automatic(headers, envelope_sender, sender),
+        texts=tuple(_texts(message, parts)),
     )
 
 
 def why_automatic(message: EmailMessage, envelope_sender: str | None = None,
                   sender: Address | None = None) -> str | None:
     """Why a mail was sent by a program (RFC 3834, bounces, lists), or None for a person's mail."""
-    auto = _header(message, "Auto-Submitted").strip().lower()
+    return _why_automatic(_Headers(message), envelope_sender, sender)
+
+
+def _why_automatic(headers: "_Headers", envelope_sender: str | None, sender: Address | None) -> str | None:
+    auto = headers.text("Auto-Submitted").strip().lower()
     if auto and not auto.startswith("no"):
         return f"Auto-Submitted: {auto}"
-    precedence = _header(message, "Precedence").strip().lower()
+    precedence = headers.text("Precedence").strip().lower()
     if precedence in _LIST_PRECEDENCE:
         return f"Precedence: {precedence}"
-    if _header(message, "List-Id") or _header(message, "List-Post"):
+    if headers.text("List-Id") or headers.text("List-Post"):
         return "a mailing list (List-Id)"
     for name in ("X-Autoreply", "X-Autorespond", "X-Auto-Reply"):
-        if _header(message, name):
+        if headers.text(name):
             return f"an auto-reply ({name})"
     # The Return-Path the delivering server wrote wins; else what the source knows (a pipe's $SENDER).
-    return_path = _header(message, "Return-Path", None)
+    return_path = headers.text("Return-Path", None)
     return_path = envelope_sender if return_path is None else return_path
     if return_path is not None:
         path = return_path.strip().strip("<>").strip()
@@ -107,17 +153,20 @@ def why_automatic(message: EmailMessage, envelope_sender: str | None = None,
             return "a bounce (empty return path)"
         if path.split("@")[0].lower() in ("mailer-daemon", "postmaster"):
             return f"a bounce (return path {path})"
-    sender = sender or _first_address(message, "From")
+    sender = sender or headers.address("From")
     if sender and sender.username.lower() == "mailer-daemon":
         return "a bounce (From MAILER-DAEMON)"
-    if message.get_content_type() == "multipart/report":
+    if headers.content_type() == "multipart/report":
         return "a delivery or read report (multipart/report)"
     return None
 
 
 def texts_of(message: EmailMessage) -> list[Text]:
     """The text body (text/plain preferred, else HTML made text) and each text attachment."""
-    parts = [_described(p) for p in message.walk() if not p.is_multipart()]
+    return _texts(message, [_described(p) for p in message.walk() if not p.is_multipart()])
+
+
+def _texts(message: EmailMessage, parts: list["_Part"]) -> list[Text]:
     body = next((p for p in parts if p.type == "text/plain" and not p.attachment), None) or \
         next((p for p in parts if p.type == "text/html" and not p.attachment), None)
     texts: list[Text] = []
@@ -132,6 +181,103 @@ def texts_of(message: EmailMessage) -> list[Text]:
     return texts
 
 
+class _Headers:
+    """A message's or a part's headers, read once from raw_items(): a value in a plain shape is
+    read here, anything else by the header registry, as message.get() would (see _PLAIN_TEXT)."""
+
+    def __init__(self, message: EmailMessage):
+        self.message = message
+        self.raw: dict[str, str] = {}
+        for name, value in message.raw_items():
+            self.raw.setdefault(name.lower(), value)  # message.get() gives the first one too
+
+    def plain(self, name: str) -> str | None:
+        """The value as the registry would give it, when it is in a plain shape; else None."""
+        value = self.raw.get(name.lower())
+        if not isinstance(value, str) or "=?" in value:
+            return None
+        value = _LINE_BREAKS.sub("", value)
+        return value if _PLAIN_TEXT.match(value) else None
+
+    def parsed(self, name: str):
+        """The header object the registry makes (message.get()); raises for what it cannot read."""
+        return self.message.get(name)
+
+    def text(self, name: str, default: str | None = ""):
+        """A header as text; a malformed one is read raw rather than failing the whole mail."""
+        if name.lower() not in self.raw:
+            return default
+        value = self.plain(name)
+        if value is None:
+            try:
+                value = self.parsed(name)
+            except Exception:  # noqa: BLE001
+                value = self.raw[name.lower()]
+        return default if value is None else readable(str(value))
+
+    def message_id(self) -> str | None:
+        value = self.plain("Message-ID")
+        if value is not None and _MSG_ID.fullmatch(value):
+            return value
+        return _message_id(self.text("Message-ID"))
+
+    def address(self, name: str) -> Address | None:
+        value = self.plain(name)
+        shape = _ADDRESS.match(value) if value is not None else None
+        if shape:
+            # A dot-atom: its local part and domain are what Address(addr_spec=...) would parse out.
+            username, _, domain = (shape.group("spec") or shape.group("bare")).partition("@")
+            return Address(" ".join((shape.group("name") or "").split()), username, domain)
+        return self._parsed_address(name)
+
+    def _parsed_address(self, name: str) -> Address | None:
+        if name.lower() not in self.raw:
+            return None
+        try:
+            header = self.parsed(name)
+            addresses = getattr(header, "addresses", ()) if header is not None else ()
+        except Exception:  # noqa: BLE001 - e.g. a name that decodes to CR/LF: keep the address, drop the name
+            addresses = _plain_addresses(self.message, name)
+        for address in addresses:
+            spec = address.addr_spec
+            if address.username and address.domain and spec.isascii() and spec.isprintable() and " " not in spec:
+                try:
+                    return Address(" ".join(readable(address.display_name).split()), addr_spec=spec)
+                except (ValueError, IndexError):
+                    return Address(addr_spec=spec)
+        return None
+
+    def mime(self, name: str) -> tuple[str, dict] | None:
+        """(value lower case, parameters with lower-case names) of a plain Content-Type or
+        Content-Disposition, as the registry reads it; None when not plain."""
+        value = self.plain(name)
+        shape = _MIME.match(value) if value is not None else None
+        if not shape or ("/" in shape.group("value")) != (name == "Content-Type"):
+            return None
+        params = {}
+        for key, token, quoted in _PARAM.findall(shape.group("params")):
+            if key.lower() in params:
+                return None  # the registry keeps the first of the same spelling, the last of another
+            params[key.lower()] = token or quoted
+        return shape.group("value").lower(), params
+
+    def content_type(self) -> str:
+        """As message.get_content_type()."""
+        if "content-type" in self.raw:
+            plain = self.mime("Content-Type")
+            if plain:
+                return plain[0]
+        return self.message.get_content_type()
+
+    def transfer_encoding(self) -> str | None:
+        """The Content-Transfer-Encoding in lower case when it is a plain word, else None."""
+        value = self.raw.get("content-transfer-encoding", "")
+        return value.lower() if _TOKEN_ONLY.match(value) else None
+
+
+_TOKEN_ONLY = re.compile(r"[A-Za-z0-9-]*\Z")
+
+
 @dataclass(frozen=True)
 class _Part:
     """A leaf of the MIME tree, its headers read once: the modern policy parses a header anew on
@@ -142,13 +288,26 @@ class _Part:
     charset: str | None
     name: str
     disposition: str
+    cte: str | None = None
 
     @property
     def attachment(self) -> bool:
         return self.disposition == "attachment"
 
 
-def _described(part: EmailMessage) -> _Part:
+def _described(part: EmailMessage, headers: _Headers | None = None) -> _Part:
+    headers = headers or _Headers(part)
+    content_type = headers.mime("Content-Type") if "content-type" in headers.raw else ("", {})
+    disposition = headers.mime("Content-Disposition") if "content-disposition" in headers.raw else ("", {})
+    if content_type is None or disposition is None:
+        return _described_by_registry(part)
+    (kind, params), (disposition, wrapping) = content_type, disposition
+    name = " ".join(str(wrapping.get("filename") or params.get("name") or "").split())[:100]
+    return _Part(part, kind or part.get_default_type(), params.get("charset"), readable(name), disposition,
+                 headers.transfer_encoding())
+
+
+def _described_by_registry(part: EmailMessage) -> _Part:
     try:
         content_type = part.get("Content-Type")
         disposition = part.get("Content-Disposition")
@@ -174,30 +333,6 @@ def _is_turn_file(part: _Part) -> bool:
     return part.type.startswith("text/") and bool(part.name or part.disposition)
 
 
-def _header(message: EmailMessage, name: str, default: str | None = ""):
-    """A header as text; a malformed one is read raw rather than failing the whole mail."""
-    try:
-        value = message.get(name)
-    except Exception:  # noqa: BLE001
-        value = next((v for k, v in message.raw_items() if k.lower() == name.lower()), None)
-    return default if value is None else readable(str(value))
-
-
-def _first_address(message: EmailMessage, name: str) -> Address | None:
-    try:
-        header = message.get(name)
-        addresses = getattr(header, "addresses", ()) if header is not None else ()
-    except Exception:  # noqa: BLE001 - e.g. a name that decodes to CR/LF: keep the address, drop the name
-        addresses = _plain_addresses(message, name)
-    for address in addresses:
-        spec = address.addr_spec
-        if address.username and address.domain and spec.isascii() and spec.isprintable() and " " not in spec:
-            try:
-                return Address(" ".join(readable(address.display_name).split()), addr_spec=spec)
-            except (ValueError, IndexError):
-                return Address(addr_spec=spec)
-    return None
-
 
 def _plain_addresses(message: EmailMessage, name: str) -> list[Address]:
     raw = [str(v) for k, v in message.raw_items() if k.lower() == name.lower()]
@@ -208,6 +343,7 @@ def _plain_addresses(message: EmailMessage, name: str) -> list[Address]:
         except (ValueError, IndexError, TypeError):
             continue
     return found
+
 
 
 def _message_id(value: str) -> str | None:

@@ -41,7 +41,9 @@ def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: T
         "problems": [_problem(p.to_json(), found) for p in checked.problems],
     }
     if not checked.accepted:
-        result["earlier"] = seat.id in records.current_submissions(db, game.id, game.turn)
+        # Whether a valid submission of this seat still counts (records.current_submissions, for one seat).
+        result["earlier"] = db.execute("SELECT 1 FROM submissions WHERE game_id = ? AND turn = ? AND seat_id = ? "
+                                       "AND current = 1 LIMIT 1", [game.id, game.turn, seat.id]).fetchone() is not None
     return result
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
@@ -16,8 +15,8 @@ from gm.clock import Clock, iso
 from gm.core.envelope import Envelope, read_envelope
 from gm.errors import GMError
 from gm.home import Home
-from gm.intake.finding import find_turn_files
-from gm.intake.letter import Letter, read_letter
+from gm.intake.letter import Letter
+from gm.intake.readers import Readers, read_message
 from gm.intake.sources import Incoming, MailSource
 from gm.intake.verified import VerifiedSecrets
 from gm.mail.settings import mail_settings
@@ -26,12 +25,14 @@ from gm.services import turnfiles
 from gm.services.answers import Answerer, from_receipt, from_submission, refused
 from gm.services.requests import answer_request, is_request
 from gm.store import records
-from gm.store.archive import archive_bytes, archived_path
+from gm.store.archive import archive_bytes
 from gm.store.database import transaction
 
 # How many messages a run reads, archives and stores before it forces them to disk and tells the
 # source (see Intake.take_all).
-TAKEN_PER_SYNC = 50
+TAKEN_PER_SYNC = 200
+# SQLite's page cache for a run of intake, in KiB.
+RUN_CACHE_KIB = 64 * 1024
 NO_TURN_FILE = ("no turn file found: the orders must start with a line 'GAME <game name>' "
                 "and end with 'END'")
 # Outcomes, worst first: the message's outcome is the worst of its turn files'.
@@ -72,10 +73,13 @@ class Intake:
     clock: Clock
     channel: str
     secrets: VerifiedSecrets = field(default_factory=VerifiedSecrets)
+    readers: int | None = None  # reader processes for a big source; None: one per CPU; 1: none
 
     def __post_init__(self):
         self.settings = mail_settings(self.home)
         self.answerer = Answerer(self.db, self.home, self.clock, self.settings, mail_environment(self.home.templates))
+        self.rows = KeptRows(self.db)
+        self._archived_folders: set[str] = set()
 
     def take(self, incoming: Incoming) -> Taken:
         """Take one message, each write forced to disk before the next (for a mail server's pipe)."""
@@ -91,35 +95,65 @@ class Intake:
         nothing: raw bytes are on disk before anything refers to them; what was not forced was not
         flagged, is fetched again, and is known by its digest or by its stored submissions.
         """
-        with self._group_commit():
-            for batch in _batches(source.messages(), TAKEN_PER_SYNC):
-                read = [self.read(incoming, sync=False) for incoming in batch]
-                if any(item.letter is not None for item in read):
-                    os.sync()  # the archive files reach the disk before any record refers to them
-                for item in read:
-                    yield self.decide(item)
-                self._force_log_to_disk()
-                for incoming in batch:
-                    source.taken(incoming)
+        workers = self.readers or os.cpu_count() or 1
+        with self._group_commit(), Readers(self.home.archive, self.settings.max_message_bytes, workers) as readers:
+            try:
+                yield from self._take_read(source, readers.read_ahead(
+                    _batches(source.messages(), TAKEN_PER_SYNC), self._unknown,
+                    lambda batch, results: self._prove_secrets(results, workers)))
+            finally:
+                self.secrets.close()
+
+    def _take_read(self, source: MailSource, batches: Iterator[tuple]) -> Iterator[Taken]:
+        for batch, results, on_disk in batches:
+            read = [self._read(incoming, result) for incoming, result in zip(batch, results)]
+            if not on_disk and any(item.letter is not None for item in read):
+                os.sync()  # the archive files reach the disk before any record refers to them
+            try:
+                with transaction(self.db):  # one commit for the batch: each writes its pages once
+                    taken = [self.decide(item) for item in read]
+            except BaseException:
+                self.rows.forget()  # it may hold what the rollback took back
+                raise
+            yield from taken
+            self._force_log_to_disk()
+            for incoming in batch:
+                source.taken(incoming)
 
     def read(self, incoming: Incoming, sync: bool) -> Read:
         """Archive the raw bytes (before anything else), read the mail, archive each turn file."""
-        raw = incoming.raw
-        digest = hashlib.sha256(raw).hexdigest()
-        if self._known(digest):
+        if not self._unknown([incoming])[0]:
+            return self._read(incoming, None)
+        store = _archive_synced if sync else None
+        return self._read(incoming, read_message(incoming.raw, incoming.envelope_sender, self.home.archive,
+                                                 self.settings.max_message_bytes, self._archived_folders, store))
+
+    def _unknown(self, batch: list[Incoming]) -> list[bool]:
+        """Which messages of a batch need reading: those whose bytes were not taken before."""
+        return [not self._known(hashlib.sha256(incoming.raw).hexdigest()) for incoming in batch]
+
+    def _read(self, incoming: Incoming, result: tuple | None) -> Read:
+        digest = hashlib.sha256(incoming.raw).hexdigest()
+        if result is None:
             return Read(incoming, digest, None)
-        self._archive(raw, sync)
-        too_large = len(raw) > self.settings.max_message_bytes
-        letter = read_letter(_head(raw) if too_large else raw, incoming.envelope_sender)
-        files = () if too_large or letter.automatic else tuple(find_turn_files(letter.texts))
-        for found in files:
-            # Archived now, so that submit() finds them there and forces nothing to disk itself.
-            self._archive(found.text.encode("utf-8"), sync)
+        letter, files, too_large, _ = result
         return Read(incoming, digest, letter, files, too_large)
+
+    def _prove_secrets(self, results: list, threads: int) -> None:
+        """Start checking the secrets of turn files read ahead, in background threads."""
+        pairs = []
+        for result in results:
+            for claim in result[3] if result is not None else ():
+                game = self.rows.game(claim[0]) if claim is not None else None
+                seat = next((s for s in self.rows.seats(game) if s.code == claim[1]), None) if game else None
+                if seat is not None:
+                    pairs.append((claim[2], seat.secret_hash))
+        self.secrets.prove(pairs, threads)
 
     def decide(self, item: Read) -> Taken:
         """Submit the turn files of a message read, answer it, and record it."""
         letter, where = item.letter, item.incoming.where
+        self.rows.refresh()
         if letter is None or self._known(item.digest):  # the same bytes twice in one batch
             return Taken(where, "already taken", (), "none: taken before")
         if self._copy_taken(letter):
@@ -142,9 +176,7 @@ class Intake:
 
     def _copy_taken(self, letter: Letter) -> bool:
         # The same mail by another route: same From and body, same Message-ID (or none at all).
-        row = self.db.execute("SELECT 1 FROM mail_taken WHERE content_hash = ? AND coalesce(message_id, '') = ?",
-                              [letter.content_hash, letter.message_id or ""]).fetchone()
-        return row is not None
+        return (letter.message_id or "") in self.rows.copies(letter.content_hash)
 
     def _turn_file(self, item: Read, number: int, found) -> dict:
         source = f"mail:{item.digest}:{number}"
@@ -158,17 +190,17 @@ class Intake:
         if refusal:
             return refused(found.where, refusal)
         receipt = turnfiles.submit(self.db, self.home, self.clock, found.text.encode("utf-8"), "mail", source,
-                                   sender=item.letter.sender, secret_check=self.secrets)
+                                   sender=item.letter.sender, secret_check=self.secrets, rows=self.rows,
+                                   known=(found.text, envelope))
         return from_receipt(self.db, receipt, found)
 
     def _wrong_sender(self, envelope: Envelope, letter: Letter) -> str | None:
         """A game may take turn files only from the seat's registered address (gm game require-from)."""
-        row = self.db.execute("SELECT id, options FROM games WHERE name = ?", [envelope.game or ""]).fetchone()
-        if row is None or not json.loads(row[1]).get("require-from"):
+        game = self.rows.game(envelope.game or "")
+        if game is None or not game.options.get("require-from"):
             return None
-        seat = self.db.execute("SELECT a.email FROM seats s JOIN accounts a ON a.id = s.account_id "
-                               "WHERE s.game_id = ? AND s.code = ?", [row[0], (envelope.player or "").upper()]).fetchone()
-        if seat is None or (letter.sender or "") == seat[0].lower():
+        seat = next((s for s in self.rows.seats(game) if s.code == (envelope.player or "").upper()), None)
+        if seat is None or (letter.sender or "") == seat.email.lower():
             return None
         return (f"game '{envelope.game}' takes turn files for {envelope.player.upper()} only from the player's "
                 "registered address; send them from that address")
@@ -176,7 +208,7 @@ class Intake:
     def _record(self, item: Read, outcome: str, results: list, answer: str | None) -> Taken:
         """The answer and the record of the message, in one transaction, so a message is answered once."""
         letter = item.letter
-        with transaction(self.db):
+        with turnfiles.atomic(self.db):
             if answer is None:
                 answer = self.answerer.answer(letter, results)
             self.db.execute(
@@ -185,31 +217,23 @@ class Intake:
                 [item.digest, letter.message_id, letter.content_hash, self.channel, item.incoming.where,
                  letter.sender, letter.subject, iso(self.clock.now()), outcome, json.dumps(results, sort_keys=True),
                  answer])
+            self.rows.copies(letter.content_hash).add(letter.message_id or "")
         return Taken(item.incoming.where, outcome, tuple(results), answer)
-
-    def _archive(self, data: bytes, sync: bool) -> None:
-        if sync:
-            archive_bytes(self.home.archive, data)
-            return
-        # As archive_bytes, without its fsync: take_all forces the whole batch to disk at once.
-        target = archived_path(self.home.archive, hashlib.sha256(data).hexdigest())
-        if target.exists():
-            return
-        target.parent.mkdir(parents=True, exist_ok=True)
-        descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=".incoming-")
-        with os.fdopen(descriptor, "wb") as out:
-            out.write(data)
-        os.replace(temporary, target)
 
     @contextmanager
     def _group_commit(self):
         before = self.db.execute("PRAGMA synchronous").fetchone()[0]
+        cache = self.db.execute("PRAGMA cache_size").fetchone()[0]
         self.db.execute("PRAGMA synchronous = NORMAL")
+        # A big mailbox makes a database larger than SQLite's default 2 MB page cache; every
+        # lookup (taken before? a copy? the seat's earlier orders?) would read its pages again.
+        self.db.execute(f"PRAGMA cache_size = {min(int(cache), -RUN_CACHE_KIB)}")
         try:
             yield
         finally:
             self._force_log_to_disk()
             self.db.execute(f"PRAGMA synchronous = {int(before)}")
+            self.db.execute(f"PRAGMA cache_size = {int(cache)}")
 
     def _force_log_to_disk(self) -> None:
         """fsync the write-ahead log: every commit so far is then durable."""
@@ -223,18 +247,55 @@ class Intake:
             os.close(descriptor)
 
 
+class KeptRows(turnfiles.GameRows):
+    """The games, seats and states a run checks turn files against, and the mail it took, read
+    once and kept until another connection commits anything (SQLite's data_version, asked once
+    per message): a mailbox of turn files for a few games reads each game once, not once per turn
+    file. Intake itself never writes games, seats or turns; what it records it adds here."""
+
+    def __init__(self, db: sqlite_utils.Database):
+        super().__init__(db)
+        self._version = None
+        self._kept: dict = {}
+
+    def refresh(self) -> None:
+        version = self.db.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._version:
+            self._kept.clear()
+            self._version = version
+
+    def forget(self) -> None:
+        self._kept.clear()
+
+    def _keep(self, key, read):
+        if key not in self._kept:
+            self._kept[key] = read()
+        return self._kept[key]
+
+    def game(self, name: str):
+        return self._keep(("game", name), lambda: super(KeptRows, self).game(name))
+
+    def seats(self, game):
+        return self._keep(("seats", game.id), lambda: super(KeptRows, self).seats(game))
+
+    def state(self, game):
+        return self._keep(("state", game.id, game.turn), lambda: super(KeptRows, self).state(game))
+
+    def copies(self, content_hash: str) -> set[str]:
+        """The Message-IDs ("" for none) of the mail taken with this From and body; the caller adds
+        what it records. A mailbox of the same orders sent again and again reads them once."""
+        return self._keep(("copies", content_hash), lambda: {row[0] for row in self.db.execute(
+            "SELECT coalesce(message_id, '') FROM mail_taken WHERE content_hash = ?", [content_hash])})
+
+
 def _batches(items: Iterable, size: int) -> Iterator[list]:
     iterator = iter(items)
     while batch := list(islice(iterator, size)):
         yield batch
 
 
-def _head(raw: bytes) -> bytes:
-    """The header block alone, for a mail too large to read whole."""
-    for end in (b"\r\n\r\n", b"\n\n"):
-        if end in raw:
-            return raw.split(end, 1)[0] + end
-    return raw[:65536]
+def _archive_synced(root, data: bytes, folders: set[str]) -> str:
+    return archive_bytes(root, data)
 
 
 def set_require_from(db: sqlite_utils.Database, clock: Clock, game_name: str, required: str) -> bool:

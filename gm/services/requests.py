@@ -7,7 +7,7 @@ from gm.core.envelope import Envelope
 from gm.intake.letter import Letter
 from gm.services import delivery
 from gm.store import records
-from gm.store.database import transaction
+from gm.services.turnfiles import atomic
 
 # RESEND: the last report again, as Eressea, Atlantis and Olympia players know it.
 # JSON ON/OFF: whether report mails carry the JSON report too.
@@ -35,7 +35,7 @@ def answer_request(db: sqlite_utils.Database, secret_check, envelope: Envelope, 
               "deadline": game.deadline if game.status != "over" else None}
     for word in asked:
         if word.startswith("JSON"):
-            with transaction(db):
+            with atomic(db):
                 delivery.set_json(db, seat.id, word == "JSON ON")
             notes.append(f"Report mails for {seat.code} in {game.name} will {'' if word == 'JSON ON' else 'not '}"
                          "carry the JSON report too.")

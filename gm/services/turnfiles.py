@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -9,6 +10,7 @@ import sqlite_utils
 
 from gm.clock import Clock, iso
 from gm.core.envelope import (
+    Envelope,
     TurnFileError,
     decode_turn_file,
     read_envelope,
@@ -50,27 +52,50 @@ class Checked:
         return self.refusal is None and not self.problems
 
 
-def check_turn_file(db: sqlite_utils.Database, home: Home, data: bytes, secret_check=check_secret) -> Checked:
+class GameRows:
+    """Where a check reads a game, its seats and the state it is played against: the database,
+    each time. Mail intake passes one that keeps them while nobody else writes."""
+
+    def __init__(self, db: sqlite_utils.Database):
+        self.db = db
+
+    def game(self, name: str) -> GameRecord | None:
+        if self.db.execute("SELECT name FROM games WHERE name = ?", [name]).fetchone() is None:
+            return None
+        return records.game_by_name(self.db, name)
+
+    def seats(self, game: GameRecord) -> list[records.SeatRecord]:
+        return records.seats_of(self.db, game.id)
+
+    def state(self, game: GameRecord) -> dict:
+        return current_state(self.db, game)
+
+
+def check_turn_file(db: sqlite_utils.Database, home: Home, data: bytes, secret_check=check_secret,
+                    rows: GameRows | None = None, known: tuple[str, Envelope] | None = None) -> Checked:
     """Read a turn file and check it against its game's current state; never raises for bad input.
 
     secret_check(secret, stored hash): mail intake passes one that remembers secrets it verified.
+    rows: where the game, seats and state are read (default: the database).
+    known: (text, its envelope) the caller has read already; used only when `data` decodes to
+    that very text, so the envelope is not read twice.
     """
+    rows = rows or GameRows(db)
     checked = Checked()
     try:
         text, checked.encoding = decode_turn_file(data, home.setting("submissions", "max_bytes", 1_000_000))
     except TurnFileError as exc:
         checked.refusal = str(exc)
         return checked
-    envelope = read_envelope(text)
+    envelope = known[1] if known is not None and known[0] == text else read_envelope(text)
     if not envelope.ok:
         checked.refusal = "; ".join(describe_problem(p) for p in envelope.problems)
         return checked
-    row = db.execute("SELECT name FROM games WHERE name = ?", [envelope.game]).fetchone()
-    if row is None:
+    game = checked.game = rows.game(envelope.game)
+    if game is None:
         checked.refusal = f"unknown game '{envelope.game}' (check the GAME line)"
         return checked
-    game = checked.game = records.game_by_name(db, envelope.game)
-    seat = next((s for s in records.seats_of(db, game.id) if s.code == envelope.player), None)
+    seat = next((s for s in rows.seats(game) if s.code == envelope.player), None)
     if seat is None:
         checked.refusal = f"game '{game.name}' has no player '{envelope.player}' (check the PLAYER line)"
         return checked
@@ -88,7 +113,7 @@ def check_turn_file(db: sqlite_utils.Database, home: Home, data: bytes, secret_c
     ruleset, _ = game_ruleset(game)
     checked.orders, parse_problems = ruleset.parse_orders(list(envelope.lines))
     checked.problems = list(parse_problems) + list(
-        ruleset.check_orders(current_state(db, game), seat.code, checked.orders))
+        ruleset.check_orders(rows.state(game), seat.code, checked.orders))
     checked.problems.sort(key=lambda p: p.line)
     checked.final = envelope.final
     if envelope.absence:
@@ -127,15 +152,16 @@ class Receipt:
 
 
 def submit(db: sqlite_utils.Database, home: Home, clock: Clock, data: bytes, channel: str,
-           source: str, sender: str | None = None, secret_check=check_secret) -> Receipt:
+           source: str, sender: str | None = None, secret_check=check_secret, rows: GameRows | None = None,
+           known: tuple[str, Envelope] | None = None) -> Receipt:
     """Archive first, then check, then store: the last valid submission per seat counts."""
     digest = archive_bytes(home.archive, data)
-    checked = check_turn_file(db, home, data, secret_check)
+    checked = check_turn_file(db, home, data, secret_check, rows, known)
     if checked.refusal is not None:
         return Receipt(digest, False, False, checked)
     game, seat = checked.game, checked.seat
     replaced = False
-    with transaction(db):
+    with atomic(db):
         # The turn may have run between the check and this transaction.
         now_turn = db.execute("SELECT turn, status FROM games WHERE id = ?", [game.id]).fetchone()
         if tuple(now_turn) != (game.turn, game.status):
@@ -145,17 +171,33 @@ def submit(db: sqlite_utils.Database, home: Home, clock: Clock, data: bytes, cha
             replaced = db.execute(
                 "UPDATE submissions SET current = 0 WHERE seat_id = ? AND turn = ? AND current = 1",
                 [seat.id, game.turn]).rowcount > 0
-        db["submissions"].insert({
-            "game_id": game.id, "seat_id": seat.id, "turn": game.turn, "channel": channel,
-            "source": source, "sender": sender, "received": iso(clock.now()), "archive": digest,
-            "encoding": checked.encoding, "verdict": "accepted" if checked.accepted else "rejected",
-            "problems": json.dumps([p.to_json() for p in checked.problems]),
-            "orders": json.dumps([o.to_json() for o in checked.orders]),
-            "final": int(checked.final), "current": int(checked.accepted),
-        })
+        db.execute(
+            "INSERT INTO submissions (game_id, seat_id, turn, channel, source, sender, received, archive, encoding, "
+            "verdict, problems, orders, final, current) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [game.id, seat.id, game.turn, channel, source, sender, iso(clock.now()), digest, checked.encoding,
+             "accepted" if checked.accepted else "rejected", json.dumps([p.to_json() for p in checked.problems]),
+             json.dumps([o.to_json() for o in checked.orders]), int(checked.final), int(checked.accepted)])
         if checked.accepted and checked.absence:
             record_absence(db, game, seat, *checked.absence, "turn file", iso(clock.now()))
     return Receipt(digest, True, replaced, checked)
+
+
+@contextmanager
+def atomic(db: sqlite_utils.Database):
+    """A write transaction of its own, or a savepoint when the caller has one open (mail intake
+    decides a whole batch of messages in one transaction)."""
+    if not db.conn.in_transaction:
+        with transaction(db):
+            yield db
+        return
+    db.conn.execute("SAVEPOINT gm_atomic")
+    try:
+        yield db
+    except BaseException:
+        db.conn.execute("ROLLBACK TO gm_atomic")
+        db.conn.execute("RELEASE gm_atomic")
+        raise
+    db.conn.execute("RELEASE gm_atomic")
 
 
 def order_template(db: sqlite_utils.Database, game_name: str, seat_code: str) -> str:

@@ -44,3 +44,19 @@ def imap_user(dovecot, home, mail_home, monkeypatch, request):
     configure(home, dovecot.settings(user))
     monkeypatch.setenv("GM_TEST_IMAP_PASSWORD", PASSWORD)
     return user
+
+
+@pytest.fixture
+def used_readers(monkeypatch):
+    """Records the Readers each intake run used, to see who read what (batches_read)."""
+    from gm.intake.readers import Readers
+
+    used = []
+    real_init = Readers.__init__
+
+    def init(self, *args):
+        real_init(self, *args)
+        used.append(self)
+
+    monkeypatch.setattr(Readers, "__init__", init)
+    return used

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from gm.intake.imap import ImapSource
+from gm.services import intake as intake_module
 from gm.services.intake import Intake
 from tests.intake.mails import configure, mail, outbox_bodies, rows, turn_file
 
@@ -32,24 +34,67 @@ def test_fetch_takes_each_message_once_even_after_a_crash(home, gm, mail_home, d
     def crash_while_storing_the_third(self, *args):
         calls.append(1)
         if len(calls) == 3:
-            raise KeyboardInterrupt  # the process dies: two messages stored, none flagged yet
+            raise KeyboardInterrupt  # the process dies while deciding the batch: none stored, none flagged
         return real_record(self, *args)
 
     monkeypatch.setattr(Intake, "_record", crash_while_storing_the_third)
     assert gm("inbox", "fetch", home=home).code == 130
-    assert rows(home, "SELECT count(*) FROM mail_taken") == [(2,)]
+    assert rows(home, "SELECT count(*) FROM mail_taken") == [(0,)]
+    assert rows(home, "SELECT count(*) FROM submissions") == [(0,)]  # the batch is one transaction
     assert [b"$GmTaken" in f for f in inbox_state(dovecot, imap_user)] == [False, False, False]
 
     monkeypatch.setattr(Intake, "_record", real_record)
     ran = gm("inbox", "fetch", home=home)
     assert ran.code == 0
-    assert ran.out.splitlines()[0].startswith("imap:INBOX:3: accepted 1 order(s) for BR in g1, turn 1 (replaces")
-    assert ran.out.endswith("Taken: 1 accepted; 2 taken before\n")
+    assert ran.out.splitlines()[2].startswith("imap:INBOX:3: accepted 1 order(s) for BR in g1, turn 1 (replaces")
+    assert ran.out.endswith("Taken: 3 accepted\n")
     flags = inbox_state(dovecot, imap_user)
     assert all(b"$GmTaken" in f and b"\\Seen" in f for f in flags) and len(flags) == 3
     assert gm("inbox", "fetch", home=home).out == "No new mail.\n"
     # Nothing twice: three messages, three submissions, three answers.
     assert rows(home, "SELECT count(*) FROM submissions") == [(3,)] and len(outbox_bodies(home)) == 3
+
+
+@pytest.mark.slow
+def test_a_crash_between_storing_and_flagging_only_flags_on_the_next_fetch(home, gm, mail_home, dovecot, imap_user,
+                                                                          monkeypatch):
+    dovecot.deliver(imap_user, three_mails(mail_home["BR"]))
+    real_taken = ImapSource.taken
+
+    def crash_before_flagging(self, incoming):
+        raise KeyboardInterrupt  # the batch is stored and on disk; the server has not heard yet
+
+    monkeypatch.setattr(ImapSource, "taken", crash_before_flagging)
+    assert gm("inbox", "fetch", home=home).code == 130
+    assert rows(home, "SELECT count(*) FROM mail_taken") == [(3,)]
+    assert [b"$GmTaken" in f for f in inbox_state(dovecot, imap_user)] == [False, False, False]
+
+    monkeypatch.setattr(ImapSource, "taken", real_taken)
+    ran = gm("inbox", "fetch", home=home)
+    assert (ran.code, ran.out) == (0, "No new mail (3 taken before).\n")
+    flags = inbox_state(dovecot, imap_user)
+    assert all(b"$GmTaken" in f and b"\\Seen" in f for f in flags) and len(flags) == 3
+    assert gm("inbox", "fetch", home=home).out == "No new mail.\n"
+    assert rows(home, "SELECT count(*) FROM submissions") == [(3,)] and len(outbox_bodies(home)) == 3
+
+
+@pytest.mark.slow
+def test_fetch_with_reader_processes_takes_a_big_folder_in_order(home, gm, mail_home, dovecot, imap_user,
+                                                                 monkeypatch, used_readers):
+    codes = ["ENG", "SCO", "WAL", "ENG SCO"] * 3
+    dovecot.deliver(imap_user, [mail(turn_file(mail_home["BR"], f"CLAIM {code}"), message_id=f"<big{n}@x>")
+                                for n, code in enumerate(codes)])
+    monkeypatch.setattr(intake_module, "TAKEN_PER_SYNC", 2)
+    ran = gm("inbox", "fetch", "--readers", "2", home=home)
+    assert ran.code == 0 and ran.out.endswith("Taken: 12 accepted\n")
+    assert [line.split(":")[2] for line in ran.out.splitlines()[:12]] == [str(n) for n in range(1, 13)]
+    assert used_readers[0].batches_read == {"here": 1, "by workers": 5}
+    flags = inbox_state(dovecot, imap_user)
+    assert all(b"$GmTaken" in f and b"\\Seen" in f for f in flags) and len(flags) == 12
+    # In the folder's order: the last valid turn file counts.
+    assert rows(home, "SELECT orders FROM submissions WHERE current = 1")[0][0].count('"SCO"') == 1
+    assert rows(home, "SELECT source FROM submissions WHERE current = 1") == rows(
+        home, "SELECT max(source) FROM submissions WHERE id = (SELECT max(id) FROM submissions)")
 
 
 @pytest.mark.slow

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from gm.intake.finding import find_turn_files
 from gm.intake.letter import Text, read_letter
@@ -163,3 +164,113 @@ def test_never_raises(raw):
 
 def test_texts_keep_where_they_came_from():
     assert read_letter(mail(TF)).texts == (Text("body", TF),)
+
+
+# Headers in plain shapes are read without the header registry (gm/intake/letter.py, _Headers);
+# what they give must be exactly what the registry gives, for these values and for whole mails.
+HEADER_VALUES = {
+    "Subject": ["orders", "  my \t orders  ", 'Re: [g1] (turn 3) "now"', "=?utf-8?q?Zo=C3=AB?=", "a =? b",
+                "folded\r\n\tline", "", " ", "x\x7fy", "tab\tend\t"],
+    "From": ["Player BR <br1@example.org>", "br@example.org", "<br@example.org>", "O'Brien <ob@x.org>",
+             "a.b <x@y.org>", '"Doe, John" <j@d.org>', "x@y.org (Ann)", "  Ann   Lee   <ann@x.org>  ",
+             "Ann <a..b@x.org>", "Ann <.a@x.org>", "Ann<ann@x.org>", "ann@x.org, bob@y.org", "Ann <ann@x>",
+             "=?utf-8?q?Zo=C3=AB?= <z@x.org>", "Ann <ann@[192.0.2.1]>", "MAILER-DAEMON@mx.example.org",
+             "Ann <ann@-x.org>", "Ann <ann@x.org.>", "a_b+c-d <a_b+c-d@x-y.org>", "Ann <ann@x.org", "@x.org",
+             "Ann <>", "", "ann", "Ann B. <ann@x.org>", "Ann\r\n <ann@x.org>", "A <a@b.org> B", "Ann+ <a@x.org>"],
+    "Content-Type": ["text/plain", "text/plain; charset=utf-8", 'Text/Plain; Charset="UTF-8"', "text/plain;charset=utf-8;",
+                     "text/plain; charset=utf-8; name=a.txt; name=b.txt", "text/plain; format=flowed; delsp=yes",
+                     'multipart/mixed; boundary="===abc=="', 'text/plain; name=""', "text", "text/", "/plain",
+                     'application/octet-stream; name="BR.ord"', "text/plain; charset = utf-8",
+                     "text/plain; name*=utf-8''a%20b.txt", "text/plain ; charset=utf-8", 'text/plain; name="a;b.txt"',
+                     'text/plain; name="a\\"b"', 'text/plain; name="=?utf-8?q?a?="', "text/plain; charset=utf-8'",
+                     "text/plain; charset", "text/plain; =x", 'text/plain; name="x  y.txt"',
+                     "text/plain;\r\n charset=utf-8", "text/plain (comment)", "text/plain; a=b c", "text/x-orders",
+                     "text/plain; charset=\"utf-8\"; name=\"orders.txt\"", "TEXT/HTML; CHARSET=ISO-8859-1"],
+    "Content-Disposition": ["attachment", 'attachment; filename="orders.txt"', "inline", "Attachment; Filename=x.txt",
+                            'attachment; filename="x y.txt"; size=12', "attachment;", "attachment; filename*=x",
+                            "", "form-data; name=x", "attachment/x"],
+}
+
+
+def _registry_only(monkeypatch):
+    from gm.intake import letter
+    monkeypatch.setattr(letter._Headers, "plain", lambda self, name: None)
+
+
+def _registry_reading(name: str, value: str):
+    from email import message_from_bytes, policy
+    from gm.intake import letter
+    try:
+        message = message_from_bytes(f"{name}: {value}\n\nbody\n".encode(), policy=policy.default)
+        return _read_as(name, message, letter._Headers(message))
+    except Exception as exc:  # noqa: BLE001 - read_letter says "unreadable" then: both must raise alike
+        return "raises", type(exc).__name__
+
+
+def _read_as(name, message, headers):
+    from gm.intake import letter
+    if name == "Subject":
+        return headers.text(name)
+    if name == "From":
+        found = headers.address(name)
+        return found and (found.display_name, found.addr_spec, found.username, found.domain)
+    part = letter._described(message, headers)
+    return part.type, part.charset, part.name, part.disposition
+
+
+@pytest.mark.parametrize("name", sorted(HEADER_VALUES))
+def test_plain_headers_read_as_the_registry_reads_them(name, monkeypatch):
+    fast = [_registry_reading(name, value) for value in HEADER_VALUES[name]]
+    with monkeypatch.context() as patched:
+        _registry_only(patched)
+        slow = [_registry_reading(name, value) for value in HEADER_VALUES[name]]
+    assert list(zip(HEADER_VALUES[name], fast)) == list(zip(HEADER_VALUES[name], slow))
+    from email import message_from_bytes, policy
+    from gm.intake import letter
+    plain = [v for v in HEADER_VALUES[name]
+             if letter._Headers(message_from_bytes(f"{name}: {v}\n\n".encode(), policy=policy.default)).plain(name)]
+    assert len(plain) >= 3  # the fast path is taken for the common shapes, or this test proves nothing
+
+
+def _mails() -> list[bytes]:
+    from tests.intake.clients import corpus
+    from tests.intake.test_corpus import CPYTHON
+    raws = [raw for _, raw, _ in corpus("s3cr-et", "other")] + [p.read_bytes() for p in CPYTHON]
+    for name, values in HEADER_VALUES.items():
+        for value in values:
+            headers = {"From": "Ann <ann@example.org>", "Subject": "orders", "Message-ID": "<1@example.org>",
+                       "Content-Type": "text/plain; charset=utf-8", name: value}
+            raws.append(("".join(f"{k}: {v}\n" for k, v in headers.items()) + "\n" + TF).encode())
+    return raws
+
+
+def test_whole_mails_read_as_through_the_registry(monkeypatch):
+    raws = _mails()
+    fast = [read_letter(raw) for raw in raws]
+    with monkeypatch.context() as patched:
+        _registry_only(patched)
+        slow = [read_letter(raw) for raw in raws]
+    for raw, a, b in zip(raws, fast, slow):
+        assert a == b, raw[:300]
+    assert len(raws) > 100 and sum(bool(letter.texts) for letter in fast) > 50
+
+
+_HEADERISH = "aAzZ09 \t<>@.\"';=,()\\/-_+*?%&!#é"
+
+
+@settings(max_examples=400, deadline=None)
+@given(name=st.sampled_from(sorted(HEADER_VALUES)),
+       value=st.text(alphabet=_HEADERISH, max_size=40) | st.sampled_from(sum(HEADER_VALUES.values(), [])).flatmap(
+           lambda v: st.integers(0, len(v)).flatmap(
+               lambda at: st.text(alphabet=_HEADERISH, max_size=4).map(lambda bit: v[:at] + bit + v[at:]))))
+def test_any_header_value_reads_as_the_registry_reads_it(name, value):
+    from gm.intake import letter
+    value = value.replace("\r", "").replace("\n", "")
+    fast = _registry_reading(name, value)
+    original = letter._Headers.plain
+    letter._Headers.plain = lambda self, header: None
+    try:
+        slow = _registry_reading(name, value)
+    finally:
+        letter._Headers.plain = original
+    assert fast == slow

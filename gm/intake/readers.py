@@ -1,0 +1,218 @@
+"""Reading mail in worker processes: archive the raw bytes, read the mail, find its turn files.
+
+Reading a message depends on nothing but its bytes, so for a big mailbox a pool of reader
+processes reads ahead while the one process that writes the database decides, in the source's
+order. The workers never open the database: they get raw bytes and give back what they read.
+"""
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import tempfile
+from collections import deque
+from contextlib import suppress
+from itertools import count
+from pathlib import Path
+from typing import Callable, Iterator
+
+from gm.core.envelope import read_envelope
+from gm.intake.finding import find_turn_files
+from gm.intake.letter import read_letter
+from gm.store.archive import archived_path
+
+# A batch a worker gave no answer for in this long: the worker is gone (out of memory, killed).
+READ_TIMEOUT = 300
+
+_NUMBERS = count()
+# How much lower the readers' scheduling priority is than the deciding process's (nice(2)).
+READER_NICENESS = 5
+
+
+def read_message(raw: bytes, envelope_sender: str | None, archive: Path, max_bytes: int, folders: set[str],
+                 store: Callable[[Path, bytes, set[str]], str] | None = None) -> tuple:
+    """Archive the raw bytes first, read the mail, archive each turn file: (letter, turn files,
+    too large, what each turn file claims: see _claim). store(archive, data, folders) writes one archive file (default: not forced to
+    disk; the caller forces a whole batch at once)."""
+    store = store or archive_unsynced
+    store(archive, raw, folders)
+    too_large = len(raw) > max_bytes
+    letter = read_letter(_head(raw) if too_large else raw, envelope_sender)
+    files = () if too_large or letter.automatic else tuple(find_turn_files(letter.texts))
+    for found in files:
+        # Archived now, so that submit() finds them there and forces nothing to disk itself.
+        store(archive, found.text.encode("utf-8"), folders)
+    return letter, files, too_large, tuple(_claim(found.text) for found in files)
+
+
+def _claim(text: str) -> tuple | None:
+    """(game, seat, secret) a turn file claims, for checking its secret early; None without a
+    complete envelope (it is refused before any secret is checked)."""
+    envelope = read_envelope(text)
+    return (envelope.game, envelope.player, envelope.password or "") if envelope.ok else None
+
+
+def archive_unsynced(root: Path, data: bytes, folders: set[str]) -> str:
+    """As store.archive.archive_bytes, without its fsync (the caller forces a whole batch to disk
+    at once): written under a name of its own, then renamed, so the archive never holds half a
+    file. folders: the archive folders known to exist, filled in as they are made."""
+    digest = hashlib.sha256(data).hexdigest()
+    target = archived_path(root, digest)
+    folder = str(target.parent)
+    if folder not in folders:
+        os.makedirs(folder, exist_ok=True)
+        folders.add(folder)
+    if os.path.exists(target):
+        return digest
+    temporary = f"{folder}/.incoming-{os.getpid()}-{next(_NUMBERS)}"
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # left by a crashed process of the same id
+        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=".incoming-")
+    try:
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temporary)
+        raise
+    return digest
+
+
+def _head(raw: bytes) -> bytes:
+    """The header block alone, for a mail too large to read whole."""
+    for end in (b"\r\n\r\n", b"\n\n"):
+        if end in raw:
+            return raw.split(end, 1)[0] + end
+    return raw[:65536]
+
+
+class Readers:
+    """Batches of messages read in order: by a pool of worker processes, or here.
+
+    read_ahead(batches, wanted, on_read) yields (batch, results, on disk) in the order of
+    `batches`, each result (letter, turn files, too large, claims), or None for a message that
+    `wanted` says needs no reading (taken before); on disk: a worker forced the batch's archive
+    files to disk already (else the caller must). Up to WINDOW batches are read ahead of the one
+    yielded; on_read(batch, results) hears of each as soon as it is read, in this process's main
+    thread (intake starts checking the secrets it will need).
+
+    The first batch is read here, and the pool starts only when a second one comes, so a pipe's
+    one message or a fetch of a few never pays for it. Workers that do not start (a __main__ that
+    cannot be imported again, say) are given up after STARTUP_TIMEOUT: everything is read here
+    then. Use as a context manager: leaving it stops the workers.
+    """
+
+    WINDOW = 8
+    STARTUP_TIMEOUT = 60
+
+    def __init__(self, archive: Path, max_bytes: int, workers: int):
+        self.archive, self.max_bytes, self.workers = archive, max_bytes, workers
+        self.folders: set[str] = set()
+        self.pool = None
+        self._ready = None
+        self.batches_read = {"here": 0, "by workers": 0}
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop()
+
+    def read_here(self, batch: list, wanted: list[bool]) -> list:
+        return [read_message(i.raw, i.envelope_sender, self.archive, self.max_bytes, self.folders) if want else None
+                for i, want in zip(batch, wanted)]
+
+    def read_ahead(self, batches: Iterator[list], wanted: Callable[[list], list[bool]],
+                   on_read: Callable[[list, list], None] = lambda batch, results: None) -> Iterator[tuple]:
+        ahead: deque = deque()  # [batch, wanted, results (None until read), pending result of a worker]
+        for number, batch in enumerate(batches):
+            if number == 1 and self.workers > 1:
+                self._start()
+            ahead.append(self._dispatch(batch, wanted(batch), on_read))
+            self._announce(ahead, on_read)
+            while len(ahead) >= self.WINDOW:
+                yield self._collect(ahead.popleft(), on_read)
+        while ahead:
+            yield self._collect(ahead.popleft(), on_read)
+
+    def _dispatch(self, batch: list, want: list[bool], on_read) -> list:
+        if self.pool is None or not any(want):
+            return [batch, want, self._here(batch, want, on_read), None]
+        payload = [(i.raw, i.envelope_sender) if w else None for i, w in zip(batch, want)]
+        return [batch, want, None, self.pool.apply_async(_read_batch, (payload,))]
+
+    def _here(self, batch: list, want: list[bool], on_read) -> list:
+        results = self.read_here(batch, want)
+        self.batches_read["here"] += 1
+        on_read(batch, results)
+        return results
+
+    def _announce(self, ahead: deque, on_read) -> None:
+        """Tell on_read of every batch the workers have finished meanwhile."""
+        for entry in ahead:
+            if entry[2] is None and self.pool is not None and entry[3].ready():
+                entry[2] = self._result(entry[3])
+                self.batches_read["by workers"] += 1
+                on_read(entry[0], entry[2])
+
+    def _collect(self, entry: list, on_read) -> tuple:
+        batch, want, results, pending = entry
+        if results is not None:
+            return batch, results, pending is not None
+        if self.pool is not None and not self._ready.ready():
+            self._ready.wait(self.STARTUP_TIMEOUT)
+            if not self._ready.ready():
+                self._stop()  # the workers never started: read here
+        if self.pool is None:
+            return batch, self._here(batch, want, on_read), False
+        results = self._result(pending)
+        self.batches_read["by workers"] += 1
+        on_read(batch, results)
+        return batch, results, True
+
+    def _result(self, pending) -> list:
+        try:
+            return pending.get(timeout=READ_TIMEOUT)
+        except multiprocessing.TimeoutError:
+            raise RuntimeError(f"a mail reader gave no answer in {READ_TIMEOUT} s; it probably died "
+                               "(out of memory?). Nothing of that batch was stored; run again.") from None
+
+    def _start(self) -> None:
+        # spawn, not fork: this process has the database open (unsafe to fork with SQLite), and
+        # not the forkserver, whose preloaded modules the report renderer sets for its own pool.
+        context = multiprocessing.get_context("spawn")
+        self.pool = context.Pool(self.workers, initializer=_start_reader,
+                                 initargs=(str(self.archive), self.max_bytes))
+        self._ready = self.pool.apply_async(os.getpid)
+
+    def _stop(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
+
+
+_reader: dict = {}
+
+
+def _start_reader(archive: str, max_bytes: int) -> None:
+    # Readers work ahead of the one process that decides and writes, which all of them wait for:
+    # on a busy machine that one keeps its CPU.
+    with suppress(OSError):
+        os.nice(READER_NICENESS)
+    _reader.update(archive=Path(archive), max_bytes=max_bytes, folders=set())
+
+
+def _read_batch(payload: list) -> list:
+    read = []
+    for item in payload:
+        if item is None:
+            read.append(None)
+        else:
+            raw, sender = item
+            read.append(read_message(raw, sender, _reader["archive"], _reader["max_bytes"], _reader["folders"]))
+    if any(item is not None for item in payload):
+        os.sync()  # the batch's archive files are on disk before the deciding process hears of them
+    return read

@@ -1,0 +1,177 @@
+"""Reader processes: a big mailbox read by a pool gives what reading it here gives, in the same
+order, and a crash in the middle of it loses nothing and doubles nothing."""
+from __future__ import annotations
+
+import hashlib
+import shutil
+
+import pytest
+
+from gm.clock import SystemClock
+from gm.home import Home
+from gm.intake import readers as readers_module
+from gm.intake.readers import Readers
+from gm.intake.sources import MemorySource
+from gm.services import intake as intake_module
+from gm.services.intake import Intake
+from gm.store.database import open_database
+from tests.intake.clients import corpus
+from tests.intake.mails import mail, rows, turn_file
+
+
+def mailbox(secrets: dict) -> list[bytes]:
+    """A mailbox where order matters: each seat sends turn files one after another (the last valid
+    one counts), some with problems or a wrong password, the same bytes twice far apart, a copy by
+    another route, requests, robots and every mail program's shape."""
+    raws = []
+    for n in range(6):
+        for seat, secret in secrets.items():
+            body = ["CLAIM ENG", "CLAIM SCO", "FROBNICATE 3", "CLAIM WAL", "PASS", "CLAIM ENG SCO"][(n + len(raws)) % 6]
+            password = secret if (n, seat) != (3, "FR") else "not-the-secret"
+            raws.append(mail(turn_file(password, body, seat=seat), sender=f"{seat} <{seat.lower()}@example.org>",
+                             message_id=f"<{n}.{seat}@example.org>"))
+    raws.insert(17, raws[2])  # the same bytes again, read in another batch
+    raws.insert(30, b"Received: from elsewhere\n" + raws[5])  # a copy: other Received lines
+    raws.append(mail(turn_file(secrets["BR"], "JSON ON"), sender="BR <br@example.org>", message_id="<json@x>"))
+    raws.append(mail(turn_file(secrets["BR"]), Auto_Submitted="auto-replied", message_id="<robot@x>"))
+    raws += [raw for _, raw, _ in corpus(secrets["BR"], secrets["FR"])]
+    raws.append(mail(turn_file(secrets["GE"], "CLAIM BRI"), sender="GE <ge@example.org>", message_id="<last@x>"))
+    return raws
+
+
+def take(home, raws: list[bytes], readers: int) -> tuple[list, dict, Readers]:
+    """Take the mailbox in batches of 4 with this many readers; returns what intake said, what
+    the database holds, and the readers used."""
+    used = []
+
+    class Counted(Readers):
+        def __init__(self, *args):
+            super().__init__(*args)
+            used.append(self)
+
+    db = open_database(home / "gm.db")
+    try:
+        run = Intake(db, Home(home), SystemClock(), "import", readers=readers)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(intake_module, "Readers", Counted)
+            patch.setattr(intake_module, "TAKEN_PER_SYNC", 4)
+            said = [(t.where, t.outcome, t.results, t.answer.split(" ")[0]) for t in run.take_all(MemorySource(raws))]
+    finally:
+        db.conn.close()
+    return said, stored(home), used[0]
+
+
+def stored(home) -> dict:
+    return {
+        "submissions": rows(home, "SELECT seat_id, turn, channel, source, verdict, problems, orders, final, current "
+                                  "FROM submissions ORDER BY id"),
+        "mail_taken": rows(home, "SELECT digest, message_id, content_hash, source, sender, subject, outcome, results, "
+                                 "answer FROM mail_taken ORDER BY id"),
+        "outbox": rows(home, "SELECT kind, recipient, subject, body, in_reply_to, refs FROM outbox ORDER BY id"),
+        "seat_mail": rows(home, "SELECT seat_id, json_reports FROM seat_mail ORDER BY seat_id"),
+    }
+
+
+def copy_of(home, tmp_path, name: str):
+    target = tmp_path / name
+    shutil.copytree(home, target)
+    return target
+
+
+def test_a_pool_of_readers_gives_the_same_outcomes_in_the_same_order(home, mail_home, tmp_path, used_readers):
+    raws = mailbox(mail_home)
+    here_home, pool_home = copy_of(home, tmp_path, "here"), copy_of(home, tmp_path, "pool")
+    said_here, stored_here, readers_here = take(here_home, raws, readers=1)
+    said_pool, stored_pool, readers_pool = take(pool_home, raws, readers=2)
+    assert readers_here.batches_read == {"here": len(raws) // 4 + 1, "by workers": 0}
+    assert readers_pool.batches_read["by workers"] >= len(raws) // 4 - 1  # the first is read here
+    assert said_pool == said_here
+    assert stored_pool == stored_here
+    # The mailbox is a real test: every outcome occurs, and the last valid submission counts.
+    outcomes = {outcome for _, outcome, _, _ in said_pool}
+    assert {"accepted", "rejected", "refused", "request", "ignored", "duplicate", "already taken"} <= outcomes
+    last_valid, current = {}, {}
+    for seat, _, _, source, verdict, _, _, _, now in stored_pool["submissions"]:
+        if verdict == "accepted":
+            last_valid[seat] = source
+        if now:
+            current[seat] = source
+    assert current == last_valid and len(current) == 4
+    for raw in raws:
+        digest = hashlib.sha256(raw).hexdigest()
+        assert (pool_home / "archive" / digest[:2] / digest).is_file()
+
+
+def test_a_crash_in_the_middle_of_a_pool_run_loses_and_doubles_nothing(home, mail_home, tmp_path, monkeypatch,
+                                                                         used_readers):
+    raws = mailbox(mail_home)
+    whole = copy_of(home, tmp_path, "whole")
+    _, stored_whole, _ = take(whole, raws, readers=2)
+
+    real_record = Intake._record
+    calls = []
+
+    def crash_in_the_fifth_batch(self, *args):
+        calls.append(1)
+        if len(calls) == 19:
+            raise KeyboardInterrupt  # the process dies while deciding message 19 (batch 5 of 4 each)
+        return real_record(self, *args)
+
+    monkeypatch.setattr(Intake, "_record", crash_in_the_fifth_batch)
+    source = MemorySource(raws)
+    db = open_database(home / "gm.db")
+    monkeypatch.setattr(intake_module, "TAKEN_PER_SYNC", 4)
+    with pytest.raises(KeyboardInterrupt):
+        for _ in Intake(db, Home(home), SystemClock(), "import", readers=2).take_all(source):
+            pass
+    db.conn.close()
+    # Four whole batches are stored and the source heard of exactly those; the fifth is not.
+    assert source.taken_from == [f"memory:{n}" for n in range(1, 17)]
+    assert rows(home, "SELECT count(*) FROM mail_taken") == [(16,)]
+    for path in home.glob("archive/*/*"):  # workers stopped mid-write leave no half file under a digest's name
+        assert path.name.startswith(".incoming-") or hashlib.sha256(path.read_bytes()).hexdigest() == path.name
+
+    monkeypatch.setattr(Intake, "_record", real_record)
+    said, stored_after, _ = take(home, raws, readers=2)
+    again = [where for where, outcome, _, _ in said if outcome == "already taken"]
+    assert again == [f"memory:{n}" for n in range(1, 17)] + ["memory:18"]  # 18: the bytes of 3 again
+    # Nothing doubled, nothing lost: the same rows as a run that never crashed.
+    assert stored_after == stored_whole
+
+
+def test_one_message_never_starts_a_pool(home, mail_home, monkeypatch):
+    started = []
+    monkeypatch.setattr(Readers, "_start", lambda self: started.append(self))
+    said, _, readers = take(home, [mail(turn_file(mail_home["BR"]))] * 3, readers=2)
+    assert [outcome for _, outcome, _, _ in said] == ["accepted", "already taken", "already taken"]
+    assert started == [] and readers.batches_read == {"here": 1, "by workers": 0}
+
+
+def die(payload):
+    import os
+    os._exit(1)  # a reader killed while it holds a batch (out of memory, say)
+
+
+def test_a_reader_that_dies_stops_the_run_and_stores_nothing_of_its_batch(home, mail_home, monkeypatch,
+                                                                         used_readers):
+    monkeypatch.setattr(readers_module, "READ_TIMEOUT", 3)
+    monkeypatch.setattr(readers_module, "_read_batch", die)
+    with pytest.raises(RuntimeError, match="a mail reader gave no answer in 3 s"):
+        take(home, mailbox(mail_home)[:12], readers=2)
+    assert rows(home, "SELECT count(*) FROM mail_taken") == [(4,)]  # the first batch, read here
+
+
+def never_start(archive, max_bytes):
+    import time
+    time.sleep(3600)  # a worker that cannot start (its __main__ cannot be imported again, say)
+
+
+def test_workers_that_never_start_are_given_up_and_all_is_read_here(home, mail_home, tmp_path, monkeypatch):
+    raws = mailbox(mail_home)
+    here_home = copy_of(home, tmp_path, "here")
+    said_here, stored_here, _ = take(here_home, raws, readers=1)
+    monkeypatch.setattr(readers_module, "_start_reader", never_start)
+    monkeypatch.setattr(Readers, "STARTUP_TIMEOUT", 2)
+    said, stored_now, readers = take(home, raws, readers=2)
+    assert readers.batches_read == {"here": len(raws) // 4 + 1, "by workers": 0}
+    assert (said, stored_now) == (said_here, stored_here)
