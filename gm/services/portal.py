@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -10,11 +13,12 @@ import sqlite_utils
 from dateutil import parser as dateparser
 
 from gm.clock import Clock
-from gm.core.envelope import TurnFileError, clean_line, decode_turn_file, read_envelope
+from gm.core.envelope import TurnFileError, clean_line, decode_turn_file, read_envelope, wrap_envelope
 from gm.errors import GMError
 from gm.home import Home
 from gm.services.gameview import game_facts
-from gm.services.turnfiles import order_template
+from gm.services.games import current_state, game_ruleset
+from gm.services.turnfiles import GameRows
 from gm.store import records
 from gm.store.archive import archived_path
 from gm.store.records import GameRecord, SeatRecord
@@ -43,9 +47,8 @@ def deadline_for(game: GameRecord, zone: str, clock: Clock) -> Deadline | None:
         tz = ZoneInfo(zone)
     except (ZoneInfoNotFoundError, ValueError):
         tz = ZoneInfo("UTC")
-    try:
-        moment = dateparser.parse(stamp)
-    except (ValueError, OverflowError):
+    moment = _moment(stamp)
+    if moment is None:
         return Deadline(written, written, False)
     if moment.tzinfo is None:
         # "Friday 18:00" without a zone: converting it would be a guess.
@@ -55,9 +58,30 @@ def deadline_for(game: GameRecord, zone: str, clock: Clock) -> Deadline | None:
     return Deadline(text, written, local <= clock.now())
 
 
-def nmr_counts(db: sqlite_utils.Database, game: GameRecord, seat_code: str) -> tuple[int, int]:
+@lru_cache(maxsize=1024)
+def _moment(stamp: str):
+    """dateutil's reading of a deadline (a datetime, which cannot change), or None."""
+    try:
+        return dateparser.parse(stamp)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _seat_turns(db: sqlite_utils.Database, game: GameRecord, seat_code: str) -> list[tuple[int, str | None, int | None]]:
+    """(turn, who gave the seat's orders, the submission that counted) for every turn run.
+
+    SQLite reads the seat's two values out of each turn's orders JSON, so a long game's states
+    and events are not loaded and parsed for every page."""
+    who, which = f'$."{seat_code}".by', f'$."{seat_code}".submission'
+    return db.execute("SELECT number, json_extract(orders, ?), json_extract(orders, ?) FROM turns "
+                      "WHERE game_id = ? AND number >= 1 ORDER BY number", [who, which, game.id]).fetchall()
+
+
+def nmr_counts(db: sqlite_utils.Database, game: GameRecord, seat_code: str,
+               turns: list | None = None) -> tuple[int, int]:
     """(turns in a row up to the last one, turns in all) that the seat's orders came from the robot."""
-    flags = [t.orders.get(seat_code, {}).get("by") == "robot" for t in records.turns_of(db, game.id, 1)]
+    turns = _seat_turns(db, game, seat_code) if turns is None else turns
+    flags = [by == "robot" for _, by, _ in turns]
     in_a_row = 0
     for robot in reversed(flags):
         if not robot:
@@ -66,9 +90,11 @@ def nmr_counts(db: sqlite_utils.Database, game: GameRecord, seat_code: str) -> t
     return in_a_row, sum(flags)
 
 
-def submission_history(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord) -> list[dict]:
+def submission_history(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord,
+                       turns: list | None = None) -> list[dict]:
     """Every version the seat sent, newest first, each saying whether it counts (or counted)."""
-    counted = {t.number: t.orders.get(seat.code, {}).get("submission") for t in records.turns_of(db, game.id, 1)}
+    turns = _seat_turns(db, game, seat.code) if turns is None else turns
+    counted = {number: submission for number, _, submission in turns}
     rows = db.execute(
         """SELECT id, turn, channel, source, received, verdict, problems, final, current
            FROM submissions WHERE seat_id = ? ORDER BY turn DESC, id DESC""", [seat.id]).fetchall()
@@ -79,9 +105,14 @@ def submission_history(db: sqlite_utils.Database, game: GameRecord, seat: SeatRe
         else:
             counts = bool(current) and turn == game.turn
         history.append({"id": sid, "turn": turn, "channel": channel, "source": source, "received": received,
-                        "verdict": verdict, "problems": len(json.loads(problems)), "final": bool(final),
-                        "counts": counts})
+                        "verdict": verdict, "problems": _problem_count(problems), "final": bool(final),
+                        "counts": counts, "current": bool(current)})
     return history
+
+
+@lru_cache(maxsize=4096)
+def _problem_count(problems: str) -> int:
+    return len(json.loads(problems))
 
 
 def seat_reports(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord) -> list[dict]:
@@ -108,24 +139,96 @@ def report_file(db: sqlite_utils.Database, home: Home, game: GameRecord, seat: S
 
 def seat_page_facts(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, zone: str,
                     clock: Clock) -> dict:
-    """Everything the seat's page shows, from what that seat may know and nothing more."""
-    facts = _facts(db, game)
-    if facts is None:
+    """Everything the seat's page shows, from what that seat may know and nothing more.
+
+    What `gm game show` has for the seat (orders in, final, score, title, turn label, outcome),
+    from the turn's cached view and the seat's own rows, not from the whole game's."""
+    view = turn_view(db, game)
+    if view is None:
         raise GMError(f"game '{game.name}' is waiting for the GM to seat more players; come back later.")
-    mine = next(s for s in facts["seats"] if s["code"] == seat.code)
-    in_a_row, total = nmr_counts(db, game, seat.code)
+    turns = _seat_turns(db, game, seat.code)
+    history = submission_history(db, game, seat, turns)
+    in_a_row, total = nmr_counts(db, game, seat.code, turns)
+    this_turn = [h for h in history if h["turn"] == game.turn]
+    counting = next((h for h in this_turn if h["current"]), None)
+    if game.status == "over":
+        orders = "over"
+    elif counting is not None:
+        orders = "accepted"
+    else:
+        orders = "rejected" if any(h["verdict"] == "rejected" for h in this_turn) else "none"
     return {
-        "game": {"name": game.name, "title": facts["title"], "status": game.status, "turn": game.turn,
-                 "turn_label": facts["turn_label"]},
-        "seat": {"code": seat.code, "name": seat.name, "orders": mine["orders"], "final": mine["final"],
-                 "score": mine["score"]},
+        "game": {"name": game.name, "title": view.title, "status": game.status, "turn": game.turn,
+                 "turn_label": view.turn_label},
+        "seat": {"code": seat.code, "name": seat.name, "orders": orders,
+                 "final": bool(counting and counting["final"]), "score": view.scores.get(seat.code, 0)},
         "deadline": deadline_for(game, zone, clock),
         "nmr": {"in_a_row": in_a_row, "total": total},
         "credits": credits_for(db, seat.email),
-        "history": submission_history(db, game, seat),
+        "history": history,
         "reports": seat_reports(db, game, seat),
-        "outcome": facts["outcome"],
+        "outcome": view.outcome,
     }
+
+
+@dataclass
+class TurnView:
+    """What cannot change while a turn is collected, as `gm game show` derives it from the state:
+    title, turn label, scores, outcome, and each seat's blank order form (made on first use)."""
+
+    state: dict
+    title: str
+    turn_label: str
+    scores: dict
+    outcome: dict | None
+    forms: dict = field(default_factory=dict)
+
+
+_VIEWS: OrderedDict = OrderedDict()
+_VIEWS_LOCK = threading.Lock()
+_VIEWS_SIZE = 256
+
+
+def _view_key(db: sqlite_utils.Database, game: GameRecord) -> tuple:
+    """What the state of the turn being collected depends on, read cheaply.
+
+    Once a turn has run, the state is the last stored one, named by its content hash. Before
+    that it is the ruleset's new game, made from the scenario, the seed and the seats (a join
+    changes it). A turn run, a re-run or a join therefore gives a new key at once."""
+    row = db.execute("SELECT number, state_hash FROM turns WHERE game_id = ? ORDER BY number DESC LIMIT 1",
+                     [game.id]).fetchone()
+    if row is not None:
+        return (game.id, game.ruleset, "stored", row[0], row[1])
+    seats = tuple((s.code, s.name) for s in records.seats_of(db, game.id))
+    # (The installed ruleset's version is the same for the life of the process.)
+    return (game.id, game.ruleset, "new", game.scenario_name, game.scenario_text, game.seed, seats)
+
+
+def turn_view(db: sqlite_utils.Database, game: GameRecord) -> TurnView | None:
+    """The cached view of the turn the game is collecting; None while too few seats to start.
+
+    Shared by the server's threads, read only: nothing may change what it holds."""
+    key = _view_key(db, game)
+    with _VIEWS_LOCK:
+        view = _VIEWS.get(key)
+        if view is not None:
+            _VIEWS.move_to_end(key)
+            return view
+    ruleset, _ = game_ruleset(game)
+    try:
+        state = current_state(db, game)
+    except GMError:
+        return None  # nobody seated yet, or too few players for this scenario to start
+    outcome = ruleset.is_over(state)
+    view = TurnView(state=state,
+                    title=state.get("title", ruleset.title) if isinstance(state, dict) else ruleset.title,
+                    turn_label=ruleset.turn_label(state), scores=ruleset.scores(state),
+                    outcome=outcome.to_json() if outcome else None)
+    with _VIEWS_LOCK:
+        _VIEWS[key] = view
+        while len(_VIEWS) > _VIEWS_SIZE:
+            _VIEWS.popitem(last=False)
+    return view
 
 
 def credits_for(db: sqlite_utils.Database, email: str) -> dict:
@@ -142,12 +245,28 @@ def _facts(db: sqlite_utils.Database, game: GameRecord) -> dict | None:
     return facts if facts["state"] is not None else None
 
 
+class CachedRows(GameRows):
+    """What `turnfiles` checks a portal upload against: the game and seats from the database, as
+    always, and the state from the turn's cached view (the same state, read once per turn)."""
+
+    def state(self, game: GameRecord) -> dict:
+        view = turn_view(self.db, game)
+        return view.state if view is not None else super().state(game)  # the latter says why not
+
+
 def order_form(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord) -> str:
-    """The prefilled order form, or "" when the game is over."""
-    try:
-        return order_template(db, game.name, seat.code)
-    except GMError:
+    """The prefilled order form (as `turnfiles.order_template` makes it), or "" when the game is
+    over or cannot start yet."""
+    if game.status == "over":
         return ""
+    view = turn_view(db, game)
+    if view is None:
+        return ""
+    body = view.forms.get(seat.code)
+    if body is None:
+        ruleset, _ = game_ruleset(game)
+        body = view.forms[seat.code] = tuple(ruleset.order_form(view.state, seat.code))
+    return wrap_envelope(game.name, seat.code, game.turn, list(body))
 
 
 def gm_overview(db: sqlite_utils.Database) -> list[dict]:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -153,15 +153,18 @@ class Receipt:
 
 def submit(db: sqlite_utils.Database, home: Home, clock: Clock, data: bytes, channel: str,
            source: str, sender: str | None = None, secret_check=check_secret, rows: GameRows | None = None,
-           known: tuple[str, Envelope] | None = None) -> Receipt:
-    """Archive first, then check, then store: the last valid submission per seat counts."""
+           known: tuple[str, Envelope] | None = None, writing=nullcontext) -> Receipt:
+    """Archive first, then check, then store: the last valid submission per seat counts.
+
+    writing(): held around the write transaction only; the portal's worker processes pass a lock
+    they share, so writers queue on it instead of sleeping in SQLite's busy timeout."""
     digest = archive_bytes(home.archive, data)
     checked = check_turn_file(db, home, data, secret_check, rows, known)
     if checked.refusal is not None:
         return Receipt(digest, False, False, checked)
     game, seat = checked.game, checked.seat
     replaced = False
-    with atomic(db):
+    with writing(), atomic(db):
         # The turn may have run between the check and this transaction.
         now_turn = db.execute("SELECT turn, status FROM games WHERE id = ?", [game.id]).fetchone()
         if tuple(now_turn) != (game.turn, game.status):

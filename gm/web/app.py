@@ -18,6 +18,7 @@ from gm.home import Home
 from gm.render.environment import make_environment, shared_templates_dir
 from gm.services.portal_access import VerifiedSecrets, portal_key
 from gm.store.database import open_database
+from gm.store.locks import HomeLock
 from gm.web.guard import SecretVault, SignInLimiter, csrf_token
 
 log = logging.getLogger("gm.web")
@@ -46,6 +47,7 @@ class Portal:
     verified: VerifiedSecrets
     max_bytes: int
     local: threading.local
+    writing: HomeLock  # around each submission's write transaction, shared by the workers
 
     def db(self) -> sqlite_utils.Database:
         """This thread's connection (sqlite3 connections stay in the thread that made them)."""
@@ -57,6 +59,11 @@ class Portal:
 
 def portal() -> Portal:
     return current_app.extensions["gm"]
+
+
+def limits_file(home: Home) -> Path:
+    """Where failed sign-ins are counted, for every worker of `gm serve` on this home to share."""
+    return home.root / "portal-limits.db"
 
 
 def create_app(home: Home, clock: Clock | None = None) -> Flask:
@@ -81,9 +88,9 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
         home=home, clock=clock or SystemClock(),
         env=make_environment(home.templates if home.templates.is_dir() else None, []),
         limiter=SignInLimiter(home.setting("portal", "sign_in_failures", 10),
-                              home.setting("portal", "sign_in_window", 300)),
+                              home.setting("portal", "sign_in_window", 300), path=limits_file(home)),
         vault=SecretVault(hours * 3600), verified=VerifiedSecrets(), max_bytes=max_bytes,
-        local=threading.local())
+        local=threading.local(), writing=HomeLock(home.root / "portal-write.lock"))
     open_database(home.database).conn.close()  # migrate once, before any request
     app.register_blueprint(player.blueprint)
     app.register_blueprint(gm_pages.blueprint)

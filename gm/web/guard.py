@@ -1,11 +1,19 @@
 """The portal's defences: CSRF tokens, the sign-in limiter, the secret vault, who is signed in."""
 from __future__ import annotations
 
+import hashlib
 import hmac
+import mmap
+import multiprocessing
+import os
 import secrets
+import sqlite3
+import struct
 import threading
 import time
 from collections import deque
+from contextlib import contextmanager
+from pathlib import Path
 
 from flask import abort, session
 from werkzeug.exceptions import TooManyRequests
@@ -47,15 +55,34 @@ def refuse_if_blocked(limiter: SignInLimiter, *keys: str) -> None:
 
 class SignInLimiter:
     """Failed sign-ins per key (client address, seat, 'gm') in a sliding window; successes are free,
-    so players who know their secret are never slowed by someone guessing."""
+    so players who know their secret are never slowed by someone guessing.
 
-    def __init__(self, failures: int, window: float):
-        self.failures, self.window = failures, window
+    With `path` the failures are kept in that SQLite file, so every worker process of `gm serve`
+    (and every server on the same home) counts the same failures, and a restart forgets none;
+    `scope` keeps limiters sharing a file apart. Without it they are kept in this process only."""
+
+    def __init__(self, failures: int, window: float, path: Path | None = None, scope: str = "sign-in"):
+        self.failures, self.window, self.path, self.scope = failures, window, path, scope
         self._seen: dict[str, deque] = {}
         self._lock = threading.Lock()
+        self._local = threading.local()
+        if path is not None:
+            # Made here, in the process that forks the workers; each thread opens its own connection
+            # later (a connection must not cross a fork or a thread).
+            if not path.exists():
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # client addresses: the GM's only
+            db = self._connect()
+            try:
+                db.execute("CREATE TABLE IF NOT EXISTS failures (scope TEXT NOT NULL, key TEXT NOT NULL, "
+                           "at REAL NOT NULL)")
+                db.execute("CREATE INDEX IF NOT EXISTS failures_by_key ON failures (scope, key, at)")
+            finally:
+                db.close()
 
     def blocked(self, *keys: str) -> float:
         """Seconds until one more attempt is allowed for every key; 0 when allowed now."""
+        if self.path is not None:
+            return self._blocked_shared(keys)
         now = time.monotonic()
         wait = 0.0
         with self._lock:
@@ -66,6 +93,8 @@ class SignInLimiter:
         return wait
 
     def failed(self, *keys: str) -> None:
+        if self.path is not None:
+            return self._failed_shared(keys)
         now = time.monotonic()
         with self._lock:
             for key in keys:
@@ -80,31 +109,130 @@ class SignInLimiter:
             self._seen.setdefault(key, times)
         return times
 
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(str(self.path), timeout=10, isolation_level=None, check_same_thread=True)
+        db.execute("PRAGMA busy_timeout = 10000")
+        if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")  # a count of failures, not a record to keep
+        return db
+
+    def _db(self) -> sqlite3.Connection:
+        mine = getattr(self._local, "db", None)
+        if mine is None or mine[0] != os.getpid():
+            mine = self._local.db = (os.getpid(), self._connect())
+        return mine[1]
+
+    def _blocked_shared(self, keys) -> float:
+        # Wall-clock time: the same in every process and after a restart.
+        now = time.time()
+        wait = 0.0
+        for key in keys:
+            # The failures-th newest failure in the window: once it leaves, one more try is allowed.
+            row = self._db().execute(
+                "SELECT at FROM failures WHERE scope = ? AND key = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?",
+                [self.scope, key, now - self.window, self.failures - 1]).fetchone()
+            if row is not None:
+                wait = max(wait, row[0] + self.window - now)
+        return wait
+
+    def _failed_shared(self, keys) -> None:
+        now = time.time()
+        db = self._db()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.executemany("INSERT INTO failures (scope, key, at) VALUES (?, ?, ?)",
+                           [(self.scope, key, now) for key in keys])
+            db.execute("DELETE FROM failures WHERE scope = ? AND at <= ?", [self.scope, now - self.window])
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
 
 class SecretVault:
-    """Seat secrets of signed-in sessions, in this process's memory only, so the portal can write
-    the PASSWORD line for the player. Never in the cookie (signed is not secret), never on disk;
-    gone at sign-out, after `seconds`, or when the server stops (the player then types it once)."""
+    """Seat secrets of signed-in sessions, in memory only, so the portal can write the PASSWORD
+    line for the player. Never in the cookie (signed is not secret), never on disk; gone at
+    sign-out, after `seconds`, or when the server stops (the player then types it once).
+
+    The memory is an anonymous shared mapping made before `gm serve` forks its workers, so a
+    session's next request finds the secret whichever worker answers it. It holds `size`
+    sessions in buckets of a few slots, keyed by a hash of the session id; when a bucket is full
+    the entry closest to expiry gives way (that player types the secret once)."""
+
+    _WAYS, _SLOT, _HEAD = 4, 512, 26  # slot: tag 16 bytes, expiry 8, length 2, then the secret
 
     def __init__(self, seconds: float, size: int = 10_000):
         self.seconds, self.size = seconds, size
-        self._kept: dict[str, tuple[str, float]] = {}
-        self._lock = threading.Lock()
+        self._buckets = max(1, -(-size // self._WAYS))
+        self._memory = mmap.mmap(-1, self._buckets * self._WAYS * self._SLOT)  # anonymous: shared, not a file
+        self._lock = multiprocessing.Lock()  # a semaphore: holds across the worker processes and their threads
 
     def keep(self, sid: str, secret: str) -> None:
-        with self._lock:
-            if len(self._kept) >= self.size:
-                self._kept.pop(next(iter(self._kept)))
-            self._kept[sid] = (secret, time.monotonic() + self.seconds)
+        data = secret.encode("utf-8")
+        if not sid or len(data) > self._SLOT - self._HEAD:
+            return
+        tag = self._tag(sid)
+        with self._locked() as ok:
+            if not ok:
+                return
+            now = time.monotonic()
+            slots = self._slots(tag)
+            where = next((at for at in slots if self._memory[at:at + 16] == tag), None)
+            if where is None:
+                where = min(slots, key=lambda at: self._expiry(at) if self._memory[at:at + 16] != _EMPTY else -1.0)
+            self._memory[where:where + self._SLOT] = (tag + struct.pack("<dH", now + self.seconds, len(data)) + data
+                                                     ).ljust(self._SLOT, b"\0")
 
     def get(self, sid: str | None) -> str | None:
-        with self._lock:
-            secret, until = self._kept.get(sid or "", (None, 0.0))
-            if secret is not None and until <= time.monotonic():
-                del self._kept[sid]
+        if not sid:
+            return None
+        tag = self._tag(sid)
+        with self._locked() as ok:
+            if not ok:
                 return None
-            return secret
+            for at in self._slots(tag):
+                if self._memory[at:at + 16] != tag:
+                    continue
+                if self._expiry(at) <= time.monotonic():
+                    self._memory[at:at + self._SLOT] = bytes(self._SLOT)
+                    return None
+                length = struct.unpack_from("<H", self._memory, at + 24)[0]
+                return self._memory[at + self._HEAD:at + self._HEAD + length].decode("utf-8")
+        return None
 
     def forget(self, sid: str | None) -> None:
-        with self._lock:
-            self._kept.pop(sid or "", None)
+        if not sid:
+            return
+        tag = self._tag(sid)
+        with self._locked() as ok:
+            if ok:
+                for at in self._slots(tag):
+                    if self._memory[at:at + 16] == tag:
+                        self._memory[at:at + self._SLOT] = bytes(self._SLOT)
+
+    @staticmethod
+    def _tag(sid: str) -> bytes:
+        tag = hashlib.sha256(sid.encode("utf-8")).digest()[:16]
+        return tag if tag != _EMPTY else b"\1" + tag[1:]
+
+    def _slots(self, tag: bytes) -> list[int]:
+        first = int.from_bytes(tag[:8], "little") % self._buckets * self._WAYS * self._SLOT
+        return [first + way * self._SLOT for way in range(self._WAYS)]
+
+    def _expiry(self, at: int) -> float:
+        return struct.unpack_from("<d", self._memory, at + 16)[0]
+
+    @contextmanager
+    def _locked(self):
+        # A worker killed while holding the lock must not stop the others: after a second without
+        # it, the vault answers "not kept" (the player types the secret) instead of waiting.
+        ok = self._lock.acquire(timeout=1.0)
+        try:
+            yield ok
+        finally:
+            if ok:
+                self._lock.release()
+
+
+_EMPTY = bytes(16)

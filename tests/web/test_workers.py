@@ -1,0 +1,289 @@
+"""`gm serve --workers N`: worker processes on one port that share sessions, secrets and the sign-in
+limit, and stop together. Real processes on loopback; which worker holds a connection is read from
+/proc (Linux)."""
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+
+from gm.web.guard import SecretVault, SignInLimiter
+from tests.web.conftest import free_port
+
+
+def children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+def alive(pid: int) -> bool:
+    """True while the process runs (a zombie has stopped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def wait_for(condition, seconds: float = 20.0, what: str = "") -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or condition}")
+        time.sleep(0.05)
+
+
+class Served:
+    """`gm serve --workers N` in a session of its own (so a Ctrl-C to it reaches only it)."""
+
+    def __init__(self, home: Path, workers: int = 2):
+        self.port = free_port()
+        gm = Path(sys.executable).with_name("gm")
+        self.process = subprocess.Popen(
+            [str(gm), "serve", "--home", str(home), "--port", str(self.port), "--workers", str(workers)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        self.workers = workers
+        wait_for(lambda: self.process.poll() is not None or len(children(self.process.pid)) == workers,
+                 what="the workers")
+        assert self.process.poll() is None, self.process.stdout.read()
+
+    def connect(self) -> http.client.HTTPConnection:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
+        connection.connect()
+        return connection
+
+    def worker_of(self, connection: http.client.HTTPConnection) -> int:
+        """The pid of the worker holding this (answered) connection."""
+        mine = connection.sock.getsockname()[1]
+        wanted = f"0100007F:{self.port:04X} 0100007F:{mine:04X}"
+        inode = next(line.split()[9] for line in Path("/proc/net/tcp").read_text().splitlines()[1:]
+                     if " ".join(line.split()[1:3]) == wanted)
+        for pid in children(self.process.pid):
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                try:
+                    if os.readlink(fd) == f"socket:[{inode}]":
+                        return pid
+                except OSError:
+                    continue
+        raise AssertionError("no worker holds the connection")
+
+    def stop(self) -> str:
+        if self.process.poll() is None:
+            self.process.terminate()
+        out, _ = self.process.communicate(timeout=30)
+        return out
+
+
+@pytest.fixture
+def served_workers(home, game):
+    server = Served(home)
+    yield server
+    server.stop()
+
+
+def request(connection, method: str, path: str, cookie: str = "", body: bytes = b"", kind: str = ""):
+    headers = {"Cookie": cookie} if cookie else {}
+    if kind:
+        headers["Content-Type"] = kind
+    connection.request(method, path, body=body or None, headers=headers)
+    response = connection.getresponse()
+    return response, response.read().decode()
+
+
+def csrf(page: str) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', page)[1]
+
+
+def session_cookie(response) -> str:
+    return response.getheader("Set-Cookie").split(";", 1)[0]
+
+
+def sign_in(server: Served, seat: str, secret: str, connection=None):
+    """(status, cookie or None) of a sign-in through one connection."""
+    connection = connection or server.connect()
+    response, page = request(connection, "GET", "/")
+    cookie = session_cookie(response)
+    form = urlencode({"csrf": csrf(page), "game": "g1", "seat": seat, "secret": secret}).encode()
+    response, _ = request(connection, "POST", "/sign-in", cookie, form, "application/x-www-form-urlencoded")
+    return response.status, (session_cookie(response) if response.status == 303 else None)
+
+
+def test_workers_share_the_port_and_each_answers(served_workers):
+    seen = set()
+    connections = []
+    for _ in range(200):  # the kernel hands each connection to one waiting worker
+        connection = served_workers.connect()
+        response, page = request(connection, "GET", "/")
+        assert response.status == 200 and "Sign in" in page
+        seen.add(served_workers.worker_of(connection))
+        connections.append(connection)
+        if len(seen) == 2:
+            break
+    assert seen == set(children(served_workers.process.pid))
+    for connection in connections:
+        connection.close()
+
+
+def test_a_session_and_its_secret_hold_on_every_worker(served_workers, game, home):
+    status, cookie = sign_in(served_workers, "BR", game["BR"])
+    assert status == 303
+    workers, submitted = set(), 0
+    for n in range(200):
+        connection = served_workers.connect()
+        response, page = request(connection, "GET", "/", cookie)
+        # The same signing key everywhere; the secret kept at sign-in is found by any worker.
+        assert response.status == 200 and "You are <strong>BR</strong>" in page
+        assert 'name="secret"' not in page
+        orders = f"GAME g1\nPLAYER BR\nPASSWORD <your secret>\nTURN 1\nCLAIM ENG SCO WAL # {n}\nEND\n"
+        form = urlencode({"csrf": csrf(page), "orders": orders, "action": "submit"}).encode()
+        response, page = request(connection, "POST", "/orders", cookie, form, "application/x-www-form-urlencoded")
+        assert response.status == 200 and "<h2>Submitted</h2>" in page, page
+        submitted += 1
+        workers.add(served_workers.worker_of(connection))
+        connection.close()
+        if len(workers) == 2 and submitted >= 4:
+            break
+    assert len(workers) == 2
+
+
+def test_failed_sign_ins_are_counted_across_workers(home, game):
+    settings = home / "gm.toml"
+    settings.write_text(settings.read_text().replace("sign_in_failures = 10", "sign_in_failures = 3"))
+    server = Served(home)
+    try:
+        for _ in range(3):
+            assert sign_in(server, "BR", "a-wrong-guess")[0] == 401
+        workers = set()
+        for _ in range(200):
+            connection = server.connect()
+            # With a limit per process, a worker that saw fewer than 3 failures would let this in.
+            assert sign_in(server, "BR", game["BR"], connection)[0] == 429
+            workers.add(server.worker_of(connection))
+            connection.close()
+            if len(workers) == 2:
+                break
+        assert len(workers) == 2
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("how", ["SIGTERM to gm serve", "Ctrl-C to the terminal's process group"])
+def test_sigterm_and_ctrl_c_stop_every_worker(home, game, how):
+    server = Served(home)
+    workers = children(server.process.pid)
+    if how.startswith("SIGTERM"):
+        server.process.send_signal(signal.SIGTERM)
+    else:
+        os.killpg(server.process.pid, signal.SIGINT)
+    out, _ = server.process.communicate(timeout=30)
+    assert server.process.returncode == 0
+    assert "Stopped." in out and "Traceback" not in out
+    assert not any(alive(pid) for pid in workers)
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", server.port), timeout=1)
+
+
+def test_a_dead_worker_is_replaced_and_a_killed_parent_leaves_no_orphan(home, game):
+    server = Served(home)
+    first, second = children(server.process.pid)
+    os.kill(first, signal.SIGKILL)
+    wait_for(lambda: len(children(server.process.pid)) == 2 and first not in children(server.process.pid),
+             what="a new worker")
+    for _ in range(4):
+        connection = server.connect()
+        assert request(connection, "GET", "/")[0].status == 200
+        connection.close()
+    workers = children(server.process.pid)
+    assert second in workers
+    server.process.kill()  # the parent dies without a word: the workers notice and stop
+    server.process.wait(timeout=10)
+    wait_for(lambda: not any(alive(pid) for pid in workers), seconds=15, what="the workers to stop")
+    assert "gm serve: worker" in server.process.stdout.read()
+
+
+def test_a_port_in_use_is_one_clear_line(gm, home, game):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        ran = gm("serve", "--port", port, "--workers", "2", home=home)
+    assert ran.code == 1
+    assert ran.err.startswith(f"Error: cannot listen on 127.0.0.1:{port} (") and "--port" in ran.err
+    assert "Traceback" not in ran.err
+    ran = gm("serve", "--workers", "0", home=home)
+    assert ran.code == 2 and "--workers" in ran.err
+
+
+def test_two_limiters_on_one_file_count_together_even_in_two_processes(tmp_path):
+    path = tmp_path / "limits.db"
+    here, there = SignInLimiter(3, 60, path=path), SignInLimiter(3, 60, path=path)
+    other_scope = SignInLimiter(3, 60, path=path, scope="link")
+    here.failed("address:1")
+    there.failed("address:1")
+    assert here.blocked("address:1") == 0
+    pid = os.fork()
+    if pid == 0:  # another worker
+        try:
+            SignInLimiter(3, 60, path=path).failed("address:1")
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    assert 59 < here.blocked("address:1") <= 60 and 59 < there.blocked("address:1") <= 60
+    assert here.blocked("address:2") == 0 and other_scope.blocked("address:1") == 0
+    assert oct(path.stat().st_mode & 0o777) == "0o600"
+
+
+def test_the_vault_is_shared_with_forked_workers_and_forgets(tmp_path):
+    vault = SecretVault(seconds=60, size=64)
+    vault.keep("session-1", "s3cret-one")
+    pid = os.fork()
+    if pid == 0:  # a worker: reads the parent's entry, keeps one of its own, forgets one
+        code = 1
+        try:
+            if vault.get("session-1") == "s3cret-one":
+                vault.keep("session-2", "s3cret-two")
+                vault.forget("session-1")
+                code = 0
+        finally:
+            os._exit(code)
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
+    assert vault.get("session-2") == "s3cret-two" and vault.get("session-1") is None
+    assert vault.get(None) is None and vault.get("") is None
+    vault.keep("session-3", "ü" * 100)  # the longest a form lets through, in UTF-8
+    assert vault.get("session-3") == "ü" * 100
+    short = SecretVault(seconds=-1)
+    short.keep("old", "gone")
+    assert short.get("old") is None  # expired
+
+
+def test_a_full_vault_gives_way_to_new_sessions(tmp_path):
+    vault = SecretVault(seconds=60, size=8)
+    sessions = [uuid.uuid4().hex for _ in range(200)]
+    for sid in sessions:
+        vault.keep(sid, f"secret-{sid}")
+    assert vault.get(sessions[-1]) == f"secret-{sessions[-1]}"
+    kept = [sid for sid in sessions if vault.get(sid) is not None]
+    assert 0 < len(kept) <= 8
+    assert all(vault.get(sid) == f"secret-{sid}" for sid in kept)
+
+
+def test_workers_that_keep_dying_stop_gm_serve_with_a_clear_error(home, game):
+    server = Served(home)
+    deadline = time.monotonic() + 60
+    while server.process.poll() is None and time.monotonic() < deadline:
+        for pid in children(server.process.pid):
+            os.kill(pid, signal.SIGKILL)  # each new worker dies at once, as a broken one would
+        time.sleep(0.05)
+    out = server.stop()
+    assert server.process.returncode == 1
+    assert "Error: the portal's workers keep stopping as soon as they start" in out
+    assert "Traceback" not in out
