@@ -4,12 +4,10 @@ through the outbox (kind 'link'), from templates/mail/link.txt."""
 from __future__ import annotations
 
 import logging
-import os
-import threading
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.headerregistry import Address
+from pathlib import Path
 
 import sqlite_utils
 
@@ -22,6 +20,7 @@ from gm.mail.templates import mail_environment, write_mail
 from gm.services.portal_access import make_link
 from gm.store import records
 from gm.store.database import transaction
+from gm.store.locks import HomeLock
 
 log = logging.getLogger("gm.web")
 
@@ -31,24 +30,13 @@ MAILED_LINK_MINUTES = 10
 LINK_REQUESTS_PER_HOUR = 10
 
 # Check-then-queue must not interleave between the portal's threads, nor its worker processes.
-_ONE_AT_A_TIME = threading.Lock()
+_LOCKS: dict[Path, HomeLock] = {}
 
 
-@contextmanager
-def _one_at_a_time(home: Home):
-    """Held by one thread of one process on this home at a time (a file lock where there is one)."""
-    with _ONE_AT_A_TIME:
-        try:
-            import fcntl
-        except ImportError:  # no flock (Windows): one process serves there anyway
-            yield
-            return
-        fd = os.open(home.root / "portal-links.lock", os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)  # closing releases the lock
+def _one_at_a_time(home: Home) -> HomeLock:
+    """The lock of this home's link requests (one per home, shared by every thread and worker)."""
+    path = home.root / "portal-links.lock"
+    return _LOCKS.setdefault(path, HomeLock(path))
 
 
 @dataclass(frozen=True)
@@ -154,7 +142,7 @@ def request_link(db: sqlite_utils.Database, home: Home, clock: Clock, game_name:
     if seat is None or seat.status != "active":
         return False
     every = home.setting("portal", "mailed_link_minutes", MAILED_LINK_MINUTES)
-    with _one_at_a_time(home):
+    with _one_at_a_time(home)():
         if every > 0 and links_mailed_since(db, row[0], code, clock.now() - timedelta(minutes=every)):
             return False
         try:
