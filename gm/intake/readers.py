@@ -6,42 +6,37 @@ order. The workers never open the database: they get raw bytes and give back wha
 """
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
 import os
-import tempfile
 from collections import deque
 from contextlib import suppress
-from itertools import count
 from pathlib import Path
 from typing import Callable, Iterator
 
 from gm.core.envelope import read_envelope
 from gm.intake.finding import find_turn_files
 from gm.intake.letter import read_letter
-from gm.store.archive import archived_path
+from gm.store.archive import archive_bytes
 
 # A batch a worker gave no answer for in this long: the worker is gone (out of memory, killed).
 READ_TIMEOUT = 300
 
-_NUMBERS = count()
 # How much lower the readers' scheduling priority is than the deciding process's (nice(2)).
 READER_NICENESS = 5
 
 
 def read_message(raw: bytes, envelope_sender: str | None, archive: Path, max_bytes: int, folders: set[str],
-                 store: Callable[[Path, bytes, set[str]], str] | None = None) -> tuple:
+                 sync: bool = False) -> tuple:
     """Archive the raw bytes first, read the mail, archive each turn file: (letter, turn files,
-    too large, what each turn file claims: see _claim). store(archive, data, folders) writes one archive file (default: not forced to
-    disk; the caller forces a whole batch at once)."""
-    store = store or archive_unsynced
-    store(archive, raw, folders)
+    too large, what each turn file claims: see _claim). sync: force each archive file to disk
+    (default: no, the caller forces a whole batch at once)."""
+    archive_bytes(archive, raw, sync, folders)
     too_large = len(raw) > max_bytes
     letter = read_letter(_head(raw) if too_large else raw, envelope_sender)
     files = () if too_large or letter.automatic else tuple(find_turn_files(letter.texts))
     for found in files:
         # Archived now, so that submit() finds them there and forces nothing to disk itself.
-        store(archive, found.text.encode("utf-8"), folders)
+        archive_bytes(archive, found.text.encode("utf-8"), sync, folders)
     return letter, files, too_large, tuple(_claim(found.text) for found in files)
 
 
@@ -50,34 +45,6 @@ def _claim(text: str) -> tuple | None:
     complete envelope (it is refused before any secret is checked)."""
     envelope = read_envelope(text)
     return (envelope.game, envelope.player, envelope.password or "") if envelope.ok else None
-
-
-def archive_unsynced(root: Path, data: bytes, folders: set[str]) -> str:
-    """As store.archive.archive_bytes, without its fsync (the caller forces a whole batch to disk
-    at once): written under a name of its own, then renamed, so the archive never holds half a
-    file. folders: the archive folders known to exist, filled in as they are made."""
-    digest = hashlib.sha256(data).hexdigest()
-    target = archived_path(root, digest)
-    folder = str(target.parent)
-    if folder not in folders:
-        os.makedirs(folder, exist_ok=True)
-        folders.add(folder)
-    if os.path.exists(target):
-        return digest
-    temporary = f"{folder}/.incoming-{os.getpid()}-{next(_NUMBERS)}"
-    try:
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:  # left by a crashed process of the same id
-        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=".incoming-")
-    try:
-        with os.fdopen(descriptor, "wb") as out:
-            out.write(data)
-        os.replace(temporary, target)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(temporary)
-        raise
-    return digest
 
 
 def _head(raw: bytes) -> bytes:

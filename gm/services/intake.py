@@ -25,7 +25,6 @@ from gm.services import turnfiles
 from gm.services.answers import Answerer, from_receipt, from_submission, refused
 from gm.services.requests import answer_request, is_request
 from gm.store import records
-from gm.store.archive import archive_bytes
 from gm.store.database import transaction
 
 # How many messages a run reads, archives and stores before it forces them to disk and tells the
@@ -124,9 +123,8 @@ class Intake:
         """Archive the raw bytes (before anything else), read the mail, archive each turn file."""
         if not self._unknown([incoming])[0]:
             return self._read(incoming, None)
-        store = _archive_synced if sync else None
         return self._read(incoming, read_message(incoming.raw, incoming.envelope_sender, self.home.archive,
-                                                 self.settings.max_message_bytes, self._archived_folders, store))
+                                                 self.settings.max_message_bytes, self._archived_folders, sync))
 
     def _unknown(self, batch: list[Incoming]) -> list[bool]:
         """Which messages of a batch need reading: those whose bytes were not taken before."""
@@ -292,10 +290,6 @@ def _batches(items: Iterable, size: int) -> Iterator[list]:
     iterator = iter(items)
     while batch := list(islice(iterator, size)):
         yield batch
-
-
-def _archive_synced(root, data: bytes, folders: set[str]) -> str:
-    return archive_bytes(root, data)
 
 
 def set_require_from(db: sqlite_utils.Database, clock: Clock, game_name: str, required: str) -> bool:
