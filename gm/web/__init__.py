@@ -1,1 +1,1 @@
-"""The player portal: a Flask app served by waitress, built on gm's services (see docs/portal.md)."""
+"""The player portal: a Flask app served by granian, built on gm's services (see docs/portal.md)."""

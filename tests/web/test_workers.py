@@ -55,6 +55,14 @@ class Served:
         wait_for(lambda: self.process.poll() is not None or len(children(self.process.pid)) == workers,
                  what="the workers")
         assert self.process.poll() is None, self.process.stdout.read()
+        wait_for(self.listening, what="the workers to listen")
+
+    def listening(self) -> bool:
+        """True once every worker listens on the port (each has a listening socket of its own)."""
+        port = f":{self.port:04X} "
+        listeners = [line for line in Path("/proc/net/tcp").read_text().splitlines()[1:]
+                     if line.split()[1].endswith(port.strip()) and line.split()[3] == "0A"]
+        return len(listeners) >= self.workers
 
     def connect(self) -> http.client.HTTPConnection:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
@@ -207,7 +215,7 @@ def test_a_dead_worker_is_replaced_and_a_killed_parent_leaves_no_orphan(home, ga
     server.process.kill()  # the parent dies without a word: the workers notice and stop
     server.process.wait(timeout=10)
     wait_for(lambda: not any(alive(pid) for pid in workers), seconds=15, what="the workers to stop")
-    assert "gm serve: worker" in server.process.stdout.read()
+    assert "gm serve: Unexpected exit from worker-" in server.process.stdout.read()
 
 
 def test_a_port_in_use_is_one_clear_line(gm, home, game):
