@@ -138,12 +138,13 @@ def report_file(db: sqlite_utils.Database, home: Home, game: GameRecord, seat: S
 
 
 def seat_page_facts(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, zone: str,
-                    clock: Clock) -> dict:
+                    clock: Clock, view: TurnView | None = None) -> dict:
     """Everything the seat's page shows, from what that seat may know and nothing more.
 
     What `gm game show` has for the seat (orders in, final, score, title, turn label, outcome),
-    from the turn's cached view and the seat's own rows, not from the whole game's."""
-    view = turn_view(db, game)
+    from the turn's cached view and the seat's own rows, not from the whole game's.
+    view: the game's turn_view when the caller has it already (the page's order form needs it too)."""
+    view = view if view is not None else turn_view(db, game)
     if view is None:
         raise GMError(f"game '{game.name}' is waiting for the GM to seat more players; come back later.")
     turns = _seat_turns(db, game, seat.code)
@@ -189,26 +190,28 @@ _VIEWS_LOCK = threading.Lock()
 _VIEWS_SIZE = 256
 
 
-def _view_key(db: sqlite_utils.Database, game: GameRecord) -> tuple:
+def _view_key(db: sqlite_utils.Database, game: GameRecord, seats: list[SeatRecord] | None = None) -> tuple:
     """What the state of the turn being collected depends on, read cheaply.
 
     Once a turn has run, the state is the last stored one, named by its content hash. Before
     that it is the ruleset's new game, made from the scenario, the seed and the seats (a join
-    changes it). A turn run, a re-run or a join therefore gives a new key at once."""
+    changes it). A turn run, a re-run or a join therefore gives a new key at once.
+    seats: the game's seats when the caller read them in this same request."""
     row = db.execute("SELECT number, state_hash FROM turns WHERE game_id = ? ORDER BY number DESC LIMIT 1",
                      [game.id]).fetchone()
     if row is not None:
         return (game.id, game.ruleset, "stored", row[0], row[1])
-    seats = tuple((s.code, s.name) for s in records.seats_of(db, game.id))
+    seats = tuple((s.code, s.name) for s in (records.seats_of(db, game.id) if seats is None else seats))
     # (The installed ruleset's version is the same for the life of the process.)
     return (game.id, game.ruleset, "new", game.scenario_name, game.scenario_text, game.seed, seats)
 
 
-def turn_view(db: sqlite_utils.Database, game: GameRecord) -> TurnView | None:
+def turn_view(db: sqlite_utils.Database, game: GameRecord, seats: list[SeatRecord] | None = None) -> TurnView | None:
     """The cached view of the turn the game is collecting; None while too few seats to start.
 
-    Shared by the server's threads, read only: nothing may change what it holds."""
-    key = _view_key(db, game)
+    Shared by the server's threads, read only: nothing may change what it holds.
+    seats: the game's seats when the caller read them in this same request (see _view_key)."""
+    key = _view_key(db, game, seats)
     with _VIEWS_LOCK:
         view = _VIEWS.get(key)
         if view is not None:
@@ -250,16 +253,41 @@ class CachedRows(GameRows):
     always, and the state from the turn's cached view (the same state, read once per turn)."""
 
     def state(self, game: GameRecord) -> dict:
-        view = turn_view(self.db, game)
+        view = turn_view(self.db, game, self._seats_known(game))
         return view.state if view is not None else super().state(game)  # the latter says why not
 
+    def _seats_known(self, game: GameRecord) -> list[SeatRecord] | None:
+        return None
 
-def order_form(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord) -> str:
+
+class SeatRows(CachedRows):
+    """CachedRows for one request of a signed-in seat: its game and the game's seats as that
+    request read them to see who is signed in, so checking the orders does not read them again.
+
+    Never kept past the request. A turn run in between is still caught: the state comes from
+    the turn's view, keyed on the turns table as it is now, and submit() compares the game's turn
+    and status again inside its write transaction."""
+
+    def __init__(self, db: sqlite_utils.Database, game: GameRecord, seats: list[SeatRecord]):
+        super().__init__(db)
+        self.known_game, self.known_seats = game, seats
+
+    def game(self, name: str) -> GameRecord | None:
+        return self.known_game if name == self.known_game.name else super().game(name)
+
+    def seats(self, game: GameRecord) -> list[SeatRecord]:
+        return self.known_seats if game.id == self.known_game.id else super().seats(game)
+
+    def _seats_known(self, game: GameRecord) -> list[SeatRecord] | None:
+        return self.known_seats if game.id == self.known_game.id else None
+
+
+def order_form(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, view: TurnView | None = None) -> str:
     """The prefilled order form (as `turnfiles.order_template` makes it), or "" when the game is
-    over or cannot start yet."""
+    over or cannot start yet. view: the game's turn_view when the caller has it already."""
     if game.status == "over":
         return ""
-    view = turn_view(db, game)
+    view = view if view is not None else turn_view(db, game)
     if view is None:
         return ""
     body = view.forms.get(seat.code)

@@ -93,13 +93,21 @@ def seat_sign_in(db: sqlite_utils.Database, verified: VerifiedSecrets, game_name
 
 
 def seat_by_id(db: sqlite_utils.Database, seat_id: int) -> tuple[records.GameRecord, records.SeatRecord] | None:
+    found = seat_in_game(db, seat_id)
+    return None if found is None else found[:2]
+
+
+def seat_in_game(db: sqlite_utils.Database, seat_id: int
+                 ) -> tuple[records.GameRecord, records.SeatRecord, list[records.SeatRecord]] | None:
+    """(game, seat, every seat of the game) for a seat id; None when there is no such seat.
+    The seats come with it because they are read anyway, and a request checking orders needs them."""
     row = db.execute("SELECT g.name FROM seats s JOIN games g ON g.id = s.game_id WHERE s.id = ?",
                      [seat_id]).fetchone()
     if row is None:
         return None
     game = records.game_by_name(db, row[0])
-    seat = next(s for s in records.seats_of(db, game.id) if s.id == seat_id)
-    return game, seat
+    seats = records.seats_of(db, game.id)
+    return game, next(s for s in seats if s.id == seat_id), seats
 
 
 def make_link(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, seat_code: str,

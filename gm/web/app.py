@@ -20,6 +20,8 @@ from gm.services.portal_access import VerifiedSecrets, portal_key
 from gm.store.database import open_database
 from gm.store.locks import HomeLock
 from gm.web.guard import SecretVault, SignInLimiter, csrf_token
+from gm.web.multipart import PortalRequest
+from gm.web.session_cookie import PortalSessionInterface
 
 log = logging.getLogger("gm.web")
 
@@ -73,6 +75,8 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
     hours = home.setting("portal", "session_hours", 12)
     max_bytes = home.setting("submissions", "max_bytes", 1_000_000)
     app = Flask(__name__, static_folder=None, template_folder=None)
+    app.request_class = PortalRequest  # uploads without a regex compiled per request
+    app.session_interface = PortalSessionInterface()  # a cookie re-signed once a minute, not per request
     app.config.update(
         SECRET_KEY=portal_key(home),
         SESSION_COOKIE_NAME="gm_session",
@@ -119,8 +123,13 @@ def stylesheet() -> Response:
 
 
 def _secure_headers(response: Response) -> Response:
+    """Adds each of _HEADERS the response does not set itself. (Headers.setdefault raises and
+    catches a KeyError per missing header: a third of the cost of an empty response.)"""
+    headers = response.headers
+    present = {name.lower() for name, _ in headers}
     for name, value in _HEADERS.items():
-        response.headers.setdefault(name, value)
+        if name.lower() not in present:
+            headers.add(name, value)
     return response
 
 

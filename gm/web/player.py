@@ -5,12 +5,12 @@ from functools import lru_cache
 from pathlib import Path
 from zoneinfo import available_timezones
 
-from flask import Blueprint, abort, redirect, request, send_file, session
+from flask import Blueprint, abort, g, redirect, request, send_file, session
 from markupsafe import Markup, escape
 
 from gm.services import portal as facts
 from gm.services import turnfiles
-from gm.services.portal_access import fingerprint, seat_by_id, seat_sign_in, use_link
+from gm.services.portal_access import fingerprint, seat_by_id, seat_in_game, seat_sign_in, use_link
 from gm.store import records
 from gm.store.records import GameRecord, SeatRecord
 from gm.web.app import page, portal
@@ -42,12 +42,21 @@ def signed_in_seat() -> tuple[GameRecord, SeatRecord] | None:
     seat_id = session.get("seat")
     if seat_id is None:
         return None
-    found = seat_by_id(portal().db(), seat_id)
+    found = seat_in_game(portal().db(), seat_id)
     if found is None or fingerprint(found[1].secret_hash) != session.get("fp"):
         portal().vault.forget(session.get("sid"))
         session.clear()
         return None
-    return found
+    game, seat, seats = found
+    g.seats = (game.id, seats)
+    return game, seat
+
+
+def _seats_read(game: GameRecord) -> list[SeatRecord] | None:
+    """The game's seats as this request read them in signed_in_seat, or None. (flask.g lives for
+    one request: the next request reads them again, and sees a join or a new secret.)"""
+    read = g.get("seats")
+    return read[1] if read is not None and read[0] == game.id else None
 
 
 def require_seat() -> tuple[GameRecord, SeatRecord]:
@@ -159,13 +168,15 @@ def orders():
 def _check_or_submit(game, seat, prepared: facts.Prepared, source: str, send: bool, typed: str = ""):
     p = portal()
     db = p.db()
+    seats = _seats_read(game)
+    rows = facts.SeatRows(db, game, seats) if seats is not None else facts.CachedRows(db)
     if send:
         receipt = turnfiles.submit(db, p.home, p.clock, prepared.data, "web", source,
-                                   secret_check=p.verified.check, rows=facts.CachedRows(db), writing=p.writing)
+                                   secret_check=p.verified.check, rows=rows, writing=p.writing)
         checked = receipt.checked
     else:
         receipt, checked = None, turnfiles.check_turn_file(db, p.home, prepared.data, secret_check=p.verified.check,
-                                                           rows=facts.CachedRows(db))
+                                                           rows=rows)
     if typed and checked.seat is not None:
         p.vault.keep(session["sid"], typed)
     result = {
@@ -217,8 +228,9 @@ def seat_page(game: GameRecord, seat: SeatRecord, result: dict | None = None, te
     p = portal()
     db = p.db()
     zone = session.get("zone", "UTC")
-    seen = facts.seat_page_facts(db, game, seat, zone, p.clock)
-    form = text if text is not None else facts.order_form(db, game, seat)
+    view = facts.turn_view(db, game, _seats_read(game))  # once for the facts and the form
+    seen = facts.seat_page_facts(db, game, seat, zone, p.clock, view)
+    form = text if text is not None else facts.order_form(db, game, seat, view)
     return page("seat.html", status, title=f"{seen['game']['title']} — {seat.code}", facts=seen, result=result,
                 form=form, open=game.status != "over", zone=zone, zones=zones(), zone_options=zone_options(zone),
                 need_secret=p.vault.get(session.get("sid")) is None)
