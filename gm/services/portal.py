@@ -90,24 +90,66 @@ def nmr_counts(db: sqlite_utils.Database, game: GameRecord, seat_code: str,
     return in_a_row, sum(flags)
 
 
+SEAT_PAGE_VERSIONS = 10  # the newest versions the seat page shows; /history shows every one
+
+_HISTORY_COLUMNS = "id, turn, channel, source, received, verdict, problems, final, current"
+
+
+class History(list):
+    """Versions a seat sent (dicts): the `newest` newest first, then maybe the one that counts for
+    the current turn; `total`, how many the seat sent in all."""
+
+    newest: int = 0
+    total: int = 0
+
+
 def submission_history(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord,
-                       turns: list | None = None) -> list[dict]:
-    """Every version the seat sent, newest first, each saying whether it counts (or counted)."""
+                       turns: list | None = None, limit: int | None = None) -> History:
+    """The versions the seat sent, newest first, each saying whether it counts (or counted).
+
+    limit: only the `limit` newest (None: every one), and after them the version that counts for
+    the game's current turn when it is older than those. Only the rows shown are read; `total`
+    on the list says how many versions there are in all."""
     turns = _seat_turns(db, game, seat.code) if turns is None else turns
     counted = {number: submission for number, _, submission in turns}
-    rows = db.execute(
-        """SELECT id, turn, channel, source, received, verdict, problems, final, current
-           FROM submissions WHERE seat_id = ? ORDER BY turn DESC, id DESC""", [seat.id]).fetchall()
-    history = []
-    for sid, turn, channel, source, received, verdict, problems, final, current in rows:
-        if turn in counted:
-            counts = counted[turn] == sid
+    sql = f"SELECT {_HISTORY_COLUMNS} FROM submissions WHERE seat_id = ? ORDER BY turn DESC, id DESC"
+    if limit is None:
+        rows = db.execute(sql, [seat.id]).fetchall()
+        total = len(rows)
+    else:
+        rows = db.execute(sql + " LIMIT ?", [seat.id, limit]).fetchall()
+        total = len(rows)
+        if total >= limit:  # there may be more: count them on the (seat_id, turn) index
+            total = db.execute("SELECT COUNT(*) FROM submissions WHERE seat_id = ?", [seat.id]).fetchone()[0]
+    history = History(_history_row(row, counted, game) for row in rows)
+    history.newest, history.total = len(history), total
+    if total > len(history) and not any(h["counts"] and h["turn"] == game.turn for h in history):
+        # The version that counts for this turn is older than those shown: add it after them.
+        if game.turn in counted:
+            which, values = "id = ?", [counted[game.turn]]
         else:
-            counts = bool(current) and turn == game.turn
-        history.append({"id": sid, "turn": turn, "channel": channel, "source": source, "received": received,
-                        "verdict": verdict, "problems": _problem_count(problems), "final": bool(final),
-                        "counts": counts, "current": bool(current)})
+            which, values = "turn = ? AND current = 1", [game.turn]
+        extra = db.execute(f"SELECT {_HISTORY_COLUMNS} FROM submissions WHERE seat_id = ? AND {which}",
+                           [seat.id, *values]).fetchone()
+        if extra is not None:
+            history.append(_history_row(extra, counted, game))
     return history
+
+
+def _history_row(row, counted: dict, game: GameRecord) -> dict:
+    sid, turn, channel, source, received, verdict, problems, final, current = row
+    if turn in counted:
+        counts = counted[turn] == sid
+    else:
+        counts = bool(current) and turn == game.turn
+    return {"id": sid, "turn": turn, "channel": channel, "source": source, "received": received,
+            "verdict": verdict, "problems": _problem_count(problems), "final": bool(final),
+            "counts": counts, "current": bool(current)}
+
+
+def _rejected_in_turn(db: sqlite_utils.Database, seat: SeatRecord, turn: int) -> bool:
+    return db.execute("SELECT EXISTS (SELECT 1 FROM submissions WHERE seat_id = ? AND turn = ? "
+                      "AND verdict = 'rejected')", [seat.id, turn]).fetchone()[0] == 1
 
 
 @lru_cache(maxsize=4096)
@@ -148,7 +190,7 @@ def seat_page_facts(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecor
     if view is None:
         raise GMError(f"game '{game.name}' is waiting for the GM to seat more players; come back later.")
     turns = _seat_turns(db, game, seat.code)
-    history = submission_history(db, game, seat, turns)
+    history = submission_history(db, game, seat, turns, limit=SEAT_PAGE_VERSIONS)
     in_a_row, total = nmr_counts(db, game, seat.code, turns)
     this_turn = [h for h in history if h["turn"] == game.turn]
     counting = next((h for h in this_turn if h["current"]), None)
@@ -156,8 +198,12 @@ def seat_page_facts(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecor
         orders = "over"
     elif counting is not None:
         orders = "accepted"
+    elif any(h["verdict"] == "rejected" for h in this_turn):
+        orders = "rejected"
+    elif len(history) < history.total:  # some of this turn's versions may not be among those shown
+        orders = "rejected" if _rejected_in_turn(db, seat, game.turn) else "none"
     else:
-        orders = "rejected" if any(h["verdict"] == "rejected" for h in this_turn) else "none"
+        orders = "none"
     return {
         "game": {"name": game.name, "title": view.title, "status": game.status, "turn": game.turn,
                  "turn_label": view.turn_label},
@@ -167,6 +213,8 @@ def seat_page_facts(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecor
         "nmr": {"in_a_row": in_a_row, "total": total},
         "credits": credits_for(db, seat.email),
         "history": history,
+        "history_newest": history.newest,
+        "history_total": history.total,
         "reports": seat_reports(db, game, seat),
         "outcome": view.outcome,
     }

@@ -209,6 +209,17 @@ def mark_final():
     return _check_or_submit(game, seat, prepared, "portal final", True)
 
 
+@blueprint.get("/history")
+def history():
+    """Every version the seat sent, all turns (the seat page shows only the newest)."""
+    game, seat = require_seat()
+    db = portal().db()
+    view = facts.turn_view(db, game, _seats_read(game))
+    title = view.title if view is not None else game.name
+    return page("history.html", title=f"What you sent — {title} — {seat.code}", heading=title, game=game.name,
+                seat=seat.code, history=facts.submission_history(db, game, seat))
+
+
 @blueprint.get("/reports/<game_name>/<seat_code>/<int:turn>.<kind>")
 def report(game_name: str, seat_code: str, turn: int, kind: str):
     game, seat = require_seat()
