@@ -37,6 +37,23 @@ _HEADERS = {
 }
 
 
+class PortalResponse(Response):
+    """Flask's response; a page made in memory goes to the server as one list of bytes.
+
+    WSGI lets an app answer with any iterable, and werkzeug wraps even a finished page in an
+    iterator; granian then steps through it from Rust, chunk by chunk, holding the GIL, where a
+    list is sent in one call. Streamed answers (report files) stay iterators."""
+
+    def get_app_iter(self, environ):
+        body = super().get_app_iter(environ)
+        if not self.is_sequence:
+            return body
+        try:
+            return list(body)
+        finally:
+            body.close()  # what the iterator would have done at its end: call_on_close functions
+
+
 @dataclass
 class Portal:
     """What every request shares: the home, the clock, templates, limits and the in-memory guards."""
@@ -75,6 +92,7 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
     hours = home.setting("portal", "session_hours", 12)
     max_bytes = home.setting("submissions", "max_bytes", 1_000_000)
     app = Flask(__name__, static_folder=None, template_folder=None)
+    app.response_class = PortalResponse
     app.request_class = PortalRequest  # uploads without a regex compiled per request
     app.session_interface = PortalSessionInterface()  # a cookie re-signed once a minute, not per request
     app.config.update(
@@ -111,13 +129,13 @@ def page(name: str, status: int = 200, **context) -> Response:
     """A page from templates/web (a GM may override it in $GM_HOME/templates/web)."""
     context.setdefault("signed_in", session.get("seat") is not None or session.get("gm") is not None)
     html = portal().env.get_template(f"web/{name}").render(csrf_token=csrf_token(), url_for=url_for, **context)
-    return Response(html, status=status, mimetype="text/html")
+    return PortalResponse(html, status=status, mimetype="text/html")
 
 
 def stylesheet() -> Response:
     override = portal().home.templates / "web" / "portal.css"
     path = override if override.is_file() else Path(shared_templates_dir()) / "web" / "portal.css"
-    response = Response(path.read_bytes(), mimetype="text/css")
+    response = PortalResponse(path.read_bytes(), mimetype="text/css")
     response.headers["Cache-Control"] = "max-age=3600"
     return response
 

@@ -84,3 +84,20 @@ def test_security_headers_are_added_once_and_never_override_a_pages_own(app, sig
             assert response.headers.getlist(name) == [value]
         assert len(response.headers.getlist("Content-Security-Policy")) == 1
     assert signed_in.page.headers.getlist("Cache-Control") == ["no-store"]
+
+
+def test_pages_reach_the_server_as_one_list_and_streams_stay_streams(app):
+    """granian sends a list in one call but steps through any other iterable from Rust, holding the GIL."""
+    from werkzeug.test import EnvironBuilder
+
+    from gm.web.app import PortalResponse
+
+    answer = app(EnvironBuilder(path="/").get_environ(), lambda status, headers, exc_info=None: None)
+    assert isinstance(answer, list) and b"Sign in" in b"".join(answer)
+    closed = []
+    page = PortalResponse("<p>page</p>")
+    page.call_on_close(lambda: closed.append(True))
+    assert page.get_app_iter({"REQUEST_METHOD": "GET"}) == [b"<p>page</p>"] and closed == [True]
+    streamed = PortalResponse(iter([b"a", b"b"]))
+    body = streamed.get_app_iter({"REQUEST_METHOD": "GET"})
+    assert not isinstance(body, list) and b"".join(body) == b"ab"
