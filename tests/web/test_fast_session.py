@@ -16,8 +16,11 @@ from tests.web.test_link_mail import set_portal
 @pytest.fixture
 def later(monkeypatch):
     """later(s): every clock that signs and checks cookies (itsdangerous's and the portal's)
-    reads s seconds after the test began."""
-    began = time.time()
+    reads s seconds after the test began. Until the first call it stands still at the start, a
+    whole second (itsdangerous stamps whole seconds): ask for this fixture before signing in, so
+    the cookie is stamped exactly then."""
+    began = float(int(time.time()))
+    monkeypatch.setattr(time, "time", lambda: began)
     return lambda seconds: monkeypatch.setattr(time, "time", lambda: began + seconds)
 
 
@@ -40,7 +43,7 @@ def test_a_fresh_cookie_is_not_sent_again_on_every_page(signed_in):
     assert page.headers["Vary"] == "Cookie"
 
 
-def test_a_minute_old_cookie_is_signed_again_with_the_same_flags(signed_in, later):
+def test_a_minute_old_cookie_is_signed_again_with_the_same_flags(later, signed_in):
     first = next(c for c in signed_in.client._cookies.values() if c.key == "gm_session").value
     later(61)
     header = _cookie_header(signed_in.client.get("/"))
@@ -58,7 +61,7 @@ def test_a_changed_session_is_sent_at_once(signed_in):
     assert _cookie_header(page).startswith("gm_session=;")  # deleted
 
 
-def test_the_session_ends_a_lifetime_after_the_last_refresh(signed_in, later):
+def test_the_session_ends_a_lifetime_after_the_last_refresh(later, signed_in):
     hours = 12 * 3600
     later(hours - 30)
     assert "Sign out" in signed_in.get("/").text and _cookie_header(signed_in.page) is not None  # refreshed
@@ -69,7 +72,7 @@ def test_the_session_ends_a_lifetime_after_the_last_refresh(signed_in, later):
     assert "Sign in to your seat" in _with_cookie(signed_in, refreshed).text  # checked on the server
 
 
-def test_activity_within_the_minute_does_not_extend_the_session(signed_in, later):
+def test_activity_within_the_minute_does_not_extend_the_session(later, signed_in):
     """The price of not re-signing every response: the session may end up to a minute early."""
     later(59)
     assert "Sign out" in signed_in.get("/").text and _cookie_header(signed_in.page) is None
@@ -77,7 +80,7 @@ def test_activity_within_the_minute_does_not_extend_the_session(signed_in, later
     assert "Sign in to your seat" in signed_in.get("/").text
 
 
-def test_an_old_cookie_is_refused_even_if_the_browser_keeps_it(signed_in, later):
+def test_an_old_cookie_is_refused_even_if_the_browser_keeps_it(later, signed_in):
     later(12 * 3600 + 1)
     assert "Sign in to your seat" in signed_in.get("/").text
 
