@@ -1,6 +1,7 @@
 """gm serve: run the player portal."""
 from __future__ import annotations
 
+import ipaddress
 from typing import Annotated, Optional
 
 import typer
@@ -27,11 +28,15 @@ def serve(
     workers = workers or default_workers()
     shown = f"[{host}]" if ":" in host else host
     how = f"{workers} worker{'s' if workers > 1 else ''} of {threads} thread{'s' if threads > 1 else ''}"
-    run(home_, host, port, workers, threads, started=lambda port: _started(home_, shown, port, how))
+    run(home_, host, port, workers, threads, started=lambda address, port: _started(home_, shown, address, port, how))
     typer.echo("Stopped.")
 
 
-def _started(home, shown: str, port: int, how: str) -> None:
+def _started(home, shown: str, address: str, port: int, how: str) -> None:
     typer.echo(f"gm portal for {home.root} at http://{shown}:{port}/  ({how}; Ctrl-C stops it)")
+    if not ipaddress.ip_address(address.split("%")[0]).is_loopback:
+        typer.echo("Players reach this address directly: put a TLS proxy that buffers request bodies in front "
+                   "(nginx does by default; see docs/portal.md), or a client that stops halfway through an "
+                   "upload holds a worker thread.")
     if not gm_password_hash(home):
         typer.echo("No GM password yet: set one with 'gm portal password' to use the GM page (/gm).")

@@ -22,6 +22,8 @@ import threading
 import time
 from typing import Callable
 
+from granian import Granian
+
 from gm.clock import Clock
 from gm.errors import GMError
 from gm.home import Home
@@ -39,8 +41,9 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def claim_port(host: str, port: int) -> int:
-    """The port `gm serve` will listen on, checked free now (0: a free one is chosen): one clear
+def claim_port(host: str, port: int) -> tuple[str, int]:
+    """The address (an IP address, also for a name such as localhost: granian binds no names) and
+    the port `gm serve` will listen on, checked free now (0: a free one is chosen); one clear
     GMError for an address this machine does not have or a port that is taken."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
@@ -56,16 +59,19 @@ def claim_port(host: str, port: int) -> int:
             probe.bind(address)
             probe.listen(1)
         except OSError as exc:
-            raise GMError(f"cannot listen on {host}:{port} ({exc.strerror}). Choose another --port or --host.")
-        return probe.getsockname()[1]
+            raise _taken(host, port, exc)
+        return address[0], probe.getsockname()[1]
+
+
+def _taken(host: str, port: int, exc: OSError) -> GMError:
+    return GMError(f"cannot listen on {host}:{port} ({exc.strerror}). Choose another --port or --host.")
 
 
 def serve(home: Home, host: str, port: int, workers: int, threads: int, clock: Clock | None = None,
-          started: Callable[[int], None] = lambda port: None) -> None:
-    """Serve the portal of `home` until Ctrl-C or SIGTERM; `started(port)` is called once the
-    port is known to be free. Raises GMError for a port that cannot be had, or when workers
+          started: Callable[[str, int], None] = lambda address, port: None) -> None:
+    """Serve the portal of `home` until Ctrl-C, SIGTERM or SIGHUP; `started(address, port)` is
+    called once the port is known to be free. Raises GMError for a port that cannot be had, or when workers
     keep stopping as soon as they start."""
-    from granian import Granian
     from granian.constants import HTTPModes, Interfaces
     from granian.http import HTTP1Settings
 
@@ -74,26 +80,46 @@ def serve(home: Home, host: str, port: int, workers: int, threads: int, clock: C
     # The workers are forked, so they inherit the app made here (granian forks when this is the
     # start method; Python 3.14 changes the default on Linux, so it is set, for this process only).
     multiprocessing.set_start_method("fork", force=True)
-    port = claim_port(host, port)
+    address, port = claim_port(host, port)
     app = create_app(home, clock)
-    server = Granian(
+    server = _Server(
         "gm.web.app:create_app",  # only named in granian's messages: the app is the one made above
-        address=host, port=port, interface=Interfaces.WSGI, workers=workers, blocking_threads=threads,
+        address=address, port=port, interface=Interfaces.WSGI, workers=workers, blocking_threads=threads,
         runtime_threads=1, http=HTTPModes.http1, http1_settings=HTTP1Settings(header_read_timeout=30_000),
         websockets=False, backlog=1024, respawn_failed_workers=True, workers_kill_timeout=GRACE_SECONDS,
         log_level="warning", log_dictconfig=_LOGGING, log_access=False)
     parent = os.getpid()
-    started(port)
+    started(address, port)
     try:
         server.serve(target_loader=lambda *_: _in_worker(app, parent), wrap_loader=False)
+    except OSError as exc:  # the port was taken between the check and granian's bind
+        raise _taken(host, port, exc) from None
     except SystemExit as exc:  # granian's way to say it gave up
         if exc.code:
             raise GMError("the portal's workers keep stopping as soon as they start (see above); "
                           "gm serve stopped. Fix what they report.") from None
 
 
+class _Server(Granian):
+    """granian's server, stopped (not reloaded) by SIGHUP, as when the terminal that ran it closes."""
+
+    def signal_handler_reload(self, *args, **kwargs):
+        self.signal_handler_interrupt(*args, **kwargs)
+
+
+# Request variables a server's own environment should never carry: granian starts every request's
+# WSGI environ from os.environ, and werkzeug would take an HTTP_COOKIE from there, for instance.
+_REQUEST_NAMES = ("CONTENT_LENGTH", "CONTENT_TYPE", "QUERY_STRING", "REMOTE_ADDR", "REQUEST_METHOD",
+                  "PATH_INFO", "SCRIPT_NAME", "SERVER_NAME", "SERVER_PORT", "SERVER_PROTOCOL")
+
+
 def _in_worker(app, parent: int):
-    """Runs in each worker as it starts: never outlive the parent, then serve the app."""
+    """Runs in each worker as it starts, before granian calls the app: out of the terminal's
+    process group (Ctrl-C reaches only `gm serve`, which stops the workers one way, with SIGTERM),
+    never outliving the parent, and no request variables in the environment."""
+    os.setpgid(0, 0)
+    for name in [n for n in os.environ if n.startswith("HTTP_") or n in _REQUEST_NAMES]:
+        del os.environ[name]
 
     def orphaned() -> None:
         # If the parent is killed outright it cannot stop us: stop on our own, never linger.

@@ -45,12 +45,13 @@ def wait_for(condition, seconds: float = 20.0, what: str = "") -> None:
 class Served:
     """`gm serve --workers N` in a session of its own (so a Ctrl-C to it reaches only it)."""
 
-    def __init__(self, home: Path, workers: int = 2):
+    def __init__(self, home: Path, workers: int = 2, host: str = "127.0.0.1", env: dict | None = None):
         self.port = free_port()
         gm = Path(sys.executable).with_name("gm")
         self.process = subprocess.Popen(
-            [str(gm), "serve", "--home", str(home), "--port", str(self.port), "--workers", str(workers)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+            [str(gm), "serve", "--home", str(home), "--port", str(self.port), "--workers", str(workers), "--host", host],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+            env={**os.environ, **(env or {})})
         self.workers = workers
         wait_for(lambda: self.process.poll() is not None or len(children(self.process.pid)) == workers,
                  what="the workers")
@@ -184,15 +185,26 @@ def test_failed_sign_ins_are_counted_across_workers(home, game):
         server.stop()
 
 
-@pytest.mark.parametrize("how", ["SIGTERM to gm serve", "Ctrl-C to the terminal's process group"])
-def test_sigterm_and_ctrl_c_stop_every_worker(home, game, how):
-    server = Served(home)
+@pytest.mark.parametrize("how", ["SIGTERM to gm serve", "Ctrl-C to the terminal's process group",
+                                 "SIGHUP (the terminal closed)"])
+def test_sigterm_ctrl_c_and_sighup_stop_every_worker_at_once(home, game, how):
+    # Four workers: with a Ctrl-C reaching them as well as gm serve, some hung until killed 10 s on.
+    server = Served(home, workers=4)
+    for _ in range(3):  # answering, so that a stop finds them at work
+        connection = server.connect()
+        assert request(connection, "GET", "/")[0].status == 200
+        connection.close()
     workers = children(server.process.pid)
+    began = time.monotonic()
     if how.startswith("SIGTERM"):
         server.process.send_signal(signal.SIGTERM)
+    elif how.startswith("SIGHUP"):
+        os.killpg(server.process.pid, signal.SIGHUP)
     else:
         os.killpg(server.process.pid, signal.SIGINT)
     out, _ = server.process.communicate(timeout=30)
+    assert time.monotonic() - began < 5, out
+    assert "refused to gracefully stop" not in out
     assert server.process.returncode == 0
     assert "Stopped." in out and "Traceback" not in out
     assert not any(alive(pid) for pid in workers)
@@ -216,6 +228,52 @@ def test_a_dead_worker_is_replaced_and_a_killed_parent_leaves_no_orphan(home, ga
     server.process.wait(timeout=10)
     wait_for(lambda: not any(alive(pid) for pid in workers), seconds=15, what="the workers to stop")
     assert "gm serve: Unexpected exit from worker-" in server.process.stdout.read()
+
+
+def test_a_host_name_is_served(home, game):
+    server = Served(home, host="localhost")
+    try:
+        connection = server.connect()
+        assert request(connection, "GET", "/")[0].status == 200
+        connection.close()
+    finally:
+        out = server.stop()
+    assert f"at http://localhost:{server.port}/" in out and "Traceback" not in out
+    assert "buffers request bodies" not in out  # loopback: nobody else reaches it
+
+
+def test_a_cookie_in_the_servers_environment_signs_nobody_in(home, game):
+    """granian starts each request's WSGI environ from os.environ, and werkzeug reads the cookie
+    from HTTP_COOKIE: a stray one there must not become every visitor's session."""
+    from gm.home import Home
+    from gm.web.app import create_app
+    from tests.web.conftest import Player
+
+    player = Player(create_app(Home(home)).test_client())
+    player.sign_in("BR", game["BR"])
+    cookie = next(c for c in player.client._cookies.values() if c.key == "gm_session").value
+    assert "You are <strong>BR</strong>" in player.client.get("/").text  # the cookie is good
+    server = Served(home, env={"HTTP_COOKIE": f"gm_session={cookie}"})
+    try:
+        connection = server.connect()
+        response, page = request(connection, "GET", "/")  # no Cookie header
+        connection.close()
+    finally:
+        server.stop()
+    assert response.status == 200 and "Sign in" in page and "You are <strong>" not in page
+
+
+def test_an_address_others_reach_is_warned_about(capsys, tmp_path):
+    """(A unit test: the tests serve on loopback only.)"""
+    from types import SimpleNamespace
+
+    from gm.cli.serve import _started
+
+    home = SimpleNamespace(root=tmp_path, setting=lambda section, name, default: "a hash")
+    for address, warned in [("192.0.2.7", True), ("0.0.0.0", True), ("::", True), ("127.0.0.1", False),
+                            ("::1", False)]:
+        _started(home, address, address, 8000, "2 workers of 2 threads")
+        assert ("buffers request bodies" in capsys.readouterr().out) == warned, address
 
 
 def test_a_port_in_use_is_one_clear_line(gm, home, game):
