@@ -20,6 +20,15 @@ def inbox_state(dovecot, user: str, folder: str = "INBOX") -> list[bytes]:
         connection.logout()
 
 
+def all_three_taken_once(home, gm, dovecot, user: str) -> None:
+    """After the fetch that finished the job: every message flagged and seen, nothing left to
+    take, and three messages made three submissions and three answers (nothing twice)."""
+    flags = inbox_state(dovecot, user)
+    assert all(b"$GmTaken" in f and b"\\Seen" in f for f in flags) and len(flags) == 3
+    assert gm("inbox", "fetch", home=home).out == "No new mail.\n"
+    assert rows(home, "SELECT count(*) FROM submissions") == [(3,)] and len(outbox_bodies(home)) == 3
+
+
 def three_mails(secret: str) -> list[bytes]:
     return [mail(turn_file(secret, f"CLAIM {code}"), message_id=f"<imap{n}@example.org>")
             for n, code in enumerate(["ENG", "SCO", "WAL"])]
@@ -48,11 +57,7 @@ def test_fetch_takes_each_message_once_even_after_a_crash(home, gm, mail_home, d
     assert ran.code == 0
     assert ran.out.splitlines()[2].startswith("imap:INBOX:3: accepted 1 order(s) for BR in g1, turn 1 (replaces")
     assert ran.out.endswith("Taken: 3 accepted\n")
-    flags = inbox_state(dovecot, imap_user)
-    assert all(b"$GmTaken" in f and b"\\Seen" in f for f in flags) and len(flags) == 3
-    assert gm("inbox", "fetch", home=home).out == "No new mail.\n"
-    # Nothing twice: three messages, three submissions, three answers.
-    assert rows(home, "SELECT count(*) FROM submissions") == [(3,)] and len(outbox_bodies(home)) == 3
+    all_three_taken_once(home, gm, dovecot, imap_user)
 
 
 @pytest.mark.slow
@@ -72,10 +77,7 @@ def test_a_crash_between_storing_and_flagging_only_flags_on_the_next_fetch(home,
     monkeypatch.setattr(ImapSource, "taken", real_taken)
     ran = gm("inbox", "fetch", home=home)
     assert (ran.code, ran.out) == (0, "No new mail (3 taken before).\n")
-    flags = inbox_state(dovecot, imap_user)
-    assert all(b"$GmTaken" in f and b"\\Seen" in f for f in flags) and len(flags) == 3
-    assert gm("inbox", "fetch", home=home).out == "No new mail.\n"
-    assert rows(home, "SELECT count(*) FROM submissions") == [(3,)] and len(outbox_bodies(home)) == 3
+    all_three_taken_once(home, gm, dovecot, imap_user)
 
 
 @pytest.mark.slow
