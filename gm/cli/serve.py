@@ -11,7 +11,7 @@ from gm.services.portal_access import gm_password_hash
 
 
 def serve(
-    host: Annotated[str, typer.Option(help="The address to listen on; keep 127.0.0.1 behind a TLS proxy.")] = "127.0.0.1",
+    host: Annotated[str, typer.Option(help="The address to listen on (an address or a name); keep 127.0.0.1 behind a TLS proxy that buffers request bodies (docs/portal.md).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="The port to listen on (0: any free port).")] = 8000,
     threads: Annotated[int, typer.Option(min=1, max=64, help="Python threads answering requests, per worker.")] = 2,
     workers: Annotated[Optional[int], typer.Option(
