@@ -126,13 +126,8 @@ def _letter(message: EmailMessage, content_hash: str, envelope_sender: str | Non
     )
 
 
-def why_automatic(message: EmailMessage, envelope_sender: str | None = None,
-                  sender: Address | None = None) -> str | None:
-    """Why a mail was sent by a program (RFC 3834, bounces, lists), or None for a person's mail."""
-    return _why_automatic(_Headers(message), envelope_sender, sender)
-
-
 def _why_automatic(headers: "_Headers", envelope_sender: str | None, sender: Address | None) -> str | None:
+    """Why a mail was sent by a program (RFC 3834, bounces, lists), or None for a person's mail."""
     auto = headers.text("Auto-Submitted").strip().lower()
     if auto and not auto.startswith("no"):
         return f"Auto-Submitted: {auto}"
@@ -161,12 +156,8 @@ def _why_automatic(headers: "_Headers", envelope_sender: str | None, sender: Add
     return None
 
 
-def texts_of(message: EmailMessage) -> list[Text]:
-    """The text body (text/plain preferred, else HTML made text) and each text attachment."""
-    return _texts(message, [_described(p) for p in message.walk() if not p.is_multipart()])
-
-
 def _texts(message: EmailMessage, parts: list["_Part"]) -> list[Text]:
+    """The text body (text/plain preferred, else HTML made text) and each text attachment."""
     body = next((p for p in parts if p.type == "text/plain" and not p.attachment), None) or \
         next((p for p in parts if p.type == "text/html" and not p.attachment), None)
     texts: list[Text] = []

@@ -25,7 +25,7 @@ from gm.services import turnfiles
 from gm.services.answers import Answerer, from_receipt, from_submission, refused
 from gm.services.requests import answer_request, is_request
 from gm.store import records
-from gm.store.database import transaction
+from gm.store.database import atomic, transaction
 
 # How many messages a run reads, archives and stores before it forces them to disk and tells the
 # source (see Intake.take_all).
@@ -206,7 +206,7 @@ class Intake:
     def _record(self, item: Read, outcome: str, results: list, answer: str | None) -> Taken:
         """The answer and the record of the message, in one transaction, so a message is answered once."""
         letter = item.letter
-        with turnfiles.atomic(self.db):
+        with atomic(self.db):
             if answer is None:
                 answer = self.answerer.answer(letter, results)
             self.db.execute(

@@ -7,7 +7,7 @@ from gm.core.envelope import Envelope
 from gm.intake.letter import Letter
 from gm.services import delivery
 from gm.store import records
-from gm.services.turnfiles import atomic
+from gm.store.database import atomic
 
 # RESEND: the last report again, as Eressea, Atlantis and Olympia players know it.
 # JSON ON/OFF: whether report mails carry the JSON report too.

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -25,7 +25,7 @@ from gm.services.cycle import record_absence, zone_of
 from gm.services.games import current_state, game_ruleset
 from gm.store import records
 from gm.store.archive import archive_bytes
-from gm.store.database import transaction
+from gm.store.database import atomic
 from gm.store.records import GameRecord
 
 
@@ -183,24 +183,6 @@ def submit(db: sqlite_utils.Database, home: Home, clock: Clock, data: bytes, cha
         if checked.accepted and checked.absence:
             record_absence(db, game, seat, *checked.absence, "turn file", iso(clock.now()))
     return Receipt(digest, True, replaced, checked)
-
-
-@contextmanager
-def atomic(db: sqlite_utils.Database):
-    """A write transaction of its own, or a savepoint when the caller has one open (mail intake
-    decides a whole batch of messages in one transaction)."""
-    if not db.conn.in_transaction:
-        with transaction(db):
-            yield db
-        return
-    db.conn.execute("SAVEPOINT gm_atomic")
-    try:
-        yield db
-    except BaseException:
-        db.conn.execute("ROLLBACK TO gm_atomic")
-        db.conn.execute("RELEASE gm_atomic")
-        raise
-    db.conn.execute("RELEASE gm_atomic")
 
 
 def order_template(db: sqlite_utils.Database, game_name: str, seat_code: str) -> str:

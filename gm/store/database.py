@@ -51,3 +51,21 @@ def transaction(db: sqlite_utils.Database):
         raise
     else:
         db.conn.execute("COMMIT")
+
+
+@contextmanager
+def atomic(db: sqlite_utils.Database):
+    """A write transaction of its own, or a savepoint when the caller has one open (mail intake
+    decides a whole batch of messages in one transaction)."""
+    if not db.conn.in_transaction:
+        with transaction(db):
+            yield db
+        return
+    db.conn.execute("SAVEPOINT gm_atomic")
+    try:
+        yield db
+    except BaseException:
+        db.conn.execute("ROLLBACK TO gm_atomic")
+        db.conn.execute("RELEASE gm_atomic")
+        raise
+    db.conn.execute("RELEASE gm_atomic")

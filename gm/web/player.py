@@ -243,5 +243,5 @@ def seat_page(game: GameRecord, seat: SeatRecord, result: dict | None = None, te
     seen = facts.seat_page_facts(db, game, seat, zone, p.clock, view)
     form = text if text is not None else facts.order_form(db, game, seat, view)
     return page("seat.html", status, title=f"{seen['game']['title']} — {seat.code}", facts=seen, result=result,
-                form=form, open=game.status != "over", zone=zone, zones=zones(), zone_options=zone_options(zone),
+                form=form, open=game.status != "over", zone=zone, zone_options=zone_options(zone),
                 need_secret=p.vault.get(session.get("sid")) is None)
