@@ -297,37 +297,31 @@ def _facts(db: sqlite_utils.Database, game: GameRecord) -> dict | None:
 
 
 class CachedRows(GameRows):
-    """What `turnfiles` checks a portal upload against: the game and seats from the database, as
-    always, and the state from the turn's cached view (the same state, read once per turn)."""
+    """What `turnfiles` checks a portal upload against: the state from the turn's cached view
+    (the same state, read once per turn); the game and seats from the database, or, with `known`
+    (game, its seats), as the request of a signed-in seat read them to see who it is.
+
+    Never kept past the request. A turn run in between is still caught: the state comes from
+    the turn's view, keyed on the turns table as it is now, and submit() compares the game's turn
+    and status again inside its write transaction."""
+
+    def __init__(self, db: sqlite_utils.Database, known: tuple[GameRecord, list[SeatRecord]] | None = None):
+        super().__init__(db)
+        self.known = known
+
+    def game(self, name: str) -> GameRecord | None:
+        return self.known[0] if self.known and name == self.known[0].name else super().game(name)
+
+    def seats(self, game: GameRecord) -> list[SeatRecord]:
+        known = self._seats_known(game)
+        return known if known is not None else super().seats(game)
 
     def state(self, game: GameRecord) -> dict:
         view = turn_view(self.db, game, self._seats_known(game))
         return view.state if view is not None else super().state(game)  # the latter says why not
 
     def _seats_known(self, game: GameRecord) -> list[SeatRecord] | None:
-        return None
-
-
-class SeatRows(CachedRows):
-    """CachedRows for one request of a signed-in seat: its game and the game's seats as that
-    request read them to see who is signed in, so checking the orders does not read them again.
-
-    Never kept past the request. A turn run in between is still caught: the state comes from
-    the turn's view, keyed on the turns table as it is now, and submit() compares the game's turn
-    and status again inside its write transaction."""
-
-    def __init__(self, db: sqlite_utils.Database, game: GameRecord, seats: list[SeatRecord]):
-        super().__init__(db)
-        self.known_game, self.known_seats = game, seats
-
-    def game(self, name: str) -> GameRecord | None:
-        return self.known_game if name == self.known_game.name else super().game(name)
-
-    def seats(self, game: GameRecord) -> list[SeatRecord]:
-        return self.known_seats if game.id == self.known_game.id else super().seats(game)
-
-    def _seats_known(self, game: GameRecord) -> list[SeatRecord] | None:
-        return self.known_seats if game.id == self.known_game.id else None
+        return self.known[1] if self.known and game.id == self.known[0].id else None
 
 
 def order_form(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, view: TurnView | None = None) -> str:

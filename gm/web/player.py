@@ -169,7 +169,7 @@ def _check_or_submit(game, seat, prepared: facts.Prepared, source: str, send: bo
     p = portal()
     db = p.db()
     seats = _seats_read(game)
-    rows = facts.SeatRows(db, game, seats) if seats is not None else facts.CachedRows(db)
+    rows = facts.CachedRows(db, (game, seats) if seats is not None else None)
     if send:
         receipt = turnfiles.submit(db, p.home, p.clock, prepared.data, "web", source,
                                    secret_check=p.verified.check, rows=rows, writing=p.writing)

@@ -64,12 +64,12 @@ def test_the_next_request_sees_a_new_secret_and_a_turn_run(signed_in, gm, home, 
     assert "Sign in to your seat" in signed_in.get("/").text
 
 
-def test_seat_rows_answer_only_for_their_own_game(home, game, gm):
+def test_rows_known_from_the_request_answer_only_for_their_own_game(home, game, gm):
     assert gm("game", "new", "g2", "--ruleset", "clash", "--seed", "3", home=home).code == 0
     db = open_database(home / "gm.db")
     g1, g2 = records.game_by_name(db, "g1"), records.game_by_name(db, "g2")
     seats = records.seats_of(db, g1.id)
-    rows = facts.SeatRows(db, g1, seats)
+    rows = facts.CachedRows(db, known=(g1, seats))
     assert rows.game("g1") is g1 and rows.seats(g1) is seats
     assert rows.game("g2") == g2 and rows.seats(g2) == [] and rows.game("nope") is None
     assert rows.state(g1) is facts.turn_view(db, g1).state
