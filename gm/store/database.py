@@ -10,14 +10,21 @@ import sqlite_utils
 from gm.store.migrations import all_migrations
 
 
-def open_database(path: Path) -> sqlite_utils.Database:
-    """Open (creating if needed) and migrate the database at path."""
+def connect(path: Path) -> sqlite3.Connection:
+    """A connection with gm's settings: transactions only where asked for, up to 10 s of waiting
+    for another writer, the write-ahead log (readers never wait for a writer)."""
     conn = sqlite3.connect(str(path), isolation_level=None, timeout=10)
-    db = sqlite_utils.Database(conn)
-    conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA busy_timeout = 10000")
     if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         conn.execute("PRAGMA journal_mode = WAL")
+    return conn
+
+
+def open_database(path: Path) -> sqlite_utils.Database:
+    """Open (creating if needed) and migrate the database at path."""
+    conn = connect(path)
+    db = sqlite_utils.Database(conn)
+    conn.execute("PRAGMA foreign_keys = ON")
     migrate(db)
     return db
 
@@ -41,16 +48,17 @@ def migrate(db: sqlite_utils.Database) -> list[str]:
 
 
 @contextmanager
-def transaction(db: sqlite_utils.Database):
+def transaction(db: sqlite_utils.Database | sqlite3.Connection):
     """One write transaction: BEGIN IMMEDIATE, commit on success, roll back on any error."""
-    db.conn.execute("BEGIN IMMEDIATE")
+    conn = db.conn if isinstance(db, sqlite_utils.Database) else db
+    conn.execute("BEGIN IMMEDIATE")
     try:
         yield db
     except BaseException:
-        db.conn.execute("ROLLBACK")
+        conn.execute("ROLLBACK")
         raise
     else:
-        db.conn.execute("COMMIT")
+        conn.execute("COMMIT")
 
 
 @contextmanager

@@ -11,12 +11,13 @@ import sqlite3
 import struct
 import threading
 import time
-from collections import deque
 from contextlib import contextmanager
 from pathlib import Path
 
 from flask import abort, session
 from werkzeug.exceptions import TooManyRequests
+
+from gm.store.database import connect, transaction
 
 
 def csrf_token() -> str:
@@ -57,73 +58,27 @@ class SignInLimiter:
     """Failed sign-ins per key (client address, seat, 'gm') in a sliding window; successes are free,
     so players who know their secret are never slowed by someone guessing.
 
-    With `path` the failures are kept in that SQLite file, so every worker process of `gm serve`
+    The failures are kept in the SQLite file at `path`, so every worker process of `gm serve`
     (and every server on the same home) counts the same failures, and a restart forgets none;
-    `scope` keeps limiters sharing a file apart. Without it they are kept in this process only."""
+    `scope` keeps limiters sharing a file apart."""
 
-    def __init__(self, failures: int, window: float, path: Path | None = None, scope: str = "sign-in"):
+    def __init__(self, failures: int, window: float, path: Path, scope: str = "sign-in"):
         self.failures, self.window, self.path, self.scope = failures, window, path, scope
-        self._seen: dict[str, deque] = {}
-        self._lock = threading.Lock()
         self._local = threading.local()
-        if path is not None:
-            # Made here, in the process that forks the workers; each thread opens its own connection
-            # later (a connection must not cross a fork or a thread).
-            if not path.exists():
-                os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # client addresses: the GM's only
-            db = self._connect()
-            try:
-                db.execute("CREATE TABLE IF NOT EXISTS failures (scope TEXT NOT NULL, key TEXT NOT NULL, "
-                           "at REAL NOT NULL)")
-                db.execute("CREATE INDEX IF NOT EXISTS failures_by_key ON failures (scope, key, at)")
-            finally:
-                db.close()
+        # Made here, in the process that forks the workers; each thread opens its own connection
+        # later (a connection must not cross a fork or a thread).
+        if not path.exists():
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # client addresses: the GM's only
+        db = self._connect()
+        try:
+            db.execute("CREATE TABLE IF NOT EXISTS failures (scope TEXT NOT NULL, key TEXT NOT NULL, "
+                       "at REAL NOT NULL)")
+            db.execute("CREATE INDEX IF NOT EXISTS failures_by_key ON failures (scope, key, at)")
+        finally:
+            db.close()
 
     def blocked(self, *keys: str) -> float:
         """Seconds until one more attempt is allowed for every key; 0 when allowed now."""
-        if self.path is not None:
-            return self._blocked_shared(keys)
-        now = time.monotonic()
-        wait = 0.0
-        with self._lock:
-            for key in keys:
-                times = self._recent(key, now)
-                if len(times) >= self.failures:
-                    wait = max(wait, times[0] + self.window - now)
-        return wait
-
-    def failed(self, *keys: str) -> None:
-        if self.path is not None:
-            return self._failed_shared(keys)
-        now = time.monotonic()
-        with self._lock:
-            for key in keys:
-                self._recent(key, now).append(now)
-
-    def _recent(self, key: str, now: float) -> deque:
-        times = self._seen.setdefault(key, deque())
-        while times and times[0] <= now - self.window:
-            times.popleft()
-        if len(self._seen) > 100_000:  # a flood of keys: forget the quiet ones
-            self._seen = {k: v for k, v in self._seen.items() if v}
-            self._seen.setdefault(key, times)
-        return times
-
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(str(self.path), timeout=10, isolation_level=None, check_same_thread=True)
-        db.execute("PRAGMA busy_timeout = 10000")
-        if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = NORMAL")  # a count of failures, not a record to keep
-        return db
-
-    def _db(self) -> sqlite3.Connection:
-        mine = getattr(self._local, "db", None)
-        if mine is None or mine[0] != os.getpid():
-            mine = self._local.db = (os.getpid(), self._connect())
-        return mine[1]
-
-    def _blocked_shared(self, keys) -> float:
         # Wall-clock time: the same in every process and after a restart.
         now = time.time()
         wait = 0.0
@@ -136,18 +91,23 @@ class SignInLimiter:
                 wait = max(wait, row[0] + self.window - now)
         return wait
 
-    def _failed_shared(self, keys) -> None:
+    def failed(self, *keys: str) -> None:
         now = time.time()
-        db = self._db()
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(self._db()) as db:
             db.executemany("INSERT INTO failures (scope, key, at) VALUES (?, ?, ?)",
                            [(self.scope, key, now) for key in keys])
             db.execute("DELETE FROM failures WHERE scope = ? AND at <= ?", [self.scope, now - self.window])
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+
+    def _connect(self) -> sqlite3.Connection:
+        db = connect(self.path)
+        db.execute("PRAGMA synchronous = NORMAL")  # a count of failures, not a record to keep
+        return db
+
+    def _db(self) -> sqlite3.Connection:
+        mine = getattr(self._local, "db", None)
+        if mine is None or mine[0] != os.getpid():
+            mine = self._local.db = (os.getpid(), self._connect())
+        return mine[1]
 
 
 class SecretVault:

@@ -29,11 +29,9 @@ def register(app: Flask) -> None:
     per_hour = gm.home.setting("portal", "link_requests_per_hour", LINK_REQUESTS_PER_HOUR)
     if per_hour < 1:
         raise GMError(f"{gm.home.settings_file}: [portal] link_requests_per_hour must be 1 or more, not {per_hour}.")
-    # Kept where the sign-in limiter keeps its count, when it keeps one on disk, so every worker
-    # process of `gm serve` counts the same requests.
-    shared = getattr(gm.limiter, "path", None)
-    app.extensions["gm_link_requests"] = (
-        SignInLimiter(per_hour, 3600, path=shared, scope="link-request") if shared else SignInLimiter(per_hour, 3600))
+    # Kept where the sign-in limiter keeps its count, so every worker process of `gm serve` counts
+    # the same requests.
+    app.extensions["gm_link_requests"] = SignInLimiter(per_hour, 3600, path=gm.limiter.path, scope="link-request")
     app.register_blueprint(blueprint)
 
 
