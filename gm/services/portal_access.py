@@ -101,11 +101,9 @@ def seat_in_game(db: sqlite_utils.Database, seat_id: int
                  ) -> tuple[records.GameRecord, records.SeatRecord, list[records.SeatRecord]] | None:
     """(game, seat, every seat of the game) for a seat id; None when there is no such seat.
     The seats come with it because they are read anyway, and a request checking orders needs them."""
-    row = db.execute("SELECT g.name FROM seats s JOIN games g ON g.id = s.game_id WHERE s.id = ?",
-                     [seat_id]).fetchone()
-    if row is None:
+    game = records.game_of_seat(db, seat_id)
+    if game is None:
         return None
-    game = records.game_by_name(db, row[0])
     seats = records.seats_of(db, game.id)
     return game, next(s for s in seats if s.id == seat_id), seats
 

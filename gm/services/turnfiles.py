@@ -60,9 +60,7 @@ class GameRows:
         self.db = db
 
     def game(self, name: str) -> GameRecord | None:
-        if self.db.execute("SELECT name FROM games WHERE name = ?", [name]).fetchone() is None:
-            return None
-        return records.game_by_name(self.db, name)
+        return records.find_game(self.db, name)
 
     def seats(self, game: GameRecord) -> list[records.SeatRecord]:
         return records.seats_of(self.db, game.id)

@@ -48,13 +48,25 @@ class SeatRecord:
     status: str
 
 
-def game_by_name(db: sqlite_utils.Database, name: str) -> GameRecord:
+def find_game(db: sqlite_utils.Database, name: str) -> GameRecord | None:
+    """The game of that name, or None."""
     row = db.execute("SELECT * FROM games WHERE name = ?", [name]).fetchone()
-    if row is None:
+    return None if row is None else _game(db, row)
+
+
+def game_of_seat(db: sqlite_utils.Database, seat_id: int) -> GameRecord | None:
+    """The game a seat id belongs to, or None for no such seat."""
+    row = db.execute("SELECT g.* FROM seats s JOIN games g ON g.id = s.game_id WHERE s.id = ?", [seat_id]).fetchone()
+    return None if row is None else _game(db, row)
+
+
+def game_by_name(db: sqlite_utils.Database, name: str) -> GameRecord:
+    game = find_game(db, name)
+    if game is None:
         known = [r[0] for r in db.execute("SELECT name FROM games ORDER BY name").fetchall()]
         hint = f" Games here: {', '.join(known)}." if known else " There are no games yet: create one with 'gm game new'."
         raise GMError(f"unknown game '{name}'.{hint}")
-    return _game(db, row)
+    return game
 
 
 def all_games(db: sqlite_utils.Database) -> list[GameRecord]:
