@@ -41,9 +41,8 @@ def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: T
         "problems": [_problem(p.to_json(), found) for p in checked.problems],
     }
     if not checked.accepted:
-        # Whether a valid submission of this seat still counts (records.current_submissions, for one seat).
-        result["earlier"] = db.execute("SELECT 1 FROM submissions WHERE game_id = ? AND turn = ? AND seat_id = ? "
-                                       "AND current = 1 LIMIT 1", [game.id, game.turn, seat.id]).fetchone() is not None
+        # Whether a valid submission of this seat still counts.
+        result["earlier"] = records.has_current_submission(db, game.id, game.turn, seat.id)
     return result
 
 

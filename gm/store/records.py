@@ -158,6 +158,12 @@ def current_submissions(db: sqlite_utils.Database, game_id: int, turn: int) -> d
             for sid, seat_id, orders, final, received in rows}
 
 
+def has_current_submission(db: sqlite_utils.Database, game_id: int, turn: int, seat_id: int) -> bool:
+    """Whether a submission of this seat counts in the turn (current_submissions, for one seat)."""
+    return db.execute("SELECT 1 FROM submissions WHERE game_id = ? AND turn = ? AND seat_id = ? AND current = 1 "
+                      "LIMIT 1", [game_id, turn, seat_id]).fetchone() is not None
+
+
 def audit(db: sqlite_utils.Database, at: str, game_id: int | None, action: str, detail: dict) -> None:
     db["audit"].insert({"at": at, "game_id": game_id, "action": action,
                         "detail": json.dumps(detail, sort_keys=True)})
