@@ -54,7 +54,7 @@ def restore(
     if checked.pending:
         typer.echo(f"gm applies {len(checked.pending)} newer migration(s) ({', '.join(checked.pending)}) when it "
                    "first opens this home.")
-    typer.echo("Next: point GM_HOME (cron, the portal) at it.")
+    typer.echo(f"Next: gm doctor --home {target}; then point GM_HOME (cron, the portal) at it.")
 
 
 def _live(step) -> bool:

@@ -186,7 +186,7 @@ def _write(home: Home, partial: Path, snapshot: Path, gzip: bool, migrations: tu
             problems += _missing_references(files, referenced)
             if problems:
                 shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
-                raise GMError(f"no backup was written: {shown}. Nothing else was changed.")
+                raise GMError(f"no backup was written: {shown}. Run 'gm doctor' for what to do.")
             manifest = Manifest(iso(made), version("gm"), str(home.root), migrations, tuple(folders), tuple(files),
                                 tuple(skipped))
             data = manifest.to_json()

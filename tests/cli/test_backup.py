@@ -126,6 +126,8 @@ def test_backup_during_a_turn_run_and_intake_restores_and_verifies(home, gm, pla
         assert verified.code == 0 and "every state hash matches" in verified.out, verified.err
         books = gm("ledger", "check", home=restored)
         assert books.code == 0 and books.out.startswith("The books balance"), books.err
+        doctor = gm("doctor", home=restored)  # every archive file the snapshot refers to is there and whole
+        assert doctor.code == 0, doctor.out + doctor.err
     assert gm("turn", "verify", "g1", home=home).out == "g1: 2 turn(s) verified, every state hash matches.\n"
 
 
@@ -255,7 +257,7 @@ def test_backup_refuses_a_home_missing_an_archive_file(home, gm, played, tmp_pat
     ran = gm("backup", tmp_path / "b.tar", home=home)
     assert ran.code == 1 and ran.err.startswith(f"Error: no backup was written: archive/{victim.parent.name}/"
                                                 f"{victim.name} (submission ")
-    assert ran.err.endswith("is missing from the home. Nothing else was changed.\n")
+    assert ran.err.endswith("is missing from the home. Run 'gm doctor' for what to do.\n")
     assert list(tmp_path.glob("*b.tar*")) == []
 
 
