@@ -73,6 +73,7 @@ def restore_backup(backup: Path, target: Path, progress: Callable[[str], None] =
     unpacking = Path(tempfile.mkdtemp(prefix=f".{target.name}.restoring-", dir=target.parent))
     try:
         _unpack(backup, checked.manifest, unpacking)
+        os.sync()  # every file on disk before the home appears under its name (once, not per file)
         if fresh:
             _clear_fresh_home(target)
         os.replace(unpacking, target)
@@ -239,7 +240,6 @@ def _unpack(backup: Path, manifest: Manifest, into: Path) -> None:
             descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(descriptor, "wb") as sink:
                 size, digest = _copy(tar.extractfile(member), sink)
-                os.fsync(sink.fileno())
             if (size, digest) != (kept.size, kept.sha256):
                 raise GMError(f"{backup} changed while it was being restored ({kept.path}). Nothing was changed; "
                               "restore again.")
