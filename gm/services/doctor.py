@@ -62,8 +62,9 @@ def check_settings(home: Home) -> Finding:
                 home.setting(section, key, default)
             except GMError as exc:
                 problems.append(Problem.from_message(str(exc), "Fix the file."))
-    problems += _server_problems(home)
-    return Finding("settings", f"{home.settings_file.name} reads ({len(settings)} sections)", tuple(problems))
+    problems += _server_problems(home)  # a wrong [smtp] port shows here too: say it once
+    return Finding("settings", f"{home.settings_file.name} reads ({len(settings)} sections)",
+                   tuple(dict.fromkeys(problems)))
 
 
 def _server_problems(home: Home) -> list[Problem]:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import BinaryIO, Callable
 
 from gm.errors import GMError
-from gm.home import DEFAULT_TOML, Home
+from gm.home import DEFAULT_TOML
 from gm.services.backup import ARCHIVE_NAME, CHUNK, DATABASE, MANIFEST, PREFIX, Manifest, member_name
 from gm.store import keeping
 from gm.store.archive import sync_folder

@@ -9,7 +9,7 @@ import subprocess
 
 import jinja2
 
-from tests.cli.test_backup import copy_home, played, submit_all  # noqa: F401  (the module's played home)
+from tests.cli.test_backup import played  # noqa: F401  (the played home, made once per module)
 from tests.cli.test_game import table_dump
 
 CHECKS = ["settings", "folders", "database", "migrations", "archive", "reports", "ledger", "templates", "secrets"]
