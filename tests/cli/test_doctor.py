@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 
 import jinja2
+import pytest
 
 from tests.cli.test_backup import played  # noqa: F401  (the played home, made once per module)
 from tests.cli.test_game import table_dump
@@ -94,6 +95,7 @@ def test_each_problem_has_its_line_and_what_to_do(home, gm, played, tmp_path):
     assert [line for line in lines(gm("doctor", home=home)) if line.startswith("PROBLEM  archive")] == []
 
 
+@pytest.mark.slow  # renders the four PDFs of a turn twice
 def test_missing_reports_are_rendered_again(home, gm, played):
     assert gm("report", "render", "g1", "--turn", "1", home=home).code == 0
     (home / "reports" / "g1" / "1" / "FR.pdf").unlink()
