@@ -13,6 +13,7 @@ import sqlite_utils
 
 from gm.clock import Clock, iso
 from gm.core.envelope import Envelope, read_envelope
+from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.letter import Letter
@@ -111,11 +112,13 @@ class Intake:
             try:
                 with transaction(self.db):  # one commit for the batch: each writes its pages once
                     taken = [self.decide(item) for item in read]
+                    crash_point("intake:before-commit")
             except BaseException:
                 self.rows.forget()  # it may hold what the rollback took back
                 raise
             yield from taken
             self._force_log_to_disk()
+            crash_point("intake:after-commit")
             for incoming in batch:
                 source.taken(incoming)
 

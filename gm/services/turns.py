@@ -14,6 +14,7 @@ from gm.core.envelope import TurnFileError, decode_turn_file, read_envelope
 from gm.core.model import Order
 from gm.core.ruleset import Ruleset, TurnSeeds
 from gm.core.statehash import state_hash
+from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
 from gm.store import records
@@ -134,6 +135,8 @@ def _run_turn_locked(db: sqlite_utils.Database, clock: Clock, game_name: str,
             cycle.advance_after_turn(db, game, clock.now(), outcome is not None)
         notices, dropped = cycle.drop_outs(db, game, game.turn, now) if not outcome else ([], [])
         charges.forfeit_drop_outs(db, game, dropped, now)
+        crash_point("turn:before-commit")
+    crash_point("turn:after-commit")
     without_orders = tuple(code for code, entry in orders.items() if entry["by"] != "player")
     return TurnSummary(game.name, game.turn, digest, without_orders, ruleset.turn_label(result.state),
                        outcome is not None, tuple(notices))
