@@ -148,6 +148,7 @@ def _store_turn(db, game, number, seed, version, orders, events, state, now) -> 
         "game_id": game.id, "number": number, "seed": seed, "ruleset_version": version,
         "orders": json.dumps(orders, sort_keys=True), "events": json.dumps(events, sort_keys=True),
         "state": json.dumps(state, sort_keys=True), "state_hash": digest, "resolved": now,
+        "published": now if number == 0 else None,  # the start has nothing to publish
     })
     return digest
 
@@ -197,6 +198,9 @@ def rerun_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: s
             })
             db.execute("DELETE FROM turns WHERE game_id = ? AND number >= ?", [game.id, number])
             db.execute("DELETE FROM reports WHERE game_id = ? AND turn >= ?", [game.id, number])
+            # Their unsent report mails would carry the new turn's files: they are for turns gone.
+            db.execute("UPDATE outbox SET status = 'cancelled' WHERE game_id = ? AND turn >= ? "
+                       "AND kind IN ('report', 'resend') AND status = 'queued'", [game.id, number])
             # Orders sent for later turns answered a position that no longer exists.
             db.execute("UPDATE submissions SET current = 0 WHERE game_id = ? AND turn > ?", [game.id, number])
             for seat_id, row in fixes:
