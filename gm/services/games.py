@@ -145,6 +145,14 @@ def seat_infos(db: sqlite_utils.Database, game: GameRecord, ruleset: Ruleset, sc
     return [SeatInfo(s.code, s.name) for s in seats]
 
 
+class NotSeated(GMError):
+    """A game whose seats cannot start it yet (too few, say): reason is the ruleset's words."""
+
+    def __init__(self, game: str, reason: str):
+        super().__init__(f"game '{game}' cannot start as seated: {reason}. Seat players with 'gm game join'.")
+        self.reason = reason
+
+
 def current_state(db: sqlite_utils.Database, game: GameRecord) -> dict:
     """The state the turn being collected is played against.
 
@@ -158,6 +166,6 @@ def current_state(db: sqlite_utils.Database, game: GameRecord) -> dict:
     try:
         return ruleset.new_game(scenario, seat_infos(db, game, ruleset, scenario), TurnSeeds(game.seed, 0))
     except ScenarioError as exc:
-        raise GMError(f"game '{game.name}' cannot start as seated: {exc}. Seat players with 'gm game join'.")
+        raise NotSeated(game.name, str(exc))
 
 
