@@ -138,8 +138,8 @@ def _record_reminders(db, game: GameRecord, seats, kind: str, now) -> None:
 
 
 def _warn_once(db, game: GameRecord, why: str, now) -> None:
-    seen = db.execute("SELECT 1 FROM audit WHERE game_id = ? AND action = 'nmr spike' AND detail LIKE ?",
-                      [game.id, f'%"turn": {game.turn}%']).fetchone()
+    seen = db.execute("SELECT 1 FROM audit WHERE game_id = ? AND action = 'nmr spike' "
+                      "AND json_extract(detail, '$.turn') = ?", [game.id, game.turn]).fetchone()
     if not seen:
         with transaction(db):
             records.audit(db, iso(now), game.id, "nmr spike", {"turn": game.turn, "why": why})
@@ -152,8 +152,8 @@ def _push_for_absences(db, clock: Clock, game: GameRecord, report: RunReport) ->
         return
     limit = game_setting(game, "absence-pushes")
     for code, ends in sorted(cycle.absent_at(db, game, cycle.moment(game.due)).items()):
-        used = db.execute("SELECT COUNT(*) FROM audit WHERE game_id = ? AND action = 'absence push' AND detail LIKE ?",
-                          [game.id, f'%"seat": "{code}"%']).fetchone()[0]
+        used = db.execute("SELECT COUNT(*) FROM audit WHERE game_id = ? AND action = 'absence push' "
+                          "AND json_extract(detail, '$.seat') = ?", [game.id, code]).fetchone()[0]
         if used >= limit:
             continue
         due = ends + timedelta(minutes=1)
@@ -172,9 +172,9 @@ def status(db: sqlite_utils.Database, clock: Clock) -> list[dict]:
         current = records.current_submissions(db, game.id, game.turn)
         active = [s for s in seats if s.status == "active"]
         last = db.execute("SELECT MAX(resolved) FROM turns WHERE game_id = ? AND number >= 1", [game.id]).fetchone()[0]
-        problems = [json.loads(d)["why"] for (d,) in db.execute(
-            "SELECT detail FROM audit WHERE game_id = ? AND action = 'nmr spike' AND detail LIKE ?",
-            [game.id, f'%"turn": {game.turn}%']).fetchall()]
+        problems = [why for (why,) in db.execute(
+            "SELECT json_extract(detail, '$.why') FROM audit WHERE game_id = ? AND action = 'nmr spike' "
+            "AND json_extract(detail, '$.turn') = ?", [game.id, game.turn]).fetchall()]
         unpublished = records.unpublished_turns(db, game.id)
         problems += [f"turn {number} not published" for number in unpublished]
         rows.append({

@@ -160,7 +160,7 @@ def verify_turns(db: sqlite_utils.Database, game_name: str) -> tuple[int, list[s
     turns = records.turns_of(db, game.id)
     problems = []
     if turns and turns[0].number == 0:
-        start = ruleset.new_game(scenario, seat_infos(db, game, ruleset, scenario), TurnSeeds(game.seed, 0))
+        start = ruleset.new_game(scenario, seat_infos(db, game, ruleset, scenario, 0), TurnSeeds(game.seed, 0))
         if state_hash(start) != turns[0].state_hash:
             problems.append("turn 0: the starting state differs from a new game made with the same seed")
     for before, turn in zip(turns, turns[1:]):

@@ -205,3 +205,13 @@ def record_report(db: sqlite_utils.Database, game_id: int, turn: int, seat: str,
                [game_id, turn, seat, files["pdf"], files["json"], files["pdf_sha256"], files["json_sha256"],
                 files["rendered"]])
 
+
+def players_at(db: sqlite_utils.Database, game_id: int, turn: int) -> dict[int, str]:
+    """Seat id -> the name of the player who played it in `turn` (turn 0: who joined), from
+    seat_players: the joining player from turn 1, a standby from the turn it took over."""
+    rows = db.execute(
+        """SELECT sp.seat_id, a.name FROM seat_players sp JOIN accounts a ON a.id = sp.account_id
+           JOIN seats s ON s.id = sp.seat_id
+           WHERE s.game_id = ? AND sp.from_turn <= ? ORDER BY sp.from_turn, sp.id""",
+        [game_id, max(turn, 1)]).fetchall()
+    return dict(rows)  # the latest row of each seat wins
