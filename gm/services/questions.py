@@ -1,7 +1,7 @@
 """Questions for the GM: mail a person wrote without a turn file, kept until the GM answers it."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import sqlite_utils
 
@@ -32,7 +32,7 @@ class Question:
     answered: str | None
 
     def to_json(self) -> dict:
-        return dict(self.__dict__)
+        return asdict(self)
 
 
 def questions(db: sqlite_utils.Database, home: Home, every: bool = False) -> list[Question]:
