@@ -1,7 +1,6 @@
 """gm inbox: take turn files from mail (a mailbox on disk, one message on stdin, or IMAP)."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 import traceback
@@ -10,7 +9,7 @@ from typing import Annotated, Iterable
 
 import typer
 
-from gm.cli.common import HomeOption, clock, open_home
+from gm.cli.common import HomeOption, clock, echo_json, open_home
 from gm.cli.mail import send_and_report
 from gm.errors import GMError
 from gm.intake.imap import ImapSource, imap_settings
@@ -91,7 +90,7 @@ def questions(
     home_, db = open_home(home)
     found = questions_for_gm(db, home_, every)
     if as_json:
-        typer.echo(json.dumps([q.to_json() for q in found], indent=2, ensure_ascii=False))
+        echo_json([q.to_json() for q in found])
         return
     if not found:
         typer.echo("No questions wait for the GM." if not every else "No questions yet.")
