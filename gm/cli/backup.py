@@ -14,7 +14,7 @@ from gm.services.restore import restore_backup
 
 
 def backup(
-    dest: Annotated[Path, typer.Argument(help="A new .tar (or .tar.gz) file, or a folder where gm names it "
+    dest: Annotated[Path, typer.Argument(metavar="DEST", help="A new .tar (or .tar.gz) file, or a folder where gm names it "
                                               "gm-backup-YYYYMMDD-HHMMSS.tar. Outside the home.", show_default=False)],
     home: HomeOption = None,
 ) -> None:
