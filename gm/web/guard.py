@@ -76,7 +76,8 @@ _BLOCKED = {
     "browser": "Too many failed sign-ins from this browser.",
     "seat": f"Too many wrong secrets for this seat lately, from anywhere. {_ELSEWHERE}; or ask for a "
             "one-time sign-in link by mail (\"Lost your secret?\" on the first page), which works at once.",
-    "gm": f"Too many wrong GM passwords lately, from anywhere. {_ELSEWHERE}.",
+    "gm": f"Too many wrong GM passwords lately, from anywhere. {_ELSEWHERE}; on the server, "
+          "'gm portal link --gm' makes a one-time link that signs you in here.",
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gm.web.known_browsers import COOKIE
+COOKIE = "gm_known"  # the known-browser cookie (gm/web/known_browsers.py)
 from tests.web.conftest import GM_PASSWORD, Player
 from tests.web.test_portal import orders, set_gm_password
 

@@ -6,7 +6,7 @@ from urllib.parse import urlencode
 
 from gm.web.app import create_app
 from tests.web.conftest import GM_PASSWORD, Player
-from tests.web.test_portal import set_gm_password
+from tests.web.test_portal import orders, set_gm_password
 from tests.web.test_workers import Served, csrf, request, session_cookie, sign_in
 
 
@@ -31,13 +31,15 @@ def test_a_cookie_copied_before_sign_out_does_not_work_after_it(app, signed_in):
     assert "Sign in to your seat" in replayed(create_app(app.extensions["gm"].home), copy)
 
 
-def test_a_copy_cannot_post_orders_after_sign_out(app, signed_in):
+def test_a_copy_cannot_post_orders_after_sign_out(app, signed_in, home):
     copy, token = cookie_of(signed_in), signed_in.token
-    signed_in.post("/sign-out")
+    form = {"csrf": token, "orders": orders("CLAIM ENG"), "action": "check"}
     stranger = app.test_client()
     stranger.set_cookie("gm_session", copy)
-    page = stranger.post("/orders", data={"csrf": token, "orders": "GAME g1\nEND\n", "action": "submit"})
-    assert page.status_code in (400, 403)
+    assert stranger.post("/orders", data=form).status_code == 200  # the copy works while signed in
+    signed_in.post("/sign-out")
+    page = stranger.post("/orders", data=form)
+    assert page.status_code in (400, 403) and "You are <strong>" not in page.text
 
 
 def test_a_cookie_copied_before_a_new_secret_does_not_work_after_it(app, signed_in, gm, home):
