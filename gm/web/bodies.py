@@ -1,5 +1,5 @@
-"""What granian calls: read a request's whole body on the event loop, with a deadline, then run the
-Flask app on it in a thread.
+"""What granian calls: read a request's whole body on the event loop, with a deadline, then answer it
+with the Flask app (a page on the loop, a form in a thread).
 
 granian's own WSGI interface hands a request to a Python thread as soon as its headers are in, and
 the thread then waits for the body for as long as the client likes (granian has no time limit for
@@ -8,7 +8,7 @@ every thread of every worker. Here granian serves RSGI, its native asynchronous 
 arrives on the worker's event loop, where a stalled one costs a coroutine and no thread, and only a
 request whose body is complete reaches the app. A body not complete `deadline` seconds after its
 headers is answered 408 and its connection closed; one larger than the app accepts is not read at
-all (a chunked one, only up to that size) and the app answers 413 from its length.
+all and the app answers 413 from its length; a body without a length (chunked) gets 411.
 """
 from __future__ import annotations
 
@@ -19,20 +19,22 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
+from granian.rsgi import ProtocolClosed, ProtocolError
+
 log = logging.getLogger("gm.web")
 
 _LATE = ("The request took too long to arrive. Try again; if it happens again, send your orders as "
          "a smaller file or by mail.").encode()
-_LATE_HEADERS = [("content-type", "text/plain; charset=utf-8"), ("connection", "close"),
-                 ("cache-control", "no-store")]
+_NO_LENGTH = b"Send the request with a Content-Length (a browser does)."
+_PLAIN = [("content-type", "text/plain; charset=utf-8"), ("connection", "close"), ("cache-control", "no-store")]
 # Bodies of these methods are not read (a GET with a body is answered as if it had none).
 _NO_BODY = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 class WholeBodies:
     """An RSGI app for granian around a WSGI app: the body first, read on the loop within
-    `deadline` seconds and at most `max_body` bytes, then the WSGI app in one of `threads`
-    threads of this worker."""
+    `deadline` seconds and at most `max_body` bytes, then the WSGI app, on the loop for a page and
+    in one of `threads` threads of this worker for a form."""
 
     def __init__(self, app: Callable, threads: int, deadline: float, max_body: int):
         self.app, self.threads, self.deadline, self.max_body = app, threads, deadline, max_body
@@ -51,18 +53,23 @@ class WholeBodies:
     async def __rsgi__(self, scope, protocol) -> None:
         if scope.proto != "http":
             return  # websockets are off in gm serve
-        body = b""
+        body: bytes | None = b""
         if scope.method not in _NO_BODY:
+            length = scope.headers.get("content-length")
+            if length is None and "transfer-encoding" in scope.headers:
+                # A chunked body that breaks off cannot be told from a whole one here; browsers
+                # (and proxies) send a form with its length.
+                protocol.response_bytes(411, _PLAIN, _NO_LENGTH)
+                return
             try:
                 async with asyncio.timeout(self.deadline):
-                    body = await self._body(scope.headers, protocol)
+                    body = await self._body(length, protocol)
             except TimeoutError:
-                protocol.response_bytes(408, _LATE_HEADERS, _LATE)
+                protocol.response_bytes(408, _PLAIN, _LATE)
                 return
+            except (ProtocolClosed, ProtocolError):
+                return  # the client went away before its body was in: nobody to answer
         environ = wsgi_environ(scope, body or b"")
-        if "HTTP_TRANSFER_ENCODING" in environ:  # read whole, the body has a length now
-            del environ["HTTP_TRANSFER_ENCODING"]
-            environ["CONTENT_LENGTH"] = str(len(body or b""))
         if body is None:  # over the limit: the app answers 413 from the length alone
             environ["CONTENT_LENGTH"] = str(self.max_body + 1)
         try:
@@ -76,25 +83,18 @@ class WholeBodies:
                 status, headers, content = await self._loop.run_in_executor(self._pool, self._answer, environ)
         except Exception:  # the app answers its own errors; this is a bug below it: say so, keep serving
             log.exception("portal bug under %s %s", scope.method, scope.path)
-            protocol.response_bytes(500, _LATE_HEADERS[:1], b"The portal hit a bug. Tell your GM.")
+            protocol.response_bytes(500, _PLAIN[:1], b"The portal hit a bug. Tell your GM.")
             return
         protocol.response_bytes(status, headers, content)
 
-    async def _body(self, headers, protocol) -> bytes | None:
-        """The whole body; None when it is larger than the limit: then an announced length is not
-        read at all, and a chunked body is read only up to the limit."""
-        length = headers.get("content-length")
-        if length is not None:
-            if not length.isdigit() or int(length) > self.max_body:
-                return None
-            return await protocol() if int(length) else b""
-        kept, size = [], 0
-        async for chunk in protocol:
-            kept.append(chunk)
-            size += len(chunk)
-            if size > self.max_body:
-                return None
-        return b"".join(kept)
+    async def _body(self, length: str | None, protocol) -> bytes | None:
+        """The whole body (b"" when none is announced); None, unread, when its announced length
+        is over the limit or not a number."""
+        if length is None:
+            return b""
+        if not length.isdigit() or int(length) > self.max_body:
+            return None
+        return await protocol() if int(length) else b""
 
     def _answer(self, environ: dict) -> tuple[int, list[tuple[str, str]], bytes]:
         """Runs the WSGI app in a pool thread: (status, headers, the whole answer)."""
