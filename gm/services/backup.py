@@ -38,10 +38,11 @@ DATABASE = "gm.db"
 SUFFIXES = (".tar", ".tar.gz", ".tgz")
 ARCHIVE_NAME = re.compile(r"archive/[0-9a-f]{2}/([0-9a-f]{64})")
 
-# Left out at the top of the home: the live database (the snapshot stands for it) and the
-# portal's count of failed sign-ins (a live SQLite file about the last few minutes; gm serve
-# starts a new one).
-LEFT_OUT = {f"{name}{suffix}" for name in ("gm.db", "portal-limits.db") for suffix in ("", "-wal", "-shm", "-journal")}
+# Left out at the top of the home: the live database (the snapshot stands for it), and the
+# portal's live SQLite files of failed sign-ins (the last few minutes) and of signed-in sessions
+# (a restored home has none: everybody signs in again, never the other way round).
+LEFT_OUT = {f"{name}{suffix}" for name in ("gm.db", "portal-limits.db", "portal-sessions.db")
+            for suffix in ("", "-wal", "-shm", "-journal")}
 # Lock files (the locks folder's, and *.lock) are only held while something runs; gm makes them again.
 LOCK_FOLDER = "locks"
 

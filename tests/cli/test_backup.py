@@ -138,6 +138,9 @@ def test_a_backup_keeps_every_file_and_its_permissions(home, gm, played, tmp_pat
     (home / "templates" / "mail").mkdir()
     (home / "templates" / "mail" / "report.txt").write_text("Subject: Your report\n\nHere it is.\n")
     (home / "locks" / "g1.lock").write_text("")
+    sessions = sqlite3.connect(home / "portal-sessions.db")  # the portal's, live: not in a backup
+    sessions.execute("CREATE TABLE sessions (tag BLOB PRIMARY KEY, who TEXT NOT NULL, seen REAL NOT NULL)")
+    sessions.commit()
     ran = gm("backup", tmp_path / "house.tar.gz", home=home)
     assert ran.code == 0, ran.err
     assert ran.out.startswith(f"Backup written: {tmp_path / 'house.tar.gz'} (")
@@ -151,6 +154,8 @@ def test_a_backup_keeps_every_file_and_its_permissions(home, gm, played, tmp_pat
     assert archive_files(restored) == archive_files(home) and len(archive_files(home)) == 4
     assert table_dump(restored) == table_dump(home)
     assert not (restored / "locks" / "g1.lock").exists() and (restored / "locks").is_dir()
+    assert not (restored / "portal-sessions.db").exists()
+    sessions.close()
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
 
 
