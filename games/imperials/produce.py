@@ -28,11 +28,11 @@ def roll(turn: Turn, seat: str) -> dict:
     rng = turn.rng("roll")
     white, red = rng.randint(1, 6), rng.randint(1, 6)
     record = {"seat": seat, "white": white, "red": red, "total": white + red, "event": None,
-              "produced": {}, "shortage": [], "robber": None}
+              "produced": {}, "shortage": [], "robber": None, "trades": []}
     if turn.wonders_mode:
         record["event"] = EVENT_FACES[rng.randint(1, 6) - 1]
     event = f", event die {EVENT_COLOUR[record['event']]}" if record["event"] else ""
-    turn.add("roll", f"{turn.name(seat)} rolls {white} (white) and {red} (red): "
+    turn.add("dice", f"{turn.name(seat)} rolls {white} (white) and {red} (red): "
              f"{white + red}{event}.", seat=seat, white=white, red=red, total=white + red,
              event=record["event"], round=turn.state["round"])
     return record
@@ -83,7 +83,10 @@ def produce(turn: Turn, record: dict) -> None:
             take(state, seat, good, n)
         if got:
             record["produced"][seat] = got
-            turn.add("production", f"{turn.name(seat)} receives {cards_text(got)}.", seat=seat, cards=got)
+    if record["produced"]:
+        text = "; ".join(f"{turn.name(s)} {cards_text(c)}" for s, c in record["produced"].items())
+        turn.add("production", f"The roll of {record['total']} produces: {text}.",
+                 total=record["total"], produced={s: dict(c) for s, c in record["produced"].items()})
     if turn.wonders_mode:
         _granary(turn, record)
 

@@ -11,7 +11,7 @@ from .turn import Turn
 
 
 def discard_limit(state: dict, seat: str) -> int:
-    fences = sum(1 for b in state["buildings"].values() if b["owner"] == seat and b["fence"])
+    fences = sum(1 for b in state["buildings"].values() if b["owner"] == seat and b.get("fence"))
     return DISCARD_LIMIT + FENCE_BONUS * fences
 
 

@@ -116,6 +116,9 @@ def settle_offers(turn: Turn, seat: str) -> None:
             continue
         hand_from(seat, taker, state, offer["give"])
         hand_from(taker, seat, state, offer["get"])
+        if state["log"]:
+            state["log"][-1]["trades"].append({"offer": offer["id"], "from": seat, "to": taker,
+                                               "give": offer["give"], "get": offer["get"]})
         turn.add("trade", f"Offer #{offer['id']}: {turn.name(seat)} gives {turn.name(taker)} "
                  f"{cards_text(offer['give'])} for {cards_text(offer['get'])}.", seat=seat,
                  offer=offer["id"], partner=taker, give=offer["give"], get=offer["get"])

@@ -34,7 +34,7 @@ def wrong_mode(turn: Turn, seat: str, order) -> bool:
 
 def free_towns(state: dict, seat: str) -> list[int]:
     """A seat's towns that hold no wonder, in number order."""
-    return [v for v in pieces_of(state, seat, "town") if not state["buildings"][str(v)]["wonder"]]
+    return [v for v in pieces_of(state, seat, "town") if not state["buildings"][str(v)].get("wonder")]
 
 
 def improve(turn: Turn, seat: str, order, colour: str, vertex) -> None:
@@ -95,10 +95,10 @@ def fence(turn: Turn, seat: str, order, vertex, free: bool = False) -> str | Non
         return None
     state = turn.state
     building = state["buildings"].get(str(vertex))
-    fences = sum(1 for b in state["buildings"].values() if b["owner"] == seat and b["fence"])
+    fences = sum(1 for b in state["buildings"].values() if b["owner"] == seat and b.get("fence"))
     if building is None or building["owner"] != seat or building["kind"] != "town":
         problem = f"vertex {vertex} is not a town of {turn.name(seat)}'s"
-    elif building["fence"]:
+    elif building.get("fence"):
         problem = f"the town at vertex {vertex} has a fence already"
     elif fences >= FENCE_LIMIT:
         problem = f"{turn.name(seat)} has {FENCE_LIMIT} fences, the most a player may build"

@@ -1,0 +1,31 @@
+"""Every rule-book conformance case of Imperials passes, each quotes its rule, the book and the
+D-IM decisions are covered, and a broken case fails."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import gm_games.imperials
+import pytest
+from gm_games.imperials import ruleset
+
+from gm.core.cases import load_case_text, run_case
+
+CASES = sorted((Path(gm_games.imperials.__file__).parent / "cases").glob("*.toml"))
+SECTIONS = ("Basic", "Trade", "Victory Conditions", "Robber", "Action Cards", "Extra Victory Points",
+            "Wonders & Warriors", "D-IM-", "gm")
+
+
+def read(path: Path) -> dict:
+    return load_case_text(path.read_text(encoding="utf-8"), path.name)
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_case_passes(path):
+    assert run_case(read(path), ruleset) == []
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_case_names_its_section_and_quotes_the_rule(path):
+    case = read(path)
+    assert case["rule"].startswith(SECTIONS), case["rule"]
+    assert len(case["quote"]) >= 10 and case["title"]
