@@ -164,13 +164,13 @@ def _cards(words: list[str], what: str) -> dict:
     if count is not None:
         raise Bad(f"a number without a card in {what}")
     if not cards:
-        raise Bad(f"{what} names no cards")
+        raise Bad(f"{what} names no cards: each side of a trade gives at least one card")
     return cards
 
 
 def _offer(rest: list[str]) -> tuple:
     upper = [w.upper() for w in rest]
-    if "FOR" not in upper or len(rest) < 4:
+    if "FOR" not in upper or len(rest) < 3:
         raise Bad(f"OFFER needs who, what you give and what you want: {USAGE['OFFER']}")
     split = upper.index("FOR")
     to = "ALL" if upper[0] in ("ALL", "ANY", "ANYONE") else seat(rest[0])

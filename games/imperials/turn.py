@@ -95,7 +95,7 @@ class Turn:
     def name(self, seat: str) -> str:
         return seat_name(self.state, seat)
 
-    def add(self, kind: str, text: str, seats: tuple | None = None, **data) -> None:
+    def add(self, kind: str, text: str, seats: tuple | None = None, /, **data) -> None:
         self.events.append(Event(kind, {"text": text, **data}, seats))
 
     def lacks(self, seat: str, cost: dict) -> str | None:
