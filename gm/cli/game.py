@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from gm.cli.common import HomeOption, clock, open_home
+from gm.cli.common import GameOptionsOption, HomeOption, clock, open_home, parse_options, shown_option
 from gm.services import cycle
 from gm.services import games as service
 from gm.services.gameview import census_lines, game_facts
@@ -21,12 +21,16 @@ def new(
     ruleset: Annotated[str, typer.Option(help="The ruleset, e.g. clash.")] = "clash",
     scenario: Annotated[Optional[str], typer.Option(help="A packaged scenario name or a .toml file.")] = None,
     seed: Annotated[Optional[int], typer.Option(help="The game seed (default: drawn at random and stored).")] = None,
+    option: GameOptionsOption = None,
     home: HomeOption = None,
 ) -> None:
-    """Create a game."""
+    """Create a game; its ruleset's options (mode, optional rules, ...) are chosen here, once."""
     _, db = open_home(home)
-    game = service.create_game(db, clock(), name, ruleset, scenario, seed)
+    game = service.create_game(db, clock(), name, ruleset, scenario, seed, parse_options(option))
     typer.echo(f"Created game {game.name} ({game.ruleset} {game.ruleset_version}, scenario {game.scenario_name}, seed {game.seed}).")
+    chosen = game.options.get(service.RULE_OPTIONS, {})
+    if chosen:
+        typer.echo("Options: " + ", ".join(f"{k}={shown_option(v)}" for k, v in chosen.items()))
     typer.echo(f"Seat players with: gm game join {game.name} EMAIL --name NAME")
 
 

@@ -6,8 +6,10 @@ from typing import Annotated, Optional
 
 import typer
 
+from gm.cli.common import shown_option
 from gm.errors import GMError
-from gm.rulesets import installed
+from gm import rulesets
+from gm.rulesets import game_options, installed
 from gm.services import conformance
 
 app = typer.Typer(help="Rulesets and their rule-book conformance cases.", no_args_is_help=True)
@@ -15,9 +17,18 @@ app = typer.Typer(help="Rulesets and their rule-book conformance cases.", no_arg
 
 @app.command("list")
 def list_rulesets() -> None:
-    """List installed rulesets and their scenarios."""
+    """List installed rulesets, their scenarios and game options, and any that are broken."""
     for name, ruleset in sorted(installed().items()):
         typer.echo(f"{name:<10} {ruleset.version:<6} {ruleset.title}  scenarios: {', '.join(ruleset.scenario_names())}")
+        for option in game_options(ruleset):
+            values = " | ".join(option.choices) if option.choices else _kind(option.default)
+            typer.echo(f"  --option {option.name}={values} (default {shown_option(option.default)}): {option.help}")
+    for name, why in sorted(rulesets.found().broken.items()):
+        typer.echo(f"{name:<10} BROKEN  {why}", err=True)
+
+
+def _kind(default: object) -> str:
+    return "yes|no" if isinstance(default, bool) else "N" if isinstance(default, int) else "TEXT"
 
 
 @app.command("test")
