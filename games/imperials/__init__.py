@@ -4,6 +4,7 @@ from __future__ import annotations
 from random import Random
 from types import SimpleNamespace
 
+from gm.core.ruleset import GameOption
 from gm.packaged import PackagedRuleset
 
 from . import orders, robot, rules, scenario, view
@@ -25,6 +26,12 @@ class ImperialsRuleset(PackagedRuleset):
     parts = SimpleNamespace(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
     default_scenario_name = "island"
     demo_seats = 4
+    options = (
+        GameOption("mode", "basic", "basic: the Basic rules; wonders: Wonders & Warriors "
+                   "(commodities, improvements, wonders, warriors, the dragon)", ("basic", "wonders")),
+        GameOption("round-limit", rules.ROUND_LIMIT, "rounds before the game ends with the most "
+                   "victory points winning, if nobody has won by then; 0: no limit"),
+    )
 
     def seat_codes(self, scenario: dict) -> list[str]:
         return [seat["code"] for seat in scenario["seats"]]

@@ -3,12 +3,14 @@ collected. Comment lines start with '#'; every line fits in 84 characters; what 
 (the seat's standing answers) parses and passes check_orders as it stands."""
 from __future__ import annotations
 
+from gm.core.forms import FORM_WIDTH as WIDTH
+from gm.core.forms import wrapped_comment
+
 from .goods import COSTS, RESOURCES, cards_text, has
 from .grammar import make_order
 from .places import vertex_worth, yields_at
 from .turn import board_geometry
 
-WIDTH = 84
 COST_WORDS = {"road": "ROAD <edge>", "village": "VILLAGE <vertex>", "town": "TOWN <vertex>",
               "card": "BUY", "warrior": "WARRIOR <vertex>", "upgrade": "UPGRADE <vertex>",
               "activate": "ACTIVATE <vertex>", "fence": "FENCE <town>"}
@@ -24,16 +26,8 @@ def order_form(state: dict, seat: str) -> list[str]:
     return _round_form(state, seat) + _standing(state, seat)
 
 
-def wrapped(prefix: str, items: list[str], indent: str = "#   ") -> list[str]:
-    lines, line = [], prefix
-    for i, item in enumerate(items):
-        piece = item + (", " if i < len(items) - 1 else "")
-        if len(line) + len(piece.rstrip()) > WIDTH and line.strip() not in ("#", prefix.strip()):
-            lines.append(line.rstrip())
-            line = indent
-        line += piece
-    lines.append(line.rstrip())
-    return lines
+def wrapped(prefix: str, items: list[str]) -> list[str]:
+    return wrapped_comment(prefix, items, separator=",")
 
 
 def _setup_form(state: dict, seat: str) -> list[str]:
@@ -49,7 +43,7 @@ def _setup_form(state: dict, seat: str) -> list[str]:
         "# pick you get the first vertex on your list that is still free; with none, gm",
         "# gives you the free vertex with the most production dots. Your second placement",
         "# yields one card of each tile it touches.",
-        *wrapped("# Rich corners now: ", best),
+        *wrapped("# Rich corners now:", best),
     ]
 
 
@@ -61,8 +55,8 @@ def _round_form(state: dict, seat: str) -> list[str]:
               and not (wonders and k == "card") and has(hand, COSTS[k])]
     lines = [
         f"# Round {state['round']}: your turn comes in the order of play, after your roll.",
-        *wrapped("# You hold: ", [cards_text(hand)]),
-        *wrapped("# You can pay now for: ", afford or ["nothing yet"]),
+        *wrapped("# You hold:", [cards_text(hand)]),
+        *wrapped("# You can pay now for:", afford or ["nothing yet"]),
         "# Actions, run in the order written:",
         "#   ROAD 12-13   VILLAGE 12   TOWN 12   MARKET wood FOR ore",
     ]
@@ -75,7 +69,7 @@ def _round_form(state: dict, seat: str) -> list[str]:
     lines += ["#   OFFER ALL 1 wood FOR 1 ore  (others accept it next round)   WITHDRAW 3"]
     cards = [c["card"].upper() for c in me["cards"]]
     if cards:
-        lines += wrapped("# Your action cards: ", cards)
+        lines += wrapped("# Your action cards:", cards)
     lines += _offers(state, seat)
     return lines
 

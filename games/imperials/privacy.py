@@ -11,7 +11,8 @@ from .goods import GOODS, RESOURCES, empty_hand
 
 def hidden_variant(state: dict, seat: str, rng: Random) -> dict:
     """A copy of the state with the seat's secrets redrawn: the same number of cards in another
-    mix, action cards of other kinds, other standing answers."""
+    mix, action cards of other kinds, other standing answers (victory point cards stay what they
+    are once the game is over, when everyone sees them)."""
     new = copy.deepcopy(state)
     me = new["seats"].get(seat)
     if me is None:
@@ -23,7 +24,11 @@ def hidden_variant(state: dict, seat: str, rng: Random) -> dict:
     me["hand"] = hand
     names = sorted(BASIC_DECK) if state["mode"] == "basic" else sorted(
         {c for deck in WONDERS_DECKS.values() for c in deck} - {"printer", "constitution"})
-    me["cards"] = [{**card, "card": rng.choice(names)} for card in me["cards"]]
+    # Once the game is over the victory point cards are shown (they are no longer a secret).
+    shown = state["phase"] == "over"
+    me["cards"] = [card if shown and card["card"] == "point" else
+                   {**card, "card": rng.choice([n for n in names if not shown or n != "point"])}
+                   for card in me["cards"]]
     me["standing"] = {"discard": [rng.choice(kinds) for _ in range(3)],
                       "gold": [rng.choice(RESOURCES)], "robber": [rng.choice(sorted(new["board"]["tiles"])), None],
                       "dragon": rng.choice(("science", "trade", "military")), "demote": [rng.randint(1, 50)],
