@@ -6,9 +6,9 @@ from __future__ import annotations
 from gm.core.forms import FORM_WIDTH as WIDTH
 from gm.core.forms import wrapped_comment
 
-from .goods import COSTS, RESOURCES, cards_text, has
+from .goods import COSTS, RESOURCES, YIELDS, cards_text, has
 from .grammar import make_order
-from .places import vertex_worth, yields_at
+from .places import vertex_worth
 from .turn import board_geometry
 
 COST_WORDS = {"road": "ROAD <edge>", "village": "VILLAGE <vertex>", "town": "TOWN <vertex>",
@@ -34,7 +34,7 @@ def _setup_form(state: dict, seat: str) -> list[str]:
     geo = board_geometry(state)
     second = "town" if state["mode"] == "wonders" else "village"
     ranked = sorted(range(1, geo.vertex_count + 1), key=lambda v: (-vertex_worth(state, geo, v), v))[:10]
-    best = [f"{v} ({'+'.join(yields_at(state, geo, v)) or 'nothing'})" for v in ranked]
+    best = [f"{v} ({_tiles_at(state, geo, v)})" for v in ranked]
     return [
         f"# Set-up: everyone places a village and a road, then in reverse order a {second}",
         "# and a road. List the vertices you want, best first, one SETTLE line each:",
@@ -45,6 +45,13 @@ def _setup_form(state: dict, seat: str) -> list[str]:
         "# yields one card of each tile it touches.",
         *wrapped("# Rich corners now:", best),
     ]
+
+
+def _tiles_at(state: dict, geo, vertex: int) -> str:
+    """'8 wheat, 4 brick': the number and resource of each visible tile a vertex touches."""
+    tiles = [state["board"]["tiles"][c] for c in geo.vertex_tiles[vertex]]
+    seen = [t for t in tiles if not t["fog"] and t["number"]]
+    return ", ".join(f"{t['number']} {YIELDS.get(t['kind'], t['kind'])}" for t in seen) or "nothing"
 
 
 def _round_form(state: dict, seat: str) -> list[str]:

@@ -81,7 +81,7 @@ def road_problem(state: dict, geo: Geometry, seat: str, edge: str, v: Voice,
         return problem
     owner = road_owner(state, edge)
     if owner is not None:
-        return f"edge {edge} already has {_whose(state, owner)} road"
+        return f"edge {edge} already has {_whose(state, owner, v)} road"
     if count(state, seat, "road") >= LIMITS["road"]:
         return f"{v.has} {LIMITS['road']} roads on the board, the most a player may have"
     ends = geo.edge_ends[edge]
@@ -102,8 +102,10 @@ def _passing(state: dict, geo: Geometry, seat: str, ends: tuple) -> str:
     return ""
 
 
-def _whose(state: dict, seat: str) -> str:
-    return f"{state['seats'][seat]['colour_name']}'s" if seat in state["seats"] else "a"
+def _whose(state: dict, owner: str, v: Voice | None = None) -> str:
+    if v is not None and v.you and state["seats"].get(owner, {}).get("colour_name") == v.name:
+        return "your"
+    return f"{state['seats'][owner]['colour_name']}'s" if owner in state["seats"] else "a"
 
 
 def village_problem(state: dict, geo: Geometry, seat: str, vertex, v: Voice, setup: bool = False) -> str | None:
@@ -113,13 +115,13 @@ def village_problem(state: dict, geo: Geometry, seat: str, vertex, v: Voice, set
         return problem
     building = building_at(state, vertex)
     if building is not None:
-        return f"vertex {vertex} already has {_whose(state, building['owner'])} {building['kind']}"
+        return f"vertex {vertex} already has {_whose(state, building['owner'], v)} {building['kind']}"
     if warrior_at(state, vertex) is not None:
         return f"a warrior stands on vertex {vertex}"
     near = [n for n in geo.vertex_neighbours[vertex] if building_at(state, n) is not None]
     if near:
         other = building_at(state, near[0])
-        return (f"vertex {vertex} is next to {_whose(state, other['owner'])} {other['kind']} at "
+        return (f"vertex {vertex} is next to {_whose(state, other['owner'], v)} {other['kind']} at "
                 f"vertex {near[0]}; a village needs a free vertex all round")
     if not setup:
         if count(state, seat, "village") >= LIMITS["village"]:
