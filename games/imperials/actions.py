@@ -181,7 +181,8 @@ def _harvest(kind: str, card: str):
 
 
 def _effects() -> dict:
-    from .wonders import bishop, engineer, merchant, smith, warlord
+    from .warriors import smith, warlord
+    from .wonders import bishop, engineer, merchant
     return {"warrior": _warrior, "roads": _roads, "plenty": _plenty, "monopoly": _monopoly,
             "irrigation": _harvest("farm", "irrigation"), "mining": _harvest("mine", "mining"),
             "engineer": engineer, "merchant": merchant, "warlord": warlord, "smith": smith,

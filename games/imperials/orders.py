@@ -192,7 +192,7 @@ def _fence(plan: Plan, vertex: int) -> str | None:
 
 
 def _warrior(plan: Plan, vertex: int) -> str | None:
-    from .wonders import warrior_place_problem
+    from .warriors import warrior_place_problem
     problem = warrior_place_problem(plan.state, plan.geo, plan.seat, vertex, "you")
     if problem:
         return problem.replace("you's", "your").replace("you has", "you have")

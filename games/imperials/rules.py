@@ -8,7 +8,7 @@ import copy
 from gm.core.model import Order, Outcome, SeatInfo, TurnResult
 from gm.core.ruleset import ScenarioError, TurnSeeds
 
-from . import actions, trade, wonders
+from . import actions, trade, warriors, wonders
 from .awards import points
 from .cards import new_decks
 from .deal import deal_board
@@ -144,7 +144,7 @@ def _player_turn(turn: Turn, seat: str) -> None:
     record = roll(turn, seat)
     state["log"].append(record)
     if record["event"]:
-        wonders.event_die(turn, record)
+        warriors.event_die(turn, record)
     if record["total"] == 7:
         discards(turn, order_of_play(state))
         move_robber(turn, seat, None, None)
@@ -189,8 +189,8 @@ HANDLERS = {
     "ROAD": actions.build_road, "VILLAGE": actions.build_village, "TOWN": actions.build_town,
     "BUY": _buy, "PLAY": _play, "MARKET": trade.market, "OFFER": trade.post_offer,
     "WITHDRAW": trade.withdraw, "IMPROVE": wonders.improve, "FENCE": wonders.fence,
-    "WARRIOR": wonders.build_warrior, "ACTIVATE": wonders.activate, "UPGRADE": wonders.upgrade,
-    "MOVE": wonders.move_warrior, "CHASE": wonders.chase,
+    "WARRIOR": warriors.build_warrior, "ACTIVATE": warriors.activate, "UPGRADE": warriors.upgrade,
+    "MOVE": warriors.move_warrior, "CHASE": warriors.chase,
 }
 assert set(HANDLERS) == set(ACTIONS)
 

@@ -12,7 +12,8 @@ from .rules import outcome
 from .setup import order_of_play
 from .trade import market_rate
 from .turn import board_geometry
-from .wonders import DRAGON_STEPS, STRATEGIC, strength
+from .warriors import DRAGON_STEPS, strength
+from .wonders import STRATEGIC
 from .form import order_form  # noqa: F401  (the view part of the contract names it here)
 
 FILLS = {"forest": "#7fb069", "kiln": "#d98b63", "pasture": "#cfe68f", "farm": "#f3d66e",
