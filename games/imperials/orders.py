@@ -9,9 +9,12 @@ from __future__ import annotations
 from gm.core.model import Order, Problem
 
 from .cards import COLOUR_OF, TITLES
+from .goods import RESOURCES
 from .grammar import ACTIONS, SETUP, STANDING, WONDERS_ONLY, parse_orders, well_formed
 from .places import road_problem, town_problem, village_problem
+from .trade import offer_problem
 from .turn import board_geometry, voice
+from .warriors import warrior_place_problem
 
 __all__ = ["parse_orders", "check_orders"]
 
@@ -132,18 +135,12 @@ def _play(plan: Plan, card: str, *args) -> str | None:
 def _market(plan: Plan, give: str, get: str) -> str | None:
     if give == get:
         return f"a trade must give one type of card for another, not {give} for {give}"
-    if plan.state["mode"] == "basic" and (give not in _resources() or get not in _resources()):
+    if plan.state["mode"] == "basic" and (give not in RESOURCES or get not in RESOURCES):
         return "commodities are only in Wonders & Warriors"
     return None
 
 
-def _resources() -> tuple:
-    from .goods import RESOURCES
-    return RESOURCES
-
-
 def _offer(plan: Plan, to: str, give: dict, get: dict) -> str | None:
-    from .trade import offer_problem
     problem = offer_problem(plan.state, plan.seat, to, give, get)
     if problem and problem.startswith(to + " is not a seat"):
         return f"{to} is not a seat in this game; write a seat code ({', '.join(plan.state['seating'])}) or ALL"
@@ -192,7 +189,6 @@ def _fence(plan: Plan, vertex: int) -> str | None:
 
 
 def _warrior(plan: Plan, vertex: int) -> str | None:
-    from .warriors import warrior_place_problem
     problem = warrior_place_problem(plan.state, plan.geo, plan.seat, vertex, "you")
     if problem:
         return problem.replace("you's", "your").replace("you has", "you have")

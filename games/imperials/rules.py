@@ -10,7 +10,7 @@ from gm.core.ruleset import ScenarioError, TurnSeeds
 
 from . import actions, trade, warriors, wonders
 from .awards import points
-from .cards import new_decks
+from .cards import TITLES, new_decks
 from .deal import deal_board
 from .goods import BANK, IMPROVEMENTS, empty_hand
 from .grammar import ACTIONS, STANDING, well_formed
@@ -106,20 +106,21 @@ def _orders_of(given: dict, seat: str) -> list:
 
 
 def _standing(turn: Turn) -> None:
-    """A seat's standing answers: each kind it gives replaces the one kept; the rest stand."""
+    """A seat's standing answers: each kind it gives replaces the one kept; the rest stand.
+    ACCEPT counts for this round only."""
     for seat, orders in turn.orders.items():
-        standing = turn.seats[seat]["standing"]
-        given: dict[str, list] = {}
+        given: dict = {}
         for order in orders:
-            if order.verb in STANDING_KEYS:
-                key = STANDING_KEYS[order.verb]
-                if key in ("robber", "dragon"):
-                    given[key] = [a for a in order.args] if key == "robber" else order.args[0]
-                else:
-                    given.setdefault(key, []).extend(order.args)
+            key = STANDING_KEYS.get(order.verb)
+            if key == "robber":
+                given["robber"] = list(order.args)
+            elif key == "dragon":
+                given["dragon"] = order.args[0]
+            elif key:
+                given.setdefault(key, []).extend(order.args)
             elif order.verb == "ACCEPT":
-                turn.accepts.setdefault(seat, set()).update(a for a in order.args if isinstance(a, int))
-        standing.update(given)
+                turn.accepts.setdefault(seat, set()).update(order.args)
+        turn.seats[seat]["standing"].update(given)
 
 
 def _round(turn: Turn) -> None:
@@ -172,7 +173,6 @@ def _act(turn: Turn, seat: str, order: Order) -> None:
 
 
 def _play(turn: Turn, seat: str, order: Order, card, *args) -> None:
-    from .cards import TITLES
     if card not in actions.EFFECTS or card not in TITLES:
         return turn.failed(seat, order, f"{card} is not a card that is played")
     actions.play_card(turn, seat, order, card, args)
