@@ -31,7 +31,9 @@ def state_of(gm, home) -> dict:
 @pytest.mark.slow
 def test_a_human_seat_plays_by_turn_file_beside_robots(gm, tmp_path):
     home = tmp_path / "home"
-    ran = gm("demo", "--ruleset", "imperials", "--human", "you@example.org", "--seed", "5", home=home)
+    # A round limit of 6 keeps the test short: the game then ends on points after round 6.
+    ran = gm("demo", "--ruleset", "imperials", "--human", "you@example.org", "--seed", "5",
+             "--option", "round-limit=6", home=home)
     assert ran.code == 0, ran.err
     secret = secret_of(ran.out, "RED")
 
@@ -78,7 +80,8 @@ def test_a_human_seat_plays_by_turn_file_beside_robots(gm, tmp_path):
     while state_of(gm, home)["status"] != "over":
         assert gm("turn", "run", "imperials-demo", "--no-render", home=home).code == 0
     facts = state_of(gm, home)
-    assert facts["outcome"]["winners"]
+    assert facts["outcome"]["winners"] and facts["state"]["round"] == 6
+    assert facts["outcome"]["reason"].startswith("most victory points when the round limit of 6")
     ran = gm("turn", "verify", "imperials-demo", home=home)
     assert ran.code == 0 and ran.out.endswith("every state hash matches.\n")
 
