@@ -67,13 +67,13 @@ def create_game(db: sqlite_utils.Database, clock: Clock, name: str, ruleset_name
     if not 0 <= seed < 2**63:
         raise GMError(f"the seed must be a whole number from 0 to {2**63 - 1}, not {seed}.")
     with transaction(db):
-        db["games"].insert({
+        inserted = db["games"].insert({
             "name": name, "ruleset": ruleset.name, "ruleset_version": ruleset.version,
             "scenario_name": scenario_name, "scenario_text": text, "seed": seed, "status": "open",
             "turn": 1, "deadline": None, "created": iso(clock.now()),
             "options": json.dumps({RULE_OPTIONS: chosen} if chosen else {}, sort_keys=True),
         })
-        records.audit(db, iso(clock.now()), None, "game new",
+        records.audit(db, iso(clock.now()), inserted.last_pk, "game new",
                       {"game": name, "seed": seed, **({"options": chosen} if chosen else {})})
     return records.game_by_name(db, name)
 
