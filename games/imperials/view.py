@@ -45,14 +45,14 @@ def view(state: dict, seat: str) -> dict:
         "seats": [_seat_line(state, code) for code in state["seating"]],
         "you": _you(state, geo, seat) if mine else None,
         "dice": _dice(state),
-        "offers": [dict(o) for o in state["offers"]],
+        "offers": [{**o, "gives": cards_text(o["give"]), "wants": cards_text(o["get"])} for o in state["offers"]],
         "order_of_play": order_of_play(state),
         "longest": dict(state["longest"]), "army": dict(state["army"]),
         "wonders": {c: (dict(w) if w else None) for c, w in state["wonders"].items()},
         "dragon": {"step": state["dragon"], "steps": DRAGON_STEPS,
                    "attack": sum(1 for b in state["buildings"].values() if b["kind"] == "town"),
                    "defence": sum(strength(state, s) for s in state["seating"])},
-        "bank": dict(state["bank"]),
+        "bank": cards_text({g: state["bank"][g] for g in (GOODS if state["mode"] == "wonders" else RESOURCES)}),
         "decks": {name: len(cards) for name, cards in state["decks"].items()},
         "robber": state["robber"],
         "outcome": result.to_json() if result else None,
@@ -151,7 +151,7 @@ def _you(state: dict, geo, seat: str) -> dict:
                    "new": bool(c.get("bought")) and c["round"] == state["round"]} for c in me["cards"]],
         "points": points_table(state, seat, hidden=True),
         "costs": [{"what": b, "cost": cards_text(COSTS[b]), "afford": has(hand, COSTS[b])} for b in builds],
-        "rates": {g: market_rate(state, geo, seat, g) for g in goods},
+        "rates": [{"good": g, "rate": market_rate(state, geo, seat, g)} for g in goods],
         "ports": sorted(ports_of(state, geo, seat)),
         "standing": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in me["standing"].items()},
         "strategic": [STRATEGIC[c] for c, n in me["improvements"].items() if n >= 3],
@@ -159,9 +159,14 @@ def _you(state: dict, geo, seat: str) -> dict:
 
 
 def _dice(state: dict) -> list[dict]:
-    """This round's rolls in order: who rolled what and what each roll gave to whom."""
-    return [{"seat": r["seat"], "white": r["white"], "red": r["red"], "total": r["total"],
-             "event": r["event"], "produced": {s: dict(c) for s, c in r["produced"].items()},
-             "shortage": list(r["shortage"]), "robber": r["robber"],
-             "trades": [dict(t) for t in r.get("trades", [])]} for r in state["log"]]
-
+    """This round's rolls in order: who rolled what and what each roll gave to whom (in seating
+    order; the card lists as text, in the book's order)."""
+    out = []
+    for r in state["log"]:
+        produced = [{"seat": s, "cards": cards_text(r["produced"][s])} for s in state["seating"]
+                    if s in r["produced"]]
+        trades = [{**t, "gives": cards_text(t["give"]), "wants": cards_text(t["get"])} for t in r.get("trades", [])]
+        out.append({"seat": r["seat"], "white": r["white"], "red": r["red"], "total": r["total"],
+                    "event": r["event"], "produced": produced, "shortage": list(r["shortage"]),
+                    "robber": r["robber"], "trades": trades})
+    return out
