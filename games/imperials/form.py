@@ -8,8 +8,8 @@ from gm.core.forms import wrapped_comment
 
 from .goods import COSTS, RESOURCES, YIELDS, cards_text, has
 from .grammar import make_order
-from .places import vertex_worth
-from .turn import board_geometry
+from .places import pieces_of, village_problem, vertex_worth
+from .turn import board_geometry, voice
 
 COST_WORDS = {"road": "ROAD <edge>", "village": "VILLAGE <vertex>", "town": "TOWN <vertex>",
               "card": "BUY", "warrior": "WARRIOR <vertex>", "upgrade": "UPGRADE <vertex>",
@@ -64,6 +64,7 @@ def _round_form(state: dict, seat: str) -> list[str]:
         f"# Round {state['round']}: your turn comes in the order of play, after your roll.",
         *wrapped("# You hold:", [cards_text(hand)]),
         *wrapped("# You can pay now for:", afford or ["nothing yet"]),
+        *_places(state, seat),
         "# Actions, run in the order written:",
         "#   ROAD 12-13   VILLAGE 12   TOWN 12   MARKET wood FOR ore",
     ]
@@ -79,6 +80,18 @@ def _round_form(state: dict, seat: str) -> list[str]:
         lines += wrapped("# Your action cards:", cards)
     lines += _offers(state, seat)
     return lines
+
+
+def _places(state: dict, seat: str) -> list[str]:
+    """The seat's settlements and the free corners its roads reach, where a village may go."""
+    geo = board_geometry(state)
+    villages = [str(v) for v in pieces_of(state, seat, "village")]
+    towns = [str(v) for v in pieces_of(state, seat, "town")]
+    you = voice(state, seat, you=True)
+    ends = sorted({v for e, o in state["roads"].items() if o == seat for v in geo.edge_ends[e]})
+    spots = [str(v) for v in ends if village_problem(state, geo, seat, v, you, setup=True) is None]
+    return [*wrapped("# Your villages:", villages or ["none"]), *wrapped("# Your towns:", towns or ["none"]),
+            *wrapped("# Free corners your roads reach (for VILLAGE):", spots or ["none yet"])]
 
 
 def _offers(state: dict, seat: str) -> list[str]:
