@@ -16,7 +16,7 @@ from .trade import offer_problem
 from .turn import board_geometry, voice
 from .warriors import warrior_place_problem
 
-__all__ = ["parse_orders", "check_orders"]
+__all__ = ["parse_orders", "check_orders", "order_problem", "Plan"]
 
 
 def check_orders(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
@@ -28,7 +28,7 @@ def check_orders(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
     problems: list[Problem] = []
     plan = Plan(state, seat)
     for order in orders:
-        message = _problem(plan, order)
+        message = order_problem(plan, order)
         if message:
             problems.append(Problem(order.line if isinstance(order, Order) else 0, message))
     return sorted(problems, key=lambda p: p.line)
@@ -48,7 +48,9 @@ class Plan:
         self.plays = 0
 
 
-def _problem(plan: Plan, order) -> str | None:
+def order_problem(plan: Plan, order) -> str | None:
+    """Why one order cannot stand after the seat's earlier ones in the plan (None if it can);
+    an order that can stand is added to the plan. The robot checks its own orders with it."""
     if not well_formed(order):
         return "this order could not be read"
     state, verb = plan.state, order.verb

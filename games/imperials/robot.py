@@ -13,7 +13,7 @@ from gm.core.model import Order
 from .awards import points
 from .goods import COMMODITY_FOR, COSTS, IMPROVEMENTS, RESOURCES, has
 from .grammar import make_order
-from .orders import Plan, _problem
+from .orders import Plan, order_problem
 from .places import building_at, free_edges_from, vertex_worth, yields_at
 from .robber import default_tile, default_victim
 from .setup import default_road
@@ -117,7 +117,7 @@ class Builder:
         order = make_order(verb, *args)
         if cost and not has(self.hand, cost):
             return False
-        if _problem(self.plan, order) is not None:
+        if order_problem(self.plan, order) is not None:
             return False
         for good, n in (cost or {}).items():
             self.hand[good] -= n
