@@ -181,7 +181,7 @@ def _building(turn: Turn, seat: str, where: str, key: str, what: str, price: int
     if problem:
         return problem
     if turn.cities[cid][key]:
-        return f"{cid} has {what.removeprefix('a ')} already (only one per city)"
+        return f"{cid} has {what} already (only one per city)"
     problem = economy.pay(turn, seat, price, what)
     if problem:
         return problem

@@ -9,13 +9,14 @@ CAPITAL_TROOPS = 2         # "Capital Cities start with a Treasury and 2 Troops.
 CAPITULATION_CITIES = 4    # "their Capital City and 4 of their Regular Cities"
 
 
-def new_city(seat_code: str, number: int, x: int, y: int, owner: str, capital: bool) -> dict:
-    """A city record. bases: the round each military base was bought (a base spawns from the
-    round after). occupier: the empire whose group stands on the centre, or None; held: the
-    rounds it has held it so far (rule D-MC-6)."""
-    return {"owner": owner, "x": x, "y": y, "capital": capital, "founder": seat_code,
-            "number": number, "bases": [], "transport": False, "naval": False,
-            "treasury": False, "occupier": None, "held": 0}
+def new_city(founder: str, x: int, y: int, capital: bool) -> dict:
+    """A city record. owner, founder: seat codes. capital: founded as its founder's capital.
+    bases: the round each military base was bought (a base spawns from the round after).
+    occupier: the empire whose group stands on the centre, or None; held: the rounds it has
+    held it so far (rule D-MC-6)."""
+    return {"owner": founder, "x": x, "y": y, "capital": capital, "founder": founder,
+            "bases": [], "transport": False, "naval": False, "treasury": False,
+            "occupier": None, "held": 0}
 
 
 def placement_problem(turn: Turn, seat: str, i: int, capital: bool) -> str | None:
@@ -29,7 +30,7 @@ def placement_problem(turn: Turn, seat: str, i: int, capital: bool) -> str | Non
         return f"{here} is territory of {turn.nation(owner)}"
     if not capital and owner != seat:
         whose = "nobody's" if owner is None else f"{turn.nation(owner)}'s"
-        return f"{here} is {whose} territory: a city can only be founded in {turn.your(seat)} own"
+        return f"{here} is {whose} territory: a city can only be founded in {turn.your(seat)} own territory"
     if i in turn.city_at:
         return f"{here} is a city already"
     for cid, city in turn.cities.items():
@@ -68,9 +69,11 @@ def found_city(turn: Turn, seat: str, i: int) -> str:
 def _add_city(turn: Turn, seat: str, i: int, capital: bool) -> str:
     me = turn.seats[seat]
     me["founded"] += 1
+    while f"{seat}{me['founded']}" in turn.cities:  # never reuse a city's name
+        me["founded"] += 1
     cid = f"{seat}{me['founded']}"
     x, y = turn.board.xy(i)
-    turn.cities[cid] = new_city(seat, me["founded"], x, y, seat, capital)
+    turn.cities[cid] = new_city(seat, x, y, capital)
     turn.city_at[i] = cid
     return cid
 

@@ -66,7 +66,7 @@ def battle(turn: Turn, gid: str, fighting: int, target: str, how: str = "attacks
     here, there = turn.place(gid), turn.place(target)
     defending, retreated, refuge = _retreat(turn, enemy, target)
     if defending == 0:
-        turn.add("battle", f"{turn.nation(seat)}'s {gid} {how} {target} of {turn.nation(enemy)} "
+        turn.add("combat", f"{turn.nation(seat)}'s {gid} {how} {target} of {turn.nation(enemy)} "
                  f"at {turn.name(there)}, but all {retreated} troops pull back to "
                  f"{turn.name(refuge)}: no battle.", **_facts(turn, gid, target, seat, enemy,
                  here, there, fighting, 0, 0, 0, [], [], 0, 0, False, retreated, refuge))
@@ -86,7 +86,7 @@ def battle(turn: Turn, gid: str, fighting: int, target: str, how: str = "attacks
     before = {seat: turn.troops_of(seat), enemy: turn.troops_of(enemy)}
     _take(turn, gid, a_lost)
     _take(turn, target, d_lost)
-    turn.add("battle", _story(turn, gid, target, seat, enemy, there, how, fighting, defending,
+    turn.add("combat", _story(turn, gid, target, seat, enemy, there, how, fighting, defending,
                               attack_dice, defence_dice, a_sum, d_sum, a_lost, d_lost,
                               amphibious, retreated, refuge),
              **_facts(turn, gid, target, seat, enemy, here, there, fighting, defending, a_lost,
@@ -180,8 +180,8 @@ def _story(turn: Turn, gid, target, seat, enemy, there, how, fighting, defending
 
 def _facts(turn: Turn, gid, target, seat, enemy, here, there, fighting, defending, a_lost,
            d_lost, attack_dice, defence_dice, a_sum, d_sum, amphibious, retreated, refuge) -> dict:
-    # The shared report template reads attacker, defender, from, to, attacking, defending,
-    # attacker_losses, defender_losses and captured from every "battle" event.
+    # "combat", not "battle": the shared template adds its own line to "battle" events, and a
+    # battle here never takes a place (captures come from occupations).
     return {"attacker": seat, "defender": enemy, "group": gid, "target": target,
             "from": turn.name(here), "to": turn.name(there), "attacking": fighting,
             "defending": defending, "attacker_losses": a_lost, "defender_losses": d_lost,

@@ -10,6 +10,10 @@ from gm.core.model import Event
 from .world import FREE, Board, board_of
 
 MAX_TROOPS = 6  # "The maximum number of Troops allowed in one Group is 6."
+# What a city record holds when nothing else is said (see cities.new_city): a state written by
+# hand, as a conformance case writes it, need not repeat them.
+CITY_DEFAULTS = {"capital": False, "bases": [], "transport": False, "naval": False,
+                 "treasury": False, "occupier": None, "held": 0}
 
 
 def copy_state(state: dict) -> dict:
@@ -18,7 +22,8 @@ def copy_state(state: dict) -> dict:
     are always replaced, never changed in place."""
     new = dict(state)
     new["seats"] = {code: dict(seat) for code, seat in state["seats"].items()}
-    new["cities"] = {cid: dict(city) for cid, city in state["cities"].items()}
+    new["cities"] = {cid: {**CITY_DEFAULTS, "founder": city["owner"], **city}
+                     for cid, city in state["cities"].items()}
     new["groups"] = {gid: dict(group) for gid, group in state["groups"].items()}
     new["territory"] = list(state["territory"])
     for key in ("rails", "wars", "borders", "alliances", "proposals"):
@@ -119,6 +124,8 @@ class Turn:
         return self.board.index(group["x"], group["y"])
 
     def new_group(self, seat: str, i: int, troops: int) -> str:
+        while f"G{self.state['next_group']}" in self.groups:  # never reuse a group's id
+            self.state["next_group"] += 1
         gid = f"G{self.state['next_group']}"
         self.state["next_group"] += 1
         x, y = self.board.xy(i)

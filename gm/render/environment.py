@@ -8,6 +8,7 @@ from pathlib import Path
 
 import jinja2
 
+from gm.render.gridmap import grid_map
 from gm.render.svgmap import safe_colour, svg_map
 
 # Every template escapes, whatever its name: a player's name or an order line must never become
@@ -72,6 +73,7 @@ def make_environment(override_dir: Path | None, ruleset_dirs: list[Path]) -> jin
         lstrip_blocks=True,
     )
     env.globals["svg_map"] = svg_map
+    env.globals["grid_map"] = grid_map
     env.filters["nations"] = nations
     env.filters["colour"] = safe_colour
     env.filters["when"] = when
