@@ -92,6 +92,10 @@ def _towards(turn: Turn, gid: str, troops: int, walker: Walker, node: int, steps
     if turn.board.water[target] and not walker.naval:
         return _short(path, f"{turn.name(target)} is water and the group has no naval bonus "
                       "this round")
+    owner = turn.owner(target)
+    seat = turn.groups[gid]["owner"]
+    if owner and owner != seat and not diplomacy.may_pass(turn, seat, owner):
+        return _short(path, entry_problem(turn, seat, target))
     way = route(walker, path[-1], target)
     if way is None:
         return _short(path, f"there is no way for the group to {turn.name(target)}")
