@@ -6,7 +6,7 @@ from random import Random
 from typing import Any
 
 from gm.core.model import Order, Outcome, Problem, SeatInfo, TurnResult
-from gm.core.ruleset import ScenarioError, TurnSeeds
+from gm.core.ruleset import GameOption, ScenarioError, TurnSeeds, choose_options, with_options
 
 
 class PackagedScenarios:
@@ -35,18 +35,26 @@ class PackagedRuleset(PackagedScenarios):
     - robot: robot_orders
     - view: view, order_form, turn_label
 
-    A subclass names its package's modules in `parts` (anything with those five attributes) and
-    adds only what differs, such as seat_codes or seat_limits.
+    A subclass names its package's modules in `parts` (anything with those five attributes), the
+    packages that hold its data, and adds only what differs, such as seat_codes, seat_limits or
+    game_options. docs/writing-a-ruleset.md walks through one.
     """
 
     parts: Any
     default_scenario_name = "europe"
+    templates_package: str | None = None   # its report part, <name>_report.html, lives here
+    cases_package: str | None = None       # its rule-book conformance cases, *.toml
+    options: tuple[GameOption, ...] = ()   # what the GM may choose when creating a game
+
+    def game_options(self) -> tuple[GameOption, ...]:
+        return tuple(self.options)
 
     def default_scenario(self) -> str:
         return self.default_scenario_name
 
     def load_scenario(self, text: str, source: str) -> dict:
-        return self.parts.scenario.load_scenario_text(text, source)
+        scenario = self.parts.scenario.load_scenario_text(text, source)
+        return with_options(scenario, choose_options(self.game_options(), {}))
 
     def seat_limits(self, scenario: dict) -> tuple[int, int]:
         return scenario["min_seats"], scenario["max_seats"]

@@ -35,3 +35,27 @@ def test_every_help_runs(gm):
     for command in commands(app):
         ran = gm(*command.split()[1:], "--help")
         assert ran.code == 0 and "Usage:" in ran.out, command
+
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_RULES = ROOT.parent / "shared" / "rules"
+RULE_FILES = {"DECISIONS.md", "README.md", "clash-of-empires.txt", "conqueror.txt",
+              "empires-pbm-winning-and-losing.txt", "imperials.txt", "minecraft-empires.txt"}
+
+
+def test_the_rule_books_are_in_the_project_and_match_the_shared_copy():
+    ours = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "docs" / "rules").iterdir()}
+    assert RULE_FILES <= set(ours)
+    assert "D-ALL-1" in ours["DECISIONS.md"]
+    if SHARED_RULES.is_dir():  # in CI and beside the house's copy: a new decision must be carried in
+        behind = [p.name for p in sorted(SHARED_RULES.iterdir()) if p.is_file() and p.name != "README.md"
+                  and ours.get(p.name) != p.read_text(encoding="utf-8")]
+        assert behind == [], f"docs/rules/ differs from {SHARED_RULES}: carry {behind} in"
+
+
+def test_no_file_points_outside_the_project():
+    """The README, the docs and the code cite docs/rules/, never ../shared/, which a clone lacks."""
+    checked = [ROOT / "README.md", ROOT / "Makefile", *ROOT.glob("docs/*.md"), *ROOT.glob("games/*/README.md"),
+               *ROOT.glob("gm/**/*.py"), *ROOT.glob("games/**/*.py")]
+    pointing = [str(p.relative_to(ROOT)) for p in checked if "../shared" in p.read_text(encoding="utf-8")]
+    assert pointing == []

@@ -17,6 +17,8 @@ class ClashRuleset(PackagedRuleset):
     version = "1.0"
     title = "Clash of Empires"
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
+    templates_package = "gm_games.clash.templates"
+    cases_package = "gm_games.clash.cases"
     parts = SimpleNamespace(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
 
     def seat_codes(self, scenario: dict) -> list[str]:

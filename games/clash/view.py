@@ -1,6 +1,8 @@
 """What one seat sees of a Clash of Empires game: the report's view, its order form and labels."""
 from __future__ import annotations
 
+from gm.core.forms import wrapped_comment
+
 from .orders import (NEUTRAL, TROOP_COST, controlled, core_of, free_to_claim, holder,
                      order_of_play, places, troops_of)
 from .rules import outcome
@@ -90,27 +92,16 @@ def order_form(state: dict, seat: str) -> list[str]:
     return forms[state["phase"]](state, seat)
 
 
-def _wrapped(prefix: str, items: list[str], width: int = 96) -> list[str]:
-    lines, line = [], prefix
-    for i, item in enumerate(items):
-        piece = item + ("," if i < len(items) - 1 else "")
-        if len(line) + len(piece) > width and line != prefix:
-            lines.append(line.rstrip())
-            line = "#   "
-        line += piece + " "
-    lines.append(line.rstrip())
-    return lines
-
-
 def _claim_form(state: dict, seat: str) -> list[str]:
     known = places(state)
     free = [f"{c} {known[c]['name']}" for c in free_to_claim(state)]
     return [
-        "# Set-up: claim your core territories. List the ones you want, best first, on one or",
-        "# more CLAIM lines. Seats pick one at a time in a draft order drawn by lot; each pick",
-        "# takes the first free territory on your list, or a seeded draw when none of it is free",
-        "# (or you send no list). Picking goes round until every territory is claimed.",
-        *_wrapped("# Free to claim: ", free),
+        "# Set-up: claim your core territories. List the ones you want, best first, on one",
+        "# or more CLAIM lines. Seats pick one at a time in a draft order drawn by lot; each",
+        "# pick takes the first free territory on your list, or a seeded draw when none of it",
+        "# is free (or you send no list). Picking goes round until every territory is",
+        "# claimed.",
+        *wrapped_comment("# Free to claim:", free, separator=","),
         "# For example:  CLAIM ENG HOL BEL",
     ]
 
@@ -144,8 +135,8 @@ def _play_form(state: dict, seat: str) -> list[str]:
     lines = [
         f"# {turn_label(state)}: {me['nation']} has ${me['money']}, {me['vp']} VP and "
         f"{on_board} of {limit} troops on the board.",
-        "# Your one action this round: PASS, RECRUIT <territory> <n>, REVOLT <territory>, "
-        "MOVE <from> <to> <n|ALL>",
+        "# Your one action this round: PASS, RECRUIT <territory> <n>, REVOLT <territory>,",
+        "#   or MOVE <from> <to> <n|ALL>.",
         f"#   PASS gains $1. RECRUIT costs ${TROOP_COST} a troop: you can afford {afford} now.",
         "#   REVOLT removes one foreign troop from one of your core territories.",
         "#   MOVE into an enemy or neutral territory attacks it; taking it gains 1 VP.",
@@ -154,7 +145,7 @@ def _play_form(state: dict, seat: str) -> list[str]:
     ]
     for code in controlled(state, seat):
         near = [f"{n}({_short_owner(state, n, seat)})" for n in known[code]["neighbours"]]
-        lines.append(f"#   {code} {state['territories'][code]['troops']}: {' '.join(near)}")
+        lines += wrapped_comment(f"#   {code} {state['territories'][code]['troops']}:", near, indent="#       ")
     return lines + ["PASS"]
 
 

@@ -17,6 +17,8 @@ class ConquerorRuleset(PackagedRuleset):
     version = "1.0"
     title = "Conqueror!"
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
+    templates_package = "gm_games.conqueror.templates"
+    cases_package = "gm_games.conqueror.cases"
     parts = SimpleNamespace(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
     demo_seats = 8  # `gm demo --ruleset conqueror` seats this many robot players
 

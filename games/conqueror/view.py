@@ -1,6 +1,8 @@
 """What one seat sees of a Conqueror! game: the report's view, its order form and turn labels."""
 from __future__ import annotations
 
+from gm.core.forms import wrapped_comment
+
 from .board import NEUTRAL, Board, control, owned
 from .economy import (CONTROL_WORDS, CULTURE_WORDS, FORT_WORDS, INFLUENCE_WORDS, ITEM_WORDS,
                       PRESTIGE_WORDS, WINTER_EVERY, band, is_winter, productivity,
@@ -161,8 +163,8 @@ def order_form(state: dict, seat: str) -> list[str]:
         near = [f"{n}({_short_owner(state, n, seat)})" for n in row["neighbours"]]
         making = "" if row["item"] == "TAXES" else f" {row['progress']}/{row['cost']}"
         buy = f" buy {row['buy_price']}g" if row["buy_price"] is not None else ""
-        lines += _wrapped(f"#   {row['code']} {row['armies']}a {row['productivity']}L "
-                          f"{row['control']}% {row['item']}{making}{buy}:", near)
+        lines += wrapped_comment(f"#   {row['code']} {row['armies']}a {row['productivity']}L "
+                                 f"{row['control']}% {row['item']}{making}{buy}:", near, indent="#        ")
 
     for row in you["provinces"]:
         if requirement(row["item"], state["provinces"][row["code"]]) is None:
@@ -170,17 +172,6 @@ def order_form(state: dict, seat: str) -> list[str]:
                       else "")
             lines.append(f"PRODUCE {row['code']} {row['item']} {target}".rstrip())
     return lines
-
-
-def _wrapped(head: str, items: list[str], width: int = 84) -> list[str]:
-    # 84 characters fit the report's form box, so no line wraps there and loses its "#".
-    lines, line = [], head
-    for item in items:
-        if len(line) + 1 + len(item) > width and line != head:
-            lines.append(line)
-            line = "#       "
-        line += " " + item
-    return lines + [line]
 
 
 def _short_owner(state: dict, code: str, seat: str) -> str:

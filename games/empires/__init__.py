@@ -17,6 +17,8 @@ class EmpiresRuleset(PackagedRuleset):
     version = "1.0"
     title = "Empires"
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
+    templates_package = "gm_games.empires.templates"
+    cases_package = "gm_games.empires.cases"
     parts = SimpleNamespace(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
     demo_seats = 12  # `gm demo --ruleset empires`: the 12-seat robot game
 

@@ -6,6 +6,7 @@ countries' BPs and orders, and events the seat may not see.
 from __future__ import annotations
 
 from gm.core import census, victory
+from gm.core.forms import wrapped_comment
 from gm.core.vp import VPChange
 
 from .board import NEUTRAL, Board, alive, armies_on_map, nation, owned
@@ -144,21 +145,12 @@ def order_form(state: dict, seat: str) -> list[str]:
     for code in owned(state, seat):
         area = state["areas"][code]
         reach = sorted(board.reach[code])
-        lines += _wrapped(f"#   {code} {area['population']}/{area['armies']}/{area['fort']}: ", reach)
+        head = f"#   {code} {area['population']}/{area['armies']}/{area['fort']}:"
+        lines += wrapped_comment(head, reach, indent="#" + " " * len(head))
         foreign = [r for r in reach if state["areas"][r]["owner"] != seat]
         if example is None and foreign and area["armies"]:
             example = f"# For example:  1 ATTACK {code} {foreign[0]} {area['armies']}"
     return lines + [example or "# For example:  1 ARMY - - ALL"]
-
-
-def _wrapped(prefix: str, codes: list[str], width: int = 80) -> list[str]:
-    lines, line = [], prefix
-    for code in codes:
-        if len(line) + len(code) > width:
-            lines.append(line.rstrip())
-            line = "#" + " " * (len(prefix) - 1)
-        line += code + " "
-    return lines + [line.rstrip()]
 
 
 def vp_changes(state: dict, seat: str) -> list[VPChange]:

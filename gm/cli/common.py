@@ -15,6 +15,42 @@ HomeOption = Annotated[
 ]
 
 
+GameOptionsOption = Annotated[
+    Optional[list[str]],
+    typer.Option("--option", "-o", metavar="NAME=VALUE", show_default=False,
+                 help="A game option of the ruleset, as NAME=VALUE; repeat it for several "
+                      "('gm rules list' shows each ruleset's options)."),
+]
+
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+def echo_json(value: object) -> None:
+    """What a list command prints with --json: stable keys, indented, UTF-8 as it is."""
+    import json
+
+    typer.echo(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+def parse_options(given: list[str] | None) -> dict[str, str]:
+    """NAME=VALUE words from --option into a dict; a clear error for a word without '='."""
+    from gm.errors import GMError
+
+    chosen: dict[str, str] = {}
+    for word in given or []:
+        name, sep, value = word.partition("=")
+        if not sep or not name.strip():
+            raise GMError(f"--option takes NAME=VALUE, for example --option mode=wonders, not '{word}'.")
+        chosen[name.strip().lower()] = value.strip()
+    return chosen
+
+
+def shown_option(value: object) -> str:
+    """A game option's value as the GM typed it: yes/no for a switch."""
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
+
+
 def open_home(option: str | None):
     """(home, database) for a command; a clear error when the home does not exist."""
     home = require_home(resolve_home(option))

@@ -5,7 +5,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from gm.cli.common import clock
+from gm.cli.common import GameOptionsOption, clock, parse_options
 from gm.cli.progress import progress
 from gm.home import create_home, resolve_home
 from gm.services import demo as service
@@ -20,14 +20,19 @@ def demo(
         help="How many robot seats (default: the ruleset's own, 4 for clash, 8 for conqueror).")] = None,
     human: Annotated[Optional[str], typer.Option(help="Seat this e-mail address first, beside the robots, and stop before turn 1 so that player can send orders.")] = None,
     turns: Annotated[Optional[int], typer.Option(min=1, help="Stop after this many turns and leave the game running (to try 'gm serve').")] = None,
+    option: GameOptionsOption = None,
+    mode: Annotated[Optional[str], typer.Option(help="Short for --option mode=MODE, for rulesets with modes (imperials: basic or wonders).")] = None,
 ) -> None:
     """Play a whole game with robot seats to the end and write every report (PDF and JSON)."""
+    chosen = parse_options(option)
+    if mode is not None:
+        chosen["mode"] = mode
     where = resolve_home(home or "gm-demo")
     create_home(where)
     db = open_database(where.database)
 
     with progress(f"gm demo ({ruleset})") as step:
-        result = service.play_demo(db, where, clock(), ruleset, seed, seats, step, turns, human)
+        result = service.play_demo(db, where, clock(), ruleset, seed, seats, step, turns, human, chosen)
     typer.echo("")
     typer.echo(f"Demo game {result.game} {'finished' if result.standings else 'stopped'} after {result.turns} turns: {result.outcome}")
     if result.turns:

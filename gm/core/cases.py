@@ -6,12 +6,12 @@ import tomllib
 from random import Random
 
 from gm.core.model import Order, Problem, SeatInfo
-from gm.core.ruleset import TurnSeeds
+from gm.core.ruleset import TurnSeeds, choose_options, with_options
 from gm.core.seeds import derive_seed, rng_for
 from gm.core.statehash import canonical_json
 
 CASE_KEYS = {"title", "rule", "quote", "ruleset", "scenario", "seed", "turn", "dice",
-             "dice_purpose", "prestate", "seats", "orders", "expect"}
+             "dice_purpose", "options", "prestate", "seats", "orders", "expect"}
 REQUIRED = {"title": str, "rule": str, "quote": str, "scenario": str, "seed": int}
 TYPE_WORDS = {str: "a string", int: "a whole number"}
 EXPECT_KEYS = {"path", "equals", "is_none", "event", "data", "count", "problem", "seat", "line",
@@ -90,6 +90,7 @@ def _malformed(case) -> list[str]:
         ("seats", lambda v: isinstance(v, list) and all(isinstance(s, str) for s in v),
          "a list of seat codes"),
         ("prestate", lambda v: isinstance(v, dict), "a table"),
+        ("options", lambda v: isinstance(v, dict), "a table of game options, NAME = value"),
         ("turn", _is_int, "a number"), ("dice_purpose", lambda v: isinstance(v, str), "a string"),
         ("orders", lambda v: isinstance(v, dict) and all(
             isinstance(x, list) and all(isinstance(s, str) for s in x) for x in v.values()),
@@ -161,6 +162,9 @@ def _run(case: dict, ruleset) -> list[str]:
 def _start(case: dict, ruleset) -> tuple[dict, list[str]]:
     try:
         scenario = ruleset.load_scenario(ruleset.scenario_text(case["scenario"]), case["scenario"])
+        if "options" in case:
+            offered = getattr(ruleset, "game_options", tuple)()
+            scenario = with_options(scenario, choose_options(offered, case["options"]))
         seats = case.get("seats") or ruleset.seat_codes(scenario)[:ruleset.seat_limits(scenario)[1]]
         state = ruleset.new_game(scenario, [SeatInfo(code, f"Player {code}") for code in seats],
                                  TurnSeeds(case["seed"], 0))

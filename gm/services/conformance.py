@@ -1,8 +1,6 @@
 """Rule-book conformance cases: finding the case files and running them through gm.core.cases."""
 from __future__ import annotations
 
-import importlib.resources
-import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,7 +8,7 @@ from pathlib import Path
 from gm.core.cases import load_case_text, run_case
 from gm.core.ruleset import Ruleset
 from gm.errors import GMError
-from gm.rulesets import get_ruleset, installed
+from gm.rulesets import case_files, get_ruleset, installed
 
 
 @dataclass(frozen=True)
@@ -23,13 +21,9 @@ class CaseFile:
 
 
 def packaged_cases(ruleset: Ruleset) -> list[CaseFile]:
-    """The cases a ruleset ships in the cases/ folder of its package."""
-    package = sys.modules[type(ruleset).__module__].__package__ or type(ruleset).__module__
-    folder = importlib.resources.files(package) / "cases"
-    if not folder.is_dir():
-        return []
-    found = sorted((f for f in folder.iterdir() if f.name.endswith(".toml")), key=lambda f: f.name)
-    return [CaseFile(f"{ruleset.name}/cases/{f.name}", f.read_text(encoding="utf-8"), ruleset) for f in found]
+    """The cases a ruleset ships in its cases_package."""
+    return [CaseFile(f"{ruleset.name}/cases/{f.name}", f.read_text(encoding="utf-8"), ruleset)
+            for f in case_files(ruleset)]
 
 
 def collect(files: list[Path], ruleset_name: str | None) -> list[CaseFile]:

@@ -46,17 +46,19 @@ def _free_name(db: sqlite_utils.Database, base: str) -> str:
 
 def play_demo(db: sqlite_utils.Database, home: Home, clock: Clock, ruleset_name: str, seed: int,
               seat_count: int | None, progress: Callable[[str], None],
-              turn_limit: int | None = None, human: str | None = None) -> DemoResult:
+              turn_limit: int | None = None, human: str | None = None,
+              options: dict | None = None) -> DemoResult:
     """Seat robot players, run turns to the end (or only turn_limit of them, leaving the game
     running), render every report. Each seat's secret is shown so the portal can be tried.
     human: an e-mail address seated first, beside the robots; the demo then runs no turn
-    unless told, so that player sends the first orders by turn file."""
+    unless told, so that player sends the first orders by turn file.
+    options: the ruleset's game options (NAME -> value), as for `gm game new --option`."""
     ruleset = get_ruleset(ruleset_name)
     seat_count = demo_seats(ruleset_name) if seat_count is None else seat_count
     if not 1 <= seat_count <= len(_PLAYERS):
         raise GMError(f"the demo seats 1 to {len(_PLAYERS)} robot players, not {seat_count}.")
     name = _free_name(db, f"{ruleset.name}-demo")
-    games.create_game(db, clock, name, ruleset.name, None, seed)
+    games.create_game(db, clock, name, ruleset.name, None, seed, options)
     if human:
         player = human.split("@")[0] or "player"
         code, secret = games.join_game(db, clock, name, human, player)

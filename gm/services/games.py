@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import re
 import secrets as system_secrets
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
@@ -11,14 +12,15 @@ import sqlite_utils
 
 from gm.clock import Clock, iso
 from gm.core.model import SeatInfo
-from gm.core.ruleset import Ruleset, ScenarioError, TurnSeeds
+from gm.core.ruleset import Ruleset, ScenarioError, TurnSeeds, choose_options, with_options
 from gm.errors import GMError
-from gm.rulesets import get_ruleset
+from gm.rulesets import game_options, get_ruleset
 from gm.seat_secrets import hash_secret, new_secret
 from gm.store import records
 from gm.store.database import transaction
 from gm.store.records import GameRecord
 
+RULE_OPTIONS = "rules"  # games.options[RULE_OPTIONS]: the ruleset's game options chosen at creation
 _GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
 
@@ -45,11 +47,19 @@ def load_scenario(ruleset: Ruleset, scenario: str | None) -> tuple[str, str, dic
 
 
 def create_game(db: sqlite_utils.Database, clock: Clock, name: str, ruleset_name: str,
-                scenario: str | None = None, seed: int | None = None) -> GameRecord:
+                scenario: str | None = None, seed: int | None = None,
+                options: Mapping[str, object] | None = None) -> GameRecord:
+    """A new game, open for players to join. options: the GM's choices among the ruleset's
+    game options (NAME -> value as typed); every option is stored, defaults included."""
     if not _GAME_NAME.match(name):
         raise GMError(f"'{name}' is not a usable game name: use 1-40 lower-case letters, digits, '-' or '_'.")
     ruleset = get_ruleset(ruleset_name)
-    scenario_name, text, _ = load_scenario(ruleset, scenario)
+    scenario_name, text, parsed = load_scenario(ruleset, scenario)
+    chosen = chosen_options(ruleset, options or {})
+    try:
+        ruleset.seat_limits(with_options(parsed, chosen))
+    except ScenarioError as exc:
+        raise GMError(f"scenario {scenario_name} cannot be played with these options: {exc}.")
     if db.execute("SELECT 1 FROM games WHERE name = ?", [name]).fetchone():
         raise GMError(f"a game named '{name}' already exists. Choose another name.")
     if seed is None:
@@ -57,12 +67,14 @@ def create_game(db: sqlite_utils.Database, clock: Clock, name: str, ruleset_name
     if not 0 <= seed < 2**63:
         raise GMError(f"the seed must be a whole number from 0 to {2**63 - 1}, not {seed}.")
     with transaction(db):
-        db["games"].insert({
+        inserted = db["games"].insert({
             "name": name, "ruleset": ruleset.name, "ruleset_version": ruleset.version,
             "scenario_name": scenario_name, "scenario_text": text, "seed": seed, "status": "open",
-            "turn": 1, "deadline": None, "options": "{}", "created": iso(clock.now()),
+            "turn": 1, "deadline": None, "created": iso(clock.now()),
+            "options": json.dumps({RULE_OPTIONS: chosen} if chosen else {}, sort_keys=True),
         })
-        records.audit(db, iso(clock.now()), None, "game new", {"game": name, "seed": seed})
+        records.audit(db, iso(clock.now()), inserted.last_pk, "game new",
+                      {"game": name, "seed": seed, **({"options": chosen} if chosen else {})})
     return records.game_by_name(db, name)
 
 
@@ -122,20 +134,33 @@ def new_seat_secret(db: sqlite_utils.Database, clock: Clock, game_name: str, sea
     return seat.code, secret
 
 
-def game_ruleset(game: GameRecord) -> tuple[Ruleset, dict]:
-    """The game's ruleset and its parsed scenario. Parsing a large map takes milliseconds and
-    every request of the portal needs it, so parsed scenarios are kept per (ruleset, text);
-    rulesets never change their arguments, so sharing the dict is safe."""
-    ruleset = get_ruleset(game.ruleset)
+def chosen_options(ruleset: Ruleset, given: Mapping[str, object]) -> dict:
+    """Every game option of the ruleset, the GM's choices read and checked, the rest defaults."""
     try:
-        return ruleset, _parsed_scenario(game.ruleset, ruleset.version, game.scenario_text, game.scenario_name)
+        return choose_options(game_options(ruleset), given)
+    except ScenarioError as exc:
+        raise GMError(f"{exc} ({ruleset.name}; see 'gm rules list').")
+
+
+def game_ruleset(game: GameRecord) -> tuple[Ruleset, dict]:
+    """The game's ruleset and its parsed scenario with the game's options in it. Parsing a large
+    map takes milliseconds and every request of the portal needs it, so parsed scenarios are kept
+    per (ruleset, text, options); rulesets never change their arguments, so sharing is safe."""
+    ruleset = get_ruleset(game.ruleset)
+    chosen = json.dumps(game.options.get(RULE_OPTIONS, {}), sort_keys=True)
+    try:
+        return ruleset, _parsed_scenario(game.ruleset, ruleset.version, game.scenario_text,
+                                         game.scenario_name, chosen)
     except ScenarioError as exc:
         raise GMError(f"the stored scenario of '{game.name}' no longer loads: {exc}")
 
 
 @lru_cache(maxsize=64)
-def _parsed_scenario(ruleset_name: str, version: str, text: str, source: str) -> dict:
-    return get_ruleset(ruleset_name).load_scenario(text, source)
+def _parsed_scenario(ruleset_name: str, version: str, text: str, source: str, chosen: str) -> dict:
+    ruleset = get_ruleset(ruleset_name)
+    # Options a later version added take their defaults, so an older game still loads.
+    options = choose_options(game_options(ruleset), json.loads(chosen))
+    return with_options(ruleset.load_scenario(text, source), options)
 
 
 def seat_infos(db: sqlite_utils.Database, game: GameRecord, ruleset: Ruleset, scenario: dict) -> list[SeatInfo]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from gm.core.model import Event
 from gm.core.ruleset import Ruleset
 from gm.errors import GMError
 from gm.home import Home
+from gm.rulesets import template_dirs
 from gm.services import charges, endgame
 from gm.services.games import game_ruleset
 from gm.store import records
@@ -28,16 +28,6 @@ class Written:
     folder: Path
     files: tuple
     standings: Path | None
-
-
-def ruleset_template_dirs(ruleset: Ruleset) -> list[Path]:
-    from gm.render import package_templates_dir
-
-    package = sys.modules[type(ruleset).__module__].__package__ or type(ruleset).__module__
-    try:
-        return [package_templates_dir(f"{package}.templates")]
-    except ModuleNotFoundError:
-        return []
 
 
 def report_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat: records.SeatRecord,
@@ -95,7 +85,7 @@ def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers:
     if missing:
         raise GMError(f"game '{game.name}' has no resolved turn {missing[0]}; "
                       f"resolved turns are 1 to {resolved[-1].number}.")
-    env = make_environment(home.templates if home.templates.is_dir() else None, ruleset_template_dirs(ruleset))
+    env = make_environment(home.templates if home.templates.is_dir() else None, template_dirs(ruleset))
     seats = records.seats_of(db, game.id)
     jobs, jsons, rows = [], [], []
     last = resolved[-1].number

@@ -167,3 +167,38 @@ def has_current_submission(db: sqlite_utils.Database, game_id: int, turn: int, s
 def audit(db: sqlite_utils.Database, at: str, game_id: int | None, action: str, detail: dict) -> None:
     db["audit"].insert({"at": at, "game_id": game_id, "action": action,
                         "detail": json.dumps(detail, sort_keys=True)})
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """One row of the GM audit log: when (ISO text), the game's name (None for house-wide
+    actions such as creating a game), what was done, and its details as stored."""
+
+    at: str
+    game: str | None
+    action: str
+    detail: dict
+
+
+def audit_log(db: sqlite_utils.Database, game_id: int | None = None, last: int | None = None) -> list[AuditEntry]:
+    """The audit log, oldest first: every action, or one game's; the `last` n entries only if given."""
+    where, args = ("WHERE a.game_id = ?", [game_id]) if game_id is not None else ("", [])
+    limit = "LIMIT ?" if last is not None else ""
+    rows = db.execute(f"""SELECT * FROM (SELECT a.id, a.at, g.name, a.action, a.detail FROM audit a
+                          LEFT JOIN games g ON g.id = a.game_id {where} ORDER BY a.id DESC {limit})
+                          ORDER BY id""", args + ([last] if last is not None else [])).fetchall()
+    return [AuditEntry(at, name, action, json.loads(detail)) for _, at, name, action, detail in rows]
+
+
+def seat_takeovers(db: sqlite_utils.Database, game_id: int) -> dict[int, int]:
+    """Seat id -> the turn from which its present player (a standby who took it) plays it."""
+    rows = db.execute("""SELECT sp.seat_id, MAX(sp.from_turn) FROM seat_players sp JOIN seats s ON s.id = sp.seat_id
+                         WHERE s.game_id = ? GROUP BY sp.seat_id""", [game_id]).fetchall()
+    return dict(rows)
+
+
+def waiting_standbys(db: sqlite_utils.Database, game_id: int) -> list[dict]:
+    """The standbys of a game who have not taken a seat yet, first in line first."""
+    rows = db.execute("SELECT name, email, added FROM standbys WHERE game_id = ? AND seat_id IS NULL ORDER BY id",
+                      [game_id]).fetchall()
+    return [{"name": name, "email": email, "added": added} for name, email, added in rows]

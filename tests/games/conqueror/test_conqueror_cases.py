@@ -1,4 +1,5 @@
-"""Every rule-text conformance case of Conqueror! passes, and a broken one fails."""
+"""Conqueror!'s conformance cases: each names its section, every worked figure has one, and a
+broken case fails (tests/games/test_contract.py runs every case)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,11 +17,6 @@ SECTIONS = ("Orders", "Battles", "Fortifications", "Productivity", "Production c
 
 def read(path: Path) -> dict:
     return load_case_text(path.read_text(encoding="utf-8"), path.name)
-
-
-@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
-def test_case_passes(path):
-    assert run_case(read(path), ruleset) == []
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)

@@ -1,4 +1,5 @@
-"""Every conformance case of Empires passes (chapter 11 and D-EMP-*), and a broken one fails."""
+"""Empires' conformance cases cover chapter 11 and every D-EMP decision, and a broken one fails
+(tests/games/test_contract.py runs every case)."""
 from __future__ import annotations
 
 import re
@@ -16,11 +17,6 @@ SECTIONS = ("11.", "D-EMP-", "Rulebook")
 
 def read(path: Path) -> dict:
     return load_case_text(path.read_text(encoding="utf-8"), path.name)
-
-
-@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
-def test_case_passes(path):
-    assert run_case(read(path), ruleset) == []
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)

@@ -1,0 +1,25 @@
+"""A ruleset's lines of a prefilled turn file, kept short enough for the report's order-form box."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+# Characters that fit the report's order-form box. A longer line wraps in the PDF and, copied
+# out of it, its second half loses the '#' that made it a comment. The contract test holds it.
+FORM_WIDTH = 84
+
+
+def wrapped_comment(head: str, items: Sequence[str], indent: str = "#   ", separator: str = "",
+                    width: int = FORM_WIDTH) -> list[str]:
+    """`head item item ...` as comment lines of at most `width` characters, continuation lines
+    starting with `indent` (an item too long for any line still gets one of its own).
+    separator follows every item but the last: "," reads better for names with spaces."""
+    lines, line, empty = [], head.rstrip(), True
+    for number, item in enumerate(items, 1):
+        piece = item + (separator if number < len(items) else "")
+        if not empty and len(line) + 1 + len(piece) > width:
+            lines.append(line)
+            line = indent + piece
+        else:
+            line = f"{line} {piece}"
+        empty = False
+    return lines + [line]
