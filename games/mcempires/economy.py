@@ -73,8 +73,8 @@ def maintenance(turn: Turn, seat: str) -> int:
 
 def income_lines(turn: Turn, seat: str) -> list[tuple[str, int]]:
     """What the empire earns and pays at the start of its turn, line by line. War Bounty has
-    none: "You can only earn money by defeating an enemy's troops, Cities, or their entire
-    Empire.""""
+    none ("You can only earn money by defeating an enemy's troops, Cities, or their entire
+    Empire")."""
     if turn.mode == WAR_BOUNTY:
         return []
     treasuries = operating_treasuries(turn, seat)

@@ -12,9 +12,9 @@ def check_orders(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
     """Line-numbered problems: every order that would fail if the empire's turn were played now
     (income and spawning first, its orders in the order written, battles assumed won)."""
     if state["phase"] == "over":
-        return [Problem(0, "the game is over: no orders are needed")]
+        return [Problem(o.line, "the game is over: no orders are needed") for o in orders]
     if seat not in state["seats"]:
-        return [Problem(0, f"{seat} has no empire in this game")]
+        return [Problem(o.line, f"{seat} has no empire in this game") for o in orders]
     if not state["seats"][seat]["alive"]:
         return [Problem(o.line, "your empire has capitulated and gives no more orders")
                 for o in orders]

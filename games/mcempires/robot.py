@@ -20,6 +20,7 @@ from .turn import MAX_TROOPS, Turn
 MARCH_AT = 3          # a group this big leaves its city for the front
 KEEP_AT_CAPITAL = 2   # troops a capital keeps when the rest march
 MAX_BASES = 5         # military bases a robot buys: enough troops to win, not a flood
+CAPITAL_PULL = 60     # blocks a capital counts nearer: no empire capitulates while it stands
 
 
 def robot_orders(state: dict, seat: str, rng: Random) -> list[Order]:
@@ -79,7 +80,7 @@ class Planner:
         if capital in mine and len(turn.cities[capital]["bases"]) == 1 and self.money >= 25:
             self.attempt("BASE", capital)
         bases = sum(len(turn.cities[c]["bases"]) for c in mine)
-        allowed = MAX_BASES + self.money // 100  # a rich empire turns its E$ into troops
+        allowed = MAX_BASES + self.money // 300  # a rich empire turns its E$ into troops
         for cid in mine:
             for _ in range(2):
                 if bases < allowed and len(turn.cities[cid]["bases"]) < 2 and self.attempt("BASE", cid):
@@ -169,7 +170,7 @@ class Planner:
                 continue
             i = turn.city_block(cid)
             score = (turn.board.distance(home, i) + 2 * turn.troops_of(owner)
-                     - (15 if cid == turn.seats[owner]["capital"] else 0)
+                     - (CAPITAL_PULL if cid == turn.seats[owner]["capital"] else 0)
                      - (20 if city["occupier"] == seat else 0))
             if key is None or score < key:
                 best, key = i, score

@@ -19,7 +19,7 @@ DEFAULT_OPTIONS = {"mode": economy.ORIGINAL, "round-limit": 0, "declarations": F
                    "peace": False, "borders": False, "alliances": False, "amphibious": False}
 # Land each seat needs in a generated world: room to grow, and War Bounty's 300 blocks with
 # space between the empires.
-BLOCKS_PER_SEAT = {economy.ORIGINAL: 260, economy.LAND_GAME: 260, economy.WAR_BOUNTY: 760}
+BLOCKS_PER_SEAT = {economy.ORIGINAL: 200, economy.LAND_GAME: 200, economy.WAR_BOUNTY: 760}
 
 
 def options_of(scenario: dict) -> dict:
