@@ -99,10 +99,9 @@ def draw(data: Mapping, crop: Mapping | None = None) -> Image.Image:
     x0, y0, x1, y1 = _box(crop, width, height)
     picture = picture.crop((x0, y0, x1, y1))
     cols, rows = x1 - x0, y1 - y0
-    scale = max(3, min(MAX_BLOCK_PX, TARGET_PX // max(cols, rows)))
+    scale, margin = geometry(cols, rows)
     picture = picture.resize((cols * scale, rows * scale), Image.NEAREST)
     every = 5 if crop else int(data.get("every") or 10)
-    margin = max(22, scale + 8)
     canvas = Image.new("RGB", (cols * scale + 2 * margin, rows * scale + 2 * margin), (255, 255, 255))
     canvas.paste(picture, (margin, margin))
     sketch = _Sketch(ImageDraw.Draw(canvas), scale, margin, x0, y0, x1, y1)
@@ -114,6 +113,13 @@ def draw(data: Mapping, crop: Mapping | None = None) -> Image.Image:
         sketch.mark(mark)
     sketch.coordinates(every)
     return canvas
+
+
+def geometry(cols: int, rows: int) -> tuple[int, int]:
+    """(pixels per block, margin in pixels) of a map of cols x rows blocks: block x,y's top left
+    pixel is (margin + x * scale, margin + y * scale) counted from the crop's corner."""
+    scale = max(3, min(MAX_BLOCK_PX, TARGET_PX // max(cols, rows)))
+    return scale, max(22, scale + 8)
 
 
 def _box(crop: Mapping | None, width: int, height: int) -> tuple[int, int, int, int]:
