@@ -130,12 +130,14 @@ def capture(turn: Turn, cid: str, seat: str) -> None:
             war["taken"] = {**war["taken"], cid: loser}
     turn.seats[loser]["lost"] = [*turn.seats[loser]["lost"], cid]
     turn.seats[seat]["lost"] = [c for c in turn.seats[seat]["lost"] if c != cid]
+    if cid == turn.seats[loser]["capital"]:
+        turn.seats[loser]["captor"] = seat  # the capital may change hands or be abandoned later
     turn.add("capture", f"{turn.nation(seat)} captures {cid} at {turn.name(centre)} from "
              f"{turn.nation(loser)}; its infrastructure is now {turn.nation(seat)}'s.",
              seat=seat, loser=loser, city=cid)
     economy.bounty(turn, seat, economy.BOUNTY_CITY, f"capturing {cid}")
     if capitulates(turn, loser):
-        capitulate(turn, loser)
+        capitulate(turn, loser, seat)
 
 
 def capitulates(turn: Turn, seat: str) -> bool:
@@ -146,9 +148,13 @@ def capitulates(turn: Turn, seat: str) -> bool:
     return len(me["lost"]) - 1 >= CAPITULATION_CITIES or not turn.cities_of(seat)
 
 
-def capitulate(turn: Turn, seat: str) -> None:
+def capitulate(turn: Turn, seat: str, by: str) -> None:
+    """The empire leaves the game. by: the empire whose capture made it capitulate (War
+    Bounty's 300 E$ go to it); its E$ go to the captor of its capital."""
     me = turn.seats[seat]
-    captor = turn.cities[me["capital"]]["owner"]
+    captor = me.get("captor") or by
+    if not turn.seats[captor]["alive"]:
+        captor = by
     money = me["money"]
     me.update(alive=False, money=0, fell=turn.round)
     turn.seats[captor]["money"] += money
@@ -168,7 +174,7 @@ def capitulate(turn: Turn, seat: str) -> None:
             f"{cid} to {turn.nation(who)}" for cid, who in kept) + "."
     turn.add("capitulation", text + " Its other cities are abandoned and its land is free.",
              seat=seat, captor=captor, money=money)
-    economy.bounty(turn, captor, economy.BOUNTY_EMPIRE, f"defeating {turn.nation(seat)}")
+    economy.bounty(turn, by, economy.BOUNTY_EMPIRE, f"defeating {turn.nation(seat)}")
 
 
 def _hand_over(turn: Turn, seat: str) -> list[tuple[str, str]]:

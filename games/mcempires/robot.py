@@ -48,6 +48,13 @@ class Planner:
     def money(self) -> int:
         return self.turn.seats[self.seat]["money"]
 
+    def home(self) -> int | None:
+        """The block of the capital, or of a city left when the capital is lost."""
+        turn, seat = self.turn, self.seat
+        mine = [turn.seats[seat]["capital"]] + sorted(turn.cities_of(seat))
+        mine = [c for c in mine if c in turn.cities and turn.cities[c]["owner"] == seat]
+        return turn.city_block(mine[0]) if mine else None
+
     def attempt(self, verb: str, *args) -> bool:
         order = make_order(verb, *args)
         if actions.execute(self.turn, self.seat, order) is None:
@@ -77,7 +84,9 @@ class Planner:
             if (economy.treasuries_allowed(turn) and not turn.cities[cid]["treasury"]
                     and not turn.cities[cid]["occupier"]):
                 self.attempt("TREASURY", cid)
-        if capital in mine and len(turn.cities[capital]["bases"]) == 1 and self.money >= 25:
+        treasuries = sum(1 for c in mine if turn.cities[c]["treasury"])
+        if (capital in mine and len(turn.cities[capital]["bases"]) == 1
+                and (treasuries >= 2 or not economy.treasuries_allowed(turn))):
             self.attempt("BASE", capital)
         bases = sum(len(turn.cities[c]["bases"]) for c in mine)
         allowed = MAX_BASES + self.money // 300  # a rich empire turns its E$ into troops
@@ -92,7 +101,7 @@ class Planner:
         turn, seat = self.turn, self.seat
         if seat in turn.bought_city or self.money < economy.city_price(turn.regular_cities(seat)):
             return None
-        capital = turn.city_block(turn.seats[seat]["capital"])
+        capital = self.home()
         mark = turn.marks[seat]
         spots = [i for i in range(len(turn.land)) if turn.land[i] == mark
                  and not placement_problem(turn, seat, i, capital=False)]
@@ -159,10 +168,9 @@ class Planner:
         """The city to march on: the weakest reachable enemy's capital while it stands (no
         empire capitulates without it), else that enemy's nearest city."""
         turn, seat = self.turn, self.seat
-        capital = turn.seats[seat]["capital"]
-        if not capital:
+        home = self.home()
+        if home is None:
             return None
-        home = turn.city_block(capital)
         best, key = None, None
         for cid, city in sorted(turn.cities.items()):
             owner = city["owner"]
@@ -187,7 +195,7 @@ class Planner:
         if city["owner"] != seat:
             return 0  # it is occupying an enemy city: hold on
         keep = KEEP_AT_CAPITAL if cid == turn.seats[seat]["capital"] else 0
-        if group["troops"] < MARCH_AT:
+        if group["troops"] - keep < MARCH_AT:
             return 0
         return group["troops"] - keep
 

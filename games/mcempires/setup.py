@@ -83,11 +83,12 @@ def new_state(scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
 
 def _seat(listed: dict, player: str, site: list, mode: str) -> dict:
     """A seat's record. site: where gm suggests (and, if none is ordered, founds) its capital.
-    lost: cities captured from it that it has not taken back. fell: the round it capitulated."""
+    lost: cities captured from it that it has not taken back; captor: who captured its capital.
+    fell: the round it capitulated."""
     return {"name": player, "nation": listed["name"], "colour": listed["colour"],
             "mark": listed["mark"], "money": START_MONEY[mode], "alive": True, "capital": None,
-            "founded": 0, "treasuries_bought": 0, "rail_stock": 0, "lost": [], "fell": None,
-            "site": list(site)}
+            "founded": 0, "treasuries_bought": 0, "rail_stock": 0, "lost": [], "captor": None,
+            "fell": None, "site": list(site)}
 
 
 def _laid_out(state: dict) -> dict:

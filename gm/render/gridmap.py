@@ -119,7 +119,7 @@ def geometry(cols: int, rows: int) -> tuple[int, int]:
     """(pixels per block, margin in pixels) of a map of cols x rows blocks: block x,y's top left
     pixel is (margin + x * scale, margin + y * scale) counted from the crop's corner."""
     scale = max(3, min(MAX_BLOCK_PX, TARGET_PX // max(cols, rows)))
-    return scale, max(22, scale + 8)
+    return scale, max(36, scale + 8)  # room for a 3-digit coordinate at each side
 
 
 def _box(crop: Mapping | None, width: int, height: int) -> tuple[int, int, int, int]:
