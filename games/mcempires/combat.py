@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import diplomacy, economy
-from .turn import MAX_TROOPS, Turn
+from .turn import Turn
 from .world import SIDES
 
 
@@ -114,7 +114,7 @@ def _retreat(turn: Turn, seat: str, gid: str) -> tuple[int, int, int | None]:
         return troops, 0, None
     i = turn.place(gid)
     refuge = retreat_block(turn, i, order.retreat)
-    if refuge is None or not _can_retreat(turn, seat, refuge, troops - fight):
+    if refuge is None or not turn.may_stand(seat, refuge, troops - fight):
         return troops, 0, None
     back = troops - fight
     mine = turn.group_of(seat, refuge)
@@ -137,16 +137,6 @@ def retreat_block(turn: Turn, i: int, retreat: str) -> int | None:
         return None
     j = turn.board.index(x, y)
     return j if j in turn.board.neighbours[i] else None
-
-
-def _can_retreat(turn: Turn, seat: str, i: int, troops: int) -> bool:
-    if turn.board.water[i] or turn.foreign_at(seat, i):
-        return False
-    cid = turn.city_at.get(i)
-    if cid and turn.cities[cid]["owner"] != seat:
-        return False
-    mine = turn.group_of(seat, i)
-    return not mine or turn.groups[mine]["troops"] + troops <= MAX_TROOPS
 
 
 def _bounties(turn: Turn, seat: str, enemy: str, a_lost: int, d_lost: int, before: dict) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 from . import economy
-from .turn import MAX_TROOPS, Turn
+from .turn import Turn
 
 AGREEMENT_ROUNDS = 10   # "Open Border Agreements cannot be cancelled and last 10 rounds."
 ALLIANCE_SIZE = 3       # "A maximum of 3 people can form one alliance."
@@ -131,14 +131,8 @@ def _nearest_refuge(turn: Turn, seat: str, start: int, troops: int) -> int | Non
 
 
 def _refuge(turn: Turn, seat: str, i: int, troops: int) -> bool:
-    """A neutral or own land block with room for the group (no foreign group, no foreign city)."""
-    if turn.owner(i) not in (None, seat) or turn.foreign_at(seat, i):
-        return False
-    cid = turn.city_at.get(i)
-    if cid and turn.cities[cid]["owner"] != seat:
-        return False
-    mine = turn.group_of(seat, i)
-    return not mine or turn.groups[mine]["troops"] + troops <= MAX_TROOPS
+    """A neutral or own land block with room for the group."""
+    return turn.owner(i) in (None, seat) and turn.may_stand(seat, i, troops)
 
 
 def declare(turn: Turn, seat: str, enemy: str) -> str | None:

@@ -12,10 +12,10 @@ from random import Random
 from gm.core.model import Order
 
 from . import actions, economy, moves, rules
-from .paths import STOPPED, Walker, pack, unpack
 from .cities import CITY_SPACING, placement_problem
 from .grammar import make_order
-from .turn import MAX_TROOPS, Turn
+from .paths import STOPPED, Walker, pack, unpack
+from .turn import Turn
 
 MARCH_AT = 3          # a group this big leaves its city for the front
 KEEP_AT_CAPITAL = 2   # troops a capital keeps when the rest march
@@ -24,9 +24,11 @@ CAPITAL_PULL = 60     # blocks a capital counts nearer: no empire capitulates wh
 
 
 def robot_orders(state: dict, seat: str, rng: Random) -> list[Order]:
+    """The robot's orders for its empire this round. It needs no chance (rng is the contract's):
+    every choice follows from the state, so a replayed turn gets the same orders."""
     if state["phase"] == "over" or not state["seats"].get(seat, {}).get("alive"):
         return []
-    planner = Planner(state, seat, rng)
+    planner = Planner(state, seat)
     planner.capital()
     rules.start_turn(planner.turn, seat, planner.orders)
     planner.build()
@@ -38,10 +40,9 @@ def robot_orders(state: dict, seat: str, rng: Random) -> list[Order]:
 class Planner:
     """One robot's turn in the making: a dry-run Turn and the orders that worked on it."""
 
-    def __init__(self, state: dict, seat: str, rng: Random):
+    def __init__(self, state: dict, seat: str):
         self.turn = Turn(state, rng=None, you=True)
         self.seat = seat
-        self.rng = rng
         self.orders: list[Order] = []
 
     @property

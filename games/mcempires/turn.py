@@ -154,6 +154,17 @@ class Turn:
         if not here:
             del self.at[self.place(gid)]
 
+    def may_stand(self, seat: str, i: int, troops: int) -> bool:
+        """Whether `troops` of `seat` can end up on land block i: no other empire's group or
+        city there, and room in its own group."""
+        if self.board.water[i] or self.foreign_at(seat, i):
+            return False
+        cid = self.city_at.get(i)
+        if cid and self.cities[cid]["owner"] != seat:
+            return False
+        mine = self.group_of(seat, i)
+        return not mine or self.groups[mine]["troops"] + troops <= MAX_TROOPS
+
     def troops_of(self, seat: str) -> int:
         return sum(g["troops"] for g in self.groups.values() if g["owner"] == seat)
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 from random import Random
 
 from . import economy
-from .cities import CITY_SPACING
 from .grammar import USAGE
 from .paths import Walker
-from .rules import order_of_play, outcome, ranking
+from .rules import order_of_play, outcome
 from .turn import Turn
 from .world import FULL_SPEED, TERRAIN_NAMES
 
@@ -310,4 +309,4 @@ def hidden_variant(state: dict, seat: str, rng: Random) -> dict:
     return new
 
 
-__all__ = ["CITY_SPACING", "hidden_variant", "order_form", "turn_label", "view", "world_drawing"]
+__all__ = ["hidden_variant", "order_form", "turn_label", "view", "world_drawing"]
