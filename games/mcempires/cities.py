@@ -33,8 +33,9 @@ def placement_problem(turn: Turn, seat: str, i: int, capital: bool) -> str | Non
         return f"{here} is {whose} territory: a city can only be founded in {turn.your(seat)} own territory"
     if i in turn.city_at:
         return f"{here} is a city already"
+    x, y = board.xy(i)
     for cid, city in turn.cities.items():
-        far = board.distance(i, turn.city_block(cid))
+        far = abs(city["x"] - x) + abs(city["y"] - y)
         if far < CITY_SPACING:
             return (f"{here} is {far} blocks from city {cid} at {city['x']},{city['y']}; "
                     f"city centres must be at least {CITY_SPACING} blocks apart")
