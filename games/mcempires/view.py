@@ -71,7 +71,8 @@ def world_drawing(state: dict) -> dict:
                       "tag": city["owner"] if is_capital and cid in capitals else ""})
     for gid, group in sorted(state["groups"].items(), key=lambda g: int(g[0][1:])):
         marks.append({"x": group["x"], "y": group["y"], "shape": "group",
-                      "colour": seats[group["owner"]]["colour"], "label": str(group["troops"])})
+                      "colour": seats[group["owner"]]["colour"], "label": str(group["troops"]),
+                      "note": group["owner"]})  # with 16 empires colours alone can look alike
     return {
         "width": state["world"]["width"], "height": state["world"]["height"],
         "terrain": state["world"]["terrain"], "palette": PALETTE,

@@ -11,6 +11,7 @@ The drawing data (plain, JSON-able, given by a ruleset's view):
     lines            optional [{"colour", "blocks": [[x, y], ...]}]: a line through block centres
     marks            optional [{"x", "y", "shape": "capital"|"city"|"group", "colour",
                      "label" (shown where blocks are big enough to read it),
+                     "note" (a small word under a group, where blocks are large),
                      "tag" (always shown)}]
     every            coordinates and grid lines every this many blocks (default 10)
 A crop {"x0", "y0", "x1", "y1"} (x1 and y1 excluded) draws that part of the world enlarged, with
@@ -33,6 +34,7 @@ TARGET_PX = 1000        # the longer side of a map's blocks, in pixels (about 15
 MAX_BLOCK_PX = 40       # blocks of a small crop are never drawn larger than this
 TINT = 0.5              # how strongly territory colours the terrain under it
 CACHE_SIZE = 32         # distinct drawings kept (a round's world map and each seat's crop)
+NOTE_BLOCK_PX = 24      # a group's note (its owner) is drawn only on blocks this large
 CAPITAL_GOLD = (212, 160, 23)   # "Capital City (Gold Block)"
 CITY_RED = (170, 20, 20)        # "Regular Cities (Redstone Block)"
 INK = (29, 29, 27)
@@ -225,6 +227,8 @@ class _Sketch:
                                width=max(1, s // 12))
         if mark.get("tag"):
             self._text(cx, cy - s / 2 - max(3, s // 2) - 9, str(mark["tag"]), 13, centred=True)
+        if mark.get("note") and shape == "group" and s >= NOTE_BLOCK_PX:
+            self._text(cx, cy + s * 0.36, str(mark["note"]), max(9, s // 3), centred=True)
         if mark.get("label") and s >= 12:
             size = max(9, min(16, int(s * 0.42)))
             if shape == "group":
