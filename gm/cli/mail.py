@@ -32,6 +32,8 @@ def send_and_report(db, home_) -> bool:
         report = delivery.send_outbox(db, home_, clock(), sender)
     for mail, reason, when in report.retry:
         typer.echo(f"Mail {mail.id} to {mail.recipient}: not sent ({reason}); trying again after {iso(when)}.")
+    for mail in report.refreshed:
+        typer.echo(f"Mail {mail.id} to {mail.recipient}: {delivery.REFRESHED}.")
     for mail, reason in report.failed:
         typer.echo(f"Mail {mail.id} to {mail.recipient} failed for good: {reason}.", err=True)
     settings = mail_settings(home_)

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from gm.crash import crash_point
 from gm.render.environment import shared_templates_dir
 from gm.render.fetcher import AssetFetcher
 from gm.render.pdf import html_to_pdf
@@ -124,6 +125,7 @@ def _write_pdf(job: RenderJob, fetcher: AssetFetcher) -> RenderResult:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+    crash_point("publish:mid-render")
     return RenderResult(
         out_path=out_path,
         size=len(pdf),

@@ -22,12 +22,28 @@ from gm.store.records import GameRecord, TurnRecord
 
 
 @dataclass(frozen=True)
+class SeatReport:
+    """One seat's report of one turn as rendered: the PDF and JSON files and their SHA-256, and
+    the time the report is dated (the turn's resolution). What the reports table records."""
+
+    turn: int
+    seat: str
+    pdf: Path
+    pdf_sha256: str
+    json: Path
+    json_sha256: str
+    rendered: str
+
+
+@dataclass(frozen=True)
 class Written:
-    """What a render wrote: the turn folder(s), every file, and the final standings if any."""
+    """What a render wrote: the turn folder(s), every file, the final standings if any, and
+    each seat's report (not recorded yet: gm/services/publish.py records them)."""
 
     folder: Path
     files: tuple
     standings: Path | None
+    reports: tuple = ()
 
 
 def report_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat: records.SeatRecord,
@@ -69,7 +85,11 @@ def score_rows(ruleset: Ruleset, state: dict, view: dict, seats: list[records.Se
 
 def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None,
                  workers: int | None = None) -> Written:
-    """Render the reports of the given turns (default: the last resolved one) in one batch."""
+    """Render the reports of the given turns (default: the last resolved one) in one batch.
+
+    Files only: the same turn renders to the same bytes every time, so a render cut short is
+    simply done again. Recording the reports and queueing their mails is publishing
+    (gm/services/publish.py)."""
     from gm.render import RenderJob, asset_dirs, base_url, make_environment, render_pdfs
     from gm.render.environment import render_report_html, render_standings_html
 
@@ -115,18 +135,13 @@ def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers:
         _write(path, data)
     results = render_pdfs(jobs, workers or _workers(home), asset_dirs=asset_dirs(env))
     digests = {r.out_path: r.sha256 for r in results}
+    digests.update((path, hashlib.sha256(data).hexdigest()) for path, data in jsons)
     now = by_number[last].resolved
-    for number, code, pdf in rows:
-        json_path = pdf.with_suffix(".json")
-        db["reports"].upsert({
-            "game_id": game.id, "turn": number, "seat": code,
-            "pdf": str(pdf.relative_to(home.root)), "json": str(json_path.relative_to(home.root)),
-            "pdf_sha256": digests[pdf], "json_sha256": hashlib.sha256(json_path.read_bytes()).hexdigest(),
-            "rendered": now,
-        }, pk=("game_id", "turn", "seat"))
+    rendered = tuple(SeatReport(number, code, pdf, digests[pdf], pdf.with_suffix(".json"),
+                                digests[pdf.with_suffix(".json")], now) for number, code, pdf in rows)
     folder = home.reports / game.name / str(numbers[-1]) if len(numbers) == 1 else home.reports / game.name
     files = tuple(r.out_path for r in results) + tuple(p for p, _ in jsons)
-    return Written(folder, files, standings)
+    return Written(folder, files, standings, rendered)
 
 
 def seat_notes(db, game: GameRecord, seat: records.SeatRecord, turn_orders: list[dict], number: int) -> dict:
@@ -143,10 +158,6 @@ def seat_notes(db, game: GameRecord, seat: records.SeatRecord, turn_orders: list
         "nmr": {"missed": missed, "limit": limit, "left": max(limit - missed, 0) if limit else None},
         "notices": [f"From turn {number + 1} this seat is played by {name} ({reason})." for name, reason in changes],
     }
-
-
-def render_turn(db, home: Home, game_name: str, number: int) -> Written:
-    return render_turns(db, home, game_name, [number])
 
 
 def standings_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seats) -> dict:

@@ -1,7 +1,8 @@
 """gm run-due: one pass of the weekly cycle over every game, safe to run every few minutes.
 
-Stages per game: publish a turn a crash left unpublished, move deadlines for absences, send the
-reminders that are due, run the turn if it is due (or may run early), publish it.
+First every turn a crash left unpublished, in every game, is published; then per game: move
+deadlines for absences, send the reminders that are due, run the turn if it is due (or may run
+early), publish it.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from gm.core.cycle import decide
 from gm.core.schedule import describe
 from gm.errors import GMError
 from gm.home import Home
-from gm.services import cycle, reports, turns
+from gm.services import cycle, publish, turns
 from gm.services.settings import game_setting
 from gm.store import records
 from gm.store.database import transaction
@@ -51,21 +52,6 @@ def run_lock(home: Home):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def unpublished(db, game: GameRecord) -> int | None:
-    """The last resolved turn if its reports were never written (a crash after the commit)."""
-    last = db.execute("SELECT MAX(number) FROM turns WHERE game_id = ?", [game.id]).fetchone()[0]
-    if not last:
-        return None
-    done = db.execute("SELECT 1 FROM reports WHERE game_id = ? AND turn = ? LIMIT 1", [game.id, last]).fetchone()
-    return None if done else last
-
-
-def publish(db, home: Home, clock: Clock, game_name: str, number: int, report: RunReport, hooks: "Hooks") -> None:
-    written = reports.render_turn(db, home, game_name, number)
-    report.lines.append(f"{game_name}: turn {number} reports written to {written.folder}")
-    hooks.after_publish(db, home, clock, game_name, number, report)
-
-
 class Hooks:
     """Where mail plugs into the cycle; the plain cycle only records and reports."""
 
@@ -74,9 +60,6 @@ class Hooks:
 
     def remind(self, db, home: Home, clock: Clock, game: GameRecord, seats: list, kind: str,
                report: RunReport) -> None:
-        return None
-
-    def after_publish(self, db, home: Home, clock: Clock, game_name: str, number: int, report: RunReport) -> None:
         return None
 
     def send(self, db, home: Home, clock: Clock, report: RunReport) -> None:
@@ -95,6 +78,9 @@ def run_due(db: sqlite_utils.Database, home: Home, clock: Clock, dry_run: bool =
         started = iso(clock.now())
         if not dry_run:
             hooks.fetch(db, home, clock, report)
+        lines, problems = publish.publish_left_over(db, home, clock, dry_run)
+        report.lines += lines
+        report.problems += problems
         for game in records.all_games(db):
             if game.status == "over":
                 continue
@@ -113,11 +99,8 @@ def run_due(db: sqlite_utils.Database, home: Home, clock: Clock, dry_run: bool =
 
 def _one_game(db, home: Home, clock: Clock, name: str, dry_run: bool, hooks: Hooks, report: RunReport) -> None:
     game = records.game_by_name(db, name)
-    pending = unpublished(db, game)
-    if pending is not None:
-        report.lines.append(f"{name}: turn {pending} was run but not published" + ("" if not dry_run else "; would publish"))
-        if not dry_run:
-            publish(db, home, clock, name, pending, report, hooks)
+    if not dry_run and records.unpublished_turns(db, game.id):
+        return  # it could not be published (a problem above): nothing new until it is
     now = clock.now()
     if not dry_run:
         _push_for_absences(db, clock, game, report)
@@ -143,7 +126,7 @@ def _one_game(db, home: Home, clock: Clock, name: str, dry_run: bool, hooks: Hoo
     report.turns_run += 1
     report.lines.append(f"{name}: turn {summary.number} run ({decision.why}); next: {summary.label}")
     report.lines.extend(f"{name}: {notice}" for notice in summary.notices)
-    publish(db, home, clock, name, summary.number, report, hooks)
+    report.lines += publish.describe(publish.publish(db, home, clock, name))
 
 
 def _record_reminders(db, game: GameRecord, seats, kind: str, now) -> None:
@@ -155,8 +138,8 @@ def _record_reminders(db, game: GameRecord, seats, kind: str, now) -> None:
 
 
 def _warn_once(db, game: GameRecord, why: str, now) -> None:
-    seen = db.execute("SELECT 1 FROM audit WHERE game_id = ? AND action = 'nmr spike' AND detail LIKE ?",
-                      [game.id, f'%"turn": {game.turn}%']).fetchone()
+    seen = db.execute("SELECT 1 FROM audit WHERE game_id = ? AND action = 'nmr spike' "
+                      "AND json_extract(detail, '$.turn') = ?", [game.id, game.turn]).fetchone()
     if not seen:
         with transaction(db):
             records.audit(db, iso(now), game.id, "nmr spike", {"turn": game.turn, "why": why})
@@ -169,8 +152,8 @@ def _push_for_absences(db, clock: Clock, game: GameRecord, report: RunReport) ->
         return
     limit = game_setting(game, "absence-pushes")
     for code, ends in sorted(cycle.absent_at(db, game, cycle.moment(game.due)).items()):
-        used = db.execute("SELECT COUNT(*) FROM audit WHERE game_id = ? AND action = 'absence push' AND detail LIKE ?",
-                          [game.id, f'%"seat": "{code}"%']).fetchone()[0]
+        used = db.execute("SELECT COUNT(*) FROM audit WHERE game_id = ? AND action = 'absence push' "
+                          "AND json_extract(detail, '$.seat') = ?", [game.id, code]).fetchone()[0]
         if used >= limit:
             continue
         due = ends + timedelta(minutes=1)
@@ -189,11 +172,11 @@ def status(db: sqlite_utils.Database, clock: Clock) -> list[dict]:
         current = records.current_submissions(db, game.id, game.turn)
         active = [s for s in seats if s.status == "active"]
         last = db.execute("SELECT MAX(resolved) FROM turns WHERE game_id = ? AND number >= 1", [game.id]).fetchone()[0]
-        problems = [json.loads(d)["why"] for (d,) in db.execute(
-            "SELECT detail FROM audit WHERE game_id = ? AND action = 'nmr spike' AND detail LIKE ?",
-            [game.id, f'%"turn": {game.turn}%']).fetchall()]
-        if game.status != "over" and unpublished(db, game) is not None:
-            problems.append(f"turn {unpublished(db, game)} not published")
+        problems = [why for (why,) in db.execute(
+            "SELECT json_extract(detail, '$.why') FROM audit WHERE game_id = ? AND action = 'nmr spike' "
+            "AND json_extract(detail, '$.turn') = ?", [game.id, game.turn]).fetchall()]
+        unpublished = records.unpublished_turns(db, game.id)
+        problems += [f"turn {number} not published" for number in unpublished]
         rows.append({
             "game": game.name, "ruleset": game.ruleset, "status": game.status, "turn": game.turn,
             "deadline": game.deadline if game.status != "over" else None, "due": game.due,
@@ -202,6 +185,6 @@ def status(db: sqlite_utils.Database, clock: Clock) -> list[dict]:
             "missing": sorted(s.code for s in active if s.id not in current),
             "final": sorted(s.code for s in seats if current.get(s.id, {}).get("final")),
             "dropped": sorted(s.code for s in seats if s.status == "dropped"),
-            "last_run": last, "problems": problems,
+            "last_run": last, "problems": problems, "unpublished": unpublished,
         })
     return rows
