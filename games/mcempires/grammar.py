@@ -14,6 +14,8 @@ COUNT = re.compile(r"[0-9]{1,2}")
 SIDE_WORDS = ("N", "E", "S", "W")
 BUILDINGS = ("BASE", "TRANSPORT", "NAVAL", "TREASURY")
 BORDER_TERMS = ("MINE", "THEIRS", "BOTH")
+MAX_WAYPOINTS = 20    # a path is searched for each: a turn file cannot make the turn run for ages
+MAX_ORDERS = 200      # orders an empire may give in a round (its turn's work stays bounded)
 ACCEPTABLE = ("PEACE", "BORDERS", "ALLY")
 
 USAGE = {
@@ -135,6 +137,8 @@ def _rail(rest: list[str]) -> tuple | str:
     problem = _place(rest[0]) or _place(rest[1])
     if problem:
         return problem
+    if len(rest) - 2 > MAX_WAYPOINTS:
+        return f"at most {MAX_WAYPOINTS} waypoints"
     for word in rest[2:]:
         problem = _expect(word, BLOCK, "a waypoint x,y")
         if problem:
@@ -173,6 +177,8 @@ def _move(rest: list[str]) -> tuple | str:
     if isinstance(got, str):
         return got
     gid, count, tail = got
+    if len(tail) > MAX_WAYPOINTS + 1:
+        return f"at most {MAX_WAYPOINTS} waypoints before the destination"
     for word in tail:
         if not (BLOCK.fullmatch(word) or CITY.fullmatch(word)):
             return f"{shown(word)} is not a block x,y or a city"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gm.core.model import Order, Problem
 
-from .grammar import make_order, order_text, parse_orders, well_formed  # noqa: F401 (the contract)
+from .grammar import MAX_ORDERS, make_order, order_text, parse_orders, well_formed  # noqa: F401
 from .turn import Turn
 
 
@@ -35,7 +35,9 @@ def dry_run(state: dict, seat: str, orders: list[Order]) -> tuple[Turn, list[tup
     rules.start_turn(turn, seat, listed)
     problems += [(e.data["line"], e.data["reason"]) for e in turn.events
                  if e.kind == "order_failed" and e.data.get("line")]
-    for order in listed:
+    problems += [(o.line, f"an empire gives at most {MAX_ORDERS} orders a round; "
+                  "this one is past that") for o in listed[MAX_ORDERS:]]
+    for order in listed[:MAX_ORDERS]:
         if order.verb in actions.STANDING or (order.verb == "CAPITAL" and not had_capital):
             continue
         reason = actions.execute(turn, seat, order)

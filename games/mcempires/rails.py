@@ -38,6 +38,11 @@ def build(turn: Turn, seat: str, a: str, b: str, waypoints: list[int]) -> str | 
         return "a line joins two different cities"
     if lines_between(turn, a, b):
         return f"{a} and {b} are joined by a line already"
+    # Cities are 6 blocks apart, so a line is at least 5 pieces: too poor for that, say so
+    # before any search.
+    if turn.seats[seat]["money"] < economy.RAIL_PRICE and turn.seats[seat]["rail_stock"] < economy.RAIL_LOT:
+        return (f"{economy.RAIL_LOT} pieces cost {economy.RAIL_PRICE} E$ and "
+                f"{turn.has(seat)} {turn.seats[seat]['money']} E$")
     path = _lay(turn, seat, a, b, waypoints)
     if isinstance(path, str):
         return path

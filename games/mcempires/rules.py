@@ -8,7 +8,7 @@ from gm.core.model import Order, Outcome, SeatInfo, TurnResult
 from gm.core.ruleset import TurnSeeds
 
 from . import actions, cities, combat, diplomacy, economy, moves, setup
-from .grammar import order_text, well_formed
+from .grammar import MAX_ORDERS, order_text, well_formed
 from .turn import Turn, copy_state
 
 
@@ -85,7 +85,9 @@ def read_standing(turn: Turn, orders: dict, only: str | None = None) -> None:
 def play_turn(turn: Turn, seat: str, orders: list[Order]) -> None:
     had_capital = bool(turn.seats[seat]["capital"])
     start_turn(turn, seat, orders)
-    for order in orders:
+    for order in orders[MAX_ORDERS:]:
+        failed(turn, seat, order, f"an empire gives at most {MAX_ORDERS} orders a round")
+    for order in orders[:MAX_ORDERS]:
         if order.verb in actions.STANDING or (order.verb == "CAPITAL" and not had_capital):
             continue
         if not turn.seats[seat]["alive"]:

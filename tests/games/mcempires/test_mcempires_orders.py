@@ -152,3 +152,18 @@ def test_the_form_of_round_1_founds_the_capital_on_the_suggested_site():
     loaded = ruleset.load_scenario(ruleset.scenario_text("testbed"), "testbed")
     state = ruleset.new_game(loaded, [SeatInfo("RE", "Ann"), SeatInfo("BL", "Bob")], TurnSeeds(1, 0))
     assert ruleset.order_form(state, "RE")[-1] == "CAPITAL 3,2"
+
+
+def test_a_turn_has_at_most_200_orders_and_a_move_20_waypoints():
+    state = played_state()
+    lines = [(n, "LAND 5,1") for n in range(1, 203)]
+    orders, _ = ruleset.parse_orders(lines)
+    problems = ruleset.check_orders(state, "RE", orders)
+    assert [(p.line, p.message) for p in problems if p.line > 200] == [
+        (n, "an empire gives at most 200 orders a round; this one is past that") for n in (201, 202)]
+    events = ruleset.resolve(state, {"RE": orders}, TurnSeeds(1, 31)).events
+    assert [e.data["line"] for e in events if e.kind == "order_failed"
+            and e.data["reason"] == "an empire gives at most 200 orders a round"] == [201, 202]
+    far = " ".join(["5,6"] * 22)
+    _, problems = ruleset.parse_orders([(1, f"MOVE G1 {far}")])
+    assert problems[0].message.startswith("at most 20 waypoints before the destination")
