@@ -152,6 +152,10 @@ class Planner:
     def march(self) -> None:
         turn, seat = self.turn, self.seat
         target = self._target()
+        if target is not None:
+            enemy = turn.cities[turn.city_at[target]]["owner"]
+            if turn.options["declarations"] and not actions.diplomacy.at_war(turn, seat, enemy):
+                self.attempt("DECLARE", enemy)  # with declarations, war begins with one
         for gid in sorted((g for g, grp in turn.groups.items() if grp["owner"] == seat),
                           key=lambda g: int(g[1:])):
             if gid not in turn.groups:
@@ -175,7 +179,8 @@ class Planner:
         best, key = None, None
         for cid, city in sorted(turn.cities.items()):
             owner = city["owner"]
-            if owner == seat or actions.diplomacy.hostile_problem(turn, seat, owner):
+            if owner == seat or not turn.seats[owner]["alive"] or \
+                    actions.diplomacy.allied(turn, seat, owner):
                 continue
             i = turn.city_block(cid)
             score = (turn.board.distance(home, i) + 2 * turn.troops_of(owner)

@@ -24,9 +24,9 @@ def test_the_parser_never_raises(lines):
     assert all(p.message for p in problems)
 
 
-def game(scenario: str, seats: int, mode: str, seed: int) -> tuple[dict, list[str]]:
+def game(scenario: str, seats: int, mode: str, seed: int, **options) -> tuple[dict, list[str]]:
     loaded = ruleset.load_scenario(ruleset.scenario_text(scenario), scenario)
-    loaded = with_options(loaded, choose_options(ruleset.game_options(), {"mode": mode}))
+    loaded = with_options(loaded, choose_options(ruleset.game_options(), {"mode": mode, **options}))
     codes = ruleset.seat_codes(loaded)[:seats]
     return ruleset.new_game(loaded, [SeatInfo(c, c) for c in codes], TurnSeeds(seed, 0)), codes
 
@@ -80,3 +80,12 @@ def test_the_same_seed_plays_the_same_game(seed):
         state, codes = game("frontier", 4, "original", seed)
         runs.append(state_hash(play(state, codes, seed, 25)))
     assert runs[0] == runs[1]
+
+
+def test_robots_finish_a_game_with_every_optional_rule_on():
+    """With declarations of war the robots declare before they attack; with closed borders they
+    fight their way in. They make and accept no agreements."""
+    state, codes = game("frontier", 4, "original", 2, declarations=True, borders=True,
+                        alliances=True, peace=True, amphibious=True)
+    final = play(state, codes, 2, 300, holds)
+    assert ruleset.is_over(final) is not None
