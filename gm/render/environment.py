@@ -9,6 +9,7 @@ from pathlib import Path
 import jinja2
 
 from gm.render.hexmap import hex_map
+from gm.render.gridmap import grid_map
 from gm.render.svgmap import safe_colour, svg_map
 
 # Every template escapes, whatever its name: a player's name or an order line must never become
@@ -74,6 +75,7 @@ def make_environment(override_dir: Path | None, ruleset_dirs: list[Path]) -> jin
     )
     env.globals["svg_map"] = svg_map
     env.globals["hex_map"] = hex_map
+    env.globals["grid_map"] = grid_map
     env.filters["nations"] = nations
     env.filters["colour"] = safe_colour
     env.filters["when"] = when
