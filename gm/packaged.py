@@ -88,3 +88,8 @@ class PackagedRuleset(PackagedScenarios):
 
     def is_over(self, state: dict) -> Outcome | None:
         return self.parts.rules.outcome(state)
+
+    def knocked_out(self, state: dict) -> list[str]:
+        """Optional: seats out of the game, for the knock-out discount; rules.knocked_out if any."""
+        named = getattr(self.parts.rules, "knocked_out", None)
+        return list(named(state)) if named else []

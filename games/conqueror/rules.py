@@ -149,6 +149,11 @@ def _finish(turn: Turn) -> None:
     turn.add("game_over", text, winners=won, scores=points, tie=len(won) > 1)
 
 
+def knocked_out(state: dict) -> list[str]:
+    """Seats whose nation is out of the game, for the house's knock-out discount (rule D-ALL-5)."""
+    return [seat for seat in state["seating"] if not state["seats"][seat]["alive"]]
+
+
 def outcome(state: dict) -> Outcome | None:
     """The best score wins at the game limit (rule D-CQ-9); a tie shares the win."""
     if state["phase"] != "over":

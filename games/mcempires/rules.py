@@ -257,6 +257,11 @@ def scores(state: dict) -> dict[str, int]:
             for seat in state["seating"]}
 
 
+def knocked_out(state: dict) -> list[str]:
+    """Seats whose nation is out of the game, for the house's knock-out discount (rule D-ALL-5)."""
+    return [seat for seat in state["seating"] if not state["seats"][seat]["alive"]]
+
+
 def outcome(state: dict) -> Outcome | None:
     result = state.get("result")
     if state["phase"] != "over" or not result:

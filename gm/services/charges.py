@@ -8,7 +8,8 @@ import sqlite_utils
 from gm.core import ledger, victory
 from gm.core.ledger import Entry
 from gm.core.model import Outcome
-from gm.services import credits
+from gm.services import credits, prizes
+from gm.services.games import game_ruleset
 from gm.store import records
 from gm.store.records import GameRecord
 
@@ -16,11 +17,14 @@ REVERSIBLE = ("turn charge", "discount award")
 
 
 def settle_turn(db: sqlite_utils.Database, game: GameRecord, number: int, orders: dict,
-                before: dict, after: dict, outcome: Outcome | None, now: str) -> None:
+                before: dict, after: dict, outcome: Outcome | None, now: str,
+                house=None) -> None:
     """The books' part of a turn run, inside its transaction, right after the turn is stored.
 
     orders: the collected orders (seat code -> {"by": "player" or "robot", ...});
-    before, after: the states the turn was played from and left.
+    before, after: the states the turn was played from and left;
+    house: gives gm.toml's prize tables per ruleset (prizes.house_tables), asked only at the
+    game's end, so a turn run reads gm.toml only when it needs it.
     """
     _reverse_discarded(db, game, number, now)
     rules = credits.policy(game)
@@ -32,7 +36,7 @@ def settle_turn(db: sqlite_utils.Database, game: GameRecord, number: int, orders
                               game=game.name, turn=number, seat=seat.code,
                               memo=f"{game.name} turn {number}, seat {seat.code}")
     if outcome is not None:
-        award_discounts(db, game, number, after, now)
+        award_discounts(db, game, number, after, outcome, now, house() if house else {})
 
 
 def _reverse_discarded(db, game: GameRecord, number: int, now: str) -> None:
@@ -63,10 +67,13 @@ def forfeit_drop_outs(db: sqlite_utils.Database, game: GameRecord, dropped: list
                           f"(no orders): all {have} bonus turns forfeited")
 
 
-def award_discounts(db, game: GameRecord, number: int, final: dict, now: str) -> list[Entry]:
-    """Rule D-EMP-15 at game end: what the final state says each country earned, for the seats
-    still playing (drop-outs and resignations earn nothing), capped at 10."""
-    earned = victory.earned(final)
+def award_discounts(db, game: GameRecord, number: int, final: dict, outcome: Outcome, now: str,
+                    house: dict) -> list[Entry]:
+    """Rules D-EMP-15 and D-ALL-5 at game end, in every ruleset: what the game's prize table
+    gives each seat still playing (drop-outs and resignations earn nothing), capped at 10."""
+    table = prizes.game_table(game, house)
+    earned = prizes.earned_at_end(game_ruleset(game)[0], final, outcome,
+                                  records.seats_of(db, game.id), table)
     made = []
     for seat in records.seats_of(db, game.id):
         points = earned.get(seat.code, 0)

@@ -8,8 +8,10 @@ import sqlite_utils
 
 from gm.core import ledger, victory
 from gm.core.ledger import Position
+from gm.core.prizes import PrizeTable
 from gm.core.ruleset import Ruleset
 from gm.home import Home
+from gm.services import prizes
 from gm.store.records import GameRecord, SeatRecord, TurnRecord
 
 TEMPLATE = "endgame.html"
@@ -35,7 +37,7 @@ def _awarded(db, game: GameRecord, email: str) -> int:
 
 
 def endgame_context(db: sqlite_utils.Database, game: GameRecord, ruleset: Ruleset, turn: TurnRecord,
-                    seat: SeatRecord, seats: list[SeatRecord]) -> dict:
+                    seat: SeatRecord, seats: list[SeatRecord], table: PrizeTable) -> dict:
     outcome = ruleset.is_over(turn.state)
     view = ruleset.view(turn.state, seat.code)
     nations = {s.get("code"): s.get("nation", "") for s in view.get("seats", [])
@@ -54,7 +56,9 @@ def endgame_context(db: sqlite_utils.Database, game: GameRecord, ruleset: Rulese
         "won": seat.code in outcome.winners, "status": seat.status,
         "condition": record.get("condition") if isinstance(record, dict) else None,
         "discount": {"now": at_end.discount, "awarded": _awarded(db, game, seat.email),
-                     "earned": victory.earned(turn.state).get(seat.code, 0),
+                     "earned": prizes.earned_at_end(ruleset, turn.state, outcome, seats, table
+                                                    ).get(seat.code, 0),
+                     "table": table.to_json(),
                      "cap": ledger.MAX_DISCOUNT, "bonus_from": ledger.QUALIFYING},
         "credits": {"left": at_end.balance},
     }
@@ -69,8 +73,9 @@ def add_jobs(db: sqlite_utils.Database, home: Home, env, game: GameRecord, rules
 
     folder = home.reports / game.name / "endgame"
     template = env.get_template(TEMPLATE)
+    table = prizes.game_table(game, prizes.house_tables(home))
     for seat in seats:
-        context = endgame_context(db, game, ruleset, turn, seat, seats)
+        context = endgame_context(db, game, ruleset, turn, seat, seats, table)
         pdf: Path = folder / f"{seat.code}.pdf"
         jobs.append(RenderJob(template.render(context), base_url(), turn.resolved,
                               f"{game.name}/endgame/{seat.code}", pdf))

@@ -64,6 +64,16 @@ def _flag(text: str) -> bool:
     raise ValueError("yes or no")
 
 
+def _prize(text: str) -> str | int:
+    """A number of bonus turns, or 'house' for gm.toml's [discounts.RULESET], else the ruleset's."""
+    if text.strip().lower() == "house":
+        return "house"
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or int(text) > 10:
+        raise ValueError("a number of bonus turns from 0 to 10, or house")
+    return int(text)
+
+
 SETTINGS = {s.name: s for s in [
     Setting("grace", 0, "minutes after the deadline before the turn runs (90m, 2h, 1d)", _minutes),
     Setting("early-delay", 0, "once every active seat sent FINAL orders, wait this long, then run early", _minutes),
@@ -76,6 +86,9 @@ SETTINGS = {s.name: s for s in [
     Setting("absence-policy", "standing", "an absent seat: standing (plays its last orders) or push (moves the deadline)",
             _choice("standing", "push")),
     Setting("absence-pushes", 1, "most deadline pushes one player's absences may cause in a game", _count),
+    Setting("discount-win", "house", "bonus turns a winner earns at the end (0-10; house: gm.toml, else the ruleset's)", _prize),
+    Setting("discount-finish", "house", "bonus turns a seat that plays to the end earns (0-10 or house)", _prize),
+    Setting("discount-knockout", "house", "bonus turns a seat knocked out while still playing earns (0-10 or house)", _prize),
 ]}
 
 

@@ -23,6 +23,7 @@ from gm.store.database import transaction
 from gm.store.records import GameRecord
 from gm.services import cycle
 from gm.services import charges
+from gm.services import prizes
 from gm.services.games import current_state, game_ruleset, seat_infos
 from gm.services.settings import game_setting
 from gm.services.turnfiles import describe_problem
@@ -112,11 +113,11 @@ def run_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str
     """Resolve the turn being collected, as one transaction, under the game's lock."""
     game = records.game_by_name(db, game_name)
     with game_lock(home, game):
-        return _run_turn_locked(db, clock, game_name)
+        return _run_turn_locked(db, clock, game_name, house=lambda: prizes.house_tables(home))
 
 
 def _run_turn_locked(db: sqlite_utils.Database, clock: Clock, game_name: str,
-                     rerun: bool = False) -> TurnSummary:
+                     rerun: bool = False, house=None) -> TurnSummary:
     game = records.game_by_name(db, game_name)  # re-read under the lock
     if game.status == "over":
         raise GMError(f"game '{game.name}' is over; there are no more turns to run.")
@@ -139,7 +140,7 @@ def _run_turn_locked(db: sqlite_utils.Database, clock: Clock, game_name: str,
         outcome = ruleset.is_over(result.state)
         digest = _store_turn(db, game, game.turn, game.seed, ruleset.version, orders,
                              [e.to_json() for e in result.events], result.state, now)
-        charges.settle_turn(db, game, game.turn, orders, state, result.state, outcome, now)
+        charges.settle_turn(db, game, game.turn, orders, state, result.state, outcome, now, house)
         db.execute("UPDATE games SET turn = ?, status = ? WHERE id = ?",
                    [game.turn + 1, "over" if outcome else "running", game.id])
         records.audit(db, now, game.id, "turn run", {"turn": game.turn, "state_hash": digest})
@@ -221,7 +222,7 @@ def rerun_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: s
                 db["submissions"].insert(dict(row, received=now))
             db.execute("UPDATE games SET turn = ?, status = 'running' WHERE id = ?", [number, game.id])
         _move_discarded_reports(home, game.name, number, now)
-        return _run_turn_locked(db, clock, game_name, rerun=True)
+        return _run_turn_locked(db, clock, game_name, rerun=True, house=lambda: prizes.house_tables(home))
 
 
 def _gm_correction(db, home: Home, game: GameRecord, number: int, source: str, data: bytes):

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gm.clock import FixedClock
+from gm.core.model import Outcome
 from gm.core import ledger
 from gm.services import charges, credits, games, seats
 from gm.store import records
@@ -39,12 +40,11 @@ def _store_fake_turn(db, game, number: int) -> None:
 def _turn(db, name: str, number: int, winner: str | None = None, condition: str | None = None) -> None:
     game = records.game_by_name(db, name)
     codes = [s.code for s in records.seats_of(db, game.id)]
-    final = {"victory": {"discounts": {c: (3 if condition != "points" else 2) if c == winner else 1
-                                       for c in codes}}} if winner else {}
+    final = {"victory": {"condition": condition}} if winner else {}
     with transaction(db):
         _store_fake_turn(db, game, number)
         charges.settle_turn(db, game, number, {c: {"by": "robot"} for c in codes}, {}, final,
-                            object() if winner else None, NOW)
+                            Outcome((winner,), "won", {}) if winner else None, NOW)
         db.execute("UPDATE games SET turn = ?, status = ? WHERE id = ?",
                    [number + 1, "over" if winner else "running", game.id])
 

@@ -8,6 +8,7 @@ import sqlite3
 from datetime import datetime, timezone
 
 from gm.clock import FixedClock
+from gm.core.model import Outcome
 from gm.services import charges, credits
 from gm.store import records
 from gm.store.database import open_database, transaction
@@ -171,12 +172,14 @@ def test_game_end_awards_discounts_to_seats_still_playing(home, gm, game):
     gm("credits", "adjust", "cy@example.org", "--discount", "9", "--reason", "old", home=home)
     gm("seat", "drop", "g1", "GE", home=home)
     game_record = records.game_by_name(db, "g1")
-    final = {"victory": {"discounts": {"BR": 3, "RU": 1, "FR": 2, "GE": 1}}}
+    final = {"victory": {"eliminated": {"RU": 9}}}
+    # A clash game: the house's default table (D-ALL-5) gives the winner 3, a knock-out 1, a finish 1.
     with transaction(db):
-        made = charges.award_discounts(db, game_record, 12, final, "2026-11-21T12:00:00Z")
+        made = charges.award_discounts(db, game_record, 12, final, Outcome(("FR",), "most VP", {}),
+                                       "2026-11-21T12:00:00Z", {"clash": {"knockout": 2}})
     assert [(e.seat, e.discount, e.memo) for e in made] == [
-        ("BR", 3, "g1: 3 bonus turns, seat BR"), ("RU", 1, "g1: 1 bonus turns, seat RU"),
-        ("FR", 1, "g1: 1 bonus turns, seat FR (2 earned; the cap is 10)")]
+        ("BR", 1, "g1: 1 bonus turns, seat BR"), ("RU", 2, "g1: 2 bonus turns, seat RU"),
+        ("FR", 1, "g1: 1 bonus turns, seat FR (3 earned; the cap is 10)")]
     assert clock.now().year == 2026
 
 

@@ -80,6 +80,7 @@ def test_a_robot_game_to_a_win_with_the_books(empires, gm):
     assert ran.code == 0, ran.err
     end = json.loads((empires / "reports" / "e1" / "endgame" / "AL.json").read_text())
     assert (end["won"], end["discount"], end["credits"]) == (
-        False, {"now": 1, "awarded": 1, "earned": 1, "cap": 10, "bonus_from": 10}, {"left": 1})
+        False, {"now": 1, "awarded": 1, "earned": 1, "cap": 10, "bonus_from": 10, "table": {
+            "win": 3, "finish": 1, "knockout": 1, "by_condition": {"knockout": 3, "points": 2, "runaway": 3}}}, {"left": 1})
     assert [row["seat"] for row in end["scores"]] == ["CA", "AL", "BR"]
     assert (empires / "reports" / "e1" / "endgame" / "CA.pdf").read_bytes().startswith(b"%PDF")
