@@ -13,6 +13,7 @@ from gm.cli import portal, serve
 from gm.cli import cycle
 from gm.cli import audit, credits, ledger, seat
 from gm.cli import backup, doctor
+from gm.cli import signup  # noqa: F401  (adds gm game slips and the waiting-list commands)
 from gm.errors import GMError
 
 app = typer.Typer(

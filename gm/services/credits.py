@@ -175,11 +175,18 @@ def transfer(db: sqlite_utils.Database, clock: Clock, giver: str, taker: str, cr
         has = account_position(db, giver).balance
         if has < credits:
             raise GMError(f"{giver} has {has} credits; {credits} cannot be transferred.")
-        memo = " ".join(reason.split()) or "transfer"
-        out = post(db, now, giver, "transfer", credits=-credits, memo=f"to {taker}: {memo}")
-        back = post(db, now, taker, "transfer", credits=credits, ref=out.number,
-                     memo=f"from {giver}: {memo}")
-        records.audit(db, now, None, "credits transfer", {"from": giver, "to": taker, "credits": credits})
+        return move(db, now, giver, taker, credits, reason)
+
+
+def move(db, now: str, giver: str, taker: str, credits: int, reason: str,
+         game_id: int | None = None) -> tuple[Entry, Entry]:
+    """The two halves of a transfer and its audit line, inside the caller's transaction; the
+    caller has checked both accounts and the giver's credits."""
+    memo = " ".join(reason.split()) or "transfer"
+    out = post(db, now, giver, "transfer", credits=-credits, memo=f"to {taker}: {memo}")
+    back = post(db, now, taker, "transfer", credits=credits, ref=out.number,
+                memo=f"from {giver}: {memo}")
+    records.audit(db, now, game_id, "credits transfer", {"from": giver, "to": taker, "credits": credits})
     return out, back
 
 

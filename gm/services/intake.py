@@ -13,6 +13,7 @@ import sqlite_utils
 
 from gm.clock import Clock, iso
 from gm.core.envelope import Envelope, read_envelope
+from gm.core.slip import is_slip
 from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
@@ -25,6 +26,7 @@ from gm.mail.templates import mail_environment
 from gm.services import turnfiles
 from gm.services.answers import Answerer, from_receipt, from_submission, refused
 from gm.services.requests import answer_request, is_request
+from gm.services.slips import answer_slip
 from gm.store import records
 from gm.store.database import atomic, transaction
 
@@ -186,6 +188,8 @@ class Intake:
         if stored:  # stored before a crash cut this message short: never store it twice
             return from_submission(self.db, stored[0], found)
         envelope = read_envelope(found.text)
+        if envelope.ok and is_slip(list(envelope.lines)):
+            return answer_slip(self.db, self.clock, self.secrets, envelope, found.where, source)
         if is_request(envelope):
             return answer_request(self.db, self.secrets, envelope, item.letter, found.where)
         refusal = self._wrong_sender(envelope, item.letter)

@@ -26,7 +26,7 @@ def is_request(envelope: Envelope) -> bool:
 def answer_request(db: sqlite_utils.Database, secret_check, envelope: Envelope, letter: Letter, where: str) -> dict:
     """Check the seat and secret as for orders, then do what was asked; returns the result for the
     acknowledgement. A RESEND result carries "resend" for the caller to queue with the answer."""
-    refusal, game, seat = _seat(db, secret_check, envelope)
+    refusal, game, seat = check_seat(db, secret_check, envelope)
     if refusal:
         return {"where": where, "verdict": "refused", "reason": refusal}
     asked = [_words(text) for _, text in envelope.lines]
@@ -51,7 +51,7 @@ def answer_request(db: sqlite_utils.Database, secret_check, envelope: Envelope, 
     return result
 
 
-def _seat(db: sqlite_utils.Database, secret_check, envelope: Envelope):
+def check_seat(db: sqlite_utils.Database, secret_check, envelope: Envelope):
     """(refusal, game, seat) with the same sentences as a refused turn file."""
     if db.execute("SELECT 1 FROM games WHERE name = ?", [envelope.game]).fetchone() is None:
         return f"unknown game '{envelope.game}' (check the GAME line)", None, None

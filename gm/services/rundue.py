@@ -20,7 +20,7 @@ from gm.core.cycle import decide
 from gm.core.schedule import describe
 from gm.errors import GMError
 from gm.home import Home
-from gm.services import cycle, publish, turns
+from gm.services import cycle, publish, slips, turns
 from gm.services.settings import game_setting
 from gm.store import records
 from gm.store.database import transaction
@@ -90,6 +90,7 @@ def run_due(db: sqlite_utils.Database, home: Home, clock: Clock, dry_run: bool =
             except GMError as exc:
                 report.problems.append(f"{game.name}: {exc}")
         if not dry_run:
+            report.lines += slips.apply_defaults(db, home, clock)  # before the mail goes out
             hooks.send(db, home, clock, report)
             with transaction(db):
                 db["runs"].insert({"started": started, "finished": iso(clock.now()),

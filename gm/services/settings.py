@@ -89,6 +89,9 @@ SETTINGS = {s.name: s for s in [
     Setting("discount-win", "house", "bonus turns a winner earns at the end (0-10; house: gm.toml, else the ruleset's)", _prize),
     Setting("discount-finish", "house", "bonus turns a seat that plays to the end earns (0-10 or house)", _prize),
     Setting("discount-knockout", "house", "bonus turns a seat knocked out while still playing earns (0-10 or house)", _prize),
+    Setting("slip-days", 14, "days after the game's end before an unanswered return slip gets slip-default", _count),
+    Setting("slip-default", "join", "an unanswered return slip: join (the next game, if credits are left; rule 11.5) or none",
+            _choice("join", "none")),
 ]}
 
 

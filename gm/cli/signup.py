@@ -1,0 +1,43 @@
+"""Players coming and coming back: gm game slips (return slips) and the waiting lists."""
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from gm.cli.common import HomeOption, JsonOption, echo_json, open_home
+from gm.cli.game import app as game_app
+from gm.store import records
+
+
+@game_app.command("slips")
+def slips(game: Annotated[str, typer.Argument(help="A game that is over.")], as_json: JsonOption = False,
+          home: HomeOption = None) -> None:
+    """List each seat's return slip: what the player (or the game's slip-default) chose, or none yet."""
+    _, db = open_home(home)
+    g = records.game_by_name(db, game)
+    taken = {row[0]: row[1:] for row in db.execute(
+        "SELECT seat_id, taken, by, choices FROM slips WHERE game_id = ?", [g.id])}
+    rows = [{"seat": s.code, "email": s.email, "status": s.status,
+             "taken": taken[s.id][0] if s.id in taken else None,
+             "by": taken[s.id][1] if s.id in taken else None,
+             "choices": json.loads(taken[s.id][2]) if s.id in taken else None}
+            for s in records.seats_of(db, g.id)]
+    if as_json:
+        echo_json(rows)
+        return
+    for row in rows:
+        typer.echo(f"{row['seat']:<4} {row['email']:<28} " + (_said(row) if row["by"] else "no slip yet"))
+
+
+def _said(row: dict) -> str:
+    choices = row["choices"]
+    parts = ["join " + (choices["join"] or "the next game") if choices["join"] is not None
+             else "no new game" if choices["decided"] else ""]
+    if choices["transfer_to"]:
+        amount = "all" if choices["transfer_credits"] is None else choices["transfer_credits"]
+        parts.append(f"credits ({amount}) to {choices['transfer_to']}")
+    elif choices["carry"]:
+        parts.append("keep the credits")
+    return f"{', '.join(p for p in parts if p)} ({row['by']}, {row['taken']})"

@@ -1,0 +1,145 @@
+"""The return slip by mail (rule 11.5): SLIP lines checked and done through the books and the
+waiting lists, and the GM's default for the slips that never came back."""
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import sqlite_utils
+
+from gm.clock import Clock, iso
+from gm.core.envelope import Envelope
+from gm.core.slip import ALL, NEXT, Slip, read_slip
+from gm.errors import GMError
+from gm.home import Home
+from gm.mail import outbox
+from gm.mail.settings import mail_settings
+from gm.mail.templates import mail_environment, write_mail
+from gm.services import credits, waiting
+from gm.services.cycle import moment
+from gm.services.requests import check_seat
+from gm.services.settings import game_setting
+from gm.store import records
+from gm.store.database import atomic
+from gm.store.records import GameRecord, SeatRecord
+
+
+def answer_slip(db: sqlite_utils.Database, clock: Clock, secret_check, envelope: Envelope,
+                where: str, source: str) -> dict:
+    """Check the seat and secret as for orders, then act on the slip; the result for the
+    acknowledgement. A slip with any problem is refused whole and changes nothing."""
+    refusal, game, seat = check_seat(db, secret_check, envelope)
+    if refusal:
+        return {"where": where, "verdict": "refused", "reason": refusal}
+    slip, problems = read_slip(list(envelope.lines))
+    try:
+        if problems:
+            raise GMError("; ".join(f"line {p.line}: {p.message}" for p in problems))
+        with atomic(db):
+            notes = act(db, clock, game, seat, slip, "player", source)
+    except GMError as exc:
+        return {"where": where, "verdict": "refused",
+                "reason": f"your return slip for {seat.code} in {game.name} was not used: {exc}"}
+    return {"where": where, "verdict": "request", "game": game.name, "seat": seat.code,
+            "note": "\n".join(notes)}
+
+
+def act(db, clock: Clock, game: GameRecord, seat: SeatRecord, slip: Slip, by: str,
+        source: str) -> list[str]:
+    """Do what a slip says, inside the caller's transaction; the sentences that tell the player.
+    Raises GMError (and the caller rolls back) when any part cannot be done."""
+    if game.status != "over":
+        raise GMError(f"{game.name} is not over yet; the return slip comes with the end-of-game report")
+    taken = db.execute("SELECT taken, by FROM slips WHERE seat_id = ?", [seat.id]).fetchone()
+    if taken:
+        raise GMError(f"the slip for this seat was already acted on ({taken[1]}, {taken[0]}); "
+                      "write to the GM to change it")
+    now = iso(clock.now())
+    notes = []
+    if slip.transfer_to:
+        notes.append(_transfer(db, now, game, seat, slip))
+    elif slip.carry:
+        left = credits.account_position(db, seat.email).balance
+        notes.append(f"Your {left} leftover credit{'s' if left != 1 else ''} stay on your account "
+                     "for your next game.")
+    if slip.decided:
+        notes.append(_next_game(db, now, game, seat, slip, by, source))
+    if not notes:
+        raise GMError("it says nothing to do")
+    choices = {"join": slip.join, "decided": slip.decided, "carry": slip.carry,
+               "transfer_to": slip.transfer_to, "transfer_credits": slip.transfer_credits}
+    db["slips"].insert({"game_id": game.id, "seat_id": seat.id, "taken": now, "by": by,
+                        "source": source, "choices": json.dumps(choices, sort_keys=True)})
+    records.audit(db, now, game.id, "return slip", {"seat": seat.code, "by": by, **choices})
+    return notes
+
+
+def _transfer(db, now: str, game: GameRecord, seat: SeatRecord, slip: Slip) -> str:
+    if db.execute("SELECT 1 FROM accounts WHERE email = ?", [slip.transfer_to]).fetchone() is None:
+        raise GMError(f"gm has no player {slip.transfer_to} to give credits to; check the address")
+    has = credits.account_position(db, seat.email).balance
+    amount = has if slip.transfer_credits is ALL else slip.transfer_credits
+    if amount < 1 or amount > has:
+        raise GMError(f"you have {has} credit{'s' if has != 1 else ''} left, so {amount} cannot be given")
+    credits.move(db, now, seat.email, slip.transfer_to, amount,
+                 f"return slip of {seat.code} in {game.name}", game.id)
+    return f"{amount} credit{'s' if amount != 1 else ''} went from your account to {slip.transfer_to}."
+
+
+def _next_game(db, now: str, game: GameRecord, seat: SeatRecord, slip: Slip, by: str,
+               source: str) -> str:
+    if slip.join is None:
+        return "You asked for no new game for now; write to the GM when you want one."
+    target = slip.join or game.ruleset
+    came = "slip" if by == "player" else "default"
+    listed = waiting.add(db, now, target, seat.email, seat.name, [seat.code], came, source)
+    return f"You are on the waiting list for {listed}, asking for seat {seat.code} again."
+
+
+# ----------------------------------------------------------------------------------------------
+# Slips that never came back: the game's slip-default after slip-days (rule 11.5).
+
+def apply_defaults(db: sqlite_utils.Database, home: Home, clock: Clock) -> list[str]:
+    """For every game over for at least its `slip-days`, act on each slip not returned as the
+    game's `slip-default` says, and tell the player by mail; one line per seat for run-due."""
+    lines = []
+    for game in records.all_games(db):
+        if game.status != "over" or not _default_due(db, game, clock):
+            continue
+        for seat in _without_slip(db, game):
+            lines.append(_apply_default(db, home, clock, game, seat))
+    return lines
+
+
+def _default_due(db, game: GameRecord, clock: Clock) -> bool:
+    row = db.execute("SELECT MAX(resolved) FROM turns WHERE game_id = ?", [game.id]).fetchone()
+    ended = moment(row[0]) if row and row[0] else None
+    days = game_setting(game, "slip-days")
+    return ended is not None and clock.now() >= ended + timedelta(days=days)
+
+
+def _without_slip(db, game: GameRecord) -> list[SeatRecord]:
+    answered = {row[0] for row in db.execute("SELECT seat_id FROM slips WHERE game_id = ?", [game.id])}
+    return [s for s in records.seats_of(db, game.id) if s.status == "active" and s.id not in answered]
+
+
+def _apply_default(db, home: Home, clock: Clock, game: GameRecord, seat: SeatRecord) -> str:
+    # 11.5: only a player who still has leftover credits goes straight into the next game.
+    left = credits.account_position(db, seat.email).balance
+    join = game_setting(game, "slip-default") == "join" and left > 0
+    slip = Slip(NEXT if join else None, True, not join)
+    with atomic(db):
+        notes = act(db, clock, game, seat, slip, "default", "default")
+        _tell(db, home, clock, game, seat, notes)
+    return f"{game.name}: no return slip from {seat.code} ({seat.email}): " + " ".join(notes)
+
+
+def _tell(db, home: Home, clock: Clock, game: GameRecord, seat: SeatRecord, notes: list[str]) -> None:
+    settings = mail_settings(home)
+    written = write_mail(mail_environment(home.templates), "slip_default.txt", {
+        "name": seat.name, "game": game.name, "seat": seat.code, "notes": notes,
+        "days": game_setting(game, "slip-days"), "gm_name": settings.name})
+    outbox.queue(db, clock.now(), kind="notice", recipient=seat.email, recipient_name=seat.name,
+                 subject=written.subject, body=written.body, domain=settings.domain,
+                 game_id=game.id, seat=seat.code)
+
