@@ -148,6 +148,9 @@ def describe(item: Taken) -> list[str]:
             text = f"refused: {result['reason']}"
         elif verdict == "request":
             text = f"request for {result['seat']} in {result['game']}"
+        elif verdict == "signup":
+            text = (f"sign-up for {result['target']}" if result["taken"]
+                    else "sign-up refused: " + result["note"].splitlines()[0])
         else:
             text = (f"{verdict} {len(result['orders'])} order(s) for {result['seat']} in {result['game']}, "
                     f"turn {result['turn']}")

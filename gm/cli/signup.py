@@ -1,13 +1,15 @@
 """Players coming and coming back: gm game slips (return slips) and the waiting lists."""
 from __future__ import annotations
 
+import dataclasses
 import json
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
-from gm.cli.common import HomeOption, JsonOption, echo_json, open_home
+from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
 from gm.cli.game import app as game_app
+from gm.services import signups, waiting
 from gm.store import records
 
 
@@ -41,3 +43,32 @@ def _said(row: dict) -> str:
     elif choices["carry"]:
         parts.append("keep the credits")
     return f"{', '.join(p for p in parts if p)} ({row['by']}, {row['taken']})"
+
+
+@game_app.command("waiting")
+def waiting_list(game: Annotated[str, typer.Argument(help="A game open for players.")],
+                 as_json: JsonOption = False, home: HomeOption = None) -> None:
+    """List who waits for a seat in a game: its own list, then its ruleset's next-game list."""
+    _, db = open_home(home)
+    found = waiting.waiting_for(db, game)
+    if as_json:
+        echo_json([dataclasses.asdict(w) for w in found])
+        return
+    if not found:
+        typer.echo(f"Nobody waits for {game}.")
+    for w in found:
+        wants = " ".join(w.preferences) or "any seat"
+        where = w.game or f"next {w.ruleset} game"
+        typer.echo(f"{w.number:>4}  {w.email:<28} {w.name:<20} {wants:<12} {where} ({w.came}, {w.added})")
+
+
+@game_app.command("seat-waiting")
+def seat_waiting(game: Annotated[str, typer.Argument(help="A game open for players.")],
+                 only: Annotated[Optional[str], typer.Option("--only", help="Seat just this e-mail address.")] = None,
+                 home: HomeOption = None) -> None:
+    """Seat the waiting players (first come, first seated; their seat wishes where free), mail
+    each their secret, and start the game when every seat is taken."""
+    home_, db = open_home(home)
+    lines = signups.seat_waiting(db, home_, clock(), game, only)
+    for line in lines or [f"Nobody to seat in {game}: see gm game waiting {game}."]:
+        typer.echo(line)

@@ -17,7 +17,7 @@ from gm.errors import GMError
 from gm.rulesets import game_options, get_ruleset
 from gm.seat_secrets import hash_secret, new_secret
 from gm.store import records
-from gm.store.database import transaction
+from gm.store.database import atomic, transaction
 from gm.store.records import GameRecord
 
 RULE_OPTIONS = "rules"  # games.options[RULE_OPTIONS]: the ruleset's game options chosen at creation
@@ -114,7 +114,7 @@ def join_game(db: sqlite_utils.Database, clock: Clock, game_name: str, email: st
                       f"{', '.join(c for c in codes if c not in taken) or 'none'}.")
     secret = new_secret()
     now = iso(clock.now())
-    with transaction(db):
+    with atomic(db):  # a savepoint when the waiting list seats players inside a transaction
         account = records.account_id(db, email, name, now)
         seat_id = db["seats"].insert({"game_id": game.id, "code": seat, "account_id": account,
                                       "secret_hash": hash_secret(secret), "status": "active", "joined": now}).last_pk

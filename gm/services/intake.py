@@ -13,6 +13,7 @@ import sqlite_utils
 
 from gm.clock import Clock, iso
 from gm.core.envelope import Envelope, read_envelope
+from gm.core.signup import read_join
 from gm.core.slip import is_slip
 from gm.crash import crash_point
 from gm.errors import GMError
@@ -26,6 +27,7 @@ from gm.mail.templates import mail_environment
 from gm.services import turnfiles
 from gm.services.answers import Answerer, from_receipt, from_submission, refused
 from gm.services.requests import answer_request, is_request
+from gm.services.signups import take_join
 from gm.services.slips import answer_slip
 from gm.store import records
 from gm.store.database import atomic, transaction
@@ -168,12 +170,26 @@ class Intake:
                                        f"{self.settings.max_message_bytes:,}): send the turn file as plain text")]
         elif letter.unreadable:
             results = [refused("mail", letter.unreadable)]
-        elif not item.files:  # a person wrote without orders: "Can I join?" is for the GM
+        elif not item.files:  # a person wrote without orders: JOIN signs up, "Can I join?" is for the GM
+            signup = self._signup(item)
+            if signup is not None:
+                return signup
             return self._record(item, "question", [], self.answerer.answer_question(letter))
         else:
             results = [self._turn_file(item, n, found) for n, found in enumerate(item.files, start=1)]
         outcome = next((o for o in _WORST_FIRST if any(r["verdict"] == o for r in results)), "accepted")
         return self._record(item, outcome, results, None)
+
+    def _signup(self, item: Read) -> Taken | None:
+        """A mail with a JOIN line (gm/core/signup.py) is a sign-up: listed, answered, recorded."""
+        for text in item.letter.texts:
+            join, problem = read_join(text.text)
+            if join is not None or problem is not None:
+                result = take_join(self.db, self.home, self.clock, item.letter, join, problem,
+                                   f"mail:{item.digest}")
+                outcome = "signup" if result["taken"] else "refused"
+                return self._record(item, outcome, [dict(result, where=text.where)], None)
+        return None
 
     def _known(self, digest: str) -> bool:
         return self.db.execute("SELECT 1 FROM mail_taken WHERE digest = ?", [digest]).fetchone() is not None

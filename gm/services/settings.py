@@ -92,6 +92,8 @@ SETTINGS = {s.name: s for s in [
     Setting("slip-days", 14, "days after the game's end before an unanswered return slip gets slip-default", _count),
     Setting("slip-default", "join", "an unanswered return slip: join (the next game, if credits are left; rule 11.5) or none",
             _choice("join", "none")),
+    Setting("signups", "gm", "players who JOIN by mail: gm (the GM seats them: gm game seat-waiting) or auto (seated at once)",
+            _choice("gm", "auto")),
 ]}
 
 

@@ -1,0 +1,53 @@
+"""A sign-up by mail: the JOIN, NAME and SEATS lines of a mail without a turn file."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gm.core.envelope import clean_line
+
+HOW = "JOIN GAME (or JOIN RULESET for its next game), then NAME your name and SEATS codes you prefer"
+MAX_PREFERENCES = 12
+
+
+@dataclass(frozen=True)
+class Join:
+    """What a sign-up mail asks for.
+
+    target: a game's name, or a ruleset's name for the next game of that ruleset.
+    name: the name to play under, or None to take the mail's display name.
+    preferences: seat codes (upper case) wanted, best first; empty for any seat.
+    """
+
+    target: str
+    name: str | None = None
+    preferences: tuple = ()
+
+
+def read_join(text: str) -> tuple[Join | None, str | None]:
+    """(the sign-up, None), (None, what is wrong), or (None, None) when the text asks no JOIN.
+
+    JOIN counts only in capitals, as the keywords are written; NAME and SEATS only after it.
+    Only the mail's own lines count: quoted lines (">") and everything after a line that starts
+    a signature ("-- ") are left out, so a reply that quotes an earlier JOIN does not join again.
+    """
+    join, name, seats = None, None, ()
+    for raw in text.split("\n"):
+        if raw.rstrip() == "--":
+            break
+        if raw.lstrip().startswith(">"):
+            continue
+        words = clean_line(raw).split()
+        keyword = words[0].upper() if words else ""
+        if words and words[0] == "JOIN":  # in capitals: "Join me ..." in a letter is a question
+            if join is not None or len(words) != 2:
+                return None, f"give one JOIN line with one game or ruleset: {HOW}"
+            join = words[1]
+        elif keyword == "NAME" and join is not None:
+            name = " ".join(words[1:]) or None
+        elif keyword == "SEATS" and join is not None:
+            seats = tuple(w.upper() for w in words[1:])
+            if len(seats) > MAX_PREFERENCES:
+                return None, f"give at most {MAX_PREFERENCES} seats on the SEATS line"
+    if join is None:
+        return None, None
+    return Join(join, name, seats), None

@@ -1,0 +1,120 @@
+"""Sign-up by mail: JOIN puts a player on a waiting list; the GM (or the game itself, with
+signups auto) seats the waiting players, mails each their secret, and starts the game once full."""
+from __future__ import annotations
+
+import sqlite_utils
+
+from gm.clock import Clock, iso
+from gm.core.schedule import deadlines_after
+from gm.core.signup import HOW, Join
+from gm.errors import GMError
+from gm.home import Home
+from gm.intake.letter import Letter
+from gm.mail import outbox
+from gm.mail.settings import mail_settings
+from gm.mail.templates import mail_environment, write_mail
+from gm.services import cycle, waiting
+from gm.services.games import check_player, game_ruleset, join_game
+from gm.services.settings import game_setting
+from gm.store import records
+from gm.store.database import atomic
+from gm.store.records import GameRecord
+
+
+def take_join(db: sqlite_utils.Database, home: Home, clock: Clock, letter: Letter, join: Join | None,
+              problem: str | None, source: str) -> dict:
+    """Act on a sign-up mail inside the caller's transaction; the result for the answer
+    (verdict signup or refused, with a note or the reason). A refusal changes nothing."""
+    try:
+        if problem:
+            raise GMError(problem)
+        name = join.name or (letter.answer_to.display_name if letter.answer_to else "") or \
+            (letter.sender or "").split("@")[0]
+        with atomic(db):
+            email, name = check_player(letter.sender or "", name)
+            listed = waiting.add(db, iso(clock.now()), join.target, email, name,
+                                 list(join.preferences), "mail", source)
+            notes = [f"{name} <{email}> is on the waiting list for {listed}"
+                     + (f", asking for {' or '.join(join.preferences)}." if join.preferences else ".")]
+            notes += _seat_automatically(db, home, clock, join.target, email)
+    except GMError as exc:
+        # Not the acknowledgement's "refused", whose advice is about turn files.
+        return {"verdict": "signup", "taken": False,
+                "note": f"NOT TAKEN: your sign-up: {exc}.\nNothing was stored. Write {HOW}."}
+    return {"verdict": "signup", "taken": True, "target": join.target, "note": "\n".join(notes)}
+
+
+def _seat_automatically(db, home: Home, clock: Clock, target: str, email: str) -> list[str]:
+    """Games that take sign-ups automatically (setting signups auto) seat the player at once."""
+    game = records.find_game(db, target)
+    games = [game] if game else [g for g in records.all_games(db)
+                                 if g.ruleset == target and g.status == "open"]
+    for candidate in games:
+        if game_setting(candidate, "signups") == "auto":
+            seat_waiting(db, home, clock, candidate.name, only=email)
+            seat = next((s for s in records.seats_of(db, candidate.id) if s.email.lower() == email.lower()), None)
+            if seat is not None:
+                return [f"You have seat {seat.code} in {candidate.name}; your secret comes in a mail "
+                        "of its own."]
+    return ["The game master seats players from the list; you will get your secret by mail."]
+
+
+def seat_waiting(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str,
+                 only: str | None = None) -> list[str]:
+    """Seat the players waiting for a game, first come first, each in the first free seat they
+    asked for (else the first free one), and mail each their secret; once every seat is taken
+    the game starts. only: seat just this e-mail address. One line per thing done."""
+    game = records.game_by_name(db, game_name)
+    if game.status != "open":
+        raise GMError(f"game '{game.name}' has started; only a game still open for players seats "
+                      "the waiting list.")
+    ruleset, scenario = game_ruleset(game)
+    codes = ruleset.seat_codes(scenario)
+    high = ruleset.seat_limits(scenario)[1]
+    lines = []
+    with atomic(db):
+        for entry in waiting.waiting_for(db, game.name):
+            seats = records.seats_of(db, game.id)
+            free = [c for c in codes if c not in {s.code for s in seats}]
+            if len(seats) >= high or not free:
+                break
+            if (only and entry.email.lower() != only.lower()) or \
+                    any(s.email.lower() == entry.email.lower() for s in seats):
+                continue
+            wanted = next((c for c in entry.preferences if c in free), free[0])
+            code, secret = join_game(db, clock, game.name, entry.email, entry.name, wanted)
+            seat = records.seat_by_code(db, game, code)
+            db.execute("UPDATE waiting SET seated = ?, seat_id = ? WHERE id = ?",
+                       [iso(clock.now()), seat.id, entry.number])
+            _mail(db, home, clock, game, "seated.txt", seat, {"secret": secret, "seats": high,
+                                                             "taken": len(seats) + 1})
+            lines.append(f"seated {entry.email} in {code} of {game.name}")
+        if len(records.seats_of(db, game.id)) >= high and lines:
+            lines.append(_start(db, home, clock, game))
+    return lines
+
+
+def _start(db, home: Home, clock: Clock, game: GameRecord) -> str:
+    """Every seat taken: the first deadline from the game's schedule (if it has one and no
+    deadline yet) and a notice to every player that the game has begun."""
+    game = records.game_by_name(db, game.name)
+    schedule = cycle.schedule_of(game)
+    if game.due is None and schedule is not None and not schedule.manual:
+        upcoming = deadlines_after(schedule, clock.now(), 1)
+        if upcoming:
+            cycle.set_due(db, game, upcoming[0], upcoming[0])
+    game = records.game_by_name(db, game.name)
+    records.audit(db, iso(clock.now()), game.id, "game full", {"deadline": game.deadline})
+    for seat in records.seats_of(db, game.id):
+        _mail(db, home, clock, game, "started.txt", seat, {"deadline": game.deadline})
+    return f"{game.name} is full and has started" + (f"; first deadline {game.deadline}" if game.deadline else "")
+
+
+def _mail(db, home: Home, clock: Clock, game: GameRecord, template: str, seat, extra: dict) -> None:
+    settings = mail_settings(home)
+    written = write_mail(mail_environment(home.templates), template, {
+        "name": seat.name, "game": game.name, "seat": seat.code, "email": seat.email,
+        "deadline": game.deadline, "gm_name": settings.name, **extra})
+    outbox.queue(db, clock.now(), kind="notice", recipient=seat.email, recipient_name=seat.name,
+                 subject=written.subject, body=written.body, domain=settings.domain,
+                 game_id=game.id, seat=seat.code)
