@@ -42,7 +42,8 @@ def _said(row: dict) -> str:
         parts.append(f"credits ({amount}) to {choices['transfer_to']}")
     elif choices["carry"]:
         parts.append("keep the credits")
-    return f"{', '.join(p for p in parts if p)} ({row['by']}, {row['taken']})"
+    said = ", ".join(p for p in parts if p) or "nothing: the game ended before slips came by mail"
+    return f"{said} ({row['by']}, {row['taken']})"
 
 
 @game_app.command("waiting")

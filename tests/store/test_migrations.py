@@ -73,3 +73,23 @@ def test_issue_14_migrations_keep_what_old_gm_published_and_who_joined(tmp_path,
     assert joined == [(1, 1, 1), (2, 2, 1), (3, 1, 1), (4, 2, 1)]  # Ann, not Zed, joined g1 as BR
     assert records.players_at(db, 1, 0) == {1: "Ann", 2: "Bob"}
     assert records.players_at(db, 1, 2) == {1: "Zed", 2: "Bob"}
+
+
+def test_games_over_before_slips_by_mail_get_no_default_slip(tmp_path, monkeypatch):
+    old = [m for m in all_migrations() if m.name < "m011"]
+    with monkeypatch.context() as patched:
+        patched.setattr(database, "all_migrations", lambda: old)
+        db = database.open_database(tmp_path / "gm.db")
+    run_script(db, """
+        INSERT INTO accounts (id, email, name, created) VALUES (1, 'ann@example.org', 'Ann', 't');
+        INSERT INTO games (id, name, ruleset, ruleset_version, scenario_name, scenario_text, seed, status, turn,
+                           created) VALUES (1, 'old', 'clash', '1', 's', '', 1, 'over', 31, 'c'),
+                                       (2, 'new', 'clash', '1', 's', '', 1, 'running', 2, 'c');
+        INSERT INTO seats (id, game_id, code, account_id, secret_hash, joined) VALUES
+            (1, 1, 'BR', 1, 'h', 'j'), (2, 2, 'BR', 1, 'h', 'j');
+        INSERT INTO turns (game_id, number, seed, ruleset_version, orders, events, state, state_hash, resolved)
+            VALUES (1, 30, 1, '1', '{}', '[]', '{}', 'h', 'ended');
+        """)
+    database.migrate(db)
+    assert db.execute("SELECT game_id, seat_id, taken, by, source FROM slips").fetchall() == [
+        (1, 1, "ended", "default", "upgrade")]

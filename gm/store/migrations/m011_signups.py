@@ -32,4 +32,12 @@ def migrate(db: sqlite_utils.Database) -> None:
             seated TEXT
         );
         CREATE INDEX waiting_open ON waiting (ruleset, game_id) WHERE seated IS NULL;
+        -- Games over before slips came by mail: their slips count as settled (source 'upgrade'),
+        -- or the first gm run-due would apply slip-default to every player of every old game.
+        INSERT INTO slips (game_id, seat_id, taken, by, source, choices)
+            SELECT s.game_id, s.id, COALESCE((SELECT MAX(t.resolved) FROM turns t
+                                              WHERE t.game_id = s.game_id), g.created),
+                   'default', 'upgrade', '{"carry": false, "decided": false, "join": null, '
+                   || '"transfer_credits": null, "transfer_to": null}'
+            FROM seats s JOIN games g ON g.id = s.game_id WHERE g.status = 'over';
         """)
