@@ -17,6 +17,7 @@ from gm.services import credits
 from gm.services.findings import Finding, Problem
 from gm.services.mail_check import check_imap, check_smtp
 from gm.services.overrides import check_templates
+from gm.services.prizes import house_tables
 from gm.store import keeping
 from gm.store.archive import archived_path
 from gm.store.migrations import all_migrations
@@ -62,6 +63,10 @@ def check_settings(home: Home) -> Finding:
                 home.setting(section, key, default)
             except GMError as exc:
                 problems.append(Problem.from_message(str(exc), "Fix the file."))
+    try:
+        house_tables(home)  # a bad [discounts.RULESET] would stop a game's last turn
+    except GMError as exc:
+        problems.append(Problem.from_message(str(exc), "Fix the file."))
     problems += _server_problems(home)  # a wrong [smtp] port shows here too: say it once
     return Finding("settings", f"{home.settings_file.name} reads ({len(settings)} sections)",
                    tuple(dict.fromkeys(problems)))

@@ -155,3 +155,12 @@ def test_an_override_gm_would_not_escape_is_named(home, monkeypatch):
     finding = overrides.check_templates(Home(home))
     assert [p.what for p in finding.problems] == [
         "templates/report.html.j2 would not be autoescaped, so a player's text could become markup"]
+
+
+def test_a_bad_prize_table_in_gm_toml_is_a_problem(home, gm):
+    with (home / "gm.toml").open("a") as settings:
+        settings.write('\n[discounts.clash]\nwin = "lots"\n')
+    ran = gm("doctor", home=home)
+    assert ran.code == 1
+    assert (f"PROBLEM  settings: {home / 'gm.toml'}: [discounts.clash] win must be a whole number from 0 "
+            "to 10, not 'lots'. Fix the file and try again.") in ran.out.splitlines()
