@@ -12,6 +12,7 @@ from gm.core.prizes import PrizeTable
 from gm.core.ruleset import Ruleset
 from gm.home import Home
 from gm.services import prizes
+from gm.services.settings import game_setting
 from gm.store.records import GameRecord, SeatRecord, TurnRecord
 
 TEMPLATE = "endgame.html"
@@ -61,6 +62,7 @@ def endgame_context(db: sqlite_utils.Database, game: GameRecord, ruleset: Rulese
                      "table": table.to_json(),
                      "cap": ledger.MAX_DISCOUNT, "bonus_from": ledger.QUALIFYING},
         "credits": {"left": at_end.balance},
+        "slip": {"days": game_setting(game, "slip-days"), "default": game_setting(game, "slip-default")},
     }
 
 

@@ -52,6 +52,7 @@ def test_a_minecraft_empires_game_awards_the_house_discounts_at_its_end(home, gm
     assert gm("ledger", "check", home=home).code == 0
     end = json.loads((home / "reports" / "m1" / "endgame" / f"{winners[0]}.json").read_text())
     assert end["discount"]["table"] == {"win": 4, "finish": 2, "knockout": 1, "by_condition": {}}
+    assert end["slip"] == {"days": 14, "default": "join"}  # the report says when the default applies
     assert (home / "reports" / "m1" / "endgame" / f"{winners[0]}.pdf").read_bytes().startswith(b"%PDF")
 
 
