@@ -67,10 +67,34 @@ def score_rows(ruleset: Ruleset, state: dict, view: dict, seats: list[records.Se
     return sorted(rows, key=lambda r: (-r["score"], r["seat"]))
 
 
-def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None,
-                 workers: int | None = None) -> Written:
-    """Render the reports of the given turns (default: the last resolved one) in one batch."""
-    from gm.render import RenderJob, asset_dirs, base_url, make_environment, render_pdfs
+@dataclass(frozen=True)
+class TurnPages:
+    """Everything a render of some turns writes, made before any PDF is: per-turn and per-seat
+    work done, rendering (the slow part) still to do.
+
+    jobs: one RenderJob per PDF, the seats' reports first, then the final standings and the
+        end-of-game pages if the game ended.
+    jsons: (path, bytes) of each JSON file beside a PDF.
+    rows: (turn, seat code, PDF path) of each seat's report, what the reports table records.
+    standings: the final standings PDF, if the last turn ended the game.
+    folder: the turn's folder (the game's, for several turns).
+    asset_dirs: the folders the renderer may read files from (the template lookup folders).
+    resolved: when the game's last turn was resolved; the reports table's "rendered" (a
+        re-render records the same moment, so it changes nothing).
+    """
+
+    jobs: list
+    jsons: list
+    rows: list
+    standings: Path | None
+    folder: Path
+    asset_dirs: list
+    resolved: str
+
+
+def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None) -> TurnPages:
+    """The report HTML and JSON of the given turns (default: the last resolved one), not rendered."""
+    from gm.render import RenderJob, asset_dirs, base_url, make_environment
     from gm.render.environment import render_report_html, render_standings_html
 
     game = records.game_by_name(db, game_name)
@@ -111,22 +135,31 @@ def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers:
                               f"{game.name}/final", standings))
         jsons.append((home.reports / game.name / "final.json", _json_bytes(context)))
         endgame.add_jobs(db, home, env, game, ruleset, by_number[last], seats, jobs, jsons)
-    for path, data in jsons:
+    folder = home.reports / game.name / str(numbers[-1]) if len(numbers) == 1 else home.reports / game.name
+    return TurnPages(jobs, jsons, rows, standings, folder, asset_dirs(env), by_number[last].resolved)
+
+
+def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None,
+                 workers: int | None = None) -> Written:
+    """Render the reports of the given turns (default: the last resolved one) in one batch."""
+    from gm.render import render_pdfs
+
+    pages = turn_pages(db, home, game_name, numbers)
+    game = records.game_by_name(db, game_name)
+    for path, data in pages.jsons:
         _write(path, data)
-    results = render_pdfs(jobs, workers or _workers(home), asset_dirs=asset_dirs(env))
+    results = render_pdfs(pages.jobs, workers or _workers(home), asset_dirs=pages.asset_dirs)
     digests = {r.out_path: r.sha256 for r in results}
-    now = by_number[last].resolved
-    for number, code, pdf in rows:
+    for number, code, pdf in pages.rows:
         json_path = pdf.with_suffix(".json")
         db["reports"].upsert({
             "game_id": game.id, "turn": number, "seat": code,
             "pdf": str(pdf.relative_to(home.root)), "json": str(json_path.relative_to(home.root)),
             "pdf_sha256": digests[pdf], "json_sha256": hashlib.sha256(json_path.read_bytes()).hexdigest(),
-            "rendered": now,
+            "rendered": pages.resolved,
         }, pk=("game_id", "turn", "seat"))
-    folder = home.reports / game.name / str(numbers[-1]) if len(numbers) == 1 else home.reports / game.name
-    files = tuple(r.out_path for r in results) + tuple(p for p, _ in jsons)
-    return Written(folder, files, standings)
+    files = tuple(r.out_path for r in results) + tuple(p for p, _ in pages.jsons)
+    return Written(pages.folder, files, pages.standings)
 
 
 def seat_notes(db, game: GameRecord, seat: records.SeatRecord, turn_orders: list[dict], number: int) -> dict:
