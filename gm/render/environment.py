@@ -9,6 +9,7 @@ from pathlib import Path
 import jinja2
 
 from gm.render.svgmap import safe_colour, svg_map
+from gm.render.turnmap import map_figure
 
 # Every template escapes, whatever its name: a player's name or an order line must never become
 # markup, or WeasyPrint would fetch what it points at. Listing the extensions keeps
@@ -72,6 +73,7 @@ def make_environment(override_dir: Path | None, ruleset_dirs: list[Path]) -> jin
         lstrip_blocks=True,
     )
     env.globals["svg_map"] = svg_map
+    env.globals["map_figure"] = map_figure
     env.filters["nations"] = nations
     env.filters["colour"] = safe_colour
     env.filters["when"] = when

@@ -19,6 +19,7 @@ from gm.render.fetcher import AssetFetcher
 # the PDF's date silently vanish. Refuse it here instead.
 _W3C_DATE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:\d{2})")
 PNG_DATA_URL = "data:image/png;base64,"
+_PNG_SOURCE = re.compile(r'src="(data:image/png;base64,[A-Za-z0-9+/=]+)"')
 
 _font_config: FontConfiguration | None = None
 
@@ -51,6 +52,11 @@ def html_to_pdf(html: str, *, base_url: str, created: str, identifier: str, fetc
     document.metadata.created = created
     document.metadata.modified = created
     return document.write_pdf(pdf_identifier=identifier.encode("utf-8"))
+
+
+def shared_images(html: str) -> tuple[str, ...]:
+    """The PNG data: URLs an HTML page shows, for RenderJob.images (a turn's map)."""
+    return tuple(dict.fromkeys(_PNG_SOURCE.findall(html)))
 
 
 class SharedImages:

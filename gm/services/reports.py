@@ -96,6 +96,7 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
     """The report HTML and JSON of the given turns (default: the last resolved one), not rendered."""
     from gm.render import RenderJob, asset_dirs, base_url, make_environment
     from gm.render.environment import render_report_html, render_standings_html
+    from gm.render.pdf import shared_images
 
     game = records.game_by_name(db, game_name)
     ruleset, _ = game_ruleset(game)
@@ -123,8 +124,9 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
                                       number))
             context["credits"] = charges.report_credits(db, game, number, seat.code)
             pdf = folder / f"{seat.code}.pdf"
-            jobs.append(RenderJob(render_report_html(env, context), base_url(), turn.resolved,
-                                  f"{game.name}/{number}/{seat.code}", pdf))
+            html = render_report_html(env, context)
+            jobs.append(RenderJob(html, base_url(), turn.resolved, f"{game.name}/{number}/{seat.code}", pdf,
+                                  shared_images(html)))
             jsons.append((folder / f"{seat.code}.json", _json_bytes(context)))
             rows.append((number, seat.code, pdf))
     standings = None
@@ -139,16 +141,44 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
     return TurnPages(jobs, jsons, rows, standings, folder, asset_dirs(env), by_number[last].resolved)
 
 
-def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None,
-                 workers: int | None = None) -> Written:
-    """Render the reports of the given turns (default: the last resolved one) in one batch."""
+@dataclass
+class Rendering:
+    """A render under way: its pages, and either its results or the pool batch that makes them."""
+
+    game: GameRecord
+    pages: TurnPages
+    batch: object = None  # gm.render.Batch while a pool renders it
+    results: list | None = None
+
+    def done(self) -> bool:
+        return self.results is not None or self.batch.done()
+
+    def wait(self) -> list:
+        if self.results is None:
+            self.results = self.batch.results()
+        return self.results
+
+
+def start_render(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None,
+                 workers: int | None = None, pool=None) -> Rendering:
+    """Write the turns' JSON and start their PDFs: in `pool` (a gm.render.RenderPool the caller
+    keeps open across games) without waiting, else in a pool of `workers` made for them."""
     from gm.render import render_pdfs
 
     pages = turn_pages(db, home, game_name, numbers)
     game = records.game_by_name(db, game_name)
     for path, data in pages.jsons:
         _write(path, data)
-    results = render_pdfs(pages.jobs, workers or _workers(home), asset_dirs=pages.asset_dirs)
+    if pool is not None:
+        return Rendering(game, pages, batch=pool.submit(pages.jobs, asset_dirs=pages.asset_dirs))
+    return Rendering(game, pages, results=render_pdfs(pages.jobs, workers or render_workers(home),
+                                                      asset_dirs=pages.asset_dirs))
+
+
+def finish_render(db: sqlite_utils.Database, home: Home, rendering: Rendering) -> Written:
+    """Wait for a render's PDFs and record every seat's report."""
+    results = rendering.wait()
+    pages, game = rendering.pages, rendering.game
     digests = {r.out_path: r.sha256 for r in results}
     for number, code, pdf in pages.rows:
         json_path = pdf.with_suffix(".json")
@@ -160,6 +190,13 @@ def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers:
         }, pk=("game_id", "turn", "seat"))
     files = tuple(r.out_path for r in results) + tuple(p for p, _ in pages.jsons)
     return Written(pages.folder, files, pages.standings)
+
+
+def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None,
+                 workers: int | None = None, pool=None) -> Written:
+    """Render the reports of the given turns (default: the last resolved one) in one batch.
+    pool: an open gm.render.RenderPool to render in (run-due keeps one for the whole run)."""
+    return finish_render(db, home, start_render(db, home, game_name, numbers, workers, pool))
 
 
 def seat_notes(db, game: GameRecord, seat: records.SeatRecord, turn_orders: list[dict], number: int) -> dict:
@@ -194,7 +231,8 @@ def standings_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat
     }
 
 
-def _workers(home: Home) -> int:
+def render_workers(home: Home) -> int:
+    """Render worker processes for this home: [reports] workers in gm.toml, 0 meaning one per CPU."""
     configured = home.setting("reports", "workers", 0)
     return configured if configured > 0 else (os.cpu_count() or 1)
 

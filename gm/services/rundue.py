@@ -60,10 +60,51 @@ def unpublished(db, game: GameRecord) -> int | None:
     return None if done else last
 
 
-def publish(db, home: Home, clock: Clock, game_name: str, number: int, report: RunReport, hooks: "Hooks") -> None:
-    written = reports.render_turn(db, home, game_name, number)
-    report.lines.append(f"{game_name}: turn {number} reports written to {written.folder}")
-    hooks.after_publish(db, home, clock, game_name, number, report)
+# Games whose reports may be under way at once: the workers render one game's reports while
+# this process resolves the next; more would only hold more report HTML in memory.
+GAMES_AHEAD = 2
+
+
+@dataclass
+class Publishing:
+    """The reports of a run-due, rendered in one pool for the whole run: each game's reports are
+    handed to the workers as soon as its turn is resolved, so no worker idles between games, and
+    each game is published (recorded, its mails queued) as soon as its reports are done."""
+
+    db: object
+    home: Home
+    clock: Clock
+    hooks: "Hooks"
+    report: RunReport
+    pool: object = None  # a gm.render.RenderPool, started with the first game to render
+    under_way: list = field(default_factory=list)
+
+    def __enter__(self) -> "Publishing":
+        return self
+
+    def __exit__(self, kind, error, trace) -> None:
+        if kind is None:
+            self.finish()
+        if self.pool is not None:
+            self.pool.close(wait=kind is None)
+
+    def start(self, game_name: str, number: int) -> None:
+        if self.pool is None:
+            from gm.render import RenderPool  # WeasyPrint: only when there is something to render
+
+            self.pool = RenderPool(reports.render_workers(self.home))
+        rendering = reports.start_render(self.db, self.home, game_name, [number], pool=self.pool)
+        self.under_way.append((game_name, number, rendering))
+        self.finish(keep=GAMES_AHEAD)
+
+    def finish(self, keep: int = 0) -> None:
+        """Publish the games whose reports are done, oldest first, and wait for the oldest
+        while more than `keep` are under way."""
+        while self.under_way and (len(self.under_way) > keep or self.under_way[0][2].done()):
+            game_name, number, rendering = self.under_way.pop(0)
+            written = reports.finish_render(self.db, self.home, rendering)
+            self.report.lines.append(f"{game_name}: turn {number} reports written to {written.folder}")
+            self.hooks.after_publish(self.db, self.home, self.clock, game_name, number, self.report)
 
 
 class Hooks:
@@ -95,14 +136,15 @@ def run_due(db: sqlite_utils.Database, home: Home, clock: Clock, dry_run: bool =
         started = iso(clock.now())
         if not dry_run:
             hooks.fetch(db, home, clock, report)
-        for game in records.all_games(db):
-            if game.status == "over":
-                continue
-            progress(game.name)
-            try:
-                _one_game(db, home, clock, game.name, dry_run, hooks, report)
-            except GMError as exc:
-                report.problems.append(f"{game.name}: {exc}")
+        with Publishing(db, home, clock, hooks, report) as publishing:
+            for game in records.all_games(db):
+                if game.status == "over":
+                    continue
+                progress(game.name)
+                try:
+                    _one_game(db, home, clock, game.name, dry_run, publishing, report)
+                except GMError as exc:
+                    report.problems.append(f"{game.name}: {exc}")
         if not dry_run:
             hooks.send(db, home, clock, report)
             with transaction(db):
@@ -111,13 +153,15 @@ def run_due(db: sqlite_utils.Database, home: Home, clock: Clock, dry_run: bool =
     return report
 
 
-def _one_game(db, home: Home, clock: Clock, name: str, dry_run: bool, hooks: Hooks, report: RunReport) -> None:
+def _one_game(db, home: Home, clock: Clock, name: str, dry_run: bool, publishing: Publishing,
+              report: RunReport) -> None:
+    hooks = publishing.hooks
     game = records.game_by_name(db, name)
     pending = unpublished(db, game)
     if pending is not None:
         report.lines.append(f"{name}: turn {pending} was run but not published" + ("" if not dry_run else "; would publish"))
         if not dry_run:
-            publish(db, home, clock, name, pending, report, hooks)
+            publishing.start(name, pending)
     now = clock.now()
     if not dry_run:
         _push_for_absences(db, clock, game, report)
@@ -143,7 +187,7 @@ def _one_game(db, home: Home, clock: Clock, name: str, dry_run: bool, hooks: Hoo
     report.turns_run += 1
     report.lines.append(f"{name}: turn {summary.number} run ({decision.why}); next: {summary.label}")
     report.lines.extend(f"{name}: {notice}" for notice in summary.notices)
-    publish(db, home, clock, name, summary.number, report, hooks)
+    publishing.start(name, summary.number)
 
 
 def _record_reminders(db, game: GameRecord, seats, kind: str, now) -> None:

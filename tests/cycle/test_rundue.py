@@ -210,17 +210,17 @@ def test_overlapping_runs(home, gm, clock, duel):
 def test_crash_between_commit_and_publishing(home, gm, clock, duel, monkeypatch, tmp_path):
     from gm.services import reports
 
-    real = reports.render_turn
+    real = reports.start_render
 
     def crash(*args, **kwargs):
         raise SystemExit("killed")
 
-    monkeypatch.setattr(reports, "render_turn", crash)
+    monkeypatch.setattr(reports, "start_render", crash)
     clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
     gm("run-due", home=home)
     assert turns_run(home) == [1] and not (home / "reports" / "d1" / "1").exists()
     assert "turn 1 not published" in gm("status", home=home).out
-    monkeypatch.setattr(reports, "render_turn", real)
+    monkeypatch.setattr(reports, "start_render", real)
     ran = gm("run-due", home=home)
     assert ran.out.startswith("d1: turn 1 was run but not published\nd1: turn 1 reports written to")
     assert turns_run(home) == [1] and (home / "reports" / "d1" / "1" / "FR.pdf").exists()
@@ -274,12 +274,12 @@ def test_run_due_mails_reminders_and_each_report_once(mail_home, gm, clock, duel
     assert "GAME d1\nPLAYER FR\nPASSWORD <your secret>\nTURN 1" in reminder.get_body().get_content()
 
     from gm.services import reports
-    real = reports.render_turn
-    monkeypatch.setattr(reports, "render_turn", lambda *a, **k: (_ for _ in ()).throw(SystemExit("killed")))
+    real = reports.start_render
+    monkeypatch.setattr(reports, "start_render", lambda *a, **k: (_ for _ in ()).throw(SystemExit("killed")))
     clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
     gm("run-due", home=home)  # the turn commits, then the process dies before any report or mail
     assert len(eml(home)) == 1
-    monkeypatch.setattr(reports, "render_turn", real)
+    monkeypatch.setattr(reports, "start_render", real)
     ran = gm("run-due", home=home)
     assert "d1: 2 report mail(s) queued" in ran.out and "mail: sent 2" in ran.out
     gm("run-due", home=home)
