@@ -1,6 +1,7 @@
 """A map as SVG: borders, territories in their owner's colour, troops, a legend; and a seat's overlay."""
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping
@@ -184,8 +185,12 @@ class _Legend:
 
 def _radius(territories: list, width: float, height: float) -> float:
     """Circles as large as they can be without touching the nearest other territory."""
-    side = min(width, height)
-    points = [(_number(t["x"]), _number(t["y"])) for t in territories]
+    return _radius_of(tuple((_number(t["x"]), _number(t["y"])) for t in territories), min(width, height))
+
+
+@functools.lru_cache(maxsize=32)
+def _radius_of(points: tuple, side: float) -> float:
+    # Every pair of 215 areas: done once per map, not once per seat (cached by the points).
     nearest = min(
         (math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1:] if a != b),
         default=side,

@@ -1,6 +1,7 @@
 """Reports: every seat's PDF and JSON for a turn, made from view(state, seat) only."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -94,7 +95,7 @@ class TurnPages:
 
 def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None) -> TurnPages:
     """The report HTML and JSON of the given turns (default: the last resolved one), not rendered."""
-    from gm.render import RenderJob, asset_dirs, base_url, make_environment
+    from gm.render import RenderJob, asset_dirs, base_url
     from gm.render.environment import render_report_html, render_standings_html
     from gm.render.pdf import shared_images
 
@@ -110,7 +111,7 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
     if missing:
         raise GMError(f"game '{game.name}' has no resolved turn {missing[0]}; "
                       f"resolved turns are 1 to {resolved[-1].number}.")
-    env = make_environment(home.templates if home.templates.is_dir() else None, template_dirs(ruleset))
+    env = _environment(home.templates if home.templates.is_dir() else None, tuple(template_dirs(ruleset)))
     seats = records.seats_of(db, game.id)
     jobs, jsons, rows = [], [], []
     last = resolved[-1].number
@@ -229,6 +230,16 @@ def standings_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat
         "outcome": outcome.to_json(),
         "scores": score_rows(ruleset, turn.state, view, seats),
     }
+
+
+@functools.lru_cache(maxsize=16)
+def _environment(override, ruleset_dirs: tuple):
+    """One Jinja environment per template lookup, kept: a run-due renders game after game of the
+    same rulesets, and compiling the report templates anew for each cost about 80 ms. Jinja
+    still notices an edited template; a GM's new override file counts from the next command."""
+    from gm.render import make_environment
+
+    return make_environment(override, list(ruleset_dirs))
 
 
 def render_workers(home: Home) -> int:

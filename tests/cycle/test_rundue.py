@@ -334,3 +334,31 @@ def test_a_rerun_keeps_the_deadline_of_the_turn_being_collected(home, gm, clock,
     clock.when = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)  # Tuesday: the GM re-runs turn 2
     assert gm("turn", "rerun", "d1", "2", "--no-render", home=home).code == 0
     assert show(gm, home)["deadline"] == "Fri 2026-12-04 18:00 GMT (Europe/London)"
+
+
+def test_one_render_pool_serves_every_game_of_a_run(home, gm, clock, duel, monkeypatch):
+    """Two games due at once: both rendered by the same pool (started once, closed at the end),
+    each published, and no worker left running."""
+    import multiprocessing
+
+    from gm.render import pool as render_pool
+
+    assert gm("game", "new", "d2", "--scenario", "lowlands", "--seed", "4", home=home).code == 0
+    for name in ("Cid", "Dee"):
+        gm("game", "join", "d2", f"{name.lower()}@example.org", "--name", name, home=home)
+    gm("game", "schedule", "d2", "weekly on Friday at 18:00 Europe/London", home=home)
+    gm("game", "set", "d2", "nmr-spike", "100", home=home)
+    pools = []
+    real = render_pool.RenderPool.submit
+
+    def counting(self, jobs, asset_dirs=None):
+        pools.append(id(self))
+        return real(self, jobs, asset_dirs)
+
+    monkeypatch.setattr(render_pool.RenderPool, "submit", counting)
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    ran = gm("run-due", home=home)
+    assert "d1: turn 1 reports written to" in ran.out and "d2: turn 1 reports written to" in ran.out
+    assert len(pools) == 2 and len(set(pools)) == 1
+    assert (home / "reports" / "d2" / "1" / "FR.pdf").exists() and "not published" not in gm("status", home=home).out
+    assert [p for p in multiprocessing.active_children() if p.name == "gm render worker"] == []
