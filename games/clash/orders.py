@@ -9,7 +9,8 @@ from gm.core.maps import parse_lines
 from gm.core.maps import shown as _shown
 from gm.core.model import Order, Problem
 
-NEUTRAL = "neutral"
+from .board import NEUTRAL, holder, nation, order_text, places, troops_of, troops_words
+
 PLAY_VERBS = ("PASS", "RECRUIT", "REVOLT", "MOVE")
 TROOP_COST = 2  # rule D-CE-3
 VERBS = ("CLAIM", "PLACE", "PASS", "RECRUIT", "REVOLT", "MOVE")
@@ -78,65 +79,6 @@ def _parse_arg(kind: str, word: str):
     if int(word) < 1:
         return ("the number of troops must be at least 1",)
     return int(word)
-
-
-# ----------------------------------------------------------------------------------------------
-# Reading the board. A territory's entry in state["territories"] is {"owner", "troops", "core_of"};
-# owner is the seat (or "neutral") whose troops are there, None when it is empty.
-
-def places(state: dict) -> dict[str, dict]:
-    """The scenario's territories by code: name, x, y, neighbours, neutral, claimable."""
-    return {t["code"]: t for t in state["scenario"]["territories"]}
-
-
-def place_name(state: dict, code: str) -> str:
-    return places(state).get(code, {}).get("name", code)
-
-
-def nation(state: dict, seat: str) -> str:
-    """The scenario's name for a seat (Britain), used in every report sentence."""
-    if seat == NEUTRAL:
-        return "the neutral troops"
-    return state["seats"].get(seat, {}).get("nation", seat)
-
-
-def holder(state: dict, code: str) -> str | None:
-    """Who controls a territory: the only one with troops there, nobody when it is empty (FAQ)."""
-    territory = state["territories"][code]
-    return territory["owner"] if territory["troops"] > 0 else None
-
-
-def controlled(state: dict, seat: str) -> list[str]:
-    return sorted(code for code in state["territories"] if holder(state, code) == seat)
-
-
-def troops_of(state: dict, seat: str) -> int:
-    return sum(t["troops"] for t in state["territories"].values() if t["owner"] == seat)
-
-
-def core_of(state: dict, seat: str) -> list[str]:
-    return sorted(code for code, t in state["territories"].items() if t["core_of"] == seat)
-
-
-def free_to_claim(state: dict) -> list[str]:
-    """Claimable territories nobody has claimed yet, in map order."""
-    return [t["code"] for t in state["scenario"]["territories"]
-            if t["claimable"] and state["territories"][t["code"]]["core_of"] is None]
-
-
-def order_of_play(state: dict) -> list[str]:
-    """Seats in seating order, starting with the starting player (rule D-ALL-4)."""
-    seating = state["seating"]
-    first = seating.index(state["start"]) if state["start"] in seating else 0
-    return seating[first:] + seating[:first]
-
-
-def order_text(order: Order) -> str:
-    return order.text or " ".join([order.verb, *(str(a) for a in order.args)])
-
-
-def troops_words(n: int) -> str:
-    return f"{n} troop" if n == 1 else f"{n} troops"
 
 
 # ----------------------------------------------------------------------------------------------

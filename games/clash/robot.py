@@ -5,8 +5,8 @@ from random import Random
 
 from gm.core.model import Order
 
-from .orders import (TROOP_COST, controlled, core_of, free_to_claim, holder, make_order, places,
-                     troops_of)
+from .board import controlled, core_of, free_to_claim, holder, places, troops_of
+from .orders import TROOP_COST, make_order
 
 RICH = 6  # money at which the robot recruits rather than saving up
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from gm.core.forms import wrapped_comment
 
-from .orders import (NEUTRAL, TROOP_COST, controlled, core_of, free_to_claim, holder,
-                     order_of_play, places, troops_of)
+from .board import NEUTRAL, controlled, core_of, free_to_claim, holder, order_of_play, places, troops_of
+from .orders import TROOP_COST
 from .rules import outcome
 
 EMPTY_COLOUR = "#d9d9d9"  # light grey for territories nobody controls

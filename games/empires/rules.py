@@ -83,6 +83,8 @@ def resolve(state: dict, orders: dict[str, list[Order]], seeds: TurnSeeds) -> Tu
     if state.get("phase") == "over":
         return TurnResult(copy.deepcopy(state), ())
     work = _working_copy(state)
+    # Past the census turns drawn at creation, the schedule goes on (11.3, D-EMP-8).
+    work[census.STATE_KEY] = census.kept_ahead(work[census.STATE_KEY], seeds.game_seed, seeds.turn)
     turn = Turn(work, Board.of(work), seeds.turn)
     playing = alive(work)
     sequence = [s for s in work["order_of_play"] if s in playing]

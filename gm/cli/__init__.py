@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import sys
+from importlib.metadata import version
+from typing import Annotated
 
 import typer
 
@@ -9,7 +11,7 @@ from gm.cli import demo, game, home, orders, report, rules, submit, turn
 from gm.cli import inbox, mail
 from gm.cli import portal, serve
 from gm.cli import cycle
-from gm.cli import credits, ledger, seat
+from gm.cli import audit, credits, ledger, seat
 from gm.errors import GMError
 
 app = typer.Typer(
@@ -18,6 +20,22 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
+
+
+def _version(wanted: bool) -> None:
+    if wanted:
+        typer.echo(f"gm {version('gm')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                               help="Print gm's version and exit.")] = False,
+) -> None:
+    """gm: a play-by-mail game-master toolkit. Start with 'gm demo', or 'gm init' for a GM home."""
+
+
 app.command("init")(home.init)
 app.command("submit")(submit.submit)
 app.command("demo")(demo.demo)
@@ -34,6 +52,18 @@ app.add_typer(portal.app, name="portal")
 app.add_typer(credits.app, name="credits")
 app.add_typer(ledger.app, name="ledger")
 app.add_typer(seat.app, name="seat")
+app.command("audit")(audit.audit)
+
+
+def _plain_help(typer_app: typer.Typer) -> None:
+    """Help texts are plain text: rich markup would swallow '[mail]' and every other gm.toml
+    section named in square brackets."""
+    typer_app.rich_markup_mode = None
+    for group in typer_app.registered_groups:
+        _plain_help(group.typer_instance)
+
+
+_plain_help(app)
 
 
 def main() -> None:

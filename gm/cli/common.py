@@ -23,6 +23,16 @@ GameOptionsOption = Annotated[
 ]
 
 
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+def echo_json(value: object) -> None:
+    """What a list command prints with --json: stable keys, indented, UTF-8 as it is."""
+    import json
+
+    typer.echo(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False))
+
+
 def parse_options(given: list[str] | None) -> dict[str, str]:
     """NAME=VALUE words from --option into a dict; a clear error for a word without '='."""
     from gm.errors import GMError

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from gm.cli.common import HomeOption, clock, open_home
+from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
 from gm.errors import GMError
 from gm.services import credits as service
 from gm.services import delivery
@@ -46,11 +46,18 @@ def buy(
 
 @app.command("show")
 def show(email: Annotated[str, typer.Argument(help="The player's e-mail address.")],
-         home: HomeOption = None) -> None:
+         as_json: JsonOption = False, home: HomeOption = None) -> None:
     """An account's balance, discount and every entry."""
     _, db = open_home(home)
     _, email, name = service.account(db, email)
     position = service.account_position(db, email)
+    if as_json:
+        echo_json({"email": email, "name": name, "balance": position.balance, "discount": position.discount,
+                   "entries": [{"entry": e.number, "date": e.date, "game": e.game, "kind": e.kind,
+                                "credits": e.credits, "money": service.format_money(e.money),
+                                "discount": e.discount, "balance": e.balance, "memo": e.memo}
+                               for e in service.account_entries(db, email)]})
+        return
     typer.echo(f"{email} ({name}): {position.balance} credits, discount {position.discount} bonus turns.")
     entries = service.account_entries(db, email)
     if not entries:

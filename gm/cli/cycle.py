@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from gm.cli.common import HomeOption, clock, open_home
+from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
 from gm.cli.game import app as game_app
 from gm.cli.progress import progress
 from gm.core.schedule import describe
@@ -144,10 +144,14 @@ def set_setting(
 
 
 @game_app.command("settings")
-def settings(game: Annotated[str, typer.Argument(help="The game.")], home: HomeOption = None) -> None:
+def settings(game: Annotated[str, typer.Argument(help="The game.")], as_json: JsonOption = False,
+             home: HomeOption = None) -> None:
     """List a game's settings, their values and what they do."""
     _, db = open_home(home)
     g = records.game_by_name(db, game)
+    if as_json:
+        echo_json([{"name": s.name, "value": game_setting(g, s.name), "help": s.help} for s in SETTINGS.values()])
+        return
     for setting in SETTINGS.values():
         typer.echo(f"{setting.name:<16} {str(game_setting(g, setting.name)):<10} {setting.help}")
 

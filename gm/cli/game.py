@@ -6,7 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from gm.cli.common import GameOptionsOption, HomeOption, clock, open_home, parse_options, shown_option
+from gm.cli.common import (GameOptionsOption, HomeOption, JsonOption, clock, echo_json, open_home,
+                           parse_options, shown_option)
 from gm.services import cycle
 from gm.services import games as service
 from gm.services.gameview import census_lines, game_facts
@@ -64,10 +65,14 @@ def secret(
 
 
 @app.command("list")
-def list_games(home: HomeOption = None) -> None:
+def list_games(as_json: JsonOption = False, home: HomeOption = None) -> None:
     """List the games in this home."""
     _, db = open_home(home)
     games = records.all_games(db)
+    if as_json:
+        echo_json([{"name": g.name, "ruleset": g.ruleset, "status": g.status, "turn": g.turn,
+                    "seats": len(records.seats_of(db, g.id))} for g in games])
+        return
     if not games:
         typer.echo("No games yet. Create one with: gm game new NAME --ruleset clash")
         return
@@ -97,7 +102,13 @@ def show(
         typer.echo(f"Deadline {facts['deadline']}")
     typer.echo("Seats:")
     for s in facts["seats"]:
-        typer.echo(f"  {s['code']:<4} {s['name']:<24} {s['email']:<32} orders: {s['orders']:<9} score {s['score']}")
+        marks = [s["status"]] if s["status"] != "active" else []
+        marks += [f"standby since turn {s['since_turn']}"] if s["since_turn"] else []
+        typer.echo(f"  {s['code']:<4} {s['name']:<24} {s['email']:<32} orders: {s['orders']:<9} score {s['score']}"
+                   + (f"  ({', '.join(marks)})" if marks else ""))
+    if facts["standbys"]:
+        typer.echo("Standbys, first in line first: "
+                   + ", ".join(f"{w['name']} <{w['email']}>" for w in facts["standbys"]))
     if facts["outcome"]:
         typer.echo(f"Over: {', '.join(facts['outcome']['winners'])} won ({facts['outcome']['reason']}).")
     if gm_secrets:

@@ -9,11 +9,12 @@ from typing import Annotated, Iterable
 
 import typer
 
-from gm.cli.common import HomeOption, clock, open_home
+from gm.cli.common import HomeOption, clock, echo_json, open_home
 from gm.cli.mail import send_and_report
 from gm.errors import GMError
 from gm.intake.imap import ImapSource, imap_settings
 from gm.intake.sources import FileSource, Incoming
+from gm.services.questions import mark_answered, questions as questions_for_gm
 from gm.services.intake import Intake, Taken
 
 app = typer.Typer(help="Take turn files from mail: a mailbox on disk, a pipe from the mail server, or IMAP.",
@@ -24,6 +25,8 @@ ReadersOption = Annotated[int | None, typer.Option(
     "--readers", min=1, help="Processes that read mail ahead for a big mailbox (default: one per CPU; 1: none).")]
 # What a mail server's pipe understands: 75 (EX_TEMPFAIL) means "keep the message, try again later".
 TRY_AGAIN_LATER = 75
+# Lines of a question shown in the list; --json has them all.
+QUESTION_LINES = 12
 
 
 @app.command("import")
@@ -77,6 +80,46 @@ def fetch(send: SendOption = False, readers: ReadersOption = None, home: HomeOpt
     _send(db, home_, send)
 
 
+@app.command("questions")
+def questions(
+    every: Annotated[bool, typer.Option("--all", help="Also list the questions marked answered.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    home: HomeOption = None,
+) -> None:
+    """List the mail people wrote without a turn file ("Can I join?"): it waits here for the GM."""
+    home_, db = open_home(home)
+    found = questions_for_gm(db, home_, every)
+    if as_json:
+        echo_json([q.to_json() for q in found])
+        return
+    if not found:
+        typer.echo("No questions wait for the GM." if not every else "No questions yet.")
+        return
+    typer.echo(f"{len(found)} question(s) for the GM:")
+    for question in found:
+        who = f"{question.name} <{question.sender}>" if question.name else (question.sender or "(no address)")
+        done = f"  (answered {question.answered})" if question.answered else ""
+        typer.echo(f"  {question.id}  {question.received}  {who}  {question.subject}{done}")
+        lines = question.text.splitlines()
+        for line in lines[:QUESTION_LINES]:
+            typer.echo(f"    {line}".rstrip())
+        if len(lines) > QUESTION_LINES:
+            typer.echo(f"    ... ({len(lines) - QUESTION_LINES} more lines: gm inbox questions --json)")
+    typer.echo("When you have answered one: gm inbox answered ID")
+
+
+@app.command("answered")
+def answered(
+    numbers: Annotated[list[int], typer.Argument(help="The questions' numbers (gm inbox questions).")],
+    home: HomeOption = None,
+) -> None:
+    """Mark questions answered (you wrote back yourself); they leave the list."""
+    home_, db = open_home(home)
+    for number in numbers:
+        question = mark_answered(db, home_, clock(), number)
+        typer.echo(f"Question {question.id} from {question.sender or 'an unknown sender'} marked answered.")
+
+
 def _report(taken: Iterable[Taken]) -> None:
     counts: dict[str, int] = {}
     for item in taken:
@@ -94,6 +137,8 @@ def _report(taken: Iterable[Taken]) -> None:
 
 def describe(item: Taken) -> list[str]:
     """One line per turn file (or per message when it had none) for the GM."""
+    if item.outcome == "question":
+        return [f"{item.where}: a question for the GM (gm inbox questions); answer: {item.answer}"]
     if not item.results:
         return [f"{item.where}: {item.outcome}; answer: {item.answer}"]
     lines = []

@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from gm.cli.common import HomeOption, clock, open_home
+from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
 from gm.clock import iso
 from gm.mail import outbox
 from gm.mail.settings import mail_settings
@@ -32,6 +32,8 @@ def send_and_report(db, home_) -> bool:
         report = delivery.send_outbox(db, home_, clock(), sender)
     for mail, reason, when in report.retry:
         typer.echo(f"Mail {mail.id} to {mail.recipient}: not sent ({reason}); trying again after {iso(when)}.")
+    for mail in report.refreshed:
+        typer.echo(f"Mail {mail.id} to {mail.recipient}: {delivery.REFRESHED}.")
     for mail, reason in report.failed:
         typer.echo(f"Mail {mail.id} to {mail.recipient} failed for good: {reason}.", err=True)
     settings = mail_settings(home_)
@@ -44,12 +46,18 @@ def send_and_report(db, home_) -> bool:
 @app.command("list")
 def list_(
     every: Annotated[bool, typer.Option("--all", help="Also list mail that was sent or cancelled.")] = False,
+    as_json: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
     """List the outbox: mail waiting to be sent and mail that failed (with why)."""
     _, db = open_home(home)
     statuses = ("queued", "failed", "sent", "cancelled") if every else ("queued", "failed")
     mails = outbox.listed(db, statuses)
+    if as_json:
+        echo_json([{"id": m.id, "status": m.status, "kind": m.kind, "tries": m.attempts, "to": m.recipient,
+                    "subject": m.subject, "turn": m.turn, "seat": m.seat, "last_error": m.last_error}
+                   for m in mails])
+        return
     if not mails:
         typer.echo("The outbox is empty." if not every else "No mail yet.")
         return

@@ -17,13 +17,13 @@ app = typer.Typer(help="Order forms and offline checks of turn files.", no_args_
 def template(
     game: Annotated[str, typer.Argument(help="The game.")],
     seat: Annotated[str, typer.Argument(help="The seat code.")],
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of printing.")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of printing ('-' prints).")] = None,
     home: HomeOption = None,
 ) -> None:
     """Write a prefilled turn file for a seat and the turn being collected."""
     _, db = open_home(home)
     form = turnfiles.order_template(db, game, seat)
-    if output:
+    if output and str(output) != "-":
         output.write_text(form, encoding="utf-8")
         typer.echo(f"Wrote {output}")
     else:

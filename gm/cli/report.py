@@ -5,9 +5,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from gm.cli.common import HomeOption, open_home
+from gm.cli.common import HomeOption, clock, open_home
 from gm.errors import GMError
-from gm.services import reports
+from gm.services import publish
 from gm.store import records
 
 app = typer.Typer(help="Render reports.", no_args_is_help=True)
@@ -20,17 +20,21 @@ def render(
     every: Annotated[bool, typer.Option("--all", help="Render every resolved turn.")] = False,
     home: HomeOption = None,
 ) -> None:
-    """Render a turn's reports again: reports/<game>/<turn>/<seat>.pdf and .json."""
+    """Render a turn's reports again: reports/<game>/<turn>/<seat>.pdf and .json.
+
+    A turn never published (a crash cut it short) is published now: its report mails are queued."""
     home_, db = open_home(home)
     if every and turn is not None:
         raise GMError("give --turn or --all, not both.")
-    numbers = None
-    if every:
-        g = records.game_by_name(db, game)
-        numbers = [t.number for t in records.turns_of(db, g.id, 1)]
-    elif turn is not None:
-        numbers = [turn]
-    written = reports.render_turns(db, home_, game, numbers)
-    typer.echo(f"Rendered {len(written.files)} files into {written.folder}")
-    if written.standings:
-        typer.echo(f"Final standings: {written.standings}")
+    g = records.game_by_name(db, game)
+    resolved = records.resolved_turns(db, g.id)
+    if not resolved:
+        raise GMError(f"game '{g.name}' has not run a turn yet; there are no reports to render.")
+    numbers = resolved if every else [turn if turn is not None else resolved[-1]]
+    done = publish.publish(db, home_, clock(), game, numbers)
+    typer.echo(f"Rendered {len(done.written.files)} files into {done.written.folder}")
+    if done.written.standings:
+        typer.echo(f"Final standings: {done.written.standings}")
+    if done.turns:
+        typer.echo(f"Published {publish.turns_text(done.turns)} (never published before); "
+                   f"{done.queued} report mail(s) queued.")

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from gm.cli.common import shown_option
+from gm.cli.common import JsonOption, echo_json, shown_option
 from gm.errors import GMError
 from gm import rulesets
 from gm.rulesets import game_options, installed
@@ -16,8 +16,12 @@ app = typer.Typer(help="Rulesets and their rule-book conformance cases.", no_arg
 
 
 @app.command("list")
-def list_rulesets() -> None:
+def list_rulesets(as_json: JsonOption = False) -> None:
     """List installed rulesets, their scenarios and game options, and any that are broken."""
+    if as_json:
+        echo_json({"rulesets": [_described(r) for _, r in sorted(installed().items())],
+                   "broken": rulesets.found().broken})
+        return
     for name, ruleset in sorted(installed().items()):
         typer.echo(f"{name:<10} {ruleset.version:<6} {ruleset.title}  scenarios: {', '.join(ruleset.scenario_names())}")
         for option in game_options(ruleset):
@@ -25,6 +29,13 @@ def list_rulesets() -> None:
             typer.echo(f"  --option {option.name}={values} (default {shown_option(option.default)}): {option.help}")
     for name, why in sorted(rulesets.found().broken.items()):
         typer.echo(f"{name:<10} BROKEN  {why}", err=True)
+
+
+def _described(ruleset) -> dict:
+    return {"name": ruleset.name, "version": ruleset.version, "title": ruleset.title,
+            "scenarios": ruleset.scenario_names(), "default_scenario": ruleset.default_scenario(),
+            "options": [{"name": o.name, "default": o.default, "choices": list(o.choices), "help": o.help}
+                        for o in game_options(ruleset)]}
 
 
 def _kind(default: object) -> str:

@@ -8,38 +8,60 @@ import typer
 
 from gm.cli.common import HomeOption, clock, open_home
 from gm.cli.orders import read_file
-from gm.services import delivery, reports, turns
+from gm.errors import GMError
+from gm.services import publish, turns
 
 app = typer.Typer(help="Run, verify and re-run turns.", no_args_is_help=True)
 
 
-def _publish(db, home_, summary, render: bool) -> None:
+def _resolved(summary) -> None:
     missing = f"; no orders from {', '.join(summary.without_orders)}" if summary.without_orders else ""
     typer.echo(f"{summary.game}: turn {summary.number} resolved, state {summary.state_hash[:12]}{missing}; "
                f"next: {summary.label}")
     for notice in summary.notices:
         typer.echo(f"{summary.game}: {notice}")
-    if render:
-        written = reports.render_turn(db, home_, summary.game, summary.number)
-        typer.echo(f"Reports: {written.folder} ({len(written.files)} files)")
-        if written.standings:
-            typer.echo(f"Final standings: {written.standings}")
-        queued = delivery.queue_reports(db, home_, clock(), summary.game, summary.number)
-        if queued:
-            typer.echo(f"Mail: {queued} report(s) queued; send them with 'gm mail send'.")
-    if summary.over:
-        typer.echo(f"{summary.game} is over.")
+
+
+def _published(done: publish.Published) -> None:
+    if done.written is None:
+        return
+    typer.echo(f"Reports: {done.written.folder} ({len(done.written.files)} files)")
+    if done.written.standings:
+        typer.echo(f"Final standings: {done.written.standings}")
+    if done.queued:
+        typer.echo(f"Mail: {done.queued} report(s) queued; send them with 'gm mail send'.")
+
+
+def publish_left_over(db, home_, game: str | None = None) -> None:
+    """Every turn a crash (or --no-render) left unpublished, in every game, before anything new
+    is resolved; one of `game` that cannot be published stops the command."""
+    lines, problems = publish.publish_left_over(db, home_, clock())
+    for line in lines:
+        typer.echo(line)
+    for problem in problems:
+        if problem.startswith(f"{game}: "):
+            raise GMError(f"{problem.removeprefix(f'{game}: ')} Nothing new was resolved.")
+        typer.echo(f"Warning: {problem}", err=True)
 
 
 @app.command("run")
 def run(
     game: Annotated[str, typer.Argument(help="The game.")],
-    render: Annotated[bool, typer.Option(help="Render the reports after the turn.")] = True,
+    render: Annotated[bool, typer.Option(help="Publish: render the reports and queue their mails. With --no-render "
+                                              "the turn waits unpublished for the next gm turn run or gm run-due.")] = True,
     home: HomeOption = None,
 ) -> None:
-    """Resolve the turn being collected (seats without orders play by the nmr-policy setting), then render reports."""
+    """Publish any turn left unpublished, resolve the turn being collected (seats without orders
+    play by the nmr-policy setting), then render its reports and queue their mails."""
     home_, db = open_home(home)
-    _publish(db, home_, turns.run_turn(db, home_, clock(), game), render)
+    if render:
+        publish_left_over(db, home_, game)
+    summary = turns.run_turn(db, home_, clock(), game)
+    _resolved(summary)
+    if render:
+        _published(publish.publish(db, home_, clock(), game))
+    if summary.over:
+        typer.echo(f"{summary.game} is over.")
 
 
 @app.command("verify")
@@ -59,10 +81,16 @@ def rerun(
     game: Annotated[str, typer.Argument(help="The game.")],
     number: Annotated[int, typer.Argument(help="The turn to run again; later turns are discarded (kept in the audit log).")],
     orders: Annotated[Optional[list[Path]], typer.Option("--orders", help="A corrected turn file for that turn (no password needed); repeatable.")] = None,
-    render: Annotated[bool, typer.Option(help="Render the reports after the turn.")] = True,
+    render: Annotated[bool, typer.Option(help="Publish the turn (render the reports, queue their mails).")] = True,
     home: HomeOption = None,
 ) -> None:
     """Run turn N again after correcting orders, discarding the turns after it."""
     home_, db = open_home(home)
     corrections = [(str(p), read_file(p)) for p in orders or []]
-    _publish(db, home_, turns.rerun_turn(db, home_, clock(), game, number, corrections), render)
+    summary = turns.rerun_turn(db, home_, clock(), game, number, corrections)
+    _resolved(summary)
+    if render:
+        _published(publish.publish(db, home_, clock(), game))
+        publish_left_over(db, home_)
+    if summary.over:
+        typer.echo(f"{summary.game} is over.")

@@ -34,6 +34,16 @@ def extend_schedule(turns: list[int], game_seed: int, through: int) -> list[int]
     return out
 
 
+def kept_ahead(census: Mapping, game_seed: int, turn: int) -> Mapping:
+    """The schedule with a census still to come after `turn`: a game that reaches the last turn
+    drawn gets its next census 3, 4 or 5 turns after the last one (11.3), drawn from the game
+    seed (extend_schedule). Before that the very same schedule comes back, unchanged."""
+    turns = list(census.get("turns", ()))
+    if turns and turns[-1] > turn:
+        return census
+    return dict(census, turns=extend_schedule(turns, game_seed, turn))
+
+
 def new_census(game_seed: int, horizon: int = HORIZON) -> dict:
     """What a ruleset stores under state[STATE_KEY] at creation."""
     return {"turns": draw_schedule(game_seed, horizon)}

@@ -8,6 +8,7 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
+from gm.crash import crash_point
 from gm.render.fetcher import AssetFetcher
 from gm.render.pdf import SharedImages, html_to_pdf
 
@@ -98,6 +99,7 @@ def _store(pdf: bytes, out_path: Path) -> RenderResult:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+    crash_point("publish:mid-render")
     return RenderResult(
         out_path=out_path,
         size=len(pdf),

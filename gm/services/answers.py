@@ -94,16 +94,11 @@ class Answerer:
 
     def answer(self, letter: Letter, results: list) -> str:
         """Queue the answer (inside the caller's transaction); returns 'outbox <ids>' or why none."""
-        if letter.answer_to is None:
-            return "none: the mail has no usable From address"
-        address = letter.answer_to.addr_spec.lower()
-        if self.settings.address and address == self.settings.address.lower():
-            return "none: the mail came from gm's own address"
+        why_not = self._no_answer(letter)
+        if why_not:
+            return why_not
         now = self.clock.now()
-        recent = outbox.answers_since(self.db, address, now - timedelta(hours=1))
-        if recent >= self.settings.replies_per_hour:
-            return f"none: {recent} answers to {address} in the last hour already"
-        name = " ".join(letter.answer_to.display_name.split())
+        address, name = letter.answer_to.addr_spec.lower(), " ".join(letter.answer_to.display_name.split())
         threading = {"in_reply_to": letter.message_id, "references": letter.references}
         queued = []
         for result in results:
@@ -119,6 +114,35 @@ class Answerer:
                                        subject=written.subject, body=written.body, domain=self.settings.domain,
                                        **threading))
         return "outbox " + ", ".join(map(str, queued))
+
+    def answer_question(self, letter: Letter) -> str:
+        """The one polite answer to a person's mail without a turn file (templates/mail/
+        question.txt): it has gone to the GM. Same limits as every answer."""
+        why_not = self._no_answer(letter)
+        if why_not:
+            return why_not
+        name = " ".join(letter.answer_to.display_name.split())
+        written = write_mail(self.env, "question.txt", {
+            "reply_subject": reply_subject(letter.subject), "subject": letter.subject, "name": name,
+            "gm_name": self.settings.name})
+        queued = outbox.queue(self.db, self.clock.now(), kind="acknowledgement",
+                              recipient=letter.answer_to.addr_spec.lower(), recipient_name=name,
+                              subject=written.subject, body=written.body, domain=self.settings.domain,
+                              in_reply_to=letter.message_id, references=letter.references)
+        return f"outbox {queued}"
+
+    def _no_answer(self, letter: Letter) -> str | None:
+        """Why this mail gets no answer ('none: ...'), or None: no usable address, gm's own
+        address, or [mail] replies_per_hour answers to that address in the last hour."""
+        if letter.answer_to is None:
+            return "none: the mail has no usable From address"
+        address = letter.answer_to.addr_spec.lower()
+        if self.settings.address and address == self.settings.address.lower():
+            return "none: the mail came from gm's own address"
+        recent = outbox.answers_since(self.db, address, self.clock.now() - timedelta(hours=1))
+        if recent >= self.settings.replies_per_hour:
+            return f"none: {recent} answers to {address} in the last hour already"
+        return None
 
     def _resend(self, resend: dict, threading: dict) -> list[int]:
         game = records.game_by_name(self.db, resend["game"])

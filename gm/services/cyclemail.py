@@ -1,4 +1,4 @@
-"""Mail in the weekly cycle: run-due fetches, reminds, queues each report once, and sends."""
+"""Mail in the weekly cycle: run-due fetches, reminds and sends (publishing queues the reports)."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -58,18 +58,6 @@ class MailHooks(Hooks):
                              subject=written.subject, body=written.body, domain=settings.domain,
                              game_id=game.id, seat=code, turn=game.turn)
 
-    def after_publish(self, db, home: Home, clock: Clock, game_name: str, number: int, report: RunReport) -> None:
-        """Queue the turn's report mails, unless they were queued before (a turn published again
-        after a crash must not reach a player twice)."""
-        game = records.game_by_name(db, game_name)
-        done = db.execute("SELECT 1 FROM outbox WHERE kind = 'report' AND game_id = ? AND turn = ? "
-                          "AND status IN ('queued', 'sent') LIMIT 1", [game.id, number]).fetchone()
-        if done:
-            return
-        queued = delivery.queue_reports(db, home, clock, game_name, number)
-        if queued:
-            report.lines.append(f"{game_name}: {queued} report mail(s) queued")
-
     def send(self, db, home: Home, clock: Clock, report: RunReport) -> None:
         if not outbox.due(db, clock.now()):
             return
@@ -85,3 +73,4 @@ class MailHooks(Hooks):
             return
         report.lines.append(f"mail: sent {len(sent.sent)}, to try again {len(sent.retry)}, failed {len(sent.failed)}")
         report.problems.extend(f"mail {m.id} to {m.recipient} failed for good: {why}" for m, why in sent.failed)
+        report.lines.extend(f"mail {m.id} to {m.recipient}: {delivery.REFRESHED}" for m in sent.refreshed)

@@ -1,13 +1,15 @@
 """Delivering reports by mail: queue each seat's report after a turn, resend one, send the outbox."""
 from __future__ import annotations
 
+import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 import sqlite_utils
 
 from gm.clock import Clock
+from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
 from gm.mail import outbox
@@ -38,11 +40,14 @@ def report_mail(db: sqlite_utils.Database, home: Home, env, game: records.GameRe
     if row is None:
         return None
     pdf, json_path, pdf_sha, json_sha = row
+    # The turn's state hash goes with each file: a new rendering of this very turn may replace
+    # the file before the mail goes (refreshed), a re-run turn's may not.
+    turn_hash = records.turn_hash(db, game.id, turn)
     attachments = [{"path": pdf, "filename": f"{game.name}-{turn}-{seat.code}.pdf",
-                    "type": "application/pdf", "sha256": pdf_sha}]
+                    "type": "application/pdf", "sha256": pdf_sha, "turn_hash": turn_hash}]
     if wants_json(db, seat.id):
         attachments.append({"path": json_path, "filename": f"{game.name}-{turn}-{seat.code}.json",
-                            "type": "application/json", "sha256": json_sha})
+                            "type": "application/json", "sha256": json_sha, "turn_hash": turn_hash})
     try:
         context = json.loads((home.root / json_path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -56,7 +61,8 @@ def report_mail(db: sqlite_utils.Database, home: Home, env, game: records.GameRe
 
 
 def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, turn: int) -> int:
-    """Queue every seat's report mail for a rendered turn; returns how many were queued.
+    """Queue every seat's report mail for a recorded turn (inside the caller's transaction:
+    publishing records the reports and queues their mails as one step); returns how many.
 
     Seats at an .invalid address (robots, the demo) get none. A seat whose report is held for
     want of credits gets the low-credit notice instead; paying releases the report
@@ -72,16 +78,16 @@ def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name
     notices = {s.code: credit_notice(db, game, turn, s.code) for s in seats}
     mails = [report_mail(db, home, env, game, seat, turn) for seat in seats if not notices[seat.code]]
     mails = [m for m in mails if m is not None]
-    with transaction(db):
-        for mail in mails:
-            outbox.cancel_reports(db, game.id, mail["seat"], turn)
-            outbox.queue(db, now, kind="report", domain=settings.domain, **mail)
-        for seat in seats:
-            if notices[seat.code]:
-                outbox.queue(db, now, kind="notice", recipient=seat.email, recipient_name=seat.name,
-                             subject=f"{game.name}: turn {turn} report held for credits",
-                             body=f"Hello {seat.name},\n\n{notices[seat.code]}\n\n-- \n{settings.name}\n",
-                             domain=settings.domain, game_id=game.id, seat=seat.code, turn=turn)
+    for mail in mails:
+        outbox.cancel_reports(db, game.id, mail["seat"], turn)
+        outbox.queue(db, now, kind="report", domain=settings.domain, **mail)
+        crash_point("publish:mid-queue")
+    for seat in seats:
+        if notices[seat.code]:
+            outbox.queue(db, now, kind="notice", recipient=seat.email, recipient_name=seat.name,
+                         subject=f"{game.name}: turn {turn} report held for credits",
+                         body=f"Hello {seat.name},\n\n{notices[seat.code]}\n\n-- \n{settings.name}\n",
+                         domain=settings.domain, game_id=game.id, seat=seat.code, turn=turn)
     return len(mails)
 
 
@@ -110,13 +116,18 @@ def queue_released(db: sqlite_utils.Database, home: Home, clock: Clock, email: s
     return queued
 
 
+REFRESHED = "its report was rendered again after it was queued; the new rendering was sent"
+
+
 @dataclass
 class SendReport:
-    """What one run of the outbox did: sent, to be tried again (with when), failed for good."""
+    """What one run of the outbox did: sent, to be tried again (with when), failed for good;
+    refreshed: the sent report mails whose report was rendered again after they were queued."""
 
     sent: list = field(default_factory=list)
     retry: list = field(default_factory=list)
     failed: list = field(default_factory=list)
+    refreshed: list = field(default_factory=list)
 
 
 def send_outbox(db: sqlite_utils.Database, home: Home, clock: Clock, sender: Sender) -> SendReport:
@@ -126,6 +137,7 @@ def send_outbox(db: sqlite_utils.Database, home: Home, clock: Clock, sender: Sen
     report = SendReport()
     for mail in outbox.due(db, clock.now()):
         now = clock.now()
+        mail, refreshed = current_reports(db, home, mail)
         try:
             sender.send(compose(mail, from_address, home.root, now))
         except Unsendable as exc:
@@ -140,9 +152,47 @@ def send_outbox(db: sqlite_utils.Database, home: Home, clock: Clock, sender: Sen
                 _record(db, outbox.mark_failed, mail, reason)
                 report.failed.append((mail, reason))
         else:
+            crash_point("send:mid-send")
             _record(db, outbox.mark_sent, mail, now)
             report.sent.append(mail)
+            if refreshed:
+                report.refreshed.append(mail)
     return report
+
+
+def current_reports(db: sqlite_utils.Database, home: Home, mail: outbox.Queued) -> tuple[outbox.Queued, bool]:
+    """A report mail whose report was rendered again after it was queued (the GM changed a
+    template and ran gm report render) carries the report as it is now; (mail, whether so).
+
+    Only a new rendering of the same turn: the turn's state hash must be the one queued, and the
+    reports table must record the file as it is now. Anything else (a re-run turn, a file changed
+    by hand) stays as queued, and sending it fails as 'changed after the mail was queued'.
+    """
+    if mail.kind not in ("report", "resend") or mail.game_id is None:
+        return mail, False
+    recorded = db.execute("SELECT pdf, pdf_sha256, json, json_sha256 FROM reports WHERE game_id = ? AND turn = ? "
+                          "AND seat = ?", [mail.game_id, mail.turn, mail.seat]).fetchone()
+    turn_hash = records.turn_hash(db, mail.game_id, mail.turn)
+    as_recorded = {recorded[0]: recorded[1], recorded[2]: recorded[3]} if recorded else {}
+    attachments = []
+    for attachment in mail.attachments:
+        newer = as_recorded.get(attachment["path"])
+        if (newer and newer != attachment["sha256"] and attachment.get("turn_hash") == turn_hash
+                and _digest(home.root / attachment["path"]) == newer):
+            attachment = dict(attachment, sha256=newer)
+        attachments.append(attachment)
+    if attachments == mail.attachments:
+        return mail, False
+    with transaction(db):
+        db.execute("UPDATE outbox SET attachments = ? WHERE id = ?", [json.dumps(attachments), mail.id])
+    return replace(mail, attachments=attachments), True
+
+
+def _digest(path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 def _record(db, mark, *args) -> datetime | None:

@@ -11,7 +11,7 @@ from gm.clock import Clock
 from gm.errors import GMError
 from gm.home import Home
 from gm.rulesets import get_ruleset
-from gm.services import credits, games, reports, turns
+from gm.services import credits, games, publish, turns
 from gm.store import records
 
 _PLAYERS = ["Ada", "Brendan", "Chiara", "Dmitri", "Eun-ji", "Farid", "Greta", "Hugo",
@@ -78,7 +78,7 @@ def play_demo(db: sqlite_utils.Database, home: Home, clock: Clock, ruleset_name:
     if not numbers:
         return DemoResult(name, 0, "waiting for the first orders", home.reports / name, None, 0)
     progress(f"Rendering {len(numbers) * seat_count} reports...")
-    written = reports.render_turns(db, home, name, numbers)
+    written = publish.publish(db, home, clock, name).written
     state = games.current_state(db, records.game_by_name(db, name))
     outcome = ruleset.is_over(state)
     text = f"{', '.join(outcome.winners)} won: {outcome.reason}" if outcome else "not finished"

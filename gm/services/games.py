@@ -67,13 +67,13 @@ def create_game(db: sqlite_utils.Database, clock: Clock, name: str, ruleset_name
     if not 0 <= seed < 2**63:
         raise GMError(f"the seed must be a whole number from 0 to {2**63 - 1}, not {seed}.")
     with transaction(db):
-        db["games"].insert({
+        inserted = db["games"].insert({
             "name": name, "ruleset": ruleset.name, "ruleset_version": ruleset.version,
             "scenario_name": scenario_name, "scenario_text": text, "seed": seed, "status": "open",
             "turn": 1, "deadline": None, "created": iso(clock.now()),
             "options": json.dumps({RULE_OPTIONS: chosen} if chosen else {}, sort_keys=True),
         })
-        records.audit(db, iso(clock.now()), None, "game new",
+        records.audit(db, iso(clock.now()), inserted.last_pk, "game new",
                       {"game": name, "seed": seed, **({"options": chosen} if chosen else {})})
     return records.game_by_name(db, name)
 
@@ -116,8 +116,10 @@ def join_game(db: sqlite_utils.Database, clock: Clock, game_name: str, email: st
     now = iso(clock.now())
     with transaction(db):
         account = records.account_id(db, email, name, now)
-        db["seats"].insert({"game_id": game.id, "code": seat, "account_id": account,
-                            "secret_hash": hash_secret(secret), "status": "active", "joined": now})
+        seat_id = db["seats"].insert({"game_id": game.id, "code": seat, "account_id": account,
+                                      "secret_hash": hash_secret(secret), "status": "active", "joined": now}).last_pk
+        db["seat_players"].insert({"seat_id": seat_id, "account_id": account, "from_turn": 1,
+                                   "reason": records.JOINED, "at": now})
         records.audit(db, now, game.id, "seat join", {"seat": seat, "email": email})
     return seat, secret
 
@@ -163,11 +165,23 @@ def _parsed_scenario(ruleset_name: str, version: str, text: str, source: str, ch
     return with_options(ruleset.load_scenario(text, source), options)
 
 
-def seat_infos(db: sqlite_utils.Database, game: GameRecord, ruleset: Ruleset, scenario: dict) -> list[SeatInfo]:
-    """Seats in the scenario's seating order, as the ruleset sees them."""
+def seat_infos(db: sqlite_utils.Database, game: GameRecord, ruleset: Ruleset, scenario: dict,
+               turn: int | None = None) -> list[SeatInfo]:
+    """Seats in the scenario's seating order, as the ruleset sees them: named by who plays them
+    now, or with `turn` by who played them then (gm turn verify makes the starting state again
+    from the players who joined, whoever took a seat over later)."""
     order = {code: i for i, code in enumerate(ruleset.seat_codes(scenario))}
     seats = sorted(records.seats_of(db, game.id), key=lambda s: order[s.code])
-    return [SeatInfo(s.code, s.name) for s in seats]
+    names = records.players_at(db, game.id, turn) if turn is not None else {}
+    return [SeatInfo(s.code, names.get(s.id, s.name)) for s in seats]
+
+
+class NotSeated(GMError):
+    """A game whose seats cannot start it yet (too few, say): reason is the ruleset's words."""
+
+    def __init__(self, game: str, reason: str):
+        super().__init__(f"game '{game}' cannot start as seated: {reason}. Seat players with 'gm game join'.")
+        self.reason = reason
 
 
 def current_state(db: sqlite_utils.Database, game: GameRecord) -> dict:
@@ -183,6 +197,6 @@ def current_state(db: sqlite_utils.Database, game: GameRecord) -> dict:
     try:
         return ruleset.new_game(scenario, seat_infos(db, game, ruleset, scenario), TurnSeeds(game.seed, 0))
     except ScenarioError as exc:
-        raise GMError(f"game '{game.name}' cannot start as seated: {exc}. Seat players with 'gm game join'.")
+        raise NotSeated(game.name, str(exc))
 
 

@@ -30,6 +30,7 @@ def game_facts(db: sqlite_utils.Database, game_name: str, gm_secrets: bool = Fal
     rejected = {row[0] for row in db.execute(
         "SELECT DISTINCT seat_id FROM submissions WHERE game_id = ? AND turn = ? AND verdict = 'rejected'",
         [game.id, game.turn]).fetchall()}
+    since = records.seat_takeovers(db, game.id)
     seats = []
     for seat in records.seats_of(db, game.id):
         if game.status == "over":
@@ -40,7 +41,7 @@ def game_facts(db: sqlite_utils.Database, game_name: str, gm_secrets: bool = Fal
             orders = "rejected" if seat.id in rejected else "none"
         seats.append({"code": seat.code, "name": seat.name, "email": seat.email, "status": seat.status,
                       "orders": orders, "final": bool(current.get(seat.id, {}).get("final", False)),
-                      "score": scores.get(seat.code, 0)})
+                      "score": scores.get(seat.code, 0), "since_turn": since.get(seat.id)})
     last = db.execute("SELECT MAX(number) FROM turns WHERE game_id = ?", [game.id]).fetchone()[0]
     return {
         "format": FORMAT,
@@ -57,6 +58,7 @@ def game_facts(db: sqlite_utils.Database, game_name: str, gm_secrets: bool = Fal
         "deadline": game.deadline,
         "created": game.created,
         "seats": seats,
+        "standbys": records.waiting_standbys(db, game.id),
         "outcome": outcome.to_json() if outcome else None,
         "state": state if gm_secrets or state is None else census.without_schedule(state),
         **({"census": census.gm_census(state, last)} if gm_secrets and state is not None else {}),

@@ -13,6 +13,7 @@ import sqlite_utils
 
 from gm.clock import Clock, iso
 from gm.core.envelope import Envelope, read_envelope
+from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.letter import Letter
@@ -32,17 +33,17 @@ from gm.store.database import atomic, transaction
 TAKEN_PER_SYNC = 200
 # SQLite's page cache for a run of intake, in KiB.
 RUN_CACHE_KIB = 64 * 1024
-NO_TURN_FILE = ("no turn file found: the orders must start with a line 'GAME <game name>' "
-                "and end with 'END'")
 # Outcomes, worst first: the message's outcome is the worst of its turn files'.
 _WORST_FIRST = ("refused", "rejected", "request", "accepted")
+# A message without any turn file that a person wrote is a "question" for the GM's list.
 
 
 @dataclass(frozen=True)
 class Taken:
     """What intake did with one message: where it came from, the outcome (accepted, rejected,
-    refused, request, ignored, duplicate: a copy by another route, already taken: these very
-    bytes, nothing done), one result per turn file, and the answer (or why none)."""
+    refused, request, question: a person's mail without a turn file, for the GM; ignored,
+    duplicate: a copy by another route, already taken: these very bytes, nothing done), one
+    result per turn file, and the answer (or why none)."""
 
     where: str
     outcome: str
@@ -111,11 +112,13 @@ class Intake:
             try:
                 with transaction(self.db):  # one commit for the batch: each writes its pages once
                     taken = [self.decide(item) for item in read]
+                    crash_point("intake:before-commit")
             except BaseException:
                 self.rows.forget()  # it may hold what the rollback took back
                 raise
             yield from taken
             self._force_log_to_disk()
+            crash_point("intake:after-commit")
             for incoming in batch:
                 source.taken(incoming)
 
@@ -163,9 +166,10 @@ class Intake:
                                        f"{self.settings.max_message_bytes:,}): send the turn file as plain text")]
         elif letter.unreadable:
             results = [refused("mail", letter.unreadable)]
+        elif not item.files:  # a person wrote without orders: "Can I join?" is for the GM
+            return self._record(item, "question", [], self.answerer.answer_question(letter))
         else:
-            results = ([self._turn_file(item, n, found) for n, found in enumerate(item.files, start=1)]
-                       or [refused("body", NO_TURN_FILE)])
+            results = [self._turn_file(item, n, found) for n, found in enumerate(item.files, start=1)]
         outcome = next((o for o in _WORST_FIRST if any(r["verdict"] == o for r in results)), "accepted")
         return self._record(item, outcome, results, None)
 
@@ -187,9 +191,12 @@ class Intake:
         refusal = self._wrong_sender(envelope, item.letter)
         if refusal:
             return refused(found.where, refusal)
-        receipt = turnfiles.submit(self.db, self.home, self.clock, found.text.encode("utf-8"), "mail", source,
-                                   sender=item.letter.sender, secret_check=self.secrets, rows=self.rows,
-                                   known=(found.text, envelope))
+        try:
+            receipt = turnfiles.submit(self.db, self.home, self.clock, found.text.encode("utf-8"), "mail", source,
+                                       sender=item.letter.sender, secret_check=self.secrets, rows=self.rows,
+                                       known=(found.text, envelope))
+        except GMError as exc:  # the game's own trouble (its scenario no longer loads): this file only
+            return refused(found.where, f"gm could not check it: {exc}")
         return from_receipt(self.db, receipt, found)
 
     def _wrong_sender(self, envelope: Envelope, letter: Letter) -> str | None:

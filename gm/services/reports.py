@@ -23,12 +23,28 @@ from gm.store.records import GameRecord, TurnRecord
 
 
 @dataclass(frozen=True)
+class SeatReport:
+    """One seat's report of one turn as rendered: the PDF and JSON files and their SHA-256, and
+    the time the report is dated (the turn's resolution). What the reports table records."""
+
+    turn: int
+    seat: str
+    pdf: Path
+    pdf_sha256: str
+    json: Path
+    json_sha256: str
+    rendered: str
+
+
+@dataclass(frozen=True)
 class Written:
-    """What a render wrote: the turn folder(s), every file, and the final standings if any."""
+    """What a render wrote: the turn folder(s), every file, the final standings if any, and
+    each seat's report (not recorded yet: gm/services/publish.py records them)."""
 
     folder: Path
     files: tuple
     standings: Path | None
+    reports: tuple = ()
 
 
 def report_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat: records.SeatRecord,
@@ -76,12 +92,12 @@ class TurnPages:
     jobs: one RenderJob per PDF, the seats' reports first, then the final standings and the
         end-of-game pages if the game ended.
     jsons: (path, bytes) of each JSON file beside a PDF.
-    rows: (turn, seat code, PDF path) of each seat's report, what the reports table records.
+    rows: (turn, seat code, PDF path) of each seat's report.
     standings: the final standings PDF, if the last turn ended the game.
     folder: the turn's folder (the game's, for several turns).
     asset_dirs: the folders the renderer may read files from (the template lookup folders).
-    resolved: when the game's last turn was resolved; the reports table's "rendered" (a
-        re-render records the same moment, so it changes nothing).
+    resolved: when the game's last turn was resolved: each report's "rendered" (a re-render
+        records the same moment, so it changes nothing).
     """
 
     jobs: list
@@ -111,7 +127,9 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
     if missing:
         raise GMError(f"game '{game.name}' has no resolved turn {missing[0]}; "
                       f"resolved turns are 1 to {resolved[-1].number}.")
-    env = _environment(home.templates if home.templates.is_dir() else None, tuple(template_dirs(ruleset)))
+    override = home.templates if home.templates.is_dir() else None
+    # The folder's mtime in the key: a GM's new override file gives a new environment.
+    env = _environment(override, override.stat().st_mtime_ns if override else 0, tuple(template_dirs(ruleset)))
     seats = records.seats_of(db, game.id)
     jobs, jsons, rows = [], [], []
     last = resolved[-1].number
@@ -177,26 +195,24 @@ def start_render(db: sqlite_utils.Database, home: Home, game_name: str, numbers:
 
 
 def finish_render(db: sqlite_utils.Database, home: Home, rendering: Rendering) -> Written:
-    """Wait for a render's PDFs and record every seat's report."""
+    """Wait for a render's PDFs; what was written, each seat's report not yet recorded."""
     results = rendering.wait()
-    pages, game = rendering.pages, rendering.game
+    pages = rendering.pages
     digests = {r.out_path: r.sha256 for r in results}
-    for number, code, pdf in pages.rows:
-        json_path = pdf.with_suffix(".json")
-        db["reports"].upsert({
-            "game_id": game.id, "turn": number, "seat": code,
-            "pdf": str(pdf.relative_to(home.root)), "json": str(json_path.relative_to(home.root)),
-            "pdf_sha256": digests[pdf], "json_sha256": hashlib.sha256(json_path.read_bytes()).hexdigest(),
-            "rendered": pages.resolved,
-        }, pk=("game_id", "turn", "seat"))
+    digests.update((path, hashlib.sha256(data).hexdigest()) for path, data in pages.jsons)
+    rendered = tuple(SeatReport(number, code, pdf, digests[pdf], pdf.with_suffix(".json"),
+                                digests[pdf.with_suffix(".json")], pages.resolved) for number, code, pdf in pages.rows)
     files = tuple(r.out_path for r in results) + tuple(p for p, _ in pages.jsons)
-    return Written(pages.folder, files, pages.standings)
+    return Written(pages.folder, files, pages.standings, rendered)
 
 
 def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None,
                  workers: int | None = None, pool=None) -> Written:
     """Render the reports of the given turns (default: the last resolved one) in one batch.
-    pool: an open gm.render.RenderPool to render in (run-due keeps one for the whole run)."""
+
+    Files only: the same turn renders to the same bytes every time, so a render cut short is
+    simply done again. Recording the reports and queueing their mails is publishing
+    (gm/services/publish.py). pool: an open gm.render.RenderPool to render in."""
     return finish_render(db, home, start_render(db, home, game_name, numbers, workers, pool))
 
 
@@ -216,10 +232,6 @@ def seat_notes(db, game: GameRecord, seat: records.SeatRecord, turn_orders: list
     }
 
 
-def render_turn(db, home: Home, game_name: str, number: int) -> Written:
-    return render_turns(db, home, game_name, [number])
-
-
 def standings_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seats) -> dict:
     outcome = ruleset.is_over(turn.state)
     view = ruleset.view(turn.state, seats[0].code) if seats else {}
@@ -233,10 +245,10 @@ def standings_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat
 
 
 @functools.lru_cache(maxsize=16)
-def _environment(override, ruleset_dirs: tuple):
+def _environment(override, override_version: int, ruleset_dirs: tuple):
     """One Jinja environment per template lookup, kept: a run-due renders game after game of the
     same rulesets, and compiling the report templates anew for each cost about 80 ms. Jinja
-    still notices an edited template; a GM's new override file counts from the next command."""
+    notices an edited template itself; override_version changes when files come or go."""
     from gm.render import make_environment
 
     return make_environment(override, list(ruleset_dirs))

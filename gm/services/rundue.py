@@ -1,7 +1,8 @@
 """gm run-due: one pass of the weekly cycle over every game, safe to run every few minutes.
 
-Stages per game: publish a turn a crash left unpublished, move deadlines for absences, send the
-reminders that are due, run the turn if it is due (or may run early), publish it.
+First every turn a crash left unpublished, in every game, is published; then per game: move
+deadlines for absences, send the reminders that are due, run the turn if it is due (or may run
+early), publish it.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from gm.core.cycle import decide
 from gm.core.schedule import describe
 from gm.errors import GMError
 from gm.home import Home
-from gm.services import cycle, reports, turns
+from gm.services import cycle, publish, reports, turns
 from gm.services.settings import game_setting
 from gm.store import records
 from gm.store.database import transaction
@@ -51,15 +52,6 @@ def run_lock(home: Home):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def unpublished(db, game: GameRecord) -> int | None:
-    """The last resolved turn if its reports were never written (a crash after the commit)."""
-    last = db.execute("SELECT MAX(number) FROM turns WHERE game_id = ?", [game.id]).fetchone()[0]
-    if not last:
-        return None
-    done = db.execute("SELECT 1 FROM reports WHERE game_id = ? AND turn = ? LIMIT 1", [game.id, last]).fetchone()
-    return None if done else last
-
-
 # Games whose reports may be under way at once: the workers render one game's reports while
 # this process resolves the next; more would only hold more report HTML in memory.
 GAMES_AHEAD = 2
@@ -67,14 +59,14 @@ GAMES_AHEAD = 2
 
 @dataclass
 class Publishing:
-    """The reports of a run-due, rendered in one pool for the whole run: each game's reports are
-    handed to the workers as soon as its turn is resolved, so no worker idles between games, and
-    each game is published (recorded, its mails queued) as soon as its reports are done."""
+    """The turns a run-due publishes, their reports rendered in one pool for the whole run: each
+    game's reports go to the workers as soon as its turn is resolved, so no worker idles between
+    games, and each game is published (gm/services/publish.py) as soon as its reports are done.
+    With one render worker ([reports] workers = 1) every game renders in this process instead."""
 
     db: object
     home: Home
     clock: Clock
-    hooks: "Hooks"
     report: RunReport
     pool: object = None  # a gm.render.RenderPool, started with the first game to render
     under_way: list = field(default_factory=list)
@@ -83,28 +75,31 @@ class Publishing:
         return self
 
     def __exit__(self, kind, error, trace) -> None:
-        if kind is None:
-            self.finish()
-        if self.pool is not None:
-            self.pool.close(wait=kind is None)
+        try:
+            if kind is None:
+                self.finish()
+        finally:
+            if self.pool is not None:
+                self.pool.close(wait=kind is None)
 
-    def start(self, game_name: str, number: int) -> None:
-        if self.pool is None:
+    def start(self, game_name: str) -> None:
+        workers = reports.render_workers(self.home)
+        if self.pool is None and workers > 1:
             from gm.render import RenderPool  # WeasyPrint: only when there is something to render
 
-            self.pool = RenderPool(reports.render_workers(self.home))
-        rendering = reports.start_render(self.db, self.home, game_name, [number], pool=self.pool)
-        self.under_way.append((game_name, number, rendering))
+            self.pool = RenderPool(workers)
+        self.under_way.append(publish.start(self.db, self.home, self.clock, game_name, pool=self.pool))
         self.finish(keep=GAMES_AHEAD)
 
     def finish(self, keep: int = 0) -> None:
         """Publish the games whose reports are done, oldest first, and wait for the oldest
         while more than `keep` are under way."""
-        while self.under_way and (len(self.under_way) > keep or self.under_way[0][2].done()):
-            game_name, number, rendering = self.under_way.pop(0)
-            written = reports.finish_render(self.db, self.home, rendering)
-            self.report.lines.append(f"{game_name}: turn {number} reports written to {written.folder}")
-            self.hooks.after_publish(self.db, self.home, self.clock, game_name, number, self.report)
+        while self.under_way and (len(self.under_way) > keep or self.under_way[0].done()):
+            started = self.under_way.pop(0)
+            try:
+                self.report.lines += publish.describe(publish.finish(self.db, self.home, self.clock, started))
+            except GMError as exc:
+                self.report.problems.append(f"{started.game}: {exc}")
 
 
 class Hooks:
@@ -115,9 +110,6 @@ class Hooks:
 
     def remind(self, db, home: Home, clock: Clock, game: GameRecord, seats: list, kind: str,
                report: RunReport) -> None:
-        return None
-
-    def after_publish(self, db, home: Home, clock: Clock, game_name: str, number: int, report: RunReport) -> None:
         return None
 
     def send(self, db, home: Home, clock: Clock, report: RunReport) -> None:
@@ -136,13 +128,16 @@ def run_due(db: sqlite_utils.Database, home: Home, clock: Clock, dry_run: bool =
         started = iso(clock.now())
         if not dry_run:
             hooks.fetch(db, home, clock, report)
-        with Publishing(db, home, clock, hooks, report) as publishing:
+        lines, problems = publish.publish_left_over(db, home, clock, dry_run)
+        report.lines += lines
+        report.problems += problems
+        with Publishing(db, home, clock, report) as publishing:
             for game in records.all_games(db):
                 if game.status == "over":
                     continue
                 progress(game.name)
                 try:
-                    _one_game(db, home, clock, game.name, dry_run, publishing, report)
+                    _one_game(db, home, clock, game.name, dry_run, hooks, publishing, report)
                 except GMError as exc:
                     report.problems.append(f"{game.name}: {exc}")
         if not dry_run:
@@ -153,15 +148,11 @@ def run_due(db: sqlite_utils.Database, home: Home, clock: Clock, dry_run: bool =
     return report
 
 
-def _one_game(db, home: Home, clock: Clock, name: str, dry_run: bool, publishing: Publishing,
+def _one_game(db, home: Home, clock: Clock, name: str, dry_run: bool, hooks: "Hooks", publishing: Publishing,
               report: RunReport) -> None:
-    hooks = publishing.hooks
     game = records.game_by_name(db, name)
-    pending = unpublished(db, game)
-    if pending is not None:
-        report.lines.append(f"{name}: turn {pending} was run but not published" + ("" if not dry_run else "; would publish"))
-        if not dry_run:
-            publishing.start(name, pending)
+    if not dry_run and records.unpublished_turns(db, game.id):
+        return  # it could not be published (a problem above): nothing new until it is
     now = clock.now()
     if not dry_run:
         _push_for_absences(db, clock, game, report)
@@ -187,7 +178,7 @@ def _one_game(db, home: Home, clock: Clock, name: str, dry_run: bool, publishing
     report.turns_run += 1
     report.lines.append(f"{name}: turn {summary.number} run ({decision.why}); next: {summary.label}")
     report.lines.extend(f"{name}: {notice}" for notice in summary.notices)
-    publishing.start(name, summary.number)
+    publishing.start(name)
 
 
 def _record_reminders(db, game: GameRecord, seats, kind: str, now) -> None:
@@ -199,8 +190,8 @@ def _record_reminders(db, game: GameRecord, seats, kind: str, now) -> None:
 
 
 def _warn_once(db, game: GameRecord, why: str, now) -> None:
-    seen = db.execute("SELECT 1 FROM audit WHERE game_id = ? AND action = 'nmr spike' AND detail LIKE ?",
-                      [game.id, f'%"turn": {game.turn}%']).fetchone()
+    seen = db.execute("SELECT 1 FROM audit WHERE game_id = ? AND action = 'nmr spike' "
+                      "AND json_extract(detail, '$.turn') = ?", [game.id, game.turn]).fetchone()
     if not seen:
         with transaction(db):
             records.audit(db, iso(now), game.id, "nmr spike", {"turn": game.turn, "why": why})
@@ -213,8 +204,8 @@ def _push_for_absences(db, clock: Clock, game: GameRecord, report: RunReport) ->
         return
     limit = game_setting(game, "absence-pushes")
     for code, ends in sorted(cycle.absent_at(db, game, cycle.moment(game.due)).items()):
-        used = db.execute("SELECT COUNT(*) FROM audit WHERE game_id = ? AND action = 'absence push' AND detail LIKE ?",
-                          [game.id, f'%"seat": "{code}"%']).fetchone()[0]
+        used = db.execute("SELECT COUNT(*) FROM audit WHERE game_id = ? AND action = 'absence push' "
+                          "AND json_extract(detail, '$.seat') = ?", [game.id, code]).fetchone()[0]
         if used >= limit:
             continue
         due = ends + timedelta(minutes=1)
@@ -233,11 +224,11 @@ def status(db: sqlite_utils.Database, clock: Clock) -> list[dict]:
         current = records.current_submissions(db, game.id, game.turn)
         active = [s for s in seats if s.status == "active"]
         last = db.execute("SELECT MAX(resolved) FROM turns WHERE game_id = ? AND number >= 1", [game.id]).fetchone()[0]
-        problems = [json.loads(d)["why"] for (d,) in db.execute(
-            "SELECT detail FROM audit WHERE game_id = ? AND action = 'nmr spike' AND detail LIKE ?",
-            [game.id, f'%"turn": {game.turn}%']).fetchall()]
-        if game.status != "over" and unpublished(db, game) is not None:
-            problems.append(f"turn {unpublished(db, game)} not published")
+        problems = [why for (why,) in db.execute(
+            "SELECT json_extract(detail, '$.why') FROM audit WHERE game_id = ? AND action = 'nmr spike' "
+            "AND json_extract(detail, '$.turn') = ?", [game.id, game.turn]).fetchall()]
+        unpublished = records.unpublished_turns(db, game.id)
+        problems += [f"turn {number} not published" for number in unpublished]
         rows.append({
             "game": game.name, "ruleset": game.ruleset, "status": game.status, "turn": game.turn,
             "deadline": game.deadline if game.status != "over" else None, "due": game.due,
@@ -246,6 +237,6 @@ def status(db: sqlite_utils.Database, clock: Clock) -> list[dict]:
             "missing": sorted(s.code for s in active if s.id not in current),
             "final": sorted(s.code for s in seats if current.get(s.id, {}).get("final")),
             "dropped": sorted(s.code for s in seats if s.status == "dropped"),
-            "last_run": last, "problems": problems,
+            "last_run": last, "problems": problems, "unpublished": unpublished,
         })
     return rows

@@ -22,7 +22,7 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.seat_secrets import check_secret
 from gm.services.cycle import record_absence, zone_of
-from gm.services.games import current_state, game_ruleset
+from gm.services.games import NotSeated, current_state, game_ruleset
 from gm.store import records
 from gm.store.archive import archive_bytes
 from gm.store.database import atomic
@@ -108,10 +108,15 @@ def check_turn_file(db: sqlite_utils.Database, home: Home, data: bytes, secret_c
         when = "has already been run" if envelope.turn < game.turn else "is not being collected yet"
         checked.refusal = f"these orders are for turn {envelope.turn}, which {when}; '{game.name}' is collecting turn {game.turn}"
         return checked
+    try:
+        state = rows.state(game)
+    except NotSeated as exc:
+        checked.refusal = (f"game '{game.name}' cannot take orders yet: it is still being seated ({exc.reason}); "
+                           "send them again once the game has started")
+        return checked
     ruleset, _ = game_ruleset(game)
     checked.orders, parse_problems = ruleset.parse_orders(list(envelope.lines))
-    checked.problems = list(parse_problems) + list(
-        ruleset.check_orders(rows.state(game), seat.code, checked.orders))
+    checked.problems = list(parse_problems) + list(ruleset.check_orders(state, seat.code, checked.orders))
     checked.problems.sort(key=lambda p: p.line)
     checked.final = envelope.final
     if envelope.absence:

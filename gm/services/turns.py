@@ -14,6 +14,7 @@ from gm.core.envelope import TurnFileError, decode_turn_file, read_envelope
 from gm.core.model import Order
 from gm.core.ruleset import Ruleset, TurnSeeds
 from gm.core.statehash import state_hash
+from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
 from gm.store import records
@@ -134,6 +135,8 @@ def _run_turn_locked(db: sqlite_utils.Database, clock: Clock, game_name: str,
             cycle.advance_after_turn(db, game, clock.now(), outcome is not None)
         notices, dropped = cycle.drop_outs(db, game, game.turn, now) if not outcome else ([], [])
         charges.forfeit_drop_outs(db, game, dropped, now)
+        crash_point("turn:before-commit")
+    crash_point("turn:after-commit")
     without_orders = tuple(code for code, entry in orders.items() if entry["by"] != "player")
     return TurnSummary(game.name, game.turn, digest, without_orders, ruleset.turn_label(result.state),
                        outcome is not None, tuple(notices))
@@ -145,6 +148,7 @@ def _store_turn(db, game, number, seed, version, orders, events, state, now) -> 
         "game_id": game.id, "number": number, "seed": seed, "ruleset_version": version,
         "orders": json.dumps(orders, sort_keys=True), "events": json.dumps(events, sort_keys=True),
         "state": json.dumps(state, sort_keys=True), "state_hash": digest, "resolved": now,
+        "published": now if number == 0 else None,  # the start has nothing to publish
     })
     return digest
 
@@ -156,7 +160,7 @@ def verify_turns(db: sqlite_utils.Database, game_name: str) -> tuple[int, list[s
     turns = records.turns_of(db, game.id)
     problems = []
     if turns and turns[0].number == 0:
-        start = ruleset.new_game(scenario, seat_infos(db, game, ruleset, scenario), TurnSeeds(game.seed, 0))
+        start = ruleset.new_game(scenario, seat_infos(db, game, ruleset, scenario, 0), TurnSeeds(game.seed, 0))
         if state_hash(start) != turns[0].state_hash:
             problems.append("turn 0: the starting state differs from a new game made with the same seed")
     for before, turn in zip(turns, turns[1:]):
@@ -194,6 +198,9 @@ def rerun_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: s
             })
             db.execute("DELETE FROM turns WHERE game_id = ? AND number >= ?", [game.id, number])
             db.execute("DELETE FROM reports WHERE game_id = ? AND turn >= ?", [game.id, number])
+            # Their unsent report mails would carry the new turn's files: they are for turns gone.
+            db.execute("UPDATE outbox SET status = 'cancelled' WHERE game_id = ? AND turn >= ? "
+                       "AND kind IN ('report', 'resend') AND status = 'queued'", [game.id, number])
             # Orders sent for later turns answered a position that no longer exists.
             db.execute("UPDATE submissions SET current = 0 WHERE game_id = ? AND turn > ?", [game.id, number])
             for seat_id, row in fixes:

@@ -148,6 +148,12 @@ def turn_record(db: sqlite_utils.Database, game: GameRecord, number: int) -> Tur
     return found[0]
 
 
+def turn_hash(db: sqlite_utils.Database, game_id: int, number: int) -> str | None:
+    """The state hash of a stored turn (None when there is none), without reading its state."""
+    row = db.execute("SELECT state_hash FROM turns WHERE game_id = ? AND number = ?", [game_id, number]).fetchone()
+    return row[0] if row else None
+
+
 def current_submissions(db: sqlite_utils.Database, game_id: int, turn: int) -> dict[int, dict]:
     """The submission that counts for each seat (by seat id) in a turn."""
     rows = db.execute(
@@ -167,3 +173,84 @@ def has_current_submission(db: sqlite_utils.Database, game_id: int, turn: int, s
 def audit(db: sqlite_utils.Database, at: str, game_id: int | None, action: str, detail: dict) -> None:
     db["audit"].insert({"at": at, "game_id": game_id, "action": action,
                         "detail": json.dumps(detail, sort_keys=True)})
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """One row of the GM audit log: when (ISO text), the game's name (None for house-wide
+    actions such as creating a game), what was done, and its details as stored."""
+
+    at: str
+    game: str | None
+    action: str
+    detail: dict
+
+
+def audit_log(db: sqlite_utils.Database, game_id: int | None = None, last: int | None = None) -> list[AuditEntry]:
+    """The audit log, oldest first: every action, or one game's; the `last` n entries only if given."""
+    where, args = ("WHERE a.game_id = ?", [game_id]) if game_id is not None else ("", [])
+    limit = "LIMIT ?" if last is not None else ""
+    rows = db.execute(f"""SELECT * FROM (SELECT a.id, a.at, g.name, a.action, a.detail FROM audit a
+                          LEFT JOIN games g ON g.id = a.game_id {where} ORDER BY a.id DESC {limit})
+                          ORDER BY id""", args + ([last] if last is not None else [])).fetchall()
+    return [AuditEntry(at, name, action, json.loads(detail)) for _, at, name, action, detail in rows]
+
+
+# seat_players.reason of the player who joined a seat (the others took it over as standbys).
+JOINED = "joined"
+
+
+def seat_takeovers(db: sqlite_utils.Database, game_id: int) -> dict[int, int]:
+    """Seat id -> the turn from which its present player (a standby who took it) plays it."""
+    rows = db.execute("""SELECT sp.seat_id, MAX(sp.from_turn) FROM seat_players sp JOIN seats s ON s.id = sp.seat_id
+                         WHERE s.game_id = ? AND sp.reason != ? GROUP BY sp.seat_id""", [game_id, JOINED]).fetchall()
+    return dict(rows)
+
+
+def waiting_standbys(db: sqlite_utils.Database, game_id: int) -> list[dict]:
+    """The standbys of a game who have not taken a seat yet, first in line first."""
+    rows = db.execute("SELECT name, email, added FROM standbys WHERE game_id = ? AND seat_id IS NULL ORDER BY id",
+                      [game_id]).fetchall()
+    return [{"name": name, "email": email, "added": added} for name, email, added in rows]
+
+
+def resolved_turns(db: sqlite_utils.Database, game_id: int) -> list[int]:
+    """The numbers of the resolved turns (1 and later), without reading their states."""
+    return [row[0] for row in db.execute("SELECT number FROM turns WHERE game_id = ? AND number >= 1 ORDER BY number",
+                                         [game_id]).fetchall()]
+
+
+def unpublished_turns(db: sqlite_utils.Database, game_id: int) -> list[int]:
+    """The resolved turns (1 and later) not yet published: some seat's report is not recorded,
+    or its mail not queued (turns.published is set in the step that does both)."""
+    return [row[0] for row in db.execute(
+        "SELECT number FROM turns WHERE game_id = ? AND number >= 1 AND published IS NULL ORDER BY number",
+        [game_id]).fetchall()]
+
+
+def mark_published(db: sqlite_utils.Database, game_id: int, numbers, at: str) -> None:
+    """Inside the transaction that recorded the turns' reports and queued their mails."""
+    db.conn.executemany("UPDATE turns SET published = ? WHERE game_id = ? AND number = ?",
+                        [(at, game_id, number) for number in numbers])
+
+
+def record_report(db: sqlite_utils.Database, game_id: int, turn: int, seat: str, files: dict) -> None:
+    """Record (or record again, after a new rendering) one seat's report of a turn. files: pdf,
+    json (paths relative to the home), pdf_sha256, json_sha256, rendered."""
+    db.execute("""INSERT INTO reports (game_id, turn, seat, pdf, json, pdf_sha256, json_sha256, rendered)
+                  VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                  ON CONFLICT (game_id, turn, seat) DO UPDATE SET pdf = excluded.pdf, json = excluded.json,
+                  pdf_sha256 = excluded.pdf_sha256, json_sha256 = excluded.json_sha256, rendered = excluded.rendered""",
+               [game_id, turn, seat, files["pdf"], files["json"], files["pdf_sha256"], files["json_sha256"],
+                files["rendered"]])
+
+
+def players_at(db: sqlite_utils.Database, game_id: int, turn: int) -> dict[int, str]:
+    """Seat id -> the name of the player who played it in `turn` (turn 0: who joined), from
+    seat_players: the joining player from turn 1, a standby from the turn it took over."""
+    rows = db.execute(
+        """SELECT sp.seat_id, a.name FROM seat_players sp JOIN accounts a ON a.id = sp.account_id
+           JOIN seats s ON s.id = sp.seat_id
+           WHERE s.game_id = ? AND sp.from_turn <= ? ORDER BY sp.from_turn, sp.id""",
+        [game_id, max(turn, 1)]).fetchall()
+    return dict(rows)  # the latest row of each seat wins

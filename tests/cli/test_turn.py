@@ -106,7 +106,8 @@ def test_finished_game_refuses_turns_and_orders(home, gm, game, tmp_path):
         ran = gm("turn", "run", "g1", "--no-render", home=home)
         assert ran.code == 0, ran.err
     before = table_dump(home)
-    ran = gm("turn", "run", "g1", home=home)
+    # --no-render: without it gm turn run first publishes the turns left unpublished above.
+    ran = gm("turn", "run", "g1", "--no-render", home=home)
     assert (ran.code, ran.err) == (1, "Error: game 'g1' is over; there are no more turns to run.\n")
     orders = tmp_path / "late.txt"
     orders.write_text(turn_file(game["BR"], "PASS", turn=""))

@@ -233,7 +233,7 @@ def test_status_json(home, gm, clock, duel):
                      "deadline": "Fri 2026-11-20 18:00 GMT (Europe/London)", "due": "2026-11-20T18:00:00Z",
                      "schedule": "weekly on Friday at 18:00 Europe/London", "held": False, "seats": 2,
                      "in": [], "missing": ["BR", "FR"], "final": [], "dropped": [], "last_run": None,
-                     "problems": []}]
+                     "problems": [], "unpublished": []}]
 
 
 def test_settings_refusals(home, gm, clock, duel):

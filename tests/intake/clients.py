@@ -142,7 +142,7 @@ def corpus(secret: str, other_secret: str) -> list[tuple[str, bytes, str]]:
          "refused"),
         ("chatter without a turn file", _crlf(
             "From: Bob <bob@example.org>\nSubject: when is the deadline?\nMessage-ID: <chat@example.org>\n\nHi, when?\n"),
-         "refused"),
+         "question"),
         ("vacation auto-reply", _crlf(
             "From: Ann <ann@example.org>\nSubject: Out of office\nAuto-Submitted: auto-replied\n"
             "Message-ID: <ooo@example.org>\nX-Auto-Response-Suppress: All\n\nI am away until Monday.\n"), "ignored"),

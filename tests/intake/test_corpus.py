@@ -1,4 +1,5 @@
-"""Real-world mail shapes: each message ends accepted, refused with a reason, or ignored; none crashes, none is lost."""
+"""Real-world mail shapes: each message ends accepted, refused with a reason, a question for the GM, or ignored;
+none crashes, none is lost."""
 from __future__ import annotations
 
 import hashlib
@@ -54,7 +55,7 @@ def test_pythons_own_email_test_messages(home, gm, mail_home, tmp_path):
     taken = rows(home, "SELECT digest, outcome, results FROM mail_taken")
     assert {d for d, _, _ in taken} == {hashlib.sha256(p.read_bytes()).hexdigest() for p in CPYTHON}  # none lost
     for digest, outcome, results in taken:
-        assert outcome in ("accepted", "rejected", "refused", "ignored", "duplicate"), digest
+        assert outcome in ("accepted", "rejected", "refused", "question", "ignored", "duplicate"), digest
         assert outcome != "refused" or all(r["reason"] for r in json.loads(results))
     archived = {p.name for p in (home / "archive").rglob("*") if p.is_file()}
     assert {d for d, _, _ in taken} <= archived

@@ -10,7 +10,7 @@ from tests.intake.clients import corpus
 from tests.intake.mails import receive
 
 SAMPLES = [raw for _, raw, _ in corpus("fuzz-secret", "fuzz-other")]
-OUTCOME = re.compile(r"(Taken: 1 (accepted|rejected|refused|request|ignored|duplicate)|No new mail \(1 taken before\).)\n\Z")
+OUTCOME = re.compile(r"(Taken: 1 (accepted|rejected|refused|request|question|ignored|duplicate)|No new mail \(1 taken before\).)\n\Z")
 
 
 @st.composite

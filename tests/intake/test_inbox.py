@@ -49,7 +49,6 @@ def test_problems_are_answered_with_their_lines(home, gm, mail_home, monkeypatch
 @pytest.mark.parametrize("text, reason", [
     (lambda s: turn_file(s, game="g9"), "unknown game 'g9' (check the GAME line)"),
     (lambda s: turn_file("wrong-secret"), "wrong password for player BR of 'g1'"),
-    (lambda s: "Dear GM, I attack!\n", "no turn file found: the orders must start with a line 'GAME <game name>' and end with 'END'"),
     (lambda s: turn_file(s).replace("END\n", ""), "the turn file has no END line: put END after the last order"),
 ])
 def test_refusals_store_no_submission_and_say_why(home, gm, mail_home, monkeypatch, text, reason):
@@ -90,7 +89,7 @@ def test_rate_limit_stops_answering_a_loop(home, gm, mail_home, monkeypatch):
     configure(home, {"mail.replies_per_hour": 2})
     for n in range(3):
         ran = receive(gm, monkeypatch, mail(f"hello {n}", message_id=f"<loop{n}@x>"), home)
-    assert ran.out.startswith("stdin: refused: no turn file found")
+    assert ran.out.startswith("stdin: a question for the GM")  # a person's mail without orders
     assert "answer: none: 2 answers to ann@example.org in the last hour already" in ran.out
     assert len(outbox_bodies(home)) == 2
 
@@ -138,7 +137,7 @@ def test_import_maildir_mbox_eml_and_folder(home, gm, mail_home, tmp_path):
     box.add(message)
     box.flush()
     ran = gm("inbox", "import", tmp_path / "box.mbox", home=home)
-    assert ran.out.endswith("Taken: 1 ignored, 1 refused\n")
+    assert ran.out.endswith("Taken: 1 ignored, 1 question\n")
     (tmp_path / "eml").mkdir()
     (tmp_path / "eml" / "a.eml").write_bytes(mail(turn_file(secret, "CLAIM SCO"), message_id="<e1@x>"))
     (tmp_path / "eml" / "notes.txt").write_text("not a mail")

@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from gm.store import database
+from gm.store import database, records
 from gm.store.migrations import Migration, all_migrations, run_script
 
 
@@ -27,3 +27,48 @@ def test_a_failing_migration_is_rolled_back_whole(tmp_path, monkeypatch):
         database.migrate(db)
     assert db.execute("SELECT name FROM sqlite_master WHERE name = 'half'").fetchone() is None
     assert db.execute("SELECT 1 FROM migrations WHERE name = 'm999_broken'").fetchone() is None
+
+
+def _before_issue_14(tmp_path, monkeypatch):
+    """A database as gm left it before migrations m008-m010, with two games in it: g1, whose BR
+    seat Zed took over from Ann as a standby, with turn 2 run but never published; g2, whose
+    only turn a crash cut short after BR's report."""
+    old = [m for m in all_migrations() if m.name < "m008"]
+    with monkeypatch.context() as patched:
+        patched.setattr(database, "all_migrations", lambda: old)
+        db = database.open_database(tmp_path / "gm.db")
+    run_script(db, """
+        INSERT INTO accounts (id, email, name, created) VALUES (1, 'ann@example.org', 'Ann', 't'),
+            (2, 'bob@example.org', 'Bob', 't'), (3, 'zed@example.org', 'Zed', 't');
+        INSERT INTO games (id, name, ruleset, ruleset_version, scenario_name, scenario_text, seed, status, turn,
+                           created) VALUES (1, 'g1', 'clash', '1', 's', '', 1, 'running', 3, 't'),
+                                       (2, 'g2', 'clash', '1', 's', '', 1, 'running', 2, 't');
+        INSERT INTO seats (id, game_id, code, account_id, secret_hash, joined) VALUES
+            (1, 1, 'BR', 3, 'h', 'j1'), (2, 1, 'FR', 2, 'h', 'j2'), (3, 2, 'BR', 1, 'h', 'j3'), (4, 2, 'FR', 2, 'h', 'j4');
+        INSERT INTO seat_players (seat_id, account_id, from_turn, reason, at) VALUES (1, 3, 2, 'took over', 'x');
+        INSERT INTO audit (at, game_id, action, detail) VALUES
+            ('t', 1, 'seat join', '{"email": "ann@example.org", "seat": "BR"}'),
+            ('t', 1, 'seat join', '{"email": "bob@example.org", "seat": "FR"}'),
+            ('t', 1, 'standby takes seat', '{"email": "zed@example.org", "seat": "BR"}');
+        INSERT INTO turns (game_id, number, seed, ruleset_version, orders, events, state, state_hash, resolved)
+            VALUES (1, 0, 1, '1', '{}', '[]', '{}', 'h', 'r0'), (1, 1, 1, '1', '{}', '[]', '{}', 'h', 'r1'),
+                   (1, 2, 1, '1', '{}', '[]', '{}', 'h', 'r2'), (2, 0, 1, '1', '{}', '[]', '{}', 'h', 's0'),
+                   (2, 1, 1, '1', '{}', '[]', '{}', 'h', 's1');
+        INSERT INTO reports (game_id, turn, seat, pdf, json, pdf_sha256, json_sha256, rendered) VALUES
+            (1, 1, 'BR', 'p', 'j', 'x', 'y', 'r1'), (1, 1, 'FR', 'p', 'j', 'x', 'y', 'r1'),
+            (2, 1, 'BR', 'p', 'j', 'x', 'y', 's1');
+        """)
+    return db
+
+
+def test_issue_14_migrations_keep_what_old_gm_published_and_who_joined(tmp_path, monkeypatch):
+    db = _before_issue_14(tmp_path, monkeypatch)
+    assert [m[:4] for m in database.migrate(db)] == ["m008", "m009", "m010"]
+    published = db.execute("SELECT game_id, number, published FROM turns ORDER BY 1, 2").fetchall()
+    # A game's last turn short of a report waits to be published; everything older counts as done.
+    assert published == [(1, 0, "r0"), (1, 1, "r1"), (1, 2, None), (2, 0, "s0"), (2, 1, None)]
+    joined = db.execute("SELECT seat_id, account_id, from_turn FROM seat_players WHERE reason = 'joined' "
+                        "ORDER BY seat_id").fetchall()
+    assert joined == [(1, 1, 1), (2, 2, 1), (3, 1, 1), (4, 2, 1)]  # Ann, not Zed, joined g1 as BR
+    assert records.players_at(db, 1, 0) == {1: "Ann", 2: "Bob"}
+    assert records.players_at(db, 1, 2) == {1: "Zed", 2: "Bob"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 from gm_games.clash import ruleset
-from gm_games.clash.rules import troops_of
+from gm_games.clash.board import troops_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

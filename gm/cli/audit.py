@@ -1,0 +1,35 @@
+"""gm audit: the GM audit log, who did what and when, for one game or the whole house."""
+from __future__ import annotations
+
+import json
+from typing import Annotated, Optional
+
+import typer
+
+from gm.cli.common import HomeOption, JsonOption, echo_json, open_home
+from gm.store import records
+
+WIDTH = 120  # a detail longer than this is cut in the table; --json gives it whole
+
+
+def audit(
+    game: Annotated[Optional[str], typer.Argument(help="Only this game's actions (default: every action).")] = None,
+    last: Annotated[Optional[int], typer.Option(min=1, help="Only the last N entries.")] = None,
+    as_json: JsonOption = False,
+    home: HomeOption = None,
+) -> None:
+    """Print the GM audit log: every action gm took for the GM (games created, players seated,
+    turns run and re-run, deadlines, holds, credits, drop-outs), oldest first."""
+    _, db = open_home(home)
+    game_id = records.game_by_name(db, game).id if game else None
+    entries = records.audit_log(db, game_id, last)
+    if as_json:
+        echo_json([{"at": e.at, "game": e.game, "action": e.action, "detail": e.detail} for e in entries])
+        return
+    if not entries:
+        typer.echo("The audit log is empty.")
+        return
+    for e in entries:
+        detail = json.dumps(e.detail, ensure_ascii=False, sort_keys=True)
+        detail = detail if len(detail) <= WIDTH else detail[:WIDTH - 1] + "…"
+        typer.echo(f"{e.at:<20}  {(e.game or '-'):<16}  {e.action:<16}  {detail}")

@@ -1,0 +1,35 @@
+"""Test-only crash points: with GM_CRASH_AT=<point> gm kills itself (SIGKILL) on reaching it.
+
+The crash battery (tests/reliability/test_crash_battery.py) runs a real gm command with one
+of these set, then runs the command again and checks that nothing was lost or doubled. A kill
+-9 at a chosen point is what a power cut or the OOM killer does at a random one. The points:
+
+  turn:before-commit    a turn is resolved, its transaction not yet committed
+  turn:after-commit     the turn is committed, nothing of it published
+  publish:mid-render    the first report PDF is written, the others not
+  publish:after-render  every PDF and JSON is written, nothing recorded
+  publish:mid-queue     inside the publishing transaction, after the first report mail
+  send:mid-send         a mail was handed to the server (or folder), not yet marked sent
+  intake:before-commit  a batch of mail is decided, its transaction not yet committed
+  intake:after-commit   the batch is committed, the source not yet told
+
+Only adapters and services call crash_point; gm/core never does (it reads no environment).
+Unset, it costs one dictionary lookup. Rendering in worker processes would kill the worker, not
+the command: the battery renders in one process ([reports] workers = 1).
+"""
+from __future__ import annotations
+
+import os
+import signal
+
+POINTS = frozenset({
+    "turn:before-commit", "turn:after-commit", "publish:mid-render", "publish:after-render",
+    "publish:mid-queue", "send:mid-send", "intake:before-commit", "intake:after-commit",
+})
+
+
+def crash_point(name: str) -> None:
+    """Die here, as kill -9 would, when GM_CRASH_AT names this point."""
+    assert name in POINTS, name
+    if os.environ.get("GM_CRASH_AT") == name:
+        os.kill(os.getpid(), signal.SIGKILL)

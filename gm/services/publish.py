@@ -1,0 +1,134 @@
+"""Publishing turns: every seat's report rendered, recorded and its mail queued, exactly once.
+
+A turn is published when turns.published is set, in the one transaction that records every
+seat's report and queues every report mail. Rendering comes first and writes files only; a
+turn renders to the same bytes every time, so a crash anywhere before that transaction's commit
+costs the time to render again and nothing else. gm run-due and gm turn run publish every turn
+left unpublished, in every game, before they resolve anything new; gm status names them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sqlite_utils
+
+from gm.clock import Clock, iso
+from gm.crash import crash_point
+from gm.errors import GMError
+from gm.home import Home
+from gm.mail.settings import mail_settings
+from gm.services import delivery, reports
+from gm.services.reports import SeatReport, Written
+from gm.store import records
+from gm.store.database import transaction
+
+
+@dataclass(frozen=True)
+class Published:
+    """What publishing did in one game.
+
+    turns: the turns published now (turns rendered again that were published before are not).
+    written: what was rendered, None when nothing was.
+    queued: report mails queued; none without a [mail] address in gm.toml (nobody mails then).
+    """
+
+    game: str
+    turns: tuple
+    written: Written | None
+    queued: int
+
+
+def publish(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str,
+            numbers: list[int] | None = None, pool=None) -> Published:
+    """Render the given turns (default: the game's unpublished ones), then in one transaction
+    record every seat's report and, for each turn not yet published, queue its report mails
+    and mark it published. A turn published before is recorded again, never mailed again.
+    pool: an open gm.render.RenderPool to render in."""
+    return finish(db, home, clock, start(db, home, clock, game_name, numbers, pool))
+
+
+@dataclass(frozen=True)
+class Started:
+    """A publish whose reports are being rendered: the game, the turns wanted, the render."""
+
+    game: str
+    wanted: tuple
+    rendering: object = None  # reports.Rendering; None when there is nothing to publish
+
+    def done(self) -> bool:
+        return self.rendering is None or self.rendering.done()
+
+
+def start(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str,
+          numbers: list[int] | None = None, pool=None) -> Started:
+    """The first half of publish: write the JSON and start rendering, in `pool` without waiting
+    (gm run-due resolves the next game meanwhile). Nothing is recorded yet."""
+    game = records.game_by_name(db, game_name)
+    wanted = records.unpublished_turns(db, game.id) if numbers is None else sorted(set(numbers))
+    if not wanted:
+        return Started(game.name, ())
+    return Started(game.name, tuple(wanted), reports.start_render(db, home, game.name, list(wanted), pool=pool))
+
+
+def finish(db: sqlite_utils.Database, home: Home, clock: Clock, started: Started) -> Published:
+    """The second half of publish: wait for the reports, then record and queue in one transaction."""
+    if started.rendering is None:
+        return Published(started.game, (), None, 0)
+    game, wanted = records.game_by_name(db, started.game), started.wanted
+    written = reports.finish_render(db, home, started.rendering)
+    crash_point("publish:after-render")
+    mailing = bool(mail_settings(home).address)
+    with transaction(db):
+        # Read again inside the transaction: another process may have published some meanwhile.
+        due = [n for n in records.unpublished_turns(db, game.id) if n in wanted]
+        for report in written.reports:
+            records.record_report(db, game.id, report.turn, report.seat, _files(home, report))
+        queued = sum(delivery.queue_reports(db, home, clock, game.name, n) for n in due) if mailing else 0
+        records.mark_published(db, game.id, due, iso(clock.now()))
+    return Published(game.name, tuple(due), written, queued)
+
+
+def unpublished(db: sqlite_utils.Database) -> dict[str, list[int]]:
+    """Every game with turns resolved but not published, and those turns."""
+    found: dict[str, list[int]] = {}
+    for name, number in db.execute("""SELECT g.name, t.number FROM turns t JOIN games g ON g.id = t.game_id
+                                      WHERE t.number >= 1 AND t.published IS NULL ORDER BY g.name, t.number"""):
+        found.setdefault(name, []).append(number)
+    return found
+
+
+def publish_left_over(db: sqlite_utils.Database, home: Home, clock: Clock,
+                      dry_run: bool = False) -> tuple[list[str], list[str]]:
+    """Publish every turn a crash (or gm turn run --no-render) left unpublished, in every game;
+    returns (lines saying what was done, problems). Each game on its own: one that cannot be
+    published (a broken template, a report file gone) is a problem, and the others go on."""
+    left = unpublished(db)
+    lines = [f"{name}: {turns_text(numbers)} was run but not published" + ("; would publish" if dry_run else "")
+             for name, numbers in left.items()]
+    problems = []
+    for name in left if not dry_run else ():
+        try:
+            lines += describe(publish(db, home, clock, name))
+        except GMError as exc:
+            problems.append(f"{name}: {exc}")
+    return lines, problems
+
+
+def describe(done: Published) -> list[str]:
+    """What publishing did, in lines for the GM."""
+    lines = []
+    if done.turns:
+        lines.append(f"{done.game}: {turns_text(done.turns)} reports written to {done.written.folder}")
+    if done.queued:
+        lines.append(f"{done.game}: {done.queued} report mail(s) queued")
+    return lines
+
+
+def turns_text(numbers) -> str:
+    """'turn 3' or 'turns 3, 4' for the GM's messages."""
+    return f"turn {numbers[0]}" if len(numbers) == 1 else "turns " + ", ".join(map(str, numbers))
+
+
+def _files(home: Home, report: SeatReport) -> dict:
+    return {"pdf": str(report.pdf.relative_to(home.root)), "json": str(report.json.relative_to(home.root)),
+            "pdf_sha256": report.pdf_sha256, "json_sha256": report.json_sha256, "rendered": report.rendered}

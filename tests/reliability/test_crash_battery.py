@@ -1,0 +1,165 @@
+"""The crash battery (issue 14): a real gm process killed with SIGKILL at each named point of a
+turn run, a run-due and a mail import (gm/crash.py), then the same command run again. Every
+trial must end as an uninterrupted run does: the database whole, every turn replaying, the books
+balancing, every seat's report recorded once, every report mail queued once, and every report
+byte for byte the same."""
+from __future__ import annotations
+
+import mailbox
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from gm.clock import FixedClock
+from gm.home import Home, create_home
+from gm.services import credits, cycle, games
+from gm.services.settings import set_game_setting
+from gm.store.database import open_database
+from tests.intake.mails import mail, turn_file
+
+pytestmark = pytest.mark.slow
+
+SET_UP = datetime(2026, 11, 16, 12, 0, tzinfo=timezone.utc)
+RUN_AT = "2026-11-16T21:00:00+00:00"  # after the first deadline (20:00), before the next
+GM_AT = Path(__file__).with_name("gm_at.py")
+PLAYERS = {"BR": ("Ann", "ann@example.org"), "FR": ("Bob", "bob@example.org")}
+TURN_RUN = ("turn:before-commit", "turn:after-commit", "publish:mid-render", "publish:after-render",
+            "publish:mid-queue")
+RUN_DUE = TURN_RUN + ("send:mid-send",)
+IMPORT = ("intake:before-commit", "intake:after-commit", "send:mid-send")
+
+
+def gm_process(home: Path, *args: str, crash_at: str | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "GM_CRASH_AT"}
+    if crash_at:
+        env["GM_CRASH_AT"] = crash_at
+    return subprocess.run([sys.executable, str(GM_AT), RUN_AT, *args, "--home", str(home)], env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def ok(ran: subprocess.CompletedProcess) -> None:
+    assert ran.returncode == 0, (ran.returncode, ran.stdout, ran.stderr)
+
+
+@pytest.fixture(scope="module")
+def start(tmp_path_factory) -> Path:
+    """A home with mail on (.eml files into outbox/), rendering in one process, a two-seat game
+    due at 20:00 daily with paid-up players, and a Maildir holding both seats' orders and a question."""
+    root = tmp_path_factory.mktemp("battery") / "start"
+    home = Home(root)
+    create_home(home)
+    text = home.settings_file.read_text()
+    home.settings_file.write_text(text.replace('address = ""', 'address = "gm@example.org"', 1)
+                                  .replace("workers = 0", "workers = 1", 1))
+    db = open_database(home.database)
+    clock = FixedClock(SET_UP)
+    games.create_game(db, clock, "d1", "clash", "lowlands", 3)
+    box = mailbox.Maildir(root.parent / "Maildir", create=True)
+    for code, (name, address) in PLAYERS.items():
+        _, secret = games.join_game(db, clock, "d1", address, name, code)
+        credits.buy(db, clock, address, 10, 2000, "d1", name)
+        box.add(mail(turn_file(secret, "CLAIM " + ("ENG" if code == "BR" else "BEL"), seat=code, game="d1"),
+                     sender=f"{name} <{address}>", message_id=f"<{code}@x>"))
+    box.add(mail("Can I join the next game?", sender="Zed <zed@example.org>", message_id="<q@x>"))
+    cycle.set_schedule(db, clock, "d1", "daily 20:00 UTC")
+    set_game_setting(db, clock, "d1", "nmr-spike", "100")  # the run-due trials run a turn without orders
+    db.conn.close()
+    return root
+
+
+def copy_of(start: Path, where: Path) -> Path:
+    shutil.copytree(start, where)
+    return where
+
+
+# What the GM asks for; after a kill, the GM runs the very same command again.
+PLAN = {
+    "turn run": ("turn", "run", "d1"),
+    "run-due": ("run-due",),
+    "import": ("inbox", "import", "{maildir}", "--send"),
+}
+
+
+def command(kind: str, start: Path) -> list[str]:
+    return [a.replace("{maildir}", str(start.parent / "Maildir")) for a in PLAN[kind]]
+
+
+def finish(home: Path, kind: str, start: Path) -> None:
+    """After the command (and any recovery), the rest of the GM's week: the same in every trial."""
+    if kind == "turn run":
+        while resolved(home) != [1, 2]:
+            ok(gm_process(home, *command(kind, start)))
+    elif kind == "import":  # the orders taken are the orders the turn is played with
+        ok(gm_process(home, "turn", "run", "d1"))
+
+
+def resolved(home: Path) -> list[int]:
+    with sqlite3.connect(home / "gm.db") as conn:
+        return [n for (n,) in conn.execute("SELECT number FROM turns WHERE number >= 1 ORDER BY number")]
+
+
+@pytest.fixture(scope="module")
+def references(start, tmp_path_factory) -> dict[str, Path]:
+    """Each command run without a kill: what every trial must come to."""
+    done = {}
+    for kind in PLAN:
+        home = copy_of(start, tmp_path_factory.mktemp("reference") / "home")
+        ok(gm_process(home, *command(kind, start)))
+        finish(home, kind, start)
+        done[kind] = home
+    return done
+
+
+TRIALS = [("turn run", p) for p in TURN_RUN] + [("run-due", p) for p in RUN_DUE] + [("import", p) for p in IMPORT]
+
+
+@pytest.mark.parametrize("kind, point", TRIALS, ids=[f"{k}@{p}" for k, p in TRIALS])
+def test_killed_and_run_again_loses_and_doubles_nothing(kind, point, start, references, tmp_path, gm):
+    home = copy_of(start, tmp_path / "home")
+    killed = gm_process(home, *command(kind, start), crash_at=point)
+    assert killed.returncode == -signal.SIGKILL, (point, killed.returncode, killed.stderr)  # the point was reached
+    ok(gm_process(home, *command(kind, start)))
+    finish(home, kind, start)
+    whole_and_once(home, gm)
+    assert reports_of(home) == reports_of(references[kind])
+    if kind == "import":
+        with sqlite3.connect(home / "gm.db") as conn:
+            assert sorted(conn.execute("SELECT outcome FROM mail_taken")) == [("accepted",), ("accepted",),
+                                                                            ("question",)]
+            assert conn.execute("SELECT count(*) FROM submissions WHERE current = 1").fetchone() == (2,)
+
+
+def whole_and_once(home: Path, gm) -> None:
+    conn = sqlite3.connect(home / "gm.db")
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert gm("turn", "verify", "d1", home=home).code == 0  # in this process: the checks need no clock
+        assert gm("ledger", "check", home=home).code == 0
+        seats = [code for (code,) in conn.execute("SELECT code FROM seats ORDER BY code")]
+        turns = [n for (n,) in conn.execute("SELECT number FROM turns WHERE number >= 1 ORDER BY number")]
+        expected = [(t, s) for t in turns for s in seats]
+        assert turns and conn.execute("SELECT count(*) FROM turns WHERE published IS NULL").fetchone() == (0,)
+        assert conn.execute("SELECT turn, seat FROM reports ORDER BY 1, 2").fetchall() == expected
+        assert conn.execute("SELECT turn, seat FROM outbox WHERE kind = 'report' AND status IN ('queued', 'sent') "
+                            "ORDER BY 1, 2").fetchall() == expected
+        taken = conn.execute("SELECT count(*), count(DISTINCT digest) FROM mail_taken").fetchone()
+        assert taken[0] == taken[1]
+        answers = conn.execute("SELECT count(*) FROM outbox WHERE kind = 'acknowledgement'").fetchone()[0]
+        assert answers == taken[0]  # one answer per message taken, never two
+        sent = conn.execute("SELECT count(*) FROM outbox WHERE status = 'sent'").fetchone()[0]
+        assert len(list((home / "outbox").glob("*.eml"))) == sent  # a mail sent twice has one name
+    finally:
+        conn.close()
+
+
+def reports_of(home: Path) -> dict[str, bytes]:
+    folder = home / "reports"
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.suffix in (".pdf", ".json") and not p.name.startswith(".")}
