@@ -307,6 +307,8 @@ def _context():
     # threads. spawn where forkserver does not exist.
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["gm.render.worker"])
+        # __main__ too: a worker then finds the main module (the gm script) already imported
+        # instead of importing the whole CLI again as it starts.
+        context.set_forkserver_preload(["__main__", "gm.render.worker"])
         return context
     return multiprocessing.get_context("spawn")
