@@ -134,8 +134,9 @@ def require_from(
 def deadline(
     game: Annotated[str, typer.Argument(help="The game.")],
     when: Annotated[str, typer.Argument(help="The new deadline, e.g. '2026-11-27 18:00 Europe/London' (zone: the schedule's, else UTC).")],
+    past: Annotated[bool, typer.Option("--past", help="Accept a time that has passed (the turn is due at once).")] = False,
     home: HomeOption = None,
 ) -> None:
     """Push (or set) the deadline of the turn being collected; the schedule goes on after it."""
     _, db = open_home(home)
-    typer.echo(f"Deadline of {game}: {cycle.push_deadline(db, clock(), game, when)}")
+    typer.echo(f"Deadline of {game}: {cycle.push_deadline(db, clock(), game, when, past)}")

@@ -29,16 +29,30 @@ def password(home: HomeOption = None) -> None:
 
 @app.command("link")
 def link(
-    game: Annotated[str, typer.Argument(help="The game.")],
-    seat: Annotated[str, typer.Argument(help="The seat code.")],
+    game: Annotated[Optional[str], typer.Argument(help="The game.", show_default=False)] = None,
+    seat: Annotated[Optional[str], typer.Argument(help="The seat code.", show_default=False)] = None,
     base_url: Annotated[Optional[str], typer.Option(help="The portal's address (default: [portal] base_url in gm.toml).")] = None,
     minutes: Annotated[Optional[int], typer.Option(help="How long the link works (default: [portal] link_minutes).")] = None,
     mail: Annotated[bool, typer.Option("--mail", help="Queue the link in the outbox to the seat's registered address "
                                                       "(sent by 'gm mail send' or 'gm run-due') instead of printing it.")] = False,
+    for_gm: Annotated[bool, typer.Option("--gm", help="A one-time link that signs you, the GM, in to /gm (no game or "
+                                                      "seat): for a new browser while strangers' wrong passwords hold "
+                                                      "new browsers up.")] = False,
     home: HomeOption = None,
 ) -> None:
-    """Print a one-time sign-in link for a seat, for the GM to send to the player; or mail it (--mail)."""
+    """Print a one-time sign-in link for a seat, for the GM to send to the player; or mail it (--mail).
+    With --gm, a link for the GM's own sign-in."""
     home_, db = open_home(home)
+    if for_gm:
+        if game or seat or mail:
+            raise GMError("--gm makes the GM's own link: give no game, seat or --mail with it.")
+        url, expires = portal_access.make_gm_link(home_, clock(), base_url, minutes)
+        typer.echo(url)
+        typer.echo(f"Works once, until {expires}; a new one voids it. Open it yourself: it signs in as the GM.",
+                   err=True)
+        return
+    if not game or not seat:
+        raise GMError("give the game and the seat (or --gm for your own link): gm portal link GAME SEAT.")
     if mail:
         mailed = portal_links.mail_link(db, home_, clock(), game, seat, base_url, minutes)
         typer.echo(f"Queued a one-time sign-in link for {mailed.seat} of {mailed.game} to {mailed.recipient} "

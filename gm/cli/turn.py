@@ -10,6 +10,7 @@ from gm.cli.common import HomeOption, clock, open_home
 from gm.cli.orders import read_file
 from gm.errors import GMError
 from gm.services import publish, turns
+from gm.store import records
 
 app = typer.Typer(help="Run, verify and re-run turns.", no_args_is_help=True)
 
@@ -30,6 +31,8 @@ def _published(done: publish.Published) -> None:
         typer.echo(f"Final standings: {done.written.standings}")
     if done.queued:
         typer.echo(f"Mail: {done.queued} report(s) queued; send them with 'gm mail send'.")
+    if done.held:
+        typer.echo(publish.held_text(done))
 
 
 def publish_left_over(db, home_, game: str | None = None) -> None:
@@ -49,11 +52,20 @@ def run(
     game: Annotated[str, typer.Argument(help="The game.")],
     render: Annotated[bool, typer.Option(help="Publish: render the reports and queue their mails. With --no-render "
                                               "the turn waits unpublished for the next gm turn run or gm run-due.")] = True,
+    now: Annotated[bool, typer.Option("--now", help="Run before the deadline although seats have not sent orders "
+                                                    "(they play by the nmr-policy setting).")] = False,
     home: HomeOption = None,
 ) -> None:
     """Publish any turn left unpublished, resolve the turn being collected (seats without orders
-    play by the nmr-policy setting), then render its reports and queue their mails."""
+    play by the nmr-policy setting), then render its reports and queue their mails. Before the
+    deadline, with seats missing, it runs only with --now."""
     home_, db = open_home(home)
+    missing = turns.missing_before_deadline(db, clock(), game)
+    if missing and not now:
+        due = records.game_by_name(db, game).deadline
+        raise GMError(f"the deadline of '{game}' ({due}) has not passed and {len(missing)} seat(s) have "
+                      f"sent no orders: {', '.join(missing)}. Wait for them or the deadline, or run "
+                      "it now with --now (they play by the nmr-policy setting).")
     if render:
         publish_left_over(db, home_, game)
     summary = turns.run_turn(db, home_, clock(), game)

@@ -110,6 +110,13 @@ def cancel_reports(db: sqlite_utils.Database, game_id: int, seat: str, turn: int
                "AND game_id = ? AND seat = ? AND turn = ?", [game_id, seat, turn])
 
 
+def cancel_notices(db: sqlite_utils.Database, game_id: int, seat: str, turn: int) -> int:
+    """A low-credit notice still waiting when a payment released the report it was about is
+    withdrawn: the player would read it after the report itself. Returns how many."""
+    return db.execute("UPDATE outbox SET status = 'cancelled' WHERE kind = 'notice' AND status = 'queued' "
+                      "AND game_id = ? AND seat = ? AND turn = ?", [game_id, seat, turn]).rowcount
+
+
 def answers_since(db: sqlite_utils.Database, recipient: str, since: datetime) -> int:
     """How many answers (acknowledgements, reports sent again) were queued for an address since a
     moment: the rate limit that keeps two robots from answering each other for ever."""

@@ -64,7 +64,7 @@ def set_schedule(db: sqlite_utils.Database, clock: Clock, game_name: str, phrase
     return schedule, upcoming
 
 
-def push_deadline(db: sqlite_utils.Database, clock: Clock, game_name: str, when: str) -> str:
+def push_deadline(db: sqlite_utils.Database, clock: Clock, game_name: str, when: str, past: bool = False) -> str:
     """Move this turn's deadline only; the schedule goes on from its next slot after it."""
     game = records.game_by_name(db, game_name)
     if game.status == "over":
@@ -73,6 +73,9 @@ def push_deadline(db: sqlite_utils.Database, clock: Clock, game_name: str, when:
         due = parse_moment(when, zone_of(game))
     except ScheduleError as exc:
         raise GMError(str(exc))
+    if due <= clock.now() and not past:
+        raise GMError(f"{describe(due, zone_of(game))} has passed already. Give a time to come, or --past "
+                      "to set it anyway (the turn is then due at once).")
     with transaction(db):
         set_due(db, game, moment(game.slot) or due, due)
         records.audit(db, iso(clock.now()), game.id, "deadline", {"due": iso(due)})
@@ -90,8 +93,14 @@ def advance_after_turn(db: sqlite_utils.Database, game: GameRecord, now: datetim
     """Inside a turn's transaction: the next turn is due at the first slot after both the old slot
     and now, so running early keeps the schedule and running late does not leave a past deadline."""
     schedule = schedule_of(game)
-    if over or schedule is None:
+    if over:
         set_due(db, game, None, None)
+        return
+    if schedule is None or schedule.manual:
+        # No schedule to draw from: a deadline the GM set that is still ahead (the turn ran
+        # early) stands for the next turn; one that has passed is gone.
+        due = moment(game.due)
+        set_due(db, game, *((due, due) if due is not None and due > now else (None, None)))
         return
     after = max(t for t in (moment(game.slot), now) if t is not None)
     upcoming = deadlines_after(schedule, after, 1)

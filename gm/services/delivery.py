@@ -60,9 +60,18 @@ def report_mail(db: sqlite_utils.Database, home: Home, env, game: records.GameRe
             "body": written.body, "attachments": attachments, "game_id": game.id, "seat": seat.code, "turn": turn}
 
 
-def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, turn: int) -> int:
+@dataclass(frozen=True)
+class Queued:
+    """What queueing a turn's report mails did: how many reports were queued, and the seats
+    whose reports are held for want of credits (each got a low-credit notice instead)."""
+
+    reports: int
+    held: tuple = ()
+
+
+def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, turn: int) -> Queued:
     """Queue every seat's report mail for a recorded turn (inside the caller's transaction:
-    publishing records the reports and queues their mails as one step); returns how many.
+    publishing records the reports and queues their mails as one step).
 
     Seats at an .invalid address (robots, the demo) get none. A seat whose report is held for
     want of credits gets the low-credit notice instead; paying releases the report
@@ -88,7 +97,7 @@ def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name
                          subject=f"{game.name}: turn {turn} report held for credits",
                          body=f"Hello {seat.name},\n\n{notices[seat.code]}\n\n-- \n{settings.name}\n",
                          domain=settings.domain, game_id=game.id, seat=seat.code, turn=turn)
-    return len(mails)
+    return Queued(len(mails), tuple(s.code for s in seats if notices[s.code]))
 
 
 def queue_released(db: sqlite_utils.Database, home: Home, clock: Clock, email: str) -> int:
@@ -112,6 +121,7 @@ def queue_released(db: sqlite_utils.Database, home: Home, clock: Clock, email: s
         if mail is not None:
             with transaction(db):
                 outbox.queue(db, clock.now(), kind="report", domain=settings.domain, **mail)
+                outbox.cancel_notices(db, game.id, code, turn)
             queued += 1
     return queued
 

@@ -24,6 +24,7 @@ from gm.store import records
 from gm.store.database import transaction
 
 _LINK_SALT = "gm-portal-link"
+_GM_LINK_SALT = "gm-portal-gm-link"
 _PASSWORD_N, _PASSWORD_R, _PASSWORD_P = 2**14, 8, 1
 
 
@@ -116,9 +117,7 @@ def make_link(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: st
     minutes = minutes if minutes is not None else home.setting("portal", "link_minutes", 60)
     if not 1 <= minutes <= 7 * 24 * 60:
         raise GMError("a sign-in link must last between 1 minute and 7 days.")
-    base = (base_url or home.setting("portal", "base_url", "http://127.0.0.1:8000")).rstrip("/")
-    if not re.match(r"^https?://[^\s/?#]+(/[^\s?#]*)?$", base):
-        raise GMError(f"'{base}' is not a web address like https://pbm.example.org (set [portal] base_url).")
+    base = _base_url(home, base_url)
     nonce = secrets.token_urlsafe(18)
     now = clock.now()
     expires = iso(now + timedelta(minutes=minutes))
@@ -145,6 +144,62 @@ def use_link(db: sqlite_utils.Database, home: Home, clock: Clock, token: str) ->
             return None
         db.execute("UPDATE portal_links SET used = ? WHERE id = ?", [now, nonce])
     return row[0]
+
+
+def make_gm_link(home: Home, clock: Clock, base_url: str | None = None, minutes: int | None = None) -> tuple[str, str]:
+    """A one-time link that signs the GM in to /gm, as (link, expiry ISO text): for a browser the GM
+    never used, while strangers' wrong passwords hold such browsers up. One at a time: a new one
+    voids the last. Its id and expiry are in `portal-gm-link` in the home (mode 600)."""
+    if not gm_password_hash(home):
+        raise GMError("no GM password is set, so there is nothing to sign in to. Set one with 'gm portal password'.")
+    minutes = minutes if minutes is not None else home.setting("portal", "link_minutes", 60)
+    if not 1 <= minutes <= 24 * 60:
+        raise GMError("a GM sign-in link must last between 1 minute and 1 day.")
+    base = _base_url(home, base_url)
+    nonce, expires = secrets.token_urlsafe(18), iso(clock.now() + timedelta(minutes=minutes))
+    path = _gm_link_file(home)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as out:
+        out.write(f"{nonce} {expires}\n")
+    os.replace(temporary, path)
+    token = URLSafeTimedSerializer(portal_key(home), salt=_GM_LINK_SALT).dumps({"g": nonce})
+    return f"{base}/link/{token}", expires
+
+
+def use_gm_link(home: Home, clock: Clock, token: str) -> bool:
+    """True when `token` is the GM's link, unused and unexpired; it is used up (by exactly one
+    request, whichever worker answers it: the file is renamed away before it counts)."""
+    try:
+        nonce = URLSafeTimedSerializer(portal_key(home), salt=_GM_LINK_SALT).loads(token, max_age=24 * 3600)["g"]
+    except (BadSignature, KeyError, TypeError):
+        return False
+    path = _gm_link_file(home)
+    try:
+        stored, expires = path.read_text(encoding="ascii").split()
+    except (FileNotFoundError, ValueError):
+        return False
+    if not hmac.compare_digest(stored, str(nonce)) or expires <= iso(clock.now()):
+        return False
+    # Two requests with the same link may both get here: only one can rename the file away.
+    taken = path.with_name(f".{path.name}.used-{os.getpid()}-{threading.get_ident()}")
+    try:
+        os.rename(path, taken)
+    except FileNotFoundError:
+        return False
+    taken.unlink()
+    return True
+
+
+def _gm_link_file(home: Home) -> Path:
+    return home.root / "portal-gm-link"
+
+
+def _base_url(home: Home, base_url: str | None) -> str:
+    base = (base_url or home.setting("portal", "base_url", "http://127.0.0.1:8000")).rstrip("/")
+    if not re.match(r"^https?://[^\s/?#]+(/[^\s?#]*)?$", base):
+        raise GMError(f"'{base}' is not a web address like https://pbm.example.org (set [portal] base_url).")
+    return base
 
 
 def hash_password(password: str) -> str:

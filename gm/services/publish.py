@@ -30,12 +30,15 @@ class Published:
     turns: the turns published now (turns rendered again that were published before are not).
     written: what was rendered, None when nothing was.
     queued: report mails queued; none without a [mail] address in gm.toml (nobody mails then).
+    held: (turn, seat) of each report held for want of credits: its player got a low-credit
+        notice instead, and paying releases it.
     """
 
     game: str
     turns: tuple
     written: Written | None
     queued: int
+    held: tuple = ()
 
 
 def publish(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str,
@@ -83,9 +86,10 @@ def finish(db: sqlite_utils.Database, home: Home, clock: Clock, started: Started
         due = [n for n in records.unpublished_turns(db, game.id) if n in wanted]
         for report in written.reports:
             records.record_report(db, game.id, report.turn, report.seat, _files(home, report))
-        queued = sum(delivery.queue_reports(db, home, clock, game.name, n) for n in due) if mailing else 0
+        done = {n: delivery.queue_reports(db, home, clock, game.name, n) for n in due} if mailing else {}
         records.mark_published(db, game.id, due, iso(clock.now()))
-    return Published(game.name, tuple(due), written, queued)
+    held = tuple((n, seat) for n, queued in done.items() for seat in queued.held)
+    return Published(game.name, tuple(due), written, sum(q.reports for q in done.values()), held)
 
 
 def unpublished(db: sqlite_utils.Database) -> dict[str, list[int]]:
@@ -121,7 +125,16 @@ def describe(done: Published) -> list[str]:
         lines.append(f"{done.game}: {turns_text(done.turns)} reports written to {done.written.folder}")
     if done.queued:
         lines.append(f"{done.game}: {done.queued} report mail(s) queued")
+    if done.held:
+        lines.append(held_text(done))
     return lines
+
+
+def held_text(done: Published) -> str:
+    """'g: 2 report(s) held for credits: BR (turn 3), FR (turn 3); paying releases them'."""
+    seats = ", ".join(f"{seat} (turn {turn})" for turn, seat in done.held)
+    return (f"{done.game}: {len(done.held)} report(s) held for credits: {seats}; each player got a "
+            "low-credit notice, and 'gm credits buy' releases the report")
 
 
 def turns_text(numbers) -> str:

@@ -95,6 +95,19 @@ def resolve_stored(ruleset: Ruleset, state: dict, orders: dict[str, dict], seed:
     return ruleset.resolve(state, by_seat, TurnSeeds(seed, turn))
 
 
+def missing_before_deadline(db: sqlite_utils.Database, clock: Clock, game_name: str) -> list[str]:
+    """The active seats without valid orders for the turn being collected, when its deadline has
+    not passed yet; [] when the deadline has passed, when there is none, or when every seat is in.
+    Running the turn now would give those seats robot (or repeated) orders before their time."""
+    game = records.game_by_name(db, game_name)
+    due = cycle.moment(game.due)
+    if game.status == "over" or due is None or due <= clock.now():
+        return []
+    current = records.current_submissions(db, game.id, game.turn)
+    return [f"{s.code} ({s.name})" for s in records.seats_of(db, game.id)
+            if s.status == "active" and s.id not in current]
+
+
 def run_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str) -> TurnSummary:
     """Resolve the turn being collected, as one transaction, under the game's lock."""
     game = records.game_by_name(db, game_name)

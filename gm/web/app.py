@@ -20,8 +20,10 @@ from gm.services.portal_access import VerifiedSecrets, portal_key
 from gm.store.database import open_database
 from gm.store.locks import HomeLock
 from gm.web.guard import SecretVault, SignInLimiter, csrf_token
+from gm.web.known_browsers import KnownBrowsers
 from gm.web.multipart import PortalRequest
 from gm.web.session_cookie import PortalSessionInterface
+from gm.web.sessions import SessionRegister
 
 log = logging.getLogger("gm.web")
 
@@ -67,6 +69,8 @@ class Portal:
     max_bytes: int
     local: threading.local
     writing: HomeLock  # around each submission's write transaction, shared by the workers
+    sessions: SessionRegister  # the signed-in sessions, shared by the workers: sign-out ends one everywhere
+    known: KnownBrowsers  # browsers that signed in before, which strangers' failures do not hold up
 
     def db(self) -> sqlite_utils.Database:
         """This thread's connection (sqlite3 connections stay in the thread that made them)."""
@@ -83,6 +87,11 @@ def portal() -> Portal:
 def limits_file(home: Home) -> Path:
     """Where failed sign-ins are counted, for every worker of `gm serve` on this home to share."""
     return home.root / "portal-limits.db"
+
+
+def sessions_file(home: Home) -> Path:
+    """Where the signed-in sessions are recorded, for every worker of `gm serve` on this home to share."""
+    return home.root / "portal-sessions.db"
 
 
 def create_app(home: Home, clock: Clock | None = None) -> Flask:
@@ -112,12 +121,15 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
         limiter=SignInLimiter(home.setting("portal", "sign_in_failures", 10),
                               home.setting("portal", "sign_in_window", 300), path=limits_file(home)),
         vault=SecretVault(hours * 3600), verified=VerifiedSecrets(), max_bytes=max_bytes,
-        local=threading.local(), writing=HomeLock(home.root / "portal-write.lock"))
+        local=threading.local(), writing=HomeLock(home.root / "portal-write.lock"),
+        sessions=SessionRegister(sessions_file(home), hours * 3600),
+        known=KnownBrowsers(app.config["SECRET_KEY"], secure=app.config["SESSION_COOKIE_SECURE"]))
     open_database(home.database).conn.close()  # migrate once, before any request
     app.register_blueprint(player.blueprint)
     app.register_blueprint(gm_pages.blueprint)
     link_pages.register(app)
     app.add_url_rule("/portal.css", "css", stylesheet)
+    app.before_request(_ended_sessions_sign_out)
     app.after_request(_secure_headers)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(GMError, _gm_error)
@@ -138,6 +150,15 @@ def stylesheet() -> Response:
     response = PortalResponse(path.read_bytes(), mimetype="text/css")
     response.headers["Cache-Control"] = "max-age=3600"
     return response
+
+
+def _ended_sessions_sign_out() -> None:
+    """A signed-in cookie whose session has ended (signed out, or unused for session_hours)
+    counts for nothing: the request goes on as nobody's."""
+    sid = session.get("sid")
+    if sid is not None and not portal().sessions.alive(sid):
+        portal().vault.forget(sid)
+        session.clear()
 
 
 def _secure_headers(response: Response) -> Response:

@@ -6,7 +6,7 @@ from flask import Blueprint, redirect, request, session
 from gm.services.portal import gm_overview
 from gm.services.portal_access import check_password, fingerprint, gm_password_hash
 from gm.web.app import page, portal
-from gm.web.guard import check_csrf, refuse_if_blocked, start_session
+from gm.web.guard import check_csrf, guess_keys, refuse_if_blocked, start_session
 
 blueprint = Blueprint("gm", __name__)
 
@@ -29,12 +29,25 @@ def sign_in():
     check_csrf(request.form.get("csrf"))
     p = portal()
     stored = gm_password_hash(p.home)
-    # The GM's password is chosen by a person, so guesses are limited for everyone together too.
-    keys = (f"address:{request.remote_addr}", "gm")
+    # The GM's password is chosen by a person, so strangers' guesses are limited all together too;
+    # a browser the GM signed in with before has a limit of its own, so they cannot lock the GM out.
+    keys = guess_keys(p.known, "gm")
     refuse_if_blocked(p.limiter, *keys)
     if not stored or not check_password(request.form.get("password", "")[:200], stored):
         p.limiter.failed(*keys)
         return page("gm_sign_in.html", 401, title="GM sign-in", configured=bool(stored),
                     error="That is not the GM password.")
-    start_session(gm=fingerprint(stored))
-    return redirect("/gm", 303)
+    return _gm_session(stored)
+
+
+def gm_signed_in_by_link():
+    """The GM used a one-time link from 'gm portal link --gm' (player.py checks it)."""
+    return _gm_session(gm_password_hash(portal().home))
+
+
+def _gm_session(stored: str):
+    p = portal()
+    start_session(p.sessions, "gm", gm=fingerprint(stored))
+    response = redirect("/gm", 303)
+    p.known.remember(request, response, "gm")
+    return response

@@ -5,19 +5,19 @@ import hashlib
 import hmac
 import mmap
 import multiprocessing
-import os
 import secrets
-import sqlite3
 import struct
-import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from flask import abort, session
+from flask import abort, request, session
 from werkzeug.exceptions import TooManyRequests
 
-from gm.store.database import connect, transaction
+from gm.store.database import transaction
+from gm.web.known_browsers import KnownBrowsers
+from gm.web.sessions import SessionRegister
+from gm.web.shared import SharedTable
 
 
 def csrf_token() -> str:
@@ -35,26 +35,63 @@ def check_csrf(form_token: str | None) -> None:
         abort(400, "This form has expired or did not come from this portal. Go back, reload the page and try again.")
 
 
-def start_session(**who) -> None:
-    """A fresh session for someone who just signed in: a new token, nothing kept from before."""
-    zone = session.get("zone")
+def start_session(sessions: SessionRegister, who: str, **data) -> None:
+    """A fresh session for someone who just signed in (`who`: 'seat:ID' or 'gm'), recorded on the
+    server: a new id and token, nothing kept from before but the time zone; a session this browser
+    had before ends."""
+    zone, before = session.get("zone"), session.get("sid")
+    if before is not None:
+        sessions.end(before)
     session.clear()
     session.permanent = True
-    session.update(who, csrf=secrets.token_urlsafe(24), sid=secrets.token_urlsafe(16))
+    session.update(data, csrf=secrets.token_urlsafe(24), sid=secrets.token_urlsafe(16))
+    sessions.begin(session["sid"], who)
     if zone:
         session["zone"] = zone
 
 
+def end_session(sessions: SessionRegister, vault: SecretVault) -> None:
+    """Sign out: the session ends on the server (every copy of its cookie stops working), its
+    secret leaves memory, the cookie is emptied."""
+    sid = session.get("sid")
+    if sid is not None:
+        sessions.end(sid)
+        vault.forget(sid)
+    session.clear()
+
+
+def guess_keys(known: KnownBrowsers, target: str) -> tuple[str, ...]:
+    """What an attempt at `target` ('seat:GAME/SEAT' or 'gm') counts against: for a browser that
+    signed in to it before, that browser alone; for any other, its client address and the target,
+    which every stranger shares (so many addresses get no more guesses than one)."""
+    browser = known.known_for(request, target)
+    if browser is not None:
+        return (f"browser:{browser}",)
+    return (f"address:{request.remote_addr}", target)
+
+
+_ELSEWHERE = "A browser you signed in with before is not held up by this"
+_BLOCKED = {
+    "address": "Too many failed sign-ins from here.",
+    "browser": "Too many failed sign-ins from this browser.",
+    "seat": f"Too many wrong secrets for this seat lately, from anywhere. {_ELSEWHERE}; or ask for a "
+            "one-time sign-in link by mail (\"Lost your secret?\" on the first page), which works at once.",
+    "gm": f"Too many wrong GM passwords lately, from anywhere. {_ELSEWHERE}; on the server, "
+          "'gm portal link --gm' makes a one-time link that signs you in here.",
+}
+
+
 def refuse_if_blocked(limiter: SignInLimiter, *keys: str) -> None:
-    """429 with Retry-After while any of the keys has used up its failed sign-ins."""
-    wait = limiter.blocked(*keys)
-    if wait:
-        minutes = max(1, round(wait / 60))
-        raise TooManyRequests(f"Too many failed sign-ins from here. Try again in about {minutes} minute(s).",
-                              retry_after=int(wait) + 1)
+    """429 with Retry-After, saying why, while any of the keys has used up its failed sign-ins."""
+    waits = limiter.waits(*keys)
+    if waits:
+        key = max(waits, key=waits.get)
+        minutes = max(1, round(waits[key] / 60))
+        raise TooManyRequests(f"{_BLOCKED[key.split(':', 1)[0]]} Try again in about {minutes} minute(s).",
+                              retry_after=int(waits[key]) + 1)
 
 
-class SignInLimiter:
+class SignInLimiter(SharedTable):
     """Failed sign-ins per key (client address, seat, 'gm') in a sliding window; successes are free,
     so players who know their secret are never slowed by someone guessing.
 
@@ -63,33 +100,31 @@ class SignInLimiter:
     `scope` keeps limiters sharing a file apart."""
 
     def __init__(self, failures: int, window: float, path: Path, scope: str = "sign-in"):
-        self.failures, self.window, self.path, self.scope = failures, window, path, scope
-        self._local = threading.local()
-        # Made here, in the process that forks the workers; each thread opens its own connection
-        # later (a connection must not cross a fork or a thread).
-        if not path.exists():
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # client addresses: the GM's only
-        db = self._connect()
-        try:
-            db.execute("CREATE TABLE IF NOT EXISTS failures (scope TEXT NOT NULL, key TEXT NOT NULL, "
-                       "at REAL NOT NULL)")
-            db.execute("CREATE INDEX IF NOT EXISTS failures_by_key ON failures (scope, key, at)")
-        finally:
-            db.close()
+        self.failures, self.window, self.scope = failures, window, scope
+        super().__init__(path, [
+            "CREATE TABLE IF NOT EXISTS failures (scope TEXT NOT NULL, key TEXT NOT NULL, at REAL NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS failures_by_key ON failures (scope, key, at)"])
 
     def blocked(self, *keys: str) -> float:
         """Seconds until one more attempt is allowed for every key; 0 when allowed now."""
+        return max(self.waits(*keys).values(), default=0.0)
+
+    def waits(self, *keys: str) -> dict[str, float]:
+        """Each key that must wait, with the seconds until its next attempt is allowed."""
         # Wall-clock time: the same in every process and after a restart.
         now = time.time()
-        wait = 0.0
-        for key in keys:
+        marks = ", ".join("?" * len(keys))
+        rows = self._db().execute(
+            f"SELECT key, at FROM failures WHERE scope = ? AND key IN ({marks}) AND at > ? ORDER BY at DESC",
+            [self.scope, *keys, now - self.window]).fetchall()
+        seen: dict[str, int] = {}
+        waits = {}
+        for key, at in rows:
+            seen[key] = seen.get(key, 0) + 1
             # The failures-th newest failure in the window: once it leaves, one more try is allowed.
-            row = self._db().execute(
-                "SELECT at FROM failures WHERE scope = ? AND key = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?",
-                [self.scope, key, now - self.window, self.failures - 1]).fetchone()
-            if row is not None:
-                wait = max(wait, row[0] + self.window - now)
-        return wait
+            if seen[key] == self.failures:
+                waits[key] = at + self.window - now
+        return waits
 
     def failed(self, *keys: str) -> None:
         now = time.time()
@@ -97,17 +132,6 @@ class SignInLimiter:
             db.executemany("INSERT INTO failures (scope, key, at) VALUES (?, ?, ?)",
                            [(self.scope, key, now) for key in keys])
             db.execute("DELETE FROM failures WHERE scope = ? AND at <= ?", [self.scope, now - self.window])
-
-    def _connect(self) -> sqlite3.Connection:
-        db = connect(self.path)
-        db.execute("PRAGMA synchronous = NORMAL")  # a count of failures, not a record to keep
-        return db
-
-    def _db(self) -> sqlite3.Connection:
-        mine = getattr(self._local, "db", None)
-        if mine is None or mine[0] != os.getpid():
-            mine = self._local.db = (os.getpid(), self._connect())
-        return mine[1]
 
 
 class SecretVault:

@@ -10,11 +10,14 @@ from markupsafe import Markup, escape
 
 from gm.services import portal as facts
 from gm.services import turnfiles
-from gm.services.portal_access import fingerprint, seat_by_id, seat_in_game, seat_sign_in, use_link
+from gm.services.portal_access import (fingerprint, seat_by_id, seat_in_game, seat_sign_in, use_gm_link,
+                                       use_link)
 from gm.store import records
 from gm.store.records import GameRecord, SeatRecord
 from gm.web.app import page, portal
-from gm.web.guard import check_csrf, refuse_if_blocked, start_session
+from gm.web.gm_pages import gm_signed_in_by_link
+from gm.web.guard import check_csrf, end_session, guess_keys, refuse_if_blocked, start_session
+from gm.web.known_browsers import seat_target
 
 blueprint = Blueprint("player", __name__)
 
@@ -44,8 +47,7 @@ def signed_in_seat() -> tuple[GameRecord, SeatRecord] | None:
         return None
     found = seat_in_game(portal().db(), seat_id)
     if found is None or fingerprint(found[1].secret_hash) != session.get("fp"):
-        portal().vault.forget(session.get("sid"))
-        session.clear()
+        end_session(portal().sessions, portal().vault)  # a new secret (or no seat) ends every session made before
         return None
     game, seat, seats = found
     g.seats = (game.id, seats)
@@ -80,25 +82,27 @@ def home():
 def sign_in():
     check_csrf(request.form.get("csrf"))
     p = portal()
-    where = f"address:{request.remote_addr}"
-    refuse_if_blocked(portal().limiter, where)
     game, code, secret = (request.form.get(k, "")[:100] for k in ("game", "seat", "secret"))
+    target = seat_target(game, code)
+    keys = guess_keys(p.known, target)
+    refuse_if_blocked(p.limiter, *keys)
     seat = seat_sign_in(p.db(), p.verified, game, code, secret)
     if seat is None:
-        p.limiter.failed(where)
+        p.limiter.failed(*keys)
         return page("sign_in.html", 401, title="Sign in", game=game, seat=code,
                     error="That game, seat and secret do not match. Check all three (the secret is on "
                           "the message that seated you) and try again.")
-    start_session(seat=seat.id, fp=fingerprint(seat.secret_hash))
+    start_session(p.sessions, f"seat:{seat.id}", seat=seat.id, fp=fingerprint(seat.secret_hash))
     p.vault.keep(session["sid"], secret)
-    return redirect("/", 303)
+    response = redirect("/", 303)
+    p.known.remember(request, response, target)
+    return response
 
 
 @blueprint.post("/sign-out")
 def sign_out():
     check_csrf(request.form.get("csrf"))
-    portal().vault.forget(session.get("sid"))
-    session.clear()
+    end_session(portal().sessions, portal().vault)
     return redirect("/", 303)
 
 
@@ -110,19 +114,24 @@ def link(token: str):
 
 @blueprint.post("/link")
 def use_sign_in_link():
+    # No limit on tries: a link is signed and random, so there is nothing to guess, and a player
+    # whose seat strangers are guessing at signs in this way.
     check_csrf(request.form.get("csrf"))
     p = portal()
-    where = f"address:{request.remote_addr}"
-    refuse_if_blocked(portal().limiter, where)
-    seat_id = use_link(p.db(), p.home, p.clock, request.form.get("token", "")[:500])
+    token = request.form.get("token", "")[:500]
+    if use_gm_link(p.home, p.clock, token):
+        return gm_signed_in_by_link()
+    seat_id = use_link(p.db(), p.home, p.clock, token)
     found = seat_by_id(p.db(), seat_id) if seat_id is not None else None
     if found is None:
-        p.limiter.failed(where)
         return page("error.html", 401, title="That link does not work",
                     message="The link has expired, was used already, or was cut short by your mail program. "
                             "Ask your GM for a new one, or sign in with your secret.")
-    start_session(seat=seat_id, fp=fingerprint(found[1].secret_hash))
-    return redirect("/", 303)
+    game, seat = found
+    start_session(p.sessions, f"seat:{seat_id}", seat=seat_id, fp=fingerprint(seat.secret_hash))
+    response = redirect("/", 303)
+    p.known.remember(request, response, seat_target(game.name, seat.code))
+    return response
 
 
 @blueprint.post("/zone")
@@ -168,14 +177,24 @@ def orders():
 def _check_or_submit(game, seat, prepared: facts.Prepared, source: str, send: bool, typed: str = ""):
     p = portal()
     db = p.db()
+    # A secret typed here is a guess like one on the sign-in page, and limited the same way.
+    keys = guess_keys(p.known, seat_target(game.name, seat.code))
+    refuse_if_blocked(p.limiter, *keys)
+
+    def secret_check(secret: str, stored: str) -> bool:
+        if p.verified.check(secret, stored):
+            return True
+        p.limiter.failed(*keys)
+        return False
+
     seats = _seats_read(game)
     rows = facts.CachedRows(db, (game, seats) if seats is not None else None)
     if send:
         receipt = turnfiles.submit(db, p.home, p.clock, prepared.data, "web", source,
-                                   secret_check=p.verified.check, rows=rows, writing=p.writing)
+                                   secret_check=secret_check, rows=rows, writing=p.writing)
         checked = receipt.checked
     else:
-        receipt, checked = None, turnfiles.check_turn_file(db, p.home, prepared.data, secret_check=p.verified.check,
+        receipt, checked = None, turnfiles.check_turn_file(db, p.home, prepared.data, secret_check=secret_check,
                                                            rows=rows)
     if typed and checked.seat is not None:
         p.vault.keep(session["sid"], typed)

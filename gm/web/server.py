@@ -1,14 +1,15 @@
 """Serving the portal with granian: HTTP handled in Rust, the Flask app in worker processes.
 
 Python runs one core per process, so `gm serve` starts `--workers` processes (forked from this
-one, each listening on the port; the kernel spreads new connections over them) that each run the
-app in `--threads` Python threads. Measured on the portal's own load (bench/README.md), granian's
+one, each listening on the port; the kernel spreads new connections over them) that each read
+request bodies on their event loop (gm/web/bodies.py: a client that stalls holds no thread) and
+answer forms in `--threads` Python threads. Measured on the portal's own load (bench/README.md), granian's
 Rust HTTP costs less CPU per request than a Python server and does not slow down as connections
 pile up, which is what lets two CPUs take the target load.
 
 What the workers must agree on is made here, before the fork: the session key (portal.key in the
-home), failed sign-ins (an SQLite file in the home) and the secrets of signed-in sessions (memory
-mapped, never on disk). Ctrl-C or SIGTERM stops them all (each finishes what it is answering); a
+home), the signed-in sessions and failed sign-ins (SQLite files in the home) and the secrets of
+signed-in sessions (memory mapped, never on disk). Ctrl-C or SIGTERM stops them all (each finishes what it is answering); a
 worker that dies is started again; workers that keep dying stop `gm serve` with a clear error; a
 worker whose parent is killed outright stops on its own.
 """
@@ -28,9 +29,12 @@ from gm.clock import Clock
 from gm.errors import GMError
 from gm.home import Home
 from gm.web.app import create_app
+from gm.web.bodies import WholeBodies
 
 # How long a stopping worker may take to finish what it is answering before it is killed.
 GRACE_SECONDS = 10
+# How long a request's body may take to arrive after its headers ([portal] body_seconds).
+BODY_SECONDS = 60
 
 
 def default_workers() -> int:
@@ -81,10 +85,14 @@ def serve(home: Home, host: str, port: int, workers: int, threads: int, clock: C
     # start method; Python 3.14 changes the default on Linux, so it is set, for this process only).
     multiprocessing.set_start_method("fork", force=True)
     address, port = claim_port(host, port)
-    app = create_app(home, clock)
+    flask_app = create_app(home, clock)
+    app = WholeBodies(flask_app, threads, home.setting("portal", "body_seconds", BODY_SECONDS),
+                      flask_app.config["MAX_CONTENT_LENGTH"])
     server = _Server(
         "gm.web.app:create_app",  # only named in granian's messages: the app is the one made above
-        address=address, port=port, interface=Interfaces.WSGI, workers=workers, blocking_threads=threads,
+        # RSGI: the body is read on the worker's event loop (gm/web/bodies.py), the app runs in
+        # `threads` threads of WholeBodies's own; granian's blocking thread only runs the loop.
+        address=address, port=port, interface=Interfaces.RSGI, workers=workers, blocking_threads=1,
         runtime_threads=1, http=HTTPModes.http1, http1_settings=HTTP1Settings(header_read_timeout=30_000),
         websockets=False, backlog=1024, respawn_failed_workers=True, workers_kill_timeout=GRACE_SECONDS,
         log_level="warning", log_dictconfig=_LOGGING, log_access=False)
@@ -107,8 +115,9 @@ class _Server(Granian):
         self.signal_handler_interrupt(*args, **kwargs)
 
 
-# Request variables a server's own environment should never carry: granian starts every request's
-# WSGI environ from os.environ, and werkzeug would take an HTTP_COOKIE from there, for instance.
+# Request variables a server's own environment should never carry: a WSGI server may start each
+# request's environ from os.environ (granian's WSGI interface does; gm's bridge does not), and
+# werkzeug would take an HTTP_COOKIE from there, for instance.
 _REQUEST_NAMES = ("CONTENT_LENGTH", "CONTENT_TYPE", "QUERY_STRING", "REMOTE_ADDR", "REQUEST_METHOD",
                   "PATH_INFO", "SCRIPT_NAME", "SERVER_NAME", "SERVER_PORT", "SERVER_PROTOCOL")
 

@@ -100,10 +100,10 @@ def test_turn_run_after_a_crash_publishes_the_crashed_turn_first(paid, gm, clock
 
     # Publishing renders through start_render (render_turns does too): killed there.
     monkeypatch.setattr(reports, "start_render", killed)
-    gm("turn", "run", "d1", home=home)
+    gm("turn", "run", "--now", "d1", home=home)
     assert turns_run(home) == [1] and recorded(home) == []
     monkeypatch.setattr(reports, "start_render", real)
-    ran = gm("turn", "run", "d1", home=home)
+    ran = gm("turn", "run", "--now", "d1", home=home)
     assert ran.code == 0, ran.err
     assert ran.out.index("turn 1") < ran.out.index("turn 2 resolved")
     assert turns_run(home) == [1, 2]
@@ -120,7 +120,7 @@ def test_run_due_publishes_every_unpublished_turn_of_every_game(paid, gm, clock)
         assert gm("game", "join", "d2", f"{name.lower()}@example.org", "--name", name, home=home).code == 0
         assert gm("credits", "buy", f"{name.lower()}@example.org", "10", "--paid", "20", home=home).code == 0
     for game in ("d1", "d1", "d2"):
-        assert gm("turn", "run", game, "--no-render", home=home).code == 0
+        assert gm("turn", "run", "--now", game, "--no-render", home=home).code == 0
     assert "problem: turn 1 not published" in gm("status", home=home).out
     rows = json.loads(gm("status", "--json", home=home).out)
     assert {r["game"]: r["unpublished"] for r in rows} == {"d1": [1, 2], "d2": [1]}
@@ -135,13 +135,13 @@ def test_one_publish_path_turn_run_then_run_due(paid, gm, clock):
     """Item 4: a turn gm turn run left half-published is finished by gm run-due, each mail once."""
     home = paid
     die_when(home, "BEFORE INSERT ON outbox WHEN NEW.kind = 'report'")
-    crashes(gm, "turn", "run", "d1", home=home)
+    crashes(gm, "turn", "run", "--now", "d1", home=home)
     revive(home)
     ran = gm("run-due", home=home)
     assert "d1: turn 1 was run but not published" in ran.out
     assert report_mails(home) == [(1, "BR"), (1, "FR")]
     assert "mail: sent 2" in ran.out
-    gm("turn", "run", "d1", home=home)
+    gm("turn", "run", "--now", "d1", home=home)
     assert report_mails(home) == [(1, "BR"), (1, "FR"), (2, "BR"), (2, "FR")]
 
 
@@ -152,7 +152,7 @@ def test_one_publish_path_run_due_then_turn_run(paid, gm, clock):
     clock.when = DUE
     crashes(gm, "run-due", home=home)
     revive(home)
-    ran = gm("turn", "run", "d1", home=home)
+    ran = gm("turn", "run", "--now", "d1", home=home)
     assert ran.code == 0, ran.err
     assert report_mails(home) == [(1, "BR"), (1, "FR"), (2, "BR"), (2, "FR")]
 
@@ -161,7 +161,7 @@ def test_a_report_mail_queued_before_a_new_rendering_still_goes_out(paid, gm, cl
     """A GM changes the report's look and renders again before the mail is sent: the player
     gets the report as it is now, and the GM is told."""
     home = paid
-    assert gm("turn", "run", "d1", home=home).code == 0
+    assert gm("turn", "run", "--now", "d1", home=home).code == 0
     before = (home / "reports" / "d1" / "1" / "BR.pdf").read_bytes()
     from gm.render.environment import shared_templates_dir
 
@@ -183,8 +183,8 @@ def test_a_report_mail_of_a_turn_run_again_is_never_sent(paid, gm, clock, tmp_pa
     """The guard stays: a mail queued for a turn that was re-run is cancelled, not filled with
     the new turn's report."""
     home = paid
-    assert gm("turn", "run", "d1", home=home).code == 0
-    assert gm("turn", "run", "d1", home=home).code == 0
+    assert gm("turn", "run", "--now", "d1", home=home).code == 0
+    assert gm("turn", "run", "--now", "d1", home=home).code == 0
     assert gm("turn", "rerun", "d1", "1", home=home).code == 0
     statuses = sql(home, "SELECT turn, seat, status FROM outbox WHERE kind = 'report' ORDER BY id")
     assert statuses[:4] == [(1, "BR", "cancelled"), (1, "FR", "cancelled"), (2, "BR", "cancelled"),

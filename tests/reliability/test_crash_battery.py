@@ -81,7 +81,7 @@ def copy_of(start: Path, where: Path) -> Path:
 
 # What the GM asks for; after a kill, the GM runs the very same command again.
 PLAN = {
-    "turn run": ("turn", "run", "d1"),
+    "turn run": ("turn", "run", "d1", "--now"),
     "run-due": ("run-due",),
     "import": ("inbox", "import", "{maildir}", "--send"),
 }
@@ -97,7 +97,7 @@ def finish(home: Path, kind: str, start: Path) -> None:
         while resolved(home) != [1, 2]:
             ok(gm_process(home, *command(kind, start)))
     elif kind == "import":  # the orders taken are the orders the turn is played with
-        ok(gm_process(home, "turn", "run", "d1"))
+        ok(gm_process(home, "turn", "run", "d1", "--now"))
 
 
 def resolved(home: Path) -> list[int]:

@@ -1,0 +1,47 @@
+"""Imperials for gm: the ruleset object the `gm.games` entry point names."""
+from __future__ import annotations
+
+from random import Random
+from types import SimpleNamespace
+
+from gm.core.ruleset import GameOption
+from gm.packaged import PackagedRuleset
+
+from . import orders, robot, rules, scenario, view
+from .privacy import hidden_variant as _hidden_variant
+
+SCENARIO_PACKAGE = "gm_games.imperials.scenarios"
+
+
+class ImperialsRuleset(PackagedRuleset):
+    """Imperials: a hex island, production by dice, trade, the robber and action cards; in the
+    Wonders & Warriors mode also commodities, improvements, wonders, warriors and the dragon."""
+
+    name = "imperials"
+    version = "1.0"
+    title = "Imperials"
+    scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
+    templates_package = "gm_games.imperials.templates"
+    cases_package = "gm_games.imperials.cases"
+    parts = SimpleNamespace(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
+    default_scenario_name = "island"
+    demo_seats = 4
+    options = (
+        GameOption("mode", "basic", "basic: the Basic rules; wonders: Wonders & Warriors "
+                   "(commodities, improvements, wonders, warriors, the dragon)", ("basic", "wonders")),
+        GameOption("round-limit", rules.ROUND_LIMIT, "rounds before the game ends with the most "
+                   "victory points winning, if nobody has won by then; 0: no limit"),
+    )
+
+    def seat_codes(self, scenario: dict) -> list[str]:
+        return [seat["code"] for seat in scenario["seats"]]
+
+    def hidden_variant(self, state: dict, seat: str, rng: Random) -> dict:
+        """A copy of the state where only what `seat` alone may know differs: its hand, its
+        action cards and its standing answers (contract: every other view stays the same)."""
+        return _hidden_variant(state, seat, rng)
+
+
+ruleset = ImperialsRuleset()
+
+__all__ = ["ImperialsRuleset", "ruleset"]

@@ -1,0 +1,334 @@
+"""The turn file's words: every order's shape and the parser (never raises; a bad line becomes a
+problem with its line number). What an order needs of the game is checked in orders.py."""
+from __future__ import annotations
+
+import re
+
+from gm.core.maps import parse_lines
+from gm.core.maps import shown as _shown
+from gm.core.model import Order, Problem
+
+from .board import parse_edge
+from .cards import card_name
+from .goods import COMMODITIES, IMPROVEMENTS, RESOURCES, good_name
+
+ACTIONS = ("ROAD", "VILLAGE", "TOWN", "BUY", "PLAY", "MARKET", "OFFER", "WITHDRAW",
+           "IMPROVE", "FENCE", "WARRIOR", "ACTIVATE", "UPGRADE", "MOVE", "CHASE")
+STANDING = ("ACCEPT", "DISCARD", "ROBBER", "GOLD", "DEMOTE", "DRAGON", "DROP")
+SETUP = ("SETTLE",)
+VERBS = SETUP + ACTIONS + STANDING
+WONDERS_ONLY = ("IMPROVE", "FENCE", "WARRIOR", "ACTIVATE", "UPGRADE", "MOVE", "CHASE",
+                "DEMOTE", "DRAGON", "DROP")
+USAGE = {
+    "SETTLE": "SETTLE <vertex> [<edge>]", "ROAD": "ROAD <edge>", "VILLAGE": "VILLAGE <vertex>",
+    "TOWN": "TOWN <vertex>", "BUY": "BUY", "PLAY": "PLAY <card> ...",
+    "MARKET": "MARKET <card you give> FOR <card you get>",
+    "OFFER": "OFFER <seat|ALL> <n> <card> ... FOR <n> <card> ...", "WITHDRAW": "WITHDRAW <offer>",
+    "IMPROVE": "IMPROVE <science|trade|military> [<town vertex>]", "FENCE": "FENCE <town vertex>",
+    "WARRIOR": "WARRIOR <vertex>", "ACTIVATE": "ACTIVATE <vertex>", "UPGRADE": "UPGRADE <vertex>",
+    "MOVE": "MOVE <from vertex> <to vertex>", "CHASE": "CHASE <vertex> [<tile> [<seat>]]",
+    "ACCEPT": "ACCEPT <offer> ...", "DISCARD": "DISCARD <card> ...",
+    "ROBBER": "ROBBER <tile> [<seat>]", "GOLD": "GOLD <resource> ...",
+    "DEMOTE": "DEMOTE <town vertex> ...", "DRAGON": "DRAGON <science|trade|military>",
+    "DROP": "DROP <action card> ...",
+}
+PLAY_USAGE = {
+    "warrior": "PLAY WARRIOR [<tile> [<seat>]]", "roads": "PLAY ROADS <edge> [<edge>]",
+    "plenty": "PLAY PLENTY <resource> <resource>", "monopoly": "PLAY MONOPOLY <resource>",
+    "irrigation": "PLAY IRRIGATION", "mining": "PLAY MINING", "engineer": "PLAY ENGINEER <town vertex>",
+    "merchant": "PLAY MERCHANT <commodity>", "warlord": "PLAY WARLORD",
+    "smith": "PLAY SMITH <vertex> [<vertex>]", "bishop": "PLAY BISHOP [<tile>]",
+}
+COLOURS = {"science": "science", "green": "science", "trade": "trade", "yellow": "trade",
+           "military": "military", "blue": "military"}
+NUMBER = re.compile(r"#?([0-9]{1,4})")
+TILE = re.compile(r"[A-Za-z]{1,2}")
+SEAT = re.compile(r"[A-Za-z][A-Za-z0-9]{0,5}")
+
+
+def make_order(verb: str, *args) -> Order:
+    """An order as the robot or the order form writes it (line 0, text rebuilt)."""
+    return Order(verb, tuple(args), 0, order_line(verb, args))
+
+
+def order_line(verb: str, args) -> str:
+    words = [verb]
+    for arg in args:
+        if isinstance(arg, dict):
+            words.append(" ".join(f"{n} {g}" for g, n in arg.items()))
+        elif arg is not None:
+            words.append(str(arg))
+    if verb == "OFFER" and len(args) == 3:
+        return f"OFFER {args[0]} {words[2]} FOR {words[3]}"
+    if verb == "MARKET" and len(args) == 2:
+        return f"MARKET {args[0]} FOR {args[1]}"
+    return " ".join(words)
+
+
+def parse_orders(lines: list[tuple[int, str]]) -> tuple[list[Order], list[Problem]]:
+    """Parse the body lines of a turn file. Never raises: bad lines become problems."""
+    return parse_lines(lines, _parse_words)
+
+
+class Bad(Exception):
+    """A word that does not fit: its message becomes the line's problem."""
+
+
+def _parse_words(words: list[str]):
+    verb, rest = words[0].upper(), words[1:]
+    if verb not in VERBS:
+        return (f"{_shown(words[0])} is not an order; orders are {', '.join(SETUP + ACTIONS)}, "
+                f"and the standing answers {', '.join(STANDING)}")
+    try:
+        return verb, PARSERS[verb](rest)
+    except Bad as bad:
+        return str(bad)
+    except IndexError:
+        return f"{verb} needs more: {USAGE[verb]}"
+
+
+def _none(rest: list[str], verb: str) -> tuple:
+    if rest:
+        raise Bad(f"{verb} takes nothing after it")
+    return ()
+
+
+def vertex(word: str) -> int:
+    match = NUMBER.fullmatch(word)
+    if not match:
+        raise Bad(f"{_shown(word)} is not a vertex: vertices are the numbers on the map, like 12")
+    return int(match[1])
+
+
+def edge(word: str) -> str:
+    ends = parse_edge(word)
+    if ends is None or ends[0] == ends[1]:
+        raise Bad(f"{_shown(word)} is not an edge: name it by the vertices at its ends, like 12-13")
+    return f"{ends[0]}-{ends[1]}"
+
+
+def offer_number(word: str) -> int:
+    match = NUMBER.fullmatch(word)
+    if not match:
+        raise Bad(f"{_shown(word)} is not an offer: offers are numbered in the report, like #3")
+    return int(match[1])
+
+
+def tile(word: str) -> str:
+    if not TILE.fullmatch(word):
+        raise Bad(f"{_shown(word)} is not a tile: tiles are the letters on the map, like H")
+    return word.upper()
+
+
+def seat(word: str) -> str:
+    if not SEAT.fullmatch(word):
+        raise Bad(f"{_shown(word)} is not a seat: seats are colour codes, like BLUE")
+    return word.upper()
+
+
+def good(word: str, allowed: tuple = RESOURCES + COMMODITIES) -> str:
+    name = good_name(word)
+    if name is None or name not in allowed:
+        raise Bad(f"{_shown(word)} is not a card here; write one of {', '.join(allowed)}")
+    return name
+
+
+def colour(word: str) -> str:
+    name = COLOURS.get(word.lower())
+    if name is None:
+        raise Bad(f"{_shown(word)} is not an improvement; write science, trade or military")
+    return name
+
+
+def _exactly(rest: list[str], low: int, high: int, verb: str) -> list[str]:
+    if not low <= len(rest) <= high:
+        raise Bad(f"{verb} is written {USAGE[verb]}")
+    return rest
+
+
+def _cards(words: list[str], what: str) -> dict:
+    """'2 wood 1 ore' or 'wood wood ore' -> {'wood': 2, 'ore': 1}."""
+    cards: dict[str, int] = {}
+    count = None
+    for word in words:
+        if NUMBER.fullmatch(word) and not word.startswith("#"):
+            if count is not None:
+                raise Bad(f"two numbers in a row in {what}")
+            count = int(word)
+            if count < 1:
+                raise Bad(f"the number of cards must be at least 1 in {what}")
+            continue
+        name = good(word)
+        cards[name] = cards.get(name, 0) + (1 if count is None else count)
+        count = None
+    if count is not None:
+        raise Bad(f"a number without a card in {what}")
+    if not cards:
+        raise Bad(f"{what} names no cards: each side of a trade gives at least one card")
+    return cards
+
+
+def _offer(rest: list[str]) -> tuple:
+    upper = [w.upper() for w in rest]
+    if "FOR" not in upper or len(rest) < 3:
+        raise Bad(f"OFFER needs who, what you give and what you want: {USAGE['OFFER']}")
+    split = upper.index("FOR")
+    to = "ALL" if upper[0] in ("ALL", "ANY", "ANYONE") else seat(rest[0])
+    give = _cards(rest[1:split], "what you give")
+    get = _cards(rest[split + 1:], "what you want")
+    return to, give, get
+
+
+def _market(rest: list[str]) -> tuple:
+    words = [w for w in rest if w.upper() != "FOR"]
+    if len(words) != 2:
+        raise Bad(f"MARKET needs the card you give and the card you get: {USAGE['MARKET']}")
+    return good(words[0]), good(words[1])
+
+
+def _play(rest: list[str]) -> tuple:
+    if not rest:
+        raise Bad(f"PLAY needs a card: {USAGE['PLAY']}")
+    card = card_name(rest[0])
+    if card is None:
+        raise Bad(f"{_shown(rest[0])} is not an action card")
+    args = rest[1:]
+    if card in ("point", "printer", "constitution"):
+        raise Bad("victory point cards are never played: they count while you hold them")
+    shape = {
+        "warrior": (0, 2, (tile, seat)), "roads": (1, 2, (edge, edge)),
+        "plenty": (2, 2, (lambda w: good(w, RESOURCES),) * 2),
+        "monopoly": (1, 1, (lambda w: good(w, RESOURCES),)), "irrigation": (0, 0, ()),
+        "mining": (0, 0, ()), "engineer": (1, 1, (vertex,)),
+        "merchant": (1, 1, (lambda w: good(w, COMMODITIES),)), "warlord": (0, 0, ()),
+        "smith": (1, 2, (vertex, vertex)), "bishop": (0, 1, (tile,)),
+    }[card]
+    low, high, readers = shape
+    if not low <= len(args) <= high:
+        raise Bad(f"PLAY {card.upper()} is written {PLAY_USAGE[card]}")
+    return (card, *(read(word) for read, word in zip(readers, args)))
+
+
+def _list(read, verb: str):
+    def parse(rest: list[str]) -> tuple:
+        if not rest:
+            raise Bad(f"{verb} needs at least one: {USAGE[verb]}")
+        if verb == "DISCARD":
+            cards = _cards(rest, "DISCARD")
+            return tuple(g for g, n in cards.items() for _ in range(n))
+        return tuple(read(w) for w in rest)
+    return parse
+
+
+def _drop_card(word: str) -> str:
+    card = card_name(word)
+    if card is None:
+        raise Bad(f"{_shown(word)} is not an action card")
+    return card
+
+
+def _with_optional(first, *optional, verb: str):
+    def parse(rest: list[str]) -> tuple:
+        _exactly(rest, 1, 1 + len(optional), verb)
+        readers = (first, *optional)
+        values = [read(word) for read, word in zip(readers, rest)]
+        return tuple(values + [None] * (1 + len(optional) - len(values)))
+    return parse
+
+
+def _one(read, verb: str):
+    def parse(rest: list[str]) -> tuple:
+        _exactly(rest, 1, 1, verb)
+        return (read(rest[0]),)
+    return parse
+
+
+PARSERS = {
+    "SETTLE": _with_optional(vertex, edge, verb="SETTLE"),
+    "ROAD": _one(edge, "ROAD"),
+    "VILLAGE": _one(vertex, "VILLAGE"),
+    "TOWN": _one(vertex, "TOWN"),
+    "BUY": lambda rest: _none(rest, "BUY"),
+    "PLAY": _play,
+    "MARKET": _market,
+    "OFFER": _offer,
+    "WITHDRAW": _one(offer_number, "WITHDRAW"),
+    "IMPROVE": _with_optional(colour, vertex, verb="IMPROVE"),
+    "FENCE": _one(vertex, "FENCE"),
+    "WARRIOR": _one(vertex, "WARRIOR"),
+    "ACTIVATE": _one(vertex, "ACTIVATE"),
+    "UPGRADE": _one(vertex, "UPGRADE"),
+    "MOVE": lambda rest: tuple(vertex(w) for w in _exactly(rest, 2, 2, "MOVE")),
+    "CHASE": _with_optional(vertex, tile, seat, verb="CHASE"),
+    "ACCEPT": _list(offer_number, "ACCEPT"),
+    "DISCARD": _list(good, "DISCARD"),
+    "ROBBER": _with_optional(tile, seat, verb="ROBBER"),
+    "GOLD": _list(lambda w: good(w, RESOURCES), "GOLD"),
+    "DEMOTE": _list(vertex, "DEMOTE"),
+    "DRAGON": _one(colour, "DRAGON"),
+    "DROP": _list(_drop_card, "DROP"),
+}
+
+
+# ----------------------------------------------------------------------------------------------
+# The shapes the parser gives, so that resolve never trusts an order object it is handed.
+
+def _integer(a) -> bool:
+    return isinstance(a, int) and not isinstance(a, bool)
+
+
+def _text(a) -> bool:
+    return isinstance(a, str)
+
+
+def _cards_table(a) -> bool:
+    return isinstance(a, dict) and bool(a) and all(
+        isinstance(g, str) and good_name(g) == g and _integer(n) and n > 0 for g, n in a.items())
+
+
+def _goods(args, allowed=RESOURCES + COMMODITIES) -> bool:
+    return bool(args) and all(isinstance(a, str) and a in allowed for a in args)
+
+
+SHAPES = {
+    "SETTLE": lambda a: len(a) == 2 and _integer(a[0]) and (a[1] is None or _text(a[1])),
+    "ROAD": lambda a: len(a) == 1 and _text(a[0]),
+    "BUY": lambda a: not a,
+    "PLAY": lambda a: len(a) >= 1 and _text(a[0]) and _play_shaped(a[0], a[1:]),
+    "MARKET": lambda a: len(a) == 2 and _goods(a),
+    "OFFER": lambda a: len(a) == 3 and _text(a[0]) and _cards_table(a[1]) and _cards_table(a[2]),
+    "IMPROVE": lambda a: len(a) == 2 and a[0] in IMPROVEMENTS and (a[1] is None or _integer(a[1])),
+    "MOVE": lambda a: len(a) == 2 and all(_integer(x) for x in a),
+    "CHASE": lambda a: len(a) == 3 and _integer(a[0]) and all(x is None or _text(x) for x in a[1:]),
+    "ACCEPT": lambda a: bool(a) and all(_integer(x) for x in a),
+    "DISCARD": lambda a: _goods(a),
+    "ROBBER": lambda a: len(a) == 2 and _text(a[0]) and (a[1] is None or _text(a[1])),
+    "GOLD": lambda a: _goods(a, RESOURCES),
+    "DEMOTE": lambda a: bool(a) and all(_integer(x) for x in a),
+    "DRAGON": lambda a: len(a) == 1 and a[0] in IMPROVEMENTS,
+    "DROP": lambda a: bool(a) and all(card_name(x) == x for x in a if _text(x)) and all(_text(x) for x in a),
+}
+for _verb in ("VILLAGE", "TOWN", "WITHDRAW", "FENCE", "WARRIOR", "ACTIVATE", "UPGRADE"):
+    SHAPES[_verb] = lambda a: len(a) == 1 and _integer(a[0])
+
+
+def _play_shaped(card: str, args: tuple) -> bool:
+    kinds = {"text": _text, "int": _integer, "resource": lambda x: x in RESOURCES,
+             "commodity": lambda x: x in COMMODITIES}
+    shapes = {"warrior": (0, 2, "text"), "roads": (1, 2, "text"), "plenty": (2, 2, "resource"),
+              "monopoly": (1, 1, "resource"), "irrigation": (0, 0, "text"), "mining": (0, 0, "text"),
+              "engineer": (1, 1, "int"), "merchant": (1, 1, "commodity"), "warlord": (0, 0, "text"),
+              "smith": (1, 2, "int"), "bishop": (0, 1, "text")}
+    if card not in shapes:
+        return False
+    low, high, kind = shapes[card]
+    test = kinds[kind]
+    return low <= len(args) <= high and all(isinstance(x, (str, int)) and test(x) for x in args)
+
+
+def well_formed(order) -> bool:
+    """Whether an order has the shape the parser gives its verb."""
+    if not isinstance(order, Order) or not isinstance(order.args, (tuple, list)):
+        return False
+    shape = SHAPES.get(order.verb)
+    return shape is not None and shape(tuple(order.args))

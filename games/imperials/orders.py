@@ -1,0 +1,251 @@
+"""Imperials orders: the parser (grammar.py) and the check of a seat's orders against the state
+of the turn being collected. What can be known at submission is a line-numbered problem: a
+village too close to another, a road that does not connect (the seat's own earlier orders in the
+file count), a trade of one type for itself, an action card played in the turn it is bought.
+What depends on the dice and the other players' turns (the cards in hand when the order runs)
+is checked when it runs, and a failure there is an event in the report."""
+from __future__ import annotations
+
+from gm.core.model import Order, Problem
+
+from .cards import COLOUR_OF, TITLES
+from .goods import RESOURCES
+from .grammar import ACTIONS, SETUP, STANDING, WONDERS_ONLY, parse_orders, well_formed
+from .places import road_problem, town_problem, village_problem
+from .trade import offer_problem
+from .turn import board_geometry, voice
+from .warriors import warrior_place_problem
+
+__all__ = ["parse_orders", "check_orders", "order_problem", "Plan"]
+
+
+def check_orders(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+    """The problems with a seat's orders now; an empty list means the orders are accepted."""
+    if seat not in state["seats"]:
+        return [Problem(0, f"{seat} has no seat in this game")]
+    if state["phase"] == "over":
+        return [Problem(getattr(o, "line", 0), "the game is over; no orders are needed") for o in orders]
+    problems: list[Problem] = []
+    plan = Plan(state, seat)
+    for order in orders:
+        message = order_problem(plan, order)
+        if message:
+            problems.append(Problem(order.line if isinstance(order, Order) else 0, message))
+    return sorted(problems, key=lambda p: p.line)
+
+
+class Plan:
+    """The board as the seat's own orders so far would leave it (costs and dice aside), so each
+    order is checked against the ones written before it."""
+
+    def __init__(self, state: dict, seat: str):
+        self.state = {**state, "roads": dict(state["roads"]),
+                      "buildings": {v: dict(b) for v, b in state["buildings"].items()},
+                      "warriors": {v: dict(w) for v, w in state["warriors"].items()}}
+        self.seat, self.geo = seat, board_geometry(state)
+        self.you = voice(state, seat, you=True)
+        self.bought = False
+        self.plays = 0
+
+
+def order_problem(plan: Plan, order) -> str | None:
+    """Why one order cannot stand after the seat's earlier ones in the plan (None if it can);
+    an order that can stand is added to the plan. The robot checks its own orders with it."""
+    if not well_formed(order):
+        return "this order could not be read"
+    state, verb = plan.state, order.verb
+    if state["mode"] == "basic" and verb in WONDERS_ONLY:
+        return f"{verb} is an order of Wonders & Warriors; this game plays the Basic rules"
+    if verb in STANDING:
+        return _standing_problem(plan, order)
+    if state["phase"] == "setup":
+        if verb not in SETUP:
+            return (f"{verb} is not an order for this turn: this turn is the set-up; list where "
+                    "you want your villages with SETTLE <vertex> <edge>, best first")
+        return _settle_problem(plan, *order.args)
+    if verb in SETUP:
+        return "the set-up is over: SETTLE is only for the first turn"
+    return CHECKS.get(verb, lambda p, *a: None)(plan, *order.args)
+
+
+def _settle_problem(plan: Plan, vertex: int, edge) -> str | None:
+    geo = plan.geo
+    if not geo.is_vertex(vertex):
+        return f"{vertex} is not a vertex of this island (they are numbered 1 to {geo.vertex_count})"
+    if edge is not None:
+        if edge not in geo.edge_ends:
+            return f"{edge} is not an edge of this island: name an edge by the two vertices at its ends"
+        if vertex not in geo.edge_ends[edge]:
+            return f"the road {edge} does not touch vertex {vertex}"
+    return None
+
+
+def _road(plan: Plan, edge: str) -> str | None:
+    problem = road_problem(plan.state, plan.geo, plan.seat, edge, plan.you)
+    if problem is None:
+        plan.state["roads"][edge] = plan.seat
+    return problem
+
+
+def _village(plan: Plan, vertex: int) -> str | None:
+    problem = village_problem(plan.state, plan.geo, plan.seat, vertex, plan.you)
+    if problem is None:
+        plan.state["buildings"][str(vertex)] = {"owner": plan.seat, "kind": "village", "fence": False,
+                                                "wonder": None}
+    return problem
+
+
+def _town(plan: Plan, vertex: int) -> str | None:
+    problem = town_problem(plan.state, plan.geo, plan.seat, vertex, plan.you)
+    if problem is None:
+        plan.state["buildings"][str(vertex)]["kind"] = "town"
+    return problem
+
+
+def _buy(plan: Plan) -> str | None:
+    if plan.state["mode"] == "wonders":
+        return "in Wonders & Warriors action cards come from improvements and cannot be bought"
+    plan.bought = True
+    return None
+
+
+def _play(plan: Plan, card: str, *args) -> str | None:
+    state = plan.state
+    basic = state["mode"] == "basic"
+    if basic and card in COLOUR_OF and card not in ("roads", "plenty", "monopoly"):
+        return f"{TITLES[card]} is a card of Wonders & Warriors; this game plays the Basic rules"
+    if not basic and card == "warrior":
+        return "Warrior is a card of the Basic game; in Wonders & Warriors build warriors with WARRIOR"
+    plan.plays += 1
+    if basic and plan.plays > 1:
+        return "only one action card may be played in a turn: this is a second PLAY"
+    held = [c["card"] for c in state["seats"][plan.seat]["cards"]]
+    if basic and card not in held:
+        if plan.bought:
+            return f"you hold no {TITLES[card]} card now, and a card cannot be played in the turn it is bought"
+        return f"you hold no {TITLES[card]} card"
+    if card == "roads":
+        for edge in args:
+            problem = _road(plan, edge)
+            if problem:
+                return problem
+    if card in ("warrior", "bishop") and args:
+        return _tile_problem(plan, args[0]) or (_seat_problem(plan, args[1]) if len(args) > 1 else None)
+    return None
+
+
+def _market(plan: Plan, give: str, get: str) -> str | None:
+    if give == get:
+        return f"a trade must give one type of card for another, not {give} for {give}"
+    if plan.state["mode"] == "basic" and (give not in RESOURCES or get not in RESOURCES):
+        return "commodities are only in Wonders & Warriors"
+    return None
+
+
+def _offer(plan: Plan, to: str, give: dict, get: dict) -> str | None:
+    problem = offer_problem(plan.state, plan.seat, to, give, get)
+    if problem and problem.startswith(to + " is not a seat"):
+        return f"{to} is not a seat in this game; write a seat code ({', '.join(plan.state['seating'])}) or ALL"
+    return problem
+
+
+def _withdraw(plan: Plan, number: int) -> str | None:
+    if not any(o["id"] == number and o["from"] == plan.seat for o in plan.state["offers"]):
+        return f"you have no open offer #{number}"
+    return None
+
+
+def _tile_problem(plan: Plan, code: str) -> str | None:
+    tiles = plan.state["board"]["tiles"]
+    if code not in tiles:
+        return f"{code} is not a tile of this island (they are lettered A to {plan.geo.tiles[-1]})"
+    if tiles[code]["fog"]:
+        return f"tile {code} is under fog; the robber cannot go there"
+    return None
+
+
+def _seat_problem(plan: Plan, code) -> str | None:
+    if code is None:
+        return None
+    if code not in plan.state["seats"]:
+        return f"{code} is not a seat in this game ({', '.join(plan.state['seating'])})"
+    if code == plan.seat:
+        return "you cannot rob yourself"
+    return None
+
+
+def _improve(plan: Plan, colour: str, vertex) -> str | None:
+    towns = [v for v, b in plan.state["buildings"].items() if b["owner"] == plan.seat and b["kind"] == "town"]
+    if not towns:
+        return "improvements need a town, and you have none"
+    if vertex is not None and str(vertex) not in towns:
+        return f"vertex {vertex} is not one of your towns"
+    return None
+
+
+def _fence(plan: Plan, vertex: int) -> str | None:
+    building = plan.state["buildings"].get(str(vertex))
+    if building is None or building["owner"] != plan.seat or building["kind"] != "town":
+        return f"vertex {vertex} is not one of your towns"
+    return None
+
+
+def _warrior(plan: Plan, vertex: int) -> str | None:
+    problem = warrior_place_problem(plan.state, plan.geo, plan.seat, vertex, "you")
+    if problem:
+        return problem.replace("you's", "your").replace("you has", "you have")
+    plan.state["warriors"][str(vertex)] = {"owner": plan.seat, "level": 1, "active": False, "activated": None}
+    return None
+
+
+def _own_warrior(plan: Plan, vertex: int, *rest) -> str | None:
+    warrior = plan.state["warriors"].get(str(vertex))
+    if warrior is None or warrior["owner"] != plan.seat:
+        return f"you have no warrior at vertex {vertex}"
+    return None
+
+
+def _move(plan: Plan, start: int, end: int) -> str | None:
+    problem = _own_warrior(plan, start)
+    if problem:
+        return problem
+    if not plan.geo.is_vertex(end):
+        return f"{end} is not a vertex of this island (they are numbered 1 to {plan.geo.vertex_count})"
+    if start == end:
+        return "a warrior must move to another vertex"
+    plan.state["warriors"][str(end)] = plan.state["warriors"].pop(str(start))
+    return None
+
+
+def _chase(plan: Plan, vertex: int, tile, victim) -> str | None:
+    return (_own_warrior(plan, vertex) or (_tile_problem(plan, tile) if tile else None)
+            or _seat_problem(plan, victim))
+
+
+CHECKS = {
+    "ROAD": _road, "VILLAGE": _village, "TOWN": _town, "BUY": _buy, "PLAY": _play,
+    "MARKET": _market, "OFFER": _offer, "WITHDRAW": _withdraw, "IMPROVE": _improve,
+    "FENCE": _fence, "WARRIOR": _warrior, "ACTIVATE": _own_warrior, "UPGRADE": _own_warrior,
+    "MOVE": _move, "CHASE": _chase,
+}
+assert set(CHECKS) == set(ACTIONS)
+
+
+def _standing_problem(plan: Plan, order: Order) -> str | None:
+    state, args = plan.state, order.args
+    if order.verb == "ROBBER":
+        return _tile_problem(plan, args[0]) or _seat_problem(plan, args[1])
+    if order.verb == "ACCEPT":
+        for number in args:
+            offer = next((o for o in state["offers"] if o["id"] == number), None)
+            if offer is None:
+                return f"there is no open offer #{number}"
+            if offer["from"] == plan.seat:
+                return f"offer #{number} is your own"
+            if offer["to"] not in ("ALL", plan.seat):
+                return f"offer #{number} is made to {offer['to']}, not to you"
+        return None
+    if order.verb == "DEMOTE":
+        bad = [v for v in args if not plan.geo.is_vertex(v)]
+        return f"{bad[0]} is not a vertex of this island" if bad else None
+    return None

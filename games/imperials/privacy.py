@@ -1,0 +1,36 @@
+"""What a seat alone may know: its hand of cards, its action cards and its standing answers. The
+contract's check of views changes exactly these (hidden_variant) and compares every other view."""
+from __future__ import annotations
+
+import copy
+from random import Random
+
+from .cards import BASIC_DECK, WONDERS_DECKS
+from .goods import GOODS, RESOURCES, empty_hand
+
+
+def hidden_variant(state: dict, seat: str, rng: Random) -> dict:
+    """A copy of the state with the seat's secrets redrawn: the same number of cards in another
+    mix, action cards of other kinds, other standing answers (victory point cards stay what they
+    are once the game is over, when everyone sees them)."""
+    new = copy.deepcopy(state)
+    me = new["seats"].get(seat)
+    if me is None:
+        return new
+    kinds = RESOURCES if state["mode"] == "basic" else GOODS
+    hand = empty_hand()
+    for _ in range(sum(me["hand"].values())):
+        hand[rng.choice(kinds)] += 1
+    me["hand"] = hand
+    names = sorted(BASIC_DECK) if state["mode"] == "basic" else sorted(
+        {c for deck in WONDERS_DECKS.values() for c in deck} - {"printer", "constitution"})
+    # Once the game is over the victory point cards are shown (they are no longer a secret).
+    shown = state["phase"] == "over"
+    me["cards"] = [card if shown and card["card"] == "point" else
+                   {**card, "card": rng.choice([n for n in names if not shown or n != "point"])}
+                   for card in me["cards"]]
+    me["standing"] = {"discard": [rng.choice(kinds) for _ in range(3)],
+                      "gold": [rng.choice(RESOURCES)], "robber": [rng.choice(sorted(new["board"]["tiles"])), None],
+                      "dragon": rng.choice(("science", "trade", "military")), "demote": [rng.randint(1, 50)],
+                      "drop": [rng.choice(names)]}
+    return new

@@ -1,0 +1,122 @@
+"""The dice and what they produce: the roll of a player's turn, villages and towns on the rolled
+tiles, gold by the owner's choice, commodities from towns (Wonders & Warriors), the robber's tile
+silent, the bank's shortage (rule D-IM-4), the granary, and fog lifting when a road reaches it."""
+from __future__ import annotations
+
+from .goods import COMMODITY_OF, GOODS, RESOURCES, YIELDS, cards_text, take
+from .turn import Turn
+
+GRANARY_LEVEL = 3  # "When any player builds 3 improvements of a type ... a strategic improvement"
+EVENT_FACES = ("science", "trade", "military", "black", "black", "black")  # rule D-IM-5
+EVENT_COLOUR = {"science": "green", "trade": "yellow", "military": "blue", "black": "black"}
+
+
+def gold_choice(state: dict, seat: str, from_bank: bool = False) -> str:
+    """The resource a seat takes from gold (and its granary): the first of its GOLD answer, else
+    the resource it holds fewest of (book order on a tie). from_bank: skip what the bank lacks."""
+    hand = state["seats"][seat]["hand"]
+    listed = [g for g in state["seats"][seat]["standing"].get("gold", []) if g in RESOURCES]
+    fallback = sorted(RESOURCES, key=lambda g: (hand[g], RESOURCES.index(g)))
+    for good in listed + fallback:
+        if not from_bank or state["bank"][good] > 0:
+            return good
+    return listed[0] if listed else fallback[0]
+
+
+def roll(turn: Turn, seat: str) -> dict:
+    """The number dice (white and red) and, in Wonders & Warriors, the event die."""
+    rng = turn.rng("roll")
+    white, red = rng.randint(1, 6), rng.randint(1, 6)
+    record = {"seat": seat, "white": white, "red": red, "total": white + red, "event": None,
+              "produced": {}, "shortage": [], "robber": None, "trades": []}
+    if turn.wonders_mode:
+        record["event"] = EVENT_FACES[rng.randint(1, 6) - 1]
+    event = f", event die {EVENT_COLOUR[record['event']]}" if record["event"] else ""
+    turn.add("dice", f"{turn.name(seat)} rolls {white} (white) and {red} (red): "
+             f"{white + red}{event}.", seat=seat, white=white, red=red, total=white + red,
+             event=record["event"], round=turn.state["round"])
+    return record
+
+
+def claims(turn: Turn, total: int) -> dict:
+    """What every settlement on the rolled tiles is owed: {seat: {card: n}}."""
+    state, geo = turn.state, turn.geo
+    owed: dict[str, dict[str, int]] = {}
+    for code in geo.tiles:
+        tile = state["board"]["tiles"][code]
+        if tile["number"] != total or tile["fog"] or code == state["robber"]:
+            continue
+        for vertex in geo.tile_vertices[code]:
+            building = state["buildings"].get(str(vertex))
+            if building is None:
+                continue
+            seat, town = building["owner"], building["kind"] == "town"
+            mine = owed.setdefault(seat, {})
+            if tile["kind"] == "gold":
+                good = gold_choice(state, seat)
+                mine[good] = mine.get(good, 0) + (2 if town else 1)
+            elif town and turn.wonders_mode and tile["kind"] in COMMODITY_OF:
+                for good in (YIELDS[tile["kind"]], COMMODITY_OF[tile["kind"]]):
+                    mine[good] = mine.get(good, 0) + 1
+            else:
+                good = YIELDS[tile["kind"]]
+                mine[good] = mine.get(good, 0) + (2 if town else 1)
+    return owed
+
+
+def produce(turn: Turn, record: dict) -> None:
+    """Pay every claim of the roll, except cards the bank cannot pay to everyone (D-IM-4)."""
+    state = turn.state
+    owed = claims(turn, record["total"])
+    wanted: dict[str, int] = {}
+    for cards in owed.values():
+        for good, n in cards.items():
+            wanted[good] = wanted.get(good, 0) + n
+    short = sorted((g for g, n in wanted.items() if n > state["bank"][g]), key=_book_order)
+    for good in short:
+        turn.add("shortage", f"The bank has {state['bank'][good]} {good} but {wanted[good]} are owed: "
+                 f"nobody gets {good} this roll.", good=good, bank=state["bank"][good], owed=wanted[good])
+    record["shortage"] = short
+    for seat in state["seating"]:
+        got = {g: n for g, n in owed.get(seat, {}).items() if g not in short}
+        for good, n in got.items():
+            take(state, seat, good, n)
+        if got:
+            record["produced"][seat] = got
+    if record["produced"]:
+        text = "; ".join(f"{turn.name(s)} {cards_text(c)}" for s, c in record["produced"].items())
+        turn.add("production", f"The roll of {record['total']} produces: {text}.",
+                 total=record["total"], produced={s: dict(c) for s, c in record["produced"].items()})
+    if turn.wonders_mode:
+        _granary(turn, record)
+
+
+def _book_order(good: str) -> int:
+    return GOODS.index(good)
+
+
+def _granary(turn: Turn, record: dict) -> None:
+    # "The granary provides one resource of the player's choice when a dice roll does not produce
+    # any resource for the player's civilization."
+    state = turn.state
+    for seat in state["seating"]:
+        if state["seats"][seat]["improvements"]["science"] < GRANARY_LEVEL or record["produced"].get(seat):
+            continue
+        good = gold_choice(state, seat, from_bank=True)
+        if state["bank"][good] <= 0:
+            continue
+        take(state, seat, good, 1)
+        record["produced"][seat] = {good: 1}
+        turn.add("granary", f"{turn.name(seat)}'s granary gives 1 {good}: the roll produced "
+                 "nothing for it.", seat=seat, cards={good: 1})
+
+
+def reveal_fog(turn: Turn, edge: str) -> None:
+    """Fog on a tile lifts when someone builds a road on one of its edges."""
+    for code in turn.geo.edge_tiles[edge]:
+        tile = turn.state["board"]["tiles"][code]
+        if tile["fog"]:
+            tile["fog"] = False
+            number = f" with number {tile['number']}" if tile["number"] else ""
+            turn.add("fog_lifted", f"The fog over tile {code} lifts: it is {tile['kind']}{number}.",
+                     tile=code, kind=tile["kind"], number=tile["number"])

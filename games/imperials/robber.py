@@ -1,0 +1,141 @@
+"""A seven and the robber: discards above the limit (fences add 2), moving the robber, and the
+theft; the same move serves the Warrior and Bishop cards and a warrior chasing the robber.
+Where a player must choose, the standing answers of their turn file choose (rule D-IM-8);
+without one, gm chooses as the rules' README says."""
+from __future__ import annotations
+
+from .awards import points
+from .goods import DISCARD_LIMIT, FENCE_BONUS, GOODS, cards_text, hand_size
+from .places import PIPS
+from .turn import Turn
+
+
+def discard_limit(state: dict, seat: str) -> int:
+    fences = sum(1 for b in state["buildings"].values() if b["owner"] == seat and b.get("fence"))
+    return DISCARD_LIMIT + FENCE_BONUS * fences
+
+
+def discards(turn: Turn, order: list[str]) -> None:
+    """Everyone above their limit gives back half their cards, rounded down (rule D-IM-1)."""
+    state = turn.state
+    for seat in order:
+        hand = state["seats"][seat]["hand"]
+        held, limit = hand_size(hand), discard_limit(state, seat)
+        if held <= limit:
+            continue
+        given = choose_discards(state, seat, held // 2)
+        for good, n in given.items():
+            hand[good] -= n
+            state["bank"][good] += n
+        turn.add("discard", f"{turn.name(seat)} holds {held} cards, more than {limit}, and gives "
+                 f"back {held // 2}.", seat=seat, held=held, limit=limit, count=held // 2)
+        turn.add("discard_cards", f"You give back {cards_text(given)}.", (seat,), seat=seat, cards=given)
+
+
+def choose_discards(state: dict, seat: str, count: int) -> dict:
+    """The cards a seat gives back: those its DISCARD answer lists first (as held), then one
+    at a time from its biggest pile (book order on a tie)."""
+    hand = dict(state["seats"][seat]["hand"])
+    given: dict[str, int] = {}
+    for good in state["seats"][seat]["standing"].get("discard", []):
+        if count and hand.get(good, 0) > 0:
+            hand[good] -= 1
+            given[good] = given.get(good, 0) + 1
+            count -= 1
+    while count:
+        good = max(GOODS, key=lambda g: (hand[g], -GOODS.index(g)))
+        hand[good] -= 1
+        given[good] = given.get(good, 0) + 1
+        count -= 1
+    return given
+
+
+def robber_tiles(state: dict, geo) -> list[str]:
+    """Where the robber may go: any tile but its own and those under fog."""
+    return [c for c in geo.tiles if c != state["robber"] and not state["board"]["tiles"][c]["fog"]]
+
+
+def victims(state: dict, geo, seat: str, code: str) -> list[str]:
+    """Other players with a settlement next to a tile, in seating order."""
+    owners = {state["buildings"][str(v)]["owner"] for v in geo.tile_vertices[code]
+              if str(v) in state["buildings"]}
+    return [s for s in state["seating"] if s in owners and s != seat]
+
+
+def default_tile(state: dict, geo, seat: str) -> str | None:
+    """Where gm puts the robber for a player who did not say: the tile that costs the other
+    players most production (dots times their settlements), never one next to the mover's own
+    settlements when another will do; ties by letter."""
+    def harm(code: str) -> tuple:
+        tile = state["board"]["tiles"][code]
+        dots = PIPS.get(tile["number"], 0)
+        hurt = own = 0
+        for v in geo.tile_vertices[code]:
+            b = state["buildings"].get(str(v))
+            if b:
+                weight = 2 if b["kind"] == "town" else 1
+                if b["owner"] == seat:
+                    own += weight
+                else:
+                    hurt += weight
+        return (own == 0, dots * hurt, -geo.tiles.index(code))
+    options = robber_tiles(state, geo)
+    return max(options, key=harm) if options else None
+
+
+def default_victim(state: dict, geo, seat: str, code: str) -> str | None:
+    """Whom gm robs for a player who did not say: the one with most points shown, then most cards."""
+    options = [s for s in victims(state, geo, seat, code) if hand_size(state["seats"][s]["hand"])]
+    if not options:
+        return None
+    return max(options, key=lambda s: (points(state, s, hidden=False),
+                                       hand_size(state["seats"][s]["hand"]), -state["seating"].index(s)))
+
+
+def move_robber(turn: Turn, seat: str, tile: str | None, victim: str | None, rob_all: bool = False) -> None:
+    """Move the robber for a seat and rob: the tile and victim it named if they are allowed,
+    else gm's defaults. rob_all: the Bishop robs every player next to the tile."""
+    state, geo = turn.state, turn.geo
+    stated = tile if tile is not None else (state["seats"][seat]["standing"].get("robber") or [None])[0]
+    allowed = robber_tiles(state, geo)
+    if stated not in allowed:
+        if stated is not None:
+            turn.add("robber_choice", f"{turn.name(seat)} names tile {stated} for the robber, "
+                     "where it cannot go; gm chooses.", seat=seat, tile=stated)
+        stated = default_tile(state, geo, seat)
+    if stated is None:
+        return
+    state["robber"] = stated
+    turn.add("robber", f"{turn.name(seat)} moves the robber to tile {stated}.", seat=seat, tile=stated)
+    if rob_all:
+        for other in victims(state, geo, seat, stated):
+            steal(turn, seat, other)
+        return
+    wanted = victim if victim is not None else _standing_victim(state, seat)
+    if wanted not in victims(state, geo, seat, stated) or not hand_size(state["seats"][wanted]["hand"]):
+        wanted = default_victim(state, geo, seat, stated)
+    if wanted is not None:
+        steal(turn, seat, wanted)
+
+
+def _standing_victim(state: dict, seat: str) -> str | None:
+    answer = state["seats"][seat]["standing"].get("robber") or [None, None]
+    return answer[1] if len(answer) > 1 else None
+
+
+def steal(turn: Turn, thief: str, victim: str) -> None:
+    """One random card from the victim's hand to the thief's."""
+    state = turn.state
+    hand = state["seats"][victim]["hand"]
+    pile = [g for g in GOODS for _ in range(hand[g])]
+    if not pile:
+        turn.add("theft", f"{turn.name(victim)} has no card for {turn.name(thief)} to take.",
+                 thief=thief, victim=victim, taken=False)
+        return
+    good = pile[turn.rng("theft").randrange(len(pile))]
+    hand[good] -= 1
+    state["seats"][thief]["hand"][good] += 1
+    turn.add("theft", f"{turn.name(thief)} takes a card from {turn.name(victim)}.",
+             thief=thief, victim=victim, taken=True)
+    turn.add("theft_card", f"The card taken was 1 {good}.", (thief, victim), thief=thief,
+             victim=victim, good=good)

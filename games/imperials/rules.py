@@ -1,0 +1,249 @@
+"""Imperials resolution: a new game (the dealt island, decks, seats), the set-up turn, and one
+round per mail turn (rule D-IM-8): each player's turn in order of play, the dice, production or
+the robber, offers accepted, then that player's actions in the order written."""
+from __future__ import annotations
+
+import copy
+
+from gm.core.model import Order, Outcome, SeatInfo, TurnResult
+from gm.core.ruleset import ScenarioError, TurnSeeds
+
+from . import actions, trade, warriors, wonders
+from .awards import points
+from .cards import TITLES, new_decks
+from .deal import deal_board
+from .goods import BANK, IMPROVEMENTS, empty_hand
+from .grammar import ACTIONS, STANDING, well_formed
+from .produce import produce, roll
+from .robber import discards, move_robber
+from .setup import order_of_play, run_setup
+from .turn import Turn, board_geometry
+
+MODES = ("basic", "wonders")
+TARGET = {"basic": 10, "wonders": 13}   # rule D-IM-1
+ROUND_LIMIT = 100                       # gm's choice: the default of the game option
+STANDING_KEYS = {"DISCARD": "discard", "ROBBER": "robber", "GOLD": "gold", "DEMOTE": "demote",
+                 "DRAGON": "dragon", "DROP": "drop"}
+
+
+def options_of(scenario: dict) -> dict:
+    """The game options with gm's defaults filled in."""
+    given = scenario.get("options") or {}
+    mode = given.get("mode", "basic")
+    if mode not in MODES:
+        raise ScenarioError(f"mode must be basic or wonders, not {mode!r}")
+    limit = given.get("round-limit", ROUND_LIMIT)
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+        raise ScenarioError(f"round-limit must be a whole number, 0 for none, not {limit!r}")
+    return {"mode": mode, "round-limit": limit}
+
+
+def new_game(scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
+    """The state before the set-up turn: the island dealt from seeds.rng("world")."""
+    listed = {s["code"]: s for s in scenario["seats"]}
+    codes = [s.code for s in seats]
+    low, high = scenario["min_seats"], scenario["max_seats"]
+    if not low <= len(codes) <= high:
+        raise ScenarioError(f"{scenario['name']} is for {low} to {high} seats, not {len(codes)}")
+    unknown = [c for c in codes if c not in listed]
+    if unknown:
+        raise ScenarioError(f"seat {unknown[0]} is not in {scenario['name']} (its seats are {', '.join(listed)})")
+    if len(set(codes)) != len(codes):
+        raise ScenarioError("each seat may take part only once")
+    options = options_of(scenario)
+    mode = options["mode"]
+    names = {s.code: s.name for s in seats}
+    seating = [code for code in listed if code in names]
+    board = deal_board(scenario, seeds.rng("world"))
+    title = scenario["title"] + (": Wonders & Warriors" if mode == "wonders" else "")
+    return {
+        "ruleset": "imperials", "title": title, "scenario": copy.deepcopy(scenario),
+        "options": options, "mode": mode, "target": TARGET[mode],
+        "round_limit": options["round-limit"], "phase": "setup", "round": 0,
+        "seating": seating, "first": seeds.rng("start").choice(seating),
+        "board": {k: board[k] for k in ("slots", "tiles", "ports")}, "robber": board["robber"],
+        "roads": {}, "buildings": {}, "warriors": {}, "bank": dict(BANK),
+        "decks": new_decks(mode, seeds.rng("deck")),
+        "seats": {code: _seat(listed[code], names[code]) for code in seating},
+        "offers": [], "next_offer": 1,
+        "longest": {"seat": None, "length": 0}, "army": {"seat": None, "count": 0},
+        "wonders": {c: None for c in IMPROVEMENTS}, "dragon": 0,
+        "winner": None, "log": [],
+    }
+
+
+def _seat(listed: dict, name: str) -> dict:
+    return {"name": name, "colour": listed["colour"], "colour_name": listed["name"],
+            "hand": empty_hand(), "cards": [], "warriors_played": 0, "shown_points": 0,
+            "dragonslayer": 0, "improvements": {c: 0 for c in IMPROVEMENTS}, "standing": {}}
+
+
+# ----------------------------------------------------------------------------------------------
+# Resolution.
+
+def resolve(state: dict, orders_by_seat, seeds: TurnSeeds) -> TurnResult:
+    """One mail turn: the set-up, or one round of every player's turn."""
+    state = copy.deepcopy(state)
+    given = orders_by_seat if isinstance(orders_by_seat, dict) else {}
+    orders = {seat: _orders_of(given, seat) for seat in state["seating"]}
+    turn = Turn(state, board_geometry(state), seeds, orders=orders)
+    if state["phase"] == "over":
+        return TurnResult(state, ())
+    _standing(turn)
+    if state["phase"] == "setup":
+        run_setup(turn)
+    else:
+        _round(turn)
+    return TurnResult(state, tuple(turn.events))
+
+
+def _orders_of(given: dict, seat: str) -> list:
+    listed = given.get(seat)
+    if not isinstance(listed, (list, tuple)):
+        return []
+    return [o for o in listed if isinstance(o, Order) and isinstance(o.args, (list, tuple))
+            and well_formed(o)]
+
+
+def _standing(turn: Turn) -> None:
+    """A seat's standing answers: each kind it gives replaces the one kept; the rest stand.
+    ACCEPT counts for this round only."""
+    for seat, orders in turn.orders.items():
+        given: dict = {}
+        for order in orders:
+            key = STANDING_KEYS.get(order.verb)
+            if key == "robber":
+                given["robber"] = list(order.args)
+            elif key == "dragon":
+                given["dragon"] = order.args[0]
+            elif key:
+                given.setdefault(key, []).extend(order.args)
+            elif order.verb == "ACCEPT":
+                turn.accepts.setdefault(seat, set()).update(order.args)
+        turn.seats[seat]["standing"].update(given)
+
+
+def _round(turn: Turn) -> None:
+    state = turn.state
+    state["log"] = []
+    sequence = order_of_play(state)
+    turn.add("order_of_play", f"Round {state['round']}: the order of play is "
+             + ", ".join(turn.name(s) for s in sequence) + ".", order=sequence, round=state["round"])
+    for seat in sequence:
+        _player_turn(turn, seat)
+        if state["winner"]:
+            return
+    state["first"] = sequence[1 % len(sequence)]  # the order of play rotates (rule D-ALL-4)
+    if state["round_limit"] and state["round"] >= state["round_limit"]:
+        return _limit_reached(turn)
+    state["round"] += 1
+
+
+def _player_turn(turn: Turn, seat: str) -> None:
+    state = turn.state
+    turn.mover, turn.played = seat, 0
+    record = roll(turn, seat)
+    state["log"].append(record)
+    if record["event"]:
+        warriors.event_die(turn, record)
+    if record["total"] == 7:
+        discards(turn, order_of_play(state))
+        move_robber(turn, seat, None, None)
+        record["robber"] = state["robber"]
+    else:
+        produce(turn, record)
+    trade.settle_offers(turn, seat)
+    if _won(turn, seat):
+        return
+    for order in turn.orders[seat]:
+        if order.verb in STANDING or order.verb == "SETTLE":
+            continue
+        _act(turn, seat, order)
+        if _won(turn, seat):
+            return
+    if turn.wonders_mode:
+        wonders.hand_limit(turn, seat)
+
+
+def _act(turn: Turn, seat: str, order: Order) -> None:
+    handler = HANDLERS.get(order.verb)
+    if handler is None:
+        return turn.failed(seat, order, "it is not an order of a round")
+    handler(turn, seat, order, *order.args)
+
+
+def _play(turn: Turn, seat: str, order: Order, card, *args) -> None:
+    if card not in actions.EFFECTS or card not in TITLES:
+        return turn.failed(seat, order, f"{card} is not a card that is played")
+    actions.play_card(turn, seat, order, card, args)
+
+
+def _buy(turn: Turn, seat: str, order: Order) -> None:
+    if turn.wonders_mode:
+        return turn.failed(seat, order, "in Wonders & Warriors action cards come from improvements "
+                           "and cannot be bought")
+    actions.buy_card(turn, seat, order)
+
+
+HANDLERS = {
+    "ROAD": actions.build_road, "VILLAGE": actions.build_village, "TOWN": actions.build_town,
+    "BUY": _buy, "PLAY": _play, "MARKET": trade.market, "OFFER": trade.post_offer,
+    "WITHDRAW": trade.withdraw, "IMPROVE": wonders.improve, "FENCE": wonders.fence,
+    "WARRIOR": warriors.build_warrior, "ACTIVATE": warriors.activate, "UPGRADE": warriors.upgrade,
+    "MOVE": warriors.move_warrior, "CHASE": warriors.chase,
+}
+assert set(HANDLERS) == set(ACTIONS)
+
+
+# ----------------------------------------------------------------------------------------------
+# The end.
+
+def _won(turn: Turn, seat: str) -> bool:
+    """A win only in one's own turn, after the roll."""
+    state = turn.state
+    total = points(state, seat, hidden=True)
+    if total < state["target"]:
+        return False
+    state["winner"], state["phase"] = seat, "over"
+    turn.add("game_over", f"{turn.name(seat)} has {total} victory points, at least "
+             f"{state['target']}, in its own turn: {turn.name(seat)} wins.",
+             winners=[seat], scores=scores(state), points=total)
+    return True
+
+
+def _limit_reached(turn: Turn) -> None:
+    state = turn.state
+    state["phase"] = "over"
+    won = winners(state)
+    best = points(state, won[0], hidden=True)
+    names = " and ".join(turn.name(s) for s in won)
+    turn.add("game_over", f"Round {state['round']}, the last the game allows, is over: {names} "
+             f"{'wins' if len(won) == 1 else 'share the win'} with {best} victory points.",
+             winners=won, scores=scores(state), points=best)
+
+
+def scores(state: dict) -> dict[str, int]:
+    """Points everyone may see: victory point cards in a hand count only once the game is over."""
+    hidden = state["phase"] == "over"
+    return {seat: points(state, seat, hidden=hidden) for seat in state["seating"]}
+
+
+def winners(state: dict) -> list[str]:
+    if state["winner"]:
+        return [state["winner"]]
+    full = {seat: points(state, seat, hidden=True) for seat in state["seating"]}
+    best = max(full.values())
+    return [seat for seat in state["seating"] if full[seat] == best]
+
+
+def outcome(state: dict) -> Outcome | None:
+    if state["phase"] != "over":
+        return None
+    won = winners(state)
+    if state["winner"]:
+        reason = f"first to {state['target']} victory points in their own turn"
+    elif len(won) == 1:
+        reason = f"most victory points when the round limit of {state['round_limit']} was reached"
+    else:
+        reason = f"tied on victory points at the round limit of {state['round_limit']}: the win is shared"
+    return Outcome(tuple(won), reason, scores(state))

@@ -1,0 +1,110 @@
+"""Set-up by mail: every seat's first village and road, then (in reverse order) its second
+village (a town in Wonders & Warriors) and road, placed in one mail turn from wish lists, the way
+Clash's claiming draft works. The second placement yields its starting resources."""
+from __future__ import annotations
+
+from gm.core.model import Order
+
+from .goods import YIELDS, take
+from .places import building_at, free_edges_from, road_problem, village_problem, vertex_worth
+from .produce import gold_choice, reveal_fog
+from .turn import Turn, voice
+
+
+def order_of_play(state: dict) -> list[str]:
+    """Seats in seating order starting with the one whose turn comes first (rule D-ALL-4)."""
+    seating = state["seating"]
+    first = seating.index(state["first"]) if state["first"] in seating else 0
+    return seating[first:] + seating[:first]
+
+
+def wish_list(orders: list) -> list[tuple]:
+    """The SETTLE lines of a seat's orders, best first: (vertex, edge or None)."""
+    return [tuple(o.args) for o in orders if isinstance(o, Order) and o.verb == "SETTLE"
+            and len(o.args) == 2]
+
+
+def run_setup(turn: Turn) -> None:
+    state = turn.state
+    order = order_of_play(state)
+    picks = order + order[::-1]
+    turn.add("setup_order", "Set-up: villages are placed in the order "
+             + ", ".join(turn.name(s) for s in order) + ", then back again.", order=order)
+    for index, seat in enumerate(picks):
+        second = index >= len(order)
+        kind = "town" if second and turn.wonders_mode else "village"
+        _place(turn, seat, kind, second, index + 1)
+    state["phase"], state["round"] = "play", 1
+    turn.add("phase", "Set-up is over. Round 1 begins.", phase="play")
+
+
+def _place(turn: Turn, seat: str, kind: str, second: bool, pick: int) -> None:
+    state, geo = turn.state, turn.geo
+    v = voice(state, seat, you=False)
+    listed = wish_list(turn.orders.get(seat, []))
+    for vertex, edge in listed:
+        if village_problem(state, geo, seat, vertex, v, setup=True) is None:
+            road = edge if edge and road_problem(state, geo, seat, edge, v, from_vertex=vertex) is None else None
+            how = "from its list"
+            break
+    else:
+        vertex, road = best_free_vertex(state, geo, turn.rng("setup")), None
+        how = "by default (nothing on its list is free)" if listed else "by default (it sent no list)"
+        if vertex is None:
+            turn.add("settle", f"Pick {pick}: there is no free vertex left for {turn.name(seat)}.",
+                     seat=seat, vertex=None, edge=None, piece=kind, pick=pick)
+            return
+    state["buildings"][str(vertex)] = {"owner": seat, "kind": kind, "fence": False, "wonder": None}
+    road = road or default_road(state, geo, vertex)
+    if road:
+        state["roads"][road] = seat
+        reveal_fog(turn, road)
+    turn.add("settle", f"Pick {pick}: {turn.name(seat)} places a {kind} at vertex {vertex} and a "
+             f"road on {road or 'no edge (none is free)'}, {how}.", seat=seat, vertex=vertex,
+             edge=road, piece=kind, pick=pick)
+    if second:
+        _starting_resources(turn, seat, vertex)
+
+
+def best_free_vertex(state: dict, geo, rng) -> int | None:
+    """The free vertex with the most production dots (ties broken by the seeded generator)."""
+    free = [n for n in range(1, geo.vertex_count + 1)
+            if building_at(state, n) is None
+            and all(building_at(state, m) is None for m in geo.vertex_neighbours[n])]
+    if not free:
+        return None
+    best = max(vertex_worth(state, geo, n) for n in free)
+    return rng.choice([n for n in free if vertex_worth(state, geo, n) == best])
+
+
+def default_road(state: dict, geo, vertex: int) -> str | None:
+    """The free edge from a vertex towards the best neighbouring vertex (lowest name on a tie)."""
+    edges = free_edges_from(state, geo, vertex)
+    if not edges:
+        return None
+
+    def worth(edge: str) -> tuple:
+        a, b = geo.edge_ends[edge]
+        other = b if a == vertex else a
+        return (-vertex_worth(state, geo, other), geo.edge_ends[edge])
+    return min(edges, key=worth)
+
+
+def _starting_resources(turn: Turn, seat: str, vertex: int) -> None:
+    # gm's choice: the second placement yields one card of each tile it touches, as players of
+    # the board game expect (the rule book does not say).
+    state = turn.state
+    got: dict[str, int] = {}
+    for code in turn.geo.vertex_tiles[vertex]:
+        tile = state["board"]["tiles"][code]
+        if tile["fog"] or not tile["number"]:
+            continue
+        good = YIELDS.get(tile["kind"]) or gold_choice(state, seat)
+        if state["bank"][good] > 0:
+            take(state, seat, good, 1)
+            got[good] = got.get(good, 0) + 1
+    if got:
+        text = ", ".join(f"{n} {g}" for g, n in got.items())
+        turn.add("starting_resources", f"{turn.name(seat)} takes its starting resources: {text}.",
+                 seat=seat, cards=got)
+

@@ -1,0 +1,315 @@
+"""Wonders & Warriors: warriors (build, activate, upgrade, move, displace, chase the robber) and
+the dragon (rule D-IM-6), with the cards that act on warriors (Warlord, Smith)."""
+from __future__ import annotations
+
+from collections import deque
+
+from .goods import COSTS, IMPROVEMENTS, pay
+from .places import PIPS
+from .robber import move_robber
+from .setup import order_of_play
+from .turn import Turn
+from .wonders import STRATEGIC_LEVEL, free_towns, give_card, wrong_mode
+
+PIECES_PER_LEVEL = 2          # gm's choice: 2 regular, 2 strong and 2 mighty warriors a player
+LEVEL_NAMES = {1: "regular", 2: "strong", 3: "mighty"}
+DRAGON_STEPS = 7              # rule D-IM-6
+
+
+def warriors_of(state: dict, seat: str, level: int | None = None) -> list[int]:
+    return sorted(int(v) for v, w in state["warriors"].items()
+                  if w["owner"] == seat and (level is None or w["level"] == level))
+
+
+def strength(state: dict, seat: str) -> int:
+    """The strength of a seat's active warriors: 1, 2 or 3 each (rule D-IM-6)."""
+    return sum(w["level"] for w in state["warriors"].values() if w["owner"] == seat and w["active"])
+
+
+def build_warrior(turn: Turn, seat: str, order, vertex) -> None:
+    if wrong_mode(turn, seat, order):
+        return
+    state, geo = turn.state, turn.geo
+    problem = warrior_place_problem(state, geo, seat, vertex, turn.name(seat))
+    problem = problem or turn.lacks(seat, COSTS["warrior"])
+    if problem:
+        return turn.failed(seat, order, problem)
+    pay(state, seat, COSTS["warrior"])
+    state["warriors"][str(vertex)] = {"owner": seat, "level": 1, "active": False, "activated": None}
+    turn.add("warrior", f"{turn.name(seat)} places a regular warrior at vertex {vertex}.", seat=seat, vertex=vertex)
+
+
+def warrior_place_problem(state: dict, geo, seat: str, vertex, name: str) -> str | None:
+    if not geo.is_vertex(vertex):
+        return f"{vertex} is not a vertex of this island"
+    if str(vertex) in state["buildings"] or str(vertex) in state["warriors"]:
+        return f"vertex {vertex} is not empty"
+    if not any(state["roads"].get(e) == seat for e in geo.vertex_edges[vertex]):
+        return f"vertex {vertex} is not at the end of one of {name}'s roads"
+    if len(warriors_of(state, seat, 1)) >= PIECES_PER_LEVEL:
+        return f"{name} has {PIECES_PER_LEVEL} regular warriors on the board already"
+    return None
+
+
+def own_warrior(turn: Turn, seat: str, order, vertex) -> dict | None:
+    warrior = turn.state["warriors"].get(str(vertex))
+    if warrior is None or warrior["owner"] != seat:
+        turn.failed(seat, order, f"{turn.name(seat)} has no warrior at vertex {vertex}")
+        return None
+    return warrior
+
+
+def activate(turn: Turn, seat: str, order, vertex) -> None:
+    if wrong_mode(turn, seat, order):
+        return
+    warrior = own_warrior(turn, seat, order, vertex)
+    if warrior is None:
+        return
+    if warrior["active"]:
+        return turn.failed(seat, order, f"the warrior at vertex {vertex} is active already")
+    problem = turn.lacks(seat, COSTS["activate"])
+    if problem:
+        return turn.failed(seat, order, problem)
+    pay(turn.state, seat, COSTS["activate"])
+    warrior.update(active=True, activated=turn.state["round"])
+    turn.add("activate", f"{turn.name(seat)} activates the warrior at vertex {vertex}.", seat=seat, vertex=vertex)
+
+
+def upgrade_problem(state: dict, seat: str, warrior: dict, vertex) -> str | None:
+    level = warrior["level"]
+    if level >= 3:
+        return f"the warrior at vertex {vertex} is mighty; it cannot be upgraded further"
+    if level == 2 and state["seats"][seat]["improvements"]["military"] < STRATEGIC_LEVEL:
+        return "a mighty warrior needs the barracks (3 military improvements)"
+    if len(warriors_of(state, seat, level + 1)) >= PIECES_PER_LEVEL:
+        return f"there are {PIECES_PER_LEVEL} {LEVEL_NAMES[level + 1]} warriors on the board already"
+    return None
+
+
+def upgrade(turn: Turn, seat: str, order, vertex, free: bool = False) -> str | None:
+    if wrong_mode(turn, seat, order):
+        return None
+    warrior = own_warrior(turn, seat, order, vertex)
+    if warrior is None:
+        return None
+    problem = upgrade_problem(turn.state, seat, warrior, vertex)
+    problem = problem or (None if free else turn.lacks(seat, COSTS["upgrade"]))
+    if problem:
+        turn.failed(seat, order, problem)
+        return problem
+    if not free:
+        pay(turn.state, seat, COSTS["upgrade"])
+    warrior["level"] += 1
+    turn.add("upgrade", f"{turn.name(seat)} makes the warrior at vertex {vertex} "
+             f"{LEVEL_NAMES[warrior['level']]}.", seat=seat, vertex=vertex, level=warrior["level"])
+    return None
+
+
+def ready(turn: Turn, seat: str, order, vertex) -> dict | None:
+    """A warrior that may act: the seat's, active, and not activated in this turn."""
+    warrior = own_warrior(turn, seat, order, vertex)
+    if warrior is None:
+        return None
+    if not warrior["active"]:
+        turn.failed(seat, order, f"the warrior at vertex {vertex} is not active")
+        return None
+    if warrior["activated"] == turn.state["round"]:
+        turn.failed(seat, order, f"the warrior at vertex {vertex} was activated this turn; it may act next turn")
+        return None
+    return warrior
+
+
+def route_from(state: dict, geo, seat: str, start: int) -> dict:
+    """Vertex -> steps, for every vertex a seat's warrior at `start` can reach along the seat's
+    roads without passing another player's settlement or any warrior."""
+    reached, queue = {start: 0}, deque([start])
+    while queue:
+        at = queue.popleft()
+        if at != start and (str(at) in state["warriors"] or
+                            state["buildings"].get(str(at), {}).get("owner", seat) != seat):
+            continue  # may end here but not pass
+        for edge in geo.vertex_edges[at]:
+            if state["roads"].get(edge) != seat:
+                continue
+            a, b = geo.edge_ends[edge]
+            other = b if a == at else a
+            if other not in reached:
+                reached[other] = reached[at] + 1
+                queue.append(other)
+    return reached
+
+
+def move_warrior(turn: Turn, seat: str, order, start, end) -> None:
+    if wrong_mode(turn, seat, order):
+        return
+    state, geo = turn.state, turn.geo
+    warrior = ready(turn, seat, order, start)
+    if warrior is None:
+        return
+    if not geo.is_vertex(end) or end == start or end not in route_from(state, geo, seat, start):
+        return turn.failed(seat, order, f"vertex {end} cannot be reached along {turn.name(seat)}'s roads")
+    if str(end) in state["buildings"]:
+        return turn.failed(seat, order, f"a settlement stands on vertex {end}")
+    other = state["warriors"].get(str(end))
+    if other is not None and (other["owner"] == seat or other["level"] >= warrior["level"]):
+        return turn.failed(seat, order, f"the warrior at vertex {end} is not a weaker warrior of another player")
+    del state["warriors"][str(start)]
+    warrior["active"] = False
+    state["warriors"][str(end)] = warrior
+    turn.add("warrior_moves", f"{turn.name(seat)}'s warrior moves from vertex {start} to {end}.",
+             seat=seat, start=start, end=end)
+    if other is not None:
+        _displace(turn, other, end)
+
+
+def _displace(turn: Turn, warrior: dict, at: int) -> None:
+    # gm's choice: the displaced warrior goes to the nearest empty vertex its owner's roads reach
+    # (lowest number on a tie); with none, it leaves the board.
+    state, geo = turn.state, turn.geo
+    owner = warrior["owner"]
+    reach = route_from(state, geo, owner, at)
+    free = [v for v in reach if v != at and str(v) not in state["warriors"] and str(v) not in state["buildings"]]
+    if not free:
+        turn.add("warrior_removed", f"{turn.name(owner)}'s warrior is displaced from vertex {at} and, "
+                 "with nowhere to go, leaves the board.", seat=owner, vertex=at)
+        return
+    to = min(free, key=lambda v: (reach[v], v))
+    state["warriors"][str(to)] = warrior
+    turn.add("warrior_displaced", f"{turn.name(owner)}'s warrior is displaced from vertex {at} to {to}.",
+             seat=owner, start=at, end=to)
+
+
+def chase(turn: Turn, seat: str, order, vertex, tile, victim) -> None:
+    if wrong_mode(turn, seat, order):
+        return
+    state, geo = turn.state, turn.geo
+    warrior = ready(turn, seat, order, vertex)
+    if warrior is None:
+        return
+    if state["robber"] not in geo.vertex_tiles[vertex]:
+        return turn.failed(seat, order, f"the robber is not on a tile next to vertex {vertex}")
+    warrior["active"] = False
+    turn.add("chase", f"{turn.name(seat)}'s warrior at vertex {vertex} chases the robber away.",
+             seat=seat, vertex=vertex)
+    move_robber(turn, seat, tile, victim)
+
+
+# ----------------------------------------------------------------------------------------------
+# The dragon (rule D-IM-6).
+
+def dragon_step(turn: Turn) -> None:
+    state = turn.state
+    state["dragon"] += 1
+    left = DRAGON_STEPS - state["dragon"]
+    turn.add("dragon", f"The event die shows black: the dragon comes one step closer "
+             f"({state['dragon']} of {DRAGON_STEPS}).", step=state["dragon"])
+    if left <= 0:
+        battle(turn)
+        state["dragon"] = 0
+
+
+def battle(turn: Turn) -> None:
+    state = turn.state
+    attack = sum(1 for b in state["buildings"].values() if b["kind"] == "town")
+    defence = {seat: strength(state, seat) for seat in state["seating"]}
+    total = sum(defence.values())
+    won = total >= attack
+    forces = ", ".join(f"{turn.name(s)} {n}" for s, n in defence.items())
+    turn.add("dragon_battle", f"The dragon reaches the island with strength {attack} (the towns on "
+             f"the board); the warriors' strength is {total} ({forces}): the dragon is "
+             f"{'defeated' if won else 'not stopped'}.", attack=attack, defence=total,
+             forces=defence, won=won)
+    if won:
+        _reward(turn, defence)
+    else:
+        _demote(turn, defence)
+    for warrior in state["warriors"].values():
+        warrior["active"] = False
+
+
+def _reward(turn: Turn, defence: dict) -> None:
+    top = max(defence.values(), default=0)
+    if top <= 0:  # gm's choice: nobody who sent no warrior is rewarded
+        return
+    leaders = [s for s in turn.state["seating"] if defence[s] == top]
+    if len(leaders) == 1:
+        turn.seats[leaders[0]]["dragonslayer"] += 1
+        turn.add("dragonslayer", f"{turn.name(leaders[0])} is the Dragonslayer: 1 victory point.",
+                 seat=leaders[0])
+        return
+    for seat in leaders:
+        give_card(turn, seat, dragon_colour(turn.state, seat), "a share of the dragon's defeat")
+
+
+def dragon_colour(state: dict, seat: str) -> str:
+    """The deck a seat takes its card from after a tied victory: its DRAGON answer, else the
+    colour of its most improvements (science, trade, military on a tie) with cards left."""
+    me = state["seats"][seat]
+    wanted = me["standing"].get("dragon")
+    if wanted in IMPROVEMENTS and state["decks"][wanted]:
+        return wanted
+    ranked = sorted(IMPROVEMENTS, key=lambda c: (-me["improvements"][c], IMPROVEMENTS.index(c)))
+    return next((c for c in ranked if state["decks"][c]), ranked[0])
+
+
+def _demote(turn: Turn, defence: dict) -> None:
+    state = turn.state
+    exposed = [s for s in state["seating"] if free_towns(state, s)]
+    if not exposed:
+        return
+    low = min(defence[s] for s in exposed)
+    for seat in (s for s in exposed if defence[s] == low):
+        towns = free_towns(state, seat)
+        wanted = [v for v in state["seats"][seat]["standing"].get("demote", []) if v in towns]
+        vertex = wanted[0] if wanted else min(towns, key=lambda v: (_worth(turn, v), v))
+        building = state["buildings"][str(vertex)]
+        building.update(kind="village", fence=False)
+        turn.add("demote", f"The dragon burns {turn.name(seat)}'s town at vertex {vertex}: it is a "
+                 "village again (its fence, if any, is gone).", seat=seat, vertex=vertex)
+
+
+def _worth(turn: Turn, vertex: int) -> int:
+    tiles = turn.state["board"]["tiles"]
+    return sum(PIPS.get(tiles[c]["number"], 0) for c in turn.geo.vertex_tiles[vertex] if not tiles[c]["fog"])
+
+
+# ----------------------------------------------------------------------------------------------
+# Cards that act on warriors. Each returns a reason when it cannot start.
+
+def warlord(turn: Turn, seat: str, order) -> None:
+    state = turn.state
+    woken = [v for v in warriors_of(state, seat) if not state["warriors"][str(v)]["active"]]
+    for v in woken:
+        state["warriors"][str(v)].update(active=True, activated=state["round"])
+    turn.add("play", f"{turn.name(seat)} plays Warlord and activates {len(woken)} warrior(s).",
+             seat=seat, card="warlord", count=len(woken))
+
+
+def smith(turn: Turn, seat: str, order, *vertices) -> str | None:
+    state = turn.state
+    first = state["warriors"].get(str(vertices[0]))
+    if first is None or first["owner"] != seat:
+        return f"{turn.name(seat)} has no warrior at vertex {vertices[0]}"
+    turn.add("play", f"{turn.name(seat)} plays Smith.", seat=seat, card="smith")
+    for vertex in dict.fromkeys(vertices):
+        upgrade(turn, seat, order, vertex, free=True)
+    return None
+
+
+# ----------------------------------------------------------------------------------------------
+# The event die.
+
+def event_die(turn: Turn, record: dict) -> None:
+    """The event die: black moves the dragon; a colour gives that colour's card to every player
+    with at least 1 improvement of it and at least (red die - 1) (rule D-IM-5)."""
+    face = record["event"]
+    if face == "black":
+        return dragon_step(turn)
+    state = turn.state
+    need = max(1, record["red"] - 1)
+    sequence = order_of_play(state)
+    start = sequence.index(turn.mover)
+    for seat in sequence[start:] + sequence[:start]:
+        if state["seats"][seat]["improvements"][face] >= need:
+            give_card(turn, seat, face, f"{face} {state['seats'][seat]['improvements'][face]}, "
+                      f"red die {record['red']}")

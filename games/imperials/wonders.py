@@ -1,0 +1,177 @@
+"""Wonders & Warriors: improvements and what they grant (strategic improvements, wonders, great
+wonders), fences, action cards and the limit of 4 in the hand, and the cards of this mode that
+act on these. Warriors and the dragon are in warriors.py."""
+from __future__ import annotations
+
+from .cards import COLOUR_OF, SHOWN_POINTS, TITLES
+from .goods import CARD_LIMIT, COMMODITY_FOR, COSTS, FENCE_LIMIT, IMPROVEMENT_LIMIT, pay
+from .places import pieces_of
+from .robber import move_robber
+from .turn import Turn
+
+STRATEGIC = {"science": "granary", "trade": "guild", "military": "barracks"}
+STRATEGIC_LEVEL, WONDER_LEVEL = 3, 4
+# The card given back first when a hand holds too many (DROP answers come before this order).
+DROP_ORDER = ("merchant", "mining", "irrigation", "engineer", "smith", "warlord", "bishop",
+              "monopoly", "plenty", "roads")
+
+
+def wrong_mode(turn: Turn, seat: str, order) -> bool:
+    if turn.wonders_mode:
+        return False
+    turn.failed(seat, order, "this is an order of Wonders & Warriors, not of the Basic game")
+    return True
+
+
+# ----------------------------------------------------------------------------------------------
+# Improvements and wonders.
+
+def free_towns(state: dict, seat: str) -> list[int]:
+    """A seat's towns that hold no wonder, in number order."""
+    return [v for v in pieces_of(state, seat, "town") if not state["buildings"][str(v)].get("wonder")]
+
+
+def improve(turn: Turn, seat: str, order, colour: str, vertex) -> None:
+    if wrong_mode(turn, seat, order):
+        return
+    state = turn.state
+    me = state["seats"][seat]
+    level = me["improvements"][colour] + 1
+    if not pieces_of(state, seat, "town"):
+        return turn.failed(seat, order, f"{turn.name(seat)} has no town; improvements need one")
+    if level > IMPROVEMENT_LIMIT:
+        return turn.failed(seat, order, f"{colour} has all {IMPROVEMENT_LIMIT} improvements already")
+    wonder = state["wonders"][colour]
+    claims = (level == WONDER_LEVEL and wonder is None) or (
+        level == IMPROVEMENT_LIMIT and wonder is not None and not wonder["great"] and wonder["seat"] != seat)
+    town = None
+    if claims:
+        towns = free_towns(state, seat)
+        if not towns:
+            return turn.failed(seat, order, f"{turn.name(seat)} has no town without a wonder to hold one")
+        town = vertex if vertex in towns else towns[0]
+    cost = {COMMODITY_FOR[colour]: level}
+    problem = turn.lacks(seat, cost)
+    if problem:
+        return turn.failed(seat, order, problem)
+    pay(state, seat, cost)
+    me["improvements"][colour] = level
+    turn.add("improve", f"{turn.name(seat)} builds {colour} improvement {level} for {level} "
+             f"{COMMODITY_FOR[colour]}.", seat=seat, improvement=colour, level=level)
+    if level == STRATEGIC_LEVEL:
+        turn.add("strategic", f"{turn.name(seat)} now has the {STRATEGIC[colour]}.", seat=seat,
+                 improvement=colour, building=STRATEGIC[colour])
+    _wonder(turn, seat, colour, level, town)
+
+
+def _wonder(turn: Turn, seat: str, colour: str, level: int, town) -> None:
+    state = turn.state
+    wonder = state["wonders"][colour]
+    if town is not None:
+        if wonder is not None:  # a great wonder takes the points of the plain one
+            state["buildings"][wonder["town"]]["wonder"] = None
+            turn.add("wonder_lost", f"{turn.name(wonder['seat'])} loses the {colour} wonder and its "
+                     "2 victory points.", seat=wonder["seat"], improvement=colour)
+        great = level == IMPROVEMENT_LIMIT
+        state["wonders"][colour] = {"seat": seat, "great": great, "town": str(town)}
+        state["buildings"][str(town)]["wonder"] = colour
+        kind = "great wonder" if great else "wonder"
+        turn.add("wonder", f"{turn.name(seat)} builds the {colour} {kind} on its town at vertex "
+                 f"{town}: 2 victory points.", seat=seat, improvement=colour, great=great, vertex=town)
+    elif level == IMPROVEMENT_LIMIT and wonder is not None and wonder["seat"] == seat and not wonder["great"]:
+        wonder["great"] = True
+        turn.add("wonder", f"{turn.name(seat)}'s {colour} wonder becomes a great wonder: nobody can "
+                 "take it now.", seat=seat, improvement=colour, great=True, vertex=int(wonder["town"]))
+
+
+def fence(turn: Turn, seat: str, order, vertex, free: bool = False) -> str | None:
+    if wrong_mode(turn, seat, order):
+        return None
+    state = turn.state
+    building = state["buildings"].get(str(vertex))
+    fences = sum(1 for b in state["buildings"].values() if b["owner"] == seat and b.get("fence"))
+    if building is None or building["owner"] != seat or building["kind"] != "town":
+        problem = f"vertex {vertex} is not a town of {turn.name(seat)}'s"
+    elif building.get("fence"):
+        problem = f"the town at vertex {vertex} has a fence already"
+    elif fences >= FENCE_LIMIT:
+        problem = f"{turn.name(seat)} has {FENCE_LIMIT} fences, the most a player may build"
+    else:
+        problem = None if free else turn.lacks(seat, COSTS["fence"])
+    if problem:
+        if free:
+            return problem
+        turn.failed(seat, order, problem)
+        return None
+    if not free:
+        pay(state, seat, COSTS["fence"])
+    building["fence"] = True
+    turn.add("fence", f"{turn.name(seat)} builds a fence round its town at vertex {vertex}: "
+             "it may hold 2 more cards on a seven.", seat=seat, vertex=vertex)
+    return None
+
+
+# ----------------------------------------------------------------------------------------------
+# Action cards from the event die, and the hand limit.
+
+def give_card(turn: Turn, seat: str, colour: str, why: str) -> None:
+    state = turn.state
+    deck = state["decks"][colour]
+    if not deck:
+        turn.add("deck_empty", f"{turn.name(seat)} would get a {colour} card ({why}), but that "
+                 "deck is empty.", seat=seat, improvement=colour)
+        return
+    card = deck.pop(0)
+    me = state["seats"][seat]
+    if card in SHOWN_POINTS:
+        me["shown_points"] += 1
+        turn.add("card_point", f"{turn.name(seat)} gets a {colour} card ({why}): {TITLES[card]}, "
+                 "1 victory point, shown at once.", seat=seat, card=card, improvement=colour)
+        return
+    me["cards"].append({"card": card, "round": state["round"], "bought": False})
+    turn.add("card", f"{turn.name(seat)} gets a {colour} action card ({why}).", seat=seat, improvement=colour)
+    turn.add("card_drawn", f"You get {TITLES[card]}.", (seat,), seat=seat, card=card)
+    if seat != turn.mover:
+        hand_limit(turn, seat)
+
+
+def hand_limit(turn: Turn, seat: str) -> None:
+    """Outside its own turn a seat holds at most 4 action cards; the rest go back to the market."""
+    me = turn.state["seats"][seat]
+    while len(me["cards"]) > CARD_LIMIT:
+        names = [c["card"] for c in me["cards"]]
+        wanted = [c for c in me["standing"].get("drop", []) if c in names]
+        card = wanted[0] if wanted else min(names, key=lambda c: DROP_ORDER.index(c) if c in DROP_ORDER else 99)
+        me["cards"].remove(next(c for c in me["cards"] if c["card"] == card))
+        turn.state["decks"][COLOUR_OF[card]].append(card)
+        turn.add("card_limit", f"{turn.name(seat)} holds more than {CARD_LIMIT} action cards and "
+                 "gives one back.", seat=seat)
+        turn.add("card_dropped", f"You give back {TITLES[card]}.", (seat,), seat=seat, card=card)
+
+
+# ----------------------------------------------------------------------------------------------
+# Cards of this mode that act on its pieces. Each returns a reason when it cannot start.
+
+def engineer(turn: Turn, seat: str, order, vertex) -> str | None:
+    problem = fence(turn, seat, order, vertex, free=True)
+    if problem is None:
+        turn.add("play", f"{turn.name(seat)} plays Engineer.", seat=seat, card="engineer")
+    return problem
+
+
+def merchant(turn: Turn, seat: str, order, good: str) -> None:
+    state = turn.state
+    total = 0
+    for other in state["seating"]:
+        if other != seat and state["seats"][other]["hand"][good] > 0:
+            state["seats"][other]["hand"][good] -= 1
+            state["seats"][seat]["hand"][good] += 1
+            total += 1
+    turn.add("play", f"{turn.name(seat)} plays Merchant on {good} and gets {total}.", seat=seat,
+             card="merchant", good=good, count=total)
+
+
+def bishop(turn: Turn, seat: str, order, tile=None) -> None:
+    turn.add("play", f"{turn.name(seat)} plays Bishop.", seat=seat, card="bishop")
+    move_robber(turn, seat, tile, None, rob_all=True)
+

@@ -1,0 +1,55 @@
+"""Minecraft EMPIRES for gm: the ruleset object the `gm.games` entry point names."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from gm.core.ruleset import GameOption
+from gm.packaged import PackagedRuleset
+
+from . import orders, robot, rules, scenario, view
+from .economy import MODES, ORIGINAL
+
+SCENARIO_PACKAGE = "gm_games.mcempires.scenarios"
+
+
+class McEmpiresRuleset(PackagedRuleset):
+    """Minecraft EMPIRES: a world of blocks, cities and infrastructure, groups of troops, dice
+    battles, capture and capitulation; the last empire standing wins."""
+
+    name = "mcempires"
+    version = "1.0"
+    title = "Minecraft EMPIRES"
+    scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
+    templates_package = "gm_games.mcempires.templates"
+    cases_package = "gm_games.mcempires.cases"
+    parts = SimpleNamespace(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
+    demo_seats = 6  # `gm demo --ruleset mcempires` seats this many robot empires
+    default_scenario_name = "frontier"
+    # The modes of the guide, the GM's round limit (rule D-MC-10) and its optional rules, off by
+    # default (rule D-MC-7).
+    options = (
+        GameOption("mode", ORIGINAL, "original (a capital, 10 E$), war-bounty (5 cities and 30 "
+                   "troops, E$ only from bounties) or land-game (50 blocks, land earns from round 1)",
+                   MODES),
+        GameOption("round-limit", 0, "end after this round: most cities, then territory, then E$ "
+                   "win (0: no limit, the last empire standing wins)"),
+        GameOption("declarations", False, "declarations of war (DECLARE): war only by declaring it"),
+        GameOption("peace", False, "peace treaties (PEACE, ACCEPT PEACE), ceding cities"),
+        GameOption("borders", False, "open border agreements (BORDERS): without one, troops keep "
+                   "out of other empires' territory unless at war"),
+        GameOption("alliances", False, "alliances of up to 3 for 10 rounds (ALLY, LEAVE)"),
+        GameOption("amphibious", False, "amphibious attacks: the attacker loses 1 per troop"),
+    )
+
+    def seat_codes(self, scenario: dict) -> list[str]:
+        return [seat["code"] for seat in scenario["seats"]]
+
+    def hidden_variant(self, state: dict, seat: str, rng) -> dict:
+        """The state as it might be if `seat`'s private facts were different: its standing
+        orders (how its groups defend, which cities it would destroy) are its own secret."""
+        return view.hidden_variant(state, seat, rng)
+
+
+ruleset = McEmpiresRuleset()
+
+__all__ = ["McEmpiresRuleset", "ruleset"]

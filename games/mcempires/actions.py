@@ -1,0 +1,288 @@
+"""Carrying out one order of an empire's turn: each returns None when done, or the reason it
+fails (rule D-ALL-3). resolve, check_orders and the robot all call `execute`."""
+from __future__ import annotations
+
+from gm.core.model import Order
+
+from . import cities, combat, diplomacy, economy, moves, rails
+from .turn import Turn
+
+STANDING = ("DEFEND", "DESTROY")   # standing orders: read before any turn (rule D-MC-9)
+
+
+def block_of(turn: Turn, text: str) -> int | None:
+    """The block an "x,y" names, or None when it is off the map."""
+    x, y = (int(v) for v in text.split(","))
+    return turn.board.index(x, y) if turn.board.on_map(x, y) else None
+
+
+def off_map(turn: Turn, text: str) -> str:
+    return (f"{text} is off the map (x runs 0 to {turn.board.width - 1}, "
+            f"y 0 to {turn.board.height - 1})")
+
+
+def city_named(turn: Turn, text: str) -> str | None:
+    """A city by its id (RE2) or by the block of its centre (12,40)."""
+    if "," in text:
+        i = block_of(turn, text)
+        return turn.city_at.get(i) if i is not None else None
+    return text if text in turn.cities else None
+
+
+def own_city(turn: Turn, seat: str, text: str) -> tuple[str | None, str | None]:
+    """(city id, None) for a city of the empire that nobody occupies, else (None, reason)."""
+    cid = city_named(turn, text)
+    if cid is None:
+        return None, f"there is no city {text}"
+    city = turn.cities[cid]
+    if city["owner"] != seat:
+        return None, f"{cid} is not {turn.yours(seat)} (it belongs to {turn.nation(city['owner'])})"
+    if city["occupier"]:
+        return None, f"{cid} is occupied by {turn.nation(city['occupier'])}"
+    return cid, None
+
+
+def execute(turn: Turn, seat: str, order: Order) -> str | None:
+    if not turn.seats[seat]["alive"]:
+        return f"{turn.nation(seat)} is out of the game"
+    option = diplomacy.OPTION_OF.get(order.verb)
+    if option and not turn.options[option]:
+        return f"{order.verb} belongs to an optional rule this game does not use ({option})"
+    return ACTIONS[order.verb](turn, seat, *order.args)
+
+
+def _capital(turn: Turn, seat: str, where: str) -> str | None:
+    if turn.seats[seat]["capital"]:
+        return f"{turn.has(seat)} a capital already"
+    return "the capital is founded at the start of the turn"  # done by rules.start_turn
+
+
+def _city(turn: Turn, seat: str, where: str) -> str | None:
+    i = block_of(turn, where)
+    if i is None:
+        return off_map(turn, where)
+    if seat in turn.bought_city:
+        return "a maximum of 1 regular city may be purchased per round"
+    problem = cities.placement_problem(turn, seat, i, capital=False)
+    if problem:
+        return problem
+    price = economy.city_price(turn.regular_cities(seat))
+    problem = economy.pay(turn, seat, price, "a regular city")
+    if problem:
+        return problem
+    cid = cities.found_city(turn, seat, i)
+    turn.add("city", f"{turn.nation(seat)} founds the city {cid} at {turn.name(i)} for "
+             f"{price} E$.", seat=seat, city=cid, block=turn.name(i), cost=price)
+    return None
+
+
+def _land(turn: Turn, seat: str, corner: str, other: str = "") -> str | None:
+    a, b = block_of(turn, corner), block_of(turn, other or corner)
+    for text, i in ((corner, a), (other, b)):
+        if i is None:
+            return off_map(turn, text)
+    (x1, y1), (x2, y2) = turn.board.xy(a), turn.board.xy(b)
+    area = [turn.board.index(x, y) for y in range(min(y1, y2), max(y1, y2) + 1)
+            for x in range(min(x1, x2), max(x1, x2) + 1)]
+    free = [i for i in area if not turn.board.water[i] and turn.owner(i) is None]
+    if not free:
+        return _no_land(turn, seat, area)
+    naval = any(turn.cities[c]["naval"] for c in turn.cities_of(seat))
+    buying = free if naval else _touching(turn, seat, free)
+    if not buying:
+        return (f"{_area(turn, a, b)} does not touch {turn.your(seat)} territory; land that "
+                "does not can only be bought once the empire has a naval base")
+    price = economy.land_price(len(buying))
+    problem = economy.pay(turn, seat, price, f"{len(buying)} blocks")
+    if problem:
+        return problem
+    for i in buying:
+        turn.claim(i, seat)
+    skipped = len(area) - len(buying)
+    note = f" ({skipped} block{'s' if skipped != 1 else ''} of water, claimed or cut-off land left out)" if skipped else ""
+    turn.private(seat, "land", f"{turn.nation(seat)} buys {len(buying)} block"
+                 f"{'s' if len(buying) != 1 else ''} of territory at {_area(turn, a, b)} for "
+                 f"{price} E${note}.", blocks=len(buying), cost=price)
+    return None
+
+
+def _area(turn: Turn, a: int, b: int) -> str:
+    return turn.name(a) if a == b else f"{turn.name(a)} to {turn.name(b)}"
+
+
+def _no_land(turn: Turn, seat: str, area: list[int]) -> str:
+    i = area[0]
+    if len(area) == 1 and turn.board.water[i]:
+        return f"{turn.name(i)} is {turn.board.terrain_name(i)}: bodies of water cannot be purchased"
+    if len(area) == 1:
+        owner = turn.owner(i)
+        whose = "yours already" if owner == seat else f"claimed by {turn.nation(owner)}"
+        return f"{turn.name(i)} is {whose}"
+    return "every block there is water or claimed already"
+
+
+def _touching(turn: Turn, seat: str, free: list[int]) -> list[int]:
+    """The free blocks joined to the empire's territory, side by side, through each other."""
+    wanted = set(free)
+    mark = turn.marks[seat]
+    reached = [i for i in free if any(turn.land[n] == mark for n in turn.board.neighbours[i])]
+    got = set(reached)
+    while reached:
+        i = reached.pop()
+        for n in turn.board.neighbours[i]:
+            if n in wanted and n not in got:
+                got.add(n)
+                reached.append(n)
+    return [i for i in free if i in got]
+
+
+def _base(turn: Turn, seat: str, where: str) -> str | None:
+    cid, problem = own_city(turn, seat, where)
+    if problem:
+        return problem
+    city = turn.cities[cid]
+    if len(city["bases"]) >= economy.MAX_BASES:
+        return f"{cid} has {economy.MAX_BASES} military bases already (the most a city may have)"
+    price = economy.BASE_PRICES[len(city["bases"])]
+    problem = economy.pay(turn, seat, price, "a military base" if not city["bases"] else
+                          "a second military base")
+    if problem:
+        return problem
+    city["bases"] = [*city["bases"], turn.round]
+    return _bought(turn, seat, cid, "a military base", price, "it spawns troops from next round")
+
+
+def _transport(turn: Turn, seat: str, where: str) -> str | None:
+    return _building(turn, seat, where, "transport", "transport infrastructure",
+                     economy.TRANSPORT_PRICE)
+
+
+def _naval(turn: Turn, seat: str, where: str) -> str | None:
+    cid, problem = own_city(turn, seat, where)
+    if problem:
+        return problem
+    if not turn.board.coastal[turn.city_block(cid)]:
+        return f"{cid} is not beside water: naval bases can only be built in coastal cities"
+    return _building(turn, seat, where, "naval", "a naval base", economy.NAVAL_PRICE)
+
+
+def _treasury(turn: Turn, seat: str, where: str) -> str | None:
+    if not economy.treasuries_allowed(turn):
+        return f"treasuries cannot be bought in {turn.mode.replace('-', ' ').title()}"
+    price = economy.treasury_price(turn.seats[seat]["treasuries_bought"])
+    problem = _building(turn, seat, where, "treasury", "a treasury", price)
+    if problem is None:
+        turn.seats[seat]["treasuries_bought"] += 1
+    return problem
+
+
+def _building(turn: Turn, seat: str, where: str, key: str, what: str, price: int) -> str | None:
+    cid, problem = own_city(turn, seat, where)
+    if problem:
+        return problem
+    if turn.cities[cid][key]:
+        return f"{cid} has {what} already (only one per city)"
+    problem = economy.pay(turn, seat, price, what)
+    if problem:
+        return problem
+    turn.cities[cid][key] = True
+    return _bought(turn, seat, cid, what, price, "")
+
+
+def _bought(turn: Turn, seat: str, cid: str, what: str, price: int, note: str) -> None:
+    note = f"; {note}" if note else ""
+    turn.private(seat, "build", f"{turn.nation(seat)} buys {what} in {cid} for {price} E${note}.",
+                 city=cid, what=what, cost=price)
+    return None
+
+
+def _rail(turn: Turn, seat: str, a: str, b: str, *via: str) -> str | None:
+    ends = []
+    for text in (a, b):
+        cid = city_named(turn, text)
+        if cid is None:
+            return f"there is no city {text}"
+        ends.append(cid)
+    waypoints = []
+    for text in via:
+        i = block_of(turn, text)
+        if i is None:
+            return off_map(turn, text)
+        waypoints.append(i)
+    return rails.build(turn, seat, ends[0], ends[1], waypoints)
+
+
+def _move(turn: Turn, seat: str, gid: str, count, *targets: str) -> str | None:
+    blocks = []
+    for text in targets:
+        if "," in text:
+            i = block_of(turn, text)
+            if i is None:
+                return off_map(turn, text)
+        elif text in turn.cities:
+            i = turn.city_block(text)
+        else:
+            return f"there is no city {text}"
+        blocks.append(i)
+    return moves.move(turn, seat, gid, count, blocks)
+
+
+def _train(turn: Turn, seat: str, gid: str, count, city: str) -> str | None:
+    cid = city_named(turn, city)
+    return rails.ride(turn, seat, gid, count, cid or city)
+
+
+def _attack(turn: Turn, seat: str, gid: str, count, target: str) -> str | None:
+    group = turn.groups.get(gid)
+    if group is None or group["owner"] != seat:
+        return f"{gid} is not one of {turn.your(seat)} groups"
+    if "," in target:
+        i = block_of(turn, target)
+        if i is None:
+            return off_map(turn, target)
+        found = turn.foreign_at(seat, i)
+        if found is None:
+            return f"there is no group of another empire at {target}"
+        target = found
+    return combat.attack(turn, seat, gid, count, target)
+
+
+def _declare(turn: Turn, seat: str, enemy: str) -> str | None:
+    return diplomacy.declare(turn, seat, enemy)
+
+
+def _peace(turn: Turn, seat: str, other: str, *ceded: str) -> str | None:
+    names = []
+    for text in ceded:
+        cid = city_named(turn, text)
+        if cid is None:
+            return f"there is no city {text}"
+        names.append(cid)
+    return diplomacy.propose(turn, seat, "peace", other, names)
+
+
+def _borders(turn: Turn, seat: str, other: str, which: str) -> str | None:
+    return diplomacy.propose(turn, seat, "borders", other, which)
+
+
+def _ally(turn: Turn, seat: str, other: str) -> str | None:
+    return diplomacy.propose(turn, seat, "ally", other, None)
+
+
+def _leave(turn: Turn, seat: str) -> str | None:
+    return diplomacy.leave(turn, seat)
+
+
+def _accept(turn: Turn, seat: str, kind: str, other: str) -> str | None:
+    option = diplomacy.OPTION_OF[kind]
+    if not turn.options[option]:
+        return f"{kind} belongs to an optional rule this game does not use ({option})"
+    return diplomacy.accept(turn, seat, diplomacy.KINDS[kind], other)
+
+
+ACTIONS = {
+    "CAPITAL": _capital, "CITY": _city, "LAND": _land, "BASE": _base, "TRANSPORT": _transport,
+    "NAVAL": _naval, "TREASURY": _treasury, "RAIL": _rail, "MOVE": _move, "TRAIN": _train,
+    "ATTACK": _attack, "DECLARE": _declare, "PEACE": _peace, "BORDERS": _borders,
+    "ALLY": _ally, "LEAVE": _leave, "ACCEPT": _accept,
+}

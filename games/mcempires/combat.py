@@ -1,0 +1,180 @@
+"""Battles between adjacent groups: participants, the defender's standing orders (rule D-MC-9),
+dice sums, ties and amphibious attacks (rule D-MC-5), and War Bounty's bounties."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import diplomacy, economy
+from .turn import Turn
+from .world import SIDES
+
+
+@dataclass(frozen=True)
+class Defence:
+    """A defender's standing order for one group (or for all, under the key "ALL").
+
+    fight: how many troops fight ("ALL", or a number); the others retreat.
+    retreat: where the others pull back to: a side (N, E, S, W) or a block "x,y"; "" for none.
+    """
+
+    fight: object = "ALL"
+    retreat: str = ""
+
+
+def defence_of(turn: Turn, seat: str, gid: str) -> Defence:
+    orders = turn.defence.get(seat, {})
+    return orders.get(gid) or orders.get("ALL") or Defence()
+
+
+def attack_problem(turn: Turn, seat: str, gid: str, target: str) -> str | None:
+    """Why group gid may not attack group target now."""
+    if gid in turn.attacked:
+        return f"{gid} has attacked already this round"
+    if target not in turn.groups:
+        return f"there is no group {target} on the map"
+    enemy = turn.groups[target]["owner"]
+    problem = diplomacy.hostile_problem(turn, seat, enemy)
+    if problem:
+        return f"{target} belongs to {turn.nation(enemy)}: {problem}" if enemy != seat else \
+            f"{target} is {turn.yours(seat)}"
+    here, there = turn.place(gid), turn.place(target)
+    if here != there and there not in turn.board.neighbours[here]:
+        return (f"{gid} at {turn.name(here)} is not beside {target} at {turn.name(there)}; "
+                "groups must be side by side to fight")
+    return None
+
+
+def attack(turn: Turn, seat: str, gid: str, count, target: str) -> str | None:
+    problem = attack_problem(turn, seat, gid, target)
+    if problem:
+        return problem
+    troops = turn.groups[gid]["troops"]
+    fighting = troops if count == "ALL" else count
+    if fighting > troops:
+        return f"{gid} has {troops} troops, not {fighting}"
+    enemy = turn.groups[target]["owner"]
+    if not diplomacy.at_war(turn, seat, enemy):
+        diplomacy.start_war(turn, seat, enemy, "attacks a troop of")
+    turn.attacked.add(gid)
+    battle(turn, gid, fighting, target)
+    return None
+
+
+def battle(turn: Turn, gid: str, fighting: int, target: str, how: str = "attacks") -> None:
+    """One battle: the defender's retreat first, then the dice, then the losses."""
+    seat, enemy = turn.groups[gid]["owner"], turn.groups[target]["owner"]
+    here, there = turn.place(gid), turn.place(target)
+    defending, retreated, refuge = _retreat(turn, enemy, target)
+    if defending == 0:
+        turn.add("combat", f"{turn.nation(seat)}'s {gid} {how} {target} of {turn.nation(enemy)} "
+                 f"at {turn.name(there)}, but all {retreated} troops pull back to "
+                 f"{turn.name(refuge)}: no battle.", **_facts(turn, gid, target, seat, enemy,
+                 here, there, fighting, 0, 0, 0, [], [], 0, 0, False, retreated, refuge))
+        return
+    amphibious = turn.options["amphibious"] and turn.board.water[here] != turn.board.water[there]
+    attack_dice, defence_dice = _roll(turn, fighting), _roll(turn, defending)
+    a_sum = sum(attack_dice) - (fighting if amphibious else 0)  # rule D-MC-5
+    d_sum = sum(defence_dice)
+    if turn.rng is None:   # a dry run assumes the battle is won, so later orders can be checked
+        a_sum, d_sum = 1, 0
+    if a_sum > d_sum:
+        a_lost, d_lost = 0, defending
+    elif a_sum < d_sum:
+        a_lost, d_lost = fighting, 0
+    else:  # "both combatants lose half of their participating troops, rounded down"
+        a_lost, d_lost = fighting // 2, defending // 2
+    before = {seat: turn.troops_of(seat), enemy: turn.troops_of(enemy)}
+    _take(turn, gid, a_lost)
+    _take(turn, target, d_lost)
+    turn.add("combat", _story(turn, gid, target, seat, enemy, there, how, fighting, defending,
+                              attack_dice, defence_dice, a_sum, d_sum, a_lost, d_lost,
+                              amphibious, retreated, refuge),
+             **_facts(turn, gid, target, seat, enemy, here, there, fighting, defending, a_lost,
+                      d_lost, attack_dice, defence_dice, a_sum, d_sum, amphibious, retreated,
+                      refuge))
+    _bounties(turn, seat, enemy, a_lost, d_lost, before)
+
+
+def _roll(turn: Turn, dice: int) -> list[int]:
+    return [turn.rng.randint(1, 6) for _ in range(dice)] if turn.rng else []
+
+
+def _take(turn: Turn, gid: str, troops: int) -> None:
+    if troops:
+        turn.lose(gid, troops)
+
+
+def _retreat(turn: Turn, seat: str, gid: str) -> tuple[int, int, int | None]:
+    """(troops that fight, troops that pulled back, where to). Troops that cannot pull back
+    (water, another empire's group, no room, off the map) fight."""
+    order = defence_of(turn, seat, gid)
+    troops = turn.groups[gid]["troops"]
+    fight = troops if order.fight == "ALL" else min(order.fight, troops)
+    if fight >= troops or not order.retreat:
+        return troops, 0, None
+    i = turn.place(gid)
+    refuge = retreat_block(turn, i, order.retreat)
+    if refuge is None or not turn.may_stand(seat, refuge, troops - fight):
+        return troops, 0, None
+    back = troops - fight
+    mine = turn.group_of(seat, refuge)
+    if mine:
+        turn.groups[mine]["troops"] += back
+        turn.lose(gid, back)
+    elif fight == 0:
+        turn.relocate(gid, refuge)
+    else:
+        turn.new_group(seat, refuge, back)
+        turn.lose(gid, back)
+    return fight, back, refuge
+
+
+def retreat_block(turn: Turn, i: int, retreat: str) -> int | None:
+    if retreat in SIDES:
+        return turn.board.side(i, retreat)
+    x, y = (int(v) for v in retreat.split(","))
+    if not turn.board.on_map(x, y):
+        return None
+    j = turn.board.index(x, y)
+    return j if j in turn.board.neighbours[i] else None
+
+
+def _bounties(turn: Turn, seat: str, enemy: str, a_lost: int, d_lost: int, before: dict) -> None:
+    economy.bounty(turn, seat, economy.BOUNTY_TROOP * d_lost,
+                   f"defeating {d_lost} troop{'s' if d_lost != 1 else ''} of {turn.nation(enemy)}")
+    economy.bounty(turn, enemy, economy.BOUNTY_TROOP * a_lost,
+                   f"defeating {a_lost} troop{'s' if a_lost != 1 else ''} of {turn.nation(seat)}")
+    for winner, loser in ((seat, enemy), (enemy, seat)):
+        if before[loser] and not turn.troops_of(loser):
+            economy.bounty(turn, winner, economy.BOUNTY_ALL_TROOPS,
+                           f"defeating all troops of {turn.nation(loser)}")
+
+
+def _story(turn: Turn, gid, target, seat, enemy, there, how, fighting, defending, attack_dice,
+           defence_dice, a_sum, d_sum, a_lost, d_lost, amphibious, retreated, refuge) -> str:
+    text = (f"{turn.nation(seat)}'s {gid} {how} {target} of {turn.nation(enemy)} at "
+            f"{turn.name(there)}: {fighting} against {defending}")
+    if retreated:
+        text += f" ({retreated} pulled back to {turn.name(refuge)})"
+    if turn.rng is None:
+        return text + "."
+    minus = f" - {fighting} amphibious" if amphibious else ""
+    text += (f"; dice {'+'.join(map(str, attack_dice))}{minus} = {a_sum} against "
+             f"{'+'.join(map(str, defence_dice))} = {d_sum}. ")
+    if a_sum > d_sum:
+        return text + f"{turn.nation(seat)} wins; {turn.nation(enemy)} loses {d_lost}."
+    if a_sum < d_sum:
+        return text + f"{turn.nation(enemy)} wins; {turn.nation(seat)} loses {a_lost}."
+    return text + f"A tie: {turn.nation(seat)} loses {a_lost}, {turn.nation(enemy)} loses {d_lost}."
+
+
+def _facts(turn: Turn, gid, target, seat, enemy, here, there, fighting, defending, a_lost,
+           d_lost, attack_dice, defence_dice, a_sum, d_sum, amphibious, retreated, refuge) -> dict:
+    # "combat", not "battle": the shared template adds its own line to "battle" events, and a
+    # battle here never takes a place (captures come from occupations).
+    return {"attacker": seat, "defender": enemy, "group": gid, "target": target,
+            "from": turn.name(here), "to": turn.name(there), "attacking": fighting,
+            "defending": defending, "attacker_losses": a_lost, "defender_losses": d_lost,
+            "captured": False, "attacker_dice": attack_dice, "defender_dice": defence_dice,
+            "attacker_sum": a_sum, "defender_sum": d_sum, "amphibious": amphibious,
+            "retreated": retreated, "retreat_to": turn.name(refuge) if refuge is not None else None}

@@ -1,0 +1,348 @@
+"""Wars, and the optional agreements (rule D-MC-7): declarations of war, peace treaties, open
+border agreements and alliances, proposed in one round and accepted in the next."""
+from __future__ import annotations
+
+from collections import deque
+
+from . import economy
+from .turn import Turn
+
+AGREEMENT_ROUNDS = 10   # "Open Border Agreements cannot be cancelled and last 10 rounds."
+ALLIANCE_SIZE = 3       # "A maximum of 3 people can form one alliance."
+KINDS = {"PEACE": "peace", "BORDERS": "borders", "ALLY": "ally"}
+OPTION_OF = {"DECLARE": "declarations", "PEACE": "peace", "BORDERS": "borders",
+             "ALLY": "alliances", "LEAVE": "alliances"}
+
+
+def pair(a: str, b: str) -> list[str]:
+    return sorted([a, b])
+
+
+def war_of(turn: Turn, a: str, b: str) -> dict | None:
+    return next((w for w in turn.state["wars"] if w["sides"] == pair(a, b)), None)
+
+
+def at_war(turn: Turn, a: str, b: str) -> bool:
+    return war_of(turn, a, b) is not None
+
+
+def alliance_of(turn: Turn, seat: str) -> dict | None:
+    return next((a for a in turn.state["alliances"] if seat in a["members"]), None)
+
+
+def allied(turn: Turn, a: str, b: str) -> bool:
+    alliance = alliance_of(turn, a)
+    return a != b and alliance is not None and b in alliance["members"]
+
+
+def may_pass(turn: Turn, seat: str, owner: str) -> bool:
+    """Whether troops of `seat` may enter territory of `owner`. Without the open-border rule
+    the world is open; with it, only at war, allied, or by an agreement."""
+    if not turn.options["borders"] or at_war(turn, seat, owner) or allied(turn, seat, owner):
+        return True
+    return any(b["host"] == owner and b["guest"] == seat and b["until"] >= turn.round
+               for b in turn.state["borders"])
+
+
+def hostile_problem(turn: Turn, seat: str, other: str) -> str | None:
+    """Why `seat` may not attack troops or occupy cities of `other` (None: it may, starting a
+    war if there is none: "Attacking a Troop of an Empire you are not at war with will
+    initiate a war with that Empire")."""
+    if other == seat:
+        return "it is your own"
+    if not turn.seats[other]["alive"]:
+        return f"{turn.nation(other)} is out of the game"
+    if allied(turn, seat, other):
+        return (f"{turn.nation(other)} is {turn.your(seat)} ally; "
+                "leave the alliance first (LEAVE)")
+    if turn.options["declarations"] and not at_war(turn, seat, other):
+        return (f"{turn.who(seat)} {'are' if turn.you else 'is'} not at war with "
+                f"{turn.nation(other)}; declare war first (DECLARE {other})")
+    return None
+
+
+def occupy_problem(turn: Turn, seat: str, owner: str) -> str | None:
+    problem = hostile_problem(turn, seat, owner)
+    return f"the city belongs to {turn.nation(owner)}: {problem}" if problem else None
+
+
+# ----------------------------------------------------------------------------------------------
+# War.
+
+def start_war(turn: Turn, seat: str, enemy: str, how: str) -> None:
+    """A new war between seat and enemy; the seat's allies join it (rule of the Alliances)."""
+    if at_war(turn, seat, enemy):
+        return
+    sides = [seat]
+    alliance = alliance_of(turn, seat)
+    if alliance:
+        sides += [m for m in alliance["members"] if m != seat and not at_war(turn, m, enemy)
+                  and not allied(turn, m, enemy)]
+    for side in sides:
+        turn.state["wars"].append({"sides": pair(side, enemy), "since": turn.round, "taken": {}})
+        turn.state["borders"] = [b for b in turn.state["borders"]
+                                 if {b["host"], b["guest"]} != {side, enemy}]
+    joined = f"; its allies {_names(turn, sides[1:])} join the war" if sides[1:] else ""
+    turn.add("war", f"War: {turn.nation(seat)} {how} {turn.nation(enemy)}{joined}.",
+             seat=seat, enemy=enemy, sides=sides)
+    if turn.options["declarations"]:
+        for side in sides:
+            _withdraw(turn, side, enemy)
+            _withdraw(turn, enemy, side)
+
+
+def _withdraw(turn: Turn, seat: str, host: str) -> None:
+    """"Troops inside enemy territory when War is declared are automatically moved to the
+    nearest neutral or owned land tile outside enemy borders." (also after a peace treaty)"""
+    for gid in sorted((g for g, grp in turn.groups.items() if grp["owner"] == seat),
+                      key=lambda g: int(g[1:])):
+        i = turn.place(gid)
+        if turn.owner(i) != host and not _foreign_city(turn, seat, i, host):
+            continue
+        spot = _nearest_refuge(turn, seat, i, turn.groups[gid]["troops"])
+        if spot is None:
+            continue
+        turn.relocate(gid, spot)
+        mine = [g for g in turn.groups_at(spot) if g != gid and turn.groups[g]["owner"] == seat]
+        if mine:
+            turn.groups[mine[0]]["troops"] += turn.groups[gid]["troops"]
+            turn.remove(gid)
+        turn.add("withdraw", f"{turn.nation(seat)}'s group {gid} is moved out of "
+                 f"{turn.nation(host)}'s territory to {turn.name(spot)}.", seat=seat, group=gid,
+                 block=turn.name(spot))
+
+
+def _foreign_city(turn: Turn, seat: str, i: int, host: str) -> bool:
+    cid = turn.city_at.get(i)
+    return cid is not None and turn.cities[cid]["owner"] == host
+
+
+def _nearest_refuge(turn: Turn, seat: str, start: int, troops: int) -> int | None:
+    seen, queue = {start}, deque([start])
+    while queue:
+        i = queue.popleft()
+        if i != start and _refuge(turn, seat, i, troops):
+            return i
+        for n in turn.board.neighbours[i]:
+            if n not in seen and not turn.board.water[n]:
+                seen.add(n)
+                queue.append(n)
+    return None
+
+
+def _refuge(turn: Turn, seat: str, i: int, troops: int) -> bool:
+    """A neutral or own land block with room for the group."""
+    return turn.owner(i) in (None, seat) and turn.may_stand(seat, i, troops)
+
+
+def declare(turn: Turn, seat: str, enemy: str) -> str | None:
+    if enemy not in turn.seats or enemy == seat:
+        return f"{enemy} is not another empire of this game"
+    if at_war(turn, seat, enemy):
+        return f"{turn.who(seat)} {'are' if turn.you else 'is'} at war with {turn.nation(enemy)} already"
+    if not turn.seats[enemy]["alive"]:
+        return f"{turn.nation(enemy)} is out of the game"
+    if allied(turn, seat, enemy):
+        return f"{turn.nation(enemy)} is an ally: empires in an alliance cannot declare war on each other"
+    start_war(turn, seat, enemy, "declares war on")
+    return None
+
+
+# ----------------------------------------------------------------------------------------------
+# Proposals and acceptances.
+
+def propose(turn: Turn, seat: str, kind: str, other: str, terms) -> str | None:
+    problem = _proposal_problem(turn, seat, kind, other, terms)
+    if problem:
+        return problem
+    turn.state["proposals"] = [p for p in turn.state["proposals"] if not (
+        p["from"] == seat and p["to"] == other and p["kind"] == kind and p["round"] == turn.round)]
+    turn.state["proposals"].append({"from": seat, "to": other, "kind": kind, "terms": terms,
+                                    "round": turn.round})
+    turn.add("proposal", f"{turn.nation(seat)} proposes {describe(turn, kind, seat, other, terms)}"
+             f" to {turn.nation(other)}; it may accept in round {turn.round + 1}.",
+             (seat, other), seat=seat, to=other, kind=kind, terms=terms)
+    return None
+
+
+def describe(turn: Turn, kind: str, seat: str, other: str, terms) -> str:
+    if kind == "peace":
+        ceded = f", {', '.join(terms)} ceded" if terms else ", every city taken in the war returned"
+        return f"a peace treaty{ceded}"
+    if kind == "borders":
+        return {"MINE": f"to open its borders to {turn.nation(other)}",
+                "THEIRS": f"that {turn.nation(other)} open its borders to it",
+                "BOTH": "open borders both ways"}[terms] + f" for {AGREEMENT_ROUNDS} rounds"
+    return f"an alliance for {AGREEMENT_ROUNDS} rounds"
+
+
+def _proposal_problem(turn: Turn, seat: str, kind: str, other: str, terms) -> str | None:
+    if other not in turn.seats or other == seat:
+        return f"{other} is not another empire of this game"
+    if not turn.seats[other]["alive"]:
+        return f"{turn.nation(other)} is out of the game"
+    if kind == "peace":
+        if not at_war(turn, seat, other):
+            return f"there is no war with {turn.nation(other)}"
+        for cid in terms:
+            if cid not in turn.cities or turn.cities[cid]["owner"] not in (seat, other):
+                return f"{cid} is not a city of either side"
+    if kind == "ally":
+        return _alliance_problem(turn, seat, other)
+    if kind == "borders" and at_war(turn, seat, other):
+        return f"{turn.nation(other)} is an enemy: make peace first"
+    return None
+
+
+def _alliance_problem(turn: Turn, seat: str, other: str) -> str | None:
+    if turn.state["alliances_closed"]:
+        return "no more alliances may be formed in this War Bounty game"
+    if at_war(turn, seat, other):
+        return f"{turn.nation(other)} is an enemy: make peace first"
+    if allied(turn, seat, other):
+        return f"{turn.nation(other)} is an ally already"
+    mine, theirs = alliance_of(turn, seat), alliance_of(turn, other)
+    if mine and theirs:
+        return "both empires are in alliances already"
+    joined = mine or theirs
+    if joined and len(joined["members"]) >= ALLIANCE_SIZE:
+        return f"an alliance has at most {ALLIANCE_SIZE} members"
+    return None
+
+
+def accept(turn: Turn, seat: str, kind: str, other: str) -> str | None:
+    found = next((p for p in turn.state["proposals"] if p["from"] == other and p["to"] == seat
+                  and p["kind"] == kind and p["round"] == turn.round - 1), None)
+    if found is None:
+        return (f"{turn.nation(other) if other in turn.seats else other} made no {kind} proposal "
+                f"to {turn.who(seat)} in round {turn.round - 1}")
+    problem = _proposal_problem(turn, other, kind, seat, found["terms"])
+    if problem:
+        return problem
+    turn.state["proposals"] = [p for p in turn.state["proposals"] if p is not found]
+    {"peace": make_peace, "borders": open_borders, "ally": ally}[kind](
+        turn, other, seat, found["terms"])
+    return None
+
+
+def make_peace(turn: Turn, a: str, b: str, ceded: list) -> None:
+    war = war_of(turn, a, b)
+    turn.state["wars"] = [w for w in turn.state["wars"] if w is not war]
+    moves = []
+    for cid, before in war["taken"].items():
+        if cid in turn.cities and cid not in ceded and turn.cities[cid]["owner"] in (a, b) \
+                and turn.cities[cid]["owner"] != before:
+            moves.append((cid, before))
+    for cid in ceded:
+        owner = turn.cities[cid]["owner"]
+        if cid not in war["taken"]:
+            moves.append((cid, b if owner == a else a))
+    for cid, new in moves:
+        _hand(turn, cid, new)
+    for cid in turn.cities:
+        city = turn.cities[cid]
+        if city["owner"] in (a, b) and city["occupier"] in (a, b):
+            city.update(occupier=None, held=0)
+    _withdraw(turn, a, b)
+    _withdraw(turn, b, a)
+    handed = "; ".join(f"{cid} to {turn.nation(new)}" for cid, new in moves) or "no city changes hands"
+    turn.add("peace", f"Peace between {turn.nation(a)} and {turn.nation(b)}: {handed}.",
+             seat=a, other=b, cities=[[cid, new] for cid, new in moves])
+
+
+def _hand(turn: Turn, cid: str, new: str) -> None:
+    """A city and the territory in a one-block radius of it pass to a new owner."""
+    city = turn.cities[cid]
+    old = city["owner"]
+    city.update(owner=new, occupier=None, held=0)
+    for n in turn.board.around(turn.city_block(cid)):
+        if not turn.board.water[n] and turn.owner(n) in (old, None):
+            turn.claim(n, new)
+
+
+def open_borders(turn: Turn, proposer: str, accepter: str, terms: str) -> None:
+    until = turn.round + AGREEMENT_ROUNDS - 1
+    hosts = {"MINE": [(proposer, accepter)], "THEIRS": [(accepter, proposer)],
+             "BOTH": [(proposer, accepter), (accepter, proposer)]}[terms]
+    for host, guest in hosts:
+        turn.state["borders"].append({"host": host, "guest": guest, "until": until})
+    text = "; ".join(f"{turn.nation(guest)} may pass through {turn.nation(host)}'s territory"
+                     for host, guest in hosts)
+    turn.add("borders", f"Open border agreement until round {until}: {text}.",
+             seat=proposer, other=accepter, until=until)
+
+
+def ally(turn: Turn, proposer: str, accepter: str, _terms=None) -> None:
+    joined = alliance_of(turn, proposer) or alliance_of(turn, accepter)
+    if joined:
+        joined["members"] = sorted({*joined["members"], proposer, accepter})
+        members = joined["members"]
+    else:
+        members = pair(proposer, accepter)
+        turn.state["alliances"].append({"members": members,
+                                        "until": turn.round + AGREEMENT_ROUNDS - 1})
+    alliance = alliance_of(turn, proposer)
+    turn.add("alliance", f"Alliance of {_names(turn, members)} until round {alliance['until']}.",
+             seat=proposer, other=accepter, members=members, until=alliance["until"])
+
+
+def leave(turn: Turn, seat: str) -> str | None:
+    alliance = alliance_of(turn, seat)
+    if alliance is None:
+        return f"{turn.who(seat)} {'are' if turn.you else 'is'} in no alliance"
+    others = [m for m in alliance["members"] if m != seat and turn.seats[m]["alive"]]
+    problem = economy.pay(turn, seat, economy.ALLIANCE_PENALTY * len(others), "leaving early")
+    if problem:
+        return problem
+    for m in others:
+        turn.seats[m]["money"] += economy.ALLIANCE_PENALTY
+    _part(turn, alliance, seat)
+    turn.add("alliance_left", f"{turn.nation(seat)} leaves its alliance early and pays "
+             f"{economy.ALLIANCE_PENALTY} E$ to each of {_names(turn, others)}.", seat=seat,
+             paid=economy.ALLIANCE_PENALTY * len(others))
+    return None
+
+
+def _part(turn: Turn, alliance: dict, seat: str) -> None:
+    alliance["members"] = [m for m in alliance["members"] if m != seat]
+    if len(alliance["members"]) < 2:
+        turn.state["alliances"] = [a for a in turn.state["alliances"] if a is not alliance]
+
+
+def end_of_round(turn: Turn) -> None:
+    """Agreements that run out, proposals nobody accepted, and War Bounty's rule that an
+    alliance which has defeated all its opposition is broken."""
+    number = turn.round
+    turn.state["proposals"] = [p for p in turn.state["proposals"] if p["round"] >= number]
+    turn.state["borders"] = [b for b in turn.state["borders"] if b["until"] > number]
+    for alliance in list(turn.state["alliances"]):
+        if alliance["until"] <= number:
+            turn.state["alliances"].remove(alliance)
+            turn.add("alliance_ends", f"The alliance of {_names(turn, alliance['members'])} "
+                     f"ends after {AGREEMENT_ROUNDS} rounds; it may be formed again.",
+                     members=alliance["members"])
+    alive = [s for s in turn.state["seating"] if turn.seats[s]["alive"]]
+    if turn.mode == economy.WAR_BOUNTY:
+        for alliance in list(turn.state["alliances"]):
+            if len(alive) > 1 and set(alive) <= set(alliance["members"]):
+                turn.state["alliances"].remove(alliance)
+                turn.state["alliances_closed"] = True
+                turn.add("alliance_ends", f"The alliance of {_names(turn, alliance['members'])} "
+                         "has defeated all its opposition and is broken; no alliance may be "
+                         "formed from now on.", members=alliance["members"])
+
+
+def forget(turn: Turn, seat: str) -> None:
+    """An empire that capitulated: its wars end, its agreements and proposals lapse."""
+    state = turn.state
+    state["wars"] = [w for w in state["wars"] if seat not in w["sides"]]
+    state["borders"] = [b for b in state["borders"] if seat not in (b["host"], b["guest"])]
+    state["proposals"] = [p for p in state["proposals"] if seat not in (p["from"], p["to"])]
+    alliance = alliance_of(turn, seat)
+    if alliance:
+        _part(turn, alliance, seat)
+
+
+def _names(turn: Turn, seats: list[str]) -> str:
+    names = [turn.nation(s) for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

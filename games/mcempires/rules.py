@@ -1,0 +1,264 @@
+"""Minecraft EMPIRES resolution: a new game, one round (every empire's turn in an order of play
+that rotates), occupations and captures, and the end of the game (rule D-MC-10)."""
+from __future__ import annotations
+
+from collections import deque
+
+from gm.core.model import Order, Outcome, SeatInfo, TurnResult
+from gm.core.ruleset import TurnSeeds
+
+from . import actions, cities, combat, diplomacy, economy, moves, setup
+from .grammar import MAX_ORDERS, order_text, well_formed
+from .turn import Turn, copy_state
+
+
+def new_game(scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
+    """Round 1 of a game: the world and the seats (and in War Bounty and Land Game the
+    empires they start with)."""
+    return setup.new_state(scenario, seats, seeds)
+
+
+def order_of_play(state: dict) -> list[str]:
+    """The living empires in this round's order: the seating rotated by one seat each round,
+    from a seeded draw (rule D-ALL-4)."""
+    seating = state["seating"]
+    shift = (state["first"] + state["round"] - 1) % len(seating)
+    return [s for s in seating[shift:] + seating[:shift] if state["seats"][s]["alive"]]
+
+
+def resolve(state: dict, orders_by_seat, seeds: TurnSeeds) -> TurnResult:
+    """One round: standing orders first, then each empire's turn in the order of play (rule
+    D-MC-9), then the agreements that run out and the end of the game."""
+    if state["phase"] == "over":
+        return TurnResult(copy_state(state), ())
+    turn = Turn(state, seeds.rng("roll"))
+    orders = {seat: _readable(turn, orders_by_seat, seat) for seat in turn.state["seating"]}
+    read_standing(turn, orders)
+    sequence = order_of_play(turn.state)
+    turn.add("order_of_play", f"Round {turn.round}. Order of play: "
+             + ", ".join(turn.nation(s) for s in sequence) + ".", order=sequence,
+             round=turn.round)
+    for seat in sequence:
+        if turn.seats[seat]["alive"]:
+            play_turn(turn, seat, orders[seat])
+    diplomacy.end_of_round(turn)
+    _end_of_round(turn)
+    return TurnResult(turn.finish(), tuple(turn.events))
+
+
+def _readable(turn: Turn, orders_by_seat, seat: str) -> list[Order]:
+    given = orders_by_seat.get(seat) if isinstance(orders_by_seat, dict) else None
+    given = list(given) if isinstance(given, (list, tuple)) else []
+    for junk in (o for o in given if not well_formed(o)):
+        failed(turn, seat, junk, "it could not be read")
+    return [o for o in given if well_formed(o)]
+
+
+def failed(turn: Turn, seat: str, order, reason: str) -> None:
+    text = order_text(order)
+    turn.private(seat, "order_failed", f"{turn.nation(seat)}'s order {text} fails: {reason}.",
+                 order=text, reason=reason, line=getattr(order, "line", 0))
+
+
+def read_standing(turn: Turn, orders: dict, only: str | None = None) -> None:
+    """The round's standing orders of every empire (or of `only`), kept for the battles and
+    occupations of other empires' turns, and in the state for the next order form."""
+    for seat, listed in orders.items():
+        if only and seat != only:
+            continue
+        defence, destroy, lines = {}, set(), []
+        for order in listed:
+            if order.verb == "DEFEND":
+                key, fight, retreat = order.args
+                defence[key] = combat.Defence(fight, retreat)
+            elif order.verb == "DESTROY":
+                cid = actions.city_named(turn, order.args[0]) if order.args[0] != "ALL" else "ALL"
+                destroy.add(cid or order.args[0])
+            else:
+                continue
+            lines.append(order_text(order))
+        turn.defence[seat], turn.destroy[seat] = defence, destroy
+        if turn.seats[seat]["alive"]:
+            turn.state["standing"] = {**turn.state["standing"], seat: lines}
+
+
+def play_turn(turn: Turn, seat: str, orders: list[Order]) -> None:
+    had_capital = bool(turn.seats[seat]["capital"])
+    start_turn(turn, seat, orders)
+    for order in orders[MAX_ORDERS:]:
+        failed(turn, seat, order, f"an empire gives at most {MAX_ORDERS} orders a round")
+    for order in orders[:MAX_ORDERS]:
+        if order.verb in actions.STANDING or (order.verb == "CAPITAL" and not had_capital):
+            continue
+        if not turn.seats[seat]["alive"]:
+            failed(turn, seat, order, f"{turn.nation(seat)} is out of the game")
+            continue
+        reason = actions.execute(turn, seat, order)
+        if reason:
+            failed(turn, seat, order, reason)
+    if turn.seats[seat]["alive"]:
+        end_turn(turn, seat)
+
+
+# ----------------------------------------------------------------------------------------------
+# The start of an empire's turn: its capital in round 1, income, spawning, bonuses, storming.
+
+def start_turn(turn: Turn, seat: str, orders: list[Order]) -> None:
+    if not turn.seats[seat]["capital"]:
+        _found_capital(turn, seat, [o for o in orders if o.verb == "CAPITAL"])
+    economy.earn_income(turn, seat)
+    cities.spawn(turn, seat)
+    moves.round_bonus(turn, seat)
+    _storm(turn, seat)
+    for cid in turn.cities_of(seat):
+        if turn.cities[cid]["held"] == 1:
+            standing_destroy(turn, seat, cid)
+
+
+def _found_capital(turn: Turn, seat: str, asked: list[Order]) -> None:
+    """"Your Capital City must be founded by the first round": on the block ordered, or, when
+    that is not possible or nothing was ordered, on the nearest free block to it (or to the
+    site gm suggested)."""
+    want = None
+    for order in asked:
+        i = actions.block_of(turn, order.args[0])
+        problem = (actions.off_map(turn, order.args[0]) if i is None
+                   else cities.placement_problem(turn, seat, i, capital=True))
+        if problem is None:
+            cities.found_capital(turn, seat, i, "")
+            return
+        failed(turn, seat, order, problem)
+        want = want if want is not None or i is None else i
+    if want is None:
+        x, y = turn.seats[seat]["site"]
+        want = turn.board.index(x, y)
+    spot = _nearest_site(turn, seat, want)
+    how = (" (no capital was ordered, so gm founds it on the suggested site or the nearest "
+           "free block to it)") if not asked else " (the nearest free block to the one ordered)"
+    cities.found_capital(turn, seat, spot, how)
+
+
+def _nearest_site(turn: Turn, seat: str, start: int) -> int:
+    seen, queue = {start}, deque([start])
+    while queue:
+        i = queue.popleft()
+        if not cities.placement_problem(turn, seat, i, capital=True):
+            return i
+        for n in turn.board.neighbours[i]:
+            if n not in seen:
+                seen.add(n)
+                queue.append(n)
+    raise ValueError("no block of the world can take a capital")  # a scenario error, not a player's
+
+
+def _storm(turn: Turn, seat: str) -> None:
+    """Defenders spawned (or left) in a city the empire occupies must be beaten in its turn for
+    the occupation to count; its occupying group attacks them with every troop."""
+    for cid, city in list(turn.cities.items()):
+        if city["occupier"] != seat or cid not in turn.cities:
+            continue
+        centre = turn.city_block(cid)
+        mine, theirs = turn.group_of(seat, centre), turn.group_of(city["owner"], centre)
+        if mine and theirs:
+            turn.attacked.add(mine)
+            combat.battle(turn, mine, turn.groups[mine]["troops"], theirs,
+                          how="storms the garrison of")
+
+
+def standing_destroy(turn: Turn, seat: str, cid: str) -> None:
+    wanted = turn.destroy.get(seat, set())
+    if cid not in wanted and "ALL" not in wanted:
+        return
+    reason = cities.destroy_infrastructure(turn, seat, cid, standing=True)
+    if reason and cid in wanted:
+        turn.private(seat, "order_failed", f"{turn.nation(seat)}'s standing order DESTROY {cid} "
+                     f"fails: {reason}.", order=f"DESTROY {cid}", reason=reason, line=0)
+
+
+# ----------------------------------------------------------------------------------------------
+# The end of an empire's turn: occupations count (rule D-MC-6).
+
+def end_turn(turn: Turn, seat: str) -> None:
+    for cid in [c for c, city in turn.cities.items() if city["occupier"] == seat]:
+        if cid not in turn.cities:
+            continue
+        city = turn.cities[cid]
+        centre = turn.city_block(cid)
+        owner = city["owner"]
+        if not turn.group_of(seat, centre):
+            city.update(occupier=None, held=0)
+            turn.add("occupation_ends", f"{turn.nation(seat)} leaves {cid}: the occupation ends.",
+                     seat=seat, city=cid)
+        elif turn.group_of(owner, centre):
+            city["held"] = 0
+            turn.add("occupation_held", f"{turn.nation(owner)}'s troops still hold {cid}: the "
+                     f"occupation by {turn.nation(seat)} starts counting again.",
+                     seat=seat, owner=owner, city=cid)
+        else:
+            city["held"] += 1
+            if city["held"] >= 2:
+                cities.capture(turn, cid, seat)
+            else:
+                turn.add("occupation_count", f"{turn.nation(seat)} has held {cid} for a round; "
+                         "it captures the city at the end of its next turn if no defender is "
+                         "left in it.", seat=seat, owner=owner, city=cid, held=1)
+                standing_destroy(turn, owner, cid)
+
+
+# ----------------------------------------------------------------------------------------------
+# The end of the game (rule D-MC-10).
+
+def _end_of_round(turn: Turn) -> None:
+    state = turn.state
+    alive = [s for s in state["seating"] if turn.seats[s]["alive"]]
+    limit = state["options"]["round-limit"]
+    if len(alive) <= 1:
+        reason = "last empire standing"
+        won = alive
+    elif limit and turn.round >= limit:
+        won = ranking(state)[0]
+        reason = (f"most cities, then territory, then E$ after the round limit of {limit}"
+                  + (": the win is shared" if len(won) > 1 else ""))
+    else:
+        state["round"] += 1
+        return
+    state["phase"] = "over"
+    state["result"] = {"winners": won, "reason": reason}
+    names = " and ".join(turn.nation(s) for s in won) or "nobody"
+    turn.add("game_over", f"The game is over after round {turn.round}: {names} "
+             f"{'wins' if len(won) == 1 else 'share the win'} ({reason}).",
+             winners=won, reason=reason)
+
+
+def standing(state: dict, seat: str) -> tuple[int, int, int]:
+    """What ranks empires at a round limit: cities, blocks of territory, E$."""
+    me = state["seats"][seat]
+    owned = sum(1 for c in state["cities"].values() if c["owner"] == seat)
+    blocks = sum(row.count(me["mark"]) for row in state["territory"])
+    return owned, blocks, me["money"]
+
+
+def ranking(state: dict) -> list[list[str]]:
+    """The living empires grouped best first by (cities, territory, E$)."""
+    alive = [s for s in state["seating"] if state["seats"][s]["alive"]]
+    keys = {s: standing(state, s) for s in alive}
+    groups: list[list[str]] = []
+    for seat in sorted(alive, key=lambda s: keys[s], reverse=True):
+        if groups and keys[groups[-1][0]] == keys[seat]:
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    return groups
+
+
+def scores(state: dict) -> dict[str, int]:
+    """The score a report's table shows: the cities each empire owns."""
+    return {seat: sum(1 for c in state["cities"].values() if c["owner"] == seat)
+            for seat in state["seating"]}
+
+
+def outcome(state: dict) -> Outcome | None:
+    result = state.get("result")
+    if state["phase"] != "over" or not result:
+        return None
+    return Outcome(tuple(result["winners"]), result["reason"], scores(state))

@@ -1,0 +1,193 @@
+"""The start of a game: the world (from the scenario or the generator), the seats, and the
+empires War Bounty and Land Game start with, laid out fairly by gm."""
+from __future__ import annotations
+
+import heapq
+
+from gm.core.model import SeatInfo
+from gm.core.ruleset import ScenarioError, TurnSeeds
+
+from . import cities, economy
+from .cities import CITY_SPACING
+from .turn import MAX_TROOPS, Turn
+from .world import FREE
+from .worldgen import generate_world, world_side
+
+START_MONEY = {economy.ORIGINAL: 10, economy.WAR_BOUNTY: 0, economy.LAND_GAME: 5}
+START_BLOCKS = {economy.WAR_BOUNTY: 300, economy.LAND_GAME: 50}
+WAR_BOUNTY_CITIES = 5        # "5 cities(including capital)"
+DEFAULT_OPTIONS = {"mode": economy.ORIGINAL, "round-limit": 0, "declarations": False,
+                   "peace": False, "borders": False, "alliances": False, "amphibious": False}
+# Land each seat needs in a generated world: room to grow, and War Bounty's 300 blocks with
+# space between the empires.
+BLOCKS_PER_SEAT = {economy.ORIGINAL: 200, economy.LAND_GAME: 200, economy.WAR_BOUNTY: 760}
+
+
+def options_of(scenario: dict) -> dict:
+    given = scenario.get("options") or {}
+    return {key: given.get(key, default) for key, default in DEFAULT_OPTIONS.items()}
+
+
+def make_world(scenario: dict, seats: int, mode: str, seeds: TurnSeeds) -> dict:
+    """The scenario's own map, or a generated one (seeded by the game, so it is made again
+    identically when the game is replayed)."""
+    world = scenario["world"]
+    if world.get("terrain"):
+        return {"width": len(world["terrain"][0]), "height": len(world["terrain"]),
+                "terrain": list(world["terrain"]), "sites": [list(s) for s in world["sites"][:seats]]}
+    side = world.get("size") or world_side(seats, BLOCKS_PER_SEAT[mode])
+    try:
+        made = generate_world(side, side, seats, seeds.rng("world"))
+    except ValueError as err:
+        raise ScenarioError(str(err)) from None
+    return {"width": side, "height": side, "terrain": made["terrain"], "sites": made["sites"]}
+
+
+def new_state(scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
+    codes = [s.code for s in seats]
+    listed = {s["code"]: s for s in scenario["seats"]}
+    low, high = scenario["min_seats"], scenario["max_seats"]
+    if not low <= len(codes) <= high:
+        raise ScenarioError(f"{scenario['name']} is for {low} to {high} empires, not {len(codes)}")
+    unknown = [c for c in codes if c not in listed]
+    if unknown:
+        raise ScenarioError(f"seat {unknown[0]} is not in {scenario['name']} "
+                            f"(its seats are {', '.join(listed)})")
+    if len(set(codes)) != len(codes):
+        raise ScenarioError("each seat may take part only once")
+    options = options_of(scenario)
+    if options["mode"] not in economy.MODES:
+        raise ScenarioError(f"mode must be one of {', '.join(economy.MODES)}, not {options['mode']!r}")
+    names = {s.code: s.name for s in seats}
+    seating = [code for code in listed if code in names]
+    world = make_world(scenario, len(seating), options["mode"], seeds)
+    state = {
+        "ruleset": "mcempires",
+        "title": scenario["title"],
+        "scenario": {"name": scenario["name"], "title": scenario["title"]},
+        "options": options,
+        "round": 1, "phase": "play",
+        "seating": seating,
+        "first": seeds.rng("order").randrange(len(seating)),  # rule D-ALL-4: a seeded draw
+        "seats": {code: _seat(listed[code], names[code], world["sites"][n], options["mode"])
+                  for n, code in enumerate(seating)},
+        "world": {k: world[k] for k in ("width", "height", "terrain")},
+        "territory": [FREE * world["width"]] * world["height"],
+        "cities": {}, "groups": {}, "next_group": 1, "rails": [], "wars": [], "borders": [],
+        "alliances": [], "proposals": [], "standing": {}, "alliances_closed": False,
+        "result": None,
+    }
+    if options["mode"] != economy.ORIGINAL:
+        state = _laid_out(state)
+    return state
+
+
+def _seat(listed: dict, player: str, site: list, mode: str) -> dict:
+    """A seat's record. site: where gm suggests (and, if none is ordered, founds) its capital.
+    lost: cities captured from it that it has not taken back; captor: who captured its capital.
+    fell: the round it capitulated."""
+    return {"name": player, "nation": listed["name"], "colour": listed["colour"],
+            "mark": listed["mark"], "money": START_MONEY[mode], "alive": True, "capital": None,
+            "founded": 0, "treasuries_bought": 0, "rail_stock": 0, "lost": [], "captor": None,
+            "fell": None, "site": list(site)}
+
+
+def _laid_out(state: dict) -> dict:
+    """War Bounty and Land Game start with land (and cities) already held: gm founds each
+    capital on its site and grows the territories together, a block each in turn."""
+    turn = Turn(state)
+    mode = turn.mode
+    for seat in state["seating"]:
+        x, y = turn.seats[seat]["site"]
+        cities.found_capital(turn, seat, turn.board.index(x, y), " (laid out by gm)")
+    _grow(turn, START_BLOCKS[mode])
+    if mode == economy.WAR_BOUNTY:
+        for seat in state["seating"]:
+            _war_bounty_empire(turn, seat)
+    turn.events.clear()
+    return turn.finish()
+
+
+def _grow(turn: Turn, blocks: int) -> None:
+    board = turn.board
+    frontier, size = {}, {}
+    for seat in turn.state["seating"]:
+        centre = turn.city_block(turn.seats[seat]["capital"])
+        frontier[seat] = []
+        size[seat] = turn.blocks_of(seat)
+        for i in board.around(centre):
+            if turn.owner(i) == seat:
+                _push(turn, frontier[seat], centre, i)
+    growing = list(turn.state["seating"])
+    while growing:
+        for seat in list(growing):
+            centre = turn.city_block(turn.seats[seat]["capital"])
+            taken = None
+            while frontier[seat] and taken is None:
+                _, i = heapq.heappop(frontier[seat])
+                if turn.owner(i) is None and not board.water[i]:
+                    taken = i
+            if taken is None or size[seat] >= blocks:
+                growing.remove(seat)
+                continue
+            turn.claim(taken, seat)
+            size[seat] += 1
+            _push(turn, frontier[seat], centre, taken)
+
+
+def _push(turn: Turn, heap: list, centre: int, i: int) -> None:
+    board = turn.board
+    cx, cy = board.xy(centre)
+    for n in board.neighbours[i]:
+        if turn.owner(n) is None and not board.water[n]:
+            x, y = board.xy(n)
+            heapq.heappush(heap, ((x - cx) ** 2 + (y - cy) ** 2, n))
+
+
+def _near_cities(turn: Turn) -> set[int]:
+    """Blocks closer than CITY_SPACING to a city centre (rule D-MC-4): no city may go there."""
+    near: set[int] = set()
+    for city in turn.cities.values():
+        _add_near(turn, near, city["x"], city["y"])
+    return near
+
+
+def _add_near(turn: Turn, near: set[int], x: int, y: int) -> None:
+    reach = CITY_SPACING - 1
+    for dy in range(-reach, reach + 1):
+        for dx in range(abs(dy) - reach, reach - abs(dy) + 1):
+            if turn.board.on_map(x + dx, y + dy):
+                near.add(turn.board.index(x + dx, y + dy))
+
+
+def _war_bounty_empire(turn: Turn, seat: str) -> None:
+    """"5 cities (including capital) ... 30 troops (6 in each city) ... 1 Naval Base, 1
+    Transport Infrastructure": the cities spread over its land, the first coastal one if any."""
+    capital = turn.seats[seat]["capital"]
+    board = turn.board
+    mark = turn.marks[seat]
+    own = [i for i in range(len(board.water)) if turn.land[i] == mark]
+    near = _near_cities(turn)  # own land away from every city is fit for one: nothing else is there
+    coastal = sorted((i for i in own if board.coastal[i] and i not in near),
+                     key=lambda i: (board.distance(i, turn.city_block(capital)), i))
+    if coastal:
+        cid = cities.found_city(turn, seat, coastal[0])
+        turn.cities[cid]["naval"] = True
+        _add_near(turn, near, *board.xy(coastal[0]))
+    while len(turn.cities_of(seat)) < WAR_BOUNTY_CITIES:
+        spots = [i for i in own if i not in near]
+        if not spots:
+            break
+        mine = [turn.city_block(c) for c in turn.cities_of(seat)]
+        best = max(spots, key=lambda i: (min(board.distance(i, c) for c in mine), -i))
+        cities.found_city(turn, seat, best)
+        _add_near(turn, near, *board.xy(best))
+    turn.bought_city.discard(seat)
+    turn.cities[capital]["transport"] = True
+    for cid in turn.cities_of(seat):
+        centre = turn.city_block(cid)
+        gid = turn.group_of(seat, centre)
+        if gid:
+            turn.groups[gid]["troops"] = MAX_TROOPS
+        else:
+            turn.new_group(seat, centre, MAX_TROOPS)

@@ -1,0 +1,313 @@
+"""What one seat sees of a Minecraft EMPIRES game: the report's view, its order form, the turn
+label, and the one thing a seat keeps to itself (its standing orders)."""
+from __future__ import annotations
+
+from random import Random
+
+from . import economy
+from .grammar import USAGE
+from .paths import Walker
+from .rules import order_of_play, outcome
+from .turn import Turn
+from .world import FULL_SPEED, TERRAIN_NAMES
+
+PALETTE = {".": "#a9cc7e", "^": "#9c968c", ":": "#ead9a2", "*": "#f5f7fa", "~": "#5d8fd6",
+           "=": "#7eabe3", "o": "#4fb8c8"}
+MODE_NAMES = {economy.ORIGINAL: "Original", economy.WAR_BOUNTY: "War Bounty",
+              economy.LAND_GAME: "Land Game"}
+REGION_MARGIN, REGION_MIN, REGION_MAX = 6, 30, 64
+
+
+def turn_label(state: dict) -> str:
+    if state["phase"] == "over":
+        return "Game over"
+    limit = state["options"]["round-limit"]
+    return f"Round {state['round']}" + (f" of {limit}" if limit else "")
+
+
+def view(state: dict, seat: str) -> dict:
+    """The only input to a seat's report. The world is open, as a Minecraft world is: land,
+    cities, troops, E$ and wars are shown to all; an empire's standing orders and the proposals
+    between two others are not."""
+    turn = Turn(state)
+    result = outcome(state)
+    mine = seat in state["seats"]
+    return {
+        "ruleset": "mcempires",
+        "title": state["title"],
+        "seat": seat,
+        "phase": state["phase"],
+        "round": state["round"],
+        "turn_label": turn_label(state),
+        "mode": MODE_NAMES[state["options"]["mode"]],
+        "options": [k for k in ("declarations", "peace", "borders", "alliances", "amphibious")
+                    if state["options"][k]],
+        "round_limit": state["options"]["round-limit"],
+        "world": world_drawing(state),
+        "region": region(turn, seat) if mine else None,
+        "legend": [{"letter": k, "name": TERRAIN_NAMES[k], "colour": v} for k, v in PALETTE.items()],
+        "seats": [_seat_line(turn, code) for code in state["seating"]],
+        "order_of_play": order_of_play(state) if state["phase"] == "play" else [],
+        "you": _you(turn, seat) if mine else None,
+        "occupations": _occupations(turn),
+        "wars": [{"sides": w["sides"], "since": w["since"]} for w in state["wars"]],
+        "borders": [dict(b) for b in state["borders"]],
+        "alliances": [dict(a) for a in state["alliances"]],
+        "proposals": [dict(p) for p in state["proposals"] if seat in (p["from"], p["to"])],
+        "outcome": result.to_json() if result else None,
+    }
+
+
+def world_drawing(state: dict) -> dict:
+    """The map's data for gm/render/gridmap.py: the same for every seat, so it is drawn once."""
+    seats = state["seats"]
+    capitals = {s["capital"] for s in seats.values() if s["capital"]}
+    marks = []
+    for cid, city in sorted(state["cities"].items()):
+        owner = seats[city["owner"]]
+        is_capital = cid == owner["capital"]
+        marks.append({"x": city["x"], "y": city["y"], "shape": "capital" if is_capital else "city",
+                      "colour": owner["colour"], "label": cid,
+                      "tag": city["owner"] if is_capital and cid in capitals else ""})
+    for gid, group in sorted(state["groups"].items(), key=lambda g: int(g[0][1:])):
+        marks.append({"x": group["x"], "y": group["y"], "shape": "group",
+                      "colour": seats[group["owner"]]["colour"], "label": str(group["troops"]),
+                      "note": group["owner"]})  # with 16 empires colours alone can look alike
+    return {
+        "width": state["world"]["width"], "height": state["world"]["height"],
+        "terrain": state["world"]["terrain"], "palette": PALETTE,
+        "territory": state["territory"],
+        "owners": {s["mark"]: s["colour"] for s in seats.values()},
+        "lines": [{"colour": seats[r["owner"]]["colour"], "blocks": r["blocks"]}
+                  for r in state["rails"]],
+        "marks": marks, "every": 10,
+    }
+
+
+def region(turn: Turn, seat: str) -> dict | None:
+    """The part of the world the seat's enlarged map shows: its territory and what is near."""
+    me = turn.seats[seat]
+    mark = turn.marks[seat]
+    xs, ys = [], []
+    width = turn.board.width
+    for i in range(len(turn.land)):
+        if turn.land[i] == mark:
+            xs.append(i % width)
+            ys.append(i // width)
+    if not xs:
+        if not me["alive"]:
+            return None
+        xs, ys = [me["site"][0]], [me["site"][1]]
+    return {axis: value for axis, value in zip(
+        ("x0", "x1"), _span(min(xs), max(xs), turn.board.width))} | {
+        axis: value for axis, value in zip(("y0", "y1"), _span(min(ys), max(ys), turn.board.height))}
+
+
+def _span(low: int, high: int, size: int) -> tuple[int, int]:
+    low, high = low - REGION_MARGIN, high + REGION_MARGIN + 1
+    if high - low < REGION_MIN:
+        grow = REGION_MIN - (high - low)
+        low, high = low - grow // 2, high + grow - grow // 2
+    if high - low > REGION_MAX:
+        middle = (low + high) // 2
+        low, high = middle - REGION_MAX // 2, middle + REGION_MAX // 2
+    if low < 0:
+        low, high = 0, high - low
+    if high > size:
+        low, high = max(0, low - (high - size)), size
+    return low, high
+
+
+def _seat_line(turn: Turn, code: str) -> dict:
+    seat = turn.seats[code]
+    return {"code": code, "name": seat["name"], "nation": seat["nation"], "colour": seat["colour"],
+            "mark": seat["mark"], "alive": seat["alive"], "fell": seat["fell"],
+            "money": seat["money"], "cities": len(turn.cities_of(code)),
+            "blocks": turn.blocks_of(code), "troops": turn.troops_of(code),
+            "capital": seat["capital"]}
+
+
+def _you(turn: Turn, seat: str) -> dict:
+    me = turn.seats[seat]
+    lines = economy.income_lines(turn, seat) if me["alive"] else []
+    return {
+        "code": seat, "nation": me["nation"], "colour": me["colour"], "alive": me["alive"],
+        "money": me["money"], "income": [{"what": w, "amount": a} for w, a in lines],
+        "income_total": sum(a for _, a in lines), "capital": me["capital"],
+        "site": me["site"], "rail_stock": me["rail_stock"],
+        "cities": [_city_row(turn, cid) for cid in sorted(turn.cities_of(seat), key=_number)],
+        "groups": _group_rows(turn, seat),
+        "prices": _prices(turn, seat),
+        "standing": list(turn.state["standing"].get(seat, [])),
+        "lost": list(me["lost"]),
+    }
+
+
+def _number(cid: str) -> tuple:
+    return (cid[:2], int(cid[2:]))
+
+
+def _city_row(turn: Turn, cid: str) -> dict:
+    city = turn.cities[cid]
+    i = turn.city_block(cid)
+    gid = turn.group_of(city["owner"], i)
+    ready = sum(1 for r in city["bases"] if r < turn.round)
+    return {"id": cid, "x": city["x"], "y": city["y"], "capital": cid == turn.seats[city["owner"]]["capital"],
+            "founder": city["founder"], "bases": len(city["bases"]), "bases_ready": ready,
+            "transport": city["transport"], "naval": city["naval"], "treasury": city["treasury"],
+            "coastal": turn.board.coastal[i], "group": gid,
+            "troops": turn.groups[gid]["troops"] if gid else 0,
+            "occupier": city["occupier"], "held": city["held"]}
+
+
+def _group_rows(turn: Turn, seat: str) -> list[dict]:
+    from .moves import round_bonus  # the bonuses the groups will have next round
+
+    round_bonus(turn, seat)
+    rows = []
+    for gid, group in sorted(turn.groups.items(), key=lambda g: int(g[0][1:])):
+        if group["owner"] != seat:
+            continue
+        i = turn.place(gid)
+        transport, naval = turn.bonus.get(gid, (False, False))
+        limit = Walker(turn, gid).start(i) >> 2 & 15
+        rows.append({"id": gid, "troops": group["troops"], "x": group["x"], "y": group["y"],
+                     "terrain": turn.board.terrain_name(i), "city": turn.city_at.get(i),
+                     "transport": transport, "naval": naval, "limit": limit,
+                     "why": _limit_words(turn, seat, i, transport, naval, limit)})
+    return rows
+
+
+def _limit_words(turn: Turn, seat: str, i: int, transport: bool, naval: bool, limit: int) -> str:
+    if turn.board.water[i]:
+        return "at sea: 12 on water, stops on landing"
+    why = ("transport bonus" if transport else "own territory" if turn.owner(i) == seat
+           and limit == FULL_SPEED else turn.board.terrain_name(i))
+    extra = "; naval bonus" if naval else ""
+    return f"up to {limit} blocks ({why}), less where the terrain is slower{extra}"
+
+
+def _prices(turn: Turn, seat: str) -> list[dict]:
+    me = turn.seats[seat]
+    rows = [
+        {"what": "regular city (10n+10)", "price": economy.city_price(turn.regular_cities(seat))},
+        {"what": "military base (second in a city: 25)", "price": economy.BASE_PRICES[0]},
+        {"what": "transport infrastructure", "price": economy.TRANSPORT_PRICE},
+        {"what": "naval base (coastal cities)", "price": economy.NAVAL_PRICE},
+        {"what": "territory: 2 blocks", "price": 1},
+    ]
+    if economy.treasuries_allowed(turn):
+        rows.insert(1, {"what": "treasury (5n+20)",
+                        "price": economy.treasury_price(me["treasuries_bought"])})
+    rows.append({"what": f"railroad: {economy.RAIL_LOT} pieces (from round "
+                 f"{economy.RAIL_FROM_ROUND})", "price": economy.RAIL_PRICE})
+    return rows
+
+
+def _occupations(turn: Turn) -> list[dict]:
+    return [{"city": cid, "owner": c["owner"], "occupier": c["occupier"], "held": c["held"],
+             "x": c["x"], "y": c["y"]}
+            for cid, c in sorted(turn.cities.items()) if c["occupier"]]
+
+
+# ----------------------------------------------------------------------------------------------
+# The order form: the ruleset's lines of the prefilled turn file.
+
+def order_form(state: dict, seat: str) -> list[str]:
+    if seat not in state["seats"]:
+        return [f"# {seat} has no empire in this game."]
+    if state["phase"] == "over":
+        return ["# The game is over: no orders are needed."]
+    me = state["seats"][seat]
+    if not me["alive"]:
+        return ["# Your empire has capitulated: no orders are needed."]
+    turn = Turn(state)
+    total = sum(a for _, a in economy.income_lines(turn, seat))
+    lines = [
+        f"# {turn_label(state)}, {MODE_NAMES[state['options']['mode']]}. {me['nation']} has "
+        f"{me['money']} E$; income next turn {total:+d}.",
+        "# Orders run in the order written. Blocks are x,y with 0,0 at the top left.",
+        "# Build: " + " | ".join(USAGE[v] for v in ("CITY", "LAND", "BASE")),
+        "#   " + " | ".join(USAGE[v] for v in ("TRANSPORT", "NAVAL", "TREASURY")),
+        "#   " + USAGE["RAIL"] + " (from round 31)",
+        "# Troops: " + USAGE["MOVE"],
+        "#   " + USAGE["TRAIN"] + " | " + USAGE["ATTACK"],
+        "# Standing orders for other empires' turns (without them all troops fight):",
+        "#   " + USAGE["DEFEND"],
+        "#   " + USAGE["DESTROY"] + " (100 E$, one round before a capture)",
+    ]
+    optional = [v for v, key in (("DECLARE", "declarations"), ("PEACE", "peace"),
+                                 ("BORDERS", "borders"), ("ALLY", "alliances"))
+                if state["options"][key]]
+    if optional:
+        lines.append("# Agreements: " + ", ".join(optional) + " (see the rules); ACCEPT <kind> "
+                     "<empire> next round")
+    lines += _summary(turn, seat)
+    if not me["capital"]:
+        x, y = me["site"]
+        lines += ["# Found your capital (round 1). gm suggests this site:", f"CAPITAL {x},{y}"]
+    lines += _kept_standing(state, seat)
+    return [line if len(line) <= 84 else line[:81] + "..." for line in lines]
+
+
+def _summary(turn: Turn, seat: str) -> list[str]:
+    from .moves import round_bonus
+
+    round_bonus(turn, seat)
+    lines = []
+    cities = [_city_row(turn, cid) for cid in sorted(turn.cities_of(seat), key=_number)]
+    if cities:
+        lines.append("# Your cities:")
+        lines += _wrapped([f"{c['id']} {c['x']},{c['y']}" + _stuff(c) for c in cities])
+    groups = _group_rows(turn, seat)
+    if groups:
+        lines.append("# Your groups (id troops at x,y, blocks it may move):")
+        lines += _wrapped([f"{g['id']} {g['troops']} at {g['x']},{g['y']} ({g['limit']})"
+                           for g in groups])
+    return lines
+
+
+def _stuff(city: dict) -> str:
+    parts = (["capital"] if city["capital"] else []) + [
+        name for key, name in (("treasury", "T"), ("transport", "tr"), ("naval", "N")) if city[key]]
+    if city["bases"]:
+        parts.append(f"{city['bases']}B")
+    if city["occupier"]:
+        parts.append(f"occupied by {city['occupier']}")
+    return f" ({' '.join(parts)})" if parts else ""
+
+
+def _wrapped(items: list[str], width: int = 84) -> list[str]:
+    # 84 characters fit the report's form box, so no line wraps there and loses its "#".
+    lines, line = [], "#  "
+    for item in items:
+        if len(line) + 2 + len(item) > width and line != "#  ":
+            lines.append(line.rstrip(";"))
+            line = "#  "
+        line += (" " if line == "#  " else "; ") + item
+    return lines + [line]
+
+
+def _kept_standing(state: dict, seat: str) -> list[str]:
+    """Last round's standing orders that still make sense, so a player who sends the form
+    back keeps them."""
+    from .grammar import parse_orders
+    from .orders import check_orders
+
+    kept = []
+    for text in state["standing"].get(seat, []):
+        parsed, problems = parse_orders([(1, text)])
+        if parsed and not problems and not check_orders(state, seat, parsed):
+            kept.append(text)
+    return (["# Your standing orders from last turn:"] + kept) if kept else []
+
+
+def hidden_variant(state: dict, seat: str, rng: Random) -> dict:
+    """A copy of the state where only what `seat` alone knows differs: its standing orders."""
+    new = dict(state)
+    choice = rng.choice(["DEFEND ALL 1 RETREAT N", "DESTROY ALL", "DEFEND ALL 0 RETREAT S"])
+    new["standing"] = {**state["standing"], seat: [choice]}
+    return new
+
+
+__all__ = ["hidden_variant", "order_form", "turn_label", "view", "world_drawing"]

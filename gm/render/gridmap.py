@@ -1,0 +1,270 @@
+"""Raster maps of grid worlds for reports: terrain, territory, railroads and marks drawn with
+Pillow into a PNG data: URI. Each distinct drawing is made once per process and shared, so every
+seat's report of a round reuses the same world map.
+
+The drawing data (plain, JSON-able, given by a ruleset's view):
+    width, height    the grid in blocks; x runs left to right, y top to bottom from 0,0
+    terrain          one string per row, one character per block
+    palette          character -> "#rrggbb" for the terrain
+    territory        optional rows like terrain: who owns each block
+    owners           character -> "#rrggbb": the colour of each owner (other characters: nobody)
+    lines            optional [{"colour", "blocks": [[x, y], ...]}]: a line through block centres
+    marks            optional [{"x", "y", "shape": "capital"|"city"|"group", "colour",
+                     "label" (shown where blocks are big enough to read it),
+                     "note" (a small word under a group, where blocks are large),
+                     "tag" (always shown)}]
+    every            coordinates and grid lines every this many blocks (default 10)
+A crop {"x0", "y0", "x1", "y1"} (x1 and y1 excluded) draws that part of the world enlarged, with
+coordinates every 5 blocks.
+
+Text is Pillow's own scalable font (ImageFont.load_default(size=...)): it ships inside Pillow,
+so a map is drawn the same on every machine, with no system font to install or find."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+from collections import OrderedDict
+from collections.abc import Mapping
+
+from PIL import Image, ImageDraw, ImageFont
+
+TARGET_PX = 1000        # the longer side of a map's blocks, in pixels (about 150 dpi on A4)
+MAX_BLOCK_PX = 40       # blocks of a small crop are never drawn larger than this
+TINT = 0.5              # how strongly territory colours the terrain under it
+CACHE_SIZE = 32         # distinct drawings kept (a round's world map and each seat's crop)
+NOTE_BLOCK_PX = 24      # a group's note (its owner) is drawn only on blocks this large
+CAPITAL_GOLD = (212, 160, 23)   # "Capital City (Gold Block)"
+CITY_RED = (170, 20, 20)        # "Regular Cities (Redstone Block)"
+INK = (29, 29, 27)
+
+_cache: OrderedDict[str, str] = OrderedDict()
+
+
+def grid_map(data: Mapping, crop: Mapping | None = None) -> str:
+    """The map as a data: URI of a PNG (drawn once per distinct data and crop)."""
+    key = hashlib.sha256(json.dumps([data, crop], sort_keys=True, separators=(",", ":"),
+                                    default=str).encode("utf-8")).hexdigest()
+    if key in _cache:
+        _cache.move_to_end(key)
+        return _cache[key]
+    uri = "data:image/png;base64," + base64.b64encode(draw_png(data, crop)).decode("ascii")
+    _cache[key] = uri
+    while len(_cache) > CACHE_SIZE:
+        _cache.popitem(last=False)
+    return uri
+
+
+def draw_png(data: Mapping, crop: Mapping | None = None) -> bytes:
+    image = draw(data, crop)
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=6)
+    return out.getvalue()
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    text = str(colour).lstrip("#")
+    if len(text) != 6:
+        return (128, 128, 128)
+    try:
+        return tuple(int(text[k:k + 2], 16) for k in (0, 2, 4))
+    except ValueError:
+        return (128, 128, 128)
+
+
+def _indexed(rows: list[str], colours: Mapping, width: int, height: int,
+             default: tuple[int, int, int]) -> tuple[Image.Image, dict[str, int]]:
+    """A palette image with one pixel per block, and which characters had a colour."""
+    letters = sorted(colours)[:255]
+    index = {c: n + 1 for n, c in enumerate(letters)}
+    table = bytes(index.get(chr(c), 0) for c in range(256))
+    text = "".join(row[:width].ljust(width) for row in rows[:height]).ljust(width * height)
+    raw = text.encode("latin-1", "replace").translate(table)
+    image = Image.frombytes("P", (width, height), raw)
+    palette = list(default) + [v for c in letters for v in _rgb(colours[c])]
+    image.putpalette(palette + [0] * (768 - len(palette)))
+    return image, index
+
+
+def draw(data: Mapping, crop: Mapping | None = None) -> Image.Image:
+    width, height = int(data["width"]), int(data["height"])
+    terrain, _ = _indexed(data["terrain"], data["palette"], width, height, (200, 200, 200))
+    picture = terrain.convert("RGB")
+    owners = data.get("owners") or {}
+    if data.get("territory"):
+        owned, index = _indexed(data["territory"], owners, width, height, (0, 0, 0))
+        mask = owned.point([0] + [255] * 255, "L") if index else None
+        if mask is not None:
+            tinted = Image.blend(picture, owned.convert("RGB"), TINT)
+            picture.paste(tinted, (0, 0), mask)
+    x0, y0, x1, y1 = _box(crop, width, height)
+    picture = picture.crop((x0, y0, x1, y1))
+    cols, rows = x1 - x0, y1 - y0
+    scale, margin = geometry(cols, rows)
+    picture = picture.resize((cols * scale, rows * scale), Image.NEAREST)
+    every = 5 if crop else int(data.get("every") or 10)
+    canvas = Image.new("RGB", (cols * scale + 2 * margin, rows * scale + 2 * margin), (255, 255, 255))
+    canvas.paste(picture, (margin, margin))
+    sketch = _Sketch(ImageDraw.Draw(canvas), scale, margin, x0, y0, x1, y1)
+    sketch.borders(data.get("territory") or [], owners)
+    sketch.grid(every)
+    for line in data.get("lines") or []:
+        sketch.line(line)
+    for mark in sorted(data.get("marks") or [], key=_layer):
+        sketch.mark(mark)
+    sketch.coordinates(every)
+    return canvas
+
+
+def geometry(cols: int, rows: int) -> tuple[int, int]:
+    """(pixels per block, margin in pixels) of a map of cols x rows blocks: block x,y's top left
+    pixel is (margin + x * scale, margin + y * scale) counted from the crop's corner."""
+    scale = max(3, min(MAX_BLOCK_PX, TARGET_PX // max(cols, rows)))
+    return scale, max(36, scale + 8)  # room for a 3-digit coordinate at each side
+
+
+def _box(crop: Mapping | None, width: int, height: int) -> tuple[int, int, int, int]:
+    if not crop:
+        return 0, 0, width, height
+    x0 = max(0, min(width - 1, int(crop["x0"])))
+    y0 = max(0, min(height - 1, int(crop["y0"])))
+    return x0, y0, max(x0 + 1, min(width, int(crop["x1"]))), max(y0 + 1, min(height, int(crop["y1"])))
+
+
+def _layer(mark: Mapping) -> int:
+    return {"group": 2, "city": 1, "capital": 1}.get(mark.get("shape"), 0)
+
+
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    return _fonts.setdefault(size, ImageFont.load_default(size=size))
+
+
+_fonts: dict[int, ImageFont.FreeTypeFont] = {}
+
+
+def _contrast(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    r, g, b = colour
+    return INK if r * 299 + g * 587 + b * 114 > 140000 else (255, 255, 255)
+
+
+def _darker(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    return tuple(int(v * 0.55) for v in colour)
+
+
+class _Sketch:
+    """Drawing on the canvas in block coordinates (the cropped part, scaled, inside a margin)."""
+
+    def __init__(self, pen: ImageDraw.ImageDraw, scale: int, margin: int, x0, y0, x1, y1):
+        self.pen, self.scale, self.margin = pen, scale, margin
+        self.x0, self.y0, self.x1, self.y1 = x0, y0, x1, y1
+
+    def at(self, x: float, y: float) -> tuple[float, float]:
+        return self.margin + (x - self.x0) * self.scale, self.margin + (y - self.y0) * self.scale
+
+    def inside(self, x: int, y: int) -> bool:
+        return self.x0 <= x < self.x1 and self.y0 <= y < self.y1
+
+    def borders(self, territory: list[str], owners: Mapping) -> None:
+        """A line in the owner's darker colour wherever its territory meets another's or none."""
+        if not territory:
+            return
+        width = max(1, self.scale // 5)
+        colours = {c: _darker(_rgb(v)) for c, v in owners.items()}
+        for y in range(self.y0, self.y1):
+            row = territory[y] if y < len(territory) else ""
+            below = territory[y + 1] if y + 1 < len(territory) else ""
+            for x in range(self.x0, self.x1):
+                here = row[x] if x < len(row) else ""
+                right = row[x + 1] if x + 1 < len(row) else ""
+                under = below[x] if x < len(below) else ""
+                if here != right and x + 1 < self.x1:
+                    self._edge(x + 1, y, x + 1, y + 1, colours.get(here) or colours.get(right), width)
+                if here != under and y + 1 < self.y1:
+                    self._edge(x, y + 1, x + 1, y + 1, colours.get(here) or colours.get(under), width)
+
+    def _edge(self, ax, ay, bx, by, colour, width) -> None:
+        if colour:
+            self.pen.line([self.at(ax, ay), self.at(bx, by)], fill=colour, width=width)
+
+    def grid(self, every: int) -> None:
+        for x in range(self.x0, self.x1 + 1):
+            if x % every == 0:
+                self.pen.line([self.at(x, self.y0), self.at(x, self.y1)], fill=(60, 60, 60), width=1)
+        for y in range(self.y0, self.y1 + 1):
+            if y % every == 0:
+                self.pen.line([self.at(self.x0, y), self.at(self.x1, y)], fill=(60, 60, 60), width=1)
+
+    def line(self, line: Mapping) -> None:
+        points = [self.at(x + 0.5, y + 0.5) for x, y in line.get("blocks", [])]
+        if len(points) < 2:
+            return
+        colour = _rgb(line.get("colour", "#000000"))
+        width = max(2, self.scale // 3)
+        self.pen.line(points, fill=INK, width=width + 2, joint="curve")
+        self.pen.line(points, fill=colour, width=width, joint="curve")
+
+    def mark(self, mark: Mapping) -> None:
+        x, y = int(mark["x"]), int(mark["y"])
+        if not self.inside(x, y):
+            return
+        cx, cy = self.at(x + 0.5, y + 0.5)
+        colour = _rgb(mark.get("colour", "#000000"))
+        s = self.scale
+        shape = mark.get("shape")
+        if shape in ("capital", "city"):
+            ring = max(2, s // 3)
+            half = s / 2 + ring
+            self.pen.rectangle([cx - half, cy - half, cx + half, cy + half], fill=colour, outline=INK,
+                               width=max(1, s // 10))
+            inner = s / 2 - (0 if s < 10 else s // 10)
+            core = CAPITAL_GOLD if shape == "capital" else CITY_RED
+            self.pen.rectangle([cx - inner, cy - inner, cx + inner, cy + inner], fill=core,
+                               outline=INK, width=1)
+        else:
+            half = max(2.0, s * 0.34)
+            self.pen.rectangle([cx - half, cy - half, cx + half, cy + half], fill=colour, outline=INK,
+                               width=max(1, s // 12))
+        if mark.get("tag"):
+            self._text(cx, cy - s / 2 - max(3, s // 2) - 9, str(mark["tag"]), 13, centred=True)
+        if mark.get("note") and shape == "group" and s >= NOTE_BLOCK_PX:
+            self._text(cx, cy + s * 0.36, str(mark["note"]), max(9, s // 3), centred=True)
+        if mark.get("label") and s >= 12:
+            size = max(9, min(16, int(s * 0.42)))
+            if shape == "group":
+                self._text(cx, cy - size * 0.6, str(mark["label"]), size, centred=True,
+                           fill=_contrast(colour), halo=False)
+            else:
+                self._text(cx + s / 2 + max(2, s // 3) + 2, cy - size * 0.6, str(mark["label"]), size)
+
+    def _text(self, x: float, y: float, text: str, size: int, centred: bool = False,
+              fill=INK, halo: bool = True) -> None:
+        font = _font(size)
+        if centred:
+            x -= self.pen.textlength(text, font=font) / 2
+        if halo:
+            self.pen.text((x, y), text, font=font, fill=fill, stroke_width=2, stroke_fill=(255, 255, 255))
+        else:
+            self.pen.text((x, y), text, font=font, fill=fill)
+
+    def coordinates(self, every: int) -> None:
+        """Numbers along all four edges every `every` blocks, so a player can write x,y."""
+        size = 12 if self.scale < 14 else 14
+        font = _font(size)
+        top, left = self.margin, self.margin
+        bottom = self.margin + (self.y1 - self.y0) * self.scale
+        right = self.margin + (self.x1 - self.x0) * self.scale
+        for x in range(self.x0, self.x1):
+            if x % every == 0:
+                px = self.at(x + 0.5, 0)[0]
+                text = str(x)
+                w = self.pen.textlength(text, font=font)
+                self.pen.text((px - w / 2, top - size - 6), text, font=font, fill=INK)
+                self.pen.text((px - w / 2, bottom + 5), text, font=font, fill=INK)
+        for y in range(self.y0, self.y1):
+            if y % every == 0:
+                py = self.at(0, y + 0.5)[1] - size / 2 - 1
+                text = str(y)
+                w = self.pen.textlength(text, font=font)
+                self.pen.text((left - w - 5, py), text, font=font, fill=INK)
+                self.pen.text((right + 5, py), text, font=font, fill=INK)

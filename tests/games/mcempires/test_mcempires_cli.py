@@ -1,0 +1,71 @@
+"""A human takes a seat of Minecraft EMPIRES beside the robots and plays by turn file through the
+gm command: the demo seats them, the prefilled form founds their capital, a bad file is refused
+line by line, and the rest of the game runs to a winner and replays."""
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+
+import pytest
+
+from gm.services.demo import demo_seats
+
+
+def form(gm, home, tmp_path, game: str, seat: str, secret: str, *extra: str) -> str:
+    path = tmp_path / f"{seat}.txt"
+    assert gm("orders", "template", game, seat, "-o", path, home=home).code == 0
+    text = path.read_text().replace("<your secret>", secret)
+    text = text.replace("\nEND", "".join(f"\n{line}" for line in extra) + "\nEND")
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.slow
+def test_a_human_plays_beside_the_robots(gm, tmp_path):
+    home = tmp_path / "demo"
+    ran = gm("demo", "--ruleset", "mcempires", "--seats", "3", "--human", "you@example.org",
+             "--seed", "4", home=home)
+    assert ran.code == 0, ran.err
+    seat, secret = re.search(r"Seated you \(you@example.org\) as (\w+), secret (\S+)",
+                             ran.out + ran.err).groups()
+    assert seat == "RE" and "waiting for the first orders" in ran.out
+
+    # The form suggests the capital's site; the player founds it there and buys land beside it.
+    path = tmp_path / "first.txt"
+    assert gm("orders", "template", "mcempires-demo", seat, "-o", path, home=home).code == 0
+    capital = re.search(r"^CAPITAL (\d+),(\d+)$", path.read_text(), re.M)
+    x, y = int(capital[1]), int(capital[2])
+    orders = form(gm, home, tmp_path, "mcempires-demo", seat, secret, f"LAND {x + 2},{y} {x + 3},{y}")
+    ran = gm("submit", orders, home=home)
+    assert (ran.code, ran.out.strip()) == (0, f"{orders}: accepted 2 order(s) for RE in mcempires-demo, turn 1")
+    ran = gm("turn", "run", "mcempires-demo", "--no-render", home=home)
+    assert ran.code == 0, ran.err
+    state = json.loads(gm("game", "show", "mcempires-demo", "--json", home=home).out)["state"]
+    assert state["cities"]["RE1"]["x"] == x and state["cities"]["RE1"]["y"] == y
+    assert state["territory"][y][x - 1:x + 4] == "RRRRR"  # the 3x3 square and the two bought
+
+    # A bad file is refused with a problem per line, and changes nothing.
+    bad = form(gm, home, tmp_path, "mcempires-demo", seat, secret,
+               "MOVE G2 3,3", "CITY 300,2", "TRANSPORT RE1", "RAIL RE1 RE1")
+    ran = gm("submit", bad, home=home)
+    assert ran.code == 1
+    for problem in ("G2 is not one of your groups", "300,2 is off the map",
+                    "transport infrastructure costs 40 E$ and you have",
+                    "railroads can be bought from round 31 on"):
+        assert problem in ran.err, ran.err
+
+    # The rest of the game by NMR (robot orders for the player), then every turn replays.
+    while json.loads(gm("game", "show", "mcempires-demo", "--json", home=home).out)["status"] != "over":
+        assert gm("turn", "run", "mcempires-demo", "--no-render", home=home).code == 0
+    facts = json.loads(gm("game", "show", "mcempires-demo", "--json", home=home).out)
+    assert facts["turn_label"] == "Game over" and facts["outcome"]["winners"]
+    ran = gm("turn", "verify", "mcempires-demo", home=home)
+    assert ran.code == 0 and "every state hash matches" in ran.out
+    conn = sqlite3.connect(home / "gm.db")
+    stored = json.loads(conn.execute("SELECT orders FROM turns WHERE number = 1").fetchone()[0])
+    assert stored["RE"]["by"] == "player" and stored["BL"]["by"] == "robot"
+
+
+def test_the_demo_seats_six_empires():
+    assert demo_seats("mcempires") == 6

@@ -1,0 +1,153 @@
+"""Guessing a seat's secret or the GM's password is slow however many addresses one has, and cannot
+lock the real player or GM out: per-address and per-seat (GM: all strangers together) limits, with a
+budget of its own for a browser that signed in before, and one-time links that always work."""
+from __future__ import annotations
+
+import pytest
+
+COOKIE = "gm_known"  # the known-browser cookie (gm/web/known_browsers.py)
+from tests.web.conftest import GM_PASSWORD, Player
+from tests.web.test_portal import orders, set_gm_password
+
+
+def from_address(app, address: str) -> Player:
+    """A new browser at another client address."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return Player(client)
+
+
+def guess_from_many_addresses(app, seat: str, guesses: int, game: str = "g1", first: int = 1) -> list[int]:
+    """`guesses` wrong secrets at a seat, two from each of as many addresses as that takes."""
+    return [from_address(app, f"203.0.113.{first + n // 2}").sign_in(seat, "guess-guess-guess", game).status_code
+            for n in range(guesses)]
+
+
+def test_many_addresses_get_no_more_guesses_at_a_seat_than_one(app, game):
+    # 10 addresses would have had 100 guesses at BR; now the seat has 10 for all strangers together.
+    assert guess_from_many_addresses(app, "BR", 10) == [401] * 10
+    page = from_address(app, "198.51.100.7").sign_in("BR", "guess-guess-guess")
+    assert page.status_code == 429 and "Too many wrong secrets for this seat lately" in page.text
+    assert int(page.headers["Retry-After"]) > 0
+    # Even the right secret, from a browser that never signed in: it could be the guesser's.
+    assert from_address(app, "198.51.100.8").sign_in("BR", game["BR"]).status_code == 429
+    # Other seats are not held up, nor is an unknown seat told apart from a known one.
+    assert from_address(app, "198.51.100.9").sign_in("RU", game["RU"]).status_code == 200
+    assert guess_from_many_addresses(app, "XX", 11, first=50)[-1] == 429
+
+
+def test_a_browser_that_signed_in_before_is_not_locked_out_by_strangers(app, game):
+    own = from_address(app, "192.0.2.10")
+    assert own.sign_in("BR", game["BR"]).status_code == 200
+    own.post("/sign-out")
+    assert COOKIE in {c.key for c in own.client._cookies.values()}  # the browser is known from now on
+    guess_from_many_addresses(app, "BR", 20)
+    assert own.sign_in("BR", game["BR"]).status_code == 200  # the player, at the player's browser
+    own.post("/sign-out")
+    # Its own budget: ten wrong secrets from this browser, and it waits too.
+    assert [own.sign_in("BR", "typo-typo-typo").status_code for _ in range(10)] == [401] * 10
+    page = own.sign_in("BR", game["BR"])
+    assert page.status_code == 429 and "from this browser" in page.text
+
+
+def test_a_known_browser_cookie_counts_only_for_its_seat_and_only_when_genuine(app, game):
+    own = from_address(app, "192.0.2.10")
+    assert own.sign_in("RU", game["RU"]).status_code == 200
+    own.post("/sign-out")
+    guess_from_many_addresses(app, "BR", 10)
+    assert own.sign_in("BR", game["BR"]).status_code == 429  # known for RU, a stranger at BR
+    known = next(c for c in own.client._cookies.values() if c.key == COOKIE).value
+    forged = from_address(app, "192.0.2.11")
+    forged.client.set_cookie(COOKIE, known.replace("RU", "BR"))
+    assert forged.sign_in("BR", game["BR"]).status_code == 429
+
+
+def test_a_one_time_link_signs_the_player_in_while_strangers_are_held_up(app, gm, home, game):
+    guess_from_many_addresses(app, "BR", 10)
+    token = gm("portal", "link", "g1", "BR", home=home).out.strip().rsplit("/", 1)[1]
+    player = from_address(app, "203.0.113.1")  # even from a guesser's address
+    assert "You are <strong>BR</strong>" in player.post("/link", {"token": token}).text
+    player.post("/sign-out")
+    # The browser is known now: the secret works there, whatever strangers do.
+    assert player.sign_in("BR", game["BR"]).status_code == 200
+
+
+def test_wrong_secrets_typed_on_the_orders_form_count_as_guesses(app, gm, home, game):
+    token = gm("portal", "link", "g1", "BR", home=home).out.strip().rsplit("/", 1)[1]
+    player = Player(app.test_client())
+    player.post("/link", {"token": token})
+    for _ in range(10):
+        page = player.post("/orders", {"orders": orders("CLAIM ENG"), "secret": "not-the-secret", "action": "check"})
+        assert page.status_code == 400 and "wrong password" in page.text
+    page = player.post("/orders", {"orders": orders("CLAIM ENG"), "secret": game["BR"], "action": "check"})
+    assert page.status_code == 429
+
+
+@pytest.fixture
+def gm_home(app, gm, home, game, monkeypatch):
+    assert set_gm_password(gm, home, monkeypatch).code == 0
+    return app
+
+
+def gm_sign_in(player: Player, password: str):
+    player.get("/gm")
+    return player.post("/gm/sign-in", {"password": password})
+
+
+def test_wrong_gm_passwords_from_anyone_do_not_lock_the_gm_out(gm_home):
+    app = gm_home
+    the_gm = from_address(app, "192.0.2.20")
+    assert "<h1>Games</h1>" in gm_sign_in(the_gm, GM_PASSWORD).text
+    the_gm.post("/sign-out")
+    # Ten wrong passwords, one from each of ten addresses, then more: strangers are stopped ...
+    for n in range(10):
+        assert gm_sign_in(from_address(app, f"203.0.113.{n}"), "not the password").status_code == 401
+    for n in range(10, 15):
+        page = gm_sign_in(from_address(app, f"203.0.113.{n}"), "not the password")
+        assert page.status_code == 429 and "Too many wrong GM passwords lately" in page.text
+    # ... and the GM's own browser is not: the right password works at once, again and again.
+    for _ in range(3):
+        assert "<h1>Games</h1>" in gm_sign_in(the_gm, GM_PASSWORD).text
+        the_gm.post("/sign-out")
+
+
+def test_the_gm_browser_has_a_budget_of_its_own_and_one_address_its_own(gm_home):
+    app = gm_home
+    the_gm = from_address(app, "192.0.2.20")
+    gm_sign_in(the_gm, GM_PASSWORD)
+    the_gm.post("/sign-out")
+    assert [gm_sign_in(the_gm, "not the password").status_code for _ in range(10)] == [401] * 10
+    page = gm_sign_in(the_gm, GM_PASSWORD)
+    assert page.status_code == 429 and "from this browser" in page.text
+    guesser = from_address(app, "203.0.113.99")  # one address alone: stopped by its own limit
+    assert "Game master sign-in" in guesser.get("/gm").text
+
+
+def test_the_gm_signs_in_on_a_new_browser_with_a_one_time_link(gm_home, gm, home):
+    app = gm_home
+    for n in range(12):  # strangers have used up every new browser's tries
+        gm_sign_in(from_address(app, f"203.0.113.{n}"), "not the password")
+    ran = gm("portal", "link", "--gm", home=home)
+    assert ran.code == 0 and "Works once" in ran.err
+    token = ran.out.strip().rsplit("/", 1)[1]
+    new_browser = from_address(app, "192.0.2.30")
+    new_browser.get(f"/link/{token}")
+    assert "<h1>Games</h1>" in new_browser.post("/link", {"token": token}).text
+    new_browser.post("/sign-out")
+    assert from_address(app, "192.0.2.31").post("/link", {"token": token}).status_code == 401  # once only
+    assert "<h1>Games</h1>" in gm_sign_in(new_browser, GM_PASSWORD).text  # a known browser from now on
+    # A new link voids the last one.
+    first = gm("portal", "link", "--gm", home=home).out.strip().rsplit("/", 1)[1]
+    second = gm("portal", "link", "--gm", home=home).out.strip().rsplit("/", 1)[1]
+    assert from_address(app, "192.0.2.32").post("/link", {"token": first}).status_code == 401
+    assert "<h1>Games</h1>" in from_address(app, "192.0.2.33").post("/link", {"token": second}).text
+
+
+def test_gm_link_errors_are_one_line(gm, home, game):
+    ran = gm("portal", "link", "--gm", home=home)
+    assert (ran.code, ran.err) == (1, "Error: no GM password is set, so there is nothing to sign in to. "
+                                      "Set one with 'gm portal password'.\n")
+    ran = gm("portal", "link", "g1", "BR", "--gm", home=home)
+    assert ran.code == 1 and ran.err.startswith("Error: --gm makes the GM's own link")
+    ran = gm("portal", "link", "g1", home=home)
+    assert ran.code == 1 and ran.err.startswith("Error: give the game and the seat")
