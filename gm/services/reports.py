@@ -1,6 +1,7 @@
 """Reports: every seat's PDF and JSON for a turn, made from view(state, seat) only."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -190,13 +191,15 @@ def start_render(db: sqlite_utils.Database, home: Home, game_name: str, numbers:
         _write(path, data)
     if pool is not None:
         return Rendering(game, pages, batch=pool.submit(pages.jobs, asset_dirs=pages.asset_dirs))
-    return Rendering(game, pages, results=render_pdfs(pages.jobs, workers or render_workers(home),
-                                                      asset_dirs=pages.asset_dirs))
+    with _render_failure(game):
+        results = render_pdfs(pages.jobs, workers or render_workers(home), asset_dirs=pages.asset_dirs)
+    return Rendering(game, pages, results=results)
 
 
 def finish_render(db: sqlite_utils.Database, home: Home, rendering: Rendering) -> Written:
     """Wait for a render's PDFs; what was written, each seat's report not yet recorded."""
-    results = rendering.wait()
+    with _render_failure(rendering.game):
+        results = rendering.wait()
     pages = rendering.pages
     digests = {r.out_path: r.sha256 for r in results}
     digests.update((path, hashlib.sha256(data).hexdigest()) for path, data in pages.jsons)
@@ -204,6 +207,19 @@ def finish_render(db: sqlite_utils.Database, home: Home, rendering: Rendering) -
                                 digests[pdf.with_suffix(".json")], pages.resolved) for number, code, pdf in pages.rows)
     files = tuple(r.out_path for r in results) + tuple(p for p, _ in pages.jsons)
     return Written(pages.folder, files, pages.standings, rendered)
+
+
+@contextlib.contextmanager
+def _render_failure(game: GameRecord):
+    """A render worker that died or hung (gm.render.RenderPool raises RuntimeError) is a problem
+    of this game, said plainly: gm run-due goes on with the other games, and the turn, committed
+    and not published, is published by the next run."""
+    try:
+        yield
+    except RuntimeError as exc:
+        why = str(exc).rstrip(".")
+        raise GMError(f"the reports of game '{game.name}' were not rendered: {why}. The turn stays committed "
+                      "and is published by the next gm run-due or gm turn run.") from exc
 
 
 def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None,

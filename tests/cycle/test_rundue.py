@@ -362,3 +362,38 @@ def test_one_render_pool_serves_every_game_of_a_run(home, gm, clock, duel, monke
     assert len(pools) == 2 and len(set(pools)) == 1
     assert (home / "reports" / "d2" / "1" / "FR.pdf").exists() and "not published" not in gm("status", home=home).out
     assert [p for p in multiprocessing.active_children() if p.name == "gm render worker"] == []
+
+
+def test_a_dead_render_worker_fails_its_game_and_the_run_goes_on(home, gm, clock, duel, monkeypatch):
+    """d1's reports fail in the pool (as when its worker is killed): run-due names the problem
+    without a traceback, publishes d2, and the next run publishes d1's committed turn."""
+    from concurrent.futures import Future
+
+    from gm.render import pool as render_pool
+
+    assert gm("game", "new", "d2", "--scenario", "lowlands", "--seed", "4", home=home).code == 0
+    for name in ("Cid", "Dee"):
+        gm("game", "join", "d2", f"{name.lower()}@example.org", "--name", name, home=home)
+    gm("game", "schedule", "d2", "weekly on Friday at 18:00 Europe/London", home=home)
+    gm("game", "set", "d2", "nmr-spike", "100", home=home)
+    real = render_pool.RenderPool.submit
+
+    def dying(self, jobs, asset_dirs=None):
+        jobs = list(jobs)
+        if not jobs[0].identifier.startswith("d1/"):
+            return real(self, jobs, asset_dirs)
+        died = Future()
+        died.set_exception(RuntimeError("a report worker died (killed by signal 9) rendering d1/1/BR"))
+        return render_pool.Batch([died])
+
+    monkeypatch.setattr(render_pool.RenderPool, "submit", dying)
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    ran = gm("run-due", home=home)
+    assert "Traceback" not in ran.out + ran.err
+    assert "reports of game 'd1' were not rendered: a report worker died (killed by signal 9)" in ran.out + ran.err
+    assert "d2: turn 1 reports written to" in ran.out
+    assert turns_run(home) == [1] and "problem: turn 1 not published" in gm("status", home=home).out
+    monkeypatch.setattr(render_pool.RenderPool, "submit", real)
+    again = gm("run-due", home=home)
+    assert "d1: turn 1 reports written to" in again.out
+    assert (home / "reports" / "d1" / "1" / "FR.pdf").exists() and "not published" not in gm("status", home=home).out
