@@ -89,19 +89,26 @@ class SharedImages:
 
 
 def palette_image(url: str):
-    """A WeasyPrint image for a palette PNG data: URL, embedded without re-encoding; None if the
-    URL is anything else (WeasyPrint then reads it as usual)."""
+    """A WeasyPrint image for a PNG data: URL, embedded without re-encoding; None if the URL is
+    anything else (WeasyPrint then reads it as usual). Taken: opaque, not interlaced PNGs of a
+    palette (a turn's map picture) or of 8-bit RGB (a grid map drawn by Pillow)."""
     if not url.startswith(PNG_DATA_URL):
         return None
     png = base64.b64decode(url[len(PNG_DATA_URL):])
     chunks = dict(_chunks(png, want={b"IHDR", b"PLTE", b"tRNS"}))
     header = chunks.get(b"IHDR", b"")
-    if len(header) != 13 or header[9] != 3 or header[12] != 0 or b"PLTE" not in chunks or b"tRNS" in chunks:
-        return None  # not a plain (opaque, not interlaced) palette PNG
+    if len(header) != 13 or header[12] != 0 or b"tRNS" in chunks:
+        return None  # interlaced, or with transparency
     width, height, depth = struct.unpack(">IIB", header[:9])
-    rows = b"".join(data for kind, data in _chunks(png, want={b"IDAT"}))
-    return _PaletteImage(md5(url.encode(), usedforsecurity=False).hexdigest(), width, height, depth,
-                         chunks[b"PLTE"], rows)
+    kind = header[9]
+    if kind == 3 and b"PLTE" in chunks:
+        palette = chunks[b"PLTE"]
+    elif kind == 2 and depth == 8:
+        palette = None
+    else:
+        return None
+    rows = b"".join(data for _, data in _chunks(png, want={b"IDAT"}))
+    return _PaletteImage(md5(url.encode(), usedforsecurity=False).hexdigest(), width, height, depth, palette, rows)
 
 
 def _chunks(png: bytes, want: set[bytes]):
@@ -114,7 +121,8 @@ def _chunks(png: bytes, want: set[bytes]):
 
 
 class _PaletteImage(RasterImage):
-    """A palette PNG as a PDF /Indexed image whose data are the PNG's own compressed rows.
+    """A palette PNG as a PDF /Indexed image whose data are the PNG's own compressed rows (an
+    RGB PNG, palette None, as a /DeviceRGB image the same way).
 
     A subclass of WeasyPrint's raster image so that its drawing code (size, placement) stays
     WeasyPrint's; tests/render/test_pdf.py checks the result against pdftoppm's reading of it."""
@@ -124,18 +132,24 @@ class _PaletteImage(RasterImage):
         # its draw() and get_intrinsic_size() read.
         self.id, self.width, self.height = image_id, width, height
         self.ratio = width / height if height else float("inf")
-        self._dpi, self.mode, self.format, self.optimize, self.invert_colors = None, "P", "PNG", False, False
+        self._dpi, self.format, self.optimize, self.invert_colors = None, "PNG", False, False
+        self.mode = "RGB" if palette is None else "P"
         self._depth, self._palette, self._rows = depth, palette, rows
 
     def get_x_object(self, interpolate, dpi_ratio):
-        colours = len(self._palette) // 3
+        if self._palette is None:
+            space, samples = "/DeviceRGB", 3
+        else:
+            colours = len(self._palette) // 3
+            space = pydyf.Array(["/Indexed", "/DeviceRGB", colours - 1, _HexString(self._palette)])
+            samples = 1
         extra = pydyf.Dictionary({
             "Type": "/XObject", "Subtype": "/Image", "Width": self.width, "Height": self.height,
-            "ColorSpace": pydyf.Array(["/Indexed", "/DeviceRGB", colours - 1, _HexString(self._palette)]),
+            "ColorSpace": space,
             "BitsPerComponent": self._depth, "Interpolate": "true" if interpolate else "false",
             "Filter": "/FlateDecode",
             # PNG rows carry a filter byte each; predictor 15 tells the reader so.
-            "DecodeParms": pydyf.Dictionary({"Predictor": 15, "Colors": 1, "BitsPerComponent": self._depth,
+            "DecodeParms": pydyf.Dictionary({"Predictor": 15, "Colors": samples, "BitsPerComponent": self._depth,
                                              "Columns": self.width}),
         })
         return pydyf.Stream([self._rows], extra)

@@ -61,6 +61,8 @@ def png_url(mode: str) -> str:
     draw.rectangle((0, 8, 39, 11), fill="#1d1d1b")
     if mode == "P":
         picture = picture.quantize(colors=16, method=Image.Quantize.FASTOCTREE)
+    elif mode != "RGB":
+        picture = picture.convert(mode)
     out = io.BytesIO()
     picture.save(out, format="PNG")
     return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode()
@@ -70,13 +72,14 @@ def page_with(url: str) -> str:
     return f'<style>@page {{ size: 40px 20px; margin: 0 }} body {{ margin: 0 }}</style><img src="{url}" style="width: 40px">'
 
 
-def test_a_shared_palette_png_is_embedded_as_it_is_and_reads_back_the_same(strict_fetcher, tmp_path):
-    url = png_url("P")
+@pytest.mark.parametrize("mode, space", [("P", b"/Indexed"), ("RGB", b"/DeviceRGB")])
+def test_a_shared_png_is_embedded_as_it_is_and_reads_back_the_same(strict_fetcher, tmp_path, mode, space):
+    url = png_url(mode)
     shared = SharedImages()
     pdf = to_pdf(page_with(url), strict_fetcher, cache=shared.cache_for(shared_images(page_with(url))))
     png = base64.b64decode(url.split(",", 1)[1])
     rows = png[png.index(b"IDAT") + 4:png.index(b"IEND") - 8]
-    assert b"/Indexed" in pdf and rows in pdf  # the PNG's own compressed rows, not re-encoded
+    assert space in pdf and rows in pdf  # the PNG's own compressed rows, not re-encoded
     (tmp_path / "p.pdf").write_bytes(pdf)
     subprocess.run(["pdftoppm", "-png", "-r", "96", "-singlefile", str(tmp_path / "p.pdf"), str(tmp_path / "p")], check=True)
     from PIL import Image
@@ -88,7 +91,8 @@ def test_a_shared_palette_png_is_embedded_as_it_is_and_reads_back_the_same(stric
     assert to_pdf(page_with(url), strict_fetcher, cache=shared.cache_for([url])) == pdf
 
 
-def test_anything_but_a_plain_palette_png_is_left_to_weasyprint(strict_fetcher):
-    assert SharedImages().cache_for([png_url("RGB"), "data:image/svg+xml,<svg/>"]) == {}
-    assert b"/Indexed" not in to_pdf(page_with(png_url("RGB")), strict_fetcher,
-                                     cache=SharedImages().cache_for([png_url("RGB")]))
+def test_anything_but_a_plain_opaque_png_is_left_to_weasyprint(strict_fetcher):
+    assert SharedImages().cache_for([png_url("RGBA"), png_url("L"), "data:image/svg+xml,<svg/>"]) == {}
+    pdf = to_pdf(page_with(png_url("RGBA")), strict_fetcher, cache=SharedImages().cache_for([png_url("RGBA")]))
+    rows = base64.b64decode(png_url("RGBA").split(",", 1)[1])
+    assert b"/Indexed" not in pdf and rows[rows.index(b"IDAT") + 4:rows.index(b"IEND") - 8] not in pdf
