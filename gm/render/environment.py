@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jinja2
 
-from gm.render.hexmap import hex_map
+from gm.render.hexmap import hex_map, hex_picture
 from gm.render.gridmap import grid_map
 from gm.render.svgmap import safe_colour, svg_map
 from gm.render.turnmap import map_figure
@@ -77,6 +77,7 @@ def make_environment(override_dir: Path | None, ruleset_dirs: list[Path]) -> jin
     env.globals["svg_map"] = svg_map
     env.globals["map_figure"] = map_figure
     env.globals["hex_map"] = hex_map
+    env.globals["hex_picture"] = hex_picture
     env.globals["grid_map"] = grid_map
     env.filters["nations"] = nations
     env.filters["colour"] = safe_colour

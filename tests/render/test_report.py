@@ -111,15 +111,21 @@ def check_golden_page(name: str, png: Path) -> None:
     assert mean < 2.0, f"{name} looks different from its golden page (mean difference {mean:.2f}; GM_UPDATE_GOLDEN=1 accepts)"
 
 
+# The page of each report that shows its map (page 1 unless the ruleset puts it later).
+MAP_PAGE = {"imperials": 2, "mcempires": 2}
+
+
 @pytest.mark.parametrize("ruleset_name", sorted(installed()))
-def test_the_first_page_of_each_rulesets_report_looks_as_it_did(ruleset_name, tmp_path):
-    """The page with the map, at 60 dpi: the map picture, the seat's outlines over it, the masthead."""
+def test_the_map_page_of_each_rulesets_report_looks_as_it_did(ruleset_name, tmp_path):
+    """The page with the map, at 60 dpi: the map picture, the seat's outlines over it where the
+    ruleset draws them, the headings around it."""
     context = ruleset_report.report_context(ruleset_name)
     env = make_environment(None, template_dirs(installed()[ruleset_name]))
     html = render_report_html(env, context)
     job = RenderJob(html, base_url(), context["created"], f"{ruleset_name}-1/1", tmp_path / "report.pdf",
                     shared_images(html))
     Renderer().write(job, tuple(str(d) for d in env.loader.searchpath))
-    subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile", str(tmp_path / "report.pdf"),
+    page = str(MAP_PAGE.get(ruleset_name, 1))
+    subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", page, "-l", page, "-singlefile", str(tmp_path / "report.pdf"),
                     str(tmp_path / "page")], check=True)
-    check_golden_page(f"{ruleset_name}_page1.png", tmp_path / "page.png")
+    check_golden_page(f"{ruleset_name}_page{page}.png", tmp_path / "page.png")
