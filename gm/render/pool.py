@@ -310,5 +310,26 @@ def _context():
         # __main__ too: a worker then finds the main module (the gm script) already imported
         # instead of importing the whole CLI again as it starts.
         context.set_forkserver_preload(["__main__", "gm.render.worker"])
+        _start_fork_server()
         return context
     return multiprocessing.get_context("spawn")
+
+
+def _start_fork_server() -> None:
+    """Start the fork server now, leaving the current folder out of its import path.
+
+    The fork server is a `python -c` started in the current folder, and Python 3.11's does not
+    take the parent's sys.path: run from a folder that holds another `gm` (a checkout of another
+    version), the workers imported that one and died. PYTHONSAFEPATH (python -P) leaves the
+    current folder out; it is set only while the server starts (once per process)."""
+    from multiprocessing import forkserver
+
+    before = os.environ.get("PYTHONSAFEPATH")
+    os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        forkserver.ensure_running()
+    finally:
+        if before is None:
+            del os.environ["PYTHONSAFEPATH"]
+        else:
+            os.environ["PYTHONSAFEPATH"] = before

@@ -6,6 +6,9 @@ import hashlib
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
+import textwrap
 import time
 
 import pytest
@@ -115,3 +118,28 @@ def test_closing_without_waiting_drops_the_queue(tmp_path):
     assert workers_alive() == []
     with pytest.raises(RuntimeError, match="closed"):
         pool.submit(small_jobs(tmp_path, 1))
+
+
+def test_workers_import_this_gm_whatever_the_current_folder(tmp_path):
+    """The fork server is a `python -c` started in the current folder: a folder holding another
+    `gm` (a checkout of another version) must not give the workers that one."""
+    decoy = tmp_path / "checkout"
+    (decoy / "gm" / "render").mkdir(parents=True)  # a gm without the worker module
+    (decoy / "gm" / "__init__.py").write_text("")
+    (decoy / "gm" / "render" / "__init__.py").write_text("")
+    script = tmp_path / "render.py"
+    script.write_text(textwrap.dedent(f"""\
+        from pathlib import Path
+
+        from gm.render.environment import base_url
+        from gm.render.pool import RenderJob, render_pdfs
+
+        if __name__ == "__main__":
+            out = Path({str(tmp_path)!r})
+            jobs = [RenderJob(f"<p>page {{i}}</p>", base_url(), {CREATED!r}, f"small/{{i}}", out / f"{{i}}.pdf")
+                    for i in range(2)]
+            print([r.out_path.name for r in render_pdfs(jobs, workers=2)])
+        """))
+    ran = subprocess.run([sys.executable, str(script)], cwd=decoy, capture_output=True, text=True, timeout=WAIT)
+    assert ran.returncode == 0, ran.stderr
+    assert "['0.pdf', '1.pdf']" in ran.stdout
