@@ -123,6 +123,9 @@ def report_credits(db: sqlite_utils.Database, game: GameRecord, turn: int, seat:
     charge = _charge(db, game, turn, seat)
     if charge is not None:
         balance, discount = charge.balance, charge.discount_after
+    elif records.seat_by_code(db, game, seat).status == "robot":  # no account of its own: no credit lines
+        return {"balance": 0, "discount": 0, "charged": False, "low": False, "unpaid": False,
+                "policy": "free", "bonus_from": ledger.QUALIFYING}
     else:
         email = records.seat_by_code(db, game, seat).email
         position = credits.account_position(db, email)
