@@ -22,7 +22,7 @@ from gm.store.archive import archive_bytes
 from gm.store.database import transaction
 from gm.store.records import GameRecord
 from gm.services import cycle
-from gm.services import charges
+from gm.services import charges, seat_mail
 from gm.services.games import ROBOT, current_state, game_ruleset, seat_infos
 from gm.services.settings import game_setting
 from gm.services.turnfiles import describe_problem
@@ -120,10 +120,10 @@ def run_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str
     """Resolve the turn being collected, as one transaction, under the game's lock."""
     game = records.game_by_name(db, game_name)
     with game_lock(home, game):
-        return _run_turn_locked(db, clock, game_name)
+        return _run_turn_locked(db, home, clock, game_name)
 
 
-def _run_turn_locked(db: sqlite_utils.Database, clock: Clock, game_name: str,
+def _run_turn_locked(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str,
                      rerun: bool = False) -> TurnSummary:
     game = records.game_by_name(db, game_name)  # re-read under the lock
     if game.status == "over":
@@ -156,6 +156,7 @@ def _run_turn_locked(db: sqlite_utils.Database, clock: Clock, game_name: str,
             cycle.advance_after_turn(db, game, clock.now(), outcome is not None)
         notices, dropped = cycle.drop_outs(db, game, game.turn, now) if not outcome else ([], [])
         charges.forfeit_drop_outs(db, game, dropped, now)
+        seat_mail.queue_seat_changes(db, home, clock, game, dropped)
         crash_point("turn:before-commit")
     crash_point("turn:after-commit")
     without_orders = tuple(code for code, entry in orders.items() if entry["by"] not in ("player", ROBOT_SEAT))
@@ -229,7 +230,7 @@ def rerun_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: s
                 db["submissions"].insert(dict(row, received=now))
             db.execute("UPDATE games SET turn = ?, status = 'running' WHERE id = ?", [number, game.id])
         _move_discarded_reports(home, game.name, number, now)
-        return _run_turn_locked(db, clock, game_name, rerun=True)
+        return _run_turn_locked(db, home, clock, game_name, rerun=True)
 
 
 def _gm_correction(db, home: Home, game: GameRecord, number: int, source: str, data: bytes):
