@@ -74,7 +74,7 @@ def test_a_drop_out_without_a_standby_is_told_and_no_one_welcomed(home, gm, tmp_
     assert gm("turn", "run", "g", "--now", home=home).code == 0
     notices = _rows(home, "SELECT recipient, subject, body FROM outbox WHERE kind = 'notice' AND seat IS NULL")
     assert [(to, subject) for to, subject, _ in notices] == [("ann@example.org", "g: you have dropped out of seat BR")]
-    assert "plays by the game's rules for missed turns from turn 2" in notices[0][2]
+    assert "From turn 2 the seat plays by the game's rules for missed turns" in notices[0][2]
     assert gm("mail", "send", home=home).code == 0
     told = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
             for p in (home / "outbox").rglob("*.eml") if b"dropped out" in p.read_bytes()]
