@@ -22,8 +22,10 @@ def queue_seat_changes(db: sqlite_utils.Database, home: Home, clock: Clock, game
 
     The mails carry no seat or turn in the outbox: they are not a turn's report or its held
     notice, so neither the report queue nor releasing held reports ever takes them for one."""
+    if not changes:  # most turns: gm.toml is not even read
+        return 0
     settings = mail_settings(home)
-    if not settings.address or not changes:
+    if not settings.address:
         return 0
     env = mail_environment(home.templates)
     game = records.game_by_name(db, game.name)  # the next turn's deadline, set in this transaction
