@@ -57,7 +57,8 @@ def test_a_robot_seat_plays_and_costs_nothing(ruleset, home, gm):
     assert not _rows(home, "SELECT 1 FROM ledger l JOIN accounts a ON a.id = l.account_id "
                            "WHERE l.seat = ? OR a.email LIKE '%.invalid'", robot)
     mailed = _rows(home, "SELECT seat, kind, recipient FROM outbox")
-    assert {seat for seat, _, _ in mailed} == set(statuses)  # reports, or held notices: players only
+    assert {seat for seat, _, _ in mailed if seat} == set(statuses)  # reports, or held notices: players only
+    assert {kind for seat, kind, _ in mailed if not seat} == {"notice"}  # each player's drop-out notice
     assert not [m for m in mailed if m[0] == robot or m[2].endswith(".invalid")]
 
     shown = json.loads(gm("game", "show", "g", "--json", home=home).out)
