@@ -5,8 +5,9 @@ BIN = $(VENV)/bin
 STAMP = $(VENV)/.gm-installed
 DEMO_HOME ?= gm-demo
 # What WeasyPrint needs on a bare Debian 12 (measured): Pango, HarfBuzz's
-# subsetter (without it PDFs take twice as long), a font; poppler-utils for looking at PDFs.
-DEBIAN_PACKAGES = python3-venv libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core poppler-utils
+# subsetter (without it PDFs take twice as long), cairo (CairoSVG draws the map picture), a font;
+# poppler-utils for looking at PDFs.
+DEBIAN_PACKAGES = python3-venv libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 libcairo2 fonts-dejavu-core poppler-utils
 # The tests also start real servers and a real browser on loopback: Dovecot for IMAP, Chromium.
 TEST_PACKAGES = dovecot-imapd chromium openssl
 

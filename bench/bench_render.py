@@ -15,7 +15,7 @@ import weasyprint
 
 from gm.render.environment import asset_dirs, base_url, make_environment, package_templates_dir, render_report_html
 from gm.render.fetcher import AssetFetcher
-from gm.render.pdf import html_to_pdf
+from gm.render.pdf import SharedImages, html_to_pdf, shared_images
 from gm.render.pool import RenderJob, render_pdfs
 
 CREATED = "2026-11-21T19:00:00Z"
@@ -36,11 +36,12 @@ def per_report(env, sample: list[dict], rounds: int) -> tuple[list[float], list[
     The two alternate, in both orders, so drift of the machine (other processes, CPU clock) hits
     both alike; a collection before each run keeps one side's garbage off the other's clock.
     """
-    fetcher = AssetFetcher(asset_dirs(env))
+    fetcher, images = AssetFetcher(asset_dirs(env)), SharedImages()
 
     def gm_render(context):
         html = render_report_html(env, context)
-        html_to_pdf(html, base_url=base_url(), created=CREATED, identifier="bench", fetcher=fetcher)
+        html_to_pdf(html, base_url=base_url(), created=CREATED, identifier="bench", fetcher=fetcher,
+                    cache=images.cache_for(shared_images(html)))
 
     ready = {id(context): render_report_html(env, context) for context in sample}
 
@@ -61,10 +62,11 @@ def per_report(env, sample: list[dict], rounds: int) -> tuple[list[float], list[
 def all_reports(env, every: list[dict], workers: int, out: Path) -> tuple[float, list]:
     """Wall seconds to render every report (templates in this process, PDFs in `workers`)."""
     start = time.perf_counter()
+    pages = [render_report_html(env, c) for c in every]
     jobs = [
-        RenderJob(render_report_html(env, c), base_url(), CREATED, f"clash-1/{c['turn']}/{c['seat']}",
-                  out / f"{workers}w-turn{c['turn']}-{c['seat']}.pdf")
-        for c in every
+        RenderJob(html, base_url(), CREATED, f"clash-1/{c['turn']}/{c['seat']}",
+                  out / f"{workers}w-turn{c['turn']}-{c['seat']}.pdf", shared_images(html))
+        for c, html in zip(every, pages)
     ]
     results = render_pdfs(jobs, workers, asset_dirs=asset_dirs(env))
     return time.perf_counter() - start, results

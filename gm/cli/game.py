@@ -23,15 +23,19 @@ def new(
     scenario: Annotated[Optional[str], typer.Option(help="A packaged scenario name or a .toml file.")] = None,
     seed: Annotated[Optional[int], typer.Option(help="The game seed (default: drawn at random and stored).")] = None,
     option: GameOptionsOption = None,
+    robots: Annotated[int, typer.Option(help="Seat this many robots, in the scenario's last seats: the ruleset's robot plays them all game; they are never dropped, charged or mailed.")] = 0,
     home: HomeOption = None,
 ) -> None:
     """Create a game; its ruleset's options (mode, optional rules, ...) are chosen here, once."""
     _, db = open_home(home)
-    game = service.create_game(db, clock(), name, ruleset, scenario, seed, parse_options(option))
+    game = service.create_game(db, clock(), name, ruleset, scenario, seed, parse_options(option), robots)
     typer.echo(f"Created game {game.name} ({game.ruleset} {game.ruleset_version}, scenario {game.scenario_name}, seed {game.seed}).")
     chosen = game.options.get(service.RULE_OPTIONS, {})
     if chosen:
         typer.echo("Options: " + ", ".join(f"{k}={shown_option(v)}" for k, v in chosen.items()))
+    seated = [s.code for s in records.seats_of(db, game.id) if s.status == service.ROBOT]
+    if seated:
+        typer.echo(f"Robots play {', '.join(seated)}.")
     typer.echo(f"Seat players with: gm game join {game.name} EMAIL --name NAME")
 
 

@@ -11,6 +11,7 @@ import typer
 
 from gm.cli.common import HomeOption, clock, echo_json, open_home
 from gm.cli.mail import send_and_report
+from gm.cli.progress import counting
 from gm.errors import GMError
 from gm.intake.imap import ImapSource, imap_settings
 from gm.intake.sources import FileSource, Incoming
@@ -122,11 +123,13 @@ def answered(
 
 def _report(taken: Iterable[Taken]) -> None:
     counts: dict[str, int] = {}
-    for item in taken:
-        counts[item.outcome] = counts.get(item.outcome, 0) + 1
-        if item.outcome != "already taken":  # a mailbox imported again would list every old mail
-            for line in describe(item):
-                typer.echo(line)
+    with counting("Taking mail") as advance:
+        for item in taken:
+            advance()
+            counts[item.outcome] = counts.get(item.outcome, 0) + 1
+            if item.outcome != "already taken":  # a mailbox imported again would list every old mail
+                for line in describe(item):
+                    typer.echo(line)
     before = counts.pop("already taken", 0)
     if not counts:
         typer.echo(f"No new mail ({before} taken before)." if before else "No new mail.")

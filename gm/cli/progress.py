@@ -8,11 +8,17 @@ from typing import Callable, Iterator
 import typer
 
 
+def live() -> bool:
+    """Whether to draw: only when both output streams are a terminal. Cron, a pipe, a log file
+    and the tests see plain text only, never a bar's control codes."""
+    return sys.stdout.isatty() and sys.stderr.isatty()
+
+
 @contextmanager
 def progress(label: str) -> Iterator[Callable[[str], None]]:
     """Yields step(message): on a terminal it updates one live line with a spinner and the time
     taken; otherwise (cron, a log file, a pipe) each message is printed on its own line."""
-    if not sys.stderr.isatty():
+    if not live():
         yield typer.echo
         return
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -26,3 +32,21 @@ def progress(label: str) -> Iterator[Callable[[str], None]]:
             bar.console.print(message, highlight=False)
 
         yield step
+
+
+@contextmanager
+def counting(label: str, total: int | None = None) -> Iterator[Callable[[int], None]]:
+    """Yields advance(n=1): a bar of done out of total (a running count when the total is not
+    known), with the time taken, on standard error and only on a terminal; a no-op otherwise.
+    It is transient: what the command prints is the same with or without it."""
+    if not live():
+        yield lambda n=1: None
+        return
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn,
+                               TimeElapsedColumn)
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda n=1: bar.advance(task, n)

@@ -6,6 +6,7 @@ from typing import Annotated, Optional
 import typer
 
 from gm.cli.common import HomeOption, clock, open_home
+from gm.cli.progress import progress
 from gm.errors import GMError
 from gm.services import publish
 from gm.store import records
@@ -31,7 +32,11 @@ def render(
     if not resolved:
         raise GMError(f"game '{g.name}' has not run a turn yet; there are no reports to render.")
     numbers = resolved if every else [turn if turn is not None else resolved[-1]]
-    done = publish.publish(db, home_, clock(), game, numbers)
+    seats = len(records.seats_of(db, g.id))
+    # One batch through the render pool, which tells nothing until it is done: a live line with
+    # the time taken, not a bar that would only jump from empty to full.
+    with progress(f"Rendering {len(numbers) * seats} reports of {len(numbers)} turn(s)"):
+        done = publish.publish(db, home_, clock(), game, numbers)
     typer.echo(f"Rendered {len(done.written.files)} files into {done.written.folder}")
     if done.written.standings:
         typer.echo(f"Final standings: {done.written.standings}")

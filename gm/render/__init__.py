@@ -17,7 +17,9 @@ _EXPORTS = {
     "AssetFetcher": "fetcher",
     "RefusedURL": "fetcher",
     "html_to_pdf": "pdf",
+    "Batch": "pool",
     "RenderJob": "pool",
+    "RenderPool": "pool",
     "RenderResult": "pool",
     "render_pdfs": "pool",
     "svg_map": "svgmap",
@@ -25,8 +27,10 @@ _EXPORTS = {
 
 __all__ = [
     "AssetFetcher",
+    "Batch",
     "RefusedURL",
     "RenderJob",
+    "RenderPool",
     "RenderResult",
     "asset_dirs",
     "base_url",

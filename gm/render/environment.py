@@ -8,9 +8,10 @@ from pathlib import Path
 
 import jinja2
 
-from gm.render.hexmap import hex_map
+from gm.render.hexmap import hex_map, hex_picture
 from gm.render.gridmap import grid_map
 from gm.render.svgmap import safe_colour, svg_map
+from gm.render.turnmap import map_figure
 
 # Every template escapes, whatever its name: a player's name or an order line must never become
 # markup, or WeasyPrint would fetch what it points at. Listing the extensions keeps
@@ -74,7 +75,9 @@ def make_environment(override_dir: Path | None, ruleset_dirs: list[Path]) -> jin
         lstrip_blocks=True,
     )
     env.globals["svg_map"] = svg_map
+    env.globals["map_figure"] = map_figure
     env.globals["hex_map"] = hex_map
+    env.globals["hex_picture"] = hex_picture
     env.globals["grid_map"] = grid_map
     env.filters["nations"] = nations
     env.filters["colour"] = safe_colour

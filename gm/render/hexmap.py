@@ -16,7 +16,7 @@ the upper right (0 upper right, 1 lower right, 2 bottom, 3 lower left, 4 upper l
     }
 
 The same board drawn twice is drawn once: the markup is cached by the board's canonical JSON, so
-every seat's report of a round shares one drawing.
+every seat's report of a round shares one drawing; hex_picture turns it into a picture once.
 """
 from __future__ import annotations
 
@@ -45,6 +45,17 @@ def hex_map(board: Mapping) -> Markup:
     svg = _drawing(json.dumps(board, sort_keys=True, default=str))
     encoded = base64.b64encode(svg.encode("utf-8")).decode("ascii")
     return Markup(f'<img class="hexmap" alt="the board" src="data:image/svg+xml;base64,{encoded}">')
+
+
+def hex_picture(board: Mapping) -> Markup:
+    """The board as an <img> of a palette PNG drawn once per process for the same board
+    (gm/render/turnmap.py): every seat's report of a round shares one picture, which the render
+    workers embed without parsing or drawing it again, where the SVG of hex_map is parsed and
+    drawn anew in every report."""
+    from gm.render.turnmap import map_picture
+
+    url, _, _ = map_picture(hex_svg(board))
+    return Markup(f'<img class="hexmap" alt="the board" src="{url}">')
 
 
 def hex_svg(board: Mapping) -> str:

@@ -1,9 +1,16 @@
 """HTML to PDF through WeasyPrint, with fixed metadata so the same report gives the same bytes."""
 from __future__ import annotations
 
+import base64
 import re
+import struct
+from collections import OrderedDict
+from collections.abc import Iterable
+from hashlib import md5
 
+import pydyf
 from weasyprint import HTML
+from weasyprint.images import RasterImage
 from weasyprint.text.fonts import FontConfiguration
 
 from gm.render.fetcher import AssetFetcher
@@ -11,6 +18,8 @@ from gm.render.fetcher import AssetFetcher
 # WeasyPrint only understands W3C dates; anything else it drops with a warning, which would make
 # the PDF's date silently vanish. Refuse it here instead.
 _W3C_DATE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:\d{2})")
+PNG_DATA_URL = "data:image/png;base64,"
+_PNG_SOURCE = re.compile(r'src="(data:image/png;base64,[A-Za-z0-9+/=]+)"')
 
 _font_config: FontConfiguration | None = None
 
@@ -23,21 +32,136 @@ def font_configuration() -> FontConfiguration:
     return _font_config
 
 
-def html_to_pdf(html: str, *, base_url: str, created: str, identifier: str, fetcher: AssetFetcher) -> bytes:
+def html_to_pdf(html: str, *, base_url: str, created: str, identifier: str, fetcher: AssetFetcher,
+                cache: dict | None = None) -> bytes:
     """Render `html` to PDF bytes; every resource goes through `fetcher`.
 
-    created: the report's date as W3C datetime ("2026-11-21T19:00:00Z"); it becomes the PDF's
+    created: the report's W3C datetime ("2026-11-21T19:00:00Z"); it becomes the PDF's
         creation and modification date instead of the clock.
     identifier: a stable id for the document (e.g. "clash-1/5/BR"); it becomes the PDF /ID
         instead of a hash that would differ between runs.
+    cache: WeasyPrint's image cache (URL -> image), e.g. SharedImages.cache_for(job.images).
     """
     if not _W3C_DATE.fullmatch(created):
         raise ValueError(f"created must be a W3C datetime like 2026-11-21T19:00:00Z, not {created!r}")
     document = HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
-        font_config=font_configuration()
+        font_config=font_configuration(), cache={} if cache is None else cache
     )
     # Set here rather than trusting the template's <meta>, so an overriding GM template that
     # forgets it cannot make PDFs differ run to run.
     document.metadata.created = created
     document.metadata.modified = created
     return document.write_pdf(pdf_identifier=identifier.encode("utf-8"))
+
+
+def shared_images(html: str) -> tuple[str, ...]:
+    """The PNG data: URLs an HTML page shows, for RenderJob.images (a turn's map)."""
+    return tuple(dict.fromkeys(_PNG_SOURCE.findall(html)))
+
+
+class SharedImages:
+    """The images many reports share (a turn's map), read once per process, not once per report.
+
+    WeasyPrint looks an image up by its URL in the cache it is given before it fetches it, and
+    it decodes and re-compresses a PNG in every document. A palette PNG given here as a data:
+    URL is read once and embedded as its own compressed rows (a PDF /Indexed image), so a report
+    pays nothing for it. Anything else is left to WeasyPrint. The images of the last few turns
+    are kept.
+    """
+
+    KEEP = 8
+
+    def __init__(self):
+        self._images: OrderedDict[str, object] = OrderedDict()
+
+    def cache_for(self, urls: Iterable[str]) -> dict:
+        """A fresh WeasyPrint image cache holding the shared images among `urls`."""
+        cache = {}
+        for url in urls:
+            if url not in self._images:
+                self._images[url] = palette_image(url)
+                while len(self._images) > self.KEEP:
+                    self._images.popitem(last=False)
+            self._images.move_to_end(url)
+            if self._images[url] is not None:
+                cache[url] = self._images[url]
+        return cache
+
+
+def palette_image(url: str):
+    """A WeasyPrint image for a PNG data: URL, embedded without re-encoding; None if the URL is
+    anything else (WeasyPrint then reads it as usual). Taken: opaque, not interlaced PNGs of a
+    palette (a turn's map picture) or of 8-bit RGB (a grid map drawn by Pillow)."""
+    if not url.startswith(PNG_DATA_URL):
+        return None
+    png = base64.b64decode(url[len(PNG_DATA_URL):])
+    chunks = dict(_chunks(png, want={b"IHDR", b"PLTE", b"tRNS"}))
+    header = chunks.get(b"IHDR", b"")
+    if len(header) != 13 or header[12] != 0 or b"tRNS" in chunks:
+        return None  # interlaced, or with transparency
+    width, height, depth = struct.unpack(">IIB", header[:9])
+    kind = header[9]
+    if kind == 3 and b"PLTE" in chunks:
+        palette = chunks[b"PLTE"]
+    elif kind == 2 and depth == 8:
+        palette = None
+    else:
+        return None
+    rows = b"".join(data for _, data in _chunks(png, want={b"IDAT"}))
+    return _PaletteImage(md5(url.encode(), usedforsecurity=False).hexdigest(), width, height, depth, palette, rows)
+
+
+def _chunks(png: bytes, want: set[bytes]):
+    position = 8  # after the signature
+    while position + 8 <= len(png):
+        length, kind = struct.unpack(">I4s", png[position:position + 8])
+        if kind in want:
+            yield kind, png[position + 8:position + 8 + length]
+        position += 12 + length
+
+
+class _PaletteImage(RasterImage):
+    """A palette PNG as a PDF /Indexed image whose data are the PNG's own compressed rows (an
+    RGB PNG, palette None, as a /DeviceRGB image the same way).
+
+    A subclass of WeasyPrint's raster image so that its drawing code (size, placement) stays
+    WeasyPrint's; tests/render/test_pdf.py checks the result against pdftoppm's reading of it."""
+
+    def __init__(self, image_id: str, width: int, height: int, depth: int, palette: bytes, rows: bytes):
+        # Not RasterImage.__init__: it would turn the palette into RGB. These are the attributes
+        # its draw() and get_intrinsic_size() read.
+        self.id, self.width, self.height = image_id, width, height
+        self.ratio = width / height if height else float("inf")
+        self._dpi, self.format, self.optimize, self.invert_colors = None, "PNG", False, False
+        self.mode = "RGB" if palette is None else "P"
+        self._depth, self._palette, self._rows = depth, palette, rows
+
+    def get_x_object(self, interpolate, dpi_ratio):
+        if self._palette is None:
+            space, samples = "/DeviceRGB", 3
+        else:
+            colours = len(self._palette) // 3
+            space = pydyf.Array(["/Indexed", "/DeviceRGB", colours - 1, _HexString(self._palette)])
+            samples = 1
+        extra = pydyf.Dictionary({
+            "Type": "/XObject", "Subtype": "/Image", "Width": self.width, "Height": self.height,
+            "ColorSpace": space,
+            "BitsPerComponent": self._depth, "Interpolate": "true" if interpolate else "false",
+            "Filter": "/FlateDecode",
+            # PNG rows carry a filter byte each; predictor 15 tells the reader so.
+            "DecodeParms": pydyf.Dictionary({"Predictor": 15, "Colors": samples, "BitsPerComponent": self._depth,
+                                             "Columns": self.width}),
+        })
+        return pydyf.Stream([self._rows], extra)
+
+
+class _HexString(pydyf.Object):
+    """A PDF hex string: the palette's bytes may hold CR, which a literal string would not keep."""
+
+    def __init__(self, raw: bytes):
+        super().__init__()
+        self.raw = raw
+
+    @property
+    def data(self) -> bytes:
+        return b"<" + self.raw.hex().encode("ascii") + b">"

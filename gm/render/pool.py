@@ -1,135 +1,335 @@
-"""Render many reports to PDF files, in this process or in a pool of recycled worker processes."""
+"""Render many reports to PDF files: in this process, or in a pool of worker processes a caller may keep open."""
 from __future__ import annotations
 
-import hashlib
+import collections
 import multiprocessing
 import os
-import resource
+import threading
+import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait
 from pathlib import Path
 
-from gm.crash import crash_point
 from gm.render.environment import shared_templates_dir
-from gm.render.fetcher import AssetFetcher
-from gm.render.pdf import html_to_pdf
+from gm.render.worker import Renderer, RenderJob, RenderResult, serve
+
+__all__ = ["RENDERS_PER_WORKER", "REPORT_TIMEOUT", "Batch", "RenderJob", "RenderPool", "RenderResult", "render_pdfs"]
 
 # WeasyPrint's memory creeps up over hundreds of renders in one process (STACK-NOTES), so a
 # worker is replaced after this many reports.
 RENDERS_PER_WORKER = 50
 
-# A report takes well under a second; a result this late means its worker is gone.
+# A report takes well under a second; a worker this late is stuck, and is killed.
 REPORT_TIMEOUT = 300
 
-
-@dataclass(frozen=True)
-class RenderJob:
-    """One PDF to write.
-
-    html: the report HTML (from render_report_html or render_standings_html).
-    base_url: what relative URLs in it resolve against (normally environment.base_url()).
-    created: the report's W3C datetime, used as the PDF's date.
-    identifier: the PDF's stable id, e.g. "clash-1/5/BR".
-    out_path: the file to write; written to a temporary name first, then renamed into place.
-    """
-
-    html: str
-    base_url: str
-    created: str
-    identifier: str
-    out_path: Path
-
-
-@dataclass(frozen=True)
-class RenderResult:
-    """What one job produced: the file, its size and sha256, and the worker that made it.
-
-    peak_rss_kb: the worker's peak resident memory so far, in KiB (resource.getrusage).
-    """
-
-    out_path: Path
-    size: int
-    sha256: str
-    pid: int
-    peak_rss_kb: int
-
-
-_worker_fetcher: AssetFetcher | None = None
+# How long a worker told to stop may take to exit before it is killed.
+_STOP_GRACE = 5
 
 
 def render_pdfs(
     jobs: Iterable[RenderJob | tuple],
-    workers: int,
+    workers: int = 1,
     *,
     asset_dirs: Sequence[Path] | None = None,
     renders_per_worker: int = RENDERS_PER_WORKER,
+    pool: RenderPool | None = None,
 ) -> list[RenderResult]:
-    """Write every job's PDF; results come back in the order of `jobs`.
+    """Write every job's PDF; results come back in the order of `jobs`; the first failure raises.
 
-    workers: 1 renders in this process; more starts a pool of that many processes (never more
-        than there are jobs). Each process builds its own fetcher and font configuration.
+    workers: 1 renders in this process; more starts a pool of that many processes for this
+        batch (never more than there are jobs). Ignored when `pool` is given.
     asset_dirs: the folders the fetcher may serve files from; pass environment.asset_dirs(env)
         so GM overrides and ruleset assets are reachable. Default: the shared templates folder.
+    pool: an open RenderPool to render in (see RenderPool: one pool for many batches).
     """
     jobs = [job if isinstance(job, RenderJob) else RenderJob(*job) for job in jobs]
-    dirs = tuple(str(d) for d in (asset_dirs if asset_dirs is not None else [shared_templates_dir()]))
+    dirs = _dirs(asset_dirs)
+    if pool is not None:
+        return pool.submit(jobs, asset_dirs=dirs).results()
     workers = max(1, min(workers, len(jobs)))
     if workers == 1:
-        fetcher = AssetFetcher(dirs)
-        return [_write_pdf(job, fetcher) for job in jobs]
-    with _pool_context().Pool(
-        workers, initializer=_start_worker, initargs=(dirs,), maxtasksperchild=renders_per_worker
-    ) as pool:
-        # Not concurrent.futures: on Python 3.11 its max_tasks_per_child deadlocks once a worker
-        # is replaced (CPython gh-115634). Pool instead waits forever for a worker that died (OOM
-        # killer, a crash in a C library), so each result gets a deadline.
-        results = pool.imap(_render_one, jobs, chunksize=1)
+        renderer = Renderer()
+        return [renderer.write(job, dirs) for job in jobs]
+    with RenderPool(workers, renders_per_worker=renders_per_worker) as batch_pool:
+        return batch_pool.submit(jobs, asset_dirs=dirs).results()
+
+
+@dataclass
+class Batch:
+    """Jobs handed to a pool together: results() waits for them, in order."""
+
+    futures: list[Future]
+
+    def done(self) -> bool:
+        return all(f.done() for f in self.futures)
+
+    def results(self, timeout: float | None = None) -> list[RenderResult]:
+        """Every result, in order; the first failure raises and drops the jobs not started.
+        timeout: seconds to wait for each (None: the pool's deadlines bound the wait)."""
         try:
-            return [results.next(timeout=REPORT_TIMEOUT) for _ in jobs]
-        except multiprocessing.TimeoutError:
-            raise RuntimeError(
-                f"a report worker gave no result in {REPORT_TIMEOUT} s; it probably died (out of memory?)"
-            ) from None
+            return [f.result(timeout) for f in self.futures]
+        except BaseException:
+            self.cancel()
+            raise
+
+    def cancel(self) -> None:
+        """Drop the jobs no worker has started (after a failure, the rest of the batch is moot)."""
+        for f in self.futures:
+            f.cancel()
 
 
-def _pool_context():
+@dataclass
+class _Worker:
+    """A worker process and our end of its pipe; `job` is what it renders now, since `since`."""
+
+    process: multiprocessing.process.BaseProcess
+    connection: object
+    job: tuple | None = None
+    since: float = 0.0
+    rendered: int = 0
+
+
+@dataclass
+class RenderPool:
+    """Render worker processes that take jobs as they come, for as long as the caller keeps it.
+
+        with RenderPool(2) as pool:
+            first = pool.submit(jobs_of_one_game, asset_dirs=dirs)
+            ...                       # resolve the next game while the workers render
+            results = first.results()
+
+    Each worker has its own pipe; one thread here hands a job to each idle worker and waits on
+    the pipes and the processes' sentinels together, so a worker that dies (the OOM killer, a
+    crash in a C library) fails its job at once, and one that renders longer than `deadline`
+    is killed and fails its job: nothing waits forever, and the pool goes on with a new worker.
+    Not multiprocessing.Pool: its terminate() can block for ever on a queue lock a killed worker
+    held. A worker is replaced after `renders_per_worker` reports (memory creeps up in
+    WeasyPrint). Workers fork from a fork server that has WeasyPrint imported, so one starts in
+    milliseconds.
+    """
+
+    workers: int
+    renders_per_worker: int = RENDERS_PER_WORKER
+    deadline: float | None = None  # seconds per report; None: REPORT_TIMEOUT when the job starts
+    _queue: collections.deque = field(default_factory=collections.deque, init=False, repr=False)
+    _running: list = field(default_factory=list, init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    _thread: threading.Thread | None = field(default=None, init=False, repr=False)
+    _closing: bool = field(default=False, init=False, repr=False)
+    _abandon: bool = field(default=False, init=False, repr=False)
+
+    def __post_init__(self):
+        self.workers = max(1, self.workers)
+        self._context = _context()
+        self._wake_read, self._wake_write = multiprocessing.Pipe(duplex=False)
+
+    def __enter__(self) -> RenderPool:
+        return self
+
+    def __exit__(self, kind, error, trace) -> None:
+        self.close(wait=kind is None)
+
+    def submit(self, jobs: Iterable[RenderJob], asset_dirs: Sequence[Path | str] | None = None) -> Batch:
+        """Queue the jobs; the workers start on them at once. Returns their Batch."""
+        dirs, jobs = _dirs(asset_dirs), list(jobs)
+        batch = Batch([Future() for _ in jobs])
+        with self._lock:
+            if self._closing:
+                raise RuntimeError("the render pool is closed")
+            self._queue.extend(zip(jobs, [dirs] * len(jobs), batch.futures))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._dispatch, name="render pool", daemon=True)
+                self._thread.start()
+        self._wake()
+        return batch
+
+    def queued(self) -> int:
+        """Jobs waiting for a worker (not counting those being rendered)."""
+        return len(self._queue)
+
+    def close(self, wait: bool = True) -> None:
+        """Stop the pool: with wait, after every queued job is done; else now, dropping them."""
+        with self._lock:
+            self._closing, self._abandon = True, not wait
+            if not wait:
+                for _, _, future in self._queue:
+                    future.cancel()
+                self._queue.clear()
+        self._wake()
+        if self._thread is not None:
+            self._thread.join()
+        for worker in list(self._running):
+            self._stop(worker, kill=not wait)
+
+    def _wake(self) -> None:
+        self._wake_write.send_bytes(b"!")
+
+    def _dispatch(self) -> None:
+        """The pool's thread: give jobs to idle workers, take results, watch deaths and deadlines.
+        Should it fail (a bug), every job still open fails with it rather than wait for ever."""
+        try:
+            self._serve_jobs()
+        except BaseException as exc:
+            with self._lock:
+                self._closing = True
+                open_futures = [f for _, _, f in self._queue] + [w.job[1] for w in self._running if w.job]
+                self._queue.clear()
+            for worker in list(self._running):
+                self._stop(worker, kill=True)
+            for future in open_futures:
+                _settle(future, False, RuntimeError(f"the render pool failed: {exc!r}"))
+            raise
+
+    def _serve_jobs(self) -> None:
+        while True:
+            with self._lock:
+                if self._abandon:
+                    return self._abandon_busy()
+                self._hand_out()
+                busy = [w for w in self._running if w.job is not None]
+                if self._closing and not busy and not self._queue:
+                    return
+            waits = [self._wake_read] + [w.connection for w in busy] + [w.process.sentinel for w in self._running]
+            ready = wait(waits, timeout=self._next_deadline(busy))
+            if self._wake_read in ready:
+                while self._wake_read.poll():
+                    self._wake_read.recv_bytes()
+            for worker in list(self._running):
+                if worker.job is not None:
+                    self._check(worker, ready)
+                elif worker.process.sentinel in ready:  # died while idle
+                    self._stop(worker, kill=True)
+
+    def _abandon_busy(self) -> None:
+        for worker in [w for w in self._running if w.job is not None]:
+            self._stop(worker, kill=True)
+            _settle(worker.job[1], False, RuntimeError("the render pool was closed before this report was done"))
+
+    def _hand_out(self) -> None:
+        while self._queue:
+            job, dirs, future = self._queue[0]
+            if future.cancelled():
+                self._queue.popleft()
+                continue
+            worker = next((w for w in self._running if w.job is None), None)
+            if worker is None and len(self._running) < self.workers:
+                worker = self._start()
+            if worker is None:
+                return
+            self._queue.popleft()
+            if not future.set_running_or_notify_cancel():
+                continue  # cancelled since the check above
+            try:
+                worker.connection.send((job, dirs))
+            except OSError:  # it died since it last answered
+                self._stop(worker, kill=True)
+                _settle(future, False, RuntimeError(_died(worker, job)))
+                continue
+            worker.job, worker.since = (job, future), time.monotonic()
+
+    def _check(self, worker: _Worker, ready: list) -> None:
+        job, future = worker.job
+        if worker.connection in ready:
+            try:
+                ok, value = worker.connection.recv()
+            except (EOFError, OSError):
+                self._stop(worker, kill=True)
+                _settle(future, False, RuntimeError(_died(worker, job)))
+                return
+            worker.job, worker.rendered = None, worker.rendered + 1
+            _settle(future, ok, value)
+            if worker.rendered >= self.renders_per_worker:
+                self._stop(worker)
+        elif worker.process.sentinel in ready:
+            self._stop(worker, kill=True)
+            _settle(future, False, RuntimeError(_died(worker, job)))
+        elif time.monotonic() - worker.since > self._deadline():
+            self._stop(worker, kill=True)
+            _settle(future, False, RuntimeError(
+                f"a report worker gave no result in {self._deadline():.0f} s rendering {job.identifier}; "
+                "it was stopped (it probably died or hung)"))
+
+    def _next_deadline(self, busy: list[_Worker]) -> float | None:
+        if not busy:
+            return None
+        return max(0.0, min(w.since for w in busy) + self._deadline() - time.monotonic()) + 0.01
+
+    def _deadline(self) -> float:
+        return self.deadline if self.deadline is not None else REPORT_TIMEOUT
+
+    def _start(self) -> _Worker:
+        ours, theirs = self._context.Pipe()
+        process = self._context.Process(target=serve, args=(theirs,), name="gm render worker", daemon=True)
+        process.start()
+        theirs.close()
+        worker = _Worker(process, ours)
+        self._running.append(worker)
+        return worker
+
+    def _stop(self, worker: _Worker, kill: bool = False) -> None:
+        """End a worker: ask it to stop (or kill it), then reap it; never wait long."""
+        if worker in self._running:
+            self._running.remove(worker)
+        if not kill:
+            try:
+                worker.connection.send(None)
+            except OSError:
+                kill = True
+        if not kill:
+            worker.process.join(_STOP_GRACE)
+        if worker.process.is_alive():
+            worker.process.kill()
+            worker.process.join(_STOP_GRACE)
+        worker.connection.close()
+
+
+def _settle(future: Future, ok: bool, value) -> None:
+    if not future.done():
+        future.set_result(value) if ok else future.set_exception(value)
+
+
+def _died(worker: _Worker, job: RenderJob) -> str:
+    code = worker.process.exitcode
+    how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+    return (f"a report worker died ({how}) rendering {job.identifier}; it probably died of something outside "
+            "gm (out of memory?). Run again: nothing was recorded for this report.")
+
+
+def _dirs(asset_dirs: Sequence[Path | str] | None) -> tuple[str, ...]:
+    return tuple(str(d) for d in (asset_dirs if asset_dirs is not None else [shared_templates_dir()]))
+
+
+def _context():
     # forkserver: workers fork from a small clean process that has WeasyPrint imported already,
-    # so a recycled worker starts in milliseconds and inherits neither the caller's memory nor
-    # its threads. spawn where forkserver does not exist.
+    # so a worker starts in milliseconds and inherits neither the caller's memory nor its
+    # threads. spawn where forkserver does not exist.
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["__main__", "gm.render.pool"])
+        # __main__ too: a worker then finds the main module (the gm script) already imported
+        # instead of importing the whole CLI again as it starts.
+        context.set_forkserver_preload(["__main__", "gm.render.worker"])
+        _start_fork_server()
         return context
     return multiprocessing.get_context("spawn")
 
 
-def _start_worker(dirs: tuple[str, ...]) -> None:
-    global _worker_fetcher
-    _worker_fetcher = AssetFetcher(dirs)
+def _start_fork_server() -> None:
+    """Start the fork server now, leaving the current folder out of its import path.
 
+    The fork server is a `python -c` started in the current folder, and Python 3.11's does not
+    take the parent's sys.path: run from a folder that holds another `gm` (a checkout of another
+    version), the workers imported that one and died. PYTHONSAFEPATH (python -P) leaves the
+    current folder out; it is set only while the server starts (once per process)."""
+    from multiprocessing import forkserver
 
-def _render_one(job: RenderJob) -> RenderResult:
-    return _write_pdf(job, _worker_fetcher)
-
-
-def _write_pdf(job: RenderJob, fetcher: AssetFetcher) -> RenderResult:
-    pdf = html_to_pdf(job.html, base_url=job.base_url, created=job.created, identifier=job.identifier, fetcher=fetcher)
-    out_path = Path(job.out_path)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    # Write then rename, so a reader (the portal, the mailer) never sees half a PDF. Not
-    # mkstemp: its 0600 mode would hide the report from a portal running as another user.
-    temporary = out_path.with_name(f".{out_path.name}.{os.getpid()}.tmp")
+    before = os.environ.get("PYTHONSAFEPATH")
+    os.environ["PYTHONSAFEPATH"] = "1"
     try:
-        temporary.write_bytes(pdf)
-        os.replace(temporary, out_path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    crash_point("publish:mid-render")
-    return RenderResult(
-        out_path=out_path,
-        size=len(pdf),
-        sha256=hashlib.sha256(pdf).hexdigest(),
-        pid=os.getpid(),
-        peak_rss_kb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-    )
+        forkserver.ensure_running()
+    finally:
+        if before is None:
+            del os.environ["PYTHONSAFEPATH"]
+        else:
+            os.environ["PYTHONSAFEPATH"] = before

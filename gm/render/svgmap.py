@@ -1,6 +1,7 @@
-"""A seat's map as inline SVG: borders, territories in their owner's colour, troops, a legend."""
+"""A map as SVG: borders, territories in their owner's colour, troops, a legend; and a seat's overlay."""
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping
@@ -14,30 +15,57 @@ _INK = "#1d1d1b"
 _FONT = "DejaVu Sans, sans-serif"
 
 
-def svg_map(view_map: Mapping, you: str | None = None, names: Mapping[str, str] | None = None) -> Markup:
+def svg_map(view_map: Mapping, you: str | None = None, names: Mapping[str, str] | None = None,
+            shared: bool = False) -> Markup:
     """The map of a view as an SVG element, safe to put into an autoescaped template.
 
     view_map: the view's "map" ({"width", "height", "territories": [...]}); a territory with a
         "shape" (list of [x, y]) is drawn as that polygon, otherwise as a circle at x, y.
     you: the seat whose territories get a strong outline (None for a neutral view).
     names: seat code -> label for the legend (e.g. "Britain"); codes alone without it.
+    shared: the same picture for every seat of a turn: no seat's outlines and no "(you)", but
+        the legend says what the strong outline means (svg_overlay draws it for one seat).
     """
     width, height = _number(view_map["width"]), _number(view_map["height"])
     territories = list(view_map["territories"])
     radius = _radius(territories, width, height)
-    legend, legend_height = _legend(territories, you, names or {}, width, height, radius)
-    total_height = height + legend_height
+    layout = _legend(territories, None if shared else you, names or {}, width, height, radius, shared)
+    total_height = height + layout.height
     out = [
         (
             f'<svg xmlns="http://www.w3.org/2000/svg" class="map" viewBox="0 0 {_fmt(width)} {_fmt(total_height)}"'
             f' width="{_fmt(width)}" height="{_fmt(total_height)}" font-family="{_FONT}">'
         ),
+        f'<rect x="0" y="0" width="{_fmt(width)}" height="{_fmt(total_height)}" fill="#ffffff"/>' if shared else "",
         f'<rect x="0" y="0" width="{_fmt(width)}" height="{_fmt(height)}" fill="#f4f1ea" stroke="#b9b3a5"/>',
     ]
     out += _borders(territories, radius)
     for territory in territories:
-        out += _territory(territory, radius, you)
-    out += legend
+        out += _territory(territory, radius, None if shared else you)
+    out += layout.drawing()
+    out.append("</svg>")
+    return Markup("\n".join(line for line in out if line))
+
+
+def svg_overlay(view_map: Mapping, you: str, names: Mapping[str, str] | None = None) -> Markup:
+    """One seat's marks for the shared map of svg_map(..., shared=True), in the same coordinates:
+    the strong outline of its territories and of its legend swatch. Transparent elsewhere."""
+    width, height = _number(view_map["width"]), _number(view_map["height"])
+    territories = list(view_map["territories"])
+    r = _radius(territories, width, height)
+    layout = _legend(territories, None, names or {}, width, height, r, True)
+    stroke = f'fill="none" stroke="{_INK}" stroke-width="{_fmt(r * 0.2)}"'
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="map-overlay" viewBox="0 0 {_fmt(width)} '
+           f'{_fmt(height + layout.height)}" preserveAspectRatio="none">']
+    for t in territories:
+        if t.get("owner") != you:
+            continue
+        if t.get("shape"):
+            points = " ".join(f"{_fmt(_number(px))},{_fmt(_number(py))}" for px, py in t["shape"])
+            out.append(f'<polygon points="{points}" {stroke} stroke-linejoin="round"/>')
+        else:
+            out.append(f'<circle cx="{_fmt(_number(t["x"]))}" cy="{_fmt(_number(t["y"]))}" r="{_fmt(r)}" {stroke}/>')
+    out += layout.ring(you)
     out.append("</svg>")
     return Markup("\n".join(out))
 
@@ -86,7 +114,8 @@ def _territory(t: Mapping, r: float, you: str | None) -> list[str]:
     return out
 
 
-def _legend(territories: list, you: str | None, names: Mapping, width: float, height: float, r: float):
+def _legend(territories: list, you: str | None, names: Mapping, width: float, height: float, r: float,
+            shared: bool = False) -> "_Legend":
     """Legend rows under the map: one swatch per owner, then what the outlines mean."""
     owners: dict = {}
     for t in territories:
@@ -96,46 +125,72 @@ def _legend(territories: list, you: str | None, names: Mapping, width: float, he
         label = f"{owner} {names[owner]}" if owner in names else str(owner)
         if owner == you:
             label += " (you)"
-        entries.append(("swatch", owners[owner], label))
+        entries.append(("swatch", owners[owner], label, owner))
     if "neutral" in owners:
-        entries.append(("swatch", owners["neutral"], "neutral"))
+        entries.append(("swatch", owners["neutral"], "neutral", None))
     if None in owners:
-        entries.append(("swatch", owners[None], "unowned"))
-    if you is not None:
-        entries.append(("yours", "#ffffff", "thick outline: yours"))
+        entries.append(("swatch", owners[None], "unowned", None))
+    if you is not None or shared:
+        entries.append(("yours", "#ffffff", "thick outline: yours", None))
     if any(t.get("core_of") for t in territories):
-        entries.append(("core", "#ffffff", "dashed ring: home territory"))
-    entries.append(("text", "", "number: troops"))
+        entries.append(("core", "#ffffff", "dashed ring: home territory", None))
+    entries.append(("text", "", "number: troops", None))
+    return _Legend(entries, width, height, max(width / 70, r * 0.45))
 
-    font = max(width / 70, r * 0.45)
-    per_row = 4
-    column = width / per_row
-    row_height = font * 2
-    out = []
-    for i, (kind, colour, label) in enumerate(entries):
-        left = (i % per_row) * column + font
-        mid = height + row_height * (i // per_row) + row_height * 0.75
-        box = font * 1.1
-        if kind == "swatch":
-            out.append(f'<rect x="{_fmt(left)}" y="{_fmt(mid - box / 2)}" width="{_fmt(box)}" height="{_fmt(box)}"'
-                       f' fill="{colour}" stroke="#5b574f" stroke-width="{_fmt(font * 0.06)}"/>')
-        elif kind == "yours":
-            out.append(f'<circle cx="{_fmt(left + box / 2)}" cy="{_fmt(mid)}" r="{_fmt(box / 2)}" fill="#ffffff"'
-                       f' stroke="{_INK}" stroke-width="{_fmt(font * 0.25)}"/>')
-        elif kind == "core":
-            dashes = f"{_fmt(font * 0.2)} {_fmt(font * 0.14)}"
-            out.append(f'<circle cx="{_fmt(left + box / 2)}" cy="{_fmt(mid)}" r="{_fmt(box / 2)}" fill="none"'
-                       f' stroke="{_INK}" stroke-width="{_fmt(font * 0.08)}" stroke-dasharray="{dashes}"/>')
-        out.append(f'<text x="{_fmt(left + box * 1.5)}" y="{_fmt(mid + font * 0.35)}" font-size="{_fmt(font)}"'
-                   f' fill="{_INK}">{escape(label)}</text>')
-    rows = math.ceil(len(entries) / per_row)
-    return out, rows * row_height + font * 0.5
+
+class _Legend:
+    """Where each legend entry goes: four to a row under the map."""
+
+    PER_ROW = 4
+
+    def __init__(self, entries: list, width: float, top: float, font: float):
+        self.entries, self.top, self.font = entries, top, font
+        self.column, self.row_height, self.box = width / self.PER_ROW, font * 2, font * 1.1
+        self.height = math.ceil(len(entries) / self.PER_ROW) * self.row_height + font * 0.5
+
+    def place(self, i: int) -> tuple[float, float]:
+        """(left, middle) of entry i."""
+        left = (i % self.PER_ROW) * self.column + self.font
+        return left, self.top + self.row_height * (i // self.PER_ROW) + self.row_height * 0.75
+
+    def drawing(self) -> list[str]:
+        out, font, box = [], self.font, self.box
+        for i, (kind, colour, label, _) in enumerate(self.entries):
+            left, mid = self.place(i)
+            if kind == "swatch":
+                out.append(f'<rect x="{_fmt(left)}" y="{_fmt(mid - box / 2)}" width="{_fmt(box)}" height="{_fmt(box)}"'
+                           f' fill="{colour}" stroke="#5b574f" stroke-width="{_fmt(font * 0.06)}"/>')
+            elif kind == "yours":
+                out.append(f'<circle cx="{_fmt(left + box / 2)}" cy="{_fmt(mid)}" r="{_fmt(box / 2)}" fill="#ffffff"'
+                           f' stroke="{_INK}" stroke-width="{_fmt(font * 0.25)}"/>')
+            elif kind == "core":
+                dashes = f"{_fmt(font * 0.2)} {_fmt(font * 0.14)}"
+                out.append(f'<circle cx="{_fmt(left + box / 2)}" cy="{_fmt(mid)}" r="{_fmt(box / 2)}" fill="none"'
+                           f' stroke="{_INK}" stroke-width="{_fmt(font * 0.08)}" stroke-dasharray="{dashes}"/>')
+            out.append(f'<text x="{_fmt(left + box * 1.5)}" y="{_fmt(mid + font * 0.35)}" font-size="{_fmt(font)}"'
+                       f' fill="{_INK}">{escape(label)}</text>')
+        return out
+
+    def ring(self, owner) -> list[str]:
+        """The strong outline around `owner`'s swatch, as its territories have."""
+        for i, (kind, _, _, whose) in enumerate(self.entries):
+            if kind == "swatch" and whose == owner:
+                left, mid = self.place(i)
+                pad = self.font * 0.2
+                return [f'<rect x="{_fmt(left - pad)}" y="{_fmt(mid - self.box / 2 - pad)}" width="{_fmt(self.box + 2 * pad)}"'
+                        f' height="{_fmt(self.box + 2 * pad)}" fill="none" stroke="{_INK}"'
+                        f' stroke-width="{_fmt(self.font * 0.25)}"/>']
+        return []
 
 
 def _radius(territories: list, width: float, height: float) -> float:
     """Circles as large as they can be without touching the nearest other territory."""
-    side = min(width, height)
-    points = [(_number(t["x"]), _number(t["y"])) for t in territories]
+    return _radius_of(tuple((_number(t["x"]), _number(t["y"])) for t in territories), min(width, height))
+
+
+@functools.lru_cache(maxsize=32)
+def _radius_of(points: tuple, side: float) -> float:
+    # Every pair of 215 areas: done once per map, not once per seat (cached by the points).
     nearest = min(
         (math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1:] if a != b),
         default=side,

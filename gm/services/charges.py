@@ -55,11 +55,11 @@ def _reverse_discarded(db, game: GameRecord, number: int, now: str) -> None:
                       f"turn {entry.turn} was discarded by gm turn rerun")
 
 
-def forfeit_drop_outs(db: sqlite_utils.Database, game: GameRecord, dropped: list[tuple[str, str]],
+def forfeit_drop_outs(db: sqlite_utils.Database, game: GameRecord, dropped: list,
                       now: str) -> None:
-    """After the turn's NMR drop-outs (gm/services/cycle.py drop_outs gives (seat, e-mail) of
+    """After the turn's NMR drop-outs (gm/services/cycle.py drop_outs gives a SeatChange for
     each): every account that dropped out forfeits its discounts (D-EMP-15)."""
-    for seat, email in dropped:
+    for seat, email in ((change.seat, change.left_email) for change in dropped):
         have = credits.account_position(db, email).discount
         if have:
             credits.post(db, now, email, "forfeit", discount=-have, game=game.name,
@@ -95,6 +95,16 @@ def award_discounts(db, game: GameRecord, number: int, final: dict, outcome: Out
 # sends a report; the PDF is rendered either way.
 
 def _charge(db, game: GameRecord, turn: int, code: str) -> Entry | None:
+    """The turn's charge of the seat, when the account charged is the seat's present player's.
+    A standby who took the seat over after that turn did not play it: its charge (the leaver's)
+    neither holds their report nor shows its balance in it."""
+    entry = _turn_charge(db, game, turn, code)
+    if entry is None or entry.account.lower() != records.seat_by_code(db, game, code).email.lower():
+        return None
+    return entry
+
+
+def _turn_charge(db, game: GameRecord, turn: int, code: str) -> Entry | None:
     row = db.execute("""SELECT l.id FROM ledger l WHERE l.game_id = ? AND l.turn = ? AND l.seat = ?
                         AND l.kind = 'turn charge' AND NOT EXISTS (SELECT 1 FROM ledger r
                         WHERE r.ref = l.id AND r.kind = 'adjustment') ORDER BY l.id DESC LIMIT 1""",
@@ -130,6 +140,9 @@ def report_credits(db: sqlite_utils.Database, game: GameRecord, turn: int, seat:
     charge = _charge(db, game, turn, seat)
     if charge is not None:
         balance, discount = charge.balance, charge.discount_after
+    elif records.seat_by_code(db, game, seat).status == "robot":  # no account of its own: no credit lines
+        return {"balance": 0, "discount": 0, "charged": False, "low": False, "unpaid": False,
+                "policy": "free", "bonus_from": ledger.QUALIFYING}
     else:
         email = records.seat_by_code(db, game, seat).email
         position = credits.account_position(db, email)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import sqlite_utils
@@ -170,10 +171,29 @@ def nmr_streaks(turn_orders: list[dict]) -> dict[str, int]:
     return streaks
 
 
-def drop_outs(db, game: GameRecord, number: int, now: str) -> tuple[list[str], list[tuple[str, str]]]:
+@dataclass(frozen=True)
+class SeatChange:
+    """A seat that changed hands at a turn's drop-outs, for the mails that tell both players.
+
+    seat: its code. left_email, left_name: the player who dropped out. missed: the turns they
+    missed in a row. standby_email, standby_name, secret: the standby who took the seat and their
+    new secret (None when no standby was waiting: the NMR policy plays it). from_turn: the first
+    turn the standby plays; the turn before it is the last one the leaver was charged for."""
+
+    seat: str
+    left_email: str
+    left_name: str
+    missed: int
+    from_turn: int
+    standby_email: str | None = None
+    standby_name: str | None = None
+    secret: str | None = None
+
+
+def drop_outs(db, game: GameRecord, number: int, now: str) -> tuple[list[str], list[SeatChange]]:
     """Inside a turn's transaction: seats at the NMR limit drop out; the first standby takes
     each dropped seat with a new secret. Returns notices for the GM (with the new secrets) and
-    the (seat code, e-mail) of each player who dropped out, for the books."""
+    each seat's change of hands, for the books and the mails."""
     limit = game_setting(game, "nmr-limit")
     if not limit:
         return [], []
@@ -182,19 +202,22 @@ def drop_outs(db, game: GameRecord, number: int, now: str) -> tuple[list[str], l
     for seat in records.seats_of(db, game.id):
         if seat.status != "active" or streaks.get(seat.code, 0) < limit:
             continue
-        dropped.append((seat.code, seat.email))
         db.execute("UPDATE seats SET status = 'dropped' WHERE id = ?", [seat.id])
         records.audit(db, now, game.id, "drop out", {"seat": seat.code, "email": seat.email, "missed": limit})
         notices.append(f"{seat.code} ({seat.name}) dropped out after {limit} missed turns in a row.")
         standby = db.execute("SELECT id, email, name FROM standbys WHERE game_id = ? AND seat_id IS NULL ORDER BY id",
                              [game.id]).fetchone()
+        change = SeatChange(seat.code, seat.email, seat.name, limit, number + 1)
         if standby:
-            notices.append(_take_over(db, game, seat, standby, number + 1, now))
+            notice, change = _take_over(db, game, seat, standby, change, now)
+            notices.append(notice)
+        dropped.append(change)
     return notices, dropped
 
 
-def _take_over(db, game: GameRecord, seat, standby, from_turn: int, now: str) -> str:
+def _take_over(db, game: GameRecord, seat, standby, change: SeatChange, now: str) -> tuple[str, SeatChange]:
     standby_id, email, name = standby
+    from_turn = change.from_turn
     secret = new_secret()
     account = records.account_id(db, email, name, now)
     db.execute("UPDATE seats SET account_id = ?, secret_hash = ?, status = 'active' WHERE id = ?",
@@ -203,7 +226,8 @@ def _take_over(db, game: GameRecord, seat, standby, from_turn: int, now: str) ->
     db["seat_players"].insert({"seat_id": seat.id, "account_id": account, "from_turn": from_turn,
                                "reason": f"took over from {seat.name} after NMRs", "at": now})
     records.audit(db, now, game.id, "standby takes seat", {"seat": seat.code, "email": email})
-    return f"{seat.code} is now played by standby {name} <{email}> from turn {from_turn}; secret for {seat.code}: {secret}"
+    return (f"{seat.code} is now played by standby {name} <{email}> from turn {from_turn}; secret for {seat.code}: {secret}",
+            replace(change, standby_email=email, standby_name=name, secret=secret))
 
 
 def cycle_facts(db, game: GameRecord, now: datetime) -> GameFacts:

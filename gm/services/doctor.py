@@ -13,7 +13,7 @@ import sqlite_utils
 from gm.errors import GMError
 from gm.home import DEFAULT_TOML, Home
 from gm.mail.settings import mail_settings, server_settings
-from gm.services import credits
+from gm.services import credits, games, seats
 from gm.services.findings import Finding, Problem
 from gm.services.mail_check import check_imap, check_smtp
 from gm.services.overrides import check_templates
@@ -39,6 +39,7 @@ def examine(home: Home, mail: bool = False) -> Iterator[Finding]:
             yield check_archive(home, conn)
             yield check_reports(home, conn)
             yield check_ledger(conn)
+            yield check_seats(conn)
     finally:
         conn.close()
     yield check_templates(home)
@@ -164,6 +165,33 @@ def check_ledger(conn: sqlite3.Connection) -> Finding:
     fix = ("The ledger is never edited: put it right with a new entry (gm credits adjust ACCOUNT --credits N "
            "--reason ...), then run gm ledger check.")
     return Finding("ledger", f"the books balance ({entries} entries)", tuple(Problem(str(e), fix) for e in errors))
+
+
+def check_seats(conn: sqlite3.Connection) -> Finding:
+    """Every seat has a status gm knows. A robot seat is wholly the robot's (its account, no
+    secret) and never in the books; every other seat holds a secret's hash."""
+    rows = conn.execute("SELECT g.name, s.code, s.status, s.secret_hash, a.email FROM seats s "
+                        "JOIN games g ON g.id = s.game_id JOIN accounts a ON a.id = s.account_id "
+                        "ORDER BY g.name, s.code").fetchall()
+    problems = []
+    for game, code, status, stored, email in rows:
+        where = f"seat {code} of {game}"
+        robot_parts = (email == games.ROBOT_EMAIL, stored == games.ROBOT_SECRET)
+        if status not in seats.STATUSES:
+            problems.append(Problem(f"{where} has the status '{status}', which gm does not know",
+                                    f"Restore a backup, or set it to one of {', '.join(seats.STATUSES)}."))
+        elif status == games.ROBOT and not all(robot_parts) or status != games.ROBOT and any(robot_parts):
+            problems.append(Problem(f"{where} is only partly a robot seat (status {status}, account {email})",
+                                    "Restore a backup taken before it changed."))
+        elif status != games.ROBOT and not stored.startswith("scrypt$"):
+            problems.append(Problem(f"{where} holds no secret's hash", f"Give it a new one: gm game secret {game} {code}."))
+    charged = conn.execute("SELECT count(*) FROM ledger l JOIN accounts a ON a.id = l.account_id WHERE a.email = ?",
+                           [games.ROBOT_EMAIL]).fetchone()[0]
+    if charged:
+        problems.append(Problem(f"the robots' account has {charged} ledger entries; robots are never charged",
+                                "Reverse them with gm credits adjust, then run gm ledger check."))
+    return Finding("seats", f"{len(rows)} seats: known statuses, robots the robot's, secrets hashed",
+                   tuple(problems))
 
 
 def check_secrets(home: Home) -> Finding:

@@ -21,6 +21,12 @@ from gm.store.database import atomic, transaction
 from gm.store.records import GameRecord
 
 RULE_OPTIONS = "rules"  # games.options[RULE_OPTIONS]: the ruleset's game options chosen at creation
+# A robot seat's account: one for every robot, at an .invalid address so no mail is ever queued to
+# it (RFC 2606 reserves .invalid). Its seat's status is ROBOT, which no drop-out, charge, reminder
+# or early-run check counts (they all look for 'active' seats).
+ROBOT = "robot"
+ROBOT_EMAIL, ROBOT_NAME = "robot@robots.invalid", "Robot"
+ROBOT_SECRET = "robot"  # stored instead of a hash: check_secret never matches it, so no one signs in
 _GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
 
@@ -48,18 +54,24 @@ def load_scenario(ruleset: Ruleset, scenario: str | None) -> tuple[str, str, dic
 
 def create_game(db: sqlite_utils.Database, clock: Clock, name: str, ruleset_name: str,
                 scenario: str | None = None, seed: int | None = None,
-                options: Mapping[str, object] | None = None) -> GameRecord:
+                options: Mapping[str, object] | None = None, robots: int = 0) -> GameRecord:
     """A new game, open for players to join. options: the GM's choices among the ruleset's
-    game options (NAME -> value as typed); every option is stored, defaults included."""
+    game options (NAME -> value as typed); every option is stored, defaults included.
+    robots: how many seats the ruleset's robot plays for the whole game, the last ones in the
+    scenario's seating order (players join the first free seats)."""
     if not _GAME_NAME.match(name):
         raise GMError(f"'{name}' is not a usable game name: use 1-40 lower-case letters, digits, '-' or '_'.")
     ruleset = get_ruleset(ruleset_name)
     scenario_name, text, parsed = load_scenario(ruleset, scenario)
     chosen = chosen_options(ruleset, options or {})
     try:
-        ruleset.seat_limits(with_options(parsed, chosen))
+        codes = ruleset.seat_codes(with_options(parsed, chosen))
+        high = ruleset.seat_limits(with_options(parsed, chosen))[1]
     except ScenarioError as exc:
         raise GMError(f"scenario {scenario_name} cannot be played with these options: {exc}.")
+    if not 0 <= robots <= min(high, len(codes)):
+        raise GMError(f"--robots {robots}: scenario {scenario_name} of {ruleset.name} has "
+                      f"{min(high, len(codes))} seats; seat 0 to {min(high, len(codes))} robots.")
     if db.execute("SELECT 1 FROM games WHERE name = ?", [name]).fetchone():
         raise GMError(f"a game named '{name}' already exists. Choose another name.")
     if seed is None:
@@ -74,8 +86,23 @@ def create_game(db: sqlite_utils.Database, clock: Clock, name: str, ruleset_name
             "options": json.dumps({RULE_OPTIONS: chosen} if chosen else {}, sort_keys=True),
         })
         records.audit(db, iso(clock.now()), inserted.last_pk, "game new",
-                      {"game": name, "seed": seed, **({"options": chosen} if chosen else {})})
+                      {"game": name, "seed": seed, **({"options": chosen} if chosen else {}),
+                       **({"robots": robots} if robots else {})})
+        _seat_robots(db, inserted.last_pk, codes[len(codes) - robots:] if robots else [], iso(clock.now()))
     return records.game_by_name(db, name)
+
+
+def _seat_robots(db, game_id: int, codes: list[str], now: str) -> None:
+    """Seat the robots (inside create_game's transaction): no secret, the shared robot account."""
+    if not codes:
+        return
+    account = records.account_id(db, ROBOT_EMAIL, ROBOT_NAME, now)
+    for code in codes:
+        seat_id = db["seats"].insert({"game_id": game_id, "code": code, "account_id": account,
+                                      "secret_hash": ROBOT_SECRET, "status": ROBOT, "joined": now}).last_pk
+        db["seat_players"].insert({"seat_id": seat_id, "account_id": account, "from_turn": 1,
+                                   "reason": records.JOINED, "at": now})
+        records.audit(db, now, game_id, "seat robot", {"seat": code})
 
 
 def check_player(email: str, name: str) -> tuple[str, str]:
@@ -129,6 +156,8 @@ def new_seat_secret(db: sqlite_utils.Database, clock: Clock, game_name: str, sea
     Returns (seat code, secret); the secret is shown once and stored hashed."""
     game = records.game_by_name(db, game_name)
     seat = records.seat_by_code(db, game, seat_code)
+    if seat.status == ROBOT:
+        raise GMError(f"seat {seat.code} of '{game.name}' is played by the robot and has no secret.")
     secret = new_secret()
     with transaction(db):
         db.execute("UPDATE seats SET secret_hash = ? WHERE id = ?", [hash_secret(secret), seat.id])

@@ -35,6 +35,8 @@ def game_facts(db: sqlite_utils.Database, game_name: str, gm_secrets: bool = Fal
     for seat in records.seats_of(db, game.id):
         if game.status == "over":
             orders = "over"
+        elif seat.status == "robot":
+            orders = "robot"
         elif seat.id in current:
             orders = "accepted"
         else:

@@ -42,15 +42,43 @@ class Published:
 
 
 def publish(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str,
-            numbers: list[int] | None = None) -> Published:
+            numbers: list[int] | None = None, pool=None) -> Published:
     """Render the given turns (default: the game's unpublished ones), then in one transaction
     record every seat's report and, for each turn not yet published, queue its report mails
-    and mark it published. A turn published before is recorded again, never mailed again."""
+    and mark it published. A turn published before is recorded again, never mailed again.
+    pool: an open gm.render.RenderPool to render in."""
+    return finish(db, home, clock, start(db, home, clock, game_name, numbers, pool))
+
+
+@dataclass(frozen=True)
+class Started:
+    """A publish whose reports are being rendered: the game, the turns wanted, the render."""
+
+    game: str
+    wanted: tuple
+    rendering: object = None  # reports.Rendering; None when there is nothing to publish
+
+    def done(self) -> bool:
+        return self.rendering is None or self.rendering.done()
+
+
+def start(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str,
+          numbers: list[int] | None = None, pool=None) -> Started:
+    """The first half of publish: write the JSON and start rendering, in `pool` without waiting
+    (gm run-due resolves the next game meanwhile). Nothing is recorded yet."""
     game = records.game_by_name(db, game_name)
     wanted = records.unpublished_turns(db, game.id) if numbers is None else sorted(set(numbers))
     if not wanted:
-        return Published(game.name, (), None, 0)
-    written = reports.render_turns(db, home, game.name, wanted)
+        return Started(game.name, ())
+    return Started(game.name, tuple(wanted), reports.start_render(db, home, game.name, list(wanted), pool=pool))
+
+
+def finish(db: sqlite_utils.Database, home: Home, clock: Clock, started: Started) -> Published:
+    """The second half of publish: wait for the reports, then record and queue in one transaction."""
+    if started.rendering is None:
+        return Published(started.game, (), None, 0)
+    game, wanted = records.game_by_name(db, started.game), started.wanted
+    written = reports.finish_render(db, home, started.rendering)
     crash_point("publish:after-render")
     mailing = bool(mail_settings(home).address)
     with transaction(db):

@@ -1,6 +1,8 @@
 """Reports: every seat's PDF and JSON for a turn, made from view(state, seat) only."""
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -83,15 +85,36 @@ def score_rows(ruleset: Ruleset, state: dict, view: dict, seats: list[records.Se
     return sorted(rows, key=lambda r: (-r["score"], r["seat"]))
 
 
-def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None,
-                 workers: int | None = None) -> Written:
-    """Render the reports of the given turns (default: the last resolved one) in one batch.
+@dataclass(frozen=True)
+class TurnPages:
+    """Everything a render of some turns writes, made before any PDF is: per-turn and per-seat
+    work done, rendering (the slow part) still to do.
 
-    Files only: the same turn renders to the same bytes every time, so a render cut short is
-    simply done again. Recording the reports and queueing their mails is publishing
-    (gm/services/publish.py)."""
-    from gm.render import RenderJob, asset_dirs, base_url, make_environment, render_pdfs
+    jobs: one RenderJob per PDF, the seats' reports first, then the final standings and the
+        end-of-game pages if the game ended.
+    jsons: (path, bytes) of each JSON file beside a PDF.
+    rows: (turn, seat code, PDF path) of each seat's report.
+    standings: the final standings PDF, if the last turn ended the game.
+    folder: the turn's folder (the game's, for several turns).
+    asset_dirs: the folders the renderer may read files from (the template lookup folders).
+    resolved: when the game's last turn was resolved: each report's "rendered" (a re-render
+        records the same moment, so it changes nothing).
+    """
+
+    jobs: list
+    jsons: list
+    rows: list
+    standings: Path | None
+    folder: Path
+    asset_dirs: list
+    resolved: str
+
+
+def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None) -> TurnPages:
+    """The report HTML and JSON of the given turns (default: the last resolved one), not rendered."""
+    from gm.render import RenderJob, asset_dirs, base_url
     from gm.render.environment import render_report_html, render_standings_html
+    from gm.render.pdf import shared_images
 
     game = records.game_by_name(db, game_name)
     ruleset, _ = game_ruleset(game)
@@ -105,7 +128,9 @@ def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers:
     if missing:
         raise GMError(f"game '{game.name}' has no resolved turn {missing[0]}; "
                       f"resolved turns are 1 to {resolved[-1].number}.")
-    env = make_environment(home.templates if home.templates.is_dir() else None, template_dirs(ruleset))
+    override = home.templates if home.templates.is_dir() else None
+    # The folder's mtime in the key: a GM's new override file gives a new environment.
+    env = _environment(override, override.stat().st_mtime_ns if override else 0, tuple(template_dirs(ruleset)))
     seats = records.seats_of(db, game.id)
     jobs, jsons, rows = [], [], []
     last = resolved[-1].number
@@ -119,8 +144,9 @@ def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers:
                                       number))
             context["credits"] = charges.report_credits(db, game, number, seat.code)
             pdf = folder / f"{seat.code}.pdf"
-            jobs.append(RenderJob(render_report_html(env, context), base_url(), turn.resolved,
-                                  f"{game.name}/{number}/{seat.code}", pdf))
+            html = render_report_html(env, context)
+            jobs.append(RenderJob(html, base_url(), turn.resolved, f"{game.name}/{number}/{seat.code}", pdf,
+                                  shared_images(html)))
             jsons.append((folder / f"{seat.code}.json", _json_bytes(context)))
             rows.append((number, seat.code, pdf))
     standings = None
@@ -131,17 +157,79 @@ def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers:
                               f"{game.name}/final", standings))
         jsons.append((home.reports / game.name / "final.json", _json_bytes(context)))
         endgame.add_jobs(db, home, env, game, ruleset, by_number[last], seats, jobs, jsons)
-    for path, data in jsons:
-        _write(path, data)
-    results = render_pdfs(jobs, workers or _workers(home), asset_dirs=asset_dirs(env))
-    digests = {r.out_path: r.sha256 for r in results}
-    digests.update((path, hashlib.sha256(data).hexdigest()) for path, data in jsons)
-    now = by_number[last].resolved
-    rendered = tuple(SeatReport(number, code, pdf, digests[pdf], pdf.with_suffix(".json"),
-                                digests[pdf.with_suffix(".json")], now) for number, code, pdf in rows)
     folder = home.reports / game.name / str(numbers[-1]) if len(numbers) == 1 else home.reports / game.name
-    files = tuple(r.out_path for r in results) + tuple(p for p, _ in jsons)
-    return Written(folder, files, standings, rendered)
+    return TurnPages(jobs, jsons, rows, standings, folder, asset_dirs(env), by_number[last].resolved)
+
+
+@dataclass
+class Rendering:
+    """A render under way: its pages, and either its results or the pool batch that makes them."""
+
+    game: GameRecord
+    pages: TurnPages
+    batch: object = None  # gm.render.Batch while a pool renders it
+    results: list | None = None
+
+    def done(self) -> bool:
+        return self.results is not None or self.batch.done()
+
+    def wait(self) -> list:
+        if self.results is None:
+            self.results = self.batch.results()
+        return self.results
+
+
+def start_render(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None,
+                 workers: int | None = None, pool=None) -> Rendering:
+    """Write the turns' JSON and start their PDFs: in `pool` (a gm.render.RenderPool the caller
+    keeps open across games) without waiting, else in a pool of `workers` made for them."""
+    from gm.render import render_pdfs
+
+    pages = turn_pages(db, home, game_name, numbers)
+    game = records.game_by_name(db, game_name)
+    for path, data in pages.jsons:
+        _write(path, data)
+    if pool is not None:
+        return Rendering(game, pages, batch=pool.submit(pages.jobs, asset_dirs=pages.asset_dirs))
+    with _render_failure(game):
+        results = render_pdfs(pages.jobs, workers or render_workers(home), asset_dirs=pages.asset_dirs)
+    return Rendering(game, pages, results=results)
+
+
+def finish_render(db: sqlite_utils.Database, home: Home, rendering: Rendering) -> Written:
+    """Wait for a render's PDFs; what was written, each seat's report not yet recorded."""
+    with _render_failure(rendering.game):
+        results = rendering.wait()
+    pages = rendering.pages
+    digests = {r.out_path: r.sha256 for r in results}
+    digests.update((path, hashlib.sha256(data).hexdigest()) for path, data in pages.jsons)
+    rendered = tuple(SeatReport(number, code, pdf, digests[pdf], pdf.with_suffix(".json"),
+                                digests[pdf.with_suffix(".json")], pages.resolved) for number, code, pdf in pages.rows)
+    files = tuple(r.out_path for r in results) + tuple(p for p, _ in pages.jsons)
+    return Written(pages.folder, files, pages.standings, rendered)
+
+
+@contextlib.contextmanager
+def _render_failure(game: GameRecord):
+    """A render worker that died or hung (gm.render.RenderPool raises RuntimeError) is a problem
+    of this game, said plainly: gm run-due goes on with the other games, and the turn, committed
+    and not published, is published by the next run."""
+    try:
+        yield
+    except RuntimeError as exc:
+        why = str(exc).rstrip(".")
+        raise GMError(f"the reports of game '{game.name}' were not rendered: {why}. The turn stays committed "
+                      "and is published by the next gm run-due or gm turn run.") from exc
+
+
+def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None,
+                 workers: int | None = None, pool=None) -> Written:
+    """Render the reports of the given turns (default: the last resolved one) in one batch.
+
+    Files only: the same turn renders to the same bytes every time, so a render cut short is
+    simply done again. Recording the reports and queueing their mails is publishing
+    (gm/services/publish.py). pool: an open gm.render.RenderPool to render in."""
+    return finish_render(db, home, start_render(db, home, game_name, numbers, workers, pool))
 
 
 def seat_notes(db, game: GameRecord, seat: records.SeatRecord, turn_orders: list[dict], number: int) -> dict:
@@ -172,7 +260,18 @@ def standings_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat
     }
 
 
-def _workers(home: Home) -> int:
+@functools.lru_cache(maxsize=16)
+def _environment(override, override_version: int, ruleset_dirs: tuple):
+    """One Jinja environment per template lookup, kept: a run-due renders game after game of the
+    same rulesets, and compiling the report templates anew for each cost about 80 ms. Jinja
+    notices an edited template itself; override_version changes when files come or go."""
+    from gm.render import make_environment
+
+    return make_environment(override, list(ruleset_dirs))
+
+
+def render_workers(home: Home) -> int:
+    """Render worker processes for this home: [reports] workers in gm.toml, 0 meaning one per CPU."""
     configured = home.setting("reports", "workers", 0)
     return configured if configured > 0 else (os.cpu_count() or 1)
 

@@ -20,7 +20,7 @@ from gm.core.cycle import decide
 from gm.core.schedule import describe
 from gm.errors import GMError
 from gm.home import Home
-from gm.services import cycle, publish, slips, turns
+from gm.services import cycle, publish, reports, slips, turns
 from gm.services.settings import game_setting
 from gm.store import records
 from gm.store.database import transaction
@@ -52,6 +52,56 @@ def run_lock(home: Home):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+# Games whose reports may be under way at once: the workers render one game's reports while
+# this process resolves the next; more would only hold more report HTML in memory.
+GAMES_AHEAD = 2
+
+
+@dataclass
+class Publishing:
+    """The turns a run-due publishes, their reports rendered in one pool for the whole run: each
+    game's reports go to the workers as soon as its turn is resolved, so no worker idles between
+    games, and each game is published (gm/services/publish.py) as soon as its reports are done.
+    With one render worker ([reports] workers = 1) every game renders in this process instead."""
+
+    db: object
+    home: Home
+    clock: Clock
+    report: RunReport
+    pool: object = None  # a gm.render.RenderPool, started with the first game to render
+    under_way: list = field(default_factory=list)
+
+    def __enter__(self) -> "Publishing":
+        return self
+
+    def __exit__(self, kind, error, trace) -> None:
+        try:
+            if kind is None:
+                self.finish()
+        finally:
+            if self.pool is not None:
+                self.pool.close(wait=kind is None)
+
+    def start(self, game_name: str) -> None:
+        workers = reports.render_workers(self.home)
+        if self.pool is None and workers > 1:
+            from gm.render import RenderPool  # WeasyPrint: only when there is something to render
+
+            self.pool = RenderPool(workers)
+        self.under_way.append(publish.start(self.db, self.home, self.clock, game_name, pool=self.pool))
+        self.finish(keep=GAMES_AHEAD)
+
+    def finish(self, keep: int = 0) -> None:
+        """Publish the games whose reports are done, oldest first, and wait for the oldest
+        while more than `keep` are under way."""
+        while self.under_way and (len(self.under_way) > keep or self.under_way[0].done()):
+            started = self.under_way.pop(0)
+            try:
+                self.report.lines += publish.describe(publish.finish(self.db, self.home, self.clock, started))
+            except GMError as exc:
+                self.report.problems.append(f"{started.game}: {exc}")
+
+
 class Hooks:
     """Where mail plugs into the cycle; the plain cycle only records and reports."""
 
@@ -81,14 +131,15 @@ def run_due(db: sqlite_utils.Database, home: Home, clock: Clock, dry_run: bool =
         lines, problems = publish.publish_left_over(db, home, clock, dry_run)
         report.lines += lines
         report.problems += problems
-        for game in records.all_games(db):
-            if game.status == "over":
-                continue
-            progress(game.name)
-            try:
-                _one_game(db, home, clock, game.name, dry_run, hooks, report)
-            except GMError as exc:
-                report.problems.append(f"{game.name}: {exc}")
+        with Publishing(db, home, clock, report) as publishing:
+            for game in records.all_games(db):
+                if game.status == "over":
+                    continue
+                progress(game.name)
+                try:
+                    _one_game(db, home, clock, game.name, dry_run, hooks, publishing, report)
+                except GMError as exc:
+                    report.problems.append(f"{game.name}: {exc}")
         if not dry_run:
             report.lines += slips.apply_defaults(db, home, clock)  # before the mail goes out
             hooks.send(db, home, clock, report)
@@ -98,7 +149,8 @@ def run_due(db: sqlite_utils.Database, home: Home, clock: Clock, dry_run: bool =
     return report
 
 
-def _one_game(db, home: Home, clock: Clock, name: str, dry_run: bool, hooks: Hooks, report: RunReport) -> None:
+def _one_game(db, home: Home, clock: Clock, name: str, dry_run: bool, hooks: "Hooks", publishing: Publishing,
+              report: RunReport) -> None:
     game = records.game_by_name(db, name)
     if not dry_run and records.unpublished_turns(db, game.id):
         return  # it could not be published (a problem above): nothing new until it is
@@ -127,7 +179,7 @@ def _one_game(db, home: Home, clock: Clock, name: str, dry_run: bool, hooks: Hoo
     report.turns_run += 1
     report.lines.append(f"{name}: turn {summary.number} run ({decision.why}); next: {summary.label}")
     report.lines.extend(f"{name}: {notice}" for notice in summary.notices)
-    report.lines += publish.describe(publish.publish(db, home, clock, name))
+    publishing.start(name)
 
 
 def _record_reminders(db, game: GameRecord, seats, kind: str, now) -> None:

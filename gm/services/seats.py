@@ -10,7 +10,7 @@ from gm.store import records
 from gm.store.database import transaction
 from gm.store.records import GameRecord, SeatRecord
 
-STATUSES = ("active", "dropped", "resigned")
+STATUSES = ("active", "dropped", "resigned", "robot")  # robot: seated as one (gm game new --robots)
 
 
 def leave(db, game: GameRecord, seat: SeatRecord, status: str, forfeit: bool, now: str,
@@ -31,6 +31,8 @@ def _leaving(db, game_name: str, code: str) -> tuple[GameRecord, SeatRecord]:
     seat = records.seat_by_code(db, game, code)
     if game.status == "over":
         raise GMError(f"game '{game.name}' is over; seats no longer change.")
+    if seat.status == "robot":
+        raise GMError(f"seat {seat.code} of '{game.name}' is played by the robot for the whole game.")
     if seat.status != "active":
         raise GMError(f"seat {seat.code} of '{game.name}' has already {seat.status} "
                       f"({seat.name} <{seat.email}>).")

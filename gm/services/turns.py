@@ -22,11 +22,13 @@ from gm.store.archive import archive_bytes
 from gm.store.database import transaction
 from gm.store.records import GameRecord
 from gm.services import cycle
-from gm.services import charges
-from gm.services import prizes
-from gm.services.games import current_state, game_ruleset, seat_infos
+from gm.services import charges, prizes, seat_mail
+from gm.services.games import ROBOT, current_state, game_ruleset, seat_infos
 from gm.services.settings import game_setting
 from gm.services.turnfiles import describe_problem
+
+
+ROBOT_SEAT = "robot seat"  # the "by" of a robot seat's orders: not an NMR, so it counts no missed turn
 
 
 @contextmanager
@@ -63,7 +65,8 @@ class TurnSummary:
 
 def collect_orders(db, game: GameRecord, ruleset: Ruleset, state: dict, turn: int) -> dict[str, dict]:
     """Every seat's orders for a turn: its current valid submission; for an absent seat its
-    standing orders; otherwise the game's NMR policy (robot orders, repeat, or hold)."""
+    standing orders; for a robot seat the robot's; otherwise the game's NMR policy (robot
+    orders, repeat, or hold). A GM's correction (gm turn rerun) counts as a submission."""
     submitted = records.current_submissions(db, game.id, turn)
     seeds = TurnSeeds(game.seed, turn)
     policy = game_setting(game, "nmr-policy")
@@ -75,6 +78,10 @@ def collect_orders(db, game: GameRecord, ruleset: Ruleset, state: dict, turn: in
         if seat.id in submitted:
             collected[seat.code] = {"by": "player", "submission": submitted[seat.id]["id"],
                                     "orders": submitted[seat.id]["orders"]}
+            continue
+        if seat.status == ROBOT:  # whatever the NMR policy: a robot seat is the robot's
+            robot = ruleset.robot_orders(state, seat.code, seeds.rng(f"robot:{seat.code}"))
+            collected[seat.code] = {"by": ROBOT_SEAT, "orders": [o.to_json() for o in robot]}
             continue
         by = "absent" if seat.code in absent and game_setting(game, "absence-policy") == "standing" else policy
         if by in ("absent", "repeat"):
@@ -113,11 +120,11 @@ def run_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str
     """Resolve the turn being collected, as one transaction, under the game's lock."""
     game = records.game_by_name(db, game_name)
     with game_lock(home, game):
-        return _run_turn_locked(db, clock, game_name, house=lambda: prizes.house_tables(home))
+        return _run_turn_locked(db, home, clock, game_name)
 
 
-def _run_turn_locked(db: sqlite_utils.Database, clock: Clock, game_name: str,
-                     rerun: bool = False, house=None) -> TurnSummary:
+def _run_turn_locked(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str,
+                     rerun: bool = False) -> TurnSummary:
     game = records.game_by_name(db, game_name)  # re-read under the lock
     if game.status == "over":
         raise GMError(f"game '{game.name}' is over; there are no more turns to run.")
@@ -140,7 +147,8 @@ def _run_turn_locked(db: sqlite_utils.Database, clock: Clock, game_name: str,
         outcome = ruleset.is_over(result.state)
         digest = _store_turn(db, game, game.turn, game.seed, ruleset.version, orders,
                              [e.to_json() for e in result.events], result.state, now)
-        charges.settle_turn(db, game, game.turn, orders, state, result.state, outcome, now, house)
+        charges.settle_turn(db, game, game.turn, orders, state, result.state, outcome, now,
+                            lambda: prizes.house_tables(home))
         db.execute("UPDATE games SET turn = ?, status = ? WHERE id = ?",
                    [game.turn + 1, "over" if outcome else "running", game.id])
         records.audit(db, now, game.id, "turn run", {"turn": game.turn, "state_hash": digest})
@@ -149,9 +157,10 @@ def _run_turn_locked(db: sqlite_utils.Database, clock: Clock, game_name: str,
             cycle.advance_after_turn(db, game, clock.now(), outcome is not None)
         notices, dropped = cycle.drop_outs(db, game, game.turn, now) if not outcome else ([], [])
         charges.forfeit_drop_outs(db, game, dropped, now)
+        seat_mail.queue_seat_changes(db, home, clock, game, dropped)
         crash_point("turn:before-commit")
     crash_point("turn:after-commit")
-    without_orders = tuple(code for code, entry in orders.items() if entry["by"] != "player")
+    without_orders = tuple(code for code, entry in orders.items() if entry["by"] not in ("player", ROBOT_SEAT))
     return TurnSummary(game.name, game.turn, digest, without_orders, ruleset.turn_label(result.state),
                        outcome is not None, tuple(notices))
 
@@ -222,7 +231,7 @@ def rerun_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: s
                 db["submissions"].insert(dict(row, received=now))
             db.execute("UPDATE games SET turn = ?, status = 'running' WHERE id = ?", [number, game.id])
         _move_discarded_reports(home, game.name, number, now)
-        return _run_turn_locked(db, clock, game_name, rerun=True, house=lambda: prizes.house_tables(home))
+        return _run_turn_locked(db, home, clock, game_name, rerun=True)
 
 
 def _gm_correction(db, home: Home, game: GameRecord, number: int, source: str, data: bytes):

@@ -13,7 +13,8 @@ import pytest
 from tests.cli.test_backup import played  # noqa: F401  (the played home, made once per module)
 from tests.cli.test_game import table_dump
 
-CHECKS = ["settings", "folders", "database", "migrations", "archive", "reports", "ledger", "templates", "secrets"]
+CHECKS = ["settings", "folders", "database", "migrations", "archive", "reports", "ledger", "seats", "templates",
+          "secrets"]
 
 
 def lines(ran) -> list[str]:
@@ -164,3 +165,20 @@ def test_a_bad_prize_table_in_gm_toml_is_a_problem(home, gm):
     assert ran.code == 1
     assert (f"PROBLEM  settings: {home / 'gm.toml'}: [discounts.clash] win must be a whole number from 0 "
             "to 10, not 'lots'. Fix the file and try again.") in ran.out.splitlines()
+
+
+def test_seats_of_unknown_status_or_half_robots_are_named(home, gm):
+    assert gm("game", "new", "r1", "--ruleset", "clash", "--scenario", "channel", "--robots", "1", home=home).code == 0
+    assert gm("game", "join", "r1", "ann@example.org", "--name", "Ann", home=home).code == 0
+    assert "OK       seats: 2 seats: known statuses, robots the robot's, secrets hashed" in lines(gm("doctor", home=home))
+    with sqlite3.connect(home / "gm.db") as conn:
+        conn.execute("UPDATE seats SET status = 'away' WHERE code = 'BR'")
+        conn.execute("UPDATE seats SET secret_hash = 'scrypt$1' WHERE code = 'FR'")
+    ran = gm("doctor", home=home)
+    assert ran.code == 1
+    assert [line for line in lines(ran) if line.startswith("PROBLEM")] == [
+        "PROBLEM  seats: seat BR of r1 has the status 'away', which gm does not know. Restore a backup, or set it "
+        "to one of active, dropped, resigned, robot.",
+        "PROBLEM  seats: seat FR of r1 is only partly a robot seat (status robot, account robot@robots.invalid). "
+        "Restore a backup taken before it changed.",
+    ]

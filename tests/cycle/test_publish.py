@@ -93,19 +93,16 @@ def test_turn_run_after_a_crash_publishes_the_crashed_turn_first(paid, gm, clock
     from gm.services import reports
 
     home = paid
-    real = reports.render_turns
+    real = reports.start_render
 
     def killed(*args, **kwargs):
         raise SystemExit("killed")
 
-    # Before issue 14 gm turn run rendered through render_turn: killed there too.
-    monkeypatch.setattr(reports, "render_turns", killed)
-    monkeypatch.setattr(reports, "render_turn", killed, raising=False)
+    # Publishing renders through start_render (render_turns does too): killed there.
+    monkeypatch.setattr(reports, "start_render", killed)
     gm("turn", "run", "--now", "d1", home=home)
     assert turns_run(home) == [1] and recorded(home) == []
-    monkeypatch.setattr(reports, "render_turns", real)
-    monkeypatch.setattr(reports, "render_turn", lambda db, home_, game, number: real(db, home_, game, [number]),
-                        raising=False)
+    monkeypatch.setattr(reports, "start_render", real)
     ran = gm("turn", "run", "--now", "d1", home=home)
     assert ran.code == 0, ran.err
     assert ran.out.index("turn 1") < ran.out.index("turn 2 resolved")

@@ -210,17 +210,17 @@ def test_overlapping_runs(home, gm, clock, duel):
 def test_crash_between_commit_and_publishing(home, gm, clock, duel, monkeypatch, tmp_path):
     from gm.services import reports
 
-    real = reports.render_turns
+    real = reports.start_render
 
     def crash(*args, **kwargs):
         raise SystemExit("killed")
 
-    monkeypatch.setattr(reports, "render_turns", crash)
+    monkeypatch.setattr(reports, "start_render", crash)
     clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
     gm("run-due", home=home)
     assert turns_run(home) == [1] and not (home / "reports" / "d1" / "1").exists()
     assert "turn 1 not published" in gm("status", home=home).out
-    monkeypatch.setattr(reports, "render_turns", real)
+    monkeypatch.setattr(reports, "start_render", real)
     ran = gm("run-due", home=home)
     assert ran.out.startswith("d1: turn 1 was run but not published\nd1: turn 1 reports written to")
     assert turns_run(home) == [1] and (home / "reports" / "d1" / "1" / "FR.pdf").exists()
@@ -274,12 +274,12 @@ def test_run_due_mails_reminders_and_each_report_once(mail_home, gm, clock, duel
     assert "GAME d1\nPLAYER FR\nPASSWORD <your secret>\nTURN 1" in reminder.get_body().get_content()
 
     from gm.services import reports
-    real = reports.render_turns
-    monkeypatch.setattr(reports, "render_turns", lambda *a, **k: (_ for _ in ()).throw(SystemExit("killed")))
+    real = reports.start_render
+    monkeypatch.setattr(reports, "start_render", lambda *a, **k: (_ for _ in ()).throw(SystemExit("killed")))
     clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
     gm("run-due", home=home)  # the turn commits, then the process dies before any report or mail
     assert len(eml(home)) == 1
-    monkeypatch.setattr(reports, "render_turns", real)
+    monkeypatch.setattr(reports, "start_render", real)
     ran = gm("run-due", home=home)
     assert "d1: 2 report mail(s) queued" in ran.out and "mail: sent 2" in ran.out
     gm("run-due", home=home)
@@ -334,3 +334,66 @@ def test_a_rerun_keeps_the_deadline_of_the_turn_being_collected(home, gm, clock,
     clock.when = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)  # Tuesday: the GM re-runs turn 2
     assert gm("turn", "rerun", "d1", "2", "--no-render", home=home).code == 0
     assert show(gm, home)["deadline"] == "Fri 2026-12-04 18:00 GMT (Europe/London)"
+
+
+def test_one_render_pool_serves_every_game_of_a_run(home, gm, clock, duel, monkeypatch):
+    """Two games due at once: both rendered by the same pool (started once, closed at the end),
+    each published, and no worker left running."""
+    import multiprocessing
+
+    from gm.render import pool as render_pool
+
+    assert gm("game", "new", "d2", "--scenario", "lowlands", "--seed", "4", home=home).code == 0
+    for name in ("Cid", "Dee"):
+        gm("game", "join", "d2", f"{name.lower()}@example.org", "--name", name, home=home)
+    gm("game", "schedule", "d2", "weekly on Friday at 18:00 Europe/London", home=home)
+    gm("game", "set", "d2", "nmr-spike", "100", home=home)
+    pools = []
+    real = render_pool.RenderPool.submit
+
+    def counting(self, jobs, asset_dirs=None):
+        pools.append(id(self))
+        return real(self, jobs, asset_dirs)
+
+    monkeypatch.setattr(render_pool.RenderPool, "submit", counting)
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    ran = gm("run-due", home=home)
+    assert "d1: turn 1 reports written to" in ran.out and "d2: turn 1 reports written to" in ran.out
+    assert len(pools) == 2 and len(set(pools)) == 1
+    assert (home / "reports" / "d2" / "1" / "FR.pdf").exists() and "not published" not in gm("status", home=home).out
+    assert [p for p in multiprocessing.active_children() if p.name == "gm render worker"] == []
+
+
+def test_a_dead_render_worker_fails_its_game_and_the_run_goes_on(home, gm, clock, duel, monkeypatch):
+    """d1's reports fail in the pool (as when its worker is killed): run-due names the problem
+    without a traceback, publishes d2, and the next run publishes d1's committed turn."""
+    from concurrent.futures import Future
+
+    from gm.render import pool as render_pool
+
+    assert gm("game", "new", "d2", "--scenario", "lowlands", "--seed", "4", home=home).code == 0
+    for name in ("Cid", "Dee"):
+        gm("game", "join", "d2", f"{name.lower()}@example.org", "--name", name, home=home)
+    gm("game", "schedule", "d2", "weekly on Friday at 18:00 Europe/London", home=home)
+    gm("game", "set", "d2", "nmr-spike", "100", home=home)
+    real = render_pool.RenderPool.submit
+
+    def dying(self, jobs, asset_dirs=None):
+        jobs = list(jobs)
+        if not jobs[0].identifier.startswith("d1/"):
+            return real(self, jobs, asset_dirs)
+        died = Future()
+        died.set_exception(RuntimeError("a report worker died (killed by signal 9) rendering d1/1/BR"))
+        return render_pool.Batch([died])
+
+    monkeypatch.setattr(render_pool.RenderPool, "submit", dying)
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    ran = gm("run-due", home=home)
+    assert "Traceback" not in ran.out + ran.err
+    assert "reports of game 'd1' were not rendered: a report worker died (killed by signal 9)" in ran.out + ran.err
+    assert "d2: turn 1 reports written to" in ran.out
+    assert turns_run(home) == [1] and "problem: turn 1 not published" in gm("status", home=home).out
+    monkeypatch.setattr(render_pool.RenderPool, "submit", real)
+    again = gm("run-due", home=home)
+    assert "d1: turn 1 reports written to" in again.out
+    assert (home / "reports" / "d1" / "1" / "FR.pdf").exists() and "not published" not in gm("status", home=home).out

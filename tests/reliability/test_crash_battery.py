@@ -70,6 +70,9 @@ def start(tmp_path_factory) -> Path:
     box.add(mail("Can I join the next game?", sender="Zed <zed@example.org>", message_id="<q@x>"))
     cycle.set_schedule(db, clock, "d1", "daily 20:00 UTC")
     set_game_setting(db, clock, "d1", "nmr-spike", "100")  # the run-due trials run a turn without orders
+    set_game_setting(db, clock, "d1", "nmr-limit", "1")  # ... so seats drop out and a standby takes one,
+    cycle.add_standby(db, clock, "d1", "zed@example.org", "Zed")  # mailed inside the turn's transaction
+    credits.buy(db, clock, "zed@example.org", 10, 2000, "d1", "Zed")  # paid up too: every report is mailed
     db.conn.close()
     return root
 
@@ -114,6 +117,7 @@ def references(start, tmp_path_factory) -> dict[str, Path]:
         ok(gm_process(home, *command(kind, start)))
         finish(home, kind, start)
         done[kind] = home
+    assert seat_mails(done["turn run"]) and seat_mails(done["run-due"])  # the trials cover seat changes
     return done
 
 
@@ -129,6 +133,7 @@ def test_killed_and_run_again_loses_and_doubles_nothing(kind, point, start, refe
     finish(home, kind, start)
     whole_and_once(home, gm)
     assert reports_of(home) == reports_of(references[kind])
+    assert seat_mails(home) == seat_mails(references[kind])
     if kind == "import":
         with sqlite3.connect(home / "gm.db") as conn:
             assert sorted(conn.execute("SELECT outcome FROM mail_taken")) == [("accepted",), ("accepted",),
@@ -149,6 +154,9 @@ def whole_and_once(home: Path, gm) -> None:
         assert conn.execute("SELECT turn, seat FROM reports ORDER BY 1, 2").fetchall() == expected
         assert conn.execute("SELECT turn, seat FROM outbox WHERE kind = 'report' AND status IN ('queued', 'sent') "
                             "ORDER BY 1, 2").fetchall() == expected
+        changes = conn.execute("SELECT count(*), count(DISTINCT recipient || subject) FROM outbox "
+                               "WHERE kind = 'notice' AND seat IS NULL").fetchone()
+        assert changes[0] == changes[1]  # no welcome or drop-out notice twice
         taken = conn.execute("SELECT count(*), count(DISTINCT digest) FROM mail_taken").fetchone()
         assert taken[0] == taken[1]
         answers = conn.execute("SELECT count(*) FROM outbox WHERE kind = 'acknowledgement'").fetchone()[0]
@@ -157,6 +165,13 @@ def whole_and_once(home: Path, gm) -> None:
         assert len(list((home / "outbox").glob("*.eml"))) == sent  # a mail sent twice has one name
     finally:
         conn.close()
+
+
+def seat_mails(home: Path) -> list[tuple[str, str]]:
+    """The welcome and drop-out mails (gm/services/seat_mail.py): each queued once, as in the reference."""
+    with sqlite3.connect(home / "gm.db") as conn:
+        return conn.execute("SELECT recipient, subject FROM outbox WHERE kind = 'notice' AND seat IS NULL "
+                            "AND status IN ('queued', 'sent') ORDER BY 1, 2").fetchall()
 
 
 def reports_of(home: Path) -> dict[str, bytes]:

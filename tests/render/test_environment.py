@@ -55,7 +55,8 @@ def test_a_hostile_player_name_is_escaped_everywhere(env):
     context["events"][0]["data"]["text"] = HOSTILE
     context["order_form"] = "</pre>" + HOSTILE
     html = render_report_html(env, context)
-    assert "<img" not in html
+    assert html.count("<img") == 1 and '<img class="map-picture" src="data:image/png;base64,' in html  # the map
+    assert "<img src=file" not in html
     assert "&lt;img src=file:///etc/hostname&gt;" in html
     assert "&lt;/pre&gt;" in html
 

@@ -1,18 +1,21 @@
 """HTML to PDF: the same report gives the same bytes, dated by the report, not by the clock."""
 from __future__ import annotations
 
+import base64
+import io
 import subprocess
 
 import pytest
 
 from gm.render.environment import base_url, render_report_html, render_standings_html
-from gm.render.pdf import font_configuration, html_to_pdf
+from gm.render.pdf import SharedImages, font_configuration, html_to_pdf, shared_images
 
 from .sample_game import report_context, standings_context
 
 
-def to_pdf(html, fetcher, created="2026-11-21T19:00:00Z", identifier="clash-1/5/BR"):
-    return html_to_pdf(html, base_url=base_url(), created=created, identifier=identifier, fetcher=fetcher)
+def to_pdf(html, fetcher, created="2026-11-21T19:00:00Z", identifier="clash-1/5/BR", cache=None):
+    return html_to_pdf(html, base_url=base_url(), created=created, identifier=identifier, fetcher=fetcher,
+                       cache=cache)
 
 
 def test_the_same_report_gives_identical_bytes(env, strict_fetcher):
@@ -46,3 +49,50 @@ def test_a_date_weasyprint_would_drop_is_refused(strict_fetcher, created):
 
 def test_one_font_configuration_per_process():
     assert font_configuration() is font_configuration()
+
+
+def png_url(mode: str) -> str:
+    """A 40 x 20 picture: left half red, right half blue, with a dark stripe, as a PNG data: URL."""
+    from PIL import Image, ImageDraw
+
+    picture = Image.new("RGB", (40, 20), "#c8553d")
+    draw = ImageDraw.Draw(picture)
+    draw.rectangle((20, 0, 39, 19), fill="#3d7ec8")
+    draw.rectangle((0, 8, 39, 11), fill="#1d1d1b")
+    if mode == "P":
+        picture = picture.quantize(colors=16, method=Image.Quantize.FASTOCTREE)
+    elif mode != "RGB":
+        picture = picture.convert(mode)
+    out = io.BytesIO()
+    picture.save(out, format="PNG")
+    return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode()
+
+
+def page_with(url: str) -> str:
+    return f'<style>@page {{ size: 40px 20px; margin: 0 }} body {{ margin: 0 }}</style><img src="{url}" style="width: 40px">'
+
+
+@pytest.mark.parametrize("mode, space", [("P", b"/Indexed"), ("RGB", b"/DeviceRGB")])
+def test_a_shared_png_is_embedded_as_it_is_and_reads_back_the_same(strict_fetcher, tmp_path, mode, space):
+    url = png_url(mode)
+    shared = SharedImages()
+    pdf = to_pdf(page_with(url), strict_fetcher, cache=shared.cache_for(shared_images(page_with(url))))
+    png = base64.b64decode(url.split(",", 1)[1])
+    rows = png[png.index(b"IDAT") + 4:png.index(b"IEND") - 8]
+    assert space in pdf and rows in pdf  # the PNG's own compressed rows, not re-encoded
+    (tmp_path / "p.pdf").write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-png", "-r", "96", "-singlefile", str(tmp_path / "p.pdf"), str(tmp_path / "p")], check=True)
+    from PIL import Image
+
+    read = Image.open(tmp_path / "p.png").convert("RGB")
+    assert read.getpixel((5, 3)) == (0xc8, 0x55, 0x3d) and read.getpixel((30, 3)) == (0x3d, 0x7e, 0xc8)
+    assert read.getpixel((10, 9)) == (0x1d, 0x1d, 0x1b)
+    # The same page with and without the shared image cache: the same look, and again the same bytes.
+    assert to_pdf(page_with(url), strict_fetcher, cache=shared.cache_for([url])) == pdf
+
+
+def test_anything_but_a_plain_opaque_png_is_left_to_weasyprint(strict_fetcher):
+    assert SharedImages().cache_for([png_url("RGBA"), png_url("L"), "data:image/svg+xml,<svg/>"]) == {}
+    pdf = to_pdf(page_with(png_url("RGBA")), strict_fetcher, cache=SharedImages().cache_for([png_url("RGBA")]))
+    rows = base64.b64decode(png_url("RGBA").split(",", 1)[1])
+    assert b"/Indexed" not in pdf and rows[rows.index(b"IDAT") + 4:rows.index(b"IEND") - 8] not in pdf

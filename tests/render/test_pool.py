@@ -1,28 +1,46 @@
-"""Rendering many reports: a pool of workers writes the same bytes as one process does."""
+"""Rendering many reports: a pool of workers writes the same bytes as one process does, and a
+worker that dies or hangs fails its report at once instead of stopping the run."""
 from __future__ import annotations
 
 import hashlib
 import multiprocessing
 import os
 import signal
-import threading
+import subprocess
+import sys
+import textwrap
 import time
 
 import pytest
 
-from gm.render import pool
 from gm.render.environment import asset_dirs, base_url, render_report_html
-from gm.render.pool import RenderJob, render_pdfs
+from gm.render.pool import RenderJob, RenderPool, render_pdfs
 
 from .sample_game import report_context
+
+CREATED = "2026-11-21T19:00:00Z"
+WAIT = 120  # seconds: far beyond any render here, so a test that would hang fails instead
 
 
 def jobs(env, folder):
     return [
-        RenderJob(render_report_html(env, report_context(seat, 5)), base_url(), "2026-11-21T19:00:00Z",
+        RenderJob(render_report_html(env, report_context(seat, 5)), base_url(), CREATED,
                   f"clash-1/5/{seat}", folder / f"turn5-{seat}.pdf")
         for seat in ("BR", "FR", "DE")
     ]
+
+
+def small_jobs(folder, count):
+    """Pages that render in a few milliseconds, for tests about the pool rather than the report."""
+    return [RenderJob(f"<p>page {i}</p>", base_url(), CREATED, f"small/{i}", folder / f"{i}.pdf") for i in range(count)]
+
+
+def results(batch):
+    return [future.result(timeout=WAIT) for future in batch.futures]
+
+
+def workers_alive():
+    return [p for p in multiprocessing.active_children() if p.name == "gm render worker"]
 
 
 def test_two_workers_write_the_same_files_as_one(env, tmp_path):
@@ -52,20 +70,76 @@ def test_a_failing_job_raises_in_the_caller(env, tmp_path):
         render_pdfs(bad, workers=2)
 
 
-@pytest.mark.slow
-def test_a_dead_worker_fails_the_batch_instead_of_hanging(env, tmp_path, monkeypatch):
-    monkeypatch.setattr(pool, "REPORT_TIMEOUT", 3)
-    many = [RenderJob(job.html, job.base_url, job.created, f"{job.identifier}/{i}", tmp_path / f"{i}.pdf")
-            for i in range(20) for job in jobs(env, tmp_path)[:1]]
+def test_one_pool_renders_many_batches_in_the_same_workers(tmp_path):
+    with RenderPool(2) as pool:
+        first = pool.submit(small_jobs(tmp_path / "a", 4))
+        second = pool.submit(small_jobs(tmp_path / "b", 4))
+        done = results(first) + results(second)
+    assert [r.out_path for r in done] == [j.out_path for j in small_jobs(tmp_path / "a", 4) + small_jobs(tmp_path / "b", 4)]
+    assert len({r.pid for r in done}) <= 2  # no new workers for the second batch
+    assert workers_alive() == []
 
-    def kill_workers_mid_batch():
-        deadline = time.monotonic() + 30
-        while not list(tmp_path.glob("*.pdf")) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        for child in multiprocessing.active_children():
-            if child.name.startswith("ForkServerPoolWorker") or child.name.startswith("SpawnPoolWorker"):
-                os.kill(child.pid, signal.SIGKILL)
 
-    threading.Thread(target=kill_workers_mid_batch, daemon=True).start()
-    with pytest.raises(RuntimeError, match="probably died"):
-        render_pdfs(many, workers=2)
+def test_a_dead_worker_fails_its_report_instead_of_hanging(tmp_path):
+    with RenderPool(2, deadline=WAIT) as pool:
+        batch = pool.submit(small_jobs(tmp_path, 400))
+        batch.futures[0].result(timeout=WAIT)
+        for worker in workers_alive():
+            os.kill(worker.pid, signal.SIGKILL)
+        with pytest.raises(RuntimeError, match="worker died .killed by signal 9."):
+            batch.results(timeout=WAIT)
+        assert not all(f.done() and not f.cancelled() for f in batch.futures)  # the rest was dropped
+        # The pool goes on with new workers.
+        [after] = results(pool.submit(small_jobs(tmp_path / "after", 1)))
+        assert after.out_path.exists()
+    assert workers_alive() == []
+
+
+def test_a_hung_worker_is_stopped_at_the_deadline(tmp_path):
+    with RenderPool(1, deadline=3) as pool:
+        first = pool.submit(small_jobs(tmp_path, 1))
+        results(first)
+        [worker] = workers_alive()
+        os.kill(worker.pid, signal.SIGSTOP)  # alive, holding whatever it holds, answering nothing
+        stuck = pool.submit(small_jobs(tmp_path / "stuck", 1))
+        started = time.monotonic()
+        with pytest.raises(RuntimeError, match="no result in 3 s"):
+            results(stuck)
+        assert time.monotonic() - started < WAIT
+        assert not worker.is_alive()
+        assert results(pool.submit(small_jobs(tmp_path / "after", 1)))[0].out_path.exists()
+
+
+def test_closing_without_waiting_drops_the_queue(tmp_path):
+    pool = RenderPool(1)
+    batch = pool.submit(small_jobs(tmp_path, 50))
+    pool.close(wait=False)
+    assert any(f.cancelled() for f in batch.futures)
+    assert workers_alive() == []
+    with pytest.raises(RuntimeError, match="closed"):
+        pool.submit(small_jobs(tmp_path, 1))
+
+
+def test_workers_import_this_gm_whatever_the_current_folder(tmp_path):
+    """The fork server is a `python -c` started in the current folder: a folder holding another
+    `gm` (a checkout of another version) must not give the workers that one."""
+    decoy = tmp_path / "checkout"
+    (decoy / "gm" / "render").mkdir(parents=True)  # a gm without the worker module
+    (decoy / "gm" / "__init__.py").write_text("")
+    (decoy / "gm" / "render" / "__init__.py").write_text("")
+    script = tmp_path / "render.py"
+    script.write_text(textwrap.dedent(f"""\
+        from pathlib import Path
+
+        from gm.render.environment import base_url
+        from gm.render.pool import RenderJob, render_pdfs
+
+        if __name__ == "__main__":
+            out = Path({str(tmp_path)!r})
+            jobs = [RenderJob(f"<p>page {{i}}</p>", base_url(), {CREATED!r}, f"small/{{i}}", out / f"{{i}}.pdf")
+                    for i in range(2)]
+            print([r.out_path.name for r in render_pdfs(jobs, workers=2)])
+        """))
+    ran = subprocess.run([sys.executable, str(script)], cwd=decoy, capture_output=True, text=True, timeout=WAIT)
+    assert ran.returncode == 0, ran.stderr
+    assert "['0.pdf', '1.pdf']" in ran.stdout

@@ -15,7 +15,7 @@ from gm_games.imperials import ruleset
 
 from gm.clock import FixedClock
 from gm.render.environment import make_environment, package_templates_dir, render_report_html
-from gm.render.hexmap import _drawing, hex_map, hex_svg
+from gm.render.hexmap import _drawing, hex_map, hex_picture, hex_svg
 from gm.home import Home, create_home
 from gm.services import games, turns
 from gm.services.reports import report_context
@@ -60,6 +60,35 @@ def test_the_same_board_is_drawn_once():
     for _ in range(4):
         hex_map(board())
     assert (_drawing.cache_info().hits, _drawing.cache_info().misses) == (3, 1)
+
+
+def test_the_board_picture_is_drawn_once_and_embedded_as_it_is(monkeypatch):
+    """What the report shows: the same board as a palette PNG, drawn once for every seat of a
+    round, which the render workers embed without decoding (gm.render.pdf.palette_image)."""
+    import io
+
+    from PIL import Image
+
+    from gm.render import turnmap
+    from gm.render.pdf import palette_image
+
+    drawn = []
+    real = turnmap._draw
+    monkeypatch.setattr(turnmap, "_draw", lambda svg: drawn.append(svg) or real(svg))
+    monkeypatch.setattr(turnmap, "_pictures", type(turnmap._pictures)())
+    pictures = {str(hex_picture(board())) for _ in range(4)}
+    assert len(pictures) == 1 and drawn == [hex_svg(board())]
+    url = re.fullmatch(r'<img class="hexmap" alt="the board" src="(data:image/png;base64,[A-Za-z0-9+/=]+)">',
+                       pictures.pop())[1]
+    assert palette_image(url) is not None
+    picture = Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("RGB")
+    colours = {colour for _, colour in picture.getcolors(1 << 16)}
+
+    def shown(fill):  # 256 colours: a flat fill comes back within a few levels
+        return any(max(abs(a - b) for a, b in zip(colour, fill)) <= 8 for colour in colours)
+
+    assert shown((0x7f, 0xb0, 0x69)) and shown((0xae, 0xb0, 0xba))  # both tiles' fills
+    assert shown((0xb7, 0x1c, 0x1c))  # the 6 ringed in red
 
 
 def game_in_play(tmp_path: Path, mode: str, rounds: int):

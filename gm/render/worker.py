@@ -1,0 +1,109 @@
+"""One render worker: takes jobs from its pipe, writes each PDF, answers with the result or the error."""
+from __future__ import annotations
+
+import hashlib
+import os
+import resource
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+
+from gm.crash import crash_point
+from gm.render.fetcher import AssetFetcher
+from gm.render.pdf import SharedImages, html_to_pdf
+
+
+@dataclass(frozen=True)
+class RenderJob:
+    """One PDF to write.
+
+    html: the report HTML (from render_report_html or render_standings_html).
+    base_url: what relative URLs in it resolve against (normally environment.base_url()).
+    created: the report's W3C datetime, used as the PDF's date.
+    identifier: the PDF's stable id, e.g. "clash-1/5/BR".
+    out_path: the file to write; written to a temporary name first, then renamed into place.
+    images: data: URLs of images in the HTML that many reports share (a turn's map): a worker
+        reads each once and embeds its compressed bytes as they are (see pdf.SharedImages).
+    """
+
+    html: str
+    base_url: str
+    created: str
+    identifier: str
+    out_path: Path
+    images: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    """What one job produced: the file, its size and sha256, and the worker that made it.
+
+    peak_rss_kb: the worker's peak resident memory so far, in KiB (resource.getrusage).
+    """
+
+    out_path: Path
+    size: int
+    sha256: str
+    pid: int
+    peak_rss_kb: int
+
+
+class Renderer:
+    """What renders jobs in one process: a fetcher per set of asset folders, the shared images."""
+
+    def __init__(self):
+        self.fetchers: dict[tuple[str, ...], AssetFetcher] = {}
+        self.images = SharedImages()
+
+    def write(self, job: RenderJob, asset_dirs: tuple[str, ...]) -> RenderResult:
+        if asset_dirs not in self.fetchers:
+            self.fetchers[asset_dirs] = AssetFetcher(asset_dirs)
+        pdf = html_to_pdf(job.html, base_url=job.base_url, created=job.created, identifier=job.identifier,
+                          fetcher=self.fetchers[asset_dirs], cache=self.images.cache_for(job.images))
+        return _store(pdf, Path(job.out_path))
+
+
+def serve(connection) -> None:
+    """A worker's life: render each (job, asset folders) it is sent until it gets None.
+
+    Ctrl-C goes to the whole process group; the parent decides what it means, so a worker
+    ignores it (the parent stops workers itself)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    renderer = Renderer()
+    while True:
+        try:
+            message = connection.recv()
+        except EOFError:
+            return  # the parent is gone
+        if message is None:
+            return
+        job, asset_dirs = message
+        try:
+            answer = (True, renderer.write(job, asset_dirs))
+        except Exception as exc:  # the parent raises it in the caller, with its type
+            answer = (False, exc)
+        try:
+            connection.send(answer)
+        except Exception as exc:  # an exception that does not pickle
+            connection.send((False, RuntimeError(f"{type(exc).__name__}: {exc}; rendering {job.identifier}")))
+
+
+def _store(pdf: bytes, out_path: Path) -> RenderResult:
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    # Write then rename, so a reader (the portal, the mailer) never sees half a PDF. Not
+    # mkstemp: its 0600 mode would hide the report from a portal running as another user.
+    temporary = out_path.with_name(f".{out_path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_bytes(pdf)
+        os.replace(temporary, out_path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    crash_point("publish:mid-render")
+    return RenderResult(
+        out_path=out_path,
+        size=len(pdf),
+        sha256=hashlib.sha256(pdf).hexdigest(),
+        pid=os.getpid(),
+        peak_rss_kb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+    )

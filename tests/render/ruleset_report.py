@@ -1,0 +1,35 @@
+"""A report context for any installed ruleset: its default scenario, robots' first turn, one seat's view."""
+from __future__ import annotations
+
+from gm.core.model import Event, SeatInfo
+from gm.core.ruleset import TurnSeeds
+from gm.rulesets import get_ruleset
+
+SEATS = {"empires": 16, "conqueror": 8, "clash": 4}
+
+
+def report_context(ruleset_name: str, seed: int = 3) -> dict:
+    """Turn 1 played by robots; the context report.html reads, for the first seat."""
+    ruleset = get_ruleset(ruleset_name)
+    scenario = ruleset.load_scenario(ruleset.scenario_text(ruleset.default_scenario()), "default")
+    seats = int(SEATS.get(ruleset_name, getattr(ruleset, "demo_seats", 4)))
+    codes = ruleset.seat_codes(scenario)[:seats]
+    state = ruleset.new_game(scenario, [SeatInfo(c, f"Player {c}") for c in codes], TurnSeeds(seed, 0))
+    seeds = TurnSeeds(seed, 1)
+    orders = {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in codes}
+    result = ruleset.resolve(state, orders, seeds)
+    seat = codes[0]
+    view = ruleset.view(result.state, seat)
+    nations = {s.get("code"): s.get("nation", "") for s in view.get("seats", []) if isinstance(s, dict)}
+    scores = ruleset.scores(result.state)
+    rows = sorted(({"seat": c, "name": f"Player {c}", "nation": nations.get(c, ""), "score": scores.get(c, 0)}
+                   for c in codes), key=lambda r: (-r["score"], r["seat"]))
+    events = [e.to_json() for e in result.events if Event.from_json(e.to_json()).visible_to(seat)]
+    return {
+        "game": {"name": f"{ruleset_name}-1", "title": view.get("title", ruleset.title), "ruleset": ruleset.name},
+        "turn": 1, "turn_label": ruleset.turn_label(state), "next_label": ruleset.turn_label(result.state),
+        "seat": seat, "player": f"Player {seat}", "deadline": "Fri 2026-11-27 18:00 UTC",
+        "created": "2026-11-21T19:00:00Z", "view": view,
+        "events": [{"kind": e["kind"], "data": e["data"]} for e in events], "scores": rows,
+        "order_form": "\n".join(ruleset.order_form(result.state, seat)), "outcome": None,
+    }
