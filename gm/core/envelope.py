@@ -4,6 +4,7 @@ from __future__ import annotations
 import codecs
 from dataclasses import dataclass, field
 
+from gm.core.forms import copyable
 from gm.core.model import Problem
 
 # A turn file is a few kilobytes; anything far larger is a mistake or an attack.
@@ -183,6 +184,7 @@ _EXAMPLE = {"GAME": "clash-1", "PLAYER": "BR", "PASSWORD": "7f3k-29qa", "TURN": 
 
 
 def wrap_envelope(game: str, seat: str, turn: int, body: list[str], password: str = "<your secret>") -> str:
-    """A turn file for one seat around a ruleset's order lines, ready to fill in and send."""
+    """A turn file for one seat around a ruleset's order lines, ready to fill in and send; every
+    line as it survives a copy out of the report's PDF (gm.core.forms.copyable)."""
     head = [f"GAME {game}", f"PLAYER {seat}", f"PASSWORD {password}", f"TURN {turn}"]
-    return "\n".join(head + list(body) + ["END"]) + "\n"
+    return "\n".join(head + [copyable(line) for line in body] + ["END"]) + "\n"
