@@ -53,8 +53,10 @@ def read_file(path: Path) -> bytes:
 def print_problems(path: Path, checked: turnfiles.Checked) -> None:
     if checked.refusal:
         typer.echo(f"{path}: refused: {checked.refusal}", err=True)
-    for problem in checked.problems:
-        typer.echo(f"{path}:{problem.line}: {problem.message}", err=True)
+    said = [(p.line, 0, p.message) for p in checked.problems] + [(w.line, 1, f"warning: {w.message}")
+                                                                for w in checked.warnings]
+    for line, kind, message in sorted(said):
+        typer.echo(f"{path}: {message}" if kind and not line else f"{path}:{line}: {message}", err=True)
 
 
 @app.command("check")
