@@ -17,18 +17,21 @@ def view_codes(view: dict) -> set[str]:
     return {str(c).upper() for c in codes if c}
 
 
-def near_codes(lines: Iterable[tuple[int, str]], problems: Iterable[Problem], codes: set[str]) -> list[Problem]:
-    """'did you mean ENG?' for each word of a line with a problem that is no code but close to one.
+def near_codes(lines: Iterable[tuple[int, str]], searched: set[int], codes: set[str],
+               ignore: frozenset = frozenset()) -> list[Problem]:
+    """'did you mean ENG?' for each word after the first of the searched lines that is no code
+    but close to one; words in `ignore` (order words a form names, like ALL) are never codes.
 
-    Only lines already in trouble are searched: a word that is not a code on a line that checks
-    is an order's own word (ALL, SOLDIERS), and a hint there would be noise."""
-    troubled = {p.line for p in problems}
+    The GM's check searches only lines already in trouble: there a word that is no code is an
+    error, and on a line that checks it is an order's own word (ALL, SOLDIERS), where a hint
+    would be noise."""
     found = []
     for number, text in lines:
-        if number not in troubled:
+        if number not in searched:
             continue
         for word in text.split()[1:]:
-            close = _close(word.strip(",;:()").upper(), codes)
+            bare = word.strip(",;:()").upper()
+            close = [] if bare in ignore else _close(bare, codes)
             if close:
                 found.append(Problem(number, f"{word} is not a code in this game; did you mean {' or '.join(close)}?"))
     return found
@@ -53,5 +56,6 @@ def order_warnings(ruleset, state: dict, seat: str, lines: Iterable[tuple[int, s
                    problems: list[Problem]) -> list[Problem]:
     """Every warning for a seat's checked orders, by line: near codes (the seat's view says
     which codes exist; asked only when a line has a problem), then the ruleset's own."""
-    near = near_codes(lines, problems, view_codes(ruleset.view(state, seat))) if problems else []
+    troubled = {p.line for p in problems}
+    near = near_codes(lines, troubled, view_codes(ruleset.view(state, seat))) if troubled else []
     return sorted(near + ruleset_warnings(ruleset, state, seat, orders), key=lambda p: p.line)

@@ -125,8 +125,18 @@ class Answerer:
                 "gm_name": self.settings.name})
             queued.append(outbox.queue(self.db, now, kind="acknowledgement", recipient=address, recipient_name=name,
                                        subject=written.subject, body=written.body, domain=self.settings.domain,
-                                       **threading))
+                                       **threading, **self._about(shown)))
         return "outbox " + ", ".join(map(str, queued))
+
+    def _about(self, shown: list) -> dict:
+        """The game, seat and turn an acknowledgement is about, when all its turn files name the
+        same ones (its file in outbox/ is then named g1-3-BR-acknowledgement.eml); else nothing."""
+        about = {(r["game"], r["seat"], r["turn"]) for r in shown}
+        if len(about) != 1 or None in next(iter(about)):
+            return {}
+        game, seat, turn = next(iter(about))
+        row = self.db.execute("SELECT id FROM games WHERE name = ?", [game]).fetchone()
+        return {"game_id": row[0], "seat": seat, "turn": turn} if row else {}
 
     def answer_question(self, letter: Letter) -> str:
         """The one polite answer to a person's mail without a turn file (templates/mail/

@@ -15,13 +15,15 @@ def test_the_codes_a_view_names():
 
 def test_a_near_code_on_a_line_in_trouble_gets_did_you_mean():
     lines = [(4, "CLAIM EGN SCO"), (5, "MOVE WLA SCO 2")]
-    found = near_codes(lines, [Problem(4, "EGN is not a territory")], view_codes(VIEW))
+    found = near_codes(lines, {4}, view_codes(VIEW))
     assert found == [Problem(4, "EGN is not a code in this game; did you mean ENG?")]
 
 
 def test_words_far_from_any_code_and_lines_that_check_get_nothing():
-    assert near_codes([(4, "PRODUCE ENG SOLDIERS 12")], [Problem(4, "x")], view_codes(VIEW)) == []
-    assert near_codes([(4, "CLAIM EGN")], [], view_codes(VIEW)) == []
+    assert near_codes([(4, "PRODUCE ENG SOLDIERS 12")], {4}, view_codes(VIEW)) == []
+    assert near_codes([(4, "CLAIM EGN")], set(), view_codes(VIEW)) == []
+    assert near_codes([(4, "MOVE ENG SCO ALL")], {4}, {"ALB", "ENG", "SCO"}) != []
+    assert near_codes([(4, "MOVE ENG SCO ALL")], {4}, {"ALB", "ENG", "SCO"}, frozenset({"ALL"})) == []
 
 
 def test_final_after_end_is_a_warning_and_not_final():
