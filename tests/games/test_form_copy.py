@@ -52,5 +52,6 @@ def test_the_form_copied_out_of_the_pdf_checks(gm, home, tmp_path, name):
         path = tmp_path / f"copied{''.join(modes)}.txt"
         path.write_text("\n".join(typed) + "\n", encoding="utf-8")
         ran = gm("orders", "check", path, home=home)
-        assert (ran.code, ran.err) == (0, ""), "\n".join(lines)
+        # Warnings are allowed (an Empires form uses none of its 16 actions yet); errors are not.
+        assert ran.code == 0 and all(": warning: " in said for said in ran.err.splitlines()), "\n".join(lines)
         assert ran.out.startswith(f"{path}: OK, ") and f" for {seat} in g, turn 2" in ran.out
