@@ -12,6 +12,7 @@ from gm.cli import inbox, mail
 from gm.cli import portal, serve
 from gm.cli import cycle
 from gm.cli import audit, credits, ledger, seat
+from gm.cli import backup, doctor
 from gm.errors import GMError
 
 app = typer.Typer(
@@ -53,6 +54,9 @@ app.add_typer(credits.app, name="credits")
 app.add_typer(ledger.app, name="ledger")
 app.add_typer(seat.app, name="seat")
 app.command("audit")(audit.audit)
+app.command("backup")(backup.backup)
+app.command("restore")(backup.restore)
+app.command("doctor")(doctor.doctor)
 
 
 def _plain_help(typer_app: typer.Typer) -> None:
