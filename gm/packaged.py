@@ -31,7 +31,7 @@ class PackagedRuleset(PackagedScenarios):
 
     - scenario: load_scenario_text(text, source)
     - rules: new_game, resolve, scores, outcome
-    - orders: parse_orders, check_orders
+    - orders: parse_orders, check_orders (and, if it has one, order_warnings)
     - robot: robot_orders
     - view: view, order_form, turn_label
 
@@ -67,6 +67,11 @@ class PackagedRuleset(PackagedScenarios):
 
     def check_orders(self, state: dict, seat: str, order_list: list[Order]) -> list[Problem]:
         return self.parts.orders.check_orders(state, seat, order_list)
+
+    def order_warnings(self, state: dict, seat: str, order_list: list[Order]) -> list[Problem]:
+        """The orders module's warnings (units or money left unused...), if it gives any."""
+        warn = getattr(self.parts.orders, "order_warnings", None)
+        return list(warn(state, seat, order_list)) if warn is not None else []
 
     def resolve(self, state: dict, orders_by_seat: dict, seeds: TurnSeeds) -> TurnResult:
         return self.parts.rules.resolve(state, orders_by_seat, seeds)

@@ -200,6 +200,17 @@ def check_orders(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
     return sorted(problems, key=lambda p: p.line)
 
 
+def order_warnings(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+    """Actions left unused: a turn has 16, and one not used is lost (only ARMY ALL is automatic)."""
+    if state["phase"] == "over" or seat in state["victory"]["eliminated"] or seat not in state["countries"]:
+        return []
+    used = len({o.args[0] for o in orders if o.args and isinstance(o.args[0], int)})
+    if used >= MAX_ACTIONS:
+        return []
+    return [Problem(0, f"you use {used} of your {MAX_ACTIONS} actions; the other {MAX_ACTIONS - used} "
+                       "are lost this turn (only the automatic ARMY ALL follows them)")]
+
+
 def _twice(order: Order, seen: dict) -> str | None:
     number, where = order.args[0], order.args[1]
     key = ("grow", where) if order.verb == "GROW" else ("mode", where) if order.verb in DEFENCE else None

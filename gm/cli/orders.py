@@ -8,7 +8,7 @@ import typer
 
 from gm.cli.common import HomeOption, open_home
 from gm.errors import GMError
-from gm.services import turnfiles
+from gm.services import offline, turnfiles
 
 app = typer.Typer(help="Order forms and offline checks of turn files.", no_args_is_help=True)
 
@@ -50,19 +50,28 @@ def read_file(path: Path) -> bytes:
         raise GMError(f"cannot read {path}: {exc.strerror}.")
 
 
-def print_problems(path: Path, checked: turnfiles.Checked) -> None:
+def print_problems(path: Path, checked) -> None:
+    """A check's refusal, problems and warnings as FILE:LINE: message, in line order."""
     if checked.refusal:
         typer.echo(f"{path}: refused: {checked.refusal}", err=True)
-    for problem in checked.problems:
-        typer.echo(f"{path}:{problem.line}: {problem.message}", err=True)
+    said = [(p.line, 0, p.message) for p in checked.problems] + [(w.line, 1, f"warning: {w.message}")
+                                                                for w in checked.warnings]
+    for line, kind, message in sorted(said):
+        typer.echo(f"{path}: {message}" if kind and not line else f"{path}:{line}: {message}", err=True)
 
 
 @app.command("check")
 def check(
     files: Annotated[list[Path], typer.Argument(help="Turn files to check.")],
+    report: Annotated[Optional[Path], typer.Option(
+        "--report", help="A player's check, offline: against this seat's last JSON report (BR.json), "
+                         "without a GM home or database.")] = None,
     home: HomeOption = None,
 ) -> None:
     """Check turn files against their games' current state; print FILE:LINE: message; exit 1 on any problem."""
+    if report is not None:
+        check_by_report(files, report)
+        return
     home_, db = open_home(home)
     bad = False
     for path in files:
@@ -71,6 +80,22 @@ def check(
         if checked.accepted:
             typer.echo(f"{path}: OK, {len(checked.orders)} order(s) for {checked.seat.code} in "
                        f"{checked.game.name}, turn {checked.game.turn}")
+        bad = bad or not checked.accepted
+    if bad:
+        raise typer.Exit(1)
+
+
+def check_by_report(files: list[Path], report_path: Path) -> None:
+    """The player's check (gm orders check --report BR.json): as far as the report can tell."""
+    report = offline.read_report(report_path)
+    bad = False
+    for path in files:
+        checked = offline.check_offline(report, read_file(path))
+        print_problems(path, checked)
+        if checked.accepted:
+            typer.echo(f"{path}: OK as far as the report can tell, {len(checked.orders)} order(s) for "
+                       f"{report.seat} in {report.game}, turn {report.turn + 1}; left to the GM's check: "
+                       f"{offline.LEFT_TO_THE_GM}")
         bad = bad or not checked.accepted
     if bad:
         raise typer.Exit(1)

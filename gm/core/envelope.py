@@ -4,6 +4,7 @@ from __future__ import annotations
 import codecs
 from dataclasses import dataclass, field
 
+from gm.core.forms import copyable
 from gm.core.model import Problem
 
 # A turn file is a few kilobytes; anything far larger is a mistake or an attack.
@@ -82,6 +83,7 @@ class Envelope:
     absence: an ABSENT line's (line number, from, until) as written: the player will be away.
     lines: the order lines between the header and END, as (line number, text), comments removed.
     problems: what is wrong with the envelope itself (missing GAME, no END, bad TURN, ...).
+    warnings: what the envelope ignored that the player probably meant (a FINAL after END).
     """
 
     game: str | None = None
@@ -92,6 +94,7 @@ class Envelope:
     absence: tuple | None = None
     lines: tuple = ()
     problems: tuple = field(default_factory=tuple)
+    warnings: tuple = ()
 
     @property
     def ok(self) -> bool:
@@ -114,7 +117,8 @@ def read_envelope(text: str) -> Envelope:
     final = False
     absence = None
     started = ended = False
-    for number, raw in enumerate(text.splitlines(), start=1):
+    numbered = list(enumerate(text.splitlines(), start=1))
+    for number, raw in numbered:
         if raw.lstrip().startswith(">"):
             continue  # quoted reply text
         line = clean_line(raw)
@@ -128,7 +132,7 @@ def read_envelope(text: str) -> Envelope:
                 _header(values, where, keyword, rest, number, problems)
             continue
         if keyword == "END":
-            ended = True
+            ended = number
             break
         if keyword == "FINAL" and not rest:
             final = True
@@ -150,6 +154,7 @@ def read_envelope(text: str) -> Envelope:
     for word in ("PLAYER", "PASSWORD"):
         if word not in values and not any(p.message.startswith(f"{word} ") for p in problems):
             problems.append(Problem(0, f"the turn file has no {word} line"))
+    warnings = _late_final(numbered, ended) if ended and not final else ()
     turn = None
     if "TURN" in values:
         try:
@@ -165,7 +170,17 @@ def read_envelope(text: str) -> Envelope:
         absence=absence,
         lines=tuple(lines),
         problems=tuple(problems),
+        warnings=warnings,
     )
+
+
+def _late_final(numbered: list, end: int) -> tuple:
+    """A FINAL line after END is ignored like all text there, but the player meant it: say so."""
+    for number, raw in numbered[end:]:
+        if not raw.lstrip().startswith(">") and clean_line(raw).upper() == "FINAL":
+            return (Problem(number, "FINAL after END is ignored, so these orders are not final: "
+                                    "put FINAL before END"),)
+    return ()
 
 
 def _header(values: dict, where: dict, keyword: str, rest: str, number: int, problems: list[Problem]) -> None:
@@ -183,6 +198,7 @@ _EXAMPLE = {"GAME": "clash-1", "PLAYER": "BR", "PASSWORD": "7f3k-29qa", "TURN": 
 
 
 def wrap_envelope(game: str, seat: str, turn: int, body: list[str], password: str = "<your secret>") -> str:
-    """A turn file for one seat around a ruleset's order lines, ready to fill in and send."""
+    """A turn file for one seat around a ruleset's order lines, ready to fill in and send; every
+    line as it survives a copy out of the report's PDF (gm.core.forms.copyable)."""
     head = [f"GAME {game}", f"PLAYER {seat}", f"PASSWORD {password}", f"TURN {turn}"]
-    return "\n".join(head + list(body) + ["END"]) + "\n"
+    return "\n".join(head + [copyable(line) for line in body] + ["END"]) + "\n"

@@ -97,10 +97,22 @@ def _blocks(lines: list[str]) -> tuple[list[str], list[str]]:
         if keyword == "GAME" and len(words) == 2:
             start = number
         elif keyword == "END" and start is not None:
-            complete.append(_joined(lines[start:number + 1]))
+            complete.append(_joined(lines[start:_late_final(lines, number) + 1]))
             start = None
     unfinished = [_joined(lines[start:])] if start is not None else []
     return complete, unfinished
+
+
+def _late_final(lines: list[str], end: int) -> int:
+    """Where the turn file ending at line `end` stops: at a FINAL written after its END (before
+    any next GAME), so the envelope can warn that it is ignored; else at the END itself."""
+    for number in range(end + 1, len(lines)):
+        words = clean_line(lines[number]).upper().split()
+        if words[:1] == ["GAME"]:
+            break
+        if words == ["FINAL"] and not lines[number].lstrip().startswith(">"):
+            return number
+    return end
 
 
 def _joined(lines: list[str]) -> str:

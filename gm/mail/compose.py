@@ -42,6 +42,9 @@ def compose(mail: Queued, sender: Address, home_root: Path, now: datetime) -> Em
     message["Auto-Submitted"] = "auto-replied" if mail.kind == "acknowledgement" else "auto-generated"
     message.set_content(mail.body)
     for attachment in mail.attachments:
+        if "content" in attachment:  # text carried in the outbox itself (the order form)
+            message.add_attachment(attachment["content"], subtype="plain", filename=attachment["filename"])
+            continue
         data = _attachment(home_root, attachment)
         maintype, _, subtype = attachment["type"].partition("/")
         message.add_attachment(data, maintype=maintype, subtype=subtype, filename=attachment["filename"])

@@ -21,7 +21,8 @@ class Queued:
 
     kind: acknowledgement, report or resend. recipient/recipient_name: where it goes (an addr-spec
     and a display name; the header is built from them by email.headerregistry, never by hand).
-    attachments: [{path (relative to the GM home), filename, type, sha256}].
+    attachments: [{path (relative to the GM home), filename, type, sha256}], or
+        [{filename, type, content}] for text carried in the row itself (the order form).
     message_id: ours, fixed when queued. in_reply_to/references: threading for answers.
     """
 
@@ -52,14 +53,16 @@ def new_message_id(domain: str) -> str:
 def queue(db: sqlite_utils.Database, now: datetime, *, kind: str, recipient: str, recipient_name: str,
           subject: str, body: str, domain: str, attachments: list | tuple = (), in_reply_to: str | None = None,
           references: list | tuple = (), game_id: int | None = None, seat: str | None = None,
-          turn: int | None = None) -> int:
-    """Put a mail in the outbox (inside the caller's transaction); returns its id."""
+          turn: int | None = None, message_id: str | None = None) -> int:
+    """Put a mail in the outbox (inside the caller's transaction); returns its id.
+    message_id: one the caller made (a report's, so its thread is known); default a random one."""
     return db.execute(
         "INSERT INTO outbox (kind, game_id, seat, turn, recipient, recipient_name, subject, body, attachments, "
         "message_id, in_reply_to, refs, status, attempts, next_attempt, queued) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)",
         [kind, game_id, seat, turn, recipient, recipient_name, subject, body, json.dumps(list(attachments)),
-         new_message_id(domain), in_reply_to, json.dumps(list(references)), iso(now), iso(now)]).lastrowid
+         message_id or new_message_id(domain), in_reply_to, json.dumps(list(references)), iso(now),
+         iso(now)]).lastrowid
 
 
 _COLUMNS = ("id, kind, game_id, seat, turn, recipient, recipient_name, subject, body, attachments, "
@@ -122,3 +125,14 @@ def answers_since(db: sqlite_utils.Database, recipient: str, since: datetime) ->
     moment: the rate limit that keeps two robots from answering each other for ever."""
     return db.execute("SELECT count(*) FROM outbox WHERE recipient = ? AND kind IN ('acknowledgement', 'resend') "
                       "AND queued >= ?", [recipient, iso(since)]).fetchone()[0]
+
+
+def mail_name(db: sqlite_utils.Database, mail: Queued) -> str:
+    """What a mail is, for a GM reading a folder of them: <game>-<turn>-<seat>-<kind>, leaving
+    out what it is not about ("acknowledgement" for an answer to a mail without a game)."""
+    game = None
+    if mail.game_id is not None:
+        row = db.execute("SELECT name FROM games WHERE id = ?", [mail.game_id]).fetchone()
+        game = row[0] if row else None
+    parts = [game, mail.turn if game else None, mail.seat if game else None, mail.kind]
+    return "-".join(str(p) for p in parts if p is not None)

@@ -8,6 +8,7 @@ import ssl
 import tempfile
 from email import policy
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Protocol
 
@@ -24,8 +25,9 @@ class SendFailure(Exception):
 
 
 class Sender(Protocol):
-    def send(self, message: EmailMessage) -> None:
-        """Deliver one message or raise SendFailure."""
+    def send(self, message: EmailMessage, name: str = "") -> None:
+        """Deliver one message or raise SendFailure. name: what the mail is
+        (<game>-<turn>-<seat>-<kind>, outbox.mail_name); a folder names its file after it."""
 
 
 class MemorySender:
@@ -35,7 +37,7 @@ class MemorySender:
         self.sent: list[EmailMessage] = []
         self.fail = fail or {}
 
-    def send(self, message: EmailMessage) -> None:
+    def send(self, message: EmailMessage, name: str = "") -> None:
         failure = self.fail.get(message["To"].addresses[0].addr_spec)
         if failure:
             raise failure
@@ -43,21 +45,37 @@ class MemorySender:
 
 
 class FolderSender:
-    """Writes each message as an .eml file (named after its Message-ID) into a folder."""
+    """Writes each message as an .eml file into a folder, named for what it is
+    (g1-3-BR-report.eml), so a GM can tell which is whose; a second mail of the same name gets
+    -2, -3, ..., and the same message sent again (a crash before it was marked sent) its own file."""
 
     def __init__(self, folder: Path):
         self.folder = folder
 
-    def send(self, message: EmailMessage) -> None:
-        name = re.sub(r"[^A-Za-z0-9.@_-]", "", str(message["Message-ID"]))[:120] + ".eml"
+    def send(self, message: EmailMessage, name: str = "") -> None:
+        message_id = str(message["Message-ID"])
+        base = re.sub(r"[^A-Za-z0-9.@_-]", "", name or message_id)[:120] or "mail"
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             fd, temporary = tempfile.mkstemp(dir=self.folder, prefix=".sending-")
             with os.fdopen(fd, "wb") as out:
                 out.write(message.as_bytes(policy=policy.default))
-            os.replace(temporary, self.folder / name)
+            os.replace(temporary, self._path(base, message_id))
         except OSError as exc:
             raise SendFailure(f"cannot write into {self.folder}: {exc.strerror}", temporary=True)
+
+    def _path(self, base: str, message_id: str) -> Path:
+        """The first free name of base-n.eml, or the file that holds this very message already."""
+        n, path = 1, self.folder / f"{base}.eml"
+        while path.exists() and _message_id(path) != message_id:
+            n += 1
+            path = self.folder / f"{base}-{n}.eml"
+        return path
+
+
+def _message_id(path: Path) -> str | None:
+    with open(path, "rb") as handle:
+        return BytesHeaderParser(policy=policy.default).parse(handle).get("Message-ID")
 
 
 class SmtpSender:
@@ -82,7 +100,7 @@ class SmtpSender:
                 pass
             self.connection = None
 
-    def send(self, message: EmailMessage) -> None:
+    def send(self, message: EmailMessage, name: str = "") -> None:
         if self.connection is None:
             self.connection = self._connect()
         try:

@@ -20,7 +20,8 @@ from gm.store import records
 
 # Every key an acknowledgement template may use, so a GM's template never meets a missing one.
 _SHOWN = {"where": "", "verdict": "", "reason": "", "game": None, "seat": None, "turn": None, "final": False,
-          "replaced": False, "deadline": None, "orders": [], "problems": [], "earlier": False, "note": ""}
+          "replaced": False, "deadline": None, "orders": [], "problems": [], "earlier": False, "note": "",
+          "warnings": [], "seats_in": None}
 
 
 def refused(where: str, reason: str) -> dict:
@@ -39,6 +40,8 @@ def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: T
         "replaced": receipt.replaced, "deadline": game.deadline,
         "orders": [_order(o.to_json()) for o in checked.orders],
         "problems": [_problem(p.to_json(), found) for p in checked.problems],
+        "warnings": [_problem(w.to_json(), found) for w in checked.warnings],
+        "seats_in": seats_in(db, game.id, game.turn),
     }
     if not checked.accepted:
         # Whether a valid submission of this seat still counts.
@@ -54,12 +57,22 @@ def from_submission(db: sqlite_utils.Database, submission_id: int, found: TurnFi
                         FROM submissions sub JOIN games g ON g.id = sub.game_id JOIN seats s ON s.id = sub.seat_id
                         WHERE sub.id = ?""", [submission_id]).fetchone()
     game, seat, turn, verdict, orders, problems, final, deadline, earlier = row
+    game_id = db.execute("SELECT game_id FROM submissions WHERE id = ?", [submission_id]).fetchone()[0]
     return {
+        "seats_in": seats_in(db, game_id, turn),
         "where": found.where, "verdict": verdict, "game": game, "seat": seat, "turn": turn, "final": bool(final),
         "replaced": bool(earlier) and verdict == "accepted", "deadline": deadline, "earlier": bool(earlier),
         "orders": [_order(o) for o in json.loads(orders)],
         "problems": [_problem(p, found) for p in json.loads(problems)],
     }
+
+
+def seats_in(db: sqlite_utils.Database, game_id: int, turn: int) -> dict:
+    """How many of the game's active seats have orders that count for the turn ('in'), of how
+    many, and how many of those are marked FINAL: what a player wants to know after sending."""
+    active = {s.id for s in records.seats_of(db, game_id) if s.status == "active"}
+    current = {i: c for i, c in records.current_submissions(db, game_id, turn).items() if i in active}
+    return {"count": len(current), "of": len(active), "final": sum(c["final"] for c in current.values())}
 
 
 def _order(order: dict) -> dict:
@@ -112,8 +125,18 @@ class Answerer:
                 "gm_name": self.settings.name})
             queued.append(outbox.queue(self.db, now, kind="acknowledgement", recipient=address, recipient_name=name,
                                        subject=written.subject, body=written.body, domain=self.settings.domain,
-                                       **threading))
+                                       **threading, **self._about(shown)))
         return "outbox " + ", ".join(map(str, queued))
+
+    def _about(self, shown: list) -> dict:
+        """The game, seat and turn an acknowledgement is about, when all its turn files name the
+        same ones (its file in outbox/ is then named g1-3-BR-acknowledgement.eml); else nothing."""
+        about = {(r["game"], r["seat"], r["turn"]) for r in shown}
+        if len(about) != 1 or None in next(iter(about)):
+            return {}
+        game, seat, turn = next(iter(about))
+        row = self.db.execute("SELECT id FROM games WHERE name = ?", [game]).fetchone()
+        return {"game_id": row[0], "seat": seat, "turn": turn} if row else {}
 
     def answer_question(self, letter: Letter) -> str:
         """The one polite answer to a person's mail without a turn file (templates/mail/

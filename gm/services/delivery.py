@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -53,11 +54,38 @@ def report_mail(db: sqlite_utils.Database, home: Home, env, game: records.GameRe
     except (OSError, ValueError):
         raise GMError(f"the report {json_path} is missing or damaged; render it again with "
                       f"'gm report render {game.name} --turn {turn}'.")
+    form = context.get("order_form") or ""
+    if form:
+        # The form goes along as text too: a player fills in the attachment or the body's copy.
+        attachments.append({"filename": f"{game.name}-{turn + 1}-{seat.code}-orders.txt", "type": "text/plain",
+                            "content": form})
     context.update(again=again, attachments=[a["filename"] for a in attachments],
                    gm_name=mail_settings(home).name)
     written = write_mail(env, "report.txt", context)
     return {"recipient": seat.email, "recipient_name": seat.name, "subject": written.subject,
             "body": written.body, "attachments": attachments, "game_id": game.id, "seat": seat.code, "turn": turn}
+
+
+def report_thread(db: sqlite_utils.Database, mail: dict, domain: str) -> dict:
+    """A report mail's Message-ID and its place in the seat's thread: a reply to the seat's
+    previous report mail (queued or sent) of an earlier turn, so a mail program shows one
+    conversation per game and seat. The id is made from the game, turn and seat (and how many
+    report mails of that turn came before, as a re-run turn's), never drawn at random."""
+    where = [mail["game_id"], mail["seat"], mail["turn"]]
+    before = db.execute("SELECT count(*) FROM outbox WHERE kind = 'report' AND game_id = ? AND seat = ? AND turn = ?",
+                        where).fetchone()[0]
+    game = db.execute("SELECT name FROM games WHERE id = ?", [mail["game_id"]]).fetchone()[0]
+    label = re.sub(r"[^A-Za-z0-9_.-]", "", f"{game}.{mail['turn']}.{mail['seat']}")
+    message_id = f"<report.{label}{f'.{before + 1}' if before else ''}@{domain}>"
+    previous = db.execute("SELECT message_id, refs FROM outbox WHERE kind = 'report' AND game_id = ? AND seat = ? "
+                          "AND turn < ? AND status IN ('queued', 'sent') ORDER BY turn DESC, id DESC LIMIT 1",
+                          where).fetchone()
+    if previous is None:
+        return {"message_id": message_id}
+    # The thread's root and the last few ancestors are enough for every mail program (RFC 5322 3.6.4).
+    ancestors = json.loads(previous[1]) + [previous[0]]
+    references = ancestors if len(ancestors) <= 10 else ancestors[:1] + ancestors[-9:]
+    return {"message_id": message_id, "in_reply_to": previous[0], "references": references}
 
 
 @dataclass(frozen=True)
@@ -89,7 +117,7 @@ def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name
     mails = [m for m in mails if m is not None]
     for mail in mails:
         outbox.cancel_reports(db, game.id, mail["seat"], turn)
-        outbox.queue(db, now, kind="report", domain=settings.domain, **mail)
+        outbox.queue(db, now, kind="report", domain=settings.domain, **mail, **report_thread(db, mail, settings.domain))
         crash_point("publish:mid-queue")
     for seat in seats:
         if notices[seat.code]:
@@ -120,7 +148,8 @@ def queue_released(db: sqlite_utils.Database, home: Home, clock: Clock, email: s
         mail = report_mail(db, home, env, game, records.seat_by_code(db, game, code), turn)
         if mail is not None:
             with transaction(db):
-                outbox.queue(db, clock.now(), kind="report", domain=settings.domain, **mail)
+                outbox.queue(db, clock.now(), kind="report", domain=settings.domain, **mail,
+                             **report_thread(db, mail, settings.domain))
                 outbox.cancel_notices(db, game.id, code, turn)
             queued += 1
     return queued
@@ -149,7 +178,7 @@ def send_outbox(db: sqlite_utils.Database, home: Home, clock: Clock, sender: Sen
         now = clock.now()
         mail, refreshed = current_reports(db, home, mail)
         try:
-            sender.send(compose(mail, from_address, home.root, now))
+            sender.send(compose(mail, from_address, home.root, now), outbox.mail_name(db, mail))
         except Unsendable as exc:
             _record(db, outbox.mark_failed, mail, str(exc))
             report.failed.append((mail, str(exc)))
@@ -186,7 +215,7 @@ def current_reports(db: sqlite_utils.Database, home: Home, mail: outbox.Queued) 
     as_recorded = {recorded[0]: recorded[1], recorded[2]: recorded[3]} if recorded else {}
     attachments = []
     for attachment in mail.attachments:
-        newer = as_recorded.get(attachment["path"])
+        newer = as_recorded.get(attachment.get("path"))
         if (newer and newer != attachment["sha256"] and attachment.get("turn_hash") == turn_hash
                 and _digest(home.root / attachment["path"]) == newer):
             attachment = dict(attachment, sha256=newer)

@@ -17,6 +17,7 @@ from gm.core.envelope import (
     wrap_envelope,
 )
 from gm.core.model import Order, Problem
+from gm.core.warnings import order_warnings
 from gm.core.schedule import ScheduleError, parse_moment
 from gm.errors import GMError
 from gm.home import Home
@@ -36,6 +37,8 @@ class Checked:
     refusal: why the file as a whole is refused (no envelope, unknown game or seat, wrong secret,
     wrong turn, game over); None when it reached the order check.
     problems: order problems, each with its line.
+    warnings: what is probably a slip (a code close to a real one, a FINAL after END, what the
+        ruleset warns of); the orders count all the same.
     """
 
     encoding: str = ""
@@ -43,6 +46,7 @@ class Checked:
     seat: records.SeatRecord | None = None
     orders: list[Order] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
     refusal: str | None = None
     final: bool = False
     absence: tuple | None = None  # (start, end) as UTC datetimes, from an ABSENT line
@@ -118,6 +122,8 @@ def check_turn_file(db: sqlite_utils.Database, home: Home, data: bytes, secret_c
     checked.orders, parse_problems = ruleset.parse_orders(list(envelope.lines))
     checked.problems = list(parse_problems) + list(ruleset.check_orders(state, seat.code, checked.orders))
     checked.problems.sort(key=lambda p: p.line)
+    checked.warnings = sorted(list(envelope.warnings) + order_warnings(
+        ruleset, state, seat.code, envelope.lines, checked.orders, checked.problems), key=lambda p: p.line)
     checked.final = envelope.final
     if envelope.absence:
         checked.absence = _absence(game, envelope.absence, checked.problems)

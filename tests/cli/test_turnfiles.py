@@ -45,6 +45,20 @@ def test_check_reports_file_line_message(home, gm, game, tmp_path):
     assert ran.err.startswith(f"{bad}:6: ")
 
 
+def test_check_gives_warnings_beside_errors_by_line(home, gm, game, tmp_path):
+    slip = tmp_path / "slip.txt"
+    slip.write_text(turn_file(game["BR"], "CLAIM EGN") + "FINAL\n")
+    ran = gm("orders", "check", slip, home=home)
+    assert ran.code == 1
+    assert ran.err.splitlines()[1:] == [
+        f"{slip}:5: warning: EGN is not a code in this game; did you mean ENG or DEN?",
+        f"{slip}:7: warning: FINAL after END is ignored, so these orders are not final: put FINAL before END"]
+    slip.write_text(turn_file(game["BR"], "CLAIM ENG") + "FINAL\n")
+    ran = gm("orders", "check", slip, home=home)
+    assert ran.code == 0 and ran.err.endswith("warning: FINAL after END is ignored, so these orders are not final: "
+                                              "put FINAL before END\n")
+
+
 def test_submit_archives_first_and_last_valid_wins(home, gm, game, tmp_path):
     first, second, broken = tmp_path / "1.txt", tmp_path / "2.txt", tmp_path / "3.txt"
     first.write_text(turn_file(game["BR"], "CLAIM ENG"))

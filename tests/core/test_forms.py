@@ -25,3 +25,15 @@ def test_an_item_longer_than_a_line_gets_its_own_line():
 
 def test_no_items_leaves_the_head():
     assert wrapped_comment("#   LON 5/4/1: ", []) == ["#   LON 5/4/1:"]
+
+
+def test_copyable_cuts_wide_gaps_that_pdftotext_reads_as_columns():
+    from gm.core.forms import copyable
+    assert copyable("#   TAXES 1 a gold,    SOLDIERS 5   ") == "#  TAXES 1 a gold,  SOLDIERS 5"
+    assert copyable("#  two stay") == "#  two stay" and copyable("MOVE A B 3") == "MOVE A B 3"
+
+
+def test_every_wrapped_form_line_is_copyable():
+    from gm.core.envelope import wrap_envelope
+    form = wrap_envelope("g", "BR", 2, wrapped_comment("# Free:", [f"T{n} Land" for n in range(40)]))
+    assert "   " not in form and form.count("\n#  T") > 1

@@ -75,9 +75,12 @@ def test_a_whole_game_by_mail(tmp_path, gm, smtp, monkeypatch):
         assert all(m["In-Reply-To"] == f"<{seat.lower()}{n}@x>" for n, m in enumerate(answers, start=1))
         assert all(str(m["From"]) == f"Game Master <{GM_ADDRESS}>" for m in received)
         for number, report in enumerate(reports, start=1):
-            [pdf] = report.iter_attachments()
-            assert pdf.get_filename() == f"g1-{number}-{seat}.pdf"
-            assert pdf.get_content() == (home / f"reports/g1/{number}/{seat}.pdf").read_bytes()
+            files = {part.get_filename(): part for part in report.iter_attachments()}
+            form = [] if number == turns else [f"g1-{number + 1}-{seat}-orders.txt"]  # none once it is over
+            assert list(files) == [f"g1-{number}-{seat}.pdf", *form]
+            assert files[f"g1-{number}-{seat}.pdf"].get_content() == (home / f"reports/g1/{number}/{seat}.pdf").read_bytes()
+            # One thread per game and seat: each report answers the one before.
+            assert report["In-Reply-To"] == (reports[number - 2]["Message-ID"] if number > 1 else None)
         assert "is over:" in reports[-1].get_body(("plain",)).get_content()
     assert rows(home, "SELECT count(*) FROM submissions WHERE channel = 'mail' AND verdict = 'accepted'") == [(2 * turns,)]
     assert rows(home, "SELECT count(*) FROM outbox WHERE status != 'sent'") == [(0,)]

@@ -36,16 +36,21 @@ def test_reports_after_a_turn_arrive_with_their_pdf(home, gm, smtp_home, smtp, m
     message = message_from_bytes(raw, policy=policy.default)
     assert message["Subject"].startswith("g1: ") and "(turn 1)" in message["Subject"]
     parts = {p.get_filename(): p for p in message.iter_attachments()}
-    assert sorted(parts) == ["g1-1-BR.json", "g1-1-BR.pdf"]
+    assert sorted(parts) == ["g1-1-BR.json", "g1-1-BR.pdf", "g1-2-BR-orders.txt"]
     assert parts["g1-1-BR.pdf"].get_content_type() == "application/pdf"
     assert parts["g1-1-BR.pdf"]["Content-Transfer-Encoding"] == "base64"
     assert parts["g1-1-BR.pdf"].get_content() == (home / "reports/g1/1/BR.pdf").read_bytes()
     assert json.loads(parts["g1-1-BR.json"].get_content()) == json.loads((home / "reports/g1/1/BR.json").read_text())
     body = message.get_body(("plain",)).get_content().replace("\r\n", "\n")
-    assert body.startswith("Hello Ann,\n\n") and "Attached: g1-1-BR.pdf, g1-1-BR.json\n" in body
+    assert body.startswith("Hello Ann,\n\n") and "Attached: g1-1-BR.pdf, g1-1-BR.json, g1-2-BR-orders.txt\n" in body
+    # The order form, in the body to reply with and attached as text: the form of the report.
+    form = json.loads((home / "reports/g1/1/BR.json").read_text())["order_form"]
+    assert form.startswith("GAME g1\nPLAYER BR\nPASSWORD <your secret>\nTURN 2\n")
+    assert parts["g1-2-BR-orders.txt"].get_content().replace("\r\n", "\n") == form and f"\n\n{form}\n-- \n" in body
+    assert message["Message-ID"] == "<report.g1.1.BR@example.org>" and message["In-Reply-To"] is None
     [bob] = [d for d in reports if d.rcpt_tos == ["bob@example.org"]]
     bob_files = [p.get_filename() for p in message_from_bytes(bob.content, policy=policy.default).iter_attachments()]
-    assert bob_files == ["g1-1-RU.pdf"]
+    assert bob_files == ["g1-1-RU.pdf", "g1-2-RU-orders.txt"]
 
 
 def test_acknowledgement_is_a_threaded_reply(home, gm, smtp_home, smtp, monkeypatch):

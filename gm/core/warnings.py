@@ -1,0 +1,61 @@
+"""Warnings beside a turn file's errors, as echeck gives them: what is probably a slip, not a fault."""
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from gm.core.model import Order, Problem
+
+
+def view_codes(view: dict) -> set[str]:
+    """Every code a seat's view names: seats, map places, and what the ruleset lists under
+    view["codes"] (cities, groups, areas a grid or hex game keeps out of view["map"])."""
+    codes = {s.get("code") for s in view.get("seats", []) if isinstance(s, dict)}
+    territories = (view.get("map") or {}).get("territories", []) if isinstance(view.get("map"), dict) else []
+    codes |= {t.get("code") for t in territories if isinstance(t, dict)}
+    codes |= set(view.get("codes", []))
+    return {str(c).upper() for c in codes if c}
+
+
+def near_codes(lines: Iterable[tuple[int, str]], searched: set[int], codes: set[str],
+               ignore: frozenset = frozenset()) -> list[Problem]:
+    """'did you mean ENG?' for each word after the first of the searched lines that is no code
+    but close to one; words in `ignore` (order words a form names, like ALL) are never codes.
+
+    The GM's check searches only lines already in trouble: there a word that is no code is an
+    error, and on a line that checks it is an order's own word (ALL, SOLDIERS), where a hint
+    would be noise."""
+    found = []
+    for number, text in lines:
+        if number not in searched:
+            continue
+        for word in text.split()[1:]:
+            bare = word.strip(",;:()").upper()
+            close = [] if bare in ignore else _close(bare, codes)
+            if close:
+                found.append(Problem(number, f"{word} is not a code in this game; did you mean {' or '.join(close)}?"))
+    return found
+
+
+def _close(word: str, codes: set[str]) -> list[str]:
+    """Codes one slip away from word: same length or one letter more or less, most alike first."""
+    if len(word) < 2 or not word.isalpha() or word in codes:
+        return []
+    alike = [c for c in codes if abs(len(c) - len(word)) <= 1]
+    return difflib.get_close_matches(word, sorted(alike), n=2, cutoff=0.6)
+
+
+def ruleset_warnings(ruleset, state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+    """The ruleset's own warnings (units or money left unused, an order likely to fail), from its
+    optional `order_warnings(state, seat, orders)`; none from a ruleset without one."""
+    hook = getattr(ruleset, "order_warnings", None)
+    return list(hook(state, seat, orders)) if hook is not None else []
+
+
+def order_warnings(ruleset, state: dict, seat: str, lines: Iterable[tuple[int, str]], orders: list[Order],
+                   problems: list[Problem]) -> list[Problem]:
+    """Every warning for a seat's checked orders, by line: near codes (the seat's view says
+    which codes exist; asked only when a line has a problem), then the ruleset's own."""
+    troubled = {p.line for p in problems}
+    near = near_codes(lines, troubled, view_codes(ruleset.view(state, seat))) if troubled else []
+    return sorted(near + ruleset_warnings(ruleset, state, seat, orders), key=lambda p: p.line)

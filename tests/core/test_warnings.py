@@ -1,0 +1,48 @@
+"""Warnings beside the errors, as echeck gives them: near codes, a FINAL after END, the ruleset's own."""
+from __future__ import annotations
+
+from gm.core.envelope import read_envelope
+from gm.core.model import Order, Problem
+from gm.core.warnings import near_codes, view_codes
+
+VIEW = {"seats": [{"code": "BR"}, {"code": "FR"}],
+        "map": {"territories": [{"code": "ENG"}, {"code": "WAL"}, {"code": "SCO"}]}, "codes": ["RE2"]}
+
+
+def test_the_codes_a_view_names():
+    assert view_codes(VIEW) == {"BR", "FR", "ENG", "WAL", "SCO", "RE2"}
+
+
+def test_a_near_code_on_a_line_in_trouble_gets_did_you_mean():
+    lines = [(4, "CLAIM EGN SCO"), (5, "MOVE WLA SCO 2")]
+    found = near_codes(lines, {4}, view_codes(VIEW))
+    assert found == [Problem(4, "EGN is not a code in this game; did you mean ENG?")]
+
+
+def test_words_far_from_any_code_and_lines_that_check_get_nothing():
+    assert near_codes([(4, "PRODUCE ENG SOLDIERS 12")], {4}, view_codes(VIEW)) == []
+    assert near_codes([(4, "CLAIM EGN")], set(), view_codes(VIEW)) == []
+    assert near_codes([(4, "MOVE ENG SCO ALL")], {4}, {"ALB", "ENG", "SCO"}) != []
+    assert near_codes([(4, "MOVE ENG SCO ALL")], {4}, {"ALB", "ENG", "SCO"}, frozenset({"ALL"})) == []
+
+
+def test_final_after_end_is_a_warning_and_not_final():
+    envelope = read_envelope("GAME g\nPLAYER BR\nPASSWORD x\nCLAIM ENG\nEND\n\nfinal\n")
+    assert envelope.ok and not envelope.final
+    assert envelope.warnings == (Problem(7, "FINAL after END is ignored, so these orders are not final: "
+                                            "put FINAL before END"),)
+    assert read_envelope("GAME g\nPLAYER BR\nPASSWORD x\nFINAL\nEND\nFINAL\n").warnings == ()
+    assert read_envelope("GAME g\nPLAYER BR\nPASSWORD x\nEND\n> FINAL\n").warnings == ()
+
+
+def test_empires_warns_of_actions_left_unused():
+    from gm.rulesets import installed
+    from gm_games.empires.orders import order_warnings
+    state = {"phase": "play", "victory": {"eliminated": []}, "countries": {"EN": {}}}
+    orders = [Order("GROW", (n, "LON"), n) for n in (1, 2, 3)]
+    [warning] = order_warnings(state, "EN", orders)
+    assert warning.message.startswith("you use 3 of your 16 actions; the other 13 are lost")
+    sixteen = [Order("GROW", (n, f"A{n}"), n) for n in range(1, 17)]
+    assert order_warnings(state, "EN", sixteen) == []
+    assert installed()["empires"].order_warnings(state, "EN", orders) == [warning]
+    assert installed()["clash"].order_warnings({}, "BR", []) == []  # a ruleset without any: none
