@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gm.core.maps import parse_lines
-from gm.core.maps import shown as _shown
+from gm.core.maps import parse_lines, shown as _shown
 from gm.core.model import Order, Problem
 
 from .board import NEUTRAL, holder, nation, order_text, places, troops_of, troops_words

@@ -7,12 +7,24 @@ from gm.core.model import Event, Order, Outcome, SeatInfo, TurnResult
 from gm.core.ruleset import ScenarioError, TurnSeeds
 
 from .battle import move
-from .board import (NEUTRAL, add_troops, controlled, core_of, event, free_to_claim, holder, nation,
-                    order_of_play, order_text, place_name, places, settle, troops_of,
-                    troops_words)
-from .orders import (PLAY_VERBS, TROOP_COST, action_problem, place_problem, unknown_code, voice,
-                     well_formed)
-
+from .board import (
+    NEUTRAL,
+    add_troops,
+    controlled,
+    core_of,
+    event,
+    free_to_claim,
+    holder,
+    nation,
+    order_of_play,
+    order_text,
+    place_name,
+    places,
+    settle,
+    troops_of,
+    troops_words,
+)
+from .orders import PLAY_VERBS, TROOP_COST, action_problem, place_problem, unknown_code, voice, well_formed
 
 # ----------------------------------------------------------------------------------------------
 # A new game.

@@ -4,8 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gm.core.maps import parse_lines
-from gm.core.maps import shown as _shown
+from gm.core.maps import parse_lines, shown as _shown
 from gm.core.model import Order, Problem
 
 from .board import NEUTRAL, Board, armies_words, nation

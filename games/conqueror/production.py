@@ -2,8 +2,17 @@
 from __future__ import annotations
 
 from .board import NEUTRAL, nation
-from .economy import (CONTROL_COST_PER_TURN, CONTROL_GAIN, COSTS, REPEATED, gain, lose,
-                      productivity, requirement, unit_cost)
+from .economy import (
+    CONTROL_COST_PER_TURN,
+    CONTROL_GAIN,
+    COSTS,
+    REPEATED,
+    gain,
+    lose,
+    productivity,
+    requirement,
+    unit_cost,
+)
 from .orders import buy_cost, buy_problem, produce_problem, production_after, voice
 from .turn import Turn
 

@@ -2,9 +2,19 @@
 from __future__ import annotations
 
 from .board import NEUTRAL, alive, armies_words, control, nation, owned
-from .economy import (DESERTION_LOSS, SPREAD_ABOVE, TYPE_NEUTRAL, TYPE_PROVINCE, cultural_power,
-                      influence_gained, lose, prestige_for, province_score, share_gains,
-                      support_cost)
+from .economy import (
+    DESERTION_LOSS,
+    SPREAD_ABOVE,
+    TYPE_NEUTRAL,
+    TYPE_PROVINCE,
+    cultural_power,
+    influence_gained,
+    lose,
+    prestige_for,
+    province_score,
+    share_gains,
+    support_cost,
+)
 from .moves import relocate_capital
 from .turn import Turn
 

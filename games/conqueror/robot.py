@@ -6,8 +6,16 @@ from random import Random
 from gm.core.model import Order
 
 from .board import NEUTRAL, Board, control, owned
-from .economy import (ATTACK_WEIGHT, FIELD_WEIGHT, GARRISON, SIEGE_WEIGHT, WINTER_EVERY,
-                      productivity, requirement, support_cost)
+from .economy import (
+    ATTACK_WEIGHT,
+    FIELD_WEIGHT,
+    GARRISON,
+    SIEGE_WEIGHT,
+    WINTER_EVERY,
+    productivity,
+    requirement,
+    support_cost,
+)
 from .orders import MAX_MOVES, buy_cost, make_order
 
 # It expands into neutral land, develops its provinces, guards its capital and attacks the weak,

@@ -4,9 +4,21 @@ from __future__ import annotations
 from gm.core.forms import wrapped_comment
 
 from .board import NEUTRAL, Board, control, owned
-from .economy import (CONTROL_WORDS, CULTURE_WORDS, FORT_WORDS, INFLUENCE_WORDS, ITEM_WORDS,
-                      PRESTIGE_WORDS, WINTER_EVERY, band, is_winter, productivity,
-                      productivity_word, requirement, unit_cost)
+from .economy import (
+    CONTROL_WORDS,
+    CULTURE_WORDS,
+    FORT_WORDS,
+    INFLUENCE_WORDS,
+    ITEM_WORDS,
+    PRESTIGE_WORDS,
+    WINTER_EVERY,
+    band,
+    is_winter,
+    productivity,
+    productivity_word,
+    requirement,
+    unit_cost,
+)
 from .orders import MAX_MOVES, buy_cost
 from .realm import support_bill
 from .rules import outcome

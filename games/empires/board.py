@@ -23,7 +23,7 @@ class Board:
     land: tuple
 
     @classmethod
-    def of(cls, state: dict) -> "Board":
+    def of(cls, state: dict) -> Board:
         areas = state["scenario"]["areas"]
         return cls({a["code"]: a for a in areas}, {a["code"]: frozenset(a["reach"]) for a in areas},
                    tuple(a["code"] for a in areas if a["land"]))

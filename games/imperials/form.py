@@ -3,12 +3,11 @@ collected. Comment lines start with '#'; every line fits in 84 characters; what 
 (the seat's standing answers) parses and passes check_orders as it stands."""
 from __future__ import annotations
 
-from gm.core.forms import FORM_WIDTH as WIDTH
-from gm.core.forms import wrapped_comment
+from gm.core.forms import FORM_WIDTH as WIDTH, wrapped_comment
 
 from .goods import COSTS, RESOURCES, YIELDS, cards_text, has
 from .grammar import make_order
-from .places import pieces_of, village_problem, vertex_worth
+from .places import pieces_of, vertex_worth, village_problem
 from .turn import board_geometry, voice
 
 COST_WORDS = {"road": "ROAD <edge>", "village": "VILLAGE <vertex>", "town": "TOWN <vertex>",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from gm.core.model import Order
 
 from .goods import YIELDS, take
-from .places import building_at, free_edges_from, road_problem, village_problem, vertex_worth
+from .places import building_at, free_edges_from, road_problem, vertex_worth, village_problem
 from .produce import gold_choice, reveal_fog
 from .turn import Turn, voice
 

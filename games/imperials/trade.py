@@ -4,7 +4,7 @@ later round by the other player's turn file and carried out in the offering play
 both still hold the cards (rule D-IM-8)."""
 from __future__ import annotations
 
-from .goods import COMMODITIES, RESOURCES, cards_text, has, hand_from, pay, take
+from .goods import COMMODITIES, RESOURCES, cards_text, hand_from, has, pay, take
 from .places import ports_of
 from .turn import Turn
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .awards import points_table, route_length
 from .cards import TITLES, WHAT
+from .form import order_form  # noqa: F401  (the view part of the contract names it here)
 from .goods import COSTS, GOODS, RESOURCES, cards_text, hand_size, has
 from .places import PIPS, pieces_of, ports_of
 from .robber import discard_limit
@@ -14,7 +15,6 @@ from .trade import market_rate
 from .turn import board_geometry
 from .warriors import DRAGON_STEPS, strength
 from .wonders import STRATEGIC
-from .form import order_form  # noqa: F401  (the view part of the contract names it here)
 
 FILLS = {"forest": "#7fb069", "kiln": "#d98b63", "pasture": "#cfe68f", "farm": "#f3d66e",
          "mine": "#aeb0ba", "desert": "#eadcb9", "gold": "#e6bd3a", "fog": "#8f9aa3"}

@@ -89,7 +89,7 @@ def _lay(turn: Turn, seat: str, a: str, b: str, waypoints: list[int]) -> list[in
     current = starts
     for target in [*waypoints, None]:
         leg = _search(board, current, goals if target is None else {target},
-                      lambda i: allowed(i, None) or i in goals or i == target, path)
+                      lambda i, target=target: allowed(i, None) or i in goals or i == target, path)
         if leg is None:
             where = f"{board.name(target)}" if target is not None else b
             return f"no line can be laid to {where} over free land, water or own territory"

@@ -111,7 +111,7 @@ class Planner:
     def expand(self) -> None:
         """Buy a 5x5 patch of land beside the territory, CITY_SPACING from the cities, where
         the next city will go."""
-        turn, seat = self.turn, self.seat
+        turn = self.turn
         if self.money < 13 or self._city_spot_exists():
             return
         centre = self._room()

@@ -69,7 +69,7 @@ def world_drawing(state: dict) -> dict:
         marks.append({"x": city["x"], "y": city["y"], "shape": "capital" if is_capital else "city",
                       "colour": owner["colour"], "label": cid,
                       "tag": city["owner"] if is_capital and cid in capitals else ""})
-    for gid, group in sorted(state["groups"].items(), key=lambda g: int(g[0][1:])):
+    for _gid, group in sorted(state["groups"].items(), key=lambda g: int(g[0][1:])):
         marks.append({"x": group["x"], "y": group["y"], "shape": "group",
                       "colour": seats[group["owner"]]["colour"], "label": str(group["troops"]),
                       "note": group["owner"]})  # with 16 empires colours alone can look alike

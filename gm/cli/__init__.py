@@ -7,11 +7,25 @@ from typing import Annotated
 
 import typer
 
-from gm.cli import demo, game, home, orders, report, rules, submit, turn
-from gm.cli import inbox, mail
-from gm.cli import portal, serve
-from gm.cli import cycle
-from gm.cli import audit, credits, ledger, seat
+from gm.cli import (
+    audit,
+    credits,
+    cycle,
+    demo,
+    game,
+    home,
+    inbox,
+    ledger,
+    mail,
+    orders,
+    portal,
+    report,
+    rules,
+    seat,
+    serve,
+    submit,
+    turn,
+)
 from gm.errors import GMError
 
 app = typer.Typer(

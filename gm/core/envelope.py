@@ -39,7 +39,7 @@ def decode_turn_file(data: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[s
             try:
                 return data[len(bom):].decode(encoding), encoding
             except UnicodeDecodeError:
-                raise TurnFileError(f"the file starts with a {encoding} byte-order mark but is not {encoding} text")
+                raise TurnFileError(f"the file starts with a {encoding} byte-order mark but is not {encoding} text") from None
     if b"\x00" in data:
         encoding = _bomless_utf16(data)
         if encoding:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable
+from collections.abc import Callable
 
 from gm.core.model import Order, Problem
 

@@ -20,7 +20,7 @@ class Problem:
         return {"line": self.line, "message": self.message}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Problem":
+    def from_json(cls, data: dict) -> Problem:
         return cls(int(data["line"]), str(data["message"]))
 
 
@@ -43,7 +43,7 @@ class Order:
         return {"verb": self.verb, "args": list(self.args), "line": self.line, "text": self.text}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Order":
+    def from_json(cls, data: dict) -> Order:
         return cls(data["verb"], tuple(data.get("args", ())), int(data.get("line", 0)), data.get("text", ""))
 
 
@@ -70,7 +70,7 @@ class Event:
         return out
 
     @classmethod
-    def from_json(cls, data: dict) -> "Event":
+    def from_json(cls, data: dict) -> Event:
         seats = data.get("seats")
         return cls(data["kind"], dict(data.get("data", {})), tuple(seats) if seats is not None else None)
 
@@ -92,7 +92,7 @@ class Outcome:
         return {"winners": list(self.winners), "reason": self.reason, "scores": dict(self.scores)}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Outcome":
+    def from_json(cls, data: dict) -> Outcome:
         return cls(tuple(data["winners"]), data["reason"], dict(data["scores"]))
 
 

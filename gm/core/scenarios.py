@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from typing import Callable
+from collections.abc import Callable
 
 from gm.core.ruleset import ScenarioError
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dateutil.rrule import rrulestr
@@ -47,7 +47,7 @@ class Schedule:
         return {"text": self.text, "rrule": self.rrule, "zone": self.zone, "anchor": self.anchor}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Schedule":
+    def from_json(cls, data: dict) -> Schedule:
         return cls(data["text"], data["rrule"], data["zone"], data["anchor"])
 
 
@@ -151,7 +151,7 @@ def deadlines_after(schedule: Schedule, after: datetime, count: int = 1) -> list
 def _to_utc(wall: datetime, zone: ZoneInfo) -> datetime:
     # fold=0 reads a wall time with the offset in force before a change: a time in the
     # spring-forward gap lands that much later, a doubled fall-back time is its first instance.
-    return wall.replace(tzinfo=zone, fold=0).astimezone(timezone.utc)
+    return wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
 
 
 def describe(moment: datetime, zone: str) -> str:
@@ -171,9 +171,9 @@ def parse_moment(text: str, default_zone: str = "UTC") -> datetime:
     try:
         moment = date_parser.parse(" ".join(words))
     except (ValueError, OverflowError):
-        raise ScheduleError(f"cannot read '{text}' as a date and time; write it like '2026-11-27 18:00 Europe/London'.")
+        raise ScheduleError(f"cannot read '{text}' as a date and time; write it like '2026-11-27 18:00 Europe/London'.") from None
     if not 2000 <= moment.year <= 2999:
         raise ScheduleError(f"'{text}' is not a date gm can schedule; give one between the years 2000 and 2999.")
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=ZoneInfo(zone), fold=0)
-    return moment.astimezone(timezone.utc)
+    return moment.astimezone(UTC)

@@ -27,7 +27,7 @@ class VPChange:
         return {"seat": self.seat, "points": self.points, "reason": self.reason, "note": self.note}
 
     @classmethod
-    def from_json(cls, data: Mapping) -> "VPChange":
+    def from_json(cls, data: Mapping) -> VPChange:
         return cls(data["seat"], int(data["points"]), data["reason"], data.get("note", ""))
 
 

@@ -57,7 +57,7 @@ class FolderSender:
                 out.write(message.as_bytes(policy=policy.default))
             os.replace(temporary, self.folder / name)
         except OSError as exc:
-            raise SendFailure(f"cannot write into {self.folder}: {exc.strerror}", temporary=True)
+            raise SendFailure(f"cannot write into {self.folder}: {exc.strerror}", temporary=True) from exc
 
 
 class SmtpSender:
@@ -71,7 +71,7 @@ class SmtpSender:
         self.server = server
         self.connection: smtplib.SMTP | None = None
 
-    def __enter__(self) -> "SmtpSender":
+    def __enter__(self) -> SmtpSender:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -88,12 +88,12 @@ class SmtpSender:
         try:
             refused = self.connection.send_message(message)
         except smtplib.SMTPRecipientsRefused as exc:
-            raise _failure(next(iter(exc.recipients.values()), (550, b"refused")))
+            raise _failure(next(iter(exc.recipients.values()), (550, b"refused"))) from exc
         except smtplib.SMTPResponseException as exc:
-            raise _failure((exc.smtp_code, exc.smtp_error))
+            raise _failure((exc.smtp_code, exc.smtp_error)) from exc
         except (smtplib.SMTPServerDisconnected, OSError) as exc:
             self.connection = None  # connect again for the next mail
-            raise SendFailure(f"the connection to {self.server.name} broke ({exc})", temporary=True)
+            raise SendFailure(f"the connection to {self.server.name} broke ({exc})", temporary=True) from exc
         if refused:
             raise _failure(next(iter(refused.values())))
 
@@ -111,10 +111,10 @@ class SmtpSender:
                 connection.login(server.user, server.password())
         except smtplib.SMTPAuthenticationError as exc:
             raise GMError(f"the SMTP server {server.name} refused the login of {server.user} "
-                          f"({exc.smtp_code}); nothing was sent. Check [smtp] user and the password.")
+                          f"({exc.smtp_code}); nothing was sent. Check [smtp] user and the password.") from exc
         except (smtplib.SMTPException, ssl.SSLError, OSError) as exc:
             raise GMError(f"cannot reach the SMTP server {server.name} ({exc}); nothing was sent, "
-                          "the mail stays queued.")
+                          "the mail stays queued.") from exc
         return connection
 
 

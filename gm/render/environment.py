@@ -8,8 +8,8 @@ from pathlib import Path
 
 import jinja2
 
-from gm.render.hexmap import hex_map
 from gm.render.gridmap import grid_map
+from gm.render.hexmap import hex_map
 from gm.render.svgmap import safe_colour, svg_map
 
 # Every template escapes, whatever its name: a player's name or an order line must never become

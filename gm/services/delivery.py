@@ -52,7 +52,7 @@ def report_mail(db: sqlite_utils.Database, home: Home, env, game: records.GameRe
         context = json.loads((home.root / json_path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         raise GMError(f"the report {json_path} is missing or damaged; render it again with "
-                      f"'gm report render {game.name} --turn {turn}'.")
+                      f"'gm report render {game.name} --turn {turn}'.") from None
     context.update(again=again, attachments=[a["filename"] for a in attachments],
                    gm_name=mail_settings(home).name)
     written = write_mail(env, "report.txt", context)

@@ -34,7 +34,7 @@ def load_scenario(ruleset: Ruleset, scenario: str | None) -> tuple[str, str, dic
             try:
                 text = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
-                raise GMError(f"cannot read scenario file {choice}: {exc}.")
+                raise GMError(f"cannot read scenario file {choice}: {exc}.") from exc
             name = path.stem
         else:
             if choice not in ruleset.scenario_names():
@@ -43,7 +43,7 @@ def load_scenario(ruleset: Ruleset, scenario: str | None) -> tuple[str, str, dic
             text, name = ruleset.scenario_text(choice), choice
         return name, text, ruleset.load_scenario(text, choice)
     except ScenarioError as exc:
-        raise GMError(f"scenario {choice} is broken: {exc}")
+        raise GMError(f"scenario {choice} is broken: {exc}") from exc
 
 
 def create_game(db: sqlite_utils.Database, clock: Clock, name: str, ruleset_name: str,
@@ -59,7 +59,7 @@ def create_game(db: sqlite_utils.Database, clock: Clock, name: str, ruleset_name
     try:
         ruleset.seat_limits(with_options(parsed, chosen))
     except ScenarioError as exc:
-        raise GMError(f"scenario {scenario_name} cannot be played with these options: {exc}.")
+        raise GMError(f"scenario {scenario_name} cannot be played with these options: {exc}.") from exc
     if db.execute("SELECT 1 FROM games WHERE name = ?", [name]).fetchone():
         raise GMError(f"a game named '{name}' already exists. Choose another name.")
     if seed is None:
@@ -141,7 +141,7 @@ def chosen_options(ruleset: Ruleset, given: Mapping[str, object]) -> dict:
     try:
         return choose_options(game_options(ruleset), given)
     except ScenarioError as exc:
-        raise GMError(f"{exc} ({ruleset.name}; see 'gm rules list').")
+        raise GMError(f"{exc} ({ruleset.name}; see 'gm rules list').") from exc
 
 
 def game_ruleset(game: GameRecord) -> tuple[Ruleset, dict]:
@@ -154,7 +154,7 @@ def game_ruleset(game: GameRecord) -> tuple[Ruleset, dict]:
         return ruleset, _parsed_scenario(game.ruleset, ruleset.version, game.scenario_text,
                                          game.scenario_name, chosen)
     except ScenarioError as exc:
-        raise GMError(f"the stored scenario of '{game.name}' no longer loads: {exc}")
+        raise GMError(f"the stored scenario of '{game.name}' no longer loads: {exc}") from exc
 
 
 @lru_cache(maxsize=64)
@@ -197,6 +197,6 @@ def current_state(db: sqlite_utils.Database, game: GameRecord) -> dict:
     try:
         return ruleset.new_game(scenario, seat_infos(db, game, ruleset, scenario), TurnSeeds(game.seed, 0))
     except ScenarioError as exc:
-        raise NotSeated(game.name, str(exc))
+        raise NotSeated(game.name, str(exc)) from exc
 
 
