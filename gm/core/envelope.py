@@ -41,10 +41,10 @@ def decode_turn_file(data: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[s
             except UnicodeDecodeError:
                 raise TurnFileError(f"the file starts with a {encoding} byte-order mark but is not {encoding} text") from None
     if b"\x00" in data:
-        encoding = _bomless_utf16(data)
-        if encoding:
+        utf16 = _bomless_utf16(data)
+        if utf16:
             try:
-                return data.decode(encoding), encoding
+                return data.decode(utf16), utf16
             except UnicodeDecodeError:
                 pass
         raise TurnFileError("the file is not text (it holds binary data); send the orders as plain text")
@@ -89,9 +89,9 @@ class Envelope:
     password: str | None = None
     turn: int | None = None
     final: bool = False
-    absence: tuple | None = None
-    lines: tuple = ()
-    problems: tuple = field(default_factory=tuple)
+    absence: tuple[int, str, str] | None = None
+    lines: tuple[tuple[int, str], ...] = ()
+    problems: tuple[Problem, ...] = field(default_factory=tuple)
 
     @property
     def ok(self) -> bool:
@@ -112,7 +112,7 @@ def read_envelope(text: str) -> Envelope:
     lines: list[tuple[int, str]] = []
     problems: list[Problem] = []
     final = False
-    absence = None
+    absence: tuple[int, str, str] | None = None
     started = ended = False
     for number, raw in enumerate(text.splitlines(), start=1):
         if raw.lstrip().startswith(">"):
@@ -168,7 +168,7 @@ def read_envelope(text: str) -> Envelope:
     )
 
 
-def _header(values: dict, where: dict, keyword: str, rest: str, number: int, problems: list[Problem]) -> None:
+def _header(values: dict[str, str], where: dict[str, int], keyword: str, rest: str, number: int, problems: list[Problem]) -> None:
     if not rest or " " in rest:
         problems.append(Problem(number, f"{keyword} needs exactly one value, as in '{keyword} {_EXAMPLE[keyword]}'"))
         return

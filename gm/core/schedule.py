@@ -7,6 +7,7 @@ London) falls forward by the gap; one that happens twice on a fall-back day is t
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -43,11 +44,11 @@ class Schedule:
     def manual(self) -> bool:
         return not self.rrule
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, str]:
         return {"text": self.text, "rrule": self.rrule, "zone": self.zone, "anchor": self.anchor}
 
     @classmethod
-    def from_json(cls, data: dict) -> Schedule:
+    def from_json(cls, data: Mapping[str, str]) -> Schedule:
         return cls(data["text"], data["rrule"], data["zone"], data["anchor"])
 
 
@@ -63,11 +64,11 @@ def parse_schedule(text: str, now: datetime, default_zone: str = "UTC") -> Sched
     if _is_zone(words[-1]):
         zone = "UTC" if words[-1].upper() in ("UTC", "GMT", "Z") else words[-1]
         words, lowered = words[:-1], lowered[:-1]
-    times = [w for w in lowered if _TIME.match(w)]
+    times = [found for w in lowered if (found := _TIME.match(w))]
     if len(times) != 1:
         raise ScheduleError(f"'{text}' needs exactly one time of day such as 18:00. Write it like {EXAMPLES}.")
-    hour, minute = map(int, _TIME.match(times[0]).groups())
-    days = [_DAYS[_day(w)] for w in lowered if _day(w)]
+    hour, minute = map(int, times[0].groups())
+    days = [_DAYS[day] for w in lowered if (day := _day(w))]
     freq, interval = _frequency(lowered, text)
     if freq == "WEEKLY" and not days:
         raise ScheduleError(f"'{text}': a weekly schedule needs a day, as in 'weekly on Friday at 18:00'.")
