@@ -98,7 +98,7 @@ class Voice:
 
     you: bool
     nation: str
-    names: JSONObject
+    names: dict[str, str]
 
     def place(self, code: str) -> str:
         return code if self.you else self.names.get(code, code)

@@ -91,7 +91,7 @@ def resolve(state: JSONObject, orders_by_seat: JSONObject, seeds: TurnSeeds) -> 
     return TurnResult(state, tuple(events))
 
 
-def _orders_of(orders_by_seat: JSONObject, seat: str) -> list[object]:
+def _orders_of(orders_by_seat: dict[str, list[Order]], seat: str) -> list[object]:
     # A seat with no entry, or with something that is not a list of orders, passes.
     given = orders_by_seat.get(seat)
     return list(given) if isinstance(given, (list, tuple)) else []

@@ -137,7 +137,7 @@ def influence_gained(prestige: int, power_a: int, power_b: int, pop_a: int, pop_
     return max(floor(ratio), 0)
 
 
-def gain(influence: JSONObject, party: str, amount: int, parties: list[str]) -> int:
+def gain(influence: dict[str, int], party: str, amount: int, parties: list[str]) -> int:
     """Raise one party's influence, taking the points from every other party that has some, in
     equal shares (rule D-CQ-6). Returns the points gained; the influence still sums to 100."""
     amount = min(amount, 100 - influence.get(party, 0))
@@ -148,7 +148,7 @@ def gain(influence: JSONObject, party: str, amount: int, parties: list[str]) -> 
     return amount
 
 
-def share_gains(influence: JSONObject, wanted: dict[str, int], parties: list[str]) -> dict[str, int]:
+def share_gains(influence: dict[str, int], wanted: dict[str, int], parties: list[str]) -> dict[str, int]:
     """Several nations gaining in one province at once (cultural spread, rule D-CQ-8). The points
     come only from parties that gain nothing there, in equal shares; when they hold fewer than
     wanted, the gainers split what they hold in proportion to what each wanted (rounded down,
@@ -170,7 +170,7 @@ def share_gains(influence: JSONObject, wanted: dict[str, int], parties: list[str
     return {p: n for p, n in got.items() if n > 0}
 
 
-def _take_equally(influence: JSONObject, amount: int, givers: list[str]) -> None:
+def _take_equally(influence: dict[str, int], amount: int, givers: list[str]) -> None:
     # Equal shares from every giver that has points; one that runs dry drops out and the others
     # give the rest; the last points (fewer than the givers) come one each from the largest.
     left = amount
@@ -189,7 +189,7 @@ def _take_equally(influence: JSONObject, amount: int, givers: list[str]) -> None
             left -= taken
 
 
-def lose(influence: JSONObject, party: str, amount: int) -> int:
+def lose(influence: dict[str, int], party: str, amount: int) -> int:
     """Lower a party's influence; the neutral player gains what it loses (rule D-CQ-6)."""
     lost: int = min(amount, influence.get(party, 0))
     if lost <= 0 or party == NEUTRAL:

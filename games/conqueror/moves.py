@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from random import Random
 
-from gm.core.model import Event, JSONObject, Order
+from gm.core.model import Event, Order
 
 from .battle import Battle, fight
 from .board import NEUTRAL, armies_words, nation, owned
@@ -12,7 +12,7 @@ from .orders import MAX_MOVES, MOVE_VERBS, move_problem, voice
 from .turn import Turn, event
 
 
-def run_stacks(turn: Turn, orders: JSONObject, order_rng: Random, battle_rng: Random) -> None:
+def run_stacks(turn: Turn, orders: dict[str, list[Order]], order_rng: Random, battle_rng: Random) -> None:
     """Each nation's move and attack orders are a stack; one stack is drawn at random and its top
     order runs, until every stack is empty (rule D-CQ-1)."""
     stacks: dict[str, list[Order]] = {}

@@ -1,7 +1,7 @@
 """Conqueror! production: standing production orders, rush-buying, and each province's labour."""
 from __future__ import annotations
 
-from gm.core.model import JSONObject
+from gm.core.model import JSONObject, Order
 
 from .board import NEUTRAL, nation
 from .economy import (
@@ -27,7 +27,7 @@ DONE_WORDS = {"FORT": "a fort", "KEEP": "a keep", "CASTLE": "a castle",
               "DEVELOP": "developed culture", "ADVANCE": "advanced culture"}
 
 
-def set_production(turn: Turn, orders: JSONObject) -> None:
+def set_production(turn: Turn, orders: dict[str, list[Order]]) -> None:
     """PRODUCE orders replace a province's standing production before anything else happens."""
     for seat in turn.state["seating"]:
         v = voice(turn.state, seat, False, turn.board)
@@ -46,7 +46,7 @@ def set_production(turn: Turn, orders: JSONObject) -> None:
                             target=(target[0] if target else code) if item == "DIPLOMAT" else None)
 
 
-def rush_buys(turn: Turn, orders: JSONObject) -> None:
+def rush_buys(turn: Turn, orders: dict[str, list[Order]]) -> None:
     """BUY orders finish production at once for gold, before any army moves (rule D-CQ-4), so
     bought soldiers defend the province this very turn."""
     for seat in turn.state["seating"]:

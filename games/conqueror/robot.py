@@ -82,7 +82,7 @@ def _production(plan: Planner) -> dict[str, tuple[str, str | None]]:
     return choices
 
 
-def _produce_orders(plan: Planner, choices: JSONObject) -> list[Order]:
+def _produce_orders(plan: Planner, choices: dict[str, tuple[str, str | None]]) -> list[Order]:
     # A PRODUCE line only where production changes: a new item starts from nothing.
     orders = []
     for code, (item, target) in choices.items():
@@ -120,7 +120,7 @@ def _choose(plan: Planner, code: str) -> tuple[str, str | None]:
     return "TAXES", None
 
 
-def _cover_winter(plan: Planner, choices: JSONObject) -> None:
+def _cover_winter(plan: Planner, choices: dict[str, tuple[str, str | None]]) -> None:
     """Switch provinces to taxes until next winter's pay is covered: recruiting ones first,
     then growing, then developing ones, the richest first in each."""
     turn = plan.state["turn"]
@@ -144,7 +144,7 @@ def _cover_winter(plan: Planner, choices: JSONObject) -> None:
 # ----------------------------------------------------------------------------------------------
 # Rush-buying: soldiers for a threatened capital, else a building or a development.
 
-def _buys(plan: Planner, choices: JSONObject) -> list[Order]:
+def _buys(plan: Planner, choices: dict[str, tuple[str, str | None]]) -> list[Order]:
     """Soldiers for a threatened capital; otherwise spare gold finishes a building or a
     development under way (most advanced first)."""
     gold = plan.me["gold"]
@@ -178,7 +178,7 @@ def _buys(plan: Planner, choices: JSONObject) -> list[Order]:
     return []
 
 
-def _after(plan: Planner, code: str, choices: JSONObject) -> tuple[str, int]:
+def _after(plan: Planner, code: str, choices: dict[str, tuple[str, str | None]]) -> tuple[str, int]:
     province = plan.provinces[code]
     item = choices[code][0]
     return item, province["progress"] if item == province["item"] else 0
@@ -244,7 +244,7 @@ def _moves(plan: Planner) -> list[Order]:
     return orders + _reinforce(plan, spare, MAX_MOVES - len(orders))
 
 
-def _reinforce(plan: Planner, spare: JSONObject, slots: int) -> list[Order]:
+def _reinforce(plan: Planner, spare: dict[str, int], slots: int) -> list[Order]:
     """Spare armies in the interior walk one step towards the nearest border province."""
     if slots <= 0:
         return []

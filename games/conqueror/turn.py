@@ -22,7 +22,7 @@ class Turn:
     state: JSONObject
     board: Board
     events: list[Event] = field(default_factory=list)
-    arrived: JSONObject = field(default_factory=dict)
+    arrived: dict[str, int] = field(default_factory=dict)
     attacked: set[str] = field(default_factory=set)
 
     @property

@@ -21,8 +21,8 @@ class Board:
     land: the codes of land areas, in map order.
     """
 
-    places: JSONObject
-    reach: JSONObject
+    places: dict[str, JSONObject]
+    reach: dict[str, frozenset[str]]
     land: tuple[str, ...]
 
     @classmethod

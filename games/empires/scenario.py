@@ -131,7 +131,7 @@ def _normalise(raw: JSONObject) -> JSONObject:
     return scenario
 
 
-def _reach(code: str, links: JSONObject, terrain: JSONObject) -> list[str]:
+def _reach(code: str, links: dict[str, list[str]], terrain: dict[str, str]) -> list[str]:
     """Land areas armies in `code` can move to or attack: its land neighbours, and the land
     areas on the far side of a sea next to it (a crossing)."""
     found = set()

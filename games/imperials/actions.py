@@ -11,7 +11,7 @@ from gm.core.model import JSONObject, Order, OrderArgs
 
 from .awards import update_army, update_longest
 from .cards import COLOUR_OF, TITLES
-from .goods import COSTS, YIELDS, cards_text, pay, take
+from .goods import COSTS, YIELDS, Cards, cards_text, pay, take
 from .places import road_problem, town_problem, village_problem
 from .produce import reveal_fog
 from .robber import move_robber
@@ -47,7 +47,7 @@ def build_village(turn: Turn, seat: str, order: Order, vertex: int) -> None:
     longest(turn)  # a village can interrupt another player's route
 
 
-def build_town(turn: Turn, seat: str, order: Order, vertex: int, cost: JSONObject | None = None) -> None:
+def build_town(turn: Turn, seat: str, order: Order, vertex: int, cost: Cards | None = None) -> None:
     state = turn.state
     cost = COSTS["town"] if cost is None else cost
     problem = town_problem(state, turn.geo, seat, vertex, voice(state, seat, you=False))

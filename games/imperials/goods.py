@@ -50,20 +50,23 @@ def empty_hand() -> JSONObject:
     return {g: 0 for g in GOODS}
 
 
-def hand_size(hand: JSONObject) -> int:
+# Cards by kind, as in a hand, a price or a trade: {'wood': 2, 'ore': 1}.
+Cards = dict[str, int]
+
+def hand_size(hand: Cards) -> int:
     return sum(hand.values())
 
 
-def has(hand: JSONObject, cost: JSONObject) -> bool:
+def has(hand: Cards, cost: Cards) -> bool:
     return all(hand.get(g, 0) >= n for g, n in cost.items())
 
 
-def missing(hand: JSONObject, cost: JSONObject) -> JSONObject:
+def missing(hand: Cards, cost: Cards) -> Cards:
     """What a hand lacks to pay a cost: {card: how many more}."""
     return {g: n - hand.get(g, 0) for g, n in cost.items() if hand.get(g, 0) < n}
 
 
-def pay(state: JSONObject, seat: str, cost: JSONObject) -> None:
+def pay(state: JSONObject, seat: str, cost: Cards) -> None:
     """Cards from a seat's hand to the bank (the caller has checked the hand holds them)."""
     hand = state["seats"][seat]["hand"]
     for good, n in cost.items():
@@ -77,14 +80,14 @@ def take(state: JSONObject, seat: str, good: str, n: int) -> None:
     state["seats"][seat]["hand"][good] += n
 
 
-def hand_from(seat: str, other: str, state: JSONObject, cards: JSONObject) -> None:
+def hand_from(seat: str, other: str, state: JSONObject, cards: Cards) -> None:
     """Cards from one seat's hand to another's (a trade, a theft, a monopoly)."""
     for good, n in cards.items():
         state["seats"][seat]["hand"][good] -= n
         state["seats"][other]["hand"][good] += n
 
 
-def cards_text(cards: JSONObject) -> str:
+def cards_text(cards: Cards) -> str:
     """{'wood': 2, 'ore': 1} -> '2 wood, 1 ore' in the book's order; 'nothing' when empty."""
     parts = [f"{cards[g]} {g}" for g in GOODS if cards.get(g)]
     return ", ".join(parts) or "nothing"

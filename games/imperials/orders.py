@@ -12,7 +12,7 @@ from typing import cast
 from gm.core.model import JSONObject, Order, Problem
 
 from .cards import COLOUR_OF, TITLES
-from .goods import RESOURCES
+from .goods import RESOURCES, Cards
 from .grammar import ACTIONS, SETUP, STANDING, WONDERS_ONLY, parse_orders, well_formed
 from .places import road_problem, town_problem, village_problem
 from .trade import offer_problem
@@ -147,7 +147,7 @@ def _market(plan: Plan, give: str, get: str) -> str | None:
     return None
 
 
-def _offer(plan: Plan, to: str, give: JSONObject, get: JSONObject) -> str | None:
+def _offer(plan: Plan, to: str, give: Cards, get: Cards) -> str | None:
     problem = offer_problem(plan.state, plan.seat, to, give, get)
     if problem and problem.startswith(to + " is not a seat"):
         return f"{to} is not a seat in this game; write a seat code ({', '.join(plan.state['seating'])}) or ALL"

@@ -12,7 +12,7 @@ from gm.core.model import JSONObject, Order
 
 from .awards import points
 from .board import Geometry
-from .goods import COMMODITY_FOR, COSTS, IMPROVEMENTS, RESOURCES, has
+from .goods import COMMODITY_FOR, COSTS, IMPROVEMENTS, RESOURCES, Cards, has
 from .grammar import make_order
 from .orders import Plan, order_problem
 from .places import building_at, free_edges_from, owner_at, vertex_worth, yields_at
@@ -114,7 +114,7 @@ class Builder:
         self.out: list[Order] = []
         self.wonders = state["mode"] == "wonders"
 
-    def add(self, verb: str, *args: object, cost: JSONObject | None = None) -> bool:
+    def add(self, verb: str, *args: object, cost: Cards | None = None) -> bool:
         order = make_order(verb, *args)
         if cost and not has(self.hand, cost):
             return False

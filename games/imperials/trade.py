@@ -7,7 +7,7 @@ from __future__ import annotations
 from gm.core.model import JSONObject, Order
 
 from .board import Geometry
-from .goods import COMMODITIES, RESOURCES, cards_text, hand_from, has, pay, take
+from .goods import COMMODITIES, RESOURCES, Cards, cards_text, hand_from, has, pay, take
 from .places import ports_of
 from .turn import Turn
 
@@ -46,7 +46,7 @@ def market(turn: Turn, seat: str, order: Order, give: str, get: str) -> None:
              seat=seat, give={give: rate}, get={get: 1}, rate=rate)
 
 
-def offer_problem(state: JSONObject, seat: str, to: str, give: JSONObject, get: JSONObject) -> str | None:
+def offer_problem(state: JSONObject, seat: str, to: str, give: Cards, get: Cards) -> str | None:
     """What the rule book forbids in an offer, whatever the hands hold."""
     if to != "ALL" and to not in state["seats"]:
         return f"{to} is not a seat in this game"
@@ -62,7 +62,7 @@ def offer_problem(state: JSONObject, seat: str, to: str, give: JSONObject, get: 
     return None
 
 
-def post_offer(turn: Turn, seat: str, order: Order, to: str, give: JSONObject, get: JSONObject) -> None:
+def post_offer(turn: Turn, seat: str, order: Order, to: str, give: Cards, get: Cards) -> None:
     state = turn.state
     problem = offer_problem(state, seat, to, dict(give), dict(get))
     if problem:

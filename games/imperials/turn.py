@@ -10,7 +10,7 @@ from gm.core.model import Event, JSONObject, Order
 from gm.core.ruleset import TurnSeeds
 
 from .board import Geometry, geometry
-from .goods import cards_text, has, missing
+from .goods import Cards, cards_text, has, missing
 
 
 def board_geometry(state: JSONObject) -> Geometry:
@@ -100,7 +100,7 @@ class Turn:
     def add(self, kind: str, text: str, seats: tuple[str, ...] | None = None, /, **data: object) -> None:
         self.events.append(Event(kind, {"text": text, **data}, seats))
 
-    def lacks(self, seat: str, cost: JSONObject) -> str | None:
+    def lacks(self, seat: str, cost: Cards) -> str | None:
         """None when a seat's hand can pay a cost, else what it lacks, for an event."""
         hand = self.state["seats"][seat]["hand"]
         if has(hand, cost):

@@ -60,7 +60,7 @@ def failed(turn: Turn, seat: str, order: Order, reason: str) -> None:
                  order=text, reason=reason, line=getattr(order, "line", 0))
 
 
-def read_standing(turn: Turn, orders: JSONObject, only: str | None = None) -> None:
+def read_standing(turn: Turn, orders: dict[str, list[Order]], only: str | None = None) -> None:
     """The round's standing orders of every empire (or of `only`), kept for the battles and
     occupations of other empires' turns, and in the state for the next order form."""
     for seat, listed in orders.items():

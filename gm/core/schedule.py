@@ -64,10 +64,12 @@ def parse_schedule(text: str, now: datetime, default_zone: str = "UTC") -> Sched
     if _is_zone(words[-1]):
         zone = "UTC" if words[-1].upper() in ("UTC", "GMT", "Z") else words[-1]
         words, lowered = words[:-1], lowered[:-1]
-    times = [found for w in lowered if (found := _TIME.match(w))]
+    times = [w for w in lowered if _TIME.match(w)]
     if len(times) != 1:
         raise ScheduleError(f"'{text}' needs exactly one time of day such as 18:00. Write it like {EXAMPLES}.")
-    hour, minute = map(int, times[0].groups())
+    time_of_day = _TIME.match(times[0])
+    assert time_of_day is not None  # times holds only the words _TIME matches
+    hour, minute = map(int, time_of_day.groups())
     days = [_DAYS[day] for w in lowered if (day := _day(w))]
     freq, interval = _frequency(lowered, text)
     if freq == "WEEKLY" and not days:
