@@ -9,9 +9,11 @@ import typer
 
 from gm.cli import (
     audit,
+    backup,
     credits,
     cycle,
     demo,
+    doctor,
     game,
     home,
     inbox,
@@ -67,6 +69,9 @@ app.add_typer(credits.app, name="credits")
 app.add_typer(ledger.app, name="ledger")
 app.add_typer(seat.app, name="seat")
 app.command("audit")(audit.audit)
+app.command("backup")(backup.backup)
+app.command("restore")(backup.restore)
+app.command("doctor")(doctor.doctor)
 
 
 def _plain_help(typer_app: typer.Typer) -> None:

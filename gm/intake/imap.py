@@ -73,6 +73,13 @@ class ImapSource:
             if status == "OK" and raw is not None:  # gone meanwhile (another client moved it): skip
                 yield Incoming(raw, f"imap:{self.place.folder}:{uid.decode()}")
 
+    def check(self) -> None:
+        """The folder can be selected as 'gm inbox fetch' selects it (what 'gm doctor --mail' asks
+        after the login); GMError if not."""
+        status, _ = self.connection.select(_quoted(self.place.folder))
+        if status != "OK":
+            raise GMError(f"the IMAP server {self.server.name} has no folder '{self.place.folder}'. Check [imap] folder.")
+
     def taken(self, incoming: Incoming) -> None:
         uid = incoming.where.rsplit(":", 1)[1]
         if self.place.after == "flag":

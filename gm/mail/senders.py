@@ -98,24 +98,32 @@ class SmtpSender:
             raise _failure(next(iter(refused.values())))
 
     def _connect(self) -> smtplib.SMTP:
-        server = self.server
-        context = ssl.create_default_context(cafile=server.ca_file or None)
-        try:
-            if server.security == "tls":
-                connection = smtplib.SMTP_SSL(server.host, server.port, timeout=server.timeout, context=context)
-            else:
-                connection = smtplib.SMTP(server.host, server.port, timeout=server.timeout)
-                if server.security == "starttls":
-                    connection.starttls(context=context)
-            if server.user:
-                connection.login(server.user, server.password())
-        except smtplib.SMTPAuthenticationError as exc:
-            raise GMError(f"the SMTP server {server.name} refused the login of {server.user} "
-                          f"({exc.smtp_code}); nothing was sent. Check [smtp] user and the password.") from exc
-        except (smtplib.SMTPException, ssl.SSLError, OSError) as exc:
-            raise GMError(f"cannot reach the SMTP server {server.name} ({exc}); nothing was sent, "
-                          "the mail stays queued.") from exc
-        return connection
+        return smtp_connection(self.server, sending=True)
+
+
+def smtp_connection(server: Server, sending: bool = False) -> smtplib.SMTP:
+    """A connection to the [smtp] server: TLS or STARTTLS, then AUTH if a user is set (also
+    what 'gm doctor --mail' tries); GMError says what failed, what to check, and when
+    `sending`, that the mail waits."""
+    context = ssl.create_default_context(cafile=server.ca_file or None)
+    try:
+        if server.security == "tls":
+            connection = smtplib.SMTP_SSL(server.host, server.port, timeout=server.timeout, context=context)
+        else:
+            connection = smtplib.SMTP(server.host, server.port, timeout=server.timeout)
+            if server.security == "starttls":
+                connection.starttls(context=context)
+        if server.user:
+            connection.login(server.user, server.password())
+    except smtplib.SMTPAuthenticationError as exc:
+        waits = "; nothing was sent" if sending else ""
+        raise GMError(f"the SMTP server {server.name} refused the login of {server.user} ({exc.smtp_code}){waits}. "
+                      "Check [smtp] user and the password.") from exc
+    except (smtplib.SMTPException, ssl.SSLError, OSError) as exc:
+        waits = "; nothing was sent, the mail stays queued" if sending else ""
+        raise GMError(f"cannot reach the SMTP server {server.name} ({exc}){waits}. Check [smtp] host, port and "
+                      "security (and ca_file for a private certificate).") from exc
+    return connection
 
 
 def _failure(answer: tuple) -> SendFailure:

@@ -1,0 +1,253 @@
+"""gm restore: check a backup whole (manifest hashes, the database, its migrations, its archive) and
+only then unpack it into a new or empty home, under a temporary name renamed into place at the end."""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import shutil
+import sqlite3
+import stat
+import tarfile
+import tempfile
+import zlib
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from gm.errors import GMError
+from gm.home import DEFAULT_TOML
+from gm.services.backup import ARCHIVE_NAME, CHUNK, DATABASE, MANIFEST, PREFIX, Manifest, member_name
+from gm.store import keeping
+from gm.store.archive import sync_folder
+from gm.store.migrations import all_migrations
+
+# What 'gm init' makes: a home holding only these, with no files in its folders, an untouched
+# gm.toml and a database without rows, has no data, and a restore may take its place.
+INIT_FILES = ("gm.db", "gm.db-wal", "gm.db-shm", "gm.toml")
+INIT_FOLDERS = ("archive", "reports", "outbox", "templates", "locks")
+# What reading a damaged or cut-short tar (or .tar.gz) raises.
+BROKEN = (tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A backup that passed every check: its manifest, the migrations of this gm its database
+    lacks (gm applies them when it first opens the restored home), and how many archive files
+    the database refers to (every one of them is in the backup)."""
+
+    manifest: Manifest
+    pending: tuple[str, ...]
+    referenced: int
+
+
+def check_backup(backup: Path, progress: Callable[[str], None] = lambda message: None) -> Checked:
+    """Read the whole backup and check it; GMError naming every problem when it cannot be restored."""
+    backup = backup.expanduser()
+    if not backup.is_file():
+        raise GMError(f"there is no backup file {backup}. Name a .tar made by 'gm backup'.")
+    with tempfile.TemporaryDirectory(prefix="gm-restore-") as scratch:
+        database = Path(scratch) / DATABASE
+        manifest = _read_manifest(backup)
+        progress("every file against the manifest")
+        problems = _check_members(backup, manifest, database)
+        if not problems:
+            progress("the database")
+            problems, pending, referenced = _check_database(database, manifest)
+    if problems:
+        shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+        raise GMError(f"{backup} cannot be restored: {shown}. Nothing was changed. Use another backup "
+                      "(or take a new one with 'gm backup').")
+    return Checked(manifest, tuple(pending), referenced)
+
+
+def restore_backup(backup: Path, target: Path, progress: Callable[[str], None] = lambda message: None) -> Checked:
+    """Check the backup, then unpack it into target, which must not exist, be an empty folder,
+    or be a home 'gm init' made that holds no data yet. Nothing changes when anything fails."""
+    target = target.expanduser().resolve()
+    fresh = _target_state(target)
+    checked = check_backup(backup, progress)
+    progress(f"unpacking into {target}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    unpacking = Path(tempfile.mkdtemp(prefix=f".{target.name}.restoring-", dir=target.parent))
+    try:
+        _unpack(backup, checked.manifest, unpacking)
+        os.sync()  # every file on disk before the home appears under its name (once, not per file)
+        if fresh:
+            _clear_fresh_home(target)
+        os.replace(unpacking, target)
+        sync_folder(target.parent)
+    except BaseException:
+        shutil.rmtree(unpacking, ignore_errors=True)
+        raise
+    return checked
+
+
+def _read_manifest(backup: Path) -> Manifest:
+    try:
+        with tarfile.open(backup, "r:*") as tar:
+            member = tar.getmember(MANIFEST)
+            return Manifest.from_json(tar.extractfile(member).read())
+    except KeyError:
+        raise GMError(f"{backup} is not a finished gm backup: it has no {MANIFEST} (it was cut short, or it is not "
+                      "a gm backup). Nothing was changed. Use another backup.") from None
+    except BROKEN as exc:
+        raise GMError(f"{backup} cannot be restored: {_broken(exc)}. Nothing was changed. Use another backup.") from exc
+    except ValueError as exc:
+        raise GMError(f"{backup} cannot be restored: {exc}. Nothing was changed. Use another backup.") from exc
+
+
+def _broken(exc: BaseException) -> str:
+    return f"it is cut short, or not a tar file ({exc or type(exc).__name__})"
+
+
+def _check_members(backup: Path, manifest: Manifest, database: Path) -> list[str]:
+    """Every member against the manifest: each file there, whole, with its hash; nothing else.
+    The database is copied out to `database` for the checks that need SQLite."""
+    expected = {member_name(f.path): f for f in manifest.files}
+    folders = {member_name(path) for path, _ in manifest.folders}
+    problems, seen = [], set()
+    try:
+        with tarfile.open(backup, "r:*") as tar:
+            for member in tar:
+                if member.name == MANIFEST:
+                    continue
+                if member.isdir() and member.name in folders:
+                    continue
+                kept = expected.get(member.name)
+                if kept is None or not member.isfile():
+                    problems.append(f"it holds {member.name}, which its manifest does not list")
+                    continue
+                seen.add(member.name)
+                sink = open(database, "wb") if kept.path == DATABASE else None
+                try:
+                    size, digest = _copy(tar.extractfile(member), sink)
+                finally:
+                    if sink is not None:
+                        sink.close()
+                if (size, digest) != (kept.size, kept.sha256):
+                    problems.append(f"{kept.path} does not match the SHA-256 its manifest records (it was changed or "
+                                    "damaged after the backup was made)")
+    except BROKEN as exc:
+        problems.append(_broken(exc))
+    missing = sorted(name for name in expected if name not in seen)
+    problems += [f"{name.removeprefix(PREFIX + '/')} is in the manifest but not in the backup" for name in missing]
+    return problems
+
+
+def _copy(source: BinaryIO, sink: BinaryIO | None) -> tuple[int, str]:
+    digest, size = hashlib.sha256(), 0
+    while chunk := source.read(CHUNK):
+        digest.update(chunk)
+        size += len(chunk)
+        if sink is not None:
+            sink.write(chunk)
+    return size, digest.hexdigest()
+
+
+def _check_database(database: Path, manifest: Manifest) -> tuple[list[str], list[str], int]:
+    """(problems, migrations the database lacks, archive files it refers to): integrity,
+    migrations this gm knows, every referenced archive file in the backup under its own hash."""
+    if not database.is_file():
+        return [f"it holds no database ({DATABASE})"], [], 0
+    conn = keeping.open_read_only(database)
+    try:
+        damage = keeping.integrity_problems(conn)
+        if damage:
+            return [f"the database is damaged: {'; '.join(damage[:3])}"], [], 0
+        applied = keeping.applied_migrations(conn)
+        referenced = keeping.archive_references(conn)
+    finally:
+        conn.close()
+    known = [m.name for m in all_migrations()]
+    unknown = [name for name in applied if name not in known]
+    problems = []
+    if unknown:
+        problems.append(f"its database has migrations this gm does not know ({', '.join(unknown)}): it was made by a "
+                        "newer gm; install that gm (or a newer one) and restore with it")
+    archived = {m[1]: f.sha256 for f in manifest.files if (m := ARCHIVE_NAME.fullmatch(f.path))}
+    for digest, where in sorted(referenced.items()):
+        if digest not in archived:
+            problems.append(f"archive/{digest[:2]}/{digest}, which the database's {where} refers to, is not in it")
+    problems += [f"archive/{name[:2]}/{name} does not hold what its name says (it was changed before the backup)"
+                 for name, sha in sorted(archived.items()) if name != sha]
+    return problems, [name for name in known if name not in applied], len(referenced)
+
+
+def _target_state(target: Path) -> bool:
+    """True for a home 'gm init' made that holds no data (it will be replaced), False for a
+    missing or empty folder (it is simply taken); GMError for anything that holds data."""
+    if not target.exists():
+        return False
+    if not target.is_dir():
+        raise GMError(f"{target} is a file, not a folder. Restore into a new or empty folder.")
+    entries = sorted(p.name for p in target.iterdir())
+    if not entries:
+        return False
+    held = _data_held(target, entries)
+    if held:
+        raise GMError(f"{target} is not empty: it holds {held}. gm restore never writes over a home or folder that "
+                      "has data: restore into a new folder (and point GM_HOME at it), or move this one aside first.")
+    return True
+
+
+def _data_held(target: Path, entries: list[str]) -> str | None:
+    """What in target is more than a home just made by 'gm init' (None: nothing)."""
+    if (target / "gm.db").is_file():
+        conn = keeping.open_read_only(target / "gm.db")
+        try:
+            tables = keeping.tables_with_rows(conn)
+        except sqlite3.DatabaseError:  # not a database at all: it is data of some kind, so keep it
+            return "a gm.db that gm cannot read"
+        finally:
+            conn.close()
+        if tables:
+            return f"a GM home's database with records ({', '.join(tables[:5])})"
+    others = [name for name in entries if name not in INIT_FILES + INIT_FOLDERS]
+    if others:
+        return ", ".join(others[:5])
+    settings = target / "gm.toml"
+    if settings.exists() and (not settings.is_file() or settings.read_text(encoding="utf-8", errors="replace") != DEFAULT_TOML):
+        return "a gm.toml that was changed"
+    for name in INIT_FOLDERS:
+        folder = target / name
+        if name != "locks" and folder.is_dir() and any(p.is_file() for p in folder.rglob("*")):
+            return f"files in {name}/"
+    return None
+
+
+def _clear_fresh_home(target: Path) -> None:
+    """Remove what 'gm init' made (no data: _data_held said so), leaving the folder empty."""
+    for name in INIT_FILES:
+        with suppress(FileNotFoundError):
+            (target / name).unlink()
+    for name in INIT_FOLDERS:
+        shutil.rmtree(target / name, ignore_errors=True)
+
+
+def _unpack(backup: Path, manifest: Manifest, into: Path) -> None:
+    """Write every file with its permission bits (hashing it again: the backup may not change
+    between the check and here), then give each folder its own."""
+    expected = {member_name(f.path): f for f in manifest.files}
+    with tarfile.open(backup, "r:*") as tar:
+        for member in tar:
+            kept = expected.get(member.name)
+            if kept is None or not member.isfile():
+                continue
+            path = into / kept.path
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(descriptor, "wb") as sink:
+                size, digest = _copy(tar.extractfile(member), sink)
+            if (size, digest) != (kept.size, kept.sha256):
+                raise GMError(f"{backup} changed while it was being restored ({kept.path}). Nothing was changed; "
+                              "restore again.")
+            os.chmod(path, kept.mode)
+            os.utime(path, (member.mtime, member.mtime))
+    # The deepest first and the home itself last: a folder without write permission is made so last.
+    for path, mode in sorted(manifest.folders, key=lambda item: (item[0] == ".", -item[0].count("/"))):
+        folder = into if path == "." else into / path
+        folder.mkdir(parents=True, exist_ok=True)
+        os.chmod(folder, stat.S_IMODE(mode))

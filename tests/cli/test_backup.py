@@ -1,0 +1,283 @@
+"""gm backup and gm restore: a backup taken during a turn run restores and verifies; a damaged,
+cut-short or too-new backup, or a home with data, is refused and nothing changes."""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_game import table_dump
+from tests.intake.mails import mail, set_mail_address
+
+
+@pytest.fixture
+def played(home, gm, tmp_path, tmp_path_factory, request):
+    """A home (clash g1, four seats) with credits bought and turn 1 played from turn files every
+    seat sent, so the archive, the ledger and the turns hold something; returns the secrets.
+    Made once per module and copied into each test's `home` (the database by SQLite's backup)."""
+    made = getattr(request.module, "_PLAYED", None)
+    if made is None:
+        folder = tmp_path_factory.mktemp("played")
+        secrets = request.getfixturevalue("game")
+        for email in ("ann", "bob", "cy", "di"):
+            assert gm("credits", "buy", f"{email}@example.org", "10", "--paid", "25", "--game", "g1", home=home).code == 0
+        submit_all(gm, home, secrets, tmp_path, 1)
+        assert gm("turn", "run", "g1", "--no-render", home=home).code == 0
+        copy_home(home, folder / "home")
+        made = request.module._PLAYED = (folder / "home", secrets)
+        return secrets
+    shutil.rmtree(home)
+    copy_home(made[0], home)
+    return made[1]
+
+
+def copy_home(source: Path, target: Path) -> None:
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("gm.db*"))
+    live, copy = sqlite3.connect(source / "gm.db"), sqlite3.connect(target / "gm.db")
+    live.backup(copy)
+    live.close()
+    copy.close()
+
+
+def submit_all(gm, home, secrets, folder, turn):
+    for seat, secret in secrets.items():
+        form = folder / f"{seat}-{turn}.txt"
+        assert gm("orders", "template", "g1", seat, "-o", form, home=home).code == 0
+        form.write_text(form.read_text().replace("<your secret>", secret))
+        ran = gm("submit", form, home=home)
+        assert ran.code == 0, ran.err
+
+
+def archive_files(home) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in (home / "archive").rglob("*") if p.is_file()}
+
+
+def members(backup: Path) -> dict[str, bytes]:
+    with tarfile.open(backup) as tar:
+        return {m.name: tar.extractfile(m).read() if m.isfile() else None for m in tar}
+
+
+def rewrite(backup: Path, out: Path, changes: dict, fix_manifest: bool = False) -> None:
+    """A copy of the backup with some members' bytes changed (and, if asked, its manifest made
+    to agree, as a careful forger or a bug would)."""
+    with tarfile.open(backup) as source, tarfile.open(out, "w") as target:
+        manifest = json.loads(source.extractfile("manifest.json").read())
+        if fix_manifest:
+            for entry in manifest["files"]:
+                data = changes.get(f"home/{entry['path']}")
+                if data is not None:
+                    entry["size"], entry["sha256"] = len(data), hashlib.sha256(data).hexdigest()
+        for member in source:
+            data = source.extractfile(member).read() if member.isfile() else None
+            if member.name == "manifest.json":
+                data = json.dumps(manifest).encode()
+            data = changes.get(member.name, data)
+            if data is not None:
+                member.size = len(data)
+            target.addfile(member, io.BytesIO(data) if data is not None else None)
+
+
+@pytest.mark.slow
+def test_backup_during_a_turn_run_and_intake_restores_and_verifies(home, gm, played, tmp_path):
+    submit_all(gm, home, played, tmp_path, 2)
+    set_mail_address(home)
+    letters = tmp_path / "letters"
+    letters.mkdir()
+    for n in range(30):
+        (letters / f"{n}.eml").write_bytes(mail(f"Question {n}: when is the deadline?", message_id=f"<{n}@example.org>"))
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    command = [sys.executable, "-m", "gm"]
+    running = [subprocess.Popen(command + ["turn", "run", "g1", "--home", str(home)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True),
+               subprocess.Popen(command + ["inbox", "import", str(letters), "--home", str(home)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)]
+    try:
+        deadline = time.monotonic() + 60
+        while not (home / "locks" / "g1.lock").exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        during = []
+        while any(p.poll() is None for p in running):  # back up while the turn resolves, renders and mail comes in
+            ran = gm("backup", folder / f"b{len(during)}.tar", home=home)
+            assert ran.code == 0, ran.err
+            if any(p.poll() is None for p in running):
+                during.append(folder / f"b{len(during)}.tar")
+            time.sleep(0.1)
+    finally:
+        outcomes = [p.communicate(timeout=120) + (p.returncode,) for p in running]
+    assert [code for _, _, code in outcomes] == [0, 0], outcomes
+    assert during, "no backup was taken while the turn ran"
+    for number, backup in enumerate([during[0], during[len(during) // 2], during[-1]]):
+        restored = tmp_path / f"restored{number}"
+        ran = gm("restore", backup, restored)
+        assert ran.code == 0, ran.err
+        assert "the database is sound" in ran.out and f"Restored into {restored}" in ran.out
+        verified = gm("turn", "verify", "g1", home=restored)
+        assert verified.code == 0 and "every state hash matches" in verified.out, verified.err
+        books = gm("ledger", "check", home=restored)
+        assert books.code == 0 and books.out.startswith("The books balance"), books.err
+        doctor = gm("doctor", home=restored)  # every archive file the snapshot refers to is there and whole
+        assert doctor.code == 0, doctor.out + doctor.err
+    assert gm("turn", "verify", "g1", home=home).out == "g1: 2 turn(s) verified, every state hash matches.\n"
+
+
+def test_a_backup_keeps_every_file_and_its_permissions(home, gm, played, tmp_path):
+    (home / "portal.key").write_text("00" * 32 + "\n")
+    os.chmod(home / "portal.key", 0o600)
+    os.chmod(home / "gm.toml", 0o600)
+    (home / "templates" / "mail").mkdir()
+    (home / "templates" / "mail" / "report.txt").write_text("Subject: Your report\n\nHere it is.\n")
+    (home / "locks" / "g1.lock").write_text("")
+    sessions = sqlite3.connect(home / "portal-sessions.db")  # the portal's, live: not in a backup
+    sessions.execute("CREATE TABLE sessions (tag BLOB PRIMARY KEY, who TEXT NOT NULL, seen REAL NOT NULL)")
+    sessions.commit()
+    ran = gm("backup", tmp_path / "house.tar.gz", home=home)
+    assert ran.code == 0, ran.err
+    assert ran.out.startswith(f"Backup written: {tmp_path / 'house.tar.gz'} (")
+    assert (tmp_path / "house.tar.gz").stat().st_mode & 0o777 == 0o600
+    restored = tmp_path / "restored"
+    assert gm("restore", tmp_path / "house.tar.gz", restored).code == 0
+    for name in ("portal.key", "gm.toml"):
+        assert (restored / name).stat().st_mode & 0o777 == 0o600
+        assert (restored / name).read_bytes() == (home / name).read_bytes()
+    assert (restored / "templates" / "mail" / "report.txt").read_text() == "Subject: Your report\n\nHere it is.\n"
+    assert archive_files(restored) == archive_files(home) and len(archive_files(home)) == 4
+    assert table_dump(restored) == table_dump(home)
+    assert not (restored / "locks" / "g1.lock").exists() and (restored / "locks").is_dir()
+    assert not (restored / "portal-sessions.db").exists()
+    sessions.close()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_a_changed_archive_file_is_refused_and_nothing_changes(home, gm, played, tmp_path):
+    backup = tmp_path / "b.tar"
+    assert gm("backup", backup, home=home).code == 0
+    name = next(n for n in members(backup) if n.startswith("home/archive/") and members(backup)[n])
+    data = members(backup)[name]
+    changed = data.replace(b"END", b"end")
+    assert changed != data and len(changed) == len(data)
+    target = tmp_path / "new-home"
+    for fix_manifest, why in ((False, "does not match the SHA-256 its manifest records"),
+                              (True, "does not hold what its name says")):
+        damaged = tmp_path / f"damaged-{fix_manifest}.tar"
+        rewrite(backup, damaged, {name: changed}, fix_manifest)
+        ran = gm("restore", damaged, target)
+        assert ran.code == 1 and ran.out == ""
+        assert ran.err.startswith(f"Error: {damaged} cannot be restored: {name.removeprefix('home/')} {why}")
+        assert ran.err.endswith("Nothing was changed. Use another backup (or take a new one with 'gm backup').\n")
+        assert not target.exists()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_a_truncated_database_is_refused(home, gm, played, tmp_path):
+    backup = tmp_path / "b.tar"
+    assert gm("backup", backup, home=home).code == 0
+    database = members(backup)["home/gm.db"]
+    cut = database[: len(database) // 2]
+    target = tmp_path / "new-home"
+    rewrite(backup, tmp_path / "cut.tar", {"home/gm.db": cut})
+    ran = gm("restore", tmp_path / "cut.tar", target)
+    assert ran.code == 1 and "gm.db does not match the SHA-256 its manifest records" in ran.err
+    rewrite(backup, tmp_path / "cut-agreeing.tar", {"home/gm.db": cut}, fix_manifest=True)
+    ran = gm("restore", tmp_path / "cut-agreeing.tar", target)
+    assert ran.code == 1 and ran.err.startswith(f"Error: {tmp_path / 'cut-agreeing.tar'} cannot be restored: "
+                                                "the database is damaged: ")
+    assert "Nothing was changed." in ran.err and not target.exists()
+
+
+def test_a_backup_cut_short_or_not_a_backup_is_refused(home, gm, played, tmp_path):
+    backup = tmp_path / "b.tar"
+    assert gm("backup", backup, home=home).code == 0
+    with tarfile.open(backup) as tar:
+        manifest_at = tar.getmember("manifest.json").offset
+    short = tmp_path / "short.tar"
+    short.write_bytes(backup.read_bytes()[:manifest_at])  # as a copy cut off before the manifest leaves it
+    ran = gm("restore", short, tmp_path / "x")
+    assert ran.code == 1 and ran.err == (f"Error: {short} is not a finished gm backup: it has no manifest.json (it "
+                                         "was cut short, or it is not a gm backup). Nothing was changed. Use another "
+                                         "backup.\n")
+    short.write_bytes(backup.read_bytes()[:manifest_at // 2])  # in the middle of a file
+    ran = gm("restore", short, tmp_path / "x")
+    assert ran.code == 1 and ran.err.startswith(f"Error: {short} cannot be restored: it is cut short, or not a tar file (")
+    other = tmp_path / "other.tar"
+    other.write_bytes(b"not a tar at all" * 100)
+    ran = gm("restore", other, tmp_path / "x")
+    assert ran.code == 1 and ran.err.startswith(f"Error: {other} cannot be restored: it is cut short, or not a tar file (")
+    ran = gm("restore", tmp_path / "missing.tar", tmp_path / "x")
+    assert ran.err == f"Error: there is no backup file {tmp_path / 'missing.tar'}. Name a .tar made by 'gm backup'.\n"
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_database_from_a_newer_gm_is_refused(home, gm, played, tmp_path):
+    backup = tmp_path / "b.tar"
+    assert gm("backup", backup, home=home).code == 0
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(members(backup)["home/gm.db"])
+    conn = sqlite3.connect(copy)
+    conn.execute("INSERT INTO migrations VALUES ('m999_future', '2030-01-01T00:00:00Z')")
+    conn.commit()
+    conn.close()
+    rewrite(backup, tmp_path / "newer.tar", {"home/gm.db": copy.read_bytes()}, fix_manifest=True)
+    ran = gm("restore", tmp_path / "newer.tar", tmp_path / "x")
+    assert ran.code == 1 and "its database has migrations this gm does not know (m999_future): it was made by a " \
+                               "newer gm; install that gm (or a newer one) and restore with it" in ran.err
+
+
+def test_restore_never_writes_over_a_home_with_data(home, gm, played, tmp_path):
+    backup = tmp_path / "b.tar"
+    assert gm("backup", backup, home=home).code == 0
+    before = table_dump(home)
+    ran = gm("restore", backup, home)
+    assert ran.code == 1 and ran.err.startswith(
+        f"Error: {home} is not empty: it holds a GM home's database with records (accounts, audit, games, ")
+    assert ran.err.endswith("). gm restore never writes over a home or folder that has data: restore into a new "
+                            "folder (and point GM_HOME at it), or move this one aside first.\n")
+    assert table_dump(home) == before
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("mine")
+    ran = gm("restore", backup, folder)
+    assert ran.code == 1 and f"{folder} is not empty: it holds notes.txt." in ran.err
+    # A home 'gm init' just made holds nothing yet: the backup takes its place; so does an empty folder.
+    fresh = tmp_path / "fresh"
+    assert gm("init", home=fresh).code == 0
+    assert gm("restore", backup, fresh).code == 0 and table_dump(fresh) == before
+    (tmp_path / "empty").mkdir()
+    assert gm("restore", backup, tmp_path / "empty").code == 0 and table_dump(tmp_path / "empty") == before
+
+
+def test_backup_refuses_a_home_missing_an_archive_file(home, gm, played, tmp_path):
+    victim = next(p for p in (home / "archive").rglob("*") if p.is_file())
+    victim.unlink()
+    ran = gm("backup", tmp_path / "b.tar", home=home)
+    assert ran.code == 1 and ran.err.startswith(f"Error: no backup was written: archive/{victim.parent.name}/"
+                                                f"{victim.name} (submission ")
+    assert ran.err.endswith("is missing from the home. Run 'gm doctor' for what to do.\n")
+    assert list(tmp_path.glob("*b.tar*")) == []
+
+
+def test_backup_refuses_bad_destinations(home, gm, played, tmp_path):
+    (tmp_path / "there.tar").write_text("x")
+    cases = [
+        (tmp_path / "there.tar", f"Error: {tmp_path / 'there.tar'} already exists; gm never writes over a backup. "
+                                 "Choose another name or folder.\n"),
+        (tmp_path / "b.zip", f"Error: {tmp_path / 'b.zip'} must end in .tar or .tar.gz (or name a folder, where gm "
+                             "names the backup by the time). Choose another name.\n"),
+        (home / "reports", f"Error: {home / 'reports'}/gm-backup-"),
+        (tmp_path / "nowhere" / "b.tar", f"Error: the folder {tmp_path / 'nowhere'} does not exist. "
+                                         "Make it first, or choose another.\n"),
+    ]
+    for dest, message in cases:
+        ran = gm("backup", dest, home=home)
+        assert ran.code == 1 and ran.err.startswith(message), ran.err
+    assert "is inside the GM home" in gm("backup", home / "reports", home=home).err
