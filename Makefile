@@ -11,14 +11,20 @@ DEBIAN_PACKAGES = python3-venv libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subs
 # The tests also start real servers and a real browser on loopback: Dovecot for IMAP, Chromium.
 TEST_PACKAGES = dovecot-imapd chromium openssl
 
-.PHONY: demo test system venv bench clean
+.PHONY: demo test lint system venv bench clean
 
 demo: venv
 	$(BIN)/gm demo --home $(DEMO_HOME)
 
 test: venv
 	$(MAKE) --no-print-directory system DEBIAN_PACKAGES="$(TEST_PACKAGES)"
+	$(MAKE) --no-print-directory lint
 	$(BIN)/python -m pytest
+
+# Static checks, before any test runs (README "Development"): lint, then strict types.
+lint: venv
+	$(BIN)/ruff check gm games tests bench
+	$(BIN)/mypy
 
 bench: venv
 	$(BIN)/python bench/bench_render.py
@@ -42,4 +48,4 @@ system:
 	fi
 
 clean:
-	rm -rf $(VENV) $(DEMO_HOME) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) $(DEMO_HOME) build *.egg-info .pytest_cache .hypothesis .mypy_cache .ruff_cache

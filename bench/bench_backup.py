@@ -86,11 +86,11 @@ def main() -> None:
         for n in range(args.rounds):
             out = scratch / f"r{n}"
             out.mkdir()
-            results["tar"].append(timed(lambda: plain_tar(home, out / "plain.tar")))
-            results["backup"].append(timed(lambda: take_backup(home, out / "gm.tar", SystemClock())))
-            results["extract"].append(timed(lambda: plain_extract(out / "plain.tar", out / "plain")))
-            results["restore"].append(timed(lambda: restore_backup(out / "gm.tar", out / "restored")))
-            results["doctor"].append(timed(lambda: list(examine(Home(out / "restored")))))
+            results["tar"].append(timed(lambda out=out: plain_tar(home, out / "plain.tar")))
+            results["backup"].append(timed(lambda out=out: take_backup(home, out / "gm.tar", SystemClock())))
+            results["extract"].append(timed(lambda out=out: plain_extract(out / "plain.tar", out / "plain")))
+            results["restore"].append(timed(lambda out=out: restore_backup(out / "gm.tar", out / "restored")))
+            results["doctor"].append(timed(lambda out=out: list(examine(Home(out / "restored")))))
             shutil.rmtree(out)
         for name, runs in results.items():
             shown = ", ".join(f"{cpu:.2f}/{wall:.2f}" for cpu, wall in runs)

@@ -23,6 +23,7 @@ import platform
 import statistics
 import sys
 import time
+from datetime import UTC
 from pathlib import Path
 
 from gm_games.imperials import ruleset
@@ -87,8 +88,8 @@ def games_per_minute(games: int) -> tuple[float, list[int]]:
 
 def report_contexts(count: int) -> list[dict]:
     """Report contexts of the last rounds of a 4-seat game, built as gm's report service does."""
-    from datetime import datetime, timezone
     import tempfile
+    from datetime import datetime
 
     from gm.clock import FixedClock
     from gm.home import Home, create_home
@@ -97,7 +98,7 @@ def report_contexts(count: int) -> list[dict]:
     from gm.store import records
     from gm.store.database import open_database
 
-    clock = FixedClock(datetime(2026, 11, 24, 12, 0, tzinfo=timezone.utc))
+    clock = FixedClock(datetime(2026, 11, 24, 12, 0, tzinfo=UTC))
     with tempfile.TemporaryDirectory() as folder:
         home = Home(Path(folder))
         create_home(home)

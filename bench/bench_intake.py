@@ -25,12 +25,11 @@ from gm.clock import SystemClock
 from gm.home import Home, create_home
 from gm.intake.sources import FileSource
 from gm.intake.verified import VerifiedSecrets
-from gm.seat_secrets import check_secret
 from gm.rulesets import get_ruleset
-from gm.services import games, turns
-from gm.store import records
-from gm.services import intake as intake_service
+from gm.seat_secrets import check_secret
+from gm.services import games, intake as intake_service, turns
 from gm.services.intake import Intake
+from gm.store import records
 from gm.store.database import open_database
 
 # What a PBM house's mailbox holds, in per mille: most mail is a turn file in plain text; some

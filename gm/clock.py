@@ -1,7 +1,7 @@
 """The one place gm reads the time from, so tests can move it."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Protocol
 
 
@@ -13,7 +13,7 @@ class SystemClock:
     """The real time, in UTC."""
 
     def now(self) -> datetime:
-        return datetime.now(timezone.utc).replace(microsecond=0)
+        return datetime.now(UTC).replace(microsecond=0)
 
 
 class FixedClock:
@@ -28,4 +28,4 @@ class FixedClock:
 
 def iso(moment: datetime) -> str:
     """A timestamp as gm stores it: ISO 8601 in UTC with a Z."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

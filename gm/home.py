@@ -146,9 +146,9 @@ def _read_settings(path: str, mtime_ns: int, size: int) -> dict:
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError) as exc:
-        raise GMError(f"cannot read {path} ({exc}). It must be a UTF-8 text file.")
+        raise GMError(f"cannot read {path} ({exc}). It must be a UTF-8 text file.") from exc
     except tomllib.TOMLDecodeError as exc:
-        raise GMError(f"{path} is not valid TOML ({exc}). Fix the file and try again.")
+        raise GMError(f"{path} is not valid TOML ({exc}). Fix the file and try again.") from exc
 
 
 def resolve_home(option: str | None) -> Home:

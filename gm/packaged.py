@@ -1,12 +1,51 @@
 """Rulesets shipped as packages: their scenarios as TOML files, their parts as modules."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib import resources
 from random import Random
-from typing import Any
+from typing import Protocol
 
-from gm.core.model import Order, Outcome, Problem, SeatInfo, TurnResult
+from gm.core.model import JSONObject, Order, Outcome, Problem, SeatInfo, TurnResult
 from gm.core.ruleset import GameOption, ScenarioError, TurnSeeds, choose_options, with_options
+
+
+# The five parts of a packaged ruleset, each usually a module of its package: what gm calls on it.
+class ScenarioPart(Protocol):
+    def load_scenario_text(self, text: str, source: str) -> JSONObject: ...
+
+
+class RulesPart(Protocol):
+    def new_game(self, scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> JSONObject: ...
+    def resolve(self, state: JSONObject, orders: dict[str, list[Order]], seeds: TurnSeeds) -> TurnResult: ...
+    def scores(self, state: JSONObject) -> dict[str, int]: ...
+    def outcome(self, state: JSONObject) -> Outcome | None: ...
+
+
+class OrdersPart(Protocol):
+    def parse_orders(self, lines: list[tuple[int, str]]) -> tuple[list[Order], list[Problem]]: ...
+    def check_orders(self, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]: ...
+
+
+class RobotPart(Protocol):
+    def robot_orders(self, state: JSONObject, seat: str, rng: Random) -> list[Order]: ...
+
+
+class ViewPart(Protocol):
+    def view(self, state: JSONObject, seat: str) -> JSONObject: ...
+    def order_form(self, state: JSONObject, seat: str) -> list[str]: ...
+    def turn_label(self, state: JSONObject) -> str: ...
+
+
+@dataclass(frozen=True)
+class Parts:
+    """Where each part of the contract lives (PackagedRuleset's docstring lists them)."""
+
+    scenario: ScenarioPart
+    rules: RulesPart
+    orders: OrdersPart
+    robot: RobotPart
+    view: ViewPart
 
 
 class PackagedScenarios:
@@ -35,12 +74,12 @@ class PackagedRuleset(PackagedScenarios):
     - robot: robot_orders
     - view: view, order_form, turn_label
 
-    A subclass names its package's modules in `parts` (anything with those five attributes), the
+    A subclass names its package's modules in `parts` (a Parts), the
     packages that hold its data, and adds only what differs, such as seat_codes, seat_limits or
     game_options. docs/writing-a-ruleset.md walks through one.
     """
 
-    parts: Any
+    parts: Parts
     default_scenario_name = "europe"
     templates_package: str | None = None   # its report part, <name>_report.html, lives here
     cases_package: str | None = None       # its rule-book conformance cases, *.toml
@@ -52,46 +91,46 @@ class PackagedRuleset(PackagedScenarios):
     def default_scenario(self) -> str:
         return self.default_scenario_name
 
-    def load_scenario(self, text: str, source: str) -> dict:
+    def load_scenario(self, text: str, source: str) -> JSONObject:
         scenario = self.parts.scenario.load_scenario_text(text, source)
         return with_options(scenario, choose_options(self.game_options(), {}))
 
-    def seat_limits(self, scenario: dict) -> tuple[int, int]:
+    def seat_limits(self, scenario: JSONObject) -> tuple[int, int]:
         return scenario["min_seats"], scenario["max_seats"]
 
-    def new_game(self, scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
+    def new_game(self, scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> JSONObject:
         return self.parts.rules.new_game(scenario, seats, seeds)
 
     def parse_orders(self, lines: list[tuple[int, str]]) -> tuple[list[Order], list[Problem]]:
         return self.parts.orders.parse_orders(lines)
 
-    def check_orders(self, state: dict, seat: str, order_list: list[Order]) -> list[Problem]:
+    def check_orders(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return self.parts.orders.check_orders(state, seat, order_list)
 
-    def order_warnings(self, state: dict, seat: str, order_list: list[Order]) -> list[Problem]:
+    def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         """The orders module's warnings (units or money left unused...), if it gives any."""
         warn = getattr(self.parts.orders, "order_warnings", None)
         return list(warn(state, seat, order_list)) if warn is not None else []
 
-    def resolve(self, state: dict, orders_by_seat: dict, seeds: TurnSeeds) -> TurnResult:
+    def resolve(self, state: JSONObject, orders_by_seat: dict[str, list[Order]], seeds: TurnSeeds) -> TurnResult:
         return self.parts.rules.resolve(state, orders_by_seat, seeds)
 
-    def robot_orders(self, state: dict, seat: str, rng: Random) -> list[Order]:
+    def robot_orders(self, state: JSONObject, seat: str, rng: Random) -> list[Order]:
         return self.parts.robot.robot_orders(state, seat, rng)
 
-    def view(self, state: dict, seat: str) -> dict:
+    def view(self, state: JSONObject, seat: str) -> JSONObject:
         return self.parts.view.view(state, seat)
 
-    def order_form(self, state: dict, seat: str) -> list[str]:
+    def order_form(self, state: JSONObject, seat: str) -> list[str]:
         return self.parts.view.order_form(state, seat)
 
-    def turn_label(self, state: dict) -> str:
+    def turn_label(self, state: JSONObject) -> str:
         return self.parts.view.turn_label(state)
 
-    def scores(self, state: dict) -> dict[str, int]:
+    def scores(self, state: JSONObject) -> dict[str, int]:
         return self.parts.rules.scores(state)
 
-    def is_over(self, state: dict) -> Outcome | None:
+    def is_over(self, state: JSONObject) -> Outcome | None:
         return self.parts.rules.outcome(state)
 
     def knocked_out(self, state: dict) -> list[str]:

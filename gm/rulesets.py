@@ -6,7 +6,7 @@ reason (`gm rules list` shows it) instead of stopping every gm command.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from importlib.abc import Traversable
 from importlib.metadata import entry_points
@@ -52,7 +52,7 @@ def load_entry_points(points) -> Found:
     return Found(rulesets, broken)
 
 
-@lru_cache(maxsize=None)
+@cache
 def found() -> Found:
     return load_entry_points(entry_points(group=GROUP))
 

@@ -54,7 +54,7 @@ def game(home, gm) -> dict:
     for name in ["Ann", "Bob", "Cy", "Di"]:
         ran = gm("game", "join", "g1", f"{name.lower()}@example.org", "--name", name, home=home)
         assert ran.code == 0, ran.err
-        line = next(l for l in ran.out.splitlines() if l.startswith("Secret for "))
+        line = next(entry for entry in ran.out.splitlines() if entry.startswith("Secret for "))
         code, secret = line.removeprefix("Secret for ").split(": ")
         secrets[code] = secret
     return secrets

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from gm.clock import FixedClock
 from gm.home import Home, create_home
@@ -17,7 +16,7 @@ from gm.services.reports import report_context
 from gm.store import records
 from gm.store.database import open_database
 
-CLOCK = FixedClock(datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc))
+CLOCK = FixedClock(datetime(2026, 11, 21, 12, 0, tzinfo=UTC))
 names = st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=20).filter(str.strip)
 
 

@@ -1,9 +1,8 @@
 """Clash of Empires for gm: the ruleset object the `gm.games` entry point names."""
 from __future__ import annotations
 
-from types import SimpleNamespace
-
-from gm.packaged import PackagedRuleset
+from gm.core.model import JSONObject
+from gm.packaged import PackagedRuleset, Parts
 
 from . import orders, robot, rules, scenario, view
 
@@ -19,9 +18,9 @@ class ClashRuleset(PackagedRuleset):
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.clash.templates"
     cases_package = "gm_games.clash.cases"
-    parts = SimpleNamespace(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
+    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
 
-    def seat_codes(self, scenario: dict) -> list[str]:
+    def seat_codes(self, scenario: JSONObject) -> list[str]:
         return [seat["code"] for seat in scenario["seats"]]
 
 

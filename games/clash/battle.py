@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gm.core.model import Event
+from gm.core.model import Event, JSONObject
 
 from .board import NEUTRAL, add_troops, event, holder, nation, place_name, settle, troops_words
 
@@ -41,9 +41,9 @@ class Battle:
         return self.defenders_left == 0 and self.survivors > 0
 
 
-def move(state: dict, seat: str, source: str, target: str, amount, events: list) -> None:
+def move(state: JSONObject, seat: str, source: str, target: str, amount: int | str, events: list[Event]) -> None:
     origin = state["territories"][source]
-    count = origin["troops"] if amount == "ALL" else amount
+    count: int = origin["troops"] if isinstance(amount, str) else amount  # a str amount is ALL
     defender = holder(state, target)
     origin["troops"] -= count
     if defender in (None, seat):
@@ -55,7 +55,7 @@ def move(state: dict, seat: str, source: str, target: str, amount, events: list)
     settle(origin)
 
 
-def _move_event(state: dict, seat: str, source: str, target: str, count: int, took: bool) -> Event:
+def _move_event(state: JSONObject, seat: str, source: str, target: str, count: int, took: bool) -> Event:
     who, src, dst = nation(state, seat), place_name(state, source), place_name(state, target)
     if took:  # rule D-CE-5: an empty territory is taken without combat and without VP
         text = (f"{who} moves {troops_words(count)} from {src} into empty {dst} "
@@ -66,7 +66,7 @@ def _move_event(state: dict, seat: str, source: str, target: str, count: int, to
                   took=took)
 
 
-def _fight(state: dict, seat: str, source: str, target: str, battle: Battle, events: list) -> None:
+def _fight(state: JSONObject, seat: str, source: str, target: str, battle: Battle, events: list[Event]) -> None:
     place = state["territories"][target]
     defender = place["owner"]
     place["troops"] -= battle.defender_losses
@@ -79,7 +79,7 @@ def _fight(state: dict, seat: str, source: str, target: str, battle: Battle, eve
     events.append(_battle_event(state, seat, defender, source, target, battle))
 
 
-def _battle_event(state: dict, seat: str, defender: str, source: str, target: str,
+def _battle_event(state: JSONObject, seat: str, defender: str, source: str, target: str,
                   battle: Battle) -> Event:
     who, dst = nation(state, seat), place_name(state, target)
     text = (f"{who} attacks {dst} from {place_name(state, source)} with "

@@ -6,54 +6,56 @@ A territory's entry in state["territories"] is {"owner", "troops", "core_of"}; o
 """
 from __future__ import annotations
 
-from gm.core.model import Event, Order
+from typing import cast
+
+from gm.core.model import Event, JSONObject, Order
 
 NEUTRAL = "neutral"
 
 
-def places(state: dict) -> dict[str, dict]:
+def places(state: JSONObject) -> dict[str, JSONObject]:
     """The scenario's territories by code: name, x, y, neighbours, neutral, claimable."""
     return {t["code"]: t for t in state["scenario"]["territories"]}
 
 
-def place_name(state: dict, code: str) -> str:
-    return places(state).get(code, {}).get("name", code)
+def place_name(state: JSONObject, code: str) -> str:
+    return cast(str, places(state).get(code, {}).get("name", code))
 
 
-def nation(state: dict, seat: str) -> str:
+def nation(state: JSONObject, seat: str) -> str:
     """The scenario's name for a seat (Britain), used in every report sentence."""
     if seat == NEUTRAL:
         return "the neutral troops"
-    return state["seats"].get(seat, {}).get("nation", seat)
+    return cast(str, state["seats"].get(seat, {}).get("nation", seat))
 
 
-def holder(state: dict, code: str) -> str | None:
+def holder(state: JSONObject, code: str) -> str | None:
     """Who controls a territory: the only one with troops there, nobody when it is empty (FAQ)."""
     territory = state["territories"][code]
     return territory["owner"] if territory["troops"] > 0 else None
 
 
-def controlled(state: dict, seat: str) -> list[str]:
+def controlled(state: JSONObject, seat: str) -> list[str]:
     return sorted(code for code in state["territories"] if holder(state, code) == seat)
 
 
-def troops_of(state: dict, seat: str) -> int:
+def troops_of(state: JSONObject, seat: str) -> int:
     return sum(t["troops"] for t in state["territories"].values() if t["owner"] == seat)
 
 
-def core_of(state: dict, seat: str) -> list[str]:
+def core_of(state: JSONObject, seat: str) -> list[str]:
     return sorted(code for code, t in state["territories"].items() if t["core_of"] == seat)
 
 
-def free_to_claim(state: dict) -> list[str]:
+def free_to_claim(state: JSONObject) -> list[str]:
     """Claimable territories nobody has claimed yet, in map order."""
     return [t["code"] for t in state["scenario"]["territories"]
             if t["claimable"] and state["territories"][t["code"]]["core_of"] is None]
 
 
-def order_of_play(state: dict) -> list[str]:
+def order_of_play(state: JSONObject) -> list[str]:
     """Seats in seating order, starting with the starting player (rule D-ALL-4)."""
-    seating = state["seating"]
+    seating: list[str] = state["seating"]
     first = seating.index(state["start"]) if state["start"] in seating else 0
     return seating[first:] + seating[:first]
 
@@ -66,17 +68,17 @@ def troops_words(n: int) -> str:
     return f"{n} troop" if n == 1 else f"{n} troops"
 
 
-def event(kind: str, text: str, **data) -> Event:
+def event(kind: str, text: str, **data: object) -> Event:
     return Event(kind, {"text": text, **data})
 
 
-def settle(territory: dict) -> None:
+def settle(territory: JSONObject) -> None:
     # No units means nobody controls the territory (FAQ).
     if territory["troops"] == 0:
         territory["owner"] = None
 
 
-def add_troops(state: dict, seat: str, code: str, count: int) -> None:
+def add_troops(state: JSONObject, seat: str, code: str, count: int) -> None:
     territory = state["territories"][code]
     territory["troops"] += count
     territory["owner"] = seat

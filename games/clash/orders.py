@@ -3,11 +3,12 @@ the check of a seat's orders against the current state."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeGuard
 
-from gm.core.maps import parse_lines
-from gm.core.maps import shown as _shown
-from gm.core.model import Order, Problem
+from gm.core.maps import parse_lines, shown as _shown
+from gm.core.model import JSONObject, Order, OrderArgs, Problem
 
 from .board import NEUTRAL, holder, nation, order_text, places, troops_of, troops_words
 
@@ -37,7 +38,7 @@ CODE = re.compile(r"[A-Za-z]{3}")
 NUMBER = re.compile(r"[0-9]{1,6}")  # ASCII digits only, and short enough for int() to be safe
 
 
-def make_order(verb: str, *args) -> Order:
+def make_order(verb: str, *args: str | int) -> Order:
     """An order as the robot or an order form writes it (line 0, text rebuilt from the args)."""
     return Order(verb, tuple(args), 0, " ".join([verb, *(str(a) for a in args)]))
 
@@ -50,7 +51,7 @@ def parse_orders(lines: list[tuple[int, str]]) -> tuple[list[Order], list[Proble
     return parse_lines(lines, _parse_words)
 
 
-def _parse_words(words: list[str]) -> tuple[str, tuple] | str:
+def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     verb, rest = words[0].upper(), words[1:]
     if verb not in VERBS:
         return (f"{_shown(words[0])} is not an order; the orders are CLAIM, PLACE, PASS, "
@@ -67,7 +68,7 @@ def _parse_words(words: list[str]) -> tuple[str, tuple] | str:
     return verb, tuple(args)
 
 
-def _parse_arg(kind: str, word: str):
+def _parse_arg(kind: str, word: str) -> str | int | tuple[str]:
     if kind == "code":
         if CODE.fullmatch(word):
             return word.upper()
@@ -97,7 +98,7 @@ class Voice:
 
     you: bool
     nation: str
-    names: dict
+    names: dict[str, str]
 
     def place(self, code: str) -> str:
         return code if self.you else self.names.get(code, code)
@@ -115,15 +116,15 @@ class Voice:
         return "you cannot" if self.you else f"{self.nation} cannot"
 
 
-def voice(state: dict, seat: str, you: bool) -> Voice:
+def voice(state: JSONObject, seat: str, you: bool) -> Voice:
     return Voice(you, nation(state, seat), {c: p["name"] for c, p in places(state).items()})
 
 
-def _is_count(value) -> bool:
+def _is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
-def well_formed(order: Order) -> bool:
+def well_formed(order: object) -> TypeGuard[Order]:
     """Whether an order's arguments have the shape the parser gives (guards resolve)."""
     if not isinstance(order, Order):
         return False
@@ -132,26 +133,26 @@ def well_formed(order: Order) -> bool:
     shape = SHAPES.get(order.verb)
     if shape is None or len(order.args) != len(shape):
         return False
-    tests = {"code": lambda a: isinstance(a, str), "count": _is_count,
+    tests: dict[str, Callable[[object], bool]] = {"code": lambda a: isinstance(a, str), "count": _is_count,
              "amount": lambda a: a == "ALL" or _is_count(a)}
     return all(tests[kind](arg) for kind, arg in zip(shape, order.args, strict=True))
 
 
-def _not_held(state: dict, code: str, v: Voice) -> str:
+def _not_held(state: JSONObject, code: str, v: Voice) -> str:
     who = holder(state, code)
     by = "nobody holds it" if who is None else (
         "it is held by neutral troops" if who == NEUTRAL else f"it is held by {nation(state, who)}")
     return f"{v.place(code)} is not {v.yours()} ({by})"
 
 
-def unknown_code(state: dict, *codes: str) -> str | None:
+def unknown_code(state: JSONObject, *codes: str) -> str | None:
     for code in codes:
         if code not in state["territories"]:
             return f"{code} is not a territory on this map"
     return None
 
 
-def action_problem(state: dict, seat: str, order: Order, v: Voice) -> str | None:
+def action_problem(state: JSONObject, seat: str, order: Order, v: Voice) -> str | None:
     """Why a play-phase action cannot be carried out now, or None when it can."""
     if not well_formed(order) or order.verb not in PLAY_VERBS:
         return f"{order_text(order)} is not an action of this round"
@@ -162,13 +163,15 @@ def action_problem(state: dict, seat: str, order: Order, v: Voice) -> str | None
     if problem:
         return problem
     if order.verb == "RECRUIT":
-        return _recruit_problem(state, seat, *order.args, v)
+        code, count = order.args
+        return _recruit_problem(state, seat, code, count, v)
     if order.verb == "REVOLT":
         return _revolt_problem(state, seat, order.args[0], v)
-    return _move_problem(state, seat, *order.args, v)
+    source, target, amount = order.args
+    return _move_problem(state, seat, source, target, amount, v)
 
 
-def _recruit_problem(state: dict, seat: str, code: str, count: int, v: Voice) -> str | None:
+def _recruit_problem(state: JSONObject, seat: str, code: str, count: int, v: Voice) -> str | None:
     money, on_board = state["seats"][seat]["money"], troops_of(state, seat)
     limit = state["scenario"]["unit_limit"]
     if holder(state, code) != seat:
@@ -181,7 +184,7 @@ def _recruit_problem(state: dict, seat: str, code: str, count: int, v: Voice) ->
     return None
 
 
-def _revolt_problem(state: dict, seat: str, code: str, v: Voice) -> str | None:
+def _revolt_problem(state: JSONObject, seat: str, code: str, v: Voice) -> str | None:
     if state["territories"][code]["core_of"] != seat:
         return f"{v.place(code)} is not one of {v.your()} core territories"
     who = holder(state, code)
@@ -192,7 +195,7 @@ def _revolt_problem(state: dict, seat: str, code: str, v: Voice) -> str | None:
     return None
 
 
-def _move_problem(state: dict, seat: str, source: str, target: str, amount, v: Voice) -> str | None:
+def _move_problem(state: JSONObject, seat: str, source: str, target: str, amount: int | str, v: Voice) -> str | None:
     if holder(state, source) != seat:
         return _not_held(state, source, v)
     if source == target:
@@ -205,7 +208,7 @@ def _move_problem(state: dict, seat: str, source: str, target: str, amount, v: V
     return None
 
 
-def place_problem(state: dict, seat: str, order: Order, left: int, v: Voice) -> str | None:
+def place_problem(state: JSONObject, seat: str, order: Order, left: int, v: Voice) -> str | None:
     """Why a set-up PLACE order cannot be carried out, given the units the seat has left."""
     if not well_formed(order) or order.verb != "PLACE":
         return f"{order_text(order)} is not a placing order"
@@ -227,7 +230,7 @@ def place_problem(state: dict, seat: str, order: Order, left: int, v: Voice) -> 
 # ----------------------------------------------------------------------------------------------
 # Checking: parsed orders against the state of the turn being collected.
 
-def check_orders(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """The problems with a seat's orders now; an empty list means the orders are accepted."""
     if seat not in state["seats"]:
         return [Problem(0, f"{seat} has no seat in this game")]
@@ -245,7 +248,7 @@ WRONG_PHASE = {
 }
 
 
-def _check_claim(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+def _check_claim(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     problems = []
     known = places(state)
     for order in orders:
@@ -259,7 +262,7 @@ def _check_claim(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
     return problems
 
 
-def _claim_problem(state: dict, known: dict, code: str) -> str | None:
+def _claim_problem(state: JSONObject, known: JSONObject, code: str) -> str | None:
     if code not in known:
         return f"{code} is not a territory on this map"
     if known[code]["neutral"]:
@@ -272,7 +275,7 @@ def _claim_problem(state: dict, known: dict, code: str) -> str | None:
     return None
 
 
-def _check_place(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+def _check_place(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     problems = []
     v = voice(state, seat, you=True)
     scenario = state["scenario"]
@@ -289,7 +292,7 @@ def _check_place(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
     return problems
 
 
-def _check_play(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+def _check_play(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     problems = []
     first = None
     for order in orders:

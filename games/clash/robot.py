@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from random import Random
+from typing import cast
 
-from gm.core.model import Order
+from gm.core.model import JSONObject, Order
 
 from .board import controlled, core_of, free_to_claim, holder, places, troops_of
 from .orders import TROOP_COST, make_order
@@ -11,7 +12,7 @@ from .orders import TROOP_COST, make_order
 RICH = 6  # money at which the robot recruits rather than saving up
 
 
-def robot_orders(state: dict, seat: str, rng: Random) -> list[Order]:
+def robot_orders(state: JSONObject, seat: str, rng: Random) -> list[Order]:
     """Orders for one seat that check_orders accepts; the rng breaks ties and picks a start."""
     if seat not in state["seats"]:
         return []
@@ -24,7 +25,7 @@ def robot_orders(state: dict, seat: str, rng: Random) -> list[Order]:
     return []
 
 
-def _claim(state: dict, rng: Random) -> list[Order]:
+def _claim(state: JSONObject, rng: Random) -> list[Order]:
     # A wish list that keeps together: a random start, then always a neighbour of the list so far.
     known = places(state)
     free = free_to_claim(state)
@@ -40,7 +41,7 @@ def _claim(state: dict, rng: Random) -> list[Order]:
     return [make_order("CLAIM", *wishes)]
 
 
-def _place(state: dict, seat: str) -> list[Order]:
+def _place(state: JSONObject, seat: str) -> list[Order]:
     # One unit on every core territory, the rest on the borders: most foreign neighbours first.
     cores = core_of(state, seat)
     scenario = state["scenario"]
@@ -58,7 +59,7 @@ def _place(state: dict, seat: str) -> list[Order]:
     return [make_order("PLACE", c, n) for c, n in counts.items() if n]
 
 
-def _action(state: dict, seat: str, rng: Random) -> Order:
+def _action(state: JSONObject, seat: str, rng: Random) -> Order:
     for choose in (_attack, _revolt, _recruit, _expand):
         order = choose(state, seat, rng)
         if order is not None:
@@ -66,11 +67,11 @@ def _action(state: dict, seat: str, rng: Random) -> Order:
     return make_order("PASS")
 
 
-def _neighbours(state: dict, code: str) -> list[str]:
-    return places(state)[code]["neighbours"]
+def _neighbours(state: JSONObject, code: str) -> list[str]:
+    return cast(list[str], places(state)[code]["neighbours"])
 
 
-def _attack(state: dict, seat: str, rng: Random) -> Order | None:
+def _attack(state: JSONObject, seat: str, rng: Random) -> Order | None:
     # Attack only when stronger: t-1 troops against d defenders with t-1 > d; weakest target first.
     options = []
     for source in controlled(state, seat):
@@ -87,7 +88,7 @@ def _attack(state: dict, seat: str, rng: Random) -> Order | None:
     return make_order("MOVE", source, target, -minus_strength)
 
 
-def _revolt(state: dict, seat: str, rng: Random) -> Order | None:
+def _revolt(state: JSONObject, seat: str, rng: Random) -> Order | None:
     # A revolt frees a core territory when a single foreign troop holds it.
     for code in core_of(state, seat):
         if holder(state, code) not in (None, seat) and state["territories"][code]["troops"] == 1:
@@ -95,7 +96,7 @@ def _revolt(state: dict, seat: str, rng: Random) -> Order | None:
     return None
 
 
-def _recruit(state: dict, seat: str, rng: Random) -> Order | None:
+def _recruit(state: JSONObject, seat: str, rng: Random) -> Order | None:
     money = state["seats"][seat]["money"]
     room = state["scenario"]["unit_limit"] - troops_of(state, seat)
     count = min(money // TROOP_COST, room)
@@ -105,14 +106,14 @@ def _recruit(state: dict, seat: str, rng: Random) -> Order | None:
     return make_order("RECRUIT", max(held, key=lambda c: _threat(state, seat, c, rng)), count)
 
 
-def _threat(state: dict, seat: str, code: str, rng: Random) -> tuple:
+def _threat(state: JSONObject, seat: str, code: str, rng: Random) -> tuple[int, int, float]:
     # Enemy troops next door first, then how many neighbours are not ours.
     others = [n for n in _neighbours(state, code) if holder(state, n) != seat]
     enemy = sum(state["territories"][n]["troops"] for n in others if holder(state, n) is not None)
     return enemy, len(others), rng.random()
 
 
-def _expand(state: dict, seat: str, rng: Random) -> Order | None:
+def _expand(state: JSONObject, seat: str, rng: Random) -> Order | None:
     # Walk into an empty neighbour with half the troops, keeping at least one at home.
     options = []
     for source in controlled(state, seat):

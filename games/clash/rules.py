@@ -3,21 +3,33 @@ from __future__ import annotations
 
 import copy
 
-from gm.core.model import Event, Order, Outcome, SeatInfo, TurnResult
+from gm.core.model import Event, JSONObject, Order, Outcome, SeatInfo, TurnResult
 from gm.core.ruleset import ScenarioError, TurnSeeds
 
 from .battle import move
-from .board import (NEUTRAL, add_troops, controlled, core_of, event, free_to_claim, holder, nation,
-                    order_of_play, order_text, place_name, places, settle, troops_of,
-                    troops_words)
-from .orders import (PLAY_VERBS, TROOP_COST, action_problem, place_problem, unknown_code, voice,
-                     well_formed)
-
+from .board import (
+    NEUTRAL,
+    add_troops,
+    controlled,
+    core_of,
+    event,
+    free_to_claim,
+    holder,
+    nation,
+    order_of_play,
+    order_text,
+    place_name,
+    places,
+    settle,
+    troops_of,
+    troops_words,
+)
+from .orders import PLAY_VERBS, TROOP_COST, action_problem, place_problem, unknown_code, voice, well_formed
 
 # ----------------------------------------------------------------------------------------------
 # A new game.
 
-def new_game(scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
+def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> JSONObject:
     """The state before the first turn: claiming, placing or straight into round 1."""
     listed = {s["code"]: s for s in scenario["seats"]}
     codes = [s.code for s in seats]
@@ -51,7 +63,7 @@ def new_game(scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
     return state
 
 
-def _fixed_setup(state: dict, seats: list[dict]) -> None:
+def _fixed_setup(state: JSONObject, seats: list[JSONObject]) -> None:
     # Core territories of seats that do not take part stay empty and belong to nobody.
     for seat in seats:
         for code in seat["core"]:
@@ -65,7 +77,7 @@ def _fixed_setup(state: dict, seats: list[dict]) -> None:
 # ----------------------------------------------------------------------------------------------
 # Resolution.
 
-def resolve(state: dict, orders_by_seat: dict, seeds: TurnSeeds) -> TurnResult:
+def resolve(state: JSONObject, orders_by_seat: JSONObject, seeds: TurnSeeds) -> TurnResult:
     """One mail turn: the claiming draft, the placing, or one round (rule D-ALL-4)."""
     state = copy.deepcopy(state)
     orders = {seat: _orders_of(orders_by_seat, seat) for seat in state["seating"]}
@@ -79,20 +91,20 @@ def resolve(state: dict, orders_by_seat: dict, seeds: TurnSeeds) -> TurnResult:
     return TurnResult(state, tuple(events))
 
 
-def _orders_of(orders_by_seat: dict, seat: str) -> list:
+def _orders_of(orders_by_seat: dict[str, list[Order]], seat: str) -> list[object]:
     # A seat with no entry, or with something that is not a list of orders, passes.
     given = orders_by_seat.get(seat)
     return list(given) if isinstance(given, (list, tuple)) else []
 
 
-def _failed(state: dict, seat: str, order, reason: str, in_part: bool = False) -> Event:
+def _failed(state: JSONObject, seat: str, order: object, reason: str, in_part: bool = False) -> Event:
     text = order_text(order) if isinstance(order, Order) else "an unreadable order"
     fails = "fails in part" if in_part else "fails"
     return event("order_failed", f"{nation(state, seat)}'s order {text} {fails}: {reason}.",
                   seat=seat, order=text, reason=reason)
 
 
-def _claim(state: dict, orders: dict, seeds: TurnSeeds, events: list) -> None:
+def _claim(state: JSONObject, orders: JSONObject, seeds: TurnSeeds, events: list[Event]) -> None:
     rng = seeds.rng("draft")
     draft = list(state["seating"])
     rng.shuffle(draft)
@@ -119,7 +131,7 @@ def _claim(state: dict, orders: dict, seeds: TurnSeeds, events: list) -> None:
                          "units on its core territories.", phase="place"))
 
 
-def _wish_list(state: dict, seat: str, orders: list, events: list) -> list[str]:
+def _wish_list(state: JSONObject, seat: str, orders: list[object], events: list[Event]) -> list[str]:
     wishes: list[str] = []
     for order in orders:
         if not well_formed(order) or order.verb != "CLAIM":
@@ -136,7 +148,7 @@ def _wish_list(state: dict, seat: str, orders: list, events: list) -> list[str]:
     return wishes
 
 
-def _claim_event(state: dict, seat: str, code: str, pick: int, how: str, listed: bool) -> Event:
+def _claim_event(state: JSONObject, seat: str, code: str, pick: int, how: str, listed: bool) -> Event:
     who, name = nation(state, seat), place_name(state, code)
     if how == "preference":
         text = f"Pick {pick}: {who} claims {name}, the first free territory on its list."
@@ -146,7 +158,7 @@ def _claim_event(state: dict, seat: str, code: str, pick: int, how: str, listed:
     return event("claim", text, seat=seat, territory=code, pick=pick, how=how)
 
 
-def _place(state: dict, orders: dict, events: list) -> None:
+def _place(state: JSONObject, orders: JSONObject, events: list[Event]) -> None:
     units = state["scenario"]["start_units"]
     limit = state["scenario"]["unit_limit"]
     for seat in state["seating"]:
@@ -168,7 +180,7 @@ def _place(state: dict, orders: dict, events: list) -> None:
     events.append(event("phase", "Set-up is over. Round 1 begins.", phase="play"))
 
 
-def _spread(state: dict, seat: str, left: int, events: list) -> None:
+def _spread(state: JSONObject, seat: str, left: int, events: list[Event]) -> None:
     # Units not placed go one at a time round-robin over the core territories in code order
     # (those another empire or neutrals hold are skipped).
     cores = [c for c in core_of(state, seat) if holder(state, c) in (None, seat)]
@@ -186,7 +198,7 @@ def _spread(state: dict, seat: str, left: int, events: list) -> None:
                          placed=placed))
 
 
-def _round(state: dict, orders: dict, seeds: TurnSeeds, events: list) -> None:
+def _round(state: JSONObject, orders: JSONObject, seeds: TurnSeeds, events: list[Event]) -> None:
     number = state["round"]
     die = seeds.rng("roll").randint(1, 6)  # rule D-CE-2: one die per round
     if die == 6:
@@ -204,7 +216,7 @@ def _round(state: dict, orders: dict, seeds: TurnSeeds, events: list) -> None:
         state["round"] = number + 1
 
 
-def _six(state: dict, seeds: TurnSeeds, events: list) -> None:
+def _six(state: JSONObject, seeds: TurnSeeds, events: list[Event]) -> None:
     for seat in state["seating"]:
         count = len(controlled(state, seat))
         state["seats"][seat]["vp"] += 1
@@ -218,7 +230,7 @@ def _six(state: dict, seeds: TurnSeeds, events: list) -> None:
                          "next round.", seat=state["start"]))
 
 
-def _actions(state: dict, orders: dict, events: list) -> None:
+def _actions(state: JSONObject, orders: JSONObject, events: list[Event]) -> None:
     sequence = order_of_play(state)
     events.append(event("order_of_play", "Order of play: "
                          + ", ".join(nation(state, s) for s in sequence) + ".", order=sequence))
@@ -237,28 +249,30 @@ def _actions(state: dict, orders: dict, events: list) -> None:
     state["start"] = sequence[1 % len(sequence)]
 
 
-def _act(state: dict, seat: str, order: Order, events: list) -> None:
+def _act(state: JSONObject, seat: str, order: Order, events: list[Event]) -> None:
     problem = action_problem(state, seat, order, voice(state, seat, you=False))
     if problem:  # rule D-ALL-3: the order fails on its own and nothing else happens
         events.append(_failed(state, seat, order, problem))
     elif order.verb == "PASS":
         _pass(state, seat, events, sent=True)
     elif order.verb == "RECRUIT":
-        _recruit(state, seat, *order.args, events)
+        code, count = order.args
+        _recruit(state, seat, code, count, events)
     elif order.verb == "REVOLT":
         _revolt(state, seat, order.args[0], events)
     else:
-        move(state, seat, *order.args, events)
+        source, target, amount = order.args
+        move(state, seat, source, target, amount, events)
 
 
-def _pass(state: dict, seat: str, events: list, sent: bool) -> None:
+def _pass(state: JSONObject, seat: str, events: list[Event], sent: bool) -> None:
     state["seats"][seat]["money"] += 1
     how = "passes" if sent else "sends no action, so it passes"
     events.append(event("pass", f"{nation(state, seat)} {how} and gains $1.", seat=seat,
                          money=1, sent=sent))
 
 
-def _recruit(state: dict, seat: str, code: str, count: int, events: list) -> None:
+def _recruit(state: JSONObject, seat: str, code: str, count: int, events: list[Event]) -> None:
     cost = count * TROOP_COST  # rule D-CE-3
     state["seats"][seat]["money"] -= cost
     add_troops(state, seat, code, count)
@@ -267,7 +281,7 @@ def _recruit(state: dict, seat: str, code: str, count: int, events: list) -> Non
                          troops=count, cost=cost))
 
 
-def _revolt(state: dict, seat: str, code: str, events: list) -> None:
+def _revolt(state: JSONObject, seat: str, code: str, events: list[Event]) -> None:
     territory = state["territories"][code]
     victim = territory["owner"]
     territory["troops"] -= 1  # rule D-CE-5: one non-own troop, neutral included
@@ -283,17 +297,17 @@ def _revolt(state: dict, seat: str, code: str, events: list) -> None:
 # ----------------------------------------------------------------------------------------------
 # The end (rule D-CE-6).
 
-def scores(state: dict) -> dict[str, int]:
+def scores(state: JSONObject) -> dict[str, int]:
     return {seat: state["seats"][seat]["vp"] for seat in state["seating"]}
 
 
-def winners(state: dict) -> list[str]:
+def winners(state: JSONObject) -> list[str]:
     points = scores(state)
     best = max(points.values())
     return [seat for seat in state["seating"] if points[seat] == best]
 
 
-def _finish(state: dict, events: list) -> None:
+def _finish(state: JSONObject, events: list[Event]) -> None:
     state["phase"] = "over"
     won, points = winners(state), scores(state)
     best = points[won[0]]
@@ -306,7 +320,7 @@ def _finish(state: dict, events: list) -> None:
     events.append(event("game_over", text, winners=won, scores=points, tie=len(won) > 1))
 
 
-def outcome(state: dict) -> Outcome | None:
+def outcome(state: JSONObject) -> Outcome | None:
     if state["phase"] != "over":
         return None
     won = winners(state)

@@ -4,10 +4,11 @@ from __future__ import annotations
 import re
 
 from gm.core.maps import duplicates, unconnected
+from gm.core.model import JSONObject
 from gm.core.scenarios import Fields, load_staged
 
 # Values the rule book gives, used when a scenario leaves them out.
-RULE_BOOK_DEFAULTS = {
+RULE_BOOK_DEFAULTS: dict[str, str | int] = {
     "setup": "claim",           # "Each player takes turns claiming a territory"
     "rounds": 30,               # "The game consists of 30 rounds"
     "start_units": 20,          # "Each player gets 20 units"
@@ -23,12 +24,12 @@ SEAT_CODE = re.compile(r"[A-Z][A-Z0-9]{0,3}")
 TERRITORY_CODE = re.compile(r"[A-Z]{3}")
 
 
-def load_scenario_text(text: str, source: str) -> dict:
+def load_scenario_text(text: str, source: str) -> JSONObject:
     """Parse and validate a scenario; raise ScenarioError naming the source and every problem."""
     return load_staged(text, source, (_read_fields, _check_references, _check_sizes), _normalise)
 
 
-def _read_fields(raw: dict) -> list[str]:
+def _read_fields(raw: JSONObject) -> list[str]:
     problems: list[str] = []
     top = Fields(raw, "the scenario", problems)
     top.unknown(TOP_KEYS)
@@ -59,7 +60,7 @@ def _read_fields(raw: dict) -> list[str]:
     return problems
 
 
-def _check_references(raw: dict) -> list[str]:
+def _check_references(raw: JSONObject) -> list[str]:
     problems: list[str] = []
     problems += duplicates([s["code"] for s in raw["seat"]], "seat code")
     problems += duplicates([t["code"] for t in raw["territory"]], "territory code")
@@ -90,7 +91,7 @@ def _check_references(raw: dict) -> list[str]:
     return problems
 
 
-def _check_fixed_setup(raw: dict, places: dict) -> list[str]:
+def _check_fixed_setup(raw: JSONObject, places: JSONObject) -> list[str]:
     fixed = raw.get("setup", "claim") == "fixed"
     problems: list[str] = []
     owner_of: dict[str, str] = {}
@@ -128,7 +129,7 @@ def _check_fixed_setup(raw: dict, places: dict) -> list[str]:
     return problems
 
 
-def _check_sizes(raw: dict) -> list[str]:
+def _check_sizes(raw: JSONObject) -> list[str]:
     problems: list[str] = []
     low, high, listed = raw["min_seats"], raw["max_seats"], len(raw["seat"])
     if low < 2:
@@ -150,11 +151,11 @@ def _check_sizes(raw: dict) -> list[str]:
     return problems
 
 
-def _claimable(territory: dict) -> bool:
-    return territory.get("claimable", territory.get("neutral", 0) == 0)
+def _claimable(territory: JSONObject) -> bool:
+    return bool(territory.get("claimable", territory.get("neutral", 0) == 0))
 
 
-def _normalise(raw: dict) -> dict:
+def _normalise(raw: JSONObject) -> JSONObject:
     scenario = {key: raw.get(key, RULE_BOOK_DEFAULTS.get(key)) for key in
                 REQUIRED_TOP + tuple(RULE_BOOK_DEFAULTS)}
     scenario["seats"] = [

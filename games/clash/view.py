@@ -1,7 +1,10 @@
 """What one seat sees of a Clash of Empires game: the report's view, its order form and labels."""
 from __future__ import annotations
 
+from typing import cast
+
 from gm.core.forms import wrapped_comment
+from gm.core.model import JSONObject
 
 from .board import NEUTRAL, controlled, core_of, free_to_claim, holder, order_of_play, places, troops_of
 from .orders import TROOP_COST
@@ -10,7 +13,7 @@ from .rules import outcome
 EMPTY_COLOUR = "#d9d9d9"  # light grey for territories nobody controls
 
 
-def turn_label(state: dict) -> str:
+def turn_label(state: JSONObject) -> str:
     phase = state["phase"]
     if phase == "claim":
         return "Set-up: claiming territories"
@@ -21,7 +24,7 @@ def turn_label(state: dict) -> str:
     return "Game over"
 
 
-def view(state: dict, seat: str) -> dict:
+def view(state: JSONObject, seat: str) -> JSONObject:
     """The only input to a seat's report. Clash is open information, so all seats see the board."""
     result = outcome(state)
     return {
@@ -40,15 +43,15 @@ def view(state: dict, seat: str) -> dict:
     }
 
 
-def _colour(state: dict, owner: str | None) -> str:
+def _colour(state: JSONObject, owner: str | None) -> str:
     if owner is None:
         return EMPTY_COLOUR
     if owner == NEUTRAL:
-        return state["scenario"]["neutral_colour"]
-    return state["seats"][owner]["colour"]
+        return cast(str, state["scenario"]["neutral_colour"])
+    return cast(str, state["seats"][owner]["colour"])
 
 
-def _map(state: dict) -> dict:
+def _map(state: JSONObject) -> JSONObject:
     scenario = state["scenario"]
     territories = []
     for place in scenario["territories"]:
@@ -63,14 +66,14 @@ def _map(state: dict) -> dict:
     return {"width": scenario["width"], "height": scenario["height"], "territories": territories}
 
 
-def _seat_line(state: dict, code: str) -> dict:
+def _seat_line(state: JSONObject, code: str) -> JSONObject:
     seat = state["seats"][code]
     return {"code": code, "name": seat["name"], "nation": seat["nation"], "colour": seat["colour"],
             "money": seat["money"], "vp": seat["vp"], "territories": len(controlled(state, code)),
             "troops": troops_of(state, code)}
 
 
-def _you(state: dict, code: str) -> dict:
+def _you(state: JSONObject, code: str) -> JSONObject:
     seat = state["seats"][code]
     known = places(state)
     held = [{"code": c, "name": known[c]["name"], "troops": state["territories"][c]["troops"],
@@ -83,7 +86,7 @@ def _you(state: dict, code: str) -> dict:
 # ----------------------------------------------------------------------------------------------
 # The order form: the ruleset's lines of the prefilled form for the turn being collected.
 
-def order_form(state: dict, seat: str) -> list[str]:
+def order_form(state: JSONObject, seat: str) -> list[str]:
     if seat not in state["seats"]:
         return [f"# {seat} has no seat in this game."]
     forms = {"claim": _claim_form, "place": _place_form, "play": _play_form}
@@ -92,7 +95,7 @@ def order_form(state: dict, seat: str) -> list[str]:
     return forms[state["phase"]](state, seat)
 
 
-def _claim_form(state: dict, seat: str) -> list[str]:
+def _claim_form(state: JSONObject, seat: str) -> list[str]:
     known = places(state)
     free = [f"{c} {known[c]['name']}" for c in free_to_claim(state)]
     return [
@@ -106,7 +109,7 @@ def _claim_form(state: dict, seat: str) -> list[str]:
     ]
 
 
-def _place_form(state: dict, seat: str) -> list[str]:
+def _place_form(state: JSONObject, seat: str) -> list[str]:
     cores = core_of(state, seat)
     known = places(state)
     units = min(state["scenario"]["start_units"],
@@ -127,7 +130,7 @@ def _place_form(state: dict, seat: str) -> list[str]:
     return lines + [f"PLACE {c} {n}" for c, n in share.items() if n]
 
 
-def _play_form(state: dict, seat: str) -> list[str]:
+def _play_form(state: JSONObject, seat: str) -> list[str]:
     me = state["seats"][seat]
     known = places(state)
     on_board, limit = troops_of(state, seat), state["scenario"]["unit_limit"]
@@ -149,7 +152,7 @@ def _play_form(state: dict, seat: str) -> list[str]:
     return lines + ["PASS"]
 
 
-def _short_owner(state: dict, code: str, seat: str) -> str:
+def _short_owner(state: JSONObject, code: str, seat: str) -> str:
     owner = holder(state, code)
     if owner is None:
         return "empty"

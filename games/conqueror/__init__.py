@@ -1,9 +1,8 @@
 """Conqueror! for gm: the ruleset object the `gm.games` entry point names."""
 from __future__ import annotations
 
-from types import SimpleNamespace
-
-from gm.packaged import PackagedRuleset
+from gm.core.model import JSONObject
+from gm.packaged import PackagedRuleset, Parts
 
 from . import orders, robot, rules, scenario, view
 
@@ -19,13 +18,13 @@ class ConquerorRuleset(PackagedRuleset):
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.conqueror.templates"
     cases_package = "gm_games.conqueror.cases"
-    parts = SimpleNamespace(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
+    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
     demo_seats = 8  # `gm demo --ruleset conqueror` seats this many robot players
 
-    def seat_codes(self, scenario: dict) -> list[str]:
+    def seat_codes(self, scenario: JSONObject) -> list[str]:
         return [seat["code"] for seat in scenario["seats"]]
 
-    def seat_limits(self, scenario: dict) -> tuple[int, int]:
+    def seat_limits(self, scenario: JSONObject) -> tuple[int, int]:
         # With ai_fill the AI nations make up the numbers, so one player is a game.
         low = 1 if scenario["ai_fill"] else scenario["min_seats"]
         return low, scenario["max_seats"]

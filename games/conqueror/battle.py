@@ -24,7 +24,7 @@ class Battle:
     field: int
     garrison: int
     fort: int
-    rolls: tuple
+    rolls: tuple[int, ...]
     duels: str
     attackers_left: int
     field_left: int

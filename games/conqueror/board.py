@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 from collections import deque
+from typing import cast
+
+from gm.core.model import JSONObject
 
 NEUTRAL = "neutral"
 
@@ -14,7 +17,7 @@ class Board:
     order: province codes in the scenario's order (every loop over the map uses it).
     """
 
-    def __init__(self, scenario: dict):
+    def __init__(self, scenario: JSONObject):
         provinces = scenario["provinces"]
         self.order = tuple(p["code"] for p in provinces)
         self.names = {p["code"]: p["name"] for p in provinces}
@@ -22,7 +25,7 @@ class Board:
         self._distances: dict[str, dict[str, int]] = {}
 
     def name(self, code: str) -> str:
-        return self.names.get(code, code)
+        return cast(str, self.names.get(code, code))
 
     def adjacent(self, a: str, b: str) -> bool:
         return b in self.neighbours.get(a, ())
@@ -49,31 +52,31 @@ class Board:
         return self.distances_from(start).get(code, 0)
 
 
-def nation(state: dict, party: str) -> str:
+def nation(state: JSONObject, party: str) -> str:
     """The scenario's name for a nation (Wessex), or "the local leaders" for neutral."""
     if party == NEUTRAL:
         return "the local leaders"
-    return state["seats"].get(party, {}).get("nation", party)
+    return cast(str, state["seats"].get(party, {}).get("nation", party))
 
 
-def map_order(state: dict) -> list[str]:
+def map_order(state: JSONObject) -> list[str]:
     """Province codes in the scenario's order. Loops never follow a dict's order: a stored state
     comes back with its keys sorted, and the same turn must resolve the same way either way."""
     return [p["code"] for p in state["scenario"]["provinces"]]
 
 
-def owned(state: dict, seat: str) -> list[str]:
+def owned(state: JSONObject, seat: str) -> list[str]:
     """A nation's provinces, in map order."""
     provinces = state["provinces"]
     return [code for code in map_order(state) if provinces[code]["owner"] == seat]
 
 
-def control(province: dict) -> int:
+def control(province: JSONObject) -> int:
     """The owner's influence in its own province (0-100), the control level."""
-    return province["influence"].get(province["owner"], 0)
+    return cast(int, province["influence"].get(province["owner"], 0))
 
 
-def alive(state: dict) -> list[str]:
+def alive(state: JSONObject) -> list[str]:
     """Nations still in the game, in seating order."""
     return [code for code in state["seating"] if state["seats"][code]["alive"]]
 

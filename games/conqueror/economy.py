@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import floor
+from typing import cast
+
+from gm.core.model import JSONObject
 
 from .board import NEUTRAL, control
 
@@ -15,7 +18,7 @@ CONTROL_WORDS = ("rebellious", "restless", "content", "supportive", "devoted")
 INFLUENCE_WORDS = ("hostile", "suspicious", "neutral", "sympathetic", "friendly")
 
 # The production menu (rule D-CQ-4): labour per unit; FARMS cost (population + 1)² each.
-COSTS = {"TAXES": 1, "SOLDIERS": 5, "DIPLOMAT": 5, "FORT": 50, "KEEP": 100, "CASTLE": 150,
+COSTS: dict[str, int | None] = {"TAXES": 1, "SOLDIERS": 5, "DIPLOMAT": 5, "FORT": 50, "KEEP": 100, "CASTLE": 150,
          "FARMS": None, "DEVELOP": 60, "ADVANCE": 135}
 ITEMS = tuple(COSTS)
 REPEATED = ("TAXES", "SOLDIERS", "DIPLOMAT", "FARMS")   # the others are built once, then TAXES
@@ -41,7 +44,7 @@ TYPE_PROVINCE, TYPE_NEUTRAL = 3, 1
 WINTER_EVERY = 4            # rule D-CQ-5
 
 
-def band(level: int, words: tuple) -> str:
+def band(level: int, words: tuple[str, ...]) -> str:
     """The word for a 0-100 level; bands are lower-bound inclusive, so 20 is the second (D-CQ-6)."""
     return words[min(max(level, 0) // 20, 4)]
 
@@ -52,7 +55,7 @@ def productivity_word(labour: int) -> str:
     return ("barely", "somewhat", "moderately", "highly", "extremely")[min(labour // 5, 4)]
 
 
-def productivity(province: dict, conquered: bool | None = None) -> int:
+def productivity(province: JSONObject, conquered: bool | None = None) -> int:
     """Labour units a province gives this turn (rule D-CQ-3), rounded down once at the end."""
     base = (province["population"] + province["resources"]) * province["culture"]
     halves = 1
@@ -67,8 +70,15 @@ def is_winter(turn: int) -> bool:
     return turn % WINTER_EVERY == 0
 
 
+def fixed_cost(item: str) -> int:
+    """The labour of one unit of an item other than FARMS, whose cost grows with the population."""
+    cost = COSTS[item]
+    assert cost is not None, f"{item} has no fixed cost"
+    return cost
+
+
 def unit_cost(item: str, population: int) -> int:
-    return (population + 1) ** 2 if item == "FARMS" else COSTS[item]
+    return (population + 1) ** 2 if item == "FARMS" else fixed_cost(item)
 
 
 def labour_for(item: str, units: int, population: int, progress: int) -> int:
@@ -76,7 +86,7 @@ def labour_for(item: str, units: int, population: int, progress: int) -> int:
     if item == "FARMS":
         total = sum((population + k) ** 2 for k in range(1, units + 1))
     else:
-        total = units * COSTS[item]
+        total = units * fixed_cost(item)
     return max(total - progress, 0)
 
 
@@ -85,7 +95,7 @@ def buy_price(labour: int, culture: int) -> int:
     return -(-labour * (100 + SURCHARGE[culture]) // 100)
 
 
-def requirement(item: str, province: dict) -> str | None:
+def requirement(item: str, province: JSONObject) -> str | None:
     """What an item needs that the province lacks, as the end of a sentence; None when it can."""
     culture, fort = province["culture"], province["fort"]
     needs = {
@@ -114,9 +124,9 @@ def support_cost(armies: int, population: int, distance: int) -> int:
     return max(armies - population, 0) * (distance + 1)
 
 
-def cultural_power(province: dict, distance: int) -> int:
+def cultural_power(province: JSONObject, distance: int) -> int:
     """(culture x control) - 5 x distance from the owner's capital (neutral: no distance)."""
-    return province["culture"] * control(province) - 5 * distance
+    return cast(int, province["culture"] * control(province) - 5 * distance)
 
 
 def influence_gained(prestige: int, power_a: int, power_b: int, pop_a: int, pop_b: int,
@@ -127,7 +137,7 @@ def influence_gained(prestige: int, power_a: int, power_b: int, pop_a: int, pop_
     return max(floor(ratio), 0)
 
 
-def gain(influence: dict, party: str, amount: int, parties: list[str]) -> int:
+def gain(influence: dict[str, int], party: str, amount: int, parties: list[str]) -> int:
     """Raise one party's influence, taking the points from every other party that has some, in
     equal shares (rule D-CQ-6). Returns the points gained; the influence still sums to 100."""
     amount = min(amount, 100 - influence.get(party, 0))
@@ -138,7 +148,7 @@ def gain(influence: dict, party: str, amount: int, parties: list[str]) -> int:
     return amount
 
 
-def share_gains(influence: dict, wanted: dict[str, int], parties: list[str]) -> dict[str, int]:
+def share_gains(influence: dict[str, int], wanted: dict[str, int], parties: list[str]) -> dict[str, int]:
     """Several nations gaining in one province at once (cultural spread, rule D-CQ-8). The points
     come only from parties that gain nothing there, in equal shares; when they hold fewer than
     wanted, the gainers split what they hold in proportion to what each wanted (rounded down,
@@ -160,7 +170,7 @@ def share_gains(influence: dict, wanted: dict[str, int], parties: list[str]) -> 
     return {p: n for p, n in got.items() if n > 0}
 
 
-def _take_equally(influence: dict, amount: int, givers: list[str]) -> None:
+def _take_equally(influence: dict[str, int], amount: int, givers: list[str]) -> None:
     # Equal shares from every giver that has points; one that runs dry drops out and the others
     # give the rest; the last points (fewer than the givers) come one each from the largest.
     left = amount
@@ -179,9 +189,9 @@ def _take_equally(influence: dict, amount: int, givers: list[str]) -> None:
             left -= taken
 
 
-def lose(influence: dict, party: str, amount: int) -> int:
+def lose(influence: dict[str, int], party: str, amount: int) -> int:
     """Lower a party's influence; the neutral player gains what it loses (rule D-CQ-6)."""
-    lost = min(amount, influence.get(party, 0))
+    lost: int = min(amount, influence.get(party, 0))
     if lost <= 0 or party == NEUTRAL:
         return 0
     influence[party] -= lost
@@ -189,8 +199,8 @@ def lose(influence: dict, party: str, amount: int) -> int:
     return lost
 
 
-def province_score(province: dict, capital: bool) -> int:
-    return (province["armies"] * SCORE["army"] + province["population"] * SCORE["population"]
+def province_score(province: JSONObject, capital: bool) -> int:
+    return cast(int, province["armies"] * SCORE["army"] + province["population"] * SCORE["population"]
             + province["culture"] * SCORE["culture"] + province["resources"] * SCORE["resource"]
             + province["fort"] * SCORE["fort"] + (SCORE["capital"] if capital else 0))
 

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from random import Random
 
+from gm.core.model import Event, Order
+
 from .battle import Battle, fight
 from .board import NEUTRAL, armies_words, nation, owned
 from .economy import CONQUEST_LOSS, FORT_WORDS, lose
@@ -10,10 +12,10 @@ from .orders import MAX_MOVES, MOVE_VERBS, move_problem, voice
 from .turn import Turn, event
 
 
-def run_stacks(turn: Turn, orders: dict, order_rng: Random, battle_rng: Random) -> None:
+def run_stacks(turn: Turn, orders: dict[str, list[Order]], order_rng: Random, battle_rng: Random) -> None:
     """Each nation's move and attack orders are a stack; one stack is drawn at random and its top
     order runs, until every stack is empty (rule D-CQ-1)."""
-    stacks: dict[str, list] = {}
+    stacks: dict[str, list[Order]] = {}
     for seat in turn.state["seating"]:
         moves = [o for o in orders.get(seat, []) if o.verb in MOVE_VERBS]
         for extra in moves[MAX_MOVES:]:
@@ -33,7 +35,7 @@ def run_stacks(turn: Turn, orders: dict, order_rng: Random, battle_rng: Random) 
 def _draw(seating: list[str], sizes: dict[str, int], rng: Random) -> list[tuple[str, int]]:
     # The draw depends only on the stacks' sizes: it is made, and reported, before any order runs.
     taken = {seat: 0 for seat in sizes}
-    drawn = []
+    drawn: list[tuple[str, int]] = []
     while True:
         live = [s for s in seating if taken.get(s, 0) < sizes.get(s, 0)]
         if not live:
@@ -43,7 +45,7 @@ def _draw(seating: list[str], sizes: dict[str, int], rng: Random) -> list[tuple[
         drawn.append((seat, taken[seat]))
 
 
-def execute(turn: Turn, seat: str, order, rng: Random) -> None:
+def execute(turn: Turn, seat: str, order: Order, rng: Random) -> None:
     state = turn.state
     v = voice(state, seat, False, turn.board)
     source, target, amount = order.args
@@ -117,7 +119,7 @@ def relocate_capital(turn: Turn, seat: str) -> None:
 
 
 def _battle_event(turn: Turn, seat: str, defender: str, source: str, target: str, battle: Battle,
-                  short: str):
+                  short: str) -> Event:
     state, board = turn.state, turn.board
     who, dst = nation(state, seat), board.name(target)
     them = "the local leaders" if defender == NEUTRAL else nation(state, defender)

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeGuard
 
-from gm.core.maps import parse_lines
-from gm.core.maps import shown as _shown
-from gm.core.model import Order, Problem
+from gm.core.maps import parse_lines, shown as _shown
+from gm.core.model import JSONObject, Order, OrderArgs, Problem
 
 from .board import NEUTRAL, Board, armies_words, nation
 from .economy import COSTS, CULTURE_WORDS, REPEATED, buy_price, labour_for, requirement
@@ -32,12 +33,12 @@ CODE = re.compile(r"[A-Za-z]{3}")
 NUMBER = re.compile(r"[0-9]{1,6}")  # ASCII digits only, and short enough for int() to be safe
 
 
-def make_order(verb: str, *args) -> Order:
+def make_order(verb: str, *args: str | int) -> Order:
     """An order as the robot or an order form writes it (line 0, text rebuilt from the args)."""
     return Order(verb, tuple(args), 0, " ".join([verb, *(str(a) for a in args)]))
 
 
-def order_text(order) -> str:
+def order_text(order: object) -> str:
     if not isinstance(order, Order):
         return "an unreadable order"
     return order.text or " ".join([str(order.verb), *(str(a) for a in order.args)])
@@ -51,7 +52,7 @@ def parse_orders(lines: list[tuple[int, str]]) -> tuple[list[Order], list[Proble
     return parse_lines(lines, _parse_words)
 
 
-def _parse_words(words: list[str]) -> tuple[str, tuple] | str:
+def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     verb = ALIASES.get(words[0].upper(), words[0].upper())
     rest = words[1:]
     if verb not in VERBS:
@@ -83,8 +84,8 @@ def _parse_words(words: list[str]) -> tuple[str, tuple] | str:
     return verb, parsed[1] if len(rest) == 2 else (parsed[1][0], 1)
 
 
-def _args(verb: str, shaped) -> tuple[str, tuple] | str:
-    args = []
+def _args(verb: str, shaped: Iterable[tuple[str, str]]) -> tuple[str, OrderArgs] | str:
+    args: list[str | int] = []
     for kind, word in shaped:
         if kind == "code":
             if not CODE.fullmatch(word):
@@ -101,23 +102,26 @@ def _args(verb: str, shaped) -> tuple[str, tuple] | str:
     return verb, tuple(args)
 
 
-def _is_count(value) -> bool:
+def _is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
-def well_formed(order) -> bool:
+def _codes(*args: object) -> bool:
+    return all(isinstance(x, str) for x in args)
+
+
+def well_formed(order: object) -> TypeGuard[Order]:
     """Whether an order has the shape the parser gives (guards resolve against junk)."""
     if not isinstance(order, Order) or not isinstance(order.args, tuple):
         return False
     args = order.args
-    codes = lambda *a: all(isinstance(x, str) for x in a)  # noqa: E731
     if order.verb in MOVE_VERBS:
-        return len(args) == 3 and codes(*args[:2]) and (args[2] == "ALL" or _is_count(args[2]))
+        return len(args) == 3 and _codes(*args[:2]) and (args[2] == "ALL" or _is_count(args[2]))
     if order.verb == "PRODUCE":
-        return (len(args) in (2, 3) and codes(*args) and args[1] in COSTS
+        return (len(args) in (2, 3) and _codes(*args) and args[1] in COSTS
                 and (len(args) == 2 or args[1] == "DIPLOMAT"))
     if order.verb == "BUY":
-        return len(args) == 2 and codes(args[0]) and _is_count(args[1])
+        return len(args) == 2 and _codes(args[0]) and _is_count(args[1])
     return False
 
 
@@ -144,24 +148,24 @@ class Voice:
         return "yours" if self.you else f"{self.nation}'s"
 
 
-def voice(state: dict, seat: str, you: bool, board: Board) -> Voice:
+def voice(state: JSONObject, seat: str, you: bool, board: Board) -> Voice:
     return Voice(you, nation(state, seat), board)
 
 
-def _held_by(state: dict, code: str, v: Voice) -> str:
+def _held_by(state: JSONObject, code: str, v: Voice) -> str:
     owner = state["provinces"][code]["owner"]
     who = "the local leaders" if owner == NEUTRAL else nation(state, owner)
     return f"{v.place(code)} is not {v.yours()} (it is held by {who})"
 
 
-def unknown_code(state: dict, *codes: str) -> str | None:
+def unknown_code(state: JSONObject, *codes: str) -> str | None:
     for code in codes:
         if code not in state["provinces"]:
             return f"{code} is not a province on this map"
     return None
 
 
-def move_problem(state: dict, seat: str, order: Order, free: int, v: Voice,
+def move_problem(state: JSONObject, seat: str, order: Order, free: int, v: Voice,
                  planning: bool) -> str | None:
     """Why a MOVE or ATTACK cannot go now; free is how many armies may still leave the source.
     At planning the target's owner must fit the verb; at execution a MOVE whose target was lost
@@ -193,7 +197,7 @@ def move_problem(state: dict, seat: str, order: Order, free: int, v: Voice,
     return None
 
 
-def produce_problem(state: dict, seat: str, order: Order, v: Voice) -> str | None:
+def produce_problem(state: JSONObject, seat: str, order: Order, v: Voice) -> str | None:
     code, item, *target = order.args
     problem = unknown_code(state, code, *target)
     if problem:
@@ -217,13 +221,13 @@ def item_verb(item: str) -> str:
             "ADVANCE": "advance its culture"}[item]
 
 
-def buy_cost(province: dict, item: str, progress: int, units: int) -> int:
+def buy_cost(province: JSONObject, item: str, progress: int, units: int) -> int:
     """Gold to finish `units` of the province's item now (rule D-CQ-4)."""
     labour = labour_for(item, units, province["population"], progress)
     return buy_price(labour, province["culture"])
 
 
-def buy_problem(state: dict, seat: str, code: str, units: int, item: str, progress: int,
+def buy_problem(state: JSONObject, seat: str, code: str, units: int, item: str, progress: int,
                 gold: int, v: Voice) -> str | None:
     """Why a BUY cannot be paid for; item and progress are the province's after any PRODUCE."""
     problem = unknown_code(state, code)
@@ -246,7 +250,7 @@ def buy_problem(state: dict, seat: str, code: str, units: int, item: str, progre
     return None
 
 
-def production_after(province: dict, item: str) -> tuple[str, int]:
+def production_after(province: JSONObject, item: str) -> tuple[str, int]:
     """The item and progress of a province once an order sets its production: the labour so far
     stays only when the item is the same (a new item starts from nothing)."""
     progress = province["progress"] if item == province["item"] else 0
@@ -256,7 +260,7 @@ def production_after(province: dict, item: str) -> tuple[str, int]:
 # ----------------------------------------------------------------------------------------------
 # Checking: parsed orders against the state of the turn being collected.
 
-def check_orders(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """The problems with a seat's orders now; an empty list means the orders are accepted."""
     if seat not in state["seats"]:
         return [Problem(0, f"{seat} has no seat in this game")]
@@ -281,7 +285,7 @@ def check_orders(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
     return sorted(problems, key=lambda p: p.line)
 
 
-def _check_moves(state: dict, seat: str, moves: list[Order], v: Voice) -> list[Problem]:
+def _check_moves(state: JSONObject, seat: str, moves: list[Order], v: Voice) -> list[Problem]:
     problems = []
     leaving: dict[str, int] = {}
     for count, order in enumerate(moves, 1):
@@ -300,7 +304,7 @@ def _check_moves(state: dict, seat: str, moves: list[Order], v: Voice) -> list[P
     return problems
 
 
-def _check_buys(state: dict, seat: str, buys: list[Order], produced: dict,
+def _check_buys(state: JSONObject, seat: str, buys: list[Order], produced: JSONObject,
                 v: Voice) -> list[Problem]:
     problems = []
     gold = state["seats"][seat]["gold"]

@@ -1,9 +1,20 @@
 """Conqueror! production: standing production orders, rush-buying, and each province's labour."""
 from __future__ import annotations
 
+from gm.core.model import JSONObject, Order
+
 from .board import NEUTRAL, nation
-from .economy import (CONTROL_COST_PER_TURN, CONTROL_GAIN, COSTS, REPEATED, gain, lose,
-                      productivity, requirement, unit_cost)
+from .economy import (
+    CONTROL_COST_PER_TURN,
+    CONTROL_GAIN,
+    REPEATED,
+    fixed_cost,
+    gain,
+    lose,
+    productivity,
+    requirement,
+    unit_cost,
+)
 from .orders import buy_cost, buy_problem, produce_problem, production_after, voice
 from .turn import Turn
 
@@ -16,7 +27,7 @@ DONE_WORDS = {"FORT": "a fort", "KEEP": "a keep", "CASTLE": "a castle",
               "DEVELOP": "developed culture", "ADVANCE": "advanced culture"}
 
 
-def set_production(turn: Turn, orders: dict) -> None:
+def set_production(turn: Turn, orders: dict[str, list[Order]]) -> None:
     """PRODUCE orders replace a province's standing production before anything else happens."""
     for seat in turn.state["seating"]:
         v = voice(turn.state, seat, False, turn.board)
@@ -35,7 +46,7 @@ def set_production(turn: Turn, orders: dict) -> None:
                             target=(target[0] if target else code) if item == "DIPLOMAT" else None)
 
 
-def rush_buys(turn: Turn, orders: dict) -> None:
+def rush_buys(turn: Turn, orders: dict[str, list[Order]]) -> None:
     """BUY orders finish production at once for gold, before any army moves (rule D-CQ-4), so
     bought soldiers defend the province this very turn."""
     for seat in turn.state["seating"]:
@@ -45,6 +56,7 @@ def rush_buys(turn: Turn, orders: dict) -> None:
         for order in (o for o in orders.get(seat, []) if o.verb == "BUY"):
             code, units = order.args
             province = turn.provinces.get(code)
+            problem: str | None
             if code in done:
                 problem = f"a second BUY for {v.place(code)} this turn"
             else:
@@ -54,6 +66,7 @@ def rush_buys(turn: Turn, orders: dict) -> None:
                 turn.failed(seat, order, problem, private=True)
                 continue
             done.add(code)
+            province = turn.provinces[code]  # there: buy_problem rejects an unknown code
             item = province["item"]
             price = buy_cost(province, item, province["progress"], units)
             me["gold"] -= price
@@ -135,15 +148,15 @@ def _work(turn: Turn, code: str, labour: int) -> str:
     return f"{labour} labour, {province['progress']} of {cost} towards {NEXT_WORDS[item]}"
 
 
-def _units_paid(province: dict, item: str) -> int:
+def _units_paid(province: JSONObject, item: str) -> int:
     """How many units the labour so far pays for; their labour is taken off the progress."""
     if item == "FARMS":
-        units = 0
+        units: int = 0
         while province["progress"] >= (province["population"] + units + 1) ** 2:
             units += 1
             province["progress"] -= (province["population"] + units) ** 2
         return units
-    cost = COSTS[item]
+    cost = fixed_cost(item)
     if item in REPEATED:
         units = province["progress"] // cost
         province["progress"] -= units * cost
@@ -154,11 +167,11 @@ def _units_paid(province: dict, item: str) -> int:
     return 0
 
 
-def _neutral_levy(province: dict, labour: int) -> None:
+def _neutral_levy(province: JSONObject, labour: int) -> None:
     # The local leaders recruit with their (halved) labour until they hold their population.
     province["progress"] += labour
-    while province["progress"] >= COSTS["SOLDIERS"] and province["armies"] < province["population"]:
-        province["progress"] -= COSTS["SOLDIERS"]
+    while province["progress"] >= fixed_cost("SOLDIERS") and province["armies"] < province["population"]:
+        province["progress"] -= fixed_cost("SOLDIERS")
         province["armies"] += 1
     if province["armies"] >= province["population"]:
         province["progress"] = 0

@@ -1,10 +1,24 @@
 """Conqueror! end of a turn: cultural spread, winter pay, rebellion, lost capitals, score."""
 from __future__ import annotations
 
-from .board import NEUTRAL, alive, armies_words, control, nation, owned
-from .economy import (DESERTION_LOSS, SPREAD_ABOVE, TYPE_NEUTRAL, TYPE_PROVINCE, cultural_power,
-                      influence_gained, lose, prestige_for, province_score, share_gains,
-                      support_cost)
+from typing import cast
+
+from gm.core.model import JSONObject
+
+from .board import NEUTRAL, Board, alive, armies_words, control, nation, owned
+from .economy import (
+    DESERTION_LOSS,
+    SPREAD_ABOVE,
+    TYPE_NEUTRAL,
+    TYPE_PROVINCE,
+    cultural_power,
+    influence_gained,
+    lose,
+    prestige_for,
+    province_score,
+    share_gains,
+    support_cost,
+)
 from .moves import relocate_capital
 from .turn import Turn
 
@@ -57,7 +71,7 @@ def _influence_event(turn: Turn, owner: str, gains: dict[str, int]) -> None:
              f"{where}.", seats, seat=owner, gains=gains)
 
 
-def support_bill(state: dict, board, seat: str) -> dict[str, int]:
+def support_bill(state: JSONObject, board: Board, seat: str) -> dict[str, int]:
     """Next winter's pay per province of a nation (rule D-CQ-5); provinces that cost nothing are
     left out."""
     capital = state["seats"][seat]["capital"]
@@ -121,8 +135,8 @@ def rebellion(turn: Turn) -> None:
             relocate_capital(turn, owner)
 
 
-def control_of(province: dict, seat: str) -> int:
-    return province["influence"].get(seat, 0)
+def control_of(province: JSONObject, seat: str) -> int:
+    return cast(int, province["influence"].get(seat, 0))
 
 
 def score(turn: Turn) -> None:

@@ -2,12 +2,21 @@
 from __future__ import annotations
 
 from random import Random
+from typing import cast
 
-from gm.core.model import Order
+from gm.core.model import JSONObject, Order
 
 from .board import NEUTRAL, Board, control, owned
-from .economy import (ATTACK_WEIGHT, FIELD_WEIGHT, GARRISON, SIEGE_WEIGHT, WINTER_EVERY,
-                      productivity, requirement, support_cost)
+from .economy import (
+    ATTACK_WEIGHT,
+    FIELD_WEIGHT,
+    GARRISON,
+    SIEGE_WEIGHT,
+    WINTER_EVERY,
+    productivity,
+    requirement,
+    support_cost,
+)
 from .orders import MAX_MOVES, buy_cost, make_order
 
 # It expands into neutral land, develops its provinces, guards its capital and attacks the weak,
@@ -22,7 +31,7 @@ RESERVE = 10          # gold kept back beyond next winter's pay
 class Planner:
     """One nation's view of the board for one turn's decisions."""
 
-    def __init__(self, state: dict, seat: str, rng: Random):
+    def __init__(self, state: JSONObject, seat: str, rng: Random):
         self.state, self.seat, self.rng = state, seat, rng
         self.board = Board(state["scenario"])
         self.provinces = state["provinces"]
@@ -52,7 +61,7 @@ class Planner:
         return any(n not in self.mine_set for n in self.board.neighbours[code])
 
 
-def robot_orders(state: dict, seat: str, rng: Random) -> list[Order]:
+def robot_orders(state: JSONObject, seat: str, rng: Random) -> list[Order]:
     """Orders for one nation that check_orders accepts; the rng breaks ties between equals."""
     me = state["seats"].get(seat)
     if me is None or state["phase"] != "play" or not me["alive"]:
@@ -73,7 +82,7 @@ def _production(plan: Planner) -> dict[str, tuple[str, str | None]]:
     return choices
 
 
-def _produce_orders(plan: Planner, choices: dict) -> list[Order]:
+def _produce_orders(plan: Planner, choices: dict[str, tuple[str, str | None]]) -> list[Order]:
     # A PRODUCE line only where production changes: a new item starts from nothing.
     orders = []
     for code, (item, target) in choices.items():
@@ -111,7 +120,7 @@ def _choose(plan: Planner, code: str) -> tuple[str, str | None]:
     return "TAXES", None
 
 
-def _cover_winter(plan: Planner, choices: dict) -> None:
+def _cover_winter(plan: Planner, choices: dict[str, tuple[str, str | None]]) -> None:
     """Switch provinces to taxes until next winter's pay is covered: recruiting ones first,
     then growing, then developing ones, the richest first in each."""
     turn = plan.state["turn"]
@@ -135,7 +144,7 @@ def _cover_winter(plan: Planner, choices: dict) -> None:
 # ----------------------------------------------------------------------------------------------
 # Rush-buying: soldiers for a threatened capital, else a building or a development.
 
-def _buys(plan: Planner, choices: dict) -> list[Order]:
+def _buys(plan: Planner, choices: dict[str, tuple[str, str | None]]) -> list[Order]:
     """Soldiers for a threatened capital; otherwise spare gold finishes a building or a
     development under way (most advanced first)."""
     gold = plan.me["gold"]
@@ -169,7 +178,7 @@ def _buys(plan: Planner, choices: dict) -> list[Order]:
     return []
 
 
-def _after(plan: Planner, code: str, choices: dict) -> tuple[str, int]:
+def _after(plan: Planner, code: str, choices: dict[str, tuple[str, str | None]]) -> tuple[str, int]:
     province = plan.provinces[code]
     item = choices[code][0]
     return item, province["progress"] if item == province["item"] else 0
@@ -206,7 +215,7 @@ def _value(plan: Planner, target: str) -> float:
     if owner != NEUTRAL:
         seat = plan.state["seats"][owner]
         worth += 20 if seat["capital"] == target else 5  # hurting a rival is worth a little more
-    return worth
+    return cast(float, worth)
 
 
 def _moves(plan: Planner) -> list[Order]:
@@ -235,12 +244,12 @@ def _moves(plan: Planner) -> list[Order]:
     return orders + _reinforce(plan, spare, MAX_MOVES - len(orders))
 
 
-def _reinforce(plan: Planner, spare: dict, slots: int) -> list[Order]:
+def _reinforce(plan: Planner, spare: dict[str, int], slots: int) -> list[Order]:
     """Spare armies in the interior walk one step towards the nearest border province."""
     if slots <= 0:
         return []
     depth = _depth(plan)
-    moves = []
+    moves: list[Order] = []
     for code in sorted(plan.mine, key=lambda c: (-spare[c], c)):
         if len(moves) >= slots or spare[code] < 2 or plan.frontier(code):
             continue

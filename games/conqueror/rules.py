@@ -1,7 +1,7 @@
 """Conqueror! resolution: a new game with AI nations in empty seats, and one turn's stages."""
 from __future__ import annotations
 
-from gm.core.model import Order, Outcome, SeatInfo, TurnResult
+from gm.core.model import JSONObject, Order, Outcome, SeatInfo, TurnResult
 from gm.core.ruleset import TurnSeeds
 
 from . import moves, production, realm, robot
@@ -14,7 +14,7 @@ AI_NAME = "Computer"
 MODERATE = 40  # "a moderate influence in each of the provinces immediately surrounding the capital"
 
 
-def new_game(scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
+def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> JSONObject:
     """Turn 1 of a game: the seated nations, AI nations in empty seats up to the scenario's
     ai_fill (as the original fills unused slots), every other province neutral."""
     names = {s.code: s.name for s in seats}
@@ -50,7 +50,7 @@ def new_game(scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
     return state
 
 
-def _province(place: dict, playing: list[str]) -> dict:
+def _province(place: JSONObject, playing: list[str]) -> JSONObject:
     # Influence lists every party, zeros included, so that it always sums to 100 (D-CQ-6).
     influence = {seat: 0 for seat in playing}
     influence[NEUTRAL] = 100
@@ -60,7 +60,7 @@ def _province(place: dict, playing: list[str]) -> dict:
             "conquered": False, "labour": 0, "power": 0}
 
 
-def _moderate_influence(state: dict, board: Board) -> None:
+def _moderate_influence(state: JSONObject, board: Board) -> None:
     capitals = {state["seats"][c]["capital"]: c for c in state["seating"]}
     for code in board.order:
         if code in capitals:
@@ -73,7 +73,7 @@ def _moderate_influence(state: dict, board: Board) -> None:
             influence[NEUTRAL] = 100 - share * len(near)
 
 
-def copy_state(state: dict) -> dict:
+def copy_state(state: JSONObject) -> JSONObject:
     """A copy deep enough that resolve never touches its input; the scenario is only read."""
     new = dict(state)
     new["seating"] = list(state["seating"])
@@ -83,7 +83,7 @@ def copy_state(state: dict) -> dict:
     return new
 
 
-def resolve(state: dict, orders_by_seat, seeds: TurnSeeds) -> TurnResult:
+def resolve(state: JSONObject, orders_by_seat: dict[str, list[Order]], seeds: TurnSeeds) -> TurnResult:
     """One turn: production orders, rush-buys, the order stacks, labour, culture, winter,
     rebellion, score, and the end of the game at the turn limit."""
     new = copy_state(state)
@@ -109,14 +109,14 @@ def resolve(state: dict, orders_by_seat, seeds: TurnSeeds) -> TurnResult:
     return TurnResult(new, tuple(turn.events))
 
 
-def _collect(state: dict, turn: Turn, orders_by_seat, seeds: TurnSeeds) -> dict[str, list[Order]]:
+def _collect(state: JSONObject, turn: Turn, orders_by_seat: dict[str, list[Order]], seeds: TurnSeeds) -> dict[str, list[Order]]:
     """Each living nation's readable orders; AI nations (seats nobody took) get theirs from the
     robot, seeded per nation, unless orders are given for them."""
     given = orders_by_seat if isinstance(orders_by_seat, dict) else {}
-    orders = {}
+    orders: dict[str, list[Order]] = {}
     for seat in alive(turn.state):
         if seat not in given and turn.seats[seat]["ai"]:
-            listed = robot.robot_orders(state, seat, seeds.rng(f"ai:{seat}"))
+            listed: object = robot.robot_orders(state, seat, seeds.rng(f"ai:{seat}"))
         else:
             listed = given.get(seat)
         listed = listed if isinstance(listed, (list, tuple)) else []
@@ -126,11 +126,11 @@ def _collect(state: dict, turn: Turn, orders_by_seat, seeds: TurnSeeds) -> dict[
     return orders
 
 
-def scores(state: dict) -> dict[str, int]:
+def scores(state: JSONObject) -> dict[str, int]:
     return {seat: state["seats"][seat]["score"] for seat in state["seating"]}
 
 
-def winners(state: dict) -> list[str]:
+def winners(state: JSONObject) -> list[str]:
     points = scores(state)
     best = max(points.values(), default=0)
     return [seat for seat in state["seating"] if points[seat] == best]
@@ -149,12 +149,12 @@ def _finish(turn: Turn) -> None:
     turn.add("game_over", text, winners=won, scores=points, tie=len(won) > 1)
 
 
-def knocked_out(state: dict) -> list[str]:
+def knocked_out(state: JSONObject) -> list[str]:
     """Seats whose nation is out of the game, for the house's knock-out discount (rule D-ALL-5)."""
     return [seat for seat in state["seating"] if not state["seats"][seat]["alive"]]
 
 
-def outcome(state: dict) -> Outcome | None:
+def outcome(state: JSONObject) -> Outcome | None:
     """The best score wins at the game limit (rule D-CQ-9); a tie shares the win."""
     if state["phase"] != "over":
         return None

@@ -4,10 +4,11 @@ from __future__ import annotations
 import re
 
 from gm.core.maps import duplicates, unconnected
+from gm.core.model import JSONObject
 from gm.core.scenarios import COLOUR, Fields, is_kind, load_staged
 
 # Values the rule text gives or gm chose, used when a scenario leaves them out.
-DEFAULTS = {
+DEFAULTS: dict[str, str | int] = {
     "turns": 24,                # the game limit in turns (rule D-CQ-9)
     "ai_fill": 0,               # AI nations fill empty seats until this many nations play
     "start_gold": 20,           # each nation's treasury on turn 1
@@ -26,12 +27,12 @@ SEAT_CODE = re.compile(r"[A-Z][A-Z0-9]{0,3}")
 PROVINCE_CODE = re.compile(r"[A-Z]{3}")
 
 
-def load_scenario_text(text: str, source: str) -> dict:
+def load_scenario_text(text: str, source: str) -> JSONObject:
     """Parse and validate a scenario; raise ScenarioError naming the source and every problem."""
     return load_staged(text, source, (_read_fields, _check_references, _check_sizes), _normalise)
 
 
-def _read_fields(raw: dict) -> list[str]:
+def _read_fields(raw: JSONObject) -> list[str]:
     problems: list[str] = []
     top = Fields(raw, "the scenario", problems)
     top.unknown(TOP_KEYS)
@@ -69,11 +70,11 @@ def _read_province(province: Fields) -> None:
     # Ranges after kinds, so a population of the wrong kind is one problem, not two.
     for key, (low, high) in LIMITS.items():
         value = province.table.get(key)
-        if is_kind(value, "int") and not low <= value <= high:
+        if isinstance(value, int) and is_kind(value, "int") and not low <= value <= high:
             province.problems.append(f"{province.where}: {key} must be between {low} and {high}, not {value}")
 
 
-def _check_references(raw: dict) -> list[str]:
+def _check_references(raw: JSONObject) -> list[str]:
     problems: list[str] = []
     problems += duplicates([s["code"] for s in raw["seat"]], "seat code")
     problems += duplicates([p["code"] for p in raw["province"]], "province code")
@@ -105,7 +106,7 @@ def _check_references(raw: dict) -> list[str]:
     return problems
 
 
-def _check_sizes(raw: dict) -> list[str]:
+def _check_sizes(raw: JSONObject) -> list[str]:
     problems: list[str] = []
     low, high, listed = raw["min_seats"], raw["max_seats"], len(raw["seat"])
     if low < 2:
@@ -128,8 +129,8 @@ def _check_sizes(raw: dict) -> list[str]:
     return problems
 
 
-def _normalise(raw: dict) -> dict:
-    scenario = {key: raw.get(key, DEFAULTS.get(key)) for key in REQUIRED_TOP + tuple(DEFAULTS)}
+def _normalise(raw: JSONObject) -> JSONObject:
+    scenario: JSONObject = {key: raw.get(key, DEFAULTS.get(key)) for key in REQUIRED_TOP + tuple(DEFAULTS)}
     scenario["neutral_colour"] = scenario["neutral_colour"].lower()
     scenario["seats"] = [
         {"code": s["code"], "name": s["name"], "colour": s["colour"].lower(),

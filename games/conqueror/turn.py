@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
-from gm.core.model import Event
+from gm.core.model import Event, JSONObject
 
 from .board import NEUTRAL, Board, nation
 from .orders import order_text
@@ -18,19 +19,19 @@ class Turn:
     attacked: provinces attacked this turn (a MOVE out of one fails).
     """
 
-    state: dict
+    state: JSONObject
     board: Board
-    events: list = field(default_factory=list)
-    arrived: dict = field(default_factory=dict)
-    attacked: set = field(default_factory=set)
+    events: list[Event] = field(default_factory=list)
+    arrived: dict[str, int] = field(default_factory=dict)
+    attacked: set[str] = field(default_factory=set)
 
     @property
-    def provinces(self) -> dict:
-        return self.state["provinces"]
+    def provinces(self) -> JSONObject:
+        return cast(JSONObject, self.state["provinces"])
 
     @property
-    def seats(self) -> dict:
-        return self.state["seats"]
+    def seats(self) -> JSONObject:
+        return cast(JSONObject, self.state["seats"])
 
     def parties(self) -> list[str]:
         """Everyone who can hold influence, in a fixed order: the nations, then neutral."""
@@ -39,18 +40,18 @@ class Turn:
     def free(self, code: str) -> int:
         """Armies in a province that may still move this turn."""
         province = self.provinces[code]
-        return max(province["armies"] - self.arrived.get(code, 0), 0)
+        return cast(int, max(province["armies"] - self.arrived.get(code, 0), 0))
 
-    def add(self, kind: str, text: str, seats: tuple | None = None, **data) -> None:
+    def add(self, kind: str, text: str, seats: tuple[str, ...] | None = None, **data: object) -> None:
         self.events.append(event(kind, text, seats, **data))
 
-    def failed(self, seat: str, order, reason: str, private: bool = False) -> None:
+    def failed(self, seat: str, order: object, reason: str, private: bool = False) -> None:
         """An order that cannot be carried out (rule D-ALL-3); production orders are private."""
         text = order_text(order)
         self.add("order_failed", f"{nation(self.state, seat)}'s order {text} fails: {reason}.",
                  (seat,) if private else None, seat=seat, order=text, reason=reason)
 
 
-def event(kind: str, text: str, seats: tuple | None = None, **data) -> Event:
+def event(kind: str, text: str, seats: tuple[str, ...] | None = None, **data: object) -> Event:
     """An event whose data carries the report's sentence as "text"."""
     return Event(kind, {"text": text, **data}, seats)

@@ -1,12 +1,27 @@
 """What one seat sees of a Conqueror! game: the report's view, its order form and turn labels."""
 from __future__ import annotations
 
+from typing import cast
+
 from gm.core.forms import wrapped_comment
+from gm.core.model import JSONObject
 
 from .board import NEUTRAL, Board, control, owned
-from .economy import (CONTROL_WORDS, CULTURE_WORDS, FORT_WORDS, INFLUENCE_WORDS, ITEM_WORDS,
-                      PRESTIGE_WORDS, WINTER_EVERY, band, is_winter, productivity,
-                      productivity_word, requirement, unit_cost)
+from .economy import (
+    CONTROL_WORDS,
+    CULTURE_WORDS,
+    FORT_WORDS,
+    INFLUENCE_WORDS,
+    ITEM_WORDS,
+    PRESTIGE_WORDS,
+    WINTER_EVERY,
+    band,
+    is_winter,
+    productivity,
+    productivity_word,
+    requirement,
+    unit_cost,
+)
 from .orders import MAX_MOVES, buy_cost
 from .realm import support_bill
 from .rules import outcome
@@ -19,13 +34,13 @@ def season(turn: int) -> str:
     return f"{SEASONS[(turn - 1) % 4]} {FIRST_YEAR + (turn - 1) // 4}"
 
 
-def turn_label(state: dict) -> str:
+def turn_label(state: JSONObject) -> str:
     if state["phase"] == "over":
         return "Game over"
     return f"Turn {state['turn']} of {state['turns']}: {season(state['turn'])}"
 
 
-def view(state: dict, seat: str) -> dict:
+def view(state: JSONObject, seat: str) -> JSONObject:
     """The only input to a seat's report. The map, the armies and the scores are open; a nation's
     treasury, production and influence are shown to that nation only."""
     board = Board(state["scenario"])
@@ -48,13 +63,13 @@ def view(state: dict, seat: str) -> dict:
     }
 
 
-def _colour(state: dict, owner: str) -> str:
+def _colour(state: JSONObject, owner: str) -> str:
     if owner == NEUTRAL:
-        return state["scenario"]["neutral_colour"]
-    return state["seats"][owner]["colour"]
+        return cast(str, state["scenario"]["neutral_colour"])
+    return cast(str, state["seats"][owner]["colour"])
 
 
-def _map(state: dict) -> dict:
+def _map(state: JSONObject) -> JSONObject:
     scenario = state["scenario"]
     capitals = {s["capital"]: code for code, s in state["seats"].items() if s["alive"]}
     territories = []
@@ -70,7 +85,7 @@ def _map(state: dict) -> dict:
     return {"width": scenario["width"], "height": scenario["height"], "territories": territories}
 
 
-def _seat_line(state: dict, code: str) -> dict:
+def _seat_line(state: JSONObject, code: str) -> JSONObject:
     seat = state["seats"][code]
     held = owned(state, code)
     return {"code": code, "name": seat["name"], "nation": seat["nation"], "colour": seat["colour"],
@@ -80,7 +95,7 @@ def _seat_line(state: dict, code: str) -> dict:
             "capital": seat["capital"]}
 
 
-def _you(state: dict, code: str, board: Board) -> dict:
+def _you(state: JSONObject, code: str, board: Board) -> JSONObject:
     seat = state["seats"][code]
     bill = support_bill(state, board, code) if seat["alive"] else {}
     rows = [_province_row(state, board, c, bill.get(c, 0), c == seat["capital"])
@@ -95,7 +110,7 @@ def _you(state: dict, code: str, board: Board) -> dict:
             "provinces": rows}
 
 
-def _province_row(state: dict, board: Board, code: str, support: int, capital: bool) -> dict:
+def _province_row(state: JSONObject, board: Board, code: str, support: int, capital: bool) -> JSONObject:
     province = state["provinces"][code]
     labour = productivity(province, conquered=False)  # what it gives next turn
     item = province["item"]
@@ -117,7 +132,7 @@ def _province_row(state: dict, board: Board, code: str, support: int, capital: b
     }
 
 
-def _influence(state: dict, seat: str, board: Board) -> list[dict]:
+def _influence(state: JSONObject, seat: str, board: Board) -> list[JSONObject]:
     """Foreign provinces where the seat has influence: its own and the owner's."""
     rows = []
     for code in board.order:
@@ -137,7 +152,7 @@ def _influence(state: dict, seat: str, board: Board) -> list[dict]:
 # ----------------------------------------------------------------------------------------------
 # The order form: the ruleset's lines of the prefilled form for the turn being collected.
 
-def order_form(state: dict, seat: str) -> list[str]:
+def order_form(state: JSONObject, seat: str) -> list[str]:
     if seat not in state["seats"]:
         return [f"# {seat} has no seat in this game."]
     if state["phase"] == "over":
@@ -174,7 +189,7 @@ def order_form(state: dict, seat: str) -> list[str]:
     return lines
 
 
-def _short_owner(state: dict, code: str, seat: str) -> str:
+def _short_owner(state: JSONObject, code: str, seat: str) -> str:
     province = state["provinces"][code]
     owner = province["owner"]
     label = "yours" if owner == seat else owner

@@ -1,9 +1,8 @@
 """The Empires ruleset (`empires`): the object the `gm.games` entry point names."""
 from __future__ import annotations
 
-from types import SimpleNamespace
-
-from gm.packaged import PackagedRuleset
+from gm.core.model import JSONObject
+from gm.packaged import PackagedRuleset, Parts
 
 from . import orders, robot, rules, scenario, view
 
@@ -19,10 +18,10 @@ class EmpiresRuleset(PackagedRuleset):
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.empires.templates"
     cases_package = "gm_games.empires.cases"
-    parts = SimpleNamespace(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
+    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
     demo_seats = 12  # `gm demo --ruleset empires`: the issue's 12-seat robot game
 
-    def seat_codes(self, scenario: dict) -> list[str]:
+    def seat_codes(self, scenario: JSONObject) -> list[str]:
         return [country["code"] for country in scenario["countries"]]
 
 

@@ -2,12 +2,15 @@
 (D-EMP-4..7). Every function changes the working copy of the state held by a Turn."""
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import cast
+
 from gm.core import vp
-from gm.core.model import Event, Order
+from gm.core.model import Event, JSONObject, Order
 
 from .battle import Battle
 from .board import NEUTRAL, Board, nation, nations, plural
-from .orders import resolve_amount
+from .orders import Amount, resolve_amount
 
 ARMY_COST = 3      # "ARMY builds armies into the army reserve at 3 BPs each"
 RESERVE_COST = 1   # rule D-EMP-4
@@ -19,15 +22,15 @@ class Turn:
     """The working state of one turn's resolution: the state copy, the map, the events so far,
     the defence modes set this turn, the areas grown, battles fought and VP changes."""
 
-    def __init__(self, state: dict, board: Board, number: int):
+    def __init__(self, state: JSONObject, board: Board, number: int):
         self.state, self.board, self.number = state, board, number
         self.events: list[Event] = []
-        self.modes: dict[str, dict] = {}
+        self.modes: dict[str, JSONObject] = {}
         self.grown: set[str] = set()
         self.battles = 0
         self.vp: list[vp.VPChange] = []
 
-    def event(self, kind: str, text: str, seats=None, **data) -> None:
+    def event(self, kind: str, text: str, seats: Iterable[str] | None = None, **data: object) -> None:
         data["text"] = text
         self.events.append(Event(kind, data, tuple(s for s in seats if s != NEUTRAL)
                                  if seats is not None else None))
@@ -44,7 +47,7 @@ class Turn:
         self.state["books"][seat]["spent"] += cost
 
     def bps(self, seat: str) -> int:
-        return self.state["countries"][seat]["bps"]
+        return cast(int, self.state["countries"][seat]["bps"])
 
 
 def describe(order: Order) -> str:
@@ -82,7 +85,7 @@ def act(turn: Turn, seat: str, order: Order) -> None:
         turn.fail(seat, order, problem)
 
 
-def _levy(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+def _levy(turn: Turn, seat: str, order: Order, where: str, where_to: None, amount: Amount) -> str | None:
     area = turn.state["areas"][where]
     count, why = resolve_amount(amount, area["population"] // 2)  # half, rounded down
     if why or count < 1:
@@ -95,7 +98,7 @@ def _levy(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str |
     return None
 
 
-def _army(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+def _army(turn: Turn, seat: str, order: Order, where: None, where_to: None, amount: Amount) -> str | None:
     have = turn.bps(seat)
     count, why = resolve_amount(amount, have // ARMY_COST)
     if why:
@@ -115,7 +118,7 @@ def build(turn: Turn, seat: str, count: int, label: str) -> None:
                cost=count * ARMY_COST)
 
 
-def _reserve(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+def _reserve(turn: Turn, seat: str, order: Order, where: str, where_to: None, amount: Amount) -> str | None:
     country = turn.state["countries"][seat]
     if isinstance(amount, int):
         if amount > country["reserve"]:
@@ -138,7 +141,7 @@ def _reserve(turn: Turn, seat: str, order: Order, where, where_to, amount) -> st
     return None
 
 
-def _grow(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+def _grow(turn: Turn, seat: str, order: Order, where: str, where_to: None, amount: None) -> str | None:
     if where in turn.grown:
         return f"{turn.board.name(where)} has grown once this turn already"
     area = turn.state["areas"][where]
@@ -155,7 +158,7 @@ def _grow(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str |
     return None
 
 
-def _fortify(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+def _fortify(turn: Turn, seat: str, order: Order, where: str, where_to: None, amount: None) -> str | None:
     area = turn.state["areas"][where]
     if area["fort"] >= MAX_FORT:
         return f"the fort of {turn.board.name(where)} is at the highest level, {MAX_FORT}"
@@ -171,7 +174,7 @@ def _fortify(turn: Turn, seat: str, order: Order, where, where_to, amount) -> st
     return None
 
 
-def _raze(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+def _raze(turn: Turn, seat: str, order: Order, where: str, where_to: None, amount: Amount) -> str | None:
     area = turn.state["areas"][where]
     levels, why = resolve_amount(amount, area["fort"])
     if why or levels < 1:
@@ -187,13 +190,13 @@ def _raze(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str |
     return None
 
 
-def _mode(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+def _mode(turn: Turn, seat: str, order: Order, where: str, where_to: str | None, amount: None) -> str | None:
     # Defence orders were set at the start of the turn (see rules.set_defences); by now the
     # action only reports, so a later capture cannot turn it into a failure.
     return None
 
 
-def _gift(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+def _gift(turn: Turn, seat: str, order: Order, where: None, where_to: str, amount: Amount) -> str | None:
     if where_to not in turn.state["countries"] or where_to == seat or \
             where_to in turn.state["victory"]["eliminated"]:
         return f"{where_to} is not a country that can take a gift"
@@ -211,7 +214,7 @@ def _gift(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str |
     return None
 
 
-def _move(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str | None:
+def _move(turn: Turn, seat: str, order: Order, where: str, where_to: str, amount: Amount) -> str | None:
     if where_to not in turn.board.reach[where]:
         return f"{turn.board.name(where)} and {turn.board.name(where_to)} are not next to each other"
     if order.verb == "MOVE" and turn.state["areas"][where_to]["owner"] != seat:
@@ -238,7 +241,9 @@ def _move(turn: Turn, seat: str, order: Order, where, where_to, amount) -> str |
     return None
 
 
-HANDLERS = {"LEVY": _levy, "ARMY": _army, "RESERVE": _reserve, "GROW": _grow,
+# Each handler's arguments have the shape orders.SHAPES gives its verb, which the parser and
+# well_formed guarantee; the table itself can only say so in words.
+HANDLERS: dict[str, Callable[..., str | None]] = {"LEVY": _levy, "ARMY": _army, "RESERVE": _reserve, "GROW": _grow,
             "FORTIFY": _fortify, "RAZE": _raze, "MOVE": _move, "ATTACK": _move, "DEFEND": _mode,
             "ENTRENCH": _mode, "AMBUSH": _mode, "RETREAT": _mode, "GIFT": _gift}
 
@@ -246,7 +251,7 @@ HANDLERS = {"LEVY": _levy, "ARMY": _army, "RESERVE": _reserve, "GROW": _grow,
 # ----------------------------------------------------------------------------------------------
 # Land battles.
 
-def _before_battle(turn: Turn, target: str, source: str, attacking: int) -> tuple[int, dict]:
+def _before_battle(turn: Turn, target: str, source: str, attacking: int) -> tuple[int, JSONObject]:
     """A standing RETREAT or AMBUSH on the target acts on its first attack; returns the attackers
     left and what happened, for the battle's event."""
     mode = turn.modes.get(target)
@@ -294,7 +299,7 @@ def fight(turn: Turn, seat: str, action: int, source: str, target: str, attackin
 
 
 def _battle_event(turn: Turn, seat: str, defender: str, action: int, source: str, target: str,
-                  sent: int, battle: Battle, before: dict, changes: list) -> None:
+                  sent: int, battle: Battle, before: JSONObject, changes: list[vp.VPChange]) -> None:
     who, place = nation(turn.state, seat), turn.board.name(target)
     text = (f"Battle {turn.battles} (action {action}): {who} attacks {place} from "
             f"{turn.board.name(source)} with {plural(sent, 'army')}")

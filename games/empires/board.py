@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
-from .terrain import TERRAINS
+from gm.core.model import JSONObject
+
+from .terrain import TERRAINS, Terrain
 
 NEUTRAL = "neutral"
 
@@ -18,12 +21,12 @@ class Board:
     land: the codes of land areas, in map order.
     """
 
-    places: dict
-    reach: dict
-    land: tuple
+    places: dict[str, JSONObject]
+    reach: dict[str, frozenset[str]]
+    land: tuple[str, ...]
 
     @classmethod
-    def of(cls, state: dict) -> "Board":
+    def of(cls, state: JSONObject) -> Board:
         areas = state["scenario"]["areas"]
         return cls({a["code"]: a for a in areas}, {a["code"]: frozenset(a["reach"]) for a in areas},
                    tuple(a["code"] for a in areas if a["land"]))
@@ -31,49 +34,49 @@ class Board:
     def name(self, code: str) -> str:
         return self.places[code]["name"] if code in self.places else code
 
-    def terrain(self, code: str):
+    def terrain(self, code: str) -> Terrain:
         return TERRAINS[self.places[code]["terrain"]]
 
     def is_land(self, code: str) -> bool:
         return code in self.places and self.places[code]["land"]
 
 
-def nation(state: dict, seat: str | None) -> str:
+def nation(state: JSONObject, seat: str | None) -> str:
     """The country's name for report sentences ("France"); neutrals and nobody have words too."""
     if seat == NEUTRAL or seat is None:
         return "the neutrals"
-    return state["countries"].get(seat, {}).get("nation", seat)
+    return cast(str, state["countries"].get(seat, {}).get("nation", seat))
 
 
-def nations(state: dict, seat: str | None) -> str:
+def nations(state: JSONObject, seat: str | None) -> str:
     """The possessive: "France's", "Papal States'"."""
     name = nation(state, seat)
     return name + ("'" if name.endswith("s") else "'s")
 
 
-def owned(state: dict, seat: str) -> list[str]:
+def owned(state: JSONObject, seat: str) -> list[str]:
     """The land areas a country owns, in code order."""
     return sorted(code for code, area in state["areas"].items() if area["owner"] == seat)
 
 
-def alive(state: dict) -> list[str]:
+def alive(state: JSONObject) -> list[str]:
     """Countries still in the game, in seating order."""
     out = state["victory"]["eliminated"]
     return [seat for seat in state["seating"] if seat not in out]
 
 
-def income(state: dict, seat: str) -> int:
+def income(state: JSONObject, seat: str) -> int:
     """Rule D-EMP-2: 1 BP per population point in owned land areas."""
     return sum(a["population"] for a in state["areas"].values() if a["owner"] == seat)
 
 
-def supply(state: dict, seat: str) -> int:
+def supply(state: JSONObject, seat: str) -> int:
     """Rule D-EMP-3: each owned land area costs max(0, armies - population)."""
     return sum(max(0, a["armies"] - a["population"]) for a in state["areas"].values()
                if a["owner"] == seat)
 
 
-def armies_on_map(state: dict, seat: str) -> int:
+def armies_on_map(state: JSONObject, seat: str) -> int:
     return sum(a["armies"] for a in state["areas"].values() if a["owner"] == seat)
 
 

@@ -3,6 +3,7 @@ the census (D-EMP-8), eliminations (D-EMP-14) and the victory check (D-EMP-9..13
 from __future__ import annotations
 
 from gm.core import census, victory, vp
+from gm.core.model import JSONObject
 
 from .actions import ARMY_COST, Turn, build
 from .board import NEUTRAL, alive, income, nation, plural, supply
@@ -43,7 +44,7 @@ def finances(turn: Turn, seat: str) -> None:
                ("leftover", "income", "supply", "next")}, dispersed=dispersed)
 
 
-def _disperse(state: dict, seat: str, shortfall: int) -> dict[str, int]:
+def _disperse(state: JSONObject, seat: str, shortfall: int) -> dict[str, int]:
     # One army at a time from the area with the largest excess over its population, ties by
     # area code; supply is the sum of the excesses, so there are always enough.
     gone: dict[str, int] = {}
@@ -109,13 +110,13 @@ def judge(turn: Turn) -> None:
         finish(turn, verdict)
 
 
-def _warning_text(state: dict, now) -> str:
+def _warning_text(state: JSONObject, now: victory.Standing) -> str:
     wins = " and ".join(f"a {h} win" for h in now.holds)
     return (f"Possible win: {nation(state, now.leader)} leads with {now.top} VP, enough for {wins}. "
             "The game ends at the end of the next census turn if any win condition holds then.")
 
 
-def finish(turn: Turn, verdict) -> None:
+def finish(turn: Turn, verdict: victory.Verdict) -> None:
     state = turn.state
     record = state["victory"]
     record.update(winner=verdict.winner, condition=verdict.condition, ended=turn.number)

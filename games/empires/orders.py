@@ -3,9 +3,10 @@ NUMBER`), the parser (never raises) and the check against the turn being collect
 from __future__ import annotations
 
 import re
+from typing import TypeGuard
 
 from gm.core.maps import shown as _shown
-from gm.core.model import Order, Problem
+from gm.core.model import JSONObject, Order, OrderArgs, Problem
 
 from .board import Board, nation
 
@@ -39,8 +40,12 @@ ALL_BUT = re.compile(r"AB-([0-9]{1,6})", re.IGNORECASE)
 ACTION_NUMBER = re.compile(r"([0-9]{1,3})[.):]?")
 
 
+# An action's amount as the parser reads it: a number, ALL, or AB-n (all but n).
+Amount = int | str
+
+
 def make_order(number: int, verb: str, where: str | None = None, where_to: str | None = None,
-               amount=None) -> Order:
+               amount: Amount | None = None) -> Order:
     """An order as the robot or the implicit 17th action writes it (line 0)."""
     fields = [str(number), verb, where or "-", where_to or "-", "-" if amount is None else str(amount)]
     return Order(verb, (number, where, where_to, amount), 0, " ".join(fields))
@@ -82,7 +87,7 @@ def _action_number(words: list[str]) -> tuple[int | None, list[str]]:
     return None, words
 
 
-def _number_problem(number: int, used: dict) -> str | None:
+def _number_problem(number: int, used: dict[int, int]) -> str | None:
     if not 1 <= number <= MAX_ACTIONS:
         return (f"action {number} is out of range: a turn has actions 1 to {MAX_ACTIONS} "
                 "(the 17th, ARMY ALL, is automatic)")
@@ -91,7 +96,7 @@ def _number_problem(number: int, used: dict) -> str | None:
     return None
 
 
-def _parse_words(words: list[str]):
+def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     verb = words[0].upper()
     if verb not in VERBS:
         return f"{_shown(words[0])} is not an action; the actions are {', '.join(VERBS)}"
@@ -99,7 +104,7 @@ def _parse_words(words: list[str]):
     if len(fields) > 3:
         return f"{verb} has at most three fields after it: {USAGE[verb]}"
     fields += ["-"] * (3 - len(fields))
-    values = []
+    values: list[Amount | None] = []
     for kind, word in zip(SHAPES[verb], fields, strict=True):
         value = _field(kind, word, verb)
         if isinstance(value, tuple):  # a problem, wrapped so it cannot pass for a value
@@ -108,7 +113,7 @@ def _parse_words(words: list[str]):
     return verb, tuple(values)
 
 
-def _field(kind: str, word: str, verb: str):
+def _field(kind: str, word: str, verb: str) -> Amount | tuple[str] | None:
     blank = word == "-"
     if kind == "-":
         return None if blank else (f"{verb} has no use for {_shown(word)}: {USAGE[verb]}",)
@@ -125,7 +130,7 @@ def _field(kind: str, word: str, verb: str):
     return _amount(word, verb, optional=kind == "amount?")
 
 
-def _amount(word: str, verb: str, optional: bool):
+def _amount(word: str, verb: str, optional: bool) -> Amount | tuple[str]:
     if word == "-":
         return "ALL" if optional else (f"{verb} needs a number, ALL or AB-n: {USAGE[verb]}",)
     if word.upper() == "ALL":
@@ -140,19 +145,19 @@ def _amount(word: str, verb: str, optional: bool):
     return int(word)
 
 
-def resolve_amount(amount, available: int) -> tuple[int, str | None]:
+def resolve_amount(amount: Amount, available: int) -> tuple[int, str | None]:
     """(how many, why not) for an amount against what is there: an explicit number larger than
     what is there makes the order fail; ALL takes everything; AB-n everything but n."""
     if amount == "ALL":
         return available, None
-    if isinstance(amount, str) and amount.startswith("AB-"):
+    if isinstance(amount, str):  # AB-n: the only other word the parser gives
         return max(0, available - int(amount[3:])), None
     if amount > available:
         return 0, f"only {available} {'is' if available == 1 else 'are'} there, not {amount}"
     return amount, None
 
 
-def well_formed(order) -> bool:
+def well_formed(order: object) -> TypeGuard[Order]:
     """Whether an order has the shape the parser gives (guards resolve against odd input)."""
     if not isinstance(order, Order) or order.verb not in SHAPES or len(order.args) != 4:
         return False
@@ -169,7 +174,7 @@ def well_formed(order) -> bool:
     return True
 
 
-def _is_amount(value) -> bool:
+def _is_amount(value: object) -> bool:
     if value == "ALL":
         return True
     if isinstance(value, str):
@@ -181,7 +186,7 @@ def _is_amount(value) -> bool:
 # Checking against the state of the turn being collected: only what cannot change during the
 # turn is a problem (an area captured by an earlier action may be used by a later one).
 
-def check_orders(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """The problems with a seat's orders now; an empty list means they are accepted."""
     if seat not in state["countries"]:
         return [Problem(0, f"{seat} has no seat in this game")]
@@ -192,7 +197,7 @@ def check_orders(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
                 for o in orders]
     board = Board.of(state)
     problems = []
-    seen: dict[tuple, int] = {}
+    seen: dict[tuple[str, str], int] = {}
     for order in sorted(orders, key=lambda o: o.args[0]):
         message = _order_problem(state, board, seat, order, orders) or _twice(order, seen)
         if message:
@@ -200,7 +205,7 @@ def check_orders(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
     return sorted(problems, key=lambda p: p.line)
 
 
-def order_warnings(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """Actions left unused: a turn has 16, and one not used is lost (only ARMY ALL is automatic)."""
     if state["phase"] == "over" or seat in state["victory"]["eliminated"] or seat not in state["countries"]:
         return []
@@ -211,7 +216,7 @@ def order_warnings(state: dict, seat: str, orders: list[Order]) -> list[Problem]
                        "are lost this turn (only the automatic ARMY ALL follows them)")]
 
 
-def _twice(order: Order, seen: dict) -> str | None:
+def _twice(order: Order, seen: dict[tuple[str, str], int]) -> str | None:
     number, where = order.args[0], order.args[1]
     key = ("grow", where) if order.verb == "GROW" else ("mode", where) if order.verb in DEFENCE else None
     if key is None:
@@ -227,7 +232,7 @@ def _may_capture(orders: list[Order], number: int, code: str) -> bool:
     return any(o.verb == "ATTACK" and o.args[2] == code and o.args[0] < number for o in orders)
 
 
-def _order_problem(state: dict, board: Board, seat: str, order: Order, orders: list) -> str | None:
+def _order_problem(state: JSONObject, board: Board, seat: str, order: Order, orders: list[Order]) -> str | None:
     number, where, where_to, _ = order.args
     for code in (where, None if order.verb == "GIFT" else where_to):
         if code is not None and code not in board.places:
@@ -248,16 +253,16 @@ def _order_problem(state: dict, board: Board, seat: str, order: Order, orders: l
     return None
 
 
-def _yours(state: dict, code: str, seat: str, orders: list, number: int) -> bool:
+def _yours(state: JSONObject, code: str, seat: str, orders: list[Order], number: int) -> bool:
     return state["areas"][code]["owner"] == seat or _may_capture(orders, number, code)
 
 
-def _not_yours(state: dict, code: str) -> str:
+def _not_yours(state: JSONObject, code: str) -> str:
     owner = state["areas"][code]["owner"]
     return f"{code} is not yours (it is held by {nation(state, owner)})"
 
 
-def _gift_problem(state: dict, seat: str, country: str) -> str | None:
+def _gift_problem(state: JSONObject, seat: str, country: str) -> str | None:
     if country == seat:
         return "a gift goes to another country, not your own"
     if country not in state["countries"]:

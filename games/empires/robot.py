@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from random import Random
 
-from gm.core.model import Order
+from gm.core.model import JSONObject, Order
 
 from .actions import MOVE_COST, RESERVE_COST
 from .battle import needed_to_capture
 from .board import NEUTRAL, Board, owned
-from .orders import MAX_ACTIONS, make_order
+from .orders import MAX_ACTIONS, Amount, make_order
 
 MAX_ATTACKS = 5     # a robot spreads its risk: a few attacks a turn, each sure on paper
 MARGIN = 1          # spare attackers against an unseen entrenchment or ambush
@@ -18,7 +18,7 @@ MAX_GROWS = 3
 class _Planner:
     """Builds one seat's orders against the state, spending its BPs as it goes."""
 
-    def __init__(self, state: dict, seat: str, rng: Random):
+    def __init__(self, state: JSONObject, seat: str, rng: Random):
         self.state, self.seat, self.rng = state, seat, rng
         self.board = Board.of(state)
         self.country = state["countries"][seat]
@@ -27,7 +27,8 @@ class _Planner:
         self.armies = {code: state["areas"][code]["armies"] for code in self.mine}
         self.orders: list[Order] = []
 
-    def add(self, verb: str, where=None, where_to=None, amount=None, cost: int = 0) -> bool:
+    def add(self, verb: str, where: str | None = None, where_to: str | None = None, amount: Amount | None = None,
+            cost: int = 0) -> bool:
         if len(self.orders) >= MAX_ACTIONS or cost > self.bps:
             return False
         self.bps -= cost
@@ -51,7 +52,7 @@ class _Planner:
             if self.threat(code) > area["armies"] + area["population"] and area["population"] >= 4:
                 self.add("LEVY", code, None, "ALL")
 
-    def targets(self) -> list[tuple]:
+    def targets(self) -> list[tuple[int, int, float, str, str]]:
         """(attackers needed, -value, tie-break, source, target) for every target in reach."""
         found = []
         for target in sorted({t for c in self.mine for t in self.board.reach[c]} - set(self.mine)):
@@ -99,7 +100,7 @@ class _Planner:
                 self.add("FORTIFY", capital, cost=2 * (level + 1))
 
 
-def robot_orders(state: dict, seat: str, rng: Random) -> list[Order]:
+def robot_orders(state: JSONObject, seat: str, rng: Random) -> list[Order]:
     """Orders check_orders accepts: defend the borders, attack what it surely takes, grow, and
     leave the rest to the implicit ARMY ALL."""
     if seat not in state.get("countries", {}) or state.get("phase") == "over" \

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 from gm.core import census, victory
-from gm.core.model import Order, Outcome, SeatInfo, TurnResult
+from gm.core.model import JSONObject, Order, Outcome, SeatInfo, TurnResult
 from gm.core.ruleset import ScenarioError, TurnSeeds
 
 from .actions import Turn, act, describe
@@ -14,7 +14,7 @@ from .endturn import end_turn
 from .orders import DEFENCE, MAX_ACTIONS, well_formed
 
 
-def new_game(scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
+def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> JSONObject:
     """The state before turn 1: seated countries own their areas; the others' areas are neutral.
 
     The census schedule is drawn now from the game seed and kept hidden (D-EMP-8); the order of
@@ -57,12 +57,12 @@ def new_game(scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
     return state
 
 
-def _fresh_books(start: int) -> dict:
+def _fresh_books(start: int) -> JSONObject:
     return {"start": start, "spent": 0, "gifts": 0, "leftover": 0, "income": 0, "supply": 0,
             "dispersed": {}, "next": start}
 
 
-def _working_copy(state: dict) -> dict:
+def _working_copy(state: JSONObject) -> JSONObject:
     # Only the parts a turn changes are copied; the scenario and the census schedule are shared,
     # read-only, so a 200-area turn stays fast and the input is never touched.
     out = dict(state)
@@ -77,7 +77,7 @@ def _working_copy(state: dict) -> dict:
     return out
 
 
-def resolve(state: dict, orders: dict[str, list[Order]], seeds: TurnSeeds) -> TurnResult:
+def resolve(state: JSONObject, orders: dict[str, list[Order]], seeds: TurnSeeds) -> TurnResult:
     """One turn: defence orders, actions 1-16 interleaved in the order of play, then the end of
     the turn. Never raises for bad orders and never changes `state`."""
     if state.get("phase") == "over":
@@ -106,7 +106,7 @@ def resolve(state: dict, orders: dict[str, list[Order]], seeds: TurnSeeds) -> Tu
     return TurnResult(work, tuple(turn.events))
 
 
-def _plan(turn: Turn, seat: str, orders: list) -> dict[int, Order]:
+def _plan(turn: Turn, seat: str, orders: list[Order]) -> dict[int, Order]:
     """A seat's actions by number; orders resolve cannot use fail here, on their own."""
     plan: dict[int, Order] = {}
     for order in orders:
@@ -146,7 +146,7 @@ def set_defences(turn: Turn, seat: str, plan: dict[int, Order]) -> None:
 # ----------------------------------------------------------------------------------------------
 # Scores and the end.
 
-def scores(state: dict) -> dict[str, int]:
+def scores(state: JSONObject) -> dict[str, int]:
     """Land areas held while the game runs (VP totals are secret, 11.3); VP once it is over."""
     if state.get("phase") == "over":
         return dict(state["vp"])
@@ -157,7 +157,7 @@ def scores(state: dict) -> dict[str, int]:
     return counts
 
 
-def outcome(state: dict) -> Outcome | None:
+def outcome(state: JSONObject) -> Outcome | None:
     if state.get("phase") != "over":
         return None
     record = state[victory.STATE_KEY]

@@ -4,11 +4,12 @@ from __future__ import annotations
 import re
 
 from gm.core.maps import duplicates, unconnected
+from gm.core.model import JSONObject
 from gm.core.scenarios import Fields, load_staged
 
 from .terrain import TERRAINS
 
-DEFAULTS = {"points_target": 0, "neutral_colour": "#9aa38f", "sea_colour": "#b9d3e8"}
+DEFAULTS: dict[str, str | int] = {"points_target": 0, "neutral_colour": "#9aa38f", "sea_colour": "#b9d3e8"}
 REQUIRED_TOP = ("name", "title", "min_seats", "max_seats", "width", "height")
 TOP_KEYS = set(REQUIRED_TOP) | set(DEFAULTS) | {"country", "area"}
 COUNTRY_KEYS = {"code", "name", "colour", "capital", "bps"}
@@ -20,12 +21,12 @@ AREA_CODE = re.compile(r"[A-Z]{3}")      # "areas three-letter codes"
 MAX_FORT = 3                             # rule D-EMP-4
 
 
-def load_scenario_text(text: str, source: str) -> dict:
+def load_scenario_text(text: str, source: str) -> JSONObject:
     """Parse and validate a scenario; raise ScenarioError naming the source and every problem."""
     return load_staged(text, source, (_read_fields, _check_references, _check_sizes), _normalise)
 
 
-def _read_fields(raw: dict) -> list[str]:
+def _read_fields(raw: JSONObject) -> list[str]:
     problems: list[str] = []
     top = Fields(raw, "the scenario", problems)
     top.unknown(TOP_KEYS)
@@ -63,7 +64,7 @@ def _read_area(area: Fields) -> None:
     area.within("fort", 0, MAX_FORT)
 
 
-def _check_references(raw: dict) -> list[str]:
+def _check_references(raw: JSONObject) -> list[str]:
     problems: list[str] = []
     countries = {c["code"]: c for c in raw["country"]}
     areas = {a["code"]: a for a in raw["area"]}
@@ -93,7 +94,7 @@ def _check_references(raw: dict) -> list[str]:
     return problems
 
 
-def _check_sizes(raw: dict) -> list[str]:
+def _check_sizes(raw: JSONObject) -> list[str]:
     problems: list[str] = []
     low, high, listed = raw["min_seats"], raw["max_seats"], len(raw["country"])
     if low < 2:
@@ -107,7 +108,7 @@ def _check_sizes(raw: dict) -> list[str]:
     return problems + unconnected({a["code"]: a["neighbours"] for a in raw["area"]}, "areas")
 
 
-def _normalise(raw: dict) -> dict:
+def _normalise(raw: JSONObject) -> JSONObject:
     scenario = {key: raw[key] for key in REQUIRED_TOP}
     scenario.update({key: raw.get(key, default) for key, default in DEFAULTS.items()})
     terrain = {a["code"]: a["terrain"] for a in raw["area"]}
@@ -130,7 +131,7 @@ def _normalise(raw: dict) -> dict:
     return scenario
 
 
-def _reach(code: str, links: dict, terrain: dict) -> list[str]:
+def _reach(code: str, links: dict[str, list[str]], terrain: dict[str, str]) -> list[str]:
     """Land areas armies in `code` can move to or attack: its land neighbours, and the land
     areas on the far side of a sea next to it (a crossing)."""
     found = set()

@@ -5,8 +5,11 @@ countries' BPs and orders, and events the seat may not see.
 """
 from __future__ import annotations
 
+from typing import cast
+
 from gm.core import census, victory
 from gm.core.forms import wrapped_comment
+from gm.core.model import JSONObject
 from gm.core.vp import VPChange
 
 from .board import NEUTRAL, Board, alive, armies_on_map, nation, owned
@@ -15,11 +18,11 @@ from .rules import outcome
 SEA_OWNER = "sea"  # how seas appear on the shared map (the legend names them "sea")
 
 
-def turn_label(state: dict) -> str:
+def turn_label(state: JSONObject) -> str:
     return "Game over" if state.get("phase") == "over" else f"Turn {state['turn']}"
 
 
-def view(state: dict, seat: str) -> dict:
+def view(state: JSONObject, seat: str) -> JSONObject:
     """The only input to a seat's report."""
     result = outcome(state)
     record = state[victory.STATE_KEY]
@@ -41,7 +44,7 @@ def view(state: dict, seat: str) -> dict:
     }
 
 
-def _warning(state: dict, record: dict) -> dict | None:
+def _warning(state: JSONObject, record: JSONObject) -> JSONObject | None:
     if record["warning"] is None or state["phase"] == "over":
         return None
     leader = record.get("leader")
@@ -49,13 +52,13 @@ def _warning(state: dict, record: dict) -> dict | None:
             "vp": state["vp"].get(leader) if leader else None, "holds": list(record.get("holds", []))}
 
 
-def _colour(state: dict, owner) -> str:
+def _colour(state: JSONObject, owner: str | None) -> str:
     if owner == NEUTRAL or owner is None:
-        return state["scenario"]["neutral_colour"]
-    return state["countries"][owner]["colour"]
+        return cast(str, state["scenario"]["neutral_colour"])
+    return cast(str, state["countries"][owner]["colour"])
 
 
-def _map(state: dict) -> dict:
+def _map(state: JSONObject) -> JSONObject:
     scenario = state["scenario"]
     capitals = {c["capital"]: code for code, c in state["countries"].items()}
     territories = []
@@ -72,7 +75,7 @@ def _map(state: dict) -> dict:
     return {"width": scenario["width"], "height": scenario["height"], "territories": territories}
 
 
-def _roundup_line(state: dict, code: str) -> dict:
+def _roundup_line(state: JSONObject, code: str) -> JSONObject:
     country = state["countries"][code]
     return {"code": code, "nation": country["nation"], "name": country["name"],
             "colour": country["colour"], "areas": len(owned(state, code)),
@@ -80,7 +83,7 @@ def _roundup_line(state: dict, code: str) -> dict:
             "capital": country["capital"], "eliminated": state[victory.STATE_KEY]["eliminated"].get(code)}
 
 
-def _you(state: dict, seat: str) -> dict:
+def _you(state: JSONObject, seat: str) -> JSONObject:
     board = Board.of(state)
     country = state["countries"][seat]
     mine = owned(state, seat)
@@ -97,7 +100,7 @@ def _you(state: dict, seat: str) -> dict:
     }
 
 
-def _neighbours(state: dict, board: Board, seat: str, mine: list[str]) -> list[dict]:
+def _neighbours(state: JSONObject, board: Board, seat: str, mine: list[str]) -> list[JSONObject]:
     near: dict[str, list[str]] = {}
     for code in mine:
         for other in board.reach[code]:
@@ -116,7 +119,7 @@ def _neighbours(state: dict, board: Board, seat: str, mine: list[str]) -> list[d
 # ----------------------------------------------------------------------------------------------
 # The order form: the ruleset's lines of the prefilled turn file.
 
-def order_form(state: dict, seat: str) -> list[str]:
+def order_form(state: JSONObject, seat: str) -> list[str]:
     if seat not in state["countries"]:
         return [f"# {seat} has no seat in this game."]
     if state["phase"] == "over":
@@ -153,10 +156,10 @@ def order_form(state: dict, seat: str) -> list[str]:
     return lines + [example or "# For example:  1 ARMY - - ALL"]
 
 
-def vp_changes(state: dict, seat: str) -> list[VPChange]:
+def vp_changes(state: JSONObject, seat: str) -> list[VPChange]:
     return [VPChange.from_json(c) for c in state["vp_changes"] if c["seat"] == seat]
 
 
-def census_schedule(state: dict) -> list[int]:
+def census_schedule(state: JSONObject) -> list[int]:
     """For the GM only (gm game show --gm-secrets); no view calls this."""
     return list(state[census.STATE_KEY]["turns"])

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from random import Random
-from types import SimpleNamespace
 
+from gm.core.model import JSONObject
 from gm.core.ruleset import GameOption
-from gm.packaged import PackagedRuleset
+from gm.packaged import PackagedRuleset, Parts
 
 from . import orders, robot, rules, scenario, view
 from .privacy import hidden_variant as _hidden_variant
@@ -23,7 +23,7 @@ class ImperialsRuleset(PackagedRuleset):
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.imperials.templates"
     cases_package = "gm_games.imperials.cases"
-    parts = SimpleNamespace(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
+    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
     default_scenario_name = "island"
     demo_seats = 4
     options = (
@@ -33,10 +33,10 @@ class ImperialsRuleset(PackagedRuleset):
                    "victory points winning, if nobody has won by then; 0: no limit"),
     )
 
-    def seat_codes(self, scenario: dict) -> list[str]:
+    def seat_codes(self, scenario: JSONObject) -> list[str]:
         return [seat["code"] for seat in scenario["seats"]]
 
-    def hidden_variant(self, state: dict, seat: str, rng: Random) -> dict:
+    def hidden_variant(self, state: JSONObject, seat: str, rng: Random) -> JSONObject:
         """A copy of the state where only what `seat` alone may know differs: its hand, its
         action cards and its standing answers (contract: every other view stays the same)."""
         return _hidden_variant(state, seat, rng)

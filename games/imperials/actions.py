@@ -4,16 +4,21 @@ and wonders.py. Each action checks what it needs when it comes to run (rule D-AL
 that cannot run fails alone, with an event saying why, and changes nothing."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
+from gm.core.model import JSONObject, Order, OrderArgs
+
 from .awards import update_army, update_longest
 from .cards import COLOUR_OF, TITLES
-from .goods import COSTS, YIELDS, cards_text, pay, take
+from .goods import COSTS, YIELDS, Cards, cards_text, pay, take
 from .places import road_problem, town_problem, village_problem
 from .produce import reveal_fog
 from .robber import move_robber
 from .turn import Turn, voice
 
 
-def build_road(turn: Turn, seat: str, order, edge: str, free: bool = False) -> bool:
+def build_road(turn: Turn, seat: str, order: Order, edge: str, free: bool = False) -> bool:
     state = turn.state
     problem = road_problem(state, turn.geo, seat, edge, voice(state, seat, you=False))
     problem = problem or (None if free else turn.lacks(seat, COSTS["road"]))
@@ -30,7 +35,7 @@ def build_road(turn: Turn, seat: str, order, edge: str, free: bool = False) -> b
     return True
 
 
-def build_village(turn: Turn, seat: str, order, vertex: int) -> None:
+def build_village(turn: Turn, seat: str, order: Order, vertex: int) -> None:
     state = turn.state
     problem = village_problem(state, turn.geo, seat, vertex, voice(state, seat, you=False))
     problem = problem or turn.lacks(seat, COSTS["village"])
@@ -42,7 +47,7 @@ def build_village(turn: Turn, seat: str, order, vertex: int) -> None:
     longest(turn)  # a village can interrupt another player's route
 
 
-def build_town(turn: Turn, seat: str, order, vertex: int, cost: dict | None = None) -> None:
+def build_town(turn: Turn, seat: str, order: Order, vertex: int, cost: Cards | None = None) -> None:
     state = turn.state
     cost = COSTS["town"] if cost is None else cost
     problem = town_problem(state, turn.geo, seat, vertex, voice(state, seat, you=False))
@@ -55,9 +60,9 @@ def build_town(turn: Turn, seat: str, order, vertex: int, cost: dict | None = No
 
 
 def longest(turn: Turn) -> None:
-    def note(old, new, lengths) -> None:
+    def note(old: str | None, new: str | None, lengths: dict[str, int]) -> None:
         if new is None:
-            turn.add("longest_route", f"{turn.name(old)} loses the longest trade route: nobody holds "
+            turn.add("longest_route", f"{turn.name(cast(str, old))} loses the longest trade route: nobody holds "
                      "one of 5 or more roads that is longest alone.", seat=None, lost=old)
         else:
             turn.add("longest_route", f"{turn.name(new)} now holds the longest trade route "
@@ -65,7 +70,7 @@ def longest(turn: Turn) -> None:
     update_longest(turn.state, turn.geo, note)
 
 
-def buy_card(turn: Turn, seat: str, order) -> None:
+def buy_card(turn: Turn, seat: str, order: Order) -> None:
     state = turn.state
     if not state["decks"]["basic"]:
         return turn.failed(seat, order, "the deck of action cards is empty")
@@ -82,16 +87,17 @@ def buy_card(turn: Turn, seat: str, order) -> None:
 # ----------------------------------------------------------------------------------------------
 # Action cards.
 
-def playable(turn: Turn, seat: str, card: str) -> dict | None:
+def playable(turn: Turn, seat: str, card: str) -> JSONObject | None:
     """The card a seat may play now: held, and (Basic) not bought this round (rule D-IM-2)."""
     state = turn.state
+    entry: JSONObject
     for entry in state["seats"][seat]["cards"]:
         if entry["card"] == card and not (entry.get("bought") and entry["round"] == state["round"]):
             return entry
     return None
 
 
-def play_card(turn: Turn, seat: str, order, card: str, args: tuple) -> None:
+def play_card(turn: Turn, seat: str, order: Order, card: str, args: OrderArgs) -> None:
     state = turn.state
     if state["mode"] == "basic" and turn.played:
         return turn.failed(seat, order, "only one action card may be played in a turn")
@@ -112,18 +118,18 @@ def play_card(turn: Turn, seat: str, order, card: str, args: tuple) -> None:
         state["decks"][COLOUR_OF[card]].append(card)  # back under its deck, to be dealt again
 
 
-def _warrior(turn: Turn, seat: str, order, tile=None, victim=None) -> None:
+def _warrior(turn: Turn, seat: str, order: Order, tile: str | None = None, victim: str | None = None) -> None:
     turn.add("play", f"{turn.name(seat)} plays a Warrior card.", seat=seat, card="warrior")
     move_robber(turn, seat, tile, victim)
     turn.seats[seat]["warriors_played"] += 1
 
-    def note(old, new, played) -> None:
+    def note(old: str | None, new: str, played: int) -> None:
         turn.add("strongest_army", f"{turn.name(new)} now has the strongest army ({played} "
                  "Warrior cards played): 2 victory points.", seat=new, lost=old, count=played)
     update_army(turn.state, seat, note)
 
 
-def _roads(turn: Turn, seat: str, order, *edges) -> str | None:
+def _roads(turn: Turn, seat: str, order: Order, *edges: str) -> str | None:
     state = turn.state
     v = voice(state, seat, you=False)
     first = road_problem(state, turn.geo, seat, edges[0], v)
@@ -135,7 +141,7 @@ def _roads(turn: Turn, seat: str, order, *edges) -> str | None:
     return None
 
 
-def _plenty(turn: Turn, seat: str, order, *goods) -> str | None:
+def _plenty(turn: Turn, seat: str, order: Order, *goods: str) -> str | None:
     state = turn.state
     wanted: dict[str, int] = {}
     for good in goods:
@@ -150,7 +156,7 @@ def _plenty(turn: Turn, seat: str, order, *goods) -> str | None:
     return None
 
 
-def _monopoly(turn: Turn, seat: str, order, good: str) -> None:
+def _monopoly(turn: Turn, seat: str, order: Order, good: str) -> None:
     state = turn.state
     total = 0
     for other in state["seating"]:
@@ -164,8 +170,8 @@ def _monopoly(turn: Turn, seat: str, order, good: str) -> None:
              card="monopoly", good=good, count=total)
 
 
-def _harvest(kind: str, card: str):
-    def effect(turn: Turn, seat: str, order) -> None:
+def _harvest(kind: str, card: str) -> Callable[[Turn, str, Order], None]:
+    def effect(turn: Turn, seat: str, order: Order) -> None:
         # 2 of the tile's resource for each such tile next to the player's settlements.
         state, geo = turn.state, turn.geo
         good = YIELDS[kind]
@@ -180,7 +186,7 @@ def _harvest(kind: str, card: str):
     return effect
 
 
-def _effects() -> dict:
+def _effects() -> dict[str, Callable[..., str | None]]:
     from .warriors import smith, warlord
     from .wonders import bishop, engineer, merchant
     return {"warrior": _warrior, "roads": _roads, "plenty": _plenty, "monopoly": _monopoly,

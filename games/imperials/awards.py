@@ -2,6 +2,10 @@
 points, with the hidden ones (victory point cards in the hand) counted only where allowed."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from gm.core.model import JSONObject
+
 from .board import Geometry
 from .places import blocked_for, pieces_of
 
@@ -10,7 +14,7 @@ ARMY_MIN = 3
 AWARD_VP = 2
 
 
-def route_length(state: dict, geo: Geometry, seat: str) -> int:
+def route_length(state: JSONObject, geo: Geometry, seat: str) -> int:
     """The longest run of a seat's roads with no edge used twice, not passing through another
     player's settlement (it may end there)."""
     mine = [e for e, owner in state["roads"].items() if owner == seat]
@@ -21,7 +25,13 @@ def route_length(state: dict, geo: Geometry, seat: str) -> int:
     return max(_walk(state, geo, seat, v, own, set()) for v in starts)
 
 
-def _walk(state: dict, geo: Geometry, seat: str, vertex: int, own: set, used: set) -> int:
+# How an award's change is reported: (old holder, new holder, route lengths per seat), and
+# (old holder, new holder, Warrior cards the new one has played).
+RouteNote = Callable[[str | None, str | None, dict[str, int]], None]
+ArmyNote = Callable[[str | None, str, int], None]
+
+
+def _walk(state: JSONObject, geo: Geometry, seat: str, vertex: int, own: set[str], used: set[str]) -> int:
     best = 0
     for edge in geo.vertex_edges[vertex]:
         if edge in own and edge not in used:
@@ -34,7 +44,7 @@ def _walk(state: dict, geo: Geometry, seat: str, vertex: int, own: set, used: se
     return best
 
 
-def update_longest(state: dict, geo: Geometry, note) -> None:
+def update_longest(state: JSONObject, geo: Geometry, note: RouteNote) -> None:
     """Give or take the longest trade route after anything that can change a route. note(text,
     seat, length) reports a change. The holder keeps it on a tie and loses it below 5; another
     player takes it only by being strictly longer (rule D-IM-7)."""
@@ -53,7 +63,7 @@ def update_longest(state: dict, geo: Geometry, note) -> None:
     note(holder, new, lengths)
 
 
-def update_army(state: dict, seat: str, note) -> None:
+def update_army(state: JSONObject, seat: str, note: ArmyNote) -> None:
     """Basic: the strongest army goes to a player who has played 3 or more Warrior cards and
     more than its holder."""
     played = state["seats"][seat]["warriors_played"]
@@ -68,10 +78,10 @@ def update_army(state: dict, seat: str, note) -> None:
         note(holder, seat, played)
 
 
-def points(state: dict, seat: str, hidden: bool) -> int:
+def points(state: JSONObject, seat: str, hidden: bool) -> int:
     """A seat's victory points; hidden=True adds the victory point cards still in its hand."""
     me = state["seats"][seat]
-    total = len(pieces_of(state, seat, "village")) + 2 * len(pieces_of(state, seat, "town"))
+    total: int = len(pieces_of(state, seat, "village")) + 2 * len(pieces_of(state, seat, "town"))
     total += AWARD_VP * (state["longest"]["seat"] == seat) + AWARD_VP * (state["army"]["seat"] == seat)
     total += me["shown_points"] + me["dragonslayer"]
     total += AWARD_VP * sum(1 for w in state["wonders"].values() if w and w["seat"] == seat)
@@ -80,7 +90,7 @@ def points(state: dict, seat: str, hidden: bool) -> int:
     return total
 
 
-def points_table(state: dict, seat: str, hidden: bool) -> dict:
+def points_table(state: JSONObject, seat: str, hidden: bool) -> JSONObject:
     """Where a seat's points come from, for the report's VP table."""
     me = state["seats"][seat]
     return {

@@ -33,6 +33,9 @@ def edge_name(a: int, b: int) -> str:
     return f"{min(a, b)}-{max(a, b)}"
 
 
+# A point of the layout's lattice, or a tile slot: (column, row).
+Point = tuple[int, int]
+
 @dataclass(frozen=True)
 class Geometry:
     """Everything about a layout that never changes during a game.
@@ -47,39 +50,40 @@ class Geometry:
     order around the island.
     """
 
-    slots: tuple
-    tiles: tuple
-    corner: dict
-    points: tuple
-    vertex_tiles: dict
-    vertex_edges: dict
-    vertex_neighbours: dict
-    tile_vertices: dict
-    tile_edges: dict
-    edge_ends: dict
-    edge_tiles: dict
-    tile_neighbours: dict
-    coast: tuple
+    slots: tuple[Point, ...]
+    tiles: tuple[str, ...]
+    corner: dict[Point, int]
+    points: tuple[Point | None, ...]
+    vertex_tiles: dict[int, tuple[str, ...]]
+    vertex_edges: dict[int, tuple[str, ...]]
+    vertex_neighbours: dict[int, tuple[int, ...]]
+    tile_vertices: dict[str, tuple[int, ...]]
+    tile_edges: dict[str, tuple[str, ...]]
+    edge_ends: dict[str, tuple[int, int]]
+    edge_tiles: dict[str, tuple[str, ...]]
+    tile_neighbours: dict[str, tuple[str, ...]]
+    coast: tuple[str, ...]
 
     @property
     def vertex_count(self) -> int:
         return len(self.points) - 1
 
-    def is_vertex(self, number) -> bool:
+    def is_vertex(self, number: object) -> bool:
         return isinstance(number, int) and not isinstance(number, bool) and 1 <= number < len(self.points)
 
 
 @lru_cache(maxsize=32)
-def geometry(slots: tuple) -> Geometry:
+def geometry(slots: tuple[Point, ...]) -> Geometry:
     """The geometry of a layout given as a tuple of (c, r) slots in reading order."""
     lattice = {(c + dx, 3 * r + dy) for c, r in slots for dx, dy in CORNERS}
     ordered = sorted(lattice, key=lambda p: (p[1], p[0]))
     corner = {p: i + 1 for i, p in enumerate(ordered)}
     tiles = tuple(tile_code(i) for i in range(len(slots)))
-    tile_vertices, tile_edges = {}, {}
-    vertex_tiles = {n: [] for n in corner.values()}
-    edge_tiles: dict[str, list] = {}
-    edge_ends: dict[str, tuple] = {}
+    tile_vertices: dict[str, tuple[int, ...]] = {}
+    tile_edges: dict[str, tuple[str, ...]] = {}
+    vertex_tiles: dict[int, list[str]] = {n: [] for n in corner.values()}
+    edge_tiles: dict[str, list[str]] = {}
+    edge_ends: dict[str, tuple[int, int]] = {}
     for code, (c, r) in zip(tiles, slots):
         ring = [corner[(c + dx, 3 * r + dy)] for dx, dy in CORNERS]
         tile_vertices[code] = tuple(ring)
@@ -93,8 +97,8 @@ def geometry(slots: tuple) -> Geometry:
         tile_edges[code] = tuple(names)
         for n in ring:
             vertex_tiles[n].append(code)
-    vertex_edges = {n: [] for n in corner.values()}
-    vertex_neighbours = {n: [] for n in corner.values()}
+    vertex_edges: dict[int, list[str]] = {n: [] for n in corner.values()}
+    vertex_neighbours: dict[int, list[int]] = {n: [] for n in corner.values()}
     for name in sorted(edge_ends, key=lambda e: edge_ends[e]):
         a, b = edge_ends[name]
         vertex_edges[a].append(name)
@@ -115,13 +119,13 @@ def geometry(slots: tuple) -> Geometry:
     )
 
 
-def _coast(edge_ends: dict, edge_tiles: dict) -> tuple:
+def _coast(edge_ends: dict[str, tuple[int, int]], edge_tiles: dict[str, list[str]]) -> tuple[str, ...]:
     """The sea edges (those of one tile only) in order around the island, starting from the
     edge at the first vertex in reading order, going clockwise on the map."""
     outer = [e for e, t in edge_tiles.items() if len(t) == 1]
     if not outer:
         return ()
-    at_vertex: dict[int, list] = {}
+    at_vertex: dict[int, list[str]] = {}
     for e in outer:
         for v in edge_ends[e]:
             at_vertex.setdefault(v, []).append(e)

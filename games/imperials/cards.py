@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from random import Random
 
+from gm.core.model import JSONObject
+
 BASIC_DECK = {"warrior": 14, "point": 5, "roads": 2, "plenty": 2, "monopoly": 2}  # rule D-IM-2
 WONDERS_DECKS = {
     "science": {"roads": 3, "irrigation": 3, "mining": 3, "engineer": 2, "printer": 1},
@@ -51,7 +53,7 @@ def card_name(word: str) -> str | None:
     return lower if lower in TITLES else None
 
 
-def new_decks(mode: str, rng: Random) -> dict:
+def new_decks(mode: str, rng: Random) -> JSONObject:
     """The shuffled decks of a new game: {"basic": [...]} or one per colour."""
     decks = {"basic": BASIC_DECK} if mode == "basic" else WONDERS_DECKS
     shuffled = {}
@@ -62,12 +64,12 @@ def new_decks(mode: str, rng: Random) -> dict:
     return shuffled
 
 
-def draw(state: dict, deck: str) -> str | None:
+def draw(state: JSONObject, deck: str) -> str | None:
     """The top card of a deck (None when it is empty)."""
     cards = state["decks"][deck]
     return cards.pop(0) if cards else None
 
 
-def held(seat: dict) -> list[str]:
+def held(seat: JSONObject) -> list[str]:
     """The action cards in a seat's hand, by name."""
     return [c["card"] for c in seat["cards"]]

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from random import Random
 
-from .board import geometry
+from gm.core.model import JSONObject
+
+from .board import Geometry, geometry
 
 RED = (6, 8)
 TRIES = 500  # shuffles tried before the red tokens are moved apart by swaps
 
 
-def deal_board(scenario: dict, rng: Random) -> dict:
+def deal_board(scenario: JSONObject, rng: Random) -> JSONObject:
     """The board of a new game: tiles by letter (kind, number, fog), ports, the robber's tile."""
     slots = tuple(tuple(s) for s in scenario["slots"])
     geo = geometry(slots)
@@ -35,7 +37,7 @@ def deal_board(scenario: dict, rng: Random) -> dict:
             "ports": _ports(geo, ports, scenario["port_start"]), "robber": robber}
 
 
-def _fair(geo, kinds: list, numbers: list, rng: Random) -> tuple[list, list]:
+def _fair(geo: Geometry, kinds: list[str], numbers: list[int], rng: Random) -> tuple[list[str], list[int]]:
     """Kinds shuffled over the slots and tokens over the producing tiles, reshuffled until no
     two red tokens touch; after TRIES shuffles the last deal is mended by swapping tokens."""
     for _ in range(TRIES):
@@ -46,20 +48,20 @@ def _fair(geo, kinds: list, numbers: list, rng: Random) -> tuple[list, list]:
     return kinds, _mend(geo, kinds, numbers, rng)
 
 
-def placed_numbers(geo, kinds: list, numbers: list) -> dict:
+def placed_numbers(geo: Geometry, kinds: list[str], numbers: list[int]) -> dict[str, int]:
     """Tile letter -> token, for the producing tiles in reading order."""
     tokens = iter(numbers)
     return {code: next(tokens) for code, kind in zip(geo.tiles, kinds) if kind != "desert"}
 
 
-def red_neighbours(geo, kinds: list, numbers: list) -> list[tuple[str, str]]:
+def red_neighbours(geo: Geometry, kinds: list[str], numbers: list[int]) -> list[tuple[str, str]]:
     """Pairs of neighbouring tiles that both hold a red token (6 or 8)."""
     placed = placed_numbers(geo, kinds, numbers)
     red = {code for code, n in placed.items() if n in RED}
     return [(a, b) for a in sorted(red) for b in geo.tile_neighbours[a] if b in red and a < b]
 
 
-def _mend(geo, kinds: list, numbers: list, rng: Random) -> list:
+def _mend(geo: Geometry, kinds: list[str], numbers: list[int], rng: Random) -> list[int]:
     # Swap a red token that touches another with a plain token on a tile clear of red ones.
     numbers = list(numbers)
     order = [code for code, kind in zip(geo.tiles, kinds) if kind != "desert"]
@@ -78,7 +80,7 @@ def _mend(geo, kinds: list, numbers: list, rng: Random) -> list:
     return numbers
 
 
-def _ports(geo, kinds: list, start: int) -> list[dict]:
+def _ports(geo: Geometry, kinds: list[str], start: int) -> list[JSONObject]:
     """Ports spread evenly along the coast, starting `start` edges after the coast's first."""
     coast = geo.coast
     if not kinds or not coast:

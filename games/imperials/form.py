@@ -3,12 +3,13 @@ collected. Comment lines start with '#'; every line fits in 84 characters; what 
 (the seat's standing answers) parses and passes check_orders as it stands."""
 from __future__ import annotations
 
-from gm.core.forms import FORM_WIDTH as WIDTH
-from gm.core.forms import wrapped_comment
+from gm.core.forms import FORM_WIDTH as WIDTH, wrapped_comment
+from gm.core.model import JSONObject
 
+from .board import Geometry
 from .goods import COSTS, RESOURCES, YIELDS, cards_text, has
 from .grammar import make_order
-from .places import pieces_of, village_problem, vertex_worth
+from .places import pieces_of, vertex_worth, village_problem
 from .turn import board_geometry, voice
 
 COST_WORDS = {"road": "ROAD <edge>", "village": "VILLAGE <vertex>", "town": "TOWN <vertex>",
@@ -16,7 +17,7 @@ COST_WORDS = {"road": "ROAD <edge>", "village": "VILLAGE <vertex>", "town": "TOW
               "activate": "ACTIVATE <vertex>", "fence": "FENCE <town>"}
 
 
-def order_form(state: dict, seat: str) -> list[str]:
+def order_form(state: JSONObject, seat: str) -> list[str]:
     if seat not in state["seats"]:
         return [f"# {seat} has no seat in this game."]
     if state["phase"] == "over":
@@ -30,7 +31,7 @@ def wrapped(prefix: str, items: list[str]) -> list[str]:
     return wrapped_comment(prefix, items, separator=",")
 
 
-def _setup_form(state: dict, seat: str) -> list[str]:
+def _setup_form(state: JSONObject, seat: str) -> list[str]:
     geo = board_geometry(state)
     second = "town" if state["mode"] == "wonders" else "village"
     ranked = sorted(range(1, geo.vertex_count + 1), key=lambda v: (-vertex_worth(state, geo, v), v))[:10]
@@ -47,14 +48,14 @@ def _setup_form(state: dict, seat: str) -> list[str]:
     ]
 
 
-def _tiles_at(state: dict, geo, vertex: int) -> str:
+def _tiles_at(state: JSONObject, geo: Geometry, vertex: int) -> str:
     """'8 wheat, 4 brick': the number and resource of each visible tile a vertex touches."""
     tiles = [state["board"]["tiles"][c] for c in geo.vertex_tiles[vertex]]
     seen = [t for t in tiles if not t["fog"] and t["number"]]
     return ", ".join(f"{t['number']} {YIELDS.get(t['kind'], t['kind'])}" for t in seen) or "nothing"
 
 
-def _round_form(state: dict, seat: str) -> list[str]:
+def _round_form(state: JSONObject, seat: str) -> list[str]:
     me = state["seats"][seat]
     hand = me["hand"]
     wonders = state["mode"] == "wonders"
@@ -82,7 +83,7 @@ def _round_form(state: dict, seat: str) -> list[str]:
     return lines
 
 
-def _places(state: dict, seat: str) -> list[str]:
+def _places(state: JSONObject, seat: str) -> list[str]:
     """The seat's settlements and the free corners its roads reach, where a village may go."""
     geo = board_geometry(state)
     villages = [str(v) for v in pieces_of(state, seat, "village")]
@@ -94,7 +95,7 @@ def _places(state: dict, seat: str) -> list[str]:
             *wrapped("# Free corners your roads reach (for VILLAGE):", spots or ["none yet"])]
 
 
-def _offers(state: dict, seat: str) -> list[str]:
+def _offers(state: JSONObject, seat: str) -> list[str]:
     open_to_you = [o for o in state["offers"] if o["from"] != seat and o["to"] in ("ALL", seat)]
     if not open_to_you:
         return []
@@ -105,7 +106,7 @@ def _offers(state: dict, seat: str) -> list[str]:
     return lines
 
 
-def _standing(state: dict, seat: str) -> list[str]:
+def _standing(state: JSONObject, seat: str) -> list[str]:
     """The seat's standing answers, prefilled as order lines so they stand as they are."""
     standing = state["seats"][seat]["standing"]
     lines = ["# Standing answers for the other players' turns (and your own roll of 7):",
@@ -135,6 +136,6 @@ def _standing(state: dict, seat: str) -> list[str]:
     return lines + [o.text for o in written if len(o.text) <= WIDTH]
 
 
-def _tile_ok(state: dict, code) -> bool:
+def _tile_ok(state: JSONObject, code: str) -> bool:
     tiles = state["board"]["tiles"]
     return code in tiles and not tiles[code]["fog"]

@@ -2,6 +2,8 @@
 bank, and moving cards between a hand and the bank (nothing else ever creates or destroys one)."""
 from __future__ import annotations
 
+from gm.core.model import JSONObject
+
 RESOURCES = ("wood", "brick", "wool", "wheat", "ore")
 COMMODITIES = ("paper", "cloth", "coin")  # rule book, Commodities & Improvements
 GOODS = RESOURCES + COMMODITIES
@@ -44,24 +46,27 @@ def good_name(word: str) -> str | None:
     return lower if lower in GOODS else None
 
 
-def empty_hand() -> dict:
+def empty_hand() -> JSONObject:
     return {g: 0 for g in GOODS}
 
 
-def hand_size(hand: dict) -> int:
+# Cards by kind, as in a hand, a price or a trade: {'wood': 2, 'ore': 1}.
+Cards = dict[str, int]
+
+def hand_size(hand: Cards) -> int:
     return sum(hand.values())
 
 
-def has(hand: dict, cost: dict) -> bool:
+def has(hand: Cards, cost: Cards) -> bool:
     return all(hand.get(g, 0) >= n for g, n in cost.items())
 
 
-def missing(hand: dict, cost: dict) -> dict:
+def missing(hand: Cards, cost: Cards) -> Cards:
     """What a hand lacks to pay a cost: {card: how many more}."""
     return {g: n - hand.get(g, 0) for g, n in cost.items() if hand.get(g, 0) < n}
 
 
-def pay(state: dict, seat: str, cost: dict) -> None:
+def pay(state: JSONObject, seat: str, cost: Cards) -> None:
     """Cards from a seat's hand to the bank (the caller has checked the hand holds them)."""
     hand = state["seats"][seat]["hand"]
     for good, n in cost.items():
@@ -69,20 +74,20 @@ def pay(state: dict, seat: str, cost: dict) -> None:
         state["bank"][good] += n
 
 
-def take(state: dict, seat: str, good: str, n: int) -> None:
+def take(state: JSONObject, seat: str, good: str, n: int) -> None:
     """Cards from the bank to a seat's hand (the caller has checked the bank holds them)."""
     state["bank"][good] -= n
     state["seats"][seat]["hand"][good] += n
 
 
-def hand_from(seat: str, other: str, state: dict, cards: dict) -> None:
+def hand_from(seat: str, other: str, state: JSONObject, cards: Cards) -> None:
     """Cards from one seat's hand to another's (a trade, a theft, a monopoly)."""
     for good, n in cards.items():
         state["seats"][seat]["hand"][good] -= n
         state["seats"][other]["hand"][good] += n
 
 
-def cards_text(cards: dict) -> str:
+def cards_text(cards: Cards) -> str:
     """{'wood': 2, 'ore': 1} -> '2 wood, 1 ore' in the book's order; 'nothing' when empty."""
     parts = [f"{cards[g]} {g}" for g in GOODS if cards.get(g)]
     return ", ".join(parts) or "nothing"

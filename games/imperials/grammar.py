@@ -3,10 +3,11 @@ problem with its line number). What an order needs of the game is checked in ord
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from typing import TypeGuard
 
-from gm.core.maps import parse_lines
-from gm.core.maps import shown as _shown
-from gm.core.model import Order, Problem
+from gm.core.maps import parse_lines, shown as _shown
+from gm.core.model import JSONObject, Order, OrderArgs, Problem
 
 from .board import parse_edge
 from .cards import card_name
@@ -46,12 +47,16 @@ TILE = re.compile(r"[A-Za-z]{1,2}")
 SEAT = re.compile(r"[A-Za-z][A-Za-z0-9]{0,5}")
 
 
-def make_order(verb: str, *args) -> Order:
+# A reader turns one word into an argument (or raises Bad); a parser, the words after a verb.
+Reader = Callable[[str], str | int]
+Parser = Callable[[list[str]], OrderArgs]
+
+def make_order(verb: str, *args: object) -> Order:
     """An order as the robot or the order form writes it (line 0, text rebuilt)."""
     return Order(verb, tuple(args), 0, order_line(verb, args))
 
 
-def order_line(verb: str, args) -> str:
+def order_line(verb: str, args: Sequence[object]) -> str:
     words = [verb]
     for arg in args:
         if isinstance(arg, dict):
@@ -74,7 +79,7 @@ class Bad(Exception):
     """A word that does not fit: its message becomes the line's problem."""
 
 
-def _parse_words(words: list[str]):
+def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     verb, rest = words[0].upper(), words[1:]
     if verb not in VERBS:
         return (f"{_shown(words[0])} is not an order; orders are {', '.join(SETUP + ACTIONS)}, "
@@ -87,7 +92,7 @@ def _parse_words(words: list[str]):
         return f"{verb} needs more: {USAGE[verb]}"
 
 
-def _none(rest: list[str], verb: str) -> tuple:
+def _none(rest: list[str], verb: str) -> OrderArgs:
     if rest:
         raise Bad(f"{verb} takes nothing after it")
     return ()
@@ -126,7 +131,7 @@ def seat(word: str) -> str:
     return word.upper()
 
 
-def good(word: str, allowed: tuple = RESOURCES + COMMODITIES) -> str:
+def good(word: str, allowed: tuple[str, ...] = RESOURCES + COMMODITIES) -> str:
     name = good_name(word)
     if name is None or name not in allowed:
         raise Bad(f"{_shown(word)} is not a card here; write one of {', '.join(allowed)}")
@@ -146,7 +151,7 @@ def _exactly(rest: list[str], low: int, high: int, verb: str) -> list[str]:
     return rest
 
 
-def _cards(words: list[str], what: str) -> dict:
+def _cards(words: list[str], what: str) -> JSONObject:
     """'2 wood 1 ore' or 'wood wood ore' -> {'wood': 2, 'ore': 1}."""
     cards: dict[str, int] = {}
     count = None
@@ -168,7 +173,7 @@ def _cards(words: list[str], what: str) -> dict:
     return cards
 
 
-def _offer(rest: list[str]) -> tuple:
+def _offer(rest: list[str]) -> OrderArgs:
     upper = [w.upper() for w in rest]
     if "FOR" not in upper or len(rest) < 3:
         raise Bad(f"OFFER needs who, what you give and what you want: {USAGE['OFFER']}")
@@ -179,14 +184,14 @@ def _offer(rest: list[str]) -> tuple:
     return to, give, get
 
 
-def _market(rest: list[str]) -> tuple:
+def _market(rest: list[str]) -> OrderArgs:
     words = [w for w in rest if w.upper() != "FOR"]
     if len(words) != 2:
         raise Bad(f"MARKET needs the card you give and the card you get: {USAGE['MARKET']}")
     return good(words[0]), good(words[1])
 
 
-def _play(rest: list[str]) -> tuple:
+def _play(rest: list[str]) -> OrderArgs:
     if not rest:
         raise Bad(f"PLAY needs a card: {USAGE['PLAY']}")
     card = card_name(rest[0])
@@ -195,22 +200,22 @@ def _play(rest: list[str]) -> tuple:
     args = rest[1:]
     if card in ("point", "printer", "constitution"):
         raise Bad("victory point cards are never played: they count while you hold them")
-    shape = {
+    shapes: dict[str, tuple[int, int, tuple[Reader, ...]]] = {
         "warrior": (0, 2, (tile, seat)), "roads": (1, 2, (edge, edge)),
         "plenty": (2, 2, (lambda w: good(w, RESOURCES),) * 2),
         "monopoly": (1, 1, (lambda w: good(w, RESOURCES),)), "irrigation": (0, 0, ()),
         "mining": (0, 0, ()), "engineer": (1, 1, (vertex,)),
         "merchant": (1, 1, (lambda w: good(w, COMMODITIES),)), "warlord": (0, 0, ()),
         "smith": (1, 2, (vertex, vertex)), "bishop": (0, 1, (tile,)),
-    }[card]
-    low, high, readers = shape
+    }
+    low, high, readers = shapes[card]
     if not low <= len(args) <= high:
         raise Bad(f"PLAY {card.upper()} is written {PLAY_USAGE[card]}")
     return (card, *(read(word) for read, word in zip(readers, args)))
 
 
-def _list(read, verb: str):
-    def parse(rest: list[str]) -> tuple:
+def _list(read: Reader, verb: str) -> Parser:
+    def parse(rest: list[str]) -> OrderArgs:
         if not rest:
             raise Bad(f"{verb} needs at least one: {USAGE[verb]}")
         if verb == "DISCARD":
@@ -227,23 +232,23 @@ def _drop_card(word: str) -> str:
     return card
 
 
-def _with_optional(first, *optional, verb: str):
-    def parse(rest: list[str]) -> tuple:
+def _with_optional(first: Reader, *optional: Reader, verb: str) -> Parser:
+    def parse(rest: list[str]) -> OrderArgs:
         _exactly(rest, 1, 1 + len(optional), verb)
         readers = (first, *optional)
-        values = [read(word) for read, word in zip(readers, rest)]
+        values: list[str | int | None] = [read(word) for read, word in zip(readers, rest)]
         return tuple(values + [None] * (1 + len(optional) - len(values)))
     return parse
 
 
-def _one(read, verb: str):
-    def parse(rest: list[str]) -> tuple:
+def _one(read: Reader, verb: str) -> Parser:
+    def parse(rest: list[str]) -> OrderArgs:
         _exactly(rest, 1, 1, verb)
         return (read(rest[0]),)
     return parse
 
 
-PARSERS = {
+PARSERS: dict[str, Parser] = {
     "SETTLE": _with_optional(vertex, edge, verb="SETTLE"),
     "ROAD": _one(edge, "ROAD"),
     "VILLAGE": _one(vertex, "VILLAGE"),
@@ -273,24 +278,24 @@ PARSERS = {
 # ----------------------------------------------------------------------------------------------
 # The shapes the parser gives, so that resolve never trusts an order object it is handed.
 
-def _integer(a) -> bool:
+def _integer(a: object) -> bool:
     return isinstance(a, int) and not isinstance(a, bool)
 
 
-def _text(a) -> bool:
+def _text(a: object) -> bool:
     return isinstance(a, str)
 
 
-def _cards_table(a) -> bool:
+def _cards_table(a: object) -> bool:
     return isinstance(a, dict) and bool(a) and all(
         isinstance(g, str) and good_name(g) == g and _integer(n) and n > 0 for g, n in a.items())
 
 
-def _goods(args, allowed=RESOURCES + COMMODITIES) -> bool:
+def _goods(args: OrderArgs, allowed: tuple[str, ...] = RESOURCES + COMMODITIES) -> bool:
     return bool(args) and all(isinstance(a, str) and a in allowed for a in args)
 
 
-SHAPES = {
+SHAPES: dict[str, Callable[[OrderArgs], bool]] = {
     "SETTLE": lambda a: len(a) == 2 and _integer(a[0]) and (a[1] is None or _text(a[1])),
     "ROAD": lambda a: len(a) == 1 and _text(a[0]),
     "BUY": lambda a: not a,
@@ -312,8 +317,8 @@ for _verb in ("VILLAGE", "TOWN", "WITHDRAW", "FENCE", "WARRIOR", "ACTIVATE", "UP
     SHAPES[_verb] = lambda a: len(a) == 1 and _integer(a[0])
 
 
-def _play_shaped(card: str, args: tuple) -> bool:
-    kinds = {"text": _text, "int": _integer, "resource": lambda x: x in RESOURCES,
+def _play_shaped(card: str, args: OrderArgs) -> bool:
+    kinds: dict[str, Callable[[object], bool]] = {"text": _text, "int": _integer, "resource": lambda x: x in RESOURCES,
              "commodity": lambda x: x in COMMODITIES}
     shapes = {"warrior": (0, 2, "text"), "roads": (1, 2, "text"), "plenty": (2, 2, "resource"),
               "monopoly": (1, 1, "resource"), "irrigation": (0, 0, "text"), "mining": (0, 0, "text"),
@@ -326,7 +331,7 @@ def _play_shaped(card: str, args: tuple) -> bool:
     return low <= len(args) <= high and all(isinstance(x, (str, int)) and test(x) for x in args)
 
 
-def well_formed(order) -> bool:
+def well_formed(order: object) -> TypeGuard[Order]:
     """Whether an order has the shape the parser gives its verb."""
     if not isinstance(order, Order) or not isinstance(order.args, (tuple, list)):
         return False

@@ -6,10 +6,13 @@ What depends on the dice and the other players' turns (the cards in hand when th
 is checked when it runs, and a failure there is an event in the report."""
 from __future__ import annotations
 
-from gm.core.model import Order, Problem
+from collections.abc import Callable
+from typing import cast
+
+from gm.core.model import JSONObject, Order, Problem
 
 from .cards import COLOUR_OF, TITLES
-from .goods import RESOURCES
+from .goods import RESOURCES, Cards
 from .grammar import ACTIONS, SETUP, STANDING, WONDERS_ONLY, parse_orders, well_formed
 from .places import road_problem, town_problem, village_problem
 from .trade import offer_problem
@@ -19,7 +22,7 @@ from .warriors import warrior_place_problem
 __all__ = ["parse_orders", "check_orders", "order_problem", "Plan"]
 
 
-def check_orders(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """The problems with a seat's orders now; an empty list means the orders are accepted."""
     if seat not in state["seats"]:
         return [Problem(0, f"{seat} has no seat in this game")]
@@ -38,7 +41,7 @@ class Plan:
     """The board as the seat's own orders so far would leave it (costs and dice aside), so each
     order is checked against the ones written before it."""
 
-    def __init__(self, state: dict, seat: str):
+    def __init__(self, state: JSONObject, seat: str):
         self.state = {**state, "roads": dict(state["roads"]),
                       "buildings": {v: dict(b) for v, b in state["buildings"].items()},
                       "warriors": {v: dict(w) for v, w in state["warriors"].items()}}
@@ -48,7 +51,7 @@ class Plan:
         self.plays = 0
 
 
-def order_problem(plan: Plan, order) -> str | None:
+def order_problem(plan: Plan, order: Order) -> str | None:
     """Why one order cannot stand after the seat's earlier ones in the plan (None if it can);
     an order that can stand is added to the plan. The robot checks its own orders with it."""
     if not well_formed(order):
@@ -65,10 +68,11 @@ def order_problem(plan: Plan, order) -> str | None:
         return _settle_problem(plan, *order.args)
     if verb in SETUP:
         return "the set-up is over: SETTLE is only for the first turn"
-    return CHECKS.get(verb, lambda p, *a: None)(plan, *order.args)
+    check = CHECKS.get(verb)
+    return None if check is None else check(plan, *order.args)
 
 
-def _settle_problem(plan: Plan, vertex: int, edge) -> str | None:
+def _settle_problem(plan: Plan, vertex: int, edge: str) -> str | None:
     geo = plan.geo
     if not geo.is_vertex(vertex):
         return f"{vertex} is not a vertex of this island (they are numbered 1 to {geo.vertex_count})"
@@ -109,7 +113,7 @@ def _buy(plan: Plan) -> str | None:
     return None
 
 
-def _play(plan: Plan, card: str, *args) -> str | None:
+def _play(plan: Plan, card: str, *args: str | int) -> str | None:
     state = plan.state
     basic = state["mode"] == "basic"
     if basic and card in COLOUR_OF and card not in ("roads", "plenty", "monopoly"):
@@ -126,11 +130,12 @@ def _play(plan: Plan, card: str, *args) -> str | None:
         return f"you hold no {TITLES[card]} card"
     if card == "roads":
         for edge in args:
-            problem = _road(plan, edge)
+            problem = _road(plan, cast(str, edge))  # well_formed: a roads card names edges
             if problem:
                 return problem
     if card in ("warrior", "bishop") and args:
-        return _tile_problem(plan, args[0]) or (_seat_problem(plan, args[1]) if len(args) > 1 else None)
+        tile, *victim = cast(list[str], args)  # well_formed: a tile and perhaps a seat
+        return _tile_problem(plan, tile) or (_seat_problem(plan, victim[0]) if victim else None)
     return None
 
 
@@ -142,7 +147,7 @@ def _market(plan: Plan, give: str, get: str) -> str | None:
     return None
 
 
-def _offer(plan: Plan, to: str, give: dict, get: dict) -> str | None:
+def _offer(plan: Plan, to: str, give: Cards, get: Cards) -> str | None:
     problem = offer_problem(plan.state, plan.seat, to, give, get)
     if problem and problem.startswith(to + " is not a seat"):
         return f"{to} is not a seat in this game; write a seat code ({', '.join(plan.state['seating'])}) or ALL"
@@ -164,7 +169,7 @@ def _tile_problem(plan: Plan, code: str) -> str | None:
     return None
 
 
-def _seat_problem(plan: Plan, code) -> str | None:
+def _seat_problem(plan: Plan, code: str | None) -> str | None:
     if code is None:
         return None
     if code not in plan.state["seats"]:
@@ -174,7 +179,7 @@ def _seat_problem(plan: Plan, code) -> str | None:
     return None
 
 
-def _improve(plan: Plan, colour: str, vertex) -> str | None:
+def _improve(plan: Plan, colour: str, vertex: int) -> str | None:
     towns = [v for v, b in plan.state["buildings"].items() if b["owner"] == plan.seat and b["kind"] == "town"]
     if not towns:
         return "improvements need a town, and you have none"
@@ -198,7 +203,7 @@ def _warrior(plan: Plan, vertex: int) -> str | None:
     return None
 
 
-def _own_warrior(plan: Plan, vertex: int, *rest) -> str | None:
+def _own_warrior(plan: Plan, vertex: int, *rest: object) -> str | None:
     warrior = plan.state["warriors"].get(str(vertex))
     if warrior is None or warrior["owner"] != plan.seat:
         return f"you have no warrior at vertex {vertex}"
@@ -217,12 +222,13 @@ def _move(plan: Plan, start: int, end: int) -> str | None:
     return None
 
 
-def _chase(plan: Plan, vertex: int, tile, victim) -> str | None:
+def _chase(plan: Plan, vertex: int, tile: str | None, victim: str | None) -> str | None:
     return (_own_warrior(plan, vertex) or (_tile_problem(plan, tile) if tile else None)
             or _seat_problem(plan, victim))
 
 
-CHECKS = {
+# Each check takes the arguments grammar.SHAPES gives its verb, which well_formed guarantees.
+CHECKS: dict[str, Callable[..., str | None]] = {
     "ROAD": _road, "VILLAGE": _village, "TOWN": _town, "BUY": _buy, "PLAY": _play,
     "MARKET": _market, "OFFER": _offer, "WITHDRAW": _withdraw, "IMPROVE": _improve,
     "FENCE": _fence, "WARRIOR": _warrior, "ACTIVATE": _own_warrior, "UPGRADE": _own_warrior,

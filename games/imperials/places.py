@@ -3,6 +3,10 @@ them (the same checks answer a player at submission and explain a failed order i
 ports, and what a vertex is worth in production."""
 from __future__ import annotations
 
+from typing import cast
+
+from gm.core.model import JSONObject
+
 from .board import Geometry, edge_name
 from .goods import LIMITS, YIELDS
 from .turn import Voice
@@ -11,56 +15,62 @@ from .turn import Voice
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
 
 
-def building_at(state: dict, vertex: int) -> dict | None:
-    return state["buildings"].get(str(vertex))
+def building_at(state: JSONObject, vertex: int) -> JSONObject | None:
+    return cast(JSONObject | None, state["buildings"].get(str(vertex)))
 
 
-def warrior_at(state: dict, vertex: int) -> dict | None:
-    return state["warriors"].get(str(vertex))
+def owner_at(state: JSONObject, vertex: int) -> str | None:
+    """The seat whose village or town stands on a vertex, if any."""
+    building = building_at(state, vertex)
+    return None if building is None else cast(str, building["owner"])
 
 
-def road_owner(state: dict, edge: str) -> str | None:
-    return state["roads"].get(edge)
+def warrior_at(state: JSONObject, vertex: int) -> JSONObject | None:
+    return cast(JSONObject | None, state["warriors"].get(str(vertex)))
 
 
-def pieces_of(state: dict, seat: str, kind: str) -> list[int]:
+def road_owner(state: JSONObject, edge: str) -> str | None:
+    return cast(str | None, state["roads"].get(edge))
+
+
+def pieces_of(state: JSONObject, seat: str, kind: str) -> list[int]:
     """The vertices of a seat's villages or towns, in number order."""
     return sorted(int(v) for v, b in state["buildings"].items() if b["owner"] == seat and b["kind"] == kind)
 
 
-def settlements_of(state: dict, seat: str) -> list[int]:
+def settlements_of(state: JSONObject, seat: str) -> list[int]:
     return sorted(int(v) for v, b in state["buildings"].items() if b["owner"] == seat)
 
 
-def roads_of(state: dict, seat: str) -> list[str]:
+def roads_of(state: JSONObject, seat: str) -> list[str]:
     return sorted(e for e, owner in state["roads"].items() if owner == seat)
 
 
-def count(state: dict, seat: str, kind: str) -> int:
+def count(state: JSONObject, seat: str, kind: str) -> int:
     if kind == "road":
         return sum(1 for owner in state["roads"].values() if owner == seat)
     return sum(1 for b in state["buildings"].values() if b["owner"] == seat and b["kind"] == kind)
 
 
-def blocked_for(state: dict, seat: str, vertex: int) -> bool:
+def blocked_for(state: JSONObject, seat: str, vertex: int) -> bool:
     """Whether another player's settlement stands on a vertex, so a route cannot pass it."""
     building = building_at(state, vertex)
     return building is not None and building["owner"] != seat
 
 
-def reaches(state: dict, geo: Geometry, seat: str, vertex: int) -> bool:
+def reaches(state: JSONObject, geo: Geometry, seat: str, vertex: int) -> bool:
     """Whether a seat may build from a vertex: its own settlement there, or its own road ending
     there with no other player's settlement on the vertex."""
     building = building_at(state, vertex)
     if building is not None:
-        return building["owner"] == seat
+        return bool(building["owner"] == seat)
     return any(state["roads"].get(e) == seat for e in geo.vertex_edges[vertex])
 
 
 # ----------------------------------------------------------------------------------------------
 # Legality. Each returns None when the placement is allowed, else the reason in a Voice.
 
-def vertex_problem(geo: Geometry, vertex) -> str | None:
+def vertex_problem(geo: Geometry, vertex: int) -> str | None:
     if not geo.is_vertex(vertex):
         return f"{vertex} is not a vertex of this island (they are numbered 1 to {geo.vertex_count})"
     return None
@@ -72,7 +82,7 @@ def edge_problem(geo: Geometry, edge: str) -> str | None:
     return None
 
 
-def road_problem(state: dict, geo: Geometry, seat: str, edge: str, v: Voice,
+def road_problem(state: JSONObject, geo: Geometry, seat: str, edge: str, v: Voice,
                  from_vertex: int | None = None) -> str | None:
     """Why a seat cannot build a road on an edge now (cost aside). from_vertex: in set-up the
     road must start at the village just placed."""
@@ -95,20 +105,20 @@ def road_problem(state: dict, geo: Geometry, seat: str, edge: str, v: Voice,
     return None
 
 
-def _passing(state: dict, geo: Geometry, seat: str, ends: tuple) -> str:
+def _passing(state: JSONObject, geo: Geometry, seat: str, ends: tuple[int, int]) -> str:
     for end in ends:
         if blocked_for(state, seat, end) and any(state["roads"].get(e) == seat for e in geo.vertex_edges[end]):
             return f" (another player's settlement at vertex {end} interrupts the route)"
     return ""
 
 
-def _whose(state: dict, owner: str, v: Voice | None = None) -> str:
+def _whose(state: JSONObject, owner: str, v: Voice | None = None) -> str:
     if v is not None and v.you and state["seats"].get(owner, {}).get("colour_name") == v.name:
         return "your"
     return f"{state['seats'][owner]['colour_name']}'s" if owner in state["seats"] else "a"
 
 
-def village_problem(state: dict, geo: Geometry, seat: str, vertex, v: Voice, setup: bool = False) -> str | None:
+def village_problem(state: JSONObject, geo: Geometry, seat: str, vertex: int, v: Voice, setup: bool = False) -> str | None:
     """Why a seat cannot build a village on a vertex now (cost aside)."""
     problem = vertex_problem(geo, vertex)
     if problem:
@@ -120,7 +130,7 @@ def village_problem(state: dict, geo: Geometry, seat: str, vertex, v: Voice, set
         return f"a warrior stands on vertex {vertex}"
     near = [n for n in geo.vertex_neighbours[vertex] if building_at(state, n) is not None]
     if near:
-        other = building_at(state, near[0])
+        other = state["buildings"][str(near[0])]
         return (f"vertex {vertex} is next to {_whose(state, other['owner'], v)} {other['kind']} at "
                 f"vertex {near[0]}; a village needs a free vertex all round")
     if not setup:
@@ -131,7 +141,7 @@ def village_problem(state: dict, geo: Geometry, seat: str, vertex, v: Voice, set
     return None
 
 
-def town_problem(state: dict, geo: Geometry, seat: str, vertex, v: Voice) -> str | None:
+def town_problem(state: JSONObject, geo: Geometry, seat: str, vertex: int, v: Voice) -> str | None:
     """Why a seat cannot make a town of a village now (cost aside; rule D-IM-3)."""
     problem = vertex_problem(geo, vertex)
     if problem:
@@ -149,17 +159,17 @@ def town_problem(state: dict, geo: Geometry, seat: str, vertex, v: Voice) -> str
 # ----------------------------------------------------------------------------------------------
 # Ports and production.
 
-def ports_of(state: dict, geo: Geometry, seat: str) -> set[str]:
+def ports_of(state: JSONObject, geo: Geometry, seat: str) -> set[str]:
     """The port kinds ('3:1', 'wood', ...) a seat's settlements stand at."""
     mine = set(settlements_of(state, seat))
     return {p["kind"] for p in state["board"]["ports"] if set(geo.edge_ends[p["edge"]]) & mine}
 
 
-def visible_kind(tile: dict) -> str:
+def visible_kind(tile: JSONObject) -> str:
     return "fog" if tile["fog"] else tile["kind"]
 
 
-def vertex_worth(state: dict, geo: Geometry, vertex: int) -> int:
+def vertex_worth(state: JSONObject, geo: Geometry, vertex: int) -> int:
     """The production dots of the tiles a vertex touches that can be seen (fog counts 0)."""
     total = 0
     for code in geo.vertex_tiles[vertex]:
@@ -169,7 +179,7 @@ def vertex_worth(state: dict, geo: Geometry, vertex: int) -> int:
     return total
 
 
-def yields_at(state: dict, geo: Geometry, vertex: int) -> list[str]:
+def yields_at(state: JSONObject, geo: Geometry, vertex: int) -> list[str]:
     """The resources of the visible tiles a vertex touches (gold as 'gold')."""
     out = []
     for code in geo.vertex_tiles[vertex]:
@@ -179,7 +189,7 @@ def yields_at(state: dict, geo: Geometry, vertex: int) -> list[str]:
     return out
 
 
-def free_edges_from(state: dict, geo: Geometry, vertex: int) -> list[str]:
+def free_edges_from(state: JSONObject, geo: Geometry, vertex: int) -> list[str]:
     return [e for e in geo.vertex_edges[vertex] if e not in state["roads"]]
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import copy
 from random import Random
 
+from gm.core.model import JSONObject
+
 from .cards import BASIC_DECK, WONDERS_DECKS
 from .goods import GOODS, RESOURCES, empty_hand
 
 
-def hidden_variant(state: dict, seat: str, rng: Random) -> dict:
+def hidden_variant(state: JSONObject, seat: str, rng: Random) -> JSONObject:
     """A copy of the state with the seat's secrets redrawn: the same number of cards in another
     mix, action cards of other kinds, other standing answers (victory point cards stay what they
     are once the game is over, when everyone sees them)."""

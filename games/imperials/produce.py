@@ -3,6 +3,8 @@ tiles, gold by the owner's choice, commodities from towns (Wonders & Warriors), 
 silent, the bank's shortage (rule D-IM-4), the granary, and fog lifting when a road reaches it."""
 from __future__ import annotations
 
+from gm.core.model import JSONObject
+
 from .goods import COMMODITY_OF, GOODS, RESOURCES, YIELDS, cards_text, take
 from .turn import Turn
 
@@ -11,23 +13,24 @@ EVENT_FACES = ("science", "trade", "military", "black", "black", "black")  # rul
 EVENT_COLOUR = {"science": "green", "trade": "yellow", "military": "blue", "black": "black"}
 
 
-def gold_choice(state: dict, seat: str, from_bank: bool = False) -> str:
+def gold_choice(state: JSONObject, seat: str, from_bank: bool = False) -> str:
     """The resource a seat takes from gold (and its granary): the first of its GOLD answer, else
     the resource it holds fewest of (book order on a tie). from_bank: skip what the bank lacks."""
     hand = state["seats"][seat]["hand"]
     listed = [g for g in state["seats"][seat]["standing"].get("gold", []) if g in RESOURCES]
     fallback = sorted(RESOURCES, key=lambda g: (hand[g], RESOURCES.index(g)))
+    good: str
     for good in listed + fallback:
         if not from_bank or state["bank"][good] > 0:
             return good
     return listed[0] if listed else fallback[0]
 
 
-def roll(turn: Turn, seat: str) -> dict:
+def roll(turn: Turn, seat: str) -> JSONObject:
     """The number dice (white and red) and, in Wonders & Warriors, the event die."""
     rng = turn.rng("roll")
     white, red = rng.randint(1, 6), rng.randint(1, 6)
-    record = {"seat": seat, "white": white, "red": red, "total": white + red, "event": None,
+    record: JSONObject = {"seat": seat, "white": white, "red": red, "total": white + red, "event": None,
               "produced": {}, "shortage": [], "robber": None, "trades": []}
     if turn.wonders_mode:
         record["event"] = EVENT_FACES[rng.randint(1, 6) - 1]
@@ -38,7 +41,7 @@ def roll(turn: Turn, seat: str) -> dict:
     return record
 
 
-def claims(turn: Turn, total: int) -> dict:
+def claims(turn: Turn, total: int) -> JSONObject:
     """What every settlement on the rolled tiles is owed: {seat: {card: n}}."""
     state, geo = turn.state, turn.geo
     owed: dict[str, dict[str, int]] = {}
@@ -64,7 +67,7 @@ def claims(turn: Turn, total: int) -> dict:
     return owed
 
 
-def produce(turn: Turn, record: dict) -> None:
+def produce(turn: Turn, record: JSONObject) -> None:
     """Pay every claim of the roll, except cards the bank cannot pay to everyone (D-IM-4)."""
     state = turn.state
     owed = claims(turn, record["total"])
@@ -95,7 +98,7 @@ def _book_order(good: str) -> int:
     return GOODS.index(good)
 
 
-def _granary(turn: Turn, record: dict) -> None:
+def _granary(turn: Turn, record: JSONObject) -> None:
     # "The granary provides one resource of the player's choice when a dice roll does not produce
     # any resource for the player's civilization."
     state = turn.state

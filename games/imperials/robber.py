@@ -4,13 +4,16 @@ Where a player must choose, the standing answers of their turn file choose (rule
 without one, gm chooses as the rules' README says."""
 from __future__ import annotations
 
+from gm.core.model import JSONObject
+
 from .awards import points
+from .board import Geometry
 from .goods import DISCARD_LIMIT, FENCE_BONUS, GOODS, cards_text, hand_size
 from .places import PIPS
 from .turn import Turn
 
 
-def discard_limit(state: dict, seat: str) -> int:
+def discard_limit(state: JSONObject, seat: str) -> int:
     fences = sum(1 for b in state["buildings"].values() if b["owner"] == seat and b.get("fence"))
     return DISCARD_LIMIT + FENCE_BONUS * fences
 
@@ -32,7 +35,7 @@ def discards(turn: Turn, order: list[str]) -> None:
         turn.add("discard_cards", f"You give back {cards_text(given)}.", (seat,), seat=seat, cards=given)
 
 
-def choose_discards(state: dict, seat: str, count: int) -> dict:
+def choose_discards(state: JSONObject, seat: str, count: int) -> JSONObject:
     """The cards a seat gives back: those its DISCARD answer lists first (as held), then one
     at a time from its biggest pile (book order on a tie)."""
     hand = dict(state["seats"][seat]["hand"])
@@ -50,23 +53,23 @@ def choose_discards(state: dict, seat: str, count: int) -> dict:
     return given
 
 
-def robber_tiles(state: dict, geo) -> list[str]:
+def robber_tiles(state: JSONObject, geo: Geometry) -> list[str]:
     """Where the robber may go: any tile but its own and those under fog."""
     return [c for c in geo.tiles if c != state["robber"] and not state["board"]["tiles"][c]["fog"]]
 
 
-def victims(state: dict, geo, seat: str, code: str) -> list[str]:
+def victims(state: JSONObject, geo: Geometry, seat: str, code: str) -> list[str]:
     """Other players with a settlement next to a tile, in seating order."""
     owners = {state["buildings"][str(v)]["owner"] for v in geo.tile_vertices[code]
               if str(v) in state["buildings"]}
     return [s for s in state["seating"] if s in owners and s != seat]
 
 
-def default_tile(state: dict, geo, seat: str) -> str | None:
+def default_tile(state: JSONObject, geo: Geometry, seat: str) -> str | None:
     """Where gm puts the robber for a player who did not say: the tile that costs the other
     players most production (dots times their settlements), never one next to the mover's own
     settlements when another will do; ties by letter."""
-    def harm(code: str) -> tuple:
+    def harm(code: str) -> tuple[bool, int, int]:
         tile = state["board"]["tiles"][code]
         dots = PIPS.get(tile["number"], 0)
         hurt = own = 0
@@ -83,7 +86,7 @@ def default_tile(state: dict, geo, seat: str) -> str | None:
     return max(options, key=harm) if options else None
 
 
-def default_victim(state: dict, geo, seat: str, code: str) -> str | None:
+def default_victim(state: JSONObject, geo: Geometry, seat: str, code: str) -> str | None:
     """Whom gm robs for a player who did not say: the one with most points shown, then most cards."""
     options = [s for s in victims(state, geo, seat, code) if hand_size(state["seats"][s]["hand"])]
     if not options:
@@ -118,7 +121,7 @@ def move_robber(turn: Turn, seat: str, tile: str | None, victim: str | None, rob
         steal(turn, seat, wanted)
 
 
-def _standing_victim(state: dict, seat: str) -> str | None:
+def _standing_victim(state: JSONObject, seat: str) -> str | None:
     answer = state["seats"][seat]["standing"].get("robber") or [None, None]
     return answer[1] if len(answer) > 1 else None
 

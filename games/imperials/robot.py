@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections import deque
 from random import Random
 
-from gm.core.model import Order
+from gm.core.model import JSONObject, Order
 
 from .awards import points
-from .goods import COMMODITY_FOR, COSTS, IMPROVEMENTS, RESOURCES, has
+from .board import Geometry
+from .goods import COMMODITY_FOR, COSTS, IMPROVEMENTS, RESOURCES, Cards, has
 from .grammar import make_order
 from .orders import Plan, order_problem
-from .places import building_at, free_edges_from, vertex_worth, yields_at
+from .places import building_at, free_edges_from, owner_at, vertex_worth, yields_at
 from .robber import default_tile, default_victim
 from .setup import default_road
 from .trade import market_rate
@@ -23,7 +24,7 @@ from .turn import board_geometry
 WISHES = 8  # corners on a set-up wish list
 
 
-def robot_orders(state: dict, seat: str, rng: Random) -> list[Order]:
+def robot_orders(state: JSONObject, seat: str, rng: Random) -> list[Order]:
     """Orders for one seat that check_orders accepts; the rng breaks ties."""
     if seat not in state["seats"] or state["phase"] == "over":
         return []
@@ -35,7 +36,7 @@ def robot_orders(state: dict, seat: str, rng: Random) -> list[Order]:
 # ----------------------------------------------------------------------------------------------
 # Set-up: a wish list of the richest corners, each with a road towards a good next corner.
 
-def _settle(state: dict, seat: str, rng: Random) -> list[Order]:
+def _settle(state: JSONObject, seat: str, rng: Random) -> list[Order]:
     geo = board_geometry(state)
     ranked = sorted(range(1, geo.vertex_count + 1),
                     key=lambda v: (-_corner_value(state, geo, v), rng.random()))
@@ -46,7 +47,7 @@ def _settle(state: dict, seat: str, rng: Random) -> list[Order]:
     return wishes
 
 
-def _corner_value(state: dict, geo, vertex: int) -> int:
+def _corner_value(state: JSONObject, geo: Geometry, vertex: int) -> int:
     # Dots, plus a little for variety of resources (three different ones beat three of one).
     kinds = yields_at(state, geo, vertex)
     return vertex_worth(state, geo, vertex) * 2 + len(set(kinds))
@@ -55,7 +56,7 @@ def _corner_value(state: dict, geo, vertex: int) -> int:
 # ----------------------------------------------------------------------------------------------
 # Standing answers and accepting offers.
 
-def _answers(state: dict, seat: str) -> list[Order]:
+def _answers(state: JSONObject, seat: str) -> list[Order]:
     geo = board_geometry(state)
     want = _wanted(state, seat)
     keep = set(want[:2])
@@ -71,7 +72,7 @@ def _answers(state: dict, seat: str) -> list[Order]:
     return answers
 
 
-def _wanted(state: dict, seat: str) -> list[str]:
+def _wanted(state: JSONObject, seat: str) -> list[str]:
     """Resources the seat needs most for its next town or village, scarcest first."""
     hand = state["seats"][seat]["hand"]
     need = {g: 0 for g in RESOURCES}
@@ -81,7 +82,7 @@ def _wanted(state: dict, seat: str) -> list[str]:
     return sorted(RESOURCES, key=lambda g: (-need[g], hand[g], RESOURCES.index(g)))
 
 
-def _accepts(state: dict, seat: str) -> list[Order]:
+def _accepts(state: JSONObject, seat: str) -> list[Order]:
     # A one-for-one offer to us is fine if it gives what we want for what we have two of, and
     # the offering player is not about to win.
     hand = state["seats"][seat]["hand"]
@@ -105,7 +106,7 @@ def _accepts(state: dict, seat: str) -> list[Order]:
 class Builder:
     """Plans a turn: each order checked against the plan so far and paid from a copy of the hand."""
 
-    def __init__(self, state: dict, seat: str, rng: Random):
+    def __init__(self, state: JSONObject, seat: str, rng: Random):
         self.state, self.seat, self.rng = state, seat, rng
         self.geo = board_geometry(state)
         self.hand = dict(state["seats"][seat]["hand"])
@@ -113,7 +114,7 @@ class Builder:
         self.out: list[Order] = []
         self.wonders = state["mode"] == "wonders"
 
-    def add(self, verb: str, *args, cost: dict | None = None) -> bool:
+    def add(self, verb: str, *args: object, cost: Cards | None = None) -> bool:
         order = make_order(verb, *args)
         if cost and not has(self.hand, cost):
             return False
@@ -167,7 +168,7 @@ class Builder:
         return False
 
     def _can_soon(self, kind: str) -> bool:
-        return sum(max(0, n - self.hand[g]) for g, n in COSTS[kind].items()) <= 1
+        return bool(sum(max(0, n - self.hand[g]) for g, n in COSTS[kind].items()) <= 1)
 
     def _my_villages(self) -> list[int]:
         return [int(v) for v, b in self.plan.state["buildings"].items()
@@ -202,7 +203,7 @@ class Builder:
             for edge in free_edges_from(state, geo, at):
                 a, b = geo.edge_ends[edge]
                 nxt = b if a == at else a
-                if nxt in depth or (building_at(state, nxt) and building_at(state, nxt)["owner"] != self.seat):
+                if nxt in depth or owner_at(state, nxt) not in (None, self.seat):
                     continue
                 depth[nxt] = depth[at] + 1
                 first_edge[nxt] = first_edge[at] or edge
@@ -224,7 +225,7 @@ class Builder:
         if self.wonders:
             return self._play_wonders(cards)
         robbed = state["robber"] and any(
-            building_at(state, v) and building_at(state, v)["owner"] == self.seat
+            owner_at(state, v) == self.seat
             for v in self.geo.tile_vertices[state["robber"]])
         if "warrior" in cards and (robbed or state["seats"][self.seat]["warriors_played"] < 3):
             tile = default_tile(state, self.geo, self.seat)
@@ -239,8 +240,8 @@ class Builder:
                 self.hand[want[1]] += 1
                 return
         if "monopoly" in cards:
-            want = _wanted(state, self.seat)[0]
-            self.add("PLAY", "monopoly", want)
+            scarcest = _wanted(state, self.seat)[0]
+            self.add("PLAY", "monopoly", scarcest)
             return
         if "roads" in cards:
             first = self._road_towards_spot()

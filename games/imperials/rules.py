@@ -4,8 +4,9 @@ the robber, offers accepted, then that player's actions in the order written."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
-from gm.core.model import Order, Outcome, SeatInfo, TurnResult
+from gm.core.model import JSONObject, Order, Outcome, SeatInfo, TurnResult
 from gm.core.ruleset import ScenarioError, TurnSeeds
 
 from . import actions, trade, warriors, wonders
@@ -26,7 +27,7 @@ STANDING_KEYS = {"DISCARD": "discard", "ROBBER": "robber", "GOLD": "gold", "DEMO
                  "DRAGON": "dragon", "DROP": "drop"}
 
 
-def options_of(scenario: dict) -> dict:
+def options_of(scenario: JSONObject) -> JSONObject:
     """The game options with gm's defaults filled in."""
     given = scenario.get("options") or {}
     mode = given.get("mode", "basic")
@@ -38,7 +39,7 @@ def options_of(scenario: dict) -> dict:
     return {"mode": mode, "round-limit": limit}
 
 
-def new_game(scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
+def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> JSONObject:
     """The state before the set-up turn: the island dealt from seeds.rng("world")."""
     listed = {s["code"]: s for s in scenario["seats"]}
     codes = [s.code for s in seats]
@@ -72,7 +73,7 @@ def new_game(scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
     }
 
 
-def _seat(listed: dict, name: str) -> dict:
+def _seat(listed: JSONObject, name: str) -> JSONObject:
     return {"name": name, "colour": listed["colour"], "colour_name": listed["name"],
             "hand": empty_hand(), "cards": [], "warriors_played": 0, "shown_points": 0,
             "dragonslayer": 0, "improvements": {c: 0 for c in IMPROVEMENTS}, "standing": {}}
@@ -81,7 +82,7 @@ def _seat(listed: dict, name: str) -> dict:
 # ----------------------------------------------------------------------------------------------
 # Resolution.
 
-def resolve(state: dict, orders_by_seat, seeds: TurnSeeds) -> TurnResult:
+def resolve(state: JSONObject, orders_by_seat: dict[str, list[Order]], seeds: TurnSeeds) -> TurnResult:
     """One mail turn: the set-up, or one round of every player's turn."""
     state = copy.deepcopy(state)
     given = orders_by_seat if isinstance(orders_by_seat, dict) else {}
@@ -97,8 +98,8 @@ def resolve(state: dict, orders_by_seat, seeds: TurnSeeds) -> TurnResult:
     return TurnResult(state, tuple(turn.events))
 
 
-def _orders_of(given: dict, seat: str) -> list:
-    listed = given.get(seat)
+def _orders_of(given: dict[str, list[Order]], seat: str) -> list[Order]:
+    listed: object = given.get(seat)
     if not isinstance(listed, (list, tuple)):
         return []
     return [o for o in listed if isinstance(o, Order) and isinstance(o.args, (list, tuple))
@@ -109,7 +110,7 @@ def _standing(turn: Turn) -> None:
     """A seat's standing answers: each kind it gives replaces the one kept; the rest stand.
     ACCEPT counts for this round only."""
     for seat, orders in turn.orders.items():
-        given: dict = {}
+        given: JSONObject = {}
         for order in orders:
             key = STANDING_KEYS.get(order.verb)
             if key == "robber":
@@ -172,7 +173,7 @@ def _act(turn: Turn, seat: str, order: Order) -> None:
     handler(turn, seat, order, *order.args)
 
 
-def _play(turn: Turn, seat: str, order: Order, card, *args) -> None:
+def _play(turn: Turn, seat: str, order: Order, card: str, *args: str | int) -> None:
     if card not in actions.EFFECTS or card not in TITLES:
         return turn.failed(seat, order, f"{card} is not a card that is played")
     actions.play_card(turn, seat, order, card, args)
@@ -185,7 +186,8 @@ def _buy(turn: Turn, seat: str, order: Order) -> None:
     actions.buy_card(turn, seat, order)
 
 
-HANDLERS = {
+# Each handler takes the arguments grammar.SHAPES gives its verb, which well_formed guarantees.
+HANDLERS: dict[str, Callable[..., object]] = {
     "ROAD": actions.build_road, "VILLAGE": actions.build_village, "TOWN": actions.build_town,
     "BUY": _buy, "PLAY": _play, "MARKET": trade.market, "OFFER": trade.post_offer,
     "WITHDRAW": trade.withdraw, "IMPROVE": wonders.improve, "FENCE": wonders.fence,
@@ -222,13 +224,13 @@ def _limit_reached(turn: Turn) -> None:
              winners=won, scores=scores(state), points=best)
 
 
-def scores(state: dict) -> dict[str, int]:
+def scores(state: JSONObject) -> dict[str, int]:
     """Points everyone may see: victory point cards in a hand count only once the game is over."""
     hidden = state["phase"] == "over"
     return {seat: points(state, seat, hidden=hidden) for seat in state["seating"]}
 
 
-def winners(state: dict) -> list[str]:
+def winners(state: JSONObject) -> list[str]:
     if state["winner"]:
         return [state["winner"]]
     full = {seat: points(state, seat, hidden=True) for seat in state["seating"]}
@@ -236,7 +238,7 @@ def winners(state: dict) -> list[str]:
     return [seat for seat in state["seating"] if full[seat] == best]
 
 
-def outcome(state: dict) -> Outcome | None:
+def outcome(state: JSONObject) -> Outcome | None:
     if state["phase"] != "over":
         return None
     won = winners(state)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from gm.core.maps import duplicates
+from gm.core.model import JSONObject
 from gm.core.scenarios import Fields, load_staged
 
 from .board import geometry
@@ -24,12 +25,12 @@ PORTS = ("3:1", *RESOURCES)
 NUMBERS = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
 
 
-def load_scenario_text(text: str, source: str) -> dict:
+def load_scenario_text(text: str, source: str) -> JSONObject:
     """Parse and validate a scenario; raise ScenarioError naming the source and every problem."""
     return load_staged(text, source, (_read_fields, _check_board, _check_sizes), _normalise)
 
 
-def _read_fields(raw: dict) -> list[str]:
+def _read_fields(raw: JSONObject) -> list[str]:
     problems: list[str] = []
     top = Fields(raw, "the scenario", problems)
     top.unknown(TOP_KEYS)
@@ -67,7 +68,8 @@ def _read_fields(raw: dict) -> list[str]:
 
 def slots_of(rows: list[str]) -> tuple[list[tuple[int, int]], list[int]]:
     """The map's tile slots (c, r) in reading order, and the indexes of the fog slots."""
-    slots, fog = [], []
+    slots: list[tuple[int, int]] = []
+    fog: list[int] = []
     for r, row in enumerate(rows):
         for c, char in enumerate(row):
             if char in ".?":
@@ -77,7 +79,7 @@ def slots_of(rows: list[str]) -> tuple[list[tuple[int, int]], list[int]]:
     return slots, fog
 
 
-def _check_board(raw: dict) -> list[str]:
+def _check_board(raw: JSONObject) -> list[str]:
     problems: list[str] = []
     slots, _ = slots_of(raw["map"])
     if not slots:
@@ -103,13 +105,13 @@ def _check_board(raw: dict) -> list[str]:
     return problems
 
 
-def _kinds(tiles) -> list[str]:
+def _kinds(tiles: list[str] | dict[str, int]) -> list[str]:
     if isinstance(tiles, list):
         return list(tiles)
     return [kind for kind in KINDS for _ in range(tiles.get(kind, 0))]
 
 
-def _check_sizes(raw: dict) -> list[str]:
+def _check_sizes(raw: JSONObject) -> list[str]:
     problems: list[str] = []
     problems += duplicates([s["code"] for s in raw["seat"]], "seat code")
     low, high = raw["min_seats"], raw["max_seats"]
@@ -124,7 +126,7 @@ def _check_sizes(raw: dict) -> list[str]:
     return problems
 
 
-def _normalise(raw: dict) -> dict:
+def _normalise(raw: JSONObject) -> JSONObject:
     slots, fog = slots_of(raw["map"])
     return {
         "name": raw["name"], "title": raw["title"],

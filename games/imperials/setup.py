@@ -3,22 +3,25 @@ village (a town in Wonders & Warriors) and road, placed in one mail turn from wi
 Clash's claiming draft works. The second placement yields its starting resources."""
 from __future__ import annotations
 
-from gm.core.model import Order
+from random import Random
 
+from gm.core.model import JSONObject, Order
+
+from .board import Geometry
 from .goods import YIELDS, take
-from .places import building_at, free_edges_from, road_problem, village_problem, vertex_worth
+from .places import building_at, free_edges_from, road_problem, vertex_worth, village_problem
 from .produce import gold_choice, reveal_fog
 from .turn import Turn, voice
 
 
-def order_of_play(state: dict) -> list[str]:
+def order_of_play(state: JSONObject) -> list[str]:
     """Seats in seating order starting with the one whose turn comes first (rule D-ALL-4)."""
-    seating = state["seating"]
+    seating: list[str] = state["seating"]
     first = seating.index(state["first"]) if state["first"] in seating else 0
     return seating[first:] + seating[:first]
 
 
-def wish_list(orders: list) -> list[tuple]:
+def wish_list(orders: list[Order]) -> list[tuple[int, str | None]]:
     """The SETTLE lines of a seat's orders, best first: (vertex, edge or None)."""
     return [tuple(o.args) for o in orders if isinstance(o, Order) and o.verb == "SETTLE"
             and len(o.args) == 2]
@@ -42,6 +45,7 @@ def _place(turn: Turn, seat: str, kind: str, second: bool, pick: int) -> None:
     state, geo = turn.state, turn.geo
     v = voice(state, seat, you=False)
     listed = wish_list(turn.orders.get(seat, []))
+    vertex: int | None
     for vertex, edge in listed:
         if village_problem(state, geo, seat, vertex, v, setup=True) is None:
             road = edge if edge and road_problem(state, geo, seat, edge, v, from_vertex=vertex) is None else None
@@ -66,7 +70,7 @@ def _place(turn: Turn, seat: str, kind: str, second: bool, pick: int) -> None:
         _starting_resources(turn, seat, vertex)
 
 
-def best_free_vertex(state: dict, geo, rng) -> int | None:
+def best_free_vertex(state: JSONObject, geo: Geometry, rng: Random) -> int | None:
     """The free vertex with the most production dots (ties broken by the seeded generator)."""
     free = [n for n in range(1, geo.vertex_count + 1)
             if building_at(state, n) is None
@@ -77,13 +81,13 @@ def best_free_vertex(state: dict, geo, rng) -> int | None:
     return rng.choice([n for n in free if vertex_worth(state, geo, n) == best])
 
 
-def default_road(state: dict, geo, vertex: int) -> str | None:
+def default_road(state: JSONObject, geo: Geometry, vertex: int) -> str | None:
     """The free edge from a vertex towards the best neighbouring vertex (lowest name on a tie)."""
     edges = free_edges_from(state, geo, vertex)
     if not edges:
         return None
 
-    def worth(edge: str) -> tuple:
+    def worth(edge: str) -> tuple[int, tuple[int, int]]:
         a, b = geo.edge_ends[edge]
         other = b if a == vertex else a
         return (-vertex_worth(state, geo, other), geo.edge_ends[edge])

@@ -4,14 +4,17 @@ later round by the other player's turn file and carried out in the offering play
 both still hold the cards (rule D-IM-8)."""
 from __future__ import annotations
 
-from .goods import COMMODITIES, RESOURCES, cards_text, has, hand_from, pay, take
+from gm.core.model import JSONObject, Order
+
+from .board import Geometry
+from .goods import COMMODITIES, RESOURCES, Cards, cards_text, hand_from, has, pay, take
 from .places import ports_of
 from .turn import Turn
 
 GUILD_LEVEL = 3
 
 
-def market_rate(state: dict, geo, seat: str, give: str) -> int | None:
+def market_rate(state: JSONObject, geo: Geometry, seat: str, give: str) -> int | None:
     """How many cards of one type a seat gives the market for one card; None when it cannot."""
     ports = ports_of(state, geo, seat)
     if give in COMMODITIES:
@@ -25,7 +28,7 @@ def market_rate(state: dict, geo, seat: str, give: str) -> int | None:
     return 3 if "3:1" in ports else 4
 
 
-def market(turn: Turn, seat: str, order, give: str, get: str) -> None:
+def market(turn: Turn, seat: str, order: Order, give: str, get: str) -> None:
     state = turn.state
     if give == get:
         return turn.failed(seat, order, "a trade must give one type of card for another")
@@ -43,7 +46,7 @@ def market(turn: Turn, seat: str, order, give: str, get: str) -> None:
              seat=seat, give={give: rate}, get={get: 1}, rate=rate)
 
 
-def offer_problem(state: dict, seat: str, to: str, give: dict, get: dict) -> str | None:
+def offer_problem(state: JSONObject, seat: str, to: str, give: Cards, get: Cards) -> str | None:
     """What the rule book forbids in an offer, whatever the hands hold."""
     if to != "ALL" and to not in state["seats"]:
         return f"{to} is not a seat in this game"
@@ -59,7 +62,7 @@ def offer_problem(state: dict, seat: str, to: str, give: dict, get: dict) -> str
     return None
 
 
-def post_offer(turn: Turn, seat: str, order, to: str, give: dict, get: dict) -> None:
+def post_offer(turn: Turn, seat: str, order: Order, to: str, give: Cards, get: Cards) -> None:
     state = turn.state
     problem = offer_problem(state, seat, to, dict(give), dict(get))
     if problem:
@@ -74,7 +77,7 @@ def post_offer(turn: Turn, seat: str, order, to: str, give: dict, get: dict) -> 
              offer=number, to=to, give=dict(give), get=dict(get))
 
 
-def withdraw(turn: Turn, seat: str, order, number: int) -> None:
+def withdraw(turn: Turn, seat: str, order: Order, number: int) -> None:
     state = turn.state
     mine = [o for o in state["offers"] if o["id"] == number and o["from"] == seat]
     if not mine:

@@ -3,21 +3,23 @@ seeded generators, the events so far; and the voice a legality message speaks in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from random import Random
+from typing import cast
 
-from gm.core.model import Event, Order
+from gm.core.model import Event, JSONObject, Order
 from gm.core.ruleset import TurnSeeds
 
 from .board import Geometry, geometry
-from .goods import cards_text, has, missing
+from .goods import Cards, cards_text, has, missing
 
 
-def board_geometry(state: dict) -> Geometry:
+def board_geometry(state: JSONObject) -> Geometry:
     return geometry(tuple(tuple(s) for s in state["board"]["slots"]))
 
 
-def seat_name(state: dict, seat: str) -> str:
+def seat_name(state: JSONObject, seat: str) -> str:
     """How reports name a seat: its colour name (Red)."""
-    return state["seats"].get(seat, {}).get("colour_name", seat)
+    return cast(str, state["seats"].get(seat, {}).get("colour_name", seat))
 
 
 @dataclass(frozen=True)
@@ -49,11 +51,11 @@ class Voice:
         return "you hold" if self.you else f"{self.name} holds"
 
 
-def voice(state: dict, seat: str, you: bool) -> Voice:
+def voice(state: JSONObject, seat: str, you: bool) -> Voice:
     return Voice(you, seat_name(state, seat))
 
 
-def order_text(order) -> str:
+def order_text(order: object) -> str:
     if isinstance(order, Order):
         return order.text or " ".join([order.verb, *(str(a) for a in order.args)])
     return "an unreadable order"
@@ -68,25 +70,25 @@ class Turn:
     (None during set-up). orders: each seat's orders for this turn.
     """
 
-    state: dict
+    state: JSONObject
     geo: Geometry
     seeds: TurnSeeds
-    events: list = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     mover: str | None = None
-    orders: dict = field(default_factory=dict)
-    rngs: dict = field(default_factory=dict)
+    orders: dict[str, list[Order]] = field(default_factory=dict)
+    rngs: dict[str, Random] = field(default_factory=dict)
     played: int = 0  # action cards the mover has played this turn
-    accepts: dict = field(default_factory=dict)  # seat -> offer numbers its orders accept
+    accepts: dict[str, set[int]] = field(default_factory=dict)  # seat -> offer numbers its orders accept
 
     @property
-    def seats(self) -> dict:
-        return self.state["seats"]
+    def seats(self) -> JSONObject:
+        return cast(JSONObject, self.state["seats"])
 
     @property
     def wonders_mode(self) -> bool:
-        return self.state["mode"] == "wonders"
+        return bool(self.state["mode"] == "wonders")
 
-    def rng(self, purpose: str):
+    def rng(self, purpose: str) -> Random:
         # One generator per purpose for the whole turn, so successive rolls continue one sequence.
         if purpose not in self.rngs:
             self.rngs[purpose] = self.seeds.rng(purpose)
@@ -95,17 +97,17 @@ class Turn:
     def name(self, seat: str) -> str:
         return seat_name(self.state, seat)
 
-    def add(self, kind: str, text: str, seats: tuple | None = None, /, **data) -> None:
+    def add(self, kind: str, text: str, seats: tuple[str, ...] | None = None, /, **data: object) -> None:
         self.events.append(Event(kind, {"text": text, **data}, seats))
 
-    def lacks(self, seat: str, cost: dict) -> str | None:
+    def lacks(self, seat: str, cost: Cards) -> str | None:
         """None when a seat's hand can pay a cost, else what it lacks, for an event."""
         hand = self.state["seats"][seat]["hand"]
         if has(hand, cost):
             return None
         return f"{self.name(seat)} lacks {cards_text(missing(hand, cost))}"
 
-    def failed(self, seat: str, order, reason: str) -> None:
+    def failed(self, seat: str, order: object, reason: str) -> None:
         """An order that cannot be carried out now (rule D-ALL-3): it alone fails."""
         text = order_text(order)
         self.add("order_failed", f"{self.name(seat)}'s order {text} fails: {reason}.",

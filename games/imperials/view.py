@@ -3,8 +3,12 @@ facts of every seat (cards counted, not shown), the seat's own hand, cards and s
 this round's dice, offers and trades, and the labels of turns. The order form is in form.py."""
 from __future__ import annotations
 
+from gm.core.model import JSONObject
+
 from .awards import points_table, route_length
+from .board import Geometry
 from .cards import TITLES, WHAT
+from .form import order_form as order_form  # the view part of the contract names it here
 from .goods import COSTS, GOODS, RESOURCES, cards_text, hand_size, has
 from .places import PIPS, pieces_of, ports_of
 from .robber import discard_limit
@@ -14,7 +18,6 @@ from .trade import market_rate
 from .turn import board_geometry
 from .warriors import DRAGON_STEPS, strength
 from .wonders import STRATEGIC
-from .form import order_form  # noqa: F401  (the view part of the contract names it here)
 
 FILLS = {"forest": "#7fb069", "kiln": "#d98b63", "pasture": "#cfe68f", "farm": "#f3d66e",
          "mine": "#aeb0ba", "desert": "#eadcb9", "gold": "#e6bd3a", "fog": "#8f9aa3"}
@@ -23,7 +26,7 @@ CAPTIONS = {"forest": "wood", "kiln": "brick", "pasture": "wool", "farm": "wheat
 BUILDS = ("road", "village", "town", "card", "warrior", "upgrade", "activate", "fence")
 
 
-def turn_label(state: dict) -> str:
+def turn_label(state: JSONObject) -> str:
     if state["phase"] == "setup":
         return "Set-up: " + ("a village and a town" if state["mode"] == "wonders" else "two villages") + " each"
     if state["phase"] == "over":
@@ -31,7 +34,7 @@ def turn_label(state: dict) -> str:
     return f"Round {state['round']}"
 
 
-def view(state: dict, seat: str) -> dict:
+def view(state: JSONObject, seat: str) -> JSONObject:
     """The only input to a seat's report (no other seat's hand, cards or standing answers)."""
     result = outcome(state)
     geo = board_geometry(state)
@@ -59,14 +62,14 @@ def view(state: dict, seat: str) -> dict:
     }
 
 
-def corner_of(geo, vertex: int) -> list:
+def corner_of(geo: Geometry, vertex: int) -> list[float]:
     """A vertex as the hex map names a corner: [col, row, k] of the first tile it touches."""
     code = geo.vertex_tiles[vertex][0]
     col, row = geo.slots[geo.tiles.index(code)]
     return [col, row, geo.tile_vertices[code].index(vertex)]
 
 
-def board_drawing(state: dict, geo) -> dict:
+def board_drawing(state: JSONObject, geo: Geometry) -> JSONObject:
     """The drawing data gm/render/hexmap.py draws: the same for every seat."""
     tiles = state["board"]["tiles"]
     colour = {code: s["colour"] for code, s in state["seats"].items()}
@@ -101,7 +104,7 @@ def board_drawing(state: dict, geo) -> dict:
     }
 
 
-def _tiles(state: dict, geo) -> list[dict]:
+def _tiles(state: JSONObject, geo: Geometry) -> list[JSONObject]:
     """Each tile as the report's tile table lists it (fog hides kind and number)."""
     out = []
     for code in geo.tiles:
@@ -114,7 +117,7 @@ def _tiles(state: dict, geo) -> list[dict]:
     return out
 
 
-def _seat_line(state: dict, code: str) -> dict:
+def _seat_line(state: JSONObject, code: str) -> JSONObject:
     """What everyone may see of a seat: counts of its cards, never what they are."""
     seat = state["seats"][code]
     return {
@@ -132,11 +135,11 @@ def _seat_line(state: dict, code: str) -> dict:
     }
 
 
-def _route(state: dict, code: str) -> int:
+def _route(state: JSONObject, code: str) -> int:
     return route_length(state, board_geometry(state), code)
 
 
-def _you(state: dict, geo, seat: str) -> dict:
+def _you(state: JSONObject, geo: Geometry, seat: str) -> JSONObject:
     me = state["seats"][seat]
     hand = me["hand"]
     goods = GOODS if state["mode"] == "wonders" else RESOURCES
@@ -158,7 +161,7 @@ def _you(state: dict, geo, seat: str) -> dict:
     }
 
 
-def _dice(state: dict) -> list[dict]:
+def _dice(state: JSONObject) -> list[JSONObject]:
     """This round's rolls in order: who rolled what and what each roll gave to whom (in seating
     order; the card lists as text, in the book's order)."""
     out = []

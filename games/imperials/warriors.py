@@ -3,7 +3,11 @@ the dragon (rule D-IM-6), with the cards that act on warriors (Warlord, Smith)."
 from __future__ import annotations
 
 from collections import deque
+from typing import cast
 
+from gm.core.model import JSONObject, Order
+
+from .board import Geometry
 from .goods import COSTS, IMPROVEMENTS, pay
 from .places import PIPS
 from .robber import move_robber
@@ -16,17 +20,17 @@ LEVEL_NAMES = {1: "regular", 2: "strong", 3: "mighty"}
 DRAGON_STEPS = 7              # rule D-IM-6
 
 
-def warriors_of(state: dict, seat: str, level: int | None = None) -> list[int]:
+def warriors_of(state: JSONObject, seat: str, level: int | None = None) -> list[int]:
     return sorted(int(v) for v, w in state["warriors"].items()
                   if w["owner"] == seat and (level is None or w["level"] == level))
 
 
-def strength(state: dict, seat: str) -> int:
+def strength(state: JSONObject, seat: str) -> int:
     """The strength of a seat's active warriors: 1, 2 or 3 each (rule D-IM-6)."""
     return sum(w["level"] for w in state["warriors"].values() if w["owner"] == seat and w["active"])
 
 
-def build_warrior(turn: Turn, seat: str, order, vertex) -> None:
+def build_warrior(turn: Turn, seat: str, order: Order, vertex: int) -> None:
     if wrong_mode(turn, seat, order):
         return
     state, geo = turn.state, turn.geo
@@ -39,7 +43,7 @@ def build_warrior(turn: Turn, seat: str, order, vertex) -> None:
     turn.add("warrior", f"{turn.name(seat)} places a regular warrior at vertex {vertex}.", seat=seat, vertex=vertex)
 
 
-def warrior_place_problem(state: dict, geo, seat: str, vertex, name: str) -> str | None:
+def warrior_place_problem(state: JSONObject, geo: Geometry, seat: str, vertex: int, name: str) -> str | None:
     if not geo.is_vertex(vertex):
         return f"{vertex} is not a vertex of this island"
     if str(vertex) in state["buildings"] or str(vertex) in state["warriors"]:
@@ -51,15 +55,15 @@ def warrior_place_problem(state: dict, geo, seat: str, vertex, name: str) -> str
     return None
 
 
-def own_warrior(turn: Turn, seat: str, order, vertex) -> dict | None:
-    warrior = turn.state["warriors"].get(str(vertex))
+def own_warrior(turn: Turn, seat: str, order: Order, vertex: int) -> JSONObject | None:
+    warrior: JSONObject | None = turn.state["warriors"].get(str(vertex))
     if warrior is None or warrior["owner"] != seat:
         turn.failed(seat, order, f"{turn.name(seat)} has no warrior at vertex {vertex}")
         return None
     return warrior
 
 
-def activate(turn: Turn, seat: str, order, vertex) -> None:
+def activate(turn: Turn, seat: str, order: Order, vertex: int) -> None:
     if wrong_mode(turn, seat, order):
         return
     warrior = own_warrior(turn, seat, order, vertex)
@@ -75,7 +79,7 @@ def activate(turn: Turn, seat: str, order, vertex) -> None:
     turn.add("activate", f"{turn.name(seat)} activates the warrior at vertex {vertex}.", seat=seat, vertex=vertex)
 
 
-def upgrade_problem(state: dict, seat: str, warrior: dict, vertex) -> str | None:
+def upgrade_problem(state: JSONObject, seat: str, warrior: JSONObject, vertex: int) -> str | None:
     level = warrior["level"]
     if level >= 3:
         return f"the warrior at vertex {vertex} is mighty; it cannot be upgraded further"
@@ -86,7 +90,7 @@ def upgrade_problem(state: dict, seat: str, warrior: dict, vertex) -> str | None
     return None
 
 
-def upgrade(turn: Turn, seat: str, order, vertex, free: bool = False) -> str | None:
+def upgrade(turn: Turn, seat: str, order: Order, vertex: int, free: bool = False) -> str | None:
     if wrong_mode(turn, seat, order):
         return None
     warrior = own_warrior(turn, seat, order, vertex)
@@ -105,7 +109,7 @@ def upgrade(turn: Turn, seat: str, order, vertex, free: bool = False) -> str | N
     return None
 
 
-def ready(turn: Turn, seat: str, order, vertex) -> dict | None:
+def ready(turn: Turn, seat: str, order: Order, vertex: int) -> JSONObject | None:
     """A warrior that may act: the seat's, active, and not activated in this turn."""
     warrior = own_warrior(turn, seat, order, vertex)
     if warrior is None:
@@ -119,7 +123,7 @@ def ready(turn: Turn, seat: str, order, vertex) -> dict | None:
     return warrior
 
 
-def route_from(state: dict, geo, seat: str, start: int) -> dict:
+def route_from(state: JSONObject, geo: Geometry, seat: str, start: int) -> dict[int, int]:
     """Vertex -> steps, for every vertex a seat's warrior at `start` can reach along the seat's
     roads without passing another player's settlement or any warrior."""
     reached, queue = {start: 0}, deque([start])
@@ -139,7 +143,7 @@ def route_from(state: dict, geo, seat: str, start: int) -> dict:
     return reached
 
 
-def move_warrior(turn: Turn, seat: str, order, start, end) -> None:
+def move_warrior(turn: Turn, seat: str, order: Order, start: int, end: int) -> None:
     if wrong_mode(turn, seat, order):
         return
     state, geo = turn.state, turn.geo
@@ -162,7 +166,7 @@ def move_warrior(turn: Turn, seat: str, order, start, end) -> None:
         _displace(turn, other, end)
 
 
-def _displace(turn: Turn, warrior: dict, at: int) -> None:
+def _displace(turn: Turn, warrior: JSONObject, at: int) -> None:
     # gm's choice: the displaced warrior goes to the nearest empty vertex its owner's roads reach
     # (lowest number on a tie); with none, it leaves the board.
     state, geo = turn.state, turn.geo
@@ -179,7 +183,7 @@ def _displace(turn: Turn, warrior: dict, at: int) -> None:
              seat=owner, start=at, end=to)
 
 
-def chase(turn: Turn, seat: str, order, vertex, tile, victim) -> None:
+def chase(turn: Turn, seat: str, order: Order, vertex: int, tile: str | None, victim: str | None) -> None:
     if wrong_mode(turn, seat, order):
         return
     state, geo = turn.state, turn.geo
@@ -227,7 +231,7 @@ def battle(turn: Turn) -> None:
         warrior["active"] = False
 
 
-def _reward(turn: Turn, defence: dict) -> None:
+def _reward(turn: Turn, defence: JSONObject) -> None:
     top = max(defence.values(), default=0)
     if top <= 0:  # gm's choice: nobody who sent no warrior is rewarded
         return
@@ -241,18 +245,18 @@ def _reward(turn: Turn, defence: dict) -> None:
         give_card(turn, seat, dragon_colour(turn.state, seat), "a share of the dragon's defeat")
 
 
-def dragon_colour(state: dict, seat: str) -> str:
+def dragon_colour(state: JSONObject, seat: str) -> str:
     """The deck a seat takes its card from after a tied victory: its DRAGON answer, else the
     colour of its most improvements (science, trade, military on a tie) with cards left."""
     me = state["seats"][seat]
-    wanted = me["standing"].get("dragon")
+    wanted: str | None = me["standing"].get("dragon")
     if wanted in IMPROVEMENTS and state["decks"][wanted]:
         return wanted
     ranked = sorted(IMPROVEMENTS, key=lambda c: (-me["improvements"][c], IMPROVEMENTS.index(c)))
     return next((c for c in ranked if state["decks"][c]), ranked[0])
 
 
-def _demote(turn: Turn, defence: dict) -> None:
+def _demote(turn: Turn, defence: JSONObject) -> None:
     state = turn.state
     exposed = [s for s in state["seating"] if free_towns(state, s)]
     if not exposed:
@@ -276,7 +280,7 @@ def _worth(turn: Turn, vertex: int) -> int:
 # ----------------------------------------------------------------------------------------------
 # Cards that act on warriors. Each returns a reason when it cannot start.
 
-def warlord(turn: Turn, seat: str, order) -> None:
+def warlord(turn: Turn, seat: str, order: Order) -> None:
     state = turn.state
     woken = [v for v in warriors_of(state, seat) if not state["warriors"][str(v)]["active"]]
     for v in woken:
@@ -285,7 +289,7 @@ def warlord(turn: Turn, seat: str, order) -> None:
              seat=seat, card="warlord", count=len(woken))
 
 
-def smith(turn: Turn, seat: str, order, *vertices) -> str | None:
+def smith(turn: Turn, seat: str, order: Order, *vertices: int) -> str | None:
     state = turn.state
     first = state["warriors"].get(str(vertices[0]))
     if first is None or first["owner"] != seat:
@@ -299,7 +303,7 @@ def smith(turn: Turn, seat: str, order, *vertices) -> str | None:
 # ----------------------------------------------------------------------------------------------
 # The event die.
 
-def event_die(turn: Turn, record: dict) -> None:
+def event_die(turn: Turn, record: JSONObject) -> None:
     """The event die: black moves the dragon; a colour gives that colour's card to every player
     with at least 1 improvement of it and at least (red die - 1) (rule D-IM-5)."""
     face = record["event"]
@@ -308,7 +312,7 @@ def event_die(turn: Turn, record: dict) -> None:
     state = turn.state
     need = max(1, record["red"] - 1)
     sequence = order_of_play(state)
-    start = sequence.index(turn.mover)
+    start = sequence.index(cast(str, turn.mover))  # events happen on a mover's turn
     for seat in sequence[start:] + sequence[:start]:
         if state["seats"][seat]["improvements"][face] >= need:
             give_card(turn, seat, face, f"{face} {state['seats'][seat]['improvements'][face]}, "

@@ -3,6 +3,8 @@ wonders), fences, action cards and the limit of 4 in the hand, and the cards of 
 act on these. Warriors and the dragon are in warriors.py."""
 from __future__ import annotations
 
+from gm.core.model import JSONObject, Order
+
 from .cards import COLOUR_OF, SHOWN_POINTS, TITLES
 from .goods import CARD_LIMIT, COMMODITY_FOR, COSTS, FENCE_LIMIT, IMPROVEMENT_LIMIT, pay
 from .places import pieces_of
@@ -16,7 +18,7 @@ DROP_ORDER = ("merchant", "mining", "irrigation", "engineer", "smith", "warlord"
               "monopoly", "plenty", "roads")
 
 
-def wrong_mode(turn: Turn, seat: str, order) -> bool:
+def wrong_mode(turn: Turn, seat: str, order: Order) -> bool:
     if turn.wonders_mode:
         return False
     turn.failed(seat, order, "this is an order of Wonders & Warriors, not of the Basic game")
@@ -26,12 +28,12 @@ def wrong_mode(turn: Turn, seat: str, order) -> bool:
 # ----------------------------------------------------------------------------------------------
 # Improvements and wonders.
 
-def free_towns(state: dict, seat: str) -> list[int]:
+def free_towns(state: JSONObject, seat: str) -> list[int]:
     """A seat's towns that hold no wonder, in number order."""
     return [v for v in pieces_of(state, seat, "town") if not state["buildings"][str(v)].get("wonder")]
 
 
-def improve(turn: Turn, seat: str, order, colour: str, vertex) -> None:
+def improve(turn: Turn, seat: str, order: Order, colour: str, vertex: int) -> None:
     if wrong_mode(turn, seat, order):
         return
     state = turn.state
@@ -64,7 +66,7 @@ def improve(turn: Turn, seat: str, order, colour: str, vertex) -> None:
     _wonder(turn, seat, colour, level, town)
 
 
-def _wonder(turn: Turn, seat: str, colour: str, level: int, town) -> None:
+def _wonder(turn: Turn, seat: str, colour: str, level: int, town: int | None) -> None:
     state = turn.state
     wonder = state["wonders"][colour]
     if town is not None:
@@ -84,12 +86,13 @@ def _wonder(turn: Turn, seat: str, colour: str, level: int, town) -> None:
                  "take it now.", seat=seat, improvement=colour, great=True, vertex=int(wonder["town"]))
 
 
-def fence(turn: Turn, seat: str, order, vertex, free: bool = False) -> str | None:
+def fence(turn: Turn, seat: str, order: Order, vertex: int, free: bool = False) -> str | None:
     if wrong_mode(turn, seat, order):
         return None
     state = turn.state
     building = state["buildings"].get(str(vertex))
     fences = sum(1 for b in state["buildings"].values() if b["owner"] == seat and b.get("fence"))
+    problem: str | None
     if building is None or building["owner"] != seat or building["kind"] != "town":
         problem = f"vertex {vertex} is not a town of {turn.name(seat)}'s"
     elif building.get("fence"):
@@ -152,14 +155,14 @@ def hand_limit(turn: Turn, seat: str) -> None:
 # ----------------------------------------------------------------------------------------------
 # Cards of this mode that act on its pieces. Each returns a reason when it cannot start.
 
-def engineer(turn: Turn, seat: str, order, vertex) -> str | None:
+def engineer(turn: Turn, seat: str, order: Order, vertex: int) -> str | None:
     problem = fence(turn, seat, order, vertex, free=True)
     if problem is None:
         turn.add("play", f"{turn.name(seat)} plays Engineer.", seat=seat, card="engineer")
     return problem
 
 
-def merchant(turn: Turn, seat: str, order, good: str) -> None:
+def merchant(turn: Turn, seat: str, order: Order, good: str) -> None:
     state = turn.state
     total = 0
     for other in state["seating"]:
@@ -171,7 +174,7 @@ def merchant(turn: Turn, seat: str, order, good: str) -> None:
              card="merchant", good=good, count=total)
 
 
-def bishop(turn: Turn, seat: str, order, tile=None) -> None:
+def bishop(turn: Turn, seat: str, order: Order, tile: str | None = None) -> None:
     turn.add("play", f"{turn.name(seat)} plays Bishop.", seat=seat, card="bishop")
     move_robber(turn, seat, tile, None, rob_all=True)
 

@@ -1,10 +1,11 @@
 """Minecraft EMPIRES for gm: the ruleset object the `gm.games` entry point names."""
 from __future__ import annotations
 
-from types import SimpleNamespace
+from random import Random
 
+from gm.core.model import JSONObject
 from gm.core.ruleset import GameOption
-from gm.packaged import PackagedRuleset
+from gm.packaged import PackagedRuleset, Parts
 
 from . import orders, robot, rules, scenario, view
 from .economy import MODES, ORIGINAL
@@ -22,7 +23,7 @@ class McEmpiresRuleset(PackagedRuleset):
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.mcempires.templates"
     cases_package = "gm_games.mcempires.cases"
-    parts = SimpleNamespace(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
+    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
     demo_seats = 6  # `gm demo --ruleset mcempires` seats this many robot empires
     default_scenario_name = "frontier"
     # The modes of the guide, the GM's round limit (rule D-MC-10) and its optional rules, off by
@@ -41,10 +42,10 @@ class McEmpiresRuleset(PackagedRuleset):
         GameOption("amphibious", False, "amphibious attacks: the attacker loses 1 per troop"),
     )
 
-    def seat_codes(self, scenario: dict) -> list[str]:
+    def seat_codes(self, scenario: JSONObject) -> list[str]:
         return [seat["code"] for seat in scenario["seats"]]
 
-    def hidden_variant(self, state: dict, seat: str, rng) -> dict:
+    def hidden_variant(self, state: JSONObject, seat: str, rng: Random) -> JSONObject:
         """The state as it might be if `seat`'s private facts were different: its standing
         orders (how its groups defend, which cities it would destroy) are its own secret."""
         return view.hidden_variant(state, seat, rng)

@@ -2,6 +2,9 @@
 fails (rule D-ALL-3). resolve, check_orders and the robot all call `execute`."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 from gm.core.model import Order
 
 from . import cities, combat, diplomacy, economy, moves, rails
@@ -78,9 +81,10 @@ def _city(turn: Turn, seat: str, where: str) -> str | None:
 
 def _land(turn: Turn, seat: str, corner: str, other: str = "") -> str | None:
     a, b = block_of(turn, corner), block_of(turn, other or corner)
-    for text, i in ((corner, a), (other, b)):
-        if i is None:
-            return off_map(turn, text)
+    if a is None:
+        return off_map(turn, corner)
+    if b is None:
+        return off_map(turn, other)
     (x1, y1), (x2, y2) = turn.board.xy(a), turn.board.xy(b)
     area = [turn.board.index(x, y) for y in range(min(y1, y2), max(y1, y2) + 1)
             for x in range(min(x1, x2), max(x1, x2) + 1)]
@@ -116,7 +120,7 @@ def _no_land(turn: Turn, seat: str, area: list[int]) -> str:
         return f"{turn.name(i)} is {turn.board.terrain_name(i)}: bodies of water cannot be purchased"
     if len(area) == 1:
         owner = turn.owner(i)
-        whose = "yours already" if owner == seat else f"claimed by {turn.nation(owner)}"
+        whose = "yours already" if owner == seat else f"claimed by {turn.nation(cast(str, owner))}"  # not free
         return f"{turn.name(i)} is {whose}"
     return "every block there is water or claimed already"
 
@@ -138,7 +142,7 @@ def _touching(turn: Turn, seat: str, free: list[int]) -> list[int]:
 
 def _base(turn: Turn, seat: str, where: str) -> str | None:
     cid, problem = own_city(turn, seat, where)
-    if problem:
+    if cid is None:  # then problem says why
         return problem
     city = turn.cities[cid]
     if len(city["bases"]) >= economy.MAX_BASES:
@@ -159,7 +163,7 @@ def _transport(turn: Turn, seat: str, where: str) -> str | None:
 
 def _naval(turn: Turn, seat: str, where: str) -> str | None:
     cid, problem = own_city(turn, seat, where)
-    if problem:
+    if cid is None:  # then problem says why
         return problem
     if not turn.board.coastal[turn.city_block(cid)]:
         return f"{cid} is not beside water: naval bases can only be built in coastal cities"
@@ -178,7 +182,7 @@ def _treasury(turn: Turn, seat: str, where: str) -> str | None:
 
 def _building(turn: Turn, seat: str, where: str, key: str, what: str, price: int) -> str | None:
     cid, problem = own_city(turn, seat, where)
-    if problem:
+    if cid is None:  # then problem says why
         return problem
     if turn.cities[cid][key]:
         return f"{cid} has {what} already (only one per city)"
@@ -189,7 +193,7 @@ def _building(turn: Turn, seat: str, where: str, key: str, what: str, price: int
     return _bought(turn, seat, cid, what, price, "")
 
 
-def _bought(turn: Turn, seat: str, cid: str, what: str, price: int, note: str) -> None:
+def _bought(turn: Turn, seat: str, cid: str, what: str, price: int, note: str) -> str | None:
     note = f"; {note}" if note else ""
     turn.private(seat, "build", f"{turn.nation(seat)} buys {what} in {cid} for {price} E${note}.",
                  city=cid, what=what, cost=price)
@@ -212,7 +216,7 @@ def _rail(turn: Turn, seat: str, a: str, b: str, *via: str) -> str | None:
     return rails.build(turn, seat, ends[0], ends[1], waypoints)
 
 
-def _move(turn: Turn, seat: str, gid: str, count, *targets: str) -> str | None:
+def _move(turn: Turn, seat: str, gid: str, count: int | str, *targets: str) -> str | None:
     blocks = []
     for text in targets:
         if "," in text:
@@ -227,12 +231,12 @@ def _move(turn: Turn, seat: str, gid: str, count, *targets: str) -> str | None:
     return moves.move(turn, seat, gid, count, blocks)
 
 
-def _train(turn: Turn, seat: str, gid: str, count, city: str) -> str | None:
+def _train(turn: Turn, seat: str, gid: str, count: int | str, city: str) -> str | None:
     cid = city_named(turn, city)
     return rails.ride(turn, seat, gid, count, cid or city)
 
 
-def _attack(turn: Turn, seat: str, gid: str, count, target: str) -> str | None:
+def _attack(turn: Turn, seat: str, gid: str, count: int | str, target: str) -> str | None:
     group = turn.groups.get(gid)
     if group is None or group["owner"] != seat:
         return f"{gid} is not one of {turn.your(seat)} groups"
@@ -280,7 +284,8 @@ def _accept(turn: Turn, seat: str, kind: str, other: str) -> str | None:
     return diplomacy.accept(turn, seat, diplomacy.KINDS[kind], other)
 
 
-ACTIONS = {
+# Each action takes the arguments grammar gives its verb, which well_formed guarantees.
+ACTIONS: dict[str, Callable[..., str | None]] = {
     "CAPITAL": _capital, "CITY": _city, "LAND": _land, "BASE": _base, "TRANSPORT": _transport,
     "NAVAL": _naval, "TREASURY": _treasury, "RAIL": _rail, "MOVE": _move, "TRAIN": _train,
     "ATTACK": _attack, "DECLARE": _declare, "PEACE": _peace, "BORDERS": _borders,

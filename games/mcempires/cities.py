@@ -1,6 +1,8 @@
 """Cities: placement, founding, infrastructure, occupation and capture, and capitulation."""
 from __future__ import annotations
 
+from gm.core.model import JSONObject
+
 from . import economy
 from .turn import MAX_TROOPS, Turn
 
@@ -9,7 +11,7 @@ CAPITAL_TROOPS = 2         # "Capital Cities start with a Treasury and 2 Troops.
 CAPITULATION_CITIES = 4    # "their Capital City and 4 of their Regular Cities"
 
 
-def new_city(founder: str, x: int, y: int, capital: bool) -> dict:
+def new_city(founder: str, x: int, y: int, capital: bool) -> JSONObject:
     """A city record. owner, founder: seat codes. capital: founded as its founder's capital.
     bases: the round each military base was bought (a base spawns from the round after).
     occupier: the empire whose group stands on the centre, or None; held: the rounds it has

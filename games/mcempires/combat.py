@@ -3,6 +3,9 @@ dice sums, ties and amphibious attacks (rule D-MC-5), and War Bounty's bounties.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
+
+from gm.core.model import JSONObject
 
 from . import diplomacy, economy
 from .turn import Turn
@@ -44,12 +47,12 @@ def attack_problem(turn: Turn, seat: str, gid: str, target: str) -> str | None:
     return None
 
 
-def attack(turn: Turn, seat: str, gid: str, count, target: str) -> str | None:
+def attack(turn: Turn, seat: str, gid: str, count: int | str, target: str) -> str | None:
     problem = attack_problem(turn, seat, gid, target)
     if problem:
         return problem
     troops = turn.groups[gid]["troops"]
-    fighting = troops if count == "ALL" else count
+    fighting: int = troops if isinstance(count, str) else count  # the one word a count may be is ALL
     if fighting > troops:
         return f"{gid} has {troops} troops, not {fighting}"
     enemy = turn.groups[target]["owner"]
@@ -68,7 +71,7 @@ def battle(turn: Turn, gid: str, fighting: int, target: str, how: str = "attacks
     if defending == 0:
         turn.add("combat", f"{turn.nation(seat)}'s {gid} {how} {target} of {turn.nation(enemy)} "
                  f"at {turn.name(there)}, but all {retreated} troops pull back to "
-                 f"{turn.name(refuge)}: no battle.", **_facts(turn, gid, target, seat, enemy,
+                 f"{turn.name(cast(int, refuge))}: no battle.", **_facts(turn, gid, target, seat, enemy,
                  here, there, fighting, 0, 0, 0, [], [], 0, 0, False, retreated, refuge))
         return
     amphibious = turn.options["amphibious"] and turn.board.water[here] != turn.board.water[there]
@@ -139,7 +142,7 @@ def retreat_block(turn: Turn, i: int, retreat: str) -> int | None:
     return j if j in turn.board.neighbours[i] else None
 
 
-def _bounties(turn: Turn, seat: str, enemy: str, a_lost: int, d_lost: int, before: dict) -> None:
+def _bounties(turn: Turn, seat: str, enemy: str, a_lost: int, d_lost: int, before: JSONObject) -> None:
     economy.bounty(turn, seat, economy.BOUNTY_TROOP * d_lost,
                    f"defeating {d_lost} troop{'s' if d_lost != 1 else ''} of {turn.nation(enemy)}")
     economy.bounty(turn, enemy, economy.BOUNTY_TROOP * a_lost,
@@ -150,12 +153,13 @@ def _bounties(turn: Turn, seat: str, enemy: str, a_lost: int, d_lost: int, befor
                            f"defeating all troops of {turn.nation(loser)}")
 
 
-def _story(turn: Turn, gid, target, seat, enemy, there, how, fighting, defending, attack_dice,
-           defence_dice, a_sum, d_sum, a_lost, d_lost, amphibious, retreated, refuge) -> str:
+def _story(turn: Turn, gid: str, target: str, seat: str, enemy: str, there: int, how: str, fighting: int,
+           defending: int, attack_dice: list[int], defence_dice: list[int], a_sum: int, d_sum: int,
+           a_lost: int, d_lost: int, amphibious: bool, retreated: int, refuge: int | None) -> str:
     text = (f"{turn.nation(seat)}'s {gid} {how} {target} of {turn.nation(enemy)} at "
             f"{turn.name(there)}: {fighting} against {defending}")
     if retreated:
-        text += f" ({retreated} pulled back to {turn.name(refuge)})"
+        text += f" ({retreated} pulled back to {turn.name(cast(int, refuge))})"
     if turn.rng is None:
         return text + "."
     minus = f" - {fighting} amphibious" if amphibious else ""
@@ -168,8 +172,9 @@ def _story(turn: Turn, gid, target, seat, enemy, there, how, fighting, defending
     return text + f"A tie: {turn.nation(seat)} loses {a_lost}, {turn.nation(enemy)} loses {d_lost}."
 
 
-def _facts(turn: Turn, gid, target, seat, enemy, here, there, fighting, defending, a_lost,
-           d_lost, attack_dice, defence_dice, a_sum, d_sum, amphibious, retreated, refuge) -> dict:
+def _facts(turn: Turn, gid: str, target: str, seat: str, enemy: str, here: int, there: int, fighting: int,
+           defending: int, a_lost: int, d_lost: int, attack_dice: list[int], defence_dice: list[int],
+           a_sum: int, d_sum: int, amphibious: bool, retreated: int, refuge: int | None) -> JSONObject:
     # "combat", not "battle": the shared template adds its own line to "battle" events, and a
     # battle here never takes a place (captures come from occupations).
     return {"attacker": seat, "defender": enemy, "group": gid, "target": target,

@@ -3,6 +3,10 @@ border agreements and alliances, proposed in one round and accepted in the next.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
+from typing import Any, cast
+
+from gm.core.model import JSONObject
 
 from . import economy
 from .turn import Turn
@@ -18,7 +22,7 @@ def pair(a: str, b: str) -> list[str]:
     return sorted([a, b])
 
 
-def war_of(turn: Turn, a: str, b: str) -> dict | None:
+def war_of(turn: Turn, a: str, b: str) -> JSONObject | None:
     return next((w for w in turn.state["wars"] if w["sides"] == pair(a, b)), None)
 
 
@@ -26,7 +30,7 @@ def at_war(turn: Turn, a: str, b: str) -> bool:
     return war_of(turn, a, b) is not None
 
 
-def alliance_of(turn: Turn, seat: str) -> dict | None:
+def alliance_of(turn: Turn, seat: str) -> JSONObject | None:
     return next((a for a in turn.state["alliances"] if seat in a["members"]), None)
 
 
@@ -151,7 +155,7 @@ def declare(turn: Turn, seat: str, enemy: str) -> str | None:
 # ----------------------------------------------------------------------------------------------
 # Proposals and acceptances.
 
-def propose(turn: Turn, seat: str, kind: str, other: str, terms) -> str | None:
+def propose(turn: Turn, seat: str, kind: str, other: str, terms: object) -> str | None:
     problem = _proposal_problem(turn, seat, kind, other, terms)
     if problem:
         return problem
@@ -165,18 +169,18 @@ def propose(turn: Turn, seat: str, kind: str, other: str, terms) -> str | None:
     return None
 
 
-def describe(turn: Turn, kind: str, seat: str, other: str, terms) -> str:
+def describe(turn: Turn, kind: str, seat: str, other: str, terms: object) -> str:
     if kind == "peace":
-        ceded = f", {', '.join(terms)} ceded" if terms else ", every city taken in the war returned"
+        ceded = f", {', '.join(cast(list[str], terms))} ceded" if terms else ", every city taken in the war returned"
         return f"a peace treaty{ceded}"
     if kind == "borders":
         return {"MINE": f"to open its borders to {turn.nation(other)}",
                 "THEIRS": f"that {turn.nation(other)} open its borders to it",
-                "BOTH": "open borders both ways"}[terms] + f" for {AGREEMENT_ROUNDS} rounds"
+                "BOTH": "open borders both ways"}[cast(str, terms)] + f" for {AGREEMENT_ROUNDS} rounds"
     return f"an alliance for {AGREEMENT_ROUNDS} rounds"
 
 
-def _proposal_problem(turn: Turn, seat: str, kind: str, other: str, terms) -> str | None:
+def _proposal_problem(turn: Turn, seat: str, kind: str, other: str, terms: object) -> str | None:
     if other not in turn.seats or other == seat:
         return f"{other} is not another empire of this game"
     if not turn.seats[other]["alive"]:
@@ -184,7 +188,7 @@ def _proposal_problem(turn: Turn, seat: str, kind: str, other: str, terms) -> st
     if kind == "peace":
         if not at_war(turn, seat, other):
             return f"there is no war with {turn.nation(other)}"
-        for cid in terms:
+        for cid in cast(list[str], terms):  # a peace's terms: the cities ceded
             if cid not in turn.cities or turn.cities[cid]["owner"] not in (seat, other):
                 return f"{cid} is not a city of either side"
     if kind == "ally":
@@ -220,13 +224,16 @@ def accept(turn: Turn, seat: str, kind: str, other: str) -> str | None:
     if problem:
         return problem
     turn.state["proposals"] = [p for p in turn.state["proposals"] if p is not found]
-    {"peace": make_peace, "borders": open_borders, "ally": ally}[kind](
+    agreements: dict[str, Callable[[Turn, str, str, Any], None]] = {
+        "peace": make_peace, "borders": open_borders, "ally": ally}
+    agreements[kind](
         turn, other, seat, found["terms"])
     return None
 
 
-def make_peace(turn: Turn, a: str, b: str, ceded: list) -> None:
+def make_peace(turn: Turn, a: str, b: str, ceded: list[str]) -> None:
     war = war_of(turn, a, b)
+    assert war is not None, "peace is accepted only between empires at war (_proposal_problem)"
     turn.state["wars"] = [w for w in turn.state["wars"] if w is not war]
     moves = []
     for cid, before in war["taken"].items():
@@ -272,7 +279,7 @@ def open_borders(turn: Turn, proposer: str, accepter: str, terms: str) -> None:
              seat=proposer, other=accepter, until=until)
 
 
-def ally(turn: Turn, proposer: str, accepter: str, _terms=None) -> None:
+def ally(turn: Turn, proposer: str, accepter: str, _terms: object = None) -> None:
     joined = alliance_of(turn, proposer) or alliance_of(turn, accepter)
     if joined:
         joined["members"] = sorted({*joined["members"], proposer, accepter})
@@ -282,6 +289,7 @@ def ally(turn: Turn, proposer: str, accepter: str, _terms=None) -> None:
         turn.state["alliances"].append({"members": members,
                                         "until": turn.round + AGREEMENT_ROUNDS - 1})
     alliance = alliance_of(turn, proposer)
+    assert alliance is not None, "formed or joined just above"
     turn.add("alliance", f"Alliance of {_names(turn, members)} until round {alliance['until']}.",
              seat=proposer, other=accepter, members=members, until=alliance["until"])
 
@@ -303,7 +311,7 @@ def leave(turn: Turn, seat: str) -> str | None:
     return None
 
 
-def _part(turn: Turn, alliance: dict, seat: str) -> None:
+def _part(turn: Turn, alliance: JSONObject, seat: str) -> None:
     alliance["members"] = [m for m in alliance["members"] if m != seat]
     if len(alliance["members"]) < 2:
         turn.state["alliances"] = [a for a in turn.state["alliances"] if a is not alliance]

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import TypeGuard
 
 from gm.core.maps import shown
-from gm.core.model import Order, Problem
+from gm.core.model import Order, OrderArgs, Problem
 
 BLOCK = re.compile(r"[0-9]{1,4},[0-9]{1,4}")
 GROUP = re.compile(r"G[0-9]{1,6}")
@@ -40,12 +42,12 @@ USAGE = {
 VERBS = tuple(USAGE)
 
 
-def make_order(verb: str, *args) -> Order:
+def make_order(verb: str, *args: object) -> Order:
     """An order as the robot or the order form writes it (line 0, text rebuilt from the args)."""
     return Order(verb, tuple(args), 0, order_line(verb, args))
 
 
-def order_line(verb: str, args) -> str:
+def order_line(verb: str, args: Sequence[object]) -> str:
     words = [verb]
     for n, arg in enumerate(args):
         if verb in ("MOVE", "TRAIN", "ATTACK") and n == 1 and arg == "ALL":
@@ -59,7 +61,7 @@ def order_line(verb: str, args) -> str:
     return " ".join(words)
 
 
-def order_text(order) -> str:
+def order_text(order: object) -> str:
     if not isinstance(order, Order):
         return "an unreadable order"
     return order.text or order_line(order.verb, order.args)
@@ -86,7 +88,7 @@ def parse_orders(lines: list[tuple[int, str]]) -> tuple[list[Order], list[Proble
     return orders, problems
 
 
-def parse_words(words: list[str]) -> tuple[str, tuple] | str:
+def parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     verb, rest = words[0], words[1:]
     if verb not in VERBS:
         return (f"{shown(verb)} is not an order; the orders are " + ", ".join(VERBS[:-1])
@@ -98,17 +100,17 @@ def parse_words(words: list[str]) -> tuple[str, tuple] | str:
     return verb, got
 
 
-def _expect(word: str, pattern: re.Pattern, what: str) -> str | None:
+def _expect(word: str, pattern: re.Pattern[str], what: str) -> str | None:
     return None if pattern.fullmatch(word) else f"{shown(word)} is not {what}"
 
 
-def _one_block(rest: list[str]) -> tuple | str:
+def _one_block(rest: list[str]) -> OrderArgs | str:
     if len(rest) != 1:
         return "give one block"
     return _expect(rest[0], BLOCK, "a block x,y") or (rest[0],)
 
 
-def _land(rest: list[str]) -> tuple | str:
+def _land(rest: list[str]) -> OrderArgs | str:
     if len(rest) not in (1, 2):
         return "give a block, or two corners of a rectangle"
     for word in rest:
@@ -125,13 +127,13 @@ def _place(word: str) -> str | None:
     return f"{shown(word)} is not a city (a name like RE2, or its centre x,y)"
 
 
-def _building(rest: list[str]) -> tuple | str:
+def _building(rest: list[str]) -> OrderArgs | str:
     if len(rest) != 1:
         return "name one city"
     return _place(rest[0]) or (rest[0],)
 
 
-def _rail(rest: list[str]) -> tuple | str:
+def _rail(rest: list[str]) -> OrderArgs | str:
     if len(rest) < 2:
         return "name two cities"
     problem = _place(rest[0]) or _place(rest[1])
@@ -157,7 +159,7 @@ def _count(rest: list[str]) -> tuple[object, list[str]] | str:
     return "ALL", rest
 
 
-def _troops(rest: list[str], what: str) -> tuple | str:
+def _troops(rest: list[str], what: str) -> OrderArgs | str:
     if not rest:
         return "name a group"
     problem = _expect(rest[0], GROUP, "a group (like G12)")
@@ -172,7 +174,7 @@ def _troops(rest: list[str], what: str) -> tuple | str:
     return rest[0], count, tail
 
 
-def _move(rest: list[str]) -> tuple | str:
+def _move(rest: list[str]) -> OrderArgs | str:
     got = _troops(rest, "where to")
     if isinstance(got, str):
         return got
@@ -185,7 +187,7 @@ def _move(rest: list[str]) -> tuple | str:
     return (gid, count, *tail)
 
 
-def _train(rest: list[str]) -> tuple | str:
+def _train(rest: list[str]) -> OrderArgs | str:
     got = _troops(rest, "to which city")
     if isinstance(got, str):
         return got
@@ -195,7 +197,7 @@ def _train(rest: list[str]) -> tuple | str:
     return _place(tail[0]) or (gid, count, tail[0])
 
 
-def _attack(rest: list[str]) -> tuple | str:
+def _attack(rest: list[str]) -> OrderArgs | str:
     got = _troops(rest, "which group to attack")
     if isinstance(got, str):
         return got
@@ -205,18 +207,19 @@ def _attack(rest: list[str]) -> tuple | str:
     return gid, count, tail[0]
 
 
-def _defend(rest: list[str]) -> tuple | str:
+def _defend(rest: list[str]) -> OrderArgs | str:
     if len(rest) < 2:
         return "name a group (or ALL) and how many troops fight"
-    key, fight, tail = rest[0], rest[1], rest[2:]
+    key, word, tail = rest[0], rest[1], rest[2:]
+    fight: str | int = word  # ALL, or the number read from the word
     if key != "ALL":
         problem = _expect(key, GROUP, "a group (like G12) or ALL")
         if problem:
             return problem
     if fight != "ALL":
-        if not COUNT.fullmatch(fight) or int(fight) > 6:
-            return f"{shown(fight)} is not a number of troops from 0 to 6, or ALL"
-        fight = int(fight)
+        if not COUNT.fullmatch(word) or int(word) > 6:
+            return f"{shown(word)} is not a number of troops from 0 to 6, or ALL"
+        fight = int(word)
     if tail and tail[0] == "RETREAT":
         tail = tail[1:]
     if len(tail) > 1 or (tail and tail[0] not in SIDE_WORDS and not BLOCK.fullmatch(tail[0])):
@@ -227,19 +230,19 @@ def _defend(rest: list[str]) -> tuple | str:
     return key, fight, retreat
 
 
-def _destroy(rest: list[str]) -> tuple | str:
+def _destroy(rest: list[str]) -> OrderArgs | str:
     if len(rest) != 1:
         return "name one city or ALL"
     return (rest[0],) if rest[0] == "ALL" else (_place(rest[0]) or (rest[0],))
 
 
-def _seat(rest: list[str]) -> tuple | str:
+def _seat(rest: list[str]) -> OrderArgs | str:
     if len(rest) != 1:
         return "name one empire by its code"
     return _expect(rest[0], SEAT, "an empire's code (like RE)") or (rest[0],)
 
 
-def _peace(rest: list[str]) -> tuple | str:
+def _peace(rest: list[str]) -> OrderArgs | str:
     if not rest:
         return "name the empire"
     problem = _expect(rest[0], SEAT, "an empire's code (like RE)")
@@ -255,17 +258,17 @@ def _peace(rest: list[str]) -> tuple | str:
     return (rest[0], *tail)
 
 
-def _borders(rest: list[str]) -> tuple | str:
+def _borders(rest: list[str]) -> OrderArgs | str:
     if len(rest) != 2 or rest[1] not in BORDER_TERMS:
         return "name the empire and MINE (it may cross yours), THEIRS (you may cross its) or BOTH"
     return _expect(rest[0], SEAT, "an empire's code (like RE)") or (rest[0], rest[1])
 
 
-def _leave(rest: list[str]) -> tuple | str:
+def _leave(rest: list[str]) -> OrderArgs | str:
     return "LEAVE takes nothing after it" if rest else ()
 
 
-def _accept(rest: list[str]) -> tuple | str:
+def _accept(rest: list[str]) -> OrderArgs | str:
     if len(rest) != 2 or rest[0] not in ACCEPTABLE:
         return "say what you accept (PEACE, BORDERS or ALLY) and from whom"
     return _expect(rest[1], SEAT, "an empire's code (like RE)") or (rest[0], rest[1])
@@ -280,7 +283,7 @@ READERS = {
 }
 
 
-def well_formed(order) -> bool:
+def well_formed(order: object) -> TypeGuard[Order]:
     """Whether an order has exactly the shape the parser gives (guards resolve against junk
     from a damaged database or a robot's bug): its words parse back to the same order."""
     if not isinstance(order, Order) or not isinstance(order.args, tuple):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from . import diplomacy
 from .paths import Walker, explore, route, seek
@@ -56,7 +57,7 @@ class Plan:
     """Where a move ends this round: path (blocks from the start, both ends included) and,
     when it stops short of what was asked, why."""
 
-    path: list
+    path: list[int]
     short: str = ""
 
 
@@ -81,13 +82,13 @@ def plan(turn: Turn, gid: str, troops: int, targets: list[int]) -> Plan | str:
     return Plan(path)
 
 
-def _short(path: list, why: str) -> Plan | str:
+def _short(path: list[int], why: str) -> Plan | str:
     """A move that stops early keeps what it walked, or fails when it walked nothing."""
     return Plan(path, why) if len(path) > 1 else why
 
 
 def _towards(turn: Turn, gid: str, troops: int, walker: Walker, node: int, steps: int,
-             path: list, target: int) -> Plan | str:
+             path: list[int], target: int) -> Plan | str:
     """The target is out of reach this round: go as far along a route to it as the round allows."""
     if turn.board.water[target] and not walker.naval:
         return _short(path, f"{turn.name(target)} is water and the group has no naval bonus "
@@ -95,7 +96,7 @@ def _towards(turn: Turn, gid: str, troops: int, walker: Walker, node: int, steps
     owner = turn.owner(target)
     seat = turn.groups[gid]["owner"]
     if owner and owner != seat and not diplomacy.may_pass(turn, seat, owner):
-        return _short(path, entry_problem(turn, seat, target))
+        return _short(path, cast(str, entry_problem(turn, seat, target)))  # may_pass said no, so it says why
     way = route(walker, path[-1], target)
     if way is None:
         return _short(path, f"there is no way for the group to {turn.name(target)}")
@@ -113,14 +114,14 @@ def _towards(turn: Turn, gid: str, troops: int, walker: Walker, node: int, steps
 # ----------------------------------------------------------------------------------------------
 # Carrying a move out.
 
-def move(turn: Turn, seat: str, gid: str, count, targets: list[int]) -> str | None:
+def move(turn: Turn, seat: str, gid: str, count: int | str, targets: list[int]) -> str | None:
     """MOVE: the group (or `count` of its troops) goes through the targets as far as it may."""
     group = turn.groups.get(gid)
     if group is None or group["owner"] != seat:
         return f"{gid} is not one of {turn.your(seat)} groups"
     if gid in turn.moved:
         return f"{gid} has moved already this round"
-    troops = group["troops"] if count == "ALL" else count
+    troops: int = group["troops"] if isinstance(count, str) else count  # the one word a count may be is ALL
     if troops > group["troops"]:
         return f"{gid} has {group['troops']} troops, not {troops}"
     if targets == [turn.place(gid)]:

@@ -2,13 +2,13 @@
 own turn through the very code that resolves it, so a problem reads as the report would say."""
 from __future__ import annotations
 
-from gm.core.model import Order, Problem
+from gm.core.model import JSONObject, Order, Problem
 
 from .grammar import MAX_ORDERS, make_order, order_text, parse_orders, well_formed  # noqa: F401
 from .turn import Turn
 
 
-def check_orders(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """Line-numbered problems: every order that would fail if the empire's turn were played now
     (income and spawning first, its orders in the order written, battles assumed won)."""
     if state["phase"] == "over":
@@ -21,7 +21,7 @@ def check_orders(state: dict, seat: str, orders: list[Order]) -> list[Problem]:
     return [Problem(line, reason) for line, reason in dry_run(state, seat, orders)[1]]
 
 
-def dry_run(state: dict, seat: str, orders: list[Order]) -> tuple[Turn, list[tuple[int, str]]]:
+def dry_run(state: JSONObject, seat: str, orders: list[Order]) -> tuple[Turn, list[tuple[int, str]]]:
     """Play the empire's turn alone on a copy: (the turn afterwards, (line, reason) for every
     order that fails)."""
     from . import actions, rules  # rules imports this module's grammar: import late

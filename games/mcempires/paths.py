@@ -81,8 +81,8 @@ class Reach:
     """Every way a group can go this round. seen: node -> (steps, node it came from, or -1);
     first: block -> the node that reaches it in the fewest steps."""
 
-    seen: dict
-    first: dict
+    seen: dict[int, tuple[int, int]]
+    first: dict[int, int]
 
     def path(self, i: int) -> list[int]:
         key, blocks = self.first[i], []

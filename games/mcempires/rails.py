@@ -3,10 +3,13 @@ it, one hop between two connected cities per move."""
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
+
+from gm.core.model import JSONObject
 
 from . import economy
 from .turn import MAX_TROOPS, Turn
-from .world import SIDES
+from .world import SIDES, Board
 
 
 def pieces(turn: Turn) -> dict[int, int]:
@@ -15,7 +18,7 @@ def pieces(turn: Turn) -> dict[int, int]:
             for x, y in line["blocks"]}
 
 
-def lines_between(turn: Turn, a: str, b: str) -> list[dict]:
+def lines_between(turn: Turn, a: str, b: str) -> list[JSONObject]:
     return [line for line in turn.state["rails"] if sorted(line["ends"]) == sorted([a, b])]
 
 
@@ -75,7 +78,7 @@ def _lay(turn: Turn, seat: str, a: str, b: str, waypoints: list[int]) -> list[in
         if i in taken or i in centres or owner not in (None, seat):
             return False  # "Railroads cannot be built over Enemy territory."
         near = [n for n in board.neighbours[i] if n in centres]
-        if any(n != ends.get(city) for n in near):
+        if any(n != (ends.get(city) if city is not None else None) for n in near):
             return False  # only a line's end may touch a city centre, and only its own city
         return not any(n in own for n in board.neighbours[i])  # own lines may not touch
 
@@ -88,8 +91,9 @@ def _lay(turn: Turn, seat: str, a: str, b: str, waypoints: list[int]) -> list[in
     path: list[int] = []
     current = starts
     for target in [*waypoints, None]:
-        leg = _search(board, current, goals if target is None else {target},
-                      lambda i: allowed(i, None) or i in goals or i == target, path)
+        def may_lay(i: int, target: int | None = target) -> bool:
+            return allowed(i, None) or i in goals or i == target
+        leg = _search(board, current, goals if target is None else {target}, may_lay, path)
         if leg is None:
             where = f"{board.name(target)}" if target is not None else b
             return f"no line can be laid to {where} over free land, water or own territory"
@@ -98,17 +102,18 @@ def _lay(turn: Turn, seat: str, a: str, b: str, waypoints: list[int]) -> list[in
     return path
 
 
-def _search(board, starts: list[int], goals: set, allowed, used: list[int]) -> list[int] | None:
-    came = {s: None for s in starts}
+def _search(board: Board, starts: list[int], goals: set[int], allowed: Callable[[int], bool], used: list[int]) -> list[int] | None:
+    came: dict[int, int | None] = {s: None for s in starts}
     queue = deque(starts)
     blocked = set(used[:-1]) if used else set()
     while queue:
         i = queue.popleft()
         if i in goals:
             way = []
-            while i is not None:
-                way.append(i)
-                i = came[i]
+            step: int | None = i
+            while step is not None:
+                way.append(step)
+                step = came[step]
             return way[::-1]
         for n in board.neighbours[i]:
             if n not in came and n not in blocked and allowed(n):
@@ -117,7 +122,7 @@ def _search(board, starts: list[int], goals: set, allowed, used: list[int]) -> l
     return None
 
 
-def ride(turn: Turn, seat: str, gid: str, count, city: str) -> str | None:
+def ride(turn: Turn, seat: str, gid: str, count: int | str, city: str) -> str | None:
     """TRAIN: troops in a city go to a directly connected city at once; this is their move."""
     group = turn.groups.get(gid)
     if group is None or group["owner"] != seat:
@@ -131,7 +136,7 @@ def ride(turn: Turn, seat: str, gid: str, count, city: str) -> str | None:
         return f"there is no city {city}"
     if not usable(turn, seat, here, city):
         return f"no railroad that {turn.who(seat)} may use joins {here} and {city}"
-    troops = group["troops"] if count == "ALL" else count
+    troops: int = group["troops"] if isinstance(count, str) else count  # the one word a count may be is ALL
     if troops > group["troops"]:
         return f"{gid} has {group['troops']} troops, not {troops}"
     goal = turn.city_block(city)

@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections import deque
 from functools import lru_cache
 from random import Random
+from typing import cast
 
-from gm.core.model import Order
+from gm.core.model import JSONObject, Order
 
-from . import actions, economy, moves, rules
+from . import actions, diplomacy, economy, moves, rules
 from .cities import CITY_SPACING, placement_problem
 from .grammar import make_order
 from .paths import STOPPED, Walker, pack, unpack
@@ -23,7 +24,7 @@ MAX_BASES = 5         # military bases a robot buys: enough troops to win, not a
 CAPITAL_PULL = 60     # blocks a capital counts nearer: no empire capitulates while it stands
 
 
-def robot_orders(state: dict, seat: str, rng: Random) -> list[Order]:
+def robot_orders(state: JSONObject, seat: str, rng: Random) -> list[Order]:
     """The robot's orders for its empire this round. It needs no chance (rng is the contract's):
     every choice follows from the state, so a replayed turn gets the same orders."""
     if state["phase"] == "over" or not state["seats"].get(seat, {}).get("alive"):
@@ -40,14 +41,14 @@ def robot_orders(state: dict, seat: str, rng: Random) -> list[Order]:
 class Planner:
     """One robot's turn in the making: a dry-run Turn and the orders that worked on it."""
 
-    def __init__(self, state: dict, seat: str):
+    def __init__(self, state: JSONObject, seat: str):
         self.turn = Turn(state, rng=None, you=True)
         self.seat = seat
         self.orders: list[Order] = []
 
     @property
     def money(self) -> int:
-        return self.turn.seats[self.seat]["money"]
+        return cast(int, self.turn.seats[self.seat]["money"])
 
     def home(self) -> int | None:
         """The block of the capital, or of a city left when the capital is lost."""
@@ -56,7 +57,7 @@ class Planner:
         mine = [c for c in mine if c in turn.cities and turn.cities[c]["owner"] == seat]
         return turn.city_block(mine[0]) if mine else None
 
-    def attempt(self, verb: str, *args) -> bool:
+    def attempt(self, verb: str, *args: object) -> bool:
         order = make_order(verb, *args)
         if actions.execute(self.turn, self.seat, order) is None:
             self.orders.append(order)
@@ -106,12 +107,13 @@ class Planner:
         mark = turn.marks[seat]
         spots = [i for i in range(len(turn.land)) if turn.land[i] == mark
                  and not placement_problem(turn, seat, i, capital=False)]
-        return min(spots, key=lambda i: (turn.board.distance(i, capital), i)) if spots else None
+        # A robot with land but no city left (home() None) would fail here, as it did untyped.
+        return min(spots, key=lambda i: (turn.board.distance(i, cast(int, capital)), i)) if spots else None
 
     def expand(self) -> None:
         """Buy a 5x5 patch of land beside the territory, CITY_SPACING from the cities, where
         the next city will go."""
-        turn, seat = self.turn, self.seat
+        turn = self.turn
         if self.money < 13 or self._city_spot_exists():
             return
         centre = self._room()
@@ -154,7 +156,7 @@ class Planner:
         target = self._target()
         if target is not None:
             enemy = turn.cities[turn.city_at[target]]["owner"]
-            if turn.options["declarations"] and not actions.diplomacy.at_war(turn, seat, enemy):
+            if turn.options["declarations"] and not diplomacy.at_war(turn, seat, enemy):
                 self.attempt("DECLARE", enemy)  # with declarations, war begins with one
         for gid in sorted((g for g, grp in turn.groups.items() if grp["owner"] == seat),
                           key=lambda g: int(g[1:])):
@@ -180,7 +182,7 @@ class Planner:
         for cid, city in sorted(turn.cities.items()):
             owner = city["owner"]
             if owner == seat or not turn.seats[owner]["alive"] or \
-                    actions.diplomacy.allied(turn, seat, owner):
+                    diplomacy.allied(turn, seat, owner):
                 continue
             i = turn.city_block(cid)
             score = (turn.board.distance(home, i) + 2 * turn.troops_of(owner)
@@ -196,14 +198,14 @@ class Planner:
         group = turn.groups[gid]
         cid = turn.city_at.get(turn.place(gid))
         if cid is None:
-            return group["troops"]
+            return cast(int, group["troops"])
         city = turn.cities[cid]
         if city["owner"] != seat:
             return 0  # it is occupying an enemy city: hold on
         keep = KEEP_AT_CAPITAL if cid == turn.seats[seat]["capital"] else 0
         if group["troops"] - keep < MARCH_AT:
             return 0
-        return group["troops"] - keep
+        return cast(int, group["troops"] - keep)
 
     def _fight(self, gid: str) -> None:
         """Attack the weakest enemy group beside it when the odds are even or better."""
@@ -211,7 +213,7 @@ class Planner:
         here = turn.place(gid)
         near = [g for i in (here, *turn.board.neighbours[here]) for g in turn.groups_at(i)
                 if turn.groups[g]["owner"] != seat]
-        near = [g for g in near if not actions.diplomacy.hostile_problem(
+        near = [g for g in near if not diplomacy.hostile_problem(
             turn, seat, turn.groups[g]["owner"])]
         if not near:
             return
@@ -245,7 +247,7 @@ class Planner:
 
 
 @lru_cache(maxsize=64)
-def distances(rows: tuple, target: int) -> list[int]:
+def distances(rows: tuple[str, ...], target: int) -> list[int]:
     """Steps over land from every block to the target (-1 where none): the robot's compass.
     Cached: a pure function of the world and the target, the same for every robot."""
     width = len(rows[0])

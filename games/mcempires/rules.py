@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from gm.core.model import Order, Outcome, SeatInfo, TurnResult
+from gm.core.model import JSONObject, Order, Outcome, SeatInfo, TurnResult
 from gm.core.ruleset import TurnSeeds
 
 from . import actions, cities, combat, diplomacy, economy, moves, setup
@@ -12,13 +12,13 @@ from .grammar import MAX_ORDERS, order_text, well_formed
 from .turn import Turn, copy_state
 
 
-def new_game(scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
+def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> JSONObject:
     """Round 1 of a game: the world and the seats (and in War Bounty and Land Game the
     empires they start with)."""
     return setup.new_state(scenario, seats, seeds)
 
 
-def order_of_play(state: dict) -> list[str]:
+def order_of_play(state: JSONObject) -> list[str]:
     """The living empires in this round's order: the seating rotated by one seat each round,
     from a seeded draw (rule D-ALL-4)."""
     seating = state["seating"]
@@ -26,7 +26,7 @@ def order_of_play(state: dict) -> list[str]:
     return [s for s in seating[shift:] + seating[:shift] if state["seats"][s]["alive"]]
 
 
-def resolve(state: dict, orders_by_seat, seeds: TurnSeeds) -> TurnResult:
+def resolve(state: JSONObject, orders_by_seat: dict[str, list[Order]], seeds: TurnSeeds) -> TurnResult:
     """One round: standing orders first, then each empire's turn in the order of play (rule
     D-MC-9), then the agreements that run out and the end of the game."""
     if state["phase"] == "over":
@@ -46,21 +46,21 @@ def resolve(state: dict, orders_by_seat, seeds: TurnSeeds) -> TurnResult:
     return TurnResult(turn.finish(), tuple(turn.events))
 
 
-def _readable(turn: Turn, orders_by_seat, seat: str) -> list[Order]:
-    given = orders_by_seat.get(seat) if isinstance(orders_by_seat, dict) else None
+def _readable(turn: Turn, orders_by_seat: dict[str, list[Order]], seat: str) -> list[Order]:
+    given: object = orders_by_seat.get(seat) if isinstance(orders_by_seat, dict) else None
     given = list(given) if isinstance(given, (list, tuple)) else []
     for junk in (o for o in given if not well_formed(o)):
         failed(turn, seat, junk, "it could not be read")
     return [o for o in given if well_formed(o)]
 
 
-def failed(turn: Turn, seat: str, order, reason: str) -> None:
+def failed(turn: Turn, seat: str, order: Order, reason: str) -> None:
     text = order_text(order)
     turn.private(seat, "order_failed", f"{turn.nation(seat)}'s order {text} fails: {reason}.",
                  order=text, reason=reason, line=getattr(order, "line", 0))
 
 
-def read_standing(turn: Turn, orders: dict, only: str | None = None) -> None:
+def read_standing(turn: Turn, orders: dict[str, list[Order]], only: str | None = None) -> None:
     """The round's standing orders of every empire (or of `only`), kept for the battles and
     occupations of other empires' turns, and in the state for the next order form."""
     for seat, listed in orders.items():
@@ -122,12 +122,11 @@ def _found_capital(turn: Turn, seat: str, asked: list[Order]) -> None:
     want = None
     for order in asked:
         i = actions.block_of(turn, order.args[0])
-        problem = (actions.off_map(turn, order.args[0]) if i is None
-                   else cities.placement_problem(turn, seat, i, capital=True))
-        if problem is None:
+        problem = None if i is None else cities.placement_problem(turn, seat, i, capital=True)
+        if i is not None and problem is None:
             cities.found_capital(turn, seat, i, "")
             return
-        failed(turn, seat, order, problem)
+        failed(turn, seat, order, problem or actions.off_map(turn, order.args[0]))
         want = want if want is not None or i is None else i
     if want is None:
         x, y = turn.seats[seat]["site"]
@@ -230,7 +229,7 @@ def _end_of_round(turn: Turn) -> None:
              winners=won, reason=reason)
 
 
-def standing(state: dict, seat: str) -> tuple[int, int, int]:
+def standing(state: JSONObject, seat: str) -> tuple[int, int, int]:
     """What ranks empires at a round limit: cities, blocks of territory, E$."""
     me = state["seats"][seat]
     owned = sum(1 for c in state["cities"].values() if c["owner"] == seat)
@@ -238,7 +237,7 @@ def standing(state: dict, seat: str) -> tuple[int, int, int]:
     return owned, blocks, me["money"]
 
 
-def ranking(state: dict) -> list[list[str]]:
+def ranking(state: JSONObject) -> list[list[str]]:
     """The living empires grouped best first by (cities, territory, E$)."""
     alive = [s for s in state["seating"] if state["seats"][s]["alive"]]
     keys = {s: standing(state, s) for s in alive}
@@ -251,18 +250,18 @@ def ranking(state: dict) -> list[list[str]]:
     return groups
 
 
-def scores(state: dict) -> dict[str, int]:
+def scores(state: JSONObject) -> dict[str, int]:
     """The score a report's table shows: the cities each empire owns."""
     return {seat: sum(1 for c in state["cities"].values() if c["owner"] == seat)
             for seat in state["seating"]}
 
 
-def knocked_out(state: dict) -> list[str]:
+def knocked_out(state: JSONObject) -> list[str]:
     """Seats whose nation is out of the game, for the house's knock-out discount (rule D-ALL-5)."""
     return [seat for seat in state["seating"] if not state["seats"][seat]["alive"]]
 
 
-def outcome(state: dict) -> Outcome | None:
+def outcome(state: JSONObject) -> Outcome | None:
     result = state.get("result")
     if state["phase"] != "over" or not result:
         return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from gm.core.maps import duplicates
+from gm.core.model import JSONObject
 from gm.core.scenarios import Fields, load_staged
 
 from .cities import CITY_SPACING
@@ -34,12 +35,12 @@ SEAT_CODE = re.compile(r"[A-Z]{2}")
 MARK = re.compile(r"[A-Z]")
 
 
-def load_scenario_text(text: str, source: str) -> dict:
+def load_scenario_text(text: str, source: str) -> JSONObject:
     """Parse and validate a scenario; raise ScenarioError naming the source and every problem."""
     return load_staged(text, source, (_read_fields, _check_world, _check_seats), _normalise)
 
 
-def _read_fields(raw: dict) -> list[str]:
+def _read_fields(raw: JSONObject) -> list[str]:
     problems: list[str] = []
     top = Fields(raw, "the scenario", problems)
     top.unknown(TOP_KEYS)
@@ -64,11 +65,11 @@ def _read_fields(raw: dict) -> list[str]:
     return problems
 
 
-def _rows(world: dict) -> list[str]:
+def _rows(world: JSONObject) -> list[str]:
     return [row.strip() for row in world.get("terrain", "").strip().splitlines() if row.strip()]
 
 
-def _check_world(raw: dict) -> list[str]:
+def _check_world(raw: JSONObject) -> list[str]:
     world = raw["world"]
     problems: list[str] = []
     if "terrain" in world and "size" in world:
@@ -97,7 +98,7 @@ def _check_world(raw: dict) -> list[str]:
     return _check_sites(world.get("sites"), rows, raw["max_seats"])
 
 
-def _check_sites(sites, rows: list[str], seats: int) -> list[str]:
+def _check_sites(sites: object, rows: list[str], seats: int) -> list[str]:
     """A hand-made map lists a capital site for each seat: on land, far enough apart."""
     if not isinstance(sites, list) or not all(
             isinstance(s, list) and len(s) == 2 and all(isinstance(v, int) for v in s) for s in sites):
@@ -117,7 +118,7 @@ def _check_sites(sites, rows: list[str], seats: int) -> list[str]:
     return problems
 
 
-def _check_seats(raw: dict) -> list[str]:
+def _check_seats(raw: JSONObject) -> list[str]:
     problems: list[str] = []
     low, high = raw["min_seats"], raw["max_seats"]
     if not 2 <= low <= high <= MAX_SEATS:
@@ -135,7 +136,7 @@ def _check_seats(raw: dict) -> list[str]:
     return problems
 
 
-def _normalise(raw: dict) -> dict:
+def _normalise(raw: JSONObject) -> JSONObject:
     listed = raw.get("seat") or [
         {"code": code, "name": name, "colour": colour, "mark": mark}
         for code, name, colour, mark in EMPIRES[:raw["max_seats"]]]

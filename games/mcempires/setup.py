@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import heapq
 
-from gm.core.model import SeatInfo
+from gm.core.model import JSONObject, SeatInfo
 from gm.core.ruleset import ScenarioError, TurnSeeds
 
 from . import cities, economy
@@ -23,12 +23,12 @@ DEFAULT_OPTIONS = {"mode": economy.ORIGINAL, "round-limit": 0, "declarations": F
 BLOCKS_PER_SEAT = {economy.ORIGINAL: 200, economy.LAND_GAME: 200, economy.WAR_BOUNTY: 760}
 
 
-def options_of(scenario: dict) -> dict:
+def options_of(scenario: JSONObject) -> JSONObject:
     given = scenario.get("options") or {}
     return {key: given.get(key, default) for key, default in DEFAULT_OPTIONS.items()}
 
 
-def make_world(scenario: dict, seats: int, mode: str, seeds: TurnSeeds) -> dict:
+def make_world(scenario: JSONObject, seats: int, mode: str, seeds: TurnSeeds) -> JSONObject:
     """The scenario's own map, or a generated one (seeded by the game, so it is made again
     identically when the game is replayed)."""
     world = scenario["world"]
@@ -43,7 +43,7 @@ def make_world(scenario: dict, seats: int, mode: str, seeds: TurnSeeds) -> dict:
     return {"width": side, "height": side, "terrain": made["terrain"], "sites": made["sites"]}
 
 
-def new_state(scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
+def new_state(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> JSONObject:
     codes = [s.code for s in seats]
     listed = {s["code"]: s for s in scenario["seats"]}
     low, high = scenario["min_seats"], scenario["max_seats"]
@@ -82,7 +82,7 @@ def new_state(scenario: dict, seats: list[SeatInfo], seeds: TurnSeeds) -> dict:
     return state
 
 
-def _seat(listed: dict, player: str, site: list, mode: str) -> dict:
+def _seat(listed: JSONObject, player: str, site: list[int], mode: str) -> JSONObject:
     """A seat's record. site: where gm suggests (and, if none is ordered, founds) its capital.
     lost: cities captured from it that it has not taken back; captor: who captured its capital.
     fell: the round it capitulated."""
@@ -92,7 +92,7 @@ def _seat(listed: dict, player: str, site: list, mode: str) -> dict:
             "fell": None, "site": list(site)}
 
 
-def _laid_out(state: dict) -> dict:
+def _laid_out(state: JSONObject) -> JSONObject:
     """War Bounty and Land Game start with land (and cities) already held: gm founds each
     capital on its site and grows the territories together, a block each in turn."""
     turn = Turn(state)
@@ -110,7 +110,8 @@ def _laid_out(state: dict) -> dict:
 
 def _grow(turn: Turn, blocks: int) -> None:
     board = turn.board
-    frontier, size = {}, {}
+    frontier: dict[str, list[tuple[int, int]]] = {}
+    size: dict[str, int] = {}
     for seat in turn.state["seating"]:
         centre = turn.city_block(turn.seats[seat]["capital"])
         frontier[seat] = []
@@ -135,7 +136,7 @@ def _grow(turn: Turn, blocks: int) -> None:
             _push(turn, frontier[seat], centre, taken)
 
 
-def _push(turn: Turn, heap: list, centre: int, i: int) -> None:
+def _push(turn: Turn, heap: list[tuple[int, int]], centre: int, i: int) -> None:
     board = turn.board
     cx, cy = board.xy(centre)
     for n in board.neighbours[i]:

@@ -4,8 +4,9 @@ of one empire's turn) and the robot all work through it, so they agree on every 
 from __future__ import annotations
 
 from random import Random
+from typing import cast
 
-from gm.core.model import Event
+from gm.core.model import Event, JSONObject
 
 from .world import FREE, Board, board_of
 
@@ -16,7 +17,7 @@ CITY_DEFAULTS = {"capital": False, "bases": [], "transport": False, "naval": Fal
                  "treasury": False, "occupier": None, "held": 0}
 
 
-def copy_state(state: dict) -> dict:
+def copy_state(state: JSONObject) -> JSONObject:
     """A copy deep enough that changing it never touches `state`. The world, the scenario and
     the options never change during a game and are shared; lists inside the copied records
     are always replaced, never changed in place."""
@@ -45,7 +46,7 @@ class Turn:
     defence, destroy: the round's standing orders of every empire (rule D-MC-9).
     """
 
-    def __init__(self, state: dict, rng: Random | None = None, you: bool = False):
+    def __init__(self, state: JSONObject, rng: Random | None = None, you: bool = False):
         self.state = copy_state(state)
         self.board: Board = board_of(state)
         self.rng = rng
@@ -55,8 +56,8 @@ class Turn:
         self.attacked: set[str] = set()
         self.bonus: dict[str, tuple[bool, bool]] = {}
         self.bought_city: set[str] = set()
-        self.defence: dict[str, dict] = {}   # seat -> group id or "ALL" -> combat.Defence
-        self.destroy: dict[str, set] = {}    # seat -> city ids (or "ALL") of standing DESTROY
+        self.defence: dict[str, JSONObject] = {}   # seat -> group id or "ALL" -> combat.Defence
+        self.destroy: dict[str, set[str]] = {}    # seat -> city ids (or "ALL") of standing DESTROY
         self.marks = {code: ord(seat["mark"]) for code, seat in self.state["seats"].items()}
         self.owners = {mark: code for code, mark in self.marks.items()}
         self.land = bytearray("".join(self.state["territory"]), "ascii")
@@ -68,30 +69,30 @@ class Turn:
 
     # -- the state's parts -------------------------------------------------------------------
     @property
-    def options(self) -> dict:
-        return self.state["options"]
+    def options(self) -> JSONObject:
+        return cast(JSONObject, self.state["options"])
 
     @property
     def mode(self) -> str:
-        return self.options["mode"]
+        return cast(str, self.options["mode"])
 
     @property
     def round(self) -> int:
-        return self.state["round"]
+        return cast(int, self.state["round"])
 
     @property
-    def seats(self) -> dict:
-        return self.state["seats"]
+    def seats(self) -> JSONObject:
+        return cast(JSONObject, self.state["seats"])
 
     @property
-    def cities(self) -> dict:
-        return self.state["cities"]
+    def cities(self) -> JSONObject:
+        return cast(JSONObject, self.state["cities"])
 
     @property
-    def groups(self) -> dict:
-        return self.state["groups"]
+    def groups(self) -> JSONObject:
+        return cast(JSONObject, self.state["groups"])
 
-    def finish(self) -> dict:
+    def finish(self) -> JSONObject:
         """The state with the territory written back as rows."""
         width = self.board.width
         text = self.land.decode("ascii")
@@ -183,7 +184,7 @@ class Turn:
 
     # -- words ---------------------------------------------------------------------------------
     def nation(self, seat: str) -> str:
-        return self.seats[seat]["nation"]
+        return cast(str, self.seats[seat]["nation"])
 
     def who(self, seat: str) -> str:
         """The empire as a message names it: "you" to its player in a dry run."""
@@ -201,10 +202,12 @@ class Turn:
     def name(self, i: int) -> str:
         return self.board.name(i)
 
-    def add(self, kind: str, text: str, seats: tuple | None = None, **data) -> None:
+    def add(self, kind: str, text: str, seats: tuple[str, ...] | None = None, /, **data: object) -> None:
+        # kind, text and seats are positional-only: an event's facts may have a "kind" of their
+        # own (a proposal's), which as a keyword used to collide with the event's kind.
         self.events.append(Event(kind, {"text": text, **data}, seats))
 
-    def private(self, seat: str, kind: str, text: str, **data) -> None:
+    def private(self, seat: str, kind: str, text: str, /, **data: object) -> None:
         """An event only the acting empire sees: its purchases, moves and income."""
         self.add(kind, text, (seat,), seat=seat, **data)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from random import Random
 
+from gm.core.model import JSONObject
+
 from . import economy
 from .grammar import USAGE
 from .paths import Walker
@@ -18,14 +20,14 @@ MODE_NAMES = {economy.ORIGINAL: "Original", economy.WAR_BOUNTY: "War Bounty",
 REGION_MARGIN, REGION_MIN, REGION_MAX = 6, 30, 64
 
 
-def turn_label(state: dict) -> str:
+def turn_label(state: JSONObject) -> str:
     if state["phase"] == "over":
         return "Game over"
     limit = state["options"]["round-limit"]
     return f"Round {state['round']}" + (f" of {limit}" if limit else "")
 
 
-def view(state: dict, seat: str) -> dict:
+def view(state: JSONObject, seat: str) -> JSONObject:
     """The only input to a seat's report. The world is open, as a Minecraft world is: land,
     cities, troops, E$ and wars are shown to all; an empire's standing orders and the proposals
     between two others are not."""
@@ -58,7 +60,7 @@ def view(state: dict, seat: str) -> dict:
     }
 
 
-def world_drawing(state: dict) -> dict:
+def world_drawing(state: JSONObject) -> JSONObject:
     """The map's data for gm/render/gridmap.py: the same for every seat, so it is drawn once."""
     seats = state["seats"]
     capitals = {s["capital"] for s in seats.values() if s["capital"]}
@@ -69,7 +71,7 @@ def world_drawing(state: dict) -> dict:
         marks.append({"x": city["x"], "y": city["y"], "shape": "capital" if is_capital else "city",
                       "colour": owner["colour"], "label": cid,
                       "tag": city["owner"] if is_capital and cid in capitals else ""})
-    for gid, group in sorted(state["groups"].items(), key=lambda g: int(g[0][1:])):
+    for _gid, group in sorted(state["groups"].items(), key=lambda g: int(g[0][1:])):
         marks.append({"x": group["x"], "y": group["y"], "shape": "group",
                       "colour": seats[group["owner"]]["colour"], "label": str(group["troops"]),
                       "note": group["owner"]})  # with 16 empires colours alone can look alike
@@ -84,7 +86,7 @@ def world_drawing(state: dict) -> dict:
     }
 
 
-def region(turn: Turn, seat: str) -> dict | None:
+def region(turn: Turn, seat: str) -> JSONObject | None:
     """The part of the world the seat's enlarged map shows: its territory and what is near."""
     me = turn.seats[seat]
     mark = turn.marks[seat]
@@ -118,7 +120,7 @@ def _span(low: int, high: int, size: int) -> tuple[int, int]:
     return low, high
 
 
-def _seat_line(turn: Turn, code: str) -> dict:
+def _seat_line(turn: Turn, code: str) -> JSONObject:
     seat = turn.seats[code]
     return {"code": code, "name": seat["name"], "nation": seat["nation"], "colour": seat["colour"],
             "mark": seat["mark"], "alive": seat["alive"], "fell": seat["fell"],
@@ -127,7 +129,7 @@ def _seat_line(turn: Turn, code: str) -> dict:
             "capital": seat["capital"]}
 
 
-def _you(turn: Turn, seat: str) -> dict:
+def _you(turn: Turn, seat: str) -> JSONObject:
     me = turn.seats[seat]
     lines = economy.income_lines(turn, seat) if me["alive"] else []
     return {
@@ -143,11 +145,11 @@ def _you(turn: Turn, seat: str) -> dict:
     }
 
 
-def _number(cid: str) -> tuple:
+def _number(cid: str) -> tuple[str, int]:
     return (cid[:2], int(cid[2:]))
 
 
-def _city_row(turn: Turn, cid: str) -> dict:
+def _city_row(turn: Turn, cid: str) -> JSONObject:
     city = turn.cities[cid]
     i = turn.city_block(cid)
     gid = turn.group_of(city["owner"], i)
@@ -160,7 +162,7 @@ def _city_row(turn: Turn, cid: str) -> dict:
             "occupier": city["occupier"], "held": city["held"]}
 
 
-def _group_rows(turn: Turn, seat: str) -> list[dict]:
+def _group_rows(turn: Turn, seat: str) -> list[JSONObject]:
     from .moves import round_bonus  # the bonuses the groups will have next round
 
     round_bonus(turn, seat)
@@ -187,7 +189,7 @@ def _limit_words(turn: Turn, seat: str, i: int, transport: bool, naval: bool, li
     return f"up to {limit} blocks ({why}), less where the terrain is slower{extra}"
 
 
-def _prices(turn: Turn, seat: str) -> list[dict]:
+def _prices(turn: Turn, seat: str) -> list[JSONObject]:
     me = turn.seats[seat]
     rows = [
         {"what": "regular city (10n+10)", "price": economy.city_price(turn.regular_cities(seat))},
@@ -204,7 +206,7 @@ def _prices(turn: Turn, seat: str) -> list[dict]:
     return rows
 
 
-def _occupations(turn: Turn) -> list[dict]:
+def _occupations(turn: Turn) -> list[JSONObject]:
     return [{"city": cid, "owner": c["owner"], "occupier": c["occupier"], "held": c["held"],
              "x": c["x"], "y": c["y"]}
             for cid, c in sorted(turn.cities.items()) if c["occupier"]]
@@ -213,7 +215,7 @@ def _occupations(turn: Turn) -> list[dict]:
 # ----------------------------------------------------------------------------------------------
 # The order form: the ruleset's lines of the prefilled turn file.
 
-def order_form(state: dict, seat: str) -> list[str]:
+def order_form(state: JSONObject, seat: str) -> list[str]:
     if seat not in state["seats"]:
         return [f"# {seat} has no empire in this game."]
     if state["phase"] == "over":
@@ -267,7 +269,7 @@ def _summary(turn: Turn, seat: str) -> list[str]:
     return lines
 
 
-def _stuff(city: dict) -> str:
+def _stuff(city: JSONObject) -> str:
     parts = (["capital"] if city["capital"] else []) + [
         name for key, name in (("treasury", "T"), ("transport", "tr"), ("naval", "N")) if city[key]]
     if city["bases"]:
@@ -288,7 +290,7 @@ def _wrapped(items: list[str], width: int = 84) -> list[str]:
     return lines + [line]
 
 
-def _kept_standing(state: dict, seat: str) -> list[str]:
+def _kept_standing(state: JSONObject, seat: str) -> list[str]:
     """Last round's standing orders that still make sense, so a player who sends the form
     back keeps them."""
     from .grammar import parse_orders
@@ -302,7 +304,7 @@ def _kept_standing(state: dict, seat: str) -> list[str]:
     return (["# Your standing orders from last turn:"] + kept) if kept else []
 
 
-def hidden_variant(state: dict, seat: str, rng: Random) -> dict:
+def hidden_variant(state: JSONObject, seat: str, rng: Random) -> JSONObject:
     """A copy of the state where only what `seat` alone knows differs: its standing orders."""
     new = dict(state)
     choice = rng.choice(["DEFEND ALL 1 RETREAT N", "DESTROY ALL", "DEFEND ALL 0 RETREAT S"])

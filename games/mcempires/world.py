@@ -6,6 +6,8 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 
+from gm.core.model import JSONObject
+
 # One character per block in a terrain row. Water is ocean, lake or oasis ("a city adjacent to
 # any body of water (lake, oasis, or ocean)"); everything else is land.
 GRASS, ROCK, SAND, SNOW, OCEAN, LAKE, OASIS = ".", "^", ":", "*", "~", "=", "o"
@@ -41,11 +43,11 @@ class Board:
     width: int
     height: int
     terrain: str
-    water: tuple
-    limit: tuple
-    neighbours: tuple
-    landmass: tuple
-    coastal: tuple
+    water: tuple[bool, ...]
+    limit: tuple[int, ...]
+    neighbours: tuple[tuple[int, ...], ...]
+    landmass: tuple[int, ...]
+    coastal: tuple[bool, ...]
 
     def index(self, x: int, y: int) -> int:
         return y * self.width + x
@@ -80,13 +82,13 @@ class Board:
         return self.index(x + dx, y + dy) if self.on_map(x + dx, y + dy) else None
 
 
-def board_of(state: dict) -> Board:
+def board_of(state: JSONObject) -> Board:
     world = state["world"]
     return make_board(tuple(world["terrain"]))
 
 
 @lru_cache(maxsize=16)
-def make_board(rows: tuple) -> Board:
+def make_board(rows: tuple[str, ...]) -> Board:
     """The Board of a terrain. Cached: a world never changes during a game, and a cached
     value is a pure function of the rows, so replays stay identical."""
     height, width = len(rows), len(rows[0])
@@ -100,7 +102,7 @@ def make_board(rows: tuple) -> Board:
                  _landmasses(water, neighbours), coastal)
 
 
-def _neighbours(i: int, width: int, height: int) -> tuple:
+def _neighbours(i: int, width: int, height: int) -> tuple[int, ...]:
     x, y = i % width, i // width
     found = []
     if y > 0:
@@ -114,7 +116,7 @@ def _neighbours(i: int, width: int, height: int) -> tuple:
     return tuple(found)
 
 
-def _landmasses(water: tuple, neighbours: tuple) -> tuple:
+def _landmasses(water: tuple[bool, ...], neighbours: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     label = [-1] * len(water)
     count = 0
     for start in range(len(water)):

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections import deque
 from random import Random
 
-from .world import GRASS, LAKE, OASIS, OCEAN, ROCK, SAND, SNOW, make_board
+from gm.core.model import JSONObject
+
+from .world import GRASS, LAKE, OASIS, OCEAN, ROCK, SAND, SNOW, Board, make_board
 
 LAND_SHARE = 0.6      # of the blocks, before the coast is cut into beaches
 SITE_ROOM = 5         # a capital site has mostly land within this many blocks
@@ -22,7 +24,7 @@ def world_side(seats: int, blocks_per_seat: int, low: int = 24, high: int = 160)
     return max(low, min(high, side))
 
 
-def generate_world(width: int, height: int, seats: int, rng: Random) -> dict:
+def generate_world(width: int, height: int, seats: int, rng: Random) -> JSONObject:
     """{"terrain": rows, "sites": [[x, y], ...]}: one site per seat, spread over the largest
     land mass, each with land around it. Raises ValueError if no try seats everybody."""
     for _ in range(TRIES):
@@ -96,7 +98,7 @@ def _land_letter(elevation: float, peak: float, moisture: float, cold: float) ->
     return GRASS
 
 
-def _inland_water(cells: list, width: int, height: int) -> None:
+def _inland_water(cells: list[str], width: int, height: int) -> None:
     """Water that does not reach the rim is a lake, not ocean."""
     seen = [False] * len(cells)
     queue = deque(i for i in range(len(cells)) if cells[i] == OCEAN and _on_rim(i, width, height))
@@ -123,14 +125,14 @@ def make_neighbours(i: int, width: int, height: int) -> list[int]:
             if 0 <= x2 < width and 0 <= y2 < height]
 
 
-def _beaches(cells: list, width: int, height: int, elevation: list, sea: float) -> None:
+def _beaches(cells: list[str], width: int, height: int, elevation: list[float], sea: float) -> None:
     for i, cell in enumerate(cells):
         if cell == GRASS and elevation[i] < sea + 0.025 and any(
                 cells[n] == OCEAN for n in make_neighbours(i, width, height)):
             cells[i] = SAND
 
 
-def _lakes_and_oases(cells: list, width: int, height: int, rng: Random) -> None:
+def _lakes_and_oases(cells: list[str], width: int, height: int, rng: Random) -> None:
     """A few small lakes on grass and an oasis or two in the desert, away from the sea."""
     for _ in range(max(1, width * height // 1600)):
         i = rng.randrange(width * height)
@@ -145,7 +147,7 @@ def _lakes_and_oases(cells: list, width: int, height: int, rng: Random) -> None:
             cells[i] = OASIS
 
 
-def _inland(cells: list, i: int, width: int, height: int, reach: int) -> bool:
+def _inland(cells: list[str], i: int, width: int, height: int, reach: int) -> bool:
     x, y = i % width, i // width
     for dy in range(-reach, reach + 1):
         for dx in range(-reach, reach + 1):
@@ -190,7 +192,7 @@ def _sites(rows: list[str], seats: int, rng: Random) -> list[list[int]] | None:
     return [list(board.xy(i)) for i in chosen]
 
 
-def _roomy_blocks(board) -> list[bool]:
+def _roomy_blocks(board: Board) -> list[bool]:
     """Blocks fit for a capital: grass with land all round, and at least four blocks in five
     within SITE_ROOM of it good land (not water, not snow), counted with a summed-area table."""
     width, height = board.width, board.height

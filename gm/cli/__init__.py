@@ -7,13 +7,28 @@ from typing import Annotated
 
 import typer
 
-from gm.cli import demo, game, home, orders, report, rules, submit, turn
-from gm.cli import inbox, mail
-from gm.cli import portal, serve
-from gm.cli import cycle
-from gm.cli import audit, credits, ledger, seat
-from gm.cli import backup, doctor
-from gm.cli import signup  # noqa: F401  (adds gm game slips and the waiting-list commands)
+from gm.cli import (
+    audit,
+    backup,
+    credits,
+    cycle,
+    demo,
+    doctor,
+    game,
+    home,
+    inbox,
+    ledger,
+    mail,
+    orders,
+    portal,
+    report,
+    rules,
+    seat,
+    serve,
+    signup,  # noqa: F401  (adds gm game slips and the waiting-list commands)
+    submit,
+    turn,
+)
 from gm.errors import GMError
 
 app = typer.Typer(

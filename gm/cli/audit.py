@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -13,8 +13,8 @@ WIDTH = 120  # a detail longer than this is cut in the table; --json gives it wh
 
 
 def audit(
-    game: Annotated[Optional[str], typer.Argument(help="Only this game's actions (default: every action).")] = None,
-    last: Annotated[Optional[int], typer.Option(min=1, help="Only the last N entries.")] = None,
+    game: Annotated[str | None, typer.Argument(help="Only this game's actions (default: every action).")] = None,
+    last: Annotated[int | None, typer.Option(min=1, help="Only the last N entries.")] = None,
     as_json: JsonOption = False,
     home: HomeOption = None,
 ) -> None:

@@ -1,7 +1,7 @@
 """What every command shares: the --home option, opening the home, the clock."""
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -10,13 +10,13 @@ from gm.home import require_home, resolve_home
 from gm.store.database import open_database
 
 HomeOption = Annotated[
-    Optional[str],
+    str | None,
     typer.Option("--home", help="The GM home folder (default: $GM_HOME, else ./gm-home).", show_default=False),
 ]
 
 
 GameOptionsOption = Annotated[
-    Optional[list[str]],
+    list[str] | None,
     typer.Option("--option", "-o", metavar="NAME=VALUE", show_default=False,
                  help="A game option of the ruleset, as NAME=VALUE; repeat it for several "
                       "('gm rules list' shows each ruleset's options)."),

@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
 from gm.errors import GMError
-from gm.services import credits as service
-from gm.services import delivery
+from gm.services import credits as service, delivery
 from gm.store import records
 
 app = typer.Typer(help="Turn credits and discounts: payments, balances, adjustments, export.",
@@ -26,8 +25,8 @@ def buy(
     email: Annotated[str, typer.Argument(help="The player's e-mail address (their account).")],
     credits: Annotated[int, typer.Argument(help="Turn credits bought in this one payment.")],
     paid: Annotated[str, typer.Option("--paid", help="The money received, e.g. 25 or 25.50.")],
-    game: Annotated[Optional[str], typer.Option(help="The game the payment is for.")] = None,
-    name: Annotated[Optional[str], typer.Option(help="Open the account with this name if it is new.")] = None,
+    game: Annotated[str | None, typer.Option(help="The game the payment is for.")] = None,
+    name: Annotated[str | None, typer.Option(help="Open the account with this name if it is new.")] = None,
     home: HomeOption = None,
 ) -> None:
     """Record a payment; 10 or more credits at once add the player's discount as bonus turns."""
@@ -76,7 +75,7 @@ def adjust(
     reason: Annotated[str, typer.Option(help="Why: kept in the books for good.")],
     credits: Annotated[int, typer.Option(help="Credits to add, or take away with a minus sign: --credits -2.")] = 0,
     discount: Annotated[int, typer.Option(help="Change the discount (it stays 0 to 10): --discount 3.")] = 0,
-    game: Annotated[Optional[str], typer.Option(help="The game it concerns.")] = None,
+    game: Annotated[str | None, typer.Option(help="The game it concerns.")] = None,
     home: HomeOption = None,
 ) -> None:
     """Correct an account's credits or discount; the reason is required."""
@@ -105,7 +104,7 @@ def transfer(
 @app.command("policy")
 def policy(
     game: Annotated[str, typer.Argument(help="The game.")],
-    unpaid: Annotated[Optional[str], typer.Option(help="hold (the default): charge and hold the report until "
+    unpaid: Annotated[str | None, typer.Option(help="hold (the default): charge and hold the report until "
                                                   "paid; deliver: charge and send anyway; free: no charges.")] = None,
     home: HomeOption = None,
 ) -> None:
@@ -121,7 +120,7 @@ def policy(
 @app.command("export")
 def export(
     as_csv: Annotated[bool, typer.Option("--csv", help="CSV for the bookkeeper (the only format).")] = False,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to FILE instead of the screen.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to FILE instead of the screen.")] = None,
     home: HomeOption = None,
 ) -> None:
     """Every ledger entry as CSV; text that a spreadsheet would run as a formula is defused."""

@@ -1,7 +1,7 @@
 """gm demo: play a whole game with robot seats and render every report."""
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -13,15 +13,15 @@ from gm.store.database import open_database
 
 
 def demo(
-    home: Annotated[Optional[str], typer.Option("--home", help="The GM home for the demo (default: ./gm-demo).")] = None,
+    home: Annotated[str | None, typer.Option("--home", help="The GM home for the demo (default: ./gm-demo).")] = None,
     ruleset: Annotated[str, typer.Option(help="The ruleset to demonstrate.")] = "clash",
     seed: Annotated[int, typer.Option(help="The game seed; the same seed plays the same game.")] = 1,
-    seats: Annotated[Optional[int], typer.Option(
+    seats: Annotated[int | None, typer.Option(
         help="How many robot seats (default: the ruleset's own, 4 for clash, 8 for conqueror).")] = None,
-    human: Annotated[Optional[str], typer.Option(help="Seat this e-mail address first, beside the robots, and stop before turn 1 so that player can send orders.")] = None,
-    turns: Annotated[Optional[int], typer.Option(min=1, help="Stop after this many turns and leave the game running (to try 'gm serve').")] = None,
+    human: Annotated[str | None, typer.Option(help="Seat this e-mail address first, beside the robots, and stop before turn 1 so that player can send orders.")] = None,
+    turns: Annotated[int | None, typer.Option(min=1, help="Stop after this many turns and leave the game running (to try 'gm serve').")] = None,
     option: GameOptionsOption = None,
-    mode: Annotated[Optional[str], typer.Option(help="Short for --option mode=MODE, for rulesets with modes (imperials: basic or wonders).")] = None,
+    mode: Annotated[str | None, typer.Option(help="Short for --option mode=MODE, for rulesets with modes (imperials: basic or wonders).")] = None,
 ) -> None:
     """Play a whole game with robot seats to the end and write every report (PDF and JSON)."""
     chosen = parse_options(option)

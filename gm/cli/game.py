@@ -2,14 +2,21 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from gm.cli.common import (GameOptionsOption, HomeOption, JsonOption, clock, echo_json, open_home,
-                           parse_options, shown_option)
-from gm.services import cycle
-from gm.services import games as service
+from gm.cli.common import (
+    GameOptionsOption,
+    HomeOption,
+    JsonOption,
+    clock,
+    echo_json,
+    open_home,
+    parse_options,
+    shown_option,
+)
+from gm.services import cycle, games as service
 from gm.services.gameview import census_lines, game_facts
 from gm.store import records
 
@@ -20,8 +27,8 @@ app = typer.Typer(help="Create games, seat players, list and show games.", no_ar
 def new(
     name: Annotated[str, typer.Argument(help="The game's name, as players write it on the GAME line.")],
     ruleset: Annotated[str, typer.Option(help="The ruleset, e.g. clash.")] = "clash",
-    scenario: Annotated[Optional[str], typer.Option(help="A packaged scenario name or a .toml file.")] = None,
-    seed: Annotated[Optional[int], typer.Option(help="The game seed (default: drawn at random and stored).")] = None,
+    scenario: Annotated[str | None, typer.Option(help="A packaged scenario name or a .toml file.")] = None,
+    seed: Annotated[int | None, typer.Option(help="The game seed (default: drawn at random and stored).")] = None,
     option: GameOptionsOption = None,
     robots: Annotated[int, typer.Option(help="Seat this many robots, in the scenario's last seats: the ruleset's robot plays them all game; they are never dropped, charged or mailed.")] = 0,
     home: HomeOption = None,
@@ -44,7 +51,7 @@ def join(
     game: Annotated[str, typer.Argument(help="The game.")],
     email: Annotated[str, typer.Argument(help="The player's e-mail address.")],
     name: Annotated[str, typer.Option(help="The player's name as reports show it.")],
-    seat: Annotated[Optional[str], typer.Option(help="The seat code (default: the first free seat).")] = None,
+    seat: Annotated[str | None, typer.Option(help="The seat code (default: the first free seat).")] = None,
     home: HomeOption = None,
 ) -> None:
     """Seat a player and print their secret (shown only this once; gm stores a hash)."""

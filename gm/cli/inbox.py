@@ -4,8 +4,9 @@ from __future__ import annotations
 import os
 import sys
 import traceback
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Iterable
+from typing import Annotated
 
 import typer
 
@@ -15,8 +16,8 @@ from gm.cli.progress import counting
 from gm.errors import GMError
 from gm.intake.imap import ImapSource, imap_settings
 from gm.intake.sources import FileSource, Incoming
-from gm.services.questions import mark_answered, questions as questions_for_gm
 from gm.services.intake import Intake, Taken
+from gm.services.questions import mark_answered, questions as questions_for_gm
 
 app = typer.Typer(help="Take turn files from mail: a mailbox on disk, a pipe from the mail server, or IMAP.",
                   no_args_is_help=True)
@@ -58,11 +59,11 @@ def receive(send: SendOption = False, home: HomeOption = None) -> None:
         _report([Intake(db, home_, clock(), "pipe").take(incoming)])
     except GMError as exc:
         typer.echo(f"Error: {exc}", err=True)
-        raise typer.Exit(TRY_AGAIN_LATER)
+        raise typer.Exit(TRY_AGAIN_LATER) from exc
     except Exception:  # noqa: BLE001 - a bug must not bounce a player's mail: the server keeps it
         typer.echo("Error: gm could not take this message (a bug; details below). The mail server keeps it "
                    "and tries again.\n" + traceback.format_exc(limit=3), err=True)
-        raise typer.Exit(TRY_AGAIN_LATER)
+        raise typer.Exit(TRY_AGAIN_LATER) from None
     if send:
         try:
             send_and_report(db, home_)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -17,7 +17,7 @@ app = typer.Typer(help="Order forms and offline checks of turn files.", no_args_
 def template(
     game: Annotated[str, typer.Argument(help="The game.")],
     seat: Annotated[str, typer.Argument(help="The seat code.")],
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of printing ('-' prints).")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of printing ('-' prints).")] = None,
     home: HomeOption = None,
 ) -> None:
     """Write a prefilled turn file for a seat and the turn being collected."""
@@ -43,11 +43,11 @@ def read_file(path: Path) -> bytes:
             raise GMError(f"{path} is larger than {READ_LIMIT // 1_000_000} MB; it is not a turn file.")
         return data
     except FileNotFoundError:
-        raise GMError(f"no file {path}.")
+        raise GMError(f"no file {path}.") from None
     except IsADirectoryError:
-        raise GMError(f"{path} is a folder, not a turn file.")
+        raise GMError(f"{path} is a folder, not a turn file.") from None
     except OSError as exc:
-        raise GMError(f"cannot read {path}: {exc.strerror}.")
+        raise GMError(f"cannot read {path}: {exc.strerror}.") from exc
 
 
 def print_problems(path: Path, checked) -> None:

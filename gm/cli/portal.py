@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -29,10 +29,10 @@ def password(home: HomeOption = None) -> None:
 
 @app.command("link")
 def link(
-    game: Annotated[Optional[str], typer.Argument(help="The game.", show_default=False)] = None,
-    seat: Annotated[Optional[str], typer.Argument(help="The seat code.", show_default=False)] = None,
-    base_url: Annotated[Optional[str], typer.Option(help="The portal's address (default: [portal] base_url in gm.toml).")] = None,
-    minutes: Annotated[Optional[int], typer.Option(help="How long the link works (default: [portal] link_minutes).")] = None,
+    game: Annotated[str | None, typer.Argument(help="The game.", show_default=False)] = None,
+    seat: Annotated[str | None, typer.Argument(help="The seat code.", show_default=False)] = None,
+    base_url: Annotated[str | None, typer.Option(help="The portal's address (default: [portal] base_url in gm.toml).")] = None,
+    minutes: Annotated[int | None, typer.Option(help="How long the link works (default: [portal] link_minutes).")] = None,
     mail: Annotated[bool, typer.Option("--mail", help="Queue the link in the outbox to the seat's registered address "
                                                       "(sent by 'gm mail send' or 'gm run-due') instead of printing it.")] = False,
     for_gm: Annotated[bool, typer.Option("--gm", help="A one-time link that signs you, the GM, in to /gm (no game or "

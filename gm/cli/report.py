@@ -1,7 +1,7 @@
 """gm report: render reports again."""
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -17,7 +17,7 @@ app = typer.Typer(help="Render reports.", no_args_is_help=True)
 @app.command("render")
 def render(
     game: Annotated[str, typer.Argument(help="The game.")],
-    turn: Annotated[Optional[int], typer.Option(help="The turn (default: the last resolved turn).")] = None,
+    turn: Annotated[int | None, typer.Option(help="The turn (default: the last resolved turn).")] = None,
     every: Annotated[bool, typer.Option("--all", help="Render every resolved turn.")] = False,
     home: HomeOption = None,
 ) -> None:

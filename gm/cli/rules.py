@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
+from gm import rulesets
 from gm.cli.common import JsonOption, echo_json, shown_option
 from gm.errors import GMError
-from gm import rulesets
 from gm.rulesets import game_options, installed
 from gm.services import conformance
 
@@ -44,8 +44,8 @@ def _kind(default: object) -> str:
 
 @app.command("test")
 def test(
-    files: Annotated[Optional[list[Path]], typer.Argument(help="Case files (default: every case of every installed ruleset).")] = None,
-    ruleset: Annotated[Optional[str], typer.Option(help="The ruleset for FILES (default: the case's own 'ruleset' key, else clash).")] = None,
+    files: Annotated[list[Path] | None, typer.Argument(help="Case files (default: every case of every installed ruleset).")] = None,
+    ruleset: Annotated[str | None, typer.Option(help="The ruleset for FILES (default: the case's own 'ruleset' key, else clash).")] = None,
 ) -> None:
     """Run conformance cases; print each failure as FILE: message; exit 1 if any fails."""
     cases = conformance.collect(files or [], ruleset)

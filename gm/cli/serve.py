@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import ipaddress
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -14,14 +14,13 @@ def serve(
     host: Annotated[str, typer.Option(help="The address to listen on (an address or a name); keep 127.0.0.1 behind a TLS proxy (docs/portal.md).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="The port to listen on (0: any free port).")] = 8000,
     threads: Annotated[int, typer.Option(min=1, max=64, help="Python threads answering forms, per worker (pages are made on its event loop).")] = 2,
-    workers: Annotated[Optional[int], typer.Option(
+    workers: Annotated[int | None, typer.Option(
         min=1, max=64, show_default="one per CPU",
         help="Worker processes sharing the port (Python runs one core per process).")] = None,
     home: HomeOption = None,
 ) -> None:
     """Run the player portal: players sign in, check and submit orders, read their reports."""
-    from gm.web.server import default_workers
-    from gm.web.server import serve as run
+    from gm.web.server import default_workers, serve as run
 
     home_, db = open_home(home)
     db.conn.close()

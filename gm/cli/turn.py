@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -92,7 +92,7 @@ def verify(game: Annotated[str, typer.Argument(help="The game.")], home: HomeOpt
 def rerun(
     game: Annotated[str, typer.Argument(help="The game.")],
     number: Annotated[int, typer.Argument(help="The turn to run again; later turns are discarded (kept in the audit log).")],
-    orders: Annotated[Optional[list[Path]], typer.Option("--orders", help="A corrected turn file for that turn (no password needed); repeatable.")] = None,
+    orders: Annotated[list[Path] | None, typer.Option("--orders", help="A corrected turn file for that turn (no password needed); repeatable.")] = None,
     render: Annotated[bool, typer.Option(help="Publish the turn (render the reports, queue their mails).")] = True,
     home: HomeOption = None,
 ) -> None:

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import copy
 import tomllib
+from collections.abc import Iterable
 from random import Random
 
-from gm.core.model import Order, Problem, SeatInfo
-from gm.core.ruleset import TurnSeeds, choose_options, with_options
+from gm.core.model import Event, JSONObject, Order, Problem, SeatInfo, TurnResult
+from gm.core.ruleset import GameOption, Ruleset, TurnSeeds, choose_options, with_options
 from gm.core.seeds import derive_seed, rng_for
 from gm.core.statehash import canonical_json
 
@@ -22,7 +23,7 @@ class CaseError(ValueError):
     """A case file that cannot be read, or a case that cannot be run as written."""
 
 
-def load_case_text(text: str, source: str) -> dict:
+def load_case_text(text: str, source: str) -> JSONObject:
     """Parse the TOML of a case file; raise CaseError naming the source and the line."""
     try:
         return tomllib.loads(text)
@@ -37,11 +38,11 @@ class ScriptedRandom(Random):
     an unscripted turn would have made first. choice and shuffle are never forced.
     """
 
-    def __init__(self, seed: int, dice: list):
+    def __init__(self, seed: int, dice: list[int]):
         self.dice = dice  # shared with the ScriptedSeeds, so forced dice are used up across calls
         super().__init__(seed)
 
-    def randrange(self, start, stop=None, step=1):
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         if not self.dice:
             return super().randrange(start, stop, step)
         low, high = (0, start) if stop is None else (start, stop)
@@ -54,6 +55,9 @@ class ScriptedRandom(Random):
 class ScriptedSeeds(TurnSeeds):
     """TurnSeeds whose generator for one purpose ("roll" by default) yields the listed dice."""
 
+    dice: list[int]  # the forced dice not rolled yet
+    purpose: str     # the one purpose whose rolls they force
+
     def __init__(self, game_seed: int, turn: int, dice: list[int], purpose: str = "roll"):
         super().__init__(game_seed, turn)
         object.__setattr__(self, "dice", list(dice))
@@ -65,7 +69,7 @@ class ScriptedSeeds(TurnSeeds):
         return ScriptedRandom(derive_seed(self.game_seed, self.turn, purpose), self.dice)
 
 
-def run_case(case: dict, ruleset) -> list[str]:
+def run_case(case: JSONObject, ruleset: Ruleset) -> list[str]:
     """Run one case; an empty list means it passes, otherwise one message per failure."""
     malformed = _malformed(case)
     if malformed:
@@ -78,7 +82,7 @@ def run_case(case: dict, ruleset) -> list[str]:
         return [str(err)]
 
 
-def _malformed(case) -> list[str]:
+def _malformed(case: object) -> list[str]:
     if not isinstance(case, dict):
         return ["a case is a table of keys"]
     problems = [f"unknown key {k!r}" for k in sorted(set(case) - CASE_KEYS)]
@@ -108,11 +112,11 @@ def _malformed(case) -> list[str]:
     return problems
 
 
-def _is_int(value) -> bool:
+def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _malformed_expect(expect: dict) -> list[str]:
+def _malformed_expect(expect: JSONObject) -> list[str]:
     problems = [f"unknown key {k!r}" for k in sorted(set(expect) - EXPECT_KEYS)]
     kinds = [k for k in ("path", "event", "problem", "winners", "over") if k in expect]
     if len(kinds) != 1:
@@ -132,7 +136,7 @@ def _malformed_expect(expect: dict) -> list[str]:
     return problems
 
 
-def _run(case: dict, ruleset) -> list[str]:
+def _run(case: JSONObject, ruleset: Ruleset) -> list[str]:
     state, seats = _start(case, ruleset)
     orders, problems = _orders(case, ruleset, state, seats)
     before = canonical_json(state)
@@ -142,7 +146,7 @@ def _run(case: dict, ruleset) -> list[str]:
         result = ruleset.resolve(state, orders, seeds)
     except Exception as err:  # a conformance run reports a crash as a failure, not a traceback
         return [f"resolve raised {type(err).__name__}: {err}"]
-    failures = []
+    failures: list[str] = []
     if canonical_json(state) != before:
         failures.append("resolve changed the state it was given")
     if seeds.dice:
@@ -159,21 +163,23 @@ def _run(case: dict, ruleset) -> list[str]:
     return failures
 
 
-def _start(case: dict, ruleset) -> tuple[dict, list[str]]:
+def _start(case: JSONObject, ruleset: Ruleset) -> tuple[JSONObject, list[str]]:
     try:
         scenario = ruleset.load_scenario(ruleset.scenario_text(case["scenario"]), case["scenario"])
         if "options" in case:
-            offered = getattr(ruleset, "game_options", tuple)()
+            offered: Iterable[GameOption] = getattr(ruleset, "game_options", tuple)()
             scenario = with_options(scenario, choose_options(offered, case["options"]))
         seats = case.get("seats") or ruleset.seat_codes(scenario)[:ruleset.seat_limits(scenario)[1]]
         state = ruleset.new_game(scenario, [SeatInfo(code, f"Player {code}") for code in seats],
                                  TurnSeeds(case["seed"], 0))
     except Exception as err:
         raise CaseError(f"cannot start the game: {type(err).__name__}: {err}") from None
-    return _merge(state, case.get("prestate", {}), "prestate"), list(seats)
+    merged = _merge(state, case.get("prestate", {}), "prestate")
+    assert isinstance(merged, dict)  # a state merged with a table (_malformed checks prestate)
+    return merged, list(seats)
 
 
-def _merge(base, over, path: str):
+def _merge(base: object, over: object, path: str) -> object:
     # Keys must exist already (a typo must not add a new key silently), except in empty tables.
     if not isinstance(over, dict) or not isinstance(base, dict):
         return copy.deepcopy(over)
@@ -185,7 +191,8 @@ def _merge(base, over, path: str):
     return merged
 
 
-def _orders(case: dict, ruleset, state: dict, seats: list[str]):
+def _orders(case: JSONObject, ruleset: Ruleset, state: JSONObject, seats: list[str]
+            ) -> tuple[dict[str, list[Order]], list[tuple[str, Problem]]]:
     orders: dict[str, list[Order]] = {seat: [] for seat in seats}
     problems: list[tuple[str, Problem]] = []
     for seat, lines in case.get("orders", {}).items():
@@ -199,7 +206,7 @@ def _orders(case: dict, ruleset, state: dict, seats: list[str]):
     return orders, problems
 
 
-def _json_problems(value, where: str) -> list[str]:
+def _json_problems(value: object, where: str) -> list[str]:
     if isinstance(value, dict):
         return [m for k, v in value.items() for m in (
             [f"{where} has a key {k!r} that is not a string"] if not isinstance(k, str)
@@ -211,7 +218,7 @@ def _json_problems(value, where: str) -> list[str]:
     return [f"{where} holds a {type(value).__name__}, which is not JSON"]
 
 
-def _lookup(state, path: str):
+def _lookup(state: object, path: str) -> object:
     value = state
     for part in path.split("."):
         if isinstance(value, dict) and part in value:
@@ -223,7 +230,8 @@ def _lookup(state, path: str):
     return value
 
 
-def _check(expect: dict, result, problems: list, ruleset) -> list[str]:
+def _check(expect: JSONObject, result: TurnResult, problems: list[tuple[str, Problem]], ruleset: Ruleset
+           ) -> list[str]:
     if "path" in expect:
         return _check_path(expect, result.state)
     if "event" in expect:
@@ -245,7 +253,7 @@ def _check(expect: dict, result, problems: list, ruleset) -> list[str]:
     return [f"winners: expected {expect['winners']}, got {got}"]
 
 
-def _check_path(expect: dict, state: dict) -> list[str]:
+def _check_path(expect: JSONObject, state: JSONObject) -> list[str]:
     path = expect["path"]
     try:
         value = _lookup(state, path)
@@ -257,7 +265,7 @@ def _check_path(expect: dict, state: dict) -> list[str]:
     return []
 
 
-def _check_event(expect: dict, events: tuple) -> list[str]:
+def _check_event(expect: JSONObject, events: tuple[Event, ...]) -> list[str]:
     kind, data = expect["event"], expect.get("data", {})
     of_kind = [e for e in events if e.kind == kind]
     matching = [e for e in of_kind
@@ -271,11 +279,11 @@ def _check_event(expect: dict, events: tuple) -> list[str]:
             f"({kind} events: {seen})"]
 
 
-def _same(value, wanted) -> bool:
+def _same(value: object, wanted: object) -> bool:
     # TOML has no null and Python has True == 1: compare the way JSON would.
     return value == wanted and isinstance(value, bool) == isinstance(wanted, bool)
 
 
-def _matches(expect: dict, seat: str, problem: Problem) -> bool:
-    return (expect["seat"] == seat and expect["problem"] == problem.message
-            and expect.get("line", problem.line) == problem.line)
+def _matches(expect: JSONObject, seat: str, problem: Problem) -> bool:
+    return bool(expect["seat"] == seat and expect["problem"] == problem.message
+                and expect.get("line", problem.line) == problem.line)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from random import Random
 
+from gm.core.model import JSONObject
 from gm.core.seeds import rng_for
 from gm.core.vp import VPChange
 
@@ -34,7 +35,7 @@ def extend_schedule(turns: list[int], game_seed: int, through: int) -> list[int]
     return out
 
 
-def kept_ahead(census: Mapping, game_seed: int, turn: int) -> Mapping:
+def kept_ahead(census: Mapping[str, list[int]], game_seed: int, turn: int) -> Mapping[str, list[int]]:
     """The schedule with a census still to come after `turn`: a game that reaches the last turn
     drawn gets its next census 3, 4 or 5 turns after the last one (11.3), drawn from the game
     seed (extend_schedule). Before that the very same schedule comes back, unchanged."""
@@ -44,21 +45,21 @@ def kept_ahead(census: Mapping, game_seed: int, turn: int) -> Mapping:
     return dict(census, turns=extend_schedule(turns, game_seed, turn))
 
 
-def new_census(game_seed: int, horizon: int = HORIZON) -> dict:
+def new_census(game_seed: int, horizon: int = HORIZON) -> dict[str, list[int]]:
     """What a ruleset stores under state[STATE_KEY] at creation."""
     return {"turns": draw_schedule(game_seed, horizon)}
 
 
-def is_census(census: Mapping, turn: int) -> bool:
+def is_census(census: Mapping[str, list[int]], turn: int) -> bool:
     return turn in census.get("turns", ())
 
 
-def next_census(census: Mapping, after: int) -> int | None:
+def next_census(census: Mapping[str, list[int]], after: int) -> int | None:
     """The first census turn strictly after `after`, or None past the drawn schedule."""
     return next((t for t in census.get("turns", ()) if t > after), None)
 
 
-def held_censuses(census: Mapping, through: int) -> list[int]:
+def held_censuses(census: Mapping[str, list[int]], through: int) -> list[int]:
     """The census turns that have happened by the end of turn `through` (public knowledge)."""
     return [t for t in census.get("turns", ()) if t <= through]
 
@@ -77,14 +78,14 @@ def census_points(populated_areas: Mapping[str, int], survivors: Iterable[str]) 
     return changes
 
 
-def without_schedule(state):
+def without_schedule(state: object) -> object:
     """The state with the census schedule left out (what `gm game show` prints by default)."""
     if not isinstance(state, Mapping) or STATE_KEY not in state:
         return state
     return {key: value for key, value in state.items() if key != STATE_KEY}
 
 
-def gm_census(state, last_resolved: int | None) -> dict | None:
+def gm_census(state: object, last_resolved: int | None) -> JSONObject | None:
     """The schedule for the GM: every census turn drawn, those held, and the next one."""
     if not isinstance(state, Mapping) or not isinstance(state.get(STATE_KEY), Mapping):
         return None

@@ -21,16 +21,16 @@ class GameFacts:
     due: datetime | None
     grace_minutes: int
     held: bool
-    active: tuple
-    submitted: tuple
-    final_at: dict
-    absent: tuple
+    active: tuple[str, ...]
+    submitted: tuple[str, ...]
+    final_at: dict[str, datetime]
+    absent: tuple[str, ...]
     early: bool
     early_delay_minutes: int
     reminder_minutes: int
     spike_percent: int
-    reminded: tuple
-    late_noticed: tuple
+    reminded: tuple[str, ...]
+    late_noticed: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -40,8 +40,8 @@ class Decision:
 
     run: bool
     why: str
-    remind: tuple = ()
-    late: tuple = ()
+    remind: tuple[str, ...] = ()
+    late: tuple[str, ...] = ()
     spike: bool = False
 
 
@@ -51,7 +51,7 @@ def decide(facts: GameFacts, now: datetime) -> Decision:
     if facts.due is None:
         return Decision(False, "no deadline (manual schedule)")
     missing = tuple(s for s in facts.active if s not in facts.submitted and s not in facts.absent)
-    remind = ()
+    remind: tuple[str, ...] = ()
     if now >= facts.due - timedelta(minutes=facts.reminder_minutes) and now < facts.due:
         remind = tuple(s for s in missing if s not in facts.reminded)
     run_at = facts.due + timedelta(minutes=facts.grace_minutes)
@@ -62,7 +62,7 @@ def decide(facts: GameFacts, now: datetime) -> Decision:
             return Decision(False, f"{len(missing)} of {len(facts.active)} seats sent no orders: "
                                    "held for the GM (is mail intake working?)", spike=True)
         return Decision(True, why)
-    late = ()
+    late: tuple[str, ...] = ()
     if facts.due <= now < run_at:
         late = tuple(s for s in missing if s not in facts.late_noticed)
     return Decision(False, "waiting for the deadline", remind, late)

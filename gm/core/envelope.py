@@ -40,12 +40,12 @@ def decode_turn_file(data: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[s
             try:
                 return data[len(bom):].decode(encoding), encoding
             except UnicodeDecodeError:
-                raise TurnFileError(f"the file starts with a {encoding} byte-order mark but is not {encoding} text")
+                raise TurnFileError(f"the file starts with a {encoding} byte-order mark but is not {encoding} text") from None
     if b"\x00" in data:
-        encoding = _bomless_utf16(data)
-        if encoding:
+        utf16 = _bomless_utf16(data)
+        if utf16:
             try:
-                return data.decode(encoding), encoding
+                return data.decode(utf16), utf16
             except UnicodeDecodeError:
                 pass
         raise TurnFileError("the file is not text (it holds binary data); send the orders as plain text")
@@ -91,10 +91,10 @@ class Envelope:
     password: str | None = None
     turn: int | None = None
     final: bool = False
-    absence: tuple | None = None
-    lines: tuple = ()
-    problems: tuple = field(default_factory=tuple)
-    warnings: tuple = ()
+    absence: tuple[int, str, str] | None = None
+    lines: tuple[tuple[int, str], ...] = ()
+    problems: tuple[Problem, ...] = field(default_factory=tuple)
+    warnings: tuple[Problem, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -115,7 +115,7 @@ def read_envelope(text: str) -> Envelope:
     lines: list[tuple[int, str]] = []
     problems: list[Problem] = []
     final = False
-    absence = None
+    absence: tuple[int, str, str] | None = None
     started = ended = False
     numbered = list(enumerate(text.splitlines(), start=1))
     for number, raw in numbered:
@@ -174,7 +174,7 @@ def read_envelope(text: str) -> Envelope:
     )
 
 
-def _late_final(numbered: list, end: int) -> tuple:
+def _late_final(numbered: list[tuple[int, str]], end: int) -> tuple[Problem, ...]:
     """A FINAL line after END is ignored like all text there, but the player meant it: say so."""
     for number, raw in numbered[end:]:
         if not raw.lstrip().startswith(">") and clean_line(raw).upper() == "FINAL":
@@ -183,7 +183,7 @@ def _late_final(numbered: list, end: int) -> tuple:
     return ()
 
 
-def _header(values: dict, where: dict, keyword: str, rest: str, number: int, problems: list[Problem]) -> None:
+def _header(values: dict[str, str], where: dict[str, int], keyword: str, rest: str, number: int, problems: list[Problem]) -> None:
     if not rest or " " in rest:
         problems.append(Problem(number, f"{keyword} needs exactly one value, as in '{keyword} {_EXAMPLE[keyword]}'"))
         return

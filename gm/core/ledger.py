@@ -181,8 +181,8 @@ def _shape(entry: Entry, before: Position) -> list[str]:
     return problems
 
 
-def _links(entry: Entry, before: Position, by_number: dict, bonused: set,
-           halves: set) -> list[str]:
+def _links(entry: Entry, before: Position, by_number: dict[int, Entry], bonused: set[int],
+           halves: set[int]) -> list[str]:
     """Entries that answer another: bonuses, reversals, transfers."""
     other = by_number.get(entry.ref) if entry.ref is not None else None
     if entry.kind == "bonus":
@@ -205,7 +205,7 @@ def _links(entry: Entry, before: Position, by_number: dict, bonused: set,
     return []
 
 
-def _bonus(entry: Entry, before: Position, payment: Entry | None, bonused: set) -> list[str]:
+def _bonus(entry: Entry, before: Position, payment: Entry | None, bonused: set[int]) -> list[str]:
     if payment is None or payment.kind != "payment" or payment.number >= entry.number:
         return ["a bonus without a qualifying payment"]
     problems = []

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable
+from collections.abc import Callable
 
-from gm.core.model import Order, Problem
+from gm.core.model import Order, OrderArgs, Problem
 
 
 def duplicates(codes: list[str], what: str, tail: str = "is used twice") -> list[str]:
@@ -42,7 +42,7 @@ def shown(word: str) -> str:
 
 
 def parse_lines(lines: list[tuple[int, str]],
-                parse_words: Callable[[list[str]], tuple[str, tuple] | str]) -> tuple[list[Order], list[Problem]]:
+                parse_words: Callable[[list[str]], tuple[str, OrderArgs] | str]) -> tuple[list[Order], list[Problem]]:
     """Run a ruleset's word parser over the body lines of a turn file. Never raises: a line
     the parser rejects (it returns a message) becomes a Problem with that line's number."""
     orders: list[Order] = []

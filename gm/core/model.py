@@ -4,6 +4,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+# A JSON object: what a game state, a scenario, a seat's view and an event's facts are. Its shape
+# belongs to the ruleset that made it (docs/writing-a-ruleset.md), so the core, which stores,
+# hashes and passes it on, types it no further; a ruleset reads its own fields.
+JSONObject = dict[str, Any]
+# An order's arguments as its ruleset's parser normalised them (words, numbers, places); only that
+# ruleset reads them, so the core leaves their types to it.
+OrderArgs = tuple[Any, ...]
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -16,11 +24,11 @@ class Problem:
     line: int
     message: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSONObject:
         return {"line": self.line, "message": self.message}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Problem":
+    def from_json(cls, data: JSONObject) -> Problem:
         return cls(int(data["line"]), str(data["message"]))
 
 
@@ -35,15 +43,15 @@ class Order:
     """
 
     verb: str
-    args: tuple = ()
+    args: OrderArgs = ()
     line: int = 0
     text: str = ""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSONObject:
         return {"verb": self.verb, "args": list(self.args), "line": self.line, "text": self.text}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Order":
+    def from_json(cls, data: JSONObject) -> Order:
         return cls(data["verb"], tuple(data.get("args", ())), int(data.get("line", 0)), data.get("text", ""))
 
 
@@ -57,20 +65,20 @@ class Event:
     """
 
     kind: str
-    data: dict = field(default_factory=dict)
-    seats: tuple | None = None
+    data: JSONObject = field(default_factory=dict)
+    seats: tuple[str, ...] | None = None
 
     def visible_to(self, seat: str) -> bool:
         return self.seats is None or seat in self.seats
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSONObject:
         out: dict[str, Any] = {"kind": self.kind, "data": self.data}
         if self.seats is not None:
             out["seats"] = list(self.seats)
         return out
 
     @classmethod
-    def from_json(cls, data: dict) -> "Event":
+    def from_json(cls, data: JSONObject) -> Event:
         seats = data.get("seats")
         return cls(data["kind"], dict(data.get("data", {})), tuple(seats) if seats is not None else None)
 
@@ -84,15 +92,15 @@ class Outcome:
     scores: final score per seat.
     """
 
-    winners: tuple
+    winners: tuple[str, ...]
     reason: str
-    scores: dict
+    scores: dict[str, int]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSONObject:
         return {"winners": list(self.winners), "reason": self.reason, "scores": dict(self.scores)}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Outcome":
+    def from_json(cls, data: JSONObject) -> Outcome:
         return cls(tuple(data["winners"]), data["reason"], dict(data["scores"]))
 
 
@@ -100,8 +108,8 @@ class Outcome:
 class TurnResult:
     """What resolve returns: the new state (a fresh object) and the events, in order."""
 
-    state: dict
-    events: tuple
+    state: JSONObject
+    events: tuple[Event, ...]
 
 
 @dataclass(frozen=True)

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import re
 import tomllib
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
+from gm.core.model import JSONObject
 from gm.core.ruleset import ScenarioError
 
 COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
-def _is_int(value) -> bool:
+def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -27,12 +29,12 @@ KINDS: dict[str, tuple[Callable[[object], bool], str]] = {
 }
 
 
-def is_kind(value, kind: str) -> bool:
+def is_kind(value: object, kind: str) -> bool:
     return KINDS[kind][0](value)
 
 
-def load_staged(text: str, source: str, stages: tuple[Callable[[dict], list[str]], ...],
-                normalise: Callable[[dict], dict]) -> dict:
+def load_staged(text: str, source: str, stages: tuple[Callable[[JSONObject], list[str]], ...],
+                normalise: Callable[[JSONObject], JSONObject]) -> JSONObject:
     """Parse a scenario's TOML and run its checks; raise ScenarioError naming the source and
     every problem of the first stage that has any (each stage relies on the ones before)."""
     try:
@@ -49,12 +51,13 @@ def load_staged(text: str, source: str, stages: tuple[Callable[[dict], list[str]
 class Fields:
     """Typed reading of one TOML table; each problem goes to `problems`, naming `where`."""
 
-    def __init__(self, table: dict, where: str, problems: list[str]):
+    def __init__(self, table: JSONObject, where: str, problems: list[str]):
         self.table, self.where, self.problems = table, where, problems
 
-    def get(self, key: str, kind: str, default=None, required: bool = True):
+    def get(self, key: str, kind: str, default: Any = None, required: bool = True) -> Any:
         """The value, or `default` when it is missing (a problem if required with no default)
-        or of the wrong kind (always a problem)."""
+        or of the wrong kind (always a problem). Typed Any: a TOML value whose Python type the
+        kind names (KINDS), which the caller knows and mypy cannot see from a string."""
         if key not in self.table:
             if required and default is None:
                 self.problems.append(f"{self.where} has no {key}")
@@ -66,15 +69,15 @@ class Fields:
             return default
         return value
 
-    def optional(self, key: str, kind: str):
+    def optional(self, key: str, kind: str) -> Any:
         return self.get(key, kind, required=False)
 
-    def unknown(self, allowed: set) -> None:
+    def unknown(self, allowed: set[str]) -> None:
         self.problems.extend(f"{self.where}: unknown field {key!r}" for key in sorted(set(self.table) - allowed))
 
-    def code(self, pattern: re.Pattern, what: str, rule: str) -> str | None:
+    def code(self, pattern: re.Pattern[str], what: str, rule: str) -> str | None:
         """The table's `code`, checked against pattern; `where` then names the table by it."""
-        code = self.get("code", "str")
+        code: str | None = self.get("code", "str")
         if code:
             self.where = f"{what} {code}"
         if code is not None and not pattern.fullmatch(code):
@@ -82,18 +85,18 @@ class Fields:
         return code
 
     def colour(self, key: str = "colour", required: bool = True) -> str | None:
-        colour = self.get(key, "str", required=required)
+        colour: str | None = self.get(key, "str", required=required)
         if colour is not None and not COLOUR.fullmatch(colour):
             self.problems.append(f"{self.where}: {key} must look like #d62828, not {colour!r}")
         return colour
 
     def within(self, key: str, low: int, high: int, required: bool = False) -> int | None:
-        value = self.get(key, "int", required=required)
+        value: int | None = self.get(key, "int", required=required)
         if value is not None and not low <= value <= high:
             self.problems.append(f"{self.where}: {key} must be between {low} and {high}, not {value}")
         return value
 
-    def top(self, required: tuple[str, ...], defaults: dict) -> None:
+    def top(self, required: tuple[str, ...], defaults: dict[str, str | int]) -> None:
         """A scenario's top-level fields: name and title are text, the rest whole numbers;
         each default's kind follows its value."""
         for key in required:

@@ -7,8 +7,9 @@ London) falls forward by the gap; one that happens twice on a fall-back day is t
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dateutil.rrule import rrulestr
@@ -43,11 +44,11 @@ class Schedule:
     def manual(self) -> bool:
         return not self.rrule
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, str]:
         return {"text": self.text, "rrule": self.rrule, "zone": self.zone, "anchor": self.anchor}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Schedule":
+    def from_json(cls, data: Mapping[str, str]) -> Schedule:
         return cls(data["text"], data["rrule"], data["zone"], data["anchor"])
 
 
@@ -66,8 +67,10 @@ def parse_schedule(text: str, now: datetime, default_zone: str = "UTC") -> Sched
     times = [w for w in lowered if _TIME.match(w)]
     if len(times) != 1:
         raise ScheduleError(f"'{text}' needs exactly one time of day such as 18:00. Write it like {EXAMPLES}.")
-    hour, minute = map(int, _TIME.match(times[0]).groups())
-    days = [_DAYS[_day(w)] for w in lowered if _day(w)]
+    time_of_day = _TIME.match(times[0])
+    assert time_of_day is not None  # times holds only the words _TIME matches
+    hour, minute = map(int, time_of_day.groups())
+    days = [_DAYS[day] for w in lowered if (day := _day(w))]
     freq, interval = _frequency(lowered, text)
     if freq == "WEEKLY" and not days:
         raise ScheduleError(f"'{text}': a weekly schedule needs a day, as in 'weekly on Friday at 18:00'.")
@@ -151,7 +154,7 @@ def deadlines_after(schedule: Schedule, after: datetime, count: int = 1) -> list
 def _to_utc(wall: datetime, zone: ZoneInfo) -> datetime:
     # fold=0 reads a wall time with the offset in force before a change: a time in the
     # spring-forward gap lands that much later, a doubled fall-back time is its first instance.
-    return wall.replace(tzinfo=zone, fold=0).astimezone(timezone.utc)
+    return wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
 
 
 def describe(moment: datetime, zone: str) -> str:
@@ -171,9 +174,9 @@ def parse_moment(text: str, default_zone: str = "UTC") -> datetime:
     try:
         moment = date_parser.parse(" ".join(words))
     except (ValueError, OverflowError):
-        raise ScheduleError(f"cannot read '{text}' as a date and time; write it like '2026-11-27 18:00 Europe/London'.")
+        raise ScheduleError(f"cannot read '{text}' as a date and time; write it like '2026-11-27 18:00 Europe/London'.") from None
     if not 2000 <= moment.year <= 2999:
         raise ScheduleError(f"'{text}' is not a date gm can schedule; give one between the years 2000 and 2999.")
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=ZoneInfo(zone), fold=0)
-    return moment.astimezone(timezone.utc)
+    return moment.astimezone(UTC)

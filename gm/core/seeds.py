@@ -7,7 +7,7 @@ from random import Random
 
 def derive_seed(game_seed: int, turn: int, purpose: str) -> int:
     """A stable 64-bit seed from SHA-256 of the game seed, the turn number and the purpose."""
-    digest = hashlib.sha256(f"{game_seed}:{turn}:{purpose}".encode("utf-8")).digest()
+    digest = hashlib.sha256(f"{game_seed}:{turn}:{purpose}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
+
+from gm.core.model import JSONObject
 
 RUNAWAY, KNOCKOUT, POINTS = "runaway", "knockout", "points"
 CONDITIONS = (RUNAWAY, KNOCKOUT, POINTS)  # best first for the winner (rule D-EMP-13)
@@ -27,7 +30,7 @@ class Standing:
 
     leader: str | None
     top: int | None
-    holds: tuple = ()
+    holds: tuple[str, ...] = ()
 
 
 def standing(vp: Mapping[str, int], survivors: Iterable[str], target: int) -> Standing:
@@ -100,20 +103,20 @@ def earned_discounts(seats: Iterable[str], winner: str | None, condition: str | 
             for seat in seats}
 
 
-def new_record(target: int) -> dict:
+def new_record(target: int) -> JSONObject:
     """What a ruleset keeps under state[STATE_KEY]: the points target (set at creation, rule
     D-EMP-12), the standing warning, eliminations (seat -> turn), and the result once over."""
     return {"target": target, "warning": None, "eliminated": {}, "winner": None,
             "condition": None, "discounts": {}}
 
 
-def still_playing(state: Mapping, seat: str) -> bool:
+def still_playing(state: Mapping[str, Any], seat: str) -> bool:
     """False once the toolkit has recorded the seat's country as eliminated."""
     record = state.get(STATE_KEY) if isinstance(state, Mapping) else None
     return not (isinstance(record, Mapping) and seat in record.get("eliminated", {}))
 
 
-def earned(state: Mapping) -> dict[str, int]:
+def earned(state: Mapping[str, Any]) -> dict[str, int]:
     """The discounts a finished game's state records per seat; empty for games without them."""
     record = state.get(STATE_KEY) if isinstance(state, Mapping) else None
     found = record.get("discounts", {}) if isinstance(record, Mapping) else {}

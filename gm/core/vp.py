@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 # The reasons chapter 11 names; "defence" is the defender's loss in a failed attack (11.5).
 REASONS = ("census", "capture", "loss", "failed attack", "defence", "adjustment")
@@ -23,11 +24,11 @@ class VPChange:
     reason: str
     note: str = ""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, str | int]:
         return {"seat": self.seat, "points": self.points, "reason": self.reason, "note": self.note}
 
     @classmethod
-    def from_json(cls, data: Mapping) -> "VPChange":
+    def from_json(cls, data: Mapping[str, Any]) -> VPChange:
         return cls(data["seat"], int(data["points"]), data["reason"], data.get("note", ""))
 
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import imaplib
 import ssl
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from gm.errors import GMError
 from gm.home import Home
@@ -45,7 +45,7 @@ class ImapSource:
         self.server, self.place = server, place
         self.connection: imaplib.IMAP4 | None = None
 
-    def __enter__(self) -> "ImapSource":
+    def __enter__(self) -> ImapSource:
         self.connection = self._connect()
         return self
 
@@ -101,12 +101,12 @@ class ImapSource:
                 if server.security == "starttls":
                     connection.starttls(ssl_context=context)
         except (imaplib.IMAP4.error, ssl.SSLError, OSError) as exc:
-            raise GMError(f"cannot reach the IMAP server {server.name} ({exc}). Check [imap] host, port, security (and ca_file for a private certificate).")
+            raise GMError(f"cannot reach the IMAP server {server.name} ({exc}). Check [imap] host, port, security (and ca_file for a private certificate).") from exc
         try:
             connection.login(server.user, server.password())
         except imaplib.IMAP4.error as exc:
             raise GMError(f"the IMAP server {server.name} refused the login of {server.user} ({_said(exc)}). "
-                          "Check [imap] user and the password.")
+                          "Check [imap] user and the password.") from exc
         if self.place.after == "move":
             self._prepare_move(connection)
         return connection

@@ -4,15 +4,14 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from email import policy
 from email.headerregistry import Address, HeaderRegistry
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses
+from functools import lru_cache
 
 from gm.intake.text import clean_text, html_to_text, part_text, readable
-
 
 
 class _RememberingRegistry:
@@ -54,9 +53,8 @@ _ADDRESS = re.compile(
         a=r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"))
 _TOKEN = r"[A-Za-z0-9._+-]+"
 _QUOTED = r'"[^"\\\x00-\x1f\x7f]*"'  # a quoted string without backslashes or control characters
-_MIME = re.compile(r"[ \t]*(?P<value>{t}(?:/{t})?)[ \t]*(?P<params>(?:;[ \t]*{t}=(?:{t}|{q})[ \t]*)*);?[ \t]*\Z".format(
-    t=_TOKEN, q=_QUOTED))
-_PARAM = re.compile(r""";[ \t]*({t})=(?:({t})|"([^"]*)")""".format(t=_TOKEN))
+_MIME = re.compile(rf"[ \t]*(?P<value>{_TOKEN}(?:/{_TOKEN})?)[ \t]*(?P<params>(?:;[ \t]*{_TOKEN}=(?:{_TOKEN}|{_QUOTED})[ \t]*)*);?[ \t]*\Z")
+_PARAM = re.compile(rf""";[ \t]*({_TOKEN})=(?:({_TOKEN})|"([^"]*)")""")
 
 
 @dataclass(frozen=True)
@@ -126,7 +124,7 @@ def _letter(message: EmailMessage, content_hash: str, envelope_sender: str | Non
     )
 
 
-def _why_automatic(headers: "_Headers", envelope_sender: str | None, sender: Address | None) -> str | None:
+def _why_automatic(headers: _Headers, envelope_sender: str | None, sender: Address | None) -> str | None:
     """Why a mail was sent by a program (RFC 3834, bounces, lists), or None for a person's mail."""
     auto = headers.text("Auto-Submitted").strip().lower()
     if auto and not auto.startswith("no"):
@@ -156,7 +154,7 @@ def _why_automatic(headers: "_Headers", envelope_sender: str | None, sender: Add
     return None
 
 
-def _texts(message: EmailMessage, parts: list["_Part"]) -> list[Text]:
+def _texts(message: EmailMessage, parts: list[_Part]) -> list[Text]:
     """The text body (text/plain preferred, else HTML made text) and each text attachment."""
     body = next((p for p in parts if p.type == "text/plain" and not p.attachment), None) or \
         next((p for p in parts if p.type == "text/html" and not p.attachment), None)

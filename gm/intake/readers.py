@@ -9,9 +9,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections import deque
+from collections.abc import Callable, Iterator
 from contextlib import suppress
 from pathlib import Path
-from typing import Callable, Iterator
 
 from gm.core.envelope import read_envelope
 from gm.intake.finding import find_turn_files

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import mailbox
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Protocol
+from typing import Protocol
 
 from gm.errors import GMError
 
@@ -66,7 +67,7 @@ class FileSource:
         try:
             yield from getattr(self, f"_{self.kind}")()
         except OSError as exc:
-            raise GMError(f"cannot read {self.path}: {exc.strerror or exc}.")
+            raise GMError(f"cannot read {self.path}: {exc.strerror or exc}.") from exc
 
     def taken(self, incoming: Incoming) -> None:
         pass

@@ -4,11 +4,12 @@ from __future__ import annotations
 import codecs
 
 import lxml.html
-from lxml.etree import ParserError
+
 # HTML to text: inscriptis (Apache-2.0, maintained, built on lxml) keeps the line structure of
 # <div>/<p>/<br>/tables, which is what matters for order lines. html2text would do too, but it is
 # GPL-3 and gm is MIT; BeautifulSoup's get_text() loses the line breaks of <div>-per-line mail.
 from inscriptis import Inscriptis
+from lxml.etree import ParserError
 
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))

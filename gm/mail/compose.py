@@ -30,7 +30,7 @@ def compose(mail: Queued, sender: Address, home_root: Path, now: datetime) -> Em
         message["To"] = Address(mail.recipient_name, addr_spec=mail.recipient)
         message["Subject"] = mail.subject
     except (ValueError, IndexError, TypeError) as exc:
-        raise Unsendable(f"unusable address or subject ({exc})")
+        raise Unsendable(f"unusable address or subject ({exc})") from exc
     message["Date"] = format_datetime(now)
     message["Message-ID"] = mail.message_id
     threads = [r for r in mail.references if _MSG_ID.fullmatch(r)]
@@ -56,7 +56,7 @@ def _attachment(home_root: Path, attachment: dict) -> bytes:
     try:
         data = path.read_bytes()
     except OSError:
-        raise Unsendable(f"the attachment {attachment['path']} is gone (was the turn re-run?)")
+        raise Unsendable(f"the attachment {attachment['path']} is gone (was the turn re-run?)") from None
     if hashlib.sha256(data).hexdigest() != attachment["sha256"]:
         raise Unsendable(f"the attachment {attachment['path']} changed after the mail was queued")
     return data

@@ -62,7 +62,7 @@ class FolderSender:
                 out.write(message.as_bytes(policy=policy.default))
             os.replace(temporary, self._path(base, message_id))
         except OSError as exc:
-            raise SendFailure(f"cannot write into {self.folder}: {exc.strerror}", temporary=True)
+            raise SendFailure(f"cannot write into {self.folder}: {exc.strerror}", temporary=True) from exc
 
     def _path(self, base: str, message_id: str) -> Path:
         """The first free name of base-n.eml, or the file that holds this very message already."""
@@ -89,7 +89,7 @@ class SmtpSender:
         self.server = server
         self.connection: smtplib.SMTP | None = None
 
-    def __enter__(self) -> "SmtpSender":
+    def __enter__(self) -> SmtpSender:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -106,12 +106,12 @@ class SmtpSender:
         try:
             refused = self.connection.send_message(message)
         except smtplib.SMTPRecipientsRefused as exc:
-            raise _failure(next(iter(exc.recipients.values()), (550, b"refused")))
+            raise _failure(next(iter(exc.recipients.values()), (550, b"refused"))) from exc
         except smtplib.SMTPResponseException as exc:
-            raise _failure((exc.smtp_code, exc.smtp_error))
+            raise _failure((exc.smtp_code, exc.smtp_error)) from exc
         except (smtplib.SMTPServerDisconnected, OSError) as exc:
             self.connection = None  # connect again for the next mail
-            raise SendFailure(f"the connection to {self.server.name} broke ({exc})", temporary=True)
+            raise SendFailure(f"the connection to {self.server.name} broke ({exc})", temporary=True) from exc
         if refused:
             raise _failure(next(iter(refused.values())))
 
@@ -136,11 +136,11 @@ def smtp_connection(server: Server, sending: bool = False) -> smtplib.SMTP:
     except smtplib.SMTPAuthenticationError as exc:
         waits = "; nothing was sent" if sending else ""
         raise GMError(f"the SMTP server {server.name} refused the login of {server.user} ({exc.smtp_code}){waits}. "
-                      "Check [smtp] user and the password.")
+                      "Check [smtp] user and the password.") from exc
     except (smtplib.SMTPException, ssl.SSLError, OSError) as exc:
         waits = "; nothing was sent, the mail stays queued" if sending else ""
         raise GMError(f"cannot reach the SMTP server {server.name} ({exc}){waits}. Check [smtp] host, port and "
-                      "security (and ca_file for a private certificate).")
+                      "security (and ca_file for a private certificate).") from exc
     return connection
 
 

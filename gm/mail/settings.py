@@ -37,7 +37,7 @@ class MailSettings:
         try:
             return Address(self.name, addr_spec=self.address)
         except (ValueError, IndexError) as exc:
-            raise GMError(f"gm.toml: [mail] address '{self.address}' is not an e-mail address ({exc}).")
+            raise GMError(f"gm.toml: [mail] address '{self.address}' is not an e-mail address ({exc}).") from exc
 
 
 def mail_settings(home: Home) -> MailSettings:
@@ -83,7 +83,7 @@ class Server:
             try:
                 return Path(self.password_file).expanduser().read_text(encoding="utf-8").strip()
             except OSError as exc:
-                raise GMError(f"cannot read the [{self.section}] password_file {self.password_file}: {exc.strerror}.")
+                raise GMError(f"cannot read the [{self.section}] password_file {self.password_file}: {exc.strerror}.") from exc
         if not self.user:
             return ""
         raise GMError(f"no password for the {self.section.upper()} user {self.user}: set the environment variable "

@@ -47,7 +47,7 @@ def write_mail(env: jinja2.Environment, name: str, context: dict) -> Written:
     except jinja2.TemplateError as exc:
         where = getattr(exc, "filename", None) or where
         raise GMError(f"the mail template {where} does not render: {exc}. Fix the template (or remove "
-                      "your copy in templates/mail/ to use gm's own).")
+                      "your copy in templates/mail/ to use gm's own).") from exc
     head, _, body = text.partition("\n\n")
     if not head.startswith("Subject:"):
         raise GMError(f"the mail template {name} must start with a 'Subject: ...' line and a blank line.")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import jinja2
 
-from gm.render.hexmap import hex_map, hex_picture
 from gm.render.gridmap import grid_map
+from gm.render.hexmap import hex_map, hex_picture
 from gm.render.svgmap import safe_colour, svg_map
 from gm.render.turnmap import map_figure
 

@@ -17,12 +17,13 @@ import re
 import stat
 import tarfile
 import tempfile
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from importlib.metadata import version
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO, Callable
+from typing import BinaryIO
 
 from gm.clock import Clock, iso
 from gm.errors import GMError
@@ -83,12 +84,12 @@ class Manifest:
         return json.dumps(data, indent=1, sort_keys=True).encode("utf-8")
 
     @classmethod
-    def from_json(cls, data: bytes) -> "Manifest":
+    def from_json(cls, data: bytes) -> Manifest:
         """The manifest in data; ValueError (with a message a GM can act on) when it is not one."""
         try:
             raw = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ValueError(f"its manifest is not JSON ({exc})")
+            raise ValueError(f"its manifest is not JSON ({exc})") from exc
         if not isinstance(raw, dict) or raw.get("format") != FORMAT:
             raise ValueError("its manifest is not a gm backup's")
         if raw.get("version") != FORMAT_VERSION:
@@ -101,7 +102,7 @@ class Manifest:
             manifest = cls(str(raw["made"]), str(raw["gm_version"]), str(raw["source"]), tuple(raw["migrations"]),
                            folders, files, tuple(raw["skipped"]))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise ValueError(f"its manifest is incomplete ({type(exc).__name__}: {exc})")
+            raise ValueError(f"its manifest is incomplete ({type(exc).__name__}: {exc})") from exc
         bad = [p for p in [f.path for f in files] + [p for p, _ in folders] if not safe_path(p)]
         if bad:
             raise ValueError(f"its manifest names paths outside the home ({bad[0]})")
@@ -237,7 +238,7 @@ def _add_path(tar: tarfile.TarFile, full: Path, path: str, skipped: list[str]) -
         if os.path.islink(full):
             skipped.append(f"{path}: a symbolic link (copy what it points to yourself)")
             return None
-        raise GMError(f"cannot read {full} ({exc.strerror}). Check its permissions; no backup was written.")
+        raise GMError(f"cannot read {full} ({exc.strerror}). Check its permissions; no backup was written.") from exc
     with os.fdopen(descriptor, "rb") as source:
         mode = os.fstat(source.fileno()).st_mode
         if not stat.S_ISREG(mode):

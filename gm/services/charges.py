@@ -2,7 +2,6 @@
 drop-outs, award discounts at game end; and which reports wait until they are paid for."""
 from __future__ import annotations
 
-
 import sqlite_utils
 
 from gm.core import ledger, victory

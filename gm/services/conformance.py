@@ -37,7 +37,7 @@ def collect(files: list[Path], ruleset_name: str | None) -> list[CaseFile]:
             try:
                 text = one.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
-                raise GMError(f"cannot read case file {one}: {exc}.")
+                raise GMError(f"cannot read case file {one}: {exc}.") from exc
             cases.append(CaseFile(str(one), text, get_ruleset(ruleset_name or _declared(text) or "clash")))
     return cases
 

@@ -54,7 +54,7 @@ def set_schedule(db: sqlite_utils.Database, clock: Clock, game_name: str, phrase
     try:
         schedule = parse_schedule(phrase, now)
     except ScheduleError as exc:
-        raise GMError(str(exc))
+        raise GMError(str(exc)) from exc
     upcoming = deadlines_after(schedule, now, 5)
     with transaction(db):
         db.execute("UPDATE games SET schedule = ? WHERE id = ?", [json.dumps(schedule.to_json()), game.id])
@@ -73,7 +73,7 @@ def push_deadline(db: sqlite_utils.Database, clock: Clock, game_name: str, when:
     try:
         due = parse_moment(when, zone_of(game))
     except ScheduleError as exc:
-        raise GMError(str(exc))
+        raise GMError(str(exc)) from exc
     if due <= clock.now() and not past:
         raise GMError(f"{describe(due, zone_of(game))} has passed already. Give a time to come, or --past "
                       "to set it anyway (the turn is then due at once).")
@@ -118,7 +118,7 @@ def add_absence(db: sqlite_utils.Database, clock: Clock, game_name: str, seat_co
     try:
         start, end = parse_moment(starts, zone_of(game)), parse_moment(ends, zone_of(game))
     except ScheduleError as exc:
-        raise GMError(str(exc))
+        raise GMError(str(exc)) from exc
     if end <= start:
         raise GMError("an absence must end after it starts.")
     with transaction(db):

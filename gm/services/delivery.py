@@ -53,7 +53,7 @@ def report_mail(db: sqlite_utils.Database, home: Home, env, game: records.GameRe
         context = json.loads((home.root / json_path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         raise GMError(f"the report {json_path} is missing or damaged; render it again with "
-                      f"'gm report render {game.name} --turn {turn}'.")
+                      f"'gm report render {game.name} --turn {turn}'.") from None
     form = context.get("order_form") or ""
     if form:
         # The form goes along as text too: a player fills in the attachment or the body's copy.

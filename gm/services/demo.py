@@ -1,9 +1,9 @@
 """The demo: a whole game with robot seats, played to the end, every report rendered."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import sqlite_utils
 

@@ -16,7 +16,7 @@ class Problem:
     fix: str
 
     @classmethod
-    def from_message(cls, message: str, fix: str) -> "Problem":
+    def from_message(cls, message: str, fix: str) -> Problem:
         """A GMError's message as a problem: its advice, if it gives one, else `fix`."""
         parts = _ADVICE.split(message, maxsplit=1)
         return cls(parts[0], parts[1]) if len(parts) == 2 else cls(message.rstrip("."), fix)

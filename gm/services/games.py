@@ -40,7 +40,7 @@ def load_scenario(ruleset: Ruleset, scenario: str | None) -> tuple[str, str, dic
             try:
                 text = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
-                raise GMError(f"cannot read scenario file {choice}: {exc}.")
+                raise GMError(f"cannot read scenario file {choice}: {exc}.") from exc
             name = path.stem
         else:
             if choice not in ruleset.scenario_names():
@@ -49,7 +49,7 @@ def load_scenario(ruleset: Ruleset, scenario: str | None) -> tuple[str, str, dic
             text, name = ruleset.scenario_text(choice), choice
         return name, text, ruleset.load_scenario(text, choice)
     except ScenarioError as exc:
-        raise GMError(f"scenario {choice} is broken: {exc}")
+        raise GMError(f"scenario {choice} is broken: {exc}") from exc
 
 
 def create_game(db: sqlite_utils.Database, clock: Clock, name: str, ruleset_name: str,
@@ -68,7 +68,7 @@ def create_game(db: sqlite_utils.Database, clock: Clock, name: str, ruleset_name
         codes = ruleset.seat_codes(with_options(parsed, chosen))
         high = ruleset.seat_limits(with_options(parsed, chosen))[1]
     except ScenarioError as exc:
-        raise GMError(f"scenario {scenario_name} cannot be played with these options: {exc}.")
+        raise GMError(f"scenario {scenario_name} cannot be played with these options: {exc}.") from exc
     if not 0 <= robots <= min(high, len(codes)):
         raise GMError(f"--robots {robots}: scenario {scenario_name} of {ruleset.name} has "
                       f"{min(high, len(codes))} seats; seat 0 to {min(high, len(codes))} robots.")
@@ -170,7 +170,7 @@ def chosen_options(ruleset: Ruleset, given: Mapping[str, object]) -> dict:
     try:
         return choose_options(game_options(ruleset), given)
     except ScenarioError as exc:
-        raise GMError(f"{exc} ({ruleset.name}; see 'gm rules list').")
+        raise GMError(f"{exc} ({ruleset.name}; see 'gm rules list').") from exc
 
 
 def game_ruleset(game: GameRecord) -> tuple[Ruleset, dict]:
@@ -183,7 +183,7 @@ def game_ruleset(game: GameRecord) -> tuple[Ruleset, dict]:
         return ruleset, _parsed_scenario(game.ruleset, ruleset.version, game.scenario_text,
                                          game.scenario_name, chosen)
     except ScenarioError as exc:
-        raise GMError(f"the stored scenario of '{game.name}' no longer loads: {exc}")
+        raise GMError(f"the stored scenario of '{game.name}' no longer loads: {exc}") from exc
 
 
 @lru_cache(maxsize=64)
@@ -226,6 +226,6 @@ def current_state(db: sqlite_utils.Database, game: GameRecord) -> dict:
     try:
         return ruleset.new_game(scenario, seat_infos(db, game, ruleset, scenario), TurnSeeds(game.seed, 0))
     except ScenarioError as exc:
-        raise NotSeated(game.name, str(exc))
+        raise NotSeated(game.name, str(exc)) from exc
 
 

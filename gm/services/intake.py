@@ -4,10 +4,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Iterable, Iterator
 
 import sqlite_utils
 

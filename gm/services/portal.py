@@ -16,8 +16,8 @@ from gm.clock import Clock
 from gm.core.envelope import TurnFileError, clean_line, decode_turn_file, read_envelope, wrap_envelope
 from gm.errors import GMError
 from gm.home import Home
-from gm.services.gameview import game_facts
 from gm.services.games import current_state, game_ruleset
+from gm.services.gameview import game_facts
 from gm.services.turnfiles import GameRows
 from gm.store import records
 from gm.store.archive import archived_path

@@ -239,7 +239,7 @@ def set_gm_password(home: Home, password: str) -> None:
     try:
         tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise GMError(f"{path} is not valid TOML ({exc}). Fix the file and try again.")
+        raise GMError(f"{path} is not valid TOML ({exc}). Fix the file and try again.") from exc
     temporary = path.with_name(f".{path.name}.tmp")
     temporary.write_text(text, encoding="utf-8")
     os.replace(temporary, path)

@@ -73,7 +73,7 @@ def _mail_address(game: records.GameRecord, seat: records.SeatRecord) -> str:
     try:
         Address(addr_spec=email)
     except (ValueError, IndexError, TypeError):
-        raise GMError(f"seat {seat.code} of '{game.name}' has an address gm cannot mail to ({email!r}).")
+        raise GMError(f"seat {seat.code} of '{game.name}' has an address gm cannot mail to ({email!r}).") from None
     return email
 
 

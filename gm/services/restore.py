@@ -11,10 +11,11 @@ import stat
 import tarfile
 import tempfile
 import zlib
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Callable
+from typing import BinaryIO
 
 from gm.errors import GMError
 from gm.home import DEFAULT_TOML
@@ -91,11 +92,11 @@ def _read_manifest(backup: Path) -> Manifest:
             return Manifest.from_json(tar.extractfile(member).read())
     except KeyError:
         raise GMError(f"{backup} is not a finished gm backup: it has no {MANIFEST} (it was cut short, or it is not "
-                      "a gm backup). Nothing was changed. Use another backup.")
+                      "a gm backup). Nothing was changed. Use another backup.") from None
     except BROKEN as exc:
-        raise GMError(f"{backup} cannot be restored: {_broken(exc)}. Nothing was changed. Use another backup.")
+        raise GMError(f"{backup} cannot be restored: {_broken(exc)}. Nothing was changed. Use another backup.") from exc
     except ValueError as exc:
-        raise GMError(f"{backup} cannot be restored: {exc}. Nothing was changed. Use another backup.")
+        raise GMError(f"{backup} cannot be restored: {exc}. Nothing was changed. Use another backup.") from exc
 
 
 def _broken(exc: BaseException) -> str:

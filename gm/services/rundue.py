@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import fcntl
 import json
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Callable
 
 import sqlite_utils
 

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import sqlite_utils
 
@@ -110,7 +110,7 @@ def set_game_setting(db: sqlite_utils.Database, clock: Clock, game_name: str, na
     try:
         parsed = setting.read(value)
     except ValueError as exc:
-        raise GMError(f"{setting.name} takes {exc}, not '{value}'.")
+        raise GMError(f"{setting.name} takes {exc}, not '{value}'.") from exc
     options = dict(game.options, **{setting.name: parsed})
     with transaction(db):
         db.execute("UPDATE games SET options = ? WHERE id = ?", [json.dumps(options, sort_keys=True), game.id])

@@ -17,15 +17,14 @@ from gm.core.statehash import state_hash
 from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
+from gm.services import charges, cycle, prizes, seat_mail
+from gm.services.games import ROBOT, current_state, game_ruleset, seat_infos
+from gm.services.settings import game_setting
+from gm.services.turnfiles import describe_problem
 from gm.store import records
 from gm.store.archive import archive_bytes
 from gm.store.database import transaction
 from gm.store.records import GameRecord
-from gm.services import cycle
-from gm.services import charges, prizes, seat_mail
-from gm.services.games import ROBOT, current_state, game_ruleset, seat_infos
-from gm.services.settings import game_setting
-from gm.services.turnfiles import describe_problem
 
 
 ROBOT_SEAT = "robot seat"  # the "by" of a robot seat's orders: not an NMR, so it counts no missed turn
@@ -41,7 +40,7 @@ def game_lock(home: Home, game: GameRecord):
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise GMError(f"another gm process is running a turn of '{game.name}' right now. "
-                          "Wait for it to finish, then try again.")
+                          "Wait for it to finish, then try again.") from None
         try:
             yield
         finally:
@@ -241,7 +240,7 @@ def _gm_correction(db, home: Home, game: GameRecord, number: int, source: str, d
     try:
         text, encoding = decode_turn_file(data, home.setting("submissions", "max_bytes", 1_000_000))
     except TurnFileError as exc:
-        raise GMError(f"{source}: {exc}.")
+        raise GMError(f"{source}: {exc}.") from exc
     envelope = read_envelope(text)
     bad = [p for p in envelope.problems if "PASSWORD" not in p.message]
     if bad:

@@ -16,15 +16,15 @@ import asyncio
 import io
 import logging
 import sys
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable
 
 from granian.rsgi import ProtocolClosed, ProtocolError
 
 log = logging.getLogger("gm.web")
 
-_LATE = ("The request took too long to arrive. Try again; if it happens again, send your orders as "
-         "a smaller file or by mail.").encode()
+_LATE = (b"The request took too long to arrive. Try again; if it happens again, send your orders as "
+         b"a smaller file or by mail.")
 _NO_LENGTH = b"Send the request with a Content-Length (a browser does)."
 _PLAIN = [("content-type", "text/plain; charset=utf-8"), ("connection", "close"), ("cache-control", "no-store")]
 # Bodies of these methods are not read (a GET with a body is answered as if it had none).

@@ -8,10 +8,8 @@ from zoneinfo import available_timezones
 from flask import Blueprint, abort, g, redirect, request, send_file, session
 from markupsafe import Markup, escape
 
-from gm.services import portal as facts
-from gm.services import turnfiles
-from gm.services.portal_access import (fingerprint, seat_by_id, seat_in_game, seat_sign_in, use_gm_link,
-                                       use_link)
+from gm.services import portal as facts, turnfiles
+from gm.services.portal_access import fingerprint, seat_by_id, seat_in_game, seat_sign_in, use_gm_link, use_link
 from gm.store import records
 from gm.store.records import GameRecord, SeatRecord
 from gm.web.app import page, portal

@@ -21,7 +21,7 @@ import signal
 import socket
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from granian import Granian
 
@@ -63,7 +63,7 @@ def claim_port(host: str, port: int) -> tuple[str, int]:
             probe.bind(address)
             probe.listen(1)
         except OSError as exc:
-            raise _taken(host, port, exc)
+            raise _taken(host, port, exc) from exc
         return address[0], probe.getsockname()[1]
 
 

@@ -11,10 +11,10 @@ def test_a_human_plays_the_conqueror_demo_beside_the_ai(tmp_path, gm):
     home = tmp_path / "demo"
     ran = gm("demo", "--ruleset", "conqueror", "--human", "ann@example.org", "--home", home)
     assert ran.code == 0, ran.err
-    seated = next(l for l in ran.out.splitlines() if l.startswith("Seated you (ann@example.org) as "))
+    seated = next(entry for entry in ran.out.splitlines() if entry.startswith("Seated you (ann@example.org) as "))
     seat, secret = seated.removeprefix("Seated you (ann@example.org) as ").split(", secret ")
     assert "Demo game conqueror-demo stopped after 0 turns: waiting for the first orders" in ran.out
-    assert sum(l.startswith("Seated ") and "(robot)" in l for l in ran.out.splitlines()) == 7
+    assert sum(entry.startswith("Seated ") and "(robot)" in entry for entry in ran.out.splitlines()) == 7
     form = tmp_path / "orders.txt"
     assert gm("orders", "template", "conqueror-demo", seat, "-o", form, home=home).code == 0
     form.write_text(form.read_text().replace("<your secret>", secret))

@@ -1,8 +1,7 @@
 """The toolkit's census, VP and victory services (chapter 11, D-EMP-7..14), as pure functions."""
 from __future__ import annotations
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from gm.core import census, victory, vp
 from gm.core.victory import KNOCKOUT, POINTS, RUNAWAY, Standing, judge, standing

@@ -4,8 +4,7 @@ from __future__ import annotations
 import codecs
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from gm.core.envelope import TurnFileError, decode_turn_file, read_envelope, wrap_envelope
 

@@ -4,13 +4,13 @@ loud (and whose notice never arrives after the report)."""
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from tests.cli.test_game import table_dump
 from tests.cycle.test_publish import report_mails
 from tests.cycle.test_rundue import clock, duel, mail_home, submit, turns_run  # noqa: F401 - fixtures
 
-AFTER = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)  # after d1's first deadline (Fri 20 Nov 18:00)
+AFTER = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)  # after d1's first deadline (Fri 20 Nov 18:00)
 
 
 def test_turn_run_before_the_deadline_with_seats_missing_needs_now(home, gm, clock, duel, tmp_path):
@@ -30,7 +30,7 @@ def test_turn_run_needs_no_now_once_everyone_is_in_or_the_deadline_has_passed(ho
     submit(gm, home, tmp_path, duel["BR"], "BR", "CLAIM ENG")
     submit(gm, home, tmp_path, duel["FR"], "FR", "CLAIM PIC")
     assert gm("turn", "run", "d1", home=home).code == 0  # everyone is in
-    clock.when = datetime(2026, 11, 28, 9, 0, tzinfo=timezone.utc)  # the second deadline has passed
+    clock.when = datetime(2026, 11, 28, 9, 0, tzinfo=UTC)  # the second deadline has passed
     assert gm("turn", "run", "d1", home=home).code == 0
     assert turns_run(home) == [1, 2]
 
@@ -53,7 +53,7 @@ def test_a_manual_game_keeps_a_deadline_still_ahead_for_the_next_turn(home, gm, 
     assert "Deadline Fri 2026-12-04 18:00 UTC" in gm("game", "show", "d1", home=home).out
     refused = gm("turn", "run", "d1", home=home)  # run again by mistake: nobody is in for turn 2
     assert refused.code == 1 and "FR (Bob)" in refused.err and turns_run(home) == [1]
-    clock.when = datetime(2026, 12, 5, 9, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 12, 5, 9, 0, tzinfo=UTC)
     assert gm("turn", "run", "d1", home=home).code == 0  # the deadline has passed: it runs, and is gone
     assert "Deadline" not in gm("game", "show", "d1", home=home).out
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import email
 import email.policy
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -20,7 +20,7 @@ from gm.services.settings import game_setting, set_game_setting
 from gm.store import records
 from gm.store.database import open_database
 
-START = datetime(2027, 2, 22, 0, 0, tzinfo=timezone.utc)  # Monday; the US and UK clocks change in March
+START = datetime(2027, 2, 22, 0, 0, tzinfo=UTC)  # Monday; the US and UK clocks change in March
 HOURS = 6 * 7 * 24
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
 from tests.cycle.test_rundue import clock, duel, eml, mail_home, turns_run  # noqa: F401 - fixtures
 
-DUE = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)  # after d1's first deadline
+DUE = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)  # after d1's first deadline
 
 
 def sql(home, statement: str, *params) -> list:

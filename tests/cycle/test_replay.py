@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from tests.cycle.test_rundue import clock, duel  # noqa: F401 - fixtures
 
@@ -29,7 +29,7 @@ def test_verify_replays_a_game_whose_seats_changed(home, gm, game):
 def test_verify_with_a_standby_taken_by_run_due(home, gm, clock, duel, tmp_path):
     gm("game", "set", "d1", "nmr-limit", "1", home=home)
     gm("game", "standby", "d1", "zed@example.org", "--name", "Zed", home=home)
-    clock.when = datetime(2026, 11, 20, 18, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
     assert "standby Zed" in gm("run-due", home=home).out
     ran = gm("turn", "verify", "d1", home=home)
     assert (ran.code, ran.err) == (0, "")
@@ -44,7 +44,7 @@ def test_a_warning_of_turn_12_is_not_one_of_turn_1(home, gm, clock, duel):
                      "'nmr spike', ?)", [json.dumps({"turn": 12, "why": "an old warning of turn 12"})])
     assert "an old warning of turn 12" not in gm("status", home=home).out
     gm("game", "set", "d1", "nmr-spike", "50", home=home)
-    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
     assert "turn 1 not run" in gm("run-due", home=home).err
     warned = [json.loads(d) for (d,) in conn.execute("SELECT detail FROM audit WHERE action = 'nmr spike' ORDER BY id")]
     assert [w["turn"] for w in warned] == [12, 1]

@@ -8,7 +8,7 @@ import json
 import sqlite3
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -17,7 +17,7 @@ from gm.clock import FixedClock
 from tests.cli.test_game import table_dump
 from tests.cli.test_turnfiles import turn_file
 
-START = datetime(2026, 11, 16, 12, 0, tzinfo=timezone.utc)  # Monday
+START = datetime(2026, 11, 16, 12, 0, tzinfo=UTC)  # Monday
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def duel(home, gm, clock):
     secrets = {}
     for name in ("Ann", "Bob"):
         out = gm("game", "join", "d1", f"{name.lower()}@example.org", "--name", name, home=home).out
-        code, secret = next(l for l in out.splitlines() if l.startswith("Secret for ")).removeprefix("Secret for ").split(": ")
+        code, secret = next(entry for entry in out.splitlines() if entry.startswith("Secret for ")).removeprefix("Secret for ").split(": ")
         secrets[code] = secret
     ran = gm("game", "schedule", "d1", "weekly on Friday at 18:00 Europe/London", home=home)
     assert ran.code == 0 and ran.out.splitlines()[1] == "  Fri 2026-11-20 18:00 GMT (Europe/London)"
@@ -64,10 +64,10 @@ def submit(gm, home, tmp_path, secret, seat, body, final=False):
 
 def test_deadline_grace_and_idempotence(home, gm, clock, duel):
     gm("game", "set", "d1", "grace", "2h", home=home)
-    clock.when = datetime(2026, 11, 20, 19, 59, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 20, 19, 59, tzinfo=UTC)
     assert gm("run-due", home=home).out == "d1: sent late to BR, FR\n"
     assert gm("run-due", home=home).out == "Nothing is due.\n"
-    clock.when = datetime(2026, 11, 20, 20, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)
     ran = gm("run-due", home=home)
     assert ran.code == 0 and "d1: turn 1 run (deadline passed)" in ran.out
     assert "d1: turn 1 reports written to" in ran.out
@@ -77,7 +77,7 @@ def test_deadline_grace_and_idempotence(home, gm, clock, duel):
 
 
 def test_dry_run_changes_nothing(home, gm, clock, duel):
-    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
     before = table_dump(home)
     ran = gm("run-due", "--dry-run", home=home)
     assert ran.out == "d1: would run turn 1 (deadline passed)\n"
@@ -100,7 +100,7 @@ def test_early_processing_keeps_the_schedule(home, gm, clock, duel, tmp_path):
 
 def test_hold_and_release(home, gm, clock, duel):
     gm("game", "hold", "d1", home=home)
-    clock.when = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
     assert gm("run-due", home=home).out == "Nothing is due.\n"
     assert "HELD" in gm("status", home=home).out
     gm("game", "release", "d1", home=home)
@@ -112,9 +112,9 @@ def test_hold_and_release(home, gm, clock, duel):
 def test_push_one_deadline(home, gm, clock, duel):
     assert gm("game", "deadline", "d1", "2026-11-23 09:00", home=home).out == \
         "Deadline of d1: Mon 2026-11-23 09:00 GMT (Europe/London)\n"
-    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
     assert gm("run-due", home=home).out == "Nothing is due.\n"
-    clock.when = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
     assert "turn 1 run" in gm("run-due", home=home).out
     assert show(gm, home)["deadline"] == "Fri 2026-11-27 18:00 GMT (Europe/London)"
 
@@ -122,15 +122,15 @@ def test_push_one_deadline(home, gm, clock, duel):
 def test_reminders_and_late_notices_go_to_the_right_seats_once(home, gm, clock, duel, tmp_path):
     gm("game", "set", "d1", "grace", "1h", home=home)
     submit(gm, home, tmp_path, duel["BR"], "BR", "CLAIM ENG")
-    clock.when = datetime(2026, 11, 19, 17, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 19, 17, 0, tzinfo=UTC)
     assert gm("run-due", home=home).out == "Nothing is due.\n"
-    clock.when = datetime(2026, 11, 19, 18, 30, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 19, 18, 30, tzinfo=UTC)
     assert gm("run-due", home=home).out == "d1: sent reminder to FR\n"
-    clock.when = datetime(2026, 11, 19, 20, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 19, 20, 0, tzinfo=UTC)
     assert gm("run-due", home=home).out == "Nothing is due.\n"
-    clock.when = datetime(2026, 11, 20, 18, 10, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 20, 18, 10, tzinfo=UTC)
     assert gm("run-due", home=home).out == "d1: sent late to FR\n"
-    clock.when = datetime(2026, 11, 20, 19, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 20, 19, 0, tzinfo=UTC)
     assert "turn 1 run" in gm("run-due", home=home).out
 
 
@@ -138,14 +138,14 @@ def test_nmr_countdown_drop_out_and_standby(home, gm, clock, duel, tmp_path):
     gm("game", "set", "d1", "nmr-limit", "2", home=home)
     assert gm("game", "standby", "d1", "zed@example.org", "--name", "Zed", home=home).out == \
         "Zed <zed@example.org> is standby number 1 for d1.\n"
-    friday = datetime(2026, 11, 20, 18, 0, tzinfo=timezone.utc)
+    friday = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
     outputs = []
     for week in range(2):
         submit(gm, home, tmp_path, duel["BR"], "BR", "CLAIM ENG" if week == 0 else "PLACE ENG 20")
         clock.when = friday + timedelta(weeks=week)
         outputs.append(gm("run-due", home=home).out)
     assert "FR (Bob) dropped out after 2 missed turns in a row." in outputs[1]
-    line = next(l for l in outputs[1].splitlines() if "standby Zed" in l)
+    line = next(entry for entry in outputs[1].splitlines() if "standby Zed" in entry)
     assert line.startswith("d1: FR is now played by standby Zed <zed@example.org> from turn 3; secret for FR: ")
     new_secret = line.rsplit(": ", 1)[1]
     seats = {s["code"]: s for s in show(gm, home)["seats"]}
@@ -162,7 +162,7 @@ def test_nmr_countdown_drop_out_and_standby(home, gm, clock, duel, tmp_path):
 
 def test_nmr_spike_guard(home, gm, clock, duel):
     gm("game", "set", "d1", "nmr-spike", "50", home=home)
-    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
     ran = gm("run-due", home=home)
     assert ran.err == "Warning: d1: turn 1 not run: 2 of 2 seats sent no orders: held for the GM (is mail intake working?)\n"
     assert turns_run(home) == []
@@ -174,7 +174,7 @@ def test_absent_seat_plays_standing_orders_and_is_not_missing(home, gm, clock, d
     submit(gm, home, tmp_path, duel["BR"], "BR", "CLAIM ENG")
     ran = gm("game", "absent", "d1", "fr", "2026-11-19", "2026-11-30", home=home)
     assert ran.out == "FR of d1 is away from Thu 2026-11-19 00:00 GMT (Europe/London) to Mon 2026-11-30 00:00 GMT (Europe/London) (standing).\n"
-    clock.when = datetime(2026, 11, 20, 18, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
     assert "turn 1 run" in gm("run-due", home=home).out
     conn = sqlite3.connect(home / "gm.db")
     orders = json.loads(conn.execute("SELECT orders FROM turns WHERE number = 1").fetchone()[0])
@@ -184,7 +184,7 @@ def test_absent_seat_plays_standing_orders_and_is_not_missing(home, gm, clock, d
 def test_absence_pushes_the_deadline_once(home, gm, clock, duel, tmp_path):
     gm("game", "set", "d1", "absence-policy", "push", home=home)
     gm("game", "absent", "d1", "FR", "2026-11-19", "2026-11-22 12:00", home=home)
-    clock.when = datetime(2026, 11, 20, 18, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
     ran = gm("run-due", home=home)
     assert ran.out.startswith("d1: deadline moved to Sun 2026-11-22 12:01 GMT (Europe/London) for FR's absence")
     assert turns_run(home) == []
@@ -198,7 +198,7 @@ def test_overlapping_runs(home, gm, clock, duel):
         stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "locked"
-        clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+        clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
         ran = gm("run-due", home=home)
         assert ran.out == "another gm run-due is running; this one did nothing\n"
         assert turns_run(home) == []
@@ -216,7 +216,7 @@ def test_crash_between_commit_and_publishing(home, gm, clock, duel, monkeypatch,
         raise SystemExit("killed")
 
     monkeypatch.setattr(reports, "start_render", crash)
-    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
     gm("run-due", home=home)
     assert turns_run(home) == [1] and not (home / "reports" / "d1" / "1").exists()
     assert "turn 1 not published" in gm("status", home=home).out
@@ -264,7 +264,7 @@ def test_run_due_mails_reminders_and_each_report_once(mail_home, gm, clock, duel
     for player in ("ann", "bob"):
         assert gm("credits", "buy", f"{player}@example.org", "10", "--paid", "20", home=home).code == 0
     submit(gm, home, tmp_path, duel["BR"], "BR", "CLAIM ENG")
-    clock.when = datetime(2026, 11, 19, 18, 30, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 19, 18, 30, tzinfo=UTC)
     ran = gm("run-due", home=home)
     assert "d1: sent reminder to FR" in ran.out and "mail: sent 1" in ran.out
     [reminder] = eml(home)
@@ -276,7 +276,7 @@ def test_run_due_mails_reminders_and_each_report_once(mail_home, gm, clock, duel
     from gm.services import reports
     real = reports.start_render
     monkeypatch.setattr(reports, "start_render", lambda *a, **k: (_ for _ in ()).throw(SystemExit("killed")))
-    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
     gm("run-due", home=home)  # the turn commits, then the process dies before any report or mail
     assert len(eml(home)) == 1
     monkeypatch.setattr(reports, "start_render", real)
@@ -294,7 +294,7 @@ def test_run_due_mails_reminders_and_each_report_once(mail_home, gm, clock, duel
 def test_unpaid_report_is_held_with_a_notice_and_released_by_payment(mail_home, gm, clock, duel):
     home = mail_home
     assert gm("credits", "buy", "ann@example.org", "10", "--paid", "20", home=home).code == 0
-    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
     assert "mail: sent 2" in gm("run-due", home=home).out
     by_recipient = {m["To"]: m for m in eml(home)}
     assert "(turn 1)" in by_recipient["Ann <ann@example.org>"]["Subject"]
@@ -313,7 +313,7 @@ def test_absence_announced_in_a_turn_file(home, gm, clock, duel, tmp_path):
     path = tmp_path / "away.txt"
     path.write_text(turn_file(duel["FR"], "ABSENT 2026-11-19 2026-11-29\nCLAIM BEL", seat="FR", game="d1", turn=""))
     assert gm("submit", path, home=home).code == 0
-    clock.when = datetime(2026, 11, 19, 18, 30, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 19, 18, 30, tzinfo=UTC)
     assert gm("run-due", home=home).out == "d1: sent reminder to BR\n"  # FR is away: no reminder
     conn = sqlite3.connect(home / "gm.db")
     assert conn.execute("SELECT starts, ends, source FROM absences").fetchall() == [
@@ -329,10 +329,10 @@ def test_absence_announced_in_a_turn_file(home, gm, clock, duel, tmp_path):
 
 def test_a_rerun_keeps_the_deadline_of_the_turn_being_collected(home, gm, clock, duel):
     for week in range(2):
-        clock.when = datetime(2026, 11, 20, 18, 0, tzinfo=timezone.utc) + timedelta(weeks=week)
+        clock.when = datetime(2026, 11, 20, 18, 0, tzinfo=UTC) + timedelta(weeks=week)
         assert "run" in gm("run-due", home=home).out
     assert show(gm, home)["deadline"] == "Fri 2026-12-04 18:00 GMT (Europe/London)"
-    clock.when = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)  # Tuesday: the GM re-runs turn 2
+    clock.when = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)  # Tuesday: the GM re-runs turn 2
     assert gm("turn", "rerun", "d1", "2", "--no-render", home=home).code == 0
     assert show(gm, home)["deadline"] == "Fri 2026-12-04 18:00 GMT (Europe/London)"
 

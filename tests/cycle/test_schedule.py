@@ -1,7 +1,7 @@
 """Schedules: phrases to RRULEs, deadlines across the DST changes of London and New York."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -13,11 +13,11 @@ from gm.core.schedule import (
     parse_schedule,
 )
 
-NOW = datetime(2026, 10, 20, 12, 0, tzinfo=timezone.utc)  # a Tuesday
+NOW = datetime(2026, 10, 20, 12, 0, tzinfo=UTC)  # a Tuesday
 
 
 def utc(*args) -> datetime:
-    return datetime(*args, tzinfo=timezone.utc)
+    return datetime(*args, tzinfo=UTC)
 
 
 def test_weekly_friday_london_across_the_october_change():

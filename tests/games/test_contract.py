@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from random import Random
 
 import pytest
@@ -33,7 +33,7 @@ TURN_CAP = 500      # a robot-only game from the default scenario must end withi
 FEW_TURNS = 3       # turns played with the most seats
 FORM_WIDTH = 84     # the report's order-form box: a longer line wraps and loses its '#' when copied
 SEED = 20261124
-CLOCK = FixedClock(datetime(2026, 11, 24, 12, 0, tzinfo=timezone.utc))
+CLOCK = FixedClock(datetime(2026, 11, 24, 12, 0, tzinfo=UTC))
 
 
 def variants(ruleset) -> list[dict]:

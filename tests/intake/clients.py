@@ -118,7 +118,7 @@ def corpus(secret: str, other_secret: str) -> list[tuple[str, bytes, str]]:
             f"Content-Transfer-Encoding: base64\n\n{_b64(tf.encode('utf-16'))}--b2--\n"), "accepted"),
         ("latin-1 declared, utf-8 sent, no MIME-Version", _crlf(
             "From: Ann <ann@example.org>\nSubject: orders\nMessage-ID: <wrong-cs@example.org>\n"
-            "Content-Type: text/plain; charset=iso-8859-1\n\n") + f"{tf}Grüße\n".encode("utf-8"), "accepted"),
+            "Content-Type: text/plain; charset=iso-8859-1\n\n") + f"{tf}Grüße\n".encode(), "accepted"),
         ("8-bit latin-1 body without any MIME headers", _crlf(
             "From: Ann <ann@example.org>\nSubject: orders\nMessage-ID: <raw8@example.org>\n\n")
          + f"{tf}Grüße, Zoë\n".encode("latin-1"), "accepted"),

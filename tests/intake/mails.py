@@ -4,8 +4,8 @@ from __future__ import annotations
 import io
 import sqlite3
 import sys
-from email.message import EmailMessage
 from email import policy
+from email.message import EmailMessage
 
 GM_ADDRESS = "gm@example.org"
 

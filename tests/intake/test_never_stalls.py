@@ -20,7 +20,7 @@ def seating(home, gm, mail_home):
     """Beside g1, a game 'wait' with one of its two seats taken; returns that seat's secret."""
     assert gm("game", "new", "wait", "--scenario", "lowlands", home=home).code == 0
     out = gm("game", "join", "wait", "eve@example.org", "--name", "Eve", home=home).out
-    return next(l for l in out.splitlines() if l.startswith("Secret for ")).split(": ")[1]
+    return next(entry for entry in out.splitlines() if entry.startswith("Secret for ")).split(": ")[1]
 
 
 def test_import_takes_every_message_beside_one_for_a_game_being_seated(home, gm, mail_home, seating, tmp_path):

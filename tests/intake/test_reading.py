@@ -51,8 +51,8 @@ def test_transfer_encodings_and_charsets(cte, charset):
 
 
 def test_wrong_charset_declarations_fall_back():
-    assert decode_bytes("Zoë".encode("utf-8"), "us-ascii") == "Zoë"        # declared ASCII, sent UTF-8
-    assert decode_bytes("Zoë".encode("utf-8"), "iso-8859-1") == "Zoë"      # declared Latin-1, sent UTF-8
+    assert decode_bytes("Zoë".encode(), "us-ascii") == "Zoë"        # declared ASCII, sent UTF-8
+    assert decode_bytes("Zoë".encode(), "iso-8859-1") == "Zoë"      # declared Latin-1, sent UTF-8
     assert decode_bytes("Zoë".encode("cp1252"), "utf-8") == "Zoë"          # declared UTF-8, sent cp1252
     assert decode_bytes("Zoë".encode("cp1252"), "x-no-such-charset") == "Zoë"
     assert decode_bytes(b"\xef\xbb\xbfGAME g1", "latin-1") == "GAME g1"   # a BOM decides
@@ -108,7 +108,7 @@ def test_two_turn_files_one_per_game_and_a_repeat_counts_once():
 
 def test_top_posted_reply_takes_the_new_orders_not_the_quoted_ones():
     old = turn_file("s3cr-et", "CLAIM WAL")
-    text = f"{TF}\nOn Sat, 21 Nov 2026 at 10:00, Game Master <\ngm@example.org> wrote:\n" + "".join(f"> {l}\n" for l in old.splitlines())
+    text = f"{TF}\nOn Sat, 21 Nov 2026 at 10:00, Game Master <\ngm@example.org> wrote:\n" + "".join(f"> {entry}\n" for entry in old.splitlines())
     assert files(mail(text)) == [TF]
 
 
@@ -199,6 +199,7 @@ def _registry_only(monkeypatch):
 
 def _registry_reading(name: str, value: str):
     from email import message_from_bytes, policy
+
     from gm.intake import letter
     try:
         message = message_from_bytes(f"{name}: {value}\n\nbody\n".encode(), policy=policy.default)
@@ -226,6 +227,7 @@ def test_plain_headers_read_as_the_registry_reads_them(name, monkeypatch):
         slow = [_registry_reading(name, value) for value in HEADER_VALUES[name]]
     assert list(zip(HEADER_VALUES[name], fast)) == list(zip(HEADER_VALUES[name], slow))
     from email import message_from_bytes, policy
+
     from gm.intake import letter
     plain = [v for v in HEADER_VALUES[name]
              if letter._Headers(message_from_bytes(f"{name}: {v}\n\n".encode(), policy=policy.default)).plain(name)]

@@ -3,11 +3,10 @@ store always leave books that `gm ledger check` passes, with balances equal to t
 from __future__ import annotations
 
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from gm.clock import FixedClock
 from gm.core.model import Outcome
@@ -16,7 +15,7 @@ from gm.services import charges, credits, games, seats
 from gm.store import records
 from gm.store.database import open_database, transaction
 
-CLOCK = FixedClock(datetime(2026, 11, 21, 12, tzinfo=timezone.utc))
+CLOCK = FixedClock(datetime(2026, 11, 21, 12, tzinfo=UTC))
 NOW = "2026-11-21T12:00:00Z"
 PLAYERS = ["ann@example.org", "bob@example.org", "cy@example.org"]
 GAMES = ["e1", "e2"]

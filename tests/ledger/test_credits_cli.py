@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from gm.clock import FixedClock
 from gm.core.model import Outcome
@@ -167,7 +167,7 @@ def test_resign_and_drop_out(home, gm, game):
 
 
 def test_game_end_awards_discounts_to_seats_still_playing(home, gm, game):
-    clock = FixedClock(datetime(2026, 11, 21, 12, tzinfo=timezone.utc))
+    clock = FixedClock(datetime(2026, 11, 21, 12, tzinfo=UTC))
     db = open_database(home / "gm.db")
     gm("credits", "adjust", "cy@example.org", "--discount", "9", "--reason", "old", home=home)
     gm("seat", "drop", "g1", "GE", home=home)

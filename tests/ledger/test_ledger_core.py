@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from gm.core import ledger
 from gm.core.ledger import Entry, Position, make_entry, position, purchase

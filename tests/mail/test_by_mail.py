@@ -49,7 +49,7 @@ def test_a_whole_game_by_mail(tmp_path, gm, smtp, monkeypatch):
     secrets = {}
     for seat, (name, address) in PLAYERS.items():
         out = gm("game", "join", "g1", address, "--name", name, "--seat", seat, home=home).out
-        secrets[seat] = next(l for l in out.splitlines() if l.startswith("Secret for ")).split(": ")[1]
+        secrets[seat] = next(entry for entry in out.splitlines() if entry.startswith("Secret for ")).split(": ")[1]
         assert gm("credits", "buy", address, "10", "--paid", "20", home=home).code == 0  # paid-up players
     maildir = mailbox.Maildir(tmp_path / "Maildir", create=True)
     turns = 0

@@ -1,7 +1,7 @@
 """The outbox: each mail sent once, retries with back-off, permanent failures, no header injection."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 
 import pytest
@@ -14,7 +14,7 @@ from gm.services.delivery import send_outbox
 from gm.store.database import open_database, transaction
 from tests.intake.mails import mail, receive, rows, set_mail_address, turn_file
 
-NOON = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
+NOON = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -26,7 +26,7 @@ from tests.intake.mails import mail, turn_file
 
 pytestmark = pytest.mark.slow
 
-SET_UP = datetime(2026, 11, 16, 12, 0, tzinfo=timezone.utc)
+SET_UP = datetime(2026, 11, 16, 12, 0, tzinfo=UTC)
 RUN_AT = "2026-11-16T21:00:00+00:00"  # after the first deadline (20:00), before the next
 GM_AT = Path(__file__).with_name("gm_at.py")
 PLAYERS = {"BR": ("Ann", "ann@example.org"), "FR": ("Bob", "bob@example.org")}

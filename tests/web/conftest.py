@@ -82,7 +82,7 @@ def served(home, game):
             break
         except OSError:
             if process.poll() is not None:
-                raise RuntimeError(process.stdout.read())
+                raise RuntimeError(process.stdout.read()) from None
             time.sleep(0.05)
     yield f"http://127.0.0.1:{port}"
     process.terminate()

@@ -6,8 +6,7 @@ import random
 import re
 import uuid
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from werkzeug.sansio.multipart import Epilogue, MultipartDecoder, NeedData
 
 from gm.web.multipart import BoundaryDecoder, BoundarySearch, PortalRequest

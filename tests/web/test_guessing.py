@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-COOKIE = "gm_known"  # the known-browser cookie (gm/web/known_browsers.py)
 from tests.web.conftest import GM_PASSWORD, Player
 from tests.web.test_portal import orders, set_gm_password
+
+COOKIE = "gm_known"  # the known-browser cookie (gm/web/known_browsers.py)
 
 
 def from_address(app, address: str) -> Player:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import colorsys
 import math
 
+from gm.core.model import JSONObject
+
 WIDTH, HEIGHT = 900, 980
 LON, LAT = (-12.5, 36.0), (34.0, 66.5)
 SPACING = 40  # centres closer than this are pushed apart, so map circles stay readable
@@ -19,7 +21,9 @@ SPACING = 40  # centres closer than this are pushed apart, so map circles stay r
 # Countries in seating order: the first twelve are spread over the map, so a 12-seat game has
 # a country in every corner. Each: code, name, [(area code, name, terrain, lon, lat, population,
 # land mass)], the first area being the capital. Land mass "EU" is the mainland.
-COUNTRIES = [
+# (code, name, terrain, lon, lat, population[, land mass])
+Area = tuple[str, str, str, float, float, int] | tuple[str, str, str, float, float, int, str]
+COUNTRIES: list[tuple[str, str, list[Area]]] = [
     ("EN", "England", [("LON", "London", "towns", -0.1, 51.5, 5, "GB"), ("KNT", "Kent", "plains", 1.0, 51.1, 3, "GB"),
                        ("WSX", "Wessex", "plains", -2.2, 51.0, 3, "GB"), ("MRC", "Mercia", "lowlands", -1.8, 52.6, 3, "GB"),
                        ("EAN", "East Anglia", "wetlands", 1.0, 52.6, 2, "GB"), ("NUM", "Northumbria", "uplands", -1.7, 54.8, 2, "GB"),
@@ -166,10 +170,10 @@ def spread(points: dict[str, list[float]]) -> None:
             return
 
 
-def borders(points: dict, mass: dict) -> dict[str, set]:
+def borders(points: dict[str, list[float]], mass: dict[str, str]) -> dict[str, set[str]]:
     """Gabriel-graph borders; land borders land only within its land mass."""
     codes = sorted(points)
-    links: dict[str, set] = {c: set() for c in codes}
+    links: dict[str, set[str]] = {c: set() for c in codes}
     for i, a in enumerate(codes):
         for b in codes[i + 1:]:
             if mass[a] != "SEA" and mass[b] != "SEA" and mass[a] != mass[b]:
@@ -197,7 +201,7 @@ def colours(n: int) -> list[str]:
 
 
 def main() -> None:
-    rows = {}
+    rows: dict[str, JSONObject] = {}
     for code, _, areas in COUNTRIES:
         for area in areas:
             rows[area[0]] = {"name": area[1], "terrain": area[2], "lonlat": area[3:5], "population": area[5],

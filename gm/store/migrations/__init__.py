@@ -8,8 +8,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ def run_script(db, script: str) -> None:
         if sqlite3.complete_statement(buffer):
             db.execute(buffer)
             buffer = ""
-    if buffer.strip() and not all(not l.strip() or l.strip().startswith("--") for l in buffer.splitlines()):
+    if buffer.strip() and not all(not entry.strip() or entry.strip().startswith("--") for entry in buffer.splitlines()):
         db.execute(buffer)
 
 

@@ -7,7 +7,7 @@ from gm.store.migrations import run_script
 
 
 def migrate(db: sqlite_utils.Database) -> None:
-    run_script(db, 
+    run_script(db,
         """
         CREATE TABLE accounts (
             id INTEGER PRIMARY KEY,

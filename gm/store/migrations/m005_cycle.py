@@ -7,7 +7,7 @@ from gm.store.migrations import run_script
 
 
 def migrate(db: sqlite_utils.Database) -> None:
-    run_script(db, 
+    run_script(db,
         """
         ALTER TABLE games ADD COLUMN schedule TEXT;          -- JSON of gm.core.schedule.Schedule
         ALTER TABLE games ADD COLUMN slot TEXT;              -- the scheduled deadline of the turn being collected (UTC)

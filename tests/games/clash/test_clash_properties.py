@@ -6,8 +6,7 @@ import copy
 
 from gm_games.clash import ruleset
 from gm_games.clash.board import troops_of
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from gm.core.model import Order, SeatInfo
 from gm.core.ruleset import ScenarioError, TurnSeeds

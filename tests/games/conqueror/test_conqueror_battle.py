@@ -5,9 +5,20 @@ from random import Random
 
 import pytest
 from gm_games.conqueror.battle import fight
-from gm_games.conqueror.economy import (band, buy_price, CONTROL_WORDS, cultural_power, gain,
-                                        influence_gained, labour_for, lose, productivity,
-                                        productivity_word, share_gains, support_cost)
+from gm_games.conqueror.economy import (
+    CONTROL_WORDS,
+    band,
+    buy_price,
+    cultural_power,
+    gain,
+    influence_gained,
+    labour_for,
+    lose,
+    productivity,
+    productivity_word,
+    share_gains,
+    support_cost,
+)
 
 from gm.core.seeds import rng_for
 

@@ -10,7 +10,7 @@ from gm.services.demo import demo_seats
 def join(gm, home, game: str, email: str, name: str) -> tuple[str, str]:
     ran = gm("game", "join", game, email, "--name", name, home=home)
     assert ran.code == 0, ran.err
-    line = next(l for l in ran.out.splitlines() if l.startswith("Secret for "))
+    line = next(entry for entry in ran.out.splitlines() if entry.startswith("Secret for "))
     code, secret = line.removeprefix("Secret for ").split(": ")
     return code, secret
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import copy
 
 from gm_games.conqueror import ruleset
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from gm.core.model import Order, SeatInfo
 from gm.core.ruleset import ScenarioError, TurnSeeds

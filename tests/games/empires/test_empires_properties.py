@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 
 from gm_games.empires import ruleset
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from gm.core.model import Order, SeatInfo
 from gm.core.ruleset import TurnSeeds

@@ -10,7 +10,7 @@ from gm_games.imperials.board import geometry
 
 
 def secret_of(out: str, seat: str) -> str:
-    line = next(l for l in out.splitlines() if l.startswith(f"Seated you ") and f" as {seat}, " in l)
+    line = next(entry for entry in out.splitlines() if entry.startswith("Seated you ") and f" as {seat}, " in entry)
     return line.rsplit("secret ", 1)[1].strip()
 
 
@@ -56,8 +56,8 @@ def test_a_human_seat_plays_by_turn_file_beside_robots(gm, tmp_path):
                "PLAY WARRIOR", name="bad")
     ran = gm("submit", bad, home=home)
     assert ran.code == 1 and f"{bad}: stored but NOT used for RED in imperials-demo, turn 2" in ran.err
-    lines = {int(l.split(":")[1]): l.split(": ", 1)[1] for l in ran.err.splitlines()
-             if l.startswith(bad + ":") and l.split(":")[1].isdigit()}
+    lines = {int(entry.split(":")[1]): entry.split(": ", 1)[1] for entry in ran.err.splitlines()
+             if entry.startswith(bad + ":") and entry.split(":")[1].isdigit()}
     text = open(bad).read().splitlines()
     at = {line: number for number, line in enumerate(text, 1)}
     assert lines[at["VILLAGE 24"]] == ("vertex 24 is next to your village at vertex 19; "

@@ -12,8 +12,7 @@ from gm_games.imperials import ruleset
 from gm_games.imperials.board import geometry
 from gm_games.imperials.deal import red_neighbours
 from gm_games.imperials.goods import BANK, GOODS
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from gm.core.model import Order, SeatInfo
 from gm.core.ruleset import TurnSeeds

@@ -6,7 +6,7 @@ import base64
 import dataclasses
 import json
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from random import Random
 
@@ -14,15 +14,15 @@ import pytest
 from gm_games.imperials import ruleset
 
 from gm.clock import FixedClock
+from gm.home import Home, create_home
 from gm.render.environment import make_environment, package_templates_dir, render_report_html
 from gm.render.hexmap import _drawing, hex_map, hex_picture, hex_svg
-from gm.home import Home, create_home
 from gm.services import games, turns
 from gm.services.reports import report_context
 from gm.store import records
 from gm.store.database import open_database
 
-CLOCK = FixedClock(datetime(2026, 11, 24, 12, 0, tzinfo=timezone.utc))
+CLOCK = FixedClock(datetime(2026, 11, 24, 12, 0, tzinfo=UTC))
 
 
 def board(**more) -> dict:

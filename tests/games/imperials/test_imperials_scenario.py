@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from gm_games.imperials import ruleset
 from gm_games.imperials.board import geometry, parse_edge, tile_code
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from gm.core.ruleset import ScenarioError
 

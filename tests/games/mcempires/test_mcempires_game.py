@@ -6,9 +6,9 @@ import base64
 import io
 import json
 
-from PIL import Image
 from gm_games.mcempires import ruleset
 from gm_games.mcempires.view import PALETTE, world_drawing
+from PIL import Image
 
 from gm.core.model import SeatInfo
 from gm.core.ruleset import TurnSeeds

@@ -3,11 +3,9 @@ no group passes 6 troops, E$ never go below 0, every block has at most one owner
 water, cities keep their distance; the same seed plays the same game."""
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from gm_games.mcempires import ruleset
 from gm_games.mcempires.world import WATER
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from gm.core.model import SeatInfo
 from gm.core.ruleset import TurnSeeds, choose_options, with_options
@@ -55,7 +53,7 @@ def holds(state: dict) -> None:
             assert seat["mark"] not in owned
     assert all(1 <= g["troops"] <= 6 for g in state["groups"].values())
     where = {}
-    for gid, group in state["groups"].items():
+    for group in state["groups"].values():
         where.setdefault((group["x"], group["y"]), []).append(group["owner"])
     assert all(len(set(owners)) == len(owners) for owners in where.values())
     centres = [(c["x"], c["y"]) for c in state["cities"].values()]
