@@ -133,7 +133,7 @@ class PackagedRuleset(PackagedScenarios):
     def is_over(self, state: JSONObject) -> Outcome | None:
         return self.parts.rules.outcome(state)
 
-    def knocked_out(self, state: dict) -> list[str]:
+    def knocked_out(self, state: JSONObject) -> list[str]:
         """Optional: seats out of the game, for the knock-out discount; rules.knocked_out if any."""
         named = getattr(self.parts.rules, "knocked_out", None)
         return list(named(state)) if named else []

@@ -63,7 +63,7 @@ def print_problems(path: Path, checked) -> None:
 @app.command("check")
 def check(
     files: Annotated[list[Path], typer.Argument(help="Turn files to check.")],
-    report: Annotated[Optional[Path], typer.Option(
+    report: Annotated[Path | None, typer.Option(
         "--report", help="A player's check, offline: against this seat's last JSON report (BR.json), "
                          "without a GM home or database.")] = None,
     home: HomeOption = None,

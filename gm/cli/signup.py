@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -65,7 +65,7 @@ def waiting_list(game: Annotated[str, typer.Argument(help="A game open for playe
 
 @game_app.command("seat-waiting")
 def seat_waiting(game: Annotated[str, typer.Argument(help="A game open for players.")],
-                 only: Annotated[Optional[str], typer.Option("--only", help="Seat just this e-mail address.")] = None,
+                 only: Annotated[str | None, typer.Option("--only", help="Seat just this e-mail address.")] = None,
                  home: HomeOption = None) -> None:
     """Seat the waiting players (first come, first seated; their seat wishes where free), mail
     each their secret, and start the game when every seat is taken."""

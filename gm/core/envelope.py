@@ -116,7 +116,8 @@ def read_envelope(text: str) -> Envelope:
     problems: list[Problem] = []
     final = False
     absence: tuple[int, str, str] | None = None
-    started = ended = False
+    started = False
+    ended = 0  # the END line's number; 0 until it is seen
     numbered = list(enumerate(text.splitlines(), start=1))
     for number, raw in numbered:
         if raw.lstrip().startswith(">"):

@@ -25,12 +25,12 @@ class PrizeTable:
     win: int
     finish: int
     knockout: int
-    by_condition: tuple = ()
+    by_condition: tuple[tuple[str, int], ...] = ()
 
     def for_win(self, condition: str | None) -> int:
-        return dict(self.by_condition).get(condition, self.win)
+        return dict(self.by_condition).get(condition or "", self.win)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"win": self.win, "finish": self.finish, "knockout": self.knockout,
                 "by_condition": dict(self.by_condition)}
 
@@ -42,7 +42,7 @@ DEFAULT = PrizeTable(3, 1, 1)
 RULESET_DEFAULTS = {"empires": EMPIRES}
 
 
-def table_for(ruleset: str, house: Mapping, chosen: Mapping) -> PrizeTable:
+def table_for(ruleset: str, house: Mapping[str, int | str], chosen: Mapping[str, int | str]) -> PrizeTable:
     """The table of one game: each part as the GM set it for the game (chosen, from
     `gm game set`), else for the ruleset in gm.toml (house: that ruleset's [discounts.R] table),
     else the ruleset's default."""
@@ -63,7 +63,7 @@ def earned(table: PrizeTable, seats: Iterable[str], winners: Iterable[str], cond
             else table.knockout if seat in out else table.finish for seat in seats}
 
 
-def knocked_out(state: Mapping, named: Iterable[str] = ()) -> set[str]:
+def knocked_out(state: Mapping[str, object], named: Iterable[str] = ()) -> set[str]:
     """Seats knocked out: those the toolkit recorded as eliminated, and those the ruleset names
     (its optional knocked_out(state), docs/writing-a-ruleset.md)."""
     record = state.get(victory.STATE_KEY) if isinstance(state, Mapping) else None
@@ -71,7 +71,7 @@ def knocked_out(state: Mapping, named: Iterable[str] = ()) -> set[str]:
     return found | set(named)
 
 
-def condition_of(state: Mapping) -> str | None:
+def condition_of(state: Mapping[str, object]) -> str | None:
     """The toolkit victory condition the game was won by, where the ruleset uses the toolkit."""
     record = state.get(victory.STATE_KEY) if isinstance(state, Mapping) else None
     return record.get("condition") if isinstance(record, Mapping) else None

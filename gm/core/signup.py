@@ -20,7 +20,7 @@ class Join:
 
     target: str
     name: str | None = None
-    preferences: tuple = ()
+    preferences: tuple[str, ...] = ()
 
 
 def read_join(text: str) -> tuple[Join | None, str | None]:
@@ -30,7 +30,8 @@ def read_join(text: str) -> tuple[Join | None, str | None]:
     Only the mail's own lines count: quoted lines (">") and everything after a line that starts
     a signature ("-- ") are left out, so a reply that quotes an earlier JOIN does not join again.
     """
-    join, name, seats = None, None, ()
+    join, name = None, None
+    seats: tuple[str, ...] = ()
     for raw in text.split("\n"):
         if raw.rstrip() == "--":
             break

@@ -4,10 +4,11 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-from gm.core.model import Order, Problem
+from gm.core.model import JSONObject, Order, Problem
+from gm.core.ruleset import Ruleset
 
 
-def view_codes(view: dict) -> set[str]:
+def view_codes(view: JSONObject) -> set[str]:
     """Every code a seat's view names: seats, map places, and what the ruleset lists under
     view["codes"] (cities, groups, areas a grid or hex game keeps out of view["map"])."""
     codes = {s.get("code") for s in view.get("seats", []) if isinstance(s, dict)}
@@ -18,7 +19,7 @@ def view_codes(view: dict) -> set[str]:
 
 
 def near_codes(lines: Iterable[tuple[int, str]], searched: set[int], codes: set[str],
-               ignore: frozenset = frozenset()) -> list[Problem]:
+               ignore: frozenset[str] = frozenset()) -> list[Problem]:
     """'did you mean ENG?' for each word after the first of the searched lines that is no code
     but close to one; words in `ignore` (order words a form names, like ALL) are never codes.
 
@@ -45,14 +46,14 @@ def _close(word: str, codes: set[str]) -> list[str]:
     return difflib.get_close_matches(word, sorted(alike), n=2, cutoff=0.6)
 
 
-def ruleset_warnings(ruleset, state: dict, seat: str, orders: list[Order]) -> list[Problem]:
+def ruleset_warnings(ruleset: Ruleset, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """The ruleset's own warnings (units or money left unused, an order likely to fail), from its
     optional `order_warnings(state, seat, orders)`; none from a ruleset without one."""
     hook = getattr(ruleset, "order_warnings", None)
     return list(hook(state, seat, orders)) if hook is not None else []
 
 
-def order_warnings(ruleset, state: dict, seat: str, lines: Iterable[tuple[int, str]], orders: list[Order],
+def order_warnings(ruleset: Ruleset, state: JSONObject, seat: str, lines: Iterable[tuple[int, str]], orders: list[Order],
                    problems: list[Problem]) -> list[Problem]:
     """Every warning for a seat's checked orders, by line: near codes (the seat's view says
     which codes exist; asked only when a line has a problem), then the ruleset's own."""

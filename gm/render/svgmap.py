@@ -115,7 +115,7 @@ def _territory(t: Mapping, r: float, you: str | None) -> list[str]:
 
 
 def _legend(territories: list, you: str | None, names: Mapping, width: float, height: float, r: float,
-            shared: bool = False) -> "_Legend":
+            shared: bool = False) -> _Legend:
     """Legend rows under the map: one swatch per owner, then what the outlines mean."""
     owners: dict = {}
     for t in territories:

@@ -49,10 +49,10 @@ def read_report(path: Path) -> Report:
                       turn=int(data["turn"]), view=data["view"], over=bool(data.get("outcome")),
                       form_words=frozenset(re.findall(r"[A-Za-z]+", form.upper())))
     except FileNotFoundError:
-        raise GMError(f"no file {path}.")
+        raise GMError(f"no file {path}.") from None
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         raise GMError(f"{path} is not a gm JSON report; use the .json file of your last report "
-                      "(send JSON ON to get it by mail).")
+                      "(send JSON ON to get it by mail).") from None
 
 
 @dataclass

@@ -71,7 +71,7 @@ class Publishing:
     pool: object = None  # a gm.render.RenderPool, started with the first game to render
     under_way: list = field(default_factory=list)
 
-    def __enter__(self) -> "Publishing":
+    def __enter__(self) -> Publishing:
         return self
 
     def __exit__(self, kind, error, trace) -> None:
@@ -149,7 +149,7 @@ def run_due(db: sqlite_utils.Database, home: Home, clock: Clock, dry_run: bool =
     return report
 
 
-def _one_game(db, home: Home, clock: Clock, name: str, dry_run: bool, hooks: "Hooks", publishing: Publishing,
+def _one_game(db, home: Home, clock: Clock, name: str, dry_run: bool, hooks: Hooks, publishing: Publishing,
               report: RunReport) -> None:
     game = records.game_by_name(db, name)
     if not dry_run and records.unpublished_turns(db, game.id):

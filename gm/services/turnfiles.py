@@ -17,8 +17,8 @@ from gm.core.envelope import (
     wrap_envelope,
 )
 from gm.core.model import Order, Problem
-from gm.core.warnings import order_warnings
 from gm.core.schedule import ScheduleError, parse_moment
+from gm.core.warnings import order_warnings
 from gm.errors import GMError
 from gm.home import Home
 from gm.seat_secrets import check_secret

@@ -26,7 +26,6 @@ from gm.store.archive import archive_bytes
 from gm.store.database import transaction
 from gm.store.records import GameRecord
 
-
 ROBOT_SEAT = "robot seat"  # the "by" of a robot seat's orders: not an NMR, so it counts no missed turn
 
 

@@ -1,8 +1,7 @@
 """Reading a sign-up mail's JOIN, NAME and SEATS lines (gm/core/signup.py)."""
 from __future__ import annotations
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from gm.core.signup import Join, read_join
 from gm.core.slip import ALL, NEXT, Slip, read_slip

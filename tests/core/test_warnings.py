@@ -36,8 +36,9 @@ def test_final_after_end_is_a_warning_and_not_final():
 
 
 def test_empires_warns_of_actions_left_unused():
-    from gm.rulesets import installed
     from gm_games.empires.orders import order_warnings
+
+    from gm.rulesets import installed
     state = {"phase": "play", "victory": {"eliminated": []}, "countries": {"EN": {}}}
     orders = [Order("GROW", (n, "LON"), n) for n in (1, 2, 3)]
     [warning] = order_warnings(state, "EN", orders)

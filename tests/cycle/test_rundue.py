@@ -357,7 +357,7 @@ def test_one_render_pool_serves_every_game_of_a_run(home, gm, clock, duel, monke
         return real(self, jobs, asset_dirs)
 
     monkeypatch.setattr(render_pool.RenderPool, "submit", counting)
-    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
     ran = gm("run-due", home=home)
     assert "d1: turn 1 reports written to" in ran.out and "d2: turn 1 reports written to" in ran.out
     assert len(pools) == 2 and len(set(pools)) == 1
@@ -388,7 +388,7 @@ def test_a_dead_render_worker_fails_its_game_and_the_run_goes_on(home, gm, clock
         return render_pool.Batch([died])
 
     monkeypatch.setattr(render_pool.RenderPool, "submit", dying)
-    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
     ran = gm("run-due", home=home)
     assert "Traceback" not in ran.out + ran.err
     assert "reports of game 'd1' were not rendered: a report worker died (killed by signal 9)" in ran.out + ran.err

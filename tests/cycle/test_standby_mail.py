@@ -17,7 +17,7 @@ def _rows(home, sql, *params):
 
 def _secret(out: str, seat: str) -> str:
     return out.split(f"secret for {seat}: ")[1].split()[0] if f"secret for {seat}: " in out \
-        else next(l for l in out.splitlines() if l.startswith(f"Secret for {seat}: ")).split(": ")[1]
+        else next(line for line in out.splitlines() if line.startswith(f"Secret for {seat}: ")).split(": ")[1]
 
 
 def _submit(gm, home, tmp_path, seat, secret, name):

@@ -9,8 +9,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from gm.clock import FixedClock
-from gm.core.model import Outcome
 from gm.core import ledger
+from gm.core.model import Outcome
 from gm.services import charges, credits, games, seats
 from gm.store import records
 from gm.store.database import open_database, transaction

@@ -26,9 +26,7 @@ Warnings (not errors: orders with only warnings count, but check these):
 
 0 of 4 seats are in.
 
--- 
-Game Master
-"""
+--""" + " \nGame Master\n"  # the signature line is "-- " (RFC 3676)
 
 
 def test_seats_in_and_final(home, gm, game, monkeypatch):

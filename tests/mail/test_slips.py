@@ -2,7 +2,7 @@
 lists, bad slips refused whole, and the GM's default for slips that never came back."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -27,7 +27,7 @@ def over(home, gm):
     secrets = {}
     for name in ("bob", "ann"):
         ran = gm("game", "join", "m1", f"{name}@example.org", "--name", name.title(), home=home)
-        code, secret = next(l for l in ran.out.splitlines() if l.startswith("Secret for ")
+        code, secret = next(line for line in ran.out.splitlines() if line.startswith("Secret for ")
                             ).removeprefix("Secret for ").split(": ")
         secrets[name] = (code, secret)
     gm("credits", "buy", "bob@example.org", "5", "--paid", "10", home=home)
@@ -75,7 +75,7 @@ def test_a_bad_slip_is_refused_whole_and_changes_nothing(home, gm, over, monkeyp
 def test_a_slip_for_a_game_still_running_is_refused(home, gm, over, monkeypatch):
     gm("game", "new", "m2", "--ruleset", "mcempires", home=home)
     ran = gm("game", "join", "m2", "cy@example.org", "--name", "Cy", home=home)
-    code, secret = next(l for l in ran.out.splitlines() if l.startswith("Secret for ")
+    code, secret = next(line for line in ran.out.splitlines() if line.startswith("Secret for ")
                         ).removeprefix("Secret for ").split(": ")
     text = f"GAME m2\nPLAYER {code}\nPASSWORD {secret}\nSLIP NONE\nEND\n"
     receive(gm, monkeypatch, mail(text, sender="Cy <cy@example.org>"), home)
