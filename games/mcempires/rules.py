@@ -257,7 +257,7 @@ def scores(state: JSONObject) -> dict[str, int]:
 
 
 def knocked_out(state: JSONObject) -> list[str]:
-    """Seats whose nation is out of the game, for the house's knock-out discount (rule D-ALL-5)."""
+    """Seats whose nation is out of the game, for the house's knock-out discount (rule H-1)."""
     return [seat for seat in state["seating"] if not state["seats"][seat]["alive"]]
 
 

@@ -13,7 +13,7 @@ HOUSE = "house"  # a game setting left at this uses gm.toml, else the ruleset's 
 
 @dataclass(frozen=True)
 class PrizeTable:
-    """Bonus turns a finished game earns a seat still playing at its end (rules D-EMP-15, D-ALL-5).
+    """Bonus turns a finished game earns a seat still playing at its end (rules D-EMP-15, H-1).
 
     win: what each winner earns (all tied winners alike).
     finish: what a seat that played to the end without winning earns.
@@ -37,7 +37,7 @@ class PrizeTable:
 
 # Rule D-EMP-15 (11.7): runaway and knockout wins 3, a points win 2, every other country 1.
 EMPIRES = PrizeTable(3, 1, 1, tuple(sorted(victory.DISCOUNT.items())))
-# Rule D-ALL-5: the rule books of the other games are silent, so the house uses 11.7's values.
+# Rule H-1: the rule books of the other games are silent, so the house uses 11.7's values.
 DEFAULT = PrizeTable(3, 1, 1)
 RULESET_DEFAULTS = {"empires": EMPIRES}
 

@@ -68,7 +68,7 @@ def forfeit_drop_outs(db: sqlite_utils.Database, game: GameRecord, dropped: list
 
 def award_discounts(db, game: GameRecord, number: int, final: dict, outcome: Outcome, now: str,
                     house: dict) -> list[Entry]:
-    """Rules D-EMP-15 and D-ALL-5 at game end, in every ruleset: what the game's prize table
+    """Rules D-EMP-15 and H-1 at game end, in every ruleset: what the game's prize table
     gives each seat still playing (drop-outs and resignations earn nothing), capped at 10."""
     table = prizes.game_table(game, house)
     earned = prizes.earned_at_end(game_ruleset(game)[0], final, outcome,

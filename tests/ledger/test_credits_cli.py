@@ -173,7 +173,7 @@ def test_game_end_awards_discounts_to_seats_still_playing(home, gm, game):
     gm("seat", "drop", "g1", "GE", home=home)
     game_record = records.game_by_name(db, "g1")
     final = {"victory": {"eliminated": {"RU": 9}}}
-    # A clash game: the house's default table (D-ALL-5) gives the winner 3, a knock-out 1, a finish 1.
+    # A clash game: the house's default table (H-1) gives the winner 3, a knock-out 1, a finish 1.
     with transaction(db):
         made = charges.award_discounts(db, game_record, 12, final, Outcome(("FR",), "most VP", {}),
                                        "2026-11-21T12:00:00Z", {"clash": {"knockout": 2}})

@@ -1,4 +1,4 @@
-"""The house's prize discounts (rules D-EMP-15, D-ALL-5): the table a game uses, what each seat
+"""The house's prize discounts (rules D-EMP-15, H-1): the table a game uses, what each seat
 earns, and a game of another ruleset awarding them at its end through the books."""
 from __future__ import annotations
 
