@@ -233,18 +233,24 @@ def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers:
 
 
 def seat_notes(db, game: GameRecord, seat: records.SeatRecord, turn_orders: list[dict], number: int) -> dict:
-    """What the cycle tells a seat in its report: missed turns against the game's NMR limit,
-    and a change of player (a standby taking the seat)."""
-    from gm.services.cycle import nmr_streaks
+    """What the cycle tells a seat in its report: who played its turn when no orders came (an NMR:
+    the robot, its last orders repeated, or a hold), missed turns against the game's NMR limit,
+    and a change of player (a standby taking the seat). A robot seat has no NMR to tell of."""
+    from gm.services.cycle import NMR_KINDS, nmr_streaks
     from gm.services.settings import game_setting
 
-    limit = game_setting(game, "nmr-limit")
-    missed = nmr_streaks(turn_orders).get(seat.code, 0)
     changes = db.execute("""SELECT a.name, sp.reason FROM seat_players sp JOIN accounts a ON a.id = sp.account_id
                             WHERE sp.seat_id = ? AND sp.from_turn = ?""", [seat.id, number + 1]).fetchall()
+    notices = [f"From turn {number + 1} this seat is played by {name} ({reason})." for name, reason in changes]
+    if seat.status == "robot":
+        return {"nmr": None, "notices": notices}
+    limit = game_setting(game, "nmr-limit")
+    missed = nmr_streaks(turn_orders).get(seat.code, 0)
+    by = turn_orders[-1].get(seat.code, {}).get("by") if turn_orders else None
     return {
-        "nmr": {"missed": missed, "limit": limit, "left": max(limit - missed, 0) if limit else None},
-        "notices": [f"From turn {number + 1} this seat is played by {name} ({reason})." for name, reason in changes],
+        "nmr": {"missed": missed, "limit": limit, "left": max(limit - missed, 0) if limit else None,
+                "played_by": by if by in NMR_KINDS else None},
+        "notices": notices,
     }
 
 
