@@ -45,3 +45,36 @@ def test_the_last_allowed_miss_and_a_game_without_a_limit_say_so():
 def test_orders_of_ones_own_and_robot_seats_tell_of_no_nmr():
     assert "No orders from you" not in _render("clash", nmr={"missed": 0, "limit": 3, "left": 3, "played_by": None})
     assert "No orders from you" not in _render("clash", nmr=None)  # a robot seat (status 'robot')
+
+
+def _books(balance: int, discount: int = 0, policy: str = "hold") -> dict:
+    charged = policy != "free"
+    return {"balance": balance, "discount": discount, "charged": True, "low": balance < 2 and charged,
+            "next_unpaid": balance < 1 and charged, "unpaid": balance < 0 and charged, "policy": policy,
+            "bonus_from": 10}
+
+
+@pytest.mark.parametrize("ruleset_name", sorted(installed()))
+def test_every_rulesets_report_shows_the_books(ruleset_name):
+    env = make_environment(None, template_dirs(installed()[ruleset_name]))
+    html = render_report_html(env, dict(_context(ruleset_name), credits=_books(7, discount=3)))
+    books = html.split('<section class="books">')[1].split("</section>")[0]
+    assert "<th>Turn credits left</th><td>7</td>" in books and "<td>3 bonus turns</td>" in books
+    assert "Buy 10 or more turn credits in one payment and you get 3 more free." in books
+    assert html.count("Turn credits left") == 1  # the ruleset's own part does not repeat it
+    assert "not paid for" not in html
+
+
+@pytest.mark.parametrize("ruleset_name", sorted(installed()))
+def test_an_unpaid_next_turn_is_warned_of_at_the_top(ruleset_name):
+    top = _render(ruleset_name, credits=_books(0))
+    assert "Your next turn is not paid for:</b> no turn credits are left." in top
+    assert "The next report waits until you buy turn credits." in top
+    short = _render(ruleset_name, credits=_books(-2, policy="deliver"))
+    assert "your account is 2 turn credits short. The next turn is charged on credit." in " ".join(short.split())
+
+
+def test_no_books_on_a_robot_seats_report_nor_warnings_where_turns_are_free():
+    env = make_environment(None, template_dirs(installed()["clash"]))
+    assert 'class="books"' not in render_report_html(env, dict(_context("clash"), credits=None))
+    assert "not paid for" not in render_report_html(env, dict(_context("clash"), credits=_books(0, policy="free")))
