@@ -18,7 +18,7 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.rulesets import template_dirs
 from gm.services import charges, endgame
-from gm.services.games import game_ruleset
+from gm.services.games import game_ruleset, score_title
 from gm.store import records
 from gm.store.records import GameRecord, TurnRecord
 
@@ -72,6 +72,7 @@ def report_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat: r
         "view": view,
         "events": [{"kind": e["kind"], "data": e["data"]} for e in events],
         "scores": score_rows(ruleset, turn.state, view, seats),
+        "score_title": score_title(ruleset, turn.state),
         "order_form": form,
         "outcome": outcome.to_json() if outcome else None,
     }
@@ -263,6 +264,7 @@ def standings_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat
         "created": turn.resolved,
         "outcome": outcome.to_json(),
         "scores": score_rows(ruleset, turn.state, view, seats),
+        "score_title": score_title(ruleset, turn.state),
     }
 
 
