@@ -133,6 +133,15 @@ class PackagedRuleset(PackagedScenarios):
     def is_over(self, state: JSONObject) -> Outcome | None:
         return self.parts.rules.outcome(state)
 
+    def score_label(self, state: JSONObject) -> tuple[str, str]:
+        """Optional: what scores(state) counts, as (a table's title, its column); rules.score_label
+        if any, else the plain ("Score", "Score")."""
+        named = getattr(self.parts.rules, "score_label", None)
+        if named is None:
+            return ("Score", "Score")
+        title, column = named(state)
+        return (str(title), str(column))
+
     def knocked_out(self, state: JSONObject) -> list[str]:
         """Optional: seats out of the game, for the knock-out discount; rules.knocked_out if any."""
         named = getattr(self.parts.rules, "knocked_out", None)

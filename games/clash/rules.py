@@ -301,6 +301,11 @@ def scores(state: JSONObject) -> dict[str, int]:
     return {seat: state["seats"][seat]["vp"] for seat in state["seating"]}
 
 
+def score_label(state: JSONObject) -> tuple[str, str]:
+    """What scores counts, for the report's table: (title, column)."""
+    return ("Victory points", "VP")
+
+
 def winners(state: JSONObject) -> list[str]:
     points = scores(state)
     best = max(points.values())

@@ -130,6 +130,11 @@ def scores(state: JSONObject) -> dict[str, int]:
     return {seat: state["seats"][seat]["score"] for seat in state["seating"]}
 
 
+def score_label(state: JSONObject) -> tuple[str, str]:
+    """What scores counts, for the report's table: the rule book's score (D-CQ-8)."""
+    return ("Score: province values plus half the gold", "Score")
+
+
 def winners(state: JSONObject) -> list[str]:
     points = scores(state)
     best = max(points.values(), default=0)

@@ -157,6 +157,11 @@ def scores(state: JSONObject) -> dict[str, int]:
     return counts
 
 
+def score_label(state: JSONObject) -> tuple[str, str]:
+    """What scores counts, for the report's table: areas while VP are secret (11.3), then VP."""
+    return ("Victory points", "VP") if state.get("phase") == "over" else ("Land areas held", "Areas")
+
+
 def outcome(state: JSONObject) -> Outcome | None:
     if state.get("phase") != "over":
         return None

@@ -230,6 +230,11 @@ def scores(state: JSONObject) -> dict[str, int]:
     return {seat: points(state, seat, hidden=hidden) for seat in state["seating"]}
 
 
+def score_label(state: JSONObject) -> tuple[str, str]:
+    """What scores counts, for the report's table: points in hand are hidden until the end."""
+    return ("Victory points", "VP") if state["phase"] == "over" else ("Victory points shown", "VP shown")
+
+
 def winners(state: JSONObject) -> list[str]:
     if state["winner"]:
         return [state["winner"]]

@@ -256,6 +256,11 @@ def scores(state: JSONObject) -> dict[str, int]:
             for seat in state["seating"]}
 
 
+def score_label(state: JSONObject) -> tuple[str, str]:
+    """What scores counts, for the report's table: (title, column)."""
+    return ("Cities held", "Cities")
+
+
 def knocked_out(state: JSONObject) -> list[str]:
     """Seats whose nation is out of the game, for the house's knock-out discount (rule H-1)."""
     return [seat for seat in state["seating"] if not state["seats"][seat]["alive"]]

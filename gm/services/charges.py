@@ -133,23 +133,27 @@ def report_held(db: sqlite_utils.Database, game: GameRecord | str, turn: int, se
     return charge.number in {row[0] for row in unpaid}
 
 
-def report_credits(db: sqlite_utils.Database, game: GameRecord, turn: int, seat: str) -> dict:
+def report_credits(db: sqlite_utils.Database, game: GameRecord, turn: int, seat: str) -> dict | None:
     """The credit lines of a seat's report, as they stood right after that turn's charge (so a
-    report rendered again later says the same)."""
+    report rendered again later says the same); None for a robot seat, which has no books.
+
+    low: fewer than LOW_CREDIT left; next_unpaid: not enough left to pay for the next turn;
+    unpaid: this turn's own charge is not covered. None of them in a game whose turns are free."""
     charge = _charge(db, game, turn, seat)
     if charge is not None:
         balance, discount = charge.balance, charge.discount_after
-    elif records.seat_by_code(db, game, seat).status == "robot":  # no account of its own: no credit lines
-        return {"balance": 0, "discount": 0, "charged": False, "low": False, "unpaid": False,
-                "policy": "free", "bonus_from": ledger.QUALIFYING}
+    elif records.seat_by_code(db, game, seat).status == "robot":
+        return None
     else:
         email = records.seat_by_code(db, game, seat).email
         position = credits.account_position(db, email)
         balance, discount = position.balance, position.discount
     rules = credits.policy(game)
+    charged = rules["unpaid"] != "free"
     return {"balance": balance, "discount": discount, "charged": charge is not None,
-            "low": balance < credits.LOW_CREDIT and rules["unpaid"] != "free",
-            "unpaid": balance < 0 and rules["unpaid"] != "free", "policy": rules["unpaid"],
+            "low": balance < credits.LOW_CREDIT and charged,
+            "next_unpaid": balance < ledger.TURN_PRICE and charged,
+            "unpaid": balance < 0 and charged, "policy": rules["unpaid"],
             "bonus_from": ledger.QUALIFYING}
 
 

@@ -12,6 +12,7 @@ from gm.core.prizes import PrizeTable
 from gm.core.ruleset import Ruleset
 from gm.home import Home
 from gm.services import prizes
+from gm.services.games import score_title
 from gm.services.settings import game_setting
 from gm.store.records import GameRecord, SeatRecord, TurnRecord
 
@@ -53,7 +54,7 @@ def endgame_context(db: sqlite_utils.Database, game: GameRecord, ruleset: Rulese
         "game": {"name": game.name, "title": view.get("title", ruleset.title), "ruleset": ruleset.name},
         "seat": seat.code, "player": seat.name, "email": seat.email,
         "nation": nations.get(seat.code, ""), "turns": turn.number, "created": turn.resolved,
-        "outcome": outcome.to_json(), "scores": rows,
+        "outcome": outcome.to_json(), "scores": rows, "score_title": score_title(ruleset, turn.state),
         "won": seat.code in outcome.winners, "status": seat.status,
         "condition": record.get("condition") if isinstance(record, dict) else None,
         "discount": {"now": at_end.discount, "awarded": _awarded(db, game, seat.email),

@@ -229,3 +229,9 @@ def current_state(db: sqlite_utils.Database, game: GameRecord) -> dict:
         raise NotSeated(game.name, str(exc)) from exc
 
 
+def score_title(ruleset: Ruleset, state: dict) -> dict:
+    """What the scores table counts, from the ruleset's score_label if it has one: a table
+    titled "Scores" that ranks by areas while the page speaks of VP misleads a player."""
+    label = getattr(ruleset, "score_label", None)
+    title, column = label(state) if label is not None else ("Score", "Score")
+    return {"title": title, "column": column}

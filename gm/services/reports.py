@@ -18,7 +18,7 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.rulesets import template_dirs
 from gm.services import charges, endgame
-from gm.services.games import game_ruleset
+from gm.services.games import game_ruleset, score_title
 from gm.store import records
 from gm.store.records import GameRecord, TurnRecord
 
@@ -72,6 +72,7 @@ def report_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat: r
         "view": view,
         "events": [{"kind": e["kind"], "data": e["data"]} for e in events],
         "scores": score_rows(ruleset, turn.state, view, seats),
+        "score_title": score_title(ruleset, turn.state),
         "order_form": form,
         "outcome": outcome.to_json() if outcome else None,
     }
@@ -233,18 +234,24 @@ def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers:
 
 
 def seat_notes(db, game: GameRecord, seat: records.SeatRecord, turn_orders: list[dict], number: int) -> dict:
-    """What the cycle tells a seat in its report: missed turns against the game's NMR limit,
-    and a change of player (a standby taking the seat)."""
-    from gm.services.cycle import nmr_streaks
+    """What the cycle tells a seat in its report: who played its turn when no orders came (an NMR:
+    the robot, its last orders repeated, or a hold), missed turns against the game's NMR limit,
+    and a change of player (a standby taking the seat). A robot seat has no NMR to tell of."""
+    from gm.services.cycle import NMR_KINDS, nmr_streaks
     from gm.services.settings import game_setting
 
-    limit = game_setting(game, "nmr-limit")
-    missed = nmr_streaks(turn_orders).get(seat.code, 0)
     changes = db.execute("""SELECT a.name, sp.reason FROM seat_players sp JOIN accounts a ON a.id = sp.account_id
                             WHERE sp.seat_id = ? AND sp.from_turn = ?""", [seat.id, number + 1]).fetchall()
+    notices = [f"From turn {number + 1} this seat is played by {name} ({reason})." for name, reason in changes]
+    if seat.status == "robot":
+        return {"nmr": None, "notices": notices}
+    limit = game_setting(game, "nmr-limit")
+    missed = nmr_streaks(turn_orders).get(seat.code, 0)
+    by = turn_orders[-1].get(seat.code, {}).get("by") if turn_orders else None
     return {
-        "nmr": {"missed": missed, "limit": limit, "left": max(limit - missed, 0) if limit else None},
-        "notices": [f"From turn {number + 1} this seat is played by {name} ({reason})." for name, reason in changes],
+        "nmr": {"missed": missed, "limit": limit, "left": max(limit - missed, 0) if limit else None,
+                "played_by": by if by in NMR_KINDS else None},
+        "notices": notices,
     }
 
 
@@ -257,6 +264,7 @@ def standings_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat
         "created": turn.resolved,
         "outcome": outcome.to_json(),
         "scores": score_rows(ruleset, turn.state, view, seats),
+        "score_title": score_title(ruleset, turn.state),
     }
 
 

@@ -52,6 +52,10 @@ def test_a_robot_seat_plays_and_costs_nothing(ruleset, home, gm):
     statuses = dict(_rows(home, "SELECT code, status FROM seats"))
     assert statuses.pop(robot) == "robot"
     assert set(statuses.values()) == {"dropped"}  # one missed turn drops a player, never the robot
+    reports = {code: json.loads((home / "reports" / "g" / "1" / f"{code}.json").read_text()) for code in orders}
+    robot_report = reports.pop(robot)
+    assert robot_report["nmr"] is None and robot_report["credits"] is None  # no missed turn, no books
+    assert {r["nmr"]["played_by"] for r in reports.values()} == {"robot"}
     charged = {seat for seat, in _rows(home, "SELECT seat FROM ledger WHERE kind = 'turn charge'")}
     assert charged == set(statuses)
     assert not _rows(home, "SELECT 1 FROM ledger l JOIN accounts a ON a.id = l.account_id "

@@ -151,7 +151,8 @@ def test_nmr_countdown_drop_out_and_standby(home, gm, clock, duel, tmp_path):
     seats = {s["code"]: s for s in show(gm, home)["seats"]}
     assert seats["FR"]["email"] == "zed@example.org" and seats["FR"]["status"] == "active"
     report = json.loads((home / "reports" / "d1" / "2" / "FR.json").read_text())
-    assert report["nmr"] == {"missed": 2, "limit": 2, "left": 0}
+    assert report["nmr"] == {"missed": 2, "limit": 2, "left": 0, "played_by": "robot"}
+    assert json.loads((home / "reports" / "d1" / "2" / "BR.json").read_text())["nmr"]["played_by"] is None
     assert report["notices"] == ["From turn 3 this seat is played by Zed (took over from Bob after NMRs)."]
     assert json.loads((home / "reports" / "d1" / "1" / "FR.json").read_text())["nmr"]["left"] == 1
     submit(gm, home, tmp_path, new_secret, "FR", "PASS")

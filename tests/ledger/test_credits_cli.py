@@ -96,7 +96,8 @@ def test_turns_charge_seats_and_hold_unpaid_reports(home, gm, game):
     assert [charges.report_held(db, "g1", n, "RU") for n in (1, 2)] == [False, True]
     game_record = records.game_by_name(db, "g1")
     assert charges.report_credits(db, game_record, 2, "BR") == {
-        "balance": -1, "discount": 0, "charged": True, "low": True, "unpaid": True, "policy": "hold",
+        "balance": -1, "discount": 0, "charged": True, "low": True, "next_unpaid": True, "unpaid": True,
+        "policy": "hold",
         "bonus_from": 10}
     assert gm("credits", "policy", "g1", "--unpaid", "deliver", home=home).out == (
         "g1: unpaid turns: deliver (charged; the report goes out even on credit).\n")

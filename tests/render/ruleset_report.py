@@ -4,6 +4,7 @@ from __future__ import annotations
 from gm.core.model import Event, SeatInfo
 from gm.core.ruleset import TurnSeeds
 from gm.rulesets import get_ruleset
+from gm.services.games import score_title
 
 SEATS = {"empires": 16, "conqueror": 8, "clash": 4}
 
@@ -31,5 +32,6 @@ def report_context(ruleset_name: str, seed: int = 3) -> dict:
         "seat": seat, "player": f"Player {seat}", "deadline": "Fri 2026-11-27 18:00 UTC",
         "created": "2026-11-21T19:00:00Z", "view": view,
         "events": [{"kind": e["kind"], "data": e["data"]} for e in events], "scores": rows,
+        "score_title": score_title(ruleset, result.state),
         "order_form": "\n".join(ruleset.order_form(result.state, seat)), "outcome": None,
     }

@@ -10,6 +10,7 @@ SEATS = [
 ]
 COLOURS = {code: colour for code, _, _, colour, _, _ in SEATS}
 NEUTRAL_COLOUR = "#cfc8b8"
+SCORE_TITLE = {"title": "Victory points", "column": "VP"}  # what Clash's scores count
 UNOWNED_COLOUR = "#f7f5ef"
 
 TERRITORIES = [
@@ -140,7 +141,7 @@ def report_context(seat: str = "BR", turn: int = 5, deadline: str | None = "2026
         "turn": turn, "turn_label": view["turn_label"], "next_label": "the next round", "seat": seat,
         "player": next(s["name"] for s in view["seats"] if s["code"] == seat),
         "deadline": deadline, "created": "2026-11-21T19:00:00Z", "view": view, "events": events(),
-        "scores": scores(view), "order_form": ORDER_FORM.format(seat=seat, turn=turn + 1), "outcome": outcome,
+        "scores": scores(view), "score_title": SCORE_TITLE, "order_form": ORDER_FORM.format(seat=seat, turn=turn + 1), "outcome": outcome,
     }
 
 
@@ -156,5 +157,5 @@ def standings_context() -> dict:
     return {
         "game": {"name": "clash-1", "title": "Clash of Empires: Europe", "ruleset": "clash"},
         "turns": 60, "created": "2027-03-02T18:00:00Z", "outcome": FINAL_OUTCOME,
-        "scores": sorted(rows, key=lambda row: (-row["score"], row["seat"])),
+        "scores": sorted(rows, key=lambda row: (-row["score"], row["seat"])), "score_title": SCORE_TITLE,
     }

@@ -41,7 +41,8 @@ def test_a_report_shows_credits_and_no_secrets(empires, gm):
     ran = gm("turn", "run", "e1", home=empires)
     assert ran.code == 0, ran.err
     report = json.loads((empires / "reports" / "e1" / "1" / "AL.json").read_text())
-    assert report["credits"] == {"balance": 9, "discount": 0, "charged": True, "low": False, "unpaid": False,
+    assert report["credits"] == {"balance": 9, "discount": 0, "charged": True, "low": False, "next_unpaid": False,
+                                 "unpaid": False,
                                  "policy": "hold", "bonus_from": 10}
     view = report["view"]
     assert set(view) == {"ruleset", "title", "seat", "phase", "turn", "turn_label", "map", "seats", "leader",

@@ -126,7 +126,8 @@ def test_the_report_shows_both_maps_and_escapes_names():
     context = {"game": {"name": "g", "title": "t", "ruleset": "mcempires"}, "turn": 1,
                "turn_label": "Round 1", "next_label": "Round 2", "seat": "RE", "player": "Ann",
                "deadline": None, "created": "2026-11-24T12:00:00Z", "view": ruleset.view(state, "RE"),
-               "events": [], "scores": [], "order_form": "", "outcome": None}
+               "events": [], "scores": [], "score_title": {"title": "Cities held", "column": "Cities"},
+               "order_form": "", "outcome": None}
     html = env.get_template("report.html").render(context)
     assert html.count('src="data:image/png;base64,') == 2
     assert "<img src=x>" not in html and "&lt;img src=x&gt;" in html

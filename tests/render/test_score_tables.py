@@ -1,0 +1,47 @@
+"""Every report's standings table is titled by what its ruleset's scores count, never a bare
+"Scores" over areas while the page speaks of VP (issue 15, "Honest tables")."""
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from gm.render.environment import make_environment, render_report_html
+from gm.rulesets import installed, template_dirs
+
+from . import ruleset_report
+
+COUNTS = {
+    "clash": ("Victory points", "VP"),
+    "conqueror": ("Score: province values plus half the gold", "Score"),
+    "empires": ("Land areas held", "Areas"),  # VP are secret while the game runs (11.3)
+    "imperials": ("Victory points shown", "VP shown"),  # points in hand are hidden
+    "mcempires": ("Cities held", "Cities"),
+}
+
+
+@functools.cache
+def _html(ruleset_name: str) -> str:
+    env = make_environment(None, template_dirs(installed()[ruleset_name]))
+    return render_report_html(env, ruleset_report.report_context(ruleset_name))
+
+
+@pytest.mark.parametrize("ruleset_name", sorted(installed()))
+def test_the_table_is_titled_by_what_it_counts(ruleset_name):
+    title, column = COUNTS[ruleset_name]
+    table = _html(ruleset_name).split('<section class="scores">')[1].split("</section>")[0]
+    assert f"<h2>{title}</h2>" in table and f'<th class="num">{column}</th>' in table
+    assert "Scores" not in table
+
+
+def test_empires_shows_the_leaders_and_the_seats_own_vp():
+    context = ruleset_report.report_context("empires")
+    roundup = _html("empires").split("<h2>The roundup</h2>")[1].split("</p>")[0]
+    assert f"with <b>{context['view']['leader']['vp']} VP</b>" in roundup
+    assert f"You: <b>{context['view']['you']['vp']} VP</b>." in roundup
+
+
+@pytest.mark.parametrize("ruleset_name", ["empires", "imperials"])
+def test_at_the_end_the_table_counts_victory_points(ruleset_name):
+    ruleset = installed()[ruleset_name]
+    assert ruleset.score_label({"phase": "over"}) == ("Victory points", "VP")
