@@ -2,21 +2,16 @@
 discount and credits left over, and the return slip (11.5, 11.7)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import sqlite_utils
 
 from gm.core import ledger, victory
 from gm.core.ledger import Position
 from gm.core.prizes import PrizeTable
 from gm.core.ruleset import Ruleset
-from gm.home import Home
-from gm.services import prizes
+from gm.services import prizes, scores
 from gm.services.games import score_title
 from gm.services.settings import game_setting
 from gm.store.records import GameRecord, SeatRecord, TurnRecord
-
-TEMPLATE = "endgame.html"
 
 
 def position_at_end(db: sqlite_utils.Database, game: GameRecord, email: str) -> Position:
@@ -42,12 +37,9 @@ def endgame_context(db: sqlite_utils.Database, game: GameRecord, ruleset: Rulese
                     seat: SeatRecord, seats: list[SeatRecord], table: PrizeTable) -> dict:
     outcome = ruleset.is_over(turn.state)
     view = ruleset.view(turn.state, seat.code)
-    nations = {s.get("code"): s.get("nation", "") for s in view.get("seats", [])
-               if isinstance(s, dict)}
-    scores = ruleset.scores(turn.state)
-    rows = sorted(({"seat": s.code, "name": s.name, "nation": nations.get(s.code, ""),
-                    "score": scores.get(s.code, 0), "status": s.status} for s in seats),
-                  key=lambda r: (-r["score"], r["seat"]))
+    nations = scores.seat_nations(view)
+    status = {s.code: s.status for s in seats}
+    rows = [{**row, "status": status[row["seat"]]} for row in scores.score_rows(ruleset, turn.state, view, seats)]
     at_end = position_at_end(db, game, seat.email)
     record = turn.state.get(victory.STATE_KEY, {}) if isinstance(turn.state, dict) else {}
     return {
@@ -65,22 +57,3 @@ def endgame_context(db: sqlite_utils.Database, game: GameRecord, ruleset: Rulese
         "credits": {"left": at_end.balance},
         "slip": {"days": game_setting(game, "slip-days"), "default": game_setting(game, "slip-default")},
     }
-
-
-def add_jobs(db: sqlite_utils.Database, home: Home, env, game: GameRecord, ruleset: Ruleset,
-             turn: TurnRecord, seats: list[SeatRecord], jobs: list, jsons: list) -> None:
-    """Queue every seat's end-of-game report (reports/<game>/endgame/<seat>.pdf and .json)
-    with the turn reports being rendered; called once the game is over."""
-    from gm.render import RenderJob, base_url
-    from gm.services.reports import _json_bytes
-
-    folder = home.reports / game.name / "endgame"
-    template = env.get_template(TEMPLATE)
-    table = prizes.game_table(game, prizes.house_tables(home))
-    for seat in seats:
-        context = endgame_context(db, game, ruleset, turn, seat, seats, table)
-        pdf: Path = folder / f"{seat.code}.pdf"
-        jobs.append(RenderJob(template.render(context), base_url(), turn.resolved,
-                              f"{game.name}/endgame/{seat.code}", pdf))
-        jsons.append((folder / f"{seat.code}.json", _json_bytes(context)))
-

@@ -17,10 +17,12 @@ from gm.core.ruleset import Ruleset
 from gm.errors import GMError
 from gm.home import Home
 from gm.rulesets import template_dirs
-from gm.services import charges, endgame
+from gm.services import charges, endgame, prizes, scores
 from gm.services.games import game_ruleset, score_title
 from gm.store import records
 from gm.store.records import GameRecord, TurnRecord
+
+ENDGAME_TEMPLATE = "endgame.html"  # the end-of-game report (gm/services/endgame.py gives its context)
 
 
 @dataclass(frozen=True)
@@ -71,19 +73,11 @@ def report_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat: r
         "created": turn.resolved,
         "view": view,
         "events": [{"kind": e["kind"], "data": e["data"]} for e in events],
-        "scores": score_rows(ruleset, turn.state, view, seats),
+        "scores": scores.score_rows(ruleset, turn.state, view, seats),
         "score_title": score_title(ruleset, turn.state),
         "order_form": form,
         "outcome": outcome.to_json() if outcome else None,
     }
-
-
-def score_rows(ruleset: Ruleset, state: dict, view: dict, seats: list[records.SeatRecord]) -> list[dict]:
-    scores = ruleset.scores(state)
-    nation = {s.get("code"): s.get("nation", "") for s in view.get("seats", []) if isinstance(s, dict)}
-    rows = [{"seat": s.code, "name": s.name, "nation": nation.get(s.code, ""), "score": scores.get(s.code, 0)}
-            for s in seats]
-    return sorted(rows, key=lambda r: (-r["score"], r["seat"]))
 
 
 @dataclass(frozen=True)
@@ -157,9 +151,25 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
         jobs.append(RenderJob(render_standings_html(env, context), base_url(), by_number[last].resolved,
                               f"{game.name}/final", standings))
         jsons.append((home.reports / game.name / "final.json", _json_bytes(context)))
-        endgame.add_jobs(db, home, env, game, ruleset, by_number[last], seats, jobs, jsons)
+        _endgame_pages(db, home, env, game, ruleset, by_number[last], seats, jobs, jsons)
     folder = home.reports / game.name / str(numbers[-1]) if len(numbers) == 1 else home.reports / game.name
     return TurnPages(jobs, jsons, rows, standings, folder, asset_dirs(env), by_number[last].resolved)
+
+
+def _endgame_pages(db: sqlite_utils.Database, home: Home, env, game: GameRecord, ruleset: Ruleset,
+                   turn: TurnRecord, seats: list[records.SeatRecord], jobs: list, jsons: list) -> None:
+    """Queue every seat's end-of-game report (reports/<game>/endgame/<seat>.pdf and .json)
+    with the turn reports being rendered; called once the game is over."""
+    from gm.render import RenderJob, base_url
+
+    folder = home.reports / game.name / "endgame"
+    template = env.get_template(ENDGAME_TEMPLATE)
+    table = prizes.game_table(game, prizes.house_tables(home))
+    for seat in seats:
+        context = endgame.endgame_context(db, game, ruleset, turn, seat, seats, table)
+        jobs.append(RenderJob(template.render(context), base_url(), turn.resolved,
+                              f"{game.name}/endgame/{seat.code}", folder / f"{seat.code}.pdf"))
+        jsons.append((folder / f"{seat.code}.json", _json_bytes(context)))
 
 
 @dataclass
@@ -263,7 +273,7 @@ def standings_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat
         "turns": turn.number,
         "created": turn.resolved,
         "outcome": outcome.to_json(),
-        "scores": score_rows(ruleset, turn.state, view, seats),
+        "scores": scores.score_rows(ruleset, turn.state, view, seats),
         "score_title": score_title(ruleset, turn.state),
     }
 

@@ -6,10 +6,8 @@ early), publish it.
 """
 from __future__ import annotations
 
-import fcntl
 import json
 from collections.abc import Callable
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -24,6 +22,7 @@ from gm.services import cycle, publish, reports, slips, turns
 from gm.services.settings import game_setting
 from gm.store import records
 from gm.store.database import transaction
+from gm.store.locks import file_lock
 from gm.store.records import GameRecord
 
 
@@ -37,19 +36,9 @@ class RunReport:
     skipped: bool = False
 
 
-@contextmanager
 def run_lock(home: Home):
-    home.locks.mkdir(parents=True, exist_ok=True)
-    with open(home.locks / "run-due.lock", "a+") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            yield False
-            return
-        try:
-            yield True
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    """One run-due at a time in a home: yields False (at once) when another holds it."""
+    return file_lock(home.locks / "run-due.lock", wait=False)
 
 
 # Games whose reports may be under way at once: the workers render one game's reports while

@@ -1,7 +1,6 @@
 """Turns: run under a lock in one transaction, verify by re-resolving, re-run after corrections."""
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 from contextlib import contextmanager
@@ -24,6 +23,7 @@ from gm.services.turnfiles import describe_problem
 from gm.store import records
 from gm.store.archive import archive_bytes
 from gm.store.database import transaction
+from gm.store.locks import file_lock
 from gm.store.records import GameRecord
 
 ROBOT_SEAT = "robot seat"  # the "by" of a robot seat's orders: not an NMR, so it counts no missed turn
@@ -32,18 +32,11 @@ ROBOT_SEAT = "robot seat"  # the "by" of a robot seat's orders: not an NMR, so i
 @contextmanager
 def game_lock(home: Home, game: GameRecord):
     """One turn run per game at a time, across processes; released when the process ends."""
-    home.locks.mkdir(parents=True, exist_ok=True)
-    path = home.locks / f"{game.name}.lock"
-    with open(path, "a+") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+    with file_lock(home.locks / f"{game.name}.lock", wait=False) as held:
+        if not held:
             raise GMError(f"another gm process is running a turn of '{game.name}' right now. "
-                          "Wait for it to finish, then try again.") from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+                          "Wait for it to finish, then try again.")
+        yield
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,10 @@ def test_a_minecraft_empires_game_awards_the_house_discounts_at_its_end(home, gm
     end = json.loads((home / "reports" / "m1" / "endgame" / f"{winners[0]}.json").read_text())
     assert end["discount"]["table"] == {"win": 4, "finish": 2, "knockout": 1, "by_condition": {}}
     assert end["slip"] == {"days": 14, "default": "join"}  # the report says when the default applies
+    # The standings of the end-of-game report are the final standings' rows, each with its seat's status.
+    final = json.loads((home / "reports" / "m1" / "final.json").read_text())
+    assert [{k: v for k, v in row.items() if k != "status"} for row in end["scores"]] == final["scores"]
+    assert [(row["seat"], row["status"]) for row in end["scores"]] == [(row["seat"], "active") for row in final["scores"]]
     assert (home / "reports" / "m1" / "endgame" / f"{winners[0]}.pdf").read_bytes().startswith(b"%PDF")
 
 

@@ -5,6 +5,8 @@ from gm.core.model import Event, SeatInfo
 from gm.core.ruleset import TurnSeeds
 from gm.rulesets import get_ruleset
 from gm.services.games import score_title
+from gm.services.scores import score_rows
+from gm.store.records import SeatRecord
 
 SEATS = {"empires": 16, "conqueror": 8, "clash": 4}
 
@@ -21,10 +23,8 @@ def report_context(ruleset_name: str, seed: int = 3) -> dict:
     result = ruleset.resolve(state, orders, seeds)
     seat = codes[0]
     view = ruleset.view(result.state, seat)
-    nations = {s.get("code"): s.get("nation", "") for s in view.get("seats", []) if isinstance(s, dict)}
-    scores = ruleset.scores(result.state)
-    rows = sorted(({"seat": c, "name": f"Player {c}", "nation": nations.get(c, ""), "score": scores.get(c, 0)}
-                   for c in codes), key=lambda r: (-r["score"], r["seat"]))
+    seated = [SeatRecord(0, 0, c, f"{c.lower()}@example.org", f"Player {c}", "", "active") for c in codes]
+    rows = score_rows(ruleset, result.state, view, seated)
     events = [e.to_json() for e in result.events if Event.from_json(e.to_json()).visible_to(seat)]
     return {
         "game": {"name": f"{ruleset_name}-1", "title": view.get("title", ruleset.title), "ruleset": ruleset.name},

@@ -1,11 +1,11 @@
-"""HomeLock: one holder at a time among threads and among processes, even forked ones."""
+"""HomeLock and file_lock: one holder at a time among threads and among processes, even forked ones."""
 from __future__ import annotations
 
 import multiprocessing
 import threading
 import time
 
-from gm.store.locks import HomeLock
+from gm.store.locks import HomeLock, file_lock
 
 
 def _hold(lock: HomeLock, log, name: str, started=None) -> None:
@@ -49,3 +49,30 @@ def test_threads_take_turns(tmp_path):
         thread.join(10)
     assert len(log) == 6
     assert all(log[i].split()[0] == log[i + 1].split()[0] and log[i].endswith("in") for i in range(0, 6, 2))
+
+
+def _hold_file_lock(path, started, release) -> None:
+    with file_lock(path, wait=True) as held:
+        assert held
+        started.set()
+        release.wait(10)
+
+
+def test_a_held_file_lock_is_refused_without_waiting(tmp_path):
+    """Another process holds it: wait=False yields False at once; once let go, True."""
+    path = tmp_path / "locks" / "g1.lock"  # the folder is made on first use
+    context = multiprocessing.get_context("fork")
+    started, release = context.Event(), context.Event()
+    child = context.Process(target=_hold_file_lock, args=(path, started, release))
+    child.start()
+    try:
+        assert started.wait(10)
+        began = time.monotonic()
+        with file_lock(path, wait=False) as held:
+            assert held is False
+        assert time.monotonic() - began < 1  # refused, not waited for
+    finally:
+        release.set()
+        child.join(10)
+    with file_lock(path, wait=False) as held:
+        assert held is True

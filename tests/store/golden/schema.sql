@@ -1,0 +1,71 @@
+-- index ledger_account on ledger
+CREATE INDEX ledger_account ON ledger (account_id);
+-- index ledger_game_turn on ledger
+CREATE INDEX ledger_game_turn ON ledger (game_id, turn);
+-- index mail_taken_content on mail_taken
+CREATE INDEX mail_taken_content ON mail_taken (content_hash);
+-- index mail_taken_questions on mail_taken
+CREATE INDEX mail_taken_questions ON mail_taken (id) WHERE outcome = 'question';
+-- index outbox_due on outbox
+CREATE INDEX outbox_due ON outbox (status, next_attempt);
+-- index outbox_recipient on outbox
+CREATE INDEX outbox_recipient ON outbox (recipient, kind, queued);
+-- index outbox_report on outbox
+CREATE INDEX outbox_report ON outbox (game_id, turn, kind, status);
+-- index seat_players_seat on seat_players
+CREATE INDEX seat_players_seat ON seat_players (seat_id, from_turn);
+-- index submissions_current on submissions
+CREATE INDEX submissions_current ON submissions (seat_id, turn) WHERE current = 1;
+-- index submissions_seat_turn on submissions
+CREATE INDEX submissions_seat_turn ON submissions (seat_id, turn);
+-- index submissions_source on submissions
+CREATE INDEX submissions_source ON submissions (source);
+-- index turns_unpublished on turns
+CREATE INDEX turns_unpublished ON turns (game_id, number) WHERE published IS NULL;
+-- index waiting_open on waiting
+CREATE INDEX waiting_open ON waiting (ruleset, game_id) WHERE seated IS NULL;
+-- table absences on absences
+CREATE TABLE absences ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), seat_id INTEGER NOT NULL REFERENCES seats(id), starts TEXT NOT NULL, ends TEXT NOT NULL, source TEXT NOT NULL, created TEXT NOT NULL );
+-- table accounts on accounts
+CREATE TABLE accounts ( id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLATE NOCASE, name TEXT NOT NULL, created TEXT NOT NULL );
+-- table audit on audit
+CREATE TABLE audit ( id INTEGER PRIMARY KEY, at TEXT NOT NULL, game_id INTEGER, action TEXT NOT NULL, detail TEXT NOT NULL );
+-- table games on games
+CREATE TABLE games ( id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, ruleset TEXT NOT NULL, ruleset_version TEXT NOT NULL, scenario_name TEXT NOT NULL, scenario_text TEXT NOT NULL, seed INTEGER NOT NULL, status TEXT NOT NULL CHECK (status IN ('open', 'running', 'over')), turn INTEGER NOT NULL DEFAULT 1, deadline TEXT, options TEXT NOT NULL DEFAULT '{}', created TEXT NOT NULL , schedule TEXT, slot TEXT, due TEXT, held INTEGER NOT NULL DEFAULT 0);
+-- table ledger on ledger
+CREATE TABLE ledger ( id INTEGER PRIMARY KEY, date TEXT NOT NULL, account_id INTEGER NOT NULL REFERENCES accounts(id), game_id INTEGER REFERENCES games(id), kind TEXT NOT NULL CHECK (kind IN ('payment', 'bonus', 'turn charge', 'adjustment', 'discount award', 'forfeit', 'transfer')), credits INTEGER NOT NULL DEFAULT 0, money INTEGER NOT NULL DEFAULT 0, discount INTEGER NOT NULL DEFAULT 0, turn INTEGER, seat TEXT, ref INTEGER REFERENCES ledger(id), balance INTEGER NOT NULL, discount_after INTEGER NOT NULL, memo TEXT NOT NULL );
+-- table mail_taken on mail_taken
+CREATE TABLE mail_taken ( id INTEGER PRIMARY KEY, digest TEXT NOT NULL UNIQUE, message_id TEXT, content_hash TEXT NOT NULL, channel TEXT NOT NULL, source TEXT NOT NULL, sender TEXT, subject TEXT NOT NULL, received TEXT NOT NULL, outcome TEXT NOT NULL, results TEXT NOT NULL, answer TEXT NOT NULL , gm_answered TEXT);
+-- table migrations on migrations
+CREATE TABLE migrations (name TEXT PRIMARY KEY, applied TEXT NOT NULL);
+-- table outbox on outbox
+CREATE TABLE "outbox" ( id INTEGER PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('acknowledgement', 'report', 'resend', 'reminder', 'late', 'link', 'notice')), game_id INTEGER REFERENCES games(id), seat TEXT, turn INTEGER, recipient TEXT NOT NULL, recipient_name TEXT NOT NULL, subject TEXT NOT NULL, body TEXT NOT NULL, attachments TEXT NOT NULL, message_id TEXT NOT NULL UNIQUE, in_reply_to TEXT, refs TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('queued', 'sent', 'failed', 'cancelled')), attempts INTEGER NOT NULL DEFAULT 0, next_attempt TEXT NOT NULL, last_error TEXT, queued TEXT NOT NULL, sent TEXT );
+-- table portal_links on portal_links
+CREATE TABLE portal_links ( id TEXT PRIMARY KEY, seat_id INTEGER NOT NULL REFERENCES seats(id), created TEXT NOT NULL, expires TEXT NOT NULL, used TEXT );
+-- table reminders on reminders
+CREATE TABLE reminders ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), turn INTEGER NOT NULL, seat_id INTEGER NOT NULL REFERENCES seats(id), kind TEXT NOT NULL CHECK (kind IN ('reminder', 'late')), at TEXT NOT NULL, UNIQUE (game_id, turn, seat_id, kind) );
+-- table reports on reports
+CREATE TABLE reports ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), turn INTEGER NOT NULL, seat TEXT NOT NULL, pdf TEXT NOT NULL, json TEXT NOT NULL, pdf_sha256 TEXT NOT NULL, json_sha256 TEXT NOT NULL, rendered TEXT NOT NULL, UNIQUE (game_id, turn, seat) );
+-- table runs on runs
+CREATE TABLE runs ( id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT, summary TEXT NOT NULL DEFAULT '[]' );
+-- table seat_mail on seat_mail
+CREATE TABLE seat_mail ( seat_id INTEGER PRIMARY KEY REFERENCES seats(id), json_reports INTEGER NOT NULL DEFAULT 0 );
+-- table seat_players on seat_players
+CREATE TABLE seat_players ( id INTEGER PRIMARY KEY, seat_id INTEGER NOT NULL REFERENCES seats(id), account_id INTEGER NOT NULL REFERENCES accounts(id), from_turn INTEGER NOT NULL, reason TEXT NOT NULL, at TEXT NOT NULL );
+-- table seats on seats
+CREATE TABLE seats ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), code TEXT NOT NULL, account_id INTEGER NOT NULL REFERENCES accounts(id), secret_hash TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'active', joined TEXT NOT NULL, UNIQUE (game_id, code) );
+-- table slips on slips
+CREATE TABLE slips ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), seat_id INTEGER NOT NULL UNIQUE REFERENCES seats(id), taken TEXT NOT NULL, by TEXT NOT NULL CHECK (by IN ('player', 'default')), source TEXT NOT NULL, choices TEXT NOT NULL );
+-- table standbys on standbys
+CREATE TABLE standbys ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), email TEXT NOT NULL, name TEXT NOT NULL, added TEXT NOT NULL, seat_id INTEGER REFERENCES seats(id), -- the seat taken, once taken taken TEXT );
+-- table submissions on submissions
+CREATE TABLE submissions ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), seat_id INTEGER NOT NULL REFERENCES seats(id), turn INTEGER NOT NULL, channel TEXT NOT NULL, source TEXT NOT NULL, sender TEXT, received TEXT NOT NULL, archive TEXT NOT NULL, encoding TEXT NOT NULL, verdict TEXT NOT NULL CHECK (verdict IN ('accepted', 'rejected')), problems TEXT NOT NULL, orders TEXT NOT NULL, final INTEGER NOT NULL DEFAULT 0, current INTEGER NOT NULL DEFAULT 0 );
+-- table turns on turns
+CREATE TABLE turns ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), number INTEGER NOT NULL, seed INTEGER NOT NULL, ruleset_version TEXT NOT NULL, orders TEXT NOT NULL, events TEXT NOT NULL, state TEXT NOT NULL, state_hash TEXT NOT NULL, resolved TEXT NOT NULL, published TEXT, UNIQUE (game_id, number) );
+-- table waiting on waiting
+CREATE TABLE waiting ( id INTEGER PRIMARY KEY, game_id INTEGER REFERENCES games(id), ruleset TEXT NOT NULL, account_id INTEGER NOT NULL REFERENCES accounts(id), name TEXT NOT NULL, preferences TEXT NOT NULL DEFAULT '[]', came TEXT NOT NULL CHECK (came IN ('mail', 'slip', 'default')), source TEXT NOT NULL, added TEXT NOT NULL, seat_id INTEGER REFERENCES seats(id), seated TEXT );
+-- trigger ledger_no_delete on ledger
+CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+-- trigger ledger_no_update on ledger
+CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+-- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups
