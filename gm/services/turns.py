@@ -116,23 +116,14 @@ def run_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str
 
 def _run_turn_locked(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str,
                      rerun: bool = False) -> TurnSummary:
+    """The turn run, stage by stage, in one transaction: collect every seat's orders (the NMR
+    policy for seats without), resolve, store, charge, move the schedule on and change seats,
+    commit. Publishing the committed turn follows, outside (gm.services.publish)."""
     game = records.game_by_name(db, game_name)  # re-read under the lock
-    if game.status == "over":
-        raise GMError(f"game '{game.name}' is over; there are no more turns to run.")
-    ruleset, scenario = game_ruleset(game)
-    if ruleset.version != game.ruleset_version:
-        raise GMError(f"game '{game.name}' was created with {ruleset.name} {game.ruleset_version}, "
-                      f"but {ruleset.version} is installed. Install the matching gm version to run it.")
-    low, high = ruleset.seat_limits(scenario)
-    seated = len(records.seats_of(db, game.id))
-    if seated < low:
-        raise GMError(f"game '{game.name}' has {seated} seat(s); it needs at least {low}. "
-                      "Seat players with 'gm game join'.")
+    ruleset = _runnable(db, game)
     now = iso(clock.now())
     with transaction(db):
-        state = current_state(db, game)
-        if game.turn == 1 and not records.turns_of(db, game.id):
-            _store_turn(db, game, 0, game.seed, ruleset.version, {}, [], state, now)
+        state = _state_before(db, game, ruleset, now)
         orders = collect_orders(db, game, ruleset, state, game.turn)
         result = resolve_stored(ruleset, state, orders, game.seed, game.turn)
         outcome = ruleset.is_over(result.state)
@@ -140,20 +131,60 @@ def _run_turn_locked(db: sqlite_utils.Database, home: Home, clock: Clock, game_n
                              [e.to_json() for e in result.events], result.state, now)
         charges.settle_turn(db, game, game.turn, orders, state, result.state, outcome, now,
                             lambda: prizes.house_tables(home))
-        db.execute("UPDATE games SET turn = ?, status = ? WHERE id = ?",
-                   [game.turn + 1, "over" if outcome else "running", game.id])
-        records.audit(db, now, game.id, "turn run", {"turn": game.turn, "state_hash": digest})
-        if not rerun or outcome is not None:
-            # A re-run replays a turn already played: the turn now collected keeps its deadline.
-            cycle.advance_after_turn(db, game, clock.now(), outcome is not None)
-        notices, dropped = cycle.drop_outs(db, game, game.turn, now) if not outcome else ([], [])
-        charges.forfeit_drop_outs(db, game, dropped, now)
-        seat_mail.queue_seat_changes(db, home, clock, game, dropped)
+        _move_on(db, clock, game, digest, outcome is not None, rerun, now)
+        notices = _seat_changes(db, home, clock, game, outcome is not None, now)
         crash_point("turn:before-commit")
     crash_point("turn:after-commit")
     without_orders = tuple(code for code, entry in orders.items() if entry["by"] not in ("player", ROBOT_SEAT))
     return TurnSummary(game.name, game.turn, digest, without_orders, ruleset.turn_label(result.state),
                        outcome is not None, tuple(notices))
+
+
+def _runnable(db, game: GameRecord) -> Ruleset:
+    """The game's ruleset, once it is sure the game can run a turn: not over, made by the
+    installed ruleset version, and seated to the ruleset's minimum."""
+    if game.status == "over":
+        raise GMError(f"game '{game.name}' is over; there are no more turns to run.")
+    ruleset, scenario = game_ruleset(game)
+    if ruleset.version != game.ruleset_version:
+        raise GMError(f"game '{game.name}' was created with {ruleset.name} {game.ruleset_version}, "
+                      f"but {ruleset.version} is installed. Install the matching gm version to run it.")
+    low, _ = ruleset.seat_limits(scenario)
+    seated = len(records.seats_of(db, game.id))
+    if seated < low:
+        raise GMError(f"game '{game.name}' has {seated} seat(s); it needs at least {low}. "
+                      "Seat players with 'gm game join'.")
+    return ruleset
+
+
+def _state_before(db, game: GameRecord, ruleset: Ruleset, now: str) -> dict:
+    """The state the turn starts from; before the first turn, the start is stored as turn 0."""
+    state = current_state(db, game)
+    if game.turn == 1 and not records.turns_of(db, game.id):
+        _store_turn(db, game, 0, game.seed, ruleset.version, {}, [], state, now)
+    return state
+
+
+def _move_on(db, clock: Clock, game: GameRecord, digest: str, over: bool, rerun: bool, now: str) -> None:
+    """The game collects the next turn (or is over), the audit log says so, and the schedule
+    sets the next deadline."""
+    db.execute("UPDATE games SET turn = ?, status = ? WHERE id = ?",
+               [game.turn + 1, "over" if over else "running", game.id])
+    records.audit(db, now, game.id, "turn run", {"turn": game.turn, "state_hash": digest})
+    if not rerun or over:
+        # A re-run replays a turn already played: the turn now collected keeps its deadline.
+        cycle.advance_after_turn(db, game, clock.now(), over)
+
+
+def _seat_changes(db, home: Home, clock: Clock, game: GameRecord, over: bool, now: str) -> list[str]:
+    """Drop-outs after too many missed turns (standbys take their seats), their discounts
+    forfeited and their mails queued; notices for the GM."""
+    if over:
+        return []
+    notices, dropped = cycle.drop_outs(db, game, game.turn, now)
+    charges.forfeit_drop_outs(db, game, dropped, now)
+    seat_mail.queue_seat_changes(db, home, clock, game, dropped)
+    return notices
 
 
 def _store_turn(db, game, number, seed, version, orders, events, state, now) -> str:
