@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import copy
 
+from gm.core import scenarios
 from gm.core.model import Event, JSONObject, Order, Outcome, SeatInfo, TurnResult
-from gm.core.ruleset import ScenarioError, TurnSeeds
+from gm.core.ruleset import TurnSeeds
 
 from .battle import move
 from .board import (
@@ -32,18 +33,8 @@ from .orders import PLAY_VERBS, TROOP_COST, action_problem, place_problem, unkno
 def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> JSONObject:
     """The state before the first turn: claiming, placing or straight into round 1."""
     listed = {s["code"]: s for s in scenario["seats"]}
-    codes = [s.code for s in seats]
-    low, high = scenario["min_seats"], scenario["max_seats"]
-    if not low <= len(codes) <= high:
-        raise ScenarioError(f"{scenario['name']} is for {low} to {high} seats, not {len(codes)}")
-    for code in codes:
-        if code not in listed:
-            raise ScenarioError(f"seat {code} is not in {scenario['name']} "
-                                f"(its seats are {', '.join(listed)})")
-    if len(set(codes)) != len(codes):
-        raise ScenarioError("each seat may take part only once")
+    seating = scenarios.seating(scenario, list(listed), seats)
     names = {s.code: s.name for s in seats}
-    seating = [code for code in listed if code in names]
     state = {
         "ruleset": "clash",
         "scenario": copy.deepcopy(scenario),

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import copy
 
-from gm.core import census, victory
+from gm.core import census, scenarios, victory
 from gm.core.model import JSONObject, Order, Outcome, SeatInfo, TurnResult
-from gm.core.ruleset import ScenarioError, TurnSeeds
+from gm.core.ruleset import TurnSeeds
 
 from .actions import Turn, act, describe
 from .board import NEUTRAL, Board, alive, income, nation, nations
@@ -21,17 +21,8 @@ def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> J
     play is a seeded draw (D-ALL-4); the points target is fixed now (D-EMP-12).
     """
     listed = {c["code"]: c for c in scenario["countries"]}
-    codes = [s.code for s in seats]
-    low, high = scenario["min_seats"], scenario["max_seats"]
-    if not low <= len(codes) <= high:
-        raise ScenarioError(f"{scenario['name']} is for {low} to {high} seats, not {len(codes)}")
-    unknown = [c for c in codes if c not in listed]
-    if unknown:
-        raise ScenarioError(f"seat {unknown[0]} is not a country of {scenario['name']}")
-    if len(set(codes)) != len(codes):
-        raise ScenarioError("each country may be played by one seat only")
+    seating = scenarios.seating(scenario, list(listed), seats, "countries")
     names = {s.code: s.name for s in seats}
-    seating = [code for code in listed if code in names]
     order = list(seating)
     seeds.rng("order").shuffle(order)
     state = {

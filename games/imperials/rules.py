@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
+from gm.core import scenarios
 from gm.core.model import JSONObject, Order, Outcome, SeatInfo, TurnResult
 from gm.core.ruleset import ScenarioError, TurnSeeds
 
@@ -42,19 +43,10 @@ def options_of(scenario: JSONObject) -> JSONObject:
 def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> JSONObject:
     """The state before the set-up turn: the island dealt from seeds.rng("world")."""
     listed = {s["code"]: s for s in scenario["seats"]}
-    codes = [s.code for s in seats]
-    low, high = scenario["min_seats"], scenario["max_seats"]
-    if not low <= len(codes) <= high:
-        raise ScenarioError(f"{scenario['name']} is for {low} to {high} seats, not {len(codes)}")
-    unknown = [c for c in codes if c not in listed]
-    if unknown:
-        raise ScenarioError(f"seat {unknown[0]} is not in {scenario['name']} (its seats are {', '.join(listed)})")
-    if len(set(codes)) != len(codes):
-        raise ScenarioError("each seat may take part only once")
+    seating = scenarios.seating(scenario, list(listed), seats)
     options = options_of(scenario)
     mode = options["mode"]
     names = {s.code: s.name for s in seats}
-    seating = [code for code in listed if code in names]
     board = deal_board(scenario, seeds.rng("world"))
     title = scenario["title"] + (": Wonders & Warriors" if mode == "wonders" else "")
     return {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 
+from gm.core import scenarios
 from gm.core.model import JSONObject, SeatInfo
 from gm.core.ruleset import ScenarioError, TurnSeeds
 
@@ -44,22 +45,12 @@ def make_world(scenario: JSONObject, seats: int, mode: str, seeds: TurnSeeds) ->
 
 
 def new_state(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> JSONObject:
-    codes = [s.code for s in seats]
     listed = {s["code"]: s for s in scenario["seats"]}
-    low, high = scenario["min_seats"], scenario["max_seats"]
-    if not low <= len(codes) <= high:
-        raise ScenarioError(f"{scenario['name']} is for {low} to {high} empires, not {len(codes)}")
-    unknown = [c for c in codes if c not in listed]
-    if unknown:
-        raise ScenarioError(f"seat {unknown[0]} is not in {scenario['name']} "
-                            f"(its seats are {', '.join(listed)})")
-    if len(set(codes)) != len(codes):
-        raise ScenarioError("each seat may take part only once")
+    seating = scenarios.seating(scenario, list(listed), seats, "empires")
     options = options_of(scenario)
     if options["mode"] not in economy.MODES:
         raise ScenarioError(f"mode must be one of {', '.join(economy.MODES)}, not {options['mode']!r}")
     names = {s.code: s.name for s in seats}
-    seating = [code for code in listed if code in names]
     world = make_world(scenario, len(seating), options["mode"], seeds)
     state = {
         "ruleset": "mcempires",

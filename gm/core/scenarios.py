@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from gm.core.model import JSONObject
+from gm.core.model import JSONObject, SeatInfo
 from gm.core.ruleset import ScenarioError
 
 COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
@@ -103,3 +103,21 @@ class Fields:
             self.get(key, "str" if key in ("name", "title") else "int")
         for key, default in defaults.items():
             self.get(key, "str" if isinstance(default, str) else "int", required=False)
+
+
+def seating(scenario: JSONObject, listed: Sequence[str], seats: Sequence[SeatInfo],
+            nouns: str = "seats") -> list[str]:
+    """The seated codes in the scenario's order (`listed`), once it is sure the seats fit: between
+    the scenario's min_seats and max_seats of them, each one of its codes, none twice. Every
+    ruleset's new_game starts here, so a GM gets the same answer from every game; `nouns` is
+    what the game calls its seats ("countries", "empires")."""
+    codes = [s.code for s in seats]
+    low, high = scenario["min_seats"], scenario["max_seats"]
+    if not low <= len(codes) <= high:
+        raise ScenarioError(f"{scenario['name']} is for {low} to {high} {nouns}, not {len(codes)}")
+    unknown = [c for c in codes if c not in listed]
+    if unknown:
+        raise ScenarioError(f"seat {unknown[0]} is not in {scenario['name']} (its {nouns} are {', '.join(listed)})")
+    if len(set(codes)) != len(codes):
+        raise ScenarioError("each seat may take part only once")
+    return [code for code in listed if code in codes]
