@@ -75,6 +75,8 @@ sign_in_window = 300
 # in this many minutes (0: no limit), and this many requests from one client address an hour.
 mailed_link_minutes = 10
 link_requests_per_hour = 10
+# The reverse proxies (addresses or networks) whose X-Forwarded-For names the client; [] for none.
+trusted_proxies = ["127.0.0.1", "::1"]
 # Send the session cookie over HTTPS only: set true when a TLS proxy serves the portal.
 secure_cookies = false
 # The GM's portal password, hashed: set it with 'gm portal password', never by hand.

@@ -22,6 +22,7 @@ from gm.store.locks import HomeLock
 from gm.web.guard import SecretVault, SignInLimiter, csrf_token
 from gm.web.known_browsers import KnownBrowsers
 from gm.web.multipart import PortalRequest
+from gm.web.proxies import LOOPBACK, ClientAddress, trusted_networks
 from gm.web.session_cookie import PortalSessionInterface
 from gm.web.sessions import SessionRegister
 
@@ -124,6 +125,8 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
         local=threading.local(), writing=HomeLock(home.root / "portal-write.lock"),
         sessions=SessionRegister(sessions_file(home), hours * 3600),
         known=KnownBrowsers(app.config["SECRET_KEY"], secure=app.config["SESSION_COOKIE_SECURE"]))
+    trusted = trusted_networks(home.setting("portal", "trusted_proxies", LOOPBACK), str(home.settings_file))
+    app.wsgi_app = ClientAddress(app.wsgi_app, trusted)  # type: ignore[method-assign]
     open_database(home.database).conn.close()  # migrate once, before any request
     app.register_blueprint(player.blueprint)
     app.register_blueprint(gm_pages.blueprint)

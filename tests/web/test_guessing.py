@@ -3,8 +3,13 @@ lock the real player or GM out: per-address and per-seat (GM: all strangers toge
 budget of its own for a browser that signed in before, and one-time links that always work."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from gm.errors import GMError
+from gm.home import Home
+from gm.web.app import create_app
 from tests.web.conftest import GM_PASSWORD, Player
 from tests.web.test_portal import orders, set_gm_password
 
@@ -152,3 +157,50 @@ def test_gm_link_errors_are_one_line(gm, home, game):
     assert ran.code == 1 and ran.err.startswith("Error: --gm makes the GM's own link")
     ran = gm("portal", "link", "g1", home=home)
     assert ran.code == 1 and ran.err.startswith("Error: give the game and the seat")
+
+
+def behind_proxy(app, proxy: str, client: str) -> Player:
+    """A browser at `client`, reaching the portal through a proxy at `proxy` that appends the
+    client's address to X-Forwarded-For (as nginx's $proxy_add_x_forwarded_for does)."""
+    browser = app.test_client()
+    browser.environ_base.update(REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR=f"10.9.9.9, {client}")
+    return Player(browser)
+
+
+def fail_at_other_seats(player: Player, times: int) -> list[int]:
+    """Wrong secrets at as many different (unknown) seats: only the address limit can stop them."""
+    return [player.sign_in(f"X{n}", "guess-guess-guess").status_code for n in range(times)]
+
+
+def test_behind_a_trusted_proxy_the_address_limit_counts_each_client_not_the_proxy(app, game):
+    # 127.0.0.1 is trusted by default ([portal] trusted_proxies): gm serve listens there behind a proxy.
+    guesser = behind_proxy(app, "127.0.0.1", "203.0.113.66")
+    assert fail_at_other_seats(guesser, 10) == [401] * 10
+    page = guesser.sign_in("X99", "guess-guess-guess")
+    assert page.status_code == 429 and "Too many failed sign-ins from here" in page.text
+    # Another player through the same proxy, from a new browser, is not held up by the guesser.
+    assert behind_proxy(app, "127.0.0.1", "198.51.100.20").sign_in("BR", game["BR"]).status_code == 200
+
+
+def test_a_client_that_is_not_a_trusted_proxy_cannot_choose_its_address(app, game):
+    # The same guesses from one untrusted address, each naming a new address in the header.
+    guesses = [behind_proxy(app, "192.0.2.50", f"203.0.113.{n}").sign_in(f"X{n}", "guess-guess-guess").status_code
+               for n in range(10)]
+    assert guesses == [401] * 10
+    page = behind_proxy(app, "192.0.2.50", "198.51.100.21").sign_in("BR", game["BR"])
+    assert page.status_code == 429 and "Too many failed sign-ins from here" in page.text
+
+
+def test_trusted_proxies_are_the_gms_to_set_and_checked(home, game):
+    settings = Path(home) / "gm.toml"
+    text = settings.read_text(encoding="utf-8")
+    settings.write_text(text.replace("[portal]\n", '[portal]\ntrusted_proxies = ["10.0.0.0/8"]\n', 1), encoding="utf-8")
+    app = create_app(Home(home))
+    # Loopback is no longer trusted: its forwarded header is ignored ...
+    assert fail_at_other_seats(behind_proxy(app, "127.0.0.1", "203.0.113.7"), 10) == [401] * 10
+    assert behind_proxy(app, "127.0.0.1", "203.0.113.8").sign_in("BR", game["BR"]).status_code == 429
+    # ... and a proxy in 10.0.0.0/8 is trusted.
+    assert behind_proxy(app, "10.1.2.3", "203.0.113.9").sign_in("BR", game["BR"]).status_code == 200
+    settings.write_text(text.replace("[portal]\n", '[portal]\ntrusted_proxies = ["nginx"]\n', 1), encoding="utf-8")
+    with pytest.raises(GMError, match=r"trusted_proxies holds 'nginx', which is not an address"):
+        create_app(Home(home))
