@@ -159,3 +159,21 @@ def standings_context() -> dict:
         "turns": 60, "created": "2027-03-02T18:00:00Z", "outcome": FINAL_OUTCOME,
         "scores": sorted(rows, key=lambda row: (-row["score"], row["seat"])), "score_title": SCORE_TITLE,
     }
+
+
+def endgame_context(seat: str = "DE", status: str = "active", awarded: int = 3, now: int = 9) -> dict:
+    """The end-of-game report's context (gm/services/endgame.py gives the real one): a tied
+    winner, short of credits, whose prize was capped, with the house's prize table; or a seat
+    that dropped out and forfeited its discount."""
+    standings = standings_context()
+    player, nation = next((s[1], s[2]) for s in SEATS if s[0] == seat)
+    rows = [{**row, "status": "dropped" if row["seat"] == "RU" else "active"} for row in standings["scores"]]
+    return {
+        **standings, "scores": rows, "seat": seat, "player": player, "email": f"{player.lower()}@example.org",
+        "nation": nation, "won": seat in FINAL_OUTCOME["winners"], "status": status, "condition": "points",
+        "discount": {"now": now, "awarded": awarded, "earned": 4,
+                     "table": {"win": 4, "finish": 1, "knockout": 1, "by_condition": {"runaway": 6}},
+                     "cap": 10, "bonus_from": 10},
+        "credits": {"left": -1},
+        "slip": {"days": 14, "default": "join"},
+    }

@@ -13,9 +13,11 @@ from gm.render.environment import base_url, make_environment, render_report_html
 from gm.render.pdf import html_to_pdf, shared_images
 from gm.render.worker import Renderer, RenderJob
 from gm.rulesets import installed, template_dirs
+from gm.services.reports import ENDGAME_TEMPLATE
+from tests import golden
 
 from . import ruleset_report
-from .sample_game import FINAL_OUTCOME, report_context, standings_context
+from .sample_game import FINAL_OUTCOME, endgame_context, report_context, standings_context
 
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_PAGES = Path(__file__).parent / "golden_pages"
@@ -25,14 +27,9 @@ PICTURE = re.compile(r"data:image/png;base64,[A-Za-z0-9+/=]+")
 
 
 def check_golden(name: str, text: str) -> None:
-    """Compare with golden/<name>; GM_UPDATE_GOLDEN=1 rewrites it. A missing golden fails."""
+    """Compare with golden/<name>, the map picture named by its size."""
     text = PICTURE.sub(lambda m: f"data:image/png;base64,<{len(m[0])} characters>", text)
-    path = GOLDEN / name
-    if os.environ.get("GM_UPDATE_GOLDEN") == "1":
-        path.write_text(text, encoding="utf-8")
-    if not path.exists():
-        pytest.fail(f"golden file {path} is missing; run with GM_UPDATE_GOLDEN=1 to create it, then review it")
-    assert text == path.read_text(encoding="utf-8"), f"{name} differs from its golden (GM_UPDATE_GOLDEN=1 accepts)"
+    golden.check_golden(GOLDEN / name, text)
 
 
 CASES = {
@@ -41,7 +38,23 @@ CASES = {
     "report_DE_game_over.html": lambda env: render_report_html(
         env, report_context("DE", 60, deadline=None, outcome=FINAL_OUTCOME)),
     "standings.html": lambda env: render_standings_html(env, standings_context()),
+    "endgame_DE_won.html": lambda env: env.get_template(ENDGAME_TEMPLATE).render(endgame_context()),
+    "endgame_RU_dropped.html": lambda env: env.get_template(ENDGAME_TEMPLATE).render(
+        endgame_context("RU", status="dropped", awarded=0, now=0)),
 }
+
+
+def ruleset_report_html(ruleset_name: str) -> str:
+    """Turn 1 of a robot game of the ruleset (ruleset_report), rendered with its own templates."""
+    env = make_environment(None, template_dirs(installed()[ruleset_name]))
+    return render_report_html(env, ruleset_report.report_context(ruleset_name))
+
+
+@pytest.mark.parametrize("ruleset_name", sorted(installed()))
+def test_golden_html_of_every_rulesets_report(ruleset_name):
+    """What each ruleset's report says and how it is laid out, for a new engineer's review: a
+    change to a ruleset's view, its report part or the shared template shows here."""
+    check_golden(f"report_{ruleset_name}_turn1.html", ruleset_report_html(ruleset_name))
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

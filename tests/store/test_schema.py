@@ -4,11 +4,10 @@ GM_UPDATE_GOLDEN=1 rewrites tests/store/golden/schema.sql from a fresh `gm init`
 migration changes (or one is added) on purpose, and read the diff before committing it."""
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 
-import pytest
+from tests.golden import check_golden
 
 GOLDEN = Path(__file__).parent / "golden" / "schema.sql"
 
@@ -33,10 +32,4 @@ def test_a_fresh_home_has_the_golden_schema(tmp_path, gm):
     where = tmp_path / "home"
     assert gm("init", home=where).code == 0
     schema = normalised_schema(where / "gm.db")
-    if os.environ.get("GM_UPDATE_GOLDEN") == "1":
-        GOLDEN.write_text(schema, encoding="utf-8")
-    if not GOLDEN.exists():
-        pytest.fail(f"golden file {GOLDEN} is missing; run with GM_UPDATE_GOLDEN=1 to create it, then review it")
-    assert schema == GOLDEN.read_text(encoding="utf-8"), (
-        "the schema a fresh gm init makes differs from tests/store/golden/schema.sql: a migration changed. "
-        "If on purpose, rerun with GM_UPDATE_GOLDEN=1 and review the diff")
+    check_golden(GOLDEN, schema, "the schema a fresh gm init makes changed: a migration changed")

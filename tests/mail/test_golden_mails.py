@@ -1,0 +1,73 @@
+"""Every mail gm sends, as text, held in golden files (tests/mail/golden/) for review: a change to a
+mail template, or to what gm tells players in it, shows in the diff. Every template in
+templates/mail/ has a case here; a new mail needs one."""
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+from gm.mail.templates import mail_environment, write_mail
+from tests.golden import check_golden
+
+GOLDEN = Path(__file__).parent / "golden"
+GM = {"gm_name": "The Game Master, Example House"}
+FORM = "GAME clash-1\nPLAYER BR\nPASSWORD your-secret-here\nTURN 6\n# PLACE territory troops\nEND\n"
+
+ACCEPTED = {"verdict": "accepted", "seat": "BR", "game": "clash-1", "turn": 5, "final": True, "replaced": True,
+            "orders": [{"line": 5, "order": "PLACE LON 3"}, {"line": 6, "order": "ATTACK LON PAR 3"}],
+            "warnings": [{"line": 7, "text": "ATACK PAR BUR", "message": "unknown order; did you mean ATTACK?"},
+                         {"line": None, "text": "", "message": "2 troops left unplaced"}],
+            "seats_in": {"count": 3, "of": 4, "final": 2}, "deadline": "Fri 2026-11-27 18:00 UTC",
+            "where": "body"}
+REJECTED = {"verdict": "rejected", "seat": "FR", "game": "clash-1", "turn": 5, "earlier": False,
+            "problems": [{"line": 4, "text": "PLACE XYZ 2", "message": "XYZ is not a territory; did you mean SWE?"}],
+            "warnings": [], "seats_in": None, "deadline": None, "where": "attachment orders.txt"}
+REFUSED = {"verdict": "refused", "reason": "the secret for seat RU of clash-1 is wrong", "warnings": [],
+           "seats_in": None, "deadline": None, "where": "attachment ru.txt"}
+REPORT = {"game": {"name": "clash-1", "title": "Clash of Empires: Europe"}, "turn": 5, "turn_label": "round 5",
+          "next_label": "round 6", "seat": "BR", "player": "Alice", "again": False, "outcome": None,
+          "deadline": "Fri 2026-11-27 18:00 UTC",
+          "scores": [{"seat": "BR", "name": "Britain", "score": 3}, {"seat": "DE", "name": "Germany", "score": 3}],
+          "attachments": ["clash-1-5-BR.pdf", "clash-1-5-BR.json", "clash-1-6-BR-orders.txt"], "order_form": FORM}
+
+CASES = {
+    "acknowledgement_accepted": ("acknowledgement.txt", {"reply_subject": "Re: orders", "name": "Alice",
+                                                         "results": [ACCEPTED]}),
+    "acknowledgement_three_files": ("acknowledgement.txt", {"reply_subject": "Re: orders", "name": "",
+                                                            "results": [ACCEPTED, REJECTED, REFUSED]}),
+    "dropped": ("dropped.txt", {"game": "clash-1", "seat": "RU", "player": "Dmitri", "missed": 3, "last_turn": 7,
+                                "turn": 8, "standby": True}),
+    "late": ("late.txt", {"game": "clash-1", "turn": 5, "player": "Bruno", "seat": "FR",
+                          "until": "Sat 2026-11-28 18:00 UTC", "form": FORM}),
+    "link_asked": ("link.txt", {"game": "clash-1", "seat": "BR", "player": "Alice", "asked": True,
+                                "link": "https://portal.example.org/link/abc123",
+                                "expires": "2026-11-25 19:00 UTC"}),
+    "question": ("question.txt", {"reply_subject": "Re: when is the deadline?", "name": "Alice"}),
+    "reminder": ("reminder.txt", {"game": "clash-1", "seat": "FR", "player": "Bruno", "turn": 5,
+                                  "deadline": "Fri 2026-11-27 18:00 UTC", "left": 2, "form": FORM}),
+    "report": ("report.txt", REPORT),
+    "report_game_over": ("report.txt", {**REPORT, "order_form": "", "attachments": ["clash-1-60-BR.pdf"],
+                                        "outcome": {"winners": ["BR", "DE"], "reason": "most victory points"}}),
+    "seated": ("seated.txt", {"game": "clash-2", "seat": "FR", "name": "Bruno", "secret": "7f3k-29qa-xm4p",
+                              "taken": 2, "seats": 4}),
+    "slip_default": ("slip_default.txt", {"game": "clash-1", "seat": "BR", "name": "Alice", "days": 14,
+                                          "notes": ["You are on the list for the next game of Clash of Empires."]}),
+    "started": ("started.txt", {"game": "clash-2", "seat": "FR", "name": "Bruno",
+                                "deadline": "Fri 2026-12-04 18:00 UTC"}),
+    "welcome": ("welcome.txt", {"game": "clash-1", "seat": "RU", "player": "Erin", "turn": 8, "last_turn": 7,
+                                "deadline": "Fri 2026-11-27 18:00 UTC", "secret": "m2xq-88ka-p0zt"}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_every_mail_reads_as_it_did(case):
+    template, context = CASES[case]
+    written = write_mail(mail_environment(None), template, {**GM, **context})
+    check_golden(GOLDEN / f"{case}.txt", f"Subject: {written.subject}\n\n{written.body}", "a mail's text changed")
+
+
+def test_every_mail_template_has_a_golden_case():
+    templates = {p.name for p in Path(str(files("gm_templates.mail"))).glob("*.txt")}
+    assert templates == {template for template, _ in CASES.values()}
