@@ -1,11 +1,13 @@
-"""The order form survives copy and paste: copied out of a seat's report PDF with pdftotext, plain
-and -layout, it passes `gm orders check` unchanged but for the password, in every ruleset."""
+"""The order form survives copy and paste: copied out of a seat's report PDF with pdftotext (plain
+and -layout, as poppler-based viewers copy) and with PDFium (the engine of Chromium's PDF viewer),
+it passes `gm orders check` unchanged but for the password, in every ruleset."""
 from __future__ import annotations
 
 import re
 import subprocess
 from pathlib import Path
 
+import pypdfium2
 import pytest
 
 from gm.rulesets import installed
@@ -13,11 +15,21 @@ from gm.rulesets import installed
 NAMES = sorted(installed())
 
 
-def copied_form(pdf: Path, *modes: str) -> list[str]:
+def copied_text(pdf: Path, mode: str) -> str:
+    """The PDF's text as a viewer copies it: pdftotext plain or -layout, or PDFium ("pdfium")."""
+    if mode == "pdfium":
+        document = pypdfium2.PdfDocument(pdf)
+        try:
+            return "\n".join(document[n].get_textpage().get_text_range() for n in range(len(document)))
+        finally:
+            document.close()
+    return subprocess.run(["pdftotext", *([mode] if mode else []), str(pdf), "-"], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def copied_form(pdf: Path, mode: str) -> list[str]:
     """What a player gets who selects the form in the PDF: from its GAME line to its END."""
-    text = subprocess.run(["pdftotext", *modes, str(pdf), "-"], check=True, capture_output=True,
-                          text=True).stdout
-    lines = text.splitlines()
+    lines = copied_text(pdf, mode).splitlines()
     start = next(i for i, line in enumerate(lines) if line.strip().startswith("GAME "))
     end = next(i for i, line in enumerate(lines) if i > start and line.strip() == "END")
     return lines[start:end + 1]
@@ -45,11 +57,11 @@ def played_one_turn(gm, home: Path, name: str) -> tuple[str, str]:
 def test_the_form_copied_out_of_the_pdf_checks(gm, home, tmp_path, name):
     seat, secret = played_one_turn(gm, home, name)
     pdf = home / "reports" / "g" / "1" / f"{seat}.pdf"
-    for modes in ((), ("-layout",)):
-        lines = copied_form(pdf, *modes)
+    for mode in ("", "-layout", "pdfium"):
+        lines = copied_form(pdf, mode)
         assert any(line.lstrip().startswith("#") for line in lines)  # comments made it through
         typed = [re.sub(r"PASSWORD\s+\S.*", f"PASSWORD {secret}", line) for line in lines]
-        path = tmp_path / f"copied{''.join(modes)}.txt"
+        path = tmp_path / f"copied{mode}.txt"
         path.write_text("\n".join(typed) + "\n", encoding="utf-8")
         ran = gm("orders", "check", path, home=home)
         # Warnings are allowed (an Empires form uses none of its 16 actions yet); errors are not.
