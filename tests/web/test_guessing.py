@@ -194,13 +194,15 @@ def test_a_client_that_is_not_a_trusted_proxy_cannot_choose_its_address(app, gam
 def test_trusted_proxies_are_the_gms_to_set_and_checked(home, game):
     settings = Path(home) / "gm.toml"
     text = settings.read_text(encoding="utf-8")
-    settings.write_text(text.replace("[portal]\n", '[portal]\ntrusted_proxies = ["10.0.0.0/8"]\n', 1), encoding="utf-8")
+    default = 'trusted_proxies = ["127.0.0.1", "::1"]\n'
+    assert default in text  # gm init writes the default; the GM changes that line
+    settings.write_text(text.replace(default, 'trusted_proxies = ["10.0.0.0/8"]\n', 1), encoding="utf-8")
     app = create_app(Home(home))
     # Loopback is no longer trusted: its forwarded header is ignored ...
     assert fail_at_other_seats(behind_proxy(app, "127.0.0.1", "203.0.113.7"), 10) == [401] * 10
     assert behind_proxy(app, "127.0.0.1", "203.0.113.8").sign_in("BR", game["BR"]).status_code == 429
     # ... and a proxy in 10.0.0.0/8 is trusted.
     assert behind_proxy(app, "10.1.2.3", "203.0.113.9").sign_in("BR", game["BR"]).status_code == 200
-    settings.write_text(text.replace("[portal]\n", '[portal]\ntrusted_proxies = ["nginx"]\n', 1), encoding="utf-8")
+    settings.write_text(text.replace(default, 'trusted_proxies = ["nginx"]\n', 1), encoding="utf-8")
     with pytest.raises(GMError, match=r"trusted_proxies holds 'nginx', which is not an address"):
         create_app(Home(home))
