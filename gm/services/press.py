@@ -238,14 +238,14 @@ def report_press(db: sqlite_utils.Database, game: GameRecord, seat: str, turn: i
 def seat_press(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord,
                seats: list[SeatRecord] | None = None) -> dict:
     """What the portal's press section shows a seat: its newest messages (received and sent,
-    newest first) and what its form may do (whether press is open, signed, to everyone only).
+    newest first; `older`: there are more) and what its form may do (whether press is open, signed, to everyone only).
     seats: the game's seats if the caller read them already."""
-    newest, total = stored.of_seat(db, game.id, seat.code, PORTAL_SHOWN)
+    newest = stored.of_seat(db, game.id, seat.code, PORTAL_SHOWN + 1)  # one more: are there older ones?
     mode = game_setting(game, "press")
     closed = ("This game is over." if game.status == "over" else "The GM allows no press in this game."
               if mode == "none" else "You have left this game." if seat.status != "active" else None)
-    return {"messages": [dict(_shown(p, seat.code), turn=p.turn) for p in newest], "total": total,
-            "closed": closed, "mode": mode,
+    return {"messages": [dict(_shown(p, seat.code), turn=p.turn) for p in newest[:PORTAL_SHOWN]],
+            "older": len(newest) > PORTAL_SHOWN, "closed": closed, "mode": mode,
             "to_all_only": game_setting(game, "press-to") == "all", "limit": game_setting(game, "press-length"),
             "seats": [s.code for s in seats or records.seats_of(db, game.id) if s.code != seat.code]}
 

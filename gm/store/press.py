@@ -64,15 +64,13 @@ def of_game(db: sqlite_utils.Database, game_id: int) -> list[PressRecord]:
     return [_record(row) for row in rows.fetchall()]
 
 
-def of_seat(db: sqlite_utils.Database, game_id: int, seat: str, limit: int) -> tuple[list[PressRecord], int]:
-    """(the `limit` newest messages a seat sent or received in a game, newest first; how many
-    there are in all): what the portal lists, without reading a long game's every message."""
-    where = ("p.game_id = ? AND (s.code = ? OR EXISTS (SELECT 1 FROM json_each(p.recipients) r "
-             "WHERE r.value = ?))")
-    rows = db.execute(f"SELECT {_COLUMNS} WHERE {where} ORDER BY p.id DESC LIMIT ?", [game_id, seat, seat, limit])
-    total = db.execute(f"SELECT count(*) FROM press p LEFT JOIN seats s ON s.id = p.sender_seat_id WHERE {where}",
-                       [game_id, seat, seat]).fetchone()[0]
-    return [_record(row) for row in rows.fetchall()], total
+def of_seat(db: sqlite_utils.Database, game_id: int, seat: str, limit: int) -> list[PressRecord]:
+    """The `limit` newest messages a seat sent or received in a game, newest first: what the
+    portal lists, read newest first through the game's index and stopped at `limit`."""
+    rows = db.execute(f"""SELECT {_COLUMNS} WHERE p.game_id = ? AND (s.code = ? OR EXISTS (
+                              SELECT 1 FROM json_each(p.recipients) r WHERE r.value = ?))
+                          ORDER BY p.id DESC LIMIT ?""", [game_id, seat, seat, limit])
+    return [_record(row) for row in rows.fetchall()]
 
 
 def from_source(db: sqlite_utils.Database, source_prefix: str) -> list[PressRecord]:

@@ -107,4 +107,4 @@ def test_the_seat_page_lists_the_newest_press_first(signed_in, home, gm):
     section = signed_in.get("/").text.split('id="press"')[1].split("</section>")[0]
     assert section.index("From the top.") < section.index("message 21") < section.index("message 3")
     assert "message 2<" not in section
-    assert "The newest 20 of 23 messages; each is in the report of its turn." in section
+    assert "The newest 20 messages; the older ones are in the reports of their turns." in section

@@ -35,6 +35,8 @@ def migrate(db: sqlite_utils.Database) -> None:
             sent TEXT NOT NULL
         );
         CREATE INDEX press_game_turn ON press (game_id, turn);
+        -- A game's messages newest first, for the portal, without sorting them all.
+        CREATE INDEX press_game ON press (game_id);
         CREATE INDEX press_source ON press (source);
         """)
     old = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").fetchone()[0]

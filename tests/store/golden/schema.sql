@@ -12,6 +12,8 @@ CREATE INDEX outbox_due ON outbox (status, next_attempt);
 CREATE INDEX outbox_recipient ON outbox (recipient, kind, queued);
 -- index outbox_report on outbox
 CREATE INDEX outbox_report ON outbox (game_id, turn, kind, status);
+-- index press_game on press
+CREATE INDEX press_game ON press (game_id);
 -- index press_game_turn on press
 CREATE INDEX press_game_turn ON press (game_id, turn);
 -- index press_source on press
