@@ -21,6 +21,7 @@ from gm.cli import (
     mail,
     orders,
     portal,
+    press,  # noqa: F401  (adds gm game announce and gm game press)
     report,
     rules,
     seat,

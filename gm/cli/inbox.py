@@ -152,6 +152,8 @@ def describe(item: Taken) -> list[str]:
             text = f"refused: {result['reason']}"
         elif verdict == "request":
             text = f"request for {result['seat']} in {result['game']}"
+        elif verdict == "press":
+            text = f"press from {result['seat']} in {result['game']}"
         elif verdict == "signup":
             text = (f"sign-up for {result['target']}" if result["taken"]
                     else "sign-up refused: " + result["note"].splitlines()[0])
@@ -162,9 +164,17 @@ def describe(item: Taken) -> list[str]:
                 text += " (replaces the earlier submission)"
             if result.get("problems"):
                 text += f"; {len(result['problems'])} problem(s)"
-        lines.append(f"{item.where}: {text}")
+        lines.append(f"{item.where}: {text}{_press_note(result.get('press') or [])}")
     lines[-1] += f"; answer: {item.answer}"
     return lines
+
+
+def _press_note(press: list) -> str:
+    """'; press: 2 sent, 1 not sent' for a turn file that held press."""
+    if not press:
+        return ""
+    sent = sum(1 for p in press if p["sent"])
+    return f"; press: {sent} sent" + (f", {len(press) - sent} not sent" if sent < len(press) else "")
 
 
 def _send(db, home_, send: bool) -> None:

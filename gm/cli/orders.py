@@ -50,12 +50,17 @@ def read_file(path: Path) -> bytes:
         raise GMError(f"cannot read {path}: {exc.strerror}.") from exc
 
 
-def print_problems(path: Path, checked) -> None:
-    """A check's refusal, problems and warnings as FILE:LINE: message, in line order."""
+def print_problems(path: Path, checked, press: bool = False) -> None:
+    """A check's refusal, problems and warnings as FILE:LINE: message, in line order; with
+    press, a warning for each press message that would not be sent as written (a submit says
+    what became of each message itself)."""
     if checked.refusal:
         typer.echo(f"{path}: refused: {checked.refusal}", err=True)
     said = [(p.line, 0, p.message) for p in checked.problems] + [(w.line, 1, f"warning: {w.message}")
                                                                 for w in checked.warnings]
+    # Press is checked again, against the game, when it is sent; what is wrong as written shows now.
+    said += [(d.line, 1, f"warning: this press would not be sent: {d.problem}")
+             for d in (checked.press if press else ()) if d.problem]
     for line, kind, message in sorted(said):
         typer.echo(f"{path}: {message}" if kind and not line else f"{path}:{line}: {message}", err=True)
 
@@ -76,7 +81,7 @@ def check(
     bad = False
     for path in files:
         checked = turnfiles.check_turn_file(db, home_, read_file(path))
-        print_problems(path, checked)
+        print_problems(path, checked, press=True)
         if checked.accepted:
             typer.echo(f"{path}: OK, {len(checked.orders)} order(s) for {checked.seat.code} in "
                        f"{checked.game.name}, turn {checked.game.turn}")
@@ -91,7 +96,7 @@ def check_by_report(files: list[Path], report_path: Path) -> None:
     bad = False
     for path in files:
         checked = offline.check_offline(report, read_file(path))
-        print_problems(path, checked)
+        print_problems(path, checked, press=True)
         if checked.accepted:
             typer.echo(f"{path}: OK as far as the report can tell, {len(checked.orders)} order(s) for "
                        f"{report.seat} in {report.game}, turn {report.turn + 1}; left to the GM's check: "

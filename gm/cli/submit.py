@@ -22,6 +22,9 @@ def submit(
         receipt = turnfiles.submit(db, home_, clock(), read_file(path), "file", str(path))
         checked = receipt.checked
         print_problems(path, checked)
+        bad = print_press(path, receipt.press) or bad
+        if checked.press_only and checked.seat is not None:
+            continue
         if checked.refusal:
             bad = True
             continue
@@ -34,3 +37,13 @@ def submit(
             bad = True
     if bad:
         raise typer.Exit(1)
+
+
+def print_press(path: Path, results) -> bool:
+    """What became of each press message, FILE:LINE: ...; whether any was not sent."""
+    for result in results:
+        if result.sent:
+            typer.echo(f"{path}:{result.line}: press sent to {result.to}")
+        else:
+            typer.echo(f"{path}:{result.line}: press NOT sent: {result.reason}", err=True)
+    return any(not result.sent for result in results)

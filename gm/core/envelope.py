@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from gm.core.forms import copyable
 from gm.core.model import Problem
+from gm.core.press import PressDraft, PressReader, is_press_end, is_press_head
 
 # A turn file is a few kilobytes; anything far larger is a mistake or an attack.
 DEFAULT_MAX_BYTES = 1_000_000
@@ -84,6 +85,8 @@ class Envelope:
     lines: the order lines between the header and END, as (line number, text), comments removed.
     problems: what is wrong with the envelope itself (missing GAME, no END, bad TURN, ...).
     warnings: what the envelope ignored that the player probably meant (a FINAL after END).
+    press: the press messages written between the header and END (gm/core/press.py); their
+        lines are not among `lines`, and a problem in one is that message's alone.
     """
 
     game: str | None = None
@@ -95,10 +98,17 @@ class Envelope:
     lines: tuple[tuple[int, str], ...] = ()
     problems: tuple[Problem, ...] = field(default_factory=tuple)
     warnings: tuple[Problem, ...] = ()
+    press: tuple[PressDraft, ...] = ()
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def press_only(self) -> bool:
+        """Press and nothing else: no order, no FINAL, no ABSENT. Such a file sends its press
+        and leaves the seat's orders as they were."""
+        return bool(self.press) and not self.lines and not self.final and self.absence is None
 
 
 def clean_line(raw: str) -> str:
@@ -118,11 +128,15 @@ def read_envelope(text: str) -> Envelope:
     absence: tuple[int, str, str] | None = None
     started = False
     ended = 0  # the END line's number; 0 until it is seen
+    press = PressReader()
     numbered = list(enumerate(text.splitlines(), start=1))
     for number, raw in numbered:
         if raw.lstrip().startswith(">"):
             continue  # quoted reply text
         line = clean_line(raw)
+        if press.in_block and not (line.upper() == "END" or is_press_end(line)):
+            press.body(raw)  # a press message keeps its blank lines and its #
+            continue
         if not line:
             continue
         word, _, rest = line.partition(" ")
@@ -132,10 +146,16 @@ def read_envelope(text: str) -> Envelope:
                 started = True
                 _header(values, where, keyword, rest, number, problems)
             continue
+        if press.in_block:  # its ENDPRESS, or the file's END before one
+            press.close(ended_properly=is_press_end(line))
+            if is_press_end(line):
+                continue
         if keyword == "END":
             ended = number
             break
-        if keyword == "FINAL" and not rest:
+        if is_press_head(line):
+            press.head(number, raw, line)
+        elif keyword == "FINAL" and not rest:
             final = True
         elif keyword == "ABSENT":
             dates = rest.split()
@@ -150,6 +170,7 @@ def read_envelope(text: str) -> Envelope:
     if not started:
         problems.append(Problem(0, "no turn file found: the orders must start with a line 'GAME <game name>' and end with 'END'"))
         return Envelope(problems=tuple(problems))
+    press.close(ended_properly=False)  # a block still open when the file ran out
     if not ended:
         problems.append(Problem(0, "the turn file has no END line: put END after the last order"))
     for word in ("PLAYER", "PASSWORD"):
@@ -172,6 +193,7 @@ def read_envelope(text: str) -> Envelope:
         lines=tuple(lines),
         problems=tuple(problems),
         warnings=warnings,
+        press=tuple(press.drafts),
     )
 
 

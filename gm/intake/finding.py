@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gm.core.envelope import clean_line
+from gm.core.press import is_press_end, opens_block
 from gm.intake.letter import Text
 
 # Lines that start what a mail program copied from an earlier mail: Outlook's and Thunderbird's
@@ -86,14 +87,20 @@ def _first_with_blocks(parts: list[list[str]]) -> list[str]:
 
 
 def _blocks(lines: list[str]) -> tuple[list[str], list[str]]:
-    """(turn files with an END, a GAME block that never ended); quoted lines are skipped."""
+    """(turn files with an END, a GAME block that never ended); quoted lines are skipped, and so
+    is a press message's text: "Game on!" there starts no turn file."""
     complete: list[str] = []
     start = None
+    in_press = False
     for number, line in enumerate(lines):
         if line.lstrip().startswith(">"):
             continue
         words = clean_line(line).split()
         keyword = words[0].upper() if words else ""
+        if in_press and " ".join(words).upper() != "END":  # only a bare END cuts a message short
+            in_press = not is_press_end(clean_line(line))
+            continue
+        in_press = start is not None and opens_block(line, clean_line(line))
         if keyword == "GAME" and len(words) == 2:
             start = number
         elif keyword == "END" and start is not None:

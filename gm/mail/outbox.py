@@ -65,6 +65,14 @@ def queue(db: sqlite_utils.Database, now: datetime, *, kind: str, recipient: str
          iso(now)]).lastrowid
 
 
+def follow_up(message_id: str, references: list) -> dict:
+    """The threading of a mail that answers the one with this Message-ID and References: the
+    thread's root and the last few ancestors are enough for every mail program (RFC 5322 3.6.4)."""
+    ancestors = list(references) + [message_id]
+    return {"in_reply_to": message_id,
+            "references": ancestors if len(ancestors) <= 10 else ancestors[:1] + ancestors[-9:]}
+
+
 _COLUMNS = ("id, kind, game_id, seat, turn, recipient, recipient_name, subject, body, attachments, "
             "message_id, in_reply_to, refs, status, attempts, next_attempt, last_error")
 

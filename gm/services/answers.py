@@ -21,7 +21,7 @@ from gm.store import records
 # Every key an acknowledgement template may use, so a GM's template never meets a missing one.
 _SHOWN = {"where": "", "verdict": "", "reason": "", "game": None, "seat": None, "turn": None, "final": False,
           "replaced": False, "deadline": None, "orders": [], "problems": [], "earlier": False, "note": "",
-          "warnings": [], "seats_in": None}
+          "warnings": [], "seats_in": None, "press": []}
 
 
 def refused(where: str, reason: str) -> dict:
@@ -29,10 +29,15 @@ def refused(where: str, reason: str) -> dict:
 
 
 def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: TurnFile) -> dict:
-    """A submitted turn file's result: accepted or rejected with its orders and problems, or refused."""
+    """A submitted turn file's result: accepted or rejected with its orders and problems, or
+    refused; a file of press only, verdict 'press'; and what became of each press message."""
     checked = receipt.checked
+    press = {"press": [r.to_json() for r in receipt.press]} if receipt.press else {}
+    if checked.press_only and checked.seat is not None:
+        return {"where": found.where, "verdict": "press", "game": checked.game.name, "seat": checked.seat.code,
+                "turn": checked.game.turn, **press}
     if checked.refusal is not None:
-        return refused(found.where, checked.refusal)
+        return dict(refused(found.where, checked.refusal), **press)
     game, seat = checked.game, checked.seat
     result = {
         "where": found.where, "verdict": "accepted" if checked.accepted else "rejected",
@@ -41,7 +46,7 @@ def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: T
         "orders": [_order(o.to_json()) for o in checked.orders],
         "problems": [_problem(p.to_json(), found) for p in checked.problems],
         "warnings": [_problem(w.to_json(), found) for w in checked.warnings],
-        "seats_in": seats_in(db, game.id, game.turn),
+        "seats_in": seats_in(db, game.id, game.turn), **press,
     }
     if not checked.accepted:
         # Whether a valid submission of this seat still counts.
@@ -49,8 +54,15 @@ def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: T
     return result
 
 
-def from_submission(db: sqlite_utils.Database, submission_id: int, found: TurnFile) -> dict:
-    """The result of a turn file stored by an earlier, interrupted run, read back from its row."""
+def from_press_sent(press: list, found: TurnFile, envelope) -> dict:
+    """The result of a file of press only that an earlier, interrupted run sent."""
+    return {"where": found.where, "verdict": "press", "game": envelope.game, "seat": envelope.player,
+            "press": [r.to_json() for r in press]}
+
+
+def from_submission(db: sqlite_utils.Database, submission_id: int, found: TurnFile, press: list = ()) -> dict:
+    """The result of a turn file stored by an earlier, interrupted run, read back from its row
+    (with the press it sent then)."""
     row = db.execute("""SELECT g.name, s.code, sub.turn, sub.verdict, sub.orders, sub.problems, sub.final, g.deadline,
                                EXISTS (SELECT 1 FROM submissions e WHERE e.seat_id = sub.seat_id AND e.turn = sub.turn
                                        AND e.id < sub.id AND e.verdict = 'accepted')
@@ -64,6 +76,7 @@ def from_submission(db: sqlite_utils.Database, submission_id: int, found: TurnFi
         "replaced": bool(earlier) and verdict == "accepted", "deadline": deadline, "earlier": bool(earlier),
         "orders": [_order(o) for o in json.loads(orders)],
         "problems": [_problem(p, found) for p in json.loads(problems)],
+        "press": [r.to_json() for r in press],
     }
 
 

@@ -82,10 +82,7 @@ def report_thread(db: sqlite_utils.Database, mail: dict, domain: str) -> dict:
                           where).fetchone()
     if previous is None:
         return {"message_id": message_id}
-    # The thread's root and the last few ancestors are enough for every mail program (RFC 5322 3.6.4).
-    ancestors = json.loads(previous[1]) + [previous[0]]
-    references = ancestors if len(ancestors) <= 10 else ancestors[:1] + ancestors[-9:]
-    return {"message_id": message_id, "in_reply_to": previous[0], "references": references}
+    return {"message_id": message_id, **outbox.follow_up(previous[0], json.loads(previous[1]))}
 
 
 @dataclass(frozen=True)

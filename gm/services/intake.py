@@ -24,8 +24,8 @@ from gm.intake.sources import Incoming, MailSource
 from gm.intake.verified import VerifiedSecrets
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment
-from gm.services import turnfiles
-from gm.services.answers import Answerer, from_receipt, from_submission, refused
+from gm.services import press, turnfiles
+from gm.services.answers import Answerer, from_press_sent, from_receipt, from_submission, refused
 from gm.services.requests import answer_request, is_request
 from gm.services.signups import take_join
 from gm.services.slips import answer_slip
@@ -38,7 +38,7 @@ TAKEN_PER_SYNC = 200
 # SQLite's page cache for a run of intake, in KiB.
 RUN_CACHE_KIB = 64 * 1024
 # Outcomes, worst first: the message's outcome is the worst of its turn files'.
-_WORST_FIRST = ("refused", "rejected", "request", "accepted")
+_WORST_FIRST = ("refused", "rejected", "request", "press", "accepted")
 # A message without any turn file that a person wrote is a "question" for the GM's list.
 
 
@@ -201,12 +201,15 @@ class Intake:
     def _turn_file(self, item: Read, number: int, found) -> dict:
         source = f"mail:{item.digest}:{number}"
         stored = self.db.execute("SELECT id FROM submissions WHERE source = ?", [source]).fetchone()
-        if stored:  # stored before a crash cut this message short: never store it twice
-            return from_submission(self.db, stored[0], found)
         envelope = read_envelope(found.text)
-        if envelope.ok and is_slip(list(envelope.lines)):
+        sent = press.sent_before(self.db, source) if envelope.press else []
+        if stored:  # stored before a crash cut this message short: never store it twice
+            return from_submission(self.db, stored[0], found, sent)
+        if sent:  # its press went before a crash: never twice
+            return from_press_sent(sent, found, envelope)
+        if envelope.ok and not envelope.press and is_slip(list(envelope.lines)):
             return answer_slip(self.db, self.clock, self.secrets, envelope, found.where, source)
-        if is_request(envelope):
+        if not envelope.press and is_request(envelope):
             return answer_request(self.db, self.secrets, envelope, item.letter, found.where)
         refusal = self._wrong_sender(envelope, item.letter)
         if refusal:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from gm.core.envelope import TurnFileError, decode_turn_file, read_envelope
 from gm.core.model import Order, Problem
+from gm.core.press import PressDraft
 from gm.core.warnings import near_codes, view_codes
 from gm.errors import GMError
 from gm.rulesets import installed
@@ -64,6 +65,7 @@ class OfflineCheck:
     orders: list[Order] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
+    press: tuple[PressDraft, ...] = ()
 
     @property
     def accepted(self) -> bool:
@@ -82,6 +84,7 @@ def check_offline(report: Report, data: bytes) -> OfflineCheck:
     checked.refusal = _refusal(report, envelope)
     if checked.refusal:
         return checked
+    checked.press = envelope.press
     ruleset = installed().get(report.ruleset)
     if ruleset is None:
         raise GMError(f"the report is of a game of '{report.ruleset}', which is not installed here. "

@@ -17,7 +17,7 @@ from gm.core.ruleset import Ruleset
 from gm.errors import GMError
 from gm.home import Home
 from gm.rulesets import template_dirs
-from gm.services import charges, endgame, prizes, scores
+from gm.services import charges, endgame, press, prizes, scores
 from gm.services.games import game_ruleset, score_title
 from gm.store import records
 from gm.store.records import GameRecord, TurnRecord
@@ -138,6 +138,8 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
             context.update(seat_notes(db, game, seat, [by_number[n].orders for n in sorted(by_number) if 1 <= n <= number],
                                       number))
             context["credits"] = charges.report_credits(db, game, number, seat.code)
+            context["press"] = press.report_press(db, game, seat.code, number)
+            context["press_how"] = press.press_how(game, [s.code for s in seats if s.code != seat.code])
             pdf = folder / f"{seat.code}.pdf"
             html = render_report_html(env, context)
             jobs.append(RenderJob(html, base_url(), turn.resolved, f"{game.name}/{number}/{seat.code}", pdf,

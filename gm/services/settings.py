@@ -56,6 +56,13 @@ def _choice(*options: str) -> Callable[[str], str]:
     return read
 
 
+def _length(text: str) -> int:
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 10_000:
+        raise ValueError("a number of characters from 1 to 10000")
+    return int(text)
+
+
 def _flag(text: str) -> bool:
     if text.lower() in ("yes", "on", "true", "1"):
         return True
@@ -92,6 +99,11 @@ SETTINGS = {s.name: s for s in [
     Setting("slip-days", 14, "days after the game's end before an unanswered return slip gets slip-default", _count),
     Setting("slip-default", "join", "an unanswered return slip: join (the next game, if credits are left; rule 11.5) or none",
             _choice("join", "none")),
+    Setting("press", "signed", "messages between players through gm: none, signed (they see the sender's seat) "
+            "or anonymous", _choice("none", "signed", "anonymous")),
+    Setting("press-to", "any", "whom press may go to: any (one seat, several or all) or all (broadcast only)",
+            _choice("any", "all")),
+    Setting("press-length", 5000, "most characters in one press message (1-10000)", _length),
     Setting("signups", "gm", "players who JOIN by mail: gm (the GM seats them: gm game seat-waiting) or auto (seated at once)",
             _choice("gm", "auto")),
 ]}

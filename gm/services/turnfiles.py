@@ -17,6 +17,7 @@ from gm.core.envelope import (
     wrap_envelope,
 )
 from gm.core.model import Order, Problem
+from gm.core.press import PressDraft
 from gm.core.schedule import ScheduleError, parse_moment
 from gm.core.warnings import order_warnings
 from gm.errors import GMError
@@ -24,6 +25,7 @@ from gm.home import Home
 from gm.seat_secrets import check_secret
 from gm.services.cycle import record_absence, zone_of
 from gm.services.games import NotSeated, current_state, game_ruleset
+from gm.services.press import PressResult, send_drafts
 from gm.store import records
 from gm.store.archive import archive_bytes
 from gm.store.database import atomic
@@ -39,6 +41,8 @@ class Checked:
     problems: order problems, each with its line.
     warnings: what is probably a slip (a code close to a real one, a FINAL after END, what the
         ruleset warns of); the orders count all the same.
+    press: the press messages in the file (sent by submit() once the seat's secret is checked).
+    press_only: the file holds press and nothing else: it leaves the seat's orders alone.
     """
 
     encoding: str = ""
@@ -50,6 +54,8 @@ class Checked:
     refusal: str | None = None
     final: bool = False
     absence: tuple | None = None  # (start, end) as UTC datetimes, from an ABSENT line
+    press: tuple[PressDraft, ...] = ()
+    press_only: bool = False
 
     @property
     def accepted(self) -> bool:
@@ -105,6 +111,9 @@ def check_turn_file(db: sqlite_utils.Database, home: Home, data: bytes, secret_c
         checked.refusal = f"wrong password for player {seat.code} of '{game.name}'"
         return checked
     checked.seat = seat
+    checked.press, checked.press_only = envelope.press, envelope.press_only
+    if checked.press_only:
+        return checked  # no orders to check: the press goes or is refused message by message
     if game.status == "over":
         checked.refusal = f"game '{game.name}' is over; it takes no more orders"
         return checked
@@ -151,13 +160,15 @@ def describe_problem(problem: Problem) -> str:
 
 @dataclass(frozen=True)
 class Receipt:
-    """What happened to a submission: archived as digest; stored (False when refused);
-    replaced (an earlier valid submission no longer counts); the check itself."""
+    """What happened to a submission: archived as digest; stored (False when refused, and for
+    a file of press only); replaced (an earlier valid submission no longer counts); the check
+    itself; what became of each press message in it."""
 
     digest: str
     stored: bool
     replaced: bool
     checked: Checked
+    press: tuple[PressResult, ...] = ()
 
 
 def submit(db: sqlite_utils.Database, home: Home, clock: Clock, data: bytes, channel: str,
@@ -169,29 +180,54 @@ def submit(db: sqlite_utils.Database, home: Home, clock: Clock, data: bytes, cha
     they share, so writers queue on it instead of sleeping in SQLite's busy timeout."""
     digest = archive_bytes(home.archive, data)
     checked = check_turn_file(db, home, data, secret_check, rows, known)
-    if checked.refusal is not None:
+    if checked.seat is None:  # not the seat's (no envelope, unknown seat, wrong secret): nothing at all
         return Receipt(digest, False, False, checked)
-    game, seat = checked.game, checked.seat
+    if checked.refusal is not None or checked.press_only:  # no orders to store: the press goes on its own
+        if not checked.press:
+            return Receipt(digest, False, False, checked)
+        with writing(), atomic(db):
+            press = _send_press(db, home, clock, checked, channel, source, digest)
+        return Receipt(digest, False, False, checked, press)
+    game = checked.game
     replaced = False
     with writing(), atomic(db):
         # The turn may have run between the check and this transaction.
         now_turn = db.execute("SELECT turn, status FROM games WHERE id = ?", [game.id]).fetchone()
         if tuple(now_turn) != (game.turn, game.status):
             checked.refusal = f"turn {game.turn} of '{game.name}' was run while these orders were being read"
-            return Receipt(digest, False, False, checked)
-        if checked.accepted:
-            replaced = db.execute(
-                "UPDATE submissions SET current = 0 WHERE seat_id = ? AND turn = ? AND current = 1",
-                [seat.id, game.turn]).rowcount > 0
-        db.execute(
-            "INSERT INTO submissions (game_id, seat_id, turn, channel, source, sender, received, archive, encoding, "
-            "verdict, problems, orders, final, current) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [game.id, seat.id, game.turn, channel, source, sender, iso(clock.now()), digest, checked.encoding,
-             "accepted" if checked.accepted else "rejected", json.dumps([p.to_json() for p in checked.problems]),
-             json.dumps([o.to_json() for o in checked.orders]), int(checked.final), int(checked.accepted)])
-        if checked.accepted and checked.absence:
-            record_absence(db, game, seat, *checked.absence, "turn file", iso(clock.now()))
-    return Receipt(digest, True, replaced, checked)
+        else:
+            replaced = _store(db, clock, checked, channel, source, sender, digest)
+        press = _send_press(db, home, clock, checked, channel, source, digest)  # with the orders, or not at all
+    return Receipt(digest, checked.refusal is None, replaced, checked, press)
+
+
+def _store(db: sqlite_utils.Database, clock: Clock, checked: Checked, channel: str, source: str,
+           sender: str | None, digest: str) -> bool:
+    """Store a checked submission (inside the caller's transaction); whether it replaced an
+    earlier valid one."""
+    game, seat = checked.game, checked.seat
+    replaced = False
+    if checked.accepted:
+        replaced = db.execute(
+            "UPDATE submissions SET current = 0 WHERE seat_id = ? AND turn = ? AND current = 1",
+            [seat.id, game.turn]).rowcount > 0
+    db.execute(
+        "INSERT INTO submissions (game_id, seat_id, turn, channel, source, sender, received, archive, encoding, "
+        "verdict, problems, orders, final, current) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [game.id, seat.id, game.turn, channel, source, sender, iso(clock.now()), digest, checked.encoding,
+         "accepted" if checked.accepted else "rejected", json.dumps([p.to_json() for p in checked.problems]),
+         json.dumps([o.to_json() for o in checked.orders]), int(checked.final), int(checked.accepted)])
+    if checked.accepted and checked.absence:
+        record_absence(db, game, seat, *checked.absence, "turn file", iso(clock.now()))
+    return replaced
+
+
+def _send_press(db: sqlite_utils.Database, home: Home, clock: Clock, checked: Checked, channel: str, source: str,
+                digest: str) -> tuple[PressResult, ...]:
+    """The file's press, once its seat and secret are known good (inside the caller's transaction)."""
+    if not checked.press:
+        return ()
+    return tuple(send_drafts(db, home, clock, checked.game, checked.seat, checked.press, channel, source, digest))
 
 
 def order_template(db: sqlite_utils.Database, game_name: str, seat_code: str) -> str:

@@ -50,8 +50,9 @@ def applied_migrations(conn: sqlite3.Connection) -> list[str]:
 
 def archive_references(conn: sqlite3.Connection) -> dict[str, str]:
     """Every archive digest the database refers to, with the first record that refers to it
-    ("submission 12", "mail 5"): turn files by submissions.archive, messages by mail_taken.digest."""
-    sources = [("submissions", "archive", "submission"), ("mail_taken", "digest", "mail")]
+    ("submission 12", "mail 5"): turn files by submissions.archive, messages by mail_taken.digest,
+    press and announcements by press.archive."""
+    sources = [("submissions", "archive", "submission"), ("mail_taken", "digest", "mail"), ("press", "archive", "press")]
     found: dict[str, str] = {}
     for table, column, label in sources:
         if not _has_table(conn, table):

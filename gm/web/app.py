@@ -97,7 +97,7 @@ def sessions_file(home: Home) -> Path:
 
 def create_app(home: Home, clock: Clock | None = None) -> Flask:
     """The portal for one GM home."""
-    from gm.web import gm_pages, link_pages, player
+    from gm.web import gm_pages, link_pages, player, press_pages
 
     hours = home.setting("portal", "session_hours", 12)
     max_bytes = home.setting("submissions", "max_bytes", 1_000_000)
@@ -130,6 +130,7 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
     open_database(home.database).conn.close()  # migrate once, before any request
     app.register_blueprint(player.blueprint)
     app.register_blueprint(gm_pages.blueprint)
+    app.register_blueprint(press_pages.blueprint)
     link_pages.register(app)
     app.add_url_rule("/portal.css", "css", stylesheet)
     app.before_request(_ended_sessions_sign_out)

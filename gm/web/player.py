@@ -8,7 +8,7 @@ from zoneinfo import available_timezones
 from flask import Blueprint, abort, g, redirect, request, send_file, session
 from markupsafe import Markup, escape
 
-from gm.services import portal as facts, turnfiles
+from gm.services import portal as facts, press, turnfiles
 from gm.services.portal_access import fingerprint, seat_by_id, seat_in_game, seat_sign_in, use_gm_link, use_link
 from gm.store import records
 from gm.store.records import GameRecord, SeatRecord
@@ -196,6 +196,10 @@ def _check_or_submit(game, seat, prepared: facts.Prepared, source: str, send: bo
                                                            rows=rows)
     if typed and checked.seat is not None:
         p.vault.keep(session["sid"], typed)
+    press_result = {"lines": [r.to_json() for r in receipt.press]} if receipt and receipt.press else None
+    if receipt and checked.press_only and checked.seat is not None:  # press alone: the orders stay as they were
+        return seat_page(records.game_by_name(db, game.name), seat, press_result=press_result,
+                         status=200 if all(r.sent for r in receipt.press) else 400)
     result = {
         "action": "submit" if send else "check",
         "refusal": checked.refusal,
@@ -210,7 +214,7 @@ def _check_or_submit(game, seat, prepared: facts.Prepared, source: str, send: bo
     }
     # The turn may have been run meanwhile; show the game as it is now.
     return seat_page(records.game_by_name(db, game.name), seat, result=result, text=prepared.shown,
-                     status=400 if checked.refusal else 200)
+                     status=400 if checked.refusal else 200, press_result=press_result)
 
 
 @blueprint.post("/orders/final")
@@ -252,7 +256,7 @@ def report(game_name: str, seat_code: str, turn: int, kind: str):
 
 
 def seat_page(game: GameRecord, seat: SeatRecord, result: dict | None = None, text: str | None = None,
-              status: int = 200):
+              status: int = 200, press_result: dict | None = None):
     p = portal()
     db = p.db()
     zone = session.get("zone", "UTC")
@@ -261,4 +265,5 @@ def seat_page(game: GameRecord, seat: SeatRecord, result: dict | None = None, te
     form = text if text is not None else facts.order_form(db, game, seat, view)
     return page("seat.html", status, title=f"{seen['game']['title']} — {seat.code}", facts=seen, result=result,
                 form=form, open=game.status != "over", zone=zone, zone_options=zone_options(zone),
-                need_secret=p.vault.get(session.get("sid")) is None)
+                need_secret=p.vault.get(session.get("sid")) is None,
+                press=press.seat_press(db, game, seat, _seats_read(game)), press_result=press_result)

@@ -51,3 +51,11 @@ def test_a_file_that_is_no_report_is_a_clear_error(gm, tmp_path):
     (tmp_path / "o.txt").write_text("GAME g1\nEND\n")
     ran = gm("orders", "check", "--report", tmp_path / "x.json", tmp_path / "o.txt")
     assert ran.code == 1 and ran.err.startswith(f"Error: {tmp_path / 'x.json'} is not a gm JSON report; ")
+
+
+def test_press_written_wrong_is_a_warning_offline_too(gm, report, tmp_path):
+    orders = tmp_path / "orders.txt"
+    orders.write_text("GAME g1\nPLAYER BR\nPASSWORD x\nPRESS TO ALL FR\nhi\nENDPRESS\nPRESS TO FR: fine\nEND\n")
+    ran = gm("orders", "check", "--report", report, orders)
+    assert (ran.code, ran.err) == (0, f"{orders}:4: warning: this press would not be sent: PRESS TO ALL goes to "
+                                      "everyone: name no seats beside ALL\n")

@@ -32,11 +32,28 @@ REPORT = {"game": {"name": "clash-1", "title": "Clash of Empires: Europe"}, "tur
           "scores": [{"seat": "BR", "name": "Britain", "score": 3}, {"seat": "DE", "name": "Germany", "score": 3}],
           "attachments": ["clash-1-5-BR.pdf", "clash-1-5-BR.json", "clash-1-6-BR-orders.txt"], "order_form": FORM}
 
+PRESS = {"game": "clash-1", "seat": "BR", "player": "Alice", "turn": 5, "everyone": False, "signed": True,
+         "to_all_only": False, "sender": "FR", "recipients": ["BR", "DE"], "to": "you, DE",
+         "text": "Shall we share Burgundy?\n\nI hold BUR # and will not move.\n-- Bruno"}
+PRESS_ONLY = {"verdict": "press", "seat": "FR", "game": "clash-1", "turn": 5, "where": "body", "warnings": [],
+              "seats_in": None, "deadline": None,
+              "press": [{"line": 4, "to": "BR, DE", "sent": True, "reason": None},
+                        {"line": 9, "to": "XX", "sent": False,
+                         "reason": "there is no seat XX in this game; its seats are BR, DE, FR, RU"}]}
+
 CASES = {
     "acknowledgement_accepted": ("acknowledgement.txt", {"reply_subject": "Re: orders", "name": "Alice",
                                                          "results": [ACCEPTED]}),
     "acknowledgement_three_files": ("acknowledgement.txt", {"reply_subject": "Re: orders", "name": "",
                                                             "results": [ACCEPTED, REJECTED, REFUSED]}),
+    "acknowledgement_press": ("acknowledgement.txt", {
+        "reply_subject": "Re: press", "name": "Bruno",
+        "results": [PRESS_ONLY, {**ACCEPTED, "press": [{"line": 8, "to": "everyone", "sent": True, "reason": None}]},
+                    {**REFUSED, "reason": "these orders are for turn 4, which has already been run; 'clash-1' is "
+                                          "collecting turn 5",
+                     "press": [{"line": 5, "to": "DE", "sent": True, "reason": None}]}]}),
+    "announcement": ("announcement.txt", {"game": "clash-1", "seat": "BR", "player": "Alice", "turn": 5,
+                                          "text": "The deadline moves to Saturday this week.\nGood luck!"}),
     "dropped": ("dropped.txt", {"game": "clash-1", "seat": "RU", "player": "Dmitri", "missed": 3, "last_turn": 7,
                                 "turn": 8, "standby": True}),
     "late": ("late.txt", {"game": "clash-1", "turn": 5, "player": "Bruno", "seat": "FR",
@@ -44,6 +61,9 @@ CASES = {
     "link_asked": ("link.txt", {"game": "clash-1", "seat": "BR", "player": "Alice", "asked": True,
                                 "link": "https://portal.example.org/link/abc123",
                                 "expires": "2026-11-25 19:00 UTC"}),
+    "press_signed": ("press.txt", PRESS),
+    "press_anonymous": ("press.txt", {**PRESS, "sender": None, "signed": False, "to": "you and 1 other seat"}),
+    "press_to_all_only": ("press.txt", {**PRESS, "to_all_only": True, "everyone": True, "to": "everyone"}),
     "question": ("question.txt", {"reply_subject": "Re: when is the deadline?", "name": "Alice"}),
     "reminder": ("reminder.txt", {"game": "clash-1", "seat": "FR", "player": "Bruno", "turn": 5,
                                   "deadline": "Fri 2026-11-27 18:00 UTC", "left": 2, "form": FORM}),

@@ -93,3 +93,28 @@ def test_games_over_before_slips_by_mail_get_no_default_slip(tmp_path, monkeypat
     database.migrate(db)
     assert db.execute("SELECT game_id, seat_id, taken, by, source FROM slips").fetchall() == [
         (1, 1, "ended", "default", "upgrade")]
+
+
+def test_the_press_migration_keeps_every_mail_in_the_outbox_and_takes_press_mail(tmp_path, monkeypatch):
+    """m012 builds the outbox anew to add the kinds 'press' and 'announcement': the mail waiting
+    in it stays as it was, and an unknown kind is still refused."""
+    old = [m for m in all_migrations() if m.name < "m012"]
+    with monkeypatch.context() as patched:
+        patched.setattr(database, "all_migrations", lambda: old)
+        db = database.open_database(tmp_path / "gm.db")
+    waiting = ("notice", "ann@example.org", "Ann", "held", "body", "[]", "<1@x>", "[]", "queued", 0, "t", "t")
+    db.execute("INSERT INTO outbox (kind, recipient, recipient_name, subject, body, attachments, message_id, refs, "
+               "status, attempts, next_attempt, queued) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", waiting)
+    db.conn.commit()
+    assert database.migrate(db) == ["m012_press"]
+    columns = ("kind, recipient, recipient_name, subject, body, attachments, message_id, refs, status, attempts, "
+               "next_attempt, queued")
+    assert db.execute(f"SELECT {columns} FROM outbox").fetchall() == [waiting]
+    for kind in ("press", "announcement"):
+        db.execute("INSERT INTO outbox (kind, recipient, recipient_name, subject, body, attachments, message_id, refs, "
+                   "status, next_attempt, queued) VALUES (?, 'a@x', 'A', 's', 'b', '[]', ?, '[]', 'queued', 't', 't')",
+                   [kind, f"<{kind}@x>"])
+    with pytest.raises(sqlite3.IntegrityError):
+        db.execute("INSERT INTO outbox (kind, recipient, recipient_name, subject, body, attachments, message_id, refs, "
+                   "status, next_attempt, queued) VALUES ('gossip', 'a@x', 'A', 's', 'b', '[]', '<g@x>', '[]', "
+                   "'queued', 't', 't')")

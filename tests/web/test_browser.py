@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.intake.mails import rows, set_mail_address
 from tests.web.conftest import GM_PASSWORD
 
 playwright = pytest.importorskip("playwright.sync_api")
@@ -111,3 +113,30 @@ def test_gm_page(page, served, game, gm, home, monkeypatch):
     assert page.inner_text("h1") == "Games"
     assert "Orders in 0 of 4, missing 4, final 0" in page.inner_text("#game-g1")
     assert page.locator("#game-g1 tbody tr").count() == 4
+
+
+def test_press_sent_from_one_seat_page_is_read_on_another(browser, page, served, game, home, tmp_path):
+    """Screenshots (both press sections, the sender's whole page) land in $GM_SCREENSHOT_DIR (or
+    tmp) to look at."""
+    set_mail_address(home)
+    shots = Path(os.environ.get("GM_SCREENSHOT_DIR", tmp_path))
+    sign_in(page, served, "br", game["BR"])
+    page.check("#press input[value=FR]")
+    page.check("#press input[value=GE]")
+    page.fill("#press-text", "Shall we share Burgundy?\n\nI hold BUR and will not move.")
+    page.click("#send-press")
+    assert page.inner_text("#press .press-result").startswith("Sent to FR, GE.")
+    assert "I hold BUR and will not move." in page.inner_text("#press .press-list")
+    page.locator("#press").screenshot(path=str(shots / "press-sent.png"))
+    page.screenshot(path=str(shots / "seat-page.png"), full_page=True)
+    # Sent with nothing ticked: refused, and the message stays in the box.
+    page.fill("#press-text", "To nobody")
+    page.click("#send-press")
+    assert "Not sent: choose whom the press is for" in page.inner_text("#press .press-result")
+    assert page.input_value("#press-text") == "To nobody"
+    reader = browser.new_context(viewport={"width": 420, "height": 900}).new_page()
+    sign_in(reader, served, "fr", game["FR"])
+    item = reader.inner_text("#press .press-list li")
+    assert "From BR to you, GE" in item and "Shall we share Burgundy?\n\nI hold BUR" in item
+    reader.locator("#press").screenshot(path=str(shots / "press-received.png"))
+    assert rows(home, "SELECT kind, seat FROM outbox ORDER BY id") == [("press", "FR"), ("press", "GE")]

@@ -34,6 +34,18 @@ def run_script(db, script: str) -> None:
         db.execute(buffer)
 
 
+def rebuild_outbox(db, create_sql: str) -> None:
+    """Build the outbox anew from `create_sql` (its CREATE TABLE, named outbox_new) and copy its
+    rows: SQLite cannot change a CHECK constraint in place, so a new kind of mail needs this."""
+    run_script(db, f"""{create_sql};
+        INSERT INTO outbox_new SELECT * FROM outbox;
+        DROP TABLE outbox;
+        ALTER TABLE outbox_new RENAME TO outbox;
+        CREATE INDEX outbox_due ON outbox (status, next_attempt);
+        CREATE INDEX outbox_recipient ON outbox (recipient, kind, queued);
+        CREATE INDEX outbox_report ON outbox (game_id, turn, kind, status)""")
+
+
 def all_migrations() -> list[Migration]:
     names = sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name[:1] == "m" and m.name[1:4].isdigit())
     return [Migration(name, importlib.import_module(f"{__name__}.{name}").migrate) for name in names]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from gm.store.migrations import run_script
+from gm.store.migrations import rebuild_outbox
 
 
 def migrate(db: sqlite_utils.Database) -> None:
@@ -16,10 +16,4 @@ def migrate(db: sqlite_utils.Database) -> None:
         "kind IN ('acknowledgement', 'report', 'resend')",
         "kind IN ('acknowledgement', 'report', 'resend', 'reminder', 'late', 'link', 'notice')")
     assert new != old.replace("CREATE TABLE outbox", "CREATE TABLE outbox_new"), "outbox kinds not found"
-    run_script(db, f"""{new};
-        INSERT INTO outbox_new SELECT * FROM outbox;
-        DROP TABLE outbox;
-        ALTER TABLE outbox_new RENAME TO outbox;
-        CREATE INDEX outbox_due ON outbox (status, next_attempt);
-        CREATE INDEX outbox_recipient ON outbox (recipient, kind, queued);
-        CREATE INDEX outbox_report ON outbox (game_id, turn, kind, status)""")
+    rebuild_outbox(db, new)

@@ -12,6 +12,12 @@ CREATE INDEX outbox_due ON outbox (status, next_attempt);
 CREATE INDEX outbox_recipient ON outbox (recipient, kind, queued);
 -- index outbox_report on outbox
 CREATE INDEX outbox_report ON outbox (game_id, turn, kind, status);
+-- index press_game on press
+CREATE INDEX press_game ON press (game_id);
+-- index press_game_turn on press
+CREATE INDEX press_game_turn ON press (game_id, turn);
+-- index press_source on press
+CREATE INDEX press_source ON press (source);
 -- index seat_players_seat on seat_players
 CREATE INDEX seat_players_seat ON seat_players (seat_id, from_turn);
 -- index submissions_current on submissions
@@ -39,9 +45,11 @@ CREATE TABLE mail_taken ( id INTEGER PRIMARY KEY, digest TEXT NOT NULL UNIQUE, m
 -- table migrations on migrations
 CREATE TABLE migrations (name TEXT PRIMARY KEY, applied TEXT NOT NULL);
 -- table outbox on outbox
-CREATE TABLE "outbox" ( id INTEGER PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('acknowledgement', 'report', 'resend', 'reminder', 'late', 'link', 'notice')), game_id INTEGER REFERENCES games(id), seat TEXT, turn INTEGER, recipient TEXT NOT NULL, recipient_name TEXT NOT NULL, subject TEXT NOT NULL, body TEXT NOT NULL, attachments TEXT NOT NULL, message_id TEXT NOT NULL UNIQUE, in_reply_to TEXT, refs TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('queued', 'sent', 'failed', 'cancelled')), attempts INTEGER NOT NULL DEFAULT 0, next_attempt TEXT NOT NULL, last_error TEXT, queued TEXT NOT NULL, sent TEXT );
+CREATE TABLE "outbox" ( id INTEGER PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('acknowledgement', 'report', 'resend', 'reminder', 'late', 'link', 'notice', 'press', 'announcement')), game_id INTEGER REFERENCES games(id), seat TEXT, turn INTEGER, recipient TEXT NOT NULL, recipient_name TEXT NOT NULL, subject TEXT NOT NULL, body TEXT NOT NULL, attachments TEXT NOT NULL, message_id TEXT NOT NULL UNIQUE, in_reply_to TEXT, refs TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('queued', 'sent', 'failed', 'cancelled')), attempts INTEGER NOT NULL DEFAULT 0, next_attempt TEXT NOT NULL, last_error TEXT, queued TEXT NOT NULL, sent TEXT );
 -- table portal_links on portal_links
 CREATE TABLE portal_links ( id TEXT PRIMARY KEY, seat_id INTEGER NOT NULL REFERENCES seats(id), created TEXT NOT NULL, expires TEXT NOT NULL, used TEXT );
+-- table press on press
+CREATE TABLE press ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), turn INTEGER NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('press', 'announcement')), sender_seat_id INTEGER REFERENCES seats(id), signed INTEGER NOT NULL, everyone INTEGER NOT NULL, recipients TEXT NOT NULL, text TEXT NOT NULL, channel TEXT NOT NULL, source TEXT NOT NULL, archive TEXT NOT NULL, sent TEXT NOT NULL );
 -- table reminders on reminders
 CREATE TABLE reminders ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), turn INTEGER NOT NULL, seat_id INTEGER NOT NULL REFERENCES seats(id), kind TEXT NOT NULL CHECK (kind IN ('reminder', 'late')), at TEXT NOT NULL, UNIQUE (game_id, turn, seat_id, kind) );
 -- table reports on reports
@@ -68,4 +76,4 @@ CREATE TABLE waiting ( id INTEGER PRIMARY KEY, game_id INTEGER REFERENCES games(
 CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
 -- trigger ledger_no_update on ledger
 CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
--- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups
+-- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press

@@ -1,0 +1,77 @@
+"""Between players: gm game announce (the GM's note to every seat) and gm game press (the GM's log)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
+from gm.cli.game import app as game_app
+from gm.cli.orders import read_file
+from gm.core.envelope import TurnFileError, decode_turn_file
+from gm.core.press import addressee_text
+from gm.errors import GMError
+from gm.services import press
+from gm.store import records
+
+
+@game_app.command("announce")
+def announce(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    message: Annotated[str | None, typer.Option("--message", "-m", help="The note itself.")] = None,
+    file: Annotated[Path | None, typer.Option("--file", help="A text file holding the note.")] = None,
+    home: HomeOption = None,
+) -> None:
+    """Mail a note to every seat of a game at once and put it in the next report (text from
+    --message, --file or standard input); written in the audit log."""
+    home_, db = open_home(home)
+    done = press.announce(db, home_, clock(), game, _text(message, file))
+    typer.echo(f"Announcement {done.id} to every seat of {game}; it is in each seat's next report.")
+    if done.mailed:
+        typer.echo(f"Mailed to {', '.join(done.mailed)} (gm mail send, or gm run-due, sends it).")
+    if done.silent:
+        why = "robots and seats that left get no mail" if done.mailing else "gm.toml has no [mail] address"
+        typer.echo(f"Not mailed to {', '.join(done.silent)} ({why}).")
+
+
+def _text(message: str | None, file: Path | None) -> str:
+    """The note from exactly one of --message, --file and standard input."""
+    if message is not None and file is not None:
+        raise GMError("give the note once: with --message or with --file, not both.")
+    if message is not None:
+        return message
+    if file is not None:
+        try:
+            return decode_turn_file(read_file(file), press.ANNOUNCEMENT_LIMIT * 4)[0]
+        except TurnFileError as exc:
+            raise GMError(f"{file}: {exc}.") from None
+    if sys.stdin is None or sys.stdin.isatty():
+        raise GMError("no note given. Write it with --message TEXT, --file FILE or on standard input.")
+    return sys.stdin.read()
+
+
+@game_app.command("press")
+def press_log(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    turn: Annotated[int | None, typer.Option(help="Only the press of this turn.")] = None,
+    as_json: JsonOption = False,
+    home: HomeOption = None,
+) -> None:
+    """List a game's press and announcements as the GM sees them: every sender, anonymous or not."""
+    _, db = open_home(home)
+    rows = [{"id": p.id, "turn": p.turn, "sent": p.sent, "kind": p.kind, "from": p.sender or "GM",
+             "signed": p.signed, "to": addressee_text(p.recipients, p.everyone, True, None),
+             "channel": p.channel, "text": p.text}
+            for p in press.game_press(db, records.game_by_name(db, game).id) if turn is None or p.turn == turn]
+    if as_json:
+        echo_json(rows)
+        return
+    if not rows:
+        typer.echo(f"No press in {game}" + (f" in turn {turn}." if turn is not None else " yet."))
+    for row in rows:
+        sender = row["from"] + ("" if row["signed"] else " (anonymous)")
+        first = row["text"].splitlines()[0] if row["text"] else ""
+        more = " …" if "\n" in row["text"] or len(first) > 60 else ""
+        typer.echo(f"{row['id']:>4}  turn {row['turn']:<3} {row['sent']}  {sender} to {row['to']}: {first[:60]}{more}")

@@ -1,0 +1,258 @@
+"""Press and announcements: messages between players through gm, and the GM's notes to every seat.
+
+A message is checked against the game (press allowed, seats, length), stored with the turn being
+collected, and mailed at once to each recipient from the house address; it shows in that turn's
+report. Nobody's address reaches anybody: the mail comes from gm, names the sender's seat (or
+nobody, in an anonymous game) and has no Reply-To. Robot seats and seats that left the game get
+their press in the report only. Press lives outside the ruleset's state, so turns replay as before.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import sqlite_utils
+
+from gm.clock import Clock, iso
+from gm.core.press import PressDraft, addressed, addressee_text
+from gm.errors import GMError
+from gm.home import Home
+from gm.mail import outbox
+from gm.mail.settings import MailSettings, mail_settings
+from gm.mail.templates import mail_environment, write_mail
+from gm.services.settings import game_setting
+from gm.store import press as stored, records
+from gm.store.archive import archive_bytes
+from gm.store.database import atomic
+from gm.store.records import GameRecord, SeatRecord
+
+ANNOUNCEMENT_LIMIT = 20_000  # characters; far above a note to the players, only against a wrong file
+PORTAL_SHOWN = 20  # the newest messages the seat page lists
+
+
+@dataclass(frozen=True)
+class PressResult:
+    """What became of one press message: line (of its PRESS line; 0 from the portal), to (whom,
+    as the sender reads it), sent (stored and on its way), reason (why not, when not sent)."""
+
+    line: int
+    to: str
+    sent: bool
+    reason: str | None = None
+
+    def to_json(self) -> dict:
+        return {"line": self.line, "to": self.to, "sent": self.sent, "reason": self.reason}
+
+
+def send_drafts(db: sqlite_utils.Database, home: Home, clock: Clock, game: GameRecord, seat: SeatRecord,
+                drafts: Iterable[PressDraft], channel: str, source: str, digest: str) -> list[PressResult]:
+    """Check and send each message of a turn file (inside the caller's transaction, or one of
+    its own), each in a savepoint of its own: one bad message never stops the others.
+
+    source: where the turn file came from; each message is stored as `<source>#<line>`.
+    digest: the archived bytes it came in (archived before anything here reads them)."""
+    post = _Post(db, home, clock)
+    results = []
+    for draft in drafts:
+        with atomic(db):
+            results.append(post.send(game, seat, draft, channel, f"{source}#{draft.line}", digest))
+    return results
+
+
+def sent_before(db: sqlite_utils.Database, source: str) -> list[PressResult]:
+    """The press a turn file sent in an earlier run that a crash cut short: told, never sent again."""
+    return [PressResult(int(p.source.rpartition("#")[2] or 0), addressee_text(p.recipients, p.everyone, True, None),
+                        True) for p in stored.from_source(db, source)]
+
+
+def send_from_portal(db: sqlite_utils.Database, home: Home, clock: Clock, game: GameRecord, seat: SeatRecord,
+                     to: list[str], text: str, writing) -> PressResult:
+    """The portal's press form: archived as received, then checked and sent like a turn file's.
+    to: the seat codes ticked ("ALL" for everyone); writing(): the portal's write lock."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    codes = tuple(dict.fromkeys(code.strip().upper() for code in to if code.strip()))
+    if not codes:
+        return PressResult(0, "", False, "choose whom the press is for: tick one seat or more, or everyone")
+    if not text.strip():
+        return PressResult(0, "", False, "write the message first")
+    received = json.dumps({"game": game.name, "seat": seat.code, "to": list(codes), "text": text},
+                          ensure_ascii=False, sort_keys=True).encode("utf-8")
+    digest = archive_bytes(home.archive, received)
+    everyone = "ALL" in codes
+    draft = PressDraft(0, () if everyone else codes, everyone, text,
+                       "choose either everyone or seats, not both" if everyone and len(codes) > 1 else None)
+    with writing():
+        return send_drafts(db, home, clock, game, seat, [draft], "web", f"portal:{digest}", digest)[0]
+
+
+@dataclass
+class _Post:
+    """One run's mail settings and templates, read once however many messages it sends."""
+
+    db: sqlite_utils.Database
+    home: Home
+    clock: Clock
+
+    def __post_init__(self):
+        self.settings = mail_settings(self.home)
+        self.env = mail_environment(self.home.templates)
+
+    def send(self, game: GameRecord, seat: SeatRecord, draft: PressDraft, channel: str, source: str,
+             digest: str) -> PressResult:
+        turn, status = stored.game_now(self.db, game.id)
+        seats = records.seats_of(self.db, game.id)
+        recipients, refusal = addressed(draft, [s.code for s in seats], seat.code)
+        refusal = _refusal(game, status, seat, draft, len(recipients)) or refusal
+        shown = addressee_text(recipients or draft.to, draft.everyone, True, None)
+        if refusal:
+            return PressResult(draft.line, shown, False, refusal)
+        signed = game_setting(game, "press") == "signed"
+        press_id = stored.add(self.db, game_id=game.id, turn=turn, kind="press", sender_seat_id=seat.id,
+                              signed=signed, everyone=draft.everyone, recipients=recipients, text=draft.text,
+                              channel=channel, source=source, archive=digest, sent=iso(self.clock.now()))
+        letter = {"sender": seat.code if signed else None, "signed": signed, "everyone": draft.everyone,
+                  "recipients": recipients, "text": draft.text, "turn": turn,
+                  "to_all_only": game_setting(game, "press-to") == "all"}
+        self.mail(game, [s for s in seats if s.code in recipients], "press", press_id, letter)
+        return PressResult(draft.line, shown, True)
+
+    def mail(self, game: GameRecord, seats: list[SeatRecord], kind: str, press_id: int, letter: dict) -> list[str]:
+        """Queue the message to each seat a player holds (none without a [mail] address); the
+        seats mailed. A robot seat, or one that left the game, reads it in the report only."""
+        if not self.settings.address:
+            return []
+        mailed = []
+        for seat in seats:
+            if seat.status != "active" or seat.email.lower().endswith(".invalid"):
+                continue
+            written = write_mail(self.env, f"{kind}.txt", {
+                **letter, "game": game.name, "seat": seat.code, "player": seat.name, "gm_name": self.settings.name,
+                "to": addressee_text(letter["recipients"], letter["everyone"], letter["signed"], seat.code)})
+            outbox.queue(self.db, self.clock.now(), kind=kind, recipient=seat.email, recipient_name=seat.name,
+                         subject=written.subject, body=written.body, domain=self.settings.domain, game_id=game.id,
+                         seat=seat.code, turn=letter["turn"],
+                         **_thread(self.db, self.settings, game, seat.code, kind, press_id))
+            mailed.append(seat.code)
+        return mailed
+
+
+def _refusal(game: GameRecord, status: str, seat: SeatRecord, draft: PressDraft, reached: int) -> str | None:
+    """Why a message may not go, in the words of the acknowledgement's "NOT SENT: ..."."""
+    if status == "over":
+        return f"game '{game.name}' is over; it takes no more press"
+    if seat.status != "active":
+        return f"seat {seat.code} has left '{game.name}'; only the players in the game send press"
+    if game_setting(game, "press") == "none":
+        return f"the GM allows no press in '{game.name}'"
+    if draft.problem:
+        return draft.problem
+    if game_setting(game, "press-to") == "all" and not draft.everyone:
+        return f"press in '{game.name}' goes to everyone or to nobody: write PRESS TO ALL"
+    limit = game_setting(game, "press-length")
+    if len(draft.text) > limit:
+        return (f"the press is {len(draft.text):,} characters long and '{game.name}' takes at most {limit:,}: "
+                "shorten it, or send it in parts")
+    if draft.everyone and not reached:
+        return "there is no other seat in the game yet to send it to"
+    return None
+
+
+def _thread(db: sqlite_utils.Database, settings: MailSettings, game: GameRecord, seat: str, kind: str,
+            press_id: int) -> dict:
+    """A press mail's Message-ID, made from the game, the seat and the message (never drawn at
+    random), answering the seat's last press mail of the game: one thread per game and seat."""
+    label = re.sub(r"[^A-Za-z0-9_.-]", "", f"{game.name}.{seat}.{press_id}")
+    message_id = f"<{kind}.{label}@{settings.domain}>"
+    previous = stored.last_mail(db, game.id, seat)
+    if previous is None:
+        return {"message_id": message_id}
+    return {"message_id": message_id, **outbox.follow_up(*previous)}
+
+
+@dataclass(frozen=True)
+class Announced:
+    """An announcement made: its id, the seats mailed, the seats that read it in the report
+    only, and whether gm mails at all (gm.toml has a [mail] address)."""
+
+    id: int
+    mailed: tuple[str, ...]
+    silent: tuple[str, ...]
+    mailing: bool
+
+
+def announce(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, text: str) -> Announced:
+    """The GM's note to every seat of a game: archived, mailed to each player at once, put in
+    the next report, and written in the audit log."""
+    game = records.game_by_name(db, game_name)
+    text = text.replace("\r\n", "\n").strip("\n")
+    if not text.strip():
+        raise GMError("the announcement has no text. Give it with --message, --file or on standard input.")
+    if len(text) > ANNOUNCEMENT_LIMIT:
+        raise GMError(f"the announcement is {len(text):,} characters long; at most {ANNOUNCEMENT_LIMIT:,}. "
+                      "Check that you gave the right file.")
+    digest = archive_bytes(home.archive, text.encode("utf-8"))
+    post = _Post(db, home, clock)
+    with atomic(db):
+        turn, status = stored.game_now(db, game.id)
+        if status == "over":
+            raise GMError(f"game '{game.name}' is over; there is no next report to put the note in. "
+                          "Write to the players yourself.")
+        seats = records.seats_of(db, game.id)
+        codes = tuple(s.code for s in seats)
+        if not codes:
+            raise GMError(f"game '{game.name}' has no seats yet. Seat players first (gm game join).")
+        now = iso(clock.now())
+        press_id = stored.add(db, game_id=game.id, turn=turn, kind="announcement", sender_seat_id=None, signed=True,
+                              everyone=True, recipients=codes, text=text, channel="gm", source=f"gm:{digest}",
+                              archive=digest, sent=now)
+        mailed = post.mail(game, seats, "announcement", press_id, {
+            "sender": None, "signed": True, "everyone": True, "recipients": codes, "text": text, "turn": turn})
+        records.audit(db, now, game.id, "announcement", {"id": press_id, "turn": turn, "mailed": mailed, "text": text})
+    return Announced(press_id, tuple(mailed), tuple(c for c in codes if c not in mailed), bool(post.settings.address))
+
+
+def game_press(db: sqlite_utils.Database, game_id: int) -> list[stored.PressRecord]:
+    """Every message of a game as the GM sees it (anonymous senders too), in the order sent."""
+    return stored.of_game(db, game_id)
+
+
+def press_how(game: GameRecord, others: list[str]) -> str | None:
+    """How a seat sends press in this game, for the report's order form (None: no press);
+    the example names the first of the other seats."""
+    if game_setting(game, "press") == "none" or not others:
+        return None
+    example = ",".join(others[:2])
+    whom = "PRESS TO ALL" if game_setting(game, "press-to") == "all" else f"PRESS TO {example} (or PRESS TO ALL)"
+    signed = "signed with your seat" if game_setting(game, "press") == "signed" else "anonymous"
+    return f"{whom}, the message on the lines below, then ENDPRESS ({signed})."
+
+
+def report_press(db: sqlite_utils.Database, game: GameRecord, seat: str, turn: int) -> list[dict]:
+    """The press and announcements a seat's report of `turn` shows: what the seat received and
+    what it sent, in the order sent, each as the seat may read it."""
+    return [_shown(p, seat) for p in stored.of_turn(db, game.id, turn) if p.sender == seat or seat in p.recipients]
+
+
+def seat_press(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord,
+               seats: list[SeatRecord] | None = None) -> dict:
+    """What the portal's press section shows a seat: its newest messages (received and sent,
+    newest first; `older`: there are more) and what its form may do (whether press is open, signed, to everyone only).
+    seats: the game's seats if the caller read them already."""
+    newest = stored.of_seat(db, game.id, seat.code, PORTAL_SHOWN + 1)  # one more: are there older ones?
+    mode = game_setting(game, "press")
+    closed = ("This game is over." if game.status == "over" else "The GM allows no press in this game."
+              if mode == "none" else "You have left this game." if seat.status != "active" else None)
+    return {"messages": [dict(_shown(p, seat.code), turn=p.turn) for p in newest[:PORTAL_SHOWN]],
+            "older": len(newest) > PORTAL_SHOWN, "closed": closed, "mode": mode,
+            "to_all_only": game_setting(game, "press-to") == "all", "limit": game_setting(game, "press-length"),
+            "seats": [s.code for s in seats or records.seats_of(db, game.id) if s.code != seat.code]}
+
+
+def _shown(press: stored.PressRecord, reader: str) -> dict:
+    mine = press.sender == reader
+    sender = ("the GM" if press.kind == "announcement" else "you" if mine
+              else press.sender if press.signed else "anonymous")
+    return {"kind": press.kind, "from": sender, "mine": mine, "text": press.text, "sent": press.sent,
+            "to": addressee_text(press.recipients, press.everyone, press.signed, None if mine else reader)}

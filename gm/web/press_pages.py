@@ -1,0 +1,26 @@
+"""The portal's press: a seat sends press through gm from its page (the form is web/_press.html)."""
+from __future__ import annotations
+
+from flask import Blueprint, request
+
+from gm.services import press
+from gm.store import records
+from gm.web.app import portal
+from gm.web.guard import check_csrf
+from gm.web.player import require_seat, seat_page
+
+blueprint = Blueprint("press", __name__)
+
+
+@blueprint.post("/press")
+def send_press():
+    """Archive the form as it came, check it as a turn file's press is checked, send it."""
+    check_csrf(request.form.get("csrf"))
+    game, seat = require_seat()
+    p = portal()
+    to = request.form.getlist("to")[:100]
+    text = request.form.get("text", "")
+    result = press.send_from_portal(p.db(), p.home, p.clock, game, seat, to, text, p.writing)
+    shown = dict(result.to_json(), text=text, to_ticked=[code.upper() for code in to])
+    return seat_page(records.game_by_name(p.db(), game.name), seat, press_result=shown,
+                     status=200 if result.sent else 400)

@@ -1,0 +1,110 @@
+"""Press on the portal in-process: the seat page's form sends press through gm (archived first,
+checked as a turn file's, CSRF-guarded), and each seat sees the press it received and sent."""
+from __future__ import annotations
+
+import hashlib
+import json
+
+from tests.cli.test_game import table_dump
+from tests.intake.mails import rows, set_mail_address
+from tests.web.conftest import Player
+from tests.web.test_portal import orders
+
+
+def test_press_from_the_seat_page_reaches_the_others_by_mail_and_on_their_page(app, signed_in, home, game):
+    set_mail_address(home)
+    page = signed_in.get("/")
+    assert '<form method="post" action="/press">' in page.text
+    assert '<input type="checkbox" name="to" value="FR"> FR' in page.text
+    assert 'value="BR"' not in page.text.split('action="/press"')[1].split("</form>")[0]  # not to oneself
+    assert "signed: they see it is from BR" in page.text
+    page = signed_in.post("/press", {"to": ["FR", "GE"], "text": "Shall we\r\nshare <Burgundy>?"})
+    assert page.status_code == 200
+    assert "Sent to FR, GE. The other players get it by mail now, and in their next report." in page.text
+    assert "<strong>You</strong> wrote to FR, GE" in page.text and "Shall we\nshare &lt;Burgundy&gt;?" in page.text
+    assert rows(home, "SELECT kind, seat, recipient FROM outbox ORDER BY id") == [
+        ("press", "FR", "cy@example.org"), ("press", "GE", "di@example.org")]
+    received = {"game": "g1", "seat": "BR", "text": "Shall we\nshare <Burgundy>?", "to": ["FR", "GE"]}
+    digest = hashlib.sha256(json.dumps(received, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+    assert rows(home, "SELECT channel, source, archive FROM press") == [("web", f"portal:{digest}#0", digest)]
+    assert (home / "archive" / digest[:2] / digest).is_file()
+    fr = Player(app.test_client())
+    fr.sign_in("FR", game["FR"])
+    assert "<strong>From BR</strong> to you, GE" in fr.get("/").text
+
+
+def test_anonymous_press_on_the_portal_names_nobody(app, signed_in, home, gm, game):
+    assert gm("game", "set", "g1", "press", "anonymous", home=home).code == 0
+    assert "anonymous: nobody learns it is from you" in signed_in.get("/").text
+    assert signed_in.post("/press", {"to": ["FR", "RU"], "text": "Guess who."}).status_code == 200
+    fr = Player(app.test_client())
+    fr.sign_in("FR", game["FR"])
+    section = fr.get("/").text.split('id="press"')[1].split("</section>")[0]
+    assert "<strong>Anonymous</strong>, to you and 1 other seat" in section and "BR" not in section.split("<ul")[1]
+
+
+def test_a_refused_message_comes_back_in_the_form_and_changes_nothing(signed_in, home, gm):
+    assert gm("game", "set", "g1", "press-length", "5", home=home).code == 0
+    before = table_dump(home)
+    page = signed_in.post("/press", {"to": ["FR", "ALL"], "text": "Far too long"})
+    assert page.status_code == 400
+    assert "Not sent: choose either everyone or seats, not both." in page.text
+    page = signed_in.post("/press", {"to": ["FR"], "text": "Far too long"})
+    assert page.status_code == 400
+    assert ("Not sent: the press is 12 characters long and &#39;g1&#39; takes at most 5: shorten it, or send it "
+            "in parts.") in page.text
+    assert '<input type="checkbox" name="to" value="FR" checked> FR' in page.text
+    assert '>Far too long</textarea>' in page.text
+    for form, why in [({"text": "To whom?"}, "choose whom the press is for: tick one seat or more, or everyone"),
+                      ({"to": ["FR"], "text": "  "}, "write the message first")]:
+        page = signed_in.post("/press", form)
+        assert page.status_code == 400 and f"Not sent: {why}." in page.text
+    assert table_dump(home) == before
+
+
+def test_press_needs_a_signed_in_seat_and_the_forms_token(app, signed_in, home):
+    before = table_dump(home)
+    assert signed_in.client.post("/press", data={"to": "FR", "text": "no token"}).status_code == 400
+    stranger = Player(app.test_client())
+    assert stranger.post("/press", {"to": "FR", "text": "hi"}).status_code == 403
+    assert table_dump(home) == before
+
+
+def test_when_the_gm_allows_no_press_the_form_is_gone_and_a_post_is_refused(signed_in, home, gm):
+    assert gm("game", "set", "g1", "press", "none", home=home).code == 0
+    page = signed_in.get("/")
+    assert 'action="/press"' not in page.text and "The GM allows no press in this game." in page.text
+    page = signed_in.post("/press", {"to": ["FR"], "text": "hi"})
+    assert page.status_code == 400 and "Not sent: the GM allows no press in &#39;g1&#39;." in page.text
+    assert rows(home, "SELECT count(*) FROM press") == [(0,)]
+
+
+def test_a_broadcast_only_game_offers_only_everyone(signed_in, home, gm):
+    assert gm("game", "set", "g1", "press-to", "all", home=home).code == 0
+    page = signed_in.get("/")
+    assert '<input type="hidden" name="to" value="ALL">' in page.text and 'name="to" value="FR"' not in page.text
+    assert signed_in.post("/press", {"to": "ALL", "text": "To all."}).status_code == 200
+    assert rows(home, "SELECT everyone, recipients FROM press") == [(1, '["RU", "FR", "GE"]')]
+
+
+def test_press_in_a_turn_file_on_the_portal_leaves_the_orders_alone(signed_in, home):
+    signed_in.post("/orders", {"orders": orders("CLAIM ENG"), "action": "submit"})
+    press_only = orders("PRESS TO FR: hello\nPRESS TO XX: lost")
+    page = signed_in.post("/orders", {"orders": press_only, "action": "submit"})
+    assert page.status_code == 400
+    assert "line 5: <span class=\"ok\">sent to FR</span>" in page.text
+    assert "line 6: <span class=\"refusal\">not sent: there is no seat XX in this game" in page.text
+    assert rows(home, "SELECT verdict, current FROM submissions") == [("accepted", 1)]
+    page = signed_in.post("/orders", {"orders": orders("CLAIM SCO\nPRESS TO GE: and orders"), "action": "submit"})
+    assert "Accepted: 1 order(s) for turn 1; they replace your earlier orders." in page.text
+    assert "line 6: <span class=\"ok\">sent to GE</span>" in page.text
+
+
+def test_the_seat_page_lists_the_newest_press_first(signed_in, home, gm):
+    for n in range(22):
+        assert signed_in.post("/press", {"to": ["FR"], "text": f"message {n}"}).status_code == 200
+    assert gm("game", "announce", "g1", "-m", "From the top.", home=home).code == 0
+    section = signed_in.get("/").text.split('id="press"')[1].split("</section>")[0]
+    assert section.index("From the top.") < section.index("message 21") < section.index("message 3")
+    assert "message 2<" not in section
+    assert "The newest 20 messages; the older ones are in the reports of their turns." in section
