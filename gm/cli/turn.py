@@ -9,7 +9,7 @@ import typer
 from gm.cli.common import HomeOption, clock, open_home
 from gm.cli.orders import read_file
 from gm.errors import GMError
-from gm.services import publish, turns
+from gm.services import publish, reports, turns
 from gm.store import records
 
 app = typer.Typer(help="Run, verify and re-run turns.", no_args_is_help=True)
@@ -67,6 +67,7 @@ def run(
                       f"sent no orders: {', '.join(missing)}. Wait for them or the deadline, or run "
                       "it now with --now (they play by the nmr-policy setting).")
     if render:
+        reports.prepare_render(home_)
         publish_left_over(db, home_, game)
     summary = turns.run_turn(db, home_, clock(), game)
     _resolved(summary)

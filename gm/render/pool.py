@@ -13,9 +13,10 @@ from multiprocessing.connection import wait
 from pathlib import Path
 
 from gm.render.environment import shared_templates_dir
-from gm.render.worker import Renderer, RenderJob, RenderResult, serve
+from gm.render.worker import WARM_MODULES, Renderer, RenderJob, RenderResult, serve
 
-__all__ = ["RENDERS_PER_WORKER", "REPORT_TIMEOUT", "Batch", "RenderJob", "RenderPool", "RenderResult", "render_pdfs"]
+__all__ = ["RENDERS_PER_WORKER", "REPORT_TIMEOUT", "Batch", "RenderJob", "RenderPool", "RenderResult", "render_pdfs",
+           "warm_up"]
 
 # WeasyPrint's memory creeps up over hundreds of renders in one process (STACK-NOTES), so a
 # worker is replaced after this many reports.
@@ -301,6 +302,13 @@ def _dirs(asset_dirs: Sequence[Path | str] | None) -> tuple[str, ...]:
     return tuple(str(d) for d in (asset_dirs if asset_dirs is not None else [shared_templates_dir()]))
 
 
+def warm_up() -> None:
+    """Start the workers' fork server now, ahead of the first pool: it imports WeasyPrint (about a
+    second of CPU) while the caller does its own work (gm turn run resolves the turn meanwhile),
+    so the first workers can start as soon as the reports are ready. Idempotent."""
+    _context()
+
+
 def _context():
     # forkserver: workers fork from a small clean process that has WeasyPrint imported already,
     # so a worker starts in milliseconds and inherits neither the caller's memory nor its
@@ -309,7 +317,7 @@ def _context():
         context = multiprocessing.get_context("forkserver")
         # __main__ too: a worker then finds the main module (the gm script) already imported
         # instead of importing the whole CLI again as it starts.
-        context.set_forkserver_preload(["__main__", "gm.render.worker"])
+        context.set_forkserver_preload(["__main__", "gm.render.worker", *WARM_MODULES])
         _start_fork_server()
         return context
     return multiprocessing.get_context("spawn")

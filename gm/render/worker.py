@@ -3,14 +3,27 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import resource
 import signal
 from dataclasses import dataclass
 from pathlib import Path
 
 from gm.crash import crash_point
-from gm.render.fetcher import AssetFetcher
-from gm.render.pdf import SharedImages, html_to_pdf
+
+# WeasyPrint is imported where a PDF is made (Renderer), not here: the process that hands jobs to
+# a pool imports this module too, and importing WeasyPrint costs it about a second of CPU for
+# nothing (gm turn run waited for it before its workers could start). A worker forks from the
+# fork server, which has imported it already (WARM_MODULES).
+WARM_MODULES = ("gm.render.pdf",)
+
+PNG_DATA_URL = "data:image/png;base64,"
+_PNG_SOURCE = re.compile(r'src="(data:image/png;base64,[A-Za-z0-9+/=]+)"')
+
+
+def shared_images(html: str) -> tuple[str, ...]:
+    """The PNG data: URLs an HTML page shows, for RenderJob.images (a turn's map)."""
+    return tuple(dict.fromkeys(_PNG_SOURCE.findall(html)))
 
 
 @dataclass(frozen=True)
@@ -52,10 +65,15 @@ class Renderer:
     """What renders jobs in one process: a fetcher per set of asset folders, the shared images."""
 
     def __init__(self):
-        self.fetchers: dict[tuple[str, ...], AssetFetcher] = {}
+        from gm.render.pdf import SharedImages
+
+        self.fetchers: dict = {}  # asset folders -> AssetFetcher
         self.images = SharedImages()
 
     def write(self, job: RenderJob, asset_dirs: tuple[str, ...]) -> RenderResult:
+        from gm.render.fetcher import AssetFetcher
+        from gm.render.pdf import html_to_pdf
+
         if asset_dirs not in self.fetchers:
             self.fetchers[asset_dirs] = AssetFetcher(asset_dirs)
         pdf = html_to_pdf(job.html, base_url=job.base_url, created=job.created, identifier=job.identifier,

@@ -109,7 +109,7 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
     """The report HTML and JSON of the given turns (default: the last resolved one), not rendered."""
     from gm.render import RenderJob, asset_dirs, base_url
     from gm.render.environment import render_report_html, render_standings_html
-    from gm.render.pdf import shared_images
+    from gm.render.worker import shared_images
 
     game = records.game_by_name(db, game_name)
     ruleset, _ = game_ruleset(game)
@@ -288,6 +288,16 @@ def _environment(override, override_version: int, ruleset_dirs: tuple):
     from gm.render import make_environment
 
     return make_environment(override, list(ruleset_dirs))
+
+
+def prepare_render(home: Home) -> None:
+    """Get the render workers ready while the caller resolves a turn: with a pool of workers,
+    their fork server starts now and imports WeasyPrint meanwhile (gm turn run of a 4-seat game
+    waited about a second for it after resolving)."""
+    if render_workers(home) > 1:
+        from gm.render.pool import warm_up
+
+        warm_up()
 
 
 def render_workers(home: Home) -> int:

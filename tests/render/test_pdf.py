@@ -96,3 +96,59 @@ def test_anything_but_a_plain_opaque_png_is_left_to_weasyprint(strict_fetcher):
     pdf = to_pdf(page_with(png_url("RGBA")), strict_fetcher, cache=SharedImages().cache_for([png_url("RGBA")]))
     rows = base64.b64decode(png_url("RGBA").split(",", 1)[1])
     assert b"/Indexed" not in pdf and rows[rows.index(b"IDAT") + 4:rows.index(b"IEND") - 8] not in pdf
+
+
+def test_a_report_renders_to_the_bytes_weasyprint_alone_gives(env, strict_fetcher):
+    """Its <style> sheets parsed once per process and its map picture named shortly change
+    nothing in the PDF: the same bytes as WeasyPrint given the whole page."""
+    from weasyprint import HTML
+
+    from gm.render.pdf import SharedImages
+
+    html = render_report_html(env, report_context())
+    cache = SharedImages().cache_for(shared_images(html))
+    assert cache, "the sample report shows its map as a shared picture"
+    page = HTML(string=html, base_url=base_url(), url_fetcher=strict_fetcher).render(
+        font_config=font_configuration(), cache=SharedImages().cache_for(shared_images(html)))
+    page.metadata.created = page.metadata.modified = "2026-11-21T19:00:00Z"
+    assert to_pdf(html, strict_fetcher, cache=cache) == page.write_pdf(pdf_identifier=b"clash-1/5/BR")
+
+
+def test_each_style_sheet_is_parsed_once_per_process(env, strict_fetcher, monkeypatch):
+    import gm.render.pdf as pdf
+
+    parsed, real = [], pdf.CSS
+    monkeypatch.setattr(pdf, "_sheets", type(pdf._sheets)())
+    monkeypatch.setattr(pdf, "CSS", lambda **kw: parsed.append(kw["string"]) or real(**kw))
+    first = render_report_html(env, report_context("BR", 5))
+    second = render_report_html(env, report_context("RU", 8, deadline=None))
+    to_pdf(first, strict_fetcher)
+    sheets = len(parsed)
+    assert sheets >= 1 and any("@page" in text for text in parsed)  # report.css among them
+    to_pdf(second, strict_fetcher)
+    assert len(parsed) == sheets  # the second report parsed none again
+
+
+@pytest.mark.parametrize("head", ['<link rel="stylesheet" href="report.css">', '<style media="screen">p { color: red }</style>'])
+def test_a_page_with_other_sheets_keeps_weasyprints_own_cascade(strict_fetcher, monkeypatch, head):
+    """A <link> or a <style media=...> beside the <style> sheets: nothing is taken out, so the
+    order of the sheets, and so the cascade, stays WeasyPrint's."""
+    import gm.render.pdf as pdf
+
+    monkeypatch.setattr(pdf, "CSS", lambda **kw: pytest.fail("a sheet was taken out of the page"))
+    to_pdf(f"<html><head>{head}<style>p {{ color: blue }}</style></head><body><p>x</p></body></html>", strict_fetcher)
+
+
+def test_weasyprint_parses_the_page_without_the_shared_pictures_bytes(strict_fetcher, monkeypatch):
+    """The map picture is most of a report's HTML; WeasyPrint's HTML parser reads a short name
+    for it and the worker's image cache gives the picture."""
+    import gm.render.pdf as pdf
+
+    seen, real = [], pdf.HTML
+    monkeypatch.setattr(pdf, "HTML", lambda **kw: seen.append(kw["string"]) or real(**kw))
+    url = png_url("P")
+    shared = SharedImages()
+    pdf_bytes = to_pdf(page_with(url), strict_fetcher, cache=shared.cache_for([url]))
+    assert url not in seen[0] and pdf.SHARED_IMAGE_SCHEME in seen[0]
+    png = base64.b64decode(url.split(",", 1)[1])
+    assert png[png.index(b"IDAT") + 4:png.index(b"IEND") - 8] in pdf_bytes  # and the picture is in the page

@@ -143,3 +143,57 @@ def test_workers_import_this_gm_whatever_the_current_folder(tmp_path):
     ran = subprocess.run([sys.executable, str(script)], cwd=decoy, capture_output=True, text=True, timeout=WAIT)
     assert ran.returncode == 0, ran.stderr
     assert "['0.pdf', '1.pdf']" in ran.stdout
+
+
+def test_the_process_that_hands_out_jobs_never_imports_weasyprint(tmp_path):
+    """Only the workers make PDFs: the process that makes the report HTML and hands it to a pool
+    (gm turn run, gm run-due) would pay about a second of CPU to import WeasyPrint for nothing,
+    and gm turn run waited for it before its workers could start."""
+    script = tmp_path / "hand_out.py"
+    script.write_text(textwrap.dedent(f"""\
+        import sys
+        from pathlib import Path
+
+        from gm.render.environment import base_url
+        from gm.render.pool import RenderJob, RenderPool
+        from gm.render.worker import shared_images
+        from gm.services import publish, reports, rundue
+
+        if __name__ == "__main__":
+            out = Path({str(tmp_path)!r})
+            jobs = [RenderJob(f"<p>page {{i}}</p>", base_url(), {CREATED!r}, f"small/{{i}}", out / f"{{i}}.pdf",
+                              shared_images("<p>no picture</p>")) for i in range(3)]
+            with RenderPool(2) as pool:
+                done = pool.submit(jobs).results(timeout={WAIT})
+            print(len(done), "weasyprint" in sys.modules)
+        """))
+    ran = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=WAIT)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split() == ["3", "False"]
+    assert all((tmp_path / f"{i}.pdf").read_bytes().startswith(b"%PDF") for i in range(3))
+
+
+def test_a_turn_run_starts_the_fork_server_before_it_resolves(tmp_path):
+    """reports.prepare_render: with a pool of workers, the fork server (which imports WeasyPrint)
+    starts at once, so it is ready by the time the turn is resolved."""
+    script = tmp_path / "prepare.py"
+    script.write_text(textwrap.dedent(f"""\
+        from multiprocessing import forkserver
+        from pathlib import Path
+
+        from gm.home import Home, create_home
+        from gm.services.reports import prepare_render
+
+        if __name__ == "__main__":
+            home = Home(Path({str(tmp_path)!r}) / "home")
+            create_home(home)
+            home.settings_file.write_text(home.settings_file.read_text().replace("workers = 0", "workers = 1"))
+            prepare_render(home)
+            alone = forkserver._forkserver._forkserver_pid
+            home.settings_file.write_text(home.settings_file.read_text().replace("workers = 1", "workers = 2"))
+            prepare_render(home)
+            print(alone, forkserver._forkserver._forkserver_pid is not None)
+        """))
+    ran = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=WAIT)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split() == ["None", "True"]
