@@ -12,11 +12,10 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.intake.finding import TurnFile
 from gm.intake.letter import Letter
-from gm.mail import outbox
 from gm.mail.settings import MailSettings
 from gm.mail.templates import write_mail
 from gm.services import delivery, turnfiles
-from gm.store import records
+from gm.store import outbox, records
 
 # Every key an acknowledgement template may use, so a GM's template never meets a missing one.
 _SHOWN = {"where": "", "verdict": "", "reason": "", "game": None, "seat": None, "turn": None, "final": False,

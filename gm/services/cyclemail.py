@@ -6,13 +6,12 @@ from datetime import timedelta
 from gm.clock import Clock
 from gm.errors import GMError
 from gm.home import Home
-from gm.mail import outbox
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.services import cycle, delivery, turnfiles
 from gm.services.rundue import Hooks, RunReport
 from gm.services.settings import game_setting
-from gm.store import records
+from gm.store import outbox, records
 from gm.store.database import transaction
 from gm.store.records import GameRecord
 

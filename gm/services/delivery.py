@@ -13,12 +13,11 @@ from gm.clock import Clock
 from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
-from gm.mail import outbox
 from gm.mail.compose import Unsendable, compose
 from gm.mail.senders import FolderSender, Sender, SendFailure, SmtpSender
 from gm.mail.settings import mail_settings, server_settings
 from gm.mail.templates import mail_environment, write_mail
-from gm.store import records
+from gm.store import outbox, records
 from gm.store.database import transaction
 
 

@@ -14,11 +14,10 @@ import sqlite_utils
 from gm.clock import Clock, iso
 from gm.errors import GMError
 from gm.home import Home
-from gm.mail import outbox
 from gm.mail.settings import MailSettings, mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.services.portal_access import make_link
-from gm.store import records
+from gm.store import outbox, records
 from gm.store.database import transaction
 from gm.store.locks import HomeLock
 

@@ -10,13 +10,12 @@ from gm.core.signup import HOW, Join
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.letter import Letter
-from gm.mail import outbox
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.services import cycle, waiting
 from gm.services.games import check_player, game_ruleset, join_game
 from gm.services.settings import game_setting
-from gm.store import records
+from gm.store import outbox, records
 from gm.store.database import atomic
 from gm.store.records import GameRecord
 

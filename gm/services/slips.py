@@ -12,14 +12,13 @@ from gm.core.envelope import Envelope
 from gm.core.slip import ALL, NEXT, Slip, read_slip
 from gm.errors import GMError
 from gm.home import Home
-from gm.mail import outbox
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.services import credits, waiting
 from gm.services.cycle import moment
 from gm.services.requests import check_seat
 from gm.services.settings import game_setting
-from gm.store import records
+from gm.store import outbox, records
 from gm.store.database import atomic
 from gm.store.records import GameRecord, SeatRecord
 
