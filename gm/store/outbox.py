@@ -136,3 +136,10 @@ def mail_name(db: sqlite_utils.Database, mail: Queued) -> str:
         game = row[0] if row else None
     parts = [game, mail.turn if game else None, mail.seat if game else None, mail.kind]
     return "-".join(str(p) for p in parts if p is not None)
+
+
+def cancel_from(db: sqlite_utils.Database, game_id: int, turn: int) -> None:
+    """Unsent report mails of turn `turn` and later (reports and reports sent again): a re-run
+    discards those turns, and the mails would carry the new turns' files."""
+    db.execute("UPDATE outbox SET status = 'cancelled' WHERE game_id = ? AND turn >= ? "
+               "AND kind IN ('report', 'resend') AND status = 'queued'", [game_id, turn])
