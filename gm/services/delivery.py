@@ -19,27 +19,18 @@ from gm.mail.settings import mail_settings, server_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.store import outbox, records
 from gm.store.database import transaction
-
-
-def wants_json(db: sqlite_utils.Database, seat_id: int) -> bool:
-    row = db.execute("SELECT json_reports FROM seat_mail WHERE seat_id = ?", [seat_id]).fetchone()
-    return bool(row and row[0])
-
-
-def set_json(db: sqlite_utils.Database, seat_id: int, wanted: bool) -> None:
-    """A seat's wish to get the JSON report with the PDF (inside the caller's transaction)."""
-    db.execute("INSERT INTO seat_mail (seat_id, json_reports) VALUES (?, ?) "
-               "ON CONFLICT (seat_id) DO UPDATE SET json_reports = excluded.json_reports", [seat_id, int(wanted)])
+from gm.store.games import name_of_game
+from gm.store.reports import report_files
+from gm.store.seats import wants_json
 
 
 def report_mail(db: sqlite_utils.Database, home: Home, env, game: records.GameRecord, seat: records.SeatRecord,
                 turn: int, again: bool = False) -> dict | None:
     """The fields of one seat's report mail for a rendered turn; None when that report is not rendered."""
-    row = db.execute("SELECT pdf, json, pdf_sha256, json_sha256 FROM reports WHERE game_id = ? AND turn = ? AND seat = ?",
-                     [game.id, turn, seat.code]).fetchone()
-    if row is None:
+    files = report_files(db, game.id, turn, seat.code)
+    if files is None:
         return None
-    pdf, json_path, pdf_sha, json_sha = row
+    pdf, json_path, pdf_sha, json_sha = files.pdf, files.json, files.pdf_sha256, files.json_sha256
     # The turn's state hash goes with each file: a new rendering of this very turn may replace
     # the file before the mail goes (refreshed), a re-run turn's may not.
     turn_hash = records.turn_hash(db, game.id, turn)
@@ -70,21 +61,18 @@ def report_thread(db: sqlite_utils.Database, mail: dict, domain: str) -> dict:
     previous report mail (queued or sent) of an earlier turn, so a mail program shows one
     conversation per game and seat. The id is made from the game, turn and seat (and how many
     report mails of that turn came before, as a re-run turn's), never drawn at random."""
-    where = [mail["game_id"], mail["seat"], mail["turn"]]
-    before = db.execute("SELECT count(*) FROM outbox WHERE kind = 'report' AND game_id = ? AND seat = ? AND turn = ?",
-                        where).fetchone()[0]
-    game = db.execute("SELECT name FROM games WHERE id = ?", [mail["game_id"]]).fetchone()[0]
+    before = outbox.report_mails(db, mail["game_id"], mail["seat"], mail["turn"])
+    game = name_of_game(db, mail["game_id"])
     label = re.sub(r"[^A-Za-z0-9_.-]", "", f"{game}.{mail['turn']}.{mail['seat']}")
     message_id = f"<report.{label}{f'.{before + 1}' if before else ''}@{domain}>"
-    previous = db.execute("SELECT message_id, refs FROM outbox WHERE kind = 'report' AND game_id = ? AND seat = ? "
-                          "AND turn < ? AND status IN ('queued', 'sent') ORDER BY turn DESC, id DESC LIMIT 1",
-                          where).fetchone()
+    previous = outbox.previous_report_mail(db, mail["game_id"], mail["seat"], mail["turn"])
     if previous is None:
         return {"message_id": message_id}
+    replied, earlier = previous
     # The thread's root and the last few ancestors are enough for every mail program (RFC 5322 3.6.4).
-    ancestors = json.loads(previous[1]) + [previous[0]]
+    ancestors = earlier + [replied]
     references = ancestors if len(ancestors) <= 10 else ancestors[:1] + ancestors[-9:]
-    return {"message_id": message_id, "in_reply_to": previous[0], "references": references}
+    return {"message_id": message_id, "in_reply_to": replied, "references": references}
 
 
 @dataclass(frozen=True)
@@ -131,17 +119,12 @@ def queue_released(db: sqlite_utils.Database, home: Home, clock: Clock, email: s
     """After a payment: queue the reports that were held for this account and are not now."""
     from gm.services.charges import report_held
 
-    rows = db.execute(
-        """SELECT g.name, o.turn, o.seat FROM outbox o JOIN games g ON g.id = o.game_id
-           JOIN seats s ON s.game_id = o.game_id AND s.code = o.seat JOIN accounts a ON a.id = s.account_id
-           WHERE o.kind = 'notice' AND a.email = ? AND NOT EXISTS (
-               SELECT 1 FROM outbox r WHERE r.kind = 'report' AND r.game_id = o.game_id AND r.turn = o.turn
-               AND r.seat = o.seat AND r.status IN ('queued', 'sent'))""", [email]).fetchall()
+    noticed = outbox.noticed_without_report(db, email)
     env = mail_environment(home.templates)
     settings = mail_settings(home)
     queued = 0
-    for game_name, turn, code in sorted(set(rows)):
-        game = records.game_by_name(db, game_name)
+    for name, turn, code in noticed:
+        game = records.game_by_name(db, name)
         if report_held(db, game, turn, code):
             continue
         mail = report_mail(db, home, env, game, records.seat_by_code(db, game, code), turn)
@@ -208,10 +191,9 @@ def current_reports(db: sqlite_utils.Database, home: Home, mail: outbox.Queued) 
     """
     if mail.kind not in ("report", "resend") or mail.game_id is None:
         return mail, False
-    recorded = db.execute("SELECT pdf, pdf_sha256, json, json_sha256 FROM reports WHERE game_id = ? AND turn = ? "
-                          "AND seat = ?", [mail.game_id, mail.turn, mail.seat]).fetchone()
+    recorded = report_files(db, mail.game_id, mail.turn, mail.seat)
     turn_hash = records.turn_hash(db, mail.game_id, mail.turn)
-    as_recorded = {recorded[0]: recorded[1], recorded[2]: recorded[3]} if recorded else {}
+    as_recorded = {recorded.pdf: recorded.pdf_sha256, recorded.json: recorded.json_sha256} if recorded else {}
     attachments = []
     for attachment in mail.attachments:
         newer = as_recorded.get(attachment.get("path"))
@@ -222,7 +204,7 @@ def current_reports(db: sqlite_utils.Database, home: Home, mail: outbox.Queued) 
     if attachments == mail.attachments:
         return mail, False
     with transaction(db):
-        db.execute("UPDATE outbox SET attachments = ? WHERE id = ?", [json.dumps(attachments), mail.id])
+        outbox.set_attachments(db, mail, attachments)
     return replace(mail, attachments=attachments), True
 
 
