@@ -7,6 +7,8 @@ from gm.core import census
 from gm.errors import GMError
 from gm.services.games import current_state, game_ruleset
 from gm.store import records
+from gm.store.submissions import rejected_seats
+from gm.store.turns import last_number
 
 # Bump when a key of game_facts changes meaning or disappears (docs/game-show-json.md).
 FORMAT = 1
@@ -27,9 +29,7 @@ def game_facts(db: sqlite_utils.Database, game_name: str, gm_secrets: bool = Fal
     scores = ruleset.scores(state) if state is not None else {}
     outcome = ruleset.is_over(state) if state is not None else None
     current = records.current_submissions(db, game.id, game.turn)
-    rejected = {row[0] for row in db.execute(
-        "SELECT DISTINCT seat_id FROM submissions WHERE game_id = ? AND turn = ? AND verdict = 'rejected'",
-        [game.id, game.turn]).fetchall()}
+    rejected = rejected_seats(db, game.id, game.turn)
     since = records.seat_takeovers(db, game.id)
     seats = []
     for seat in records.seats_of(db, game.id):
@@ -44,7 +44,7 @@ def game_facts(db: sqlite_utils.Database, game_name: str, gm_secrets: bool = Fal
         seats.append({"code": seat.code, "name": seat.name, "email": seat.email, "status": seat.status,
                       "orders": orders, "final": bool(current.get(seat.id, {}).get("final", False)),
                       "score": scores.get(seat.code, 0), "since_turn": since.get(seat.id)})
-    last = db.execute("SELECT MAX(number) FROM turns WHERE game_id = ?", [game.id]).fetchone()[0]
+    last = last_number(db, game.id)
     return {
         "format": FORMAT,
         "name": game.name,

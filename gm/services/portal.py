@@ -19,9 +19,10 @@ from gm.home import Home
 from gm.services.games import current_state, game_ruleset
 from gm.services.gameview import game_facts
 from gm.services.turnfiles import GameRows
-from gm.store import records
+from gm.store import records, reports, submissions
 from gm.store.archive import archived_path
 from gm.store.records import GameRecord, SeatRecord
+from gm.store.turns import latest_hash, seat_turns
 
 PLACEHOLDER = "<your secret>"
 
@@ -67,20 +68,10 @@ def _moment(stamp: str):
         return None
 
 
-def _seat_turns(db: sqlite_utils.Database, game: GameRecord, seat_code: str) -> list[tuple[int, str | None, int | None]]:
-    """(turn, who gave the seat's orders, the submission that counted) for every turn run.
-
-    SQLite reads the seat's two values out of each turn's orders JSON, so a long game's states
-    and events are not loaded and parsed for every page."""
-    who, which = f'$."{seat_code}".by', f'$."{seat_code}".submission'
-    return db.execute("SELECT number, json_extract(orders, ?), json_extract(orders, ?) FROM turns "
-                      "WHERE game_id = ? AND number >= 1 ORDER BY number", [who, which, game.id]).fetchall()
-
-
 def nmr_counts(db: sqlite_utils.Database, game: GameRecord, seat_code: str,
                turns: list | None = None) -> tuple[int, int]:
     """(turns in a row up to the last one, turns in all) that the seat's orders came from the robot."""
-    turns = _seat_turns(db, game, seat_code) if turns is None else turns
+    turns = seat_turns(db, game.id, seat_code) if turns is None else turns
     flags = [by == "robot" for _, by, _ in turns]
     in_a_row = 0
     for robot in reversed(flags):
@@ -91,8 +82,6 @@ def nmr_counts(db: sqlite_utils.Database, game: GameRecord, seat_code: str,
 
 
 SEAT_PAGE_VERSIONS = 10  # the newest versions the seat page shows; /history shows every one
-
-_HISTORY_COLUMNS = "id, turn, channel, source, received, verdict, problems, final, current"
 
 
 class History(list):
@@ -110,46 +99,33 @@ def submission_history(db: sqlite_utils.Database, game: GameRecord, seat: SeatRe
     limit: only the `limit` newest (None: every one), and after them the version that counts for
     the game's current turn when it is older than those. Only the rows shown are read; `total`
     on the list says how many versions there are in all."""
-    turns = _seat_turns(db, game, seat.code) if turns is None else turns
+    turns = seat_turns(db, game.id, seat.code) if turns is None else turns
     counted = {number: submission for number, _, submission in turns}
-    sql = f"SELECT {_HISTORY_COLUMNS} FROM submissions WHERE seat_id = ? ORDER BY turn DESC, id DESC"
-    if limit is None:
-        rows = db.execute(sql, [seat.id]).fetchall()
-        total = len(rows)
-    else:
-        rows = db.execute(sql + " LIMIT ?", [seat.id, limit]).fetchall()
-        total = len(rows)
-        if total >= limit:  # there may be more: count them on the (seat_id, turn) index
-            total = db.execute("SELECT COUNT(*) FROM submissions WHERE seat_id = ?", [seat.id]).fetchone()[0]
+    rows = submissions.versions(db, seat.id, limit)
+    total = len(rows)
+    if limit is not None and total >= limit:  # there may be more: count them
+        total = submissions.version_count(db, seat.id)
     history = History(_history_row(row, counted, game) for row in rows)
     history.newest, history.total = len(history), total
     if total > len(history) and not any(h["counts"] and h["turn"] == game.turn for h in history):
         # The version that counts for this turn is older than those shown: add it after them.
         if game.turn in counted:
-            which, values = "id = ?", [counted[game.turn]]
+            extra = submissions.version(db, seat.id, counted[game.turn])
         else:
-            which, values = "turn = ? AND current = 1", [game.turn]
-        extra = db.execute(f"SELECT {_HISTORY_COLUMNS} FROM submissions WHERE seat_id = ? AND {which}",
-                           [seat.id, *values]).fetchone()
+            extra = submissions.counting_version(db, seat.id, game.turn)
         if extra is not None:
             history.append(_history_row(extra, counted, game))
     return history
 
 
-def _history_row(row, counted: dict, game: GameRecord) -> dict:
-    sid, turn, channel, source, received, verdict, problems, final, current = row
-    if turn in counted:
-        counts = counted[turn] == sid
+def _history_row(row: submissions.Version, counted: dict, game: GameRecord) -> dict:
+    if row.turn in counted:
+        counts = counted[row.turn] == row.id
     else:
-        counts = bool(current) and turn == game.turn
-    return {"id": sid, "turn": turn, "channel": channel, "source": source, "received": received,
-            "verdict": verdict, "problems": _problem_count(problems), "final": bool(final),
-            "counts": counts, "current": bool(current)}
-
-
-def _rejected_in_turn(db: sqlite_utils.Database, seat: SeatRecord, turn: int) -> bool:
-    return db.execute("SELECT EXISTS (SELECT 1 FROM submissions WHERE seat_id = ? AND turn = ? "
-                      "AND verdict = 'rejected')", [seat.id, turn]).fetchone()[0] == 1
+        counts = row.current and row.turn == game.turn
+    return {"id": row.id, "turn": row.turn, "channel": row.channel, "source": row.source, "received": row.received,
+            "verdict": row.verdict, "problems": _problem_count(row.problems), "final": row.final,
+            "counts": counts, "current": row.current}
 
 
 @lru_cache(maxsize=4096)
@@ -158,9 +134,7 @@ def _problem_count(problems: str) -> int:
 
 
 def seat_reports(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord) -> list[dict]:
-    rows = db.execute("SELECT turn, rendered FROM reports WHERE game_id = ? AND seat = ? ORDER BY turn DESC",
-                      [game.id, seat.code]).fetchall()
-    return [{"turn": turn, "rendered": rendered} for turn, rendered in rows]
+    return [{"turn": turn, "rendered": rendered} for turn, rendered in reports.seat_reports(db, game.id, seat.code)]
 
 
 def report_file(db: sqlite_utils.Database, home: Home, game: GameRecord, seat: SeatRecord, turn: int,
@@ -169,11 +143,10 @@ def report_file(db: sqlite_utils.Database, home: Home, game: GameRecord, seat: S
     must lie inside the home's reports folder."""
     if kind not in ("pdf", "json"):
         return None
-    row = db.execute(f"SELECT {kind} FROM reports WHERE game_id = ? AND seat = ? AND turn = ?",
-                     [game.id, seat.code, turn]).fetchone()
-    if row is None:
+    files = reports.report_files(db, game.id, turn, seat.code)
+    if files is None:
         return None
-    path = (home.root / row[0]).resolve()
+    path = (home.root / (files.pdf if kind == "pdf" else files.json)).resolve()
     if not path.is_relative_to(home.reports.resolve()) or not path.is_file():
         return None
     return path
@@ -189,7 +162,7 @@ def seat_page_facts(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecor
     view = view if view is not None else turn_view(db, game)
     if view is None:
         raise GMError(f"game '{game.name}' is waiting for the GM to seat more players; come back later.")
-    turns = _seat_turns(db, game, seat.code)
+    turns = seat_turns(db, game.id, seat.code)
     history = submission_history(db, game, seat, turns, limit=SEAT_PAGE_VERSIONS)
     in_a_row, total = nmr_counts(db, game, seat.code, turns)
     this_turn = [h for h in history if h["turn"] == game.turn]
@@ -201,7 +174,7 @@ def seat_page_facts(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecor
     elif any(h["verdict"] == "rejected" for h in this_turn):
         orders = "rejected"
     elif len(history) < history.total:  # some of this turn's versions may not be among those shown
-        orders = "rejected" if _rejected_in_turn(db, seat, game.turn) else "none"
+        orders = "rejected" if submissions.rejected_in_turn(db, seat.id, game.turn) else "none"
     else:
         orders = "none"
     return {
@@ -245,10 +218,9 @@ def _view_key(db: sqlite_utils.Database, game: GameRecord, seats: list[SeatRecor
     that it is the ruleset's new game, made from the scenario, the seed and the seats (a join
     changes it). A turn run, a re-run or a join therefore gives a new key at once.
     seats: the game's seats when the caller read them in this same request."""
-    row = db.execute("SELECT number, state_hash FROM turns WHERE game_id = ? ORDER BY number DESC LIMIT 1",
-                     [game.id]).fetchone()
-    if row is not None:
-        return (game.id, game.ruleset, "stored", row[0], row[1])
+    latest = latest_hash(db, game.id)
+    if latest is not None:
+        return (game.id, game.ruleset, "stored", *latest)
     seats = tuple((s.code, s.name) for s in (records.seats_of(db, game.id) if seats is None else seats))
     # (The installed ruleset's version is the same for the life of the process.)
     return (game.id, game.ruleset, "new", game.scenario_name, game.scenario_text, game.seed, seats)
@@ -441,11 +413,10 @@ def numbered_lines(text: str, problems: list) -> list[dict]:
 
 def current_archived(db: sqlite_utils.Database, home: Home, game: GameRecord, seat: SeatRecord) -> bytes | None:
     """The raw bytes of the submission that counts now for the seat, from the archive."""
-    row = db.execute("SELECT archive FROM submissions WHERE seat_id = ? AND turn = ? AND current = 1",
-                     [seat.id, game.turn]).fetchone()
-    if row is None:
+    digest = submissions.current_archive(db, seat.id, game.turn)
+    if digest is None:
         return None
-    path = archived_path(home.archive, row[0])
+    path = archived_path(home.archive, digest)
     return path.read_bytes() if path.is_file() else None
 
 

@@ -174,3 +174,9 @@ def noticed_without_report(db: sqlite_utils.Database, email: str) -> list[tuple[
 
 def set_attachments(db: sqlite_utils.Database, mail: Queued, attachments: list) -> None:
     db.execute("UPDATE outbox SET attachments = ? WHERE id = ?", [json.dumps(attachments), mail.id])
+
+
+def links_since(db: sqlite_utils.Database, game_id: int, seat: str, since: datetime) -> int:
+    """Sign-in link mails queued for a seat since a moment (whoever asked, whatever became of them)."""
+    return db.execute("SELECT count(*) FROM outbox WHERE kind = 'link' AND game_id = ? AND seat = ? "
+                      "AND queued >= ?", [game_id, seat, iso(since)]).fetchone()[0]
