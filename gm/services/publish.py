@@ -21,6 +21,7 @@ from gm.services import delivery, reports
 from gm.services.reports import SeatReport, Written
 from gm.store import records
 from gm.store.database import transaction
+from gm.store.turns import unpublished_everywhere
 
 
 @dataclass(frozen=True)
@@ -95,8 +96,7 @@ def finish(db: sqlite_utils.Database, home: Home, clock: Clock, started: Started
 def unpublished(db: sqlite_utils.Database) -> dict[str, list[int]]:
     """Every game with turns resolved but not published, and those turns."""
     found: dict[str, list[int]] = {}
-    for name, number in db.execute("""SELECT g.name, t.number FROM turns t JOIN games g ON g.id = t.game_id
-                                      WHERE t.number >= 1 AND t.published IS NULL ORDER BY g.name, t.number"""):
+    for name, number in unpublished_everywhere(db):
         found.setdefault(name, []).append(number)
     return found
 

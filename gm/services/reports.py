@@ -21,6 +21,7 @@ from gm.services import charges, endgame, prizes, scores
 from gm.services.games import game_ruleset, score_title
 from gm.store import records
 from gm.store.records import GameRecord, TurnRecord
+from gm.store.seats import players_from
 
 ENDGAME_TEMPLATE = "endgame.html"  # the end-of-game report (gm/services/endgame.py gives its context)
 
@@ -250,8 +251,7 @@ def seat_notes(db, game: GameRecord, seat: records.SeatRecord, turn_orders: list
     from gm.services.cycle import NMR_KINDS, nmr_streaks
     from gm.services.settings import game_setting
 
-    changes = db.execute("""SELECT a.name, sp.reason FROM seat_players sp JOIN accounts a ON a.id = sp.account_id
-                            WHERE sp.seat_id = ? AND sp.from_turn = ?""", [seat.id, number + 1]).fetchall()
+    changes = players_from(db, seat.id, number + 1)
     notices = [f"From turn {number + 1} this seat is played by {name} ({reason})." for name, reason in changes]
     if seat.status == "robot":
         return {"nmr": None, "notices": notices}
