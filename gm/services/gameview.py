@@ -1,4 +1,5 @@
-"""What the GM sees of a game: the facts behind 'gm game show' and its documented JSON."""
+"""What the GM sees of a game: the facts behind 'gm game show' and its documented JSON, and every
+game at a glance for the portal's GM page."""
 from __future__ import annotations
 
 import sqlite_utils
@@ -7,6 +8,7 @@ from gm.core import census
 from gm.errors import GMError
 from gm.services.games import current_state, game_ruleset
 from gm.store import records
+from gm.store.records import GameRecord
 from gm.store.submissions import rejected_seats
 from gm.store.turns import last_number
 
@@ -75,3 +77,27 @@ def census_lines(schedule: dict | None) -> str:
     coming = [t for t in schedule["turns"] if t not in schedule["held"]][:6]
     return (f"Census (secret): held on turns {held}; next on turn {schedule['next']}; "
             f"then {', '.join(map(str, coming[1:]))}, ...")
+
+
+def gm_overview(db: sqlite_utils.Database) -> list[dict]:
+    """Every game as the GM sees it (game_facts without the state): seats in, missing, final."""
+    overview = []
+    for game in records.all_games(db):
+        facts = _facts(db, game) or {
+            "name": game.name, "title": "waiting for players", "status": game.status, "turn": game.turn,
+            "turn_label": "too few seats to start", "deadline": game.deadline, "outcome": None,
+            "seats": [{"code": s.code, "name": s.name, "email": s.email, "orders": "none", "final": False,
+                       "score": 0} for s in records.seats_of(db, game.id)]}
+        facts.pop("state", None)
+        seats = facts["seats"]
+        facts["counts"] = {"in": sum(s["orders"] == "accepted" for s in seats),
+                           "missing": sum(s["orders"] in ("none", "rejected") for s in seats),
+                           "final": sum(s["final"] for s in seats), "seats": len(seats)}
+        overview.append(facts)
+    return overview
+
+
+def _facts(db: sqlite_utils.Database, game: GameRecord) -> dict | None:
+    """game_facts, or None while the game has too few seats to make its starting state."""
+    facts = game_facts(db, game.name)
+    return facts if facts["state"] is not None else None

@@ -1,9 +1,9 @@
-"""What the player portal shows a seat and how it turns a form into a turn file for submit()."""
+"""What the portal shows a seat: its page (game, orders in, deadline in the player's zone, NMR
+counts, credits, the versions it sent, its reports), the turn's view it is drawn from, and the
+prefilled order form."""
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -13,18 +13,14 @@ import sqlite_utils
 from dateutil import parser as dateparser
 
 from gm.clock import Clock
-from gm.core.envelope import TurnFileError, clean_line, decode_turn_file, read_envelope, wrap_envelope
+from gm.core.envelope import wrap_envelope
 from gm.errors import GMError
 from gm.home import Home
 from gm.services.games import current_state, game_ruleset
-from gm.services.gameview import game_facts
-from gm.services.turnfiles import GameRows
-from gm.store import records, reports, submissions
+from gm.store import reports, submissions
 from gm.store.archive import archived_path
 from gm.store.records import GameRecord, SeatRecord
-from gm.store.turns import latest_hash, seat_turns
-
-PLACEHOLDER = "<your secret>"
+from gm.store.turns import seat_turns
 
 
 @dataclass(frozen=True)
@@ -153,13 +149,13 @@ def report_file(db: sqlite_utils.Database, home: Home, game: GameRecord, seat: S
 
 
 def seat_page_facts(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, zone: str,
-                    clock: Clock, view: TurnView | None = None) -> dict:
+                    clock: Clock, view: TurnView | None) -> dict:
     """Everything the seat's page shows, from what that seat may know and nothing more.
 
     What `gm game show` has for the seat (orders in, final, score, title, turn label, outcome),
     from the turn's cached view and the seat's own rows, not from the whole game's.
-    view: the game's turn_view when the caller has it already (the page's order form needs it too)."""
-    view = view if view is not None else turn_view(db, game)
+    view: the turn's view (make_turn_view; the portal keeps one per turn, gm/web/turn_views.py),
+    None while the game is too short of seats to start."""
     if view is None:
         raise GMError(f"game '{game.name}' is waiting for the GM to seat more players; come back later.")
     turns = seat_turns(db, game.id, seat.code)
@@ -206,52 +202,19 @@ class TurnView:
     forms: dict = field(default_factory=dict)
 
 
-_VIEWS: OrderedDict = OrderedDict()
-_VIEWS_LOCK = threading.Lock()
-_VIEWS_SIZE = 256
-
-
-def _view_key(db: sqlite_utils.Database, game: GameRecord, seats: list[SeatRecord] | None = None) -> tuple:
-    """What the state of the turn being collected depends on, read cheaply.
-
-    Once a turn has run, the state is the last stored one, named by its content hash. Before
-    that it is the ruleset's new game, made from the scenario, the seed and the seats (a join
-    changes it). A turn run, a re-run or a join therefore gives a new key at once.
-    seats: the game's seats when the caller read them in this same request."""
-    latest = latest_hash(db, game.id)
-    if latest is not None:
-        return (game.id, game.ruleset, "stored", *latest)
-    seats = tuple((s.code, s.name) for s in (records.seats_of(db, game.id) if seats is None else seats))
-    # (The installed ruleset's version is the same for the life of the process.)
-    return (game.id, game.ruleset, "new", game.scenario_name, game.scenario_text, game.seed, seats)
-
-
-def turn_view(db: sqlite_utils.Database, game: GameRecord, seats: list[SeatRecord] | None = None) -> TurnView | None:
-    """The cached view of the turn the game is collecting; None while too few seats to start.
-
-    Shared by the server's threads, read only: nothing may change what it holds.
-    seats: the game's seats when the caller read them in this same request (see _view_key)."""
-    key = _view_key(db, game, seats)
-    with _VIEWS_LOCK:
-        view = _VIEWS.get(key)
-        if view is not None:
-            _VIEWS.move_to_end(key)
-            return view
+def make_turn_view(db: sqlite_utils.Database, game: GameRecord) -> TurnView | None:
+    """The view of the turn the game is collecting, made from its current state; None while
+    too few seats to start. gm/web/turn_views.py keeps them, one per turn, for the portal."""
     ruleset, _ = game_ruleset(game)
     try:
         state = current_state(db, game)
     except GMError:
         return None  # nobody seated yet, or too few players for this scenario to start
     outcome = ruleset.is_over(state)
-    view = TurnView(state=state,
+    return TurnView(state=state,
                     title=state.get("title", ruleset.title) if isinstance(state, dict) else ruleset.title,
                     turn_label=ruleset.turn_label(state), scores=ruleset.scores(state),
                     outcome=outcome.to_json() if outcome else None)
-    with _VIEWS_LOCK:
-        _VIEWS[key] = view
-        while len(_VIEWS) > _VIEWS_SIZE:
-            _VIEWS.popitem(last=False)
-    return view
 
 
 def credits_for(db: sqlite_utils.Database, email: str) -> dict:
@@ -262,153 +225,17 @@ def credits_for(db: sqlite_utils.Database, email: str) -> dict:
     return {"balance": position.balance, "discount": position.discount}
 
 
-def _facts(db: sqlite_utils.Database, game: GameRecord) -> dict | None:
-    """game_facts, or None while the game has too few seats to make its starting state."""
-    facts = game_facts(db, game.name)
-    return facts if facts["state"] is not None else None
-
-
-class CachedRows(GameRows):
-    """What `turnfiles` checks a portal upload against: the state from the turn's cached view
-    (the same state, read once per turn); the game and seats from the database, or, with `known`
-    (game, its seats), as the request of a signed-in seat read them to see who it is.
-
-    Never kept past the request. A turn run in between is still caught: the state comes from
-    the turn's view, keyed on the turns table as it is now, and submit() compares the game's turn
-    and status again inside its write transaction."""
-
-    def __init__(self, db: sqlite_utils.Database, known: tuple[GameRecord, list[SeatRecord]] | None = None):
-        super().__init__(db)
-        self.known = known
-
-    def game(self, name: str) -> GameRecord | None:
-        return self.known[0] if self.known and name == self.known[0].name else super().game(name)
-
-    def seats(self, game: GameRecord) -> list[SeatRecord]:
-        known = self._seats_known(game)
-        return known if known is not None else super().seats(game)
-
-    def state(self, game: GameRecord) -> dict:
-        view = turn_view(self.db, game, self._seats_known(game))
-        return view.state if view is not None else super().state(game)  # the latter says why not
-
-    def _seats_known(self, game: GameRecord) -> list[SeatRecord] | None:
-        return self.known[1] if self.known and game.id == self.known[0].id else None
-
-
-def order_form(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, view: TurnView | None = None) -> str:
+def order_form(game: GameRecord, seat: SeatRecord, view: TurnView | None) -> str:
     """The prefilled order form (as `turnfiles.order_template` makes it), or "" when the game is
-    over or cannot start yet. view: the game's turn_view when the caller has it already."""
-    if game.status == "over":
-        return ""
-    view = view if view is not None else turn_view(db, game)
-    if view is None:
+    over or cannot start yet (view None). view: the turn's view; its forms keep each seat's form
+    body once made."""
+    if game.status == "over" or view is None:
         return ""
     body = view.forms.get(seat.code)
     if body is None:
         ruleset, _ = game_ruleset(game)
         body = view.forms[seat.code] = tuple(ruleset.order_form(view.state, seat.code))
     return wrap_envelope(game.name, seat.code, game.turn, list(body))
-
-
-def gm_overview(db: sqlite_utils.Database) -> list[dict]:
-    """Every game as the GM sees it (game_facts without the state): seats in, missing, final."""
-    overview = []
-    for game in records.all_games(db):
-        facts = _facts(db, game) or {
-            "name": game.name, "title": "waiting for players", "status": game.status, "turn": game.turn,
-            "turn_label": "too few seats to start", "deadline": game.deadline, "outcome": None,
-            "seats": [{"code": s.code, "name": s.name, "email": s.email, "orders": "none", "final": False,
-                       "score": 0} for s in records.seats_of(db, game.id)]}
-        facts.pop("state", None)
-        seats = facts["seats"]
-        facts["counts"] = {"in": sum(s["orders"] == "accepted" for s in seats),
-                           "missing": sum(s["orders"] in ("none", "rejected") for s in seats),
-                           "final": sum(s["final"] for s in seats), "seats": len(seats)}
-        overview.append(facts)
-    return overview
-
-
-@dataclass(frozen=True)
-class Prepared:
-    """Turn-file bytes ready for check or submit, the text to show back (secret hidden), or why
-    the portal will not send them for this seat."""
-
-    data: bytes
-    shown: str
-    refusal: str | None = None
-
-
-def prepare_turn_file(raw: bytes, game: GameRecord, seat: SeatRecord, secret: str | None, final: bool,
-                      max_bytes: int) -> Prepared:
-    """The bytes the portal sends for a signed-in seat.
-
-    A file with its own PASSWORD goes as it came, byte for byte, unless it must be marked final;
-    one with the placeholder or no PASSWORD line gets the seat's secret written in.
-    A file for another game or seat is refused here: the portal acts only for its signed-in seat.
-    """
-    try:
-        text, _ = decode_turn_file(raw, max_bytes)
-    except TurnFileError as exc:
-        return Prepared(raw, "", str(exc))
-    envelope = read_envelope(text)
-    if envelope.game is not None and envelope.game != game.name or \
-            envelope.player is not None and envelope.player != seat.code:
-        return Prepared(raw, hide_password(text),
-                        f"these orders are for {envelope.player or '?'} in '{envelope.game or '?'}'; "
-                        f"you are signed in as {seat.code} in '{game.name}'")
-    lines = text.splitlines()
-    changed = False
-    if _password_missing(lines):
-        if secret is None:
-            return Prepared(raw, hide_password(text), "the orders need your secret: type it in the "
-                            "'Your secret' box (you signed in with a link), or on the PASSWORD line")
-        lines = _with_password(lines, secret)
-        changed = True
-    if final and not envelope.final:
-        lines = _with_final(lines)
-        changed = True
-    if not changed:
-        return Prepared(raw, hide_password(text))
-    new_text = "\n".join(lines) + "\n"
-    return Prepared(new_text.encode("utf-8"), hide_password(new_text))
-
-
-def _keyword(line: str) -> str:
-    return clean_line(line).partition(" ")[0].upper()
-
-
-def _password_missing(lines: list[str]) -> bool:
-    values = [clean_line(line).partition(" ")[2].strip() for line in lines if _keyword(line) == "PASSWORD"]
-    return not values or all(v in ("", PLACEHOLDER) for v in values)
-
-
-def _with_password(lines: list[str], secret: str) -> list[str]:
-    kept = [line for line in lines if _keyword(line) != "PASSWORD"]
-    after = next((i for i, line in enumerate(kept) if _keyword(line) == "PLAYER"), None)
-    if after is None:
-        after = next((i for i, line in enumerate(kept) if _keyword(line) == "GAME"), -1)
-    return kept[:after + 1] + [f"PASSWORD {secret}"] + kept[after + 1:]
-
-
-def _with_final(lines: list[str]) -> list[str]:
-    end = next((i for i, line in enumerate(lines) if _keyword(line) == "END"), len(lines))
-    return lines[:end] + ["FINAL"] + lines[end:]
-
-
-def hide_password(text: str) -> str:
-    """The text with every PASSWORD value replaced by the placeholder, to show back on a page."""
-    return "\n".join(f"PASSWORD {PLACEHOLDER}" if _keyword(line) == "PASSWORD" else line
-                     for line in text.splitlines()) + ("\n" if text else "")
-
-
-def numbered_lines(text: str, problems: list) -> list[dict]:
-    """The shown text line by line, each with the problems found on it."""
-    by_line: dict[int, list[str]] = {}
-    for problem in problems:
-        by_line.setdefault(problem.line, []).append(problem.message)
-    return [{"number": n, "text": line, "problems": by_line.get(n, [])}
-            for n, line in enumerate(text.splitlines(), start=1)]
 
 
 def current_archived(db: sqlite_utils.Database, home: Home, game: GameRecord, seat: SeatRecord) -> bytes | None:
