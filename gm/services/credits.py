@@ -210,7 +210,7 @@ def export_csv(db: sqlite_utils.Database) -> str:
 def prepare_demo(db: sqlite_utils.Database, clock: Clock, game_name: str, progress) -> None:
     """A demo's robots are its players: they never drop out for sending no orders, and each
     buys turn credits, so the books and the end-of-game reports have something to show."""
-    from gm.services.settings import set_game_setting
+    from gm.services.game_settings import set_game_setting
 
     set_game_setting(db, clock, game_name, "nmr-limit", "0")
     game = records.game_by_name(db, game_name)

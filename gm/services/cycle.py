@@ -18,7 +18,7 @@ from gm.core.schedule import (
 )
 from gm.errors import GMError
 from gm.seat_secrets import hash_secret, new_secret
-from gm.services.settings import game_setting
+from gm.services.game_settings import game_setting
 from gm.store import absences, games, records, runs, standbys
 from gm.store.database import transaction
 from gm.store.records import GameRecord

@@ -9,8 +9,8 @@ from gm.home import Home
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.services import cycle, delivery, turnfiles
+from gm.services.game_settings import game_setting
 from gm.services.rundue import Hooks, RunReport
-from gm.services.settings import game_setting
 from gm.store import outbox, records
 from gm.store.database import transaction
 from gm.store.records import GameRecord

@@ -9,8 +9,8 @@ from gm.core.ledger import Position
 from gm.core.prizes import PrizeTable
 from gm.core.ruleset import Ruleset
 from gm.services import prizes, scores
+from gm.services.game_settings import game_setting
 from gm.services.games import score_title
-from gm.services.settings import game_setting
 from gm.store import ledger as books
 from gm.store.records import GameRecord, SeatRecord, TurnRecord
 

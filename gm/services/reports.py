@@ -249,7 +249,7 @@ def seat_notes(db, game: GameRecord, seat: records.SeatRecord, turn_orders: list
     the robot, its last orders repeated, or a hold), missed turns against the game's NMR limit,
     and a change of player (a standby taking the seat). A robot seat has no NMR to tell of."""
     from gm.services.cycle import NMR_KINDS, nmr_streaks
-    from gm.services.settings import game_setting
+    from gm.services.game_settings import game_setting
 
     changes = players_from(db, seat.id, number + 1)
     notices = [f"From turn {number + 1} this seat is played by {name} ({reason})." for name, reason in changes]

@@ -18,7 +18,7 @@ from gm.core.schedule import describe
 from gm.errors import GMError
 from gm.home import Home
 from gm.services import cycle, publish, reports, slips, turns
-from gm.services.settings import game_setting
+from gm.services.game_settings import game_setting
 from gm.store import audit, records, runs
 from gm.store.database import transaction
 from gm.store.locks import file_lock

@@ -13,8 +13,8 @@ from gm.intake.letter import Letter
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.services import cycle, waiting
+from gm.services.game_settings import game_setting
 from gm.services.games import check_player, game_ruleset, join_game
-from gm.services.settings import game_setting
 from gm.store import outbox, records
 from gm.store.database import atomic
 from gm.store.records import GameRecord

@@ -15,8 +15,8 @@ from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.services import credits, waiting
 from gm.services.cycle import moment
+from gm.services.game_settings import game_setting
 from gm.services.requests import check_seat
-from gm.services.settings import game_setting
 from gm.store import outbox, records
 from gm.store.database import atomic
 from gm.store.records import GameRecord, SeatRecord

@@ -16,8 +16,8 @@ from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
 from gm.services import charges, cycle, prizes, seat_mail
+from gm.services.game_settings import game_setting
 from gm.services.games import ROBOT, current_state, game_ruleset, seat_infos
-from gm.services.settings import game_setting
 from gm.services.turnfiles import describe_problem
 from gm.store import outbox, records
 from gm.store.archive import archive_bytes

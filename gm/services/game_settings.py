@@ -1,4 +1,6 @@
-"""Per-game settings: a registry of what a GM may set, with defaults, stored in games.options."""
+"""One game's settings (gm game set, gm game settings): what a GM may set, defaults and checks,
+kept in the game's options. gm.toml is the home's settings (Home.settings; its mail sections
+gm/mail/settings.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
