@@ -39,7 +39,7 @@ def _hooks(home_):
     """Mail joins the cycle once gm.toml names the GM's address ([mail] address)."""
     if not home_.setting("mail", "address", ""):
         return None
-    from gm.services.cyclemail import MailHooks
+    from gm.services.rundue_mail import MailHooks
 
     return MailHooks()
 

@@ -24,7 +24,7 @@ from gm.intake.verified import VerifiedSecrets
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment
 from gm.services import turnfiles
-from gm.services.answers import Answerer, from_receipt, from_submission, refused
+from gm.services.acknowledgements import Answerer, from_receipt, from_submission, refused
 from gm.services.requests import answer_request, is_request
 from gm.services.signups import take_join
 from gm.services.slips import answer_slip

@@ -1,4 +1,5 @@
-"""Mail in the weekly cycle: run-due fetches, reminds and sends (publishing queues the reports)."""
+"""gm run-due's mail: its hooks fetch new mail, queue reminders and late notices, and send the
+outbox (publishing queues the reports)."""
 from __future__ import annotations
 
 from datetime import timedelta

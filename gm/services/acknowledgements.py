@@ -1,4 +1,5 @@
-"""Answers to mail: what each turn file came to, and the acknowledgement (or report sent again) for it."""
+"""Acknowledgements: the answer to each mail taken, saying what each of its turn files came to
+(accepted, rejected, refused, a request done), a report sent again, or that a question went to the GM."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from gm.intake.finding import TurnFile
 from gm.intake.letter import Letter
 from gm.mail.settings import MailSettings
 from gm.mail.templates import write_mail
-from gm.services import delivery, turnfiles
+from gm.services import report_mails, turnfiles
 from gm.store import outbox, records
 from gm.store.games import id_of_game
 from gm.store.submissions import stored_submission
@@ -166,7 +167,7 @@ class Answerer:
         game = records.game_by_name(self.db, resend["game"])
         seat = records.seat_by_code(self.db, game, resend["seat"])
         try:
-            mail = delivery.report_mail(self.db, self.home, self.env, game, seat, resend["turn"], again=True)
+            mail = report_mails.report_mail(self.db, self.home, self.env, game, seat, resend["turn"], again=True)
         except GMError:
             mail = None  # its files are gone (a re-run turn): nothing to send again
         if mail is None:
