@@ -1,5 +1,6 @@
-"""The credit and discount books in the store: payments, turn charges, held reports, drop-outs,
-discount awards, the check and the bookkeeper's CSV (the arithmetic is gm/core/ledger.py)."""
+"""The players' credit and discount books: reading them, payments, a GM's corrections, transfers,
+each game's policy for unpaid turns, the check and the bookkeeper's CSV (what a turn run books is
+turn_charges.py; the arithmetic is gm/core/ledger.py)."""
 from __future__ import annotations
 
 import csv

@@ -90,7 +90,7 @@ def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name
     want of credits gets the low-credit notice instead; paying releases the report
     (queue_released). Sending is 'gm mail send'.
     """
-    from gm.services.charges import credit_notice
+    from gm.services.turn_charges import credit_notice
 
     game = records.game_by_name(db, game_name)
     env = mail_environment(home.templates)
@@ -115,7 +115,7 @@ def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name
 
 def queue_released(db: sqlite_utils.Database, home: Home, clock: Clock, email: str) -> int:
     """After a payment: queue the reports that were held for this account and are not now."""
-    from gm.services.charges import report_held
+    from gm.services.turn_charges import report_held
 
     noticed = outbox.noticed_without_report(db, email)
     env = mail_environment(home.templates)

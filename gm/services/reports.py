@@ -17,7 +17,7 @@ from gm.core.ruleset import Ruleset
 from gm.errors import GMError
 from gm.home import Home
 from gm.rulesets import template_dirs
-from gm.services import charges, endgame, prizes, scores
+from gm.services import endgame, prizes, scores, turn_charges
 from gm.services.games import game_ruleset, score_title
 from gm.store import records
 from gm.store.records import GameRecord, TurnRecord
@@ -138,7 +138,7 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
             context = report_context(game, ruleset, turn, seat, seats, deadline, by_number[number - 1].state)
             context.update(seat_notes(db, game, seat, [by_number[n].orders for n in sorted(by_number) if 1 <= n <= number],
                                       number))
-            context["credits"] = charges.report_credits(db, game, number, seat.code)
+            context["credits"] = turn_charges.report_credits(db, game, number, seat.code)
             pdf = folder / f"{seat.code}.pdf"
             html = render_report_html(env, context)
             jobs.append(RenderJob(html, base_url(), turn.resolved, f"{game.name}/{number}/{seat.code}", pdf,

@@ -15,7 +15,7 @@ from gm.core.statehash import state_hash
 from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
-from gm.services import charges, cycle, prizes, seat_mail
+from gm.services import cycle, prizes, seat_mail, turn_charges
 from gm.services.game_settings import game_setting
 from gm.services.games import ROBOT, current_state, game_ruleset, seat_infos
 from gm.services.turnfiles import describe_problem
@@ -132,7 +132,7 @@ def _run_turn_locked(db: sqlite_utils.Database, home: Home, clock: Clock, game_n
         outcome = ruleset.is_over(result.state)
         digest = _store_turn(db, game, game.turn, game.seed, ruleset.version, orders,
                              [e.to_json() for e in result.events], result.state, now)
-        charges.settle_turn(db, game, game.turn, orders, state, result.state, outcome, now,
+        turn_charges.settle_turn(db, game, game.turn, orders, state, result.state, outcome, now,
                             lambda: prizes.house_tables(home))
         _move_on(db, clock, game, digest, outcome is not None, rerun, now)
         notices = _seat_changes(db, home, clock, game, outcome is not None, now)
@@ -184,7 +184,7 @@ def _seat_changes(db, home: Home, clock: Clock, game: GameRecord, over: bool, no
     if over:
         return []
     notices, dropped = cycle.drop_outs(db, game, game.turn, now)
-    charges.forfeit_drop_outs(db, game, dropped, now)
+    turn_charges.forfeit_drop_outs(db, game, dropped, now)
     seat_mail.queue_seat_changes(db, home, clock, game, dropped)
     return notices
 

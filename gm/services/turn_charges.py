@@ -1,5 +1,6 @@
-"""What a turn run does to the books: charge each seat played, forfeit the discounts of
-drop-outs, award discounts at game end; and which reports wait until they are paid for."""
+"""What a turn run does to the books: charge each seat played (reversing a re-run's discarded
+turns), forfeit the discounts of drop-outs, award discounts at game end; and which reports wait
+until their turn is paid for (the rest of the books is credits.py)."""
 from __future__ import annotations
 
 import sqlite_utils
