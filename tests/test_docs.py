@@ -1,4 +1,5 @@
-"""The README documents every command, and every --help runs."""
+"""The README documents every command, every --help runs, and the folder READMEs of gm/services
+and gm/store give every module of theirs a line."""
 from __future__ import annotations
 
 import re
@@ -70,3 +71,13 @@ def test_every_house_decision_cited_is_written_down():
                *ROOT.glob("games/**/*.py"), *ROOT.glob("tests/**/*.py")]
     cited = {c for p in sources for c in re.findall(r"\bH-\d+\b", p.read_text(encoding="utf-8"))}
     assert written and cited <= written, f"cited but not written: {sorted(cited - written)}"
+
+
+def test_every_service_and_store_module_has_its_line():
+    root = Path(__file__).resolve().parents[1] / "gm"
+    for folder in ("services", "store"):
+        listed = (root / folder / "README.md").read_text(encoding="utf-8")
+        modules = [p.name for p in sorted((root / folder).glob("*.py")) if p.name != "__init__.py"]
+        assert [m for m in modules if f"`{m}`" not in listed] == [], f"gm/{folder}/README.md lacks these"
+        named = set(re.findall(r"^\| `([a-z_]+\.py)`", listed, re.MULTILINE))
+        assert named - set(modules) == set(), f"gm/{folder}/README.md names modules that are gone"

@@ -1,5 +1,6 @@
 """The modules of gm/services import each other without a cycle (function-level imports count too),
-so each can be read, and imported, after the ones it uses."""
+so each can be read, and imported, after the ones it uses; and none imports the portal or the CLI,
+which call them."""
 from __future__ import annotations
 
 import ast
@@ -56,3 +57,27 @@ def test_services_import_without_a_cycle():
     graph = {path.stem: imported_services(path, names) for path in SERVICES.glob("*.py")}
     assert graph["reports"] >= {"endgame"}  # the finder sees the imports it is there to check
     assert first_cycle(graph) is None, f"gm/services import each other in a cycle: {first_cycle(graph)}"
+
+
+def imported_modules(source: str) -> set[str]:
+    """Every module a module's source imports, anywhere in it."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and not node.level:
+            found |= {node.module or ""} | {f"{node.module}.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+    return found
+
+
+def above_the_services(source: str) -> set[str]:
+    """What a module imports of the layers that call the services: the portal and the CLI."""
+    return {name for name in imported_modules(source) if name.split(".")[:2] in (["gm", "web"], ["gm", "cli"])}
+
+
+def test_services_import_neither_the_portal_nor_the_cli():
+    assert above_the_services("from gm.web.turn_views import turn_view\nimport gm.cli.common\n"
+                              "from gm.store import records\n") == {"gm.web.turn_views", "gm.web.turn_views.turn_view",
+                                                                    "gm.cli.common"}
+    found = {path.name: above_the_services(path.read_text(encoding="utf-8")) for path in SERVICES.glob("*.py")}
+    assert {name: names for name, names in found.items() if names} == {}

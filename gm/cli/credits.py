@@ -8,7 +8,7 @@ import typer
 
 from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
 from gm.errors import GMError
-from gm.services import credits as service, delivery
+from gm.services import credits as service, report_mails
 from gm.store import records
 
 app = typer.Typer(help="Turn credits and discounts: payments, balances, adjustments, export.",
@@ -38,7 +38,7 @@ def buy(
     for bonus in made[1:]:
         typer.echo(f"Bonus: {bonus.credits} credits for a discount of {bonus.credits} (entry {bonus.number}).")
     typer.echo(_standing(db, payment.account))
-    released = delivery.queue_released(db, home_, clock(), payment.account)
+    released = report_mails.queue_released(db, home_, clock(), payment.account)
     if released:
         typer.echo(f"Released {released} held report(s); they are queued: send them with 'gm mail send'.")
 

@@ -12,7 +12,7 @@ from gm.cli.game import app as game_app
 from gm.cli.progress import progress
 from gm.core.schedule import describe
 from gm.services import cycle, rundue
-from gm.services.settings import SETTINGS, game_setting, set_game_setting
+from gm.services.game_settings import SETTINGS, game_setting, set_game_setting
 from gm.store import records
 
 
@@ -39,7 +39,7 @@ def _hooks(home_):
     """Mail joins the cycle once gm.toml names the GM's address ([mail] address)."""
     if not home_.setting("mail", "address", ""):
         return None
-    from gm.services.cyclemail import MailHooks
+    from gm.services.rundue_mail import MailHooks
 
     return MailHooks()
 

@@ -7,9 +7,9 @@ import typer
 
 from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
 from gm.clock import iso
-from gm.mail import outbox
 from gm.mail.settings import mail_settings
 from gm.services import delivery
+from gm.store import outbox
 
 app = typer.Typer(help="Send queued mail (acknowledgements, reports) and list the outbox.", no_args_is_help=True)
 

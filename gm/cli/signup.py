@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from typing import Annotated
 
 import typer
@@ -11,6 +10,7 @@ from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
 from gm.cli.game import app as game_app
 from gm.services import signups, waiting
 from gm.store import records
+from gm.store.slips import slips_of
 
 
 @game_app.command("slips")
@@ -19,12 +19,11 @@ def slips(game: Annotated[str, typer.Argument(help="A game that is over.")], as_
     """List each seat's return slip: what the player (or the game's slip-default) chose, or none yet."""
     _, db = open_home(home)
     g = records.game_by_name(db, game)
-    taken = {row[0]: row[1:] for row in db.execute(
-        "SELECT seat_id, taken, by, choices FROM slips WHERE game_id = ?", [g.id])}
+    taken = slips_of(db, g.id)
     rows = [{"seat": s.code, "email": s.email, "status": s.status,
-             "taken": taken[s.id][0] if s.id in taken else None,
-             "by": taken[s.id][1] if s.id in taken else None,
-             "choices": json.loads(taken[s.id][2]) if s.id in taken else None}
+             "taken": taken[s.id].taken if s.id in taken else None,
+             "by": taken[s.id].by if s.id in taken else None,
+             "choices": taken[s.id].choices if s.id in taken else None}
             for s in records.seats_of(db, g.id)]
     if as_json:
         echo_json(rows)

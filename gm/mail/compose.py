@@ -9,7 +9,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 from pathlib import Path
 
-from gm.mail.outbox import Queued
+from gm.store.outbox import Queued
 
 _MSG_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable ASCII without < and >: no space, no CR/LF
 

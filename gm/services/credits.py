@@ -1,10 +1,10 @@
-"""The credit and discount books in the store: payments, turn charges, held reports, drop-outs,
-discount awards, the check and the bookkeeper's CSV (the arithmetic is gm/core/ledger.py)."""
+"""The players' credit and discount books: reading them, payments, a GM's corrections, transfers,
+each game's policy for unpaid turns, the check and the bookkeeper's CSV (what a turn run books is
+turn_charges.py; the arithmetic is gm/core/ledger.py)."""
 from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 
 import sqlite_utils
@@ -13,9 +13,11 @@ from gm.clock import Clock, iso
 from gm.core import ledger
 from gm.core.ledger import Entry, LedgerError, Position
 from gm.errors import GMError
-from gm.store import records
+from gm.store import ledger as books, records, seats
 from gm.store.database import transaction
+from gm.store.games import set_options
 from gm.store.records import GameRecord
+from gm.store.turns import played_turns
 
 # What happens to a seat whose account cannot pay for a turn (games.options["unpaid"]):
 # hold: the turn is resolved and charged, the report is held until the account is paid up;
@@ -29,10 +31,6 @@ POLICY_WORDS = {"hold": "charged; the report waits until the account is paid up"
 DEMO_CREDITS = 30  # what each robot of `gm demo` buys
 LOW_CREDIT = 2  # a report warns when fewer credits than this are left after its charge
 _MONEY = re.compile(r"(\d{1,9})(?:\.(\d{1,2}))?")
-_SELECT = """SELECT l.id, l.date, a.email, g.name, l.kind, l.credits, l.money, l.discount, l.turn,
-                    l.seat, l.ref, l.balance, l.discount_after, l.memo
-             FROM ledger l JOIN accounts a ON a.id = l.account_id
-             LEFT JOIN games g ON g.id = l.game_id"""
 
 
 def parse_money(text: str) -> int:
@@ -52,28 +50,24 @@ def format_money(cents: int) -> str:
 # Reading the books.
 
 def all_entries(db: sqlite_utils.Database) -> list[Entry]:
-    return [Entry(*row) for row in db.execute(_SELECT + " ORDER BY l.id").fetchall()]
+    return books.all_entries(db)
 
 
 def entry(db: sqlite_utils.Database, number: int) -> Entry:
-    return Entry(*db.execute(_SELECT + " WHERE l.id = ?", [number]).fetchone())
+    return books.entry(db, number)
 
 
 def account_entries(db: sqlite_utils.Database, email: str) -> list[Entry]:
-    rows = db.execute(_SELECT + " WHERE a.email = ? ORDER BY l.id", [email]).fetchall()
-    return [Entry(*row) for row in rows]
+    return books.account_entries(db, email)
 
 
 def account_position(db: sqlite_utils.Database, email: str) -> Position:
-    row = db.execute("""SELECT COALESCE(SUM(l.credits), 0), COALESCE(SUM(l.discount), 0)
-                        FROM ledger l JOIN accounts a ON a.id = l.account_id WHERE a.email = ?""",
-                     [email]).fetchone()
-    return Position(row[0], row[1])
+    return Position(*books.position(db, email))
 
 
 def account(db: sqlite_utils.Database, email: str) -> tuple[int, str, str]:
     """(id, email, name) of a known account; the error says how accounts come to be."""
-    row = db.execute("SELECT id, email, name FROM accounts WHERE email = ?", [email.strip()]).fetchone()
+    row = seats.account(db, email.strip())
     if row is None:
         raise GMError(f"no account {email.strip()}. Accounts open when a player joins a game "
                       "('gm game join'), or give --name to open one with the payment.")
@@ -87,35 +81,15 @@ def policy(game: GameRecord) -> dict:
 
 def check_books(db: sqlite_utils.Database) -> list[LedgerError]:
     """Every fault in the books (gm/core/ledger.py check) against the turns actually played."""
-    turns = {(name, number) for name, number in db.execute(
-        "SELECT g.name, t.number FROM turns t JOIN games g ON g.id = t.game_id WHERE t.number >= 1")}
-    return ledger.check(all_entries(db), turns)
+    return ledger.check(all_entries(db), played_turns(db))
 
 
 # ----------------------------------------------------------------------------------------------
 # Writing entries. Callers hold a transaction, so numbers and balances cannot interleave.
 
-def _next_number(db) -> int:
-    return db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM ledger").fetchone()[0]
-
-
-def _write(db, made: list[Entry]) -> None:
-    for entry in made:
-        account_id = db.execute("SELECT id FROM accounts WHERE email = ?", [entry.account]).fetchone()[0]
-        game_id = None
-        if entry.game is not None:
-            game_id = db.execute("SELECT id FROM games WHERE name = ?", [entry.game]).fetchone()[0]
-        db["ledger"].insert({
-            "id": entry.number, "date": entry.date, "account_id": account_id, "game_id": game_id,
-            "kind": entry.kind, "credits": entry.credits, "money": entry.money,
-            "discount": entry.discount, "turn": entry.turn, "seat": entry.seat, "ref": entry.ref,
-            "balance": entry.balance, "discount_after": entry.discount_after, "memo": entry.memo,
-        })
-
-
 def post(db, now: str, email: str, kind: str, **fields) -> Entry:
-    entry = ledger.make_entry(_next_number(db), now, email, kind, account_position(db, email), **fields)
-    _write(db, [entry])
+    entry = ledger.make_entry(books.next_number(db), now, email, kind, account_position(db, email), **fields)
+    books.add_entries(db, [entry])
     return entry
 
 
@@ -127,13 +101,13 @@ def buy(db: sqlite_utils.Database, clock: Clock, email: str, credits: int, paid:
     game = records.game_by_name(db, game_name) if game_name else None
     now = iso(clock.now())
     with transaction(db):
-        if name and not db.execute("SELECT 1 FROM accounts WHERE email = ?", [email.strip()]).fetchone():
+        if name and seats.account(db, email.strip()) is None:
             records.account_id(db, email.strip(), " ".join(name.split()), now)
         _, email, _ = account(db, email)
         memo = f"{credits} credits for {format_money(paid)}"
-        made = ledger.purchase(_next_number(db), now, email, account_position(db, email), credits,
+        made = ledger.purchase(books.next_number(db), now, email, account_position(db, email), credits,
                                paid, game.name if game else None, memo)
-        _write(db, made)
+        books.add_entries(db, made)
         records.audit(db, now, game.id if game else None, "credits buy",
                       {"account": email, "credits": credits, "money": paid})
     return made
@@ -196,7 +170,7 @@ def set_policy(db: sqlite_utils.Database, clock: Clock, game_name: str, unpaid: 
         raise GMError(f"'{unpaid}' is not a policy for unpaid turns; use {', '.join(POLICIES)}.")
     options = dict(game.options, unpaid=unpaid)
     with transaction(db):
-        db.execute("UPDATE games SET options = ? WHERE id = ?", [json.dumps(options, sort_keys=True), game.id])
+        set_options(db, game.id, options)
         records.audit(db, iso(clock.now()), game.id, "credits policy", {"unpaid": unpaid})
     return policy(records.game_by_name(db, game_name))
 
@@ -237,7 +211,7 @@ def export_csv(db: sqlite_utils.Database) -> str:
 def prepare_demo(db: sqlite_utils.Database, clock: Clock, game_name: str, progress) -> None:
     """A demo's robots are its players: they never drop out for sending no orders, and each
     buys turn credits, so the books and the end-of-game reports have something to show."""
-    from gm.services.settings import set_game_setting
+    from gm.services.game_settings import set_game_setting
 
     set_game_setting(db, clock, game_name, "nmr-limit", "0")
     game = records.game_by_name(db, game_name)

@@ -1,7 +1,6 @@
 """The GM's weekly cycle: schedules and deadlines, holds, absences, NMR drop-outs and standbys."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -19,10 +18,11 @@ from gm.core.schedule import (
 )
 from gm.errors import GMError
 from gm.seat_secrets import hash_secret, new_secret
-from gm.services.settings import game_setting
-from gm.store import records
+from gm.services.game_settings import game_setting
+from gm.store import absences, games, records, runs, standbys
 from gm.store.database import transaction
 from gm.store.records import GameRecord
+from gm.store.seats import hand_over, set_status
 
 NMR_KINDS = ("robot", "repeat", "hold")
 
@@ -42,9 +42,8 @@ def zone_of(game: GameRecord) -> str:
 
 def set_due(db, game: GameRecord, slot: datetime | None, due: datetime | None) -> None:
     zone = zone_of(records.game_by_name(db, game.name))
-    db.execute("UPDATE games SET slot = ?, due = ?, deadline = ? WHERE id = ?",
-               [iso(slot) if slot else None, iso(due) if due else None,
-                describe(due, zone) if due else None, game.id])
+    games.set_due(db, game.id, iso(slot) if slot else None, iso(due) if due else None,
+                  describe(due, zone) if due else None)
 
 
 def set_schedule(db: sqlite_utils.Database, clock: Clock, game_name: str, phrase: str) -> tuple[Schedule, list]:
@@ -57,7 +56,7 @@ def set_schedule(db: sqlite_utils.Database, clock: Clock, game_name: str, phrase
         raise GMError(str(exc)) from exc
     upcoming = deadlines_after(schedule, now, 5)
     with transaction(db):
-        db.execute("UPDATE games SET schedule = ? WHERE id = ?", [json.dumps(schedule.to_json()), game.id])
+        games.set_schedule(db, game.id, schedule.to_json())
         if game.status != "over":
             first = upcoming[0] if upcoming else None
             set_due(db, game, first, first)
@@ -86,7 +85,7 @@ def push_deadline(db: sqlite_utils.Database, clock: Clock, game_name: str, when:
 def set_held(db: sqlite_utils.Database, clock: Clock, game_name: str, held: bool) -> None:
     game = records.game_by_name(db, game_name)
     with transaction(db):
-        db.execute("UPDATE games SET held = ? WHERE id = ?", [int(held), game.id])
+        games.set_held(db, game.id, held)
         records.audit(db, iso(clock.now()), game.id, "hold" if held else "release", {})
 
 
@@ -128,18 +127,14 @@ def add_absence(db: sqlite_utils.Database, clock: Clock, game_name: str, seat_co
 
 def record_absence(db, game: GameRecord, seat, start: datetime, end: datetime, source: str, now: str) -> None:
     """Store an absence window (inside the caller's transaction)."""
-    db["absences"].insert({"game_id": game.id, "seat_id": seat.id, "starts": iso(start), "ends": iso(end),
-                           "source": source, "created": now})
+    absences.add_absence(db, game.id, seat.id, iso(start), iso(end), source, now)
 
 
 def absent_at(db, game: GameRecord, when: datetime | None) -> dict[str, datetime]:
     """Seat code -> end of the absence covering `when`."""
     if when is None:
         return {}
-    rows = db.execute("""SELECT s.code, MAX(a.ends) FROM absences a JOIN seats s ON s.id = a.seat_id
-                         WHERE a.game_id = ? AND a.starts <= ? AND a.ends > ? GROUP BY s.code""",
-                      [game.id, iso(when), iso(when)]).fetchall()
-    return {code: moment(ends) for code, ends in rows}
+    return {code: moment(ends) for code, ends in absences.absent_at(db, game.id, iso(when))}
 
 
 def add_standby(db: sqlite_utils.Database, clock: Clock, game_name: str, email: str, name: str) -> int:
@@ -150,9 +145,8 @@ def add_standby(db: sqlite_utils.Database, clock: Clock, game_name: str, email: 
     if any(s.email.lower() == email.lower() for s in records.seats_of(db, game.id)):
         raise GMError(f"{email} already has a seat in '{game.name}'.")
     with transaction(db):
-        db["standbys"].insert({"game_id": game.id, "email": email.strip(), "name": " ".join(name.split()),
-                               "added": iso(clock.now())})
-    return db.execute("SELECT COUNT(*) FROM standbys WHERE game_id = ? AND seat_id IS NULL", [game.id]).fetchone()[0]
+        standbys.add_standby(db, game.id, email.strip(), " ".join(name.split()), iso(clock.now()))
+    return standbys.standbys_waiting(db, game.id)
 
 
 def nmr_streaks(turn_orders: list[dict]) -> dict[str, int]:
@@ -202,11 +196,10 @@ def drop_outs(db, game: GameRecord, number: int, now: str) -> tuple[list[str], l
     for seat in records.seats_of(db, game.id):
         if seat.status != "active" or streaks.get(seat.code, 0) < limit:
             continue
-        db.execute("UPDATE seats SET status = 'dropped' WHERE id = ?", [seat.id])
+        set_status(db, seat.id, "dropped")
         records.audit(db, now, game.id, "drop out", {"seat": seat.code, "email": seat.email, "missed": limit})
         notices.append(f"{seat.code} ({seat.name}) dropped out after {limit} missed turns in a row.")
-        standby = db.execute("SELECT id, email, name FROM standbys WHERE game_id = ? AND seat_id IS NULL ORDER BY id",
-                             [game.id]).fetchone()
+        standby = standbys.first_standby(db, game.id)
         change = SeatChange(seat.code, seat.email, seat.name, limit, number + 1)
         if standby:
             notice, change = _take_over(db, game, seat, standby, change, now)
@@ -220,11 +213,8 @@ def _take_over(db, game: GameRecord, seat, standby, change: SeatChange, now: str
     from_turn = change.from_turn
     secret = new_secret()
     account = records.account_id(db, email, name, now)
-    db.execute("UPDATE seats SET account_id = ?, secret_hash = ?, status = 'active' WHERE id = ?",
-               [account, hash_secret(secret), seat.id])
-    db.execute("UPDATE standbys SET seat_id = ?, taken = ? WHERE id = ?", [seat.id, now, standby_id])
-    db["seat_players"].insert({"seat_id": seat.id, "account_id": account, "from_turn": from_turn,
-                               "reason": f"took over from {seat.name} after NMRs", "at": now})
+    hand_over(db, seat.id, account, hash_secret(secret), from_turn, f"took over from {seat.name} after NMRs", now)
+    standbys.mark_taken(db, standby_id, seat.id, now)
     records.audit(db, now, game.id, "standby takes seat", {"seat": seat.code, "email": email})
     return (f"{seat.code} is now played by standby {name} <{email}> from turn {from_turn}; secret for {seat.code}: {secret}",
             replace(change, standby_email=email, standby_name=name, secret=secret))
@@ -235,8 +225,7 @@ def cycle_facts(db, game: GameRecord, now: datetime) -> GameFacts:
     current = records.current_submissions(db, game.id, game.turn)
     code = {s.id: s.code for s in seats}
     sent: dict[str, set] = {"reminder": set(), "late": set()}
-    for seat_id, kind in db.execute("SELECT seat_id, kind FROM reminders WHERE game_id = ? AND turn = ?",
-                                    [game.id, game.turn]).fetchall():
+    for seat_id, kind in runs.reminders_sent(db, game.id, game.turn):
         sent[kind].add(code[seat_id])
     due = moment(game.due)
     return GameFacts(

@@ -170,9 +170,7 @@ def check_ledger(conn: sqlite3.Connection) -> Finding:
 def check_seats(conn: sqlite3.Connection) -> Finding:
     """Every seat has a status gm knows. A robot seat is wholly the robot's (its account, no
     secret) and never in the books; every other seat holds a secret's hash."""
-    rows = conn.execute("SELECT g.name, s.code, s.status, s.secret_hash, a.email FROM seats s "
-                        "JOIN games g ON g.id = s.game_id JOIN accounts a ON a.id = s.account_id "
-                        "ORDER BY g.name, s.code").fetchall()
+    rows = keeping.seat_rows(conn)
     problems = []
     for game, code, status, stored, email in rows:
         where = f"seat {code} of {game}"
@@ -185,8 +183,7 @@ def check_seats(conn: sqlite3.Connection) -> Finding:
                                     "Restore a backup taken before it changed."))
         elif status != games.ROBOT and not stored.startswith("scrypt$"):
             problems.append(Problem(f"{where} holds no secret's hash", f"Give it a new one: gm game secret {game} {code}."))
-    charged = conn.execute("SELECT count(*) FROM ledger l JOIN accounts a ON a.id = l.account_id WHERE a.email = ?",
-                           [games.ROBOT_EMAIL]).fetchone()[0]
+    charged = keeping.entries_of(conn, games.ROBOT_EMAIL)
     if charged:
         problems.append(Problem(f"the robots' account has {charged} ledger entries; robots are never charged",
                                 "Reverse them with gm credits adjust, then run gm ledger check."))

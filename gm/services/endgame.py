@@ -9,28 +9,16 @@ from gm.core.ledger import Position
 from gm.core.prizes import PrizeTable
 from gm.core.ruleset import Ruleset
 from gm.services import prizes, scores
+from gm.services.game_settings import game_setting
 from gm.services.games import score_title
-from gm.services.settings import game_setting
+from gm.store import ledger as books
 from gm.store.records import GameRecord, SeatRecord, TurnRecord
 
 
 def position_at_end(db: sqlite_utils.Database, game: GameRecord, email: str) -> Position:
     """The account's credits and discount as of its last entry for this game (the game's end),
     so rendering the report again later gives the same figures."""
-    row = db.execute(
-        """SELECT COALESCE(SUM(l.credits), 0), COALESCE(SUM(l.discount), 0) FROM ledger l
-           JOIN accounts a ON a.id = l.account_id WHERE a.email = ? AND l.id <= COALESCE(
-           (SELECT MAX(m.id) FROM ledger m WHERE m.account_id = a.id AND m.game_id = ?), 0)""",
-        [email, game.id]).fetchone()
-    return Position(row[0], row[1])
-
-
-def _awarded(db, game: GameRecord, email: str) -> int:
-    row = db.execute("""SELECT COALESCE(SUM(l.discount), 0) FROM ledger l JOIN accounts a
-                        ON a.id = l.account_id WHERE a.email = ? AND l.game_id = ?
-                        AND l.kind IN ('discount award', 'adjustment') AND l.discount > 0""",
-                     [email, game.id]).fetchone()
-    return row[0]
+    return Position(*books.position_at_end(db, game.id, email))
 
 
 def endgame_context(db: sqlite_utils.Database, game: GameRecord, ruleset: Ruleset, turn: TurnRecord,
@@ -49,7 +37,7 @@ def endgame_context(db: sqlite_utils.Database, game: GameRecord, ruleset: Rulese
         "outcome": outcome.to_json(), "scores": rows, "score_title": score_title(ruleset, turn.state),
         "won": seat.code in outcome.winners, "status": seat.status,
         "condition": record.get("condition") if isinstance(record, dict) else None,
-        "discount": {"now": at_end.discount, "awarded": _awarded(db, game, seat.email),
+        "discount": {"now": at_end.discount, "awarded": books.discount_awarded(db, game.id, seat.email),
                      "earned": prizes.earned_at_end(ruleset, turn.state, outcome, seats, table
                                                     ).get(seat.code, 0),
                      "table": table.to_json(),

@@ -18,7 +18,10 @@ from gm.rulesets import game_options, get_ruleset
 from gm.seat_secrets import hash_secret, new_secret
 from gm.store import records
 from gm.store.database import atomic, transaction
+from gm.store.games import add_game, game_exists
 from gm.store.records import GameRecord
+from gm.store.seats import add_seat, set_secret_hash
+from gm.store.turns import latest_state
 
 RULE_OPTIONS = "rules"  # games.options[RULE_OPTIONS]: the ruleset's game options chosen at creation
 # A robot seat's account: one for every robot, at an .invalid address so no mail is ever queued to
@@ -72,23 +75,20 @@ def create_game(db: sqlite_utils.Database, clock: Clock, name: str, ruleset_name
     if not 0 <= robots <= min(high, len(codes)):
         raise GMError(f"--robots {robots}: scenario {scenario_name} of {ruleset.name} has "
                       f"{min(high, len(codes))} seats; seat 0 to {min(high, len(codes))} robots.")
-    if db.execute("SELECT 1 FROM games WHERE name = ?", [name]).fetchone():
+    if game_exists(db, name):
         raise GMError(f"a game named '{name}' already exists. Choose another name.")
     if seed is None:
         seed = system_secrets.randbelow(2**31)
     if not 0 <= seed < 2**63:
         raise GMError(f"the seed must be a whole number from 0 to {2**63 - 1}, not {seed}.")
     with transaction(db):
-        inserted = db["games"].insert({
-            "name": name, "ruleset": ruleset.name, "ruleset_version": ruleset.version,
-            "scenario_name": scenario_name, "scenario_text": text, "seed": seed, "status": "open",
-            "turn": 1, "deadline": None, "created": iso(clock.now()),
-            "options": json.dumps({RULE_OPTIONS: chosen} if chosen else {}, sort_keys=True),
-        })
-        records.audit(db, iso(clock.now()), inserted.last_pk, "game new",
+        game_id = add_game(db, name=name, ruleset=ruleset.name, ruleset_version=ruleset.version,
+                           scenario_name=scenario_name, scenario_text=text, seed=seed,
+                           created=iso(clock.now()), options={RULE_OPTIONS: chosen} if chosen else {})
+        records.audit(db, iso(clock.now()), game_id, "game new",
                       {"game": name, "seed": seed, **({"options": chosen} if chosen else {}),
                        **({"robots": robots} if robots else {})})
-        _seat_robots(db, inserted.last_pk, codes[len(codes) - robots:] if robots else [], iso(clock.now()))
+        _seat_robots(db, game_id, codes[len(codes) - robots:] if robots else [], iso(clock.now()))
     return records.game_by_name(db, name)
 
 
@@ -98,10 +98,7 @@ def _seat_robots(db, game_id: int, codes: list[str], now: str) -> None:
         return
     account = records.account_id(db, ROBOT_EMAIL, ROBOT_NAME, now)
     for code in codes:
-        seat_id = db["seats"].insert({"game_id": game_id, "code": code, "account_id": account,
-                                      "secret_hash": ROBOT_SECRET, "status": ROBOT, "joined": now}).last_pk
-        db["seat_players"].insert({"seat_id": seat_id, "account_id": account, "from_turn": 1,
-                                   "reason": records.JOINED, "at": now})
+        add_seat(db, game_id, code, account, ROBOT_SECRET, ROBOT, now)
         records.audit(db, now, game_id, "seat robot", {"seat": code})
 
 
@@ -143,10 +140,7 @@ def join_game(db: sqlite_utils.Database, clock: Clock, game_name: str, email: st
     now = iso(clock.now())
     with atomic(db):  # a savepoint when the waiting list seats players inside a transaction
         account = records.account_id(db, email, name, now)
-        seat_id = db["seats"].insert({"game_id": game.id, "code": seat, "account_id": account,
-                                      "secret_hash": hash_secret(secret), "status": "active", "joined": now}).last_pk
-        db["seat_players"].insert({"seat_id": seat_id, "account_id": account, "from_turn": 1,
-                                   "reason": records.JOINED, "at": now})
+        add_seat(db, game.id, seat, account, hash_secret(secret), "active", now)
         records.audit(db, now, game.id, "seat join", {"seat": seat, "email": email})
     return seat, secret
 
@@ -160,7 +154,7 @@ def new_seat_secret(db: sqlite_utils.Database, clock: Clock, game_name: str, sea
         raise GMError(f"seat {seat.code} of '{game.name}' is played by the robot and has no secret.")
     secret = new_secret()
     with transaction(db):
-        db.execute("UPDATE seats SET secret_hash = ? WHERE id = ?", [hash_secret(secret), seat.id])
+        set_secret_hash(db, seat.id, hash_secret(secret))
         records.audit(db, iso(clock.now()), game.id, "seat secret", {"seat": seat.code})
     return seat.code, secret
 
@@ -219,9 +213,9 @@ def current_state(db: sqlite_utils.Database, game: GameRecord) -> dict:
     Before the first turn the starting state is not stored yet: new_game makes it from the
     seats and the seed, the same every time, so orders can be checked against it.
     """
-    row = db.execute("SELECT state FROM turns WHERE game_id = ? ORDER BY number DESC LIMIT 1", [game.id]).fetchone()
-    if row:
-        return json.loads(row[0])
+    state = latest_state(db, game.id)
+    if state is not None:
+        return state
     ruleset, scenario = game_ruleset(game)
     try:
         return ruleset.new_game(scenario, seat_infos(db, game, ruleset, scenario), TurnSeeds(game.seed, 0))

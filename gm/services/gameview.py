@@ -1,4 +1,5 @@
-"""What the GM sees of a game: the facts behind 'gm game show' and its documented JSON."""
+"""What the GM sees of a game: the facts behind 'gm game show' and its documented JSON, and every
+game at a glance for the portal's GM page."""
 from __future__ import annotations
 
 import sqlite_utils
@@ -7,6 +8,9 @@ from gm.core import census
 from gm.errors import GMError
 from gm.services.games import current_state, game_ruleset
 from gm.store import records
+from gm.store.records import GameRecord
+from gm.store.submissions import rejected_seats
+from gm.store.turns import last_number
 
 # Bump when a key of game_facts changes meaning or disappears (docs/game-show-json.md).
 FORMAT = 1
@@ -27,9 +31,7 @@ def game_facts(db: sqlite_utils.Database, game_name: str, gm_secrets: bool = Fal
     scores = ruleset.scores(state) if state is not None else {}
     outcome = ruleset.is_over(state) if state is not None else None
     current = records.current_submissions(db, game.id, game.turn)
-    rejected = {row[0] for row in db.execute(
-        "SELECT DISTINCT seat_id FROM submissions WHERE game_id = ? AND turn = ? AND verdict = 'rejected'",
-        [game.id, game.turn]).fetchall()}
+    rejected = rejected_seats(db, game.id, game.turn)
     since = records.seat_takeovers(db, game.id)
     seats = []
     for seat in records.seats_of(db, game.id):
@@ -44,7 +46,7 @@ def game_facts(db: sqlite_utils.Database, game_name: str, gm_secrets: bool = Fal
         seats.append({"code": seat.code, "name": seat.name, "email": seat.email, "status": seat.status,
                       "orders": orders, "final": bool(current.get(seat.id, {}).get("final", False)),
                       "score": scores.get(seat.code, 0), "since_turn": since.get(seat.id)})
-    last = db.execute("SELECT MAX(number) FROM turns WHERE game_id = ?", [game.id]).fetchone()[0]
+    last = last_number(db, game.id)
     return {
         "format": FORMAT,
         "name": game.name,
@@ -75,3 +77,27 @@ def census_lines(schedule: dict | None) -> str:
     coming = [t for t in schedule["turns"] if t not in schedule["held"]][:6]
     return (f"Census (secret): held on turns {held}; next on turn {schedule['next']}; "
             f"then {', '.join(map(str, coming[1:]))}, ...")
+
+
+def gm_overview(db: sqlite_utils.Database) -> list[dict]:
+    """Every game as the GM sees it (game_facts without the state): seats in, missing, final."""
+    overview = []
+    for game in records.all_games(db):
+        facts = _facts(db, game) or {
+            "name": game.name, "title": "waiting for players", "status": game.status, "turn": game.turn,
+            "turn_label": "too few seats to start", "deadline": game.deadline, "outcome": None,
+            "seats": [{"code": s.code, "name": s.name, "email": s.email, "orders": "none", "final": False,
+                       "score": 0} for s in records.seats_of(db, game.id)]}
+        facts.pop("state", None)
+        seats = facts["seats"]
+        facts["counts"] = {"in": sum(s["orders"] == "accepted" for s in seats),
+                           "missing": sum(s["orders"] in ("none", "rejected") for s in seats),
+                           "final": sum(s["final"] for s in seats), "seats": len(seats)}
+        overview.append(facts)
+    return overview
+
+
+def _facts(db: sqlite_utils.Database, game: GameRecord) -> dict | None:
+    """game_facts, or None while the game has too few seats to make its starting state."""
+    facts = game_facts(db, game.name)
+    return facts if facts["state"] is not None else None

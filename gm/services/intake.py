@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -25,12 +24,14 @@ from gm.intake.verified import VerifiedSecrets
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment
 from gm.services import press, turnfiles
-from gm.services.answers import Answerer, from_press_sent, from_receipt, from_submission, refused
+from gm.services.acknowledgements import Answerer, from_press_sent, from_receipt, from_submission, refused
 from gm.services.requests import answer_request, is_request
 from gm.services.signups import take_join
 from gm.services.slips import answer_slip
-from gm.store import records
-from gm.store.database import atomic, transaction
+from gm.store import mail_taken, records
+from gm.store.database import atomic, data_version, relaxed_sync, transaction
+from gm.store.games import set_options
+from gm.store.submissions import stored_from
 
 # How many messages a run reads, archives and stores before it forces them to disk and tells the
 # source (see Intake.take_all).
@@ -192,7 +193,7 @@ class Intake:
         return None
 
     def _known(self, digest: str) -> bool:
-        return self.db.execute("SELECT 1 FROM mail_taken WHERE digest = ?", [digest]).fetchone() is not None
+        return mail_taken.taken(self.db, digest)
 
     def _copy_taken(self, letter: Letter) -> bool:
         # The same mail by another route: same From and body, same Message-ID (or none at all).
@@ -200,11 +201,11 @@ class Intake:
 
     def _turn_file(self, item: Read, number: int, found) -> dict:
         source = f"mail:{item.digest}:{number}"
-        stored = self.db.execute("SELECT id FROM submissions WHERE source = ?", [source]).fetchone()
+        stored = stored_from(self.db, source)
         envelope = read_envelope(found.text)
         sent = press.sent_before(self.db, source) if envelope.press else []
-        if stored:  # stored before a crash cut this message short: never store it twice
-            return from_submission(self.db, stored[0], found, sent)
+        if stored is not None:  # stored before a crash cut this message short: never store it twice
+            return from_submission(self.db, stored, found, sent)
         if sent:  # its press went before a crash: never twice
             return from_press_sent(sent, found, envelope)
         if envelope.ok and not envelope.press and is_slip(list(envelope.lines)):
@@ -239,29 +240,22 @@ class Intake:
         with atomic(self.db):
             if answer is None:
                 answer = self.answerer.answer(letter, results)
-            self.db.execute(
-                "INSERT INTO mail_taken (digest, message_id, content_hash, channel, source, sender, subject, "
-                "received, outcome, results, answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [item.digest, letter.message_id, letter.content_hash, self.channel, item.incoming.where,
-                 letter.sender, letter.subject, iso(self.clock.now()), outcome, json.dumps(results, sort_keys=True),
-                 answer])
+            mail_taken.record_taken(
+                self.db, digest=item.digest, message_id=letter.message_id, content_hash=letter.content_hash,
+                channel=self.channel, source=item.incoming.where, sender=letter.sender, subject=letter.subject,
+                received=iso(self.clock.now()), outcome=outcome, results=results, answer=answer)
             self.rows.copies(letter.content_hash).add(letter.message_id or "")
         return Taken(item.incoming.where, outcome, tuple(results), answer)
 
     @contextmanager
     def _group_commit(self):
-        before = self.db.execute("PRAGMA synchronous").fetchone()[0]
-        cache = self.db.execute("PRAGMA cache_size").fetchone()[0]
-        self.db.execute("PRAGMA synchronous = NORMAL")
         # A big mailbox makes a database larger than SQLite's default 2 MB page cache; every
         # lookup (taken before? a copy? the seat's earlier orders?) would read its pages again.
-        self.db.execute(f"PRAGMA cache_size = {min(int(cache), -RUN_CACHE_KIB)}")
-        try:
-            yield
-        finally:
-            self._force_log_to_disk()
-            self.db.execute(f"PRAGMA synchronous = {int(before)}")
-            self.db.execute(f"PRAGMA cache_size = {int(cache)}")
+        with relaxed_sync(self.db, RUN_CACHE_KIB):
+            try:
+                yield
+            finally:
+                self._force_log_to_disk()
 
     def _force_log_to_disk(self) -> None:
         """fsync the write-ahead log: every commit so far is then durable."""
@@ -287,7 +281,7 @@ class KeptRows(turnfiles.GameRows):
         self._kept: dict = {}
 
     def refresh(self) -> None:
-        version = self.db.execute("PRAGMA data_version").fetchone()[0]
+        version = data_version(self.db)
         if version != self._version:
             self._kept.clear()
             self._version = version
@@ -312,8 +306,7 @@ class KeptRows(turnfiles.GameRows):
     def copies(self, content_hash: str) -> set[str]:
         """The Message-IDs ("" for none) of the mail taken with this From and body; the caller adds
         what it records. A mailbox of the same orders sent again and again reads them once."""
-        return self._keep(("copies", content_hash), lambda: {row[0] for row in self.db.execute(
-            "SELECT coalesce(message_id, '') FROM mail_taken WHERE content_hash = ?", [content_hash])})
+        return self._keep(("copies", content_hash), lambda: mail_taken.message_ids_with(self.db, content_hash))
 
 
 def _batches(items: Iterable, size: int) -> Iterator[list]:
@@ -331,6 +324,6 @@ def set_require_from(db: sqlite_utils.Database, clock: Clock, game_name: str, re
     on = answer in ("yes", "on")
     options = dict(game.options, **{"require-from": on})
     with transaction(db):
-        db.execute("UPDATE games SET options = ? WHERE id = ?", [json.dumps(options, sort_keys=True), game.id])
+        set_options(db, game.id, options)
         records.audit(db, iso(clock.now()), game.id, "setting", {"name": "require-from", "value": on})
     return on

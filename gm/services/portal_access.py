@@ -20,8 +20,9 @@ from gm.clock import Clock, iso
 from gm.errors import GMError
 from gm.home import Home
 from gm.seat_secrets import check_secret
-from gm.store import records
+from gm.store import portal_links, records
 from gm.store.database import transaction
+from gm.store.games import id_of_game
 
 _LINK_SALT = "gm-portal-link"
 _GM_LINK_SALT = "gm-portal-gm-link"
@@ -82,11 +83,11 @@ class VerifiedSecrets:
 def seat_sign_in(db: sqlite_utils.Database, verified: VerifiedSecrets, game_name: str, seat_code: str,
                  secret: str) -> records.SeatRecord | None:
     """The seat when game, seat and secret match; None otherwise, the same for every reason."""
-    row = db.execute("SELECT id FROM games WHERE name = ?", [game_name.strip().lower()]).fetchone()
+    game_id = id_of_game(db, game_name.strip().lower())
     code = seat_code.strip().upper()
     seat = None
-    if row is not None:
-        seat = next((s for s in records.seats_of(db, row[0]) if s.code == code), None)
+    if game_id is not None:
+        seat = next((s for s in records.seats_of(db, game_id) if s.code == code), None)
     # An unknown game or seat still costs a secret check, so timing does not tell seats apart.
     stored = seat.secret_hash if seat else _DECOY_HASH
     ok = verified.check(secret, stored)
@@ -122,8 +123,7 @@ def make_link(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: st
     now = clock.now()
     expires = iso(now + timedelta(minutes=minutes))
     with transaction(db):
-        db["portal_links"].insert({"id": nonce, "seat_id": seat.id, "created": iso(now),
-                                   "expires": expires, "used": None})
+        portal_links.add_link(db, nonce, seat.id, iso(now), expires)
         records.audit(db, iso(now), game.id, "portal link", {"seat": seat.code, "expires": expires})
     token = URLSafeTimedSerializer(portal_key(home), salt=_LINK_SALT).dumps({"n": nonce})
     return f"{base}/link/{token}", expires
@@ -138,12 +138,7 @@ def use_link(db: sqlite_utils.Database, home: Home, clock: Clock, token: str) ->
         return None
     now = iso(clock.now())
     with transaction(db):
-        row = db.execute("SELECT seat_id FROM portal_links WHERE id = ? AND used IS NULL AND expires > ?",
-                         [nonce, now]).fetchone()
-        if row is None:
-            return None
-        db.execute("UPDATE portal_links SET used = ? WHERE id = ?", [now, nonce])
-    return row[0]
+        return portal_links.use_link(db, nonce, now)
 
 
 def make_gm_link(home: Home, clock: Clock, base_url: str | None = None, minutes: int | None = None) -> tuple[str, str]:

@@ -14,12 +14,12 @@ import sqlite_utils
 from gm.clock import Clock, iso
 from gm.errors import GMError
 from gm.home import Home
-from gm.mail import outbox
 from gm.mail.settings import MailSettings, mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.services.portal_access import make_link
-from gm.store import records
+from gm.store import outbox, records
 from gm.store.database import transaction
+from gm.store.games import id_of_game
 from gm.store.locks import HomeLock
 
 log = logging.getLogger("gm.web")
@@ -123,8 +123,7 @@ def mail_link(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: st
 
 def links_mailed_since(db: sqlite_utils.Database, game_id: int, seat_code: str, since: datetime) -> int:
     """Link mails queued for a seat since a moment (whoever asked, whatever became of them)."""
-    return db.execute("SELECT count(*) FROM outbox WHERE kind = 'link' AND game_id = ? AND seat = ? "
-                      "AND queued >= ?", [game_id, seat_code, iso(since)]).fetchone()[0]
+    return outbox.links_since(db, game_id, seat_code, since)
 
 
 def request_link(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, seat_code: str) -> bool:
@@ -135,15 +134,15 @@ def request_link(db: sqlite_utils.Database, home: Home, clock: Clock, game_name:
     if not can_mail(home):
         return False
     name, code = game_name.strip().lower()[:100], seat_code.strip().upper()[:100]
-    row = db.execute("SELECT id FROM games WHERE name = ?", [name]).fetchone()
-    if row is None:
+    game_id = id_of_game(db, name)
+    if game_id is None:
         return False
-    seat = next((s for s in records.seats_of(db, row[0]) if s.code == code), None)
+    seat = next((s for s in records.seats_of(db, game_id) if s.code == code), None)
     if seat is None or seat.status != "active":
         return False
     every = home.setting("portal", "mailed_link_minutes", MAILED_LINK_MINUTES)
     with _one_at_a_time(home)():
-        if every > 0 and links_mailed_since(db, row[0], code, clock.now() - timedelta(minutes=every)):
+        if every > 0 and links_mailed_since(db, game_id, code, clock.now() - timedelta(minutes=every)):
             return False
         try:
             mail_link(db, home, clock, name, code, asked=True)

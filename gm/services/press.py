@@ -19,11 +19,10 @@ from gm.clock import Clock, iso
 from gm.core.press import PressDraft, addressed, addressee_text
 from gm.errors import GMError
 from gm.home import Home
-from gm.mail import outbox
 from gm.mail.settings import MailSettings, mail_settings
 from gm.mail.templates import mail_environment, write_mail
-from gm.services.settings import game_setting
-from gm.store import press as stored, records
+from gm.services.game_settings import game_setting
+from gm.store import outbox, press as stored, records
 from gm.store.archive import archive_bytes
 from gm.store.database import atomic
 from gm.store.records import GameRecord, SeatRecord

@@ -17,10 +17,11 @@ from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
 from gm.mail.settings import mail_settings
-from gm.services import delivery, reports
+from gm.services import report_mails, reports
 from gm.services.reports import SeatReport, Written
 from gm.store import records
 from gm.store.database import transaction
+from gm.store.turns import unpublished_everywhere
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ def finish(db: sqlite_utils.Database, home: Home, clock: Clock, started: Started
         due = [n for n in records.unpublished_turns(db, game.id) if n in wanted]
         for report in written.reports:
             records.record_report(db, game.id, report.turn, report.seat, _files(home, report))
-        done = {n: delivery.queue_reports(db, home, clock, game.name, n) for n in due} if mailing else {}
+        done = {n: report_mails.queue_reports(db, home, clock, game.name, n) for n in due} if mailing else {}
         records.mark_published(db, game.id, due, iso(clock.now()))
     held = tuple((n, seat) for n, queued in done.items() for seat in queued.held)
     return Published(game.name, tuple(due), written, sum(q.reports for q in done.values()), held)
@@ -95,8 +96,7 @@ def finish(db: sqlite_utils.Database, home: Home, clock: Clock, started: Started
 def unpublished(db: sqlite_utils.Database) -> dict[str, list[int]]:
     """Every game with turns resolved but not published, and those turns."""
     found: dict[str, list[int]] = {}
-    for name, number in db.execute("""SELECT g.name, t.number FROM turns t JOIN games g ON g.id = t.game_id
-                                      WHERE t.number >= 1 AND t.published IS NULL ORDER BY g.name, t.number"""):
+    for name, number in unpublished_everywhere(db):
         found.setdefault(name, []).append(number)
     return found
 

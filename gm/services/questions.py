@@ -9,6 +9,7 @@ from gm.clock import Clock, iso
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.letter import read_letter
+from gm.store import mail_taken
 from gm.store.archive import archived_path
 from gm.store.database import transaction
 
@@ -37,17 +38,13 @@ class Question:
 
 def questions(db: sqlite_utils.Database, home: Home, every: bool = False) -> list[Question]:
     """The questions waiting for the GM, oldest first (every=True: the answered ones too)."""
-    rows = db.execute("SELECT id, received, sender, subject, digest, gm_answered FROM mail_taken "
-                      "WHERE outcome = 'question'" + ("" if every else " AND gm_answered IS NULL") + " ORDER BY id"
-                      ).fetchall()
-    return [_question(home, *row) for row in rows]
+    return [_question(home, *row) for row in mail_taken.questions(db, every)]
 
 
 def mark_answered(db: sqlite_utils.Database, home: Home, clock: Clock, number: int) -> Question:
     """The GM answered question `number` (by hand, outside gm): it leaves the waiting list."""
     with transaction(db):
-        changed = db.execute("UPDATE mail_taken SET gm_answered = coalesce(gm_answered, ?) "
-                             "WHERE id = ? AND outcome = 'question'", [iso(clock.now()), number]).rowcount
+        changed = mail_taken.mark_answered(db, number, iso(clock.now()))
     if not changed:
         raise GMError(f"there is no question {number}. See them with 'gm inbox questions --all'.")
     return next(q for q in questions(db, home, every=True) if q.id == number)

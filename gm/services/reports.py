@@ -17,10 +17,11 @@ from gm.core.ruleset import Ruleset
 from gm.errors import GMError
 from gm.home import Home
 from gm.rulesets import template_dirs
-from gm.services import charges, endgame, press, prizes, scores
+from gm.services import endgame, press, prizes, scores, turn_charges
 from gm.services.games import game_ruleset, score_title
 from gm.store import records
 from gm.store.records import GameRecord, TurnRecord
+from gm.store.seats import players_from
 
 ENDGAME_TEMPLATE = "endgame.html"  # the end-of-game report (gm/services/endgame.py gives its context)
 
@@ -137,7 +138,7 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
             context = report_context(game, ruleset, turn, seat, seats, deadline, by_number[number - 1].state)
             context.update(seat_notes(db, game, seat, [by_number[n].orders for n in sorted(by_number) if 1 <= n <= number],
                                       number))
-            context["credits"] = charges.report_credits(db, game, number, seat.code)
+            context["credits"] = turn_charges.report_credits(db, game, number, seat.code)
             context["press"] = press.report_press(db, game, seat.code, number)
             context["press_how"] = press.press_how(game, [s.code for s in seats if s.code != seat.code])
             pdf = folder / f"{seat.code}.pdf"
@@ -250,10 +251,9 @@ def seat_notes(db, game: GameRecord, seat: records.SeatRecord, turn_orders: list
     the robot, its last orders repeated, or a hold), missed turns against the game's NMR limit,
     and a change of player (a standby taking the seat). A robot seat has no NMR to tell of."""
     from gm.services.cycle import NMR_KINDS, nmr_streaks
-    from gm.services.settings import game_setting
+    from gm.services.game_settings import game_setting
 
-    changes = db.execute("""SELECT a.name, sp.reason FROM seat_players sp JOIN accounts a ON a.id = sp.account_id
-                            WHERE sp.seat_id = ? AND sp.from_turn = ?""", [seat.id, number + 1]).fetchall()
+    changes = players_from(db, seat.id, number + 1)
     notices = [f"From turn {number + 1} this seat is played by {name} ({reason})." for name, reason in changes]
     if seat.status == "robot":
         return {"nmr": None, "notices": notices}

@@ -5,9 +5,11 @@ import sqlite_utils
 
 from gm.core.envelope import Envelope
 from gm.intake.letter import Letter
-from gm.services import delivery
 from gm.store import records
 from gm.store.database import atomic
+from gm.store.games import game_exists
+from gm.store.reports import last_report_turn
+from gm.store.seats import set_wants_json
 
 # RESEND: the last report again, as Eressea, Atlantis and Olympia players know it.
 # JSON ON/OFF: whether report mails carry the JSON report too.
@@ -36,16 +38,16 @@ def answer_request(db: sqlite_utils.Database, secret_check, envelope: Envelope, 
     for word in asked:
         if word.startswith("JSON"):
             with atomic(db):
-                delivery.set_json(db, seat.id, word == "JSON ON")
+                set_wants_json(db, seat.id, word == "JSON ON")
             notes.append(f"Report mails for {seat.code} in {game.name} will {'' if word == 'JSON ON' else 'not '}"
                          "carry the JSON report too.")
     if "RESEND" in asked:
-        row = db.execute("SELECT max(turn) FROM reports WHERE game_id = ? AND seat = ?", [game.id, seat.code]).fetchone()
-        if row[0] is None:
+        last = last_report_turn(db, game.id, seat.code)
+        if last is None:
             notes.append(f"There is no report for {seat.code} in {game.name} yet; the first comes when turn 1 is run.")
         else:
-            result["resend"] = {"game": game.name, "seat": seat.code, "turn": row[0]}
-            notes.append(f"Your report for turn {row[0]} of {game.name} was sent again to the address gm has for {seat.code}.")
+            result["resend"] = {"game": game.name, "seat": seat.code, "turn": last}
+            notes.append(f"Your report for turn {last} of {game.name} was sent again to the address gm has for {seat.code}.")
             result["quiet"] = len(asked) == 1 and letter.sender == seat.email.lower()
     result["note"] = "\n".join(notes)
     return result
@@ -53,7 +55,7 @@ def answer_request(db: sqlite_utils.Database, secret_check, envelope: Envelope, 
 
 def check_seat(db: sqlite_utils.Database, secret_check, envelope: Envelope):
     """(refusal, game, seat) with the same sentences as a refused turn file."""
-    if db.execute("SELECT 1 FROM games WHERE name = ?", [envelope.game]).fetchone() is None:
+    if not game_exists(db, envelope.game):
         return f"unknown game '{envelope.game}' (check the GAME line)", None, None
     game = records.game_by_name(db, envelope.game)
     seat = next((s for s in records.seats_of(db, game.id) if s.code == envelope.player), None)

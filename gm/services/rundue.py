@@ -6,7 +6,6 @@ early), publish it.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -19,11 +18,12 @@ from gm.core.schedule import describe
 from gm.errors import GMError
 from gm.home import Home
 from gm.services import cycle, publish, reports, slips, turns
-from gm.services.settings import game_setting
-from gm.store import records
+from gm.services.game_settings import game_setting
+from gm.store import audit, records, runs
 from gm.store.database import transaction
 from gm.store.locks import file_lock
 from gm.store.records import GameRecord
+from gm.store.turns import last_resolved
 
 
 @dataclass
@@ -133,8 +133,7 @@ def run_due(db: sqlite_utils.Database, home: Home, clock: Clock, dry_run: bool =
             report.lines += slips.apply_defaults(db, home, clock)  # before the mail goes out
             hooks.send(db, home, clock, report)
             with transaction(db):
-                db["runs"].insert({"started": started, "finished": iso(clock.now()),
-                                   "summary": json.dumps(report.lines + report.problems)})
+                runs.record_run(db, started, iso(clock.now()), report.lines + report.problems)
     return report
 
 
@@ -175,14 +174,11 @@ def _record_reminders(db, game: GameRecord, seats, kind: str, now) -> None:
     ids = {s.code: s.id for s in records.seats_of(db, game.id)}
     with transaction(db):
         for code in seats:
-            db.execute("INSERT OR IGNORE INTO reminders (game_id, turn, seat_id, kind, at) VALUES (?, ?, ?, ?, ?)",
-                       [game.id, game.turn, ids[code], kind, iso(now)])
+            runs.record_reminder(db, game.id, game.turn, ids[code], kind, iso(now))
 
 
 def _warn_once(db, game: GameRecord, why: str, now) -> None:
-    seen = db.execute("SELECT 1 FROM audit WHERE game_id = ? AND action = 'nmr spike' "
-                      "AND json_extract(detail, '$.turn') = ?", [game.id, game.turn]).fetchone()
-    if not seen:
+    if not audit.spike_warnings(db, game.id, game.turn):
         with transaction(db):
             records.audit(db, iso(now), game.id, "nmr spike", {"turn": game.turn, "why": why})
 
@@ -194,9 +190,7 @@ def _push_for_absences(db, clock: Clock, game: GameRecord, report: RunReport) ->
         return
     limit = game_setting(game, "absence-pushes")
     for code, ends in sorted(cycle.absent_at(db, game, cycle.moment(game.due)).items()):
-        used = db.execute("SELECT COUNT(*) FROM audit WHERE game_id = ? AND action = 'absence push' "
-                          "AND json_extract(detail, '$.seat') = ?", [game.id, code]).fetchone()[0]
-        if used >= limit:
+        if audit.absence_pushes(db, game.id, code) >= limit:
             continue
         due = ends + timedelta(minutes=1)
         with transaction(db):
@@ -213,10 +207,8 @@ def status(db: sqlite_utils.Database, clock: Clock) -> list[dict]:
         seats = records.seats_of(db, game.id)
         current = records.current_submissions(db, game.id, game.turn)
         active = [s for s in seats if s.status == "active"]
-        last = db.execute("SELECT MAX(resolved) FROM turns WHERE game_id = ? AND number >= 1", [game.id]).fetchone()[0]
-        problems = [why for (why,) in db.execute(
-            "SELECT json_extract(detail, '$.why') FROM audit WHERE game_id = ? AND action = 'nmr spike' "
-            "AND json_extract(detail, '$.turn') = ?", [game.id, game.turn]).fetchall()]
+        last = last_resolved(db, game.id, first=1)
+        problems = audit.spike_warnings(db, game.id, game.turn)
         unpublished = records.unpublished_turns(db, game.id)
         problems += [f"turn {number} not published" for number in unpublished]
         rows.append({

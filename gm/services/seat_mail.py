@@ -5,11 +5,10 @@ import sqlite_utils
 
 from gm.clock import Clock
 from gm.home import Home
-from gm.mail import outbox
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.services.cycle import SeatChange
-from gm.store import records
+from gm.store import outbox, records
 from gm.store.records import GameRecord
 
 

@@ -9,6 +9,7 @@ from gm.services import credits
 from gm.store import records
 from gm.store.database import transaction
 from gm.store.records import GameRecord, SeatRecord
+from gm.store.seats import set_status
 
 STATUSES = ("active", "dropped", "resigned", "robot")  # robot: seated as one (gm game new --robots)
 
@@ -17,7 +18,7 @@ def leave(db, game: GameRecord, seat: SeatRecord, status: str, forfeit: bool, no
           why: str) -> None:
     """Mark the seat as gone (the robot plays its country from now on) and, when it forfeits,
     take the account's whole discount, which counts in every game (rule D-EMP-15)."""
-    db.execute("UPDATE seats SET status = ? WHERE id = ?", [status, seat.id])
+    set_status(db, seat.id, status)
     have = credits.account_position(db, seat.email).discount
     if forfeit and have:
         credits.post(db, now, seat.email, "forfeit", discount=-have, game=game.name, seat=seat.code,

@@ -10,15 +10,15 @@ from gm.core.signup import HOW, Join
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.letter import Letter
-from gm.mail import outbox
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.services import cycle, waiting
+from gm.services.game_settings import game_setting
 from gm.services.games import check_player, game_ruleset, join_game
-from gm.services.settings import game_setting
-from gm.store import records
+from gm.store import outbox, records
 from gm.store.database import atomic
 from gm.store.records import GameRecord
+from gm.store.waiting import mark_seated
 
 
 def take_join(db: sqlite_utils.Database, home: Home, clock: Clock, letter: Letter, join: Join | None,
@@ -84,8 +84,7 @@ def seat_waiting(db: sqlite_utils.Database, home: Home, clock: Clock, game_name:
             wanted = next((c for c in entry.preferences if c in free), free[0])
             code, secret = join_game(db, clock, game.name, entry.email, entry.name, wanted)
             seat = records.seat_by_code(db, game, code)
-            db.execute("UPDATE waiting SET seated = ?, seat_id = ? WHERE id = ?",
-                       [iso(clock.now()), seat.id, entry.number])
+            mark_seated(db, entry.number, seat.id, iso(clock.now()))
             _mail(db, home, clock, game, "seated.txt", seat, {"secret": secret, "seats": high,
                                                              "taken": len(seats) + 1})
             lines.append(f"seated {entry.email} in {code} of {game.name}")

@@ -2,7 +2,6 @@
 waiting lists, and the GM's default for the slips that never came back."""
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 
 import sqlite_utils
@@ -12,16 +11,18 @@ from gm.core.envelope import Envelope
 from gm.core.slip import ALL, NEXT, Slip, read_slip
 from gm.errors import GMError
 from gm.home import Home
-from gm.mail import outbox
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.services import credits, waiting
 from gm.services.cycle import moment
+from gm.services.game_settings import game_setting
 from gm.services.requests import check_seat
-from gm.services.settings import game_setting
-from gm.store import records
+from gm.store import outbox, records
 from gm.store.database import atomic
 from gm.store.records import GameRecord, SeatRecord
+from gm.store.seats import account
+from gm.store.slips import add_slip, slip_of, slips_of
+from gm.store.turns import last_resolved
 
 
 def answer_slip(db: sqlite_utils.Database, clock: Clock, secret_check, envelope: Envelope,
@@ -50,9 +51,9 @@ def act(db, clock: Clock, game: GameRecord, seat: SeatRecord, slip: Slip, by: st
     Raises GMError (and the caller rolls back) when any part cannot be done."""
     if game.status != "over":
         raise GMError(f"{game.name} is not over yet; the return slip comes with the end-of-game report")
-    taken = db.execute("SELECT taken, by FROM slips WHERE seat_id = ?", [seat.id]).fetchone()
+    taken = slip_of(db, seat.id)
     if taken:
-        raise GMError(f"the slip for this seat was already acted on ({taken[1]}, {taken[0]}); "
+        raise GMError(f"the slip for this seat was already acted on ({taken.by}, {taken.taken}); "
                       "write to the GM to change it")
     now = iso(clock.now())
     notes = []
@@ -68,14 +69,13 @@ def act(db, clock: Clock, game: GameRecord, seat: SeatRecord, slip: Slip, by: st
         raise GMError("it says nothing to do")
     choices = {"join": slip.join, "decided": slip.decided, "carry": slip.carry,
                "transfer_to": slip.transfer_to, "transfer_credits": slip.transfer_credits}
-    db["slips"].insert({"game_id": game.id, "seat_id": seat.id, "taken": now, "by": by,
-                        "source": source, "choices": json.dumps(choices, sort_keys=True)})
+    add_slip(db, game.id, seat.id, now, by, source, choices)
     records.audit(db, now, game.id, "return slip", {"seat": seat.code, "by": by, **choices})
     return notes
 
 
 def _transfer(db, now: str, game: GameRecord, seat: SeatRecord, slip: Slip) -> str:
-    if db.execute("SELECT 1 FROM accounts WHERE email = ?", [slip.transfer_to]).fetchone() is None:
+    if account(db, slip.transfer_to) is None:
         raise GMError(f"gm has no player {slip.transfer_to} to give credits to; check the address")
     has = credits.account_position(db, seat.email).balance
     amount = has if slip.transfer_credits is ALL else slip.transfer_credits
@@ -112,14 +112,13 @@ def apply_defaults(db: sqlite_utils.Database, home: Home, clock: Clock) -> list[
 
 
 def _default_due(db, game: GameRecord, clock: Clock) -> bool:
-    row = db.execute("SELECT MAX(resolved) FROM turns WHERE game_id = ?", [game.id]).fetchone()
-    ended = moment(row[0]) if row and row[0] else None
+    ended = moment(last_resolved(db, game.id))
     days = game_setting(game, "slip-days")
     return ended is not None and clock.now() >= ended + timedelta(days=days)
 
 
 def _without_slip(db, game: GameRecord) -> list[SeatRecord]:
-    answered = {row[0] for row in db.execute("SELECT seat_id FROM slips WHERE game_id = ?", [game.id])}
+    answered = slips_of(db, game.id)
     return [s for s in records.seats_of(db, game.id) if s.status == "active" and s.id not in answered]
 
 

@@ -1,7 +1,6 @@
 """Turn files: checking one against its game, storing a submission, the order form."""
 from __future__ import annotations
 
-import json
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -29,7 +28,9 @@ from gm.services.press import PressResult, send_drafts
 from gm.store import records
 from gm.store.archive import archive_bytes
 from gm.store.database import atomic
+from gm.store.games import turn_and_status
 from gm.store.records import GameRecord
+from gm.store.submissions import add_submission, uncount
 
 
 @dataclass
@@ -192,8 +193,7 @@ def submit(db: sqlite_utils.Database, home: Home, clock: Clock, data: bytes, cha
     replaced = False
     with writing(), atomic(db):
         # The turn may have run between the check and this transaction.
-        now_turn = db.execute("SELECT turn, status FROM games WHERE id = ?", [game.id]).fetchone()
-        if tuple(now_turn) != (game.turn, game.status):
+        if turn_and_status(db, game.id) != (game.turn, game.status):
             checked.refusal = f"turn {game.turn} of '{game.name}' was run while these orders were being read"
         else:
             replaced = _store(db, clock, checked, channel, source, sender, digest)
@@ -206,17 +206,12 @@ def _store(db: sqlite_utils.Database, clock: Clock, checked: Checked, channel: s
     """Store a checked submission (inside the caller's transaction); whether it replaced an
     earlier valid one."""
     game, seat = checked.game, checked.seat
-    replaced = False
-    if checked.accepted:
-        replaced = db.execute(
-            "UPDATE submissions SET current = 0 WHERE seat_id = ? AND turn = ? AND current = 1",
-            [seat.id, game.turn]).rowcount > 0
-    db.execute(
-        "INSERT INTO submissions (game_id, seat_id, turn, channel, source, sender, received, archive, encoding, "
-        "verdict, problems, orders, final, current) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [game.id, seat.id, game.turn, channel, source, sender, iso(clock.now()), digest, checked.encoding,
-         "accepted" if checked.accepted else "rejected", json.dumps([p.to_json() for p in checked.problems]),
-         json.dumps([o.to_json() for o in checked.orders]), int(checked.final), int(checked.accepted)])
+    replaced = uncount(db, seat.id, game.turn) if checked.accepted else False
+    add_submission(db, game_id=game.id, seat_id=seat.id, turn=game.turn, channel=channel, source=source,
+                   sender=sender, received=iso(clock.now()), archive=digest, encoding=checked.encoding,
+                   verdict="accepted" if checked.accepted else "rejected",
+                   problems=[p.to_json() for p in checked.problems], orders=[o.to_json() for o in checked.orders],
+                   final=checked.final, current=checked.accepted)
     if checked.accepted and checked.absence:
         record_absence(db, game, seat, *checked.absence, "turn file", iso(clock.now()))
     return replaced

@@ -1,7 +1,6 @@
 """Turns: run under a lock in one transaction, verify by re-resolving, re-run after corrections."""
 from __future__ import annotations
 
-import json
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -16,15 +15,19 @@ from gm.core.statehash import state_hash
 from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
-from gm.services import charges, cycle, prizes, seat_mail
+from gm.services import cycle, prizes, seat_mail, turn_charges
+from gm.services.game_settings import game_setting
 from gm.services.games import ROBOT, current_state, game_ruleset, seat_infos
-from gm.services.settings import game_setting
 from gm.services.turnfiles import describe_problem
-from gm.store import records
+from gm.store import outbox, records
 from gm.store.archive import archive_bytes
 from gm.store.database import transaction
+from gm.store.games import set_turn
 from gm.store.locks import file_lock
 from gm.store.records import GameRecord
+from gm.store.reports import discard_reports_from
+from gm.store.submissions import add_submission, uncount, uncount_after
+from gm.store.turns import add_turn, discard_turns_from
 
 ROBOT_SEAT = "robot seat"  # the "by" of a robot seat's orders: not an NMR, so it counts no missed turn
 
@@ -129,7 +132,7 @@ def _run_turn_locked(db: sqlite_utils.Database, home: Home, clock: Clock, game_n
         outcome = ruleset.is_over(result.state)
         digest = _store_turn(db, game, game.turn, game.seed, ruleset.version, orders,
                              [e.to_json() for e in result.events], result.state, now)
-        charges.settle_turn(db, game, game.turn, orders, state, result.state, outcome, now,
+        turn_charges.settle_turn(db, game, game.turn, orders, state, result.state, outcome, now,
                             lambda: prizes.house_tables(home))
         _move_on(db, clock, game, digest, outcome is not None, rerun, now)
         notices = _seat_changes(db, home, clock, game, outcome is not None, now)
@@ -168,8 +171,7 @@ def _state_before(db, game: GameRecord, ruleset: Ruleset, now: str) -> dict:
 def _move_on(db, clock: Clock, game: GameRecord, digest: str, over: bool, rerun: bool, now: str) -> None:
     """The game collects the next turn (or is over), the audit log says so, and the schedule
     sets the next deadline."""
-    db.execute("UPDATE games SET turn = ?, status = ? WHERE id = ?",
-               [game.turn + 1, "over" if over else "running", game.id])
+    set_turn(db, game.id, game.turn + 1, "over" if over else "running")
     records.audit(db, now, game.id, "turn run", {"turn": game.turn, "state_hash": digest})
     if not rerun or over:
         # A re-run replays a turn already played: the turn now collected keeps its deadline.
@@ -182,19 +184,16 @@ def _seat_changes(db, home: Home, clock: Clock, game: GameRecord, over: bool, no
     if over:
         return []
     notices, dropped = cycle.drop_outs(db, game, game.turn, now)
-    charges.forfeit_drop_outs(db, game, dropped, now)
+    turn_charges.forfeit_drop_outs(db, game, dropped, now)
     seat_mail.queue_seat_changes(db, home, clock, game, dropped)
     return notices
 
 
 def _store_turn(db, game, number, seed, version, orders, events, state, now) -> str:
     digest = state_hash(state)
-    db["turns"].insert({
-        "game_id": game.id, "number": number, "seed": seed, "ruleset_version": version,
-        "orders": json.dumps(orders, sort_keys=True), "events": json.dumps(events, sort_keys=True),
-        "state": json.dumps(state, sort_keys=True), "state_hash": digest, "resolved": now,
-        "published": now if number == 0 else None,  # the start has nothing to publish
-    })
+    add_turn(db, game.id, number, seed=seed, ruleset_version=version, orders=orders, events=events, state=state,
+             state_hash=digest, resolved=now,
+             published=now if number == 0 else None)  # the start has nothing to publish
     return digest
 
 
@@ -241,17 +240,16 @@ def rerun_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: s
                 "discarded": [{"number": t.number, "state_hash": t.state_hash, "orders": t.orders,
                                "events": t.events, "state": t.state, "resolved": t.resolved} for t in discarded],
             })
-            db.execute("DELETE FROM turns WHERE game_id = ? AND number >= ?", [game.id, number])
-            db.execute("DELETE FROM reports WHERE game_id = ? AND turn >= ?", [game.id, number])
+            discard_turns_from(db, game.id, number)
+            discard_reports_from(db, game.id, number)
             # Their unsent report mails would carry the new turn's files: they are for turns gone.
-            db.execute("UPDATE outbox SET status = 'cancelled' WHERE game_id = ? AND turn >= ? "
-                       "AND kind IN ('report', 'resend') AND status = 'queued'", [game.id, number])
+            outbox.cancel_from(db, game.id, number)
             # Orders sent for later turns answered a position that no longer exists.
-            db.execute("UPDATE submissions SET current = 0 WHERE game_id = ? AND turn > ?", [game.id, number])
-            for seat_id, row in fixes:
-                db.execute("UPDATE submissions SET current = 0 WHERE seat_id = ? AND turn = ?", [seat_id, number])
-                db["submissions"].insert(dict(row, received=now))
-            db.execute("UPDATE games SET turn = ?, status = 'running' WHERE id = ?", [number, game.id])
+            uncount_after(db, game.id, number)
+            for seat_id, fix in fixes:
+                uncount(db, seat_id, number)
+                add_submission(db, **fix, received=now)
+            set_turn(db, game.id, number, "running")
         _move_discarded_reports(home, game.name, number, now)
         return _run_turn_locked(db, home, clock, game_name, rerun=True)
 
@@ -279,8 +277,8 @@ def _gm_correction(db, home: Home, game: GameRecord, number: int, source: str, d
         raise GMError(f"{source}: " + "; ".join(f"line {p.line}: {p.message}" for p in problems) + ".")
     return seat.id, {"game_id": game.id, "seat_id": seat.id, "turn": number, "channel": "gm",
                      "source": source, "sender": None, "archive": digest, "encoding": encoding,
-                     "verdict": "accepted", "problems": "[]",
-                     "orders": json.dumps([o.to_json() for o in orders]), "final": 1, "current": 1}
+                     "verdict": "accepted", "problems": [],
+                     "orders": [o.to_json() for o in orders], "final": True, "current": True}
 
 
 def _move_discarded_reports(home: Home, game_name: str, number: int, now: str) -> None:

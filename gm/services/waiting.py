@@ -2,36 +2,12 @@
 a ruleset; filled from sign-ups by mail and from return slips."""
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-
 import sqlite_utils
 
 from gm.errors import GMError
 from gm.rulesets import installed
-from gm.store import records
-
-
-@dataclass(frozen=True)
-class Waiting:
-    """One player on a waiting list.
-
-    number: the row's id, the list's order (first come, first seated).
-    game: the game waited for, or None for the next game of `ruleset`.
-    email, name: the player's account and the name to seat them with.
-    preferences: seat codes (or nations) wanted, best first; may be empty.
-    came: how they came: mail (JOIN), slip (SLIP JOIN) or default (a slip not returned, 11.5).
-    added: when, ISO text.
-    """
-
-    number: int
-    game: str | None
-    ruleset: str
-    email: str
-    name: str
-    preferences: tuple
-    came: str
-    added: str
+from gm.store import records, waiting as store
+from gm.store.waiting import Waiting
 
 
 def add(db: sqlite_utils.Database, now: str, target: str, email: str, name: str,
@@ -47,12 +23,10 @@ def add(db: sqlite_utils.Database, now: str, target: str, email: str, name: str,
     ruleset = game.ruleset if game else target
     described = f"game {game.name}" if game else f"the next game of {ruleset}"
     account = records.account_id(db, email, name, now)
-    if db.execute("""SELECT 1 FROM waiting WHERE account_id = ? AND ruleset = ? AND game_id IS ?
-                     AND seated IS NULL""", [account, ruleset, game.id if game else None]).fetchone():
+    if store.is_waiting(db, account, ruleset, game.id if game else None):
         return described
-    db["waiting"].insert({"game_id": game.id if game else None, "ruleset": ruleset, "account_id": account,
-                          "name": name, "preferences": json.dumps(preferences), "came": came,
-                          "source": source, "added": now})
+    store.add_waiting(db, game_id=game.id if game else None, ruleset=ruleset, account_id=account, name=name,
+                      preferences=preferences, came=came, source=source, now=now)
     records.audit(db, now, game.id if game else None, "waiting list",
                   {"email": email, "for": described, "came": came, "preferences": preferences})
     return described
@@ -61,9 +35,4 @@ def add(db: sqlite_utils.Database, now: str, target: str, email: str, name: str,
 def waiting_for(db: sqlite_utils.Database, game_name: str) -> list[Waiting]:
     """Who waits for a game: its own list, then its ruleset's next-game list, first come first."""
     game = records.game_by_name(db, game_name)
-    rows = db.execute("""SELECT w.id, g.name, w.ruleset, a.email, w.name, w.preferences, w.came, w.added
-                         FROM waiting w JOIN accounts a ON a.id = w.account_id
-                         LEFT JOIN games g ON g.id = w.game_id
-                         WHERE w.seated IS NULL AND (w.game_id = ? OR (w.game_id IS NULL AND w.ruleset = ?))
-                         ORDER BY w.game_id IS NULL, w.id""", [game.id, game.ruleset]).fetchall()
-    return [Waiting(n, g, r, e, name, tuple(json.loads(p)), c, a) for n, g, r, e, name, p, c, a in rows]
+    return store.waiting_for(db, game.id, game.ruleset)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -77,3 +78,25 @@ def atomic(db: sqlite_utils.Database):
         db.conn.execute("RELEASE gm_atomic")
         raise
     db.conn.execute("RELEASE gm_atomic")
+
+
+@contextmanager
+def relaxed_sync(db: sqlite_utils.Database, cache_kib: int) -> Iterator[None]:
+    """For a long run of writes (mail intake): commits not forced to disk one by one (synchronous
+    NORMAL: the caller forces the log itself) and a page cache of at least `cache_kib`; both
+    set back as they were after the with-block."""
+    before = db.execute("PRAGMA synchronous").fetchone()[0]
+    cache = db.execute("PRAGMA cache_size").fetchone()[0]
+    db.execute("PRAGMA synchronous = NORMAL")
+    db.execute(f"PRAGMA cache_size = {min(int(cache), -cache_kib)}")
+    try:
+        yield
+    finally:
+        db.execute(f"PRAGMA synchronous = {int(before)}")
+        db.execute(f"PRAGMA cache_size = {int(cache)}")
+
+
+def data_version(db: sqlite_utils.Database) -> int:
+    """A number that changes when another connection commits (SQLite's data_version): rows read
+    before are still true while it stays the same."""
+    return db.execute("PRAGMA data_version").fetchone()[0]

@@ -86,6 +86,19 @@ def recorded_reports(conn: sqlite3.Connection) -> list[RecordedReport]:
     return found
 
 
+def seat_rows(conn: sqlite3.Connection) -> list[tuple[str, str, str, str, str]]:
+    """(game name, seat code, status, secret hash, player's address) of every seat, by game and seat."""
+    return conn.execute("SELECT g.name, s.code, s.status, s.secret_hash, a.email FROM seats s "
+                        "JOIN games g ON g.id = s.game_id JOIN accounts a ON a.id = s.account_id "
+                        "ORDER BY g.name, s.code").fetchall()
+
+
+def entries_of(conn: sqlite3.Connection, email: str) -> int:
+    """How many ledger entries the account with that address has."""
+    return conn.execute("SELECT count(*) FROM ledger l JOIN accounts a ON a.id = l.account_id WHERE a.email = ?",
+                        [email]).fetchone()[0]
+
+
 def tables_with_rows(conn: sqlite3.Connection) -> list[str]:
     """The tables that hold anything but the record of migrations: empty for a home just made."""
     names = [row[0] for row in conn.execute(

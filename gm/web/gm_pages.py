@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, redirect, request, session
 
-from gm.services.portal import gm_overview
+from gm.services.gameview import gm_overview
 from gm.services.portal_access import check_password, fingerprint, gm_password_hash
 from gm.web.app import page, portal
 from gm.web.guard import check_csrf, guess_keys, refuse_if_blocked, start_session

@@ -14,10 +14,9 @@ from pathlib import Path
 from flask import abort, request, session
 from werkzeug.exceptions import TooManyRequests
 
-from gm.store.database import transaction
+from gm.store.failures import FailureTable
 from gm.web.known_browsers import KnownBrowsers
 from gm.web.sessions import SessionRegister
-from gm.web.shared import SharedTable
 
 
 def csrf_token() -> str:
@@ -91,7 +90,7 @@ def refuse_if_blocked(limiter: SignInLimiter, *keys: str) -> None:
                               retry_after=int(waits[key]) + 1)
 
 
-class SignInLimiter(SharedTable):
+class SignInLimiter(FailureTable):
     """Failed sign-ins per key (client address, seat, 'gm') in a sliding window; successes are free,
     so players who know their secret are never slowed by someone guessing.
 
@@ -101,9 +100,7 @@ class SignInLimiter(SharedTable):
 
     def __init__(self, failures: int, window: float, path: Path, scope: str = "sign-in"):
         self.failures, self.window, self.scope = failures, window, scope
-        super().__init__(path, [
-            "CREATE TABLE IF NOT EXISTS failures (scope TEXT NOT NULL, key TEXT NOT NULL, at REAL NOT NULL)",
-            "CREATE INDEX IF NOT EXISTS failures_by_key ON failures (scope, key, at)"])
+        super().__init__(path)
 
     def blocked(self, *keys: str) -> float:
         """Seconds until one more attempt is allowed for every key; 0 when allowed now."""
@@ -113,10 +110,7 @@ class SignInLimiter(SharedTable):
         """Each key that must wait, with the seconds until its next attempt is allowed."""
         # Wall-clock time: the same in every process and after a restart.
         now = time.time()
-        marks = ", ".join("?" * len(keys))
-        rows = self._db().execute(
-            f"SELECT key, at FROM failures WHERE scope = ? AND key IN ({marks}) AND at > ? ORDER BY at DESC",
-            [self.scope, *keys, now - self.window]).fetchall()
+        rows = self.failures_since(self.scope, keys, now - self.window)
         seen: dict[str, int] = {}
         waits = {}
         for key, at in rows:
@@ -128,10 +122,7 @@ class SignInLimiter(SharedTable):
 
     def failed(self, *keys: str) -> None:
         now = time.time()
-        with transaction(self._db()) as db:
-            db.executemany("INSERT INTO failures (scope, key, at) VALUES (?, ?, ?)",
-                           [(self.scope, key, now) for key in keys])
-            db.execute("DELETE FROM failures WHERE scope = ? AND at <= ?", [self.scope, now - self.window])
+        self.add_failures(self.scope, keys, now, now - self.window)
 
 
 class SecretVault:

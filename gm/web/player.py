@@ -8,7 +8,7 @@ from zoneinfo import available_timezones
 from flask import Blueprint, abort, g, redirect, request, send_file, session
 from markupsafe import Markup, escape
 
-from gm.services import portal as facts, press, turnfiles
+from gm.services import press, seat_page as facts, turnfiles, uploads
 from gm.services.portal_access import fingerprint, seat_by_id, seat_in_game, seat_sign_in, use_gm_link, use_link
 from gm.store import records
 from gm.store.records import GameRecord, SeatRecord
@@ -16,6 +16,7 @@ from gm.web.app import page, portal
 from gm.web.gm_pages import gm_signed_in_by_link
 from gm.web.guard import check_csrf, end_session, guess_keys, refuse_if_blocked, start_session
 from gm.web.known_browsers import seat_target
+from gm.web.turn_views import CachedRows, turn_view
 
 blueprint = Blueprint("player", __name__)
 
@@ -166,13 +167,13 @@ def orders():
     typed = request.form.get("secret", "").strip()[:100]
     secret = typed or p.vault.get(session.get("sid"))
     final = request.form.get("final") == "yes"
-    prepared = facts.prepare_turn_file(raw, game, seat, secret, final, p.max_bytes)
+    prepared = uploads.prepare_turn_file(raw, game, seat, secret, final, p.max_bytes)
     if prepared.refusal:
         return seat_page(game, seat, result={"refusal": prepared.refusal}, text=prepared.shown or None, status=400)
     return _check_or_submit(game, seat, prepared, source, request.form.get("action") == "submit", typed)
 
 
-def _check_or_submit(game, seat, prepared: facts.Prepared, source: str, send: bool, typed: str = ""):
+def _check_or_submit(game, seat, prepared: uploads.Prepared, source: str, send: bool, typed: str = ""):
     p = portal()
     db = p.db()
     # A secret typed here is a guess like one on the sign-in page, and limited the same way.
@@ -186,7 +187,7 @@ def _check_or_submit(game, seat, prepared: facts.Prepared, source: str, send: bo
         return False
 
     seats = _seats_read(game)
-    rows = facts.CachedRows(db, (game, seats) if seats is not None else None)
+    rows = CachedRows(db, (game, seats) if seats is not None else None)
     if send:
         receipt = turnfiles.submit(db, p.home, p.clock, prepared.data, "web", source,
                                    secret_check=secret_check, rows=rows, writing=p.writing)
@@ -210,7 +211,7 @@ def _check_or_submit(game, seat, prepared: facts.Prepared, source: str, send: bo
         "replaced": bool(receipt and receipt.replaced),
         "whole_file": [pr.message for pr in checked.problems if pr.line == 0],
         "problem_count": len(checked.problems),
-        "lines": facts.numbered_lines(prepared.shown, checked.problems),
+        "lines": uploads.numbered_lines(prepared.shown, checked.problems),
     }
     # The turn may have been run meanwhile; show the game as it is now.
     return seat_page(records.game_by_name(db, game.name), seat, result=result, text=prepared.shown,
@@ -226,7 +227,7 @@ def mark_final():
     if raw is None:
         return seat_page(game, seat, result={"refusal": "You have no valid orders for this turn to mark final."},
                          status=400)
-    prepared = facts.prepare_turn_file(raw, game, seat, p.vault.get(session.get("sid")), True, p.max_bytes)
+    prepared = uploads.prepare_turn_file(raw, game, seat, p.vault.get(session.get("sid")), True, p.max_bytes)
     return _check_or_submit(game, seat, prepared, "portal final", True)
 
 
@@ -235,7 +236,7 @@ def history():
     """Every version the seat sent, all turns (the seat page shows only the newest)."""
     game, seat = require_seat()
     db = portal().db()
-    view = facts.turn_view(db, game, _seats_read(game))
+    view = turn_view(db, game, _seats_read(game))
     title = view.title if view is not None else game.name
     return page("history.html", title=f"What you sent — {title} — {seat.code}", heading=title, game=game.name,
                 seat=seat.code, history=facts.submission_history(db, game, seat))
@@ -260,9 +261,9 @@ def seat_page(game: GameRecord, seat: SeatRecord, result: dict | None = None, te
     p = portal()
     db = p.db()
     zone = session.get("zone", "UTC")
-    view = facts.turn_view(db, game, _seats_read(game))  # once for the facts and the form
+    view = turn_view(db, game, _seats_read(game))  # once for the facts and the form
     seen = facts.seat_page_facts(db, game, seat, zone, p.clock, view)
-    form = text if text is not None else facts.order_form(db, game, seat, view)
+    form = text if text is not None else facts.order_form(game, seat, view)
     return page("seat.html", status, title=f"{seen['game']['title']} — {seat.code}", facts=seen, result=result,
                 form=form, open=game.status != "over", zone=zone, zone_options=zone_options(zone),
                 need_secret=p.vault.get(session.get("sid")) is None,

@@ -12,13 +12,13 @@ import hashlib
 import time
 from pathlib import Path
 
-from gm.web.shared import SharedTable
+from gm.store.sessions import SessionTable
 
 # A signed-in session's row notes when it was last used at most this often (seconds).
 SEEN_EVERY = 60.0
 
 
-class SessionRegister(SharedTable):
+class SessionRegister(SessionTable):
     """Signed-in sessions by a hash of their id, each with who it is ('seat:ID' or 'gm') and when
     it was last used; a session unused for `lifetime` seconds has ended, as its cookie has."""
 
@@ -28,50 +28,33 @@ class SessionRegister(SharedTable):
     def __init__(self, path: Path, lifetime: float):
         self.lifetime = lifetime
         self._begun = 0
-        super().__init__(path, [
-            "CREATE TABLE IF NOT EXISTS sessions (tag BLOB PRIMARY KEY, who TEXT NOT NULL, seen REAL NOT NULL) "
-            "WITHOUT ROWID",
-            "CREATE INDEX IF NOT EXISTS sessions_by_seen ON sessions (seen)",
-            "CREATE INDEX IF NOT EXISTS sessions_by_who ON sessions (who)"])
+        super().__init__(path)
 
     def begin(self, sid: str, who: str) -> None:
         """Record a session that just signed in; now and then forget those that ended unused."""
         now = time.time()
-        db = self._db()
-        db.execute("INSERT OR REPLACE INTO sessions (tag, who, seen) VALUES (?, ?, ?)", [_tag(sid), who, now])
+        self.record(_tag(sid), who, now)
         self._begun += 1  # (not exact across threads: it only spaces out the clean-ups)
         if self._begun % self.PURGE_EVERY == 1:
-            db.execute("DELETE FROM sessions WHERE seen < ?", [now - self.lifetime])
+            self.forget_unused_since(now - self.lifetime)
 
     def alive(self, sid: str) -> bool:
         """True while the session is recorded and was used within its lifetime (noted now)."""
         tag, now = _tag(sid), time.time()
-        db = self._db()
-        row = db.execute("SELECT seen FROM sessions WHERE tag = ?", [tag]).fetchone()
-        if row is None or row[0] < now - self.lifetime:
+        seen = self.last_seen(tag)
+        if seen is None or seen < now - self.lifetime:
             return False
-        if now - row[0] >= SEEN_EVERY:
-            db.execute("UPDATE sessions SET seen = ? WHERE tag = ?", [now, tag])
+        if now - seen >= SEEN_EVERY:
+            self.note_seen(tag, now)
         return True
 
     def end(self, sid: str) -> None:
-        """Sign the session out everywhere, on disk before the answer goes (a sign-out a power
-        cut could undo would not be one)."""
-        db = self._db()
-        db.execute("PRAGMA synchronous = FULL")
-        try:
-            db.execute("DELETE FROM sessions WHERE tag = ?", [_tag(sid)])
-        finally:
-            db.execute("PRAGMA synchronous = NORMAL")
+        """Sign the session out everywhere, on disk before the answer goes."""
+        self.delete(_tag(sid))
 
     def end_all(self, who: str) -> int:
         """Sign out every session of a seat ('seat:ID') or of the GM ('gm'); how many there were."""
-        db = self._db()
-        db.execute("PRAGMA synchronous = FULL")
-        try:
-            return db.execute("DELETE FROM sessions WHERE who = ?", [who]).rowcount
-        finally:
-            db.execute("PRAGMA synchronous = NORMAL")
+        return self.delete_all(who)
 
 
 def _tag(sid: str) -> bytes:

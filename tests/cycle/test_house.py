@@ -15,8 +15,8 @@ from gm.clock import FixedClock
 from gm.core.schedule import Schedule, deadlines_after
 from gm.home import Home, create_home
 from gm.services import credits, cycle, games, rundue, turnfiles
-from gm.services.cyclemail import MailHooks
-from gm.services.settings import game_setting, set_game_setting
+from gm.services.game_settings import game_setting, set_game_setting
+from gm.services.rundue_mail import MailHooks
 from gm.store import records
 from gm.store.database import open_database
 

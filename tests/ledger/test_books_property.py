@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from gm.clock import FixedClock
 from gm.core import ledger
 from gm.core.model import Outcome
-from gm.services import charges, credits, games, seats
+from gm.services import credits, games, seats, turn_charges
 from gm.store import records
 from gm.store.database import open_database, transaction
 
@@ -42,7 +42,7 @@ def _turn(db, name: str, number: int, winner: str | None = None, condition: str 
     final = {"victory": {"condition": condition}} if winner else {}
     with transaction(db):
         _store_fake_turn(db, game, number)
-        charges.settle_turn(db, game, number, {c: {"by": "robot"} for c in codes}, {}, final,
+        turn_charges.settle_turn(db, game, number, {c: {"by": "robot"} for c in codes}, {}, final,
                             Outcome((winner,), "won", {}) if winner else None, NOW)
         db.execute("UPDATE games SET turn = ?, status = ? WHERE id = ?",
                    [number + 1, "over" if winner else "running", game.id])

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from gm.clock import FixedClock
 from gm.core.model import Outcome
-from gm.services import charges, credits
+from gm.services import credits, turn_charges
 from gm.store import records
 from gm.store.database import open_database, transaction
 from tests.cli.test_game import table_dump
@@ -85,23 +85,23 @@ def test_turns_charge_seats_and_hold_unpaid_reports(home, gm, game):
     db = open_database(home / "gm.db")
     charged = db.execute("SELECT seat, balance FROM ledger WHERE kind = 'turn charge' ORDER BY id").fetchall()
     assert charged == [("BR", 0), ("RU", -1), ("FR", -1), ("GE", -1)]
-    assert [charges.report_held(db, "g1", 1, s) for s in ("BR", "RU", "FR", "GE")] == [False, True, True, True]
-    assert charges.credit_notice(db, "g1", 1, "BR") is None
-    assert charges.credit_notice(db, "g1", 1, "RU") == (
+    assert [turn_charges.report_held(db, "g1", 1, s) for s in ("BR", "RU", "FR", "GE")] == [False, True, True, True]
+    assert turn_charges.credit_notice(db, "g1", 1, "BR") is None
+    assert turn_charges.credit_notice(db, "g1", 1, "RU") == (
         "Your report for turn 1 of g1 (seat RU) is ready but held: your account is 1 turn credit short. "
         "Buy turn credits and it will be sent at once; your orders are still accepted meanwhile.")
     gm("turn", "run", "g1", "--no-render", home=home)
     # bob owes two turns: one credit pays the older one, so only turn 2 stays held.
     gm("credits", "buy", "bob@example.org", "1", "--paid", "2.50", home=home)
-    assert [charges.report_held(db, "g1", n, "RU") for n in (1, 2)] == [False, True]
+    assert [turn_charges.report_held(db, "g1", n, "RU") for n in (1, 2)] == [False, True]
     game_record = records.game_by_name(db, "g1")
-    assert charges.report_credits(db, game_record, 2, "BR") == {
+    assert turn_charges.report_credits(db, game_record, 2, "BR") == {
         "balance": -1, "discount": 0, "charged": True, "low": True, "next_unpaid": True, "unpaid": True,
         "policy": "hold",
         "bonus_from": 10}
     assert gm("credits", "policy", "g1", "--unpaid", "deliver", home=home).out == (
         "g1: unpaid turns: deliver (charged; the report goes out even on credit).\n")
-    assert not charges.report_held(db, "g1", 2, "FR")
+    assert not turn_charges.report_held(db, "g1", 2, "FR")
     gm("credits", "policy", "g1", "--unpaid", "free", home=home)
     gm("turn", "run", "g1", "--no-render", home=home)
     assert db.execute("SELECT COUNT(*) FROM ledger WHERE kind = 'turn charge'").fetchone()[0] == 8
@@ -176,7 +176,7 @@ def test_game_end_awards_discounts_to_seats_still_playing(home, gm, game):
     final = {"victory": {"eliminated": {"RU": 9}}}
     # A clash game: the house's default table (H-1) gives the winner 3, a knock-out 1, a finish 1.
     with transaction(db):
-        made = charges.award_discounts(db, game_record, 12, final, Outcome(("FR",), "most VP", {}),
+        made = turn_charges.award_discounts(db, game_record, 12, final, Outcome(("FR",), "most VP", {}),
                                        "2026-11-21T12:00:00Z", {"clash": {"knockout": 2}})
     assert [(e.seat, e.discount, e.memo) for e in made] == [
         ("BR", 1, "g1: 1 bonus turns, seat BR"), ("RU", 2, "g1: 2 bonus turns, seat RU"),

@@ -8,9 +8,9 @@ import pytest
 
 from gm.clock import FixedClock
 from gm.home import Home
-from gm.mail import outbox
 from gm.mail.senders import MemorySender, SendFailure
 from gm.services.delivery import send_outbox
+from gm.store import outbox
 from gm.store.database import open_database, transaction
 from tests.intake.mails import mail, receive, rows, set_mail_address, turn_file
 

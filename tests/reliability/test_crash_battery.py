@@ -20,7 +20,7 @@ import pytest
 from gm.clock import FixedClock
 from gm.home import Home, create_home
 from gm.services import credits, cycle, games
-from gm.services.settings import set_game_setting
+from gm.services.game_settings import set_game_setting
 from gm.store.database import open_database
 from tests.intake.mails import mail, turn_file
 

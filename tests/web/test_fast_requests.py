@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from gm.services import portal as facts
 from gm.store import records
 from gm.store.database import open_database
+from gm.web.turn_views import CachedRows, turn_view
 from tests.web.test_portal import orders
 
 _SEATS = "FROM seats s JOIN accounts a"
@@ -71,10 +71,10 @@ def test_rows_known_from_the_request_answer_only_for_their_own_game(home, game, 
     db = open_database(home / "gm.db")
     g1, g2 = records.game_by_name(db, "g1"), records.game_by_name(db, "g2")
     seats = records.seats_of(db, g1.id)
-    rows = facts.CachedRows(db, known=(g1, seats))
+    rows = CachedRows(db, known=(g1, seats))
     assert rows.game("g1") is g1 and rows.seats(g1) is seats
     assert rows.game("g2") == g2 and rows.seats(g2) == [] and rows.game("nope") is None
-    assert rows.state(g1) is facts.turn_view(db, g1).state
+    assert rows.state(g1) is turn_view(db, g1).state
 
 
 def test_security_headers_are_added_once_and_never_override_a_pages_own(app, signed_in):

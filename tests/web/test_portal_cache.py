@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from gm.clock import SystemClock
 from gm.home import Home
-from gm.services import portal as facts
+from gm.services import seat_page as facts
 from gm.services.gameview import game_facts
 from gm.services.turnfiles import order_template
 from gm.store import records
 from gm.store.database import open_database
+from gm.web.turn_views import turn_view
 from tests.web.test_portal import orders
 
 
@@ -16,7 +17,7 @@ def _agrees_with_game_show(db, name: str, code: str) -> dict:
     """The seat page's facts for a seat, checked against game_facts and the turns as stored."""
     game = records.game_by_name(db, name)
     seat = records.seat_by_code(db, game, code)
-    seen = facts.seat_page_facts(db, game, seat, "UTC", SystemClock())
+    seen = facts.seat_page_facts(db, game, seat, "UTC", SystemClock(), turn_view(db, game))
     shown = game_facts(db, name)
     mine = next(s for s in shown["seats"] if s["code"] == code)
     assert seen["game"] == {"name": name, "title": shown["title"], "status": shown["status"],
@@ -33,7 +34,7 @@ def _agrees_with_game_show(db, name: str, code: str) -> dict:
         if h["turn"] in counted:
             assert h["counts"] == (counted[h["turn"]] == h["id"])
     if game.status != "over":
-        assert facts.order_form(db, game, seat) == order_template(db, name, code)
+        assert facts.order_form(game, seat, turn_view(db, game)) == order_template(db, name, code)
     return seen
 
 
@@ -45,12 +46,12 @@ def test_the_cached_view_follows_submissions_turns_and_a_rerun(signed_in, gm, ho
     signed_in.post("/orders", {"orders": orders("CLAIM ENG SCO WAL", final=True), "action": "submit"})
     seen = _agrees_with_game_show(db, "g1", "BR")
     assert seen["seat"]["orders"] == "accepted" and seen["seat"]["final"] is True
-    before = facts.turn_view(db, records.game_by_name(db, "g1"))
+    before = turn_view(db, records.game_by_name(db, "g1"))
 
     assert gm("turn", "run", "g1", "--no-render", home=home).code == 0
     after_one = _agrees_with_game_show(db, "g1", "BR")
     assert after_one["game"]["turn"] == 2 and after_one["seat"]["orders"] == "none"
-    assert facts.turn_view(db, records.game_by_name(db, "g1")) is not before
+    assert turn_view(db, records.game_by_name(db, "g1")) is not before
     assert "TURN 2\n" in signed_in.get("/").text  # the order form is the new turn's at once
 
     assert gm("turn", "run", "g1", "--no-render", home=home).code == 0  # BR sends nothing: the robot plays
@@ -59,24 +60,24 @@ def test_the_cached_view_follows_submissions_turns_and_a_rerun(signed_in, gm, ho
     # The last turn run again with BR's orders corrected: same turn number, another state.
     fixed = home.parent / "br.txt"
     fixed.write_text("GAME g1\nPLAYER BR\nTURN 2\nPLACE ENG 5\nEND\n")
-    view_before = facts.turn_view(db, records.game_by_name(db, "g1"))
+    view_before = turn_view(db, records.game_by_name(db, "g1"))
     assert gm("turn", "rerun", "g1", "2", "--orders", fixed, "--no-render", home=home).code == 0
     seen = _agrees_with_game_show(db, "g1", "BR")
     assert seen["game"]["turn"] == 3 and seen["nmr"] == {"in_a_row": 0, "total": 0}
-    assert facts.turn_view(db, records.game_by_name(db, "g1")).state != view_before.state
+    assert turn_view(db, records.game_by_name(db, "g1")).state != view_before.state
 
 
 def test_a_join_before_the_start_changes_the_view(gm, home):
     assert gm("game", "new", "g2", "--ruleset", "clash", "--seed", "3", home=home).code == 0
     db = open_database(home / "gm.db")
-    assert facts.turn_view(db, records.game_by_name(db, "g2")) is None  # nobody seated: no state yet
+    assert turn_view(db, records.game_by_name(db, "g2")) is None  # nobody seated: no state yet
     for name in ("Ann", "Bob"):
         assert gm("game", "join", "g2", f"{name.lower()}@example.org", "--name", name, home=home).code == 0
-    two = facts.turn_view(db, records.game_by_name(db, "g2"))
+    two = turn_view(db, records.game_by_name(db, "g2"))
     assert set(two.scores) == {"BR", "RU"}
     _agrees_with_game_show(db, "g2", "BR")
     assert gm("game", "join", "g2", "cy@example.org", "--name", "Cy", home=home).code == 0
-    three = facts.turn_view(db, records.game_by_name(db, "g2"))
+    three = turn_view(db, records.game_by_name(db, "g2"))
     assert set(three.scores) == {"BR", "RU", "FR"}
     _agrees_with_game_show(db, "g2", "FR")
 
@@ -84,7 +85,7 @@ def test_a_join_before_the_start_changes_the_view(gm, home):
 def test_the_view_is_shared_and_left_unchanged_by_pages(signed_in, home):
     db = open_database(Home(home).database)
     game = records.game_by_name(db, "g1")
-    view = facts.turn_view(db, game)
+    view = turn_view(db, game)
     state = repr(view.state)
     for action in ("check", "submit", "check"):  # both check against the cached state
         signed_in.get("/")
@@ -92,4 +93,4 @@ def test_the_view_is_shared_and_left_unchanged_by_pages(signed_in, home):
         assert "no problems" in page.text or "Submitted" in page.text
         page = signed_in.post("/orders", {"orders": orders("CLAIM SWE"), "action": action})
         assert "problem" in page.text
-    assert facts.turn_view(db, game) is view and repr(view.state) == state
+    assert turn_view(db, game) is view and repr(view.state) == state

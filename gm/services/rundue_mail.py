@@ -1,4 +1,5 @@
-"""Mail in the weekly cycle: run-due fetches, reminds and sends (publishing queues the reports)."""
+"""gm run-due's mail: its hooks fetch new mail, queue reminders and late notices, and send the
+outbox (publishing queues the reports)."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -6,13 +7,12 @@ from datetime import timedelta
 from gm.clock import Clock
 from gm.errors import GMError
 from gm.home import Home
-from gm.mail import outbox
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.services import cycle, delivery, turnfiles
+from gm.services.game_settings import game_setting
 from gm.services.rundue import Hooks, RunReport
-from gm.services.settings import game_setting
-from gm.store import records
+from gm.store import outbox, records
 from gm.store.database import transaction
 from gm.store.records import GameRecord
 

@@ -1,7 +1,7 @@
-"""Answers to mail: what each turn file came to, and the acknowledgement (or report sent again) for it."""
+"""Acknowledgements: the answer to each mail taken, saying what each of its turn files came to
+(accepted, rejected, refused, a request done), a report sent again, or that a question went to the GM."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -12,11 +12,12 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.intake.finding import TurnFile
 from gm.intake.letter import Letter
-from gm.mail import outbox
 from gm.mail.settings import MailSettings
 from gm.mail.templates import write_mail
-from gm.services import delivery, turnfiles
-from gm.store import records
+from gm.services import report_mails, turnfiles
+from gm.store import outbox, records
+from gm.store.games import id_of_game
+from gm.store.submissions import stored_submission
 
 # Every key an acknowledgement template may use, so a GM's template never meets a missing one.
 _SHOWN = {"where": "", "verdict": "", "reason": "", "game": None, "seat": None, "turn": None, "final": False,
@@ -63,19 +64,14 @@ def from_press_sent(press: list, found: TurnFile, envelope) -> dict:
 def from_submission(db: sqlite_utils.Database, submission_id: int, found: TurnFile, press: list = ()) -> dict:
     """The result of a turn file stored by an earlier, interrupted run, read back from its row
     (with the press it sent then)."""
-    row = db.execute("""SELECT g.name, s.code, sub.turn, sub.verdict, sub.orders, sub.problems, sub.final, g.deadline,
-                               EXISTS (SELECT 1 FROM submissions e WHERE e.seat_id = sub.seat_id AND e.turn = sub.turn
-                                       AND e.id < sub.id AND e.verdict = 'accepted')
-                        FROM submissions sub JOIN games g ON g.id = sub.game_id JOIN seats s ON s.id = sub.seat_id
-                        WHERE sub.id = ?""", [submission_id]).fetchone()
-    game, seat, turn, verdict, orders, problems, final, deadline, earlier = row
-    game_id = db.execute("SELECT game_id FROM submissions WHERE id = ?", [submission_id]).fetchone()[0]
+    stored = stored_submission(db, submission_id)
     return {
-        "seats_in": seats_in(db, game_id, turn),
-        "where": found.where, "verdict": verdict, "game": game, "seat": seat, "turn": turn, "final": bool(final),
-        "replaced": bool(earlier) and verdict == "accepted", "deadline": deadline, "earlier": bool(earlier),
-        "orders": [_order(o) for o in json.loads(orders)],
-        "problems": [_problem(p, found) for p in json.loads(problems)],
+        "seats_in": seats_in(db, stored.game_id, stored.turn),
+        "where": found.where, "verdict": stored.verdict, "game": stored.game, "seat": stored.seat,
+        "turn": stored.turn, "final": stored.final, "replaced": stored.earlier and stored.verdict == "accepted",
+        "deadline": stored.deadline, "earlier": stored.earlier,
+        "orders": [_order(o) for o in stored.orders],
+        "problems": [_problem(p, found) for p in stored.problems],
         "press": [r.to_json() for r in press],
     }
 
@@ -148,8 +144,8 @@ class Answerer:
         if len(about) != 1 or None in next(iter(about)):
             return {}
         game, seat, turn = next(iter(about))
-        row = self.db.execute("SELECT id FROM games WHERE name = ?", [game]).fetchone()
-        return {"game_id": row[0], "seat": seat, "turn": turn} if row else {}
+        found = id_of_game(self.db, game)
+        return {"game_id": found, "seat": seat, "turn": turn} if found is not None else {}
 
     def answer_question(self, letter: Letter) -> str:
         """The one polite answer to a person's mail without a turn file (templates/mail/
@@ -184,7 +180,7 @@ class Answerer:
         game = records.game_by_name(self.db, resend["game"])
         seat = records.seat_by_code(self.db, game, resend["seat"])
         try:
-            mail = delivery.report_mail(self.db, self.home, self.env, game, seat, resend["turn"], again=True)
+            mail = report_mails.report_mail(self.db, self.home, self.env, game, seat, resend["turn"], again=True)
         except GMError:
             mail = None  # its files are gone (a re-run turn): nothing to send again
         if mail is None:

@@ -1,7 +1,8 @@
-"""Per-game settings: a registry of what a GM may set, with defaults, stored in games.options."""
+"""One game's settings (gm game set, gm game settings): what a GM may set, defaults and checks,
+kept in the game's options. gm.toml is the home's settings (Home.settings; its mail sections
+gm/mail/settings.py)."""
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -11,6 +12,7 @@ from gm.clock import Clock, iso
 from gm.errors import GMError
 from gm.store import records
 from gm.store.database import transaction
+from gm.store.games import set_options
 from gm.store.records import GameRecord
 
 
@@ -125,6 +127,6 @@ def set_game_setting(db: sqlite_utils.Database, clock: Clock, game_name: str, na
         raise GMError(f"{setting.name} takes {exc}, not '{value}'.") from exc
     options = dict(game.options, **{setting.name: parsed})
     with transaction(db):
-        db.execute("UPDATE games SET options = ? WHERE id = ?", [json.dumps(options, sort_keys=True), game.id])
+        set_options(db, game.id, options)
         records.audit(db, iso(clock.now()), game.id, "setting", {"name": setting.name, "value": parsed})
     return parsed

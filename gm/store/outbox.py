@@ -144,3 +144,47 @@ def mail_name(db: sqlite_utils.Database, mail: Queued) -> str:
         game = row[0] if row else None
     parts = [game, mail.turn if game else None, mail.seat if game else None, mail.kind]
     return "-".join(str(p) for p in parts if p is not None)
+
+
+def cancel_from(db: sqlite_utils.Database, game_id: int, turn: int) -> None:
+    """Unsent report mails of turn `turn` and later (reports and reports sent again): a re-run
+    discards those turns, and the mails would carry the new turns' files."""
+    db.execute("UPDATE outbox SET status = 'cancelled' WHERE game_id = ? AND turn >= ? "
+               "AND kind IN ('report', 'resend') AND status = 'queued'", [game_id, turn])
+
+
+def report_mails(db: sqlite_utils.Database, game_id: int, seat: str, turn: int) -> int:
+    """How many report mails of the seat's turn were ever queued (cancelled ones too)."""
+    return db.execute("SELECT count(*) FROM outbox WHERE kind = 'report' AND game_id = ? AND seat = ? AND turn = ?",
+                      [game_id, seat, turn]).fetchone()[0]
+
+
+def previous_report_mail(db: sqlite_utils.Database, game_id: int, seat: str, turn: int) -> tuple[str, list] | None:
+    """(Message-ID, references) of the seat's latest report mail (queued or sent) of a turn
+    before `turn`, or None: the mail a new report answers, so the seat's reports make one thread."""
+    row = db.execute("SELECT message_id, refs FROM outbox WHERE kind = 'report' AND game_id = ? AND seat = ? "
+                     "AND turn < ? AND status IN ('queued', 'sent') ORDER BY turn DESC, id DESC LIMIT 1",
+                     [game_id, seat, turn]).fetchone()
+    return None if row is None else (row[0], json.loads(row[1]))
+
+
+def noticed_without_report(db: sqlite_utils.Database, email: str) -> list[tuple[str, int, str]]:
+    """(game name, turn, seat) of each low-credit notice to the account's seats whose report mail
+    has not been queued since (once each, in order): the reports a payment may release."""
+    rows = db.execute(
+        """SELECT g.name, o.turn, o.seat FROM outbox o JOIN games g ON g.id = o.game_id
+           JOIN seats s ON s.game_id = o.game_id AND s.code = o.seat JOIN accounts a ON a.id = s.account_id
+           WHERE o.kind = 'notice' AND a.email = ? AND NOT EXISTS (
+               SELECT 1 FROM outbox r WHERE r.kind = 'report' AND r.game_id = o.game_id AND r.turn = o.turn
+               AND r.seat = o.seat AND r.status IN ('queued', 'sent'))""", [email]).fetchall()
+    return sorted(set(rows))
+
+
+def set_attachments(db: sqlite_utils.Database, mail: Queued, attachments: list) -> None:
+    db.execute("UPDATE outbox SET attachments = ? WHERE id = ?", [json.dumps(attachments), mail.id])
+
+
+def links_since(db: sqlite_utils.Database, game_id: int, seat: str, since: datetime) -> int:
+    """Sign-in link mails queued for a seat since a moment (whoever asked, whatever became of them)."""
+    return db.execute("SELECT count(*) FROM outbox WHERE kind = 'link' AND game_id = ? AND seat = ? "
+                      "AND queued >= ?", [game_id, seat, iso(since)]).fetchone()[0]

@@ -1,5 +1,6 @@
-"""What a turn run does to the books: charge each seat played, forfeit the discounts of
-drop-outs, award discounts at game end; and which reports wait until they are paid for."""
+"""What a turn run does to the books: charge each seat played (reversing a re-run's discarded
+turns), forfeit the discounts of drop-outs, award discounts at game end; and which reports wait
+until their turn is paid for (the rest of the books is credits.py)."""
 from __future__ import annotations
 
 import sqlite_utils
@@ -9,7 +10,7 @@ from gm.core.ledger import Entry
 from gm.core.model import Outcome
 from gm.services import credits, prizes
 from gm.services.games import game_ruleset
-from gm.store import records
+from gm.store import ledger as books, records
 from gm.store.records import GameRecord
 
 REVERSIBLE = ("turn charge", "discount award")
@@ -41,13 +42,8 @@ def settle_turn(db: sqlite_utils.Database, game: GameRecord, number: int, orders
 def _reverse_discarded(db, game: GameRecord, number: int, now: str) -> None:
     """A re-run turn replaces turns from `number` on: their charges and awards are reversed
     (append-only books), then the turn is charged again."""
-    rows = db.execute("""SELECT l.id FROM ledger l WHERE l.game_id = ? AND l.turn >= ?
-                         AND l.kind IN (?, ?) AND NOT EXISTS (SELECT 1 FROM ledger r
-                         WHERE r.ref = l.id AND r.kind = 'adjustment') ORDER BY l.id""",
-                      [game.id, number, *REVERSIBLE]).fetchall()
-    if not rows:
-        return
-    for entry in (credits.entry(db, row[0]) for row in rows):
+    numbers = books.standing_from(db, game.id, number, REVERSIBLE)
+    for entry in (credits.entry(db, n) for n in numbers):
         credits.post(db, now, entry.account, "adjustment", credits=-entry.credits,
                       discount=-entry.discount, game=entry.game, turn=entry.turn, seat=entry.seat,
                       ref=entry.number, memo=f"reversal of entry {entry.number}: {game.name} "
@@ -104,11 +100,8 @@ def _charge(db, game: GameRecord, turn: int, code: str) -> Entry | None:
 
 
 def _turn_charge(db, game: GameRecord, turn: int, code: str) -> Entry | None:
-    row = db.execute("""SELECT l.id FROM ledger l WHERE l.game_id = ? AND l.turn = ? AND l.seat = ?
-                        AND l.kind = 'turn charge' AND NOT EXISTS (SELECT 1 FROM ledger r
-                        WHERE r.ref = l.id AND r.kind = 'adjustment') ORDER BY l.id DESC LIMIT 1""",
-                     [game.id, turn, code]).fetchone()
-    return credits.entry(db, row[0]) if row else None
+    number = books.turn_charge(db, game.id, turn, code)
+    return credits.entry(db, number) if number is not None else None
 
 
 def report_held(db: sqlite_utils.Database, game: GameRecord | str, turn: int, seat: str) -> bool:
@@ -126,11 +119,7 @@ def report_held(db: sqlite_utils.Database, game: GameRecord | str, turn: int, se
     short = -credits.account_position(db, charge.account).balance
     if short <= 0:
         return False
-    unpaid = db.execute("""SELECT l.id FROM ledger l JOIN accounts a ON a.id = l.account_id
-                           WHERE a.email = ? AND l.kind = 'turn charge' AND NOT EXISTS
-                           (SELECT 1 FROM ledger r WHERE r.ref = l.id AND r.kind = 'adjustment')
-                           ORDER BY l.id DESC LIMIT ?""", [charge.account, short]).fetchall()
-    return charge.number in {row[0] for row in unpaid}
+    return charge.number in books.newest_charges(db, charge.account, short)
 
 
 def report_credits(db: sqlite_utils.Database, game: GameRecord, turn: int, seat: str) -> dict | None:

@@ -1,16 +1,18 @@
 """An SQLite file in the GM home that every worker process of `gm serve`, and each of its threads,
-reads and writes through a connection of its own."""
+reads and writes through a connection of its own (the portal's signed-in sessions and failed sign-ins)."""
 from __future__ import annotations
 
 import os
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from gm.store.database import connect
 
 
-class SharedTable:
+class SharedFile:
     """The file at `path`, made (mode 600: it holds client addresses and session tags, the GM's
     only) with `schema` in the process that forks the workers; each thread of each worker opens
     its own connection on first use (a connection must not cross a fork or a thread)."""
@@ -37,3 +39,13 @@ class SharedTable:
         if mine is None or mine[0] != os.getpid():
             mine = self._local.db = (os.getpid(), self._connect())
         return mine[1]
+
+    @contextmanager
+    def _durably(self) -> Iterator[sqlite3.Connection]:
+        """This thread's connection, each commit in the with-block on disk before it returns."""
+        db = self._db()
+        db.execute("PRAGMA synchronous = FULL")
+        try:
+            yield db
+        finally:
+            db.execute("PRAGMA synchronous = NORMAL")

@@ -1,0 +1,132 @@
+"""Report mails: each seat's report mail queued when its turn is published (its thread, its order
+form; a low-credit notice instead for a report held for credits), one sent again, and the held
+reports a payment releases. Sending what is queued is delivery.py's."""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import sqlite_utils
+
+from gm.clock import Clock
+from gm.crash import crash_point
+from gm.errors import GMError
+from gm.home import Home
+from gm.mail.settings import mail_settings
+from gm.mail.templates import mail_environment, write_mail
+from gm.store import outbox, records
+from gm.store.database import transaction
+from gm.store.games import name_of_game
+from gm.store.reports import report_files
+from gm.store.seats import wants_json
+
+
+def report_mail(db: sqlite_utils.Database, home: Home, env, game: records.GameRecord, seat: records.SeatRecord,
+                turn: int, again: bool = False) -> dict | None:
+    """The fields of one seat's report mail for a rendered turn; None when that report is not rendered."""
+    files = report_files(db, game.id, turn, seat.code)
+    if files is None:
+        return None
+    pdf, json_path, pdf_sha, json_sha = files.pdf, files.json, files.pdf_sha256, files.json_sha256
+    # The turn's state hash goes with each file: a new rendering of this very turn may replace
+    # the file before the mail goes (refreshed), a re-run turn's may not.
+    turn_hash = records.turn_hash(db, game.id, turn)
+    attachments = [{"path": pdf, "filename": f"{game.name}-{turn}-{seat.code}.pdf",
+                    "type": "application/pdf", "sha256": pdf_sha, "turn_hash": turn_hash}]
+    if wants_json(db, seat.id):
+        attachments.append({"path": json_path, "filename": f"{game.name}-{turn}-{seat.code}.json",
+                            "type": "application/json", "sha256": json_sha, "turn_hash": turn_hash})
+    try:
+        context = json.loads((home.root / json_path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise GMError(f"the report {json_path} is missing or damaged; render it again with "
+                      f"'gm report render {game.name} --turn {turn}'.") from None
+    form = context.get("order_form") or ""
+    if form:
+        # The form goes along as text too: a player fills in the attachment or the body's copy.
+        attachments.append({"filename": f"{game.name}-{turn + 1}-{seat.code}-orders.txt", "type": "text/plain",
+                            "content": form})
+    context.update(again=again, attachments=[a["filename"] for a in attachments],
+                   gm_name=mail_settings(home).name)
+    written = write_mail(env, "report.txt", context)
+    return {"recipient": seat.email, "recipient_name": seat.name, "subject": written.subject,
+            "body": written.body, "attachments": attachments, "game_id": game.id, "seat": seat.code, "turn": turn}
+
+
+def report_thread(db: sqlite_utils.Database, mail: dict, domain: str) -> dict:
+    """A report mail's Message-ID and its place in the seat's thread: a reply to the seat's
+    previous report mail (queued or sent) of an earlier turn, so a mail program shows one
+    conversation per game and seat. The id is made from the game, turn and seat (and how many
+    report mails of that turn came before, as a re-run turn's), never drawn at random."""
+    before = outbox.report_mails(db, mail["game_id"], mail["seat"], mail["turn"])
+    game = name_of_game(db, mail["game_id"])
+    label = re.sub(r"[^A-Za-z0-9_.-]", "", f"{game}.{mail['turn']}.{mail['seat']}")
+    message_id = f"<report.{label}{f'.{before + 1}' if before else ''}@{domain}>"
+    previous = outbox.previous_report_mail(db, mail["game_id"], mail["seat"], mail["turn"])
+    if previous is None:
+        return {"message_id": message_id}
+    replied, earlier = previous
+    return {"message_id": message_id, **outbox.follow_up(replied, earlier)}
+
+
+@dataclass(frozen=True)
+class Queued:
+    """What queueing a turn's report mails did: how many reports were queued, and the seats
+    whose reports are held for want of credits (each got a low-credit notice instead)."""
+
+    reports: int
+    held: tuple = ()
+
+
+def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, turn: int) -> Queued:
+    """Queue every seat's report mail for a recorded turn (inside the caller's transaction:
+    publishing records the reports and queues their mails as one step).
+
+    Seats at an .invalid address (robots, the demo) get none. A seat whose report is held for
+    want of credits gets the low-credit notice instead; paying releases the report
+    (queue_released). Sending is 'gm mail send'.
+    """
+    from gm.services.turn_charges import credit_notice
+
+    game = records.game_by_name(db, game_name)
+    env = mail_environment(home.templates)
+    settings = mail_settings(home)
+    now = clock.now()
+    seats = [s for s in records.seats_of(db, game.id) if not s.email.lower().endswith(".invalid")]
+    notices = {s.code: credit_notice(db, game, turn, s.code) for s in seats}
+    mails = [report_mail(db, home, env, game, seat, turn) for seat in seats if not notices[seat.code]]
+    mails = [m for m in mails if m is not None]
+    for mail in mails:
+        outbox.cancel_reports(db, game.id, mail["seat"], turn)
+        outbox.queue(db, now, kind="report", domain=settings.domain, **mail, **report_thread(db, mail, settings.domain))
+        crash_point("publish:mid-queue")
+    for seat in seats:
+        if notices[seat.code]:
+            outbox.queue(db, now, kind="notice", recipient=seat.email, recipient_name=seat.name,
+                         subject=f"{game.name}: turn {turn} report held for credits",
+                         body=f"Hello {seat.name},\n\n{notices[seat.code]}\n\n-- \n{settings.name}\n",
+                         domain=settings.domain, game_id=game.id, seat=seat.code, turn=turn)
+    return Queued(len(mails), tuple(s.code for s in seats if notices[s.code]))
+
+
+def queue_released(db: sqlite_utils.Database, home: Home, clock: Clock, email: str) -> int:
+    """After a payment: queue the reports that were held for this account and are not now."""
+    from gm.services.turn_charges import report_held
+
+    noticed = outbox.noticed_without_report(db, email)
+    env = mail_environment(home.templates)
+    settings = mail_settings(home)
+    queued = 0
+    for name, turn, code in noticed:
+        game = records.game_by_name(db, name)
+        if report_held(db, game, turn, code):
+            continue
+        mail = report_mail(db, home, env, game, records.seat_by_code(db, game, code), turn)
+        if mail is not None:
+            with transaction(db):
+                outbox.queue(db, clock.now(), kind="report", domain=settings.domain, **mail,
+                             **report_thread(db, mail, settings.domain))
+                outbox.cancel_notices(db, game.id, code, turn)
+            queued += 1
+    return queued

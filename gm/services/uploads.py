@@ -1,0 +1,92 @@
+"""A turn file sent through the portal made into the bytes submit() takes: the seat's secret written
+in, FINAL added, another seat's file refused; and the text shown back, secret hidden."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gm.core.envelope import TurnFileError, clean_line, decode_turn_file, read_envelope
+from gm.store.records import GameRecord, SeatRecord
+
+PLACEHOLDER = "<your secret>"
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Turn-file bytes ready for check or submit, the text to show back (secret hidden), or why
+    the portal will not send them for this seat."""
+
+    data: bytes
+    shown: str
+    refusal: str | None = None
+
+
+def prepare_turn_file(raw: bytes, game: GameRecord, seat: SeatRecord, secret: str | None, final: bool,
+                      max_bytes: int) -> Prepared:
+    """The bytes the portal sends for a signed-in seat.
+
+    A file with its own PASSWORD goes as it came, byte for byte, unless it must be marked final;
+    one with the placeholder or no PASSWORD line gets the seat's secret written in.
+    A file for another game or seat is refused here: the portal acts only for its signed-in seat.
+    """
+    try:
+        text, _ = decode_turn_file(raw, max_bytes)
+    except TurnFileError as exc:
+        return Prepared(raw, "", str(exc))
+    envelope = read_envelope(text)
+    if envelope.game is not None and envelope.game != game.name or \
+            envelope.player is not None and envelope.player != seat.code:
+        return Prepared(raw, hide_password(text),
+                        f"these orders are for {envelope.player or '?'} in '{envelope.game or '?'}'; "
+                        f"you are signed in as {seat.code} in '{game.name}'")
+    lines = text.splitlines()
+    changed = False
+    if _password_missing(lines):
+        if secret is None:
+            return Prepared(raw, hide_password(text), "the orders need your secret: type it in the "
+                            "'Your secret' box (you signed in with a link), or on the PASSWORD line")
+        lines = _with_password(lines, secret)
+        changed = True
+    if final and not envelope.final:
+        lines = _with_final(lines)
+        changed = True
+    if not changed:
+        return Prepared(raw, hide_password(text))
+    new_text = "\n".join(lines) + "\n"
+    return Prepared(new_text.encode("utf-8"), hide_password(new_text))
+
+
+def _keyword(line: str) -> str:
+    return clean_line(line).partition(" ")[0].upper()
+
+
+def _password_missing(lines: list[str]) -> bool:
+    values = [clean_line(line).partition(" ")[2].strip() for line in lines if _keyword(line) == "PASSWORD"]
+    return not values or all(v in ("", PLACEHOLDER) for v in values)
+
+
+def _with_password(lines: list[str], secret: str) -> list[str]:
+    kept = [line for line in lines if _keyword(line) != "PASSWORD"]
+    after = next((i for i, line in enumerate(kept) if _keyword(line) == "PLAYER"), None)
+    if after is None:
+        after = next((i for i, line in enumerate(kept) if _keyword(line) == "GAME"), -1)
+    return kept[:after + 1] + [f"PASSWORD {secret}"] + kept[after + 1:]
+
+
+def _with_final(lines: list[str]) -> list[str]:
+    end = next((i for i, line in enumerate(lines) if _keyword(line) == "END"), len(lines))
+    return lines[:end] + ["FINAL"] + lines[end:]
+
+
+def hide_password(text: str) -> str:
+    """The text with every PASSWORD value replaced by the placeholder, to show back on a page."""
+    return "\n".join(f"PASSWORD {PLACEHOLDER}" if _keyword(line) == "PASSWORD" else line
+                     for line in text.splitlines()) + ("\n" if text else "")
+
+
+def numbered_lines(text: str, problems: list) -> list[dict]:
+    """The shown text line by line, each with the problems found on it."""
+    by_line: dict[int, list[str]] = {}
+    for problem in problems:
+        by_line.setdefault(problem.line, []).append(problem.message)
+    return [{"number": n, "text": line, "problems": by_line.get(n, [])}
+            for n, line in enumerate(text.splitlines(), start=1)]
