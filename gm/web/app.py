@@ -19,7 +19,7 @@ from gm.render.environment import make_environment, shared_templates_dir
 from gm.services.portal_access import VerifiedSecrets, portal_key
 from gm.store.database import open_database
 from gm.store.locks import HomeLock
-from gm.web.guard import SecretVault, SignInLimiter, csrf_token
+from gm.web.guard import SignInLimiter, csrf_token
 from gm.web.known_browsers import KnownBrowsers
 from gm.web.multipart import PortalRequest
 from gm.web.proxies import LOOPBACK, ClientAddress, trusted_networks
@@ -65,7 +65,6 @@ class Portal:
     clock: Clock
     env: jinja2.Environment
     limiter: SignInLimiter
-    vault: SecretVault
     verified: VerifiedSecrets
     max_bytes: int
     local: threading.local
@@ -121,7 +120,7 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
         env=make_environment(home.templates if home.templates.is_dir() else None, []),
         limiter=SignInLimiter(home.setting("portal", "sign_in_failures", 10),
                               home.setting("portal", "sign_in_window", 300), path=limits_file(home)),
-        vault=SecretVault(hours * 3600), verified=VerifiedSecrets(), max_bytes=max_bytes,
+        verified=VerifiedSecrets(), max_bytes=max_bytes,
         local=threading.local(), writing=HomeLock(home.root / "portal-write.lock"),
         sessions=SessionRegister(sessions_file(home), hours * 3600),
         known=KnownBrowsers(app.config["SECRET_KEY"], secure=app.config["SESSION_COOKIE_SECURE"]))
@@ -160,7 +159,6 @@ def _ended_sessions_sign_out() -> None:
     counts for nothing: the request goes on as nobody's."""
     sid = session.get("sid")
     if sid is not None and not portal().sessions.alive(sid):
-        portal().vault.forget(sid)
         session.clear()
 
 

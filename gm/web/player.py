@@ -9,7 +9,16 @@ from flask import Blueprint, abort, g, redirect, request, send_file, session
 from markupsafe import Markup, escape
 
 from gm.services import portal as facts, turnfiles
-from gm.services.portal_access import fingerprint, seat_by_id, seat_in_game, seat_sign_in, use_gm_link, use_link
+from gm.services.portal_access import (
+    SIGNED_IN,
+    fingerprint,
+    seat_by_id,
+    seat_in_game,
+    seat_sign_in,
+    session_vouches,
+    use_gm_link,
+    use_link,
+)
 from gm.store import records
 from gm.store.records import GameRecord, SeatRecord
 from gm.web.app import page, portal
@@ -45,7 +54,7 @@ def signed_in_seat() -> tuple[GameRecord, SeatRecord] | None:
         return None
     found = seat_in_game(portal().db(), seat_id)
     if found is None or fingerprint(found[1].secret_hash) != session.get("fp"):
-        end_session(portal().sessions, portal().vault)  # a new secret (or no seat) ends every session made before
+        end_session(portal().sessions)  # a new secret (or no seat) ends every session made before
         return None
     game, seat, seats = found
     g.seats = (game.id, seats)
@@ -90,8 +99,7 @@ def sign_in():
         return page("sign_in.html", 401, title="Sign in", game=game, seat=code,
                     error="That game, seat and secret do not match. Check all three (the secret is on "
                           "the message that seated you) and try again.")
-    start_session(p.sessions, f"seat:{seat.id}", seat=seat.id, fp=fingerprint(seat.secret_hash))
-    p.vault.keep(session["sid"], secret)
+    start_session(p.sessions, f"seat:{seat.id}", seat=seat.id, fp=fingerprint(seat.secret_hash), via="secret")
     response = redirect("/", 303)
     p.known.remember(request, response, target)
     return response
@@ -100,7 +108,7 @@ def sign_in():
 @blueprint.post("/sign-out")
 def sign_out():
     check_csrf(request.form.get("csrf"))
-    end_session(portal().sessions, portal().vault)
+    end_session(portal().sessions)
     return redirect("/", 303)
 
 
@@ -126,7 +134,7 @@ def use_sign_in_link():
                     message="The link has expired, was used already, or was cut short by your mail program. "
                             "Ask your GM for a new one, or sign in with your secret.")
     game, seat = found
-    start_session(p.sessions, f"seat:{seat_id}", seat=seat_id, fp=fingerprint(seat.secret_hash))
+    start_session(p.sessions, f"seat:{seat_id}", seat=seat_id, fp=fingerprint(seat.secret_hash), via="link")
     response = redirect("/", 303)
     p.known.remember(request, response, seat_target(game.name, seat.code))
     return response
@@ -161,25 +169,30 @@ def orders():
     game, seat = require_seat()
     p = portal()
     raw, source, refusal = _sent_orders()
-    if refusal:
-        return seat_page(game, seat, result={"refusal": refusal}, text=request.form.get("orders"), status=400)
-    typed = request.form.get("secret", "").strip()[:100]
-    secret = typed or p.vault.get(session.get("sid"))
     final = request.form.get("final") == "yes"
-    prepared = facts.prepare_turn_file(raw, game, seat, secret, final, p.max_bytes)
+    if refusal:
+        return seat_page(game, seat, result={"refusal": refusal, "final_box": final}, text=request.form.get("orders"),
+                         status=400)
+    # Orders without a secret of their own go on the session's word (portal_access.SIGNED_IN).
+    prepared = facts.prepare_turn_file(raw, game, seat, SIGNED_IN, final, p.max_bytes)
     if prepared.refusal:
-        return seat_page(game, seat, result={"refusal": prepared.refusal}, text=prepared.shown or None, status=400)
-    return _check_or_submit(game, seat, prepared, source, request.form.get("action") == "submit", typed)
+        return seat_page(game, seat, result={"refusal": prepared.refusal, "final_box": final},
+                         text=prepared.shown or None, status=400)
+    return _check_or_submit(game, seat, prepared, source, request.form.get("action") == "submit", final)
 
 
-def _check_or_submit(game, seat, prepared: facts.Prepared, source: str, send: bool, typed: str = ""):
+def _check_or_submit(game, seat, prepared: facts.Prepared, source: str, send: bool, final_box: bool = False):
     p = portal()
     db = p.db()
-    # A secret typed here is a guess like one on the sign-in page, and limited the same way.
+    if session.get("via") == "link":
+        source += " (signed in by link)"  # who vouched for the orders, for the GM reading the history
+    # A secret written in an uploaded file is a guess like one on the sign-in page, and limited the same way.
     keys = guess_keys(p.known, seat_target(game.name, seat.code))
     refuse_if_blocked(p.limiter, *keys)
 
     def secret_check(secret: str, stored: str) -> bool:
+        if secret == SIGNED_IN:
+            return session_vouches(stored, seat, session.get("fp"))
         if p.verified.check(secret, stored):
             return True
         p.limiter.failed(*keys)
@@ -194,8 +207,6 @@ def _check_or_submit(game, seat, prepared: facts.Prepared, source: str, send: bo
     else:
         receipt, checked = None, turnfiles.check_turn_file(db, p.home, prepared.data, secret_check=secret_check,
                                                            rows=rows)
-    if typed and checked.seat is not None:
-        p.vault.keep(session["sid"], typed)
     result = {
         "action": "submit" if send else "check",
         "refusal": checked.refusal,
@@ -207,6 +218,7 @@ def _check_or_submit(game, seat, prepared: facts.Prepared, source: str, send: bo
         "whole_file": [pr.message for pr in checked.problems if pr.line == 0],
         "problem_count": len(checked.problems),
         "lines": facts.numbered_lines(prepared.shown, checked.problems),
+        "final_box": final_box,  # what the player ticked, shown again after a check
     }
     # The turn may have been run meanwhile; show the game as it is now.
     return seat_page(records.game_by_name(db, game.name), seat, result=result, text=prepared.shown,
@@ -222,7 +234,7 @@ def mark_final():
     if raw is None:
         return seat_page(game, seat, result={"refusal": "You have no valid orders for this turn to mark final."},
                          status=400)
-    prepared = facts.prepare_turn_file(raw, game, seat, p.vault.get(session.get("sid")), True, p.max_bytes)
+    prepared = facts.prepare_turn_file(raw, game, seat, SIGNED_IN, True, p.max_bytes)
     return _check_or_submit(game, seat, prepared, "portal final", True)
 
 
@@ -260,5 +272,4 @@ def seat_page(game: GameRecord, seat: SeatRecord, result: dict | None = None, te
     seen = facts.seat_page_facts(db, game, seat, zone, p.clock, view)
     form = text if text is not None else facts.order_form(db, game, seat, view)
     return page("seat.html", status, title=f"{seen['game']['title']} — {seat.code}", facts=seen, result=result,
-                form=form, open=game.status != "over", zone=zone, zone_options=zone_options(zone),
-                need_secret=p.vault.get(session.get("sid")) is None)
+                form=form, open=game.status != "over", zone=zone, zone_options=zone_options(zone))
