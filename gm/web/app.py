@@ -29,9 +29,10 @@ from gm.web.sessions import SessionRegister
 log = logging.getLogger("gm.web")
 
 _HEADERS = {
-    # No script at all, styles and images only from here, forms only to here, never in a frame.
-    "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
-                               "frame-ancestors 'none'; base-uri 'none'",
+    # Scripts, styles and images only from here (the one script is /zone.js: nothing inline, no
+    # eval), forms only to here, never in a frame.
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+                               "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     # A one-time link in the address bar must not leak to another site.
@@ -131,6 +132,7 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
     app.register_blueprint(gm_pages.blueprint)
     link_pages.register(app)
     app.add_url_rule("/portal.css", "css", stylesheet)
+    app.add_url_rule("/zone.js", "zone_script", zone_script)
     app.before_request(_ended_sessions_sign_out)
     app.after_request(_secure_headers)
     app.register_error_handler(HTTPException, _http_error)
@@ -147,9 +149,19 @@ def page(name: str, status: int = 200, **context) -> Response:
 
 
 def stylesheet() -> Response:
-    override = portal().home.templates / "web" / "portal.css"
-    path = override if override.is_file() else Path(shared_templates_dir()) / "web" / "portal.css"
-    response = PortalResponse(path.read_bytes(), mimetype="text/css")
+    return _asset("portal.css", "text/css")
+
+
+def zone_script() -> Response:
+    """The portal's one script (templates/web/zone.js): the browser's time zone."""
+    return _asset("zone.js", "text/javascript")
+
+
+def _asset(name: str, mimetype: str) -> Response:
+    """A file of templates/web, or the GM's override of it in $GM_HOME/templates/web."""
+    override = portal().home.templates / "web" / name
+    path = override if override.is_file() else Path(shared_templates_dir()) / "web" / name
+    response = PortalResponse(path.read_bytes(), mimetype=mimetype)
     response.headers["Cache-Control"] = "max-age=3600"
     return response
 

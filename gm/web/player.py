@@ -1,12 +1,9 @@
 """The player's pages: sign in and out, the seat page, check and submit orders, own reports."""
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
-from zoneinfo import available_timezones
 
 from flask import Blueprint, abort, g, redirect, request, send_file, session
-from markupsafe import Markup, escape
 
 from gm.services import portal as facts, turnfiles
 from gm.services.portal_access import (
@@ -25,26 +22,13 @@ from gm.web.app import page, portal
 from gm.web.gm_pages import gm_signed_in_by_link
 from gm.web.guard import check_csrf, end_session, guess_keys, refuse_if_blocked, start_session
 from gm.web.known_browsers import seat_target
+from gm.web.zones import find_zone, zone_list
 
 blueprint = Blueprint("player", __name__)
 
 # A turn file is plain text; these are the names players' editors give it.
 _UPLOAD_SUFFIXES = {"", ".txt", ".text", ".asc", ".ord", ".orders"}
 _UPLOAD_TYPES = ("text/", "application/octet-stream")
-
-
-@lru_cache(maxsize=1)
-def zones() -> list[str]:
-    return sorted(z for z in available_timezones() if "/" in z or z == "UTC")
-
-
-@lru_cache(maxsize=64)
-def zone_options(chosen: str) -> Markup:
-    """The <option>s of every zone, `chosen` selected: made once per zone, not on every page
-    (escaping some 400 names was a third of the seat page's time). No value attributes: an
-    option's value is its text, and the list is a third shorter without them."""
-    return Markup("").join(Markup("<option{1}>{0}</option>").format(
-        escape(z), Markup(" selected") if z == chosen else "") for z in zones())
 
 
 def signed_in_seat() -> tuple[GameRecord, SeatRecord] | None:
@@ -100,6 +84,7 @@ def sign_in():
                     error="That game, seat and secret do not match. Check all three (the secret is on "
                           "the message that seated you) and try again.")
     start_session(p.sessions, f"seat:{seat.id}", seat=seat.id, fp=fingerprint(seat.secret_hash), via="secret")
+    _browser_zone()
     response = redirect("/", 303)
     p.known.remember(request, response, target)
     return response
@@ -135,15 +120,33 @@ def use_sign_in_link():
                             "Ask your GM for a new one, or sign in with your secret.")
     game, seat = found
     start_session(p.sessions, f"seat:{seat_id}", seat=seat_id, fp=fingerprint(seat.secret_hash), via="link")
+    _browser_zone()
     response = redirect("/", 303)
     p.known.remember(request, response, seat_target(game.name, seat.code))
     return response
 
 
+def _browser_zone() -> None:
+    """At sign-in, the zone the portal's script read from the browser (a hidden field of the
+    form), for a session that has none yet; without the script times stay in UTC until chosen."""
+    guess = find_zone(request.form.get("zone", ""))
+    if guess is not None and "zone" not in session:
+        session["zone"] = guess
+
+
 @blueprint.post("/zone")
 def choose_zone():
     check_csrf(request.form.get("csrf"))
-    session["zone"] = facts.parse_zone(request.form.get("zone", "UTC"))
+    typed = request.form.get("zone", "")
+    zone = find_zone(typed)
+    if zone is None:
+        found = signed_in_seat()
+        if found is None:
+            return redirect("/", 303)
+        return seat_page(*found, status=400, zone_error=(
+            f"“{typed.strip()[:100]}” is not a time zone gm knows, so nothing changed. Type a city such as "
+            "Tokyo or a zone such as Asia/Tokyo, and choose it from the list."))
+    session["zone"] = zone
     return redirect("/", 303)
 
 
@@ -264,7 +267,7 @@ def report(game_name: str, seat_code: str, turn: int, kind: str):
 
 
 def seat_page(game: GameRecord, seat: SeatRecord, result: dict | None = None, text: str | None = None,
-              status: int = 200):
+              status: int = 200, zone_error: str | None = None):
     p = portal()
     db = p.db()
     zone = session.get("zone", "UTC")
@@ -272,4 +275,4 @@ def seat_page(game: GameRecord, seat: SeatRecord, result: dict | None = None, te
     seen = facts.seat_page_facts(db, game, seat, zone, p.clock, view)
     form = text if text is not None else facts.order_form(db, game, seat, view)
     return page("seat.html", status, title=f"{seen['game']['title']} — {seat.code}", facts=seen, result=result,
-                form=form, open=game.status != "over", zone=zone, zone_options=zone_options(zone))
+                form=form, open=game.status != "over", zone=zone, zone_list=zone_list(), zone_error=zone_error)

@@ -1,0 +1,46 @@
+"""The seat page in Chromium (through Playwright, against `gm serve` on a loopback port): the
+time zone guessed from the browser or typed, with and without the portal's script."""
+from __future__ import annotations
+
+from tests.web.chromium import DESKTOP, PHONE, browser_tests, screenshot
+from tests.web.test_browser import sign_in
+
+pytestmark = browser_tests
+
+
+def test_the_browser_zone_is_used_at_sign_in_and_a_city_can_be_typed(browser, served, game, gm, home):
+    assert gm("game", "deadline", "g1", "2030-01-04 18:00 UTC", home=home).code == 0
+    context = browser.new_context(viewport=DESKTOP, timezone_id="Asia/Tokyo")
+    page = context.new_page()
+    sign_in(page, served, "BR", game["BR"])
+    assert page.inner_text("#zone-now") == "Asia/Tokyo"
+    assert "Sat 05 Jan 2030, 03:00 JST (Asia/Tokyo)" in page.inner_text("#deadline")
+    assert not page.is_visible("#zone-guess")  # the browser's zone is the one shown
+    page.fill("#zone-input", "new york")
+    page.click("#zone button")
+    assert page.inner_text("#zone-now") == "America/New_York"
+    assert "Fri 04 Jan 2030, 13:00 EST (America/New_York)" in page.inner_text("#deadline")
+    # Another zone than the browser's: the script offers the browser's back.
+    assert page.is_visible("#zone-guess") and "Asia/Tokyo" in page.inner_text("#zone-guess")
+    screenshot(page, "seat-zone-desktop")
+    page.click("#zone-guess button")
+    assert page.inner_text("#zone-now") == "Asia/Tokyo"
+    page.fill("#zone-input", "Tokio")
+    page.click("#zone button")
+    assert "is not a time zone gm knows, so nothing changed" in page.inner_text("#zone .refusal")
+    assert page.inner_text("#zone-now") == "Asia/Tokyo"
+    context.close()
+
+
+def test_without_javascript_times_stay_in_utc_until_a_zone_is_typed(browser, served, game, gm, home):
+    assert gm("game", "deadline", "g1", "2030-01-04 18:00 UTC", home=home).code == 0
+    context = browser.new_context(viewport=PHONE, timezone_id="Asia/Tokyo", java_script_enabled=False)
+    page = context.new_page()
+    sign_in(page, served, "BR", game["BR"])
+    assert page.inner_text("#zone-now") == "UTC" and not page.is_visible("#zone-guess")
+    page.fill("#zone-input", "tokyo")
+    page.click("#zone button")
+    assert page.inner_text("#zone-now") == "Asia/Tokyo"
+    assert "Sat 05 Jan 2030, 03:00 JST (Asia/Tokyo)" in page.inner_text("#deadline")
+    screenshot(page, "seat-zone-phone-no-script")
+    context.close()
