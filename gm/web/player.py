@@ -1,11 +1,13 @@
 """The player's pages: sign in and out, the seat page, check and submit orders, own reports."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+import sqlite_utils
 from flask import Blueprint, abort, g, redirect, request, send_file, session
 
-from gm.services import portal as facts, turnfiles
+from gm.services import portal as facts, seat_turns, turnfiles
 from gm.services.portal_access import (
     SIGNED_IN,
     fingerprint,
@@ -266,6 +268,12 @@ def report(game_name: str, seat_code: str, turn: int, kind: str):
                      as_attachment=True, download_name=f"{game.name}-turn{turn}-{seat.code}.{kind}")
 
 
+# What other features add to the seat page: a name, and a function (db, game, seat) giving what
+# its part of the page shows (templates/web/seat.html gets it as parts[name]). Press between
+# players adds itself here and its template as web/_press.html, which seat.html includes.
+SEAT_PAGE_PARTS: dict[str, Callable[[sqlite_utils.Database, GameRecord, SeatRecord], object]] = {}
+
+
 def seat_page(game: GameRecord, seat: SeatRecord, result: dict | None = None, text: str | None = None,
               status: int = 200, zone_error: str | None = None):
     p = portal()
@@ -275,4 +283,6 @@ def seat_page(game: GameRecord, seat: SeatRecord, result: dict | None = None, te
     seen = facts.seat_page_facts(db, game, seat, zone, p.clock, view)
     form = text if text is not None else facts.order_form(db, game, seat, view)
     return page("seat.html", status, title=f"{seen['game']['title']} — {seat.code}", facts=seen, result=result,
-                form=form, open=game.status != "over", zone=zone, zone_list=zone_list(), zone_error=zone_error)
+                form=form, open=game.status != "over", zone=zone, zone_list=zone_list(), zone_error=zone_error,
+                latest=seat_turns.turn_report(db, p.home, game, seat, turns=[r["turn"] for r in seen["reports"]]),
+                parts={name: part(db, game, seat) for name, part in SEAT_PAGE_PARTS.items()})

@@ -44,3 +44,31 @@ def test_without_javascript_times_stay_in_utc_until_a_zone_is_typed(browser, ser
     assert "Sat 05 Jan 2030, 03:00 JST (Asia/Tokyo)" in page.inner_text("#deadline")
     screenshot(page, "seat-zone-phone-no-script")
     context.close()
+
+
+def loaded(page, selector: str) -> bool:
+    """Whether the picture was fetched and drawn (a broken image has no natural width)."""
+    return page.eval_on_selector(selector, "img => img.complete && img.naturalWidth > 0")
+
+
+def test_the_latest_map_standings_and_a_page_per_turn(browser, served, game, gm, home):
+    for _ in range(2):
+        assert gm("turn", "run", "g1", "--now", home=home).code == 0
+    for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        sign_in(page, served, "BR", game["BR"])
+        assert page.inner_text("#latest h2").startswith("Your latest report · Turn 2")
+        assert loaded(page, "#latest figure.map img")
+        assert page.locator("#latest table.standings tbody tr").count() == 4
+        assert page.inner_text("#latest tr.you").split()[1] == "BR"
+        screenshot(page, f"seat-latest-{name}")
+        page.click("#turns a[href='/turn/1']")
+        assert page.inner_text("#turn h2").startswith("Turn 1")
+        assert loaded(page, "#maps figure.map img") and page.locator("#events li").count() >= 1
+        screenshot(page, f"turn-1-{name}")
+        page.click("a[rel=next]")
+        assert page.inner_text("#turn h2").startswith("Turn 2") and page.locator("a[rel=next]").count() == 0
+        response = page.goto(served + "/turn/1/map.svg")  # the map opened on its own, to zoom
+        assert response.status == 200 and response.headers["content-type"].startswith("image/svg+xml")
+        context.close()

@@ -203,3 +203,18 @@ def test_credits_and_discount_from_the_books(signed_in, gm, home):
     assert gm("turn", "run", "g1", "--no-render", home=home).code == 0  # charges one credit
     page = signed_in.get("/").text
     assert "Turn credits: 9." in page and "Discount: 2 bonus turns with every 10 you buy at once." in page
+
+
+def test_a_feature_adds_its_part_to_the_seat_page(signed_in, home, monkeypatch):
+    """The place press between players takes: a part registered in SEAT_PAGE_PARTS and its
+    template web/_press.html, which the seat page includes when there is one."""
+    from gm.web import player
+
+    assert 'id="press"' not in signed_in.get("/").text  # none yet: nothing shows
+    monkeypatch.setitem(player.SEAT_PAGE_PARTS, "press", lambda db, game, seat: {"seat": seat.code, "said": "<hi>"})
+    (home / "templates" / "web").mkdir(parents=True, exist_ok=True)
+    (home / "templates" / "web" / "_press.html").write_text(
+        '<section class="card" id="press">{{ parts.press.seat }} heard {{ parts.press.said }}</section>\n')
+    page = signed_in.get("/").text
+    assert '<section class="card" id="press">BR heard &lt;hi&gt;</section>' in page
+    assert page.index('id="press"') < page.index('id="zone"')
