@@ -15,6 +15,11 @@ from gm.store import records
 from gm.store.database import transaction
 
 
+def seats_to_remind(db: sqlite_utils.Database, clock: Clock, game: records.GameRecord) -> tuple[str, ...]:
+    """The active seats without valid orders for the game's turn and not away, by code."""
+    return tuple(sorted(missing_seats(cycle.cycle_facts(db, game, clock.now()))))
+
+
 def remind_now(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str,
                seats: list[str] | None = None) -> list[str]:
     """Queue a reminder to every active seat of the game without valid orders for this turn (or
@@ -31,8 +36,8 @@ def remind_now(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: s
     if not home.setting("mail", "address", ""):
         raise GMError("reminders go by mail, and gm.toml names no [mail] address. Set one (see docs/mail.md), "
                       "then remind again.")
-    missing = missing_seats(cycle.cycle_facts(db, game, clock.now()))
-    wanted = [code.strip().upper() for code in seats] if seats else sorted(missing)
+    missing = seats_to_remind(db, clock, game)
+    wanted = [code.strip().upper() for code in seats] if seats else list(missing)
     if seats:
         known = {s.code for s in records.seats_of(db, game.id)}
         unknown = [code for code in wanted if code not in known]

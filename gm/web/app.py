@@ -97,7 +97,7 @@ def sessions_file(home: Home) -> Path:
 
 def create_app(home: Home, clock: Clock | None = None) -> Flask:
     """The portal for one GM home."""
-    from gm.web import gm_pages, link_pages, player, turn_pages
+    from gm.web import gm_desk, gm_pages, link_pages, player, turn_pages
 
     hours = home.setting("portal", "session_hours", 12)
     max_bytes = home.setting("submissions", "max_bytes", 1_000_000)
@@ -131,6 +131,7 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
     app.register_blueprint(player.blueprint)
     app.register_blueprint(turn_pages.blueprint)
     app.register_blueprint(gm_pages.blueprint)
+    app.register_blueprint(gm_desk.blueprint)
     link_pages.register(app)
     app.add_url_rule("/portal.css", "css", stylesheet)
     app.add_url_rule("/zone.js", "zone_script", zone_script)
