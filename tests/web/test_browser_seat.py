@@ -72,3 +72,26 @@ def test_the_latest_map_standings_and_a_page_per_turn(browser, served, game, gm,
         response = page.goto(served + "/turn/1/map.svg")  # the map opened on its own, to zoom
         assert response.status == 200 and response.headers["content-type"].startswith("image/svg+xml")
         context.close()
+
+
+def test_a_link_signs_in_to_submit_without_the_secret_and_the_final_box_shows_what_is_stored(
+        page, served, game, gm, home):
+    link = gm("portal", "link", "g1", "BR", "--base-url", served, home=home).out.strip()
+    page.goto(link)
+    page.click("button:has-text('Sign in')")
+    assert page.inner_text("p.who").startswith("You are BR")
+    assert page.locator("input[name=secret]").count() == 0  # nothing asks for it
+    assert not page.is_checked("#final-box")
+    text = page.input_value("#orders-text")
+    page.fill("#orders-text", text.replace("END", "CLAIM ENG SCO WAL\nEND"))
+    page.check("#final-box")
+    page.click("button[value=submit]")
+    assert page.inner_text("#result h2") == "Submitted" and "marked final" in page.inner_text("#result")
+    page.goto(served + "/")
+    assert page.is_checked("#final-box") and "final" in page.inner_text("#my-orders")
+    assert "signed in by link" in page.inner_text("#history")
+    screenshot(page, "seat-link-final-phone")
+    page.uncheck("#final-box")
+    page.click("button[value=submit]")
+    page.goto(served + "/")
+    assert not page.is_checked("#final-box") and "not final" in page.inner_text("#my-orders")
