@@ -101,6 +101,20 @@ def release(game: Annotated[str, typer.Argument(help="The game.")], home: HomeOp
     typer.echo(f"{game} is released.")
 
 
+@game_app.command("remind")
+def remind(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    seat: Annotated[list[str] | None, typer.Option("--seat", help="Only this seat (again for more); default: every seat without orders.")] = None,
+    home: HomeOption = None,
+) -> None:
+    """Mail a reminder now to the seats without orders for this turn (gm run-due still sends its own)."""
+    from gm.services.reminders import remind_now
+
+    home_, db = open_home(home)
+    reminded = remind_now(db, home_, clock(), game, seat)
+    typer.echo(f"Reminded {', '.join(reminded)} of {game}; the mail is queued (gm mail send, or gm run-due, sends it).")
+
+
 @game_app.command("absent")
 def absent(
     game: Annotated[str, typer.Argument(help="The game.")],

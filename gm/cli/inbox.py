@@ -17,7 +17,7 @@ from gm.errors import GMError
 from gm.intake.imap import ImapSource, imap_settings
 from gm.intake.sources import FileSource, Incoming
 from gm.services.intake import Intake, Taken
-from gm.services.questions import mark_answered, questions as questions_for_gm
+from gm.services.questions import mark_answered, questions as questions_for_gm, reply as reply_to_question
 
 app = typer.Typer(help="Take turn files from mail: a mailbox on disk, a pipe from the mail server, or IMAP.",
                   no_args_is_help=True)
@@ -120,6 +120,30 @@ def answered(
     for number in numbers:
         question = mark_answered(db, home_, clock(), number)
         typer.echo(f"Question {question.id} from {question.sender or 'an unknown sender'} marked answered.")
+
+
+@app.command("reply")
+def reply(
+    number: Annotated[int, typer.Argument(help="The question's number (gm inbox questions).")],
+    message: Annotated[str | None, typer.Option("--message", "-m", help="What to answer.")] = None,
+    file: Annotated[Path | None, typer.Option("--file", help="A file holding the answer ('-': standard input).")] = None,
+    home: HomeOption = None,
+) -> None:
+    """Answer a question by mail through gm (their mail quoted under yours, in its thread); it
+    leaves the list. Sent with the rest of the outbox (gm mail send, gm run-due)."""
+    if (message is None) == (file is None):
+        raise GMError("give the answer once: with --message TEXT, or --file FILE ('-' for standard input).")
+    text = message if message is not None else sys.stdin.read() if str(file) == "-" else _read_answer(file)
+    home_, db = open_home(home)
+    question = reply_to_question(db, home_, clock(), number, text)
+    typer.echo(f"Answer to question {question.id} queued for {question.answer_to}; it is marked answered.")
+
+
+def _read_answer(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GMError(f"cannot read {path} ({exc}). Give a UTF-8 text file.") from exc
 
 
 def _report(taken: Iterable[Taken]) -> None:

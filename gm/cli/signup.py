@@ -72,3 +72,15 @@ def seat_waiting(game: Annotated[str, typer.Argument(help="A game open for playe
     lines = signups.seat_waiting(db, home_, clock(), game, only)
     for line in lines or [f"Nobody to seat in {game}: see gm game waiting {game}."]:
         typer.echo(line)
+
+
+@game_app.command("remove-waiting")
+def remove_waiting(game: Annotated[str, typer.Argument(help="The game whose list it is (gm game waiting GAME).")],
+                   number: Annotated[int, typer.Argument(help="The player's number on the list (gm game waiting GAME).")],
+                   reason: Annotated[str, typer.Option(help="Why, for the audit log.")] = "",
+                   home: HomeOption = None) -> None:
+    """Take a player off a waiting list before they are seated (the audit log keeps who and why)."""
+    _, db = open_home(home)
+    gone = waiting.remove(db, clock(), game, number, reason)
+    where = f"the list of {gone.game}" if gone.game else f"the list for the next {gone.ruleset} game"
+    typer.echo(f"{gone.name} <{gone.email}> is off {where}.")

@@ -45,12 +45,18 @@ class Decision:
     spike: bool = False
 
 
+def missing_seats(facts: GameFacts) -> tuple[str, ...]:
+    """The active seats that have sent no valid orders for the turn and are not away: those the
+    cycle reminds, and whose share of all decides an NMR spike."""
+    return tuple(s for s in facts.active if s not in facts.submitted and s not in facts.absent)
+
+
 def decide(facts: GameFacts, now: datetime) -> Decision:
     if facts.held:
         return Decision(False, "held by the GM")
     if facts.due is None:
         return Decision(False, "no deadline (manual schedule)")
-    missing = tuple(s for s in facts.active if s not in facts.submitted and s not in facts.absent)
+    missing = missing_seats(facts)
     remind: tuple[str, ...] = ()
     if now >= facts.due - timedelta(minutes=facts.reminder_minutes) and now < facts.due:
         remind = tuple(s for s in missing if s not in facts.reminded)

@@ -89,6 +89,7 @@ def gm_overview(db: sqlite_utils.Database) -> list[dict]:
             "seats": [{"code": s.code, "name": s.name, "email": s.email, "orders": "none", "final": False,
                        "score": 0} for s in records.seats_of(db, game.id)]}
         facts.pop("state", None)
+        facts["held"] = game.held
         seats = facts["seats"]
         facts["counts"] = {"in": sum(s["orders"] == "accepted" for s in seats),
                            "missing": sum(s["orders"] in ("none", "rejected") for s in seats),

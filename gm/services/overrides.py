@@ -13,8 +13,8 @@ from gm.render.environment import make_environment, shared_templates_dir
 from gm.rulesets import installed, template_dirs
 from gm.services.findings import Finding, Problem
 
-# gm serves this one as it is (the portal's stylesheet), never through Jinja2.
-SERVED_AS_IS = {"web/portal.css"}
+# gm serves these as they are (the portal's stylesheet and script), never through Jinja2.
+SERVED_AS_IS = {"web/portal.css", "web/zone.js"}
 # A file named so is a template whatever it is called; others (images, fonts, style sheets a
 # report links to) are assets, templates only when gm or an override reads them as one.
 TEMPLATE_SUFFIXES = (".html", ".htm", ".txt", ".j2")

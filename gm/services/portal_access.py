@@ -94,6 +94,21 @@ def seat_sign_in(db: sqlite_utils.Database, verified: VerifiedSecrets, game_name
     return seat if ok and seat is not None else None
 
 
+# What the portal writes on the PASSWORD line of a turn file it sends for a signed-in seat: the
+# session proved the seat (with its secret or a one-time link), so the secret need not travel
+# again, nor be kept anywhere to be written in. No secret gm makes looks like this, and only the
+# portal's own check (session_vouches) accepts it: by mail or `gm submit` it is a wrong password.
+SIGNED_IN = "(signed-in)"
+
+
+def session_vouches(stored_hash: str, seat: records.SeatRecord, session_fingerprint: str | None) -> bool:
+    """Whether a signed-in session vouches for a turn file checked against `stored_hash`: the
+    hash is the session's own seat's, and still the one the session signed in with (a new secret
+    or a standby taking the seat ends the session's say)."""
+    return (session_fingerprint is not None and hmac.compare_digest(stored_hash, seat.secret_hash)
+            and hmac.compare_digest(fingerprint(stored_hash), session_fingerprint))
+
+
 def seat_by_id(db: sqlite_utils.Database, seat_id: int) -> tuple[records.GameRecord, records.SeatRecord] | None:
     found = seat_in_game(db, seat_id)
     return None if found is None else found[:2]

@@ -9,9 +9,13 @@ from gm.clock import Clock, iso
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.letter import read_letter
-from gm.store import mail_taken
+from gm.mail.settings import mail_settings
+from gm.mail.templates import mail_environment, write_mail
+from gm.render.environment import when
+from gm.services.acknowledgements import reply_subject
+from gm.store import mail_taken, outbox, records
 from gm.store.archive import archived_path
-from gm.store.database import transaction
+from gm.store.database import atomic, transaction
 
 
 @dataclass(frozen=True)
@@ -22,6 +26,8 @@ class Question:
     received: when gm took the mail (UTC ISO). sender, name: its From address and display name.
     subject: its subject. text: what the person wrote, as gm read it (every text part).
     answered: when the GM marked it answered, None while it waits.
+    answer_to: where an answer goes (Reply-To, else From), None when the mail has no usable one.
+    message_id, references: what an answer lists in In-Reply-To and References, so it threads.
     """
 
     id: int
@@ -31,6 +37,9 @@ class Question:
     subject: str
     text: str
     answered: str | None
+    answer_to: str | None = None
+    message_id: str | None = None
+    references: tuple = ()
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -41,13 +50,42 @@ def questions(db: sqlite_utils.Database, home: Home, every: bool = False) -> lis
     return [_question(home, *row) for row in mail_taken.questions(db, every)]
 
 
-def mark_answered(db: sqlite_utils.Database, home: Home, clock: Clock, number: int) -> Question:
-    """The GM answered question `number` (by hand, outside gm): it leaves the waiting list."""
-    with transaction(db):
+def mark_answered(db: sqlite_utils.Database, home: Home, clock: Clock, number: int, how: str = "elsewhere") -> Question:
+    """The GM answered question `number` (how: "elsewhere", by hand outside gm, or "by mail",
+    through gm): it leaves the waiting list, and the audit log says so."""
+    with atomic(db):
         changed = mail_taken.mark_answered(db, number, iso(clock.now()))
-    if not changed:
+        if not changed:
+            raise GMError(f"there is no question {number}. See them with 'gm inbox questions --all'.")
+        question = next(q for q in questions(db, home, every=True) if q.id == number)
+        records.audit(db, iso(clock.now()), None, "question answered",
+                      {"question": number, "from": question.sender, "how": how})
+    return question
+
+
+def reply(db: sqlite_utils.Database, home: Home, clock: Clock, number: int, text: str) -> Question:
+    """Answer question `number` by mail through gm (templates/mail/answer.txt: the GM's text, then
+    their mail quoted), threaded under it, and mark it answered; one transaction."""
+    text = "\n".join(line.rstrip() for line in text.strip().splitlines())
+    if not text:
+        raise GMError("the answer is empty. Write what to tell them, then send it.")
+    question = next((q for q in questions(db, home, every=True) if q.id == number), None)
+    if question is None:
         raise GMError(f"there is no question {number}. See them with 'gm inbox questions --all'.")
-    return next(q for q in questions(db, home, every=True) if q.id == number)
+    if question.answer_to is None:
+        raise GMError(f"question {number} came without an address to answer to. Mark it answered instead.")
+    settings = mail_settings(home)
+    if not settings.address:
+        raise GMError("answers go by mail, and gm.toml names no [mail] address. Set one (see docs/mail.md), "
+                      "then answer again.")
+    written = write_mail(mail_environment(home.templates), "answer.txt", {
+        "reply_subject": reply_subject(question.subject), "name": question.name, "answer": text,
+        "received": when(question.received), "quoted": question.text, "gm_name": settings.name})
+    with transaction(db):
+        outbox.queue(db, clock.now(), kind="notice", recipient=question.answer_to, recipient_name=question.name,
+                     subject=written.subject, body=written.body, domain=settings.domain,
+                     in_reply_to=question.message_id, references=question.references)
+        return mark_answered(db, home, clock, number, how="by mail")
 
 
 def _question(home: Home, number, received, sender, subject, digest, answered) -> Question:
@@ -58,4 +96,6 @@ def _question(home: Home, number, received, sender, subject, digest, answered) -
         return Question(number, received, sender, "", subject, "(the archived mail is missing)", answered)
     name = letter.answer_to.display_name if letter.answer_to else ""
     text = "\n\n".join(t.text.strip() for t in letter.texts if t.text.strip())
-    return Question(number, received, sender, " ".join(name.split()), subject, text, answered)
+    return Question(number, received, sender, " ".join(name.split()), subject, text, answered,
+                    letter.answer_to.addr_spec.lower() if letter.answer_to else None, letter.message_id,
+                    tuple(letter.references))

@@ -13,7 +13,7 @@ from gm.services import cycle, delivery, turnfiles
 from gm.services.game_settings import game_setting
 from gm.services.rundue import Hooks, RunReport
 from gm.store import outbox, records
-from gm.store.database import transaction
+from gm.store.database import atomic
 from gm.store.records import GameRecord
 
 
@@ -43,7 +43,7 @@ class MailHooks(Hooks):
         limit = game_setting(game, "nmr-limit")
         streaks = cycle.nmr_streaks([t.orders for t in records.turns_of(db, game.id, 1)])
         now = clock.now()
-        with transaction(db):
+        with atomic(db):  # the GM's reminders (gm/services/reminders.py) queue them in a transaction of their own
             for code in seats:
                 seat = by_code[code]
                 if seat.email.lower().endswith(".invalid"):

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import sqlite_utils
 
+from gm.clock import Clock, iso
 from gm.errors import GMError
 from gm.rulesets import installed
 from gm.store import records, waiting as store
+from gm.store.database import atomic
 from gm.store.waiting import Waiting
 
 
@@ -36,3 +38,22 @@ def waiting_for(db: sqlite_utils.Database, game_name: str) -> list[Waiting]:
     """Who waits for a game: its own list, then its ruleset's next-game list, first come first."""
     game = records.game_by_name(db, game_name)
     return store.waiting_for(db, game.id, game.ruleset)
+
+
+def remove(db: sqlite_utils.Database, clock: Clock, game_name: str, number: int, reason: str = "") -> Waiting:
+    """Take entry `number` off the lists `gm game waiting GAME` shows (the game's own, or its
+    ruleset's next-game list), before anybody seats them; written in the audit log."""
+    found = next((w for w in waiting_for(db, game_name) if w.number == number), None)
+    if found is None:
+        raise GMError(f"nobody waits as number {number} for {game_name}. See who waits, and their numbers, "
+                      f"with 'gm game waiting {game_name}'.")
+    reason = " ".join(reason.split())[:500]
+    waited = records.game_by_name(db, found.game) if found.game else None
+    with atomic(db):
+        if not store.remove_waiting(db, number):  # seated meanwhile
+            raise GMError(f"number {number} has just been seated; nothing was removed.")
+        records.audit(db, iso(clock.now()), waited.id if waited else None, "waiting removed",
+                      {"email": found.email, "name": found.name,
+                       "for": f"game {found.game}" if found.game else f"the next game of {found.ruleset}",
+                       "came": found.came, "reason": reason})
+    return found

@@ -56,3 +56,10 @@ def waiting_for(db: sqlite_utils.Database, game_id: int, ruleset: str) -> list[W
 
 def mark_seated(db: sqlite_utils.Database, number: int, seat_id: int, now: str) -> None:
     db.execute("UPDATE waiting SET seated = ?, seat_id = ? WHERE id = ?", [now, seat_id, number])
+
+
+def remove_waiting(db: sqlite_utils.Database, number: int) -> bool:
+    """Take entry `number` off its waiting list while it is not seated, inside the caller's
+    transaction; False when there is no such unseated entry. The row goes: the audit entry the
+    caller writes keeps who it was, what they waited for and why they left."""
+    return db.execute("DELETE FROM waiting WHERE id = ? AND seated IS NULL", [number]).rowcount > 0

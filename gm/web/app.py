@@ -19,7 +19,7 @@ from gm.render.environment import make_environment, shared_templates_dir
 from gm.services.portal_access import VerifiedSecrets, portal_key
 from gm.store.database import open_database
 from gm.store.locks import HomeLock
-from gm.web.guard import SecretVault, SignInLimiter, csrf_token
+from gm.web.guard import SignInLimiter, csrf_token
 from gm.web.known_browsers import KnownBrowsers
 from gm.web.multipart import PortalRequest
 from gm.web.proxies import LOOPBACK, ClientAddress, trusted_networks
@@ -29,9 +29,10 @@ from gm.web.sessions import SessionRegister
 log = logging.getLogger("gm.web")
 
 _HEADERS = {
-    # No script at all, styles and images only from here, forms only to here, never in a frame.
-    "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
-                               "frame-ancestors 'none'; base-uri 'none'",
+    # Scripts, styles and images only from here (the one script is /zone.js: nothing inline, no
+    # eval), forms only to here, never in a frame.
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+                               "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     # A one-time link in the address bar must not leak to another site.
@@ -65,7 +66,6 @@ class Portal:
     clock: Clock
     env: jinja2.Environment
     limiter: SignInLimiter
-    vault: SecretVault
     verified: VerifiedSecrets
     max_bytes: int
     local: threading.local
@@ -97,7 +97,7 @@ def sessions_file(home: Home) -> Path:
 
 def create_app(home: Home, clock: Clock | None = None) -> Flask:
     """The portal for one GM home."""
-    from gm.web import gm_pages, link_pages, player, press_pages
+    from gm.web import gm_desk, gm_pages, link_pages, player, press_pages, turn_pages
 
     hours = home.setting("portal", "session_hours", 12)
     max_bytes = home.setting("submissions", "max_bytes", 1_000_000)
@@ -121,7 +121,7 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
         env=make_environment(home.templates if home.templates.is_dir() else None, []),
         limiter=SignInLimiter(home.setting("portal", "sign_in_failures", 10),
                               home.setting("portal", "sign_in_window", 300), path=limits_file(home)),
-        vault=SecretVault(hours * 3600), verified=VerifiedSecrets(), max_bytes=max_bytes,
+        verified=VerifiedSecrets(), max_bytes=max_bytes,
         local=threading.local(), writing=HomeLock(home.root / "portal-write.lock"),
         sessions=SessionRegister(sessions_file(home), hours * 3600),
         known=KnownBrowsers(app.config["SECRET_KEY"], secure=app.config["SESSION_COOKIE_SECURE"]))
@@ -129,10 +129,13 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
     app.wsgi_app = ClientAddress(app.wsgi_app, trusted)  # type: ignore[method-assign]
     open_database(home.database).conn.close()  # migrate once, before any request
     app.register_blueprint(player.blueprint)
+    app.register_blueprint(turn_pages.blueprint)
     app.register_blueprint(gm_pages.blueprint)
     app.register_blueprint(press_pages.blueprint)
+    app.register_blueprint(gm_desk.blueprint)
     link_pages.register(app)
     app.add_url_rule("/portal.css", "css", stylesheet)
+    app.add_url_rule("/zone.js", "zone_script", zone_script)
     app.before_request(_ended_sessions_sign_out)
     app.after_request(_secure_headers)
     app.register_error_handler(HTTPException, _http_error)
@@ -149,9 +152,19 @@ def page(name: str, status: int = 200, **context) -> Response:
 
 
 def stylesheet() -> Response:
-    override = portal().home.templates / "web" / "portal.css"
-    path = override if override.is_file() else Path(shared_templates_dir()) / "web" / "portal.css"
-    response = PortalResponse(path.read_bytes(), mimetype="text/css")
+    return _asset("portal.css", "text/css")
+
+
+def zone_script() -> Response:
+    """The portal's one script (templates/web/zone.js): the browser's time zone."""
+    return _asset("zone.js", "text/javascript")
+
+
+def _asset(name: str, mimetype: str) -> Response:
+    """A file of templates/web, or the GM's override of it in $GM_HOME/templates/web."""
+    override = portal().home.templates / "web" / name
+    path = override if override.is_file() else Path(shared_templates_dir()) / "web" / name
+    response = PortalResponse(path.read_bytes(), mimetype=mimetype)
     response.headers["Cache-Control"] = "max-age=3600"
     return response
 
@@ -161,7 +174,6 @@ def _ended_sessions_sign_out() -> None:
     counts for nothing: the request goes on as nobody's."""
     sid = session.get("sid")
     if sid is not None and not portal().sessions.alive(sid):
-        portal().vault.forget(sid)
         session.clear()
 
 

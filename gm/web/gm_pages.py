@@ -5,6 +5,7 @@ from flask import Blueprint, redirect, request, session
 
 from gm.services.gameview import gm_overview
 from gm.services.portal_access import check_password, fingerprint, gm_password_hash
+from gm.services.questions import questions
 from gm.web.app import page, portal
 from gm.web.guard import check_csrf, guess_keys, refuse_if_blocked, start_session
 
@@ -21,7 +22,9 @@ def signed_in_gm() -> bool:
 def overview():
     if not signed_in_gm():
         return page("gm_sign_in.html", title="GM sign-in", configured=bool(gm_password_hash(portal().home)))
-    return page("gm.html", title="Games", games=gm_overview(portal().db()))
+    p = portal()
+    return page("gm.html", title="Games", games=gm_overview(p.db()),
+                waiting_questions=len(questions(p.db(), p.home)))
 
 
 @blueprint.post("/gm/sign-in")

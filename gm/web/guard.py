@@ -1,14 +1,9 @@
-"""The portal's defences: CSRF tokens, the sign-in limiter, the secret vault, who is signed in."""
+"""The portal's defences: CSRF tokens, the sign-in limiter, who is signed in."""
 from __future__ import annotations
 
-import hashlib
 import hmac
-import mmap
-import multiprocessing
 import secrets
-import struct
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 from flask import abort, request, session
@@ -49,13 +44,12 @@ def start_session(sessions: SessionRegister, who: str, **data) -> None:
         session["zone"] = zone
 
 
-def end_session(sessions: SessionRegister, vault: SecretVault) -> None:
-    """Sign out: the session ends on the server (every copy of its cookie stops working), its
-    secret leaves memory, the cookie is emptied."""
+def end_session(sessions: SessionRegister) -> None:
+    """Sign out: the session ends on the server (every copy of its cookie stops working) and the
+    cookie is emptied."""
     sid = session.get("sid")
     if sid is not None:
         sessions.end(sid)
-        vault.forget(sid)
     session.clear()
 
 
@@ -123,91 +117,3 @@ class SignInLimiter(FailureTable):
     def failed(self, *keys: str) -> None:
         now = time.time()
         self.add_failures(self.scope, keys, now, now - self.window)
-
-
-class SecretVault:
-    """Seat secrets of signed-in sessions, in memory only, so the portal can write the PASSWORD
-    line for the player. Never in the cookie (signed is not secret), never on disk; gone at
-    sign-out, after `seconds`, or when the server stops (the player then types it once).
-
-    The memory is an anonymous shared mapping made before `gm serve` forks its workers, so a
-    session's next request finds the secret whichever worker answers it. It holds `size`
-    sessions in buckets of a few slots, keyed by a hash of the session id; when a bucket is full
-    the entry closest to expiry gives way (that player types the secret once)."""
-
-    _WAYS, _SLOT, _HEAD = 4, 512, 26  # slot: tag 16 bytes, expiry 8, length 2, then the secret
-
-    def __init__(self, seconds: float, size: int = 10_000):
-        self.seconds, self.size = seconds, size
-        self._buckets = max(1, -(-size // self._WAYS))
-        self._memory = mmap.mmap(-1, self._buckets * self._WAYS * self._SLOT)  # anonymous: shared, not a file
-        self._lock = multiprocessing.Lock()  # a semaphore: holds across the worker processes and their threads
-
-    def keep(self, sid: str, secret: str) -> None:
-        data = secret.encode("utf-8")
-        if not sid or len(data) > self._SLOT - self._HEAD:
-            return
-        tag = self._tag(sid)
-        with self._locked() as ok:
-            if not ok:
-                return
-            now = time.monotonic()
-            slots = self._slots(tag)
-            where = next((at for at in slots if self._memory[at:at + 16] == tag), None)
-            if where is None:
-                where = min(slots, key=lambda at: self._expiry(at) if self._memory[at:at + 16] != _EMPTY else -1.0)
-            self._memory[where:where + self._SLOT] = (tag + struct.pack("<dH", now + self.seconds, len(data)) + data
-                                                     ).ljust(self._SLOT, b"\0")
-
-    def get(self, sid: str | None) -> str | None:
-        if not sid:
-            return None
-        tag = self._tag(sid)
-        with self._locked() as ok:
-            if not ok:
-                return None
-            for at in self._slots(tag):
-                if self._memory[at:at + 16] != tag:
-                    continue
-                if self._expiry(at) <= time.monotonic():
-                    self._memory[at:at + self._SLOT] = bytes(self._SLOT)
-                    return None
-                length = struct.unpack_from("<H", self._memory, at + 24)[0]
-                return self._memory[at + self._HEAD:at + self._HEAD + length].decode("utf-8")
-        return None
-
-    def forget(self, sid: str | None) -> None:
-        if not sid:
-            return
-        tag = self._tag(sid)
-        with self._locked() as ok:
-            if ok:
-                for at in self._slots(tag):
-                    if self._memory[at:at + 16] == tag:
-                        self._memory[at:at + self._SLOT] = bytes(self._SLOT)
-
-    @staticmethod
-    def _tag(sid: str) -> bytes:
-        tag = hashlib.sha256(sid.encode("utf-8")).digest()[:16]
-        return tag if tag != _EMPTY else b"\1" + tag[1:]
-
-    def _slots(self, tag: bytes) -> list[int]:
-        first = int.from_bytes(tag[:8], "little") % self._buckets * self._WAYS * self._SLOT
-        return [first + way * self._SLOT for way in range(self._WAYS)]
-
-    def _expiry(self, at: int) -> float:
-        return struct.unpack_from("<d", self._memory, at + 16)[0]
-
-    @contextmanager
-    def _locked(self):
-        # A worker killed while holding the lock must not stop the others: after a second without
-        # it, the vault answers "not kept" (the player types the secret) instead of waiting.
-        ok = self._lock.acquire(timeout=1.0)
-        try:
-            yield ok
-        finally:
-            if ok:
-                self._lock.release()
-
-
-_EMPTY = bytes(16)

@@ -1,15 +1,21 @@
 """The player's pages: sign in and out, the seat page, check and submit orders, own reports."""
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
-from zoneinfo import available_timezones
 
 from flask import Blueprint, abort, g, redirect, request, send_file, session
-from markupsafe import Markup, escape
 
-from gm.services import press, seat_page as facts, turnfiles, uploads
-from gm.services.portal_access import fingerprint, seat_by_id, seat_in_game, seat_sign_in, use_gm_link, use_link
+from gm.services import press, seat_page as facts, seat_turns, turnfiles, uploads
+from gm.services.portal_access import (
+    SIGNED_IN,
+    fingerprint,
+    seat_by_id,
+    seat_in_game,
+    seat_sign_in,
+    session_vouches,
+    use_gm_link,
+    use_link,
+)
 from gm.store import records
 from gm.store.records import GameRecord, SeatRecord
 from gm.web.app import page, portal
@@ -17,26 +23,13 @@ from gm.web.gm_pages import gm_signed_in_by_link
 from gm.web.guard import check_csrf, end_session, guess_keys, refuse_if_blocked, start_session
 from gm.web.known_browsers import seat_target
 from gm.web.turn_views import CachedRows, turn_view
+from gm.web.zones import find_zone, zone_list
 
 blueprint = Blueprint("player", __name__)
 
 # A turn file is plain text; these are the names players' editors give it.
 _UPLOAD_SUFFIXES = {"", ".txt", ".text", ".asc", ".ord", ".orders"}
 _UPLOAD_TYPES = ("text/", "application/octet-stream")
-
-
-@lru_cache(maxsize=1)
-def zones() -> list[str]:
-    return sorted(z for z in available_timezones() if "/" in z or z == "UTC")
-
-
-@lru_cache(maxsize=64)
-def zone_options(chosen: str) -> Markup:
-    """The <option>s of every zone, `chosen` selected: made once per zone, not on every page
-    (escaping some 400 names was a third of the seat page's time). No value attributes: an
-    option's value is its text, and the list is a third shorter without them."""
-    return Markup("").join(Markup("<option{1}>{0}</option>").format(
-        escape(z), Markup(" selected") if z == chosen else "") for z in zones())
 
 
 def signed_in_seat() -> tuple[GameRecord, SeatRecord] | None:
@@ -46,7 +39,7 @@ def signed_in_seat() -> tuple[GameRecord, SeatRecord] | None:
         return None
     found = seat_in_game(portal().db(), seat_id)
     if found is None or fingerprint(found[1].secret_hash) != session.get("fp"):
-        end_session(portal().sessions, portal().vault)  # a new secret (or no seat) ends every session made before
+        end_session(portal().sessions)  # a new secret (or no seat) ends every session made before
         return None
     game, seat, seats = found
     g.seats = (game.id, seats)
@@ -91,8 +84,8 @@ def sign_in():
         return page("sign_in.html", 401, title="Sign in", game=game, seat=code,
                     error="That game, seat and secret do not match. Check all three (the secret is on "
                           "the message that seated you) and try again.")
-    start_session(p.sessions, f"seat:{seat.id}", seat=seat.id, fp=fingerprint(seat.secret_hash))
-    p.vault.keep(session["sid"], secret)
+    start_session(p.sessions, f"seat:{seat.id}", seat=seat.id, fp=fingerprint(seat.secret_hash), via="secret")
+    _browser_zone()
     response = redirect("/", 303)
     p.known.remember(request, response, target)
     return response
@@ -101,7 +94,7 @@ def sign_in():
 @blueprint.post("/sign-out")
 def sign_out():
     check_csrf(request.form.get("csrf"))
-    end_session(portal().sessions, portal().vault)
+    end_session(portal().sessions)
     return redirect("/", 303)
 
 
@@ -127,16 +120,34 @@ def use_sign_in_link():
                     message="The link has expired, was used already, or was cut short by your mail program. "
                             "Ask your GM for a new one, or sign in with your secret.")
     game, seat = found
-    start_session(p.sessions, f"seat:{seat_id}", seat=seat_id, fp=fingerprint(seat.secret_hash))
+    start_session(p.sessions, f"seat:{seat_id}", seat=seat_id, fp=fingerprint(seat.secret_hash), via="link")
+    _browser_zone()
     response = redirect("/", 303)
     p.known.remember(request, response, seat_target(game.name, seat.code))
     return response
 
 
+def _browser_zone() -> None:
+    """At sign-in, the zone the portal's script read from the browser (a hidden field of the
+    form), for a session that has none yet; without the script times stay in UTC until chosen."""
+    guess = find_zone(request.form.get("zone", ""))
+    if guess is not None and "zone" not in session:
+        session["zone"] = guess
+
+
 @blueprint.post("/zone")
 def choose_zone():
     check_csrf(request.form.get("csrf"))
-    session["zone"] = facts.parse_zone(request.form.get("zone", "UTC"))
+    typed = request.form.get("zone", "")
+    zone = find_zone(typed)
+    if zone is None:
+        found = signed_in_seat()
+        if found is None:
+            return redirect("/", 303)
+        return seat_page(*found, status=400, zone_error=(
+            f"“{typed.strip()[:100]}” is not a time zone gm knows, so nothing changed. Type a city such as "
+            "Tokyo or a zone such as Asia/Tokyo, and choose it from the list."))
+    session["zone"] = zone
     return redirect("/", 303)
 
 
@@ -162,25 +173,30 @@ def orders():
     game, seat = require_seat()
     p = portal()
     raw, source, refusal = _sent_orders()
-    if refusal:
-        return seat_page(game, seat, result={"refusal": refusal}, text=request.form.get("orders"), status=400)
-    typed = request.form.get("secret", "").strip()[:100]
-    secret = typed or p.vault.get(session.get("sid"))
     final = request.form.get("final") == "yes"
-    prepared = uploads.prepare_turn_file(raw, game, seat, secret, final, p.max_bytes)
+    if refusal:
+        return seat_page(game, seat, result={"refusal": refusal, "final_box": final}, text=request.form.get("orders"),
+                         status=400)
+    # Orders without a secret of their own go on the session's word (portal_access.SIGNED_IN).
+    prepared = uploads.prepare_turn_file(raw, game, seat, SIGNED_IN, final, p.max_bytes)
     if prepared.refusal:
-        return seat_page(game, seat, result={"refusal": prepared.refusal}, text=prepared.shown or None, status=400)
-    return _check_or_submit(game, seat, prepared, source, request.form.get("action") == "submit", typed)
+        return seat_page(game, seat, result={"refusal": prepared.refusal, "final_box": final},
+                         text=prepared.shown or None, status=400)
+    return _check_or_submit(game, seat, prepared, source, request.form.get("action") == "submit", final)
 
 
-def _check_or_submit(game, seat, prepared: uploads.Prepared, source: str, send: bool, typed: str = ""):
+def _check_or_submit(game, seat, prepared: uploads.Prepared, source: str, send: bool, final_box: bool = False):
     p = portal()
     db = p.db()
-    # A secret typed here is a guess like one on the sign-in page, and limited the same way.
+    if session.get("via") == "link":
+        source += " (signed in by link)"  # who vouched for the orders, for the GM reading the history
+    # A secret written in an uploaded file is a guess like one on the sign-in page, and limited the same way.
     keys = guess_keys(p.known, seat_target(game.name, seat.code))
     refuse_if_blocked(p.limiter, *keys)
 
     def secret_check(secret: str, stored: str) -> bool:
+        if secret == SIGNED_IN:
+            return session_vouches(stored, seat, session.get("fp"))
         if p.verified.check(secret, stored):
             return True
         p.limiter.failed(*keys)
@@ -195,8 +211,6 @@ def _check_or_submit(game, seat, prepared: uploads.Prepared, source: str, send: 
     else:
         receipt, checked = None, turnfiles.check_turn_file(db, p.home, prepared.data, secret_check=secret_check,
                                                            rows=rows)
-    if typed and checked.seat is not None:
-        p.vault.keep(session["sid"], typed)
     press_result = {"lines": [r.to_json() for r in receipt.press]} if receipt and receipt.press else None
     if receipt and checked.press_only and checked.seat is not None:  # press alone: the orders stay as they were
         return seat_page(records.game_by_name(db, game.name), seat, press_result=press_result,
@@ -212,6 +226,7 @@ def _check_or_submit(game, seat, prepared: uploads.Prepared, source: str, send: 
         "whole_file": [pr.message for pr in checked.problems if pr.line == 0],
         "problem_count": len(checked.problems),
         "lines": uploads.numbered_lines(prepared.shown, checked.problems),
+        "final_box": final_box,  # what the player ticked, shown again after a check
     }
     # The turn may have been run meanwhile; show the game as it is now.
     return seat_page(records.game_by_name(db, game.name), seat, result=result, text=prepared.shown,
@@ -227,7 +242,7 @@ def mark_final():
     if raw is None:
         return seat_page(game, seat, result={"refusal": "You have no valid orders for this turn to mark final."},
                          status=400)
-    prepared = uploads.prepare_turn_file(raw, game, seat, p.vault.get(session.get("sid")), True, p.max_bytes)
+    prepared = uploads.prepare_turn_file(raw, game, seat, SIGNED_IN, True, p.max_bytes)
     return _check_or_submit(game, seat, prepared, "portal final", True)
 
 
@@ -257,7 +272,7 @@ def report(game_name: str, seat_code: str, turn: int, kind: str):
 
 
 def seat_page(game: GameRecord, seat: SeatRecord, result: dict | None = None, text: str | None = None,
-              status: int = 200, press_result: dict | None = None):
+              status: int = 200, zone_error: str | None = None, press_result: dict | None = None):
     p = portal()
     db = p.db()
     zone = session.get("zone", "UTC")
@@ -265,6 +280,6 @@ def seat_page(game: GameRecord, seat: SeatRecord, result: dict | None = None, te
     seen = facts.seat_page_facts(db, game, seat, zone, p.clock, view)
     form = text if text is not None else facts.order_form(game, seat, view)
     return page("seat.html", status, title=f"{seen['game']['title']} — {seat.code}", facts=seen, result=result,
-                form=form, open=game.status != "over", zone=zone, zone_options=zone_options(zone),
-                need_secret=p.vault.get(session.get("sid")) is None,
+                form=form, open=game.status != "over", zone=zone, zone_list=zone_list(), zone_error=zone_error,
+                latest=seat_turns.turn_report(db, p.home, game, seat, turns=[r["turn"] for r in seen["reports"]]),
                 press=press.seat_press(db, game, seat, _seats_read(game)), press_result=press_result)

@@ -8,8 +8,8 @@ Rust HTTP costs less CPU per request than a Python server and does not slow down
 pile up, which is what lets two CPUs take the target load.
 
 What the workers must agree on is made here, before the fork: the session key (portal.key in the
-home), the signed-in sessions and failed sign-ins (SQLite files in the home) and the secrets of
-signed-in sessions (memory mapped, never on disk). Ctrl-C or SIGTERM stops them all (each finishes what it is answering); a
+home) and the signed-in sessions and failed sign-ins (SQLite files in the home). Ctrl-C or
+SIGTERM stops them all (each finishes what it is answering); a
 worker that dies is started again; workers that keep dying stop `gm serve` with a clear error; a
 worker whose parent is killed outright stops on its own.
 """

@@ -7,35 +7,11 @@ import os
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.intake.mails import rows, set_mail_address
+from tests.web.chromium import browser_tests
 from tests.web.conftest import GM_PASSWORD
 
-playwright = pytest.importorskip("playwright.sync_api")
-
-CHROMIUM = "/usr/lib/chromium/chromium"
-# No outside connections: no updates, no sync, no background fetches.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
-
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")]
-
-
-@pytest.fixture
-def browser():
-    with playwright.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(accept_downloads=True, viewport={"width": 420, "height": 900})
-    yield context.new_page()
-    context.close()
+pytestmark = browser_tests
 
 
 def sign_in(page, base, seat, secret):

@@ -79,14 +79,16 @@ def test_a_one_time_link_signs_the_player_in_while_strangers_are_held_up(app, gm
     assert player.sign_in("BR", game["BR"]).status_code == 200
 
 
-def test_wrong_secrets_typed_on_the_orders_form_count_as_guesses(app, gm, home, game):
+def test_wrong_secrets_written_in_orders_on_the_portal_count_as_guesses(app, gm, home, game):
     token = gm("portal", "link", "g1", "BR", home=home).out.strip().rsplit("/", 1)[1]
     player = Player(app.test_client())
     player.post("/link", {"token": token})
     for _ in range(10):
-        page = player.post("/orders", {"orders": orders("CLAIM ENG"), "secret": "not-the-secret", "action": "check"})
+        page = player.post("/orders", {"orders": orders("CLAIM ENG").replace("<your secret>", "not-the-secret"),
+                                       "action": "check"})
         assert page.status_code == 400 and "wrong password" in page.text
-    page = player.post("/orders", {"orders": orders("CLAIM ENG"), "secret": game["BR"], "action": "check"})
+    page = player.post("/orders", {"orders": orders("CLAIM ENG").replace("<your secret>", game["BR"]),
+                                   "action": "check"})
     assert page.status_code == 429
 
 

@@ -164,7 +164,7 @@ def served_mailing(home, game, request):
 
 @pytest.mark.slow
 def test_in_chromium_without_javascript_on_a_phone(served_mailing, home):
-    from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS  # skips like the other browser tests
+    from tests.web.chromium import CHROMIUM, CHROMIUM_ARGS  # skips like the other browser tests
 
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed")

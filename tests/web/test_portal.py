@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sqlite3
 import sys
 
+from gm.store.archive import archived_path
 from tests.web.conftest import GM_PASSWORD, Player
 
 
@@ -64,6 +66,26 @@ def test_mark_final_by_checkbox_and_by_button(signed_in, home):
     assert "<strong>final</strong>" in signed_in.get("/").text
 
 
+def final_box(page: str) -> bool:
+    """Whether the order form's "final" box is ticked."""
+    box = re.search(r'<input type="checkbox" name="final"[^>]*>', page)[0]
+    return " checked" in box
+
+
+def test_the_final_box_shows_what_is_stored(signed_in, home):
+    assert not final_box(signed_in.get("/").text)  # nothing stored yet
+    signed_in.post("/orders", {"orders": orders("CLAIM ENG"), "action": "submit", "final": "yes"})
+    assert final_box(signed_in.get("/").text)
+    signed_in.post("/orders", {"orders": orders("CLAIM SCO"), "action": "submit"})
+    assert not final_box(signed_in.get("/").text)
+    # A check stores nothing: the box keeps what the player ticked, for the submit that follows.
+    assert final_box(signed_in.post("/orders", {"orders": orders("CLAIM WAL"), "action": "check", "final": "yes"}).text)
+    assert not final_box(signed_in.get("/").text)
+    # Final by a FINAL line (or the button) is final too.
+    signed_in.post("/orders", {"orders": orders("CLAIM WAL", final=True), "action": "submit"})
+    assert final_box(signed_in.get("/").text) and submissions(home)[-1][-1] == 1
+
+
 def test_orders_for_another_seat_are_refused_without_storing(signed_in, home, game):
     text = orders("CLAIM MOS", seat="RU").replace("<your secret>", game["RU"])
     page = signed_in.post("/orders", {"orders": text, "action": "submit"})
@@ -72,19 +94,51 @@ def test_orders_for_another_seat_are_refused_without_storing(signed_in, home, ga
     assert submissions(home) == []
 
 
-def test_link_sign_in_asks_for_the_secret_to_submit(app, gm, home, game):
+def archived(home, submission: int = -1) -> bytes:
+    """The archived bytes of a submission (the last by default)."""
+    conn = sqlite3.connect(home / "gm.db")
+    digests = [row[0] for row in conn.execute("SELECT archive FROM submissions ORDER BY id")]
+    return archived_path(home / "archive", digests[submission]).read_bytes()
+
+
+def test_a_link_sign_in_checks_and_submits_without_the_secret(app, gm, home, game):
     link = gm("portal", "link", "g1", "fr", home=home).out.strip()
     player = Player(app.test_client())
     token = link.rsplit("/", 1)[1]
     assert 'name="token"' in player.get(f"/link/{token}").text  # opening it does not use it up
     page = player.post("/link", {"token": token})
-    assert "You are <strong>FR</strong>" in page.text and 'name="secret"' in page.text
+    assert "You are <strong>FR</strong>" in page.text and 'name="secret"' not in page.text
+    page = player.post("/orders", {"orders": orders("CLAIM PAR\nBOGUS", seat="FR"), "action": "check"})
+    assert "Checked: 1 problem(s)" in page.text and submissions(home) == []
     page = player.post("/orders", {"orders": orders("CLAIM PAR", seat="FR"), "action": "submit"})
-    assert "the orders need your secret: type it in the" in page.text
-    page = player.post("/orders", {"orders": orders("CLAIM PAR", seat="FR"), "secret": game["FR"], "action": "submit"})
-    assert "Accepted: 1 order(s)" in page.text and 'name="secret"' not in page.text
+    assert "Accepted: 1 order(s)" in page.text
+    assert submissions(home) == [("FR", "web", "accepted", 1, 0)]
+    # The secret was never asked for, so it is nowhere: not in the archive, not on the page.
+    assert b"PASSWORD (signed-in)" in archived(home) and game["FR"].encode() not in archived(home)
+    assert "(signed-in)" not in page.text and "PASSWORD &lt;your secret&gt;" in page.text
+    assert "portal form (signed in by link)" in player.get("/history").text
     again = Player(app.test_client())
     assert again.post("/link", {"token": token}).status_code == 401  # one time only
+
+
+def test_a_secret_sign_in_keeps_no_secret_either(signed_in, home, game):
+    signed_in.post("/orders", {"orders": orders("CLAIM ENG"), "action": "submit"})
+    assert submissions(home) == [("BR", "web", "accepted", 1, 0)]
+    assert b"PASSWORD (signed-in)" in archived(home) and game["BR"].encode() not in archived(home)
+    assert "signed in by link" not in signed_in.get("/history").text
+
+
+def test_the_session_word_counts_only_on_the_portal_and_only_for_its_seat(signed_in, gm, home, game, tmp_path):
+    # Written by hand into a turn file by mail (or gm submit), it is a wrong password.
+    mailed = tmp_path / "br.txt"
+    mailed.write_text(orders("CLAIM ENG").replace("<your secret>", "(signed-in)"))
+    ran = gm("submit", mailed, home=home)
+    assert ran.code == 1 and "wrong password for player BR" in ran.out + ran.err
+    # A file with its own PASSWORD line is checked as written: a wrong one is a wrong secret.
+    page = signed_in.post("/orders", {"orders": orders("CLAIM ENG").replace("<your secret>", "not-it"),
+                                      "action": "submit"})
+    assert page.status_code == 400 and "wrong password for player BR" in page.text
+    assert submissions(home) == []
 
 
 def test_history_nmr_deadline_and_reports_after_turns(signed_in, gm, home):

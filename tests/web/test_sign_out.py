@@ -6,7 +6,7 @@ from urllib.parse import urlencode
 
 from gm.web.app import create_app
 from tests.web.conftest import GM_PASSWORD, Player
-from tests.web.test_portal import orders, set_gm_password
+from tests.web.test_portal import orders, set_gm_password, submissions
 from tests.web.test_workers import Served, csrf, request, session_cookie, sign_in
 
 
@@ -58,6 +58,33 @@ def test_a_link_sign_in_ends_at_sign_out_and_the_link_works_once(app, gm, home, 
     assert "Sign in to your seat" in replayed(app, copy)
     again = Player(app.test_client())
     assert again.post("/link", {"token": token}).status_code == 401
+
+
+def test_a_link_session_submits_without_the_secret_until_it_ends(app, gm, home, game):
+    """What the secret no longer guards on the portal, the session does: a copy of a link session's
+    cookie submits while the session lives, and nothing once it is signed out or the secret changes."""
+    def copy_submits(cookie: str, token: str, claim: str) -> bool:
+        stranger = app.test_client()
+        stranger.set_cookie("gm_session", cookie)
+        page = stranger.post("/orders", data={"csrf": token, "orders": orders(claim, seat="RU"), "action": "submit"})
+        return "Accepted: 1 order(s)" in page.text
+
+    def link_session() -> Player:
+        token = gm("portal", "link", "g1", "RU", home=home).out.strip().rsplit("/", 1)[1]
+        player = Player(app.test_client())
+        assert "You are <strong>RU</strong>" in player.post("/link", {"token": token}).text
+        return player
+
+    player = link_session()
+    copy, token = cookie_of(player), player.token
+    assert copy_submits(copy, token, "CLAIM MOS")
+    player.post("/sign-out")
+    assert not copy_submits(copy, token, "CLAIM UKR")
+    player = link_session()
+    copy, token = cookie_of(player), player.token
+    assert gm("game", "secret", "g1", "RU", home=home).code == 0
+    assert not copy_submits(copy, token, "CLAIM UKR")
+    assert [row[2] for row in submissions(home)] == ["accepted"]  # only the first went in
 
 
 def test_a_gm_cookie_copied_before_sign_out_or_a_new_password_does_not_work_after_it(app, gm, home, game,

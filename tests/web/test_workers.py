@@ -11,13 +11,12 @@ import socket
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 
-from gm.web.guard import SecretVault, SignInLimiter
+from gm.web.guard import SignInLimiter
 from tests.web.conftest import free_port
 
 
@@ -156,16 +155,15 @@ def test_workers_share_the_port_and_each_answers(served_workers):
         connection.close()
 
 
-def test_a_session_and_its_secret_hold_on_every_worker(served_workers, game, home):
+def test_a_session_and_its_word_hold_on_every_worker(served_workers, game, home):
     status, cookie = sign_in(served_workers, "BR", game["BR"])
     assert status == 303
     workers, submitted = set(), 0
     for n in range(200):
         connection = served_workers.connect()
         response, page = request(connection, "GET", "/", cookie)
-        # The same signing key everywhere; the secret kept at sign-in is found by any worker.
+        # The same signing key and session register everywhere: any worker takes the session's word for BR.
         assert response.status == 200 and "You are <strong>BR</strong>" in page
-        assert 'name="secret"' not in page
         orders = f"GAME g1\nPLAYER BR\nPASSWORD <your secret>\nTURN 1\nCLAIM ENG SCO WAL # {n}\nEND\n"
         form = urlencode({"csrf": csrf(page), "orders": orders, "action": "submit"}).encode()
         response, page = request(connection, "POST", "/orders", cookie, form, "application/x-www-form-urlencoded")
@@ -316,40 +314,6 @@ def test_two_limiters_on_one_file_count_together_even_in_two_processes(tmp_path)
     assert 59 < here.blocked("address:1") <= 60 and 59 < there.blocked("address:1") <= 60
     assert here.blocked("address:2") == 0 and other_scope.blocked("address:1") == 0
     assert oct(path.stat().st_mode & 0o777) == "0o600"
-
-
-def test_the_vault_is_shared_with_forked_workers_and_forgets(tmp_path):
-    vault = SecretVault(seconds=60, size=64)
-    vault.keep("session-1", "s3cret-one")
-    pid = os.fork()
-    if pid == 0:  # a worker: reads the parent's entry, keeps one of its own, forgets one
-        code = 1
-        try:
-            if vault.get("session-1") == "s3cret-one":
-                vault.keep("session-2", "s3cret-two")
-                vault.forget("session-1")
-                code = 0
-        finally:
-            os._exit(code)
-    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
-    assert vault.get("session-2") == "s3cret-two" and vault.get("session-1") is None
-    assert vault.get(None) is None and vault.get("") is None
-    vault.keep("session-3", "ü" * 100)  # the longest a form lets through, in UTF-8
-    assert vault.get("session-3") == "ü" * 100
-    short = SecretVault(seconds=-1)
-    short.keep("old", "gone")
-    assert short.get("old") is None  # expired
-
-
-def test_a_full_vault_gives_way_to_new_sessions(tmp_path):
-    vault = SecretVault(seconds=60, size=8)
-    sessions = [uuid.uuid4().hex for _ in range(200)]
-    for sid in sessions:
-        vault.keep(sid, f"secret-{sid}")
-    assert vault.get(sessions[-1]) == f"secret-{sessions[-1]}"
-    kept = [sid for sid in sessions if vault.get(sid) is not None]
-    assert 0 < len(kept) <= 8
-    assert all(vault.get(sid) == f"secret-{sid}" for sid in kept)
 
 
 def test_workers_that_keep_dying_stop_gm_serve_with_a_clear_error(home, game):

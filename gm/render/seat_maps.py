@@ -1,0 +1,78 @@
+"""The maps of a seat's report as pictures of their own, for the portal: drawn from the view its
+report was made from, with the same drawing functions the reports use.
+
+A view holds a map in one of the shapes gm/render draws (docs/writing-a-ruleset.md): a graph map
+(`view["map"]`, svgmap.py), a hex board (`view["board"]`, hexmap.py) or a grid world
+(`view["world"]`, with the seat's `view["region"]` enlarged, gridmap.py). A ruleset whose view
+holds none of them has no map on the portal; its report still has whatever it draws.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+SVG = "image/svg+xml"
+PNG = "image/png"
+
+
+@dataclass(frozen=True)
+class SeatMap:
+    """One map a view holds: its file name in the portal's address (map.svg, world.png, ...),
+    what it shows in words (the picture's alt text), its media type, and a note for the caption
+    (how to read it)."""
+
+    file: str
+    title: str
+    media_type: str
+    note: str = ""
+
+
+def seat_maps(view: Mapping) -> list[SeatMap]:
+    """The maps this view holds, in the order the report shows them."""
+    found = []
+    if isinstance(view.get("map"), Mapping):
+        found.append(SeatMap("map.svg", "The map", SVG, "Your areas have a thick outline. Open the map to zoom in."))
+    if isinstance(view.get("board"), Mapping):
+        found.append(SeatMap("board.svg", "The board", SVG, "Open the board to zoom in."))
+    if isinstance(view.get("world"), Mapping):
+        key = "The key to its colours and marks is in your report."
+        found.append(SeatMap("world.png", "The whole world", PNG, key))
+        if isinstance(view.get("region"), Mapping):
+            found.append(SeatMap("region.png", "Your region, enlarged", PNG, key))
+    return found
+
+
+def draw_seat_map(view: Mapping, seat: str, names: Mapping[str, str], file: str) -> bytes | None:
+    """The picture `file` (one of seat_maps(view)) as bytes of its media type, the seat's own
+    territories marked as in its report; None when the view holds no such map."""
+    if file not in {m.file for m in seat_maps(view)}:
+        return None
+    return _DRAW[file](view, seat, names)
+
+
+def _graph(view: Mapping, seat: str, names: Mapping[str, str]) -> bytes:
+    from gm.render.svgmap import svg_map
+
+    return str(svg_map(view["map"], seat, names)).encode("utf-8")
+
+
+def _board(view: Mapping, seat: str, names: Mapping[str, str]) -> bytes:
+    from gm.render.hexmap import hex_svg
+
+    return hex_svg(view["board"]).encode("utf-8")
+
+
+def _world(view: Mapping, seat: str, names: Mapping[str, str]) -> bytes:
+    from gm.render.gridmap import draw_png
+
+    return draw_png(view["world"])
+
+
+def _region(view: Mapping, seat: str, names: Mapping[str, str]) -> bytes:
+    from gm.render.gridmap import draw_png
+
+    return draw_png(view["world"], view["region"])
+
+
+_DRAW: dict[str, Callable[[Mapping, str, Mapping[str, str]], bytes]] = {
+    "map.svg": _graph, "board.svg": _board, "world.png": _world, "region.png": _region}
