@@ -48,7 +48,7 @@ def _warning(state: JSONObject, record: JSONObject) -> JSONObject | None:
     if record["warning"] is None or state["phase"] == "over":
         return None
     leader = record.get("leader")
-    return {"since": record["warning"], "leader": leader, "nation": nation(state, leader),
+    return {"since": record["warning"], "leader": leader, "nation": nation(state, leader) if leader else None,
             "vp": state["vp"].get(leader) if leader else None, "holds": list(record.get("holds", []))}
 
 

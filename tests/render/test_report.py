@@ -142,3 +142,23 @@ def test_the_map_page_of_each_rulesets_report_looks_as_it_did(ruleset_name, tmp_
     subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", page, "-l", page, "-singlefile", str(tmp_path / "report.pdf"),
                     str(tmp_path / "page")], check=True)
     check_golden_page(f"{ruleset_name}_page{page}.png", tmp_path / "page.png")
+
+
+@pytest.mark.parametrize("leader, holds, says", [
+    ("FR", ["points"], "Now France leads with 30 VP, enough for a points win."),
+    ("FR", [], "Now France leads with 30 VP, and no win condition holds."),
+    (None, [], "Now no country leads alone, and no win condition holds."),
+])
+def test_the_empires_warning_says_who_leads_now_and_never_the_neutrals(leader, holds, says):
+    """A warning stands from the turn it was given to the next census, while the lead may change
+    hands or be shared: the report says how things stand now (it once said 'the neutrals leads')."""
+    from games.empires.view import _warning
+
+    state = {"phase": "play", "vp": {"FR": 30, "EN": 30 if leader is None else 12},
+             "countries": {"FR": {"nation": "France"}, "EN": {"nation": "England"}}}
+    context = ruleset_report.report_context("empires")
+    context["view"] = dict(context["view"], warning=_warning(state, {"warning": 4, "leader": leader, "holds": holds}))
+    env = make_environment(None, template_dirs(installed()["empires"]))
+    text = " ".join(re.sub(r"<[^>]+>", " ", render_report_html(env, context)).split())
+    assert "Possible win. A win condition held at the end of turn 4. " + says in text
+    assert "neutrals leads" not in text
