@@ -70,7 +70,8 @@ def corner_of(geo: Geometry, vertex: int) -> list[float]:
 
 
 def board_drawing(state: JSONObject, geo: Geometry) -> JSONObject:
-    """The drawing data gm/render/hexmap.py draws: the same for every seat."""
+    """The drawing data gm/render/hexmap.py draws: the same for every seat. Each piece and road
+    names its seat, so each seat's enlarged map finds its own part of the island."""
     tiles = state["board"]["tiles"]
     colour = {code: s["colour"] for code, s in state["seats"].items()}
     hexes = []
@@ -83,15 +84,16 @@ def board_drawing(state: JSONObject, geo: Geometry) -> JSONObject:
     pieces = []
     for vertex, b in sorted(state["buildings"].items(), key=lambda kv: int(kv[0])):
         pieces.append({"at": corner_of(geo, int(vertex)), "shape": b["kind"], "colour": colour[b["owner"]],
-                       "text": vertex, "ring": bool(b.get("fence")), "badge": "W" if b.get("wonder") else ""})
+                       "seat": b["owner"], "text": vertex, "ring": bool(b.get("fence")),
+                       "badge": "W" if b.get("wonder") else ""})
     for vertex, w in sorted(state["warriors"].items(), key=lambda kv: int(kv[0])):
         pieces.append({"at": corner_of(geo, int(vertex)), "shape": "warrior", "colour": colour[w["owner"]],
-                       "text": vertex, "badge": str(w["level"]), "hollow": not w["active"]})
+                       "seat": w["owner"], "text": vertex, "badge": str(w["level"]), "hollow": not w["active"]})
     return {
         "hexes": hexes,
         "corners": [{"at": corner_of(geo, n), "text": str(n)} for n in range(1, geo.vertex_count + 1)],
         "lines": [{"from": corner_of(geo, geo.edge_ends[e][0]), "to": corner_of(geo, geo.edge_ends[e][1]),
-                   "colour": colour[owner]} for e, owner in sorted(state["roads"].items())],
+                   "colour": colour[owner], "seat": owner} for e, owner in sorted(state["roads"].items())],
         "ports": [{"from": corner_of(geo, geo.edge_ends[p["edge"]][0]),
                    "to": corner_of(geo, geo.edge_ends[p["edge"]][1]),
                    "text": "3:1 any" if p["kind"] == "3:1" else f"2:1 {p['kind']}",

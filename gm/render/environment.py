@@ -8,10 +8,11 @@ from pathlib import Path
 
 import jinja2
 
-from gm.render.gridmap import grid_map
+from gm.render.gridmap import grid_figure, grid_map
 from gm.render.hexmap import hex_map, hex_picture
+from gm.render.hexregion import hex_region
 from gm.render.svgmap import safe_colour, svg_map
-from gm.render.turnmap import map_figure
+from gm.render.turnmap import board_sheet, map_figure, map_sections
 
 # Every template escapes, whatever its name: a player's name or an order line must never become
 # markup, or WeasyPrint would fetch what it points at. Listing the extensions keeps
@@ -76,9 +77,13 @@ def make_environment(override_dir: Path | None, ruleset_dirs: list[Path]) -> jin
     )
     env.globals["svg_map"] = svg_map
     env.globals["map_figure"] = map_figure
+    env.globals["map_sections"] = map_sections
+    env.globals["board_sheet"] = board_sheet
     env.globals["hex_map"] = hex_map
     env.globals["hex_picture"] = hex_picture
+    env.globals["hex_region"] = hex_region
     env.globals["grid_map"] = grid_map
+    env.globals["grid_figure"] = grid_figure
     env.filters["nations"] = nations
     env.filters["colour"] = safe_colour
     env.filters["when"] = when

@@ -26,9 +26,15 @@ import hashlib
 import io
 import json
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
-from PIL import Image, ImageDraw, ImageFont
+from markupsafe import Markup
+from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+from gm.core.arrows import arrows as arrows_of
+from gm.render.arrows import svg_arrows
+from gm.render.marks import HATCHES, hatches
+from gm.render.svgmap import safe_colour
 
 TARGET_PX = 1000        # the longer side of a map's blocks, in pixels (about 150 dpi on A4)
 MAX_BLOCK_PX = 40       # blocks of a small crop are never drawn larger than this
@@ -92,6 +98,7 @@ def draw(data: Mapping, crop: Mapping | None = None) -> Image.Image:
     terrain, _ = _indexed(data["terrain"], data["palette"], width, height, (200, 200, 200))
     picture = terrain.convert("RGB")
     owners = data.get("owners") or {}
+    owned, index = None, {}
     if data.get("territory"):
         owned, index = _indexed(data["territory"], owners, width, height, (0, 0, 0))
         mask = owned.point([0] + [255] * 255, "L") if index else None
@@ -103,6 +110,8 @@ def draw(data: Mapping, crop: Mapping | None = None) -> Image.Image:
     cols, rows = x1 - x0, y1 - y0
     scale, margin = geometry(cols, rows)
     picture = picture.resize((cols * scale, rows * scale), Image.NEAREST)
+    if owned is not None and index:
+        _hatch(picture, owned.crop((x0, y0, x1, y1)).resize(picture.size, Image.NEAREST), index, owners, scale)
     every = 5 if crop else int(data.get("every") or 10)
     canvas = Image.new("RGB", (cols * scale + 2 * margin, rows * scale + 2 * margin), (255, 255, 255))
     canvas.paste(picture, (margin, margin))
@@ -115,6 +124,73 @@ def draw(data: Mapping, crop: Mapping | None = None) -> Image.Image:
         sketch.mark(mark)
     sketch.coordinates(every)
     return canvas
+
+
+def _hatch(picture: Image.Image, owned: Image.Image, index: Mapping[str, int], owners: Mapping, scale: int) -> None:
+    """Stripes over the territory of each empire whose colour looks like another's (the same
+    choice as the graph maps', gm.render.marks), so 16 empires stay apart when tinted."""
+    chosen = hatches((letter, str(owners[letter])) for letter in owners)
+    gap = max(6, scale // 2 * 2)
+    for letter, hatch in sorted(chosen.items()):
+        if not hatch or letter not in index:
+            continue
+        where = owned.point([255 if i == index[letter] else 0 for i in range(256)], "L")
+        stripes = ImageChops.multiply(where, _stripes(picture.size, HATCHES[hatch], gap))
+        picture.paste(_darker(_rgb(str(owners[letter]))), (0, 0, *picture.size), stripes)
+
+
+def _stripes(size: tuple[int, int], angle: str, gap: int) -> Image.Image:
+    """A mask of thin stripes `gap` pixels apart at the hatching's angle."""
+    mask = Image.new("L", size, 0)
+    pen = ImageDraw.Draw(mask)
+    width, height = size
+    thick = max(1, gap // 4)
+    if angle in ("45", "cross"):
+        for k in range(-height, width, gap):
+            pen.line([(k, height), (k + height, 0)], fill=255, width=thick)
+    if angle in ("-45", "cross"):
+        for k in range(0, width + height, gap):
+            pen.line([(k - height, 0), (k, height)], fill=255, width=thick)
+    if angle == "0":
+        for y in range(gap // 2, height, gap):
+            pen.line([(0, y), (width, y)], fill=255, width=thick)
+    if angle == "90":
+        for x in range(gap // 2, width, gap):
+            pen.line([(x, 0), (x, height)], fill=255, width=thick)
+    return mask
+
+
+def grid_figure(data: Mapping, crop: Mapping | None = None, events: Iterable[Mapping] = (),
+                seats: Sequence[Mapping] | None = None, alt: str = "Map") -> Markup:
+    """The map picture (grid_map, shared) with this turn's moves and attacks the seat may see
+    (from its report's events) drawn over it as a small SVG in the picture's pixels. An arrow
+    with a place outside the crop is left out."""
+    width, height = int(data["width"]), int(data["height"])
+    x0, y0, x1, y1 = _box(crop, width, height)
+    scale, margin = geometry(x1 - x0, y1 - y0)
+    size = ((x1 - x0) * scale + 2 * margin, (y1 - y0) * scale + 2 * margin)
+
+    def where(place: str) -> tuple[float, float] | None:
+        x, y = _block(place)
+        if x is None or y is None or not (x0 <= x < x1 and y0 <= y < y1):
+            return None
+        return margin + (x - x0 + 0.5) * scale, margin + (y - y0 + 0.5) * scale
+
+    colours = {s["code"]: safe_colour(s.get("colour")) for s in seats or ()}
+    marks = svg_arrows(arrows_of(events), where, max(scale * 1.2, 16.0), colours, counts=crop is not None,
+                       inset=scale * 0.45)
+    overlay = (Markup(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size[0]} {size[1]}"'
+                      f' preserveAspectRatio="none">') + Markup("".join(marks)) + Markup("</svg>")) if marks else ""
+    return (Markup('<div class="grid-figure"><img src="{}" alt="{}">').format(grid_map(data, crop), alt)
+            + overlay + Markup("</div>"))
+
+
+def _block(place: str) -> tuple[int | None, int | None]:
+    """A block named "x,y" as numbers; (None, None) for any other name."""
+    parts = str(place).split(",")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        return None, None
+    return int(parts[0]), int(parts[1])
 
 
 def geometry(cols: int, rows: int) -> tuple[int, int]:

@@ -4,19 +4,32 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from markupsafe import Markup, escape
+
+from gm.core.arrows import Arrow
+from gm.render.arrows import svg_arrows
+from gm.render.marks import hatches, pattern_defs
 
 # Only plain hex colours reach an attribute: a view is data, and fill="url(...)" is a reference.
 _HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 _FALLBACK_COLOUR = "#cccccc"
 _INK = "#1d1d1b"
 _FONT = "DejaVu Sans, sans-serif"
+# A territory's code is this many radii high: at the smallest print size gm allows (MIN_LABEL_PT
+# in gm.render.turnmap) a three-letter code still fits its circle.
+CODE_SIZE = 0.66
+SECOND_SIZE = 0.52  # the line under it: the owner's code and the troops
+# Arrows run rim to rim, or where neighbours nearly touch (Empires' areas are 2.4 radii apart)
+# from this many radii off the centres: clear of the labels, and still long enough to see.
+ARROW_INSET = 0.72
+# Owners that are not seats: their areas carry no seat code.
+_NOT_SEATS = {None, "neutral", "sea"}
 
 
 def svg_map(view_map: Mapping, you: str | None = None, names: Mapping[str, str] | None = None,
-            shared: bool = False) -> Markup:
+            shared: bool = False, seats: Sequence[Mapping] | None = None) -> Markup:
     """The map of a view as an SVG element, safe to put into an autoescaped template.
 
     view_map: the view's "map" ({"width", "height", "territories": [...]}); a territory with a
@@ -25,39 +38,118 @@ def svg_map(view_map: Mapping, you: str | None = None, names: Mapping[str, str] 
     names: seat code -> label for the legend (e.g. "Britain"); codes alone without it.
     shared: the same picture for every seat of a turn: no seat's outlines and no "(you)", but
         the legend says what the strong outline means (svg_overlay draws it for one seat).
+    seats: the view's seats ({"code", "colour"} each) in seating order: which seats' colours
+        look alike, so each of those gets a hatching it keeps all game (gm.render.marks).
     """
     width, height = _number(view_map["width"]), _number(view_map["height"])
-    territories = list(view_map["territories"])
-    radius = _radius(territories, width, height)
-    layout = _legend(territories, None if shared else you, names or {}, width, height, radius, shared)
+    board = _Board(view_map, seats)
+    layout = _legend(board, None if shared else you, names or {}, width, height, shared)
     total_height = height + layout.height
     out = [
         (
             f'<svg xmlns="http://www.w3.org/2000/svg" class="map" viewBox="0 0 {_fmt(width)} {_fmt(total_height)}"'
             f' width="{_fmt(width)}" height="{_fmt(total_height)}" font-family="{_FONT}">'
         ),
+        *board.defs(),
         f'<rect x="0" y="0" width="{_fmt(width)}" height="{_fmt(total_height)}" fill="#ffffff"/>' if shared else "",
         f'<rect x="0" y="0" width="{_fmt(width)}" height="{_fmt(height)}" fill="#f4f1ea" stroke="#b9b3a5"/>',
     ]
-    out += _borders(territories, radius)
-    for territory in territories:
-        out += _territory(territory, radius, None if shared else you)
+    out += _borders(board.territories, board.radius)
+    for territory in board.territories:
+        out += _territory(board, territory, None if shared else you)
     out += layout.drawing()
     out.append("</svg>")
     return Markup("\n".join(line for line in out if line))
 
 
-def svg_overlay(view_map: Mapping, you: str, names: Mapping[str, str] | None = None) -> Markup:
+def svg_overlay(view_map: Mapping, you: str, names: Mapping[str, str] | None = None,
+                arrows: Iterable[Arrow] = (), seats: Sequence[Mapping] | None = None) -> Markup:
     """One seat's marks for the shared map of svg_map(..., shared=True), in the same coordinates:
-    the strong outline of its territories and of its legend swatch. Transparent elsewhere."""
+    the strong outline of its territories and of its legend swatch, and this turn's moves and
+    attacks it may see as arrows. Transparent elsewhere."""
     width, height = _number(view_map["width"]), _number(view_map["height"])
-    territories = list(view_map["territories"])
-    r = _radius(territories, width, height)
-    layout = _legend(territories, None, names or {}, width, height, r, True)
-    stroke = f'fill="none" stroke="{_INK}" stroke-width="{_fmt(r * 0.2)}"'
+    board = _Board(view_map, seats)
+    layout = _legend(board, None, names or {}, width, height, True)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="map-overlay" viewBox="0 0 {_fmt(width)} '
            f'{_fmt(height + layout.height)}" preserveAspectRatio="none">']
-    for t in territories:
+    out += _outlines(board, you)
+    out += svg_arrows(arrows, board.where, board.radius, board.seat_colours, inset=board.radius, tight=ARROW_INSET)
+    out += layout.ring(you)
+    out.append("</svg>")
+    return Markup("\n".join(out))
+
+
+def svg_region(view_map: Mapping, you: str, box: tuple[float, float, float, float], arrows: Iterable[Arrow] = (),
+               names: Mapping[str, str] | None = None, seats: Sequence[Mapping] | None = None) -> str:
+    """The part of the map inside box (left, top, right, bottom in map units) for one seat's
+    enlarged map of its region: the territories and borders there, its outlines, and the arrows
+    with the troops that went. SVG text, drawn into a picture per seat (gm.render.turnmap)."""
+    left, top, right, bottom = box
+    board = _Board(view_map, seats)
+    r = board.radius
+    near = [t for t in board.territories
+            if left - r <= _number(t["x"]) <= right + r and top - r <= _number(t["y"]) <= bottom + r]
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="map-region" viewBox="{_fmt(left)} {_fmt(top)} '
+           f'{_fmt(right - left)} {_fmt(bottom - top)}" font-family="{_FONT}">',
+           *board.defs(),
+           f'<rect x="{_fmt(left)}" y="{_fmt(top)}" width="{_fmt(right - left)}" height="{_fmt(bottom - top)}"'
+           f' fill="#f4f1ea"/>']
+    out += _borders(board.territories, r, box)
+    for territory in near:
+        out += _territory(board, territory, None)
+    out += _outlines(board, you)
+    out += svg_arrows(arrows, board.where, r, board.seat_colours, counts=True, inset=r, tight=ARROW_INSET)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def map_metrics(view_map: Mapping, seats: Sequence[Mapping] | None = None) -> tuple[float, float, float]:
+    """(width, height with the legend, a territory's radius) of svg_map's drawing, in map units:
+    what gm.render.turnmap needs to choose the page a map is readable on."""
+    width, height = _number(view_map["width"]), _number(view_map["height"])
+    board = _Board(view_map, seats)
+    return width, height + _legend(board, None, {}, width, height, True).height, board.radius
+
+
+class _Board:
+    """A view's map as drawn: its territories, their radius, where each is, each owner's fill
+    (a hatching where its colour looks like another's) and each seat's colour."""
+
+    def __init__(self, view_map: Mapping, seats: Sequence[Mapping] | None):
+        self.territories = list(view_map["territories"])
+        width, height = _number(view_map["width"]), _number(view_map["height"])
+        self.radius = _radius(self.territories, width, height)
+        self.points = {t["code"]: (_number(t["x"]), _number(t["y"])) for t in self.territories}
+        owned = {}
+        for t in self.territories:
+            owned.setdefault(t.get("owner"), safe_colour(t.get("colour")))
+        order = [(s["code"], safe_colour(s.get("colour"))) for s in seats or ()]
+        self.seat_codes = {code for code, _ in order} or {o for o in owned if o not in _NOT_SEATS}
+        order += sorted(((o, c) for o, c in owned.items() if o in self.seat_codes), key=lambda oc: str(oc[0]))
+        self.seat_colours = dict(reversed(order))  # a seat's own colour before its areas' colour
+        # Neutral, sea and unowned keep their plain colour; a seat like one of them is hatched.
+        hatch = hatches(order, [c for o, c in owned.items() if o not in self.seat_codes])
+        self.patterns = {f"hatch-{i}": (colour, hatch[owner])
+                         for i, (owner, colour) in enumerate(owned.items()) if hatch.get(owner)}
+        self.hatching = {owner: f"url(#hatch-{i})" for i, owner in enumerate(owned) if hatch.get(owner)}
+
+    def where(self, code: str) -> tuple[float, float] | None:
+        return self.points.get(code)
+
+    def hatch(self, owner) -> str | None:
+        """The stripes laid over `owner`'s colour (a fill="url(...)"), or None."""
+        return self.hatching.get(owner)
+
+    def defs(self) -> list[str]:
+        return pattern_defs(self.patterns, self.radius)
+
+
+def _outlines(board: _Board, you: str) -> list[str]:
+    """The strong outline of each of `you`'s territories."""
+    r = board.radius
+    stroke = f'fill="none" stroke="{_INK}" stroke-width="{_fmt(r * 0.2)}"'
+    out = []
+    for t in board.territories:
         if t.get("owner") != you:
             continue
         if t.get("shape"):
@@ -65,15 +157,18 @@ def svg_overlay(view_map: Mapping, you: str, names: Mapping[str, str] | None = N
             out.append(f'<polygon points="{points}" {stroke} stroke-linejoin="round"/>')
         else:
             out.append(f'<circle cx="{_fmt(_number(t["x"]))}" cy="{_fmt(_number(t["y"]))}" r="{_fmt(r)}" {stroke}/>')
-    out += layout.ring(you)
-    out.append("</svg>")
-    return Markup("\n".join(out))
+    return out
 
 
-def _borders(territories: list, radius: float) -> list[str]:
-    """One line per pair of neighbours, drawn once, under the territories."""
+def _borders(territories: list, radius: float, box: tuple[float, float, float, float] | None = None) -> list[str]:
+    """One line per pair of neighbours, drawn once, under the territories (inside box, if given)."""
     where = {t["code"]: (_number(t["x"]), _number(t["y"])) for t in territories}
     pairs = sorted({tuple(sorted((t["code"], n))) for t in territories for n in t["neighbours"] if n in where})
+    if box is not None:
+        left, top, right, bottom = box
+        pairs = [(a, b) for a, b in pairs
+                 if min(where[a][0], where[b][0]) <= right and max(where[a][0], where[b][0]) >= left
+                 and min(where[a][1], where[b][1]) <= bottom and max(where[a][1], where[b][1]) >= top]
     stroke = _fmt(max(radius * 0.08, 1))
     return [
         f'<line x1="{_fmt(where[a][0])}" y1="{_fmt(where[a][1])}" x2="{_fmt(where[b][0])}" y2="{_fmt(where[b][1])}"'
@@ -82,7 +177,8 @@ def _borders(territories: list, radius: float) -> list[str]:
     ]
 
 
-def _territory(t: Mapping, r: float, you: str | None) -> list[str]:
+def _territory(board: _Board, t: Mapping, you: str | None) -> list[str]:
+    r = board.radius
     x, y = _number(t["x"]), _number(t["y"])
     fill = safe_colour(t.get("colour"))
     mine = you is not None and t.get("owner") == you
@@ -91,34 +187,48 @@ def _territory(t: Mapping, r: float, you: str | None) -> list[str]:
     else:
         stroke = f'stroke="#5b574f" stroke-width="{_fmt(r * 0.06)}"'
     shape = t.get("shape")
+    hatch = board.hatch(t.get("owner"))
     if shape:
         points = " ".join(f"{_fmt(_number(px))},{_fmt(_number(py))}" for px, py in shape)
         out = [f'<polygon points="{points}" fill="{fill}" {stroke} stroke-linejoin="round"/>']
+        if hatch:
+            out.append(f'<polygon points="{points}" fill="{hatch}"/>')
     else:
         out = [f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r)}" fill="{fill}" {stroke}/>']
+        if hatch:
+            out.append(f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r)}" fill="{hatch}"/>')
     if t.get("core_of"):
         out.append(
             f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 0.87)}" fill="none" stroke="{_ink_on(fill)}"'
             f' stroke-width="{_fmt(r * 0.05)}" stroke-dasharray="{_fmt(r * 0.14)} {_fmt(r * 0.1)}"/>'
         )
     ink = _ink_on(fill)
-    troops = "?" if t.get("troops") is None else t["troops"]
     out.append(
-        f'<text x="{_fmt(x)}" y="{_fmt(y - r * 0.08)}" text-anchor="middle" font-size="{_fmt(r * 0.5)}"'
+        f'<text x="{_fmt(x)}" y="{_fmt(y - r * 0.04)}" text-anchor="middle" font-size="{_fmt(r * CODE_SIZE)}"'
         f' font-weight="bold" fill="{ink}">{escape(t["code"])}</text>'
     )
-    out.append(
-        f'<text x="{_fmt(x)}" y="{_fmt(y + r * 0.55)}" text-anchor="middle" font-size="{_fmt(r * 0.52)}"'
-        f' fill="{ink}">{escape(troops)}</text>'
-    )
+    second = _second_line(t, board.seat_codes)
+    if second:
+        out.append(
+            f'<text x="{_fmt(x)}" y="{_fmt(y + r * 0.6)}" text-anchor="middle" font-size="{_fmt(r * SECOND_SIZE)}"'
+            f' fill="{ink}">{escape(second)}</text>'
+        )
     return out
 
 
-def _legend(territories: list, you: str | None, names: Mapping, width: float, height: float, r: float,
+def _second_line(t: Mapping, seats: set) -> str:
+    """Under the code: the owner's seat code (colours alone cannot tell 32 seats apart) and the
+    troops ("?" where they are hidden)."""
+    troops = "?" if t.get("troops") is None else str(t["troops"])
+    owner = t.get("owner")
+    return f"{owner} {troops}".strip() if owner in seats else troops
+
+
+def _legend(board: _Board, you: str | None, names: Mapping, width: float, height: float,
             shared: bool = False) -> _Legend:
     """Legend rows under the map: one swatch per owner, then what the outlines mean."""
     owners: dict = {}
-    for t in territories:
+    for t in board.territories:
         owners.setdefault(t.get("owner"), safe_colour(t.get("colour")))
     entries = []
     for owner in sorted(o for o in owners if o not in (None, "neutral")):
@@ -126,16 +236,18 @@ def _legend(territories: list, you: str | None, names: Mapping, width: float, he
         if owner == you:
             label += " (you)"
         entries.append(("swatch", owners[owner], label, owner))
+        if board.hatch(owner):
+            entries[-1] = ("swatch", f"{owners[owner]} {board.hatch(owner)}", label, owner)
     if "neutral" in owners:
         entries.append(("swatch", owners["neutral"], "neutral", None))
     if None in owners:
         entries.append(("swatch", owners[None], "unowned", None))
     if you is not None or shared:
         entries.append(("yours", "#ffffff", "thick outline: yours", None))
-    if any(t.get("core_of") for t in territories):
+    if any(t.get("core_of") for t in board.territories):
         entries.append(("core", "#ffffff", "dashed ring: home territory", None))
-    entries.append(("text", "", "number: troops", None))
-    return _Legend(entries, width, height, max(width / 70, r * 0.45))
+    entries.append(("text", "", "2nd line: owner, troops", None))
+    return _Legend(entries, width, height, max(width / 70, board.radius * 0.45))
 
 
 class _Legend:
@@ -158,8 +270,12 @@ class _Legend:
         for i, (kind, colour, label, _) in enumerate(self.entries):
             left, mid = self.place(i)
             if kind == "swatch":
+                colour, _, hatch = colour.partition(" ")  # "#rrggbb", and its stripes if any
                 out.append(f'<rect x="{_fmt(left)}" y="{_fmt(mid - box / 2)}" width="{_fmt(box)}" height="{_fmt(box)}"'
                            f' fill="{colour}" stroke="#5b574f" stroke-width="{_fmt(font * 0.06)}"/>')
+                if hatch:
+                    out.append(f'<rect x="{_fmt(left)}" y="{_fmt(mid - box / 2)}" width="{_fmt(box)}"'
+                               f' height="{_fmt(box)}" fill="{hatch}"/>')
             elif kind == "yours":
                 out.append(f'<circle cx="{_fmt(left + box / 2)}" cy="{_fmt(mid)}" r="{_fmt(box / 2)}" fill="#ffffff"'
                            f' stroke="{_INK}" stroke-width="{_fmt(font * 0.25)}"/>')
@@ -181,6 +297,11 @@ class _Legend:
                         f' height="{_fmt(self.box + 2 * pad)}" fill="none" stroke="{_INK}"'
                         f' stroke-width="{_fmt(self.font * 0.25)}"/>']
         return []
+
+
+def territory_radius(view_map: Mapping) -> float:
+    """The radius every territory of the map is drawn with, in map units."""
+    return _radius(list(view_map["territories"]), _number(view_map["width"]), _number(view_map["height"]))
 
 
 def _radius(territories: list, width: float, height: float) -> float:

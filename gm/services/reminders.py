@@ -9,8 +9,8 @@ from gm.core.cycle import missing_seats
 from gm.errors import GMError
 from gm.home import Home
 from gm.services import cycle
-from gm.services.rundue_mail import MailHooks
 from gm.services.rundue import RunReport
+from gm.services.rundue_mail import MailHooks
 from gm.store import records
 from gm.store.database import transaction
 

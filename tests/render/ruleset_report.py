@@ -1,4 +1,4 @@
-"""A report context for any installed ruleset: its default scenario, robots' first turn, one seat's view."""
+"""A report context for any installed ruleset: its default scenario, robots' first turns, a seat's view."""
 from __future__ import annotations
 
 from gm.core.model import Event, SeatInfo
@@ -13,22 +13,32 @@ SEATS = {"empires": 16, "conqueror": 8, "clash": 4}
 
 def report_context(ruleset_name: str, seed: int = 3) -> dict:
     """Turn 1 played by robots; the context report.html reads, for the first seat."""
+    return report_contexts(ruleset_name, seed)[0]
+
+
+def report_contexts(ruleset_name: str, seed: int = 3, turns: int = 1) -> list[dict]:
+    """`turns` turns played by robots; the context report.html reads of the last, for every seat."""
     ruleset = get_ruleset(ruleset_name)
     scenario = ruleset.load_scenario(ruleset.scenario_text(ruleset.default_scenario()), "default")
     seats = int(SEATS.get(ruleset_name, getattr(ruleset, "demo_seats", 4)))
     codes = ruleset.seat_codes(scenario)[:seats]
     state = ruleset.new_game(scenario, [SeatInfo(c, f"Player {c}") for c in codes], TurnSeeds(seed, 0))
-    seeds = TurnSeeds(seed, 1)
-    orders = {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in codes}
-    result = ruleset.resolve(state, orders, seeds)
-    seat = codes[0]
-    view = ruleset.view(result.state, seat)
+    for turn in range(1, turns + 1):
+        seeds = TurnSeeds(seed, turn)
+        orders = {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in codes}
+        before, result = state, ruleset.resolve(state, orders, seeds)
+        state = result.state
     seated = [SeatRecord(0, 0, c, f"{c.lower()}@example.org", f"Player {c}", "", "active") for c in codes]
+    return [_context(ruleset, ruleset_name, before, result, seat, seated, turns) for seat in codes]
+
+
+def _context(ruleset, ruleset_name: str, state: dict, result, seat: str, seated: list, turn: int) -> dict:
+    view = ruleset.view(result.state, seat)
     rows = score_rows(ruleset, result.state, view, seated)
     events = [e.to_json() for e in result.events if Event.from_json(e.to_json()).visible_to(seat)]
     return {
         "game": {"name": f"{ruleset_name}-1", "title": view.get("title", ruleset.title), "ruleset": ruleset.name},
-        "turn": 1, "turn_label": ruleset.turn_label(state), "next_label": ruleset.turn_label(result.state),
+        "turn": turn, "turn_label": ruleset.turn_label(state), "next_label": ruleset.turn_label(result.state),
         "seat": seat, "player": f"Player {seat}", "deadline": "Fri 2026-11-27 18:00 UTC",
         "created": "2026-11-21T19:00:00Z", "view": view,
         "events": [{"kind": e["kind"], "data": e["data"]} for e in events], "scores": rows,

@@ -124,24 +124,30 @@ def check_golden_page(name: str, png: Path) -> None:
     assert mean < 2.0, f"{name} looks different from its golden page (mean difference {mean:.2f}; GM_UPDATE_GOLDEN=1 accepts)"
 
 
-# The page of each report that shows its map (page 1 unless the ruleset puts it later).
-MAP_PAGE = {"imperials": 2, "mcempires": 2}
+# The pages of each report that show its maps (page 1 unless the ruleset puts them later):
+# Empires' region on page 1 and its whole board on an A3 page of its own.
+MAP_PAGES = {"imperials": (2,), "mcempires": (2,), "empires": (1, 5)}
+A3 = "841.89 x 1190.55"
 
 
 @pytest.mark.parametrize("ruleset_name", sorted(installed()))
 def test_the_map_page_of_each_rulesets_report_looks_as_it_did(ruleset_name, tmp_path):
-    """The page with the map, at 60 dpi: the map picture, the seat's outlines over it where the
-    ruleset draws them, the headings around it."""
+    """The pages with the maps, at 60 dpi: the map picture, the seat's outlines and arrows over
+    it where the ruleset draws them, the headings around it."""
     context = ruleset_report.report_context(ruleset_name)
     env = make_environment(None, template_dirs(installed()[ruleset_name]))
     html = render_report_html(env, context)
     job = RenderJob(html, base_url(), context["created"], f"{ruleset_name}-1/1", tmp_path / "report.pdf",
                     shared_images(html))
     Renderer().write(job, tuple(str(d) for d in env.loader.searchpath))
-    page = str(MAP_PAGE.get(ruleset_name, 1))
-    subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", page, "-l", page, "-singlefile", str(tmp_path / "report.pdf"),
-                    str(tmp_path / "page")], check=True)
-    check_golden_page(f"{ruleset_name}_page{page}.png", tmp_path / "page.png")
+    for page in map(str, MAP_PAGES.get(ruleset_name, (1,))):
+        subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", page, "-l", page, "-singlefile",
+                        str(tmp_path / "report.pdf"), str(tmp_path / f"page{page}")], check=True)
+        check_golden_page(f"{ruleset_name}_page{page}.png", tmp_path / f"page{page}.png")
+    if ruleset_name == "empires":  # the 215-area board on an A3 page, the rest A4
+        sizes = subprocess.run(["pdfinfo", "-f", "1", "-l", "9", str(tmp_path / "report.pdf")], check=True,
+                               capture_output=True, text=True).stdout
+        assert f"Page    5 size:  {A3} pts (A3)" in sizes and sizes.count("(A3)") == 1
 
 
 @pytest.mark.parametrize("leader, holds, says", [

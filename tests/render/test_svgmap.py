@@ -86,4 +86,11 @@ def test_a_shape_is_drawn_as_its_polygon():
 
 
 def test_hidden_troops_show_as_a_question_mark():
-    assert "?" in texts(parse(svg_map(small_map(troops=None))))
+    assert "BR ?" in texts(parse(svg_map(small_map(troops=None))))
+
+
+def test_each_seats_area_names_its_owner_under_its_code():
+    """Colours alone cannot tell 32 seats apart: a seat's area says whose it is; a neutral or
+    unowned one shows its troops only."""
+    labels = texts(parse(svg_map(small_map(), seats=[{"code": "BR", "colour": "#c8553d"}])))
+    assert "AAA" in labels and "BR 3" in labels and "0" in labels and "None 0" not in labels

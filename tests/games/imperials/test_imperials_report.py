@@ -74,7 +74,7 @@ def test_the_board_picture_is_drawn_once_and_embedded_as_it_is(monkeypatch):
 
     drawn = []
     real = turnmap._draw
-    monkeypatch.setattr(turnmap, "_draw", lambda svg: drawn.append(svg) or real(svg))
+    monkeypatch.setattr(turnmap, "_draw", lambda svg, *size: drawn.append(svg) or real(svg, *size))
     monkeypatch.setattr(turnmap, "_pictures", type(turnmap._pictures)())
     pictures = {str(hex_picture(board())) for _ in range(4)}
     assert len(pictures) == 1 and drawn == [hex_svg(board())]

@@ -1,0 +1,68 @@
+"""The enlarged map of one seat's part of a hex board: the same drawing as the board, framed
+round the seat's pieces and roads, drawn per seat by CairoSVG as a small picture.
+
+A vertex number is what a player writes orders with; on the 30-tile greater island they print
+at about 5 points across A4, so the seat's own corner of the island is shown again, enlarged.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from markupsafe import Markup
+
+from gm.render.hexmap import SIZE, corner_point, hex_svg
+from gm.render.regionmap import MAX_LABEL_PT, MIN_GAIN, REGION_HEIGHT_MM, placed
+from gm.render.turnmap import TEXT_WIDTH_MM, map_picture, picture_figure
+
+CORNER_FONT = 7.0   # the vertex numbers' size in the drawing's units (hexmap._corner)
+_PAD = SIZE * 1.7   # room round the outermost piece: the next tile and its corners
+_PT_MM = 25.4 / 72
+_VIEWBOX = re.compile(r'viewBox="([-0-9. ]+)"')
+
+
+def hex_region(board: Mapping, seat: str | None, title: str = "Your part of the island, enlarged") -> Markup:
+    """A section with the seat's part of the board enlarged, or nothing: for a seat with no
+    piece, or where the whole board already shows that part nearly as large."""
+    svg = hex_svg(board)
+    found = _VIEWBOX.search(svg)
+    points = _points(board, seat)
+    if not points or found is None:
+        return Markup("")
+    frame = [float(v) for v in found[1].split()]
+    box = region_box(points, frame)
+    if box is None:
+        return Markup("")
+    left, top, width, height = box
+    cropped = _VIEWBOX.sub(f'viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}"', svg, count=1)
+    url, pixels_wide, pixels_high = map_picture(cropped, TEXT_WIDTH_MM)
+    return (Markup('<section class="map map-region"><h2>') + title + Markup("</h2>")
+            + picture_figure(url, TEXT_WIDTH_MM, pixels_wide, pixels_high, "Map of your part of the island")
+            + Markup("</section>"))
+
+
+def region_box(points: list[tuple[float, float]], frame: list[float]) -> tuple[float, float, float, float] | None:
+    """(left, top, width, height) of the part of the drawing round `points`, as wide as the
+    text at its scale; None where that scale is under MIN_GAIN times the whole board's."""
+    frame_left, frame_top, frame_width, frame_height = frame
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    left, top, right, bottom = min(xs) - _PAD, min(ys) - _PAD, max(xs) + _PAD, max(ys) + _PAD
+    scale = min(TEXT_WIDTH_MM / (right - left), REGION_HEIGHT_MM / (bottom - top), MAX_LABEL_PT * _PT_MM / CORNER_FONT)
+    if scale < TEXT_WIDTH_MM / frame_width * MIN_GAIN:
+        return None
+    width = TEXT_WIDTH_MM / scale
+    height = min(REGION_HEIGHT_MM / scale, max(bottom - top, width * 0.6))
+    x0 = placed((left + right - width) / 2, width, frame_left, frame_width)
+    y0 = placed((top + bottom - height) / 2, height, frame_top, frame_height)
+    return x0, y0, width, height
+
+
+def _points(board: Mapping, seat: str | None) -> list[tuple[float, float]]:
+    """Where the seat's pieces stand and its roads run."""
+    if seat is None:
+        return []
+    points = [corner_point(p["at"]) for p in board.get("pieces", []) if p.get("seat") == seat]
+    for line in board.get("lines", []):
+        if line.get("seat") == seat:
+            points += [corner_point(line["from"]), corner_point(line["to"])]
+    return points
