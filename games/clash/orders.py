@@ -10,7 +10,7 @@ from typing import TypeGuard
 from gm.core.maps import parse_lines, shown as _shown
 from gm.core.model import JSONObject, Order, OrderArgs, Problem
 
-from .board import NEUTRAL, holder, nation, order_text, places, troops_of, troops_words
+from .board import NEUTRAL, holder, nation, order_text, place_name, places, troops_of, troops_words
 
 PLAY_VERBS = ("PASS", "RECRUIT", "REVOLT", "MOVE")
 TROOP_COST = 2  # rule D-CE-3
@@ -117,7 +117,7 @@ class Voice:
 
 
 def voice(state: JSONObject, seat: str, you: bool) -> Voice:
-    return Voice(you, nation(state, seat), {c: p["name"] for c, p in places(state).items()})
+    return Voice(you, nation(state, seat), {c: place_name(state, c) for c in places(state)})
 
 
 def _is_count(value: object) -> bool:
@@ -271,7 +271,7 @@ def _claim_problem(state: JSONObject, known: JSONObject, code: str) -> str | Non
         return f"{code} cannot be claimed"
     taken = state["territories"][code]["core_of"]
     if taken is not None:
-        return f"{code} is already claimed by {state['seats'][taken]['nation']}"
+        return f"{code} is already claimed by {nation(state, taken)}"
     return None
 
 

@@ -139,7 +139,7 @@ class Voice:
     board: Board
 
     def place(self, code: str) -> str:
-        return code if self.you else self.board.name(code)
+        return code if self.you else self.board.label(code)
 
     def has(self) -> str:
         return "you have" if self.you else f"{self.nation} has"

@@ -21,17 +21,22 @@ def report_context(ruleset_name: str, seed: int = 3) -> dict:
     seeds = TurnSeeds(seed, 1)
     orders = {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in codes}
     result = ruleset.resolve(state, orders, seeds)
-    seat = codes[0]
-    view = ruleset.view(result.state, seat)
+    return context_of(ruleset, state, result.state, result.events, codes[0], 1)
+
+
+def context_of(ruleset, before: dict, state: dict, events, seat: str, turn: int) -> dict:
+    """The context report.html reads for `seat` after a turn played from `before` to `state`."""
+    codes = list(state["seating"])
+    view = ruleset.view(state, seat)
     seated = [SeatRecord(0, 0, c, f"{c.lower()}@example.org", f"Player {c}", "", "active") for c in codes]
-    rows = score_rows(ruleset, result.state, view, seated)
-    events = [e.to_json() for e in result.events if Event.from_json(e.to_json()).visible_to(seat)]
+    rows = score_rows(ruleset, state, view, seated)
+    shown = [e.to_json() for e in events if Event.from_json(e.to_json()).visible_to(seat)]
     return {
-        "game": {"name": f"{ruleset_name}-1", "title": view.get("title", ruleset.title), "ruleset": ruleset.name},
-        "turn": 1, "turn_label": ruleset.turn_label(state), "next_label": ruleset.turn_label(result.state),
+        "game": {"name": f"{ruleset.name}-1", "title": view.get("title", ruleset.title), "ruleset": ruleset.name},
+        "turn": turn, "turn_label": ruleset.turn_label(before), "next_label": ruleset.turn_label(state),
         "seat": seat, "player": f"Player {seat}", "deadline": "Fri 2026-11-27 18:00 UTC",
         "created": "2026-11-21T19:00:00Z", "view": view,
-        "events": [{"kind": e["kind"], "data": e["data"]} for e in events], "scores": rows,
-        "score_title": score_title(ruleset, result.state),
-        "order_form": "\n".join(ruleset.order_form(result.state, seat)), "outcome": None,
+        "events": [{"kind": e["kind"], "data": e["data"]} for e in shown], "scores": rows,
+        "score_title": score_title(ruleset, state),
+        "order_form": "\n".join(ruleset.order_form(state, seat)), "outcome": None,
     }
