@@ -94,18 +94,19 @@ def test_a_view_without_a_map_renders_without_one(tmp_path, clash_dir):
 
 
 def test_the_sample_report_renders_to_readable_pages(env, strict_fetcher, tmp_path):
-    """Three A4 pages; PNGs at 60 dpi land in $GM_REPORT_PNG_DIR (or tmp) to look at by eye."""
+    """Four A4 pages (the last lists what the seat sees); PNGs at 60 dpi land in
+    $GM_REPORT_PNG_DIR (or tmp) to look at by eye."""
     pdf = html_to_pdf(render_report_html(env, report_context()), base_url=base_url(),
                       created="2026-11-21T19:00:00Z", identifier="clash-1/5/BR", fetcher=strict_fetcher)
     out = Path(os.environ.get("GM_REPORT_PNG_DIR", tmp_path))
     (out / "report.pdf").write_bytes(pdf)
     subprocess.run(["pdftoppm", "-png", "-r", "60", str(out / "report.pdf"), str(out / "report")], check=True)
     pages = sorted(out.glob("report-*.png"))
-    assert len(pages) == 3
+    assert len(pages) == 4
     assert all(page.stat().st_size > 5_000 for page in pages)  # not blank
     text = subprocess.run(["pdftotext", "-layout", str(out / "report.pdf"), "-"], check=True, capture_output=True,
                           text=True).stdout
-    assert "page 1 of 3" in text and "page 3 of 3" in text
+    assert "page 1 of 4" in text and "page 4 of 4" in text
     assert strict_fetcher.refused == []
 
 
