@@ -18,7 +18,7 @@ import pytest
 from gm.clock import FixedClock
 from gm.core.cases import load_case_text, run_case
 from gm.core.envelope import read_envelope, wrap_envelope
-from gm.core.model import Event, Order, SeatInfo
+from gm.core.model import Event, Order, Problem, SeatInfo
 from gm.core.ruleset import Ruleset, TurnSeeds, choose_options, with_options
 from gm.core.statehash import canonical_json, state_hash
 from gm.home import Home, create_home
@@ -72,6 +72,8 @@ def play(ruleset, state: dict, codes: list[str], turns: int, seed: int = SEED, e
         for code, listed in orders.items():
             problems = ruleset.check_orders(state, code, listed)
             assert problems == [], f"turn {turn}: the robot's orders for {code} fail the check: {problems}"
+            warnings = ruleset.order_warnings(state, code, listed) if hasattr(ruleset, "order_warnings") else []
+            assert all(isinstance(w, Problem) for w in warnings), "order_warnings gives Problems"
         state = ruleset.resolve(state, orders, TurnSeeds(seed, turn)).state
     return state
 
