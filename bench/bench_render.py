@@ -21,10 +21,16 @@ from gm.render.pool import RenderJob, render_pdfs
 CREATED = "2026-11-21T19:00:00Z"
 
 
-def contexts(turns: int) -> list[dict]:
-    """Every report context of a 4-seat game over `turns` turns."""
-    # The fake 4-seat, 24-territory Clash game lives with the render tests; the bench reuses it.
+def contexts(turns: int, ruleset: str | None = None) -> list[dict]:
+    """Every report context of a 4-seat game over `turns` turns; or, for a ruleset, one report
+    of each of `turns` robot games of it (turn 1 of its default scenario, the first seat)."""
+    # The fake 4-seat, 24-territory Clash game lives with the render tests; the bench reuses it,
+    # and the render tests' report context of any installed ruleset.
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "render"))
+    if ruleset:
+        import ruleset_report
+
+        return [ruleset_report.report_context(ruleset, seed) for seed in range(1, turns + 1)]
     import sample_game
 
     return [sample_game.report_context(seat[0], turn) for turn in range(1, turns + 1) for seat in sample_game.SEATS]
@@ -64,7 +70,7 @@ def all_reports(env, every: list[dict], workers: int, out: Path) -> tuple[float,
     start = time.perf_counter()
     pages = [render_report_html(env, c) for c in every]
     jobs = [
-        RenderJob(html, base_url(), CREATED, f"clash-1/{c['turn']}/{c['seat']}",
+        RenderJob(html, base_url(), CREATED, f"{c['game']['name']}/{c['turn']}/{c['seat']}",
                   out / f"{workers}w-turn{c['turn']}-{c['seat']}.pdf", shared_images(html))
         for c, html in zip(every, pages)
     ]
@@ -77,12 +83,16 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=10, help="turns of the 4-seat game (default 10)")
     parser.add_argument("--rounds", type=int, default=4, help="rounds of the per-report comparison")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each worker count (default 3)")
+    parser.add_argument("--ruleset", help="render this ruleset's reports instead of the Clash sample game "
+                                          "(--turns of them, each from a robot game's first turn)")
     args = parser.parse_args()
 
-    env = make_environment(None, [package_templates_dir("gm_games.clash.templates")])
-    every = contexts(args.turns)
+    package = f"gm_games.{args.ruleset or 'clash'}.templates"
+    env = make_environment(None, [package_templates_dir(package)])
+    every = contexts(args.turns, args.ruleset)
+    what = f"{args.ruleset}, turn 1, first seat" if args.ruleset else f"4 seats x {args.turns} turns"
     print(f"python {platform.python_version()}, weasyprint {weasyprint.__version__}, {os.cpu_count()} CPUs, "
-          f"{len(every)} reports (4 seats x {args.turns} turns)")
+          f"{len(every)} reports ({what})")
 
     per_report(env, every[:2], 1)  # warm up imports, fonts, caches
     gm_times, bare_times = per_report(env, every[:4], args.rounds)

@@ -6,9 +6,8 @@ A territory's entry in state["territories"] is {"owner", "troops", "core_of"}; o
 """
 from __future__ import annotations
 
-from typing import cast
-
 from gm.core.model import Event, JSONObject, Order
+from gm.core.names import named
 
 NEUTRAL = "neutral"
 
@@ -19,14 +18,15 @@ def places(state: JSONObject) -> dict[str, JSONObject]:
 
 
 def place_name(state: JSONObject, code: str) -> str:
-    return cast(str, places(state).get(code, {}).get("name", code))
+    """A territory as every report sentence names it, beside the code the map shows: "Wales (WAL)"."""
+    return named(places(state).get(code, {}).get("name"), code)
 
 
 def nation(state: JSONObject, seat: str) -> str:
-    """The scenario's name for a seat (Britain), used in every report sentence."""
+    """A seat as every report sentence names it, beside its code in the map's legend: "Britain (BR)"."""
     if seat == NEUTRAL:
         return "the neutral troops"
-    return cast(str, state["seats"].get(seat, {}).get("nation", seat))
+    return named(state["seats"].get(seat, {}).get("nation"), seat)
 
 
 def holder(state: JSONObject, code: str) -> str | None:

@@ -10,7 +10,7 @@ from typing import TypeGuard
 from gm.core.maps import parse_lines, shown as _shown
 from gm.core.model import JSONObject, Order, OrderArgs, Problem
 
-from .board import NEUTRAL, holder, nation, order_text, places, troops_of, troops_words
+from .board import NEUTRAL, holder, nation, order_text, place_name, places, troops_of, troops_words
 
 PLAY_VERBS = ("PASS", "RECRUIT", "REVOLT", "MOVE")
 TROOP_COST = 2  # rule D-CE-3
@@ -117,7 +117,7 @@ class Voice:
 
 
 def voice(state: JSONObject, seat: str, you: bool) -> Voice:
-    return Voice(you, nation(state, seat), {c: p["name"] for c, p in places(state).items()})
+    return Voice(you, nation(state, seat), {c: place_name(state, c) for c in places(state)})
 
 
 def _is_count(value: object) -> bool:
@@ -271,7 +271,7 @@ def _claim_problem(state: JSONObject, known: JSONObject, code: str) -> str | Non
         return f"{code} cannot be claimed"
     taken = state["territories"][code]["core_of"]
     if taken is not None:
-        return f"{code} is already claimed by {state['seats'][taken]['nation']}"
+        return f"{code} is already claimed by {nation(state, taken)}"
     return None
 
 
@@ -308,3 +308,50 @@ def _check_play(state: JSONObject, seat: str, orders: list[Order]) -> list[Probl
         if message:
             problems.append(Problem(first.line, message))
     return sorted(problems, key=lambda p: p.line)
+
+
+# ----------------------------------------------------------------------------------------------
+# Warnings, as echeck gives them: what is probably a slip. The orders still count.
+
+def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+    """Units left unplaced at the set-up, and an attack too weak to take its target as the
+    board stands. Never raises: the orders may be the ones the check refused."""
+    if seat not in state.get("seats", {}):
+        return []
+    if state["phase"] == "place":
+        return _unplaced(state, seat, orders)
+    if state["phase"] == "play":
+        return [Problem(o.line, w) for o in orders if (w := _too_weak(state, seat, o))]
+    return []
+
+
+def _unplaced(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+    # Setting up the game, 2: "Each player gets 20 units"; what a seat leaves unplaced gm
+    # spreads over its core territories (games/clash/README.md), not where the player wants them.
+    scenario = state["scenario"]
+    units = min(scenario["start_units"], scenario["unit_limit"] - troops_of(state, seat))
+    placed = sum(o.args[1] for o in orders if well_formed(o) and o.verb == "PLACE")
+    if placed >= units:
+        return []
+    return [Problem(0, f"you place {placed} of your {units} units; the other {units - placed} are spread "
+                       "one at a time over your core territories, in code order")]
+
+
+def _too_weak(state: JSONObject, seat: str, order: Order) -> str | None:
+    # Combat Rules (rule D-CE-4): the defender loses one troop per attacker and the territory is
+    # taken only when no defender is left, so n attackers never take it from n or more.
+    if not well_formed(order) or order.verb != "MOVE" or unknown_code(state, *order.args[:2]):
+        return None
+    source, target, amount = order.args
+    defender = holder(state, target)
+    if holder(state, source) != seat or defender in (None, seat):
+        return None
+    present = state["territories"][source]["troops"]
+    attacking = present if amount == "ALL" else min(amount, present)
+    defending = state["territories"][target]["troops"]
+    if attacking > defending:
+        return None
+    outcome = ("both sides are wiped out and it is left empty" if attacking == defending
+               else f"{defending - attacking} of its defenders survive and hold it")
+    return (f"{troops_words(attacking)} against {defending} in {target}: {outcome} (Combat Rules), "
+            "unless someone weakens it before your action")

@@ -4,9 +4,20 @@ from __future__ import annotations
 from typing import cast
 
 from gm.core.forms import wrapped_comment
+from gm.core.known import NOBODY, Column, Sighting, listing
 from gm.core.model import JSONObject
 
-from .board import NEUTRAL, controlled, core_of, free_to_claim, holder, order_of_play, places, troops_of
+from .board import (
+    NEUTRAL,
+    controlled,
+    core_of,
+    free_to_claim,
+    holder,
+    nation,
+    order_of_play,
+    places,
+    troops_of,
+)
 from .orders import TROOP_COST
 from .rules import outcome
 
@@ -39,6 +50,7 @@ def view(state: JSONObject, seat: str) -> JSONObject:
         "seats": [_seat_line(state, code) for code in state["seating"]],
         "you": _you(state, seat) if seat in state["seats"] else None,
         "order_of_play": order_of_play(state),
+        "known": known(state, seat),
         "outcome": result.to_json() if result else None,
     }
 
@@ -81,6 +93,30 @@ def _you(state: JSONObject, code: str) -> JSONObject:
     return {"code": code, "name": seat["name"], "nation": seat["nation"], "colour": seat["colour"],
             "money": seat["money"], "vp": seat["vp"], "core": core_of(state, code),
             "territories": held}
+
+
+KNOWN_COLUMNS = (Column("Troops", numeric=True), Column("Home of"),
+                 Column("Next to yours"))
+
+
+def known(state: JSONObject, seat: str) -> JSONObject:
+    """Every territory the seat does not hold, by holder: the board is open (every troop on it
+    is in plain sight), so troops, whose home it is and which of the seat's territories border it."""
+    known_places = places(state)
+    mine = set(controlled(state, seat))
+    sightings = []
+    for place in state["scenario"]["territories"]:
+        code = place["code"]
+        if code in mine:
+            continue
+        territory = state["territories"][code]
+        home = territory["core_of"]
+        near = " ".join(n for n in known_places[code]["neighbours"] if n in mine)
+        sightings.append(Sighting(code, place["name"], holder(state, code) or NOBODY,
+                                  (territory["troops"], nation(state, home) if home else "", near)))
+    return listing("Every territory you see", "Territory", ("territory", "territories"), KNOWN_COLUMNS,
+                   sightings, state["seating"],
+                   {NEUTRAL: "Neutral troops", NOBODY: "Empty"})
 
 
 # ----------------------------------------------------------------------------------------------

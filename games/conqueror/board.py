@@ -5,6 +5,7 @@ from collections import deque
 from typing import cast
 
 from gm.core.model import JSONObject
+from gm.core.names import named
 
 NEUTRAL = "neutral"
 
@@ -26,6 +27,10 @@ class Board:
 
     def name(self, code: str) -> str:
         return cast(str, self.names.get(code, code))
+
+    def label(self, code: str) -> str:
+        """A province as a report sentence names it, beside the code the map shows: "Wessex (WES)"."""
+        return named(self.names.get(code), code)
 
     def adjacent(self, a: str, b: str) -> bool:
         return b in self.neighbours.get(a, ())
@@ -53,10 +58,11 @@ class Board:
 
 
 def nation(state: JSONObject, party: str) -> str:
-    """The scenario's name for a nation (Wessex), or "the local leaders" for neutral."""
+    """A nation as a report sentence names it, beside its code in the map's legend ("Wessex (WX)"),
+    or "the local leaders" for neutral."""
     if party == NEUTRAL:
         return "the local leaders"
-    return cast(str, state["seats"].get(party, {}).get("nation", party))
+    return named(state["seats"].get(party, {}).get("nation"), party)
 
 
 def map_order(state: JSONObject) -> list[str]:

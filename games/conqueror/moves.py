@@ -114,18 +114,18 @@ def relocate_capital(turn: Turn, seat: str) -> None:
         return
     best = max(left, key=lambda c: (turn.provinces[c]["population"], turn.provinces[c]["armies"]))
     me["capital"] = best
-    turn.add("capital", f"{who} has lost its capital {turn.board.name(lost)} and moves its court "
-             f"to {turn.board.name(best)}.", seat=seat, lost=lost, capital=best)
+    turn.add("capital", f"{who} has lost its capital {turn.board.label(lost)} and moves its court "
+             f"to {turn.board.label(best)}.", seat=seat, lost=lost, capital=best)
 
 
 def _battle_event(turn: Turn, seat: str, defender: str, source: str, target: str, battle: Battle,
                   short: str) -> Event:
     state, board = turn.state, turn.board
-    who, dst = nation(state, seat), board.name(target)
+    who, dst = nation(state, seat), board.label(target)
     them = "the local leaders" if defender == NEUTRAL else nation(state, defender)
     inside = (f" ({battle.field} in the field, {battle.garrison} in the {FORT_WORDS[battle.fort]})"
               if battle.garrison else "")
-    head = (f"{who} attacks {dst} ({them}) from {board.name(source)} with "
+    head = (f"{who} attacks {dst}, held by {them}, from {board.label(source)} with "
             f"{armies_words(battle.attacking)}{short} against {battle.defending}{inside}: ")
     if not battle.duels:
         result = f"nobody defends it, and {who} takes {dst}"

@@ -103,11 +103,11 @@ def _diplomats(turn: Turn, code: str, units: int) -> str:
     influence = turn.provinces[target]["influence"]
     won = gain(influence, owner, CONTROL_GAIN["DIPLOMAT"] * units, turn.parties())
     words = f"{units} diplomat{'s' if units > 1 else ''}"
-    turn.add("diplomat", f"{nation(turn.state, owner)} sends {words} from {turn.board.name(code)} "
-             f"to {turn.board.name(target)}: its influence there rises by {won} to "
+    turn.add("diplomat", f"{nation(turn.state, owner)} sends {words} from {turn.board.label(code)} "
+             f"to {turn.board.label(target)}: its influence there rises by {won} to "
              f"{influence[owner]}%.", (owner,), seat=owner, province=target, diplomats=units,
              points=won, influence=dict(influence))
-    where = "" if target == code else f" sent to {turn.board.name(target)}"
+    where = "" if target == code else f" sent to {turn.board.label(target)}"
     return f"{words}{where} (+{won} influence)"
 
 
@@ -122,7 +122,7 @@ def produce(turn: Turn) -> None:
         if owner == NEUTRAL:
             _neutral_levy(province, labour)
         elif labour > 0:
-            notes[owner].append(f"{turn.board.name(code)} {_work(turn, code, labour)}")
+            notes[owner].append(f"{turn.board.label(code)} {_work(turn, code, labour)}")
     for seat, lines in notes.items():
         if lines:
             turn.add("production", f"Production of {nation(turn.state, seat)}: "

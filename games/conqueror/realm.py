@@ -64,7 +64,7 @@ def spread_culture(turn: Turn) -> None:
 
 def _influence_event(turn: Turn, owner: str, gains: dict[str, int]) -> None:
     # Shown to the nation whose culture spreads and to the rulers of the provinces it reaches.
-    where = ", ".join(f"+{n} in {turn.board.name(b)}" for b, n in gains.items())
+    where = ", ".join(f"+{n} in {turn.board.label(b)}" for b, n in gains.items())
     rulers = {turn.provinces[b]["owner"] for b in gains} - {NEUTRAL, owner}
     seats = (owner, *sorted(rulers))
     turn.add("influence", f"The culture of {nation(turn.state, owner)} spreads its influence: "
@@ -105,7 +105,7 @@ def winter(turn: Turn) -> None:
         who = nation(turn.state, seat)
         text = f"Winter: {who}'s troops cost {owed} gold; {who} pays {paid}"
         if deserted:
-            gone = ", ".join(f"{armies_words(n)} in {turn.board.name(c)}"
+            gone = ", ".join(f"{armies_words(n)} in {turn.board.label(c)}"
                              for c, n in deserted.items())
             text += f", and unpaid troops desert: {gone}"
             turn.add("desertion", f"Unpaid troops of {who} desert: {gone}.", seat=seat,
@@ -126,7 +126,7 @@ def rebellion(turn: Turn) -> None:
         was = province["armies"]
         province.update(owner=NEUTRAL, armies=province["population"], item="SOLDIERS", target=None,
                         progress=0)
-        turn.add("rebellion", f"{turn.board.name(code)} rebels against {nation(turn.state, owner)} "
+        turn.add("rebellion", f"{turn.board.label(code)} rebels against {nation(turn.state, owner)} "
                  f"(control {control_of(province, owner)}%, {armies_words(was)} against a "
                  f"population of {province['population']}) and turns neutral with "
                  f"{armies_words(province['armies'])}.", seat=owner, province=code,

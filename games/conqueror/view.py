@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import cast
 
 from gm.core.forms import wrapped_comment
+from gm.core.known import Column, Sighting, listing
 from gm.core.model import JSONObject
 
 from .board import NEUTRAL, Board, control, owned
@@ -59,6 +60,7 @@ def view(state: JSONObject, seat: str) -> JSONObject:
         "seats": [_seat_line(state, code) for code in state["seating"]],
         "you": _you(state, seat, board) if seat in state["seats"] else None,
         "influence": _influence(state, seat, board) if seat in state["seats"] else [],
+        "known": known(state, seat, board),
         "outcome": result.to_json() if result else None,
     }
 
@@ -147,6 +149,35 @@ def _influence(state: JSONObject, seat: str, board: Board) -> list[JSONObject]:
                                     else band(control(province), CONTROL_WORDS)),
                      "yours": yours, "yours_word": band(yours, INFLUENCE_WORDS)})
     return rows
+
+
+KNOWN_COLUMNS = (Column("Armies", numeric=True), Column("Productive"), Column("To its ruler"),
+                 Column("To you"), Column("Next to yours"))
+
+
+def known(state: JSONObject, seat: str, board: Board) -> JSONObject:
+    """Every province the seat does not hold, by holder. The armies are open; of the rest the
+    seat sees what the rule text says anyone sees of a foreign province: how productive it is
+    ("Barely" to "Extremely Productive") and its attitude to its owner and to the seat
+    (Influence: "you will see both the province's attitude to both its owner and to you").
+    Never its production, its treasury or the exact influence of others."""
+    mine = set(owned(state, seat))
+    capitals = {s["capital"] for s in state["seats"].values() if s["alive"]}
+    sightings = []
+    for code in board.order:
+        province = state["provinces"][code]
+        if code in mine:
+            continue
+        owner = province["owner"]
+        ruler = "" if owner == NEUTRAL else band(control(province), CONTROL_WORDS)
+        yours = band(province["influence"].get(seat, 0), INFLUENCE_WORDS) if seat in state["seats"] else ""
+        near = " ".join(n for n in board.neighbours[code] if n in mine)
+        cells = (province["armies"], productivity_word(productivity(province, conquered=False)), ruler, yours, near)
+        sightings.append(Sighting(code, board.name(code), owner, cells, "capital" if code in capitals else ""))
+    return listing("Every province you see", "Province", ("province", "provinces"), KNOWN_COLUMNS, sightings,
+                   state["seating"], {NEUTRAL: "Local leaders (neutral)"},
+                   "Armies are in plain sight; of a foreign province you also see how productive it is and "
+                   "its people's attitude to its ruler and to you.")
 
 
 # ----------------------------------------------------------------------------------------------

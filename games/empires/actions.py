@@ -67,7 +67,7 @@ def _own(turn: Turn, seat: str, code: str) -> str | None:
     owner = turn.state["areas"][code]["owner"]
     if owner == seat:
         return None
-    return f"{turn.board.name(code)} is not {nations(turn.state, seat)} (it is held by " \
+    return f"{turn.board.label(code)} is not {nations(turn.state, seat)} (it is held by " \
            f"{nation(turn.state, owner)})"
 
 
@@ -89,11 +89,11 @@ def _levy(turn: Turn, seat: str, order: Order, where: str, where_to: None, amoun
     area = turn.state["areas"][where]
     count, why = resolve_amount(amount, area["population"] // 2)  # half, rounded down
     if why or count < 1:
-        return why or f"{turn.board.name(where)} has too few people to levy"
+        return why or f"{turn.board.label(where)} has too few people to levy"
     area["population"] -= count
     area["armies"] += count
     turn.event("levy", f"Action {order.args[0]}: {nation(turn.state, seat)} levies "
-               f"{plural(count, 'army')} from the people of {turn.board.name(where)}.", (seat,),
+               f"{plural(count, 'army')} from the people of {turn.board.label(where)}.", (seat,),
                seat=seat, area=where, armies=count)
     return None
 
@@ -136,14 +136,14 @@ def _reserve(turn: Turn, seat: str, order: Order, where: str, where_to: None, am
     country["reserve"] -= count
     turn.state["areas"][where]["armies"] += count
     turn.event("reserve", f"Action {order.args[0]}: {nation(turn.state, seat)} places "
-               f"{plural(count, 'reserve army')} in {turn.board.name(where)} for {count} BPs.",
+               f"{plural(count, 'reserve army')} in {turn.board.label(where)} for {count} BPs.",
                (seat,), seat=seat, area=where, armies=count, cost=count * RESERVE_COST)
     return None
 
 
 def _grow(turn: Turn, seat: str, order: Order, where: str, where_to: None, amount: None) -> str | None:
     if where in turn.grown:
-        return f"{turn.board.name(where)} has grown once this turn already"
+        return f"{turn.board.label(where)} has grown once this turn already"
     area = turn.state["areas"][where]
     cost = area["population"] + turn.board.terrain(where).grow
     problem = _afford(turn, seat, cost)
@@ -152,7 +152,7 @@ def _grow(turn: Turn, seat: str, order: Order, where: str, where_to: None, amoun
     turn.spend(seat, cost)
     area["population"] += 1
     turn.grown.add(where)
-    turn.event("grow", f"Action {order.args[0]}: {turn.board.name(where)} grows to population "
+    turn.event("grow", f"Action {order.args[0]}: {turn.board.label(where)} grows to population "
                f"{area['population']} for {cost} BPs.", (seat,), seat=seat, area=where,
                population=area["population"], cost=cost)
     return None
@@ -161,14 +161,14 @@ def _grow(turn: Turn, seat: str, order: Order, where: str, where_to: None, amoun
 def _fortify(turn: Turn, seat: str, order: Order, where: str, where_to: None, amount: None) -> str | None:
     area = turn.state["areas"][where]
     if area["fort"] >= MAX_FORT:
-        return f"the fort of {turn.board.name(where)} is at the highest level, {MAX_FORT}"
+        return f"the fort of {turn.board.label(where)} is at the highest level, {MAX_FORT}"
     cost = 2 * (area["fort"] + 1)  # rule D-EMP-4: 2 BPs times the new level
     problem = _afford(turn, seat, cost)
     if problem:
         return problem
     turn.spend(seat, cost)
     area["fort"] += 1
-    turn.event("fortify", f"Action {order.args[0]}: {turn.board.name(where)} is fortified to level "
+    turn.event("fortify", f"Action {order.args[0]}: {turn.board.label(where)} is fortified to level "
                f"{area['fort']} for {cost} BPs.", (seat,), seat=seat, area=where, fort=area["fort"],
                cost=cost)
     return None
@@ -178,14 +178,14 @@ def _raze(turn: Turn, seat: str, order: Order, where: str, where_to: None, amoun
     area = turn.state["areas"][where]
     levels, why = resolve_amount(amount, area["fort"])
     if why or levels < 1:
-        return why or f"{turn.board.name(where)} has no fort to raze"
+        return why or f"{turn.board.label(where)} has no fort to raze"
     problem = _afford(turn, seat, levels)
     if problem:
         return problem
     turn.spend(seat, levels)
     area["fort"] -= levels
     turn.event("raze", f"Action {order.args[0]}: {nation(turn.state, seat)} razes "
-               f"{plural(levels, 'fort level')} in {turn.board.name(where)} for {levels} BPs.",
+               f"{plural(levels, 'fort level')} in {turn.board.label(where)} for {levels} BPs.",
                (seat,), seat=seat, area=where, levels=levels, cost=levels)
     return None
 
@@ -216,15 +216,15 @@ def _gift(turn: Turn, seat: str, order: Order, where: None, where_to: str, amoun
 
 def _move(turn: Turn, seat: str, order: Order, where: str, where_to: str, amount: Amount) -> str | None:
     if where_to not in turn.board.reach[where]:
-        return f"{turn.board.name(where)} and {turn.board.name(where_to)} are not next to each other"
+        return f"{turn.board.label(where)} and {turn.board.label(where_to)} are not next to each other"
     if order.verb == "MOVE" and turn.state["areas"][where_to]["owner"] != seat:
         return _own(turn, seat, where_to)
     if order.verb == "ATTACK" and turn.state["areas"][where_to]["owner"] == seat:
-        return f"{turn.board.name(where_to)} is {nations(turn.state, seat)} own area"
+        return f"{turn.board.label(where_to)} is {nations(turn.state, seat)} own area"
     source = turn.state["areas"][where]
     count, why = resolve_amount(amount, source["armies"])
     if why or count < 1:
-        return why or f"{turn.board.name(where)} has no armies to send"
+        return why or f"{turn.board.label(where)} has no armies to send"
     problem = _afford(turn, seat, MOVE_COST)
     if problem:
         return problem
@@ -233,8 +233,8 @@ def _move(turn: Turn, seat: str, order: Order, where: str, where_to: str, amount
     if order.verb == "MOVE":
         turn.state["areas"][where_to]["armies"] += count
         turn.event("move", f"Action {order.args[0]}: {nation(turn.state, seat)} moves "
-                   f"{plural(count, 'army')} from {turn.board.name(where)} to "
-                   f"{turn.board.name(where_to)}.", (seat,), seat=seat, **{"from": where},
+                   f"{plural(count, 'army')} from {turn.board.label(where)} to "
+                   f"{turn.board.label(where_to)}.", (seat,), seat=seat, **{"from": where},
                    to=where_to, armies=count)
     else:
         fight(turn, seat, order.args[0], where, where_to, count)
@@ -293,20 +293,20 @@ def fight(turn: Turn, seat: str, action: int, source: str, target: str, attackin
     else:
         turn.state["areas"][source]["armies"] += battle.survivors
     changes = vp.battle_changes(seat, None if defender == NEUTRAL else defender, battle.captured,
-                                battle.population, battle.collateral, turn.board.name(target))
+                                battle.population, battle.collateral, turn.board.label(target))
     turn.vp += changes
     _battle_event(turn, seat, defender, action, source, target, sent, battle, before, changes)
 
 
 def _battle_event(turn: Turn, seat: str, defender: str, action: int, source: str, target: str,
                   sent: int, battle: Battle, before: JSONObject, changes: list[vp.VPChange]) -> None:
-    who, place = nation(turn.state, seat), turn.board.name(target)
+    who, place = nation(turn.state, seat), turn.board.label(target)
     text = (f"Battle {turn.battles} (action {action}): {who} attacks {place} from "
-            f"{turn.board.name(source)} with {plural(sent, 'army')}")
+            f"{turn.board.label(source)} with {plural(sent, 'army')}")
     if before.get("ambush") is not None:
         text += f"; an ambush costs {before['ambush']} of them"
     if before.get("retreat"):
-        text += f"; the defenders retreat to {turn.board.name(before['retreat_to'])}"
+        text += f"; the defenders retreat to {turn.board.label(before['retreat_to'])}"
     text += (f". Attack {battle.attacking} against defence {battle.defence}: {who} loses "
              f"{battle.attacker_losses}, {nation(turn.state, defender)} lose"
              f"{'' if defender == NEUTRAL else 's'} {battle.defender_losses}")

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 from gm.core.model import JSONObject
+from gm.core.names import named, possessive
 
 from .terrain import TERRAINS, Terrain
 
@@ -34,6 +34,10 @@ class Board:
     def name(self, code: str) -> str:
         return self.places[code]["name"] if code in self.places else code
 
+    def label(self, code: str) -> str:
+        """An area as a report sentence names it, beside the code the map shows: "Paris (PAR)"."""
+        return named(self.places[code]["name"] if code in self.places else None, code)
+
     def terrain(self, code: str) -> Terrain:
         return TERRAINS[self.places[code]["terrain"]]
 
@@ -42,16 +46,16 @@ class Board:
 
 
 def nation(state: JSONObject, seat: str | None) -> str:
-    """The country's name for report sentences ("France"); neutrals and nobody have words too."""
+    """The country for report sentences, beside its code in the map's legend ("France (FR)");
+    neutrals and nobody have words too."""
     if seat == NEUTRAL or seat is None:
         return "the neutrals"
-    return cast(str, state["countries"].get(seat, {}).get("nation", seat))
+    return named(state["countries"].get(seat, {}).get("nation"), seat)
 
 
 def nations(state: JSONObject, seat: str | None) -> str:
-    """The possessive: "France's", "Papal States'"."""
-    name = nation(state, seat)
-    return name + ("'" if name.endswith("s") else "'s")
+    """The possessive: "France (FR)'s", "the neutrals'"."""
+    return possessive(nation(state, seat))
 
 
 def owned(state: JSONObject, seat: str) -> list[str]:

@@ -38,7 +38,7 @@ def finances(turn: Turn, seat: str) -> None:
     text = (f"{nation(state, seat)}: income {books['income']} BPs, supply {books['supply']} BPs, "
             f"{leftover} BPs left over; {max(0, balance)} BPs for next turn.")
     if dispersed:
-        where = ", ".join(f"{n} in {turn.board.name(c)}" for c, n in dispersed.items())
+        where = ", ".join(f"{n} in {turn.board.label(c)}" for c, n in dispersed.items())
         text += f" {plural(-balance, 'army')} could not be supplied and disperse: {where}."
     turn.event("finances", text, (seat,), seat=seat, **{k: books[k] for k in
                ("leftover", "income", "supply", "next")}, dispersed=dispersed)

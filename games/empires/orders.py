@@ -8,6 +8,7 @@ from typing import TypeGuard
 from gm.core.maps import shown as _shown
 from gm.core.model import JSONObject, Order, OrderArgs, Problem
 
+from .battle import Battle
 from .board import Board, nation
 
 MAX_ACTIONS = 16
@@ -206,14 +207,58 @@ def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Prob
 
 
 def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
-    """Actions left unused: a turn has 16, and one not used is lost (only ARMY ALL is automatic)."""
+    """What is probably a slip, beside the problems: actions left unused, a number of armies
+    the area will not have, an attack that cannot take its target. The orders still count;
+    never raises, whatever the orders."""
     if state["phase"] == "over" or seat in state["victory"]["eliminated"] or seat not in state["countries"]:
         return []
+    listed = sorted((o for o in orders if well_formed(o)), key=lambda o: o.args[0])
+    found = [Problem(o.line, w) for o in listed if o.verb in ("MOVE", "ATTACK")
+             and (w := _armies_warning(state, seat, o, listed))]
     used = len({o.args[0] for o in orders if o.args and isinstance(o.args[0], int)})
-    if used >= MAX_ACTIONS:
-        return []
-    return [Problem(0, f"you use {used} of your {MAX_ACTIONS} actions; the other {MAX_ACTIONS - used} "
-                       "are lost this turn (only the automatic ARMY ALL follows them)")]
+    if used < MAX_ACTIONS:
+        found.append(Problem(0, f"you use {used} of your {MAX_ACTIONS} actions; the other {MAX_ACTIONS - used} "
+                                "are lost this turn (only the automatic ARMY ALL follows them)"))
+    return sorted(found, key=lambda p: p.line)
+
+
+def _armies_warning(state: JSONObject, seat: str, order: Order, orders: list[Order]) -> str | None:
+    """A MOVE or ATTACK that asks for more armies than its area will hold, or an ATTACK too weak
+    to capture, as the map stands and unless an earlier action of the seat brings armies in."""
+    number, source, target, amount = order.args
+    areas = state["areas"]
+    if source not in areas or target not in areas or areas[source]["owner"] != seat:
+        return None
+    if any(o.args[0] < number and _brings_armies(o, source) for o in orders):
+        return None  # what reaches the source first is not known now
+    present = areas[source]["armies"]
+    if isinstance(amount, int) and amount > present:
+        # DECISIONS.md, the order line: "An explicit number larger than what is there makes the
+        # order fail."
+        return (f"{source} has {present} {'army' if present == 1 else 'armies'} and no earlier action of "
+                f"yours brings more: asking for {amount} makes the order fail")
+    if order.verb != "ATTACK" or areas[target]["owner"] == seat:
+        return None
+    return _too_weak(state, target, resolve_amount(amount, present)[0])
+
+
+def _brings_armies(order: Order, code: str) -> bool:
+    return (order.verb in ("RESERVE", "LEVY") and order.args[1] == code) or (
+        order.verb in ("MOVE", "ATTACK") and order.args[2] == code)
+
+
+def _too_weak(state: JSONObject, target: str, attacking: int) -> str | None:
+    # Rule D-EMP-5: the area is captured only when no defending army is left; a failed attack
+    # costs the attacker the collateral plus 1 VP (11.5).
+    area = state["areas"][target]
+    terrain = Board.of(state).terrain(target)
+    battle = Battle(attacking, area["armies"], area["population"], area["fort"], terrain.defence)
+    if attacking == 0 or battle.captured:
+        return None
+    return (f"{attacking} {'army' if attacking == 1 else 'armies'} against a defence of {battle.defence} in "
+            f"{target} ({area['armies']} armies, population {area['population']}, fort {area['fort']}, "
+            f"+{terrain.defence} for its terrain) cannot take it as the map stands; a failed attack costs "
+            "you at least 1 VP")
 
 
 def _twice(order: Order, seen: dict[tuple[str, str], int]) -> str | None:

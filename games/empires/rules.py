@@ -120,12 +120,12 @@ def set_defences(turn: Turn, seat: str, plan: dict[int, Order]) -> None:
         _, where, where_to, _ = order.args
         area = turn.state["areas"].get(where)
         if area is None or area["owner"] != seat:
-            turn.fail(seat, order, f"{turn.board.name(where)} is not {nations(turn.state, seat)}")
+            turn.fail(seat, order, f"{turn.board.label(where)} is not {nations(turn.state, seat)}")
         elif where in turn.modes:
-            turn.fail(seat, order, f"{turn.board.name(where)} already has a defence order")
+            turn.fail(seat, order, f"{turn.board.label(where)} already has a defence order")
         elif where_to is not None and where_to not in turn.board.reach[where]:
-            turn.fail(seat, order, f"{turn.board.name(where_to)} is not next to "
-                      f"{turn.board.name(where)}")
+            turn.fail(seat, order, f"{turn.board.label(where_to)} is not next to "
+                      f"{turn.board.label(where)}")
         else:
             turn.modes[where] = {"mode": order.verb.lower(), "to": where_to, "owner": seat,
                                  "spent": False}

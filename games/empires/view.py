@@ -9,6 +9,7 @@ from typing import cast
 
 from gm.core import census, victory
 from gm.core.forms import wrapped_comment
+from gm.core.known import Column, Sighting, listing
 from gm.core.model import JSONObject
 from gm.core.vp import VPChange
 
@@ -40,6 +41,7 @@ def view(state: JSONObject, seat: str) -> JSONObject:
         "target": record["target"],
         "you": _you(state, seat) if seat in state["countries"] else None,
         "order_of_play": [s for s in state["order_of_play"] if s in survivors],
+        "known": known(state, seat),
         "outcome": result.to_json() if result else None,
     }
 
@@ -114,6 +116,30 @@ def _neighbours(state: JSONObject, board: Board, seat: str, mine: list[str]) -> 
                     "population": area["population"], "armies": area["armies"],
                     "fort": area["fort"], "next_to": near[code]})
     return out
+
+
+KNOWN_COLUMNS = (Column("Terrain"), Column("Population", numeric=True),
+                 Column("Armies", numeric=True), Column("Fort", numeric=True), Column("Next to yours"))
+
+
+def known(state: JSONObject, seat: str) -> JSONObject:
+    """Every land area the seat does not own, by holder: the map is open (areas, their owners,
+    armies, population and forts), so the listing gives what the neighbours table gives, for
+    the whole map. Never another country's BPs, VP or orders (11.3)."""
+    board = Board.of(state)
+    capitals = {c["capital"] for c in state["countries"].values()}
+    mine = set(owned(state, seat))
+    sightings = []
+    for code in board.land:
+        area = state["areas"][code]
+        if code in mine:
+            continue
+        near = " ".join(sorted(board.reach[code] & mine))
+        cells = (board.places[code]["terrain"], area["population"], area["armies"], area["fort"], near)
+        sightings.append(Sighting(code, board.name(code), area["owner"], cells,
+                                  "capital" if code in capitals else ""))
+    return listing("Every area you see", "Area", ("area", "areas"), KNOWN_COLUMNS, sightings,
+                   state["seating"], {NEUTRAL: "Neutral areas"})
 
 
 # ----------------------------------------------------------------------------------------------

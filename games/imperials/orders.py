@@ -17,9 +17,10 @@ from .grammar import ACTIONS, SETUP, STANDING, WONDERS_ONLY, parse_orders, well_
 from .places import road_problem, town_problem, village_problem
 from .trade import offer_problem
 from .turn import board_geometry, voice
+from .warnings import order_warnings
 from .warriors import warrior_place_problem
 
-__all__ = ["parse_orders", "check_orders", "order_problem", "Plan"]
+__all__ = ["parse_orders", "check_orders", "order_problem", "order_warnings", "Plan"]
 
 
 def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import cast
 
 from gm.core.model import JSONObject
+from gm.core.names import possessive
 
 from .board import Geometry, edge_name
 from .goods import LIMITS, YIELDS
-from .turn import Voice
+from .turn import Voice, seat_name
 
 # How many of the 36 throws of two dice give each number: the dots on a number token.
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -113,9 +114,9 @@ def _passing(state: JSONObject, geo: Geometry, seat: str, ends: tuple[int, int])
 
 
 def _whose(state: JSONObject, owner: str, v: Voice | None = None) -> str:
-    if v is not None and v.you and state["seats"].get(owner, {}).get("colour_name") == v.name:
+    if v is not None and v.you and seat_name(state, owner) == v.name:
         return "your"
-    return f"{state['seats'][owner]['colour_name']}'s" if owner in state["seats"] else "a"
+    return possessive(seat_name(state, owner)) if owner in state["seats"] else "a"
 
 
 def village_problem(state: JSONObject, geo: Geometry, seat: str, vertex: int, v: Voice, setup: bool = False) -> str | None:

@@ -7,6 +7,7 @@ from random import Random
 from typing import cast
 
 from gm.core.model import Event, JSONObject, Order
+from gm.core.names import named
 from gm.core.ruleset import TurnSeeds
 
 from .board import Geometry, geometry
@@ -18,8 +19,8 @@ def board_geometry(state: JSONObject) -> Geometry:
 
 
 def seat_name(state: JSONObject, seat: str) -> str:
-    """How reports name a seat: its colour name (Red)."""
-    return cast(str, state["seats"].get(seat, {}).get("colour_name", seat))
+    """How reports name a seat: its colour name beside its code in the map's legend ("Red (RE)")."""
+    return named(state["seats"].get(seat, {}).get("colour_name"), seat)
 
 
 @dataclass(frozen=True)

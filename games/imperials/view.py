@@ -3,6 +3,7 @@ facts of every seat (cards counted, not shown), the seat's own hand, cards and s
 this round's dice, offers and trades, and the labels of turns. The order form is in form.py."""
 from __future__ import annotations
 
+from gm.core.known import Column, Sighting, listing
 from gm.core.model import JSONObject
 
 from .awards import points_table, route_length
@@ -58,6 +59,7 @@ def view(state: JSONObject, seat: str) -> JSONObject:
         "bank": cards_text({g: state["bank"][g] for g in (GOODS if state["mode"] == "wonders" else RESOURCES)}),
         "decks": {name: len(cards) for name, cards in state["decks"].items()},
         "robber": state["robber"],
+        "known": known(state, geo, seat),
         "outcome": result.to_json() if result else None,
     }
 
@@ -161,6 +163,43 @@ def _you(state: JSONObject, geo: Geometry, seat: str) -> JSONObject:
         "standing": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in me["standing"].items()},
         "strategic": [STRATEGIC[c] for c, n in me["improvements"].items() if n >= 3],
     }
+
+
+KNOWN_COLUMNS = (Column("Piece"), Column("Port"), Column("Tiles around it"))
+WARRIOR_LEVELS = {1: "regular", 2: "strong", 3: "mighty"}
+
+
+def known(state: JSONObject, geo: Geometry, seat: str) -> JSONObject:
+    """Every village, town and warrior of the other seats, by seat, with the tiles around it
+    and its port: all on the open board. A tile under fog shows nothing until a road reaches it
+    ("Fog - revealed when someone builds an adjacent road"), so it stays "fog" here too."""
+    ports = {v: ("3:1" if p["kind"] == "3:1" else f"2:1 {p['kind']}")
+             for p in state["board"]["ports"] for v in geo.edge_ends[p["edge"]]}
+    pieces = [(int(v), _building_words(b), b["owner"]) for v, b in state["buildings"].items()]
+    pieces += [(int(v), f"{WARRIOR_LEVELS.get(w['level'], '')} warrior{'' if w['active'] else ', not active'}",
+                w["owner"]) for v, w in state["warriors"].items()]
+    sightings = [Sighting(str(vertex), "", owner, (piece, ports.get(vertex, ""), _tiles_around(state, geo, vertex)))
+                 for vertex, piece, owner in sorted(pieces) if owner != seat]
+    return listing("Every piece of the others you see", "Vertex", ("piece", "pieces"), KNOWN_COLUMNS, sightings,
+                   state["seating"], {}, "Each tile is written as its letter, what it yields and its number; "
+                   "R marks the robber's tile.")
+
+
+def _building_words(building: JSONObject) -> str:
+    """"town (fence, science wonder)": the piece and what stands with it."""
+    extras = ["fence"] if building.get("fence") else []
+    extras += [f"{building['wonder']} wonder"] if building.get("wonder") else []
+    return f"{building['kind']}" + (f" ({', '.join(extras)})" if extras else "")
+
+
+def _tiles_around(state: JSONObject, geo: Geometry, vertex: int) -> str:
+    words = []
+    for code in geo.vertex_tiles[vertex]:
+        tile = state["board"]["tiles"][code]
+        kind = "fog" if tile["fog"] else CAPTIONS[tile["kind"]]
+        number = "" if tile["fog"] or tile["number"] is None else f" {tile['number']}"
+        words.append(f"{code} {kind}{number}{' R' if state['robber'] == code else ''}")
+    return ", ".join(words)
 
 
 def _dice(state: JSONObject) -> list[JSONObject]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gm.core.model import JSONObject, Order, Problem
 
 from .grammar import MAX_ORDERS, make_order, order_text, parse_orders, well_formed  # noqa: F401
-from .turn import Turn
+from .turn import MAX_TROOPS, Turn
 
 
 def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
@@ -46,6 +46,54 @@ def dry_run(state: JSONObject, seat: str, orders: list[Order]) -> tuple[Turn, li
     return turn, sorted(problems, key=lambda p: p[0])
 
 
+def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+    """What is probably a slip, beside the problems (the orders still count): an attack that
+    starts a war or is likely lost, and a military base whose group the orders leave full.
+    Never raises, whatever the orders."""
+    me = state.get("seats", {}).get(seat)
+    if state["phase"] != "play" or me is None or not me["alive"]:
+        return []
+    turn = Turn(state, rng=None, you=True)
+    found = [Problem(o.line, w) for o in orders if well_formed(o) and o.verb == "ATTACK"
+             and (w := _attack_warning(turn, seat, o))]
+    after, _ = dry_run(state, seat, orders)
+    return sorted(found + _full_bases(after, seat), key=lambda p: p.line)
+
+
+def _attack_warning(turn: Turn, seat: str, order: Order) -> str | None:
+    from .diplomacy import allied, at_war
+
+    gid, count, target = order.args
+    target = next((g for g, group in turn.groups.items() if f"{group['x']},{group['y']}" == target), target)
+    if gid not in turn.groups or target not in turn.groups or turn.groups[target]["owner"] == seat:
+        return None
+    enemy = turn.groups[target]["owner"]
+    said = []
+    if not at_war(turn, seat, enemy) and not allied(turn, seat, enemy) and not turn.options["declarations"]:
+        # Combat: "Attacking a Troop of an Empire you are not at war with will initiate a war
+        # with that Empire, regardless of alliances."
+        said.append(f"you are not at war with {turn.nation(enemy)}: this attack starts a war with it")
+    fighting = turn.groups[gid]["troops"] if count == "ALL" else count
+    defending = turn.groups[target]["troops"]
+    if isinstance(fighting, int) and fighting < defending:
+        # Combat: one die a troop, "The player with the highest score wins".
+        said.append(f"{fighting} dice against {defending}: this attack will probably be lost")
+    return "; ".join(said) or None
+
+
+def _full_bases(turn: Turn, seat: str) -> list[Problem]:
+    # Military Base: "When a Group in your City with a Military Base is at maximum capacity
+    # (6 troops), Troop spawning will be halted in that City".
+    found = []
+    for cid in turn.cities_of(seat):
+        city = turn.cities[cid]
+        gid = turn.group_of(seat, turn.city_block(cid))
+        if city["bases"] and not city["occupier"] and gid and turn.groups[gid]["troops"] >= MAX_TROOPS:
+            found.append(Problem(0, f"{cid}'s group {gid} is full ({MAX_TROOPS} troops) after your orders: its "
+                                    "military base spawns nothing next round until troops move out"))
+    return found
+
+
 def _standing_problems(turn: Turn, seat: str, orders: list[Order]) -> list[tuple[int, str]]:
     from .actions import block_of, city_named  # actions imports rules' modules: import late
 
@@ -64,4 +112,4 @@ def _standing_problems(turn: Turn, seat: str, orders: list[Order]) -> list[tuple
     return problems
 
 
-__all__ = ["check_orders", "dry_run", "make_order", "order_text", "parse_orders", "well_formed"]
+__all__ = ["check_orders", "dry_run", "make_order", "order_text", "order_warnings", "parse_orders", "well_formed"]

@@ -7,6 +7,7 @@ from random import Random
 from typing import cast
 
 from gm.core.model import Event, JSONObject
+from gm.core.names import named, possessive
 
 from .world import FREE, Board, board_of
 
@@ -184,7 +185,8 @@ class Turn:
 
     # -- words ---------------------------------------------------------------------------------
     def nation(self, seat: str) -> str:
-        return cast(str, self.seats[seat]["nation"])
+        """An empire as a report sentence names it, beside its code on the map: "Red (RE)"."""
+        return named(self.seats[seat]["nation"], seat)
 
     def who(self, seat: str) -> str:
         """The empire as a message names it: "you" to its player in a dry run."""
@@ -194,10 +196,10 @@ class Turn:
         return "you have" if self.you else f"{self.nation(seat)} has"
 
     def yours(self, seat: str) -> str:
-        return "yours" if self.you else f"{self.nation(seat)}'s"
+        return "yours" if self.you else possessive(self.nation(seat))
 
     def your(self, seat: str) -> str:
-        return "your" if self.you else f"{self.nation(seat)}'s"
+        return "your" if self.you else possessive(self.nation(seat))
 
     def name(self, i: int) -> str:
         return self.board.name(i)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from random import Random
 
+from gm.core.known import Column, Sighting, listing
 from gm.core.model import JSONObject
 
 from . import economy
@@ -56,6 +57,7 @@ def view(state: JSONObject, seat: str) -> JSONObject:
         "borders": [dict(b) for b in state["borders"]],
         "alliances": [dict(a) for a in state["alliances"]],
         "proposals": [dict(p) for p in state["proposals"] if seat in (p["from"], p["to"])],
+        "known": known(turn, seat),
         "outcome": result.to_json() if result else None,
     }
 
@@ -204,6 +206,41 @@ def _prices(turn: Turn, seat: str) -> list[JSONObject]:
     rows.append({"what": f"railroad: {economy.RAIL_LOT} pieces (from round "
                  f"{economy.RAIL_FROM_ROUND})", "price": economy.RAIL_PRICE})
     return rows
+
+
+KNOWN_COLUMNS = (Column("What"), Column("At"), Column("Troops", numeric=True), Column("Infrastructure, or where it stands"))
+
+
+def known(turn: Turn, seat: str) -> JSONObject:
+    """Every city and group of the other empires, by empire: the world is open, as a Minecraft
+    world is, so a city's infrastructure (its blocks: bases, transport, naval base, treasury),
+    the troops in it and an occupation are all in sight; a group shows its troops and the
+    block it stands on."""
+    sightings = []
+    for cid in sorted(turn.cities, key=_number):
+        city = turn.cities[cid]
+        if city["owner"] != seat:
+            sightings.append(_city_sighting(turn, cid))
+    for gid, group in sorted(turn.groups.items(), key=lambda g: int(g[0][1:])):
+        i = turn.place(gid)
+        if group["owner"] != seat and turn.city_at.get(i) is None:
+            sightings.append(Sighting(gid, "", group["owner"], ("group", f"{group['x']},{group['y']}",
+                                                                group["troops"], turn.board.terrain_name(i))))
+    return listing("Every city and group of the others you see", "Name", ("place", "places"),
+                   KNOWN_COLUMNS, sightings, turn.state["seating"], {})
+
+
+def _city_sighting(turn: Turn, cid: str) -> Sighting:
+    row = _city_row(turn, cid)
+    works = [f"{row['bases']} base{'s' if row['bases'] != 1 else ''}" if row["bases"] else ""]
+    works += [name for key, name in (("transport", "transport"), ("naval", "naval base"),
+                                     ("treasury", "treasury")) if row[key]]
+    if row["group"]:
+        works.append(f"its group {row['group']}")
+    if row["occupier"]:
+        works.append(f"occupied by {turn.nation(row['occupier'])}, held {row['held']} of 2")
+    return Sighting(cid, "", turn.cities[cid]["owner"], ("capital" if row["capital"] else "city",
+                    f"{row['x']},{row['y']}", row["troops"], ", ".join(w for w in works if w)))
 
 
 def _occupations(turn: Turn) -> list[JSONObject]:

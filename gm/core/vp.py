@@ -16,7 +16,7 @@ class VPChange:
     seat: the country's seat code.
     points: the change, negative for a loss (totals may go negative, rule D-EMP-7).
     reason: one of REASONS.
-    note: what happened, in a few words ("captured Kent (3 population)").
+    note: what happened, in a few words ("captured Kent (KEN) with 3 population").
     """
 
     seat: str
@@ -47,10 +47,10 @@ def battle_changes(attacker: str, defender: str | None, captured: bool, populati
                                     f"captured {place} with {gain} population"))
         if defender is not None:
             changes.append(VPChange(defender, -(1 + population), "loss",
-                                    f"lost {place} (1 + {population} population)"))
+                                    f"lost {place}: 1 + {population} population"))
         return changes
     changes.append(VPChange(attacker, -(collateral + 1), "failed attack",
-                            f"attack on {place} failed ({collateral} population lost, + 1)"))
+                            f"attack on {place} failed: {collateral} population lost, + 1"))
     if defender is not None and collateral:
         changes.append(VPChange(defender, -collateral, "defence",
                                 f"{place} held but lost {collateral} population"))

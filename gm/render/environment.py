@@ -8,6 +8,7 @@ from pathlib import Path
 
 import jinja2
 
+from gm.core.names import named
 from gm.render.gridmap import grid_figure, grid_map
 from gm.render.hexmap import hex_map, hex_picture
 from gm.render.hexregion import hex_region
@@ -87,6 +88,7 @@ def make_environment(override_dir: Path | None, ruleset_dirs: list[Path]) -> jin
     env.filters["nations"] = nations
     env.filters["colour"] = safe_colour
     env.filters["when"] = when
+    env.filters["named"] = named  # {{ s.nation|named(s.code) }}: "France (FR)", as the map labels it
     return env
 
 

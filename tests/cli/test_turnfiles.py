@@ -135,5 +135,8 @@ def test_orders_for_someone_elses_territory(home, gm, game, tmp_path):
     path.write_text(turn_file(game["BR"], f"PLACE {theirs} 5", turn="TURN 2"))
     ran = gm("submit", path, home=home)
     assert ran.code == 1
-    assert ran.err.startswith(f"{path}:5: {theirs} is not one of your core territories")
+    assert ran.err.splitlines()[:2] == [  # the whole file's warning (line 0) first, then line 5
+        f"{path}: warning: you place 5 of your 20 units; the other 15 are spread one at a time over your "
+        "core territories, in code order",
+        f"{path}:5: {theirs} is not one of your core territories"]
     assert current_orders(home, "BR") == []

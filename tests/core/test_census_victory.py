@@ -26,10 +26,10 @@ def test_census_scores_populated_areas_of_survivors():
 def test_battle_vp_by_d_emp_7():
     assert vp.battle_changes("FR", "EN", True, 4, 1, "Kent") == [
         vp.VPChange("FR", 3, "capture", "captured Kent with 3 population"),
-        vp.VPChange("EN", -5, "loss", "lost Kent (1 + 4 population)")]
+        vp.VPChange("EN", -5, "loss", "lost Kent: 1 + 4 population")]
     assert vp.battle_changes("FR", None, True, 0, 0, "Kent") == []
     assert vp.battle_changes("FR", "EN", False, 4, 2, "Kent") == [
-        vp.VPChange("FR", -3, "failed attack", "attack on Kent failed (2 population lost, + 1)"),
+        vp.VPChange("FR", -3, "failed attack", "attack on Kent failed: 2 population lost, + 1"),
         vp.VPChange("EN", -2, "defence", "Kent held but lost 2 population")]
     assert vp.apply({"FR": 1}, [vp.VPChange("FR", -3, "failed attack")]) == {"FR": -2}
 

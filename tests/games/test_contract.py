@@ -18,7 +18,7 @@ import pytest
 from gm.clock import FixedClock
 from gm.core.cases import load_case_text, run_case
 from gm.core.envelope import read_envelope, wrap_envelope
-from gm.core.model import Event, Order, SeatInfo
+from gm.core.model import Event, Order, Problem, SeatInfo
 from gm.core.ruleset import Ruleset, TurnSeeds, choose_options, with_options
 from gm.core.statehash import canonical_json, state_hash
 from gm.home import Home, create_home
@@ -32,6 +32,7 @@ NAMES = sorted(installed())
 TURN_CAP = 500      # a robot-only game from the default scenario must end within this many turns
 FEW_TURNS = 3       # turns played with the most seats
 FORM_WIDTH = 84     # the report's order-form box: a longer line wraps and loses its '#' when copied
+KNOWN_WIDTH = 96    # characters of the listing's 8-point lines that fit the width of an A4 report
 SEED = 20261124
 CLOCK = FixedClock(datetime(2026, 11, 24, 12, 0, tzinfo=UTC))
 
@@ -71,6 +72,8 @@ def play(ruleset, state: dict, codes: list[str], turns: int, seed: int = SEED, e
         for code, listed in orders.items():
             problems = ruleset.check_orders(state, code, listed)
             assert problems == [], f"turn {turn}: the robot's orders for {code} fail the check: {problems}"
+            warnings = ruleset.order_warnings(state, code, listed) if hasattr(ruleset, "order_warnings") else []
+            assert all(isinstance(w, Problem) for w in warnings), "order_warnings gives Problems"
         state = ruleset.resolve(state, orders, TurnSeeds(seed, turn)).state
     return state
 
@@ -129,6 +132,33 @@ def check_view(ruleset, state: dict, seat: str, codes: list[str]) -> None:
     listed = {row["code"] for row in view["seats"]}
     assert set(codes) <= listed, "every seat of the game is in the view's seats"
     assert all({"code", "name", "colour"} <= set(row) for row in view["seats"])
+    check_known(view, seat)
+
+
+def check_known(view: dict, seat: str) -> None:
+    """view["known"] (gm.core.known.listing) lists what the seat sees of the others, as Eressea
+    reports do: never the seat's own, each holder a seat of the view or a label the listing
+    gives, one fact per column; on a graph map, each place held by whom the map says."""
+    known = view.get("known")
+    assert known is not None, "a view lists everything the seat sees under view['known']"
+    assert known["title"] and known["place"] and len(known["widths"]) == len(known["columns"]) + 1
+    seats = {row["code"] for row in view["seats"]}
+    territories = {t["code"]: t for t in (view.get("map") or {}).get("territories", [])}
+    count = 0
+    for group in known["groups"]:
+        assert group["holder"] != seat, "the listing is of the others: never the seat's own places"
+        assert group["holder"] in seats or group["label"], f"holder {group['holder']!r} is named nowhere"
+        for place in group["places"]:
+            count += 1
+            assert place["code"] and place["place"].startswith(place["code"])
+            assert len(place["cells"]) == len(known["columns"]) and all(isinstance(c, str) for c in place["cells"])
+            if place["code"] in territories:
+                owner = territories[place["code"]]["owner"] or ""
+                assert owner == group["holder"] or group["holder"] == "", (
+                    f"{place['code']}: the listing says {group['holder']}, the map {owner}")
+    assert count == known["count"]
+    header = sum(known["widths"][:-1]) + 2 * len(known["columns"]) + len(known["columns"][-1]["label"])
+    assert header <= KNOWN_WIDTH, f"the listing's heading line, {header} characters, wraps in the report"
 
 
 @pytest.mark.slow

@@ -36,3 +36,24 @@ def test_seats_in_and_final(home, gm, game, monkeypatch):
     first, second = (body for *_, body in outbox_bodies(home))
     assert "\n\n1 of 4 seats are in (1 marked FINAL).\nYour orders are marked FINAL: " in first
     assert "\n\n2 of 4 seats are in (1 marked FINAL).\nYour orders are not marked FINAL: send new ones " in second
+
+
+def test_the_rulesets_own_warnings_reach_gm_submit_and_the_acknowledgement(home, gm, game, monkeypatch, tmp_path):
+    """Clash's units left unplaced (issue 15), through gm itself: gm submit prints the warning,
+    the acknowledgement mail lists it beside the orders, and the file counts."""
+    set_mail_address(home)
+    assert gm("turn", "run", "g1", "--now", home=home).code == 0  # the claims: turn 2 places the units
+    form = gm("orders", "template", "g1", "BR", "-o", "-", home=home).out
+    core = next(line.split()[1] for line in form.splitlines() if line.startswith("PLACE "))
+    said = ("you place 1 of your 20 units; the other 19 are spread one at a time over your core territories, "
+            "in code order")
+    orders = tmp_path / "br.txt"
+    orders.write_text(turn_file(game["BR"], f"PLACE {core} 1"))
+    ran = gm("submit", orders, home=home)
+    assert ran.code == 0 and ran.out == f"{orders}: accepted 1 order(s) for BR in g1, turn 2\n"
+    assert ran.err == f"{orders}: warning: {said}\n"
+    receive(gm, monkeypatch, mail(turn_file(game["BR"], f"PLACE {core} 1"), message_id="<9@x>"), home)
+    body = outbox_bodies(home)[-1][3]
+    assert "ACCEPTED: 1 order(s) for BR in g1, turn 2" in body
+    assert ("Warnings (not errors: orders with only warnings count, but check these):\n"
+            f"  {said}\n") in body

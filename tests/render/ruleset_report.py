@@ -28,20 +28,22 @@ def report_contexts(ruleset_name: str, seed: int = 3, turns: int = 1) -> list[di
         orders = {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in codes}
         before, result = state, ruleset.resolve(state, orders, seeds)
         state = result.state
+    return [context_of(ruleset, before, state, result.events, seat, turns) for seat in codes]
+
+
+def context_of(ruleset, before: dict, state: dict, events, seat: str, turn: int) -> dict:
+    """The context report.html reads for `seat` after a turn played from `before` to `state`."""
+    codes = list(state["seating"])
+    view = ruleset.view(state, seat)
     seated = [SeatRecord(0, 0, c, f"{c.lower()}@example.org", f"Player {c}", "", "active") for c in codes]
-    return [_context(ruleset, ruleset_name, before, result, seat, seated, turns) for seat in codes]
-
-
-def _context(ruleset, ruleset_name: str, state: dict, result, seat: str, seated: list, turn: int) -> dict:
-    view = ruleset.view(result.state, seat)
-    rows = score_rows(ruleset, result.state, view, seated)
-    events = [e.to_json() for e in result.events if Event.from_json(e.to_json()).visible_to(seat)]
+    rows = score_rows(ruleset, state, view, seated)
+    shown = [e.to_json() for e in events if Event.from_json(e.to_json()).visible_to(seat)]
     return {
-        "game": {"name": f"{ruleset_name}-1", "title": view.get("title", ruleset.title), "ruleset": ruleset.name},
-        "turn": turn, "turn_label": ruleset.turn_label(state), "next_label": ruleset.turn_label(result.state),
+        "game": {"name": f"{ruleset.name}-1", "title": view.get("title", ruleset.title), "ruleset": ruleset.name},
+        "turn": turn, "turn_label": ruleset.turn_label(before), "next_label": ruleset.turn_label(state),
         "seat": seat, "player": f"Player {seat}", "deadline": "Fri 2026-11-27 18:00 UTC",
         "created": "2026-11-21T19:00:00Z", "view": view,
-        "events": [{"kind": e["kind"], "data": e["data"]} for e in events], "scores": rows,
-        "score_title": score_title(ruleset, result.state),
-        "order_form": "\n".join(ruleset.order_form(result.state, seat)), "outcome": None,
+        "events": [{"kind": e["kind"], "data": e["data"]} for e in shown], "scores": rows,
+        "score_title": score_title(ruleset, state),
+        "order_form": "\n".join(ruleset.order_form(state, seat)), "outcome": None,
     }

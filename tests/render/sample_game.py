@@ -104,7 +104,24 @@ def clash_view(seat: str = "BR", turn: int = 5, outcome: dict | None = None) -> 
         "round": round_, "rounds": 30, "turn_label": f"Round {round_} of 30",
         "map": {"width": 1000, "height": 700, "territories": territories},
         "seats": seats, "you": you, "order_of_play": ["DE", "BR", "RU", "FR"], "outcome": outcome,
+        "known": known(territories, seats, seat),
     }
+
+
+def known(territories: list[dict], seats: list[dict], seat: str) -> dict:
+    """What the seat sees of the others, as the Clash view lists it (gm_games.clash.view.known)."""
+    from gm_games.clash.view import KNOWN_COLUMNS
+
+    from gm.core.known import NOBODY, Sighting, listing
+    from gm.core.names import named
+
+    nations = {s["code"]: named(s["nation"], s["code"]) for s in seats}
+    mine = {t["code"] for t in territories if t["owner"] == seat}
+    sightings = [Sighting(t["code"], t["name"], t["owner"] or NOBODY,
+                          (t["troops"], nations.get(t["core_of"], ""), " ".join(n for n in t["neighbours"] if n in mine)))
+                 for t in territories if t["code"] not in mine]
+    return listing("Every territory you see", "Territory", ("territory", "territories"), KNOWN_COLUMNS, sightings,
+                   [s["code"] for s in seats], {"neutral": "Neutral troops", NOBODY: "Empty"})
 
 
 def events() -> list[dict]:

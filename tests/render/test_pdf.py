@@ -35,7 +35,7 @@ def test_the_pdf_carries_the_report_date(env, strict_fetcher, tmp_path):
     path.write_bytes(to_pdf(render_report_html(env, report_context()), strict_fetcher))
     info = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True).stdout
     assert "Title:" in info and "Round 3 of 30" in info
-    assert "Pages:           3" in info
+    assert "Pages:           4" in info
     creation = next(line for line in info.splitlines() if line.startswith("CreationDate:"))
     assert "2026" in creation and "Nov 21" in creation
     assert "Page size:       595.276 x 841.89 pts (A4)" in info

@@ -94,18 +94,19 @@ def test_a_view_without_a_map_renders_without_one(tmp_path, clash_dir):
 
 
 def test_the_sample_report_renders_to_readable_pages(env, strict_fetcher, tmp_path):
-    """Three A4 pages; PNGs at 60 dpi land in $GM_REPORT_PNG_DIR (or tmp) to look at by eye."""
+    """Four A4 pages (the last lists what the seat sees); PNGs at 60 dpi land in
+    $GM_REPORT_PNG_DIR (or tmp) to look at by eye."""
     pdf = html_to_pdf(render_report_html(env, report_context()), base_url=base_url(),
                       created="2026-11-21T19:00:00Z", identifier="clash-1/5/BR", fetcher=strict_fetcher)
     out = Path(os.environ.get("GM_REPORT_PNG_DIR", tmp_path))
     (out / "report.pdf").write_bytes(pdf)
     subprocess.run(["pdftoppm", "-png", "-r", "60", str(out / "report.pdf"), str(out / "report")], check=True)
     pages = sorted(out.glob("report-*.png"))
-    assert len(pages) == 3
+    assert len(pages) == 4
     assert all(page.stat().st_size > 5_000 for page in pages)  # not blank
     text = subprocess.run(["pdftotext", "-layout", str(out / "report.pdf"), "-"], check=True, capture_output=True,
                           text=True).stdout
-    assert "page 1 of 3" in text and "page 3 of 3" in text
+    assert "page 1 of 4" in text and "page 4 of 4" in text
     assert strict_fetcher.refused == []
 
 
@@ -125,8 +126,9 @@ def check_golden_page(name: str, png: Path) -> None:
 
 
 # The pages of each report that show its maps (page 1 unless the ruleset puts them later):
-# Empires' region on page 1 and its whole board on an A3 page of its own.
-MAP_PAGES = {"imperials": (2,), "mcempires": (2,), "empires": (1, 5)}
+# Empires' region on page 1 and its whole board on an A3 page of its own ("board": wherever
+# that page falls, the only A3 page of the report, kept as empires_board.png).
+MAP_PAGES = {"imperials": (2,), "mcempires": (2,), "empires": (1, "board")}
 A3 = "841.89 x 1190.55"
 
 
@@ -140,19 +142,22 @@ def test_the_map_page_of_each_rulesets_report_looks_as_it_did(ruleset_name, tmp_
     job = RenderJob(html, base_url(), context["created"], f"{ruleset_name}-1/1", tmp_path / "report.pdf",
                     shared_images(html))
     Renderer().write(job, tuple(str(d) for d in env.loader.searchpath))
-    for page in map(str, MAP_PAGES.get(ruleset_name, (1,))):
-        subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", page, "-l", page, "-singlefile",
-                        str(tmp_path / "report.pdf"), str(tmp_path / f"page{page}")], check=True)
-        check_golden_page(f"{ruleset_name}_page{page}.png", tmp_path / f"page{page}.png")
+    sizes = subprocess.run(["pdfinfo", "-f", "1", "-l", "99", str(tmp_path / "report.pdf")], check=True,
+                           capture_output=True, text=True).stdout
+    a3 = re.findall(rf"(?m)^Page +(\d+) size: +{A3} pts \(A3\)$", sizes)
     if ruleset_name == "empires":  # the 215-area board on an A3 page, the rest A4
-        sizes = subprocess.run(["pdfinfo", "-f", "1", "-l", "9", str(tmp_path / "report.pdf")], check=True,
-                               capture_output=True, text=True).stdout
-        assert f"Page    5 size:  {A3} pts (A3)" in sizes and sizes.count("(A3)") == 1
+        assert len(a3) == 1 and sizes.count("(A3)") == 1, sizes
+    for page in MAP_PAGES.get(ruleset_name, (1,)):
+        number = a3[0] if page == "board" else str(page)
+        subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", number, "-l", number, "-singlefile",
+                        str(tmp_path / "report.pdf"), str(tmp_path / f"page{page}")], check=True)
+        check_golden_page(f"{ruleset_name}_{'board' if page == 'board' else f'page{page}'}.png",
+                          tmp_path / f"page{page}.png")
 
 
 @pytest.mark.parametrize("leader, holds, says", [
-    ("FR", ["points"], "Now France leads with 30 VP, enough for a points win."),
-    ("FR", [], "Now France leads with 30 VP, and no win condition holds."),
+    ("FR", ["points"], "Now France (FR) leads with 30 VP, enough for a points win."),
+    ("FR", [], "Now France (FR) leads with 30 VP, and no win condition holds."),
     (None, [], "Now no country leads alone, and no win condition holds."),
 ])
 def test_the_empires_warning_says_who_leads_now_and_never_the_neutrals(leader, holds, says):

@@ -11,7 +11,7 @@ from gm.core.model import SeatInfo
 from gm.core.ruleset import TurnSeeds
 
 VIEW_KEYS = {"ruleset", "title", "seat", "phase", "round", "rounds", "turn_label", "map", "seats",
-             "you", "order_of_play", "outcome"}
+             "you", "order_of_play", "known", "outcome"}
 TERRITORY_KEYS = {"code", "name", "x", "y", "neighbours", "owner", "troops", "core_of", "colour"}
 SEAT_KEYS = {"code", "name", "nation", "colour", "money", "vp", "territories", "troops"}
 YOU_KEYS = {"code", "name", "nation", "colour", "money", "vp", "core", "territories"}

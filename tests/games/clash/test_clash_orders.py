@@ -81,7 +81,7 @@ def test_check_accepts_a_legal_action():
 
 
 @pytest.mark.parametrize("line, message", [
-    ("MOVE BEL ENG 1", "BEL is not yours (it is held by France)"),
+    ("MOVE BEL ENG 1", "BEL is not yours (it is held by France (FR))"),
     ("MOVE HOL ENG 1", "HOL is not yours (nobody holds it)"),
     ("RECRUIT LUX 1", "LUX is not yours (it is held by neutral troops)"),
     ("MOVE ENG RHI 2", "ENG and RHI are not neighbours"),

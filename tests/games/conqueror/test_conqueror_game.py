@@ -13,7 +13,7 @@ from gm.core.ruleset import TurnSeeds
 from gm.core.statehash import state_hash
 
 VIEW_KEYS = {"ruleset", "title", "seat", "phase", "turn", "turns", "turn_label", "winter", "map",
-             "neutral_colour", "seats", "you", "influence", "outcome"}
+             "neutral_colour", "seats", "you", "influence", "known", "outcome"}
 TERRITORY_KEYS = {"code", "name", "x", "y", "neighbours", "owner", "troops", "core_of", "colour"}
 
 

@@ -46,7 +46,7 @@ def test_a_report_shows_credits_and_no_secrets(empires, gm):
                                  "policy": "hold", "bonus_from": 10}
     view = report["view"]
     assert set(view) == {"ruleset", "title", "seat", "phase", "turn", "turn_label", "map", "seats", "leader",
-                         "warning", "last_census", "census_now", "target", "you", "order_of_play", "outcome"}
+                         "warning", "last_census", "census_now", "target", "you", "order_of_play", "known", "outcome"}
     assert "census" not in json.dumps(view["you"]) and '"turns"' not in json.dumps(report)
     assert {t["code"] for t in view["map"]["territories"]} >= {"ALB", "SEA"}
     assert report["turn_label"] == "Turn 1" and report["next_label"] == "Turn 2"

@@ -89,7 +89,7 @@ def played_state() -> dict:
     ("MOVE G1 30,3", "30,3 is off the map (x runs 0 to 19, y 0 to 13)"),
     ("CITY 6,4", "6,4 is lake: cities cannot be founded on water"),
     ("LAND 10,12", "10,12 is ocean: bodies of water cannot be purchased"),
-    ("LAND 16,8", "16,8 is claimed by Blue"),
+    ("LAND 16,8", "16,8 is claimed by Blue (BL)"),
     ("CITY 16,12", "16,12 is nobody's territory: a city can only be founded in your own territory"),
     ("MOVE G2 3,3", "G2 is not one of your groups"),
     ("TRANSPORT RE1", "transport infrastructure costs 40 E$ and you have 20 E$"),

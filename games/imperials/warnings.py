@@ -1,0 +1,84 @@
+"""Imperials warnings, as echeck gives them beside the errors: a build the cards in hand do not
+pay for, more cards than the discard limit, a trade the seat cannot keep, a robber answer that
+cannot be followed. The dice and the other seats' turns come between the check and the orders,
+so each is a "probably": the orders still count."""
+from __future__ import annotations
+
+from gm.core.model import JSONObject, Order, Problem
+
+from .goods import COSTS, Cards, cards_text, hand_size, has, missing
+from .grammar import well_formed
+from .robber import discard_limit
+from .trade import market_rate
+from .turn import board_geometry
+
+# The orders that pay the bank, and what each costs (Building; Wonders & Warriors).
+PAID = {"ROAD": "road", "VILLAGE": "village", "TOWN": "town", "BUY": "card", "WARRIOR": "warrior",
+        "UPGRADE": "upgrade", "ACTIVATE": "activate", "FENCE": "fence"}
+ACTION_CARDS_HELD = 4  # Wonders & Warriors, Action Cards: no more than 4 "when it's not their turn"
+
+
+def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+    """What is probably a slip in a seat's turn file. Never raises: the orders may be the ones
+    the check refused."""
+    me = state.get("seats", {}).get(seat)
+    if me is None or state["phase"] != "play":
+        return []
+    listed = [o for o in orders if well_formed(o)]
+    hand = dict(me["hand"])
+    found = [Problem(o.line, w) for o in listed if (w := _unpaid(state, seat, o, hand))]
+    found += [Problem(o.line, w) for o in listed if (w := _standing(state, seat, o))]
+    found += _held(state, seat, listed, hand)
+    return sorted(found, key=lambda p: p.line)
+
+
+def _unpaid(state: JSONObject, seat: str, order: Order, hand: Cards) -> str | None:
+    """A build or market trade the hand left by the orders before it cannot pay; what it can
+    pay leaves the hand."""
+    if order.verb == "MARKET":
+        give, get = order.args
+        rate = market_rate(state, board_geometry(state), seat, give)
+        cost, gain = ({give: rate}, {get: 1}) if rate else ({}, {})
+    elif order.verb in PAID:
+        cost, gain = COSTS[PAID[order.verb]], {}
+    else:
+        return None
+    if has(hand, cost):
+        for good, n in cost.items():
+            hand[good] -= n
+        for good, n in gain.items():
+            hand[good] = hand.get(good, 0) + n
+        return None
+    # Building: each build is paid to the market in the builder's own turn, after its roll.
+    return (f"{order.verb} takes {cards_text(cost)}; after your orders before it you would be short "
+            f"of {cards_text(missing(hand, cost))}: it fails unless your roll or a trade brings them")
+
+
+def _standing(state: JSONObject, seat: str, order: Order) -> str | None:
+    if order.verb == "ACCEPT":
+        short = [o for o in state["offers"] if o["id"] in order.args and not has(state["seats"][seat]["hand"], o["get"])]
+        if short:
+            # D-IM-8: an accepted offer is carried out in the offering seat's turn "if you both
+            # still hold the cards".
+            return "; ".join(f"offer #{o['id']} wants {cards_text(o['get'])} of you and you hold "
+                             f"{cards_text(missing(state['seats'][seat]['hand'], o['get']))} too few now"
+                             for o in short) + ": it is carried out only if you hold them by then"
+    if order.verb == "ROBBER" and order.args[0] == state["robber"]:
+        # Robber: "the current player must move the robber to a different tile".
+        return (f"the robber stands on tile {order.args[0]} now and must move to a different tile: "
+                "if it is still there when you roll a 7, gm chooses for you")
+    return None
+
+
+def _held(state: JSONObject, seat: str, orders: list[Order], hand: Cards) -> list[Problem]:
+    found = []
+    limit = discard_limit(state, seat)
+    if hand_size(hand) > limit:
+        # Robber: "Any player with more resources than the discard limit will have to discard half".
+        found.append(Problem(0, f"after your orders you would still hold {hand_size(hand)} cards, more than "
+                                f"your limit of {limit}: a 7 rolled before your next turn costs you half"))
+    cards = len(state["seats"][seat]["cards"]) - sum(1 for o in orders if o.verb == "PLAY")
+    if state["mode"] == "wonders" and cards > ACTION_CARDS_HELD:
+        found.append(Problem(0, f"you would keep {cards} action cards after your turn, more than "
+                                f"{ACTION_CARDS_HELD}: one goes back to the market"))
+    return found
