@@ -24,6 +24,7 @@ test: venv
 # Static checks, before any test runs (README "Development"): lint, then strict types.
 lint: venv
 	$(BIN)/ruff check gm games tests bench
+	$(BIN)/ruff format --check gm games tests bench
 	$(BIN)/mypy
 
 bench: venv

@@ -1,4 +1,5 @@
 """Benchmark of gm backup, gm restore and gm doctor against plain tarfile on the same home."""
+
 from __future__ import annotations
 
 import argparse
@@ -35,12 +36,30 @@ def make_home(home: Home, mails: int, reports: int, seed: int = 1) -> int:
     rows = []
     for n in range(mails):
         text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(400, 1200)))
-        digest = archive_bytes(home.archive, f"From: p{n}@example.org\n\n{text}\n".encode(), sync=False, folders=folders)
-        rows.append((digest, f"<{n}@example.org>", digest, "file", "bench", None, "orders", "2026-11-24T00:00:00Z",
-                     "accepted", "[]", "none"))
+        digest = archive_bytes(
+            home.archive, f"From: p{n}@example.org\n\n{text}\n".encode(), sync=False, folders=folders
+        )
+        rows.append(
+            (
+                digest,
+                f"<{n}@example.org>",
+                digest,
+                "file",
+                "bench",
+                None,
+                "orders",
+                "2026-11-24T00:00:00Z",
+                "accepted",
+                "[]",
+                "none",
+            )
+        )
     db.conn.execute("BEGIN")
-    db.conn.executemany("INSERT INTO mail_taken (digest, message_id, content_hash, channel, source, sender, subject, "
-                        "received, outcome, results, answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    db.conn.executemany(
+        "INSERT INTO mail_taken (digest, message_id, content_hash, channel, source, sender, subject, "
+        "received, outcome, results, answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
     db.conn.execute("COMMIT")
     db.conn.close()
     for n in range(reports):
@@ -80,9 +99,13 @@ def main() -> None:
     try:
         home = Home(scratch / "home")
         size = make_home(home, args.mails, args.reports)
-        print(f"python {platform.python_version()}, sqlite {sqlite3.sqlite_version}, {os.cpu_count()} CPUs; home of "
-              f"{args.mails} archived mails and {args.reports} report files, {size / 1e6:.1f} MB")
-        results: dict[str, list[tuple[float, float]]] = {k: [] for k in ("tar", "backup", "extract", "restore", "doctor")}
+        print(
+            f"python {platform.python_version()}, sqlite {sqlite3.sqlite_version}, {os.cpu_count()} CPUs; home of "
+            f"{args.mails} archived mails and {args.reports} report files, {size / 1e6:.1f} MB"
+        )
+        results: dict[str, list[tuple[float, float]]] = {
+            k: [] for k in ("tar", "backup", "extract", "restore", "doctor")
+        }
         for n in range(args.rounds):
             out = scratch / f"r{n}"
             out.mkdir()
@@ -96,9 +119,11 @@ def main() -> None:
             shown = ", ".join(f"{cpu:.2f}/{wall:.2f}" for cpu, wall in runs)
             print(f"{name:8} CPU/wall s by round: {shown}; best CPU {min(c for c, _ in runs):.2f} s")
         best = {name: min(c for c, _ in runs) for name, runs in results.items()}
-        print(f"gm backup / plain tarfile, best CPU: {best['backup'] / best['tar']:.2f}; "
-              f"gm restore / plain extract: {best['restore'] / best['extract']:.2f}; "
-              f"gm doctor {size / 1e6 / best['doctor']:.0f} MB/s of home (CPU)")
+        print(
+            f"gm backup / plain tarfile, best CPU: {best['backup'] / best['tar']:.2f}; "
+            f"gm restore / plain extract: {best['restore'] / best['extract']:.2f}; "
+            f"gm doctor {size / 1e6 / best['doctor']:.0f} MB/s of home (CPU)"
+        )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

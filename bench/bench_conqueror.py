@@ -9,6 +9,7 @@
     prints the median and the slowest turn. Target: at most 50 ms a turn.
 Not run by the test suite.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -63,15 +64,18 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of (a); the best counts")
     parser.add_argument("--big-games", type=int, default=10, help="16-nation games timed (b)")
     args = parser.parse_args()
-    print(f"python {platform.python_version()}, {platform.machine()}, "
-          f"{ruleset.name} {ruleset.version}, europe map")
+    print(f"python {platform.python_version()}, {platform.machine()}, {ruleset.name} {ruleset.version}, europe map")
     rate, runs = games_per_minute(args.games, args.repeat)
-    print(f"(a) 8-nation AI games to the 24-turn limit: {rate:.0f} games a minute "
-          f"(target >= 100); {args.games} games in " + ", ".join(f"{r:.2f} s" for r in runs))
+    print(
+        f"(a) 8-nation AI games to the 24-turn limit: {rate:.0f} games a minute "
+        f"(target >= 100); {args.games} games in " + ", ".join(f"{r:.2f} s" for r in runs)
+    )
     times = sixteen_nation_turns(args.big_games)
     median, slowest = statistics.median(times) * 1000, max(times) * 1000
-    print(f"(b) 16-nation turn, AI orders included: median {median:.1f} ms, "
-          f"slowest {slowest:.1f} ms (target <= 50 ms); {len(times)} turns")
+    print(
+        f"(b) 16-nation turn, AI orders included: median {median:.1f} ms, "
+        f"slowest {slowest:.1f} ms (target <= 50 ms); {len(times)} turns"
+    )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ whole process tree (this process is a subreaper, so workers and the fork server 
 folder). Beside it, in the same run, bare WeasyPrint on the same report HTML, one game of each
 ruleset, as the floor.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,8 +51,7 @@ def house_mix(seats: int) -> list[tuple[str, int, int]]:
     present = [name for name in LATER if name in installed()]
     scale = (1000 - LATER_SHARE * len(present)) / 1000
     shares = [(name, size, share * scale) for name, size, share in MIX]
-    shares += [(name, getattr(get_ruleset(name), "demo_seats", 4), LATER_SHARE)
-               for name in present]
+    shares += [(name, getattr(get_ruleset(name), "demo_seats", 4), LATER_SHARE) for name in present]
     return [(name, size, max(1, round(seats * share / 1000 / size))) for name, size, share in shares]
 
 
@@ -164,8 +164,15 @@ def timed(*command: str) -> dict:
         raise SystemExit(f"gm {' '.join(command)} failed ({process.returncode}):\n{output[-3000:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     others = [kb for pid, kb in peaks.items() if pid != process.pid]
-    return {"wall": wall, "cpu": cpu, "main_cpu": memory.cpu.get(process.pid, 0.0), "main_mb": peaks.get(process.pid, 0) / 1024,
-            "others_mb": max(others, default=0) / 1024, "processes": len(peaks), "output": output}
+    return {
+        "wall": wall,
+        "cpu": cpu,
+        "main_cpu": memory.cpu.get(process.pid, 0.0),
+        "main_mb": peaks.get(process.pid, 0) / 1024,
+        "others_mb": max(others, default=0) / 1024,
+        "processes": len(peaks),
+        "output": output,
+    }
 
 
 def _reap_orphans() -> None:
@@ -194,7 +201,7 @@ def floor(home: Home, names: list[str]) -> dict[str, float]:
         name = f"{ruleset_name}-1"
         game = records.game_by_name(db, name)
         pages = turn_pages(db, home, name, [game.turn - 1])
-        seat_jobs = pages.jobs[:len(pages.rows)]
+        seat_jobs = pages.jobs[: len(pages.rows)]
         start = time.process_time()
         for job in seat_jobs:
             weasyprint.HTML(string=job.html, base_url=base_url()).write_pdf()
@@ -217,31 +224,41 @@ def main() -> None:
         names, maildir = make_house(home, args.seats, args.seed)
         mix = house_mix(args.seats)
         seats = sum(size * count for _, size, count in mix)
-        print(f"python {platform.python_version()}, {os.cpu_count()} CPUs, load average "
-              f"{os.getloadavg()[0]:.1f}; {seats} seats in {len(names)} games: "
-              + ", ".join(f"{count} {name} of {size}" for name, size, count in mix)
-              + f" (house built in {time.perf_counter() - start:.0f} s)")
-        steps = [("intake", ["inbox", "import", str(maildir)]), ("acknowledgements", ["mail", "send"]),
-                 ("run-due", ["run-due"])]
+        print(
+            f"python {platform.python_version()}, {os.cpu_count()} CPUs, load average "
+            f"{os.getloadavg()[0]:.1f}; {seats} seats in {len(names)} games: "
+            + ", ".join(f"{count} {name} of {size}" for name, size, count in mix)
+            + f" (house built in {time.perf_counter() - start:.0f} s)"
+        )
+        steps = [
+            ("intake", ["inbox", "import", str(maildir)]),
+            ("acknowledgements", ["mail", "send"]),
+            ("run-due", ["run-due"]),
+        ]
         results = {}
         for label, command in steps:
             if label == "run-due":
                 make_due(home)
             results[label] = result = timed(*command, "--home", str(home.root))
-            print(f"{label:>16}: wall {result['wall']:7.1f} s, CPU {result['cpu']:7.1f} s "
-                  f"({result['cpu'] / seats:.3f} CPU-s per seat; the gm process itself about "
-                  f"{result['main_cpu']:.1f} s); peak RSS gm {result['main_mb']:.0f} MB, "
-                  f"largest other process {result['others_mb']:.0f} MB ({result['processes'] - 1} others)")
+            print(
+                f"{label:>16}: wall {result['wall']:7.1f} s, CPU {result['cpu']:7.1f} s "
+                f"({result['cpu'] / seats:.3f} CPU-s per seat; the gm process itself about "
+                f"{result['main_cpu']:.1f} s); peak RSS gm {result['main_mb']:.0f} MB, "
+                f"largest other process {result['others_mb']:.0f} MB ({result['processes'] - 1} others)"
+            )
         reports = len(list((home.reports).rglob("*.pdf")))
         mails = len(list(home.outbox.rglob("*.eml")))
-        print(f"{reports} report PDFs written, {mails} mails in the outbox folder; load average "
-              f"{os.getloadavg()[0]:.1f}")
+        print(
+            f"{reports} report PDFs written, {mails} mails in the outbox folder; load average {os.getloadavg()[0]:.1f}"
+        )
         bare = floor(home, names)
         weighted = sum(bare[name] * size * count for name, size, count in mix) / seats
-        print("bare WeasyPrint on the same report HTML, CPU-s per report: "
-              + ", ".join(f"{name} {seconds:.3f}" for name, seconds in bare.items())
-              + f"; {weighted:.3f} per seat in this mix, against run-due's "
-              f"{results['run-due']['cpu'] / seats:.3f}")
+        print(
+            "bare WeasyPrint on the same report HTML, CPU-s per report: "
+            + ", ".join(f"{name} {seconds:.3f}" for name, seconds in bare.items())
+            + f"; {weighted:.3f} per seat in this mix, against run-due's "
+            f"{results['run-due']['cpu'] / seats:.3f}"
+        )
 
 
 if __name__ == "__main__":

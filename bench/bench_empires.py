@@ -8,6 +8,7 @@ robot orders are then resolved --repeat times; resolve is pure, so every repeat 
 work. Printed: the median and fastest resolve, and, for scale, the robots' orders for all seats
 and what a turn run adds around resolve (canonical JSON and the state hash).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -51,23 +52,37 @@ def main() -> None:
         orders = {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in state["seating"]}
         if turn <= args.warm_up:
             state = ruleset.resolve(state, orders, seeds).state
-    robots = timed(lambda: {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in state["seating"]},
-                   max(5, args.repeat // 5))
+    robots = timed(
+        lambda: {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in state["seating"]},
+        max(5, args.repeat // 5),
+    )
     resolve = timed(lambda: ruleset.resolve(state, orders, seeds), args.repeat)
     result = ruleset.resolve(state, orders, seeds)
-    around = timed(lambda: (json.dumps(result.state, sort_keys=True), state_hash(result.state),
-                            json.dumps([e.to_json() for e in result.events], sort_keys=True)), args.repeat)
+    around = timed(
+        lambda: (
+            json.dumps(result.state, sort_keys=True),
+            state_hash(result.state),
+            json.dumps([e.to_json() for e in result.events], sort_keys=True),
+        ),
+        args.repeat,
+    )
     land = sum(1 for a in scenario["areas"] if a["land"])
     actions = sum(len(o) for o in orders.values())
     battles = sum(1 for e in result.events if e.kind == "battle")
-    print(f"python {platform.python_version()}, europe: {land} land areas, {len(scenario['areas']) - land} seas; "
-          f"{SEATS} seats, turn {seeds.turn}: {actions} actions, {battles} battles, {len(result.events)} events")
+    print(
+        f"python {platform.python_version()}, europe: {land} land areas, {len(scenario['areas']) - land} seas; "
+        f"{SEATS} seats, turn {seeds.turn}: {actions} actions, {battles} battles, {len(result.events)} events"
+    )
     median = statistics.median(resolve)
     verdict = "met" if median <= TARGET_MS else "MISSED"
-    print(f"resolve, median of {args.repeat}: {median:.1f} ms, fastest {min(resolve):.1f} ms "
-          f"(target <= {TARGET_MS:.0f} ms: {verdict})")
-    print(f"robot orders for all {SEATS} seats, median: {statistics.median(robots):.1f} ms; "
-          f"state JSON + hash + events JSON, median: {statistics.median(around):.1f} ms")
+    print(
+        f"resolve, median of {args.repeat}: {median:.1f} ms, fastest {min(resolve):.1f} ms "
+        f"(target <= {TARGET_MS:.0f} ms: {verdict})"
+    )
+    print(
+        f"robot orders for all {SEATS} seats, median: {statistics.median(robots):.1f} ms; "
+        f"state JSON + hash + events JSON, median: {statistics.median(around):.1f} ms"
+    )
 
 
 if __name__ == "__main__":

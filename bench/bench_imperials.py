@@ -15,6 +15,7 @@ costs as little as it can.
     tests/render/sample_game.py. Target: median <= 0.6 s.
 Not run by the test suite.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -111,8 +112,11 @@ def report_contexts(count: int) -> list[dict]:
         game = records.game_by_name(db, "bench")
         seats = records.seats_of(db, game.id)
         stored = records.turns_of(db, game.id, 0)
-        contexts = [report_context(game, ruleset, turn, seat, seats, None, before.state)
-                    for before, turn in zip(stored[-4:], stored[-3:]) for seat in seats]
+        contexts = [
+            report_context(game, ruleset, turn, seat, seats, None, before.state)
+            for before, turn in zip(stored[-4:], stored[-3:])
+            for seat in seats
+        ]
         db.conn.close()
     return contexts[:count]
 
@@ -155,15 +159,21 @@ def main() -> None:
     args = parser.parse_args()
     print(f"python {platform.python_version()}, {platform.machine()}, {ruleset.name} {ruleset.version}; CPU time")
     for mode, times in six_seat_rounds(args.rounds).items():
-        print(f"(a) 6-seat round, {mode}: median {statistics.median(times) * 1000:.1f} ms, slowest "
-              f"{max(times) * 1000:.1f} ms (target: median <= 20 ms); {len(times)} rounds")
+        print(
+            f"(a) 6-seat round, {mode}: median {statistics.median(times) * 1000:.1f} ms, slowest "
+            f"{max(times) * 1000:.1f} ms (target: median <= 20 ms); {len(times)} rounds"
+        )
     rate, lengths = games_per_minute(args.games)
-    print(f"(b) whole 4-seat robot games: {rate:.0f} a minute on one core (target >= 100); "
-          f"{args.games} games, {statistics.median(lengths):.0f} turns median, longest {max(lengths)}")
+    print(
+        f"(b) whole 4-seat robot games: {rate:.0f} a minute on one core (target >= 100); "
+        f"{args.games} games, {statistics.median(lengths):.0f} turns median, longest {max(lengths)}"
+    )
     ours, floor, drawings = render_times(args.reports)
-    print(f"(c) a seat's report: median {statistics.median(ours):.2f} s, slowest {max(ours):.2f} s "
-          f"(target <= 0.6 s); the Clash floor in the same run: median {statistics.median(floor):.2f} s; "
-          f"{len(ours)} reports, {drawings} board drawings")
+    print(
+        f"(c) a seat's report: median {statistics.median(ours):.2f} s, slowest {max(ours):.2f} s "
+        f"(target <= 0.6 s); the Clash floor in the same run: median {statistics.median(floor):.2f} s; "
+        f"{len(ours)} reports, {drawings} board drawings"
+    )
 
 
 if __name__ == "__main__":

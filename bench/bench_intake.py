@@ -1,4 +1,5 @@
 """Benchmark of mail intake: messages per second through gm against the bare stdlib parse of the same mailbox."""
+
 from __future__ import annotations
 
 import argparse
@@ -35,8 +36,15 @@ from gm.store.database import open_database
 # What a PBM house's mailbox holds, in per mille: most mail is a turn file in plain text; some
 # comes as HTML or as an attachment; a few are wrong, chatter, or from robots.
 MIX = {
-    "plain": 600, "quoted-printable": 80, "html only": 80, "attachment": 60, "problems": 80,
-    "chatter": 40, "auto-reply": 30, "unknown game": 28, "wrong password": 2,
+    "plain": 600,
+    "quoted-printable": 80,
+    "html only": 80,
+    "attachment": 60,
+    "problems": 80,
+    "chatter": 40,
+    "auto-reply": 30,
+    "unknown game": 28,
+    "wrong password": 2,
 }
 GAMES, SEATS = 10, ("BR", "RU", "FR", "GE")
 
@@ -51,8 +59,9 @@ def make_house(home: Home) -> tuple[dict, dict]:
         name = f"house-{g}"
         games.create_game(db, clock, name, "clash", None, g)
         for seat in SEATS:
-            secrets[(name, seat)] = games.join_game(db, clock, name, f"{seat.lower()}{g}@example.org",
-                                                    f"Player {seat}{g}", seat)[1]
+            secrets[(name, seat)] = games.join_game(
+                db, clock, name, f"{seat.lower()}{g}@example.org", f"Player {seat}{g}", seat
+            )[1]
         # Mail comes in while a game runs: its state is stored, not made afresh for each check.
         turns.run_turn(db, home, clock, name)
     orders = {}
@@ -71,7 +80,9 @@ def one_mail(n: int, kind: str, house: tuple, rng: random.Random) -> bytes:
     seat = rng.choice(SEATS)
     password = "not-the-secret" if kind == "wrong password" else secrets[(game, seat)]
     body = orders[(game, seat)] + ("\nFROBNICATE 3" if kind == "problems" else "")
-    turn_file = f"GAME {game if kind != 'unknown game' else 'nosuch'}\nPLAYER {seat}\nPASSWORD {password}\n{body}\nEND\n"
+    turn_file = (
+        f"GAME {game if kind != 'unknown game' else 'nosuch'}\nPLAYER {seat}\nPASSWORD {password}\n{body}\nEND\n"
+    )
     message = EmailMessage()
     message["From"] = f"Player {seat} <{seat.lower()}{game[-1]}@example.org>"
     message["To"] = "gm@example.org"
@@ -207,10 +218,12 @@ def main() -> None:
     options.add_argument("--messages", type=int, default=10_000)
     options.add_argument("--seed", type=int, default=1)
     options.add_argument("--profile", action="store_true", help="print where intake spends its time")
-    options.add_argument("--readers", type=int, default=None,
-                         help="reader processes (default: one per CPU, as gm inbox import; 1: none)")
-    options.add_argument("--rounds", type=int, default=2,
-                         help="bare parse and intake alternate this many times; the best of each counts")
+    options.add_argument(
+        "--readers", type=int, default=None, help="reader processes (default: one per CPU, as gm inbox import; 1: none)"
+    )
+    options.add_argument(
+        "--rounds", type=int, default=2, help="bare parse and intake alternate this many times; the best of each counts"
+    )
     args = options.parse_args()
     with tempfile.TemporaryDirectory(prefix="gm-bench-intake-") as folder:
         house_home = Home(Path(folder) / "house")
@@ -221,8 +234,10 @@ def main() -> None:
         path = Path(folder) / "Maildir"
         made = make_mailbox(path, args.messages, house, args.seed)
         size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
-        print(f"python {platform.python_version()}, {os.cpu_count()} CPUs, {args.messages} messages "
-              f"({size / 1e6:.1f} MB): " + ", ".join(f"{n} {k}" for k, n in sorted(made.items(), key=lambda i: -i[1])))
+        print(
+            f"python {platform.python_version()}, {os.cpu_count()} CPUs, {args.messages} messages "
+            f"({size / 1e6:.1f} MB): " + ", ".join(f"{n} {k}" for k, n in sorted(made.items(), key=lambda i: -i[1]))
+        )
         # Bare parse and intake take turns, so drift of a shared machine hits both alike; each
         # intake round starts from its own copy of the same house, so each does the same work.
         bares, intakes = [], []
@@ -236,26 +251,41 @@ def main() -> None:
         bare = min(bares)
         took, outcomes, run, profile = min(intakes, key=lambda i: i[0])
         rate, bare_rate = args.messages / took, args.messages / bare
-        print("bare stdlib parse, msg/s by round: " + ", ".join(f"{args.messages / t:.0f}" for t in bares)
-              + f" (best {bare:.2f} s)")
-        print("gm intake (archive, parse, find, authenticate, check, store, answer, record), msg/s by round: "
-              + ", ".join(f"{args.messages / i[0]:.0f}" for i in intakes) + f" (best {took:.2f} s); "
-              + ", ".join(f"{n} {k}" for k, n in sorted(outcomes.items())))
-        print(f"intake / bare parse, best of {args.rounds} each = {rate / bare_rate:.2f} (target >= 0.9); "
-              "round by round: " + ", ".join(f"{b / i[0]:.2f}" for b, i in zip(bares, intakes))
-              + f", median {statistics.median(b / i[0] for b, i in zip(bares, intakes)):.2f}")
+        print(
+            "bare stdlib parse, msg/s by round: "
+            + ", ".join(f"{args.messages / t:.0f}" for t in bares)
+            + f" (best {bare:.2f} s)"
+        )
+        print(
+            "gm intake (archive, parse, find, authenticate, check, store, answer, record), msg/s by round: "
+            + ", ".join(f"{args.messages / i[0]:.0f}" for i in intakes)
+            + f" (best {took:.2f} s); "
+            + ", ".join(f"{n} {k}" for k, n in sorted(outcomes.items()))
+        )
+        print(
+            f"intake / bare parse, best of {args.rounds} each = {rate / bare_rate:.2f} (target >= 0.9); "
+            "round by round: "
+            + ", ".join(f"{b / i[0]:.2f}" for b, i in zip(bares, intakes))
+            + f", median {statistics.median(b / i[0] for b, i in zip(bares, intakes)):.2f}"
+        )
         times = run.times
         rest = took - times["read"] - times["decide"]
         readers = args.readers or os.cpu_count() or 1
         batches = run.batches_read
-        reading = (f"archive+parse+find in {readers} reader processes ({batches['by workers']} batches; "
-                   f"{batches['here']} read here), this process waiting for them or reading {times['read']:.2f} s"
-                   if readers > 1 else
-                   f"archive+parse+find {times['read']:.2f} s ({times['read'] / bare:.2f}x the bare parse)")
-        print(f"where the best intake's {took:.2f} s went: {reading}; submit+check+answer+record "
-              f"{times['decide']:.2f} s; forcing to disk, commits and the source {rest:.2f} s")
-        print(f"scrypt: {run.scrypts} checks ({len(house[0])} seats once each, the rest wrong passwords), "
-              f"{times['scrypt']:.2f} s summed over the background threads that ran them")
+        reading = (
+            f"archive+parse+find in {readers} reader processes ({batches['by workers']} batches; "
+            f"{batches['here']} read here), this process waiting for them or reading {times['read']:.2f} s"
+            if readers > 1
+            else f"archive+parse+find {times['read']:.2f} s ({times['read'] / bare:.2f}x the bare parse)"
+        )
+        print(
+            f"where the best intake's {took:.2f} s went: {reading}; submit+check+answer+record "
+            f"{times['decide']:.2f} s; forcing to disk, commits and the source {rest:.2f} s"
+        )
+        print(
+            f"scrypt: {run.scrypts} checks ({len(house[0])} seats once each, the rest wrong passwords), "
+            f"{times['scrypt']:.2f} s summed over the background threads that ran them"
+        )
         profile = next((i[3] for i in intakes if i[3]), "")
         if profile:
             print(profile)

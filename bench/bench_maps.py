@@ -8,6 +8,7 @@ arrows) and the whole report's PDF, with and without the region map. The shared 
 is drawn once before (printed apart): it is once per turn, whatever the seats. CPU seconds of
 this process (time.process_time), so other load on the machine counts less than in wall time.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,8 +55,10 @@ def main() -> None:
     names = {s["code"]: s.get("nation") or s["name"] for s in view["seats"]}
     sheet, figure_mm = turnmap.sheet_for(view["map"], view["seats"])
     board = cpu(lambda: turnmap.map_figure(view["map"], None, names, (), view["seats"], figure_mm))
-    print(f"python {platform.python_version()}, {args.ruleset}, {len(contexts)} seats, turn {args.turns}, "
-          f"board on {sheet.page or 'the first page'} ({figure_mm:.0f} mm wide)")
+    print(
+        f"python {platform.python_version()}, {args.ruleset}, {len(contexts)} seats, turn {args.turns}, "
+        f"board on {sheet.page or 'the first page'} ({figure_mm:.0f} mm wide)"
+    )
     print(f"the shared board picture, once per turn: {board:.3f} CPU-s")
 
     maps, html_times, with_region, without_region, sizes = [], [], [], [], []
@@ -67,8 +70,14 @@ def main() -> None:
         turnmap.board_sheet(seat_view["map"], context["seat"], names, context["events"], seat_view["seats"])
 
     def pdf_of(html: str) -> bytes:
-        return html_to_pdf(html, base_url=base_url(), created="2026-11-21T19:00:00Z", identifier="bench",
-                           fetcher=fetcher, cache=images.cache_for(shared_images(html)))
+        return html_to_pdf(
+            html,
+            base_url=base_url(),
+            created="2026-11-21T19:00:00Z",
+            identifier="bench",
+            fetcher=fetcher,
+            cache=images.cache_for(shared_images(html)),
+        )
 
     for _ in range(args.repeat):
         turnmap._pictures.clear()
@@ -81,11 +90,15 @@ def main() -> None:
             without_region.append(cpu(partial(pdf_of, REGION.sub("", html))))
             sizes.append(len(pdf_of(html)))
     med = statistics.median
-    print(f"per seat, median of {len(maps)}: the maps' HTML (region picture, overlay) {med(maps):.3f} CPU-s; "
-          f"the whole report's HTML {med(html_times):.3f}")
-    print(f"per seat, the PDF: {med(with_region):.3f} CPU-s with the region map, {med(without_region):.3f} without "
-          f"(WeasyPrint's share of the region {med(with_region) - med(without_region):+.3f}); "
-          f"PDF {med(sizes) / 1024:.0f} KB")
+    print(
+        f"per seat, median of {len(maps)}: the maps' HTML (region picture, overlay) {med(maps):.3f} CPU-s; "
+        f"the whole report's HTML {med(html_times):.3f}"
+    )
+    print(
+        f"per seat, the PDF: {med(with_region):.3f} CPU-s with the region map, {med(without_region):.3f} without "
+        f"(WeasyPrint's share of the region {med(with_region) - med(without_region):+.3f}); "
+        f"PDF {med(sizes) / 1024:.0f} KB"
+    )
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ a 64 x 64 world, and one seat's report (map included) with the render workers' p
 Times are CPU time of this process (time.process_time), since the machine is shared; wall time
 is shown beside it. Not run by the test suite.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -92,15 +93,29 @@ def report(state: dict, reports: int) -> tuple[float, float, float, list[int]]:
     seats = state["seating"]
 
     def context(seat: str) -> dict:
-        return {"game": {"name": "bench", "title": ruleset.title, "ruleset": ruleset.name},
-                "turn": state["round"] - 1, "turn_label": f"Round {state['round'] - 1}",
-                "next_label": ruleset.turn_label(state), "seat": seat, "player": f"Player {seat}",
-                "deadline": None, "created": CREATED, "view": ruleset.view(state, seat),
-                "events": [], "scores": [], "order_form": "\n".join(ruleset.order_form(state, seat)),
-                "outcome": None}
+        return {
+            "game": {"name": "bench", "title": ruleset.title, "ruleset": ruleset.name},
+            "turn": state["round"] - 1,
+            "turn_label": f"Round {state['round'] - 1}",
+            "next_label": ruleset.turn_label(state),
+            "seat": seat,
+            "player": f"Player {seat}",
+            "deadline": None,
+            "created": CREATED,
+            "view": ruleset.view(state, seat),
+            "events": [],
+            "scores": [],
+            "order_form": "\n".join(ruleset.order_form(state, seat)),
+            "outcome": None,
+        }
 
-    html_to_pdf(render_report_html(env, context(seats[1])), base_url=base_url(), created=CREATED,
-                identifier="warm", fetcher=fetcher)  # WeasyPrint's first document loads its fonts
+    html_to_pdf(
+        render_report_html(env, context(seats[1])),
+        base_url=base_url(),
+        created=CREATED,
+        identifier="warm",
+        fetcher=fetcher,
+    )  # WeasyPrint's first document loads its fonts
     gridmap._cache.clear()
     began = time.process_time()
     html = render_report_html(env, context(seats[0]))
@@ -109,8 +124,16 @@ def report(state: dict, reports: int) -> tuple[float, float, float, list[int]]:
     html_to_pdf(html, base_url=base_url(), created=CREATED, identifier="bench", fetcher=fetcher)
     pdf, wall = time.process_time() - began, time.perf_counter() - clock
     with tempfile.TemporaryDirectory() as folder:
-        jobs = [RenderJob(render_report_html(env, context(seats[n % len(seats)])), base_url(),
-                          CREATED, f"bench/{n}", Path(folder) / f"{n}.pdf") for n in range(reports)]
+        jobs = [
+            RenderJob(
+                render_report_html(env, context(seats[n % len(seats)])),
+                base_url(),
+                CREATED,
+                f"bench/{n}",
+                Path(folder) / f"{n}.pdf",
+            )
+            for n in range(reports)
+        ]
         results = render_pdfs(jobs, 2, asset_dirs=asset_dirs(env))
     peaks: dict[int, int] = {}
     for result in results:
@@ -126,19 +149,26 @@ def main() -> None:
     args = parser.parse_args()
     print(f"python {platform.python_version()}, {platform.machine()}, {ruleset.name} {ruleset.version}")
     cpu, wall, kept = big_rounds(args.rounds)
-    print(f"(a) 16 empires, 160 x 160, resolve of a round: median {statistics.median(cpu) * 1000:.0f} ms "
-          f"CPU (target <= 100 ms), slowest {max(cpu) * 1000:.0f} ms; wall median "
-          f"{statistics.median(wall) * 1000:.0f} ms; {len(cpu)} rounds")
+    print(
+        f"(a) 16 empires, 160 x 160, resolve of a round: median {statistics.median(cpu) * 1000:.0f} ms "
+        f"CPU (target <= 100 ms), slowest {max(cpu) * 1000:.0f} ms; wall median "
+        f"{statistics.median(wall) * 1000:.0f} ms; {len(cpu)} rounds"
+    )
     spent, clock, lengths = whole_games(args.games)
-    print(f"(b) 4 robots, 64 x 64, whole games: {args.games * 60 / spent:.0f} games a minute of CPU "
-          f"(target >= 100); {args.games} games in {spent:.1f} s CPU, {clock:.1f} s wall; rounds "
-          f"median {statistics.median(lengths):.0f}, longest {max(lengths)}")
+    print(
+        f"(b) 4 robots, 64 x 64, whole games: {args.games * 60 / spent:.0f} games a minute of CPU "
+        f"(target >= 100); {args.games} games in {spent:.1f} s CPU, {clock:.1f} s wall; rounds "
+        f"median {statistics.median(lengths):.0f}, longest {max(lengths)}"
+    )
     template, pdf, pdf_wall, peaks = report(kept, args.reports)
-    print(f"(c) one seat's report of round 20, 160 x 160: template with both maps {template * 1000:.0f} ms "
-          f"CPU, PDF {pdf * 1000:.0f} ms CPU ({pdf_wall * 1000:.0f} ms wall), together "
-          f"{(template + pdf) * 1000:.0f} ms (target <= 1000 ms); peak RSS of the "
-          f"{len(peaks)} workers after {args.reports} reports: "
-          + ", ".join(f"{p // 1024} MB" for p in peaks) + " (target <= 150 MB)")
+    print(
+        f"(c) one seat's report of round 20, 160 x 160: template with both maps {template * 1000:.0f} ms "
+        f"CPU, PDF {pdf * 1000:.0f} ms CPU ({pdf_wall * 1000:.0f} ms wall), together "
+        f"{(template + pdf) * 1000:.0f} ms (target <= 1000 ms); peak RSS of the "
+        f"{len(peaks)} workers after {args.reports} reports: "
+        + ", ".join(f"{p // 1024} MB" for p in peaks)
+        + " (target <= 150 MB)"
+    )
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ own warm-up and its own CPU accounting (gm serve, load generator, everything els
 
 At the end it times the steps one at a time in-process to show what a cycle costs.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -97,12 +98,17 @@ class Player:
         self.reader = self.writer = None
         self.cookie = ""
 
-    async def request(self, method: str, path: str, body: bytes = b"", content_type: str = "",
-                      expect: int = 200) -> bytes:
+    async def request(
+        self, method: str, path: str, body: bytes = b"", content_type: str = "", expect: int = 200
+    ) -> bytes:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-        head = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}", "User-Agent: bench_portal",
-                "Accept: text/html"]
+        head = [
+            f"{method} {path} HTTP/1.1",
+            f"Host: 127.0.0.1:{self.port}",
+            "User-Agent: bench_portal",
+            "Accept: text/html",
+        ]
         if self.cookie:
             head.append(f"Cookie: {self.cookie}")
         if method == "POST":
@@ -146,14 +152,21 @@ class Player:
         if f"You are <strong>{self.code}</strong>".encode() not in page:
             raise RuntimeError("the sign-in did not lead to the seat page")
         token = _CSRF.search(page)[1].decode()
-        orders = (f"GAME {self.game}\nPLAYER {self.code}\nPASSWORD {self.secret}\nTURN 1\n"
-                  f"CLAIM ENG SCO WAL  # cycle {n}\nEND\n").encode()
+        orders = (
+            f"GAME {self.game}\nPLAYER {self.code}\nPASSWORD {self.secret}\nTURN 1\n"
+            f"CLAIM ENG SCO WAL  # cycle {n}\nEND\n"
+        ).encode()
         boundary = "----bench" + uuid.uuid4().hex  # a new one every time, as browsers do
-        body = b"".join([
-            f"--{boundary}\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{token}\r\n".encode(),
-            f"--{boundary}\r\nContent-Disposition: form-data; name=\"action\"\r\n\r\nsubmit\r\n".encode(),
-            f"--{boundary}\r\nContent-Disposition: form-data; name=\"turn_file\"; filename=\"orders.txt\"\r\n"
-            f"Content-Type: text/plain\r\n\r\n".encode(), orders, f"\r\n--{boundary}--\r\n".encode()])
+        body = b"".join(
+            [
+                f'--{boundary}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n{token}\r\n'.encode(),
+                f'--{boundary}\r\nContent-Disposition: form-data; name="action"\r\n\r\nsubmit\r\n'.encode(),
+                f'--{boundary}\r\nContent-Disposition: form-data; name="turn_file"; filename="orders.txt"\r\n'
+                f"Content-Type: text/plain\r\n\r\n".encode(),
+                orders,
+                f"\r\n--{boundary}--\r\n".encode(),
+            ]
+        )
         page = await self.request("POST", "/orders", body, f"multipart/form-data; boundary={boundary}")
         if b"<h2>Submitted</h2>" not in page or f"# cycle {n}".encode() not in page:
             raise RuntimeError("the upload was not accepted")
@@ -168,8 +181,22 @@ def free_port() -> int:
 def start_server(home: Path, threads: int, workers: int) -> tuple[subprocess.Popen, int]:
     port = free_port()
     gm = Path(sys.executable).with_name("gm")
-    process = subprocess.Popen([str(gm), "serve", "--home", str(home), "--port", str(port), "--threads", str(threads),
-                                "--workers", str(workers)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [
+            str(gm),
+            "serve",
+            "--home",
+            str(home),
+            "--port",
+            str(port),
+            "--threads",
+            str(threads),
+            "--workers",
+            str(workers),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     for _ in range(600):  # up to 30 s on a busy machine
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
@@ -205,8 +232,11 @@ def machine_cpu_seconds() -> float:
 def server_pids(pid: int) -> list[int]:
     """gm serve and its worker processes."""
     found = [pid]
-    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split() if \
-            Path(f"/proc/{pid}/task/{pid}/children").exists() else []:
+    for child in (
+        Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        if Path(f"/proc/{pid}/task/{pid}/children").exists()
+        else []
+    ):
         found.append(int(child))
     return found
 
@@ -222,8 +252,7 @@ class Schedule:
     at epoch + j / rate; this load process's share is j = first, first + step, ...; none due at or
     after `stop`, but those due before it are still run however late they start."""
 
-    def __init__(self, rate: float, epoch: float, stop: float, first: int = 0, step: int = 1,
-                 warm_until: float = 0.0):
+    def __init__(self, rate: float, epoch: float, stop: float, first: int = 0, step: int = 1, warm_until: float = 0.0):
         self.rate, self.epoch, self.stop, self.first, self.step = rate, epoch, stop, first, step
         self.warm_until = warm_until
         self.next = first
@@ -251,14 +280,21 @@ class Schedule:
 
 class Cycle(NamedTuple):
     """One finished cycle (time.monotonic() seconds): due, taken by a free player, began, ended."""
+
     due: float
     taken: float
     began: float
     ended: float
 
 
-async def play(port: int, seat: tuple[str, str, str], index: int, schedule: Schedule,
-               cycles: list[Cycle], errors: list[tuple[float, str]]) -> None:
+async def play(
+    port: int,
+    seat: tuple[str, str, str],
+    index: int,
+    schedule: Schedule,
+    cycles: list[Cycle],
+    errors: list[tuple[float, str]],
+) -> None:
     """One player: takes the next due cycle while there is one, waits until it is due, runs it."""
     player, n = Player(port, seat), 0
     try:
@@ -314,6 +350,7 @@ class Run:
     """What one measured window gave. Latencies are sorted, in seconds: closed loop, of the cycles
     that began and ended in the window, from their start; open loop, of every cycle due in the
     window (also those finished after it), from its due time, inf for any unfinished DRAIN s on."""
+
     rate: float  # cycles/s scheduled; 0 = closed loop
     seconds: float
     latencies: list[float]
@@ -357,12 +394,20 @@ def load(port: int, seats: list, rate: float, seconds: float, processes: int, se
         worker.join()
     counted = [c for c in cycles if start <= c.due < stop and (rate or c.ended <= stop)]
     unfinished = scheduled - len(counted) - sum(start <= due < stop for due, _ in errors) if rate else 0
-    return Run(rate, seconds, sorted([c.ended - c.due for c in counted] + [math.inf] * unfinished),
-               done=sum(start <= c.ended <= stop for c in cycles) if rate else len(counted),
-               within=sum(c.ended <= stop for c in counted), scheduled=scheduled,
-               late=sum(c.began - c.due > LATE for c in counted), busy=sum(c.taken - c.due > LATE for c in counted),
-               errors=[message for _, message in errors], load_cpu=load_cpu, server_cpu=server_cpu,
-               machine_cpu=machine_cpu)
+    return Run(
+        rate,
+        seconds,
+        sorted([c.ended - c.due for c in counted] + [math.inf] * unfinished),
+        done=sum(start <= c.ended <= stop for c in cycles) if rate else len(counted),
+        within=sum(c.ended <= stop for c in counted),
+        scheduled=scheduled,
+        late=sum(c.began - c.due > LATE for c in counted),
+        busy=sum(c.taken - c.due > LATE for c in counted),
+        errors=[message for _, message in errors],
+        load_cpu=load_cpu,
+        server_cpu=server_cpu,
+        machine_cpu=machine_cpu,
+    )
 
 
 def step_costs(home: Path, seat: tuple[str, str, str], repeat: int = 30) -> dict[str, float]:
@@ -376,20 +421,33 @@ def step_costs(home: Path, seat: tuple[str, str, str], repeat: int = 30) -> dict
     game, code, secret = seat
     db = open_database(home / "gm.db")
     stored = records.seat_by_code(db, records.game_by_name(db, game), code).secret_hash
-    times: dict[str, list[float]] = {k: [] for k in ("scrypt check (uncached)", "GET / sign-in page",
-                                                      "POST /sign-in (secret remembered)", "GET / seat page",
-                                                      "POST /orders upload + submit + page")}
+    times: dict[str, list[float]] = {
+        k: []
+        for k in (
+            "scrypt check (uncached)",
+            "GET / sign-in page",
+            "POST /sign-in (secret remembered)",
+            "GET / seat page",
+            "POST /orders upload + submit + page",
+        )
+    }
     for n in range(repeat):
         began = time.perf_counter()
         check_secret(secret, stored)
         times["scrypt check (uncached)"].append(time.perf_counter() - began)
         client = app.test_client()
         orders = f"GAME {game}\nPLAYER {code}\nPASSWORD {secret}\nTURN 1\nCLAIM ENG # step {n}\nEND\n"
-        steps = [("GET / sign-in page", "GET", "/", {}),
-                 ("POST /sign-in (secret remembered)", "POST", "/sign-in", {"game": game, "seat": code, "secret": secret}),
-                 ("GET / seat page", "GET", "/", {}),
-                 ("POST /orders upload + submit + page", "POST", "/orders",
-                  {"action": "submit", "turn_file": (io.BytesIO(orders.encode()), "orders.txt", "text/plain")})]
+        steps = [
+            ("GET / sign-in page", "GET", "/", {}),
+            ("POST /sign-in (secret remembered)", "POST", "/sign-in", {"game": game, "seat": code, "secret": secret}),
+            ("GET / seat page", "GET", "/", {}),
+            (
+                "POST /orders upload + submit + page",
+                "POST",
+                "/orders",
+                {"action": "submit", "turn_file": (io.BytesIO(orders.encode()), "orders.txt", "text/plain")},
+            ),
+        ]
         for label, method, url, form in steps:
             if method == "POST":
                 form = {**form, "csrf": _CSRF.search(client.get("/").data)[1].decode()}
@@ -410,58 +468,92 @@ def report(run: Run, players: int) -> None:
     done, latencies, seconds = run.done, run.latencies, run.seconds
     errors = f"errors {len(run.errors)}" + (f" (first: {run.errors[0]})" if run.errors else "")
     if not run.rate:
-        print(f"-- closed loop (saturation): each of the {players} players starts its next cycle the moment its last "
-              f"one ends, no think time.\n   It measures the most cycles/s the server does. Its latency is queueing, "
-              f"not service: by Little's law, mean latency = {players} players / throughput"
-              + (f" = {players / done * seconds * 1000:.0f} ms here (measured mean of the cycles counted: "
-                 f"{statistics.fmean(latencies) * 1000:.0f} ms)" if done else "")
-              + ", so judge p99 on the open loop.")
+        print(
+            f"-- closed loop (saturation): each of the {players} players starts its next cycle the moment its last "
+            f"one ends, no think time.\n   It measures the most cycles/s the server does. Its latency is queueing, "
+            f"not service: by Little's law, mean latency = {players} players / throughput"
+            + (
+                f" = {players / done * seconds * 1000:.0f} ms here (measured mean of the cycles counted: "
+                f"{statistics.fmean(latencies) * 1000:.0f} ms)"
+                if done
+                else ""
+            )
+            + ", so judge p99 on the open loop."
+        )
         print(f"cycles: {done} in {seconds:.0f} s = {done / seconds:.1f} cycles/s (target >= 200); {errors}")
         label = "cycle latency"
     else:
-        print(f"-- open loop at {run.rate:g} cycles/s: cycles fall due on one fixed schedule that the {players} "
-              f"players share, latency counted from each cycle's scheduled start.\n   It measures whether the server "
-              f"sustains that rate and with what latency: a cycle due while every player is busy waits, and the wait "
-              f"counts (no coordinated omission).")
+        print(
+            f"-- open loop at {run.rate:g} cycles/s: cycles fall due on one fixed schedule that the {players} "
+            f"players share, latency counted from each cycle's scheduled start.\n   It measures whether the server "
+            f"sustains that rate and with what latency: a cycle due while every player is busy waits, and the wait "
+            f"counts (no coordinated omission)."
+        )
         finished = sum(x < math.inf for x in latencies)
-        print(f"cycles: {done} finished in {seconds:.0f} s = {done / seconds:.1f} cycles/s achieved (target "
-              f"{run.rate:g}); of the {run.scheduled} due in the window, {run.within} finished in it and {finished} "
-              f"in all; {errors}")
-        print(f"started > {LATE * 1000:.0f} ms after their due time: {run.late} of {finished}, "
-              f"{run.busy} of them because no player was free when due")
+        print(
+            f"cycles: {done} finished in {seconds:.0f} s = {done / seconds:.1f} cycles/s achieved (target "
+            f"{run.rate:g}); of the {run.scheduled} due in the window, {run.within} finished in it and {finished} "
+            f"in all; {errors}"
+        )
+        print(
+            f"started > {LATE * 1000:.0f} ms after their due time: {run.late} of {finished}, "
+            f"{run.busy} of them because no player was free when due"
+        )
         label = "latency from scheduled start"
     if latencies:
         p50, p99 = latencies[len(latencies) // 2], latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
-        print(f"{label}: p50 {milliseconds(p50)}, p99 {milliseconds(p99)}, max {milliseconds(latencies[-1])} "
-              f"(target p99 <= 200 ms)")
+        print(
+            f"{label}: p50 {milliseconds(p50)}, p99 {milliseconds(p99)}, max {milliseconds(latencies[-1])} "
+            f"(target p99 <= 200 ms)"
+        )
     else:
         print(f"{label}: no cycle counted")
     if run.server_cpu:
         per = 1000 / max(1, done)
-        print(f"CPU in the measured window: gm serve {run.server_cpu:.1f} s ({run.server_cpu / seconds:.0%} "
-              f"of one CPU, {run.server_cpu * per:.1f} ms a cycle); load generator {run.load_cpu:.1f} s "
-              f"({run.load_cpu / seconds:.0%} of one CPU, {run.load_cpu * per:.1f} ms a cycle); "
-              f"everything else on the machine {max(0.0, run.machine_cpu - run.server_cpu - run.load_cpu):.1f} s")
+        print(
+            f"CPU in the measured window: gm serve {run.server_cpu:.1f} s ({run.server_cpu / seconds:.0%} "
+            f"of one CPU, {run.server_cpu * per:.1f} ms a cycle); load generator {run.load_cpu:.1f} s "
+            f"({run.load_cpu / seconds:.0%} of one CPU, {run.load_cpu * per:.1f} ms a cycle); "
+            f"everything else on the machine {max(0.0, run.machine_cpu - run.server_cpu - run.load_cpu):.1f} s"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--mode", choices=("both", "closed", "open"), default="both",
-                        help="closed loop (saturation), open loop at --rate, or both one after the other (default)")
-    parser.add_argument("--rate", type=float, default=200,
-                        help="open loop: cycles/s over all players, 1-2000 (default 200, the target); "
-                             "0: closed loop only")
+    parser.add_argument(
+        "--mode",
+        choices=("both", "closed", "open"),
+        default="both",
+        help="closed loop (saturation), open loop at --rate, or both one after the other (default)",
+    )
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=200,
+        help="open loop: cycles/s over all players, 1-2000 (default 200, the target); 0: closed loop only",
+    )
     parser.add_argument("--players", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20, help="measured, per run")
     parser.add_argument("--threads", type=int, default=2, help="gm serve --threads (per worker; 2 as gm serve)")
     parser.add_argument("--workers", type=int, default=0, help="gm serve --workers (default: one per CPU)")
-    parser.add_argument("--load-processes", type=int, default=1,
-                        help="processes the players are spread over (asyncio, one connection each)")
+    parser.add_argument(
+        "--load-processes",
+        type=int,
+        default=1,
+        help="processes the players are spread over (asyncio, one connection each)",
+    )
     args = parser.parse_args()
-    if not (1 <= args.players <= 200 and 1 <= args.seconds <= 120 and 0 <= args.workers <= 16
-            and 1 <= args.load_processes <= 8 and (args.rate == 0 or 1 <= args.rate <= 2000)):
-        raise SystemExit("keep it bounded: 1-200 players, 1-120 seconds, 0-16 workers, 1-8 load processes, "
-                         "rate 1-2000 (or 0: closed loop only)")
+    if not (
+        1 <= args.players <= 200
+        and 1 <= args.seconds <= 120
+        and 0 <= args.workers <= 16
+        and 1 <= args.load_processes <= 8
+        and (args.rate == 0 or 1 <= args.rate <= 2000)
+    ):
+        raise SystemExit(
+            "keep it bounded: 1-200 players, 1-120 seconds, 0-16 workers, 1-8 load processes, "
+            "rate 1-2000 (or 0: closed loop only)"
+        )
     if args.mode == "open" and not args.rate:
         raise SystemExit("--mode open needs --rate 1-2000")
     rates = {"closed": [0], "open": [args.rate], "both": [0, args.rate]}[args.mode]
@@ -479,10 +571,13 @@ def main() -> None:
                 process.terminate()
                 process.wait(timeout=20)
             costs = step_costs(home, seats[0])  # the last run's home, after its load
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the end; "
-          f"{args.players} players in {args.load_processes} load process(es); gm serve --workers {workers} "
-          f"--threads {args.threads}; {args.seconds:.0f} s measured after a {WARM_UP:.0f} s warm-up"
-          + (" (each run)" if len(runs) > 1 else "") + ", loopback")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the end; "
+        f"{args.players} players in {args.load_processes} load process(es); gm serve --workers {workers} "
+        f"--threads {args.threads}; {args.seconds:.0f} s measured after a {WARM_UP:.0f} s warm-up"
+        + (" (each run)" if len(runs) > 1 else "")
+        + ", loopback"
+    )
     for run in runs:
         report(run, args.players)
     print("one step at a time, in-process (median ms):")

@@ -1,4 +1,5 @@
 """Benchmark of report rendering: gm vs bare WeasyPrint, 1 vs 2 workers, worker memory."""
+
 from __future__ import annotations
 
 import argparse
@@ -46,8 +47,14 @@ def per_report(env, sample: list[dict], rounds: int) -> tuple[list[float], list[
 
     def gm_render(context):
         html = render_report_html(env, context)
-        html_to_pdf(html, base_url=base_url(), created=CREATED, identifier="bench", fetcher=fetcher,
-                    cache=images.cache_for(shared_images(html)))
+        html_to_pdf(
+            html,
+            base_url=base_url(),
+            created=CREATED,
+            identifier="bench",
+            fetcher=fetcher,
+            cache=images.cache_for(shared_images(html)),
+        )
 
     ready = {id(context): render_report_html(env, context) for context in sample}
 
@@ -70,8 +77,14 @@ def all_reports(env, every: list[dict], workers: int, out: Path) -> tuple[float,
     start = time.perf_counter()
     pages = [render_report_html(env, c) for c in every]
     jobs = [
-        RenderJob(html, base_url(), CREATED, f"{c['game']['name']}/{c['turn']}/{c['seat']}",
-                  out / f"{workers}w-turn{c['turn']}-{c['seat']}.pdf", shared_images(html))
+        RenderJob(
+            html,
+            base_url(),
+            CREATED,
+            f"{c['game']['name']}/{c['turn']}/{c['seat']}",
+            out / f"{workers}w-turn{c['turn']}-{c['seat']}.pdf",
+            shared_images(html),
+        )
         for c, html in zip(every, pages)
     ]
     results = render_pdfs(jobs, workers, asset_dirs=asset_dirs(env))
@@ -83,23 +96,30 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=10, help="turns of the 4-seat game (default 10)")
     parser.add_argument("--rounds", type=int, default=4, help="rounds of the per-report comparison")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each worker count (default 3)")
-    parser.add_argument("--ruleset", help="render this ruleset's reports instead of the Clash sample game "
-                                          "(--turns of them, each from a robot game's first turn)")
+    parser.add_argument(
+        "--ruleset",
+        help="render this ruleset's reports instead of the Clash sample game "
+        "(--turns of them, each from a robot game's first turn)",
+    )
     args = parser.parse_args()
 
     package = f"gm_games.{args.ruleset or 'clash'}.templates"
     env = make_environment(None, [package_templates_dir(package)])
     every = contexts(args.turns, args.ruleset)
     what = f"{args.ruleset}, turn 1, first seat" if args.ruleset else f"4 seats x {args.turns} turns"
-    print(f"python {platform.python_version()}, weasyprint {weasyprint.__version__}, {os.cpu_count()} CPUs, "
-          f"{len(every)} reports ({what})")
+    print(
+        f"python {platform.python_version()}, weasyprint {weasyprint.__version__}, {os.cpu_count()} CPUs, "
+        f"{len(every)} reports ({what})"
+    )
 
     per_report(env, every[:2], 1)  # warm up imports, fonts, caches
     gm_times, bare_times = per_report(env, every[:4], args.rounds)
     gm_median, bare_median = statistics.median(gm_times), statistics.median(bare_times)
-    print(f"(a) per report, median of {len(gm_times)}: gm {gm_median * 1000:.0f} ms, WeasyPrint alone "
-          f"{bare_median * 1000:.0f} ms, gm/WeasyPrint = {gm_median / bare_median:.3f} (target <= 1.05); "
-          f"fastest {min(gm_times) * 1000:.0f} vs {min(bare_times) * 1000:.0f} ms")
+    print(
+        f"(a) per report, median of {len(gm_times)}: gm {gm_median * 1000:.0f} ms, WeasyPrint alone "
+        f"{bare_median * 1000:.0f} ms, gm/WeasyPrint = {gm_median / bare_median:.3f} (target <= 1.05); "
+        f"fastest {min(gm_times) * 1000:.0f} vs {min(bare_times) * 1000:.0f} ms"
+    )
 
     # Best of --repeat alternating runs: on a shared machine a neighbour's burst lands on one run.
     ones, twos = [], []
@@ -112,16 +132,20 @@ def main() -> None:
             seconds, results = all_reports(env, every, 2, Path(folder))
             twos.append(seconds)
     one, two = min(ones), min(twos)
-    print(f"(b) all reports, best of {args.repeat}: 1 worker {one:.2f} s, 2 workers {two:.2f} s, "
-          f"speed-up {one / two:.2f}x (target >= 1.8x); first pool of the process {cold:.2f} s, {one / cold:.2f}x")
+    print(
+        f"(b) all reports, best of {args.repeat}: 1 worker {one:.2f} s, 2 workers {two:.2f} s, "
+        f"speed-up {one / two:.2f}x (target >= 1.8x); first pool of the process {cold:.2f} s, {one / cold:.2f}x"
+    )
     print(f"    runs: 1 worker {', '.join(f'{x:.2f}' for x in ones)}; 2 workers {', '.join(f'{x:.2f}' for x in twos)}")
 
     peaks = {}
     for result in results:
         peaks[result.pid] = max(peaks.get(result.pid, 0), result.peak_rss_kb)
     worst = max(peaks.values()) / 1024
-    print(f"(c) peak RSS per worker: {', '.join(f'{kb / 1024:.0f} MB' for kb in peaks.values())}; "
-          f"max {worst:.0f} MB (target <= 150 MB)")
+    print(
+        f"(c) peak RSS per worker: {', '.join(f'{kb / 1024:.0f} MB' for kb in peaks.values())}; "
+        f"max {worst:.0f} MB (target <= 150 MB)"
+    )
 
 
 if __name__ == "__main__":

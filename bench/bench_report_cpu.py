@@ -17,6 +17,7 @@ alike, the CPU time (time.process_time) of:
 Each side's garbage is collected on its own clock (no gc.collect() between them), as in a worker
 that renders report after report.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,7 +57,7 @@ def report_jobs(root: Path, played: int) -> dict[str, tuple[list, tuple[str, ...
             if records.game_by_name(db, game).status != "over":
                 turns.run_turn(db, home, clock, game)
         pages = reports.turn_pages(db, home, game)
-        found[name] = (pages.jobs[:len(pages.rows)], tuple(str(d) for d in pages.asset_dirs))
+        found[name] = (pages.jobs[: len(pages.rows)], tuple(str(d) for d in pages.asset_dirs))
     db.conn.close()
     return found
 
@@ -92,14 +93,18 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="gm-bench-report-") as folder:
         found = report_jobs(Path(folder), args.turns)
-        print(f"python {platform.python_version()}, weasyprint {weasyprint.__version__}, {os.cpu_count()} CPUs, "
-              f"load average {os.getloadavg()[0]:.1f}; turn {args.turns} of one game per ruleset, "
-              f"{args.reports} reports each, {args.rounds} rounds; CPU per report, median")
+        print(
+            f"python {platform.python_version()}, weasyprint {weasyprint.__version__}, {os.cpu_count()} CPUs, "
+            f"load average {os.getloadavg()[0]:.1f}; turn {args.turns} of one game per ruleset, "
+            f"{args.reports} reports each, {args.rounds} rounds; CPU per report, median"
+        )
         for name, (jobs, dirs) in found.items():
-            gm_times, bare_times = alternate(jobs[:args.reports], dirs, args.rounds, Path(folder) / "report.pdf")
+            gm_times, bare_times = alternate(jobs[: args.reports], dirs, args.rounds, Path(folder) / "report.pdf")
             gm_ms, bare_ms = statistics.median(gm_times) * 1000, statistics.median(bare_times) * 1000
-            print(f"{name:>10}: gm {gm_ms:5.0f} ms, bare WeasyPrint {bare_ms:5.0f} ms, gm/bare {gm_ms / bare_ms:.2f} "
-                  f"(HTML {len(jobs[0].html) // 1000} KB)")
+            print(
+                f"{name:>10}: gm {gm_ms:5.0f} ms, bare WeasyPrint {bare_ms:5.0f} ms, gm/bare {gm_ms / bare_ms:.2f} "
+                f"(HTML {len(jobs[0].html) // 1000} KB)"
+            )
         print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 

@@ -1,4 +1,5 @@
 """The one place gm reads the time from, so tests can move it."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime

@@ -17,15 +17,24 @@ Only adapters and services call crash_point; gm/core never does (it reads no env
 Unset, it costs one dictionary lookup. Rendering in worker processes would kill the worker, not
 the command: the battery renders in one process ([reports] workers = 1).
 """
+
 from __future__ import annotations
 
 import os
 import signal
 
-POINTS = frozenset({
-    "turn:before-commit", "turn:after-commit", "publish:mid-render", "publish:after-render",
-    "publish:mid-queue", "send:mid-send", "intake:before-commit", "intake:after-commit",
-})
+POINTS = frozenset(
+    {
+        "turn:before-commit",
+        "turn:after-commit",
+        "publish:mid-render",
+        "publish:after-render",
+        "publish:mid-queue",
+        "send:mid-send",
+        "intake:before-commit",
+        "intake:after-commit",
+    }
+)
 
 
 def crash_point(name: str) -> None:

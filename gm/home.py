@@ -1,4 +1,5 @@
 """The GM home: where the database, the archive, reports, the outbox and gm.toml live."""
+
 from __future__ import annotations
 
 import os
@@ -136,8 +137,11 @@ class Home:
         value = table.get(key, default)
         if type(value) is not type(default):
             kind = {"int": "a whole number", "str": "text in quotes", "bool": "true or false"}.get(
-                type(default).__name__, type(default).__name__)
-            raise GMError(f"{self.settings_file}: [{section}] {key} must be {kind}, not {value!r}. Fix the file and try again.")
+                type(default).__name__, type(default).__name__
+            )
+            raise GMError(
+                f"{self.settings_file}: [{section}] {key} must be {kind}, not {value!r}. Fix the file and try again."
+            )
         return value
 
 

@@ -1,4 +1,5 @@
 """Rulesets shipped as packages: their scenarios as TOML files, their parts as modules."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -81,9 +82,9 @@ class PackagedRuleset(PackagedScenarios):
 
     parts: Parts
     default_scenario_name = "europe"
-    templates_package: str | None = None   # its report part, <name>_report.html, lives here
-    cases_package: str | None = None       # its rule-book conformance cases, *.toml
-    options: tuple[GameOption, ...] = ()   # what the GM may choose when creating a game
+    templates_package: str | None = None  # its report part, <name>_report.html, lives here
+    cases_package: str | None = None  # its rule-book conformance cases, *.toml
+    options: tuple[GameOption, ...] = ()  # what the GM may choose when creating a game
 
     def game_options(self) -> tuple[GameOption, ...]:
         return tuple(self.options)

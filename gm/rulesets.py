@@ -3,6 +3,7 @@
 A plug-in that fails to load, or loads something that is not a ruleset, is kept aside with the
 reason (`gm rules list` shows it) instead of stopping every gm command.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,10 +18,27 @@ from gm.errors import GMError
 
 GROUP = "gm.games"
 # What every ruleset object must have; the optional attributes are read with defaults below.
-REQUIRED = ("name", "version", "title", "scenario_names", "default_scenario", "scenario_text",
-            "load_scenario", "seat_codes", "seat_limits", "new_game", "parse_orders",
-            "check_orders", "resolve", "robot_orders", "view", "order_form", "turn_label",
-            "scores", "is_over")
+REQUIRED = (
+    "name",
+    "version",
+    "title",
+    "scenario_names",
+    "default_scenario",
+    "scenario_text",
+    "load_scenario",
+    "seat_codes",
+    "seat_limits",
+    "new_game",
+    "parse_orders",
+    "check_orders",
+    "resolve",
+    "robot_orders",
+    "view",
+    "order_form",
+    "turn_label",
+    "scores",
+    "is_over",
+)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
 """Seat secrets: generated once, shown once, stored only as a salted scrypt hash."""
+
 from __future__ import annotations
 
 import base64

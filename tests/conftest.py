@@ -1,4 +1,5 @@
 """Shared fixtures: a fresh GM home, and the gm command run in-process with its exit code."""
+
 from __future__ import annotations
 
 import os

@@ -1,5 +1,6 @@
 """Golden files: what gm writes, held in tests/**/golden/ for review. GM_UPDATE_GOLDEN=1 rewrites
 them (then read the diff); a missing golden fails."""
+
 from __future__ import annotations
 
 import os
@@ -16,4 +17,5 @@ def check_golden(path: Path, text: str, what: str = "") -> None:
         pytest.fail(f"golden file {path} is missing; run with GM_UPDATE_GOLDEN=1 to create it, then review it")
     assert text == path.read_text(encoding="utf-8"), (
         f"{path.name} differs from its golden{': ' + what if what else ''} "
-        "(if on purpose, rerun with GM_UPDATE_GOLDEN=1 and review the diff)")
+        "(if on purpose, rerun with GM_UPDATE_GOLDEN=1 and review the diff)"
+    )

@@ -1,5 +1,6 @@
 """The README documents every command, every --help runs, and the folder READMEs of gm/services
 and gm/store give every module of theirs a line."""
+
 from __future__ import annotations
 
 import re
@@ -41,8 +42,15 @@ def test_every_help_runs(gm):
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_RULES = ROOT.parent / "shared" / "rules"
-RULE_FILES = {"DECISIONS.md", "README.md", "clash-of-empires.txt", "conqueror.txt",
-              "empires-pbm-winning-and-losing.txt", "imperials.txt", "minecraft-empires.txt"}
+RULE_FILES = {
+    "DECISIONS.md",
+    "README.md",
+    "clash-of-empires.txt",
+    "conqueror.txt",
+    "empires-pbm-winning-and-losing.txt",
+    "imperials.txt",
+    "minecraft-empires.txt",
+}
 
 
 def test_the_rule_books_are_in_the_project_and_match_the_shared_copy():
@@ -50,15 +58,24 @@ def test_the_rule_books_are_in_the_project_and_match_the_shared_copy():
     assert RULE_FILES <= set(ours)
     assert "D-ALL-1" in ours["DECISIONS.md"]
     if SHARED_RULES.is_dir():  # in CI and beside the house's copy: a new decision must be carried in
-        behind = [p.name for p in sorted(SHARED_RULES.iterdir()) if p.is_file() and p.name != "README.md"
-                  and ours.get(p.name) != p.read_text(encoding="utf-8")]
+        behind = [
+            p.name
+            for p in sorted(SHARED_RULES.iterdir())
+            if p.is_file() and p.name != "README.md" and ours.get(p.name) != p.read_text(encoding="utf-8")
+        ]
         assert behind == [], f"docs/rules/ differs from {SHARED_RULES}: carry {behind} in"
 
 
 def test_no_file_points_outside_the_project():
     """The README, the docs and the code cite docs/rules/, never ../shared/, which a clone lacks."""
-    checked = [ROOT / "README.md", ROOT / "Makefile", *ROOT.glob("docs/*.md"), *ROOT.glob("games/*/README.md"),
-               *ROOT.glob("gm/**/*.py"), *ROOT.glob("games/**/*.py")]
+    checked = [
+        ROOT / "README.md",
+        ROOT / "Makefile",
+        *ROOT.glob("docs/*.md"),
+        *ROOT.glob("games/*/README.md"),
+        *ROOT.glob("gm/**/*.py"),
+        *ROOT.glob("games/**/*.py"),
+    ]
     pointing = [str(p.relative_to(ROOT)) for p in checked if "../shared" in p.read_text(encoding="utf-8")]
     assert pointing == []
 
@@ -67,8 +84,14 @@ def test_every_house_decision_cited_is_written_down():
     """A `H-n` cited in code or docs names a decision in docs/house-decisions.md (gm's own, kept
     apart from the shared DECISIONS.md so that copy stays the house's word for word)."""
     written = set(re.findall(r"\*\*(H-\d+) ", (ROOT / "docs" / "house-decisions.md").read_text(encoding="utf-8")))
-    sources = [ROOT / "README.md", ROOT / "CHANGELOG.md", *ROOT.glob("docs/*.md"), *ROOT.glob("gm/**/*.py"),
-               *ROOT.glob("games/**/*.py"), *ROOT.glob("tests/**/*.py")]
+    sources = [
+        ROOT / "README.md",
+        ROOT / "CHANGELOG.md",
+        *ROOT.glob("docs/*.md"),
+        *ROOT.glob("gm/**/*.py"),
+        *ROOT.glob("games/**/*.py"),
+        *ROOT.glob("tests/**/*.py"),
+    ]
     cited = {c for p in sources for c in re.findall(r"\bH-\d+\b", p.read_text(encoding="utf-8"))}
     assert written and cited <= written, f"cited but not written: {sorted(cited - written)}"
 

@@ -7,6 +7,7 @@ in a string; they call gm/store's named functions and get records back. (The rul
 tests/core/test_core_purity.py keeps sqlite3 out of them.) The table names come from fresh databases' sqlite_master, so a
 new table is covered the day its migration lands.
 """
+
 from __future__ import annotations
 
 import ast
@@ -26,11 +27,14 @@ STORE = ROOT / "gm" / "store"
 SQL_CALLS = {"execute", "executemany", "executescript", "query"}
 # How a statement begins (gm writes SQL keywords in capitals); a sentence that only names a
 # pragma ("PRAGMA integrity_check says ok") is not one.
-STATEMENT = re.compile(r"""^\s*(SELECT\b|(INSERT|REPLACE)(\s+OR\s+\w+)?\s+INTO\b|UPDATE\s+\S+\s+SET\b|DELETE\s+FROM\b
+STATEMENT = re.compile(
+    r"""^\s*(SELECT\b|(INSERT|REPLACE)(\s+OR\s+\w+)?\s+INTO\b|UPDATE\s+\S+\s+SET\b|DELETE\s+FROM\b
                            |(CREATE|DROP)(\s+UNIQUE)?\s+(TABLE|INDEX|TRIGGER|VIEW)\b|ALTER\s+TABLE\b
                            |PRAGMA\s+\w+\s*(=|\(|$)|BEGIN(\s+(IMMEDIATE|DEFERRED|EXCLUSIVE))?\s*$|COMMIT\s*$
                            |ROLLBACK\b|SAVEPOINT\s+\w+\s*$|RELEASE\s+\w+\s*$|WITH\s+\w+\s+AS\b|VACUUM\b
-                           |ATTACH\s+DATABASE\b)""", re.VERBOSE)
+                           |ATTACH\s+DATABASE\b)""",
+    re.VERBOSE,
+)
 NAMING = r"\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+[\"'`\[]?({tables})\b"
 
 
@@ -102,12 +106,22 @@ def tables(tmp_path_factory) -> set[str]:
 
 def test_the_tables_come_from_the_databases(tables):
     # The finder sees the main database's tables and the portal's shared files'.
-    assert {"games", "seats", "turns", "submissions", "ledger", "audit", "outbox", "portal_links",
-            "sessions", "failures"} <= tables
+    assert {
+        "games",
+        "seats",
+        "turns",
+        "submissions",
+        "ledger",
+        "audit",
+        "outbox",
+        "portal_links",
+        "sessions",
+        "failures",
+    } <= tables
 
 
 def test_the_scanner_finds_every_kind_of_offence(tables):
-    planted = '''
+    planted = """
 def leak(db, conn, kind):
     db.execute("SELECT 1")
     conn.executemany("INSERT INTO x VALUES (?)", [])
@@ -119,24 +133,23 @@ def leak(db, conn, kind):
     sql = f"SELECT {kind} FROM reports"
     other = "update outbox set status = 'sent'"
     joined = "... JOIN accounts a ON a.id = s.account_id"
-'''
+"""
     found = sql_offences(planted, tables, "planted.py")
-    assert [f.split(": ", 1)[0] for f in found] == [f"planted.py:{n}" for n in
-                                                    (3, 3, 4, 4, 5, 6, 7, 8, 9, 10, 11, 12)]
+    assert [f.split(": ", 1)[0] for f in found] == [f"planted.py:{n}" for n in (3, 3, 4, 4, 5, 6, 7, 8, 9, 10, 11, 12)]
     assert "calls executescript()" in "\n".join(found)
     assert "names the table 'outbox'" in "\n".join(found)
     assert "names the table 'accounts'" in "\n".join(found)
 
 
 def test_plain_words_are_no_offence(tables):
-    clean = '''
+    clean = """
 def fine(game, seats):
     rows = {"seats": seats, "turns": [], "reports": "reports"}
     typer.echo(f"{game.name}: reports from turn 3 are held; the seats in games waiting")
     state["seats"].append(game.seats["FR"])
     doctor = "PRAGMA integrity_check says ok."
     return rows["seats"], list.insert, "Select a seat from the list"
-'''
+"""
     assert sql_offences(clean, tables, "clean.py") == []
 
 

@@ -1,4 +1,5 @@
 """pip install . from a clean clone brings every package, ruleset, scenario, case and template."""
+
 from __future__ import annotations
 
 import subprocess
@@ -27,8 +28,11 @@ def expected_files() -> set[str]:
 
 @pytest.mark.slow
 def test_wheel_holds_every_module_and_data_file(tmp_path):
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
-                    "-w", str(tmp_path), str(ROOT)], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
     [wheel] = tmp_path.glob("gm-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     missing = sorted(expected_files() - names)

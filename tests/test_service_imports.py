@@ -1,6 +1,7 @@
 """The modules of gm/services import each other without a cycle (function-level imports count too),
 so each can be read, and imported, after the ones it uses; and none imports the portal or the CLI,
 which call them."""
+
 from __future__ import annotations
 
 import ast
@@ -30,7 +31,7 @@ def first_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
     def visit(module: str, path: list[str]) -> list[str] | None:
         if module in path:
-            return path[path.index(module):] + [module]
+            return path[path.index(module) :] + [module]
         if module in done:
             return None
         for used in sorted(graph.get(module, ())):
@@ -76,8 +77,8 @@ def above_the_services(source: str) -> set[str]:
 
 
 def test_services_import_neither_the_portal_nor_the_cli():
-    assert above_the_services("from gm.web.turn_views import turn_view\nimport gm.cli.common\n"
-                              "from gm.store import records\n") == {"gm.web.turn_views", "gm.web.turn_views.turn_view",
-                                                                    "gm.cli.common"}
+    assert above_the_services(
+        "from gm.web.turn_views import turn_view\nimport gm.cli.common\nfrom gm.store import records\n"
+    ) == {"gm.web.turn_views", "gm.web.turn_views.turn_view", "gm.cli.common"}
     found = {path.name: above_the_services(path.read_text(encoding="utf-8")) for path in SERVICES.glob("*.py")}
     assert {name: names for name, names in found.items() if names} == {}

@@ -1,5 +1,6 @@
 """Property: whatever the players are called and however the game goes, no report (the view
 and everything else a seat receives) holds any seat's secret."""
+
 from __future__ import annotations
 
 import json

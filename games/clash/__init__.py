@@ -1,4 +1,5 @@
 """Clash of Empires for gm: the ruleset object the `gm.games` entry point names."""
+
 from __future__ import annotations
 
 from gm.core.model import JSONObject

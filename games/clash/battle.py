@@ -1,5 +1,6 @@
 """Clash of Empires' moves and combat (rules D-CE-4, D-CE-5): into an empty or own territory,
 or a battle of simultaneous losses whose winner takes the territory and 1 VP."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -58,12 +59,10 @@ def move(state: JSONObject, seat: str, source: str, target: str, amount: int | s
 def _move_event(state: JSONObject, seat: str, source: str, target: str, count: int, took: bool) -> Event:
     who, src, dst = nation(state, seat), place_name(state, source), place_name(state, target)
     if took:  # rule D-CE-5: an empty territory is taken without combat and without VP
-        text = (f"{who} moves {troops_words(count)} from {src} into empty {dst} "
-                "and takes it (no VP).")
+        text = f"{who} moves {troops_words(count)} from {src} into empty {dst} and takes it (no VP)."
     else:
         text = f"{who} moves {troops_words(count)} from {src} to {dst}."
-    return event("move", text, seat=seat, **{"from": source, "to": target}, troops=count,
-                  took=took)
+    return event("move", text, seat=seat, **{"from": source, "to": target}, troops=count, took=took)
 
 
 def _fight(state: JSONObject, seat: str, source: str, target: str, battle: Battle, events: list[Event]) -> None:
@@ -79,25 +78,34 @@ def _fight(state: JSONObject, seat: str, source: str, target: str, battle: Battl
     events.append(_battle_event(state, seat, defender, source, target, battle))
 
 
-def _battle_event(state: JSONObject, seat: str, defender: str, source: str, target: str,
-                  battle: Battle) -> Event:
+def _battle_event(state: JSONObject, seat: str, defender: str, source: str, target: str, battle: Battle) -> Event:
     who, dst = nation(state, seat), place_name(state, target)
-    text = (f"{who} attacks {dst} from {place_name(state, source)} with "
-            f"{troops_words(battle.attacking)} against {battle.defending}: {who} loses "
-            f"{battle.attacker_losses}, the defenders lose {battle.defender_losses}; ")
+    text = (
+        f"{who} attacks {dst} from {place_name(state, source)} with "
+        f"{troops_words(battle.attacking)} against {battle.defending}: {who} loses "
+        f"{battle.attacker_losses}, the defenders lose {battle.defender_losses}; "
+    )
     if battle.captured:
         text += f"{who} takes {dst} and gains 1 VP."
     elif battle.defenders_left:
-        keeps = ("the neutral troops keep" if defender == NEUTRAL
-                 else f"{nation(state, defender)} keeps")
+        keeps = "the neutral troops keep" if defender == NEUTRAL else f"{nation(state, defender)} keeps"
         text += f"{keeps} {dst} with {battle.defenders_left}"
         # Cannot happen with D-CE-4's arithmetic, but the rule says where survivors go.
         back = f", and {battle.survivors} survivors return to {place_name(state, source)}"
         text += (back if battle.survivors else "") + "."
     else:
         text += f"nobody is left, and {dst} is now empty."
-    return event("battle", text, attacker=seat, defender=defender, **{"from": source},
-                  to=target, attacking=battle.attacking, defending=battle.defending,
-                  attacker_losses=battle.attacker_losses,
-                  defender_losses=battle.defender_losses, captured=battle.captured,
-                  vp=1 if battle.captured else 0)
+    return event(
+        "battle",
+        text,
+        attacker=seat,
+        defender=defender,
+        **{"from": source},
+        to=target,
+        attacking=battle.attacking,
+        defending=battle.defending,
+        attacker_losses=battle.attacker_losses,
+        defender_losses=battle.defender_losses,
+        captured=battle.captured,
+        vp=1 if battle.captured else 0,
+    )

@@ -4,6 +4,7 @@ writes every stage of resolution shares (troops in, an empty territory settled, 
 A territory's entry in state["territories"] is {"owner", "troops", "core_of"}; owner is the seat
 (or "neutral") whose troops are there, None when it is empty.
 """
+
 from __future__ import annotations
 
 from gm.core.model import Event, JSONObject, Order
@@ -49,8 +50,11 @@ def core_of(state: JSONObject, seat: str) -> list[str]:
 
 def free_to_claim(state: JSONObject) -> list[str]:
     """Claimable territories nobody has claimed yet, in map order."""
-    return [t["code"] for t in state["scenario"]["territories"]
-            if t["claimable"] and state["territories"][t["code"]]["core_of"] is None]
+    return [
+        t["code"]
+        for t in state["scenario"]["territories"]
+        if t["claimable"] and state["territories"][t["code"]]["core_of"] is None
+    ]
 
 
 def order_of_play(state: JSONObject) -> list[str]:

@@ -1,5 +1,6 @@
 """Clash of Empires orders: the parser (never raises), what each order needs of the board, and
 the check of a seat's orders against the current state."""
+
 from __future__ import annotations
 
 import re
@@ -32,8 +33,13 @@ NEEDS = {
     "MOVE": "a territory to move from, one to move to, and a number or ALL",
 }
 # Argument kinds per verb; CLAIM takes any number of codes.
-SHAPES = {"PLACE": ("code", "count"), "PASS": (), "RECRUIT": ("code", "count"),
-          "REVOLT": ("code",), "MOVE": ("code", "code", "amount")}
+SHAPES = {
+    "PLACE": ("code", "count"),
+    "PASS": (),
+    "RECRUIT": ("code", "count"),
+    "REVOLT": ("code",),
+    "MOVE": ("code", "code", "amount"),
+}
 CODE = re.compile(r"[A-Za-z]{3}")
 NUMBER = re.compile(r"[0-9]{1,6}")  # ASCII digits only, and short enough for int() to be safe
 
@@ -46,6 +52,7 @@ def make_order(verb: str, *args: str | int) -> Order:
 # ----------------------------------------------------------------------------------------------
 # Parsing: text to orders, with no knowledge of the game state.
 
+
 def parse_orders(lines: list[tuple[int, str]]) -> tuple[list[Order], list[Problem]]:
     """Parse the body lines of a turn file. Never raises: bad lines become problems."""
     return parse_lines(lines, _parse_words)
@@ -54,8 +61,7 @@ def parse_orders(lines: list[tuple[int, str]]) -> tuple[list[Order], list[Proble
 def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     verb, rest = words[0].upper(), words[1:]
     if verb not in VERBS:
-        return (f"{_shown(words[0])} is not an order; the orders are CLAIM, PLACE, PASS, "
-                "RECRUIT, REVOLT and MOVE")
+        return f"{_shown(words[0])} is not an order; the orders are CLAIM, PLACE, PASS, RECRUIT, REVOLT and MOVE"
     shape = ("code",) * len(rest) if verb == "CLAIM" else SHAPES[verb]
     if len(rest) != len(shape) or (verb == "CLAIM" and not rest):
         return f"{verb} needs {NEEDS[verb]}: {USAGE[verb]}"
@@ -85,6 +91,7 @@ def _parse_arg(kind: str, word: str) -> str | int | tuple[str]:
 # ----------------------------------------------------------------------------------------------
 # What is legal. The same checks answer a player at submission and explain a failed order in the
 # report (rule D-ALL-3), so each message is phrased through a Voice.
+
 
 @dataclass(frozen=True)
 class Voice:
@@ -133,15 +140,21 @@ def well_formed(order: object) -> TypeGuard[Order]:
     shape = SHAPES.get(order.verb)
     if shape is None or len(order.args) != len(shape):
         return False
-    tests: dict[str, Callable[[object], bool]] = {"code": lambda a: isinstance(a, str), "count": _is_count,
-             "amount": lambda a: a == "ALL" or _is_count(a)}
+    tests: dict[str, Callable[[object], bool]] = {
+        "code": lambda a: isinstance(a, str),
+        "count": _is_count,
+        "amount": lambda a: a == "ALL" or _is_count(a),
+    }
     return all(tests[kind](arg) for kind, arg in zip(shape, order.args, strict=True))
 
 
 def _not_held(state: JSONObject, code: str, v: Voice) -> str:
     who = holder(state, code)
-    by = "nobody holds it" if who is None else (
-        "it is held by neutral troops" if who == NEUTRAL else f"it is held by {nation(state, who)}")
+    by = (
+        "nobody holds it"
+        if who is None
+        else ("it is held by neutral troops" if who == NEUTRAL else f"it is held by {nation(state, who)}")
+    )
     return f"{v.place(code)} is not {v.yours()} ({by})"
 
 
@@ -179,8 +192,7 @@ def _recruit_problem(state: JSONObject, seat: str, code: str, count: int, v: Voi
     if count * TROOP_COST > money:
         return f"{v.has()} ${money}; {troops_words(count)} cost ${count * TROOP_COST}"
     if on_board + count > limit:  # rule D-CE-3: at most 100 troops on the board
-        return (f"{v.has()} {troops_words(on_board)} on the board; {count} more would pass "
-                f"the limit of {limit}")
+        return f"{v.has()} {troops_words(on_board)} on the board; {count} more would pass the limit of {limit}"
     return None
 
 
@@ -222,13 +234,13 @@ def place_problem(state: JSONObject, seat: str, order: Order, left: int, v: Voic
         return _not_held(state, code, v)
     if count > left:
         total = state["scenario"]["start_units"]
-        return (f"only {left} of {v.your()} {total} units are left to place; "
-                f"this order places {count}")
+        return f"only {left} of {v.your()} {total} units are left to place; this order places {count}"
     return None
 
 
 # ----------------------------------------------------------------------------------------------
 # Checking: parsed orders against the state of the turn being collected.
+
 
 def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """The problems with a seat's orders now; an empty list means the orders are accepted."""
@@ -299,8 +311,7 @@ def _check_play(state: JSONObject, seat: str, orders: list[Order]) -> list[Probl
         if order.verb not in PLAY_VERBS:
             problems.append(Problem(order.line, f"{order.verb} {WRONG_PHASE['play']}"))
         elif first is not None:
-            problems.append(Problem(order.line, f"only one action per round: line {order.line} "
-                                                "is a second one"))
+            problems.append(Problem(order.line, f"only one action per round: line {order.line} is a second one"))
         else:
             first = order
     if first is not None:
@@ -312,6 +323,7 @@ def _check_play(state: JSONObject, seat: str, orders: list[Order]) -> list[Probl
 
 # ----------------------------------------------------------------------------------------------
 # Warnings, as echeck gives them: what is probably a slip. The orders still count.
+
 
 def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """Units left unplaced at the set-up, and an attack too weak to take its target as the
@@ -333,8 +345,13 @@ def _unplaced(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem
     placed = sum(o.args[1] for o in orders if well_formed(o) and o.verb == "PLACE")
     if placed >= units:
         return []
-    return [Problem(0, f"you place {placed} of your {units} units; the other {units - placed} are spread "
-                       "one at a time over your core territories, in code order")]
+    return [
+        Problem(
+            0,
+            f"you place {placed} of your {units} units; the other {units - placed} are spread "
+            "one at a time over your core territories, in code order",
+        )
+    ]
 
 
 def _too_weak(state: JSONObject, seat: str, order: Order) -> str | None:
@@ -351,7 +368,12 @@ def _too_weak(state: JSONObject, seat: str, order: Order) -> str | None:
     defending = state["territories"][target]["troops"]
     if attacking > defending:
         return None
-    outcome = ("both sides are wiped out and it is left empty" if attacking == defending
-               else f"{defending - attacking} of its defenders survive and hold it")
-    return (f"{troops_words(attacking)} against {defending} in {target}: {outcome} (Combat Rules), "
-            "unless someone weakens it before your action")
+    outcome = (
+        "both sides are wiped out and it is left empty"
+        if attacking == defending
+        else f"{defending - attacking} of its defenders survive and hold it"
+    )
+    return (
+        f"{troops_words(attacking)} against {defending} in {target}: {outcome} (Combat Rules), "
+        "unless someone weakens it before your action"
+    )

@@ -1,4 +1,5 @@
 """The Clash of Empires robot: a simple, sensible player for seats that send no orders."""
+
 from __future__ import annotations
 
 from random import Random

@@ -1,4 +1,5 @@
 """Clash of Empires resolution: set-up, the claiming draft, placing, rounds, combat and the end."""
+
 from __future__ import annotations
 
 import copy
@@ -30,6 +31,7 @@ from .orders import PLAY_VERBS, TROOP_COST, action_problem, place_problem, unkno
 # ----------------------------------------------------------------------------------------------
 # A new game.
 
+
 def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> JSONObject:
     """The state before the first turn: claiming, placing or straight into round 1."""
     listed = {s["code"]: s for s in scenario["seats"]}
@@ -38,16 +40,25 @@ def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> J
     state = {
         "ruleset": "clash",
         "scenario": copy.deepcopy(scenario),
-        "phase": "claim", "round": 0, "rounds": scenario["rounds"],
+        "phase": "claim",
+        "round": 0,
+        "rounds": scenario["rounds"],
         "seating": seating,
         "start": seeds.rng("start").choice(seating),  # the first starting player (rule D-ALL-4)
-        "seats": {code: {"name": names[code], "nation": listed[code]["name"],
-                         "colour": listed[code]["colour"], "money": 0, "vp": 0}
-                  for code in seating},
+        "seats": {
+            code: {
+                "name": names[code],
+                "nation": listed[code]["name"],
+                "colour": listed[code]["colour"],
+                "money": 0,
+                "vp": 0,
+            }
+            for code in seating
+        },
         "territories": {
-            t["code"]: {"owner": NEUTRAL if t["neutral"] else None, "troops": t["neutral"],
-                        "core_of": None}
-            for t in scenario["territories"]},
+            t["code"]: {"owner": NEUTRAL if t["neutral"] else None, "troops": t["neutral"], "core_of": None}
+            for t in scenario["territories"]
+        },
     }
     if scenario["setup"] == "fixed":
         _fixed_setup(state, [listed[code] for code in seating])
@@ -67,6 +78,7 @@ def _fixed_setup(state: JSONObject, seats: list[JSONObject]) -> None:
 
 # ----------------------------------------------------------------------------------------------
 # Resolution.
+
 
 def resolve(state: JSONObject, orders_by_seat: JSONObject, seeds: TurnSeeds) -> TurnResult:
     """One mail turn: the claiming draft, the placing, or one round (rule D-ALL-4)."""
@@ -91,16 +103,22 @@ def _orders_of(orders_by_seat: dict[str, list[Order]], seat: str) -> list[object
 def _failed(state: JSONObject, seat: str, order: object, reason: str, in_part: bool = False) -> Event:
     text = order_text(order) if isinstance(order, Order) else "an unreadable order"
     fails = "fails in part" if in_part else "fails"
-    return event("order_failed", f"{nation(state, seat)}'s order {text} {fails}: {reason}.",
-                  seat=seat, order=text, reason=reason)
+    return event(
+        "order_failed", f"{nation(state, seat)}'s order {text} {fails}: {reason}.", seat=seat, order=text, reason=reason
+    )
 
 
 def _claim(state: JSONObject, orders: JSONObject, seeds: TurnSeeds, events: list[Event]) -> None:
     rng = seeds.rng("draft")
     draft = list(state["seating"])
     rng.shuffle(draft)
-    events.append(event("draft_order", "The draft order, drawn by lot: "
-                         + ", ".join(nation(state, s) for s in draft) + ".", order=draft))
+    events.append(
+        event(
+            "draft_order",
+            "The draft order, drawn by lot: " + ", ".join(nation(state, s) for s in draft) + ".",
+            order=draft,
+        )
+    )
     wishes = {seat: _wish_list(state, seat, orders[seat], events) for seat in draft}
     free = free_to_claim(state)
     pick = 0
@@ -118,8 +136,13 @@ def _claim(state: JSONObject, orders: JSONObject, seeds: TurnSeeds, events: list
             events.append(_claim_event(state, seat, code, pick, how, bool(wishes[seat])))
     state["phase"] = "place"
     units = state["scenario"]["start_units"]
-    events.append(event("phase", f"Claiming is over. Next turn every empire places its {units} "
-                         "units on its core territories.", phase="place"))
+    events.append(
+        event(
+            "phase",
+            f"Claiming is over. Next turn every empire places its {units} units on its core territories.",
+            phase="place",
+        )
+    )
 
 
 def _wish_list(state: JSONObject, seat: str, orders: list[object], events: list[Event]) -> list[str]:
@@ -132,8 +155,7 @@ def _wish_list(state: JSONObject, seat: str, orders: list[object], events: list[
             unknown = unknown_code(state, code)
             if unknown or not places(state)[code]["claimable"]:
                 reason = unknown or f"{place_name(state, code)} cannot be claimed"
-                events.append(_failed(state, seat, order, f"{reason}, so it is left out of "
-                                      "the list", in_part=True))
+                events.append(_failed(state, seat, order, f"{reason}, so it is left out of the list", in_part=True))
             elif code not in wishes:
                 wishes.append(code)
     return wishes
@@ -156,16 +178,22 @@ def _place(state: JSONObject, orders: JSONObject, events: list[Event]) -> None:
         v = voice(state, seat, you=False)
         left = min(units, limit - troops_of(state, seat))
         for order in orders[seat]:
-            problem = (place_problem(state, seat, order, left, v) if isinstance(order, Order)
-                       else "it could not be read")
+            problem = place_problem(state, seat, order, left, v) if isinstance(order, Order) else "it could not be read"
             if problem:
                 events.append(_failed(state, seat, order, problem))
                 continue
             code, count = order.args
             add_troops(state, seat, code, count)
             left -= count
-            events.append(event("place", f"{v.nation} places {troops_words(count)} in "
-                                 f"{v.place(code)}.", seat=seat, territory=code, troops=count))
+            events.append(
+                event(
+                    "place",
+                    f"{v.nation} places {troops_words(count)} in {v.place(code)}.",
+                    seat=seat,
+                    territory=code,
+                    troops=count,
+                )
+            )
         _spread(state, seat, left, events)
     state["phase"], state["round"] = "play", 1
     events.append(event("phase", "Set-up is over. Round 1 begins.", phase="play"))
@@ -184,22 +212,36 @@ def _spread(state: JSONObject, seat: str, left: int, events: list[Event]) -> Non
     for code, n in placed.items():
         add_troops(state, seat, code, n)
     where = ", ".join(f"{place_name(state, c)} +{n}" for c, n in placed.items())
-    events.append(event("spread", f"{nation(state, seat)}'s {left} unplaced units are spread "
-                         f"over its core territories: {where}.", seat=seat, units=left,
-                         placed=placed))
+    events.append(
+        event(
+            "spread",
+            f"{nation(state, seat)}'s {left} unplaced units are spread over its core territories: {where}.",
+            seat=seat,
+            units=left,
+            placed=placed,
+        )
+    )
 
 
 def _round(state: JSONObject, orders: JSONObject, seeds: TurnSeeds, events: list[Event]) -> None:
     number = state["round"]
     die = seeds.rng("roll").randint(1, 6)  # rule D-CE-2: one die per round
     if die == 6:
-        events.append(event("roll", f"Round {number}: the die shows 6. Every empire gains 1 VP "
-                             "and $1 per territory it controls, a new starting player is drawn, "
-                             "and there are no actions this round.", round=number, die=die))
+        events.append(
+            event(
+                "roll",
+                f"Round {number}: the die shows 6. Every empire gains 1 VP "
+                "and $1 per territory it controls, a new starting player is drawn, "
+                "and there are no actions this round.",
+                round=number,
+                die=die,
+            )
+        )
         _six(state, seeds, events)
     else:
-        events.append(event("roll", f"Round {number}: the die shows {die}; "
-                             "every empire takes its action.", round=number, die=die))
+        events.append(
+            event("roll", f"Round {number}: the die shows {die}; every empire takes its action.", round=number, die=die)
+        )
         _actions(state, orders, events)
     if number >= state["rounds"]:
         _finish(state, events)
@@ -213,18 +255,27 @@ def _six(state: JSONObject, seeds: TurnSeeds, events: list[Event]) -> None:
         state["seats"][seat]["vp"] += 1
         state["seats"][seat]["money"] += count
         held = "territory" if count == 1 else "territories"
-        events.append(event("bonus", f"{nation(state, seat)} gains 1 VP and ${count} for the "
-                             f"{count} {held} it controls.", seat=seat, vp=1, money=count,
-                             territories=count))
+        events.append(
+            event(
+                "bonus",
+                f"{nation(state, seat)} gains 1 VP and ${count} for the {count} {held} it controls.",
+                seat=seat,
+                vp=1,
+                money=count,
+                territories=count,
+            )
+        )
     state["start"] = seeds.rng("start").choice(state["seating"])
-    events.append(event("start_player", f"{nation(state, state['start'])} is drawn to start the "
-                         "next round.", seat=state["start"]))
+    events.append(
+        event("start_player", f"{nation(state, state['start'])} is drawn to start the next round.", seat=state["start"])
+    )
 
 
 def _actions(state: JSONObject, orders: JSONObject, events: list[Event]) -> None:
     sequence = order_of_play(state)
-    events.append(event("order_of_play", "Order of play: "
-                         + ", ".join(nation(state, s) for s in sequence) + ".", order=sequence))
+    events.append(
+        event("order_of_play", "Order of play: " + ", ".join(nation(state, s) for s in sequence) + ".", order=sequence)
+    )
     for seat in sequence:
         actions = [o for o in orders[seat] if isinstance(o, Order) and o.verb in PLAY_VERBS]
         for order in orders[seat]:
@@ -259,17 +310,23 @@ def _act(state: JSONObject, seat: str, order: Order, events: list[Event]) -> Non
 def _pass(state: JSONObject, seat: str, events: list[Event], sent: bool) -> None:
     state["seats"][seat]["money"] += 1
     how = "passes" if sent else "sends no action, so it passes"
-    events.append(event("pass", f"{nation(state, seat)} {how} and gains $1.", seat=seat,
-                         money=1, sent=sent))
+    events.append(event("pass", f"{nation(state, seat)} {how} and gains $1.", seat=seat, money=1, sent=sent))
 
 
 def _recruit(state: JSONObject, seat: str, code: str, count: int, events: list[Event]) -> None:
     cost = count * TROOP_COST  # rule D-CE-3
     state["seats"][seat]["money"] -= cost
     add_troops(state, seat, code, count)
-    events.append(event("recruit", f"{nation(state, seat)} recruits {troops_words(count)} in "
-                         f"{place_name(state, code)} for ${cost}.", seat=seat, territory=code,
-                         troops=count, cost=cost))
+    events.append(
+        event(
+            "recruit",
+            f"{nation(state, seat)} recruits {troops_words(count)} in {place_name(state, code)} for ${cost}.",
+            seat=seat,
+            territory=code,
+            troops=count,
+            cost=cost,
+        )
+    )
 
 
 def _revolt(state: JSONObject, seat: str, code: str, events: list[Event]) -> None:
@@ -280,13 +337,21 @@ def _revolt(state: JSONObject, seat: str, code: str, events: list[Event]) -> Non
     left = territory["troops"]
     troop = "one neutral troop" if victim == NEUTRAL else f"one troop of {nation(state, victim)}"
     after = f"{left} remain" if left else f"{place_name(state, code)} is now empty"
-    events.append(event("revolt", f"{nation(state, seat)} raises a revolt in "
-                         f"{place_name(state, code)} and removes {troop}; {after}.",
-                         seat=seat, territory=code, victim=victim, left=left))
+    events.append(
+        event(
+            "revolt",
+            f"{nation(state, seat)} raises a revolt in {place_name(state, code)} and removes {troop}; {after}.",
+            seat=seat,
+            territory=code,
+            victim=victim,
+            left=left,
+        )
+    )
 
 
 # ----------------------------------------------------------------------------------------------
 # The end (rule D-CE-6).
+
 
 def scores(state: JSONObject) -> dict[str, int]:
     return {seat: state["seats"][seat]["vp"] for seat in state["seating"]}
@@ -321,6 +386,9 @@ def outcome(state: JSONObject) -> Outcome | None:
         return None
     won = winners(state)
     rounds = state["rounds"]
-    reason = (f"most victory points after round {rounds}" if len(won) == 1 else
-              f"tied on victory points after round {rounds}: the win is shared")
+    reason = (
+        f"most victory points after round {rounds}"
+        if len(won) == 1
+        else f"tied on victory points after round {rounds}: the win is shared"
+    )
     return Outcome(tuple(won), reason, scores(state))

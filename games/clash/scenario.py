@@ -1,4 +1,5 @@
 """Clash of Empires scenarios: TOML text in, a validated scenario dict out (no file access here)."""
+
 from __future__ import annotations
 
 import re
@@ -9,10 +10,10 @@ from gm.core.scenarios import Fields, load_staged
 
 # Values the rule book gives, used when a scenario leaves them out.
 RULE_BOOK_DEFAULTS: dict[str, str | int] = {
-    "setup": "claim",           # "Each player takes turns claiming a territory"
-    "rounds": 30,               # "The game consists of 30 rounds"
-    "start_units": 20,          # "Each player gets 20 units"
-    "unit_limit": 100,          # "100 cubes per player" (rule D-CE-3)
+    "setup": "claim",  # "Each player takes turns claiming a territory"
+    "rounds": 30,  # "The game consists of 30 rounds"
+    "start_units": 20,  # "Each player gets 20 units"
+    "unit_limit": 100,  # "100 cubes per player" (rule D-CE-3)
     "neutral_colour": "#3a9a4a",  # "100 green cubes to represent neutral troops"
 }
 REQUIRED_TOP = ("name", "title", "min_seats", "max_seats", "width", "height")
@@ -56,7 +57,7 @@ def _read_fields(raw: JSONObject) -> list[str]:
         fields.get("neutral", "int", 0)
         fields.optional("claimable", "bool")
     if raw.get("setup", "claim") not in ("claim", "fixed"):
-        problems.append(f"setup must be \"claim\" or \"fixed\", not {raw['setup']!r}")
+        problems.append(f'setup must be "claim" or "fixed", not {raw["setup"]!r}')
     return problems
 
 
@@ -70,23 +71,19 @@ def _check_references(raw: JSONObject) -> list[str]:
         code = t["code"]
         for axis, size in (("x", width), ("y", height)):
             if not 0 <= t[axis] <= size:
-                problems.append(f"territory {code}: {axis} must be between 0 and {size}, "
-                                f"not {t[axis]}")
+                problems.append(f"territory {code}: {axis} must be between 0 and {size}, not {t[axis]}")
         if t.get("neutral", 0) < 0:
             problems.append(f"territory {code}: neutral must be 0 or more, not {t['neutral']}")
         if t.get("neutral", 0) > 0 and t.get("claimable", False):
-            problems.append(f"territory {code} is neutral ({t['neutral']} troops) "
-                            "and cannot be claimable")
+            problems.append(f"territory {code} is neutral ({t['neutral']} troops) and cannot be claimable")
         problems += duplicates(t["neighbours"], f"territory {code} lists neighbour", "twice")
         for other in t["neighbours"]:
             if other == code:
                 problems.append(f"territory {code} lists itself as a neighbour")
             elif other not in places:
-                problems.append(f"territory {code} lists neighbour {other}, "
-                                "which is not on the map")
+                problems.append(f"territory {code} lists neighbour {other}, which is not on the map")
             elif code not in places[other]["neighbours"]:
-                problems.append(f"{code} lists {other} as a neighbour "
-                                f"but {other} does not list {code}")
+                problems.append(f"{code} lists {other} as a neighbour but {other} does not list {code}")
     problems += _check_fixed_setup(raw, places)
     return problems
 
@@ -100,11 +97,11 @@ def _check_fixed_setup(raw: JSONObject, places: JSONObject) -> list[str]:
         code = seat["code"]
         if not fixed:
             if "core" in seat or "troops" in seat:
-                problems.append(f"seat {code}: core and troops are only for setup = \"fixed\"")
+                problems.append(f'seat {code}: core and troops are only for setup = "fixed"')
             continue
         core = seat.get("core", [])
         if not core:
-            problems.append(f"seat {code} has no core territories; setup = \"fixed\" needs them")
+            problems.append(f'seat {code} has no core territories; setup = "fixed" needs them')
         for place in core:
             if place not in places:
                 problems.append(f"seat {code}: core territory {place} is not on the map")
@@ -115,8 +112,7 @@ def _check_fixed_setup(raw: JSONObject, places: JSONObject) -> list[str]:
             owner_of.setdefault(place, code)
         for place, count in seat.get("troops", {}).items():
             if place not in core:
-                problems.append(f"seat {code}: troops are given for {place}, "
-                                "which is not one of its core territories")
+                problems.append(f"seat {code}: troops are given for {place}, which is not one of its core territories")
             elif count < 1:
                 problems.append(f"seat {code}: troops in {place} must be at least 1, not {count}")
         limit = raw.get("unit_limit", RULE_BOOK_DEFAULTS["unit_limit"])
@@ -124,8 +120,7 @@ def _check_fixed_setup(raw: JSONObject, places: JSONObject) -> list[str]:
             problems.append(f"seat {code}: its troops pass the limit of {limit}")
     if fixed and with_troops and len(with_troops) != len(raw["seat"]):
         missing = ", ".join(s["code"] for s in raw["seat"] if "troops" not in s)
-        problems.append(f"troops are given for some seats but not for {missing}: "
-                        "give them for every seat or for none")
+        problems.append(f"troops are given for some seats but not for {missing}: give them for every seat or for none")
     return problems
 
 
@@ -140,8 +135,7 @@ def _check_sizes(raw: JSONObject) -> list[str]:
         problems.append(f"max_seats is {high} but only {listed} seats are listed")
     claimable = [t for t in raw["territory"] if _claimable(t)]
     if raw.get("setup", "claim") == "claim" and len(claimable) < high:
-        problems.append(f"the map has {len(claimable)} claimable territories but "
-                        f"{high} seats need at least one each")
+        problems.append(f"the map has {len(claimable)} claimable territories but {high} seats need at least one each")
     for key in ("rounds", "unit_limit", "width", "height"):
         if raw.get(key, 1) < 1:
             problems.append(f"{key} must be at least 1, not {raw[key]}")
@@ -156,17 +150,27 @@ def _claimable(territory: JSONObject) -> bool:
 
 
 def _normalise(raw: JSONObject) -> JSONObject:
-    scenario = {key: raw.get(key, RULE_BOOK_DEFAULTS.get(key)) for key in
-                REQUIRED_TOP + tuple(RULE_BOOK_DEFAULTS)}
+    scenario = {key: raw.get(key, RULE_BOOK_DEFAULTS.get(key)) for key in REQUIRED_TOP + tuple(RULE_BOOK_DEFAULTS)}
     scenario["seats"] = [
-        {"code": s["code"], "name": s["name"], "colour": s["colour"].lower(),
-         "core": list(s.get("core", [])), "troops": dict(s.get("troops", {}))}
+        {
+            "code": s["code"],
+            "name": s["name"],
+            "colour": s["colour"].lower(),
+            "core": list(s.get("core", [])),
+            "troops": dict(s.get("troops", {})),
+        }
         for s in raw["seat"]
     ]
     scenario["territories"] = [
-        {"code": t["code"], "name": t["name"], "x": t["x"], "y": t["y"],
-         "neighbours": list(t["neighbours"]), "neutral": t.get("neutral", 0),
-         "claimable": _claimable(t)}
+        {
+            "code": t["code"],
+            "name": t["name"],
+            "x": t["x"],
+            "y": t["y"],
+            "neighbours": list(t["neighbours"]),
+            "neutral": t.get("neutral", 0),
+            "claimable": _claimable(t),
+        }
         for t in raw["territory"]
     ]
     return scenario

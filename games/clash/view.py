@@ -1,4 +1,5 @@
 """What one seat sees of a Clash of Empires game: the report's view, its order form and labels."""
+
 from __future__ import annotations
 
 from typing import cast
@@ -69,34 +70,61 @@ def _map(state: JSONObject) -> JSONObject:
     for place in scenario["territories"]:
         code = place["code"]
         owner = holder(state, code)
-        territories.append({
-            "code": code, "name": place["name"], "x": place["x"], "y": place["y"],
-            "neighbours": list(place["neighbours"]), "owner": owner,
-            "troops": state["territories"][code]["troops"],
-            "core_of": state["territories"][code]["core_of"], "colour": _colour(state, owner),
-        })
+        territories.append(
+            {
+                "code": code,
+                "name": place["name"],
+                "x": place["x"],
+                "y": place["y"],
+                "neighbours": list(place["neighbours"]),
+                "owner": owner,
+                "troops": state["territories"][code]["troops"],
+                "core_of": state["territories"][code]["core_of"],
+                "colour": _colour(state, owner),
+            }
+        )
     return {"width": scenario["width"], "height": scenario["height"], "territories": territories}
 
 
 def _seat_line(state: JSONObject, code: str) -> JSONObject:
     seat = state["seats"][code]
-    return {"code": code, "name": seat["name"], "nation": seat["nation"], "colour": seat["colour"],
-            "money": seat["money"], "vp": seat["vp"], "territories": len(controlled(state, code)),
-            "troops": troops_of(state, code)}
+    return {
+        "code": code,
+        "name": seat["name"],
+        "nation": seat["nation"],
+        "colour": seat["colour"],
+        "money": seat["money"],
+        "vp": seat["vp"],
+        "territories": len(controlled(state, code)),
+        "troops": troops_of(state, code),
+    }
 
 
 def _you(state: JSONObject, code: str) -> JSONObject:
     seat = state["seats"][code]
     known = places(state)
-    held = [{"code": c, "name": known[c]["name"], "troops": state["territories"][c]["troops"],
-             "neighbours": list(known[c]["neighbours"])} for c in controlled(state, code)]
-    return {"code": code, "name": seat["name"], "nation": seat["nation"], "colour": seat["colour"],
-            "money": seat["money"], "vp": seat["vp"], "core": core_of(state, code),
-            "territories": held}
+    held = [
+        {
+            "code": c,
+            "name": known[c]["name"],
+            "troops": state["territories"][c]["troops"],
+            "neighbours": list(known[c]["neighbours"]),
+        }
+        for c in controlled(state, code)
+    ]
+    return {
+        "code": code,
+        "name": seat["name"],
+        "nation": seat["nation"],
+        "colour": seat["colour"],
+        "money": seat["money"],
+        "vp": seat["vp"],
+        "core": core_of(state, code),
+        "territories": held,
+    }
 
 
-KNOWN_COLUMNS = (Column("Troops", numeric=True), Column("Home of"),
-                 Column("Next to yours"))
+KNOWN_COLUMNS = (Column("Troops", numeric=True), Column("Home of"), Column("Next to yours"))
 
 
 def known(state: JSONObject, seat: str) -> JSONObject:
@@ -112,15 +140,28 @@ def known(state: JSONObject, seat: str) -> JSONObject:
         territory = state["territories"][code]
         home = territory["core_of"]
         near = " ".join(n for n in known_places[code]["neighbours"] if n in mine)
-        sightings.append(Sighting(code, place["name"], holder(state, code) or NOBODY,
-                                  (territory["troops"], nation(state, home) if home else "", near)))
-    return listing("Every territory you see", "Territory", ("territory", "territories"), KNOWN_COLUMNS,
-                   sightings, state["seating"],
-                   {NEUTRAL: "Neutral troops", NOBODY: "Empty"})
+        sightings.append(
+            Sighting(
+                code,
+                place["name"],
+                holder(state, code) or NOBODY,
+                (territory["troops"], nation(state, home) if home else "", near),
+            )
+        )
+    return listing(
+        "Every territory you see",
+        "Territory",
+        ("territory", "territories"),
+        KNOWN_COLUMNS,
+        sightings,
+        state["seating"],
+        {NEUTRAL: "Neutral troops", NOBODY: "Empty"},
+    )
 
 
 # ----------------------------------------------------------------------------------------------
 # The order form: the ruleset's lines of the prefilled form for the turn being collected.
+
 
 def order_form(state: JSONObject, seat: str) -> list[str]:
     if seat not in state["seats"]:
@@ -148,16 +189,14 @@ def _claim_form(state: JSONObject, seat: str) -> list[str]:
 def _place_form(state: JSONObject, seat: str) -> list[str]:
     cores = core_of(state, seat)
     known = places(state)
-    units = min(state["scenario"]["start_units"],
-                state["scenario"]["unit_limit"] - troops_of(state, seat))
+    units = min(state["scenario"]["start_units"], state["scenario"]["unit_limit"] - troops_of(state, seat))
     lines = [
         f"# Set-up: place your {units} units on your core territories: PLACE <territory> <n>.",
         "# Units you do not place are spread one at a time over your core territories,",
         "# in code order.",
         "# Your core territories and their neighbours:",
     ]
-    lines += [f"#   {c} {known[c]['name']}: next to {', '.join(known[c]['neighbours'])}"
-              for c in cores]
+    lines += [f"#   {c} {known[c]['name']}: next to {', '.join(known[c]['neighbours'])}" for c in cores]
     # The prefilled orders spread the units evenly, as the default spreading would.
     free = [c for c in cores if holder(state, c) in (None, seat)]
     if not free:

@@ -1,4 +1,5 @@
 """Conqueror! for gm: the ruleset object the `gm.games` entry point names."""
+
 from __future__ import annotations
 
 from gm.core.model import JSONObject

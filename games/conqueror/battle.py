@@ -1,4 +1,5 @@
 """Conqueror! battles: one-to-one duels, the field first, then the garrison (rule D-CQ-2)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -45,11 +46,11 @@ class Battle:
 
     @property
     def field_duels(self) -> str:
-        return self.duels[:self.in_field]
+        return self.duels[: self.in_field]
 
     @property
     def siege_duels(self) -> str:
-        return self.duels[self.in_field:]
+        return self.duels[self.in_field :]
 
 
 def fight(attacking: int, defending: int, fort: int, rng: Random) -> Battle:
@@ -78,5 +79,6 @@ def fight(attacking: int, defending: int, fort: int, rng: Random) -> Battle:
         else:
             attackers -= 1
             duels.append("D")
-    return Battle(attacking, field, garrison, fort, tuple(rolls), "".join(duels), attackers,
-                  field_left, garrison_left, in_field)
+    return Battle(
+        attacking, field, garrison, fort, tuple(rolls), "".join(duels), attackers, field_left, garrison_left, in_field
+    )

@@ -1,4 +1,5 @@
 """The Conqueror! map as the rules read it: names, neighbours, distances, owners and nations."""
+
 from __future__ import annotations
 
 from collections import deque

@@ -1,4 +1,5 @@
 """Conqueror! formulas: productivity, prices, support, cultural power, influence, score."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -18,19 +19,36 @@ CONTROL_WORDS = ("rebellious", "restless", "content", "supportive", "devoted")
 INFLUENCE_WORDS = ("hostile", "suspicious", "neutral", "sympathetic", "friendly")
 
 # The production menu (rule D-CQ-4): labour per unit; FARMS cost (population + 1)² each.
-COSTS: dict[str, int | None] = {"TAXES": 1, "SOLDIERS": 5, "DIPLOMAT": 5, "FORT": 50, "KEEP": 100, "CASTLE": 150,
-         "FARMS": None, "DEVELOP": 60, "ADVANCE": 135}
+COSTS: dict[str, int | None] = {
+    "TAXES": 1,
+    "SOLDIERS": 5,
+    "DIPLOMAT": 5,
+    "FORT": 50,
+    "KEEP": 100,
+    "CASTLE": 150,
+    "FARMS": None,
+    "DEVELOP": 60,
+    "ADVANCE": 135,
+}
 ITEMS = tuple(COSTS)
-REPEATED = ("TAXES", "SOLDIERS", "DIPLOMAT", "FARMS")   # the others are built once, then TAXES
-ITEM_WORDS = {"TAXES": "levy taxes", "SOLDIERS": "recruit soldiers", "DIPLOMAT": "send diplomats",
-              "FORT": "build a fort", "KEEP": "build a keep", "CASTLE": "build a castle",
-              "FARMS": "build farms", "DEVELOP": "develop culture", "ADVANCE": "advance culture"}
+REPEATED = ("TAXES", "SOLDIERS", "DIPLOMAT", "FARMS")  # the others are built once, then TAXES
+ITEM_WORDS = {
+    "TAXES": "levy taxes",
+    "SOLDIERS": "recruit soldiers",
+    "DIPLOMAT": "send diplomats",
+    "FORT": "build a fort",
+    "KEEP": "build a keep",
+    "CASTLE": "build a castle",
+    "FARMS": "build farms",
+    "DEVELOP": "develop culture",
+    "ADVANCE": "advance culture",
+}
 # Control table: what finishing an item does to the owner's control (per unit for diplomats).
 CONTROL_GAIN = {"DIPLOMAT": 10, "FORT": 10, "KEEP": 10, "CASTLE": 10, "DEVELOP": 5, "ADVANCE": 10}
 CONTROL_COST_PER_TURN = {"TAXES": 1, "SOLDIERS": 1}
 CONQUEST_LOSS = 10
 DESERTION_LOSS = 5
-SURCHARGE = {1: 100, 2: 50, 3: 25}   # rush-buy surcharge in % by culture (rule D-CQ-4)
+SURCHARGE = {1: 100, 2: 50, 3: 25}  # rush-buy surcharge in % by culture (rule D-CQ-4)
 
 # Battle (rule D-CQ-2): duel weights attacker : defender, and garrison sizes by fortification.
 ATTACK_WEIGHT = 10
@@ -39,9 +57,9 @@ SIEGE_WEIGHT = {1: 15, 2: 20, 3: 30}
 GARRISON = {0: 0, 1: 1, 2: 2, 3: 3}
 
 SCORE = {"army": 1, "population": 3, "culture": 5, "resource": 2, "fort": 1, "capital": 20}
-SPREAD_ABOVE = 160          # cultural power must be strictly above this to spread (rule D-CQ-8)
+SPREAD_ABOVE = 160  # cultural power must be strictly above this to spread (rule D-CQ-8)
 TYPE_PROVINCE, TYPE_NEUTRAL = 3, 1
-WINTER_EVERY = 4            # rule D-CQ-5
+WINTER_EVERY = 4  # rule D-CQ-5
 
 
 def band(level: int, words: tuple[str, ...]) -> str:
@@ -101,13 +119,13 @@ def requirement(item: str, province: JSONObject) -> str | None:
     needs = {
         "DIPLOMAT": (culture < 2, "a diplomat needs developed culture"),
         "FORT": (fort >= 1, f"it already has a {FORT_WORDS[fort]}"),
-        "KEEP": (fort != 1, "a keep is built on a fort" if fort == 0
-                 else f"it already has a {FORT_WORDS[fort]}"),
-        "CASTLE": (fort != 2, "a castle is built on a keep" if fort < 2
-                   else "it already has a castle"),
+        "KEEP": (fort != 1, "a keep is built on a fort" if fort == 0 else f"it already has a {FORT_WORDS[fort]}"),
+        "CASTLE": (fort != 2, "a castle is built on a keep" if fort < 2 else "it already has a castle"),
         "DEVELOP": (culture != 1, f"its culture is already {CULTURE_WORDS[culture]}"),
-        "ADVANCE": (culture != 2, "culture is advanced from developed" if culture == 1
-                    else "its culture is already advanced"),
+        "ADVANCE": (
+            culture != 2,
+            "culture is advanced from developed" if culture == 1 else "its culture is already advanced",
+        ),
     }
     lacking, why = needs.get(item, (False, ""))
     if lacking:
@@ -129,11 +147,16 @@ def cultural_power(province: JSONObject, distance: int) -> int:
     return cast(int, province["culture"] * control(province) - 5 * distance)
 
 
-def influence_gained(prestige: int, power_a: int, power_b: int, pop_a: int, pop_b: int,
-                     type_a: int, type_b: int) -> int:
+def influence_gained(
+    prestige: int, power_a: int, power_b: int, pop_a: int, pop_b: int, type_a: int, type_b: int
+) -> int:
     """Points the stronger province adds in the weaker one; divisors clamped to 1 (rule D-CQ-8)."""
-    ratio = (Fraction(prestige) * Fraction(power_a, max(power_b, 1))
-             * Fraction(pop_a, max(pop_b, 1)) * Fraction(type_a, max(type_b, 1)))
+    ratio = (
+        Fraction(prestige)
+        * Fraction(power_a, max(power_b, 1))
+        * Fraction(pop_a, max(pop_b, 1))
+        * Fraction(type_a, max(type_b, 1))
+    )
     return max(floor(ratio), 0)
 
 
@@ -162,7 +185,7 @@ def share_gains(influence: dict[str, int], wanted: dict[str, int], parties: list
     got = dict(wanted)
     if total > pool:
         got = {p: n * pool // total for p, n in wanted.items()}
-        for p in sorted(wanted, key=lambda p: -wanted[p])[:pool - sum(got.values())]:
+        for p in sorted(wanted, key=lambda p: -wanted[p])[: pool - sum(got.values())]:
             got[p] += 1
     _take_equally(influence, sum(got.values()), givers)
     for p, n in got.items():
@@ -200,9 +223,15 @@ def lose(influence: dict[str, int], party: str, amount: int) -> int:
 
 
 def province_score(province: JSONObject, capital: bool) -> int:
-    return cast(int, province["armies"] * SCORE["army"] + province["population"] * SCORE["population"]
-            + province["culture"] * SCORE["culture"] + province["resources"] * SCORE["resource"]
-            + province["fort"] * SCORE["fort"] + (SCORE["capital"] if capital else 0))
+    return cast(
+        int,
+        province["armies"] * SCORE["army"]
+        + province["population"] * SCORE["population"]
+        + province["culture"] * SCORE["culture"]
+        + province["resources"] * SCORE["resource"]
+        + province["fort"] * SCORE["fort"]
+        + (SCORE["capital"] if capital else 0),
+    )
 
 
 def prestige_for(score: int) -> int:

@@ -1,4 +1,5 @@
 """Conqueror! movement: order stacks drawn at random, moves, attacks, conquest, lost capitals."""
+
 from __future__ import annotations
 
 from random import Random
@@ -26,8 +27,11 @@ def run_stacks(turn: Turn, orders: dict[str, list[Order]], order_rng: Random, ba
     if not drawn:
         return
     names = " ".join(f"{s}{n}" for s, n in drawn)
-    turn.add("stacks", f"The order stacks are drawn in this order (seat and order): {names}.",
-             order=[[s, n] for s, n in drawn])
+    turn.add(
+        "stacks",
+        f"The order stacks are drawn in this order (seat and order): {names}.",
+        order=[[s, n] for s, n in drawn],
+    )
     for seat, number in drawn:
         execute(turn, seat, stacks[seat][number - 1], battle_rng)
 
@@ -57,15 +61,20 @@ def execute(turn: Turn, seat: str, order: Order, rng: Random) -> None:
         turn.failed(seat, order, problem)
         return
     count = free if amount == "ALL" else min(amount, free)
-    short = ("" if amount == "ALL" or amount <= free
-             else f" (only {count} of the {amount} ordered could go)")
+    short = "" if amount == "ALL" or amount <= free else f" (only {count} of the {amount} ordered could go)"
     turn.provinces[source]["armies"] -= count
     if turn.provinces[target]["owner"] == seat:
         _arrive(turn, target, count)
         # Internal moves are the mover's own business ("Show Internal Moves" is off by default).
-        turn.add("move", f"{v.nation} moves {armies_words(count)} from {v.place(source)} to "
-                 f"{v.place(target)}{short}.", (seat,), seat=seat, **{"from": source}, to=target,
-                 armies=count)
+        turn.add(
+            "move",
+            f"{v.nation} moves {armies_words(count)} from {v.place(source)} to {v.place(target)}{short}.",
+            (seat,),
+            seat=seat,
+            **{"from": source},
+            to=target,
+            armies=count,
+        )
     else:
         _attack(turn, seat, source, target, count, rng, short)
 
@@ -75,8 +84,7 @@ def _arrive(turn: Turn, code: str, count: int) -> None:
     turn.arrived[code] = turn.arrived.get(code, 0) + count
 
 
-def _attack(turn: Turn, seat: str, source: str, target: str, count: int, rng: Random,
-            short: str) -> None:
+def _attack(turn: Turn, seat: str, source: str, target: str, count: int, rng: Random, short: str) -> None:
     place = turn.provinces[target]
     defender = place["owner"]
     turn.attacked.add(target)
@@ -109,30 +117,38 @@ def relocate_capital(turn: Turn, seat: str) -> None:
     who = nation(state, seat)
     if not left:
         me.update(alive=False, capital=None, gold=0, score=0)
-        turn.add("eliminated", f"{who} has lost its last province and is out of the game.",
-                 seat=seat)
+        turn.add("eliminated", f"{who} has lost its last province and is out of the game.", seat=seat)
         return
     best = max(left, key=lambda c: (turn.provinces[c]["population"], turn.provinces[c]["armies"]))
     me["capital"] = best
-    turn.add("capital", f"{who} has lost its capital {turn.board.label(lost)} and moves its court "
-             f"to {turn.board.label(best)}.", seat=seat, lost=lost, capital=best)
+    turn.add(
+        "capital",
+        f"{who} has lost its capital {turn.board.label(lost)} and moves its court to {turn.board.label(best)}.",
+        seat=seat,
+        lost=lost,
+        capital=best,
+    )
 
 
-def _battle_event(turn: Turn, seat: str, defender: str, source: str, target: str, battle: Battle,
-                  short: str) -> Event:
+def _battle_event(turn: Turn, seat: str, defender: str, source: str, target: str, battle: Battle, short: str) -> Event:
     state, board = turn.state, turn.board
     who, dst = nation(state, seat), board.label(target)
     them = "the local leaders" if defender == NEUTRAL else nation(state, defender)
-    inside = (f" ({battle.field} in the field, {battle.garrison} in the {FORT_WORDS[battle.fort]})"
-              if battle.garrison else "")
-    head = (f"{who} attacks {dst}, held by {them}, from {board.label(source)} with "
-            f"{armies_words(battle.attacking)}{short} against {battle.defending}{inside}: ")
+    inside = (
+        f" ({battle.field} in the field, {battle.garrison} in the {FORT_WORDS[battle.fort]})" if battle.garrison else ""
+    )
+    head = (
+        f"{who} attacks {dst}, held by {them}, from {board.label(source)} with "
+        f"{armies_words(battle.attacking)}{short} against {battle.defending}{inside}: "
+    )
     if not battle.duels:
         result = f"nobody defends it, and {who} takes {dst}"
     else:
-        result = (f"{len(battle.duels)} duels, {who} loses "
-                  f"{battle.attacking - battle.attackers_left}, the defenders lose "
-                  f"{battle.defending - battle.defenders_left}; ")
+        result = (
+            f"{len(battle.duels)} duels, {who} loses "
+            f"{battle.attacking - battle.attackers_left}, the defenders lose "
+            f"{battle.defending - battle.defenders_left}; "
+        )
         if battle.captured:
             result += f"{who} takes {dst} with {armies_words(battle.attackers_left)}"
         else:
@@ -140,12 +156,24 @@ def _battle_event(turn: Turn, seat: str, defender: str, source: str, target: str
     control = turn.provinces[target]["influence"][seat] if battle.captured else None
     if battle.captured:
         result += f" (control {control}%)"
-    return event("battle", head + result + ".", None, attacker=seat, defender=defender,
-                 **{"from": source},
-                 to=target, attacking=battle.attacking, defending=battle.defending,
-                 attacker_losses=battle.attacking - battle.attackers_left,
-                 defender_losses=battle.defending - battle.defenders_left,
-                 captured=battle.captured, field=battle.field, garrison=battle.garrison,
-                 fort=battle.fort, field_duels=battle.field_duels,
-                 siege_duels=battle.siege_duels, rolls=list(battle.rolls),
-                 control=control)
+    return event(
+        "battle",
+        head + result + ".",
+        None,
+        attacker=seat,
+        defender=defender,
+        **{"from": source},
+        to=target,
+        attacking=battle.attacking,
+        defending=battle.defending,
+        attacker_losses=battle.attacking - battle.attackers_left,
+        defender_losses=battle.defending - battle.defenders_left,
+        captured=battle.captured,
+        field=battle.field,
+        garrison=battle.garrison,
+        fort=battle.fort,
+        field_duels=battle.field_duels,
+        siege_duels=battle.siege_duels,
+        rolls=list(battle.rolls),
+        control=control,
+    )

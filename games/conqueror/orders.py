@@ -1,4 +1,5 @@
 """Conqueror! orders: the parser (never raises), what each order needs, and check_orders."""
+
 from __future__ import annotations
 
 import re
@@ -12,16 +13,28 @@ from gm.core.model import JSONObject, Order, OrderArgs, Problem
 from .board import NEUTRAL, Board, armies_words, nation
 from .economy import COSTS, CULTURE_WORDS, REPEATED, buy_price, labour_for, requirement
 
-MAX_MOVES = 5   # rule D-CQ-1
+MAX_MOVES = 5  # rule D-CQ-1
 MOVE_VERBS = ("MOVE", "ATTACK")
 VERBS = ("MOVE", "ATTACK", "PRODUCE", "BUY")
 ALIASES = {"BUILD": "PRODUCE"}
 ITEM_NAMES = {
-    "TAXES": "TAXES", "TAX": "TAXES", "LEVY": "TAXES",
-    "SOLDIERS": "SOLDIERS", "SOLDIER": "SOLDIERS", "RECRUIT": "SOLDIERS", "ARMY": "SOLDIERS",
-    "ARMIES": "SOLDIERS", "DIPLOMAT": "DIPLOMAT", "DIPLOMATS": "DIPLOMAT", "FORT": "FORT",
-    "KEEP": "KEEP", "CASTLE": "CASTLE", "FARMS": "FARMS", "FARM": "FARMS",
-    "DEVELOP": "DEVELOP", "ADVANCE": "ADVANCE",
+    "TAXES": "TAXES",
+    "TAX": "TAXES",
+    "LEVY": "TAXES",
+    "SOLDIERS": "SOLDIERS",
+    "SOLDIER": "SOLDIERS",
+    "RECRUIT": "SOLDIERS",
+    "ARMY": "SOLDIERS",
+    "ARMIES": "SOLDIERS",
+    "DIPLOMAT": "DIPLOMAT",
+    "DIPLOMATS": "DIPLOMAT",
+    "FORT": "FORT",
+    "KEEP": "KEEP",
+    "CASTLE": "CASTLE",
+    "FARMS": "FARMS",
+    "FARM": "FARMS",
+    "DEVELOP": "DEVELOP",
+    "ADVANCE": "ADVANCE",
 }
 USAGE = {
     "MOVE": "MOVE <from> <to> <n|ALL>",
@@ -47,6 +60,7 @@ def order_text(order: object) -> str:
 # ----------------------------------------------------------------------------------------------
 # Parsing: text to orders, with no knowledge of the game state.
 
+
 def parse_orders(lines: list[tuple[int, str]]) -> tuple[list[Order], list[Problem]]:
     """Parse the body lines of a turn file. Never raises: bad lines become problems."""
     return parse_lines(lines, _parse_words)
@@ -59,16 +73,17 @@ def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
         return f"{_shown(words[0])} is not an order; the orders are MOVE, ATTACK, PRODUCE and BUY"
     if verb in MOVE_VERBS:
         if len(rest) != 3:
-            return (f"{verb} needs a province to leave, one to enter and a number or ALL: "
-                    f"{USAGE[verb]}")
+            return f"{verb} needs a province to leave, one to enter and a number or ALL: {USAGE[verb]}"
         return _args(verb, zip(("code", "code", "amount"), rest))
     if verb == "PRODUCE":
         if len(rest) not in (2, 3):
             return f"PRODUCE needs a province and what it makes: {USAGE[verb]}"
         item = ITEM_NAMES.get(rest[1].upper())
         if item is None:
-            return (f"{_shown(rest[1])} is not something a province makes; choose TAXES, SOLDIERS, "
-                    "DIPLOMAT, FORT, KEEP, CASTLE, FARMS, DEVELOP or ADVANCE")
+            return (
+                f"{_shown(rest[1])} is not something a province makes; choose TAXES, SOLDIERS, "
+                "DIPLOMAT, FORT, KEEP, CASTLE, FARMS, DEVELOP or ADVANCE"
+            )
         if len(rest) == 3 and item != "DIPLOMAT":
             return f"only a DIPLOMAT takes a target province: PRODUCE {rest[0].upper()} {item}"
         parsed = _args(verb, zip(("code", "code"), rest[:1] + rest[2:]))
@@ -118,8 +133,7 @@ def well_formed(order: object) -> TypeGuard[Order]:
     if order.verb in MOVE_VERBS:
         return len(args) == 3 and _codes(*args[:2]) and (args[2] == "ALL" or _is_count(args[2]))
     if order.verb == "PRODUCE":
-        return (len(args) in (2, 3) and _codes(*args) and args[1] in COSTS
-                and (len(args) == 2 or args[1] == "DIPLOMAT"))
+        return len(args) in (2, 3) and _codes(*args) and args[1] in COSTS and (len(args) == 2 or args[1] == "DIPLOMAT")
     if order.verb == "BUY":
         return len(args) == 2 and _codes(args[0]) and _is_count(args[1])
     return False
@@ -128,6 +142,7 @@ def well_formed(order: object) -> TypeGuard[Order]:
 # ----------------------------------------------------------------------------------------------
 # What is legal. The same checks answer a player at submission and explain a failed order in the
 # report (rule D-ALL-3), so each message is phrased through a Voice.
+
 
 @dataclass(frozen=True)
 class Voice:
@@ -165,8 +180,7 @@ def unknown_code(state: JSONObject, *codes: str) -> str | None:
     return None
 
 
-def move_problem(state: JSONObject, seat: str, order: Order, free: int, v: Voice,
-                 planning: bool) -> str | None:
+def move_problem(state: JSONObject, seat: str, order: Order, free: int, v: Voice, planning: bool) -> str | None:
     """Why a MOVE or ATTACK cannot go now; free is how many armies may still leave the source.
     At planning the target's owner must fit the verb; at execution a MOVE whose target was lost
     fails, and an ATTACK on a province that has become the seat's own simply moves in."""
@@ -209,16 +223,24 @@ def produce_problem(state: JSONObject, seat: str, order: Order, v: Voice) -> str
     if lacking:
         return f"{v.place(code)} cannot {item_verb(item)}: {lacking}"
     if target and target[0] != code and not v.board.adjacent(code, target[0]):
-        return (f"a diplomat from {v.place(code)} goes to {v.place(code)} itself or a neighbour, "
-                f"not {v.place(target[0])}")
+        return (
+            f"a diplomat from {v.place(code)} goes to {v.place(code)} itself or a neighbour, not {v.place(target[0])}"
+        )
     return None
 
 
 def item_verb(item: str) -> str:
-    return {"TAXES": "levy taxes", "SOLDIERS": "recruit soldiers", "DIPLOMAT": "send a diplomat",
-            "FORT": "build a fort", "KEEP": "build a keep", "CASTLE": "build a castle",
-            "FARMS": "build farms", "DEVELOP": "develop its culture",
-            "ADVANCE": "advance its culture"}[item]
+    return {
+        "TAXES": "levy taxes",
+        "SOLDIERS": "recruit soldiers",
+        "DIPLOMAT": "send a diplomat",
+        "FORT": "build a fort",
+        "KEEP": "build a keep",
+        "CASTLE": "build a castle",
+        "FARMS": "build farms",
+        "DEVELOP": "develop its culture",
+        "ADVANCE": "advance its culture",
+    }[item]
 
 
 def buy_cost(province: JSONObject, item: str, progress: int, units: int) -> int:
@@ -227,8 +249,9 @@ def buy_cost(province: JSONObject, item: str, progress: int, units: int) -> int:
     return buy_price(labour, province["culture"])
 
 
-def buy_problem(state: JSONObject, seat: str, code: str, units: int, item: str, progress: int,
-                gold: int, v: Voice) -> str | None:
+def buy_problem(
+    state: JSONObject, seat: str, code: str, units: int, item: str, progress: int, gold: int, v: Voice
+) -> str | None:
     """Why a BUY cannot be paid for; item and progress are the province's after any PRODUCE."""
     problem = unknown_code(state, code)
     if problem:
@@ -245,8 +268,10 @@ def buy_problem(state: JSONObject, seat: str, code: str, units: int, item: str, 
         return f"{v.place(code)} cannot {item_verb(item)}: {lacking}"
     price = buy_cost(province, item, progress, units)
     if price > gold:
-        return (f"{v.has()} {gold} gold; buying {units} x {item} in {v.place(code)} "
-                f"({CULTURE_WORDS[province['culture']]} culture) costs {price}")
+        return (
+            f"{v.has()} {gold} gold; buying {units} x {item} in {v.place(code)} "
+            f"({CULTURE_WORDS[province['culture']]} culture) costs {price}"
+        )
     return None
 
 
@@ -260,6 +285,7 @@ def production_after(province: JSONObject, item: str) -> tuple[str, int]:
 # ----------------------------------------------------------------------------------------------
 # Checking: parsed orders against the state of the turn being collected.
 
+
 def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """The problems with a seat's orders now; an empty list means the orders are accepted."""
     if seat not in state["seats"]:
@@ -267,16 +293,18 @@ def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Prob
     if state["phase"] == "over":
         return [Problem(o.line, "the game is over; no orders are needed") for o in orders]
     if not state["seats"][seat]["alive"]:
-        return [Problem(o.line, "your nation has lost every province; it gives no more orders")
-                for o in orders]
+        return [Problem(o.line, "your nation has lost every province; it gives no more orders") for o in orders]
     board = Board(state["scenario"])
     v = voice(state, seat, True, board)
     problems = _check_moves(state, seat, [o for o in orders if o.verb in MOVE_VERBS], v)
     produced: dict[str, tuple[str, int]] = {}
     for order in (o for o in orders if o.verb == "PRODUCE"):
         code = order.args[0]
-        message = (f"a second PRODUCE for {code}: a province makes one thing at a time"
-                   if code in produced else produce_problem(state, seat, order, v))
+        message = (
+            f"a second PRODUCE for {code}: a province makes one thing at a time"
+            if code in produced
+            else produce_problem(state, seat, order, v)
+        )
         if message:
             problems.append(Problem(order.line, message))
         else:
@@ -290,8 +318,9 @@ def _check_moves(state: JSONObject, seat: str, moves: list[Order], v: Voice) -> 
     leaving: dict[str, int] = {}
     for count, order in enumerate(moves, 1):
         if count > MAX_MOVES:  # rule D-CQ-1
-            problems.append(Problem(order.line, f"only {MAX_MOVES} move or attack orders a turn: "
-                                                f"line {order.line} is one too many"))
+            problems.append(
+                Problem(order.line, f"only {MAX_MOVES} move or attack orders a turn: line {order.line} is one too many")
+            )
             continue
         source, amount = order.args[0], order.args[2]
         present = state["provinces"].get(source, {}).get("armies", 0)
@@ -304,8 +333,7 @@ def _check_moves(state: JSONObject, seat: str, moves: list[Order], v: Voice) -> 
     return problems
 
 
-def _check_buys(state: JSONObject, seat: str, buys: list[Order], produced: JSONObject,
-                v: Voice) -> list[Problem]:
+def _check_buys(state: JSONObject, seat: str, buys: list[Order], produced: JSONObject, v: Voice) -> list[Problem]:
     problems = []
     gold = state["seats"][seat]["gold"]
     bought: set[str] = set()
@@ -313,11 +341,9 @@ def _check_buys(state: JSONObject, seat: str, buys: list[Order], produced: JSONO
         code, units = order.args
         province = state["provinces"].get(code)
         if code in bought:
-            problems.append(Problem(order.line, f"a second BUY for {code}: buy more units in one "
-                                                f"line, BUY {code} <n>"))
+            problems.append(Problem(order.line, f"a second BUY for {code}: buy more units in one line, BUY {code} <n>"))
             continue
-        item, progress = produced.get(code) or ((province["item"], province["progress"])
-                                               if province else ("TAXES", 0))
+        item, progress = produced.get(code) or ((province["item"], province["progress"]) if province else ("TAXES", 0))
         message = buy_problem(state, seat, code, units, item, progress, gold, v)
         if message:
             problems.append(Problem(order.line, message))

@@ -1,4 +1,5 @@
 """Conqueror! production: standing production orders, rush-buying, and each province's labour."""
+
 from __future__ import annotations
 
 from gm.core.model import JSONObject, Order
@@ -18,13 +19,30 @@ from .economy import (
 from .orders import buy_cost, buy_problem, produce_problem, production_after, voice
 from .turn import Turn
 
-ONE_OFF = {"FORT": ("fort", 1), "KEEP": ("fort", 2), "CASTLE": ("fort", 3),
-           "DEVELOP": ("culture", 2), "ADVANCE": ("culture", 3)}
-NEXT_WORDS = {"SOLDIERS": "the next army", "DIPLOMAT": "the next diplomat", "FARMS": "more farms",
-              "FORT": "a fort", "KEEP": "a keep", "CASTLE": "a castle",
-              "DEVELOP": "developed culture", "ADVANCE": "advanced culture"}
-DONE_WORDS = {"FORT": "a fort", "KEEP": "a keep", "CASTLE": "a castle",
-              "DEVELOP": "developed culture", "ADVANCE": "advanced culture"}
+ONE_OFF = {
+    "FORT": ("fort", 1),
+    "KEEP": ("fort", 2),
+    "CASTLE": ("fort", 3),
+    "DEVELOP": ("culture", 2),
+    "ADVANCE": ("culture", 3),
+}
+NEXT_WORDS = {
+    "SOLDIERS": "the next army",
+    "DIPLOMAT": "the next diplomat",
+    "FARMS": "more farms",
+    "FORT": "a fort",
+    "KEEP": "a keep",
+    "CASTLE": "a castle",
+    "DEVELOP": "developed culture",
+    "ADVANCE": "advanced culture",
+}
+DONE_WORDS = {
+    "FORT": "a fort",
+    "KEEP": "a keep",
+    "CASTLE": "a castle",
+    "DEVELOP": "developed culture",
+    "ADVANCE": "advanced culture",
+}
 
 
 def set_production(turn: Turn, orders: dict[str, list[Order]]) -> None:
@@ -34,16 +52,20 @@ def set_production(turn: Turn, orders: dict[str, list[Order]]) -> None:
         done: set[str] = set()
         for order in (o for o in orders.get(seat, []) if o.verb == "PRODUCE"):
             code, item, *target = order.args
-            problem = (f"a second PRODUCE for {v.place(code)} this turn" if code in done
-                       else produce_problem(turn.state, seat, order, v))
+            problem = (
+                f"a second PRODUCE for {v.place(code)} this turn"
+                if code in done
+                else produce_problem(turn.state, seat, order, v)
+            )
             if problem:
                 turn.failed(seat, order, problem, private=True)
                 continue
             done.add(code)
             province = turn.provinces[code]
             item, progress = production_after(province, item)
-            province.update(item=item, progress=progress,
-                            target=(target[0] if target else code) if item == "DIPLOMAT" else None)
+            province.update(
+                item=item, progress=progress, target=(target[0] if target else code) if item == "DIPLOMAT" else None
+            )
 
 
 def rush_buys(turn: Turn, orders: dict[str, list[Order]]) -> None:
@@ -72,8 +94,16 @@ def rush_buys(turn: Turn, orders: dict[str, list[Order]]) -> None:
             me["gold"] -= price
             province["progress"] = 0
             what = complete(turn, code, item, units)
-            turn.add("buy", f"{v.nation} rush-buys {what} in {v.place(code)} for {price} gold.",
-                     (seat,), seat=seat, province=code, item=item, units=units, price=price)
+            turn.add(
+                "buy",
+                f"{v.nation} rush-buys {what} in {v.place(code)} for {price} gold.",
+                (seat,),
+                seat=seat,
+                province=code,
+                item=item,
+                units=units,
+                price=price,
+            )
 
 
 def complete(turn: Turn, code: str, item: str, units: int) -> str:
@@ -103,10 +133,18 @@ def _diplomats(turn: Turn, code: str, units: int) -> str:
     influence = turn.provinces[target]["influence"]
     won = gain(influence, owner, CONTROL_GAIN["DIPLOMAT"] * units, turn.parties())
     words = f"{units} diplomat{'s' if units > 1 else ''}"
-    turn.add("diplomat", f"{nation(turn.state, owner)} sends {words} from {turn.board.label(code)} "
-             f"to {turn.board.label(target)}: its influence there rises by {won} to "
-             f"{influence[owner]}%.", (owner,), seat=owner, province=target, diplomats=units,
-             points=won, influence=dict(influence))
+    turn.add(
+        "diplomat",
+        f"{nation(turn.state, owner)} sends {words} from {turn.board.label(code)} "
+        f"to {turn.board.label(target)}: its influence there rises by {won} to "
+        f"{influence[owner]}%.",
+        (owner,),
+        seat=owner,
+        province=target,
+        diplomats=units,
+        points=won,
+        influence=dict(influence),
+    )
     where = "" if target == code else f" sent to {turn.board.label(target)}"
     return f"{words}{where} (+{won} influence)"
 
@@ -125,8 +163,9 @@ def produce(turn: Turn) -> None:
             notes[owner].append(f"{turn.board.label(code)} {_work(turn, code, labour)}")
     for seat, lines in notes.items():
         if lines:
-            turn.add("production", f"Production of {nation(turn.state, seat)}: "
-                     + "; ".join(lines) + ".", (seat,), seat=seat)
+            turn.add(
+                "production", f"Production of {nation(turn.state, seat)}: " + "; ".join(lines) + ".", (seat,), seat=seat
+            )
 
 
 def _work(turn: Turn, code: str, labour: int) -> str:

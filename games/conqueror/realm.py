@@ -1,4 +1,5 @@
 """Conqueror! end of a turn: cultural spread, winter pay, rebellion, lost capitals, score."""
+
 from __future__ import annotations
 
 from typing import cast
@@ -34,8 +35,7 @@ def spread_culture(turn: Turn) -> None:
     """Each pair of neighbours: the one with the greater cultural power, if above 160, adds its
     owner's influence in the other (rule D-CQ-8). Powers are taken before any point moves."""
     provinces = turn.provinces
-    power = {code: cultural_power(provinces[code], distance_to_capital(turn, code))
-             for code in turn.board.order}
+    power = {code: cultural_power(provinces[code], distance_to_capital(turn, code)) for code in turn.board.order}
     for code, value in power.items():
         provinces[code]["power"] = value
     wanted: dict[str, dict[str, int]] = {}
@@ -46,9 +46,15 @@ def spread_culture(turn: Turn) -> None:
         for b in turn.board.neighbours[a]:
             if power[a] > power[b]:
                 kind = TYPE_NEUTRAL if provinces[b]["owner"] == NEUTRAL else TYPE_PROVINCE
-                points = influence_gained(turn.seats[owner]["prestige"], power[a], power[b],
-                                          provinces[a]["population"], provinces[b]["population"],
-                                          TYPE_PROVINCE, kind)
+                points = influence_gained(
+                    turn.seats[owner]["prestige"],
+                    power[a],
+                    power[b],
+                    provinces[a]["population"],
+                    provinces[b]["population"],
+                    TYPE_PROVINCE,
+                    kind,
+                )
                 into = wanted.setdefault(b, {})
                 into[owner] = into.get(owner, 0) + points
     won: dict[str, dict[str, int]] = {}
@@ -67,8 +73,13 @@ def _influence_event(turn: Turn, owner: str, gains: dict[str, int]) -> None:
     where = ", ".join(f"+{n} in {turn.board.label(b)}" for b, n in gains.items())
     rulers = {turn.provinces[b]["owner"] for b in gains} - {NEUTRAL, owner}
     seats = (owner, *sorted(rulers))
-    turn.add("influence", f"The culture of {nation(turn.state, owner)} spreads its influence: "
-             f"{where}.", seats, seat=owner, gains=gains)
+    turn.add(
+        "influence",
+        f"The culture of {nation(turn.state, owner)} spreads its influence: {where}.",
+        seats,
+        seat=owner,
+        gains=gains,
+    )
 
 
 def support_bill(state: JSONObject, board: Board, seat: str) -> dict[str, int]:
@@ -78,8 +89,7 @@ def support_bill(state: JSONObject, board: Board, seat: str) -> dict[str, int]:
     bill = {}
     for code in owned(state, seat):
         province = state["provinces"][code]
-        cost = support_cost(province["armies"], province["population"],
-                            board.distance(capital, code))
+        cost = support_cost(province["armies"], province["population"], board.distance(capital, code))
         if cost:
             bill[code] = cost
     return bill
@@ -105,13 +115,19 @@ def winter(turn: Turn) -> None:
         who = nation(turn.state, seat)
         text = f"Winter: {who}'s troops cost {owed} gold; {who} pays {paid}"
         if deserted:
-            gone = ", ".join(f"{armies_words(n)} in {turn.board.label(c)}"
-                             for c, n in deserted.items())
+            gone = ", ".join(f"{armies_words(n)} in {turn.board.label(c)}" for c, n in deserted.items())
             text += f", and unpaid troops desert: {gone}"
-            turn.add("desertion", f"Unpaid troops of {who} desert: {gone}.", seat=seat,
-                     deserted=deserted)
-        turn.add("winter", text + f". The treasury holds {me['gold']} gold.", (seat,), seat=seat,
-                 owed=owed, paid=paid, deserted=deserted, gold=me["gold"])
+            turn.add("desertion", f"Unpaid troops of {who} desert: {gone}.", seat=seat, deserted=deserted)
+        turn.add(
+            "winter",
+            text + f". The treasury holds {me['gold']} gold.",
+            (seat,),
+            seat=seat,
+            owed=owed,
+            paid=paid,
+            deserted=deserted,
+            gold=me["gold"],
+        )
 
 
 def rebellion(turn: Turn) -> None:
@@ -120,17 +136,21 @@ def rebellion(turn: Turn) -> None:
     for code in turn.board.order:
         province = turn.provinces[code]
         owner = province["owner"]
-        if (owner == NEUTRAL or control(province) >= 20
-                or province["armies"] >= province["population"]):
+        if owner == NEUTRAL or control(province) >= 20 or province["armies"] >= province["population"]:
             continue
         was = province["armies"]
-        province.update(owner=NEUTRAL, armies=province["population"], item="SOLDIERS", target=None,
-                        progress=0)
-        turn.add("rebellion", f"{turn.board.label(code)} rebels against {nation(turn.state, owner)} "
-                 f"(control {control_of(province, owner)}%, {armies_words(was)} against a "
-                 f"population of {province['population']}) and turns neutral with "
-                 f"{armies_words(province['armies'])}.", seat=owner, province=code,
-                 control=control_of(province, owner), armies=province["armies"])
+        province.update(owner=NEUTRAL, armies=province["population"], item="SOLDIERS", target=None, progress=0)
+        turn.add(
+            "rebellion",
+            f"{turn.board.label(code)} rebels against {nation(turn.state, owner)} "
+            f"(control {control_of(province, owner)}%, {armies_words(was)} against a "
+            f"population of {province['population']}) and turns neutral with "
+            f"{armies_words(province['armies'])}.",
+            seat=owner,
+            province=code,
+            control=control_of(province, owner),
+            armies=province["armies"],
+        )
         if turn.seats[owner]["capital"] == code:
             relocate_capital(turn, owner)
 
@@ -146,6 +166,8 @@ def score(turn: Turn) -> None:
         if not me["alive"]:
             me.update(score=0)
         else:
-            me["score"] = (sum(province_score(turn.provinces[c], c == me["capital"])
-                               for c in owned(turn.state, seat)) + me["gold"] // 2)
+            me["score"] = (
+                sum(province_score(turn.provinces[c], c == me["capital"]) for c in owned(turn.state, seat))
+                + me["gold"] // 2
+            )
             me["prestige"] = prestige_for(me["score"])

@@ -1,4 +1,5 @@
 """The Conqueror! AI, for AI nations and for seats that send no orders."""
+
 from __future__ import annotations
 
 from random import Random
@@ -22,10 +23,10 @@ from .orders import MAX_MOVES, buy_cost, make_order
 # It expands into neutral land, develops its provinces, guards its capital and attacks the weak,
 # and every order it gives passes check_orders (the tests hold it to that).
 
-SAFE_CONTROL = 25     # keep a full garrison below this control (rebellion comes below 20)
-CAPITAL_GUARD = 2     # armies the capital always keeps
-SPREAD_CONTROL = 82   # a developed province below this sends itself diplomats (keeps its power)
-RESERVE = 10          # gold kept back beyond next winter's pay
+SAFE_CONTROL = 25  # keep a full garrison below this control (rebellion comes below 20)
+CAPITAL_GUARD = 2  # armies the capital always keeps
+SPREAD_CONTROL = 82  # a developed province below this sends itself diplomats (keeps its power)
+RESERVE = 10  # gold kept back beyond next winter's pay
 
 
 class Planner:
@@ -45,8 +46,11 @@ class Planner:
 
     def _threat(self, code: str) -> int:
         # Neutral armies never march, so only other nations' armies next door threaten.
-        return sum(self.provinces[n]["armies"] for n in self.board.neighbours[code]
-                   if self.provinces[n]["owner"] not in (NEUTRAL, self.seat))
+        return sum(
+            self.provinces[n]["armies"]
+            for n in self.board.neighbours[code]
+            if self.provinces[n]["owner"] not in (NEUTRAL, self.seat)
+        )
 
     def _keep(self, code: str) -> int:
         province = self.provinces[code]
@@ -74,6 +78,7 @@ def robot_orders(state: JSONObject, seat: str, rng: Random) -> list[Order]:
 
 # ----------------------------------------------------------------------------------------------
 # Production: one PRODUCE line for each province whose production should change.
+
 
 def _production(plan: Planner) -> dict[str, tuple[str, str | None]]:
     """What each province should make this turn: (item, diplomat's target)."""
@@ -104,14 +109,20 @@ def _choose(plan: Planner, code: str) -> tuple[str, str | None]:
         return "DIPLOMAT", code
     if plan.threat[code] > province["armies"]:
         return "SOLDIERS", None
-    if (current not in ("TAXES", "SOLDIERS", "DIPLOMAT", "FARMS") and province["progress"] > 0
-            and not requirement(current, province)):
+    if (
+        current not in ("TAXES", "SOLDIERS", "DIPLOMAT", "FARMS")
+        and province["progress"] > 0
+        and not requirement(current, province)
+    ):
         return current, None  # a building under way: finish it
-    if ((pop + 1) ** 2 <= 4 * labour and not plan.threat[code] and code != plan.me["capital"]
-            and (pop <= 2 or not plan.frontier(code))):
+    if (
+        (pop + 1) ** 2 <= 4 * labour
+        and not plan.threat[code]
+        and code != plan.me["capital"]
+        and (pop <= 2 or not plan.frontier(code))
+    ):
         return "FARMS", None  # a population point within four turns of labour
-    if (culture == 1 and labour >= 4 and labour * plan.turns_left >= 60
-            and control(province) >= 40):
+    if culture == 1 and labour >= 4 and labour * plan.turns_left >= 60 and control(province) >= 40:
         return "DEVELOP", None  # done in time, it doubles the labour for the rest of the game
     if plan.threat[code] and province["fort"] == 0 and labour * 4 >= 50:
         return "FORT", None
@@ -126,9 +137,14 @@ def _cover_winter(plan: Planner, choices: dict[str, tuple[str, str | None]]) -> 
     turn = plan.state["turn"]
     until = (WINTER_EVERY - turn % WINTER_EVERY) % WINTER_EVERY + 1  # turns of labour before pay
     capital = plan.me["capital"]
-    bill = sum(support_cost(plan.provinces[c]["armies"] + 2 * (c == capital),
-                            plan.provinces[c]["population"], plan.board.distance(capital, c))
-               for c in plan.mine)
+    bill = sum(
+        support_cost(
+            plan.provinces[c]["armies"] + 2 * (c == capital),
+            plan.provinces[c]["population"],
+            plan.board.distance(capital, c),
+        )
+        for c in plan.mine
+    )
     labour = {c: productivity(plan.provinces[c], conquered=False) for c in plan.mine}
     income = sum(labour[c] for c, (item, _) in choices.items() if item == "TAXES")
     short = bill - plan.me["gold"] - income * until
@@ -143,6 +159,7 @@ def _cover_winter(plan: Planner, choices: dict[str, tuple[str, str | None]]) -> 
 
 # ----------------------------------------------------------------------------------------------
 # Rush-buying: soldiers for a threatened capital, else a building or a development.
+
 
 def _buys(plan: Planner, choices: dict[str, tuple[str, str | None]]) -> list[Order]:
     """Soldiers for a threatened capital; otherwise spare gold finishes a building or a
@@ -164,12 +181,17 @@ def _buys(plan: Planner, choices: dict[str, tuple[str, str | None]]) -> list[Ord
         if buy_cost(plan.provinces[code], item, progress, 1) <= spare:
             return [make_order("BUY", code, 1)]
     # Primitive provinces are too poor to develop themselves in time: spare gold does it.
-    candidates = [c for c in plan.mine if plan.provinces[c]["culture"] == 1 and not plan.threat[c]
-                  and control(plan.provinces[c]) >= SAFE_CONTROL and plan.turns_left >= 4]
+    candidates = [
+        c
+        for c in plan.mine
+        if plan.provinces[c]["culture"] == 1
+        and not plan.threat[c]
+        and control(plan.provinces[c]) >= SAFE_CONTROL
+        and plan.turns_left >= 4
+    ]
     if not candidates:
         return []
-    best = max(candidates,
-               key=lambda c: plan.provinces[c]["population"] + plan.provinces[c]["resources"])
+    best = max(candidates, key=lambda c: plan.provinces[c]["population"] + plan.provinces[c]["resources"])
     before, choices[best] = choices[best], ("DEVELOP", None)
     item, progress = _after(plan, best, choices)
     if buy_cost(plan.provinces[best], item, progress, 1) <= spare:
@@ -186,12 +208,15 @@ def _after(plan: Planner, code: str, choices: dict[str, tuple[str, str | None]])
 
 def _bill(plan: Planner) -> dict[str, int]:
     capital = plan.me["capital"]
-    return {c: support_cost(plan.provinces[c]["armies"], plan.provinces[c]["population"],
-                            plan.board.distance(capital, c)) for c in plan.mine}
+    return {
+        c: support_cost(plan.provinces[c]["armies"], plan.provinces[c]["population"], plan.board.distance(capital, c))
+        for c in plan.mine
+    }
 
 
 # ----------------------------------------------------------------------------------------------
 # Moves: attacks that should win and hold, then reinforcements towards the border.
+
 
 def _needed(plan: Planner, target: str) -> int:
     """Attackers to take a province and keep it from rebelling, with a margin for bad luck."""
@@ -209,8 +234,7 @@ def _needed(plan: Planner, target: str) -> int:
 
 def _value(plan: Planner, target: str) -> float:
     province = plan.provinces[target]
-    worth = (3 * province["population"] + 2 * province["resources"] + 5 * province["culture"]
-             + province["fort"])
+    worth = 3 * province["population"] + 2 * province["resources"] + 5 * province["culture"] + province["fort"]
     owner = province["owner"]
     if owner != NEUTRAL:
         seat = plan.state["seats"][owner]
@@ -229,8 +253,9 @@ def _moves(plan: Planner) -> list[Order]:
         need = _needed(plan, target)
         ranked.append((_value(plan, target) / need, plan.rng.random(), target, need))
     for _, _, target, need in sorted(ranked, reverse=True):
-        sources = sorted((c for c in plan.board.neighbours[target] if c in plan.mine_set
-                          and spare[c] > 0), key=lambda c: -spare[c])
+        sources = sorted(
+            (c for c in plan.board.neighbours[target] if c in plan.mine_set and spare[c] > 0), key=lambda c: -spare[c]
+        )
         if sum(spare[c] for c in sources) < need or len(orders) + 1 > MAX_MOVES:
             continue
         sent = 0

@@ -1,4 +1,5 @@
 """Conqueror! resolution: a new game with AI nations in empty seats, and one turn's stages."""
+
 from __future__ import annotations
 
 from gm.core.model import JSONObject, Order, Outcome, SeatInfo, TurnResult
@@ -20,7 +21,7 @@ def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> J
     names = {s.code: s.name for s in seats}
     codes = [seat["code"] for seat in scenario["seats"]]
     seated = [c for c in codes if c in names]
-    ai = [c for c in codes if c not in names][:max(scenario["ai_fill"] - len(seated), 0)]
+    ai = [c for c in codes if c not in names][: max(scenario["ai_fill"] - len(seated), 0)]
     playing = [c for c in codes if c in names or c in ai]
     state = {
         "ruleset": "conqueror",
@@ -37,9 +38,15 @@ def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> J
     for code in playing:
         seat = by_code[code]
         state["seats"][code] = {
-            "name": names.get(code, AI_NAME), "nation": seat["name"], "colour": seat["colour"],
-            "ai": code in ai, "gold": scenario["start_gold"], "capital": seat["capital"],
-            "score": 0, "prestige": 1, "alive": True,
+            "name": names.get(code, AI_NAME),
+            "nation": seat["name"],
+            "colour": seat["colour"],
+            "ai": code in ai,
+            "gold": scenario["start_gold"],
+            "capital": seat["capital"],
+            "score": 0,
+            "prestige": 1,
+            "alive": True,
         }
         capital = state["provinces"][seat["capital"]]
         capital.update(owner=code, armies=seat["armies"], item="SOLDIERS")
@@ -54,10 +61,21 @@ def _province(place: JSONObject, playing: list[str]) -> JSONObject:
     # Influence lists every party, zeros included, so that it always sums to 100 (D-CQ-6).
     influence = {seat: 0 for seat in playing}
     influence[NEUTRAL] = 100
-    return {"owner": NEUTRAL, "armies": place["armies"], "population": place["population"],
-            "resources": place["resources"], "culture": place["culture"], "fort": place["fort"],
-            "influence": influence, "item": "SOLDIERS", "target": None, "progress": 0,
-            "conquered": False, "labour": 0, "power": 0}
+    return {
+        "owner": NEUTRAL,
+        "armies": place["armies"],
+        "population": place["population"],
+        "resources": place["resources"],
+        "culture": place["culture"],
+        "fort": place["fort"],
+        "influence": influence,
+        "item": "SOLDIERS",
+        "target": None,
+        "progress": 0,
+        "conquered": False,
+        "labour": 0,
+        "power": 0,
+    }
 
 
 def _moderate_influence(state: JSONObject, board: Board) -> None:
@@ -78,8 +96,7 @@ def copy_state(state: JSONObject) -> JSONObject:
     new = dict(state)
     new["seating"] = list(state["seating"])
     new["seats"] = {code: dict(seat) for code, seat in state["seats"].items()}
-    new["provinces"] = {code: {**p, "influence": dict(p["influence"])}
-                        for code, p in state["provinces"].items()}
+    new["provinces"] = {code: {**p, "influence": dict(p["influence"])} for code, p in state["provinces"].items()}
     return new
 
 
@@ -109,7 +126,9 @@ def resolve(state: JSONObject, orders_by_seat: dict[str, list[Order]], seeds: Tu
     return TurnResult(new, tuple(turn.events))
 
 
-def _collect(state: JSONObject, turn: Turn, orders_by_seat: dict[str, list[Order]], seeds: TurnSeeds) -> dict[str, list[Order]]:
+def _collect(
+    state: JSONObject, turn: Turn, orders_by_seat: dict[str, list[Order]], seeds: TurnSeeds
+) -> dict[str, list[Order]]:
     """Each living nation's readable orders; AI nations (seats nobody took) get theirs from the
     robot, seeded per nation, unless orders are given for them."""
     given = orders_by_seat if isinstance(orders_by_seat, dict) else {}
@@ -164,6 +183,9 @@ def outcome(state: JSONObject) -> Outcome | None:
     if state["phase"] != "over":
         return None
     won = winners(state)
-    reason = (f"best score after the game limit of {state['turns']} turns" if len(won) == 1
-              else f"tied on the best score after {state['turns']} turns: the win is shared")
+    reason = (
+        f"best score after the game limit of {state['turns']} turns"
+        if len(won) == 1
+        else f"tied on the best score after {state['turns']} turns: the win is shared"
+    )
     return Outcome(tuple(won), reason, scores(state))

@@ -1,4 +1,5 @@
 """Conqueror! scenarios: TOML text in, a validated scenario dict out (no file access here)."""
+
 from __future__ import annotations
 
 import re
@@ -9,19 +10,17 @@ from gm.core.scenarios import COLOUR, Fields, is_kind, load_staged
 
 # Values the rule text gives or gm chose, used when a scenario leaves them out.
 DEFAULTS: dict[str, str | int] = {
-    "turns": 24,                # the game limit in turns (rule D-CQ-9)
-    "ai_fill": 0,               # AI nations fill empty seats until this many nations play
-    "start_gold": 20,           # each nation's treasury on turn 1
-    "capital_armies": 8,        # armies in a seated nation's capital on turn 1
+    "turns": 24,  # the game limit in turns (rule D-CQ-9)
+    "ai_fill": 0,  # AI nations fill empty seats until this many nations play
+    "start_gold": 20,  # each nation's treasury on turn 1
+    "capital_armies": 8,  # armies in a seated nation's capital on turn 1
     "neutral_colour": "#9e9e9e",  # "neutral (grey) countries"
 }
 REQUIRED_TOP = ("name", "title", "min_seats", "max_seats", "width", "height")
 TOP_KEYS = set(REQUIRED_TOP) | set(DEFAULTS) | {"seat", "province"}
 SEAT_KEYS = {"code", "name", "colour", "capital", "armies"}
-PROVINCE_KEYS = {"code", "name", "x", "y", "neighbours", "population", "resources", "culture",
-                 "fort", "armies"}
-LIMITS = {"population": (0, 99), "resources": (0, 99), "culture": (1, 3), "fort": (0, 3),
-          "armies": (0, 999)}
+PROVINCE_KEYS = {"code", "name", "x", "y", "neighbours", "population", "resources", "culture", "fort", "armies"}
+LIMITS = {"population": (0, 99), "resources": (0, 99), "culture": (1, 3), "fort": (0, 3), "armies": (0, 999)}
 
 SEAT_CODE = re.compile(r"[A-Z][A-Z0-9]{0,3}")
 PROVINCE_CODE = re.compile(r"[A-Z]{3}")
@@ -62,8 +61,7 @@ def _read_seat(seat: Fields) -> None:
 def _read_province(province: Fields) -> None:
     province.unknown(PROVINCE_KEYS)
     province.code(PROVINCE_CODE, "province", "three capital letters, like WES")
-    for key, kind in (("name", "str"), ("x", "int"), ("y", "int"), ("neighbours", "codes"),
-                      ("population", "int")):
+    for key, kind in (("name", "str"), ("x", "int"), ("y", "int"), ("neighbours", "codes"), ("population", "int")):
         province.get(key, kind)
     for key in ("resources", "culture", "fort", "armies"):
         province.optional(key, "int")
@@ -83,8 +81,7 @@ def _check_references(raw: JSONObject) -> list[str]:
         code = p["code"]
         for axis, size in (("x", raw["width"]), ("y", raw["height"])):
             if not 0 <= p[axis] <= size:
-                problems.append(f"province {code}: {axis} must be between 0 and {size}, "
-                                f"not {p[axis]}")
+                problems.append(f"province {code}: {axis} must be between 0 and {size}, not {p[axis]}")
         problems += duplicates(p["neighbours"], f"province {code} lists neighbour", "twice")
         for other in p["neighbours"]:
             if other == code:
@@ -92,16 +89,14 @@ def _check_references(raw: JSONObject) -> list[str]:
             elif other not in places:
                 problems.append(f"province {code} lists neighbour {other}, which is not on the map")
             elif code not in places[other]["neighbours"]:
-                problems.append(f"{code} lists {other} as a neighbour "
-                                f"but {other} does not list {code}")
+                problems.append(f"{code} lists {other} as a neighbour but {other} does not list {code}")
     capital_of: dict[str, str] = {}
     for seat in raw["seat"]:
         capital = seat["capital"]
         if capital not in places:
             problems.append(f"seat {seat['code']}: capital {capital} is not on the map")
         elif capital in capital_of:
-            problems.append(f"{capital} is the capital of both {capital_of[capital]} "
-                            f"and {seat['code']}")
+            problems.append(f"{capital} is the capital of both {capital_of[capital]} and {seat['code']}")
         capital_of.setdefault(capital, seat["code"])
     return problems
 
@@ -117,8 +112,7 @@ def _check_sizes(raw: JSONObject) -> list[str]:
         problems.append(f"max_seats is {high} but only {listed} seats are listed")
     fill = raw.get("ai_fill", 0)
     if fill and not low <= fill <= high:
-        problems.append(f"ai_fill must be 0 (no AI nations) or between min_seats and max_seats, "
-                        f"not {fill}")
+        problems.append(f"ai_fill must be 0 (no AI nations) or between min_seats and max_seats, not {fill}")
     for key in ("turns", "width", "height"):
         if raw.get(key, 1) < 1:
             problems.append(f"{key} must be at least 1, not {raw[key]}")
@@ -133,15 +127,28 @@ def _normalise(raw: JSONObject) -> JSONObject:
     scenario: JSONObject = {key: raw.get(key, DEFAULTS.get(key)) for key in REQUIRED_TOP + tuple(DEFAULTS)}
     scenario["neutral_colour"] = scenario["neutral_colour"].lower()
     scenario["seats"] = [
-        {"code": s["code"], "name": s["name"], "colour": s["colour"].lower(),
-         "capital": s["capital"], "armies": s.get("armies", scenario["capital_armies"])}
+        {
+            "code": s["code"],
+            "name": s["name"],
+            "colour": s["colour"].lower(),
+            "capital": s["capital"],
+            "armies": s.get("armies", scenario["capital_armies"]),
+        }
         for s in raw["seat"]
     ]
     scenario["provinces"] = [
-        {"code": p["code"], "name": p["name"], "x": p["x"], "y": p["y"],
-         "neighbours": list(p["neighbours"]), "population": p["population"],
-         "resources": p.get("resources", 0), "culture": p.get("culture", 1),
-         "fort": p.get("fort", 0), "armies": p.get("armies", p["population"])}
+        {
+            "code": p["code"],
+            "name": p["name"],
+            "x": p["x"],
+            "y": p["y"],
+            "neighbours": list(p["neighbours"]),
+            "population": p["population"],
+            "resources": p.get("resources", 0),
+            "culture": p.get("culture", 1),
+            "fort": p.get("fort", 0),
+            "armies": p.get("armies", p["population"]),
+        }
         for p in raw["province"]
     ]
     return scenario

@@ -1,4 +1,5 @@
 """What one resolution carries from stage to stage: the new state, the map, the events so far."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -48,8 +49,14 @@ class Turn:
     def failed(self, seat: str, order: object, reason: str, private: bool = False) -> None:
         """An order that cannot be carried out (rule D-ALL-3); production orders are private."""
         text = order_text(order)
-        self.add("order_failed", f"{nation(self.state, seat)}'s order {text} fails: {reason}.",
-                 (seat,) if private else None, seat=seat, order=text, reason=reason)
+        self.add(
+            "order_failed",
+            f"{nation(self.state, seat)}'s order {text} fails: {reason}.",
+            (seat,) if private else None,
+            seat=seat,
+            order=text,
+            reason=reason,
+        )
 
 
 def event(kind: str, text: str, seats: tuple[str, ...] | None = None, **data: object) -> Event:

@@ -1,4 +1,5 @@
 """What one seat sees of a Conqueror! game: the report's view, its order form and turn labels."""
+
 from __future__ import annotations
 
 from typing import cast
@@ -78,38 +79,62 @@ def _map(state: JSONObject) -> JSONObject:
     for place in scenario["provinces"]:
         code = place["code"]
         province = state["provinces"][code]
-        territories.append({
-            "code": code, "name": place["name"], "x": place["x"], "y": place["y"],
-            "neighbours": list(place["neighbours"]), "owner": province["owner"],
-            "troops": province["armies"], "core_of": capitals.get(code),
-            "colour": _colour(state, province["owner"]),
-        })
+        territories.append(
+            {
+                "code": code,
+                "name": place["name"],
+                "x": place["x"],
+                "y": place["y"],
+                "neighbours": list(place["neighbours"]),
+                "owner": province["owner"],
+                "troops": province["armies"],
+                "core_of": capitals.get(code),
+                "colour": _colour(state, province["owner"]),
+            }
+        )
     return {"width": scenario["width"], "height": scenario["height"], "territories": territories}
 
 
 def _seat_line(state: JSONObject, code: str) -> JSONObject:
     seat = state["seats"][code]
     held = owned(state, code)
-    return {"code": code, "name": seat["name"], "nation": seat["nation"], "colour": seat["colour"],
-            "ai": seat["ai"], "alive": seat["alive"], "provinces": len(held),
-            "armies": sum(state["provinces"][c]["armies"] for c in held), "score": seat["score"],
-            "prestige": seat["prestige"], "title": PRESTIGE_WORDS[seat["prestige"]],
-            "capital": seat["capital"]}
+    return {
+        "code": code,
+        "name": seat["name"],
+        "nation": seat["nation"],
+        "colour": seat["colour"],
+        "ai": seat["ai"],
+        "alive": seat["alive"],
+        "provinces": len(held),
+        "armies": sum(state["provinces"][c]["armies"] for c in held),
+        "score": seat["score"],
+        "prestige": seat["prestige"],
+        "title": PRESTIGE_WORDS[seat["prestige"]],
+        "capital": seat["capital"],
+    }
 
 
 def _you(state: JSONObject, code: str, board: Board) -> JSONObject:
     seat = state["seats"][code]
     bill = support_bill(state, board, code) if seat["alive"] else {}
-    rows = [_province_row(state, board, c, bill.get(c, 0), c == seat["capital"])
-            for c in owned(state, code)]
+    rows = [_province_row(state, board, c, bill.get(c, 0), c == seat["capital"]) for c in owned(state, code)]
     turn = state["turn"]
-    return {"code": code, "name": seat["name"], "nation": seat["nation"], "colour": seat["colour"],
-            "gold": seat["gold"], "score": seat["score"], "prestige": seat["prestige"],
-            "title": PRESTIGE_WORDS[seat["prestige"]], "alive": seat["alive"],
-            "capital": seat["capital"], "support": sum(bill.values()),
-            "next_winter": turn + (WINTER_EVERY - turn % WINTER_EVERY) % WINTER_EVERY,
-            "taxes": sum(r["productivity"] for r in rows if r["item"] == "TAXES"),
-            "provinces": rows}
+    return {
+        "code": code,
+        "name": seat["name"],
+        "nation": seat["nation"],
+        "colour": seat["colour"],
+        "gold": seat["gold"],
+        "score": seat["score"],
+        "prestige": seat["prestige"],
+        "title": PRESTIGE_WORDS[seat["prestige"]],
+        "alive": seat["alive"],
+        "capital": seat["capital"],
+        "support": sum(bill.values()),
+        "next_winter": turn + (WINTER_EVERY - turn % WINTER_EVERY) % WINTER_EVERY,
+        "taxes": sum(r["productivity"] for r in rows if r["item"] == "TAXES"),
+        "provinces": rows,
+    }
 
 
 def _province_row(state: JSONObject, board: Board, code: str, support: int, capital: bool) -> JSONObject:
@@ -120,17 +145,30 @@ def _province_row(state: JSONObject, board: Board, code: str, support: int, capi
     if item != "TAXES" and not requirement(item, province):
         price = buy_cost(province, item, province["progress"], 1)
     return {
-        "code": code, "name": board.name(code), "capital": capital,
-        "population": province["population"], "resources": province["resources"],
-        "culture": province["culture"], "culture_word": CULTURE_WORDS[province["culture"]],
-        "fort": province["fort"], "fort_word": FORT_WORDS[province["fort"]],
-        "armies": province["armies"], "productivity": labour,
-        "productivity_word": productivity_word(labour), "control": control(province),
-        "control_word": band(control(province), CONTROL_WORDS), "item": item,
-        "item_words": ITEM_WORDS[item], "target": province["target"],
-        "progress": province["progress"], "cost": unit_cost(item, province["population"]),
-        "buy_price": price, "power": province["power"], "conquered": province["conquered"],
-        "support": support, "neighbours": list(board.neighbours[code]),
+        "code": code,
+        "name": board.name(code),
+        "capital": capital,
+        "population": province["population"],
+        "resources": province["resources"],
+        "culture": province["culture"],
+        "culture_word": CULTURE_WORDS[province["culture"]],
+        "fort": province["fort"],
+        "fort_word": FORT_WORDS[province["fort"]],
+        "armies": province["armies"],
+        "productivity": labour,
+        "productivity_word": productivity_word(labour),
+        "control": control(province),
+        "control_word": band(control(province), CONTROL_WORDS),
+        "item": item,
+        "item_words": ITEM_WORDS[item],
+        "target": province["target"],
+        "progress": province["progress"],
+        "cost": unit_cost(item, province["population"]),
+        "buy_price": price,
+        "power": province["power"],
+        "conquered": province["conquered"],
+        "support": support,
+        "neighbours": list(board.neighbours[code]),
     }
 
 
@@ -143,16 +181,27 @@ def _influence(state: JSONObject, seat: str, board: Board) -> list[JSONObject]:
         if province["owner"] == seat or yours <= 0:
             continue
         owner = province["owner"]
-        rows.append({"code": code, "name": board.name(code), "owner": owner,
-                     "owner_control": control(province),
-                     "owner_word": ("" if owner == NEUTRAL
-                                    else band(control(province), CONTROL_WORDS)),
-                     "yours": yours, "yours_word": band(yours, INFLUENCE_WORDS)})
+        rows.append(
+            {
+                "code": code,
+                "name": board.name(code),
+                "owner": owner,
+                "owner_control": control(province),
+                "owner_word": ("" if owner == NEUTRAL else band(control(province), CONTROL_WORDS)),
+                "yours": yours,
+                "yours_word": band(yours, INFLUENCE_WORDS),
+            }
+        )
     return rows
 
 
-KNOWN_COLUMNS = (Column("Armies", numeric=True), Column("Productive"), Column("To its ruler"),
-                 Column("To you"), Column("Next to yours"))
+KNOWN_COLUMNS = (
+    Column("Armies", numeric=True),
+    Column("Productive"),
+    Column("To its ruler"),
+    Column("To you"),
+    Column("Next to yours"),
+)
 
 
 def known(state: JSONObject, seat: str, board: Board) -> JSONObject:
@@ -174,14 +223,22 @@ def known(state: JSONObject, seat: str, board: Board) -> JSONObject:
         near = " ".join(n for n in board.neighbours[code] if n in mine)
         cells = (province["armies"], productivity_word(productivity(province, conquered=False)), ruler, yours, near)
         sightings.append(Sighting(code, board.name(code), owner, cells, "capital" if code in capitals else ""))
-    return listing("Every province you see", "Province", ("province", "provinces"), KNOWN_COLUMNS, sightings,
-                   state["seating"], {NEUTRAL: "Local leaders (neutral)"},
-                   "Armies are in plain sight; of a foreign province you also see how productive it is and "
-                   "its people's attitude to its ruler and to you.")
+    return listing(
+        "Every province you see",
+        "Province",
+        ("province", "provinces"),
+        KNOWN_COLUMNS,
+        sightings,
+        state["seating"],
+        {NEUTRAL: "Local leaders (neutral)"},
+        "Armies are in plain sight; of a foreign province you also see how productive it is and "
+        "its people's attitude to its ruler and to you.",
+    )
 
 
 # ----------------------------------------------------------------------------------------------
 # The order form: the ruleset's lines of the prefilled form for the turn being collected.
+
 
 def order_form(state: JSONObject, seat: str) -> list[str]:
     if seat not in state["seats"]:
@@ -209,13 +266,15 @@ def order_form(state: JSONObject, seat: str) -> list[str]:
         near = [f"{n}({_short_owner(state, n, seat)})" for n in row["neighbours"]]
         making = "" if row["item"] == "TAXES" else f" {row['progress']}/{row['cost']}"
         buy = f" buy {row['buy_price']}g" if row["buy_price"] is not None else ""
-        lines += wrapped_comment(f"#   {row['code']} {row['armies']}a {row['productivity']}L "
-                                 f"{row['control']}% {row['item']}{making}{buy}:", near, indent="#        ")
+        lines += wrapped_comment(
+            f"#   {row['code']} {row['armies']}a {row['productivity']}L {row['control']}% {row['item']}{making}{buy}:",
+            near,
+            indent="#        ",
+        )
 
     for row in you["provinces"]:
         if requirement(row["item"], state["provinces"][row["code"]]) is None:
-            target = (row["target"] if row["item"] == "DIPLOMAT" and row["target"] != row["code"]
-                      else "")
+            target = row["target"] if row["item"] == "DIPLOMAT" and row["target"] != row["code"] else ""
             lines.append(f"PRODUCE {row['code']} {row['item']} {target}".rstrip())
     return lines
 

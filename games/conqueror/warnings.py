@@ -1,6 +1,7 @@
 """Conqueror! warnings, as echeck gives them beside the errors: an attack the duels will
 probably lose, a move from a province an enemy may attack first, winter pay the treasury will
 not meet. The orders still count."""
+
 from __future__ import annotations
 
 from gm.core.model import JSONObject, Order, Problem
@@ -35,8 +36,9 @@ def _moves(state: JSONObject, seat: str, board: Board, moves: list[Order]) -> li
         free = state["provinces"][source]["armies"] - leaving.get(source, 0)
         count = max(0, free if amount == "ALL" else min(amount, free))
         leaving[source] = leaving.get(source, 0) + count
-        why = (_weak_attack(state, seat, target, count) if order.verb == "ATTACK"
-               else _exposed(state, seat, board, source))
+        why = (
+            _weak_attack(state, seat, target, count) if order.verb == "ATTACK" else _exposed(state, seat, board, source)
+        )
         if why:
             found.append(Problem(order.line, why))
     return found
@@ -51,22 +53,32 @@ def _weak_attack(state: JSONObject, seat: str, target: str, count: int) -> str |
     defending = province["armies"]
     if province["owner"] == seat or count == 0 or count > defending:
         return None
-    walls = (f", {min(province['fort'], defending)} of them inside its {FORT_WORDS[province['fort']]}"
-             if province["fort"] and defending else "")
-    return (f"{count} armies against {defending} in {target}{walls}: the defender wins a duel 11 times "
-            "in 21, so this attack will probably fail")
+    walls = (
+        f", {min(province['fort'], defending)} of them inside its {FORT_WORDS[province['fort']]}"
+        if province["fort"] and defending
+        else ""
+    )
+    return (
+        f"{count} armies against {defending} in {target}{walls}: the defender wins a duel 11 times "
+        "in 21, so this attack will probably fail"
+    )
 
 
 def _exposed(state: JSONObject, seat: str, board: Board, source: str) -> str | None:
     # "A move from one friendly country to another is executed exactly as you planned, unless
     # the country from which you had planned to move has just been attacked this turn."
-    near = [n for n in board.neighbours[source]
-            if state["provinces"][n]["owner"] not in (seat, NEUTRAL) and state["provinces"][n]["armies"]]
+    near = [
+        n
+        for n in board.neighbours[source]
+        if state["provinces"][n]["owner"] not in (seat, NEUTRAL) and state["provinces"][n]["armies"]
+    ]
     if not near:
         return None
     who = sorted({nation(state, state["provinces"][n]["owner"]) for n in near})
-    return (f"{', '.join(who)} {'has' if len(who) == 1 else 'have'} armies next to {source} "
-            f"({' '.join(near)}): if {source} is attacked before this move runs, the move fails")
+    return (
+        f"{', '.join(who)} {'has' if len(who) == 1 else 'have'} armies next to {source} "
+        f"({' '.join(near)}): if {source} is attacked before this move runs, the move fails"
+    )
 
 
 def _winter_pay(state: JSONObject, seat: str, board: Board, orders: list[Order]) -> list[Problem]:
@@ -79,9 +91,14 @@ def _winter_pay(state: JSONObject, seat: str, board: Board, orders: list[Order])
     taxes = _taxes(state, seat, orders)
     if bill <= gold + taxes:
         return []
-    return [Problem(0, f"this is a winter turn: your troops cost about {bill} gold at its end, and you will "
-                       f"have about {gold + taxes} ({gold} after your BUY orders, {taxes} in taxes); "
-                       "the armies you cannot pay desert")]
+    return [
+        Problem(
+            0,
+            f"this is a winter turn: your troops cost about {bill} gold at its end, and you will "
+            f"have about {gold + taxes} ({gold} after your BUY orders, {taxes} in taxes); "
+            "the armies you cannot pay desert",
+        )
+    ]
 
 
 def _items(state: JSONObject, seat: str, orders: list[Order]) -> dict[str, tuple[str, int]]:
@@ -106,5 +123,6 @@ def _spent(state: JSONObject, seat: str, board: Board, orders: list[Order]) -> i
 
 
 def _taxes(state: JSONObject, seat: str, orders: list[Order]) -> int:
-    return sum(productivity(state["provinces"][c]) for c, (item, _) in _items(state, seat, orders).items()
-               if item == "TAXES")
+    return sum(
+        productivity(state["provinces"][c]) for c, (item, _) in _items(state, seat, orders).items() if item == "TAXES"
+    )

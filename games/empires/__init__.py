@@ -1,4 +1,5 @@
 """The Empires ruleset (`empires`): the object the `gm.games` entry point names."""
+
 from __future__ import annotations
 
 from gm.core.model import JSONObject

@@ -1,5 +1,6 @@
 """Carrying out one Empires action during resolution: builds, moves, gifts and land battles
 (D-EMP-4..7). Every function changes the working copy of the state held by a Turn."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
@@ -12,9 +13,9 @@ from .battle import Battle
 from .board import NEUTRAL, Board, nation, nations, plural
 from .orders import Amount, resolve_amount
 
-ARMY_COST = 3      # "ARMY builds armies into the army reserve at 3 BPs each"
-RESERVE_COST = 1   # rule D-EMP-4
-MOVE_COST = 1      # rule D-EMP-4: "A MOVE or an ATTACK costs 1 BP"
+ARMY_COST = 3  # "ARMY builds armies into the army reserve at 3 BPs each"
+RESERVE_COST = 1  # rule D-EMP-4
+MOVE_COST = 1  # rule D-EMP-4: "A MOVE or an ATTACK costs 1 BP"
 MAX_FORT = 3
 
 
@@ -32,14 +33,19 @@ class Turn:
 
     def event(self, kind: str, text: str, seats: Iterable[str] | None = None, **data: object) -> None:
         data["text"] = text
-        self.events.append(Event(kind, data, tuple(s for s in seats if s != NEUTRAL)
-                                 if seats is not None else None))
+        self.events.append(Event(kind, data, tuple(s for s in seats if s != NEUTRAL) if seats is not None else None))
 
     def fail(self, seat: str, order: Order, reason: str) -> None:
         number = order.args[0] if order.args else 0
-        self.event("order_failed", f"Action {number}: {nations(self.state, seat)} "
-                   f"{describe(order)} fails: {reason}.", (seat,), seat=seat, action=number,
-                   order=describe(order), reason=reason)
+        self.event(
+            "order_failed",
+            f"Action {number}: {nations(self.state, seat)} {describe(order)} fails: {reason}.",
+            (seat,),
+            seat=seat,
+            action=number,
+            order=describe(order),
+            reason=reason,
+        )
 
     def spend(self, seat: str, cost: int) -> None:
         country = self.state["countries"][seat]
@@ -54,8 +60,7 @@ def describe(order: Order) -> str:
     if not order.args or len(order.args) != 4:
         return order.text or order.verb
     _, where, where_to, amount = order.args
-    return " ".join(str(x) for x in (order.verb, where or "-", where_to or "-",
-                                     "-" if amount is None else amount))
+    return " ".join(str(x) for x in (order.verb, where or "-", where_to or "-", "-" if amount is None else amount))
 
 
 def _afford(turn: Turn, seat: str, cost: int) -> str | None:
@@ -67,16 +72,14 @@ def _own(turn: Turn, seat: str, code: str) -> str | None:
     owner = turn.state["areas"][code]["owner"]
     if owner == seat:
         return None
-    return f"{turn.board.label(code)} is not {nations(turn.state, seat)} (it is held by " \
-           f"{nation(turn.state, owner)})"
+    return f"{turn.board.label(code)} is not {nations(turn.state, seat)} (it is held by {nation(turn.state, owner)})"
 
 
 def act(turn: Turn, seat: str, order: Order) -> None:
     """Carry out one action, or record why it fails (rule D-ALL-3); never raises."""
     number, where, where_to, amount = order.args
     if where is not None and order.verb != "ARMY":
-        problem = _own(turn, seat, where) if turn.board.is_land(where) else \
-            f"{where} is not a land area"
+        problem = _own(turn, seat, where) if turn.board.is_land(where) else f"{where} is not a land area"
         if problem:
             return turn.fail(seat, order, problem)
     handler = HANDLERS[order.verb]
@@ -92,9 +95,15 @@ def _levy(turn: Turn, seat: str, order: Order, where: str, where_to: None, amoun
         return why or f"{turn.board.label(where)} has too few people to levy"
     area["population"] -= count
     area["armies"] += count
-    turn.event("levy", f"Action {order.args[0]}: {nation(turn.state, seat)} levies "
-               f"{plural(count, 'army')} from the people of {turn.board.label(where)}.", (seat,),
-               seat=seat, area=where, armies=count)
+    turn.event(
+        "levy",
+        f"Action {order.args[0]}: {nation(turn.state, seat)} levies "
+        f"{plural(count, 'army')} from the people of {turn.board.label(where)}.",
+        (seat,),
+        seat=seat,
+        area=where,
+        armies=count,
+    )
     return None
 
 
@@ -102,8 +111,9 @@ def _army(turn: Turn, seat: str, order: Order, where: None, where_to: None, amou
     have = turn.bps(seat)
     count, why = resolve_amount(amount, have // ARMY_COST)
     if why:
-        return f"{nation(turn.state, seat)} has {have} BPs, enough for " \
-               f"{plural(have // ARMY_COST, 'army')}, not {amount}"
+        return (
+            f"{nation(turn.state, seat)} has {have} BPs, enough for {plural(have // ARMY_COST, 'army')}, not {amount}"
+        )
     if count < 1:
         return f"{nation(turn.state, seat)} has {have} BPs, too few for an army"
     build(turn, seat, count, f"Action {order.args[0]}")
@@ -113,9 +123,15 @@ def _army(turn: Turn, seat: str, order: Order, where: None, where_to: None, amou
 def build(turn: Turn, seat: str, count: int, label: str) -> None:
     turn.spend(seat, count * ARMY_COST)
     turn.state["countries"][seat]["reserve"] += count
-    turn.event("army", f"{label}: {nation(turn.state, seat)} raises {plural(count, 'army')} into "
-               f"the reserve for {count * ARMY_COST} BPs.", (seat,), seat=seat, armies=count,
-               cost=count * ARMY_COST)
+    turn.event(
+        "army",
+        f"{label}: {nation(turn.state, seat)} raises {plural(count, 'army')} into "
+        f"the reserve for {count * ARMY_COST} BPs.",
+        (seat,),
+        seat=seat,
+        armies=count,
+        cost=count * ARMY_COST,
+    )
 
 
 def _reserve(turn: Turn, seat: str, order: Order, where: str, where_to: None, amount: Amount) -> str | None:
@@ -127,17 +143,27 @@ def _reserve(turn: Turn, seat: str, order: Order, where: str, where_to: None, am
     else:
         count, _ = resolve_amount(amount, min(country["reserve"], turn.bps(seat) // RESERVE_COST))
         if count < 1:
-            return "the reserve is empty" if not country["reserve"] else \
-                f"{nation(turn.state, seat)} has no BPs to place reserves"
+            return (
+                "the reserve is empty"
+                if not country["reserve"]
+                else f"{nation(turn.state, seat)} has no BPs to place reserves"
+            )
     problem = _afford(turn, seat, count * RESERVE_COST)
     if problem:
         return problem
     turn.spend(seat, count * RESERVE_COST)
     country["reserve"] -= count
     turn.state["areas"][where]["armies"] += count
-    turn.event("reserve", f"Action {order.args[0]}: {nation(turn.state, seat)} places "
-               f"{plural(count, 'reserve army')} in {turn.board.label(where)} for {count} BPs.",
-               (seat,), seat=seat, area=where, armies=count, cost=count * RESERVE_COST)
+    turn.event(
+        "reserve",
+        f"Action {order.args[0]}: {nation(turn.state, seat)} places "
+        f"{plural(count, 'reserve army')} in {turn.board.label(where)} for {count} BPs.",
+        (seat,),
+        seat=seat,
+        area=where,
+        armies=count,
+        cost=count * RESERVE_COST,
+    )
     return None
 
 
@@ -152,9 +178,15 @@ def _grow(turn: Turn, seat: str, order: Order, where: str, where_to: None, amoun
     turn.spend(seat, cost)
     area["population"] += 1
     turn.grown.add(where)
-    turn.event("grow", f"Action {order.args[0]}: {turn.board.label(where)} grows to population "
-               f"{area['population']} for {cost} BPs.", (seat,), seat=seat, area=where,
-               population=area["population"], cost=cost)
+    turn.event(
+        "grow",
+        f"Action {order.args[0]}: {turn.board.label(where)} grows to population {area['population']} for {cost} BPs.",
+        (seat,),
+        seat=seat,
+        area=where,
+        population=area["population"],
+        cost=cost,
+    )
     return None
 
 
@@ -168,9 +200,15 @@ def _fortify(turn: Turn, seat: str, order: Order, where: str, where_to: None, am
         return problem
     turn.spend(seat, cost)
     area["fort"] += 1
-    turn.event("fortify", f"Action {order.args[0]}: {turn.board.label(where)} is fortified to level "
-               f"{area['fort']} for {cost} BPs.", (seat,), seat=seat, area=where, fort=area["fort"],
-               cost=cost)
+    turn.event(
+        "fortify",
+        f"Action {order.args[0]}: {turn.board.label(where)} is fortified to level {area['fort']} for {cost} BPs.",
+        (seat,),
+        seat=seat,
+        area=where,
+        fort=area["fort"],
+        cost=cost,
+    )
     return None
 
 
@@ -184,9 +222,16 @@ def _raze(turn: Turn, seat: str, order: Order, where: str, where_to: None, amoun
         return problem
     turn.spend(seat, levels)
     area["fort"] -= levels
-    turn.event("raze", f"Action {order.args[0]}: {nation(turn.state, seat)} razes "
-               f"{plural(levels, 'fort level')} in {turn.board.label(where)} for {levels} BPs.",
-               (seat,), seat=seat, area=where, levels=levels, cost=levels)
+    turn.event(
+        "raze",
+        f"Action {order.args[0]}: {nation(turn.state, seat)} razes "
+        f"{plural(levels, 'fort level')} in {turn.board.label(where)} for {levels} BPs.",
+        (seat,),
+        seat=seat,
+        area=where,
+        levels=levels,
+        cost=levels,
+    )
     return None
 
 
@@ -197,8 +242,7 @@ def _mode(turn: Turn, seat: str, order: Order, where: str, where_to: str | None,
 
 
 def _gift(turn: Turn, seat: str, order: Order, where: None, where_to: str, amount: Amount) -> str | None:
-    if where_to not in turn.state["countries"] or where_to == seat or \
-            where_to in turn.state["victory"]["eliminated"]:
+    if where_to not in turn.state["countries"] or where_to == seat or where_to in turn.state["victory"]["eliminated"]:
         return f"{where_to} is not a country that can take a gift"
     count, why = resolve_amount(amount, turn.bps(seat))
     if why:
@@ -208,9 +252,14 @@ def _gift(turn: Turn, seat: str, order: Order, where: None, where_to: str, amoun
     turn.spend(seat, count)
     turn.state["countries"][where_to]["bps"] += count
     turn.state["books"][where_to]["gifts"] += count
-    turn.event("gift", f"Action {order.args[0]}: {nation(turn.state, seat)} gives {count} BPs to "
-               f"{nation(turn.state, where_to)}.", (seat, where_to), seat=seat, to=where_to,
-               bps=count)
+    turn.event(
+        "gift",
+        f"Action {order.args[0]}: {nation(turn.state, seat)} gives {count} BPs to {nation(turn.state, where_to)}.",
+        (seat, where_to),
+        seat=seat,
+        to=where_to,
+        bps=count,
+    )
     return None
 
 
@@ -232,10 +281,17 @@ def _move(turn: Turn, seat: str, order: Order, where: str, where_to: str, amount
     source["armies"] -= count
     if order.verb == "MOVE":
         turn.state["areas"][where_to]["armies"] += count
-        turn.event("move", f"Action {order.args[0]}: {nation(turn.state, seat)} moves "
-                   f"{plural(count, 'army')} from {turn.board.label(where)} to "
-                   f"{turn.board.label(where_to)}.", (seat,), seat=seat, **{"from": where},
-                   to=where_to, armies=count)
+        turn.event(
+            "move",
+            f"Action {order.args[0]}: {nation(turn.state, seat)} moves "
+            f"{plural(count, 'army')} from {turn.board.label(where)} to "
+            f"{turn.board.label(where_to)}.",
+            (seat,),
+            seat=seat,
+            **{"from": where},
+            to=where_to,
+            armies=count,
+        )
     else:
         fight(turn, seat, order.args[0], where, where_to, count)
     return None
@@ -243,13 +299,26 @@ def _move(turn: Turn, seat: str, order: Order, where: str, where_to: str, amount
 
 # Each handler's arguments have the shape orders.SHAPES gives its verb, which the parser and
 # well_formed guarantee; the table itself can only say so in words.
-HANDLERS: dict[str, Callable[..., str | None]] = {"LEVY": _levy, "ARMY": _army, "RESERVE": _reserve, "GROW": _grow,
-            "FORTIFY": _fortify, "RAZE": _raze, "MOVE": _move, "ATTACK": _move, "DEFEND": _mode,
-            "ENTRENCH": _mode, "AMBUSH": _mode, "RETREAT": _mode, "GIFT": _gift}
+HANDLERS: dict[str, Callable[..., str | None]] = {
+    "LEVY": _levy,
+    "ARMY": _army,
+    "RESERVE": _reserve,
+    "GROW": _grow,
+    "FORTIFY": _fortify,
+    "RAZE": _raze,
+    "MOVE": _move,
+    "ATTACK": _move,
+    "DEFEND": _mode,
+    "ENTRENCH": _mode,
+    "AMBUSH": _mode,
+    "RETREAT": _mode,
+    "GIFT": _gift,
+}
 
 
 # ----------------------------------------------------------------------------------------------
 # Land battles.
+
 
 def _before_battle(turn: Turn, target: str, source: str, attacking: int) -> tuple[int, JSONObject]:
     """A standing RETREAT or AMBUSH on the target acts on its first attack; returns the attackers
@@ -282,8 +351,7 @@ def fight(turn: Turn, seat: str, action: int, source: str, target: str, attackin
     held = mode.get("owner") == defender
     entrenched = int(held and mode.get("mode") == "entrench" and mode.get("to") == source)
     fort = 0 if held and mode.get("mode") == "ambush" else area["fort"]
-    battle = Battle(attacking, area["armies"], area["population"], fort,
-                    turn.board.terrain(target).defence, entrenched)
+    battle = Battle(attacking, area["armies"], area["population"], fort, turn.board.terrain(target).defence, entrenched)
     turn.battles += 1
     area["armies"] -= battle.defender_losses
     area["population"] -= battle.collateral
@@ -292,32 +360,70 @@ def fight(turn: Turn, seat: str, action: int, source: str, target: str, attackin
         turn.modes.pop(target, None)
     else:
         turn.state["areas"][source]["armies"] += battle.survivors
-    changes = vp.battle_changes(seat, None if defender == NEUTRAL else defender, battle.captured,
-                                battle.population, battle.collateral, turn.board.label(target))
+    changes = vp.battle_changes(
+        seat,
+        None if defender == NEUTRAL else defender,
+        battle.captured,
+        battle.population,
+        battle.collateral,
+        turn.board.label(target),
+    )
     turn.vp += changes
     _battle_event(turn, seat, defender, action, source, target, sent, battle, before, changes)
 
 
-def _battle_event(turn: Turn, seat: str, defender: str, action: int, source: str, target: str,
-                  sent: int, battle: Battle, before: JSONObject, changes: list[vp.VPChange]) -> None:
+def _battle_event(
+    turn: Turn,
+    seat: str,
+    defender: str,
+    action: int,
+    source: str,
+    target: str,
+    sent: int,
+    battle: Battle,
+    before: JSONObject,
+    changes: list[vp.VPChange],
+) -> None:
     who, place = nation(turn.state, seat), turn.board.label(target)
-    text = (f"Battle {turn.battles} (action {action}): {who} attacks {place} from "
-            f"{turn.board.label(source)} with {plural(sent, 'army')}")
+    text = (
+        f"Battle {turn.battles} (action {action}): {who} attacks {place} from "
+        f"{turn.board.label(source)} with {plural(sent, 'army')}"
+    )
     if before.get("ambush") is not None:
         text += f"; an ambush costs {before['ambush']} of them"
     if before.get("retreat"):
         text += f"; the defenders retreat to {turn.board.label(before['retreat_to'])}"
-    text += (f". Attack {battle.attacking} against defence {battle.defence}: {who} loses "
-             f"{battle.attacker_losses}, {nation(turn.state, defender)} lose"
-             f"{'' if defender == NEUTRAL else 's'} {battle.defender_losses}")
+    text += (
+        f". Attack {battle.attacking} against defence {battle.defence}: {who} loses "
+        f"{battle.attacker_losses}, {nation(turn.state, defender)} lose"
+        f"{'' if defender == NEUTRAL else 's'} {battle.defender_losses}"
+    )
     text += f", {battle.collateral} population perish" if battle.collateral else ""
-    text += (f"; {who} captures {place}." if battle.captured else
-             f"; the attack fails and {battle.survivors} return home.")
-    turn.event("battle", text, (seat, defender), number=turn.battles, action=action,
-               attacker=seat, defender=defender, **{"from": source}, to=target,
-               attacking=battle.attacking, defending=battle.defence, armies=battle.armies,
-               population=battle.population, fort=battle.fort, terrain=battle.terrain,
-               entrenched=battle.entrenched, attacker_losses=battle.attacker_losses,
-               defender_losses=battle.defender_losses, collateral=battle.collateral,
-               captured=battle.captured, survivors=battle.survivors,
-               vp={c.seat: c.points for c in changes}, **before)
+    text += (
+        f"; {who} captures {place}." if battle.captured else f"; the attack fails and {battle.survivors} return home."
+    )
+    turn.event(
+        "battle",
+        text,
+        (seat, defender),
+        number=turn.battles,
+        action=action,
+        attacker=seat,
+        defender=defender,
+        **{"from": source},
+        to=target,
+        attacking=battle.attacking,
+        defending=battle.defence,
+        armies=battle.armies,
+        population=battle.population,
+        fort=battle.fort,
+        terrain=battle.terrain,
+        entrenched=battle.entrenched,
+        attacker_losses=battle.attacker_losses,
+        defender_losses=battle.defender_losses,
+        collateral=battle.collateral,
+        captured=battle.captured,
+        survivors=battle.survivors,
+        vp={c.seat: c.points for c in changes},
+        **before,
+    )

@@ -1,4 +1,5 @@
 """One land battle by rule D-EMP-5, with the collateral damage of rule D-EMP-6."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -56,8 +57,7 @@ class Battle:
         return min(self.population, (self.attacker_losses + self.defender_losses) // 4)
 
 
-def needed_to_capture(armies: int, population: int, fort: int, terrain: int, entrenched: int,
-                      most: int) -> int | None:
+def needed_to_capture(armies: int, population: int, fort: int, terrain: int, entrenched: int, most: int) -> int | None:
     """The fewest attacking armies (up to `most`) that capture the area, or None."""
     for attacking in range(1, most + 1):
         if Battle(attacking, armies, population, fort, terrain, entrenched).captured:

@@ -1,4 +1,5 @@
 """Reading an Empires state: the map as an index, who owns what, names for report sentences."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -28,8 +29,11 @@ class Board:
     @classmethod
     def of(cls, state: JSONObject) -> Board:
         areas = state["scenario"]["areas"]
-        return cls({a["code"]: a for a in areas}, {a["code"]: frozenset(a["reach"]) for a in areas},
-                   tuple(a["code"] for a in areas if a["land"]))
+        return cls(
+            {a["code"]: a for a in areas},
+            {a["code"]: frozenset(a["reach"]) for a in areas},
+            tuple(a["code"] for a in areas if a["land"]),
+        )
 
     def name(self, code: str) -> str:
         return self.places[code]["name"] if code in self.places else code
@@ -76,8 +80,7 @@ def income(state: JSONObject, seat: str) -> int:
 
 def supply(state: JSONObject, seat: str) -> int:
     """Rule D-EMP-3: each owned land area costs max(0, armies - population)."""
-    return sum(max(0, a["armies"] - a["population"]) for a in state["areas"].values()
-               if a["owner"] == seat)
+    return sum(max(0, a["armies"] - a["population"]) for a in state["areas"].values() if a["owner"] == seat)
 
 
 def armies_on_map(state: JSONObject, seat: str) -> int:

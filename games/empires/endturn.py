@@ -1,5 +1,6 @@
 """The end of an Empires turn: the implicit ARMY ALL, income, supply and dispersals (D-EMP-2/3),
 the census (D-EMP-8), eliminations (D-EMP-14) and the victory check (D-EMP-9..13)."""
+
 from __future__ import annotations
 
 from gm.core import census, victory, vp
@@ -35,13 +36,21 @@ def finances(turn: Turn, seat: str) -> None:
     dispersed = _disperse(state, seat, -balance) if balance < 0 else {}
     books.update(dispersed=dispersed, next=max(0, balance))
     state["countries"][seat]["bps"] = max(0, balance)
-    text = (f"{nation(state, seat)}: income {books['income']} BPs, supply {books['supply']} BPs, "
-            f"{leftover} BPs left over; {max(0, balance)} BPs for next turn.")
+    text = (
+        f"{nation(state, seat)}: income {books['income']} BPs, supply {books['supply']} BPs, "
+        f"{leftover} BPs left over; {max(0, balance)} BPs for next turn."
+    )
     if dispersed:
         where = ", ".join(f"{n} in {turn.board.label(c)}" for c, n in dispersed.items())
         text += f" {plural(-balance, 'army')} could not be supplied and disperse: {where}."
-    turn.event("finances", text, (seat,), seat=seat, **{k: books[k] for k in
-               ("leftover", "income", "supply", "next")}, dispersed=dispersed)
+    turn.event(
+        "finances",
+        text,
+        (seat,),
+        seat=seat,
+        **{k: books[k] for k in ("leftover", "income", "supply", "next")},
+        dispersed=dispersed,
+    )
 
 
 def _disperse(state: JSONObject, seat: str, shortfall: int) -> dict[str, int]:
@@ -70,8 +79,13 @@ def take_census(turn: Turn) -> None:
     changes = census.census_points(populated, alive(state))
     turn.vp += changes
     state["last_census"] = turn.number
-    turn.event("census", f"Turn {turn.number} was a census turn: every country scores 1 VP for each "
-               "land area it owns that has population.", None, turn=turn.number)
+    turn.event(
+        "census",
+        f"Turn {turn.number} was a census turn: every country scores 1 VP for each "
+        "land area it owns that has population.",
+        None,
+        turn=turn.number,
+    )
 
 
 def eliminate(turn: Turn) -> None:
@@ -88,8 +102,7 @@ def eliminate(turn: Turn) -> None:
         state["countries"][seat].update(bps=0, reserve=0)
         state["victory"]["eliminated"][seat] = turn.number
         why = "it has no land areas left" if not mine else "it has no BPs and no income"
-        turn.event("eliminated", f"{nation(state, seat)} is eliminated: {why}.", None, seat=seat,
-                   turn=turn.number)
+        turn.event("eliminated", f"{nation(state, seat)} is eliminated: {why}.", None, seat=seat, turn=turn.number)
 
 
 def judge(turn: Turn) -> None:
@@ -97,23 +110,26 @@ def judge(turn: Turn) -> None:
     state = turn.state
     record = state["victory"]
     now = victory.standing(state["vp"], alive(state), record["target"])
-    verdict = victory.judge(record["warning"], turn.number,
-                            census.is_census(state[census.STATE_KEY], turn.number), now)
+    verdict = victory.judge(record["warning"], turn.number, census.is_census(state[census.STATE_KEY], turn.number), now)
     record.update(warning=verdict.warning, leader=now.leader, holds=list(now.holds))
     if verdict.news == "warning":
-        turn.event("warning", _warning_text(state, now), None, leader=now.leader, vp=now.top,
-                   holds=list(now.holds))
+        turn.event("warning", _warning_text(state, now), None, leader=now.leader, vp=now.top, holds=list(now.holds))
     elif verdict.news == "withdrawn":
-        turn.event("warning_withdrawn", "No win condition holds at this census: the warning is "
-                   "withdrawn and the game goes on.", None)
+        turn.event(
+            "warning_withdrawn",
+            "No win condition holds at this census: the warning is withdrawn and the game goes on.",
+            None,
+        )
     elif verdict.over:
         finish(turn, verdict)
 
 
 def _warning_text(state: JSONObject, now: victory.Standing) -> str:
     wins = " and ".join(f"a {h} win" for h in now.holds)
-    return (f"Possible win: {nation(state, now.leader)} leads with {now.top} VP, enough for {wins}. "
-            "The game ends at the end of the next census turn if any win condition holds then.")
+    return (
+        f"Possible win: {nation(state, now.leader)} leads with {now.top} VP, enough for {wins}. "
+        "The game ends at the end of the next census turn if any win condition holds then."
+    )
 
 
 def finish(turn: Turn, verdict: victory.Verdict) -> None:
@@ -125,7 +141,8 @@ def finish(turn: Turn, verdict: victory.Verdict) -> None:
     if verdict.winner is None:
         text = "Every country has been eliminated: the game is over and nobody wins."
     else:
-        text = (f"The game is over: {nation(state, verdict.winner)} wins a {verdict.condition} win "
-                f"with {state['vp'][verdict.winner]} VP at the census of turn {turn.number}.")
-    turn.event("game_over", text, None, winner=verdict.winner, condition=verdict.condition,
-               scores=dict(state["vp"]))
+        text = (
+            f"The game is over: {nation(state, verdict.winner)} wins a {verdict.condition} win "
+            f"with {state['vp'][verdict.winner]} VP at the census of turn {turn.number}."
+        )
+    turn.event("game_over", text, None, winner=verdict.winner, condition=verdict.condition, scores=dict(state["vp"]))

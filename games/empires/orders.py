@@ -1,5 +1,6 @@
 """Empires orders: up to 16 numbered actions in the four-field form (`ACTION WHERE WHERE-TO
 NUMBER`), the parser (never raises) and the check against the turn being collected."""
+
 from __future__ import annotations
 
 import re
@@ -12,27 +13,53 @@ from .battle import Battle
 from .board import Board, nation
 
 MAX_ACTIONS = 16
-VERBS = ("LEVY", "ARMY", "RESERVE", "GROW", "FORTIFY", "RAZE", "MOVE", "ATTACK", "DEFEND",
-         "ENTRENCH", "AMBUSH", "RETREAT", "GIFT")
+VERBS = (
+    "LEVY",
+    "ARMY",
+    "RESERVE",
+    "GROW",
+    "FORTIFY",
+    "RAZE",
+    "MOVE",
+    "ATTACK",
+    "DEFEND",
+    "ENTRENCH",
+    "AMBUSH",
+    "RETREAT",
+    "GIFT",
+)
 DEFENCE = ("DEFEND", "ENTRENCH", "AMBUSH", "RETREAT")
 # What each field holds: area, country, amount, "-" (unused); a "?" amount may be left as "-"
 # and then means ALL.
 SHAPES = {
-    "LEVY": ("area", "-", "amount?"), "ARMY": ("-", "-", "amount"),
-    "RESERVE": ("area", "-", "amount"), "GROW": ("area", "-", "-"),
-    "FORTIFY": ("area", "-", "-"), "RAZE": ("area", "-", "amount?"),
-    "MOVE": ("area", "area", "amount"), "ATTACK": ("area", "area", "amount"),
-    "DEFEND": ("area", "-", "-"), "ENTRENCH": ("area", "area", "-"),
-    "AMBUSH": ("area", "-", "-"), "RETREAT": ("area", "area", "-"),
+    "LEVY": ("area", "-", "amount?"),
+    "ARMY": ("-", "-", "amount"),
+    "RESERVE": ("area", "-", "amount"),
+    "GROW": ("area", "-", "-"),
+    "FORTIFY": ("area", "-", "-"),
+    "RAZE": ("area", "-", "amount?"),
+    "MOVE": ("area", "area", "amount"),
+    "ATTACK": ("area", "area", "amount"),
+    "DEFEND": ("area", "-", "-"),
+    "ENTRENCH": ("area", "area", "-"),
+    "AMBUSH": ("area", "-", "-"),
+    "RETREAT": ("area", "area", "-"),
     "GIFT": ("-", "country", "amount"),
 }
 USAGE = {
-    "LEVY": "LEVY <area> - [n|ALL]", "ARMY": "ARMY - - <n|ALL|AB-n>",
-    "RESERVE": "RESERVE <area> - <n|ALL|AB-n>", "GROW": "GROW <area>", "FORTIFY": "FORTIFY <area>",
-    "RAZE": "RAZE <area> - [levels|ALL]", "MOVE": "MOVE <from> <to> <n|ALL|AB-n>",
-    "ATTACK": "ATTACK <from> <target> <n|ALL|AB-n>", "DEFEND": "DEFEND <area>",
-    "ENTRENCH": "ENTRENCH <area> <against>", "AMBUSH": "AMBUSH <area>",
-    "RETREAT": "RETREAT <area> <to>", "GIFT": "GIFT - <country> <BPs|ALL|AB-n>",
+    "LEVY": "LEVY <area> - [n|ALL]",
+    "ARMY": "ARMY - - <n|ALL|AB-n>",
+    "RESERVE": "RESERVE <area> - <n|ALL|AB-n>",
+    "GROW": "GROW <area>",
+    "FORTIFY": "FORTIFY <area>",
+    "RAZE": "RAZE <area> - [levels|ALL]",
+    "MOVE": "MOVE <from> <to> <n|ALL|AB-n>",
+    "ATTACK": "ATTACK <from> <target> <n|ALL|AB-n>",
+    "DEFEND": "DEFEND <area>",
+    "ENTRENCH": "ENTRENCH <area> <against>",
+    "AMBUSH": "AMBUSH <area>",
+    "RETREAT": "RETREAT <area> <to>",
+    "GIFT": "GIFT - <country> <BPs|ALL|AB-n>",
 }
 AREA = re.compile(r"[A-Za-z]{3}")
 COUNTRY = re.compile(r"[A-Za-z]{2}")
@@ -45,8 +72,9 @@ ACTION_NUMBER = re.compile(r"([0-9]{1,3})[.):]?")
 Amount = int | str
 
 
-def make_order(number: int, verb: str, where: str | None = None, where_to: str | None = None,
-               amount: Amount | None = None) -> Order:
+def make_order(
+    number: int, verb: str, where: str | None = None, where_to: str | None = None, amount: Amount | None = None
+) -> Order:
     """An order as the robot or the implicit 17th action writes it (line 0)."""
     fields = [str(number), verb, where or "-", where_to or "-", "-" if amount is None else str(amount)]
     return Order(verb, (number, where, where_to, amount), 0, " ".join(fields))
@@ -54,6 +82,7 @@ def make_order(number: int, verb: str, where: str | None = None, where_to: str |
 
 # ----------------------------------------------------------------------------------------------
 # Parsing.
+
 
 def parse_orders(lines: list[tuple[int, str]]) -> tuple[list[Order], list[Problem]]:
     """Parse the body lines of a turn file. Never raises: bad lines become problems."""
@@ -90,8 +119,9 @@ def _action_number(words: list[str]) -> tuple[int | None, list[str]]:
 
 def _number_problem(number: int, used: dict[int, int]) -> str | None:
     if not 1 <= number <= MAX_ACTIONS:
-        return (f"action {number} is out of range: a turn has actions 1 to {MAX_ACTIONS} "
-                "(the 17th, ARMY ALL, is automatic)")
+        return (
+            f"action {number} is out of range: a turn has actions 1 to {MAX_ACTIONS} (the 17th, ARMY ALL, is automatic)"
+        )
     if number in used:
         return f"action {number} is given twice (first on line {used[number]})"
     return None
@@ -187,6 +217,7 @@ def _is_amount(value: object) -> bool:
 # Checking against the state of the turn being collected: only what cannot change during the
 # turn is a problem (an area captured by an earlier action may be used by a later one).
 
+
 def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """The problems with a seat's orders now; an empty list means they are accepted."""
     if seat not in state["countries"]:
@@ -194,8 +225,7 @@ def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Prob
     if state["phase"] == "over":
         return [Problem(o.line, "the game is over; no orders are needed") for o in orders]
     if seat in state["victory"]["eliminated"]:
-        return [Problem(o.line, "your country has been eliminated; no orders are needed")
-                for o in orders]
+        return [Problem(o.line, "your country has been eliminated; no orders are needed") for o in orders]
     board = Board.of(state)
     problems = []
     seen: dict[tuple[str, str], int] = {}
@@ -213,12 +243,20 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
     if state["phase"] == "over" or seat in state["victory"]["eliminated"] or seat not in state["countries"]:
         return []
     listed = sorted((o for o in orders if well_formed(o)), key=lambda o: o.args[0])
-    found = [Problem(o.line, w) for o in listed if o.verb in ("MOVE", "ATTACK")
-             and (w := _armies_warning(state, seat, o, listed))]
+    found = [
+        Problem(o.line, w)
+        for o in listed
+        if o.verb in ("MOVE", "ATTACK") and (w := _armies_warning(state, seat, o, listed))
+    ]
     used = len({o.args[0] for o in orders if o.args and isinstance(o.args[0], int)})
     if used < MAX_ACTIONS:
-        found.append(Problem(0, f"you use {used} of your {MAX_ACTIONS} actions; the other {MAX_ACTIONS - used} "
-                                "are lost this turn (only the automatic ARMY ALL follows them)"))
+        found.append(
+            Problem(
+                0,
+                f"you use {used} of your {MAX_ACTIONS} actions; the other {MAX_ACTIONS - used} "
+                "are lost this turn (only the automatic ARMY ALL follows them)",
+            )
+        )
     return sorted(found, key=lambda p: p.line)
 
 
@@ -235,8 +273,10 @@ def _armies_warning(state: JSONObject, seat: str, order: Order, orders: list[Ord
     if isinstance(amount, int) and amount > present:
         # DECISIONS.md, the order line: "An explicit number larger than what is there makes the
         # order fail."
-        return (f"{source} has {present} {'army' if present == 1 else 'armies'} and no earlier action of "
-                f"yours brings more: asking for {amount} makes the order fail")
+        return (
+            f"{source} has {present} {'army' if present == 1 else 'armies'} and no earlier action of "
+            f"yours brings more: asking for {amount} makes the order fail"
+        )
     if order.verb != "ATTACK" or areas[target]["owner"] == seat:
         return None
     return _too_weak(state, target, resolve_amount(amount, present)[0])
@@ -244,7 +284,8 @@ def _armies_warning(state: JSONObject, seat: str, order: Order, orders: list[Ord
 
 def _brings_armies(order: Order, code: str) -> bool:
     return (order.verb in ("RESERVE", "LEVY") and order.args[1] == code) or (
-        order.verb in ("MOVE", "ATTACK") and order.args[2] == code)
+        order.verb in ("MOVE", "ATTACK") and order.args[2] == code
+    )
 
 
 def _too_weak(state: JSONObject, target: str, attacking: int) -> str | None:
@@ -255,10 +296,12 @@ def _too_weak(state: JSONObject, target: str, attacking: int) -> str | None:
     battle = Battle(attacking, area["armies"], area["population"], area["fort"], terrain.defence)
     if attacking == 0 or battle.captured:
         return None
-    return (f"{attacking} {'army' if attacking == 1 else 'armies'} against a defence of {battle.defence} in "
-            f"{target} ({area['armies']} armies, population {area['population']}, fort {area['fort']}, "
-            f"+{terrain.defence} for its terrain) cannot take it as the map stands; a failed attack costs "
-            "you at least 1 VP")
+    return (
+        f"{attacking} {'army' if attacking == 1 else 'armies'} against a defence of {battle.defence} in "
+        f"{target} ({area['armies']} armies, population {area['population']}, fort {area['fort']}, "
+        f"+{terrain.defence} for its terrain) cannot take it as the map stands; a failed attack costs "
+        "you at least 1 VP"
+    )
 
 
 def _twice(order: Order, seen: dict[tuple[str, str], int]) -> str | None:

@@ -1,4 +1,5 @@
 """The Empires robot: a sensible player for seats that send no orders (NMR)."""
+
 from __future__ import annotations
 
 from random import Random
@@ -10,8 +11,8 @@ from .battle import needed_to_capture
 from .board import NEUTRAL, Board, owned
 from .orders import MAX_ACTIONS, Amount, make_order
 
-MAX_ATTACKS = 5     # a robot spreads its risk: a few attacks a turn, each sure on paper
-MARGIN = 1          # spare attackers against an unseen entrenchment or ambush
+MAX_ATTACKS = 5  # a robot spreads its risk: a few attacks a turn, each sure on paper
+MARGIN = 1  # spare attackers against an unseen entrenchment or ambush
 MAX_GROWS = 3
 
 
@@ -27,8 +28,14 @@ class _Planner:
         self.armies = {code: state["areas"][code]["armies"] for code in self.mine}
         self.orders: list[Order] = []
 
-    def add(self, verb: str, where: str | None = None, where_to: str | None = None, amount: Amount | None = None,
-            cost: int = 0) -> bool:
+    def add(
+        self,
+        verb: str,
+        where: str | None = None,
+        where_to: str | None = None,
+        amount: Amount | None = None,
+        cost: int = 0,
+    ) -> bool:
         if len(self.orders) >= MAX_ACTIONS or cost > self.bps:
             return False
         self.bps -= cost
@@ -37,13 +44,18 @@ class _Planner:
 
     def threat(self, code: str) -> int:
         """The largest enemy army next to an area (neutrals never act, so they are no threat)."""
-        return max((self.state["areas"][n]["armies"] for n in self.board.reach[code]
-                    if self.state["areas"][n]["owner"] not in (self.seat, NEUTRAL)), default=0)
+        return max(
+            (
+                self.state["areas"][n]["armies"]
+                for n in self.board.reach[code]
+                if self.state["areas"][n]["owner"] not in (self.seat, NEUTRAL)
+            ),
+            default=0,
+        )
 
     def defend(self) -> None:
         for code in sorted(self.mine, key=lambda c: -self.threat(c))[:3]:
-            danger = [n for n in self.board.reach[code]
-                      if self.state["areas"][n]["owner"] not in (self.seat, NEUTRAL)]
+            danger = [n for n in self.board.reach[code] if self.state["areas"][n]["owner"] not in (self.seat, NEUTRAL)]
             if not danger:
                 break
             strongest = max(danger, key=lambda n: (self.state["areas"][n]["armies"], n))
@@ -58,8 +70,9 @@ class _Planner:
         for target in sorted({t for c in self.mine for t in self.board.reach[c]} - set(self.mine)):
             area = self.state["areas"][target]
             enemy = area["owner"] != NEUTRAL
-            need = needed_to_capture(area["armies"], area["population"], area["fort"],
-                                     self.board.terrain(target).defence, int(enemy), 99)
+            need = needed_to_capture(
+                area["armies"], area["population"], area["fort"], self.board.terrain(target).defence, int(enemy), 99
+            )
             sources = [c for c in self.mine if target in self.board.reach[c]]
             source = max(sources, key=lambda c: (self.armies[c], c))
             value = area["population"] + (2 if enemy else 0)
@@ -84,8 +97,10 @@ class _Planner:
                 attacks += 1
 
     def grow(self) -> None:
-        safe = sorted(self.mine, key=lambda c: (self.state["areas"][c]["population"]
-                                                + self.board.terrain(c).grow, self.threat(c), c))
+        safe = sorted(
+            self.mine,
+            key=lambda c: (self.state["areas"][c]["population"] + self.board.terrain(c).grow, self.threat(c), c),
+        )
         for code in safe[:MAX_GROWS]:
             cost = self.state["areas"][code]["population"] + self.board.terrain(code).grow
             if cost > self.bps - 3:  # keep something for the implicit ARMY ALL
@@ -103,8 +118,7 @@ class _Planner:
 def robot_orders(state: JSONObject, seat: str, rng: Random) -> list[Order]:
     """Orders check_orders accepts: defend the borders, attack what it surely takes, grow, and
     leave the rest to the implicit ARMY ALL."""
-    if seat not in state.get("countries", {}) or state.get("phase") == "over" \
-            or seat in state["victory"]["eliminated"]:
+    if seat not in state.get("countries", {}) or state.get("phase") == "over" or seat in state["victory"]["eliminated"]:
         return []
     planner = _Planner(state, seat, rng)
     if not planner.mine:

@@ -1,5 +1,6 @@
 """Empires resolution: a new game, and a turn of actions interleaved by number in a rotating
 order of play (D-EMP-1), then the end of the turn (endturn.py)."""
+
 from __future__ import annotations
 
 import copy
@@ -26,20 +27,40 @@ def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> J
     order = list(seating)
     seeds.rng("order").shuffle(order)
     state = {
-        "ruleset": "empires", "title": scenario["title"], "scenario": copy.deepcopy(scenario),
-        "turn": 1, "phase": "play",
-        "seating": seating, "order_of_play": order,
-        "countries": {code: {"name": names[code], "nation": listed[code]["name"],
-                             "colour": listed[code]["colour"], "capital": listed[code]["capital"],
-                             "bps": 0, "reserve": 0} for code in seating},
-        "areas": {a["code"]: {"owner": a["owner"] if a["owner"] in names else NEUTRAL,
-                              "armies": a["armies"], "population": a["population"], "fort": a["fort"]}
-                  for a in scenario["areas"] if a["land"]},
-        "vp": {code: 0 for code in seating}, "vp_changes": [], "last_census": None,
+        "ruleset": "empires",
+        "title": scenario["title"],
+        "scenario": copy.deepcopy(scenario),
+        "turn": 1,
+        "phase": "play",
+        "seating": seating,
+        "order_of_play": order,
+        "countries": {
+            code: {
+                "name": names[code],
+                "nation": listed[code]["name"],
+                "colour": listed[code]["colour"],
+                "capital": listed[code]["capital"],
+                "bps": 0,
+                "reserve": 0,
+            }
+            for code in seating
+        },
+        "areas": {
+            a["code"]: {
+                "owner": a["owner"] if a["owner"] in names else NEUTRAL,
+                "armies": a["armies"],
+                "population": a["population"],
+                "fort": a["fort"],
+            }
+            for a in scenario["areas"]
+            if a["land"]
+        },
+        "vp": {code: 0 for code in seating},
+        "vp_changes": [],
+        "last_census": None,
         "books": {code: _fresh_books(0) for code in seating},
         census.STATE_KEY: census.new_census(seeds.game_seed),
-        victory.STATE_KEY: dict(victory.new_record(scenario["points_target"]), leader=None,
-                                holds=[], ended=None),
+        victory.STATE_KEY: dict(victory.new_record(scenario["points_target"]), leader=None, holds=[], ended=None),
     }
     for code in seating:  # the first turn's BPs: the scenario's, else a turn of income
         start = listed[code]["bps"]
@@ -49,8 +70,16 @@ def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> J
 
 
 def _fresh_books(start: int) -> JSONObject:
-    return {"start": start, "spent": 0, "gifts": 0, "leftover": 0, "income": 0, "supply": 0,
-            "dispersed": {}, "next": start}
+    return {
+        "start": start,
+        "spent": 0,
+        "gifts": 0,
+        "leftover": 0,
+        "income": 0,
+        "supply": 0,
+        "dispersed": {},
+        "next": start,
+    }
 
 
 def _working_copy(state: JSONObject) -> JSONObject:
@@ -62,8 +91,9 @@ def _working_copy(state: JSONObject) -> JSONObject:
     out["vp"] = dict(state["vp"])
     out["order_of_play"] = list(state["order_of_play"])
     record = state[victory.STATE_KEY]
-    out[victory.STATE_KEY] = dict(record, eliminated=dict(record["eliminated"]),
-                                  discounts=dict(record["discounts"]), holds=list(record["holds"]))
+    out[victory.STATE_KEY] = dict(
+        record, eliminated=dict(record["eliminated"]), discounts=dict(record["discounts"]), holds=list(record["holds"])
+    )
     out["books"] = {code: _fresh_books(out["countries"][code]["bps"]) for code in state["seating"]}
     return out
 
@@ -79,8 +109,12 @@ def resolve(state: JSONObject, orders: dict[str, list[Order]], seeds: TurnSeeds)
     turn = Turn(work, Board.of(work), seeds.turn)
     playing = alive(work)
     sequence = [s for s in work["order_of_play"] if s in playing]
-    turn.event("order_of_play", "Order of play this turn: "
-               + ", ".join(nation(work, s) for s in sequence) + ".", None, order=sequence)
+    turn.event(
+        "order_of_play",
+        "Order of play this turn: " + ", ".join(nation(work, s) for s in sequence) + ".",
+        None,
+        order=sequence,
+    )
     plans = {seat: _plan(turn, seat, orders.get(seat, [])) for seat in sequence}
     for seat in sequence:
         set_defences(turn, seat, plans[seat])
@@ -102,8 +136,7 @@ def _plan(turn: Turn, seat: str, orders: list[Order]) -> dict[int, Order]:
     plan: dict[int, Order] = {}
     for order in orders:
         if not well_formed(order):
-            turn.fail(seat, order if isinstance(order, Order) else Order("?"),
-                      "it is not an action resolve can read")
+            turn.fail(seat, order if isinstance(order, Order) else Order("?"), "it is not an action resolve can read")
         elif order.args[0] in plan:
             turn.fail(seat, order, f"action {order.args[0]} is given twice")
         else:
@@ -124,18 +157,23 @@ def set_defences(turn: Turn, seat: str, plan: dict[int, Order]) -> None:
         elif where in turn.modes:
             turn.fail(seat, order, f"{turn.board.label(where)} already has a defence order")
         elif where_to is not None and where_to not in turn.board.reach[where]:
-            turn.fail(seat, order, f"{turn.board.label(where_to)} is not next to "
-                      f"{turn.board.label(where)}")
+            turn.fail(seat, order, f"{turn.board.label(where_to)} is not next to {turn.board.label(where)}")
         else:
-            turn.modes[where] = {"mode": order.verb.lower(), "to": where_to, "owner": seat,
-                                 "spent": False}
-            turn.event("defence", f"Action {number}: {nation(turn.state, seat)} orders "
-                       f"{describe(order)} for the whole turn.", (seat,), seat=seat, area=where,
-                       mode=order.verb.lower(), to=where_to)
+            turn.modes[where] = {"mode": order.verb.lower(), "to": where_to, "owner": seat, "spent": False}
+            turn.event(
+                "defence",
+                f"Action {number}: {nation(turn.state, seat)} orders {describe(order)} for the whole turn.",
+                (seat,),
+                seat=seat,
+                area=where,
+                mode=order.verb.lower(),
+                to=where_to,
+            )
 
 
 # ----------------------------------------------------------------------------------------------
 # Scores and the end.
+
 
 def scores(state: JSONObject) -> dict[str, int]:
     """Land areas held while the game runs (VP totals are secret, 11.3); VP once it is over."""
@@ -160,9 +198,13 @@ def outcome(state: JSONObject) -> Outcome | None:
     winner = record["winner"]
     if winner is None:
         return Outcome((), "every country was eliminated", dict(state["vp"]))
-    words = {"runaway": "at least double the next highest",
-             "knockout": "at least 40% of all surviving countries' VP",
-             "points": f"more than the target of {record['target']}"}
-    reason = (f"{record['condition']} win at the census of turn {record['ended']}: "
-              f"{state['vp'][winner]} VP, {words[record['condition']]}")
+    words = {
+        "runaway": "at least double the next highest",
+        "knockout": "at least 40% of all surviving countries' VP",
+        "points": f"more than the target of {record['target']}",
+    }
+    reason = (
+        f"{record['condition']} win at the census of turn {record['ended']}: "
+        f"{state['vp'][winner]} VP, {words[record['condition']]}"
+    )
     return Outcome((winner,), reason, dict(state["vp"]))

@@ -1,4 +1,5 @@
 """Empires scenarios: TOML text in, a validated scenario dict out (no file access here)."""
+
 from __future__ import annotations
 
 import re
@@ -13,12 +14,11 @@ DEFAULTS: dict[str, str | int] = {"points_target": 0, "neutral_colour": "#9aa38f
 REQUIRED_TOP = ("name", "title", "min_seats", "max_seats", "width", "height")
 TOP_KEYS = set(REQUIRED_TOP) | set(DEFAULTS) | {"country", "area"}
 COUNTRY_KEYS = {"code", "name", "colour", "capital", "bps"}
-AREA_KEYS = {"code", "name", "terrain", "x", "y", "neighbours", "owner", "population", "armies",
-             "fort"}
+AREA_KEYS = {"code", "name", "terrain", "x", "y", "neighbours", "owner", "population", "armies", "fort"}
 LAND_ONLY = ("owner", "population", "armies", "fort")
-COUNTRY_CODE = re.compile(r"[A-Z]{2}")   # "Countries have two-letter codes"
-AREA_CODE = re.compile(r"[A-Z]{3}")      # "areas three-letter codes"
-MAX_FORT = 3                             # rule D-EMP-4
+COUNTRY_CODE = re.compile(r"[A-Z]{2}")  # "Countries have two-letter codes"
+AREA_CODE = re.compile(r"[A-Z]{3}")  # "areas three-letter codes"
+MAX_FORT = 3  # rule D-EMP-4
 
 
 def load_scenario_text(text: str, source: str) -> JSONObject:
@@ -89,8 +89,7 @@ def _check_references(raw: JSONObject) -> list[str]:
     for country in raw["country"]:
         capital = areas.get(country["capital"])
         if capital is None or capital.get("owner") != country["code"]:
-            problems.append(f"country {country['code']}: its capital {country['capital']} "
-                            "must be a land area it owns")
+            problems.append(f"country {country['code']}: its capital {country['capital']} must be a land area it owns")
     return problems
 
 
@@ -112,19 +111,35 @@ def _normalise(raw: JSONObject) -> JSONObject:
     scenario = {key: raw[key] for key in REQUIRED_TOP}
     scenario.update({key: raw.get(key, default) for key, default in DEFAULTS.items()})
     terrain = {a["code"]: a["terrain"] for a in raw["area"]}
-    scenario["countries"] = [{"code": c["code"], "name": c["name"], "colour": c["colour"].lower(),
-                              "capital": c["capital"], "bps": c.get("bps")} for c in raw["country"]]
+    scenario["countries"] = [
+        {
+            "code": c["code"],
+            "name": c["name"],
+            "colour": c["colour"].lower(),
+            "capital": c["capital"],
+            "bps": c.get("bps"),
+        }
+        for c in raw["country"]
+    ]
     areas = []
     for a in raw["area"]:
         land = TERRAINS[a["terrain"]].land
-        areas.append({
-            "code": a["code"], "name": a["name"], "terrain": a["terrain"], "x": a["x"], "y": a["y"],
-            "neighbours": list(a["neighbours"]), "land": land,
-            "reach": _reach(a["code"], {x["code"]: x["neighbours"] for x in raw["area"]}, terrain)
-            if land else [],
-            "owner": a.get("owner") if land else None, "population": a.get("population", 0),
-            "armies": a.get("armies", 0), "fort": a.get("fort", 0),
-        })
+        areas.append(
+            {
+                "code": a["code"],
+                "name": a["name"],
+                "terrain": a["terrain"],
+                "x": a["x"],
+                "y": a["y"],
+                "neighbours": list(a["neighbours"]),
+                "land": land,
+                "reach": _reach(a["code"], {x["code"]: x["neighbours"] for x in raw["area"]}, terrain) if land else [],
+                "owner": a.get("owner") if land else None,
+                "population": a.get("population", 0),
+                "armies": a.get("armies", 0),
+                "fort": a.get("fort", 0),
+            }
+        )
     scenario["areas"] = areas
     if not scenario["points_target"]:  # rule D-EMP-12: roughly the number of land areas
         scenario["points_target"] = sum(1 for a in areas if a["land"])

@@ -1,4 +1,5 @@
 """Empires terrain: what growing costs and what defending gains on each kind of area."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,9 +20,20 @@ class Terrain:
     land: bool = True
 
 
-TERRAINS = {t.name: t for t in (
-    Terrain("mountains", 3, 2), Terrain("forests", 2, 1), Terrain("wetlands", 1, 1),
-    Terrain("uplands", 1, 0), Terrain("jungle", 4, 1), Terrain("deserts", 5, 1),
-    Terrain("tundra", 5, 1), Terrain("lowlands", 1, 0), Terrain("plains", 1, 0),
-    Terrain("towns", 6, 2), Terrain("islands", 2, 0), Terrain("seas", 0, 0, land=False),
-)}
+TERRAINS = {
+    t.name: t
+    for t in (
+        Terrain("mountains", 3, 2),
+        Terrain("forests", 2, 1),
+        Terrain("wetlands", 1, 1),
+        Terrain("uplands", 1, 0),
+        Terrain("jungle", 4, 1),
+        Terrain("deserts", 5, 1),
+        Terrain("tundra", 5, 1),
+        Terrain("lowlands", 1, 0),
+        Terrain("plains", 1, 0),
+        Terrain("towns", 6, 2),
+        Terrain("islands", 2, 0),
+        Terrain("seas", 0, 0, land=False),
+    )
+}

@@ -3,6 +3,7 @@
 Never in a view: the census schedule, other countries' VP (only the leader's, 11.3), other
 countries' BPs and orders, and events the seat may not see.
 """
+
 from __future__ import annotations
 
 from typing import cast
@@ -30,8 +31,12 @@ def view(state: JSONObject, seat: str) -> JSONObject:
     survivors = alive(state)
     top = max((state["vp"][s] for s in survivors), default=None)
     return {
-        "ruleset": "empires", "title": state["scenario"]["title"], "seat": seat,
-        "phase": state["phase"], "turn": state["turn"] - 1, "turn_label": turn_label(state),
+        "ruleset": "empires",
+        "title": state["scenario"]["title"],
+        "seat": seat,
+        "phase": state["phase"],
+        "turn": state["turn"] - 1,
+        "turn_label": turn_label(state),
         "map": _map(state),
         "seats": [_roundup_line(state, code) for code in state["seating"]],
         "leader": {"codes": [s for s in survivors if state["vp"][s] == top], "vp": top},
@@ -50,8 +55,13 @@ def _warning(state: JSONObject, record: JSONObject) -> JSONObject | None:
     if record["warning"] is None or state["phase"] == "over":
         return None
     leader = record.get("leader")
-    return {"since": record["warning"], "leader": leader, "nation": nation(state, leader) if leader else None,
-            "vp": state["vp"].get(leader) if leader else None, "holds": list(record.get("holds", []))}
+    return {
+        "since": record["warning"],
+        "leader": leader,
+        "nation": nation(state, leader) if leader else None,
+        "vp": state["vp"].get(leader) if leader else None,
+        "holds": list(record.get("holds", [])),
+    }
 
 
 def _colour(state: JSONObject, owner: str | None) -> str:
@@ -71,32 +81,64 @@ def _map(state: JSONObject) -> JSONObject:
             owner, troops, colour = area["owner"], area["armies"], _colour(state, area["owner"])
         else:
             owner, troops, colour = SEA_OWNER, "", scenario["sea_colour"]
-        territories.append({"code": code, "name": place["name"], "x": place["x"], "y": place["y"],
-                            "neighbours": list(place["neighbours"]), "owner": owner,
-                            "troops": troops, "core_of": capitals.get(code), "colour": colour})
+        territories.append(
+            {
+                "code": code,
+                "name": place["name"],
+                "x": place["x"],
+                "y": place["y"],
+                "neighbours": list(place["neighbours"]),
+                "owner": owner,
+                "troops": troops,
+                "core_of": capitals.get(code),
+                "colour": colour,
+            }
+        )
     return {"width": scenario["width"], "height": scenario["height"], "territories": territories}
 
 
 def _roundup_line(state: JSONObject, code: str) -> JSONObject:
     country = state["countries"][code]
-    return {"code": code, "nation": country["nation"], "name": country["name"],
-            "colour": country["colour"], "areas": len(owned(state, code)),
-            "armies": armies_on_map(state, code), "reserve": country["reserve"],
-            "capital": country["capital"], "eliminated": state[victory.STATE_KEY]["eliminated"].get(code)}
+    return {
+        "code": code,
+        "nation": country["nation"],
+        "name": country["name"],
+        "colour": country["colour"],
+        "areas": len(owned(state, code)),
+        "armies": armies_on_map(state, code),
+        "reserve": country["reserve"],
+        "capital": country["capital"],
+        "eliminated": state[victory.STATE_KEY]["eliminated"].get(code),
+    }
 
 
 def _you(state: JSONObject, seat: str) -> JSONObject:
     board = Board.of(state)
     country = state["countries"][seat]
     mine = owned(state, seat)
-    areas = [dict(state["areas"][c], code=c, name=board.name(c), terrain=board.places[c]["terrain"],
-                  capital=c == country["capital"], reach=sorted(board.reach[c])) for c in mine]
+    areas = [
+        dict(
+            state["areas"][c],
+            code=c,
+            name=board.name(c),
+            terrain=board.places[c]["terrain"],
+            capital=c == country["capital"],
+            reach=sorted(board.reach[c]),
+        )
+        for c in mine
+    ]
     return {
-        "code": seat, "nation": country["nation"], "name": country["name"],
-        "colour": country["colour"], "vp": state["vp"][seat], "bps": country["bps"],
-        "reserve": country["reserve"], "capital": country["capital"],
+        "code": seat,
+        "nation": country["nation"],
+        "name": country["name"],
+        "colour": country["colour"],
+        "vp": state["vp"][seat],
+        "bps": country["bps"],
+        "reserve": country["reserve"],
+        "capital": country["capital"],
         "eliminated": state[victory.STATE_KEY]["eliminated"].get(seat),
-        "areas": areas, "finances": dict(state["books"][seat]),
+        "areas": areas,
+        "finances": dict(state["books"][seat]),
         "vp_changes": [c for c in state["vp_changes"] if c["seat"] == seat],
         "neighbours": _neighbours(state, board, seat, mine),
     }
@@ -111,15 +153,29 @@ def _neighbours(state: JSONObject, board: Board, seat: str, mine: list[str]) -> 
     out = []
     for code in sorted(near):
         area = state["areas"][code]
-        out.append({"code": code, "name": board.name(code), "terrain": board.places[code]["terrain"],
-                    "owner": area["owner"], "nation": nation(state, area["owner"]),
-                    "population": area["population"], "armies": area["armies"],
-                    "fort": area["fort"], "next_to": near[code]})
+        out.append(
+            {
+                "code": code,
+                "name": board.name(code),
+                "terrain": board.places[code]["terrain"],
+                "owner": area["owner"],
+                "nation": nation(state, area["owner"]),
+                "population": area["population"],
+                "armies": area["armies"],
+                "fort": area["fort"],
+                "next_to": near[code],
+            }
+        )
     return out
 
 
-KNOWN_COLUMNS = (Column("Terrain"), Column("Population", numeric=True),
-                 Column("Armies", numeric=True), Column("Fort", numeric=True), Column("Next to yours"))
+KNOWN_COLUMNS = (
+    Column("Terrain"),
+    Column("Population", numeric=True),
+    Column("Armies", numeric=True),
+    Column("Fort", numeric=True),
+    Column("Next to yours"),
+)
 
 
 def known(state: JSONObject, seat: str) -> JSONObject:
@@ -136,14 +192,21 @@ def known(state: JSONObject, seat: str) -> JSONObject:
             continue
         near = " ".join(sorted(board.reach[code] & mine))
         cells = (board.places[code]["terrain"], area["population"], area["armies"], area["fort"], near)
-        sightings.append(Sighting(code, board.name(code), area["owner"], cells,
-                                  "capital" if code in capitals else ""))
-    return listing("Every area you see", "Area", ("area", "areas"), KNOWN_COLUMNS, sightings,
-                   state["seating"], {NEUTRAL: "Neutral areas"})
+        sightings.append(Sighting(code, board.name(code), area["owner"], cells, "capital" if code in capitals else ""))
+    return listing(
+        "Every area you see",
+        "Area",
+        ("area", "areas"),
+        KNOWN_COLUMNS,
+        sightings,
+        state["seating"],
+        {NEUTRAL: "Neutral areas"},
+    )
 
 
 # ----------------------------------------------------------------------------------------------
 # The order form: the ruleset's lines of the prefilled turn file.
+
 
 def order_form(state: JSONObject, seat: str) -> list[str]:
     if seat not in state["countries"]:
@@ -155,8 +218,7 @@ def order_form(state: JSONObject, seat: str) -> list[str]:
     country = state["countries"][seat]
     board = Board.of(state)
     lines = [
-        f"# {turn_label(state)}: {country['nation']} has {country['bps']} BPs and "
-        f"{country['reserve']} reserve armies.",
+        f"# {turn_label(state)}: {country['nation']} has {country['bps']} BPs and {country['reserve']} reserve armies.",
         "# Up to 16 actions, one a line: [N] ACTION WHERE WHERE-TO NUMBER, with '-' for",
         "# an unused field; NUMBER is a number, ALL, or AB-n (all but n).",
         "# Everyone's action 1 is carried out first, then everyone's action 2, ...",

@@ -1,4 +1,5 @@
 """Imperials for gm: the ruleset object the `gm.games` entry point names."""
+
 from __future__ import annotations
 
 from random import Random
@@ -27,10 +28,18 @@ class ImperialsRuleset(PackagedRuleset):
     default_scenario_name = "island"
     demo_seats = 4
     options = (
-        GameOption("mode", "basic", "basic: the Basic rules; wonders: Wonders & Warriors "
-                   "(commodities, improvements, wonders, warriors, the dragon)", ("basic", "wonders")),
-        GameOption("round-limit", rules.ROUND_LIMIT, "rounds before the game ends with the most "
-                   "victory points winning, if nobody has won by then; 0: no limit"),
+        GameOption(
+            "mode",
+            "basic",
+            "basic: the Basic rules; wonders: Wonders & Warriors "
+            "(commodities, improvements, wonders, warriors, the dragon)",
+            ("basic", "wonders"),
+        ),
+        GameOption(
+            "round-limit",
+            rules.ROUND_LIMIT,
+            "rounds before the game ends with the most victory points winning, if nobody has won by then; 0: no limit",
+        ),
     )
 
     def seat_codes(self, scenario: JSONObject) -> list[str]:

@@ -2,6 +2,7 @@
 playing action cards, the market; offers and the Wonders & Warriors actions come from trade.py
 and wonders.py. Each action checks what it needs when it comes to run (rule D-ALL-3): an order
 that cannot run fails alone, with an event saying why, and changes nothing."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -28,8 +29,13 @@ def build_road(turn: Turn, seat: str, order: Order, edge: str, free: bool = Fals
     if not free:
         pay(state, seat, COSTS["road"])
     state["roads"][edge] = seat
-    turn.add("road", f"{turn.name(seat)} builds a road on {edge}{' for free' if free else ''}.",
-             seat=seat, edge=edge, free=free)
+    turn.add(
+        "road",
+        f"{turn.name(seat)} builds a road on {edge}{' for free' if free else ''}.",
+        seat=seat,
+        edge=edge,
+        free=free,
+    )
     reveal_fog(turn, edge)
     longest(turn)
     return True
@@ -62,11 +68,22 @@ def build_town(turn: Turn, seat: str, order: Order, vertex: int, cost: Cards | N
 def longest(turn: Turn) -> None:
     def note(old: str | None, new: str | None, lengths: dict[str, int]) -> None:
         if new is None:
-            turn.add("longest_route", f"{turn.name(cast(str, old))} loses the longest trade route: nobody holds "
-                     "one of 5 or more roads that is longest alone.", seat=None, lost=old)
+            turn.add(
+                "longest_route",
+                f"{turn.name(cast(str, old))} loses the longest trade route: nobody holds "
+                "one of 5 or more roads that is longest alone.",
+                seat=None,
+                lost=old,
+            )
         else:
-            turn.add("longest_route", f"{turn.name(new)} now holds the longest trade route "
-                     f"({lengths[new]} roads): 2 victory points.", seat=new, lost=old, length=lengths[new])
+            turn.add(
+                "longest_route",
+                f"{turn.name(new)} now holds the longest trade route ({lengths[new]} roads): 2 victory points.",
+                seat=new,
+                lost=old,
+                length=lengths[new],
+            )
+
     update_longest(turn.state, turn.geo, note)
 
 
@@ -87,6 +104,7 @@ def buy_card(turn: Turn, seat: str, order: Order) -> None:
 # ----------------------------------------------------------------------------------------------
 # Action cards.
 
+
 def playable(turn: Turn, seat: str, card: str) -> JSONObject | None:
     """The card a seat may play now: held, and (Basic) not bought this round (rule D-IM-2)."""
     state = turn.state
@@ -106,8 +124,11 @@ def play_card(turn: Turn, seat: str, order: Order, card: str, args: OrderArgs) -
     entry = playable(turn, seat, card)
     if entry is None:
         held = any(c["card"] == card for c in state["seats"][seat]["cards"])
-        reason = ("a card cannot be played in the turn it is bought" if held
-                  else f"{turn.name(seat)} holds no {TITLES[card]} card")
+        reason = (
+            "a card cannot be played in the turn it is bought"
+            if held
+            else f"{turn.name(seat)} holds no {TITLES[card]} card"
+        )
         return turn.failed(seat, order, reason)
     problem = EFFECTS[card](turn, seat, order, *args)
     if problem:  # the effect could not start: the card stays in the hand
@@ -124,8 +145,14 @@ def _warrior(turn: Turn, seat: str, order: Order, tile: str | None = None, victi
     turn.seats[seat]["warriors_played"] += 1
 
     def note(old: str | None, new: str, played: int) -> None:
-        turn.add("strongest_army", f"{turn.name(new)} now has the strongest army ({played} "
-                 "Warrior cards played): 2 victory points.", seat=new, lost=old, count=played)
+        turn.add(
+            "strongest_army",
+            f"{turn.name(new)} now has the strongest army ({played} Warrior cards played): 2 victory points.",
+            seat=new,
+            lost=old,
+            count=played,
+        )
+
     update_army(turn.state, seat, note)
 
 
@@ -151,8 +178,13 @@ def _plenty(turn: Turn, seat: str, order: Order, *goods: str) -> str | None:
         return f"the bank has too few {', '.join(short)}"
     for good, n in wanted.items():
         take(state, seat, good, n)
-    turn.add("play", f"{turn.name(seat)} plays Year of Plenty and takes {cards_text(wanted)}.",
-             seat=seat, card="plenty", cards=wanted)
+    turn.add(
+        "play",
+        f"{turn.name(seat)} plays Year of Plenty and takes {cards_text(wanted)}.",
+        seat=seat,
+        card="plenty",
+        cards=wanted,
+    )
     return None
 
 
@@ -166,8 +198,14 @@ def _monopoly(turn: Turn, seat: str, order: Order, good: str) -> None:
             state["seats"][seat]["hand"][good] += n
             total += n
             turn.add("monopoly_gives", f"{turn.name(other)} gives {n} {good}.", seat=other, good=good, count=n)
-    turn.add("play", f"{turn.name(seat)} plays Monopoly on {good} and gets {total}.", seat=seat,
-             card="monopoly", good=good, count=total)
+    turn.add(
+        "play",
+        f"{turn.name(seat)} plays Monopoly on {good} and gets {total}.",
+        seat=seat,
+        card="monopoly",
+        good=good,
+        count=total,
+    )
 
 
 def _harvest(kind: str, card: str) -> Callable[[Turn, str, Order], None]:
@@ -175,24 +213,45 @@ def _harvest(kind: str, card: str) -> Callable[[Turn, str, Order], None]:
         # 2 of the tile's resource for each such tile next to the player's settlements.
         state, geo = turn.state, turn.geo
         good = YIELDS[kind]
-        tiles = [c for c in geo.tiles if state["board"]["tiles"][c]["kind"] == kind
-                 and not state["board"]["tiles"][c]["fog"]
-                 and any(state["buildings"].get(str(v), {}).get("owner") == seat for v in geo.tile_vertices[c])]
+        tiles = [
+            c
+            for c in geo.tiles
+            if state["board"]["tiles"][c]["kind"] == kind
+            and not state["board"]["tiles"][c]["fog"]
+            and any(state["buildings"].get(str(v), {}).get("owner") == seat for v in geo.tile_vertices[c])
+        ]
         n = min(2 * len(tiles), state["bank"][good])
         if n:
             take(state, seat, good, n)
-        turn.add("play", f"{turn.name(seat)} plays {TITLES[card]}: {n} {good} from "
-                 f"{len(tiles)} tile(s).", seat=seat, card=card, good=good, count=n)
+        turn.add(
+            "play",
+            f"{turn.name(seat)} plays {TITLES[card]}: {n} {good} from {len(tiles)} tile(s).",
+            seat=seat,
+            card=card,
+            good=good,
+            count=n,
+        )
+
     return effect
 
 
 def _effects() -> dict[str, Callable[..., str | None]]:
     from .warriors import smith, warlord
     from .wonders import bishop, engineer, merchant
-    return {"warrior": _warrior, "roads": _roads, "plenty": _plenty, "monopoly": _monopoly,
-            "irrigation": _harvest("farm", "irrigation"), "mining": _harvest("mine", "mining"),
-            "engineer": engineer, "merchant": merchant, "warlord": warlord, "smith": smith,
-            "bishop": bishop}
+
+    return {
+        "warrior": _warrior,
+        "roads": _roads,
+        "plenty": _plenty,
+        "monopoly": _monopoly,
+        "irrigation": _harvest("farm", "irrigation"),
+        "mining": _harvest("mine", "mining"),
+        "engineer": engineer,
+        "merchant": merchant,
+        "warlord": warlord,
+        "smith": smith,
+        "bishop": bishop,
+    }
 
 
 EFFECTS = _effects()

@@ -1,5 +1,6 @@
 """Victory points: the longest trade route (rule D-IM-7), the strongest army, and each seat's
 points, with the hidden ones (victory point cards in the hand) counted only where allowed."""
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -7,6 +7,7 @@ bottom, left to right); an edge is named by its two vertices, lower first: "12-1
 lettered A, B, ... in reading order. Everything here depends on the slots only, so it is computed
 once per layout and cached.
 """
+
 from __future__ import annotations
 
 import re
@@ -35,6 +36,7 @@ def edge_name(a: int, b: int) -> str:
 
 # A point of the layout's lattice, or a tile slot: (column, row).
 Point = tuple[int, int]
+
 
 @dataclass(frozen=True)
 class Geometry:
@@ -106,16 +108,24 @@ def geometry(slots: tuple[Point, ...]) -> Geometry:
         vertex_neighbours[a].append(b)
         vertex_neighbours[b].append(a)
     at = {slot: code for code, slot in zip(tiles, slots)}
-    tile_neighbours = {code: tuple(at[(c + dc, r + dr)] for dc, dr in NEIGHBOURS if (c + dc, r + dr) in at)
-                       for code, (c, r) in zip(tiles, slots)}
+    tile_neighbours = {
+        code: tuple(at[(c + dc, r + dr)] for dc, dr in NEIGHBOURS if (c + dc, r + dr) in at)
+        for code, (c, r) in zip(tiles, slots)
+    }
     return Geometry(
-        slots=slots, tiles=tiles, corner=corner, points=(None, *ordered),
+        slots=slots,
+        tiles=tiles,
+        corner=corner,
+        points=(None, *ordered),
         vertex_tiles={n: tuple(v) for n, v in vertex_tiles.items()},
         vertex_edges={n: tuple(v) for n, v in vertex_edges.items()},
         vertex_neighbours={n: tuple(sorted(v)) for n, v in vertex_neighbours.items()},
-        tile_vertices=tile_vertices, tile_edges=tile_edges, edge_ends=edge_ends,
+        tile_vertices=tile_vertices,
+        tile_edges=tile_edges,
+        edge_ends=edge_ends,
         edge_tiles={e: tuple(t) for e, t in edge_tiles.items()},
-        tile_neighbours=tile_neighbours, coast=_coast(edge_ends, edge_tiles),
+        tile_neighbours=tile_neighbours,
+        coast=_coast(edge_ends, edge_tiles),
     )
 
 

@@ -5,6 +5,7 @@ three decks, one per improvement colour, dealt by the event die; the rule book n
 for them, so gm makes each deck of cards that work like the Basic ones or like the pieces of
 this mode (see the ruleset's README, "Action cards in Wonders & Warriors").
 """
+
 from __future__ import annotations
 
 from random import Random
@@ -18,10 +19,20 @@ WONDERS_DECKS = {
     "military": {"warlord": 4, "smith": 4, "bishop": 3, "constitution": 1},
 }
 TITLES = {
-    "warrior": "Warrior", "point": "Victory Point", "roads": "Road Building",
-    "plenty": "Year of Plenty", "monopoly": "Monopoly", "irrigation": "Irrigation",
-    "mining": "Mining", "engineer": "Engineer", "printer": "Printer", "merchant": "Merchant",
-    "warlord": "Warlord", "smith": "Smith", "bishop": "Bishop", "constitution": "Constitution",
+    "warrior": "Warrior",
+    "point": "Victory Point",
+    "roads": "Road Building",
+    "plenty": "Year of Plenty",
+    "monopoly": "Monopoly",
+    "irrigation": "Irrigation",
+    "mining": "Mining",
+    "engineer": "Engineer",
+    "printer": "Printer",
+    "merchant": "Merchant",
+    "warlord": "Warlord",
+    "smith": "Smith",
+    "bishop": "Bishop",
+    "constitution": "Constitution",
 }
 WHAT = {
     "warrior": "move the robber and rob a player next to it; 3 played make an army",
@@ -43,8 +54,15 @@ SHOWN_POINTS = ("printer", "constitution")  # W&W victory points: shown at once,
 PLAYABLE = tuple(c for c in TITLES if c not in ("point", *SHOWN_POINTS))
 COLOUR_OF = {card: colour for colour, deck in WONDERS_DECKS.items() for card in deck}
 # Words a player may write after PLAY, besides a card's own name.
-CARD_ALIASES = {"knight": "warrior", "roadbuilding": "roads", "road": "roads",
-                "yearofplenty": "plenty", "year": "plenty", "vp": "point", "victory": "point"}
+CARD_ALIASES = {
+    "knight": "warrior",
+    "roadbuilding": "roads",
+    "road": "roads",
+    "yearofplenty": "plenty",
+    "year": "plenty",
+    "vp": "point",
+    "victory": "point",
+}
 
 
 def card_name(word: str) -> str | None:

@@ -4,6 +4,7 @@ and the dealt board is stored in the state, so `gm turn verify` replays the same
 
 Fair means no two red tokens (6 and 8) on neighbouring tiles, fog included.
 """
+
 from __future__ import annotations
 
 from random import Random
@@ -30,11 +31,14 @@ def deal_board(scenario: JSONObject, rng: Random) -> JSONObject:
     tiles = {}
     for index, code in enumerate(geo.tiles):
         kind = kinds[index]
-        tiles[code] = {"kind": kind, "number": None if kind == "desert" else next(tokens),
-                       "fog": index in fog}
+        tiles[code] = {"kind": kind, "number": None if kind == "desert" else next(tokens), "fog": index in fog}
     robber = next((c for c in geo.tiles if tiles[c]["kind"] == "desert" and not tiles[c]["fog"]), None)
-    return {"slots": [list(s) for s in slots], "tiles": tiles,
-            "ports": _ports(geo, ports, scenario["port_start"]), "robber": robber}
+    return {
+        "slots": [list(s) for s in slots],
+        "tiles": tiles,
+        "ports": _ports(geo, ports, scenario["port_start"]),
+        "robber": robber,
+    }
 
 
 def _fair(geo: Geometry, kinds: list[str], numbers: list[int], rng: Random) -> tuple[list[str], list[int]]:
@@ -71,8 +75,11 @@ def _mend(geo: Geometry, kinds: list[str], numbers: list[int], rng: Random) -> l
             break
         placed = placed_numbers(geo, kinds, numbers)
         red = {c for c, n in placed.items() if n in RED}
-        calm = [c for c in order if placed[c] not in RED
-                and not any(n in red for n in geo.tile_neighbours[c] if n != clash[0][1])]
+        calm = [
+            c
+            for c in order
+            if placed[c] not in RED and not any(n in red for n in geo.tile_neighbours[c] if n != clash[0][1])
+        ]
         if not calm:
             break
         a, b = order.index(clash[0][1]), order.index(rng.choice(calm))
@@ -86,5 +93,6 @@ def _ports(geo: Geometry, kinds: list[str], start: int) -> list[JSONObject]:
     if not kinds or not coast:
         return []
     step = len(coast) / len(kinds)
-    return [{"edge": coast[(start + int(i * step + step / 2)) % len(coast)], "kind": kind}
-            for i, kind in enumerate(kinds)]
+    return [
+        {"edge": coast[(start + int(i * step + step / 2)) % len(coast)], "kind": kind} for i, kind in enumerate(kinds)
+    ]

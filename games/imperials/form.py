@@ -1,6 +1,7 @@
 """The prefilled order form: the ruleset's lines of a seat's turn file for the turn being
 collected. Comment lines start with '#'; every line fits in 84 characters; what is prefilled
 (the seat's standing answers) parses and passes check_orders as it stands."""
+
 from __future__ import annotations
 
 from gm.core.forms import FORM_WIDTH as WIDTH, wrapped_comment
@@ -12,9 +13,16 @@ from .grammar import make_order
 from .places import pieces_of, vertex_worth, village_problem
 from .turn import board_geometry, voice
 
-COST_WORDS = {"road": "ROAD <edge>", "village": "VILLAGE <vertex>", "town": "TOWN <vertex>",
-              "card": "BUY", "warrior": "WARRIOR <vertex>", "upgrade": "UPGRADE <vertex>",
-              "activate": "ACTIVATE <vertex>", "fence": "FENCE <town>"}
+COST_WORDS = {
+    "road": "ROAD <edge>",
+    "village": "VILLAGE <vertex>",
+    "town": "TOWN <vertex>",
+    "card": "BUY",
+    "warrior": "WARRIOR <vertex>",
+    "upgrade": "UPGRADE <vertex>",
+    "activate": "ACTIVATE <vertex>",
+    "fence": "FENCE <town>",
+}
 
 
 def order_form(state: JSONObject, seat: str) -> list[str]:
@@ -59,8 +67,13 @@ def _round_form(state: JSONObject, seat: str) -> list[str]:
     me = state["seats"][seat]
     hand = me["hand"]
     wonders = state["mode"] == "wonders"
-    afford = [COST_WORDS[k] for k in COST_WORDS if (wonders or k in ("road", "village", "town", "card"))
-              and not (wonders and k == "card") and has(hand, COSTS[k])]
+    afford = [
+        COST_WORDS[k]
+        for k in COST_WORDS
+        if (wonders or k in ("road", "village", "town", "card"))
+        and not (wonders and k == "card")
+        and has(hand, COSTS[k])
+    ]
     lines = [
         f"# Round {state['round']}: your turn comes in the order of play, after your roll.",
         *wrapped("# You hold:", [cards_text(hand)]),
@@ -70,11 +83,15 @@ def _round_form(state: JSONObject, seat: str) -> list[str]:
         "#   ROAD 12-13   VILLAGE 12   TOWN 12   MARKET wood FOR ore",
     ]
     if wonders:
-        lines += ["#   IMPROVE science [town]   FENCE <town>   WARRIOR 12   ACTIVATE 12",
-                  "#   UPGRADE 12   MOVE 12 17   CHASE 12 [tile] [seat]   PLAY <card> ..."]
+        lines += [
+            "#   IMPROVE science [town]   FENCE <town>   WARRIOR 12   ACTIVATE 12",
+            "#   UPGRADE 12   MOVE 12 17   CHASE 12 [tile] [seat]   PLAY <card> ...",
+        ]
     else:
-        lines += ["#   BUY   PLAY WARRIOR H BLUE   PLAY ROADS 12-13 13-17",
-                  "#   PLAY PLENTY wood ore   PLAY MONOPOLY wheat"]
+        lines += [
+            "#   BUY   PLAY WARRIOR H BLUE   PLAY ROADS 12-13 13-17",
+            "#   PLAY PLENTY wood ore   PLAY MONOPOLY wheat",
+        ]
     lines += ["#   OFFER ALL 1 wood FOR 1 ore  (others accept it next round)   WITHDRAW 3"]
     cards = [c["card"].upper() for c in me["cards"]]
     if cards:
@@ -91,16 +108,21 @@ def _places(state: JSONObject, seat: str) -> list[str]:
     you = voice(state, seat, you=True)
     ends = sorted({v for e, o in state["roads"].items() if o == seat for v in geo.edge_ends[e]})
     spots = [str(v) for v in ends if village_problem(state, geo, seat, v, you, setup=True) is None]
-    return [*wrapped("# Your villages:", villages or ["none"]), *wrapped("# Your towns:", towns or ["none"]),
-            *wrapped("# Free corners your roads reach (for VILLAGE):", spots or ["none yet"])]
+    return [
+        *wrapped("# Your villages:", villages or ["none"]),
+        *wrapped("# Your towns:", towns or ["none"]),
+        *wrapped("# Free corners your roads reach (for VILLAGE):", spots or ["none yet"]),
+    ]
 
 
 def _offers(state: JSONObject, seat: str) -> list[str]:
     open_to_you = [o for o in state["offers"] if o["from"] != seat and o["to"] in ("ALL", seat)]
     if not open_to_you:
         return []
-    lines = ["# Offers you may accept (write ACCEPT <number>; it is carried out in the",
-             "# offering player's turn if you both still hold the cards):"]
+    lines = [
+        "# Offers you may accept (write ACCEPT <number>; it is carried out in the",
+        "# offering player's turn if you both still hold the cards):",
+    ]
     for o in open_to_you:
         lines.append(f"#   #{o['id']} {o['from']} gives {cards_text(o['give'])} for {cards_text(o['get'])}"[:WIDTH])
     return lines
@@ -109,14 +131,18 @@ def _offers(state: JSONObject, seat: str) -> list[str]:
 def _standing(state: JSONObject, seat: str) -> list[str]:
     """The seat's standing answers, prefilled as order lines so they stand as they are."""
     standing = state["seats"][seat]["standing"]
-    lines = ["# Standing answers for the other players' turns (and your own roll of 7):",
-             "#   DISCARD: cards to give back first when a 7 finds you over your limit",
-             "#   ROBBER <tile> [seat]: where you move the robber, whom you rob",
-             "#   GOLD: what gold (and a granary) gives you, first choice first"]
+    lines = [
+        "# Standing answers for the other players' turns (and your own roll of 7):",
+        "#   DISCARD: cards to give back first when a 7 finds you over your limit",
+        "#   ROBBER <tile> [seat]: where you move the robber, whom you rob",
+        "#   GOLD: what gold (and a granary) gives you, first choice first",
+    ]
     if state["mode"] == "wonders":
-        lines += ["#   DEMOTE <town>: the town the dragon may burn   DRAGON <colour>: the card",
-                  "#   deck you draw from after a tied victory   DROP <card>: the card you give",
-                  "#   back first when you hold more than 4"]
+        lines += [
+            "#   DEMOTE <town>: the town the dragon may burn   DRAGON <colour>: the card",
+            "#   deck you draw from after a tied victory   DROP <card>: the card you give",
+            "#   back first when you hold more than 4",
+        ]
     written = []
     if standing.get("discard"):
         written.append(make_order("DISCARD", *standing["discard"]))

@@ -1,5 +1,6 @@
 """Cards and costs: resources, commodities, what each tile yields, what each thing costs, the
 bank, and moving cards between a hand and the bank (nothing else ever creates or destroys one)."""
+
 from __future__ import annotations
 
 from gm.core.model import JSONObject
@@ -8,9 +9,21 @@ RESOURCES = ("wood", "brick", "wool", "wheat", "ore")
 COMMODITIES = ("paper", "cloth", "coin")  # rule book, Commodities & Improvements
 GOODS = RESOURCES + COMMODITIES
 # Words a player may write for a card, besides its own name.
-ALIASES = {"lumber": "wood", "clay": "brick", "sheep": "wool", "grain": "wheat", "stone": "ore",
-           "coins": "coin", "papers": "paper", "woods": "wood", "bricks": "brick", "wools": "wool",
-           "wheats": "wheat", "ores": "ore", "cloths": "cloth"}
+ALIASES = {
+    "lumber": "wood",
+    "clay": "brick",
+    "sheep": "wool",
+    "grain": "wheat",
+    "stone": "ore",
+    "coins": "coin",
+    "papers": "paper",
+    "woods": "wood",
+    "bricks": "brick",
+    "wools": "wool",
+    "wheats": "wheat",
+    "ores": "ore",
+    "cloths": "cloth",
+}
 
 KINDS = ("forest", "kiln", "pasture", "farm", "mine", "desert", "gold")
 YIELDS = {"forest": "wood", "kiln": "brick", "pasture": "wool", "farm": "wheat", "mine": "ore"}
@@ -28,15 +41,15 @@ COSTS = {
     "warrior": {"wool": 1, "ore": 1},
     "upgrade": {"wool": 1, "ore": 1},
     "activate": {"wheat": 1},
-    "fence": {"brick": 2},          # rule D-IM-7
+    "fence": {"brick": 2},  # rule D-IM-7
 }
 LIMITS = {"road": 15, "village": 5, "town": 4}
 FENCE_LIMIT = 3
 IMPROVEMENT_LIMIT = 5
-DISCARD_LIMIT = 7                   # rule D-IM-1
-FENCE_BONUS = 2                     # "the discard limit of the player is increased by 2"
+DISCARD_LIMIT = 7  # rule D-IM-1
+FENCE_BONUS = 2  # "the discard limit of the player is increased by 2"
 BANK = {**{r: 24 for r in RESOURCES}, **{c: 12 for c in COMMODITIES}}  # rule D-IM-1
-CARD_LIMIT = 4                      # W&W: action cards held outside one's own turn
+CARD_LIMIT = 4  # W&W: action cards held outside one's own turn
 
 
 def good_name(word: str) -> str | None:
@@ -52,6 +65,7 @@ def empty_hand() -> JSONObject:
 
 # Cards by kind, as in a hand, a price or a trade: {'wood': 2, 'ore': 1}.
 Cards = dict[str, int]
+
 
 def hand_size(hand: Cards) -> int:
     return sum(hand.values())

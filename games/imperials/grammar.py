@@ -1,5 +1,6 @@
 """The turn file's words: every order's shape and the parser (never raises; a bad line becomes a
 problem with its line number). What an order needs of the game is checked in orders.py."""
+
 from __future__ import annotations
 
 import re
@@ -13,35 +14,73 @@ from .board import parse_edge
 from .cards import card_name
 from .goods import COMMODITIES, IMPROVEMENTS, RESOURCES, good_name
 
-ACTIONS = ("ROAD", "VILLAGE", "TOWN", "BUY", "PLAY", "MARKET", "OFFER", "WITHDRAW",
-           "IMPROVE", "FENCE", "WARRIOR", "ACTIVATE", "UPGRADE", "MOVE", "CHASE")
+ACTIONS = (
+    "ROAD",
+    "VILLAGE",
+    "TOWN",
+    "BUY",
+    "PLAY",
+    "MARKET",
+    "OFFER",
+    "WITHDRAW",
+    "IMPROVE",
+    "FENCE",
+    "WARRIOR",
+    "ACTIVATE",
+    "UPGRADE",
+    "MOVE",
+    "CHASE",
+)
 STANDING = ("ACCEPT", "DISCARD", "ROBBER", "GOLD", "DEMOTE", "DRAGON", "DROP")
 SETUP = ("SETTLE",)
 VERBS = SETUP + ACTIONS + STANDING
-WONDERS_ONLY = ("IMPROVE", "FENCE", "WARRIOR", "ACTIVATE", "UPGRADE", "MOVE", "CHASE",
-                "DEMOTE", "DRAGON", "DROP")
+WONDERS_ONLY = ("IMPROVE", "FENCE", "WARRIOR", "ACTIVATE", "UPGRADE", "MOVE", "CHASE", "DEMOTE", "DRAGON", "DROP")
 USAGE = {
-    "SETTLE": "SETTLE <vertex> [<edge>]", "ROAD": "ROAD <edge>", "VILLAGE": "VILLAGE <vertex>",
-    "TOWN": "TOWN <vertex>", "BUY": "BUY", "PLAY": "PLAY <card> ...",
+    "SETTLE": "SETTLE <vertex> [<edge>]",
+    "ROAD": "ROAD <edge>",
+    "VILLAGE": "VILLAGE <vertex>",
+    "TOWN": "TOWN <vertex>",
+    "BUY": "BUY",
+    "PLAY": "PLAY <card> ...",
     "MARKET": "MARKET <card you give> FOR <card you get>",
-    "OFFER": "OFFER <seat|ALL> <n> <card> ... FOR <n> <card> ...", "WITHDRAW": "WITHDRAW <offer>",
-    "IMPROVE": "IMPROVE <science|trade|military> [<town vertex>]", "FENCE": "FENCE <town vertex>",
-    "WARRIOR": "WARRIOR <vertex>", "ACTIVATE": "ACTIVATE <vertex>", "UPGRADE": "UPGRADE <vertex>",
-    "MOVE": "MOVE <from vertex> <to vertex>", "CHASE": "CHASE <vertex> [<tile> [<seat>]]",
-    "ACCEPT": "ACCEPT <offer> ...", "DISCARD": "DISCARD <card> ...",
-    "ROBBER": "ROBBER <tile> [<seat>]", "GOLD": "GOLD <resource> ...",
-    "DEMOTE": "DEMOTE <town vertex> ...", "DRAGON": "DRAGON <science|trade|military>",
+    "OFFER": "OFFER <seat|ALL> <n> <card> ... FOR <n> <card> ...",
+    "WITHDRAW": "WITHDRAW <offer>",
+    "IMPROVE": "IMPROVE <science|trade|military> [<town vertex>]",
+    "FENCE": "FENCE <town vertex>",
+    "WARRIOR": "WARRIOR <vertex>",
+    "ACTIVATE": "ACTIVATE <vertex>",
+    "UPGRADE": "UPGRADE <vertex>",
+    "MOVE": "MOVE <from vertex> <to vertex>",
+    "CHASE": "CHASE <vertex> [<tile> [<seat>]]",
+    "ACCEPT": "ACCEPT <offer> ...",
+    "DISCARD": "DISCARD <card> ...",
+    "ROBBER": "ROBBER <tile> [<seat>]",
+    "GOLD": "GOLD <resource> ...",
+    "DEMOTE": "DEMOTE <town vertex> ...",
+    "DRAGON": "DRAGON <science|trade|military>",
     "DROP": "DROP <action card> ...",
 }
 PLAY_USAGE = {
-    "warrior": "PLAY WARRIOR [<tile> [<seat>]]", "roads": "PLAY ROADS <edge> [<edge>]",
-    "plenty": "PLAY PLENTY <resource> <resource>", "monopoly": "PLAY MONOPOLY <resource>",
-    "irrigation": "PLAY IRRIGATION", "mining": "PLAY MINING", "engineer": "PLAY ENGINEER <town vertex>",
-    "merchant": "PLAY MERCHANT <commodity>", "warlord": "PLAY WARLORD",
-    "smith": "PLAY SMITH <vertex> [<vertex>]", "bishop": "PLAY BISHOP [<tile>]",
+    "warrior": "PLAY WARRIOR [<tile> [<seat>]]",
+    "roads": "PLAY ROADS <edge> [<edge>]",
+    "plenty": "PLAY PLENTY <resource> <resource>",
+    "monopoly": "PLAY MONOPOLY <resource>",
+    "irrigation": "PLAY IRRIGATION",
+    "mining": "PLAY MINING",
+    "engineer": "PLAY ENGINEER <town vertex>",
+    "merchant": "PLAY MERCHANT <commodity>",
+    "warlord": "PLAY WARLORD",
+    "smith": "PLAY SMITH <vertex> [<vertex>]",
+    "bishop": "PLAY BISHOP [<tile>]",
 }
-COLOURS = {"science": "science", "green": "science", "trade": "trade", "yellow": "trade",
-           "military": "military", "blue": "military"}
+COLOURS = {
+    "science": "science",
+    "green": "science",
+    "trade": "trade",
+    "yellow": "trade",
+    "military": "military",
+    "blue": "military",
+}
 NUMBER = re.compile(r"#?([0-9]{1,4})")
 TILE = re.compile(r"[A-Za-z]{1,2}")
 SEAT = re.compile(r"[A-Za-z][A-Za-z0-9]{0,5}")
@@ -50,6 +89,7 @@ SEAT = re.compile(r"[A-Za-z][A-Za-z0-9]{0,5}")
 # A reader turns one word into an argument (or raises Bad); a parser, the words after a verb.
 Reader = Callable[[str], str | int]
 Parser = Callable[[list[str]], OrderArgs]
+
 
 def make_order(verb: str, *args: object) -> Order:
     """An order as the robot or the order form writes it (line 0, text rebuilt)."""
@@ -82,8 +122,10 @@ class Bad(Exception):
 def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     verb, rest = words[0].upper(), words[1:]
     if verb not in VERBS:
-        return (f"{_shown(words[0])} is not an order; orders are {', '.join(SETUP + ACTIONS)}, "
-                f"and the standing answers {', '.join(STANDING)}")
+        return (
+            f"{_shown(words[0])} is not an order; orders are {', '.join(SETUP + ACTIONS)}, "
+            f"and the standing answers {', '.join(STANDING)}"
+        )
     try:
         return verb, PARSERS[verb](rest)
     except Bad as bad:
@@ -180,7 +222,7 @@ def _offer(rest: list[str]) -> OrderArgs:
     split = upper.index("FOR")
     to = "ALL" if upper[0] in ("ALL", "ANY", "ANYONE") else seat(rest[0])
     give = _cards(rest[1:split], "what you give")
-    get = _cards(rest[split + 1:], "what you want")
+    get = _cards(rest[split + 1 :], "what you want")
     return to, give, get
 
 
@@ -201,12 +243,17 @@ def _play(rest: list[str]) -> OrderArgs:
     if card in ("point", "printer", "constitution"):
         raise Bad("victory point cards are never played: they count while you hold them")
     shapes: dict[str, tuple[int, int, tuple[Reader, ...]]] = {
-        "warrior": (0, 2, (tile, seat)), "roads": (1, 2, (edge, edge)),
+        "warrior": (0, 2, (tile, seat)),
+        "roads": (1, 2, (edge, edge)),
         "plenty": (2, 2, (lambda w: good(w, RESOURCES),) * 2),
-        "monopoly": (1, 1, (lambda w: good(w, RESOURCES),)), "irrigation": (0, 0, ()),
-        "mining": (0, 0, ()), "engineer": (1, 1, (vertex,)),
-        "merchant": (1, 1, (lambda w: good(w, COMMODITIES),)), "warlord": (0, 0, ()),
-        "smith": (1, 2, (vertex, vertex)), "bishop": (0, 1, (tile,)),
+        "monopoly": (1, 1, (lambda w: good(w, RESOURCES),)),
+        "irrigation": (0, 0, ()),
+        "mining": (0, 0, ()),
+        "engineer": (1, 1, (vertex,)),
+        "merchant": (1, 1, (lambda w: good(w, COMMODITIES),)),
+        "warlord": (0, 0, ()),
+        "smith": (1, 2, (vertex, vertex)),
+        "bishop": (0, 1, (tile,)),
     }
     low, high, readers = shapes[card]
     if not low <= len(args) <= high:
@@ -222,6 +269,7 @@ def _list(read: Reader, verb: str) -> Parser:
             cards = _cards(rest, "DISCARD")
             return tuple(g for g, n in cards.items() for _ in range(n))
         return tuple(read(w) for w in rest)
+
     return parse
 
 
@@ -238,6 +286,7 @@ def _with_optional(first: Reader, *optional: Reader, verb: str) -> Parser:
         readers = (first, *optional)
         values: list[str | int | None] = [read(word) for read, word in zip(readers, rest)]
         return tuple(values + [None] * (1 + len(optional) - len(values)))
+
     return parse
 
 
@@ -245,6 +294,7 @@ def _one(read: Reader, verb: str) -> Parser:
     def parse(rest: list[str]) -> OrderArgs:
         _exactly(rest, 1, 1, verb)
         return (read(rest[0]),)
+
     return parse
 
 
@@ -278,6 +328,7 @@ PARSERS: dict[str, Parser] = {
 # ----------------------------------------------------------------------------------------------
 # The shapes the parser gives, so that resolve never trusts an order object it is handed.
 
+
 def _integer(a: object) -> bool:
     return isinstance(a, int) and not isinstance(a, bool)
 
@@ -287,8 +338,11 @@ def _text(a: object) -> bool:
 
 
 def _cards_table(a: object) -> bool:
-    return isinstance(a, dict) and bool(a) and all(
-        isinstance(g, str) and good_name(g) == g and _integer(n) and n > 0 for g, n in a.items())
+    return (
+        isinstance(a, dict)
+        and bool(a)
+        and all(isinstance(g, str) and good_name(g) == g and _integer(n) and n > 0 for g, n in a.items())
+    )
 
 
 def _goods(args: OrderArgs, allowed: tuple[str, ...] = RESOURCES + COMMODITIES) -> bool:
@@ -318,12 +372,25 @@ for _verb in ("VILLAGE", "TOWN", "WITHDRAW", "FENCE", "WARRIOR", "ACTIVATE", "UP
 
 
 def _play_shaped(card: str, args: OrderArgs) -> bool:
-    kinds: dict[str, Callable[[object], bool]] = {"text": _text, "int": _integer, "resource": lambda x: x in RESOURCES,
-             "commodity": lambda x: x in COMMODITIES}
-    shapes = {"warrior": (0, 2, "text"), "roads": (1, 2, "text"), "plenty": (2, 2, "resource"),
-              "monopoly": (1, 1, "resource"), "irrigation": (0, 0, "text"), "mining": (0, 0, "text"),
-              "engineer": (1, 1, "int"), "merchant": (1, 1, "commodity"), "warlord": (0, 0, "text"),
-              "smith": (1, 2, "int"), "bishop": (0, 1, "text")}
+    kinds: dict[str, Callable[[object], bool]] = {
+        "text": _text,
+        "int": _integer,
+        "resource": lambda x: x in RESOURCES,
+        "commodity": lambda x: x in COMMODITIES,
+    }
+    shapes = {
+        "warrior": (0, 2, "text"),
+        "roads": (1, 2, "text"),
+        "plenty": (2, 2, "resource"),
+        "monopoly": (1, 1, "resource"),
+        "irrigation": (0, 0, "text"),
+        "mining": (0, 0, "text"),
+        "engineer": (1, 1, "int"),
+        "merchant": (1, 1, "commodity"),
+        "warlord": (0, 0, "text"),
+        "smith": (1, 2, "int"),
+        "bishop": (0, 1, "text"),
+    }
     if card not in shapes:
         return False
     low, high, kind = shapes[card]

@@ -4,6 +4,7 @@ village too close to another, a road that does not connect (the seat's own earli
 file count), a trade of one type for itself, an action card played in the turn it is bought.
 What depends on the dice and the other players' turns (the cards in hand when the order runs)
 is checked when it runs, and a failure there is an event in the report."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -43,9 +44,12 @@ class Plan:
     order is checked against the ones written before it."""
 
     def __init__(self, state: JSONObject, seat: str):
-        self.state = {**state, "roads": dict(state["roads"]),
-                      "buildings": {v: dict(b) for v, b in state["buildings"].items()},
-                      "warriors": {v: dict(w) for v, w in state["warriors"].items()}}
+        self.state = {
+            **state,
+            "roads": dict(state["roads"]),
+            "buildings": {v: dict(b) for v, b in state["buildings"].items()},
+            "warriors": {v: dict(w) for v, w in state["warriors"].items()},
+        }
         self.seat, self.geo = seat, board_geometry(state)
         self.you = voice(state, seat, you=True)
         self.bought = False
@@ -64,8 +68,10 @@ def order_problem(plan: Plan, order: Order) -> str | None:
         return _standing_problem(plan, order)
     if state["phase"] == "setup":
         if verb not in SETUP:
-            return (f"{verb} is not an order for this turn: this turn is the set-up; list where "
-                    "you want your villages with SETTLE <vertex> <edge>, best first")
+            return (
+                f"{verb} is not an order for this turn: this turn is the set-up; list where "
+                "you want your villages with SETTLE <vertex> <edge>, best first"
+            )
         return _settle_problem(plan, *order.args)
     if verb in SETUP:
         return "the set-up is over: SETTLE is only for the first turn"
@@ -95,8 +101,7 @@ def _road(plan: Plan, edge: str) -> str | None:
 def _village(plan: Plan, vertex: int) -> str | None:
     problem = village_problem(plan.state, plan.geo, plan.seat, vertex, plan.you)
     if problem is None:
-        plan.state["buildings"][str(vertex)] = {"owner": plan.seat, "kind": "village", "fence": False,
-                                                "wonder": None}
+        plan.state["buildings"][str(vertex)] = {"owner": plan.seat, "kind": "village", "fence": False, "wonder": None}
     return problem
 
 
@@ -224,16 +229,26 @@ def _move(plan: Plan, start: int, end: int) -> str | None:
 
 
 def _chase(plan: Plan, vertex: int, tile: str | None, victim: str | None) -> str | None:
-    return (_own_warrior(plan, vertex) or (_tile_problem(plan, tile) if tile else None)
-            or _seat_problem(plan, victim))
+    return _own_warrior(plan, vertex) or (_tile_problem(plan, tile) if tile else None) or _seat_problem(plan, victim)
 
 
 # Each check takes the arguments grammar.SHAPES gives its verb, which well_formed guarantees.
 CHECKS: dict[str, Callable[..., str | None]] = {
-    "ROAD": _road, "VILLAGE": _village, "TOWN": _town, "BUY": _buy, "PLAY": _play,
-    "MARKET": _market, "OFFER": _offer, "WITHDRAW": _withdraw, "IMPROVE": _improve,
-    "FENCE": _fence, "WARRIOR": _warrior, "ACTIVATE": _own_warrior, "UPGRADE": _own_warrior,
-    "MOVE": _move, "CHASE": _chase,
+    "ROAD": _road,
+    "VILLAGE": _village,
+    "TOWN": _town,
+    "BUY": _buy,
+    "PLAY": _play,
+    "MARKET": _market,
+    "OFFER": _offer,
+    "WITHDRAW": _withdraw,
+    "IMPROVE": _improve,
+    "FENCE": _fence,
+    "WARRIOR": _warrior,
+    "ACTIVATE": _own_warrior,
+    "UPGRADE": _own_warrior,
+    "MOVE": _move,
+    "CHASE": _chase,
 }
 assert set(CHECKS) == set(ACTIONS)
 

@@ -1,6 +1,7 @@
 """Where things may stand: settlements, roads and warriors on the board, the rules for placing
 them (the same checks answer a player at submission and explain a failed order in the report),
 ports, and what a vertex is worth in production."""
+
 from __future__ import annotations
 
 from typing import cast
@@ -71,6 +72,7 @@ def reaches(state: JSONObject, geo: Geometry, seat: str, vertex: int) -> bool:
 # ----------------------------------------------------------------------------------------------
 # Legality. Each returns None when the placement is allowed, else the reason in a Voice.
 
+
 def vertex_problem(geo: Geometry, vertex: int) -> str | None:
     if not geo.is_vertex(vertex):
         return f"{vertex} is not a vertex of this island (they are numbered 1 to {geo.vertex_count})"
@@ -83,8 +85,9 @@ def edge_problem(geo: Geometry, edge: str) -> str | None:
     return None
 
 
-def road_problem(state: JSONObject, geo: Geometry, seat: str, edge: str, v: Voice,
-                 from_vertex: int | None = None) -> str | None:
+def road_problem(
+    state: JSONObject, geo: Geometry, seat: str, edge: str, v: Voice, from_vertex: int | None = None
+) -> str | None:
     """Why a seat cannot build a road on an edge now (cost aside). from_vertex: in set-up the
     road must start at the village just placed."""
     problem = edge_problem(geo, edge)
@@ -101,8 +104,7 @@ def road_problem(state: JSONObject, geo: Geometry, seat: str, edge: str, v: Voic
             return f"the road must touch the village just placed at vertex {from_vertex}"
         return None
     if not any(reaches(state, geo, seat, end) for end in ends):
-        return (f"edge {edge} does not connect to {v.owner} roads or settlements"
-                + _passing(state, geo, seat, ends))
+        return f"edge {edge} does not connect to {v.owner} roads or settlements" + _passing(state, geo, seat, ends)
     return None
 
 
@@ -119,7 +121,9 @@ def _whose(state: JSONObject, owner: str, v: Voice | None = None) -> str:
     return possessive(seat_name(state, owner)) if owner in state["seats"] else "a"
 
 
-def village_problem(state: JSONObject, geo: Geometry, seat: str, vertex: int, v: Voice, setup: bool = False) -> str | None:
+def village_problem(
+    state: JSONObject, geo: Geometry, seat: str, vertex: int, v: Voice, setup: bool = False
+) -> str | None:
     """Why a seat cannot build a village on a vertex now (cost aside)."""
     problem = vertex_problem(geo, vertex)
     if problem:
@@ -132,8 +136,10 @@ def village_problem(state: JSONObject, geo: Geometry, seat: str, vertex: int, v:
     near = [n for n in geo.vertex_neighbours[vertex] if building_at(state, n) is not None]
     if near:
         other = state["buildings"][str(near[0])]
-        return (f"vertex {vertex} is next to {_whose(state, other['owner'], v)} {other['kind']} at "
-                f"vertex {near[0]}; a village needs a free vertex all round")
+        return (
+            f"vertex {vertex} is next to {_whose(state, other['owner'], v)} {other['kind']} at "
+            f"vertex {near[0]}; a village needs a free vertex all round"
+        )
     if not setup:
         if count(state, seat, "village") >= LIMITS["village"]:
             return f"{v.has} {LIMITS['village']} villages on the board, the most a player may have"
@@ -159,6 +165,7 @@ def town_problem(state: JSONObject, geo: Geometry, seat: str, vertex: int, v: Vo
 
 # ----------------------------------------------------------------------------------------------
 # Ports and production.
+
 
 def ports_of(state: JSONObject, geo: Geometry, seat: str) -> set[str]:
     """The port kinds ('3:1', 'wood', ...) a seat's settlements stand at."""

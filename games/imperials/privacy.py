@@ -1,5 +1,6 @@
 """What a seat alone may know: its hand of cards, its action cards and its standing answers. The
 contract's check of views changes exactly these (hidden_variant) and compares every other view."""
+
 from __future__ import annotations
 
 import copy
@@ -24,15 +25,25 @@ def hidden_variant(state: JSONObject, seat: str, rng: Random) -> JSONObject:
     for _ in range(sum(me["hand"].values())):
         hand[rng.choice(kinds)] += 1
     me["hand"] = hand
-    names = sorted(BASIC_DECK) if state["mode"] == "basic" else sorted(
-        {c for deck in WONDERS_DECKS.values() for c in deck} - {"printer", "constitution"})
+    names = (
+        sorted(BASIC_DECK)
+        if state["mode"] == "basic"
+        else sorted({c for deck in WONDERS_DECKS.values() for c in deck} - {"printer", "constitution"})
+    )
     # Once the game is over the victory point cards are shown (they are no longer a secret).
     shown = state["phase"] == "over"
-    me["cards"] = [card if shown and card["card"] == "point" else
-                   {**card, "card": rng.choice([n for n in names if not shown or n != "point"])}
-                   for card in me["cards"]]
-    me["standing"] = {"discard": [rng.choice(kinds) for _ in range(3)],
-                      "gold": [rng.choice(RESOURCES)], "robber": [rng.choice(sorted(new["board"]["tiles"])), None],
-                      "dragon": rng.choice(("science", "trade", "military")), "demote": [rng.randint(1, 50)],
-                      "drop": [rng.choice(names)]}
+    me["cards"] = [
+        card
+        if shown and card["card"] == "point"
+        else {**card, "card": rng.choice([n for n in names if not shown or n != "point"])}
+        for card in me["cards"]
+    ]
+    me["standing"] = {
+        "discard": [rng.choice(kinds) for _ in range(3)],
+        "gold": [rng.choice(RESOURCES)],
+        "robber": [rng.choice(sorted(new["board"]["tiles"])), None],
+        "dragon": rng.choice(("science", "trade", "military")),
+        "demote": [rng.randint(1, 50)],
+        "drop": [rng.choice(names)],
+    }
     return new

@@ -1,6 +1,7 @@
 """The dice and what they produce: the roll of a player's turn, villages and towns on the rolled
 tiles, gold by the owner's choice, commodities from towns (Wonders & Warriors), the robber's tile
 silent, the bank's shortage (rule D-IM-4), the granary, and fog lifting when a road reaches it."""
+
 from __future__ import annotations
 
 from gm.core.model import JSONObject
@@ -30,14 +31,30 @@ def roll(turn: Turn, seat: str) -> JSONObject:
     """The number dice (white and red) and, in Wonders & Warriors, the event die."""
     rng = turn.rng("roll")
     white, red = rng.randint(1, 6), rng.randint(1, 6)
-    record: JSONObject = {"seat": seat, "white": white, "red": red, "total": white + red, "event": None,
-              "produced": {}, "shortage": [], "robber": None, "trades": []}
+    record: JSONObject = {
+        "seat": seat,
+        "white": white,
+        "red": red,
+        "total": white + red,
+        "event": None,
+        "produced": {},
+        "shortage": [],
+        "robber": None,
+        "trades": [],
+    }
     if turn.wonders_mode:
         record["event"] = EVENT_FACES[rng.randint(1, 6) - 1]
     event = f", event die {EVENT_COLOUR[record['event']]}" if record["event"] else ""
-    turn.add("dice", f"{turn.name(seat)} rolls {white} (white) and {red} (red): "
-             f"{white + red}{event}.", seat=seat, white=white, red=red, total=white + red,
-             event=record["event"], round=turn.state["round"])
+    turn.add(
+        "dice",
+        f"{turn.name(seat)} rolls {white} (white) and {red} (red): {white + red}{event}.",
+        seat=seat,
+        white=white,
+        red=red,
+        total=white + red,
+        event=record["event"],
+        round=turn.state["round"],
+    )
     return record
 
 
@@ -77,8 +94,13 @@ def produce(turn: Turn, record: JSONObject) -> None:
             wanted[good] = wanted.get(good, 0) + n
     short = sorted((g for g, n in wanted.items() if n > state["bank"][g]), key=_book_order)
     for good in short:
-        turn.add("shortage", f"The bank has {state['bank'][good]} {good} but {wanted[good]} are owed: "
-                 f"nobody gets {good} this roll.", good=good, bank=state["bank"][good], owed=wanted[good])
+        turn.add(
+            "shortage",
+            f"The bank has {state['bank'][good]} {good} but {wanted[good]} are owed: nobody gets {good} this roll.",
+            good=good,
+            bank=state["bank"][good],
+            owed=wanted[good],
+        )
     record["shortage"] = short
     for seat in state["seating"]:
         got = {g: n for g, n in owed.get(seat, {}).items() if g not in short}
@@ -88,8 +110,12 @@ def produce(turn: Turn, record: JSONObject) -> None:
             record["produced"][seat] = got
     if record["produced"]:
         text = "; ".join(f"{turn.name(s)} {cards_text(c)}" for s, c in record["produced"].items())
-        turn.add("production", f"The roll of {record['total']} produces: {text}.",
-                 total=record["total"], produced={s: dict(c) for s, c in record["produced"].items()})
+        turn.add(
+            "production",
+            f"The roll of {record['total']} produces: {text}.",
+            total=record["total"],
+            produced={s: dict(c) for s, c in record["produced"].items()},
+        )
     if turn.wonders_mode:
         _granary(turn, record)
 
@@ -110,8 +136,12 @@ def _granary(turn: Turn, record: JSONObject) -> None:
             continue
         take(state, seat, good, 1)
         record["produced"][seat] = {good: 1}
-        turn.add("granary", f"{turn.name(seat)}'s granary gives 1 {good}: the roll produced "
-                 "nothing for it.", seat=seat, cards={good: 1})
+        turn.add(
+            "granary",
+            f"{turn.name(seat)}'s granary gives 1 {good}: the roll produced nothing for it.",
+            seat=seat,
+            cards={good: 1},
+        )
 
 
 def reveal_fog(turn: Turn, edge: str) -> None:
@@ -121,5 +151,10 @@ def reveal_fog(turn: Turn, edge: str) -> None:
         if tile["fog"]:
             tile["fog"] = False
             number = f" with number {tile['number']}" if tile["number"] else ""
-            turn.add("fog_lifted", f"The fog over tile {code} lifts: it is {tile['kind']}{number}.",
-                     tile=code, kind=tile["kind"], number=tile["number"])
+            turn.add(
+                "fog_lifted",
+                f"The fog over tile {code} lifts: it is {tile['kind']}{number}.",
+                tile=code,
+                kind=tile["kind"],
+                number=tile["number"],
+            )

@@ -2,6 +2,7 @@
 theft; the same move serves the Warrior and Bishop cards and a warrior chasing the robber.
 Where a player must choose, the standing answers of their turn file choose (rule D-IM-8);
 without one, gm chooses as the rules' README says."""
+
 from __future__ import annotations
 
 from gm.core.model import JSONObject
@@ -30,8 +31,14 @@ def discards(turn: Turn, order: list[str]) -> None:
         for good, n in given.items():
             hand[good] -= n
             state["bank"][good] += n
-        turn.add("discard", f"{turn.name(seat)} holds {held} cards, more than {limit}, and gives "
-                 f"back {held // 2}.", seat=seat, held=held, limit=limit, count=held // 2)
+        turn.add(
+            "discard",
+            f"{turn.name(seat)} holds {held} cards, more than {limit}, and gives back {held // 2}.",
+            seat=seat,
+            held=held,
+            limit=limit,
+            count=held // 2,
+        )
         turn.add("discard_cards", f"You give back {cards_text(given)}.", (seat,), seat=seat, cards=given)
 
 
@@ -60,8 +67,7 @@ def robber_tiles(state: JSONObject, geo: Geometry) -> list[str]:
 
 def victims(state: JSONObject, geo: Geometry, seat: str, code: str) -> list[str]:
     """Other players with a settlement next to a tile, in seating order."""
-    owners = {state["buildings"][str(v)]["owner"] for v in geo.tile_vertices[code]
-              if str(v) in state["buildings"]}
+    owners = {state["buildings"][str(v)]["owner"] for v in geo.tile_vertices[code] if str(v) in state["buildings"]}
     return [s for s in state["seating"] if s in owners and s != seat]
 
 
@@ -69,6 +75,7 @@ def default_tile(state: JSONObject, geo: Geometry, seat: str) -> str | None:
     """Where gm puts the robber for a player who did not say: the tile that costs the other
     players most production (dots times their settlements), never one next to the mover's own
     settlements when another will do; ties by letter."""
+
     def harm(code: str) -> tuple[bool, int, int]:
         tile = state["board"]["tiles"][code]
         dots = PIPS.get(tile["number"], 0)
@@ -82,6 +89,7 @@ def default_tile(state: JSONObject, geo: Geometry, seat: str) -> str | None:
                 else:
                     hurt += weight
         return (own == 0, dots * hurt, -geo.tiles.index(code))
+
     options = robber_tiles(state, geo)
     return max(options, key=harm) if options else None
 
@@ -91,8 +99,14 @@ def default_victim(state: JSONObject, geo: Geometry, seat: str, code: str) -> st
     options = [s for s in victims(state, geo, seat, code) if hand_size(state["seats"][s]["hand"])]
     if not options:
         return None
-    return max(options, key=lambda s: (points(state, s, hidden=False),
-                                       hand_size(state["seats"][s]["hand"]), -state["seating"].index(s)))
+    return max(
+        options,
+        key=lambda s: (
+            points(state, s, hidden=False),
+            hand_size(state["seats"][s]["hand"]),
+            -state["seating"].index(s),
+        ),
+    )
 
 
 def move_robber(turn: Turn, seat: str, tile: str | None, victim: str | None, rob_all: bool = False) -> None:
@@ -103,8 +117,12 @@ def move_robber(turn: Turn, seat: str, tile: str | None, victim: str | None, rob
     allowed = robber_tiles(state, geo)
     if stated not in allowed:
         if stated is not None:
-            turn.add("robber_choice", f"{turn.name(seat)} names tile {stated} for the robber, "
-                     "where it cannot go; gm chooses.", seat=seat, tile=stated)
+            turn.add(
+                "robber_choice",
+                f"{turn.name(seat)} names tile {stated} for the robber, where it cannot go; gm chooses.",
+                seat=seat,
+                tile=stated,
+            )
         stated = default_tile(state, geo, seat)
     if stated is None:
         return
@@ -132,13 +150,18 @@ def steal(turn: Turn, thief: str, victim: str) -> None:
     hand = state["seats"][victim]["hand"]
     pile = [g for g in GOODS for _ in range(hand[g])]
     if not pile:
-        turn.add("theft", f"{turn.name(victim)} has no card for {turn.name(thief)} to take.",
-                 thief=thief, victim=victim, taken=False)
+        turn.add(
+            "theft",
+            f"{turn.name(victim)} has no card for {turn.name(thief)} to take.",
+            thief=thief,
+            victim=victim,
+            taken=False,
+        )
         return
     good = pile[turn.rng("theft").randrange(len(pile))]
     hand[good] -= 1
     state["seats"][thief]["hand"][good] += 1
-    turn.add("theft", f"{turn.name(thief)} takes a card from {turn.name(victim)}.",
-             thief=thief, victim=victim, taken=True)
-    turn.add("theft_card", f"The card taken was 1 {good}.", (thief, victim), thief=thief,
-             victim=victim, good=good)
+    turn.add(
+        "theft", f"{turn.name(thief)} takes a card from {turn.name(victim)}.", thief=thief, victim=victim, taken=True
+    )
+    turn.add("theft_card", f"The card taken was 1 {good}.", (thief, victim), thief=thief, victim=victim, good=good)

@@ -3,6 +3,7 @@ richest free corners, builds what its hand pays for now (towns, villages, roads 
 corners, cards or improvements), trades with the market for what one card short of a build,
 posts and accepts fair one-for-one offers, and gives standing answers for others' turns.
 Every order it writes passes check_orders (it checks each one against its own plan first)."""
+
 from __future__ import annotations
 
 from collections import deque
@@ -36,10 +37,10 @@ def robot_orders(state: JSONObject, seat: str, rng: Random) -> list[Order]:
 # ----------------------------------------------------------------------------------------------
 # Set-up: a wish list of the richest corners, each with a road towards a good next corner.
 
+
 def _settle(state: JSONObject, seat: str, rng: Random) -> list[Order]:
     geo = board_geometry(state)
-    ranked = sorted(range(1, geo.vertex_count + 1),
-                    key=lambda v: (-_corner_value(state, geo, v), rng.random()))
+    ranked = sorted(range(1, geo.vertex_count + 1), key=lambda v: (-_corner_value(state, geo, v), rng.random()))
     wishes = []
     for vertex in ranked[:WISHES]:
         road = default_road(state, geo, vertex)
@@ -55,6 +56,7 @@ def _corner_value(state: JSONObject, geo: Geometry, vertex: int) -> int:
 
 # ----------------------------------------------------------------------------------------------
 # Standing answers and accepting offers.
+
 
 def _answers(state: JSONObject, seat: str) -> list[Order]:
     geo = board_geometry(state)
@@ -102,6 +104,7 @@ def _accepts(state: JSONObject, seat: str) -> list[Order]:
 
 # ----------------------------------------------------------------------------------------------
 # A turn's actions, planned against the hand held now.
+
 
 class Builder:
     """Plans a turn: each order checked against the plan so far and paid from a copy of the hand."""
@@ -171,14 +174,22 @@ class Builder:
         return bool(sum(max(0, n - self.hand[g]) for g, n in COSTS[kind].items()) <= 1)
 
     def _my_villages(self) -> list[int]:
-        return [int(v) for v, b in self.plan.state["buildings"].items()
-                if b["owner"] == self.seat and b["kind"] == "village"]
+        return [
+            int(v)
+            for v, b in self.plan.state["buildings"].items()
+            if b["owner"] == self.seat and b["kind"] == "village"
+        ]
 
     def _village_spots(self) -> list[int]:
         state = self.plan.state
         ends = {v for e, o in state["roads"].items() if o == self.seat for v in self.geo.edge_ends[e]}
-        return [v for v in ends if building_at(state, v) is None and str(v) not in state["warriors"]
-                and all(building_at(state, n) is None for n in self.geo.vertex_neighbours[v])]
+        return [
+            v
+            for v in ends
+            if building_at(state, v) is None
+            and str(v) not in state["warriors"]
+            and all(building_at(state, n) is None for n in self.geo.vertex_neighbours[v])
+        ]
 
     def _best(self, vertices: list[int]) -> int | None:
         if not vertices:
@@ -216,8 +227,9 @@ class Builder:
 
     def _free_corner(self, vertex: int) -> bool:
         state = self.plan.state
-        return (building_at(state, vertex) is None
-                and all(building_at(state, n) is None for n in self.geo.vertex_neighbours[vertex]))
+        return building_at(state, vertex) is None and all(
+            building_at(state, n) is None for n in self.geo.vertex_neighbours[vertex]
+        )
 
     def _play_card(self) -> None:
         state = self.state
@@ -225,8 +237,8 @@ class Builder:
         if self.wonders:
             return self._play_wonders(cards)
         robbed = state["robber"] and any(
-            owner_at(state, v) == self.seat
-            for v in self.geo.tile_vertices[state["robber"]])
+            owner_at(state, v) == self.seat for v in self.geo.tile_vertices[state["robber"]]
+        )
         if "warrior" in cards and (robbed or state["seats"][self.seat]["warriors_played"] < 3):
             tile = default_tile(state, self.geo, self.seat)
             if tile:
@@ -303,4 +315,3 @@ class Builder:
         spare = max(RESOURCES, key=lambda g: (self.hand[g], -RESOURCES.index(g)))
         if spare != want and self.hand[spare] >= 3 and self.hand[want] == 0:
             self.add("OFFER", "ALL", {spare: 1}, {want: 1})
-

@@ -1,6 +1,7 @@
 """Imperials resolution: a new game (the dealt island, decks, seats), the set-up turn, and one
 round per mail turn (rule D-IM-8): each player's turn in order of play, the dice, production or
 the robber, offers accepted, then that player's actions in the order written."""
+
 from __future__ import annotations
 
 import copy
@@ -22,10 +23,16 @@ from .setup import order_of_play, run_setup
 from .turn import Turn, board_geometry
 
 MODES = ("basic", "wonders")
-TARGET = {"basic": 10, "wonders": 13}   # rule D-IM-1
-ROUND_LIMIT = 100                       # gm's choice: the default of the game option
-STANDING_KEYS = {"DISCARD": "discard", "ROBBER": "robber", "GOLD": "gold", "DEMOTE": "demote",
-                 "DRAGON": "dragon", "DROP": "drop"}
+TARGET = {"basic": 10, "wonders": 13}  # rule D-IM-1
+ROUND_LIMIT = 100  # gm's choice: the default of the game option
+STANDING_KEYS = {
+    "DISCARD": "discard",
+    "ROBBER": "robber",
+    "GOLD": "gold",
+    "DEMOTE": "demote",
+    "DRAGON": "dragon",
+    "DROP": "drop",
+}
 
 
 def options_of(scenario: JSONObject) -> JSONObject:
@@ -50,29 +57,54 @@ def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> J
     board = deal_board(scenario, seeds.rng("world"))
     title = scenario["title"] + (": Wonders & Warriors" if mode == "wonders" else "")
     return {
-        "ruleset": "imperials", "title": title, "scenario": copy.deepcopy(scenario),
-        "options": options, "mode": mode, "target": TARGET[mode],
-        "round_limit": options["round-limit"], "phase": "setup", "round": 0,
-        "seating": seating, "first": seeds.rng("start").choice(seating),
-        "board": {k: board[k] for k in ("slots", "tiles", "ports")}, "robber": board["robber"],
-        "roads": {}, "buildings": {}, "warriors": {}, "bank": dict(BANK),
+        "ruleset": "imperials",
+        "title": title,
+        "scenario": copy.deepcopy(scenario),
+        "options": options,
+        "mode": mode,
+        "target": TARGET[mode],
+        "round_limit": options["round-limit"],
+        "phase": "setup",
+        "round": 0,
+        "seating": seating,
+        "first": seeds.rng("start").choice(seating),
+        "board": {k: board[k] for k in ("slots", "tiles", "ports")},
+        "robber": board["robber"],
+        "roads": {},
+        "buildings": {},
+        "warriors": {},
+        "bank": dict(BANK),
         "decks": new_decks(mode, seeds.rng("deck")),
         "seats": {code: _seat(listed[code], names[code]) for code in seating},
-        "offers": [], "next_offer": 1,
-        "longest": {"seat": None, "length": 0}, "army": {"seat": None, "count": 0},
-        "wonders": {c: None for c in IMPROVEMENTS}, "dragon": 0,
-        "winner": None, "log": [],
+        "offers": [],
+        "next_offer": 1,
+        "longest": {"seat": None, "length": 0},
+        "army": {"seat": None, "count": 0},
+        "wonders": {c: None for c in IMPROVEMENTS},
+        "dragon": 0,
+        "winner": None,
+        "log": [],
     }
 
 
 def _seat(listed: JSONObject, name: str) -> JSONObject:
-    return {"name": name, "colour": listed["colour"], "colour_name": listed["name"],
-            "hand": empty_hand(), "cards": [], "warriors_played": 0, "shown_points": 0,
-            "dragonslayer": 0, "improvements": {c: 0 for c in IMPROVEMENTS}, "standing": {}}
+    return {
+        "name": name,
+        "colour": listed["colour"],
+        "colour_name": listed["name"],
+        "hand": empty_hand(),
+        "cards": [],
+        "warriors_played": 0,
+        "shown_points": 0,
+        "dragonslayer": 0,
+        "improvements": {c: 0 for c in IMPROVEMENTS},
+        "standing": {},
+    }
 
 
 # ----------------------------------------------------------------------------------------------
 # Resolution.
+
 
 def resolve(state: JSONObject, orders_by_seat: dict[str, list[Order]], seeds: TurnSeeds) -> TurnResult:
     """One mail turn: the set-up, or one round of every player's turn."""
@@ -94,8 +126,7 @@ def _orders_of(given: dict[str, list[Order]], seat: str) -> list[Order]:
     listed: object = given.get(seat)
     if not isinstance(listed, (list, tuple)):
         return []
-    return [o for o in listed if isinstance(o, Order) and isinstance(o.args, (list, tuple))
-            and well_formed(o)]
+    return [o for o in listed if isinstance(o, Order) and isinstance(o.args, (list, tuple)) and well_formed(o)]
 
 
 def _standing(turn: Turn) -> None:
@@ -120,8 +151,12 @@ def _round(turn: Turn) -> None:
     state = turn.state
     state["log"] = []
     sequence = order_of_play(state)
-    turn.add("order_of_play", f"Round {state['round']}: the order of play is "
-             + ", ".join(turn.name(s) for s in sequence) + ".", order=sequence, round=state["round"])
+    turn.add(
+        "order_of_play",
+        f"Round {state['round']}: the order of play is " + ", ".join(turn.name(s) for s in sequence) + ".",
+        order=sequence,
+        round=state["round"],
+    )
     for seat in sequence:
         _player_turn(turn, seat)
         if state["winner"]:
@@ -173,24 +208,36 @@ def _play(turn: Turn, seat: str, order: Order, card: str, *args: str | int) -> N
 
 def _buy(turn: Turn, seat: str, order: Order) -> None:
     if turn.wonders_mode:
-        return turn.failed(seat, order, "in Wonders & Warriors action cards come from improvements "
-                           "and cannot be bought")
+        return turn.failed(
+            seat, order, "in Wonders & Warriors action cards come from improvements and cannot be bought"
+        )
     actions.buy_card(turn, seat, order)
 
 
 # Each handler takes the arguments grammar.SHAPES gives its verb, which well_formed guarantees.
 HANDLERS: dict[str, Callable[..., object]] = {
-    "ROAD": actions.build_road, "VILLAGE": actions.build_village, "TOWN": actions.build_town,
-    "BUY": _buy, "PLAY": _play, "MARKET": trade.market, "OFFER": trade.post_offer,
-    "WITHDRAW": trade.withdraw, "IMPROVE": wonders.improve, "FENCE": wonders.fence,
-    "WARRIOR": warriors.build_warrior, "ACTIVATE": warriors.activate, "UPGRADE": warriors.upgrade,
-    "MOVE": warriors.move_warrior, "CHASE": warriors.chase,
+    "ROAD": actions.build_road,
+    "VILLAGE": actions.build_village,
+    "TOWN": actions.build_town,
+    "BUY": _buy,
+    "PLAY": _play,
+    "MARKET": trade.market,
+    "OFFER": trade.post_offer,
+    "WITHDRAW": trade.withdraw,
+    "IMPROVE": wonders.improve,
+    "FENCE": wonders.fence,
+    "WARRIOR": warriors.build_warrior,
+    "ACTIVATE": warriors.activate,
+    "UPGRADE": warriors.upgrade,
+    "MOVE": warriors.move_warrior,
+    "CHASE": warriors.chase,
 }
 assert set(HANDLERS) == set(ACTIONS)
 
 
 # ----------------------------------------------------------------------------------------------
 # The end.
+
 
 def _won(turn: Turn, seat: str) -> bool:
     """A win only in one's own turn, after the roll."""
@@ -199,9 +246,14 @@ def _won(turn: Turn, seat: str) -> bool:
     if total < state["target"]:
         return False
     state["winner"], state["phase"] = seat, "over"
-    turn.add("game_over", f"{turn.name(seat)} has {total} victory points, at least "
-             f"{state['target']}, in its own turn: {turn.name(seat)} wins.",
-             winners=[seat], scores=scores(state), points=total)
+    turn.add(
+        "game_over",
+        f"{turn.name(seat)} has {total} victory points, at least "
+        f"{state['target']}, in its own turn: {turn.name(seat)} wins.",
+        winners=[seat],
+        scores=scores(state),
+        points=total,
+    )
     return True
 
 
@@ -211,9 +263,14 @@ def _limit_reached(turn: Turn) -> None:
     won = winners(state)
     best = points(state, won[0], hidden=True)
     names = " and ".join(turn.name(s) for s in won)
-    turn.add("game_over", f"Round {state['round']}, the last the game allows, is over: {names} "
-             f"{'wins' if len(won) == 1 else 'share the win'} with {best} victory points.",
-             winners=won, scores=scores(state), points=best)
+    turn.add(
+        "game_over",
+        f"Round {state['round']}, the last the game allows, is over: {names} "
+        f"{'wins' if len(won) == 1 else 'share the win'} with {best} victory points.",
+        winners=won,
+        scores=scores(state),
+        points=best,
+    )
 
 
 def scores(state: JSONObject) -> dict[str, int]:

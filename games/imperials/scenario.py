@@ -6,6 +6,7 @@ shifted by one against its neighbours. `tiles` is either a table of counts (the 
 the seeded generator when the game is created) or a list of kinds in reading order (a fixed
 board); `numbers` likewise a multiset or the tokens of the producing tiles in reading order.
 """
+
 from __future__ import annotations
 
 import re
@@ -36,7 +37,7 @@ def _read_fields(raw: JSONObject) -> list[str]:
     top.unknown(TOP_KEYS)
     top.top(REQUIRED_TOP, {"port_start": 0})
     if not (isinstance(raw.get("map"), list) and raw["map"] and all(isinstance(r, str) for r in raw["map"])):
-        problems.append("map must be a list of rows of text, like [\"  . . .\", \" . . . .\"]")
+        problems.append('map must be a list of rows of text, like ["  . . .", " . . . ."]')
     tiles = raw.get("tiles")
     if isinstance(tiles, dict):
         for kind, count in tiles.items():
@@ -45,8 +46,11 @@ def _read_fields(raw: JSONObject) -> list[str]:
             elif not (isinstance(count, int) and not isinstance(count, bool) and count >= 0):
                 problems.append(f"tiles: {kind} must be a whole number, not {count!r}")
     elif isinstance(tiles, list):
-        problems += [f"tiles: {kind!r} is not a kind of tile; kinds are {', '.join(KINDS)}"
-                     for kind in tiles if kind not in KINDS]
+        problems += [
+            f"tiles: {kind!r} is not a kind of tile; kinds are {', '.join(KINDS)}"
+            for kind in tiles
+            if kind not in KINDS
+        ]
     else:
         problems.append("tiles must be a table of counts (a dealt board) or a list of kinds (a fixed board)")
     numbers = raw.get("numbers")
@@ -85,21 +89,27 @@ def _check_board(raw: JSONObject) -> list[str]:
     if not slots:
         return ["the map has no tiles: mark land with '.' (or '?' under fog)"]
     if len({(c + r) % 2 for c, r in slots}) != 1:
-        problems.append("the map's tiles do not line up as hexes: put a tile every second "
-                        "character and shift each row by one against the row above")
+        problems.append(
+            "the map's tiles do not line up as hexes: put a tile every second "
+            "character and shift each row by one against the row above"
+        )
     tiles = raw["tiles"]
     kinds = _kinds(tiles)
     if len(kinds) != len(slots):
         problems.append(f"the map has {len(slots)} tiles but tiles lists {len(kinds)}")
     producing = sum(1 for k in kinds if k != "desert")
     if len(raw["numbers"]) != producing:
-        problems.append(f"numbers has {len(raw['numbers'])} tokens but {producing} tiles produce "
-                        "(every tile except the desert takes one)")
+        problems.append(
+            f"numbers has {len(raw['numbers'])} tokens but {producing} tiles produce "
+            "(every tile except the desert takes one)"
+        )
     if not problems:
         coast = geometry(tuple(slots)).coast
         if len(raw.get("ports", [])) * 2 > len(coast):
-            problems.append(f"{len(raw['ports'])} ports do not fit on a coast of {len(coast)} edges "
-                            "(at most one port every second edge)")
+            problems.append(
+                f"{len(raw['ports'])} ports do not fit on a coast of {len(coast)} edges "
+                "(at most one port every second edge)"
+            )
         if len(coast) < len([e for e, t in geometry(tuple(slots)).edge_tiles.items() if len(t) == 1]):
             problems.append("the island must be one piece of land without lakes")
     return problems
@@ -129,12 +139,16 @@ def _check_sizes(raw: JSONObject) -> list[str]:
 def _normalise(raw: JSONObject) -> JSONObject:
     slots, fog = slots_of(raw["map"])
     return {
-        "name": raw["name"], "title": raw["title"],
-        "min_seats": raw["min_seats"], "max_seats": raw["max_seats"],
-        "slots": [list(s) for s in slots], "fog": fog,
+        "name": raw["name"],
+        "title": raw["title"],
+        "min_seats": raw["min_seats"],
+        "max_seats": raw["max_seats"],
+        "slots": [list(s) for s in slots],
+        "fog": fog,
         "layout": "fixed" if isinstance(raw["tiles"], list) else "dealt",
-        "tiles": _kinds(raw["tiles"]), "numbers": list(raw["numbers"]),
-        "ports": list(raw.get("ports", [])), "port_start": raw.get("port_start", 0),
-        "seats": [{"code": s["code"], "name": s["name"], "colour": s["colour"].lower()}
-                  for s in raw["seat"]],
+        "tiles": _kinds(raw["tiles"]),
+        "numbers": list(raw["numbers"]),
+        "ports": list(raw.get("ports", [])),
+        "port_start": raw.get("port_start", 0),
+        "seats": [{"code": s["code"], "name": s["name"], "colour": s["colour"].lower()} for s in raw["seat"]],
     }

@@ -1,6 +1,7 @@
 """Set-up by mail: every seat's first village and road, then (in reverse order) its second
 village (a town in Wonders & Warriors) and road, placed in one mail turn from wish lists, the way
 Clash's claiming draft works. The second placement yields its starting resources."""
+
 from __future__ import annotations
 
 from random import Random
@@ -23,16 +24,18 @@ def order_of_play(state: JSONObject) -> list[str]:
 
 def wish_list(orders: list[Order]) -> list[tuple[int, str | None]]:
     """The SETTLE lines of a seat's orders, best first: (vertex, edge or None)."""
-    return [tuple(o.args) for o in orders if isinstance(o, Order) and o.verb == "SETTLE"
-            and len(o.args) == 2]
+    return [tuple(o.args) for o in orders if isinstance(o, Order) and o.verb == "SETTLE" and len(o.args) == 2]
 
 
 def run_setup(turn: Turn) -> None:
     state = turn.state
     order = order_of_play(state)
     picks = order + order[::-1]
-    turn.add("setup_order", "Set-up: villages are placed in the order "
-             + ", ".join(turn.name(s) for s in order) + ", then back again.", order=order)
+    turn.add(
+        "setup_order",
+        "Set-up: villages are placed in the order " + ", ".join(turn.name(s) for s in order) + ", then back again.",
+        order=order,
+    )
     for index, seat in enumerate(picks):
         second = index >= len(order)
         kind = "town" if second and turn.wonders_mode else "village"
@@ -55,26 +58,42 @@ def _place(turn: Turn, seat: str, kind: str, second: bool, pick: int) -> None:
         vertex, road = best_free_vertex(state, geo, turn.rng("setup")), None
         how = "by default (nothing on its list is free)" if listed else "by default (it sent no list)"
         if vertex is None:
-            turn.add("settle", f"Pick {pick}: there is no free vertex left for {turn.name(seat)}.",
-                     seat=seat, vertex=None, edge=None, piece=kind, pick=pick)
+            turn.add(
+                "settle",
+                f"Pick {pick}: there is no free vertex left for {turn.name(seat)}.",
+                seat=seat,
+                vertex=None,
+                edge=None,
+                piece=kind,
+                pick=pick,
+            )
             return
     state["buildings"][str(vertex)] = {"owner": seat, "kind": kind, "fence": False, "wonder": None}
     road = road or default_road(state, geo, vertex)
     if road:
         state["roads"][road] = seat
         reveal_fog(turn, road)
-    turn.add("settle", f"Pick {pick}: {turn.name(seat)} places a {kind} at vertex {vertex} and a "
-             f"road on {road or 'no edge (none is free)'}, {how}.", seat=seat, vertex=vertex,
-             edge=road, piece=kind, pick=pick)
+    turn.add(
+        "settle",
+        f"Pick {pick}: {turn.name(seat)} places a {kind} at vertex {vertex} and a "
+        f"road on {road or 'no edge (none is free)'}, {how}.",
+        seat=seat,
+        vertex=vertex,
+        edge=road,
+        piece=kind,
+        pick=pick,
+    )
     if second:
         _starting_resources(turn, seat, vertex)
 
 
 def best_free_vertex(state: JSONObject, geo: Geometry, rng: Random) -> int | None:
     """The free vertex with the most production dots (ties broken by the seeded generator)."""
-    free = [n for n in range(1, geo.vertex_count + 1)
-            if building_at(state, n) is None
-            and all(building_at(state, m) is None for m in geo.vertex_neighbours[n])]
+    free = [
+        n
+        for n in range(1, geo.vertex_count + 1)
+        if building_at(state, n) is None and all(building_at(state, m) is None for m in geo.vertex_neighbours[n])
+    ]
     if not free:
         return None
     best = max(vertex_worth(state, geo, n) for n in free)
@@ -91,6 +110,7 @@ def default_road(state: JSONObject, geo: Geometry, vertex: int) -> str | None:
         a, b = geo.edge_ends[edge]
         other = b if a == vertex else a
         return (-vertex_worth(state, geo, other), geo.edge_ends[edge])
+
     return min(edges, key=worth)
 
 
@@ -109,6 +129,4 @@ def _starting_resources(turn: Turn, seat: str, vertex: int) -> None:
             got[good] = got.get(good, 0) + 1
     if got:
         text = ", ".join(f"{n} {g}" for g, n in got.items())
-        turn.add("starting_resources", f"{turn.name(seat)} takes its starting resources: {text}.",
-                 seat=seat, cards=got)
-
+        turn.add("starting_resources", f"{turn.name(seat)} takes its starting resources: {text}.", seat=seat, cards=got)

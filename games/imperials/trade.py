@@ -2,6 +2,7 @@
 for commodities) and between players by mail: an offer posted in one round is accepted in a
 later round by the other player's turn file and carried out in the offering player's turn, if
 both still hold the cards (rule D-IM-8)."""
+
 from __future__ import annotations
 
 from gm.core.model import JSONObject, Order
@@ -42,8 +43,14 @@ def market(turn: Turn, seat: str, order: Order, give: str, get: str) -> None:
         return turn.failed(seat, order, problem)
     pay(state, seat, {give: rate})
     take(state, seat, get, 1)
-    turn.add("market", f"{turn.name(seat)} trades {rate} {give} for 1 {get} with the market.",
-             seat=seat, give={give: rate}, get={get: 1}, rate=rate)
+    turn.add(
+        "market",
+        f"{turn.name(seat)} trades {rate} {give} for 1 {get} with the market.",
+        seat=seat,
+        give={give: rate},
+        get={get: 1},
+        rate=rate,
+    )
 
 
 def offer_problem(state: JSONObject, seat: str, to: str, give: Cards, get: Cards) -> str | None:
@@ -69,12 +76,20 @@ def post_offer(turn: Turn, seat: str, order: Order, to: str, give: Cards, get: C
         return turn.failed(seat, order, problem)
     number = state["next_offer"]
     state["next_offer"] += 1
-    state["offers"].append({"id": number, "from": seat, "to": to, "give": dict(give),
-                            "get": dict(get), "round": state["round"]})
+    state["offers"].append(
+        {"id": number, "from": seat, "to": to, "give": dict(give), "get": dict(get), "round": state["round"]}
+    )
     whom = "anyone" if to == "ALL" else turn.name(to)
-    turn.add("offer", f"Offer #{number}: {turn.name(seat)} offers {whom} {cards_text(give)} for "
-             f"{cards_text(get)} (accept it next round with ACCEPT {number}).", seat=seat,
-             offer=number, to=to, give=dict(give), get=dict(get))
+    turn.add(
+        "offer",
+        f"Offer #{number}: {turn.name(seat)} offers {whom} {cards_text(give)} for "
+        f"{cards_text(get)} (accept it next round with ACCEPT {number}).",
+        seat=seat,
+        offer=number,
+        to=to,
+        give=dict(give),
+        get=dict(get),
+    )
 
 
 def withdraw(turn: Turn, seat: str, order: Order, number: int) -> None:
@@ -89,9 +104,10 @@ def withdraw(turn: Turn, seat: str, order: Order, number: int) -> None:
 def accepted_by(turn: Turn, number: int) -> list[str]:
     """The seats whose orders this turn accept an offer, in order of play after the mover."""
     from .setup import order_of_play
+
     sequence = order_of_play(turn.state)
     start = sequence.index(turn.mover) if turn.mover in sequence else 0
-    after = sequence[start + 1:] + sequence[:start]
+    after = sequence[start + 1 :] + sequence[:start]
     return [s for s in after if number in turn.accepts.get(s, ())]
 
 
@@ -104,24 +120,46 @@ def settle_offers(turn: Turn, seat: str) -> None:
         state["offers"].remove(offer)
         takers = [s for s in accepted_by(turn, offer["id"]) if offer["to"] in ("ALL", s)]
         if not takers:
-            turn.add("offer_expired", f"Nobody accepted offer #{offer['id']} of {turn.name(seat)}; "
-                     "it expires.", seat=seat, offer=offer["id"])
+            turn.add(
+                "offer_expired",
+                f"Nobody accepted offer #{offer['id']} of {turn.name(seat)}; it expires.",
+                seat=seat,
+                offer=offer["id"],
+            )
             continue
         if not has(state["seats"][seat]["hand"], offer["give"]):
-            turn.add("trade_failed", f"Offer #{offer['id']}: {turn.name(seat)} no longer holds "
-                     f"{cards_text(offer['give'])}; the trade does not happen.", seat=seat, offer=offer["id"])
+            turn.add(
+                "trade_failed",
+                f"Offer #{offer['id']}: {turn.name(seat)} no longer holds "
+                f"{cards_text(offer['give'])}; the trade does not happen.",
+                seat=seat,
+                offer=offer["id"],
+            )
             continue
         taker = next((s for s in takers if has(state["seats"][s]["hand"], offer["get"])), None)
         if taker is None:
             names = ", ".join(turn.name(s) for s in takers)
-            turn.add("trade_failed", f"Offer #{offer['id']}: {names} accepted but no longer holds "
-                     f"{cards_text(offer['get'])}; the trade does not happen.", seat=seat, offer=offer["id"])
+            turn.add(
+                "trade_failed",
+                f"Offer #{offer['id']}: {names} accepted but no longer holds "
+                f"{cards_text(offer['get'])}; the trade does not happen.",
+                seat=seat,
+                offer=offer["id"],
+            )
             continue
         hand_from(seat, taker, state, offer["give"])
         hand_from(taker, seat, state, offer["get"])
         if state["log"]:
-            state["log"][-1]["trades"].append({"offer": offer["id"], "from": seat, "to": taker,
-                                               "give": offer["give"], "get": offer["get"]})
-        turn.add("trade", f"Offer #{offer['id']}: {turn.name(seat)} gives {turn.name(taker)} "
-                 f"{cards_text(offer['give'])} for {cards_text(offer['get'])}.", seat=seat,
-                 offer=offer["id"], partner=taker, give=offer["give"], get=offer["get"])
+            state["log"][-1]["trades"].append(
+                {"offer": offer["id"], "from": seat, "to": taker, "give": offer["give"], "get": offer["get"]}
+            )
+        turn.add(
+            "trade",
+            f"Offer #{offer['id']}: {turn.name(seat)} gives {turn.name(taker)} "
+            f"{cards_text(offer['give'])} for {cards_text(offer['get'])}.",
+            seat=seat,
+            offer=offer["id"],
+            partner=taker,
+            give=offer["give"],
+            get=offer["get"],
+        )

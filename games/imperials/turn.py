@@ -1,5 +1,6 @@
 """What one resolution carries from stage to stage: the new state, the island's geometry, the
 seeded generators, the events so far; and the voice a legality message speaks in."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -111,5 +112,6 @@ class Turn:
     def failed(self, seat: str, order: object, reason: str) -> None:
         """An order that cannot be carried out now (rule D-ALL-3): it alone fails."""
         text = order_text(order)
-        self.add("order_failed", f"{self.name(seat)}'s order {text} fails: {reason}.",
-                 seat=seat, order=text, reason=reason)
+        self.add(
+            "order_failed", f"{self.name(seat)}'s order {text} fails: {reason}.", seat=seat, order=text, reason=reason
+        )

@@ -1,6 +1,7 @@
 """What one seat sees of an Imperials game: the board as drawing data for gm's hex map, the open
 facts of every seat (cards counted, not shown), the seat's own hand, cards and standing answers,
 this round's dice, offers and trades, and the labels of turns. The order form is in form.py."""
+
 from __future__ import annotations
 
 from gm.core.known import Column, Sighting, listing
@@ -20,10 +21,26 @@ from .turn import board_geometry
 from .warriors import DRAGON_STEPS, strength
 from .wonders import STRATEGIC
 
-FILLS = {"forest": "#7fb069", "kiln": "#d98b63", "pasture": "#cfe68f", "farm": "#f3d66e",
-         "mine": "#aeb0ba", "desert": "#eadcb9", "gold": "#e6bd3a", "fog": "#8f9aa3"}
-CAPTIONS = {"forest": "wood", "kiln": "brick", "pasture": "wool", "farm": "wheat", "mine": "ore",
-            "desert": "desert", "gold": "gold", "fog": "fog"}
+FILLS = {
+    "forest": "#7fb069",
+    "kiln": "#d98b63",
+    "pasture": "#cfe68f",
+    "farm": "#f3d66e",
+    "mine": "#aeb0ba",
+    "desert": "#eadcb9",
+    "gold": "#e6bd3a",
+    "fog": "#8f9aa3",
+}
+CAPTIONS = {
+    "forest": "wood",
+    "kiln": "brick",
+    "pasture": "wool",
+    "farm": "wheat",
+    "mine": "ore",
+    "desert": "desert",
+    "gold": "gold",
+    "fog": "fog",
+}
 BUILDS = ("road", "village", "town", "card", "warrior", "upgrade", "activate", "fence")
 
 
@@ -41,8 +58,13 @@ def view(state: JSONObject, seat: str) -> JSONObject:
     geo = board_geometry(state)
     mine = seat in state["seats"]
     return {
-        "ruleset": "imperials", "title": state["title"], "seat": seat, "mode": state["mode"],
-        "phase": state["phase"], "round": state["round"], "target": state["target"],
+        "ruleset": "imperials",
+        "title": state["title"],
+        "seat": seat,
+        "mode": state["mode"],
+        "phase": state["phase"],
+        "round": state["round"],
+        "target": state["target"],
         "turn_label": turn_label(state),
         "board": board_drawing(state, geo),
         "tiles": _tiles(state, geo),
@@ -51,11 +73,15 @@ def view(state: JSONObject, seat: str) -> JSONObject:
         "dice": _dice(state),
         "offers": [{**o, "gives": cards_text(o["give"]), "wants": cards_text(o["get"])} for o in state["offers"]],
         "order_of_play": order_of_play(state),
-        "longest": dict(state["longest"]), "army": dict(state["army"]),
+        "longest": dict(state["longest"]),
+        "army": dict(state["army"]),
         "wonders": {c: (dict(w) if w else None) for c, w in state["wonders"].items()},
-        "dragon": {"step": state["dragon"], "steps": DRAGON_STEPS,
-                   "attack": sum(1 for b in state["buildings"].values() if b["kind"] == "town"),
-                   "defence": sum(strength(state, s) for s in state["seating"])},
+        "dragon": {
+            "step": state["dragon"],
+            "steps": DRAGON_STEPS,
+            "attack": sum(1 for b in state["buildings"].values() if b["kind"] == "town"),
+            "defence": sum(strength(state, s) for s in state["seating"]),
+        },
         "bank": cards_text({g: state["bank"][g] for g in (GOODS if state["mode"] == "wonders" else RESOURCES)}),
         "decks": {name: len(cards) for name, cards in state["decks"].items()},
         "robber": state["robber"],
@@ -81,30 +107,73 @@ def board_drawing(state: JSONObject, geo: Geometry) -> JSONObject:
         tile = tiles[code]
         kind = "fog" if tile["fog"] else tile["kind"]
         number = None if tile["fog"] else tile["number"]
-        hexes.append({"col": col, "row": row, "fill": FILLS[kind], "label": code, "number": number,
-                      "hot": number in (6, 8), "caption": CAPTIONS[kind]})
+        hexes.append(
+            {
+                "col": col,
+                "row": row,
+                "fill": FILLS[kind],
+                "label": code,
+                "number": number,
+                "hot": number in (6, 8),
+                "caption": CAPTIONS[kind],
+            }
+        )
     pieces = []
     for vertex, b in sorted(state["buildings"].items(), key=lambda kv: int(kv[0])):
-        pieces.append({"at": corner_of(geo, int(vertex)), "shape": b["kind"], "colour": colour[b["owner"]],
-                       "seat": b["owner"], "text": vertex, "ring": bool(b.get("fence")),
-                       "badge": "W" if b.get("wonder") else ""})
+        pieces.append(
+            {
+                "at": corner_of(geo, int(vertex)),
+                "shape": b["kind"],
+                "colour": colour[b["owner"]],
+                "seat": b["owner"],
+                "text": vertex,
+                "ring": bool(b.get("fence")),
+                "badge": "W" if b.get("wonder") else "",
+            }
+        )
     for vertex, w in sorted(state["warriors"].items(), key=lambda kv: int(kv[0])):
-        pieces.append({"at": corner_of(geo, int(vertex)), "shape": "warrior", "colour": colour[w["owner"]],
-                       "seat": w["owner"], "text": vertex, "badge": str(w["level"]), "hollow": not w["active"]})
+        pieces.append(
+            {
+                "at": corner_of(geo, int(vertex)),
+                "shape": "warrior",
+                "colour": colour[w["owner"]],
+                "seat": w["owner"],
+                "text": vertex,
+                "badge": str(w["level"]),
+                "hollow": not w["active"],
+            }
+        )
     return {
         "hexes": hexes,
         "corners": [{"at": corner_of(geo, n), "text": str(n)} for n in range(1, geo.vertex_count + 1)],
-        "lines": [{"from": corner_of(geo, geo.edge_ends[e][0]), "to": corner_of(geo, geo.edge_ends[e][1]),
-                   "colour": colour[owner], "seat": owner} for e, owner in sorted(state["roads"].items())],
-        "ports": [{"from": corner_of(geo, geo.edge_ends[p["edge"]][0]),
-                   "to": corner_of(geo, geo.edge_ends[p["edge"]][1]),
-                   "text": "3:1 any" if p["kind"] == "3:1" else f"2:1 {p['kind']}",
-                   "hex": list(geo.slots[geo.tiles.index(geo.edge_tiles[p["edge"]][0])])}
-                  for p in state["board"]["ports"]],
+        "lines": [
+            {
+                "from": corner_of(geo, geo.edge_ends[e][0]),
+                "to": corner_of(geo, geo.edge_ends[e][1]),
+                "colour": colour[owner],
+                "seat": owner,
+            }
+            for e, owner in sorted(state["roads"].items())
+        ],
+        "ports": [
+            {
+                "from": corner_of(geo, geo.edge_ends[p["edge"]][0]),
+                "to": corner_of(geo, geo.edge_ends[p["edge"]][1]),
+                "text": "3:1 any" if p["kind"] == "3:1" else f"2:1 {p['kind']}",
+                "hex": list(geo.slots[geo.tiles.index(geo.edge_tiles[p["edge"]][0])]),
+            }
+            for p in state["board"]["ports"]
+        ],
         "pieces": pieces,
-        "marks": [{"col": geo.slots[geo.tiles.index(state["robber"])][0],
-                   "row": geo.slots[geo.tiles.index(state["robber"])][1], "shape": "robber"}]
-        if state["robber"] else [],
+        "marks": [
+            {
+                "col": geo.slots[geo.tiles.index(state["robber"])][0],
+                "row": geo.slots[geo.tiles.index(state["robber"])][1],
+                "shape": "robber",
+            }
+        ]
+        if state["robber"]
+        else [],
     }
 
 
@@ -114,10 +183,16 @@ def _tiles(state: JSONObject, geo: Geometry) -> list[JSONObject]:
     for code in geo.tiles:
         tile = state["board"]["tiles"][code]
         fog = tile["fog"]
-        out.append({"code": code, "kind": "fog" if fog else tile["kind"],
-                    "number": None if fog else tile["number"],
-                    "dots": 0 if fog else PIPS.get(tile["number"], 0),
-                    "vertices": list(geo.tile_vertices[code]), "robber": state["robber"] == code})
+        out.append(
+            {
+                "code": code,
+                "kind": "fog" if fog else tile["kind"],
+                "number": None if fog else tile["number"],
+                "dots": 0 if fog else PIPS.get(tile["number"], 0),
+                "vertices": list(geo.tile_vertices[code]),
+                "robber": state["robber"] == code,
+            }
+        )
     return out
 
 
@@ -125,17 +200,24 @@ def _seat_line(state: JSONObject, code: str) -> JSONObject:
     """What everyone may see of a seat: counts of its cards, never what they are."""
     seat = state["seats"][code]
     return {
-        "code": code, "name": seat["name"], "colour": seat["colour"], "nation": seat["colour_name"],
+        "code": code,
+        "name": seat["name"],
+        "colour": seat["colour"],
+        "nation": seat["colour_name"],
         "points": points_table(state, code, hidden=state["phase"] == "over"),
-        "cards": hand_size(seat["hand"]), "action_cards": len(seat["cards"]),
+        "cards": hand_size(seat["hand"]),
+        "action_cards": len(seat["cards"]),
         "roads": sum(1 for o in state["roads"].values() if o == code),
-        "villages": len(pieces_of(state, code, "village")), "towns": len(pieces_of(state, code, "town")),
-        "route": _route(state, code), "warriors_played": seat["warriors_played"],
+        "villages": len(pieces_of(state, code, "village")),
+        "towns": len(pieces_of(state, code, "town")),
+        "route": _route(state, code),
+        "warriors_played": seat["warriors_played"],
         "improvements": dict(seat["improvements"]),
         "strength": strength(state, code),
         "warriors": sum(1 for w in state["warriors"].values() if w["owner"] == code),
         "fences": sum(1 for b in state["buildings"].values() if b["owner"] == code and b.get("fence")),
-        "dragonslayer": seat["dragonslayer"], "shown_points": seat["shown_points"],
+        "dragonslayer": seat["dragonslayer"],
+        "shown_points": seat["shown_points"],
     }
 
 
@@ -151,11 +233,22 @@ def _you(state: JSONObject, geo: Geometry, seat: str) -> JSONObject:
     if state["mode"] == "wonders":
         builds.remove("card")
     return {
-        "code": seat, "name": me["name"], "colour": me["colour"], "nation": me["colour_name"],
-        "hand": [{"good": g, "count": hand[g]} for g in goods], "held": hand_size(hand),
+        "code": seat,
+        "name": me["name"],
+        "colour": me["colour"],
+        "nation": me["colour_name"],
+        "hand": [{"good": g, "count": hand[g]} for g in goods],
+        "held": hand_size(hand),
         "limit": discard_limit(state, seat),
-        "cards": [{"card": c["card"], "title": TITLES[c["card"]], "what": WHAT[c["card"]],
-                   "new": bool(c.get("bought")) and c["round"] == state["round"]} for c in me["cards"]],
+        "cards": [
+            {
+                "card": c["card"],
+                "title": TITLES[c["card"]],
+                "what": WHAT[c["card"]],
+                "new": bool(c.get("bought")) and c["round"] == state["round"],
+            }
+            for c in me["cards"]
+        ],
         "points": points_table(state, seat, hidden=True),
         "costs": [{"what": b, "cost": cards_text(COSTS[b]), "afford": has(hand, COSTS[b])} for b in builds],
         "rates": [{"good": g, "rate": market_rate(state, geo, seat, g)} for g in goods],
@@ -173,20 +266,35 @@ def known(state: JSONObject, geo: Geometry, seat: str) -> JSONObject:
     """Every village, town and warrior of the other seats, by seat, with the tiles around it
     and its port: all on the open board. A tile under fog shows nothing until a road reaches it
     ("Fog - revealed when someone builds an adjacent road"), so it stays "fog" here too."""
-    ports = {v: ("3:1" if p["kind"] == "3:1" else f"2:1 {p['kind']}")
-             for p in state["board"]["ports"] for v in geo.edge_ends[p["edge"]]}
+    ports = {
+        v: ("3:1" if p["kind"] == "3:1" else f"2:1 {p['kind']}")
+        for p in state["board"]["ports"]
+        for v in geo.edge_ends[p["edge"]]
+    }
     pieces = [(int(v), _building_words(b), b["owner"]) for v, b in state["buildings"].items()]
-    pieces += [(int(v), f"{WARRIOR_LEVELS.get(w['level'], '')} warrior{'' if w['active'] else ', not active'}",
-                w["owner"]) for v, w in state["warriors"].items()]
-    sightings = [Sighting(str(vertex), "", owner, (piece, ports.get(vertex, ""), _tiles_around(state, geo, vertex)))
-                 for vertex, piece, owner in sorted(pieces) if owner != seat]
-    return listing("Every piece of the others you see", "Vertex", ("piece", "pieces"), KNOWN_COLUMNS, sightings,
-                   state["seating"], {}, "Each tile is written as its letter, what it yields and its number; "
-                   "R marks the robber's tile.")
+    pieces += [
+        (int(v), f"{WARRIOR_LEVELS.get(w['level'], '')} warrior{'' if w['active'] else ', not active'}", w["owner"])
+        for v, w in state["warriors"].items()
+    ]
+    sightings = [
+        Sighting(str(vertex), "", owner, (piece, ports.get(vertex, ""), _tiles_around(state, geo, vertex)))
+        for vertex, piece, owner in sorted(pieces)
+        if owner != seat
+    ]
+    return listing(
+        "Every piece of the others you see",
+        "Vertex",
+        ("piece", "pieces"),
+        KNOWN_COLUMNS,
+        sightings,
+        state["seating"],
+        {},
+        "Each tile is written as its letter, what it yields and its number; R marks the robber's tile.",
+    )
 
 
 def _building_words(building: JSONObject) -> str:
-    """"town (fence, science wonder)": the piece and what stands with it."""
+    """ "town (fence, science wonder)": the piece and what stands with it."""
     extras = ["fence"] if building.get("fence") else []
     extras += [f"{building['wonder']} wonder"] if building.get("wonder") else []
     return f"{building['kind']}" + (f" ({', '.join(extras)})" if extras else "")
@@ -207,10 +315,19 @@ def _dice(state: JSONObject) -> list[JSONObject]:
     order; the card lists as text, in the book's order)."""
     out = []
     for r in state["log"]:
-        produced = [{"seat": s, "cards": cards_text(r["produced"][s])} for s in state["seating"]
-                    if s in r["produced"]]
+        produced = [{"seat": s, "cards": cards_text(r["produced"][s])} for s in state["seating"] if s in r["produced"]]
         trades = [{**t, "gives": cards_text(t["give"]), "wants": cards_text(t["get"])} for t in r.get("trades", [])]
-        out.append({"seat": r["seat"], "white": r["white"], "red": r["red"], "total": r["total"],
-                    "event": r["event"], "produced": produced, "shortage": list(r["shortage"]),
-                    "robber": r["robber"], "trades": trades})
+        out.append(
+            {
+                "seat": r["seat"],
+                "white": r["white"],
+                "red": r["red"],
+                "total": r["total"],
+                "event": r["event"],
+                "produced": produced,
+                "shortage": list(r["shortage"]),
+                "robber": r["robber"],
+                "trades": trades,
+            }
+        )
     return out

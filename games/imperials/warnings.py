@@ -2,6 +2,7 @@
 pay for, more cards than the discard limit, a trade the seat cannot keep, a robber answer that
 cannot be followed. The dice and the other seats' turns come between the check and the orders,
 so each is a "probably": the orders still count."""
+
 from __future__ import annotations
 
 from gm.core.model import JSONObject, Order, Problem
@@ -13,8 +14,16 @@ from .trade import market_rate
 from .turn import board_geometry
 
 # The orders that pay the bank, and what each costs (Building; Wonders & Warriors).
-PAID = {"ROAD": "road", "VILLAGE": "village", "TOWN": "town", "BUY": "card", "WARRIOR": "warrior",
-        "UPGRADE": "upgrade", "ACTIVATE": "activate", "FENCE": "fence"}
+PAID = {
+    "ROAD": "road",
+    "VILLAGE": "village",
+    "TOWN": "town",
+    "BUY": "card",
+    "WARRIOR": "warrior",
+    "UPGRADE": "upgrade",
+    "ACTIVATE": "activate",
+    "FENCE": "fence",
+}
 ACTION_CARDS_HELD = 4  # Wonders & Warriors, Action Cards: no more than 4 "when it's not their turn"
 
 
@@ -50,23 +59,34 @@ def _unpaid(state: JSONObject, seat: str, order: Order, hand: Cards) -> str | No
             hand[good] = hand.get(good, 0) + n
         return None
     # Building: each build is paid to the market in the builder's own turn, after its roll.
-    return (f"{order.verb} takes {cards_text(cost)}; after your orders before it you would be short "
-            f"of {cards_text(missing(hand, cost))}: it fails unless your roll or a trade brings them")
+    return (
+        f"{order.verb} takes {cards_text(cost)}; after your orders before it you would be short "
+        f"of {cards_text(missing(hand, cost))}: it fails unless your roll or a trade brings them"
+    )
 
 
 def _standing(state: JSONObject, seat: str, order: Order) -> str | None:
     if order.verb == "ACCEPT":
-        short = [o for o in state["offers"] if o["id"] in order.args and not has(state["seats"][seat]["hand"], o["get"])]
+        short = [
+            o for o in state["offers"] if o["id"] in order.args and not has(state["seats"][seat]["hand"], o["get"])
+        ]
         if short:
             # D-IM-8: an accepted offer is carried out in the offering seat's turn "if you both
             # still hold the cards".
-            return "; ".join(f"offer #{o['id']} wants {cards_text(o['get'])} of you and you hold "
-                             f"{cards_text(missing(state['seats'][seat]['hand'], o['get']))} too few now"
-                             for o in short) + ": it is carried out only if you hold them by then"
+            return (
+                "; ".join(
+                    f"offer #{o['id']} wants {cards_text(o['get'])} of you and you hold "
+                    f"{cards_text(missing(state['seats'][seat]['hand'], o['get']))} too few now"
+                    for o in short
+                )
+                + ": it is carried out only if you hold them by then"
+            )
     if order.verb == "ROBBER" and order.args[0] == state["robber"]:
         # Robber: "the current player must move the robber to a different tile".
-        return (f"the robber stands on tile {order.args[0]} now and must move to a different tile: "
-                "if it is still there when you roll a 7, gm chooses for you")
+        return (
+            f"the robber stands on tile {order.args[0]} now and must move to a different tile: "
+            "if it is still there when you roll a 7, gm chooses for you"
+        )
     return None
 
 
@@ -75,10 +95,20 @@ def _held(state: JSONObject, seat: str, orders: list[Order], hand: Cards) -> lis
     limit = discard_limit(state, seat)
     if hand_size(hand) > limit:
         # Robber: "Any player with more resources than the discard limit will have to discard half".
-        found.append(Problem(0, f"after your orders you would still hold {hand_size(hand)} cards, more than "
-                                f"your limit of {limit}: a 7 rolled before your next turn costs you half"))
+        found.append(
+            Problem(
+                0,
+                f"after your orders you would still hold {hand_size(hand)} cards, more than "
+                f"your limit of {limit}: a 7 rolled before your next turn costs you half",
+            )
+        )
     cards = len(state["seats"][seat]["cards"]) - sum(1 for o in orders if o.verb == "PLAY")
     if state["mode"] == "wonders" and cards > ACTION_CARDS_HELD:
-        found.append(Problem(0, f"you would keep {cards} action cards after your turn, more than "
-                                f"{ACTION_CARDS_HELD}: one goes back to the market"))
+        found.append(
+            Problem(
+                0,
+                f"you would keep {cards} action cards after your turn, more than "
+                f"{ACTION_CARDS_HELD}: one goes back to the market",
+            )
+        )
     return found

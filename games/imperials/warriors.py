@@ -1,5 +1,6 @@
 """Wonders & Warriors: warriors (build, activate, upgrade, move, displace, chase the robber) and
 the dragon (rule D-IM-6), with the cards that act on warriors (Warlord, Smith)."""
+
 from __future__ import annotations
 
 from collections import deque
@@ -15,14 +16,15 @@ from .setup import order_of_play
 from .turn import Turn
 from .wonders import STRATEGIC_LEVEL, free_towns, give_card, wrong_mode
 
-PIECES_PER_LEVEL = 2          # gm's choice: 2 regular, 2 strong and 2 mighty warriors a player
+PIECES_PER_LEVEL = 2  # gm's choice: 2 regular, 2 strong and 2 mighty warriors a player
 LEVEL_NAMES = {1: "regular", 2: "strong", 3: "mighty"}
-DRAGON_STEPS = 7              # rule D-IM-6
+DRAGON_STEPS = 7  # rule D-IM-6
 
 
 def warriors_of(state: JSONObject, seat: str, level: int | None = None) -> list[int]:
-    return sorted(int(v) for v, w in state["warriors"].items()
-                  if w["owner"] == seat and (level is None or w["level"] == level))
+    return sorted(
+        int(v) for v, w in state["warriors"].items() if w["owner"] == seat and (level is None or w["level"] == level)
+    )
 
 
 def strength(state: JSONObject, seat: str) -> int:
@@ -104,8 +106,13 @@ def upgrade(turn: Turn, seat: str, order: Order, vertex: int, free: bool = False
     if not free:
         pay(turn.state, seat, COSTS["upgrade"])
     warrior["level"] += 1
-    turn.add("upgrade", f"{turn.name(seat)} makes the warrior at vertex {vertex} "
-             f"{LEVEL_NAMES[warrior['level']]}.", seat=seat, vertex=vertex, level=warrior["level"])
+    turn.add(
+        "upgrade",
+        f"{turn.name(seat)} makes the warrior at vertex {vertex} {LEVEL_NAMES[warrior['level']]}.",
+        seat=seat,
+        vertex=vertex,
+        level=warrior["level"],
+    )
     return None
 
 
@@ -129,8 +136,9 @@ def route_from(state: JSONObject, geo: Geometry, seat: str, start: int) -> dict[
     reached, queue = {start: 0}, deque([start])
     while queue:
         at = queue.popleft()
-        if at != start and (str(at) in state["warriors"] or
-                            state["buildings"].get(str(at), {}).get("owner", seat) != seat):
+        if at != start and (
+            str(at) in state["warriors"] or state["buildings"].get(str(at), {}).get("owner", seat) != seat
+        ):
             continue  # may end here but not pass
         for edge in geo.vertex_edges[at]:
             if state["roads"].get(edge) != seat:
@@ -160,8 +168,13 @@ def move_warrior(turn: Turn, seat: str, order: Order, start: int, end: int) -> N
     del state["warriors"][str(start)]
     warrior["active"] = False
     state["warriors"][str(end)] = warrior
-    turn.add("warrior_moves", f"{turn.name(seat)}'s warrior moves from vertex {start} to {end}.",
-             seat=seat, start=start, end=end)
+    turn.add(
+        "warrior_moves",
+        f"{turn.name(seat)}'s warrior moves from vertex {start} to {end}.",
+        seat=seat,
+        start=start,
+        end=end,
+    )
     if other is not None:
         _displace(turn, other, end)
 
@@ -174,13 +187,22 @@ def _displace(turn: Turn, warrior: JSONObject, at: int) -> None:
     reach = route_from(state, geo, owner, at)
     free = [v for v in reach if v != at and str(v) not in state["warriors"] and str(v) not in state["buildings"]]
     if not free:
-        turn.add("warrior_removed", f"{turn.name(owner)}'s warrior is displaced from vertex {at} and, "
-                 "with nowhere to go, leaves the board.", seat=owner, vertex=at)
+        turn.add(
+            "warrior_removed",
+            f"{turn.name(owner)}'s warrior is displaced from vertex {at} and, with nowhere to go, leaves the board.",
+            seat=owner,
+            vertex=at,
+        )
         return
     to = min(free, key=lambda v: (reach[v], v))
     state["warriors"][str(to)] = warrior
-    turn.add("warrior_displaced", f"{turn.name(owner)}'s warrior is displaced from vertex {at} to {to}.",
-             seat=owner, start=at, end=to)
+    turn.add(
+        "warrior_displaced",
+        f"{turn.name(owner)}'s warrior is displaced from vertex {at} to {to}.",
+        seat=owner,
+        start=at,
+        end=to,
+    )
 
 
 def chase(turn: Turn, seat: str, order: Order, vertex: int, tile: str | None, victim: str | None) -> None:
@@ -193,20 +215,25 @@ def chase(turn: Turn, seat: str, order: Order, vertex: int, tile: str | None, vi
     if state["robber"] not in geo.vertex_tiles[vertex]:
         return turn.failed(seat, order, f"the robber is not on a tile next to vertex {vertex}")
     warrior["active"] = False
-    turn.add("chase", f"{turn.name(seat)}'s warrior at vertex {vertex} chases the robber away.",
-             seat=seat, vertex=vertex)
+    turn.add(
+        "chase", f"{turn.name(seat)}'s warrior at vertex {vertex} chases the robber away.", seat=seat, vertex=vertex
+    )
     move_robber(turn, seat, tile, victim)
 
 
 # ----------------------------------------------------------------------------------------------
 # The dragon (rule D-IM-6).
 
+
 def dragon_step(turn: Turn) -> None:
     state = turn.state
     state["dragon"] += 1
     left = DRAGON_STEPS - state["dragon"]
-    turn.add("dragon", f"The event die shows black: the dragon comes one step closer "
-             f"({state['dragon']} of {DRAGON_STEPS}).", step=state["dragon"])
+    turn.add(
+        "dragon",
+        f"The event die shows black: the dragon comes one step closer ({state['dragon']} of {DRAGON_STEPS}).",
+        step=state["dragon"],
+    )
     if left <= 0:
         battle(turn)
         state["dragon"] = 0
@@ -219,10 +246,16 @@ def battle(turn: Turn) -> None:
     total = sum(defence.values())
     won = total >= attack
     forces = ", ".join(f"{turn.name(s)} {n}" for s, n in defence.items())
-    turn.add("dragon_battle", f"The dragon reaches the island with strength {attack} (the towns on "
-             f"the board); the warriors' strength is {total} ({forces}): the dragon is "
-             f"{'defeated' if won else 'not stopped'}.", attack=attack, defence=total,
-             forces=defence, won=won)
+    turn.add(
+        "dragon_battle",
+        f"The dragon reaches the island with strength {attack} (the towns on "
+        f"the board); the warriors' strength is {total} ({forces}): the dragon is "
+        f"{'defeated' if won else 'not stopped'}.",
+        attack=attack,
+        defence=total,
+        forces=defence,
+        won=won,
+    )
     if won:
         _reward(turn, defence)
     else:
@@ -238,8 +271,7 @@ def _reward(turn: Turn, defence: JSONObject) -> None:
     leaders = [s for s in turn.state["seating"] if defence[s] == top]
     if len(leaders) == 1:
         turn.seats[leaders[0]]["dragonslayer"] += 1
-        turn.add("dragonslayer", f"{turn.name(leaders[0])} is the Dragonslayer: 1 victory point.",
-                 seat=leaders[0])
+        turn.add("dragonslayer", f"{turn.name(leaders[0])} is the Dragonslayer: 1 victory point.", seat=leaders[0])
         return
     for seat in leaders:
         give_card(turn, seat, dragon_colour(turn.state, seat), "a share of the dragon's defeat")
@@ -268,8 +300,13 @@ def _demote(turn: Turn, defence: JSONObject) -> None:
         vertex = wanted[0] if wanted else min(towns, key=lambda v: (_worth(turn, v), v))
         building = state["buildings"][str(vertex)]
         building.update(kind="village", fence=False)
-        turn.add("demote", f"The dragon burns {turn.name(seat)}'s town at vertex {vertex}: it is a "
-                 "village again (its fence, if any, is gone).", seat=seat, vertex=vertex)
+        turn.add(
+            "demote",
+            f"The dragon burns {turn.name(seat)}'s town at vertex {vertex}: it is a "
+            "village again (its fence, if any, is gone).",
+            seat=seat,
+            vertex=vertex,
+        )
 
 
 def _worth(turn: Turn, vertex: int) -> int:
@@ -280,13 +317,19 @@ def _worth(turn: Turn, vertex: int) -> int:
 # ----------------------------------------------------------------------------------------------
 # Cards that act on warriors. Each returns a reason when it cannot start.
 
+
 def warlord(turn: Turn, seat: str, order: Order) -> None:
     state = turn.state
     woken = [v for v in warriors_of(state, seat) if not state["warriors"][str(v)]["active"]]
     for v in woken:
         state["warriors"][str(v)].update(active=True, activated=state["round"])
-    turn.add("play", f"{turn.name(seat)} plays Warlord and activates {len(woken)} warrior(s).",
-             seat=seat, card="warlord", count=len(woken))
+    turn.add(
+        "play",
+        f"{turn.name(seat)} plays Warlord and activates {len(woken)} warrior(s).",
+        seat=seat,
+        card="warlord",
+        count=len(woken),
+    )
 
 
 def smith(turn: Turn, seat: str, order: Order, *vertices: int) -> str | None:
@@ -303,6 +346,7 @@ def smith(turn: Turn, seat: str, order: Order, *vertices: int) -> str | None:
 # ----------------------------------------------------------------------------------------------
 # The event die.
 
+
 def event_die(turn: Turn, record: JSONObject) -> None:
     """The event die: black moves the dragon; a colour gives that colour's card to every player
     with at least 1 improvement of it and at least (red die - 1) (rule D-IM-5)."""
@@ -315,5 +359,4 @@ def event_die(turn: Turn, record: JSONObject) -> None:
     start = sequence.index(cast(str, turn.mover))  # events happen on a mover's turn
     for seat in sequence[start:] + sequence[:start]:
         if state["seats"][seat]["improvements"][face] >= need:
-            give_card(turn, seat, face, f"{face} {state['seats'][seat]['improvements'][face]}, "
-                      f"red die {record['red']}")
+            give_card(turn, seat, face, f"{face} {state['seats'][seat]['improvements'][face]}, red die {record['red']}")

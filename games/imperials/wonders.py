@@ -1,6 +1,7 @@
 """Wonders & Warriors: improvements and what they grant (strategic improvements, wonders, great
 wonders), fences, action cards and the limit of 4 in the hand, and the cards of this mode that
 act on these. Warriors and the dragon are in warriors.py."""
+
 from __future__ import annotations
 
 from gm.core.model import JSONObject, Order
@@ -14,8 +15,18 @@ from .turn import Turn
 STRATEGIC = {"science": "granary", "trade": "guild", "military": "barracks"}
 STRATEGIC_LEVEL, WONDER_LEVEL = 3, 4
 # The card given back first when a hand holds too many (DROP answers come before this order).
-DROP_ORDER = ("merchant", "mining", "irrigation", "engineer", "smith", "warlord", "bishop",
-              "monopoly", "plenty", "roads")
+DROP_ORDER = (
+    "merchant",
+    "mining",
+    "irrigation",
+    "engineer",
+    "smith",
+    "warlord",
+    "bishop",
+    "monopoly",
+    "plenty",
+    "roads",
+)
 
 
 def wrong_mode(turn: Turn, seat: str, order: Order) -> bool:
@@ -27,6 +38,7 @@ def wrong_mode(turn: Turn, seat: str, order: Order) -> bool:
 
 # ----------------------------------------------------------------------------------------------
 # Improvements and wonders.
+
 
 def free_towns(state: JSONObject, seat: str) -> list[int]:
     """A seat's towns that hold no wonder, in number order."""
@@ -45,7 +57,8 @@ def improve(turn: Turn, seat: str, order: Order, colour: str, vertex: int) -> No
         return turn.failed(seat, order, f"{colour} has all {IMPROVEMENT_LIMIT} improvements already")
     wonder = state["wonders"][colour]
     claims = (level == WONDER_LEVEL and wonder is None) or (
-        level == IMPROVEMENT_LIMIT and wonder is not None and not wonder["great"] and wonder["seat"] != seat)
+        level == IMPROVEMENT_LIMIT and wonder is not None and not wonder["great"] and wonder["seat"] != seat
+    )
     town = None
     if claims:
         towns = free_towns(state, seat)
@@ -58,11 +71,21 @@ def improve(turn: Turn, seat: str, order: Order, colour: str, vertex: int) -> No
         return turn.failed(seat, order, problem)
     pay(state, seat, cost)
     me["improvements"][colour] = level
-    turn.add("improve", f"{turn.name(seat)} builds {colour} improvement {level} for {level} "
-             f"{COMMODITY_FOR[colour]}.", seat=seat, improvement=colour, level=level)
+    turn.add(
+        "improve",
+        f"{turn.name(seat)} builds {colour} improvement {level} for {level} {COMMODITY_FOR[colour]}.",
+        seat=seat,
+        improvement=colour,
+        level=level,
+    )
     if level == STRATEGIC_LEVEL:
-        turn.add("strategic", f"{turn.name(seat)} now has the {STRATEGIC[colour]}.", seat=seat,
-                 improvement=colour, building=STRATEGIC[colour])
+        turn.add(
+            "strategic",
+            f"{turn.name(seat)} now has the {STRATEGIC[colour]}.",
+            seat=seat,
+            improvement=colour,
+            building=STRATEGIC[colour],
+        )
     _wonder(turn, seat, colour, level, town)
 
 
@@ -72,18 +95,34 @@ def _wonder(turn: Turn, seat: str, colour: str, level: int, town: int | None) ->
     if town is not None:
         if wonder is not None:  # a great wonder takes the points of the plain one
             state["buildings"][wonder["town"]]["wonder"] = None
-            turn.add("wonder_lost", f"{turn.name(wonder['seat'])} loses the {colour} wonder and its "
-                     "2 victory points.", seat=wonder["seat"], improvement=colour)
+            turn.add(
+                "wonder_lost",
+                f"{turn.name(wonder['seat'])} loses the {colour} wonder and its 2 victory points.",
+                seat=wonder["seat"],
+                improvement=colour,
+            )
         great = level == IMPROVEMENT_LIMIT
         state["wonders"][colour] = {"seat": seat, "great": great, "town": str(town)}
         state["buildings"][str(town)]["wonder"] = colour
         kind = "great wonder" if great else "wonder"
-        turn.add("wonder", f"{turn.name(seat)} builds the {colour} {kind} on its town at vertex "
-                 f"{town}: 2 victory points.", seat=seat, improvement=colour, great=great, vertex=town)
+        turn.add(
+            "wonder",
+            f"{turn.name(seat)} builds the {colour} {kind} on its town at vertex {town}: 2 victory points.",
+            seat=seat,
+            improvement=colour,
+            great=great,
+            vertex=town,
+        )
     elif level == IMPROVEMENT_LIMIT and wonder is not None and wonder["seat"] == seat and not wonder["great"]:
         wonder["great"] = True
-        turn.add("wonder", f"{turn.name(seat)}'s {colour} wonder becomes a great wonder: nobody can "
-                 "take it now.", seat=seat, improvement=colour, great=True, vertex=int(wonder["town"]))
+        turn.add(
+            "wonder",
+            f"{turn.name(seat)}'s {colour} wonder becomes a great wonder: nobody can take it now.",
+            seat=seat,
+            improvement=colour,
+            great=True,
+            vertex=int(wonder["town"]),
+        )
 
 
 def fence(turn: Turn, seat: str, order: Order, vertex: int, free: bool = False) -> str | None:
@@ -109,27 +148,41 @@ def fence(turn: Turn, seat: str, order: Order, vertex: int, free: bool = False) 
     if not free:
         pay(state, seat, COSTS["fence"])
     building["fence"] = True
-    turn.add("fence", f"{turn.name(seat)} builds a fence round its town at vertex {vertex}: "
-             "it may hold 2 more cards on a seven.", seat=seat, vertex=vertex)
+    turn.add(
+        "fence",
+        f"{turn.name(seat)} builds a fence round its town at vertex {vertex}: it may hold 2 more cards on a seven.",
+        seat=seat,
+        vertex=vertex,
+    )
     return None
 
 
 # ----------------------------------------------------------------------------------------------
 # Action cards from the event die, and the hand limit.
 
+
 def give_card(turn: Turn, seat: str, colour: str, why: str) -> None:
     state = turn.state
     deck = state["decks"][colour]
     if not deck:
-        turn.add("deck_empty", f"{turn.name(seat)} would get a {colour} card ({why}), but that "
-                 "deck is empty.", seat=seat, improvement=colour)
+        turn.add(
+            "deck_empty",
+            f"{turn.name(seat)} would get a {colour} card ({why}), but that deck is empty.",
+            seat=seat,
+            improvement=colour,
+        )
         return
     card = deck.pop(0)
     me = state["seats"][seat]
     if card in SHOWN_POINTS:
         me["shown_points"] += 1
-        turn.add("card_point", f"{turn.name(seat)} gets a {colour} card ({why}): {TITLES[card]}, "
-                 "1 victory point, shown at once.", seat=seat, card=card, improvement=colour)
+        turn.add(
+            "card_point",
+            f"{turn.name(seat)} gets a {colour} card ({why}): {TITLES[card]}, 1 victory point, shown at once.",
+            seat=seat,
+            card=card,
+            improvement=colour,
+        )
         return
     me["cards"].append({"card": card, "round": state["round"], "bought": False})
     turn.add("card", f"{turn.name(seat)} gets a {colour} action card ({why}).", seat=seat, improvement=colour)
@@ -147,13 +200,15 @@ def hand_limit(turn: Turn, seat: str) -> None:
         card = wanted[0] if wanted else min(names, key=lambda c: DROP_ORDER.index(c) if c in DROP_ORDER else 99)
         me["cards"].remove(next(c for c in me["cards"] if c["card"] == card))
         turn.state["decks"][COLOUR_OF[card]].append(card)
-        turn.add("card_limit", f"{turn.name(seat)} holds more than {CARD_LIMIT} action cards and "
-                 "gives one back.", seat=seat)
+        turn.add(
+            "card_limit", f"{turn.name(seat)} holds more than {CARD_LIMIT} action cards and gives one back.", seat=seat
+        )
         turn.add("card_dropped", f"You give back {TITLES[card]}.", (seat,), seat=seat, card=card)
 
 
 # ----------------------------------------------------------------------------------------------
 # Cards of this mode that act on its pieces. Each returns a reason when it cannot start.
+
 
 def engineer(turn: Turn, seat: str, order: Order, vertex: int) -> str | None:
     problem = fence(turn, seat, order, vertex, free=True)
@@ -170,11 +225,16 @@ def merchant(turn: Turn, seat: str, order: Order, good: str) -> None:
             state["seats"][other]["hand"][good] -= 1
             state["seats"][seat]["hand"][good] += 1
             total += 1
-    turn.add("play", f"{turn.name(seat)} plays Merchant on {good} and gets {total}.", seat=seat,
-             card="merchant", good=good, count=total)
+    turn.add(
+        "play",
+        f"{turn.name(seat)} plays Merchant on {good} and gets {total}.",
+        seat=seat,
+        card="merchant",
+        good=good,
+        count=total,
+    )
 
 
 def bishop(turn: Turn, seat: str, order: Order, tile: str | None = None) -> None:
     turn.add("play", f"{turn.name(seat)} plays Bishop.", seat=seat, card="bishop")
     move_robber(turn, seat, tile, None, rob_all=True)
-

@@ -1,4 +1,5 @@
 """Minecraft EMPIRES for gm: the ruleset object the `gm.games` entry point names."""
+
 from __future__ import annotations
 
 from random import Random
@@ -29,15 +30,26 @@ class McEmpiresRuleset(PackagedRuleset):
     # The modes of the guide, the GM's round limit (rule D-MC-10) and its optional rules, off by
     # default (rule D-MC-7).
     options = (
-        GameOption("mode", ORIGINAL, "original (a capital, 10 E$), war-bounty (5 cities and 30 "
-                   "troops, E$ only from bounties) or land-game (50 blocks, land earns from round 1)",
-                   MODES),
-        GameOption("round-limit", 0, "end after this round: most cities, then territory, then E$ "
-                   "win (0: no limit, the last empire standing wins)"),
+        GameOption(
+            "mode",
+            ORIGINAL,
+            "original (a capital, 10 E$), war-bounty (5 cities and 30 "
+            "troops, E$ only from bounties) or land-game (50 blocks, land earns from round 1)",
+            MODES,
+        ),
+        GameOption(
+            "round-limit",
+            0,
+            "end after this round: most cities, then territory, then E$ "
+            "win (0: no limit, the last empire standing wins)",
+        ),
         GameOption("declarations", False, "declarations of war (DECLARE): war only by declaring it"),
         GameOption("peace", False, "peace treaties (PEACE, ACCEPT PEACE), ceding cities"),
-        GameOption("borders", False, "open border agreements (BORDERS): without one, troops keep "
-                   "out of other empires' territory unless at war"),
+        GameOption(
+            "borders",
+            False,
+            "open border agreements (BORDERS): without one, troops keep out of other empires' territory unless at war",
+        ),
         GameOption("alliances", False, "alliances of up to 3 for 10 rounds (ALLY, LEAVE)"),
         GameOption("amphibious", False, "amphibious attacks: the attacker loses 1 per troop"),
     )

@@ -1,5 +1,6 @@
 """Carrying out one order of an empire's turn: each returns None when done, or the reason it
 fails (rule D-ALL-3). resolve, check_orders and the robot all call `execute`."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -10,7 +11,7 @@ from gm.core.model import Order
 from . import cities, combat, diplomacy, economy, moves, rails
 from .turn import Turn
 
-STANDING = ("DEFEND", "DESTROY")   # standing orders: read before any turn (rule D-MC-9)
+STANDING = ("DEFEND", "DESTROY")  # standing orders: read before any turn (rule D-MC-9)
 
 
 def block_of(turn: Turn, text: str) -> int | None:
@@ -20,8 +21,7 @@ def block_of(turn: Turn, text: str) -> int | None:
 
 
 def off_map(turn: Turn, text: str) -> str:
-    return (f"{text} is off the map (x runs 0 to {turn.board.width - 1}, "
-            f"y 0 to {turn.board.height - 1})")
+    return f"{text} is off the map (x runs 0 to {turn.board.width - 1}, y 0 to {turn.board.height - 1})"
 
 
 def city_named(turn: Turn, text: str) -> str | None:
@@ -74,8 +74,14 @@ def _city(turn: Turn, seat: str, where: str) -> str | None:
     if problem:
         return problem
     cid = cities.found_city(turn, seat, i)
-    turn.add("city", f"{turn.nation(seat)} founds the city {cid} at {turn.name(i)} for "
-             f"{price} E$.", seat=seat, city=cid, block=turn.name(i), cost=price)
+    turn.add(
+        "city",
+        f"{turn.nation(seat)} founds the city {cid} at {turn.name(i)} for {price} E$.",
+        seat=seat,
+        city=cid,
+        block=turn.name(i),
+        cost=price,
+    )
     return None
 
 
@@ -86,16 +92,19 @@ def _land(turn: Turn, seat: str, corner: str, other: str = "") -> str | None:
     if b is None:
         return off_map(turn, other)
     (x1, y1), (x2, y2) = turn.board.xy(a), turn.board.xy(b)
-    area = [turn.board.index(x, y) for y in range(min(y1, y2), max(y1, y2) + 1)
-            for x in range(min(x1, x2), max(x1, x2) + 1)]
+    area = [
+        turn.board.index(x, y) for y in range(min(y1, y2), max(y1, y2) + 1) for x in range(min(x1, x2), max(x1, x2) + 1)
+    ]
     free = [i for i in area if not turn.board.water[i] and turn.owner(i) is None]
     if not free:
         return _no_land(turn, seat, area)
     naval = any(turn.cities[c]["naval"] for c in turn.cities_of(seat))
     buying = free if naval else _touching(turn, seat, free)
     if not buying:
-        return (f"{_area(turn, a, b)} does not touch {turn.your(seat)} territory; land that "
-                "does not can only be bought once the empire has a naval base")
+        return (
+            f"{_area(turn, a, b)} does not touch {turn.your(seat)} territory; land that "
+            "does not can only be bought once the empire has a naval base"
+        )
     price = economy.land_price(len(buying))
     problem = economy.pay(turn, seat, price, f"{len(buying)} blocks")
     if problem:
@@ -103,10 +112,18 @@ def _land(turn: Turn, seat: str, corner: str, other: str = "") -> str | None:
     for i in buying:
         turn.claim(i, seat)
     skipped = len(area) - len(buying)
-    note = f" ({skipped} block{'s' if skipped != 1 else ''} of water, claimed or cut-off land left out)" if skipped else ""
-    turn.private(seat, "land", f"{turn.nation(seat)} buys {len(buying)} block"
-                 f"{'s' if len(buying) != 1 else ''} of territory at {_area(turn, a, b)} for "
-                 f"{price} E${note}.", blocks=len(buying), cost=price)
+    note = (
+        f" ({skipped} block{'s' if skipped != 1 else ''} of water, claimed or cut-off land left out)" if skipped else ""
+    )
+    turn.private(
+        seat,
+        "land",
+        f"{turn.nation(seat)} buys {len(buying)} block"
+        f"{'s' if len(buying) != 1 else ''} of territory at {_area(turn, a, b)} for "
+        f"{price} E${note}.",
+        blocks=len(buying),
+        cost=price,
+    )
     return None
 
 
@@ -148,8 +165,7 @@ def _base(turn: Turn, seat: str, where: str) -> str | None:
     if len(city["bases"]) >= economy.MAX_BASES:
         return f"{cid} has {economy.MAX_BASES} military bases already (the most a city may have)"
     price = economy.BASE_PRICES[len(city["bases"])]
-    problem = economy.pay(turn, seat, price, "a military base" if not city["bases"] else
-                          "a second military base")
+    problem = economy.pay(turn, seat, price, "a military base" if not city["bases"] else "a second military base")
     if problem:
         return problem
     city["bases"] = [*city["bases"], turn.round]
@@ -157,8 +173,7 @@ def _base(turn: Turn, seat: str, where: str) -> str | None:
 
 
 def _transport(turn: Turn, seat: str, where: str) -> str | None:
-    return _building(turn, seat, where, "transport", "transport infrastructure",
-                     economy.TRANSPORT_PRICE)
+    return _building(turn, seat, where, "transport", "transport infrastructure", economy.TRANSPORT_PRICE)
 
 
 def _naval(turn: Turn, seat: str, where: str) -> str | None:
@@ -195,8 +210,14 @@ def _building(turn: Turn, seat: str, where: str, key: str, what: str, price: int
 
 def _bought(turn: Turn, seat: str, cid: str, what: str, price: int, note: str) -> str | None:
     note = f"; {note}" if note else ""
-    turn.private(seat, "build", f"{turn.nation(seat)} buys {what} in {cid} for {price} E${note}.",
-                 city=cid, what=what, cost=price)
+    turn.private(
+        seat,
+        "build",
+        f"{turn.nation(seat)} buys {what} in {cid} for {price} E${note}.",
+        city=cid,
+        what=what,
+        cost=price,
+    )
     return None
 
 
@@ -286,8 +307,21 @@ def _accept(turn: Turn, seat: str, kind: str, other: str) -> str | None:
 
 # Each action takes the arguments grammar gives its verb, which well_formed guarantees.
 ACTIONS: dict[str, Callable[..., str | None]] = {
-    "CAPITAL": _capital, "CITY": _city, "LAND": _land, "BASE": _base, "TRANSPORT": _transport,
-    "NAVAL": _naval, "TREASURY": _treasury, "RAIL": _rail, "MOVE": _move, "TRAIN": _train,
-    "ATTACK": _attack, "DECLARE": _declare, "PEACE": _peace, "BORDERS": _borders,
-    "ALLY": _ally, "LEAVE": _leave, "ACCEPT": _accept,
+    "CAPITAL": _capital,
+    "CITY": _city,
+    "LAND": _land,
+    "BASE": _base,
+    "TRANSPORT": _transport,
+    "NAVAL": _naval,
+    "TREASURY": _treasury,
+    "RAIL": _rail,
+    "MOVE": _move,
+    "TRAIN": _train,
+    "ATTACK": _attack,
+    "DECLARE": _declare,
+    "PEACE": _peace,
+    "BORDERS": _borders,
+    "ALLY": _ally,
+    "LEAVE": _leave,
+    "ACCEPT": _accept,
 }

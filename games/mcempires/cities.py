@@ -1,4 +1,5 @@
 """Cities: placement, founding, infrastructure, occupation and capture, and capitulation."""
+
 from __future__ import annotations
 
 from gm.core.model import JSONObject
@@ -6,9 +7,9 @@ from gm.core.model import JSONObject
 from . import economy
 from .turn import MAX_TROOPS, Turn
 
-CITY_SPACING = 6           # rule D-MC-4: centres at Manhattan distance 6 or more
-CAPITAL_TROOPS = 2         # "Capital Cities start with a Treasury and 2 Troops."
-CAPITULATION_CITIES = 4    # "their Capital City and 4 of their Regular Cities"
+CITY_SPACING = 6  # rule D-MC-4: centres at Manhattan distance 6 or more
+CAPITAL_TROOPS = 2  # "Capital Cities start with a Treasury and 2 Troops."
+CAPITULATION_CITIES = 4  # "their Capital City and 4 of their Regular Cities"
 
 
 def new_city(founder: str, x: int, y: int, capital: bool) -> JSONObject:
@@ -16,9 +17,19 @@ def new_city(founder: str, x: int, y: int, capital: bool) -> JSONObject:
     bases: the round each military base was bought (a base spawns from the round after).
     occupier: the empire whose group stands on the centre, or None; held: the rounds it has
     held it so far (rule D-MC-6)."""
-    return {"owner": founder, "x": x, "y": y, "capital": capital, "founder": founder,
-            "bases": [], "transport": False, "naval": False, "treasury": False,
-            "occupier": None, "held": 0}
+    return {
+        "owner": founder,
+        "x": x,
+        "y": y,
+        "capital": capital,
+        "founder": founder,
+        "bases": [],
+        "transport": False,
+        "naval": False,
+        "treasury": False,
+        "occupier": None,
+        "held": 0,
+    }
 
 
 def placement_problem(turn: Turn, seat: str, i: int, capital: bool) -> str | None:
@@ -39,8 +50,10 @@ def placement_problem(turn: Turn, seat: str, i: int, capital: bool) -> str | Non
     for cid, city in turn.cities.items():
         far = abs(city["x"] - x) + abs(city["y"] - y)
         if far < CITY_SPACING:
-            return (f"{here} is {far} blocks from city {cid} at {city['x']},{city['y']}; "
-                    f"city centres must be at least {CITY_SPACING} blocks apart")
+            return (
+                f"{here} is {far} blocks from city {cid} at {city['x']},{city['y']}; "
+                f"city centres must be at least {CITY_SPACING} blocks apart"
+            )
     other = turn.foreign_at(seat, i)
     if other:
         return f"{here} holds group {other} of {turn.nation(turn.groups[other]['owner'])}"
@@ -59,8 +72,13 @@ def found_capital(turn: Turn, seat: str, i: int, how: str) -> None:
     _garrison(turn, seat, i, CAPITAL_TROOPS)
     turn.seats[seat]["capital"] = cid
     extra = " with a treasury and" if city["treasury"] else " with"
-    turn.add("capital", f"{turn.nation(seat)} founds its capital {cid} at {turn.name(i)}{how},"
-             f"{extra} {CAPITAL_TROOPS} troops.", seat=seat, city=cid, block=turn.name(i))
+    turn.add(
+        "capital",
+        f"{turn.nation(seat)} founds its capital {cid} at {turn.name(i)}{how},{extra} {CAPITAL_TROOPS} troops.",
+        seat=seat,
+        city=cid,
+        block=turn.name(i),
+    )
 
 
 def found_city(turn: Turn, seat: str, i: int) -> str:
@@ -92,6 +110,7 @@ def _garrison(turn: Turn, seat: str, i: int, troops: int) -> None:
 # ----------------------------------------------------------------------------------------------
 # Spawning: "Spawns 1 Troop per Round per every Military Base in each City."
 
+
 def spawn(turn: Turn, seat: str) -> None:
     """Troops from the empire's military bases, into the group on each city centre, halted at 6.
     In an occupied city they spawn for the owner as a garrison beside the occupier."""
@@ -105,20 +124,32 @@ def spawn(turn: Turn, seat: str) -> None:
         have = turn.groups[gid]["troops"] if gid else 0
         count = min(ready, MAX_TROOPS - have)
         if count <= 0:
-            turn.private(seat, "spawn", f"{cid}'s group is full (6 troops): its "
-                         f"base{'s' if ready > 1 else ''} spawn nothing.", city=cid, troops=0)
+            turn.private(
+                seat,
+                "spawn",
+                f"{cid}'s group is full (6 troops): its base{'s' if ready > 1 else ''} spawn nothing.",
+                city=cid,
+                troops=0,
+            )
             continue
         if gid:
             turn.groups[gid]["troops"] += count
         else:
             gid = turn.new_group(seat, i, count)
         where = " (a garrison inside the occupied city)" if city["occupier"] else ""
-        turn.private(seat, "spawn", f"{cid} spawns {count} troop{'s' if count > 1 else ''} into "
-                     f"{gid}{where}.", city=cid, group=gid, troops=count)
+        turn.private(
+            seat,
+            "spawn",
+            f"{cid} spawns {count} troop{'s' if count > 1 else ''} into {gid}{where}.",
+            city=cid,
+            group=gid,
+            troops=count,
+        )
 
 
 # ----------------------------------------------------------------------------------------------
 # Capture (rule D-MC-6) and capitulation.
+
 
 def capture(turn: Turn, cid: str, seat: str) -> None:
     city = turn.cities[cid]
@@ -135,9 +166,14 @@ def capture(turn: Turn, cid: str, seat: str) -> None:
     turn.seats[seat]["lost"] = [c for c in turn.seats[seat]["lost"] if c != cid]
     if cid == turn.seats[loser]["capital"]:
         turn.seats[loser]["captor"] = seat  # the capital may change hands or be abandoned later
-    turn.add("capture", f"{turn.nation(seat)} captures {cid} at {turn.name(centre)} from "
-             f"{turn.nation(loser)}; its infrastructure is now {turn.nation(seat)}'s.",
-             seat=seat, loser=loser, city=cid)
+    turn.add(
+        "capture",
+        f"{turn.nation(seat)} captures {cid} at {turn.name(centre)} from "
+        f"{turn.nation(loser)}; its infrastructure is now {turn.nation(seat)}'s.",
+        seat=seat,
+        loser=loser,
+        city=cid,
+    )
     economy.bounty(turn, seat, economy.BOUNTY_CITY, f"capturing {cid}")
     if capitulates(turn, loser):
         capitulate(turn, loser, seat)
@@ -168,20 +204,31 @@ def capitulate(turn: Turn, seat: str, by: str) -> None:
         if turn.land[i] == turn.marks[seat]:
             turn.claim(i, None)
     from .diplomacy import forget  # diplomacy imports cities: a late import breaks the cycle
+
     forget(turn, seat)
-    text = (f"{turn.nation(seat)} capitulates: its capital and enough of its cities have been "
-            f"captured. {turn.nation(captor)}, captor of the capital, receives its {money} E$; "
-            "its troops are deleted and its wars end.")
+    text = (
+        f"{turn.nation(seat)} capitulates: its capital and enough of its cities have been "
+        f"captured. {turn.nation(captor)}, captor of the capital, receives its {money} E$; "
+        "its troops are deleted and its wars end."
+    )
     if kept:
-        text += " Cities under occupation go to their occupiers: " + ", ".join(
-            f"{cid} to {turn.nation(who)}" for cid, who in kept) + "."
-    turn.add("capitulation", text + " Its other cities are abandoned and its land is free.",
-             seat=seat, captor=captor, money=money)
+        text += (
+            " Cities under occupation go to their occupiers: "
+            + ", ".join(f"{cid} to {turn.nation(who)}" for cid, who in kept)
+            + "."
+        )
+    turn.add(
+        "capitulation",
+        text + " Its other cities are abandoned and its land is free.",
+        seat=seat,
+        captor=captor,
+        money=money,
+    )
     economy.bounty(turn, by, economy.BOUNTY_EMPIRE, f"defeating {turn.nation(seat)}")
 
 
 def _hand_over(turn: Turn, seat: str) -> list[tuple[str, str]]:
-    """"Each Empire retains the land and cities they occupy when the Empire capitulates": cities
+    """ "Each Empire retains the land and cities they occupy when the Empire capitulates": cities
     under occupation pass to the occupier; the others are abandoned with their railroads."""
     kept = []
     for cid in turn.cities_of(seat):
@@ -196,8 +243,7 @@ def _hand_over(turn: Turn, seat: str) -> list[tuple[str, str]]:
         else:
             del turn.city_at[turn.city_block(cid)]
             del turn.cities[cid]
-    turn.state["rails"] = [r for r in turn.state["rails"]
-                           if all(end in turn.cities for end in r["ends"])]
+    turn.state["rails"] = [r for r in turn.state["rails"] if all(end in turn.cities for end in r["ends"])]
     return kept
 
 
@@ -215,7 +261,11 @@ def destroy_infrastructure(turn: Turn, seat: str, cid: str, standing: bool) -> s
         return problem
     city.update(bases=[], transport=False, naval=False, treasury=False)
     how = " (standing order)" if standing else ""
-    turn.add("destroy", f"{turn.nation(seat)} destroys the infrastructure of {cid}{how} for "
-             f"{economy.DESTROY_PRICE} E$, so {turn.nation(city['occupier'])} cannot use it.",
-             seat=seat, city=cid)
+    turn.add(
+        "destroy",
+        f"{turn.nation(seat)} destroys the infrastructure of {cid}{how} for "
+        f"{economy.DESTROY_PRICE} E$, so {turn.nation(city['occupier'])} cannot use it.",
+        seat=seat,
+        city=cid,
+    )
     return None

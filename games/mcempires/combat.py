@@ -1,5 +1,6 @@
 """Battles between adjacent groups: participants, the defender's standing orders (rule D-MC-9),
 dice sums, ties and amphibious attacks (rule D-MC-5), and War Bounty's bounties."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -38,12 +39,17 @@ def attack_problem(turn: Turn, seat: str, gid: str, target: str) -> str | None:
     enemy = turn.groups[target]["owner"]
     problem = diplomacy.hostile_problem(turn, seat, enemy)
     if problem:
-        return f"{target} belongs to {turn.nation(enemy)}: {problem}" if enemy != seat else \
-            f"{target} is {turn.yours(seat)}"
+        return (
+            f"{target} belongs to {turn.nation(enemy)}: {problem}"
+            if enemy != seat
+            else f"{target} is {turn.yours(seat)}"
+        )
     here, there = turn.place(gid), turn.place(target)
     if here != there and there not in turn.board.neighbours[here]:
-        return (f"{gid} at {turn.name(here)} is not beside {target} at {turn.name(there)}; "
-                "groups must be side by side to fight")
+        return (
+            f"{gid} at {turn.name(here)} is not beside {target} at {turn.name(there)}; "
+            "groups must be side by side to fight"
+        )
     return None
 
 
@@ -69,16 +75,21 @@ def battle(turn: Turn, gid: str, fighting: int, target: str, how: str = "attacks
     here, there = turn.place(gid), turn.place(target)
     defending, retreated, refuge = _retreat(turn, enemy, target)
     if defending == 0:
-        turn.add("combat", f"{turn.nation(seat)}'s {gid} {how} {target} of {turn.nation(enemy)} "
-                 f"at {turn.name(there)}, but all {retreated} troops pull back to "
-                 f"{turn.name(cast(int, refuge))}: no battle.", **_facts(turn, gid, target, seat, enemy,
-                 here, there, fighting, 0, 0, 0, [], [], 0, 0, False, retreated, refuge))
+        turn.add(
+            "combat",
+            f"{turn.nation(seat)}'s {gid} {how} {target} of {turn.nation(enemy)} "
+            f"at {turn.name(there)}, but all {retreated} troops pull back to "
+            f"{turn.name(cast(int, refuge))}: no battle.",
+            **_facts(
+                turn, gid, target, seat, enemy, here, there, fighting, 0, 0, 0, [], [], 0, 0, False, retreated, refuge
+            ),
+        )
         return
     amphibious = turn.options["amphibious"] and turn.board.water[here] != turn.board.water[there]
     attack_dice, defence_dice = _roll(turn, fighting), _roll(turn, defending)
     a_sum = sum(attack_dice) - (fighting if amphibious else 0)  # rule D-MC-5
     d_sum = sum(defence_dice)
-    if turn.rng is None:   # a dry run assumes the battle is won, so later orders can be checked
+    if turn.rng is None:  # a dry run assumes the battle is won, so later orders can be checked
         a_sum, d_sum = 1, 0
     if a_sum > d_sum:
         a_lost, d_lost = 0, defending
@@ -89,12 +100,49 @@ def battle(turn: Turn, gid: str, fighting: int, target: str, how: str = "attacks
     before = {seat: turn.troops_of(seat), enemy: turn.troops_of(enemy)}
     _take(turn, gid, a_lost)
     _take(turn, target, d_lost)
-    turn.add("combat", _story(turn, gid, target, seat, enemy, there, how, fighting, defending,
-                              attack_dice, defence_dice, a_sum, d_sum, a_lost, d_lost,
-                              amphibious, retreated, refuge),
-             **_facts(turn, gid, target, seat, enemy, here, there, fighting, defending, a_lost,
-                      d_lost, attack_dice, defence_dice, a_sum, d_sum, amphibious, retreated,
-                      refuge))
+    turn.add(
+        "combat",
+        _story(
+            turn,
+            gid,
+            target,
+            seat,
+            enemy,
+            there,
+            how,
+            fighting,
+            defending,
+            attack_dice,
+            defence_dice,
+            a_sum,
+            d_sum,
+            a_lost,
+            d_lost,
+            amphibious,
+            retreated,
+            refuge,
+        ),
+        **_facts(
+            turn,
+            gid,
+            target,
+            seat,
+            enemy,
+            here,
+            there,
+            fighting,
+            defending,
+            a_lost,
+            d_lost,
+            attack_dice,
+            defence_dice,
+            a_sum,
+            d_sum,
+            amphibious,
+            retreated,
+            refuge,
+        ),
+    )
     _bounties(turn, seat, enemy, a_lost, d_lost, before)
 
 
@@ -143,28 +191,56 @@ def retreat_block(turn: Turn, i: int, retreat: str) -> int | None:
 
 
 def _bounties(turn: Turn, seat: str, enemy: str, a_lost: int, d_lost: int, before: JSONObject) -> None:
-    economy.bounty(turn, seat, economy.BOUNTY_TROOP * d_lost,
-                   f"defeating {d_lost} troop{'s' if d_lost != 1 else ''} of {turn.nation(enemy)}")
-    economy.bounty(turn, enemy, economy.BOUNTY_TROOP * a_lost,
-                   f"defeating {a_lost} troop{'s' if a_lost != 1 else ''} of {turn.nation(seat)}")
+    economy.bounty(
+        turn,
+        seat,
+        economy.BOUNTY_TROOP * d_lost,
+        f"defeating {d_lost} troop{'s' if d_lost != 1 else ''} of {turn.nation(enemy)}",
+    )
+    economy.bounty(
+        turn,
+        enemy,
+        economy.BOUNTY_TROOP * a_lost,
+        f"defeating {a_lost} troop{'s' if a_lost != 1 else ''} of {turn.nation(seat)}",
+    )
     for winner, loser in ((seat, enemy), (enemy, seat)):
         if before[loser] and not turn.troops_of(loser):
-            economy.bounty(turn, winner, economy.BOUNTY_ALL_TROOPS,
-                           f"defeating all troops of {turn.nation(loser)}")
+            economy.bounty(turn, winner, economy.BOUNTY_ALL_TROOPS, f"defeating all troops of {turn.nation(loser)}")
 
 
-def _story(turn: Turn, gid: str, target: str, seat: str, enemy: str, there: int, how: str, fighting: int,
-           defending: int, attack_dice: list[int], defence_dice: list[int], a_sum: int, d_sum: int,
-           a_lost: int, d_lost: int, amphibious: bool, retreated: int, refuge: int | None) -> str:
-    text = (f"{turn.nation(seat)}'s {gid} {how} {target} of {turn.nation(enemy)} at "
-            f"{turn.name(there)}: {fighting} against {defending}")
+def _story(
+    turn: Turn,
+    gid: str,
+    target: str,
+    seat: str,
+    enemy: str,
+    there: int,
+    how: str,
+    fighting: int,
+    defending: int,
+    attack_dice: list[int],
+    defence_dice: list[int],
+    a_sum: int,
+    d_sum: int,
+    a_lost: int,
+    d_lost: int,
+    amphibious: bool,
+    retreated: int,
+    refuge: int | None,
+) -> str:
+    text = (
+        f"{turn.nation(seat)}'s {gid} {how} {target} of {turn.nation(enemy)} at "
+        f"{turn.name(there)}: {fighting} against {defending}"
+    )
     if retreated:
         text += f" ({retreated} pulled back to {turn.name(cast(int, refuge))})"
     if turn.rng is None:
         return text + "."
     minus = f" - {fighting} amphibious" if amphibious else ""
-    text += (f"; dice {'+'.join(map(str, attack_dice))}{minus} = {a_sum} against "
-             f"{'+'.join(map(str, defence_dice))} = {d_sum}. ")
+    text += (
+        f"; dice {'+'.join(map(str, attack_dice))}{minus} = {a_sum} against "
+        f"{'+'.join(map(str, defence_dice))} = {d_sum}. "
+    )
     if a_sum > d_sum:
         return text + f"{turn.nation(seat)} wins; {turn.nation(enemy)} loses {d_lost}."
     if a_sum < d_sum:
@@ -172,14 +248,45 @@ def _story(turn: Turn, gid: str, target: str, seat: str, enemy: str, there: int,
     return text + f"A tie: {turn.nation(seat)} loses {a_lost}, {turn.nation(enemy)} loses {d_lost}."
 
 
-def _facts(turn: Turn, gid: str, target: str, seat: str, enemy: str, here: int, there: int, fighting: int,
-           defending: int, a_lost: int, d_lost: int, attack_dice: list[int], defence_dice: list[int],
-           a_sum: int, d_sum: int, amphibious: bool, retreated: int, refuge: int | None) -> JSONObject:
+def _facts(
+    turn: Turn,
+    gid: str,
+    target: str,
+    seat: str,
+    enemy: str,
+    here: int,
+    there: int,
+    fighting: int,
+    defending: int,
+    a_lost: int,
+    d_lost: int,
+    attack_dice: list[int],
+    defence_dice: list[int],
+    a_sum: int,
+    d_sum: int,
+    amphibious: bool,
+    retreated: int,
+    refuge: int | None,
+) -> JSONObject:
     # "combat", not "battle": the shared template adds its own line to "battle" events, and a
     # battle here never takes a place (captures come from occupations).
-    return {"attacker": seat, "defender": enemy, "group": gid, "target": target,
-            "from": turn.name(here), "to": turn.name(there), "attacking": fighting,
-            "defending": defending, "attacker_losses": a_lost, "defender_losses": d_lost,
-            "captured": False, "attacker_dice": attack_dice, "defender_dice": defence_dice,
-            "attacker_sum": a_sum, "defender_sum": d_sum, "amphibious": amphibious,
-            "retreated": retreated, "retreat_to": turn.name(refuge) if refuge is not None else None}
+    return {
+        "attacker": seat,
+        "defender": enemy,
+        "group": gid,
+        "target": target,
+        "from": turn.name(here),
+        "to": turn.name(there),
+        "attacking": fighting,
+        "defending": defending,
+        "attacker_losses": a_lost,
+        "defender_losses": d_lost,
+        "captured": False,
+        "attacker_dice": attack_dice,
+        "defender_dice": defence_dice,
+        "attacker_sum": a_sum,
+        "defender_sum": d_sum,
+        "amphibious": amphibious,
+        "retreated": retreated,
+        "retreat_to": turn.name(refuge) if refuge is not None else None,
+    }

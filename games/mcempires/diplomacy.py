@@ -1,5 +1,6 @@
 """Wars, and the optional agreements (rule D-MC-7): declarations of war, peace treaties, open
 border agreements and alliances, proposed in one round and accepted in the next."""
+
 from __future__ import annotations
 
 from collections import deque
@@ -11,11 +12,16 @@ from gm.core.model import JSONObject
 from . import economy
 from .turn import Turn
 
-AGREEMENT_ROUNDS = 10   # "Open Border Agreements cannot be cancelled and last 10 rounds."
-ALLIANCE_SIZE = 3       # "A maximum of 3 people can form one alliance."
+AGREEMENT_ROUNDS = 10  # "Open Border Agreements cannot be cancelled and last 10 rounds."
+ALLIANCE_SIZE = 3  # "A maximum of 3 people can form one alliance."
 KINDS = {"PEACE": "peace", "BORDERS": "borders", "ALLY": "ally"}
-OPTION_OF = {"DECLARE": "declarations", "PEACE": "peace", "BORDERS": "borders",
-             "ALLY": "alliances", "LEAVE": "alliances"}
+OPTION_OF = {
+    "DECLARE": "declarations",
+    "PEACE": "peace",
+    "BORDERS": "borders",
+    "ALLY": "alliances",
+    "LEAVE": "alliances",
+}
 
 
 def pair(a: str, b: str) -> list[str]:
@@ -44,8 +50,7 @@ def may_pass(turn: Turn, seat: str, owner: str) -> bool:
     the world is open; with it, only at war, allied, or by an agreement."""
     if not turn.options["borders"] or at_war(turn, seat, owner) or allied(turn, seat, owner):
         return True
-    return any(b["host"] == owner and b["guest"] == seat and b["until"] >= turn.round
-               for b in turn.state["borders"])
+    return any(b["host"] == owner and b["guest"] == seat and b["until"] >= turn.round for b in turn.state["borders"])
 
 
 def hostile_problem(turn: Turn, seat: str, other: str) -> str | None:
@@ -57,11 +62,12 @@ def hostile_problem(turn: Turn, seat: str, other: str) -> str | None:
     if not turn.seats[other]["alive"]:
         return f"{turn.nation(other)} is out of the game"
     if allied(turn, seat, other):
-        return (f"{turn.nation(other)} is {turn.your(seat)} ally; "
-                "leave the alliance first (LEAVE)")
+        return f"{turn.nation(other)} is {turn.your(seat)} ally; leave the alliance first (LEAVE)"
     if turn.options["declarations"] and not at_war(turn, seat, other):
-        return (f"{turn.who(seat)} {'are' if turn.you else 'is'} not at war with "
-                f"{turn.nation(other)}; declare war first (DECLARE {other})")
+        return (
+            f"{turn.who(seat)} {'are' if turn.you else 'is'} not at war with "
+            f"{turn.nation(other)}; declare war first (DECLARE {other})"
+        )
     return None
 
 
@@ -73,6 +79,7 @@ def occupy_problem(turn: Turn, seat: str, owner: str) -> str | None:
 # ----------------------------------------------------------------------------------------------
 # War.
 
+
 def start_war(turn: Turn, seat: str, enemy: str, how: str) -> None:
     """A new war between seat and enemy; the seat's allies join it (rule of the Alliances)."""
     if at_war(turn, seat, enemy):
@@ -80,15 +87,16 @@ def start_war(turn: Turn, seat: str, enemy: str, how: str) -> None:
     sides = [seat]
     alliance = alliance_of(turn, seat)
     if alliance:
-        sides += [m for m in alliance["members"] if m != seat and not at_war(turn, m, enemy)
-                  and not allied(turn, m, enemy)]
+        sides += [
+            m for m in alliance["members"] if m != seat and not at_war(turn, m, enemy) and not allied(turn, m, enemy)
+        ]
     for side in sides:
         turn.state["wars"].append({"sides": pair(side, enemy), "since": turn.round, "taken": {}})
-        turn.state["borders"] = [b for b in turn.state["borders"]
-                                 if {b["host"], b["guest"]} != {side, enemy}]
+        turn.state["borders"] = [b for b in turn.state["borders"] if {b["host"], b["guest"]} != {side, enemy}]
     joined = f"; its allies {_names(turn, sides[1:])} join the war" if sides[1:] else ""
-    turn.add("war", f"War: {turn.nation(seat)} {how} {turn.nation(enemy)}{joined}.",
-             seat=seat, enemy=enemy, sides=sides)
+    turn.add(
+        "war", f"War: {turn.nation(seat)} {how} {turn.nation(enemy)}{joined}.", seat=seat, enemy=enemy, sides=sides
+    )
     if turn.options["declarations"]:
         for side in sides:
             _withdraw(turn, side, enemy)
@@ -96,10 +104,9 @@ def start_war(turn: Turn, seat: str, enemy: str, how: str) -> None:
 
 
 def _withdraw(turn: Turn, seat: str, host: str) -> None:
-    """"Troops inside enemy territory when War is declared are automatically moved to the
+    """ "Troops inside enemy territory when War is declared are automatically moved to the
     nearest neutral or owned land tile outside enemy borders." (also after a peace treaty)"""
-    for gid in sorted((g for g, grp in turn.groups.items() if grp["owner"] == seat),
-                      key=lambda g: int(g[1:])):
+    for gid in sorted((g for g, grp in turn.groups.items() if grp["owner"] == seat), key=lambda g: int(g[1:])):
         i = turn.place(gid)
         if turn.owner(i) != host and not _foreign_city(turn, seat, i, host):
             continue
@@ -111,9 +118,13 @@ def _withdraw(turn: Turn, seat: str, host: str) -> None:
         if mine:
             turn.groups[mine[0]]["troops"] += turn.groups[gid]["troops"]
             turn.remove(gid)
-        turn.add("withdraw", f"{turn.nation(seat)}'s group {gid} is moved out of "
-                 f"{turn.nation(host)}'s territory to {turn.name(spot)}.", seat=seat, group=gid,
-                 block=turn.name(spot))
+        turn.add(
+            "withdraw",
+            f"{turn.nation(seat)}'s group {gid} is moved out of {turn.nation(host)}'s territory to {turn.name(spot)}.",
+            seat=seat,
+            group=gid,
+            block=turn.name(spot),
+        )
 
 
 def _foreign_city(turn: Turn, seat: str, i: int, host: str) -> bool:
@@ -155,17 +166,27 @@ def declare(turn: Turn, seat: str, enemy: str) -> str | None:
 # ----------------------------------------------------------------------------------------------
 # Proposals and acceptances.
 
+
 def propose(turn: Turn, seat: str, kind: str, other: str, terms: object) -> str | None:
     problem = _proposal_problem(turn, seat, kind, other, terms)
     if problem:
         return problem
-    turn.state["proposals"] = [p for p in turn.state["proposals"] if not (
-        p["from"] == seat and p["to"] == other and p["kind"] == kind and p["round"] == turn.round)]
-    turn.state["proposals"].append({"from": seat, "to": other, "kind": kind, "terms": terms,
-                                    "round": turn.round})
-    turn.add("proposal", f"{turn.nation(seat)} proposes {describe(turn, kind, seat, other, terms)}"
-             f" to {turn.nation(other)}; it may accept in round {turn.round + 1}.",
-             (seat, other), seat=seat, to=other, kind=kind, terms=terms)
+    turn.state["proposals"] = [
+        p
+        for p in turn.state["proposals"]
+        if not (p["from"] == seat and p["to"] == other and p["kind"] == kind and p["round"] == turn.round)
+    ]
+    turn.state["proposals"].append({"from": seat, "to": other, "kind": kind, "terms": terms, "round": turn.round})
+    turn.add(
+        "proposal",
+        f"{turn.nation(seat)} proposes {describe(turn, kind, seat, other, terms)}"
+        f" to {turn.nation(other)}; it may accept in round {turn.round + 1}.",
+        (seat, other),
+        seat=seat,
+        to=other,
+        kind=kind,
+        terms=terms,
+    )
     return None
 
 
@@ -174,9 +195,11 @@ def describe(turn: Turn, kind: str, seat: str, other: str, terms: object) -> str
         ceded = f", {', '.join(cast(list[str], terms))} ceded" if terms else ", every city taken in the war returned"
         return f"a peace treaty{ceded}"
     if kind == "borders":
-        return {"MINE": f"to open its borders to {turn.nation(other)}",
-                "THEIRS": f"that {turn.nation(other)} open its borders to it",
-                "BOTH": "open borders both ways"}[cast(str, terms)] + f" for {AGREEMENT_ROUNDS} rounds"
+        return {
+            "MINE": f"to open its borders to {turn.nation(other)}",
+            "THEIRS": f"that {turn.nation(other)} open its borders to it",
+            "BOTH": "open borders both ways",
+        }[cast(str, terms)] + f" for {AGREEMENT_ROUNDS} rounds"
     return f"an alliance for {AGREEMENT_ROUNDS} rounds"
 
 
@@ -215,19 +238,29 @@ def _alliance_problem(turn: Turn, seat: str, other: str) -> str | None:
 
 
 def accept(turn: Turn, seat: str, kind: str, other: str) -> str | None:
-    found = next((p for p in turn.state["proposals"] if p["from"] == other and p["to"] == seat
-                  and p["kind"] == kind and p["round"] == turn.round - 1), None)
+    found = next(
+        (
+            p
+            for p in turn.state["proposals"]
+            if p["from"] == other and p["to"] == seat and p["kind"] == kind and p["round"] == turn.round - 1
+        ),
+        None,
+    )
     if found is None:
-        return (f"{turn.nation(other) if other in turn.seats else other} made no {kind} proposal "
-                f"to {turn.who(seat)} in round {turn.round - 1}")
+        return (
+            f"{turn.nation(other) if other in turn.seats else other} made no {kind} proposal "
+            f"to {turn.who(seat)} in round {turn.round - 1}"
+        )
     problem = _proposal_problem(turn, other, kind, seat, found["terms"])
     if problem:
         return problem
     turn.state["proposals"] = [p for p in turn.state["proposals"] if p is not found]
     agreements: dict[str, Callable[[Turn, str, str, Any], None]] = {
-        "peace": make_peace, "borders": open_borders, "ally": ally}
-    agreements[kind](
-        turn, other, seat, found["terms"])
+        "peace": make_peace,
+        "borders": open_borders,
+        "ally": ally,
+    }
+    agreements[kind](turn, other, seat, found["terms"])
     return None
 
 
@@ -237,8 +270,12 @@ def make_peace(turn: Turn, a: str, b: str, ceded: list[str]) -> None:
     turn.state["wars"] = [w for w in turn.state["wars"] if w is not war]
     moves = []
     for cid, before in war["taken"].items():
-        if cid in turn.cities and cid not in ceded and turn.cities[cid]["owner"] in (a, b) \
-                and turn.cities[cid]["owner"] != before:
+        if (
+            cid in turn.cities
+            and cid not in ceded
+            and turn.cities[cid]["owner"] in (a, b)
+            and turn.cities[cid]["owner"] != before
+        ):
             moves.append((cid, before))
     for cid in ceded:
         owner = turn.cities[cid]["owner"]
@@ -253,8 +290,13 @@ def make_peace(turn: Turn, a: str, b: str, ceded: list[str]) -> None:
     _withdraw(turn, a, b)
     _withdraw(turn, b, a)
     handed = "; ".join(f"{cid} to {turn.nation(new)}" for cid, new in moves) or "no city changes hands"
-    turn.add("peace", f"Peace between {turn.nation(a)} and {turn.nation(b)}: {handed}.",
-             seat=a, other=b, cities=[[cid, new] for cid, new in moves])
+    turn.add(
+        "peace",
+        f"Peace between {turn.nation(a)} and {turn.nation(b)}: {handed}.",
+        seat=a,
+        other=b,
+        cities=[[cid, new] for cid, new in moves],
+    )
 
 
 def _hand(turn: Turn, cid: str, new: str) -> None:
@@ -269,14 +311,17 @@ def _hand(turn: Turn, cid: str, new: str) -> None:
 
 def open_borders(turn: Turn, proposer: str, accepter: str, terms: str) -> None:
     until = turn.round + AGREEMENT_ROUNDS - 1
-    hosts = {"MINE": [(proposer, accepter)], "THEIRS": [(accepter, proposer)],
-             "BOTH": [(proposer, accepter), (accepter, proposer)]}[terms]
+    hosts = {
+        "MINE": [(proposer, accepter)],
+        "THEIRS": [(accepter, proposer)],
+        "BOTH": [(proposer, accepter), (accepter, proposer)],
+    }[terms]
     for host, guest in hosts:
         turn.state["borders"].append({"host": host, "guest": guest, "until": until})
-    text = "; ".join(f"{turn.nation(guest)} may pass through {turn.nation(host)}'s territory"
-                     for host, guest in hosts)
-    turn.add("borders", f"Open border agreement until round {until}: {text}.",
-             seat=proposer, other=accepter, until=until)
+    text = "; ".join(f"{turn.nation(guest)} may pass through {turn.nation(host)}'s territory" for host, guest in hosts)
+    turn.add(
+        "borders", f"Open border agreement until round {until}: {text}.", seat=proposer, other=accepter, until=until
+    )
 
 
 def ally(turn: Turn, proposer: str, accepter: str, _terms: object = None) -> None:
@@ -286,12 +331,17 @@ def ally(turn: Turn, proposer: str, accepter: str, _terms: object = None) -> Non
         members = joined["members"]
     else:
         members = pair(proposer, accepter)
-        turn.state["alliances"].append({"members": members,
-                                        "until": turn.round + AGREEMENT_ROUNDS - 1})
+        turn.state["alliances"].append({"members": members, "until": turn.round + AGREEMENT_ROUNDS - 1})
     alliance = alliance_of(turn, proposer)
     assert alliance is not None, "formed or joined just above"
-    turn.add("alliance", f"Alliance of {_names(turn, members)} until round {alliance['until']}.",
-             seat=proposer, other=accepter, members=members, until=alliance["until"])
+    turn.add(
+        "alliance",
+        f"Alliance of {_names(turn, members)} until round {alliance['until']}.",
+        seat=proposer,
+        other=accepter,
+        members=members,
+        until=alliance["until"],
+    )
 
 
 def leave(turn: Turn, seat: str) -> str | None:
@@ -305,9 +355,13 @@ def leave(turn: Turn, seat: str) -> str | None:
     for m in others:
         turn.seats[m]["money"] += economy.ALLIANCE_PENALTY
     _part(turn, alliance, seat)
-    turn.add("alliance_left", f"{turn.nation(seat)} leaves its alliance early and pays "
-             f"{economy.ALLIANCE_PENALTY} E$ to each of {_names(turn, others)}.", seat=seat,
-             paid=economy.ALLIANCE_PENALTY * len(others))
+    turn.add(
+        "alliance_left",
+        f"{turn.nation(seat)} leaves its alliance early and pays "
+        f"{economy.ALLIANCE_PENALTY} E$ to each of {_names(turn, others)}.",
+        seat=seat,
+        paid=economy.ALLIANCE_PENALTY * len(others),
+    )
     return None
 
 
@@ -326,18 +380,25 @@ def end_of_round(turn: Turn) -> None:
     for alliance in list(turn.state["alliances"]):
         if alliance["until"] <= number:
             turn.state["alliances"].remove(alliance)
-            turn.add("alliance_ends", f"The alliance of {_names(turn, alliance['members'])} "
-                     f"ends after {AGREEMENT_ROUNDS} rounds; it may be formed again.",
-                     members=alliance["members"])
+            turn.add(
+                "alliance_ends",
+                f"The alliance of {_names(turn, alliance['members'])} "
+                f"ends after {AGREEMENT_ROUNDS} rounds; it may be formed again.",
+                members=alliance["members"],
+            )
     alive = [s for s in turn.state["seating"] if turn.seats[s]["alive"]]
     if turn.mode == economy.WAR_BOUNTY:
         for alliance in list(turn.state["alliances"]):
             if len(alive) > 1 and set(alive) <= set(alliance["members"]):
                 turn.state["alliances"].remove(alliance)
                 turn.state["alliances_closed"] = True
-                turn.add("alliance_ends", f"The alliance of {_names(turn, alliance['members'])} "
-                         "has defeated all its opposition and is broken; no alliance may be "
-                         "formed from now on.", members=alliance["members"])
+                turn.add(
+                    "alliance_ends",
+                    f"The alliance of {_names(turn, alliance['members'])} "
+                    "has defeated all its opposition and is broken; no alliance may be "
+                    "formed from now on.",
+                    members=alliance["members"],
+                )
 
 
 def forget(turn: Turn, seat: str) -> None:

@@ -1,4 +1,5 @@
 """E$: prices (rule D-MC-2), the income of a turn (rule D-MC-1) and paying for things."""
+
 from __future__ import annotations
 
 from .turn import Turn
@@ -6,15 +7,15 @@ from .turn import Turn
 ORIGINAL, WAR_BOUNTY, LAND_GAME = "original", "war-bounty", "land-game"
 MODES = (ORIGINAL, WAR_BOUNTY, LAND_GAME)
 
-BASE_PRICES = (20, 25)     # "Military Base = 20 E$ ... a second Military Base for a City costs 25"
-MAX_BASES = 2              # "Up to 2 Military Bases can be built in each city."
-TRANSPORT_PRICE = 40       # "Transport Infrastructure = 40 E$"
-NAVAL_PRICE = 50           # "Naval Base = 50 E$"
-RAIL_LOT, RAIL_PRICE = 5, 40   # "Railroads = 40 E$ for 5 pieces"
-RAIL_FROM_ROUND = 31       # "After 30 rounds of the game, Empires will be able to purchase Railroads."
-LAND_FROM_ROUND = 11       # "After 10 rounds of the game ... 1 E$ per 10 blocks" (rule D-MC-1)
-DESTROY_PRICE = 100        # "destroy the City's infrastructure, at the cost of 100 E$"
-ALLIANCE_PENALTY = 15      # "a penalty of 15 E$, paid to each of the other member(s)"
+BASE_PRICES = (20, 25)  # "Military Base = 20 E$ ... a second Military Base for a City costs 25"
+MAX_BASES = 2  # "Up to 2 Military Bases can be built in each city."
+TRANSPORT_PRICE = 40  # "Transport Infrastructure = 40 E$"
+NAVAL_PRICE = 50  # "Naval Base = 50 E$"
+RAIL_LOT, RAIL_PRICE = 5, 40  # "Railroads = 40 E$ for 5 pieces"
+RAIL_FROM_ROUND = 31  # "After 30 rounds of the game, Empires will be able to purchase Railroads."
+LAND_FROM_ROUND = 11  # "After 10 rounds of the game ... 1 E$ per 10 blocks" (rule D-MC-1)
+DESTROY_PRICE = 100  # "destroy the City's infrastructure, at the cost of 100 E$"
+ALLIANCE_PENALTY = 15  # "a penalty of 15 E$, paid to each of the other member(s)"
 
 # War Bounty: "Defeat enemy troops: 2 E$ per each troop; All troops of an Empire: 50 E$;
 # Occupy a city of an Empire: 50 E$ each; Defeat an Empire: 300 E$"
@@ -52,8 +53,7 @@ def treasuries_allowed(turn: Turn) -> bool:
 
 def operating_treasuries(turn: Turn, seat: str) -> int:
     """Treasuries of the empire's cities that are not occupied (rule D-MC-1)."""
-    return sum(1 for cid in turn.cities_of(seat)
-               if turn.cities[cid]["treasury"] and not turn.cities[cid]["occupier"])
+    return sum(1 for cid in turn.cities_of(seat) if turn.cities[cid]["treasury"] and not turn.cities[cid]["occupier"])
 
 
 def land_income(turn: Turn, seat: str) -> int:
@@ -80,8 +80,12 @@ def income_lines(turn: Turn, seat: str) -> list[tuple[str, int]]:
     treasuries = operating_treasuries(turn, seat)
     lines = []
     if treasuries:
-        lines.append((f"{treasuries} treasur{'y' if treasuries == 1 else 'ies'} "
-                      f"operating: {treasuries}\u00b2", treasuries * treasuries))
+        lines.append(
+            (
+                f"{treasuries} treasur{'y' if treasuries == 1 else 'ies'} operating: {treasuries}\u00b2",
+                treasuries * treasuries,
+            )
+        )
     land = land_income(turn, seat)
     if land:
         lines.append((f"{turn.blocks_of(seat)} blocks of territory, 1 E$ per 10", land))
@@ -100,9 +104,14 @@ def earn_income(turn: Turn, seat: str) -> None:
     before = me["money"]
     me["money"] = max(0, before + total)  # an empire that cannot pay upkeep pays what it has
     parts = "; ".join(f"{text} {amount:+d}" for text, amount in lines)
-    turn.private(seat, "income", f"{turn.nation(seat)} earns {total:+d} E$ ({parts}) and has "
-                 f"{me['money']} E$.", amount=total, money=me["money"],
-                 lines=[[text, amount] for text, amount in lines])
+    turn.private(
+        seat,
+        "income",
+        f"{turn.nation(seat)} earns {total:+d} E$ ({parts}) and has {me['money']} E$.",
+        amount=total,
+        money=me["money"],
+        lines=[[text, amount] for text, amount in lines],
+    )
 
 
 def pay(turn: Turn, seat: str, price: int, what: str) -> str | None:
@@ -127,8 +136,13 @@ def bounty(turn: Turn, seat: str, amount: int, why: str) -> None:
     for member in members:
         turn.seats[member]["money"] += share + (odd if member == seat else 0)
     shared = f", shared with {_names(turn, [m for m in members if m != seat])}" if len(members) > 1 else ""
-    turn.add("bounty", f"{turn.nation(seat)} earns a bounty of {amount} E$ for {why}{shared}.",
-             seat=seat, amount=amount, members=members)
+    turn.add(
+        "bounty",
+        f"{turn.nation(seat)} earns a bounty of {amount} E$ for {why}{shared}.",
+        seat=seat,
+        amount=amount,
+        members=members,
+    )
 
 
 def _names(turn: Turn, seats: list[str]) -> str:

@@ -1,4 +1,5 @@
 """The turn-file grammar: order lines to orders, with no knowledge of the game (never raises)."""
+
 from __future__ import annotations
 
 import re
@@ -16,15 +17,17 @@ COUNT = re.compile(r"[0-9]{1,2}")
 SIDE_WORDS = ("N", "E", "S", "W")
 BUILDINGS = ("BASE", "TRANSPORT", "NAVAL", "TREASURY")
 BORDER_TERMS = ("MINE", "THEIRS", "BOTH")
-MAX_WAYPOINTS = 20    # a path is searched for each: a turn file cannot make the turn run for ages
-MAX_ORDERS = 200      # orders an empire may give in a round (its turn's work stays bounded)
+MAX_WAYPOINTS = 20  # a path is searched for each: a turn file cannot make the turn run for ages
+MAX_ORDERS = 200  # orders an empire may give in a round (its turn's work stays bounded)
 ACCEPTABLE = ("PEACE", "BORDERS", "ALLY")
 
 USAGE = {
     "CAPITAL": "CAPITAL x,y",
     "CITY": "CITY x,y",
     "LAND": "LAND x,y [x2,y2]",
-    "BASE": "BASE <city>", "TRANSPORT": "TRANSPORT <city>", "NAVAL": "NAVAL <city>",
+    "BASE": "BASE <city>",
+    "TRANSPORT": "TRANSPORT <city>",
+    "NAVAL": "NAVAL <city>",
     "TREASURY": "TREASURY <city>",
     "RAIL": "RAIL <city> <city> [x,y ...]",
     "MOVE": "MOVE <group> [n] <x,y or city> [x,y ...]",
@@ -91,8 +94,7 @@ def parse_orders(lines: list[tuple[int, str]]) -> tuple[list[Order], list[Proble
 def parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     verb, rest = words[0], words[1:]
     if verb not in VERBS:
-        return (f"{shown(verb)} is not an order; the orders are " + ", ".join(VERBS[:-1])
-                + f" and {VERBS[-1]}")
+        return f"{shown(verb)} is not an order; the orders are " + ", ".join(VERBS[:-1]) + f" and {VERBS[-1]}"
     reader = READERS[verb]
     got = reader(rest)
     if isinstance(got, str):
@@ -275,10 +277,24 @@ def _accept(rest: list[str]) -> OrderArgs | str:
 
 
 READERS = {
-    "CAPITAL": _one_block, "CITY": _one_block, "LAND": _land, "BASE": _building,
-    "TRANSPORT": _building, "NAVAL": _building, "TREASURY": _building, "RAIL": _rail,
-    "MOVE": _move, "TRAIN": _train, "ATTACK": _attack, "DEFEND": _defend, "DESTROY": _destroy,
-    "DECLARE": _seat, "PEACE": _peace, "BORDERS": _borders, "ALLY": _seat, "LEAVE": _leave,
+    "CAPITAL": _one_block,
+    "CITY": _one_block,
+    "LAND": _land,
+    "BASE": _building,
+    "TRANSPORT": _building,
+    "NAVAL": _building,
+    "TREASURY": _building,
+    "RAIL": _rail,
+    "MOVE": _move,
+    "TRAIN": _train,
+    "ATTACK": _attack,
+    "DEFEND": _defend,
+    "DESTROY": _destroy,
+    "DECLARE": _seat,
+    "PEACE": _peace,
+    "BORDERS": _borders,
+    "ALLY": _seat,
+    "LEAVE": _leave,
     "ACCEPT": _accept,
 }
 

@@ -1,5 +1,6 @@
 """Moving groups: the bonuses a group has this round, a MOVE through waypoints to a destination
 (the shortest legal path, or as far as the round allows), and what happens where it stops."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -31,8 +32,10 @@ def entry_problem(turn: Turn, seat: str, i: int) -> str | None:
         return f"{turn.name(i)} holds group {other} of {turn.nation(turn.groups[other]['owner'])}"
     owner = turn.owner(i)
     if owner and owner != seat and not diplomacy.may_pass(turn, seat, owner):
-        return (f"{turn.name(i)} is territory of {turn.nation(owner)}, and without war, an "
-                "alliance or an open border agreement troops may not enter it")
+        return (
+            f"{turn.name(i)} is territory of {turn.nation(owner)}, and without war, an "
+            "alliance or an open border agreement troops may not enter it"
+        )
     return None
 
 
@@ -44,8 +47,10 @@ def stop_problem(turn: Turn, gid: str, troops: int, i: int) -> str | None:
         return problem
     mine = turn.group_of(seat, i)
     if mine and mine != gid and turn.groups[mine]["troops"] + troops > MAX_TROOPS:
-        return (f"{turn.name(i)} holds {mine} with {turn.groups[mine]['troops']} troops; "
-                f"{troops} more would make a group of more than {MAX_TROOPS}")
+        return (
+            f"{turn.name(i)} holds {mine} with {turn.groups[mine]['troops']} troops; "
+            f"{troops} more would make a group of more than {MAX_TROOPS}"
+        )
     cid = turn.city_at.get(i)
     if cid and turn.cities[cid]["owner"] != seat:
         return diplomacy.occupy_problem(turn, seat, turn.cities[cid]["owner"])
@@ -87,12 +92,12 @@ def _short(path: list[int], why: str) -> Plan | str:
     return Plan(path, why) if len(path) > 1 else why
 
 
-def _towards(turn: Turn, gid: str, troops: int, walker: Walker, node: int, steps: int,
-             path: list[int], target: int) -> Plan | str:
+def _towards(
+    turn: Turn, gid: str, troops: int, walker: Walker, node: int, steps: int, path: list[int], target: int
+) -> Plan | str:
     """The target is out of reach this round: go as far along a route to it as the round allows."""
     if turn.board.water[target] and not walker.naval:
-        return _short(path, f"{turn.name(target)} is water and the group has no naval bonus "
-                      "this round")
+        return _short(path, f"{turn.name(target)} is water and the group has no naval bonus this round")
     owner = turn.owner(target)
     seat = turn.groups[gid]["owner"]
     if owner and owner != seat and not diplomacy.may_pass(turn, seat, owner):
@@ -101,18 +106,17 @@ def _towards(turn: Turn, gid: str, troops: int, walker: Walker, node: int, steps
     if way is None:
         return _short(path, f"there is no way for the group to {turn.name(target)}")
     reach = explore(walker, node, steps)
-    why = (entry_problem(turn, turn.groups[gid]["owner"], target)
-           or f"{turn.name(target)} is out of reach this round")
+    why = entry_problem(turn, turn.groups[gid]["owner"], target) or f"{turn.name(target)} is out of reach this round"
     for i in reversed(way):
         if i in reach.first and i != path[-1] and not stop_problem(turn, gid, troops, i):
             far = turn.board.distance(i, target)
-            return Plan(path + reach.path(i)[1:], f"{why}; the group stops {far} "
-                        f"block{'s' if far != 1 else ''} short")
+            return Plan(path + reach.path(i)[1:], f"{why}; the group stops {far} block{'s' if far != 1 else ''} short")
     return _short(path, why)
 
 
 # ----------------------------------------------------------------------------------------------
 # Carrying a move out.
+
 
 def move(turn: Turn, seat: str, gid: str, count: int | str, targets: list[int]) -> str | None:
     """MOVE: the group (or `count` of its troops) goes through the targets as far as it may."""
@@ -133,8 +137,9 @@ def move(turn: Turn, seat: str, gid: str, count: int | str, targets: list[int]) 
     return None
 
 
-def arrive(turn: Turn, seat: str, gid: str, troops: int, path: list[int], by_rail: bool = False,
-           short: str = "") -> None:
+def arrive(
+    turn: Turn, seat: str, gid: str, troops: int, path: list[int], by_rail: bool = False, short: str = ""
+) -> None:
     """Put the moving troops at the end of the path: those left behind become a new group,
     an own group there takes them in, another empire's city is occupied."""
     group = turn.groups[gid]
@@ -155,12 +160,13 @@ def arrive(turn: Turn, seat: str, gid: str, troops: int, path: list[int], by_rai
         joined = f" and joins {mine}, now {turn.groups[mine]['troops']} troops"
     turn.moved.add(gid)
     how = "by rail" if by_rail else f"{len(path) - 1} block{'s' if len(path) != 2 else ''}"
-    text = (f"{turn.nation(seat)}'s {gid} ({troops} troop{'s' if troops > 1 else ''}) moves "
-            f"{how} from {turn.name(start)} to {turn.name(end)}{joined}{left}.")
+    text = (
+        f"{turn.nation(seat)}'s {gid} ({troops} troop{'s' if troops > 1 else ''}) moves "
+        f"{how} from {turn.name(start)} to {turn.name(end)}{joined}{left}."
+    )
     if short:
         text += f" It stops there: {short}."
-    turn.private(seat, "move", text, group=gid, troops=troops, path=[turn.name(i) for i in path],
-                 short=short)
+    turn.private(seat, "move", text, group=gid, troops=troops, path=[turn.name(i) for i in path], short=short)
     cid = turn.city_at.get(end)
     if cid and turn.cities[cid]["owner"] != seat:
         occupy(turn, seat, mine or gid, cid)
@@ -174,7 +180,13 @@ def occupy(turn: Turn, seat: str, gid: str, cid: str) -> None:
     if city["occupier"] == seat:
         return
     city.update(occupier=seat, held=0)
-    turn.add("occupation", f"{turn.nation(seat)}'s {gid} occupies {cid} of {turn.nation(owner)} "
-             f"at {turn.name(turn.city_block(cid))}. It captures the city if it holds the centre, "
-             "with no defender left in it, at the end of this turn and the next.",
-             seat=seat, owner=owner, city=cid, group=gid)
+    turn.add(
+        "occupation",
+        f"{turn.nation(seat)}'s {gid} occupies {cid} of {turn.nation(owner)} "
+        f"at {turn.name(turn.city_block(cid))}. It captures the city if it holds the centre, "
+        "with no defender left in it, at the end of this turn and the next.",
+        seat=seat,
+        owner=owner,
+        city=cid,
+        group=gid,
+    )

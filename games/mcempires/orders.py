@@ -1,5 +1,6 @@
 """Minecraft EMPIRES orders: the parser (grammar.py) and check_orders, a dry run of the empire's
 own turn through the very code that resolves it, so a problem reads as the report would say."""
+
 from __future__ import annotations
 
 from gm.core.model import JSONObject, Order, Problem
@@ -16,8 +17,7 @@ def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Prob
     if seat not in state["seats"]:
         return [Problem(o.line, f"{seat} has no empire in this game") for o in orders]
     if not state["seats"][seat]["alive"]:
-        return [Problem(o.line, "your empire has capitulated and gives no more orders")
-                for o in orders]
+        return [Problem(o.line, "your empire has capitulated and gives no more orders") for o in orders]
     return [Problem(line, reason) for line, reason in dry_run(state, seat, orders)[1]]
 
 
@@ -33,10 +33,13 @@ def dry_run(state: JSONObject, seat: str, orders: list[Order]) -> tuple[Turn, li
     rules.read_standing(turn, {seat: listed})
     had_capital = bool(turn.seats[seat]["capital"])
     rules.start_turn(turn, seat, listed)
-    problems += [(e.data["line"], e.data["reason"]) for e in turn.events
-                 if e.kind == "order_failed" and e.data.get("line")]
-    problems += [(o.line, f"an empire gives at most {MAX_ORDERS} orders a round; "
-                  "this one is past that") for o in listed[MAX_ORDERS:]]
+    problems += [
+        (e.data["line"], e.data["reason"]) for e in turn.events if e.kind == "order_failed" and e.data.get("line")
+    ]
+    problems += [
+        (o.line, f"an empire gives at most {MAX_ORDERS} orders a round; this one is past that")
+        for o in listed[MAX_ORDERS:]
+    ]
     for order in listed[:MAX_ORDERS]:
         if order.verb in actions.STANDING or (order.verb == "CAPITAL" and not had_capital):
             continue
@@ -54,8 +57,11 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
     if state["phase"] != "play" or me is None or not me["alive"]:
         return []
     turn = Turn(state, rng=None, you=True)
-    found = [Problem(o.line, w) for o in orders if well_formed(o) and o.verb == "ATTACK"
-             and (w := _attack_warning(turn, seat, o))]
+    found = [
+        Problem(o.line, w)
+        for o in orders
+        if well_formed(o) and o.verb == "ATTACK" and (w := _attack_warning(turn, seat, o))
+    ]
     after, _ = dry_run(state, seat, orders)
     return sorted(found + _full_bases(after, seat), key=lambda p: p.line)
 
@@ -89,8 +95,13 @@ def _full_bases(turn: Turn, seat: str) -> list[Problem]:
         city = turn.cities[cid]
         gid = turn.group_of(seat, turn.city_block(cid))
         if city["bases"] and not city["occupier"] and gid and turn.groups[gid]["troops"] >= MAX_TROOPS:
-            found.append(Problem(0, f"{cid}'s group {gid} is full ({MAX_TROOPS} troops) after your orders: its "
-                                    "military base spawns nothing next round until troops move out"))
+            found.append(
+                Problem(
+                    0,
+                    f"{cid}'s group {gid} is full ({MAX_TROOPS} troops) after your orders: its "
+                    "military base spawns nothing next round until troops move out",
+                )
+            )
     return found
 
 

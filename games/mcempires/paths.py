@@ -4,6 +4,7 @@ A search node is (block, limit, phase), packed into one int: the limit is the lo
 every block entered so far, the start included; the phase says whether the group has walked
 on land, is at sea, or has had to stop (came ashore, embarked after walking, entered another
 empire's city)."""
+
 from __future__ import annotations
 
 import heapq
@@ -41,10 +42,8 @@ class Walker:
         marks = turn.marks
         allies = [s for s in turn.seats if diplomacy.allied(turn, seat, s)]
         self.fast = {marks[seat], *(marks[a] for a in allies)}
-        self.closed = {marks[s] for s in turn.seats if s != seat
-                       and not diplomacy.may_pass(turn, seat, s)}
-        self.blocked = {i for i, gids in turn.at.items()
-                        if any(turn.groups[g]["owner"] != seat for g in gids)}
+        self.closed = {marks[s] for s in turn.seats if s != seat and not diplomacy.may_pass(turn, seat, s)}
+        self.blocked = {i for i, gids in turn.at.items() if any(turn.groups[g]["owner"] != seat for g in gids)}
         self.halts = {i for i, cid in turn.city_at.items() if turn.cities[cid]["owner"] != seat}
 
     def start(self, i: int) -> int:

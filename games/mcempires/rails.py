@@ -1,5 +1,6 @@
 """Railroads: building a line between two cities (after round 30, 40 E$ for 5 pieces) and riding
 it, one hop between two connected cities per move."""
+
 from __future__ import annotations
 
 from collections import deque
@@ -14,8 +15,7 @@ from .world import SIDES, Board
 
 def pieces(turn: Turn) -> dict[int, int]:
     """Block -> the number of the line whose piece lies there."""
-    return {turn.board.index(x, y): n for n, line in enumerate(turn.state["rails"])
-            for x, y in line["blocks"]}
+    return {turn.board.index(x, y): n for n, line in enumerate(turn.state["rails"]) for x, y in line["blocks"]}
 
 
 def lines_between(turn: Turn, a: str, b: str) -> list[JSONObject]:
@@ -25,15 +25,16 @@ def lines_between(turn: Turn, a: str, b: str) -> list[JSONObject]:
 def usable(turn: Turn, seat: str, a: str, b: str) -> bool:
     """A line can be ridden by the empire that owns both its cities: the builder, or an empire
     that captured both ("you are allowed to use the Railroads between both captured Cities")."""
-    return bool(lines_between(turn, a, b)) and all(
-        turn.cities[c]["owner"] == seat for c in (a, b))
+    return bool(lines_between(turn, a, b)) and all(turn.cities[c]["owner"] == seat for c in (a, b))
 
 
 def build(turn: Turn, seat: str, a: str, b: str, waypoints: list[int]) -> str | None:
     """RAIL: lay the shortest legal line from city a to city b (through the waypoints)."""
     if turn.round < economy.RAIL_FROM_ROUND:
-        return (f"railroads can be bought from round {economy.RAIL_FROM_ROUND} on "
-                f"(\"After 30 rounds of the game\"); this is round {turn.round}")
+        return (
+            f"railroads can be bought from round {economy.RAIL_FROM_ROUND} on "
+            f'("After 30 rounds of the game"); this is round {turn.round}'
+        )
     for cid in (a, b):
         if cid not in turn.cities or turn.cities[cid]["owner"] != seat:
             return f"{cid} is not one of {turn.your(seat)} cities"
@@ -44,25 +45,31 @@ def build(turn: Turn, seat: str, a: str, b: str, waypoints: list[int]) -> str | 
     # Cities are 6 blocks apart, so a line is at least 5 pieces: too poor for that, say so
     # before any search.
     if turn.seats[seat]["money"] < economy.RAIL_PRICE and turn.seats[seat]["rail_stock"] < economy.RAIL_LOT:
-        return (f"{economy.RAIL_LOT} pieces cost {economy.RAIL_PRICE} E$ and "
-                f"{turn.has(seat)} {turn.seats[seat]['money']} E$")
+        return (
+            f"{economy.RAIL_LOT} pieces cost {economy.RAIL_PRICE} E$ and "
+            f"{turn.has(seat)} {turn.seats[seat]['money']} E$"
+        )
     path = _lay(turn, seat, a, b, waypoints)
     if isinstance(path, str):
         return path
     me = turn.seats[seat]
     need = len(path) - me["rail_stock"]
     bought = economy.lots_for(need) if need > 0 else 0
-    problem = economy.pay(turn, seat, economy.rail_price(bought),
-                          f"{len(path)} pieces ({bought} to buy)")
+    problem = economy.pay(turn, seat, economy.rail_price(bought), f"{len(path)} pieces ({bought} to buy)")
     if problem:
         return problem
     me["rail_stock"] += bought - len(path)
-    turn.state["rails"].append({"owner": seat, "ends": [a, b],
-                                "blocks": [list(turn.board.xy(i)) for i in path]})
-    turn.private(seat, "rail", f"{turn.nation(seat)} lays a railroad of {len(path)} pieces from "
-                 f"{a} to {b} (bought {bought} pieces for {economy.rail_price(bought)} E$; "
-                 f"{me['rail_stock']} left in stock).", ends=[a, b], pieces=len(path),
-                 cost=economy.rail_price(bought))
+    turn.state["rails"].append({"owner": seat, "ends": [a, b], "blocks": [list(turn.board.xy(i)) for i in path]})
+    turn.private(
+        seat,
+        "rail",
+        f"{turn.nation(seat)} lays a railroad of {len(path)} pieces from "
+        f"{a} to {b} (bought {bought} pieces for {economy.rail_price(bought)} E$; "
+        f"{me['rail_stock']} left in stock).",
+        ends=[a, b],
+        pieces=len(path),
+        cost=economy.rail_price(bought),
+    )
     return None
 
 
@@ -91,8 +98,10 @@ def _lay(turn: Turn, seat: str, a: str, b: str, waypoints: list[int]) -> list[in
     path: list[int] = []
     current = starts
     for target in [*waypoints, None]:
+
         def may_lay(i: int, target: int | None = target) -> bool:
             return allowed(i, None) or i in goals or i == target
+
         leg = _search(board, current, goals if target is None else {target}, may_lay, path)
         if leg is None:
             where = f"{board.name(target)}" if target is not None else b
@@ -102,7 +111,9 @@ def _lay(turn: Turn, seat: str, a: str, b: str, waypoints: list[int]) -> list[in
     return path
 
 
-def _search(board: Board, starts: list[int], goals: set[int], allowed: Callable[[int], bool], used: list[int]) -> list[int] | None:
+def _search(
+    board: Board, starts: list[int], goals: set[int], allowed: Callable[[int], bool], used: list[int]
+) -> list[int] | None:
     came: dict[int, int | None] = {s: None for s in starts}
     queue = deque(starts)
     blocked = set(used[:-1]) if used else set()
@@ -147,5 +158,6 @@ def ride(turn: Turn, seat: str, gid: str, count: int | str, city: str) -> str | 
     if mine and turn.groups[mine]["troops"] + troops > MAX_TROOPS:
         return f"{city} holds {mine} with {turn.groups[mine]['troops']} troops; no room for {troops}"
     from .moves import arrive  # moves imports diplomacy and rails is imported by orders only
+
     arrive(turn, seat, gid, troops, [turn.place(gid), goal], by_rail=True)
     return None

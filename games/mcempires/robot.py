@@ -3,6 +3,7 @@ expand, then march on the weakest neighbour's nearest city and take it.
 
 Every order is tried on a dry run of the empire's own turn before it is written down (the code
 check_orders uses), so a robot's orders always pass check_orders."""
+
 from __future__ import annotations
 
 from collections import deque
@@ -18,10 +19,10 @@ from .grammar import make_order
 from .paths import STOPPED, Walker, pack, unpack
 from .turn import Turn
 
-MARCH_AT = 3          # a group this big leaves its city for the front
-KEEP_AT_CAPITAL = 2   # troops a capital keeps when the rest march
-MAX_BASES = 5         # military bases a robot buys: enough troops to win, not a flood
-CAPITAL_PULL = 60     # blocks a capital counts nearer: no empire capitulates while it stands
+MARCH_AT = 3  # a group this big leaves its city for the front
+KEEP_AT_CAPITAL = 2  # troops a capital keeps when the rest march
+MAX_BASES = 5  # military bases a robot buys: enough troops to win, not a flood
+CAPITAL_PULL = 60  # blocks a capital counts nearer: no empire capitulates while it stands
 
 
 def robot_orders(state: JSONObject, seat: str, rng: Random) -> list[Order]:
@@ -83,12 +84,18 @@ class Planner:
         if spot is not None:
             self.attempt("CITY", turn.name(spot))
         for cid in mine:
-            if (economy.treasuries_allowed(turn) and not turn.cities[cid]["treasury"]
-                    and not turn.cities[cid]["occupier"]):
+            if (
+                economy.treasuries_allowed(turn)
+                and not turn.cities[cid]["treasury"]
+                and not turn.cities[cid]["occupier"]
+            ):
                 self.attempt("TREASURY", cid)
         treasuries = sum(1 for c in mine if turn.cities[c]["treasury"])
-        if (capital in mine and len(turn.cities[capital]["bases"]) == 1
-                and (treasuries >= 2 or not economy.treasuries_allowed(turn))):
+        if (
+            capital in mine
+            and len(turn.cities[capital]["bases"]) == 1
+            and (treasuries >= 2 or not economy.treasuries_allowed(turn))
+        ):
             self.attempt("BASE", capital)
         bases = sum(len(turn.cities[c]["bases"]) for c in mine)
         allowed = MAX_BASES + self.money // 300  # a rich empire turns its E$ into troops
@@ -105,8 +112,11 @@ class Planner:
             return None
         capital = self.home()
         mark = turn.marks[seat]
-        spots = [i for i in range(len(turn.land)) if turn.land[i] == mark
-                 and not placement_problem(turn, seat, i, capital=False)]
+        spots = [
+            i
+            for i in range(len(turn.land))
+            if turn.land[i] == mark and not placement_problem(turn, seat, i, capital=False)
+        ]
         # A robot with land but no city left (home() None) would fail here, as it did untyped.
         return min(spots, key=lambda i: (turn.board.distance(i, cast(int, capital)), i)) if spots else None
 
@@ -127,8 +137,9 @@ class Planner:
     def _city_spot_exists(self) -> bool:
         turn, seat = self.turn, self.seat
         mark = turn.marks[seat]
-        return any(turn.land[i] == mark and not placement_problem(turn, seat, i, capital=False)
-                   for i in range(len(turn.land)))
+        return any(
+            turn.land[i] == mark and not placement_problem(turn, seat, i, capital=False) for i in range(len(turn.land))
+        )
 
     def _room(self) -> int | None:
         """The nearest free land block, outward from the territory, far enough from every city
@@ -141,8 +152,12 @@ class Planner:
         centres = [turn.city_block(c) for c in turn.cities]
         while queue:
             i = queue.popleft()
-            if (turn.owner(i) is None and not board.water[i] and not board.coastal[i]
-                    and all(board.distance(i, c) >= CITY_SPACING for c in centres)):
+            if (
+                turn.owner(i) is None
+                and not board.water[i]
+                and not board.coastal[i]
+                and all(board.distance(i, c) >= CITY_SPACING for c in centres)
+            ):
                 return i
             for n in board.neighbours[i]:
                 if n not in seen and not board.water[n] and turn.owner(n) in (None, seat):
@@ -158,8 +173,7 @@ class Planner:
             enemy = turn.cities[turn.city_at[target]]["owner"]
             if turn.options["declarations"] and not diplomacy.at_war(turn, seat, enemy):
                 self.attempt("DECLARE", enemy)  # with declarations, war begins with one
-        for gid in sorted((g for g, grp in turn.groups.items() if grp["owner"] == seat),
-                          key=lambda g: int(g[1:])):
+        for gid in sorted((g for g, grp in turn.groups.items() if grp["owner"] == seat), key=lambda g: int(g[1:])):
             if gid not in turn.groups:
                 continue
             self._fight(gid)
@@ -181,13 +195,15 @@ class Planner:
         best, key = None, None
         for cid, city in sorted(turn.cities.items()):
             owner = city["owner"]
-            if owner == seat or not turn.seats[owner]["alive"] or \
-                    diplomacy.allied(turn, seat, owner):
+            if owner == seat or not turn.seats[owner]["alive"] or diplomacy.allied(turn, seat, owner):
                 continue
             i = turn.city_block(cid)
-            score = (turn.board.distance(home, i) + 2 * turn.troops_of(owner)
-                     - (CAPITAL_PULL if cid == turn.seats[owner]["capital"] else 0)
-                     - (20 if city["occupier"] == seat else 0))
+            score = (
+                turn.board.distance(home, i)
+                + 2 * turn.troops_of(owner)
+                - (CAPITAL_PULL if cid == turn.seats[owner]["capital"] else 0)
+                - (20 if city["occupier"] == seat else 0)
+            )
             if key is None or score < key:
                 best, key = i, score
         return best
@@ -211,10 +227,13 @@ class Planner:
         """Attack the weakest enemy group beside it when the odds are even or better."""
         turn, seat = self.turn, self.seat
         here = turn.place(gid)
-        near = [g for i in (here, *turn.board.neighbours[here]) for g in turn.groups_at(i)
-                if turn.groups[g]["owner"] != seat]
-        near = [g for g in near if not diplomacy.hostile_problem(
-            turn, seat, turn.groups[g]["owner"])]
+        near = [
+            g
+            for i in (here, *turn.board.neighbours[here])
+            for g in turn.groups_at(i)
+            if turn.groups[g]["owner"] != seat
+        ]
+        near = [g for g in near if not diplomacy.hostile_problem(turn, seat, turn.groups[g]["owner"])]
         if not near:
             return
         weakest = min(near, key=lambda g: (turn.groups[g]["troops"], g))
@@ -232,8 +251,11 @@ class Planner:
             i, limit, phase = unpack(node)
             if phase == STOPPED or steps >= limit:
                 break
-            options = [(field[n], n, new, then) for n, new, then in walker.successors(i, limit, phase)
-                       if steps + 1 <= new and 0 <= field[n] < field[i]]
+            options = [
+                (field[n], n, new, then)
+                for n, new, then in walker.successors(i, limit, phase)
+                if steps + 1 <= new and 0 <= field[n] < field[i]
+            ]
             if not options:
                 break
             _, n, new, then = min(options)

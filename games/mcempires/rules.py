@@ -1,5 +1,6 @@
 """Minecraft EMPIRES resolution: a new game, one round (every empire's turn in an order of play
 that rotates), occupations and captures, and the end of the game (rule D-MC-10)."""
+
 from __future__ import annotations
 
 from collections import deque
@@ -35,9 +36,12 @@ def resolve(state: JSONObject, orders_by_seat: dict[str, list[Order]], seeds: Tu
     orders = {seat: _readable(turn, orders_by_seat, seat) for seat in turn.state["seating"]}
     read_standing(turn, orders)
     sequence = order_of_play(turn.state)
-    turn.add("order_of_play", f"Round {turn.round}. Order of play: "
-             + ", ".join(turn.nation(s) for s in sequence) + ".", order=sequence,
-             round=turn.round)
+    turn.add(
+        "order_of_play",
+        f"Round {turn.round}. Order of play: " + ", ".join(turn.nation(s) for s in sequence) + ".",
+        order=sequence,
+        round=turn.round,
+    )
     for seat in sequence:
         if turn.seats[seat]["alive"]:
             play_turn(turn, seat, orders[seat])
@@ -56,8 +60,14 @@ def _readable(turn: Turn, orders_by_seat: dict[str, list[Order]], seat: str) -> 
 
 def failed(turn: Turn, seat: str, order: Order, reason: str) -> None:
     text = order_text(order)
-    turn.private(seat, "order_failed", f"{turn.nation(seat)}'s order {text} fails: {reason}.",
-                 order=text, reason=reason, line=getattr(order, "line", 0))
+    turn.private(
+        seat,
+        "order_failed",
+        f"{turn.nation(seat)}'s order {text} fails: {reason}.",
+        order=text,
+        reason=reason,
+        line=getattr(order, "line", 0),
+    )
 
 
 def read_standing(turn: Turn, orders: dict[str, list[Order]], only: str | None = None) -> None:
@@ -103,6 +113,7 @@ def play_turn(turn: Turn, seat: str, orders: list[Order]) -> None:
 # ----------------------------------------------------------------------------------------------
 # The start of an empire's turn: its capital in round 1, income, spawning, bonuses, storming.
 
+
 def start_turn(turn: Turn, seat: str, orders: list[Order]) -> None:
     if not turn.seats[seat]["capital"]:
         _found_capital(turn, seat, [o for o in orders if o.verb == "CAPITAL"])
@@ -116,7 +127,7 @@ def start_turn(turn: Turn, seat: str, orders: list[Order]) -> None:
 
 
 def _found_capital(turn: Turn, seat: str, asked: list[Order]) -> None:
-    """"Your Capital City must be founded by the first round": on the block ordered, or, when
+    """ "Your Capital City must be founded by the first round": on the block ordered, or, when
     that is not possible or nothing was ordered, on the nearest free block to it (or to the
     site gm suggested)."""
     want = None
@@ -132,8 +143,11 @@ def _found_capital(turn: Turn, seat: str, asked: list[Order]) -> None:
         x, y = turn.seats[seat]["site"]
         want = turn.board.index(x, y)
     spot = _nearest_site(turn, seat, want)
-    how = (" (no capital was ordered, so gm founds it on the suggested site or the nearest "
-           "free block to it)") if not asked else " (the nearest free block to the one ordered)"
+    how = (
+        (" (no capital was ordered, so gm founds it on the suggested site or the nearest free block to it)")
+        if not asked
+        else " (the nearest free block to the one ordered)"
+    )
     cities.found_capital(turn, seat, spot, how)
 
 
@@ -160,8 +174,7 @@ def _storm(turn: Turn, seat: str) -> None:
         mine, theirs = turn.group_of(seat, centre), turn.group_of(city["owner"], centre)
         if mine and theirs:
             turn.attacked.add(mine)
-            combat.battle(turn, mine, turn.groups[mine]["troops"], theirs,
-                          how="storms the garrison of")
+            combat.battle(turn, mine, turn.groups[mine]["troops"], theirs, how="storms the garrison of")
 
 
 def standing_destroy(turn: Turn, seat: str, cid: str) -> None:
@@ -170,12 +183,19 @@ def standing_destroy(turn: Turn, seat: str, cid: str) -> None:
         return
     reason = cities.destroy_infrastructure(turn, seat, cid, standing=True)
     if reason and cid in wanted:
-        turn.private(seat, "order_failed", f"{turn.nation(seat)}'s standing order DESTROY {cid} "
-                     f"fails: {reason}.", order=f"DESTROY {cid}", reason=reason, line=0)
+        turn.private(
+            seat,
+            "order_failed",
+            f"{turn.nation(seat)}'s standing order DESTROY {cid} fails: {reason}.",
+            order=f"DESTROY {cid}",
+            reason=reason,
+            line=0,
+        )
 
 
 # ----------------------------------------------------------------------------------------------
 # The end of an empire's turn: occupations count (rule D-MC-6).
+
 
 def end_turn(turn: Turn, seat: str) -> None:
     for cid in [c for c, city in turn.cities.items() if city["occupier"] == seat]:
@@ -186,26 +206,38 @@ def end_turn(turn: Turn, seat: str) -> None:
         owner = city["owner"]
         if not turn.group_of(seat, centre):
             city.update(occupier=None, held=0)
-            turn.add("occupation_ends", f"{turn.nation(seat)} leaves {cid}: the occupation ends.",
-                     seat=seat, city=cid)
+            turn.add("occupation_ends", f"{turn.nation(seat)} leaves {cid}: the occupation ends.", seat=seat, city=cid)
         elif turn.group_of(owner, centre):
             city["held"] = 0
-            turn.add("occupation_held", f"{turn.nation(owner)}'s troops still hold {cid}: the "
-                     f"occupation by {turn.nation(seat)} starts counting again.",
-                     seat=seat, owner=owner, city=cid)
+            turn.add(
+                "occupation_held",
+                f"{turn.nation(owner)}'s troops still hold {cid}: the "
+                f"occupation by {turn.nation(seat)} starts counting again.",
+                seat=seat,
+                owner=owner,
+                city=cid,
+            )
         else:
             city["held"] += 1
             if city["held"] >= 2:
                 cities.capture(turn, cid, seat)
             else:
-                turn.add("occupation_count", f"{turn.nation(seat)} has held {cid} for a round; "
-                         "it captures the city at the end of its next turn if no defender is "
-                         "left in it.", seat=seat, owner=owner, city=cid, held=1)
+                turn.add(
+                    "occupation_count",
+                    f"{turn.nation(seat)} has held {cid} for a round; "
+                    "it captures the city at the end of its next turn if no defender is "
+                    "left in it.",
+                    seat=seat,
+                    owner=owner,
+                    city=cid,
+                    held=1,
+                )
                 standing_destroy(turn, owner, cid)
 
 
 # ----------------------------------------------------------------------------------------------
 # The end of the game (rule D-MC-10).
+
 
 def _end_of_round(turn: Turn) -> None:
     state = turn.state
@@ -216,17 +248,22 @@ def _end_of_round(turn: Turn) -> None:
         won = alive
     elif limit and turn.round >= limit:
         won = ranking(state)[0]
-        reason = (f"most cities, then territory, then E$ after the round limit of {limit}"
-                  + (": the win is shared" if len(won) > 1 else ""))
+        reason = f"most cities, then territory, then E$ after the round limit of {limit}" + (
+            ": the win is shared" if len(won) > 1 else ""
+        )
     else:
         state["round"] += 1
         return
     state["phase"] = "over"
     state["result"] = {"winners": won, "reason": reason}
     names = " and ".join(turn.nation(s) for s in won) or "nobody"
-    turn.add("game_over", f"The game is over after round {turn.round}: {names} "
-             f"{'wins' if len(won) == 1 else 'share the win'} ({reason}).",
-             winners=won, reason=reason)
+    turn.add(
+        "game_over",
+        f"The game is over after round {turn.round}: {names} "
+        f"{'wins' if len(won) == 1 else 'share the win'} ({reason}).",
+        winners=won,
+        reason=reason,
+    )
 
 
 def standing(state: JSONObject, seat: str) -> tuple[int, int, int]:
@@ -252,8 +289,7 @@ def ranking(state: JSONObject) -> list[list[str]]:
 
 def scores(state: JSONObject) -> dict[str, int]:
     """The score a report's table shows: the cities each empire owns."""
-    return {seat: sum(1 for c in state["cities"].values() if c["owner"] == seat)
-            for seat in state["seating"]}
+    return {seat: sum(1 for c in state["cities"].values() if c["owner"] == seat) for seat in state["seating"]}
 
 
 def score_label(state: JSONObject) -> tuple[str, str]:

@@ -1,5 +1,6 @@
 """The start of a game: the world (from the scenario or the generator), the seats, and the
 empires War Bounty and Land Game start with, laid out fairly by gm."""
+
 from __future__ import annotations
 
 import heapq
@@ -16,9 +17,16 @@ from .worldgen import generate_world, world_side
 
 START_MONEY = {economy.ORIGINAL: 10, economy.WAR_BOUNTY: 0, economy.LAND_GAME: 5}
 START_BLOCKS = {economy.WAR_BOUNTY: 300, economy.LAND_GAME: 50}
-WAR_BOUNTY_CITIES = 5        # "5 cities(including capital)"
-DEFAULT_OPTIONS = {"mode": economy.ORIGINAL, "round-limit": 0, "declarations": False,
-                   "peace": False, "borders": False, "alliances": False, "amphibious": False}
+WAR_BOUNTY_CITIES = 5  # "5 cities(including capital)"
+DEFAULT_OPTIONS = {
+    "mode": economy.ORIGINAL,
+    "round-limit": 0,
+    "declarations": False,
+    "peace": False,
+    "borders": False,
+    "alliances": False,
+    "amphibious": False,
+}
 # Land each seat needs in a generated world: room to grow, and War Bounty's 300 blocks with
 # space between the empires.
 BLOCKS_PER_SEAT = {economy.ORIGINAL: 200, economy.LAND_GAME: 200, economy.WAR_BOUNTY: 760}
@@ -34,8 +42,12 @@ def make_world(scenario: JSONObject, seats: int, mode: str, seeds: TurnSeeds) ->
     identically when the game is replayed)."""
     world = scenario["world"]
     if world.get("terrain"):
-        return {"width": len(world["terrain"][0]), "height": len(world["terrain"]),
-                "terrain": list(world["terrain"]), "sites": [list(s) for s in world["sites"][:seats]]}
+        return {
+            "width": len(world["terrain"][0]),
+            "height": len(world["terrain"]),
+            "terrain": list(world["terrain"]),
+            "sites": [list(s) for s in world["sites"][:seats]],
+        }
     side = world.get("size") or world_side(seats, BLOCKS_PER_SEAT[mode])
     try:
         made = generate_world(side, side, seats, seeds.rng("world"))
@@ -57,15 +69,25 @@ def new_state(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> 
         "title": scenario["title"],
         "scenario": {"name": scenario["name"], "title": scenario["title"]},
         "options": options,
-        "round": 1, "phase": "play",
+        "round": 1,
+        "phase": "play",
         "seating": seating,
         "first": seeds.rng("order").randrange(len(seating)),  # rule D-ALL-4: a seeded draw
-        "seats": {code: _seat(listed[code], names[code], world["sites"][n], options["mode"])
-                  for n, code in enumerate(seating)},
+        "seats": {
+            code: _seat(listed[code], names[code], world["sites"][n], options["mode"]) for n, code in enumerate(seating)
+        },
         "world": {k: world[k] for k in ("width", "height", "terrain")},
         "territory": [FREE * world["width"]] * world["height"],
-        "cities": {}, "groups": {}, "next_group": 1, "rails": [], "wars": [], "borders": [],
-        "alliances": [], "proposals": [], "standing": {}, "alliances_closed": False,
+        "cities": {},
+        "groups": {},
+        "next_group": 1,
+        "rails": [],
+        "wars": [],
+        "borders": [],
+        "alliances": [],
+        "proposals": [],
+        "standing": {},
+        "alliances_closed": False,
         "result": None,
     }
     if options["mode"] != economy.ORIGINAL:
@@ -77,10 +99,22 @@ def _seat(listed: JSONObject, player: str, site: list[int], mode: str) -> JSONOb
     """A seat's record. site: where gm suggests (and, if none is ordered, founds) its capital.
     lost: cities captured from it that it has not taken back; captor: who captured its capital.
     fell: the round it capitulated."""
-    return {"name": player, "nation": listed["name"], "colour": listed["colour"],
-            "mark": listed["mark"], "money": START_MONEY[mode], "alive": True, "capital": None,
-            "founded": 0, "treasuries_bought": 0, "rail_stock": 0, "lost": [], "captor": None,
-            "fell": None, "site": list(site)}
+    return {
+        "name": player,
+        "nation": listed["name"],
+        "colour": listed["colour"],
+        "mark": listed["mark"],
+        "money": START_MONEY[mode],
+        "alive": True,
+        "capital": None,
+        "founded": 0,
+        "treasuries_bought": 0,
+        "rail_stock": 0,
+        "lost": [],
+        "captor": None,
+        "fell": None,
+        "site": list(site),
+    }
 
 
 def _laid_out(state: JSONObject) -> JSONObject:
@@ -153,15 +187,17 @@ def _add_near(turn: Turn, near: set[int], x: int, y: int) -> None:
 
 
 def _war_bounty_empire(turn: Turn, seat: str) -> None:
-    """"5 cities (including capital) ... 30 troops (6 in each city) ... 1 Naval Base, 1
+    """ "5 cities (including capital) ... 30 troops (6 in each city) ... 1 Naval Base, 1
     Transport Infrastructure": the cities spread over its land, the first coastal one if any."""
     capital = turn.seats[seat]["capital"]
     board = turn.board
     mark = turn.marks[seat]
     own = [i for i in range(len(board.water)) if turn.land[i] == mark]
     near = _near_cities(turn)  # own land away from every city is fit for one: nothing else is there
-    coastal = sorted((i for i in own if board.coastal[i] and i not in near),
-                     key=lambda i: (board.distance(i, turn.city_block(capital)), i))
+    coastal = sorted(
+        (i for i in own if board.coastal[i] and i not in near),
+        key=lambda i: (board.distance(i, turn.city_block(capital)), i),
+    )
     if coastal:
         cid = cities.found_city(turn, seat, coastal[0])
         turn.cities[cid]["naval"] = True

@@ -1,6 +1,7 @@
 """What one resolution carries from order to order: a copy of the state, fast indexes of the
 blocks, the events so far and who has done what this round. resolve, check_orders (a dry run
 of one empire's turn) and the robot all work through it, so they agree on every rule."""
+
 from __future__ import annotations
 
 from random import Random
@@ -14,8 +15,15 @@ from .world import FREE, Board, board_of
 MAX_TROOPS = 6  # "The maximum number of Troops allowed in one Group is 6."
 # What a city record holds when nothing else is said (see cities.new_city): a state written by
 # hand, as a conformance case writes it, need not repeat them.
-CITY_DEFAULTS = {"capital": False, "bases": [], "transport": False, "naval": False,
-                 "treasury": False, "occupier": None, "held": 0}
+CITY_DEFAULTS = {
+    "capital": False,
+    "bases": [],
+    "transport": False,
+    "naval": False,
+    "treasury": False,
+    "occupier": None,
+    "held": 0,
+}
 
 
 def copy_state(state: JSONObject) -> JSONObject:
@@ -24,8 +32,7 @@ def copy_state(state: JSONObject) -> JSONObject:
     are always replaced, never changed in place."""
     new = dict(state)
     new["seats"] = {code: dict(seat) for code, seat in state["seats"].items()}
-    new["cities"] = {cid: {**CITY_DEFAULTS, "founder": city["owner"], **city}
-                     for cid, city in state["cities"].items()}
+    new["cities"] = {cid: {**CITY_DEFAULTS, "founder": city["owner"], **city} for cid, city in state["cities"].items()}
     new["groups"] = {gid: dict(group) for gid, group in state["groups"].items()}
     new["territory"] = list(state["territory"])
     for key in ("rails", "wars", "borders", "alliances", "proposals"):
@@ -57,16 +64,15 @@ class Turn:
         self.attacked: set[str] = set()
         self.bonus: dict[str, tuple[bool, bool]] = {}
         self.bought_city: set[str] = set()
-        self.defence: dict[str, JSONObject] = {}   # seat -> group id or "ALL" -> combat.Defence
-        self.destroy: dict[str, set[str]] = {}    # seat -> city ids (or "ALL") of standing DESTROY
+        self.defence: dict[str, JSONObject] = {}  # seat -> group id or "ALL" -> combat.Defence
+        self.destroy: dict[str, set[str]] = {}  # seat -> city ids (or "ALL") of standing DESTROY
         self.marks = {code: ord(seat["mark"]) for code, seat in self.state["seats"].items()}
         self.owners = {mark: code for code, mark in self.marks.items()}
         self.land = bytearray("".join(self.state["territory"]), "ascii")
         self.at: dict[int, list[str]] = {}
         for gid, group in self.state["groups"].items():
             self.at.setdefault(self.board.index(group["x"], group["y"]), []).append(gid)
-        self.city_at = {self.board.index(c["x"], c["y"]): cid
-                        for cid, c in self.state["cities"].items()}
+        self.city_at = {self.board.index(c["x"], c["y"]): cid for cid, c in self.state["cities"].items()}
 
     # -- the state's parts -------------------------------------------------------------------
     @property
@@ -97,8 +103,7 @@ class Turn:
         """The state with the territory written back as rows."""
         width = self.board.width
         text = self.land.decode("ascii")
-        self.state["territory"] = [text[y * width:(y + 1) * width]
-                                   for y in range(self.board.height)]
+        self.state["territory"] = [text[y * width : (y + 1) * width] for y in range(self.board.height)]
         return self.state
 
     # -- territory -----------------------------------------------------------------------------
@@ -212,4 +217,3 @@ class Turn:
     def private(self, seat: str, kind: str, text: str, /, **data: object) -> None:
         """An event only the acting empire sees: its purchases, moves and income."""
         self.add(kind, text, (seat,), seat=seat, **data)
-

@@ -1,5 +1,6 @@
 """What one seat sees of a Minecraft EMPIRES game: the report's view, its order form, the turn
 label, and the one thing a seat keeps to itself (its standing orders)."""
+
 from __future__ import annotations
 
 from random import Random
@@ -14,10 +15,16 @@ from .rules import order_of_play, outcome
 from .turn import Turn
 from .world import FULL_SPEED, TERRAIN_NAMES
 
-PALETTE = {".": "#a9cc7e", "^": "#9c968c", ":": "#ead9a2", "*": "#f5f7fa", "~": "#5d8fd6",
-           "=": "#7eabe3", "o": "#4fb8c8"}
-MODE_NAMES = {economy.ORIGINAL: "Original", economy.WAR_BOUNTY: "War Bounty",
-              economy.LAND_GAME: "Land Game"}
+PALETTE = {
+    ".": "#a9cc7e",
+    "^": "#9c968c",
+    ":": "#ead9a2",
+    "*": "#f5f7fa",
+    "~": "#5d8fd6",
+    "=": "#7eabe3",
+    "o": "#4fb8c8",
+}
+MODE_NAMES = {economy.ORIGINAL: "Original", economy.WAR_BOUNTY: "War Bounty", economy.LAND_GAME: "Land Game"}
 REGION_MARGIN, REGION_MIN, REGION_MAX = 6, 30, 64
 
 
@@ -43,8 +50,7 @@ def view(state: JSONObject, seat: str) -> JSONObject:
         "round": state["round"],
         "turn_label": turn_label(state),
         "mode": MODE_NAMES[state["options"]["mode"]],
-        "options": [k for k in ("declarations", "peace", "borders", "alliances", "amphibious")
-                    if state["options"][k]],
+        "options": [k for k in ("declarations", "peace", "borders", "alliances", "amphibious") if state["options"][k]],
         "round_limit": state["options"]["round-limit"],
         "world": world_drawing(state),
         "region": region(turn, seat) if mine else None,
@@ -70,21 +76,37 @@ def world_drawing(state: JSONObject) -> JSONObject:
     for cid, city in sorted(state["cities"].items()):
         owner = seats[city["owner"]]
         is_capital = cid == owner["capital"]
-        marks.append({"x": city["x"], "y": city["y"], "shape": "capital" if is_capital else "city",
-                      "colour": owner["colour"], "label": cid,
-                      "tag": city["owner"] if is_capital and cid in capitals else ""})
+        marks.append(
+            {
+                "x": city["x"],
+                "y": city["y"],
+                "shape": "capital" if is_capital else "city",
+                "colour": owner["colour"],
+                "label": cid,
+                "tag": city["owner"] if is_capital and cid in capitals else "",
+            }
+        )
     for _gid, group in sorted(state["groups"].items(), key=lambda g: int(g[0][1:])):
-        marks.append({"x": group["x"], "y": group["y"], "shape": "group",
-                      "colour": seats[group["owner"]]["colour"], "label": str(group["troops"]),
-                      "note": group["owner"]})  # with 16 empires colours alone can look alike
+        marks.append(
+            {
+                "x": group["x"],
+                "y": group["y"],
+                "shape": "group",
+                "colour": seats[group["owner"]]["colour"],
+                "label": str(group["troops"]),
+                "note": group["owner"],
+            }
+        )  # with 16 empires colours alone can look alike
     return {
-        "width": state["world"]["width"], "height": state["world"]["height"],
-        "terrain": state["world"]["terrain"], "palette": PALETTE,
+        "width": state["world"]["width"],
+        "height": state["world"]["height"],
+        "terrain": state["world"]["terrain"],
+        "palette": PALETTE,
         "territory": state["territory"],
         "owners": {s["mark"]: s["colour"] for s in seats.values()},
-        "lines": [{"colour": seats[r["owner"]]["colour"], "blocks": r["blocks"]}
-                  for r in state["rails"]],
-        "marks": marks, "every": 10,
+        "lines": [{"colour": seats[r["owner"]]["colour"], "blocks": r["blocks"]} for r in state["rails"]],
+        "marks": marks,
+        "every": 10,
     }
 
 
@@ -102,9 +124,9 @@ def region(turn: Turn, seat: str) -> JSONObject | None:
         if not me["alive"]:
             return None
         xs, ys = [me["site"][0]], [me["site"][1]]
-    return {axis: value for axis, value in zip(
-        ("x0", "x1"), _span(min(xs), max(xs), turn.board.width))} | {
-        axis: value for axis, value in zip(("y0", "y1"), _span(min(ys), max(ys), turn.board.height))}
+    return {axis: value for axis, value in zip(("x0", "x1"), _span(min(xs), max(xs), turn.board.width))} | {
+        axis: value for axis, value in zip(("y0", "y1"), _span(min(ys), max(ys), turn.board.height))
+    }
 
 
 def _span(low: int, high: int, size: int) -> tuple[int, int]:
@@ -124,21 +146,36 @@ def _span(low: int, high: int, size: int) -> tuple[int, int]:
 
 def _seat_line(turn: Turn, code: str) -> JSONObject:
     seat = turn.seats[code]
-    return {"code": code, "name": seat["name"], "nation": seat["nation"], "colour": seat["colour"],
-            "mark": seat["mark"], "alive": seat["alive"], "fell": seat["fell"],
-            "money": seat["money"], "cities": len(turn.cities_of(code)),
-            "blocks": turn.blocks_of(code), "troops": turn.troops_of(code),
-            "capital": seat["capital"]}
+    return {
+        "code": code,
+        "name": seat["name"],
+        "nation": seat["nation"],
+        "colour": seat["colour"],
+        "mark": seat["mark"],
+        "alive": seat["alive"],
+        "fell": seat["fell"],
+        "money": seat["money"],
+        "cities": len(turn.cities_of(code)),
+        "blocks": turn.blocks_of(code),
+        "troops": turn.troops_of(code),
+        "capital": seat["capital"],
+    }
 
 
 def _you(turn: Turn, seat: str) -> JSONObject:
     me = turn.seats[seat]
     lines = economy.income_lines(turn, seat) if me["alive"] else []
     return {
-        "code": seat, "nation": me["nation"], "colour": me["colour"], "alive": me["alive"],
-        "money": me["money"], "income": [{"what": w, "amount": a} for w, a in lines],
-        "income_total": sum(a for _, a in lines), "capital": me["capital"],
-        "site": me["site"], "rail_stock": me["rail_stock"],
+        "code": seat,
+        "nation": me["nation"],
+        "colour": me["colour"],
+        "alive": me["alive"],
+        "money": me["money"],
+        "income": [{"what": w, "amount": a} for w, a in lines],
+        "income_total": sum(a for _, a in lines),
+        "capital": me["capital"],
+        "site": me["site"],
+        "rail_stock": me["rail_stock"],
         "cities": [_city_row(turn, cid) for cid in sorted(turn.cities_of(seat), key=_number)],
         "groups": _group_rows(turn, seat),
         "prices": _prices(turn, seat),
@@ -156,12 +193,23 @@ def _city_row(turn: Turn, cid: str) -> JSONObject:
     i = turn.city_block(cid)
     gid = turn.group_of(city["owner"], i)
     ready = sum(1 for r in city["bases"] if r < turn.round)
-    return {"id": cid, "x": city["x"], "y": city["y"], "capital": cid == turn.seats[city["owner"]]["capital"],
-            "founder": city["founder"], "bases": len(city["bases"]), "bases_ready": ready,
-            "transport": city["transport"], "naval": city["naval"], "treasury": city["treasury"],
-            "coastal": turn.board.coastal[i], "group": gid,
-            "troops": turn.groups[gid]["troops"] if gid else 0,
-            "occupier": city["occupier"], "held": city["held"]}
+    return {
+        "id": cid,
+        "x": city["x"],
+        "y": city["y"],
+        "capital": cid == turn.seats[city["owner"]]["capital"],
+        "founder": city["founder"],
+        "bases": len(city["bases"]),
+        "bases_ready": ready,
+        "transport": city["transport"],
+        "naval": city["naval"],
+        "treasury": city["treasury"],
+        "coastal": turn.board.coastal[i],
+        "group": gid,
+        "troops": turn.groups[gid]["troops"] if gid else 0,
+        "occupier": city["occupier"],
+        "held": city["held"],
+    }
 
 
 def _group_rows(turn: Turn, seat: str) -> list[JSONObject]:
@@ -175,18 +223,33 @@ def _group_rows(turn: Turn, seat: str) -> list[JSONObject]:
         i = turn.place(gid)
         transport, naval = turn.bonus.get(gid, (False, False))
         limit = Walker(turn, gid).start(i) >> 2 & 15
-        rows.append({"id": gid, "troops": group["troops"], "x": group["x"], "y": group["y"],
-                     "terrain": turn.board.terrain_name(i), "city": turn.city_at.get(i),
-                     "transport": transport, "naval": naval, "limit": limit,
-                     "why": _limit_words(turn, seat, i, transport, naval, limit)})
+        rows.append(
+            {
+                "id": gid,
+                "troops": group["troops"],
+                "x": group["x"],
+                "y": group["y"],
+                "terrain": turn.board.terrain_name(i),
+                "city": turn.city_at.get(i),
+                "transport": transport,
+                "naval": naval,
+                "limit": limit,
+                "why": _limit_words(turn, seat, i, transport, naval, limit),
+            }
+        )
     return rows
 
 
 def _limit_words(turn: Turn, seat: str, i: int, transport: bool, naval: bool, limit: int) -> str:
     if turn.board.water[i]:
         return "at sea: 12 on water, stops on landing"
-    why = ("transport bonus" if transport else "own territory" if turn.owner(i) == seat
-           and limit == FULL_SPEED else turn.board.terrain_name(i))
+    why = (
+        "transport bonus"
+        if transport
+        else "own territory"
+        if turn.owner(i) == seat and limit == FULL_SPEED
+        else turn.board.terrain_name(i)
+    )
     extra = "; naval bonus" if naval else ""
     return f"up to {limit} blocks ({why}), less where the terrain is slower{extra}"
 
@@ -201,14 +264,22 @@ def _prices(turn: Turn, seat: str) -> list[JSONObject]:
         {"what": "territory: 2 blocks", "price": 1},
     ]
     if economy.treasuries_allowed(turn):
-        rows.insert(1, {"what": "treasury (5n+20)",
-                        "price": economy.treasury_price(me["treasuries_bought"])})
-    rows.append({"what": f"railroad: {economy.RAIL_LOT} pieces (from round "
-                 f"{economy.RAIL_FROM_ROUND})", "price": economy.RAIL_PRICE})
+        rows.insert(1, {"what": "treasury (5n+20)", "price": economy.treasury_price(me["treasuries_bought"])})
+    rows.append(
+        {
+            "what": f"railroad: {economy.RAIL_LOT} pieces (from round {economy.RAIL_FROM_ROUND})",
+            "price": economy.RAIL_PRICE,
+        }
+    )
     return rows
 
 
-KNOWN_COLUMNS = (Column("What"), Column("At"), Column("Troops", numeric=True), Column("Infrastructure, or where it stands"))
+KNOWN_COLUMNS = (
+    Column("What"),
+    Column("At"),
+    Column("Troops", numeric=True),
+    Column("Infrastructure, or where it stands"),
+)
 
 
 def known(turn: Turn, seat: str) -> JSONObject:
@@ -224,33 +295,61 @@ def known(turn: Turn, seat: str) -> JSONObject:
     for gid, group in sorted(turn.groups.items(), key=lambda g: int(g[0][1:])):
         i = turn.place(gid)
         if group["owner"] != seat and turn.city_at.get(i) is None:
-            sightings.append(Sighting(gid, "", group["owner"], ("group", f"{group['x']},{group['y']}",
-                                                                group["troops"], turn.board.terrain_name(i))))
-    return listing("Every city and group of the others you see", "Name", ("place", "places"),
-                   KNOWN_COLUMNS, sightings, turn.state["seating"], {})
+            sightings.append(
+                Sighting(
+                    gid,
+                    "",
+                    group["owner"],
+                    ("group", f"{group['x']},{group['y']}", group["troops"], turn.board.terrain_name(i)),
+                )
+            )
+    return listing(
+        "Every city and group of the others you see",
+        "Name",
+        ("place", "places"),
+        KNOWN_COLUMNS,
+        sightings,
+        turn.state["seating"],
+        {},
+    )
 
 
 def _city_sighting(turn: Turn, cid: str) -> Sighting:
     row = _city_row(turn, cid)
     works = [f"{row['bases']} base{'s' if row['bases'] != 1 else ''}" if row["bases"] else ""]
-    works += [name for key, name in (("transport", "transport"), ("naval", "naval base"),
-                                     ("treasury", "treasury")) if row[key]]
+    works += [
+        name
+        for key, name in (("transport", "transport"), ("naval", "naval base"), ("treasury", "treasury"))
+        if row[key]
+    ]
     if row["group"]:
         works.append(f"its group {row['group']}")
     if row["occupier"]:
         works.append(f"occupied by {turn.nation(row['occupier'])}, held {row['held']} of 2")
-    return Sighting(cid, "", turn.cities[cid]["owner"], ("capital" if row["capital"] else "city",
-                    f"{row['x']},{row['y']}", row["troops"], ", ".join(w for w in works if w)))
+    return Sighting(
+        cid,
+        "",
+        turn.cities[cid]["owner"],
+        (
+            "capital" if row["capital"] else "city",
+            f"{row['x']},{row['y']}",
+            row["troops"],
+            ", ".join(w for w in works if w),
+        ),
+    )
 
 
 def _occupations(turn: Turn) -> list[JSONObject]:
-    return [{"city": cid, "owner": c["owner"], "occupier": c["occupier"], "held": c["held"],
-             "x": c["x"], "y": c["y"]}
-            for cid, c in sorted(turn.cities.items()) if c["occupier"]]
+    return [
+        {"city": cid, "owner": c["owner"], "occupier": c["occupier"], "held": c["held"], "x": c["x"], "y": c["y"]}
+        for cid, c in sorted(turn.cities.items())
+        if c["occupier"]
+    ]
 
 
 # ----------------------------------------------------------------------------------------------
 # The order form: the ruleset's lines of the prefilled turn file.
+
 
 def order_form(state: JSONObject, seat: str) -> list[str]:
     if seat not in state["seats"]:
@@ -275,12 +374,13 @@ def order_form(state: JSONObject, seat: str) -> list[str]:
         "#   " + USAGE["DEFEND"],
         "#   " + USAGE["DESTROY"] + " (100 E$, one round before a capture)",
     ]
-    optional = [v for v, key in (("DECLARE", "declarations"), ("PEACE", "peace"),
-                                 ("BORDERS", "borders"), ("ALLY", "alliances"))
-                if state["options"][key]]
+    optional = [
+        v
+        for v, key in (("DECLARE", "declarations"), ("PEACE", "peace"), ("BORDERS", "borders"), ("ALLY", "alliances"))
+        if state["options"][key]
+    ]
     if optional:
-        lines.append("# Agreements: " + ", ".join(optional) + " (see the rules); ACCEPT <kind> "
-                     "<empire> next round")
+        lines.append("# Agreements: " + ", ".join(optional) + " (see the rules); ACCEPT <kind> <empire> next round")
     lines += _summary(turn, seat)
     if not me["capital"]:
         x, y = me["site"]
@@ -301,14 +401,14 @@ def _summary(turn: Turn, seat: str) -> list[str]:
     groups = _group_rows(turn, seat)
     if groups:
         lines.append("# Your groups (id troops at x,y, blocks it may move):")
-        lines += _wrapped([f"{g['id']} {g['troops']} at {g['x']},{g['y']} ({g['limit']})"
-                           for g in groups])
+        lines += _wrapped([f"{g['id']} {g['troops']} at {g['x']},{g['y']} ({g['limit']})" for g in groups])
     return lines
 
 
 def _stuff(city: JSONObject) -> str:
     parts = (["capital"] if city["capital"] else []) + [
-        name for key, name in (("treasury", "T"), ("transport", "tr"), ("naval", "N")) if city[key]]
+        name for key, name in (("treasury", "T"), ("transport", "tr"), ("naval", "N")) if city[key]
+    ]
     if city["bases"]:
         parts.append(f"{city['bases']}B")
     if city["occupier"]:

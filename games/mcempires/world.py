@@ -1,5 +1,6 @@
 """The world as a grid of blocks (rule D-MC-8): terrain letters, x,y addresses and what each
 block allows; one Board per distinct terrain, built once and shared."""
+
 from __future__ import annotations
 
 from collections import deque
@@ -11,13 +12,12 @@ from gm.core.model import JSONObject
 # One character per block in a terrain row. Water is ocean, lake or oasis ("a city adjacent to
 # any body of water (lake, oasis, or ocean)"); everything else is land.
 GRASS, ROCK, SAND, SNOW, OCEAN, LAKE, OASIS = ".", "^", ":", "*", "~", "=", "o"
-TERRAIN_NAMES = {GRASS: "grass", ROCK: "rock", SAND: "sand", SNOW: "snow", OCEAN: "ocean",
-                 LAKE: "lake", OASIS: "oasis"}
+TERRAIN_NAMES = {GRASS: "grass", ROCK: "rock", SAND: "sand", SNOW: "snow", OCEAN: "ocean", LAKE: "lake", OASIS: "oasis"}
 WATER = OCEAN + LAKE + OASIS
 # "Grass/Plains ... 10", "Rock/Mountain ... 8", "Sand/Beach/Desert ... 8", "Snow ... 6".
 LAND_LIMITS = {GRASS: 10, ROCK: 8, SAND: 8, SNOW: 6}
 FULL_SPEED = 12  # own territory, the Transport bonus, water with the Naval bonus (rule D-MC-3)
-FREE = "."       # a block of territory nobody owns
+FREE = "."  # a block of territory nobody owns
 
 SIDES = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
@@ -73,8 +73,7 @@ class Board:
     def around(self, i: int) -> list[int]:
         """Block i and the blocks in a one-block radius (the 3x3 square) that are on the map."""
         x, y = self.xy(i)
-        return [self.index(x + dx, y + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)
-                if self.on_map(x + dx, y + dy)]
+        return [self.index(x + dx, y + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if self.on_map(x + dx, y + dy)]
 
     def side(self, i: int, direction: str) -> int | None:
         dx, dy = SIDES[direction]
@@ -96,10 +95,8 @@ def make_board(rows: tuple[str, ...]) -> Board:
     water = tuple(c in WATER for c in terrain)
     limit = tuple(LAND_LIMITS.get(c, 0) for c in terrain)
     neighbours = tuple(_neighbours(i, width, height) for i in range(width * height))
-    coastal = tuple(not water[i] and any(water[n] for n in neighbours[i])
-                    for i in range(width * height))
-    return Board(width, height, terrain, water, limit, neighbours,
-                 _landmasses(water, neighbours), coastal)
+    coastal = tuple(not water[i] and any(water[n] for n in neighbours[i]) for i in range(width * height))
+    return Board(width, height, terrain, water, limit, neighbours, _landmasses(water, neighbours), coastal)
 
 
 def _neighbours(i: int, width: int, height: int) -> tuple[int, ...]:

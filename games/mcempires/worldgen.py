@@ -2,6 +2,7 @@
 
 Pure: all chance comes from the generator it is given (rule D-ALL-1), so a game's world is
 made again, block for block, when `gm turn verify` replays the game from its seed."""
+
 from __future__ import annotations
 
 from collections import deque
@@ -11,9 +12,9 @@ from gm.core.model import JSONObject
 
 from .world import GRASS, LAKE, OASIS, OCEAN, ROCK, SAND, SNOW, Board, make_board
 
-LAND_SHARE = 0.6      # of the blocks, before the coast is cut into beaches
-SITE_ROOM = 5         # a capital site has mostly land within this many blocks
-TRIES = 6             # worlds made from the same generator until one seats everybody
+LAND_SHARE = 0.6  # of the blocks, before the coast is cut into beaches
+SITE_ROOM = 5  # a capital site has mostly land within this many blocks
+TRIES = 6  # worlds made from the same generator until one seats everybody
 
 
 def world_side(seats: int, blocks_per_seat: int, low: int = 24, high: int = 160) -> int:
@@ -37,6 +38,7 @@ def generate_world(width: int, height: int, seats: int, rng: Random) -> JSONObje
 
 # ----------------------------------------------------------------------------------------------
 # Terrain.
+
 
 def _smooth(t: float) -> float:
     return t * t * (3 - 2 * t)
@@ -85,7 +87,7 @@ def _terrain(width: int, height: int, rng: Random) -> list[str]:
     _inland_water(cells, width, height)
     _beaches(cells, width, height, elevation, sea)
     _lakes_and_oases(cells, width, height, rng)
-    return ["".join(cells[y * width:(y + 1) * width]) for y in range(height)]
+    return ["".join(cells[y * width : (y + 1) * width]) for y in range(height)]
 
 
 def _land_letter(elevation: float, peak: float, moisture: float, cold: float) -> str:
@@ -121,14 +123,20 @@ def _on_rim(i: int, width: int, height: int) -> bool:
 
 def make_neighbours(i: int, width: int, height: int) -> list[int]:
     x, y = i % width, i // width
-    return [y2 * width + x2 for x2, y2 in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
-            if 0 <= x2 < width and 0 <= y2 < height]
+    return [
+        y2 * width + x2
+        for x2, y2 in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
+        if 0 <= x2 < width and 0 <= y2 < height
+    ]
 
 
 def _beaches(cells: list[str], width: int, height: int, elevation: list[float], sea: float) -> None:
     for i, cell in enumerate(cells):
-        if cell == GRASS and elevation[i] < sea + 0.025 and any(
-                cells[n] == OCEAN for n in make_neighbours(i, width, height)):
+        if (
+            cell == GRASS
+            and elevation[i] < sea + 0.025
+            and any(cells[n] == OCEAN for n in make_neighbours(i, width, height))
+        ):
             cells[i] = SAND
 
 
@@ -160,6 +168,7 @@ def _inland(cells: list[str], i: int, width: int, height: int, reach: int) -> bo
 # ----------------------------------------------------------------------------------------------
 # Capital sites: far apart on the largest land mass, each with land to grow into.
 
+
 def _sites(rows: list[str], seats: int, rng: Random) -> list[list[int]] | None:
     board = make_board(tuple(rows))
     sizes: dict[int, int] = {}
@@ -170,8 +179,7 @@ def _sites(rows: list[str], seats: int, rng: Random) -> list[list[int]] | None:
         return None
     main = max(sorted(sizes), key=lambda m: sizes[m])
     roomy = _roomy_blocks(board)
-    candidates = [i for i in range(board.width * board.height)
-                  if board.landmass[i] == main and roomy[i]]
+    candidates = [i for i in range(board.width * board.height) if board.landmass[i] == main and roomy[i]]
     if len(candidates) < seats:
         return None
     xs = {i: board.xy(i) for i in candidates}
@@ -199,7 +207,7 @@ def _roomy_blocks(board: Board) -> list[bool]:
     good = [0 if board.water[i] or board.terrain[i] == SNOW else 1 for i in range(width * height)]
     sums = [[0] * (width + 1) for _ in range(height + 1)]
     for y in range(height):
-        row, above, here = good[y * width:(y + 1) * width], sums[y], sums[y + 1]
+        row, above, here = good[y * width : (y + 1) * width], sums[y], sums[y + 1]
         running = 0
         for x in range(width):
             running += row[x]
@@ -214,6 +222,5 @@ def _roomy_blocks(board: Board) -> list[bool]:
                 continue
             left, right = x - SITE_ROOM, x + SITE_ROOM + 1
             count = bottom[right] - bottom[left] - top[right] + top[left]
-            out[i] = count * 10 >= side * side * 8 and not any(
-                board.water[n] for n in board.around(i))
+            out[i] = count * 10 >= side * side * 8 and not any(board.water[n] for n in board.around(i))
     return out

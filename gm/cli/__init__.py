@@ -1,4 +1,5 @@
 """The gm command: one typer sub-app per noun; user errors print one line and exit 1."""
+
 from __future__ import annotations
 
 import sys
@@ -48,8 +49,9 @@ def _version(wanted: bool) -> None:
 
 @app.callback()
 def _root(
-    show_version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                               help="Print gm's version and exit.")] = False,
+    show_version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print gm's version and exit.")
+    ] = False,
 ) -> None:
     """gm: a play-by-mail game-master toolkit. Start with 'gm demo', or 'gm init' for a GM home."""
 

@@ -1,4 +1,5 @@
 """gm audit: the GM audit log, who did what and when, for one game or the whole house."""
+
 from __future__ import annotations
 
 import json
@@ -31,5 +32,5 @@ def audit(
         return
     for e in entries:
         detail = json.dumps(e.detail, ensure_ascii=False, sort_keys=True)
-        detail = detail if len(detail) <= WIDTH else detail[:WIDTH - 1] + "…"
+        detail = detail if len(detail) <= WIDTH else detail[: WIDTH - 1] + "…"
         typer.echo(f"{e.at:<20}  {(e.game or '-'):<16}  {e.action:<16}  {detail}")

@@ -1,4 +1,5 @@
 """gm backup and gm restore: a consistent copy of a live home in one file, checked before it is restored."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,8 +15,15 @@ from gm.services.restore import restore_backup
 
 
 def backup(
-    dest: Annotated[Path, typer.Argument(metavar="DEST", help="A new .tar (or .tar.gz) file, or a folder where gm names it "
-                                              "gm-backup-YYYYMMDD-HHMMSS.tar. Outside the home.", show_default=False)],
+    dest: Annotated[
+        Path,
+        typer.Argument(
+            metavar="DEST",
+            help="A new .tar (or .tar.gz) file, or a folder where gm names it "
+            "gm-backup-YYYYMMDD-HHMMSS.tar. Outside the home.",
+            show_default=False,
+        ),
+    ],
     home: HomeOption = None,
 ) -> None:
     """Copy the home into one file while intake, the portal and turn runs go on: a database
@@ -25,35 +33,48 @@ def backup(
     with progress("gm backup") as step:
         taken = take_backup(where, dest, clock(), step if _live(step) else lambda message: None)
     manifest = taken.manifest
-    typer.echo(f"Backup written: {taken.path} ({len(manifest.files)} files, {_size(taken.size)}; the database as "
-               f"of {manifest.made}, {len(manifest.migrations)} migrations, {taken.referenced} archive files it "
-               "refers to).")
+    typer.echo(
+        f"Backup written: {taken.path} ({len(manifest.files)} files, {_size(taken.size)}; the database as "
+        f"of {manifest.made}, {len(manifest.migrations)} migrations, {taken.referenced} archive files it "
+        "refers to)."
+    )
     for skipped in manifest.skipped:
         typer.echo(f"Warning: not in the backup: {skipped}.", err=True)
-    typer.echo("It holds the home's secrets (portal.key, gm.toml, the players' mail): only you can read it; keep it so.")
+    typer.echo(
+        "It holds the home's secrets (portal.key, gm.toml, the players' mail): only you can read it; keep it so."
+    )
 
 
 def restore(
-    backup_file: Annotated[Path, typer.Argument(metavar="BACKUP", help="A backup made by 'gm backup'.",
-                                                show_default=False)],
-    target: Annotated[Path, typer.Argument(metavar="HOME", help="The home to make: a new or empty folder (or a home "
-                                                               "'gm init' just made, with no data).",
-                                           show_default=False)],
+    backup_file: Annotated[
+        Path, typer.Argument(metavar="BACKUP", help="A backup made by 'gm backup'.", show_default=False)
+    ],
+    target: Annotated[
+        Path,
+        typer.Argument(
+            metavar="HOME",
+            help="The home to make: a new or empty folder (or a home 'gm init' just made, with no data).",
+            show_default=False,
+        ),
+    ],
 ) -> None:
     """Check a backup (every file against its manifest's SHA-256, the database's integrity, its
     migrations, every archive file it refers to) and only then restore it into a new home."""
     with progress("gm restore") as step:
         checked = restore_backup(backup_file, target, step if _live(step) else lambda message: None)
     manifest = checked.manifest
-    typer.echo(f"Checked {backup_file}: {len(manifest.files)} files match their SHA-256, the database is sound, "
-               f"its {len(manifest.migrations)} migrations are known, the {checked.referenced} archive files it "
-               "refers to are all there.")
+    typer.echo(
+        f"Checked {backup_file}: {len(manifest.files)} files match their SHA-256, the database is sound, "
+        f"its {len(manifest.migrations)} migrations are known, the {checked.referenced} archive files it "
+        "refers to are all there."
+    )
     target = target.expanduser().resolve()
-    typer.echo(f"Restored into {target} the home {manifest.source} as of {manifest.made} "
-               f"(gm {manifest.gm_version}).")
+    typer.echo(f"Restored into {target} the home {manifest.source} as of {manifest.made} (gm {manifest.gm_version}).")
     if checked.pending:
-        typer.echo(f"gm applies {len(checked.pending)} newer migration(s) ({', '.join(checked.pending)}) when it "
-                   "first opens this home.")
+        typer.echo(
+            f"gm applies {len(checked.pending)} newer migration(s) ({', '.join(checked.pending)}) when it "
+            "first opens this home."
+        )
     typer.echo(f"Next: gm doctor --home {target}; then point GM_HOME (cron, the portal) at it.")
 
 

@@ -1,4 +1,5 @@
 """What every command shares: the --home option, opening the home, the clock."""
+
 from __future__ import annotations
 
 from typing import Annotated
@@ -17,9 +18,14 @@ HomeOption = Annotated[
 
 GameOptionsOption = Annotated[
     list[str] | None,
-    typer.Option("--option", "-o", metavar="NAME=VALUE", show_default=False,
-                 help="A game option of the ruleset, as NAME=VALUE; repeat it for several "
-                      "('gm rules list' shows each ruleset's options)."),
+    typer.Option(
+        "--option",
+        "-o",
+        metavar="NAME=VALUE",
+        show_default=False,
+        help="A game option of the ruleset, as NAME=VALUE; repeat it for several "
+        "('gm rules list' shows each ruleset's options).",
+    ),
 ]
 
 

@@ -1,4 +1,5 @@
 """gm credits: payments, balances, adjustments, transfers, the policy per game, the CSV export."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,8 +12,7 @@ from gm.errors import GMError
 from gm.services import credits as service, report_mails
 from gm.store import records
 
-app = typer.Typer(help="Turn credits and discounts: payments, balances, adjustments, export.",
-                  no_args_is_help=True)
+app = typer.Typer(help="Turn credits and discounts: payments, balances, adjustments, export.", no_args_is_help=True)
 
 
 def _standing(db, email: str) -> str:
@@ -33,8 +33,10 @@ def buy(
     home_, db = open_home(home)
     made = service.buy(db, clock(), email, credits, service.parse_money(paid), game, name)
     payment = made[0]
-    typer.echo(f"Payment recorded: {payment.credits} credits for {service.format_money(payment.money)} "
-               f"from {payment.account} (entry {payment.number}).")
+    typer.echo(
+        f"Payment recorded: {payment.credits} credits for {service.format_money(payment.money)} "
+        f"from {payment.account} (entry {payment.number})."
+    )
     for bonus in made[1:]:
         typer.echo(f"Bonus: {bonus.credits} credits for a discount of {bonus.credits} (entry {bonus.number}).")
     typer.echo(_standing(db, payment.account))
@@ -44,29 +46,53 @@ def buy(
 
 
 @app.command("show")
-def show(email: Annotated[str, typer.Argument(help="The player's e-mail address.")],
-         as_json: JsonOption = False, home: HomeOption = None) -> None:
+def show(
+    email: Annotated[str, typer.Argument(help="The player's e-mail address.")],
+    as_json: JsonOption = False,
+    home: HomeOption = None,
+) -> None:
     """An account's balance, discount and every entry."""
     _, db = open_home(home)
     _, email, name = service.account(db, email)
     position = service.account_position(db, email)
     if as_json:
-        echo_json({"email": email, "name": name, "balance": position.balance, "discount": position.discount,
-                   "entries": [{"entry": e.number, "date": e.date, "game": e.game, "kind": e.kind,
-                                "credits": e.credits, "money": service.format_money(e.money),
-                                "discount": e.discount, "balance": e.balance, "memo": e.memo}
-                               for e in service.account_entries(db, email)]})
+        echo_json(
+            {
+                "email": email,
+                "name": name,
+                "balance": position.balance,
+                "discount": position.discount,
+                "entries": [
+                    {
+                        "entry": e.number,
+                        "date": e.date,
+                        "game": e.game,
+                        "kind": e.kind,
+                        "credits": e.credits,
+                        "money": service.format_money(e.money),
+                        "discount": e.discount,
+                        "balance": e.balance,
+                        "memo": e.memo,
+                    }
+                    for e in service.account_entries(db, email)
+                ],
+            }
+        )
         return
     typer.echo(f"{email} ({name}): {position.balance} credits, discount {position.discount} bonus turns.")
     entries = service.account_entries(db, email)
     if not entries:
         typer.echo("No entries yet.")
         return
-    typer.echo(f"{'ENTRY':>5}  {'DATE':<20}  {'GAME':<14}  {'KIND':<14}  {'CREDITS':>7}  {'MONEY':>8}  "
-               f"{'DISC':>4}  {'BALANCE':>7}  MEMO")
+    typer.echo(
+        f"{'ENTRY':>5}  {'DATE':<20}  {'GAME':<14}  {'KIND':<14}  {'CREDITS':>7}  {'MONEY':>8}  "
+        f"{'DISC':>4}  {'BALANCE':>7}  MEMO"
+    )
     for e in entries:
-        typer.echo(f"{e.number:>5}  {e.date:<20}  {(e.game or '-'):<14}  {e.kind:<14}  {e.credits:>7}  "
-                   f"{service.format_money(e.money):>8}  {e.discount:>4}  {e.balance:>7}  {e.memo}")
+        typer.echo(
+            f"{e.number:>5}  {e.date:<20}  {(e.game or '-'):<14}  {e.kind:<14}  {e.credits:>7}  "
+            f"{service.format_money(e.money):>8}  {e.discount:>4}  {e.balance:>7}  {e.memo}"
+        )
 
 
 @app.command("adjust")
@@ -81,8 +107,10 @@ def adjust(
     """Correct an account's credits or discount; the reason is required."""
     _, db = open_home(home)
     entry = service.adjust(db, clock(), email, credits, reason, discount, game)
-    typer.echo(f"Adjustment recorded (entry {entry.number}): {entry.credits:+d} credits, "
-               f"{entry.discount:+d} discount: {entry.memo}")
+    typer.echo(
+        f"Adjustment recorded (entry {entry.number}): {entry.credits:+d} credits, "
+        f"{entry.discount:+d} discount: {entry.memo}"
+    )
     typer.echo(_standing(db, entry.account))
 
 
@@ -97,15 +125,22 @@ def transfer(
     """Move credits from one account to another (for example leftover credits on a return slip)."""
     _, db = open_home(home)
     out, back = service.transfer(db, clock(), giver, taker, credits, reason)
-    typer.echo(f"Transferred {back.credits} credits from {out.account} to {back.account} "
-               f"(entries {out.number} and {back.number}).")
+    typer.echo(
+        f"Transferred {back.credits} credits from {out.account} to {back.account} "
+        f"(entries {out.number} and {back.number})."
+    )
 
 
 @app.command("policy")
 def policy(
     game: Annotated[str, typer.Argument(help="The game.")],
-    unpaid: Annotated[str | None, typer.Option(help="hold (the default): charge and hold the report until "
-                                                  "paid; deliver: charge and send anyway; free: no charges.")] = None,
+    unpaid: Annotated[
+        str | None,
+        typer.Option(
+            help="hold (the default): charge and hold the report until "
+            "paid; deliver: charge and send anyway; free: no charges."
+        ),
+    ] = None,
     home: HomeOption = None,
 ) -> None:
     """Show or set what happens to a turn a player cannot pay for, in one game."""

@@ -1,4 +1,5 @@
 """The weekly cycle: gm run-due, gm status, and the game commands for schedules and NMR."""
+
 from __future__ import annotations
 
 import json
@@ -25,8 +26,14 @@ def run_due(
     home_, db = open_home(home)
     with progress("gm run-due") as step:
         # Games are named as they are worked on only on a terminal; a log gets the summary below.
-        report = rundue.run_due(db, home_, clock(), dry_run, hooks=_hooks(home_),
-                                progress=step if sys.stderr.isatty() else (lambda name: None))
+        report = rundue.run_due(
+            db,
+            home_,
+            clock(),
+            dry_run,
+            hooks=_hooks(home_),
+            progress=step if sys.stderr.isatty() else (lambda name: None),
+        )
     for line in report.lines:
         typer.echo(line)
     for problem in report.problems:
@@ -61,9 +68,14 @@ def status(
         if row["held"]:
             head += ", HELD"
         typer.echo(head)
-        typer.echo(f"  deadline: {row['deadline'] or 'none'}; schedule: {row['schedule']}; last run: {row['last_run'] or 'never'}")
-        typer.echo(f"  in: {', '.join(row['in']) or '-'}; missing: {', '.join(row['missing']) or '-'}; "
-                   f"final: {', '.join(row['final']) or '-'}" + (f"; dropped: {', '.join(row['dropped'])}" if row["dropped"] else ""))
+        typer.echo(
+            f"  deadline: {row['deadline'] or 'none'}; schedule: {row['schedule']}; last run: {row['last_run'] or 'never'}"
+        )
+        typer.echo(
+            f"  in: {', '.join(row['in']) or '-'}; missing: {', '.join(row['missing']) or '-'}; "
+            f"final: {', '.join(row['final']) or '-'}"
+            + (f"; dropped: {', '.join(row['dropped'])}" if row["dropped"] else "")
+        )
         for problem in row["problems"]:
             typer.echo(f"  problem: {problem}")
 
@@ -71,7 +83,9 @@ def status(
 @game_app.command("schedule")
 def schedule(
     game: Annotated[str, typer.Argument(help="The game.")],
-    phrase: Annotated[str, typer.Argument(help='e.g. "weekly on Friday at 18:00 Europe/London", "daily 20:00 UTC", "manual".')],
+    phrase: Annotated[
+        str, typer.Argument(help='e.g. "weekly on Friday at 18:00 Europe/London", "daily 20:00 UTC", "manual".')
+    ],
     home: HomeOption = None,
 ) -> None:
     """Set a game's deadline schedule and print the next five deadlines."""
@@ -104,7 +118,10 @@ def release(game: Annotated[str, typer.Argument(help="The game.")], home: HomeOp
 @game_app.command("remind")
 def remind(
     game: Annotated[str, typer.Argument(help="The game.")],
-    seat: Annotated[list[str] | None, typer.Option("--seat", help="Only this seat (again for more); default: every seat without orders.")] = None,
+    seat: Annotated[
+        list[str] | None,
+        typer.Option("--seat", help="Only this seat (again for more); default: every seat without orders."),
+    ] = None,
     home: HomeOption = None,
 ) -> None:
     """Mail a reminder now to the seats without orders for this turn (gm run-due still sends its own)."""
@@ -127,8 +144,10 @@ def absent(
     _, db = open_home(home)
     start, end = cycle.add_absence(db, clock(), game, seat, starts, ends)
     g = records.game_by_name(db, game)
-    typer.echo(f"{seat.upper()} of {game} is away from {describe(start, cycle.zone_of(g))} "
-               f"to {describe(end, cycle.zone_of(g))} ({game_setting(g, 'absence-policy')}).")
+    typer.echo(
+        f"{seat.upper()} of {game} is away from {describe(start, cycle.zone_of(g))} "
+        f"to {describe(end, cycle.zone_of(g))} ({game_setting(g, 'absence-policy')})."
+    )
 
 
 @game_app.command("standby")
@@ -158,8 +177,9 @@ def set_setting(
 
 
 @game_app.command("settings")
-def settings(game: Annotated[str, typer.Argument(help="The game.")], as_json: JsonOption = False,
-             home: HomeOption = None) -> None:
+def settings(
+    game: Annotated[str, typer.Argument(help="The game.")], as_json: JsonOption = False, home: HomeOption = None
+) -> None:
     """List a game's settings, their values and what they do."""
     _, db = open_home(home)
     g = records.game_by_name(db, game)
@@ -173,5 +193,3 @@ def settings(game: Annotated[str, typer.Argument(help="The game.")], as_json: Js
 def register(app: typer.Typer) -> None:
     app.command("run-due")(run_due)
     app.command("status")(status)
-
-

@@ -1,4 +1,5 @@
 """gm demo: play a whole game with robot seats and render every report."""
+
 from __future__ import annotations
 
 from typing import Annotated
@@ -16,12 +17,25 @@ def demo(
     home: Annotated[str | None, typer.Option("--home", help="The GM home for the demo (default: ./gm-demo).")] = None,
     ruleset: Annotated[str, typer.Option(help="The ruleset to demonstrate.")] = "clash",
     seed: Annotated[int, typer.Option(help="The game seed; the same seed plays the same game.")] = 1,
-    seats: Annotated[int | None, typer.Option(
-        help="How many robot seats (default: the ruleset's own, 4 for clash, 8 for conqueror).")] = None,
-    human: Annotated[str | None, typer.Option(help="Seat this e-mail address first, beside the robots, and stop before turn 1 so that player can send orders.")] = None,
-    turns: Annotated[int | None, typer.Option(min=1, help="Stop after this many turns and leave the game running (to try 'gm serve').")] = None,
+    seats: Annotated[
+        int | None,
+        typer.Option(help="How many robot seats (default: the ruleset's own, 4 for clash, 8 for conqueror)."),
+    ] = None,
+    human: Annotated[
+        str | None,
+        typer.Option(
+            help="Seat this e-mail address first, beside the robots, and stop before turn 1 so that player can send orders."
+        ),
+    ] = None,
+    turns: Annotated[
+        int | None,
+        typer.Option(min=1, help="Stop after this many turns and leave the game running (to try 'gm serve')."),
+    ] = None,
     option: GameOptionsOption = None,
-    mode: Annotated[str | None, typer.Option(help="Short for --option mode=MODE, for rulesets with modes (imperials: basic or wonders).")] = None,
+    mode: Annotated[
+        str | None,
+        typer.Option(help="Short for --option mode=MODE, for rulesets with modes (imperials: basic or wonders)."),
+    ] = None,
 ) -> None:
     """Play a whole game with robot seats to the end and write every report (PDF and JSON)."""
     chosen = parse_options(option)
@@ -34,12 +48,16 @@ def demo(
     with progress(f"gm demo ({ruleset})") as step:
         result = service.play_demo(db, where, clock(), ruleset, seed, seats, step, turns, human, chosen)
     typer.echo("")
-    typer.echo(f"Demo game {result.game} {'finished' if result.standings else 'stopped'} after {result.turns} turns: {result.outcome}")
+    typer.echo(
+        f"Demo game {result.game} {'finished' if result.standings else 'stopped'} after {result.turns} turns: {result.outcome}"
+    )
     if result.turns:
         typer.echo(f"Reports ({result.pdfs} PDFs, one per seat per turn): {result.reports}")
     if human:
-        typer.echo(f"Your orders: gm orders template {result.game} SEAT --home {where.root} -o orders.txt; "
-                   f"fill in your secret, then gm submit orders.txt and gm turn run {result.game}.")
+        typer.echo(
+            f"Your orders: gm orders template {result.game} SEAT --home {where.root} -o orders.txt; "
+            f"fill in your secret, then gm submit orders.txt and gm turn run {result.game}."
+        )
     if result.standings:
         typer.echo(f"Final standings: {result.standings}")
     else:

@@ -1,4 +1,5 @@
 """gm doctor: check a GM home and say what to fix."""
+
 from __future__ import annotations
 
 from typing import Annotated
@@ -13,8 +14,9 @@ SHOWN = 20  # problems printed per check; --json gives them all
 
 
 def doctor(
-    mail: Annotated[bool, typer.Option("--mail", help="Also connect and log in to the [smtp] and [imap] servers "
-                                                      "of gm.toml.")] = False,
+    mail: Annotated[
+        bool, typer.Option("--mail", help="Also connect and log in to the [smtp] and [imap] servers of gm.toml.")
+    ] = False,
     as_json: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
@@ -44,4 +46,6 @@ def _show(finding) -> None:
     for problem in finding.problems[:SHOWN]:
         typer.echo(f"PROBLEM  {finding.check}: {problem.what.rstrip('.')}. {problem.fix}")
     if len(finding.problems) > SHOWN:
-        typer.echo(f"PROBLEM  {finding.check}: and {len(finding.problems) - SHOWN} more (gm doctor --json lists them all).")
+        typer.echo(
+            f"PROBLEM  {finding.check}: and {len(finding.problems) - SHOWN} more (gm doctor --json lists them all)."
+        )

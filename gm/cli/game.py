@@ -1,4 +1,5 @@
 """gm game: create games, seat players, list and show games."""
+
 from __future__ import annotations
 
 import json
@@ -30,13 +31,20 @@ def new(
     scenario: Annotated[str | None, typer.Option(help="A packaged scenario name or a .toml file.")] = None,
     seed: Annotated[int | None, typer.Option(help="The game seed (default: drawn at random and stored).")] = None,
     option: GameOptionsOption = None,
-    robots: Annotated[int, typer.Option(help="Seat this many robots, in the scenario's last seats: the ruleset's robot plays them all game; they are never dropped, charged or mailed.")] = 0,
+    robots: Annotated[
+        int,
+        typer.Option(
+            help="Seat this many robots, in the scenario's last seats: the ruleset's robot plays them all game; they are never dropped, charged or mailed."
+        ),
+    ] = 0,
     home: HomeOption = None,
 ) -> None:
     """Create a game; its ruleset's options (mode, optional rules, ...) are chosen here, once."""
     _, db = open_home(home)
     game = service.create_game(db, clock(), name, ruleset, scenario, seed, parse_options(option), robots)
-    typer.echo(f"Created game {game.name} ({game.ruleset} {game.ruleset_version}, scenario {game.scenario_name}, seed {game.seed}).")
+    typer.echo(
+        f"Created game {game.name} ({game.ruleset} {game.ruleset_version}, scenario {game.scenario_name}, seed {game.seed})."
+    )
     chosen = game.options.get(service.RULE_OPTIONS, {})
     if chosen:
         typer.echo("Options: " + ", ".join(f"{k}={shown_option(v)}" for k, v in chosen.items()))
@@ -81,8 +89,18 @@ def list_games(as_json: JsonOption = False, home: HomeOption = None) -> None:
     _, db = open_home(home)
     games = records.all_games(db)
     if as_json:
-        echo_json([{"name": g.name, "ruleset": g.ruleset, "status": g.status, "turn": g.turn,
-                    "seats": len(records.seats_of(db, g.id))} for g in games])
+        echo_json(
+            [
+                {
+                    "name": g.name,
+                    "ruleset": g.ruleset,
+                    "status": g.status,
+                    "turn": g.turn,
+                    "seats": len(records.seats_of(db, g.id)),
+                }
+                for g in games
+            ]
+        )
         return
     if not games:
         typer.echo("No games yet. Create one with: gm game new NAME --ruleset clash")
@@ -96,8 +114,12 @@ def list_games(as_json: JsonOption = False, home: HomeOption = None) -> None:
 @app.command("show")
 def show(
     game: Annotated[str, typer.Argument(help="The game.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON (docs/game-show-json.md).")] = False,
-    gm_secrets: Annotated[bool, typer.Option("--gm-secrets", help="Also show what players may not know yet: the census schedule.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the documented JSON (docs/game-show-json.md).")
+    ] = False,
+    gm_secrets: Annotated[
+        bool, typer.Option("--gm-secrets", help="Also show what players may not know yet: the census schedule.")
+    ] = False,
     home: HomeOption = None,
 ) -> None:
     """Show a game's current state as the GM sees it."""
@@ -106,8 +128,10 @@ def show(
     if as_json:
         typer.echo(json.dumps(facts, indent=2, sort_keys=True, ensure_ascii=False))
         return
-    typer.echo(f"{facts['name']}: {facts['title']} ({facts['ruleset']} {facts['ruleset_version']}, "
-               f"scenario {facts['scenario']}, seed {facts['seed']})")
+    typer.echo(
+        f"{facts['name']}: {facts['title']} ({facts['ruleset']} {facts['ruleset_version']}, "
+        f"scenario {facts['scenario']}, seed {facts['seed']})"
+    )
     typer.echo(f"Status {facts['status']}, collecting turn {facts['turn']}: {facts['turn_label']}")
     if facts["deadline"]:
         typer.echo(f"Deadline {facts['deadline']}")
@@ -115,11 +139,14 @@ def show(
     for s in facts["seats"]:
         marks = [s["status"]] if s["status"] != "active" else []
         marks += [f"standby since turn {s['since_turn']}"] if s["since_turn"] else []
-        typer.echo(f"  {s['code']:<4} {s['name']:<24} {s['email']:<32} orders: {s['orders']:<9} score {s['score']}"
-                   + (f"  ({', '.join(marks)})" if marks else ""))
+        typer.echo(
+            f"  {s['code']:<4} {s['name']:<24} {s['email']:<32} orders: {s['orders']:<9} score {s['score']}"
+            + (f"  ({', '.join(marks)})" if marks else "")
+        )
     if facts["standbys"]:
-        typer.echo("Standbys, first in line first: "
-                   + ", ".join(f"{w['name']} <{w['email']}>" for w in facts["standbys"]))
+        typer.echo(
+            "Standbys, first in line first: " + ", ".join(f"{w['name']} <{w['email']}>" for w in facts["standbys"])
+        )
     if facts["outcome"]:
         typer.echo(f"Over: {', '.join(facts['outcome']['winners'])} won ({facts['outcome']['reason']}).")
     if gm_secrets:
@@ -129,7 +156,12 @@ def show(
 @app.command("require-from")
 def require_from(
     game: Annotated[str, typer.Argument(help="The game.")],
-    required: Annotated[str, typer.Argument(help="yes: mailed turn files count only from the seat's registered address; no: from anywhere (the secret decides).")],
+    required: Annotated[
+        str,
+        typer.Argument(
+            help="yes: mailed turn files count only from the seat's registered address; no: from anywhere (the secret decides)."
+        ),
+    ],
     home: HomeOption = None,
 ) -> None:
     """Whether turn files by mail must come from the seat's registered address (the secret is always needed)."""
@@ -137,15 +169,25 @@ def require_from(
 
     _, db = open_home(home)
     on = set_require_from(db, clock(), game, required)
-    typer.echo(f"{game}: turn files by mail count only from each seat's registered address." if on else
-               f"{game}: turn files by mail count from any address; the secret decides.")
+    typer.echo(
+        f"{game}: turn files by mail count only from each seat's registered address."
+        if on
+        else f"{game}: turn files by mail count from any address; the secret decides."
+    )
 
 
 @app.command("deadline")
 def deadline(
     game: Annotated[str, typer.Argument(help="The game.")],
-    when: Annotated[str, typer.Argument(help="The new deadline, e.g. '2026-11-27 18:00 Europe/London' (zone: the schedule's, else UTC).")],
-    past: Annotated[bool, typer.Option("--past", help="Accept a time that has passed (the turn is due at once).")] = False,
+    when: Annotated[
+        str,
+        typer.Argument(
+            help="The new deadline, e.g. '2026-11-27 18:00 Europe/London' (zone: the schedule's, else UTC)."
+        ),
+    ],
+    past: Annotated[
+        bool, typer.Option("--past", help="Accept a time that has passed (the turn is due at once).")
+    ] = False,
     home: HomeOption = None,
 ) -> None:
     """Push (or set) the deadline of the turn being collected; the schedule goes on after it."""

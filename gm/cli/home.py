@@ -1,4 +1,5 @@
 """gm init: create a GM home."""
+
 from __future__ import annotations
 
 import typer

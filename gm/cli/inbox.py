@@ -1,4 +1,5 @@
 """gm inbox: take turn files from mail (a mailbox on disk, one message on stdin, or IMAP)."""
+
 from __future__ import annotations
 
 import os
@@ -19,12 +20,17 @@ from gm.intake.sources import FileSource, Incoming
 from gm.services.intake import Intake, Taken
 from gm.services.questions import mark_answered, questions as questions_for_gm, reply as reply_to_question
 
-app = typer.Typer(help="Take turn files from mail: a mailbox on disk, a pipe from the mail server, or IMAP.",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="Take turn files from mail: a mailbox on disk, a pipe from the mail server, or IMAP.", no_args_is_help=True
+)
 
 SendOption = Annotated[bool, typer.Option("--send", help="Send the answers right away (as 'gm mail send' does).")]
-ReadersOption = Annotated[int | None, typer.Option(
-    "--readers", min=1, help="Processes that read mail ahead for a big mailbox (default: one per CPU; 1: none).")]
+ReadersOption = Annotated[
+    int | None,
+    typer.Option(
+        "--readers", min=1, help="Processes that read mail ahead for a big mailbox (default: one per CPU; 1: none)."
+    ),
+]
 # What a mail server's pipe understands: 75 (EX_TEMPFAIL) means "keep the message, try again later".
 TRY_AGAIN_LATER = 75
 # Lines of a question shown in the list; --json has them all.
@@ -61,8 +67,11 @@ def receive(send: SendOption = False, home: HomeOption = None) -> None:
         typer.echo(f"Error: {exc}", err=True)
         raise typer.Exit(TRY_AGAIN_LATER) from exc
     except Exception:  # noqa: BLE001 - a bug must not bounce a player's mail: the server keeps it
-        typer.echo("Error: gm could not take this message (a bug; details below). The mail server keeps it "
-                   "and tries again.\n" + traceback.format_exc(limit=3), err=True)
+        typer.echo(
+            "Error: gm could not take this message (a bug; details below). The mail server keeps it "
+            "and tries again.\n" + traceback.format_exc(limit=3),
+            err=True,
+        )
         raise typer.Exit(TRY_AGAIN_LATER) from None
     if send:
         try:
@@ -126,7 +135,9 @@ def answered(
 def reply(
     number: Annotated[int, typer.Argument(help="The question's number (gm inbox questions).")],
     message: Annotated[str | None, typer.Option("--message", "-m", help="What to answer.")] = None,
-    file: Annotated[Path | None, typer.Option("--file", help="A file holding the answer ('-': standard input).")] = None,
+    file: Annotated[
+        Path | None, typer.Option("--file", help="A file holding the answer ('-': standard input).")
+    ] = None,
     home: HomeOption = None,
 ) -> None:
     """Answer a question by mail through gm (their mail quoted under yours, in its thread); it
@@ -179,11 +190,16 @@ def describe(item: Taken) -> list[str]:
         elif verdict == "press":
             text = f"press from {result['seat']} in {result['game']}"
         elif verdict == "signup":
-            text = (f"sign-up for {result['target']}" if result["taken"]
-                    else "sign-up refused: " + result["note"].splitlines()[0])
+            text = (
+                f"sign-up for {result['target']}"
+                if result["taken"]
+                else "sign-up refused: " + result["note"].splitlines()[0]
+            )
         else:
-            text = (f"{verdict} {len(result['orders'])} order(s) for {result['seat']} in {result['game']}, "
-                    f"turn {result['turn']}")
+            text = (
+                f"{verdict} {len(result['orders'])} order(s) for {result['seat']} in {result['game']}, "
+                f"turn {result['turn']}"
+            )
             if result.get("replaced"):
                 text += " (replaces the earlier submission)"
             if result.get("problems"):

@@ -1,4 +1,5 @@
 """gm ledger: prove the books."""
+
 from __future__ import annotations
 
 import typer

@@ -1,4 +1,5 @@
 """gm mail: send the outbox (acknowledgements and reports) and look at what waits in it."""
+
 from __future__ import annotations
 
 from typing import Annotated
@@ -38,8 +39,9 @@ def send_and_report(db, home_) -> bool:
         typer.echo(f"Mail {mail.id} to {mail.recipient} failed for good: {reason}.", err=True)
     settings = mail_settings(home_)
     where = "over SMTP" if settings.transport == "smtp" else f"into {settings.folder}"
-    typer.echo(f"Sent {len(report.sent)} mail(s) {where}; {len(report.retry)} to try again; "
-               f"{len(report.failed)} failed.")
+    typer.echo(
+        f"Sent {len(report.sent)} mail(s) {where}; {len(report.retry)} to try again; {len(report.failed)} failed."
+    )
     return bool(report.failed)
 
 
@@ -54,15 +56,30 @@ def list_(
     statuses = ("queued", "failed", "sent", "cancelled") if every else ("queued", "failed")
     mails = outbox.listed(db, statuses)
     if as_json:
-        echo_json([{"id": m.id, "status": m.status, "kind": m.kind, "tries": m.attempts, "to": m.recipient,
-                    "subject": m.subject, "turn": m.turn, "seat": m.seat, "last_error": m.last_error}
-                   for m in mails])
+        echo_json(
+            [
+                {
+                    "id": m.id,
+                    "status": m.status,
+                    "kind": m.kind,
+                    "tries": m.attempts,
+                    "to": m.recipient,
+                    "subject": m.subject,
+                    "turn": m.turn,
+                    "seat": m.seat,
+                    "last_error": m.last_error,
+                }
+                for m in mails
+            ]
+        )
         return
     if not mails:
         typer.echo("The outbox is empty." if not every else "No mail yet.")
         return
     typer.echo(f"{'ID':>5}  {'STATUS':<9} {'KIND':<15} {'TRIES':>5}  {'TO':<32} SUBJECT")
     for mail in mails:
-        typer.echo(f"{mail.id:>5}  {mail.status:<9} {mail.kind:<15} {mail.attempts:>5}  {mail.recipient:<32} {mail.subject}")
+        typer.echo(
+            f"{mail.id:>5}  {mail.status:<9} {mail.kind:<15} {mail.attempts:>5}  {mail.recipient:<32} {mail.subject}"
+        )
         if mail.last_error:
             typer.echo(f"{'':>7}last error: {mail.last_error}")

@@ -1,4 +1,5 @@
 """gm orders: write a prefilled order form, check a turn file offline."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,7 +18,9 @@ app = typer.Typer(help="Order forms and offline checks of turn files.", no_args_
 def template(
     game: Annotated[str, typer.Argument(help="The game.")],
     seat: Annotated[str, typer.Argument(help="The seat code.")],
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of printing ('-' prints).")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to this file instead of printing ('-' prints).")
+    ] = None,
     home: HomeOption = None,
 ) -> None:
     """Write a prefilled turn file for a seat and the turn being collected."""
@@ -56,11 +59,15 @@ def print_problems(path: Path, checked, press: bool = False) -> None:
     what became of each message itself)."""
     if checked.refusal:
         typer.echo(f"{path}: refused: {checked.refusal}", err=True)
-    said = [(p.line, 0, p.message) for p in checked.problems] + [(w.line, 1, f"warning: {w.message}")
-                                                                for w in checked.warnings]
+    said = [(p.line, 0, p.message) for p in checked.problems] + [
+        (w.line, 1, f"warning: {w.message}") for w in checked.warnings
+    ]
     # Press is checked again, against the game, when it is sent; what is wrong as written shows now.
-    said += [(d.line, 1, f"warning: this press would not be sent: {d.problem}")
-             for d in (checked.press if press else ()) if d.problem]
+    said += [
+        (d.line, 1, f"warning: this press would not be sent: {d.problem}")
+        for d in (checked.press if press else ())
+        if d.problem
+    ]
     for line, kind, message in sorted(said):
         typer.echo(f"{path}: {message}" if kind and not line else f"{path}:{line}: {message}", err=True)
 
@@ -68,9 +75,14 @@ def print_problems(path: Path, checked, press: bool = False) -> None:
 @app.command("check")
 def check(
     files: Annotated[list[Path], typer.Argument(help="Turn files to check.")],
-    report: Annotated[Path | None, typer.Option(
-        "--report", help="A player's check, offline: against this seat's last JSON report (BR.json), "
-                         "without a GM home or database.")] = None,
+    report: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            help="A player's check, offline: against this seat's last JSON report (BR.json), "
+            "without a GM home or database.",
+        ),
+    ] = None,
     home: HomeOption = None,
 ) -> None:
     """Check turn files against their games' current state; print FILE:LINE: message; exit 1 on any problem."""
@@ -83,8 +95,10 @@ def check(
         checked = turnfiles.check_turn_file(db, home_, read_file(path))
         print_problems(path, checked, press=True)
         if checked.accepted:
-            typer.echo(f"{path}: OK, {len(checked.orders)} order(s) for {checked.seat.code} in "
-                       f"{checked.game.name}, turn {checked.game.turn}")
+            typer.echo(
+                f"{path}: OK, {len(checked.orders)} order(s) for {checked.seat.code} in "
+                f"{checked.game.name}, turn {checked.game.turn}"
+            )
         bad = bad or not checked.accepted
     if bad:
         raise typer.Exit(1)
@@ -98,9 +112,11 @@ def check_by_report(files: list[Path], report_path: Path) -> None:
         checked = offline.check_offline(report, read_file(path))
         print_problems(path, checked, press=True)
         if checked.accepted:
-            typer.echo(f"{path}: OK as far as the report can tell, {len(checked.orders)} order(s) for "
-                       f"{report.seat} in {report.game}, turn {report.turn + 1}; left to the GM's check: "
-                       f"{offline.LEFT_TO_THE_GM}")
+            typer.echo(
+                f"{path}: OK as far as the report can tell, {len(checked.orders)} order(s) for "
+                f"{report.seat} in {report.game}, turn {report.turn + 1}; left to the GM's check: "
+                f"{offline.LEFT_TO_THE_GM}"
+            )
         bad = bad or not checked.accepted
     if bad:
         raise typer.Exit(1)

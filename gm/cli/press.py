@@ -1,4 +1,5 @@
 """Between players: gm game announce (the GM's note to every seat) and gm game press (the GM's log)."""
+
 from __future__ import annotations
 
 import sys
@@ -61,10 +62,21 @@ def press_log(
 ) -> None:
     """List a game's press and announcements as the GM sees them: every sender, anonymous or not."""
     _, db = open_home(home)
-    rows = [{"id": p.id, "turn": p.turn, "sent": p.sent, "kind": p.kind, "from": p.sender or "GM",
-             "signed": p.signed, "to": addressee_text(p.recipients, p.everyone, True, None),
-             "channel": p.channel, "text": p.text}
-            for p in press.game_press(db, records.game_by_name(db, game).id) if turn is None or p.turn == turn]
+    rows = [
+        {
+            "id": p.id,
+            "turn": p.turn,
+            "sent": p.sent,
+            "kind": p.kind,
+            "from": p.sender or "GM",
+            "signed": p.signed,
+            "to": addressee_text(p.recipients, p.everyone, True, None),
+            "channel": p.channel,
+            "text": p.text,
+        }
+        for p in press.game_press(db, records.game_by_name(db, game).id)
+        if turn is None or p.turn == turn
+    ]
     if as_json:
         echo_json(rows)
         return

@@ -1,4 +1,5 @@
 """Long work shows a live progress line (rich) on a terminal and plain lines in a log."""
+
 from __future__ import annotations
 
 import sys
@@ -23,8 +24,7 @@ def progress(label: str) -> Iterator[Callable[[str], None]]:
         return
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                  transient=True) as bar:
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), transient=True) as bar:
         task = bar.add_task(label)
 
         def step(message: str) -> None:
@@ -45,7 +45,14 @@ def counting(label: str, total: int | None = None) -> Iterator[Callable[[int], N
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
         task = bar.add_task(label, total=total)
         yield lambda n=1: bar.advance(task, n)

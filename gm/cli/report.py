@@ -1,4 +1,5 @@
 """gm report: render reports again."""
+
 from __future__ import annotations
 
 from typing import Annotated
@@ -41,5 +42,6 @@ def render(
     if done.written.standings:
         typer.echo(f"Final standings: {done.written.standings}")
     if done.turns:
-        typer.echo(f"Published {publish.turns_text(done.turns)} (never published before); "
-                   f"{done.queued} report mail(s) queued.")
+        typer.echo(
+            f"Published {publish.turns_text(done.turns)} (never published before); {done.queued} report mail(s) queued."
+        )

@@ -1,4 +1,5 @@
 """gm rules: list rulesets and run rule-book conformance cases."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -19,8 +20,9 @@ app = typer.Typer(help="Rulesets and their rule-book conformance cases.", no_arg
 def list_rulesets(as_json: JsonOption = False) -> None:
     """List installed rulesets, their scenarios and game options, and any that are broken."""
     if as_json:
-        echo_json({"rulesets": [_described(r) for _, r in sorted(installed().items())],
-                   "broken": rulesets.found().broken})
+        echo_json(
+            {"rulesets": [_described(r) for _, r in sorted(installed().items())], "broken": rulesets.found().broken}
+        )
         return
     for name, ruleset in sorted(installed().items()):
         typer.echo(f"{name:<10} {ruleset.version:<6} {ruleset.title}  scenarios: {', '.join(ruleset.scenario_names())}")
@@ -32,10 +34,17 @@ def list_rulesets(as_json: JsonOption = False) -> None:
 
 
 def _described(ruleset) -> dict:
-    return {"name": ruleset.name, "version": ruleset.version, "title": ruleset.title,
-            "scenarios": ruleset.scenario_names(), "default_scenario": ruleset.default_scenario(),
-            "options": [{"name": o.name, "default": o.default, "choices": list(o.choices), "help": o.help}
-                        for o in game_options(ruleset)]}
+    return {
+        "name": ruleset.name,
+        "version": ruleset.version,
+        "title": ruleset.title,
+        "scenarios": ruleset.scenario_names(),
+        "default_scenario": ruleset.default_scenario(),
+        "options": [
+            {"name": o.name, "default": o.default, "choices": list(o.choices), "help": o.help}
+            for o in game_options(ruleset)
+        ],
+    }
 
 
 def _kind(default: object) -> str:
@@ -44,8 +53,12 @@ def _kind(default: object) -> str:
 
 @app.command("test")
 def test(
-    files: Annotated[list[Path] | None, typer.Argument(help="Case files (default: every case of every installed ruleset).")] = None,
-    ruleset: Annotated[str | None, typer.Option(help="The ruleset for FILES (default: the case's own 'ruleset' key, else clash).")] = None,
+    files: Annotated[
+        list[Path] | None, typer.Argument(help="Case files (default: every case of every installed ruleset).")
+    ] = None,
+    ruleset: Annotated[
+        str | None, typer.Option(help="The ruleset for FILES (default: the case's own 'ruleset' key, else clash).")
+    ] = None,
 ) -> None:
     """Run conformance cases; print each failure as FILE: message; exit 1 if any fails."""
     cases = conformance.collect(files or [], ruleset)

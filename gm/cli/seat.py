@@ -1,4 +1,5 @@
 """gm seat: players leaving a game (drop-outs and resignations)."""
+
 from __future__ import annotations
 
 from typing import Annotated

@@ -1,4 +1,5 @@
 """gm serve: run the player portal."""
+
 from __future__ import annotations
 
 import ipaddress
@@ -11,12 +12,28 @@ from gm.services.portal_access import gm_password_hash
 
 
 def serve(
-    host: Annotated[str, typer.Option(help="The address to listen on (an address or a name); keep 127.0.0.1 behind a TLS proxy (docs/portal.md).")] = "127.0.0.1",
+    host: Annotated[
+        str,
+        typer.Option(
+            help="The address to listen on (an address or a name); keep 127.0.0.1 behind a TLS proxy (docs/portal.md)."
+        ),
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="The port to listen on (0: any free port).")] = 8000,
-    threads: Annotated[int, typer.Option(min=1, max=64, help="Python threads answering forms, per worker (pages are made on its event loop).")] = 2,
-    workers: Annotated[int | None, typer.Option(
-        min=1, max=64, show_default="one per CPU",
-        help="Worker processes sharing the port (Python runs one core per process).")] = None,
+    threads: Annotated[
+        int,
+        typer.Option(
+            min=1, max=64, help="Python threads answering forms, per worker (pages are made on its event loop)."
+        ),
+    ] = 2,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=64,
+            show_default="one per CPU",
+            help="Worker processes sharing the port (Python runs one core per process).",
+        ),
+    ] = None,
     home: HomeOption = None,
 ) -> None:
     """Run the player portal: players sign in, check and submit orders, read their reports."""
@@ -34,7 +51,9 @@ def serve(
 def _started(home, shown: str, address: str, port: int, how: str) -> None:
     typer.echo(f"gm portal for {home.root} at http://{shown}:{port}/  ({how}; Ctrl-C stops it)")
     if not ipaddress.ip_address(address.split("%")[0]).is_loopback:
-        typer.echo("Players reach this address directly, without TLS: put a TLS proxy in front (see "
-                   "docs/portal.md), and set [portal] secure_cookies = true.")
+        typer.echo(
+            "Players reach this address directly, without TLS: put a TLS proxy in front (see "
+            "docs/portal.md), and set [portal] secure_cookies = true."
+        )
     if not gm_password_hash(home):
         typer.echo("No GM password yet: set one with 'gm portal password' to use the GM page (/gm).")

@@ -1,4 +1,5 @@
 """Players coming and coming back: gm game slips (return slips) and the waiting lists."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -14,17 +15,26 @@ from gm.store.slips import slips_of
 
 
 @game_app.command("slips")
-def slips(game: Annotated[str, typer.Argument(help="A game that is over.")], as_json: JsonOption = False,
-          home: HomeOption = None) -> None:
+def slips(
+    game: Annotated[str, typer.Argument(help="A game that is over.")],
+    as_json: JsonOption = False,
+    home: HomeOption = None,
+) -> None:
     """List each seat's return slip: what the player (or the game's slip-default) chose, or none yet."""
     _, db = open_home(home)
     g = records.game_by_name(db, game)
     taken = slips_of(db, g.id)
-    rows = [{"seat": s.code, "email": s.email, "status": s.status,
-             "taken": taken[s.id].taken if s.id in taken else None,
-             "by": taken[s.id].by if s.id in taken else None,
-             "choices": taken[s.id].choices if s.id in taken else None}
-            for s in records.seats_of(db, g.id)]
+    rows = [
+        {
+            "seat": s.code,
+            "email": s.email,
+            "status": s.status,
+            "taken": taken[s.id].taken if s.id in taken else None,
+            "by": taken[s.id].by if s.id in taken else None,
+            "choices": taken[s.id].choices if s.id in taken else None,
+        }
+        for s in records.seats_of(db, g.id)
+    ]
     if as_json:
         echo_json(rows)
         return
@@ -34,8 +44,13 @@ def slips(game: Annotated[str, typer.Argument(help="A game that is over.")], as_
 
 def _said(row: dict) -> str:
     choices = row["choices"]
-    parts = ["join " + (choices["join"] or "the next game") if choices["join"] is not None
-             else "no new game" if choices["decided"] else ""]
+    parts = [
+        "join " + (choices["join"] or "the next game")
+        if choices["join"] is not None
+        else "no new game"
+        if choices["decided"]
+        else ""
+    ]
     if choices["transfer_to"]:
         amount = "all" if choices["transfer_credits"] is None else choices["transfer_credits"]
         parts.append(f"credits ({amount}) to {choices['transfer_to']}")
@@ -46,8 +61,11 @@ def _said(row: dict) -> str:
 
 
 @game_app.command("waiting")
-def waiting_list(game: Annotated[str, typer.Argument(help="A game open for players.")],
-                 as_json: JsonOption = False, home: HomeOption = None) -> None:
+def waiting_list(
+    game: Annotated[str, typer.Argument(help="A game open for players.")],
+    as_json: JsonOption = False,
+    home: HomeOption = None,
+) -> None:
     """List who waits for a seat in a game: its own list, then its ruleset's next-game list."""
     _, db = open_home(home)
     found = waiting.waiting_for(db, game)
@@ -63,9 +81,11 @@ def waiting_list(game: Annotated[str, typer.Argument(help="A game open for playe
 
 
 @game_app.command("seat-waiting")
-def seat_waiting(game: Annotated[str, typer.Argument(help="A game open for players.")],
-                 only: Annotated[str | None, typer.Option("--only", help="Seat just this e-mail address.")] = None,
-                 home: HomeOption = None) -> None:
+def seat_waiting(
+    game: Annotated[str, typer.Argument(help="A game open for players.")],
+    only: Annotated[str | None, typer.Option("--only", help="Seat just this e-mail address.")] = None,
+    home: HomeOption = None,
+) -> None:
     """Seat the waiting players (first come, first seated; their seat wishes where free), mail
     each their secret, and start the game when every seat is taken."""
     home_, db = open_home(home)
@@ -75,10 +95,12 @@ def seat_waiting(game: Annotated[str, typer.Argument(help="A game open for playe
 
 
 @game_app.command("remove-waiting")
-def remove_waiting(game: Annotated[str, typer.Argument(help="The game whose list it is (gm game waiting GAME).")],
-                   number: Annotated[int, typer.Argument(help="The player's number on the list (gm game waiting GAME).")],
-                   reason: Annotated[str, typer.Option(help="Why, for the audit log.")] = "",
-                   home: HomeOption = None) -> None:
+def remove_waiting(
+    game: Annotated[str, typer.Argument(help="The game whose list it is (gm game waiting GAME).")],
+    number: Annotated[int, typer.Argument(help="The player's number on the list (gm game waiting GAME).")],
+    reason: Annotated[str, typer.Option(help="Why, for the audit log.")] = "",
+    home: HomeOption = None,
+) -> None:
     """Take a player off a waiting list before they are seated (the audit log keeps who and why)."""
     _, db = open_home(home)
     gone = waiting.remove(db, clock(), game, number, reason)

@@ -1,4 +1,5 @@
 """gm submit: archive a turn file, check it, and store it for its seat."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,4 +1,5 @@
 """gm turn: run, verify and re-run turns."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,8 +18,10 @@ app = typer.Typer(help="Run, verify and re-run turns.", no_args_is_help=True)
 
 def _resolved(summary) -> None:
     missing = f"; no orders from {', '.join(summary.without_orders)}" if summary.without_orders else ""
-    typer.echo(f"{summary.game}: turn {summary.number} resolved, state {summary.state_hash[:12]}{missing}; "
-               f"next: {summary.label}")
+    typer.echo(
+        f"{summary.game}: turn {summary.number} resolved, state {summary.state_hash[:12]}{missing}; "
+        f"next: {summary.label}"
+    )
     for notice in summary.notices:
         typer.echo(f"{summary.game}: {notice}")
 
@@ -50,10 +53,20 @@ def publish_left_over(db, home_, game: str | None = None) -> None:
 @app.command("run")
 def run(
     game: Annotated[str, typer.Argument(help="The game.")],
-    render: Annotated[bool, typer.Option(help="Publish: render the reports and queue their mails. With --no-render "
-                                              "the turn waits unpublished for the next gm turn run or gm run-due.")] = True,
-    now: Annotated[bool, typer.Option("--now", help="Run before the deadline although seats have not sent orders "
-                                                    "(they play by the nmr-policy setting).")] = False,
+    render: Annotated[
+        bool,
+        typer.Option(
+            help="Publish: render the reports and queue their mails. With --no-render "
+            "the turn waits unpublished for the next gm turn run or gm run-due."
+        ),
+    ] = True,
+    now: Annotated[
+        bool,
+        typer.Option(
+            "--now",
+            help="Run before the deadline although seats have not sent orders (they play by the nmr-policy setting).",
+        ),
+    ] = False,
     home: HomeOption = None,
 ) -> None:
     """Publish any turn left unpublished, resolve the turn being collected (seats without orders
@@ -63,9 +76,11 @@ def run(
     missing = turns.missing_before_deadline(db, clock(), game)
     if missing and not now:
         due = records.game_by_name(db, game).deadline
-        raise GMError(f"the deadline of '{game}' ({due}) has not passed and {len(missing)} seat(s) have "
-                      f"sent no orders: {', '.join(missing)}. Wait for them or the deadline, or run "
-                      "it now with --now (they play by the nmr-policy setting).")
+        raise GMError(
+            f"the deadline of '{game}' ({due}) has not passed and {len(missing)} seat(s) have "
+            f"sent no orders: {', '.join(missing)}. Wait for them or the deadline, or run "
+            "it now with --now (they play by the nmr-policy setting)."
+        )
     if render:
         reports.prepare_render(home_)
         publish_left_over(db, home_, game)
@@ -92,8 +107,13 @@ def verify(game: Annotated[str, typer.Argument(help="The game.")], home: HomeOpt
 @app.command("rerun")
 def rerun(
     game: Annotated[str, typer.Argument(help="The game.")],
-    number: Annotated[int, typer.Argument(help="The turn to run again; later turns are discarded (kept in the audit log).")],
-    orders: Annotated[list[Path] | None, typer.Option("--orders", help="A corrected turn file for that turn (no password needed); repeatable.")] = None,
+    number: Annotated[
+        int, typer.Argument(help="The turn to run again; later turns are discarded (kept in the audit log).")
+    ],
+    orders: Annotated[
+        list[Path] | None,
+        typer.Option("--orders", help="A corrected turn file for that turn (no password needed); repeatable."),
+    ] = None,
     render: Annotated[bool, typer.Option(help="Publish the turn (render the reports, queue their mails).")] = True,
     home: HomeOption = None,
 ) -> None:

@@ -11,6 +11,7 @@ sees them. The convention every ruleset's events follow (docs/writing-a-ruleset.
 
 The places are whatever the map names them by: a territory's code, a grid block's "x,y".
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -39,8 +40,7 @@ class Arrow:
     taken: bool = False
 
     def to_json(self) -> JSONObject:
-        return {"kind": self.kind, "seat": self.seat, "path": list(self.path), "count": self.count,
-                "taken": self.taken}
+        return {"kind": self.kind, "seat": self.seat, "path": list(self.path), "count": self.count, "taken": self.taken}
 
 
 def arrows(events: Iterable[Mapping[str, Any]]) -> list[Arrow]:
@@ -62,8 +62,13 @@ def _arrow(kind: str, data: Mapping[str, Any]) -> Arrow | None:
     if path is None:
         return None
     seat = attacker if attacker is not None else data.get("seat")
-    return Arrow("move" if attacker is None else "attack", None if seat is None else str(seat), path,
-                 _count(data), attacker is not None and data.get("captured") is True)
+    return Arrow(
+        "move" if attacker is None else "attack",
+        None if seat is None else str(seat),
+        path,
+        _count(data),
+        attacker is not None and data.get("captured") is True,
+    )
 
 
 def _path(data: Mapping[str, Any]) -> tuple[str, ...] | None:

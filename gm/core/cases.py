@@ -1,4 +1,5 @@
 """Rule-book conformance cases: run one parsed case against any ruleset and list what failed."""
+
 from __future__ import annotations
 
 import copy
@@ -11,12 +12,25 @@ from gm.core.ruleset import GameOption, Ruleset, TurnSeeds, choose_options, with
 from gm.core.seeds import derive_seed, rng_for
 from gm.core.statehash import canonical_json
 
-CASE_KEYS = {"title", "rule", "quote", "ruleset", "scenario", "seed", "turn", "dice",
-             "dice_purpose", "options", "prestate", "seats", "orders", "expect"}
+CASE_KEYS = {
+    "title",
+    "rule",
+    "quote",
+    "ruleset",
+    "scenario",
+    "seed",
+    "turn",
+    "dice",
+    "dice_purpose",
+    "options",
+    "prestate",
+    "seats",
+    "orders",
+    "expect",
+}
 REQUIRED = {"title": str, "rule": str, "quote": str, "scenario": str, "seed": int}
 TYPE_WORDS = {str: "a string", int: "a whole number"}
-EXPECT_KEYS = {"path", "equals", "is_none", "event", "data", "count", "problem", "seat", "line",
-               "winners", "over"}
+EXPECT_KEYS = {"path", "equals", "is_none", "event", "data", "count", "problem", "seat", "line", "winners", "over"}
 
 
 class CaseError(ValueError):
@@ -56,7 +70,7 @@ class ScriptedSeeds(TurnSeeds):
     """TurnSeeds whose generator for one purpose ("roll" by default) yields the listed dice."""
 
     dice: list[int]  # the forced dice not rolled yet
-    purpose: str     # the one purpose whose rolls they force
+    purpose: str  # the one purpose whose rolls they force
 
     def __init__(self, game_seed: int, turn: int, dice: list[int], purpose: str = "roll"):
         super().__init__(game_seed, turn)
@@ -91,16 +105,24 @@ def _malformed(case: object) -> list[str]:
             problems.append(f"{key} is missing or not {TYPE_WORDS[kind]}")
     for key, test, what in (
         ("dice", lambda v: isinstance(v, list) and all(_is_int(d) for d in v), "a list of numbers"),
-        ("seats", lambda v: isinstance(v, list) and all(isinstance(s, str) for s in v),
-         "a list of seat codes"),
+        ("seats", lambda v: isinstance(v, list) and all(isinstance(s, str) for s in v), "a list of seat codes"),
         ("prestate", lambda v: isinstance(v, dict), "a table"),
         ("options", lambda v: isinstance(v, dict), "a table of game options, NAME = value"),
-        ("turn", _is_int, "a number"), ("dice_purpose", lambda v: isinstance(v, str), "a string"),
-        ("orders", lambda v: isinstance(v, dict) and all(
-            isinstance(x, list) and all(isinstance(s, str) for s in x) for x in v.values()),
-         "a table of seat = [order lines]"),
-        ("expect", lambda v: isinstance(v, list) and v and all(isinstance(e, dict) for e in v),
-         "a non-empty list of [[expect]] tables"),
+        ("turn", _is_int, "a number"),
+        ("dice_purpose", lambda v: isinstance(v, str), "a string"),
+        (
+            "orders",
+            lambda v: (
+                isinstance(v, dict)
+                and all(isinstance(x, list) and all(isinstance(s, str) for s in x) for x in v.values())
+            ),
+            "a table of seat = [order lines]",
+        ),
+        (
+            "expect",
+            lambda v: isinstance(v, list) and v and all(isinstance(e, dict) for e in v),
+            "a non-empty list of [[expect]] tables",
+        ),
     ):
         if key in case and not test(case[key]):
             problems.append(f"{key} must be {what}")
@@ -130,8 +152,9 @@ def _malformed_expect(expect: JSONObject) -> list[str]:
         problems.append("a problem needs the seat that sent the order")
     if "count" in expect and not (_is_int(expect["count"]) and expect["count"] >= 0):
         problems.append("count must be a number, 0 or more")
-    if kind == "winners" and not (isinstance(expect["winners"], list) and
-                                  all(isinstance(w, str) for w in expect["winners"])):
+    if kind == "winners" and not (
+        isinstance(expect["winners"], list) and all(isinstance(w, str) for w in expect["winners"])
+    ):
         problems.append("winners must be a list of seat codes")
     return problems
 
@@ -140,8 +163,7 @@ def _run(case: JSONObject, ruleset: Ruleset) -> list[str]:
     state, seats = _start(case, ruleset)
     orders, problems = _orders(case, ruleset, state, seats)
     before = canonical_json(state)
-    seeds = ScriptedSeeds(case["seed"], case.get("turn", 1), case.get("dice", []),
-                          case.get("dice_purpose", "roll"))
+    seeds = ScriptedSeeds(case["seed"], case.get("turn", 1), case.get("dice", []), case.get("dice_purpose", "roll"))
     try:
         result = ruleset.resolve(state, orders, seeds)
     except Exception as err:  # a conformance run reports a crash as a failure, not a traceback
@@ -155,11 +177,13 @@ def _run(case: JSONObject, ruleset: Ruleset) -> list[str]:
     for number, event in enumerate(result.events, 1):
         failures += _json_problems(event.data, f"event #{number} ({event.kind})")
     for number, expect in enumerate(case["expect"], 1):
-        failures += [f"expect #{number}: {m}"
-                     for m in _check(expect, result, problems, ruleset)]
+        failures += [f"expect #{number}: {m}" for m in _check(expect, result, problems, ruleset)]
     wanted = [e for e in case["expect"] if "problem" in e]
-    failures += [f"unexpected problem for {seat} on line {p.line}: {p.message}"
-                 for seat, p in problems if not any(_matches(e, seat, p) for e in wanted)]
+    failures += [
+        f"unexpected problem for {seat} on line {p.line}: {p.message}"
+        for seat, p in problems
+        if not any(_matches(e, seat, p) for e in wanted)
+    ]
     return failures
 
 
@@ -169,9 +193,10 @@ def _start(case: JSONObject, ruleset: Ruleset) -> tuple[JSONObject, list[str]]:
         if "options" in case:
             offered: Iterable[GameOption] = getattr(ruleset, "game_options", tuple)()
             scenario = with_options(scenario, choose_options(offered, case["options"]))
-        seats = case.get("seats") or ruleset.seat_codes(scenario)[:ruleset.seat_limits(scenario)[1]]
-        state = ruleset.new_game(scenario, [SeatInfo(code, f"Player {code}") for code in seats],
-                                 TurnSeeds(case["seed"], 0))
+        seats = case.get("seats") or ruleset.seat_codes(scenario)[: ruleset.seat_limits(scenario)[1]]
+        state = ruleset.new_game(
+            scenario, [SeatInfo(code, f"Player {code}") for code in seats], TurnSeeds(case["seed"], 0)
+        )
     except Exception as err:
         raise CaseError(f"cannot start the game: {type(err).__name__}: {err}") from None
     merged = _merge(state, case.get("prestate", {}), "prestate")
@@ -191,8 +216,9 @@ def _merge(base: object, over: object, path: str) -> object:
     return merged
 
 
-def _orders(case: JSONObject, ruleset: Ruleset, state: JSONObject, seats: list[str]
-            ) -> tuple[dict[str, list[Order]], list[tuple[str, Problem]]]:
+def _orders(
+    case: JSONObject, ruleset: Ruleset, state: JSONObject, seats: list[str]
+) -> tuple[dict[str, list[Order]], list[tuple[str, Problem]]]:
     orders: dict[str, list[Order]] = {seat: [] for seat in seats}
     problems: list[tuple[str, Problem]] = []
     for seat, lines in case.get("orders", {}).items():
@@ -208,9 +234,15 @@ def _orders(case: JSONObject, ruleset: Ruleset, state: JSONObject, seats: list[s
 
 def _json_problems(value: object, where: str) -> list[str]:
     if isinstance(value, dict):
-        return [m for k, v in value.items() for m in (
-            [f"{where} has a key {k!r} that is not a string"] if not isinstance(k, str)
-            else _json_problems(v, f"{where}.{k}"))]
+        return [
+            m
+            for k, v in value.items()
+            for m in (
+                [f"{where} has a key {k!r} that is not a string"]
+                if not isinstance(k, str)
+                else _json_problems(v, f"{where}.{k}")
+            )
+        ]
     if isinstance(value, list):
         return [m for i, v in enumerate(value) for m in _json_problems(v, f"{where}.{i}")]
     if value is None or isinstance(value, (str, int)):
@@ -230,8 +262,7 @@ def _lookup(state: object, path: str) -> object:
     return value
 
 
-def _check(expect: JSONObject, result: TurnResult, problems: list[tuple[str, Problem]], ruleset: Ruleset
-           ) -> list[str]:
+def _check(expect: JSONObject, result: TurnResult, problems: list[tuple[str, Problem]], ruleset: Ruleset) -> list[str]:
     if "path" in expect:
         return _check_path(expect, result.state)
     if "event" in expect:
@@ -244,8 +275,7 @@ def _check(expect: JSONObject, result: TurnResult, problems: list[tuple[str, Pro
     outcome = ruleset.is_over(result.state)
     if "over" in expect:
         if bool(outcome) != bool(expect["over"]):
-            return [f"expected the game {'over' if expect['over'] else 'not over'}, "
-                    f"got outcome {outcome}"]
+            return [f"expected the game {'over' if expect['over'] else 'not over'}, got outcome {outcome}"]
         return []
     got = sorted(outcome.winners) if outcome else None
     if got == sorted(expect["winners"]):
@@ -268,15 +298,13 @@ def _check_path(expect: JSONObject, state: JSONObject) -> list[str]:
 def _check_event(expect: JSONObject, events: tuple[Event, ...]) -> list[str]:
     kind, data = expect["event"], expect.get("data", {})
     of_kind = [e for e in events if e.kind == kind]
-    matching = [e for e in of_kind
-                if all(k in e.data and _same(e.data[k], v) for k, v in data.items())]
+    matching = [e for e in of_kind if all(k in e.data and _same(e.data[k], v) for k, v in data.items())]
     count = expect.get("count")
     if (count is None and matching) or len(matching) == count:
         return []
     seen = "; ".join(str(e.data.get("text", e.data)) for e in of_kind) or "none"
     wanted = "some" if count is None else f"exactly {count}"
-    return [f"expected {wanted} {kind} event(s) with {data}, found {len(matching)} "
-            f"({kind} events: {seen})"]
+    return [f"expected {wanted} {kind} event(s) with {data}, found {len(matching)} ({kind} events: {seen})"]
 
 
 def _same(value: object, wanted: object) -> bool:
@@ -285,5 +313,8 @@ def _same(value: object, wanted: object) -> bool:
 
 
 def _matches(expect: JSONObject, seat: str, problem: Problem) -> bool:
-    return bool(expect["seat"] == seat and expect["problem"] == problem.message
-                and expect.get("line", problem.line) == problem.line)
+    return bool(
+        expect["seat"] == seat
+        and expect["problem"] == problem.message
+        and expect.get("line", problem.line) == problem.line
+    )

@@ -1,4 +1,5 @@
 """Census turns (rule D-EMP-8): the hidden schedule drawn at game creation, and census scoring."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -12,9 +13,9 @@ from gm.core.vp import VPChange
 # never copy it, and `gm game show` strips it unless the GM asks with --gm-secrets.
 STATE_KEY = "census"
 PURPOSE = "census"
-FIRST = (3, 4, 5)     # 11.3: "the first will be turn three, four or five"
-GAP = (3, 4, 5)       # "each subsequent census turn will be three, four or five turns after"
-HORIZON = 200         # turns drawn at creation; a longer game extends the list the same way
+FIRST = (3, 4, 5)  # 11.3: "the first will be turn three, four or five"
+GAP = (3, 4, 5)  # "each subsequent census turn will be three, four or five turns after"
+HORIZON = 200  # turns drawn at creation; a longer game extends the list the same way
 
 
 def draw_schedule(game_seed: int, horizon: int = HORIZON) -> list[int]:
@@ -91,5 +92,8 @@ def gm_census(state: object, last_resolved: int | None) -> JSONObject | None:
         return None
     schedule = state[STATE_KEY]
     done = last_resolved or 0
-    return {"turns": list(schedule.get("turns", [])), "held": held_censuses(schedule, done),
-            "next": next_census(schedule, done)}
+    return {
+        "turns": list(schedule.get("turns", [])),
+        "held": held_censuses(schedule, done),
+        "next": next_census(schedule, done),
+    }

@@ -1,4 +1,5 @@
 """What the weekly cycle should do with one game now: pure decisions from facts and the time."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -65,8 +66,12 @@ def decide(facts: GameFacts, now: datetime) -> Decision:
     if now >= run_at or (early_at is not None and now >= early_at):
         why = "deadline passed" if now >= run_at else "every active seat sent final orders"
         if facts.active and len(missing) * 100 > facts.spike_percent * len(facts.active):
-            return Decision(False, f"{len(missing)} of {len(facts.active)} seats sent no orders: "
-                                   "held for the GM (is mail intake working?)", spike=True)
+            return Decision(
+                False,
+                f"{len(missing)} of {len(facts.active)} seats sent no orders: "
+                "held for the GM (is mail intake working?)",
+                spike=True,
+            )
         return Decision(True, why)
     late: tuple[str, ...] = ()
     if facts.due <= now < run_at:

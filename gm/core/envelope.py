@@ -1,4 +1,5 @@
 """The turn-file envelope: decoding submitted bytes and finding GAME/PLAYER/PASSWORD/TURN/END."""
+
 from __future__ import annotations
 
 import codecs
@@ -39,9 +40,11 @@ def decode_turn_file(data: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[s
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             try:
-                return data[len(bom):].decode(encoding), encoding
+                return data[len(bom) :].decode(encoding), encoding
             except UnicodeDecodeError:
-                raise TurnFileError(f"the file starts with a {encoding} byte-order mark but is not {encoding} text") from None
+                raise TurnFileError(
+                    f"the file starts with a {encoding} byte-order mark but is not {encoding} text"
+                ) from None
     if b"\x00" in data:
         utf16 = _bomless_utf16(data)
         if utf16:
@@ -162,13 +165,17 @@ def read_envelope(text: str) -> Envelope:
             if len(dates) == 2:
                 absence = (number, dates[0], dates[1])
             else:
-                problems.append(Problem(number, "ABSENT needs the first and last day away, as in 'ABSENT 2026-12-20 2027-01-03'"))
+                problems.append(
+                    Problem(number, "ABSENT needs the first and last day away, as in 'ABSENT 2026-12-20 2027-01-03'")
+                )
         elif keyword in _HEADER_WORDS:
             _header(values, where, keyword, rest, number, problems)
         else:
             lines.append((number, line))
     if not started:
-        problems.append(Problem(0, "no turn file found: the orders must start with a line 'GAME <game name>' and end with 'END'"))
+        problems.append(
+            Problem(0, "no turn file found: the orders must start with a line 'GAME <game name>' and end with 'END'")
+        )
         return Envelope(problems=tuple(problems))
     press.close(ended_properly=False)  # a block still open when the file ran out
     if not ended:
@@ -201,12 +208,13 @@ def _late_final(numbered: list[tuple[int, str]], end: int) -> tuple[Problem, ...
     """A FINAL line after END is ignored like all text there, but the player meant it: say so."""
     for number, raw in numbered[end:]:
         if not raw.lstrip().startswith(">") and clean_line(raw).upper() == "FINAL":
-            return (Problem(number, "FINAL after END is ignored, so these orders are not final: "
-                                    "put FINAL before END"),)
+            return (Problem(number, "FINAL after END is ignored, so these orders are not final: put FINAL before END"),)
     return ()
 
 
-def _header(values: dict[str, str], where: dict[str, int], keyword: str, rest: str, number: int, problems: list[Problem]) -> None:
+def _header(
+    values: dict[str, str], where: dict[str, int], keyword: str, rest: str, number: int, problems: list[Problem]
+) -> None:
     if not rest or " " in rest:
         problems.append(Problem(number, f"{keyword} needs exactly one value, as in '{keyword} {_EXAMPLE[keyword]}'"))
         return

@@ -1,4 +1,5 @@
 """A ruleset's lines of a prefilled turn file, kept so they survive being copied out of a PDF."""
+
 from __future__ import annotations
 
 import re
@@ -21,8 +22,9 @@ def copyable(line: str) -> str:
     return _WIDE_GAP.sub("  ", line.rstrip())
 
 
-def wrapped_comment(head: str, items: Sequence[str], indent: str = "#   ", separator: str = "",
-                    width: int = FORM_WIDTH) -> list[str]:
+def wrapped_comment(
+    head: str, items: Sequence[str], indent: str = "#   ", separator: str = "", width: int = FORM_WIDTH
+) -> list[str]:
     """`head item item ...` as comment lines of at most `width` characters, continuation lines
     starting with `indent` (an item too long for any line still gets one of its own).
     separator follows every item but the last: "," reads better for names with spaces."""

@@ -7,6 +7,7 @@ cost WeasyPrint next to nothing), so every ruleset's report reads the same and a
 gets the listing by filling the data. Only what the view may show goes in:
 the view is the report's one input (docs/writing-a-ruleset.md, "What a seat may not see").
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -49,13 +50,25 @@ class Sighting:
 
     def to_json(self) -> JSONObject:
         place = " ".join(part for part in (self.code, self.name, self.note and f"({self.note})") if part)
-        return {"code": self.code, "name": self.name, "note": self.note, "place": place,
-                "cells": [shown(c) for c in self.cells]}
+        return {
+            "code": self.code,
+            "name": self.name,
+            "note": self.note,
+            "place": place,
+            "cells": [shown(c) for c in self.cells],
+        }
 
 
-def listing(title: str, place: str, nouns: tuple[str, str], columns: Sequence[Column],
-            sightings: Iterable[Sighting], seating: Sequence[str], others: Mapping[str, str],
-            intro: str = "") -> JSONObject:
+def listing(
+    title: str,
+    place: str,
+    nouns: tuple[str, str],
+    columns: Sequence[Column],
+    sightings: Iterable[Sighting],
+    seating: Sequence[str],
+    others: Mapping[str, str],
+    intro: str = "",
+) -> JSONObject:
     """view["known"]: the sightings grouped by holder, seats in seating order first, then the
     others in the order given (others: holder -> how the report names it, "local leaders",
     with NOBODY for places nobody holds); each group's places in the order they came.
@@ -75,11 +88,20 @@ def listing(title: str, place: str, nouns: tuple[str, str], columns: Sequence[Co
         raise ValueError(f"holders neither seated nor named: {sorted(unknown)}")
     rows = [row for holder in order for row in by_holder[holder]]
     return {
-        "title": title, "intro": intro, "place": place,
+        "title": title,
+        "intro": intro,
+        "place": place,
         "columns": [c.to_json() for c in columns],
         "widths": _widths(place, columns, rows),
-        "groups": [{"holder": h, "label": others.get(h, ""), "places": by_holder[h],
-                    "count": f"{len(by_holder[h])} {nouns[len(by_holder[h]) != 1]}"} for h in order],
+        "groups": [
+            {
+                "holder": h,
+                "label": others.get(h, ""),
+                "places": by_holder[h],
+                "count": f"{len(by_holder[h])} {nouns[len(by_holder[h]) != 1]}",
+            }
+            for h in order
+        ],
         "count": sum(len(rows) for rows in by_holder.values()),
     }
 

@@ -1,5 +1,6 @@
 """The credit and discount books: immutable entries, the rules that make them, and the checks
 that prove them (each check returns errors, as beancount's validation does)."""
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -7,9 +8,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 KINDS = ("payment", "bonus", "turn charge", "adjustment", "discount award", "forfeit", "transfer")
-MAX_DISCOUNT = 10   # rule D-EMP-15: "Discounts may be accumulated, up to a total of ten"
-QUALIFYING = 10     # "each and every time a player buys ten or more turn credits"
-TURN_PRICE = 1      # one credit per seat per turn run
+MAX_DISCOUNT = 10  # rule D-EMP-15: "Discounts may be accumulated, up to a total of ten"
+QUALIFYING = 10  # "each and every time a player buys ten or more turn credits"
+TURN_PRICE = 1  # one credit per seat per turn run
 
 
 @dataclass(frozen=True)
@@ -73,16 +74,43 @@ def position(entries: Iterable[Entry], account: str) -> Position:
     return Position(sum(e.credits for e in mine), sum(e.discount for e in mine))
 
 
-def make_entry(number: int, date: str, account: str, kind: str, before: Position, *,
-               credits: int = 0, money: int = 0, discount: int = 0, game: str | None = None,
-               turn: int | None = None, seat: str | None = None, ref: int | None = None,
-               memo: str = "") -> Entry:
-    return Entry(number, date, account, game, kind, credits, money, discount, turn, seat, ref,
-                 before.balance + credits, before.discount + discount, memo)
+def make_entry(
+    number: int,
+    date: str,
+    account: str,
+    kind: str,
+    before: Position,
+    *,
+    credits: int = 0,
+    money: int = 0,
+    discount: int = 0,
+    game: str | None = None,
+    turn: int | None = None,
+    seat: str | None = None,
+    ref: int | None = None,
+    memo: str = "",
+) -> Entry:
+    return Entry(
+        number,
+        date,
+        account,
+        game,
+        kind,
+        credits,
+        money,
+        discount,
+        turn,
+        seat,
+        ref,
+        before.balance + credits,
+        before.discount + discount,
+        memo,
+    )
 
 
 # ----------------------------------------------------------------------------------------------
 # The rules that make entries (rule D-EMP-15).
+
 
 def bonus_for(credits_bought: int, discount: int) -> int:
     """Bonus turns for one payment: the whole discount once per payment of 10 or more credits."""
@@ -94,21 +122,34 @@ def award_for(discount: int, earned: int) -> int:
     return max(0, min(earned, MAX_DISCOUNT - discount))
 
 
-def purchase(number: int, date: str, account: str, before: Position, credits: int, money: int,
-             game: str | None, memo: str) -> list[Entry]:
+def purchase(
+    number: int, date: str, account: str, before: Position, credits: int, money: int, game: str | None, memo: str
+) -> list[Entry]:
     """A payment, and its bonus when it qualifies."""
-    paid = make_entry(number, date, account, "payment", before, credits=credits, money=money,
-                      game=game, memo=memo)
+    paid = make_entry(number, date, account, "payment", before, credits=credits, money=money, game=game, memo=memo)
     bonus = bonus_for(credits, before.discount)
     if not bonus:
         return [paid]
     after = Position(paid.balance, paid.discount_after)
-    return [paid, make_entry(number + 1, date, account, "bonus", after, credits=bonus, game=game,
-                             ref=number, memo=f"discount of {bonus} on a payment of {credits}")]
+    return [
+        paid,
+        make_entry(
+            number + 1,
+            date,
+            account,
+            "bonus",
+            after,
+            credits=bonus,
+            game=game,
+            ref=number,
+            memo=f"discount of {bonus} on a payment of {credits}",
+        ),
+    ]
 
 
 # ----------------------------------------------------------------------------------------------
 # The checks behind `gm ledger check`.
+
 
 def check(entries: Sequence[Entry], turns: set[tuple[str, int]]) -> list[LedgerError]:
     """Every fault in the books, in entry order; an empty list means they balance.
@@ -126,17 +167,20 @@ def check(entries: Sequence[Entry], turns: set[tuple[str, int]]) -> list[LedgerE
         account = entry.account.lower()
         before = running[account]
         errors += [LedgerError(entry.number, m) for m in _shape(entry, before)]
-        errors += [LedgerError(entry.number, m)
-                   for m in _links(entry, before, by_number, bonused, halves)]
+        errors += [LedgerError(entry.number, m) for m in _links(entry, before, by_number, bonused, halves)]
         if entry.kind == "turn charge" and entry.number not in reversed_:
             key = (account, entry.game, entry.turn)
             if key in charged:
-                errors.append(LedgerError(entry.number, f"a second charge to {entry.account} "
-                                          f"for {entry.game} turn {entry.turn}"))
+                errors.append(
+                    LedgerError(entry.number, f"a second charge to {entry.account} for {entry.game} turn {entry.turn}")
+                )
             charged.add(key)
             if (entry.game, entry.turn) not in turns:
-                errors.append(LedgerError(entry.number, f"a turn charge for {entry.game} turn "
-                                          f"{entry.turn}, which was never played"))
+                errors.append(
+                    LedgerError(
+                        entry.number, f"a turn charge for {entry.game} turn {entry.turn}, which was never played"
+                    )
+                )
         after = Position(before.balance + entry.credits, before.discount + entry.discount)
         running[account] = after
         errors += [LedgerError(entry.number, m) for m in _sums(entry, after)]
@@ -146,11 +190,14 @@ def check(entries: Sequence[Entry], turns: set[tuple[str, int]]) -> list[LedgerE
 def _sums(entry: Entry, after: Position) -> list[str]:
     problems = []
     if entry.balance != after.balance:
-        problems.append(f"balance {entry.balance} does not equal the sum of the entries of "
-                        f"{entry.account}, {after.balance}")
+        problems.append(
+            f"balance {entry.balance} does not equal the sum of the entries of {entry.account}, {after.balance}"
+        )
     if entry.discount_after != after.discount:
-        problems.append(f"discount {entry.discount_after} does not equal the sum of the entries "
-                        f"of {entry.account}, {after.discount}")
+        problems.append(
+            f"discount {entry.discount_after} does not equal the sum of the entries "
+            f"of {entry.account}, {after.discount}"
+        )
     if after.discount > MAX_DISCOUNT:
         problems.append(f"discount {after.discount} is above {MAX_DISCOUNT}")
     if after.discount < 0:
@@ -181,8 +228,9 @@ def _shape(entry: Entry, before: Position) -> list[str]:
     return problems
 
 
-def _links(entry: Entry, before: Position, by_number: dict[int, Entry], bonused: set[int],
-           halves: set[int]) -> list[str]:
+def _links(
+    entry: Entry, before: Position, by_number: dict[int, Entry], bonused: set[int], halves: set[int]
+) -> list[str]:
     """Entries that answer another: bonuses, reversals, transfers."""
     other = by_number.get(entry.ref) if entry.ref is not None else None
     if entry.kind == "bonus":
@@ -198,9 +246,11 @@ def _links(entry: Entry, before: Position, by_number: dict[int, Entry], bonused:
         if other.kind != "transfer" or other.credits != -entry.credits or other.ref is not None:
             return [f"a transfer that does not match its other half (entry {entry.ref})"]
         return []
-    if entry.kind == "adjustment" and (other.account.lower() != entry.account.lower()
-                                       or entry.credits != -other.credits
-                                       or entry.discount != -other.discount):
+    if entry.kind == "adjustment" and (
+        other.account.lower() != entry.account.lower()
+        or entry.credits != -other.credits
+        or entry.discount != -other.discount
+    ):
         return [f"a reversal of entry {other.number} must undo it exactly, for the same account"]
     return []
 
@@ -212,8 +262,10 @@ def _bonus(entry: Entry, before: Position, payment: Entry | None, bonused: set[i
     if payment.account.lower() != entry.account.lower() or payment.game != entry.game:
         problems.append(f"a bonus for another account or game than its payment (entry {payment.number})")
     if payment.credits < QUALIFYING:
-        problems.append(f"a bonus without a qualifying payment: entry {payment.number} bought "
-                        f"{payment.credits} credits, fewer than {QUALIFYING}")
+        problems.append(
+            f"a bonus without a qualifying payment: entry {payment.number} bought "
+            f"{payment.credits} credits, fewer than {QUALIFYING}"
+        )
     if entry.credits != before.discount or entry.credits <= 0:
         problems.append(f"a bonus of {entry.credits} credits, but the discount was {before.discount}")
     if payment.number in bonused:

@@ -1,4 +1,5 @@
 """Checks every map-based scenario needs, and the line loop every order parser shares."""
+
 from __future__ import annotations
 
 from collections import deque
@@ -41,8 +42,9 @@ def shown(word: str) -> str:
     return word if len(word) <= 20 else word[:20] + "..."
 
 
-def parse_lines(lines: list[tuple[int, str]],
-                parse_words: Callable[[list[str]], tuple[str, OrderArgs] | str]) -> tuple[list[Order], list[Problem]]:
+def parse_lines(
+    lines: list[tuple[int, str]], parse_words: Callable[[list[str]], tuple[str, OrderArgs] | str]
+) -> tuple[list[Order], list[Problem]]:
     """Run a ruleset's word parser over the body lines of a turn file. Never raises: a line
     the parser rejects (it returns a message) becomes a Problem with that line's number."""
     orders: list[Order] = []

@@ -1,4 +1,5 @@
 """The values the core passes around: problems, orders, events, turn results, outcomes."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -5,11 +5,12 @@ The map shows codes (NAP, FR, tile M, city RE2); a sentence that says only "Bene
 tables and lists as `named(name, code)`: "Benevento (NAP)", "France (FR)", the code alone when
 it has no other name. tests/games/test_names.py holds it for every installed ruleset.
 """
+
 from __future__ import annotations
 
 
 def named(name: object, code: str) -> str:
-    """"Benevento (NAP)": the name a sentence reads and the code the map shows; the code alone
+    """ "Benevento (NAP)": the name a sentence reads and the code the map shows; the code alone
     when the thing has no name of its own, the name alone when it is the code in other letters
     (Imperials' seat "Red" is RED)."""
     text = str(name).strip() if name is not None else ""
@@ -19,5 +20,5 @@ def named(name: object, code: str) -> str:
 
 
 def possessive(label: str) -> str:
-    """"France (FR)'s", "Papal States'": a named thing as the owner of something."""
+    """ "France (FR)'s", "Papal States'": a named thing as the owner of something."""
     return label + ("'" if label.endswith("s") else "'s")

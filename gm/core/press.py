@@ -10,6 +10,7 @@ or on one line: `PRESS TO FR: Shall we share Burgundy?`. Lines quoted with `>` a
 as everywhere in a turn file. Who may send what to whom is the game's (gm/services/press.py);
 this module only reads what was written and says who it reaches.
 """
+
 from __future__ import annotations
 
 import re
@@ -133,8 +134,7 @@ def addressed(draft: PressDraft, seats: Sequence[str], sender: str | None) -> tu
         return tuple(s for s in seats if s != sender), None
     unknown = [c for c in draft.to if c not in seats]
     if unknown:
-        return (), (f"there is no seat {', '.join(unknown)} in this game; its seats are "
-                    f"{', '.join(seats)}")
+        return (), (f"there is no seat {', '.join(unknown)} in this game; its seats are {', '.join(seats)}")
     if sender in draft.to:
         return (), f"{sender} is your own seat: press goes to the other seats"
     return tuple(s for s in seats if s in draft.to), None

@@ -1,4 +1,5 @@
 """The house's prize discounts: what a win, a finish and a knock-out earn in bonus turns."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 from gm.core import victory
 
 PARTS = ("win", "finish", "knockout")
-HIGHEST = 10   # one game cannot earn more than the whole cap (rule D-EMP-15)
+HIGHEST = 10  # one game cannot earn more than the whole cap (rule D-EMP-15)
 HOUSE = "house"  # a game setting left at this uses gm.toml, else the ruleset's default
 
 
@@ -31,8 +32,12 @@ class PrizeTable:
         return dict(self.by_condition).get(condition or "", self.win)
 
     def to_json(self) -> dict[str, object]:
-        return {"win": self.win, "finish": self.finish, "knockout": self.knockout,
-                "by_condition": dict(self.by_condition)}
+        return {
+            "win": self.win,
+            "finish": self.finish,
+            "knockout": self.knockout,
+            "by_condition": dict(self.by_condition),
+        }
 
 
 # Rule D-EMP-15 (11.7): runaway and knockout wins 3, a points win 2, every other country 1.
@@ -54,13 +59,16 @@ def table_for(ruleset: str, house: Mapping[str, int | str], chosen: Mapping[str,
     return PrizeTable(**values, by_condition=() if "win" in given else base.by_condition)
 
 
-def earned(table: PrizeTable, seats: Iterable[str], winners: Iterable[str], condition: str | None,
-           knocked_out: Iterable[str]) -> dict[str, int]:
+def earned(
+    table: PrizeTable, seats: Iterable[str], winners: Iterable[str], condition: str | None, knocked_out: Iterable[str]
+) -> dict[str, int]:
     """Bonus turns each seat earned, before the cap of 10 on an account (the books apply it);
     seats: the seats still playing at the end (drop-outs and resignations earn nothing)."""
     won, out = set(winners), set(knocked_out)
-    return {seat: table.for_win(condition) if seat in won
-            else table.knockout if seat in out else table.finish for seat in seats}
+    return {
+        seat: table.for_win(condition) if seat in won else table.knockout if seat in out else table.finish
+        for seat in seats
+    }
 
 
 def knocked_out(state: Mapping[str, object], named: Iterable[str] = ()) -> set[str]:

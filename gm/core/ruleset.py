@@ -1,4 +1,5 @@
 """The contract every ruleset fulfils, and the seeds a turn hands to it."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -83,8 +84,10 @@ def choose_options(offered: Iterable[GameOption], chosen: Mapping[str, object]) 
     if unknown:
         known = ", ".join(sorted(by_name)) or "none"
         raise ScenarioError(f"there is no option {unknown[0]!r}; the options are: {known}")
-    return {name: option.read(chosen[name]) if name in chosen else option.default
-            for name, option in sorted(by_name.items())}
+    return {
+        name: option.read(chosen[name]) if name in chosen else option.default
+        for name, option in sorted(by_name.items())
+    }
 
 
 def with_options(scenario: JSONObject, options: Mapping[str, object]) -> JSONObject:
@@ -108,17 +111,17 @@ class Ruleset(Protocol):
     (templates_package, cases_package, demo_seats, hidden_variant).
     """
 
-    name: str       # the name GMs type: --ruleset clash
-    version: str    # stored with every turn; bump when resolution changes
-    title: str      # "Clash of Empires"
+    name: str  # the name GMs type: --ruleset clash
+    version: str  # stored with every turn; bump when resolution changes
+    title: str  # "Clash of Empires"
 
-    def game_options(self) -> tuple[GameOption, ...]: ...           # () when it has none
+    def game_options(self) -> tuple[GameOption, ...]: ...  # () when it has none
     def scenario_names(self) -> list[str]: ...
     def default_scenario(self) -> str: ...
     def scenario_text(self, name: str) -> str: ...
-    def load_scenario(self, text: str, source: str) -> JSONObject: ...      # raises ScenarioError
-    def seat_codes(self, scenario: JSONObject) -> list[str]: ...            # codes in seating order
-    def seat_limits(self, scenario: JSONObject) -> tuple[int, int]: ...     # (min, max) seats
+    def load_scenario(self, text: str, source: str) -> JSONObject: ...  # raises ScenarioError
+    def seat_codes(self, scenario: JSONObject) -> list[str]: ...  # codes in seating order
+    def seat_limits(self, scenario: JSONObject) -> tuple[int, int]: ...  # (min, max) seats
     def new_game(self, scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> JSONObject: ...
     def parse_orders(self, lines: list[tuple[int, str]]) -> tuple[list[Order], list[Problem]]: ...
     def check_orders(self, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]: ...

@@ -1,5 +1,6 @@
 """Reading a ruleset's scenario TOML: parse, check in stages, and typed fields that collect
 every problem instead of stopping at the first. Pure: text in, dict or ScenarioError out."""
+
 from __future__ import annotations
 
 import re
@@ -24,8 +25,7 @@ KINDS: dict[str, tuple[Callable[[object], bool], str]] = {
     "bool": (lambda v: isinstance(v, bool), "true or false"),
     "codes": (lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v), "a list of codes"),
     "tables": (lambda v: isinstance(v, list) and all(isinstance(t, dict) for t in v), "a list of tables"),
-    "troops": (lambda v: isinstance(v, dict) and all(_is_int(n) for n in v.values()),
-               "a table of territory = troops"),
+    "troops": (lambda v: isinstance(v, dict) and all(_is_int(n) for n in v.values()), "a table of territory = troops"),
 }
 
 
@@ -33,8 +33,12 @@ def is_kind(value: object, kind: str) -> bool:
     return KINDS[kind][0](value)
 
 
-def load_staged(text: str, source: str, stages: tuple[Callable[[JSONObject], list[str]], ...],
-                normalise: Callable[[JSONObject], JSONObject]) -> JSONObject:
+def load_staged(
+    text: str,
+    source: str,
+    stages: tuple[Callable[[JSONObject], list[str]], ...],
+    normalise: Callable[[JSONObject], JSONObject],
+) -> JSONObject:
     """Parse a scenario's TOML and run its checks; raise ScenarioError naming the source and
     every problem of the first stage that has any (each stage relies on the ones before)."""
     try:
@@ -105,8 +109,7 @@ class Fields:
             self.get(key, "str" if isinstance(default, str) else "int", required=False)
 
 
-def seating(scenario: JSONObject, listed: Sequence[str], seats: Sequence[SeatInfo],
-            nouns: str = "seats") -> list[str]:
+def seating(scenario: JSONObject, listed: Sequence[str], seats: Sequence[SeatInfo], nouns: str = "seats") -> list[str]:
     """The seated codes in the scenario's order (`listed`), once it is sure the seats fit: between
     the scenario's min_seats and max_seats of them, each one of its codes, none twice. Every
     ruleset's new_game starts here, so a GM gets the same answer from every game; `nouns` is

@@ -4,6 +4,7 @@ Times are wall-clock times in the schedule's zone, so "18:00 Europe/London" stay
 daylight-saving changes. A wall time that does not exist on a spring-forward day (01:30 in
 London) falls forward by the gap; one that happens twice on a fall-back day is the first.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,12 +15,18 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dateutil.rrule import rrulestr
 
-_DAYS = {"monday": "MO", "tuesday": "TU", "wednesday": "WE", "thursday": "TH", "friday": "FR",
-         "saturday": "SA", "sunday": "SU"}
+_DAYS = {
+    "monday": "MO",
+    "tuesday": "TU",
+    "wednesday": "WE",
+    "thursday": "TH",
+    "friday": "FR",
+    "saturday": "SA",
+    "sunday": "SU",
+}
 _DAY_NAMES = {code: name.capitalize() for name, code in _DAYS.items()}
 _TIME = re.compile(r"^([01]?\d|2[0-3])[:.h]([0-5]\d)$")
-EXAMPLES = ('"weekly on Friday at 18:00 Europe/London", "every 2 weeks on Monday 09:00", '
-            '"daily 20:00 UTC", "manual"')
+EXAMPLES = '"weekly on Friday at 18:00 Europe/London", "every 2 weeks on Monday 09:00", "daily 20:00 UTC", "manual"'
 
 
 class ScheduleError(ValueError):
@@ -76,12 +83,26 @@ def parse_schedule(text: str, now: datetime, default_zone: str = "UTC") -> Sched
         raise ScheduleError(f"'{text}': a weekly schedule needs a day, as in 'weekly on Friday at 18:00'.")
     if freq == "DAILY" and days:
         raise ScheduleError(f"'{text}': a daily schedule takes no day names; use 'weekly on ...'.")
-    known = set(times) | {"on", "at", "and", "every", "daily", "weekly", "day", "days", "week", "weeks",
-                          "fortnightly", str(interval)}
+    known = set(times) | {
+        "on",
+        "at",
+        "and",
+        "every",
+        "daily",
+        "weekly",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "fortnightly",
+        str(interval),
+    }
     stray = [w for w in lowered if w not in known and not _day(w)]
     if stray:
-        raise ScheduleError(f"'{text}': cannot read '{stray[0]}' (time zones are IANA names such as "
-                            f"Europe/London or America/New_York). Write it like {EXAMPLES}.")
+        raise ScheduleError(
+            f"'{text}': cannot read '{stray[0]}' (time zones are IANA names such as "
+            f"Europe/London or America/New_York). Write it like {EXAMPLES}."
+        )
     parts = [f"FREQ={freq}", f"INTERVAL={interval}"]
     if days:
         parts.append("BYDAY=" + ",".join(sorted(set(days), key=list(_DAY_NAMES).index)))
@@ -100,7 +121,7 @@ def _frequency(lowered: list[str], text: str) -> tuple[str, int]:
     if "fortnightly" in lowered:
         return "WEEKLY", 2
     if "every" in lowered:
-        rest = lowered[lowered.index("every") + 1:]
+        rest = lowered[lowered.index("every") + 1 :]
         count = int(rest[0]) if rest and rest[0].isdigit() and int(rest[0]) > 0 else 1
         unit = rest[1] if rest and rest[0].isdigit() and len(rest) > 1 else (rest[0] if rest else "")
         if unit in ("day", "days"):
@@ -109,8 +130,9 @@ def _frequency(lowered: list[str], text: str) -> tuple[str, int]:
             return "WEEKLY", count
         if _day(unit):
             return "WEEKLY", 1
-    raise ScheduleError(f"'{text}': say how often (daily, weekly, every N days, every N weeks). "
-                        f"Write it like {EXAMPLES}.")
+    raise ScheduleError(
+        f"'{text}': say how often (daily, weekly, every N days, every N weeks). Write it like {EXAMPLES}."
+    )
 
 
 def _day(word: str) -> str | None:
@@ -174,7 +196,9 @@ def parse_moment(text: str, default_zone: str = "UTC") -> datetime:
     try:
         moment = date_parser.parse(" ".join(words))
     except (ValueError, OverflowError):
-        raise ScheduleError(f"cannot read '{text}' as a date and time; write it like '2026-11-27 18:00 Europe/London'.") from None
+        raise ScheduleError(
+            f"cannot read '{text}' as a date and time; write it like '2026-11-27 18:00 Europe/London'."
+        ) from None
     if not 2000 <= moment.year <= 2999:
         raise ScheduleError(f"'{text}' is not a date gm can schedule; give one between the years 2000 and 2999.")
     if moment.tzinfo is None:

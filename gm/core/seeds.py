@@ -1,4 +1,5 @@
 """Seeded randomness (rule D-ALL-1): one random.Random per (game seed, turn, purpose)."""
+
 from __future__ import annotations
 
 import hashlib

@@ -1,4 +1,5 @@
 """A sign-up by mail: the JOIN, NAME and SEATS lines of a mail without a turn file."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,14 +1,15 @@
 """The return slip's lines (SLIP JOIN, SLIP NONE, SLIP CARRY, SLIP TRANSFER), read into choices."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from gm.core.model import Problem
 
-NEXT = ""      # Slip.join for "the next game of this game's ruleset"
-ALL = None     # Slip.transfer_credits for "all my leftover credits"
+NEXT = ""  # Slip.join for "the next game of this game's ruleset"
+ALL = None  # Slip.transfer_credits for "all my leftover credits"
 
-HOW = ("SLIP JOIN [GAME or RULESET], SLIP NONE, SLIP CARRY, SLIP TRANSFER ALL|N TO EMAIL")
+HOW = "SLIP JOIN [GAME or RULESET], SLIP NONE, SLIP CARRY, SLIP TRANSFER ALL|N TO EMAIL"
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
 """Canonical JSON for states, and the state hash stored with every turn."""
+
 from __future__ import annotations
 
 import hashlib

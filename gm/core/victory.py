@@ -1,5 +1,6 @@
 """The three wins, the warning and the end at the next census (D-EMP-9..13), elimination
 (D-EMP-14) and the discounts a finished game earns (D-EMP-15)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -14,7 +15,7 @@ CONDITIONS = (RUNAWAY, KNOCKOUT, POINTS)  # best first for the winner (rule D-EM
 # A ruleset that opts in keeps new_record(...) under state[STATE_KEY].
 STATE_KEY = "victory"
 DISCOUNT = {RUNAWAY: 3, KNOCKOUT: 3, POINTS: 2}  # rule D-EMP-15
-TAKING_PART = 1       # every other country that played to the end or was knocked out playing
+TAKING_PART = 1  # every other country that played to the end or was knocked out playing
 KNOCKOUT_SHARE = Fraction(2, 5)  # 11.6: "at least 40%"
 
 
@@ -99,15 +100,13 @@ def is_eliminated(land_areas: int, bps: int, income: int) -> bool:
 def earned_discounts(seats: Iterable[str], winner: str | None, condition: str | None) -> dict[str, int]:
     """Bonus turns each country earned by the result (rule D-EMP-15), before drop-outs and the
     cap of 10, which the books apply: the winner 3 or 2, every other country 1."""
-    return {seat: DISCOUNT[condition] if seat == winner and condition in DISCOUNT else TAKING_PART
-            for seat in seats}
+    return {seat: DISCOUNT[condition] if seat == winner and condition in DISCOUNT else TAKING_PART for seat in seats}
 
 
 def new_record(target: int) -> JSONObject:
     """What a ruleset keeps under state[STATE_KEY]: the points target (set at creation, rule
     D-EMP-12), the standing warning, eliminations (seat -> turn), and the result once over."""
-    return {"target": target, "warning": None, "eliminated": {}, "winner": None,
-            "condition": None, "discounts": {}}
+    return {"target": target, "warning": None, "eliminated": {}, "winner": None, "condition": None, "discounts": {}}
 
 
 def still_playing(state: Mapping[str, Any], seat: str) -> bool:
@@ -121,4 +120,3 @@ def earned(state: Mapping[str, Any]) -> dict[str, int]:
     record = state.get(STATE_KEY) if isinstance(state, Mapping) else None
     found = record.get("discounts", {}) if isinstance(record, Mapping) else {}
     return {str(k): int(v) for k, v in found.items()} if isinstance(found, Mapping) else {}
-

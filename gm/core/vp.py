@@ -1,4 +1,5 @@
 """Victory points with reasons: every change in a turn is a VPChange, so a report can say why."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -32,8 +33,9 @@ class VPChange:
         return cls(data["seat"], int(data["points"]), data["reason"], data.get("note", ""))
 
 
-def battle_changes(attacker: str, defender: str | None, captured: bool, population: int,
-                   collateral: int, place: str) -> list[VPChange]:
+def battle_changes(
+    attacker: str, defender: str | None, captured: bool, population: int, collateral: int, place: str
+) -> list[VPChange]:
     """The VP a land battle moves (rule D-EMP-7, chapter 11.4 and 11.5).
 
     defender: the previous owner, or None for a neutral area (no owner to lose VPs).
@@ -43,17 +45,17 @@ def battle_changes(attacker: str, defender: str | None, captured: bool, populati
     if captured:
         gain = population - collateral
         if gain:
-            changes.append(VPChange(attacker, gain, "capture",
-                                    f"captured {place} with {gain} population"))
+            changes.append(VPChange(attacker, gain, "capture", f"captured {place} with {gain} population"))
         if defender is not None:
-            changes.append(VPChange(defender, -(1 + population), "loss",
-                                    f"lost {place}: 1 + {population} population"))
+            changes.append(VPChange(defender, -(1 + population), "loss", f"lost {place}: 1 + {population} population"))
         return changes
-    changes.append(VPChange(attacker, -(collateral + 1), "failed attack",
-                            f"attack on {place} failed: {collateral} population lost, + 1"))
+    changes.append(
+        VPChange(
+            attacker, -(collateral + 1), "failed attack", f"attack on {place} failed: {collateral} population lost, + 1"
+        )
+    )
     if defender is not None and collateral:
-        changes.append(VPChange(defender, -collateral, "defence",
-                                f"{place} held but lost {collateral} population"))
+        changes.append(VPChange(defender, -collateral, "defence", f"{place} held but lost {collateral} population"))
     return changes
 
 

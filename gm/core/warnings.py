@@ -1,4 +1,5 @@
 """Warnings beside a turn file's errors, as echeck gives them: what is probably a slip, not a fault."""
+
 from __future__ import annotations
 
 import difflib
@@ -18,8 +19,9 @@ def view_codes(view: JSONObject) -> set[str]:
     return {str(c).upper() for c in codes if c}
 
 
-def near_codes(lines: Iterable[tuple[int, str]], searched: set[int], codes: set[str],
-               ignore: frozenset[str] = frozenset()) -> list[Problem]:
+def near_codes(
+    lines: Iterable[tuple[int, str]], searched: set[int], codes: set[str], ignore: frozenset[str] = frozenset()
+) -> list[Problem]:
     """'did you mean ENG?' for each word after the first of the searched lines that is no code
     but close to one; words in `ignore` (order words a form names, like ALL) are never codes.
 
@@ -53,8 +55,14 @@ def ruleset_warnings(ruleset: Ruleset, state: JSONObject, seat: str, orders: lis
     return list(hook(state, seat, orders)) if hook is not None else []
 
 
-def order_warnings(ruleset: Ruleset, state: JSONObject, seat: str, lines: Iterable[tuple[int, str]], orders: list[Order],
-                   problems: list[Problem]) -> list[Problem]:
+def order_warnings(
+    ruleset: Ruleset,
+    state: JSONObject,
+    seat: str,
+    lines: Iterable[tuple[int, str]],
+    orders: list[Order],
+    problems: list[Problem],
+) -> list[Problem]:
     """Every warning for a seat's checked orders, by line: near codes (the seat's view says
     which codes exist; asked only when a line has a problem), then the ruleset's own."""
     troubled = {p.line for p in problems}

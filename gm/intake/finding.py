@@ -1,4 +1,5 @@
 """Finding the turn files in a mail's texts: one per GAME ... END block, quoted replies left out."""
+
 from __future__ import annotations
 
 import re
@@ -14,10 +15,12 @@ from gm.intake.letter import Text
 _MARKER = re.compile(
     r"^\s*(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|message d'origine|"
     r"weitergeleitete nachricht|mensaje original)\s*-{2,}|begin forwarded message:|_{20,})\s*$",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _ATTRIBUTION = re.compile(
     r"^\s*(on\s.{1,200}\swrote|am\s.{1,200}\sschrieb\s.{0,200}|le\s.{1,200}\sa\sécrit|el\s.{1,200}\sescribió)\s*:\s*$",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _OUTLOOK_HEAD = re.compile(r"^\s*\*?(from|von|de)\s*:\*?\s", re.IGNORECASE)
 _OUTLOOK_NEXT = re.compile(r"^\s*\*?(sent|date|gesendet|envoyé|to|subject)\s*:", re.IGNORECASE)
 
@@ -65,7 +68,7 @@ def _parts(lines: list[str]) -> list[list[str]]:
 def _outlook_head(lines: list[str], number: int) -> bool:
     if not _OUTLOOK_HEAD.match(lines[number]):
         return False
-    return any(_OUTLOOK_NEXT.match(line) for line in lines[number + 1:number + 4])
+    return any(_OUTLOOK_NEXT.match(line) for line in lines[number + 1 : number + 4])
 
 
 def _attribution_wrapped(lines: list[str], number: int) -> bool:
@@ -104,7 +107,7 @@ def _blocks(lines: list[str]) -> tuple[list[str], list[str]]:
         if keyword == "GAME" and len(words) == 2:
             start = number
         elif keyword == "END" and start is not None:
-            complete.append(_joined(lines[start:_late_final(lines, number) + 1]))
+            complete.append(_joined(lines[start : _late_final(lines, number) + 1]))
             start = None
     unfinished = [_joined(lines[start:])] if start is not None else []
     return complete, unfinished

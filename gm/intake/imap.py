@@ -1,4 +1,5 @@
 """Mail from an IMAP folder: fetched without marking it read, flagged or moved once it is stored."""
+
 from __future__ import annotations
 
 import imaplib
@@ -26,10 +27,13 @@ class ImapPlace:
 
 def imap_settings(home: Home) -> tuple[Server, ImapPlace]:
     server = server_settings(home, "imap", 993, "tls")
-    place = ImapPlace(home.setting("imap", "folder", "INBOX"), home.setting("imap", "after", "flag"),
-                      home.setting("imap", "move_to", "gm-taken"))
+    place = ImapPlace(
+        home.setting("imap", "folder", "INBOX"),
+        home.setting("imap", "after", "flag"),
+        home.setting("imap", "move_to", "gm-taken"),
+    )
     if place.after not in ("flag", "move"):
-        raise GMError(f"{home.settings_file}: [imap] after must be \"flag\" or \"move\", not \"{place.after}\".")
+        raise GMError(f'{home.settings_file}: [imap] after must be "flag" or "move", not "{place.after}".')
     return server, place
 
 
@@ -78,7 +82,9 @@ class ImapSource:
         after the login); GMError if not."""
         status, _ = self.connection.select(_quoted(self.place.folder))
         if status != "OK":
-            raise GMError(f"the IMAP server {self.server.name} has no folder '{self.place.folder}'. Check [imap] folder.")
+            raise GMError(
+                f"the IMAP server {self.server.name} has no folder '{self.place.folder}'. Check [imap] folder."
+            )
 
     def taken(self, incoming: Incoming) -> None:
         uid = incoming.where.rsplit(":", 1)[1]
@@ -87,8 +93,10 @@ class ImapSource:
         else:
             status, _ = self.connection.uid("MOVE", uid, _quoted(self.place.move_to))
         if status != "OK":
-            raise GMError(f"the IMAP server did not {self.place.after} message {uid}; it is stored, and the "
-                          "next 'gm inbox fetch' will know it and try again.")
+            raise GMError(
+                f"the IMAP server did not {self.place.after} message {uid}; it is stored, and the "
+                "next 'gm inbox fetch' will know it and try again."
+            )
 
     def _connect(self) -> imaplib.IMAP4:
         server = self.server
@@ -101,12 +109,16 @@ class ImapSource:
                 if server.security == "starttls":
                     connection.starttls(ssl_context=context)
         except (imaplib.IMAP4.error, ssl.SSLError, OSError) as exc:
-            raise GMError(f"cannot reach the IMAP server {server.name} ({exc}). Check [imap] host, port, security (and ca_file for a private certificate).") from exc
+            raise GMError(
+                f"cannot reach the IMAP server {server.name} ({exc}). Check [imap] host, port, security (and ca_file for a private certificate)."
+            ) from exc
         try:
             connection.login(server.user, server.password())
         except imaplib.IMAP4.error as exc:
-            raise GMError(f"the IMAP server {server.name} refused the login of {server.user} ({_said(exc)}). "
-                          "Check [imap] user and the password.") from exc
+            raise GMError(
+                f"the IMAP server {server.name} refused the login of {server.user} ({_said(exc)}). "
+                "Check [imap] user and the password."
+            ) from exc
         if self.place.after == "move":
             self._prepare_move(connection)
         return connection
@@ -115,14 +127,16 @@ class ImapSource:
         # Asked again: servers list fewer capabilities before the login than after it.
         status, data = connection.capability()
         if b"MOVE" not in (data[0] or b"").upper().split():
-            raise GMError(f"the IMAP server {self.server.name} cannot MOVE messages; set [imap] after = \"flag\".")
+            raise GMError(f'the IMAP server {self.server.name} cannot MOVE messages; set [imap] after = "flag".')
         connection.create(_quoted(self.place.move_to))  # "already exists" is fine
 
     def _check_keywords(self) -> None:
         flags = self.connection.response("PERMANENTFLAGS")[1]
         if flags and flags[0] is not None and b"\\*" not in flags[0] and TAKEN_KEYWORD.encode() not in flags[0]:
-            raise GMError(f"the IMAP folder '{self.place.folder}' cannot keep gm's keyword {TAKEN_KEYWORD}; "
-                          "set [imap] after = \"move\" instead.")
+            raise GMError(
+                f"the IMAP folder '{self.place.folder}' cannot keep gm's keyword {TAKEN_KEYWORD}; "
+                'set [imap] after = "move" instead.'
+            )
 
 
 def _quoted(name: str) -> str:

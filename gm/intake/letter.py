@@ -1,4 +1,5 @@
 """Reading one raw mail: who sent it, how to answer it, whether a robot sent it, its texts."""
+
 from __future__ import annotations
 
 import hashlib
@@ -50,10 +51,14 @@ _LINE_BREAKS = re.compile(r"\n|\r")  # what EmailPolicy.header_fetch_parse remov
 _PLAIN_TEXT = re.compile(r"[\x20-\x7e\t]*\Z")  # printable ASCII; "=?" is checked apart
 _ADDRESS = re.compile(
     r"[ \t]*(?:(?P<name>[A-Za-z0-9'_+-]+(?:[ \t]+[A-Za-z0-9'_+-]+)*)?[ \t]*<(?P<spec>{a})>|(?P<bare>{a}))[ \t]*\Z".format(
-        a=r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"))
+        a=r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
+    )
+)
 _TOKEN = r"[A-Za-z0-9._+-]+"
 _QUOTED = r'"[^"\\\x00-\x1f\x7f]*"'  # a quoted string without backslashes or control characters
-_MIME = re.compile(rf"[ \t]*(?P<value>{_TOKEN}(?:/{_TOKEN})?)[ \t]*(?P<params>(?:;[ \t]*{_TOKEN}=(?:{_TOKEN}|{_QUOTED})[ \t]*)*);?[ \t]*\Z")
+_MIME = re.compile(
+    rf"[ \t]*(?P<value>{_TOKEN}(?:/{_TOKEN})?)[ \t]*(?P<params>(?:;[ \t]*{_TOKEN}=(?:{_TOKEN}|{_QUOTED})[ \t]*)*);?[ \t]*\Z"
+)
 _PARAM = re.compile(rf""";[ \t]*({_TOKEN})=(?:({_TOKEN})|"([^"]*)")""")
 
 
@@ -100,8 +105,17 @@ def read_letter(raw: bytes, envelope_sender: str | None = None) -> Letter:
         message = _PARSER.parsebytes(raw)
         return _letter(message, content_hash, envelope_sender)
     except Exception as exc:  # noqa: BLE001 - a mail the email package chokes on is still taken
-        return Letter(None, content_hash, None, None, "", (), None, (),
-                      unreadable=f"the mail could not be read ({type(exc).__name__})")
+        return Letter(
+            None,
+            content_hash,
+            None,
+            None,
+            "",
+            (),
+            None,
+            (),
+            unreadable=f"the mail could not be read ({type(exc).__name__})",
+        )
 
 
 def _letter(message: EmailMessage, content_hash: str, envelope_sender: str | None) -> Letter:
@@ -156,8 +170,9 @@ def _why_automatic(headers: _Headers, envelope_sender: str | None, sender: Addre
 
 def _texts(message: EmailMessage, parts: list[_Part]) -> list[Text]:
     """The text body (text/plain preferred, else HTML made text) and each text attachment."""
-    body = next((p for p in parts if p.type == "text/plain" and not p.attachment), None) or \
-        next((p for p in parts if p.type == "text/html" and not p.attachment), None)
+    body = next((p for p in parts if p.type == "text/plain" and not p.attachment), None) or next(
+        (p for p in parts if p.type == "text/html" and not p.attachment), None
+    )
     texts: list[Text] = []
     if body is not None:
         texts.append(Text("body", _text(body)))
@@ -292,8 +307,14 @@ def _described(part: EmailMessage, headers: _Headers | None = None) -> _Part:
         return _described_by_registry(part)
     (kind, params), (disposition, wrapping) = content_type, disposition
     name = " ".join(str(wrapping.get("filename") or params.get("name") or "").split())[:100]
-    return _Part(part, kind or part.get_default_type(), params.get("charset"), readable(name), disposition,
-                 headers.transfer_encoding())
+    return _Part(
+        part,
+        kind or part.get_default_type(),
+        params.get("charset"),
+        readable(name),
+        disposition,
+        headers.transfer_encoding(),
+    )
 
 
 def _described_by_registry(part: EmailMessage) -> _Part:
@@ -306,8 +327,13 @@ def _described_by_registry(part: EmailMessage) -> _Part:
     params = dict(getattr(content_type, "params", {}) or {})
     wrapping = dict(getattr(disposition, "params", {}) or {})
     name = " ".join(str(wrapping.get("filename") or params.get("name") or "").split())[:100]
-    return _Part(part, kind if kind.count("/") == 1 else "text/plain", params.get("charset"), readable(name),
-                 str(getattr(disposition, "content_disposition", "") or "").lower())
+    return _Part(
+        part,
+        kind if kind.count("/") == 1 else "text/plain",
+        params.get("charset"),
+        readable(name),
+        str(getattr(disposition, "content_disposition", "") or "").lower(),
+    )
 
 
 def _text(part: _Part) -> str:
@@ -322,7 +348,6 @@ def _is_turn_file(part: _Part) -> bool:
     return part.type.startswith("text/") and bool(part.name or part.disposition)
 
 
-
 def _plain_addresses(message: EmailMessage, name: str) -> list[Address]:
     raw = [str(v) for k, v in message.raw_items() if k.lower() == name.lower()]
     found = []
@@ -332,7 +357,6 @@ def _plain_addresses(message: EmailMessage, name: str) -> list[Address]:
         except (ValueError, IndexError, TypeError):
             continue
     return found
-
 
 
 def _message_id(value: str) -> str | None:

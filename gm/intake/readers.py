@@ -4,6 +4,7 @@ Reading a message depends on nothing but its bytes, so for a big mailbox a pool 
 processes reads ahead while the one process that writes the database decides, in the source's
 order. The workers never open the database: they get raw bytes and give back what they read.
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -25,8 +26,9 @@ READ_TIMEOUT = 300
 READER_NICENESS = 5
 
 
-def read_message(raw: bytes, envelope_sender: str | None, archive: Path, max_bytes: int, folders: set[str],
-                 sync: bool = False) -> tuple:
+def read_message(
+    raw: bytes, envelope_sender: str | None, archive: Path, max_bytes: int, folders: set[str], sync: bool = False
+) -> tuple:
     """Archive the raw bytes first, read the mail, archive each turn file: (letter, turn files,
     too large, what each turn file claims: see _claim). sync: force each archive file to disk
     (default: no, the caller forces a whole batch at once)."""
@@ -88,11 +90,17 @@ class Readers:
         self._stop()
 
     def read_here(self, batch: list, wanted: list[bool]) -> list:
-        return [read_message(i.raw, i.envelope_sender, self.archive, self.max_bytes, self.folders) if want else None
-                for i, want in zip(batch, wanted)]
+        return [
+            read_message(i.raw, i.envelope_sender, self.archive, self.max_bytes, self.folders) if want else None
+            for i, want in zip(batch, wanted)
+        ]
 
-    def read_ahead(self, batches: Iterator[list], wanted: Callable[[list], list[bool]],
-                   on_read: Callable[[list, list], None] = lambda batch, results: None) -> Iterator[tuple]:
+    def read_ahead(
+        self,
+        batches: Iterator[list],
+        wanted: Callable[[list], list[bool]],
+        on_read: Callable[[list, list], None] = lambda batch, results: None,
+    ) -> Iterator[tuple]:
         ahead: deque = deque()  # [batch, wanted, results (None until read), pending result of a worker]
         for number, batch in enumerate(batches):
             if number == 1 and self.workers > 1:
@@ -143,15 +151,16 @@ class Readers:
         try:
             return pending.get(timeout=READ_TIMEOUT)
         except multiprocessing.TimeoutError:
-            raise RuntimeError(f"a mail reader gave no answer in {READ_TIMEOUT} s; it probably died "
-                               "(out of memory?). Nothing of that batch was stored; run again.") from None
+            raise RuntimeError(
+                f"a mail reader gave no answer in {READ_TIMEOUT} s; it probably died "
+                "(out of memory?). Nothing of that batch was stored; run again."
+            ) from None
 
     def _start(self) -> None:
         # spawn, not fork: this process has the database open (unsafe to fork with SQLite), and
         # not the forkserver, whose preloaded modules the report renderer sets for its own pool.
         context = multiprocessing.get_context("spawn")
-        self.pool = context.Pool(self.workers, initializer=_start_reader,
-                                 initargs=(str(self.archive), self.max_bytes))
+        self.pool = context.Pool(self.workers, initializer=_start_reader, initargs=(str(self.archive), self.max_bytes))
         self._ready = self.pool.apply_async(os.getpid)
 
     def _stop(self) -> None:

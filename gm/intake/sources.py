@@ -1,4 +1,5 @@
 """Where mail comes from: a Maildir, an mbox file, .eml files, standard input, or memory (tests)."""
+
 from __future__ import annotations
 
 import mailbox

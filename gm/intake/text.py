@@ -1,4 +1,5 @@
 """A mail part's text: transfer encoding and charset undone, HTML made text, odd characters cleaned."""
+
 from __future__ import annotations
 
 import codecs
@@ -11,15 +12,41 @@ import lxml.html
 from inscriptis import Inscriptis
 from lxml.etree import ParserError
 
-_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
 # Charsets where any byte decodes: a UTF-8 text wrongly declared as one of these would turn into
 # mojibake ("Ã©") without failing, so valid UTF-8 with non-ASCII bytes wins over the declaration.
-_ANYTHING_GOES = {"us-ascii", "ascii", "iso-8859-1", "latin-1", "latin1", "windows-1252", "cp1252",
-                  "iso-8859-15", "latin-9"}
+_ANYTHING_GOES = {
+    "us-ascii",
+    "ascii",
+    "iso-8859-1",
+    "latin-1",
+    "latin1",
+    "windows-1252",
+    "cp1252",
+    "iso-8859-15",
+    "latin-9",
+}
 # Characters mail programs put where a plain space or nothing was meant.
-_ODD = {"\ufeff": "", "\u200b": "", "\u200c": "", "\u200d": "", "\u2060": "", "\u00ad": "",
-        "\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u3000": " ", "\r\n": "\n", "\r": "\n"}
+_ODD = {
+    "\ufeff": "",
+    "\u200b": "",
+    "\u200c": "",
+    "\u200d": "",
+    "\u2060": "",
+    "\u00ad": "",
+    "\u00a0": " ",
+    "\u2007": " ",
+    "\u202f": " ",
+    "\u3000": " ",
+    "\r\n": "\n",
+    "\r": "\n",
+}
 
 
 def part_text(part, declared: str | None) -> str:

@@ -1,4 +1,5 @@
 """Seat secrets this process has verified already, so a mailbox of turn files pays scrypt once per seat."""
+
 from __future__ import annotations
 
 import hashlib

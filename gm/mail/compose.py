@@ -1,4 +1,5 @@
 """Building a queued mail into a MIME message: headers only through email.headerregistry."""
+
 from __future__ import annotations
 
 import hashlib

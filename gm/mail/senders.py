@@ -1,4 +1,5 @@
 """How mail leaves: the one-method Sender seam, over SMTP, into a folder, or into memory (tests)."""
+
 from __future__ import annotations
 
 import os
@@ -135,12 +136,16 @@ def smtp_connection(server: Server, sending: bool = False) -> smtplib.SMTP:
             connection.login(server.user, server.password())
     except smtplib.SMTPAuthenticationError as exc:
         waits = "; nothing was sent" if sending else ""
-        raise GMError(f"the SMTP server {server.name} refused the login of {server.user} ({exc.smtp_code}){waits}. "
-                      "Check [smtp] user and the password.") from exc
+        raise GMError(
+            f"the SMTP server {server.name} refused the login of {server.user} ({exc.smtp_code}){waits}. "
+            "Check [smtp] user and the password."
+        ) from exc
     except (smtplib.SMTPException, ssl.SSLError, OSError) as exc:
         waits = "; nothing was sent, the mail stays queued" if sending else ""
-        raise GMError(f"cannot reach the SMTP server {server.name} ({exc}){waits}. Check [smtp] host, port and "
-                      "security (and ca_file for a private certificate).") from exc
+        raise GMError(
+            f"cannot reach the SMTP server {server.name} ({exc}){waits}. Check [smtp] host, port and "
+            "security (and ca_file for a private certificate)."
+        ) from exc
     return connection
 
 

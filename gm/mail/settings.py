@@ -1,4 +1,5 @@
 """Mail settings from gm.toml: [mail], and the [smtp]/[imap] servers with their passwords."""
+
 from __future__ import annotations
 
 import ipaddress
@@ -43,7 +44,7 @@ class MailSettings:
 def mail_settings(home: Home) -> MailSettings:
     transport = home.setting("mail", "transport", "folder")
     if transport not in ("smtp", "folder"):
-        raise GMError(f"{home.settings_file}: [mail] transport must be \"smtp\" or \"folder\", not \"{transport}\".")
+        raise GMError(f'{home.settings_file}: [mail] transport must be "smtp" or "folder", not "{transport}".')
     folder = home.setting("mail", "folder", "")
     return MailSettings(
         address=home.setting("mail", "address", "").strip(),
@@ -83,11 +84,15 @@ class Server:
             try:
                 return Path(self.password_file).expanduser().read_text(encoding="utf-8").strip()
             except OSError as exc:
-                raise GMError(f"cannot read the [{self.section}] password_file {self.password_file}: {exc.strerror}.") from exc
+                raise GMError(
+                    f"cannot read the [{self.section}] password_file {self.password_file}: {exc.strerror}."
+                ) from exc
         if not self.user:
             return ""
-        raise GMError(f"no password for the {self.section.upper()} user {self.user}: set the environment variable "
-                      f"{self.password_env or '(see [' + self.section + '] password_env)'} or [{self.section}] password_file.")
+        raise GMError(
+            f"no password for the {self.section.upper()} user {self.user}: set the environment variable "
+            f"{self.password_env or '(see [' + self.section + '] password_env)'} or [{self.section}] password_file."
+        )
 
 
 def server_settings(home: Home, section: str, port: int, security: str) -> Server:
@@ -103,13 +108,16 @@ def server_settings(home: Home, section: str, port: int, security: str) -> Serve
         timeout=home.setting(section, "timeout", 60),
     )
     if not server.host:
-        raise GMError(f"gm.toml has no [{section}] host: set host, port and user there (see README, "
-                      "'Taking turns by mail').")
+        raise GMError(
+            f"gm.toml has no [{section}] host: set host, port and user there (see README, 'Taking turns by mail')."
+        )
     if server.security not in _SECURITY:
         raise GMError(f"{home.settings_file}: [{section}] security must be one of {', '.join(_SECURITY)}.")
     if server.security == "none" and not is_loopback(server.host):
-        raise GMError(f"[{section}] security = \"none\" would send the password unencrypted to {server.host}; "
-                      "it is allowed only for a server on this machine (127.0.0.1). Use \"tls\" or \"starttls\".")
+        raise GMError(
+            f'[{section}] security = "none" would send the password unencrypted to {server.host}; '
+            'it is allowed only for a server on this machine (127.0.0.1). Use "tls" or "starttls".'
+        )
     return server
 
 

@@ -1,4 +1,5 @@
 """Mail texts from Jinja2 templates: the GM's templates/mail/ first, then gm's own."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -46,8 +47,10 @@ def write_mail(env: jinja2.Environment, name: str, context: dict) -> Written:
         text = template.render(context)
     except jinja2.TemplateError as exc:
         where = getattr(exc, "filename", None) or where
-        raise GMError(f"the mail template {where} does not render: {exc}. Fix the template (or remove "
-                      "your copy in templates/mail/ to use gm's own).") from exc
+        raise GMError(
+            f"the mail template {where} does not render: {exc}. Fix the template (or remove "
+            "your copy in templates/mail/ to use gm's own)."
+        ) from exc
     head, _, body = text.partition("\n\n")
     if not head.startswith("Subject:"):
         raise GMError(f"the mail template {name} must start with a 'Subject: ...' line and a blank line.")

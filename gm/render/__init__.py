@@ -1,4 +1,5 @@
 """Reports: Jinja2 templates to HTML, HTML to PDF through a locked-down URL fetcher, maps as SVG."""
+
 from __future__ import annotations
 
 import importlib

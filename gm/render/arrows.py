@@ -4,6 +4,7 @@ The arrows come from gm.core.arrows, that is from the events the seat may see; a
 where each place is. A move is an arrow in the mover's colour edged in ink; an attack is a
 bolder arrow edged in red, with a bar across its tip when it was beaten off.
 """
+
 from __future__ import annotations
 
 import math
@@ -20,8 +21,15 @@ _FALLBACK = "#ffffff"
 Point = tuple[float, float]
 
 
-def svg_arrows(arrows: Iterable[Arrow], where: Callable[[str], Point | None], unit: float,
-               colours: Mapping[str, str], counts: bool = False, inset: float = 0.0, tight: float = 1.0) -> list[str]:
+def svg_arrows(
+    arrows: Iterable[Arrow],
+    where: Callable[[str], Point | None],
+    unit: float,
+    colours: Mapping[str, str],
+    counts: bool = False,
+    inset: float = 0.0,
+    tight: float = 1.0,
+) -> list[str]:
     """SVG elements for the arrows whose places the map knows (`where` gives a place's point or
     None). unit: the size an arrow is drawn to (a territory's radius); inset: how far from a
     place's point an arrow starts and stops (the same radius, so arrows run rim to rim), times
@@ -33,8 +41,11 @@ def svg_arrows(arrows: Iterable[Arrow], where: Callable[[str], Point | None], un
     for (arrow, pts), shift in zip(drawn, shifts):
         # An arrow shorter than its own size (an attack on the next block) runs centre to centre.
         length = _length(pts)
-        trimmed = pts if length <= 2 * unit else _trim(_shifted(pts, shift), inset if length > 2 * inset + 1.2 * unit
-                                                       else inset * tight)
+        trimmed = (
+            pts
+            if length <= 2 * unit
+            else _trim(_shifted(pts, shift), inset if length > 2 * inset + 1.2 * unit else inset * tight)
+        )
         out += _arrow(arrow, trimmed, unit, colours.get(arrow.seat or "", _FALLBACK), counts)
     return out
 
@@ -112,8 +123,10 @@ def _arrow(arrow: Arrow, pts: list[Point], unit: float, fill: str, counts: bool)
     ]
     if attack and not arrow.taken:
         bar = wide * 1.15
-        out.append(f'<line x1="{_f(tx - uy * bar)}" y1="{_f(ty + ux * bar)}" x2="{_f(tx + uy * bar)}"'
-                   f' y2="{_f(ty - ux * bar)}" stroke="{ATTACK_EDGE}" stroke-width="{_f(unit * 0.14)}"/>')
+        out.append(
+            f'<line x1="{_f(tx - uy * bar)}" y1="{_f(ty + ux * bar)}" x2="{_f(tx + uy * bar)}"'
+            f' y2="{_f(ty - ux * bar)}" stroke="{ATTACK_EDGE}" stroke-width="{_f(unit * 0.14)}"/>'
+        )
     if counts and arrow.count is not None:
         out += _count(arrow.count, [*pts[:-1], neck], unit)
     return out
@@ -126,10 +139,12 @@ def _count(count: int, pts: list[Point], unit: float) -> list[str]:
     size = unit * 0.42
     x, y = x + nx * size * 1.1, y + ny * size * 1.1
     width = size * (0.35 + 0.62 * len(str(count)))
-    return [f'<rect x="{_f(x - width / 2)}" y="{_f(y - size * 0.62)}" width="{_f(width)}" height="{_f(size * 1.24)}"'
-            f' rx="{_f(size * 0.3)}" fill="#ffffff" stroke="{INK}" stroke-width="{_f(unit * 0.03)}"/>',
-            f'<text x="{_f(x)}" y="{_f(y + size * 0.36)}" text-anchor="middle" font-size="{_f(size)}"'
-            f' font-weight="bold" fill="{INK}">{escape(str(count))}</text>']
+    return [
+        f'<rect x="{_f(x - width / 2)}" y="{_f(y - size * 0.62)}" width="{_f(width)}" height="{_f(size * 1.24)}"'
+        f' rx="{_f(size * 0.3)}" fill="#ffffff" stroke="{INK}" stroke-width="{_f(unit * 0.03)}"/>',
+        f'<text x="{_f(x)}" y="{_f(y + size * 0.36)}" text-anchor="middle" font-size="{_f(size)}"'
+        f' font-weight="bold" fill="{INK}">{escape(str(count))}</text>',
+    ]
 
 
 def _halfway(pts: list[Point]) -> tuple[Point, Point]:
@@ -139,7 +154,10 @@ def _halfway(pts: list[Point]) -> tuple[Point, Point]:
     for (a, b), length in zip(zip(pts, pts[1:]), lengths):
         if length and left <= length:
             t = left / length
-            return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t), ((b[1] - a[1]) / length, -(b[0] - a[0]) / length)
+            return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t), (
+                (b[1] - a[1]) / length,
+                -(b[0] - a[0]) / length,
+            )
         left -= length
     return pts[0], (0.0, -1.0)
 

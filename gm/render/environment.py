@@ -1,4 +1,5 @@
 """The Jinja2 environment for reports: GM overrides, then ruleset templates, then gm's shared ones."""
+
 from __future__ import annotations
 
 import re

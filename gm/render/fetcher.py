@@ -1,4 +1,5 @@
 """The only door WeasyPrint may read through: data: URLs and files inside gm's asset folders."""
+
 from __future__ import annotations
 
 import logging
@@ -31,9 +32,7 @@ class AssetFetcher(URLFetcher):
     """
 
     def __init__(self, roots: Iterable[Path | str], *, fail_on_errors: bool = False):
-        super().__init__(
-            allowed_protocols=("data", "file"), allow_redirects=False, fail_on_errors=fail_on_errors
-        )
+        super().__init__(allowed_protocols=("data", "file"), allow_redirects=False, fail_on_errors=fail_on_errors)
         self.roots = tuple(os.path.realpath(root) for root in roots)
         self.refused: list[str] = []
 

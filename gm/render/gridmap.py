@@ -19,6 +19,7 @@ coordinates every 5 blocks.
 
 Text is Pillow's own scalable font (ImageFont.load_default(size=...)): it ships inside Pillow,
 so a map is drawn the same on every machine, with no system font to install or find."""
+
 from __future__ import annotations
 
 import base64
@@ -36,13 +37,13 @@ from gm.render.arrows import svg_arrows
 from gm.render.marks import HATCHES, hatches
 from gm.render.svgmap import safe_colour
 
-TARGET_PX = 1000        # the longer side of a map's blocks, in pixels (about 150 dpi on A4)
-MAX_BLOCK_PX = 40       # blocks of a small crop are never drawn larger than this
-TINT = 0.5              # how strongly territory colours the terrain under it
-CACHE_SIZE = 32         # distinct drawings kept (a round's world map and each seat's crop)
-NOTE_BLOCK_PX = 24      # a group's note (its owner) is drawn only on blocks this large
-CAPITAL_GOLD = (212, 160, 23)   # "Capital City (Gold Block)"
-CITY_RED = (170, 20, 20)        # "Regular Cities (Redstone Block)"
+TARGET_PX = 1000  # the longer side of a map's blocks, in pixels (about 150 dpi on A4)
+MAX_BLOCK_PX = 40  # blocks of a small crop are never drawn larger than this
+TINT = 0.5  # how strongly territory colours the terrain under it
+CACHE_SIZE = 32  # distinct drawings kept (a round's world map and each seat's crop)
+NOTE_BLOCK_PX = 24  # a group's note (its owner) is drawn only on blocks this large
+CAPITAL_GOLD = (212, 160, 23)  # "Capital City (Gold Block)"
+CITY_RED = (170, 20, 20)  # "Regular Cities (Redstone Block)"
 INK = (29, 29, 27)
 
 _cache: OrderedDict[str, str] = OrderedDict()
@@ -50,8 +51,9 @@ _cache: OrderedDict[str, str] = OrderedDict()
 
 def grid_map(data: Mapping, crop: Mapping | None = None) -> str:
     """The map as a data: URI of a PNG (drawn once per distinct data and crop)."""
-    key = hashlib.sha256(json.dumps([data, crop], sort_keys=True, separators=(",", ":"),
-                                    default=str).encode("utf-8")).hexdigest()
+    key = hashlib.sha256(
+        json.dumps([data, crop], sort_keys=True, separators=(",", ":"), default=str).encode("utf-8")
+    ).hexdigest()
     if key in _cache:
         _cache.move_to_end(key)
         return _cache[key]
@@ -74,13 +76,14 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     if len(text) != 6:
         return (128, 128, 128)
     try:
-        return tuple(int(text[k:k + 2], 16) for k in (0, 2, 4))
+        return tuple(int(text[k : k + 2], 16) for k in (0, 2, 4))
     except ValueError:
         return (128, 128, 128)
 
 
-def _indexed(rows: list[str], colours: Mapping, width: int, height: int,
-             default: tuple[int, int, int]) -> tuple[Image.Image, dict[str, int]]:
+def _indexed(
+    rows: list[str], colours: Mapping, width: int, height: int, default: tuple[int, int, int]
+) -> tuple[Image.Image, dict[str, int]]:
     """A palette image with one pixel per block, and which characters had a colour."""
     letters = sorted(colours)[:255]
     index = {c: n + 1 for n, c in enumerate(letters)}
@@ -160,8 +163,13 @@ def _stripes(size: tuple[int, int], angle: str, gap: int) -> Image.Image:
     return mask
 
 
-def grid_figure(data: Mapping, crop: Mapping | None = None, events: Iterable[Mapping] = (),
-                seats: Sequence[Mapping] | None = None, alt: str = "Map") -> Markup:
+def grid_figure(
+    data: Mapping,
+    crop: Mapping | None = None,
+    events: Iterable[Mapping] = (),
+    seats: Sequence[Mapping] | None = None,
+    alt: str = "Map",
+) -> Markup:
     """The map picture (grid_map, shared) with this turn's moves and attacks the seat may see
     (from its report's events) drawn over it as a small SVG in the picture's pixels. An arrow
     with a place outside the crop is left out."""
@@ -177,12 +185,25 @@ def grid_figure(data: Mapping, crop: Mapping | None = None, events: Iterable[Map
         return margin + (x - x0 + 0.5) * scale, margin + (y - y0 + 0.5) * scale
 
     colours = {s["code"]: safe_colour(s.get("colour")) for s in seats or ()}
-    marks = svg_arrows(arrows_of(events), where, max(scale * 1.2, 16.0), colours, counts=crop is not None,
-                       inset=scale * 0.45)
-    overlay = (Markup(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size[0]} {size[1]}"'
-                      f' preserveAspectRatio="none">') + Markup("".join(marks)) + Markup("</svg>")) if marks else ""
-    return (Markup('<div class="grid-figure"><img src="{}" alt="{}">').format(grid_map(data, crop), alt)
-            + overlay + Markup("</div>"))
+    marks = svg_arrows(
+        arrows_of(events), where, max(scale * 1.2, 16.0), colours, counts=crop is not None, inset=scale * 0.45
+    )
+    overlay = (
+        (
+            Markup(
+                f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size[0]} {size[1]}" preserveAspectRatio="none">'
+            )
+            + Markup("".join(marks))
+            + Markup("</svg>")
+        )
+        if marks
+        else ""
+    )
+    return (
+        Markup('<div class="grid-figure"><img src="{}" alt="{}">').format(grid_map(data, crop), alt)
+        + overlay
+        + Markup("</div>")
+    )
 
 
 def _block(place: str) -> tuple[int | None, int | None]:
@@ -291,16 +312,17 @@ class _Sketch:
         if shape in ("capital", "city"):
             ring = max(2, s // 3)
             half = s / 2 + ring
-            self.pen.rectangle([cx - half, cy - half, cx + half, cy + half], fill=colour, outline=INK,
-                               width=max(1, s // 10))
+            self.pen.rectangle(
+                [cx - half, cy - half, cx + half, cy + half], fill=colour, outline=INK, width=max(1, s // 10)
+            )
             inner = s / 2 - (0 if s < 10 else s // 10)
             core = CAPITAL_GOLD if shape == "capital" else CITY_RED
-            self.pen.rectangle([cx - inner, cy - inner, cx + inner, cy + inner], fill=core,
-                               outline=INK, width=1)
+            self.pen.rectangle([cx - inner, cy - inner, cx + inner, cy + inner], fill=core, outline=INK, width=1)
         else:
             half = max(2.0, s * 0.34)
-            self.pen.rectangle([cx - half, cy - half, cx + half, cy + half], fill=colour, outline=INK,
-                               width=max(1, s // 12))
+            self.pen.rectangle(
+                [cx - half, cy - half, cx + half, cy + half], fill=colour, outline=INK, width=max(1, s // 12)
+            )
         if mark.get("tag"):
             self._text(cx, cy - s / 2 - max(3, s // 2) - 9, str(mark["tag"]), 13, centred=True)
         if mark.get("note") and shape == "group" and s >= NOTE_BLOCK_PX:
@@ -308,13 +330,15 @@ class _Sketch:
         if mark.get("label") and s >= 12:
             size = max(9, min(16, int(s * 0.42)))
             if shape == "group":
-                self._text(cx, cy - size * 0.6, str(mark["label"]), size, centred=True,
-                           fill=_contrast(colour), halo=False)
+                self._text(
+                    cx, cy - size * 0.6, str(mark["label"]), size, centred=True, fill=_contrast(colour), halo=False
+                )
             else:
                 self._text(cx + s / 2 + max(2, s // 3) + 2, cy - size * 0.6, str(mark["label"]), size)
 
-    def _text(self, x: float, y: float, text: str, size: int, centred: bool = False,
-              fill=INK, halo: bool = True) -> None:
+    def _text(
+        self, x: float, y: float, text: str, size: int, centred: bool = False, fill=INK, halo: bool = True
+    ) -> None:
         font = _font(size)
         if centred:
             x -= self.pen.textlength(text, font=font) / 2

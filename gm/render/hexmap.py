@@ -18,6 +18,7 @@ the upper right (0 upper right, 1 lower right, 2 bottom, 3 lower left, 4 upper l
 The same board drawn twice is drawn once: the markup is cached by the board's canonical JSON, so
 every seat's report of a round shares one drawing; hex_picture turns it into a picture once.
 """
+
 from __future__ import annotations
 
 import base64
@@ -29,9 +30,9 @@ from functools import lru_cache
 
 from markupsafe import Markup, escape
 
-SIZE = 40.0                        # a hex's corner radius in SVG units
+SIZE = 40.0  # a hex's corner radius in SVG units
 HALF_WIDTH = SIZE * math.sqrt(3) / 2
-MARGIN = SIZE * 1.2                # room round the island for the ports
+MARGIN = SIZE * 1.2  # room round the island for the ports
 _HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 _INK = "#1d1d1b"
 _FONT = "DejaVu Sans, sans-serif"
@@ -75,9 +76,11 @@ def _drawing(key: str) -> str:
     width = max(xs) - min(xs) + 2 * (HALF_WIDTH + MARGIN)
     height = max(ys) - min(ys) + 2 * (SIZE + MARGIN)
     middle = (sum(xs) / len(xs), sum(ys) / len(ys))
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="hexmap" viewBox="{_f(left)} {_f(top)} '
-           f'{_f(width)} {_f(height)}" font-family="{_FONT}">',
-           f'<rect x="{_f(left)}" y="{_f(top)}" width="{_f(width)}" height="{_f(height)}" fill="{_SEA}"/>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="hexmap" viewBox="{_f(left)} {_f(top)} '
+        f'{_f(width)} {_f(height)}" font-family="{_FONT}">',
+        f'<rect x="{_f(left)}" y="{_f(top)}" width="{_f(width)}" height="{_f(height)}" fill="{_SEA}"/>',
+    ]
     out += [_hex(h) for h in hexes]
     out += [_port(p, middle) for p in board.get("ports", [])]
     out += [_line(line) for line in board.get("lines", [])]
@@ -115,17 +118,25 @@ def _hex(h: Mapping) -> str:
     points = " ".join(f"{_f(px)},{_f(py)}" for px, py in (corner_point((h["col"], h["row"], k)) for k in range(6)))
     out = [f'<polygon points="{points}" fill="{_colour(h.get("fill"))}" stroke="#6f6a5f" stroke-width="1.2"/>']
     if h.get("label"):
-        out.append(f'<text x="{_f(x)}" y="{_f(y - SIZE * 0.5)}" text-anchor="middle" font-size="11" '
-                   f'font-weight="bold" fill="{_INK}">{escape(h["label"])}</text>')
+        out.append(
+            f'<text x="{_f(x)}" y="{_f(y - SIZE * 0.5)}" text-anchor="middle" font-size="11" '
+            f'font-weight="bold" fill="{_INK}">{escape(h["label"])}</text>'
+        )
     if h.get("number") is not None:
         hot = bool(h.get("hot"))
-        out.append(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(SIZE * 0.3)}" fill="#fffdf5" '
-                   f'stroke="{"#b71c1c" if hot else "#6f6a5f"}" stroke-width="{2.2 if hot else 0.9}"/>')
-        out.append(f'<text x="{_f(x)}" y="{_f(y + 4.6)}" text-anchor="middle" font-size="{14 if hot else 12.5}" '
-                   f'font-weight="bold" fill="{"#b71c1c" if hot else _INK}">{escape(str(h["number"]))}</text>')
+        out.append(
+            f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(SIZE * 0.3)}" fill="#fffdf5" '
+            f'stroke="{"#b71c1c" if hot else "#6f6a5f"}" stroke-width="{2.2 if hot else 0.9}"/>'
+        )
+        out.append(
+            f'<text x="{_f(x)}" y="{_f(y + 4.6)}" text-anchor="middle" font-size="{14 if hot else 12.5}" '
+            f'font-weight="bold" fill="{"#b71c1c" if hot else _INK}">{escape(str(h["number"]))}</text>'
+        )
     if h.get("caption"):
-        out.append(f'<text x="{_f(x)}" y="{_f(y + SIZE * 0.6)}" text-anchor="middle" font-size="8" '
-                   f'fill="{_INK}">{escape(h["caption"])}</text>')
+        out.append(
+            f'<text x="{_f(x)}" y="{_f(y + SIZE * 0.6)}" text-anchor="middle" font-size="8" '
+            f'fill="{_INK}">{escape(h["caption"])}</text>'
+        )
     return "\n".join(out)
 
 
@@ -133,10 +144,12 @@ def _line(line: Mapping) -> str:
     (x1, y1), (x2, y2) = corner_point(line["from"]), corner_point(line["to"])
     # Shortened a little at both ends so the corner labels stay clear.
     dx, dy = (x2 - x1) * 0.2, (y2 - y1) * 0.2
-    return (f'<line x1="{_f(x1 + dx)}" y1="{_f(y1 + dy)}" x2="{_f(x2 - dx)}" y2="{_f(y2 - dy)}" '
-            f'stroke="#ffffff" stroke-width="8.5" stroke-linecap="round"/>'
-            f'<line x1="{_f(x1 + dx)}" y1="{_f(y1 + dy)}" x2="{_f(x2 - dx)}" y2="{_f(y2 - dy)}" '
-            f'stroke="{_colour(line.get("colour"))}" stroke-width="6" stroke-linecap="round"/>')
+    return (
+        f'<line x1="{_f(x1 + dx)}" y1="{_f(y1 + dy)}" x2="{_f(x2 - dx)}" y2="{_f(y2 - dy)}" '
+        f'stroke="#ffffff" stroke-width="8.5" stroke-linecap="round"/>'
+        f'<line x1="{_f(x1 + dx)}" y1="{_f(y1 + dy)}" x2="{_f(x2 - dx)}" y2="{_f(y2 - dy)}" '
+        f'stroke="{_colour(line.get("colour"))}" stroke-width="6" stroke-linecap="round"/>'
+    )
 
 
 def _port(port: Mapping, middle: tuple) -> str:
@@ -149,19 +162,23 @@ def _port(port: Mapping, middle: tuple) -> str:
     px, py = mx + dx / length * SIZE * 0.78, my + dy / length * SIZE * 0.78
     raw = str(port.get("text", ""))
     half = 2.2 * len(raw) + 4
-    return (f'<line x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(px)}" y2="{_f(py)}" stroke="#6f6a5f" stroke-width="1.4"/>'
-            f'<line x1="{_f(x2)}" y1="{_f(y2)}" x2="{_f(px)}" y2="{_f(py)}" stroke="#6f6a5f" stroke-width="1.4"/>'
-            f'<rect x="{_f(px - half)}" y="{_f(py - 7)}" width="{_f(2 * half)}" height="14" rx="3" '
-            f'fill="#ffffff" stroke="#6f6a5f" stroke-width="0.9"/>'
-            f'<text x="{_f(px)}" y="{_f(py + 2.8)}" text-anchor="middle" font-size="7.5" fill="{_INK}">'
-            f'{escape(raw)}</text>')
+    return (
+        f'<line x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(px)}" y2="{_f(py)}" stroke="#6f6a5f" stroke-width="1.4"/>'
+        f'<line x1="{_f(x2)}" y1="{_f(y2)}" x2="{_f(px)}" y2="{_f(py)}" stroke="#6f6a5f" stroke-width="1.4"/>'
+        f'<rect x="{_f(px - half)}" y="{_f(py - 7)}" width="{_f(2 * half)}" height="14" rx="3" '
+        f'fill="#ffffff" stroke="#6f6a5f" stroke-width="0.9"/>'
+        f'<text x="{_f(px)}" y="{_f(py + 2.8)}" text-anchor="middle" font-size="7.5" fill="{_INK}">'
+        f"{escape(raw)}</text>"
+    )
 
 
 def _corner(c: Mapping) -> str:
     x, y = corner_point(c["at"])
-    return (f'<circle cx="{_f(x)}" cy="{_f(y)}" r="6.3" fill="#ffffff" stroke="#8c877b" stroke-width="0.6"/>'
-            f'<text x="{_f(x)}" y="{_f(y + 2.5)}" text-anchor="middle" font-size="7" fill="{_INK}">'
-            f'{escape(c.get("text", ""))}</text>')
+    return (
+        f'<circle cx="{_f(x)}" cy="{_f(y)}" r="6.3" fill="#ffffff" stroke="#8c877b" stroke-width="0.6"/>'
+        f'<text x="{_f(x)}" y="{_f(y + 2.5)}" text-anchor="middle" font-size="7" fill="{_INK}">'
+        f"{escape(c.get('text', ''))}</text>"
+    )
 
 
 def _piece(p: Mapping) -> str:
@@ -170,32 +187,48 @@ def _piece(p: Mapping) -> str:
     text = escape(p.get("text", ""))
     shape = p.get("shape")
     if shape == "town":
-        body = (f'<rect x="{_f(x - 11)}" y="{_f(y - 9)}" width="22" height="18" rx="2" fill="{fill}" '
-                f'stroke="#ffffff" stroke-width="1.6"/>')
+        body = (
+            f'<rect x="{_f(x - 11)}" y="{_f(y - 9)}" width="22" height="18" rx="2" fill="{fill}" '
+            f'stroke="#ffffff" stroke-width="1.6"/>'
+        )
     elif shape == "warrior":
-        body = (f'<polygon points="{_f(x)},{_f(y - 11)} {_f(x + 10)},{_f(y)} {_f(x)},{_f(y + 11)} '
-                f'{_f(x - 10)},{_f(y)}" fill="{"#ffffff" if p.get("hollow") else fill}" stroke="{fill}" '
-                f'stroke-width="2"/>')
+        body = (
+            f'<polygon points="{_f(x)},{_f(y - 11)} {_f(x + 10)},{_f(y)} {_f(x)},{_f(y + 11)} '
+            f'{_f(x - 10)},{_f(y)}" fill="{"#ffffff" if p.get("hollow") else fill}" stroke="{fill}" '
+            f'stroke-width="2"/>'
+        )
     else:
-        body = (f'<polygon points="{_f(x - 8)},{_f(y + 7)} {_f(x + 8)},{_f(y + 7)} {_f(x + 8)},{_f(y - 2)} '
-                f'{_f(x)},{_f(y - 9)} {_f(x - 8)},{_f(y - 2)}" fill="{fill}" stroke="#ffffff" stroke-width="1.6"/>')
+        body = (
+            f'<polygon points="{_f(x - 8)},{_f(y + 7)} {_f(x + 8)},{_f(y + 7)} {_f(x + 8)},{_f(y - 2)} '
+            f'{_f(x)},{_f(y - 9)} {_f(x - 8)},{_f(y - 2)}" fill="{fill}" stroke="#ffffff" stroke-width="1.6"/>'
+        )
     ink = _INK if shape == "warrior" and p.get("hollow") else "#ffffff"
-    out = [body, f'<text x="{_f(x)}" y="{_f(y + 3)}" text-anchor="middle" font-size="7.5" font-weight="bold" '
-                 f'fill="{ink}">{text}</text>']
+    out = [
+        body,
+        f'<text x="{_f(x)}" y="{_f(y + 3)}" text-anchor="middle" font-size="7.5" font-weight="bold" '
+        f'fill="{ink}">{text}</text>',
+    ]
     if p.get("ring"):
-        out.insert(0, f'<circle cx="{_f(x)}" cy="{_f(y)}" r="15" fill="none" stroke="{_INK}" '
-                      'stroke-width="1.3" stroke-dasharray="2.5 1.5"/>')
+        out.insert(
+            0,
+            f'<circle cx="{_f(x)}" cy="{_f(y)}" r="15" fill="none" stroke="{_INK}" '
+            'stroke-width="1.3" stroke-dasharray="2.5 1.5"/>',
+        )
     if p.get("badge"):
-        out.append(f'<circle cx="{_f(x + 10)}" cy="{_f(y - 9)}" r="5.2" fill="{_INK}"/>'
-                   f'<text x="{_f(x + 10)}" y="{_f(y - 6.8)}" text-anchor="middle" font-size="6.5" '
-                   f'font-weight="bold" fill="#ffffff">{escape(str(p["badge"]))}</text>')
+        out.append(
+            f'<circle cx="{_f(x + 10)}" cy="{_f(y - 9)}" r="5.2" fill="{_INK}"/>'
+            f'<text x="{_f(x + 10)}" y="{_f(y - 6.8)}" text-anchor="middle" font-size="6.5" '
+            f'font-weight="bold" fill="#ffffff">{escape(str(p["badge"]))}</text>'
+        )
     return "\n".join(out)
 
 
 def _mark(m: Mapping) -> str:
     x, y = _centre(m["col"], m["row"])
     x += SIZE * 0.48  # beside the number token, which stays readable
-    return (f'<g><circle cx="{_f(x)}" cy="{_f(y - 6)}" r="5" fill="{_INK}"/>'
-            f'<path d="M{_f(x - 8)},{_f(y + 9)} Q{_f(x)},{_f(y - 8)} {_f(x + 8)},{_f(y + 9)} Z" fill="{_INK}"/>'
-            f'<text x="{_f(x)}" y="{_f(y + 7)}" text-anchor="middle" font-size="6" font-weight="bold" '
-            f'fill="#ffffff">R</text></g>')
+    return (
+        f'<g><circle cx="{_f(x)}" cy="{_f(y - 6)}" r="5" fill="{_INK}"/>'
+        f'<path d="M{_f(x - 8)},{_f(y + 9)} Q{_f(x)},{_f(y - 8)} {_f(x + 8)},{_f(y + 9)} Z" fill="{_INK}"/>'
+        f'<text x="{_f(x)}" y="{_f(y + 7)}" text-anchor="middle" font-size="6" font-weight="bold" '
+        f'fill="#ffffff">R</text></g>'
+    )

@@ -4,6 +4,7 @@ round the seat's pieces and roads, drawn per seat by CairoSVG as a small picture
 A vertex number is what a player writes orders with; on the 30-tile greater island they print
 at about 5 points across A4, so the seat's own corner of the island is shown again, enlarged.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,8 +16,8 @@ from gm.render.hexmap import SIZE, corner_point, hex_svg
 from gm.render.regionmap import MAX_LABEL_PT, MIN_GAIN, REGION_HEIGHT_MM, placed
 from gm.render.turnmap import TEXT_WIDTH_MM, map_picture, picture_figure
 
-CORNER_FONT = 7.0   # the vertex numbers' size in the drawing's units (hexmap._corner)
-_PAD = SIZE * 1.7   # room round the outermost piece: the next tile and its corners
+CORNER_FONT = 7.0  # the vertex numbers' size in the drawing's units (hexmap._corner)
+_PAD = SIZE * 1.7  # room round the outermost piece: the next tile and its corners
 _PT_MM = 25.4 / 72
 _VIEWBOX = re.compile(r'viewBox="([-0-9. ]+)"')
 
@@ -36,9 +37,13 @@ def hex_region(board: Mapping, seat: str | None, title: str = "Your part of the 
     left, top, width, height = box
     cropped = _VIEWBOX.sub(f'viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}"', svg, count=1)
     url, pixels_wide, pixels_high = map_picture(cropped, TEXT_WIDTH_MM)
-    return (Markup('<section class="map map-region"><h2>') + title + Markup("</h2>")
-            + picture_figure(url, TEXT_WIDTH_MM, pixels_wide, pixels_high, "Map of your part of the island")
-            + Markup("</section>"))
+    return (
+        Markup('<section class="map map-region"><h2>')
+        + title
+        + Markup("</h2>")
+        + picture_figure(url, TEXT_WIDTH_MM, pixels_wide, pixels_high, "Map of your part of the island")
+        + Markup("</section>")
+    )
 
 
 def region_box(points: list[tuple[float, float]], frame: list[float]) -> tuple[float, float, float, float] | None:

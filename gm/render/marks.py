@@ -6,6 +6,7 @@ that no two close colours share one. The seat's code on each of its areas is wha
 the hatching is what the eye catches first. The choice depends only on the seats' colours in
 seating order, so a seat keeps its hatching all game.
 """
+
 from __future__ import annotations
 
 import math
@@ -58,10 +59,15 @@ def _pattern(pattern_id: str, colour: str, hatch: int, unit: float) -> str:
     if angle == "cross":
         angle = "45"
         stripes.append((half, -1.0, half, gap + 1.0))
-    lines = "".join(f'<line x1="{x1:.2f}" y1="{y1:.2f}" x2="{x2:.2f}" y2="{y2:.2f}" stroke="{ink}"'
-                    f' stroke-opacity="{opacity}" stroke-width="{gap * 0.26:.2f}"/>' for x1, y1, x2, y2 in stripes)
-    return (f'<pattern id="{pattern_id}" patternUnits="userSpaceOnUse" width="{gap:.2f}" height="{gap:.2f}"'
-            f' patternTransform="rotate({-int(angle)})">{lines}</pattern>')
+    lines = "".join(
+        f'<line x1="{x1:.2f}" y1="{y1:.2f}" x2="{x2:.2f}" y2="{y2:.2f}" stroke="{ink}"'
+        f' stroke-opacity="{opacity}" stroke-width="{gap * 0.26:.2f}"/>'
+        for x1, y1, x2, y2 in stripes
+    )
+    return (
+        f'<pattern id="{pattern_id}" patternUnits="userSpaceOnUse" width="{gap:.2f}" height="{gap:.2f}"'
+        f' patternTransform="rotate({-int(angle)})">{lines}</pattern>'
+    )
 
 
 def _light(colour: str) -> bool:
@@ -73,7 +79,7 @@ def _lab(colour: str) -> tuple[float, float, float]:
     digits = colour.lstrip("#")
     if len(digits) == 3:
         digits = "".join(c * 2 for c in digits)
-    red, green, blue = (_linear(int(digits[i:i + 2], 16) / 255) for i in (0, 2, 4))
+    red, green, blue = (_linear(int(digits[i : i + 2], 16) / 255) for i in (0, 2, 4))
     x = (0.4124 * red + 0.3576 * green + 0.1805 * blue) / 0.95047
     y = 0.2126 * red + 0.7152 * green + 0.0722 * blue
     z = (0.0193 * red + 0.1192 * green + 0.9505 * blue) / 1.08883

@@ -1,4 +1,5 @@
 """HTML to PDF through WeasyPrint, with fixed metadata so the same report gives the same bytes."""
+
 from __future__ import annotations
 
 import base64
@@ -38,8 +39,9 @@ def font_configuration() -> FontConfiguration:
     return _font_config
 
 
-def html_to_pdf(html: str, *, base_url: str, created: str, identifier: str, fetcher: AssetFetcher,
-                cache: dict | None = None) -> bytes:
+def html_to_pdf(
+    html: str, *, base_url: str, created: str, identifier: str, fetcher: AssetFetcher, cache: dict | None = None
+) -> bytes:
     """Render `html` to PDF bytes; every resource goes through `fetcher`.
 
     created: the report's W3C datetime ("2026-11-21T19:00:00Z"); it becomes the PDF's
@@ -52,8 +54,9 @@ def html_to_pdf(html: str, *, base_url: str, created: str, identifier: str, fetc
         raise ValueError(f"created must be a W3C datetime like 2026-11-21T19:00:00Z, not {created!r}")
     html, cache = _shorten(html, cache or {})
     page = HTML(string=html, base_url=base_url, url_fetcher=fetcher)
-    document = page.render(stylesheets=_take_stylesheets(page, base_url, fetcher),
-                           font_config=font_configuration(), cache=cache)
+    document = page.render(
+        stylesheets=_take_stylesheets(page, base_url, fetcher), font_config=font_configuration(), cache=cache
+    )
     # Set here rather than trusting the template's <meta>, so an overriding GM template that
     # forgets it cannot make PDFs differ run to run.
     document.metadata.created = created
@@ -86,8 +89,12 @@ def _take_stylesheets(page: HTML, base_url: str, fetcher: AssetFetcher) -> list[
     the bytes are the same). A page with any other sheet (a <link>, a <style media=...>) is left
     to WeasyPrint whole, so the order of its sheets cannot change."""
     root = page.etree_element
-    styles = [(parent, child) for parent in root.iter() for child in parent
-              if isinstance(child.tag, str) and child.tag in ("style", "link")]
+    styles = [
+        (parent, child)
+        for parent in root.iter()
+        for child in parent
+        if isinstance(child.tag, str) and child.tag in ("style", "link")
+    ]
     if any(child.tag == "link" or set(child.attrib) - {"type"} for _, child in styles):
         return []
     sheets = []
@@ -138,7 +145,7 @@ def palette_image(url: str):
     palette (a turn's map picture) or of 8-bit RGB (a grid map drawn by Pillow)."""
     if not url.startswith(PNG_DATA_URL):
         return None
-    png = base64.b64decode(url[len(PNG_DATA_URL):])
+    png = base64.b64decode(url[len(PNG_DATA_URL) :])
     chunks = dict(_chunks(png, want={b"IHDR", b"PLTE", b"tRNS"}))
     header = chunks.get(b"IHDR", b"")
     if len(header) != 13 or header[12] != 0 or b"tRNS" in chunks:
@@ -158,9 +165,9 @@ def palette_image(url: str):
 def _chunks(png: bytes, want: set[bytes]):
     position = 8  # after the signature
     while position + 8 <= len(png):
-        length, kind = struct.unpack(">I4s", png[position:position + 8])
+        length, kind = struct.unpack(">I4s", png[position : position + 8])
         if kind in want:
-            yield kind, png[position + 8:position + 8 + length]
+            yield kind, png[position + 8 : position + 8 + length]
         position += 12 + length
 
 
@@ -187,15 +194,22 @@ class _PaletteImage(RasterImage):
             colours = len(self._palette) // 3
             space = pydyf.Array(["/Indexed", "/DeviceRGB", colours - 1, _HexString(self._palette)])
             samples = 1
-        extra = pydyf.Dictionary({
-            "Type": "/XObject", "Subtype": "/Image", "Width": self.width, "Height": self.height,
-            "ColorSpace": space,
-            "BitsPerComponent": self._depth, "Interpolate": "true" if interpolate else "false",
-            "Filter": "/FlateDecode",
-            # PNG rows carry a filter byte each; predictor 15 tells the reader so.
-            "DecodeParms": pydyf.Dictionary({"Predictor": 15, "Colors": samples, "BitsPerComponent": self._depth,
-                                             "Columns": self.width}),
-        })
+        extra = pydyf.Dictionary(
+            {
+                "Type": "/XObject",
+                "Subtype": "/Image",
+                "Width": self.width,
+                "Height": self.height,
+                "ColorSpace": space,
+                "BitsPerComponent": self._depth,
+                "Interpolate": "true" if interpolate else "false",
+                "Filter": "/FlateDecode",
+                # PNG rows carry a filter byte each; predictor 15 tells the reader so.
+                "DecodeParms": pydyf.Dictionary(
+                    {"Predictor": 15, "Colors": samples, "BitsPerComponent": self._depth, "Columns": self.width}
+                ),
+            }
+        )
         return pydyf.Stream([self._rows], extra)
 
 

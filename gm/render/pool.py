@@ -1,4 +1,5 @@
 """Render many reports to PDF files: in this process, or in a pool of worker processes a caller may keep open."""
+
 from __future__ import annotations
 
 import collections
@@ -15,8 +16,16 @@ from pathlib import Path
 from gm.render.environment import shared_templates_dir
 from gm.render.worker import WARM_MODULES, Renderer, RenderJob, RenderResult, serve
 
-__all__ = ["RENDERS_PER_WORKER", "REPORT_TIMEOUT", "Batch", "RenderJob", "RenderPool", "RenderResult", "render_pdfs",
-           "warm_up"]
+__all__ = [
+    "RENDERS_PER_WORKER",
+    "REPORT_TIMEOUT",
+    "Batch",
+    "RenderJob",
+    "RenderPool",
+    "RenderResult",
+    "render_pdfs",
+    "warm_up",
+]
 
 # WeasyPrint's memory creeps up over hundreds of renders in one process (STACK-NOTES), so a
 # worker is replaced after this many reports.
@@ -248,9 +257,14 @@ class RenderPool:
             _settle(future, False, RuntimeError(_died(worker, job)))
         elif time.monotonic() - worker.since > self._deadline():
             self._stop(worker, kill=True)
-            _settle(future, False, RuntimeError(
-                f"a report worker gave no result in {self._deadline():.0f} s rendering {job.identifier}; "
-                "it was stopped (it probably died or hung)"))
+            _settle(
+                future,
+                False,
+                RuntimeError(
+                    f"a report worker gave no result in {self._deadline():.0f} s rendering {job.identifier}; "
+                    "it was stopped (it probably died or hung)"
+                ),
+            )
 
     def _next_deadline(self, busy: list[_Worker]) -> float | None:
         if not busy:
@@ -294,8 +308,10 @@ def _settle(future: Future, ok: bool, value) -> None:
 def _died(worker: _Worker, job: RenderJob) -> str:
     code = worker.process.exitcode
     how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
-    return (f"a report worker died ({how}) rendering {job.identifier}; it probably died of something outside "
-            "gm (out of memory?). Run again: nothing was recorded for this report.")
+    return (
+        f"a report worker died ({how}) rendering {job.identifier}; it probably died of something outside "
+        "gm (out of memory?). Run again: nothing was recorded for this report."
+    )
 
 
 def _dirs(asset_dirs: Sequence[Path | str] | None) -> tuple[str, ...]:

@@ -4,6 +4,7 @@ Drawn per seat as a small picture by CairoSVG from only the territories in the r
 the whole board again in WeasyPrint): 0.07-0.16 CPU-s a seat (bench/bench_maps.py, results in
 bench/README.md). A region that would come out hardly larger than the whole board gets none.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -14,10 +15,10 @@ from gm.core.arrows import Arrow
 from gm.render.svgmap import CODE_SIZE, safe_colour, svg_region, territory_radius
 from gm.render.turnmap import TEXT_WIDTH_MM, arrow_key, map_picture, picture_figure
 
-REGION_HEIGHT_MM = 150   # room under the masthead of the first page
-MIN_GAIN = 1.25          # enlarged less than this, the whole board already shows the region
-MAX_LABEL_PT = 13.0      # a region of a territory or two is enlarged no further than this
-_PAD = 1.35              # radii of room round the outermost territories
+REGION_HEIGHT_MM = 150  # room under the masthead of the first page
+MIN_GAIN = 1.25  # enlarged less than this, the whole board already shows the region
+MAX_LABEL_PT = 13.0  # a region of a territory or two is enlarged no further than this
+_PAD = 1.35  # radii of room round the outermost territories
 _PT_MM = 25.4 / 72
 
 Box = tuple[float, float, float, float]
@@ -38,8 +39,9 @@ def region_box(view_map: Mapping, you: str | None, board_mm_per_unit: float) -> 
     ys = [float(t["y"]) for t in territories if t["code"] in wanted]
     r = territory_radius(view_map)
     left, top, right, bottom = min(xs) - _PAD * r, min(ys) - _PAD * r, max(xs) + _PAD * r, max(ys) + _PAD * r
-    scale = min(TEXT_WIDTH_MM / (right - left), REGION_HEIGHT_MM / (bottom - top),
-                MAX_LABEL_PT * _PT_MM / (r * CODE_SIZE))
+    scale = min(
+        TEXT_WIDTH_MM / (right - left), REGION_HEIGHT_MM / (bottom - top), MAX_LABEL_PT * _PT_MM / (r * CODE_SIZE)
+    )
     if scale < board_mm_per_unit * MIN_GAIN:
         return None
     # No wider than the region: every territory more in the box is drawn again for this seat.
@@ -57,8 +59,14 @@ def placed(start: float, size: float, low: float, span: float) -> float:
     return min(max(start, low), low + span - size)
 
 
-def region_section(view_map: Mapping, you: str | None, names: Mapping[str, str] | None, moves: Sequence[Arrow],
-                   seats: Sequence[Mapping] | None, board_mm_per_unit: float) -> Markup:
+def region_section(
+    view_map: Mapping,
+    you: str | None,
+    names: Mapping[str, str] | None,
+    moves: Sequence[Arrow],
+    seats: Sequence[Mapping] | None,
+    board_mm_per_unit: float,
+) -> Markup:
     """The report section of the seat's region map, or nothing (see region_box)."""
     found = region_box(view_map, you, board_mm_per_unit)
     if found is None or you is None:
@@ -68,9 +76,15 @@ def region_section(view_map: Mapping, you: str | None, names: Mapping[str, str] 
     url, width, height = map_picture(svg_region(view_map, you, box, moves, names, seats), figure_mm)
     names = names or {}
     title = f"{names[you]} and its neighbours, enlarged" if you in names else "Your region, enlarged"
-    return (Markup('<section class="map map-region"><h2>') + escape(title) + Markup("</h2>")
-            + picture_figure(url, figure_mm, width, height, "Map of your region")
-            + _key(view_map, box, you, names, seats) + arrow_key(moves) + Markup("</section>"))
+    return (
+        Markup('<section class="map map-region"><h2>')
+        + escape(title)
+        + Markup("</h2>")
+        + picture_figure(url, figure_mm, width, height, "Map of your region")
+        + _key(view_map, box, you, names, seats)
+        + arrow_key(moves)
+        + Markup("</section>")
+    )
 
 
 def _key(view_map: Mapping, box: Box, you: str, names: Mapping[str, str], seats: Sequence[Mapping] | None) -> Markup:
@@ -82,7 +96,10 @@ def _key(view_map: Mapping, box: Box, you: str, names: Mapping[str, str], seats:
         owner = t.get("owner")
         if owner in names and left <= float(t["x"]) <= right and top <= float(t["y"]) <= bottom:
             shown.setdefault(owner, colours.get(owner) or t.get("colour"))
-    items = [Markup('<span class="item"><span class="swatch" style="background: {}"></span><b>{}</b> {}{}</span>').format(
-        safe_colour(colour), code, names[code], " (you, thick outline)" if code == you else "")
-        for code, colour in sorted(shown.items())]
+    items = [
+        Markup('<span class="item"><span class="swatch" style="background: {}"></span><b>{}</b> {}{}</span>').format(
+            safe_colour(colour), code, names[code], " (you, thick outline)" if code == you else ""
+        )
+        for code, colour in sorted(shown.items())
+    ]
     return Markup('<p class="map-key">') + Markup(" ").join(items) + Markup("</p>")

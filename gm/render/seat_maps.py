@@ -6,6 +6,7 @@ A view holds a map in one of the shapes gm/render draws (docs/writing-a-ruleset.
 (`view["world"]`, with the seat's `view["region"]` enlarged, gridmap.py). A ruleset whose view
 holds none of them has no map on the portal; its report still has whatever it draws.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -75,4 +76,8 @@ def _region(view: Mapping, seat: str, names: Mapping[str, str]) -> bytes:
 
 
 _DRAW: dict[str, Callable[[Mapping, str, Mapping[str, str]], bytes]] = {
-    "map.svg": _graph, "board.svg": _board, "world.png": _world, "region.png": _region}
+    "map.svg": _graph,
+    "board.svg": _board,
+    "world.png": _world,
+    "region.png": _region,
+}

@@ -1,4 +1,5 @@
 """A map as SVG: borders, territories in their owner's colour, troops, a legend; and a seat's overlay."""
+
 from __future__ import annotations
 
 import functools
@@ -28,8 +29,13 @@ ARROW_INSET = 0.72
 _NOT_SEATS = {None, "neutral", "sea"}
 
 
-def svg_map(view_map: Mapping, you: str | None = None, names: Mapping[str, str] | None = None,
-            shared: bool = False, seats: Sequence[Mapping] | None = None) -> Markup:
+def svg_map(
+    view_map: Mapping,
+    you: str | None = None,
+    names: Mapping[str, str] | None = None,
+    shared: bool = False,
+    seats: Sequence[Mapping] | None = None,
+) -> Markup:
     """The map of a view as an SVG element, safe to put into an autoescaped template.
 
     view_map: the view's "map" ({"width", "height", "territories": [...]}); a territory with a
@@ -62,16 +68,23 @@ def svg_map(view_map: Mapping, you: str | None = None, names: Mapping[str, str] 
     return Markup("\n".join(line for line in out if line))
 
 
-def svg_overlay(view_map: Mapping, you: str, names: Mapping[str, str] | None = None,
-                arrows: Iterable[Arrow] = (), seats: Sequence[Mapping] | None = None) -> Markup:
+def svg_overlay(
+    view_map: Mapping,
+    you: str,
+    names: Mapping[str, str] | None = None,
+    arrows: Iterable[Arrow] = (),
+    seats: Sequence[Mapping] | None = None,
+) -> Markup:
     """One seat's marks for the shared map of svg_map(..., shared=True), in the same coordinates:
     the strong outline of its territories and of its legend swatch, and this turn's moves and
     attacks it may see as arrows. Transparent elsewhere."""
     width, height = _number(view_map["width"]), _number(view_map["height"])
     board = _Board(view_map, seats)
     layout = _legend(board, None, names or {}, width, height, True)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="map-overlay" viewBox="0 0 {_fmt(width)} '
-           f'{_fmt(height + layout.height)}" preserveAspectRatio="none">']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="map-overlay" viewBox="0 0 {_fmt(width)} '
+        f'{_fmt(height + layout.height)}" preserveAspectRatio="none">'
+    ]
     out += _outlines(board, you)
     out += svg_arrows(arrows, board.where, board.radius, board.seat_colours, inset=board.radius, tight=ARROW_INSET)
     out += layout.ring(you)
@@ -79,21 +92,32 @@ def svg_overlay(view_map: Mapping, you: str, names: Mapping[str, str] | None = N
     return Markup("\n".join(out))
 
 
-def svg_region(view_map: Mapping, you: str, box: tuple[float, float, float, float], arrows: Iterable[Arrow] = (),
-               names: Mapping[str, str] | None = None, seats: Sequence[Mapping] | None = None) -> str:
+def svg_region(
+    view_map: Mapping,
+    you: str,
+    box: tuple[float, float, float, float],
+    arrows: Iterable[Arrow] = (),
+    names: Mapping[str, str] | None = None,
+    seats: Sequence[Mapping] | None = None,
+) -> str:
     """The part of the map inside box (left, top, right, bottom in map units) for one seat's
     enlarged map of its region: the territories and borders there, its outlines, and the arrows
     with the troops that went. SVG text, drawn into a picture per seat (gm.render.turnmap)."""
     left, top, right, bottom = box
     board = _Board(view_map, seats)
     r = board.radius
-    near = [t for t in board.territories
-            if left - r <= _number(t["x"]) <= right + r and top - r <= _number(t["y"]) <= bottom + r]
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="map-region" viewBox="{_fmt(left)} {_fmt(top)} '
-           f'{_fmt(right - left)} {_fmt(bottom - top)}" font-family="{_FONT}">',
-           *board.defs(),
-           f'<rect x="{_fmt(left)}" y="{_fmt(top)}" width="{_fmt(right - left)}" height="{_fmt(bottom - top)}"'
-           f' fill="#f4f1ea"/>']
+    near = [
+        t
+        for t in board.territories
+        if left - r <= _number(t["x"]) <= right + r and top - r <= _number(t["y"]) <= bottom + r
+    ]
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="map-region" viewBox="{_fmt(left)} {_fmt(top)} '
+        f'{_fmt(right - left)} {_fmt(bottom - top)}" font-family="{_FONT}">',
+        *board.defs(),
+        f'<rect x="{_fmt(left)}" y="{_fmt(top)}" width="{_fmt(right - left)}" height="{_fmt(bottom - top)}"'
+        f' fill="#f4f1ea"/>',
+    ]
     out += _borders(board.territories, r, box)
     for territory in near:
         out += _territory(board, territory, None)
@@ -129,8 +153,9 @@ class _Board:
         self.seat_colours = dict(reversed(order))  # a seat's own colour before its areas' colour
         # Neutral, sea and unowned keep their plain colour; a seat like one of them is hatched.
         hatch = hatches(order, [c for o, c in owned.items() if o not in self.seat_codes])
-        self.patterns = {f"hatch-{i}": (colour, hatch[owner])
-                         for i, (owner, colour) in enumerate(owned.items()) if hatch.get(owner)}
+        self.patterns = {
+            f"hatch-{i}": (colour, hatch[owner]) for i, (owner, colour) in enumerate(owned.items()) if hatch.get(owner)
+        }
         self.hatching = {owner: f"url(#hatch-{i})" for i, owner in enumerate(owned) if hatch.get(owner)}
 
     def where(self, code: str) -> tuple[float, float] | None:
@@ -166,9 +191,14 @@ def _borders(territories: list, radius: float, box: tuple[float, float, float, f
     pairs = sorted({tuple(sorted((t["code"], n))) for t in territories for n in t["neighbours"] if n in where})
     if box is not None:
         left, top, right, bottom = box
-        pairs = [(a, b) for a, b in pairs
-                 if min(where[a][0], where[b][0]) <= right and max(where[a][0], where[b][0]) >= left
-                 and min(where[a][1], where[b][1]) <= bottom and max(where[a][1], where[b][1]) >= top]
+        pairs = [
+            (a, b)
+            for a, b in pairs
+            if min(where[a][0], where[b][0]) <= right
+            and max(where[a][0], where[b][0]) >= left
+            and min(where[a][1], where[b][1]) <= bottom
+            and max(where[a][1], where[b][1]) >= top
+        ]
     stroke = _fmt(max(radius * 0.08, 1))
     return [
         f'<line x1="{_fmt(where[a][0])}" y1="{_fmt(where[a][1])}" x2="{_fmt(where[b][0])}" y2="{_fmt(where[b][1])}"'
@@ -224,8 +254,9 @@ def _second_line(t: Mapping, seats: set) -> str:
     return f"{owner} {troops}".strip() if owner in seats else troops
 
 
-def _legend(board: _Board, you: str | None, names: Mapping, width: float, height: float,
-            shared: bool = False) -> _Legend:
+def _legend(
+    board: _Board, you: str | None, names: Mapping, width: float, height: float, shared: bool = False
+) -> _Legend:
     """Legend rows under the map: one swatch per owner, then what the outlines mean."""
     owners: dict = {}
     for t in board.territories:
@@ -271,20 +302,30 @@ class _Legend:
             left, mid = self.place(i)
             if kind == "swatch":
                 colour, _, hatch = colour.partition(" ")  # "#rrggbb", and its stripes if any
-                out.append(f'<rect x="{_fmt(left)}" y="{_fmt(mid - box / 2)}" width="{_fmt(box)}" height="{_fmt(box)}"'
-                           f' fill="{colour}" stroke="#5b574f" stroke-width="{_fmt(font * 0.06)}"/>')
+                out.append(
+                    f'<rect x="{_fmt(left)}" y="{_fmt(mid - box / 2)}" width="{_fmt(box)}" height="{_fmt(box)}"'
+                    f' fill="{colour}" stroke="#5b574f" stroke-width="{_fmt(font * 0.06)}"/>'
+                )
                 if hatch:
-                    out.append(f'<rect x="{_fmt(left)}" y="{_fmt(mid - box / 2)}" width="{_fmt(box)}"'
-                               f' height="{_fmt(box)}" fill="{hatch}"/>')
+                    out.append(
+                        f'<rect x="{_fmt(left)}" y="{_fmt(mid - box / 2)}" width="{_fmt(box)}"'
+                        f' height="{_fmt(box)}" fill="{hatch}"/>'
+                    )
             elif kind == "yours":
-                out.append(f'<circle cx="{_fmt(left + box / 2)}" cy="{_fmt(mid)}" r="{_fmt(box / 2)}" fill="#ffffff"'
-                           f' stroke="{_INK}" stroke-width="{_fmt(font * 0.25)}"/>')
+                out.append(
+                    f'<circle cx="{_fmt(left + box / 2)}" cy="{_fmt(mid)}" r="{_fmt(box / 2)}" fill="#ffffff"'
+                    f' stroke="{_INK}" stroke-width="{_fmt(font * 0.25)}"/>'
+                )
             elif kind == "core":
                 dashes = f"{_fmt(font * 0.2)} {_fmt(font * 0.14)}"
-                out.append(f'<circle cx="{_fmt(left + box / 2)}" cy="{_fmt(mid)}" r="{_fmt(box / 2)}" fill="none"'
-                           f' stroke="{_INK}" stroke-width="{_fmt(font * 0.08)}" stroke-dasharray="{dashes}"/>')
-            out.append(f'<text x="{_fmt(left + box * 1.5)}" y="{_fmt(mid + font * 0.35)}" font-size="{_fmt(font)}"'
-                       f' fill="{_INK}">{escape(label)}</text>')
+                out.append(
+                    f'<circle cx="{_fmt(left + box / 2)}" cy="{_fmt(mid)}" r="{_fmt(box / 2)}" fill="none"'
+                    f' stroke="{_INK}" stroke-width="{_fmt(font * 0.08)}" stroke-dasharray="{dashes}"/>'
+                )
+            out.append(
+                f'<text x="{_fmt(left + box * 1.5)}" y="{_fmt(mid + font * 0.35)}" font-size="{_fmt(font)}"'
+                f' fill="{_INK}">{escape(label)}</text>'
+            )
         return out
 
     def ring(self, owner) -> list[str]:
@@ -293,9 +334,11 @@ class _Legend:
             if kind == "swatch" and whose == owner:
                 left, mid = self.place(i)
                 pad = self.font * 0.2
-                return [f'<rect x="{_fmt(left - pad)}" y="{_fmt(mid - self.box / 2 - pad)}" width="{_fmt(self.box + 2 * pad)}"'
-                        f' height="{_fmt(self.box + 2 * pad)}" fill="none" stroke="{_INK}"'
-                        f' stroke-width="{_fmt(self.font * 0.25)}"/>']
+                return [
+                    f'<rect x="{_fmt(left - pad)}" y="{_fmt(mid - self.box / 2 - pad)}" width="{_fmt(self.box + 2 * pad)}"'
+                    f' height="{_fmt(self.box + 2 * pad)}" fill="none" stroke="{_INK}"'
+                    f' stroke-width="{_fmt(self.font * 0.25)}"/>'
+                ]
         return []
 
 
@@ -313,7 +356,7 @@ def _radius(territories: list, width: float, height: float) -> float:
 def _radius_of(points: tuple, side: float) -> float:
     # Every pair of 215 areas: done once per map, not once per seat (cached by the points).
     nearest = min(
-        (math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1:] if a != b),
+        (math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1 :] if a != b),
         default=side,
     )
     return max(side * 0.02, min(nearest * 0.42, side * 0.06))
@@ -324,7 +367,7 @@ def _ink_on(fill: str) -> str:
     digits = fill[1:]
     if len(digits) == 3:
         digits = "".join(c * 2 for c in digits)
-    red, green, blue = (int(digits[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    red, green, blue = (int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4))
     light = 0.2126 * red + 0.7152 * green + 0.0722 * blue
     return _INK if light > 0.5 else "#ffffff"
 

@@ -4,6 +4,7 @@ The whole board goes where its labels can be read: in the first page's flow if t
 enough there, else on a page of its own, A4, A4 landscape or A3 (`sheet_for`). Each seat also
 gets an enlarged map of its own region and neighbours (gm.render.regionmap).
 """
+
 from __future__ import annotations
 
 import base64
@@ -74,8 +75,13 @@ def sheet_for(view_map: Mapping, seats: Sequence[Mapping] | None = None) -> tupl
     return best[1], best[2]
 
 
-def map_sections(view_map: Mapping, you: str | None, names: Mapping[str, str] | None = None,
-                 events: Iterable[Mapping] = (), seats: Sequence[Mapping] | None = None) -> Markup:
+def map_sections(
+    view_map: Mapping,
+    you: str | None,
+    names: Mapping[str, str] | None = None,
+    events: Iterable[Mapping] = (),
+    seats: Sequence[Mapping] | None = None,
+) -> Markup:
     """A seat's maps for the top of its report: the whole board if it reads well in the first
     page's flow, and the enlarged map of the seat's region, with this turn's moves and attacks
     it may see (from `events`, the events of its report) as arrows. A board that needs a page
@@ -91,8 +97,13 @@ def map_sections(view_map: Mapping, you: str | None, names: Mapping[str, str] | 
     return Markup('<section class="map">') + figure + arrow_key(moves) + Markup("</section>") + region
 
 
-def board_sheet(view_map: Mapping, you: str | None, names: Mapping[str, str] | None = None,
-                events: Iterable[Mapping] = (), seats: Sequence[Mapping] | None = None) -> Markup:
+def board_sheet(
+    view_map: Mapping,
+    you: str | None,
+    names: Mapping[str, str] | None = None,
+    events: Iterable[Mapping] = (),
+    seats: Sequence[Mapping] | None = None,
+) -> Markup:
     """The whole board on a page of its own (A4, A4 landscape or A3: sheet_for), for a board too
     large to read in the first page's flow; nothing for one that is not."""
     sheet, figure_mm = sheet_for(view_map, seats)
@@ -100,21 +111,32 @@ def board_sheet(view_map: Mapping, you: str | None, names: Mapping[str, str] | N
         return Markup("")
     moves = arrows_of(events)
     figure = map_figure(view_map, you, names, moves, seats, figure_mm)
-    return (Markup(f'<section class="map map-sheet {sheet.page}"><h2>The whole map</h2>') + figure
-            + arrow_key(moves) + Markup("</section>"))
+    return (
+        Markup(f'<section class="map map-sheet {sheet.page}"><h2>The whole map</h2>')
+        + figure
+        + arrow_key(moves)
+        + Markup("</section>")
+    )
 
 
 def arrow_key(moves: Sequence[Arrow]) -> Markup:
     """What the arrows mean, under a map that has any."""
     if not moves:
         return Markup("")
-    return Markup('<p class="map-key">Arrows: this turn\'s moves you may see, in the colour of who moved; '
-                  "attacks bolder and edged in red, with a bar across the tip where they were beaten off.</p>")
+    return Markup(
+        '<p class="map-key">Arrows: this turn\'s moves you may see, in the colour of who moved; '
+        "attacks bolder and edged in red, with a bar across the tip where they were beaten off.</p>"
+    )
 
 
-def map_figure(view_map: Mapping, you: str | None, names: Mapping[str, str] | None = None,
-               arrows: Iterable[Arrow] = (), seats: Sequence[Mapping] | None = None,
-               figure_mm: float | None = None) -> Markup:
+def map_figure(
+    view_map: Mapping,
+    you: str | None,
+    names: Mapping[str, str] | None = None,
+    arrows: Iterable[Arrow] = (),
+    seats: Sequence[Mapping] | None = None,
+    figure_mm: float | None = None,
+) -> Markup:
     """The map for one seat's report: the turn's shared picture as a data: URL, with the seat's
     outlines and arrows drawn over it as a small SVG. Every seat whose view shows the same map
     gets the same picture, drawn once (seats whose views differ, e.g. in fog of war, get their
@@ -127,8 +149,9 @@ def map_figure(view_map: Mapping, you: str | None, names: Mapping[str, str] | No
     return picture_figure(url, figure_mm, width, height, "Map of the game", overlay)
 
 
-def picture_figure(url: str, width_mm: float, pixels_wide: int, pixels_high: int, alt: str,
-                   overlay: str = "") -> Markup:
+def picture_figure(
+    url: str, width_mm: float, pixels_wide: int, pixels_high: int, alt: str, overlay: str = ""
+) -> Markup:
     """A map picture as a figure `width_mm` wide, in its own proportions, with an overlay over it."""
     return Markup(
         f'<div class="map-figure" style="width: {width_mm:.1f}mm; height: {width_mm * pixels_high / pixels_wide:.1f}mm">'
@@ -162,8 +185,9 @@ def _draw(svg: str, width_mm: float = TEXT_WIDTH_MM) -> tuple[str, int, int]:
     from PIL import Image
 
     pixels = min(round(width_mm / 25.4 * PICTURE_DPI), MAX_PIXELS)
-    drawn = PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96, output_width=pixels,
-                       background_color="#ffffff").cairo
+    drawn = PNGSurface(
+        Tree(bytestring=svg.encode("utf-8")), None, 96, output_width=pixels, background_color="#ffffff"
+    ).cairo
     drawn.flush()
     size = (drawn.get_width(), drawn.get_height())
     # ARGB32 is stored as native-endian 32-bit words: B, G, R, A on a little-endian machine. The

@@ -1,4 +1,5 @@
 """One render worker: takes jobs from its pipe, writes each PDF, answers with the result or the error."""
+
 from __future__ import annotations
 
 import hashlib
@@ -76,8 +77,14 @@ class Renderer:
 
         if asset_dirs not in self.fetchers:
             self.fetchers[asset_dirs] = AssetFetcher(asset_dirs)
-        pdf = html_to_pdf(job.html, base_url=job.base_url, created=job.created, identifier=job.identifier,
-                          fetcher=self.fetchers[asset_dirs], cache=self.images.cache_for(job.images))
+        pdf = html_to_pdf(
+            job.html,
+            base_url=job.base_url,
+            created=job.created,
+            identifier=job.identifier,
+            fetcher=self.fetchers[asset_dirs],
+            cache=self.images.cache_for(job.images),
+        )
         return _store(pdf, Path(job.out_path))
 
 

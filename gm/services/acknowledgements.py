@@ -1,5 +1,6 @@
 """Acknowledgements: the answer to each mail taken, saying what each of its turn files came to
 (accepted, rejected, refused, a request done), a report sent again, or that a question went to the GM."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -20,9 +21,24 @@ from gm.store.games import id_of_game
 from gm.store.submissions import stored_submission
 
 # Every key an acknowledgement template may use, so a GM's template never meets a missing one.
-_SHOWN = {"where": "", "verdict": "", "reason": "", "game": None, "seat": None, "turn": None, "final": False,
-          "replaced": False, "deadline": None, "orders": [], "problems": [], "earlier": False, "note": "",
-          "warnings": [], "seats_in": None, "press": []}
+_SHOWN = {
+    "where": "",
+    "verdict": "",
+    "reason": "",
+    "game": None,
+    "seat": None,
+    "turn": None,
+    "final": False,
+    "replaced": False,
+    "deadline": None,
+    "orders": [],
+    "problems": [],
+    "earlier": False,
+    "note": "",
+    "warnings": [],
+    "seats_in": None,
+    "press": [],
+}
 
 
 def refused(where: str, reason: str) -> dict:
@@ -35,19 +51,31 @@ def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: T
     checked = receipt.checked
     press = {"press": [r.to_json() for r in receipt.press]} if receipt.press else {}
     if checked.press_only and checked.seat is not None:
-        return {"where": found.where, "verdict": "press", "game": checked.game.name, "seat": checked.seat.code,
-                "turn": checked.game.turn, **press}
+        return {
+            "where": found.where,
+            "verdict": "press",
+            "game": checked.game.name,
+            "seat": checked.seat.code,
+            "turn": checked.game.turn,
+            **press,
+        }
     if checked.refusal is not None:
         return dict(refused(found.where, checked.refusal), **press)
     game, seat = checked.game, checked.seat
     result = {
-        "where": found.where, "verdict": "accepted" if checked.accepted else "rejected",
-        "game": game.name, "seat": seat.code, "turn": game.turn, "final": checked.final,
-        "replaced": receipt.replaced, "deadline": game.deadline,
+        "where": found.where,
+        "verdict": "accepted" if checked.accepted else "rejected",
+        "game": game.name,
+        "seat": seat.code,
+        "turn": game.turn,
+        "final": checked.final,
+        "replaced": receipt.replaced,
+        "deadline": game.deadline,
         "orders": [_order(o.to_json()) for o in checked.orders],
         "problems": [_problem(p.to_json(), found) for p in checked.problems],
         "warnings": [_problem(w.to_json(), found) for w in checked.warnings],
-        "seats_in": seats_in(db, game.id, game.turn), **press,
+        "seats_in": seats_in(db, game.id, game.turn),
+        **press,
     }
     if not checked.accepted:
         # Whether a valid submission of this seat still counts.
@@ -57,8 +85,13 @@ def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: T
 
 def from_press_sent(press: list, found: TurnFile, envelope) -> dict:
     """The result of a file of press only that an earlier, interrupted run sent."""
-    return {"where": found.where, "verdict": "press", "game": envelope.game, "seat": envelope.player,
-            "press": [r.to_json() for r in press]}
+    return {
+        "where": found.where,
+        "verdict": "press",
+        "game": envelope.game,
+        "seat": envelope.player,
+        "press": [r.to_json() for r in press],
+    }
 
 
 def from_submission(db: sqlite_utils.Database, submission_id: int, found: TurnFile, press: list = ()) -> dict:
@@ -67,9 +100,15 @@ def from_submission(db: sqlite_utils.Database, submission_id: int, found: TurnFi
     stored = stored_submission(db, submission_id)
     return {
         "seats_in": seats_in(db, stored.game_id, stored.turn),
-        "where": found.where, "verdict": stored.verdict, "game": stored.game, "seat": stored.seat,
-        "turn": stored.turn, "final": stored.final, "replaced": stored.earlier and stored.verdict == "accepted",
-        "deadline": stored.deadline, "earlier": stored.earlier,
+        "where": found.where,
+        "verdict": stored.verdict,
+        "game": stored.game,
+        "seat": stored.seat,
+        "turn": stored.turn,
+        "final": stored.final,
+        "replaced": stored.earlier and stored.verdict == "accepted",
+        "deadline": stored.deadline,
+        "earlier": stored.earlier,
         "orders": [_order(o) for o in stored.orders],
         "problems": [_problem(p, found) for p in stored.problems],
         "press": [r.to_json() for r in press],
@@ -129,12 +168,30 @@ class Answerer:
         # A report sent again to the address that asked is its own answer; anything else is told.
         shown = [dict(_SHOWN, **r) for r in results if not r.pop("quiet", False)]
         if shown:
-            written = write_mail(self.env, "acknowledgement.txt", {
-                "reply_subject": reply_subject(letter.subject), "name": name, "results": shown,
-                "gm_name": self.settings.name})
-            queued.append(outbox.queue(self.db, now, kind="acknowledgement", recipient=address, recipient_name=name,
-                                       subject=written.subject, body=written.body, domain=self.settings.domain,
-                                       **threading, **self._about(shown)))
+            written = write_mail(
+                self.env,
+                "acknowledgement.txt",
+                {
+                    "reply_subject": reply_subject(letter.subject),
+                    "name": name,
+                    "results": shown,
+                    "gm_name": self.settings.name,
+                },
+            )
+            queued.append(
+                outbox.queue(
+                    self.db,
+                    now,
+                    kind="acknowledgement",
+                    recipient=address,
+                    recipient_name=name,
+                    subject=written.subject,
+                    body=written.body,
+                    domain=self.settings.domain,
+                    **threading,
+                    **self._about(shown),
+                )
+            )
         return "outbox " + ", ".join(map(str, queued))
 
     def _about(self, shown: list) -> dict:
@@ -154,13 +211,28 @@ class Answerer:
         if why_not:
             return why_not
         name = " ".join(letter.answer_to.display_name.split())
-        written = write_mail(self.env, "question.txt", {
-            "reply_subject": reply_subject(letter.subject), "subject": letter.subject, "name": name,
-            "gm_name": self.settings.name})
-        queued = outbox.queue(self.db, self.clock.now(), kind="acknowledgement",
-                              recipient=letter.answer_to.addr_spec.lower(), recipient_name=name,
-                              subject=written.subject, body=written.body, domain=self.settings.domain,
-                              in_reply_to=letter.message_id, references=letter.references)
+        written = write_mail(
+            self.env,
+            "question.txt",
+            {
+                "reply_subject": reply_subject(letter.subject),
+                "subject": letter.subject,
+                "name": name,
+                "gm_name": self.settings.name,
+            },
+        )
+        queued = outbox.queue(
+            self.db,
+            self.clock.now(),
+            kind="acknowledgement",
+            recipient=letter.answer_to.addr_spec.lower(),
+            recipient_name=name,
+            subject=written.subject,
+            body=written.body,
+            domain=self.settings.domain,
+            in_reply_to=letter.message_id,
+            references=letter.references,
+        )
         return f"outbox {queued}"
 
     def _no_answer(self, letter: Letter) -> str | None:
@@ -185,4 +257,6 @@ class Answerer:
             mail = None  # its files are gone (a re-run turn): nothing to send again
         if mail is None:
             return []
-        return [outbox.queue(self.db, self.clock.now(), kind="resend", domain=self.settings.domain, **mail, **threading)]
+        return [
+            outbox.queue(self.db, self.clock.now(), kind="resend", domain=self.settings.domain, **mail, **threading)
+        ]

@@ -7,6 +7,7 @@ files copied after the snapshot are a superset of what it needs; the backup prov
 is finished. Reports, the outbox and templates are copied as they are then, so they may be newer
 than the snapshot (a report can always be rendered again from the database).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -42,8 +43,11 @@ ARCHIVE_NAME = re.compile(r"archive/[0-9a-f]{2}/([0-9a-f]{64})")
 # Left out at the top of the home: the live database (the snapshot stands for it), and the
 # portal's live SQLite files of failed sign-ins (the last few minutes) and of signed-in sessions
 # (a restored home has none: everybody signs in again, never the other way round).
-LEFT_OUT = {f"{name}{suffix}" for name in ("gm.db", "portal-limits.db", "portal-sessions.db")
-            for suffix in ("", "-wal", "-shm", "-journal")}
+LEFT_OUT = {
+    f"{name}{suffix}"
+    for name in ("gm.db", "portal-limits.db", "portal-sessions.db")
+    for suffix in ("", "-wal", "-shm", "-journal")
+}
 # Lock files (the locks folder's, and *.lock) are only held while something runs; gm makes them again.
 LOCK_FOLDER = "locks"
 
@@ -93,14 +97,24 @@ class Manifest:
         if not isinstance(raw, dict) or raw.get("format") != FORMAT:
             raise ValueError("its manifest is not a gm backup's")
         if raw.get("version") != FORMAT_VERSION:
-            raise ValueError(f"it is a gm backup of format {raw.get('version')}, which this gm does not read; "
-                             "restore it with a newer gm")
+            raise ValueError(
+                f"it is a gm backup of format {raw.get('version')}, which this gm does not read; "
+                "restore it with a newer gm"
+            )
         try:
-            files = tuple(KeptFile(str(f["path"]), int(f["size"]), str(f["sha256"]), int(f["mode"], 8))
-                          for f in raw["files"])
+            files = tuple(
+                KeptFile(str(f["path"]), int(f["size"]), str(f["sha256"]), int(f["mode"], 8)) for f in raw["files"]
+            )
             folders = tuple((str(path), int(mode, 8)) for path, mode in raw["folders"])
-            manifest = cls(str(raw["made"]), str(raw["gm_version"]), str(raw["source"]), tuple(raw["migrations"]),
-                           folders, files, tuple(raw["skipped"]))
+            manifest = cls(
+                str(raw["made"]),
+                str(raw["gm_version"]),
+                str(raw["source"]),
+                tuple(raw["migrations"]),
+                folders,
+                files,
+                tuple(raw["skipped"]),
+            )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(f"its manifest is incomplete ({type(exc).__name__}: {exc})") from exc
         bad = [p for p in [f.path for f in files] + [p for p, _ in folders] if not safe_path(p)]
@@ -125,7 +139,9 @@ def safe_path(path: str) -> bool:
     if path == ".":
         return True
     parts = PurePosixPath(path).parts
-    return bool(parts) and not path.startswith("/") and "\\" not in path and all(p not in ("", ".", "..") for p in parts)
+    return (
+        bool(parts) and not path.startswith("/") and "\\" not in path and all(p not in ("", ".", "..") for p in parts)
+    )
 
 
 def member_name(path: str) -> str:
@@ -139,15 +155,19 @@ def backup_path(home: Home, dest: Path, clock: Clock) -> Path:
     if dest.is_dir():
         dest = dest / f"gm-backup-{clock.now().strftime('%Y%m%d-%H%M%S')}.tar"
     if not dest.name.endswith(SUFFIXES):
-        raise GMError(f"{dest} must end in .tar or .tar.gz (or name a folder, where gm names the backup by the "
-                      "time). Choose another name.")
+        raise GMError(
+            f"{dest} must end in .tar or .tar.gz (or name a folder, where gm names the backup by the "
+            "time). Choose another name."
+        )
     if dest.exists():
         raise GMError(f"{dest} already exists; gm never writes over a backup. Choose another name or folder.")
     if not dest.parent.is_dir():
         raise GMError(f"the folder {dest.parent} does not exist. Make it first, or choose another.")
     if dest.is_relative_to(home.root):
-        raise GMError(f"{dest} is inside the GM home {home.root}: each backup would hold the ones before it. "
-                      "Choose a folder outside the home.")
+        raise GMError(
+            f"{dest} is inside the GM home {home.root}: each backup would hold the ones before it. "
+            "Choose a folder outside the home."
+        )
     return dest
 
 
@@ -167,8 +187,9 @@ def take_backup(home: Home, dest: Path, clock: Clock, progress: Callable[[str], 
             migrations, referenced = tuple(keeping.applied_migrations(conn)), keeping.archive_references(conn)
         finally:
             conn.close()
-        manifest = _write(home, partial, snapshot, not target.name.endswith(".tar"), migrations, referenced,
-                          made, progress)
+        manifest = _write(
+            home, partial, snapshot, not target.name.endswith(".tar"), migrations, referenced, made, progress
+        )
         os.replace(partial, target)
         sync_folder(target.parent)
     finally:
@@ -178,8 +199,16 @@ def take_backup(home: Home, dest: Path, clock: Clock, progress: Callable[[str], 
     return Taken(target, manifest, target.stat().st_size, len(referenced))
 
 
-def _write(home: Home, partial: Path, snapshot: Path, gzip: bool, migrations: tuple[str, ...],
-           referenced: dict[str, str], made: datetime, progress: Callable[[str], None]) -> Manifest:
+def _write(
+    home: Home,
+    partial: Path,
+    snapshot: Path,
+    gzip: bool,
+    migrations: tuple[str, ...],
+    referenced: dict[str, str],
+    made: datetime,
+    progress: Callable[[str], None],
+) -> Manifest:
     # The backup holds the home's secrets (portal.key, players' mail, gm.toml): only its owner may read it.
     descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(descriptor, "wb") as raw:
@@ -189,8 +218,9 @@ def _write(home: Home, partial: Path, snapshot: Path, gzip: bool, migrations: tu
             if problems:
                 shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
                 raise GMError(f"no backup was written: {shown}. Run 'gm doctor' for what to do.")
-            manifest = Manifest(iso(made), version("gm"), str(home.root), migrations, tuple(folders), tuple(files),
-                                tuple(skipped))
+            manifest = Manifest(
+                iso(made), version("gm"), str(home.root), migrations, tuple(folders), tuple(files), tuple(skipped)
+            )
             data = manifest.to_json()
             info = tarfile.TarInfo(MANIFEST)
             info.size, info.mode, info.mtime = len(data), 0o600, int(made.timestamp())
@@ -282,8 +312,11 @@ def _archive_problem(kept: KeptFile) -> list[str]:
 
 def _missing_references(files: list[KeptFile], referenced: dict[str, str]) -> list[str]:
     present = {m[1] for m in (ARCHIVE_NAME.fullmatch(f.path) for f in files) if m}
-    return [f"archive/{digest[:2]}/{digest} ({where}) is missing from the home"
-            for digest, where in sorted(referenced.items()) if digest not in present]
+    return [
+        f"archive/{digest[:2]}/{digest} ({where}) is missing from the home"
+        for digest, where in sorted(referenced.items())
+        if digest not in present
+    ]
 
 
 def _in_progress(name: str) -> bool:
@@ -293,5 +326,3 @@ def _in_progress(name: str) -> bool:
 
 def _join(folder: str, name: str) -> str:
     return name if folder == "." else f"{folder}/{name}"
-
-

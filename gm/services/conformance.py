@@ -1,4 +1,5 @@
 """Rule-book conformance cases: finding the case files and running them through gm.core.cases."""
+
 from __future__ import annotations
 
 import tomllib
@@ -22,8 +23,9 @@ class CaseFile:
 
 def packaged_cases(ruleset: Ruleset) -> list[CaseFile]:
     """The cases a ruleset ships in its cases_package."""
-    return [CaseFile(f"{ruleset.name}/cases/{f.name}", f.read_text(encoding="utf-8"), ruleset)
-            for f in case_files(ruleset)]
+    return [
+        CaseFile(f"{ruleset.name}/cases/{f.name}", f.read_text(encoding="utf-8"), ruleset) for f in case_files(ruleset)
+    ]
 
 
 def collect(files: list[Path], ruleset_name: str | None) -> list[CaseFile]:

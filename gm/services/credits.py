@@ -1,6 +1,7 @@
 """The players' credit and discount books: reading them, payments, a GM's corrections, transfers,
 each game's policy for unpaid turns, the check and the bookkeeper's CSV (what a turn run books is
 turn_charges.py; the arithmetic is gm/core/ledger.py)."""
+
 from __future__ import annotations
 
 import csv
@@ -25,9 +26,11 @@ from gm.store.turns import played_turns
 # free: turns of this game are not charged at all.
 POLICIES = ("hold", "deliver", "free")
 DEFAULT_POLICY = "hold"
-POLICY_WORDS = {"hold": "charged; the report waits until the account is paid up",
-                "deliver": "charged; the report goes out even on credit",
-                "free": "turns are not charged"}
+POLICY_WORDS = {
+    "hold": "charged; the report waits until the account is paid up",
+    "deliver": "charged; the report goes out even on credit",
+    "free": "turns are not charged",
+}
 DEMO_CREDITS = 30  # what each robot of `gm demo` buys
 LOW_CREDIT = 2  # a report warns when fewer credits than this are left after its charge
 _MONEY = re.compile(r"(\d{1,9})(?:\.(\d{1,2}))?")
@@ -49,6 +52,7 @@ def format_money(cents: int) -> str:
 # ----------------------------------------------------------------------------------------------
 # Reading the books.
 
+
 def all_entries(db: sqlite_utils.Database) -> list[Entry]:
     return books.all_entries(db)
 
@@ -69,8 +73,10 @@ def account(db: sqlite_utils.Database, email: str) -> tuple[int, str, str]:
     """(id, email, name) of a known account; the error says how accounts come to be."""
     row = seats.account(db, email.strip())
     if row is None:
-        raise GMError(f"no account {email.strip()}. Accounts open when a player joins a game "
-                      "('gm game join'), or give --name to open one with the payment.")
+        raise GMError(
+            f"no account {email.strip()}. Accounts open when a player joins a game "
+            "('gm game join'), or give --name to open one with the payment."
+        )
     return row
 
 
@@ -87,14 +93,22 @@ def check_books(db: sqlite_utils.Database) -> list[LedgerError]:
 # ----------------------------------------------------------------------------------------------
 # Writing entries. Callers hold a transaction, so numbers and balances cannot interleave.
 
+
 def post(db, now: str, email: str, kind: str, **fields) -> Entry:
     entry = ledger.make_entry(books.next_number(db), now, email, kind, account_position(db, email), **fields)
     books.add_entries(db, [entry])
     return entry
 
 
-def buy(db: sqlite_utils.Database, clock: Clock, email: str, credits: int, paid: int,
-        game_name: str | None = None, name: str | None = None) -> list[Entry]:
+def buy(
+    db: sqlite_utils.Database,
+    clock: Clock,
+    email: str,
+    credits: int,
+    paid: int,
+    game_name: str | None = None,
+    name: str | None = None,
+) -> list[Entry]:
     """Record a payment; 10 or more credits in one payment add the discount as a bonus."""
     if credits < 1:
         raise GMError("a payment buys at least 1 credit.")
@@ -105,16 +119,32 @@ def buy(db: sqlite_utils.Database, clock: Clock, email: str, credits: int, paid:
             records.account_id(db, email.strip(), " ".join(name.split()), now)
         _, email, _ = account(db, email)
         memo = f"{credits} credits for {format_money(paid)}"
-        made = ledger.purchase(books.next_number(db), now, email, account_position(db, email), credits,
-                               paid, game.name if game else None, memo)
+        made = ledger.purchase(
+            books.next_number(db),
+            now,
+            email,
+            account_position(db, email),
+            credits,
+            paid,
+            game.name if game else None,
+            memo,
+        )
         books.add_entries(db, made)
-        records.audit(db, now, game.id if game else None, "credits buy",
-                      {"account": email, "credits": credits, "money": paid})
+        records.audit(
+            db, now, game.id if game else None, "credits buy", {"account": email, "credits": credits, "money": paid}
+        )
     return made
 
 
-def adjust(db: sqlite_utils.Database, clock: Clock, email: str, credits: int, reason: str,
-           discount: int = 0, game_name: str | None = None) -> Entry:
+def adjust(
+    db: sqlite_utils.Database,
+    clock: Clock,
+    email: str,
+    credits: int,
+    reason: str,
+    discount: int = 0,
+    game_name: str | None = None,
+) -> Entry:
     """A GM's correction of an account's credits or discount, with the reason in the memo."""
     if not reason.strip():
         raise GMError("an adjustment needs a reason: give --reason TEXT.")
@@ -126,17 +156,33 @@ def adjust(db: sqlite_utils.Database, clock: Clock, email: str, credits: int, re
         _, email, _ = account(db, email)
         now_discount = account_position(db, email).discount
         if not 0 <= now_discount + discount <= ledger.MAX_DISCOUNT:
-            raise GMError(f"{email} has a discount of {now_discount}; it must stay between 0 and "
-                          f"{ledger.MAX_DISCOUNT}, so it cannot change by {discount}.")
-        entry = post(db, now, email, "adjustment", credits=credits, discount=discount,
-                      game=game.name if game else None, memo=" ".join(reason.split()))
-        records.audit(db, now, game.id if game else None, "credits adjust",
-                      {"account": email, "credits": credits, "discount": discount, "reason": reason})
+            raise GMError(
+                f"{email} has a discount of {now_discount}; it must stay between 0 and "
+                f"{ledger.MAX_DISCOUNT}, so it cannot change by {discount}."
+            )
+        entry = post(
+            db,
+            now,
+            email,
+            "adjustment",
+            credits=credits,
+            discount=discount,
+            game=game.name if game else None,
+            memo=" ".join(reason.split()),
+        )
+        records.audit(
+            db,
+            now,
+            game.id if game else None,
+            "credits adjust",
+            {"account": email, "credits": credits, "discount": discount, "reason": reason},
+        )
     return entry
 
 
-def transfer(db: sqlite_utils.Database, clock: Clock, giver: str, taker: str, credits: int,
-             reason: str) -> tuple[Entry, Entry]:
+def transfer(
+    db: sqlite_utils.Database, clock: Clock, giver: str, taker: str, credits: int, reason: str
+) -> tuple[Entry, Entry]:
     """Move leftover credits from one account to another (the return slip's third choice)."""
     if credits < 1:
         raise GMError("a transfer moves at least 1 credit.")
@@ -152,14 +198,14 @@ def transfer(db: sqlite_utils.Database, clock: Clock, giver: str, taker: str, cr
         return move(db, now, giver, taker, credits, reason)
 
 
-def move(db, now: str, giver: str, taker: str, credits: int, reason: str,
-         game_id: int | None = None) -> tuple[Entry, Entry]:
+def move(
+    db, now: str, giver: str, taker: str, credits: int, reason: str, game_id: int | None = None
+) -> tuple[Entry, Entry]:
     """The two halves of a transfer and its audit line, inside the caller's transaction; the
     caller has checked both accounts and the giver's credits."""
     memo = " ".join(reason.split()) or "transfer"
     out = post(db, now, giver, "transfer", credits=-credits, memo=f"to {taker}: {memo}")
-    back = post(db, now, taker, "transfer", credits=credits, ref=out.number,
-                memo=f"from {giver}: {memo}")
+    back = post(db, now, taker, "transfer", credits=credits, ref=out.number, memo=f"from {giver}: {memo}")
     records.audit(db, now, game_id, "credits transfer", {"from": giver, "to": taker, "credits": credits})
     return out, back
 
@@ -178,8 +224,22 @@ def set_policy(db: sqlite_utils.Database, clock: Clock, game_name: str, unpaid: 
 # ----------------------------------------------------------------------------------------------
 # The bookkeeper's export.
 
-CSV_FIELDS = ("entry", "date", "account", "game", "kind", "credits", "money", "discount", "turn",
-              "seat", "ref", "balance", "discount_after", "memo")
+CSV_FIELDS = (
+    "entry",
+    "date",
+    "account",
+    "game",
+    "kind",
+    "credits",
+    "money",
+    "discount",
+    "turn",
+    "seat",
+    "ref",
+    "balance",
+    "discount_after",
+    "memo",
+)
 # A cell starting with one of these is a formula to a spreadsheet (OWASP "CSV injection").
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 
@@ -202,8 +262,7 @@ def export_csv(db: sqlite_utils.Database) -> str:
     for e in all_entries(db):
         cells = [csv_cell(v) for v in (e.number, e.date, e.account, e.game, e.kind, e.credits)]
         cells.append(format_money(e.money))  # made here from an integer: a number, not a formula
-        cells += [csv_cell(v) for v in (e.discount, e.turn, e.seat, e.ref, e.balance,
-                                        e.discount_after, e.memo)]
+        cells += [csv_cell(v) for v in (e.discount, e.turn, e.seat, e.ref, e.balance, e.discount_after, e.memo)]
         writer.writerow(cells)
     return out.getvalue()
 
@@ -218,4 +277,3 @@ def prepare_demo(db: sqlite_utils.Database, clock: Clock, game_name: str, progre
     for seat in records.seats_of(db, game.id):
         buy(db, clock, seat.email, DEMO_CREDITS, DEMO_CREDITS * 250, game_name)
     progress(f"Each robot bought {DEMO_CREDITS} turn credits; robots never drop out of a demo.")
-

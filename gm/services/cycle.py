@@ -1,4 +1,5 @@
 """The GM's weekly cycle: schedules and deadlines, holds, absences, NMR drop-outs and standbys."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -42,8 +43,9 @@ def zone_of(game: GameRecord) -> str:
 
 def set_due(db, game: GameRecord, slot: datetime | None, due: datetime | None) -> None:
     zone = zone_of(records.game_by_name(db, game.name))
-    games.set_due(db, game.id, iso(slot) if slot else None, iso(due) if due else None,
-                  describe(due, zone) if due else None)
+    games.set_due(
+        db, game.id, iso(slot) if slot else None, iso(due) if due else None, describe(due, zone) if due else None
+    )
 
 
 def set_schedule(db: sqlite_utils.Database, clock: Clock, game_name: str, phrase: str) -> tuple[Schedule, list]:
@@ -74,8 +76,10 @@ def push_deadline(db: sqlite_utils.Database, clock: Clock, game_name: str, when:
     except ScheduleError as exc:
         raise GMError(str(exc)) from exc
     if due <= clock.now() and not past:
-        raise GMError(f"{describe(due, zone_of(game))} has passed already. Give a time to come, or --past "
-                      "to set it anyway (the turn is then due at once).")
+        raise GMError(
+            f"{describe(due, zone_of(game))} has passed already. Give a time to come, or --past "
+            "to set it anyway (the turn is then due at once)."
+        )
     with transaction(db):
         set_due(db, game, moment(game.slot) or due, due)
         records.audit(db, iso(clock.now()), game.id, "deadline", {"due": iso(due)})
@@ -110,8 +114,10 @@ def advance_after_turn(db: sqlite_utils.Database, game: GameRecord, now: datetim
 
 # ---------------------------------------------------------------- absences, standbys, NMR
 
-def add_absence(db: sqlite_utils.Database, clock: Clock, game_name: str, seat_code: str,
-                starts: str, ends: str, source: str = "gm") -> tuple[datetime, datetime]:
+
+def add_absence(
+    db: sqlite_utils.Database, clock: Clock, game_name: str, seat_code: str, starts: str, ends: str, source: str = "gm"
+) -> tuple[datetime, datetime]:
     game = records.game_by_name(db, game_name)
     seat = records.seat_by_code(db, game, seat_code)
     try:
@@ -216,8 +222,10 @@ def _take_over(db, game: GameRecord, seat, standby, change: SeatChange, now: str
     hand_over(db, seat.id, account, hash_secret(secret), from_turn, f"took over from {seat.name} after NMRs", now)
     standbys.mark_taken(db, standby_id, seat.id, now)
     records.audit(db, now, game.id, "standby takes seat", {"seat": seat.code, "email": email})
-    return (f"{seat.code} is now played by standby {name} <{email}> from turn {from_turn}; secret for {seat.code}: {secret}",
-            replace(change, standby_email=email, standby_name=name, secret=secret))
+    return (
+        f"{seat.code} is now played by standby {name} <{email}> from turn {from_turn}; secret for {seat.code}: {secret}",
+        replace(change, standby_email=email, standby_name=name, secret=secret),
+    )
 
 
 def cycle_facts(db, game: GameRecord, now: datetime) -> GameFacts:
@@ -229,13 +237,17 @@ def cycle_facts(db, game: GameRecord, now: datetime) -> GameFacts:
         sent[kind].add(code[seat_id])
     due = moment(game.due)
     return GameFacts(
-        due=due, grace_minutes=game_setting(game, "grace"), held=game.held,
+        due=due,
+        grace_minutes=game_setting(game, "grace"),
+        held=game.held,
         active=tuple(s.code for s in seats if s.status == "active"),
         submitted=tuple(code[i] for i in current),
         final_at={code[i]: moment(c["received"]) for i, c in current.items() if c["final"]},
         absent=tuple(absent_at(db, game, due)),
-        early=game_setting(game, "early"), early_delay_minutes=game_setting(game, "early-delay"),
-        reminder_minutes=game_setting(game, "reminder"), spike_percent=game_setting(game, "nmr-spike"),
-        reminded=tuple(sorted(sent["reminder"])), late_noticed=tuple(sorted(sent["late"])),
+        early=game_setting(game, "early"),
+        early_delay_minutes=game_setting(game, "early-delay"),
+        reminder_minutes=game_setting(game, "reminder"),
+        spike_percent=game_setting(game, "nmr-spike"),
+        reminded=tuple(sorted(sent["reminder"])),
+        late_noticed=tuple(sorted(sent["late"])),
     )
-

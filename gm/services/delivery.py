@@ -1,5 +1,6 @@
 """Delivery: sending what the outbox holds that is due, each mail once, temporary failures tried
 again later; a report re-rendered after its mail was queued goes as it is now."""
+
 from __future__ import annotations
 
 import hashlib
@@ -78,8 +79,12 @@ def current_reports(db: sqlite_utils.Database, home: Home, mail: outbox.Queued) 
     attachments = []
     for attachment in mail.attachments:
         newer = as_recorded.get(attachment.get("path"))
-        if (newer and newer != attachment["sha256"] and attachment.get("turn_hash") == turn_hash
-                and _digest(home.root / attachment["path"]) == newer):
+        if (
+            newer
+            and newer != attachment["sha256"]
+            and attachment.get("turn_hash") == turn_hash
+            and _digest(home.root / attachment["path"]) == newer
+        ):
             attachment = dict(attachment, sha256=newer)
         attachments.append(attachment)
     if attachments == mail.attachments:

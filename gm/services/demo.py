@@ -1,4 +1,5 @@
 """The demo: a whole game with robot seats, played to the end, every report rendered."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -14,8 +15,24 @@ from gm.rulesets import get_ruleset
 from gm.services import credits, games, publish, turns
 from gm.store import records
 
-_PLAYERS = ["Ada", "Brendan", "Chiara", "Dmitri", "Eun-ji", "Farid", "Greta", "Hugo",
-            "Ines", "Jonas", "Kwame", "Lena", "Mateo", "Nadia", "Oskar", "Priya"]
+_PLAYERS = [
+    "Ada",
+    "Brendan",
+    "Chiara",
+    "Dmitri",
+    "Eun-ji",
+    "Farid",
+    "Greta",
+    "Hugo",
+    "Ines",
+    "Jonas",
+    "Kwame",
+    "Lena",
+    "Mateo",
+    "Nadia",
+    "Oskar",
+    "Priya",
+]
 DEFAULT_SEATS = 4  # a ruleset may name its own demo size with a `demo_seats` attribute
 
 
@@ -44,10 +61,18 @@ def _free_name(db: sqlite_utils.Database, base: str) -> str:
     return f"{base}-{n}"
 
 
-def play_demo(db: sqlite_utils.Database, home: Home, clock: Clock, ruleset_name: str, seed: int,
-              seat_count: int | None, progress: Callable[[str], None],
-              turn_limit: int | None = None, human: str | None = None,
-              options: dict | None = None) -> DemoResult:
+def play_demo(
+    db: sqlite_utils.Database,
+    home: Home,
+    clock: Clock,
+    ruleset_name: str,
+    seed: int,
+    seat_count: int | None,
+    progress: Callable[[str], None],
+    turn_limit: int | None = None,
+    human: str | None = None,
+    options: dict | None = None,
+) -> DemoResult:
     """Seat robot players, run turns to the end (or only turn_limit of them, leaving the game
     running), render every report. Each seat's secret is shown so the portal can be tried.
     human: an e-mail address seated first, beside the robots; the demo then runs no turn
@@ -64,7 +89,7 @@ def play_demo(db: sqlite_utils.Database, home: Home, clock: Clock, ruleset_name:
         code, secret = games.join_game(db, clock, name, human, player)
         progress(f"Seated you ({human}) as {code}, secret {secret}")
         turn_limit = 0 if turn_limit is None else turn_limit
-    for player in _PLAYERS[:seat_count - (1 if human else 0)]:
+    for player in _PLAYERS[: seat_count - (1 if human else 0)]:
         code, secret = games.join_game(db, clock, name, f"{player.lower()}@demo.invalid", f"{player} (robot)")
         progress(f"Seated {player} (robot) as {code}, secret {secret}")
     credits.prepare_demo(db, clock, name, progress)

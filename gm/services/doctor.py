@@ -1,4 +1,5 @@
 """gm doctor: checks of a GM home, each a plain function that returns what it found and what to do."""
+
 from __future__ import annotations
 
 import hashlib
@@ -69,8 +70,9 @@ def check_settings(home: Home) -> Finding:
     except GMError as exc:
         problems.append(Problem.from_message(str(exc), "Fix the file."))
     problems += _server_problems(home)  # a wrong [smtp] port shows here too: say it once
-    return Finding("settings", f"{home.settings_file.name} reads ({len(settings)} sections)",
-                   tuple(dict.fromkeys(problems)))
+    return Finding(
+        "settings", f"{home.settings_file.name} reads ({len(settings)} sections)", tuple(dict.fromkeys(problems))
+    )
 
 
 def _server_problems(home: Home) -> list[Problem]:
@@ -92,16 +94,23 @@ def _server_problems(home: Home) -> list[Problem]:
 def check_folders(home: Home) -> Finding:
     """The folders 'gm init' makes are there."""
     missing = [f.name for f in (home.archive, home.reports, home.outbox, home.templates, home.locks) if not f.is_dir()]
-    problems = [Problem(f"the folder {name}/ is missing", f"Run 'gm init --home {home.root}': it makes what is "
-                                                            "missing and changes nothing else.") for name in missing]
+    problems = [
+        Problem(
+            f"the folder {name}/ is missing",
+            f"Run 'gm init --home {home.root}': it makes what is missing and changes nothing else.",
+        )
+        for name in missing
+    ]
     return Finding("folders", "archive, reports, outbox, templates and locks are there", tuple(problems))
 
 
 def check_database(home: Home, conn: sqlite3.Connection) -> Finding:
     """PRAGMA integrity_check says ok."""
     found = keeping.integrity_problems(conn)
-    fix = ("Restore the last good backup into a new home (gm restore BACKUP NEWHOME), check it with gm doctor, "
-           "then use it instead of this one.")
+    fix = (
+        "Restore the last good backup into a new home (gm restore BACKUP NEWHOME), check it with gm doctor, "
+        "then use it instead of this one."
+    )
     shown = "; ".join(found[:3]) + (f"; and {len(found) - 3} more" if len(found) > 3 else "")
     problems = (Problem(f"the database is damaged: {shown}", fix),) if found else ()
     size = home.database.stat().st_size
@@ -111,12 +120,22 @@ def check_database(home: Home, conn: sqlite3.Connection) -> Finding:
 def check_migrations(conn: sqlite3.Connection) -> Finding:
     """Every migration applied is one this gm knows, and none it knows is missing."""
     applied, known = keeping.applied_migrations(conn), [m.name for m in all_migrations()]
-    problems = [Problem(f"migration {name} was applied by a newer gm", "Use that gm (or a newer one) with this home; "
-                        "this gm must not write to it.") for name in applied if name not in known]
+    problems = [
+        Problem(
+            f"migration {name} was applied by a newer gm",
+            "Use that gm (or a newer one) with this home; this gm must not write to it.",
+        )
+        for name in applied
+        if name not in known
+    ]
     missing = [name for name in known if name not in applied]
     if missing:
-        problems.append(Problem(f"{len(missing)} migration(s) of this gm are not applied yet ({', '.join(missing)})",
-                                "Take a backup (gm backup DEST), then run 'gm init' on this home: it applies them."))
+        problems.append(
+            Problem(
+                f"{len(missing)} migration(s) of this gm are not applied yet ({', '.join(missing)})",
+                "Take a backup (gm backup DEST), then run 'gm init' on this home: it applies them.",
+            )
+        )
     return Finding("migrations", f"{len(applied)} applied, all known to this gm", tuple(problems))
 
 
@@ -127,14 +146,19 @@ def check_archive(home: Home, conn: sqlite3.Connection) -> Finding:
     for digest, where in sorted(references.items()):
         path = archived_path(home.archive, digest)
         relative = path.relative_to(home.root).as_posix()
-        fix = (f"Copy it back from any backup taken since it came (the archive only grows): "
-               f"tar -xOf BACKUP.tar home/{relative} > {path}")
+        fix = (
+            f"Copy it back from any backup taken since it came (the archive only grows): "
+            f"tar -xOf BACKUP.tar home/{relative} > {path}"
+        )
         if not path.is_file():
             problems.append(Problem(f"{relative} ({where}) is missing", fix))
         elif _sha256(path) != digest:
             problems.append(Problem(f"{relative} ({where}) does not hold what its name says: it was changed", fix))
-    return Finding("archive", f"the {len(references)} files the database refers to are there and match their "
-                              "SHA-256", tuple(problems))
+    return Finding(
+        "archive",
+        f"the {len(references)} files the database refers to are there and match their SHA-256",
+        tuple(problems),
+    )
 
 
 def check_reports(home: Home, conn: sqlite3.Connection) -> Finding:
@@ -147,9 +171,13 @@ def check_reports(home: Home, conn: sqlite3.Connection) -> Finding:
             wrong[report.game, report.turn].append(f"{path.name} missing")
         elif _sha256(path) != report.sha256:
             wrong[report.game, report.turn].append(f"{path.name} changed")
-    problems = tuple(Problem(f"reports of {game} turn {turn}: {', '.join(files)}",
-                             f"Render them again: gm report render {game} --turn {turn}")
-                     for (game, turn), files in sorted(wrong.items()))
+    problems = tuple(
+        Problem(
+            f"reports of {game} turn {turn}: {', '.join(files)}",
+            f"Render them again: gm report render {game} --turn {turn}",
+        )
+        for (game, turn), files in sorted(wrong.items())
+    )
     return Finding("reports", f"the {len(recorded)} report files the database lists are there, as rendered", problems)
 
 
@@ -160,10 +188,15 @@ def check_ledger(conn: sqlite3.Connection) -> Finding:
         errors = credits.check_books(db)
         entries = len(credits.all_entries(db))
     except sqlite3.OperationalError as exc:
-        return Finding("ledger", "", (Problem(f"the books cannot be read ({exc})",
-                                              "Apply the missing migrations first (see migrations)."),))
-    fix = ("The ledger is never edited: put it right with a new entry (gm credits adjust ACCOUNT --credits N "
-           "--reason ...), then run gm ledger check.")
+        return Finding(
+            "ledger",
+            "",
+            (Problem(f"the books cannot be read ({exc})", "Apply the missing migrations first (see migrations)."),),
+        )
+    fix = (
+        "The ledger is never edited: put it right with a new entry (gm credits adjust ACCOUNT --credits N "
+        "--reason ...), then run gm ledger check."
+    )
     return Finding("ledger", f"the books balance ({entries} entries)", tuple(Problem(str(e), fix) for e in errors))
 
 
@@ -176,19 +209,32 @@ def check_seats(conn: sqlite3.Connection) -> Finding:
         where = f"seat {code} of {game}"
         robot_parts = (email == games.ROBOT_EMAIL, stored == games.ROBOT_SECRET)
         if status not in seats.STATUSES:
-            problems.append(Problem(f"{where} has the status '{status}', which gm does not know",
-                                    f"Restore a backup, or set it to one of {', '.join(seats.STATUSES)}."))
+            problems.append(
+                Problem(
+                    f"{where} has the status '{status}', which gm does not know",
+                    f"Restore a backup, or set it to one of {', '.join(seats.STATUSES)}.",
+                )
+            )
         elif status == games.ROBOT and not all(robot_parts) or status != games.ROBOT and any(robot_parts):
-            problems.append(Problem(f"{where} is only partly a robot seat (status {status}, account {email})",
-                                    "Restore a backup taken before it changed."))
+            problems.append(
+                Problem(
+                    f"{where} is only partly a robot seat (status {status}, account {email})",
+                    "Restore a backup taken before it changed.",
+                )
+            )
         elif status != games.ROBOT and not stored.startswith("scrypt$"):
-            problems.append(Problem(f"{where} holds no secret's hash", f"Give it a new one: gm game secret {game} {code}."))
+            problems.append(
+                Problem(f"{where} holds no secret's hash", f"Give it a new one: gm game secret {game} {code}.")
+            )
     charged = keeping.entries_of(conn, games.ROBOT_EMAIL)
     if charged:
-        problems.append(Problem(f"the robots' account has {charged} ledger entries; robots are never charged",
-                                "Reverse them with gm credits adjust, then run gm ledger check."))
-    return Finding("seats", f"{len(rows)} seats: known statuses, robots the robot's, secrets hashed",
-                   tuple(problems))
+        problems.append(
+            Problem(
+                f"the robots' account has {charged} ledger entries; robots are never charged",
+                "Reverse them with gm credits adjust, then run gm ledger check.",
+            )
+        )
+    return Finding("seats", f"{len(rows)} seats: known statuses, robots the robot's, secrets hashed", tuple(problems))
 
 
 def check_secrets(home: Home) -> Finding:
@@ -198,14 +244,21 @@ def check_secrets(home: Home) -> Finding:
     try:
         if home.setting("portal", "gm_password_hash", ""):
             kept.append(home.settings_file)
-        kept += [Path(home.setting(s, "password_file", "")).expanduser() for s in ("smtp", "imap")
-                 if home.setting(s, "password_file", "")]
+        kept += [
+            Path(home.setting(s, "password_file", "")).expanduser()
+            for s in ("smtp", "imap")
+            if home.setting(s, "password_file", "")
+        ]
     except GMError:  # a broken gm.toml is the settings check's to report
         pass
-    problems = tuple(Problem(f"{path} holds a secret and other users of this machine can read it",
-                             f"chmod 600 {path}") for path in kept if path.is_file() and path.stat().st_mode & 0o044)
-    return Finding("secrets", "portal.key, gm.toml's password hash and the mail password files are the GM's only",
-                   problems)
+    problems = tuple(
+        Problem(f"{path} holds a secret and other users of this machine can read it", f"chmod 600 {path}")
+        for path in kept
+        if path.is_file() and path.stat().st_mode & 0o044
+    )
+    return Finding(
+        "secrets", "portal.key, gm.toml's password hash and the mail password files are the GM's only", problems
+    )
 
 
 def _sha256(path: Path) -> str:

@@ -1,5 +1,6 @@
 """The end-of-game report, one per seat: final standings, how the game was won, the player's
 discount and credits left over, and the return slip (11.5, 11.7)."""
+
 from __future__ import annotations
 
 import sqlite_utils
@@ -21,8 +22,15 @@ def position_at_end(db: sqlite_utils.Database, game: GameRecord, email: str) -> 
     return Position(*books.position_at_end(db, game.id, email))
 
 
-def endgame_context(db: sqlite_utils.Database, game: GameRecord, ruleset: Ruleset, turn: TurnRecord,
-                    seat: SeatRecord, seats: list[SeatRecord], table: PrizeTable) -> dict:
+def endgame_context(
+    db: sqlite_utils.Database,
+    game: GameRecord,
+    ruleset: Ruleset,
+    turn: TurnRecord,
+    seat: SeatRecord,
+    seats: list[SeatRecord],
+    table: PrizeTable,
+) -> dict:
     outcome = ruleset.is_over(turn.state)
     view = ruleset.view(turn.state, seat.code)
     nations = scores.seat_nations(view)
@@ -32,16 +40,26 @@ def endgame_context(db: sqlite_utils.Database, game: GameRecord, ruleset: Rulese
     record = turn.state.get(victory.STATE_KEY, {}) if isinstance(turn.state, dict) else {}
     return {
         "game": {"name": game.name, "title": view.get("title", ruleset.title), "ruleset": ruleset.name},
-        "seat": seat.code, "player": seat.name, "email": seat.email,
-        "nation": nations.get(seat.code, ""), "turns": turn.number, "created": turn.resolved,
-        "outcome": outcome.to_json(), "scores": rows, "score_title": score_title(ruleset, turn.state),
-        "won": seat.code in outcome.winners, "status": seat.status,
+        "seat": seat.code,
+        "player": seat.name,
+        "email": seat.email,
+        "nation": nations.get(seat.code, ""),
+        "turns": turn.number,
+        "created": turn.resolved,
+        "outcome": outcome.to_json(),
+        "scores": rows,
+        "score_title": score_title(ruleset, turn.state),
+        "won": seat.code in outcome.winners,
+        "status": seat.status,
         "condition": record.get("condition") if isinstance(record, dict) else None,
-        "discount": {"now": at_end.discount, "awarded": books.discount_awarded(db, game.id, seat.email),
-                     "earned": prizes.earned_at_end(ruleset, turn.state, outcome, seats, table
-                                                    ).get(seat.code, 0),
-                     "table": table.to_json(),
-                     "cap": ledger.MAX_DISCOUNT, "bonus_from": ledger.QUALIFYING},
+        "discount": {
+            "now": at_end.discount,
+            "awarded": books.discount_awarded(db, game.id, seat.email),
+            "earned": prizes.earned_at_end(ruleset, turn.state, outcome, seats, table).get(seat.code, 0),
+            "table": table.to_json(),
+            "cap": ledger.MAX_DISCOUNT,
+            "bonus_from": ledger.QUALIFYING,
+        },
         "credits": {"left": at_end.balance},
         "slip": {"days": game_setting(game, "slip-days"), "default": game_setting(game, "slip-default")},
     }

@@ -1,4 +1,5 @@
 """What gm doctor's checks return: findings, each with its problems and what to do about them."""
+
 from __future__ import annotations
 
 import re
@@ -35,5 +36,9 @@ class Finding:
         return not self.problems
 
     def to_json(self) -> dict:
-        return {"check": self.check, "ok": self.ok, "summary": self.summary,
-                "problems": [{"problem": p.what, "fix": p.fix} for p in self.problems]}
+        return {
+            "check": self.check,
+            "ok": self.ok,
+            "summary": self.summary,
+            "problems": [{"problem": p.what, "fix": p.fix} for p in self.problems],
+        }

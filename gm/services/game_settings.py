@@ -1,6 +1,7 @@
 """One game's settings (gm game set, gm game settings): what a GM may set, defaults and checks,
 kept in the game's options. gm.toml is the home's settings (Home.settings; its mail sections
 gm/mail/settings.py)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -55,6 +56,7 @@ def _choice(*options: str) -> Callable[[str], str]:
         if text.lower() not in options:
             raise ValueError(" or ".join(options))
         return text.lower()
+
     return read
 
 
@@ -83,32 +85,71 @@ def _prize(text: str) -> str | int:
     return int(text)
 
 
-SETTINGS = {s.name: s for s in [
-    Setting("grace", 0, "minutes after the deadline before the turn runs (90m, 2h, 1d)", _minutes),
-    Setting("early-delay", 0, "once every active seat sent FINAL orders, wait this long, then run early", _minutes),
-    Setting("early", True, "run early when every active seat has sent orders marked FINAL (yes/no)", _flag),
-    Setting("reminder", 1440, "send reminders this long before the deadline to seats without orders", _minutes),
-    Setting("nmr-policy", "robot", "what a seat without orders plays: robot, repeat (last orders) or hold",
-            _choice("robot", "repeat", "hold")),
-    Setting("nmr-limit", 3, "missed turns in a row before a seat drops out (0: never)", _count),
-    Setting("nmr-spike", 50, "refuse to run a turn when more than this percentage of seats sent nothing", _percent),
-    Setting("absence-policy", "standing", "an absent seat: standing (plays its last orders) or push (moves the deadline)",
-            _choice("standing", "push")),
-    Setting("absence-pushes", 1, "most deadline pushes one player's absences may cause in a game", _count),
-    Setting("discount-win", "house", "bonus turns a winner earns at the end (0-10; house: gm.toml, else the ruleset's)", _prize),
-    Setting("discount-finish", "house", "bonus turns a seat that plays to the end earns (0-10 or house)", _prize),
-    Setting("discount-knockout", "house", "bonus turns a seat knocked out while still playing earns (0-10 or house)", _prize),
-    Setting("slip-days", 14, "days after the game's end before an unanswered return slip gets slip-default", _count),
-    Setting("slip-default", "join", "an unanswered return slip: join (the next game, if credits are left; rule 11.5) or none",
-            _choice("join", "none")),
-    Setting("press", "signed", "messages between players through gm: none, signed (they see the sender's seat) "
-            "or anonymous", _choice("none", "signed", "anonymous")),
-    Setting("press-to", "any", "whom press may go to: any (one seat, several or all) or all (broadcast only)",
-            _choice("any", "all")),
-    Setting("press-length", 5000, "most characters in one press message (1-10000)", _length),
-    Setting("signups", "gm", "players who JOIN by mail: gm (the GM seats them: gm game seat-waiting) or auto (seated at once)",
-            _choice("gm", "auto")),
-]}
+SETTINGS = {
+    s.name: s
+    for s in [
+        Setting("grace", 0, "minutes after the deadline before the turn runs (90m, 2h, 1d)", _minutes),
+        Setting("early-delay", 0, "once every active seat sent FINAL orders, wait this long, then run early", _minutes),
+        Setting("early", True, "run early when every active seat has sent orders marked FINAL (yes/no)", _flag),
+        Setting("reminder", 1440, "send reminders this long before the deadline to seats without orders", _minutes),
+        Setting(
+            "nmr-policy",
+            "robot",
+            "what a seat without orders plays: robot, repeat (last orders) or hold",
+            _choice("robot", "repeat", "hold"),
+        ),
+        Setting("nmr-limit", 3, "missed turns in a row before a seat drops out (0: never)", _count),
+        Setting("nmr-spike", 50, "refuse to run a turn when more than this percentage of seats sent nothing", _percent),
+        Setting(
+            "absence-policy",
+            "standing",
+            "an absent seat: standing (plays its last orders) or push (moves the deadline)",
+            _choice("standing", "push"),
+        ),
+        Setting("absence-pushes", 1, "most deadline pushes one player's absences may cause in a game", _count),
+        Setting(
+            "discount-win",
+            "house",
+            "bonus turns a winner earns at the end (0-10; house: gm.toml, else the ruleset's)",
+            _prize,
+        ),
+        Setting("discount-finish", "house", "bonus turns a seat that plays to the end earns (0-10 or house)", _prize),
+        Setting(
+            "discount-knockout",
+            "house",
+            "bonus turns a seat knocked out while still playing earns (0-10 or house)",
+            _prize,
+        ),
+        Setting(
+            "slip-days", 14, "days after the game's end before an unanswered return slip gets slip-default", _count
+        ),
+        Setting(
+            "slip-default",
+            "join",
+            "an unanswered return slip: join (the next game, if credits are left; rule 11.5) or none",
+            _choice("join", "none"),
+        ),
+        Setting(
+            "press",
+            "signed",
+            "messages between players through gm: none, signed (they see the sender's seat) or anonymous",
+            _choice("none", "signed", "anonymous"),
+        ),
+        Setting(
+            "press-to",
+            "any",
+            "whom press may go to: any (one seat, several or all) or all (broadcast only)",
+            _choice("any", "all"),
+        ),
+        Setting("press-length", 5000, "most characters in one press message (1-10000)", _length),
+        Setting(
+            "signups",
+            "gm",
+            "players who JOIN by mail: gm (the GM seats them: gm game seat-waiting) or auto (seated at once)",
+            _choice("gm", "auto"),
+        ),
+    ]
+}
 
 
 def game_setting(game: GameRecord, name: str):

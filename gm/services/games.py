@@ -1,4 +1,5 @@
 """Games and seats: creating a game, seating players, the current state."""
+
 from __future__ import annotations
 
 import json
@@ -47,17 +48,26 @@ def load_scenario(ruleset: Ruleset, scenario: str | None) -> tuple[str, str, dic
             name = path.stem
         else:
             if choice not in ruleset.scenario_names():
-                raise GMError(f"unknown scenario '{choice}' for {ruleset.name}. "
-                              f"Scenarios: {', '.join(ruleset.scenario_names())}, or give a .toml file.")
+                raise GMError(
+                    f"unknown scenario '{choice}' for {ruleset.name}. "
+                    f"Scenarios: {', '.join(ruleset.scenario_names())}, or give a .toml file."
+                )
             text, name = ruleset.scenario_text(choice), choice
         return name, text, ruleset.load_scenario(text, choice)
     except ScenarioError as exc:
         raise GMError(f"scenario {choice} is broken: {exc}") from exc
 
 
-def create_game(db: sqlite_utils.Database, clock: Clock, name: str, ruleset_name: str,
-                scenario: str | None = None, seed: int | None = None,
-                options: Mapping[str, object] | None = None, robots: int = 0) -> GameRecord:
+def create_game(
+    db: sqlite_utils.Database,
+    clock: Clock,
+    name: str,
+    ruleset_name: str,
+    scenario: str | None = None,
+    seed: int | None = None,
+    options: Mapping[str, object] | None = None,
+    robots: int = 0,
+) -> GameRecord:
     """A new game, open for players to join. options: the GM's choices among the ruleset's
     game options (NAME -> value as typed); every option is stored, defaults included.
     robots: how many seats the ruleset's robot plays for the whole game, the last ones in the
@@ -73,8 +83,10 @@ def create_game(db: sqlite_utils.Database, clock: Clock, name: str, ruleset_name
     except ScenarioError as exc:
         raise GMError(f"scenario {scenario_name} cannot be played with these options: {exc}.") from exc
     if not 0 <= robots <= min(high, len(codes)):
-        raise GMError(f"--robots {robots}: scenario {scenario_name} of {ruleset.name} has "
-                      f"{min(high, len(codes))} seats; seat 0 to {min(high, len(codes))} robots.")
+        raise GMError(
+            f"--robots {robots}: scenario {scenario_name} of {ruleset.name} has "
+            f"{min(high, len(codes))} seats; seat 0 to {min(high, len(codes))} robots."
+        )
     if game_exists(db, name):
         raise GMError(f"a game named '{name}' already exists. Choose another name.")
     if seed is None:
@@ -82,13 +94,30 @@ def create_game(db: sqlite_utils.Database, clock: Clock, name: str, ruleset_name
     if not 0 <= seed < 2**63:
         raise GMError(f"the seed must be a whole number from 0 to {2**63 - 1}, not {seed}.")
     with transaction(db):
-        game_id = add_game(db, name=name, ruleset=ruleset.name, ruleset_version=ruleset.version,
-                           scenario_name=scenario_name, scenario_text=text, seed=seed,
-                           created=iso(clock.now()), options={RULE_OPTIONS: chosen} if chosen else {})
-        records.audit(db, iso(clock.now()), game_id, "game new",
-                      {"game": name, "seed": seed, **({"options": chosen} if chosen else {}),
-                       **({"robots": robots} if robots else {})})
-        _seat_robots(db, game_id, codes[len(codes) - robots:] if robots else [], iso(clock.now()))
+        game_id = add_game(
+            db,
+            name=name,
+            ruleset=ruleset.name,
+            ruleset_version=ruleset.version,
+            scenario_name=scenario_name,
+            scenario_text=text,
+            seed=seed,
+            created=iso(clock.now()),
+            options={RULE_OPTIONS: chosen} if chosen else {},
+        )
+        records.audit(
+            db,
+            iso(clock.now()),
+            game_id,
+            "game new",
+            {
+                "game": name,
+                "seed": seed,
+                **({"options": chosen} if chosen else {}),
+                **({"robots": robots} if robots else {}),
+            },
+        )
+        _seat_robots(db, game_id, codes[len(codes) - robots :] if robots else [], iso(clock.now()))
     return records.game_by_name(db, name)
 
 
@@ -113,8 +142,9 @@ def check_player(email: str, name: str) -> tuple[str, str]:
     return email, name
 
 
-def join_game(db: sqlite_utils.Database, clock: Clock, game_name: str, email: str, name: str,
-              seat: str | None = None) -> tuple[str, str]:
+def join_game(
+    db: sqlite_utils.Database, clock: Clock, game_name: str, email: str, name: str, seat: str | None = None
+) -> tuple[str, str]:
     """Seat a player; returns (seat code, secret). The secret is shown once and stored hashed."""
     game = records.game_by_name(db, game_name)
     if game.status != "open":
@@ -134,8 +164,10 @@ def join_game(db: sqlite_utils.Database, clock: Clock, game_name: str, email: st
     if seat not in codes:
         raise GMError(f"'{seat}' is not a seat of this scenario. Seats: {', '.join(codes)}.")
     if seat in taken:
-        raise GMError(f"seat {seat} of '{game.name}' is taken. Free seats: "
-                      f"{', '.join(c for c in codes if c not in taken) or 'none'}.")
+        raise GMError(
+            f"seat {seat} of '{game.name}' is taken. Free seats: "
+            f"{', '.join(c for c in codes if c not in taken) or 'none'}."
+        )
     secret = new_secret()
     now = iso(clock.now())
     with atomic(db):  # a savepoint when the waiting list seats players inside a transaction
@@ -174,8 +206,7 @@ def game_ruleset(game: GameRecord) -> tuple[Ruleset, dict]:
     ruleset = get_ruleset(game.ruleset)
     chosen = json.dumps(game.options.get(RULE_OPTIONS, {}), sort_keys=True)
     try:
-        return ruleset, _parsed_scenario(game.ruleset, ruleset.version, game.scenario_text,
-                                         game.scenario_name, chosen)
+        return ruleset, _parsed_scenario(game.ruleset, ruleset.version, game.scenario_text, game.scenario_name, chosen)
     except ScenarioError as exc:
         raise GMError(f"the stored scenario of '{game.name}' no longer loads: {exc}") from exc
 
@@ -188,8 +219,9 @@ def _parsed_scenario(ruleset_name: str, version: str, text: str, source: str, ch
     return with_options(ruleset.load_scenario(text, source), options)
 
 
-def seat_infos(db: sqlite_utils.Database, game: GameRecord, ruleset: Ruleset, scenario: dict,
-               turn: int | None = None) -> list[SeatInfo]:
+def seat_infos(
+    db: sqlite_utils.Database, game: GameRecord, ruleset: Ruleset, scenario: dict, turn: int | None = None
+) -> list[SeatInfo]:
     """Seats in the scenario's seating order, as the ruleset sees them: named by who plays them
     now, or with `turn` by who played them then (gm turn verify makes the starting state again
     from the players who joined, whoever took a seat over later)."""

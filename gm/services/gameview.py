@@ -1,5 +1,6 @@
 """What the GM sees of a game: the facts behind 'gm game show' and its documented JSON, and every
 game at a glance for the portal's GM page."""
+
 from __future__ import annotations
 
 import sqlite_utils
@@ -43,9 +44,18 @@ def game_facts(db: sqlite_utils.Database, game_name: str, gm_secrets: bool = Fal
             orders = "accepted"
         else:
             orders = "rejected" if seat.id in rejected else "none"
-        seats.append({"code": seat.code, "name": seat.name, "email": seat.email, "status": seat.status,
-                      "orders": orders, "final": bool(current.get(seat.id, {}).get("final", False)),
-                      "score": scores.get(seat.code, 0), "since_turn": since.get(seat.id)})
+        seats.append(
+            {
+                "code": seat.code,
+                "name": seat.name,
+                "email": seat.email,
+                "status": seat.status,
+                "orders": orders,
+                "final": bool(current.get(seat.id, {}).get("final", False)),
+                "score": scores.get(seat.code, 0),
+                "since_turn": since.get(seat.id),
+            }
+        )
     last = last_number(db, game.id)
     return {
         "format": FORMAT,
@@ -75,8 +85,10 @@ def census_lines(schedule: dict | None) -> str:
         return "Census (secret): this ruleset holds no census."
     held = ", ".join(map(str, schedule["held"])) or "none yet"
     coming = [t for t in schedule["turns"] if t not in schedule["held"]][:6]
-    return (f"Census (secret): held on turns {held}; next on turn {schedule['next']}; "
-            f"then {', '.join(map(str, coming[1:]))}, ...")
+    return (
+        f"Census (secret): held on turns {held}; next on turn {schedule['next']}; "
+        f"then {', '.join(map(str, coming[1:]))}, ..."
+    )
 
 
 def gm_overview(db: sqlite_utils.Database) -> list[dict]:
@@ -84,16 +96,27 @@ def gm_overview(db: sqlite_utils.Database) -> list[dict]:
     overview = []
     for game in records.all_games(db):
         facts = _facts(db, game) or {
-            "name": game.name, "title": "waiting for players", "status": game.status, "turn": game.turn,
-            "turn_label": "too few seats to start", "deadline": game.deadline, "outcome": None,
-            "seats": [{"code": s.code, "name": s.name, "email": s.email, "orders": "none", "final": False,
-                       "score": 0} for s in records.seats_of(db, game.id)]}
+            "name": game.name,
+            "title": "waiting for players",
+            "status": game.status,
+            "turn": game.turn,
+            "turn_label": "too few seats to start",
+            "deadline": game.deadline,
+            "outcome": None,
+            "seats": [
+                {"code": s.code, "name": s.name, "email": s.email, "orders": "none", "final": False, "score": 0}
+                for s in records.seats_of(db, game.id)
+            ],
+        }
         facts.pop("state", None)
         facts["held"] = game.held
         seats = facts["seats"]
-        facts["counts"] = {"in": sum(s["orders"] == "accepted" for s in seats),
-                           "missing": sum(s["orders"] in ("none", "rejected") for s in seats),
-                           "final": sum(s["final"] for s in seats), "seats": len(seats)}
+        facts["counts"] = {
+            "in": sum(s["orders"] == "accepted" for s in seats),
+            "missing": sum(s["orders"] in ("none", "rejected") for s in seats),
+            "final": sum(s["final"] for s in seats),
+            "seats": len(seats),
+        }
         overview.append(facts)
     return overview
 

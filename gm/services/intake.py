@@ -1,4 +1,5 @@
 """Mail intake: each message archived, read, its turn files submitted, answered, recorded once."""
+
 from __future__ import annotations
 
 import hashlib
@@ -103,9 +104,14 @@ class Intake:
         workers = self.readers or os.cpu_count() or 1
         with self._group_commit(), Readers(self.home.archive, self.settings.max_message_bytes, workers) as readers:
             try:
-                yield from self._take_read(source, readers.read_ahead(
-                    _batches(source.messages(), TAKEN_PER_SYNC), self._unknown,
-                    lambda batch, results: self._prove_secrets(results, workers)))
+                yield from self._take_read(
+                    source,
+                    readers.read_ahead(
+                        _batches(source.messages(), TAKEN_PER_SYNC),
+                        self._unknown,
+                        lambda batch, results: self._prove_secrets(results, workers),
+                    ),
+                )
             finally:
                 self.secrets.close()
 
@@ -131,8 +137,17 @@ class Intake:
         """Archive the raw bytes (before anything else), read the mail, archive each turn file."""
         if not self._unknown([incoming])[0]:
             return self._read(incoming, None)
-        return self._read(incoming, read_message(incoming.raw, incoming.envelope_sender, self.home.archive,
-                                                 self.settings.max_message_bytes, self._archived_folders, sync))
+        return self._read(
+            incoming,
+            read_message(
+                incoming.raw,
+                incoming.envelope_sender,
+                self.home.archive,
+                self.settings.max_message_bytes,
+                self._archived_folders,
+                sync,
+            ),
+        )
 
     def _unknown(self, batch: list[Incoming]) -> list[bool]:
         """Which messages of a batch need reading: those whose bytes were not taken before."""
@@ -167,8 +182,13 @@ class Intake:
         if letter.automatic:
             return self._record(item, "ignored", [], f"none: sent by a program ({letter.automatic})")
         if item.too_large:
-            results = [refused("mail", f"the mail is too large ({len(item.incoming.raw):,} bytes; at most "
-                                       f"{self.settings.max_message_bytes:,}): send the turn file as plain text")]
+            results = [
+                refused(
+                    "mail",
+                    f"the mail is too large ({len(item.incoming.raw):,} bytes; at most "
+                    f"{self.settings.max_message_bytes:,}): send the turn file as plain text",
+                )
+            ]
         elif letter.unreadable:
             results = [refused("mail", letter.unreadable)]
         elif not item.files:  # a person wrote without orders: JOIN signs up, "Can I join?" is for the GM
@@ -186,8 +206,7 @@ class Intake:
         for text in item.letter.texts:
             join, problem = read_join(text.text)
             if join is not None or problem is not None:
-                result = take_join(self.db, self.home, self.clock, item.letter, join, problem,
-                                   f"mail:{item.digest}")
+                result = take_join(self.db, self.home, self.clock, item.letter, join, problem, f"mail:{item.digest}")
                 outcome = "signup" if result["taken"] else "refused"
                 return self._record(item, outcome, [dict(result, where=text.where)], None)
         return None
@@ -216,9 +235,18 @@ class Intake:
         if refusal:
             return refused(found.where, refusal)
         try:
-            receipt = turnfiles.submit(self.db, self.home, self.clock, found.text.encode("utf-8"), "mail", source,
-                                       sender=item.letter.sender, secret_check=self.secrets, rows=self.rows,
-                                       known=(found.text, envelope))
+            receipt = turnfiles.submit(
+                self.db,
+                self.home,
+                self.clock,
+                found.text.encode("utf-8"),
+                "mail",
+                source,
+                sender=item.letter.sender,
+                secret_check=self.secrets,
+                rows=self.rows,
+                known=(found.text, envelope),
+            )
         except GMError as exc:  # the game's own trouble (its scenario no longer loads): this file only
             return refused(found.where, f"gm could not check it: {exc}")
         return from_receipt(self.db, receipt, found)
@@ -231,8 +259,10 @@ class Intake:
         seat = next((s for s in self.rows.seats(game) if s.code == (envelope.player or "").upper()), None)
         if seat is None or (letter.sender or "") == seat.email.lower():
             return None
-        return (f"game '{envelope.game}' takes turn files for {envelope.player.upper()} only from the player's "
-                "registered address; send them from that address")
+        return (
+            f"game '{envelope.game}' takes turn files for {envelope.player.upper()} only from the player's "
+            "registered address; send them from that address"
+        )
 
     def _record(self, item: Read, outcome: str, results: list, answer: str | None) -> Taken:
         """The answer and the record of the message, in one transaction, so a message is answered once."""
@@ -241,9 +271,19 @@ class Intake:
             if answer is None:
                 answer = self.answerer.answer(letter, results)
             mail_taken.record_taken(
-                self.db, digest=item.digest, message_id=letter.message_id, content_hash=letter.content_hash,
-                channel=self.channel, source=item.incoming.where, sender=letter.sender, subject=letter.subject,
-                received=iso(self.clock.now()), outcome=outcome, results=results, answer=answer)
+                self.db,
+                digest=item.digest,
+                message_id=letter.message_id,
+                content_hash=letter.content_hash,
+                channel=self.channel,
+                source=item.incoming.where,
+                sender=letter.sender,
+                subject=letter.subject,
+                received=iso(self.clock.now()),
+                outcome=outcome,
+                results=results,
+                answer=answer,
+            )
             self.rows.copies(letter.content_hash).add(letter.message_id or "")
         return Taken(item.incoming.where, outcome, tuple(results), answer)
 

@@ -1,4 +1,5 @@
 """gm doctor --mail: the SMTP and IMAP servers of gm.toml, reached and logged in to, then left."""
+
 from __future__ import annotations
 
 from gm.errors import GMError

@@ -5,6 +5,7 @@ seat and turn, every order line, and the near-code and ruleset warnings the seat
 What needs the whole game (the password, the rules against the state others cannot see) is left
 to the GM's check, and the answer says so.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,10 @@ from gm.errors import GMError
 from gm.rulesets import installed
 
 # Said with every offline check: what only the GM's check can settle.
-LEFT_TO_THE_GM = ("the password, and the rules that need the whole game (what you own now, what you can "
-                  "pay, what others do) are checked when gm receives the file")
+LEFT_TO_THE_GM = (
+    "the password, and the rules that need the whole game (what you own now, what you can "
+    "pay, what others do) are checked when gm receives the file"
+)
 
 
 @dataclass(frozen=True)
@@ -46,14 +49,21 @@ def read_report(path: Path) -> Report:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         form = data.get("order_form") or ""
-        return Report(game=data["game"]["name"], ruleset=data["game"]["ruleset"], seat=data["seat"],
-                      turn=int(data["turn"]), view=data["view"], over=bool(data.get("outcome")),
-                      form_words=frozenset(re.findall(r"[A-Za-z]+", form.upper())))
+        return Report(
+            game=data["game"]["name"],
+            ruleset=data["game"]["ruleset"],
+            seat=data["seat"],
+            turn=int(data["turn"]),
+            view=data["view"],
+            over=bool(data.get("outcome")),
+            form_words=frozenset(re.findall(r"[A-Za-z]+", form.upper())),
+        )
     except FileNotFoundError:
         raise GMError(f"no file {path}.") from None
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        raise GMError(f"{path} is not a gm JSON report; use the .json file of your last report "
-                      "(send JSON ON to get it by mail).") from None
+        raise GMError(
+            f"{path} is not a gm JSON report; use the .json file of your last report (send JSON ON to get it by mail)."
+        ) from None
 
 
 @dataclass
@@ -87,8 +97,9 @@ def check_offline(report: Report, data: bytes) -> OfflineCheck:
     checked.press = envelope.press
     ruleset = installed().get(report.ruleset)
     if ruleset is None:
-        raise GMError(f"the report is of a game of '{report.ruleset}', which is not installed here. "
-                      f"Install the gm that has it.")
+        raise GMError(
+            f"the report is of a game of '{report.ruleset}', which is not installed here. Install the gm that has it."
+        )
     checked.orders, problems = ruleset.parse_orders(list(envelope.lines))
     checked.problems = sorted(problems, key=lambda p: p.line)
     # Every line is searched for near codes: without the state there is no error to start from.
@@ -108,6 +119,8 @@ def _refusal(report: Report, envelope) -> str | None:
     if envelope.player != report.seat.upper():
         return f"the file is for player {envelope.player}, the report for {report.seat} (check the PLAYER line)"
     if envelope.turn is not None and envelope.turn != report.turn + 1:
-        return (f"these orders are for turn {envelope.turn}, the report is of turn {report.turn}: "
-                f"its orders are for turn {report.turn + 1}")
+        return (
+            f"these orders are for turn {envelope.turn}, the report is of turn {report.turn}: "
+            f"its orders are for turn {report.turn + 1}"
+        )
     return None

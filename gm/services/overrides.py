@@ -1,4 +1,5 @@
 """The GM's template overrides in $GM_HOME/templates: each parses, is autoescaped, and is read by gm."""
+
 from __future__ import annotations
 
 import difflib
@@ -24,9 +25,15 @@ def check_templates(home: Home) -> Finding:
     """Every override parses as Jinja2 in the environment gm reads it with, the report and
     portal ones are autoescaped, and each replaces one of gm's templates or is included by one."""
     root = home.templates
-    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
-                   if p.is_file() and not any(part.startswith((".", "__")) for part in p.relative_to(root).parts)) \
-        if root.is_dir() else []
+    files = (
+        sorted(
+            p.relative_to(root).as_posix()
+            for p in root.rglob("*")
+            if p.is_file() and not any(part.startswith((".", "__")) for part in p.relative_to(root).parts)
+        )
+        if root.is_dir()
+        else []
+    )
     gm_names = known_names()
     reports_env = make_environment(root, [d for r in installed().values() for d in template_dirs(r)])
     mails_env = mail_environment(root)
@@ -41,20 +48,31 @@ def check_templates(home: Home) -> Finding:
             continue
         parsed[name] = tree
         if env is reports_env and not env.autoescape(lookup):
-            problems.append(Problem(f"templates/{name} would not be autoescaped, so a player's text could become "
-                                    "markup", "Name it with .html (gm escapes every .html, .htm, .xml, .svg, "
-                                    ".j2, .css and .txt template)."))
+            problems.append(
+                Problem(
+                    f"templates/{name} would not be autoescaped, so a player's text could become markup",
+                    "Name it with .html (gm escapes every .html, .htm, .xml, .svg, .j2, .css and .txt template).",
+                )
+            )
     problems += _unread(parsed, gm_names)
     overriding = sum(1 for name in files if name in gm_names)
-    return Finding("templates", f"{len(files)} file(s) in templates/, {overriding} replacing gm's own, "
-                                "all parse and are autoescaped where gm escapes", tuple(problems))
+    return Finding(
+        "templates",
+        f"{len(files)} file(s) in templates/, {overriding} replacing gm's own, "
+        "all parse and are autoescaped where gm escapes",
+        tuple(problems),
+    )
 
 
 def known_names() -> set[str]:
     """The names of gm's own templates and every installed ruleset's, as an override names them."""
     folders = [shared_templates_dir()] + [d for r in installed().values() for d in template_dirs(r)]
-    return {p.relative_to(folder).as_posix() for folder in folders for p in Path(folder).rglob("*")
-            if p.is_file() and p.name != "__init__.py" and "__pycache__" not in p.parts}
+    return {
+        p.relative_to(folder).as_posix()
+        for folder in folders
+        for p in Path(folder).rglob("*")
+        if p.is_file() and p.name != "__init__.py" and "__pycache__" not in p.parts
+    }
 
 
 def _parse(env: jinja2.Environment, lookup: str, path: Path, name: str):
@@ -78,9 +96,14 @@ def _unread(parsed: dict, gm_names: set[str]) -> list[Problem]:
     for name, tree in parsed.items():
         folder = "mail/" if name.startswith("mail/") else ""
         included |= {folder + found for found in jinja2.meta.find_referenced_templates(tree) if found}
-    return [Problem(f"templates/{name} replaces none of gm's templates and none of yours includes it, so gm never "
-                    "reads it", _rename_advice(name, gm_names))
-            for name in sorted(parsed) if name not in gm_names and name not in included]
+    return [
+        Problem(
+            f"templates/{name} replaces none of gm's templates and none of yours includes it, so gm never reads it",
+            _rename_advice(name, gm_names),
+        )
+        for name in sorted(parsed)
+        if name not in gm_names and name not in included
+    ]
 
 
 def _rename_advice(name: str, gm_names: set[str]) -> str:

@@ -1,4 +1,5 @@
 """Who may use the portal: seat secrets, one-time sign-in links, the GM's password, the signing key."""
+
 from __future__ import annotations
 
 import base64
@@ -80,8 +81,9 @@ class VerifiedSecrets:
         return True
 
 
-def seat_sign_in(db: sqlite_utils.Database, verified: VerifiedSecrets, game_name: str, seat_code: str,
-                 secret: str) -> records.SeatRecord | None:
+def seat_sign_in(
+    db: sqlite_utils.Database, verified: VerifiedSecrets, game_name: str, seat_code: str, secret: str
+) -> records.SeatRecord | None:
     """The seat when game, seat and secret match; None otherwise, the same for every reason."""
     game_id = id_of_game(db, game_name.strip().lower())
     code = seat_code.strip().upper()
@@ -105,8 +107,11 @@ def session_vouches(stored_hash: str, seat: records.SeatRecord, session_fingerpr
     """Whether a signed-in session vouches for a turn file checked against `stored_hash`: the
     hash is the session's own seat's, and still the one the session signed in with (a new secret
     or a standby taking the seat ends the session's say)."""
-    return (session_fingerprint is not None and hmac.compare_digest(stored_hash, seat.secret_hash)
-            and hmac.compare_digest(fingerprint(stored_hash), session_fingerprint))
+    return (
+        session_fingerprint is not None
+        and hmac.compare_digest(stored_hash, seat.secret_hash)
+        and hmac.compare_digest(fingerprint(stored_hash), session_fingerprint)
+    )
 
 
 def seat_by_id(db: sqlite_utils.Database, seat_id: int) -> tuple[records.GameRecord, records.SeatRecord] | None:
@@ -114,8 +119,9 @@ def seat_by_id(db: sqlite_utils.Database, seat_id: int) -> tuple[records.GameRec
     return None if found is None else found[:2]
 
 
-def seat_in_game(db: sqlite_utils.Database, seat_id: int
-                 ) -> tuple[records.GameRecord, records.SeatRecord, list[records.SeatRecord]] | None:
+def seat_in_game(
+    db: sqlite_utils.Database, seat_id: int
+) -> tuple[records.GameRecord, records.SeatRecord, list[records.SeatRecord]] | None:
     """(game, seat, every seat of the game) for a seat id; None when there is no such seat.
     The seats come with it because they are read anyway, and a request checking orders needs them."""
     game = records.game_of_seat(db, seat_id)
@@ -125,8 +131,15 @@ def seat_in_game(db: sqlite_utils.Database, seat_id: int
     return game, next(s for s in seats if s.id == seat_id), seats
 
 
-def make_link(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, seat_code: str,
-              base_url: str | None = None, minutes: int | None = None) -> tuple[str, str]:
+def make_link(
+    db: sqlite_utils.Database,
+    home: Home,
+    clock: Clock,
+    game_name: str,
+    seat_code: str,
+    base_url: str | None = None,
+    minutes: int | None = None,
+) -> tuple[str, str]:
     """A one-time sign-in link for a seat and when it expires, as (link, expiry ISO text)."""
     game = records.game_by_name(db, game_name)
     seat = records.seat_by_code(db, game, seat_code)
@@ -215,10 +228,17 @@ def _base_url(home: Home, base_url: str | None) -> str:
 def hash_password(password: str) -> str:
     """scrypt with a random salt, as 'scrypt$n$r$p$salt$hash'; unlike seat secrets, case counts."""
     salt = secrets.token_bytes(16)
-    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=_PASSWORD_N, r=_PASSWORD_R,
-                            p=_PASSWORD_P, dklen=32)
-    return "$".join(["scrypt", str(_PASSWORD_N), str(_PASSWORD_R), str(_PASSWORD_P),
-                     base64.b64encode(salt).decode(), base64.b64encode(digest).decode()])
+    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=_PASSWORD_N, r=_PASSWORD_R, p=_PASSWORD_P, dklen=32)
+    return "$".join(
+        [
+            "scrypt",
+            str(_PASSWORD_N),
+            str(_PASSWORD_R),
+            str(_PASSWORD_P),
+            base64.b64encode(salt).decode(),
+            base64.b64encode(digest).decode(),
+        ]
+    )
 
 
 def check_password(password: str, stored: str) -> bool:
@@ -226,8 +246,9 @@ def check_password(password: str, stored: str) -> bool:
     try:
         scheme, n, r, p, salt, digest = stored.split("$")
         expected = base64.b64decode(digest)
-        actual = hashlib.scrypt(password.encode("utf-8"), salt=base64.b64decode(salt), n=int(n), r=int(r),
-                                p=int(p), dklen=len(expected))
+        actual = hashlib.scrypt(
+            password.encode("utf-8"), salt=base64.b64decode(salt), n=int(n), r=int(r), p=int(p), dklen=len(expected)
+        )
     except (ValueError, TypeError):
         return False
     return scheme == "scrypt" and hmac.compare_digest(actual, expected)

@@ -1,6 +1,7 @@
 """One-time sign-in links by mail: the GM mails one ('gm portal link --mail'), or a player who lost
 the secret asks the portal for one. Either way the link goes only to the seat's registered address,
 through the outbox (kind 'link'), from templates/mail/link.txt."""
+
 from __future__ import annotations
 
 import logging
@@ -58,8 +59,10 @@ def can_mail(home: Home) -> bool:
 def _settings(home: Home) -> MailSettings:
     settings = mail_settings(home)
     if not settings.address:
-        raise GMError("gm.toml has no [mail] address, so gm cannot mail the link. Set [mail] address (see "
-                      "README, 'Taking turns by mail'), or leave out --mail and send the printed link yourself.")
+        raise GMError(
+            "gm.toml has no [mail] address, so gm cannot mail the link. Set [mail] address (see "
+            "README, 'Taking turns by mail'), or leave out --mail and send the printed link yourself."
+        )
     settings.sender()  # a clear error now for an address that is not one
     return settings
 
@@ -68,8 +71,10 @@ def _mail_address(game: records.GameRecord, seat: records.SeatRecord) -> str:
     """The seat's registered address, or a clear error when it has none gm can mail to."""
     email = (seat.email or "").strip()
     if not email or email.lower().endswith(".invalid"):
-        raise GMError(f"seat {seat.code} of '{game.name}' has no mail address ({email or 'none'}). Leave out "
-                      "--mail and give the player the printed link yourself.")
+        raise GMError(
+            f"seat {seat.code} of '{game.name}' has no mail address ({email or 'none'}). Leave out "
+            "--mail and give the player the printed link yourself."
+        )
     try:
         Address(addr_spec=email)
     except (ValueError, IndexError, TypeError):
@@ -90,14 +95,31 @@ def _readable(expires: str) -> str:
     return datetime.fromisoformat(expires.replace("Z", "+00:00")).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _context(game: records.GameRecord, seat: records.SeatRecord, link: str, expires: str, minutes: int,
-             asked: bool, gm_name: str) -> dict:
-    return {"game": game.name, "seat": seat.code, "player": " ".join(seat.name.split()), "link": link,
-            "expires": _readable(expires), "minutes": minutes, "asked": asked, "gm_name": gm_name}
+def _context(
+    game: records.GameRecord, seat: records.SeatRecord, link: str, expires: str, minutes: int, asked: bool, gm_name: str
+) -> dict:
+    return {
+        "game": game.name,
+        "seat": seat.code,
+        "player": " ".join(seat.name.split()),
+        "link": link,
+        "expires": _readable(expires),
+        "minutes": minutes,
+        "asked": asked,
+        "gm_name": gm_name,
+    }
 
 
-def mail_link(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, seat_code: str,
-              base_url: str | None = None, minutes: int | None = None, asked: bool = False) -> MailedLink:
+def mail_link(
+    db: sqlite_utils.Database,
+    home: Home,
+    clock: Clock,
+    game_name: str,
+    seat_code: str,
+    base_url: str | None = None,
+    minutes: int | None = None,
+    asked: bool = False,
+) -> MailedLink:
     """Make a one-time link for a seat and queue it to the seat's registered address.
 
     Raises GMError with a clear message when the home sends no mail, the game or seat is unknown,
@@ -110,14 +132,26 @@ def mail_link(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: st
     minutes = minutes if minutes is not None else home.setting("portal", "link_minutes", 60)
     env = mail_environment(home.templates)
     # Render once with a stand-in link first: a broken template leaves no unused link behind.
-    write_mail(env, "link.txt", _context(game, seat, "https://example.invalid/link/x", iso(clock.now()),
-                                         minutes, asked, settings.name))
+    write_mail(
+        env,
+        "link.txt",
+        _context(game, seat, "https://example.invalid/link/x", iso(clock.now()), minutes, asked, settings.name),
+    )
     link, expires = make_link(db, home, clock, game.name, seat.code, base_url, minutes)
     written = write_mail(env, "link.txt", _context(game, seat, link, expires, minutes, asked, settings.name))
     with transaction(db):
-        mail_id = outbox.queue(db, clock.now(), kind="link", recipient=recipient,
-                               recipient_name=display_name(seat.name), subject=written.subject,
-                               body=written.body, domain=settings.domain, game_id=game.id, seat=seat.code)
+        mail_id = outbox.queue(
+            db,
+            clock.now(),
+            kind="link",
+            recipient=recipient,
+            recipient_name=display_name(seat.name),
+            subject=written.subject,
+            body=written.body,
+            domain=settings.domain,
+            game_id=game.id,
+            seat=seat.code,
+        )
     return MailedLink(mail_id, game.name, seat.code, recipient, expires)
 
 

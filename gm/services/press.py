@@ -6,6 +6,7 @@ report. Nobody's address reaches anybody: the mail comes from gm, names the send
 nobody, in an anonymous game) and has no Reply-To. Robot seats and seats that left the game get
 their press in the report only. Press lives outside the ruleset's state, so turns replay as before.
 """
+
 from __future__ import annotations
 
 import json
@@ -45,8 +46,17 @@ class PressResult:
         return {"line": self.line, "to": self.to, "sent": self.sent, "reason": self.reason}
 
 
-def send_drafts(db: sqlite_utils.Database, home: Home, clock: Clock, game: GameRecord, seat: SeatRecord,
-                drafts: Iterable[PressDraft], channel: str, source: str, digest: str) -> list[PressResult]:
+def send_drafts(
+    db: sqlite_utils.Database,
+    home: Home,
+    clock: Clock,
+    game: GameRecord,
+    seat: SeatRecord,
+    drafts: Iterable[PressDraft],
+    channel: str,
+    source: str,
+    digest: str,
+) -> list[PressResult]:
     """Check and send each message of a turn file (inside the caller's transaction, or one of
     its own), each in a savepoint of its own: one bad message never stops the others.
 
@@ -62,12 +72,22 @@ def send_drafts(db: sqlite_utils.Database, home: Home, clock: Clock, game: GameR
 
 def sent_before(db: sqlite_utils.Database, source: str) -> list[PressResult]:
     """The press a turn file sent in an earlier run that a crash cut short: told, never sent again."""
-    return [PressResult(int(p.source.rpartition("#")[2] or 0), addressee_text(p.recipients, p.everyone, True, None),
-                        True) for p in stored.from_source(db, source)]
+    return [
+        PressResult(int(p.source.rpartition("#")[2] or 0), addressee_text(p.recipients, p.everyone, True, None), True)
+        for p in stored.from_source(db, source)
+    ]
 
 
-def send_from_portal(db: sqlite_utils.Database, home: Home, clock: Clock, game: GameRecord, seat: SeatRecord,
-                     to: list[str], text: str, writing) -> PressResult:
+def send_from_portal(
+    db: sqlite_utils.Database,
+    home: Home,
+    clock: Clock,
+    game: GameRecord,
+    seat: SeatRecord,
+    to: list[str],
+    text: str,
+    writing,
+) -> PressResult:
     """The portal's press form: archived as received, then checked and sent like a turn file's.
     to: the seat codes ticked ("ALL" for everyone); writing(): the portal's write lock."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
@@ -76,12 +96,18 @@ def send_from_portal(db: sqlite_utils.Database, home: Home, clock: Clock, game: 
         return PressResult(0, "", False, "choose whom the press is for: tick one seat or more, or everyone")
     if not text.strip():
         return PressResult(0, "", False, "write the message first")
-    received = json.dumps({"game": game.name, "seat": seat.code, "to": list(codes), "text": text},
-                          ensure_ascii=False, sort_keys=True).encode("utf-8")
+    received = json.dumps(
+        {"game": game.name, "seat": seat.code, "to": list(codes), "text": text}, ensure_ascii=False, sort_keys=True
+    ).encode("utf-8")
     digest = archive_bytes(home.archive, received)
     everyone = "ALL" in codes
-    draft = PressDraft(0, () if everyone else codes, everyone, text,
-                       "choose either everyone or seats, not both" if everyone and len(codes) > 1 else None)
+    draft = PressDraft(
+        0,
+        () if everyone else codes,
+        everyone,
+        text,
+        "choose either everyone or seats, not both" if everyone and len(codes) > 1 else None,
+    )
     with writing():
         return send_drafts(db, home, clock, game, seat, [draft], "web", f"portal:{digest}", digest)[0]
 
@@ -98,8 +124,9 @@ class _Post:
         self.settings = mail_settings(self.home)
         self.env = mail_environment(self.home.templates)
 
-    def send(self, game: GameRecord, seat: SeatRecord, draft: PressDraft, channel: str, source: str,
-             digest: str) -> PressResult:
+    def send(
+        self, game: GameRecord, seat: SeatRecord, draft: PressDraft, channel: str, source: str, digest: str
+    ) -> PressResult:
         turn, status = stored.game_now(self.db, game.id)
         seats = records.seats_of(self.db, game.id)
         recipients, refusal = addressed(draft, [s.code for s in seats], seat.code)
@@ -108,12 +135,30 @@ class _Post:
         if refusal:
             return PressResult(draft.line, shown, False, refusal)
         signed = game_setting(game, "press") == "signed"
-        press_id = stored.add(self.db, game_id=game.id, turn=turn, kind="press", sender_seat_id=seat.id,
-                              signed=signed, everyone=draft.everyone, recipients=recipients, text=draft.text,
-                              channel=channel, source=source, archive=digest, sent=iso(self.clock.now()))
-        letter = {"sender": seat.code if signed else None, "signed": signed, "everyone": draft.everyone,
-                  "recipients": recipients, "text": draft.text, "turn": turn,
-                  "to_all_only": game_setting(game, "press-to") == "all"}
+        press_id = stored.add(
+            self.db,
+            game_id=game.id,
+            turn=turn,
+            kind="press",
+            sender_seat_id=seat.id,
+            signed=signed,
+            everyone=draft.everyone,
+            recipients=recipients,
+            text=draft.text,
+            channel=channel,
+            source=source,
+            archive=digest,
+            sent=iso(self.clock.now()),
+        )
+        letter = {
+            "sender": seat.code if signed else None,
+            "signed": signed,
+            "everyone": draft.everyone,
+            "recipients": recipients,
+            "text": draft.text,
+            "turn": turn,
+            "to_all_only": game_setting(game, "press-to") == "all",
+        }
         self.mail(game, [s for s in seats if s.code in recipients], "press", press_id, letter)
         return PressResult(draft.line, shown, True)
 
@@ -126,13 +171,32 @@ class _Post:
         for seat in seats:
             if seat.status != "active" or seat.email.lower().endswith(".invalid"):
                 continue
-            written = write_mail(self.env, f"{kind}.txt", {
-                **letter, "game": game.name, "seat": seat.code, "player": seat.name, "gm_name": self.settings.name,
-                "to": addressee_text(letter["recipients"], letter["everyone"], letter["signed"], seat.code)})
-            outbox.queue(self.db, self.clock.now(), kind=kind, recipient=seat.email, recipient_name=seat.name,
-                         subject=written.subject, body=written.body, domain=self.settings.domain, game_id=game.id,
-                         seat=seat.code, turn=letter["turn"],
-                         **_thread(self.db, self.settings, game, seat.code, kind, press_id))
+            written = write_mail(
+                self.env,
+                f"{kind}.txt",
+                {
+                    **letter,
+                    "game": game.name,
+                    "seat": seat.code,
+                    "player": seat.name,
+                    "gm_name": self.settings.name,
+                    "to": addressee_text(letter["recipients"], letter["everyone"], letter["signed"], seat.code),
+                },
+            )
+            outbox.queue(
+                self.db,
+                self.clock.now(),
+                kind=kind,
+                recipient=seat.email,
+                recipient_name=seat.name,
+                subject=written.subject,
+                body=written.body,
+                domain=self.settings.domain,
+                game_id=game.id,
+                seat=seat.code,
+                turn=letter["turn"],
+                **_thread(self.db, self.settings, game, seat.code, kind, press_id),
+            )
             mailed.append(seat.code)
         return mailed
 
@@ -151,15 +215,18 @@ def _refusal(game: GameRecord, status: str, seat: SeatRecord, draft: PressDraft,
         return f"press in '{game.name}' goes to everyone or to nobody: write PRESS TO ALL"
     limit = game_setting(game, "press-length")
     if len(draft.text) > limit:
-        return (f"the press is {len(draft.text):,} characters long and '{game.name}' takes at most {limit:,}: "
-                "shorten it, or send it in parts")
+        return (
+            f"the press is {len(draft.text):,} characters long and '{game.name}' takes at most {limit:,}: "
+            "shorten it, or send it in parts"
+        )
     if draft.everyone and not reached:
         return "there is no other seat in the game yet to send it to"
     return None
 
 
-def _thread(db: sqlite_utils.Database, settings: MailSettings, game: GameRecord, seat: str, kind: str,
-            press_id: int) -> dict:
+def _thread(
+    db: sqlite_utils.Database, settings: MailSettings, game: GameRecord, seat: str, kind: str, press_id: int
+) -> dict:
     """A press mail's Message-ID, made from the game, the seat and the message (never drawn at
     random), answering the seat's last press mail of the game: one thread per game and seat."""
     label = re.sub(r"[^A-Za-z0-9_.-]", "", f"{game.name}.{seat}.{press_id}")
@@ -189,25 +256,46 @@ def announce(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str
     if not text.strip():
         raise GMError("the announcement has no text. Give it with --message, --file or on standard input.")
     if len(text) > ANNOUNCEMENT_LIMIT:
-        raise GMError(f"the announcement is {len(text):,} characters long; at most {ANNOUNCEMENT_LIMIT:,}. "
-                      "Check that you gave the right file.")
+        raise GMError(
+            f"the announcement is {len(text):,} characters long; at most {ANNOUNCEMENT_LIMIT:,}. "
+            "Check that you gave the right file."
+        )
     digest = archive_bytes(home.archive, text.encode("utf-8"))
     post = _Post(db, home, clock)
     with atomic(db):
         turn, status = stored.game_now(db, game.id)
         if status == "over":
-            raise GMError(f"game '{game.name}' is over; there is no next report to put the note in. "
-                          "Write to the players yourself.")
+            raise GMError(
+                f"game '{game.name}' is over; there is no next report to put the note in. "
+                "Write to the players yourself."
+            )
         seats = records.seats_of(db, game.id)
         codes = tuple(s.code for s in seats)
         if not codes:
             raise GMError(f"game '{game.name}' has no seats yet. Seat players first (gm game join).")
         now = iso(clock.now())
-        press_id = stored.add(db, game_id=game.id, turn=turn, kind="announcement", sender_seat_id=None, signed=True,
-                              everyone=True, recipients=codes, text=text, channel="gm", source=f"gm:{digest}",
-                              archive=digest, sent=now)
-        mailed = post.mail(game, seats, "announcement", press_id, {
-            "sender": None, "signed": True, "everyone": True, "recipients": codes, "text": text, "turn": turn})
+        press_id = stored.add(
+            db,
+            game_id=game.id,
+            turn=turn,
+            kind="announcement",
+            sender_seat_id=None,
+            signed=True,
+            everyone=True,
+            recipients=codes,
+            text=text,
+            channel="gm",
+            source=f"gm:{digest}",
+            archive=digest,
+            sent=now,
+        )
+        mailed = post.mail(
+            game,
+            seats,
+            "announcement",
+            press_id,
+            {"sender": None, "signed": True, "everyone": True, "recipients": codes, "text": text, "turn": turn},
+        )
         records.audit(db, now, game.id, "announcement", {"id": press_id, "turn": turn, "mailed": mailed, "text": text})
     return Announced(press_id, tuple(mailed), tuple(c for c in codes if c not in mailed), bool(post.settings.address))
 
@@ -234,24 +322,44 @@ def report_press(db: sqlite_utils.Database, game: GameRecord, seat: str, turn: i
     return [_shown(p, seat) for p in stored.of_turn(db, game.id, turn) if p.sender == seat or seat in p.recipients]
 
 
-def seat_press(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord,
-               seats: list[SeatRecord] | None = None) -> dict:
+def seat_press(
+    db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, seats: list[SeatRecord] | None = None
+) -> dict:
     """What the portal's press section shows a seat: its newest messages (received and sent,
     newest first; `older`: there are more) and what its form may do (whether press is open, signed, to everyone only).
     seats: the game's seats if the caller read them already."""
     newest = stored.of_seat(db, game.id, seat.code, PORTAL_SHOWN + 1)  # one more: are there older ones?
     mode = game_setting(game, "press")
-    closed = ("This game is over." if game.status == "over" else "The GM allows no press in this game."
-              if mode == "none" else "You have left this game." if seat.status != "active" else None)
-    return {"messages": [dict(_shown(p, seat.code), turn=p.turn) for p in newest[:PORTAL_SHOWN]],
-            "older": len(newest) > PORTAL_SHOWN, "closed": closed, "mode": mode,
-            "to_all_only": game_setting(game, "press-to") == "all", "limit": game_setting(game, "press-length"),
-            "seats": [s.code for s in seats or records.seats_of(db, game.id) if s.code != seat.code]}
+    closed = (
+        "This game is over."
+        if game.status == "over"
+        else "The GM allows no press in this game."
+        if mode == "none"
+        else "You have left this game."
+        if seat.status != "active"
+        else None
+    )
+    return {
+        "messages": [dict(_shown(p, seat.code), turn=p.turn) for p in newest[:PORTAL_SHOWN]],
+        "older": len(newest) > PORTAL_SHOWN,
+        "closed": closed,
+        "mode": mode,
+        "to_all_only": game_setting(game, "press-to") == "all",
+        "limit": game_setting(game, "press-length"),
+        "seats": [s.code for s in seats or records.seats_of(db, game.id) if s.code != seat.code],
+    }
 
 
 def _shown(press: stored.PressRecord, reader: str) -> dict:
     mine = press.sender == reader
-    sender = ("the GM" if press.kind == "announcement" else "you" if mine
-              else press.sender if press.signed else "anonymous")
-    return {"kind": press.kind, "from": sender, "mine": mine, "text": press.text, "sent": press.sent,
-            "to": addressee_text(press.recipients, press.everyone, press.signed, None if mine else reader)}
+    sender = (
+        "the GM" if press.kind == "announcement" else "you" if mine else press.sender if press.signed else "anonymous"
+    )
+    return {
+        "kind": press.kind,
+        "from": sender,
+        "mine": mine,
+        "text": press.text,
+        "sent": press.sent,
+        "to": addressee_text(press.recipients, press.everyone, press.signed, None if mine else reader),
+    }

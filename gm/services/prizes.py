@@ -1,4 +1,5 @@
 """A game's prize table from its settings, gm.toml and its ruleset, and what its seats earned."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -10,7 +11,7 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.store.records import GameRecord, SeatRecord
 
-SECTION = "discounts"   # gm.toml: [discounts.empires] win = 3, finish = 1, knockout = 1
+SECTION = "discounts"  # gm.toml: [discounts.empires] win = 3, finish = 1, knockout = 1
 
 
 def house_tables(home: Home | None) -> dict[str, dict]:
@@ -23,15 +24,21 @@ def house_tables(home: Home | None) -> dict[str, dict]:
         raise GMError(f"{where}: {SECTION} must be tables such as [{SECTION}.empires]. Fix the file and try again.")
     for ruleset, table in found.items():
         if not isinstance(table, dict):
-            raise GMError(f"{where}: [{SECTION}.{ruleset}] must be a table of win, finish and knockout. "
-                          "Fix the file and try again.")
+            raise GMError(
+                f"{where}: [{SECTION}.{ruleset}] must be a table of win, finish and knockout. "
+                "Fix the file and try again."
+            )
         for key, value in table.items():
             if key not in prizes.PARTS:
-                raise GMError(f"{where}: [{SECTION}.{ruleset}] has '{key}'; it takes win, finish and "
-                              "knockout. Fix the file and try again.")
+                raise GMError(
+                    f"{where}: [{SECTION}.{ruleset}] has '{key}'; it takes win, finish and "
+                    "knockout. Fix the file and try again."
+                )
             if type(value) is not int or not 0 <= value <= prizes.HIGHEST:
-                raise GMError(f"{where}: [{SECTION}.{ruleset}] {key} must be a whole number from 0 to "
-                              f"{prizes.HIGHEST}, not {value!r}. Fix the file and try again.")
+                raise GMError(
+                    f"{where}: [{SECTION}.{ruleset}] {key} must be a whole number from 0 to "
+                    f"{prizes.HIGHEST}, not {value!r}. Fix the file and try again."
+                )
     return found
 
 
@@ -41,8 +48,7 @@ def game_table(game: GameRecord, house: Mapping[str, dict]) -> PrizeTable:
     return prizes.table_for(game.ruleset, house.get(game.ruleset, {}), chosen)
 
 
-def earned_at_end(ruleset, state: dict, outcome: Outcome, seats: list[SeatRecord],
-                  table: PrizeTable) -> dict[str, int]:
+def earned_at_end(ruleset, state: dict, outcome: Outcome, seats: list[SeatRecord], table: PrizeTable) -> dict[str, int]:
     """What each seat still playing at the end earned (drop-outs and resignations earn nothing)."""
     named = getattr(ruleset, "knocked_out", None)
     out = prizes.knocked_out(state, named(state) if callable(named) else ())

@@ -6,6 +6,7 @@ turn renders to the same bytes every time, so a crash anywhere before that trans
 costs the time to render again and nothing else. gm run-due and gm turn run publish every turn
 left unpublished, in every game, before they resolve anything new; gm status names them.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -42,8 +43,9 @@ class Published:
     held: tuple = ()
 
 
-def publish(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str,
-            numbers: list[int] | None = None, pool=None) -> Published:
+def publish(
+    db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, numbers: list[int] | None = None, pool=None
+) -> Published:
     """Render the given turns (default: the game's unpublished ones), then in one transaction
     record every seat's report and, for each turn not yet published, queue its report mails
     and mark it published. A turn published before is recorded again, never mailed again.
@@ -63,8 +65,9 @@ class Started:
         return self.rendering is None or self.rendering.done()
 
 
-def start(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str,
-          numbers: list[int] | None = None, pool=None) -> Started:
+def start(
+    db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, numbers: list[int] | None = None, pool=None
+) -> Started:
     """The first half of publish: write the JSON and start rendering, in `pool` without waiting
     (gm run-due resolves the next game meanwhile). Nothing is recorded yet."""
     game = records.game_by_name(db, game_name)
@@ -101,14 +104,17 @@ def unpublished(db: sqlite_utils.Database) -> dict[str, list[int]]:
     return found
 
 
-def publish_left_over(db: sqlite_utils.Database, home: Home, clock: Clock,
-                      dry_run: bool = False) -> tuple[list[str], list[str]]:
+def publish_left_over(
+    db: sqlite_utils.Database, home: Home, clock: Clock, dry_run: bool = False
+) -> tuple[list[str], list[str]]:
     """Publish every turn a crash (or gm turn run --no-render) left unpublished, in every game;
     returns (lines saying what was done, problems). Each game on its own: one that cannot be
     published (a broken template, a report file gone) is a problem, and the others go on."""
     left = unpublished(db)
-    lines = [f"{name}: {turns_text(numbers)} was run but not published" + ("; would publish" if dry_run else "")
-             for name, numbers in left.items()]
+    lines = [
+        f"{name}: {turns_text(numbers)} was run but not published" + ("; would publish" if dry_run else "")
+        for name, numbers in left.items()
+    ]
     problems = []
     for name in left if not dry_run else ():
         try:
@@ -133,8 +139,10 @@ def describe(done: Published) -> list[str]:
 def held_text(done: Published) -> str:
     """'g: 2 report(s) held for credits: BR (turn 3), FR (turn 3); paying releases them'."""
     seats = ", ".join(f"{seat} (turn {turn})" for turn, seat in done.held)
-    return (f"{done.game}: {len(done.held)} report(s) held for credits: {seats}; each player got a "
-            "low-credit notice, and 'gm credits buy' releases the report")
+    return (
+        f"{done.game}: {len(done.held)} report(s) held for credits: {seats}; each player got a "
+        "low-credit notice, and 'gm credits buy' releases the report"
+    )
 
 
 def turns_text(numbers) -> str:
@@ -143,5 +151,10 @@ def turns_text(numbers) -> str:
 
 
 def _files(home: Home, report: SeatReport) -> dict:
-    return {"pdf": str(report.pdf.relative_to(home.root)), "json": str(report.json.relative_to(home.root)),
-            "pdf_sha256": report.pdf_sha256, "json_sha256": report.json_sha256, "rendered": report.rendered}
+    return {
+        "pdf": str(report.pdf.relative_to(home.root)),
+        "json": str(report.json.relative_to(home.root)),
+        "pdf_sha256": report.pdf_sha256,
+        "json_sha256": report.json_sha256,
+        "rendered": report.rendered,
+    }

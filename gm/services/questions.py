@@ -1,4 +1,5 @@
 """Questions for the GM: mail a person wrote without a turn file, kept until the GM answers it."""
+
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
@@ -58,8 +59,9 @@ def mark_answered(db: sqlite_utils.Database, home: Home, clock: Clock, number: i
         if not changed:
             raise GMError(f"there is no question {number}. See them with 'gm inbox questions --all'.")
         question = next(q for q in questions(db, home, every=True) if q.id == number)
-        records.audit(db, iso(clock.now()), None, "question answered",
-                      {"question": number, "from": question.sender, "how": how})
+        records.audit(
+            db, iso(clock.now()), None, "question answered", {"question": number, "from": question.sender, "how": how}
+        )
     return question
 
 
@@ -76,15 +78,34 @@ def reply(db: sqlite_utils.Database, home: Home, clock: Clock, number: int, text
         raise GMError(f"question {number} came without an address to answer to. Mark it answered instead.")
     settings = mail_settings(home)
     if not settings.address:
-        raise GMError("answers go by mail, and gm.toml names no [mail] address. Set one (see docs/mail.md), "
-                      "then answer again.")
-    written = write_mail(mail_environment(home.templates), "answer.txt", {
-        "reply_subject": reply_subject(question.subject), "name": question.name, "answer": text,
-        "received": when(question.received), "quoted": question.text, "gm_name": settings.name})
+        raise GMError(
+            "answers go by mail, and gm.toml names no [mail] address. Set one (see docs/mail.md), then answer again."
+        )
+    written = write_mail(
+        mail_environment(home.templates),
+        "answer.txt",
+        {
+            "reply_subject": reply_subject(question.subject),
+            "name": question.name,
+            "answer": text,
+            "received": when(question.received),
+            "quoted": question.text,
+            "gm_name": settings.name,
+        },
+    )
     with transaction(db):
-        outbox.queue(db, clock.now(), kind="notice", recipient=question.answer_to, recipient_name=question.name,
-                     subject=written.subject, body=written.body, domain=settings.domain,
-                     in_reply_to=question.message_id, references=question.references)
+        outbox.queue(
+            db,
+            clock.now(),
+            kind="notice",
+            recipient=question.answer_to,
+            recipient_name=question.name,
+            subject=written.subject,
+            body=written.body,
+            domain=settings.domain,
+            in_reply_to=question.message_id,
+            references=question.references,
+        )
         return mark_answered(db, home, clock, number, how="by mail")
 
 
@@ -96,6 +117,15 @@ def _question(home: Home, number, received, sender, subject, digest, answered) -
         return Question(number, received, sender, "", subject, "(the archived mail is missing)", answered)
     name = letter.answer_to.display_name if letter.answer_to else ""
     text = "\n\n".join(t.text.strip() for t in letter.texts if t.text.strip())
-    return Question(number, received, sender, " ".join(name.split()), subject, text, answered,
-                    letter.answer_to.addr_spec.lower() if letter.answer_to else None, letter.message_id,
-                    tuple(letter.references))
+    return Question(
+        number,
+        received,
+        sender,
+        " ".join(name.split()),
+        subject,
+        text,
+        answered,
+        letter.answer_to.addr_spec.lower() if letter.answer_to else None,
+        letter.message_id,
+        tuple(letter.references),
+    )

@@ -1,5 +1,6 @@
 """Reminders the GM sends now (gm game remind, the portal's GM page), beside those gm run-due
 sends by itself a day before the deadline: the same mail, to the seats still without orders."""
+
 from __future__ import annotations
 
 import sqlite_utils
@@ -20,8 +21,9 @@ def seats_to_remind(db: sqlite_utils.Database, clock: Clock, game: records.GameR
     return tuple(sorted(missing_seats(cycle.cycle_facts(db, game, clock.now()))))
 
 
-def remind_now(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str,
-               seats: list[str] | None = None) -> list[str]:
+def remind_now(
+    db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, seats: list[str] | None = None
+) -> list[str]:
     """Queue a reminder to every active seat of the game without valid orders for this turn (or
     to those of `seats`), written in the audit log; returns the seats reminded.
 
@@ -31,22 +33,29 @@ def remind_now(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: s
     if game.status == "over":
         raise GMError(f"game '{game.name}' is over; there are no orders to remind anybody of.")
     if not game.due:
-        raise GMError(f"game '{game.name}' has no deadline, so a reminder would have no date to give. Set one "
-                      f"with 'gm game deadline {game.name} WHEN' first.")
+        raise GMError(
+            f"game '{game.name}' has no deadline, so a reminder would have no date to give. Set one "
+            f"with 'gm game deadline {game.name} WHEN' first."
+        )
     if not home.setting("mail", "address", ""):
-        raise GMError("reminders go by mail, and gm.toml names no [mail] address. Set one (see docs/mail.md), "
-                      "then remind again.")
+        raise GMError(
+            "reminders go by mail, and gm.toml names no [mail] address. Set one (see docs/mail.md), then remind again."
+        )
     missing = seats_to_remind(db, clock, game)
     wanted = [code.strip().upper() for code in seats] if seats else list(missing)
     if seats:
         known = {s.code for s in records.seats_of(db, game.id)}
         unknown = [code for code in wanted if code not in known]
         if unknown:
-            raise GMError(f"game '{game.name}' has no seat {', '.join(unknown)}. Its seats: {', '.join(sorted(known))}.")
+            raise GMError(
+                f"game '{game.name}' has no seat {', '.join(unknown)}. Its seats: {', '.join(sorted(known))}."
+            )
         sent = [code for code in wanted if code not in missing]
         if sent:
-            raise GMError(f"{', '.join(sent)} of '{game.name}' need no reminder (orders in, away, a robot or out "
-                          f"of the game). Without orders: {', '.join(missing) or 'nobody'}.")
+            raise GMError(
+                f"{', '.join(sent)} of '{game.name}' need no reminder (orders in, away, a robot or out "
+                f"of the game). Without orders: {', '.join(missing) or 'nobody'}."
+            )
     if not wanted:
         raise GMError(f"every active seat of '{game.name}' has sent orders for turn {game.turn}; nobody to remind.")
     with transaction(db):

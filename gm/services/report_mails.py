@@ -1,6 +1,7 @@
 """Report mails: each seat's report mail queued when its turn is published (its thread, its order
 form; a low-credit notice instead for a report held for credits), one sent again, and the held
 reports a payment releases. Sending what is queued is delivery.py's."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,15 @@ from gm.store.reports import report_files
 from gm.store.seats import wants_json
 
 
-def report_mail(db: sqlite_utils.Database, home: Home, env, game: records.GameRecord, seat: records.SeatRecord,
-                turn: int, again: bool = False) -> dict | None:
+def report_mail(
+    db: sqlite_utils.Database,
+    home: Home,
+    env,
+    game: records.GameRecord,
+    seat: records.SeatRecord,
+    turn: int,
+    again: bool = False,
+) -> dict | None:
     """The fields of one seat's report mail for a rendered turn; None when that report is not rendered."""
     files = report_files(db, game.id, turn, seat.code)
     if files is None:
@@ -32,26 +40,50 @@ def report_mail(db: sqlite_utils.Database, home: Home, env, game: records.GameRe
     # The turn's state hash goes with each file: a new rendering of this very turn may replace
     # the file before the mail goes (refreshed), a re-run turn's may not.
     turn_hash = records.turn_hash(db, game.id, turn)
-    attachments = [{"path": pdf, "filename": f"{game.name}-{turn}-{seat.code}.pdf",
-                    "type": "application/pdf", "sha256": pdf_sha, "turn_hash": turn_hash}]
+    attachments = [
+        {
+            "path": pdf,
+            "filename": f"{game.name}-{turn}-{seat.code}.pdf",
+            "type": "application/pdf",
+            "sha256": pdf_sha,
+            "turn_hash": turn_hash,
+        }
+    ]
     if wants_json(db, seat.id):
-        attachments.append({"path": json_path, "filename": f"{game.name}-{turn}-{seat.code}.json",
-                            "type": "application/json", "sha256": json_sha, "turn_hash": turn_hash})
+        attachments.append(
+            {
+                "path": json_path,
+                "filename": f"{game.name}-{turn}-{seat.code}.json",
+                "type": "application/json",
+                "sha256": json_sha,
+                "turn_hash": turn_hash,
+            }
+        )
     try:
         context = json.loads((home.root / json_path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        raise GMError(f"the report {json_path} is missing or damaged; render it again with "
-                      f"'gm report render {game.name} --turn {turn}'.") from None
+        raise GMError(
+            f"the report {json_path} is missing or damaged; render it again with "
+            f"'gm report render {game.name} --turn {turn}'."
+        ) from None
     form = context.get("order_form") or ""
     if form:
         # The form goes along as text too: a player fills in the attachment or the body's copy.
-        attachments.append({"filename": f"{game.name}-{turn + 1}-{seat.code}-orders.txt", "type": "text/plain",
-                            "content": form})
-    context.update(again=again, attachments=[a["filename"] for a in attachments],
-                   gm_name=mail_settings(home).name)
+        attachments.append(
+            {"filename": f"{game.name}-{turn + 1}-{seat.code}-orders.txt", "type": "text/plain", "content": form}
+        )
+    context.update(again=again, attachments=[a["filename"] for a in attachments], gm_name=mail_settings(home).name)
     written = write_mail(env, "report.txt", context)
-    return {"recipient": seat.email, "recipient_name": seat.name, "subject": written.subject,
-            "body": written.body, "attachments": attachments, "game_id": game.id, "seat": seat.code, "turn": turn}
+    return {
+        "recipient": seat.email,
+        "recipient_name": seat.name,
+        "subject": written.subject,
+        "body": written.body,
+        "attachments": attachments,
+        "game_id": game.id,
+        "seat": seat.code,
+        "turn": turn,
+    }
 
 
 def report_thread(db: sqlite_utils.Database, mail: dict, domain: str) -> dict:
@@ -103,10 +135,19 @@ def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name
         crash_point("publish:mid-queue")
     for seat in seats:
         if notices[seat.code]:
-            outbox.queue(db, now, kind="notice", recipient=seat.email, recipient_name=seat.name,
-                         subject=f"{game.name}: turn {turn} report held for credits",
-                         body=f"Hello {seat.name},\n\n{notices[seat.code]}\n\n-- \n{settings.name}\n",
-                         domain=settings.domain, game_id=game.id, seat=seat.code, turn=turn)
+            outbox.queue(
+                db,
+                now,
+                kind="notice",
+                recipient=seat.email,
+                recipient_name=seat.name,
+                subject=f"{game.name}: turn {turn} report held for credits",
+                body=f"Hello {seat.name},\n\n{notices[seat.code]}\n\n-- \n{settings.name}\n",
+                domain=settings.domain,
+                game_id=game.id,
+                seat=seat.code,
+                turn=turn,
+            )
     return Queued(len(mails), tuple(s.code for s in seats if notices[s.code]))
 
 
@@ -125,8 +166,14 @@ def queue_released(db: sqlite_utils.Database, home: Home, clock: Clock, email: s
         mail = report_mail(db, home, env, game, records.seat_by_code(db, game, code), turn)
         if mail is not None:
             with transaction(db):
-                outbox.queue(db, clock.now(), kind="report", domain=settings.domain, **mail,
-                             **report_thread(db, mail, settings.domain))
+                outbox.queue(
+                    db,
+                    clock.now(),
+                    kind="report",
+                    domain=settings.domain,
+                    **mail,
+                    **report_thread(db, mail, settings.domain),
+                )
                 outbox.cancel_notices(db, game.id, code, turn)
             queued += 1
     return queued

@@ -1,4 +1,5 @@
 """Reports: every seat's PDF and JSON for a turn, made from view(state, seat) only."""
+
 from __future__ import annotations
 
 import contextlib
@@ -51,8 +52,15 @@ class Written:
     reports: tuple = ()
 
 
-def report_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat: records.SeatRecord,
-                   seats: list[records.SeatRecord], deadline: str | None, before: dict) -> dict:
+def report_context(
+    game: GameRecord,
+    ruleset: Ruleset,
+    turn: TurnRecord,
+    seat: records.SeatRecord,
+    seats: list[records.SeatRecord],
+    deadline: str | None,
+    before: dict,
+) -> dict:
     """Everything one seat's report shows: the view, the events it may see, scores, order form.
 
     before: the state the turn was played from; its label names what this report is about
@@ -61,8 +69,11 @@ def report_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat: r
     view = ruleset.view(turn.state, seat.code)
     events = [e.to_json() for e in map(Event.from_json, turn.events) if e.visible_to(seat.code)]
     outcome = ruleset.is_over(turn.state)
-    form = "" if outcome else wrap_envelope(game.name, seat.code, turn.number + 1,
-                                            ruleset.order_form(turn.state, seat.code))
+    form = (
+        ""
+        if outcome
+        else wrap_envelope(game.name, seat.code, turn.number + 1, ruleset.order_form(turn.state, seat.code))
+    )
     return {
         "game": {"name": game.name, "title": view.get("title", ruleset.title), "ruleset": ruleset.name},
         "turn": turn.number,
@@ -122,8 +133,9 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
     numbers = numbers or [resolved[-1].number]
     missing = [n for n in numbers if n < 1 or n not in by_number]
     if missing:
-        raise GMError(f"game '{game.name}' has no resolved turn {missing[0]}; "
-                      f"resolved turns are 1 to {resolved[-1].number}.")
+        raise GMError(
+            f"game '{game.name}' has no resolved turn {missing[0]}; resolved turns are 1 to {resolved[-1].number}."
+        )
     override = home.templates if home.templates.is_dir() else None
     # The folder's mtime in the key: a GM's new override file gives a new environment.
     env = _environment(override, override.stat().st_mtime_ns if override else 0, tuple(template_dirs(ruleset)))
@@ -136,31 +148,51 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
         deadline = game.deadline if number == last else None
         for seat in seats:
             context = report_context(game, ruleset, turn, seat, seats, deadline, by_number[number - 1].state)
-            context.update(seat_notes(db, game, seat, [by_number[n].orders for n in sorted(by_number) if 1 <= n <= number],
-                                      number))
+            context.update(
+                seat_notes(db, game, seat, [by_number[n].orders for n in sorted(by_number) if 1 <= n <= number], number)
+            )
             context["credits"] = turn_charges.report_credits(db, game, number, seat.code)
             context["press"] = press.report_press(db, game, seat.code, number)
             context["press_how"] = press.press_how(game, [s.code for s in seats if s.code != seat.code])
             pdf = folder / f"{seat.code}.pdf"
             html = render_report_html(env, context)
-            jobs.append(RenderJob(html, base_url(), turn.resolved, f"{game.name}/{number}/{seat.code}", pdf,
-                                  shared_images(html)))
+            jobs.append(
+                RenderJob(
+                    html, base_url(), turn.resolved, f"{game.name}/{number}/{seat.code}", pdf, shared_images(html)
+                )
+            )
             jsons.append((folder / f"{seat.code}.json", _json_bytes(context)))
             rows.append((number, seat.code, pdf))
     standings = None
     if ruleset.is_over(by_number[last].state) and last in numbers:
         context = standings_context(game, ruleset, by_number[last], seats)
         standings = home.reports / game.name / "final.pdf"
-        jobs.append(RenderJob(render_standings_html(env, context), base_url(), by_number[last].resolved,
-                              f"{game.name}/final", standings))
+        jobs.append(
+            RenderJob(
+                render_standings_html(env, context),
+                base_url(),
+                by_number[last].resolved,
+                f"{game.name}/final",
+                standings,
+            )
+        )
         jsons.append((home.reports / game.name / "final.json", _json_bytes(context)))
         _endgame_pages(db, home, env, game, ruleset, by_number[last], seats, jobs, jsons)
     folder = home.reports / game.name / str(numbers[-1]) if len(numbers) == 1 else home.reports / game.name
     return TurnPages(jobs, jsons, rows, standings, folder, asset_dirs(env), by_number[last].resolved)
 
 
-def _endgame_pages(db: sqlite_utils.Database, home: Home, env, game: GameRecord, ruleset: Ruleset,
-                   turn: TurnRecord, seats: list[records.SeatRecord], jobs: list, jsons: list) -> None:
+def _endgame_pages(
+    db: sqlite_utils.Database,
+    home: Home,
+    env,
+    game: GameRecord,
+    ruleset: Ruleset,
+    turn: TurnRecord,
+    seats: list[records.SeatRecord],
+    jobs: list,
+    jsons: list,
+) -> None:
     """Queue every seat's end-of-game report (reports/<game>/endgame/<seat>.pdf and .json)
     with the turn reports being rendered; called once the game is over."""
     from gm.render import RenderJob, base_url
@@ -170,8 +202,15 @@ def _endgame_pages(db: sqlite_utils.Database, home: Home, env, game: GameRecord,
     table = prizes.game_table(game, prizes.house_tables(home))
     for seat in seats:
         context = endgame.endgame_context(db, game, ruleset, turn, seat, seats, table)
-        jobs.append(RenderJob(template.render(context), base_url(), turn.resolved,
-                              f"{game.name}/endgame/{seat.code}", folder / f"{seat.code}.pdf"))
+        jobs.append(
+            RenderJob(
+                template.render(context),
+                base_url(),
+                turn.resolved,
+                f"{game.name}/endgame/{seat.code}",
+                folder / f"{seat.code}.pdf",
+            )
+        )
         jsons.append((folder / f"{seat.code}.json", _json_bytes(context)))
 
 
@@ -193,8 +232,14 @@ class Rendering:
         return self.results
 
 
-def start_render(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None,
-                 workers: int | None = None, pool=None) -> Rendering:
+def start_render(
+    db: sqlite_utils.Database,
+    home: Home,
+    game_name: str,
+    numbers: list[int] | None = None,
+    workers: int | None = None,
+    pool=None,
+) -> Rendering:
     """Write the turns' JSON and start their PDFs: in `pool` (a gm.render.RenderPool the caller
     keeps open across games) without waiting, else in a pool of `workers` made for them."""
     from gm.render import render_pdfs
@@ -217,8 +262,12 @@ def finish_render(db: sqlite_utils.Database, home: Home, rendering: Rendering) -
     pages = rendering.pages
     digests = {r.out_path: r.sha256 for r in results}
     digests.update((path, hashlib.sha256(data).hexdigest()) for path, data in pages.jsons)
-    rendered = tuple(SeatReport(number, code, pdf, digests[pdf], pdf.with_suffix(".json"),
-                                digests[pdf.with_suffix(".json")], pages.resolved) for number, code, pdf in pages.rows)
+    rendered = tuple(
+        SeatReport(
+            number, code, pdf, digests[pdf], pdf.with_suffix(".json"), digests[pdf.with_suffix(".json")], pages.resolved
+        )
+        for number, code, pdf in pages.rows
+    )
     files = tuple(r.out_path for r in results) + tuple(p for p, _ in pages.jsons)
     return Written(pages.folder, files, pages.standings, rendered)
 
@@ -232,12 +281,20 @@ def _render_failure(game: GameRecord):
         yield
     except RuntimeError as exc:
         why = str(exc).rstrip(".")
-        raise GMError(f"the reports of game '{game.name}' were not rendered: {why}. The turn stays committed "
-                      "and is published by the next gm run-due or gm turn run.") from exc
+        raise GMError(
+            f"the reports of game '{game.name}' were not rendered: {why}. The turn stays committed "
+            "and is published by the next gm run-due or gm turn run."
+        ) from exc
 
 
-def render_turns(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None,
-                 workers: int | None = None, pool=None) -> Written:
+def render_turns(
+    db: sqlite_utils.Database,
+    home: Home,
+    game_name: str,
+    numbers: list[int] | None = None,
+    workers: int | None = None,
+    pool=None,
+) -> Written:
     """Render the reports of the given turns (default: the last resolved one) in one batch.
 
     Files only: the same turn renders to the same bytes every time, so a render cut short is
@@ -261,8 +318,12 @@ def seat_notes(db, game: GameRecord, seat: records.SeatRecord, turn_orders: list
     missed = nmr_streaks(turn_orders).get(seat.code, 0)
     by = turn_orders[-1].get(seat.code, {}).get("by") if turn_orders else None
     return {
-        "nmr": {"missed": missed, "limit": limit, "left": max(limit - missed, 0) if limit else None,
-                "played_by": by if by in NMR_KINDS else None},
+        "nmr": {
+            "missed": missed,
+            "limit": limit,
+            "left": max(limit - missed, 0) if limit else None,
+            "played_by": by if by in NMR_KINDS else None,
+        },
         "notices": notices,
     }
 

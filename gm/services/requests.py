@@ -1,4 +1,5 @@
 """Requests by mail: a turn file whose only lines are RESEND or JSON ON/OFF asks rather than orders."""
+
 from __future__ import annotations
 
 import sqlite_utils
@@ -33,21 +34,31 @@ def answer_request(db: sqlite_utils.Database, secret_check, envelope: Envelope, 
         return {"where": where, "verdict": "refused", "reason": refusal}
     asked = [_words(text) for _, text in envelope.lines]
     notes = []
-    result = {"where": where, "verdict": "request", "game": game.name, "seat": seat.code, "turn": game.turn,
-              "deadline": game.deadline if game.status != "over" else None}
+    result = {
+        "where": where,
+        "verdict": "request",
+        "game": game.name,
+        "seat": seat.code,
+        "turn": game.turn,
+        "deadline": game.deadline if game.status != "over" else None,
+    }
     for word in asked:
         if word.startswith("JSON"):
             with atomic(db):
                 set_wants_json(db, seat.id, word == "JSON ON")
-            notes.append(f"Report mails for {seat.code} in {game.name} will {'' if word == 'JSON ON' else 'not '}"
-                         "carry the JSON report too.")
+            notes.append(
+                f"Report mails for {seat.code} in {game.name} will {'' if word == 'JSON ON' else 'not '}"
+                "carry the JSON report too."
+            )
     if "RESEND" in asked:
         last = last_report_turn(db, game.id, seat.code)
         if last is None:
             notes.append(f"There is no report for {seat.code} in {game.name} yet; the first comes when turn 1 is run.")
         else:
             result["resend"] = {"game": game.name, "seat": seat.code, "turn": last}
-            notes.append(f"Your report for turn {last} of {game.name} was sent again to the address gm has for {seat.code}.")
+            notes.append(
+                f"Your report for turn {last} of {game.name} was sent again to the address gm has for {seat.code}."
+            )
             result["quiet"] = len(asked) == 1 and letter.sender == seat.email.lower()
     result["note"] = "\n".join(notes)
     return result

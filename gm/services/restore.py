@@ -1,5 +1,6 @@
 """gm restore: check a backup whole (manifest hashes, the database, its migrations, its archive) and
 only then unpack it into a new or empty home, under a temporary name renamed into place at the end."""
+
 from __future__ import annotations
 
 import gzip
@@ -58,8 +59,10 @@ def check_backup(backup: Path, progress: Callable[[str], None] = lambda message:
             problems, pending, referenced = _check_database(database, manifest)
     if problems:
         shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
-        raise GMError(f"{backup} cannot be restored: {shown}. Nothing was changed. Use another backup "
-                      "(or take a new one with 'gm backup').")
+        raise GMError(
+            f"{backup} cannot be restored: {shown}. Nothing was changed. Use another backup "
+            "(or take a new one with 'gm backup')."
+        )
     return Checked(manifest, tuple(pending), referenced)
 
 
@@ -91,8 +94,10 @@ def _read_manifest(backup: Path) -> Manifest:
             member = tar.getmember(MANIFEST)
             return Manifest.from_json(tar.extractfile(member).read())
     except KeyError:
-        raise GMError(f"{backup} is not a finished gm backup: it has no {MANIFEST} (it was cut short, or it is not "
-                      "a gm backup). Nothing was changed. Use another backup.") from None
+        raise GMError(
+            f"{backup} is not a finished gm backup: it has no {MANIFEST} (it was cut short, or it is not "
+            "a gm backup). Nothing was changed. Use another backup."
+        ) from None
     except BROKEN as exc:
         raise GMError(f"{backup} cannot be restored: {_broken(exc)}. Nothing was changed. Use another backup.") from exc
     except ValueError as exc:
@@ -128,8 +133,10 @@ def _check_members(backup: Path, manifest: Manifest, database: Path) -> list[str
                     if sink is not None:
                         sink.close()
                 if (size, digest) != (kept.size, kept.sha256):
-                    problems.append(f"{kept.path} does not match the SHA-256 its manifest records (it was changed or "
-                                    "damaged after the backup was made)")
+                    problems.append(
+                        f"{kept.path} does not match the SHA-256 its manifest records (it was changed or "
+                        "damaged after the backup was made)"
+                    )
     except BROKEN as exc:
         problems.append(_broken(exc))
     missing = sorted(name for name in expected if name not in seen)
@@ -165,14 +172,19 @@ def _check_database(database: Path, manifest: Manifest) -> tuple[list[str], list
     unknown = [name for name in applied if name not in known]
     problems = []
     if unknown:
-        problems.append(f"its database has migrations this gm does not know ({', '.join(unknown)}): it was made by a "
-                        "newer gm; install that gm (or a newer one) and restore with it")
+        problems.append(
+            f"its database has migrations this gm does not know ({', '.join(unknown)}): it was made by a "
+            "newer gm; install that gm (or a newer one) and restore with it"
+        )
     archived = {m[1]: f.sha256 for f in manifest.files if (m := ARCHIVE_NAME.fullmatch(f.path))}
     for digest, where in sorted(referenced.items()):
         if digest not in archived:
             problems.append(f"archive/{digest[:2]}/{digest}, which the database's {where} refers to, is not in it")
-    problems += [f"archive/{name[:2]}/{name} does not hold what its name says (it was changed before the backup)"
-                 for name, sha in sorted(archived.items()) if name != sha]
+    problems += [
+        f"archive/{name[:2]}/{name} does not hold what its name says (it was changed before the backup)"
+        for name, sha in sorted(archived.items())
+        if name != sha
+    ]
     return problems, [name for name in known if name not in applied], len(referenced)
 
 
@@ -188,8 +200,10 @@ def _target_state(target: Path) -> bool:
         return False
     held = _data_held(target, entries)
     if held:
-        raise GMError(f"{target} is not empty: it holds {held}. gm restore never writes over a home or folder that "
-                      "has data: restore into a new folder (and point GM_HOME at it), or move this one aside first.")
+        raise GMError(
+            f"{target} is not empty: it holds {held}. gm restore never writes over a home or folder that "
+            "has data: restore into a new folder (and point GM_HOME at it), or move this one aside first."
+        )
     return True
 
 
@@ -209,7 +223,9 @@ def _data_held(target: Path, entries: list[str]) -> str | None:
     if others:
         return ", ".join(others[:5])
     settings = target / "gm.toml"
-    if settings.exists() and (not settings.is_file() or settings.read_text(encoding="utf-8", errors="replace") != DEFAULT_TOML):
+    if settings.exists() and (
+        not settings.is_file() or settings.read_text(encoding="utf-8", errors="replace") != DEFAULT_TOML
+    ):
         return "a gm.toml that was changed"
     for name in INIT_FOLDERS:
         folder = target / name
@@ -242,8 +258,9 @@ def _unpack(backup: Path, manifest: Manifest, into: Path) -> None:
             with os.fdopen(descriptor, "wb") as sink:
                 size, digest = _copy(tar.extractfile(member), sink)
             if (size, digest) != (kept.size, kept.sha256):
-                raise GMError(f"{backup} changed while it was being restored ({kept.path}). Nothing was changed; "
-                              "restore again.")
+                raise GMError(
+                    f"{backup} changed while it was being restored ({kept.path}). Nothing was changed; restore again."
+                )
             os.chmod(path, kept.mode)
             os.utime(path, (member.mtime, member.mtime))
     # The deepest first and the home itself last: a folder without write permission is made so last.

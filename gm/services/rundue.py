@@ -4,6 +4,7 @@ First every turn a crash left unpublished, in every game, is published; then per
 deadlines for absences, send the reminders that are due, run the turn if it is due (or may run
 early), publish it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -97,16 +98,21 @@ class Hooks:
     def fetch(self, db, home: Home, clock: Clock, report: RunReport) -> None:
         return None
 
-    def remind(self, db, home: Home, clock: Clock, game: GameRecord, seats: list, kind: str,
-               report: RunReport) -> None:
+    def remind(self, db, home: Home, clock: Clock, game: GameRecord, seats: list, kind: str, report: RunReport) -> None:
         return None
 
     def send(self, db, home: Home, clock: Clock, report: RunReport) -> None:
         return None
 
 
-def run_due(db: sqlite_utils.Database, home: Home, clock: Clock, dry_run: bool = False,
-            hooks: Hooks | None = None, progress: Callable[[str], None] = lambda _: None) -> RunReport:
+def run_due(
+    db: sqlite_utils.Database,
+    home: Home,
+    clock: Clock,
+    dry_run: bool = False,
+    hooks: Hooks | None = None,
+    progress: Callable[[str], None] = lambda _: None,
+) -> RunReport:
     hooks = hooks or Hooks()
     report = RunReport()
     with run_lock(home) as locked:
@@ -137,8 +143,9 @@ def run_due(db: sqlite_utils.Database, home: Home, clock: Clock, dry_run: bool =
     return report
 
 
-def _one_game(db, home: Home, clock: Clock, name: str, dry_run: bool, hooks: Hooks, publishing: Publishing,
-              report: RunReport) -> None:
+def _one_game(
+    db, home: Home, clock: Clock, name: str, dry_run: bool, hooks: Hooks, publishing: Publishing, report: RunReport
+) -> None:
     game = records.game_by_name(db, name)
     if not dry_run and records.unpublished_turns(db, game.id):
         return  # it could not be published (a problem above): nothing new until it is
@@ -211,14 +218,24 @@ def status(db: sqlite_utils.Database, clock: Clock) -> list[dict]:
         problems = audit.spike_warnings(db, game.id, game.turn)
         unpublished = records.unpublished_turns(db, game.id)
         problems += [f"turn {number} not published" for number in unpublished]
-        rows.append({
-            "game": game.name, "ruleset": game.ruleset, "status": game.status, "turn": game.turn,
-            "deadline": game.deadline if game.status != "over" else None, "due": game.due,
-            "schedule": (game.schedule or {}).get("text", "manual"), "held": game.held,
-            "seats": len(seats), "in": sorted(s.code for s in seats if s.id in current),
-            "missing": sorted(s.code for s in active if s.id not in current),
-            "final": sorted(s.code for s in seats if current.get(s.id, {}).get("final")),
-            "dropped": sorted(s.code for s in seats if s.status == "dropped"),
-            "last_run": last, "problems": problems, "unpublished": unpublished,
-        })
+        rows.append(
+            {
+                "game": game.name,
+                "ruleset": game.ruleset,
+                "status": game.status,
+                "turn": game.turn,
+                "deadline": game.deadline if game.status != "over" else None,
+                "due": game.due,
+                "schedule": (game.schedule or {}).get("text", "manual"),
+                "held": game.held,
+                "seats": len(seats),
+                "in": sorted(s.code for s in seats if s.id in current),
+                "missing": sorted(s.code for s in active if s.id not in current),
+                "final": sorted(s.code for s in seats if current.get(s.id, {}).get("final")),
+                "dropped": sorted(s.code for s in seats if s.status == "dropped"),
+                "last_run": last,
+                "problems": problems,
+                "unpublished": unpublished,
+            }
+        )
     return rows

@@ -1,5 +1,6 @@
 """gm run-due's mail: its hooks fetch new mail, queue reminders and late notices, and send the
 outbox (publishing queues the reports)."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -33,8 +34,7 @@ class MailHooks(Hooks):
         if taken:
             report.lines.append(f"mail: took {len(taken)} new message(s)")
 
-    def remind(self, db, home: Home, clock: Clock, game: GameRecord, seats: list, kind: str,
-               report: RunReport) -> None:
+    def remind(self, db, home: Home, clock: Clock, game: GameRecord, seats: list, kind: str, report: RunReport) -> None:
         env = mail_environment(home.templates)
         settings = mail_settings(home)
         by_code = {s.code: s for s in records.seats_of(db, game.id)}
@@ -48,15 +48,34 @@ class MailHooks(Hooks):
                 seat = by_code[code]
                 if seat.email.lower().endswith(".invalid"):
                     continue
-                written = write_mail(env, f"{kind}.txt", {
-                    "game": game.name, "turn": game.turn, "seat": code, "player": seat.name,
-                    "deadline": game.deadline, "until": cycle.describe(until, cycle.zone_of(game)),
-                    "left": max(limit - streaks.get(code, 0), 0) if limit else None,
-                    "form": turnfiles.order_template(db, game.name, code), "gm_name": settings.name,
-                })
-                outbox.queue(db, now, kind=kind, recipient=seat.email, recipient_name=seat.name,
-                             subject=written.subject, body=written.body, domain=settings.domain,
-                             game_id=game.id, seat=code, turn=game.turn)
+                written = write_mail(
+                    env,
+                    f"{kind}.txt",
+                    {
+                        "game": game.name,
+                        "turn": game.turn,
+                        "seat": code,
+                        "player": seat.name,
+                        "deadline": game.deadline,
+                        "until": cycle.describe(until, cycle.zone_of(game)),
+                        "left": max(limit - streaks.get(code, 0), 0) if limit else None,
+                        "form": turnfiles.order_template(db, game.name, code),
+                        "gm_name": settings.name,
+                    },
+                )
+                outbox.queue(
+                    db,
+                    now,
+                    kind=kind,
+                    recipient=seat.email,
+                    recipient_name=seat.name,
+                    subject=written.subject,
+                    body=written.body,
+                    domain=settings.domain,
+                    game_id=game.id,
+                    seat=code,
+                    turn=game.turn,
+                )
 
     def send(self, db, home: Home, clock: Clock, report: RunReport) -> None:
         if not outbox.due(db, clock.now()):

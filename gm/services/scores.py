@@ -1,4 +1,5 @@
 """The score table every report shows: the turn reports, the final standings, the end-of-game report."""
+
 from __future__ import annotations
 
 from gm.core.ruleset import Ruleset
@@ -14,6 +15,8 @@ def score_rows(ruleset: Ruleset, state: dict, view: dict, seats: list[SeatRecord
     """One row per seat (seat, name, nation, score), highest score first, ties in seat order."""
     scores = ruleset.scores(state)
     nation = seat_nations(view)
-    rows = [{"seat": s.code, "name": s.name, "nation": nation.get(s.code, ""), "score": scores.get(s.code, 0)}
-            for s in seats]
+    rows = [
+        {"seat": s.code, "name": s.name, "nation": nation.get(s.code, ""), "score": scores.get(s.code, 0)}
+        for s in seats
+    ]
     return sorted(rows, key=lambda r: (-r["score"], r["seat"]))

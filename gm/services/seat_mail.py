@@ -1,4 +1,5 @@
 """Mail when a seat changes hands: the standby's welcome with the secret, the leaver's notice."""
+
 from __future__ import annotations
 
 import sqlite_utils
@@ -12,8 +13,9 @@ from gm.store import outbox, records
 from gm.store.records import GameRecord
 
 
-def queue_seat_changes(db: sqlite_utils.Database, home: Home, clock: Clock, game: GameRecord,
-                       changes: list[SeatChange]) -> int:
+def queue_seat_changes(
+    db: sqlite_utils.Database, home: Home, clock: Clock, game: GameRecord, changes: list[SeatChange]
+) -> int:
     """Inside the turn's transaction (so each mail is queued exactly once, with the turn): the
     standby who took a seat gets the welcome (their secret; the last report follows as the
     seat's report mail when the turn is published), the player who dropped out a notice.
@@ -30,9 +32,16 @@ def queue_seat_changes(db: sqlite_utils.Database, home: Home, clock: Clock, game
     game = records.game_by_name(db, game.name)  # the next turn's deadline, set in this transaction
     queued = 0
     for change in changes:
-        common = {"game": game.name, "seat": change.seat, "turn": change.from_turn,
-                  "last_turn": change.from_turn - 1, "deadline": game.deadline, "gm_name": settings.name,
-                  "missed": change.missed, "standby": change.standby_email is not None}
+        common = {
+            "game": game.name,
+            "seat": change.seat,
+            "turn": change.from_turn,
+            "last_turn": change.from_turn - 1,
+            "deadline": game.deadline,
+            "gm_name": settings.name,
+            "missed": change.missed,
+            "standby": change.standby_email is not None,
+        }
         letters = [("dropped.txt", change.left_email, change.left_name, {})]
         if change.standby_email:
             letters.append(("welcome.txt", change.standby_email, change.standby_name, {"secret": change.secret}))
@@ -40,7 +49,16 @@ def queue_seat_changes(db: sqlite_utils.Database, home: Home, clock: Clock, game
             if email.lower().endswith(".invalid"):
                 continue
             written = write_mail(env, template, {**common, "player": name, **extra})
-            outbox.queue(db, clock.now(), kind="notice", recipient=email, recipient_name=name,
-                         subject=written.subject, body=written.body, domain=settings.domain, game_id=game.id)
+            outbox.queue(
+                db,
+                clock.now(),
+                kind="notice",
+                recipient=email,
+                recipient_name=name,
+                subject=written.subject,
+                body=written.body,
+                domain=settings.domain,
+                game_id=game.id,
+            )
             queued += 1
     return queued

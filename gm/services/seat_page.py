@@ -1,6 +1,7 @@
 """What the portal shows a seat: its page (game, orders in, deadline in the player's zone, NMR
 counts, credits, the versions it sent, its reports), the turn's view it is drawn from, and the
 prefilled order form."""
+
 from __future__ import annotations
 
 import json
@@ -64,8 +65,9 @@ def _moment(stamp: str):
         return None
 
 
-def nmr_counts(db: sqlite_utils.Database, game: GameRecord, seat_code: str,
-               turns: list | None = None) -> tuple[int, int]:
+def nmr_counts(
+    db: sqlite_utils.Database, game: GameRecord, seat_code: str, turns: list | None = None
+) -> tuple[int, int]:
     """(turns in a row up to the last one, turns in all) that the seat's orders came from the robot."""
     turns = seat_turns(db, game.id, seat_code) if turns is None else turns
     flags = [by == "robot" for _, by, _ in turns]
@@ -88,8 +90,9 @@ class History(list):
     total: int = 0
 
 
-def submission_history(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord,
-                       turns: list | None = None, limit: int | None = None) -> History:
+def submission_history(
+    db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, turns: list | None = None, limit: int | None = None
+) -> History:
     """The versions the seat sent, newest first, each saying whether it counts (or counted).
 
     limit: only the `limit` newest (None: every one), and after them the version that counts for
@@ -119,9 +122,18 @@ def _history_row(row: submissions.Version, counted: dict, game: GameRecord) -> d
         counts = counted[row.turn] == row.id
     else:
         counts = row.current and row.turn == game.turn
-    return {"id": row.id, "turn": row.turn, "channel": row.channel, "source": row.source, "received": row.received,
-            "verdict": row.verdict, "problems": _problem_count(row.problems), "final": row.final,
-            "counts": counts, "current": row.current}
+    return {
+        "id": row.id,
+        "turn": row.turn,
+        "channel": row.channel,
+        "source": row.source,
+        "received": row.received,
+        "verdict": row.verdict,
+        "problems": _problem_count(row.problems),
+        "final": row.final,
+        "counts": counts,
+        "current": row.current,
+    }
 
 
 @lru_cache(maxsize=4096)
@@ -133,8 +145,9 @@ def seat_reports(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord) 
     return [{"turn": turn, "rendered": rendered} for turn, rendered in reports.seat_reports(db, game.id, seat.code)]
 
 
-def report_file(db: sqlite_utils.Database, home: Home, game: GameRecord, seat: SeatRecord, turn: int,
-                kind: str) -> Path | None:
+def report_file(
+    db: sqlite_utils.Database, home: Home, game: GameRecord, seat: SeatRecord, turn: int, kind: str
+) -> Path | None:
     """The seat's own report file of a turn, or None; the path comes from the reports table and
     must lie inside the home's reports folder."""
     if kind not in ("pdf", "json"):
@@ -148,8 +161,9 @@ def report_file(db: sqlite_utils.Database, home: Home, game: GameRecord, seat: S
     return path
 
 
-def seat_page_facts(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, zone: str,
-                    clock: Clock, view: TurnView | None) -> dict:
+def seat_page_facts(
+    db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, zone: str, clock: Clock, view: TurnView | None
+) -> dict:
     """Everything the seat's page shows, from what that seat may know and nothing more.
 
     What `gm game show` has for the seat (orders in, final, score, title, turn label, outcome),
@@ -174,10 +188,20 @@ def seat_page_facts(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecor
     else:
         orders = "none"
     return {
-        "game": {"name": game.name, "title": view.title, "status": game.status, "turn": game.turn,
-                 "turn_label": view.turn_label},
-        "seat": {"code": seat.code, "name": seat.name, "orders": orders,
-                 "final": bool(counting and counting["final"]), "score": view.scores.get(seat.code, 0)},
+        "game": {
+            "name": game.name,
+            "title": view.title,
+            "status": game.status,
+            "turn": game.turn,
+            "turn_label": view.turn_label,
+        },
+        "seat": {
+            "code": seat.code,
+            "name": seat.name,
+            "orders": orders,
+            "final": bool(counting and counting["final"]),
+            "score": view.scores.get(seat.code, 0),
+        },
         "deadline": deadline_for(game, zone, clock),
         "nmr": {"in_a_row": in_a_row, "total": total},
         "credits": credits_for(db, seat.email),
@@ -211,10 +235,13 @@ def make_turn_view(db: sqlite_utils.Database, game: GameRecord) -> TurnView | No
     except GMError:
         return None  # nobody seated yet, or too few players for this scenario to start
     outcome = ruleset.is_over(state)
-    return TurnView(state=state,
-                    title=state.get("title", ruleset.title) if isinstance(state, dict) else ruleset.title,
-                    turn_label=ruleset.turn_label(state), scores=ruleset.scores(state),
-                    outcome=outcome.to_json() if outcome else None)
+    return TurnView(
+        state=state,
+        title=state.get("title", ruleset.title) if isinstance(state, dict) else ruleset.title,
+        turn_label=ruleset.turn_label(state),
+        scores=ruleset.scores(state),
+        outcome=outcome.to_json() if outcome else None,
+    )
 
 
 def credits_for(db: sqlite_utils.Database, email: str) -> dict:

@@ -1,5 +1,6 @@
 """The turns a seat looks back on in the portal: each one as the seat's own report told it, read
 from the report's JSON twin (written beside the PDF when it was rendered), never from the game."""
+
 from __future__ import annotations
 
 import json
@@ -51,8 +52,14 @@ def report_turns(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord) 
     return [row["turn"] for row in seat_reports(db, game, seat)]
 
 
-def turn_report(db: sqlite_utils.Database, home: Home, game: GameRecord, seat: SeatRecord,
-                turn: int | None = None, turns: list[int] | None = None) -> TurnReport | None:
+def turn_report(
+    db: sqlite_utils.Database,
+    home: Home,
+    game: GameRecord,
+    seat: SeatRecord,
+    turn: int | None = None,
+    turns: list[int] | None = None,
+) -> TurnReport | None:
     """The seat's report of `turn` (None: its newest), or None when it has none of that turn or
     its JSON is gone. turns: report_turns() when the caller read them in this same request."""
     turns = report_turns(db, game, seat) if turns is None else turns
@@ -65,13 +72,20 @@ def turn_report(db: sqlite_utils.Database, home: Home, game: GameRecord, seat: S
     if report is None:
         return None
     at = turns.index(turn)
-    return TurnReport(turn=turn, label=str(report.get("turn_label", "")), created=str(report.get("created", "")),
-                      report=report, maps=tuple(seat_maps(report.get("view") or {})),
-                      newer=turns[at - 1] if at > 0 else None, older=turns[at + 1] if at + 1 < len(turns) else None)
+    return TurnReport(
+        turn=turn,
+        label=str(report.get("turn_label", "")),
+        created=str(report.get("created", "")),
+        report=report,
+        maps=tuple(seat_maps(report.get("view") or {})),
+        newer=turns[at - 1] if at > 0 else None,
+        older=turns[at + 1] if at + 1 < len(turns) else None,
+    )
 
 
-def turn_map(db: sqlite_utils.Database, home: Home, game: GameRecord, seat: SeatRecord, turn: int,
-             file: str) -> tuple[SeatMap, bytes] | None:
+def turn_map(
+    db: sqlite_utils.Database, home: Home, game: GameRecord, seat: SeatRecord, turn: int, file: str
+) -> tuple[SeatMap, bytes] | None:
     """One map of the seat's report of `turn` as a picture, or None when there is no such map."""
     found = turn_report(db, home, game, seat, turn)
     chosen = next((m for m in found.maps if m.file == file), None) if found is not None else None

@@ -1,4 +1,5 @@
 """Seats leaving a game: a drop-out forfeits every discount; a resignation only if the GM says."""
+
 from __future__ import annotations
 
 import sqlite_utils
@@ -14,17 +15,25 @@ from gm.store.seats import set_status
 STATUSES = ("active", "dropped", "resigned", "robot")  # robot: seated as one (gm game new --robots)
 
 
-def leave(db, game: GameRecord, seat: SeatRecord, status: str, forfeit: bool, now: str,
-          why: str) -> None:
+def leave(db, game: GameRecord, seat: SeatRecord, status: str, forfeit: bool, now: str, why: str) -> None:
     """Mark the seat as gone (the robot plays its country from now on) and, when it forfeits,
     take the account's whole discount, which counts in every game (rule D-EMP-15)."""
     set_status(db, seat.id, status)
     have = credits.account_position(db, seat.email).discount
     if forfeit and have:
-        credits.post(db, now, seat.email, "forfeit", discount=-have, game=game.name, seat=seat.code,
-                      memo=f"{game.name} seat {seat.code} {why}: all {have} bonus turns forfeited")
-    records.audit(db, now, game.id, f"seat {status}",
-                  {"seat": seat.code, "email": seat.email, "forfeit": forfeit, "why": why})
+        credits.post(
+            db,
+            now,
+            seat.email,
+            "forfeit",
+            discount=-have,
+            game=game.name,
+            seat=seat.code,
+            memo=f"{game.name} seat {seat.code} {why}: all {have} bonus turns forfeited",
+        )
+    records.audit(
+        db, now, game.id, f"seat {status}", {"seat": seat.code, "email": seat.email, "forfeit": forfeit, "why": why}
+    )
 
 
 def _leaving(db, game_name: str, code: str) -> tuple[GameRecord, SeatRecord]:
@@ -35,8 +44,7 @@ def _leaving(db, game_name: str, code: str) -> tuple[GameRecord, SeatRecord]:
     if seat.status == "robot":
         raise GMError(f"seat {seat.code} of '{game.name}' is played by the robot for the whole game.")
     if seat.status != "active":
-        raise GMError(f"seat {seat.code} of '{game.name}' has already {seat.status} "
-                      f"({seat.name} <{seat.email}>).")
+        raise GMError(f"seat {seat.code} of '{game.name}' has already {seat.status} ({seat.name} <{seat.email}>).")
     return game, seat
 
 
@@ -48,8 +56,7 @@ def drop_out(db: sqlite_utils.Database, clock: Clock, game_name: str, code: str)
     return seat
 
 
-def resign(db: sqlite_utils.Database, clock: Clock, game_name: str, code: str,
-           forfeit: bool) -> SeatRecord:
+def resign(db: sqlite_utils.Database, clock: Clock, game_name: str, code: str, forfeit: bool) -> SeatRecord:
     """A resignation: the player leaves with the GM's pardon; discounts stay unless forfeit."""
     game, seat = _leaving(db, game_name, code)
     with transaction(db):

@@ -1,5 +1,6 @@
 """Sign-up by mail: JOIN puts a player on a waiting list; the GM (or the game itself, with
 signups auto) seats the waiting players, mails each their secret, and starts the game once full."""
+
 from __future__ import annotations
 
 import sqlite_utils
@@ -21,53 +22,65 @@ from gm.store.records import GameRecord
 from gm.store.waiting import mark_seated
 
 
-def take_join(db: sqlite_utils.Database, home: Home, clock: Clock, letter: Letter, join: Join | None,
-              problem: str | None, source: str) -> dict:
+def take_join(
+    db: sqlite_utils.Database,
+    home: Home,
+    clock: Clock,
+    letter: Letter,
+    join: Join | None,
+    problem: str | None,
+    source: str,
+) -> dict:
     """Act on a sign-up mail inside the caller's transaction; the result for the answer
     (verdict signup or refused, with a note or the reason). A refusal changes nothing."""
     try:
         if problem:
             raise GMError(problem)
-        name = join.name or (letter.answer_to.display_name if letter.answer_to else "") or \
-            (letter.sender or "").split("@")[0]
+        name = (
+            join.name
+            or (letter.answer_to.display_name if letter.answer_to else "")
+            or (letter.sender or "").split("@")[0]
+        )
         with atomic(db):
             email, name = check_player(letter.sender or "", name)
-            listed = waiting.add(db, iso(clock.now()), join.target, email, name,
-                                 list(join.preferences), "mail", source)
-            notes = [f"{name} <{email}> is on the waiting list for {listed}"
-                     + (f", asking for {' or '.join(join.preferences)}." if join.preferences else ".")]
+            listed = waiting.add(db, iso(clock.now()), join.target, email, name, list(join.preferences), "mail", source)
+            notes = [
+                f"{name} <{email}> is on the waiting list for {listed}"
+                + (f", asking for {' or '.join(join.preferences)}." if join.preferences else ".")
+            ]
             notes += _seat_automatically(db, home, clock, join.target, email)
     except GMError as exc:
         # Not the acknowledgement's "refused", whose advice is about turn files.
-        return {"verdict": "signup", "taken": False,
-                "note": f"NOT TAKEN: your sign-up: {exc}.\nNothing was stored. Write {HOW}."}
+        return {
+            "verdict": "signup",
+            "taken": False,
+            "note": f"NOT TAKEN: your sign-up: {exc}.\nNothing was stored. Write {HOW}.",
+        }
     return {"verdict": "signup", "taken": True, "target": join.target, "note": "\n".join(notes)}
 
 
 def _seat_automatically(db, home: Home, clock: Clock, target: str, email: str) -> list[str]:
     """Games that take sign-ups automatically (setting signups auto) seat the player at once."""
     game = records.find_game(db, target)
-    games = [game] if game else [g for g in records.all_games(db)
-                                 if g.ruleset == target and g.status == "open"]
+    games = [game] if game else [g for g in records.all_games(db) if g.ruleset == target and g.status == "open"]
     for candidate in games:
         if game_setting(candidate, "signups") == "auto":
             seat_waiting(db, home, clock, candidate.name, only=email)
             seat = next((s for s in records.seats_of(db, candidate.id) if s.email.lower() == email.lower()), None)
             if seat is not None:
-                return [f"You have seat {seat.code} in {candidate.name}; your secret comes in a mail "
-                        "of its own."]
+                return [f"You have seat {seat.code} in {candidate.name}; your secret comes in a mail of its own."]
     return ["The game master seats players from the list; you will get your secret by mail."]
 
 
-def seat_waiting(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str,
-                 only: str | None = None) -> list[str]:
+def seat_waiting(
+    db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, only: str | None = None
+) -> list[str]:
     """Seat the players waiting for a game, first come first, each in the first free seat they
     asked for (else the first free one), and mail each their secret; once every seat is taken
     the game starts. only: seat just this e-mail address. One line per thing done."""
     game = records.game_by_name(db, game_name)
     if game.status != "open":
-        raise GMError(f"game '{game.name}' has started; only a game still open for players seats "
-                      "the waiting list.")
+        raise GMError(f"game '{game.name}' has started; only a game still open for players seats the waiting list.")
     ruleset, scenario = game_ruleset(game)
     codes = ruleset.seat_codes(scenario)
     high = ruleset.seat_limits(scenario)[1]
@@ -78,15 +91,15 @@ def seat_waiting(db: sqlite_utils.Database, home: Home, clock: Clock, game_name:
             free = [c for c in codes if c not in {s.code for s in seats}]
             if len(seats) >= high or not free:
                 break
-            if (only and entry.email.lower() != only.lower()) or \
-                    any(s.email.lower() == entry.email.lower() for s in seats):
+            if (only and entry.email.lower() != only.lower()) or any(
+                s.email.lower() == entry.email.lower() for s in seats
+            ):
                 continue
             wanted = next((c for c in entry.preferences if c in free), free[0])
             code, secret = join_game(db, clock, game.name, entry.email, entry.name, wanted)
             seat = records.seat_by_code(db, game, code)
             mark_seated(db, entry.number, seat.id, iso(clock.now()))
-            _mail(db, home, clock, game, "seated.txt", seat, {"secret": secret, "seats": high,
-                                                             "taken": len(seats) + 1})
+            _mail(db, home, clock, game, "seated.txt", seat, {"secret": secret, "seats": high, "taken": len(seats) + 1})
             lines.append(f"seated {entry.email} in {code} of {game.name}")
         if len(records.seats_of(db, game.id)) >= high and lines:
             lines.append(_start(db, home, clock, game))
@@ -111,9 +124,28 @@ def _start(db, home: Home, clock: Clock, game: GameRecord) -> str:
 
 def _mail(db, home: Home, clock: Clock, game: GameRecord, template: str, seat, extra: dict) -> None:
     settings = mail_settings(home)
-    written = write_mail(mail_environment(home.templates), template, {
-        "name": seat.name, "game": game.name, "seat": seat.code, "email": seat.email,
-        "deadline": game.deadline, "gm_name": settings.name, **extra})
-    outbox.queue(db, clock.now(), kind="notice", recipient=seat.email, recipient_name=seat.name,
-                 subject=written.subject, body=written.body, domain=settings.domain,
-                 game_id=game.id, seat=seat.code)
+    written = write_mail(
+        mail_environment(home.templates),
+        template,
+        {
+            "name": seat.name,
+            "game": game.name,
+            "seat": seat.code,
+            "email": seat.email,
+            "deadline": game.deadline,
+            "gm_name": settings.name,
+            **extra,
+        },
+    )
+    outbox.queue(
+        db,
+        clock.now(),
+        kind="notice",
+        recipient=seat.email,
+        recipient_name=seat.name,
+        subject=written.subject,
+        body=written.body,
+        domain=settings.domain,
+        game_id=game.id,
+        seat=seat.code,
+    )

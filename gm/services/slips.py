@@ -1,5 +1,6 @@
 """The return slip by mail (rule 11.5): SLIP lines checked and done through the books and the
 waiting lists, and the GM's default for the slips that never came back."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -25,8 +26,9 @@ from gm.store.slips import add_slip, slip_of, slips_of
 from gm.store.turns import last_resolved
 
 
-def answer_slip(db: sqlite_utils.Database, clock: Clock, secret_check, envelope: Envelope,
-                where: str, source: str) -> dict:
+def answer_slip(
+    db: sqlite_utils.Database, clock: Clock, secret_check, envelope: Envelope, where: str, source: str
+) -> dict:
     """Check the seat and secret as for orders, then act on the slip; the result for the
     acknowledgement. A slip with any problem is refused whole and changes nothing."""
     refusal, game, seat = check_seat(db, secret_check, envelope)
@@ -39,36 +41,42 @@ def answer_slip(db: sqlite_utils.Database, clock: Clock, secret_check, envelope:
         with atomic(db):
             notes = act(db, clock, game, seat, slip, "player", source)
     except GMError as exc:
-        return {"where": where, "verdict": "refused",
-                "reason": f"your return slip for {seat.code} in {game.name} was not used: {exc}"}
-    return {"where": where, "verdict": "request", "game": game.name, "seat": seat.code,
-            "note": "\n".join(notes)}
+        return {
+            "where": where,
+            "verdict": "refused",
+            "reason": f"your return slip for {seat.code} in {game.name} was not used: {exc}",
+        }
+    return {"where": where, "verdict": "request", "game": game.name, "seat": seat.code, "note": "\n".join(notes)}
 
 
-def act(db, clock: Clock, game: GameRecord, seat: SeatRecord, slip: Slip, by: str,
-        source: str) -> list[str]:
+def act(db, clock: Clock, game: GameRecord, seat: SeatRecord, slip: Slip, by: str, source: str) -> list[str]:
     """Do what a slip says, inside the caller's transaction; the sentences that tell the player.
     Raises GMError (and the caller rolls back) when any part cannot be done."""
     if game.status != "over":
         raise GMError(f"{game.name} is not over yet; the return slip comes with the end-of-game report")
     taken = slip_of(db, seat.id)
     if taken:
-        raise GMError(f"the slip for this seat was already acted on ({taken.by}, {taken.taken}); "
-                      "write to the GM to change it")
+        raise GMError(
+            f"the slip for this seat was already acted on ({taken.by}, {taken.taken}); write to the GM to change it"
+        )
     now = iso(clock.now())
     notes = []
     if slip.transfer_to:
         notes.append(_transfer(db, now, game, seat, slip))
     elif slip.carry:
         left = credits.account_position(db, seat.email).balance
-        notes.append(f"Your {left} leftover credit{'s' if left != 1 else ''} stay on your account "
-                     "for your next game.")
+        notes.append(f"Your {left} leftover credit{'s' if left != 1 else ''} stay on your account for your next game.")
     if slip.decided:
         notes.append(_next_game(db, now, game, seat, slip, by, source))
     if not notes:
         raise GMError("it says nothing to do")
-    choices = {"join": slip.join, "decided": slip.decided, "carry": slip.carry,
-               "transfer_to": slip.transfer_to, "transfer_credits": slip.transfer_credits}
+    choices = {
+        "join": slip.join,
+        "decided": slip.decided,
+        "carry": slip.carry,
+        "transfer_to": slip.transfer_to,
+        "transfer_credits": slip.transfer_credits,
+    }
     add_slip(db, game.id, seat.id, now, by, source, choices)
     records.audit(db, now, game.id, "return slip", {"seat": seat.code, "by": by, **choices})
     return notes
@@ -81,13 +89,11 @@ def _transfer(db, now: str, game: GameRecord, seat: SeatRecord, slip: Slip) -> s
     amount = has if slip.transfer_credits is ALL else slip.transfer_credits
     if amount < 1 or amount > has:
         raise GMError(f"you have {has} credit{'s' if has != 1 else ''} left, so {amount} cannot be given")
-    credits.move(db, now, seat.email, slip.transfer_to, amount,
-                 f"return slip of {seat.code} in {game.name}", game.id)
+    credits.move(db, now, seat.email, slip.transfer_to, amount, f"return slip of {seat.code} in {game.name}", game.id)
     return f"{amount} credit{'s' if amount != 1 else ''} went from your account to {slip.transfer_to}."
 
 
-def _next_game(db, now: str, game: GameRecord, seat: SeatRecord, slip: Slip, by: str,
-               source: str) -> str:
+def _next_game(db, now: str, game: GameRecord, seat: SeatRecord, slip: Slip, by: str, source: str) -> str:
     if slip.join is None:
         return "You asked for no new game for now; write to the GM when you want one."
     target = slip.join or game.ruleset
@@ -98,6 +104,7 @@ def _next_game(db, now: str, game: GameRecord, seat: SeatRecord, slip: Slip, by:
 
 # ----------------------------------------------------------------------------------------------
 # Slips that never came back: the game's slip-default after slip-days (rule 11.5).
+
 
 def apply_defaults(db: sqlite_utils.Database, home: Home, clock: Clock) -> list[str]:
     """For every game over for at least its `slip-days`, act on each slip not returned as the
@@ -135,10 +142,27 @@ def _apply_default(db, home: Home, clock: Clock, game: GameRecord, seat: SeatRec
 
 def _tell(db, home: Home, clock: Clock, game: GameRecord, seat: SeatRecord, notes: list[str]) -> None:
     settings = mail_settings(home)
-    written = write_mail(mail_environment(home.templates), "slip_default.txt", {
-        "name": seat.name, "game": game.name, "seat": seat.code, "notes": notes,
-        "days": game_setting(game, "slip-days"), "gm_name": settings.name})
-    outbox.queue(db, clock.now(), kind="notice", recipient=seat.email, recipient_name=seat.name,
-                 subject=written.subject, body=written.body, domain=settings.domain,
-                 game_id=game.id, seat=seat.code)
-
+    written = write_mail(
+        mail_environment(home.templates),
+        "slip_default.txt",
+        {
+            "name": seat.name,
+            "game": game.name,
+            "seat": seat.code,
+            "notes": notes,
+            "days": game_setting(game, "slip-days"),
+            "gm_name": settings.name,
+        },
+    )
+    outbox.queue(
+        db,
+        clock.now(),
+        kind="notice",
+        recipient=seat.email,
+        recipient_name=seat.name,
+        subject=written.subject,
+        body=written.body,
+        domain=settings.domain,
+        game_id=game.id,
+        seat=seat.code,
+    )

@@ -1,6 +1,7 @@
 """What a turn run does to the books: charge each seat played (reversing a re-run's discarded
 turns), forfeit the discounts of drop-outs, award discounts at game end; and which reports wait
 until their turn is paid for (the rest of the books is credits.py)."""
+
 from __future__ import annotations
 
 import sqlite_utils
@@ -16,9 +17,17 @@ from gm.store.records import GameRecord
 REVERSIBLE = ("turn charge", "discount award")
 
 
-def settle_turn(db: sqlite_utils.Database, game: GameRecord, number: int, orders: dict,
-                before: dict, after: dict, outcome: Outcome | None, now: str,
-                house=None) -> None:
+def settle_turn(
+    db: sqlite_utils.Database,
+    game: GameRecord,
+    number: int,
+    orders: dict,
+    before: dict,
+    after: dict,
+    outcome: Outcome | None,
+    now: str,
+    house=None,
+) -> None:
     """The books' part of a turn run, inside its transaction, right after the turn is stored.
 
     orders: the collected orders (seat code -> {"by": "player" or "robot", ...});
@@ -32,9 +41,17 @@ def settle_turn(db: sqlite_utils.Database, game: GameRecord, number: int, orders
     if rules["unpaid"] != "free":
         for seat in seats:
             if seat.code in orders and victory.still_playing(before, seat.code):
-                credits.post(db, now, seat.email, "turn charge", credits=-ledger.TURN_PRICE,
-                              game=game.name, turn=number, seat=seat.code,
-                              memo=f"{game.name} turn {number}, seat {seat.code}")
+                credits.post(
+                    db,
+                    now,
+                    seat.email,
+                    "turn charge",
+                    credits=-ledger.TURN_PRICE,
+                    game=game.name,
+                    turn=number,
+                    seat=seat.code,
+                    memo=f"{game.name} turn {number}, seat {seat.code}",
+                )
     if outcome is not None:
         award_discounts(db, game, number, after, outcome, now, house() if house else {})
 
@@ -44,31 +61,46 @@ def _reverse_discarded(db, game: GameRecord, number: int, now: str) -> None:
     (append-only books), then the turn is charged again."""
     numbers = books.standing_from(db, game.id, number, REVERSIBLE)
     for entry in (credits.entry(db, n) for n in numbers):
-        credits.post(db, now, entry.account, "adjustment", credits=-entry.credits,
-                      discount=-entry.discount, game=entry.game, turn=entry.turn, seat=entry.seat,
-                      ref=entry.number, memo=f"reversal of entry {entry.number}: {game.name} "
-                      f"turn {entry.turn} was discarded by gm turn rerun")
+        credits.post(
+            db,
+            now,
+            entry.account,
+            "adjustment",
+            credits=-entry.credits,
+            discount=-entry.discount,
+            game=entry.game,
+            turn=entry.turn,
+            seat=entry.seat,
+            ref=entry.number,
+            memo=f"reversal of entry {entry.number}: {game.name} turn {entry.turn} was discarded by gm turn rerun",
+        )
 
 
-def forfeit_drop_outs(db: sqlite_utils.Database, game: GameRecord, dropped: list,
-                      now: str) -> None:
+def forfeit_drop_outs(db: sqlite_utils.Database, game: GameRecord, dropped: list, now: str) -> None:
     """After the turn's NMR drop-outs (gm/services/cycle.py drop_outs gives a SeatChange for
     each): every account that dropped out forfeits its discounts (D-EMP-15)."""
     for seat, email in ((change.seat, change.left_email) for change in dropped):
         have = credits.account_position(db, email).discount
         if have:
-            credits.post(db, now, email, "forfeit", discount=-have, game=game.name,
-                          seat=seat, memo=f"{game.name} seat {seat} dropped out "
-                          f"(no orders): all {have} bonus turns forfeited")
+            credits.post(
+                db,
+                now,
+                email,
+                "forfeit",
+                discount=-have,
+                game=game.name,
+                seat=seat,
+                memo=f"{game.name} seat {seat} dropped out (no orders): all {have} bonus turns forfeited",
+            )
 
 
-def award_discounts(db, game: GameRecord, number: int, final: dict, outcome: Outcome, now: str,
-                    house: dict) -> list[Entry]:
+def award_discounts(
+    db, game: GameRecord, number: int, final: dict, outcome: Outcome, now: str, house: dict
+) -> list[Entry]:
     """Rules D-EMP-15 and H-1 at game end, in every ruleset: what the game's prize table
     gives each seat still playing (drop-outs and resignations earn nothing), capped at 10."""
     table = prizes.game_table(game, house)
-    earned = prizes.earned_at_end(game_ruleset(game)[0], final, outcome,
-                                  records.seats_of(db, game.id), table)
+    earned = prizes.earned_at_end(game_ruleset(game)[0], final, outcome, records.seats_of(db, game.id), table)
     made = []
     for seat in records.seats_of(db, game.id):
         points = earned.get(seat.code, 0)
@@ -79,15 +111,26 @@ def award_discounts(db, game: GameRecord, number: int, final: dict, outcome: Out
         if not given:
             continue
         capped = "" if given == points else f" ({points} earned; the cap is {ledger.MAX_DISCOUNT})"
-        made.append(credits.post(db, now, seat.email, "discount award", discount=given,
-                                  game=game.name, turn=number, seat=seat.code,
-                                  memo=f"{game.name}: {given} bonus turns, seat {seat.code}{capped}"))
+        made.append(
+            credits.post(
+                db,
+                now,
+                seat.email,
+                "discount award",
+                discount=given,
+                game=game.name,
+                turn=number,
+                seat=seat.code,
+                memo=f"{game.name}: {given} bonus turns, seat {seat.code}{capped}",
+            )
+        )
     return made
 
 
 # ----------------------------------------------------------------------------------------------
 # Held reports and the credit lines of a report. The mail queue asks report_held before it
 # sends a report; the PDF is rendered either way.
+
 
 def _charge(db, game: GameRecord, turn: int, code: str) -> Entry | None:
     """The turn's charge of the seat, when the account charged is the seat's present player's.
@@ -139,11 +182,16 @@ def report_credits(db: sqlite_utils.Database, game: GameRecord, turn: int, seat:
         balance, discount = position.balance, position.discount
     rules = credits.policy(game)
     charged = rules["unpaid"] != "free"
-    return {"balance": balance, "discount": discount, "charged": charge is not None,
-            "low": balance < credits.LOW_CREDIT and charged,
-            "next_unpaid": balance < ledger.TURN_PRICE and charged,
-            "unpaid": balance < 0 and charged, "policy": rules["unpaid"],
-            "bonus_from": ledger.QUALIFYING}
+    return {
+        "balance": balance,
+        "discount": discount,
+        "charged": charge is not None,
+        "low": balance < credits.LOW_CREDIT and charged,
+        "next_unpaid": balance < ledger.TURN_PRICE and charged,
+        "unpaid": balance < 0 and charged,
+        "policy": rules["unpaid"],
+        "bonus_from": ledger.QUALIFYING,
+    }
 
 
 def credit_notice(db: sqlite_utils.Database, game: GameRecord | str, turn: int, seat: str) -> str | None:
@@ -153,6 +201,8 @@ def credit_notice(db: sqlite_utils.Database, game: GameRecord | str, turn: int, 
         return None
     email = records.seat_by_code(db, game, seat).email
     short = -credits.account_position(db, email).balance
-    return (f"Your report for turn {turn} of {game.name} (seat {seat}) is ready but held: your "
-            f"account is {short} turn credit{'s' if short != 1 else ''} short. Buy turn credits "
-            "and it will be sent at once; your orders are still accepted meanwhile.")
+    return (
+        f"Your report for turn {turn} of {game.name} (seat {seat}) is ready but held: your "
+        f"account is {short} turn credit{'s' if short != 1 else ''} short. Buy turn credits "
+        "and it will be sent at once; your orders are still accepted meanwhile."
+    )

@@ -1,4 +1,5 @@
 """Turn files: checking one against its game, storing a submission, the order form."""
+
 from __future__ import annotations
 
 from contextlib import nullcontext
@@ -80,8 +81,14 @@ class GameRows:
         return current_state(self.db, game)
 
 
-def check_turn_file(db: sqlite_utils.Database, home: Home, data: bytes, secret_check=check_secret,
-                    rows: GameRows | None = None, known: tuple[str, Envelope] | None = None) -> Checked:
+def check_turn_file(
+    db: sqlite_utils.Database,
+    home: Home,
+    data: bytes,
+    secret_check=check_secret,
+    rows: GameRows | None = None,
+    known: tuple[str, Envelope] | None = None,
+) -> Checked:
     """Read a turn file and check it against its game's current state; never raises for bad input.
 
     secret_check(secret, stored hash): mail intake passes one that remembers secrets it verified.
@@ -120,20 +127,27 @@ def check_turn_file(db: sqlite_utils.Database, home: Home, data: bytes, secret_c
         return checked
     if envelope.turn is not None and envelope.turn != game.turn:
         when = "has already been run" if envelope.turn < game.turn else "is not being collected yet"
-        checked.refusal = f"these orders are for turn {envelope.turn}, which {when}; '{game.name}' is collecting turn {game.turn}"
+        checked.refusal = (
+            f"these orders are for turn {envelope.turn}, which {when}; '{game.name}' is collecting turn {game.turn}"
+        )
         return checked
     try:
         state = rows.state(game)
     except NotSeated as exc:
-        checked.refusal = (f"game '{game.name}' cannot take orders yet: it is still being seated ({exc.reason}); "
-                           "send them again once the game has started")
+        checked.refusal = (
+            f"game '{game.name}' cannot take orders yet: it is still being seated ({exc.reason}); "
+            "send them again once the game has started"
+        )
         return checked
     ruleset, _ = game_ruleset(game)
     checked.orders, parse_problems = ruleset.parse_orders(list(envelope.lines))
     checked.problems = list(parse_problems) + list(ruleset.check_orders(state, seat.code, checked.orders))
     checked.problems.sort(key=lambda p: p.line)
-    checked.warnings = sorted(list(envelope.warnings) + order_warnings(
-        ruleset, state, seat.code, envelope.lines, checked.orders, checked.problems), key=lambda p: p.line)
+    checked.warnings = sorted(
+        list(envelope.warnings)
+        + order_warnings(ruleset, state, seat.code, envelope.lines, checked.orders, checked.problems),
+        key=lambda p: p.line,
+    )
     checked.final = envelope.final
     if envelope.absence:
         checked.absence = _absence(game, envelope.absence, checked.problems)
@@ -172,9 +186,19 @@ class Receipt:
     press: tuple[PressResult, ...] = ()
 
 
-def submit(db: sqlite_utils.Database, home: Home, clock: Clock, data: bytes, channel: str,
-           source: str, sender: str | None = None, secret_check=check_secret, rows: GameRows | None = None,
-           known: tuple[str, Envelope] | None = None, writing=nullcontext) -> Receipt:
+def submit(
+    db: sqlite_utils.Database,
+    home: Home,
+    clock: Clock,
+    data: bytes,
+    channel: str,
+    source: str,
+    sender: str | None = None,
+    secret_check=check_secret,
+    rows: GameRows | None = None,
+    known: tuple[str, Envelope] | None = None,
+    writing=nullcontext,
+) -> Receipt:
     """Archive first, then check, then store: the last valid submission per seat counts.
 
     writing(): held around the write transaction only; the portal's worker processes pass a lock
@@ -201,24 +225,44 @@ def submit(db: sqlite_utils.Database, home: Home, clock: Clock, data: bytes, cha
     return Receipt(digest, checked.refusal is None, replaced, checked, press)
 
 
-def _store(db: sqlite_utils.Database, clock: Clock, checked: Checked, channel: str, source: str,
-           sender: str | None, digest: str) -> bool:
+def _store(
+    db: sqlite_utils.Database,
+    clock: Clock,
+    checked: Checked,
+    channel: str,
+    source: str,
+    sender: str | None,
+    digest: str,
+) -> bool:
     """Store a checked submission (inside the caller's transaction); whether it replaced an
     earlier valid one."""
     game, seat = checked.game, checked.seat
     replaced = uncount(db, seat.id, game.turn) if checked.accepted else False
-    add_submission(db, game_id=game.id, seat_id=seat.id, turn=game.turn, channel=channel, source=source,
-                   sender=sender, received=iso(clock.now()), archive=digest, encoding=checked.encoding,
-                   verdict="accepted" if checked.accepted else "rejected",
-                   problems=[p.to_json() for p in checked.problems], orders=[o.to_json() for o in checked.orders],
-                   final=checked.final, current=checked.accepted)
+    add_submission(
+        db,
+        game_id=game.id,
+        seat_id=seat.id,
+        turn=game.turn,
+        channel=channel,
+        source=source,
+        sender=sender,
+        received=iso(clock.now()),
+        archive=digest,
+        encoding=checked.encoding,
+        verdict="accepted" if checked.accepted else "rejected",
+        problems=[p.to_json() for p in checked.problems],
+        orders=[o.to_json() for o in checked.orders],
+        final=checked.final,
+        current=checked.accepted,
+    )
     if checked.accepted and checked.absence:
         record_absence(db, game, seat, *checked.absence, "turn file", iso(clock.now()))
     return replaced
 
 
-def _send_press(db: sqlite_utils.Database, home: Home, clock: Clock, checked: Checked, channel: str, source: str,
-                digest: str) -> tuple[PressResult, ...]:
+def _send_press(
+    db: sqlite_utils.Database, home: Home, clock: Clock, checked: Checked, channel: str, source: str, digest: str
+) -> tuple[PressResult, ...]:
     """The file's press, once its seat and secret are known good (inside the caller's transaction)."""
     if not checked.press:
         return ()
@@ -233,5 +277,3 @@ def order_template(db: sqlite_utils.Database, game_name: str, seat_code: str) ->
     ruleset, _ = game_ruleset(game)
     state = current_state(db, game)
     return wrap_envelope(game.name, seat.code, game.turn, ruleset.order_form(state, seat.code))
-
-

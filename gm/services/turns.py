@@ -1,4 +1,5 @@
 """Turns: run under a lock in one transaction, verify by re-resolving, re-run after corrections."""
+
 from __future__ import annotations
 
 import os
@@ -37,8 +38,10 @@ def game_lock(home: Home, game: GameRecord):
     """One turn run per game at a time, across processes; released when the process ends."""
     with file_lock(home.locks / f"{game.name}.lock", wait=False) as held:
         if not held:
-            raise GMError(f"another gm process is running a turn of '{game.name}' right now. "
-                          "Wait for it to finish, then try again.")
+            raise GMError(
+                f"another gm process is running a turn of '{game.name}' right now. "
+                "Wait for it to finish, then try again."
+            )
         yield
 
 
@@ -70,8 +73,11 @@ def collect_orders(db, game: GameRecord, ruleset: Ruleset, state: dict, turn: in
     collected = {}
     for seat in records.seats_of(db, game.id):
         if seat.id in submitted:
-            collected[seat.code] = {"by": "player", "submission": submitted[seat.id]["id"],
-                                    "orders": submitted[seat.id]["orders"]}
+            collected[seat.code] = {
+                "by": "player",
+                "submission": submitted[seat.id]["id"],
+                "orders": submitted[seat.id]["orders"],
+            }
             continue
         if seat.status == ROBOT:  # whatever the NMR policy: a robot seat is the robot's
             robot = ruleset.robot_orders(state, seat.code, seeds.rng(f"robot:{seat.code}"))
@@ -87,8 +93,7 @@ def collect_orders(db, game: GameRecord, ruleset: Ruleset, state: dict, turn: in
             collected[seat.code] = {"by": "hold", "orders": []}
             continue
         robot = ruleset.robot_orders(state, seat.code, seeds.rng(f"robot:{seat.code}"))
-        collected[seat.code] = {"by": "robot" if by != "absent" else "absent",
-                                "orders": [o.to_json() for o in robot]}
+        collected[seat.code] = {"by": "robot" if by != "absent" else "absent", "orders": [o.to_json() for o in robot]}
     return collected
 
 
@@ -106,8 +111,9 @@ def missing_before_deadline(db: sqlite_utils.Database, clock: Clock, game_name: 
     if game.status == "over" or due is None or due <= clock.now():
         return []
     current = records.current_submissions(db, game.id, game.turn)
-    return [f"{s.code} ({s.name})" for s in records.seats_of(db, game.id)
-            if s.status == "active" and s.id not in current]
+    return [
+        f"{s.code} ({s.name})" for s in records.seats_of(db, game.id) if s.status == "active" and s.id not in current
+    ]
 
 
 def run_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str) -> TurnSummary:
@@ -117,8 +123,9 @@ def run_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str
         return _run_turn_locked(db, home, clock, game_name)
 
 
-def _run_turn_locked(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str,
-                     rerun: bool = False) -> TurnSummary:
+def _run_turn_locked(
+    db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, rerun: bool = False
+) -> TurnSummary:
     """The turn run, stage by stage, in one transaction: collect every seat's orders (the NMR
     policy for seats without), resolve, store, charge, move the schedule on and change seats,
     commit. Publishing the committed turn follows, outside (gm.services.publish)."""
@@ -130,17 +137,34 @@ def _run_turn_locked(db: sqlite_utils.Database, home: Home, clock: Clock, game_n
         orders = collect_orders(db, game, ruleset, state, game.turn)
         result = resolve_stored(ruleset, state, orders, game.seed, game.turn)
         outcome = ruleset.is_over(result.state)
-        digest = _store_turn(db, game, game.turn, game.seed, ruleset.version, orders,
-                             [e.to_json() for e in result.events], result.state, now)
-        turn_charges.settle_turn(db, game, game.turn, orders, state, result.state, outcome, now,
-                            lambda: prizes.house_tables(home))
+        digest = _store_turn(
+            db,
+            game,
+            game.turn,
+            game.seed,
+            ruleset.version,
+            orders,
+            [e.to_json() for e in result.events],
+            result.state,
+            now,
+        )
+        turn_charges.settle_turn(
+            db, game, game.turn, orders, state, result.state, outcome, now, lambda: prizes.house_tables(home)
+        )
         _move_on(db, clock, game, digest, outcome is not None, rerun, now)
         notices = _seat_changes(db, home, clock, game, outcome is not None, now)
         crash_point("turn:before-commit")
     crash_point("turn:after-commit")
     without_orders = tuple(code for code, entry in orders.items() if entry["by"] not in ("player", ROBOT_SEAT))
-    return TurnSummary(game.name, game.turn, digest, without_orders, ruleset.turn_label(result.state),
-                       outcome is not None, tuple(notices))
+    return TurnSummary(
+        game.name,
+        game.turn,
+        digest,
+        without_orders,
+        ruleset.turn_label(result.state),
+        outcome is not None,
+        tuple(notices),
+    )
 
 
 def _runnable(db, game: GameRecord) -> Ruleset:
@@ -150,13 +174,16 @@ def _runnable(db, game: GameRecord) -> Ruleset:
         raise GMError(f"game '{game.name}' is over; there are no more turns to run.")
     ruleset, scenario = game_ruleset(game)
     if ruleset.version != game.ruleset_version:
-        raise GMError(f"game '{game.name}' was created with {ruleset.name} {game.ruleset_version}, "
-                      f"but {ruleset.version} is installed. Install the matching gm version to run it.")
+        raise GMError(
+            f"game '{game.name}' was created with {ruleset.name} {game.ruleset_version}, "
+            f"but {ruleset.version} is installed. Install the matching gm version to run it."
+        )
     low, _ = ruleset.seat_limits(scenario)
     seated = len(records.seats_of(db, game.id))
     if seated < low:
-        raise GMError(f"game '{game.name}' has {seated} seat(s); it needs at least {low}. "
-                      "Seat players with 'gm game join'.")
+        raise GMError(
+            f"game '{game.name}' has {seated} seat(s); it needs at least {low}. Seat players with 'gm game join'."
+        )
     return ruleset
 
 
@@ -191,9 +218,19 @@ def _seat_changes(db, home: Home, clock: Clock, game: GameRecord, over: bool, no
 
 def _store_turn(db, game, number, seed, version, orders, events, state, now) -> str:
     digest = state_hash(state)
-    add_turn(db, game.id, number, seed=seed, ruleset_version=version, orders=orders, events=events, state=state,
-             state_hash=digest, resolved=now,
-             published=now if number == 0 else None)  # the start has nothing to publish
+    add_turn(
+        db,
+        game.id,
+        number,
+        seed=seed,
+        ruleset_version=version,
+        orders=orders,
+        events=events,
+        state=state,
+        state_hash=digest,
+        resolved=now,
+        published=now if number == 0 else None,
+    )  # the start has nothing to publish
     return digest
 
 
@@ -209,20 +246,30 @@ def verify_turns(db: sqlite_utils.Database, game_name: str) -> tuple[int, list[s
             problems.append("turn 0: the starting state differs from a new game made with the same seed")
     for before, turn in zip(turns, turns[1:]):
         if turn.ruleset_version != ruleset.version:
-            problems.append(f"turn {turn.number}: resolved with {ruleset.name} {turn.ruleset_version}, "
-                            f"installed is {ruleset.version}; cannot verify")
+            problems.append(
+                f"turn {turn.number}: resolved with {ruleset.name} {turn.ruleset_version}, "
+                f"installed is {ruleset.version}; cannot verify"
+            )
             continue
         if state_hash(before.state) != before.state_hash:
             problems.append(f"turn {before.number}: the stored state does not match its stored hash")
         again = resolve_stored(ruleset, before.state, turn.orders, turn.seed, turn.number)
         if state_hash(again.state) != turn.state_hash:
-            problems.append(f"turn {turn.number}: re-resolved state hash {state_hash(again.state)[:12]} "
-                            f"differs from stored {turn.state_hash[:12]}")
+            problems.append(
+                f"turn {turn.number}: re-resolved state hash {state_hash(again.state)[:12]} "
+                f"differs from stored {turn.state_hash[:12]}"
+            )
     return max(len(turns) - 1, 0), problems
 
 
-def rerun_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, number: int,
-               corrections: list[tuple[str, bytes]] = ()) -> TurnSummary:
+def rerun_turn(
+    db: sqlite_utils.Database,
+    home: Home,
+    clock: Clock,
+    game_name: str,
+    number: int,
+    corrections: list[tuple[str, bytes]] = (),
+) -> TurnSummary:
     """Discard turn `number` and every turn after it (kept in the audit log), store the GM's
     corrected turn files for that turn, and resolve it again."""
     game = records.game_by_name(db, game_name)
@@ -235,11 +282,26 @@ def rerun_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: s
         fixes = [_gm_correction(db, home, game, number, source, data) for source, data in corrections]
         with transaction(db):
             discarded = records.turns_of(db, game.id, number)
-            records.audit(db, now, game.id, "turn rerun", {
-                "from_turn": number,
-                "discarded": [{"number": t.number, "state_hash": t.state_hash, "orders": t.orders,
-                               "events": t.events, "state": t.state, "resolved": t.resolved} for t in discarded],
-            })
+            records.audit(
+                db,
+                now,
+                game.id,
+                "turn rerun",
+                {
+                    "from_turn": number,
+                    "discarded": [
+                        {
+                            "number": t.number,
+                            "state_hash": t.state_hash,
+                            "orders": t.orders,
+                            "events": t.events,
+                            "state": t.state,
+                            "resolved": t.resolved,
+                        }
+                        for t in discarded
+                    ],
+                },
+            )
             discard_turns_from(db, game.id, number)
             discard_reports_from(db, game.id, number)
             # Their unsent report mails would carry the new turn's files: they are for turns gone.
@@ -275,10 +337,21 @@ def _gm_correction(db, home: Home, game: GameRecord, number: int, source: str, d
     problems = list(problems) + list(ruleset.check_orders(before, seat.code, orders))
     if problems:
         raise GMError(f"{source}: " + "; ".join(f"line {p.line}: {p.message}" for p in problems) + ".")
-    return seat.id, {"game_id": game.id, "seat_id": seat.id, "turn": number, "channel": "gm",
-                     "source": source, "sender": None, "archive": digest, "encoding": encoding,
-                     "verdict": "accepted", "problems": [],
-                     "orders": [o.to_json() for o in orders], "final": True, "current": True}
+    return seat.id, {
+        "game_id": game.id,
+        "seat_id": seat.id,
+        "turn": number,
+        "channel": "gm",
+        "source": source,
+        "sender": None,
+        "archive": digest,
+        "encoding": encoding,
+        "verdict": "accepted",
+        "problems": [],
+        "orders": [o.to_json() for o in orders],
+        "final": True,
+        "current": True,
+    }
 
 
 def _move_discarded_reports(home: Home, game_name: str, number: int, now: str) -> None:

@@ -1,5 +1,6 @@
 """A turn file sent through the portal made into the bytes submit() takes: the seat's secret written
 in, FINAL added, another seat's file refused; and the text shown back, secret hidden."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -20,8 +21,9 @@ class Prepared:
     refusal: str | None = None
 
 
-def prepare_turn_file(raw: bytes, game: GameRecord, seat: SeatRecord, secret: str | None, final: bool,
-                      max_bytes: int) -> Prepared:
+def prepare_turn_file(
+    raw: bytes, game: GameRecord, seat: SeatRecord, secret: str | None, final: bool, max_bytes: int
+) -> Prepared:
     """The bytes the portal sends for a signed-in seat.
 
     A file with its own PASSWORD goes as it came, byte for byte, unless it must be marked final;
@@ -33,17 +35,28 @@ def prepare_turn_file(raw: bytes, game: GameRecord, seat: SeatRecord, secret: st
     except TurnFileError as exc:
         return Prepared(raw, "", str(exc))
     envelope = read_envelope(text)
-    if envelope.game is not None and envelope.game != game.name or \
-            envelope.player is not None and envelope.player != seat.code:
-        return Prepared(raw, hide_password(text),
-                        f"these orders are for {envelope.player or '?'} in '{envelope.game or '?'}'; "
-                        f"you are signed in as {seat.code} in '{game.name}'")
+    if (
+        envelope.game is not None
+        and envelope.game != game.name
+        or envelope.player is not None
+        and envelope.player != seat.code
+    ):
+        return Prepared(
+            raw,
+            hide_password(text),
+            f"these orders are for {envelope.player or '?'} in '{envelope.game or '?'}'; "
+            f"you are signed in as {seat.code} in '{game.name}'",
+        )
     lines = text.splitlines()
     changed = False
     if _password_missing(lines):
         if secret is None:
-            return Prepared(raw, hide_password(text), "the orders need your secret: type it in the "
-                            "'Your secret' box (you signed in with a link), or on the PASSWORD line")
+            return Prepared(
+                raw,
+                hide_password(text),
+                "the orders need your secret: type it in the "
+                "'Your secret' box (you signed in with a link), or on the PASSWORD line",
+            )
         lines = _with_password(lines, secret)
         changed = True
     if final and not envelope.final:
@@ -69,7 +82,7 @@ def _with_password(lines: list[str], secret: str) -> list[str]:
     after = next((i for i, line in enumerate(kept) if _keyword(line) == "PLAYER"), None)
     if after is None:
         after = next((i for i, line in enumerate(kept) if _keyword(line) == "GAME"), -1)
-    return kept[:after + 1] + [f"PASSWORD {secret}"] + kept[after + 1:]
+    return kept[: after + 1] + [f"PASSWORD {secret}"] + kept[after + 1 :]
 
 
 def _with_final(lines: list[str]) -> list[str]:
@@ -79,8 +92,9 @@ def _with_final(lines: list[str]) -> list[str]:
 
 def hide_password(text: str) -> str:
     """The text with every PASSWORD value replaced by the placeholder, to show back on a page."""
-    return "\n".join(f"PASSWORD {PLACEHOLDER}" if _keyword(line) == "PASSWORD" else line
-                     for line in text.splitlines()) + ("\n" if text else "")
+    return "\n".join(
+        f"PASSWORD {PLACEHOLDER}" if _keyword(line) == "PASSWORD" else line for line in text.splitlines()
+    ) + ("\n" if text else "")
 
 
 def numbered_lines(text: str, problems: list) -> list[dict]:
@@ -88,5 +102,6 @@ def numbered_lines(text: str, problems: list) -> list[dict]:
     by_line: dict[int, list[str]] = {}
     for problem in problems:
         by_line.setdefault(problem.line, []).append(problem.message)
-    return [{"number": n, "text": line, "problems": by_line.get(n, [])}
-            for n, line in enumerate(text.splitlines(), start=1)]
+    return [
+        {"number": n, "text": line, "problems": by_line.get(n, [])} for n, line in enumerate(text.splitlines(), start=1)
+    ]

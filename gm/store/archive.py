@@ -1,4 +1,5 @@
 """The raw-submission archive: every byte a player sent, stored by its SHA-256, never deleted."""
+
 from __future__ import annotations
 
 import hashlib

@@ -1,5 +1,6 @@
 """Reading the GM audit log for what the cycle must not do twice (records.audit writes it,
 records.audit_log lists it)."""
+
 from __future__ import annotations
 
 import sqlite_utils
@@ -7,12 +8,20 @@ import sqlite_utils
 
 def spike_warnings(db: sqlite_utils.Database, game_id: int, turn: int) -> list[str]:
     """Why the turn was not run for an NMR spike, once per warning logged ('nmr spike')."""
-    return [why for (why,) in db.execute(
-        "SELECT json_extract(detail, '$.why') FROM audit WHERE game_id = ? AND action = 'nmr spike' "
-        "AND json_extract(detail, '$.turn') = ?", [game_id, turn]).fetchall()]
+    return [
+        why
+        for (why,) in db.execute(
+            "SELECT json_extract(detail, '$.why') FROM audit WHERE game_id = ? AND action = 'nmr spike' "
+            "AND json_extract(detail, '$.turn') = ?",
+            [game_id, turn],
+        ).fetchall()
+    ]
 
 
 def absence_pushes(db: sqlite_utils.Database, game_id: int, seat: str) -> int:
     """How many times the seat's absences moved the game's deadline ('absence push')."""
-    return db.execute("SELECT COUNT(*) FROM audit WHERE game_id = ? AND action = 'absence push' "
-                      "AND json_extract(detail, '$.seat') = ?", [game_id, seat]).fetchone()[0]
+    return db.execute(
+        "SELECT COUNT(*) FROM audit WHERE game_id = ? AND action = 'absence push' "
+        "AND json_extract(detail, '$.seat') = ?",
+        [game_id, seat],
+    ).fetchone()[0]

@@ -1,4 +1,5 @@
 """Opening the database: WAL, foreign keys, migrations, and the write transaction."""
+
 from __future__ import annotations
 
 import sqlite3

@@ -1,4 +1,5 @@
 """The portal's failed sign-ins on disk: per scope and key (a client address, a seat, 'gm'), when."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -22,13 +23,19 @@ class FailureTable(SharedFile):
     def failures_since(self, scope: str, keys: Sequence[str], moment: float) -> list[tuple[str, float]]:
         """(key, when) of each failure of these keys after `moment`, newest first."""
         marks = ", ".join("?" * len(keys))
-        return self._db().execute(
-            f"SELECT key, at FROM failures WHERE scope = ? AND key IN ({marks}) AND at > ? ORDER BY at DESC",
-            [scope, *keys, moment]).fetchall()
+        return (
+            self._db()
+            .execute(
+                f"SELECT key, at FROM failures WHERE scope = ? AND key IN ({marks}) AND at > ? ORDER BY at DESC",
+                [scope, *keys, moment],
+            )
+            .fetchall()
+        )
 
     def add_failures(self, scope: str, keys: Sequence[str], now: float, forget_before: float) -> None:
         """One failure now for each key, and forget the scope's failures up to `forget_before`."""
         with transaction(self._db()) as db:
-            db.executemany("INSERT INTO failures (scope, key, at) VALUES (?, ?, ?)",
-                           [(scope, key, now) for key in keys])
+            db.executemany(
+                "INSERT INTO failures (scope, key, at) VALUES (?, ?, ?)", [(scope, key, now) for key in keys]
+            )
             db.execute("DELETE FROM failures WHERE scope = ? AND at <= ?", [scope, forget_before])

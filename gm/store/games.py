@@ -1,4 +1,5 @@
 """The games table's changes: a game made, its options, schedule, deadline, hold and turn set."""
+
 from __future__ import annotations
 
 import json
@@ -21,14 +22,38 @@ def name_of_game(db: sqlite_utils.Database, game_id: int) -> str | None:
     return None if row is None else row[0]
 
 
-def add_game(db: sqlite_utils.Database, *, name: str, ruleset: str, ruleset_version: str,
-             scenario_name: str, scenario_text: str, seed: int, created: str, options: dict) -> int:
+def add_game(
+    db: sqlite_utils.Database,
+    *,
+    name: str,
+    ruleset: str,
+    ruleset_version: str,
+    scenario_name: str,
+    scenario_text: str,
+    seed: int,
+    created: str,
+    options: dict,
+) -> int:
     """A new game, open for players, collecting turn 1 without a deadline; returns its id."""
-    return db["games"].insert({
-        "name": name, "ruleset": ruleset, "ruleset_version": ruleset_version,
-        "scenario_name": scenario_name, "scenario_text": scenario_text, "seed": seed, "status": "open",
-        "turn": 1, "deadline": None, "created": created, "options": json.dumps(options, sort_keys=True),
-    }).last_pk
+    return (
+        db["games"]
+        .insert(
+            {
+                "name": name,
+                "ruleset": ruleset,
+                "ruleset_version": ruleset_version,
+                "scenario_name": scenario_name,
+                "scenario_text": scenario_text,
+                "seed": seed,
+                "status": "open",
+                "turn": 1,
+                "deadline": None,
+                "created": created,
+                "options": json.dumps(options, sort_keys=True),
+            }
+        )
+        .last_pk
+    )
 
 
 def set_options(db: sqlite_utils.Database, game_id: int, options: dict) -> None:
@@ -41,8 +66,7 @@ def set_schedule(db: sqlite_utils.Database, game_id: int, schedule: dict) -> Non
     db.execute("UPDATE games SET schedule = ? WHERE id = ?", [json.dumps(schedule), game_id])
 
 
-def set_due(db: sqlite_utils.Database, game_id: int, slot: str | None, due: str | None,
-            deadline: str | None) -> None:
+def set_due(db: sqlite_utils.Database, game_id: int, slot: str | None, due: str | None, deadline: str | None) -> None:
     """The turn's scheduled slot and real due time (UTC ISO) and the deadline as players read it."""
     db.execute("UPDATE games SET slot = ?, due = ?, deadline = ? WHERE id = ?", [slot, due, deadline, game_id])
 

@@ -1,4 +1,5 @@
 """The database side of safe keeping: a snapshot by SQLite's online backup, and what the checks ask."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -52,7 +53,11 @@ def archive_references(conn: sqlite3.Connection) -> dict[str, str]:
     """Every archive digest the database refers to, with the first record that refers to it
     ("submission 12", "mail 5"): turn files by submissions.archive, messages by mail_taken.digest,
     press and announcements by press.archive."""
-    sources = [("submissions", "archive", "submission"), ("mail_taken", "digest", "mail"), ("press", "archive", "press")]
+    sources = [
+        ("submissions", "archive", "submission"),
+        ("mail_taken", "digest", "mail"),
+        ("press", "archive", "press"),
+    ]
     found: dict[str, str] = {}
     for table, column, label in sources:
         if not _has_table(conn, table):
@@ -88,22 +93,29 @@ def recorded_reports(conn: sqlite3.Connection) -> list[RecordedReport]:
 
 def seat_rows(conn: sqlite3.Connection) -> list[tuple[str, str, str, str, str]]:
     """(game name, seat code, status, secret hash, player's address) of every seat, by game and seat."""
-    return conn.execute("SELECT g.name, s.code, s.status, s.secret_hash, a.email FROM seats s "
-                        "JOIN games g ON g.id = s.game_id JOIN accounts a ON a.id = s.account_id "
-                        "ORDER BY g.name, s.code").fetchall()
+    return conn.execute(
+        "SELECT g.name, s.code, s.status, s.secret_hash, a.email FROM seats s "
+        "JOIN games g ON g.id = s.game_id JOIN accounts a ON a.id = s.account_id "
+        "ORDER BY g.name, s.code"
+    ).fetchall()
 
 
 def entries_of(conn: sqlite3.Connection, email: str) -> int:
     """How many ledger entries the account with that address has."""
-    return conn.execute("SELECT count(*) FROM ledger l JOIN accounts a ON a.id = l.account_id WHERE a.email = ?",
-                        [email]).fetchone()[0]
+    return conn.execute(
+        "SELECT count(*) FROM ledger l JOIN accounts a ON a.id = l.account_id WHERE a.email = ?", [email]
+    ).fetchone()[0]
 
 
 def tables_with_rows(conn: sqlite3.Connection) -> list[str]:
     """The tables that hold anything but the record of migrations: empty for a home just made."""
-    names = [row[0] for row in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'migrations' "
-        "ORDER BY name")]
+    names = [
+        row[0]
+        for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'migrations' "
+            "ORDER BY name"
+        )
+    ]
     return [name for name in names if conn.execute(f'SELECT 1 FROM "{name}" LIMIT 1').fetchone() is not None]
 
 

@@ -1,5 +1,6 @@
 """The ledger table: the credit and discount books, append-only (its triggers refuse UPDATE and
 DELETE), read as gm.core.ledger Entry values; the arithmetic is gm/core/ledger.py's."""
+
 from __future__ import annotations
 
 import sqlite_utils
@@ -28,9 +29,11 @@ def account_entries(db: sqlite_utils.Database, email: str) -> list[Entry]:
 
 def position(db: sqlite_utils.Database, email: str) -> tuple[int, int]:
     """(credits, discount) of the account: the sums of its entries."""
-    row = db.execute("""SELECT COALESCE(SUM(l.credits), 0), COALESCE(SUM(l.discount), 0)
+    row = db.execute(
+        """SELECT COALESCE(SUM(l.credits), 0), COALESCE(SUM(l.discount), 0)
                         FROM ledger l JOIN accounts a ON a.id = l.account_id WHERE a.email = ?""",
-                     [email]).fetchone()
+        [email],
+    ).fetchone()
     return row[0], row[1]
 
 
@@ -40,16 +43,19 @@ def position_at_end(db: sqlite_utils.Database, game_id: int, email: str) -> tupl
         """SELECT COALESCE(SUM(l.credits), 0), COALESCE(SUM(l.discount), 0) FROM ledger l
            JOIN accounts a ON a.id = l.account_id WHERE a.email = ? AND l.id <= COALESCE(
            (SELECT MAX(m.id) FROM ledger m WHERE m.account_id = a.id AND m.game_id = ?), 0)""",
-        [email, game_id]).fetchone()
+        [email, game_id],
+    ).fetchone()
     return row[0], row[1]
 
 
 def discount_awarded(db: sqlite_utils.Database, game_id: int, email: str) -> int:
     """The bonus turns the account won in the game (awards, and adjustments that added some)."""
-    return db.execute("""SELECT COALESCE(SUM(l.discount), 0) FROM ledger l JOIN accounts a
+    return db.execute(
+        """SELECT COALESCE(SUM(l.discount), 0) FROM ledger l JOIN accounts a
                          ON a.id = l.account_id WHERE a.email = ? AND l.game_id = ?
                          AND l.kind IN ('discount award', 'adjustment') AND l.discount > 0""",
-                      [email, game_id]).fetchone()[0]
+        [email, game_id],
+    ).fetchone()[0]
 
 
 def next_number(db: sqlite_utils.Database) -> int:
@@ -64,34 +70,58 @@ def add_entries(db: sqlite_utils.Database, made: list[Entry]) -> None:
         game_id = None
         if made_entry.game is not None:
             game_id = db.execute("SELECT id FROM games WHERE name = ?", [made_entry.game]).fetchone()[0]
-        db["ledger"].insert({
-            "id": made_entry.number, "date": made_entry.date, "account_id": account_id, "game_id": game_id,
-            "kind": made_entry.kind, "credits": made_entry.credits, "money": made_entry.money,
-            "discount": made_entry.discount, "turn": made_entry.turn, "seat": made_entry.seat,
-            "ref": made_entry.ref, "balance": made_entry.balance, "discount_after": made_entry.discount_after,
-            "memo": made_entry.memo,
-        })
+        db["ledger"].insert(
+            {
+                "id": made_entry.number,
+                "date": made_entry.date,
+                "account_id": account_id,
+                "game_id": game_id,
+                "kind": made_entry.kind,
+                "credits": made_entry.credits,
+                "money": made_entry.money,
+                "discount": made_entry.discount,
+                "turn": made_entry.turn,
+                "seat": made_entry.seat,
+                "ref": made_entry.ref,
+                "balance": made_entry.balance,
+                "discount_after": made_entry.discount_after,
+                "memo": made_entry.memo,
+            }
+        )
 
 
 def standing_from(db: sqlite_utils.Database, game_id: int, turn: int, kinds: tuple[str, ...]) -> list[int]:
     """The numbers of the game's entries of these kinds for turn `turn` and later, not reversed
     yet, oldest first: what a re-run from that turn reverses."""
     marks = ", ".join("?" * len(kinds))
-    return [row[0] for row in db.execute(f"""SELECT l.id FROM ledger l WHERE l.game_id = ? AND l.turn >= ?
+    return [
+        row[0]
+        for row in db.execute(
+            f"""SELECT l.id FROM ledger l WHERE l.game_id = ? AND l.turn >= ?
                                              AND l.kind IN ({marks}) AND {_NOT_REVERSED} ORDER BY l.id""",
-                                         [game_id, turn, *kinds]).fetchall()]
+            [game_id, turn, *kinds],
+        ).fetchall()
+    ]
 
 
 def turn_charge(db: sqlite_utils.Database, game_id: int, turn: int, seat: str) -> int | None:
     """The number of the seat's standing charge for the turn (the latest, if charged again), or None."""
-    row = db.execute(f"""SELECT l.id FROM ledger l WHERE l.game_id = ? AND l.turn = ? AND l.seat = ?
+    row = db.execute(
+        f"""SELECT l.id FROM ledger l WHERE l.game_id = ? AND l.turn = ? AND l.seat = ?
                          AND l.kind = 'turn charge' AND {_NOT_REVERSED} ORDER BY l.id DESC LIMIT 1""",
-                     [game_id, turn, seat]).fetchone()
+        [game_id, turn, seat],
+    ).fetchone()
     return None if row is None else row[0]
 
 
 def newest_charges(db: sqlite_utils.Database, email: str, count: int) -> list[int]:
     """The numbers of the account's `count` newest standing turn charges, in any game."""
-    return [row[0] for row in db.execute(f"""SELECT l.id FROM ledger l JOIN accounts a ON a.id = l.account_id
+    return [
+        row[0]
+        for row in db.execute(
+            f"""SELECT l.id FROM ledger l JOIN accounts a ON a.id = l.account_id
                                              WHERE a.email = ? AND l.kind = 'turn charge' AND {_NOT_REVERSED}
-                                             ORDER BY l.id DESC LIMIT ?""", [email, count]).fetchall()]
+                                             ORDER BY l.id DESC LIMIT ?""",
+            [email, count],
+        ).fetchall()
+    ]

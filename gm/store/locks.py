@@ -1,4 +1,5 @@
 """Locks on files in the GM home: one flock helper, and a lock the threads of a process share too."""
+
 from __future__ import annotations
 
 import os

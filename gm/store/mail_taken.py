@@ -1,5 +1,6 @@
 """The mail_taken table: every message intake took, once, by the SHA-256 of its bytes; what came
 of it, its answer, and the questions (a person's mail without a turn file) waiting for the GM."""
+
 from __future__ import annotations
 
 import json
@@ -14,29 +15,64 @@ def taken(db: sqlite_utils.Database, digest: str) -> bool:
 
 def message_ids_with(db: sqlite_utils.Database, content_hash: str) -> set[str]:
     """The Message-IDs ("" for none) of the mail taken with this From and body."""
-    return {row[0] for row in db.execute("SELECT coalesce(message_id, '') FROM mail_taken WHERE content_hash = ?",
-                                         [content_hash])}
+    return {
+        row[0]
+        for row in db.execute("SELECT coalesce(message_id, '') FROM mail_taken WHERE content_hash = ?", [content_hash])
+    }
 
 
-def record_taken(db: sqlite_utils.Database, *, digest: str, message_id: str | None, content_hash: str,
-                 channel: str, source: str, sender: str | None, subject: str, received: str, outcome: str,
-                 results: list, answer: str) -> None:
+def record_taken(
+    db: sqlite_utils.Database,
+    *,
+    digest: str,
+    message_id: str | None,
+    content_hash: str,
+    channel: str,
+    source: str,
+    sender: str | None,
+    subject: str,
+    received: str,
+    outcome: str,
+    results: list,
+    answer: str,
+) -> None:
     """What became of a message (inside the transaction that queued its answer)."""
-    db.execute("INSERT INTO mail_taken (digest, message_id, content_hash, channel, source, sender, subject, "
-               "received, outcome, results, answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-               [digest, message_id, content_hash, channel, source, sender, subject, received, outcome,
-                json.dumps(results, sort_keys=True), answer])
+    db.execute(
+        "INSERT INTO mail_taken (digest, message_id, content_hash, channel, source, sender, subject, "
+        "received, outcome, results, answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            digest,
+            message_id,
+            content_hash,
+            channel,
+            source,
+            sender,
+            subject,
+            received,
+            outcome,
+            json.dumps(results, sort_keys=True),
+            answer,
+        ],
+    )
 
 
-def questions(db: sqlite_utils.Database, every: bool = False) -> list[tuple[int, str, str | None, str, str, str | None]]:
+def questions(
+    db: sqlite_utils.Database, every: bool = False
+) -> list[tuple[int, str, str | None, str, str, str | None]]:
     """(id, received, sender, subject, archive digest, when answered) of each question, oldest
     first: those waiting for the GM, or with every=True the answered ones too."""
-    return db.execute("SELECT id, received, sender, subject, digest, gm_answered FROM mail_taken "
-                      "WHERE outcome = 'question'" + ("" if every else " AND gm_answered IS NULL") + " ORDER BY id"
-                      ).fetchall()
+    return db.execute(
+        "SELECT id, received, sender, subject, digest, gm_answered FROM mail_taken "
+        "WHERE outcome = 'question'" + ("" if every else " AND gm_answered IS NULL") + " ORDER BY id"
+    ).fetchall()
 
 
 def mark_answered(db: sqlite_utils.Database, number: int, now: str) -> bool:
     """The GM answered question `number` (the first time counts); False when there is no such question."""
-    return db.execute("UPDATE mail_taken SET gm_answered = coalesce(gm_answered, ?) "
-                      "WHERE id = ? AND outcome = 'question'", [now, number]).rowcount > 0
+    return (
+        db.execute(
+            "UPDATE mail_taken SET gm_answered = coalesce(gm_answered, ?) WHERE id = ? AND outcome = 'question'",
+            [now, number],
+        ).rowcount
+        > 0
+    )

@@ -1,4 +1,5 @@
 """The outbox: mail waiting to be sent, one row per mail, with its status and retries."""
+
 from __future__ import annotations
 
 import json
@@ -50,31 +51,63 @@ def new_message_id(domain: str) -> str:
     return f"<{secrets.token_hex(12)}@{domain}>"
 
 
-def queue(db: sqlite_utils.Database, now: datetime, *, kind: str, recipient: str, recipient_name: str,
-          subject: str, body: str, domain: str, attachments: list | tuple = (), in_reply_to: str | None = None,
-          references: list | tuple = (), game_id: int | None = None, seat: str | None = None,
-          turn: int | None = None, message_id: str | None = None) -> int:
+def queue(
+    db: sqlite_utils.Database,
+    now: datetime,
+    *,
+    kind: str,
+    recipient: str,
+    recipient_name: str,
+    subject: str,
+    body: str,
+    domain: str,
+    attachments: list | tuple = (),
+    in_reply_to: str | None = None,
+    references: list | tuple = (),
+    game_id: int | None = None,
+    seat: str | None = None,
+    turn: int | None = None,
+    message_id: str | None = None,
+) -> int:
     """Put a mail in the outbox (inside the caller's transaction); returns its id.
     message_id: one the caller made (a report's, so its thread is known); default a random one."""
     return db.execute(
         "INSERT INTO outbox (kind, game_id, seat, turn, recipient, recipient_name, subject, body, attachments, "
         "message_id, in_reply_to, refs, status, attempts, next_attempt, queued) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)",
-        [kind, game_id, seat, turn, recipient, recipient_name, subject, body, json.dumps(list(attachments)),
-         message_id or new_message_id(domain), in_reply_to, json.dumps(list(references)), iso(now),
-         iso(now)]).lastrowid
+        [
+            kind,
+            game_id,
+            seat,
+            turn,
+            recipient,
+            recipient_name,
+            subject,
+            body,
+            json.dumps(list(attachments)),
+            message_id or new_message_id(domain),
+            in_reply_to,
+            json.dumps(list(references)),
+            iso(now),
+            iso(now),
+        ],
+    ).lastrowid
 
 
 def follow_up(message_id: str, references: list) -> dict:
     """The threading of a mail that answers the one with this Message-ID and References: the
     thread's root and the last few ancestors are enough for every mail program (RFC 5322 3.6.4)."""
     ancestors = list(references) + [message_id]
-    return {"in_reply_to": message_id,
-            "references": ancestors if len(ancestors) <= 10 else ancestors[:1] + ancestors[-9:]}
+    return {
+        "in_reply_to": message_id,
+        "references": ancestors if len(ancestors) <= 10 else ancestors[:1] + ancestors[-9:],
+    }
 
 
-_COLUMNS = ("id, kind, game_id, seat, turn, recipient, recipient_name, subject, body, attachments, "
-            "message_id, in_reply_to, refs, status, attempts, next_attempt, last_error")
+_COLUMNS = (
+    "id, kind, game_id, seat, turn, recipient, recipient_name, subject, body, attachments, "
+    "message_id, in_reply_to, refs, status, attempts, next_attempt, last_error"
+)
 
 
 def _queued(row) -> Queued:
@@ -86,8 +119,9 @@ def _queued(row) -> Queued:
 
 def due(db: sqlite_utils.Database, now: datetime) -> list[Queued]:
     """Queued mail whose time has come, oldest first."""
-    rows = db.execute(f"SELECT {_COLUMNS} FROM outbox WHERE status = 'queued' AND next_attempt <= ? ORDER BY id",
-                      [iso(now)]).fetchall()
+    rows = db.execute(
+        f"SELECT {_COLUMNS} FROM outbox WHERE status = 'queued' AND next_attempt <= ? ORDER BY id", [iso(now)]
+    ).fetchall()
     return [_queued(r) for r in rows]
 
 
@@ -98,41 +132,54 @@ def listed(db: sqlite_utils.Database, statuses: tuple = ("queued", "failed")) ->
 
 
 def mark_sent(db: sqlite_utils.Database, mail: Queued, now: datetime) -> None:
-    db.execute("UPDATE outbox SET status = 'sent', sent = ?, attempts = attempts + 1, last_error = NULL "
-               "WHERE id = ?", [iso(now), mail.id])
+    db.execute(
+        "UPDATE outbox SET status = 'sent', sent = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?",
+        [iso(now), mail.id],
+    )
 
 
 def mark_retry(db: sqlite_utils.Database, mail: Queued, now: datetime, error: str) -> datetime:
     """Count a temporary failure and set the next try; returns when that is."""
-    wait = min(FIRST_RETRY * (2 ** mail.attempts), LONGEST_WAIT)
-    db.execute("UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ? WHERE id = ?",
-               [iso(now + wait), error, mail.id])
+    wait = min(FIRST_RETRY * (2**mail.attempts), LONGEST_WAIT)
+    db.execute(
+        "UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ? WHERE id = ?",
+        [iso(now + wait), error, mail.id],
+    )
     return now + wait
 
 
 def mark_failed(db: sqlite_utils.Database, mail: Queued, error: str) -> None:
-    db.execute("UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ? WHERE id = ?",
-               [error, mail.id])
+    db.execute(
+        "UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ? WHERE id = ?", [error, mail.id]
+    )
 
 
 def cancel_reports(db: sqlite_utils.Database, game_id: int, seat: str, turn: int) -> None:
     """An unsent report mail for a turn whose reports were made again is replaced, not sent twice."""
-    db.execute("UPDATE outbox SET status = 'cancelled' WHERE kind = 'report' AND status = 'queued' "
-               "AND game_id = ? AND seat = ? AND turn = ?", [game_id, seat, turn])
+    db.execute(
+        "UPDATE outbox SET status = 'cancelled' WHERE kind = 'report' AND status = 'queued' "
+        "AND game_id = ? AND seat = ? AND turn = ?",
+        [game_id, seat, turn],
+    )
 
 
 def cancel_notices(db: sqlite_utils.Database, game_id: int, seat: str, turn: int) -> int:
     """A low-credit notice still waiting when a payment released the report it was about is
     withdrawn: the player would read it after the report itself. Returns how many."""
-    return db.execute("UPDATE outbox SET status = 'cancelled' WHERE kind = 'notice' AND status = 'queued' "
-                      "AND game_id = ? AND seat = ? AND turn = ?", [game_id, seat, turn]).rowcount
+    return db.execute(
+        "UPDATE outbox SET status = 'cancelled' WHERE kind = 'notice' AND status = 'queued' "
+        "AND game_id = ? AND seat = ? AND turn = ?",
+        [game_id, seat, turn],
+    ).rowcount
 
 
 def answers_since(db: sqlite_utils.Database, recipient: str, since: datetime) -> int:
     """How many answers (acknowledgements, reports sent again) were queued for an address since a
     moment: the rate limit that keeps two robots from answering each other for ever."""
-    return db.execute("SELECT count(*) FROM outbox WHERE recipient = ? AND kind IN ('acknowledgement', 'resend') "
-                      "AND queued >= ?", [recipient, iso(since)]).fetchone()[0]
+    return db.execute(
+        "SELECT count(*) FROM outbox WHERE recipient = ? AND kind IN ('acknowledgement', 'resend') AND queued >= ?",
+        [recipient, iso(since)],
+    ).fetchone()[0]
 
 
 def mail_name(db: sqlite_utils.Database, mail: Queued) -> str:
@@ -149,22 +196,29 @@ def mail_name(db: sqlite_utils.Database, mail: Queued) -> str:
 def cancel_from(db: sqlite_utils.Database, game_id: int, turn: int) -> None:
     """Unsent report mails of turn `turn` and later (reports and reports sent again): a re-run
     discards those turns, and the mails would carry the new turns' files."""
-    db.execute("UPDATE outbox SET status = 'cancelled' WHERE game_id = ? AND turn >= ? "
-               "AND kind IN ('report', 'resend') AND status = 'queued'", [game_id, turn])
+    db.execute(
+        "UPDATE outbox SET status = 'cancelled' WHERE game_id = ? AND turn >= ? "
+        "AND kind IN ('report', 'resend') AND status = 'queued'",
+        [game_id, turn],
+    )
 
 
 def report_mails(db: sqlite_utils.Database, game_id: int, seat: str, turn: int) -> int:
     """How many report mails of the seat's turn were ever queued (cancelled ones too)."""
-    return db.execute("SELECT count(*) FROM outbox WHERE kind = 'report' AND game_id = ? AND seat = ? AND turn = ?",
-                      [game_id, seat, turn]).fetchone()[0]
+    return db.execute(
+        "SELECT count(*) FROM outbox WHERE kind = 'report' AND game_id = ? AND seat = ? AND turn = ?",
+        [game_id, seat, turn],
+    ).fetchone()[0]
 
 
 def previous_report_mail(db: sqlite_utils.Database, game_id: int, seat: str, turn: int) -> tuple[str, list] | None:
     """(Message-ID, references) of the seat's latest report mail (queued or sent) of a turn
     before `turn`, or None: the mail a new report answers, so the seat's reports make one thread."""
-    row = db.execute("SELECT message_id, refs FROM outbox WHERE kind = 'report' AND game_id = ? AND seat = ? "
-                     "AND turn < ? AND status IN ('queued', 'sent') ORDER BY turn DESC, id DESC LIMIT 1",
-                     [game_id, seat, turn]).fetchone()
+    row = db.execute(
+        "SELECT message_id, refs FROM outbox WHERE kind = 'report' AND game_id = ? AND seat = ? "
+        "AND turn < ? AND status IN ('queued', 'sent') ORDER BY turn DESC, id DESC LIMIT 1",
+        [game_id, seat, turn],
+    ).fetchone()
     return None if row is None else (row[0], json.loads(row[1]))
 
 
@@ -176,7 +230,9 @@ def noticed_without_report(db: sqlite_utils.Database, email: str) -> list[tuple[
            JOIN seats s ON s.game_id = o.game_id AND s.code = o.seat JOIN accounts a ON a.id = s.account_id
            WHERE o.kind = 'notice' AND a.email = ? AND NOT EXISTS (
                SELECT 1 FROM outbox r WHERE r.kind = 'report' AND r.game_id = o.game_id AND r.turn = o.turn
-               AND r.seat = o.seat AND r.status IN ('queued', 'sent'))""", [email]).fetchall()
+               AND r.seat = o.seat AND r.status IN ('queued', 'sent'))""",
+        [email],
+    ).fetchall()
     return sorted(set(rows))
 
 
@@ -186,5 +242,7 @@ def set_attachments(db: sqlite_utils.Database, mail: Queued, attachments: list) 
 
 def links_since(db: sqlite_utils.Database, game_id: int, seat: str, since: datetime) -> int:
     """Sign-in link mails queued for a seat since a moment (whoever asked, whatever became of them)."""
-    return db.execute("SELECT count(*) FROM outbox WHERE kind = 'link' AND game_id = ? AND seat = ? "
-                      "AND queued >= ?", [game_id, seat, iso(since)]).fetchone()[0]
+    return db.execute(
+        "SELECT count(*) FROM outbox WHERE kind = 'link' AND game_id = ? AND seat = ? AND queued >= ?",
+        [game_id, seat, iso(since)],
+    ).fetchone()[0]

@@ -1,4 +1,5 @@
 """Reading and writing press: the messages players send each other and the GM's announcements."""
+
 from __future__ import annotations
 
 import json
@@ -41,15 +42,41 @@ def _record(row) -> PressRecord:
     return PressRecord(*values)
 
 
-def add(db: sqlite_utils.Database, *, game_id: int, turn: int, kind: str, sender_seat_id: int | None, signed: bool,
-        everyone: bool, recipients: tuple[str, ...], text: str, channel: str, source: str, archive: str,
-        sent: str) -> int:
+def add(
+    db: sqlite_utils.Database,
+    *,
+    game_id: int,
+    turn: int,
+    kind: str,
+    sender_seat_id: int | None,
+    signed: bool,
+    everyone: bool,
+    recipients: tuple[str, ...],
+    text: str,
+    channel: str,
+    source: str,
+    archive: str,
+    sent: str,
+) -> int:
     """Store one message (inside the caller's transaction); returns its id."""
     return db.execute(
         "INSERT INTO press (game_id, turn, kind, sender_seat_id, signed, everyone, recipients, text, channel, "
         "source, archive, sent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [game_id, turn, kind, sender_seat_id, int(signed), int(everyone), json.dumps(list(recipients)), text,
-         channel, source, archive, sent]).lastrowid
+        [
+            game_id,
+            turn,
+            kind,
+            sender_seat_id,
+            int(signed),
+            int(everyone),
+            json.dumps(list(recipients)),
+            text,
+            channel,
+            source,
+            archive,
+            sent,
+        ],
+    ).lastrowid
 
 
 def of_turn(db: sqlite_utils.Database, game_id: int, turn: int) -> list[PressRecord]:
@@ -67,17 +94,22 @@ def of_game(db: sqlite_utils.Database, game_id: int) -> list[PressRecord]:
 def of_seat(db: sqlite_utils.Database, game_id: int, seat: str, limit: int) -> list[PressRecord]:
     """The `limit` newest messages a seat sent or received in a game, newest first: what the
     portal lists, read newest first through the game's index and stopped at `limit`."""
-    rows = db.execute(f"""SELECT {_COLUMNS} WHERE p.game_id = ? AND (s.code = ? OR EXISTS (
+    rows = db.execute(
+        f"""SELECT {_COLUMNS} WHERE p.game_id = ? AND (s.code = ? OR EXISTS (
                               SELECT 1 FROM json_each(p.recipients) r WHERE r.value = ?))
-                          ORDER BY p.id DESC LIMIT ?""", [game_id, seat, seat, limit])
+                          ORDER BY p.id DESC LIMIT ?""",
+        [game_id, seat, seat, limit],
+    )
     return [_record(row) for row in rows.fetchall()]
 
 
 def from_source(db: sqlite_utils.Database, source_prefix: str) -> list[PressRecord]:
     """The messages stored from one turn file (sources `<prefix>#<line>`), so a mail taken again
     after a crash never sends its press twice."""
-    rows = db.execute(f"SELECT {_COLUMNS} WHERE p.source >= ? AND p.source < ? ORDER BY p.id",
-                      [f"{source_prefix}#", f"{source_prefix}$"])
+    rows = db.execute(
+        f"SELECT {_COLUMNS} WHERE p.source >= ? AND p.source < ? ORDER BY p.id",
+        [f"{source_prefix}#", f"{source_prefix}$"],
+    )
     return [_record(row) for row in rows.fetchall()]
 
 
@@ -91,7 +123,9 @@ def game_now(db: sqlite_utils.Database, game_id: int) -> tuple[int, str]:
 def last_mail(db: sqlite_utils.Database, game_id: int, seat: str) -> tuple[str, list] | None:
     """(Message-ID, references) of the last press or announcement mail queued for a seat of a
     game: the next one answers it, so a mail program shows one thread per game and seat."""
-    row = db.execute("SELECT message_id, refs FROM outbox WHERE kind IN ('press', 'announcement') AND game_id = ? "
-                     "AND seat = ? AND status IN ('queued', 'sent') ORDER BY id DESC LIMIT 1",
-                     [game_id, seat]).fetchone()
+    row = db.execute(
+        "SELECT message_id, refs FROM outbox WHERE kind IN ('press', 'announcement') AND game_id = ? "
+        "AND seat = ? AND status IN ('queued', 'sent') ORDER BY id DESC LIMIT 1",
+        [game_id, seat],
+    ).fetchone()
     return None if row is None else (row[0], json.loads(row[1]))

@@ -1,4 +1,5 @@
 """Reading and writing gm's records: games, seats, turns, submissions, reports, audit."""
+
 from __future__ import annotations
 
 import json
@@ -64,7 +65,9 @@ def game_by_name(db: sqlite_utils.Database, name: str) -> GameRecord:
     game = find_game(db, name)
     if game is None:
         known = [r[0] for r in db.execute("SELECT name FROM games ORDER BY name").fetchall()]
-        hint = f" Games here: {', '.join(known)}." if known else " There are no games yet: create one with 'gm game new'."
+        hint = (
+            f" Games here: {', '.join(known)}." if known else " There are no games yet: create one with 'gm game new'."
+        )
         raise GMError(f"unknown game '{name}'.{hint}")
     return game
 
@@ -143,8 +146,11 @@ def turn_record(db: sqlite_utils.Database, game: GameRecord, number: int) -> Tur
     found = turns_of(db, game.id, number)
     if not found or found[0].number != number:
         last = game.turn - 1
-        raise GMError(f"game '{game.name}' has no resolved turn {number}; resolved turns are 1 to {last}."
-                      if last >= 1 else f"game '{game.name}' has not run a turn yet.")
+        raise GMError(
+            f"game '{game.name}' has no resolved turn {number}; resolved turns are 1 to {last}."
+            if last >= 1
+            else f"game '{game.name}' has not run a turn yet."
+        )
     return found[0]
 
 
@@ -160,19 +166,25 @@ def current_submissions(db: sqlite_utils.Database, game_id: int, turn: int) -> d
         "SELECT id, seat_id, orders, final, received FROM submissions WHERE game_id = ? AND turn = ? AND current = 1",
         [game_id, turn],
     ).fetchall()
-    return {seat_id: {"id": sid, "orders": json.loads(orders), "final": bool(final), "received": received}
-            for sid, seat_id, orders, final, received in rows}
+    return {
+        seat_id: {"id": sid, "orders": json.loads(orders), "final": bool(final), "received": received}
+        for sid, seat_id, orders, final, received in rows
+    }
 
 
 def has_current_submission(db: sqlite_utils.Database, game_id: int, turn: int, seat_id: int) -> bool:
     """Whether a submission of this seat counts in the turn (current_submissions, for one seat)."""
-    return db.execute("SELECT 1 FROM submissions WHERE game_id = ? AND turn = ? AND seat_id = ? AND current = 1 "
-                      "LIMIT 1", [game_id, turn, seat_id]).fetchone() is not None
+    return (
+        db.execute(
+            "SELECT 1 FROM submissions WHERE game_id = ? AND turn = ? AND seat_id = ? AND current = 1 LIMIT 1",
+            [game_id, turn, seat_id],
+        ).fetchone()
+        is not None
+    )
 
 
 def audit(db: sqlite_utils.Database, at: str, game_id: int | None, action: str, detail: dict) -> None:
-    db["audit"].insert({"at": at, "game_id": game_id, "action": action,
-                        "detail": json.dumps(detail, sort_keys=True)})
+    db["audit"].insert({"at": at, "game_id": game_id, "action": action, "detail": json.dumps(detail, sort_keys=True)})
 
 
 @dataclass(frozen=True)
@@ -190,9 +202,12 @@ def audit_log(db: sqlite_utils.Database, game_id: int | None = None, last: int |
     """The audit log, oldest first: every action, or one game's; the `last` n entries only if given."""
     where, args = ("WHERE a.game_id = ?", [game_id]) if game_id is not None else ("", [])
     limit = "LIMIT ?" if last is not None else ""
-    rows = db.execute(f"""SELECT * FROM (SELECT a.id, a.at, g.name, a.action, a.detail FROM audit a
+    rows = db.execute(
+        f"""SELECT * FROM (SELECT a.id, a.at, g.name, a.action, a.detail FROM audit a
                           LEFT JOIN games g ON g.id = a.game_id {where} ORDER BY a.id DESC {limit})
-                          ORDER BY id""", args + ([last] if last is not None else [])).fetchall()
+                          ORDER BY id""",
+        args + ([last] if last is not None else []),
+    ).fetchall()
     return [AuditEntry(at, name, action, json.loads(detail)) for _, at, name, action, detail in rows]
 
 
@@ -202,47 +217,70 @@ JOINED = "joined"
 
 def seat_takeovers(db: sqlite_utils.Database, game_id: int) -> dict[int, int]:
     """Seat id -> the turn from which its present player (a standby who took it) plays it."""
-    rows = db.execute("""SELECT sp.seat_id, MAX(sp.from_turn) FROM seat_players sp JOIN seats s ON s.id = sp.seat_id
-                         WHERE s.game_id = ? AND sp.reason != ? GROUP BY sp.seat_id""", [game_id, JOINED]).fetchall()
+    rows = db.execute(
+        """SELECT sp.seat_id, MAX(sp.from_turn) FROM seat_players sp JOIN seats s ON s.id = sp.seat_id
+                         WHERE s.game_id = ? AND sp.reason != ? GROUP BY sp.seat_id""",
+        [game_id, JOINED],
+    ).fetchall()
     return dict(rows)
 
 
 def waiting_standbys(db: sqlite_utils.Database, game_id: int) -> list[dict]:
     """The standbys of a game who have not taken a seat yet, first in line first."""
-    rows = db.execute("SELECT name, email, added FROM standbys WHERE game_id = ? AND seat_id IS NULL ORDER BY id",
-                      [game_id]).fetchall()
+    rows = db.execute(
+        "SELECT name, email, added FROM standbys WHERE game_id = ? AND seat_id IS NULL ORDER BY id", [game_id]
+    ).fetchall()
     return [{"name": name, "email": email, "added": added} for name, email, added in rows]
 
 
 def resolved_turns(db: sqlite_utils.Database, game_id: int) -> list[int]:
     """The numbers of the resolved turns (1 and later), without reading their states."""
-    return [row[0] for row in db.execute("SELECT number FROM turns WHERE game_id = ? AND number >= 1 ORDER BY number",
-                                         [game_id]).fetchall()]
+    return [
+        row[0]
+        for row in db.execute(
+            "SELECT number FROM turns WHERE game_id = ? AND number >= 1 ORDER BY number", [game_id]
+        ).fetchall()
+    ]
 
 
 def unpublished_turns(db: sqlite_utils.Database, game_id: int) -> list[int]:
     """The resolved turns (1 and later) not yet published: some seat's report is not recorded,
     or its mail not queued (turns.published is set in the step that does both)."""
-    return [row[0] for row in db.execute(
-        "SELECT number FROM turns WHERE game_id = ? AND number >= 1 AND published IS NULL ORDER BY number",
-        [game_id]).fetchall()]
+    return [
+        row[0]
+        for row in db.execute(
+            "SELECT number FROM turns WHERE game_id = ? AND number >= 1 AND published IS NULL ORDER BY number",
+            [game_id],
+        ).fetchall()
+    ]
 
 
 def mark_published(db: sqlite_utils.Database, game_id: int, numbers, at: str) -> None:
     """Inside the transaction that recorded the turns' reports and queued their mails."""
-    db.conn.executemany("UPDATE turns SET published = ? WHERE game_id = ? AND number = ?",
-                        [(at, game_id, number) for number in numbers])
+    db.conn.executemany(
+        "UPDATE turns SET published = ? WHERE game_id = ? AND number = ?", [(at, game_id, number) for number in numbers]
+    )
 
 
 def record_report(db: sqlite_utils.Database, game_id: int, turn: int, seat: str, files: dict) -> None:
     """Record (or record again, after a new rendering) one seat's report of a turn. files: pdf,
     json (paths relative to the home), pdf_sha256, json_sha256, rendered."""
-    db.execute("""INSERT INTO reports (game_id, turn, seat, pdf, json, pdf_sha256, json_sha256, rendered)
+    db.execute(
+        """INSERT INTO reports (game_id, turn, seat, pdf, json, pdf_sha256, json_sha256, rendered)
                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                   ON CONFLICT (game_id, turn, seat) DO UPDATE SET pdf = excluded.pdf, json = excluded.json,
                   pdf_sha256 = excluded.pdf_sha256, json_sha256 = excluded.json_sha256, rendered = excluded.rendered""",
-               [game_id, turn, seat, files["pdf"], files["json"], files["pdf_sha256"], files["json_sha256"],
-                files["rendered"]])
+        [
+            game_id,
+            turn,
+            seat,
+            files["pdf"],
+            files["json"],
+            files["pdf_sha256"],
+            files["json_sha256"],
+            files["rendered"],
+        ],
+    )
 
 
 def players_at(db: sqlite_utils.Database, game_id: int, turn: int) -> dict[int, str]:
@@ -252,5 +290,6 @@ def players_at(db: sqlite_utils.Database, game_id: int, turn: int) -> dict[int, 
         """SELECT sp.seat_id, a.name FROM seat_players sp JOIN accounts a ON a.id = sp.account_id
            JOIN seats s ON s.id = sp.seat_id
            WHERE s.game_id = ? AND sp.from_turn <= ? ORDER BY sp.from_turn, sp.id""",
-        [game_id, max(turn, 1)]).fetchall()
+        [game_id, max(turn, 1)],
+    ).fetchall()
     return dict(rows)  # the latest row of each seat wins

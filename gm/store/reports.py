@@ -1,5 +1,6 @@
 """The reports table: the PDF and JSON files each seat's report of a turn was rendered to
 (records.record_report records them)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,15 +20,18 @@ class ReportFiles:
 
 
 def report_files(db: sqlite_utils.Database, game_id: int, turn: int, seat: str) -> ReportFiles | None:
-    row = db.execute("SELECT pdf, json, pdf_sha256, json_sha256 FROM reports WHERE game_id = ? AND turn = ? "
-                     "AND seat = ?", [game_id, turn, seat]).fetchone()
+    row = db.execute(
+        "SELECT pdf, json, pdf_sha256, json_sha256 FROM reports WHERE game_id = ? AND turn = ? AND seat = ?",
+        [game_id, turn, seat],
+    ).fetchone()
     return None if row is None else ReportFiles(*row)
 
 
 def seat_reports(db: sqlite_utils.Database, game_id: int, seat: str) -> list[tuple[int, str]]:
     """(turn, when rendered) of each of the seat's recorded reports, newest first."""
-    return db.execute("SELECT turn, rendered FROM reports WHERE game_id = ? AND seat = ? ORDER BY turn DESC",
-                      [game_id, seat]).fetchall()
+    return db.execute(
+        "SELECT turn, rendered FROM reports WHERE game_id = ? AND seat = ? ORDER BY turn DESC", [game_id, seat]
+    ).fetchall()
 
 
 def last_report_turn(db: sqlite_utils.Database, game_id: int, seat: str) -> int | None:

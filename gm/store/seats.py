@@ -1,5 +1,6 @@
 """Seats and who plays them: a seat made, its secret and status, a seat changing hands, the
 player's account, and what the seat's report mails carry."""
+
 from __future__ import annotations
 
 import sqlite_utils
@@ -7,13 +8,27 @@ import sqlite_utils
 from gm.store.records import JOINED
 
 
-def add_seat(db: sqlite_utils.Database, game_id: int, code: str, account_id: int, secret_hash: str,
-             status: str, now: str) -> int:
+def add_seat(
+    db: sqlite_utils.Database, game_id: int, code: str, account_id: int, secret_hash: str, status: str, now: str
+) -> int:
     """A seat taken by the account that joined it, who plays it from turn 1; returns its id."""
-    seat_id = db["seats"].insert({"game_id": game_id, "code": code, "account_id": account_id,
-                                  "secret_hash": secret_hash, "status": status, "joined": now}).last_pk
-    db["seat_players"].insert({"seat_id": seat_id, "account_id": account_id, "from_turn": 1,
-                               "reason": JOINED, "at": now})
+    seat_id = (
+        db["seats"]
+        .insert(
+            {
+                "game_id": game_id,
+                "code": code,
+                "account_id": account_id,
+                "secret_hash": secret_hash,
+                "status": status,
+                "joined": now,
+            }
+        )
+        .last_pk
+    )
+    db["seat_players"].insert(
+        {"seat_id": seat_id, "account_id": account_id, "from_turn": 1, "reason": JOINED, "at": now}
+    )
     return seat_id
 
 
@@ -25,19 +40,26 @@ def set_status(db: sqlite_utils.Database, seat_id: int, status: str) -> None:
     db.execute("UPDATE seats SET status = ? WHERE id = ?", [status, seat_id])
 
 
-def hand_over(db: sqlite_utils.Database, seat_id: int, account_id: int, secret_hash: str, from_turn: int,
-              reason: str, now: str) -> None:
+def hand_over(
+    db: sqlite_utils.Database, seat_id: int, account_id: int, secret_hash: str, from_turn: int, reason: str, now: str
+) -> None:
     """Another player (a standby) plays the seat from `from_turn`, with a secret of their own."""
-    db.execute("UPDATE seats SET account_id = ?, secret_hash = ?, status = 'active' WHERE id = ?",
-               [account_id, secret_hash, seat_id])
-    db["seat_players"].insert({"seat_id": seat_id, "account_id": account_id, "from_turn": from_turn,
-                               "reason": reason, "at": now})
+    db.execute(
+        "UPDATE seats SET account_id = ?, secret_hash = ?, status = 'active' WHERE id = ?",
+        [account_id, secret_hash, seat_id],
+    )
+    db["seat_players"].insert(
+        {"seat_id": seat_id, "account_id": account_id, "from_turn": from_turn, "reason": reason, "at": now}
+    )
 
 
 def players_from(db: sqlite_utils.Database, seat_id: int, turn: int) -> list[tuple[str, str]]:
     """(name, why) of each player who began to play the seat with `turn`."""
-    return db.execute("""SELECT a.name, sp.reason FROM seat_players sp JOIN accounts a ON a.id = sp.account_id
-                         WHERE sp.seat_id = ? AND sp.from_turn = ?""", [seat_id, turn]).fetchall()
+    return db.execute(
+        """SELECT a.name, sp.reason FROM seat_players sp JOIN accounts a ON a.id = sp.account_id
+                         WHERE sp.seat_id = ? AND sp.from_turn = ?""",
+        [seat_id, turn],
+    ).fetchall()
 
 
 def account(db: sqlite_utils.Database, email: str) -> tuple[int, str, str] | None:
@@ -53,5 +75,8 @@ def wants_json(db: sqlite_utils.Database, seat_id: int) -> bool:
 
 
 def set_wants_json(db: sqlite_utils.Database, seat_id: int, wanted: bool) -> None:
-    db.execute("INSERT INTO seat_mail (seat_id, json_reports) VALUES (?, ?) "
-               "ON CONFLICT (seat_id) DO UPDATE SET json_reports = excluded.json_reports", [seat_id, int(wanted)])
+    db.execute(
+        "INSERT INTO seat_mail (seat_id, json_reports) VALUES (?, ?) "
+        "ON CONFLICT (seat_id) DO UPDATE SET json_reports = excluded.json_reports",
+        [seat_id, int(wanted)],
+    )

@@ -1,4 +1,5 @@
 """The portal's signed-in sessions on disk: a tag (a hash of the session id), who, when last used."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,5 +1,6 @@
 """An SQLite file in the GM home that every worker process of `gm serve`, and each of its threads,
 reads and writes through a connection of its own (the portal's signed-in sessions and failed sign-ins)."""
+
 from __future__ import annotations
 
 import os

@@ -1,5 +1,6 @@
 """The slips table: each seat's return slip once acted on (rule 11.5), by the player or by the
 game's default."""
+
 from __future__ import annotations
 
 import json
@@ -18,10 +19,19 @@ class TakenSlip:
     choices: dict
 
 
-def add_slip(db: sqlite_utils.Database, game_id: int, seat_id: int, now: str, by: str, source: str,
-             choices: dict) -> None:
-    db["slips"].insert({"game_id": game_id, "seat_id": seat_id, "taken": now, "by": by,
-                        "source": source, "choices": json.dumps(choices, sort_keys=True)})
+def add_slip(
+    db: sqlite_utils.Database, game_id: int, seat_id: int, now: str, by: str, source: str, choices: dict
+) -> None:
+    db["slips"].insert(
+        {
+            "game_id": game_id,
+            "seat_id": seat_id,
+            "taken": now,
+            "by": by,
+            "source": source,
+            "choices": json.dumps(choices, sort_keys=True),
+        }
+    )
 
 
 def slip_of(db: sqlite_utils.Database, seat_id: int) -> TakenSlip | None:

@@ -1,5 +1,6 @@
 """The standbys table: players waiting to take over a seat that drops out of a game
 (records.waiting_standbys lists them)."""
+
 from __future__ import annotations
 
 import sqlite_utils
@@ -16,8 +17,9 @@ def standbys_waiting(db: sqlite_utils.Database, game_id: int) -> int:
 
 def first_standby(db: sqlite_utils.Database, game_id: int) -> tuple[int, str, str] | None:
     """(id, email, name) of the standby first in line, or None."""
-    row = db.execute("SELECT id, email, name FROM standbys WHERE game_id = ? AND seat_id IS NULL ORDER BY id",
-                     [game_id]).fetchone()
+    row = db.execute(
+        "SELECT id, email, name FROM standbys WHERE game_id = ? AND seat_id IS NULL ORDER BY id", [game_id]
+    ).fetchone()
     return None if row is None else tuple(row)
 
 

@@ -1,5 +1,6 @@
 """The submissions table: every turn file stored, which one counts for a seat's turn, and the
 versions a seat sent (records.current_submissions gives the ones that count for a turn)."""
+
 from __future__ import annotations
 
 import json
@@ -8,23 +9,57 @@ from dataclasses import dataclass
 import sqlite_utils
 
 
-def add_submission(db: sqlite_utils.Database, *, game_id: int, seat_id: int, turn: int, channel: str, source: str,
-                   sender: str | None, received: str, archive: str, encoding: str, verdict: str,
-                   problems: list, orders: list, final: bool, current: bool) -> None:
+def add_submission(
+    db: sqlite_utils.Database,
+    *,
+    game_id: int,
+    seat_id: int,
+    turn: int,
+    channel: str,
+    source: str,
+    sender: str | None,
+    received: str,
+    archive: str,
+    encoding: str,
+    verdict: str,
+    problems: list,
+    orders: list,
+    final: bool,
+    current: bool,
+) -> None:
     """Store a checked turn file (inside the caller's transaction). archive: the SHA-256 of its raw
     bytes; verdict: 'accepted' or 'rejected'; current: whether it counts for the seat's turn."""
     # The statement written out, as intake has always run it: mail intake stores thousands in a run.
     db.execute(
         "INSERT INTO submissions (game_id, seat_id, turn, channel, source, sender, received, archive, encoding, "
         "verdict, problems, orders, final, current) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [game_id, seat_id, turn, channel, source, sender, received, archive, encoding, verdict,
-         json.dumps(problems), json.dumps(orders), int(final), int(current)])
+        [
+            game_id,
+            seat_id,
+            turn,
+            channel,
+            source,
+            sender,
+            received,
+            archive,
+            encoding,
+            verdict,
+            json.dumps(problems),
+            json.dumps(orders),
+            int(final),
+            int(current),
+        ],
+    )
 
 
 def uncount(db: sqlite_utils.Database, seat_id: int, turn: int) -> bool:
     """The seat's submission that counted for the turn counts no more; whether there was one."""
-    return db.execute("UPDATE submissions SET current = 0 WHERE seat_id = ? AND turn = ? AND current = 1",
-                      [seat_id, turn]).rowcount > 0
+    return (
+        db.execute(
+            "UPDATE submissions SET current = 0 WHERE seat_id = ? AND turn = ? AND current = 1", [seat_id, turn]
+        ).rowcount
+        > 0
+    )
 
 
 def uncount_after(db: sqlite_utils.Database, game_id: int, turn: int) -> None:
@@ -57,32 +92,55 @@ class StoredSubmission:
 
 
 def stored_submission(db: sqlite_utils.Database, submission_id: int) -> StoredSubmission:
-    row = db.execute("""SELECT g.name, g.id, s.code, sub.turn, sub.verdict, sub.orders, sub.problems, sub.final,
+    row = db.execute(
+        """SELECT g.name, g.id, s.code, sub.turn, sub.verdict, sub.orders, sub.problems, sub.final,
                                g.deadline, EXISTS (SELECT 1 FROM submissions e WHERE e.seat_id = sub.seat_id
                                AND e.turn = sub.turn AND e.id < sub.id AND e.verdict = 'accepted')
                         FROM submissions sub JOIN games g ON g.id = sub.game_id JOIN seats s ON s.id = sub.seat_id
-                        WHERE sub.id = ?""", [submission_id]).fetchone()
+                        WHERE sub.id = ?""",
+        [submission_id],
+    ).fetchone()
     game, game_id, seat, turn, verdict, orders, problems, final, deadline, earlier = row
-    return StoredSubmission(game, game_id, seat, turn, verdict, json.loads(orders), json.loads(problems),
-                            bool(final), deadline, bool(earlier))
+    return StoredSubmission(
+        game,
+        game_id,
+        seat,
+        turn,
+        verdict,
+        json.loads(orders),
+        json.loads(problems),
+        bool(final),
+        deadline,
+        bool(earlier),
+    )
 
 
 def rejected_seats(db: sqlite_utils.Database, game_id: int, turn: int) -> set[int]:
     """The ids of the seats that sent a rejected turn file for the turn."""
-    return {row[0] for row in db.execute(
-        "SELECT DISTINCT seat_id FROM submissions WHERE game_id = ? AND turn = ? AND verdict = 'rejected'",
-        [game_id, turn]).fetchall()}
+    return {
+        row[0]
+        for row in db.execute(
+            "SELECT DISTINCT seat_id FROM submissions WHERE game_id = ? AND turn = ? AND verdict = 'rejected'",
+            [game_id, turn],
+        ).fetchall()
+    }
 
 
 def rejected_in_turn(db: sqlite_utils.Database, seat_id: int, turn: int) -> bool:
-    return db.execute("SELECT EXISTS (SELECT 1 FROM submissions WHERE seat_id = ? AND turn = ? "
-                      "AND verdict = 'rejected')", [seat_id, turn]).fetchone()[0] == 1
+    return (
+        db.execute(
+            "SELECT EXISTS (SELECT 1 FROM submissions WHERE seat_id = ? AND turn = ? AND verdict = 'rejected')",
+            [seat_id, turn],
+        ).fetchone()[0]
+        == 1
+    )
 
 
 def current_archive(db: sqlite_utils.Database, seat_id: int, turn: int) -> str | None:
     """The archive digest of the seat's submission that counts for the turn, or None."""
-    row = db.execute("SELECT archive FROM submissions WHERE seat_id = ? AND turn = ? AND current = 1",
-                     [seat_id, turn]).fetchone()
+    row = db.execute(
+        "SELECT archive FROM submissions WHERE seat_id = ? AND turn = ? AND current = 1", [seat_id, turn]
+    ).fetchone()
     return None if row is None else row[0]
 
 

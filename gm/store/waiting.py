@@ -1,5 +1,6 @@
 """The waiting table: players waiting for a seat in a game open for players, or in the next game
 of a ruleset (rows stay, marked seated, once a seat is theirs)."""
+
 from __future__ import annotations
 
 import json
@@ -32,25 +33,53 @@ class Waiting:
 
 def is_waiting(db: sqlite_utils.Database, account_id: int, ruleset: str, game_id: int | None) -> bool:
     """Whether the account waits, not seated yet, on that list (game_id None: the ruleset's next game)."""
-    return db.execute("""SELECT 1 FROM waiting WHERE account_id = ? AND ruleset = ? AND game_id IS ?
-                         AND seated IS NULL""", [account_id, ruleset, game_id]).fetchone() is not None
+    return (
+        db.execute(
+            """SELECT 1 FROM waiting WHERE account_id = ? AND ruleset = ? AND game_id IS ?
+                         AND seated IS NULL""",
+            [account_id, ruleset, game_id],
+        ).fetchone()
+        is not None
+    )
 
 
-def add_waiting(db: sqlite_utils.Database, *, game_id: int | None, ruleset: str, account_id: int, name: str,
-                preferences: list[str], came: str, source: str, now: str) -> None:
-    db["waiting"].insert({"game_id": game_id, "ruleset": ruleset, "account_id": account_id,
-                          "name": name, "preferences": json.dumps(preferences), "came": came,
-                          "source": source, "added": now})
+def add_waiting(
+    db: sqlite_utils.Database,
+    *,
+    game_id: int | None,
+    ruleset: str,
+    account_id: int,
+    name: str,
+    preferences: list[str],
+    came: str,
+    source: str,
+    now: str,
+) -> None:
+    db["waiting"].insert(
+        {
+            "game_id": game_id,
+            "ruleset": ruleset,
+            "account_id": account_id,
+            "name": name,
+            "preferences": json.dumps(preferences),
+            "came": came,
+            "source": source,
+            "added": now,
+        }
+    )
 
 
 def waiting_for(db: sqlite_utils.Database, game_id: int, ruleset: str) -> list[Waiting]:
     """Who waits, not seated yet, for the game: its own list, then the ruleset's next-game list,
     first come first."""
-    rows = db.execute("""SELECT w.id, g.name, w.ruleset, a.email, w.name, w.preferences, w.came, w.added
+    rows = db.execute(
+        """SELECT w.id, g.name, w.ruleset, a.email, w.name, w.preferences, w.came, w.added
                          FROM waiting w JOIN accounts a ON a.id = w.account_id
                          LEFT JOIN games g ON g.id = w.game_id
                          WHERE w.seated IS NULL AND (w.game_id = ? OR (w.game_id IS NULL AND w.ruleset = ?))
-                         ORDER BY w.game_id IS NULL, w.id""", [game_id, ruleset]).fetchall()
+                         ORDER BY w.game_id IS NULL, w.id""",
+        [game_id, ruleset],
+    ).fetchall()
     return [Waiting(n, g, r, e, name, tuple(json.loads(p)), c, a) for n, g, r, e, name, p, c, a in rows]
 
 

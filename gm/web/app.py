@@ -1,4 +1,5 @@
 """The portal's Flask app: settings, security headers, error pages, the database per thread."""
+
 from __future__ import annotations
 
 import logging
@@ -32,7 +33,7 @@ _HEADERS = {
     # Scripts, styles and images only from here (the one script is /zone.js: nothing inline, no
     # eval), forms only to here, never in a frame.
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-                               "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     # A one-time link in the address bar must not leak to another site.
@@ -117,14 +118,21 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
         MAX_FORM_MEMORY_SIZE=max_bytes + 65_536,
     )
     app.extensions["gm"] = Portal(
-        home=home, clock=clock or SystemClock(),
+        home=home,
+        clock=clock or SystemClock(),
         env=make_environment(home.templates if home.templates.is_dir() else None, []),
-        limiter=SignInLimiter(home.setting("portal", "sign_in_failures", 10),
-                              home.setting("portal", "sign_in_window", 300), path=limits_file(home)),
-        verified=VerifiedSecrets(), max_bytes=max_bytes,
-        local=threading.local(), writing=HomeLock(home.root / "portal-write.lock"),
+        limiter=SignInLimiter(
+            home.setting("portal", "sign_in_failures", 10),
+            home.setting("portal", "sign_in_window", 300),
+            path=limits_file(home),
+        ),
+        verified=VerifiedSecrets(),
+        max_bytes=max_bytes,
+        local=threading.local(),
+        writing=HomeLock(home.root / "portal-write.lock"),
         sessions=SessionRegister(sessions_file(home), hours * 3600),
-        known=KnownBrowsers(app.config["SECRET_KEY"], secure=app.config["SESSION_COOKIE_SECURE"]))
+        known=KnownBrowsers(app.config["SECRET_KEY"], secure=app.config["SESSION_COOKIE_SECURE"]),
+    )
     trusted = trusted_networks(home.setting("portal", "trusted_proxies", LOOPBACK), str(home.settings_file))
     app.wsgi_app = ClientAddress(app.wsgi_app, trusted)  # type: ignore[method-assign]
     open_database(home.database).conn.close()  # migrate once, before any request
@@ -188,15 +196,23 @@ def _secure_headers(response: Response) -> Response:
     return response
 
 
-_TITLES = {400: "That did not work", 403: "Not yours", 404: "Not here", 405: "Not like that",
-           413: "Too large", 429: "Too many tries"}
+_TITLES = {
+    400: "That did not work",
+    403: "Not yours",
+    404: "Not here",
+    405: "Not like that",
+    413: "Too large",
+    429: "Too many tries",
+}
 
 
 def _http_error(exc: HTTPException) -> Response:
     message = exc.description
     if exc.code == 413:
-        message = (f"That upload is too large: a turn file may be at most "
-                   f"{portal().max_bytes:,} bytes. Send the orders as plain text.")
+        message = (
+            f"That upload is too large: a turn file may be at most "
+            f"{portal().max_bytes:,} bytes. Send the orders as plain text."
+        )
     elif exc.code == 404:
         message = "There is nothing at this address. Go back to your page."
     response = page("error.html", exc.code or 500, title=_TITLES.get(exc.code, "Error"), message=message)
@@ -211,5 +227,9 @@ def _gm_error(exc: GMError) -> Response:
 
 def _bug(exc: Exception) -> Response:
     log.exception("portal bug on %s %s", request.method, request.path)
-    return page("error.html", 500, title="Something broke",
-                message="The portal hit a bug; nothing you sent was lost. Tell your GM what you did.")
+    return page(
+        "error.html",
+        500,
+        title="Something broke",
+        message="The portal hit a bug; nothing you sent was lost. Tell your GM what you did.",
+    )

@@ -10,6 +10,7 @@ request whose body is complete reaches the app. A body not complete `deadline` s
 headers is answered 408 and its connection closed; one larger than the app accepts is not read at
 all and the app answers 413 from its length; a body without a length (chunked) gets 411.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -23,8 +24,10 @@ from granian.rsgi import ProtocolClosed, ProtocolError
 
 log = logging.getLogger("gm.web")
 
-_LATE = (b"The request took too long to arrive. Try again; if it happens again, send your orders as "
-         b"a smaller file or by mail.")
+_LATE = (
+    b"The request took too long to arrive. Try again; if it happens again, send your orders as "
+    b"a smaller file or by mail."
+)
 _NO_LENGTH = b"Send the request with a Content-Length (a browser does)."
 _PLAIN = [("content-type", "text/plain; charset=utf-8"), ("connection", "close"), ("cache-control", "no-store")]
 # Bodies of these methods are not read (a GET with a body is answered as if it had none).

@@ -2,6 +2,7 @@
 orders, seat or prune the waiting list, answer the questions mailed to the house, read the audit
 log. Behind the GM's password and a CSRF token on every form, through the same services as the
 command line, so each action is written in the audit log as the CLI writes it."""
+
 from __future__ import annotations
 
 import json
@@ -41,6 +42,7 @@ def _done(where: str, notice: str):
 
 # ------------------------------------------------------------------ one game
 
+
 @blueprint.get("/gm/game/<name>")
 def game_page(name: str, error: str | None = None, status: int = 200, typed: dict | None = None):
     require_gm()
@@ -50,10 +52,20 @@ def game_page(name: str, error: str | None = None, status: int = 200, typed: dic
     facts = game_facts(db, game.name)
     facts.pop("state", None)
     remind = reminders.seats_to_remind(db, p.clock, game) if game.status != "over" else ()
-    return page("gm_game.html", status, title=f"{game.name} — GM", g=facts, game=game, remind=remind,
-                waiting=waiting.waiting_for(db, game.name), audit=_shown(records.audit_log(db, game.id, GAME_AUDIT_SHOWN)),
-                mail=bool(p.home.setting("mail", "address", "")), notice=session.pop("gm_notice", None),
-                error=error, typed=typed or {})
+    return page(
+        "gm_game.html",
+        status,
+        title=f"{game.name} — GM",
+        g=facts,
+        game=game,
+        remind=remind,
+        waiting=waiting.waiting_for(db, game.name),
+        audit=_shown(records.audit_log(db, game.id, GAME_AUDIT_SHOWN)),
+        mail=bool(p.home.setting("mail", "address", "")),
+        notice=session.pop("gm_notice", None),
+        error=error,
+        typed=typed or {},
+    )
 
 
 def _act(name: str, action, notice, typed: dict | None = None):
@@ -71,8 +83,11 @@ def _act(name: str, action, notice, typed: dict | None = None):
 @blueprint.post("/gm/game/<name>/hold")
 def hold(name: str):
     p = portal()
-    return _act(name, lambda: cycle.set_held(p.db(), p.clock, name, True),
-                lambda _: f"{name} is held: gm run-due runs none of its turns until you release it.")
+    return _act(
+        name,
+        lambda: cycle.set_held(p.db(), p.clock, name, True),
+        lambda _: f"{name} is held: gm run-due runs none of its turns until you release it.",
+    )
 
 
 @blueprint.post("/gm/game/<name>/release")
@@ -86,44 +101,64 @@ def deadline(name: str):
     p = portal()
     when = request.form.get("when", "").strip()[:200]
     past = request.form.get("past") == "yes"
-    return _act(name, lambda: cycle.push_deadline(p.db(), p.clock, name, when, past),
-                lambda shown: f"The deadline of {name} is now {shown}.", typed={"when": when, "past": past})
+    return _act(
+        name,
+        lambda: cycle.push_deadline(p.db(), p.clock, name, when, past),
+        lambda shown: f"The deadline of {name} is now {shown}.",
+        typed={"when": when, "past": past},
+    )
 
 
 @blueprint.post("/gm/game/<name>/remind")
 def remind(name: str):
     p = portal()
-    return _act(name, lambda: reminders.remind_now(p.db(), p.home, p.clock, name),
-                lambda seats: f"Reminded {', '.join(seats)}; the mail is queued (gm mail send, or gm run-due, "
-                              "sends it).")
+    return _act(
+        name,
+        lambda: reminders.remind_now(p.db(), p.home, p.clock, name),
+        lambda seats: f"Reminded {', '.join(seats)}; the mail is queued (gm mail send, or gm run-due, sends it).",
+    )
 
 
 @blueprint.post("/gm/game/<name>/waiting/<int:number>/remove")
 def remove_waiting(name: str, number: int):
     p = portal()
     reason = request.form.get("reason", "")[:500]
-    return _act(name, lambda: waiting.remove(p.db(), p.clock, name, number, reason),
-                lambda gone: f"{gone.name} <{gone.email}> is off the waiting list.")
+    return _act(
+        name,
+        lambda: waiting.remove(p.db(), p.clock, name, number, reason),
+        lambda gone: f"{gone.name} <{gone.email}> is off the waiting list.",
+    )
 
 
 @blueprint.post("/gm/game/<name>/seat-waiting")
 def seat_waiting(name: str):
     p = portal()
-    return _act(name, lambda: signups.seat_waiting(p.db(), p.home, p.clock, name),
-                lambda lines: "; ".join(lines) + "." if lines else f"Nobody on the list could be seated in {name}.")
+    return _act(
+        name,
+        lambda: signups.seat_waiting(p.db(), p.home, p.clock, name),
+        lambda lines: "; ".join(lines) + "." if lines else f"Nobody on the list could be seated in {name}.",
+    )
 
 
 # ------------------------------------------------------------------ questions
+
 
 @blueprint.get("/gm/questions")
 def questions_page(error: str | None = None, status: int = 200, typed: dict | None = None):
     require_gm()
     p = portal()
     every = request.args.get("all") == "1"
-    return page("gm_questions.html", status, title="Questions — GM",
-                questions=questions.questions(p.db(), p.home, every), every=every,
-                mail=bool(p.home.setting("mail", "address", "")), notice=session.pop("gm_notice", None),
-                error=error, typed=typed or {})
+    return page(
+        "gm_questions.html",
+        status,
+        title="Questions — GM",
+        questions=questions.questions(p.db(), p.home, every),
+        every=every,
+        mail=bool(p.home.setting("mail", "address", "")),
+        notice=session.pop("gm_notice", None),
+        error=error,
+        typed=typed or {},
+    )
 
 
 def _answer(action, notice, typed: dict | None = None):
@@ -140,19 +175,24 @@ def _answer(action, notice, typed: dict | None = None):
 def reply(number: int):
     p = portal()
     text = request.form.get("answer", "")[:20_000]
-    return _answer(lambda: questions.reply(p.db(), p.home, p.clock, number, text),
-                   lambda q: f"Your answer to question {q.id} is queued for {q.answer_to}.",
-                   typed={"number": number, "answer": text})
+    return _answer(
+        lambda: questions.reply(p.db(), p.home, p.clock, number, text),
+        lambda q: f"Your answer to question {q.id} is queued for {q.answer_to}.",
+        typed={"number": number, "answer": text},
+    )
 
 
 @blueprint.post("/gm/questions/<int:number>/answered")
 def answered(number: int):
     p = portal()
-    return _answer(lambda: questions.mark_answered(p.db(), p.home, p.clock, number),
-                   lambda q: f"Question {q.id} is marked answered.")
+    return _answer(
+        lambda: questions.mark_answered(p.db(), p.home, p.clock, number),
+        lambda q: f"Question {q.id} is marked answered.",
+    )
 
 
 # ------------------------------------------------------------------ the audit log
+
 
 @blueprint.get("/gm/audit")
 def audit_page():
@@ -161,12 +201,25 @@ def audit_page():
     name = request.args.get("game", "").strip()[:100]
     game = records.game_by_name(db, name) if name else None
     entries = records.audit_log(db, game.id if game else None, AUDIT_SHOWN)
-    return page("gm_audit.html", title="Audit log — GM", entries=_shown(entries), chosen=name,
-                games=[g.name for g in records.all_games(db)], shown=AUDIT_SHOWN)
+    return page(
+        "gm_audit.html",
+        title="Audit log — GM",
+        entries=_shown(entries),
+        chosen=name,
+        games=[g.name for g in records.all_games(db)],
+        shown=AUDIT_SHOWN,
+    )
 
 
 def _shown(entries: list[records.AuditEntry]) -> list[dict]:
     """Audit entries as the page shows them: the details as `gm audit` prints them (JSON, in the
     page escaped like any text)."""
-    return [{"at": e.at, "game": e.game, "action": e.action,
-             "detail": json.dumps(e.detail, ensure_ascii=False, sort_keys=True)} for e in entries]
+    return [
+        {
+            "at": e.at,
+            "game": e.game,
+            "action": e.action,
+            "detail": json.dumps(e.detail, ensure_ascii=False, sort_keys=True),
+        }
+        for e in entries
+    ]

@@ -1,4 +1,5 @@
 """The GM's pages: sign in with the password from gm.toml, every game's status at a glance."""
+
 from __future__ import annotations
 
 from flask import Blueprint, redirect, request, session
@@ -23,8 +24,7 @@ def overview():
     if not signed_in_gm():
         return page("gm_sign_in.html", title="GM sign-in", configured=bool(gm_password_hash(portal().home)))
     p = portal()
-    return page("gm.html", title="Games", games=gm_overview(p.db()),
-                waiting_questions=len(questions(p.db(), p.home)))
+    return page("gm.html", title="Games", games=gm_overview(p.db()), waiting_questions=len(questions(p.db(), p.home)))
 
 
 @blueprint.post("/gm/sign-in")
@@ -38,8 +38,9 @@ def sign_in():
     refuse_if_blocked(p.limiter, *keys)
     if not stored or not check_password(request.form.get("password", "")[:200], stored):
         p.limiter.failed(*keys)
-        return page("gm_sign_in.html", 401, title="GM sign-in", configured=bool(stored),
-                    error="That is not the GM password.")
+        return page(
+            "gm_sign_in.html", 401, title="GM sign-in", configured=bool(stored), error="That is not the GM password."
+        )
     return _gm_session(stored)
 
 

@@ -1,4 +1,5 @@
 """The portal's defences: CSRF tokens, the sign-in limiter, who is signed in."""
+
 from __future__ import annotations
 
 import hmac
@@ -68,9 +69,9 @@ _BLOCKED = {
     "address": "Too many failed sign-ins from here.",
     "browser": "Too many failed sign-ins from this browser.",
     "seat": f"Too many wrong secrets for this seat lately, from anywhere. {_ELSEWHERE}; or ask for a "
-            "one-time sign-in link by mail (\"Lost your secret?\" on the first page), which works at once.",
+    'one-time sign-in link by mail ("Lost your secret?" on the first page), which works at once.',
     "gm": f"Too many wrong GM passwords lately, from anywhere. {_ELSEWHERE}; on the server, "
-          "'gm portal link --gm' makes a one-time link that signs you in here.",
+    "'gm portal link --gm' makes a one-time link that signs you in here.",
 }
 
 
@@ -80,8 +81,9 @@ def refuse_if_blocked(limiter: SignInLimiter, *keys: str) -> None:
     if waits:
         key = max(waits, key=waits.get)
         minutes = max(1, round(waits[key] / 60))
-        raise TooManyRequests(f"{_BLOCKED[key.split(':', 1)[0]]} Try again in about {minutes} minute(s).",
-                              retry_after=int(waits[key]) + 1)
+        raise TooManyRequests(
+            f"{_BLOCKED[key.split(':', 1)[0]]} Try again in about {minutes} minute(s).", retry_after=int(waits[key]) + 1
+        )
 
 
 class SignInLimiter(FailureTable):

@@ -8,6 +8,7 @@ attempts at that seat are counted against that browser alone (the same number of
 window). Nobody can make such a cookie without signing in, and one cookie is one budget, however
 many machines send it. (OWASP's "device cookies" against online guessing.)
 """
+
 from __future__ import annotations
 
 import secrets
@@ -37,8 +38,9 @@ class KnownBrowsers:
             return None
         if "gm_known" not in g:
             try:
-                data, signed = self._serializer.loads(request.cookies[COOKIE], max_age=self.days * 86400,
-                                                      return_timestamp=True)
+                data, signed = self._serializer.loads(
+                    request.cookies[COOKIE], max_age=self.days * 86400, return_timestamp=True
+                )
                 g.gm_known = str(data["id"]), [str(t) for t in data["targets"]], signed.timestamp()
             except (BadSignature, KeyError, TypeError, ValueError):
                 g.gm_known = None
@@ -55,9 +57,15 @@ class KnownBrowsers:
         browser, targets, signed = self._read(request) or (secrets.token_urlsafe(12), [], 0.0)
         if target in targets and time.time() - signed < 86400:
             return
-        targets = [t for t in targets if t != target][-(MOST - 1):] + [target]
-        response.set_cookie(COOKIE, self._serializer.dumps({"id": browser, "targets": targets}),
-                            max_age=timedelta(days=self.days), httponly=True, samesite="Lax", secure=self.secure)
+        targets = [t for t in targets if t != target][-(MOST - 1) :] + [target]
+        response.set_cookie(
+            COOKIE,
+            self._serializer.dumps({"id": browser, "targets": targets}),
+            max_age=timedelta(days=self.days),
+            httponly=True,
+            samesite="Lax",
+            secure=self.secure,
+        )
 
 
 def seat_target(game: str, seat: str) -> str:

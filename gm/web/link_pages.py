@@ -6,6 +6,7 @@ anyone from flooding a player's mailbox: at most one mailed link per seat every
 [portal] mailed_link_minutes (10), and [portal] link_requests_per_hour (10) requests from one
 client address.
 """
+
 from __future__ import annotations
 
 from flask import Blueprint, Flask, current_app, request
@@ -19,8 +20,10 @@ from gm.web.guard import SignInLimiter, check_csrf
 blueprint = Blueprint("link_pages", __name__)
 
 _TITLE = "Get a sign-in link by mail"
-_NO_MAIL = ("This portal does not send mail, so it cannot send you a sign-in link. Ask your GM for a "
-            "one-time link or a new secret.")
+_NO_MAIL = (
+    "This portal does not send mail, so it cannot send you a sign-in link. Ask your GM for a "
+    "one-time link or a new secret."
+)
 
 
 def register(app: Flask) -> None:
@@ -61,10 +64,17 @@ def send():
     wait = _limiter().blocked(where)
     if wait:
         minutes = max(1, round(wait / 60))
-        raise TooManyRequests(f"Too many requests for sign-in links from here. Try again in about {minutes} "
-                              "minute(s), or ask your GM.", retry_after=int(wait) + 1)
+        raise TooManyRequests(
+            f"Too many requests for sign-in links from here. Try again in about {minutes} minute(s), or ask your GM.",
+            retry_after=int(wait) + 1,
+        )
     _limiter().failed(where)  # every request counts, found or not
     game, seat = (request.form.get(k, "")[:100] for k in ("game", "seat"))
     request_link(p.db(), p.home, p.clock, game, seat)
-    return page("link_request.html", title=_TITLE, answered=True,
-                minutes=p.home.setting("portal", "link_minutes", 60), every=_minutes())
+    return page(
+        "link_request.html",
+        title=_TITLE,
+        answered=True,
+        minutes=p.home.setting("portal", "link_minutes", 60),
+        every=_minutes(),
+    )

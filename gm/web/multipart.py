@@ -7,6 +7,7 @@ what those patterns find with `bytes.find` and one pattern compiled once; everyt
 werkzeug's own code, run unchanged. tests/web/test_fast_multipart.py compares the two decoders
 event by event on generated bodies fed in random chunks.
 """
+
 from __future__ import annotations
 
 import re
@@ -85,8 +86,9 @@ class BoundaryDecoder(MultipartDecoder):
     The attributes are werkzeug 3.1's `__init__`'s, which is not called because compiling is what
     it costs; a test checks that both decoders start with the same attributes."""
 
-    def __init__(self, boundary: bytes, max_form_memory_size: int | None = None, *,
-                 max_parts: int | None = None) -> None:
+    def __init__(
+        self, boundary: bytes, max_form_memory_size: int | None = None, *, max_parts: int | None = None
+    ) -> None:
         self.buffer = bytearray()
         self.complete = False
         self.max_form_memory_size = max_form_memory_size
@@ -105,8 +107,9 @@ _GLOBALS = {**vars(formparser), "MultipartDecoder": BoundaryDecoder}
 
 
 def _rebound(function: types.FunctionType) -> types.FunctionType:
-    copy = types.FunctionType(function.__code__, _GLOBALS, function.__name__, function.__defaults__,
-                              function.__closure__)
+    copy = types.FunctionType(
+        function.__code__, _GLOBALS, function.__name__, function.__defaults__, function.__closure__
+    )
     copy.__kwdefaults__ = function.__kwdefaults__
     copy.__qualname__, copy.__doc__ = function.__qualname__, function.__doc__
     return copy

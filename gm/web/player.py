@@ -1,4 +1,5 @@
 """The player's pages: sign in and out, the seat page, check and submit orders, own reports."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -81,9 +82,15 @@ def sign_in():
     seat = seat_sign_in(p.db(), p.verified, game, code, secret)
     if seat is None:
         p.limiter.failed(*keys)
-        return page("sign_in.html", 401, title="Sign in", game=game, seat=code,
-                    error="That game, seat and secret do not match. Check all three (the secret is on "
-                          "the message that seated you) and try again.")
+        return page(
+            "sign_in.html",
+            401,
+            title="Sign in",
+            game=game,
+            seat=code,
+            error="That game, seat and secret do not match. Check all three (the secret is on "
+            "the message that seated you) and try again.",
+        )
     start_session(p.sessions, f"seat:{seat.id}", seat=seat.id, fp=fingerprint(seat.secret_hash), via="secret")
     _browser_zone()
     response = redirect("/", 303)
@@ -116,9 +123,13 @@ def use_sign_in_link():
     seat_id = use_link(p.db(), p.home, p.clock, token)
     found = seat_by_id(p.db(), seat_id) if seat_id is not None else None
     if found is None:
-        return page("error.html", 401, title="That link does not work",
-                    message="The link has expired, was used already, or was cut short by your mail program. "
-                            "Ask your GM for a new one, or sign in with your secret.")
+        return page(
+            "error.html",
+            401,
+            title="That link does not work",
+            message="The link has expired, was used already, or was cut short by your mail program. "
+            "Ask your GM for a new one, or sign in with your secret.",
+        )
     game, seat = found
     start_session(p.sessions, f"seat:{seat_id}", seat=seat_id, fp=fingerprint(seat.secret_hash), via="link")
     _browser_zone()
@@ -144,9 +155,14 @@ def choose_zone():
         found = signed_in_seat()
         if found is None:
             return redirect("/", 303)
-        return seat_page(*found, status=400, zone_error=(
-            f"“{typed.strip()[:100]}” is not a time zone gm knows, so nothing changed. Type a city such as "
-            "Tokyo or a zone such as Asia/Tokyo, and choose it from the list."))
+        return seat_page(
+            *found,
+            status=400,
+            zone_error=(
+                f"“{typed.strip()[:100]}” is not a time zone gm knows, so nothing changed. Type a city such as "
+                "Tokyo or a zone such as Asia/Tokyo, and choose it from the list."
+            ),
+        )
     session["zone"] = zone
     return redirect("/", 303)
 
@@ -158,8 +174,11 @@ def _sent_orders() -> tuple[bytes | None, str, str | None]:
         name = Path(upload.filename).name[:100]
         suffix = Path(name).suffix.lower()
         if suffix not in _UPLOAD_SUFFIXES or not upload.mimetype.startswith(_UPLOAD_TYPES):
-            return None, name, (f"'{name}' is not a plain-text turn file. Upload a .txt file, or paste the "
-                                "orders into the text box.")
+            return (
+                None,
+                name,
+                (f"'{name}' is not a plain-text turn file. Upload a .txt file, or paste the orders into the text box."),
+            )
         return upload.stream.read(portal().max_bytes + 1), f"portal upload {name}", None
     text = request.form.get("orders", "")
     if not text.strip():
@@ -175,13 +194,19 @@ def orders():
     raw, source, refusal = _sent_orders()
     final = request.form.get("final") == "yes"
     if refusal:
-        return seat_page(game, seat, result={"refusal": refusal, "final_box": final}, text=request.form.get("orders"),
-                         status=400)
+        return seat_page(
+            game, seat, result={"refusal": refusal, "final_box": final}, text=request.form.get("orders"), status=400
+        )
     # Orders without a secret of their own go on the session's word (portal_access.SIGNED_IN).
     prepared = uploads.prepare_turn_file(raw, game, seat, SIGNED_IN, final, p.max_bytes)
     if prepared.refusal:
-        return seat_page(game, seat, result={"refusal": prepared.refusal, "final_box": final},
-                         text=prepared.shown or None, status=400)
+        return seat_page(
+            game,
+            seat,
+            result={"refusal": prepared.refusal, "final_box": final},
+            text=prepared.shown or None,
+            status=400,
+        )
     return _check_or_submit(game, seat, prepared, source, request.form.get("action") == "submit", final)
 
 
@@ -205,16 +230,23 @@ def _check_or_submit(game, seat, prepared: uploads.Prepared, source: str, send: 
     seats = _seats_read(game)
     rows = CachedRows(db, (game, seats) if seats is not None else None)
     if send:
-        receipt = turnfiles.submit(db, p.home, p.clock, prepared.data, "web", source,
-                                   secret_check=secret_check, rows=rows, writing=p.writing)
+        receipt = turnfiles.submit(
+            db, p.home, p.clock, prepared.data, "web", source, secret_check=secret_check, rows=rows, writing=p.writing
+        )
         checked = receipt.checked
     else:
-        receipt, checked = None, turnfiles.check_turn_file(db, p.home, prepared.data, secret_check=secret_check,
-                                                           rows=rows)
+        receipt, checked = (
+            None,
+            turnfiles.check_turn_file(db, p.home, prepared.data, secret_check=secret_check, rows=rows),
+        )
     press_result = {"lines": [r.to_json() for r in receipt.press]} if receipt and receipt.press else None
     if receipt and checked.press_only and checked.seat is not None:  # press alone: the orders stay as they were
-        return seat_page(records.game_by_name(db, game.name), seat, press_result=press_result,
-                         status=200 if all(r.sent for r in receipt.press) else 400)
+        return seat_page(
+            records.game_by_name(db, game.name),
+            seat,
+            press_result=press_result,
+            status=200 if all(r.sent for r in receipt.press) else 400,
+        )
     result = {
         "action": "submit" if send else "check",
         "refusal": checked.refusal,
@@ -229,8 +261,14 @@ def _check_or_submit(game, seat, prepared: uploads.Prepared, source: str, send: 
         "final_box": final_box,  # what the player ticked, shown again after a check
     }
     # The turn may have been run meanwhile; show the game as it is now.
-    return seat_page(records.game_by_name(db, game.name), seat, result=result, text=prepared.shown,
-                     status=400 if checked.refusal else 200, press_result=press_result)
+    return seat_page(
+        records.game_by_name(db, game.name),
+        seat,
+        result=result,
+        text=prepared.shown,
+        status=400 if checked.refusal else 200,
+        press_result=press_result,
+    )
 
 
 @blueprint.post("/orders/final")
@@ -240,8 +278,9 @@ def mark_final():
     p = portal()
     raw = facts.current_archived(p.db(), p.home, game, seat)
     if raw is None:
-        return seat_page(game, seat, result={"refusal": "You have no valid orders for this turn to mark final."},
-                         status=400)
+        return seat_page(
+            game, seat, result={"refusal": "You have no valid orders for this turn to mark final."}, status=400
+        )
     prepared = uploads.prepare_turn_file(raw, game, seat, SIGNED_IN, True, p.max_bytes)
     return _check_or_submit(game, seat, prepared, "portal final", True)
 
@@ -253,8 +292,14 @@ def history():
     db = portal().db()
     view = turn_view(db, game, _seats_read(game))
     title = view.title if view is not None else game.name
-    return page("history.html", title=f"What you sent — {title} — {seat.code}", heading=title, game=game.name,
-                seat=seat.code, history=facts.submission_history(db, game, seat))
+    return page(
+        "history.html",
+        title=f"What you sent — {title} — {seat.code}",
+        heading=title,
+        game=game.name,
+        seat=seat.code,
+        history=facts.submission_history(db, game, seat),
+    )
 
 
 @blueprint.get("/reports/<game_name>/<seat_code>/<int:turn>.<kind>")
@@ -267,19 +312,41 @@ def report(game_name: str, seat_code: str, turn: int, kind: str):
     path = facts.report_file(p.db(), p.home, game, seat, turn, kind)
     if path is None:
         abort(404)
-    return send_file(path, mimetype="application/pdf" if kind == "pdf" else "application/json",
-                     as_attachment=True, download_name=f"{game.name}-turn{turn}-{seat.code}.{kind}")
+    return send_file(
+        path,
+        mimetype="application/pdf" if kind == "pdf" else "application/json",
+        as_attachment=True,
+        download_name=f"{game.name}-turn{turn}-{seat.code}.{kind}",
+    )
 
 
-def seat_page(game: GameRecord, seat: SeatRecord, result: dict | None = None, text: str | None = None,
-              status: int = 200, zone_error: str | None = None, press_result: dict | None = None):
+def seat_page(
+    game: GameRecord,
+    seat: SeatRecord,
+    result: dict | None = None,
+    text: str | None = None,
+    status: int = 200,
+    zone_error: str | None = None,
+    press_result: dict | None = None,
+):
     p = portal()
     db = p.db()
     zone = session.get("zone", "UTC")
     view = turn_view(db, game, _seats_read(game))  # once for the facts and the form
     seen = facts.seat_page_facts(db, game, seat, zone, p.clock, view)
     form = text if text is not None else facts.order_form(game, seat, view)
-    return page("seat.html", status, title=f"{seen['game']['title']} — {seat.code}", facts=seen, result=result,
-                form=form, open=game.status != "over", zone=zone, zone_list=zone_list(), zone_error=zone_error,
-                latest=seat_turns.turn_report(db, p.home, game, seat, turns=[r["turn"] for r in seen["reports"]]),
-                press=press.seat_press(db, game, seat, _seats_read(game)), press_result=press_result)
+    return page(
+        "seat.html",
+        status,
+        title=f"{seen['game']['title']} — {seat.code}",
+        facts=seen,
+        result=result,
+        form=form,
+        open=game.status != "over",
+        zone=zone,
+        zone_list=zone_list(),
+        zone_error=zone_error,
+        latest=seat_turns.turn_report(db, p.home, game, seat, turns=[r["turn"] for r in seen["reports"]]),
+        press=press.seat_press(db, game, seat, _seats_read(game)),
+        press_result=press_result,
+    )

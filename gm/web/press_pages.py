@@ -1,4 +1,5 @@
 """The portal's press: a seat sends press through gm from its page (the form is web/_press.html)."""
+
 from __future__ import annotations
 
 from flask import Blueprint, request
@@ -22,5 +23,6 @@ def send_press():
     text = request.form.get("text", "")
     result = press.send_from_portal(p.db(), p.home, p.clock, game, seat, to, text, p.writing)
     shown = dict(result.to_json(), text=text, to_ticked=[code.upper() for code in to])
-    return seat_page(records.game_by_name(p.db(), game.name), seat, press_result=shown,
-                     status=200 if result.sent else 400)
+    return seat_page(
+        records.game_by_name(p.db(), game.name), seat, press_result=shown, status=200 if result.sent else 400
+    )

@@ -1,6 +1,7 @@
 """The client's address behind a reverse proxy: taken from X-Forwarded-For only when the request
 comes from a proxy the GM trusts, so the limits per client address count each player, not the
 proxy, and a client elsewhere cannot pass for another address."""
+
 from __future__ import annotations
 
 import ipaddress
@@ -21,8 +22,10 @@ def trusted_networks(values: Iterable[object], where: str) -> tuple[Network, ...
         try:
             networks.append(ipaddress.ip_network(str(value), strict=False))
         except ValueError:
-            raise GMError(f"{where}: [portal] trusted_proxies holds {value!r}, which is not an address "
-                          "or a network such as \"127.0.0.1\" or \"10.0.0.0/8\". Fix the file and try again.") from None
+            raise GMError(
+                f"{where}: [portal] trusted_proxies holds {value!r}, which is not an address "
+                'or a network such as "127.0.0.1" or "10.0.0.0/8". Fix the file and try again.'
+            ) from None
     return tuple(networks)
 
 

@@ -13,6 +13,7 @@ SIGTERM stops them all (each finishes what it is answering); a
 worker that dies is started again; workers that keep dying stop `gm serve` with a clear error; a
 worker whose parent is killed outright stops on its own.
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -54,8 +55,10 @@ def claim_port(host: str, port: int) -> tuple[str, int]:
     except (socket.gaierror, UnicodeError, OverflowError):
         infos = []
     if not infos:
-        raise GMError(f"cannot listen on {host}:{port}: not a host and port this machine has. "
-                      "Use an address such as 127.0.0.1 and a port from 1 to 65535.")
+        raise GMError(
+            f"cannot listen on {host}:{port}: not a host and port this machine has. "
+            "Use an address such as 127.0.0.1 and a port from 1 to 65535."
+        )
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
         try:
@@ -71,8 +74,15 @@ def _taken(host: str, port: int, exc: OSError) -> GMError:
     return GMError(f"cannot listen on {host}:{port} ({exc.strerror}). Choose another --port or --host.")
 
 
-def serve(home: Home, host: str, port: int, workers: int, threads: int, clock: Clock | None = None,
-          started: Callable[[str, int], None] = lambda address, port: None) -> None:
+def serve(
+    home: Home,
+    host: str,
+    port: int,
+    workers: int,
+    threads: int,
+    clock: Clock | None = None,
+    started: Callable[[str, int], None] = lambda address, port: None,
+) -> None:
     """Serve the portal of `home` until Ctrl-C, SIGTERM or SIGHUP; `started(address, port)` is
     called once the port is known to be free. Raises GMError for a port that cannot be had, or when workers
     keep stopping as soon as they start."""
@@ -86,16 +96,29 @@ def serve(home: Home, host: str, port: int, workers: int, threads: int, clock: C
     multiprocessing.set_start_method("fork", force=True)
     address, port = claim_port(host, port)
     flask_app = create_app(home, clock)
-    app = WholeBodies(flask_app, threads, home.setting("portal", "body_seconds", BODY_SECONDS),
-                      flask_app.config["MAX_CONTENT_LENGTH"])
+    app = WholeBodies(
+        flask_app, threads, home.setting("portal", "body_seconds", BODY_SECONDS), flask_app.config["MAX_CONTENT_LENGTH"]
+    )
     server = _Server(
         "gm.web.app:create_app",  # only named in granian's messages: the app is the one made above
         # RSGI: the body is read on the worker's event loop (gm/web/bodies.py), the app runs in
         # `threads` threads of WholeBodies's own; granian's blocking thread only runs the loop.
-        address=address, port=port, interface=Interfaces.RSGI, workers=workers, blocking_threads=1,
-        runtime_threads=1, http=HTTPModes.http1, http1_settings=HTTP1Settings(header_read_timeout=30_000),
-        websockets=False, backlog=1024, respawn_failed_workers=True, workers_kill_timeout=GRACE_SECONDS,
-        log_level="warning", log_dictconfig=_LOGGING, log_access=False)
+        address=address,
+        port=port,
+        interface=Interfaces.RSGI,
+        workers=workers,
+        blocking_threads=1,
+        runtime_threads=1,
+        http=HTTPModes.http1,
+        http1_settings=HTTP1Settings(header_read_timeout=30_000),
+        websockets=False,
+        backlog=1024,
+        respawn_failed_workers=True,
+        workers_kill_timeout=GRACE_SECONDS,
+        log_level="warning",
+        log_dictconfig=_LOGGING,
+        log_access=False,
+    )
     parent = os.getpid()
     started(address, port)
     try:
@@ -104,8 +127,10 @@ def serve(home: Home, host: str, port: int, workers: int, threads: int, clock: C
         raise _taken(host, port, exc) from None
     except SystemExit as exc:  # granian's way to say it gave up
         if exc.code:
-            raise GMError("the portal's workers keep stopping as soon as they start (see above); "
-                          "gm serve stopped. Fix what they report.") from None
+            raise GMError(
+                "the portal's workers keep stopping as soon as they start (see above); "
+                "gm serve stopped. Fix what they report."
+            ) from None
 
 
 class _Server(Granian):
@@ -118,8 +143,18 @@ class _Server(Granian):
 # Request variables a server's own environment should never carry: a WSGI server may start each
 # request's environ from os.environ (granian's WSGI interface does; gm's bridge does not), and
 # werkzeug would take an HTTP_COOKIE from there, for instance.
-_REQUEST_NAMES = ("CONTENT_LENGTH", "CONTENT_TYPE", "QUERY_STRING", "REMOTE_ADDR", "REQUEST_METHOD",
-                  "PATH_INFO", "SCRIPT_NAME", "SERVER_NAME", "SERVER_PORT", "SERVER_PROTOCOL")
+_REQUEST_NAMES = (
+    "CONTENT_LENGTH",
+    "CONTENT_TYPE",
+    "QUERY_STRING",
+    "REMOTE_ADDR",
+    "REQUEST_METHOD",
+    "PATH_INFO",
+    "SCRIPT_NAME",
+    "SERVER_NAME",
+    "SERVER_PORT",
+    "SERVER_PROTOCOL",
+)
 
 
 def _in_worker(app, parent: int):
@@ -146,7 +181,8 @@ _LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"gm": {"()": "logging.Formatter", "fmt": "gm serve: %(message)s"}},
     "handlers": {"gm": {"formatter": "gm", "class": "logging.StreamHandler", "stream": "ext://sys.stderr"}},
-    "loggers": {"_granian": {"handlers": ["gm"], "level": "WARNING", "propagate": False},
-                "granian.access": {"handlers": ["gm"], "level": "WARNING", "propagate": False}},
+    "loggers": {
+        "_granian": {"handlers": ["gm"], "level": "WARNING", "propagate": False},
+        "granian.access": {"handlers": ["gm"], "level": "WARNING", "propagate": False},
+    },
 }
-

@@ -1,4 +1,5 @@
 """The portal's session cookie: Flask's signed cookie, made cheaper per request, equally safe."""
+
 from __future__ import annotations
 
 import time

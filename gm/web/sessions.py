@@ -6,6 +6,7 @@ of the session id, never the id), every request of a signed-in session checks th
 recorded, and sign-out removes it. The file is shared by every worker of `gm serve` and kept
 across restarts; a lost file signs everybody out, never anybody in.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -1,5 +1,6 @@
 """The signed-in seat's past turns: a page per turn (its maps, the standings, what happened, the
 report's files) and the maps as pictures, all from that seat's own stored reports."""
+
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort
@@ -19,8 +20,15 @@ def turn_page(turn: int):
     if found is None:
         abort(404)  # no report of that turn for this seat (yet): there is nothing to show
     title = found.report.get("game", {}).get("title", game.name)
-    return page("turn.html", title=f"Turn {turn} — {title} — {seat.code}", heading=title, game=game.name,
-                seat=seat.code, player=seat.name, t=found)
+    return page(
+        "turn.html",
+        title=f"Turn {turn} — {title} — {seat.code}",
+        heading=title,
+        game=game.name,
+        seat=seat.code,
+        player=seat.name,
+        t=found,
+    )
 
 
 @blueprint.get("/turn/<int:turn>/<file>")

@@ -1,6 +1,7 @@
 """The portal's cache of turn views: one per game and turn, shared by the server's threads, so a
 page needs no state read or parsed while the turn is collected; and the rows an upload is checked
 against, from it."""
+
 from __future__ import annotations
 
 import threading

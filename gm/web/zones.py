@@ -1,5 +1,6 @@
 """The player's time zone: found from what they type (a zone or a city), offered as a list the
 browser searches as they type, and guessed from the browser where it runs the portal's script."""
+
 from __future__ import annotations
 
 from functools import lru_cache

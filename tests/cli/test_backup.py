@@ -1,5 +1,6 @@
 """gm backup and gm restore: a backup taken during a turn run restores and verifies; a damaged,
 cut-short or too-new backup, or a home with data, is refused and nothing changes."""
+
 from __future__ import annotations
 
 import hashlib
@@ -30,7 +31,9 @@ def played(home, gm, tmp_path, tmp_path_factory, request):
         folder = tmp_path_factory.mktemp("played")
         secrets = request.getfixturevalue("game")
         for email in ("ann", "bob", "cy", "di"):
-            assert gm("credits", "buy", f"{email}@example.org", "10", "--paid", "25", "--game", "g1", home=home).code == 0
+            assert (
+                gm("credits", "buy", f"{email}@example.org", "10", "--paid", "25", "--game", "g1", home=home).code == 0
+            )
         submit_all(gm, home, secrets, tmp_path, 1)
         assert gm("turn", "run", "g1", "--no-render", home=home).code == 0
         copy_home(home, folder / "home")
@@ -94,14 +97,26 @@ def test_backup_during_a_turn_run_and_intake_restores_and_verifies(home, gm, pla
     letters = tmp_path / "letters"
     letters.mkdir()
     for n in range(30):
-        (letters / f"{n}.eml").write_bytes(mail(f"Question {n}: when is the deadline?", message_id=f"<{n}@example.org>"))
+        (letters / f"{n}.eml").write_bytes(
+            mail(f"Question {n}: when is the deadline?", message_id=f"<{n}@example.org>")
+        )
     folder = tmp_path / "backups"
     folder.mkdir()
     command = [sys.executable, "-m", "gm"]
-    running = [subprocess.Popen(command + ["turn", "run", "g1", "--home", str(home)], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True),
-               subprocess.Popen(command + ["inbox", "import", str(letters), "--home", str(home)], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)]
+    running = [
+        subprocess.Popen(
+            command + ["turn", "run", "g1", "--home", str(home)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        ),
+        subprocess.Popen(
+            command + ["inbox", "import", str(letters), "--home", str(home)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        ),
+    ]
     try:
         deadline = time.monotonic() + 60
         while not (home / "locks" / "g1.lock").exists() and time.monotonic() < deadline:
@@ -167,8 +182,10 @@ def test_a_changed_archive_file_is_refused_and_nothing_changes(home, gm, played,
     changed = data.replace(b"END", b"end")
     assert changed != data and len(changed) == len(data)
     target = tmp_path / "new-home"
-    for fix_manifest, why in ((False, "does not match the SHA-256 its manifest records"),
-                              (True, "does not hold what its name says")):
+    for fix_manifest, why in (
+        (False, "does not match the SHA-256 its manifest records"),
+        (True, "does not hold what its name says"),
+    ):
         damaged = tmp_path / f"damaged-{fix_manifest}.tar"
         rewrite(backup, damaged, {name: changed}, fix_manifest)
         ran = gm("restore", damaged, target)
@@ -190,8 +207,9 @@ def test_a_truncated_database_is_refused(home, gm, played, tmp_path):
     assert ran.code == 1 and "gm.db does not match the SHA-256 its manifest records" in ran.err
     rewrite(backup, tmp_path / "cut-agreeing.tar", {"home/gm.db": cut}, fix_manifest=True)
     ran = gm("restore", tmp_path / "cut-agreeing.tar", target)
-    assert ran.code == 1 and ran.err.startswith(f"Error: {tmp_path / 'cut-agreeing.tar'} cannot be restored: "
-                                                "the database is damaged: ")
+    assert ran.code == 1 and ran.err.startswith(
+        f"Error: {tmp_path / 'cut-agreeing.tar'} cannot be restored: the database is damaged: "
+    )
     assert "Nothing was changed." in ran.err and not target.exists()
 
 
@@ -203,16 +221,22 @@ def test_a_backup_cut_short_or_not_a_backup_is_refused(home, gm, played, tmp_pat
     short = tmp_path / "short.tar"
     short.write_bytes(backup.read_bytes()[:manifest_at])  # as a copy cut off before the manifest leaves it
     ran = gm("restore", short, tmp_path / "x")
-    assert ran.code == 1 and ran.err == (f"Error: {short} is not a finished gm backup: it has no manifest.json (it "
-                                         "was cut short, or it is not a gm backup). Nothing was changed. Use another "
-                                         "backup.\n")
-    short.write_bytes(backup.read_bytes()[:manifest_at // 2])  # in the middle of a file
+    assert ran.code == 1 and ran.err == (
+        f"Error: {short} is not a finished gm backup: it has no manifest.json (it "
+        "was cut short, or it is not a gm backup). Nothing was changed. Use another "
+        "backup.\n"
+    )
+    short.write_bytes(backup.read_bytes()[: manifest_at // 2])  # in the middle of a file
     ran = gm("restore", short, tmp_path / "x")
-    assert ran.code == 1 and ran.err.startswith(f"Error: {short} cannot be restored: it is cut short, or not a tar file (")
+    assert ran.code == 1 and ran.err.startswith(
+        f"Error: {short} cannot be restored: it is cut short, or not a tar file ("
+    )
     other = tmp_path / "other.tar"
     other.write_bytes(b"not a tar at all" * 100)
     ran = gm("restore", other, tmp_path / "x")
-    assert ran.code == 1 and ran.err.startswith(f"Error: {other} cannot be restored: it is cut short, or not a tar file (")
+    assert ran.code == 1 and ran.err.startswith(
+        f"Error: {other} cannot be restored: it is cut short, or not a tar file ("
+    )
     ran = gm("restore", tmp_path / "missing.tar", tmp_path / "x")
     assert ran.err == f"Error: there is no backup file {tmp_path / 'missing.tar'}. Name a .tar made by 'gm backup'.\n"
     assert not (tmp_path / "x").exists()
@@ -229,8 +253,12 @@ def test_a_database_from_a_newer_gm_is_refused(home, gm, played, tmp_path):
     conn.close()
     rewrite(backup, tmp_path / "newer.tar", {"home/gm.db": copy.read_bytes()}, fix_manifest=True)
     ran = gm("restore", tmp_path / "newer.tar", tmp_path / "x")
-    assert ran.code == 1 and "its database has migrations this gm does not know (m999_future): it was made by a " \
-                               "newer gm; install that gm (or a newer one) and restore with it" in ran.err
+    assert (
+        ran.code == 1
+        and "its database has migrations this gm does not know (m999_future): it was made by a "
+        "newer gm; install that gm (or a newer one) and restore with it"
+        in ran.err
+    )
 
 
 def test_restore_never_writes_over_a_home_with_data(home, gm, played, tmp_path):
@@ -239,9 +267,12 @@ def test_restore_never_writes_over_a_home_with_data(home, gm, played, tmp_path):
     before = table_dump(home)
     ran = gm("restore", backup, home)
     assert ran.code == 1 and ran.err.startswith(
-        f"Error: {home} is not empty: it holds a GM home's database with records (accounts, audit, games, ")
-    assert ran.err.endswith("). gm restore never writes over a home or folder that has data: restore into a new "
-                            "folder (and point GM_HOME at it), or move this one aside first.\n")
+        f"Error: {home} is not empty: it holds a GM home's database with records (accounts, audit, games, "
+    )
+    assert ran.err.endswith(
+        "). gm restore never writes over a home or folder that has data: restore into a new "
+        "folder (and point GM_HOME at it), or move this one aside first.\n"
+    )
     assert table_dump(home) == before
     folder = tmp_path / "folder"
     folder.mkdir()
@@ -260,8 +291,9 @@ def test_backup_refuses_a_home_missing_an_archive_file(home, gm, played, tmp_pat
     victim = next(p for p in (home / "archive").rglob("*") if p.is_file())
     victim.unlink()
     ran = gm("backup", tmp_path / "b.tar", home=home)
-    assert ran.code == 1 and ran.err.startswith(f"Error: no backup was written: archive/{victim.parent.name}/"
-                                                f"{victim.name} (submission ")
+    assert ran.code == 1 and ran.err.startswith(
+        f"Error: no backup was written: archive/{victim.parent.name}/{victim.name} (submission "
+    )
     assert ran.err.endswith("is missing from the home. Run 'gm doctor' for what to do.\n")
     assert list(tmp_path.glob("*b.tar*")) == []
 
@@ -269,13 +301,21 @@ def test_backup_refuses_a_home_missing_an_archive_file(home, gm, played, tmp_pat
 def test_backup_refuses_bad_destinations(home, gm, played, tmp_path):
     (tmp_path / "there.tar").write_text("x")
     cases = [
-        (tmp_path / "there.tar", f"Error: {tmp_path / 'there.tar'} already exists; gm never writes over a backup. "
-                                 "Choose another name or folder.\n"),
-        (tmp_path / "b.zip", f"Error: {tmp_path / 'b.zip'} must end in .tar or .tar.gz (or name a folder, where gm "
-                             "names the backup by the time). Choose another name.\n"),
+        (
+            tmp_path / "there.tar",
+            f"Error: {tmp_path / 'there.tar'} already exists; gm never writes over a backup. "
+            "Choose another name or folder.\n",
+        ),
+        (
+            tmp_path / "b.zip",
+            f"Error: {tmp_path / 'b.zip'} must end in .tar or .tar.gz (or name a folder, where gm "
+            "names the backup by the time). Choose another name.\n",
+        ),
         (home / "reports", f"Error: {home / 'reports'}/gm-backup-"),
-        (tmp_path / "nowhere" / "b.tar", f"Error: the folder {tmp_path / 'nowhere'} does not exist. "
-                                         "Make it first, or choose another.\n"),
+        (
+            tmp_path / "nowhere" / "b.tar",
+            f"Error: the folder {tmp_path / 'nowhere'} does not exist. Make it first, or choose another.\n",
+        ),
     ]
     for dest, message in cases:
         ran = gm("backup", dest, home=home)

@@ -1,4 +1,5 @@
 """Odd input from a GM gets one clear line and exit 1, never a traceback (found in review)."""
+
 from __future__ import annotations
 
 import pytest
@@ -6,17 +7,38 @@ import pytest
 from tests.cli.test_game import table_dump
 
 
-@pytest.mark.parametrize("args, message", [
-    (("game", "set", "g1", "grace", "99999999999999999999"), "Error: grace takes a duration such as 90m, 2h or 1d, at most a year"),
-    (("game", "set", "g1", "nmr-limit", "²"), "Error: nmr-limit takes a whole number from 0 to 10000, not '²'."),
-    (("game", "deadline", "g1", "0999-06-01"), "Error: '0999-06-01' is not a date gm can schedule; give one between the years 2000 and 2999."),
-    (("game", "deadline", "g1", "9999-12-31 23:59 Pacific/Pago_Pago"), "Error: '9999-12-31 23:59 Pacific/Pago_Pago' is not a date gm can schedule"),
-    (("game", "new", "g2", "--seed", "99999999999999999999999"), "Error: the seed must be a whole number from 0 to 9223372036854775807"),
-    (("game", "standby", "g1", "not an address", "--name", "X"), "Error: 'not an address' is not an e-mail address."),
-    (("game", "standby", "g1", "ann@example.org", "--name", "Ann"), "Error: ann@example.org already has a seat in 'g1'."),
-    (("orders", "check", "/dev/zero"), "Error: /dev/zero is larger than 64 MB; it is not a turn file."),
-    (("credits", "export", "--csv", "-o", "/"), "Error: Is a directory (/). Check the path and its permissions."),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ("game", "set", "g1", "grace", "99999999999999999999"),
+            "Error: grace takes a duration such as 90m, 2h or 1d, at most a year",
+        ),
+        (("game", "set", "g1", "nmr-limit", "²"), "Error: nmr-limit takes a whole number from 0 to 10000, not '²'."),
+        (
+            ("game", "deadline", "g1", "0999-06-01"),
+            "Error: '0999-06-01' is not a date gm can schedule; give one between the years 2000 and 2999.",
+        ),
+        (
+            ("game", "deadline", "g1", "9999-12-31 23:59 Pacific/Pago_Pago"),
+            "Error: '9999-12-31 23:59 Pacific/Pago_Pago' is not a date gm can schedule",
+        ),
+        (
+            ("game", "new", "g2", "--seed", "99999999999999999999999"),
+            "Error: the seed must be a whole number from 0 to 9223372036854775807",
+        ),
+        (
+            ("game", "standby", "g1", "not an address", "--name", "X"),
+            "Error: 'not an address' is not an e-mail address.",
+        ),
+        (
+            ("game", "standby", "g1", "ann@example.org", "--name", "Ann"),
+            "Error: ann@example.org already has a seat in 'g1'.",
+        ),
+        (("orders", "check", "/dev/zero"), "Error: /dev/zero is larger than 64 MB; it is not a turn file."),
+        (("credits", "export", "--csv", "-o", "/"), "Error: Is a directory (/). Check the path and its permissions."),
+    ],
+)
 def test_refused_with_one_line(home, gm, game, args, message):
     before = table_dump(home)
     ran = gm(*args, home=home)
@@ -25,11 +47,14 @@ def test_refused_with_one_line(home, gm, game, args, message):
     assert table_dump(home) == before
 
 
-@pytest.mark.parametrize("settings, message", [
-    (b"reports = 5\n", "reports must be a [reports] section"),
-    (b"\xff\xfe", "It must be a UTF-8 text file."),
-    (b"[reports]\nworkers = \"x\"\n", "[reports] workers must be a whole number, not 'x'."),
-])
+@pytest.mark.parametrize(
+    "settings, message",
+    [
+        (b"reports = 5\n", "reports must be a [reports] section"),
+        (b"\xff\xfe", "It must be a UTF-8 text file."),
+        (b'[reports]\nworkers = "x"\n', "[reports] workers must be a whole number, not 'x'."),
+    ],
+)
 def test_broken_gm_toml(home, gm, game, settings, message):
     (home / "gm.toml").write_bytes(settings)
     gm("turn", "run", "g1", "--no-render", home=home)

@@ -1,5 +1,6 @@
 """The GM's console: gm --version, help texts that keep [sections], -o - for stdout, --json on the
 list commands, gm audit, and gm game show marking seats that changed hands."""
+
 from __future__ import annotations
 
 import json
@@ -28,7 +29,9 @@ def test_list_commands_print_json(home, gm, game):
     assert {r["name"] for r in rulesets["rulesets"]} >= {"clash", "conqueror", "empires"}
     assert rulesets["broken"] == {}
     settings = json.loads(gm("game", "settings", "g1", "--json", home=home).out)
-    assert {"name": "nmr-policy", "value": "robot"} == {k: v for k, v in settings[[s["name"] for s in settings].index("nmr-policy")].items() if k != "help"}
+    assert {"name": "nmr-policy", "value": "robot"} == {
+        k: v for k, v in settings[[s["name"] for s in settings].index("nmr-policy")].items() if k != "help"
+    }
     assert json.loads(gm("mail", "list", "--json", home=home).out) == []
     assert gm("credits", "buy", "ann@example.org", "10", "--paid", "25.00", home=home).code == 0
     account = json.loads(gm("credits", "show", "ann@example.org", "--json", home=home).out)

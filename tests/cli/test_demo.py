@@ -1,4 +1,5 @@
 """gm demo: a human can take a seat in the demo game beside the robots and play by turn file."""
+
 from __future__ import annotations
 
 import json
@@ -31,4 +32,8 @@ def test_demo_counts_one_pdf_per_seat_per_turn(tmp_path, gm):
     assert ran.code == 0, ran.err
     assert f"Reports (8 PDFs, one per seat per turn): {tmp_path / 'd' / 'reports' / 'clash-demo'}" in ran.out
     assert sorted(p.name for p in (tmp_path / "d" / "reports" / "clash-demo" / "2").glob("*.pdf")) == [
-        "BR.pdf", "FR.pdf", "GE.pdf", "RU.pdf"]
+        "BR.pdf",
+        "FR.pdf",
+        "GE.pdf",
+        "RU.pdf",
+    ]

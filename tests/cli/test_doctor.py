@@ -1,5 +1,6 @@
 """gm doctor: a sound home is all OK; each kind of damage gets its line and what to do, and the
 advice works; doctor itself changes nothing."""
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,18 @@ import pytest
 from tests.cli.test_backup import played  # noqa: F401  (the played home, made once per module)
 from tests.cli.test_game import table_dump
 
-CHECKS = ["settings", "folders", "database", "migrations", "archive", "reports", "ledger", "seats", "templates",
-          "secrets"]
+CHECKS = [
+    "settings",
+    "folders",
+    "database",
+    "migrations",
+    "archive",
+    "reports",
+    "ledger",
+    "seats",
+    "templates",
+    "secrets",
+]
 
 
 def lines(ran) -> list[str]:
@@ -23,8 +34,11 @@ def lines(ran) -> list[str]:
 
 def snapshot(home) -> dict:
     """Every file of the home but the database's, with its bytes and permissions; and its rows."""
-    files = {p.relative_to(home).as_posix(): (p.read_bytes(), p.stat().st_mode) for p in home.rglob("*")
-             if p.is_file() and not p.name.startswith("gm.db")}
+    files = {
+        p.relative_to(home).as_posix(): (p.read_bytes(), p.stat().st_mode)
+        for p in home.rglob("*")
+        if p.is_file() and not p.name.startswith("gm.db")
+    }
     return {"files": files, "rows": table_dump(home)}
 
 
@@ -45,8 +59,10 @@ def test_each_problem_has_its_line_and_what_to_do(home, gm, played, tmp_path):
     conn = sqlite3.connect(home / "gm.db")
     lost, changed = [row[0] for row in conn.execute("SELECT archive FROM submissions ORDER BY id LIMIT 2")]
     conn.execute("INSERT INTO migrations VALUES ('m999_future', '2030-01-01T00:00:00Z')")
-    conn.execute("INSERT INTO ledger (date, account_id, kind, credits, balance, discount_after, memo) "
-                 "VALUES ('2026-11-24T00:00:00Z', 1, 'adjustment', 5, 99, 0, 'by hand')")
+    conn.execute(
+        "INSERT INTO ledger (date, account_id, kind, credits, balance, discount_after, memo) "
+        "VALUES ('2026-11-24T00:00:00Z', 1, 'adjustment', 5, 99, 0, 'by hand')"
+    )
     conn.commit()
     conn.close()
     (home / "archive" / lost[:2] / lost).unlink()
@@ -64,11 +80,15 @@ def test_each_problem_has_its_line_and_what_to_do(home, gm, played, tmp_path):
     assert ran.code == 1 and ran.err == f"8 problem(s) in {home}.\n"
     settings_file = home / "gm.toml"
     restore_lost = f"tar -xOf BACKUP.tar home/archive/{lost[:2]}/{lost} > {home / 'archive' / lost[:2] / lost}"
-    restore_changed = f"tar -xOf BACKUP.tar home/archive/{changed[:2]}/{changed} > {home / 'archive' / changed[:2] / changed}"
+    restore_changed = (
+        f"tar -xOf BACKUP.tar home/archive/{changed[:2]}/{changed} > {home / 'archive' / changed[:2] / changed}"
+    )
     fix = "Copy it back from any backup taken since it came (the archive only grows): "
-    archive_lines = [f"PROBLEM  archive: archive/{lost[:2]}/{lost} (submission 1) is missing. {fix}{restore_lost}",
-                     f"PROBLEM  archive: archive/{changed[:2]}/{changed} (submission 2) does not hold what its name "
-                     f"says: it was changed. {fix}{restore_changed}"]
+    archive_lines = [
+        f"PROBLEM  archive: archive/{lost[:2]}/{lost} (submission 1) is missing. {fix}{restore_lost}",
+        f"PROBLEM  archive: archive/{changed[:2]}/{changed} (submission 2) does not hold what its name "
+        f"says: it was changed. {fix}{restore_changed}",
+    ]
     assert [line for line in lines(ran) if line.startswith("PROBLEM")] == [
         f"PROBLEM  settings: {settings_file}: [smtp] port must be a whole number, not '587'. Fix the file and try again.",
         "PROBLEM  migrations: migration m999_future was applied by a newer gm. Use that gm (or a newer one) with this "
@@ -86,7 +106,9 @@ def test_each_problem_has_its_line_and_what_to_do(home, gm, played, tmp_path):
     facts = json.loads(gm("doctor", "--json", home=home).out)
     assert facts["ok"] is False and sum(len(c["problems"]) for c in facts["checks"]) == 8
     assert facts["checks"][4]["check"] == "archive"
-    assert sorted(p["fix"] for p in facts["checks"][4]["problems"]) == sorted([fix + restore_lost, fix + restore_changed])
+    assert sorted(p["fix"] for p in facts["checks"][4]["problems"]) == sorted(
+        [fix + restore_lost, fix + restore_changed]
+    )
     assert snapshot(home) == before  # doctor changes nothing
 
     # The advice works: the archive files come back from the backup taken before.
@@ -104,10 +126,13 @@ def test_missing_reports_are_rendered_again(home, gm, played):
     ran = gm("doctor", home=home)
     assert ran.code == 1 and [line for line in lines(ran) if line.startswith("PROBLEM")] == [
         "PROBLEM  reports: reports of g1 turn 1: BR.json changed, FR.pdf missing. Render them again: "
-        "gm report render g1 --turn 1"]
+        "gm report render g1 --turn 1"
+    ]
     assert gm("report", "render", "g1", "--turn", "1", home=home).code == 0
     ran = gm("doctor", home=home)
-    assert ran.code == 0 and "OK       reports: the 8 report files the database lists are there, as rendered" in lines(ran)
+    assert ran.code == 0 and "OK       reports: the 8 report files the database lists are there, as rendered" in lines(
+        ran
+    )
 
 
 def test_a_damaged_database_is_named_and_the_rest_still_checked(home, gm, played):
@@ -123,10 +148,13 @@ def test_a_damaged_database_is_named_and_the_rest_still_checked(home, gm, played
     assert ran.code == 1
     found = lines(ran)
     assert found[2].startswith("PROBLEM  database: the database is damaged: ")
-    assert found[2].endswith("Restore the last good backup into a new home (gm restore BACKUP NEWHOME), check it "
-                             "with gm doctor, then use it instead of this one.")
+    assert found[2].endswith(
+        "Restore the last good backup into a new home (gm restore BACKUP NEWHOME), check it "
+        "with gm doctor, then use it instead of this one."
+    )
     assert [line.split(":")[0] for line in found if not line.startswith("PROBLEM  database")] == [
-        f"OK       {check}" for check in ("settings", "folders", "templates", "secrets")]
+        f"OK       {check}" for check in ("settings", "folders", "templates", "secrets")
+    ]
 
 
 def test_a_migration_not_applied_yet(home, gm, played):
@@ -135,9 +163,13 @@ def test_a_migration_not_applied_yet(home, gm, played):
     conn.commit()
     conn.close()
     ran = gm("doctor", home=home)
-    assert ran.code == 1 and "PROBLEM  migrations: 1 migration(s) of this gm are not applied yet " \
-                              "(m007_current_submissions). Take a backup (gm backup DEST), then run 'gm init' on this " \
-                              "home: it applies them." in lines(ran)
+    assert (
+        ran.code == 1
+        and "PROBLEM  migrations: 1 migration(s) of this gm are not applied yet "
+        "(m007_current_submissions). Take a backup (gm backup DEST), then run 'gm init' on this "
+        "home: it applies them."
+        in lines(ran)
+    )
 
 
 def test_an_override_gm_would_not_escape_is_named(home, monkeypatch):
@@ -147,15 +179,17 @@ def test_an_override_gm_would_not_escape_is_named(home, monkeypatch):
     from gm.services import overrides
 
     def plain(override_dir, ruleset_dirs):
-        return jinja2.Environment(loader=jinja2.FileSystemLoader([str(override_dir)]),
-                                  autoescape=jinja2.select_autoescape())
+        return jinja2.Environment(
+            loader=jinja2.FileSystemLoader([str(override_dir)]), autoescape=jinja2.select_autoescape()
+        )
 
     monkeypatch.setattr(overrides, "make_environment", plain)
     (home / "templates" / "report.html.j2").write_text("<p>{{ name }}</p>")
     (home / "templates" / "report.html").write_text('{% include "report.html.j2" %}')
     finding = overrides.check_templates(Home(home))
     assert [p.what for p in finding.problems] == [
-        "templates/report.html.j2 would not be autoescaped, so a player's text could become markup"]
+        "templates/report.html.j2 would not be autoescaped, so a player's text could become markup"
+    ]
 
 
 def test_a_bad_prize_table_in_gm_toml_is_a_problem(home, gm):
@@ -163,14 +197,18 @@ def test_a_bad_prize_table_in_gm_toml_is_a_problem(home, gm):
         settings.write('\n[discounts.clash]\nwin = "lots"\n')
     ran = gm("doctor", home=home)
     assert ran.code == 1
-    assert (f"PROBLEM  settings: {home / 'gm.toml'}: [discounts.clash] win must be a whole number from 0 "
-            "to 10, not 'lots'. Fix the file and try again.") in ran.out.splitlines()
+    assert (
+        f"PROBLEM  settings: {home / 'gm.toml'}: [discounts.clash] win must be a whole number from 0 "
+        "to 10, not 'lots'. Fix the file and try again."
+    ) in ran.out.splitlines()
 
 
 def test_seats_of_unknown_status_or_half_robots_are_named(home, gm):
     assert gm("game", "new", "r1", "--ruleset", "clash", "--scenario", "channel", "--robots", "1", home=home).code == 0
     assert gm("game", "join", "r1", "ann@example.org", "--name", "Ann", home=home).code == 0
-    assert "OK       seats: 2 seats: known statuses, robots the robot's, secrets hashed" in lines(gm("doctor", home=home))
+    assert "OK       seats: 2 seats: known statuses, robots the robot's, secrets hashed" in lines(
+        gm("doctor", home=home)
+    )
     with sqlite3.connect(home / "gm.db") as conn:
         conn.execute("UPDATE seats SET status = 'away' WHERE code = 'BR'")
         conn.execute("UPDATE seats SET secret_hash = 'scrypt$1' WHERE code = 'FR'")

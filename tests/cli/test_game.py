@@ -1,4 +1,5 @@
 """gm init, gm game new/join/list/show/deadline: exact messages and exit codes."""
+
 from __future__ import annotations
 
 import json
@@ -37,7 +38,10 @@ def test_gm_home_from_environment(tmp_path, gm, monkeypatch):
 def test_command_without_a_home_says_what_to_do(tmp_path, gm):
     ran = gm("game", "list", home=tmp_path / "nowhere")
     assert ran.code == 1
-    assert ran.err == f"Error: no GM home at {tmp_path / 'nowhere'}. Run 'gm init --home {tmp_path / 'nowhere'}' first, or set GM_HOME.\n"
+    assert (
+        ran.err
+        == f"Error: no GM home at {tmp_path / 'nowhere'}. Run 'gm init --home {tmp_path / 'nowhere'}' first, or set GM_HOME.\n"
+    )
 
 
 def test_new_join_list_show(home, gm, game):
@@ -80,7 +84,7 @@ def test_broken_scenario_files(home, gm, tmp_path):
     ran = gm("game", "new", "x", "--scenario", str(unknown), home=home)
     assert ran.code == 1 and ran.err.startswith(f"Error: scenario {unknown} is broken: ") and "ZZZ" in ran.err
     oneway = tmp_path / "oneway.toml"
-    oneway.write_text(_scenario('["BBB"]', '[]'))
+    oneway.write_text(_scenario('["BBB"]', "[]"))
     ran = gm("game", "new", "x", "--scenario", str(oneway), home=home)
     assert ran.code == 1 and "broken" in ran.err and "AAA" in ran.err and "BBB" in ran.err
     syntax = tmp_path / "syntax.toml"
@@ -138,7 +142,9 @@ def test_join_refusals(home, gm, game):
 
 def test_join_seat_choice_and_taken(home, gm):
     gm("game", "new", "g2", "--seed", "1", home=home)
-    assert gm("game", "join", "g2", "a@example.org", "--name", "A", "--seat", "fr", home=home).out.startswith("Seated A <a@example.org> as FR")
+    assert gm("game", "join", "g2", "a@example.org", "--name", "A", "--seat", "fr", home=home).out.startswith(
+        "Seated A <a@example.org> as FR"
+    )
     ran = gm("game", "join", "g2", "b@example.org", "--name", "B", "--seat", "FR", home=home)
     assert ran.code == 1 and ran.err == "Error: seat FR of 'g2' is taken. Free seats: BR, RU, GE.\n"
     ran = gm("game", "join", "g2", "b@example.org", "--name", "B", "--seat", "XX", home=home)
@@ -146,10 +152,17 @@ def test_join_seat_choice_and_taken(home, gm):
 
 
 def test_deadline_shows(home, gm, game):
-    assert gm("game", "deadline", "g1", "2026-11-27 18:00 UTC", home=home).out == "Deadline of g1: Fri 2026-11-27 18:00 UTC\n"
+    assert (
+        gm("game", "deadline", "g1", "2026-11-27 18:00 UTC", home=home).out
+        == "Deadline of g1: Fri 2026-11-27 18:00 UTC\n"
+    )
     assert "Deadline Fri 2026-11-27 18:00 UTC" in gm("game", "show", "g1", home=home).out
     ran = gm("game", "deadline", "g1", "someday", home=home)
-    assert ran.code == 1 and ran.err == "Error: cannot read 'someday' as a date and time; write it like '2026-11-27 18:00 Europe/London'.\n"
+    assert (
+        ran.code == 1
+        and ran.err
+        == "Error: cannot read 'someday' as a date and time; write it like '2026-11-27 18:00 Europe/London'.\n"
+    )
 
 
 def test_show_a_game_nobody_has_joined(home, gm):

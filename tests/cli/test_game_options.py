@@ -1,5 +1,6 @@
 """gm game new --option, gm demo --mode, gm rules list: a ruleset's game options end to end,
 and a broken plug-in ruleset that is reported instead of stopping gm."""
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,10 @@ class ModalClash(ClashRuleset):
     """Clash with two options, as a plug-in with modes would offer them."""
 
     name = "modal"
-    options = (GameOption("mode", "basic", "which rules", ("basic", "fancy")),
-               GameOption("round-limit", 30, "rounds before the game ends"))
+    options = (
+        GameOption("mode", "basic", "which rules", ("basic", "fancy")),
+        GameOption("round-limit", 30, "rounds before the game ends"),
+    )
 
 
 class Entry:
@@ -40,11 +43,13 @@ def _raises():
 @pytest.fixture
 def plugins(monkeypatch):
     real = rulesets.found()
-    extra = rulesets.load_entry_points([
-        Entry("modal", "tests:modal", ModalClash),
-        Entry("shiny", "shiny_game:ruleset", _raises),
-        Entry("husk", "husk:ruleset", lambda: SimpleNamespace(name="husk", version="1")),
-    ])
+    extra = rulesets.load_entry_points(
+        [
+            Entry("modal", "tests:modal", ModalClash),
+            Entry("shiny", "shiny_game:ruleset", _raises),
+            Entry("husk", "husk:ruleset", lambda: SimpleNamespace(name="husk", version="1")),
+        ]
+    )
     merged = rulesets.Found({**real.rulesets, **extra.rulesets}, {**real.broken, **extra.broken})
     monkeypatch.setattr(rulesets, "found", lambda: merged)
     return merged
@@ -66,13 +71,20 @@ def test_options_left_out_take_their_defaults(home, gm, plugins):
     assert games.game_ruleset(game)[1]["options"] == {"mode": "basic", "round-limit": 30}
 
 
-@pytest.mark.parametrize("words, error", [
-    (["--option", "mode=expert"],
-     "Error: option mode is one of basic, fancy, not 'expert' (modal; see 'gm rules list').\n"),
-    (["--option", "colour=red"],
-     "Error: there is no option 'colour'; the options are: mode, round-limit (modal; see 'gm rules list').\n"),
-    (["--option", "mode"], "Error: --option takes NAME=VALUE, for example --option mode=wonders, not 'mode'.\n"),
-])
+@pytest.mark.parametrize(
+    "words, error",
+    [
+        (
+            ["--option", "mode=expert"],
+            "Error: option mode is one of basic, fancy, not 'expert' (modal; see 'gm rules list').\n",
+        ),
+        (
+            ["--option", "colour=red"],
+            "Error: there is no option 'colour'; the options are: mode, round-limit (modal; see 'gm rules list').\n",
+        ),
+        (["--option", "mode"], "Error: --option takes NAME=VALUE, for example --option mode=wonders, not 'mode'.\n"),
+    ],
+)
 def test_a_wrong_option_is_refused_and_nothing_is_created(home, gm, plugins, words, error):
     ran = gm("game", "new", "m3", "--ruleset", "modal", *words, home=home)
     assert (ran.code, ran.err) == (1, error)
@@ -89,8 +101,11 @@ def test_demo_mode_is_short_for_the_mode_option(tmp_path, gm, plugins):
     assert ran.code == 0, ran.err
     game = records.game_by_name(open_database(tmp_path / "d" / "gm.db"), "modal-demo")
     assert game.options["rules"]["mode"] == "fancy"
-    audit = open_database(tmp_path / "d" / "gm.db").execute(
-        "SELECT detail FROM audit WHERE action = 'game new'").fetchone()[0]
+    audit = (
+        open_database(tmp_path / "d" / "gm.db")
+        .execute("SELECT detail FROM audit WHERE action = 'game new'")
+        .fetchone()[0]
+    )
     assert json.loads(audit)["options"] == {"mode": "fancy", "round-limit": 30}
 
 

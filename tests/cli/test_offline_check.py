@@ -1,4 +1,5 @@
 """gm orders check --report: a player's check against the seat's last JSON report, without a GM home."""
+
 from __future__ import annotations
 
 import json
@@ -37,11 +38,14 @@ def test_mistakes_the_report_can_settle(gm, report, tmp_path):
     assert ran.err.splitlines() == [
         f"{orders}:4: warning: EGN is not a code in this game; did you mean ENG or DEN?",
         f"{orders}:5: FROB is not an order; the orders are CLAIM, PLACE, PASS, RECRUIT, REVOLT and MOVE",
-        f"{orders}:7: warning: FINAL after END is ignored, so these orders are not final: put FINAL before END"]
+        f"{orders}:7: warning: FINAL after END is ignored, so these orders are not final: put FINAL before END",
+    ]
     orders.write_text("GAME g1\nPLAYER RU\nPASSWORD x\nEND\n")
     ran = gm("orders", "check", "--report", report, orders)
-    assert (ran.code, ran.err) == (1, f"{orders}: refused: the file is for player RU, the report for BR "
-                                      "(check the PLAYER line)\n")
+    assert (ran.code, ran.err) == (
+        1,
+        f"{orders}: refused: the file is for player RU, the report for BR (check the PLAYER line)\n",
+    )
     orders.write_text("GAME g1\nPLAYER BR\nPASSWORD x\nTURN 1\nEND\n")
     assert "the report is of turn 1: its orders are for turn 2" in gm("orders", "check", "--report", report, orders).err
 
@@ -57,5 +61,7 @@ def test_press_written_wrong_is_a_warning_offline_too(gm, report, tmp_path):
     orders = tmp_path / "orders.txt"
     orders.write_text("GAME g1\nPLAYER BR\nPASSWORD x\nPRESS TO ALL FR\nhi\nENDPRESS\nPRESS TO FR: fine\nEND\n")
     ran = gm("orders", "check", "--report", report, orders)
-    assert (ran.code, ran.err) == (0, f"{orders}:4: warning: this press would not be sent: PRESS TO ALL goes to "
-                                      "everyone: name no seats beside ALL\n")
+    assert (ran.code, ran.err) == (
+        0,
+        f"{orders}:4: warning: this press would not be sent: PRESS TO ALL goes to everyone: name no seats beside ALL\n",
+    )

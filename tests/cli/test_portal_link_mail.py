@@ -1,4 +1,5 @@
 """gm portal link GAME SEAT --mail: the link is queued to the seat's registered address, and works once."""
+
 from __future__ import annotations
 
 import re
@@ -20,11 +21,13 @@ def test_mail_queues_the_link_to_the_seats_address_and_it_signs_in_once(home, gm
     set_mail_address(home)
     ran = gm("portal", "link", "g1", "br", "--mail", home=home)
     assert ran.code == 0, ran.err
-    assert ran.out.startswith("Queued a one-time sign-in link for BR of g1 to ann@example.org (mail 1); "
-                              "it works once, until ")
+    assert ran.out.startswith(
+        "Queued a one-time sign-in link for BR of g1 to ann@example.org (mail 1); it works once, until "
+    )
     assert "gm mail send" in ran.out and "/link/" not in ran.out + ran.err  # the GM's terminal does not show it
     [(kind, recipient, name, subject, body, seat, turn)] = rows(
-        home, "SELECT kind, recipient, recipient_name, subject, body, seat, turn FROM outbox")
+        home, "SELECT kind, recipient, recipient_name, subject, body, seat, turn FROM outbox"
+    )
     assert (kind, recipient, name, seat, turn) == ("link", "ann@example.org", "Ann", "BR", None)
     assert subject == "g1: your one-time sign-in link for BR"
     assert body.startswith("Hello Ann,\n\nHere is a one-time sign-in link for seat BR of g1.\n")
@@ -44,8 +47,9 @@ def test_without_mail_prints_as_before_and_queues_nothing(home, gm, game):
 
 def test_minutes_and_base_url_go_into_the_mailed_link(home, gm, game):
     set_mail_address(home)
-    ran = gm("portal", "link", "g1", "FR", "--mail", "--minutes", "5", "--base-url", "https://pbm.example.net/gm",
-             home=home)
+    ran = gm(
+        "portal", "link", "g1", "FR", "--mail", "--minutes", "5", "--base-url", "https://pbm.example.net/gm", home=home
+    )
     assert ran.code == 0, ran.err
     [(_, recipient, _, body)] = outbox_bodies(home)
     assert recipient == "cy@example.org"
@@ -68,8 +72,11 @@ def test_clear_errors_and_nothing_made(home, gm, game):
         conn.execute("UPDATE accounts SET email = 'robot@bots.invalid' WHERE email = 'bob@example.org'")
     conn.close()
     ran = gm("portal", "link", "g1", "RU", "--mail", home=home)
-    assert (ran.code, ran.err) == (1, "Error: seat RU of 'g1' has no mail address (robot@bots.invalid). Leave out "
-                                      "--mail and give the player the printed link yourself.\n")
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: seat RU of 'g1' has no mail address (robot@bots.invalid). Leave out "
+        "--mail and give the player the printed link yourself.\n",
+    )
     assert counts(home) == (0, 0)
 
 

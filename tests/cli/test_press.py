@@ -1,5 +1,6 @@
 """Press and announcements from the command line: gm submit with press, gm game announce, gm game
 press, the press settings; exact messages and exit codes, and a bad message changes nothing."""
+
 from __future__ import annotations
 
 import hashlib
@@ -46,35 +47,59 @@ def test_a_file_of_press_only_sends_it_and_leaves_the_orders_alone(home, gm, mai
     [kept] = current_orders(home, "BR")
     assert kept[0]["text"] == "CLAIM ENG"
     assert rows(home, "SELECT count(*) FROM submissions") == [(1,)]
-    assert outbox(home) == [("press", "RU", "bob@example.org", "g1: press from BR to RU"),
-                            ("press", "FR", "cy@example.org", "g1: press from BR to FR")]
+    assert outbox(home) == [
+        ("press", "RU", "bob@example.org", "g1: press from BR to RU"),
+        ("press", "FR", "cy@example.org", "g1: press from BR to FR"),
+    ]
     assert rows(home, "SELECT turn, kind, signed, everyone, recipients, text, channel, archive FROM press") == [
-        (1, "press", 1, 0, '["RU", "FR"]', "Shall we share Burgundy?", "file",
-         hashlib.sha256(note.read_bytes()).hexdigest())]
+        (
+            1,
+            "press",
+            1,
+            0,
+            '["RU", "FR"]',
+            "Shall we share Burgundy?",
+            "file",
+            hashlib.sha256(note.read_bytes()).hexdigest(),
+        )
+    ]
 
 
 def test_orders_and_press_in_one_file_both_count(home, gm, mailing, tmp_path):
     path = tmp_path / "t.txt"
     path.write_text(turn_file(mailing["BR"], "CLAIM ENG\nPRESS TO ALL: Good luck, all of you."))
     ran = gm("submit", path, home=home)
-    assert (ran.code, ran.out) == (0, f"{path}:6: press sent to everyone\n"
-                                      f"{path}: accepted 1 order(s) for BR in g1, turn 1\n")
+    assert (ran.code, ran.out) == (
+        0,
+        f"{path}:6: press sent to everyone\n{path}: accepted 1 order(s) for BR in g1, turn 1\n",
+    )
     assert [row[1] for row in outbox(home)] == ["RU", "FR", "GE"]
 
 
-@pytest.mark.parametrize("setting, body, reason", [
-    (("press", "none"), "PRESS TO FR: hi", "the GM allows no press in 'g1'"),
-    (None, "PRESS TO FR, XX: hi", "there is no seat XX in this game; its seats are BR, RU, FR, GE"),
-    (None, "PRESS TO BR: hi", "BR is your own seat: press goes to the other seats"),
-    (("press-to", "all"), "PRESS TO FR: hi", "press in 'g1' goes to everyone or to nobody: write PRESS TO ALL"),
-    (("press-length", "10"), "PRESS TO FR: eleven char", "the press is 11 characters long and 'g1' takes at most 10: "
-                                                          "shorten it, or send it in parts"),
-    (None, "PRESS TO FR\nhi", "the press on line 4 has no ENDPRESS line: write ENDPRESS after the message"),
-    (None, "PRESS\nhi\nENDPRESS", "say whom the press is for: PRESS TO FR,GE (or PRESS TO ALL), the message on "
-                                  "the lines below, then ENDPRESS"),
-])
-def test_a_bad_message_is_refused_with_its_reason_and_changes_nothing(home, gm, mailing, tmp_path, setting, body,
-                                                                      reason):
+@pytest.mark.parametrize(
+    "setting, body, reason",
+    [
+        (("press", "none"), "PRESS TO FR: hi", "the GM allows no press in 'g1'"),
+        (None, "PRESS TO FR, XX: hi", "there is no seat XX in this game; its seats are BR, RU, FR, GE"),
+        (None, "PRESS TO BR: hi", "BR is your own seat: press goes to the other seats"),
+        (("press-to", "all"), "PRESS TO FR: hi", "press in 'g1' goes to everyone or to nobody: write PRESS TO ALL"),
+        (
+            ("press-length", "10"),
+            "PRESS TO FR: eleven char",
+            "the press is 11 characters long and 'g1' takes at most 10: shorten it, or send it in parts",
+        ),
+        (None, "PRESS TO FR\nhi", "the press on line 4 has no ENDPRESS line: write ENDPRESS after the message"),
+        (
+            None,
+            "PRESS\nhi\nENDPRESS",
+            "say whom the press is for: PRESS TO FR,GE (or PRESS TO ALL), the message on "
+            "the lines below, then ENDPRESS",
+        ),
+    ],
+)
+def test_a_bad_message_is_refused_with_its_reason_and_changes_nothing(
+    home, gm, mailing, tmp_path, setting, body, reason
+):
     if setting:
         assert gm("game", "set", "g1", *setting, home=home).code == 0
     path = tmp_path / "t.txt"
@@ -140,8 +165,9 @@ def test_a_robot_seat_is_never_mailed(home, gm, tmp_path):
 
 def test_a_finished_game_takes_no_press(home, gm, tmp_path):
     assert gm("game", "new", "m1", "--ruleset", "mcempires", "--seed", "5", "-o", "round-limit=1", home=home).code == 0
-    (code, secret), (other, _) = (seated(gm("game", "join", "m1", f"{n}@example.org", "--name", n, home=home).out)
-                                  for n in ("ann", "bob"))
+    (code, secret), (other, _) = (
+        seated(gm("game", "join", "m1", f"{n}@example.org", "--name", n, home=home).out) for n in ("ann", "bob")
+    )
     assert gm("turn", "run", "m1", "--no-render", home=home).out.endswith("m1 is over.\n")
     path = tmp_path / "t.txt"
     path.write_text(press_file(secret, f"PRESS TO {other}: good game", seat=code, game="m1"))
@@ -150,15 +176,20 @@ def test_a_finished_game_takes_no_press(home, gm, tmp_path):
     assert (ran.code, ran.err) == (1, f"{path}:4: press NOT sent: game 'm1' is over; it takes no more press\n")
     assert table_dump(home) == before
     ran = gm("game", "announce", "m1", "-m", "Thanks for playing", home=home)
-    assert (ran.code, ran.err) == (1, "Error: game 'm1' is over; there is no next report to put the note in. "
-                                      "Write to the players yourself.\n")
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: game 'm1' is over; there is no next report to put the note in. Write to the players yourself.\n",
+    )
 
 
-@pytest.mark.parametrize("value, message", [
-    (("press", "shout"), "Error: press takes none or signed or anonymous, not 'shout'.\n"),
-    (("press-to", "some"), "Error: press-to takes any or all, not 'some'.\n"),
-    (("press-length", "0"), "Error: press-length takes a number of characters from 1 to 10000, not '0'.\n"),
-])
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        (("press", "shout"), "Error: press takes none or signed or anonymous, not 'shout'.\n"),
+        (("press-to", "some"), "Error: press-to takes any or all, not 'some'.\n"),
+        (("press-length", "0"), "Error: press-length takes a number of characters from 1 to 10000, not '0'.\n"),
+    ],
+)
 def test_press_settings_are_checked(home, gm, game, value, message):
     ran = gm("game", "set", "g1", *value, home=home)
     assert (ran.code, ran.err) == (1, message)
@@ -171,13 +202,22 @@ def test_the_settings_list_the_press_rules_with_their_defaults(home, gm, game):
 
 def test_announce_mails_every_player_and_is_written_in_the_audit_log(home, gm, mailing):
     ran = gm("game", "announce", "g1", "-m", "The deadline moves to Saturday.", home=home)
-    assert (ran.code, ran.out) == (0, "Announcement 1 to every seat of g1; it is in each seat's next report.\n"
-                                      "Mailed to BR, RU, FR, GE (gm mail send, or gm run-due, sends it).\n")
-    assert [(kind, seat) for kind, seat, _, _ in outbox(home)] == [("announcement", s) for s in ("BR", "RU", "FR", "GE")]
+    assert (ran.code, ran.out) == (
+        0,
+        "Announcement 1 to every seat of g1; it is in each seat's next report.\n"
+        "Mailed to BR, RU, FR, GE (gm mail send, or gm run-due, sends it).\n",
+    )
+    assert [(kind, seat) for kind, seat, _, _ in outbox(home)] == [
+        ("announcement", s) for s in ("BR", "RU", "FR", "GE")
+    ]
     [entry] = json.loads(gm("audit", "g1", "--last", "1", "--json", home=home).out)
     assert entry["action"] == "announcement"
-    assert entry["detail"] == {"id": 1, "turn": 1, "mailed": ["BR", "RU", "FR", "GE"],
-                               "text": "The deadline moves to Saturday."}
+    assert entry["detail"] == {
+        "id": 1,
+        "turn": 1,
+        "mailed": ["BR", "RU", "FR", "GE"],
+        "text": "The deadline moves to Saturday.",
+    }
 
 
 def test_announce_reads_a_file_or_standard_input(home, gm, game, tmp_path, monkeypatch):
@@ -187,8 +227,10 @@ def test_announce_reads_a_file_or_standard_input(home, gm, game, tmp_path, monke
     assert ran.code == 0 and ran.out.endswith("Not mailed to BR, RU, FR, GE (gm.toml has no [mail] address).\n")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"From standard input\n")))
     assert gm("game", "announce", "g1", home=home).code == 0
-    assert rows(home, "SELECT text, channel FROM press ORDER BY id") == [("Café at 8", "gm"),
-                                                                       ("From standard input", "gm")]
+    assert rows(home, "SELECT text, channel FROM press ORDER BY id") == [
+        ("Café at 8", "gm"),
+        ("From standard input", "gm"),
+    ]
     assert rows(home, "SELECT count(*) FROM outbox") == [(0,)]
 
 
@@ -197,12 +239,19 @@ class _Terminal(io.StringIO):
         return True
 
 
-@pytest.mark.parametrize("args, stdin, message", [
-    (["-m", "a", "--file", "x.txt"], "", "Error: give the note once: with --message or with --file, not both.\n"),
-    (["-m", "  \n"], "", "Error: the announcement has no text. Give it with --message, --file or on standard input.\n"),
-    ([], None, "Error: no note given. Write it with --message TEXT, --file FILE or on standard input.\n"),
-    (["--file", "missing.txt"], "", "Error: no file missing.txt.\n"),
-])
+@pytest.mark.parametrize(
+    "args, stdin, message",
+    [
+        (["-m", "a", "--file", "x.txt"], "", "Error: give the note once: with --message or with --file, not both.\n"),
+        (
+            ["-m", "  \n"],
+            "",
+            "Error: the announcement has no text. Give it with --message, --file or on standard input.\n",
+        ),
+        ([], None, "Error: no note given. Write it with --message TEXT, --file FILE or on standard input.\n"),
+        (["--file", "missing.txt"], "", "Error: no file missing.txt.\n"),
+    ],
+)
 def test_announce_without_a_usable_note_changes_nothing(home, gm, game, monkeypatch, args, stdin, message):
     monkeypatch.setattr(sys, "stdin", _Terminal() if stdin is None else io.StringIO(stdin))
     before = table_dump(home)
@@ -217,7 +266,12 @@ def test_the_gm_sees_who_sent_anonymous_press(home, gm, game, tmp_path):
     path.write_text(press_file(game["RU"], "PRESS TO BR, FR\nBeware of GE.\nMore to come.\nENDPRESS", seat="RU"))
     assert gm("submit", path, home=home).code == 0
     [row] = json.loads(gm("game", "press", "g1", "--json", home=home).out)
-    assert (row["from"], row["signed"], row["to"], row["text"]) == ("RU", False, "BR, FR", "Beware of GE.\nMore to come.")
+    assert (row["from"], row["signed"], row["to"], row["text"]) == (
+        "RU",
+        False,
+        "BR, FR",
+        "Beware of GE.\nMore to come.",
+    )
     listed = gm("game", "press", "g1", home=home).out
     assert listed.endswith("RU (anonymous) to BR, FR: Beware of GE. …\n")
     assert gm("game", "press", "g1", "--turn", "2", home=home).out == "No press in g1 in turn 2.\n"
@@ -239,18 +293,24 @@ def test_press_is_in_the_next_report_of_each_seat_as_that_seat_may_read_it(home,
         return [(p["kind"], p["from"], p["to"], p["text"]) for p in report["press"]]
 
     announcement = ("announcement", "the GM", "everyone", "Turn 2 is due on Friday.")
-    assert press_of("FR") == [("press", "BR", "you", "Signed by Britain."),
-                              ("press", "anonymous", "you and 1 other seat", "<b>Not</b> from Russia."),
-                              announcement]
-    assert press_of("BR") == [("press", "you", "FR", "Signed by Britain."),
-                              ("press", "anonymous", "you and 1 other seat", "<b>Not</b> from Russia."),
-                              announcement]
+    assert press_of("FR") == [
+        ("press", "BR", "you", "Signed by Britain."),
+        ("press", "anonymous", "you and 1 other seat", "<b>Not</b> from Russia."),
+        announcement,
+    ]
+    assert press_of("BR") == [
+        ("press", "you", "FR", "Signed by Britain."),
+        ("press", "anonymous", "you and 1 other seat", "<b>Not</b> from Russia."),
+        announcement,
+    ]
     assert press_of("RU") == [("press", "you", "BR, FR", "<b>Not</b> from Russia."), announcement]
     assert press_of("GE") == [announcement]
     report = json.loads((folder / "FR.json").read_text())
     assert "RU" not in json.dumps(report["press"])
-    assert report["press_how"] == "PRESS TO BR,RU (or PRESS TO ALL), the message on the lines below, then ENDPRESS " \
-                                  "(anonymous)."
+    assert (
+        report["press_how"] == "PRESS TO BR,RU (or PRESS TO ALL), the message on the lines below, then ENDPRESS "
+        "(anonymous)."
+    )
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     # Press sent now belongs to turn 2: turn 1's reports render to the same bytes.
     path.write_text(press_file(game["BR"], "PRESS TO GE: Too late for turn 1."))
@@ -265,11 +325,16 @@ def test_orders_check_warns_of_press_written_wrong_without_failing_the_orders(ho
     path = tmp_path / "t.txt"
     path.write_text(turn_file(game["BR"], "CLAIM ENG\nPRESS TO FR\nno end"))
     ran = gm("orders", "check", path, home=home)  # END ends the message too, and says so
-    assert (ran.code, ran.err) == (0, f"{path}:6: warning: this press would not be sent: the press on line 6 has no "
-                                      "ENDPRESS line: write ENDPRESS after the message\n")
+    assert (ran.code, ran.err) == (
+        0,
+        f"{path}:6: warning: this press would not be sent: the press on line 6 has no "
+        "ENDPRESS line: write ENDPRESS after the message\n",
+    )
     path.write_text(turn_file(game["BR"], "CLAIM ENG\nPRESS\nhi\nENDPRESS\nPRESS TO FR: fine"))
     ran = gm("orders", "check", path, home=home)
     assert ran.code == 0 and ran.out == f"{path}: OK, 1 order(s) for BR in g1, turn 1\n"
-    assert ran.err == (f"{path}:6: warning: this press would not be sent: say whom the press is for: PRESS TO FR,GE "
-                       "(or PRESS TO ALL), the message on the lines below, then ENDPRESS\n")
+    assert ran.err == (
+        f"{path}:6: warning: this press would not be sent: say whom the press is for: PRESS TO FR,GE "
+        "(or PRESS TO ALL), the message on the lines below, then ENDPRESS\n"
+    )
     assert rows(home, "SELECT count(*) FROM press") == [(0,)]

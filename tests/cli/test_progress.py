@@ -1,4 +1,5 @@
 """The progress bar and live line draw only on a terminal: scripts, logs and tests see plain text."""
+
 from __future__ import annotations
 
 import io
@@ -13,8 +14,11 @@ class Terminal(io.StringIO):
 
 
 def test_live_only_when_both_streams_are_a_terminal(monkeypatch):
-    for out, err, drawn in [(Terminal(), Terminal(), True), (io.StringIO(), Terminal(), False),
-                            (Terminal(), io.StringIO(), False)]:
+    for out, err, drawn in [
+        (Terminal(), Terminal(), True),
+        (io.StringIO(), Terminal(), False),
+        (Terminal(), io.StringIO(), False),
+    ]:
         monkeypatch.setattr(sys, "stdout", out)
         monkeypatch.setattr(sys, "stderr", err)
         assert progress.live() is drawn

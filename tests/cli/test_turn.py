@@ -1,4 +1,5 @@
 """gm turn run/verify/rerun and gm report render, on a real home with real PDFs."""
+
 from __future__ import annotations
 
 import json
@@ -24,7 +25,10 @@ def test_first_turn_stores_start_and_robots_fill_nmr(home, gm, game, tmp_path):
     assert gm("submit", orders, home=home).code == 0
     ran = gm("turn", "run", "g1", "--no-render", home=home)
     assert ran.code == 0
-    assert ran.out.startswith("g1: turn 1 resolved, state ") and "no orders from RU, FR, GE; next: Set-up: placing 20 units" in ran.out
+    assert (
+        ran.out.startswith("g1: turn 1 resolved, state ")
+        and "no orders from RU, FR, GE; next: Set-up: placing 20 units" in ran.out
+    )
     conn = sqlite3.connect(home / "gm.db")
     assert [r[0] for r in conn.execute("SELECT number FROM turns ORDER BY number")] == [0, 1]
     stored = json.loads(conn.execute("SELECT orders FROM turns WHERE number = 1").fetchone()[0])
@@ -97,7 +101,10 @@ def test_too_few_seats(home, gm):
     gm("game", "new", "solo", home=home)
     gm("game", "join", "solo", "a@example.org", "--name", "A", home=home)
     ran = gm("turn", "run", "solo", home=home)
-    assert (ran.code, ran.err) == (1, "Error: game 'solo' has 1 seat(s); it needs at least 2. Seat players with 'gm game join'.\n")
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: game 'solo' has 1 seat(s); it needs at least 2. Seat players with 'gm game join'.\n",
+    )
 
 
 def test_finished_game_refuses_turns_and_orders(home, gm, game, tmp_path):
@@ -120,18 +127,27 @@ def test_finished_game_refuses_turns_and_orders(home, gm, game, tmp_path):
 
 def test_two_turn_runs_at_once(home, gm, game):
     """A second process holding the game's lock makes gm turn run refuse, changing nothing."""
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import fcntl, sys, time\n"
-        f"f = open({str(home / 'locks' / 'g1.lock')!r}, 'a+')\n"
-        "fcntl.flock(f, fcntl.LOCK_EX)\nprint('locked', flush=True)\ntime.sleep(30)\n")],
-        stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import fcntl, sys, time\n"
+                f"f = open({str(home / 'locks' / 'g1.lock')!r}, 'a+')\n"
+                "fcntl.flock(f, fcntl.LOCK_EX)\nprint('locked', flush=True)\ntime.sleep(30)\n"
+            ),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "locked"
         before = table_dump(home)
         ran = gm("turn", "run", "g1", home=home)
         assert ran.code == 1
-        assert ran.err == ("Error: another gm process is running a turn of 'g1' right now. "
-                           "Wait for it to finish, then try again.\n")
+        assert ran.err == (
+            "Error: another gm process is running a turn of 'g1' right now. Wait for it to finish, then try again.\n"
+        )
         assert table_dump(home) == before
     finally:
         holder.kill()
@@ -144,7 +160,15 @@ def test_turn_run_renders_pdf_and_json_per_seat(home, gm, game):
     assert ran.code == 0, ran.err
     folder = home / "reports" / "g1" / "1"
     assert sorted(p.name for p in folder.iterdir()) == [
-        "BR.json", "BR.pdf", "FR.json", "FR.pdf", "GE.json", "GE.pdf", "RU.json", "RU.pdf"]
+        "BR.json",
+        "BR.pdf",
+        "FR.json",
+        "FR.pdf",
+        "GE.json",
+        "GE.pdf",
+        "RU.json",
+        "RU.pdf",
+    ]
     assert (folder / "BR.pdf").read_bytes().startswith(b"%PDF")
     report = json.loads((folder / "BR.json").read_text())
     assert report["seat"] == "BR" and report["turn"] == 1 and report["view"]["seat"] == "BR"

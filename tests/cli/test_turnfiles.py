@@ -1,4 +1,5 @@
 """gm orders template/check and gm submit: archive first, last valid wins, refusals change nothing."""
+
 from __future__ import annotations
 
 import codecs
@@ -11,7 +12,9 @@ import pytest
 from tests.cli.test_game import table_dump
 
 
-def turn_file(secret: str, body: str = "CLAIM ENG SCO WAL", seat: str = "BR", game: str = "g1", turn: str = "TURN 1") -> str:
+def turn_file(
+    secret: str, body: str = "CLAIM ENG SCO WAL", seat: str = "BR", game: str = "g1", turn: str = "TURN 1"
+) -> str:
     return f"GAME {game}\nPLAYER {seat}\nPASSWORD {secret}\n{turn}\n{body}\nEND\n"
 
 
@@ -21,8 +24,11 @@ def archived(home) -> set[str]:
 
 def current_orders(home, seat: str) -> list:
     conn = sqlite3.connect(home / "gm.db")
-    rows = conn.execute("""SELECT sub.orders FROM submissions sub JOIN seats s ON s.id = sub.seat_id
-                           WHERE s.code = ? AND sub.current = 1""", [seat]).fetchall()
+    rows = conn.execute(
+        """SELECT sub.orders FROM submissions sub JOIN seats s ON s.id = sub.seat_id
+                           WHERE s.code = ? AND sub.current = 1""",
+        [seat],
+    ).fetchall()
     return [json.loads(r[0]) for r in rows]
 
 
@@ -52,11 +58,13 @@ def test_check_gives_warnings_beside_errors_by_line(home, gm, game, tmp_path):
     assert ran.code == 1
     assert ran.err.splitlines()[1:] == [
         f"{slip}:5: warning: EGN is not a code in this game; did you mean ENG or DEN?",
-        f"{slip}:7: warning: FINAL after END is ignored, so these orders are not final: put FINAL before END"]
+        f"{slip}:7: warning: FINAL after END is ignored, so these orders are not final: put FINAL before END",
+    ]
     slip.write_text(turn_file(game["BR"], "CLAIM ENG") + "FINAL\n")
     ran = gm("orders", "check", slip, home=home)
-    assert ran.code == 0 and ran.err.endswith("warning: FINAL after END is ignored, so these orders are not final: "
-                                              "put FINAL before END\n")
+    assert ran.code == 0 and ran.err.endswith(
+        "warning: FINAL after END is ignored, so these orders are not final: put FINAL before END\n"
+    )
 
 
 def test_submit_archives_first_and_last_valid_wins(home, gm, game, tmp_path):
@@ -74,19 +82,28 @@ def test_submit_archives_first_and_last_valid_wins(home, gm, game, tmp_path):
     assert orders[0]["text"] == "claim sco wal"
     conn = sqlite3.connect(home / "gm.db")
     assert conn.execute("SELECT verdict, current FROM submissions ORDER BY id").fetchall() == [
-        ("accepted", 0), ("accepted", 1), ("rejected", 0)]
+        ("accepted", 0),
+        ("accepted", 1),
+        ("rejected", 0),
+    ]
     digests = {hashlib.sha256(p.read_bytes()).hexdigest() for p in (first, second, broken)}
     assert digests <= archived(home)
 
 
-@pytest.mark.parametrize("make, reason", [
-    (lambda s: turn_file(s, game="g9"), "refused: unknown game 'g9' (check the GAME line)"),
-    (lambda s: turn_file(s, seat="XX"), "refused: game 'g1' has no player 'XX' (check the PLAYER line)"),
-    (lambda s: turn_file("wrong-secret"), "refused: wrong password for player BR of 'g1'"),
-    (lambda s: turn_file(s, turn="TURN 5"), "refused: these orders are for turn 5, which is not being collected yet; 'g1' is collecting turn 1"),
-    (lambda s: "Dear GM, I attack!\n", "refused: no turn file found"),
-    (lambda s: turn_file(s).replace("END\n", ""), "refused: the turn file has no END line"),
-])
+@pytest.mark.parametrize(
+    "make, reason",
+    [
+        (lambda s: turn_file(s, game="g9"), "refused: unknown game 'g9' (check the GAME line)"),
+        (lambda s: turn_file(s, seat="XX"), "refused: game 'g1' has no player 'XX' (check the PLAYER line)"),
+        (lambda s: turn_file("wrong-secret"), "refused: wrong password for player BR of 'g1'"),
+        (
+            lambda s: turn_file(s, turn="TURN 5"),
+            "refused: these orders are for turn 5, which is not being collected yet; 'g1' is collecting turn 1",
+        ),
+        (lambda s: "Dear GM, I attack!\n", "refused: no turn file found"),
+        (lambda s: turn_file(s).replace("END\n", ""), "refused: the turn file has no END line"),
+    ],
+)
 def test_refusals_change_nothing_but_the_archive(home, gm, game, tmp_path, make, reason):
     path = tmp_path / "t.txt"
     path.write_text(make(game["BR"]))
@@ -99,11 +116,15 @@ def test_refusals_change_nothing_but_the_archive(home, gm, game, tmp_path, make,
 
 def test_odd_encodings_are_read(home, gm, game, tmp_path):
     utf16 = tmp_path / "utf16.txt"
-    utf16.write_bytes(codecs.BOM_UTF16_LE + turn_file(game["RU"], "CLAIM MOS", seat="RU").replace("\n", "\r\n").encode("utf-16-le"))
+    utf16.write_bytes(
+        codecs.BOM_UTF16_LE + turn_file(game["RU"], "CLAIM MOS", seat="RU").replace("\n", "\r\n").encode("utf-16-le")
+    )
     latin = tmp_path / "latin.txt"
     latin.write_bytes(("Grüße!\n" + turn_file(game["FR"], "claim par  # à moi", seat="FR")).encode("latin-1"))
     lower = tmp_path / "lower.txt"
-    lower.write_text(turn_file(game["GE"], "claim ber", seat="GE").lower().replace(game["GE"].lower(), game["GE"].upper()))
+    lower.write_text(
+        turn_file(game["GE"], "claim ber", seat="GE").lower().replace(game["GE"].lower(), game["GE"].upper())
+    )
     for path in (utf16, latin, lower):
         ran = gm("submit", path, home=home)
         assert ran.code == 0, ran.err
@@ -138,5 +159,6 @@ def test_orders_for_someone_elses_territory(home, gm, game, tmp_path):
     assert ran.err.splitlines()[:2] == [  # the whole file's warning (line 0) first, then line 5
         f"{path}: warning: you place 5 of your 20 units; the other 15 are spread one at a time over your "
         "core territories, in code order",
-        f"{path}:5: {theirs} is not one of your core territories"]
+        f"{path}:5: {theirs} is not one of your core territories",
+    ]
     assert current_orders(home, "BR") == []

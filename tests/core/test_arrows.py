@@ -1,4 +1,5 @@
 """This turn's arrows come only from the events a seat may see, by the events' own facts."""
+
 from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
@@ -9,13 +10,26 @@ from gm.core.model import Event
 
 def test_moves_and_attacks_of_every_ruleset_become_arrows():
     events = [
-        {"kind": "move", "data": {"seat": "BR", "from": "ENG", "to": "WAL", "troops": 3}},          # clash
-        {"kind": "battle", "data": {"attacker": "AS", "defender": "neutral", "from": "AST", "to": "GAL",
-                                    "attacking": 4, "captured": False}},                         # conqueror
-        {"kind": "battle", "data": {"attacker": "AR", "from": "BAR", "to": "BAL", "armies": 1,
-                                    "captured": True}},                                          # empires
-        {"kind": "move", "data": {"seat": "BL", "group": "BL2", "troops": 2,
-                                  "path": ["3,4", "4,4", "5,5"]}},                                 # mcempires
+        {"kind": "move", "data": {"seat": "BR", "from": "ENG", "to": "WAL", "troops": 3}},  # clash
+        {
+            "kind": "battle",
+            "data": {
+                "attacker": "AS",
+                "defender": "neutral",
+                "from": "AST",
+                "to": "GAL",
+                "attacking": 4,
+                "captured": False,
+            },
+        },  # conqueror
+        {
+            "kind": "battle",
+            "data": {"attacker": "AR", "from": "BAR", "to": "BAL", "armies": 1, "captured": True},
+        },  # empires
+        {
+            "kind": "move",
+            "data": {"seat": "BL", "group": "BL2", "troops": 2, "path": ["3,4", "4,4", "5,5"]},
+        },  # mcempires
     ]
     assert arrows(events) == [
         Arrow("move", "BR", ("ENG", "WAL"), 3),
@@ -29,7 +43,7 @@ def test_other_events_give_no_arrow():
     events = [
         {"kind": "roll", "data": {"die": 5, "text": "The die shows 5."}},
         {"kind": "rail", "data": {"ends": ["BL1", "BL2"], "pieces": 4}},
-        {"kind": "offer", "data": {"from": "RED", "to": "ALL"}},        # not a move: no kind move, no attacker
+        {"kind": "offer", "data": {"from": "RED", "to": "ALL"}},  # not a move: no kind move, no attacker
         {"kind": "move", "data": {"seat": "BR", "from": "ENG", "to": "ENG"}},  # nowhere
         {"kind": "move", "data": {"seat": "BR", "path": ["ENG"]}},
     ]
@@ -46,12 +60,24 @@ def test_a_report_gets_only_the_arrows_of_events_its_seat_may_see():
 
 def test_an_arrow_is_plain_json():
     assert Arrow("attack", "AR", ("BAR", "BAL"), 1, True).to_json() == {
-        "kind": "attack", "seat": "AR", "path": ["BAR", "BAL"], "count": 1, "taken": True}
+        "kind": "attack",
+        "seat": "AR",
+        "path": ["BAR", "BAL"],
+        "count": 1,
+        "taken": True,
+    }
 
 
-facts = st.dictionaries(st.sampled_from(["from", "to", "path", "seat", "attacker", "armies", "troops", "captured"]),
-                        st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=4),
-                                  st.lists(st.one_of(st.text(max_size=3), st.integers()), max_size=4)))
+facts = st.dictionaries(
+    st.sampled_from(["from", "to", "path", "seat", "attacker", "armies", "troops", "captured"]),
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.text(max_size=4),
+        st.lists(st.one_of(st.text(max_size=3), st.integers()), max_size=4),
+    ),
+)
 
 
 @settings(deadline=None)  # a shared machine's load is no failure

@@ -1,4 +1,5 @@
 """The conformance-case runner: it passes good cases, fails broken ones and names malformed ones."""
+
 from __future__ import annotations
 
 import copy
@@ -65,10 +66,14 @@ class DiceGame:
 
 def case(**changes) -> dict:
     base = {
-        "title": "a roll adds up", "rule": "Rolling", "quote": "Roll a die.", "scenario": "plain",
-        "seed": 1, "dice": [4], "orders": {"A": ["ROLL"]},
-        "expect": [{"path": "totals.A", "equals": 4},
-                   {"event": "roll", "data": {"seat": "A", "die": 4}, "count": 1}],
+        "title": "a roll adds up",
+        "rule": "Rolling",
+        "quote": "Roll a die.",
+        "scenario": "plain",
+        "seed": 1,
+        "dice": [4],
+        "orders": {"A": ["ROLL"]},
+        "expect": [{"path": "totals.A", "equals": 4}, {"event": "roll", "data": {"seat": "A", "die": 4}, "count": 1}],
     }
     base.update(changes)
     return base
@@ -85,32 +90,41 @@ def test_a_broken_expectation_fails_with_what_was_found():
 
 def test_a_missing_event_fails_and_lists_the_events_of_that_kind():
     failures = run_case(case(expect=[{"event": "roll", "data": {"die": 6}}]), DiceGame())
-    assert failures == ["expect #1: expected some roll event(s) with {'die': 6}, found 0 "
-                        "(roll events: A rolls 4)"]
+    assert failures == ["expect #1: expected some roll event(s) with {'die': 6}, found 0 (roll events: A rolls 4)"]
 
 
 def test_event_count_and_none_and_missing_paths():
-    failures = run_case(case(expect=[{"event": "roll", "count": 2},
-                                     {"path": "totals.C", "equals": 0},
-                                     {"path": "totals.A", "is_none": True}]), DiceGame())
+    failures = run_case(
+        case(
+            expect=[
+                {"event": "roll", "count": 2},
+                {"path": "totals.C", "equals": 0},
+                {"path": "totals.A", "is_none": True},
+            ]
+        ),
+        DiceGame(),
+    )
     assert failures[0].startswith("expect #1: expected exactly 2 roll event(s)")
     assert failures[1] == "expect #2: totals.C: no such path in the resulting state"
     assert failures[2] == "expect #3: totals.A: expected None, got 4"
 
 
 def test_true_is_not_one():
-    failures = run_case(case(expect=[{"path": "totals.A", "equals": True}]), DiceGame(), )
+    failures = run_case(
+        case(expect=[{"path": "totals.A", "equals": True}]),
+        DiceGame(),
+    )
     assert failures == ["expect #1: totals.A: expected True, got 4"]
 
 
 def test_problems_must_be_expected_and_expected_problems_must_appear():
     orders = {"A": ["ROLL", "JUMP"]}
-    assert run_case(case(orders=orders), DiceGame()) == [
-        "unexpected problem for A on line 2: JUMP is not ROLL"]
+    assert run_case(case(orders=orders), DiceGame()) == ["unexpected problem for A on line 2: JUMP is not ROLL"]
     wanted = {"problem": "JUMP is not ROLL", "seat": "A", "line": 2}
     assert run_case(case(orders=orders, expect=[wanted]), DiceGame()) == []
     assert run_case(case(expect=[wanted]), DiceGame()) == [
-        "expect #1: no problem 'JUMP is not ROLL' for A (problems: none)"]
+        "expect #1: no problem 'JUMP is not ROLL' for A (problems: none)"
+    ]
 
 
 def test_forced_dice_must_all_be_rolled():
@@ -119,15 +133,15 @@ def test_forced_dice_must_all_be_rolled():
 
 def test_a_forced_die_out_of_range_is_reported():
     assert run_case(case(dice=[7]), DiceGame()) == [
-        "resolve raised CaseError: forced die 7 is outside the roll's range 1 to 6"]
+        "resolve raised CaseError: forced die 7 is outside the roll's range 1 to 6"
+    ]
 
 
 def test_prestate_is_merged_and_typos_in_it_are_caught():
     good = case(prestate={"totals": {"A": 10}}, expect=[{"path": "totals.A", "equals": 14}])
     assert run_case(good, DiceGame()) == []
     bad = case(prestate={"totlas": {"A": 10}})
-    assert run_case(bad, DiceGame()) == [
-        "malformed case: prestate.totlas is not in the state of a new game"]
+    assert run_case(bad, DiceGame()) == ["malformed case: prestate.totlas is not in the state of a new game"]
     # An empty table may take new keys.
     assert run_case(case(prestate={"log": {"x": 1}}), DiceGame()) == []
 
@@ -135,32 +149,34 @@ def test_prestate_is_merged_and_typos_in_it_are_caught():
 def test_a_crashing_mutating_or_non_json_ruleset_fails():
     assert run_case(case(), DiceGame(crash=True)) == ["resolve raised RuntimeError: boom"]
     assert run_case(case(), DiceGame(mutate=True)) == ["resolve changed the state it was given"]
-    assert run_case(case(), DiceGame(tuple_state=True)) == [
-        "the resulting state.turn holds a tuple, which is not JSON"]
+    assert run_case(case(), DiceGame(tuple_state=True)) == ["the resulting state.turn holds a tuple, which is not JSON"]
 
 
-@pytest.mark.parametrize("changes, message", [
-    ({"title": None}, "title is missing or not a string"),
-    ({"seed": "7"}, "seed is missing or not a whole number"),
-    ({"colour": "red"}, "unknown key 'colour'"),
-    ({"dice": "six"}, "dice must be a list of numbers"),
-    ({"orders": {"A": "ROLL"}}, "orders must be a table of seat = [order lines]"),
-    ({"expect": []}, "expect must be a non-empty list of [[expect]] tables"),
-    ({"expect": [{"equals": 3}]}, "expect #1: give exactly one of path, event, problem, winners or over"),
-    ({"expect": [{"path": "turn"}]}, "expect #1: a path needs either equals or is_none = true"),
-    ({"expect": [{"problem": "x"}]}, "expect #1: a problem needs the seat that sent the order"),
-    ({"expect": [{"event": "roll", "count": -1}]}, "expect #1: count must be a number, 0 or more"),
-])
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"title": None}, "title is missing or not a string"),
+        ({"seed": "7"}, "seed is missing or not a whole number"),
+        ({"colour": "red"}, "unknown key 'colour'"),
+        ({"dice": "six"}, "dice must be a list of numbers"),
+        ({"orders": {"A": "ROLL"}}, "orders must be a table of seat = [order lines]"),
+        ({"expect": []}, "expect must be a non-empty list of [[expect]] tables"),
+        ({"expect": [{"equals": 3}]}, "expect #1: give exactly one of path, event, problem, winners or over"),
+        ({"expect": [{"path": "turn"}]}, "expect #1: a path needs either equals or is_none = true"),
+        ({"expect": [{"problem": "x"}]}, "expect #1: a problem needs the seat that sent the order"),
+        ({"expect": [{"event": "roll", "count": -1}]}, "expect #1: count must be a number, 0 or more"),
+    ],
+)
 def test_malformed_cases_are_named(changes, message):
     broken = {k: v for k, v in case(**changes).items() if v is not None}
     assert f"malformed case: {message}" in run_case(broken, DiceGame())
 
 
 def test_unknown_scenario_and_unknown_seat():
-    assert run_case(case(scenario="moon"), DiceGame()) == [
-        "cannot start the game: ValueError: no scenario moon"]
+    assert run_case(case(scenario="moon"), DiceGame()) == ["cannot start the game: ValueError: no scenario moon"]
     assert run_case(case(orders={"Z": ["ROLL"]}), DiceGame()) == [
-        "malformed case: orders are given for Z, which has no seat"]
+        "malformed case: orders are given for Z, which has no seat"
+    ]
 
 
 def test_load_case_text_names_the_source_and_line():
@@ -202,4 +218,5 @@ def test_a_case_chooses_game_options_as_a_gm_would():
     wrong = run_case(case(options={"faces": 8}), ModalDice())
     assert wrong == ["cannot start the game: ScenarioError: there is no option 'faces'; the options are: sides"]
     assert run_case(case(options=[8]), ModalDice()) == [
-        "malformed case: options must be a table of game options, NAME = value"]
+        "malformed case: options must be a table of game options, NAME = value"
+    ]

@@ -5,6 +5,7 @@ the network, processes, the clock or global state), gm.core, and its own package
 package may also import gm.packaged, the base class that reads the ruleset's own scenario files.
 Anything else, a third-party package included, is an offence.
 """
+
 from __future__ import annotations
 
 import ast
@@ -15,12 +16,51 @@ from pathlib import Path
 from gm.rulesets import installed
 
 ROOT = Path(__file__).resolve().parents[2]
-IMPURE_STDLIB = {"sqlite3", "smtplib", "imaplib", "poplib", "socket", "ssl", "subprocess", "os",
-                 "pathlib", "time", "shutil", "io", "tempfile", "glob", "urllib", "http", "email",
-                 "threading", "multiprocessing", "concurrent", "asyncio", "signal", "select",
-                 "selectors", "ctypes", "importlib", "logging", "sys", "pickle", "shelve", "dbm",
-                 "webbrowser", "platform", "getpass", "uuid", "secrets", "fileinput", "zipfile",
-                 "tarfile", "mmap", "fcntl", "resource", "builtins"}
+IMPURE_STDLIB = {
+    "sqlite3",
+    "smtplib",
+    "imaplib",
+    "poplib",
+    "socket",
+    "ssl",
+    "subprocess",
+    "os",
+    "pathlib",
+    "time",
+    "shutil",
+    "io",
+    "tempfile",
+    "glob",
+    "urllib",
+    "http",
+    "email",
+    "threading",
+    "multiprocessing",
+    "concurrent",
+    "asyncio",
+    "signal",
+    "select",
+    "selectors",
+    "ctypes",
+    "importlib",
+    "logging",
+    "sys",
+    "pickle",
+    "shelve",
+    "dbm",
+    "webbrowser",
+    "platform",
+    "getpass",
+    "uuid",
+    "secrets",
+    "fileinput",
+    "zipfile",
+    "tarfile",
+    "mmap",
+    "fcntl",
+    "resource",
+    "builtins",
+}
 PURE_STDLIB = set(sys.stdlib_module_names) - IMPURE_STDLIB
 # Recurrence arithmetic and date parsing from the decided stack's python-dateutil; gm.core only.
 PURE_THIRD_PARTY = {"dateutil.rrule", "dateutil.relativedelta", "dateutil.parser"}
@@ -92,16 +132,26 @@ def test_pure_modules_do_no_io():
 
 def test_the_purity_check_can_fail(tmp_path):
     bad = tmp_path / "bad.py"
-    bad.write_text("import sqlite3\nimport random\nfrom os import path\nopen('x')\nimport datetime\n"
-                   "datetime.datetime.now()\nimport numpy\nfrom gm.services import games\n"
-                   "from gm_games.other import rules\nfrom gm.packaged import PackagedRuleset\n"
-                   "from random import Random\nfrom . import view\nfrom gm.core.model import Order\n"
-                   "from dateutil.rrule import rrule\nfrom dateutil import tz\n")
+    bad.write_text(
+        "import sqlite3\nimport random\nfrom os import path\nopen('x')\nimport datetime\n"
+        "datetime.datetime.now()\nimport numpy\nfrom gm.services import games\n"
+        "from gm_games.other import rules\nfrom gm.packaged import PackagedRuleset\n"
+        "from random import Random\nfrom . import view\nfrom gm.core.model import Order\n"
+        "from dateutil.rrule import rrule\nfrom dateutil import tz\n"
+    )
     assert offences(bad, "gm_games.mine") == [
-        "bad.py:1: imports sqlite3", "bad.py:2: imports the module-level random",
-        "bad.py:3: imports os.path", "bad.py:4: calls open()", "bad.py:6: reads the clock (now())",
-        "bad.py:7: imports numpy", "bad.py:8: imports gm.services.games",
-        "bad.py:9: imports gm_games.other.rules", "bad.py:14: imports dateutil.rrule.rrule",
-        "bad.py:15: imports dateutil.tz"]
-    assert offences(bad, "gm.core")[-2:] == ["bad.py:10: imports gm.packaged.PackagedRuleset",
-                                             "bad.py:15: imports dateutil.tz"]
+        "bad.py:1: imports sqlite3",
+        "bad.py:2: imports the module-level random",
+        "bad.py:3: imports os.path",
+        "bad.py:4: calls open()",
+        "bad.py:6: reads the clock (now())",
+        "bad.py:7: imports numpy",
+        "bad.py:8: imports gm.services.games",
+        "bad.py:9: imports gm_games.other.rules",
+        "bad.py:14: imports dateutil.rrule.rrule",
+        "bad.py:15: imports dateutil.tz",
+    ]
+    assert offences(bad, "gm.core")[-2:] == [
+        "bad.py:10: imports gm.packaged.PackagedRuleset",
+        "bad.py:15: imports dateutil.tz",
+    ]

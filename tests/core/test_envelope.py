@@ -1,4 +1,5 @@
 """The turn-file envelope: decoding, header keywords, quoted text, comments, problems."""
+
 from __future__ import annotations
 
 import codecs
@@ -10,8 +11,10 @@ from gm.core.envelope import TurnFileError, decode_turn_file, read_envelope, wra
 
 
 def test_envelope_fields_any_case_and_text_around_is_ignored():
-    text = ("Hi GM, my orders:\n\ngame g1\nPlayer br\nPASSWORD abcd-efgh\nTurn 3\n"
-            "> GAME quoted-from-last-report\nmove ENG BEL 4   # all in\n\nEND\n-- \nAnn\nGAME not-this\n")
+    text = (
+        "Hi GM, my orders:\n\ngame g1\nPlayer br\nPASSWORD abcd-efgh\nTurn 3\n"
+        "> GAME quoted-from-last-report\nmove ENG BEL 4   # all in\n\nEND\n-- \nAnn\nGAME not-this\n"
+    )
     env = read_envelope(text)
     assert (env.game, env.player, env.password, env.turn) == ("g1", "BR", "abcd-efgh", 3)
     assert env.lines == ((8, "move ENG BEL 4"),)
@@ -23,14 +26,20 @@ def test_final_line_marks_orders_final():
     assert env.final and env.lines == ((5, "PASS"),)
 
 
-@pytest.mark.parametrize("text, message", [
-    ("no orders here", "no turn file found: the orders must start with a line 'GAME <game name>' and end with 'END'"),
-    ("GAME g\nPLAYER A\nPASSWORD p\nPASS\n", "the turn file has no END line: put END after the last order"),
-    ("GAME g\nPASSWORD p\nEND\n", "the turn file has no PLAYER line"),
-    ("GAME g\nPLAYER A\nEND\n", "the turn file has no PASSWORD line"),
-    ("GAME g\nPLAYER A\nPASSWORD p\nTURN seven\nEND\n", "TURN must be a number, not 'seven'"),
-    ("GAME g h\nPLAYER A\nPASSWORD p\nEND\n", "GAME needs exactly one value, as in 'GAME clash-1'"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            "no orders here",
+            "no turn file found: the orders must start with a line 'GAME <game name>' and end with 'END'",
+        ),
+        ("GAME g\nPLAYER A\nPASSWORD p\nPASS\n", "the turn file has no END line: put END after the last order"),
+        ("GAME g\nPASSWORD p\nEND\n", "the turn file has no PLAYER line"),
+        ("GAME g\nPLAYER A\nEND\n", "the turn file has no PASSWORD line"),
+        ("GAME g\nPLAYER A\nPASSWORD p\nTURN seven\nEND\n", "TURN must be a number, not 'seven'"),
+        ("GAME g h\nPLAYER A\nPASSWORD p\nEND\n", "GAME needs exactly one value, as in 'GAME clash-1'"),
+    ],
+)
 def test_envelope_problems(text, message):
     assert message in [p.message for p in read_envelope(text).problems]
 

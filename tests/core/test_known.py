@@ -1,4 +1,5 @@
 """gm.core.known: the listing of what a seat sees, grouped by holder, with its column widths."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,18 +10,35 @@ COLUMNS = (Column("Armies", numeric=True), Column("Next to yours"))
 
 
 def test_places_are_grouped_by_holder_seats_first_in_seating_order_then_the_others():
-    known = listing("Every area you see", "Area", ("area", "areas"), COLUMNS, [
-        Sighting("NAP", "Benevento", "neutral", (2, "")),
-        Sighting("ROM", "Rome", "PA", (4, "TUS"), "capital"),
-        Sighting("PAR", "Paris", "FR", (1, None)),
-        Sighting("ANC", "Ancona", "PA", (0, "")),
-        Sighting("SEA", "", NOBODY, (None, "")),
-    ], ["FR", "PA", "EN"], {"neutral": "Neutral areas", NOBODY: "Nobody's"})
+    known = listing(
+        "Every area you see",
+        "Area",
+        ("area", "areas"),
+        COLUMNS,
+        [
+            Sighting("NAP", "Benevento", "neutral", (2, "")),
+            Sighting("ROM", "Rome", "PA", (4, "TUS"), "capital"),
+            Sighting("PAR", "Paris", "FR", (1, None)),
+            Sighting("ANC", "Ancona", "PA", (0, "")),
+            Sighting("SEA", "", NOBODY, (None, "")),
+        ],
+        ["FR", "PA", "EN"],
+        {"neutral": "Neutral areas", NOBODY: "Nobody's"},
+    )
     assert [(g["holder"], g["label"], g["count"]) for g in known["groups"]] == [
-        ("FR", "", "1 area"), ("PA", "", "2 areas"), ("neutral", "Neutral areas", "1 area"), (NOBODY, "Nobody's", "1 area")]
+        ("FR", "", "1 area"),
+        ("PA", "", "2 areas"),
+        ("neutral", "Neutral areas", "1 area"),
+        (NOBODY, "Nobody's", "1 area"),
+    ]
     rome = known["groups"][1]["places"][0]
-    assert rome == {"code": "ROM", "name": "Rome", "note": "capital", "place": "ROM Rome (capital)",
-                    "cells": ["4", "TUS"]}
+    assert rome == {
+        "code": "ROM",
+        "name": "Rome",
+        "note": "capital",
+        "place": "ROM Rome (capital)",
+        "cells": ["4", "TUS"],
+    }
     assert known["groups"][0]["places"][0]["cells"] == ["1", "–"], "nothing known prints as a dash"
     assert known["count"] == 5
     assert known["widths"] == [len("ROM Rome (capital)"), len("Armies"), len("Next to yours")]

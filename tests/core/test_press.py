@@ -1,4 +1,5 @@
 """Press as written in a turn file: blocks, the one-line form, whom it reaches, what each reader sees."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,13 +21,16 @@ def test_a_block_keeps_its_lines_and_its_hash_and_is_not_an_order():
 
 
 def test_one_line_form_broadcast_and_every_way_of_naming_seats():
-    env = read_envelope(HEAD + "PRESS TO FR: meet at #3\nBROADCAST\nTo all.\nENDPRESS\n"
-                               "press to ge;it ge\nx\nEND PRESS\nPRESS TO ALL: hi\nEND\n")
+    env = read_envelope(
+        HEAD + "PRESS TO FR: meet at #3\nBROADCAST\nTo all.\nENDPRESS\n"
+        "press to ge;it ge\nx\nEND PRESS\nPRESS TO ALL: hi\nEND\n"
+    )
     assert [(d.line, d.to, d.everyone, d.text, d.problem) for d in env.press] == [
         (4, ("FR",), False, "meet at #3", None),
         (5, (), True, "To all.", None),
         (8, ("GE", "IT"), False, "x", None),
-        (11, (), True, "hi", None)]
+        (11, (), True, "hi", None),
+    ]
     assert env.press_only
 
 
@@ -35,16 +39,28 @@ def test_quoted_lines_are_left_out_of_a_message_as_everywhere():
     assert env.press[0].text == "My answer"
 
 
-@pytest.mark.parametrize("body, problem", [
-    ("PRESS\nhi\nENDPRESS\n", "say whom the press is for: PRESS TO FR,GE (or PRESS TO ALL), the message on the "
-                              "lines below, then ENDPRESS"),
-    ("PRESS FR\nhi\nENDPRESS\n", "say whom the press is for: PRESS TO FR,GE (or PRESS TO ALL), the message on the "
-                                 "lines below, then ENDPRESS"),
-    ("PRESS TO ALL FR\nhi\nENDPRESS\n", "PRESS TO ALL goes to everyone: name no seats beside ALL"),
-    ("BROADCAST TO FR\nhi\nENDPRESS\n", "BROADCAST goes to everyone: write it alone on its line"),
-    ("PRESS TO FR\n\n\nENDPRESS\n", "the press has no text: write the message on the lines between PRESS and ENDPRESS"),
-    ("PRESS TO FR\nhi\n", "the press on line 4 has no ENDPRESS line: write ENDPRESS after the message"),
-])
+@pytest.mark.parametrize(
+    "body, problem",
+    [
+        (
+            "PRESS\nhi\nENDPRESS\n",
+            "say whom the press is for: PRESS TO FR,GE (or PRESS TO ALL), the message on the "
+            "lines below, then ENDPRESS",
+        ),
+        (
+            "PRESS FR\nhi\nENDPRESS\n",
+            "say whom the press is for: PRESS TO FR,GE (or PRESS TO ALL), the message on the "
+            "lines below, then ENDPRESS",
+        ),
+        ("PRESS TO ALL FR\nhi\nENDPRESS\n", "PRESS TO ALL goes to everyone: name no seats beside ALL"),
+        ("BROADCAST TO FR\nhi\nENDPRESS\n", "BROADCAST goes to everyone: write it alone on its line"),
+        (
+            "PRESS TO FR\n\n\nENDPRESS\n",
+            "the press has no text: write the message on the lines between PRESS and ENDPRESS",
+        ),
+        ("PRESS TO FR\nhi\n", "the press on line 4 has no ENDPRESS line: write ENDPRESS after the message"),
+    ],
+)
 def test_a_message_written_wrong_has_a_problem_of_its_own(body, problem):
     env = read_envelope(HEAD + body + "END\n")
     assert [d.problem for d in env.press] == [problem]
@@ -78,13 +94,19 @@ def test_mail_intake_finds_one_turn_file_whatever_the_message_says():
 SEATS = ["BR", "FR", "GE", "RU"]
 
 
-@pytest.mark.parametrize("draft, reached, problem", [
-    (PressDraft(1, ("RU", "FR"), False, "x"), ("FR", "RU"), None),
-    (PressDraft(1, (), True, "x"), ("FR", "GE", "RU"), None),
-    (PressDraft(1, ("FR", "XX", "YY"), False, "x"), (), "there is no seat XX, YY in this game; its seats are "
-                                                        "BR, FR, GE, RU"),
-    (PressDraft(1, ("BR",), False, "x"), (), "BR is your own seat: press goes to the other seats"),
-])
+@pytest.mark.parametrize(
+    "draft, reached, problem",
+    [
+        (PressDraft(1, ("RU", "FR"), False, "x"), ("FR", "RU"), None),
+        (PressDraft(1, (), True, "x"), ("FR", "GE", "RU"), None),
+        (
+            PressDraft(1, ("FR", "XX", "YY"), False, "x"),
+            (),
+            "there is no seat XX, YY in this game; its seats are BR, FR, GE, RU",
+        ),
+        (PressDraft(1, ("BR",), False, "x"), (), "BR is your own seat: press goes to the other seats"),
+    ],
+)
 def test_whom_a_message_reaches(draft, reached, problem):
     assert addressed(draft, SEATS, "BR") == (reached, problem)
 
@@ -103,9 +125,30 @@ def test_anonymous_press_names_no_other_recipient_signed_press_names_them_all():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(["PRESS TO FR", "PRESS", "BROADCAST", "ENDPRESS", "END", "END PRESS", "PRESS TO:",
-                                 "PRESS TO FR: x", "> q", "", "# c", "CLAIM ENG", "GAME g2", "PRESS TO ALL FR"])
-                | st.text(max_size=20), max_size=12))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "PRESS TO FR",
+                "PRESS",
+                "BROADCAST",
+                "ENDPRESS",
+                "END",
+                "END PRESS",
+                "PRESS TO:",
+                "PRESS TO FR: x",
+                "> q",
+                "",
+                "# c",
+                "CLAIM ENG",
+                "GAME g2",
+                "PRESS TO ALL FR",
+            ]
+        )
+        | st.text(max_size=20),
+        max_size=12,
+    )
+)
 def test_reading_press_never_raises_and_every_line_is_an_order_or_press_or_envelope(lines):
     env = read_envelope(HEAD + "\n".join(lines) + "\nEND\n")
     heads = {d.line for d in env.press}

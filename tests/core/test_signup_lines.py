@@ -1,4 +1,5 @@
 """Reading a sign-up mail's JOIN, NAME and SEATS lines (gm/core/signup.py)."""
+
 from __future__ import annotations
 
 from hypothesis import given, strategies as st

@@ -1,12 +1,16 @@
 """Warnings beside the errors, as echeck gives them: near codes, a FINAL after END, the ruleset's own."""
+
 from __future__ import annotations
 
 from gm.core.envelope import read_envelope
 from gm.core.model import Order, Problem
 from gm.core.warnings import near_codes, view_codes
 
-VIEW = {"seats": [{"code": "BR"}, {"code": "FR"}],
-        "map": {"territories": [{"code": "ENG"}, {"code": "WAL"}, {"code": "SCO"}]}, "codes": ["RE2"]}
+VIEW = {
+    "seats": [{"code": "BR"}, {"code": "FR"}],
+    "map": {"territories": [{"code": "ENG"}, {"code": "WAL"}, {"code": "SCO"}]},
+    "codes": ["RE2"],
+}
 
 
 def test_the_codes_a_view_names():
@@ -29,8 +33,9 @@ def test_words_far_from_any_code_and_lines_that_check_get_nothing():
 def test_final_after_end_is_a_warning_and_not_final():
     envelope = read_envelope("GAME g\nPLAYER BR\nPASSWORD x\nCLAIM ENG\nEND\n\nfinal\n")
     assert envelope.ok and not envelope.final
-    assert envelope.warnings == (Problem(7, "FINAL after END is ignored, so these orders are not final: "
-                                            "put FINAL before END"),)
+    assert envelope.warnings == (
+        Problem(7, "FINAL after END is ignored, so these orders are not final: put FINAL before END"),
+    )
     assert read_envelope("GAME g\nPLAYER BR\nPASSWORD x\nFINAL\nEND\nFINAL\n").warnings == ()
     assert read_envelope("GAME g\nPLAYER BR\nPASSWORD x\nEND\n> FINAL\n").warnings == ()
 
@@ -39,6 +44,7 @@ def test_empires_warns_of_actions_left_unused():
     from gm_games.empires.orders import order_warnings
 
     from gm.rulesets import installed
+
     state = {"phase": "play", "victory": {"eliminated": []}, "countries": {"EN": {}}}
     orders = [Order("GROW", (n, "LON"), n) for n in (1, 2, 3)]
     [warning] = order_warnings(state, "EN", orders)

@@ -1,4 +1,5 @@
 """The cycle's decisions for one game: grace, early processing, holds, reminders, the NMR spike."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -7,9 +8,21 @@ from datetime import UTC, datetime, timedelta
 from gm.core.cycle import GameFacts, decide
 
 DUE = datetime(2026, 11, 27, 18, 0, tzinfo=UTC)
-BASE = GameFacts(due=DUE, grace_minutes=60, held=False, active=("A", "B", "C", "D"), submitted=("A", "B", "C"),
-                 final_at={}, absent=(), early=True, early_delay_minutes=30, reminder_minutes=1440,
-                 spike_percent=50, reminded=(), late_noticed=())
+BASE = GameFacts(
+    due=DUE,
+    grace_minutes=60,
+    held=False,
+    active=("A", "B", "C", "D"),
+    submitted=("A", "B", "C"),
+    final_at={},
+    absent=(),
+    early=True,
+    early_delay_minutes=30,
+    reminder_minutes=1440,
+    spike_percent=50,
+    reminded=(),
+    late_noticed=(),
+)
 
 
 def at(**delta) -> datetime:

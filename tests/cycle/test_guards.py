@@ -1,6 +1,7 @@
 """Guards a GM relies on (issue 16): gm turn run before the deadline with seats missing, a
 deadline in the past, a manual game's deadline, and reports held for credits that are said out
 loud (and whose notice never arrives after the report)."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -18,9 +19,11 @@ def test_turn_run_before_the_deadline_with_seats_missing_needs_now(home, gm, clo
     before = table_dump(home)
     ran = gm("turn", "run", "d1", home=home)
     assert ran.code == 1
-    assert ran.err == ("Error: the deadline of 'd1' (Fri 2026-11-20 18:00 GMT (Europe/London)) has not passed "
-                       "and 1 seat(s) have sent no orders: FR (Bob). Wait for them or the deadline, or run it "
-                       "now with --now (they play by the nmr-policy setting).\n")
+    assert ran.err == (
+        "Error: the deadline of 'd1' (Fri 2026-11-20 18:00 GMT (Europe/London)) has not passed "
+        "and 1 seat(s) have sent no orders: FR (Bob). Wait for them or the deadline, or run it "
+        "now with --now (they play by the nmr-policy setting).\n"
+    )
     assert table_dump(home) == before
     assert gm("turn", "run", "d1", "--now", home=home).code == 0
     assert turns_run(home) == [1]
@@ -39,7 +42,8 @@ def test_a_deadline_in_the_past_needs_past(home, gm, clock, duel):
     ran = gm("game", "deadline", "d1", "2026-11-01 18:00", home=home)
     assert ran.code == 1 and ran.err == (
         "Error: Sun 2026-11-01 18:00 GMT (Europe/London) has passed already. Give a time to come, or --past to "
-        "set it anyway (the turn is then due at once).\n")
+        "set it anyway (the turn is then due at once).\n"
+    )
     assert gm("game", "deadline", "d1", "2026-11-01 18:00", "--past", home=home).code == 0
     assert gm("turn", "run", "d1", home=home).code == 0  # due at once: no --now needed
 
@@ -64,13 +68,21 @@ def test_held_reports_are_named_and_a_payment_withdraws_the_waiting_notice(mail_
     clock.when = AFTER
     ran = gm("turn", "run", "d1", home=home)
     assert ran.code == 0
-    assert ("d1: 1 report(s) held for credits: FR (turn 1); each player got a low-credit notice, "
-            "and 'gm credits buy' releases the report") in ran.out
-    waiting = sqlite3.connect(home / "gm.db").execute(
-        "SELECT status FROM outbox WHERE kind = 'notice' AND seat = 'FR'").fetchall()
+    assert (
+        "d1: 1 report(s) held for credits: FR (turn 1); each player got a low-credit notice, "
+        "and 'gm credits buy' releases the report"
+    ) in ran.out
+    waiting = (
+        sqlite3.connect(home / "gm.db")
+        .execute("SELECT status FROM outbox WHERE kind = 'notice' AND seat = 'FR'")
+        .fetchall()
+    )
     assert waiting == [("queued",)]
     assert gm("credits", "buy", "bob@example.org", "10", "--paid", "20", home=home).code == 0
     assert report_mails(home) == [(1, "BR"), (1, "FR")]
-    withdrawn = sqlite3.connect(home / "gm.db").execute(
-        "SELECT status FROM outbox WHERE kind = 'notice' AND seat = 'FR'").fetchall()
+    withdrawn = (
+        sqlite3.connect(home / "gm.db")
+        .execute("SELECT status FROM outbox WHERE kind = 'notice' AND seat = 'FR'")
+        .fetchall()
+    )
     assert withdrawn == [("cancelled",)]

@@ -2,6 +2,7 @@
 simulated hour, with punctual, late, missing, early and absent players. Every turn must run
 exactly once at the right moment, every report be written and mailed once, every reminder
 reach exactly the seats that had no orders."""
+
 from __future__ import annotations
 
 import email
@@ -103,16 +104,27 @@ def test_six_weeks_of_a_house(tmp_path):
         reports = house.db.execute("SELECT turn, seat FROM reports WHERE game_id = ?", [game.id]).fetchall()
         seats = len(records.seats_of(house.db, game.id))
         assert len(reports) == len(set(reports)) == len(resolved) * seats
-    sent = {(g, t, code) for g, t, code in house.db.execute(
-        """SELECT g.name, r.turn, s.code FROM reminders r JOIN games g ON g.id = r.game_id
-           JOIN seats s ON s.id = r.seat_id WHERE r.kind = 'reminder'""").fetchall()}
+    sent = {
+        (g, t, code)
+        for g, t, code in house.db.execute(
+            """SELECT g.name, r.turn, s.code FROM reminders r JOIN games g ON g.id = r.game_id
+           JOIN seats s ON s.id = r.seat_id WHERE r.kind = 'reminder'"""
+        ).fetchall()
+    }
     assert sent == house.expected_reminders
-    mails = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
-             for p in (tmp_path / "house" / "outbox").rglob("*.eml")]
+    mails = [
+        email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+        for p in (tmp_path / "house" / "outbox").rglob("*.eml")
+    ]
     report_mails = [(m["To"], m["Subject"]) for m in mails if "(turn " in m["Subject"]]
-    assert len(report_mails) == len(set(report_mails)) == sum(
-        len(house.db.execute("SELECT 1 FROM reports WHERE game_id = ?", [house.state(n).id]).fetchall())
-        for n in expected_runs)
+    assert (
+        len(report_mails)
+        == len(set(report_mails))
+        == sum(
+            len(house.db.execute("SELECT 1 FROM reports WHERE game_id = ?", [house.state(n).id]).fetchall())
+            for n in expected_runs
+        )
+    )
     reminder_mails = [m for m in mails if "reminder, orders for turn" in m["Subject"]]
     assert len(reminder_mails) == len(house.expected_reminders)
     assert len(expected_runs["weekly"]) == 6 and len(expected_runs["rapid"]) == 14
@@ -125,7 +137,7 @@ def _players_act(house: House, now: datetime) -> None:
     weekly, fortnight, rapid = house.state("weekly"), house.state("fortnight"), house.state("rapid")
     if weekly.status != "over":
         due = cycle.moment(weekly.due)
-        if now == due - timedelta(hours=54):   # BR: punctual, Wednesday noon
+        if now == due - timedelta(hours=54):  # BR: punctual, Wednesday noon
             house.send("weekly", "BR")
         if now == due + timedelta(minutes=30) - timedelta(minutes=30):  # RU: late, at the deadline, in grace
             house.send("weekly", "RU")
@@ -157,4 +169,6 @@ def _expect_runs(house: House, now: datetime, expected: dict) -> None:
         if now >= cycle.moment(game.due) + timedelta(minutes=grace) or early:
             expected[name].append(now)
             schedule = Schedule.from_json(game.schedule)
-            assert cycle.moment(game.slot) in deadlines_after(schedule, cycle.moment(game.slot) - timedelta(seconds=1), 1)
+            assert cycle.moment(game.slot) in deadlines_after(
+                schedule, cycle.moment(game.slot) - timedelta(seconds=1), 1
+            )

@@ -1,6 +1,7 @@
 """Publishing a turn exactly once (issue 14, items 1-4): every seat's report recorded and every
 report mail queued in one step, found and finished by gm run-due and gm turn run whatever
 command was cut short, and named by gm status until then."""
+
 from __future__ import annotations
 
 import json
@@ -41,14 +42,21 @@ def crashes(gm, *args, home) -> None:
 
 
 def report_mails(home, game="d1") -> list:
-    return sql(home, """SELECT o.turn, o.seat FROM outbox o JOIN games g ON g.id = o.game_id
+    return sql(
+        home,
+        """SELECT o.turn, o.seat FROM outbox o JOIN games g ON g.id = o.game_id
                         WHERE g.name = ? AND o.kind = 'report' AND o.status IN ('queued', 'sent')
-                        ORDER BY 1, 2""", game)
+                        ORDER BY 1, 2""",
+        game,
+    )
 
 
 def recorded(home, game="d1") -> list:
-    return sql(home, "SELECT r.turn, r.seat FROM reports r JOIN games g ON g.id = r.game_id WHERE g.name = ? "
-                     "ORDER BY 1, 2", game)
+    return sql(
+        home,
+        "SELECT r.turn, r.seat FROM reports r JOIN games g ON g.id = r.game_id WHERE g.name = ? ORDER BY 1, 2",
+        game,
+    )
 
 
 @pytest.fixture
@@ -187,8 +195,15 @@ def test_a_report_mail_of_a_turn_run_again_is_never_sent(paid, gm, clock, tmp_pa
     assert gm("turn", "run", "--now", "d1", home=home).code == 0
     assert gm("turn", "rerun", "d1", "1", home=home).code == 0
     statuses = sql(home, "SELECT turn, seat, status FROM outbox WHERE kind = 'report' ORDER BY id")
-    assert statuses[:4] == [(1, "BR", "cancelled"), (1, "FR", "cancelled"), (2, "BR", "cancelled"),
-                            (2, "FR", "cancelled")]
+    assert statuses[:4] == [
+        (1, "BR", "cancelled"),
+        (1, "FR", "cancelled"),
+        (2, "BR", "cancelled"),
+        (2, "FR", "cancelled"),
+    ]
     assert report_mails(home) == [(1, "BR"), (1, "FR")]
     ran = gm("mail", "send", home=home)
-    assert (ran.code, ran.out.splitlines()[-1]) == (0, f"Sent 2 mail(s) into {home / 'outbox'}; 0 to try again; 0 failed.")
+    assert (ran.code, ran.out.splitlines()[-1]) == (
+        0,
+        f"Sent 2 mail(s) into {home / 'outbox'}; 0 to try again; 0 failed.",
+    )

@@ -1,5 +1,6 @@
 """Replay holds through seat changes (issue 14, items 7 and 8): gm turn verify after drop-outs,
 standbys, resignations and re-runs; the cycle's audit lookups match their turn exactly."""
+
 from __future__ import annotations
 
 import json
@@ -40,8 +41,10 @@ def test_a_warning_of_turn_12_is_not_one_of_turn_1(home, gm, clock, duel):
     from there) says nothing about turn 1."""
     conn = sqlite3.connect(home / "gm.db")
     with conn:
-        conn.execute("INSERT INTO audit (at, game_id, action, detail) VALUES ('2026-11-01T00:00:00Z', 1, "
-                     "'nmr spike', ?)", [json.dumps({"turn": 12, "why": "an old warning of turn 12"})])
+        conn.execute(
+            "INSERT INTO audit (at, game_id, action, detail) VALUES ('2026-11-01T00:00:00Z', 1, 'nmr spike', ?)",
+            [json.dumps({"turn": 12, "why": "an old warning of turn 12"})],
+        )
     assert "an old warning of turn 12" not in gm("status", home=home).out
     gm("game", "set", "d1", "nmr-spike", "50", home=home)
     clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)

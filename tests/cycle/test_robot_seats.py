@@ -1,5 +1,6 @@
 """Robot seats (gm game new --robots N) in every installed ruleset: the ruleset's robot plays
 them every turn; they are never dropped for NMR, charged, mailed or sent a held notice."""
+
 from __future__ import annotations
 
 import json
@@ -33,8 +34,9 @@ def _smallest(name: str) -> tuple[str, int]:
 def test_a_robot_seat_plays_and_costs_nothing(ruleset, home, gm):
     set_mail_address(home)
     scenario, fewest = _smallest(ruleset)
-    made = gm("game", "new", "g", "--ruleset", ruleset, "--scenario", scenario, "--robots", "1", "--seed", "5",
-              home=home)
+    made = gm(
+        "game", "new", "g", "--ruleset", ruleset, "--scenario", scenario, "--robots", "1", "--seed", "5", home=home
+    )
     assert made.code == 0, made.err
     robot = _rows(home, "SELECT code FROM seats WHERE status = 'robot'")
     assert len(robot) == 1 and f"Robots play {robot[0][0]}." in made.out
@@ -56,10 +58,13 @@ def test_a_robot_seat_plays_and_costs_nothing(ruleset, home, gm):
     robot_report = reports.pop(robot)
     assert robot_report["nmr"] is None and robot_report["credits"] is None  # no missed turn, no books
     assert {r["nmr"]["played_by"] for r in reports.values()} == {"robot"}
-    charged = {seat for seat, in _rows(home, "SELECT seat FROM ledger WHERE kind = 'turn charge'")}
+    charged = {seat for (seat,) in _rows(home, "SELECT seat FROM ledger WHERE kind = 'turn charge'")}
     assert charged == set(statuses)
-    assert not _rows(home, "SELECT 1 FROM ledger l JOIN accounts a ON a.id = l.account_id "
-                           "WHERE l.seat = ? OR a.email LIKE '%.invalid'", robot)
+    assert not _rows(
+        home,
+        "SELECT 1 FROM ledger l JOIN accounts a ON a.id = l.account_id WHERE l.seat = ? OR a.email LIKE '%.invalid'",
+        robot,
+    )
     mailed = _rows(home, "SELECT seat, kind, recipient FROM outbox")
     assert {seat for seat, _, _ in mailed if seat} == set(statuses)  # reports, or held notices: players only
     assert {kind for seat, kind, _ in mailed if not seat} == {"notice"}  # each player's drop-out notice
@@ -74,8 +79,10 @@ def test_a_robot_seat_plays_and_costs_nothing(ruleset, home, gm):
 
 def test_robot_seats_are_refused_where_a_player_is_meant(home, gm):
     too_many = gm("game", "new", "g", "--ruleset", "clash", "--scenario", "channel", "--robots", "3", home=home)
-    assert (too_many.code, too_many.err) == (1, "Error: --robots 3: scenario channel of clash has 2 seats; "
-                                                "seat 0 to 2 robots.\n")
+    assert (too_many.code, too_many.err) == (
+        1,
+        "Error: --robots 3: scenario channel of clash has 2 seats; seat 0 to 2 robots.\n",
+    )
     assert not _rows(home, "SELECT 1 FROM games")
     assert gm("game", "new", "g", "--ruleset", "clash", "--scenario", "channel", "--robots", "1", home=home).code == 0
     secret = gm("game", "secret", "g", "FR", home=home)

@@ -1,5 +1,6 @@
 """gm run-due and gm status with a moving clock: deadlines, grace, early runs, holds, absences,
 NMR drop-outs with standbys, the spike guard, overlapping runs, and a crash before publishing."""
+
 from __future__ import annotations
 
 import email
@@ -34,7 +35,11 @@ def duel(home, gm, clock):
     secrets = {}
     for name in ("Ann", "Bob"):
         out = gm("game", "join", "d1", f"{name.lower()}@example.org", "--name", name, home=home).out
-        code, secret = next(entry for entry in out.splitlines() if entry.startswith("Secret for ")).removeprefix("Secret for ").split(": ")
+        code, secret = (
+            next(entry for entry in out.splitlines() if entry.startswith("Secret for "))
+            .removeprefix("Secret for ")
+            .split(": ")
+        )
         secrets[code] = secret
     ran = gm("game", "schedule", "d1", "weekly on Friday at 18:00 Europe/London", home=home)
     assert ran.code == 0 and ran.out.splitlines()[1] == "  Fri 2026-11-20 18:00 GMT (Europe/London)"
@@ -46,9 +51,13 @@ def duel(home, gm, clock):
 
 def turns_run(home, game="d1") -> list[int]:
     conn = sqlite3.connect(home / "gm.db")
-    return [r[0] for r in conn.execute(
-        "SELECT t.number FROM turns t JOIN games g ON g.id = t.game_id WHERE g.name = ? AND t.number >= 1 ORDER BY 1",
-        [game])]
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT t.number FROM turns t JOIN games g ON g.id = t.game_id WHERE g.name = ? AND t.number >= 1 ORDER BY 1",
+            [game],
+        )
+    ]
 
 
 def show(gm, home, game="d1") -> dict:
@@ -110,8 +119,10 @@ def test_hold_and_release(home, gm, clock, duel):
 
 
 def test_push_one_deadline(home, gm, clock, duel):
-    assert gm("game", "deadline", "d1", "2026-11-23 09:00", home=home).out == \
-        "Deadline of d1: Mon 2026-11-23 09:00 GMT (Europe/London)\n"
+    assert (
+        gm("game", "deadline", "d1", "2026-11-23 09:00", home=home).out
+        == "Deadline of d1: Mon 2026-11-23 09:00 GMT (Europe/London)\n"
+    )
     clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
     assert gm("run-due", home=home).out == "Nothing is due.\n"
     clock.when = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
@@ -136,8 +147,10 @@ def test_reminders_and_late_notices_go_to_the_right_seats_once(home, gm, clock, 
 
 def test_nmr_countdown_drop_out_and_standby(home, gm, clock, duel, tmp_path):
     gm("game", "set", "d1", "nmr-limit", "2", home=home)
-    assert gm("game", "standby", "d1", "zed@example.org", "--name", "Zed", home=home).out == \
-        "Zed <zed@example.org> is standby number 1 for d1.\n"
+    assert (
+        gm("game", "standby", "d1", "zed@example.org", "--name", "Zed", home=home).out
+        == "Zed <zed@example.org> is standby number 1 for d1.\n"
+    )
     friday = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
     outputs = []
     for week in range(2):
@@ -165,7 +178,10 @@ def test_nmr_spike_guard(home, gm, clock, duel):
     gm("game", "set", "d1", "nmr-spike", "50", home=home)
     clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
     ran = gm("run-due", home=home)
-    assert ran.err == "Warning: d1: turn 1 not run: 2 of 2 seats sent no orders: held for the GM (is mail intake working?)\n"
+    assert (
+        ran.err
+        == "Warning: d1: turn 1 not run: 2 of 2 seats sent no orders: held for the GM (is mail intake working?)\n"
+    )
     assert turns_run(home) == []
     assert "problem: 2 of 2 seats sent no orders" in gm("status", home=home).out
     assert gm("turn", "run", "d1", "--no-render", home=home).code == 0  # the GM decides
@@ -174,7 +190,10 @@ def test_nmr_spike_guard(home, gm, clock, duel):
 def test_absent_seat_plays_standing_orders_and_is_not_missing(home, gm, clock, duel, tmp_path):
     submit(gm, home, tmp_path, duel["BR"], "BR", "CLAIM ENG")
     ran = gm("game", "absent", "d1", "fr", "2026-11-19", "2026-11-30", home=home)
-    assert ran.out == "FR of d1 is away from Thu 2026-11-19 00:00 GMT (Europe/London) to Mon 2026-11-30 00:00 GMT (Europe/London) (standing).\n"
+    assert (
+        ran.out
+        == "FR of d1 is away from Thu 2026-11-19 00:00 GMT (Europe/London) to Mon 2026-11-30 00:00 GMT (Europe/London) (standing).\n"
+    )
     clock.when = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
     assert "turn 1 run" in gm("run-due", home=home).out
     conn = sqlite3.connect(home / "gm.db")
@@ -192,11 +211,19 @@ def test_absence_pushes_the_deadline_once(home, gm, clock, duel, tmp_path):
 
 
 def test_overlapping_runs(home, gm, clock, duel):
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import fcntl, time\n"
-        f"f = open({str(home / 'locks' / 'run-due.lock')!r}, 'a+')\n"
-        "fcntl.flock(f, fcntl.LOCK_EX)\nprint('locked', flush=True)\ntime.sleep(30)\n")],
-        stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import fcntl, time\n"
+                f"f = open({str(home / 'locks' / 'run-due.lock')!r}, 'a+')\n"
+                "fcntl.flock(f, fcntl.LOCK_EX)\nprint('locked', flush=True)\ntime.sleep(30)\n"
+            ),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "locked"
         clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
@@ -230,16 +257,34 @@ def test_crash_between_commit_and_publishing(home, gm, clock, duel, monkeypatch,
 
 def test_status_json(home, gm, clock, duel):
     rows = json.loads(gm("status", "--json", home=home).out)
-    assert rows == [{"game": "d1", "ruleset": "clash", "status": "open", "turn": 1,
-                     "deadline": "Fri 2026-11-20 18:00 GMT (Europe/London)", "due": "2026-11-20T18:00:00Z",
-                     "schedule": "weekly on Friday at 18:00 Europe/London", "held": False, "seats": 2,
-                     "in": [], "missing": ["BR", "FR"], "final": [], "dropped": [], "last_run": None,
-                     "problems": [], "unpublished": []}]
+    assert rows == [
+        {
+            "game": "d1",
+            "ruleset": "clash",
+            "status": "open",
+            "turn": 1,
+            "deadline": "Fri 2026-11-20 18:00 GMT (Europe/London)",
+            "due": "2026-11-20T18:00:00Z",
+            "schedule": "weekly on Friday at 18:00 Europe/London",
+            "held": False,
+            "seats": 2,
+            "in": [],
+            "missing": ["BR", "FR"],
+            "final": [],
+            "dropped": [],
+            "last_run": None,
+            "problems": [],
+            "unpublished": [],
+        }
+    ]
 
 
 def test_settings_refusals(home, gm, clock, duel):
     ran = gm("game", "set", "d1", "grace", "soon", home=home)
-    assert (ran.code, ran.err) == (1, "Error: grace takes a duration such as 90m, 2h or 1d, at most a year, not 'soon'.\n")
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: grace takes a duration such as 90m, 2h or 1d, at most a year, not 'soon'.\n",
+    )
     ran = gm("game", "set", "d1", "colour", "red", home=home)
     assert ran.code == 1 and ran.err.startswith("Error: unknown setting 'colour'. Settings: grace, ")
     ran = gm("game", "schedule", "d1", "whenever", home=home)
@@ -275,6 +320,7 @@ def test_run_due_mails_reminders_and_each_report_once(mail_home, gm, clock, duel
     assert "GAME d1\nPLAYER FR\nPASSWORD <your secret>\nTURN 1" in reminder.get_body().get_content()
 
     from gm.services import reports
+
     real = reports.start_render
     monkeypatch.setattr(reports, "start_render", lambda *a, **k: (_ for _ in ()).throw(SystemExit("killed")))
     clock.when = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
@@ -288,8 +334,9 @@ def test_run_due_mails_reminders_and_each_report_once(mail_home, gm, clock, duel
     gm("run-due", home=home)
     reports_sent = [m for m in eml(home) if m["Subject"].startswith("d1: ") and "(turn 1)" in m["Subject"]]
     assert sorted(m["To"] for m in reports_sent) == ["Ann <ann@example.org>", "Bob <bob@example.org>"]
-    assert all([a.get_content_type() for a in m.iter_attachments()] == ["application/pdf", "text/plain"]
-               for m in reports_sent)  # the report, and its order form as text
+    assert all(
+        [a.get_content_type() for a in m.iter_attachments()] == ["application/pdf", "text/plain"] for m in reports_sent
+    )  # the report, and its order form as text
 
 
 def test_unpaid_report_is_held_with_a_notice_and_released_by_payment(mail_home, gm, clock, duel):
@@ -306,8 +353,10 @@ def test_unpaid_report_is_held_with_a_notice_and_released_by_payment(mail_home, 
     assert "Released 1 held report(s)" in ran.out
     assert "mail: sent 1" in gm("run-due", home=home).out
     bob = [m for m in eml(home) if m["To"] == "Bob <bob@example.org>"]
-    assert sorted(m["Subject"] for m in bob) == ["d1: Set-up: claiming territories (turn 1)",
-                                                 "d1: turn 1 report held for credits"]
+    assert sorted(m["Subject"] for m in bob) == [
+        "d1: Set-up: claiming territories (turn 1)",
+        "d1: turn 1 report held for credits",
+    ]
 
 
 def test_absence_announced_in_a_turn_file(home, gm, clock, duel, tmp_path):
@@ -318,7 +367,8 @@ def test_absence_announced_in_a_turn_file(home, gm, clock, duel, tmp_path):
     assert gm("run-due", home=home).out == "d1: sent reminder to BR\n"  # FR is away: no reminder
     conn = sqlite3.connect(home / "gm.db")
     assert conn.execute("SELECT starts, ends, source FROM absences").fetchall() == [
-        ("2026-11-19T00:00:00Z", "2026-11-30T00:00:00Z", "turn file")]
+        ("2026-11-19T00:00:00Z", "2026-11-30T00:00:00Z", "turn file")
+    ]
     bad = tmp_path / "bad.txt"
     bad.write_text(turn_file(duel["BR"], "ABSENT soon\nCLAIM ENG", seat="BR", game="d1", turn=""))
     ran = gm("submit", bad, home=home)

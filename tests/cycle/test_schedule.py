@@ -1,4 +1,5 @@
 """Schedules: phrases to RRULEs, deadlines across the DST changes of London and New York."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime
@@ -26,7 +27,9 @@ def test_weekly_friday_london_across_the_october_change():
     # BST (UTC+1) until 25 October 2026, then GMT: the wall time stays 18:00.
     assert deadlines_after(s, NOW, 3) == [utc(2026, 10, 23, 17), utc(2026, 10, 30, 18), utc(2026, 11, 6, 18)]
     assert [describe(d, s.zone) for d in deadlines_after(s, NOW, 2)] == [
-        "Fri 2026-10-23 18:00 BST (Europe/London)", "Fri 2026-10-30 18:00 GMT (Europe/London)"]
+        "Fri 2026-10-23 18:00 BST (Europe/London)",
+        "Fri 2026-10-30 18:00 GMT (Europe/London)",
+    ]
 
 
 def test_london_march_change():
@@ -38,8 +41,10 @@ def test_new_york_changes_and_the_gap():
     s = parse_schedule("daily 02:30 America/New_York", NOW)
     # 14 March 2027: 02:30 does not exist in New York; the deadline falls forward by the gap.
     assert [describe(d, s.zone) for d in deadlines_after(s, utc(2027, 3, 12), 3)] == [
-        "Fri 2027-03-12 02:30 EST (America/New_York)", "Sat 2027-03-13 02:30 EST (America/New_York)",
-        "Sun 2027-03-14 03:30 EDT (America/New_York)"]
+        "Fri 2027-03-12 02:30 EST (America/New_York)",
+        "Sat 2027-03-13 02:30 EST (America/New_York)",
+        "Sun 2027-03-14 03:30 EDT (America/New_York)",
+    ]
     # 1 November 2026: 01:30 happens twice; the first one counts.
     s = parse_schedule("daily 01:30 America/New_York", NOW)
     assert deadlines_after(s, utc(2026, 11, 1), 1) == [utc(2026, 11, 1, 5, 30)]
@@ -51,24 +56,30 @@ def test_every_two_weeks_counts_from_this_week():
     assert deadlines_after(s, NOW, 3) == [utc(2026, 11, 2, 9), utc(2026, 11, 16, 9), utc(2026, 11, 30, 9)]
 
 
-@pytest.mark.parametrize("phrase, rule", [
-    ("daily 20:00 UTC", "FREQ=DAILY;INTERVAL=1;BYHOUR=20;BYMINUTE=0;BYSECOND=0"),
-    ("every 3 days at 12:00", "FREQ=DAILY;INTERVAL=3;BYHOUR=12;BYMINUTE=0;BYSECOND=0"),
-    ("weekly on mon and thu at 18:00", "FREQ=WEEKLY;INTERVAL=1;BYDAY=MO,TH;BYHOUR=18;BYMINUTE=0;BYSECOND=0"),
-    ("fortnightly on Wednesday 7:30", "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE;BYHOUR=7;BYMINUTE=30;BYSECOND=0"),
-    ("manual", ""),
-])
+@pytest.mark.parametrize(
+    "phrase, rule",
+    [
+        ("daily 20:00 UTC", "FREQ=DAILY;INTERVAL=1;BYHOUR=20;BYMINUTE=0;BYSECOND=0"),
+        ("every 3 days at 12:00", "FREQ=DAILY;INTERVAL=3;BYHOUR=12;BYMINUTE=0;BYSECOND=0"),
+        ("weekly on mon and thu at 18:00", "FREQ=WEEKLY;INTERVAL=1;BYDAY=MO,TH;BYHOUR=18;BYMINUTE=0;BYSECOND=0"),
+        ("fortnightly on Wednesday 7:30", "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE;BYHOUR=7;BYMINUTE=30;BYSECOND=0"),
+        ("manual", ""),
+    ],
+)
 def test_phrases(phrase, rule):
     assert parse_schedule(phrase, NOW).rrule == rule
 
 
-@pytest.mark.parametrize("phrase, message", [
-    ("weekly at 18:00", "a weekly schedule needs a day"),
-    ("sometimes", "needs exactly one time of day"),
-    ("daily 25:00", "needs exactly one time of day"),
-    ("weekly on Friday 18:00 Mars/Base", "cannot read 'mars/base'"),
-    ("daily on Friday 18:00", "a daily schedule takes no day names"),
-])
+@pytest.mark.parametrize(
+    "phrase, message",
+    [
+        ("weekly at 18:00", "a weekly schedule needs a day"),
+        ("sometimes", "needs exactly one time of day"),
+        ("daily 25:00", "needs exactly one time of day"),
+        ("weekly on Friday 18:00 Mars/Base", "cannot read 'mars/base'"),
+        ("daily on Friday 18:00", "a daily schedule takes no day names"),
+    ],
+)
 def test_bad_phrases(phrase, message):
     with pytest.raises(ScheduleError, match=message):
         parse_schedule(phrase, NOW)

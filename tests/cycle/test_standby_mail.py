@@ -1,6 +1,7 @@
 """A standby who takes a dropped seat gets a welcome mail with the secret and then the last
 report; the player who dropped out gets a notice; the standby pays nothing for, and is sent no
 held notice of, the turn they did not play."""
+
 from __future__ import annotations
 
 import email
@@ -16,8 +17,11 @@ def _rows(home, sql, *params):
 
 
 def _secret(out: str, seat: str) -> str:
-    return out.split(f"secret for {seat}: ")[1].split()[0] if f"secret for {seat}: " in out \
+    return (
+        out.split(f"secret for {seat}: ")[1].split()[0]
+        if f"secret for {seat}: " in out
         else next(line for line in out.splitlines() if line.startswith(f"Secret for {seat}: ")).split(": ")[1]
+    )
 
 
 def _submit(gm, home, tmp_path, seat, secret, name):
@@ -39,24 +43,31 @@ def test_a_standby_is_welcomed_with_the_secret_and_the_leaver_told(home, gm, tmp
     assert ran.code == 0, ran.err
     zed = _secret(ran.out, "BR")
 
-    notices = {to: body for to, body in _rows(home, "SELECT recipient, body FROM outbox WHERE kind = 'notice' "
-                                                    "AND seat IS NULL")}
+    notices = {
+        to: body
+        for to, body in _rows(home, "SELECT recipient, body FROM outbox WHERE kind = 'notice' AND seat IS NULL")
+    }
     assert set(notices) == {"ann@example.org", "zed@example.org"}
     assert f"\n    {zed}\n" in notices["zed@example.org"] and "from turn 2" in notices["zed@example.org"]
     assert zed not in notices["ann@example.org"] and "dropped out of it after turn 1" in notices["ann@example.org"]
     # The seat's report of turn 1 goes to Zed, not held for Ann's unpaid charge, with no word of her books.
     assert _rows(home, "SELECT recipient, kind FROM outbox WHERE seat = 'BR'") == [("zed@example.org", "report")]
-    charged = _rows(home, "SELECT a.email, l.turn FROM ledger l JOIN accounts a ON a.id = l.account_id "
-                          "WHERE l.kind = 'turn charge' ORDER BY a.email")
+    charged = _rows(
+        home,
+        "SELECT a.email, l.turn FROM ledger l JOIN accounts a ON a.id = l.account_id "
+        "WHERE l.kind = 'turn charge' ORDER BY a.email",
+    )
     assert charged == [("ann@example.org", 1), ("bob@example.org", 1)]
     assert _submit(gm, home, tmp_path, "BR", zed, "br2.txt").code == 0  # the mailed secret works
 
     sent = gm("mail", "send", home=home)
     assert sent.code == 0, sent.err
-    letters = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
-               for p in (home / "outbox").rglob("*.eml")]
-    welcome = next(m for m in letters if m["To"].addresses[0].addr_spec == "zed@example.org"
-                   and "take over" in m["Subject"])
+    letters = [
+        email.message_from_bytes(p.read_bytes(), policy=email.policy.default) for p in (home / "outbox").rglob("*.eml")
+    ]
+    welcome = next(
+        m for m in letters if m["To"].addresses[0].addr_spec == "zed@example.org" and "take over" in m["Subject"]
+    )
     assert welcome["Subject"] == "g: you take over seat BR from turn 2"
     assert zed in welcome.get_content()
     report = next(m for m in letters if m["To"].addresses[0].addr_spec == "zed@example.org" and m is not welcome)
@@ -67,8 +78,12 @@ def test_a_standby_is_welcomed_with_the_secret_and_the_leaver_told(home, gm, tmp
 def test_a_drop_out_without_a_standby_is_told_and_no_one_welcomed(home, gm, tmp_path):
     set_mail_address(home)
     assert gm("game", "new", "g", "--ruleset", "clash", "--scenario", "channel", "--seed", "3", home=home).code == 0
-    assert gm("game", "join", "g", "ann@example.org", "--name", "Ann\r\nBcc: all@example.org", "--seat", "BR",
-              home=home).code == 0
+    assert (
+        gm(
+            "game", "join", "g", "ann@example.org", "--name", "Ann\r\nBcc: all@example.org", "--seat", "BR", home=home
+        ).code
+        == 0
+    )
     bob = _secret(gm("game", "join", "g", "bob@example.org", "--name", "Bob", "--seat", "FR", home=home).out, "FR")
     assert gm("game", "set", "g", "nmr-limit", "1", home=home).code == 0
     assert _submit(gm, home, tmp_path, "FR", bob, "fr1.txt").code == 0
@@ -77,7 +92,10 @@ def test_a_drop_out_without_a_standby_is_told_and_no_one_welcomed(home, gm, tmp_
     assert [(to, subject) for to, subject, _ in notices] == [("ann@example.org", "g: you have dropped out of seat BR")]
     assert "From turn 2 the seat plays by the game's rules for missed turns" in notices[0][2]
     assert gm("mail", "send", home=home).code == 0
-    told = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
-            for p in (home / "outbox").rglob("*.eml") if b"dropped out" in p.read_bytes()]
+    told = [
+        email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+        for p in (home / "outbox").rglob("*.eml")
+        if b"dropped out" in p.read_bytes()
+    ]
     assert len(told) == 1 and told[0]["Bcc"] is None  # the name's line break never became a header
     assert [a.addr_spec for a in told[0]["To"].addresses] == ["ann@example.org"]

@@ -6,6 +6,7 @@ end; resolve deterministic and pure; views that are JSON, name their seat and ho
 hidden data; an order form that parses and checks inside its envelope; every packaged case
 passes. docs/writing-a-ruleset.md describes the contract these tests hold.
 """
+
 from __future__ import annotations
 
 import copy
@@ -29,10 +30,10 @@ from gm.store import records
 from gm.store.database import open_database
 
 NAMES = sorted(installed())
-TURN_CAP = 500      # a robot-only game from the default scenario must end within this many turns
-FEW_TURNS = 3       # turns played with the most seats
-FORM_WIDTH = 84     # the report's order-form box: a longer line wraps and loses its '#' when copied
-KNOWN_WIDTH = 96    # characters of the listing's 8-point lines that fit the width of an A4 report
+TURN_CAP = 500  # a robot-only game from the default scenario must end within this many turns
+FEW_TURNS = 3  # turns played with the most seats
+FORM_WIDTH = 84  # the report's order-form box: a longer line wraps and loses its '#' when copied
+KNOWN_WIDTH = 96  # characters of the listing's 8-point lines that fit the width of an A4 report
 SEED = 20261124
 CLOCK = FixedClock(datetime(2026, 11, 24, 12, 0, tzinfo=UTC))
 
@@ -155,7 +156,8 @@ def check_known(view: dict, seat: str) -> None:
             if place["code"] in territories:
                 owner = territories[place["code"]]["owner"] or ""
                 assert owner == group["holder"] or group["holder"] == "", (
-                    f"{place['code']}: the listing says {group['holder']}, the map {owner}")
+                    f"{place['code']}: the listing says {group['holder']}, the map {owner}"
+                )
     assert count == known["count"]
     header = sum(known["widths"][:-1]) + 2 * len(known["columns"]) + len(known["columns"][-1]["label"])
     assert header <= KNOWN_WIDTH, f"the listing's heading line, {header} characters, wraps in the report"
@@ -214,7 +216,8 @@ class HiddenCheck:
             self.changed += other != state
             for seat in (c for c in codes if c != owner):
                 assert self.ruleset.view(other, seat) == self.ruleset.view(state, seat), (
-                    f"turn {turn}: what only {owner} may know shows in {seat}'s view")
+                    f"turn {turn}: what only {owner} may know shows in {seat}'s view"
+                )
 
     def assert_meaningful(self) -> None:
         assert self.variant is None or self.changed, "hidden_variant never changed anything"
@@ -242,8 +245,7 @@ def test_resolve_is_deterministic_and_leaves_its_input_alone(name):
         second = ruleset.resolve(kept, copy.deepcopy(orders), TurnSeeds(SEED, turn))
         assert state_hash(first.state) == state_hash(second.state)
         assert [e.to_json() for e in first.events] == [e.to_json() for e in second.events]
-        assert all(isinstance(e, Event) and json.loads(json.dumps(e.to_json())) == e.to_json()
-                   for e in first.events)
+        assert all(isinstance(e, Event) and json.loads(json.dumps(e.to_json())) == e.to_json() for e in first.events)
         state = first.state
 
 
@@ -252,8 +254,16 @@ def test_a_different_seed_gives_a_different_game(name):
     ruleset = installed()[name]
     scenario = scenario_of(ruleset, ruleset.default_scenario(), {})
     count = ruleset.seat_limits(scenario)[1]
-    games = [play(ruleset, new_game(ruleset, scenario, count, seed)[0],
-                  new_game(ruleset, scenario, count, seed)[1], FEW_TURNS, seed) for seed in (1, 2)]
+    games = [
+        play(
+            ruleset,
+            new_game(ruleset, scenario, count, seed)[0],
+            new_game(ruleset, scenario, count, seed)[1],
+            FEW_TURNS,
+            seed,
+        )
+        for seed in (1, 2)
+    ]
     assert state_hash(games[0]) != state_hash(games[1])
 
 
@@ -277,8 +287,10 @@ def test_no_report_holds_a_secret(name, tmp_path):
     games.create_game(db, CLOCK, "g", name, None, SEED)
     game = records.game_by_name(db, "g")
     ruleset, scenario = games.game_ruleset(game)
-    secrets = [games.join_game(db, CLOCK, "g", f"p{i}@example.org", f"Player {i}")[1]
-               for i in range(ruleset.seat_limits(scenario)[0])]
+    secrets = [
+        games.join_game(db, CLOCK, "g", f"p{i}@example.org", f"Player {i}")[1]
+        for i in range(ruleset.seat_limits(scenario)[0])
+    ]
     for _ in range(2):
         turns.run_turn(db, home, CLOCK, "g")
     seats = records.seats_of(db, game.id)

@@ -1,6 +1,7 @@
 """The order form survives copy and paste: copied out of a seat's report PDF with pdftotext (plain
 and -layout, as poppler-based viewers copy) and with PDFium (the engine of Chromium's PDF viewer),
 it passes `gm orders check` unchanged but for the password, in every ruleset."""
+
 from __future__ import annotations
 
 import re
@@ -23,8 +24,9 @@ def copied_text(pdf: Path, mode: str) -> str:
             return "\n".join(document[n].get_textpage().get_text_range() for n in range(len(document)))
         finally:
             document.close()
-    return subprocess.run(["pdftotext", *([mode] if mode else []), str(pdf), "-"], check=True,
-                          capture_output=True, text=True).stdout
+    return subprocess.run(
+        ["pdftotext", *([mode] if mode else []), str(pdf), "-"], check=True, capture_output=True, text=True
+    ).stdout
 
 
 def copied_form(pdf: Path, mode: str) -> list[str]:
@@ -32,7 +34,7 @@ def copied_form(pdf: Path, mode: str) -> list[str]:
     lines = copied_text(pdf, mode).splitlines()
     start = next(i for i, line in enumerate(lines) if line.strip().startswith("GAME "))
     end = next(i for i, line in enumerate(lines) if i > start and line.strip() == "END")
-    return lines[start:end + 1]
+    return lines[start : end + 1]
 
 
 def played_one_turn(gm, home: Path, name: str) -> tuple[str, str]:

@@ -1,6 +1,7 @@
 """Everything the seat sees (issue 15), listed as Eressea and Atlantis reports do: every foreign
 place with its holder and what the rules let the seat see of it, in every ruleset's report and
 its JSON twin, and nothing the seat may not see."""
+
 from __future__ import annotations
 
 import copy
@@ -74,7 +75,9 @@ def test_clash_lists_every_territory_it_does_not_hold_as_the_map_shows_it():
 def test_conqueror_shows_foreign_provinces_as_a_visitor_sees_them_and_nothing_of_their_production():
     ruleset, state, seat, listed = first_seat_sees("conqueror")
     foreign = [c for c, p in state["provinces"].items() if p["owner"] not in (seat, "neutral")]
-    assert set(foreign) <= set(listed) and not {c for c, p in state["provinces"].items() if p["owner"] == seat} & set(listed)
+    assert set(foreign) <= set(listed) and not {c for c, p in state["provinces"].items() if p["owner"] == seat} & set(
+        listed
+    )
     code = foreign[0]
     holder, place = listed[code]
     assert place["cells"][1] in ("unproductive", "barely", "somewhat", "moderately", "highly", "extremely")

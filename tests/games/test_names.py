@@ -1,6 +1,7 @@
 """Names and codes consistent (issue 15), held for every installed ruleset: an event, a table or
 a list that names a place or a seat shows the code the map labels it with ("Benevento (NAP)",
 "France (FR)"), so the player finds it on the map. gm.core.names.named writes it."""
+
 from __future__ import annotations
 
 import re
@@ -38,15 +39,19 @@ def unlabelled(text: str, names: dict[str, set[str]]) -> list[str]:
     code in the next or previous word (a table's code column beside its name column)."""
     if not names:
         return []
-    pattern = re.compile(r"(?<![\w'])(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-                         + r")(?![\w])")
+    pattern = re.compile(
+        r"(?<![\w'])(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")(?![\w])"
+    )
     bad = []
     for match in pattern.finditer(text):
         codes = "|".join(re.escape(c) for c in names[match[1]])
-        after, before = text[match.end():], text[:match.start()]
-        if not (re.match(rf"\s*\(({codes})\b", after) or re.match(rf"\s+({codes})\b", after)
-                or re.search(rf"\b({codes})\s+$", before)):
-            bad.append(f"{match[1]!r} in …{text[max(0, match.start() - 60):match.end() + 40]}…")
+        after, before = text[match.end() :], text[: match.start()]
+        if not (
+            re.match(rf"\s*\(({codes})\b", after)
+            or re.match(rf"\s+({codes})\b", after)
+            or re.search(rf"\b({codes})\s+$", before)
+        ):
+            bad.append(f"{match[1]!r} in …{text[max(0, match.start() - 60) : match.end() + 40]}…")
     return bad
 
 

@@ -1,6 +1,7 @@
 """Each ruleset's warnings beside the errors, as echeck gives them (issue 15): units or money left
 unused where the rules reward using them, an order that will probably fail when it is carried
 out. A warning never makes a file invalid: every file here passes the check."""
+
 from __future__ import annotations
 
 import copy
@@ -41,9 +42,25 @@ def test_every_ruleset_gives_warnings_and_never_raises_on_odd_orders(name):
     if type(ruleset).__module__.startswith("gm_games."):
         assert getattr(ruleset.parts.orders, "order_warnings", None), f"gm's {name} gives no warnings of its own"
     state = played(name, 6)[-1][0]
-    junk, _ = ruleset.parse_orders(list(enumerate(
-        ["MOVE ZZZ QQQ 99", "ATTACK G99 G98", "ATTACK 1,1 2,2 3", "1 ATTACK XXX YYY 9", "PLACE XXX 999",
-         "ROAD 1-99", "ACCEPT 77", "ROBBER Z", "BUY ZZZ 3", "MARKET wood FOR wood"], 1)))
+    junk, _ = ruleset.parse_orders(
+        list(
+            enumerate(
+                [
+                    "MOVE ZZZ QQQ 99",
+                    "ATTACK G99 G98",
+                    "ATTACK 1,1 2,2 3",
+                    "1 ATTACK XXX YYY 9",
+                    "PLACE XXX 999",
+                    "ROAD 1-99",
+                    "ACCEPT 77",
+                    "ROBBER Z",
+                    "BUY ZZZ 3",
+                    "MARKET wood FOR wood",
+                ],
+                1,
+            )
+        )
+    )
     for seat in [*state["seating"], "ZZ"]:
         assert all(isinstance(w.line, int) and w.message for w in ruleset.order_warnings(state, seat, junk))
 
@@ -63,11 +80,19 @@ def clash_lowlands(**territories) -> dict:
 def test_clash_warns_of_an_attack_too_weak_to_take_its_target():
     state = clash_lowlands(ENG=("BR", 4), BEL=("FR", 3), HOL=(None, 0))
     assert warned("clash", state, "BR", "MOVE ENG BEL 3") == [
-        (1, "3 troops against 3 in BEL: both sides are wiped out and it is left empty (Combat Rules), "
-            "unless someone weakens it before your action")]
+        (
+            1,
+            "3 troops against 3 in BEL: both sides are wiped out and it is left empty (Combat Rules), "
+            "unless someone weakens it before your action",
+        )
+    ]
     assert warned("clash", state, "BR", "MOVE ENG BEL 2") == [
-        (1, "2 troops against 3 in BEL: 1 of its defenders survive and hold it (Combat Rules), "
-            "unless someone weakens it before your action")]
+        (
+            1,
+            "2 troops against 3 in BEL: 1 of its defenders survive and hold it (Combat Rules), "
+            "unless someone weakens it before your action",
+        )
+    ]
     assert warned("clash", state, "BR", "MOVE ENG BEL ALL") == []
     assert warned("clash", state, "BR", "MOVE ENG HOL 1") == [], "an empty territory is taken without a fight"
 
@@ -77,8 +102,12 @@ def test_clash_warns_of_units_left_unplaced_at_the_set_up():
     state["phase"] = "place"
     state["territories"]["ENG"]["core_of"] = "BR"
     assert warned("clash", state, "BR", "PLACE ENG 5") == [
-        (0, "you place 5 of your 20 units; the other 15 are spread one at a time over your core "
-            "territories, in code order")]
+        (
+            0,
+            "you place 5 of your 20 units; the other 15 are spread one at a time over your core "
+            "territories, in code order",
+        )
+    ]
     assert warned("clash", state, "BR", "PLACE ENG 20") == []
 
 
@@ -97,8 +126,12 @@ def test_conqueror_warns_of_an_attack_the_duels_will_probably_lose():
     state["provinces"]["ARD"]["armies"] = 6
     state["provinces"]["FEN"].update(owner="BE", armies=4, fort=1)
     assert warned("conqueror", state, "AR", "ATTACK ARD FEN 4") == [
-        (1, "4 armies against 4 in FEN, 1 of them inside its fort: the defender wins a duel 11 times in 21, "
-            "so this attack will probably fail")]
+        (
+            1,
+            "4 armies against 4 in FEN, 1 of them inside its fort: the defender wins a duel 11 times in 21, "
+            "so this attack will probably fail",
+        )
+    ]
     assert warned("conqueror", state, "AR", "ATTACK ARD FEN 5") == []
 
 
@@ -108,7 +141,8 @@ def test_conqueror_warns_that_a_move_fails_if_its_province_is_attacked_first():
     state["provinces"]["HOL"].update(owner="AR", armies=0)
     state["provinces"]["FEN"].update(owner="BE", armies=3)
     assert warned("conqueror", state, "AR", "MOVE ARD HOL 2") == [
-        (1, "Bervia (BE) has armies next to ARD (FEN): if ARD is attacked before this move runs, the move fails")]
+        (1, "Bervia (BE) has armies next to ARD (FEN): if ARD is attacked before this move runs, the move fails")
+    ]
     state["provinces"]["FEN"]["armies"] = 0
     assert warned("conqueror", state, "AR", "MOVE ARD HOL 2") == []
 
@@ -119,8 +153,10 @@ def test_conqueror_warns_when_winter_pay_will_not_be_met():
     state["provinces"]["ARD"].update(armies=state["provinces"]["ARD"]["population"] + 30, item="SOLDIERS")
     state["seats"]["AR"]["gold"] = 3
     [(line, message)] = warned("conqueror", state, "AR", "PRODUCE ARD SOLDIERS")
-    assert line == 0 and message.startswith("this is a winter turn: your troops cost about 30 gold at its end, "
-                                            "and you will have about 3 (3 after your BUY orders, 0 in taxes)")
+    assert line == 0 and message.startswith(
+        "this is a winter turn: your troops cost about 30 gold at its end, "
+        "and you will have about 3 (3 after your BUY orders, 0 in taxes)"
+    )
     state["turn"] = 3
     assert warned("conqueror", state, "AR", "PRODUCE ARD SOLDIERS") == []
 
@@ -135,12 +171,16 @@ def test_empires_warns_of_more_armies_than_an_area_will_hold_and_an_attack_that_
     state["areas"]["MID"].update(owner="neutral", armies=3, population=2, fort=0)
     rest = [f"{n} ARMY - - 1" for n in range(3, 17)]
     assert warned("empires", state, "AL", "1 GROW FEN", "2 ATTACK HIL MID 5", *rest) == [
-        (2, "HIL has 2 armies and no earlier action of yours brings more: asking for 5 makes the order fail")]
+        (2, "HIL has 2 armies and no earlier action of yours brings more: asking for 5 makes the order fail")
+    ]
     [(line, message)] = warned("empires", state, "AL", "1 GROW FEN", "2 ATTACK HIL MID ALL", *rest)
-    assert line == 2 and message.startswith("2 armies against a defence of 5 in MID (3 armies, population 2, "
-                                            "fort 0, +0 for its terrain) cannot take it as the map stands")
+    assert line == 2 and message.startswith(
+        "2 armies against a defence of 5 in MID (3 armies, population 2, "
+        "fort 0, +0 for its terrain) cannot take it as the map stands"
+    )
     assert warned("empires", state, "AL", "1 RESERVE HIL - 3", "2 ATTACK HIL MID 5", *rest) == [], (
-        "an earlier action that brings armies in leaves the number to the turn")
+        "an earlier action that brings armies in leaves the number to the turn"
+    )
     unused = warned("empires", state, "AL", "1 GROW FEN", "2 ATTACK HIL MID 2")
     assert [line for line, _ in unused] == [0, 2] and unused[0][1].startswith("you use 2 of your 16 actions")
 
@@ -160,17 +200,34 @@ def imperials_round(mode: str = "basic") -> dict:
 def test_imperials_warns_of_builds_the_hand_cannot_pay_and_cards_over_the_limit():
     state = imperials_round()
     seat = state["seating"][0]
-    state["seats"][seat]["hand"] = {**state["seats"][seat]["hand"], "wood": 1, "brick": 1, "wool": 0,
-                                    "wheat": 0, "ore": 0}
+    state["seats"][seat]["hand"] = {
+        **state["seats"][seat]["hand"],
+        "wood": 1,
+        "brick": 1,
+        "wool": 0,
+        "wheat": 0,
+        "ore": 0,
+    }
     assert warned("imperials", state, seat, "BUY") == [
-        (1, "BUY takes 1 wool, 1 wheat, 1 ore; after your orders before it you would be short of 1 wool, "
-            "1 wheat, 1 ore: it fails unless your roll or a trade brings them")]
+        (
+            1,
+            "BUY takes 1 wool, 1 wheat, 1 ore; after your orders before it you would be short of 1 wool, "
+            "1 wheat, 1 ore: it fails unless your roll or a trade brings them",
+        )
+    ]
     state["seats"][seat]["hand"].update(wood=5, brick=5)
     assert warned("imperials", state, seat, "BUY") == [
-        (0, "after your orders you would still hold 10 cards, more than your limit of 7: a 7 rolled before "
-            "your next turn costs you half"),
-        (1, "BUY takes 1 wool, 1 wheat, 1 ore; after your orders before it you would be short of 1 wool, "
-            "1 wheat, 1 ore: it fails unless your roll or a trade brings them")]
+        (
+            0,
+            "after your orders you would still hold 10 cards, more than your limit of 7: a 7 rolled before "
+            "your next turn costs you half",
+        ),
+        (
+            1,
+            "BUY takes 1 wool, 1 wheat, 1 ore; after your orders before it you would be short of 1 wool, "
+            "1 wheat, 1 ore: it fails unless your roll or a trade brings them",
+        ),
+    ]
 
 
 def test_imperials_warns_of_a_robber_answer_that_cannot_be_followed_and_an_offer_it_cannot_keep():
@@ -179,13 +236,23 @@ def test_imperials_warns_of_a_robber_answer_that_cannot_be_followed_and_an_offer
     state["seats"][seat]["hand"] = dict.fromkeys(state["seats"][seat]["hand"], 0)
     state["robber"] = state["robber"] or "A"
     assert warned("imperials", state, seat, f"ROBBER {state['robber']} {other}") == [
-        (1, f"the robber stands on tile {state['robber']} now and must move to a different tile: if it is still "
-            "there when you roll a 7, gm chooses for you")]
-    state["offers"] = [{"id": 9, "from": other, "to": "ALL", "give": {"wood": 1}, "get": {"ore": 2}, "round": state["round"]}]
+        (
+            1,
+            f"the robber stands on tile {state['robber']} now and must move to a different tile: if it is still "
+            "there when you roll a 7, gm chooses for you",
+        )
+    ]
+    state["offers"] = [
+        {"id": 9, "from": other, "to": "ALL", "give": {"wood": 1}, "get": {"ore": 2}, "round": state["round"]}
+    ]
     state["seats"][seat]["hand"]["ore"] = 0
     assert warned("imperials", state, seat, "ACCEPT 9") == [
-        (1, "offer #9 wants 2 ore of you and you hold 2 ore too few now: it is carried out only if you hold "
-            "them by then")]
+        (
+            1,
+            "offer #9 wants 2 ore of you and you hold 2 ore too few now: it is carried out only if you hold "
+            "them by then",
+        )
+    ]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -199,8 +266,12 @@ def test_minecraft_empires_warns_of_an_attack_that_starts_a_war_or_is_outnumbere
     state["groups"]["G2"].update(x=4, y=2, troops=5)
     state["groups"]["G1"]["troops"] = 3
     assert warned("mcempires", state, "RE", "ATTACK G1 G2") == [
-        (1, "you are not at war with Blue (BL): this attack starts a war with it; 3 dice against 5: this attack "
-            "will probably be lost")]
+        (
+            1,
+            "you are not at war with Blue (BL): this attack starts a war with it; 3 dice against 5: this attack "
+            "will probably be lost",
+        )
+    ]
     state["wars"] = [{"sides": ["BL", "RE"], "since": 30, "taken": {}}]
     state["groups"]["G1"]["troops"] = 6
     assert warned("mcempires", state, "RE", "ATTACK G1 G2") == []
@@ -212,6 +283,8 @@ def test_minecraft_empires_warns_of_a_military_base_whose_group_stays_full():
     state = played_state()
     state["cities"]["RE1"]["bases"] = [1]
     found = [m for _, m in warned("mcempires", state, "RE")]
-    assert found == ["RE1's group G1 is full (6 troops) after your orders: its military base spawns nothing "
-                     "next round until troops move out"]
+    assert found == [
+        "RE1's group G1 is full (6 troops) after your orders: its military base spawns nothing "
+        "next round until troops move out"
+    ]
     assert warned("mcempires", state, "RE", "MOVE G1 1 4,2") == []

@@ -1,4 +1,5 @@
 """Intake fixtures: a GM home with a game and the GM's mail address set."""
+
 from __future__ import annotations
 
 import hashlib

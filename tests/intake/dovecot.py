@@ -1,4 +1,5 @@
 """A throw-away Dovecot IMAP server on loopback, run in the foreground by the tests."""
+
 from __future__ import annotations
 
 import grp
@@ -35,9 +36,28 @@ def certificate(folder: Path) -> tuple[Path, Path] | None:
     if shutil.which("openssl") is None:
         return None
     cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
-                    "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "2",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+        ],
+        check=True,
+        capture_output=True,
+    )
     return cert, key
 
 
@@ -47,25 +67,60 @@ def config(folder: Path, port: int, tls_port: int, tls: tuple[Path, Path] | None
     uid, gid = mail_owner()
     ssl = ["ssl = yes", f"ssl_cert = <{tls[0]}", f"ssl_key = <{tls[1]}"] if tls else ["ssl = no"]
     lines = [
-        "protocols = imap", "listen = 127.0.0.1", *ssl, "disable_plaintext_auth = no",
-        f"base_dir = {folder}/run", f"state_dir = {folder}/state",
-        "log_path = /dev/stderr", "info_log_path = /dev/null",
-        "mail_location = maildir:~/Maildir", f"first_valid_uid = {uid}", f"first_valid_gid = {gid}",
-        "passdb {", "  driver = static", f"  args = password={PASSWORD}", "}",
-        "userdb {", "  driver = static", f"  args = uid={uid} gid={gid} home={folder}/home/%u", "}",
-        "service imap-login {", "  inet_listener imap {", "    address = 127.0.0.1", f"    port = {port}", "  }",
-        "  inet_listener imaps {", "    address = 127.0.0.1", f"    port = {tls_port if tls else 0}", "  }",
+        "protocols = imap",
+        "listen = 127.0.0.1",
+        *ssl,
+        "disable_plaintext_auth = no",
+        f"base_dir = {folder}/run",
+        f"state_dir = {folder}/state",
+        "log_path = /dev/stderr",
+        "info_log_path = /dev/null",
+        "mail_location = maildir:~/Maildir",
+        f"first_valid_uid = {uid}",
+        f"first_valid_gid = {gid}",
+        "passdb {",
+        "  driver = static",
+        f"  args = password={PASSWORD}",
+        "}",
+        "userdb {",
+        "  driver = static",
+        f"  args = uid={uid} gid={gid} home={folder}/home/%u",
+        "}",
+        "service imap-login {",
+        "  inet_listener imap {",
+        "    address = 127.0.0.1",
+        f"    port = {port}",
+        "  }",
+        "  inet_listener imaps {",
+        "    address = 127.0.0.1",
+        f"    port = {tls_port if tls else 0}",
+        "  }",
     ]
     if uid == 0:
         # As root Dovecot wants unprivileged users for its helpers, and no chroot of its own.
         user, group = pwd.getpwnam("nobody").pw_name, grp.getgrgid(pwd.getpwnam("nobody").pw_gid).gr_name
-        lines += ["  chroot =", "}", "service anvil {", "  chroot =", "}",
-                  f"default_internal_user = {user}", f"default_internal_group = {group}", f"default_login_user = {user}"]
+        lines += [
+            "  chroot =",
+            "}",
+            "service anvil {",
+            "  chroot =",
+            "}",
+            f"default_internal_user = {user}",
+            f"default_internal_group = {group}",
+            f"default_login_user = {user}",
+        ]
     else:
         user = pwd.getpwuid(uid).pw_name
-        lines += ["  chroot =", "}", "service anvil {", "  chroot =", "}",
-                  f"default_internal_user = {user}", f"default_login_user = {user}",
-                  f"default_internal_group = {grp.getgrgid(os.getgid()).gr_name}"]
+        lines += [
+            "  chroot =",
+            "}",
+            "service anvil {",
+            "  chroot =",
+            "}",
+            f"default_internal_user = {user}",
+            f"default_login_user = {user}",
+            f"default_internal_group = {grp.getgrgid(os.getgid()).gr_name}",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -79,8 +134,9 @@ class Dovecot:
         self.tls = certificate(folder)
         conf = folder / "dovecot.conf"
         conf.write_text(config(folder, self.port, self.tls_port, self.tls))
-        self.process = subprocess.Popen([DOVECOT, "-F", "-c", str(conf)], stdout=subprocess.DEVNULL,
-                                        stderr=open(folder / "dovecot.log", "wb"))
+        self.process = subprocess.Popen(
+            [DOVECOT, "-F", "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=open(folder / "dovecot.log", "wb")
+        )
         self._wait_until_listening()
 
     def _wait_until_listening(self) -> None:
@@ -120,5 +176,10 @@ class Dovecot:
 
     def settings(self, user: str) -> dict:
         """gm.toml settings for reading this user's INBOX."""
-        return {"imap.host": "127.0.0.1", "imap.port": self.port, "imap.security": "none", "imap.user": user,
-                "imap.password_env": "GM_TEST_IMAP_PASSWORD"}
+        return {
+            "imap.host": "127.0.0.1",
+            "imap.port": self.port,
+            "imap.security": "none",
+            "imap.user": user,
+            "imap.password_env": "GM_TEST_IMAP_PASSWORD",
+        }

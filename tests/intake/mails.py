@@ -1,4 +1,5 @@
 """Building test mails and running mail commands: turn files, plain mails, stdin for 'gm inbox receive'."""
+
 from __future__ import annotations
 
 import io
@@ -14,8 +15,13 @@ def turn_file(secret: str, body: str = "CLAIM ENG SCO WAL", seat: str = "BR", ga
     return f"GAME {game}\nPLAYER {seat}\nPASSWORD {secret}\n{body}\nEND\n"
 
 
-def mail(text: str, sender: str = "Ann <ann@example.org>", subject: str = "orders",
-         message_id: str | None = "<1@example.org>", **headers) -> bytes:
+def mail(
+    text: str,
+    sender: str = "Ann <ann@example.org>",
+    subject: str = "orders",
+    message_id: str | None = "<1@example.org>",
+    **headers,
+) -> bytes:
     """A plain text mail as most programs send it (UTF-8)."""
     message = EmailMessage()
     message["From"] = sender

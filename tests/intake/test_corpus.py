@@ -1,5 +1,6 @@
 """Real-world mail shapes: each message ends accepted, refused with a reason, a question for the GM, or ignored;
 none crashes, none is lost."""
+
 from __future__ import annotations
 
 import hashlib

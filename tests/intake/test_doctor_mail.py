@@ -1,4 +1,5 @@
 """gm doctor --mail against real servers on loopback: Dovecot (IMAP) and aiosmtpd (SMTP with STARTTLS)."""
+
 from __future__ import annotations
 
 from tests.intake.mails import configure
@@ -16,7 +17,8 @@ def test_doctor_mail_logs_in_to_both_servers(home, gm, imap_user, smtp, dovecot,
     assert ran.code == 0, ran.out
     assert mail_lines(ran) == [
         f"OK       smtp: 127.0.0.1:{smtp.port} took the connection (starttls) and the login as {SMTP_USER}",
-        f"OK       imap: 127.0.0.1:{dovecot.port} took the login of {imap_user}; folder 'INBOX' is there"]
+        f"OK       imap: 127.0.0.1:{dovecot.port} took the login of {imap_user}; folder 'INBOX' is there",
+    ]
     assert "smtp" not in gm("doctor", home=home).out  # only when asked
 
     monkeypatch.setenv("GM_TEST_SMTP_PASSWORD", "wrong")
@@ -25,7 +27,8 @@ def test_doctor_mail_logs_in_to_both_servers(home, gm, imap_user, smtp, dovecot,
     assert ran.code == 1 and mail_lines(ran) == [
         f"PROBLEM  smtp: the SMTP server 127.0.0.1:{smtp.port} refused the login of {SMTP_USER} (535). "
         "Check [smtp] user and the password.",
-        f"PROBLEM  imap: the IMAP server 127.0.0.1:{dovecot.port} has no folder 'Nowhere'. Check [imap] folder."]
+        f"PROBLEM  imap: the IMAP server 127.0.0.1:{dovecot.port} has no folder 'Nowhere'. Check [imap] folder.",
+    ]
 
 
 def test_doctor_mail_names_a_server_it_cannot_reach(home, gm, mail_home):
@@ -36,5 +39,7 @@ def test_doctor_mail_names_a_server_it_cannot_reach(home, gm, mail_home):
     ran = gm("doctor", "--mail", home=home)
     assert ran.code == 1
     assert mail_lines(ran)[0].startswith(f"PROBLEM  smtp: cannot reach the SMTP server 127.0.0.1:{port} (")
-    assert mail_lines(ran)[0].endswith("). Check [smtp] host, port and security (and ca_file for a private certificate).")
+    assert mail_lines(ran)[0].endswith(
+        "). Check [smtp] host, port and security (and ca_file for a private certificate)."
+    )
     assert mail_lines(ran)[1] == "OK       imap: no [imap] host: gm inbox fetch is not set up"

@@ -1,4 +1,5 @@
 """Arbitrary bytes into 'gm inbox receive': never a traceback, always archived, always an outcome."""
+
 from __future__ import annotations
 
 import hashlib
@@ -10,7 +11,9 @@ from tests.intake.clients import corpus
 from tests.intake.mails import receive
 
 SAMPLES = [raw for _, raw, _ in corpus("fuzz-secret", "fuzz-other")]
-OUTCOME = re.compile(r"(Taken: 1 (accepted|rejected|refused|request|question|ignored|duplicate)|No new mail \(1 taken before\).)\n\Z")
+OUTCOME = re.compile(
+    r"(Taken: 1 (accepted|rejected|refused|request|question|ignored|duplicate)|No new mail \(1 taken before\).)\n\Z"
+)
 
 
 @st.composite
@@ -20,12 +23,24 @@ def damaged_mails(draw) -> bytes:
     for _ in range(draw(st.integers(1, 6))):
         at = draw(st.integers(0, len(raw)))
         action = draw(st.sampled_from(["cut", "replace", "insert"]))
-        chunk = draw(st.binary(min_size=1, max_size=40) | st.sampled_from(
-            [b"\r\n\r\n", b"\n--", b"=?utf-8?b?", b"\x00", b"\xff\xfe", b"boundary=\"", b"Content-Type: multipart/mixed\n"]))
+        chunk = draw(
+            st.binary(min_size=1, max_size=40)
+            | st.sampled_from(
+                [
+                    b"\r\n\r\n",
+                    b"\n--",
+                    b"=?utf-8?b?",
+                    b"\x00",
+                    b"\xff\xfe",
+                    b'boundary="',
+                    b"Content-Type: multipart/mixed\n",
+                ]
+            )
+        )
         if action == "cut":
-            del raw[at:at + len(chunk)]
+            del raw[at : at + len(chunk)]
         elif action == "replace":
-            raw[at:at + len(chunk)] = chunk
+            raw[at : at + len(chunk)] = chunk
         else:
             raw[at:at] = chunk
     return bytes(raw)

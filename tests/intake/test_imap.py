@@ -1,4 +1,5 @@
 """gm inbox fetch against a real Dovecot: each message taken once, a crash between store and flag included."""
+
 from __future__ import annotations
 
 import pytest
@@ -30,8 +31,10 @@ def all_three_taken_once(home, gm, dovecot, user: str) -> None:
 
 
 def three_mails(secret: str) -> list[bytes]:
-    return [mail(turn_file(secret, f"CLAIM {code}"), message_id=f"<imap{n}@example.org>")
-            for n, code in enumerate(["ENG", "SCO", "WAL"])]
+    return [
+        mail(turn_file(secret, f"CLAIM {code}"), message_id=f"<imap{n}@example.org>")
+        for n, code in enumerate(["ENG", "SCO", "WAL"])
+    ]
 
 
 @pytest.mark.slow
@@ -61,8 +64,9 @@ def test_fetch_takes_each_message_once_even_after_a_crash(home, gm, mail_home, d
 
 
 @pytest.mark.slow
-def test_a_crash_between_storing_and_flagging_only_flags_on_the_next_fetch(home, gm, mail_home, dovecot, imap_user,
-                                                                          monkeypatch):
+def test_a_crash_between_storing_and_flagging_only_flags_on_the_next_fetch(
+    home, gm, mail_home, dovecot, imap_user, monkeypatch
+):
     dovecot.deliver(imap_user, three_mails(mail_home["BR"]))
     real_taken = ImapSource.taken
 
@@ -81,11 +85,14 @@ def test_a_crash_between_storing_and_flagging_only_flags_on_the_next_fetch(home,
 
 
 @pytest.mark.slow
-def test_fetch_with_reader_processes_takes_a_big_folder_in_order(home, gm, mail_home, dovecot, imap_user,
-                                                                 monkeypatch, used_readers):
+def test_fetch_with_reader_processes_takes_a_big_folder_in_order(
+    home, gm, mail_home, dovecot, imap_user, monkeypatch, used_readers
+):
     codes = ["ENG", "SCO", "WAL", "ENG SCO"] * 3
-    dovecot.deliver(imap_user, [mail(turn_file(mail_home["BR"], f"CLAIM {code}"), message_id=f"<big{n}@x>")
-                                for n, code in enumerate(codes)])
+    dovecot.deliver(
+        imap_user,
+        [mail(turn_file(mail_home["BR"], f"CLAIM {code}"), message_id=f"<big{n}@x>") for n, code in enumerate(codes)],
+    )
     monkeypatch.setattr(intake_module, "TAKEN_PER_SYNC", 2)
     ran = gm("inbox", "fetch", "--readers", "2", home=home)
     assert ran.code == 0 and ran.out.endswith("Taken: 12 accepted\n")
@@ -96,7 +103,8 @@ def test_fetch_with_reader_processes_takes_a_big_folder_in_order(home, gm, mail_
     # In the folder's order: the last valid turn file counts.
     assert rows(home, "SELECT orders FROM submissions WHERE current = 1")[0][0].count('"SCO"') == 1
     assert rows(home, "SELECT source FROM submissions WHERE current = 1") == rows(
-        home, "SELECT max(source) FROM submissions WHERE id = (SELECT max(id) FROM submissions)")
+        home, "SELECT max(source) FROM submissions WHERE id = (SELECT max(id) FROM submissions)"
+    )
 
 
 @pytest.mark.slow

@@ -1,4 +1,5 @@
 """gm inbox import/receive: archived first, submitted through the one path, answered, taken once."""
+
 from __future__ import annotations
 
 import hashlib
@@ -18,15 +19,20 @@ def test_receive_accepts_archives_and_answers_in_the_thread(home, gm, mail_home,
     raw = mail("Hi!\n\n" + turn_file(mail_home["BR"]), message_id="<m1@example.org>", References="<r0@example.org>")
     ran = receive(gm, monkeypatch, raw, home)
     assert (ran.code, ran.err) == (0, "")
-    assert ran.out == ("stdin: accepted 1 order(s) for BR in g1, turn 1; answer: outbox 1\n"
-                       "Taken: 1 accepted\n")
+    assert ran.out == ("stdin: accepted 1 order(s) for BR in g1, turn 1; answer: outbox 1\nTaken: 1 accepted\n")
     assert hashlib.sha256(raw).hexdigest() in archived(home)
-    assert rows(home, "SELECT channel, sender, verdict, current FROM submissions") == [("mail", "ann@example.org", "accepted", 1)]
+    assert rows(home, "SELECT channel, sender, verdict, current FROM submissions") == [
+        ("mail", "ann@example.org", "accepted", 1)
+    ]
     [(kind, to, subject, body)] = outbox_bodies(home)
     assert (kind, to, subject) == ("acknowledgement", "ann@example.org", "Re: orders")
     assert "ACCEPTED: 1 order(s) for BR in g1, turn 1." in body and "  line 4: CLAIM ENG SCO WAL\n" in body
-    assert rows(home, "SELECT in_reply_to, refs FROM outbox") == [("<m1@example.org>", '["<r0@example.org>", "<m1@example.org>"]')]
-    assert rows(home, "SELECT message_id, outcome, answer FROM mail_taken") == [("<m1@example.org>", "accepted", "outbox 1")]
+    assert rows(home, "SELECT in_reply_to, refs FROM outbox") == [
+        ("<m1@example.org>", '["<r0@example.org>", "<m1@example.org>"]')
+    ]
+    assert rows(home, "SELECT message_id, outcome, answer FROM mail_taken") == [
+        ("<m1@example.org>", "accepted", "outbox 1")
+    ]
 
 
 def test_second_submission_says_it_replaced_the_first(home, gm, mail_home, monkeypatch):
@@ -41,16 +47,22 @@ def test_problems_are_answered_with_their_lines(home, gm, mail_home, monkeypatch
     ran = receive(gm, monkeypatch, mail(turn_file(mail_home["BR"], "CLAIM ENG\nFROBNICATE 3")), home)
     assert ran.out.startswith("stdin: rejected 1 order(s) for BR in g1, turn 1; 1 problem(s); answer: outbox 1")
     body = outbox_bodies(home)[0][3]
-    assert "NOT USED: your turn file for BR in g1, turn 1, has 1 problem(s):\n\n  line 5: FROBNICATE 3\n    FROBNICATE is not an order" in body
+    assert (
+        "NOT USED: your turn file for BR in g1, turn 1, has 1 problem(s):\n\n  line 5: FROBNICATE 3\n    FROBNICATE is not an order"
+        in body
+    )
     assert "Until gm has valid orders from you, this seat gets the robot's orders." in body
     assert "\nDeadline: " in body
 
 
-@pytest.mark.parametrize("text, reason", [
-    (lambda s: turn_file(s, game="g9"), "unknown game 'g9' (check the GAME line)"),
-    (lambda s: turn_file("wrong-secret"), "wrong password for player BR of 'g1'"),
-    (lambda s: turn_file(s).replace("END\n", ""), "the turn file has no END line: put END after the last order"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        (lambda s: turn_file(s, game="g9"), "unknown game 'g9' (check the GAME line)"),
+        (lambda s: turn_file("wrong-secret"), "wrong password for player BR of 'g1'"),
+        (lambda s: turn_file(s).replace("END\n", ""), "the turn file has no END line: put END after the last order"),
+    ],
+)
 def test_refusals_store_no_submission_and_say_why(home, gm, mail_home, monkeypatch, text, reason):
     before = [t for t in table_dump(home) if t[0] not in ("mail_taken", "outbox")]
     ran = receive(gm, monkeypatch, mail(text(mail_home["BR"])), home)
@@ -67,7 +79,9 @@ def test_turn_already_run_is_refused(home, gm, mail_home, monkeypatch):
 
 def test_robots_are_taken_but_never_answered(home, gm, mail_home, monkeypatch):
     ran = receive(gm, monkeypatch, mail("I am away", Auto_Submitted="auto-replied"), home)
-    assert ran.out == "stdin: ignored; answer: none: sent by a program (Auto-Submitted: auto-replied)\nTaken: 1 ignored\n"
+    assert (
+        ran.out == "stdin: ignored; answer: none: sent by a program (Auto-Submitted: auto-replied)\nTaken: 1 ignored\n"
+    )
     monkeypatch.setenv("SENDER", "")
     ran = receive(gm, monkeypatch, mail("Undeliverable: " + turn_file(mail_home["BR"]), message_id="<b@x>"), home)
     assert "ignored; answer: none: sent by a program (a bounce (empty return path))" in ran.out
@@ -103,19 +117,26 @@ def test_require_registered_from_address(home, gm, mail_home, monkeypatch):
     ran = gm("game", "require-from", "g1", "yes", home=home)
     assert (ran.code, ran.out) == (0, "g1: turn files by mail count only from each seat's registered address.\n")
     ran = receive(gm, monkeypatch, mail(turn_file(mail_home["BR"]), sender="Ann <ann@elsewhere.example>"), home)
-    assert ("refused: game 'g1' takes turn files for BR only from the player's registered address; "
-            "send them from that address") in ran.out
+    assert (
+        "refused: game 'g1' takes turn files for BR only from the player's registered address; "
+        "send them from that address"
+    ) in ran.out
     ran = receive(gm, monkeypatch, mail(turn_file(mail_home["BR"]), message_id="<2@x>"), home)
     assert "accepted 3 order(s)" not in ran.out and "accepted 1 order(s) for BR" in ran.out
     assert gm("game", "require-from", "g1", "maybe", home=home).err == "Error: say yes or no, not 'maybe'.\n"
-    assert gm("game", "require-from", "g1", "no", home=home).out == "g1: turn files by mail count from any address; the secret decides.\n"
+    assert (
+        gm("game", "require-from", "g1", "no", home=home).out
+        == "g1: turn files by mail count from any address; the secret decides.\n"
+    )
 
 
 def test_several_turn_files_in_one_mail_each_answered(home, gm, mail_home, monkeypatch):
     text = turn_file(mail_home["BR"], "CLAIM ENG") + "\n" + turn_file(mail_home["FR"], "CLAIM BRI", seat="FR")
     ran = receive(gm, monkeypatch, mail(text), home)
-    assert ran.out == ("stdin: accepted 1 order(s) for BR in g1, turn 1\n"
-                       "stdin: accepted 1 order(s) for FR in g1, turn 1; answer: outbox 1\nTaken: 1 accepted\n")
+    assert ran.out == (
+        "stdin: accepted 1 order(s) for BR in g1, turn 1\n"
+        "stdin: accepted 1 order(s) for FR in g1, turn 1; answer: outbox 1\nTaken: 1 accepted\n"
+    )
     body = outbox_bodies(home)[0][3]
     assert "--- 1 of 2: the turn file in the body ---" in body and "--- 2 of 2" in body
 
@@ -159,15 +180,19 @@ def test_receive_without_a_home_asks_the_server_to_try_again(tmp_path, gm, monke
 
 def test_fetch_without_imap_settings_says_what_to_set(home, gm):
     ran = gm("inbox", "fetch", home=home)
-    assert (ran.code, ran.err) == (1, "Error: gm.toml has no [imap] host: set host, port and user there "
-                                      "(see README, 'Taking turns by mail').\n")
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: gm.toml has no [imap] host: set host, port and user there (see README, 'Taking turns by mail').\n",
+    )
 
 
 def test_too_large_mail_is_archived_and_refused_unread(home, gm, mail_home, monkeypatch):
     configure(home, {"mail.max_message_bytes": 500})
     raw = mail(turn_file(mail_home["BR"]) + "x" * 600)
     ran = receive(gm, monkeypatch, raw, home)
-    assert f"refused: the mail is too large ({len(raw):,} bytes; at most 500): send the turn file as plain text" in ran.out
+    assert (
+        f"refused: the mail is too large ({len(raw):,} bytes; at most 500): send the turn file as plain text" in ran.out
+    )
     assert hashlib.sha256(raw).hexdigest() in archived(home)
 
 
@@ -181,5 +206,7 @@ def test_send_option_sends_the_answers_at_once(home, gm, mail_home, monkeypatch,
     # A pipe never fails a stored message because sending failed: the server would deliver it again.
     configure(home, {"mail.address": ""})
     ran = receive(gm, monkeypatch, mail("hi again", message_id="<s3@x>"), home, "--send")
-    assert ran.code == 0 and ran.err == ("Error: gm.toml has no [mail] address: set it to the address players write "
-                                         "to, then try again. The message is stored; its answer stays queued.\n")
+    assert ran.code == 0 and ran.err == (
+        "Error: gm.toml has no [mail] address: set it to the address players write "
+        "to, then try again. The message is stored; its answer stays queued.\n"
+    )

@@ -1,6 +1,7 @@
 """Intake never stalls the house (issue 14, items 5 and 6): a turn file for a game that cannot
 take orders yet is refused with a clear answer while every other message is taken, and a
 person's question without a turn file reaches the GM's list of questions, answered politely once."""
+
 from __future__ import annotations
 
 import json
@@ -11,8 +12,10 @@ import pytest
 from tests.cli.test_game import table_dump
 from tests.intake.mails import configure, mail, outbox_bodies, receive, rows, turn_file
 
-NOT_YET = ("game 'wait' cannot take orders yet: it is still being seated (lowlands is for 2 to 2 seats, "
-           "not 1); send them again once the game has started")
+NOT_YET = (
+    "game 'wait' cannot take orders yet: it is still being seated (lowlands is for 2 to 2 seats, "
+    "not 1); send them again once the game has started"
+)
 
 
 @pytest.fixture
@@ -27,7 +30,9 @@ def test_import_takes_every_message_beside_one_for_a_game_being_seated(home, gm,
     box = mailbox.Maildir(tmp_path / "Maildir", create=True)
     box.add(mail(turn_file(mail_home["BR"], "CLAIM ENG"), message_id="<a@x>"))
     box.add(mail(turn_file(seating, "CLAIM BEL", game="wait"), sender="Eve <eve@example.org>", message_id="<b@x>"))
-    box.add(mail(turn_file(mail_home["FR"], "CLAIM BRI", seat="FR"), sender="Bob <bob@example.org>", message_id="<c@x>"))
+    box.add(
+        mail(turn_file(mail_home["FR"], "CLAIM BRI", seat="FR"), sender="Bob <bob@example.org>", message_id="<c@x>")
+    )
     ran = gm("inbox", "import", tmp_path / "Maildir", home=home)
     assert (ran.code, ran.err) == (0, "")
     assert ran.out.endswith("Taken: 2 accepted, 1 refused\n")
@@ -60,8 +65,10 @@ def test_a_question_goes_to_the_gm_and_is_answered_politely_once(home, gm, mail_
     before = [t for t in table_dump(home) if t[0] not in ("mail_taken", "outbox")]
     ran = receive(gm, monkeypatch, raw, home)
     assert [t for t in table_dump(home) if t[0] not in ("mail_taken", "outbox")] == before
-    assert (ran.code, ran.out) == (0, "stdin: a question for the GM (gm inbox questions); answer: outbox 1\n"
-                                      "Taken: 1 question\n")
+    assert (ran.code, ran.out) == (
+        0,
+        "stdin: a question for the GM (gm inbox questions); answer: outbox 1\nTaken: 1 question\n",
+    )
     [(kind, to, subject, body)] = outbox_bodies(home)
     assert (kind, to, subject) == ("acknowledgement", "zed@example.org", "Re: Can I join?")
     assert "REFUSED" not in body and "passed your mail on to the game master" in body
@@ -75,7 +82,12 @@ def test_a_question_goes_to_the_gm_and_is_answered_politely_once(home, gm, mail_
     assert lines[1].startswith("  1  ") and lines[1].endswith("  Zed <zed@example.org>  Can I join?")
     assert "    Can I join the next game? I played Diplomacy by mail for years." in lines
     [entry] = json.loads(gm("inbox", "questions", "--json", home=home).out)
-    assert (entry["id"], entry["sender"], entry["subject"], entry["answered"]) == (1, "zed@example.org", "Can I join?", None)
+    assert (entry["id"], entry["sender"], entry["subject"], entry["answered"]) == (
+        1,
+        "zed@example.org",
+        "Can I join?",
+        None,
+    )
     assert entry["text"] == QUESTION.rstrip("\n")
 
     assert gm("inbox", "answered", "1", home=home).out == "Question 1 from zed@example.org marked answered.\n"
@@ -94,14 +106,17 @@ def test_questions_are_rate_limited_and_robots_are_still_never_answered(home, gm
     assert "answer: none: 2 answers to ann@example.org in the last hour already" in ran.out
     assert len(outbox_bodies(home)) == 2
     ran = receive(gm, monkeypatch, mail("I am away", Auto_Submitted="auto-replied", message_id="<ooo@x>"), home)
-    assert ran.out == "stdin: ignored; answer: none: sent by a program (Auto-Submitted: auto-replied)\nTaken: 1 ignored\n"
+    assert (
+        ran.out == "stdin: ignored; answer: none: sent by a program (Auto-Submitted: auto-replied)\nTaken: 1 ignored\n"
+    )
     assert len(json.loads(gm("inbox", "questions", "--json", home=home).out)) == 3
 
 
 def test_a_gm_may_word_the_answer_to_questions(home, gm, mail_home, monkeypatch):
     (home / "templates" / "mail").mkdir(parents=True, exist_ok=True)
     (home / "templates" / "mail" / "question.txt").write_text(
-        "Subject: {{ reply_subject }}\n\nDear {{ name }}, I read every mail myself. -- {{ gm_name }}\n")
+        "Subject: {{ reply_subject }}\n\nDear {{ name }}, I read every mail myself. -- {{ gm_name }}\n"
+    )
     receive(gm, monkeypatch, mail("Can I join?", sender="Zed <zed@example.org>"), home)
     [(_, _, _, body)] = outbox_bodies(home)
     assert body == "Dear Zed, I read every mail myself. -- Game Master\n"

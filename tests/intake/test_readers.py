@@ -1,5 +1,6 @@
 """Reader processes: a big mailbox read by a pool gives what reading it here gives, in the same
 order, and a crash in the middle of it loses nothing and doubles nothing."""
+
 from __future__ import annotations
 
 import hashlib
@@ -28,8 +29,13 @@ def mailbox(secrets: dict) -> list[bytes]:
         for seat, secret in secrets.items():
             body = ["CLAIM ENG", "CLAIM SCO", "FROBNICATE 3", "CLAIM WAL", "PASS", "CLAIM ENG SCO"][(n + len(raws)) % 6]
             password = secret if (n, seat) != (3, "FR") else "not-the-secret"
-            raws.append(mail(turn_file(password, body, seat=seat), sender=f"{seat} <{seat.lower()}@example.org>",
-                             message_id=f"<{n}.{seat}@example.org>"))
+            raws.append(
+                mail(
+                    turn_file(password, body, seat=seat),
+                    sender=f"{seat} <{seat.lower()}@example.org>",
+                    message_id=f"<{n}.{seat}@example.org>",
+                )
+            )
     raws.insert(17, raws[2])  # the same bytes again, read in another batch
     raws.insert(30, b"Received: from elsewhere\n" + raws[5])  # a copy: other Received lines
     raws.append(mail(turn_file(secrets["BR"], "JSON ON"), sender="BR <br@example.org>", message_id="<json@x>"))
@@ -63,10 +69,16 @@ def take(home, raws: list[bytes], readers: int) -> tuple[list, dict, Readers]:
 
 def stored(home) -> dict:
     return {
-        "submissions": rows(home, "SELECT seat_id, turn, channel, source, verdict, problems, orders, final, current "
-                                  "FROM submissions ORDER BY id"),
-        "mail_taken": rows(home, "SELECT digest, message_id, content_hash, source, sender, subject, outcome, results, "
-                                 "answer FROM mail_taken ORDER BY id"),
+        "submissions": rows(
+            home,
+            "SELECT seat_id, turn, channel, source, verdict, problems, orders, final, current "
+            "FROM submissions ORDER BY id",
+        ),
+        "mail_taken": rows(
+            home,
+            "SELECT digest, message_id, content_hash, source, sender, subject, outcome, results, "
+            "answer FROM mail_taken ORDER BY id",
+        ),
         "outbox": rows(home, "SELECT kind, recipient, subject, body, in_reply_to, refs FROM outbox ORDER BY id"),
         "seat_mail": rows(home, "SELECT seat_id, json_reports FROM seat_mail ORDER BY seat_id"),
     }
@@ -102,8 +114,9 @@ def test_a_pool_of_readers_gives_the_same_outcomes_in_the_same_order(home, mail_
         assert (pool_home / "archive" / digest[:2] / digest).is_file()
 
 
-def test_a_crash_in_the_middle_of_a_pool_run_loses_and_doubles_nothing(home, mail_home, tmp_path, monkeypatch,
-                                                                         used_readers):
+def test_a_crash_in_the_middle_of_a_pool_run_loses_and_doubles_nothing(
+    home, mail_home, tmp_path, monkeypatch, used_readers
+):
     raws = mailbox(mail_home)
     whole = copy_of(home, tmp_path, "whole")
     _, stored_whole, _ = take(whole, raws, readers=2)
@@ -149,11 +162,11 @@ def test_one_message_never_starts_a_pool(home, mail_home, monkeypatch):
 
 def die(payload):
     import os
+
     os._exit(1)  # a reader killed while it holds a batch (out of memory, say)
 
 
-def test_a_reader_that_dies_stops_the_run_and_stores_nothing_of_its_batch(home, mail_home, monkeypatch,
-                                                                         used_readers):
+def test_a_reader_that_dies_stops_the_run_and_stores_nothing_of_its_batch(home, mail_home, monkeypatch, used_readers):
     monkeypatch.setattr(readers_module, "READ_TIMEOUT", 3)
     monkeypatch.setattr(readers_module, "_read_batch", die)
     with pytest.raises(RuntimeError, match="a mail reader gave no answer in 3 s"):
@@ -163,6 +176,7 @@ def test_a_reader_that_dies_stops_the_run_and_stores_nothing_of_its_batch(home, 
 
 def never_start(archive, max_bytes):
     import time
+
     time.sleep(3600)  # a worker that cannot start (its __main__ cannot be imported again, say)
 
 

@@ -1,4 +1,5 @@
 """Reading a mail: charsets, transfer encodings, HTML, attachments, quoted replies, robots."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,8 +18,13 @@ def files(raw: bytes) -> list[str]:
 
 
 def test_plain_mail_gives_its_turn_file_and_how_to_answer():
-    raw = mail("Hi GM,\n\n" + TF + "\nAnn\n", sender="Ann Example <Ann@Example.org>", subject="  my \t orders ",
-               message_id="<abc@example.org>", References="<old@x.org>")
+    raw = mail(
+        "Hi GM,\n\n" + TF + "\nAnn\n",
+        sender="Ann Example <Ann@Example.org>",
+        subject="  my \t orders ",
+        message_id="<abc@example.org>",
+        References="<old@x.org>",
+    )
     letter = read_letter(raw)
     assert (letter.message_id, letter.sender, letter.subject) == ("<abc@example.org>", "ann@example.org", "my orders")
     assert (letter.answer_to.display_name, letter.answer_to.addr_spec) == ("Ann Example", "Ann@Example.org")
@@ -36,14 +42,18 @@ def test_reply_to_wins_over_from():
 @pytest.mark.parametrize("charset", ["utf-8", "iso-8859-1", "windows-1252", "utf-16"])
 def test_transfer_encodings_and_charsets(cte, charset):
     body = TF.replace("CLAIM ENG", "CLAIM ENG  # Zoë’s move" if charset != "iso-8859-1" else "CLAIM ENG  # Zoë")
-    raw = (f"From: a@example.org\nSubject: x\nMIME-Version: 1.0\nContent-Type: text/plain; charset={charset}\n"
-           f"Content-Transfer-Encoding: {cte}\n\n").encode()
+    raw = (
+        f"From: a@example.org\nSubject: x\nMIME-Version: 1.0\nContent-Type: text/plain; charset={charset}\n"
+        f"Content-Transfer-Encoding: {cte}\n\n"
+    ).encode()
     data = body.encode(charset)
     if cte == "base64":
         import base64
+
         raw += base64.encodebytes(data)
     else:
         import quopri
+
         raw += quopri.encodestring(data)
     [found] = files(raw)
     assert found.splitlines()[3].startswith("CLAIM ENG  # Zo")
@@ -51,23 +61,28 @@ def test_transfer_encodings_and_charsets(cte, charset):
 
 
 def test_wrong_charset_declarations_fall_back():
-    assert decode_bytes("Zoë".encode(), "us-ascii") == "Zoë"        # declared ASCII, sent UTF-8
-    assert decode_bytes("Zoë".encode(), "iso-8859-1") == "Zoë"      # declared Latin-1, sent UTF-8
-    assert decode_bytes("Zoë".encode("cp1252"), "utf-8") == "Zoë"          # declared UTF-8, sent cp1252
+    assert decode_bytes("Zoë".encode(), "us-ascii") == "Zoë"  # declared ASCII, sent UTF-8
+    assert decode_bytes("Zoë".encode(), "iso-8859-1") == "Zoë"  # declared Latin-1, sent UTF-8
+    assert decode_bytes("Zoë".encode("cp1252"), "utf-8") == "Zoë"  # declared UTF-8, sent cp1252
     assert decode_bytes("Zoë".encode("cp1252"), "x-no-such-charset") == "Zoë"
-    assert decode_bytes(b"\xef\xbb\xbfGAME g1", "latin-1") == "GAME g1"   # a BOM decides
+    assert decode_bytes(b"\xef\xbb\xbfGAME g1", "latin-1") == "GAME g1"  # a BOM decides
 
 
 def test_nbsp_bom_and_zero_width_are_cleaned():
     text = "\ufeffGAME\u00a0g1\nPLAYER BR\u200b\nPASSWORD s3cr-et\nCLAIM\u00a0ENG\nEND\n"
-    raw = b"From: a@example.org\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n" + text.encode()
+    raw = (
+        b"From: a@example.org\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n"
+        + text.encode()
+    )
     assert files(raw) == [TF]
 
 
 def test_html_only_mail_is_made_text_without_its_quote():
-    html = ("<html><body><div dir='ltr'><div>GAME g1</div><div>PLAYER&nbsp;BR</div><p>PASSWORD s3cr-et</p>"
-            "CLAIM ENG<br>END</div><div class='gmail_quote'>On Sat wrote:<blockquote>GAME g1<br>PLAYER BR<br>"
-            "PASSWORD old<br>CLAIM WAL<br>END</blockquote></div></body></html>")
+    html = (
+        "<html><body><div dir='ltr'><div>GAME g1</div><div>PLAYER&nbsp;BR</div><p>PASSWORD s3cr-et</p>"
+        "CLAIM ENG<br>END</div><div class='gmail_quote'>On Sat wrote:<blockquote>GAME g1<br>PLAYER BR<br>"
+        "PASSWORD old<br>CLAIM WAL<br>END</blockquote></div></body></html>"
+    )
     raw = b"From: a@example.org\nContent-Type: text/html; charset=utf-8\n\n" + html.encode()
     [found] = files(raw)
     assert [line.strip() for line in found.splitlines() if line.strip()] == TF.splitlines()
@@ -77,15 +92,19 @@ def test_html_only_mail_is_made_text_without_its_quote():
 def test_plain_part_is_preferred_over_html():
     message = mail(TF)
     from email import message_from_bytes, policy
+
     msg = message_from_bytes(message, policy=policy.default)
     msg.add_alternative("<p>GAME g1</p><p>PLAYER BR</p><p>PASSWORD other</p><p>PASS</p><p>END</p>", subtype="html")
     assert files(msg.as_bytes()) == [TF]
 
 
-@pytest.mark.parametrize("name, content_type", [("orders.txt", "text/plain"), ("BR.ord", "application/octet-stream"),
-                                                ("orders", "text/x-orders")])
+@pytest.mark.parametrize(
+    "name, content_type",
+    [("orders.txt", "text/plain"), ("BR.ord", "application/octet-stream"), ("orders", "text/x-orders")],
+)
 def test_turn_file_as_attachment(name, content_type):
     from email import message_from_bytes, policy
+
     msg = message_from_bytes(mail("Orders attached.\n-- \nAnn\n"), policy=policy.default)
     maintype, subtype = content_type.split("/")
     msg.add_attachment(TF.encode("utf-16"), maintype=maintype, subtype=subtype, filename=name)
@@ -95,6 +114,7 @@ def test_turn_file_as_attachment(name, content_type):
 
 def test_pdf_attachment_is_not_read():
     from email import message_from_bytes, policy
+
     msg = message_from_bytes(mail("see attached"), policy=policy.default)
     msg.add_attachment(b"%PDF-1.7 GAME g1", maintype="application", subtype="pdf", filename="report.pdf")
     assert [t.where for t in read_letter(msg.as_bytes()).texts] == ["body"]
@@ -108,7 +128,9 @@ def test_two_turn_files_one_per_game_and_a_repeat_counts_once():
 
 def test_top_posted_reply_takes_the_new_orders_not_the_quoted_ones():
     old = turn_file("s3cr-et", "CLAIM WAL")
-    text = f"{TF}\nOn Sat, 21 Nov 2026 at 10:00, Game Master <\ngm@example.org> wrote:\n" + "".join(f"> {entry}\n" for entry in old.splitlines())
+    text = f"{TF}\nOn Sat, 21 Nov 2026 at 10:00, Game Master <\ngm@example.org> wrote:\n" + "".join(
+        f"> {entry}\n" for entry in old.splitlines()
+    )
     assert files(mail(text)) == [TF]
 
 
@@ -135,15 +157,18 @@ def test_game_without_end_is_still_found_so_it_can_be_refused_with_the_reason():
     assert files(mail("Game on! see you\n" + TF)) == [TF]
 
 
-@pytest.mark.parametrize("headers, why", [
-    ({"Auto-Submitted": "auto-replied"}, "Auto-Submitted: auto-replied"),
-    ({"Precedence": "bulk"}, "Precedence: bulk"),
-    ({"Precedence": "junk"}, "Precedence: junk"),
-    ({"List-Id": "<pbm.lists.example.org>"}, "a mailing list (List-Id)"),
-    ({"Return-Path": "<>"}, "a bounce (empty return path)"),
-    ({"Return-Path": "<MAILER-DAEMON@mx.example.org>"}, "a bounce (return path MAILER-DAEMON@mx.example.org)"),
-    ({"X-Autoreply": "yes"}, "an auto-reply (X-Autoreply)"),
-])
+@pytest.mark.parametrize(
+    "headers, why",
+    [
+        ({"Auto-Submitted": "auto-replied"}, "Auto-Submitted: auto-replied"),
+        ({"Precedence": "bulk"}, "Precedence: bulk"),
+        ({"Precedence": "junk"}, "Precedence: junk"),
+        ({"List-Id": "<pbm.lists.example.org>"}, "a mailing list (List-Id)"),
+        ({"Return-Path": "<>"}, "a bounce (empty return path)"),
+        ({"Return-Path": "<MAILER-DAEMON@mx.example.org>"}, "a bounce (return path MAILER-DAEMON@mx.example.org)"),
+        ({"X-Autoreply": "yes"}, "an auto-reply (X-Autoreply)"),
+    ],
+)
 def test_mail_from_programs_is_recognised(headers, why):
     assert read_letter(mail(TF, **{k.replace("-", "_"): v for k, v in headers.items()})).automatic == why
 
@@ -154,8 +179,16 @@ def test_a_person_and_auto_submitted_no_are_not_robots():
     assert read_letter(mail(TF), envelope_sender="").automatic == "a bounce (empty return path)"
 
 
-@pytest.mark.parametrize("raw", [b"", b"\x00\xff" * 50, b"From: <<<@@@>>>\n\n", b"Content-Type: multipart/mixed\n\nno boundary",
-                                 b"Subject: =?utf-8?b?!!!?=\nMessage-ID: <a b>\n\nx"])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"",
+        b"\x00\xff" * 50,
+        b"From: <<<@@@>>>\n\n",
+        b"Content-Type: multipart/mixed\n\nno boundary",
+        b"Subject: =?utf-8?b?!!!?=\nMessage-ID: <a b>\n\nx",
+    ],
+)
 def test_never_raises(raw):
     letter = read_letter(raw)
     assert letter.content_hash and isinstance(letter.texts, tuple)
@@ -169,31 +202,96 @@ def test_texts_keep_where_they_came_from():
 # Headers in plain shapes are read without the header registry (gm/intake/letter.py, _Headers);
 # what they give must be exactly what the registry gives, for these values and for whole mails.
 HEADER_VALUES = {
-    "Subject": ["orders", "  my \t orders  ", 'Re: [g1] (turn 3) "now"', "=?utf-8?q?Zo=C3=AB?=", "a =? b",
-                "folded\r\n\tline", "", " ", "x\x7fy", "tab\tend\t"],
-    "From": ["Player BR <br1@example.org>", "br@example.org", "<br@example.org>", "O'Brien <ob@x.org>",
-             "a.b <x@y.org>", '"Doe, John" <j@d.org>', "x@y.org (Ann)", "  Ann   Lee   <ann@x.org>  ",
-             "Ann <a..b@x.org>", "Ann <.a@x.org>", "Ann<ann@x.org>", "ann@x.org, bob@y.org", "Ann <ann@x>",
-             "=?utf-8?q?Zo=C3=AB?= <z@x.org>", "Ann <ann@[192.0.2.1]>", "MAILER-DAEMON@mx.example.org",
-             "Ann <ann@-x.org>", "Ann <ann@x.org.>", "a_b+c-d <a_b+c-d@x-y.org>", "Ann <ann@x.org", "@x.org",
-             "Ann <>", "", "ann", "Ann B. <ann@x.org>", "Ann\r\n <ann@x.org>", "A <a@b.org> B", "Ann+ <a@x.org>"],
-    "Content-Type": ["text/plain", "text/plain; charset=utf-8", 'Text/Plain; Charset="UTF-8"', "text/plain;charset=utf-8;",
-                     "text/plain; charset=utf-8; name=a.txt; name=b.txt", "text/plain; format=flowed; delsp=yes",
-                     'multipart/mixed; boundary="===abc=="', 'text/plain; name=""', "text", "text/", "/plain",
-                     'application/octet-stream; name="BR.ord"', "text/plain; charset = utf-8",
-                     "text/plain; name*=utf-8''a%20b.txt", "text/plain ; charset=utf-8", 'text/plain; name="a;b.txt"',
-                     'text/plain; name="a\\"b"', 'text/plain; name="=?utf-8?q?a?="', "text/plain; charset=utf-8'",
-                     "text/plain; charset", "text/plain; =x", 'text/plain; name="x  y.txt"',
-                     "text/plain;\r\n charset=utf-8", "text/plain (comment)", "text/plain; a=b c", "text/x-orders",
-                     "text/plain; charset=\"utf-8\"; name=\"orders.txt\"", "TEXT/HTML; CHARSET=ISO-8859-1"],
-    "Content-Disposition": ["attachment", 'attachment; filename="orders.txt"', "inline", "Attachment; Filename=x.txt",
-                            'attachment; filename="x y.txt"; size=12', "attachment;", "attachment; filename*=x",
-                            "", "form-data; name=x", "attachment/x"],
+    "Subject": [
+        "orders",
+        "  my \t orders  ",
+        'Re: [g1] (turn 3) "now"',
+        "=?utf-8?q?Zo=C3=AB?=",
+        "a =? b",
+        "folded\r\n\tline",
+        "",
+        " ",
+        "x\x7fy",
+        "tab\tend\t",
+    ],
+    "From": [
+        "Player BR <br1@example.org>",
+        "br@example.org",
+        "<br@example.org>",
+        "O'Brien <ob@x.org>",
+        "a.b <x@y.org>",
+        '"Doe, John" <j@d.org>',
+        "x@y.org (Ann)",
+        "  Ann   Lee   <ann@x.org>  ",
+        "Ann <a..b@x.org>",
+        "Ann <.a@x.org>",
+        "Ann<ann@x.org>",
+        "ann@x.org, bob@y.org",
+        "Ann <ann@x>",
+        "=?utf-8?q?Zo=C3=AB?= <z@x.org>",
+        "Ann <ann@[192.0.2.1]>",
+        "MAILER-DAEMON@mx.example.org",
+        "Ann <ann@-x.org>",
+        "Ann <ann@x.org.>",
+        "a_b+c-d <a_b+c-d@x-y.org>",
+        "Ann <ann@x.org",
+        "@x.org",
+        "Ann <>",
+        "",
+        "ann",
+        "Ann B. <ann@x.org>",
+        "Ann\r\n <ann@x.org>",
+        "A <a@b.org> B",
+        "Ann+ <a@x.org>",
+    ],
+    "Content-Type": [
+        "text/plain",
+        "text/plain; charset=utf-8",
+        'Text/Plain; Charset="UTF-8"',
+        "text/plain;charset=utf-8;",
+        "text/plain; charset=utf-8; name=a.txt; name=b.txt",
+        "text/plain; format=flowed; delsp=yes",
+        'multipart/mixed; boundary="===abc=="',
+        'text/plain; name=""',
+        "text",
+        "text/",
+        "/plain",
+        'application/octet-stream; name="BR.ord"',
+        "text/plain; charset = utf-8",
+        "text/plain; name*=utf-8''a%20b.txt",
+        "text/plain ; charset=utf-8",
+        'text/plain; name="a;b.txt"',
+        'text/plain; name="a\\"b"',
+        'text/plain; name="=?utf-8?q?a?="',
+        "text/plain; charset=utf-8'",
+        "text/plain; charset",
+        "text/plain; =x",
+        'text/plain; name="x  y.txt"',
+        "text/plain;\r\n charset=utf-8",
+        "text/plain (comment)",
+        "text/plain; a=b c",
+        "text/x-orders",
+        'text/plain; charset="utf-8"; name="orders.txt"',
+        "TEXT/HTML; CHARSET=ISO-8859-1",
+    ],
+    "Content-Disposition": [
+        "attachment",
+        'attachment; filename="orders.txt"',
+        "inline",
+        "Attachment; Filename=x.txt",
+        'attachment; filename="x y.txt"; size=12',
+        "attachment;",
+        "attachment; filename*=x",
+        "",
+        "form-data; name=x",
+        "attachment/x",
+    ],
 }
 
 
 def _registry_only(monkeypatch):
     from gm.intake import letter
+
     monkeypatch.setattr(letter._Headers, "plain", lambda self, name: None)
 
 
@@ -201,6 +299,7 @@ def _registry_reading(name: str, value: str):
     from email import message_from_bytes, policy
 
     from gm.intake import letter
+
     try:
         message = message_from_bytes(f"{name}: {value}\n\nbody\n".encode(), policy=policy.default)
         return _read_as(name, message, letter._Headers(message))
@@ -210,6 +309,7 @@ def _registry_reading(name: str, value: str):
 
 def _read_as(name, message, headers):
     from gm.intake import letter
+
     if name == "Subject":
         return headers.text(name)
     if name == "From":
@@ -229,19 +329,29 @@ def test_plain_headers_read_as_the_registry_reads_them(name, monkeypatch):
     from email import message_from_bytes, policy
 
     from gm.intake import letter
-    plain = [v for v in HEADER_VALUES[name]
-             if letter._Headers(message_from_bytes(f"{name}: {v}\n\n".encode(), policy=policy.default)).plain(name)]
+
+    plain = [
+        v
+        for v in HEADER_VALUES[name]
+        if letter._Headers(message_from_bytes(f"{name}: {v}\n\n".encode(), policy=policy.default)).plain(name)
+    ]
     assert len(plain) >= 3  # the fast path is taken for the common shapes, or this test proves nothing
 
 
 def _mails() -> list[bytes]:
     from tests.intake.clients import corpus
     from tests.intake.test_corpus import CPYTHON
+
     raws = [raw for _, raw, _ in corpus("s3cr-et", "other")] + [p.read_bytes() for p in CPYTHON]
     for name, values in HEADER_VALUES.items():
         for value in values:
-            headers = {"From": "Ann <ann@example.org>", "Subject": "orders", "Message-ID": "<1@example.org>",
-                       "Content-Type": "text/plain; charset=utf-8", name: value}
+            headers = {
+                "From": "Ann <ann@example.org>",
+                "Subject": "orders",
+                "Message-ID": "<1@example.org>",
+                "Content-Type": "text/plain; charset=utf-8",
+                name: value,
+            }
             raws.append(("".join(f"{k}: {v}\n" for k, v in headers.items()) + "\n" + TF).encode())
     return raws
 
@@ -261,12 +371,18 @@ _HEADERISH = "aAzZ09 \t<>@.\"';=,()\\/-_+*?%&!#é"
 
 
 @settings(max_examples=400, deadline=None)
-@given(name=st.sampled_from(sorted(HEADER_VALUES)),
-       value=st.text(alphabet=_HEADERISH, max_size=40) | st.sampled_from(sum(HEADER_VALUES.values(), [])).flatmap(
-           lambda v: st.integers(0, len(v)).flatmap(
-               lambda at: st.text(alphabet=_HEADERISH, max_size=4).map(lambda bit: v[:at] + bit + v[at:]))))
+@given(
+    name=st.sampled_from(sorted(HEADER_VALUES)),
+    value=st.text(alphabet=_HEADERISH, max_size=40)
+    | st.sampled_from(sum(HEADER_VALUES.values(), [])).flatmap(
+        lambda v: st.integers(0, len(v)).flatmap(
+            lambda at: st.text(alphabet=_HEADERISH, max_size=4).map(lambda bit: v[:at] + bit + v[at:])
+        )
+    ),
+)
 def test_any_header_value_reads_as_the_registry_reads_it(name, value):
     from gm.intake import letter
+
     value = value.replace("\r", "").replace("\n", "")
     fast = _registry_reading(name, value)
     original = letter._Headers.plain

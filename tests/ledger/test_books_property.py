@@ -1,5 +1,6 @@
 """Property: random payments, turns, game ends, drop-outs, resignations and reruns through the
 store always leave books that `gm ledger check` passes, with balances equal to their sums."""
+
 from __future__ import annotations
 
 import tempfile
@@ -23,8 +24,12 @@ GAMES = ["e1", "e2"]
 operation = st.one_of(
     st.tuples(st.just("pay"), st.sampled_from(PLAYERS), st.integers(1, 25), st.sampled_from([None, *GAMES])),
     st.tuples(st.just("turn"), st.sampled_from(GAMES), st.none(), st.none()),
-    st.tuples(st.just("end"), st.sampled_from(GAMES), st.sampled_from(["runaway", "knockout", "points"]),
-              st.sampled_from(["BR", "RU", "FR"])),
+    st.tuples(
+        st.just("end"),
+        st.sampled_from(GAMES),
+        st.sampled_from(["runaway", "knockout", "points"]),
+        st.sampled_from(["BR", "RU", "FR"]),
+    ),
     st.tuples(st.just("drop"), st.sampled_from(GAMES), st.sampled_from(["BR", "RU", "FR"]), st.booleans()),
     st.tuples(st.just("rerun"), st.sampled_from(GAMES), st.none(), st.none()),
 )
@@ -32,8 +37,19 @@ operation = st.one_of(
 
 def _store_fake_turn(db, game, number: int) -> None:
     db.execute("DELETE FROM turns WHERE game_id = ? AND number >= ?", [game.id, number])
-    db["turns"].insert({"game_id": game.id, "number": number, "seed": 1, "ruleset_version": "x",
-                        "orders": "{}", "events": "[]", "state": "{}", "state_hash": "", "resolved": NOW})
+    db["turns"].insert(
+        {
+            "game_id": game.id,
+            "number": number,
+            "seed": 1,
+            "ruleset_version": "x",
+            "orders": "{}",
+            "events": "[]",
+            "state": "{}",
+            "state_hash": "",
+            "resolved": NOW,
+        }
+    )
 
 
 def _turn(db, name: str, number: int, winner: str | None = None, condition: str | None = None) -> None:
@@ -42,10 +58,19 @@ def _turn(db, name: str, number: int, winner: str | None = None, condition: str 
     final = {"victory": {"condition": condition}} if winner else {}
     with transaction(db):
         _store_fake_turn(db, game, number)
-        turn_charges.settle_turn(db, game, number, {c: {"by": "robot"} for c in codes}, {}, final,
-                            Outcome((winner,), "won", {}) if winner else None, NOW)
-        db.execute("UPDATE games SET turn = ?, status = ? WHERE id = ?",
-                   [number + 1, "over" if winner else "running", game.id])
+        turn_charges.settle_turn(
+            db,
+            game,
+            number,
+            {c: {"by": "robot"} for c in codes},
+            {},
+            final,
+            Outcome((winner,), "won", {}) if winner else None,
+            NOW,
+        )
+        db.execute(
+            "UPDATE games SET turn = ?, status = ? WHERE id = ?", [number + 1, "over" if winner else "running", game.id]
+        )
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -79,8 +104,9 @@ def test_the_books_always_balance(operations):
             position = credits.account_position(db, email)
             assert position.balance == sum(e.credits for e in mine) == (mine[-1].balance if mine else 0)
             assert 0 <= position.discount <= ledger.MAX_DISCOUNT
-            played = {(g, n) for g, n in db.execute(
-                "SELECT g.name, t.number FROM turns t JOIN games g ON g.id = t.game_id")}
+            played = {
+                (g, n) for g, n in db.execute("SELECT g.name, t.number FROM turns t JOIN games g ON g.id = t.game_id")
+            }
             reversed_ = {e.ref for e in mine if e.kind == "adjustment" and e.ref}
             assert {(e.game, e.turn) for e in mine if e.kind == "turn charge" and e.number not in reversed_} <= played
         db.conn.close()

@@ -1,5 +1,6 @@
 """gm credits, gm ledger check and gm seat: exact messages, exit codes, and refusals that change
 nothing; turn runs charge seats, reports of unpaid turns are held, reruns reverse charges."""
+
 from __future__ import annotations
 
 import csv
@@ -19,37 +20,74 @@ ANN = "ann@example.org"
 
 def test_buy_show_and_the_bonus(home, gm, game):
     ran = gm("credits", "buy", ANN, "10", "--paid", "25", home=home)
-    assert (ran.code, ran.out) == (0, "Payment recorded: 10 credits for 25.00 from ann@example.org (entry 1).\n"
-                                      "ann@example.org now has 10 credits and a discount of 0.\n")
+    assert (ran.code, ran.out) == (
+        0,
+        "Payment recorded: 10 credits for 25.00 from ann@example.org (entry 1).\n"
+        "ann@example.org now has 10 credits and a discount of 0.\n",
+    )
     ran = gm("credits", "adjust", ANN, "--discount", "3", "--reason", "won knockout in old-7", home=home)
-    assert ran.out == ("Adjustment recorded (entry 2): +0 credits, +3 discount: won knockout in old-7\n"
-                       "ann@example.org now has 10 credits and a discount of 3.\n")
+    assert ran.out == (
+        "Adjustment recorded (entry 2): +0 credits, +3 discount: won knockout in old-7\n"
+        "ann@example.org now has 10 credits and a discount of 3.\n"
+    )
     ran = gm("credits", "buy", ANN, "12", "--paid", "30.5", "--game", "g1", home=home)
-    assert ran.out == ("Payment recorded: 12 credits for 30.50 from ann@example.org (entry 3).\n"
-                       "Bonus: 3 credits for a discount of 3 (entry 4).\n"
-                       "ann@example.org now has 25 credits and a discount of 3.\n")
+    assert ran.out == (
+        "Payment recorded: 12 credits for 30.50 from ann@example.org (entry 3).\n"
+        "Bonus: 3 credits for a discount of 3 (entry 4).\n"
+        "ann@example.org now has 25 credits and a discount of 3.\n"
+    )
     ran = gm("credits", "show", ANN, home=home)
     lines = ran.out.splitlines()
     assert lines[0] == "ann@example.org (Ann): 25 credits, discount 3 bonus turns."
     assert lines[1].split() == ["ENTRY", "DATE", "GAME", "KIND", "CREDITS", "MONEY", "DISC", "BALANCE", "MEMO"]
-    assert lines[5].split()[2:] == ["g1", "bonus", "3", "0.00", "0", "25", "discount", "of", "3", "on", "a",
-                                    "payment", "of", "12"]
+    assert lines[5].split()[2:] == [
+        "g1",
+        "bonus",
+        "3",
+        "0.00",
+        "0",
+        "25",
+        "discount",
+        "of",
+        "3",
+        "on",
+        "a",
+        "payment",
+        "of",
+        "12",
+    ]
     assert gm("ledger", "check", home=home).out == "The books balance: 4 entries, 1 accounts.\n"
 
 
 def test_refusals_change_nothing(home, gm, game):
     before = table_dump(home)
     for args, message in [
-        (("credits", "buy", "zed@example.org", "10", "--paid", "25"),
-         "Error: no account zed@example.org. Accounts open when a player joins a game ('gm game join'), "
-         "or give --name to open one with the payment.\n"),
-        (("credits", "buy", ANN, "10", "--paid", "25,00"), "Error: '25,00' is not an amount of money: write it like 25 or 25.50.\n"),
+        (
+            ("credits", "buy", "zed@example.org", "10", "--paid", "25"),
+            "Error: no account zed@example.org. Accounts open when a player joins a game ('gm game join'), "
+            "or give --name to open one with the payment.\n",
+        ),
+        (
+            ("credits", "buy", ANN, "10", "--paid", "25,00"),
+            "Error: '25,00' is not an amount of money: write it like 25 or 25.50.\n",
+        ),
         (("credits", "buy", ANN, "0", "--paid", "1"), "Error: a payment buys at least 1 credit.\n"),
-        (("credits", "adjust", ANN, "--credits", "2", "--reason", "  "), "Error: an adjustment needs a reason: give --reason TEXT.\n"),
-        (("credits", "adjust", ANN, "--discount", "11", "--reason", "x"),
-         "Error: ann@example.org has a discount of 0; it must stay between 0 and 10, so it cannot change by 11.\n"),
-        (("credits", "transfer", ANN, "bob@example.org", "3"), "Error: ann@example.org has 0 credits; 3 cannot be transferred.\n"),
-        (("credits", "policy", "g1", "--unpaid", "later"), "Error: 'later' is not a policy for unpaid turns; use hold, deliver, free.\n"),
+        (
+            ("credits", "adjust", ANN, "--credits", "2", "--reason", "  "),
+            "Error: an adjustment needs a reason: give --reason TEXT.\n",
+        ),
+        (
+            ("credits", "adjust", ANN, "--discount", "11", "--reason", "x"),
+            "Error: ann@example.org has a discount of 0; it must stay between 0 and 10, so it cannot change by 11.\n",
+        ),
+        (
+            ("credits", "transfer", ANN, "bob@example.org", "3"),
+            "Error: ann@example.org has 0 credits; 3 cannot be transferred.\n",
+        ),
+        (
+            ("credits", "policy", "g1", "--unpaid", "later"),
+            "Error: 'later' is not a policy for unpaid turns; use hold, deliver, free.\n",
+        ),
         (("credits", "export"), "Error: say which format: gm credits export --csv.\n"),
         (("seat", "drop", "g1", "XX"), "Error: game 'g1' has no seat 'XX'. Its seats: BR, RU, FR, GE.\n"),
     ]:
@@ -68,12 +106,12 @@ def test_buy_opens_an_account_and_transfer_moves_credits(home, gm, game):
 
 
 def test_export_defuses_formulas(home, gm, game):
-    gm("credits", "adjust", ANN, "--credits", "1", "--reason", "=HYPERLINK(\"http://x\",\"y\")", home=home)
+    gm("credits", "adjust", ANN, "--credits", "1", "--reason", '=HYPERLINK("http://x","y")', home=home)
     gm("credits", "adjust", ANN, "--credits", "-1", "--reason", "@SUM(A1) +1 -2", home=home)
     ran = gm("credits", "export", "--csv", home=home)
     rows = list(csv.reader(io.StringIO(ran.out)))
     assert rows[0][:6] == ["entry", "date", "account", "game", "kind", "credits"]
-    assert rows[1][-1] == "'=HYPERLINK(\"http://x\",\"y\")" and rows[2][-1] == "'@SUM(A1) +1 -2"
+    assert rows[1][-1] == '\'=HYPERLINK("http://x","y")' and rows[2][-1] == "'@SUM(A1) +1 -2"
     assert rows[2][5] == "-1" and rows[2][6] == "0.00"
     assert credits.csv_cell("+cmd") == "'+cmd" and credits.csv_cell("-1+1") == "'-1+1"
     assert credits.csv_cell(-3) == "-3" and credits.csv_cell("plain") == "plain"
@@ -89,18 +127,26 @@ def test_turns_charge_seats_and_hold_unpaid_reports(home, gm, game):
     assert turn_charges.credit_notice(db, "g1", 1, "BR") is None
     assert turn_charges.credit_notice(db, "g1", 1, "RU") == (
         "Your report for turn 1 of g1 (seat RU) is ready but held: your account is 1 turn credit short. "
-        "Buy turn credits and it will be sent at once; your orders are still accepted meanwhile.")
+        "Buy turn credits and it will be sent at once; your orders are still accepted meanwhile."
+    )
     gm("turn", "run", "g1", "--no-render", home=home)
     # bob owes two turns: one credit pays the older one, so only turn 2 stays held.
     gm("credits", "buy", "bob@example.org", "1", "--paid", "2.50", home=home)
     assert [turn_charges.report_held(db, "g1", n, "RU") for n in (1, 2)] == [False, True]
     game_record = records.game_by_name(db, "g1")
     assert turn_charges.report_credits(db, game_record, 2, "BR") == {
-        "balance": -1, "discount": 0, "charged": True, "low": True, "next_unpaid": True, "unpaid": True,
+        "balance": -1,
+        "discount": 0,
+        "charged": True,
+        "low": True,
+        "next_unpaid": True,
+        "unpaid": True,
         "policy": "hold",
-        "bonus_from": 10}
+        "bonus_from": 10,
+    }
     assert gm("credits", "policy", "g1", "--unpaid", "deliver", home=home).out == (
-        "g1: unpaid turns: deliver (charged; the report goes out even on credit).\n")
+        "g1: unpaid turns: deliver (charged; the report goes out even on credit).\n"
+    )
     assert not turn_charges.report_held(db, "g1", 2, "FR")
     gm("credits", "policy", "g1", "--unpaid", "free", home=home)
     gm("turn", "run", "g1", "--no-render", home=home)
@@ -116,8 +162,14 @@ def test_rerun_reverses_the_discarded_charges(home, gm, game):
     assert ran.code == 0, ran.err
     db = open_database(home / "gm.db")
     kinds = db.execute("SELECT kind, turn, credits FROM ledger WHERE seat = 'BR' ORDER BY id").fetchall()
-    assert kinds == [("turn charge", 1, -1), ("turn charge", 2, -1), ("turn charge", 3, -1),
-                     ("adjustment", 2, 1), ("adjustment", 3, 1), ("turn charge", 2, -1)]
+    assert kinds == [
+        ("turn charge", 1, -1),
+        ("turn charge", 2, -1),
+        ("turn charge", 3, -1),
+        ("adjustment", 2, 1),
+        ("adjustment", 3, 1),
+        ("turn charge", 2, -1),
+    ]
     assert gm("ledger", "check", home=home).code == 0
 
 
@@ -131,9 +183,11 @@ def test_ledger_check_names_the_faulty_entry(home, gm, game):
         conn.execute("UPDATE ledger SET turn = 9 WHERE id = 3")
     ran = gm("ledger", "check", home=home)
     assert (ran.code, ran.out) == (1, "")
-    assert ran.err == ("entry 2: balance 7 does not equal the sum of the entries of ann@example.org, 9\n"
-                       "entry 3: a turn charge for g1 turn 9, which was never played\n"
-                       "2 fault(s) in the books.\n")
+    assert ran.err == (
+        "entry 2: balance 7 does not equal the sum of the entries of ann@example.org, 9\n"
+        "entry 3: a turn charge for g1 turn 9, which was never played\n"
+        "2 fault(s) in the books.\n"
+    )
 
 
 def test_the_ledger_is_append_only(home, gm, game):
@@ -157,7 +211,8 @@ def test_resign_and_drop_out(home, gm, game):
     ran = gm("seat", "drop", "g1", "RU", home=home)
     assert ran.out == "Bob <bob@example.org> dropped out of g1 (seat RU) and forfeits every discount.\n"
     assert gm("credits", "show", "bob@example.org", home=home).out.startswith(
-        "bob@example.org (Bob): 0 credits, discount 0 bonus turns.")
+        "bob@example.org (Bob): 0 credits, discount 0 bonus turns."
+    )
     before = table_dump(home)
     ran = gm("seat", "resign", "g1", "BR", "--forfeit", home=home)
     assert ran.err == "Error: seat BR of 'g1' has already resigned (Ann <ann@example.org>).\n"
@@ -176,11 +231,20 @@ def test_game_end_awards_discounts_to_seats_still_playing(home, gm, game):
     final = {"victory": {"eliminated": {"RU": 9}}}
     # A clash game: the house's default table (H-1) gives the winner 3, a knock-out 1, a finish 1.
     with transaction(db):
-        made = turn_charges.award_discounts(db, game_record, 12, final, Outcome(("FR",), "most VP", {}),
-                                       "2026-11-21T12:00:00Z", {"clash": {"knockout": 2}})
+        made = turn_charges.award_discounts(
+            db,
+            game_record,
+            12,
+            final,
+            Outcome(("FR",), "most VP", {}),
+            "2026-11-21T12:00:00Z",
+            {"clash": {"knockout": 2}},
+        )
     assert [(e.seat, e.discount, e.memo) for e in made] == [
-        ("BR", 1, "g1: 1 bonus turns, seat BR"), ("RU", 2, "g1: 2 bonus turns, seat RU"),
-        ("FR", 1, "g1: 1 bonus turns, seat FR (3 earned; the cap is 10)")]
+        ("BR", 1, "g1: 1 bonus turns, seat BR"),
+        ("RU", 2, "g1: 2 bonus turns, seat RU"),
+        ("FR", 1, "g1: 1 bonus turns, seat FR (3 earned; the cap is 10)"),
+    ]
     assert clock.now().year == 2026
 
 
@@ -190,5 +254,6 @@ def test_a_drop_out_by_nmr_forfeits_every_discount(home, gm, game):
         gm("turn", "run", "g1", "--no-render", home=home)
     db = open_database(home / "gm.db")
     assert db.execute("SELECT kind, discount, memo FROM ledger WHERE kind = 'forfeit'").fetchall() == [
-        ("forfeit", -5, "g1 seat BR dropped out (no orders): all 5 bonus turns forfeited")]
+        ("forfeit", -5, "g1 seat BR dropped out (no orders): all 5 bonus turns forfeited")
+    ]
     assert gm("ledger", "check", home=home).code == 0

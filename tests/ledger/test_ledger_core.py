@@ -1,4 +1,5 @@
 """The pure books (gm/core/ledger.py): the discount rules of D-EMP-15 and every check's message."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -19,21 +20,35 @@ def books(*steps) -> list[Entry]:
         fields = dict(fields)
         who = fields.pop("account", ANN)
         if kind == "purchase":
-            out += purchase(len(out) + 1, DATE, who, position(out, who), fields["credits"],
-                            fields.get("money", 0), fields.get("game", "e1"), "pay")
+            out += purchase(
+                len(out) + 1,
+                DATE,
+                who,
+                position(out, who),
+                fields["credits"],
+                fields.get("money", 0),
+                fields.get("game", "e1"),
+                "pay",
+            )
         else:
             out.append(make_entry(len(out) + 1, DATE, who, kind, position(out, who), **fields))
     return out
 
 
 def test_a_payment_of_ten_adds_the_discount_once():
-    entries = books(("discount award", {"discount": 3, "game": "e1", "turn": 9}),
-                    ("purchase", {"credits": 10, "money": 2500}),
-                    ("purchase", {"credits": 25, "money": 6000}),
-                    ("purchase", {"credits": 9, "money": 2250}))
+    entries = books(
+        ("discount award", {"discount": 3, "game": "e1", "turn": 9}),
+        ("purchase", {"credits": 10, "money": 2500}),
+        ("purchase", {"credits": 25, "money": 6000}),
+        ("purchase", {"credits": 9, "money": 2250}),
+    )
     assert [(e.kind, e.credits, e.ref) for e in entries[1:]] == [
-        ("payment", 10, None), ("bonus", 3, 2), ("payment", 25, None), ("bonus", 3, 4),
-        ("payment", 9, None)]
+        ("payment", 10, None),
+        ("bonus", 3, 2),
+        ("payment", 25, None),
+        ("bonus", 3, 4),
+        ("payment", 9, None),
+    ]
     assert position(entries, ANN) == Position(50, 3)
     assert ledger.check(entries, set()) == []
 
@@ -44,52 +59,67 @@ def test_awards_stop_at_ten():
 
 
 def test_check_names_each_fault_by_entry():
-    good = books(("purchase", {"credits": 10, "money": 2500}),
-                 ("turn charge", {"credits": -1, "game": "e1", "turn": 1, "seat": "FR"}))
+    good = books(
+        ("purchase", {"credits": 10, "money": 2500}),
+        ("turn charge", {"credits": -1, "game": "e1", "turn": 1, "seat": "FR"}),
+    )
     assert ledger.check(good, {("e1", 1)}) == []
     tampered = [good[0], dataclasses.replace(good[1], balance=10)]
     assert [str(e) for e in ledger.check(tampered, {("e1", 1)})] == [
-        "entry 2: balance 10 does not equal the sum of the entries of ann@example.org, 9"]
+        "entry 2: balance 10 does not equal the sum of the entries of ann@example.org, 9"
+    ]
     assert [str(e) for e in ledger.check(good, set())] == [
-        "entry 2: a turn charge for e1 turn 1, which was never played"]
+        "entry 2: a turn charge for e1 turn 1, which was never played"
+    ]
     twice = list(good)
     twice.append(make_entry(3, DATE, ANN, "turn charge", Position(9, 0), credits=-1, game="e1", turn=1))
     assert [str(e) for e in ledger.check(twice, {("e1", 1)})] == [
-        "entry 3: a second charge to ann@example.org for e1 turn 1"]
+        "entry 3: a second charge to ann@example.org for e1 turn 1"
+    ]
 
 
 def test_no_bonus_without_a_qualifying_payment():
-    small = books(("discount award", {"discount": 2, "game": "e0", "turn": 5}),
-                  ("purchase", {"credits": 5, "money": 1250}))
+    small = books(
+        ("discount award", {"discount": 2, "game": "e0", "turn": 5}), ("purchase", {"credits": 5, "money": 1250})
+    )
     small.append(make_entry(3, DATE, ANN, "bonus", position(small, ANN), credits=2, game="e1", ref=2))
     assert [str(e) for e in ledger.check(small, set())] == [
-        "entry 3: a bonus without a qualifying payment: entry 2 bought 5 credits, fewer than 10"]
+        "entry 3: a bonus without a qualifying payment: entry 2 bought 5 credits, fewer than 10"
+    ]
     stray = [make_entry(1, DATE, ANN, "bonus", Position(), credits=2, game="e1")]
     assert [str(e) for e in ledger.check(stray, set())][0] == "entry 1: a bonus without a qualifying payment"
 
 
 def test_discount_never_above_ten():
-    entries = books(("discount award", {"discount": 9, "game": "e1", "turn": 4}),
-                    ("discount award", {"discount": 3, "game": "e2", "turn": 4}))
+    entries = books(
+        ("discount award", {"discount": 9, "game": "e1", "turn": 4}),
+        ("discount award", {"discount": 3, "game": "e2", "turn": 4}),
+    )
     assert [str(e) for e in ledger.check(entries, set())] == ["entry 2: discount 12 is above 10"]
 
 
 def test_forfeit_takes_everything_and_reversals_undo_exactly():
-    entries = books(("discount award", {"discount": 3, "game": "e1", "turn": 4}),
-                    ("forfeit", {"discount": -2, "game": "e2"}))
+    entries = books(
+        ("discount award", {"discount": 3, "game": "e1", "turn": 4}), ("forfeit", {"discount": -2, "game": "e2"})
+    )
     assert [str(e) for e in ledger.check(entries, set())] == [
-        "entry 2: a forfeit takes the whole discount (3) and no credits"]
-    charge = books(("turn charge", {"credits": -1, "game": "e1", "turn": 2}),
-                   ("adjustment", {"credits": 2, "ref": 1, "memo": "rerun"}))
+        "entry 2: a forfeit takes the whole discount (3) and no credits"
+    ]
+    charge = books(
+        ("turn charge", {"credits": -1, "game": "e1", "turn": 2}),
+        ("adjustment", {"credits": 2, "ref": 1, "memo": "rerun"}),
+    )
     assert [str(e) for e in ledger.check(charge, set())] == [
-        "entry 2: a reversal of entry 1 must undo it exactly, for the same account"]
+        "entry 2: a reversal of entry 1 must undo it exactly, for the same account"
+    ]
 
 
 def test_adjustments_need_a_reason_and_transfers_two_halves():
-    entries = books(("adjustment", {"credits": 1, "memo": "  "}),
-                    ("transfer", {"credits": -1, "memo": "to bob"}))
+    entries = books(("adjustment", {"credits": 1, "memo": "  "}), ("transfer", {"credits": -1, "memo": "to bob"}))
     assert [str(e) for e in ledger.check(entries, set())] == [
-        "entry 1: an adjustment needs a reason", "entry 2: a transfer without its other half"]
+        "entry 1: an adjustment needs a reason",
+        "entry 2: a transfer without its other half",
+    ]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -99,7 +129,9 @@ ACCOUNTS = [ANN, "bob@example.org", "cy@example.org"]
 operation = st.one_of(
     st.tuples(st.just("pay"), st.sampled_from(ACCOUNTS), st.integers(1, 30)),
     st.tuples(st.just("turn"), st.sampled_from(["e1", "e2"]), st.sets(st.sampled_from(ACCOUNTS), min_size=1)),
-    st.tuples(st.just("end"), st.sampled_from(["e1", "e2"]), st.dictionaries(st.sampled_from(ACCOUNTS), st.integers(1, 3))),
+    st.tuples(
+        st.just("end"), st.sampled_from(["e1", "e2"]), st.dictionaries(st.sampled_from(ACCOUNTS), st.integers(1, 3))
+    ),
     st.tuples(st.just("drop"), st.sampled_from(ACCOUNTS), st.none()),
 )
 

@@ -1,5 +1,6 @@
 """The house's prize discounts (rules D-EMP-15, H-1): the table a game uses, what each seat
 earns, and a game of another ruleset awarding them at its end through the books."""
+
 from __future__ import annotations
 
 import json
@@ -37,8 +38,7 @@ def test_knocked_out_joins_the_toolkit_record_and_the_ruleset():
 
 def test_a_minecraft_empires_game_awards_the_house_discounts_at_its_end(home, gm):
     (home / "gm.toml").write_text((home / "gm.toml").read_text() + "\n[discounts.mcempires]\nfinish = 2\n")
-    assert gm("game", "new", "m1", "--ruleset", "mcempires", "--seed", "5", "-o", "round-limit=1",
-              home=home).code == 0
+    assert gm("game", "new", "m1", "--ruleset", "mcempires", "--seed", "5", "-o", "round-limit=1", home=home).code == 0
     for name in ("ann", "bob"):
         assert gm("game", "join", "m1", f"{name}@example.org", "--name", name.title(), home=home).code == 0
     assert gm("game", "set", "m1", "discount-win", "4", home=home).code == 0
@@ -56,25 +56,36 @@ def test_a_minecraft_empires_game_awards_the_house_discounts_at_its_end(home, gm
     # The standings of the end-of-game report are the final standings' rows, each with its seat's status.
     final = json.loads((home / "reports" / "m1" / "final.json").read_text())
     assert [{k: v for k, v in row.items() if k != "status"} for row in end["scores"]] == final["scores"]
-    assert [(row["seat"], row["status"]) for row in end["scores"]] == [(row["seat"], "active") for row in final["scores"]]
+    assert [(row["seat"], row["status"]) for row in end["scores"]] == [
+        (row["seat"], "active") for row in final["scores"]
+    ]
     assert (home / "reports" / "m1" / "endgame" / f"{winners[0]}.pdf").read_bytes().startswith(b"%PDF")
 
 
 def test_conqueror_and_minecraft_empires_name_their_knocked_out_seats():
     from games.conqueror import rules as conqueror
     from games.mcempires import rules as mcempires
+
     state = {"seating": ["A", "B"], "seats": {"A": {"alive": True}, "B": {"alive": False}}}
     assert conqueror.knocked_out(state) == mcempires.knocked_out(state) == ["B"]
 
 
 def _awards(home):
     import sqlite3
-    return sqlite3.connect(home / "gm.db").execute(
-        """SELECT a.email, l.discount FROM ledger l JOIN accounts a ON a.id = l.account_id
-           WHERE l.kind = 'discount award' ORDER BY l.id""").fetchall()
+
+    return (
+        sqlite3.connect(home / "gm.db")
+        .execute(
+            """SELECT a.email, l.discount FROM ledger l JOIN accounts a ON a.id = l.account_id
+           WHERE l.kind = 'discount award' ORDER BY l.id"""
+        )
+        .fetchall()
+    )
 
 
 def test_a_bad_prize_setting_is_refused(home, gm, game):
     ran = gm("game", "set", "g1", "discount-win", "11", home=home)
-    assert (ran.code, ran.err) == (1, "Error: discount-win takes a number of bonus turns from 0 to 10, "
-                                      "or house, not '11'.\n")
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: discount-win takes a number of bonus turns from 0 to 10, or house, not '11'.\n",
+    )

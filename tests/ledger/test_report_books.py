@@ -1,5 +1,6 @@
 """The books on a rendered report: a seat whose credits ran out reads it in its PDF (Clash, which
 showed no books before they moved to the shared report)."""
+
 from __future__ import annotations
 
 import json
@@ -16,10 +17,14 @@ def test_a_clash_report_shows_credits_and_warns_of_an_unpaid_next_turn(home, gm,
     codes = {json.loads(p.read_text())["player"]: p.stem for p in folder.glob("*.json")}
     ann, bob = (json.loads((folder / f"{codes[n]}.json").read_text())["credits"] for n in ("Ann", "Bob"))
     assert (ann["balance"], ann["next_unpaid"], bob["balance"], bob["next_unpaid"]) == (0, True, 4, False)
-    text = " ".join(subprocess.run(["pdftotext", str(folder / f"{codes['Ann']}.pdf"), "-"], capture_output=True,
-                                   text=True, check=True).stdout.split())
+    text = " ".join(
+        subprocess.run(
+            ["pdftotext", str(folder / f"{codes['Ann']}.pdf"), "-"], capture_output=True, text=True, check=True
+        ).stdout.split()
+    )
     assert "Your next turn is not paid for: no turn credits are left." in text
     assert "Your turn credits Turn credits left 0" in text
-    bob_text = subprocess.run(["pdftotext", str(folder / f"{codes['Bob']}.pdf"), "-"], capture_output=True,
-                              text=True, check=True).stdout
+    bob_text = subprocess.run(
+        ["pdftotext", str(folder / f"{codes['Bob']}.pdf"), "-"], capture_output=True, text=True, check=True
+    ).stdout
     assert "Turn credits left" in bob_text and "not paid for" not in bob_text

@@ -1,4 +1,5 @@
 """A real SMTP server on loopback (aiosmtpd with STARTTLS and AUTH) for the tests of 'gm mail send'."""
+
 from __future__ import annotations
 
 import shutil
@@ -53,8 +54,15 @@ class SmtpServer:
 
     def settings(self) -> dict:
         """The gm.toml settings that make gm send through this server."""
-        return {"mail.transport": "smtp", "smtp.host": "127.0.0.1", "smtp.port": self.port, "smtp.security": "starttls",
-                "smtp.user": SMTP_USER, "smtp.password_env": "GM_TEST_SMTP_PASSWORD", "smtp.ca_file": self.ca_file}
+        return {
+            "mail.transport": "smtp",
+            "smtp.host": "127.0.0.1",
+            "smtp.port": self.port,
+            "smtp.security": "starttls",
+            "smtp.user": SMTP_USER,
+            "smtp.password_env": "GM_TEST_SMTP_PASSWORD",
+            "smtp.ca_file": self.ca_file,
+        }
 
 
 def _authenticate(server, session, envelope, mechanism, auth_data):
@@ -73,14 +81,40 @@ def smtp_server(tmp_path_factory):
 
     folder = tmp_path_factory.mktemp("smtp")
     cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
-                    "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "2",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+        ],
+        check=True,
+        capture_output=True,
+    )
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(cert, key)
     handler = Handler()
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port(), tls_context=context,
-                            require_starttls=True, authenticator=_authenticate, auth_require_tls=True)
+    controller = Controller(
+        handler,
+        hostname="127.0.0.1",
+        port=free_port(),
+        tls_context=context,
+        require_starttls=True,
+        authenticator=_authenticate,
+        auth_require_tls=True,
+    )
     controller.start()
     yield SmtpServer(controller.port, str(cert), handler)
     controller.stop()

@@ -1,4 +1,5 @@
 """The acknowledgement: warnings beside the errors, how many seats are in, whether the orders are final."""
+
 from __future__ import annotations
 
 from tests.intake.mails import mail, outbox_bodies, receive, set_mail_address, turn_file
@@ -8,7 +9,9 @@ def test_a_slip_is_warned_of_and_a_late_final_is_not_ignored(home, gm, game, mon
     set_mail_address(home)
     receive(gm, monkeypatch, mail(turn_file(game["BR"], "CLAIM ENG SCO WLA") + "\nFINAL\n"), home)
     [(_, _, _, body)] = outbox_bodies(home)
-    assert body == """Hello Ann,
+    assert (
+        body
+        == """Hello Ann,
 
 NOT USED: your turn file for BR in g1, turn 1, has 1 problem(s):
 
@@ -26,7 +29,9 @@ Warnings (not errors: orders with only warnings count, but check these):
 
 0 of 4 seats are in.
 
---""" + " \nGame Master\n"  # the signature line is "-- " (RFC 3676)
+--"""
+        + " \nGame Master\n"
+    )  # the signature line is "-- " (RFC 3676)
 
 
 def test_seats_in_and_final(home, gm, game, monkeypatch):
@@ -45,8 +50,9 @@ def test_the_rulesets_own_warnings_reach_gm_submit_and_the_acknowledgement(home,
     assert gm("turn", "run", "g1", "--now", home=home).code == 0  # the claims: turn 2 places the units
     form = gm("orders", "template", "g1", "BR", "-o", "-", home=home).out
     core = next(line.split()[1] for line in form.splitlines() if line.startswith("PLACE "))
-    said = ("you place 1 of your 20 units; the other 19 are spread one at a time over your core territories, "
-            "in code order")
+    said = (
+        "you place 1 of your 20 units; the other 19 are spread one at a time over your core territories, in code order"
+    )
     orders = tmp_path / "br.txt"
     orders.write_text(turn_file(game["BR"], f"PLACE {core} 1"))
     ran = gm("submit", orders, home=home)
@@ -55,5 +61,4 @@ def test_the_rulesets_own_warnings_reach_gm_submit_and_the_acknowledgement(home,
     receive(gm, monkeypatch, mail(turn_file(game["BR"], f"PLACE {core} 1"), message_id="<9@x>"), home)
     body = outbox_bodies(home)[-1][3]
     assert "ACCEPTED: 1 order(s) for BR in g1, turn 2" in body
-    assert ("Warnings (not errors: orders with only warnings count, but check these):\n"
-            f"  {said}\n") in body
+    assert (f"Warnings (not errors: orders with only warnings count, but check these):\n  {said}\n") in body

@@ -1,4 +1,5 @@
 """A whole game of the demo's ruleset played by mail: orders in by pipe and Maildir, answers and reports out by SMTP."""
+
 from __future__ import annotations
 
 import mailbox
@@ -36,7 +37,9 @@ def orders_for(home, seat: str, secret: str) -> str:
 
 
 def mails_to(smtp, address: str) -> list:
-    return [message_from_bytes(d.content, policy=policy.default) for d in smtp.handler.delivered if d.rcpt_tos == [address]]
+    return [
+        message_from_bytes(d.content, policy=policy.default) for d in smtp.handler.delivered if d.rcpt_tos == [address]
+    ]
 
 
 @pytest.mark.slow
@@ -58,7 +61,9 @@ def test_a_whole_game_by_mail(tmp_path, gm, smtp, monkeypatch):
         # Ann's mail comes through the mail server's pipe; Bob's lands in a Maildir gm imports.
         ran = receive(gm, monkeypatch, mail(orders_for(home, "BR", secrets["BR"]), message_id=f"<br{turns}@x>"), home)
         assert "accepted" in ran.out, ran.out
-        maildir.add(mail(orders_for(home, "FR", secrets["FR"]), sender="Bob <bob@example.org>", message_id=f"<fr{turns}@x>"))
+        maildir.add(
+            mail(orders_for(home, "FR", secrets["FR"]), sender="Bob <bob@example.org>", message_id=f"<fr{turns}@x>")
+        )
         assert "Taken: 1 accepted" in gm("inbox", "import", tmp_path / "Maildir", home=home).out
         ran = gm("turn", "run", "g1", home=home)
         assert ran.code == 0 and "no orders from" not in ran.out, ran.out
@@ -78,9 +83,14 @@ def test_a_whole_game_by_mail(tmp_path, gm, smtp, monkeypatch):
             files = {part.get_filename(): part for part in report.iter_attachments()}
             form = [] if number == turns else [f"g1-{number + 1}-{seat}-orders.txt"]  # none once it is over
             assert list(files) == [f"g1-{number}-{seat}.pdf", *form]
-            assert files[f"g1-{number}-{seat}.pdf"].get_content() == (home / f"reports/g1/{number}/{seat}.pdf").read_bytes()
+            assert (
+                files[f"g1-{number}-{seat}.pdf"].get_content()
+                == (home / f"reports/g1/{number}/{seat}.pdf").read_bytes()
+            )
             # One thread per game and seat: each report answers the one before.
             assert report["In-Reply-To"] == (reports[number - 2]["Message-ID"] if number > 1 else None)
         assert "is over:" in reports[-1].get_body(("plain",)).get_content()
-    assert rows(home, "SELECT count(*) FROM submissions WHERE channel = 'mail' AND verdict = 'accepted'") == [(2 * turns,)]
+    assert rows(home, "SELECT count(*) FROM submissions WHERE channel = 'mail' AND verdict = 'accepted'") == [
+        (2 * turns,)
+    ]
     assert rows(home, "SELECT count(*) FROM outbox WHERE status != 'sent'") == [(0,)]

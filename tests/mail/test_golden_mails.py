@@ -1,6 +1,7 @@
 """Every mail gm sends, as text, held in golden files (tests/mail/golden/) for review: a change to a
 mail template, or to what gm tells players in it, shows in the diff. Every template in
 templates/mail/ has a case here; a new mail needs one."""
+
 from __future__ import annotations
 
 from importlib.resources import files
@@ -15,72 +16,217 @@ GOLDEN = Path(__file__).parent / "golden"
 GM = {"gm_name": "The Game Master, Example House"}
 FORM = "GAME clash-1\nPLAYER BR\nPASSWORD your-secret-here\nTURN 6\n# PLACE territory troops\nEND\n"
 
-ACCEPTED = {"verdict": "accepted", "seat": "BR", "game": "clash-1", "turn": 5, "final": True, "replaced": True,
-            "orders": [{"line": 5, "order": "PLACE LON 3"}, {"line": 6, "order": "ATTACK LON PAR 3"}],
-            "warnings": [{"line": 7, "text": "ATACK PAR BUR", "message": "unknown order; did you mean ATTACK?"},
-                         {"line": None, "text": "", "message": "2 troops left unplaced"}],
-            "seats_in": {"count": 3, "of": 4, "final": 2}, "deadline": "Fri 2026-11-27 18:00 UTC",
-            "where": "body"}
-REJECTED = {"verdict": "rejected", "seat": "FR", "game": "clash-1", "turn": 5, "earlier": False,
-            "problems": [{"line": 4, "text": "PLACE XYZ 2", "message": "XYZ is not a territory; did you mean SWE?"}],
-            "warnings": [], "seats_in": None, "deadline": None, "where": "attachment orders.txt"}
-REFUSED = {"verdict": "refused", "reason": "the secret for seat RU of clash-1 is wrong", "warnings": [],
-           "seats_in": None, "deadline": None, "where": "attachment ru.txt"}
-REPORT = {"game": {"name": "clash-1", "title": "Clash of Empires: Europe"}, "turn": 5, "turn_label": "round 5",
-          "next_label": "round 6", "seat": "BR", "player": "Alice", "again": False, "outcome": None,
-          "deadline": "Fri 2026-11-27 18:00 UTC",
-          "scores": [{"seat": "BR", "name": "Britain", "score": 3}, {"seat": "DE", "name": "Germany", "score": 3}],
-          "attachments": ["clash-1-5-BR.pdf", "clash-1-5-BR.json", "clash-1-6-BR-orders.txt"], "order_form": FORM}
+ACCEPTED = {
+    "verdict": "accepted",
+    "seat": "BR",
+    "game": "clash-1",
+    "turn": 5,
+    "final": True,
+    "replaced": True,
+    "orders": [{"line": 5, "order": "PLACE LON 3"}, {"line": 6, "order": "ATTACK LON PAR 3"}],
+    "warnings": [
+        {"line": 7, "text": "ATACK PAR BUR", "message": "unknown order; did you mean ATTACK?"},
+        {"line": None, "text": "", "message": "2 troops left unplaced"},
+    ],
+    "seats_in": {"count": 3, "of": 4, "final": 2},
+    "deadline": "Fri 2026-11-27 18:00 UTC",
+    "where": "body",
+}
+REJECTED = {
+    "verdict": "rejected",
+    "seat": "FR",
+    "game": "clash-1",
+    "turn": 5,
+    "earlier": False,
+    "problems": [{"line": 4, "text": "PLACE XYZ 2", "message": "XYZ is not a territory; did you mean SWE?"}],
+    "warnings": [],
+    "seats_in": None,
+    "deadline": None,
+    "where": "attachment orders.txt",
+}
+REFUSED = {
+    "verdict": "refused",
+    "reason": "the secret for seat RU of clash-1 is wrong",
+    "warnings": [],
+    "seats_in": None,
+    "deadline": None,
+    "where": "attachment ru.txt",
+}
+REPORT = {
+    "game": {"name": "clash-1", "title": "Clash of Empires: Europe"},
+    "turn": 5,
+    "turn_label": "round 5",
+    "next_label": "round 6",
+    "seat": "BR",
+    "player": "Alice",
+    "again": False,
+    "outcome": None,
+    "deadline": "Fri 2026-11-27 18:00 UTC",
+    "scores": [{"seat": "BR", "name": "Britain", "score": 3}, {"seat": "DE", "name": "Germany", "score": 3}],
+    "attachments": ["clash-1-5-BR.pdf", "clash-1-5-BR.json", "clash-1-6-BR-orders.txt"],
+    "order_form": FORM,
+}
 
-PRESS = {"game": "clash-1", "seat": "BR", "player": "Alice", "turn": 5, "everyone": False, "signed": True,
-         "to_all_only": False, "sender": "FR", "recipients": ["BR", "DE"], "to": "you, DE",
-         "text": "Shall we share Burgundy?\n\nI hold BUR # and will not move.\n-- Bruno"}
-PRESS_ONLY = {"verdict": "press", "seat": "FR", "game": "clash-1", "turn": 5, "where": "body", "warnings": [],
-              "seats_in": None, "deadline": None,
-              "press": [{"line": 4, "to": "BR, DE", "sent": True, "reason": None},
-                        {"line": 9, "to": "XX", "sent": False,
-                         "reason": "there is no seat XX in this game; its seats are BR, DE, FR, RU"}]}
+PRESS = {
+    "game": "clash-1",
+    "seat": "BR",
+    "player": "Alice",
+    "turn": 5,
+    "everyone": False,
+    "signed": True,
+    "to_all_only": False,
+    "sender": "FR",
+    "recipients": ["BR", "DE"],
+    "to": "you, DE",
+    "text": "Shall we share Burgundy?\n\nI hold BUR # and will not move.\n-- Bruno",
+}
+PRESS_ONLY = {
+    "verdict": "press",
+    "seat": "FR",
+    "game": "clash-1",
+    "turn": 5,
+    "where": "body",
+    "warnings": [],
+    "seats_in": None,
+    "deadline": None,
+    "press": [
+        {"line": 4, "to": "BR, DE", "sent": True, "reason": None},
+        {
+            "line": 9,
+            "to": "XX",
+            "sent": False,
+            "reason": "there is no seat XX in this game; its seats are BR, DE, FR, RU",
+        },
+    ],
+}
 
 CASES = {
-    "acknowledgement_accepted": ("acknowledgement.txt", {"reply_subject": "Re: orders", "name": "Alice",
-                                                         "results": [ACCEPTED]}),
-    "acknowledgement_three_files": ("acknowledgement.txt", {"reply_subject": "Re: orders", "name": "",
-                                                            "results": [ACCEPTED, REJECTED, REFUSED]}),
-    "acknowledgement_press": ("acknowledgement.txt", {
-        "reply_subject": "Re: press", "name": "Bruno",
-        "results": [PRESS_ONLY, {**ACCEPTED, "press": [{"line": 8, "to": "everyone", "sent": True, "reason": None}]},
-                    {**REFUSED, "reason": "these orders are for turn 4, which has already been run; 'clash-1' is "
-                                          "collecting turn 5",
-                     "press": [{"line": 5, "to": "DE", "sent": True, "reason": None}]}]}),
-    "announcement": ("announcement.txt", {"game": "clash-1", "seat": "BR", "player": "Alice", "turn": 5,
-                                          "text": "The deadline moves to Saturday this week.\nGood luck!"}),
-    "answer": ("answer.txt", {"reply_subject": "Re: can I join?", "name": "Alice", "received": "2026-11-24 10:15 UTC",
-                              "answer": "Yes: the next Clash game starts on 1 December.\nWrite JOIN clash to be on its list.",
-                              "quoted": "Hello,\n\ncan I join the next game?\nAlice"}),
-    "dropped": ("dropped.txt", {"game": "clash-1", "seat": "RU", "player": "Dmitri", "missed": 3, "last_turn": 7,
-                                "turn": 8, "standby": True}),
-    "late": ("late.txt", {"game": "clash-1", "turn": 5, "player": "Bruno", "seat": "FR",
-                          "until": "Sat 2026-11-28 18:00 UTC", "form": FORM}),
-    "link_asked": ("link.txt", {"game": "clash-1", "seat": "BR", "player": "Alice", "asked": True,
-                                "link": "https://portal.example.org/link/abc123",
-                                "expires": "2026-11-25 19:00 UTC"}),
+    "acknowledgement_accepted": (
+        "acknowledgement.txt",
+        {"reply_subject": "Re: orders", "name": "Alice", "results": [ACCEPTED]},
+    ),
+    "acknowledgement_three_files": (
+        "acknowledgement.txt",
+        {"reply_subject": "Re: orders", "name": "", "results": [ACCEPTED, REJECTED, REFUSED]},
+    ),
+    "acknowledgement_press": (
+        "acknowledgement.txt",
+        {
+            "reply_subject": "Re: press",
+            "name": "Bruno",
+            "results": [
+                PRESS_ONLY,
+                {**ACCEPTED, "press": [{"line": 8, "to": "everyone", "sent": True, "reason": None}]},
+                {
+                    **REFUSED,
+                    "reason": "these orders are for turn 4, which has already been run; 'clash-1' is collecting turn 5",
+                    "press": [{"line": 5, "to": "DE", "sent": True, "reason": None}],
+                },
+            ],
+        },
+    ),
+    "announcement": (
+        "announcement.txt",
+        {
+            "game": "clash-1",
+            "seat": "BR",
+            "player": "Alice",
+            "turn": 5,
+            "text": "The deadline moves to Saturday this week.\nGood luck!",
+        },
+    ),
+    "answer": (
+        "answer.txt",
+        {
+            "reply_subject": "Re: can I join?",
+            "name": "Alice",
+            "received": "2026-11-24 10:15 UTC",
+            "answer": "Yes: the next Clash game starts on 1 December.\nWrite JOIN clash to be on its list.",
+            "quoted": "Hello,\n\ncan I join the next game?\nAlice",
+        },
+    ),
+    "dropped": (
+        "dropped.txt",
+        {"game": "clash-1", "seat": "RU", "player": "Dmitri", "missed": 3, "last_turn": 7, "turn": 8, "standby": True},
+    ),
+    "late": (
+        "late.txt",
+        {
+            "game": "clash-1",
+            "turn": 5,
+            "player": "Bruno",
+            "seat": "FR",
+            "until": "Sat 2026-11-28 18:00 UTC",
+            "form": FORM,
+        },
+    ),
+    "link_asked": (
+        "link.txt",
+        {
+            "game": "clash-1",
+            "seat": "BR",
+            "player": "Alice",
+            "asked": True,
+            "link": "https://portal.example.org/link/abc123",
+            "expires": "2026-11-25 19:00 UTC",
+        },
+    ),
     "press_signed": ("press.txt", PRESS),
     "press_anonymous": ("press.txt", {**PRESS, "sender": None, "signed": False, "to": "you and 1 other seat"}),
     "press_to_all_only": ("press.txt", {**PRESS, "to_all_only": True, "everyone": True, "to": "everyone"}),
     "question": ("question.txt", {"reply_subject": "Re: when is the deadline?", "name": "Alice"}),
-    "reminder": ("reminder.txt", {"game": "clash-1", "seat": "FR", "player": "Bruno", "turn": 5,
-                                  "deadline": "Fri 2026-11-27 18:00 UTC", "left": 2, "form": FORM}),
+    "reminder": (
+        "reminder.txt",
+        {
+            "game": "clash-1",
+            "seat": "FR",
+            "player": "Bruno",
+            "turn": 5,
+            "deadline": "Fri 2026-11-27 18:00 UTC",
+            "left": 2,
+            "form": FORM,
+        },
+    ),
     "report": ("report.txt", REPORT),
-    "report_game_over": ("report.txt", {**REPORT, "order_form": "", "attachments": ["clash-1-60-BR.pdf"],
-                                        "outcome": {"winners": ["BR", "DE"], "reason": "most victory points"}}),
-    "seated": ("seated.txt", {"game": "clash-2", "seat": "FR", "name": "Bruno", "secret": "7f3k-29qa-xm4p",
-                              "taken": 2, "seats": 4}),
-    "slip_default": ("slip_default.txt", {"game": "clash-1", "seat": "BR", "name": "Alice", "days": 14,
-                                          "notes": ["You are on the list for the next game of Clash of Empires."]}),
-    "started": ("started.txt", {"game": "clash-2", "seat": "FR", "name": "Bruno",
-                                "deadline": "Fri 2026-12-04 18:00 UTC"}),
-    "welcome": ("welcome.txt", {"game": "clash-1", "seat": "RU", "player": "Erin", "turn": 8, "last_turn": 7,
-                                "deadline": "Fri 2026-11-27 18:00 UTC", "secret": "m2xq-88ka-p0zt"}),
+    "report_game_over": (
+        "report.txt",
+        {
+            **REPORT,
+            "order_form": "",
+            "attachments": ["clash-1-60-BR.pdf"],
+            "outcome": {"winners": ["BR", "DE"], "reason": "most victory points"},
+        },
+    ),
+    "seated": (
+        "seated.txt",
+        {"game": "clash-2", "seat": "FR", "name": "Bruno", "secret": "7f3k-29qa-xm4p", "taken": 2, "seats": 4},
+    ),
+    "slip_default": (
+        "slip_default.txt",
+        {
+            "game": "clash-1",
+            "seat": "BR",
+            "name": "Alice",
+            "days": 14,
+            "notes": ["You are on the list for the next game of Clash of Empires."],
+        },
+    ),
+    "started": (
+        "started.txt",
+        {"game": "clash-2", "seat": "FR", "name": "Bruno", "deadline": "Fri 2026-12-04 18:00 UTC"},
+    ),
+    "welcome": (
+        "welcome.txt",
+        {
+            "game": "clash-1",
+            "seat": "RU",
+            "player": "Erin",
+            "turn": 8,
+            "last_turn": 7,
+            "deadline": "Fri 2026-11-27 18:00 UTC",
+            "secret": "m2xq-88ka-p0zt",
+        },
+    ),
 }
 
 

@@ -1,5 +1,6 @@
 """Mailed sign-in links through a real SMTP server (aiosmtpd): the delivered link signs in once,
 and nothing a player's name or the portal's form holds can add a header or a recipient."""
+
 from __future__ import annotations
 
 import re
@@ -58,19 +59,26 @@ def test_run_due_sends_a_link_the_player_asked_for(home, gm, smtp_home, smtp):
     assert delivered.rcpt_tos == ["di@example.org"]
     _, body, token = delivered_link(delivered)
     assert "Someone, most likely you, asked the portal for a sign-in link for seat GE of g1." in body
-    assert "You are <strong>GE</strong>" in Player(create_app(Home(home)).test_client()).post(
-        "/link", {"token": token}).text
+    assert (
+        "You are <strong>GE</strong>"
+        in Player(create_app(Home(home)).test_client()).post("/link", {"token": token}).text
+    )
 
 
 def test_no_header_injection_through_a_name_or_the_form(home, gm, smtp_home, smtp):
     conn = sqlite3.connect(home / "gm.db")
     with conn:
-        conn.execute("UPDATE accounts SET name = ? WHERE email = 'ann@example.org'",
-                     ["Ann\r\nBcc: evil@example.net\r\nSubject: pwned"])
+        conn.execute(
+            "UPDATE accounts SET name = ? WHERE email = 'ann@example.org'",
+            ["Ann\r\nBcc: evil@example.net\r\nSubject: pwned"],
+        )
     conn.close()
     player = Player(create_app(Home(home)).test_client())
-    for game, seat in (("g1\r\nBcc: evil@example.net", "BR"), ("g1", "BR\r\nBcc: evil@example.net"),
-                       ("g1", "BR\nCc: evil@example.net")):
+    for game, seat in (
+        ("g1\r\nBcc: evil@example.net", "BR"),
+        ("g1", "BR\r\nBcc: evil@example.net"),
+        ("g1", "BR\nCc: evil@example.net"),
+    ):
         player.get("/link-by-mail")
         assert player.post("/link-by-mail", {"game": game, "seat": seat}).status_code == 200
     assert rows(home, "SELECT count(*) FROM outbox") == [(0,)]  # no such game or seat: nothing queued

@@ -1,6 +1,7 @@
 """Press by mail, end to end: players mail press to gm (a pipe and a mailbox), gm mails it on at once
 from the house address through a real SMTP server (aiosmtpd on loopback), nobody learns anybody's
 address, each seat's press is one thread, and the GM's announcements go the same way."""
+
 from __future__ import annotations
 
 import mailbox
@@ -17,19 +18,29 @@ def press_file(secret: str, body: str, seat: str = "BR") -> str:
 
 
 def delivered_to(smtp, address: str) -> list:
-    return [(d.content, message_from_bytes(d.content, policy=policy.default)) for d in smtp.handler.delivered
-            if d.rcpt_tos == [address]]
+    return [
+        (d.content, message_from_bytes(d.content, policy=policy.default))
+        for d in smtp.handler.delivered
+        if d.rcpt_tos == [address]
+    ]
 
 
 def test_press_by_mail_goes_out_at_once_from_the_house_and_threads_per_seat(home, gm, game, smtp, monkeypatch):
     set_mail_address(home)
     configure(home, smtp.settings())
-    first = mail(press_file(game["BR"], "PRESS TO FR, RU\nShall we share Burgundy?\nENDPRESS"),
-                 sender="Ann Example <ann@example.org>", subject="press", message_id="<p1@ann>")
+    first = mail(
+        press_file(game["BR"], "PRESS TO FR, RU\nShall we share Burgundy?\nENDPRESS"),
+        sender="Ann Example <ann@example.org>",
+        subject="press",
+        message_id="<p1@ann>",
+    )
     ran = receive(gm, monkeypatch, first, home)
     assert ran.out.startswith("stdin: press from BR in g1; press: 1 sent; answer: outbox"), ran.out
-    second = mail(press_file(game["BR"], "PRESS TO FR: And Picardy?"), sender="Ann Example <ann@example.org>",
-                  message_id="<p2@ann>")
+    second = mail(
+        press_file(game["BR"], "PRESS TO FR: And Picardy?"),
+        sender="Ann Example <ann@example.org>",
+        message_id="<p2@ann>",
+    )
     assert "press: 1 sent" in receive(gm, monkeypatch, second, home).out
     assert gm("mail", "send", home=home).out == "Sent 5 mail(s) over SMTP; 0 to try again; 0 failed.\n"
 
@@ -43,8 +54,9 @@ def test_press_by_mail_goes_out_at_once_from_the_house_and_threads_per_seat(home
         assert message["Reply-To"] is None and message["Auto-Submitted"] == "auto-generated"
         assert b"ann@example.org" not in raw and b"Ann Example" not in raw
     assert to_fr["Subject"] == "g1: press from BR to FR"
-    assert ("BR sends press in g1, turn 1, to RU, you:\n\nShall we share Burgundy?\n"
-            in to_fr.get_content().replace("\r\n", "\n"))
+    assert "BR sends press in g1, turn 1, to RU, you:\n\nShall we share Burgundy?\n" in to_fr.get_content().replace(
+        "\r\n", "\n"
+    )
     assert to_fr2.get_content().count("And Picardy?") == 1
     assert to_fr2["In-Reply-To"] == to_fr["Message-ID"] and to_fr2["References"] == to_fr["Message-ID"]
     assert to_ru["Message-ID"] != to_fr["Message-ID"] and to_ru["In-Reply-To"] is None
@@ -54,8 +66,11 @@ def test_anonymous_press_by_mail_names_nobody(home, gm, game, smtp, monkeypatch)
     set_mail_address(home)
     configure(home, smtp.settings())
     assert gm("game", "set", "g1", "press", "anonymous", home=home).code == 0
-    sent = mail(press_file(game["RU"], "PRESS TO FR, GE\nWatch Britain.\nENDPRESS", seat="RU"),
-                sender="Bob <bob@example.org>", message_id="<a1@bob>")
+    sent = mail(
+        press_file(game["RU"], "PRESS TO FR, GE\nWatch Britain.\nENDPRESS", seat="RU"),
+        sender="Bob <bob@example.org>",
+        message_id="<a1@bob>",
+    )
     assert "press: 1 sent" in receive(gm, monkeypatch, sent, home).out
     assert gm("mail", "send", home=home).code == 0
     for address in ("cy@example.org", "di@example.org"):
@@ -71,17 +86,26 @@ def test_a_mailbox_of_press_takes_each_message_on_its_own(home, gm, game, smtp, 
     set_mail_address(home)
     configure(home, smtp.settings())
     maildir = mailbox.Maildir(tmp_path / "Maildir", create=True)
-    maildir.add(mail(press_file("wrong", "PRESS TO FR: from a stranger"), sender="x@example.net",
-                     message_id="<m1@x>"))
-    maildir.add(mail(press_file(game["GE"], "CLAIM ENG\nPRESS TO BR: and orders too", seat="GE"),
-                     sender="Di <di@example.org>", message_id="<m2@x>"))
-    maildir.add(mail(press_file(game["FR"], "PRESS TO ALL\nHello all.\nENDPRESS\nPRESS TO XX: lost", seat="FR"),
-                     sender="Cy <cy@example.org>", message_id="<m3@x>"))
+    maildir.add(mail(press_file("wrong", "PRESS TO FR: from a stranger"), sender="x@example.net", message_id="<m1@x>"))
+    maildir.add(
+        mail(
+            press_file(game["GE"], "CLAIM ENG\nPRESS TO BR: and orders too", seat="GE"),
+            sender="Di <di@example.org>",
+            message_id="<m2@x>",
+        )
+    )
+    maildir.add(
+        mail(
+            press_file(game["FR"], "PRESS TO ALL\nHello all.\nENDPRESS\nPRESS TO XX: lost", seat="FR"),
+            sender="Cy <cy@example.org>",
+            message_id="<m3@x>",
+        )
+    )
     ran = gm("inbox", "import", tmp_path / "Maildir", home=home)
     assert "Taken: 1 accepted, 1 press, 1 refused" in ran.out, ran.out
-    assert sorted(rows(home, "SELECT s.code, p.recipients, p.text FROM press p JOIN seats s ON s.id = "
-                             "p.sender_seat_id")) == [("FR", '["BR", "RU", "GE"]', "Hello all."),
-                                                      ("GE", '["BR"]', "and orders too")]
+    assert sorted(
+        rows(home, "SELECT s.code, p.recipients, p.text FROM press p JOIN seats s ON s.id = p.sender_seat_id")
+    ) == [("FR", '["BR", "RU", "GE"]', "Hello all."), ("GE", '["BR"]', "and orders too")]
     assert len({digest for (digest,) in rows(home, "SELECT digest FROM mail_taken")}) == 3
     assert gm("mail", "send", home=home).code == 0
     [(_, stranger)] = delivered_to(smtp, "x@example.net")

@@ -1,4 +1,5 @@
 """Report mails thread per game and seat, and outbox/ files say whose mail each is."""
+
 from __future__ import annotations
 
 from email import message_from_bytes, policy
@@ -26,8 +27,10 @@ def test_each_seats_reports_are_one_thread_in_named_files(home, gm, game, monkey
     assert gm("mail", "send", home=home).code == 0
     outbox = home / "outbox"
     names = sorted(p.name for p in outbox.glob("*.eml"))
-    assert names == sorted(["g1-1-BR-acknowledgement.eml", "g1-1-BR-acknowledgement-2.eml"]
-                           + [f"g1-{turn}-{seat}-report.eml" for turn in (1, 2) for seat in ("BR", "FR", "GE", "RU")])
+    assert names == sorted(
+        ["g1-1-BR-acknowledgement.eml", "g1-1-BR-acknowledgement-2.eml"]
+        + [f"g1-{turn}-{seat}-report.eml" for turn in (1, 2) for seat in ("BR", "FR", "GE", "RU")]
+    )
     first, second = read(outbox / "g1-1-BR-report.eml"), read(outbox / "g1-2-BR-report.eml")
     assert first["Message-ID"] == "<report.g1.1.BR@example.org>" and first["In-Reply-To"] is None
     assert second["Message-ID"] == "<report.g1.2.BR@example.org>"
@@ -50,5 +53,8 @@ def test_a_folder_names_each_mail_once_and_a_namesake_next_to_it(tmp_path):
     folder.send(message("<b@x>"), "g1-1-BR-acknowledgement")
     folder.send(message("<c@x>"), "")
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "c@x.eml", "g1-1-BR-acknowledgement-2.eml", "g1-1-BR-acknowledgement.eml"]
+        "c@x.eml",
+        "g1-1-BR-acknowledgement-2.eml",
+        "g1-1-BR-acknowledgement.eml",
+    ]
     assert read(tmp_path / "g1-1-BR-acknowledgement-2.eml")["Message-ID"] == "<b@x>"

@@ -1,4 +1,5 @@
 """Requests by mail (RESEND, JSON ON/OFF), and a message cut short by a crash taken again without doubling."""
+
 from __future__ import annotations
 
 import json
@@ -35,7 +36,9 @@ def test_resend_sends_the_last_report_as_the_answer(home, gm, played, monkeypatc
     assert "As you asked, here is your last report again." in body
     [(in_reply_to, attachments)] = rows(home, "SELECT in_reply_to, attachments FROM outbox WHERE id = 5")
     assert in_reply_to == "<again@x>" and [a["filename"] for a in json.loads(attachments)] == [
-        "g1-1-BR.pdf", "g1-2-BR-orders.txt"]  # the order form comes again too
+        "g1-1-BR.pdf",
+        "g1-2-BR-orders.txt",
+    ]  # the order form comes again too
 
 
 @pytest.mark.slow

@@ -1,4 +1,5 @@
 """The outbox: each mail sent once, retries with back-off, permanent failures, no header injection."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
@@ -25,8 +26,17 @@ def box(home):
 
 def queue(db, to="ann@example.org", name="Ann", subject="Re: orders", **extra):
     with transaction(db):
-        return outbox.queue(db, NOON, kind="acknowledgement", recipient=to, recipient_name=name, subject=subject,
-                            body="Hello\n", domain="example.org", **extra)
+        return outbox.queue(
+            db,
+            NOON,
+            kind="acknowledgement",
+            recipient=to,
+            recipient_name=name,
+            subject=subject,
+            body="Hello\n",
+            domain="example.org",
+            **extra,
+        )
 
 
 def test_each_mail_is_sent_once(box):
@@ -37,7 +47,11 @@ def test_each_mail_is_sent_once(box):
     assert len(report.sent) == 1 and send_outbox(db, home, FixedClock(NOON), sender).sent == []
     [message] = sender.sent
     assert (str(message["From"]), str(message["To"]), message["In-Reply-To"], message["References"]) == (
-        "Game Master <gm@example.org>", "Ann <ann@example.org>", "<m1@x>", "<m0@x> <m1@x>")
+        "Game Master <gm@example.org>",
+        "Ann <ann@example.org>",
+        "<m1@x>",
+        "<m0@x> <m1@x>",
+    )
     assert message["Auto-Submitted"] == "auto-replied"
     assert rows(home.root, "SELECT status, attempts, sent FROM outbox") == [("sent", 1, "2026-11-21T12:00:00Z")]
 
@@ -75,9 +89,11 @@ def test_permanent_failure_is_reported_at_once(box):
 def test_header_injection_is_impossible(box):
     home, db = box
     # Bypass every check on the way in: the message builder still refuses.
-    for name, to, subject in [("Ann\r\nBcc: all@example.org", "ann@example.org", "x"),
-                              ("Ann", "ann@example.org\r\nBcc: all@example.org", "x"),
-                              ("Ann", "ann@example.org", "Re: x\r\nBcc: all@example.org")]:
+    for name, to, subject in [
+        ("Ann\r\nBcc: all@example.org", "ann@example.org", "x"),
+        ("Ann", "ann@example.org\r\nBcc: all@example.org", "x"),
+        ("Ann", "ann@example.org", "Re: x\r\nBcc: all@example.org"),
+    ]:
         queue(db, to=to, name=name, subject=subject)
     sender = MemorySender()
     report = send_outbox(db, home, FixedClock(NOON), sender)
@@ -87,8 +103,10 @@ def test_header_injection_is_impossible(box):
 
 def test_encoded_crlf_in_a_players_name_never_reaches_a_header(home, gm, game, monkeypatch):
     set_mail_address(home)
-    raw = (b"From: =?utf-8?q?Evil=0D=0ABcc=3A_all=40example=2Eorg?= <evil@example.org>\r\nSubject: "
-           b"=?utf-8?q?hi=0D=0ABcc=3A_x=40y?=\r\nMessage-ID: <e@x>\r\n\r\nhello\r\n")
+    raw = (
+        b"From: =?utf-8?q?Evil=0D=0ABcc=3A_all=40example=2Eorg?= <evil@example.org>\r\nSubject: "
+        b"=?utf-8?q?hi=0D=0ABcc=3A_x=40y?=\r\nMessage-ID: <e@x>\r\n\r\nhello\r\n"
+    )
     assert receive(gm, monkeypatch, raw, home).code == 0
     assert gm("mail", "send", home=home).code == 0
     [eml] = (home / "outbox").glob("*.eml")
@@ -106,7 +124,9 @@ def test_folder_transport_and_the_list(home, gm, game, monkeypatch):
     ran = gm("mail", "send", home=home)
     assert (ran.code, ran.out) == (0, f"Sent 1 mail(s) into {home / 'outbox'}; 0 to try again; 0 failed.\n")
     [eml] = (home / "outbox").glob("*.eml")
-    assert eml.read_bytes().startswith(b"From: Game Master <gm@example.org>\nTo: Ann <ann@example.org>\nSubject: Re: orders\n")
+    assert eml.read_bytes().startswith(
+        b"From: Game Master <gm@example.org>\nTo: Ann <ann@example.org>\nSubject: Re: orders\n"
+    )
     assert gm("mail", "list", home=home).out == "The outbox is empty.\n"
     assert gm("mail", "list", "--all", home=home).out.splitlines()[1].split()[:2] == ["1", "sent"]
     assert gm("mail", "send", home=home).out == f"Sent 0 mail(s) into {home / 'outbox'}; 0 to try again; 0 failed.\n"
@@ -114,5 +134,7 @@ def test_folder_transport_and_the_list(home, gm, game, monkeypatch):
 
 def test_send_needs_the_gms_address(home, gm):
     ran = gm("mail", "send", home=home)
-    assert (ran.code, ran.err) == (1, "Error: gm.toml has no [mail] address: set it to the address players "
-                                      "write to, then try again.\n")
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: gm.toml has no [mail] address: set it to the address players write to, then try again.\n",
+    )

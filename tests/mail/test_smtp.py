@@ -1,4 +1,5 @@
 """gm mail send against a real SMTP server (aiosmtpd, STARTTLS, AUTH): what arrived, byte for byte."""
+
 from __future__ import annotations
 
 import json
@@ -27,7 +28,12 @@ def test_reports_after_a_turn_arrive_with_their_pdf(home, gm, smtp_home, smtp, m
     ran = gm("mail", "send", home=home)
     assert (ran.code, ran.out) == (0, "Sent 5 mail(s) over SMTP; 0 to try again; 0 failed.\n")
     assert sorted(d.rcpt_tos[0] for d in smtp.handler.delivered) == [  # Ann: the answer to JSON ON, and her report
-        "ann@example.org", "ann@example.org", "bob@example.org", "cy@example.org", "di@example.org"]
+        "ann@example.org",
+        "ann@example.org",
+        "bob@example.org",
+        "cy@example.org",
+        "di@example.org",
+    ]
     reports = [d for d in smtp.handler.delivered if b"Auto-Submitted: auto-generated" in d.content]
     [ann] = [d for d in reports if d.rcpt_tos == ["ann@example.org"]]
     assert ann.mail_from == "gm@example.org"
@@ -54,8 +60,13 @@ def test_reports_after_a_turn_arrive_with_their_pdf(home, gm, smtp_home, smtp, m
 
 
 def test_acknowledgement_is_a_threaded_reply(home, gm, smtp_home, smtp, monkeypatch):
-    raw = mail(turn_file(smtp_home["BR"]), sender="Zoë Ünal <ann@example.org>", subject="Befehle für Runde 1",
-               message_id="<orders-1@mail.example.org>", References="<report-0@example.org>")
+    raw = mail(
+        turn_file(smtp_home["BR"]),
+        sender="Zoë Ünal <ann@example.org>",
+        subject="Befehle für Runde 1",
+        message_id="<orders-1@mail.example.org>",
+        References="<report-0@example.org>",
+    )
     receive(gm, monkeypatch, raw, home)
     assert gm("mail", "send", home=home).code == 0
     [delivered] = smtp.handler.delivered
@@ -79,7 +90,9 @@ def test_temporary_and_permanent_refusals(home, gm, smtp_home, smtp, monkeypatch
     receive(gm, monkeypatch, mail("hello", sender="nobody@example.org", message_id="<2@x>"), home)
     ran = gm("mail", "send", home=home)
     assert ran.code == 1
-    assert ran.out.startswith("Mail 1 to later@example.org: not sent (451 4.7.1 greylisted, try again); trying again after ")
+    assert ran.out.startswith(
+        "Mail 1 to later@example.org: not sent (451 4.7.1 greylisted, try again); trying again after "
+    )
     assert ran.err == "Mail 2 to nobody@example.org failed for good: 550 5.1.1 no such mailbox.\n"
     assert ran.out.endswith("Sent 0 mail(s) over SMTP; 1 to try again; 1 failed.\n")
     assert rows(home, "SELECT status, attempts FROM outbox ORDER BY id") == [("queued", 1), ("failed", 1)]
@@ -89,9 +102,13 @@ def test_wrong_password_sends_nothing_and_keeps_the_queue(home, gm, smtp_home, s
     receive(gm, monkeypatch, mail("hello"), home)
     monkeypatch.setenv("GM_TEST_SMTP_PASSWORD", "wrong")
     ran = gm("mail", "send", home=home)
-    assert ran.code == 1 and ran.err.startswith(f"Error: the SMTP server 127.0.0.1:{smtp.port} refused the login of gm (535)")
+    assert ran.code == 1 and ran.err.startswith(
+        f"Error: the SMTP server 127.0.0.1:{smtp.port} refused the login of gm (535)"
+    )
     assert rows(home, "SELECT status, attempts FROM outbox") == [("queued", 0)] and smtp.handler.delivered == []
     monkeypatch.delenv("GM_TEST_SMTP_PASSWORD")
     ran = gm("mail", "send", home=home)
-    assert ran.err == ("Error: no password for the SMTP user gm: set the environment variable GM_TEST_SMTP_PASSWORD "
-                       "or [smtp] password_file.\n")
+    assert ran.err == (
+        "Error: no password for the SMTP user gm: set the environment variable GM_TEST_SMTP_PASSWORD "
+        "or [smtp] password_file.\n"
+    )

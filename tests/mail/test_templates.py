@@ -1,4 +1,5 @@
 """Mail templates: plain text (no HTML escaping), overridden by the GM's own, a broken one named."""
+
 from __future__ import annotations
 
 from tests.intake.mails import mail, outbox_bodies, receive, set_mail_address, turn_file
@@ -15,7 +16,9 @@ def test_gm_override_is_used_and_a_broken_one_is_named(home, gm, game, monkeypat
     set_mail_address(home)
     (home / "templates" / "mail").mkdir(parents=True)
     mine = home / "templates" / "mail" / "acknowledgement.txt"
-    mine.write_text("Subject: [Clash] {{ reply_subject }}\n\n{% for r in results %}{{ r.verdict }} {{ r.seat }}\n{% endfor %}")
+    mine.write_text(
+        "Subject: [Clash] {{ reply_subject }}\n\n{% for r in results %}{{ r.verdict }} {{ r.seat }}\n{% endfor %}"
+    )
     receive(gm, monkeypatch, mail(turn_file(game["BR"])), home)
     assert outbox_bodies(home) == [("acknowledgement", "ann@example.org", "[Clash] Re: orders", "accepted BR\n")]
     mine.write_text("Subject: x\n\n{{ results.nope }}")

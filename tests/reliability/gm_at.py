@@ -3,6 +3,7 @@
 The crash battery compares the PDFs of a killed-and-recovered run with those of an uninterrupted
 one; a report carries the moment its turn was resolved, so every run must see the same clock.
 """
+
 from __future__ import annotations
 
 import sys

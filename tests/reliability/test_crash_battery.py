@@ -3,6 +3,7 @@ turn run, a run-due and a mail import (gm/crash.py), then the same command run a
 trial must end as an uninterrupted run does: the database whole, every turn replaying, the books
 balancing, every seat's report recorded once, every report mail queued once, and every report
 byte for byte the same."""
+
 from __future__ import annotations
 
 import mailbox
@@ -30,8 +31,13 @@ SET_UP = datetime(2026, 11, 16, 12, 0, tzinfo=UTC)
 RUN_AT = "2026-11-16T21:00:00+00:00"  # after the first deadline (20:00), before the next
 GM_AT = Path(__file__).with_name("gm_at.py")
 PLAYERS = {"BR": ("Ann", "ann@example.org"), "FR": ("Bob", "bob@example.org")}
-TURN_RUN = ("turn:before-commit", "turn:after-commit", "publish:mid-render", "publish:after-render",
-            "publish:mid-queue")
+TURN_RUN = (
+    "turn:before-commit",
+    "turn:after-commit",
+    "publish:mid-render",
+    "publish:after-render",
+    "publish:mid-queue",
+)
 RUN_DUE = TURN_RUN + ("send:mid-send",)
 IMPORT = ("intake:before-commit", "intake:after-commit", "send:mid-send")
 
@@ -40,8 +46,13 @@ def gm_process(home: Path, *args: str, crash_at: str | None = None) -> subproces
     env = {k: v for k, v in os.environ.items() if k != "GM_CRASH_AT"}
     if crash_at:
         env["GM_CRASH_AT"] = crash_at
-    return subprocess.run([sys.executable, str(GM_AT), RUN_AT, *args, "--home", str(home)], env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, str(GM_AT), RUN_AT, *args, "--home", str(home)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def ok(ran: subprocess.CompletedProcess) -> None:
@@ -56,8 +67,9 @@ def start(tmp_path_factory) -> Path:
     home = Home(root)
     create_home(home)
     text = home.settings_file.read_text()
-    home.settings_file.write_text(text.replace('address = ""', 'address = "gm@example.org"', 1)
-                                  .replace("workers = 0", "workers = 1", 1))
+    home.settings_file.write_text(
+        text.replace('address = ""', 'address = "gm@example.org"', 1).replace("workers = 0", "workers = 1", 1)
+    )
     db = open_database(home.database)
     clock = FixedClock(SET_UP)
     games.create_game(db, clock, "d1", "clash", "lowlands", 3)
@@ -65,8 +77,13 @@ def start(tmp_path_factory) -> Path:
     for code, (name, address) in PLAYERS.items():
         _, secret = games.join_game(db, clock, "d1", address, name, code)
         credits.buy(db, clock, address, 10, 2000, "d1", name)
-        box.add(mail(turn_file(secret, "CLAIM " + ("ENG" if code == "BR" else "BEL"), seat=code, game="d1"),
-                     sender=f"{name} <{address}>", message_id=f"<{code}@x>"))
+        box.add(
+            mail(
+                turn_file(secret, "CLAIM " + ("ENG" if code == "BR" else "BEL"), seat=code, game="d1"),
+                sender=f"{name} <{address}>",
+                message_id=f"<{code}@x>",
+            )
+        )
     box.add(mail("Can I join the next game?", sender="Zed <zed@example.org>", message_id="<q@x>"))
     cycle.set_schedule(db, clock, "d1", "daily 20:00 UTC")
     set_game_setting(db, clock, "d1", "nmr-spike", "100")  # the run-due trials run a turn without orders
@@ -136,8 +153,11 @@ def test_killed_and_run_again_loses_and_doubles_nothing(kind, point, start, refe
     assert seat_mails(home) == seat_mails(references[kind])
     if kind == "import":
         with sqlite3.connect(home / "gm.db") as conn:
-            assert sorted(conn.execute("SELECT outcome FROM mail_taken")) == [("accepted",), ("accepted",),
-                                                                            ("question",)]
+            assert sorted(conn.execute("SELECT outcome FROM mail_taken")) == [
+                ("accepted",),
+                ("accepted",),
+                ("question",),
+            ]
             assert conn.execute("SELECT count(*) FROM submissions WHERE current = 1").fetchone() == (2,)
 
 
@@ -152,10 +172,15 @@ def whole_and_once(home: Path, gm) -> None:
         expected = [(t, s) for t in turns for s in seats]
         assert turns and conn.execute("SELECT count(*) FROM turns WHERE published IS NULL").fetchone() == (0,)
         assert conn.execute("SELECT turn, seat FROM reports ORDER BY 1, 2").fetchall() == expected
-        assert conn.execute("SELECT turn, seat FROM outbox WHERE kind = 'report' AND status IN ('queued', 'sent') "
-                            "ORDER BY 1, 2").fetchall() == expected
-        changes = conn.execute("SELECT count(*), count(DISTINCT recipient || subject) FROM outbox "
-                               "WHERE kind = 'notice' AND seat IS NULL").fetchone()
+        assert (
+            conn.execute(
+                "SELECT turn, seat FROM outbox WHERE kind = 'report' AND status IN ('queued', 'sent') ORDER BY 1, 2"
+            ).fetchall()
+            == expected
+        )
+        changes = conn.execute(
+            "SELECT count(*), count(DISTINCT recipient || subject) FROM outbox WHERE kind = 'notice' AND seat IS NULL"
+        ).fetchone()
         assert changes[0] == changes[1]  # no welcome or drop-out notice twice
         taken = conn.execute("SELECT count(*), count(DISTINCT digest) FROM mail_taken").fetchone()
         assert taken[0] == taken[1]
@@ -170,11 +195,16 @@ def whole_and_once(home: Path, gm) -> None:
 def seat_mails(home: Path) -> list[tuple[str, str]]:
     """The welcome and drop-out mails (gm/services/seat_mail.py): each queued once, as in the reference."""
     with sqlite3.connect(home / "gm.db") as conn:
-        return conn.execute("SELECT recipient, subject FROM outbox WHERE kind = 'notice' AND seat IS NULL "
-                            "AND status IN ('queued', 'sent') ORDER BY 1, 2").fetchall()
+        return conn.execute(
+            "SELECT recipient, subject FROM outbox WHERE kind = 'notice' AND seat IS NULL "
+            "AND status IN ('queued', 'sent') ORDER BY 1, 2"
+        ).fetchall()
 
 
 def reports_of(home: Path) -> dict[str, bytes]:
     folder = home / "reports"
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.suffix in (".pdf", ".json") and not p.name.startswith(".")}
+    return {
+        str(p.relative_to(folder)): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.suffix in (".pdf", ".json") and not p.name.startswith(".")
+    }

@@ -1,4 +1,5 @@
 """Fixtures for the render tests: an environment with the Clash templates and a strict fetcher."""
+
 from __future__ import annotations
 
 import pytest

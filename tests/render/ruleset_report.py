@@ -1,4 +1,5 @@
 """A report context for any installed ruleset: its default scenario, robots' first turns, a seat's view."""
+
 from __future__ import annotations
 
 from gm.core.model import Event, SeatInfo
@@ -40,10 +41,17 @@ def context_of(ruleset, before: dict, state: dict, events, seat: str, turn: int)
     shown = [e.to_json() for e in events if Event.from_json(e.to_json()).visible_to(seat)]
     return {
         "game": {"name": f"{ruleset.name}-1", "title": view.get("title", ruleset.title), "ruleset": ruleset.name},
-        "turn": turn, "turn_label": ruleset.turn_label(before), "next_label": ruleset.turn_label(state),
-        "seat": seat, "player": f"Player {seat}", "deadline": "Fri 2026-11-27 18:00 UTC",
-        "created": "2026-11-21T19:00:00Z", "view": view,
-        "events": [{"kind": e["kind"], "data": e["data"]} for e in shown], "scores": rows,
+        "turn": turn,
+        "turn_label": ruleset.turn_label(before),
+        "next_label": ruleset.turn_label(state),
+        "seat": seat,
+        "player": f"Player {seat}",
+        "deadline": "Fri 2026-11-27 18:00 UTC",
+        "created": "2026-11-21T19:00:00Z",
+        "view": view,
+        "events": [{"kind": e["kind"], "data": e["data"]} for e in shown],
+        "scores": rows,
         "score_title": score_title(ruleset, state),
-        "order_form": "\n".join(ruleset.order_form(state, seat)), "outcome": None,
+        "order_form": "\n".join(ruleset.order_form(state, seat)),
+        "outcome": None,
     }

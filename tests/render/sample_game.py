@@ -1,4 +1,5 @@
 """A realistic fake Clash game (4 seats, 24 territories) for report tests, goldens and the bench."""
+
 from __future__ import annotations
 
 SEATS = [
@@ -77,33 +78,63 @@ def clash_view(seat: str = "BR", turn: int = 5, outcome: dict | None = None) -> 
         if owner not in (None, "neutral"):
             troops += (turn + len(code) + ord(code[0])) % 3
         colour = COLOURS.get(owner, NEUTRAL_COLOUR if owner == "neutral" else UNOWNED_COLOUR)
-        territories.append({
-            "code": code, "name": name, "x": x, "y": y, "neighbours": links[code], "owner": owner,
-            "troops": troops, "core_of": core_of, "colour": colour,
-        })
+        territories.append(
+            {
+                "code": code,
+                "name": name,
+                "x": x,
+                "y": y,
+                "neighbours": links[code],
+                "owner": owner,
+                "troops": troops,
+                "core_of": core_of,
+                "colour": colour,
+            }
+        )
     seats = []
     for code, player, nation, colour, money, vp in SEATS:
         held = [t for t in territories if t["owner"] == code]
-        seats.append({
-            "code": code, "name": player, "nation": nation, "colour": colour, "money": money + turn % 4,
-            "vp": vp, "territories": len(held), "troops": sum(t["troops"] for t in held),
-        })
+        seats.append(
+            {
+                "code": code,
+                "name": player,
+                "nation": nation,
+                "colour": colour,
+                "money": money + turn % 4,
+                "vp": vp,
+                "territories": len(held),
+                "troops": sum(t["troops"] for t in held),
+            }
+        )
     mine = next(s for s in seats if s["code"] == seat)
     you = {
-        "code": seat, "name": mine["name"], "nation": mine["nation"], "colour": mine["colour"],
-        "money": mine["money"], "vp": mine["vp"],
+        "code": seat,
+        "name": mine["name"],
+        "nation": mine["nation"],
+        "colour": mine["colour"],
+        "money": mine["money"],
+        "vp": mine["vp"],
         "core": [t["code"] for t in territories if t["core_of"] == seat],
         "territories": [
             {"code": t["code"], "name": t["name"], "troops": t["troops"], "neighbours": t["neighbours"]}
-            for t in territories if t["owner"] == seat
+            for t in territories
+            if t["owner"] == seat
         ],
     }
     round_ = (turn + 1) // 2
     return {
-        "ruleset": "clash", "title": "Clash of Empires: Europe", "seat": seat, "phase": "orders",
-        "round": round_, "rounds": 30, "turn_label": f"Round {round_} of 30",
+        "ruleset": "clash",
+        "title": "Clash of Empires: Europe",
+        "seat": seat,
+        "phase": "orders",
+        "round": round_,
+        "rounds": 30,
+        "turn_label": f"Round {round_} of 30",
         "map": {"width": 1000, "height": 700, "territories": territories},
-        "seats": seats, "you": you, "order_of_play": ["DE", "BR", "RU", "FR"], "outcome": outcome,
+        "seats": seats,
+        "you": you,
+        "order_of_play": ["DE", "BR", "RU", "FR"],
+        "outcome": outcome,
         "known": known(territories, seats, seat),
     }
 
@@ -117,11 +148,25 @@ def known(territories: list[dict], seats: list[dict], seat: str) -> dict:
 
     nations = {s["code"]: named(s["nation"], s["code"]) for s in seats}
     mine = {t["code"] for t in territories if t["owner"] == seat}
-    sightings = [Sighting(t["code"], t["name"], t["owner"] or NOBODY,
-                          (t["troops"], nations.get(t["core_of"], ""), " ".join(n for n in t["neighbours"] if n in mine)))
-                 for t in territories if t["code"] not in mine]
-    return listing("Every territory you see", "Territory", ("territory", "territories"), KNOWN_COLUMNS, sightings,
-                   [s["code"] for s in seats], {"neutral": "Neutral troops", NOBODY: "Empty"})
+    sightings = [
+        Sighting(
+            t["code"],
+            t["name"],
+            t["owner"] or NOBODY,
+            (t["troops"], nations.get(t["core_of"], ""), " ".join(n for n in t["neighbours"] if n in mine)),
+        )
+        for t in territories
+        if t["code"] not in mine
+    ]
+    return listing(
+        "Every territory you see",
+        "Territory",
+        ("territory", "territories"),
+        KNOWN_COLUMNS,
+        sightings,
+        [s["code"] for s in seats],
+        {"neutral": "Neutral troops", NOBODY: "Empty"},
+    )
 
 
 def events() -> list[dict]:
@@ -129,16 +174,36 @@ def events() -> list[dict]:
         {"kind": "roll", "data": {"text": "The order of play was rolled: Germany goes first.", "die": 5}},
         {"kind": "income", "data": {"text": "Britain collected 7 money from 6 territories."}},
         {"kind": "recruit", "data": {"text": "Britain recruited 2 troops in London."}},
-        {"kind": "battle", "data": {
-            "text": "Britain attacked Brest from London and took it.", "attacker": "BR", "defender": "FR",
-            "from": "LON", "to": "BRE", "attacking": 6, "defending": 3, "attacker_losses": 1,
-            "defender_losses": 3, "captured": True,
-        }},
-        {"kind": "battle", "data": {
-            "text": "Germany attacked Warsaw from Silesia and was thrown back.", "attacker": "DE",
-            "defender": "RU", "from": "SIL", "to": "WAR", "attacking": 3, "defending": 4,
-            "attacker_losses": 2, "defender_losses": 1, "captured": False,
-        }},
+        {
+            "kind": "battle",
+            "data": {
+                "text": "Britain attacked Brest from London and took it.",
+                "attacker": "BR",
+                "defender": "FR",
+                "from": "LON",
+                "to": "BRE",
+                "attacking": 6,
+                "defending": 3,
+                "attacker_losses": 1,
+                "defender_losses": 3,
+                "captured": True,
+            },
+        },
+        {
+            "kind": "battle",
+            "data": {
+                "text": "Germany attacked Warsaw from Silesia and was thrown back.",
+                "attacker": "DE",
+                "defender": "RU",
+                "from": "SIL",
+                "to": "WAR",
+                "attacking": 3,
+                "defending": 4,
+                "attacker_losses": 2,
+                "defender_losses": 1,
+                "captured": False,
+            },
+        },
         {"kind": "move", "data": {"text": "France moved 2 troops from Paris to Burgundy."}},
         {"kind": "vp", "data": {"text": "Britain scored 1 victory point for holding Brest at the census."}},
     ]
@@ -149,16 +214,26 @@ def scores(view: dict) -> list[dict]:
     return sorted(rows, key=lambda row: (-row["score"], row["seat"]))
 
 
-def report_context(seat: str = "BR", turn: int = 5, deadline: str | None = "2026-11-27 18:00 UTC",
-                   outcome: dict | None = None) -> dict:
+def report_context(
+    seat: str = "BR", turn: int = 5, deadline: str | None = "2026-11-27 18:00 UTC", outcome: dict | None = None
+) -> dict:
     """The context services build for report.html, exactly as the brief of gm.render describes it."""
     view = clash_view(seat, turn, outcome)
     return {
         "game": {"name": "clash-1", "title": "Clash of Empires: Europe", "ruleset": "clash"},
-        "turn": turn, "turn_label": view["turn_label"], "next_label": "the next round", "seat": seat,
+        "turn": turn,
+        "turn_label": view["turn_label"],
+        "next_label": "the next round",
+        "seat": seat,
         "player": next(s["name"] for s in view["seats"] if s["code"] == seat),
-        "deadline": deadline, "created": "2026-11-21T19:00:00Z", "view": view, "events": events(),
-        "scores": scores(view), "score_title": SCORE_TITLE, "order_form": ORDER_FORM.format(seat=seat, turn=turn + 1), "outcome": outcome,
+        "deadline": deadline,
+        "created": "2026-11-21T19:00:00Z",
+        "view": view,
+        "events": events(),
+        "scores": scores(view),
+        "score_title": SCORE_TITLE,
+        "order_form": ORDER_FORM.format(seat=seat, turn=turn + 1),
+        "outcome": outcome,
     }
 
 
@@ -173,8 +248,11 @@ def standings_context() -> dict:
     rows = [{"seat": s[0], "name": s[1], "nation": s[2], "score": FINAL_OUTCOME["scores"][s[0]]} for s in SEATS]
     return {
         "game": {"name": "clash-1", "title": "Clash of Empires: Europe", "ruleset": "clash"},
-        "turns": 60, "created": "2027-03-02T18:00:00Z", "outcome": FINAL_OUTCOME,
-        "scores": sorted(rows, key=lambda row: (-row["score"], row["seat"])), "score_title": SCORE_TITLE,
+        "turns": 60,
+        "created": "2027-03-02T18:00:00Z",
+        "outcome": FINAL_OUTCOME,
+        "scores": sorted(rows, key=lambda row: (-row["score"], row["seat"])),
+        "score_title": SCORE_TITLE,
     }
 
 
@@ -186,11 +264,23 @@ def endgame_context(seat: str = "DE", status: str = "active", awarded: int = 3, 
     player, nation = next((s[1], s[2]) for s in SEATS if s[0] == seat)
     rows = [{**row, "status": "dropped" if row["seat"] == "RU" else "active"} for row in standings["scores"]]
     return {
-        **standings, "scores": rows, "seat": seat, "player": player, "email": f"{player.lower()}@example.org",
-        "nation": nation, "won": seat in FINAL_OUTCOME["winners"], "status": status, "condition": "points",
-        "discount": {"now": now, "awarded": awarded, "earned": 4,
-                     "table": {"win": 4, "finish": 1, "knockout": 1, "by_condition": {"runaway": 6}},
-                     "cap": 10, "bonus_from": 10},
+        **standings,
+        "scores": rows,
+        "seat": seat,
+        "player": player,
+        "email": f"{player.lower()}@example.org",
+        "nation": nation,
+        "won": seat in FINAL_OUTCOME["winners"],
+        "status": status,
+        "condition": "points",
+        "discount": {
+            "now": now,
+            "awarded": awarded,
+            "earned": 4,
+            "table": {"win": 4, "finish": 1, "knockout": 1, "by_condition": {"runaway": 6}},
+            "cap": 10,
+            "bonus_from": 10,
+        },
         "credits": {"left": -1},
         "slip": {"days": 14, "default": "join"},
     }

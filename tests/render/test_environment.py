@@ -1,4 +1,5 @@
 """The template lookup: autoescape everywhere, StrictUndefined, GM override before ruleset before shared."""
+
 from __future__ import annotations
 
 import jinja2

@@ -1,4 +1,5 @@
 """The URL fetcher: hostile HTML reads nothing outside gm's asset folders and makes no request."""
+
 from __future__ import annotations
 
 import http.server
@@ -20,15 +21,21 @@ CREATED = "2026-11-21T19:00:00Z"
 HOSTILE_URLS = {
     "img": '<img src="{url}">',
     "css url()": '<div style="background: url({url}); height: 1cm"></div>',
-    "@font-face": ('<style>@font-face {{ font-family: evil; src: url({url}); }}'
-                   ' p {{ font-family: evil; }}</style><p>x</p>'),
+    "@font-face": (
+        "<style>@font-face {{ font-family: evil; src: url({url}); }} p {{ font-family: evil; }}</style><p>x</p>"
+    ),
     "stylesheet": '<link rel="stylesheet" href="{url}">',
     "attachment": '<link rel="attachment" href="{url}">',
     "svg image": '<svg width="10" height="10"><image href="{url}" width="10" height="10"/></svg>',
     "object": '<object data="{url}" type="image/png"></object>',
 }
-OUTSIDE = ["file:///etc/passwd", "file:///etc/hostname", "http://127.0.0.1:1/x", "https://example.com/x.png",
-           "ftp://example.com/x"]
+OUTSIDE = [
+    "file:///etc/passwd",
+    "file:///etc/hostname",
+    "http://127.0.0.1:1/x",
+    "https://example.com/x.png",
+    "ftp://example.com/x",
+]
 
 
 def page(body: str) -> str:
@@ -42,9 +49,12 @@ def render(html: str, fetcher: AssetFetcher) -> bytes:
 def pdf_tool(tool: str, pdf: bytes, tmp_path) -> str:
     path = tmp_path / "out.pdf"
     path.write_bytes(pdf)
-    return subprocess.run([tool, *(["-list"] if tool != "pdftotext" else []), str(path),
-                           *(["-"] if tool == "pdftotext" else [])],
-                          check=True, capture_output=True, text=True).stdout
+    return subprocess.run(
+        [tool, *(["-list"] if tool != "pdftotext" else []), str(path), *(["-"] if tool == "pdftotext" else [])],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
 
 
 @pytest.mark.parametrize("url", OUTSIDE)
@@ -119,8 +129,10 @@ def test_a_relative_stylesheet_resolves_in_the_templates_folder(strict_fetcher, 
 
 
 def test_data_urls_are_served(strict_fetcher):
-    dot = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
-           "+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
+    dot = (
+        "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
+        "+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+    )
     render(page(f'<img src="{dot}">'), strict_fetcher)
     assert strict_fetcher.refused == []
 
@@ -144,15 +156,24 @@ def test_a_symlink_out_of_the_asset_folder_is_refused(assets):
             fetcher.fetch(url)
 
 
-@pytest.mark.parametrize("tail", ["/../secret.txt", "/%2e%2e/secret.txt", "/./../secret.txt", "/", "/missing.png",
-                                  "/logo.svg%00.png"])
+@pytest.mark.parametrize(
+    "tail", ["/../secret.txt", "/%2e%2e/secret.txt", "/./../secret.txt", "/", "/missing.png", "/logo.svg%00.png"]
+)
 def test_escapes_and_non_files_are_refused(assets, tail):
     with pytest.raises(RefusedURL):
         AssetFetcher([assets]).fetch(assets.as_uri() + tail)
 
 
-@pytest.mark.parametrize("url", ["file://evil.example/share/logo.svg", "FILE://remote/etc/passwd",
-                                 "javascript:alert(1)", "gopher://x/", "logo.svg"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "file://evil.example/share/logo.svg",
+        "FILE://remote/etc/passwd",
+        "javascript:alert(1)",
+        "gopher://x/",
+        "logo.svg",
+    ],
+)
 def test_other_hosts_and_schemes_are_refused(assets, url):
     with pytest.raises(RefusedURL):
         AssetFetcher([assets]).fetch(url)
@@ -160,8 +181,11 @@ def test_other_hosts_and_schemes_are_refused(assets, url):
 
 def test_good_asset_urls_are_served(assets):
     fetcher = AssetFetcher([assets])
-    for url in [(assets / "logo.svg").as_uri(), "file://localhost" + str(assets / "logo.svg"),
-                (assets / "logo.svg").as_uri() + "?v=1"]:
+    for url in [
+        (assets / "logo.svg").as_uri(),
+        "file://localhost" + str(assets / "logo.svg"),
+        (assets / "logo.svg").as_uri() + "?v=1",
+    ]:
         assert fetcher.fetch(url).read() == b"<svg/>"
     assert fetcher.refused == []
 

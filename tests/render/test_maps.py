@@ -1,5 +1,6 @@
 """Readable maps at any size: the page a whole board goes on, each seat's enlarged region, marks
 that keep 32 seats apart, and this turn's arrows, only those the seat may see."""
+
 from __future__ import annotations
 
 import itertools
@@ -49,9 +50,22 @@ def test_a_whole_board_goes_where_its_codes_print_large_enough(contexts, name, p
 
 
 def test_a_board_too_large_for_a4_is_on_the_largest_sheet_when_nothing_is_large_enough():
-    crowded = {"width": 1000, "height": 1000, "territories": [
-        {"code": f"T{i}", "x": 10 + (i % 90) * 11, "y": 10 + (i // 90) * 11, "neighbours": [], "owner": None,
-         "colour": "#cccccc", "troops": 1} for i in range(900)]}
+    crowded = {
+        "width": 1000,
+        "height": 1000,
+        "territories": [
+            {
+                "code": f"T{i}",
+                "x": 10 + (i % 90) * 11,
+                "y": 10 + (i // 90) * 11,
+                "neighbours": [],
+                "owner": None,
+                "colour": "#cccccc",
+                "troops": 1,
+            }
+            for i in range(900)
+        ],
+    }
     sheet, _ = turnmap.sheet_for(crowded)
     assert sheet.page == "map-a3"  # square: A3 upright gives the most room
 
@@ -63,10 +77,13 @@ def test_the_region_holds_the_seats_areas_and_their_neighbours_enlarged(contexts
     (left, top, right, bottom), scale = regionmap.region_box(view["map"], view["seat"], board_scale)
     mine = [t for t in view["map"]["territories"] if t["owner"] == view["seat"]]
     wanted = {t["code"] for t in mine} | {n for t in mine for n in t["neighbours"]}
-    assert mine and all(left <= t["x"] <= right and top <= t["y"] <= bottom
-                        for t in view["map"]["territories"] if t["code"] in wanted)
+    assert mine and all(
+        left <= t["x"] <= right and top <= t["y"] <= bottom for t in view["map"]["territories"] if t["code"] in wanted
+    )
     assert scale >= board_scale * regionmap.MIN_GAIN
-    assert (right - left) * scale <= turnmap.TEXT_WIDTH_MM + 0.01 and (bottom - top) * scale <= regionmap.REGION_HEIGHT_MM + 0.01
+    assert (right - left) * scale <= turnmap.TEXT_WIDTH_MM + 0.01 and (
+        bottom - top
+    ) * scale <= regionmap.REGION_HEIGHT_MM + 0.01
 
 
 def test_a_seat_holding_nothing_or_spread_over_the_board_gets_no_region_map(contexts):
@@ -117,7 +134,9 @@ def test_colours_that_look_alike_never_share_a_hatching():
     seats = [(c["code"], c["colour"]) for c in scenario["countries"]]
     chosen = {"neutral": 0, "sea": 0, **hatches(seats, ["#9aa38f", "#b9d3e8"])}
     everyone = [("neutral", "#9aa38f"), ("sea", "#b9d3e8"), *seats]
-    close = [(a, b) for (a, ca), (b, cb) in itertools.combinations(everyone, 2) if math.dist(_lab(ca), _lab(cb)) < CLOSE]
+    close = [
+        (a, b) for (a, ca), (b, cb) in itertools.combinations(everyone, 2) if math.dist(_lab(ca), _lab(cb)) < CLOSE
+    ]
     assert len(close) >= 10  # the palette really has look-alikes
     assert all(chosen[a] != chosen[b] for a, b in close)
     assert hatches(seats[:3]) == {code: 0 for code, _ in seats[:3]}  # distinct colours need none
@@ -129,8 +148,14 @@ def test_a_seat_keeps_its_hatching_whoever_holds_land():
 
     seats = [{"code": "AA", "colour": "#8969ea"}, {"code": "BB", "colour": "#7969ea"}]
     area = {"code": "X1", "x": 10, "y": 10, "neighbours": [], "troops": 1}
-    both = {"width": 100, "height": 100, "territories": [dict(area, owner="AA", colour="#8969ea"),
-                                                          dict(area, code="X2", x=60, owner="BB", colour="#7969ea")]}
+    both = {
+        "width": 100,
+        "height": 100,
+        "territories": [
+            dict(area, owner="AA", colour="#8969ea"),
+            dict(area, code="X2", x=60, owner="BB", colour="#7969ea"),
+        ],
+    }
     only_b = {"width": 100, "height": 100, "territories": [dict(area, code="X2", x=60, owner="BB", colour="#7969ea")]}
     assert _Board(both, seats).hatch("BB").startswith("url(#hatch-")
     assert _Board(only_b, seats).hatch("BB").startswith("url(#hatch-")
@@ -202,8 +227,10 @@ def test_a_grid_map_draws_the_seats_arrows_over_the_shared_picture_and_leaves_ou
     from gm.render.gridmap import grid_figure, grid_map
 
     world = {"width": 20, "height": 20, "terrain": ["." * 20] * 20, "palette": {".": "#a9cc7e"}}
-    events = [{"kind": "move", "data": {"seat": "RE", "group": "RE1", "troops": 3, "path": ["2,2", "3,2", "5,4"]}},
-              {"kind": "combat", "data": {"attacker": "BL", "from": "15,15", "to": "16,15", "attacking": 2}}]
+    events = [
+        {"kind": "move", "data": {"seat": "RE", "group": "RE1", "troops": 3, "path": ["2,2", "3,2", "5,4"]}},
+        {"kind": "combat", "data": {"attacker": "BL", "from": "15,15", "to": "16,15", "attacking": 2}},
+    ]
     seats = [{"code": "RE", "colour": "#e6194b"}, {"code": "BL", "colour": "#2f55d4"}]
     whole = str(grid_figure(world, None, events, seats, "the world"))
     part = str(grid_figure(world, {"x0": 0, "y0": 0, "x1": 10, "y1": 10}, events, seats, "your region"))

@@ -1,4 +1,5 @@
 """HTML to PDF: the same report gives the same bytes, dated by the report, not by the clock."""
+
 from __future__ import annotations
 
 import base64
@@ -14,8 +15,7 @@ from .sample_game import report_context, standings_context
 
 
 def to_pdf(html, fetcher, created="2026-11-21T19:00:00Z", identifier="clash-1/5/BR", cache=None):
-    return html_to_pdf(html, base_url=base_url(), created=created, identifier=identifier, fetcher=fetcher,
-                       cache=cache)
+    return html_to_pdf(html, base_url=base_url(), created=created, identifier=identifier, fetcher=fetcher, cache=cache)
 
 
 def test_the_same_report_gives_identical_bytes(env, strict_fetcher):
@@ -78,15 +78,17 @@ def test_a_shared_png_is_embedded_as_it_is_and_reads_back_the_same(strict_fetche
     shared = SharedImages()
     pdf = to_pdf(page_with(url), strict_fetcher, cache=shared.cache_for(shared_images(page_with(url))))
     png = base64.b64decode(url.split(",", 1)[1])
-    rows = png[png.index(b"IDAT") + 4:png.index(b"IEND") - 8]
+    rows = png[png.index(b"IDAT") + 4 : png.index(b"IEND") - 8]
     assert space in pdf and rows in pdf  # the PNG's own compressed rows, not re-encoded
     (tmp_path / "p.pdf").write_bytes(pdf)
-    subprocess.run(["pdftoppm", "-png", "-r", "96", "-singlefile", str(tmp_path / "p.pdf"), str(tmp_path / "p")], check=True)
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", "96", "-singlefile", str(tmp_path / "p.pdf"), str(tmp_path / "p")], check=True
+    )
     from PIL import Image
 
     read = Image.open(tmp_path / "p.png").convert("RGB")
-    assert read.getpixel((5, 3)) == (0xc8, 0x55, 0x3d) and read.getpixel((30, 3)) == (0x3d, 0x7e, 0xc8)
-    assert read.getpixel((10, 9)) == (0x1d, 0x1d, 0x1b)
+    assert read.getpixel((5, 3)) == (0xC8, 0x55, 0x3D) and read.getpixel((30, 3)) == (0x3D, 0x7E, 0xC8)
+    assert read.getpixel((10, 9)) == (0x1D, 0x1D, 0x1B)
     # The same page with and without the shared image cache: the same look, and again the same bytes.
     assert to_pdf(page_with(url), strict_fetcher, cache=shared.cache_for([url])) == pdf
 
@@ -95,7 +97,7 @@ def test_anything_but_a_plain_opaque_png_is_left_to_weasyprint(strict_fetcher):
     assert SharedImages().cache_for([png_url("RGBA"), png_url("L"), "data:image/svg+xml,<svg/>"]) == {}
     pdf = to_pdf(page_with(png_url("RGBA")), strict_fetcher, cache=SharedImages().cache_for([png_url("RGBA")]))
     rows = base64.b64decode(png_url("RGBA").split(",", 1)[1])
-    assert b"/Indexed" not in pdf and rows[rows.index(b"IDAT") + 4:rows.index(b"IEND") - 8] not in pdf
+    assert b"/Indexed" not in pdf and rows[rows.index(b"IDAT") + 4 : rows.index(b"IEND") - 8] not in pdf
 
 
 def test_a_report_renders_to_the_bytes_weasyprint_alone_gives(env, strict_fetcher):
@@ -109,7 +111,8 @@ def test_a_report_renders_to_the_bytes_weasyprint_alone_gives(env, strict_fetche
     cache = SharedImages().cache_for(shared_images(html))
     assert cache, "the sample report shows its map as a shared picture"
     page = HTML(string=html, base_url=base_url(), url_fetcher=strict_fetcher).render(
-        font_config=font_configuration(), cache=SharedImages().cache_for(shared_images(html)))
+        font_config=font_configuration(), cache=SharedImages().cache_for(shared_images(html))
+    )
     page.metadata.created = page.metadata.modified = "2026-11-21T19:00:00Z"
     assert to_pdf(html, strict_fetcher, cache=cache) == page.write_pdf(pdf_identifier=b"clash-1/5/BR")
 
@@ -129,7 +132,9 @@ def test_each_style_sheet_is_parsed_once_per_process(env, strict_fetcher, monkey
     assert len(parsed) == sheets  # the second report parsed none again
 
 
-@pytest.mark.parametrize("head", ['<link rel="stylesheet" href="report.css">', '<style media="screen">p { color: red }</style>'])
+@pytest.mark.parametrize(
+    "head", ['<link rel="stylesheet" href="report.css">', '<style media="screen">p { color: red }</style>']
+)
 def test_a_page_with_other_sheets_keeps_weasyprints_own_cascade(strict_fetcher, monkeypatch, head):
     """A <link> or a <style media=...> beside the <style> sheets: nothing is taken out, so the
     order of the sheets, and so the cascade, stays WeasyPrint's."""
@@ -151,4 +156,4 @@ def test_weasyprint_parses_the_page_without_the_shared_pictures_bytes(strict_fet
     pdf_bytes = to_pdf(page_with(url), strict_fetcher, cache=shared.cache_for([url]))
     assert url not in seen[0] and pdf.SHARED_IMAGE_SCHEME in seen[0]
     png = base64.b64decode(url.split(",", 1)[1])
-    assert png[png.index(b"IDAT") + 4:png.index(b"IEND") - 8] in pdf_bytes  # and the picture is in the page
+    assert png[png.index(b"IDAT") + 4 : png.index(b"IEND") - 8] in pdf_bytes  # and the picture is in the page

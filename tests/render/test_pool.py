@@ -1,5 +1,6 @@
 """Rendering many reports: a pool of workers writes the same bytes as one process does, and a
 worker that dies or hangs fails its report at once instead of stopping the run."""
+
 from __future__ import annotations
 
 import hashlib
@@ -24,8 +25,13 @@ WAIT = 120  # seconds: far beyond any render here, so a test that would hang fai
 
 def jobs(env, folder):
     return [
-        RenderJob(render_report_html(env, report_context(seat, 5)), base_url(), CREATED,
-                  f"clash-1/5/{seat}", folder / f"turn5-{seat}.pdf")
+        RenderJob(
+            render_report_html(env, report_context(seat, 5)),
+            base_url(),
+            CREATED,
+            f"clash-1/5/{seat}",
+            folder / f"turn5-{seat}.pdf",
+        )
         for seat in ("BR", "FR", "DE")
     ]
 
@@ -75,7 +81,9 @@ def test_one_pool_renders_many_batches_in_the_same_workers(tmp_path):
         first = pool.submit(small_jobs(tmp_path / "a", 4))
         second = pool.submit(small_jobs(tmp_path / "b", 4))
         done = results(first) + results(second)
-    assert [r.out_path for r in done] == [j.out_path for j in small_jobs(tmp_path / "a", 4) + small_jobs(tmp_path / "b", 4)]
+    assert [r.out_path for r in done] == [
+        j.out_path for j in small_jobs(tmp_path / "a", 4) + small_jobs(tmp_path / "b", 4)
+    ]
     assert len({r.pid for r in done}) <= 2  # no new workers for the second batch
     assert workers_alive() == []
 
@@ -128,7 +136,8 @@ def test_workers_import_this_gm_whatever_the_current_folder(tmp_path):
     (decoy / "gm" / "__init__.py").write_text("")
     (decoy / "gm" / "render" / "__init__.py").write_text("")
     script = tmp_path / "render.py"
-    script.write_text(textwrap.dedent(f"""\
+    script.write_text(
+        textwrap.dedent(f"""\
         from pathlib import Path
 
         from gm.render.environment import base_url
@@ -139,7 +148,8 @@ def test_workers_import_this_gm_whatever_the_current_folder(tmp_path):
             jobs = [RenderJob(f"<p>page {{i}}</p>", base_url(), {CREATED!r}, f"small/{{i}}", out / f"{{i}}.pdf")
                     for i in range(2)]
             print([r.out_path.name for r in render_pdfs(jobs, workers=2)])
-        """))
+        """)
+    )
     ran = subprocess.run([sys.executable, str(script)], cwd=decoy, capture_output=True, text=True, timeout=WAIT)
     assert ran.returncode == 0, ran.stderr
     assert "['0.pdf', '1.pdf']" in ran.stdout
@@ -150,7 +160,8 @@ def test_the_process_that_hands_out_jobs_never_imports_weasyprint(tmp_path):
     (gm turn run, gm run-due) would pay about a second of CPU to import WeasyPrint for nothing,
     and gm turn run waited for it before its workers could start."""
     script = tmp_path / "hand_out.py"
-    script.write_text(textwrap.dedent(f"""\
+    script.write_text(
+        textwrap.dedent(f"""\
         import sys
         from pathlib import Path
 
@@ -166,7 +177,8 @@ def test_the_process_that_hands_out_jobs_never_imports_weasyprint(tmp_path):
             with RenderPool(2) as pool:
                 done = pool.submit(jobs).results(timeout={WAIT})
             print(len(done), "weasyprint" in sys.modules)
-        """))
+        """)
+    )
     ran = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=WAIT)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.split() == ["3", "False"]
@@ -177,7 +189,8 @@ def test_a_turn_run_starts_the_fork_server_before_it_resolves(tmp_path):
     """reports.prepare_render: with a pool of workers, the fork server (which imports WeasyPrint)
     starts at once, so it is ready by the time the turn is resolved."""
     script = tmp_path / "prepare.py"
-    script.write_text(textwrap.dedent(f"""\
+    script.write_text(
+        textwrap.dedent(f"""\
         from multiprocessing import forkserver
         from pathlib import Path
 
@@ -193,7 +206,8 @@ def test_a_turn_run_starts_the_fork_server_before_it_resolves(tmp_path):
             home.settings_file.write_text(home.settings_file.read_text().replace("workers = 1", "workers = 2"))
             prepare_render(home)
             print(alone, forkserver._forkserver._forkserver_pid is not None)
-        """))
+        """)
+    )
     ran = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=WAIT)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.split() == ["None", "True"]

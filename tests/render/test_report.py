@@ -1,4 +1,5 @@
 """The report and standings templates: golden HTML, what a seat reads, and pages that render."""
+
 from __future__ import annotations
 
 import os
@@ -36,11 +37,13 @@ CASES = {
     "report_BR_turn5.html": lambda env: render_report_html(env, report_context("BR", 5)),
     "report_RU_no_deadline.html": lambda env: render_report_html(env, report_context("RU", 8, deadline=None)),
     "report_DE_game_over.html": lambda env: render_report_html(
-        env, report_context("DE", 60, deadline=None, outcome=FINAL_OUTCOME)),
+        env, report_context("DE", 60, deadline=None, outcome=FINAL_OUTCOME)
+    ),
     "standings.html": lambda env: render_standings_html(env, standings_context()),
     "endgame_DE_won.html": lambda env: env.get_template(ENDGAME_TEMPLATE).render(endgame_context()),
     "endgame_RU_dropped.html": lambda env: env.get_template(ENDGAME_TEMPLATE).render(
-        endgame_context("RU", status="dropped", awarded=0, now=0)),
+        endgame_context("RU", status="dropped", awarded=0, now=0)
+    ),
 }
 
 
@@ -64,11 +67,26 @@ def test_golden_html(env, name):
 
 def test_the_report_shows_what_a_seat_needs(env):
     html = render_report_html(env, report_context("BR", 5))
-    for text in ["Clash of Empires: Europe", "Round 3 of 30", "turn 5", "Alice", "2026-11-27 18:00 UTC",
-                 "What happened this turn", "Britain attacked Brest from London and took it.",
-                 "<b>6</b> against <b>3</b>", "BRE captured", "WAR held", '<span class="die" title="die">5</span>',
-                 "Your territories", "Edinburgh", "Order of play next round", "Your orders for turn 6",
-                 "PLAYER BR", "<svg", "counter(pages)"]:
+    for text in [
+        "Clash of Empires: Europe",
+        "Round 3 of 30",
+        "turn 5",
+        "Alice",
+        "2026-11-27 18:00 UTC",
+        "What happened this turn",
+        "Britain attacked Brest from London and took it.",
+        "<b>6</b> against <b>3</b>",
+        "BRE captured",
+        "WAR held",
+        '<span class="die" title="die">5</span>',
+        "Your territories",
+        "Edinburgh",
+        "Order of play next round",
+        "Your orders for turn 6",
+        "PLAYER BR",
+        "<svg",
+        "counter(pages)",
+    ]:
         assert text in html, text
 
 
@@ -96,16 +114,22 @@ def test_a_view_without_a_map_renders_without_one(tmp_path, clash_dir):
 def test_the_sample_report_renders_to_readable_pages(env, strict_fetcher, tmp_path):
     """Four A4 pages (the last lists what the seat sees); PNGs at 60 dpi land in
     $GM_REPORT_PNG_DIR (or tmp) to look at by eye."""
-    pdf = html_to_pdf(render_report_html(env, report_context()), base_url=base_url(),
-                      created="2026-11-21T19:00:00Z", identifier="clash-1/5/BR", fetcher=strict_fetcher)
+    pdf = html_to_pdf(
+        render_report_html(env, report_context()),
+        base_url=base_url(),
+        created="2026-11-21T19:00:00Z",
+        identifier="clash-1/5/BR",
+        fetcher=strict_fetcher,
+    )
     out = Path(os.environ.get("GM_REPORT_PNG_DIR", tmp_path))
     (out / "report.pdf").write_bytes(pdf)
     subprocess.run(["pdftoppm", "-png", "-r", "60", str(out / "report.pdf"), str(out / "report")], check=True)
     pages = sorted(out.glob("report-*.png"))
     assert len(pages) == 4
     assert all(page.stat().st_size > 5_000 for page in pages)  # not blank
-    text = subprocess.run(["pdftotext", "-layout", str(out / "report.pdf"), "-"], check=True, capture_output=True,
-                          text=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(out / "report.pdf"), "-"], check=True, capture_output=True, text=True
+    ).stdout
     assert "page 1 of 4" in text and "page 4 of 4" in text
     assert strict_fetcher.refused == []
 
@@ -122,7 +146,9 @@ def check_golden_page(name: str, png: Path) -> None:
     assert got.size == want.size, f"{name}: page size {got.size}, golden {want.size}"
     histogram = ImageChops.difference(got, want).histogram()
     mean = sum(level * count for level, count in enumerate(histogram)) / (got.width * got.height)
-    assert mean < 2.0, f"{name} looks different from its golden page (mean difference {mean:.2f}; GM_UPDATE_GOLDEN=1 accepts)"
+    assert mean < 2.0, (
+        f"{name} looks different from its golden page (mean difference {mean:.2f}; GM_UPDATE_GOLDEN=1 accepts)"
+    )
 
 
 # The pages of each report that show its maps (page 1 unless the ruleset puts them later):
@@ -139,34 +165,57 @@ def test_the_map_page_of_each_rulesets_report_looks_as_it_did(ruleset_name, tmp_
     context = ruleset_report.report_context(ruleset_name)
     env = make_environment(None, template_dirs(installed()[ruleset_name]))
     html = render_report_html(env, context)
-    job = RenderJob(html, base_url(), context["created"], f"{ruleset_name}-1/1", tmp_path / "report.pdf",
-                    shared_images(html))
+    job = RenderJob(
+        html, base_url(), context["created"], f"{ruleset_name}-1/1", tmp_path / "report.pdf", shared_images(html)
+    )
     Renderer().write(job, tuple(str(d) for d in env.loader.searchpath))
-    sizes = subprocess.run(["pdfinfo", "-f", "1", "-l", "99", str(tmp_path / "report.pdf")], check=True,
-                           capture_output=True, text=True).stdout
+    sizes = subprocess.run(
+        ["pdfinfo", "-f", "1", "-l", "99", str(tmp_path / "report.pdf")], check=True, capture_output=True, text=True
+    ).stdout
     a3 = re.findall(rf"(?m)^Page +(\d+) size: +{A3} pts \(A3\)$", sizes)
     if ruleset_name == "empires":  # the 215-area board on an A3 page, the rest A4
         assert len(a3) == 1 and sizes.count("(A3)") == 1, sizes
     for page in MAP_PAGES.get(ruleset_name, (1,)):
         number = a3[0] if page == "board" else str(page)
-        subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", number, "-l", number, "-singlefile",
-                        str(tmp_path / "report.pdf"), str(tmp_path / f"page{page}")], check=True)
-        check_golden_page(f"{ruleset_name}_{'board' if page == 'board' else f'page{page}'}.png",
-                          tmp_path / f"page{page}.png")
+        subprocess.run(
+            [
+                "pdftoppm",
+                "-png",
+                "-r",
+                "60",
+                "-f",
+                number,
+                "-l",
+                number,
+                "-singlefile",
+                str(tmp_path / "report.pdf"),
+                str(tmp_path / f"page{page}"),
+            ],
+            check=True,
+        )
+        check_golden_page(
+            f"{ruleset_name}_{'board' if page == 'board' else f'page{page}'}.png", tmp_path / f"page{page}.png"
+        )
 
 
-@pytest.mark.parametrize("leader, holds, says", [
-    ("FR", ["points"], "Now France (FR) leads with 30 VP, enough for a points win."),
-    ("FR", [], "Now France (FR) leads with 30 VP, and no win condition holds."),
-    (None, [], "Now no country leads alone, and no win condition holds."),
-])
+@pytest.mark.parametrize(
+    "leader, holds, says",
+    [
+        ("FR", ["points"], "Now France (FR) leads with 30 VP, enough for a points win."),
+        ("FR", [], "Now France (FR) leads with 30 VP, and no win condition holds."),
+        (None, [], "Now no country leads alone, and no win condition holds."),
+    ],
+)
 def test_the_empires_warning_says_who_leads_now_and_never_the_neutrals(leader, holds, says):
     """A warning stands from the turn it was given to the next census, while the lead may change
     hands or be shared: the report says how things stand now (it once said 'the neutrals leads')."""
     from games.empires.view import _warning
 
-    state = {"phase": "play", "vp": {"FR": 30, "EN": 30 if leader is None else 12},
-             "countries": {"FR": {"nation": "France"}, "EN": {"nation": "England"}}}
+    state = {
+        "phase": "play",
+        "vp": {"FR": 30, "EN": 30 if leader is None else 12},
+        "countries": {"FR": {"nation": "France"}, "EN": {"nation": "England"}},
+    }
     context = ruleset_report.report_context("empires")
     context["view"] = dict(context["view"], warning=_warning(state, {"warning": 4, "leader": leader, "holds": holds}))
     env = make_environment(None, template_dirs(installed()["empires"]))

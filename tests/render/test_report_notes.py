@@ -1,5 +1,6 @@
 """The shared top of every ruleset's report: what played a seat's turn when no orders came (an
 NMR) and how many misses are left, rendered from report.html whatever the ruleset."""
+
 from __future__ import annotations
 
 import functools
@@ -11,8 +12,11 @@ from gm.rulesets import installed, template_dirs
 
 from . import ruleset_report
 
-PLAYED = {"robot": "the robot played your turn.", "repeat": "your last orders were played again.",
-          "hold": "your forces held, doing nothing."}
+PLAYED = {
+    "robot": "the robot played your turn.",
+    "repeat": "your last orders were played again.",
+    "hold": "your forces held, doing nothing.",
+}
 
 
 @functools.cache
@@ -49,9 +53,16 @@ def test_orders_of_ones_own_and_robot_seats_tell_of_no_nmr():
 
 def _books(balance: int, discount: int = 0, policy: str = "hold") -> dict:
     charged = policy != "free"
-    return {"balance": balance, "discount": discount, "charged": True, "low": balance < 2 and charged,
-            "next_unpaid": balance < 1 and charged, "unpaid": balance < 0 and charged, "policy": policy,
-            "bonus_from": 10}
+    return {
+        "balance": balance,
+        "discount": discount,
+        "charged": True,
+        "low": balance < 2 and charged,
+        "next_unpaid": balance < 1 and charged,
+        "unpaid": balance < 0 and charged,
+        "policy": policy,
+        "bonus_from": 10,
+    }
 
 
 @pytest.mark.parametrize("ruleset_name", sorted(installed()))

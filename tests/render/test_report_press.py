@@ -1,5 +1,6 @@
 """Press and the GM's announcements in the shared report: every ruleset's report shows them, as
 its seat may read them, escaped, readable in the PDF; a report without press is as it was."""
+
 from __future__ import annotations
 
 import os
@@ -18,12 +19,30 @@ from .test_report import check_golden
 
 LONG_WORD = "https://example.org/" + "x" * 140
 PRESS = [
-    {"kind": "announcement", "from": "the GM", "mine": False, "to": "everyone", "sent": "2026-11-20T09:00:00Z",
-     "text": "The deadline moves to Saturday 18:00 UTC this week.\nGood luck!"},
-    {"kind": "press", "from": "FR", "mine": False, "to": "you, DE", "sent": "2026-11-20T10:15:00Z",
-     "text": "Shall we share Burgundy?\n\nI hold BUR and will not move # promise.\n-- Bruno"},
-    {"kind": "press", "from": "anonymous", "mine": False, "to": "you and 2 other seats", "sent": "2026-11-21T08:00:00Z",
-     "text": f"<script>alert(1)</script> Watch the Channel: {LONG_WORD}"},
+    {
+        "kind": "announcement",
+        "from": "the GM",
+        "mine": False,
+        "to": "everyone",
+        "sent": "2026-11-20T09:00:00Z",
+        "text": "The deadline moves to Saturday 18:00 UTC this week.\nGood luck!",
+    },
+    {
+        "kind": "press",
+        "from": "FR",
+        "mine": False,
+        "to": "you, DE",
+        "sent": "2026-11-20T10:15:00Z",
+        "text": "Shall we share Burgundy?\n\nI hold BUR and will not move # promise.\n-- Bruno",
+    },
+    {
+        "kind": "press",
+        "from": "anonymous",
+        "mine": False,
+        "to": "you and 2 other seats",
+        "sent": "2026-11-21T08:00:00Z",
+        "text": f"<script>alert(1)</script> Watch the Channel: {LONG_WORD}",
+    },
     {"kind": "press", "from": "you", "mine": True, "to": "FR", "sent": "2026-11-21T09:30:00Z", "text": "Agreed."},
 ]
 HOW = "PRESS TO FR,DE (or PRESS TO ALL), the message on the lines below, then ENDPRESS (signed with your seat)."
@@ -66,17 +85,20 @@ def test_without_press_the_report_has_no_press_section(env):
 def test_the_press_reads_in_the_pdf_with_long_words_broken(env, strict_fetcher, tmp_path):
     """The PDF's text holds every message whole; pages as PNGs at 60 and 150 dpi land in
     $GM_REPORT_PNG_DIR (or tmp) to look at by eye."""
-    pdf = html_to_pdf(render_report_html(env, press_context()), base_url=base_url(), created="2026-11-21T19:00:00Z",
-                      identifier="clash-1/5/BR", fetcher=strict_fetcher)
+    pdf = html_to_pdf(
+        render_report_html(env, press_context()),
+        base_url=base_url(),
+        created="2026-11-21T19:00:00Z",
+        identifier="clash-1/5/BR",
+        fetcher=strict_fetcher,
+    )
     out = Path(os.environ.get("GM_REPORT_PNG_DIR", tmp_path))
     (out / "press.pdf").write_bytes(pdf)
     for dpi in ("60", "150"):
         subprocess.run(["pdftoppm", "-png", "-r", dpi, str(out / "press.pdf"), str(out / f"press-{dpi}")], check=True)
-    text = subprocess.run(["pdftotext", str(out / "press.pdf"), "-"], check=True, capture_output=True,
-                          text=True).stdout
+    text = subprocess.run(["pdftotext", str(out / "press.pdf"), "-"], check=True, capture_output=True, text=True).stdout
     assert "Press this turn" in text and "Shall we share Burgundy?" in text
     assert "I hold BUR and will not move # promise." in text
     # The long address is broken over lines inside the column, never cut off at the page's edge.
-    assert "".join(line.strip() for line in text.split("Watch the Channel: ")[1].splitlines()[:3]).startswith(
-        LONG_WORD)
+    assert "".join(line.strip() for line in text.split("Watch the Channel: ")[1].splitlines()[:3]).startswith(LONG_WORD)
     assert strict_fetcher.refused == []

@@ -1,5 +1,6 @@
 """Every report's standings table is titled by what its ruleset's scores count, never a bare
 "Scores" over areas while the page speaks of VP (issue 15, "Honest tables")."""
+
 from __future__ import annotations
 
 import functools

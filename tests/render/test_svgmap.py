@@ -1,4 +1,5 @@
 """The SVG map: every territory drawn with its code and troops, text escaped, attributes checked."""
+
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
@@ -22,10 +23,28 @@ def texts(root: ET.Element) -> list[str]:
 
 
 def small_map(**territory) -> dict:
-    base = {"code": "AAA", "name": "A", "x": 100, "y": 100, "neighbours": ["BBB"], "owner": "BR", "troops": 3,
-            "core_of": None, "colour": "#c8553d"}
-    other = {"code": "BBB", "name": "B", "x": 300, "y": 100, "neighbours": ["AAA"], "owner": None, "troops": 0,
-             "core_of": None, "colour": "#ffffff"}
+    base = {
+        "code": "AAA",
+        "name": "A",
+        "x": 100,
+        "y": 100,
+        "neighbours": ["BBB"],
+        "owner": "BR",
+        "troops": 3,
+        "core_of": None,
+        "colour": "#c8553d",
+    }
+    other = {
+        "code": "BBB",
+        "name": "B",
+        "x": 300,
+        "y": 100,
+        "neighbours": ["AAA"],
+        "owner": None,
+        "troops": 0,
+        "core_of": None,
+        "colour": "#ffffff",
+    }
     return {"width": 400, "height": 200, "territories": [{**base, **territory}, other]}
 
 

@@ -1,4 +1,5 @@
 """The map drawn once per turn: one picture for every seat, each seat's own marks over it."""
+
 from __future__ import annotations
 
 import base64

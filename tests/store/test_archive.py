@@ -1,4 +1,5 @@
 """The raw archive: stored once by SHA-256, and the bytes and the new name both forced to disk."""
+
 from __future__ import annotations
 
 import hashlib

@@ -1,4 +1,5 @@
 """HomeLock and file_lock: one holder at a time among threads and among processes, even forked ones."""
+
 from __future__ import annotations
 
 import multiprocessing

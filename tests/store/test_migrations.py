@@ -1,4 +1,5 @@
 """Migrations run once each, in number order, and one that fails leaves nothing behind."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -20,7 +21,9 @@ def test_a_failing_migration_is_rolled_back_whole(tmp_path, monkeypatch):
     db = database.open_database(tmp_path / "gm.db")
 
     def broken(db):
-        run_script(db, "CREATE TABLE half (x INTEGER);  -- a comment after the statement\nINSERT INTO nowhere VALUES (1);")
+        run_script(
+            db, "CREATE TABLE half (x INTEGER);  -- a comment after the statement\nINSERT INTO nowhere VALUES (1);"
+        )
 
     monkeypatch.setattr(database, "all_migrations", lambda: all_migrations() + [Migration("m999_broken", broken)])
     with pytest.raises(sqlite3.OperationalError, match="no such table: nowhere"):
@@ -37,7 +40,9 @@ def _before_issue_14(tmp_path, monkeypatch):
     with monkeypatch.context() as patched:
         patched.setattr(database, "all_migrations", lambda: old)
         db = database.open_database(tmp_path / "gm.db")
-    run_script(db, """
+    run_script(
+        db,
+        """
         INSERT INTO accounts (id, email, name, created) VALUES (1, 'ann@example.org', 'Ann', 't'),
             (2, 'bob@example.org', 'Bob', 't'), (3, 'zed@example.org', 'Zed', 't');
         INSERT INTO games (id, name, ruleset, ruleset_version, scenario_name, scenario_text, seed, status, turn,
@@ -57,7 +62,8 @@ def _before_issue_14(tmp_path, monkeypatch):
         INSERT INTO reports (game_id, turn, seat, pdf, json, pdf_sha256, json_sha256, rendered) VALUES
             (1, 1, 'BR', 'p', 'j', 'x', 'y', 'r1'), (1, 1, 'FR', 'p', 'j', 'x', 'y', 'r1'),
             (2, 1, 'BR', 'p', 'j', 'x', 'y', 's1');
-        """)
+        """,
+    )
     return db
 
 
@@ -68,8 +74,9 @@ def test_issue_14_migrations_keep_what_old_gm_published_and_who_joined(tmp_path,
     published = db.execute("SELECT game_id, number, published FROM turns ORDER BY 1, 2").fetchall()
     # A game's last turn short of a report waits to be published; everything older counts as done.
     assert published == [(1, 0, "r0"), (1, 1, "r1"), (1, 2, None), (2, 0, "s0"), (2, 1, None)]
-    joined = db.execute("SELECT seat_id, account_id, from_turn FROM seat_players WHERE reason = 'joined' "
-                        "ORDER BY seat_id").fetchall()
+    joined = db.execute(
+        "SELECT seat_id, account_id, from_turn FROM seat_players WHERE reason = 'joined' ORDER BY seat_id"
+    ).fetchall()
     assert joined == [(1, 1, 1), (2, 2, 1), (3, 1, 1), (4, 2, 1)]  # Ann, not Zed, joined g1 as BR
     assert records.players_at(db, 1, 0) == {1: "Ann", 2: "Bob"}
     assert records.players_at(db, 1, 2) == {1: "Zed", 2: "Bob"}
@@ -80,7 +87,9 @@ def test_games_over_before_slips_by_mail_get_no_default_slip(tmp_path, monkeypat
     with monkeypatch.context() as patched:
         patched.setattr(database, "all_migrations", lambda: old)
         db = database.open_database(tmp_path / "gm.db")
-    run_script(db, """
+    run_script(
+        db,
+        """
         INSERT INTO accounts (id, email, name, created) VALUES (1, 'ann@example.org', 'Ann', 't');
         INSERT INTO games (id, name, ruleset, ruleset_version, scenario_name, scenario_text, seed, status, turn,
                            created) VALUES (1, 'old', 'clash', '1', 's', '', 1, 'over', 31, 'c'),
@@ -89,10 +98,12 @@ def test_games_over_before_slips_by_mail_get_no_default_slip(tmp_path, monkeypat
             (1, 1, 'BR', 1, 'h', 'j'), (2, 2, 'BR', 1, 'h', 'j');
         INSERT INTO turns (game_id, number, seed, ruleset_version, orders, events, state, state_hash, resolved)
             VALUES (1, 30, 1, '1', '{}', '[]', '{}', 'h', 'ended');
-        """)
+        """,
+    )
     database.migrate(db)
     assert db.execute("SELECT game_id, seat_id, taken, by, source FROM slips").fetchall() == [
-        (1, 1, "ended", "default", "upgrade")]
+        (1, 1, "ended", "default", "upgrade")
+    ]
 
 
 def test_the_press_migration_keeps_every_mail_in_the_outbox_and_takes_press_mail(tmp_path, monkeypatch):
@@ -103,18 +114,27 @@ def test_the_press_migration_keeps_every_mail_in_the_outbox_and_takes_press_mail
         patched.setattr(database, "all_migrations", lambda: old)
         db = database.open_database(tmp_path / "gm.db")
     waiting = ("notice", "ann@example.org", "Ann", "held", "body", "[]", "<1@x>", "[]", "queued", 0, "t", "t")
-    db.execute("INSERT INTO outbox (kind, recipient, recipient_name, subject, body, attachments, message_id, refs, "
-               "status, attempts, next_attempt, queued) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", waiting)
+    db.execute(
+        "INSERT INTO outbox (kind, recipient, recipient_name, subject, body, attachments, message_id, refs, "
+        "status, attempts, next_attempt, queued) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        waiting,
+    )
     db.conn.commit()
     assert database.migrate(db) == ["m012_press"]
-    columns = ("kind, recipient, recipient_name, subject, body, attachments, message_id, refs, status, attempts, "
-               "next_attempt, queued")
+    columns = (
+        "kind, recipient, recipient_name, subject, body, attachments, message_id, refs, status, attempts, "
+        "next_attempt, queued"
+    )
     assert db.execute(f"SELECT {columns} FROM outbox").fetchall() == [waiting]
     for kind in ("press", "announcement"):
-        db.execute("INSERT INTO outbox (kind, recipient, recipient_name, subject, body, attachments, message_id, refs, "
-                   "status, next_attempt, queued) VALUES (?, 'a@x', 'A', 's', 'b', '[]', ?, '[]', 'queued', 't', 't')",
-                   [kind, f"<{kind}@x>"])
+        db.execute(
+            "INSERT INTO outbox (kind, recipient, recipient_name, subject, body, attachments, message_id, refs, "
+            "status, next_attempt, queued) VALUES (?, 'a@x', 'A', 's', 'b', '[]', ?, '[]', 'queued', 't', 't')",
+            [kind, f"<{kind}@x>"],
+        )
     with pytest.raises(sqlite3.IntegrityError):
-        db.execute("INSERT INTO outbox (kind, recipient, recipient_name, subject, body, attachments, message_id, refs, "
-                   "status, next_attempt, queued) VALUES ('gossip', 'a@x', 'A', 's', 'b', '[]', '<g@x>', '[]', "
-                   "'queued', 't', 't')")
+        db.execute(
+            "INSERT INTO outbox (kind, recipient, recipient_name, subject, body, attachments, message_id, refs, "
+            "status, next_attempt, queued) VALUES ('gossip', 'a@x', 'A', 's', 'b', '[]', '<g@x>', '[]', "
+            "'queued', 't', 't')"
+        )

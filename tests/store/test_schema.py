@@ -2,6 +2,7 @@
 
 GM_UPDATE_GOLDEN=1 rewrites tests/store/golden/schema.sql from a fresh `gm init`; do it only when a
 migration changes (or one is added) on purpose, and read the diff before committing it."""
+
 from __future__ import annotations
 
 import sqlite3

@@ -1,5 +1,6 @@
 """Debian's Chromium through Playwright for the portal's browser tests: the browser, a page at a
 phone's width and at a desktop's, and screenshots to look at (GM_SCREENSHOTS=DIR keeps them)."""
+
 from __future__ import annotations
 
 import os
@@ -9,14 +10,21 @@ import pytest
 
 CHROMIUM = "/usr/lib/chromium/chromium"
 # No outside connections: no updates, no sync, no background fetches.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 PHONE = {"width": 420, "height": 900}
 DESKTOP = {"width": 1280, "height": 900}
 
 # Every browser test is slow, and needs Chromium (CI installs it: a skip there fails the run).
-browser_tests = [pytest.mark.slow,
-                 pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")]
+browser_tests = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
+]
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
 """Portal fixtures: the app on the clash game g1, a signed-in test client, and the real gm serve."""
+
 from __future__ import annotations
 
 import re
@@ -74,8 +75,12 @@ def served(home, game):
     """`gm serve` on a loopback port in its own process; yields its address."""
     port = free_port()
     gm = Path(sys.executable).with_name("gm")
-    process = subprocess.Popen([str(gm), "serve", "--home", str(home), "--port", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        [str(gm), "serve", "--home", str(home), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         try:

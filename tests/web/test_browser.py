@@ -1,4 +1,5 @@
 """The portal in Debian's Chromium through Playwright, against `gm serve` on a loopback port."""
+
 from __future__ import annotations
 
 import io

@@ -1,5 +1,6 @@
 """The GM's page in Chromium (through Playwright, against `gm serve` on a loopback port): every
 action of issue 16 from a browser, at a desktop's width and a phone's."""
+
 from __future__ import annotations
 
 import io
@@ -25,10 +26,18 @@ def house(home, game, gm, monkeypatch):
     assert gm("game", "new", "c2", "--ruleset", "clash", home=home).code == 0
     for n, who in enumerate(["Ann <ann@example.org>", "Eve <eve@example.org>", "Bob <bob@example.org>"]):
         receive(gm, monkeypatch, mail("JOIN c2", sender=who, subject="join", message_id=f"<j{n}@x>"), home)
-    receive(gm, monkeypatch, mail("Can I play Empires too?", sender="Zed <zed@example.org>", subject="Empires?",
-                                  message_id="<q1@x>"), home)
-    receive(gm, monkeypatch, mail("Thanks for the game!", sender="Yan <yan@example.org>", subject="Thanks",
-                                  message_id="<q2@x>"), home)
+    receive(
+        gm,
+        monkeypatch,
+        mail("Can I play Empires too?", sender="Zed <zed@example.org>", subject="Empires?", message_id="<q1@x>"),
+        home,
+    )
+    receive(
+        gm,
+        monkeypatch,
+        mail("Thanks for the game!", sender="Yan <yan@example.org>", subject="Thanks", message_id="<q2@x>"),
+        home,
+    )
     return home
 
 
@@ -84,6 +93,13 @@ def test_the_gm_acts_from_a_browser(house, served, browser, gm, home, width, vie
         assert action in log
     screenshot(page, f"gm-audit-{width}")
     actions = [e["action"] for e in json.loads(gm("audit", "--json", home=home).out)]
-    assert actions[-7:] == ["hold", "deadline", "remind", "release", "waiting removed", "question answered",
-                            "question answered"]
+    assert actions[-7:] == [
+        "hold",
+        "deadline",
+        "remind",
+        "release",
+        "waiting removed",
+        "question answered",
+        "question answered",
+    ]
     context.close()

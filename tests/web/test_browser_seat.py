@@ -1,5 +1,6 @@
 """The seat page in Chromium (through Playwright, against `gm serve` on a loopback port): the
 time zone guessed from the browser or typed, with and without the portal's script."""
+
 from __future__ import annotations
 
 from tests.web.chromium import DESKTOP, PHONE, browser_tests, screenshot
@@ -75,7 +76,8 @@ def test_the_latest_map_standings_and_a_page_per_turn(browser, served, game, gm,
 
 
 def test_a_link_signs_in_to_submit_without_the_secret_and_the_final_box_shows_what_is_stored(
-        page, served, game, gm, home):
+    page, served, game, gm, home
+):
     link = gm("portal", "link", "g1", "BR", "--base-url", served, home=home).out.strip()
     page.goto(link)
     page.click("button:has-text('Sign in')")

@@ -1,5 +1,6 @@
 """gm.web.multipart finds what werkzeug's compiled boundary patterns find, so the portal's uploads
 decode event for event as werkzeug decodes them, without a regex compiled per request."""
+
 from __future__ import annotations
 
 import random
@@ -20,8 +21,22 @@ _BREAKS = [b"\r\n", b"\n", b"\r", b"\n\r", b"\r\r", b"\r\n\r\n"]
 
 
 def _pieces(boundary: bytes) -> list[bytes]:
-    return ([b"--" + boundary, b"--" + boundary + b"--", b"--" + boundary[:-1], boundary, b"-", b"--", b"x",
-             b"\x00", b"--" + boundary + b"x", boundary + boundary] + _BLANKS + _BREAKS)
+    return (
+        [
+            b"--" + boundary,
+            b"--" + boundary + b"--",
+            b"--" + boundary[:-1],
+            boundary,
+            b"-",
+            b"--",
+            b"x",
+            b"\x00",
+            b"--" + boundary + b"x",
+            boundary + boundary,
+        ]
+        + _BLANKS
+        + _BREAKS
+    )
 
 
 def _found(pattern, data: bytes, pos: int):
@@ -100,12 +115,14 @@ def _decoded(decoder_class, boundary: bytes, chunks: list[bytes], memory: int | 
 
 def _body(rng: random.Random, boundary: bytes) -> bytes:
     """A form body, mostly well made, with tricky data and now and then something broken."""
+
     def br():
         return rng.choice([b"\r\n"] * 6 + [b"\n", b"\r"])
 
     def data():
-        return b"".join(rng.choice(_pieces(boundary) + [b"orders ", b"CLAIM ENG\r\n", b"\xff"])
-                        for _ in range(rng.randint(0, 8)))
+        return b"".join(
+            rng.choice(_pieces(boundary) + [b"orders ", b"CLAIM ENG\r\n", b"\xff"]) for _ in range(rng.randint(0, 8))
+        )
 
     out = [data() if rng.random() < 0.3 else b""]
     for n in range(rng.randint(0, 4)):
@@ -134,7 +151,7 @@ def _chunks(rng: random.Random, body: bytes) -> list[bytes]:
     chunks, at = [], 0
     while at < len(body):
         size = rng.choice([1, 1, 2, 3, 5, 8, 64, 65536])
-        chunks.append(body[at:at + size])
+        chunks.append(body[at : at + size])
         at += size
     return chunks
 
@@ -154,22 +171,25 @@ def test_the_decoder_gives_werkzeugs_events_on_random_bodies_in_random_chunks():
 @given(st.data())
 def test_the_decoder_gives_werkzeugs_events_on_any_body(draw):
     boundary = draw.draw(st.sampled_from(_BOUNDARIES))
-    pieces = _pieces(boundary) + [b"Content-Disposition: form-data; name=\"a\"", b'; filename="f"']
+    pieces = _pieces(boundary) + [b'Content-Disposition: form-data; name="a"', b'; filename="f"']
     body = b"".join(draw.draw(st.lists(st.sampled_from(pieces) | st.binary(max_size=4), max_size=20)))
     cuts = sorted(draw.draw(st.lists(st.integers(0, len(body)), max_size=6)))
     chunks = [body[a:b] for a, b in zip([0, *cuts], [*cuts, len(body)]) if body[a:b]]
-    assert _decoded(BoundaryDecoder, boundary, chunks, None, None) == \
-        _decoded(MultipartDecoder, boundary, chunks, None, None)
+    assert _decoded(BoundaryDecoder, boundary, chunks, None, None) == _decoded(
+        MultipartDecoder, boundary, chunks, None, None
+    )
 
 
 def test_the_portal_reads_uploads_without_compiling_the_boundary(app, signed_in):
     """Each browser form has a new boundary; compiling it cost a tenth of a portal cycle."""
     assert app.request_class is PortalRequest
     boundary = "----gmtest" + uuid.uuid4().hex
-    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{signed_in.token}\r\n"
-            f"--{boundary}\r\nContent-Disposition: form-data; name=\"action\"\r\n\r\ncheck\r\n"
-            f"--{boundary}\r\nContent-Disposition: form-data; name=\"turn_file\"; filename=\"orders.txt\"\r\n"
-            f"Content-Type: text/plain\r\n\r\n{orders('CLAIM ENG SCO WAL')}\r\n--{boundary}--\r\n").encode()
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n{signed_in.token}\r\n'
+        f'--{boundary}\r\nContent-Disposition: form-data; name="action"\r\n\r\ncheck\r\n'
+        f'--{boundary}\r\nContent-Disposition: form-data; name="turn_file"; filename="orders.txt"\r\n'
+        f"Content-Type: text/plain\r\n\r\n{orders('CLAIM ENG SCO WAL')}\r\n--{boundary}--\r\n"
+    ).encode()
     page = signed_in.client.post("/orders", data=body, content_type=f"multipart/form-data; boundary={boundary}")
     assert page.status_code == 200 and "no problems" in page.text
     assert not any(boundary.encode() in key[1] for key in list(re._cache) if isinstance(key[1], bytes))

@@ -1,5 +1,6 @@
 """Within one request the portal reads a seat's game, its seats and the turn's view once; the next
 request reads them again, so a join, a new secret or a turn run shows at once."""
+
 from __future__ import annotations
 
 import re
@@ -81,8 +82,11 @@ def test_security_headers_are_added_once_and_never_override_a_pages_own(app, sig
     css = app.test_client().get("/portal.css")
     assert css.headers.getlist("Cache-Control") == ["max-age=3600"]
     for response in (css, signed_in.get("/"), app.test_client().get("/nowhere")):
-        for name, value in (("X-Frame-Options", "DENY"), ("X-Content-Type-Options", "nosniff"),
-                            ("Referrer-Policy", "no-referrer")):
+        for name, value in (
+            ("X-Frame-Options", "DENY"),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "no-referrer"),
+        ):
             assert response.headers.getlist(name) == [value]
         assert len(response.headers.getlist("Content-Security-Policy")) == 1
     assert signed_in.page.headers.getlist("Cache-Control") == ["no-store"]

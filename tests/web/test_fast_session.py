@@ -1,5 +1,6 @@
 """The portal's session cookie: re-signed once a minute rather than on every response, with the
 same flags, signature and server-side expiry as Flask's."""
+
 from __future__ import annotations
 
 import time
@@ -25,8 +26,7 @@ def later(monkeypatch):
 
 
 def _cookie_header(response) -> str | None:
-    return next((v for k, v in response.headers.items() if k == "Set-Cookie" and v.startswith("gm_session=")),
-                None)
+    return next((v for k, v in response.headers.items() if k == "Set-Cookie" and v.startswith("gm_session=")), None)
 
 
 def _with_cookie(player, value: str):

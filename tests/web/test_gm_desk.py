@@ -1,6 +1,7 @@
 """The portal's GM page acts (issue 16): hold and release, move a deadline, remind, prune and seat
 the waiting list, answer the questions, read the audit log; behind the GM's password and CSRF,
 through the same services as the command line, written in the audit log as the CLI writes it."""
+
 from __future__ import annotations
 
 import json
@@ -39,7 +40,7 @@ def test_hold_and_release_as_the_cli_does(the_gm, gm, home):
     assert "g1 is held: gm run-due runs none of its turns until you release it." in page.text
     assert db_value(home, "SELECT held FROM games WHERE name = 'g1'") == 1
     assert "g1 is held" not in the_gm.get("/gm/game/g1").text  # said once
-    assert "<strong class=\"bad\">held</strong>" in the_gm.get("/gm").text
+    assert '<strong class="bad">held</strong>' in the_gm.get("/gm").text
     assert "g1 is released." in the_gm.post("/gm/game/g1/release").text
     assert db_value(home, "SELECT held FROM games WHERE name = 'g1'") == 0
     from_portal = [(e["action"], e["detail"]) for e in audit(gm, home)[-2:]]
@@ -57,7 +58,9 @@ def test_moving_the_deadline_and_what_is_refused(the_gm, gm, home):
     assert 'value="2020-01-04 18:00 UTC"' in page.text  # what was typed stays in the form
     assert db_value(home, "SELECT due FROM games WHERE name = 'g1'") == "2030-01-04T18:00:00Z"
     page = the_gm.post("/gm/game/g1/deadline", {"when": "tomorrowish"})
-    assert page.status_code == 400 and db_value(home, "SELECT due FROM games WHERE name = 'g1'") == "2030-01-04T18:00:00Z"
+    assert (
+        page.status_code == 400 and db_value(home, "SELECT due FROM games WHERE name = 'g1'") == "2030-01-04T18:00:00Z"
+    )
     the_gm.post("/gm/game/g1/deadline", {"when": "2020-01-04 18:00 UTC", "past": "yes"})
     assert db_value(home, "SELECT due FROM games WHERE name = 'g1'") == "2020-01-04T18:00:00Z"
 
@@ -81,10 +84,15 @@ def test_the_waiting_list_pruned_and_seated(the_gm, gm, home, monkeypatch):
     assert page.count('<li id="waiting-') == 3
     eve = numbers["eve@example.org"]
     page = the_gm.post(f"/gm/game/c2/waiting/{eve}/remove", {"reason": "<b>asked</b> to leave"})
-    assert "Eve &lt;eve@example.org&gt; is off the waiting list." in page.text and f'id="waiting-{eve}"' not in page.text
+    assert (
+        "Eve &lt;eve@example.org&gt; is off the waiting list." in page.text and f'id="waiting-{eve}"' not in page.text
+    )
     entry = audit(gm, home)[-1]
     assert (entry["action"], entry["detail"]["email"], entry["detail"]["reason"]) == (
-        "waiting removed", "eve@example.org", "<b>asked</b> to leave")
+        "waiting removed",
+        "eve@example.org",
+        "<b>asked</b> to leave",
+    )
     assert "&lt;b&gt;asked&lt;/b&gt; to leave" in page.text  # the log on the page, escaped
     assert the_gm.post(f"/gm/game/c2/waiting/{eve}/remove").status_code == 400  # gone already
     page = the_gm.post("/gm/game/c2/seat-waiting")
@@ -93,10 +101,18 @@ def test_the_waiting_list_pruned_and_seated(the_gm, gm, home, monkeypatch):
 
 
 def test_questions_read_answered_by_mail_or_marked(the_gm, gm, home, monkeypatch):
-    receive(gm, monkeypatch, mail("Can I <b>join</b>?", sender="Zed <zed@example.org>", subject="Join?",
-                                  message_id="<q1@x>"), home)
-    receive(gm, monkeypatch, mail("Where are the rules?", sender="Yan <yan@example.org>", subject="Rules",
-                                  message_id="<q2@x>"), home)
+    receive(
+        gm,
+        monkeypatch,
+        mail("Can I <b>join</b>?", sender="Zed <zed@example.org>", subject="Join?", message_id="<q1@x>"),
+        home,
+    )
+    receive(
+        gm,
+        monkeypatch,
+        mail("Where are the rules?", sender="Yan <yan@example.org>", subject="Rules", message_id="<q2@x>"),
+        home,
+    )
     assert "2 questions mailed to the house wait for you" in the_gm.get("/gm").text
     page = the_gm.get("/gm/questions").text
     assert "Can I &lt;b&gt;join&lt;/b&gt;?" in page and "<b>join" not in page
@@ -110,7 +126,10 @@ def test_questions_read_answered_by_mail_or_marked(the_gm, gm, home, monkeypatch
     page = the_gm.post("/gm/questions/2/answered")
     assert "Question 2 is marked answered." in page.text and "No questions wait for you." in page.text
     assert 'id="question-1"' in the_gm.get("/gm/questions?all=1").text
-    assert [e["detail"]["how"] for e in audit(gm, home) if e["action"] == "question answered"] == ["by mail", "elsewhere"]
+    assert [e["detail"]["how"] for e in audit(gm, home) if e["action"] == "question answered"] == [
+        "by mail",
+        "elsewhere",
+    ]
 
 
 def test_the_audit_log_every_game_or_one(the_gm, gm, home):
@@ -124,9 +143,16 @@ def test_the_audit_log_every_game_or_one(the_gm, gm, home):
     assert "· g1 ·" not in only and '· c2 · <strong class="action">game new</strong>' in only
 
 
-GM_FORMS = ["/gm/game/g1/hold", "/gm/game/g1/release", "/gm/game/g1/deadline", "/gm/game/g1/remind",
-            "/gm/game/g1/waiting/1/remove", "/gm/game/g1/seat-waiting", "/gm/questions/1/reply",
-            "/gm/questions/1/answered"]
+GM_FORMS = [
+    "/gm/game/g1/hold",
+    "/gm/game/g1/release",
+    "/gm/game/g1/deadline",
+    "/gm/game/g1/remind",
+    "/gm/game/g1/waiting/1/remove",
+    "/gm/game/g1/seat-waiting",
+    "/gm/questions/1/reply",
+    "/gm/questions/1/answered",
+]
 
 
 @pytest.mark.parametrize("url", GM_FORMS)

@@ -1,6 +1,7 @@
 """Guessing a seat's secret or the GM's password is slow however many addresses one has, and cannot
 lock the real player or GM out: per-address and per-seat (GM: all strangers together) limits, with a
 budget of its own for a browser that signed in before, and one-time links that always work."""
+
 from __future__ import annotations
 
 import re
@@ -26,8 +27,10 @@ def from_address(app, address: str) -> Player:
 
 def guess_from_many_addresses(app, seat: str, guesses: int, game: str = "g1", first: int = 1) -> list[int]:
     """`guesses` wrong secrets at a seat, two from each of as many addresses as that takes."""
-    return [from_address(app, f"203.0.113.{first + n // 2}").sign_in(seat, "guess-guess-guess", game).status_code
-            for n in range(guesses)]
+    return [
+        from_address(app, f"203.0.113.{first + n // 2}").sign_in(seat, "guess-guess-guess", game).status_code
+        for n in range(guesses)
+    ]
 
 
 def test_many_addresses_get_no_more_guesses_at_a_seat_than_one(app, game):
@@ -84,11 +87,13 @@ def test_wrong_secrets_written_in_orders_on_the_portal_count_as_guesses(app, gm,
     player = Player(app.test_client())
     player.post("/link", {"token": token})
     for _ in range(10):
-        page = player.post("/orders", {"orders": orders("CLAIM ENG").replace("<your secret>", "not-the-secret"),
-                                       "action": "check"})
+        page = player.post(
+            "/orders", {"orders": orders("CLAIM ENG").replace("<your secret>", "not-the-secret"), "action": "check"}
+        )
         assert page.status_code == 400 and "wrong password" in page.text
-    page = player.post("/orders", {"orders": orders("CLAIM ENG").replace("<your secret>", game["BR"]),
-                                   "action": "check"})
+    page = player.post(
+        "/orders", {"orders": orders("CLAIM ENG").replace("<your secret>", game["BR"]), "action": "check"}
+    )
     assert page.status_code == 429
 
 
@@ -154,8 +159,10 @@ def test_the_gm_signs_in_on_a_new_browser_with_a_one_time_link(gm_home, gm, home
 
 def test_gm_link_errors_are_one_line(gm, home, game):
     ran = gm("portal", "link", "--gm", home=home)
-    assert (ran.code, ran.err) == (1, "Error: no GM password is set, so there is nothing to sign in to. "
-                                      "Set one with 'gm portal password'.\n")
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: no GM password is set, so there is nothing to sign in to. Set one with 'gm portal password'.\n",
+    )
     ran = gm("portal", "link", "g1", "BR", "--gm", home=home)
     assert ran.code == 1 and ran.err.startswith("Error: --gm makes the GM's own link")
     ran = gm("portal", "link", "g1", home=home)
@@ -187,8 +194,10 @@ def test_behind_a_trusted_proxy_the_address_limit_counts_each_client_not_the_pro
 
 def test_a_client_that_is_not_a_trusted_proxy_cannot_choose_its_address(app, game):
     # The same guesses from one untrusted address, each naming a new address in the header.
-    guesses = [behind_proxy(app, "192.0.2.50", f"203.0.113.{n}").sign_in(f"X{n}", "guess-guess-guess").status_code
-               for n in range(10)]
+    guesses = [
+        behind_proxy(app, "192.0.2.50", f"203.0.113.{n}").sign_in(f"X{n}", "guess-guess-guess").status_code
+        for n in range(10)
+    ]
     assert guesses == [401] * 10
     page = behind_proxy(app, "192.0.2.50", "198.51.100.21").sign_in("BR", game["BR"])
     assert page.status_code == 429 and "Too many failed sign-ins from here" in page.text

@@ -1,4 +1,5 @@
 """What the seat sent: the seat page shows the newest versions (and the one that counts), /history every one."""
+
 from __future__ import annotations
 
 import io
@@ -46,7 +47,7 @@ def test_the_version_that_counts_stays_visible_when_older_than_the_ten_newest(si
     assert "portal upload good.txt" in rows[10] and "✔ this one" in rows[10]
     assert '<tr class="counts">' in page
     assert "The latest 10 of 12 versions." in page and 'href="/history"' in page
-    assert "Your orders for this turn:\n<strong class=\"ok\">in</strong>" in page
+    assert 'Your orders for this turn:\n<strong class="ok">in</strong>' in page
 
 
 def test_history_lists_every_version_of_every_turn(signed_in, gm, home):

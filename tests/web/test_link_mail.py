@@ -1,4 +1,5 @@
 """The portal's 'get a sign-in link by mail' page: CSRF, one answer for every seat, rate limits."""
+
 from __future__ import annotations
 
 import re
@@ -34,8 +35,11 @@ def set_portal(home: Path, **values) -> None:
     text = path.read_text()
     for key, value in values.items():
         line = re.search(rf"^{key} = .*$", text, re.M)
-        text = (text.replace(line.group(0), f"{key} = {value}", 1) if line
-                else text.replace("[portal]\n", f"[portal]\n{key} = {value}\n", 1))
+        text = (
+            text.replace(line.group(0), f"{key} = {value}", 1)
+            if line
+            else text.replace("[portal]\n", f"[portal]\n{key} = {value}\n", 1)
+        )
     path.write_text(text)
 
 
@@ -53,8 +57,9 @@ def mailing(home, game, clock):
 
 def ask(player: Player, game="g1", seat="BR", address="127.0.0.1"):
     player.get("/link-by-mail")
-    return player.client.post("/link-by-mail", data={"csrf": player.token, "game": game, "seat": seat},
-                              environ_base={"REMOTE_ADDR": address})
+    return player.client.post(
+        "/link-by-mail", data={"csrf": player.token, "game": game, "seat": seat}, environ_base={"REMOTE_ADDR": address}
+    )
 
 
 def test_the_sign_in_page_leads_to_a_phone_sized_form_with_a_csrf_token(mailing):
@@ -79,8 +84,13 @@ def test_a_real_seat_gets_a_link_that_signs_in_once(mailing, home, app):
 
 def test_unknown_game_or_seat_reads_the_same_and_queues_nothing(mailing, home):
     known = ask(mailing)
-    for game, seat in (("g1", "XX"), ("g9", "BR"), ("", ""), ("g1", "BR\r\nBcc: evil@example.net"),
-                       ("<b>g1</b>", "<script>")):
+    for game, seat in (
+        ("g1", "XX"),
+        ("g9", "BR"),
+        ("", ""),
+        ("g1", "BR\r\nBcc: evil@example.net"),
+        ("<b>g1</b>", "<script>"),
+    ):
         other = ask(mailing, game, seat)
         assert other.status_code == known.status_code == 200
         assert main_part(other.text) == main_part(known.text)

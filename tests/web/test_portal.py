@@ -1,4 +1,5 @@
 """The portal in-process: signing in, the order check, submitting, reports, the GM page."""
+
 from __future__ import annotations
 
 import io
@@ -25,7 +26,7 @@ def test_sign_in_shows_the_seat_page_with_the_order_form(signed_in):
     page = signed_in.get("/").text
     assert "You are <strong>BR</strong>, Ann." in page
     assert "GAME g1\nPLAYER BR\nPASSWORD &lt;your secret&gt;\nTURN 1\n" in page
-    assert "Your orders for this turn:\n<strong class=\"bad\">none yet</strong>" in page
+    assert 'Your orders for this turn:\n<strong class="bad">none yet</strong>' in page
 
 
 def test_wrong_secret_unknown_seat_and_game_read_the_same(player, game):
@@ -135,8 +136,9 @@ def test_the_session_word_counts_only_on_the_portal_and_only_for_its_seat(signed
     ran = gm("submit", mailed, home=home)
     assert ran.code == 1 and "wrong password for player BR" in ran.out + ran.err
     # A file with its own PASSWORD line is checked as written: a wrong one is a wrong secret.
-    page = signed_in.post("/orders", {"orders": orders("CLAIM ENG").replace("<your secret>", "not-it"),
-                                      "action": "submit"})
+    page = signed_in.post(
+        "/orders", {"orders": orders("CLAIM ENG").replace("<your secret>", "not-it"), "action": "submit"}
+    )
     assert page.status_code == 400 and "wrong password for player BR" in page.text
     assert submissions(home) == []
 

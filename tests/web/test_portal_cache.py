@@ -1,5 +1,6 @@
 """The seat page's cached view of a turn agrees with `gm game show` at every step, and sees a join,
 a submission, a turn run and a re-run at once."""
+
 from __future__ import annotations
 
 from gm.clock import SystemClock
@@ -20,10 +21,20 @@ def _agrees_with_game_show(db, name: str, code: str) -> dict:
     seen = facts.seat_page_facts(db, game, seat, "UTC", SystemClock(), turn_view(db, game))
     shown = game_facts(db, name)
     mine = next(s for s in shown["seats"] if s["code"] == code)
-    assert seen["game"] == {"name": name, "title": shown["title"], "status": shown["status"],
-                            "turn": shown["turn"], "turn_label": shown["turn_label"]}
-    assert seen["seat"] == {"code": code, "name": mine["name"], "orders": mine["orders"],
-                            "final": mine["final"], "score": mine["score"]}
+    assert seen["game"] == {
+        "name": name,
+        "title": shown["title"],
+        "status": shown["status"],
+        "turn": shown["turn"],
+        "turn_label": shown["turn_label"],
+    }
+    assert seen["seat"] == {
+        "code": code,
+        "name": mine["name"],
+        "orders": mine["orders"],
+        "final": mine["final"],
+        "score": mine["score"],
+    }
     assert seen["outcome"] == shown["outcome"]
     # NMR counts and what counted, the long way: every stored turn loaded whole.
     robot = [t.orders.get(code, {}).get("by") == "robot" for t in records.turns_of(db, game.id, 1)]

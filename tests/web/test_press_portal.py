@@ -1,5 +1,6 @@
 """Press on the portal in-process: the seat page's form sends press through gm (archived first,
 checked as a turn file's, CSRF-guarded), and each seat sees the press it received and sent."""
+
 from __future__ import annotations
 
 import hashlib
@@ -23,7 +24,9 @@ def test_press_from_the_seat_page_reaches_the_others_by_mail_and_on_their_page(a
     assert "Sent to FR, GE. The other players get it by mail now, and in their next report." in page.text
     assert "<strong>You</strong> wrote to FR, GE" in page.text and "Shall we\nshare &lt;Burgundy&gt;?" in page.text
     assert rows(home, "SELECT kind, seat, recipient FROM outbox ORDER BY id") == [
-        ("press", "FR", "cy@example.org"), ("press", "GE", "di@example.org")]
+        ("press", "FR", "cy@example.org"),
+        ("press", "GE", "di@example.org"),
+    ]
     received = {"game": "g1", "seat": "BR", "text": "Shall we\nshare <Burgundy>?", "to": ["FR", "GE"]}
     digest = hashlib.sha256(json.dumps(received, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
     assert rows(home, "SELECT channel, source, archive FROM press") == [("web", f"portal:{digest}#0", digest)]
@@ -51,12 +54,15 @@ def test_a_refused_message_comes_back_in_the_form_and_changes_nothing(signed_in,
     assert "Not sent: choose either everyone or seats, not both." in page.text
     page = signed_in.post("/press", {"to": ["FR"], "text": "Far too long"})
     assert page.status_code == 400
-    assert ("Not sent: the press is 12 characters long and &#39;g1&#39; takes at most 5: shorten it, or send it "
-            "in parts.") in page.text
+    assert (
+        "Not sent: the press is 12 characters long and &#39;g1&#39; takes at most 5: shorten it, or send it in parts."
+    ) in page.text
     assert '<input type="checkbox" name="to" value="FR" checked> FR' in page.text
-    assert '>Far too long</textarea>' in page.text
-    for form, why in [({"text": "To whom?"}, "choose whom the press is for: tick one seat or more, or everyone"),
-                      ({"to": ["FR"], "text": "  "}, "write the message first")]:
+    assert ">Far too long</textarea>" in page.text
+    for form, why in [
+        ({"text": "To whom?"}, "choose whom the press is for: tick one seat or more, or everyone"),
+        ({"to": ["FR"], "text": "  "}, "write the message first"),
+    ]:
         page = signed_in.post("/press", form)
         assert page.status_code == 400 and f"Not sent: {why}." in page.text
     assert table_dump(home) == before
@@ -92,12 +98,12 @@ def test_press_in_a_turn_file_on_the_portal_leaves_the_orders_alone(signed_in, h
     press_only = orders("PRESS TO FR: hello\nPRESS TO XX: lost")
     page = signed_in.post("/orders", {"orders": press_only, "action": "submit"})
     assert page.status_code == 400
-    assert "line 5: <span class=\"ok\">sent to FR</span>" in page.text
-    assert "line 6: <span class=\"refusal\">not sent: there is no seat XX in this game" in page.text
+    assert 'line 5: <span class="ok">sent to FR</span>' in page.text
+    assert 'line 6: <span class="refusal">not sent: there is no seat XX in this game' in page.text
     assert rows(home, "SELECT verdict, current FROM submissions") == [("accepted", 1)]
     page = signed_in.post("/orders", {"orders": orders("CLAIM SCO\nPRESS TO GE: and orders"), "action": "submit"})
     assert "Accepted: 1 order(s) for turn 1; they replace your earlier orders." in page.text
-    assert "line 6: <span class=\"ok\">sent to GE</span>" in page.text
+    assert 'line 6: <span class="ok">sent to GE</span>' in page.text
 
 
 def test_the_seat_page_lists_the_newest_press_first(signed_in, home, gm):

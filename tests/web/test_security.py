@@ -1,4 +1,5 @@
 """The portal's defences: cookies, CSRF, upload limits, sign-in limits, own reports only, escaping."""
+
 from __future__ import annotations
 
 import base64
@@ -52,8 +53,9 @@ def test_every_form_needs_its_csrf_token(signed_in, home, token):
 
 def test_a_token_from_another_session_does_not_work(app, signed_in, home):
     stranger = Player(app.test_client())
-    page = signed_in.client.post("/orders", data={"csrf": stranger.token, "orders": orders("CLAIM ENG"),
-                                                  "action": "submit"})
+    page = signed_in.client.post(
+        "/orders", data={"csrf": stranger.token, "orders": orders("CLAIM ENG"), "action": "submit"}
+    )
     assert page.status_code == 400 and submissions(home) == []
 
 
@@ -61,8 +63,10 @@ def test_uploads_are_limited_in_size_and_type(signed_in, home):
     huge = {"turn_file": (io.BytesIO(b"x" * 3_000_000), "big.txt"), "action": "check"}
     page = signed_in.post("/orders", huge, content_type="multipart/form-data")
     assert page.status_code == 413 and "a turn file may be at most 1,000,000 bytes" in page.text
-    just_over = {"turn_file": (io.BytesIO(orders("CLAIM ENG").encode() + b"#" * 1_000_000), "br.txt"),
-                 "action": "submit"}
+    just_over = {
+        "turn_file": (io.BytesIO(orders("CLAIM ENG").encode() + b"#" * 1_000_000), "br.txt"),
+        "action": "submit",
+    }
     page = signed_in.post("/orders", just_over, content_type="multipart/form-data")
     assert "the file is too large" in page.text
     image = {"turn_file": (io.BytesIO(b"\x89PNG\r\n\x1a\n"), "orders.png", "image/png"), "action": "submit"}
@@ -105,8 +109,15 @@ def test_nobody_reads_another_seats_report(signed_in, gm, home, game):
     signed_in.post("/orders", {"orders": orders("CLAIM ENG"), "action": "submit"})
     assert gm("turn", "run", "g1", home=home).code == 0
     assert signed_in.get("/reports/g1/BR/1.pdf").status_code == 200
-    for url in ("/reports/g1/RU/1.pdf", "/reports/g1/ru/1.json", "/reports/g1/BR/2.pdf", "/reports/g2/BR/1.pdf",
-                "/reports/g1/BR/1.html", "/reports/g1/BR/..%2F..%2Fgm.db", "/reports/g1/BR/1.pdf/../../RU/1.pdf"):
+    for url in (
+        "/reports/g1/RU/1.pdf",
+        "/reports/g1/ru/1.json",
+        "/reports/g1/BR/2.pdf",
+        "/reports/g2/BR/1.pdf",
+        "/reports/g1/BR/1.html",
+        "/reports/g1/BR/..%2F..%2Fgm.db",
+        "/reports/g1/BR/1.pdf/../../RU/1.pdf",
+    ):
         page = signed_in.get(url)
         assert page.status_code == 404, url
         assert b"%PDF" not in page.data
@@ -124,11 +135,14 @@ def test_player_text_is_always_escaped(app, gm, home, signed_in):
     assert gm("game", "join", "g2", "y@example.org", "--name", "Y", home=home).code == 0
     page = evil.sign_in("BR", secret, "g2").text
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
-    text = orders('CLAIM <img src=x onerror=alert(2)>').replace("g1", "g2")
+    text = orders("CLAIM <img src=x onerror=alert(2)>").replace("g1", "g2")
     page = evil.post("/orders", {"orders": text, "action": "check"}).text
     assert "<img" not in page and "&lt;img src=x onerror=alert(2)&gt;" in page
-    page = signed_in.post("/orders", {"turn_file": (io.BytesIO(b"GAME g1\n"), '"><b>x</b>.txt'), "action": "submit"},
-                          content_type="multipart/form-data").text
+    page = signed_in.post(
+        "/orders",
+        {"turn_file": (io.BytesIO(b"GAME g1\n"), '"><b>x</b>.txt'), "action": "submit"},
+        content_type="multipart/form-data",
+    ).text
     assert "<b>x</b>" not in page
 
 

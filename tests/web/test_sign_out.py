@@ -1,5 +1,6 @@
 """A session ends when it is ended: a copy of its cookie made before sign-out, a new secret or a new
 GM password signs nobody in afterwards, in-process and across the workers of `gm serve`."""
+
 from __future__ import annotations
 
 from urllib.parse import urlencode
@@ -63,6 +64,7 @@ def test_a_link_sign_in_ends_at_sign_out_and_the_link_works_once(app, gm, home, 
 def test_a_link_session_submits_without_the_secret_until_it_ends(app, gm, home, game):
     """What the secret no longer guards on the portal, the session does: a copy of a link session's
     cookie submits while the session lives, and nothing once it is signed out or the secret changes."""
+
     def copy_submits(cookie: str, token: str, claim: str) -> bool:
         stranger = app.test_client()
         stranger.set_cookie("gm_session", cookie)
@@ -87,8 +89,7 @@ def test_a_link_session_submits_without_the_secret_until_it_ends(app, gm, home, 
     assert [row[2] for row in submissions(home)] == ["accepted"]  # only the first went in
 
 
-def test_a_gm_cookie_copied_before_sign_out_or_a_new_password_does_not_work_after_it(app, gm, home, game,
-                                                                                   monkeypatch):
+def test_a_gm_cookie_copied_before_sign_out_or_a_new_password_does_not_work_after_it(app, gm, home, game, monkeypatch):
     assert set_gm_password(gm, home, monkeypatch).code == 0
     the_gm = Player(app.test_client())
     the_gm.get("/gm")

@@ -1,6 +1,7 @@
 """Clients that stall cost the portal no worker: 50 uploads that announce a body and send nothing,
 and 20 that send their headers a piece at a time, while a player signs in and submits. Real
 `gm serve` on loopback."""
+
 from __future__ import annotations
 
 import socket
@@ -15,8 +16,10 @@ from tests.web.test_workers import Served, csrf, request, session_cookie
 def stalled_upload(port: int) -> socket.socket:
     """A connection that sends a POST's headers with a Content-Length, then nothing."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-    sock.sendall(b"POST /orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-                 b"Content-Length: 5000\r\n\r\ncsrf=")
+    sock.sendall(
+        b"POST /orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        b"Content-Length: 5000\r\n\r\ncsrf="
+    )
     return sock
 
 
@@ -90,15 +93,22 @@ def test_bodies_too_large_without_a_length_or_cut_short_are_not_served(home, gam
         port = server.port
         # A Content-Length over the limit: 413 at once, without waiting for (or reading) the body.
         began = time.monotonic()
-        answer = raw_answer(port, b"POST /orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; "
-                                  b"boundary=x\r\nContent-Length: 50000000\r\n\r\n--x\r\n")
+        answer = raw_answer(
+            port,
+            b"POST /orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; "
+            b"boundary=x\r\nContent-Length: 50000000\r\n\r\n--x\r\n",
+        )
         assert answer.startswith(b"HTTP/1.1 413 ") and b"a turn file may be at most" in answer
         assert time.monotonic() - began < 3
         # A chunked body: 411, since one that breaks off could not be told from a whole one.
         small = b"game=g1&seat=BR"
-        answer = raw_answer(port, b"POST /sign-in HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/"
-                                  b"x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n"
-                                  + b"%x\r\n%s\r\n0\r\n\r\n" % (len(small), small))
+        answer = raw_answer(
+            port,
+            b"POST /sign-in HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/"
+            b"x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + b"%x\r\n%s\r\n0\r\n\r\n"
+            % (len(small), small),
+        )
         assert answer.startswith(b"HTTP/1.1 411 ")
         # A client that goes away halfway through its body: nothing reaches the app, nothing is logged.
         with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:

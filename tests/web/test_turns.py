@@ -1,4 +1,5 @@
 """The seat's latest map and standings, and a page per past turn, from that seat's stored reports."""
+
 from __future__ import annotations
 
 import json
@@ -71,11 +72,14 @@ def test_the_maps_are_drawn_from_the_seats_own_report(after_two_turns, home):
     assert mine.status_code == 200 and mine.mimetype == "image/svg+xml"
     names = {row["seat"]: row["nation"] for row in report["scores"]}
     assert mine.data == draw_seat_map(report["view"], "BR", names, "map.svg") and b">ZQX</text>" in mine.data
-    assert mine.headers["Cache-Control"] == "no-store" and "default-src 'none'" in mine.headers["Content-Security-Policy"]
+    assert (
+        mine.headers["Cache-Control"] == "no-store" and "default-src 'none'" in mine.headers["Content-Security-Policy"]
+    )
 
 
-@pytest.mark.parametrize("url", ["/turn/3", "/turn/0", "/turn/1/world.png", "/turn/1/map.png",
-                                 "/turn/1/..%2f..%2fgm.db", "/turn/9/map.svg"])
+@pytest.mark.parametrize(
+    "url", ["/turn/3", "/turn/0", "/turn/1/world.png", "/turn/1/map.png", "/turn/1/..%2f..%2fgm.db", "/turn/9/map.svg"]
+)
 def test_what_is_not_there_is_not_found(after_two_turns, url):
     assert after_two_turns.get(url).status_code == 404
 

@@ -1,6 +1,7 @@
 """`gm serve --workers N`: worker processes on one port that share sessions, secrets and the sign-in
 limit, and stop together. Real processes on loopback; which worker holds a connection is read from
 /proc (Linux)."""
+
 from __future__ import annotations
 
 import http.client
@@ -48,20 +49,39 @@ class Served:
         self.port = free_port()
         gm = Path(sys.executable).with_name("gm")
         self.process = subprocess.Popen(
-            [str(gm), "serve", "--home", str(home), "--port", str(self.port), "--workers", str(workers), "--host", host],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
-            env={**os.environ, **(env or {})})
+            [
+                str(gm),
+                "serve",
+                "--home",
+                str(home),
+                "--port",
+                str(self.port),
+                "--workers",
+                str(workers),
+                "--host",
+                host,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+            env={**os.environ, **(env or {})},
+        )
         self.workers = workers
-        wait_for(lambda: self.process.poll() is not None or len(children(self.process.pid)) == workers,
-                 what="the workers")
+        wait_for(
+            lambda: self.process.poll() is not None or len(children(self.process.pid)) == workers, what="the workers"
+        )
         assert self.process.poll() is None, self.process.stdout.read()
         wait_for(self.listening, what="the workers to listen")
 
     def listening(self) -> bool:
         """True once every worker listens on the port (each has a listening socket of its own)."""
         port = f":{self.port:04X} "
-        listeners = [line for line in Path("/proc/net/tcp").read_text().splitlines()[1:]
-                     if line.split()[1].endswith(port.strip()) and line.split()[3] == "0A"]
+        listeners = [
+            line
+            for line in Path("/proc/net/tcp").read_text().splitlines()[1:]
+            if line.split()[1].endswith(port.strip()) and line.split()[3] == "0A"
+        ]
         return len(listeners) >= self.workers
 
     def connect(self) -> http.client.HTTPConnection:
@@ -73,8 +93,11 @@ class Served:
         """The pid of the worker holding this (answered) connection."""
         mine = connection.sock.getsockname()[1]
         wanted = f"0100007F:{self.port:04X} 0100007F:{mine:04X}"
-        inode = next(line.split()[9] for line in Path("/proc/net/tcp").read_text().splitlines()[1:]
-                     if " ".join(line.split()[1:3]) == wanted)
+        inode = next(
+            line.split()[9]
+            for line in Path("/proc/net/tcp").read_text().splitlines()[1:]
+            if " ".join(line.split()[1:3]) == wanted
+        )
         for pid in children(self.process.pid):
             for fd in Path(f"/proc/{pid}/fd").iterdir():
                 try:
@@ -125,8 +148,9 @@ def csrf(page: str) -> str:
 
 def session_cookie(response) -> str:
     """The gm_session cookie the response sets (beside it may be the known-browser cookie)."""
-    return next(value.split(";", 1)[0] for value in response.headers.get_all("Set-Cookie")
-                if value.startswith("gm_session="))
+    return next(
+        value.split(";", 1)[0] for value in response.headers.get_all("Set-Cookie") if value.startswith("gm_session=")
+    )
 
 
 def sign_in(server: Served, seat: str, secret: str, connection=None):
@@ -193,8 +217,9 @@ def test_failed_sign_ins_are_counted_across_workers(home, game):
         server.stop()
 
 
-@pytest.mark.parametrize("how", ["SIGTERM to gm serve", "Ctrl-C to the terminal's process group",
-                                 "SIGHUP (the terminal closed)"])
+@pytest.mark.parametrize(
+    "how", ["SIGTERM to gm serve", "Ctrl-C to the terminal's process group", "SIGHUP (the terminal closed)"]
+)
 def test_sigterm_ctrl_c_and_sighup_stop_every_worker_at_once(home, game, how):
     # Four workers: with a Ctrl-C reaching them as well as gm serve, some hung until killed 10 s on.
     server = Served(home, workers=4)
@@ -224,8 +249,10 @@ def test_a_dead_worker_is_replaced_and_a_killed_parent_leaves_no_orphan(home, ga
     server = Served(home)
     first, second = children(server.process.pid)
     os.kill(first, signal.SIGKILL)
-    wait_for(lambda: len(children(server.process.pid)) == 2 and first not in children(server.process.pid),
-             what="a new worker")
+    wait_for(
+        lambda: len(children(server.process.pid)) == 2 and first not in children(server.process.pid),
+        what="a new worker",
+    )
     for _ in range(4):
         connection = server.connect()
         assert request(connection, "GET", "/")[0].status == 200
@@ -278,8 +305,7 @@ def test_an_address_others_reach_is_warned_about(capsys, tmp_path):
     from gm.cli.serve import _started
 
     home = SimpleNamespace(root=tmp_path, setting=lambda section, name, default: "a hash")
-    for address, warned in [("192.0.2.7", True), ("0.0.0.0", True), ("::", True), ("127.0.0.1", False),
-                            ("::1", False)]:
+    for address, warned in [("192.0.2.7", True), ("0.0.0.0", True), ("::", True), ("127.0.0.1", False), ("::1", False)]:
         _started(home, address, address, 8000, "2 workers of 2 threads")
         assert ("put a TLS proxy in front" in capsys.readouterr().out) == warned, address
 

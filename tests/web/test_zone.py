@@ -1,4 +1,5 @@
 """The player's time zone: typed and searched for (no script needed), or guessed from the browser."""
+
 from __future__ import annotations
 
 import re
@@ -12,13 +13,24 @@ def zone_shown(page: str) -> str:
     return re.search(r'<strong id="zone-now">([^<]*)</strong>', page)[1]
 
 
-@pytest.mark.parametrize(("typed", "zone"), [
-    ("Asia/Tokyo", "Asia/Tokyo"), ("tokyo", "Asia/Tokyo"), ("  New   York ", "America/New_York"),
-    ("sao_paulo", "America/Sao_Paulo"), ("europe/london", "Europe/London"), ("utc", "UTC"),
-    ("knox", "America/Indiana/Knox"),
-    ("Tokio", None), ("", None), ("georgetown", None),  # a misspelling; nothing; two places of that name
-    ("EST", None), ("../../etc/passwd", None), ("x" * 10_000, None),
-])
+@pytest.mark.parametrize(
+    ("typed", "zone"),
+    [
+        ("Asia/Tokyo", "Asia/Tokyo"),
+        ("tokyo", "Asia/Tokyo"),
+        ("  New   York ", "America/New_York"),
+        ("sao_paulo", "America/Sao_Paulo"),
+        ("europe/london", "Europe/London"),
+        ("utc", "UTC"),
+        ("knox", "America/Indiana/Knox"),
+        ("Tokio", None),
+        ("", None),
+        ("georgetown", None),  # a misspelling; nothing; two places of that name
+        ("EST", None),
+        ("../../etc/passwd", None),
+        ("x" * 10_000, None),
+    ],
+)
 def test_find_zone(typed, zone):
     assert find_zone(typed) == zone
 

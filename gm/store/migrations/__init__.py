@@ -3,6 +3,7 @@
 They are found by name and applied in number order, so a new feature adds one file and
 edits no list.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -37,13 +38,16 @@ def run_script(db, script: str) -> None:
 def rebuild_outbox(db, create_sql: str) -> None:
     """Build the outbox anew from `create_sql` (its CREATE TABLE, named outbox_new) and copy its
     rows: SQLite cannot change a CHECK constraint in place, so a new kind of mail needs this."""
-    run_script(db, f"""{create_sql};
+    run_script(
+        db,
+        f"""{create_sql};
         INSERT INTO outbox_new SELECT * FROM outbox;
         DROP TABLE outbox;
         ALTER TABLE outbox_new RENAME TO outbox;
         CREATE INDEX outbox_due ON outbox (status, next_attempt);
         CREATE INDEX outbox_recipient ON outbox (recipient, kind, queued);
-        CREATE INDEX outbox_report ON outbox (game_id, turn, kind, status)""")
+        CREATE INDEX outbox_report ON outbox (game_id, turn, kind, status)""",
+    )
 
 
 def all_migrations() -> list[Migration]:

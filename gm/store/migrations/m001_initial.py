@@ -1,4 +1,5 @@
 """The first schema: accounts, games, seats, turns, submissions, reports, audit."""
+
 from __future__ import annotations
 
 import sqlite_utils
@@ -7,7 +8,8 @@ from gm.store.migrations import run_script
 
 
 def migrate(db: sqlite_utils.Database) -> None:
-    run_script(db,
+    run_script(
+        db,
         """
         CREATE TABLE accounts (
             id INTEGER PRIMARY KEY,
@@ -89,6 +91,5 @@ def migrate(db: sqlite_utils.Database) -> None:
             action TEXT NOT NULL,
             detail TEXT NOT NULL
         );
-        """
+        """,
     )
-

@@ -1,4 +1,5 @@
 """Mail: every message intake took, the outbox of mail to send, each seat's mail wishes."""
+
 from __future__ import annotations
 
 import sqlite_utils

@@ -1,4 +1,5 @@
 """The player portal's one-time sign-in links: each may be used once, before it expires."""
+
 from __future__ import annotations
 
 import sqlite_utils

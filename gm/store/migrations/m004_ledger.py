@@ -1,4 +1,5 @@
 """The credit and discount books: one append-only table of entries (gm/core/ledger.py)."""
+
 from __future__ import annotations
 
 import sqlite_utils
@@ -10,7 +11,9 @@ KINDS = ("payment", "bonus", "turn charge", "adjustment", "discount award", "for
 
 def migrate(db: sqlite_utils.Database) -> None:
     kinds = ", ".join(f"'{k}'" for k in KINDS)
-    run_script(db, f"""
+    run_script(
+        db,
+        f"""
         CREATE TABLE ledger (
             id INTEGER PRIMARY KEY,
             date TEXT NOT NULL,
@@ -34,5 +37,5 @@ def migrate(db: sqlite_utils.Database) -> None:
             BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
         CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger
             BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
-        """
+        """,
     )

@@ -1,4 +1,5 @@
 """The weekly cycle: schedules and deadlines on games, standbys, absences, reminders, runs."""
+
 from __future__ import annotations
 
 import sqlite_utils
@@ -7,7 +8,8 @@ from gm.store.migrations import run_script
 
 
 def migrate(db: sqlite_utils.Database) -> None:
-    run_script(db,
+    run_script(
+        db,
         """
         ALTER TABLE games ADD COLUMN schedule TEXT;          -- JSON of gm.core.schedule.Schedule
         ALTER TABLE games ADD COLUMN slot TEXT;              -- the scheduled deadline of the turn being collected (UTC)
@@ -54,5 +56,5 @@ def migrate(db: sqlite_utils.Database) -> None:
             finished TEXT,
             summary TEXT NOT NULL DEFAULT '[]'
         );
-        """
+        """,
     )

@@ -4,6 +4,7 @@ Every new valid submission clears the seat's current one, and the portal, the an
 turn run look it up: without this index each of those reads all the seat's submissions for the
 turn, which a player who mails the same turn file hundreds of times makes slow.
 """
+
 from __future__ import annotations
 
 import sqlite_utils

@@ -1,5 +1,6 @@
 """Players joining and coming back: return slips answered (or defaulted) at a game's end, and
 the waiting lists of games and of the next game of a ruleset."""
+
 from __future__ import annotations
 
 import sqlite_utils
@@ -8,7 +9,9 @@ from gm.store.migrations import run_script
 
 
 def migrate(db: sqlite_utils.Database) -> None:
-    run_script(db, """
+    run_script(
+        db,
+        """
         CREATE TABLE slips (
             id INTEGER PRIMARY KEY,
             game_id INTEGER NOT NULL REFERENCES games(id),
@@ -40,4 +43,5 @@ def migrate(db: sqlite_utils.Database) -> None:
                    'default', 'upgrade', '{"carry": false, "decided": false, "join": null, '
                    || '"transfer_credits": null, "transfer_to": null}'
             FROM seats s JOIN games g ON g.id = s.game_id WHERE g.status = 'over';
-        """)
+        """,
+    )

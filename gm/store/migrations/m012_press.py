@@ -5,6 +5,7 @@ A message belongs to the turn being collected when it was sent (it shows in that
 report); recipients are the seat codes it reached. SQLite cannot change a CHECK constraint in
 place, so the outbox is built anew with the two kinds added to whatever kinds it has.
 """
+
 from __future__ import annotations
 
 import re
@@ -18,7 +19,9 @@ _TABLE = re.compile(r'CREATE TABLE "?outbox"?')
 
 
 def migrate(db: sqlite_utils.Database) -> None:
-    run_script(db, """
+    run_script(
+        db,
+        """
         CREATE TABLE press (
             id INTEGER PRIMARY KEY,
             game_id INTEGER NOT NULL REFERENCES games(id),
@@ -38,10 +41,12 @@ def migrate(db: sqlite_utils.Database) -> None:
         -- A game's messages newest first, for the portal, without sorting them all.
         CREATE INDEX press_game ON press (game_id);
         CREATE INDEX press_source ON press (source);
-        """)
+        """,
+    )
     old = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").fetchone()[0]
     kinds = _KINDS.search(old)
     assert kinds, "outbox kinds not found"
     new = _TABLE.sub("CREATE TABLE outbox_new", old, count=1).replace(
-        kinds.group(0), f"kind IN ({kinds.group(1)}, 'press', 'announcement')")
+        kinds.group(0), f"kind IN ({kinds.group(1)}, 'press', 'announcement')"
+    )
     rebuild_outbox(db, new)

@@ -1,5 +1,6 @@
 """Clash's conformance cases: each names its rule-book section, the book is covered, and a broken
 case fails (tests/games/test_contract.py runs every case)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,8 +12,7 @@ from gm_games.clash import ruleset
 from gm.core.cases import load_case_text, run_case
 
 CASES = sorted((Path(gm_games.clash.__file__).parent / "cases").glob("*.toml"))
-SECTIONS = ("List of Components", "Setting up the game", "Game Summary", "Combat Rules",
-            "End of the game", "FAQ")
+SECTIONS = ("List of Components", "Setting up the game", "Game Summary", "Combat Rules", "End of the game", "FAQ")
 
 
 def read(path: Path) -> dict:
@@ -28,10 +28,23 @@ def test_case_names_its_section_and_quotes_the_rule(path):
 
 def test_the_rule_book_is_covered():
     names = {p.stem for p in CASES}
-    assert {"combat-example-1", "combat-example-2", "roll-six", "action-pass", "action-recruit",
-            "unit-limit", "action-revolt", "move-into-empty", "control-no-units",
-            "combat-neutral-defends", "failed-order-source-lost", "end-winner", "end-tie",
-            "setup-claiming-draft", "setup-placing"} <= names
+    assert {
+        "combat-example-1",
+        "combat-example-2",
+        "roll-six",
+        "action-pass",
+        "action-recruit",
+        "unit-limit",
+        "action-revolt",
+        "move-into-empty",
+        "control-no-units",
+        "combat-neutral-defends",
+        "failed-order-source-lost",
+        "end-winner",
+        "end-tie",
+        "setup-claiming-draft",
+        "setup-placing",
+    } <= names
 
 
 def test_a_broken_case_fails():
@@ -39,6 +52,8 @@ def test_a_broken_case_fails():
     case["dice"] = [6]  # a 6 means no action phase, so the attack never happens
     failures = run_case(case, ruleset)
     assert failures[0].startswith("expect #1: expected some battle event(s) with ")
-    assert failures[1:] == ["expect #2: territories.BEL.owner: expected 'BR', got 'FR'",
-                            "expect #3: territories.BEL.troops: expected 3, got 1",
-                            "expect #4: territories.ENG.troops: expected 1, got 5"]
+    assert failures[1:] == [
+        "expect #2: territories.BEL.owner: expected 'BR', got 'FR'",
+        "expect #3: territories.BEL.troops: expected 3, got 1",
+        "expect #4: territories.ENG.troops: expected 1, got 5",
+    ]

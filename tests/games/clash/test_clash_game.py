@@ -1,4 +1,5 @@
 """Whole Clash games played by robots: legal orders, an end after round 30, views and order forms."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,21 @@ from gm_games.clash import ruleset
 from gm.core.model import SeatInfo
 from gm.core.ruleset import TurnSeeds
 
-VIEW_KEYS = {"ruleset", "title", "seat", "phase", "round", "rounds", "turn_label", "map", "seats",
-             "you", "order_of_play", "known", "outcome"}
+VIEW_KEYS = {
+    "ruleset",
+    "title",
+    "seat",
+    "phase",
+    "round",
+    "rounds",
+    "turn_label",
+    "map",
+    "seats",
+    "you",
+    "order_of_play",
+    "known",
+    "outcome",
+}
 TERRITORY_KEYS = {"code", "name", "x", "y", "neighbours", "owner", "troops", "core_of", "colour"}
 SEAT_KEYS = {"code", "name", "nation", "colour", "money", "vp", "territories", "troops"}
 YOU_KEYS = {"code", "name", "nation", "colour", "money", "vp", "core", "territories"}
@@ -101,10 +115,19 @@ def test_the_view_of_a_round():
     assert (eng["owner"], eng["colour"], eng["core_of"]) == ("BR", "#d62828", "BR")
     assert (lux["owner"], lux["troops"], lux["colour"]) == ("neutral", 2, "#3a9a4a")
     assert (hol["owner"], hol["colour"]) == (None, "#d9d9d9")
-    assert view["seats"][0] == {"code": "BR", "name": "Player BR", "nation": "Britain", "colour": "#d62828",
-                                "money": 5, "vp": 2, "territories": 1, "troops": 3}
-    assert view["you"]["territories"] == [{"code": "ENG", "name": "England", "troops": 3,
-                                           "neighbours": ["HOL", "BEL", "PIC"]}]
+    assert view["seats"][0] == {
+        "code": "BR",
+        "name": "Player BR",
+        "nation": "Britain",
+        "colour": "#d62828",
+        "money": 5,
+        "vp": 2,
+        "territories": 1,
+        "troops": 3,
+    }
+    assert view["you"]["territories"] == [
+        {"code": "ENG", "name": "England", "troops": 3, "neighbours": ["HOL", "BEL", "PIC"]}
+    ]
     assert (view["order_of_play"], view["turn_label"], view["outcome"]) == (["FR", "BR"], "Round 4 of 30", None)
     assert ruleset.view(state, "XX")["you"] is None
 
@@ -116,7 +139,9 @@ def test_the_order_form_of_a_round():
     state["seats"]["BR"]["money"] = 5
     form = ruleset.order_form(state, "BR")
     assert form[0] == "# Round 4 of 30: Britain has $5, 0 VP and 3 of 100 troops on the board."
-    assert form[1:3] == ["# Your one action this round: PASS, RECRUIT <territory> <n>, REVOLT <territory>,",
-                         "#   or MOVE <from> <to> <n|ALL>."]
+    assert form[1:3] == [
+        "# Your one action this round: PASS, RECRUIT <territory> <n>, REVOLT <territory>,",
+        "#   or MOVE <from> <to> <n|ALL>.",
+    ]
     assert "#   ENG 3: HOL(empty) BEL(empty) PIC(empty)" in form
     assert form[-1] == "PASS"

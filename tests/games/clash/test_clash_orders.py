@@ -1,4 +1,5 @@
 """Clash orders: the parser's and the checker's messages, word for word."""
+
 from __future__ import annotations
 
 import pytest
@@ -29,13 +30,19 @@ def messages(problems: list[Problem]) -> list[tuple[int, str]]:
 
 
 def test_parse_reads_every_verb_in_any_case():
-    orders, problems = parse("claim eng, hol", "Place ENG 4", "pass", "RECRUIT eng 2",
-                             "revolt Bel", "move ENG hol all", "MOVE ENG HOL 3")
+    orders, problems = parse(
+        "claim eng, hol", "Place ENG 4", "pass", "RECRUIT eng 2", "revolt Bel", "move ENG hol all", "MOVE ENG HOL 3"
+    )
     assert problems == []
     assert [(o.verb, o.args, o.line) for o in orders] == [
-        ("CLAIM", ("ENG", "HOL"), 1), ("PLACE", ("ENG", 4), 2), ("PASS", (), 3),
-        ("RECRUIT", ("ENG", 2), 4), ("REVOLT", ("BEL",), 5), ("MOVE", ("ENG", "HOL", "ALL"), 6),
-        ("MOVE", ("ENG", "HOL", 3), 7)]
+        ("CLAIM", ("ENG", "HOL"), 1),
+        ("PLACE", ("ENG", 4), 2),
+        ("PASS", (), 3),
+        ("RECRUIT", ("ENG", 2), 4),
+        ("REVOLT", ("BEL",), 5),
+        ("MOVE", ("ENG", "HOL", "ALL"), 6),
+        ("MOVE", ("ENG", "HOL", 3), 7),
+    ]
     assert orders[0].text == "claim eng, hol"
 
 
@@ -44,24 +51,31 @@ def test_parse_skips_blank_lines_and_keeps_line_numbers():
     assert (orders[0].line, problems) == (5, [])
 
 
-@pytest.mark.parametrize("line, message", [
-    ("ATTACK ENG HOL 3", "ATTACK is not an order; the orders are CLAIM, PLACE, PASS, RECRUIT, REVOLT and MOVE"),
-    ("PASS now", "PASS needs nothing after it: PASS"),
-    ("CLAIM", "CLAIM needs at least one territory: CLAIM <territory> <territory> ..."),
-    ("RECRUIT ENG", "RECRUIT needs a territory and a number: RECRUIT <territory> <n>"),
-    ("REVOLT", "REVOLT needs one territory: REVOLT <territory>"),
-    ("MOVE ENG HOL", "MOVE needs a territory to move from, one to move to, and a number or ALL: "
-                     "MOVE <from> <to> <n|ALL>"),
-    ("PLACE ENG 1 2", "PLACE needs a territory and a number: PLACE <territory> <n>"),
-    ("MOVE ENGLAND HOL 2", "ENGLAND is not a territory code; codes are three letters, like ENG"),
-    ("RECRUIT ENG three", "three is not a number of troops; write a whole number such as 3"),
-    ("RECRUIT ENG -2", "-2 is not a number of troops; write a whole number such as 3"),
-    ("RECRUIT ENG 9999999", "9999999 is not a number of troops; write a whole number such as 3"),
-    ("MOVE ENG HOL 0", "the number of troops must be at least 1"),
-    ("RECRUIT ENG ALL", "ALL is not a number of troops; write a whole number such as 3"),
-    ("X" * 30, "XXXXXXXXXXXXXXXXXXXX... is not an order; the orders are CLAIM, PLACE, PASS, "
-               "RECRUIT, REVOLT and MOVE"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("ATTACK ENG HOL 3", "ATTACK is not an order; the orders are CLAIM, PLACE, PASS, RECRUIT, REVOLT and MOVE"),
+        ("PASS now", "PASS needs nothing after it: PASS"),
+        ("CLAIM", "CLAIM needs at least one territory: CLAIM <territory> <territory> ..."),
+        ("RECRUIT ENG", "RECRUIT needs a territory and a number: RECRUIT <territory> <n>"),
+        ("REVOLT", "REVOLT needs one territory: REVOLT <territory>"),
+        (
+            "MOVE ENG HOL",
+            "MOVE needs a territory to move from, one to move to, and a number or ALL: MOVE <from> <to> <n|ALL>",
+        ),
+        ("PLACE ENG 1 2", "PLACE needs a territory and a number: PLACE <territory> <n>"),
+        ("MOVE ENGLAND HOL 2", "ENGLAND is not a territory code; codes are three letters, like ENG"),
+        ("RECRUIT ENG three", "three is not a number of troops; write a whole number such as 3"),
+        ("RECRUIT ENG -2", "-2 is not a number of troops; write a whole number such as 3"),
+        ("RECRUIT ENG 9999999", "9999999 is not a number of troops; write a whole number such as 3"),
+        ("MOVE ENG HOL 0", "the number of troops must be at least 1"),
+        ("RECRUIT ENG ALL", "ALL is not a number of troops; write a whole number such as 3"),
+        (
+            "X" * 30,
+            "XXXXXXXXXXXXXXXXXXXX... is not an order; the orders are CLAIM, PLACE, PASS, RECRUIT, REVOLT and MOVE",
+        ),
+    ],
+)
 def test_parse_problems(line, message):
     orders, problems = parse("PASS", line)
     assert (len(orders), messages(problems)) == (1, [(2, message)])
@@ -80,20 +94,23 @@ def test_check_accepts_a_legal_action():
     assert check(state, "BR") == []
 
 
-@pytest.mark.parametrize("line, message", [
-    ("MOVE BEL ENG 1", "BEL is not yours (it is held by France (FR))"),
-    ("MOVE HOL ENG 1", "HOL is not yours (nobody holds it)"),
-    ("RECRUIT LUX 1", "LUX is not yours (it is held by neutral troops)"),
-    ("MOVE ENG RHI 2", "ENG and RHI are not neighbours"),
-    ("MOVE ENG ENG 2", "a move needs two different territories, not ENG twice"),
-    ("MOVE ENG HOL 5", "ENG has 4 troops; you cannot move 5"),
-    ("MOVE ENG XYZ 1", "XYZ is not a territory on this map"),
-    ("RECRUIT ENG 3", "you have $3; 3 troops cost $6"),
-    ("REVOLT BEL", "BEL is not one of your core territories"),
-    ("REVOLT HOL", "HOL is empty; there is no troop to remove"),
-    ("REVOLT ENG", "ENG holds only your own troops; there is no troop to remove"),
-    ("CLAIM ENG", "CLAIM is a set-up order; in a round your one action is PASS, RECRUIT, REVOLT or MOVE"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("MOVE BEL ENG 1", "BEL is not yours (it is held by France (FR))"),
+        ("MOVE HOL ENG 1", "HOL is not yours (nobody holds it)"),
+        ("RECRUIT LUX 1", "LUX is not yours (it is held by neutral troops)"),
+        ("MOVE ENG RHI 2", "ENG and RHI are not neighbours"),
+        ("MOVE ENG ENG 2", "a move needs two different territories, not ENG twice"),
+        ("MOVE ENG HOL 5", "ENG has 4 troops; you cannot move 5"),
+        ("MOVE ENG XYZ 1", "XYZ is not a territory on this map"),
+        ("RECRUIT ENG 3", "you have $3; 3 troops cost $6"),
+        ("REVOLT BEL", "BEL is not one of your core territories"),
+        ("REVOLT HOL", "HOL is empty; there is no troop to remove"),
+        ("REVOLT ENG", "ENG holds only your own troops; there is no troop to remove"),
+        ("CLAIM ENG", "CLAIM is a set-up order; in a round your one action is PASS, RECRUIT, REVOLT or MOVE"),
+    ],
+)
 def test_check_problems_in_a_round(line, message):
     state = lowlands(ENG=("BR", 4, "BR"), BEL=("FR", 2), HOL=(None, 0, "BR"))
     state["seats"]["BR"]["money"] = 3
@@ -104,7 +121,8 @@ def test_check_one_action_per_round():
     state = lowlands(ENG=("BR", 4))
     assert check(state, "BR", "PASS", "MOVE ENG HOL 1", "PASS") == [
         (2, "only one action per round: line 2 is a second one"),
-        (3, "only one action per round: line 3 is a second one")]
+        (3, "only one action per round: line 3 is a second one"),
+    ]
 
 
 def test_check_the_unit_limit():
@@ -112,7 +130,8 @@ def test_check_the_unit_limit():
     state["seats"]["BR"]["money"] = 10
     assert check(state, "BR", "RECRUIT ENG 1") == []
     assert check(state, "BR", "RECRUIT ENG 2") == [
-        (1, "you have 99 troops on the board; 2 more would pass the limit of 100")]
+        (1, "you have 99 troops on the board; 2 more would pass the limit of 100")
+    ]
 
 
 def test_check_in_the_claiming_turn():
@@ -120,8 +139,10 @@ def test_check_in_the_claiming_turn():
     state["phase"] = "claim"
     assert check(state, "FR", "CLAIM ENG HOL", "CLAIM PIC") == []
     assert check(state, "FR", "CLAIM ENG LUX XYZ", "PASS") == [
-        (1, "LUX is neutral and cannot be claimed"), (1, "XYZ is not a territory on this map"),
-        (2, "PASS is not an order for this turn: this turn is for claiming territories with CLAIM")]
+        (1, "LUX is neutral and cannot be claimed"),
+        (1, "XYZ is not a territory on this map"),
+        (2, "PASS is not an order for this turn: this turn is for claiming territories with CLAIM"),
+    ]
 
 
 def test_check_in_the_placing_turn():
@@ -131,7 +152,8 @@ def test_check_in_the_placing_turn():
     assert check(state, "BR", "PLACE ENG 15", "PLACE HOL 6", "PLACE BEL 1", "PASS") == [
         (2, "only 5 of your 20 units are left to place; this order places 6"),
         (3, "BEL is not one of your core territories"),
-        (4, "PASS is not an order for this turn: this turn is for placing units with PLACE")]
+        (4, "PASS is not an order for this turn: this turn is for placing units with PLACE"),
+    ]
 
 
 def test_check_when_the_game_is_over_and_for_strangers():
@@ -143,8 +165,13 @@ def test_check_when_the_game_is_over_and_for_strangers():
 
 def test_resolve_never_raises_on_orders_the_parser_cannot_make():
     state = lowlands(ENG=("BR", 4))
-    junk = [Order("MOVE", ("ENG",)), Order("RECRUIT", ("ENG", True)), Order("FLY", ()), "PASS",
-            Order("MOVE", ("ENG", "HOL", -3))]
+    junk = [
+        Order("MOVE", ("ENG",)),
+        Order("RECRUIT", ("ENG", True)),
+        Order("FLY", ()),
+        "PASS",
+        Order("MOVE", ("ENG", "HOL", -3)),
+    ]
     result = ruleset.resolve(state, {"BR": junk, "FR": None}, ScriptedSeeds(3, 1, [2]))
     failed = [e for e in result.events if e.kind == "order_failed"]
     assert len(failed) == 5
@@ -157,4 +184,5 @@ def test_all_in_a_territory_place_is_a_code_not_an_amount():
     orders, _ = parse("MOVE ALL ENG 1")
     result = ruleset.resolve(state, {"BR": orders}, ScriptedSeeds(3, 1, [2]))
     assert [e.data["reason"] for e in result.events if e.kind == "order_failed"] == [
-        "ALL is not a territory on this map"]
+        "ALL is not a territory on this map"
+    ]

@@ -1,5 +1,6 @@
 """Clash properties (Hypothesis): the parser never raises, resolution is deterministic and pure,
 and no seat ever has more than 100 troops on the board."""
+
 from __future__ import annotations
 
 import copy
@@ -35,9 +36,16 @@ def in_round(seed: int, money: int = 0) -> dict:
 # Order lines close enough to the grammar to reach the checks, and plain noise as well.
 order_line = st.one_of(
     st.text(),
-    st.builds(lambda verb, args: " ".join([verb, *args]), st.sampled_from(VERBS),
-              st.lists(st.one_of(st.sampled_from(CODES), st.sampled_from(["ALL", "0", "3", "60", "-1"]),
-                                 st.integers(0, 200).map(str)), max_size=4)),
+    st.builds(
+        lambda verb, args: " ".join([verb, *args]),
+        st.sampled_from(VERBS),
+        st.lists(
+            st.one_of(
+                st.sampled_from(CODES), st.sampled_from(["ALL", "0", "3", "60", "-1"]), st.integers(0, 200).map(str)
+            ),
+            max_size=4,
+        ),
+    ),
 )
 
 
@@ -48,15 +56,16 @@ def test_the_parser_never_raises_on_any_text(lines):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32), st.lists(order_line, max_size=4), st.lists(order_line, max_size=4),
-       st.integers(0, 3))
+@given(st.integers(0, 2**32), st.lists(order_line, max_size=4), st.lists(order_line, max_size=4), st.integers(0, 3))
 def test_resolve_is_deterministic_and_leaves_its_input_alone(seed, br_lines, fr_lines, setup_turns):
     state = lowlands_game(seed)
     for turn in range(1, setup_turns + 1):
         robots = {s: ruleset.robot_orders(state, s, TurnSeeds(seed, turn).rng(s)) for s in state["seating"]}
         state = ruleset.resolve(state, robots, TurnSeeds(seed, turn)).state
-    orders = {"BR": ruleset.parse_orders(list(enumerate(br_lines, 1)))[0],
-              "FR": ruleset.parse_orders(list(enumerate(fr_lines, 1)))[0]}
+    orders = {
+        "BR": ruleset.parse_orders(list(enumerate(br_lines, 1)))[0],
+        "FR": ruleset.parse_orders(list(enumerate(fr_lines, 1)))[0],
+    }
     before, kept = canonical_json(state), copy.deepcopy(state)
     first = ruleset.resolve(state, orders, TurnSeeds(seed, 9))
     assert canonical_json(state) == before and state == kept
@@ -67,8 +76,9 @@ def test_resolve_is_deterministic_and_leaves_its_input_alone(seed, br_lines, fr_
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(0, 2**32), st.lists(st.tuples(st.sampled_from(CODES[:5]), st.integers(1, 120)),
-                                        min_size=1, max_size=12))
+@given(
+    st.integers(0, 2**32), st.lists(st.tuples(st.sampled_from(CODES[:5]), st.integers(1, 120)), min_size=1, max_size=12)
+)
 def test_the_unit_limit_is_never_passed(seed, recruits):
     # Rich seats recruit any amount, checked or not; resolve must still keep each under 100.
     state = in_round(seed, money=1000)
@@ -95,16 +105,24 @@ def test_robot_orders_always_pass_the_check_even_when_rich(seed):
         assert all(troops_of(state, s) <= 100 for s in state["seating"])
 
 
-junk_arg = st.one_of(st.sampled_from(CODES + ["ALL"]), st.integers(-5, 300), st.text(max_size=5),
-                     st.none(), st.booleans())
-junk_order = st.builds(lambda verb, args, line: Order(verb, tuple(args), line),
-                       st.sampled_from(VERBS + ["PASS", "MOVE"]), st.lists(junk_arg, max_size=4),
-                       st.integers(0, 9))
+junk_arg = st.one_of(
+    st.sampled_from(CODES + ["ALL"]), st.integers(-5, 300), st.text(max_size=5), st.none(), st.booleans()
+)
+junk_order = st.builds(
+    lambda verb, args, line: Order(verb, tuple(args), line),
+    st.sampled_from(VERBS + ["PASS", "MOVE"]),
+    st.lists(junk_arg, max_size=4),
+    st.integers(0, 9),
+)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32), st.integers(0, 3), st.lists(junk_order, max_size=4),
-       st.one_of(st.lists(junk_order, max_size=3), st.none(), st.integers()))
+@given(
+    st.integers(0, 2**32),
+    st.integers(0, 3),
+    st.lists(junk_order, max_size=4),
+    st.one_of(st.lists(junk_order, max_size=3), st.none(), st.integers()),
+)
 def test_resolve_never_raises_on_any_order_objects(seed, setup_turns, br_orders, fr_orders):
     state = lowlands_game(seed)
     for turn in range(1, setup_turns + 1):
@@ -117,13 +135,13 @@ def test_resolve_never_raises_on_any_order_objects(seed, setup_turns, br_orders,
 
 
 SCENARIO_LINES = ruleset.scenario_text("lowlands").splitlines()
-toml_value = st.sampled_from(['"ENG"', "0", "-3", "true", "[]", '["XYZ"]', "{}", '"#zzzzzz"', "1.5",
-                              '"fixed"', "[1, 2]", "{ ENG = 1 }"])
+toml_value = st.sampled_from(
+    ['"ENG"', "0", "-3", "true", "[]", '["XYZ"]', "{}", '"#zzzzzz"', "1.5", '"fixed"', "[1, 2]", "{ ENG = 1 }"]
+)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, len(SCENARIO_LINES) - 1), st.one_of(st.none(), toml_value)),
-                max_size=4))
+@given(st.lists(st.tuples(st.integers(0, len(SCENARIO_LINES) - 1), st.one_of(st.none(), toml_value)), max_size=4))
 def test_a_damaged_scenario_gives_a_scenario_error_or_a_scenario(damage):
     lines = list(SCENARIO_LINES)
     for index, value in damage:

@@ -1,4 +1,5 @@
 """Clash scenarios: the packaged maps load, and a broken scenario says what and where."""
+
 from __future__ import annotations
 
 import re
@@ -10,7 +11,7 @@ from gm_games.clash import ruleset
 from gm.core.model import SeatInfo
 from gm.core.ruleset import Ruleset, ScenarioError, TurnSeeds
 
-SMALL = '''
+SMALL = """
 name = "tiny"
 title = "Tiny"
 min_seats = 2
@@ -48,7 +49,7 @@ name = "Picardy"
 x = 30
 y = 50
 neighbours = ["ENG"]
-'''
+"""
 
 
 def load(text: str) -> dict:
@@ -64,7 +65,11 @@ def error(text: str) -> str:
 def test_the_small_scenario_loads_with_rule_book_defaults():
     scenario = load(SMALL)
     assert (scenario["setup"], scenario["rounds"], scenario["start_units"], scenario["unit_limit"]) == (
-        "claim", 30, 20, 100)
+        "claim",
+        30,
+        20,
+        100,
+    )
     assert [t["claimable"] for t in scenario["territories"]] == [True, True, True]
 
 
@@ -74,8 +79,12 @@ def test_toml_syntax_error_names_the_line():
 
 
 def test_unknown_neighbour():
-    message = error(SMALL.replace('neighbours = ["ENG"]\n\n[[territory]]\ncode = "PIC"',
-                                  'neighbours = ["ENG", "XYZ"]\n\n[[territory]]\ncode = "PIC"'))
+    message = error(
+        SMALL.replace(
+            'neighbours = ["ENG"]\n\n[[territory]]\ncode = "PIC"',
+            'neighbours = ["ENG", "XYZ"]\n\n[[territory]]\ncode = "PIC"',
+        )
+    )
     assert message == "tiny.toml: territory WAL lists neighbour XYZ, which is not on the map"
 
 
@@ -90,8 +99,11 @@ def test_duplicate_codes():
 
 
 def test_missing_and_mistyped_fields_are_all_listed():
-    text = SMALL.replace('min_seats = 2\n', '').replace('x = 20', 'x = "20"').replace(
-        'name = "Picardy"', 'nme = "Picardy"')
+    text = (
+        SMALL.replace("min_seats = 2\n", "")
+        .replace("x = 20", 'x = "20"')
+        .replace('name = "Picardy"', 'nme = "Picardy"')
+    )
     assert error(text).splitlines() == [
         "tiny.toml: the scenario has no min_seats",
         "tiny.toml: territory WAL: x must be a whole number, not '20'",
@@ -102,9 +114,9 @@ def test_missing_and_mistyped_fields_are_all_listed():
 
 def test_bad_seat_counts():
     assert error(SMALL.replace("max_seats = 2", "max_seats = 3")) == (
-        "tiny.toml: max_seats is 3 but only 2 seats are listed")
-    assert error(SMALL.replace("min_seats = 2", "min_seats = 1")) == (
-        "tiny.toml: min_seats must be at least 2, not 1")
+        "tiny.toml: max_seats is 3 but only 2 seats are listed"
+    )
+    assert error(SMALL.replace("min_seats = 2", "min_seats = 1")) == ("tiny.toml: min_seats must be at least 2, not 1")
 
 
 def test_fewer_territories_than_seats_need():
@@ -114,12 +126,13 @@ def test_fewer_territories_than_seats_need():
 
 def test_a_map_must_be_connected():
     text = SMALL.replace('neighbours = ["WAL", "PIC"]', 'neighbours = ["WAL"]').replace(
-        'y = 50\nneighbours = ["ENG"]', 'y = 50\nneighbours = []')
+        'y = 50\nneighbours = ["ENG"]', "y = 50\nneighbours = []"
+    )
     assert error(text) == "tiny.toml: the map is not connected: PIC cannot be reached from ENG"
 
 
 def test_fixed_setup_is_checked():
-    fixed = SMALL.replace('height = 100', 'height = 100\nsetup = "fixed"')
+    fixed = SMALL.replace("height = 100", 'height = 100\nsetup = "fixed"')
     fixed = fixed.replace('colour = "#d62828"', 'colour = "#d62828"\ncore = ["ENG", "XYZ"]\ntroops = { WAL = 3 }')
     fixed = fixed.replace('colour = "#1f5fbf"', 'colour = "#1f5fbf"\ncore = ["ENG"]')
     assert error(fixed).splitlines() == [
@@ -169,10 +182,14 @@ def test_a_fixed_scenario_with_troops_starts_in_round_one():
 
 
 def test_a_fixed_scenario_without_troops_starts_with_placing():
-    text = ruleset.scenario_text("channel").replace("troops = { ENG = 12, WAL = 8 }\n", "").replace(
-        "troops = { BRI = 8, PIC = 12 }\n", "")
-    state = ruleset.new_game(ruleset.load_scenario(text, "channel"),
-                             [SeatInfo("BR", "Ann"), SeatInfo("FR", "Bob")], TurnSeeds(4, 0))
+    text = (
+        ruleset.scenario_text("channel")
+        .replace("troops = { ENG = 12, WAL = 8 }\n", "")
+        .replace("troops = { BRI = 8, PIC = 12 }\n", "")
+    )
+    state = ruleset.new_game(
+        ruleset.load_scenario(text, "channel"), [SeatInfo("BR", "Ann"), SeatInfo("FR", "Bob")], TurnSeeds(4, 0)
+    )
     assert (state["phase"], ruleset.turn_label(state)) == ("place", "Set-up: placing 20 units")
     assert state["territories"]["PIC"] == {"owner": None, "troops": 0, "core_of": "FR"}
 

@@ -1,4 +1,5 @@
 """Conqueror! battles and formulas: the duel odds over many seeded duels, and the economy's sums."""
+
 from __future__ import annotations
 
 from random import Random
@@ -61,31 +62,62 @@ def test_nobody_defending_means_no_duels():
 
 
 def province(**values) -> dict:
-    base = {"owner": "AR", "population": 3, "resources": 0, "culture": 2, "fort": 0, "armies": 0,
-            "conquered": False, "influence": {"AR": 100, "neutral": 0}}
+    base = {
+        "owner": "AR",
+        "population": 3,
+        "resources": 0,
+        "culture": 2,
+        "fort": 0,
+        "armies": 0,
+        "conquered": False,
+        "influence": {"AR": 100, "neutral": 0},
+    }
     return base | values
 
 
 def test_productivity_examples_and_modifiers():
-    assert productivity(province()) == 6                                   # 3 x 2
-    assert productivity(province(resources=2)) == 10                       # (3 + 2) x 2
+    assert productivity(province()) == 6  # 3 x 2
+    assert productivity(province(resources=2)) == 10  # (3 + 2) x 2
     assert productivity(province(influence={"AR": 0, "neutral": 100})) == 3  # never below half
     assert productivity(province(conquered=True)) == 3
     assert productivity(province(owner="neutral", influence={"AR": 0, "neutral": 100})) == 3
-    assert productivity(province(population=1, resources=0, culture=1,
-                                 influence={"AR": 50, "neutral": 50})) == 0  # 0.75 rounds down
+    assert (
+        productivity(province(population=1, resources=0, culture=1, influence={"AR": 50, "neutral": 50})) == 0
+    )  # 0.75 rounds down
 
 
-@pytest.mark.parametrize("labour, word", [(0, "unproductive"), (1, "barely"), (4, "barely"),
-                                          (5, "somewhat"), (9, "somewhat"), (10, "moderately"),
-                                          (15, "highly"), (19, "highly"), (20, "extremely"), (99, "extremely")])
+@pytest.mark.parametrize(
+    "labour, word",
+    [
+        (0, "unproductive"),
+        (1, "barely"),
+        (4, "barely"),
+        (5, "somewhat"),
+        (9, "somewhat"),
+        (10, "moderately"),
+        (15, "highly"),
+        (19, "highly"),
+        (20, "extremely"),
+        (99, "extremely"),
+    ],
+)
 def test_productivity_bands(labour, word):
     assert productivity_word(labour) == word
 
 
-@pytest.mark.parametrize("level, word", [(0, "rebellious"), (19, "rebellious"), (20, "restless"),
-                                         (40, "content"), (60, "supportive"), (79, "supportive"),
-                                         (80, "devoted"), (100, "devoted")])
+@pytest.mark.parametrize(
+    "level, word",
+    [
+        (0, "rebellious"),
+        (19, "rebellious"),
+        (20, "restless"),
+        (40, "content"),
+        (60, "supportive"),
+        (79, "supportive"),
+        (80, "devoted"),
+        (100, "devoted"),
+    ],
+)
 def test_control_bands_are_lower_bound_inclusive(level, word):
     assert band(level, CONTROL_WORDS) == word
 
@@ -93,7 +125,7 @@ def test_control_bands_are_lower_bound_inclusive(level, word):
 def test_prices_and_costs():
     assert labour_for("FARMS", 2, 3, 0) == 16 + 25
     assert labour_for("SOLDIERS", 2, 3, 4) == 6
-    assert (buy_price(5, 1), buy_price(5, 2), buy_price(5, 3)) == (10, 8, 7)   # 10, 7.5, 6.25 up
+    assert (buy_price(5, 1), buy_price(5, 2), buy_price(5, 3)) == (10, 8, 7)  # 10, 7.5, 6.25 up
     assert support_cost(6, 3, 1) == 6 and support_cost(2, 3, 4) == 0
 
 
@@ -102,7 +134,7 @@ def test_cultural_power_and_influence_gained():
     assert cultural_power(province(culture=1, influence={"AR": 50, "neutral": 50}), 2) == 40
     assert influence_gained(1, 400, 100, 5, 5, 3, 3) == 4
     assert influence_gained(1, 400, 100, 5, 10, 3, 3) == 2
-    assert influence_gained(2, 200, -5, 5, 0, 3, 1) == 2 * 200 * 5 * 3     # divisors clamped to 1
+    assert influence_gained(2, 200, -5, 5, 0, 3, 1) == 2 * 200 * 5 * 3  # divisors clamped to 1
 
 
 def test_gains_and_losses_keep_the_sum_at_100():

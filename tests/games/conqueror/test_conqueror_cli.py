@@ -1,4 +1,5 @@
 """A human seat plays Conqueror! by turn files through the gm command, beside AI nations."""
+
 from __future__ import annotations
 
 import json

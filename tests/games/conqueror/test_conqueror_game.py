@@ -1,5 +1,6 @@
 """Whole Conqueror! games: AI nations in empty seats, legal robot orders, the game limit, views and
 order forms, and an AI that expands, develops, guards its capital and attacks the weak."""
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,23 @@ from gm.core.model import SeatInfo
 from gm.core.ruleset import TurnSeeds
 from gm.core.statehash import state_hash
 
-VIEW_KEYS = {"ruleset", "title", "seat", "phase", "turn", "turns", "turn_label", "winter", "map",
-             "neutral_colour", "seats", "you", "influence", "known", "outcome"}
+VIEW_KEYS = {
+    "ruleset",
+    "title",
+    "seat",
+    "phase",
+    "turn",
+    "turns",
+    "turn_label",
+    "winter",
+    "map",
+    "neutral_colour",
+    "seats",
+    "you",
+    "influence",
+    "known",
+    "outcome",
+}
 TERRITORY_KEYS = {"code", "name", "x", "y", "neighbours", "owner", "troops", "core_of", "colour"}
 
 
@@ -79,9 +95,11 @@ def test_the_ai_gives_a_real_game():
         # It keeps its capital.
         assert all(state["seats"][s]["capital"] == start["seats"][s]["capital"] for s in state["seating"])
         grown += sum(p["population"] for p in provinces.values()) - sum(
-            p["population"] for p in start["provinces"].values())
+            p["population"] for p in start["provinces"].values()
+        )
         developed += sum(p["culture"] for p in provinces.values()) - sum(
-            p["culture"] for p in start["provinces"].values())
+            p["culture"] for p in start["provinces"].values()
+        )
         attacks += sum(e.data["defender"] != "neutral" for e in events if e.kind == "battle")
     # It develops (farms, culture) and attacks other nations, not only the neutral land.
     assert grown >= 15 and developed >= 1 and attacks >= 30
@@ -151,15 +169,22 @@ def test_the_view_of_a_turn():
     you = view["you"]
     assert (you["gold"], you["support"], you["next_winter"], you["title"]) == (20, 3, 4, "Baron")
     row = you["provinces"][0]
-    assert (row["code"], row["productivity"], row["productivity_word"], row["control_word"],
-            row["item"], row["buy_price"], row["support"]) == ("WES", 12, "moderately", "devoted",
-                                                               "SOLDIERS", 8, 3)
+    assert (
+        row["code"],
+        row["productivity"],
+        row["productivity_word"],
+        row["control_word"],
+        row["item"],
+        row["buy_price"],
+        row["support"],
+    ) == ("WES", 12, "moderately", "devoted", "SOLDIERS", 8, 3)
     assert {r["code"] for r in view["influence"]} == {"WAL", "MER", "EAN", "CNW"}
     assert ruleset.view(state, "ZZ")["you"] is None
 
 
-@pytest.mark.parametrize("turn, label", [(1, "Turn 1 of 24: spring 859"), (4, "Turn 4 of 24: winter 859"),
-                                         (5, "Turn 5 of 24: spring 860")])
+@pytest.mark.parametrize(
+    "turn, label", [(1, "Turn 1 of 24: spring 859"), (4, "Turn 4 of 24: winter 859"), (5, "Turn 5 of 24: spring 860")]
+)
 def test_turn_labels_follow_the_seasons(turn, label):
     state = europe("EN")
     state["turn"] = turn

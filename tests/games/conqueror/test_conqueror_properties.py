@@ -1,5 +1,6 @@
 """Conqueror! properties (Hypothesis): the parser never raises, resolution is deterministic and
 pure, it never raises on junk orders, and influence always sums to 100."""
+
 from __future__ import annotations
 
 import copy
@@ -28,10 +29,19 @@ def vale_game(seed: int, turns: int = 0) -> dict:
 
 order_line = st.one_of(
     st.text(),
-    st.builds(lambda verb, args: " ".join([verb, *args]), st.sampled_from(VERBS),
-              st.lists(st.one_of(st.sampled_from(CODES), st.sampled_from(ITEMS),
-                                 st.sampled_from(["ALL", "0", "3", "60", "-1"]),
-                                 st.integers(0, 200).map(str)), max_size=4)),
+    st.builds(
+        lambda verb, args: " ".join([verb, *args]),
+        st.sampled_from(VERBS),
+        st.lists(
+            st.one_of(
+                st.sampled_from(CODES),
+                st.sampled_from(ITEMS),
+                st.sampled_from(["ALL", "0", "3", "60", "-1"]),
+                st.integers(0, 200).map(str),
+            ),
+            max_size=4,
+        ),
+    ),
 )
 
 
@@ -42,12 +52,14 @@ def test_the_parser_never_raises_on_any_text(lines):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32), st.integers(0, 4), st.lists(order_line, max_size=8),
-       st.lists(order_line, max_size=8))
+@given(st.integers(0, 2**32), st.integers(0, 4), st.lists(order_line, max_size=8), st.lists(order_line, max_size=8))
 def test_resolve_is_deterministic_and_leaves_its_input_alone(seed, played, ar_lines, be_lines):
     state = vale_game(seed, played)
-    orders = {"AR": ruleset.parse_orders(list(enumerate(ar_lines, 1)))[0],
-              "BE": ruleset.parse_orders(list(enumerate(be_lines, 1)))[0], "CA": []}
+    orders = {
+        "AR": ruleset.parse_orders(list(enumerate(ar_lines, 1)))[0],
+        "BE": ruleset.parse_orders(list(enumerate(be_lines, 1)))[0],
+        "CA": [],
+    }
     for seat, listed in orders.items():
         ruleset.check_orders(state, seat, listed)
     before, kept = canonical_json(state), copy.deepcopy(state)
@@ -59,16 +71,24 @@ def test_resolve_is_deterministic_and_leaves_its_input_alone(seed, played, ar_li
     assert all(isinstance(e.data.get("text"), str) and e.data["text"] for e in first.events)
 
 
-junk_arg = st.one_of(st.sampled_from(CODES + ITEMS + ["ALL"]), st.integers(-5, 300), st.text(max_size=5),
-                     st.none(), st.booleans())
-junk_order = st.builds(lambda verb, args, line: Order(verb, tuple(args), line),
-                       st.sampled_from(VERBS + ["PRODUCE", "BUY", "ATTACK"]), st.lists(junk_arg, max_size=4),
-                       st.integers(0, 9))
+junk_arg = st.one_of(
+    st.sampled_from(CODES + ITEMS + ["ALL"]), st.integers(-5, 300), st.text(max_size=5), st.none(), st.booleans()
+)
+junk_order = st.builds(
+    lambda verb, args, line: Order(verb, tuple(args), line),
+    st.sampled_from(VERBS + ["PRODUCE", "BUY", "ATTACK"]),
+    st.lists(junk_arg, max_size=4),
+    st.integers(0, 9),
+)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32), st.integers(0, 3), st.lists(junk_order, max_size=8),
-       st.one_of(st.lists(junk_order, max_size=4), st.none(), st.integers()))
+@given(
+    st.integers(0, 2**32),
+    st.integers(0, 3),
+    st.lists(junk_order, max_size=8),
+    st.one_of(st.lists(junk_order, max_size=4), st.none(), st.integers()),
+)
 def test_resolve_never_raises_on_any_order_objects(seed, played, ar_orders, be_orders):
     state = vale_game(seed, played)
     result = ruleset.resolve(state, {"AR": ar_orders, "BE": be_orders}, TurnSeeds(seed, 5))
@@ -104,13 +124,13 @@ def test_robot_orders_always_pass_the_check(seed):
 
 
 SCENARIO_LINES = ruleset.scenario_text("vale").splitlines()
-toml_value = st.sampled_from(['"ARD"', "0", "-3", "true", "[]", '["XYZ"]', "{}", '"#zzzzzz"', "1.5",
-                              "[1, 2]", "99999", '"MID"'])
+toml_value = st.sampled_from(
+    ['"ARD"', "0", "-3", "true", "[]", '["XYZ"]', "{}", '"#zzzzzz"', "1.5", "[1, 2]", "99999", '"MID"']
+)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, len(SCENARIO_LINES) - 1), st.one_of(st.none(), toml_value)),
-                max_size=4))
+@given(st.lists(st.tuples(st.integers(0, len(SCENARIO_LINES) - 1), st.one_of(st.none(), toml_value)), max_size=4))
 def test_a_damaged_scenario_gives_a_scenario_error_or_a_scenario(damage):
     lines = list(SCENARIO_LINES)
     for index, value in damage:
@@ -122,6 +142,5 @@ def test_a_damaged_scenario_gives_a_scenario_error_or_a_scenario(damage):
         assert str(err).startswith("damaged.toml: ")
     else:
         assert scenario["provinces"] and scenario["seats"]
-        state = ruleset.new_game(scenario, [SeatInfo(s["code"], "P") for s in scenario["seats"][:2]],
-                                 TurnSeeds(1, 0))
+        state = ruleset.new_game(scenario, [SeatInfo(s["code"], "P") for s in scenario["seats"][:2]], TurnSeeds(1, 0))
         ruleset.resolve(state, {}, TurnSeeds(1, 1))

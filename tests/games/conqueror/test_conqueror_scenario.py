@@ -1,4 +1,5 @@
 """Conqueror! scenarios: the packaged maps are sound, and a broken scenario says what and where."""
+
 from __future__ import annotations
 
 from collections import deque
@@ -9,7 +10,7 @@ from gm_games.conqueror import ruleset
 from gm.core.model import SeatInfo
 from gm.core.ruleset import Ruleset, ScenarioError, TurnSeeds
 
-SMALL = '''
+SMALL = """
 name = "tiny"
 title = "Tiny"
 min_seats = 2
@@ -53,7 +54,7 @@ x = 90
 y = 90
 neighbours = ["MID"]
 population = 5
-'''
+"""
 
 
 def load(text: str) -> dict:
@@ -76,10 +77,14 @@ def test_the_ruleset_meets_the_contract_and_lists_its_scenarios():
 
 def test_the_small_scenario_loads_with_defaults():
     scenario = load(SMALL)
-    assert (scenario["turns"], scenario["ai_fill"], scenario["start_gold"], scenario["capital_armies"],
-            scenario["neutral_colour"]) == (24, 0, 20, 8, "#9e9e9e")
-    assert scenario["seats"][0] == {"code": "AR", "name": "Arden", "colour": "#d62828", "capital": "ARD",
-                                    "armies": 8}
+    assert (
+        scenario["turns"],
+        scenario["ai_fill"],
+        scenario["start_gold"],
+        scenario["capital_armies"],
+        scenario["neutral_colour"],
+    ) == (24, 0, 20, 8, "#9e9e9e")
+    assert scenario["seats"][0] == {"code": "AR", "name": "Arden", "colour": "#d62828", "capital": "ARD", "armies": 8}
     mid = scenario["provinces"][1]
     assert (mid["resources"], mid["culture"], mid["fort"], mid["armies"]) == (0, 1, 0, 3)
     assert ruleset.seat_limits(scenario) == (2, 2)
@@ -130,17 +135,25 @@ def test_toml_syntax_error_names_the_line():
 
 
 def test_unknown_neighbour_and_one_way_adjacency():
-    assert error(SMALL.replace('neighbours = ["MID"]\npopulation = 5\nculture = 2',
-                               'neighbours = ["MID", "XYZ"]\npopulation = 5\nculture = 2')) == (
-        "tiny.toml: province ARD lists neighbour XYZ, which is not on the map")
+    assert error(
+        SMALL.replace(
+            'neighbours = ["MID"]\npopulation = 5\nculture = 2',
+            'neighbours = ["MID", "XYZ"]\npopulation = 5\nculture = 2',
+        )
+    ) == ("tiny.toml: province ARD lists neighbour XYZ, which is not on the map")
     assert error(SMALL.replace('neighbours = ["ARD", "BER"]', 'neighbours = ["BER"]')) == (
-        "tiny.toml: ARD lists MID as a neighbour but MID does not list ARD")
+        "tiny.toml: ARD lists MID as a neighbour but MID does not list ARD"
+    )
 
 
 def test_missing_mistyped_and_out_of_range_fields_are_all_listed():
-    text = (SMALL.replace("min_seats = 2\n", "").replace("x = 50", 'x = "50"')
-            .replace('name = "Midmark"', 'nme = "Midmark"').replace("culture = 2", "culture = 4")
-            .replace('colour = "#1f5fbf"', 'colour = "blue"'))
+    text = (
+        SMALL.replace("min_seats = 2\n", "")
+        .replace("x = 50", 'x = "50"')
+        .replace('name = "Midmark"', 'nme = "Midmark"')
+        .replace("culture = 2", "culture = 4")
+        .replace('colour = "#1f5fbf"', 'colour = "blue"')
+    )
     assert error(text).splitlines() == [
         "tiny.toml: the scenario has no min_seats",
         "tiny.toml: seat BE: colour must look like #d62828, not 'blue'",
@@ -153,25 +166,30 @@ def test_missing_mistyped_and_out_of_range_fields_are_all_listed():
 
 def test_capitals_must_be_on_the_map_and_distinct():
     assert error(SMALL.replace('capital = "BER"', 'capital = "XYZ"')) == (
-        "tiny.toml: seat BE: capital XYZ is not on the map")
+        "tiny.toml: seat BE: capital XYZ is not on the map"
+    )
     assert error(SMALL.replace('capital = "BER"', 'capital = "ARD"')) == (
-        "tiny.toml: ARD is the capital of both AR and BE")
+        "tiny.toml: ARD is the capital of both AR and BE"
+    )
 
 
 def test_seat_counts_turns_and_ai_fill():
     assert error(SMALL.replace("max_seats = 2", "max_seats = 3")) == (
-        "tiny.toml: max_seats is 3 but only 2 seats are listed")
-    assert error(SMALL.replace("min_seats = 2", "min_seats = 1")) == (
-        "tiny.toml: min_seats must be at least 2, not 1")
+        "tiny.toml: max_seats is 3 but only 2 seats are listed"
+    )
+    assert error(SMALL.replace("min_seats = 2", "min_seats = 1")) == ("tiny.toml: min_seats must be at least 2, not 1")
     assert error(SMALL.replace("height = 100", "height = 100\nturns = 0")) == (
-        "tiny.toml: turns must be at least 1, not 0")
+        "tiny.toml: turns must be at least 1, not 0"
+    )
     assert error(SMALL.replace("height = 100", "height = 100\nai_fill = 5")) == (
-        "tiny.toml: ai_fill must be 0 (no AI nations) or between min_seats and max_seats, not 5")
+        "tiny.toml: ai_fill must be 0 (no AI nations) or between min_seats and max_seats, not 5"
+    )
 
 
 def test_a_map_must_be_connected():
     text = SMALL.replace('neighbours = ["ARD", "BER"]', 'neighbours = ["ARD"]').replace(
-        'y = 90\nneighbours = ["MID"]', 'y = 90\nneighbours = []')
+        'y = 90\nneighbours = ["MID"]', "y = 90\nneighbours = []"
+    )
     assert error(text) == "tiny.toml: the map is not connected: BER cannot be reached from ARD"
 
 

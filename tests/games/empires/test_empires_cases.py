@@ -1,5 +1,6 @@
 """Empires' conformance cases cover chapter 11 and every D-EMP decision, and a broken one fails
 (tests/games/test_contract.py runs every case)."""
+
 from __future__ import annotations
 
 import re
@@ -39,6 +40,8 @@ def test_a_broken_case_fails():
     case["prestate"]["census"]["turns"] = [5, 8]  # turn 4 is no census now: the game goes on
     failures = run_case(case, ruleset)
     assert failures[0].startswith("expect #1: expected some game_over event(s) with ")
-    assert failures[1:] == ["expect #2: winners: expected ['AL'], got None",
-                            "expect #3: victory.discounts: expected {'AL': 3, 'BR': 1, 'CA': 1}, got {}",
-                            "expect #4: phase: expected 'over', got 'play'"]
+    assert failures[1:] == [
+        "expect #2: winners: expected ['AL'], got None",
+        "expect #3: victory.discounts: expected {'AL': 3, 'BR': 1, 'CA': 1}, got {}",
+        "expect #4: phase: expected 'over', got 'play'",
+    ]

@@ -1,6 +1,7 @@
 """Empires through the gm command: a game on the duchies map from creation to a win, the census
 kept secret until the GM asks, the books charging every turn and awarding discounts at the end,
 and the end-of-game reports."""
+
 from __future__ import annotations
 
 import json
@@ -33,7 +34,8 @@ def test_the_census_is_secret_until_the_gm_asks(empires, gm):
     for email, name in PLAYERS[:2]:
         gm("game", "join", "c1", email, "--name", name, home=empires)
     assert gm("game", "show", "c1", "--gm-secrets", home=empires).out.endswith(
-        "Census (secret): this ruleset holds no census.\n")
+        "Census (secret): this ruleset holds no census.\n"
+    )
 
 
 def test_a_report_shows_credits_and_no_secrets(empires, gm):
@@ -41,12 +43,36 @@ def test_a_report_shows_credits_and_no_secrets(empires, gm):
     ran = gm("turn", "run", "e1", home=empires)
     assert ran.code == 0, ran.err
     report = json.loads((empires / "reports" / "e1" / "1" / "AL.json").read_text())
-    assert report["credits"] == {"balance": 9, "discount": 0, "charged": True, "low": False, "next_unpaid": False,
-                                 "unpaid": False,
-                                 "policy": "hold", "bonus_from": 10}
+    assert report["credits"] == {
+        "balance": 9,
+        "discount": 0,
+        "charged": True,
+        "low": False,
+        "next_unpaid": False,
+        "unpaid": False,
+        "policy": "hold",
+        "bonus_from": 10,
+    }
     view = report["view"]
-    assert set(view) == {"ruleset", "title", "seat", "phase", "turn", "turn_label", "map", "seats", "leader",
-                         "warning", "last_census", "census_now", "target", "you", "order_of_play", "known", "outcome"}
+    assert set(view) == {
+        "ruleset",
+        "title",
+        "seat",
+        "phase",
+        "turn",
+        "turn_label",
+        "map",
+        "seats",
+        "leader",
+        "warning",
+        "last_census",
+        "census_now",
+        "target",
+        "you",
+        "order_of_play",
+        "known",
+        "outcome",
+    }
     assert "census" not in json.dumps(view["you"]) and '"turns"' not in json.dumps(report)
     assert {t["code"] for t in view["map"]["territories"]} >= {"ALB", "SEA"}
     assert report["turn_label"] == "Turn 1" and report["next_label"] == "Turn 2"
@@ -68,20 +94,48 @@ def test_a_robot_game_to_a_win_with_the_books(empires, gm):
     facts = json.loads(gm("game", "show", "e1", "--json", home=empires).out)
     assert facts["outcome"]["winners"] == ["CA"]
     assert facts["outcome"]["reason"].startswith("knockout win at the census of turn 9: 8 VP")
-    events = json.loads(sqlite3.connect(empires / "gm.db").execute(
-        "SELECT events FROM turns WHERE number = 9").fetchone()[0])
+    events = json.loads(
+        sqlite3.connect(empires / "gm.db").execute("SELECT events FROM turns WHERE number = 9").fetchone()[0]
+    )
     assert [e["kind"] for e in events if e["kind"] in ("census", "game_over")] == ["census", "game_over"]
     assert gm("ledger", "check", home=empires).out == "The books balance: 35 entries, 3 accounts.\n"
     shown = gm("credits", "show", "cy@example.org", home=empires).out.splitlines()
     # Cy: 10 bought + 9 bonus - 9 turns; 9 discount + 3 for the knockout win, capped at 10.
     assert shown[0] == "cy@example.org (Cy): 10 credits, discount 10 bonus turns."
-    assert shown[-1].split()[3:] == ["discount", "award", "0", "0.00", "1", "10", "e1:", "1", "bonus", "turns,",
-                                      "seat", "CA", "(3", "earned;", "the", "cap", "is", "10)"]
+    assert shown[-1].split()[3:] == [
+        "discount",
+        "award",
+        "0",
+        "0.00",
+        "1",
+        "10",
+        "e1:",
+        "1",
+        "bonus",
+        "turns,",
+        "seat",
+        "CA",
+        "(3",
+        "earned;",
+        "the",
+        "cap",
+        "is",
+        "10)",
+    ]
     ran = gm("report", "render", "e1", "--turn", "9", home=empires)
     assert ran.code == 0, ran.err
     end = json.loads((empires / "reports" / "e1" / "endgame" / "AL.json").read_text())
     assert (end["won"], end["discount"], end["credits"]) == (
-        False, {"now": 1, "awarded": 1, "earned": 1, "cap": 10, "bonus_from": 10, "table": {
-            "win": 3, "finish": 1, "knockout": 1, "by_condition": {"knockout": 3, "points": 2, "runaway": 3}}}, {"left": 1})
+        False,
+        {
+            "now": 1,
+            "awarded": 1,
+            "earned": 1,
+            "cap": 10,
+            "bonus_from": 10,
+            "table": {"win": 3, "finish": 1, "knockout": 1, "by_condition": {"knockout": 3, "points": 2, "runaway": 3}},
+        },
+        {"left": 1},
+    )
     assert [row["seat"] for row in end["scores"]] == ["CA", "AL", "BR"]
     assert (empires / "reports" / "e1" / "endgame" / "CA.pdf").read_bytes().startswith(b"%PDF")

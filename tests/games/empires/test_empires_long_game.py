@@ -1,5 +1,6 @@
 """Empires past the census turns drawn at creation (issue 14, item 9): the schedule goes on 3-5
 turns after the last census (11.3), drawn from the game seed, so a long game can still end."""
+
 from __future__ import annotations
 
 from gm.core import census

@@ -1,6 +1,7 @@
 """Empires properties (Hypothesis): the parser never raises, resolve is pure and deterministic
 and never raises on any parsed orders, robot orders always pass the check, and a view never
 holds the census schedule or another country's VP."""
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,23 @@ from gm.core.ruleset import TurnSeeds
 from gm.core.statehash import canonical_json, state_hash
 
 CODES = ["ALB", "HIL", "FEN", "MTN", "BRG", "PLN", "MID", "WST", "WOD", "CRN", "LOW", "ISL", "SEA", "XYZ"]
-VERBS = ["LEVY", "ARMY", "RESERVE", "GROW", "FORTIFY", "RAZE", "MOVE", "ATTACK", "DEFEND", "ENTRENCH",
-         "AMBUSH", "RETREAT", "GIFT", "attack", "FLY"]
+VERBS = [
+    "LEVY",
+    "ARMY",
+    "RESERVE",
+    "GROW",
+    "FORTIFY",
+    "RAZE",
+    "MOVE",
+    "ATTACK",
+    "DEFEND",
+    "ENTRENCH",
+    "AMBUSH",
+    "RETREAT",
+    "GIFT",
+    "attack",
+    "FLY",
+]
 
 
 def duchies(seed: int, codes=("AL", "BR", "CA")) -> dict:
@@ -30,12 +46,19 @@ def robot_turns(state: dict, seed: int, turns: int) -> dict:
     return state
 
 
-field = st.one_of(st.sampled_from(CODES), st.sampled_from(["-", "ALL", "AB-1", "AB-0", "0", "3", "99", "AL", "BR",
-                                                           "ZZ"]), st.integers(0, 200).map(str))
+field = st.one_of(
+    st.sampled_from(CODES),
+    st.sampled_from(["-", "ALL", "AB-1", "AB-0", "0", "3", "99", "AL", "BR", "ZZ"]),
+    st.integers(0, 200).map(str),
+)
 order_line = st.one_of(
     st.text(max_size=40),
-    st.builds(lambda n, verb, args: " ".join([n, verb, *args]), st.sampled_from(["", "1", "2.", "16", "17", "0"]),
-              st.sampled_from(VERBS), st.lists(field, max_size=4)),
+    st.builds(
+        lambda n, verb, args: " ".join([n, verb, *args]),
+        st.sampled_from(["", "1", "2.", "16", "17", "0"]),
+        st.sampled_from(VERBS),
+        st.lists(field, max_size=4),
+    ),
 )
 
 
@@ -46,8 +69,11 @@ def test_the_parser_never_raises_on_any_text(lines):
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**31 - 1), turns=st.integers(0, 6),
-       lines=st.dictionaries(st.sampled_from(["AL", "BR", "CA"]), st.lists(order_line, max_size=18)))
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    turns=st.integers(0, 6),
+    lines=st.dictionaries(st.sampled_from(["AL", "BR", "CA"]), st.lists(order_line, max_size=18)),
+)
 def test_resolve_is_pure_deterministic_and_never_raises(seed, turns, lines):
     state = robot_turns(duchies(seed), seed, turns)
     orders = {}
@@ -70,8 +96,13 @@ def test_resolve_is_pure_deterministic_and_never_raises(seed, turns, lines):
 
 def test_resolve_survives_orders_that_did_not_come_from_the_parser():
     state = duchies(1)
-    odd = [Order("ATTACK", ("x",)), Order("ATTACK", (1, "ALB", "HIL", -3)), "not an order",
-           Order("MOVE", (2, "ALB", "NOPE", 1)), Order("GIFT", (3, None, "XX", 5))]
+    odd = [
+        Order("ATTACK", ("x",)),
+        Order("ATTACK", (1, "ALB", "HIL", -3)),
+        "not an order",
+        Order("MOVE", (2, "ALB", "NOPE", 1)),
+        Order("GIFT", (3, None, "XX", 5)),
+    ]
     result = ruleset.resolve(state, {"AL": odd}, TurnSeeds(1, 1))
     reasons = [e.data["reason"] for e in result.events if e.kind == "order_failed"]
     assert reasons[:3] == ["it is not an action resolve can read"] * 3
@@ -89,7 +120,8 @@ def test_robot_orders_always_pass_the_check(seed):
             assert ruleset.check_orders(state, seat, mine) == [], (turn, seat, mine)
             text = [o.text for o in mine]
             assert ruleset.parse_orders(list(enumerate(text, 1)))[0] == [
-                Order(o.verb, o.args, i, o.text) for i, o in enumerate(mine, 1)]
+                Order(o.verb, o.args, i, o.text) for i, o in enumerate(mine, 1)
+            ]
         state = ruleset.resolve(state, orders, seeds).state
 
 
@@ -102,8 +134,10 @@ def test_a_view_holds_no_census_schedule_and_no_other_vp(seed, turns):
         text = json.dumps(view)
         assert "census_turns" not in text and '"turns"' not in text
         assert view["you"]["vp"] == state["vp"][seat]
-        assert all(set(line) == {"code", "nation", "name", "colour", "areas", "armies", "reserve", "capital",
-                                 "eliminated"} for line in view["seats"])
+        assert all(
+            set(line) == {"code", "nation", "name", "colour", "areas", "armies", "reserve", "capital", "eliminated"}
+            for line in view["seats"]
+        )
         assert all(c["seat"] == seat for c in view["you"]["vp_changes"])
         leaders = view["leader"]["codes"]
         assert view["leader"]["vp"] == max(state["vp"][s] for s in leaders) if leaders else True

@@ -1,4 +1,5 @@
 """The packaged Empires maps load, and a broken scenario says what is wrong and where."""
+
 from __future__ import annotations
 
 import pytest
@@ -83,18 +84,27 @@ def test_sea_crossings_and_defaults():
     assert tiny["points_target"] == 2 and tiny["countries"][0]["bps"] is None
 
 
-@pytest.mark.parametrize("change, message", [
-    (('code = "AA"', 'code = "AAX"'), "tiny.toml: country code 'AAX' must be two capital letters, like FR"),
-    (('terrain = "plains"', 'terrain = "swamp"'),
-     "tiny.toml: area BBB: terrain 'swamp' is not one of mountains, forests, wetlands, uplands, jungle, "
-     "deserts, tundra, lowlands, plains, towns, islands, seas"),
-    (('neighbours = ["AAA", "BBB"]', 'neighbours = ["AAA"]'),
-     "tiny.toml: BBB lists SEA as a neighbour but SEA does not list BBB"),
-    (('capital = "BBB"', 'capital = "AAA"'), "tiny.toml: country BB: its capital AAA must be a land area it owns"),
-    (('max_seats = 2', 'max_seats = 3'), "tiny.toml: max_seats is 3 but only 2 countries are listed"),
-    (('armies = 2\n\n[[area]]\ncode = "SEA"', 'armies = 2\n\n[[area]]\ncode = "SEA"\nowner = "AA"'),
-     "tiny.toml: area SEA is a sea and cannot have owner"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (('code = "AA"', 'code = "AAX"'), "tiny.toml: country code 'AAX' must be two capital letters, like FR"),
+        (
+            ('terrain = "plains"', 'terrain = "swamp"'),
+            "tiny.toml: area BBB: terrain 'swamp' is not one of mountains, forests, wetlands, uplands, jungle, "
+            "deserts, tundra, lowlands, plains, towns, islands, seas",
+        ),
+        (
+            ('neighbours = ["AAA", "BBB"]', 'neighbours = ["AAA"]'),
+            "tiny.toml: BBB lists SEA as a neighbour but SEA does not list BBB",
+        ),
+        (('capital = "BBB"', 'capital = "AAA"'), "tiny.toml: country BB: its capital AAA must be a land area it owns"),
+        (("max_seats = 2", "max_seats = 3"), "tiny.toml: max_seats is 3 but only 2 countries are listed"),
+        (
+            ('armies = 2\n\n[[area]]\ncode = "SEA"', 'armies = 2\n\n[[area]]\ncode = "SEA"\nowner = "AA"'),
+            "tiny.toml: area SEA is a sea and cannot have owner",
+        ),
+    ],
+)
 def test_scenario_problems(change, message):
     with pytest.raises(ScenarioError) as err:
         load(GOOD.replace(*change, 1) if change[0] != 'terrain = "plains"' else GOOD.replace(*change))

@@ -1,5 +1,6 @@
 """Every rule-book conformance case of Imperials passes, each quotes its rule, the book's
 statements and the D-IM decisions are all covered, and a broken case fails."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,8 +12,17 @@ from gm_games.imperials import ruleset
 from gm.core.cases import load_case_text, run_case
 
 CASES = sorted((Path(gm_games.imperials.__file__).parent / "cases").glob("*.toml"))
-SECTIONS = ("Basic", "Trade", "Victory Conditions", "Robber", "Action Cards", "Extra Victory Points",
-            "Wonders & Warriors", "D-IM-", "gm")
+SECTIONS = (
+    "Basic",
+    "Trade",
+    "Victory Conditions",
+    "Robber",
+    "Action Cards",
+    "Extra Victory Points",
+    "Wonders & Warriors",
+    "D-IM-",
+    "gm",
+)
 
 
 def read(path: Path) -> dict:
@@ -35,18 +45,44 @@ def test_every_decision_and_section_has_cases():
     rules = [read(p)["rule"] for p in CASES]
     for decision in ("D-IM-1", "D-IM-2", "D-IM-3", "D-IM-4", "D-IM-5", "D-IM-6", "D-IM-7", "D-IM-8"):
         assert any(r.startswith(decision) for r in rules), decision
-    for section in ("Basic: Tiles", "Basic: Production", "Basic: Set-up", "Basic: Roads", "Basic: Villages",
-                    "Basic: Towns", "Trade", "Trade: the market", "Victory Conditions", "Robber",
-                    "Action Cards", "Extra Victory Points", "Wonders & Warriors: Commodities & Improvements",
-                    "Wonders & Warriors: Strategic Improvements", "Wonders & Warriors: Wonders",
-                    "Wonders & Warriors: Warriors", "Wonders & Warriors: Dragons",
-                    "Wonders & Warriors: Town Fence", "Wonders & Warriors: Action Cards"):
+    for section in (
+        "Basic: Tiles",
+        "Basic: Production",
+        "Basic: Set-up",
+        "Basic: Roads",
+        "Basic: Villages",
+        "Basic: Towns",
+        "Trade",
+        "Trade: the market",
+        "Victory Conditions",
+        "Robber",
+        "Action Cards",
+        "Extra Victory Points",
+        "Wonders & Warriors: Commodities & Improvements",
+        "Wonders & Warriors: Strategic Improvements",
+        "Wonders & Warriors: Wonders",
+        "Wonders & Warriors: Warriors",
+        "Wonders & Warriors: Dragons",
+        "Wonders & Warriors: Town Fence",
+        "Wonders & Warriors: Action Cards",
+    ):
         assert section in rules, section
     quotes = " ".join(read(p)["quote"] for p in CASES)
     # Every cost and limit of the book is quoted by some case.
-    for words in ("one wood and one brick", "wood, brick, wool and wheat", "two wheat and three ore",
-                  "wool, wheat and ore", "wool and ore", "one wheat", "15 roads", "5 villages", "4 towns",
-                  "Upto 3 fences", "more than 4 action cards", "the event dice rolls yellow and the red dice rolls 4"):
+    for words in (
+        "one wood and one brick",
+        "wood, brick, wool and wheat",
+        "two wheat and three ore",
+        "wool, wheat and ore",
+        "wool and ore",
+        "one wheat",
+        "15 roads",
+        "5 villages",
+        "4 towns",
+        "Upto 3 fences",
+        "more than 4 action cards",
+        "the event dice rolls yellow and the red dice rolls 4",
+    ):
         assert words in quotes, words
 
 

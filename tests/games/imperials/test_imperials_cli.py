@@ -1,6 +1,7 @@
 """A human takes a seat of Imperials by turn file beside robots, through the gm command: the
 set-up wish list, a refused file with its line-numbered problems, a good one, then the rest of
 the game by NMR robot orders, every turn verified."""
+
 from __future__ import annotations
 
 import json
@@ -32,8 +33,18 @@ def state_of(gm, home) -> dict:
 def test_a_human_seat_plays_by_turn_file_beside_robots(gm, tmp_path):
     home = tmp_path / "home"
     # A round limit of 6 keeps the test short: the game then ends on points after round 6.
-    ran = gm("demo", "--ruleset", "imperials", "--human", "you@example.org", "--seed", "5",
-             "--option", "round-limit=6", home=home)
+    ran = gm(
+        "demo",
+        "--ruleset",
+        "imperials",
+        "--human",
+        "you@example.org",
+        "--seed",
+        "5",
+        "--option",
+        "round-limit=6",
+        home=home,
+    )
     assert ran.code == 0, ran.err
     secret = secret_of(ran.out, "RED")
 
@@ -49,24 +60,43 @@ def test_a_human_seat_plays_by_turn_file_beside_robots(gm, tmp_path):
 
     # Turn 2: a file with mistakes is refused, each with its line; nothing is stored for RED.
     geo = geometry(tuple(tuple(s) for s in state["board"]["slots"]))
-    far = next(e for e, (a, b) in geo.edge_ends.items()
-               if not any(str(v) in state["buildings"] or any(
-                   state["roads"].get(x) for x in geo.vertex_edges[v]) for v in (a, b)))
-    bad = form(gm, home, tmp_path, "RED", secret, "VILLAGE 24", f"ROAD {far}", "MARKET wood FOR wood",
-               "PLAY WARRIOR", name="bad")
+    far = next(
+        e
+        for e, (a, b) in geo.edge_ends.items()
+        if not any(
+            str(v) in state["buildings"] or any(state["roads"].get(x) for x in geo.vertex_edges[v]) for v in (a, b)
+        )
+    )
+    bad = form(
+        gm,
+        home,
+        tmp_path,
+        "RED",
+        secret,
+        "VILLAGE 24",
+        f"ROAD {far}",
+        "MARKET wood FOR wood",
+        "PLAY WARRIOR",
+        name="bad",
+    )
     ran = gm("submit", bad, home=home)
     assert ran.code == 1 and f"{bad}: stored but NOT used for RED in imperials-demo, turn 2" in ran.err
-    lines = {int(entry.split(":")[1]): entry.split(": ", 1)[1] for entry in ran.err.splitlines()
-             if entry.startswith(bad + ":") and entry.split(":")[1].isdigit()}
+    lines = {
+        int(entry.split(":")[1]): entry.split(": ", 1)[1]
+        for entry in ran.err.splitlines()
+        if entry.startswith(bad + ":") and entry.split(":")[1].isdigit()
+    }
     text = open(bad).read().splitlines()
     at = {line: number for number, line in enumerate(text, 1)}
-    assert lines[at["VILLAGE 24"]] == ("vertex 24 is next to your village at vertex 19; "
-                                       "a village needs a free vertex all round")
+    assert lines[at["VILLAGE 24"]] == (
+        "vertex 24 is next to your village at vertex 19; a village needs a free vertex all round"
+    )
     assert lines[at[f"ROAD {far}"]] == f"edge {far} does not connect to your roads or settlements"
     assert lines[at["MARKET wood FOR wood"]] == "a trade must give one type of card for another, not wood for wood"
     assert lines[at["PLAY WARRIOR"]] == "you hold no Warrior card"
-    good = form(gm, home, tmp_path, "RED", secret, "ROAD 24-30", "OFFER ALL 1 wood FOR 1 ore",
-                "DISCARD wool", name="good")
+    good = form(
+        gm, home, tmp_path, "RED", secret, "ROAD 24-30", "OFFER ALL 1 wood FOR 1 ore", "DISCARD wool", name="good"
+    )
     ran = gm("submit", good, home=home)
     assert ran.code == 0, ran.err
     assert gm("turn", "run", "imperials-demo", home=home).code == 0
@@ -88,4 +118,5 @@ def test_a_human_seat_plays_by_turn_file_beside_robots(gm, tmp_path):
 
 def test_the_demo_seats_four_for_imperials():
     from gm.services.demo import demo_seats
+
     assert demo_seats("imperials") == 4

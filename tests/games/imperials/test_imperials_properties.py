@@ -2,6 +2,7 @@
 deterministic, pure and never raises, the bank and the hands always hold the same cards, no hand
 goes negative, the same seed gives the same game, dealt boards are fair, and no view holds what
 only another seat may know."""
+
 from __future__ import annotations
 
 import copy
@@ -18,11 +19,53 @@ from gm.core.model import Order, SeatInfo
 from gm.core.ruleset import TurnSeeds
 from gm.core.statehash import canonical_json, state_hash
 
-VERBS = ["SETTLE", "ROAD", "VILLAGE", "TOWN", "BUY", "PLAY", "MARKET", "OFFER", "WITHDRAW", "IMPROVE",
-         "FENCE", "WARRIOR", "ACTIVATE", "UPGRADE", "MOVE", "CHASE", "ACCEPT", "DISCARD", "ROBBER",
-         "GOLD", "DEMOTE", "DRAGON", "DROP", "FLY"]
-WORDS = ["12", "13-18", "18-24", "E", "BLUE", "ALL", "wood", "ore", "FOR", "2", "warrior", "roads",
-         "plenty", "science", "#1", "0", "99999", "-3", "7-7"]
+VERBS = [
+    "SETTLE",
+    "ROAD",
+    "VILLAGE",
+    "TOWN",
+    "BUY",
+    "PLAY",
+    "MARKET",
+    "OFFER",
+    "WITHDRAW",
+    "IMPROVE",
+    "FENCE",
+    "WARRIOR",
+    "ACTIVATE",
+    "UPGRADE",
+    "MOVE",
+    "CHASE",
+    "ACCEPT",
+    "DISCARD",
+    "ROBBER",
+    "GOLD",
+    "DEMOTE",
+    "DRAGON",
+    "DROP",
+    "FLY",
+]
+WORDS = [
+    "12",
+    "13-18",
+    "18-24",
+    "E",
+    "BLUE",
+    "ALL",
+    "wood",
+    "ore",
+    "FOR",
+    "2",
+    "warrior",
+    "roads",
+    "plenty",
+    "science",
+    "#1",
+    "0",
+    "99999",
+    "-3",
+    "7-7",
+]
 
 
 def new_state(seed: int, mode: str = "basic", scenario: str = "island", seats: int = 4) -> dict:
@@ -53,8 +96,9 @@ def cards_in_play(state: dict) -> dict:
 
 order_line = st.one_of(
     st.text(max_size=40),
-    st.builds(lambda verb, args: " ".join([verb, *args]), st.sampled_from(VERBS),
-              st.lists(st.sampled_from(WORDS), max_size=5)),
+    st.builds(
+        lambda verb, args: " ".join([verb, *args]), st.sampled_from(VERBS), st.lists(st.sampled_from(WORDS), max_size=5)
+    ),
 )
 
 
@@ -65,12 +109,19 @@ def test_the_parser_never_raises_on_any_text(lines):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32), st.sampled_from(["basic", "wonders"]), st.integers(0, 4),
-       st.lists(order_line, max_size=6), st.lists(order_line, max_size=6))
+@given(
+    st.integers(0, 2**32),
+    st.sampled_from(["basic", "wonders"]),
+    st.integers(0, 4),
+    st.lists(order_line, max_size=6),
+    st.lists(order_line, max_size=6),
+)
 def test_resolve_is_deterministic_and_leaves_its_input_alone(seed, mode, turns, red, blue):
     state = list(play(new_state(seed, mode), seed, turns))[-1]
-    orders = {"RED": ruleset.parse_orders(list(enumerate(red, 1)))[0],
-              "BLUE": ruleset.parse_orders(list(enumerate(blue, 1)))[0]}
+    orders = {
+        "RED": ruleset.parse_orders(list(enumerate(red, 1)))[0],
+        "BLUE": ruleset.parse_orders(list(enumerate(blue, 1)))[0],
+    }
     for seat, listed in orders.items():
         ruleset.check_orders(state, seat, listed)
     before, kept = canonical_json(state), copy.deepcopy(state)
@@ -83,15 +134,30 @@ def test_resolve_is_deterministic_and_leaves_its_input_alone(seed, mode, turns, 
     assert cards_in_play(first.state) == cards_in_play(state)
 
 
-junk_arg = st.one_of(st.sampled_from(WORDS), st.integers(-5, 300), st.text(max_size=5), st.none(),
-                     st.booleans(), st.dictionaries(st.sampled_from(["wood", "ore", "x", 3]), st.integers(-2, 3)))
-junk_order = st.builds(lambda verb, args, line: Order(verb, tuple(args), line),
-                       st.sampled_from(VERBS), st.lists(junk_arg, max_size=4), st.integers(0, 9))
+junk_arg = st.one_of(
+    st.sampled_from(WORDS),
+    st.integers(-5, 300),
+    st.text(max_size=5),
+    st.none(),
+    st.booleans(),
+    st.dictionaries(st.sampled_from(["wood", "ore", "x", 3]), st.integers(-2, 3)),
+)
+junk_order = st.builds(
+    lambda verb, args, line: Order(verb, tuple(args), line),
+    st.sampled_from(VERBS),
+    st.lists(junk_arg, max_size=4),
+    st.integers(0, 9),
+)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32), st.sampled_from(["basic", "wonders"]), st.integers(0, 3),
-       st.lists(junk_order, max_size=5), st.one_of(st.lists(junk_order, max_size=3), st.none(), st.integers()))
+@given(
+    st.integers(0, 2**32),
+    st.sampled_from(["basic", "wonders"]),
+    st.integers(0, 3),
+    st.lists(junk_order, max_size=5),
+    st.one_of(st.lists(junk_order, max_size=3), st.none(), st.integers()),
+)
 def test_resolve_and_check_never_raise_on_any_order_objects(seed, mode, turns, red, blue):
     state = list(play(new_state(seed, mode), seed, turns))[-1]
     ruleset.check_orders(state, "RED", red)
@@ -123,8 +189,11 @@ def test_the_same_seed_gives_the_same_game(mode):
 def test_dealt_boards_are_fair_and_differ_by_seed(scenario):
     boards = set()
     for seed in range(40):
-        state = new_state(seed, scenario=scenario, seats=ruleset.seat_limits(
-            ruleset.load_scenario(ruleset.scenario_text(scenario), scenario))[0])
+        state = new_state(
+            seed,
+            scenario=scenario,
+            seats=ruleset.seat_limits(ruleset.load_scenario(ruleset.scenario_text(scenario), scenario))[0],
+        )
         geo = geometry(tuple(tuple(s) for s in state["board"]["slots"]))
         tiles = state["board"]["tiles"]
         kinds = [tiles[c]["kind"] for c in geo.tiles]
@@ -156,5 +225,6 @@ def test_the_hidden_variant_changes_the_secrets():
     assert any(v["seats"]["RED"]["hand"] != state["seats"]["RED"]["hand"] for v in variants)
     assert any(v["seats"]["RED"]["cards"] != state["seats"]["RED"]["cards"] for v in variants)
     assert all(sum(v["seats"]["RED"]["hand"].values()) == 5 for v in variants)
-    assert ruleset.view(variants[0], "RED") != ruleset.view(state, "RED") or \
-        ruleset.view(variants[1], "RED") != ruleset.view(state, "RED")
+    assert ruleset.view(variants[0], "RED") != ruleset.view(state, "RED") or ruleset.view(
+        variants[1], "RED"
+    ) != ruleset.view(state, "RED")

@@ -1,5 +1,6 @@
 """Imperials reports: the hex map draws any board safely and once per round; a report renders in
 both modes; no seat's report, JSON or HTML, holds what only another seat may know."""
+
 from __future__ import annotations
 
 import base64
@@ -26,15 +27,20 @@ CLOCK = FixedClock(datetime(2026, 11, 24, 12, 0, tzinfo=UTC))
 
 
 def board(**more) -> dict:
-    return {"hexes": [{"col": 2, "row": 0, "fill": "#7fb069", "label": "A", "number": 6, "hot": True,
-                       "caption": "wood"},
-                      {"col": 1, "row": 1, "fill": "#aeb0ba", "label": "B", "number": 9, "caption": "ore"}],
-            "corners": [{"at": [2, 0, k], "text": str(k + 1)} for k in range(6)], **more}
+    return {
+        "hexes": [
+            {"col": 2, "row": 0, "fill": "#7fb069", "label": "A", "number": 6, "hot": True, "caption": "wood"},
+            {"col": 1, "row": 1, "fill": "#aeb0ba", "label": "B", "number": 9, "caption": "ore"},
+        ],
+        "corners": [{"at": [2, 0, k], "text": str(k + 1)} for k in range(6)],
+        **more,
+    }
 
 
 def svg_of(markup) -> str:
-    match = re.fullmatch(r'<img class="hexmap" alt="the board" src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)">',
-                         str(markup))
+    match = re.fullmatch(
+        r'<img class="hexmap" alt="the board" src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)">', str(markup)
+    )
     assert match, markup
     return base64.b64decode(match[1]).decode("utf-8")
 
@@ -49,8 +55,11 @@ def test_the_hex_map_is_an_svg_image_with_every_label():
 
 
 def test_the_hex_map_escapes_text_and_refuses_colours_that_are_not_colours():
-    svg = svg_of(hex_map(board(pieces=[{"at": [2, 0, 1], "shape": "town", "colour": "url(file:///etc/passwd)",
-                                        "text": "<b>&</b>"}])))
+    svg = svg_of(
+        hex_map(
+            board(pieces=[{"at": [2, 0, 1], "shape": "town", "colour": "url(file:///etc/passwd)", "text": "<b>&</b>"}])
+        )
+    )
     assert "<b>" not in svg and "&lt;b&gt;&amp;&lt;/b&gt;" in svg
     assert "passwd" not in svg and 'fill="#cccccc"' in svg
 
@@ -78,8 +87,9 @@ def test_the_board_picture_is_drawn_once_and_embedded_as_it_is(monkeypatch):
     monkeypatch.setattr(turnmap, "_pictures", type(turnmap._pictures)())
     pictures = {str(hex_picture(board())) for _ in range(4)}
     assert len(pictures) == 1 and drawn == [hex_svg(board())]
-    url = re.fullmatch(r'<img class="hexmap" alt="the board" src="(data:image/png;base64,[A-Za-z0-9+/=]+)">',
-                       pictures.pop())[1]
+    url = re.fullmatch(
+        r'<img class="hexmap" alt="the board" src="(data:image/png;base64,[A-Za-z0-9+/=]+)">', pictures.pop()
+    )[1]
     assert palette_image(url) is not None
     picture = Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("RGB")
     colours = {colour for _, colour in picture.getcolors(1 << 16)}
@@ -87,8 +97,8 @@ def test_the_board_picture_is_drawn_once_and_embedded_as_it_is(monkeypatch):
     def shown(fill):  # 256 colours: a flat fill comes back within a few levels
         return any(max(abs(a - b) for a, b in zip(colour, fill)) <= 8 for colour in colours)
 
-    assert shown((0x7f, 0xb0, 0x69)) and shown((0xae, 0xb0, 0xba))  # both tiles' fills
-    assert shown((0xb7, 0x1c, 0x1c))  # the 6 ringed in red
+    assert shown((0x7F, 0xB0, 0x69)) and shown((0xAE, 0xB0, 0xBA))  # both tiles' fills
+    assert shown((0xB7, 0x1C, 0x1C))  # the 6 ringed in red
 
 
 def game_in_play(tmp_path: Path, mode: str, rounds: int):
@@ -118,8 +128,11 @@ def test_no_report_holds_another_seat_s_hand(tmp_path, mode):
                 other = report_context(game, ruleset, variant, seat, seats, None, before.state)
                 assert json.dumps(context, sort_keys=True) == json.dumps(other, sort_keys=True)
                 assert render_report_html(env, context) == render_report_html(env, other)
-                assert all(e["data"].get("seat") != secret.code or e["kind"] not in (
-                    "card_drawn", "discard_cards", "card_dropped") for e in context["events"])
+                assert all(
+                    e["data"].get("seat") != secret.code
+                    or e["kind"] not in ("card_drawn", "discard_cards", "card_dropped")
+                    for e in context["events"]
+                )
     db.conn.close()
 
 
@@ -129,8 +142,9 @@ def test_a_seat_s_own_report_shows_its_hand_and_costs(tmp_path):
     seat = seats[0]
     context = report_context(game, ruleset, stored[-1], seat, seats, None, stored[-2].state)
     hand = stored[-1].state["seats"][seat.code]["hand"]
-    assert context["view"]["you"]["hand"] == [{"good": g, "count": hand[g]}
-                                              for g in ("wood", "brick", "wool", "wheat", "ore")]
+    assert context["view"]["you"]["hand"] == [
+        {"good": g, "count": hand[g]} for g in ("wood", "brick", "wool", "wheat", "ore")
+    ]
     html = render_report_html(env, context)
     assert "your hand" in html and "The dice this round" in html and 'class="hexmap"' in html
     assert "Victory points (first to 10 in their own turn wins)" in html

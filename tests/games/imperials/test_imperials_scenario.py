@@ -1,5 +1,6 @@
 """Imperials scenarios: every packaged one loads; a broken one says what is wrong; the geometry
 numbers vertices and names edges the way the README says; a damaged file never crashes."""
+
 from __future__ import annotations
 
 import pytest
@@ -48,22 +49,37 @@ def test_edges_are_named_by_their_two_vertices_in_either_order():
     assert [tile_code(i) for i in (0, 25, 26, 29)] == ["A", "Z", "AA", "AD"]
 
 
-@pytest.mark.parametrize("change, message", [
-    (("tiles = { forest = 4,", "tiles = { forest = 5,"),
-     "test.toml: the map has 19 tiles but tiles lists 20"),
-    (("numbers = [2, 3,", "numbers = [2, 7, 3,"),
-     "test.toml: numbers must be a list of number tokens from 2 to 12, without 7"),
-    (("numbers = [2, 3,", "numbers = [3,"),
-     "test.toml: numbers has 17 tokens but 18 tiles produce (every tile except the desert takes one)"),
-    (('  "  . . .",\n  " . . . .",', '  "  . . .",\n  "  . . . .",'),
-     "test.toml: the map's tiles do not line up as hexes: put a tile every second character and shift "
-     "each row by one against the row above"),
-    (("desert = 1 }", "desert = 1, swamp = 1 }"),
-     "test.toml: tiles: 'swamp' is not a kind of tile; kinds are forest, kiln, pasture, farm, mine, desert, gold"),
-    (('code = "RED"', 'code = "red"'), "test.toml: seat code 'red' must be 1 to 6 capital letters or digits, like RED"),
-    (('ports = ["3:1",', 'ports = ["3:1", "3:1", "3:1", "3:1", "3:1", "3:1", "3:1", "3:1",'),
-     "test.toml: 16 ports do not fit on a coast of 30 edges (at most one port every second edge)"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (("tiles = { forest = 4,", "tiles = { forest = 5,"), "test.toml: the map has 19 tiles but tiles lists 20"),
+        (
+            ("numbers = [2, 3,", "numbers = [2, 7, 3,"),
+            "test.toml: numbers must be a list of number tokens from 2 to 12, without 7",
+        ),
+        (
+            ("numbers = [2, 3,", "numbers = [3,"),
+            "test.toml: numbers has 17 tokens but 18 tiles produce (every tile except the desert takes one)",
+        ),
+        (
+            ('  "  . . .",\n  " . . . .",', '  "  . . .",\n  "  . . . .",'),
+            "test.toml: the map's tiles do not line up as hexes: put a tile every second character and shift "
+            "each row by one against the row above",
+        ),
+        (
+            ("desert = 1 }", "desert = 1, swamp = 1 }"),
+            "test.toml: tiles: 'swamp' is not a kind of tile; kinds are forest, kiln, pasture, farm, mine, desert, gold",
+        ),
+        (
+            ('code = "RED"', 'code = "red"'),
+            "test.toml: seat code 'red' must be 1 to 6 capital letters or digits, like RED",
+        ),
+        (
+            ('ports = ["3:1",', 'ports = ["3:1", "3:1", "3:1", "3:1", "3:1", "3:1", "3:1", "3:1",'),
+            "test.toml: 16 ports do not fit on a coast of 30 edges (at most one port every second edge)",
+        ),
+    ],
+)
 def test_a_broken_scenario_says_what_is_wrong(change, message):
     old, new = change
     assert old in ISLAND
@@ -79,8 +95,9 @@ def test_the_generator_needs_no_layout_but_a_fixed_board_keeps_its_own():
 
 
 LINES = ISLAND.splitlines()
-toml_value = st.sampled_from(['"forest"', "0", "-3", "true", "[]", '[".."]', "{}", '"#zzzzzz"', "1.5",
-                              "[2, 7]", '{ gold = 30 }', '[" ? ? ?"]'])
+toml_value = st.sampled_from(
+    ['"forest"', "0", "-3", "true", "[]", '[".."]', "{}", '"#zzzzzz"', "1.5", "[2, 7]", "{ gold = 30 }", '[" ? ? ?"]']
+)
 
 
 @settings(max_examples=150, deadline=None)

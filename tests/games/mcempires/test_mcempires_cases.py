@@ -1,6 +1,7 @@
 """Minecraft EMPIRES' conformance cases: each quotes the rule book, every D-MC decision has a
 worked case, the sections with numbers in them are covered, and a broken case fails
 (tests/games/test_contract.py runs every case)."""
+
 from __future__ import annotations
 
 import re
@@ -36,21 +37,51 @@ def test_every_decision_has_a_worked_case():
 def test_the_sections_with_numbers_in_them_are_covered():
     names = {p.stem for p in CASES}
     assert {
-        "start-capital-and-10-es", "start-capital-territory",          # 10 E$, the 3x3 square
-        "city-price-10n-plus-10", "treasury-5n-plus-20", "base-20-then-25",   # the prices
-        "transport-40-once", "naval-50-once", "rail-multiples-of-5",
-        "land-two-blocks-1-es", "maintenance-every-2-cities", "income-treasuries-squared",
-        "income-land-from-round-11", "income-land-not-before-round-11",
-        "move-grass-10", "move-rock-8", "move-sand-8", "move-snow-6", "move-own-territory-12",
-        "move-transport-12", "naval-sails-12", "group-at-most-6", "spawn-halted-at-6",
-        "city-spacing-5-refused", "city-spacing-6-allowed", "city-one-per-round",
-        "combat-tie-loses-half", "combat-tie-one-against-one", "combat-amphibious",
-        "capture-after-two-rounds", "destroy-infrastructure-standing",
-        "capitulation-capital-and-4", "capitulation-all-cities-when-fewer-than-5",
-        "rail-not-before-round-31", "rail-four-lines-a-city", "borders-last-10-rounds",
-        "alliance-leave-penalty", "alliance-at-most-3", "alliance-ends-after-10-rounds",
-        "war-bounty-start", "war-bounty-troop-bounty", "war-bounty-all-troops",
-        "war-bounty-city", "war-bounty-empire", "land-game-start", "round-limit-most-cities",
+        "start-capital-and-10-es",
+        "start-capital-territory",  # 10 E$, the 3x3 square
+        "city-price-10n-plus-10",
+        "treasury-5n-plus-20",
+        "base-20-then-25",  # the prices
+        "transport-40-once",
+        "naval-50-once",
+        "rail-multiples-of-5",
+        "land-two-blocks-1-es",
+        "maintenance-every-2-cities",
+        "income-treasuries-squared",
+        "income-land-from-round-11",
+        "income-land-not-before-round-11",
+        "move-grass-10",
+        "move-rock-8",
+        "move-sand-8",
+        "move-snow-6",
+        "move-own-territory-12",
+        "move-transport-12",
+        "naval-sails-12",
+        "group-at-most-6",
+        "spawn-halted-at-6",
+        "city-spacing-5-refused",
+        "city-spacing-6-allowed",
+        "city-one-per-round",
+        "combat-tie-loses-half",
+        "combat-tie-one-against-one",
+        "combat-amphibious",
+        "capture-after-two-rounds",
+        "destroy-infrastructure-standing",
+        "capitulation-capital-and-4",
+        "capitulation-all-cities-when-fewer-than-5",
+        "rail-not-before-round-31",
+        "rail-four-lines-a-city",
+        "borders-last-10-rounds",
+        "alliance-leave-penalty",
+        "alliance-at-most-3",
+        "alliance-ends-after-10-rounds",
+        "war-bounty-start",
+        "war-bounty-troop-bounty",
+        "war-bounty-all-troops",
+        "war-bounty-city",
+        "war-bounty-empire",
+        "land-game-start",
+        "round-limit-most-cities",
     } <= names
 
 
@@ -63,11 +94,9 @@ def letters(text: str) -> str:
 def test_each_quote_is_words_of_the_rule_book():
     """Every part of a quote (parts are joined by "...") opens with the guide's own words, or
     with DECISIONS.md's where a case works out a decision."""
-    texts = [(RULES / name).read_text(encoding="utf-8")
-             for name in ("minecraft-empires.txt", "DECISIONS.md")]
+    texts = [(RULES / name).read_text(encoding="utf-8") for name in ("minecraft-empires.txt", "DECISIONS.md")]
     book = " ".join(letters(text) for text in texts)
-    missing = [p.stem for p in CASES for part in read(p)["quote"].split("...")
-               if letters(part)[:50] not in book]
+    missing = [p.stem for p in CASES for part in read(p)["quote"].split("...") if letters(part)[:50] not in book]
     assert missing == []
 
 
@@ -76,5 +105,7 @@ def test_a_broken_case_fails():
     case["dice"] = [6, 2, 1, 1, 2, 2, 2]  # Red's sum is 10 now: it wins outright
     failures = run_case(case, ruleset)
     assert failures[0].startswith("expect #1: expected some combat event(s) with ")
-    assert failures[1:] == ["expect #2: groups.G1.troops: expected 2, got 4",
-                            "expect #3: groups.G2.troops: no such path in the resulting state"]
+    assert failures[1:] == [
+        "expect #2: groups.G1.troops: expected 2, got 4",
+        "expect #3: groups.G2.troops: no such path in the resulting state",
+    ]

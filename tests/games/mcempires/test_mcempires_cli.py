@@ -1,6 +1,7 @@
 """A human takes a seat of Minecraft EMPIRES beside the robots and plays by turn file through the
 gm command: the demo seats them, the prefilled form founds their capital, a bad file is refused
 line by line, and the rest of the game runs to a winner and replays."""
+
 from __future__ import annotations
 
 import json
@@ -24,11 +25,9 @@ def form(gm, home, tmp_path, game: str, seat: str, secret: str, *extra: str) -> 
 @pytest.mark.slow
 def test_a_human_plays_beside_the_robots(gm, tmp_path):
     home = tmp_path / "demo"
-    ran = gm("demo", "--ruleset", "mcempires", "--seats", "3", "--human", "you@example.org",
-             "--seed", "4", home=home)
+    ran = gm("demo", "--ruleset", "mcempires", "--seats", "3", "--human", "you@example.org", "--seed", "4", home=home)
     assert ran.code == 0, ran.err
-    seat, secret = re.search(r"Seated you \(you@example.org\) as (\w+), secret (\S+)",
-                             ran.out + ran.err).groups()
+    seat, secret = re.search(r"Seated you \(you@example.org\) as (\w+), secret (\S+)", ran.out + ran.err).groups()
     assert seat == "RE" and "waiting for the first orders" in ran.out
 
     # The form suggests the capital's site; the player founds it there and buys land beside it.
@@ -43,16 +42,20 @@ def test_a_human_plays_beside_the_robots(gm, tmp_path):
     assert ran.code == 0, ran.err
     state = json.loads(gm("game", "show", "mcempires-demo", "--json", home=home).out)["state"]
     assert state["cities"]["RE1"]["x"] == x and state["cities"]["RE1"]["y"] == y
-    assert state["territory"][y][x - 1:x + 4] == "RRRRR"  # the 3x3 square and the two bought
+    assert state["territory"][y][x - 1 : x + 4] == "RRRRR"  # the 3x3 square and the two bought
 
     # A bad file is refused with a problem per line, and changes nothing.
-    bad = form(gm, home, tmp_path, "mcempires-demo", seat, secret,
-               "MOVE G2 3,3", "CITY 300,2", "TRANSPORT RE1", "RAIL RE1 RE1")
+    bad = form(
+        gm, home, tmp_path, "mcempires-demo", seat, secret, "MOVE G2 3,3", "CITY 300,2", "TRANSPORT RE1", "RAIL RE1 RE1"
+    )
     ran = gm("submit", bad, home=home)
     assert ran.code == 1
-    for problem in ("G2 is not one of your groups", "300,2 is off the map",
-                    "transport infrastructure costs 40 E$ and you have",
-                    "railroads can be bought from round 31 on"):
+    for problem in (
+        "G2 is not one of your groups",
+        "300,2 is off the map",
+        "transport infrastructure costs 40 E$ and you have",
+        "railroads can be bought from round 31 on",
+    ):
         assert problem in ran.err, ran.err
 
     # The rest of the game by NMR (robot orders for the player), then every turn replays.

@@ -1,5 +1,6 @@
 """Minecraft EMPIRES' view, report and map: what a seat may see, the world drawn once and shared,
 the enlarged region, and a report that renders with both maps."""
+
 from __future__ import annotations
 
 import base64
@@ -40,11 +41,11 @@ def test_proposals_are_seen_by_the_two_empires_only():
 
 def test_the_hidden_variant_changes_only_what_one_seat_knows():
     from random import Random
+
     state = started()
     other = ruleset.hidden_variant(state, "RE", Random(1))
     assert other["standing"]["RE"] != state["standing"].get("RE")
-    assert {k: v for k, v in other.items() if k != "standing"} == \
-        {k: v for k, v in state.items() if k != "standing"}
+    assert {k: v for k, v in other.items() if k != "standing"} == {k: v for k, v in state.items() if k != "standing"}
     assert ruleset.view(other, "BL") == ruleset.view(state, "BL")
     assert ruleset.view(other, "RE") != ruleset.view(state, "RE")
 
@@ -63,8 +64,10 @@ def test_every_seat_gets_the_same_world_drawing_and_its_own_region():
 
 def test_routine_events_are_private_and_battles_public():
     state = started()
-    state["groups"] = {"G1": {"owner": "RE", "x": 8, "y": 6, "troops": 3},
-                       "G2": {"owner": "BL", "x": 9, "y": 6, "troops": 2}}
+    state["groups"] = {
+        "G1": {"owner": "RE", "x": 8, "y": 6, "troops": 3},
+        "G2": {"owner": "BL", "x": 9, "y": 6, "troops": 2},
+    }
     orders, _ = ruleset.parse_orders([(1, "ATTACK G1 G2"), (2, "LAND 5,1")])
     result = ruleset.resolve(state, {"RE": orders}, TurnSeeds(1, 2))
     kinds = {e.kind: e.seats for e in result.events}
@@ -99,11 +102,11 @@ def test_the_map_shows_terrain_and_territory():
         return image.getpixel((margin + x * scale + scale // 2 + 2, margin + y * scale + scale // 2 + 2))
 
     def rgb(text: str) -> tuple:
-        return tuple(int(text[k:k + 2], 16) for k in (1, 3, 5))
+        return tuple(int(text[k : k + 2], 16) for k in (1, 3, 5))
 
     assert colour(0, 0) == rgb(PALETTE["~"]) and colour(8, 12) == rgb(PALETTE["~"])
     assert colour(12, 4) == rgb(PALETTE["*"]) and colour(8, 5) == rgb(PALETTE["."])
-    red = colour(2, 1)                      # Red's territory: grass tinted red
+    red = colour(2, 1)  # Red's territory: grass tinted red
     assert red != rgb(PALETTE["."]) and red[0] > red[1] and red[0] > red[2]
 
 
@@ -123,11 +126,22 @@ def test_the_report_shows_both_maps_and_escapes_names():
     state["seats"]["RE"]["name"] = "<img src=x>"
     env = make_environment(None, [package_templates_dir("gm_games.mcempires.templates")])
     assert env.globals["grid_map"] is gridmap.grid_map
-    context = {"game": {"name": "g", "title": "t", "ruleset": "mcempires"}, "turn": 1,
-               "turn_label": "Round 1", "next_label": "Round 2", "seat": "RE", "player": "Ann",
-               "deadline": None, "created": "2026-11-24T12:00:00Z", "view": ruleset.view(state, "RE"),
-               "events": [], "scores": [], "score_title": {"title": "Cities held", "column": "Cities"},
-               "order_form": "", "outcome": None}
+    context = {
+        "game": {"name": "g", "title": "t", "ruleset": "mcempires"},
+        "turn": 1,
+        "turn_label": "Round 1",
+        "next_label": "Round 2",
+        "seat": "RE",
+        "player": "Ann",
+        "deadline": None,
+        "created": "2026-11-24T12:00:00Z",
+        "view": ruleset.view(state, "RE"),
+        "events": [],
+        "scores": [],
+        "score_title": {"title": "Cities held", "column": "Cities"},
+        "order_form": "",
+        "outcome": None,
+    }
     html = env.get_template("report.html").render(context)
     assert html.count('src="data:image/png;base64,') == 2
     assert "<img src=x>" not in html and "&lt;img src=x&gt;" in html

@@ -1,5 +1,6 @@
 """Minecraft EMPIRES turn files: every order of the grammar parses, bad lines and impossible
 orders get one line-numbered sentence each, and checking changes nothing."""
+
 from __future__ import annotations
 
 import copy
@@ -45,21 +46,35 @@ def test_every_order_parses_and_rebuilds(line):
     assert well_formed(order) and well_formed(make_order(order.verb, *order.args))
 
 
-@pytest.mark.parametrize("line, message", [
-    ("BUILD CITY 3,4", "BUILD is not an order; the orders are CAPITAL, CITY, LAND, BASE, "
-                       "TRANSPORT, NAVAL, TREASURY, RAIL, MOVE, TRAIN, ATTACK, DEFEND, DESTROY, "
-                       "DECLARE, PEACE, BORDERS, ALLY, LEAVE and ACCEPT"),
-    ("CITY 3", "3 is not a block x,y: write CITY x,y"),
-    ("MOVE 5 3,4", "5 is not a group (like G12): write MOVE <group> [n] <x,y or city> [x,y ...]"),
-    ("MOVE G1 7 3,4", "7 troops: a group has 1 to 6: write MOVE <group> [n] <x,y or city> [x,y ...]"),
-    ("MOVE G1 3", "say where to: write MOVE <group> [n] <x,y or city> [x,y ...]"),
-    ("DEFEND G1 2", "troops that do not fight retreat: add RETREAT and N, E, S, W or a block: "
-                    "write DEFEND <group or ALL> <n or ALL> [RETREAT <N, E, S, W or x,y>]"),
-    ("BORDERS BL OPEN", "name the empire and MINE (it may cross yours), THEIRS (you may cross its) "
-                        "or BOTH: write BORDERS <empire> MINE|THEIRS|BOTH"),
-    ("ACCEPT WAR BL", "say what you accept (PEACE, BORDERS or ALLY) and from whom: "
-                      "write ACCEPT PEACE|BORDERS|ALLY <empire>"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        (
+            "BUILD CITY 3,4",
+            "BUILD is not an order; the orders are CAPITAL, CITY, LAND, BASE, "
+            "TRANSPORT, NAVAL, TREASURY, RAIL, MOVE, TRAIN, ATTACK, DEFEND, DESTROY, "
+            "DECLARE, PEACE, BORDERS, ALLY, LEAVE and ACCEPT",
+        ),
+        ("CITY 3", "3 is not a block x,y: write CITY x,y"),
+        ("MOVE 5 3,4", "5 is not a group (like G12): write MOVE <group> [n] <x,y or city> [x,y ...]"),
+        ("MOVE G1 7 3,4", "7 troops: a group has 1 to 6: write MOVE <group> [n] <x,y or city> [x,y ...]"),
+        ("MOVE G1 3", "say where to: write MOVE <group> [n] <x,y or city> [x,y ...]"),
+        (
+            "DEFEND G1 2",
+            "troops that do not fight retreat: add RETREAT and N, E, S, W or a block: "
+            "write DEFEND <group or ALL> <n or ALL> [RETREAT <N, E, S, W or x,y>]",
+        ),
+        (
+            "BORDERS BL OPEN",
+            "name the empire and MINE (it may cross yours), THEIRS (you may cross its) "
+            "or BOTH: write BORDERS <empire> MINE|THEIRS|BOTH",
+        ),
+        (
+            "ACCEPT WAR BL",
+            "say what you accept (PEACE, BORDERS or ALLY) and from whom: write ACCEPT PEACE|BORDERS|ALLY <empire>",
+        ),
+    ],
+)
 def test_a_bad_line_says_what_to_write(line, message):
     orders, problems = ruleset.parse_orders([(7, line)])
     assert orders == [] and [(p.line, p.message) for p in problems] == [(7, message)]
@@ -77,26 +92,31 @@ def played_state() -> dict:
     capital BL1 at 16,9 with G2 (2 troops)."""
     loaded = ruleset.load_scenario(ruleset.scenario_text("testbed"), "testbed")
     state = ruleset.new_game(loaded, [SeatInfo("RE", "Ann"), SeatInfo("BL", "Bob")], TurnSeeds(1, 0))
-    state = ruleset.resolve(state, {}, TurnSeeds(1, 1)).state   # both capitals founded on their sites
+    state = ruleset.resolve(state, {}, TurnSeeds(1, 1)).state  # both capitals founded on their sites
     state["round"] = 31
     state["seats"]["RE"]["money"] = 19  # 20 once the treasury pays at the start of the turn
-    state["groups"] = {"G1": {"owner": "RE", "x": 3, "y": 2, "troops": 6},
-                       "G2": {"owner": "BL", "x": 16, "y": 9, "troops": 2}}
+    state["groups"] = {
+        "G1": {"owner": "RE", "x": 3, "y": 2, "troops": 6},
+        "G2": {"owner": "BL", "x": 16, "y": 9, "troops": 2},
+    }
     return state
 
 
-@pytest.mark.parametrize("line, message", [
-    ("MOVE G1 30,3", "30,3 is off the map (x runs 0 to 19, y 0 to 13)"),
-    ("CITY 6,4", "6,4 is lake: cities cannot be founded on water"),
-    ("LAND 10,12", "10,12 is ocean: bodies of water cannot be purchased"),
-    ("LAND 16,8", "16,8 is claimed by Blue (BL)"),
-    ("CITY 16,12", "16,12 is nobody's territory: a city can only be founded in your own territory"),
-    ("MOVE G2 3,3", "G2 is not one of your groups"),
-    ("TRANSPORT RE1", "transport infrastructure costs 40 E$ and you have 20 E$"),
-    ("MOVE G1 4,2", "4,2 holds G3 with 1 troops; 6 more would make a group of more than 6"),
-    ("RAIL RE1 RE3", "there is no city RE3"),
-    ("ATTACK G1 G2", "G1 at 3,2 is not beside G2 at 16,9; groups must be side by side to fight"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("MOVE G1 30,3", "30,3 is off the map (x runs 0 to 19, y 0 to 13)"),
+        ("CITY 6,4", "6,4 is lake: cities cannot be founded on water"),
+        ("LAND 10,12", "10,12 is ocean: bodies of water cannot be purchased"),
+        ("LAND 16,8", "16,8 is claimed by Blue (BL)"),
+        ("CITY 16,12", "16,12 is nobody's territory: a city can only be founded in your own territory"),
+        ("MOVE G2 3,3", "G2 is not one of your groups"),
+        ("TRANSPORT RE1", "transport infrastructure costs 40 E$ and you have 20 E$"),
+        ("MOVE G1 4,2", "4,2 holds G3 with 1 troops; 6 more would make a group of more than 6"),
+        ("RAIL RE1 RE3", "there is no city RE3"),
+        ("ATTACK G1 G2", "G1 at 3,2 is not beside G2 at 16,9; groups must be side by side to fight"),
+    ],
+)
 def test_check_orders_finds_what_cannot_be_done(line, message):
     state = played_state()
     state["groups"]["G3"] = {"owner": "RE", "x": 4, "y": 2, "troops": 1}
@@ -113,7 +133,8 @@ def test_a_railroad_before_round_31_is_refused():
     state["cities"]["RE2"] = {"owner": "RE", "x": 9, "y": 7}
     orders, _ = ruleset.parse_orders([(2, "RAIL RE1 RE2")])
     assert [(p.line, p.message) for p in ruleset.check_orders(state, "RE", orders)] == [
-        (2, 'railroads can be bought from round 31 on ("After 30 rounds of the game"); this is round 30')]
+        (2, 'railroads can be bought from round 31 on ("After 30 rounds of the game"); this is round 30')
+    ]
 
 
 def test_orders_are_checked_in_the_order_written():
@@ -125,7 +146,8 @@ def test_orders_are_checked_in_the_order_written():
     lines = [(1, "CITY 9,6"), (2, "BASE RE2"), (3, "BASE RE2")]
     orders, _ = ruleset.parse_orders(lines)
     assert [(p.line, p.message) for p in ruleset.check_orders(state, "RE", orders)] == [
-        (3, "a second military base costs 25 E$ and you have 21 E$")]
+        (3, "a second military base costs 25 E$ and you have 21 E$")
+    ]
 
 
 def test_a_capitulated_empire_gives_no_orders():
@@ -133,7 +155,8 @@ def test_a_capitulated_empire_gives_no_orders():
     state["seats"]["RE"]["alive"] = False
     orders, _ = ruleset.parse_orders([(2, "MOVE G1 4,2")])
     assert [(p.line, p.message) for p in ruleset.check_orders(state, "RE", orders)] == [
-        (2, "your empire has capitulated and gives no more orders")]
+        (2, "your empire has capitulated and gives no more orders")
+    ]
 
 
 def test_the_prefilled_form_parses_and_passes_the_check():
@@ -143,8 +166,7 @@ def test_the_prefilled_form_parses_and_passes_the_check():
     assert all(len(line) <= 84 for line in form)
     assert "DEFEND G1 2 RETREAT S" in form and "DESTROY RE1" in form
     assert "DEFEND G99 ALL" not in form  # a group that is gone is not kept
-    orders, problems = ruleset.parse_orders([(n, line) for n, line in enumerate(form, 1)
-                                             if not line.startswith("#")])
+    orders, problems = ruleset.parse_orders([(n, line) for n, line in enumerate(form, 1) if not line.startswith("#")])
     assert problems == [] and ruleset.check_orders(state, "RE", orders) == []
 
 
@@ -160,10 +182,14 @@ def test_a_turn_has_at_most_200_orders_and_a_move_20_waypoints():
     orders, _ = ruleset.parse_orders(lines)
     problems = ruleset.check_orders(state, "RE", orders)
     assert [(p.line, p.message) for p in problems if p.line > 200] == [
-        (n, "an empire gives at most 200 orders a round; this one is past that") for n in (201, 202)]
+        (n, "an empire gives at most 200 orders a round; this one is past that") for n in (201, 202)
+    ]
     events = ruleset.resolve(state, {"RE": orders}, TurnSeeds(1, 31)).events
-    assert [e.data["line"] for e in events if e.kind == "order_failed"
-            and e.data["reason"] == "an empire gives at most 200 orders a round"] == [201, 202]
+    assert [
+        e.data["line"]
+        for e in events
+        if e.kind == "order_failed" and e.data["reason"] == "an empire gives at most 200 orders a round"
+    ] == [201, 202]
     far = " ".join(["5,6"] * 22)
     _, problems = ruleset.parse_orders([(1, f"MOVE G1 {far}")])
     assert problems[0].message.startswith("at most 20 waypoints before the destination")

@@ -1,6 +1,7 @@
 """Properties of Minecraft EMPIRES, whatever the seed: the parser never raises; in robot games
 no group passes 6 troops, E$ never go below 0, every block has at most one owner and never is
 water, cities keep their distance; the same seed plays the same game."""
+
 from __future__ import annotations
 
 from gm_games.mcempires import ruleset
@@ -57,8 +58,7 @@ def holds(state: dict) -> None:
         where.setdefault((group["x"], group["y"]), []).append(group["owner"])
     assert all(len(set(owners)) == len(owners) for owners in where.values())
     centres = [(c["x"], c["y"]) for c in state["cities"].values()]
-    assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) >= 6
-               for n, a in enumerate(centres) for b in centres[n + 1:])
+    assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) >= 6 for n, a in enumerate(centres) for b in centres[n + 1 :])
     assert all(terrain[y * state["world"]["width"] + x] not in WATER for x, y in centres)
 
 
@@ -83,7 +83,8 @@ def test_the_same_seed_plays_the_same_game(seed):
 def test_robots_finish_a_game_with_every_optional_rule_on():
     """With declarations of war the robots declare before they attack; with closed borders they
     fight their way in. They make and accept no agreements."""
-    state, codes = game("frontier", 4, "original", 2, declarations=True, borders=True,
-                        alliances=True, peace=True, amphibious=True)
+    state, codes = game(
+        "frontier", 4, "original", 2, declarations=True, borders=True, alliances=True, peace=True, amphibious=True
+    )
     final = play(state, codes, 2, 300, holds)
     assert ruleset.is_over(final) is not None

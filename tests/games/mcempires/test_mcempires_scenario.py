@@ -1,5 +1,6 @@
 """Minecraft EMPIRES scenarios and worlds: the packaged ones load, broken ones are refused with a
 sentence per problem, and the generator makes the same fair world from the same seed."""
+
 from __future__ import annotations
 
 from random import Random
@@ -52,14 +53,17 @@ def test_a_hand_made_world_and_the_standard_empires():
     assert loaded["seats"][0] == {"code": "RE", "name": "Red", "colour": "#e6194b", "mark": "R"}
 
 
-@pytest.mark.parametrize("change, message", [
-    (("...........", ".....x....."), "terrain row 1 has 'x', which is not a terrain letter"),
-    (("[[2, 2], [11, 11]]", "[[2, 2], [0, 0]]"), "site 0,0 is water"),
-    (("[[2, 2], [11, 11]]", "[[2, 2], [4, 5]]"), "sites 2,2 and 4,5 are closer than 6 blocks"),
-    (("[[2, 2], [11, 11]]", "[[2, 2]]"), "[world] lists 1 sites but max_seats is 2"),
-    (("min_seats = 2", "min_seats = 1"), "seats must run from at least 2 to at most 16"),
-    (("[world]", "[world]\nsize = 400"), "[world] gives either terrain (a hand-made map) or size"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (("...........", ".....x....."), "terrain row 1 has 'x', which is not a terrain letter"),
+        (("[[2, 2], [11, 11]]", "[[2, 2], [0, 0]]"), "site 0,0 is water"),
+        (("[[2, 2], [11, 11]]", "[[2, 2], [4, 5]]"), "sites 2,2 and 4,5 are closer than 6 blocks"),
+        (("[[2, 2], [11, 11]]", "[[2, 2]]"), "[world] lists 1 sites but max_seats is 2"),
+        (("min_seats = 2", "min_seats = 1"), "seats must run from at least 2 to at most 16"),
+        (("[world]", "[world]\nsize = 400"), "[world] gives either terrain (a hand-made map) or size"),
+    ],
+)
 def test_a_broken_scenario_says_what_is_wrong(change, message):
     old, new = change
     assert message in problems(GOOD.replace(old, new, 1))
@@ -71,8 +75,9 @@ def test_rows_of_different_lengths_are_refused():
 
 
 def test_two_empires_cannot_share_a_colour():
-    seats = "\n".join(f'[[seat]]\ncode = "{c}"\nname = "{c}"\ncolour = "#112233"\nmark = "{c[0]}"'
-                      for c in ("AA", "BB"))
+    seats = "\n".join(
+        f'[[seat]]\ncode = "{c}"\nname = "{c}"\ncolour = "#112233"\nmark = "{c[0]}"' for c in ("AA", "BB")
+    )
     assert "colour #112233 is used twice" in problems(GOOD + seats)
 
 
@@ -115,8 +120,7 @@ def test_the_world_is_made_in_new_game_and_kept_in_the_state():
 def test_war_bounty_lays_out_five_cities_and_300_blocks_each():
     loaded = ruleset.load_scenario(ruleset.scenario_text("valley"), "valley")
     loaded = with_options(loaded, choose_options(ruleset.game_options(), {"mode": "war-bounty"}))
-    state = ruleset.new_game(loaded, [SeatInfo(c, c) for c in ("RE", "BL", "YE", "PU")],
-                             TurnSeeds(2, 0))
+    state = ruleset.new_game(loaded, [SeatInfo(c, c) for c in ("RE", "BL", "YE", "PU")], TurnSeeds(2, 0))
     for code, seat in state["seats"].items():
         assert sum(row.count(seat["mark"]) for row in state["territory"]) == 300
         cities = [c for c in state["cities"].values() if c["owner"] == code]
