@@ -67,6 +67,13 @@ def _length(text: str) -> int:
     return int(text)
 
 
+def _press_count(text: str) -> int:
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 1000:
+        raise ValueError("a number of messages from 1 to 1000")
+    return int(text)
+
+
 def _flag(text: str) -> bool:
     if text.lower() in ("yes", "on", "true", "1"):
         return True
@@ -142,6 +149,12 @@ SETTINGS = {
             _choice("any", "all"),
         ),
         Setting("press-length", 5000, "most characters in one press message (1-10000)", _length),
+        Setting(
+            "press-per-turn",
+            50,
+            "most press messages one seat sends in a turn (1-1000): more is flooding the others' mail",
+            _press_count,
+        ),
         Setting(
             "signups",
             "gm",

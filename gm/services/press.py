@@ -131,6 +131,8 @@ class _Post:
         seats = records.seats_of(self.db, game.id)
         recipients, refusal = addressed(draft, [s.code for s in seats], seat.code)
         refusal = _refusal(game, status, seat, draft, len(recipients)) or refusal
+        if refusal is None:
+            refusal = _flooding(game, stored.sent_by(self.db, game.id, seat.id, turn))
         shown = addressee_text(recipients or draft.to, draft.everyone, True, None)
         if refusal:
             return PressResult(draft.line, shown, False, refusal)
@@ -222,6 +224,18 @@ def _refusal(game: GameRecord, status: str, seat: SeatRecord, draft: PressDraft,
     if draft.everyone and not reached:
         return "there is no other seat in the game yet to send it to"
     return None
+
+
+def _flooding(game: GameRecord, sent: int) -> str | None:
+    """A seat may send at most press-per-turn messages while one turn is collected: a player (or
+    whoever has their secret) cannot bury the other players' mailboxes."""
+    limit = game_setting(game, "press-per-turn")
+    if sent < limit:
+        return None
+    return (
+        f"this seat has sent {sent} press messages this turn, the most '{game.name}' takes in one turn; "
+        "send it after the turn has run"
+    )
 
 
 def _thread(

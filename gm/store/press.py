@@ -113,6 +113,13 @@ def from_source(db: sqlite_utils.Database, source_prefix: str) -> list[PressReco
     return [_record(row) for row in rows.fetchall()]
 
 
+def sent_by(db: sqlite_utils.Database, game_id: int, seat_id: int, turn: int) -> int:
+    """How many messages a seat has sent while `turn` was collected."""
+    return db.execute(
+        "SELECT count(*) FROM press WHERE game_id = ? AND turn = ? AND sender_seat_id = ?", [game_id, turn, seat_id]
+    ).fetchone()[0]
+
+
 def game_now(db: sqlite_utils.Database, game_id: int) -> tuple[int, str]:
     """(the turn being collected, the status) as the database has them at this moment: read
     inside the write transaction, so a message belongs to the turn it really came in."""

@@ -188,6 +188,7 @@ def test_a_finished_game_takes_no_press(home, gm, tmp_path):
         (("press", "shout"), "Error: press takes none or signed or anonymous, not 'shout'.\n"),
         (("press-to", "some"), "Error: press-to takes any or all, not 'some'.\n"),
         (("press-length", "0"), "Error: press-length takes a number of characters from 1 to 10000, not '0'.\n"),
+        (("press-per-turn", "0"), "Error: press-per-turn takes a number of messages from 1 to 1000, not '0'.\n"),
     ],
 )
 def test_press_settings_are_checked(home, gm, game, value, message):
@@ -197,7 +198,41 @@ def test_press_settings_are_checked(home, gm, game, value, message):
 
 def test_the_settings_list_the_press_rules_with_their_defaults(home, gm, game):
     listed = {s["name"]: s["value"] for s in json.loads(gm("game", "settings", "g1", "--json", home=home).out)}
-    assert (listed["press"], listed["press-to"], listed["press-length"]) == ("signed", "any", 5000)
+    assert (listed["press"], listed["press-to"], listed["press-length"], listed["press-per-turn"]) == (
+        "signed",
+        "any",
+        5000,
+        50,
+    )
+
+
+def test_a_seat_sends_at_most_press_per_turn_messages_in_a_turn(home, gm, mailing, tmp_path):
+    """More than the game's press-per-turn in one turn would flood the others' mail: the rest are
+    refused with the reason (and nothing of theirs is stored or mailed) until the turn has run."""
+    assert gm("game", "set", "g1", "press-per-turn", "2", home=home).code == 0
+    first = tmp_path / "first.txt"
+    first.write_text(press_file(mailing["BR"], "PRESS TO FR: one\nPRESS TO RU: two\nPRESS TO GE: three"))
+    ran = gm("submit", first, home=home)
+    refused = (
+        "this seat has sent 2 press messages this turn, the most 'g1' takes in one turn; send it after the turn has run"
+    )
+    assert (ran.code, ran.out, ran.err) == (
+        1,
+        f"{first}:4: press sent to FR\n{first}:5: press sent to RU\n",
+        f"{first}:6: press NOT sent: {refused}\n",
+    )
+    assert rows(home, "SELECT text FROM press ORDER BY id") == [("one",), ("two",)]
+    assert [seat for _, seat, _, _ in outbox(home)] == ["FR", "RU"]
+    # Another seat has its own count.
+    other = tmp_path / "other.txt"
+    other.write_text(press_file(mailing["FR"], "PRESS TO BR: hello", seat="FR"))
+    assert gm("submit", other, home=home).code == 0
+    # The next turn counts afresh.
+    assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0
+    again = tmp_path / "again.txt"
+    again.write_text(press_file(mailing["BR"], "PRESS TO GE: three"))
+    ran = gm("submit", again, home=home)
+    assert (ran.code, ran.out) == (0, f"{again}:4: press sent to GE\n")
 
 
 def test_announce_mails_every_player_and_is_written_in_the_audit_log(home, gm, mailing):
