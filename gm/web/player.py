@@ -68,7 +68,7 @@ def home():
         if session.get("gm"):
             return redirect("/gm")
         return page("sign_in.html", title="Sign in")
-    return seat_page(*found)
+    return seat_page(*found, press_result=session.pop("press_notice", None))
 
 
 @blueprint.post("/sign-in")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, request
+from flask import Blueprint, redirect, request, session
 
 from gm.services import press
 from gm.store import records
@@ -22,7 +22,10 @@ def send_press():
     to = request.form.getlist("to")[:100]
     text = request.form.get("text", "")
     result = press.send_from_portal(p.db(), p.home, p.clock, game, seat, to, text, p.writing)
+    if result.sent:
+        # Post/redirect/get: reloading the page that says "Sent" must not send the press again.
+        # The notice rides in the session once (without the text: a cookie stays small).
+        session["press_notice"] = result.to_json()
+        return redirect("/#press", 303)
     shown = dict(result.to_json(), text=text, to_ticked=[code.upper() for code in to])
-    return seat_page(
-        records.game_by_name(p.db(), game.name), seat, press_result=shown, status=200 if result.sent else 400
-    )
+    return seat_page(records.game_by_name(p.db(), game.name), seat, press_result=shown, status=400)

@@ -19,9 +19,11 @@ def test_press_from_the_seat_page_reaches_the_others_by_mail_and_on_their_page(a
     assert '<input type="checkbox" name="to" value="FR"> FR' in page.text
     assert 'value="BR"' not in page.text.split('action="/press"')[1].split("</form>")[0]  # not to oneself
     assert "signed: they see it is from BR" in page.text
-    page = signed_in.post("/press", {"to": ["FR", "GE"], "text": "Shall we\r\nshare <Burgundy>?"})
-    assert page.status_code == 200
+    sent = signed_in.post("/press", {"to": ["FR", "GE"], "text": "Shall we\r\nshare <Burgundy>?"}, follow=False)
+    assert (sent.status_code, sent.headers["Location"]) == (303, "/#press")  # a reload cannot send it twice
+    page = signed_in.get("/")
     assert "Sent to FR, GE. The other players get it by mail now, and in their next report." in page.text
+    assert "Sent to FR, GE." not in signed_in.get("/").text  # said once
     assert "<strong>You</strong> wrote to FR, GE" in page.text and "Shall we\nshare &lt;Burgundy&gt;?" in page.text
     assert rows(home, "SELECT kind, seat, recipient FROM outbox ORDER BY id") == [
         ("press", "FR", "cy@example.org"),
