@@ -64,7 +64,9 @@ def order_warnings(
     problems: list[Problem],
 ) -> list[Problem]:
     """Every warning for a seat's checked orders, by line: near codes (the seat's view says
-    which codes exist; asked only when a line has a problem), then the ruleset's own."""
+    which codes exist; asked only when a line has a problem), then the ruleset's own, except on
+    a line that has a problem already (the error says why it fails; a guess beside it is noise)."""
     troubled = {p.line for p in problems}
     near = near_codes(lines, troubled, view_codes(ruleset.view(state, seat))) if troubled else []
-    return sorted(near + ruleset_warnings(ruleset, state, seat, orders), key=lambda p: p.line)
+    own = [w for w in ruleset_warnings(ruleset, state, seat, orders) if w.line not in troubled]
+    return sorted(near + own, key=lambda p: p.line)

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from markupsafe import Markup, escape
 
 from gm.core.arrows import Arrow
+from gm.core.names import named
 from gm.render.svgmap import CODE_SIZE, safe_colour, svg_region, territory_radius
 from gm.render.turnmap import TEXT_WIDTH_MM, arrow_key, map_picture, picture_figure
 
@@ -75,7 +76,7 @@ def region_section(
     figure_mm = (box[2] - box[0]) * scale
     url, width, height = map_picture(svg_region(view_map, you, box, moves, names, seats), figure_mm)
     names = names or {}
-    title = f"{names[you]} and its neighbours, enlarged" if you in names else "Your region, enlarged"
+    title = f"{named(names[you], you)} and its neighbours, enlarged" if you in names else "Your region, enlarged"
     return (
         Markup('<section class="map map-region"><h2>')
         + escape(title)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gm.core.envelope import read_envelope
 from gm.core.model import Order, Problem
-from gm.core.warnings import near_codes, view_codes
+from gm.core.warnings import near_codes, order_warnings, view_codes
 
 VIEW = {
     "seats": [{"code": "BR"}, {"code": "FR"}],
@@ -53,3 +53,21 @@ def test_empires_warns_of_actions_left_unused():
     assert order_warnings(state, "EN", sixteen) == []
     assert installed()["empires"].order_warnings(state, "EN", orders) == [warning]
     assert installed()["clash"].order_warnings({}, "BR", []) == []  # a ruleset without any: none
+
+
+def test_a_line_with_an_error_gets_no_ruleset_warning_beside_it():
+    """The error says why the order fails; the ruleset's guess that it would also be short of
+    money is noise there (Imperials' 'VILLAGE 24' next to a village said both). Other lines keep
+    their warnings."""
+
+    class Ruleset:
+        def view(self, state, seat):
+            return {"seats": [{"code": "RED"}]}
+
+        def order_warnings(self, state, seat, orders):
+            return [Problem(o.line, f"{o.verb} would be short") for o in orders]
+
+    orders = [Order("VILLAGE", ("24",), 4, "VILLAGE 24"), Order("ROAD", ("24-30",), 5, "ROAD 24-30")]
+    problems = [Problem(4, "vertex 24 is next to your village")]
+    warned = order_warnings(Ruleset(), {}, "RED", [(4, "VILLAGE 24"), (5, "ROAD 24-30")], orders, problems)
+    assert warned == [Problem(5, "ROAD would be short")]
