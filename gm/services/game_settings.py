@@ -60,18 +60,16 @@ def _choice(*options: str) -> Callable[[str], str]:
     return read
 
 
-def _length(text: str) -> int:
-    text = text.strip()
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 10_000:
-        raise ValueError("a number of characters from 1 to 10000")
-    return int(text)
+def _between(low: int, high: int, things: str) -> Callable[[str], int]:
+    """A whole number of `things` from low to high."""
 
+    def parse(text: str) -> int:
+        text = text.strip()
+        if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+            raise ValueError(f"a number of {things} from {low} to {high}")
+        return int(text)
 
-def _press_count(text: str) -> int:
-    text = text.strip()
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 1000:
-        raise ValueError("a number of messages from 1 to 1000")
-    return int(text)
+    return parse
 
 
 def _flag(text: str) -> bool:
@@ -148,12 +146,14 @@ SETTINGS = {
             "whom press may go to: any (one seat, several or all) or all (broadcast only)",
             _choice("any", "all"),
         ),
-        Setting("press-length", 5000, "most characters in one press message (1-10000)", _length),
+        Setting(
+            "press-length", 5000, "most characters in one press message (1-10000)", _between(1, 10_000, "characters")
+        ),
         Setting(
             "press-per-turn",
             50,
             "most press messages one seat sends in a turn (1-1000): more is flooding the others' mail",
-            _press_count,
+            _between(1, 1000, "messages"),
         ),
         Setting(
             "signups",
