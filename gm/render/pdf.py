@@ -14,6 +14,7 @@ from weasyprint import CSS, HTML
 from weasyprint.images import RasterImage
 from weasyprint.text.fonts import FontConfiguration
 
+from gm.render import turnpages
 from gm.render.fetcher import AssetFetcher
 from gm.render.worker import PNG_DATA_URL, shared_images
 
@@ -52,16 +53,41 @@ def html_to_pdf(
     """
     if not _W3C_DATE.fullmatch(created):
         raise ValueError(f"created must be a W3C datetime like 2026-11-21T19:00:00Z, not {created!r}")
+    parts = turnpages.split(html)
+    if parts is None:
+        return _write(_layout(html, base_url, fetcher, cache), created, identifier)
+    key = (parts.turn_html, base_url, fetcher)
+    turn = _turn_pages.get(key, lambda: _turn_document(parts.turn_html, base_url, fetcher, cache))
+    seat_html = turnpages.place_blank_pages(parts.seat_html, turn.pages)
+    document = _layout(seat_html, base_url, fetcher, cache)
+    blanks = turnpages.blank_page_numbers(document)
+    return turnpages.lay_over(_write(document, created, identifier), turn, blanks, parts.readers)
+
+
+def _layout(html: str, base_url: str, fetcher: AssetFetcher, cache: dict | None):
     html, cache = _shorten(html, cache or {})
     page = HTML(string=html, base_url=base_url, url_fetcher=fetcher)
-    document = page.render(
+    return page.render(
         stylesheets=_take_stylesheets(page, base_url, fetcher), font_config=font_configuration(), cache=cache
     )
+
+
+def _write(document, created: str, identifier: str) -> bytes:
     # Set here rather than trusting the template's <meta>, so an overriding GM template that
     # forgets it cannot make PDFs differ run to run.
     document.metadata.created = created
     document.metadata.modified = created
     return document.write_pdf(pdf_identifier=identifier.encode("utf-8"))
+
+
+def _turn_document(html: str, base_url: str, fetcher: AssetFetcher, cache: dict | None) -> turnpages.TurnPages:
+    """The turn's pages laid out and written once (see gm.render.turnpages)."""
+    document = _layout(html, base_url, fetcher, cache)
+    pdf = _write(document, "2000-01-01T00:00:00Z", "turn-pages")
+    return turnpages.TurnPages(pdf, len(document.pages), turnpages.reader_rows(document))
+
+
+_turn_pages = turnpages.TurnPagesCache()
 
 
 def _shorten(html: str, cache: dict) -> tuple[str, dict]:

@@ -1,0 +1,173 @@
+"""The turn's pages: sections every seat of a turn reads alike, laid out once and laid over each seat's PDF.
+
+A report template marks such sections (the scores, a ruleset's table of every seat) with
+TURN_START ... TURN_END, and says where their pages go with a TURN_PAGES comment that names the
+reader. The render worker takes the marked sections out of the seat's HTML into a document of
+their own, the turn's pages, which it lays out once per process for every seat whose marked text
+is the same (the key is the text itself, so nothing of one seat can reach another: a section
+that differs per seat just makes a document per seat). The seat's own document gets as many
+blank pages where TURN_PAGES stood; they carry its running header and page numbers, and the
+turn's pages are laid over them in the PDF (pikepdf). A row that names seats (data-reader="BR
+FR") is tinted on the page of each seat it names, drawn over the shared page with a multiply
+blend, so the reader finds their own row as in the seat's own tables (tinted; the bold those
+have cannot be laid over).
+
+A WeasyPrint layout costs about 1.5 ms of CPU per box of text (bench/README.md), so an Empires
+turn of 16 seats pays for its table of every country once per worker instead of 16 times.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import OrderedDict
+from dataclasses import dataclass
+
+TURN_START = "<!--gm:turn-->"
+TURN_END = "<!--/gm:turn-->"
+# <!--gm:turn-pages reader="BR"-->: where the turn's pages go in the seat's report, and whose it is.
+_PLACE = re.compile(r'<!--gm:turn-pages reader="([^"<>]*)"-->')
+_SECTION = re.compile(re.escape(TURN_START) + r"(.*?)" + re.escape(TURN_END), re.S)
+_STYLE = re.compile(r"<style(?:\s[^>]*)?>.*?</style>", re.S | re.I)
+BLANK_ID = "gm-turn-page-"
+# The turn's pages carry no running header or page number: the seat's blank pages under them do.
+_NO_MARGIN_BOXES = (
+    "<style>@page { @top-left { content: none; } @top-right { content: none; } "
+    "@bottom-left { content: none; } @bottom-right { content: none; } }</style>"
+)
+# The reader's rows: the tint of a seat's own row in report.css (tr.you), multiplied over the
+# page so the text on it stays as dark as it was.
+TINT_RGB = (0xF1 / 255, 0xED / 255, 0xE3 / 255)
+_PX_PT = 0.75  # WeasyPrint lays out in CSS pixels, 96 a inch; PDF points are 72
+
+
+@dataclass(frozen=True)
+class Split:
+    """A seat's report HTML taken apart: its own document (TURN_PAGES still in it), the turn's
+    document, and the seat codes whose rows are the reader's."""
+
+    seat_html: str
+    turn_html: str
+    readers: frozenset[str]
+
+
+def split(html: str) -> Split | None:
+    """The report's turn sections taken out, or None when it marks none (a GM's own template)."""
+    place = _PLACE.search(html)
+    sections = _SECTION.findall(html)
+    if place is None or not sections:
+        return None
+    seat_html = _SECTION.sub("", html)
+    styles = "\n".join(_STYLE.findall(html))
+    turn_html = (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'{styles}\n{_NO_MARGIN_BOXES}\n</head>\n<body class="turn-pages">\n'
+        + "\n".join(sections)
+        + "\n</body>\n</html>\n"
+    )
+    return Split(seat_html, turn_html, frozenset(place.group(1).split()))
+
+
+def blank_pages(count: int) -> str:
+    """The HTML of `count` empty pages, for where TURN_PAGES stood; each carries an id so the
+    page it lands on can be found in the laid-out document (Page.anchors)."""
+    # Styled in place, so that a GM's own sheet cannot fold them into one page.
+    style = "break-before: page; break-after: page; height: 1px; margin: 0; padding: 0; border: 0"
+    return "".join(f'<div class="turn-page" id="{BLANK_ID}{n}" style="{style}"></div>' for n in range(1, count + 1))
+
+
+def place_blank_pages(seat_html: str, count: int) -> str:
+    return _PLACE.sub(lambda _: blank_pages(count), seat_html, count=1)
+
+
+def blank_page_numbers(document) -> list[int]:
+    """The indices of the pages of a laid-out seat document that hold a blank turn page."""
+    return [i for i, page in enumerate(document.pages) if any(a.startswith(BLANK_ID) for a in page.anchors)]
+
+
+@dataclass(frozen=True)
+class TurnPages:
+    """The turn's pages laid out and written: the PDF, how many pages, and per seat code the
+    rectangles of the rows that name it, as (page index, x, y, width, height) in PDF points
+    from the page's lower left corner."""
+
+    pdf: bytes
+    pages: int
+    rows: dict[str, tuple[tuple[int, float, float, float, float], ...]]
+
+
+def reader_rows(document) -> dict[str, tuple[tuple[int, float, float, float, float], ...]]:
+    """Where each seat's rows (data-reader) fell in a laid-out document, in PDF points."""
+    found: dict[str, list] = {}
+    for number, page in enumerate(document.pages):
+        page_height = page.height
+        for box in page._page_box.descendants():
+            element = getattr(box, "element", None)
+            if element is None or getattr(box, "element_tag", None) != "tr" or not element.get("data-reader"):
+                continue
+            x, y = box.border_box_x(), box.border_box_y()
+            width, height = box.border_width(), box.border_height()
+            rect = (number, x * _PX_PT, (page_height - y - height) * _PX_PT, width * _PX_PT, height * _PX_PT)
+            for code in element.get("data-reader").split():
+                found.setdefault(code, []).append(rect)
+    return {code: tuple(rects) for code, rects in found.items()}
+
+
+class TurnPagesCache:
+    """The turn documents a worker has laid out, by their HTML and what it was read with; the
+    last few are kept (a run-due hands a worker the seats of at most two games at a time)."""
+
+    KEEP = 8
+
+    def __init__(self):
+        self._kept: OrderedDict[tuple, TurnPages] = OrderedDict()
+
+    def get(self, key: tuple, make) -> TurnPages:
+        if key not in self._kept:
+            self._kept[key] = make()
+            while len(self._kept) > self.KEEP:
+                self._kept.popitem(last=False)
+        self._kept.move_to_end(key)
+        return self._kept[key]
+
+
+def lay_over(seat_pdf: bytes, turn: TurnPages, blanks: list[int], readers: frozenset[str]) -> bytes:
+    """The seat's PDF with the turn's pages laid over its blank ones, and its rows tinted."""
+    import pikepdf
+
+    if len(blanks) != turn.pages:
+        raise RuntimeError(
+            f"the report's turn pages did not fit: {turn.pages} page(s) to lay over {len(blanks)} blank one(s)"
+        )
+    with pikepdf.open(io.BytesIO(seat_pdf)) as seat, pikepdf.open(io.BytesIO(turn.pdf)) as shared:
+        for index, number in enumerate(blanks):
+            page = seat.pages[number]
+            if page.mediabox != shared.pages[index].mediabox:
+                raise RuntimeError(f"page {number + 1} of the report is not the size of the turn page it carries")
+            # Named, not pikepdf's add_overlay: its resource names are random, and the same
+            # report must give the same bytes.
+            form = seat.copy_foreign(shared.pages[index].as_form_xobject())
+            page.add_resource(form, pikepdf.Name.XObject, name=pikepdf.Name("/GmTurnPage"))
+            page.contents_add(b"q\n", prepend=True)
+            page.contents_add(b"\nQ\nq /GmTurnPage Do Q\n")
+            rects = [r for code in sorted(readers) for r in turn.rows.get(code, ()) if r[0] == index]
+            if rects:
+                _tint(seat, page, rects)
+        out = io.BytesIO()
+        # deterministic_id: the file's /ID from its content, so the same report gives the same bytes.
+        seat.save(out, deterministic_id=True)
+    return out.getvalue()
+
+
+def _tint(pdf, page, rects: list[tuple[int, float, float, float, float]]) -> None:
+    import pikepdf
+
+    state = page.add_resource(
+        pikepdf.Dictionary(Type=pikepdf.Name.ExtGState, BM=pikepdf.Name.Multiply),
+        pikepdf.Name.ExtGState,
+        name=pikepdf.Name("/GmTint"),
+    )
+    red, green, blue = TINT_RGB
+    paths = "".join(f"{x:.2f} {y:.2f} {w:.2f} {h:.2f} re\n" for _, x, y, w, h in rects)
+    content = f"q {state} gs {red:.4f} {green:.4f} {blue:.4f} rg\n{paths}f Q\n"
+    page.contents_add(pikepdf.Stream(pdf, content.encode("ascii")), prepend=False)

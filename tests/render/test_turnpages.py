@@ -1,0 +1,151 @@
+"""The turn's pages (gm.render.turnpages): what every seat of a turn reads alike is laid out once
+and laid over blank pages of each seat's report, which keep its header and page numbers; the
+reader's own rows are tinted; nothing of one seat's text reaches another's report."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pypdfium2
+import pytest
+
+from gm.render import pdf as pdf_module, turnpages
+from gm.render.environment import base_url, make_environment, render_report_html
+from gm.render.fetcher import AssetFetcher
+from gm.render.pdf import html_to_pdf
+from gm.rulesets import installed, template_dirs
+
+from . import ruleset_report
+
+
+@pytest.fixture(scope="module")
+def clash_turn():
+    """The four seats' report HTML of a robot Clash game's turn 3, and a fetcher for them."""
+    env = make_environment(None, template_dirs(installed()["clash"]))
+    contexts = ruleset_report.report_contexts("clash", turns=3)
+    htmls = {c["seat"]: render_report_html(env, c) for c in contexts}
+    return htmls, AssetFetcher([str(d) for d in env.loader.searchpath])
+
+
+@pytest.fixture
+def layouts(monkeypatch):
+    """A fresh cache of turn pages, and a count of the turn documents laid out."""
+    made = []
+    lay_out = pdf_module._turn_document
+
+    def counted(html, *args):
+        made.append(html)
+        return lay_out(html, *args)
+
+    monkeypatch.setattr(pdf_module, "_turn_pages", turnpages.TurnPagesCache())
+    monkeypatch.setattr(pdf_module, "_turn_document", counted)
+    return made
+
+
+def to_pdf(html, fetcher):
+    return html_to_pdf(html, base_url=base_url(), created="2026-11-21T19:00:00Z", identifier="t", fetcher=fetcher)
+
+
+def page_texts(pdf: bytes, tmp_path) -> list[str]:
+    path = tmp_path / "r.pdf"
+    path.write_bytes(pdf)
+    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True, text=True).stdout
+    return text.split("\f")[:-1]
+
+
+def is_turn_page(text: str) -> bool:
+    """The page with the scores and the table of empires: every seat's player is named on it."""
+    return all(f"Player {code}" in text for code in ("BR", "FR", "GE", "RU")) and "Territories" in text
+
+
+def test_a_report_without_marks_is_one_document():
+    assert turnpages.split("<html><body><p>Hello</p></body></html>") is None
+    # Marks without a place for the pages (a GM's template that kept only part): one document too.
+    assert turnpages.split("<html><body><!--gm:turn--><p>x</p><!--/gm:turn--></body></html>") is None
+
+
+def test_the_turn_sections_leave_the_seats_html_with_every_style():
+    html = (
+        "<html><head><title>BR</title><style>p { color: red }</style></head><body><p>mine</p>"
+        "<!--gm:turn--><h2>Scores</h2><!--/gm:turn--><style>.x { margin: 0 }</style>"
+        '<!--gm:turn--><table><tr data-reader="BR FR"><td>1</td></tr></table><!--/gm:turn-->'
+        '<!--gm:turn-pages reader="BR"--></body></html>'
+    )
+    parts = turnpages.split(html)
+    assert parts is not None and parts.readers == {"BR"}
+    assert "Scores" not in parts.seat_html and "<p>mine</p>" in parts.seat_html
+    assert "<h2>Scores</h2>" in parts.turn_html and 'data-reader="BR FR"' in parts.turn_html
+    # Both sheets, wherever they stood; not the seat's title or anything else of its own.
+    assert "p { color: red }" in parts.turn_html and ".x { margin: 0 }" in parts.turn_html
+    assert "<title>" not in parts.turn_html and "mine" not in parts.turn_html
+    assert turnpages.place_blank_pages(parts.seat_html, 2).count('class="turn-page"') == 2
+
+
+def test_a_turns_seats_share_one_layout_of_the_turns_pages(clash_turn, layouts, tmp_path):
+    htmls, fetcher = clash_turn
+    pdfs = {seat: to_pdf(html, fetcher) for seat, html in htmls.items()}
+    assert len(layouts) == 1  # four seats, one layout of the scores and the table of empires
+    for seat, pdf in pdfs.items():
+        pages = page_texts(pdf, tmp_path)
+        turn_page = next(i for i, text in enumerate(pages) if is_turn_page(text))
+        text = pages[turn_page]
+        # The shared page, every seat's row, over the seat's own blank page: its running header
+        # and its page number.
+        assert f"turn 3 · {seat} Player {seat}" in text
+        assert f"page {turn_page + 1} of {len(pages)}" in text
+        # The turn's pages come after the seat's own and before its order form.
+        assert "Your orders for turn 4" in pages[-1] and turn_page < len(pages) - 1
+
+
+def test_the_same_report_gives_the_same_bytes_laid_out_anew_or_not(clash_turn, layouts):
+    htmls, fetcher = clash_turn
+    first = to_pdf(htmls["FR"], fetcher)
+    again = to_pdf(htmls["FR"], fetcher)  # the turn's pages from the cache
+    pdf_module._turn_pages = turnpages.TurnPagesCache()
+    anew = to_pdf(htmls["FR"], fetcher)
+    assert len(layouts) == 2 and first == again == anew
+
+
+def test_the_readers_rows_are_tinted_and_no_one_elses(clash_turn, layouts):
+    htmls, fetcher = clash_turn
+    pdf = to_pdf(htmls["FR"], fetcher)
+    (turn,) = pdf_module._turn_pages._kept.values()
+    assert set(turn.rows) == set(htmls)  # every seat has its rows, in both tables
+    assert all(len(rects) == 2 for rects in turn.rows.values())
+    document = pypdfium2.PdfDocument(pdf)
+    blank = next(i for i in range(len(document)) if is_turn_page(document[i].get_textpage().get_text_range()))
+    scale = 2
+    image = document[blank].render(scale=scale).to_pil().convert("RGB")
+    height = document[blank].get_height()
+
+    def colour(rect):
+        _, x, y, width, row_height = rect
+        # A point in the row's left padding, clear of its text and rules.
+        return image.getpixel((int((x + 1.5) * scale), int((height - y - row_height / 2) * scale)))
+
+    tint = tuple(round(c * 255) for c in turnpages.TINT_RGB)
+    for seat, rects in turn.rows.items():
+        for rect in rects:
+            got = colour(rect)
+            if seat == "FR":
+                assert all(abs(a - b) <= 3 for a, b in zip(got, tint)), (seat, got)
+            else:
+                assert got == (255, 255, 255), (seat, got)
+
+
+def test_text_that_differs_per_seat_is_laid_out_for_that_seat_only(layouts, clash_turn, tmp_path):
+    _, fetcher = clash_turn
+
+    def report(seat, secret):
+        return (
+            '<html><head><meta charset="utf-8"></head><body><h1>Report of ' + seat + "</h1>"
+            f"<!--gm:turn--><p>{secret}</p><!--/gm:turn-->"
+            f'<!--gm:turn-pages reader="{seat}"--><p>Orders</p></body></html>'
+        )
+
+    br = page_texts(to_pdf(report("BR", "Only BR may read this"), fetcher), tmp_path)
+    fr = page_texts(to_pdf(report("FR", "Only FR may read this"), fetcher), tmp_path)
+    assert len(layouts) == 2
+    assert "Only BR" in "".join(br) and "Only FR" not in "".join(br)
+    assert "Only FR" in "".join(fr) and "Only BR" not in "".join(fr)
+    assert "Orders" in br[-1] and "Only BR" in br[1]  # the seat's page, the turn's, then the rest
