@@ -145,11 +145,13 @@ def lay_over(seat_pdf: bytes, turn: TurnPages, blanks: list[int], readers: froze
             if page.mediabox != shared.pages[index].mediabox:
                 raise RuntimeError(f"page {number + 1} of the report is not the size of the turn page it carries")
             # Named, not pikepdf's add_overlay: its resource names are random, and the same
-            # report must give the same bytes.
+            # report must give the same bytes. A name per turn page: WeasyPrint's pages may
+            # share one resource dictionary.
             form = seat.copy_foreign(shared.pages[index].as_form_xobject())
-            page.add_resource(form, pikepdf.Name.XObject, name=pikepdf.Name("/GmTurnPage"))
+            name = f"/GmTurnPage{index + 1}"
+            page.add_resource(form, pikepdf.Name.XObject, name=pikepdf.Name(name))
             page.contents_add(b"q\n", prepend=True)
-            page.contents_add(b"\nQ\nq /GmTurnPage Do Q\n")
+            page.contents_add(f"\nQ\nq {name} Do Q\n".encode("ascii"))
             rects = [r for code in sorted(readers) for r in turn.rows.get(code, ()) if r[0] == index]
             if rects:
                 _tint(seat, page, rects)

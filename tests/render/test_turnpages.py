@@ -4,6 +4,7 @@ reader's own rows are tinted; nothing of one seat's text reaches another's repor
 
 from __future__ import annotations
 
+import re
 import subprocess
 
 import pypdfium2
@@ -149,3 +150,17 @@ def test_text_that_differs_per_seat_is_laid_out_for_that_seat_only(layouts, clas
     assert "Only BR" in "".join(br) and "Only FR" not in "".join(br)
     assert "Only FR" in "".join(fr) and "Only BR" not in "".join(fr)
     assert "Orders" in br[-1] and "Only BR" in br[1]  # the seat's page, the turn's, then the rest
+
+
+def test_a_turn_of_many_pages_lays_each_over_its_own_blank_page(layouts, clash_turn, tmp_path):
+    _, fetcher = clash_turn
+    lines = "".join(f"<p>Line {n} of the turn</p>" for n in range(1, 181))
+    html = (
+        '<html><head><meta charset="utf-8"></head><body><h1>Report of BR</h1>'
+        f'<!--gm:turn-->{lines}<!--/gm:turn--><!--gm:turn-pages reader="BR"--><p>Orders</p></body></html>'
+    )
+    pages = page_texts(to_pdf(html, fetcher), tmp_path)
+    turn = pages[1:-1]
+    assert len(turn) >= 3, "the sample turn should fill several pages"
+    seen = [int(n) for page in turn for n in re.findall(r"Line (\d+) of the turn", page)]
+    assert seen == list(range(1, 181))  # every line once, in order: page n over blank page n
