@@ -174,33 +174,31 @@ KNOWN_COLUMNS = (
     Column("Population", numeric=True),
     Column("Armies", numeric=True),
     Column("Fort", numeric=True),
-    Column("Next to yours"),
 )
 
 
 def known(state: JSONObject, seat: str) -> JSONObject:
-    """Every land area the seat does not own, by holder: the map is open (areas, their owners,
-    armies, population and forts), so the listing gives what the neighbours table gives, for
-    the whole map. Never another country's BPs, VP or orders (11.3)."""
+    """Every land area, by holder, the seat's own too: the map is open (areas, their owners,
+    armies, population and forts), so every seat reads the same listing and the report lays it
+    out once a turn (gm.render.turnpages). Which foreign areas are next to the seat's is in
+    its neighbours table. Never another country's BPs, VP or orders (11.3)."""
     board = Board.of(state)
     capitals = {c["capital"] for c in state["countries"].values()}
-    mine = set(owned(state, seat))
     sightings = []
     for code in board.land:
         area = state["areas"][code]
-        if code in mine:
-            continue
-        near = " ".join(sorted(board.reach[code] & mine))
-        cells = (board.places[code]["terrain"], area["population"], area["armies"], area["fort"], near)
+        cells = (board.places[code]["terrain"], area["population"], area["armies"], area["fort"])
         sightings.append(Sighting(code, board.name(code), area["owner"], cells, "capital" if code in capitals else ""))
     return listing(
-        "Every area you see",
+        "Every area on the board",
         "Area",
         ("area", "areas"),
         KNOWN_COLUMNS,
         sightings,
         state["seating"],
         {NEUTRAL: "Neutral areas"},
+        'The map is open: every land area, yours too, by who holds it. The foreign areas next to yours are in the table "Your neighbours".',
+        everyone=True,
     )
 
 

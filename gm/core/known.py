@@ -68,6 +68,7 @@ def listing(
     seating: Sequence[str],
     others: Mapping[str, str],
     intro: str = "",
+    everyone: bool = False,
 ) -> JSONObject:
     """view["known"]: the sightings grouped by holder, seats in seating order first, then the
     others in the order given (others: holder -> how the report names it, "local leaders",
@@ -75,7 +76,10 @@ def listing(
 
     title: the section's heading; place: the first column's heading ("Province"); nouns: a place
     and places, to count each group ("1 province", "9 provinces"); intro: one sentence on what
-    the seat can and cannot see, "" for none.
+    the seat can and cannot see, "" for none; everyone: the sightings are the whole board, the
+    seat's own places too, and nothing in them depends on who reads it (an open map, as
+    Empires'), so every seat's report shows the same listing and lays it out once a turn
+    (gm.render.turnpages); else the listing is of the others' places only.
     """
     by_holder: dict[str, list[JSONObject]] = {}
     for sighting in sightings:
@@ -90,6 +94,7 @@ def listing(
     return {
         "title": title,
         "intro": intro,
+        "everyone": everyone,
         "place": place,
         "columns": [c.to_json() for c in columns],
         "widths": _widths(place, columns, rows),

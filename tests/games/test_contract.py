@@ -138,7 +138,7 @@ def check_view(ruleset, state: dict, seat: str, codes: list[str]) -> None:
 
 def check_known(view: dict, seat: str) -> None:
     """view["known"] (gm.core.known.listing) lists what the seat sees of the others, as Eressea
-    reports do: never the seat's own, each holder a seat of the view or a label the listing
+    reports do: never the seat's own unless it is the whole board (everyone), each holder a seat of the view or a label the listing
     gives, one fact per column; on a graph map, each place held by whom the map says."""
     known = view.get("known")
     assert known is not None, "a view lists everything the seat sees under view['known']"
@@ -147,7 +147,8 @@ def check_known(view: dict, seat: str) -> None:
     territories = {t["code"]: t for t in (view.get("map") or {}).get("territories", [])}
     count = 0
     for group in known["groups"]:
-        assert group["holder"] != seat, "the listing is of the others: never the seat's own places"
+        if not known["everyone"]:
+            assert group["holder"] != seat, "the listing is of the others: never the seat's own places"
         assert group["holder"] in seats or group["label"], f"holder {group['holder']!r} is named nowhere"
         for place in group["places"]:
             count += 1
