@@ -48,20 +48,46 @@ def html_to_pdf(
     created: the report's W3C datetime ("2026-11-21T19:00:00Z"); it becomes the PDF's
         creation and modification date instead of the clock.
     identifier: a stable id for the document (e.g. "clash-1/5/BR"); it becomes the PDF /ID
-        instead of a hash that would differ between runs.
+        instead of a hash that would differ between runs (a report with turn pages, see
+        render_report, gets an /ID made from its content instead, as stable).
     cache: WeasyPrint's image cache (URL -> image), e.g. SharedImages.cache_for(job.images).
     """
+    return render_report(html, base_url=base_url, created=created, identifier=identifier, fetcher=fetcher, cache=cache)[
+        0
+    ]
+
+
+def render_report(
+    html: str,
+    *,
+    base_url: str,
+    created: str,
+    identifier: str,
+    fetcher: AssetFetcher,
+    cache: dict | None = None,
+    turn_pages: turnpages.TurnPages | None = None,
+) -> tuple[bytes, turnpages.TurnPages | None]:
+    """html_to_pdf, for a report that may have turn pages (gm.render.turnpages): they are laid
+    out once per process and laid over the seat's blank pages. turn_pages: the report's turn
+    pages laid out elsewhere (another worker), used as they are. Returns the PDF and the turn
+    pages this call laid out (None if it laid out none), for a pool to hand to other workers."""
     if not _W3C_DATE.fullmatch(created):
         raise ValueError(f"created must be a W3C datetime like 2026-11-21T19:00:00Z, not {created!r}")
     parts = turnpages.split(html)
     if parts is None:
-        return _write(_layout(html, base_url, fetcher, cache), created, identifier)
-    key = (parts.turn_html, base_url, fetcher)
-    turn = _turn_pages.get(key, lambda: _turn_document(parts.turn_html, base_url, fetcher, cache))
+        return _write(_layout(html, base_url, fetcher, cache), created, identifier), None
+    key = parts.key(base_url, fetcher.roots)
+    if turn_pages is not None and turn_pages.key == key:
+        _turn_pages.put(key, turn_pages)
+    made = []
+    turn = _turn_pages.get(
+        key, lambda: made.append(_turn_document(parts.turn_html, key, base_url, fetcher, cache)) or made[0]
+    )
     seat_html = turnpages.place_blank_pages(parts.seat_html, turn.pages)
     document = _layout(seat_html, base_url, fetcher, cache)
     blanks = turnpages.blank_page_numbers(document)
-    return turnpages.lay_over(_write(document, created, identifier), turn, blanks, parts.readers)
+    pdf = turnpages.lay_over(_write(document, created, identifier), turn, blanks, parts.readers)
+    return pdf, (made[0] if made else None)
 
 
 def _layout(html: str, base_url: str, fetcher: AssetFetcher, cache: dict | None):
@@ -80,11 +106,13 @@ def _write(document, created: str, identifier: str) -> bytes:
     return document.write_pdf(pdf_identifier=identifier.encode("utf-8"))
 
 
-def _turn_document(html: str, base_url: str, fetcher: AssetFetcher, cache: dict | None) -> turnpages.TurnPages:
+def _turn_document(
+    html: str, key: str, base_url: str, fetcher: AssetFetcher, cache: dict | None
+) -> turnpages.TurnPages:
     """The turn's pages laid out and written once (see gm.render.turnpages)."""
     document = _layout(html, base_url, fetcher, cache)
     pdf = _write(document, "2000-01-01T00:00:00Z", "turn-pages")
-    return turnpages.TurnPages(pdf, len(document.pages), turnpages.reader_rows(document))
+    return turnpages.TurnPages(key, pdf, len(document.pages), turnpages.reader_rows(document))
 
 
 _turn_pages = turnpages.TurnPagesCache()

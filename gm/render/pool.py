@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import dataclasses
 import multiprocessing
 import os
 import threading
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
 
+from gm.render import turnpages
 from gm.render.environment import shared_templates_dir
 from gm.render.worker import WARM_MODULES, Renderer, RenderJob, RenderResult, serve
 
@@ -36,6 +38,9 @@ REPORT_TIMEOUT = 300
 
 # How long a worker told to stop may take to exit before it is killed.
 _STOP_GRACE = 5
+
+# How far down the queue a free worker looks for a job whose turn pages nobody is laying out.
+_LOOK_AHEAD = 64
 
 
 def render_pdfs(
@@ -61,7 +66,7 @@ def render_pdfs(
     workers = max(1, min(workers, len(jobs)))
     if workers == 1:
         renderer = Renderer()
-        return [renderer.write(job, dirs) for job in jobs]
+        return [dataclasses.replace(renderer.write(job, dirs), turn_pages=None) for job in jobs]
     with RenderPool(workers, renders_per_worker=renders_per_worker) as batch_pool:
         return batch_pool.submit(jobs, asset_dirs=dirs).results()
 
@@ -99,6 +104,7 @@ class _Worker:
     job: tuple | None = None
     since: float = 0.0
     rendered: int = 0
+    key: str | None = None  # the turn pages of the job it renders (gm.render.turnpages)
 
 
 @dataclass
@@ -123,12 +129,14 @@ class RenderPool:
     workers: int
     renders_per_worker: int = RENDERS_PER_WORKER
     deadline: float | None = None  # seconds per report; None: REPORT_TIMEOUT when the job starts
+    turn_layouts: int = field(default=0, init=False)  # turn pages laid out by the workers (turnpages)
     _queue: collections.deque = field(default_factory=collections.deque, init=False, repr=False)
     _running: list = field(default_factory=list, init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
     _thread: threading.Thread | None = field(default=None, init=False, repr=False)
     _closing: bool = field(default=False, init=False, repr=False)
     _abandon: bool = field(default=False, init=False, repr=False)
+    _turn_pages: turnpages.TurnPagesCache = field(default_factory=turnpages.TurnPagesCache, init=False, repr=False)
 
     def __post_init__(self):
         self.workers = max(1, self.workers)
@@ -145,10 +153,11 @@ class RenderPool:
         """Queue the jobs; the workers start on them at once. Returns their Batch."""
         dirs, jobs = _dirs(asset_dirs), list(jobs)
         batch = Batch([Future() for _ in jobs])
+        keys = [turnpages.key_of(job.html, job.base_url, dirs) for job in jobs]
         with self._lock:
             if self._closing:
                 raise RuntimeError("the render pool is closed")
-            self._queue.extend(zip(jobs, [dirs] * len(jobs), batch.futures))
+            self._queue.extend(zip(jobs, [dirs] * len(jobs), batch.futures, keys))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._dispatch, name="render pool", daemon=True)
                 self._thread.start()
@@ -164,7 +173,7 @@ class RenderPool:
         with self._lock:
             self._closing, self._abandon = True, not wait
             if not wait:
-                for _, _, future in self._queue:
+                for _, _, future, _ in self._queue:
                     future.cancel()
                 self._queue.clear()
         self._wake()
@@ -184,7 +193,7 @@ class RenderPool:
         except BaseException as exc:
             with self._lock:
                 self._closing = True
-                open_futures = [f for _, _, f in self._queue] + [w.job[1] for w in self._running if w.job]
+                open_futures = [f for _, _, f, _ in self._queue] + [w.job[1] for w in self._running if w.job]
                 self._queue.clear()
             for worker in list(self._running):
                 self._stop(worker, kill=True)
@@ -219,8 +228,7 @@ class RenderPool:
 
     def _hand_out(self) -> None:
         while self._queue:
-            job, dirs, future = self._queue[0]
-            if future.cancelled():
+            if self._queue[0][2].cancelled():
                 self._queue.popleft()
                 continue
             worker = next((w for w in self._running if w.job is None), None)
@@ -228,16 +236,33 @@ class RenderPool:
                 worker = self._start()
             if worker is None:
                 return
-            self._queue.popleft()
+            job, dirs, future, key = self._next_job()
             if not future.set_running_or_notify_cancel():
                 continue  # cancelled since the check above
+            if key is not None and job.turn_pages is None and key in self._turn_pages:
+                job = dataclasses.replace(job, turn_pages=self._turn_pages.get(key))
             try:
                 worker.connection.send((job, dirs))
             except OSError:  # it died since it last answered
                 self._stop(worker, kill=True)
                 _settle(future, False, RuntimeError(_died(worker, job)))
                 continue
-            worker.job, worker.since = (job, future), time.monotonic()
+            worker.job, worker.since, worker.key = (job, future), time.monotonic(), key
+
+    def _next_job(self) -> tuple:
+        """The first queued job whose turn pages no busy worker is laying out now, so that the
+        other worker need not lay them out too: it takes another game's report meanwhile, and
+        the pages come with its job later. If every queued job waits on such pages, the first."""
+        making = {w.key for w in self._running if w.job is not None and w.key is not None}
+        making = {key for key in making if key not in self._turn_pages}
+        for index, (_, _, future, key) in enumerate(self._queue):
+            if index >= _LOOK_AHEAD:
+                break
+            if not future.cancelled() and (key is None or key not in making):
+                entry = self._queue[index]
+                del self._queue[index]
+                return entry
+        return self._queue.popleft()
 
     def _check(self, worker: _Worker, ready: list) -> None:
         job, future = worker.job
@@ -249,6 +274,10 @@ class RenderPool:
                 _settle(future, False, RuntimeError(_died(worker, job)))
                 return
             worker.job, worker.rendered = None, worker.rendered + 1
+            if ok and value.turn_pages is not None:
+                self.turn_layouts += 1
+                self._turn_pages.put(value.turn_pages.key, value.turn_pages)
+                value = dataclasses.replace(value, turn_pages=None)
             _settle(future, ok, value)
             if worker.rendered >= self.renders_per_worker:
                 self._stop(worker)

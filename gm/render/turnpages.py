@@ -18,7 +18,9 @@ turn of 16 seats pays for its table of every country once per worker instead of 
 
 from __future__ import annotations
 
+import hashlib
 import io
+import os
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -49,6 +51,17 @@ class Split:
     seat_html: str
     turn_html: str
     readers: frozenset[str]
+
+    def key(self, base_url: str, asset_dirs: tuple[str, ...]) -> str:
+        """What names the turn's pages in every process: their HTML and what it is read with."""
+        folders = [os.path.realpath(d) for d in asset_dirs]  # as the worker's AssetFetcher has them
+        return hashlib.sha256("\0".join((self.turn_html, base_url, *folders)).encode()).hexdigest()
+
+
+def key_of(html: str, base_url: str, asset_dirs: tuple[str, ...]) -> str | None:
+    """The key of a report's turn pages (Split.key), None if it has none."""
+    parts = split(html)
+    return None if parts is None else parts.key(base_url, asset_dirs)
 
 
 def split(html: str) -> Split | None:
@@ -87,10 +100,11 @@ def blank_page_numbers(document) -> list[int]:
 
 @dataclass(frozen=True)
 class TurnPages:
-    """The turn's pages laid out and written: the PDF, how many pages, and per seat code the
+    """The turn's pages laid out and written: their key (Split.key), the PDF, how many pages, and per seat code the
     rectangles of the rows that name it, as (page index, x, y, width, height) in PDF points
     from the page's lower left corner."""
 
+    key: str
     pdf: bytes
     pages: int
     rows: dict[str, tuple[tuple[int, float, float, float, float], ...]]
@@ -114,19 +128,29 @@ def reader_rows(document) -> dict[str, tuple[tuple[int, float, float, float, flo
 
 
 class TurnPagesCache:
-    """The turn documents a worker has laid out, by their HTML and what it was read with; the
-    last few are kept (a run-due hands a worker the seats of at most two games at a time)."""
+    """Turn pages by key (Split.key): those a worker laid out or was given with a job, or those
+    a pool was given back; the last few are kept (a run-due renders at most two games at a time)."""
 
     KEEP = 8
 
     def __init__(self):
-        self._kept: OrderedDict[tuple, TurnPages] = OrderedDict()
+        self._kept: OrderedDict[str, TurnPages] = OrderedDict()
 
-    def get(self, key: tuple, make) -> TurnPages:
+    def __contains__(self, key: str) -> bool:
+        return key in self._kept
+
+    def put(self, key: str, turn: TurnPages) -> None:
+        self._kept[key] = turn
+        self._kept.move_to_end(key)
+        while len(self._kept) > self.KEEP:
+            self._kept.popitem(last=False)
+
+    def get(self, key: str, make=None) -> TurnPages | None:
+        """The kept pages of `key`; if none, make() them and keep them (None without make)."""
         if key not in self._kept:
-            self._kept[key] = make()
-            while len(self._kept) > self.KEEP:
-                self._kept.popitem(last=False)
+            if make is None:
+                return None
+            self.put(key, make())
         self._kept.move_to_end(key)
         return self._kept[key]
 

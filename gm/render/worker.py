@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import re
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gm.crash import crash_point
+from gm.render.turnpages import TurnPages
 
 # WeasyPrint is imported where a PDF is made (Renderer), not here: the process that hands jobs to
 # a pool imports this module too, and importing WeasyPrint costs it about a second of CPU for
@@ -38,6 +40,8 @@ class RenderJob:
     out_path: the file to write; written to a temporary name first, then renamed into place.
     images: data: URLs of images in the HTML that many reports share (a turn's map): a worker
         reads each once and embeds its compressed bytes as they are (see pdf.SharedImages).
+    turn_pages: the report's turn pages (gm.render.turnpages) as another worker laid them out,
+        set by the pool so that a turn's pages are laid out once per run, not once per worker.
     """
 
     html: str
@@ -46,6 +50,7 @@ class RenderJob:
     identifier: str
     out_path: Path
     images: tuple[str, ...] = ()
+    turn_pages: TurnPages | None = None
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,8 @@ class RenderResult:
     """What one job produced: the file, its size and sha256, and the worker that made it.
 
     peak_rss_kb: the worker's peak resident memory so far, in KiB (resource.getrusage).
+    turn_pages: the turn pages this job laid out, for the pool to give other workers; the pool
+        takes them off before a caller sees the result.
     """
 
     out_path: Path
@@ -60,6 +67,7 @@ class RenderResult:
     sha256: str
     pid: int
     peak_rss_kb: int
+    turn_pages: TurnPages | None = None
 
 
 class Renderer:
@@ -73,19 +81,20 @@ class Renderer:
 
     def write(self, job: RenderJob, asset_dirs: tuple[str, ...]) -> RenderResult:
         from gm.render.fetcher import AssetFetcher
-        from gm.render.pdf import html_to_pdf
+        from gm.render.pdf import render_report
 
         if asset_dirs not in self.fetchers:
             self.fetchers[asset_dirs] = AssetFetcher(asset_dirs)
-        pdf = html_to_pdf(
+        pdf, made = render_report(
             job.html,
             base_url=job.base_url,
             created=job.created,
             identifier=job.identifier,
             fetcher=self.fetchers[asset_dirs],
             cache=self.images.cache_for(job.images),
+            turn_pages=job.turn_pages,
         )
-        return _store(pdf, Path(job.out_path))
+        return dataclasses.replace(_store(pdf, Path(job.out_path)), turn_pages=made)
 
 
 def serve(connection) -> None:

@@ -127,6 +127,7 @@ def test_each_style_sheet_is_parsed_once_per_process(env, strict_fetcher, monkey
 
     parsed, real = [], pdf.CSS
     monkeypatch.setattr(pdf, "_sheets", type(pdf._sheets)())
+    monkeypatch.setattr(pdf, "_turn_pages", type(pdf._turn_pages)())  # both reports lay out their turn pages
     monkeypatch.setattr(pdf, "CSS", lambda **kw: parsed.append(kw["string"]) or real(**kw))
     first = render_report_html(env, report_context("BR", 5))
     second = render_report_html(env, report_context("RU", 8, deadline=None))

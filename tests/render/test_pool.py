@@ -49,6 +49,29 @@ def workers_alive():
     return [p for p in multiprocessing.active_children() if p.name == "gm render worker"]
 
 
+def test_a_pool_lays_each_turns_pages_out_once_and_hands_them_to_the_other_worker(env, tmp_path):
+    """Two turns of three seats on two workers: each worker lays out one turn's pages (the
+    report's scores and table of empires, gm.render.turnpages) and gets the other's with its
+    jobs, instead of both laying out both; the bytes are those of one process."""
+    two_turns = [
+        RenderJob(
+            render_report_html(env, report_context(seat, turn)),
+            base_url(),
+            CREATED,
+            f"c/{turn}/{seat}",
+            tmp_path / f"{turn}-{seat}.pdf",
+        )
+        for turn in (5, 6)
+        for seat in ("BR", "FR", "DE")
+    ]
+    alone = render_pdfs(two_turns, workers=1, asset_dirs=asset_dirs(env))
+    with RenderPool(2) as pool:
+        pooled = pool.submit(two_turns, asset_dirs=asset_dirs(env)).results(timeout=WAIT)
+    assert pool.turn_layouts == 2
+    assert [r.sha256 for r in pooled] == [r.sha256 for r in alone]
+    assert all(r.turn_pages is None for r in pooled + alone)  # the pages stay in the pool
+
+
 def test_two_workers_write_the_same_files_as_one(env, tmp_path):
     (tmp_path / "one").mkdir()
     alone = render_pdfs(jobs(env, tmp_path / "one"), workers=1, asset_dirs=asset_dirs(env))
