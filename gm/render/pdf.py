@@ -79,15 +79,16 @@ def render_report(
     key = parts.key(base_url, fetcher.roots)
     if turn_pages is not None and turn_pages.key == key:
         _turn_pages.put(key, turn_pages)
-    made = []
-    turn = _turn_pages.get(
-        key, lambda: made.append(_turn_document(parts.turn_html, key, base_url, fetcher, cache)) or made[0]
-    )
+    made = None
+    turn = _turn_pages.get(key)
+    if turn is None:
+        turn = made = _turn_document(parts.turn_html, key, base_url, fetcher, cache)
+        _turn_pages.put(key, turn)
     seat_html = turnpages.place_blank_pages(parts.seat_html, turn.pages)
     document = _layout(seat_html, base_url, fetcher, cache)
     blanks = turnpages.blank_page_numbers(document)
     pdf = turnpages.lay_over(_write(document, created, identifier), turn, blanks, parts.readers)
-    return pdf, (made[0] if made else None)
+    return pdf, made
 
 
 def _layout(html: str, base_url: str, fetcher: AssetFetcher, cache: dict | None):

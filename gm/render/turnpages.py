@@ -145,12 +145,10 @@ class TurnPagesCache:
         while len(self._kept) > self.KEEP:
             self._kept.popitem(last=False)
 
-    def get(self, key: str, make=None) -> TurnPages | None:
-        """The kept pages of `key`; if none, make() them and keep them (None without make)."""
+    def get(self, key: str) -> TurnPages | None:
+        """The kept pages of `key`, None if there are none."""
         if key not in self._kept:
-            if make is None:
-                return None
-            self.put(key, make())
+            return None
         self._kept.move_to_end(key)
         return self._kept[key]
 
