@@ -14,6 +14,7 @@ from multiprocessing.connection import wait
 from pathlib import Path
 
 from gm.render.environment import shared_templates_dir
+from gm.render.pictures import drawn
 from gm.render.worker import WARM_MODULES, Renderer, RenderJob, RenderResult, serve
 
 __all__ = [
@@ -61,7 +62,7 @@ def render_pdfs(
     workers = max(1, min(workers, len(jobs)))
     if workers == 1:
         renderer = Renderer()
-        return [renderer.write(job, dirs) for job in jobs]
+        return [renderer.write(drawn(job), dirs) for job in jobs]
     with RenderPool(workers, renders_per_worker=renders_per_worker) as batch_pool:
         return batch_pool.submit(jobs, asset_dirs=dirs).results()
 

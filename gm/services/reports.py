@@ -121,6 +121,7 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
     """The report HTML and JSON of the given turns (default: the last resolved one), not rendered."""
     from gm.render import RenderJob, asset_dirs, base_url
     from gm.render.environment import render_report_html, render_standings_html
+    from gm.render.pictures import deferred
     from gm.render.worker import shared_images
 
     game = records.game_by_name(db, game_name)
@@ -155,11 +156,12 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
             context["press"] = press.report_press(db, game, seat.code, number)
             context["press_how"] = press.press_how(game, [s.code for s in seats if s.code != seat.code])
             pdf = folder / f"{seat.code}.pdf"
-            html = render_report_html(env, context)
+            # The map pictures are drawn by the render workers, not here (gm/render/pictures.py).
+            with deferred() as pictures:
+                html = render_report_html(env, context)
+            identifier = f"{game.name}/{number}/{seat.code}"
             jobs.append(
-                RenderJob(
-                    html, base_url(), turn.resolved, f"{game.name}/{number}/{seat.code}", pdf, shared_images(html)
-                )
+                RenderJob(html, base_url(), turn.resolved, identifier, pdf, shared_images(html), (*pictures.values(),))
             )
             jsons.append((folder / f"{seat.code}.json", _json_bytes(context)))
             rows.append((number, seat.code, pdf))
