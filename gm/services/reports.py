@@ -16,7 +16,7 @@ from gm.core.envelope import wrap_envelope
 from gm.core.model import Event
 from gm.core.ruleset import Ruleset
 from gm.errors import GMError
-from gm.home import Home
+from gm.home import Home, render_workers
 from gm.rulesets import template_dirs
 from gm.services import endgame, press, prizes, scores, turn_charges
 from gm.services.games import game_ruleset, score_title
@@ -358,15 +358,9 @@ def prepare_render(home: Home) -> None:
     their fork server starts now and imports WeasyPrint meanwhile (gm turn run of a 4-seat game
     waited about a second for it after resolving)."""
     if render_workers(home) > 1:
-        from gm.render.pool import warm_up
+        from gm.render.forkserver import warm_up
 
         warm_up()
-
-
-def render_workers(home: Home) -> int:
-    """Render worker processes for this home: [reports] workers in gm.toml, 0 meaning one per CPU."""
-    configured = home.setting("reports", "workers", 0)
-    return configured if configured > 0 else (os.cpu_count() or 1)
 
 
 def _json_bytes(context: dict) -> bytes:

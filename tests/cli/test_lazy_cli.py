@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import typer.main
@@ -58,3 +59,35 @@ def test_gm_turn_imports_no_other_command():
     ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = {name.strip("'") for name in ran.stderr.strip().strip("[]").split(", ")}
     assert "gm.cli.turn" in loaded and not loaded & {"gm.cli.inbox", "gm.cli.serve", "gm.cli.credits", "gm.cli.demo"}
+
+
+def test_gm_turn_run_starts_the_render_workers_before_it_imports_the_command(tmp_path):
+    """The fork server imports WeasyPrint and CairoSVG (about a second): gm turn run starts it
+    before importing anything of the command, unless it will not render in a pool."""
+    code = textwrap.dedent(f"""\
+        import sys
+        from multiprocessing import forkserver
+        from gm.cli import _start_renderers
+        from gm.home import Home, create_home
+        from gm.store.database import open_database
+
+        home = Home(__import__("pathlib").Path({str(tmp_path / "home")!r}))
+        create_home(home)
+        open_database(home.database).conn.close()
+        words = sys.argv[1:] + ["--home", str(home.root)]
+        if "one-worker" in words:
+            home.settings_file.write_text(home.settings_file.read_text().replace("workers = 0", "workers = 1"))
+        _start_renderers([w for w in words if w != "one-worker"])
+        started = forkserver._forkserver._forkserver_pid is not None
+        print(started, any(m in sys.modules for m in ("gm.cli.turn", "gm.services.reports", "weasyprint")))
+        """)
+    runs = {
+        words: subprocess.run([sys.executable, "-c", code, *words.split()], capture_output=True, text=True, timeout=60)
+        for words in ("turn run g1", "turn run g1 --no-render", "turn run g1 one-worker", "turn verify g1")
+    }
+    assert {words: (ran.stdout.strip(), ran.stderr) for words, ran in runs.items()} == {
+        "turn run g1": ("True False", ""),
+        "turn run g1 --no-render": ("False False", ""),
+        "turn run g1 one-worker": ("False False", ""),
+        "turn verify g1": ("False False", ""),
+    }
