@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import gc
 import importlib
 import sys
 from collections.abc import Iterable
@@ -11,6 +13,13 @@ from typing import Annotated
 import typer
 
 from gm.errors import GMError
+
+# A gm command ends by exiting, and the interpreter's last garbage collections walked every object
+# still alive (a turn's states, the templates): 0.2-0.3 s of a gm turn run. Frozen first, they are
+# not walked and the memory goes back to the system as it would. Only cyclic garbage is left
+# uncollected: every file gm writes is closed in a with block or by write_bytes, and the
+# database has committed. Registered first, it runs after every other exit handler.
+atexit.register(gc.freeze)
 
 HELP = "gm: a play-by-mail game-master toolkit. Start with 'gm demo', or 'gm init' for a GM home."
 
