@@ -14,16 +14,16 @@ from gm.render.worker import WARM_MODULES
 
 
 def warm_up() -> None:
-    """Start the workers' fork server now, ahead of the first pool: it imports WeasyPrint (about a
-    second of CPU) while the caller does its own work (gm turn run resolves the turn meanwhile),
-    so the first workers can start as soon as the reports are ready. Idempotent."""
+    """Start the workers' fork server now, ahead of the first pool: it imports WeasyPrint and
+    CairoSVG (about 1.2 s of CPU) while the caller does its own work (gm turn run resolves the
+    turn meanwhile), so the first workers can start as soon as the reports are ready. Idempotent."""
     context()
 
 
 def context():
-    # forkserver: workers fork from a small clean process that has WeasyPrint imported already,
-    # so a worker starts in milliseconds and inherits neither the caller's memory nor its
-    # threads. spawn where forkserver does not exist.
+    # forkserver: workers fork from a small clean process that has WeasyPrint (and CairoSVG, for
+    # the map pictures: gm.render.pictures) imported already, so a worker starts in milliseconds
+    # and inherits neither the caller's memory nor its threads. spawn where forkserver does not exist.
     if "forkserver" in multiprocessing.get_all_start_methods():
         forking = multiprocessing.get_context("forkserver")
         # __main__ too: a worker then finds the main module (the gm script) already imported
