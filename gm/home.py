@@ -175,6 +175,12 @@ def create_home(home: Home) -> bool:
     return not existed
 
 
+def render_workers(home: Home) -> int:
+    """Render worker processes for this home: [reports] workers in gm.toml, 0 meaning one per CPU."""
+    configured = home.setting("reports", "workers", 0)
+    return configured if configured > 0 else (os.cpu_count() or 1)
+
+
 def require_home(home: Home) -> Home:
     if not home.database.exists():
         raise GMError(f"no GM home at {home.root}. Run 'gm init --home {home.root}' first, or set GM_HOME.")

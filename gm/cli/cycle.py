@@ -188,8 +188,3 @@ def settings(
         return
     for setting in SETTINGS.values():
         typer.echo(f"{setting.name:<16} {str(game_setting(g, setting.name)):<10} {setting.help}")
-
-
-def register(app: typer.Typer) -> None:
-    app.command("run-due")(run_due)
-    app.command("status")(status)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import collections
 import dataclasses
 import multiprocessing
-import os
 import threading
 import time
 from collections.abc import Iterable, Sequence
@@ -16,7 +15,9 @@ from pathlib import Path
 
 from gm.render import turnpages
 from gm.render.environment import shared_templates_dir
-from gm.render.worker import WARM_MODULES, Renderer, RenderJob, RenderResult, serve
+from gm.render.forkserver import context as _context, warm_up
+from gm.render.pictures import drawn
+from gm.render.worker import Renderer, RenderJob, RenderResult, serve
 
 __all__ = [
     "RENDERS_PER_WORKER",
@@ -66,7 +67,7 @@ def render_pdfs(
     workers = max(1, min(workers, len(jobs)))
     if workers == 1:
         renderer = Renderer()
-        return [dataclasses.replace(renderer.write(job, dirs), turn_pages=None) for job in jobs]
+        return [dataclasses.replace(renderer.write(drawn(job), dirs), turn_pages=None) for job in jobs]
     with RenderPool(workers, renders_per_worker=renders_per_worker) as batch_pool:
         return batch_pool.submit(jobs, asset_dirs=dirs).results()
 
@@ -345,44 +346,3 @@ def _died(worker: _Worker, job: RenderJob) -> str:
 
 def _dirs(asset_dirs: Sequence[Path | str] | None) -> tuple[str, ...]:
     return tuple(str(d) for d in (asset_dirs if asset_dirs is not None else [shared_templates_dir()]))
-
-
-def warm_up() -> None:
-    """Start the workers' fork server now, ahead of the first pool: it imports WeasyPrint (about a
-    second of CPU) while the caller does its own work (gm turn run resolves the turn meanwhile),
-    so the first workers can start as soon as the reports are ready. Idempotent."""
-    _context()
-
-
-def _context():
-    # forkserver: workers fork from a small clean process that has WeasyPrint imported already,
-    # so a worker starts in milliseconds and inherits neither the caller's memory nor its
-    # threads. spawn where forkserver does not exist.
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
-        # __main__ too: a worker then finds the main module (the gm script) already imported
-        # instead of importing the whole CLI again as it starts.
-        context.set_forkserver_preload(["__main__", "gm.render.worker", *WARM_MODULES])
-        _start_fork_server()
-        return context
-    return multiprocessing.get_context("spawn")
-
-
-def _start_fork_server() -> None:
-    """Start the fork server now, leaving the current folder out of its import path.
-
-    The fork server is a `python -c` started in the current folder, and Python 3.11's does not
-    take the parent's sys.path: run from a folder that holds another `gm` (a checkout of another
-    version), the workers imported that one and died. PYTHONSAFEPATH (python -P) leaves the
-    current folder out; it is set only while the server starts (once per process)."""
-    from multiprocessing import forkserver
-
-    before = os.environ.get("PYTHONSAFEPATH")
-    os.environ["PYTHONSAFEPATH"] = "1"
-    try:
-        forkserver.ensure_running()
-    finally:
-        if before is None:
-            del os.environ["PYTHONSAFEPATH"]
-        else:
-            os.environ["PYTHONSAFEPATH"] = before

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from gm.core.arrows import Arrow, arrows as arrows_of
+from gm.render import pictures
 from gm.render.svgmap import CODE_SIZE, map_metrics, svg_map, svg_overlay
 
 # The picture's resolution: labels of the 215-area Empires map stay sharp in print and at 200 %
@@ -165,14 +166,23 @@ def _map_width(view_map: Mapping) -> float:
 
 def map_picture(svg: str, width_mm: float = TEXT_WIDTH_MM) -> tuple[str, int, int]:
     """(data: URL of a palette PNG, width, height in pixels) of an SVG map, `width_mm` wide at
-    PICTURE_DPI (at most MAX_PIXELS wide), made once per process for the same SVG and width."""
+    PICTURE_DPI (at most MAX_PIXELS wide), made once per process for the same SVG and width.
+    Inside pictures.deferred() a reference stands for the data: URL, and a render worker draws
+    the picture (pictures.drawn)."""
     key = hashlib.sha256(f"{width_mm:.1f}\n{svg}".encode()).hexdigest()
+    named = pictures.name(key, svg, width_mm, _pixels(width_mm))
+    if named is not None:
+        return named
     if key not in _pictures:
         _pictures[key] = _draw(svg, width_mm)
         while len(_pictures) > _KEEP:
             _pictures.popitem(last=False)
     _pictures.move_to_end(key)
     return _pictures[key]
+
+
+def _pixels(width_mm: float) -> int:
+    return min(round(width_mm / 25.4 * PICTURE_DPI), MAX_PIXELS)
 
 
 def _draw(svg: str, width_mm: float = TEXT_WIDTH_MM) -> tuple[str, int, int]:
@@ -184,9 +194,8 @@ def _draw(svg: str, width_mm: float = TEXT_WIDTH_MM) -> tuple[str, int, int]:
     from cairosvg.surface import PNGSurface
     from PIL import Image
 
-    pixels = min(round(width_mm / 25.4 * PICTURE_DPI), MAX_PIXELS)
     drawn = PNGSurface(
-        Tree(bytestring=svg.encode("utf-8")), None, 96, output_width=pixels, background_color="#ffffff"
+        Tree(bytestring=svg.encode("utf-8")), None, 96, output_width=_pixels(width_mm), background_color="#ffffff"
     ).cairo
     drawn.flush()
     size = (drawn.get_width(), drawn.get_height())

@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gm.crash import crash_point
+from gm.render.pictures import PICTURE_MODULES, Picture, drawn
 from gm.render.turnpages import TurnPages
 
 # WeasyPrint is imported where a PDF is made (Renderer), not here: the process that hands jobs to
 # a pool imports this module too, and importing WeasyPrint costs it about a second of CPU for
 # nothing (gm turn run waited for it before its workers could start). A worker forks from the
 # fork server, which has imported it already (WARM_MODULES).
-WARM_MODULES = ("gm.render.pdf",)
+WARM_MODULES = ("gm.render.pdf", *PICTURE_MODULES)
 
 PNG_DATA_URL = "data:image/png;base64,"
 _PNG_SOURCE = re.compile(r'src="(data:image/png;base64,[A-Za-z0-9+/=]+)"')
@@ -40,6 +41,7 @@ class RenderJob:
     out_path: the file to write; written to a temporary name first, then renamed into place.
     images: data: URLs of images in the HTML that many reports share (a turn's map): a worker
         reads each once and embeds its compressed bytes as they are (see pdf.SharedImages).
+    pictures: map pictures whose references stand in the HTML, drawn by the worker (gm.render.pictures).
     turn_pages: the report's turn pages (gm.render.turnpages) as another worker laid them out,
         set by the pool so that a turn's pages are laid out once per run, not once per worker.
     """
@@ -50,6 +52,7 @@ class RenderJob:
     identifier: str
     out_path: Path
     images: tuple[str, ...] = ()
+    pictures: tuple[Picture, ...] = ()
     turn_pages: TurnPages | None = None
 
 
@@ -113,7 +116,7 @@ def serve(connection) -> None:
             return
         job, asset_dirs = message
         try:
-            answer = (True, renderer.write(job, asset_dirs))
+            answer = (True, renderer.write(drawn(job), asset_dirs))
         except Exception as exc:  # the parent raises it in the caller, with its type
             answer = (False, exc)
         try:

@@ -16,7 +16,7 @@ from gm.core.envelope import wrap_envelope
 from gm.core.model import Event
 from gm.core.ruleset import Ruleset
 from gm.errors import GMError
-from gm.home import Home
+from gm.home import Home, render_workers
 from gm.rulesets import template_dirs
 from gm.services import endgame, press, prizes, scores, turn_charges
 from gm.services.games import game_ruleset, score_title
@@ -121,6 +121,7 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
     """The report HTML and JSON of the given turns (default: the last resolved one), not rendered."""
     from gm.render import RenderJob, asset_dirs, base_url
     from gm.render.environment import render_report_html, render_standings_html
+    from gm.render.pictures import deferred
     from gm.render.worker import shared_images
 
     game = records.game_by_name(db, game_name)
@@ -155,10 +156,19 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
             context["press"] = press.report_press(db, game, seat.code, number)
             context["press_how"] = press.press_how(game, [s.code for s in seats if s.code != seat.code])
             pdf = folder / f"{seat.code}.pdf"
-            html = render_report_html(env, context)
+            # The map pictures are drawn by the render workers, not here (gm/render/pictures.py).
+            with deferred() as pictures:
+                html = render_report_html(env, context)
+            identifier = f"{game.name}/{number}/{seat.code}"
             jobs.append(
                 RenderJob(
-                    html, base_url(), turn.resolved, f"{game.name}/{number}/{seat.code}", pdf, shared_images(html)
+                    html,
+                    base_url(),
+                    turn.resolved,
+                    identifier,
+                    pdf,
+                    shared_images(html),
+                    pictures=(*pictures.values(),),
                 )
             )
             jsons.append((folder / f"{seat.code}.json", _json_bytes(context)))
@@ -356,15 +366,9 @@ def prepare_render(home: Home) -> None:
     their fork server starts now and imports WeasyPrint meanwhile (gm turn run of a 4-seat game
     waited about a second for it after resolving)."""
     if render_workers(home) > 1:
-        from gm.render.pool import warm_up
+        from gm.render.forkserver import warm_up
 
         warm_up()
-
-
-def render_workers(home: Home) -> int:
-    """Render worker processes for this home: [reports] workers in gm.toml, 0 meaning one per CPU."""
-    configured = home.setting("reports", "workers", 0)
-    return configured if configured > 0 else (os.cpu_count() or 1)
 
 
 def _json_bytes(context: dict) -> bytes:
