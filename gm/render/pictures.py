@@ -37,6 +37,7 @@ class Picture:
     reference: str
     svg: str
     width_mm: float
+    url: str = ""  # its data: URL, when another worker drew it already (set by the render pool)
 
 
 _named: ContextVar[dict[str, Picture] | None] = ContextVar("gm_pictures_named", default=None)
@@ -88,13 +89,22 @@ def pixel_size(svg: str, pixels: int) -> tuple[int, int] | None:
 def drawn(job: RenderJob) -> RenderJob:
     """The RenderJob with its pictures drawn: each reference in its HTML replaced by the picture's
     data: URL, and its shared images found in the HTML as it would have been made in one go."""
+    return draw_pictures(job)[0]
+
+
+def draw_pictures(job: RenderJob) -> tuple[RenderJob, tuple[tuple[str, str], ...]]:
+    """drawn(job), and the (reference, data: URL) of each picture this call drew, for a render
+    pool to hand to other workers (a picture that came with its URL is not drawn again)."""
     if not job.pictures:
-        return job
+        return job, ()
     from gm.render.turnmap import map_picture
     from gm.render.worker import shared_images
 
-    html = job.html
+    html, made = job.html, []
     for picture in job.pictures:
-        url, _, _ = map_picture(picture.svg, picture.width_mm)
+        url = picture.url
+        if not url:
+            url, _, _ = map_picture(picture.svg, picture.width_mm)
+            made.append((picture.reference, url))
         html = html.replace(f'src="{picture.reference}"', f'src="{url}"')
-    return dataclasses.replace(job, html=html, images=shared_images(html), pictures=())
+    return dataclasses.replace(job, html=html, images=shared_images(html), pictures=()), tuple(made)

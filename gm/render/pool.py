@@ -40,8 +40,11 @@ REPORT_TIMEOUT = 300
 # How long a worker told to stop may take to exit before it is killed.
 _STOP_GRACE = 5
 
-# How far down the queue a free worker looks for a job whose turn pages nobody is laying out.
+# How far down the queue a free worker looks for a job that needs nothing another is making.
 _LOOK_AHEAD = 64
+
+# Map pictures a pool keeps for later jobs: a turn's board and its seats' regions, two games' worth.
+_KEEP_PICTURES = 64
 
 
 def render_pdfs(
@@ -67,7 +70,7 @@ def render_pdfs(
     workers = max(1, min(workers, len(jobs)))
     if workers == 1:
         renderer = Renderer()
-        return [dataclasses.replace(renderer.write(drawn(job), dirs), turn_pages=None) for job in jobs]
+        return [dataclasses.replace(renderer.write(drawn(job), dirs), turn_pages=None, pictures=()) for job in jobs]
     with RenderPool(workers, renders_per_worker=renders_per_worker) as batch_pool:
         return batch_pool.submit(jobs, asset_dirs=dirs).results()
 
@@ -105,7 +108,7 @@ class _Worker:
     job: tuple | None = None
     since: float = 0.0
     rendered: int = 0
-    key: str | None = None  # the turn pages of the job it renders (gm.render.turnpages)
+    needs: frozenset = frozenset()  # the turn pages and pictures its job needs (see _next_job)
 
 
 @dataclass
@@ -131,6 +134,7 @@ class RenderPool:
     renders_per_worker: int = RENDERS_PER_WORKER
     deadline: float | None = None  # seconds per report; None: REPORT_TIMEOUT when the job starts
     turn_layouts: int = field(default=0, init=False)  # turn pages laid out by the workers (turnpages)
+    pictures_drawn: int = field(default=0, init=False)  # map pictures drawn by the workers (pictures)
     _queue: collections.deque = field(default_factory=collections.deque, init=False, repr=False)
     _running: list = field(default_factory=list, init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
@@ -138,6 +142,7 @@ class RenderPool:
     _closing: bool = field(default=False, init=False, repr=False)
     _abandon: bool = field(default=False, init=False, repr=False)
     _turn_pages: turnpages.TurnPagesCache = field(default_factory=turnpages.TurnPagesCache, init=False, repr=False)
+    _pictures: collections.OrderedDict = field(default_factory=collections.OrderedDict, init=False, repr=False)
 
     def __post_init__(self):
         self.workers = max(1, self.workers)
@@ -155,10 +160,11 @@ class RenderPool:
         dirs, jobs = _dirs(asset_dirs), list(jobs)
         batch = Batch([Future() for _ in jobs])
         keys = [turnpages.key_of(job.html, job.base_url, dirs) for job in jobs]
+        needs = [frozenset({key} - {None}) | {p.reference for p in job.pictures} for job, key in zip(jobs, keys)]
         with self._lock:
             if self._closing:
                 raise RuntimeError("the render pool is closed")
-            self._queue.extend(zip(jobs, [dirs] * len(jobs), batch.futures, keys))
+            self._queue.extend(zip(jobs, [dirs] * len(jobs), batch.futures, keys, needs))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._dispatch, name="render pool", daemon=True)
                 self._thread.start()
@@ -174,7 +180,7 @@ class RenderPool:
         with self._lock:
             self._closing, self._abandon = True, not wait
             if not wait:
-                for _, _, future, _ in self._queue:
+                for _, _, future, _, _ in self._queue:
                     future.cancel()
                 self._queue.clear()
         self._wake()
@@ -194,7 +200,7 @@ class RenderPool:
         except BaseException as exc:
             with self._lock:
                 self._closing = True
-                open_futures = [f for _, _, f, _ in self._queue] + [w.job[1] for w in self._running if w.job]
+                open_futures = [f for _, _, f, _, _ in self._queue] + [w.job[1] for w in self._running if w.job]
                 self._queue.clear()
             for worker in list(self._running):
                 self._stop(worker, kill=True)
@@ -237,29 +243,43 @@ class RenderPool:
                 worker = self._start()
             if worker is None:
                 return
-            job, dirs, future, key = self._next_job()
+            job, dirs, future, key, needs = self._next_job()
             if not future.set_running_or_notify_cancel():
                 continue  # cancelled since the check above
-            if key is not None and job.turn_pages is None and key in self._turn_pages:
-                job = dataclasses.replace(job, turn_pages=self._turn_pages.get(key))
+            job = self._with_what_is_made(job, key)
             try:
                 worker.connection.send((job, dirs))
             except OSError:  # it died since it last answered
                 self._stop(worker, kill=True)
                 _settle(future, False, RuntimeError(_died(worker, job)))
                 continue
-            worker.job, worker.since, worker.key = (job, future), time.monotonic(), key
+            worker.job, worker.since, worker.needs = (job, future), time.monotonic(), needs
+
+    def _with_what_is_made(self, job: RenderJob, key: str | None) -> RenderJob:
+        """The job with its turn pages and map pictures as other workers made them, where they did."""
+        if key is not None and job.turn_pages is None and key in self._turn_pages:
+            job = dataclasses.replace(job, turn_pages=self._turn_pages.get(key))
+        if any(p.reference in self._pictures and not p.url for p in job.pictures):
+            job = dataclasses.replace(
+                job,
+                pictures=tuple(
+                    dataclasses.replace(p, url=self._pictures[p.reference]) if p.reference in self._pictures else p
+                    for p in job.pictures
+                ),
+            )
+        return job
 
     def _next_job(self) -> tuple:
-        """The first queued job whose turn pages no busy worker is laying out now, so that the
-        other worker need not lay them out too: it takes another game's report meanwhile, and
-        the pages come with its job later. If every queued job waits on such pages, the first."""
-        making = {w.key for w in self._running if w.job is not None and w.key is not None}
-        making = {key for key in making if key not in self._turn_pages}
-        for index, (_, _, future, key) in enumerate(self._queue):
+        """The first queued job that needs nothing a busy worker is making now (turn pages, a map
+        picture), so that the other worker need not make it too: it takes another game's report
+        meanwhile, and what it needs comes with its job later. If every queued job needs such a
+        thing, the first."""
+        making = set().union(*(w.needs for w in self._running if w.job is not None))
+        making = {n for n in making if n not in self._turn_pages and n not in self._pictures}
+        for index, (_, _, future, _, needs) in enumerate(self._queue):
             if index >= _LOOK_AHEAD:
                 break
-            if not future.cancelled() and (key is None or key not in making):
+            if not future.cancelled() and not needs & making:
                 entry = self._queue[index]
                 del self._queue[index]
                 return entry
@@ -275,10 +295,8 @@ class RenderPool:
                 _settle(future, False, RuntimeError(_died(worker, job)))
                 return
             worker.job, worker.rendered = None, worker.rendered + 1
-            if ok and value.turn_pages is not None:
-                self.turn_layouts += 1
-                self._turn_pages.put(value.turn_pages.key, value.turn_pages)
-                value = dataclasses.replace(value, turn_pages=None)
+            if ok:
+                value = self._keep_what_was_made(value)
             _settle(future, ok, value)
             if worker.rendered >= self.renders_per_worker:
                 self._stop(worker)
@@ -295,6 +313,20 @@ class RenderPool:
                     "it was stopped (it probably died or hung)"
                 ),
             )
+
+    def _keep_what_was_made(self, result: RenderResult) -> RenderResult:
+        """Keep the turn pages and map pictures a worker made, for the other workers' jobs; the
+        caller gets the result without them."""
+        if result.turn_pages is not None:
+            self.turn_layouts += 1
+            self._turn_pages.put(result.turn_pages.key, result.turn_pages)
+        for reference, url in result.pictures:
+            self.pictures_drawn += 1
+            self._pictures[reference] = url
+            self._pictures.move_to_end(reference)
+            while len(self._pictures) > _KEEP_PICTURES:
+                self._pictures.popitem(last=False)
+        return dataclasses.replace(result, turn_pages=None, pictures=())
 
     def _next_deadline(self, busy: list[_Worker]) -> float | None:
         if not busy:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gm.crash import crash_point
-from gm.render.pictures import PICTURE_MODULES, Picture, drawn
+from gm.render.pictures import PICTURE_MODULES, Picture, draw_pictures
 from gm.render.turnpages import TurnPages
 
 # WeasyPrint is imported where a PDF is made (Renderer), not here: the process that hands jobs to
@@ -63,6 +63,8 @@ class RenderResult:
     peak_rss_kb: the worker's peak resident memory so far, in KiB (resource.getrusage).
     turn_pages: the turn pages this job laid out, for the pool to give other workers; the pool
         takes them off before a caller sees the result.
+    pictures: (reference, data: URL) of the map pictures this job drew (gm.render.pictures),
+        for the pool to give other workers the same way.
     """
 
     out_path: Path
@@ -71,6 +73,7 @@ class RenderResult:
     pid: int
     peak_rss_kb: int
     turn_pages: TurnPages | None = None
+    pictures: tuple[tuple[str, str], ...] = ()
 
 
 class Renderer:
@@ -116,7 +119,8 @@ def serve(connection) -> None:
             return
         job, asset_dirs = message
         try:
-            answer = (True, renderer.write(drawn(job), asset_dirs))
+            ready, pictures = draw_pictures(job)
+            answer = (True, dataclasses.replace(renderer.write(ready, asset_dirs), pictures=pictures))
         except Exception as exc:  # the parent raises it in the caller, with its type
             answer = (False, exc)
         try:

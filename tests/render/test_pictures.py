@@ -14,7 +14,7 @@ import pytest
 
 from gm.render import pictures, turnmap
 from gm.render.environment import asset_dirs, base_url, make_environment, render_report_html
-from gm.render.pool import RenderJob, render_pdfs
+from gm.render.pool import RenderJob, RenderPool, render_pdfs
 from gm.render.worker import shared_images
 from gm.rulesets import installed, template_dirs
 
@@ -91,6 +91,27 @@ def test_a_pdf_drawn_by_the_workers_has_the_same_bytes(tmp_path):
     dirs = asset_dirs(env)
     made = render_pdfs(plain, workers=1, asset_dirs=dirs) + render_pdfs(deferred, workers=2, asset_dirs=dirs)
     assert [r.sha256 for r in made[:2]] == [r.sha256 for r in made[2:]]
+
+
+def test_a_pool_draws_each_picture_once_and_hands_it_to_the_other_worker(tmp_path):
+    """Two Conqueror turns (two boards, a region picture a seat) on two workers: every picture is
+    drawn once in the pool, not once by each worker that renders a report of its turn, and the
+    PDFs are those of one process."""
+    env = _environment("conqueror")
+    contexts = [c for seed in (3, 4) for c in ruleset_report.report_contexts("conqueror", seed=seed)[:3]]
+    jobs = [
+        dataclasses.replace(_deferred_job(env, c, tmp_path / f"{n}.pdf"), identifier=f"t/{n}")
+        for n, c in enumerate(contexts)
+    ]
+    references = {p.reference for job in jobs for p in job.pictures}
+    boards = [r for r in references if sum(r in {p.reference for p in job.pictures} for job in jobs) == 3]
+    assert len(boards) == 2  # each turn's board, in its three reports
+    alone = render_pdfs(jobs, workers=1, asset_dirs=asset_dirs(env))
+    with RenderPool(2) as pool:
+        pooled = pool.submit(jobs, asset_dirs=asset_dirs(env)).results(timeout=300)
+    assert pool.pictures_drawn == len(references)
+    assert [r.sha256 for r in pooled] == [r.sha256 for r in alone]
+    assert all(r.pictures == () for r in pooled + alone)  # the pictures stay in the pool
 
 
 def test_a_turn_run_never_imports_cairosvg_in_the_gm_process(tmp_path):
