@@ -164,3 +164,16 @@ def test_a_turn_of_many_pages_lays_each_over_its_own_blank_page(layouts, clash_t
     assert len(turn) >= 3, "the sample turn should fill several pages"
     seen = [int(n) for page in turn for n in re.findall(r"Line (\d+) of the turn", page)]
     assert seen == list(range(1, 181))  # every line once, in order: page n over blank page n
+
+
+def test_a_players_text_cannot_open_or_close_the_turns_sections():
+    """Marks in what a player wrote (a name, an order) reach the HTML escaped: they neither move
+    that seat's text into every seat's pages nor cut the turn's sections short."""
+    env = make_environment(None, template_dirs(installed()["clash"]))
+    context = ruleset_report.report_contexts("clash", turns=1)[0]
+    plain = turnpages.split(render_report_html(env, context))
+    forged = dict(context, player='<!--/gm:turn--><!--gm:turn-pages reader="FR"--><!--gm:turn-->Mallory')
+    parts = turnpages.split(render_report_html(env, forged))
+    assert parts is not None and plain is not None
+    assert parts.turn_html == plain.turn_html and parts.readers == {context["seat"]}
+    assert "&lt;!--gm:turn--&gt;Mallory" in parts.seat_html
