@@ -52,9 +52,10 @@ def html_to_pdf(
         render_report, gets an /ID made from its content instead, as stable).
     cache: WeasyPrint's image cache (URL -> image), e.g. SharedImages.cache_for(job.images).
     """
-    return render_report(html, base_url=base_url, created=created, identifier=identifier, fetcher=fetcher, cache=cache)[
-        0
-    ]
+    pdf, _ = render_report(
+        html, base_url=base_url, created=created, identifier=identifier, fetcher=fetcher, cache=cache
+    )
+    return pdf
 
 
 def render_report(

@@ -1,12 +1,13 @@
 """The turn's pages: sections every seat of a turn reads alike, laid out once and laid over each seat's PDF.
 
 A report template marks such sections (the scores, a ruleset's table of every seat) with
-TURN_START ... TURN_END, and says where their pages go with a TURN_PAGES comment that names the
-reader. The render worker takes the marked sections out of the seat's HTML into a document of
-their own, the turn's pages, which it lays out once per process for every seat whose marked text
-is the same (the key is the text itself, so nothing of one seat can reach another: a section
+TURN_START ... TURN_END, and says where their pages go with a `<!--gm:turn-pages reader="BR"-->`
+comment that names the reader. The render worker takes the marked sections out of the seat's HTML
+into a document of their own, the turn's pages, laid out once for every seat whose marked text
+is the same (once per run: the render pool hands them from the worker that made them to the
+others) (the key is the text itself, so nothing of one seat can reach another: a section
 that differs per seat just makes a document per seat). The seat's own document gets as many
-blank pages where TURN_PAGES stood; they carry its running header and page numbers, and the
+blank pages where that comment stood; they carry its running header and page numbers, and the
 turn's pages are laid over them in the PDF (pikepdf). A row that names seats (data-reader="BR
 FR") is tinted on the page of each seat it names, drawn over the shared page with a multiply
 blend, so the reader finds their own row as in the seat's own tables (tinted; the bold those
@@ -45,7 +46,7 @@ _PX_PT = 0.75  # WeasyPrint lays out in CSS pixels, 96 a inch; PDF points are 72
 
 @dataclass(frozen=True)
 class Split:
-    """A seat's report HTML taken apart: its own document (TURN_PAGES still in it), the turn's
+    """A seat's report HTML taken apart: its own document (the turn-pages comment still in it), the turn's
     document, and the seat codes whose rows are the reader's."""
 
     seat_html: str
@@ -82,7 +83,7 @@ def split(html: str) -> Split | None:
 
 
 def blank_pages(count: int) -> str:
-    """The HTML of `count` empty pages, for where TURN_PAGES stood; each carries an id so the
+    """The HTML of `count` empty pages, for where the turn-pages comment stood; each carries an id so the
     page it lands on can be found in the laid-out document (Page.anchors)."""
     # Styled in place, so that a GM's own sheet cannot fold them into one page.
     style = "break-before: page; break-after: page; height: 1px; margin: 0; padding: 0; border: 0"
