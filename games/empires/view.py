@@ -197,7 +197,7 @@ def known(state: JSONObject, seat: str) -> JSONObject:
         sightings,
         state["seating"],
         {NEUTRAL: "Neutral areas"},
-        'The map is open: every land area, yours too, by who holds it. The foreign areas next to yours are in the table "Your neighbours".',
+        'The map is open: every land area, yours too, by who holds it. The foreign areas next to yours are listed under "Your neighbours".',
         everyone=True,
     )
 

@@ -8,6 +8,7 @@ from importlib.resources import files
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup, escape
 
 from gm.core.names import named
 from gm.render.gridmap import grid_figure, grid_map
@@ -71,16 +72,33 @@ def known_line(known: Mapping, values: Sequence[object]) -> str:
     each fact in its column, numbers to the right, two spaces between, the last unpadded. In
     Python rather than a Jinja macro: an Empires listing is 215 lines a seat (70 ms a report as
     a macro)."""
-    widths, columns, last = known["widths"], known["columns"], len(values) - 1
-    cells = []
-    for index, value in enumerate(values):
-        if index == last:
-            cells.append(str(value))
-        elif index and columns[index - 1]["numeric"]:
-            cells.append(str(value).rjust(widths[index]))
-        else:
-            cells.append(str(value).ljust(widths[index]))
-    return "  ".join(cells)
+    numeric = [False] + [column["numeric"] for column in known["columns"]]
+    return _aligned([str(value) for value in values], known["widths"], numeric)
+
+
+def text_table(header: Sequence[str], rows: Iterable[Sequence[object]], numeric: Iterable[str] = ()) -> Markup:
+    """Jinja global: a table of a seat's own as lines of text in aligned columns, drawn as the
+    listing of what it sees is (known.html, pre.known): the header line bold, the columns named
+    in `numeric` to the right, two spaces between, the last column unpadded unless numeric (a
+    list of codes may run on). Every cell of an HTML table costs WeasyPrint about 0.75 ms to lay out and draw,
+    every line of text about as much as one cell: an Empires seat's areas and neighbours, 22
+    rows of 8 cells, were 180 ms of its report's 570 as tables (bench/README.md, "a seat's own
+    tables as text"). The cells are escaped here."""
+    lines = [[str(value) for value in header]] + [[str(value) for value in row] for row in rows]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    right = [label in set(numeric) for label in header]
+    text = [escape(_aligned(line, widths, right)) for line in lines]
+    return Markup('<pre class="known"><b>{}</b>\n{}</pre>').format(text[0], Markup("\n").join(text[1:]))
+
+
+def _aligned(cells: Sequence[str], widths: Sequence[int], right: Sequence[bool]) -> str:
+    """Cells padded to their column's width, two spaces between; the last left unpadded unless
+    it is a number (a list of codes there may run on)."""
+    last = len(cells) - 1
+    return "  ".join(
+        cell.rjust(widths[index]) if right[index] else cell if index == last else cell.ljust(widths[index])
+        for index, cell in enumerate(cells)
+    )
 
 
 def make_environment(override_dir: Path | None, ruleset_dirs: list[Path]) -> jinja2.Environment:
@@ -104,6 +122,7 @@ def make_environment(override_dir: Path | None, ruleset_dirs: list[Path]) -> jin
     env.globals["grid_map"] = grid_map
     env.globals["grid_figure"] = grid_figure
     env.globals["known_line"] = known_line
+    env.globals["text_table"] = text_table
     env.filters["nations"] = nations
     env.filters["colour"] = safe_colour
     env.filters["when"] = when

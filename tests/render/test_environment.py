@@ -6,6 +6,7 @@ import jinja2
 import pytest
 
 from gm.render.environment import (
+    text_table,
     asset_dirs,
     make_environment,
     render_report_html,
@@ -92,3 +93,21 @@ def test_no_override_folder_is_fine(clash_dir):
 def test_when_formats_utc_stamps_and_leaves_other_text():
     assert when("2026-11-21T19:00:00Z") == "2026-11-21 19:00 UTC"
     assert when("next Friday") == "next Friday"
+
+
+def test_text_table_aligns_columns_and_escapes_every_cell():
+    table = text_table(
+        ["Code", "Name", "Armies", "Can reach"],
+        [["BRN", "Brunswick <script>", 12, "HAM MAG"], ["MAG", "Magdeburg (capital)", 3, "BRN"]],
+        ["Armies"],
+    )
+    assert str(table) == (
+        '<pre class="known"><b>Code  Name                 Armies  Can reach</b>\n'
+        "BRN   Brunswick &lt;script&gt;       12  HAM MAG\n"
+        "MAG   Magdeburg (capital)       3  BRN</pre>"
+    )
+
+
+def test_text_table_is_a_global_of_every_report_environment(env):
+    html = env.from_string('{{ text_table(["Code", "Fort"], [["A & B", 1]], ["Fort"]) }}').render()
+    assert html == '<pre class="known"><b>Code   Fort</b>\nA &amp; B     1</pre>'
