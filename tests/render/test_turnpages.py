@@ -177,3 +177,18 @@ def test_a_players_text_cannot_open_or_close_the_turns_sections():
     assert parts is not None and plain is not None
     assert parts.turn_html == plain.turn_html and parts.readers == {context["seat"]}
     assert "&lt;!--gm:turn--&gt;Mallory" in parts.seat_html
+
+
+def test_conquerors_battles_are_one_of_the_turns_pages_shared_by_every_seat():
+    """Battles are public in Conqueror!: every seat of a turn reads the same table, laid out once,
+    each row naming its two sides, so that it is tinted in their reports."""
+    env = make_environment(None, template_dirs(installed()["conqueror"]))
+    contexts = ruleset_report.report_contexts("conqueror", turns=3)
+    parts = [turnpages.split(render_report_html(env, c)) for c in contexts]
+    assert len({p.turn_html for p in parts}) == 1
+    turn_html = parts[0].turn_html
+    assert "Battles this turn" in turn_html and all("Battles this turn" not in p.seat_html for p in parts)
+    battles = [e["data"] for e in contexts[0]["events"] if e["kind"] == "battle"]
+    assert battles, "the robots fought no battle by turn 3"
+    for b in battles:
+        assert f'data-reader="{b["attacker"]} {b["defender"]}"' in turn_html
