@@ -8,6 +8,7 @@ import smtplib
 import ssl
 import tempfile
 from email import policy
+from email.generator import NLCRE, BytesGenerator
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 from pathlib import Path
@@ -60,7 +61,7 @@ class FolderSender:
             self.folder.mkdir(parents=True, exist_ok=True)
             fd, temporary = tempfile.mkstemp(dir=self.folder, prefix=".sending-")
             with os.fdopen(fd, "wb") as out:
-                out.write(message.as_bytes(policy=policy.default))
+                _BlockGenerator(out, mangle_from_=False, policy=policy.default).flatten(message)
             os.replace(temporary, self._path(base, message_id))
         except OSError as exc:
             raise SendFailure(f"cannot write into {self.folder}: {exc.strerror}", temporary=True) from exc
@@ -72,6 +73,21 @@ class FolderSender:
             n += 1
             path = self.folder / f"{base}-{n}.eml"
         return path
+
+
+class _BlockGenerator(BytesGenerator):
+    """The standard library's BytesGenerator, giving the same bytes as message.as_bytes, but
+    writing a body's lines in one piece: the standard one writes each line and its line ending
+    one at a time, about 11,000 writes for a 300 KB report PDF in base64, and such a mail took
+    7 ms to write, now 1.7 (tests/mail/test_senders.py holds the bytes the same). Only the
+    folder sender uses it; smtplib flattens what it sends itself."""
+
+    def _write_lines(self, lines):
+        if not lines:
+            return
+        if self._NL != "\n" or "\r" in lines:  # a base64 body has "\n" ends: nothing to change
+            lines = NLCRE.sub(self._NL.replace("\\", "\\\\"), lines)
+        self.write(lines)
 
 
 def _message_id(path: Path) -> str | None:
