@@ -69,7 +69,7 @@ def when(stamp: str) -> str:
 
 def known_line(known: Mapping, values: Sequence[object]) -> str:
     """Jinja global: one line of the listing of what a seat sees (known.html): the place, then
-    each fact in its column, numbers to the right, two spaces between, the last unpadded. In
+    each fact in its column, numbers to the right, two spaces between (_aligned). In
     Python rather than a Jinja macro: an Empires listing is 215 lines a seat (70 ms a report as
     a macro)."""
     numeric = [False] + [column["numeric"] for column in known["columns"]]
@@ -79,14 +79,14 @@ def known_line(known: Mapping, values: Sequence[object]) -> str:
 def text_table(header: Sequence[str], rows: Iterable[Sequence[object]], numeric: Iterable[str] = ()) -> Markup:
     """Jinja global: a table of a seat's own as lines of text in aligned columns, drawn as the
     listing of what it sees is (known.html, pre.known): the header line bold, the columns named
-    in `numeric` to the right, two spaces between, the last column unpadded unless numeric (a
-    list of codes may run on). Every cell of an HTML table costs WeasyPrint about 0.75 ms to lay out and draw,
-    every line of text about as much as one cell: an Empires seat's areas and neighbours, 22
-    rows of 8 cells, were 180 ms of its report's 570 as tables (bench/README.md, "a seat's own
-    tables as text"). The cells are escaped here."""
+    in `numeric` to the right (_aligned). Every cell of an HTML table costs WeasyPrint about
+    0.75 ms to lay out and draw, every line of text about as much as one cell: an Empires seat's
+    areas and neighbours, 25 rows of 7-8 cells, were 230 ms of its report's 570 as tables
+    (bench/README.md, "a seat's own tables as text"). The cells are escaped here."""
     lines = [[str(value) for value in header]] + [[str(value) for value in row] for row in rows]
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    right = [label in set(numeric) for label in header]
+    numeric = set(numeric)
+    right = [label in numeric for label in header]
     text = [escape(_aligned(line, widths, right)) for line in lines]
     return Markup('<pre class="known"><b>{}</b>\n{}</pre>').format(text[0], Markup("\n").join(text[1:]))
 

@@ -6,11 +6,11 @@ import jinja2
 import pytest
 
 from gm.render.environment import (
-    text_table,
     asset_dirs,
     make_environment,
     render_report_html,
     shared_templates_dir,
+    text_table,
     when,
 )
 
@@ -111,3 +111,10 @@ def test_text_table_aligns_columns_and_escapes_every_cell():
 def test_text_table_is_a_global_of_every_report_environment(env):
     html = env.from_string('{{ text_table(["Code", "Fort"], [["A & B", 1]], ["Fort"]) }}').render()
     assert html == '<pre class="known"><b>Code   Fort</b>\nA &amp; B     1</pre>'
+
+
+def test_text_table_takes_the_numeric_columns_from_any_iterable():
+    table = text_table(
+        ["Code", "Armies", "Fort"], [["A", 12, 1], ["B", 3, 10]], (label for label in ["Armies", "Fort"])
+    )
+    assert str(table).splitlines()[1:] == ["A         12     1", "B          3    10</pre>"]
