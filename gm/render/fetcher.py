@@ -10,7 +10,10 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
-from weasyprint.urls import URLFetcher, URLFetcherResponse
+from gm.render.libraries import found_once
+
+with found_once():  # importing weasyprint.urls imports the whole of WeasyPrint (gm.render.libraries)
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 log = logging.getLogger(__name__)
 

@@ -9,10 +9,13 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from hashlib import md5
 
-import pydyf
-from weasyprint import CSS, HTML
-from weasyprint.images import RasterImage
-from weasyprint.text.fonts import FontConfiguration
+from gm.render.libraries import found_once
+
+with found_once():  # the C libraries looked up once: a quarter of WeasyPrint's import
+    import pydyf
+    from weasyprint import CSS, HTML
+    from weasyprint.images import RasterImage
+    from weasyprint.text.fonts import FontConfiguration
 
 from gm.render import turnpages
 from gm.render.fetcher import AssetFetcher

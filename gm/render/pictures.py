@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 REFERENCE = "gm-picture:"
 # What drawing imports, for the render workers' fork server to import ahead (worker.WARM_MODULES).
-PICTURE_MODULES = ("gm.render.turnmap", "cairosvg.parser", "cairosvg.surface", "PIL.Image")
+PICTURE_MODULES = ("gm.render.turnmap", "gm.render.raster")
 _ROOT = re.compile(r"<svg\b[^>]*>")
 _ATTRIBUTE = re.compile(r'(?<![\w-])(width|height|viewBox|style)="([^"]*)"')
 

@@ -190,9 +190,7 @@ def _draw(svg: str, width_mm: float = TEXT_WIDTH_MM) -> tuple[str, int, int]:
     # a map is a few flat colours and anti-aliased edges, so 256 colours keep it, at a third of
     # the size, and gm.render.pdf embeds such a PNG without decoding it. Pillow takes cairo's
     # pixels as they are: cairo's own PNG, written and read back, was a fifth of the time.
-    from cairosvg.parser import Tree
-    from cairosvg.surface import PNGSurface
-    from PIL import Image
+    from gm.render.raster import Image, PNGSurface, Tree
 
     drawn = PNGSurface(
         Tree(bytestring=svg.encode("utf-8")), None, 96, output_width=_pixels(width_mm), background_color="#ffffff"

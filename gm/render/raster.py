@@ -1,0 +1,17 @@
+"""What draws a map picture: CairoSVG (with cairocffi) and Pillow, imported with the C libraries found once (gm.render.libraries).
+
+Imported by gm.render.turnmap when it draws, and ahead by the render workers' fork server
+(pictures.PICTURE_MODULES); nothing else imports CairoSVG.
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from gm.render.libraries import found_once
+
+with found_once():
+    from cairosvg.parser import Tree
+    from cairosvg.surface import PNGSurface
+
+__all__ = ["Image", "PNGSurface", "Tree"]
