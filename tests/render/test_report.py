@@ -131,6 +131,12 @@ def test_the_sample_report_renders_to_readable_pages(env, strict_fetcher, tmp_pa
         ["pdftotext", "-layout", str(out / "report.pdf"), "-"], check=True, capture_output=True, text=True
     ).stdout
     assert "page 1 of 4" in text and "page 4 of 4" in text
+    # The running header: the game's title, its name, the turn and the reader, in one line, on
+    # every page but the first (the masthead says it there) and the order form's.
+    header = "Clash of Empires: Europe · clash-1 · turn 5 · BR"
+    first, second, third, form = text.split("\f")[:4]
+    assert header in second and header in third
+    assert header not in first and header not in form and "# page 4 of 4" in form
     assert strict_fetcher.refused == []
 
 
