@@ -67,7 +67,6 @@ def report_context(
     ("Round 13 of 30"), the label of the new state names what the order form is for.
     """
     view = ruleset.view(turn.state, seat.code)
-    events = [e.to_json() for e in map(Event.from_json, turn.events) if e.visible_to(seat.code)]
     outcome = ruleset.is_over(turn.state)
     form = (
         ""
@@ -84,12 +83,20 @@ def report_context(
         "deadline": deadline,
         "created": turn.resolved,
         "view": view,
-        "events": [{"kind": e["kind"], "data": e["data"]} for e in events],
+        "events": seat_events(turn.events, seat.code),
         "scores": scores.score_rows(ruleset, turn.state, view, seats),
         "score_title": score_title(ruleset, turn.state),
         "order_form": form,
         "outcome": outcome.to_json() if outcome else None,
     }
+
+
+def seat_events(events, seat: str) -> list[dict]:
+    """The events (as stored: Event.to_json) a seat's report shows, in order: kind, data, and
+    public when every seat's report has it (Event.seats is None), which report.html lays out
+    once a turn with the turn's pages."""
+    shown = (Event.from_json(e) for e in events)
+    return [{"kind": e.kind, "data": e.data, "public": e.seats is None} for e in shown if e.visible_to(seat)]
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from gm.core.model import Event, SeatInfo
+from gm.core.model import SeatInfo
 from gm.core.ruleset import TurnSeeds
 from gm.rulesets import get_ruleset
 from gm.services.games import score_title
+from gm.services.reports import seat_events
 from gm.services.scores import score_rows
 from gm.store.records import SeatRecord
 
@@ -38,7 +39,6 @@ def context_of(ruleset, before: dict, state: dict, events, seat: str, turn: int)
     view = ruleset.view(state, seat)
     seated = [SeatRecord(0, 0, c, f"{c.lower()}@example.org", f"Player {c}", "", "active") for c in codes]
     rows = score_rows(ruleset, state, view, seated)
-    shown = [e.to_json() for e in events if Event.from_json(e.to_json()).visible_to(seat)]
     return {
         "game": {"name": f"{ruleset.name}-1", "title": view.get("title", ruleset.title), "ruleset": ruleset.name},
         "turn": turn,
@@ -49,7 +49,7 @@ def context_of(ruleset, before: dict, state: dict, events, seat: str, turn: int)
         "deadline": "Fri 2026-11-27 18:00 UTC",
         "created": "2026-11-21T19:00:00Z",
         "view": view,
-        "events": [{"kind": e["kind"], "data": e["data"]} for e in shown],
+        "events": seat_events([e.to_json() for e in events], seat),
         "scores": rows,
         "score_title": score_title(ruleset, state),
         "order_form": "\n".join(ruleset.order_form(state, seat)),

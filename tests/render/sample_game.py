@@ -171,9 +171,13 @@ def known(territories: list[dict], seats: list[dict], seat: str) -> dict:
 
 def events() -> list[dict]:
     return [
-        {"kind": "roll", "data": {"text": "The order of play was rolled: Germany goes first.", "die": 5}},
-        {"kind": "income", "data": {"text": "Britain collected 7 money from 6 territories."}},
-        {"kind": "recruit", "data": {"text": "Britain recruited 2 troops in London."}},
+        {
+            "kind": "roll",
+            "data": {"text": "The order of play was rolled: Germany goes first.", "die": 5},
+            "public": True,
+        },
+        {"kind": "income", "data": {"text": "Britain collected 7 money from 6 territories."}, "public": False},
+        {"kind": "recruit", "data": {"text": "Britain recruited 2 troops in London."}, "public": False},
         {
             "kind": "battle",
             "data": {
@@ -188,6 +192,7 @@ def events() -> list[dict]:
                 "defender_losses": 3,
                 "captured": True,
             },
+            "public": True,
         },
         {
             "kind": "battle",
@@ -203,9 +208,14 @@ def events() -> list[dict]:
                 "defender_losses": 1,
                 "captured": False,
             },
+            "public": True,
         },
-        {"kind": "move", "data": {"text": "France moved 2 troops from Paris to Burgundy."}},
-        {"kind": "vp", "data": {"text": "Britain scored 1 victory point for holding Brest at the census."}},
+        {"kind": "move", "data": {"text": "France moved 2 troops from Paris to Burgundy."}, "public": True},
+        {
+            "kind": "vp",
+            "data": {"text": "Britain scored 1 victory point for holding Brest at the census."},
+            "public": False,
+        },
     ]
 
 

@@ -9,6 +9,7 @@ import subprocess
 
 import pypdfium2
 import pytest
+from markupsafe import escape
 
 from gm.render import pdf as pdf_module, turnpages
 from gm.render.environment import base_url, make_environment, render_report_html
@@ -192,3 +193,22 @@ def test_conquerors_battles_are_one_of_the_turns_pages_shared_by_every_seat():
     assert battles, "the robots fought no battle by turn 3"
     for b in battles:
         assert f'data-reader="{b["attacker"]} {b["defender"]}"' in turn_html
+
+
+@pytest.mark.parametrize("ruleset_name", ["conqueror", "clash", "empires"])
+def test_the_events_every_seat_sees_are_one_of_the_turns_pages(ruleset_name):
+    """An event every seat sees (Event.seats None) is laid out once a turn with the turn's pages;
+    one only some seats see stays in the seat's own pages, under "What happened to you"."""
+    env = make_environment(None, template_dirs(installed()[ruleset_name]))
+    contexts = ruleset_report.report_contexts(ruleset_name, turns=3)
+    parts = [turnpages.split(render_report_html(env, c)) for c in contexts]
+    assert len({p.turn_html for p in parts}) == 1
+    turn_html = parts[0].turn_html
+    public = {e["data"]["text"] for e in contexts[0]["events"] if e["public"]}
+    assert public, f"no event of {ruleset_name}'s turn 3 is public"
+    assert "What happened this turn" in turn_html
+    for context, part in zip(contexts, parts):
+        own = [e["data"]["text"] for e in context["events"] if not e["public"]]
+        assert all(str(escape(text)) in turn_html and str(escape(text)) not in part.seat_html for text in public)
+        assert all(str(escape(text)) in part.seat_html and str(escape(text)) not in turn_html for text in own)
+        assert ("What happened to you" in part.seat_html) == bool(own)
