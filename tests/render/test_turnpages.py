@@ -212,3 +212,6 @@ def test_the_events_every_seat_sees_are_one_of_the_turns_pages(ruleset_name):
         assert all(str(escape(text)) in turn_html and str(escape(text)) not in part.seat_html for text in public)
         assert all(str(escape(text)) in part.seat_html and str(escape(text)) not in turn_html for text in own)
         assert ("What happened to you" in part.seat_html) == bool(own)
+    # A public battle's row names its two sides, to be tinted in their reports.
+    for b in (e["data"] for e in contexts[0]["events"] if e["public"] and e["kind"] == "battle"):
+        assert f'<tr class="event-battle" data-reader="{b["attacker"]} {b["defender"]}">' in turn_html
