@@ -48,8 +48,13 @@ def test_without_javascript_times_stay_in_utc_until_a_zone_is_typed(browser, ser
 
 
 def loaded(page, selector: str) -> bool:
-    """Whether the picture was fetched and drawn (a broken image has no natural width)."""
-    return page.eval_on_selector(selector, "img => img.complete && img.naturalWidth > 0")
+    """Whether the picture was fetched and drawn (a broken image has no natural width), once the
+    browser is done with it: the maps are loading="lazy", fetched after the page itself, and on a
+    busy machine the check could come first (it failed so once, in a run beside two other suites)."""
+    page.wait_for_function(
+        "s => { const img = document.querySelector(s); return img !== null && img.complete; }", arg=selector
+    )
+    return page.eval_on_selector(selector, "img => img.naturalWidth > 0")
 
 
 def test_the_latest_map_standings_and_a_page_per_turn(browser, served, game, gm, home):
