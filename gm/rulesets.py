@@ -13,6 +13,7 @@ intake with the other messages.
 
 from __future__ import annotations
 
+import sys
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -51,15 +52,28 @@ class RulesetFault(GMError):
     @classmethod
     def of(cls, ruleset: Ruleset, method: str, game: str | None, exc: BaseException) -> RulesetFault:
         """The fault for `exc`, raised by `ruleset`'s `method` (or its templates: "render")."""
-        return cls(ruleset.name, ruleset.version, method, game, cause_of(exc))
+        inner = ruleset.unguarded if isinstance(ruleset, Guarded) else ruleset
+        return cls(ruleset.name, ruleset.version, method, game, cause_of(exc, _package_folder(inner)))
 
 
-def cause_of(exc: BaseException) -> str:
-    """'ZeroDivisionError: division by zero (rules.py line 12)': the exception and the line
-    that raised it, which is what a ruleset's author needs from the GM."""
+def cause_of(exc: BaseException, near: Path | None = None) -> str:
+    """'ZeroDivisionError: division by zero (mygame/rules.py line 12)': the exception and the
+    line that raised it, which is what a ruleset's author needs from the GM: the innermost line
+    in the folder `near` (the ruleset's package, its templates included), else the innermost."""
     frames = traceback.extract_tb(exc.__traceback__)
-    where = f" ({Path(frames[-1].filename).name} line {frames[-1].lineno})" if frames else ""
-    return f"{type(exc).__name__}: {exc}{where}"
+    own = [f for f in frames if near is not None and Path(f.filename).is_relative_to(near)]
+    if not frames:
+        return f"{type(exc).__name__}: {exc}"
+    frame = (own or frames)[-1]
+    shown = Path(frame.filename).relative_to(near.parent) if own and near is not None else Path(frame.filename).name
+    return f"{type(exc).__name__}: {exc} ({shown} line {frame.lineno})"
+
+
+def _package_folder(ruleset: Ruleset) -> Path | None:
+    """The folder of the package that defines the ruleset's class."""
+    module = sys.modules.get(type(ruleset).__module__)
+    where = module.__file__ if module is not None else None
+    return Path(where).parent if where else None
 
 
 class Guarded:

@@ -37,7 +37,7 @@ def test_a_ruleset_that_raises_gives_a_fault_naming_ruleset_method_game_and_line
     assert (fault.ruleset, fault.version, fault.method, fault.game) == ("faulty", "0.1", "resolve", "g1")
     assert str(fault) == (
         "the faulty ruleset (0.1) failed in resolve for game 'g1': ZeroDivisionError: division by zero "
-        "(__init__.py line 10). This is a bug in the ruleset, not in the game: give this message to "
+        "(faulty_game/__init__.py line 10). This is a bug in the ruleset, not in the game: give this message to "
         "the ruleset's author and install a fixed version."
     )
     faulty.FAULTS.add("robot_orders")
