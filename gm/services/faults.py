@@ -34,18 +34,19 @@ def record(db: sqlite_utils.Database, clock: Clock, game: GameRecord, stage: str
         records.audit(db, iso(clock.now()), game.id, "run-due failed", detail)
 
 
-def game_faults(db: sqlite_utils.Database, game: GameRecord) -> list[str]:
+def game_faults(db: sqlite_utils.Database, game: GameRecord, every_unpublished: bool = False) -> list[str]:
     """What keeps the game from going on because something failed, for the GM: each line says
-    what and why (a turn left unpublished on purpose, by gm turn run --no-render, is no fault)."""
+    what and why. A turn left unpublished on purpose (gm turn run --no-render) is no fault;
+    every_unpublished lists it too, as gm status does."""
     faults = []
     why = _noted(db, game)
     if (RUN, game.turn) in why and game.status != "over":
         faults.append(f"turn {game.turn} not run: {why[RUN, game.turn]}")
-    faults += [
-        f"turn {n} not published: {why[PUBLISH, n]}"
-        for n in records.unpublished_turns(db, game.id)
-        if (PUBLISH, n) in why
-    ]
+    for number in records.unpublished_turns(db, game.id):
+        if (PUBLISH, number) in why:
+            faults.append(f"turn {number} not published: {why[PUBLISH, number]}")
+        elif every_unpublished:
+            faults.append(f"turn {number} not published")
     held = kept_mail(db).get(game.name, 0)
     if held:
         faults.append(
@@ -53,12 +54,6 @@ def game_faults(db: sqlite_utils.Database, game: GameRecord) -> list[str]:
             "gm inbox import, fetch or receive"
         )
     return faults
-
-
-def unpublished_why(db: sqlite_utils.Database, game: GameRecord) -> dict[int, str]:
-    """Each turn of the game not published, and why if run-due noted a failure ('' if not)."""
-    why = _noted(db, game)
-    return {n: why.get((PUBLISH, n), "") for n in records.unpublished_turns(db, game.id)}
 
 
 def _noted(db: sqlite_utils.Database, game: GameRecord) -> dict[tuple[str, int], str]:

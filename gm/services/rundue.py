@@ -240,10 +240,8 @@ def status(db: sqlite_utils.Database, clock: Clock) -> list[dict]:
         current = records.current_submissions(db, game.id, game.turn)
         active = [s for s in seats if s.status == "active"]
         last = last_resolved(db, game.id, first=1)
-        problems = audit.spike_warnings(db, game.id, game.turn)
-        unpublished = faults.unpublished_why(db, game)
-        problems += [f"turn {n} not published" + (f": {why}" if why else "") for n, why in unpublished.items()]
-        problems += [f for f in faults.game_faults(db, game) if " not published: " not in f]
+        problems = audit.spike_warnings(db, game.id, game.turn) + faults.game_faults(db, game, every_unpublished=True)
+        unpublished = records.unpublished_turns(db, game.id)
         rows.append(
             {
                 "game": game.name,
@@ -261,7 +259,7 @@ def status(db: sqlite_utils.Database, clock: Clock) -> list[dict]:
                 "dropped": sorted(s.code for s in seats if s.status == "dropped"),
                 "last_run": last,
                 "problems": problems,
-                "unpublished": list(unpublished),
+                "unpublished": unpublished,
             }
         )
     return rows
