@@ -11,7 +11,7 @@ import pytest
 
 from gm import rulesets
 from gm.core.model import SeatInfo
-from gm.core.ruleset import OPTIONAL, REQUIRED, BaseRuleset, ScenarioError, TurnSeeds
+from gm.core.ruleset import OPTIONAL, REQUIRED, BaseRuleset, Ruleset, ScenarioError, TurnSeeds
 from gm.errors import GMError
 from gm.rulesets import Guarded, RulesetFault
 from gm.services import games
@@ -20,9 +20,12 @@ from gm.store.database import open_database
 from tests.faulty_plugin import faulty, faulty_without_templates_init  # noqa: F401 (fixtures)
 
 
-def test_every_installed_ruleset_is_behind_the_door():
+def test_every_installed_ruleset_is_behind_the_door_which_has_every_member_of_the_contract():
     assert rulesets.installed() and all(isinstance(r, Guarded) for r in rulesets.installed().values())
     assert isinstance(rulesets.get_ruleset("clash"), Guarded)
+    # A member added to the contract (gm.core.ruleset) and not to the door fails here.
+    assert isinstance(rulesets.get_ruleset("clash"), Ruleset)
+    assert all(hasattr(Guarded, member) for member in REQUIRED + OPTIONAL)
 
 
 def test_a_ruleset_that_raises_gives_a_fault_naming_ruleset_method_game_and_line(faulty):
