@@ -8,7 +8,7 @@ import dataclasses
 import itertools
 
 import pytest
-from gm_games.clash import ClashRuleset
+from gm_games.clash import ClashRuleset, rules as clash_rules, ruleset as clash
 
 from gm.core.model import Event, TurnResult
 from gm.packaged import Parts
@@ -30,7 +30,10 @@ def test_robot_games_keep_every_invariant(name):
 
 
 class Faulty(ClashRuleset):
-    """Clash of Empires with one planted fault, chosen by the subclasses below."""
+    """Clash of Empires with one planted fault, chosen by the subclasses below, and without its
+    rule book's invariants, so that each generic check is seen alone."""
+
+    parts = dataclasses.replace(ClashRuleset.parts, invariants=None)
 
 
 class MutatesItsInput(Faulty):
@@ -160,3 +163,26 @@ def test_the_setup_is_drawn_from_the_seed_over_scenarios_options_and_seats():
 def test_parts_without_invariants_default_to_none():
     assert [f.name for f in dataclasses.fields(Parts)][-1] == "invariants"
     assert dataclasses.fields(Parts)[-1].default is None
+
+
+def test_money_that_appears_in_clash_is_found_and_named(monkeypatch):
+    """A pass that pays $2 while its event says $1: the book's Money rule is named."""
+    original = clash_rules._pass
+
+    def generous(state, seat, events, sent):
+        original(state, seat, events, sent)
+        state["seats"][seat]["money"] += 1
+
+    monkeypatch.setattr(clash_rules, "_pass", generous)
+    report = run_battery(clash, games=3, seed=5)
+    assert set(report.by_invariant()) == {"Money (Game Summary, D-CE-3)"}, "\n".join(report.summary())
+    assert {f.seed for f in report.findings} == {5, 6, 7}
+    assert "the events explain +1" in report.findings[0].line
+
+
+def test_a_troop_at_the_wrong_price_in_clash_is_found_and_named(monkeypatch):
+    """Recruits charged $1 a troop, as their events say: the book's $2 price is named."""
+    monkeypatch.setattr(clash_rules, "TROOP_COST", 1)
+    report = run_battery(clash, games=3, seed=5)
+    assert set(report.by_invariant()) == {"Prices (Roll phase, Pass, Recruit $2, D-CE-2, D-CE-3)"}
+    assert all(" paid $" in f.line for f in report.findings)
