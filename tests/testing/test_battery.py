@@ -9,6 +9,7 @@ import itertools
 
 import pytest
 from gm_games.clash import ClashRuleset, rules as clash_rules, ruleset as clash
+from gm_games.empires import actions as empires_actions, ruleset as empires
 
 from gm.core.model import Event, TurnResult
 from gm.packaged import Parts
@@ -186,3 +187,15 @@ def test_a_troop_at_the_wrong_price_in_clash_is_found_and_named(monkeypatch):
     report = run_battery(clash, games=3, seed=5)
     assert set(report.by_invariant()) == {"Prices (Roll phase, Pass, Recruit $2, D-CE-2, D-CE-3)"}
     assert all(" paid $" in f.line for f in report.findings)
+
+
+def test_armies_at_the_wrong_price_in_empires_are_found_and_named(monkeypatch):
+    """ARMY at 2 BPs an army: the price is named, and so is the ARMY ALL that leaves BPs for
+    another army at the book's price."""
+    monkeypatch.setattr(empires_actions, "ARMY_COST", 2)
+    report = run_battery(empires, games=3, seed=3)
+    assert set(report.by_invariant()) == {
+        "Prices (ARMY 3, RESERVE 1, GROW, FORTIFY, RAZE, D-EMP-4)",
+        "Leftover BPs, the implicit ARMY ALL",
+    }, "\n".join(report.summary())
+    assert {f.seed for f in report.findings} == {3, 4, 5}
