@@ -9,6 +9,7 @@ import itertools
 
 import pytest
 from gm_games.clash import ClashRuleset, rules as clash_rules, ruleset as clash
+from gm_games.conqueror import realm as conqueror_realm, ruleset as conqueror
 from gm_games.empires import actions as empires_actions, ruleset as empires
 
 from gm.core.model import Event, TurnResult
@@ -199,3 +200,13 @@ def test_armies_at_the_wrong_price_in_empires_are_found_and_named(monkeypatch):
         "Leftover BPs, the implicit ARMY ALL",
     }, "\n".join(report.summary())
     assert {f.seed for f in report.findings} == {3, 4, 5}
+
+
+def test_winter_pay_off_the_formula_in_conqueror_is_found_and_named(monkeypatch):
+    """Winter pay without the + 1 of (distance from capital + 1): Support Costs is named."""
+    monkeypatch.setattr(
+        conqueror_realm, "support_cost", lambda armies, population, distance: max(armies - population, 0) * distance
+    )
+    report = run_battery(conqueror, games=2, seed=3)
+    assert set(report.by_invariant()) == {"Winter pay (Support Costs, D-CQ-5)"}, "\n".join(report.summary())
+    assert {f.turn % 4 for f in report.findings} == {0}, "only winter turns"
