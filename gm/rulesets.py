@@ -186,6 +186,9 @@ class Guarded:
     def is_over(self, state: JSONObject) -> Outcome | None:
         return self._call("is_over", lambda: self.unguarded.is_over(state))
 
+    def invariants(self, before: JSONObject, orders: dict[str, list[Order]], result: TurnResult) -> list[str]:
+        return self._call("invariants", lambda: list(self.unguarded.invariants(before, orders, result)))
+
 
 def _pair(label: tuple[str, str]) -> tuple[str, str]:
     title, column = label

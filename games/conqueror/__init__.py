@@ -5,7 +5,7 @@ from __future__ import annotations
 from gm.core.model import JSONObject, Order, Problem
 from gm.packaged import PackagedRuleset, Parts
 
-from . import orders, robot, rules, scenario, view
+from . import invariants, orders, robot, rules, scenario, view
 
 SCENARIO_PACKAGE = "gm_games.conqueror.scenarios"
 
@@ -19,7 +19,7 @@ class ConquerorRuleset(PackagedRuleset):
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.conqueror.templates"
     cases_package = "gm_games.conqueror.cases"
-    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
+    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants)
     demo_seats = 8  # `gm demo --ruleset conqueror` seats this many robot players
 
     def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gm.core.model import JSONObject, Order
 
 from .board import NEUTRAL, nation
@@ -150,8 +152,12 @@ def _diplomats(turn: Turn, code: str, units: int) -> str:
 
 
 def produce(turn: Turn) -> None:
-    """Every province puts this turn's labour into its production (rule D-CQ-3)."""
+    """Every province puts this turn's labour into its production (rule D-CQ-3). A nation's
+    production event says in words what each province did, and in its data the gold levied
+    (`taxes`) and what was finished (`made`: province -> item and units)."""
     notes: dict[str, list[str]] = {seat: [] for seat in turn.state["seating"]}
+    taxes = {seat: 0 for seat in turn.state["seating"]}
+    made: dict[str, dict[str, JSONObject]] = {seat: {} for seat in turn.state["seating"]}
     for code in turn.board.order:
         province = turn.provinces[code]
         labour = productivity(province)
@@ -160,15 +166,31 @@ def produce(turn: Turn) -> None:
         if owner == NEUTRAL:
             _neutral_levy(province, labour)
         elif labour > 0:
-            notes[owner].append(f"{turn.board.label(code)} {_work(turn, code, labour)}")
+            work = _work(turn, code, labour)
+            notes[owner].append(f"{turn.board.label(code)} {work.words}")
+            taxes[owner] += work.gold
+            if work.units:
+                made[owner][code] = {"item": work.item, "units": work.units}
     for seat, lines in notes.items():
         if lines:
-            turn.add(
-                "production", f"Production of {nation(turn.state, seat)}: " + "; ".join(lines) + ".", (seat,), seat=seat
-            )
+            text = f"Production of {nation(turn.state, seat)}: " + "; ".join(lines) + "."
+            turn.add("production", text, (seat,), seat=seat, taxes=taxes[seat], made=made[seat])
 
 
-def _work(turn: Turn, code: str, labour: int) -> str:
+@dataclass(frozen=True)
+class Work:
+    """What one province's labour did this turn.
+
+    words: for the report. gold: the taxes it levied. item, units: what it finished (0 units: nothing).
+    """
+
+    words: str
+    gold: int = 0
+    item: str = ""
+    units: int = 0
+
+
+def _work(turn: Turn, code: str, labour: int) -> Work:
     province = turn.provinces[code]
     owner, item = province["owner"], province["item"]
     if requirement(item, province):  # only a hand-made state gets here; fall back to taxes
@@ -178,13 +200,13 @@ def _work(turn: Turn, code: str, labour: int) -> str:
         lose(province["influence"], owner, CONTROL_COST_PER_TURN[item])
     if item == "TAXES":
         turn.seats[owner]["gold"] += labour
-        return f"{labour} gold in taxes"
+        return Work(f"{labour} gold in taxes", gold=labour)
     province["progress"] += labour
     units = _units_paid(province, item)
     if units:
-        return f"{labour} labour: {complete(turn, code, item, units)}"
+        return Work(f"{labour} labour: {complete(turn, code, item, units)}", item=item, units=units)
     cost = unit_cost(item, province["population"])
-    return f"{labour} labour, {province['progress']} of {cost} towards {NEXT_WORDS[item]}"
+    return Work(f"{labour} labour, {province['progress']} of {cost} towards {NEXT_WORDS[item]}")
 
 
 def _units_paid(province: JSONObject, item: str) -> int:

@@ -150,6 +150,7 @@ def rebellion(turn: Turn) -> None:
             province=code,
             control=control_of(province, owner),
             armies=province["armies"],
+            was=was,
         )
         if turn.seats[owner]["capital"] == code:
             relocate_capital(turn, owner)

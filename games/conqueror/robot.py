@@ -10,6 +10,7 @@ from gm.core.model import JSONObject, Order
 from .board import NEUTRAL, Board, control, owned
 from .economy import (
     ATTACK_WEIGHT,
+    COSTS,
     FIELD_WEIGHT,
     GARRISON,
     SIEGE_WEIGHT,
@@ -27,6 +28,11 @@ SAFE_CONTROL = 25  # keep a full garrison below this control (rebellion comes be
 CAPITAL_GUARD = 2  # armies the capital always keeps
 SPREAD_CONTROL = 82  # a developed province below this sends itself diplomats (keeps its power)
 RESERVE = 10  # gold kept back beyond next winter's pay
+# How often a province that could use one starts the menu's dearer buildings (a fort, keep or
+# castle where it is threatened or the capital; advanced culture), so that robot games (and the
+# invariant battery, gm.testing.battery) reach every item of the production menu.
+BUILD_CHANCE = 0.04
+BUILD_TURNS = 12  # turns of a province's labour the robot puts into such a building at most
 
 
 class Planner:
@@ -126,9 +132,29 @@ def _choose(plan: Planner, code: str) -> tuple[str, str | None]:
         return "DEVELOP", None  # done in time, it doubles the labour for the rest of the game
     if plan.threat[code] and province["fort"] == 0 and labour * 4 >= 50:
         return "FORT", None
+    building = _building(plan, code, labour)
+    if building:
+        return building, None
     if code == plan.me["capital"] or (plan.frontier(code) and labour >= 4):
         return "SOLDIERS", None
     return "TAXES", None
+
+
+def _building(plan: Planner, code: str, labour: int) -> str | None:
+    """Sometimes the next fortification where it is threatened or the capital (a fort on any
+    border), or advanced culture, when its labour finishes it within BUILD_TURNS (and before the
+    game ends)."""
+    province = plan.provinces[code]
+    wanted = []
+    if plan.threat[code] or code == plan.me["capital"] or (province["fort"] == 0 and plan.frontier(code)):
+        wanted.append({0: "FORT", 1: "KEEP", 2: "CASTLE"}.get(province["fort"], ""))
+    wanted.append("ADVANCE")
+    for item in wanted:
+        cost = COSTS.get(item)
+        if cost and not requirement(item, province) and labour * min(BUILD_TURNS, plan.turns_left) >= cost:
+            if plan.rng.random() < BUILD_CHANCE:
+                return item
+    return None
 
 
 def _cover_winter(plan: Planner, choices: dict[str, tuple[str, str | None]]) -> None:
@@ -263,7 +289,7 @@ def _moves(plan: Planner) -> list[Order]:
             if sent >= need or len(orders) >= MAX_MOVES:
                 break
             count = spare[source] if sent + spare[source] <= need + 2 else need + 2 - sent
-            orders.append(make_order("ATTACK", source, target, count))
+            orders.append(make_order("ATTACK", source, target, _amount(plan, source, spare[source], count)))
             spare[source] -= count
             sent += count
     return orders + _reinforce(plan, spare, MAX_MOVES - len(orders))
@@ -281,8 +307,14 @@ def _reinforce(plan: Planner, spare: dict[str, int], slots: int) -> list[Order]:
         closer = [n for n in plan.board.neighbours[code] if n in depth and depth[n] < depth[code]]
         if closer:
             step = min(closer, key=lambda n: (plan.keep[n] - plan.provinces[n]["armies"], n))
-            moves.append(make_order("MOVE", code, step, spare[code]))
+            moves.append(make_order("MOVE", code, step, _amount(plan, code, spare[code], spare[code])))
     return moves
+
+
+def _amount(plan: Planner, source: str, spare: int, count: int) -> int | str:
+    """The armies to send, written ALL when they are every army there (no other order of its
+    own has sent any of them yet)."""
+    return "ALL" if count == spare == plan.provinces[source]["armies"] else count
 
 
 def _depth(plan: Planner) -> dict[str, int]:

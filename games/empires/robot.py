@@ -6,7 +6,7 @@ from random import Random
 
 from gm.core.model import JSONObject, Order
 
-from .actions import MOVE_COST, RESERVE_COST
+from .actions import ARMY_COST, MOVE_COST, RESERVE_COST
 from .battle import needed_to_capture
 from .board import NEUTRAL, Board, owned
 from .orders import MAX_ACTIONS, Amount, make_order
@@ -14,6 +14,17 @@ from .orders import MAX_ACTIONS, Amount, make_order
 MAX_ATTACKS = 5  # a robot spreads its risk: a few attacks a turn, each sure on paper
 MARGIN = 1  # spare attackers against an unseen entrenchment or ambush
 MAX_GROWS = 3
+# How often the robot picks the book's less common orders where they make sense, so that robot
+# games (and the invariant battery, gm.testing.battery) reach every rule: the other defence
+# modes, giving up an area it cannot hold, razing a fort, moving armies to the border, an
+# explicit ARMY, a gift.
+AMBUSH_CHANCE = 0.2
+DEFEND_CHANCE = 0.1
+RETREAT_CHANCE = 0.3
+RAZE_CHANCE = 0.05
+MOVE_CHANCE = 0.5
+ARMY_CHANCE = 0.25
+GIFT_CHANCE = 0.05
 
 
 class _Planner:
@@ -59,10 +70,36 @@ class _Planner:
             if not danger:
                 break
             strongest = max(danger, key=lambda n: (self.state["areas"][n]["armies"], n))
-            self.add("ENTRENCH", code, strongest)
             area = self.state["areas"][code]
+            terrain = self.board.terrain(code).defence
+            falls = needed_to_capture(area["armies"], area["population"], area["fort"], terrain, 1, self.threat(code))
+            if not (falls and self.give_up(code)):
+                self.guard(code, strongest)
+            outnumbered = self.threat(code) >= area["armies"] + area["population"]
+            if area["fort"] and outnumbered and self.rng.random() < RAZE_CHANCE:
+                self.add("RAZE", code, None, 1, cost=1)  # a level less for the enemy to take
             if self.threat(code) > area["armies"] + area["population"] and area["population"] >= 4:
                 self.add("LEVY", code, None, "ALL")
+
+    def guard(self, code: str, strongest: str) -> None:
+        """Entrench against the strongest neighbour; now and then ambush with a large army, or
+        simply defend (D-EMP-4's other modes)."""
+        armies = self.state["areas"][code]["armies"]
+        if armies >= 4 and self.rng.random() < AMBUSH_CHANCE:
+            self.add("AMBUSH", code)
+        elif self.rng.random() < DEFEND_CHANCE:
+            self.add("DEFEND", code)
+        else:
+            self.add("ENTRENCH", code, strongest)
+
+    def give_up(self, code: str) -> bool:
+        """An area it cannot hold: sometimes its armies retreat to the strongest own neighbour.
+        Whether it gave it up."""
+        area = self.state["areas"][code]
+        refuges = [n for n in self.board.reach[code] if n in self.armies]
+        if not area["armies"] or not refuges or self.rng.random() >= RETREAT_CHANCE:
+            return False
+        return self.add("RETREAT", code, max(refuges, key=lambda n: (self.armies[n], n)))
 
     def targets(self) -> list[tuple[int, int, float, str, str]]:
         """(attackers needed, -value, tie-break, source, target) for every target in reach."""
@@ -92,9 +129,32 @@ class _Planner:
                 self.add("RESERVE", source, None, short, cost=short * RESERVE_COST)
                 self.reserve -= short
                 self.armies[source] += short
-            if self.add("ATTACK", source, target, need, cost=MOVE_COST):
+            if self.add("ATTACK", source, target, self.amount(source, need), cost=MOVE_COST):
                 self.armies[source] -= need
                 attacks += 1
+
+    def amount(self, source: str, need: int) -> Amount:
+        """The number to send, written as ALL or AB-n (all but n) where that is the same."""
+        spare = self.armies[source] - need
+        if spare > 2 or self.state["areas"][source]["armies"] != self.armies[source]:
+            return need  # an earlier order of its own changes what is there when this one runs
+        return "ALL" if spare == 0 else f"AB-{spare}"
+
+    def reinforce(self) -> None:
+        """Sometimes armies beyond the population of a safe area (they cost supply there) march
+        to the most threatened own neighbour."""
+        if self.rng.random() >= MOVE_CHANCE:
+            return
+        for code in sorted(self.armies, key=lambda c: (-self.armies[c], c)):
+            area = self.state["areas"][code]
+            extra = self.armies[code] - area["population"]
+            border = [n for n in self.board.reach[code] if n in self.armies and self.threat(n)]
+            if extra > 0 and not self.threat(code) and border and self.bps > MOVE_COST + 3:
+                step = max(border, key=lambda n: (self.threat(n) - self.armies[n], n))
+                if self.add("MOVE", code, step, extra, cost=MOVE_COST):
+                    self.armies[code] -= extra
+                    self.armies[step] += extra
+                return
 
     def grow(self) -> None:
         safe = sorted(
@@ -114,10 +174,23 @@ class _Planner:
             if level < 2 and self.bps >= 2 * (level + 1) + 6:
                 self.add("FORTIFY", capital, cost=2 * (level + 1))
 
+    def spend_the_rest(self) -> None:
+        """Now and then a gift of a few BPs to the smallest other country (to slow the leader),
+        and an explicit ARMY for what is left, instead of leaving it to the implicit ARMY ALL."""
+        others = [c for c in self.state["countries"] if c != self.seat and c not in self.state["victory"]["eliminated"]]
+        if others and self.bps >= 5 and self.rng.random() < GIFT_CHANCE:
+            poorest = min(others, key=lambda c: (len(owned(self.state, c)), c))
+            gift = self.rng.randint(1, 2)
+            self.add("GIFT", None, poorest, gift, cost=gift)
+        if self.bps >= ARMY_COST and self.rng.random() < ARMY_CHANCE:
+            count = self.bps // ARMY_COST
+            amount: Amount = self.rng.choice(("ALL", count, f"AB-{self.bps - ARMY_COST * count}"))
+            self.add("ARMY", None, None, amount, cost=ARMY_COST * count)
+
 
 def robot_orders(state: JSONObject, seat: str, rng: Random) -> list[Order]:
-    """Orders check_orders accepts: defend the borders, attack what it surely takes, grow, and
-    leave the rest to the implicit ARMY ALL."""
+    """Orders check_orders accepts: defend the borders (giving up what it cannot hold), attack
+    what it surely takes, move armies to the border, grow, and spend the rest on armies."""
     if seat not in state.get("countries", {}) or state.get("phase") == "over" or seat in state["victory"]["eliminated"]:
         return []
     planner = _Planner(state, seat, rng)
@@ -125,6 +198,8 @@ def robot_orders(state: JSONObject, seat: str, rng: Random) -> list[Order]:
         return []
     planner.defend()
     planner.attack()
+    planner.reinforce()
     planner.fortify()
     planner.grow()
+    planner.spend_the_rest()
     return planner.orders

@@ -149,6 +149,9 @@ class Ruleset(Protocol):
     def score_label(self, state: JSONObject) -> tuple[str, str]: ...  # [("Score", "Score")]
     def knocked_out(self, state: JSONObject) -> list[str]: ...  # [[]]
     def hidden_variant(self, state: JSONObject, seat: str, rng: Random) -> JSONObject | None: ...  # [None]
+    def invariants(
+        self, before: JSONObject, orders: dict[str, list[Order]], result: TurnResult
+    ) -> list[str]: ...  # [[]]
 
 
 # The members every ruleset must define itself; BaseRuleset gives the rest (OPTIONAL) their defaults.
@@ -182,6 +185,7 @@ OPTIONAL = (
     "score_label",
     "knocked_out",
     "hidden_variant",
+    "invariants",
 )
 
 
@@ -225,3 +229,8 @@ class BaseRuleset:
         """A copy of state in which only what `seat` alone may know is changed; None (the
         default) says the state keeps nothing from any seat."""
         return None
+
+    def invariants(self, before: JSONObject, orders: dict[str, list[Order]], result: TurnResult) -> list[str]:
+        """Every rule-book invariant the turn from `before` to `result` broke, one line each
+        naming its rule (gm.testing.battery checks them); none by default."""
+        return []

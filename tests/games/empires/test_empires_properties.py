@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from gm_games.empires import ruleset
+from gm_games.empires import orders as empires_orders, ruleset
 from hypothesis import given, settings, strategies as st
 
 from gm.core.model import Order, SeatInfo
@@ -141,3 +141,22 @@ def test_a_view_holds_no_census_schedule_and_no_other_vp(seed, turns):
         assert all(c["seat"] == seat for c in view["you"]["vp_changes"])
         leaders = view["leader"]["codes"]
         assert view["leader"]["vp"] == max(state["vp"][s] for s in leaders) if leaders else True
+
+
+def test_the_robot_gives_every_order_of_the_book():
+    """Over four 12-country robot games on the europe map the robot uses all 13 actions (each
+    checked), so robot games and the invariant battery reach every rule; bench/README.md
+    counts them over a thousand games."""
+    scenario = ruleset.load_scenario(ruleset.scenario_text("europe"), "europe")
+    codes = ruleset.seat_codes(scenario)[:12]
+    given = set()
+    for seed in range(1, 5):
+        state = ruleset.new_game(scenario, [SeatInfo(c, c) for c in codes], TurnSeeds(seed, 0))
+        turn = 0
+        while not ruleset.is_over(state):
+            turn += 1
+            orders = {c: ruleset.robot_orders(state, c, TurnSeeds(seed, turn).rng(f"robot:{c}")) for c in codes}
+            assert all(ruleset.check_orders(state, c, listed) == [] for c, listed in orders.items())
+            given |= {order.verb for listed in orders.values() for order in listed}
+            state = ruleset.resolve(state, orders, TurnSeeds(seed, turn)).state
+    assert given == set(empires_orders.VERBS)

@@ -1,0 +1,320 @@
+"""What the Conqueror! rule book promises of every turn, for the invariant battery
+(gm.testing.battery): each check returns a line per broken rule, named by the book's section
+and the decision that reads it, [] when the turn keeps it.
+
+Gold never goes below zero and changes only by taxes, rush-buys and winter pay, each an event;
+a nation's armies change only as made, bought, lost in battle, deserted or lost to a rebellion;
+influence in a province sums to 100; battles are fought duel by duel as D-CQ-2 says; winter
+comes every 4th turn and pays what the support formula asks; a province that must rebel does;
+a province changes hands by conquest or rebellion; a nation out of the game owns nothing, one
+in it holds its capital; the score is the Score Table's; the game ends at the game limit with
+the best score winning.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+
+from gm.core.model import Event, JSONObject, Order, TurnResult
+
+from .board import NEUTRAL, Board, control, owned
+from .economy import ATTACK_WEIGHT, COSTS, FIELD_WEIGHT, GARRISON, SIEGE_WEIGHT, SURCHARGE, WINTER_EVERY
+from .orders import MAX_MOVES
+
+GOLD = "Gold (Gold, Support Costs, D-CQ-4, D-CQ-5)"
+BUYING = "Rush-buying (Gold, Culture Table, D-CQ-4)"
+ARMIES = "Armies (Production, Battle, Support Costs, D-CQ-2, D-CQ-5, D-CQ-7)"
+INFLUENCE = "Influence sums to 100 (Influence, D-CQ-6)"
+STACKS = "Five orders a turn (Orders, D-CQ-1)"
+BATTLE = "Battle (Battles, Fortifications, D-CQ-2)"
+WINTER = "Winter pay (Support Costs, D-CQ-5)"
+REBELLION = "Rebellion (Control, D-CQ-7)"
+HANDS = "Provinces change hands by conquest or rebellion"
+NATIONS = "Nations in and out of the game"
+SCORE = "Score Table (D-CQ-8)"
+END = "Game limit (Game Options, D-CQ-9)"
+
+Check = Callable[[JSONObject, dict[str, list[Order]], JSONObject, tuple[Event, ...]], list[str]]
+
+
+def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnResult) -> list[str]:
+    """Every rule of the book the turn from `before` to result.state broke."""
+    if before["phase"] == "over":
+        return []
+    checks: tuple[Check, ...] = (
+        _gold,
+        _buying,
+        _armies,
+        _influence,
+        _stacks,
+        _battles,
+        _winter,
+        _rebellion,
+        _hands,
+        _nations,
+        _score,
+        _end,
+    )
+    return [line for check in checks for line in check(before, orders, result.state, result.events)]
+
+
+def _of(events: Iterable[Event], *kinds: str) -> list[JSONObject]:
+    return [e.data for e in events if e.kind in kinds]
+
+
+def _gold(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """Gold comes from taxes and goes on rush-buys and winter pay; never below zero; a nation
+    out of the game has none."""
+    change: Counter[str] = Counter()
+    for data in _of(events, "production"):
+        change[data["seat"]] += data["taxes"]
+    for data in _of(events, "buy"):
+        change[data["seat"]] -= data["price"]
+    for data in _of(events, "winter"):
+        change[data["seat"]] -= data["paid"]
+    out = {d["seat"] for d in _of(events, "eliminated")}
+    found = []
+    for seat, now in after["seats"].items():
+        gold, was = now["gold"], before["seats"][seat]["gold"]
+        if gold < 0 or (seat not in out and gold - was != change[seat]) or (seat in out and gold):
+            found.append(f"{GOLD}: {seat}'s gold went from {was} to {gold}; the events explain {change[seat]:+}")
+    return found
+
+
+def _buying(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """Rush-buying pays the missing labour in gold with the culture's surcharge (+100 %
+    primitive, +50 % developed, +25 % advanced), rounded up; checked where no PRODUCE changed the
+    province's production this turn, so that its progress is the turn's start (an AI nation's
+    orders are made inside resolve, so its buys are left out)."""
+    found = []
+    for data in _of(events, "buy"):
+        code, seat = data["province"], data["seat"]
+        if before["seats"][seat]["ai"] or any(o.verb == "PRODUCE" and o.args[0] == code for o in orders.get(seat, [])):
+            continue
+        province = before["provinces"][code]
+        missing = max(_labour(data["item"], data["units"], province["population"]) - province["progress"], 0)
+        price = -(-missing * (100 + SURCHARGE[province["culture"]]) // 100)
+        if data["price"] != price or data["item"] != province["item"]:
+            found.append(
+                f"{BUYING}: {seat} paid {data['price']} for {data['units']} {data['item']} in {code}, the book {price}"
+            )
+    return found
+
+
+def _labour(item: str, units: int, population: int) -> int:
+    """The labour of `units` of an item: the menu's price each, farms (population + 1)² each as
+    the population grows."""
+    cost = COSTS[item]
+    return sum((population + k) ** 2 for k in range(1, units + 1)) if cost is None else units * cost
+
+
+def _armies(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """A nation's armies grow only by soldiers raised or bought and shrink only by battle
+    losses, desertion in winter and provinces lost to rebellion; moves only move them."""
+    change: Counter[str] = Counter()
+    for data in _of(events, "production"):
+        change[data["seat"]] += sum(m["units"] for m in data["made"].values() if m["item"] == "SOLDIERS")
+    for data in _of(events, "buy"):
+        change[data["seat"]] += data["units"] if data["item"] == "SOLDIERS" else 0
+    for data in _of(events, "battle"):
+        change[data["attacker"]] -= data["attacker_losses"]
+        change[data["defender"]] -= data["defender_losses"]
+    for data in _of(events, "desertion"):
+        change[data["seat"]] -= sum(data["deserted"].values())
+    for data in _of(events, "rebellion"):
+        change[data["seat"]] -= data["was"]
+    found = []
+    for seat in before["seating"]:
+        was, now = _armies_of(before, seat), _armies_of(after, seat)
+        if now - was != change[seat]:
+            found.append(f"{ARMIES}: {seat} had {was} armies and has {now}; the events explain {change[seat]:+}")
+    return found
+
+
+def _armies_of(state: JSONObject, seat: str) -> int:
+    return int(sum(state["provinces"][code]["armies"] for code in owned(state, seat)))
+
+
+def _influence(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """In every province the influence of all players and the neutral player sums to 100, each
+    between 0 and 100."""
+    parties = {*after["seating"], NEUTRAL}
+    found = []
+    for code, province in after["provinces"].items():
+        influence = province["influence"]
+        if (
+            set(influence) != parties
+            or sum(influence.values()) != 100
+            or not all(0 <= v <= 100 for v in influence.values())
+        ):
+            found.append(f"{INFLUENCE}: {code} has {influence}")
+    return found
+
+
+def _stacks(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """At most five move or attack orders of a player run a turn, each stack in its order."""
+    found = []
+    for data in _of(events, "stacks"):
+        drawn: dict[str, list[int]] = {}
+        for seat, number in data["order"]:
+            drawn.setdefault(seat, []).append(number)
+        found += [
+            f"{STACKS}: {seat}'s orders ran as {numbers}"
+            for seat, numbers in drawn.items()
+            if numbers != list(range(1, len(numbers) + 1)) or len(numbers) > MAX_MOVES
+        ]
+    return found
+
+
+def _battles(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """Duels one to one until one side has no armies: the field first at 10 : 11, then the
+    garrison (1, 2, 3 armies in a fort, keep, castle) at 10 : 15, 20, 30; a roll below 10 is the
+    attacker's duel. The province is taken when no defender is left."""
+    found = []
+    for d in _of(events, "battle"):
+        garrison = min(d["defending"], GARRISON[d["fort"]])
+        duels, rolls = d["field_duels"] + d["siege_duels"], d["rolls"]
+        weights = [FIELD_WEIGHT] * len(d["field_duels"]) + [SIEGE_WEIGHT.get(d["fort"], 0)] * len(d["siege_duels"])
+        fair = len(rolls) == len(duels) and all(
+            0 <= roll < ATTACK_WEIGHT + weight and (roll < ATTACK_WEIGHT) == (duel == "A")
+            for roll, duel, weight in zip(rolls, duels, weights)
+        )
+        losses = (duels.count("D"), duels.count("A"))
+        ended = d["attacking"] == losses[0] or d["defending"] == losses[1]
+        taken = d["defending"] == losses[1] and d["attacking"] > losses[0]
+        if not fair or (d["garrison"], d["field"]) != (garrison, d["defending"] - garrison):
+            found.append(f"{BATTLE}: the duels of {d['attacker']} against {d['to']} are {duels} from rolls {rolls}")
+        elif (d["attacker_losses"], d["defender_losses"]) != losses or not ended or d["captured"] != taken:
+            found.append(f"{BATTLE}: {d['text']}")
+    return found
+
+
+def _winter(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """Every 4th turn is a winter turn: each nation pays (armies - population) x (distance from
+    capital + 1) for each province; armies that cannot be paid desert, so no treasury goes below
+    zero, and no army deserts that could be paid."""
+    winters = _of(events, "winter")
+    if bool(winters) != (before["turn"] % WINTER_EVERY == 0):
+        return [f"{WINTER}: turn {before['turn']} has {len(winters)} winter events"]
+    board, moved = Board(after["scenario"]), {d["seat"] for d in _of(events, "capital", "eliminated")}
+    found = []
+    for data in winters:
+        seat = data["seat"]
+        if data["gold"] < 0 or data["paid"] > data["owed"] or (data["deserted"] and data["paid"] == data["owed"]):
+            found.append(f"{WINTER}: {seat} owed {data['owed']}, paid {data['paid']}, holds {data['gold']}")
+        if seat in moved:
+            continue
+        capital = after["seats"][seat]["capital"]
+        bill = sum(
+            max(after["provinces"][c]["armies"] - after["provinces"][c]["population"], 0)
+            * (board.distance(capital, c) + 1)
+            for c in owned(after, seat)
+        )
+        if bill != data["paid"]:
+            found.append(f"{WINTER}: {seat} paid {data['paid']}; its armies cost {bill} by the formula")
+    return found
+
+
+def _rebellion(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """A province whose owner's control is below 20 at the end of a turn and which holds fewer
+    armies than its population rebels: it is neutral with its population's worth of armies."""
+    found = []
+    for code, province in after["provinces"].items():
+        if province["owner"] != NEUTRAL and control(province) < 20 and province["armies"] < province["population"]:
+            found.append(
+                f"{REBELLION}: {code} of {province['owner']} ends the turn at control {control(province)} with {province['armies']} of {province['population']}"
+            )
+    for data in _of(events, "rebellion"):
+        province = after["provinces"][data["province"]]
+        if data["control"] >= 20 or data["was"] >= province["population"]:
+            found.append(
+                f"{REBELLION}: {data['province']} rebelled at control {data['control']} with {data['was']} armies"
+            )
+    return found
+
+
+def _hands(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """A province passes to a nation only by conquest, and turns neutral only by rebellion."""
+    taken = {(d["to"], d["attacker"]) for d in _of(events, "battle") if d["captured"]}
+    rebelled = {d["province"] for d in _of(events, "rebellion")}
+    found = []
+    for code, province in after["provinces"].items():
+        was, now = before["provinces"][code]["owner"], province["owner"]
+        if was != now and (code, now) not in taken and not (now == NEUTRAL and code in rebelled):
+            found.append(f"{HANDS}: {code} passed from {was} to {now}")
+    return found
+
+
+def _nations(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """A nation in the game holds its capital; one out of it owns nothing and never comes back."""
+    found = []
+    for seat, me in after["seats"].items():
+        mine = owned(after, seat)
+        if me["alive"] and me["capital"] not in mine:
+            found.append(f"{NATIONS}: {seat}'s capital {me['capital']} is not one of its {len(mine)} provinces")
+        if not me["alive"] and (mine or me["gold"] or me["score"]):
+            found.append(f"{NATIONS}: {seat} is out with {len(mine)} provinces, {me['gold']} gold, score {me['score']}")
+        if me["alive"] and not before["seats"][seat]["alive"]:
+            found.append(f"{NATIONS}: {seat} is back in the game")
+    return found
+
+
+def _score(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """Each province: +1 an army, +3 a population point, +5 a culture level, +2 a resource
+    point, +1 a fortification level, +20 the capital; and a point per two gold. Prestige rises a
+    level per 100 points, from Baron (1) to Emperor (6) (D-CQ-8)."""
+    found = []
+    for seat, me in after["seats"].items():
+        points = sum(
+            p["armies"]
+            + 3 * p["population"]
+            + 5 * p["culture"]
+            + 2 * p["resources"]
+            + p["fort"]
+            + 20 * (c == me["capital"])
+            for c in owned(after, seat)
+            for p in [after["provinces"][c]]
+        )
+        expected = points + me["gold"] // 2 if me["alive"] else 0
+        if me["score"] != expected or (me["alive"] and me["prestige"] != min(1 + max(expected, 0) // 100, 6)):
+            found.append(
+                f"{SCORE}: {seat} scores {me['score']} at prestige {me['prestige']}; the table gives {expected}"
+            )
+    return found
+
+
+def _end(before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """The game ends when the game limit (turns) is reached, not before; the best score wins, a
+    tie shares the win."""
+    last = before["turn"] >= before["turns"]
+    if last != (after["phase"] == "over") or (not last and after["turn"] != before["turn"] + 1):
+        return [f"{END}: turn {before['turn']} of {before['turns']} led to {after['phase']} turn {after['turn']}"]
+    if not last:
+        return []
+    best = max(s["score"] for s in after["seats"].values())
+    winners = [seat for seat in after["seating"] if after["seats"][seat]["score"] == best]
+    [over] = _of(events, "game_over")
+    return [] if over["winners"] == winners else [f"{END}: {over['winners']} win, the best score is {winners}'s"]
