@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 import os
 import re
 import stat
@@ -20,22 +19,19 @@ import tarfile
 import tempfile
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime
 from importlib.metadata import version
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import BinaryIO
 
 from gm.clock import Clock, iso
 from gm.errors import GMError
 from gm.home import Home
+from gm.services.manifest import MANIFEST, KeptFile, Manifest, kept_mode, member_name
 from gm.store import keeping
 from gm.store.archive import sync_folder
 
-FORMAT = "gm-backup"
-FORMAT_VERSION = 1
-MANIFEST = "manifest.json"
-PREFIX = "home"  # every file of the home sits under home/ in the tar, beside manifest.json
 DATABASE = "gm.db"
 SUFFIXES = (".tar", ".tar.gz", ".tgz")
 ARCHIVE_NAME = re.compile(r"archive/[0-9a-f]{2}/([0-9a-f]{64})")
@@ -55,75 +51,6 @@ CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
-class KeptFile:
-    """A file in a backup: its path in the home (POSIX, relative), its size in bytes, its SHA-256
-    and its permission bits (a file only the GM may read stays so when restored)."""
-
-    path: str
-    size: int
-    sha256: str
-    mode: int
-
-
-@dataclass(frozen=True)
-class Manifest:
-    """What a backup holds. made: when (UTC ISO); gm_version: the gm that made it; source: the
-    home it was taken from; migrations: those the database snapshot had; folders: each folder
-    of the home with its permission bits ("." is the home itself); files: every file; skipped:
-    what was not copied and why (symbolic links, sockets)."""
-
-    made: str
-    gm_version: str
-    source: str
-    migrations: tuple[str, ...]
-    folders: tuple[tuple[str, int], ...]
-    files: tuple[KeptFile, ...]
-    skipped: tuple[str, ...]
-
-    def to_json(self) -> bytes:
-        """The manifest as JSON; permission bits in octal, as chmod takes them ("0600")."""
-        data = {"format": FORMAT, "version": FORMAT_VERSION, **asdict(self)}
-        data["files"] = [dict(f, mode=f"{f['mode']:04o}") for f in data["files"]]
-        data["folders"] = [[path, f"{mode:04o}"] for path, mode in data["folders"]]
-        return json.dumps(data, indent=1, sort_keys=True).encode("utf-8")
-
-    @classmethod
-    def from_json(cls, data: bytes) -> Manifest:
-        """The manifest in data; ValueError (with a message a GM can act on) when it is not one."""
-        try:
-            raw = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ValueError(f"its manifest is not JSON ({exc})") from exc
-        if not isinstance(raw, dict) or raw.get("format") != FORMAT:
-            raise ValueError("its manifest is not a gm backup's")
-        if raw.get("version") != FORMAT_VERSION:
-            raise ValueError(
-                f"it is a gm backup of format {raw.get('version')}, which this gm does not read; "
-                "restore it with a newer gm"
-            )
-        try:
-            files = tuple(
-                KeptFile(str(f["path"]), int(f["size"]), str(f["sha256"]), int(f["mode"], 8)) for f in raw["files"]
-            )
-            folders = tuple((str(path), int(mode, 8)) for path, mode in raw["folders"])
-            manifest = cls(
-                str(raw["made"]),
-                str(raw["gm_version"]),
-                str(raw["source"]),
-                tuple(raw["migrations"]),
-                folders,
-                files,
-                tuple(raw["skipped"]),
-            )
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise ValueError(f"its manifest is incomplete ({type(exc).__name__}: {exc})") from exc
-        bad = [p for p in [f.path for f in files] + [p for p, _ in folders] if not safe_path(p)]
-        if bad:
-            raise ValueError(f"its manifest names paths outside the home ({bad[0]})")
-        return manifest
-
-
-@dataclass(frozen=True)
 class Taken:
     """A finished backup: where it is, its manifest, its size in bytes and how many archive
     files the database snapshot refers to."""
@@ -132,20 +59,6 @@ class Taken:
     manifest: Manifest
     size: int
     referenced: int
-
-
-def safe_path(path: str) -> bool:
-    """A relative path inside the home: no root, no '..', no empty or '.' parts (but "." itself)."""
-    if path == ".":
-        return True
-    parts = PurePosixPath(path).parts
-    return (
-        bool(parts) and not path.startswith("/") and "\\" not in path and all(p not in ("", ".", "..") for p in parts)
-    )
-
-
-def member_name(path: str) -> str:
-    return PREFIX if path == "." else f"{PREFIX}/{path}"
 
 
 def backup_path(home: Home, dest: Path, clock: Clock) -> Path:
@@ -289,18 +202,18 @@ def _add_file(tar: tarfile.TarFile, path: str, source: BinaryIO, mode: int) -> K
         spool.seek(0)
         info = tarfile.TarInfo(member_name(path))
         stats = os.fstat(source.fileno())
-        info.size, info.mode, info.mtime = size, stat.S_IMODE(mode), int(stats.st_mtime)
+        info.size, info.mode, info.mtime = size, kept_mode(path, mode, folder=False), int(stats.st_mtime)
         info.uid, info.gid = stats.st_uid, stats.st_gid
         tar.addfile(info, spool)
-    return KeptFile(path, size, digest.hexdigest(), stat.S_IMODE(mode))
+    return KeptFile(path, size, digest.hexdigest(), info.mode)
 
 
 def _add_folder(tar: tarfile.TarFile, path: str, stats: os.stat_result, folders: list) -> None:
     info = tarfile.TarInfo(member_name(path))
-    info.type, info.mode, info.mtime = tarfile.DIRTYPE, stat.S_IMODE(stats.st_mode), int(stats.st_mtime)
+    info.type, info.mode, info.mtime = tarfile.DIRTYPE, kept_mode(path, stats.st_mode, folder=True), int(stats.st_mtime)
     info.uid, info.gid = stats.st_uid, stats.st_gid
     tar.addfile(info)
-    folders.append((path, stat.S_IMODE(stats.st_mode)))
+    folders.append((path, info.mode))
 
 
 def _archive_problem(kept: KeptFile) -> list[str]:

@@ -8,7 +8,6 @@ import hashlib
 import os
 import shutil
 import sqlite3
-import stat
 import tarfile
 import tempfile
 import zlib
@@ -20,7 +19,8 @@ from typing import BinaryIO
 
 from gm.errors import GMError
 from gm.home import DEFAULT_TOML
-from gm.services.backup import ARCHIVE_NAME, CHUNK, DATABASE, MANIFEST, PREFIX, Manifest, member_name
+from gm.services.backup import ARCHIVE_NAME, CHUNK, DATABASE
+from gm.services.manifest import MANIFEST, PREFIX, Manifest, kept_mode, member_name
 from gm.store import keeping
 from gm.store.archive import sync_folder
 from gm.store.migrations import all_migrations
@@ -119,13 +119,16 @@ def _check_members(backup: Path, manifest: Manifest, database: Path) -> list[str
             for member in tar:
                 if member.name == MANIFEST:
                     continue
+                if member.name in seen:
+                    problems.append(f"it holds {member.name} twice")
+                    continue
+                seen.add(member.name)
                 if member.isdir() and member.name in folders:
                     continue
                 kept = expected.get(member.name)
                 if kept is None or not member.isfile():
-                    problems.append(f"it holds {member.name}, which its manifest does not list")
+                    problems.append(_unexpected(member, kept is not None))
                     continue
-                seen.add(member.name)
                 sink = open(database, "wb") if kept.path == DATABASE else None
                 try:
                     size, digest = _copy(tar.extractfile(member), sink)
@@ -142,6 +145,14 @@ def _check_members(backup: Path, manifest: Manifest, database: Path) -> list[str
     missing = sorted(name for name in expected if name not in seen)
     problems += [f"{name.removeprefix(PREFIX + '/')} is in the manifest but not in the backup" for name in missing]
     return problems
+
+
+def _unexpected(member: tarfile.TarInfo, listed: bool) -> str:
+    """What is wrong with a member that is not a file of the manifest (never written anywhere)."""
+    if not listed:
+        return f"it holds {member.name}, which its manifest does not list"
+    kind = "a symbolic link" if member.issym() else "a hard link" if member.islnk() else "no plain file"
+    return f"it holds {member.name} as {kind}, where its manifest lists a file"
 
 
 def _copy(source: BinaryIO, sink: BinaryIO | None) -> tuple[int, str]:
@@ -261,10 +272,10 @@ def _unpack(backup: Path, manifest: Manifest, into: Path) -> None:
                 raise GMError(
                     f"{backup} changed while it was being restored ({kept.path}). Nothing was changed; restore again."
                 )
-            os.chmod(path, kept.mode)
+            os.chmod(path, kept_mode(kept.path, kept.mode, folder=False))
             os.utime(path, (member.mtime, member.mtime))
     # The deepest first and the home itself last: a folder without write permission is made so last.
     for path, mode in sorted(manifest.folders, key=lambda item: (item[0] == ".", -item[0].count("/"))):
         folder = into if path == "." else into / path
         folder.mkdir(parents=True, exist_ok=True)
-        os.chmod(folder, stat.S_IMODE(mode))
+        os.chmod(folder, kept_mode(path, mode, folder=True))

@@ -4,12 +4,20 @@ nothing; the rightful player is never the worse for it.
 
 - hostile JSON reports for `gm orders check --report`, for every ruleset (16 of these 56 gave a
   traceback before, and 14 more were read as reports or answered in more than one line);
+- tampered backups for `gm restore`: modes (set-ID, sticky, writable by anyone), paths outside
+  the home, links, hashes, and a manifest that does not hold together.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
+import io
 import json
+import os
+import shutil
+import stat
+import tarfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -142,3 +150,203 @@ def test_each_hostile_report_is_refused_in_one_line(ruleset, reports, gm, tmp_pa
         assert ran.code == 1 and ran.out == "" and len(said) == 1, (name, ran.code, ran.out[:200], ran.err[:400])
         assert said[0].startswith("Error: ") and len(said[0]) < 400, (name, said[0][:400])
     assert not list(Path(tmp_path).glob("*.db"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Tampered backups: `gm restore` refuses each in one line and makes nothing, anywhere.
+
+
+def _entry(manifest: dict, path: str) -> dict:
+    return next(f for f in manifest["files"] if f["path"] == path)
+
+
+def _folder(manifest: dict, path: str) -> list:
+    return next(f for f in manifest["folders"] if f[0] == path)
+
+
+def _file_mode(path: str, mode: str):
+    def change(manifest: dict, extra: list) -> None:
+        _entry(manifest, path)["mode"] = mode
+
+    return change
+
+
+def _folder_mode(path: str, mode: str):
+    def change(manifest: dict, extra: list) -> None:
+        _folder(manifest, path)[1] = mode
+
+    return change
+
+
+def _listed(path: str, data: bytes = b"evil\n", kind: bytes = tarfile.REGTYPE, link: str = "", listed: bool = True):
+    """A member added to the tar (as a file, a link, a device...), listed in the manifest with the
+    hash of `data` when `listed`."""
+
+    def change(manifest: dict, extra: list) -> None:
+        info = tarfile.TarInfo(f"home/{path}")
+        info.type, info.linkname, info.mode = kind, link, 0o644
+        info.size = len(data) if kind == tarfile.REGTYPE else 0
+        extra.append((info, data if kind == tarfile.REGTYPE else None))
+        if listed:
+            manifest["files"].append(
+                {"path": path, "size": len(data), "sha256": hashlib.sha256(data).hexdigest(), "mode": "0644"}
+            )
+
+    return change
+
+
+def _manifest(**fields):
+    def change(manifest: dict, extra: list) -> None:
+        manifest.update(fields)
+
+    return change
+
+
+def _moved(path: str, to: str):
+    """The manifest and the tar both name a file by another path (hashes still agree)."""
+
+    def change(manifest: dict, extra: list) -> None:
+        entry = _entry(manifest, path)
+        entry["path"] = to
+        extra.append(("rename", f"home/{path}", f"home/{to}"))
+
+    return change
+
+
+def _twice(path: str, where: str = "manifest"):
+    def change(manifest: dict, extra: list) -> None:
+        if where == "manifest":
+            manifest["files"].append(dict(_entry(manifest, path)))
+        else:
+            extra.append(("again", f"home/{path}", b"other bytes\n"))
+
+    return change
+
+
+def _entry_field(path: str, **fields):
+    def change(manifest: dict, extra: list) -> None:
+        _entry(manifest, path).update(fields)
+
+    return change
+
+
+def _content(path: str, data: bytes):
+    def change(manifest: dict, extra: list) -> None:
+        extra.append(("content", f"home/{path}", data))
+
+    return change
+
+
+TAMPERED_BACKUPS = [
+    ("a set-user-ID file", _file_mode("gm.toml", "4755")),
+    ("a set-group-ID file", _file_mode("gm.toml", "2755")),
+    ("a sticky file", _file_mode("gm.toml", "1644")),
+    ("a file anyone may write", _file_mode("gm.toml", "0666")),
+    ("a file mode of every bit", _file_mode("gm.toml", "7777")),
+    ("a file mode past every bit", _file_mode("gm.toml", "77777777")),
+    ("a negative file mode", _file_mode("gm.toml", "-1")),
+    ("a file mode that is no number", _file_mode("gm.toml", "rwxrwxrwx")),
+    ("a file mode as a bare number", _file_mode("gm.toml", 493)),
+    ("a home anyone may write", _folder_mode(".", "0777")),
+    ("a set-group-ID folder", _folder_mode("archive", "2755")),
+    ("a folder anyone may write", _folder_mode("templates", "0757")),
+    ("a path out of the home", _moved("gm.toml", "../gm.toml")),
+    ("a path out through a folder", _moved("gm.toml", "templates/../../gm.toml")),
+    ("an absolute path", _moved("gm.toml", "/tmp/gm-abuse-absolute.toml")),
+    ("a path with a line break", _moved("gm.toml", "gm\n.toml")),
+    ("a path with a NUL", _moved("gm.toml", "gm\x00.toml")),
+    ("a path with a backslash", _moved("gm.toml", "templates\\gm.toml")),
+    ("a symbolic link listed as a file", _listed("templates/evil", kind=tarfile.SYMTYPE, link="/etc/passwd")),
+    ("a symbolic link not listed", _listed("templates/evil", kind=tarfile.SYMTYPE, link="/etc", listed=False)),
+    ("a hard link", _listed("templates/evil", kind=tarfile.LNKTYPE, link="home/gm.toml")),
+    ("a device", _listed("templates/evil", kind=tarfile.CHRTYPE)),
+    ("a pipe", _listed("templates/evil", kind=tarfile.FIFOTYPE)),
+    ("a file not listed", _listed("templates/extra.html", listed=False)),
+    ("a file in a folder not listed", _listed("nowhere/x.html")),
+    ("a file under a file", _listed("gm.toml/x")),
+    ("a path listed as file and folder", _listed("templates")),
+    ("a file listed twice", _twice("gm.toml")),
+    ("a file twice in the tar", _twice("gm.toml", where="tar")),
+    ("a changed file", _content("gm.toml", b"[portal]\nsecure_cookies = false\n# changed\n")),
+    ("a hash that is no hash", _entry_field("gm.toml", sha256="not a hash")),
+    ("a negative size", _entry_field("gm.toml", size=-1)),
+    ("a size as text", _entry_field("gm.toml", size="12")),
+    ("a list of files that is an object", _manifest(files={"gm.toml": 1})),
+    ("files that are strings", _manifest(files=["gm.toml"])),
+    ("folders that are strings", _manifest(folders=["."])),
+    ("no home folder", lambda m, extra: m.update(folders=[f for f in m["folders"] if f[0] != "."])),
+    ("another format", _manifest(format="tar")),
+    ("a manifest that is a list", lambda m, extra: extra.append(("manifest", b"[]"))),
+    ("a manifest that is no JSON", lambda m, extra: extra.append(("manifest", b"{not json"))),
+    ("a manifest nested 100,000 deep", lambda m, extra: extra.append(("manifest", b"[" * 100_000))),
+]
+
+
+def forge(backup: Path, out: Path, change) -> None:
+    """A copy of the backup with `change` made to its manifest and members."""
+    with tarfile.open(backup) as source:
+        manifest = json.loads(source.extractfile("manifest.json").read())
+        extra: list = []
+        change(manifest, extra)
+        edits = [e for e in extra if isinstance(e[0], str)]
+        added = [e for e in extra if not isinstance(e[0], str)]
+        raw_manifest = next((e[1] for e in edits if e[0] == "manifest"), None)
+        with tarfile.open(out, "w") as target:
+            for member in source:
+                data = source.extractfile(member).read() if member.isfile() else None
+                if member.name == "manifest.json":
+                    for info, content in added:
+                        target.addfile(info, io.BytesIO(content) if content is not None else None)
+                    data = raw_manifest if raw_manifest is not None else json.dumps(manifest).encode()
+                for kind, name, *rest in edits:
+                    if name != member.name:
+                        continue
+                    if kind == "rename":
+                        member.name = rest[0]
+                    elif kind == "content":
+                        data = rest[0]
+                    elif kind == "again":
+                        target.addfile(member, io.BytesIO(data))
+                        data = rest[0]
+                if data is not None:
+                    member.size = len(data)
+                target.addfile(member, io.BytesIO(data) if data is not None else None)
+
+
+def everything_under(folder: Path) -> set[str]:
+    """Every path below the folder but the GM's live home (whose database files come and go)."""
+    return {str(p.relative_to(folder)) for p in folder.rglob("*") if not p.relative_to(folder).parts[0] == "home"}
+
+
+def test_each_tampered_backup_is_refused_in_one_line_and_changes_nothing(home, gm, game, tmp_path):
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    assert gm("backup", backups / "b.tar", home=home).code == 0
+    assert len(TAMPERED_BACKUPS) >= 32
+    places = tmp_path / "restores"
+    places.mkdir()
+    outside = {p: p.exists() for p in (Path("/tmp/gm-abuse-absolute.toml"), tmp_path / "gm.toml")}
+    wrong = []  # every case that goes wrong, not only the first
+    for number, (name, change) in enumerate(TAMPERED_BACKUPS):
+        forged = backups / f"forged-{number}.tar"
+        forge(backups / "b.tar", forged, change)
+        before = everything_under(tmp_path)
+        try:
+            ran = gm("restore", forged, places / "home")
+        except Exception as exc:  # a traceback: the worst answer
+            wrong.append((name, f"{type(exc).__name__}: {exc}"[:200]))
+            continue
+        said = ran.err.splitlines()
+        one_line = ran.code == 1 and ran.out == "" and len(said) == 1 and len(said[0]) < 600
+        if not (one_line and said[0].startswith(f"Error: {forged} ") and "Nothing was changed." in said[0]):
+            wrong.append((name, ran.code, (ran.err or ran.out)[:200]))
+        if everything_under(tmp_path) != before or {p: p.exists() for p in outside} != outside:
+            wrong.append((name, "left", sorted(everything_under(tmp_path) ^ before)[:5]))
+            shutil.rmtree(places / "home", ignore_errors=True)
+
+    assert wrong == []
+    # The real backup restores, with the modes gm makes and no other.
+    ran = gm("restore", backups / "b.tar", places / "home")
+    assert ran.code == 0, ran.err
+    modes = {stat.S_IMODE(os.stat(p).st_mode) for p in [places / "home", *(places / "home").rglob("*")]}
+    assert modes <= {0o600, 0o644, 0o700, 0o755}, sorted(map(oct, modes))
