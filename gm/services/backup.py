@@ -18,7 +18,6 @@ import stat
 import tarfile
 import tempfile
 from collections.abc import Callable
-from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
 from importlib.metadata import version
@@ -26,11 +25,13 @@ from pathlib import Path
 from typing import BinaryIO
 
 from gm.clock import Clock, iso
+from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
 from gm.services.manifest import MANIFEST, KeptFile, Manifest, kept_mode, member_name
 from gm.store import keeping
 from gm.store.archive import sync_folder
+from gm.store.scratch import clear_leftovers, file_named_when_whole, scratch_file
 
 DATABASE = "gm.db"
 SUFFIXES = (".tar", ".tar.gz", ".tgz")
@@ -84,71 +85,90 @@ def backup_path(home: Home, dest: Path, clock: Clock) -> Path:
     return dest
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """The database as one moment saw it: the open copy (its file already has no name), the
+    migrations it had, the archive files it refers to, and that moment."""
+
+    database: BinaryIO
+    migrations: tuple[str, ...]
+    referenced: dict[str, str]
+    made: datetime
+
+
+# What a killed gm backup may leave: its snapshot in the home's locks/ folder (beside the live
+# database), and, where files cannot be written unnamed, the unfinished backup beside its
+# destination; older gm left a hidden copy of the database there too (".NAME.db-PID").
+SNAPSHOTS = re.compile(r"backup-[0-9a-f]+\.db(-journal|-wal|-shm)?")
+UNFINISHED = re.compile(r"\..+\.(tar|tar\.gz|tgz)\.(partial|db)-.+")
+
+
 def take_backup(home: Home, dest: Path, clock: Clock, progress: Callable[[str], None] = lambda message: None) -> Taken:
-    """Write a backup of the home to dest (see backup_path): first under a hidden temporary name
-    beside it, renamed to its real name only once every file and the manifest are in it."""
+    """Write a backup of the home to dest (see backup_path), named only once every file and the
+    manifest are in it. A kill at any moment leaves nothing beside dest; the snapshot it may
+    leave in the home's locks/ folder is removed by the next backup, as is what an older gm left."""
     target = backup_path(home, dest, clock)
-    partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
-    snapshot = target.with_name(f".{target.name}.db-{os.getpid()}")
-    made = clock.now()  # the moment of the snapshot, which the backup stands for
-    try:
-        progress("database snapshot")
-        os.close(os.open(snapshot, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))  # it holds secrets' hashes
-        keeping.snapshot(home.database, snapshot)
-        conn = keeping.open_read_only(snapshot)
+    clear_leftovers(home.locks, SNAPSHOTS)
+    clear_leftovers(target.parent, UNFINISHED)
+    progress("database snapshot")
+    home.locks.mkdir(exist_ok=True)
+    with scratch_file(home.locks, "backup-", ".db") as path:  # the live database's folder: no copy elsewhere
+        snapshot = _snapshot(home, path, clock)
         try:
-            migrations, referenced = tuple(keeping.applied_migrations(conn)), keeping.archive_references(conn)
-        finally:
-            conn.close()
-        manifest = _write(
-            home, partial, snapshot, not target.name.endswith(".tar"), migrations, referenced, made, progress
-        )
-        os.replace(partial, target)
-        sync_folder(target.parent)
+            with snapshot.database, file_named_when_whole(target) as raw:
+                manifest = _write(home, raw, snapshot, not target.name.endswith(".tar"), progress)
+                crash_point("backup:before-name")
+        except FileExistsError:  # made meanwhile, by another backup: never written over
+            raise GMError(f"{target} already exists; gm never writes over a backup. Choose another name.") from None
+    sync_folder(target.parent)
+    return Taken(target, manifest, target.stat().st_size, len(snapshot.referenced))
+
+
+def _snapshot(home: Home, path: Path, clock: Clock) -> Snapshot:
+    """Copy the live database to `path`, read what the backup needs of it, and unname it: the
+    open file is all the backup reads from then on."""
+    made = clock.now()  # the moment of the snapshot, which the backup stands for
+    keeping.snapshot(home.database, path)
+    crash_point("backup:after-snapshot")
+    conn = keeping.open_read_only(path)
+    try:
+        migrations, referenced = tuple(keeping.applied_migrations(conn)), keeping.archive_references(conn)
     finally:
-        for leftover in (partial, snapshot):
-            with suppress(FileNotFoundError):
-                leftover.unlink()
-    return Taken(target, manifest, target.stat().st_size, len(referenced))
+        conn.close()
+    database = open(path, "rb")
+    path.unlink()
+    return Snapshot(database, migrations, referenced, made)
 
 
-def _write(
-    home: Home,
-    partial: Path,
-    snapshot: Path,
-    gzip: bool,
-    migrations: tuple[str, ...],
-    referenced: dict[str, str],
-    made: datetime,
-    progress: Callable[[str], None],
-) -> Manifest:
-    # The backup holds the home's secrets (portal.key, players' mail, gm.toml): only its owner may read it.
-    descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(descriptor, "wb") as raw:
-        with tarfile.open(fileobj=raw, mode="w:gz" if gzip else "w", format=tarfile.PAX_FORMAT) as tar:
-            files, folders, skipped, problems = _add_home(tar, home, snapshot, progress)
-            problems += _missing_references(files, referenced)
-            if problems:
-                shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
-                raise GMError(f"no backup was written: {shown}. Run 'gm doctor' for what to do.")
-            manifest = Manifest(
-                iso(made), version("gm"), str(home.root), migrations, tuple(folders), tuple(files), tuple(skipped)
-            )
-            data = manifest.to_json()
-            info = tarfile.TarInfo(MANIFEST)
-            info.size, info.mode, info.mtime = len(data), 0o600, int(made.timestamp())
-            tar.addfile(info, io.BytesIO(data))
-        raw.flush()
-        os.fsync(raw.fileno())
+def _write(home: Home, raw: BinaryIO, snapshot: Snapshot, gzip: bool, progress: Callable[[str], None]) -> Manifest:
+    with tarfile.open(fileobj=raw, mode="w:gz" if gzip else "w", format=tarfile.PAX_FORMAT) as tar:
+        files, folders, skipped, problems = _add_home(tar, home, snapshot.database, progress)
+        problems += _missing_references(files, snapshot.referenced)
+        if problems:
+            shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+            raise GMError(f"no backup was written: {shown}. Run 'gm doctor' for what to do.")
+        manifest = Manifest(
+            iso(snapshot.made),
+            version("gm"),
+            str(home.root),
+            snapshot.migrations,
+            tuple(folders),
+            tuple(files),
+            tuple(skipped),
+        )
+        data = manifest.to_json()
+        info = tarfile.TarInfo(MANIFEST)
+        info.size, info.mode, info.mtime = len(data), 0o600, int(snapshot.made.timestamp())
+        tar.addfile(info, io.BytesIO(data))
     return manifest
 
 
-def _add_home(tar: tarfile.TarFile, home: Home, snapshot: Path, progress: Callable[[str], None]):
+def _add_home(tar: tarfile.TarFile, home: Home, database: BinaryIO, progress: Callable[[str], None]):
     """Add the snapshot as gm.db, then every folder and file of the home but those left out.
     Returns (files, folders, skipped, problems)."""
     files, folders, skipped, problems = [], [], [], []
-    with open(snapshot, "rb") as source:
-        files.append(_add_file(tar, DATABASE, source, os.stat(home.database).st_mode))
+    files.append(_add_file(tar, DATABASE, database, os.stat(home.database).st_mode))
+    crash_point("backup:mid-write")
     for folder, subfolders, names in os.walk(home.root):
         subfolders.sort()
         relative = Path(folder).relative_to(home.root).as_posix()
