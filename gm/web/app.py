@@ -227,7 +227,8 @@ def _http_error(exc: HTTPException) -> Response:
         )
     elif exc.code == 404:
         message = "There is nothing at this address. Go back to your page."
-    response = page("error.html", exc.code or 500, title=_TITLES.get(exc.code, "Error"), message=message)
+    title = getattr(exc, "title", None) or _TITLES.get(exc.code, "Error")
+    response = page("error.html", exc.code or 500, title=title, message=message)
     if exc.code == 429 and getattr(exc, "retry_after", None):
         response.headers["Retry-After"] = str(exc.retry_after)
     return response

@@ -5,7 +5,9 @@ nothing; the rightful player is never the worse for it.
 - hostile JSON reports for `gm orders check --report`, for every ruleset (16 of these 56 gave a
   traceback before, and 14 more were read as reports or answered in more than one line);
 - tampered backups for `gm restore`: modes (set-ID, sticky, writable by anyone), paths outside
-  the home, links, hashes, and a manifest that does not hold together.
+  the home, links, hashes, and a manifest that does not hold together;
+- stale links and sessions, over plain HTTP against `gm serve`: what the old player of a seat
+  still holds after a new secret, the player leaving, or a standby taking the seat.
 """
 
 from __future__ import annotations
@@ -15,16 +17,21 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
+import sqlite3
 import stat
 import tarfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 
 from gm.rulesets import installed
 from tests.render.ruleset_report import report_context
+from tests.web.test_workers import Served, csrf, request, session_cookie, sign_in
 
 # ---------------------------------------------------------------------------------------------
 # Hostile JSON reports: `gm orders check --report REPORT FILE` with each, for every ruleset.
@@ -350,3 +357,103 @@ def test_each_tampered_backup_is_refused_in_one_line_and_changes_nothing(home, g
     assert ran.code == 0, ran.err
     modes = {stat.S_IMODE(os.stat(p).st_mode) for p in [places / "home", *(places / "home").rglob("*")]}
     assert modes <= {0o600, 0o644, 0o700, 0o755}, sorted(map(oct, modes))
+
+
+# ---------------------------------------------------------------------------------------------
+# Stale links and sessions: the old player of a seat, over plain HTTP, against `gm serve` with two
+# workers, after each change that takes the seat from them.
+
+_FORM = "application/x-www-form-urlencoded"
+
+
+@dataclass
+class Holding:
+    """What the old player kept: an unused link's token, and a live session (cookie, CSRF token)."""
+
+    seat: str
+    token: str
+    cookie: str
+    csrf: str
+
+
+def _hold(server: Served, gm, home: Path, seat: str) -> Holding:
+    """Make two links for the seat: keep one unused, sign in with the other."""
+    tokens = [gm("portal", "link", "g1", seat, home=home).out.strip().rsplit("/", 1)[1] for _ in range(2)]
+    connection = server.connect()
+    response, page = request(connection, "GET", "/")
+    cookie = session_cookie(response)
+    form = urlencode({"csrf": csrf(page), "token": tokens[1]}).encode()
+    response, _ = request(connection, "POST", "/link", cookie, form, _FORM)
+    assert response.status == 303
+    cookie = session_cookie(response)
+    response, page = request(connection, "GET", "/", cookie)
+    assert f"You are <strong>{seat}</strong>" in page
+    return Holding(seat, tokens[0], cookie, csrf(page))
+
+
+def _what_still_works(server: Served, held: Holding) -> dict[str, int]:
+    """Each thing the old player tries, and the status it gets."""
+    tried = {}
+    connection = server.connect()
+    orders = f"GAME g1\nPLAYER {held.seat}\nPASSWORD <your secret>\nCLAIM MOS\nEND\n"
+    for name, path, form in [
+        ("orders", "/orders", {"csrf": held.csrf, "orders": orders, "action": "submit"}),
+        ("press", "/press", {"csrf": held.csrf, "to": "FR", "text": "still here"}),
+    ]:
+        response, _ = request(connection, "POST", path, held.cookie, urlencode(form).encode(), _FORM)
+        tried[name] = response.status
+    for name, path in [("page", "/"), ("report", f"/reports/g1/{held.seat}/1.json"), ("turn", "/turn/1")]:
+        response, page = request(connection, "GET", path, held.cookie)
+        # The first page answers 200 either way: signed in (the seat's page) or not (the sign-in page).
+        tried[name] = response.status if path != "/" else (200 if "You are <strong>" in page else 403)
+    response, page = request(connection, "GET", "/")
+    form = urlencode({"csrf": csrf(page), "token": held.token}).encode()
+    response, page = request(connection, "POST", "/link", session_cookie(response), form, _FORM)
+    tried["link"] = response.status
+    return tried
+
+
+def _taken(home: Path) -> tuple[int, int]:
+    with sqlite3.connect(home / "gm.db") as db:
+        return db.execute("SELECT count(*) FROM submissions").fetchone()[0], db.execute(
+            "SELECT count(*) FROM press"
+        ).fetchone()[0]
+
+
+@pytest.mark.slow
+def test_a_stale_link_or_session_does_nothing_over_http(home, gm, game):
+    assert gm("turn", "run", "g1", "--now", home=home).code == 0
+    server = Served(home)
+    try:
+        refused = {"orders": 403, "press": 400, "page": 403, "report": 403, "turn": 403, "link": 401}
+        secret = _hold(server, gm, home, "RU")
+        left = _hold(server, gm, home, "GE")
+        before = _taken(home)
+        assert gm("game", "secret", "g1", "RU", home=home).code == 0
+        assert gm("seat", "drop", "g1", "GE", home=home).code == 0
+        assert _what_still_works(server, secret) == refused
+        assert _what_still_works(server, left) == refused
+        assert _taken(home) == before
+        # A standby takes BR (nobody sent orders: every seat drops, Zed takes the first).
+        standby = _hold(server, gm, home, "BR")
+        assert gm("game", "set", "g1", "nmr-limit", "1", home=home).code == 0
+        assert gm("game", "standby", "g1", "zed@example.org", "--name", "Zed", home=home).code == 0
+        ran = gm("turn", "run", "g1", "--now", home=home)
+        assert ran.code == 0 and "is now played by standby Zed" in ran.out, ran.err
+        before = _taken(home)
+        assert _what_still_works(server, standby) == refused
+        assert _taken(home) == before
+        # Zed, the rightful player now, signs in and submits.
+        zed = re.search(r"secret for BR: (\S+)", ran.out)[1]
+        status, cookie = sign_in(server, "BR", zed)
+        assert status == 303
+        connection = server.connect()
+        response, page = request(connection, "GET", "/", cookie)
+        assert "You are <strong>BR</strong>, Zed." in page
+        form = urlencode(
+            {"csrf": csrf(page), "orders": "GAME g1\nPLAYER BR\nPASSWORD <your secret>\nEND\n", "action": "submit"}
+        ).encode()
+        response, page = request(connection, "POST", "/orders", cookie, form, _FORM)
+        assert response.status == 200 and "<h2>Submitted</h2>" in page
+    finally:
+        server.stop()
