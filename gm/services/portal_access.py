@@ -191,10 +191,6 @@ class LinkUse:
     seat_id: int | None
     refusal: str | None = None
 
-    @property
-    def signs_in(self) -> bool:
-        return self.seat_id is not None and self.refusal is None
-
 
 def use_link(db: sqlite_utils.Database, home: Home, clock: Clock, token: str) -> LinkUse:
     """Use up a link, and say whom it signs in: only the player and the secret it was made for

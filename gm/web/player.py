@@ -45,12 +45,15 @@ def signed_in_seat() -> tuple[GameRecord, SeatRecord] | None:
     if seat_id is None:
         return None
     found = seat_in_game(portal().db(), seat_id)
-    why = no_longer_theirs(found[1], session.get("fp")) if found is not None else GONE
-    if found is None or why:
+    if found is None:  # no such seat (a database restored from before it): nobody's
         end_session(portal().sessions)
-        g.signed_out = "You were signed out: " + _not_yours(found[0], found[1], why) if found else None
         return None
     game, seat, seats = found
+    why = no_longer_theirs(seat, session.get("fp"))
+    if why:
+        end_session(portal().sessions)
+        g.signed_out = "You were signed out: " + _not_yours(game, seat, why)
+        return None
     g.seats = (game.id, seats)
     return game, seat
 
