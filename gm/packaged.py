@@ -8,7 +8,7 @@ from random import Random
 from typing import Protocol
 
 from gm.core.model import JSONObject, Order, Outcome, Problem, SeatInfo, TurnResult
-from gm.core.ruleset import GameOption, ScenarioError, TurnSeeds, choose_options, with_options
+from gm.core.ruleset import BaseRuleset, ScenarioError, TurnSeeds, choose_options, with_options
 
 
 # The five parts of a packaged ruleset, each usually a module of its package: what gm calls on it.
@@ -66,28 +66,22 @@ class PackagedScenarios:
         return resources.files(self.scenario_package).joinpath(f"{name}.toml").read_text("utf-8")
 
 
-class PackagedRuleset(PackagedScenarios):
+class PackagedRuleset(PackagedScenarios, BaseRuleset):
     """A whole ruleset whose package keeps each part of the contract in a module of its own:
 
     - scenario: load_scenario_text(text, source)
     - rules: new_game, resolve, scores, outcome
-    - orders: parse_orders, check_orders (and, if it has one, order_warnings)
+    - orders: parse_orders, check_orders
     - robot: robot_orders
     - view: view, order_form, turn_label
 
-    A subclass names its package's modules in `parts` (a Parts), the
-    packages that hold its data, and adds only what differs, such as seat_codes, seat_limits or
-    game_options. docs/writing-a-ruleset.md walks through one.
+    A subclass names its package's modules in `parts` (a Parts) and the packages that hold its
+    data, and overrides only what differs from BaseRuleset's defaults (seat_codes, seat_limits,
+    options, order_warnings, score_label...). docs/writing-a-ruleset.md walks through one.
     """
 
     parts: Parts
     default_scenario_name = "europe"
-    templates_package: str | None = None  # its report part, <name>_report.html, lives here
-    cases_package: str | None = None  # its rule-book conformance cases, *.toml
-    options: tuple[GameOption, ...] = ()  # what the GM may choose when creating a game
-
-    def game_options(self) -> tuple[GameOption, ...]:
-        return tuple(self.options)
 
     def default_scenario(self) -> str:
         return self.default_scenario_name
@@ -95,9 +89,6 @@ class PackagedRuleset(PackagedScenarios):
     def load_scenario(self, text: str, source: str) -> JSONObject:
         scenario = self.parts.scenario.load_scenario_text(text, source)
         return with_options(scenario, choose_options(self.game_options(), {}))
-
-    def seat_limits(self, scenario: JSONObject) -> tuple[int, int]:
-        return scenario["min_seats"], scenario["max_seats"]
 
     def new_game(self, scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> JSONObject:
         return self.parts.rules.new_game(scenario, seats, seeds)
@@ -107,11 +98,6 @@ class PackagedRuleset(PackagedScenarios):
 
     def check_orders(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return self.parts.orders.check_orders(state, seat, order_list)
-
-    def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
-        """The orders module's warnings (units or money left unused...), if it gives any."""
-        warn = getattr(self.parts.orders, "order_warnings", None)
-        return list(warn(state, seat, order_list)) if warn is not None else []
 
     def resolve(self, state: JSONObject, orders_by_seat: dict[str, list[Order]], seeds: TurnSeeds) -> TurnResult:
         return self.parts.rules.resolve(state, orders_by_seat, seeds)
@@ -133,17 +119,3 @@ class PackagedRuleset(PackagedScenarios):
 
     def is_over(self, state: JSONObject) -> Outcome | None:
         return self.parts.rules.outcome(state)
-
-    def score_label(self, state: JSONObject) -> tuple[str, str]:
-        """Optional: what scores(state) counts, as (a table's title, its column); rules.score_label
-        if any, else the plain ("Score", "Score")."""
-        named = getattr(self.parts.rules, "score_label", None)
-        if named is None:
-            return ("Score", "Score")
-        title, column = named(state)
-        return (str(title), str(column))
-
-    def knocked_out(self, state: JSONObject) -> list[str]:
-        """Optional: seats out of the game, for the knock-out discount; rules.knocked_out if any."""
-        named = getattr(self.parts.rules, "knocked_out", None)
-        return list(named(state)) if named else []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gm.core.model import JSONObject
+from gm.core.model import JSONObject, Order, Problem
 from gm.packaged import PackagedRuleset, Parts
 
 from . import orders, robot, rules, scenario, view
@@ -21,8 +21,11 @@ class ClashRuleset(PackagedRuleset):
     cases_package = "gm_games.clash.cases"
     parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
 
-    def seat_codes(self, scenario: JSONObject) -> list[str]:
-        return [seat["code"] for seat in scenario["seats"]]
+    def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
+        return orders.order_warnings(state, seat, order_list)
+
+    def score_label(self, state: JSONObject) -> tuple[str, str]:
+        return rules.score_label(state)
 
 
 ruleset = ClashRuleset()

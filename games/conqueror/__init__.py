@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gm.core.model import JSONObject
+from gm.core.model import JSONObject, Order, Problem
 from gm.packaged import PackagedRuleset, Parts
 
 from . import orders, robot, rules, scenario, view
@@ -22,8 +22,14 @@ class ConquerorRuleset(PackagedRuleset):
     parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
     demo_seats = 8  # `gm demo --ruleset conqueror` seats this many robot players
 
-    def seat_codes(self, scenario: JSONObject) -> list[str]:
-        return [seat["code"] for seat in scenario["seats"]]
+    def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
+        return orders.order_warnings(state, seat, order_list)
+
+    def score_label(self, state: JSONObject) -> tuple[str, str]:
+        return rules.score_label(state)
+
+    def knocked_out(self, state: JSONObject) -> list[str]:
+        return rules.knocked_out(state)
 
     def seat_limits(self, scenario: JSONObject) -> tuple[int, int]:
         # With ai_fill the AI nations make up the numbers, so one player is a game.

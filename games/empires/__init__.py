@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gm.core.model import JSONObject
+from gm.core.model import JSONObject, Order, Problem
 from gm.packaged import PackagedRuleset, Parts
 
 from . import orders, robot, rules, scenario, view
@@ -24,6 +24,12 @@ class EmpiresRuleset(PackagedRuleset):
 
     def seat_codes(self, scenario: JSONObject) -> list[str]:
         return [country["code"] for country in scenario["countries"]]
+
+    def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
+        return orders.order_warnings(state, seat, order_list)
+
+    def score_label(self, state: JSONObject) -> tuple[str, str]:
+        return rules.score_label(state)
 
 
 ruleset = EmpiresRuleset()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from random import Random
 
-from gm.core.model import JSONObject
+from gm.core.model import JSONObject, Order, Problem
 from gm.core.ruleset import GameOption
 from gm.packaged import PackagedRuleset, Parts
 
@@ -42,8 +42,11 @@ class ImperialsRuleset(PackagedRuleset):
         ),
     )
 
-    def seat_codes(self, scenario: JSONObject) -> list[str]:
-        return [seat["code"] for seat in scenario["seats"]]
+    def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
+        return orders.order_warnings(state, seat, order_list)
+
+    def score_label(self, state: JSONObject) -> tuple[str, str]:
+        return rules.score_label(state)
 
     def hidden_variant(self, state: JSONObject, seat: str, rng: Random) -> JSONObject:
         """A copy of the state where only what `seat` alone may know differs: its hand, its

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from random import Random
 
-from gm.core.model import JSONObject
+from gm.core.model import JSONObject, Order, Problem
 from gm.core.ruleset import GameOption
 from gm.packaged import PackagedRuleset, Parts
 
@@ -54,8 +54,14 @@ class McEmpiresRuleset(PackagedRuleset):
         GameOption("amphibious", False, "amphibious attacks: the attacker loses 1 per troop"),
     )
 
-    def seat_codes(self, scenario: JSONObject) -> list[str]:
-        return [seat["code"] for seat in scenario["seats"]]
+    def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
+        return orders.order_warnings(state, seat, order_list)
+
+    def score_label(self, state: JSONObject) -> tuple[str, str]:
+        return rules.score_label(state)
+
+    def knocked_out(self, state: JSONObject) -> list[str]:
+        return rules.knocked_out(state)
 
     def hidden_variant(self, state: JSONObject, seat: str, rng: Random) -> JSONObject:
         """The state as it might be if `seat`'s private facts were different: its standing

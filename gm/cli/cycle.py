@@ -40,6 +40,13 @@ def run_due(
         typer.echo(f"Warning: {problem}", err=True)
     if not report.lines and not report.problems:
         typer.echo("Nothing is due.")
+    if report.failed:
+        typer.echo(
+            f"Error: {len(report.failed)} game(s) failed: {', '.join(report.failed)} (why: above, and in gm status); "
+            "every other game ran. Fix what the warnings say; gm run-due tries them again each time it runs.",
+            err=True,
+        )
+        raise typer.Exit(1)
 
 
 def _hooks(home_):

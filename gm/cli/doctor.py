@@ -21,8 +21,8 @@ def doctor(
     home: HomeOption = None,
 ) -> None:
     """Check the home: gm.toml, the folders, the database's integrity, its migrations, every
-    archive file it refers to, the report files, the ledger, your template overrides and who can
-    read the secrets. One line per check, OK or each problem with what to do; exit 1 on a problem.
+    archive file it refers to, the report files, the ledger, the seats, the games (no ruleset
+    broken, no fault holds), your template overrides and who can read the secrets. One line per check, OK or each problem with what to do; exit 1 on a problem.
     Changes nothing."""
     where = require_home(resolve_home(home))
     findings = []

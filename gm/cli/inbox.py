@@ -17,7 +17,7 @@ from gm.cli.progress import counting
 from gm.errors import GMError
 from gm.intake.imap import ImapSource, imap_settings
 from gm.intake.sources import FileSource, Incoming
-from gm.services.intake import Intake, Taken
+from gm.services.intake import FAULT, Intake, Taken
 from gm.services.questions import mark_answered, questions as questions_for_gm, reply as reply_to_question
 
 app = typer.Typer(
@@ -62,7 +62,8 @@ def receive(send: SendOption = False, home: HomeOption = None) -> None:
         raw = sys.stdin.buffer.read()
         # Postfix and the local delivery agents put the SMTP return path in $SENDER; empty is a bounce.
         incoming = Incoming(raw, "stdin", os.environ.get("SENDER"))
-        _report([Intake(db, home_, clock(), "pipe").take(incoming)])
+        intake = Intake(db, home_, clock(), "pipe")
+        _report([*intake.retry_kept(), intake.take(incoming)])
     except GMError as exc:
         typer.echo(f"Error: {exc}", err=True)
         raise typer.Exit(TRY_AGAIN_LATER) from exc
@@ -172,12 +173,21 @@ def _report(taken: Iterable[Taken]) -> None:
         return
     summary = ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items()))
     typer.echo(f"Taken: {summary}" + (f"; {before} taken before" if before else ""))
+    if counts.get(FAULT):
+        typer.echo(
+            f"Warning: {counts[FAULT]} mail(s) could not be processed: a game's ruleset failed while reading "
+            "them (above). Each is kept and was answered so; install a fixed ruleset, and the next gm inbox "
+            "import, fetch or receive reads them again (gm status lists them meanwhile).",
+            err=True,
+        )
 
 
 def describe(item: Taken) -> list[str]:
     """One line per turn file (or per message when it had none) for the GM."""
     if item.outcome == "question":
         return [f"{item.where}: a question for the GM (gm inbox questions); answer: {item.answer}"]
+    if item.outcome == FAULT:
+        return [f"{item.where}: could not be processed, kept: {item.results[0]['reason']} answer: {item.answer}"]
     if not item.results:
         return [f"{item.where}: {item.outcome}; answer: {item.answer}"]
     lines = []

@@ -9,8 +9,9 @@ import typer
 
 from gm import rulesets
 from gm.cli.common import JsonOption, echo_json, shown_option
+from gm.core.ruleset import Ruleset
 from gm.errors import GMError
-from gm.rulesets import game_options, installed
+from gm.rulesets import RulesetFault, installed
 from gm.services import conformance
 
 app = typer.Typer(help="Rulesets and their rule-book conformance cases.", no_args_is_help=True)
@@ -19,21 +20,27 @@ app = typer.Typer(help="Rulesets and their rule-book conformance cases.", no_arg
 @app.command("list")
 def list_rulesets(as_json: JsonOption = False) -> None:
     """List installed rulesets, their scenarios and game options, and any that are broken."""
-    if as_json:
-        echo_json(
-            {"rulesets": [_described(r) for _, r in sorted(installed().items())], "broken": rulesets.found().broken}
-        )
-        return
+    described, broken = {}, dict(rulesets.found().broken)
     for name, ruleset in sorted(installed().items()):
-        typer.echo(f"{name:<10} {ruleset.version:<6} {ruleset.title}  scenarios: {', '.join(ruleset.scenario_names())}")
-        for option in game_options(ruleset):
-            values = " | ".join(option.choices) if option.choices else _kind(option.default)
-            typer.echo(f"  --option {option.name}={values} (default {shown_option(option.default)}): {option.help}")
-    for name, why in sorted(rulesets.found().broken.items()):
+        try:
+            described[name] = _described(ruleset)
+        except RulesetFault as fault:  # its scenarios or options cannot be listed: it is broken too
+            broken[name] = fault.cause
+    if as_json:
+        echo_json({"rulesets": list(described.values()), "broken": broken})
+        return
+    for name, facts in described.items():
+        typer.echo(f"{name:<10} {facts['version']:<6} {facts['title']}  scenarios: {', '.join(facts['scenarios'])}")
+        for option in facts["options"]:
+            values = " | ".join(option["choices"]) if option["choices"] else _kind(option["default"])
+            typer.echo(
+                f"  --option {option['name']}={values} (default {shown_option(option['default'])}): {option['help']}"
+            )
+    for name, why in sorted(broken.items()):
         typer.echo(f"{name:<10} BROKEN  {why}", err=True)
 
 
-def _described(ruleset) -> dict:
+def _described(ruleset: Ruleset) -> dict:
     return {
         "name": ruleset.name,
         "version": ruleset.version,
@@ -42,7 +49,7 @@ def _described(ruleset) -> dict:
         "default_scenario": ruleset.default_scenario(),
         "options": [
             {"name": o.name, "default": o.default, "choices": list(o.choices), "help": o.help}
-            for o in game_options(ruleset)
+            for o in ruleset.game_options()
         ],
     }
 

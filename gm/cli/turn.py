@@ -41,13 +41,14 @@ def _published(done: publish.Published) -> None:
 def publish_left_over(db, home_, game: str | None = None) -> None:
     """Every turn a crash (or --no-render) left unpublished, in every game, before anything new
     is resolved; one of `game` that cannot be published stops the command."""
-    lines, problems = publish.publish_left_over(db, home_, clock())
+    problems: list[tuple[str, GMError]] = []
+    lines = publish.publish_left_over(db, home_, clock(), failed=lambda name, error: problems.append((name, error)))
     for line in lines:
         typer.echo(line)
-    for problem in problems:
-        if problem.startswith(f"{game}: "):
-            raise GMError(f"{problem.removeprefix(f'{game}: ')} Nothing new was resolved.")
-        typer.echo(f"Warning: {problem}", err=True)
+    for name, error in problems:
+        if name == game:
+            raise GMError(f"{error} Nothing new was resolved.")
+        typer.echo(f"Warning: {name}: {error}", err=True)
 
 
 @app.command("run")

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import copy
 import tomllib
-from collections.abc import Iterable
 from random import Random
 
 from gm.core.model import Event, JSONObject, Order, Problem, SeatInfo, TurnResult
-from gm.core.ruleset import GameOption, Ruleset, TurnSeeds, choose_options, with_options
+from gm.core.ruleset import Ruleset, TurnSeeds, choose_options, with_options
 from gm.core.seeds import derive_seed, rng_for
 from gm.core.statehash import canonical_json
 
@@ -191,8 +190,7 @@ def _start(case: JSONObject, ruleset: Ruleset) -> tuple[JSONObject, list[str]]:
     try:
         scenario = ruleset.load_scenario(ruleset.scenario_text(case["scenario"]), case["scenario"])
         if "options" in case:
-            offered: Iterable[GameOption] = getattr(ruleset, "game_options", tuple)()
-            scenario = with_options(scenario, choose_options(offered, case["options"]))
+            scenario = with_options(scenario, choose_options(ruleset.game_options(), case["options"]))
         seats = case.get("seats") or ruleset.seat_codes(scenario)[: ruleset.seat_limits(scenario)[1]]
         state = ruleset.new_game(
             scenario, [SeatInfo(code, f"Player {code}") for code in seats], TurnSeeds(case["seed"], 0)

@@ -107,21 +107,23 @@ class Ruleset(Protocol):
     packaged data. resolve never raises for bad player input and never mutates its arguments.
     load_scenario returns the scenario with every game option at its default in
     scenario["options"]; gm replaces them with the GM's choices (with_options) before seat_limits
-    and new_game. docs/writing-a-ruleset.md explains each method and the optional attributes
-    (templates_package, cases_package, demo_seats, hidden_variant).
+    and new_game. The members after the first group are optional: BaseRuleset gives each its
+    default, so a ruleset subclasses it (or gm.packaged.PackagedRuleset) and overrides what it
+    has. docs/writing-a-ruleset.md explains each member; gm reaches a ruleset only through the
+    door of gm/rulesets.py, which turns an exception of the ruleset into an error for the GM.
     """
 
-    name: str  # the name GMs type: --ruleset clash
-    version: str  # stored with every turn; bump when resolution changes
-    title: str  # "Clash of Empires"
+    @property
+    def name(self) -> str: ...  # the name GMs type: --ruleset clash
+    @property
+    def version(self) -> str: ...  # stored with every turn; bump when resolution changes
+    @property
+    def title(self) -> str: ...  # "Clash of Empires"
 
-    def game_options(self) -> tuple[GameOption, ...]: ...  # () when it has none
     def scenario_names(self) -> list[str]: ...
     def default_scenario(self) -> str: ...
     def scenario_text(self, name: str) -> str: ...
     def load_scenario(self, text: str, source: str) -> JSONObject: ...  # raises ScenarioError
-    def seat_codes(self, scenario: JSONObject) -> list[str]: ...  # codes in seating order
-    def seat_limits(self, scenario: JSONObject) -> tuple[int, int]: ...  # (min, max) seats
     def new_game(self, scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> JSONObject: ...
     def parse_orders(self, lines: list[tuple[int, str]]) -> tuple[list[Order], list[Problem]]: ...
     def check_orders(self, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]: ...
@@ -132,3 +134,94 @@ class Ruleset(Protocol):
     def turn_label(self, state: JSONObject) -> str: ...
     def scores(self, state: JSONObject) -> dict[str, int]: ...
     def is_over(self, state: JSONObject) -> Outcome | None: ...
+
+    # Optional: BaseRuleset's defaults are in brackets.
+    @property
+    def templates_package(self) -> str | None: ...  # its report part lives here [None]
+    @property
+    def cases_package(self) -> str | None: ...  # its rule-book conformance cases [None]
+    @property
+    def demo_seats(self) -> int: ...  # seats of `gm demo` [4]
+    def game_options(self) -> tuple[GameOption, ...]: ...  # [(): none]
+    def seat_codes(self, scenario: JSONObject) -> list[str]: ...  # in seating order [scenario["seats"]]
+    def seat_limits(self, scenario: JSONObject) -> tuple[int, int]: ...  # (min, max) [min_seats, max_seats]
+    def order_warnings(self, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]: ...  # [[]]
+    def score_label(self, state: JSONObject) -> tuple[str, str]: ...  # [("Score", "Score")]
+    def knocked_out(self, state: JSONObject) -> list[str]: ...  # [[]]
+    def hidden_variant(self, state: JSONObject, seat: str, rng: Random) -> JSONObject | None: ...  # [None]
+
+
+# The members every ruleset must define itself; BaseRuleset gives the rest (OPTIONAL) their defaults.
+REQUIRED = (
+    "name",
+    "version",
+    "title",
+    "scenario_names",
+    "default_scenario",
+    "scenario_text",
+    "load_scenario",
+    "new_game",
+    "parse_orders",
+    "check_orders",
+    "resolve",
+    "robot_orders",
+    "view",
+    "order_form",
+    "turn_label",
+    "scores",
+    "is_over",
+)
+OPTIONAL = (
+    "templates_package",
+    "cases_package",
+    "demo_seats",
+    "game_options",
+    "seat_codes",
+    "seat_limits",
+    "order_warnings",
+    "score_label",
+    "knocked_out",
+    "hidden_variant",
+)
+
+
+class BaseRuleset:
+    """Every optional member of the Ruleset contract with its default, as python-chess's Board
+    carries what its variants override: a ruleset subclasses this (gm.packaged.PackagedRuleset
+    does) and overrides only what its game has, so gm calls every member of every ruleset
+    without asking whether it is there."""
+
+    templates_package: str | None = None  # the package of its report part, <name>_report.html
+    cases_package: str | None = None  # the package of its rule-book conformance cases, *.toml
+    demo_seats = 4  # how many robot seats `gm demo --ruleset NAME` plays
+    options: tuple[GameOption, ...] = ()  # what the GM may choose when creating a game
+
+    def game_options(self) -> tuple[GameOption, ...]:
+        """The options a GM may choose when creating a game (`options`); none by default."""
+        return tuple(self.options)
+
+    def seat_codes(self, scenario: JSONObject) -> list[str]:
+        """The seat codes in seating order: by default each scenario["seats"][i]["code"]."""
+        return [str(seat["code"]) for seat in scenario["seats"]]
+
+    def seat_limits(self, scenario: JSONObject) -> tuple[int, int]:
+        """(fewest, most) seats a game takes: by default the scenario's min_seats and max_seats."""
+        return int(scenario["min_seats"]), int(scenario["max_seats"])
+
+    def order_warnings(self, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+        """What is probably a slip in orders that count all the same; none by default."""
+        return []
+
+    def score_label(self, state: JSONObject) -> tuple[str, str]:
+        """What scores(state) counts, as (the table's title, its column)."""
+        return ("Score", "Score")
+
+    def knocked_out(self, state: JSONObject) -> list[str]:
+        """Seats out of the game, for the house's knock-out discount; none by default (the
+        toolkit's own eliminations count without it)."""
+        return []
+
+    def hidden_variant(self, state: JSONObject, seat: str, rng: Random) -> JSONObject | None:
+        """A copy of state in which only what `seat` alone may know is changed; None (the
+        default) says the state keeps nothing from any seat."""
+        return None

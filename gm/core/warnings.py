@@ -50,9 +50,8 @@ def _close(word: str, codes: set[str]) -> list[str]:
 
 def ruleset_warnings(ruleset: Ruleset, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """The ruleset's own warnings (units or money left unused, an order likely to fail), from its
-    optional `order_warnings(state, seat, orders)`; none from a ruleset without one."""
-    hook = getattr(ruleset, "order_warnings", None)
-    return list(hook(state, seat, orders)) if hook is not None else []
+    `order_warnings(state, seat, orders)` (none by default)."""
+    return list(ruleset.order_warnings(state, seat, orders))
 
 
 def order_warnings(

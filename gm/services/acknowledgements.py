@@ -207,18 +207,29 @@ class Answerer:
     def answer_question(self, letter: Letter) -> str:
         """The one polite answer to a person's mail without a turn file (templates/mail/
         question.txt): it has gone to the GM. Same limits as every answer."""
+        return self._answer_with(letter, "question.txt", {})
+
+    def answer_fault(self, letter: Letter, games: list[str]) -> str:
+        """The answer to a mail kept because the ruleset of `games` raised while reading it
+        (templates/mail/fault.txt): it could not be processed, the GM has been told, it is read
+        again once that is put right. Same limits as every answer."""
+        return self._answer_with(letter, "fault.txt", {"games": games})
+
+    def _answer_with(self, letter: Letter, template: str, context: dict) -> str:
+        """Queue a one-template answer to the whole mail, in its thread; 'outbox ID' or why none."""
         why_not = self._no_answer(letter)
         if why_not:
             return why_not
         name = " ".join(letter.answer_to.display_name.split())
         written = write_mail(
             self.env,
-            "question.txt",
+            template,
             {
                 "reply_subject": reply_subject(letter.subject),
                 "subject": letter.subject,
                 "name": name,
                 "gm_name": self.settings.name,
+                **context,
             },
         )
         queued = outbox.queue(

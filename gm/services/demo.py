@@ -33,7 +33,6 @@ _PLAYERS = [
     "Oskar",
     "Priya",
 ]
-DEFAULT_SEATS = 4  # a ruleset may name its own demo size with a `demo_seats` attribute
 
 
 @dataclass(frozen=True)
@@ -48,7 +47,7 @@ class DemoResult:
 
 def demo_seats(ruleset_name: str) -> int:
     """How many robot seats the demo of a ruleset takes when the GM does not say."""
-    return getattr(get_ruleset(ruleset_name), "demo_seats", DEFAULT_SEATS)
+    return get_ruleset(ruleset_name).demo_seats
 
 
 def _free_name(db: sqlite_utils.Database, base: str) -> str:

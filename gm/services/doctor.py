@@ -11,15 +11,16 @@ from pathlib import Path
 
 import sqlite_utils
 
+from gm import rulesets
 from gm.errors import GMError
 from gm.home import DEFAULT_TOML, Home
 from gm.mail.settings import mail_settings, server_settings
-from gm.services import credits, games, seats
+from gm.services import credits, faults, games, seats
 from gm.services.findings import Finding, Problem
 from gm.services.mail_check import check_imap, check_smtp
 from gm.services.overrides import check_templates
 from gm.services.prizes import house_tables
-from gm.store import keeping
+from gm.store import keeping, records
 from gm.store.archive import archived_path
 from gm.store.migrations import all_migrations
 
@@ -41,6 +42,7 @@ def examine(home: Home, mail: bool = False) -> Iterator[Finding]:
             yield check_reports(home, conn)
             yield check_ledger(conn)
             yield check_seats(conn)
+            yield check_games(conn)
     finally:
         conn.close()
     yield check_templates(home)
@@ -235,6 +237,44 @@ def check_seats(conn: sqlite3.Connection) -> Finding:
             )
         )
     return Finding("seats", f"{len(rows)} seats: known statuses, robots the robot's, secrets hashed", tuple(problems))
+
+
+def check_games(conn: sqlite3.Connection) -> Finding:
+    """Every game can go on: its ruleset is not broken, no fault run-due noted still holds (a
+    turn its ruleset failed to run or publish), no mail of it is kept for a ruleset's fault."""
+    db = sqlite_utils.Database(conn)
+    played = records.all_games(db)
+    problems = [
+        Problem(
+            f"the ruleset {name} is installed but broken: {why}",
+            "Install a version of it that works (gm rules list says what is wrong); until then no turn of "
+            "its games runs.",
+        )
+        for name, why in sorted(rulesets.found().broken.items())
+    ]
+    for game in played:
+        problems += [
+            Problem(f"{game.name}: {fault}", _fault_fix(game.name, fault)) for fault in faults.game_faults(db, game)
+        ]
+    astray = faults.kept_mail(db).get("", 0)
+    if astray:
+        problems.append(Problem(f"{astray} mail(s) kept: a ruleset failed reading them", _KEPT_FIX))
+    return Finding("games", f"{len(played)} games: no ruleset broken, no fault holds, no mail kept", tuple(problems))
+
+
+_KEPT_FIX = "Install a fixed version of the ruleset; the next gm inbox import, fetch or receive reads the mail again."
+
+
+def _fault_fix(game: str, fault: str) -> str:
+    """What to do about one of game_faults' lines."""
+    if " mail(s) kept" in fault:
+        return _KEPT_FIX
+    if " not published" in fault:
+        return "Fix what it says (a ruleset fault: install a fixed version); gm run-due then publishes it."
+    return (
+        "Install a fixed version of the ruleset (give its author the message); gm run-due then runs the turn, "
+        f"or gm turn run {game} at once."
+    )
 
 
 def check_secrets(home: Home) -> Finding:

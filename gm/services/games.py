@@ -15,7 +15,7 @@ from gm.clock import Clock, iso
 from gm.core.model import SeatInfo
 from gm.core.ruleset import Ruleset, ScenarioError, TurnSeeds, choose_options, with_options
 from gm.errors import GMError
-from gm.rulesets import game_options, get_ruleset
+from gm.rulesets import get_ruleset
 from gm.seat_secrets import hash_secret, new_secret
 from gm.store import records
 from gm.store.database import atomic, transaction
@@ -74,7 +74,7 @@ def create_game(
     scenario's seating order (players join the first free seats)."""
     if not _GAME_NAME.match(name):
         raise GMError(f"'{name}' is not a usable game name: use 1-40 lower-case letters, digits, '-' or '_'.")
-    ruleset = get_ruleset(ruleset_name)
+    ruleset = get_ruleset(ruleset_name).for_game(name)
     scenario_name, text, parsed = load_scenario(ruleset, scenario)
     chosen = chosen_options(ruleset, options or {})
     try:
@@ -194,7 +194,7 @@ def new_seat_secret(db: sqlite_utils.Database, clock: Clock, game_name: str, sea
 def chosen_options(ruleset: Ruleset, given: Mapping[str, object]) -> dict:
     """Every game option of the ruleset, the GM's choices read and checked, the rest defaults."""
     try:
-        return choose_options(game_options(ruleset), given)
+        return choose_options(ruleset.game_options(), given)
     except ScenarioError as exc:
         raise GMError(f"{exc} ({ruleset.name}; see 'gm rules list').") from exc
 
@@ -203,7 +203,7 @@ def game_ruleset(game: GameRecord) -> tuple[Ruleset, dict]:
     """The game's ruleset and its parsed scenario with the game's options in it. Parsing a large
     map takes milliseconds and every request of the portal needs it, so parsed scenarios are kept
     per (ruleset, text, options); rulesets never change their arguments, so sharing is safe."""
-    ruleset = get_ruleset(game.ruleset)
+    ruleset = get_ruleset(game.ruleset).for_game(game.name)  # its faults name the game
     chosen = json.dumps(game.options.get(RULE_OPTIONS, {}), sort_keys=True)
     try:
         return ruleset, _parsed_scenario(game.ruleset, ruleset.version, game.scenario_text, game.scenario_name, chosen)
@@ -215,7 +215,7 @@ def game_ruleset(game: GameRecord) -> tuple[Ruleset, dict]:
 def _parsed_scenario(ruleset_name: str, version: str, text: str, source: str, chosen: str) -> dict:
     ruleset = get_ruleset(ruleset_name)
     # Options a later version added take their defaults, so an older game still loads.
-    options = choose_options(game_options(ruleset), json.loads(chosen))
+    options = choose_options(ruleset.game_options(), json.loads(chosen))
     return with_options(ruleset.load_scenario(text, source), options)
 
 
@@ -256,8 +256,7 @@ def current_state(db: sqlite_utils.Database, game: GameRecord) -> dict:
 
 
 def score_title(ruleset: Ruleset, state: dict) -> dict:
-    """What the scores table counts, from the ruleset's score_label if it has one: a table
-    titled "Scores" that ranks by areas while the page speaks of VP misleads a player."""
-    label = getattr(ruleset, "score_label", None)
-    title, column = label(state) if label is not None else ("Score", "Score")
+    """What the scores table counts, from the ruleset's score_label: a table titled "Scores"
+    that ranks by areas while the page speaks of VP misleads a player."""
+    title, column = ruleset.score_label(state)
     return {"title": title, "column": column}

@@ -7,6 +7,8 @@ import sqlite_utils
 
 from gm.core import census
 from gm.errors import GMError
+from gm.rulesets import RulesetFault
+from gm.services import faults
 from gm.services.games import current_state, game_ruleset
 from gm.store import records
 from gm.store.records import GameRecord
@@ -92,24 +94,20 @@ def census_lines(schedule: dict | None) -> str:
 
 
 def gm_overview(db: sqlite_utils.Database) -> list[dict]:
-    """Every game as the GM sees it (game_facts without the state): seats in, missing, final."""
+    """Every game as the GM sees it (game_facts without the state): seats in, missing, final,
+    and its faults (gm/services/faults.py). A game whose ruleset fails to describe it is shown
+    with that fault; the others as ever."""
     overview = []
     for game in records.all_games(db):
-        facts = _facts(db, game) or {
-            "name": game.name,
-            "title": "waiting for players",
-            "status": game.status,
-            "turn": game.turn,
-            "turn_label": "too few seats to start",
-            "deadline": game.deadline,
-            "outcome": None,
-            "seats": [
-                {"code": s.code, "name": s.name, "email": s.email, "orders": "none", "final": False, "score": 0}
-                for s in records.seats_of(db, game.id)
-            ],
-        }
+        problems = faults.game_faults(db, game)
+        try:
+            facts = _facts(db, game) or _plain_facts(db, game, "waiting for players", "too few seats to start")
+        except RulesetFault as fault:
+            facts = _plain_facts(db, game, game.ruleset, "its ruleset failed")
+            problems.append(str(fault))
         facts.pop("state", None)
         facts["held"] = game.held
+        facts["problems"] = problems
         seats = facts["seats"]
         facts["counts"] = {
             "in": sum(s["orders"] == "accepted" for s in seats),
@@ -119,6 +117,23 @@ def gm_overview(db: sqlite_utils.Database) -> list[dict]:
         }
         overview.append(facts)
     return overview
+
+
+def _plain_facts(db: sqlite_utils.Database, game: GameRecord, title: str, label: str) -> dict:
+    """What the GM's page shows of a game without its state: its seats, nobody's orders in."""
+    return {
+        "name": game.name,
+        "title": title,
+        "status": game.status,
+        "turn": game.turn,
+        "turn_label": label,
+        "deadline": game.deadline,
+        "outcome": None,
+        "seats": [
+            {"code": s.code, "name": s.name, "email": s.email, "orders": "none", "final": False, "score": 0}
+            for s in records.seats_of(db, game.id)
+        ],
+    }
 
 
 def _facts(db: sqlite_utils.Database, game: GameRecord) -> dict | None:

@@ -1,7 +1,15 @@
-"""Mail intake: each message archived, read, its turn files submitted, answered, recorded once."""
+"""Mail intake: each message archived, read, its turn files submitted, answered, recorded once.
+
+Each message is decided in a savepoint of its own: when a game's ruleset raises while one is
+read (a RulesetFault), what that message did is rolled back and it is kept (outcome 'fault'),
+answered that it could not be processed, and read again, as it came, at the start of every
+later run of intake (gm inbox import, fetch, receive, and gm run-due's fetch) until it goes
+through. Every other message of the batch is stored and answered as usual.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 from collections.abc import Iterable, Iterator
@@ -24,12 +32,14 @@ from gm.intake.sources import Incoming, MailSource
 from gm.intake.verified import VerifiedSecrets
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment
+from gm.rulesets import RulesetFault
 from gm.services import press, turnfiles
 from gm.services.acknowledgements import Answerer, from_press_sent, from_receipt, from_submission, refused
 from gm.services.requests import answer_request, is_request
 from gm.services.signups import take_join
 from gm.services.slips import answer_slip
 from gm.store import mail_taken, records
+from gm.store.archive import archived_path
 from gm.store.database import atomic, data_version, relaxed_sync, transaction
 from gm.store.games import set_options
 from gm.store.submissions import stored_from
@@ -39,6 +49,8 @@ from gm.store.submissions import stored_from
 TAKEN_PER_SYNC = 200
 # SQLite's page cache for a run of intake, in KiB.
 RUN_CACHE_KIB = 64 * 1024
+# A message kept because a game's ruleset raised while it was read: answered, read again later.
+FAULT = "fault"
 # Outcomes, worst first: the message's outcome is the worst of its turn files'.
 _WORST_FIRST = ("refused", "rejected", "request", "press", "accepted")
 # A message without any turn file that a person wrote is a "question" for the GM's list.
@@ -48,8 +60,9 @@ _WORST_FIRST = ("refused", "rejected", "request", "press", "accepted")
 class Taken:
     """What intake did with one message: where it came from, the outcome (accepted, rejected,
     refused, request, question: a person's mail without a turn file, for the GM; ignored,
-    duplicate: a copy by another route, already taken: these very bytes, nothing done), one
-    result per turn file, and the answer (or why none)."""
+    duplicate: a copy by another route, already taken: these very bytes, nothing done; fault:
+    kept, a ruleset raised while it was read), one result per turn file, and the answer (or why
+    none)."""
 
     where: str
     outcome: str
@@ -91,6 +104,33 @@ class Intake:
         """Take one message, each write forced to disk before the next (for a mail server's pipe)."""
         return self.decide(self.read(incoming, sync=True))
 
+    def retry_kept(self) -> Iterator[Taken]:
+        """Read again, as it came, each message kept because a ruleset raised while it was read;
+        one that goes through now is recorded and answered as any other, one that fails again
+        stays kept (and is not answered again). Intake's commands call this before new mail."""
+        for digest, where, results in mail_taken.kept(self.db):
+            path = archived_path(self.home.archive, digest)
+            if not path.is_file():
+                continue  # gm doctor's archive check names it, and says where to find it again
+            raw = path.read_bytes()
+            incoming = Incoming(raw, where, None)
+            item = self._read(
+                incoming,
+                read_message(
+                    raw, None, self.home.archive, self.settings.max_message_bytes, self._archived_folders, True
+                ),
+            )
+            sent_for = next((r.get("turns", {}) for r in results if r.get("verdict") == FAULT), {})
+            try:
+                with atomic(self.db):
+                    mail_taken.forget_kept(self.db, digest)
+                    self.rows.forget()
+                    taken = self._decide(item, sent_for)
+            except RulesetFault:
+                self.rows.forget()  # it may hold what the rollback took back
+                continue
+            yield taken
+
     def take_all(self, source: MailSource) -> Iterator[Taken]:
         """Take every message of a source; the source hears a message is taken only once it is on disk.
 
@@ -102,6 +142,7 @@ class Intake:
         flagged, is fetched again, and is known by its digest or by its stored submissions.
         """
         workers = self.readers or os.cpu_count() or 1
+        yield from self.retry_kept()
         with self._group_commit(), Readers(self.home.archive, self.settings.max_message_bytes, workers) as readers:
             try:
                 yield from self._take_read(
@@ -172,7 +213,18 @@ class Intake:
         self.secrets.prove(pairs, threads)
 
     def decide(self, item: Read) -> Taken:
-        """Submit the turn files of a message read, answer it, and record it."""
+        """Submit the turn files of a message read, answer it, and record it, in a savepoint of
+        its own: if a ruleset raises, the message is kept instead (_keep)."""
+        try:
+            with atomic(self.db):
+                return self._decide(item)
+        except RulesetFault as fault:
+            self.rows.forget()  # it may hold what the rollback took back
+            return self._keep(item, fault)
+
+    def _decide(self, item: Read, sent_for: dict[str, int] | None = None) -> Taken:
+        """decide's work. sent_for: a kept message read again: the turn each game was collecting
+        when it came, which its turn files without a TURN line were meant for."""
         letter, where = item.letter, item.incoming.where
         self.rows.refresh()
         if letter is None or self._known(item.digest):  # the same bytes twice in one batch
@@ -197,7 +249,7 @@ class Intake:
                 return signup
             return self._record(item, "question", [], self.answerer.answer_question(letter))
         else:
-            results = [self._turn_file(item, n, found) for n, found in enumerate(item.files, start=1)]
+            results = [self._turn_file(item, n, found, sent_for or {}) for n, found in enumerate(item.files, start=1)]
         outcome = next((o for o in _WORST_FIRST if any(r["verdict"] == o for r in results)), "accepted")
         return self._record(item, outcome, results, None)
 
@@ -218,10 +270,24 @@ class Intake:
         # The same mail by another route: same From and body, same Message-ID (or none at all).
         return (letter.message_id or "") in self.rows.copies(letter.content_hash)
 
-    def _turn_file(self, item: Read, number: int, found) -> dict:
+    def _keep(self, item: Read, fault: RulesetFault) -> Taken:
+        """Keep a message a ruleset raised on: recorded with the fault for the GM and the turn
+        each of its games was collecting, and answered that it could not be processed."""
+        turns = self._collecting(item)
+        result = {"where": "mail", "verdict": FAULT, "game": fault.game, "reason": str(fault), "turns": turns}
+        return self._record(item, FAULT, [result], self.answerer.answer_fault(item.letter, sorted(turns)))
+
+    def _collecting(self, item: Read) -> dict[str, int]:
+        """The turn each game the message's turn files name is collecting now."""
+        games = (self.rows.game(read_envelope(found.text).game or "") for found in item.files)
+        return {game.name: game.turn for game in games if game is not None}
+
+    def _turn_file(self, item: Read, number: int, found, sent_for: dict[str, int]) -> dict:
         source = f"mail:{item.digest}:{number}"
         stored = stored_from(self.db, source)
         envelope = read_envelope(found.text)
+        if envelope.turn is None and envelope.game in sent_for:  # kept, read again: for the turn it came in
+            envelope = dataclasses.replace(envelope, turn=sent_for[envelope.game])
         sent = press.sent_before(self.db, source) if envelope.press else []
         if stored is not None:  # stored before a crash cut this message short: never store it twice
             return from_submission(self.db, stored, found, sent)
@@ -247,6 +313,8 @@ class Intake:
                 rows=self.rows,
                 known=(found.text, envelope),
             )
+        except RulesetFault:  # the message is kept (decide)
+            raise
         except GMError as exc:  # the game's own trouble (its scenario no longer loads): this file only
             return refused(found.where, f"gm could not check it: {exc}")
         return from_receipt(self.db, receipt, found)

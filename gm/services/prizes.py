@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from gm.core import prizes
 from gm.core.model import Outcome
 from gm.core.prizes import PrizeTable
+from gm.core.ruleset import Ruleset
 from gm.errors import GMError
 from gm.home import Home
 from gm.store.records import GameRecord, SeatRecord
@@ -48,9 +49,10 @@ def game_table(game: GameRecord, house: Mapping[str, dict]) -> PrizeTable:
     return prizes.table_for(game.ruleset, house.get(game.ruleset, {}), chosen)
 
 
-def earned_at_end(ruleset, state: dict, outcome: Outcome, seats: list[SeatRecord], table: PrizeTable) -> dict[str, int]:
+def earned_at_end(
+    ruleset: Ruleset, state: dict, outcome: Outcome, seats: list[SeatRecord], table: PrizeTable
+) -> dict[str, int]:
     """What each seat still playing at the end earned (drop-outs and resignations earn nothing)."""
-    named = getattr(ruleset, "knocked_out", None)
-    out = prizes.knocked_out(state, named(state) if callable(named) else ())
+    out = prizes.knocked_out(state, ruleset.knocked_out(state))
     playing = [s.code for s in seats if s.status == "active"]
     return prizes.earned(table, playing, outcome.winners, prizes.condition_of(state), out)

@@ -9,6 +9,7 @@ left unpublished, in every game, before they resolve anything new; gm status nam
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import sqlite_utils
@@ -105,23 +106,27 @@ def unpublished(db: sqlite_utils.Database) -> dict[str, list[int]]:
 
 
 def publish_left_over(
-    db: sqlite_utils.Database, home: Home, clock: Clock, dry_run: bool = False
-) -> tuple[list[str], list[str]]:
-    """Publish every turn a crash (or gm turn run --no-render) left unpublished, in every game;
-    returns (lines saying what was done, problems). Each game on its own: one that cannot be
-    published (a broken template, a report file gone) is a problem, and the others go on."""
+    db: sqlite_utils.Database,
+    home: Home,
+    clock: Clock,
+    dry_run: bool = False,
+    failed: Callable[[str, GMError], None] = lambda name, error: None,
+) -> list[str]:
+    """Publish every turn a crash (or gm turn run --no-render, or a fault in its reports) left
+    unpublished, in every game; returns lines saying what was done. Each game on its own: one
+    that cannot be published (a broken template, a report file gone, a ruleset that raises) goes
+    to failed(game, error), and the others go on."""
     left = unpublished(db)
     lines = [
         f"{name}: {turns_text(numbers)} was run but not published" + ("; would publish" if dry_run else "")
         for name, numbers in left.items()
     ]
-    problems = []
     for name in left if not dry_run else ():
         try:
             lines += describe(publish(db, home, clock, name))
         except GMError as exc:
-            problems.append(f"{name}: {exc}")
-    return lines, problems
+            failed(name, exc)
+    return lines
 
 
 def describe(done: Published) -> list[str]:

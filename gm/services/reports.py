@@ -17,7 +17,7 @@ from gm.core.model import Event
 from gm.core.ruleset import Ruleset
 from gm.errors import GMError
 from gm.home import Home, render_workers
-from gm.rulesets import template_dirs
+from gm.rulesets import RulesetFault, cause_of, template_dirs
 from gm.services import endgame, press, prizes, scores, turn_charges
 from gm.services.games import game_ruleset, score_title
 from gm.store import records
@@ -164,7 +164,7 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
             context["press_how"] = press.press_how(game, [s.code for s in seats if s.code != seat.code])
             pdf = folder / f"{seat.code}.pdf"
             # The map pictures are drawn by the render workers, not here (gm/render/pictures.py).
-            with deferred() as pictures:
+            with deferred() as pictures, _template_fault(ruleset, game):
                 html = render_report_html(env, context)
             identifier = f"{game.name}/{number}/{seat.code}"
             jobs.append(
@@ -184,9 +184,11 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
     if ruleset.is_over(by_number[last].state) and last in numbers:
         context = standings_context(game, ruleset, by_number[last], seats)
         standings = home.reports / game.name / "final.pdf"
+        with _template_fault(ruleset, game):
+            html = render_standings_html(env, context)
         jobs.append(
             RenderJob(
-                render_standings_html(env, context),
+                html,
                 base_url(),
                 by_number[last].resolved,
                 f"{game.name}/final",
@@ -219,9 +221,11 @@ def _endgame_pages(
     table = prizes.game_table(game, prizes.house_tables(home))
     for seat in seats:
         context = endgame.endgame_context(db, game, ruleset, turn, seat, seats, table)
+        with _template_fault(ruleset, game):
+            html = template.render(context)
         jobs.append(
             RenderJob(
-                template.render(context),
+                html,
                 base_url(),
                 turn.resolved,
                 f"{game.name}/endgame/{seat.code}",
@@ -290,14 +294,29 @@ def finish_render(db: sqlite_utils.Database, home: Home, rendering: Rendering) -
 
 
 @contextlib.contextmanager
-def _render_failure(game: GameRecord):
-    """A render worker that died or hung (gm.render.RenderPool raises RuntimeError) is a problem
-    of this game, said plainly: gm run-due goes on with the other games, and the turn, committed
-    and not published, is published by the next run."""
+def _template_fault(ruleset: Ruleset, game: GameRecord):
+    """A report template that raises while it is filled (the ruleset's part reading a name its
+    view lacks, a filter given what it cannot take) is the ruleset's fault in this game."""
     try:
         yield
-    except RuntimeError as exc:
-        why = str(exc).rstrip(".")
+    except GMError:
+        raise
+    except Exception as exc:  # the template's exception: the game's trouble, not the house's
+        raise RulesetFault.of(ruleset, "render", game.name, exc) from exc
+
+
+@contextlib.contextmanager
+def _render_failure(game: GameRecord):
+    """A render worker that died or hung (gm.render.RenderPool raises RuntimeError), or a report
+    that failed in it (its exception comes back as it was), is a problem of this game, said
+    plainly: gm run-due goes on with the other games, and the turn, committed and not published,
+    is published by the next run."""
+    try:
+        yield
+    except GMError:
+        raise
+    except Exception as exc:
+        why = (str(exc) if isinstance(exc, RuntimeError) else cause_of(exc)).rstrip(".")
         raise GMError(
             f"the reports of game '{game.name}' were not rendered: {why}. The turn stays committed "
             "and is published by the next gm run-due or gm turn run."

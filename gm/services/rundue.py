@@ -2,7 +2,10 @@
 
 First every turn a crash left unpublished, in every game, is published; then per game: move
 deadlines for absences, send the reminders that are due, run the turn if it is due (or may run
-early), publish it.
+early), publish it. A game that fails (its ruleset raises, its reports cannot be made) is that
+game's trouble: the others run, its turn is not committed (or, committed, is published by a
+later run), the failure is noted for gm status (gm/services/faults.py) and the run says so at
+the end.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from gm.core.cycle import decide
 from gm.core.schedule import describe
 from gm.errors import GMError
 from gm.home import Home
-from gm.services import cycle, publish, reports, slips, turns
+from gm.services import cycle, faults, publish, reports, slips, turns
 from gm.services.game_settings import game_setting
 from gm.store import audit, records, runs
 from gm.store.database import transaction
@@ -29,12 +32,19 @@ from gm.store.turns import last_resolved
 
 @dataclass
 class RunReport:
-    """What one pass did (or, with dry_run, would do): one line per thing, and the problems."""
+    """What one pass did (or, with dry_run, would do): one line per thing, and the problems;
+    failed: the games that failed (a problem each), for the end of the run."""
 
     lines: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     turns_run: int = 0
     skipped: bool = False
+    failed: list[str] = field(default_factory=list)
+
+    def fail(self, game: str, error: GMError) -> None:
+        self.problems.append(f"{game}: {error}")
+        if game not in self.failed:
+            self.failed.append(game)
 
 
 def run_lock(home: Home):
@@ -89,7 +99,7 @@ class Publishing:
             try:
                 self.report.lines += publish.describe(publish.finish(self.db, self.home, self.clock, started))
             except GMError as exc:
-                self.report.problems.append(f"{started.game}: {exc}")
+                _failed(self.db, self.clock, self.report, started.game, exc)
 
 
 class Hooks:
@@ -123,9 +133,9 @@ def run_due(
         started = iso(clock.now())
         if not dry_run:
             hooks.fetch(db, home, clock, report)
-        lines, problems = publish.publish_left_over(db, home, clock, dry_run)
-        report.lines += lines
-        report.problems += problems
+        report.lines += publish.publish_left_over(
+            db, home, clock, dry_run, failed=lambda name, exc: _failed(db, clock, report, name, exc)
+        )
         with Publishing(db, home, clock, report) as publishing:
             for game in records.all_games(db):
                 if game.status == "over":
@@ -134,7 +144,7 @@ def run_due(
                 try:
                     _one_game(db, home, clock, game.name, dry_run, hooks, publishing, report)
                 except GMError as exc:
-                    report.problems.append(f"{game.name}: {exc}")
+                    _failed(db, clock, report, game.name, exc, dry_run)
         if not dry_run:
             report.lines += slips.apply_defaults(db, home, clock)  # before the mail goes out
             hooks.send(db, home, clock, report)
@@ -177,6 +187,21 @@ def _one_game(
     publishing.start(name)
 
 
+def _failed(db, clock: Clock, report: RunReport, name: str, error: GMError, dry_run: bool = False) -> None:
+    """A game run-due could not run or publish: a problem of the run, noted for gm status. The
+    database says which: a turn left unpublished was run and not published, else the turn being
+    collected was not run (its transaction rolled back)."""
+    report.fail(name, error)
+    if dry_run:
+        return
+    game = records.game_by_name(db, name)
+    unpublished = records.unpublished_turns(db, game.id)
+    if unpublished:
+        faults.record(db, clock, game, faults.PUBLISH, unpublished[-1], error)
+    else:
+        faults.record(db, clock, game, faults.RUN, game.turn, error)
+
+
 def _record_reminders(db, game: GameRecord, seats, kind: str, now) -> None:
     ids = {s.code: s.id for s in records.seats_of(db, game.id)}
     with transaction(db):
@@ -215,9 +240,8 @@ def status(db: sqlite_utils.Database, clock: Clock) -> list[dict]:
         current = records.current_submissions(db, game.id, game.turn)
         active = [s for s in seats if s.status == "active"]
         last = last_resolved(db, game.id, first=1)
-        problems = audit.spike_warnings(db, game.id, game.turn)
+        problems = audit.spike_warnings(db, game.id, game.turn) + faults.game_faults(db, game, every_unpublished=True)
         unpublished = records.unpublished_turns(db, game.id)
-        problems += [f"turn {number} not published" for number in unpublished]
         rows.append(
             {
                 "game": game.name,

@@ -33,6 +33,12 @@ class MailHooks(Hooks):
             taken = [t for t in intake.take_all(source) if t.outcome != "already taken"]
         if taken:
             report.lines.append(f"mail: took {len(taken)} new message(s)")
+        kept = sum(t.outcome == "fault" for t in taken)
+        if kept:
+            report.problems.append(
+                f"mail: {kept} message(s) could not be processed (a game's ruleset failed reading them); "
+                "they are kept and read again at the next fetch (gm status lists them)"
+            )
 
     def remind(self, db, home: Home, clock: Clock, game: GameRecord, seats: list, kind: str, report: RunReport) -> None:
         env = mail_environment(home.templates)

@@ -3,6 +3,8 @@ records.audit_log lists it)."""
 
 from __future__ import annotations
 
+import json
+
 import sqlite_utils
 
 
@@ -25,3 +27,13 @@ def absence_pushes(db: sqlite_utils.Database, game_id: int, seat: str) -> int:
         "AND json_extract(detail, '$.seat') = ?",
         [game_id, seat],
     ).fetchone()[0]
+
+
+def run_due_failures(db: sqlite_utils.Database, game_id: int) -> list[dict]:
+    """The details of each 'run-due failed' entry of the game, oldest first."""
+    return [
+        json.loads(detail)
+        for (detail,) in db.execute(
+            "SELECT detail FROM audit WHERE game_id = ? AND action = 'run-due failed' ORDER BY id", [game_id]
+        ).fetchall()
+    ]

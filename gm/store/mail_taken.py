@@ -76,3 +76,20 @@ def mark_answered(db: sqlite_utils.Database, number: int, now: str) -> bool:
         ).rowcount
         > 0
     )
+
+
+def kept(db: sqlite_utils.Database) -> list[tuple[str, str, list]]:
+    """(digest, where it came from, results) of each message kept because a ruleset raised while
+    it was read (outcome 'fault'), oldest first."""
+    return [
+        (digest, source, json.loads(results))
+        for digest, source, results in db.execute(
+            "SELECT digest, source, results FROM mail_taken WHERE outcome = 'fault' ORDER BY id"
+        ).fetchall()
+    ]
+
+
+def forget_kept(db: sqlite_utils.Database, digest: str) -> None:
+    """Forget that a kept message was taken, so that it is read again as it came (inside the
+    caller's savepoint: put back if it fails again)."""
+    db.execute("DELETE FROM mail_taken WHERE digest = ? AND outcome = 'fault'", [digest])

@@ -18,6 +18,7 @@ from gm.clock import Clock, SystemClock
 from gm.errors import GMError
 from gm.home import Home
 from gm.render.environment import make_environment, shared_templates_dir
+from gm.rulesets import RulesetFault
 from gm.services.portal_access import VerifiedSecrets, portal_key
 from gm.store.database import open_database
 from gm.store.locks import HomeLock
@@ -160,6 +161,7 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
     app.after_request(_secure_headers)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(GMError, _gm_error)
+    app.register_error_handler(RulesetFault, _ruleset_fault)
     app.register_error_handler(Exception, _bug)
     return app
 
@@ -236,6 +238,19 @@ def _http_error(exc: HTTPException) -> Response:
 
 def _gm_error(exc: GMError) -> Response:
     return page("error.html", 400, title="That did not work", message=str(exc)[:1].upper() + str(exc)[1:])
+
+
+def _ruleset_fault(exc: RulesetFault) -> Response:
+    """A game's ruleset raised on what was sent: the player is told it is the program's fault
+    and nothing was stored; the GM finds the fault, for its author, in gm serve's log."""
+    log.error("ruleset fault on %s %s: %s", request.method, request.path, exc)
+    return page(
+        "error.html",
+        500,
+        title="The game could not read that",
+        message="The program that runs this game failed while reading what you sent: a fault in the "
+        "program, not in your orders. Nothing was stored. Tell your GM: the portal's log says what went wrong.",
+    )
 
 
 def _bug(exc: Exception) -> Response:

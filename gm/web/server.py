@@ -16,6 +16,7 @@ worker whose parent is killed outright stops on its own.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import signal
@@ -23,6 +24,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from multiprocessing.connection import wait
 
 from granian import Granian
 
@@ -32,6 +34,7 @@ from gm.home import Home
 from gm.web.app import create_app
 from gm.web.bodies import WholeBodies
 
+_granian_log = logging.getLogger("_granian")  # granian's own logger: its messages all read alike (_LOGGING)
 # How long a stopping worker may take to finish what it is answering before it is killed.
 GRACE_SECONDS = 10
 # How long a request's body may take to arrive after its headers ([portal] body_seconds).
@@ -134,10 +137,31 @@ def serve(
 
 
 class _Server(Granian):
-    """granian's server, stopped (not reloaded) by SIGHUP, as when the terminal that ran it closes."""
+    """granian's server, stopped (not reloaded) by SIGHUP, as when the terminal that ran it
+    closes, and stopping its workers without granian's race (_stop_workers)."""
 
     def signal_handler_reload(self, *args, **kwargs):
         self.signal_handler_interrupt(*args, **kwargs)
+
+    def _stop_workers(self) -> None:
+        """SIGTERM to every worker, GRACE_SECONDS for them all to end, then SIGKILL to any left.
+
+        granian's own stop asks Process.join and is_alive whether a worker ended, while a watcher
+        thread of its own joins the same process: when the watcher reaps the worker first, the
+        stop finds neither the process nor its exit code, takes a worker that ended at once for
+        one that "refused to gracefully stop", and kills a pid that is no longer its worker
+        (seen at a load of 10 on 2 cores). A worker's sentinel closes when it ends, whoever
+        reaps it, so this waits on that."""
+        for worker in self.wrks:
+            worker.terminate()
+        deadline = time.monotonic() + GRACE_SECONDS
+        for worker in self.wrks:
+            if not wait([worker.inner.sentinel], max(deadline - time.monotonic(), 0)):
+                _granian_log.warning(f"Killing worker-{worker.idx + 1} after it refused to gracefully stop")
+                worker.kill()
+                wait([worker.inner.sentinel])
+            worker.inner.join()  # reaps it if the watcher has not; returns at once if it has
+        self.wrks.clear()
 
 
 # Request variables a server's own environment should never carry: a WSGI server may start each

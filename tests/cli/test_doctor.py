@@ -23,6 +23,7 @@ CHECKS = [
     "reports",
     "ledger",
     "seats",
+    "games",
     "templates",
     "secrets",
 ]

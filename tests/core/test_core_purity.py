@@ -78,7 +78,7 @@ def pure_modules() -> list[tuple[Path, str]]:
     """(file, the package it belongs to) for gm/core and every module of every ruleset."""
     found = [(path, "gm.core") for path in sorted((ROOT / "gm" / "core").glob("*.py"))]
     for ruleset in installed().values():
-        package = type(ruleset).__module__
+        package = type(ruleset.unguarded).__module__
         folder = package_folder(package)
         found += [(path, package) for path in sorted(folder.rglob("*.py"))]
     return found

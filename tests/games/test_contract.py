@@ -23,7 +23,7 @@ from gm.core.model import Event, Order, Problem, SeatInfo
 from gm.core.ruleset import Ruleset, TurnSeeds, choose_options, with_options
 from gm.core.statehash import canonical_json, state_hash
 from gm.home import Home, create_home
-from gm.rulesets import case_files, game_options, installed
+from gm.rulesets import case_files, installed
 from gm.services import games, turns
 from gm.services.reports import report_context
 from gm.store import records
@@ -41,14 +41,14 @@ CLOCK = FixedClock(datetime(2026, 11, 24, 12, 0, tzinfo=UTC))
 def variants(ruleset) -> list[dict]:
     """The GM's choices to try: none, then each other choice of every option that has choices."""
     chosen = [{}]
-    for option in game_options(ruleset):
+    for option in ruleset.game_options():
         chosen += [{option.name: choice} for choice in option.choices if choice != option.default]
     return chosen
 
 
 def scenario_of(ruleset, name: str, chosen: dict) -> dict:
     scenario = ruleset.load_scenario(ruleset.scenario_text(name), name)
-    return with_options(scenario, choose_options(game_options(ruleset), chosen))
+    return with_options(scenario, choose_options(ruleset.game_options(), chosen))
 
 
 def new_game(ruleset, scenario: dict, count: int, seed: int = SEED) -> tuple[dict, list[str]]:
@@ -73,7 +73,7 @@ def play(ruleset, state: dict, codes: list[str], turns: int, seed: int = SEED, e
         for code, listed in orders.items():
             problems = ruleset.check_orders(state, code, listed)
             assert problems == [], f"turn {turn}: the robot's orders for {code} fail the check: {problems}"
-            warnings = ruleset.order_warnings(state, code, listed) if hasattr(ruleset, "order_warnings") else []
+            warnings = ruleset.order_warnings(state, code, listed)
             assert all(isinstance(w, Problem) for w in warnings), "order_warnings gives Problems"
         state = ruleset.resolve(state, orders, TurnSeeds(seed, turn)).state
     return state
@@ -108,8 +108,8 @@ def test_the_object_has_the_contract_and_its_data(name):
     assert ruleset.name == name and ruleset.version and ruleset.title
     assert ruleset.default_scenario() in ruleset.scenario_names()
     assert case_files(ruleset), f"{name} ships no conformance cases (cases_package)"
-    assert getattr(ruleset, "templates_package", None), f"{name} names no templates_package"
-    for option in game_options(ruleset):
+    assert ruleset.templates_package, f"{name} names no templates_package"
+    for option in ruleset.game_options():
         assert option.help and (not option.choices or option.default in option.choices)
 
 
@@ -202,18 +202,19 @@ def check_order_form(ruleset, state: dict, seat: str, turn: int) -> None:
 class HiddenCheck:
     """What only one seat may know (its hand, its private treasury) never reaches another seat's
     view. A ruleset with hidden data says what it is by `hidden_variant(state, seat, rng)`: the
-    state with only that seat's secrets changed."""
+    state with only that seat's secrets changed (None, the default: nothing is hidden)."""
 
     def __init__(self, ruleset):
         self.ruleset = ruleset
-        self.variant = getattr(ruleset, "hidden_variant", None)
+        self.hides = False
         self.changed = 0
 
     def check(self, state: dict, codes: list[str], turn: int) -> None:
-        if self.variant is None:
-            return
         for owner in codes:
-            other = self.variant(state, owner, Random(turn))
+            other = self.ruleset.hidden_variant(state, owner, Random(turn))
+            if other is None:
+                continue
+            self.hides = True
             self.changed += other != state
             for seat in (c for c in codes if c != owner):
                 assert self.ruleset.view(other, seat) == self.ruleset.view(state, seat), (
@@ -221,7 +222,7 @@ class HiddenCheck:
                 )
 
     def assert_meaningful(self) -> None:
-        assert self.variant is None or self.changed, "hidden_variant never changed anything"
+        assert not self.hides or self.changed, "hidden_variant never changed anything"
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -149,6 +149,7 @@ CASES = {
         "dropped.txt",
         {"game": "clash-1", "seat": "RU", "player": "Dmitri", "missed": 3, "last_turn": 7, "turn": 8, "standby": True},
     ),
+    "fault": ("fault.txt", {"reply_subject": "Re: orders", "name": "Alice", "games": ["clash-1"]}),
     "late": (
         "late.txt",
         {

@@ -69,11 +69,13 @@ def test_a_message_cut_short_after_storing_is_never_stored_twice(home, gm, game,
     db = open_database(home / "gm.db")
     intake = Intake(db, Home(home), SystemClock(), "pipe")
     raw = mail(turn_file(game["BR"]), message_id="<cut@x>")
-    # The process dies after the submission is stored, before the message is recorded.
+    # The process dies after the submission is stored, before the message is recorded: the
+    # message's own transaction takes the submission back with it, so nothing is half taken.
     monkeypatch.setattr(Intake, "_record", lambda *args: (_ for _ in ()).throw(KeyboardInterrupt))
     with pytest.raises(KeyboardInterrupt):
         intake.take(Incoming(raw, "stdin"))
-    assert rows(home, "SELECT count(*) FROM submissions") == [(1,)]
+    assert rows(home, "SELECT count(*) FROM submissions") == [(0,)]
+    assert rows(home, "SELECT count(*) FROM mail_taken") == [(0,)]
     monkeypatch.undo()
     set_mail_address(home)
     ran = receive(gm, monkeypatch, raw, home)

@@ -22,7 +22,7 @@ def report_contexts(ruleset_name: str, seed: int = 3, turns: int = 1) -> list[di
     """`turns` turns played by robots; the context report.html reads of the last, for every seat."""
     ruleset = get_ruleset(ruleset_name)
     scenario = ruleset.load_scenario(ruleset.scenario_text(ruleset.default_scenario()), "default")
-    seats = int(SEATS.get(ruleset_name, getattr(ruleset, "demo_seats", 4)))
+    seats = int(SEATS.get(ruleset_name, ruleset.demo_seats))
     codes = ruleset.seat_codes(scenario)[:seats]
     state = ruleset.new_game(scenario, [SeatInfo(c, f"Player {c}") for c in codes], TurnSeeds(seed, 0))
     for turn in range(1, turns + 1):

@@ -5,6 +5,7 @@ limit, and stop together. Real processes on loopback; which worker holds a conne
 from __future__ import annotations
 
 import http.client
+import multiprocessing
 import os
 import re
 import signal
@@ -353,3 +354,40 @@ def test_workers_that_keep_dying_stop_gm_serve_with_a_clear_error(home, game):
     assert server.process.returncode == 1
     assert "Error: the portal's workers keep stopping as soon as they start" in out
     assert "Traceback" not in out
+
+
+class ReapedByItsWatcher:
+    """A granian worker process whose watcher thread reaps it the moment it ends, before the
+    exit code is noted: what a loaded machine did between granian's two joins of one worker."""
+
+    def __init__(self):
+        self.inner = multiprocessing.get_context("fork").Process(target=time.sleep, args=(60,))
+        self.inner.start()
+        self.idx, self.killed = 0, False
+
+    def terminate(self):
+        self.inner.terminate()
+        os.waitpid(self.inner.pid, 0)  # the watcher's waitpid, its exit code not yet noted
+
+    def kill(self):
+        self.killed = True
+        self.inner.kill()
+
+    def join(self, timeout=None):  # granian's AbstractWorker, which its own stop asks
+        self.inner.join(timeout)
+
+    def is_alive(self):
+        return self.inner.is_alive()
+
+
+def test_a_worker_reaped_by_its_watcher_has_stopped_and_is_not_killed(caplog):
+    """gm serve stops its workers by their sentinels, not by Process.join and is_alive, which
+    took a worker that ended at once for one that refused to stop and killed its pid."""
+    from gm.web.server import GRACE_SECONDS, _Server
+
+    server = _Server("gm.web.app:create_app", workers=1, workers_kill_timeout=GRACE_SECONDS)
+    worker = ReapedByItsWatcher()
+    server.wrks = [worker]
+    server._stop_workers()
+    assert not worker.killed and "refused to gracefully stop" not in caplog.text
+    assert server.wrks == [] and not alive(worker.inner.pid)
