@@ -12,6 +12,13 @@ of these set, then runs the command again and checks that nothing was lost or do
   send:mid-send         a mail was handed to the server (or folder), not yet marked sent
   intake:before-commit  a batch of mail is decided, its transaction not yet committed
   intake:after-commit   the batch is committed, the source not yet told
+  backup:after-snapshot the database is copied into the home's locks/ folder, still named
+  backup:mid-write      the backup's tar holds the database, not yet the other files
+  backup:before-name    the backup is whole, not yet named
+  restore:mid-check     the backup's database is copied out for its checks
+  restore:mid-unpack    the first file is unpacked beside the new home
+  restore:before-rename every file is unpacked, the home not yet renamed into place
+  restore:after-rename  the home is in place, its scratch folder not yet removed
 
 Only adapters and services call crash_point; gm/core never does (it reads no environment).
 Unset, it costs one dictionary lookup. Rendering in worker processes would kill the worker, not
@@ -33,6 +40,13 @@ POINTS = frozenset(
         "send:mid-send",
         "intake:before-commit",
         "intake:after-commit",
+        "backup:after-snapshot",
+        "backup:mid-write",
+        "backup:before-name",
+        "restore:mid-check",
+        "restore:mid-unpack",
+        "restore:before-rename",
+        "restore:after-rename",
     }
 )
 

@@ -76,7 +76,7 @@ def secret(
     seat: Annotated[str, typer.Argument(help="The seat code.")],
     home: HomeOption = None,
 ) -> None:
-    """Give a seat a new secret and print it (the old one stops working, portal sessions end)."""
+    """Give a seat a new secret and print it (the old one stops working; portal sessions and links made before end)."""
     _, db = open_home(home)
     code, new = service.new_seat_secret(db, clock(), game, seat)
     typer.echo(f"New secret for {code} in {game}: {new}")

@@ -12,10 +12,10 @@ from gm.core.ruleset import Ruleset
 def view_codes(view: JSONObject) -> set[str]:
     """Every code a seat's view names: seats, map places, and what the ruleset lists under
     view["codes"] (cities, groups, areas a grid or hex game keeps out of view["map"])."""
-    codes = {s.get("code") for s in view.get("seats", []) if isinstance(s, dict)}
-    territories = (view.get("map") or {}).get("territories", []) if isinstance(view.get("map"), dict) else []
+    codes = {s.get("code") for s in view.get("seats") or [] if isinstance(s, dict)}
+    territories = (view.get("map") or {}).get("territories") or [] if isinstance(view.get("map"), dict) else []
     codes |= {t.get("code") for t in territories if isinstance(t, dict)}
-    codes |= set(view.get("codes", []))
+    codes |= set(view.get("codes") or [])
     return {str(c).upper() for c in codes if c}
 
 

@@ -12,30 +12,27 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 import os
 import re
 import stat
 import tarfile
 import tempfile
 from collections.abc import Callable
-from contextlib import suppress
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime
 from importlib.metadata import version
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import BinaryIO
 
 from gm.clock import Clock, iso
+from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
+from gm.services.manifest import MANIFEST, KeptFile, Manifest, kept_mode, member_name
 from gm.store import keeping
 from gm.store.archive import sync_folder
+from gm.store.scratch import clear_leftovers, file_named_when_whole, scratch_file
 
-FORMAT = "gm-backup"
-FORMAT_VERSION = 1
-MANIFEST = "manifest.json"
-PREFIX = "home"  # every file of the home sits under home/ in the tar, beside manifest.json
 DATABASE = "gm.db"
 SUFFIXES = (".tar", ".tar.gz", ".tgz")
 ARCHIVE_NAME = re.compile(r"archive/[0-9a-f]{2}/([0-9a-f]{64})")
@@ -55,75 +52,6 @@ CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
-class KeptFile:
-    """A file in a backup: its path in the home (POSIX, relative), its size in bytes, its SHA-256
-    and its permission bits (a file only the GM may read stays so when restored)."""
-
-    path: str
-    size: int
-    sha256: str
-    mode: int
-
-
-@dataclass(frozen=True)
-class Manifest:
-    """What a backup holds. made: when (UTC ISO); gm_version: the gm that made it; source: the
-    home it was taken from; migrations: those the database snapshot had; folders: each folder
-    of the home with its permission bits ("." is the home itself); files: every file; skipped:
-    what was not copied and why (symbolic links, sockets)."""
-
-    made: str
-    gm_version: str
-    source: str
-    migrations: tuple[str, ...]
-    folders: tuple[tuple[str, int], ...]
-    files: tuple[KeptFile, ...]
-    skipped: tuple[str, ...]
-
-    def to_json(self) -> bytes:
-        """The manifest as JSON; permission bits in octal, as chmod takes them ("0600")."""
-        data = {"format": FORMAT, "version": FORMAT_VERSION, **asdict(self)}
-        data["files"] = [dict(f, mode=f"{f['mode']:04o}") for f in data["files"]]
-        data["folders"] = [[path, f"{mode:04o}"] for path, mode in data["folders"]]
-        return json.dumps(data, indent=1, sort_keys=True).encode("utf-8")
-
-    @classmethod
-    def from_json(cls, data: bytes) -> Manifest:
-        """The manifest in data; ValueError (with a message a GM can act on) when it is not one."""
-        try:
-            raw = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ValueError(f"its manifest is not JSON ({exc})") from exc
-        if not isinstance(raw, dict) or raw.get("format") != FORMAT:
-            raise ValueError("its manifest is not a gm backup's")
-        if raw.get("version") != FORMAT_VERSION:
-            raise ValueError(
-                f"it is a gm backup of format {raw.get('version')}, which this gm does not read; "
-                "restore it with a newer gm"
-            )
-        try:
-            files = tuple(
-                KeptFile(str(f["path"]), int(f["size"]), str(f["sha256"]), int(f["mode"], 8)) for f in raw["files"]
-            )
-            folders = tuple((str(path), int(mode, 8)) for path, mode in raw["folders"])
-            manifest = cls(
-                str(raw["made"]),
-                str(raw["gm_version"]),
-                str(raw["source"]),
-                tuple(raw["migrations"]),
-                folders,
-                files,
-                tuple(raw["skipped"]),
-            )
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise ValueError(f"its manifest is incomplete ({type(exc).__name__}: {exc})") from exc
-        bad = [p for p in [f.path for f in files] + [p for p, _ in folders] if not safe_path(p)]
-        if bad:
-            raise ValueError(f"its manifest names paths outside the home ({bad[0]})")
-        return manifest
-
-
-@dataclass(frozen=True)
 class Taken:
     """A finished backup: where it is, its manifest, its size in bytes and how many archive
     files the database snapshot refers to."""
@@ -132,20 +60,6 @@ class Taken:
     manifest: Manifest
     size: int
     referenced: int
-
-
-def safe_path(path: str) -> bool:
-    """A relative path inside the home: no root, no '..', no empty or '.' parts (but "." itself)."""
-    if path == ".":
-        return True
-    parts = PurePosixPath(path).parts
-    return (
-        bool(parts) and not path.startswith("/") and "\\" not in path and all(p not in ("", ".", "..") for p in parts)
-    )
-
-
-def member_name(path: str) -> str:
-    return PREFIX if path == "." else f"{PREFIX}/{path}"
 
 
 def backup_path(home: Home, dest: Path, clock: Clock) -> Path:
@@ -171,71 +85,90 @@ def backup_path(home: Home, dest: Path, clock: Clock) -> Path:
     return dest
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """The database as one moment saw it: the open copy (its file already has no name), the
+    migrations it had, the archive files it refers to, and that moment."""
+
+    database: BinaryIO
+    migrations: tuple[str, ...]
+    referenced: dict[str, str]
+    made: datetime
+
+
+# What a killed gm backup may leave: its snapshot in the home's locks/ folder (beside the live
+# database), and, where files cannot be written unnamed, the unfinished backup beside its
+# destination; older gm left a hidden copy of the database there too (".NAME.db-PID").
+SNAPSHOTS = re.compile(r"backup-[0-9a-f]+\.db(-journal|-wal|-shm)?")
+UNFINISHED = re.compile(r"\..+\.(tar|tar\.gz|tgz)\.(partial|db)-.+")
+
+
 def take_backup(home: Home, dest: Path, clock: Clock, progress: Callable[[str], None] = lambda message: None) -> Taken:
-    """Write a backup of the home to dest (see backup_path): first under a hidden temporary name
-    beside it, renamed to its real name only once every file and the manifest are in it."""
+    """Write a backup of the home to dest (see backup_path), named only once every file and the
+    manifest are in it. A kill at any moment leaves nothing beside dest; the snapshot it may
+    leave in the home's locks/ folder is removed by the next backup, as is what an older gm left."""
     target = backup_path(home, dest, clock)
-    partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
-    snapshot = target.with_name(f".{target.name}.db-{os.getpid()}")
-    made = clock.now()  # the moment of the snapshot, which the backup stands for
-    try:
-        progress("database snapshot")
-        os.close(os.open(snapshot, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))  # it holds secrets' hashes
-        keeping.snapshot(home.database, snapshot)
-        conn = keeping.open_read_only(snapshot)
+    clear_leftovers(home.locks, SNAPSHOTS)
+    clear_leftovers(target.parent, UNFINISHED)
+    progress("database snapshot")
+    home.locks.mkdir(exist_ok=True)
+    with scratch_file(home.locks, "backup-", ".db") as path:  # the live database's folder: no copy elsewhere
+        snapshot = _snapshot(home, path, clock)
         try:
-            migrations, referenced = tuple(keeping.applied_migrations(conn)), keeping.archive_references(conn)
-        finally:
-            conn.close()
-        manifest = _write(
-            home, partial, snapshot, not target.name.endswith(".tar"), migrations, referenced, made, progress
-        )
-        os.replace(partial, target)
-        sync_folder(target.parent)
+            with snapshot.database, file_named_when_whole(target) as raw:
+                manifest = _write(home, raw, snapshot, not target.name.endswith(".tar"), progress)
+                crash_point("backup:before-name")
+        except FileExistsError:  # made meanwhile, by another backup: never written over
+            raise GMError(f"{target} already exists; gm never writes over a backup. Choose another name.") from None
+    sync_folder(target.parent)
+    return Taken(target, manifest, target.stat().st_size, len(snapshot.referenced))
+
+
+def _snapshot(home: Home, path: Path, clock: Clock) -> Snapshot:
+    """Copy the live database to `path`, read what the backup needs of it, and unname it: the
+    open file is all the backup reads from then on."""
+    made = clock.now()  # the moment of the snapshot, which the backup stands for
+    keeping.snapshot(home.database, path)
+    crash_point("backup:after-snapshot")
+    conn = keeping.open_read_only(path)
+    try:
+        migrations, referenced = tuple(keeping.applied_migrations(conn)), keeping.archive_references(conn)
     finally:
-        for leftover in (partial, snapshot):
-            with suppress(FileNotFoundError):
-                leftover.unlink()
-    return Taken(target, manifest, target.stat().st_size, len(referenced))
+        conn.close()
+    database = open(path, "rb")
+    path.unlink()
+    return Snapshot(database, migrations, referenced, made)
 
 
-def _write(
-    home: Home,
-    partial: Path,
-    snapshot: Path,
-    gzip: bool,
-    migrations: tuple[str, ...],
-    referenced: dict[str, str],
-    made: datetime,
-    progress: Callable[[str], None],
-) -> Manifest:
-    # The backup holds the home's secrets (portal.key, players' mail, gm.toml): only its owner may read it.
-    descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(descriptor, "wb") as raw:
-        with tarfile.open(fileobj=raw, mode="w:gz" if gzip else "w", format=tarfile.PAX_FORMAT) as tar:
-            files, folders, skipped, problems = _add_home(tar, home, snapshot, progress)
-            problems += _missing_references(files, referenced)
-            if problems:
-                shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
-                raise GMError(f"no backup was written: {shown}. Run 'gm doctor' for what to do.")
-            manifest = Manifest(
-                iso(made), version("gm"), str(home.root), migrations, tuple(folders), tuple(files), tuple(skipped)
-            )
-            data = manifest.to_json()
-            info = tarfile.TarInfo(MANIFEST)
-            info.size, info.mode, info.mtime = len(data), 0o600, int(made.timestamp())
-            tar.addfile(info, io.BytesIO(data))
-        raw.flush()
-        os.fsync(raw.fileno())
+def _write(home: Home, raw: BinaryIO, snapshot: Snapshot, gzip: bool, progress: Callable[[str], None]) -> Manifest:
+    with tarfile.open(fileobj=raw, mode="w:gz" if gzip else "w", format=tarfile.PAX_FORMAT) as tar:
+        files, folders, skipped, problems = _add_home(tar, home, snapshot.database, progress)
+        problems += _missing_references(files, snapshot.referenced)
+        if problems:
+            shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+            raise GMError(f"no backup was written: {shown}. Run 'gm doctor' for what to do.")
+        manifest = Manifest(
+            iso(snapshot.made),
+            version("gm"),
+            str(home.root),
+            snapshot.migrations,
+            tuple(folders),
+            tuple(files),
+            tuple(skipped),
+        )
+        data = manifest.to_json()
+        info = tarfile.TarInfo(MANIFEST)
+        info.size, info.mode, info.mtime = len(data), 0o600, int(snapshot.made.timestamp())
+        tar.addfile(info, io.BytesIO(data))
     return manifest
 
 
-def _add_home(tar: tarfile.TarFile, home: Home, snapshot: Path, progress: Callable[[str], None]):
+def _add_home(tar: tarfile.TarFile, home: Home, database: BinaryIO, progress: Callable[[str], None]):
     """Add the snapshot as gm.db, then every folder and file of the home but those left out.
     Returns (files, folders, skipped, problems)."""
     files, folders, skipped, problems = [], [], [], []
-    with open(snapshot, "rb") as source:
-        files.append(_add_file(tar, DATABASE, source, os.stat(home.database).st_mode))
+    files.append(_add_file(tar, DATABASE, database, os.stat(home.database).st_mode))
+    crash_point("backup:mid-write")
     for folder, subfolders, names in os.walk(home.root):
         subfolders.sort()
         relative = Path(folder).relative_to(home.root).as_posix()
@@ -289,18 +222,18 @@ def _add_file(tar: tarfile.TarFile, path: str, source: BinaryIO, mode: int) -> K
         spool.seek(0)
         info = tarfile.TarInfo(member_name(path))
         stats = os.fstat(source.fileno())
-        info.size, info.mode, info.mtime = size, stat.S_IMODE(mode), int(stats.st_mtime)
+        info.size, info.mode, info.mtime = size, kept_mode(path, mode, folder=False), int(stats.st_mtime)
         info.uid, info.gid = stats.st_uid, stats.st_gid
         tar.addfile(info, spool)
-    return KeptFile(path, size, digest.hexdigest(), stat.S_IMODE(mode))
+    return KeptFile(path, size, digest.hexdigest(), info.mode)
 
 
 def _add_folder(tar: tarfile.TarFile, path: str, stats: os.stat_result, folders: list) -> None:
     info = tarfile.TarInfo(member_name(path))
-    info.type, info.mode, info.mtime = tarfile.DIRTYPE, stat.S_IMODE(stats.st_mode), int(stats.st_mtime)
+    info.type, info.mode, info.mtime = tarfile.DIRTYPE, kept_mode(path, stats.st_mode, folder=True), int(stats.st_mtime)
     info.uid, info.gid = stats.st_uid, stats.st_gid
     tar.addfile(info)
-    folders.append((path, stat.S_IMODE(stats.st_mode)))
+    folders.append((path, info.mode))
 
 
 def _archive_problem(kept: KeptFile) -> list[str]:

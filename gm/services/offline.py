@@ -44,26 +44,174 @@ class Report:
     over: bool = False
 
 
+# What a report may be, far past any gm writes (a few MB, nested about ten deep, turns in the
+# hundreds), so that a hostile file is refused in one line before anything reads it.
+REPORT_BYTES = 64_000_000
+REPORT_DEPTH = 64
+MAX_TURN = 1_000_000
+_DIGITS = 30
+_GAME_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+_RULESET = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+_SEAT = re.compile(r"[A-Za-z0-9_-]{1,20}")
+_MISSING = object()
+
+
+class NotAReport(ValueError):
+    """What makes a file no gm JSON report, said in a few words."""
+
+
 def read_report(path: Path) -> Report:
-    """A seat's JSON report, or GMError saying why it is not one."""
+    """A seat's JSON report, or GMError saying in one line why it is not one: every part the
+    check reads is there and of its kind, whatever the file holds."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        form = data.get("order_form") or ""
-        return Report(
-            game=data["game"]["name"],
-            ruleset=data["game"]["ruleset"],
-            seat=data["seat"],
-            turn=int(data["turn"]),
-            view=data["view"],
-            over=bool(data.get("outcome")),
-            form_words=frozenset(re.findall(r"[A-Za-z]+", form.upper())),
+        report = _report(_parsed(_read(path)))
+    except NotAReport as exc:
+        raise GMError(
+            f"{path} is not a gm JSON report: {exc}. Use the .json file of your last report (send JSON ON "
+            "to get it by mail)."
+        ) from None
+    if report.ruleset not in installed():
+        raise GMError(
+            f"the report is of a game of '{report.ruleset}', which is not installed here. Install the gm that has it."
         )
+    return report
+
+
+def _read(path: Path) -> str:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(REPORT_BYTES + 1)
     except FileNotFoundError:
         raise GMError(f"no file {path}.") from None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        raise GMError(
-            f"{path} is not a gm JSON report; use the .json file of your last report (send JSON ON to get it by mail)."
-        ) from None
+    except IsADirectoryError:
+        raise GMError(f"{path} is a folder, not a report.") from None
+    except OSError as exc:
+        raise GMError(f"cannot read {path}: {exc.strerror}.") from None
+    if len(data) > REPORT_BYTES:
+        raise NotAReport(f"it is larger than {REPORT_BYTES // 1_000_000} MB")
+    try:
+        return data.decode("utf-8-sig")  # a byte-order mark, as some editors write, is no harm
+    except UnicodeDecodeError:
+        raise NotAReport("it is not UTF-8 text") from None
+
+
+def _parsed(text: str):
+    try:
+        data = json.loads(text, parse_constant=_no_constant, parse_int=_whole_number)
+    except RecursionError:
+        raise NotAReport(f"it is nested deeper than {REPORT_DEPTH} levels") from None
+    except json.JSONDecodeError as exc:
+        raise NotAReport(f"it is not JSON ({exc.msg}, line {exc.lineno})") from None
+    if _depth(data) > REPORT_DEPTH:
+        raise NotAReport(f"it is nested deeper than {REPORT_DEPTH} levels")
+    return data
+
+
+def _no_constant(name: str):
+    raise NotAReport(f"it holds {name}, which is not a number a report has")
+
+
+def _whole_number(digits: str) -> int:
+    if len(digits.lstrip("-")) > _DIGITS:
+        raise NotAReport(f"it holds a number of {len(digits)} digits")
+    return int(digits)
+
+
+def _depth(data) -> int:
+    """How deep lists and objects nest in `data` (walked without recursion)."""
+    deepest, waiting = 0, [(data, 1)]
+    while waiting:
+        value, depth = waiting.pop()
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
+        if children is not None:
+            deepest = max(deepest, depth)
+            waiting.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def _report(data) -> Report:
+    top = _object(data, "it")
+    game = _object(top.get("game", _MISSING), 'its "game"')
+    view = _object(top.get("view", _MISSING), 'its "view"')
+    _check_view(view)
+    form = top.get("order_form")
+    if form is not None and not isinstance(form, str):
+        raise NotAReport(f'its "order_form" is {_kind(form)}, not text')
+    outcome = top.get("outcome")
+    if outcome is not None and not isinstance(outcome, dict):
+        raise NotAReport(f'its "outcome" is {_kind(outcome)}, not an object')
+    return Report(
+        game=_name(game.get("name", _MISSING), 'its game\'s "name"', _GAME_NAME),
+        ruleset=_name(game.get("ruleset", _MISSING), 'its game\'s "ruleset"', _RULESET),
+        seat=_name(top.get("seat", _MISSING), 'its "seat"', _SEAT),
+        turn=_turn(top.get("turn", _MISSING)),
+        view=view,
+        over=bool(outcome),
+        form_words=frozenset(re.findall(r"[A-Za-z]+", (form or "").upper())),
+    )
+
+
+def _check_view(view: dict) -> None:
+    """The parts of the view the check reads (view_codes): seats and map territories as lists of
+    objects, each code (and every one of view["codes"]) a word."""
+    places = view.get("map")
+    if places is not None and not isinstance(places, dict):
+        raise NotAReport(f'its view\'s "map" is {_kind(places)}, not an object')
+    for where, items in (("seats", view.get("seats")), ("map's territories", (places or {}).get("territories"))):
+        for item in _list(items, f"its view's {where}"):
+            if not isinstance(item, dict):
+                raise NotAReport(f"its view's {where} hold {_kind(item)}, not objects")
+            _code(item.get("code"), f"its view's {where}")
+    for code in _list(view.get("codes"), 'its view\'s "codes"'):
+        _code(code, 'its view\'s "codes"')
+
+
+def _list(value, what: str) -> list:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise NotAReport(f"{what} are {_kind(value)}, not a list")
+    return value
+
+
+def _code(value, where: str) -> None:
+    if value is None:
+        return
+    if not isinstance(value, str) or not 0 < len(value) <= 40 or any(c.isspace() or not c.isprintable() for c in value):
+        raise NotAReport(f"{where} name a code that is {_kind(value)}, not a word")
+
+
+def _object(value, what: str) -> dict:
+    if not isinstance(value, dict):
+        raise NotAReport(f"{what} is {_kind(value)}, not an object")
+    return value
+
+
+def _name(value, what: str, pattern: re.Pattern) -> str:
+    if not isinstance(value, str) or not pattern.fullmatch(value):
+        raise NotAReport(f"{what} is {_kind(value)}, not a name gm gives")
+    return value
+
+
+def _turn(value) -> int:
+    if type(value) is not int or not 0 <= value <= MAX_TURN:
+        raise NotAReport(f'its "turn" is {_kind(value)}, not a whole number from 0 to {MAX_TURN:,}')
+    return value
+
+
+def _kind(value) -> str:
+    """A value in a few words, never the value itself when it could be long or hold a line break."""
+    if value is _MISSING:
+        return "missing"
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, int | float):
+        shown = repr(value)
+        return shown if len(shown) <= 20 else f"a number of {len(shown)} digits"
+    if isinstance(value, str):
+        plain = 0 < len(value) <= 20 and value.isprintable()
+        return f"'{value}'" if plain else f"text of {len(value):,} characters"
+    return "a list" if isinstance(value, list) else "an object"
 
 
 @dataclass
@@ -95,11 +243,7 @@ def check_offline(report: Report, data: bytes) -> OfflineCheck:
     if checked.refusal:
         return checked
     checked.press = envelope.press
-    ruleset = installed().get(report.ruleset)
-    if ruleset is None:
-        raise GMError(
-            f"the report is of a game of '{report.ruleset}', which is not installed here. Install the gm that has it."
-        )
+    ruleset = installed()[report.ruleset]  # read_report made sure of it
     checked.orders, problems = ruleset.parse_orders(list(envelope.lines))
     checked.problems = sorted(problems, key=lambda p: p.line)
     # Every line is searched for near codes: without the state there is no error to start from.

@@ -11,6 +11,7 @@ import secrets
 import threading
 import time
 import tomllib
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from gm.clock import Clock, iso
 from gm.errors import GMError
 from gm.home import Home
 from gm.seat_secrets import check_secret
+from gm.services.seats import LEFT
 from gm.store import portal_links, records
 from gm.store.database import transaction
 from gm.store.games import id_of_game
@@ -48,6 +50,27 @@ def fingerprint(stored_hash: str) -> str:
     """A short tag of a stored hash: a session carries it, so a new secret or password signs
     out every session made with the old one."""
     return hashlib.sha256(stored_hash.encode("utf-8")).hexdigest()[:16]
+
+
+CHANGED, GONE = "changed", "left"  # why a session or a link no longer speaks for its seat
+
+
+def holder(seat: records.SeatRecord) -> str:
+    """A tag of who holds the seat and with which secret. A session and a one-time link carry the
+    tag of the seat they were made for: a new secret ('gm game secret') or a new player (a
+    standby taking the seat) gives the seat another tag, and ends them."""
+    return fingerprint(f"{seat.email.lower()}\0{seat.secret_hash}")
+
+
+def no_longer_theirs(seat: records.SeatRecord, made_for: str | None) -> str | None:
+    """Why a session or link made for the holder tag `made_for` no longer speaks for the seat:
+    GONE when the seat's player left the game, CHANGED when the seat has another secret or
+    player since; None when it still does."""
+    if seat.status in LEFT:
+        return GONE
+    if made_for is None or not hmac.compare_digest(holder(seat), made_for):
+        return CHANGED
+    return None
 
 
 class VerifiedSecrets:
@@ -103,15 +126,12 @@ def seat_sign_in(
 SIGNED_IN = "(signed-in)"
 
 
-def session_vouches(stored_hash: str, seat: records.SeatRecord, session_fingerprint: str | None) -> bool:
+def session_vouches(stored_hash: str, seat: records.SeatRecord, session_holder: str | None) -> bool:
     """Whether a signed-in session vouches for a turn file checked against `stored_hash`: the
-    hash is the session's own seat's, and still the one the session signed in with (a new secret
-    or a standby taking the seat ends the session's say)."""
-    return (
-        session_fingerprint is not None
-        and hmac.compare_digest(stored_hash, seat.secret_hash)
-        and hmac.compare_digest(fingerprint(stored_hash), session_fingerprint)
-    )
+    hash is the session's own seat's, and the seat is still held by the player and the secret
+    the session signed in with (a new secret, a standby taking the seat, or the player leaving
+    ends the session's say)."""
+    return hmac.compare_digest(stored_hash, seat.secret_hash) and no_longer_theirs(seat, session_holder) is None
 
 
 def seat_by_id(db: sqlite_utils.Database, seat_id: int) -> tuple[records.GameRecord, records.SeatRecord] | None:
@@ -143,6 +163,11 @@ def make_link(
     """A one-time sign-in link for a seat and when it expires, as (link, expiry ISO text)."""
     game = records.game_by_name(db, game_name)
     seat = records.seat_by_code(db, game, seat_code)
+    if seat.status in LEFT:
+        raise GMError(
+            f"seat {seat.code} of '{game.name}' has {seat.status}: {seat.name} no longer plays it, so a link "
+            "would sign in to nothing."
+        )
     minutes = minutes if minutes is not None else home.setting("portal", "link_minutes", 60)
     if not 1 <= minutes <= 7 * 24 * 60:
         raise GMError("a sign-in link must last between 1 minute and 7 days.")
@@ -153,20 +178,36 @@ def make_link(
     with transaction(db):
         portal_links.add_link(db, nonce, seat.id, iso(now), expires)
         records.audit(db, iso(now), game.id, "portal link", {"seat": seat.code, "expires": expires})
-    token = URLSafeTimedSerializer(portal_key(home), salt=_LINK_SALT).dumps({"n": nonce})
+    # The link is the seat's holder's, with this secret: signed in the token, so nobody can move it.
+    token = URLSafeTimedSerializer(portal_key(home), salt=_LINK_SALT).dumps({"n": nonce, "h": holder(seat)})
     return f"{base}/link/{token}", expires
 
 
-def use_link(db: sqlite_utils.Database, home: Home, clock: Clock, token: str) -> int | None:
-    """The seat id a link signs in, using it up; None when forged, expired or used before."""
+@dataclass(frozen=True)
+class LinkUse:
+    """What using a one-time link came to: the seat it was made for (None when forged, expired or
+    used before), and why it does not sign in to it (CHANGED, GONE; None when it does)."""
+
+    seat_id: int | None
+    refusal: str | None = None
+
+
+def use_link(db: sqlite_utils.Database, home: Home, clock: Clock, token: str) -> LinkUse:
+    """Use up a link, and say whom it signs in: only the player and the secret it was made for
+    (a link made by a gm before links carried that is taken as made for another)."""
     serializer = URLSafeTimedSerializer(portal_key(home), salt=_LINK_SALT)
     try:
-        nonce = serializer.loads(token, max_age=7 * 24 * 3600)["n"]
-    except (BadSignature, KeyError, TypeError):
-        return None
+        made = serializer.loads(token, max_age=7 * 24 * 3600)
+        nonce, made_for = made["n"], made.get("h")
+    except (BadSignature, KeyError, TypeError, AttributeError):
+        return LinkUse(None)
     now = iso(clock.now())
     with transaction(db):
-        return portal_links.use_link(db, nonce, now)
+        seat_id = portal_links.use_link(db, nonce, now)
+    found = seat_by_id(db, seat_id) if seat_id is not None else None
+    if found is None:
+        return LinkUse(None)
+    return LinkUse(seat_id, no_longer_theirs(found[1], made_for))
 
 
 def make_gm_link(home: Home, clock: Clock, base_url: str | None = None, minutes: int | None = None) -> tuple[str, str]:
@@ -186,7 +227,10 @@ def make_gm_link(home: Home, clock: Clock, base_url: str | None = None, minutes:
     with os.fdopen(fd, "w", encoding="ascii") as out:
         out.write(f"{nonce} {expires}\n")
     os.replace(temporary, path)
-    token = URLSafeTimedSerializer(portal_key(home), salt=_GM_LINK_SALT).dumps({"g": nonce})
+    # Made for this password: a new one ('gm portal password') voids it, as it ends the GM's sessions.
+    token = URLSafeTimedSerializer(portal_key(home), salt=_GM_LINK_SALT).dumps(
+        {"g": nonce, "f": fingerprint(gm_password_hash(home))}
+    )
     return f"{base}/link/{token}", expires
 
 
@@ -194,8 +238,11 @@ def use_gm_link(home: Home, clock: Clock, token: str) -> bool:
     """True when `token` is the GM's link, unused and unexpired; it is used up (by exactly one
     request, whichever worker answers it: the file is renamed away before it counts)."""
     try:
-        nonce = URLSafeTimedSerializer(portal_key(home), salt=_GM_LINK_SALT).loads(token, max_age=24 * 3600)["g"]
-    except (BadSignature, KeyError, TypeError):
+        made = URLSafeTimedSerializer(portal_key(home), salt=_GM_LINK_SALT).loads(token, max_age=24 * 3600)
+        nonce, made_for = made["g"], str(made.get("f"))
+    except (BadSignature, KeyError, TypeError, AttributeError):
+        return False
+    if not hmac.compare_digest(made_for, fingerprint(gm_password_hash(home))):
         return False
     path = _gm_link_file(home)
     try:

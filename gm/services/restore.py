@@ -6,11 +6,10 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import re
 import shutil
 import sqlite3
-import stat
 import tarfile
-import tempfile
 import zlib
 from collections.abc import Callable
 from contextlib import suppress
@@ -18,12 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import DEFAULT_TOML
-from gm.services.backup import ARCHIVE_NAME, CHUNK, DATABASE, MANIFEST, PREFIX, Manifest, member_name
+from gm.services.backup import ARCHIVE_NAME, CHUNK, DATABASE
+from gm.services.manifest import MANIFEST, PREFIX, Manifest, kept_mode, member_name
 from gm.store import keeping
 from gm.store.archive import sync_folder
 from gm.store.migrations import all_migrations
+from gm.store.scratch import clear_leftovers, scratch_folder
 
 # What 'gm init' makes: a home holding only these, with no files in its folders, an untouched
 # gm.toml and a database without rows, has no data, and a restore may take its place.
@@ -44,19 +46,23 @@ class Checked:
     referenced: int
 
 
-def check_backup(backup: Path, progress: Callable[[str], None] = lambda message: None) -> Checked:
-    """Read the whole backup and check it; GMError naming every problem when it cannot be restored."""
+def check_backup(backup: Path, scratch: Path, progress: Callable[[str], None] = lambda message: None) -> Checked:
+    """Read the whole backup and check it; GMError naming every problem when it cannot be restored.
+    The database is copied into `scratch` for its checks, and removed after them."""
     backup = backup.expanduser()
     if not backup.is_file():
         raise GMError(f"there is no backup file {backup}. Name a .tar made by 'gm backup'.")
-    with tempfile.TemporaryDirectory(prefix="gm-restore-") as scratch:
-        database = Path(scratch) / DATABASE
+    database = scratch / "check.db"
+    try:
         manifest = _read_manifest(backup)
         progress("every file against the manifest")
         problems = _check_members(backup, manifest, database)
+        crash_point("restore:mid-check")
         if not problems:
             progress("the database")
             problems, pending, referenced = _check_database(database, manifest)
+    finally:
+        database.unlink(missing_ok=True)
     if problems:
         shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
         raise GMError(
@@ -68,24 +74,45 @@ def check_backup(backup: Path, progress: Callable[[str], None] = lambda message:
 
 def restore_backup(backup: Path, target: Path, progress: Callable[[str], None] = lambda message: None) -> Checked:
     """Check the backup, then unpack it into target, which must not exist, be an empty folder,
-    or be a home 'gm init' made that holds no data yet. Nothing changes when anything fails."""
+    or be a home 'gm init' made that holds no data yet. Nothing changes when anything fails.
+
+    Everything is written in a scratch folder beside target (.HOME.restoring-...), and the home
+    renamed out of it into place: a kill leaves only that folder, which the next restore to
+    target removes first."""
     target = target.expanduser().resolve()
+    clear_leftovers(target.parent, re.compile(re.escape(f".{target.name}.restoring-") + ".+"))
     fresh = _target_state(target)
-    checked = check_backup(backup, progress)
-    progress(f"unpacking into {target}")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    unpacking = Path(tempfile.mkdtemp(prefix=f".{target.name}.restoring-", dir=target.parent))
+    made = _missing_folders(target.parent)
     try:
-        _unpack(backup, checked.manifest, unpacking)
-        os.sync()  # every file on disk before the home appears under its name (once, not per file)
-        if fresh:
-            _clear_fresh_home(target)
-        os.replace(unpacking, target)
-        sync_folder(target.parent)
+        with scratch_folder(target.parent, f".{target.name}.restoring-") as scratch:
+            checked = check_backup(backup, scratch, progress)
+            progress(f"unpacking into {target}")
+            unpacking = scratch / "home"
+            _unpack(backup, checked.manifest, unpacking)
+            os.sync()  # every file on disk before the home appears under its name (once, not per file)
+            if fresh:
+                _clear_fresh_home(target)
+            crash_point("restore:before-rename")
+            os.replace(unpacking, target)
+            sync_folder(target.parent)
+            crash_point("restore:after-rename")
     except BaseException:
-        shutil.rmtree(unpacking, ignore_errors=True)
+        for folder in made:  # the deepest first; only what this restore made, and only if still empty
+            with suppress(OSError):
+                folder.rmdir()
         raise
     return checked
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """Make `folder` and its missing parents; return those it made, the deepest first."""
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    for made in reversed(missing):
+        made.mkdir()
+    return missing
 
 
 def _read_manifest(backup: Path) -> Manifest:
@@ -119,13 +146,16 @@ def _check_members(backup: Path, manifest: Manifest, database: Path) -> list[str
             for member in tar:
                 if member.name == MANIFEST:
                     continue
+                if member.name in seen:
+                    problems.append(f"it holds {member.name} twice")
+                    continue
+                seen.add(member.name)
                 if member.isdir() and member.name in folders:
                     continue
                 kept = expected.get(member.name)
                 if kept is None or not member.isfile():
-                    problems.append(f"it holds {member.name}, which its manifest does not list")
+                    problems.append(_unexpected(member, kept is not None))
                     continue
-                seen.add(member.name)
                 sink = open(database, "wb") if kept.path == DATABASE else None
                 try:
                     size, digest = _copy(tar.extractfile(member), sink)
@@ -142,6 +172,14 @@ def _check_members(backup: Path, manifest: Manifest, database: Path) -> list[str
     missing = sorted(name for name in expected if name not in seen)
     problems += [f"{name.removeprefix(PREFIX + '/')} is in the manifest but not in the backup" for name in missing]
     return problems
+
+
+def _unexpected(member: tarfile.TarInfo, listed: bool) -> str:
+    """What is wrong with a member that is not a file of the manifest (never written anywhere)."""
+    if not listed:
+        return f"it holds {member.name}, which its manifest does not list"
+    kind = "a symbolic link" if member.issym() else "a hard link" if member.islnk() else "no plain file"
+    return f"it holds {member.name} as {kind}, where its manifest lists a file"
 
 
 def _copy(source: BinaryIO, sink: BinaryIO | None) -> tuple[int, str]:
@@ -261,10 +299,11 @@ def _unpack(backup: Path, manifest: Manifest, into: Path) -> None:
                 raise GMError(
                     f"{backup} changed while it was being restored ({kept.path}). Nothing was changed; restore again."
                 )
-            os.chmod(path, kept.mode)
+            os.chmod(path, kept_mode(kept.path, kept.mode, folder=False))
             os.utime(path, (member.mtime, member.mtime))
+            crash_point("restore:mid-unpack")
     # The deepest first and the home itself last: a folder without write permission is made so last.
     for path, mode in sorted(manifest.folders, key=lambda item: (item[0] == ".", -item[0].count("/"))):
         folder = into if path == "." else into / path
         folder.mkdir(parents=True, exist_ok=True)
-        os.chmod(folder, stat.S_IMODE(mode))
+        os.chmod(folder, kept_mode(path, mode, folder=True))

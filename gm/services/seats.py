@@ -13,6 +13,7 @@ from gm.store.records import GameRecord, SeatRecord
 from gm.store.seats import set_status
 
 STATUSES = ("active", "dropped", "resigned", "robot")  # robot: seated as one (gm game new --robots)
+LEFT = ("dropped", "resigned")  # the player left the game: the NMR policy plays the seat from then on
 
 
 def leave(db, game: GameRecord, seat: SeatRecord, status: str, forfeit: bool, now: str, why: str) -> None:

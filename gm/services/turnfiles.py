@@ -26,6 +26,7 @@ from gm.seat_secrets import check_secret
 from gm.services.cycle import record_absence, zone_of
 from gm.services.games import NotSeated, current_state, game_ruleset
 from gm.services.press import PressResult, send_drafts
+from gm.services.seats import LEFT
 from gm.store import records
 from gm.store.archive import archive_bytes
 from gm.store.database import atomic
@@ -124,6 +125,12 @@ def check_turn_file(
         return checked  # no orders to check: the press goes or is refused message by message
     if game.status == "over":
         checked.refusal = f"game '{game.name}' is over; it takes no more orders"
+        return checked
+    if seat.status in LEFT:  # its secret is the leaver's still: it must not take the seat back
+        checked.refusal = (
+            f"player {seat.code} of '{game.name}' has {seat.status}: the seat takes no more orders from its "
+            "player, and is played by the game's rules for missed turns"
+        )
         return checked
     if envelope.turn is not None and envelope.turn != game.turn:
         when = "has already been run" if envelope.turn < game.turn else "is not being collected yet"

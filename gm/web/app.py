@@ -12,6 +12,7 @@ import jinja2
 import sqlite_utils
 from flask import Flask, Response, current_app, request, session, url_for
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter
 
 from gm.clock import Clock, SystemClock
 from gm.errors import GMError
@@ -60,6 +61,16 @@ class PortalResponse(Response):
             body.close()  # what the iterator would have done at its end: call_on_close functions
 
 
+class StoredNumber(IntegerConverter):
+    """`<int:...>` in every portal address: at most SQLite's largest integer, so a number no
+    record can have is 404 like any other that names nothing (a larger one reached SQLite and
+    broke the request: 500)."""
+
+    def __init__(self, map, *args, **kwargs):
+        kwargs.setdefault("max", 2**63 - 1)
+        super().__init__(map, *args, **kwargs)
+
+
 @dataclass
 class Portal:
     """What every request shares: the home, the clock, templates, limits and the in-memory guards."""
@@ -105,6 +116,7 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
     max_bytes = home.setting("submissions", "max_bytes", 1_000_000)
     app = Flask(__name__, static_folder=None, template_folder=None)
     app.response_class = PortalResponse
+    app.url_map.converters["int"] = StoredNumber  # before any route is added
     app.request_class = PortalRequest  # uploads without a regex compiled per request
     app.session_interface = PortalSessionInterface()  # a cookie re-signed once a minute, not per request
     app.config.update(
@@ -217,7 +229,8 @@ def _http_error(exc: HTTPException) -> Response:
         )
     elif exc.code == 404:
         message = "There is nothing at this address. Go back to your page."
-    response = page("error.html", exc.code or 500, title=_TITLES.get(exc.code, "Error"), message=message)
+    title = getattr(exc, "title", None) or _TITLES.get(exc.code, "Error")
+    response = page("error.html", exc.code or 500, title=title, message=message)
     if exc.code == 429 and getattr(exc, "retry_after", None):
         response.headers["Retry-After"] = str(exc.retry_after)
     return response

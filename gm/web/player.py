@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Blueprint, abort, g, redirect, request, send_file, session
+from werkzeug.exceptions import Forbidden
 
 from gm.services import press, seat_page as facts, seat_turns, turnfiles, uploads
 from gm.services.portal_access import (
+    GONE,
     SIGNED_IN,
-    fingerprint,
+    holder,
+    no_longer_theirs,
     seat_by_id,
     seat_in_game,
     seat_sign_in,
@@ -17,6 +20,7 @@ from gm.services.portal_access import (
     use_gm_link,
     use_link,
 )
+from gm.services.seats import LEFT
 from gm.store import records
 from gm.store.records import GameRecord, SeatRecord
 from gm.web.app import page, portal
@@ -34,17 +38,39 @@ _UPLOAD_TYPES = ("text/", "application/octet-stream")
 
 
 def signed_in_seat() -> tuple[GameRecord, SeatRecord] | None:
-    """The signed-in seat; None when nobody is, or when its secret has changed since sign-in."""
+    """The signed-in seat; None when nobody is, or when the seat has changed since sign-in (a new
+    secret or player, or its player left the game): that ends the session, and g.signed_out says
+    why, for the page that answers."""
     seat_id = session.get("seat")
     if seat_id is None:
         return None
     found = seat_in_game(portal().db(), seat_id)
-    if found is None or fingerprint(found[1].secret_hash) != session.get("fp"):
-        end_session(portal().sessions)  # a new secret (or no seat) ends every session made before
+    if found is None:  # no such seat (a database restored from before it): nobody's
+        end_session(portal().sessions)
         return None
     game, seat, seats = found
+    why = no_longer_theirs(seat, session.get("fp"))
+    if why:
+        end_session(portal().sessions)
+        g.signed_out = "You were signed out: " + _not_yours(game, seat, why)
+        return None
     g.seats = (game.id, seats)
     return game, seat
+
+
+def _not_yours(game: GameRecord, seat: SeatRecord, why: str, since: str = "you signed in") -> str:
+    """Why a session (or, with `since` saying so, a link) made for a seat no longer signs in to
+    it, and what to do."""
+    if why == GONE:
+        return (
+            f"the player of seat {seat.code} of {game.name} has left the game ({seat.status}), so it takes no "
+            "orders or press from them, and its reports are no longer theirs. If you think this is a mistake, "
+            "ask your GM."
+        )
+    return (
+        f"seat {seat.code} of {game.name} has a new secret or a new player since {since}. If the seat is yours, "
+        "sign in with its current secret, or ask for a new sign-in link by mail."
+    )
 
 
 def _seats_read(game: GameRecord) -> list[SeatRecord] | None:
@@ -54,8 +80,16 @@ def _seats_read(game: GameRecord) -> list[SeatRecord] | None:
     return read[1] if read is not None and read[0] == game.id else None
 
 
+class SignedOut(Forbidden):
+    """403 for a session that this very request ended: the page is titled so."""
+
+    title = "Signed out"
+
+
 def require_seat() -> tuple[GameRecord, SeatRecord]:
     found = signed_in_seat()
+    if found is None and g.get("signed_out"):
+        raise SignedOut(g.signed_out)
     if found is None:
         abort(403, "You are not signed in (or your session has ended). Sign in again on the first page.")
     return found
@@ -67,7 +101,7 @@ def home():
     if found is None:
         if session.get("gm"):
             return redirect("/gm")
-        return page("sign_in.html", title="Sign in")
+        return page("sign_in.html", title="Sign in", notice=g.get("signed_out"))
     return seat_page(*found, press_result=session.pop("press_notice", None))
 
 
@@ -91,7 +125,10 @@ def sign_in():
             error="That game, seat and secret do not match. Check all three (the secret is on "
             "the message that seated you) and try again.",
         )
-    start_session(p.sessions, f"seat:{seat.id}", seat=seat.id, fp=fingerprint(seat.secret_hash), via="secret")
+    if seat.status in LEFT:  # the right secret, of a seat its player has left: nothing to sign in to
+        left = _not_yours(records.game_of_seat(p.db(), seat.id), seat, GONE)
+        return page("sign_in.html", 403, title="Sign in", game=game, seat=code, error=left[:1].upper() + left[1:])
+    start_session(p.sessions, f"seat:{seat.id}", seat=seat.id, fp=holder(seat), via="secret")
     _browser_zone()
     response = redirect("/", 303)
     p.known.remember(request, response, target)
@@ -120,8 +157,8 @@ def use_sign_in_link():
     token = request.form.get("token", "")[:500]
     if use_gm_link(p.home, p.clock, token):
         return gm_signed_in_by_link()
-    seat_id = use_link(p.db(), p.home, p.clock, token)
-    found = seat_by_id(p.db(), seat_id) if seat_id is not None else None
+    used = use_link(p.db(), p.home, p.clock, token)
+    found = seat_by_id(p.db(), used.seat_id) if used.seat_id is not None else None
     if found is None:
         return page(
             "error.html",
@@ -131,7 +168,14 @@ def use_sign_in_link():
             "Ask your GM for a new one, or sign in with your secret.",
         )
     game, seat = found
-    start_session(p.sessions, f"seat:{seat_id}", seat=seat_id, fp=fingerprint(seat.secret_hash), via="link")
+    if used.refusal:
+        return page(
+            "error.html",
+            401,
+            title="That link is no longer valid",
+            message="This link no longer signs in: " + _not_yours(game, seat, used.refusal, "it was made"),
+        )
+    start_session(p.sessions, f"seat:{seat.id}", seat=seat.id, fp=holder(seat), via="link")
     _browser_zone()
     response = redirect("/", 303)
     p.known.remember(request, response, seat_target(game.name, seat.code))

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 import tarfile
@@ -321,3 +322,39 @@ def test_backup_refuses_bad_destinations(home, gm, played, tmp_path):
         ran = gm("backup", dest, home=home)
         assert ran.code == 1 and ran.err.startswith(message), ran.err
     assert "is inside the GM home" in gm("backup", home / "reports", home=home).err
+
+
+def test_restore_sets_the_modes_gm_makes_whatever_the_home_had(home, gm, played, tmp_path):
+    """A home whose files were made under another umask, or changed by hand, is backed up and
+    restored with the modes gm makes: files 0600 or 0644, folders 0700 or 0755, by whether others
+    may read them; never set-ID, sticky, executable or writable by others; portal.key 0600."""
+    (home / "portal.key").write_text("00" * 32 + "\n")
+    os.chmod(home / "portal.key", 0o644)
+    (home / "templates" / "web").mkdir()
+    shared = home / "templates" / "web" / "portal.css"
+    shared.write_text("body { color: black; }\n")
+    os.chmod(shared, 0o4775)  # set-user-ID, executable, writable by the group
+    os.chmod(home / "templates" / "web", 0o2775)
+    os.chmod(home / "outbox", 0o700)
+    os.chmod(home / "gm.toml", 0o660)
+    assert gm("backup", tmp_path / "b.tar", home=home).code == 0
+    with tarfile.open(tmp_path / "b.tar") as tar:
+        manifest = json.loads(tar.extractfile("manifest.json").read())
+        in_the_tar = {m.name: m.mode for m in tar if m.name != "manifest.json"}
+    written = {f["path"]: f["mode"] for f in manifest["files"]} | dict(manifest["folders"])
+    assert written["portal.key"] == "0600" and written["templates/web/portal.css"] == "0644"
+    assert written["templates/web"] == "0755" and written["outbox"] == "0700" and written["gm.toml"] == "0644"
+    assert set(in_the_tar.values()) <= {0o600, 0o644, 0o700, 0o755}  # what `tar -xpf` gives, too
+    # A backup from an older gm kept the modes it found; restore sets gm's own from them.
+    for entry in manifest["files"]:
+        entry["mode"] = {"templates/web/portal.css": "0775", "portal.key": "0644"}.get(entry["path"], entry["mode"])
+    manifest["folders"] = [[path, "0775" if path == "templates/web" else mode] for path, mode in manifest["folders"]]
+    rewrite(tmp_path / "b.tar", tmp_path / "older.tar", {"manifest.json": json.dumps(manifest).encode()})
+    for backup in ("b.tar", "older.tar"):
+        restored = tmp_path / f"restored-{backup}"
+        ran = gm("restore", tmp_path / backup, restored)
+        assert ran.code == 0, ran.err
+        modes = {str(p.relative_to(restored)): stat.S_IMODE(p.stat().st_mode) for p in [restored, *restored.rglob("*")]}
+        assert set(modes.values()) <= {0o600, 0o644, 0o700, 0o755}, modes
+        assert modes["portal.key"] == 0o600 and modes["templates/web/portal.css"] == 0o644
+        assert modes["templates/web"] == 0o755 and modes["outbox"] == 0o700 and modes["gm.toml"] == 0o644

@@ -1,10 +1,17 @@
-"""gm orders check --report: a player's check against the seat's last JSON report, without a GM home."""
+"""gm orders check --report: a player's check against the seat's last JSON report, without a GM home;
+and whatever a report holds, one line when it is no report."""
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from gm.errors import GMError
+from gm.services import offline
+from tests.render.ruleset_report import report_context
 
 
 @pytest.fixture
@@ -54,7 +61,11 @@ def test_a_file_that_is_no_report_is_a_clear_error(gm, tmp_path):
     (tmp_path / "x.json").write_text("[1, 2]")
     (tmp_path / "o.txt").write_text("GAME g1\nEND\n")
     ran = gm("orders", "check", "--report", tmp_path / "x.json", tmp_path / "o.txt")
-    assert ran.code == 1 and ran.err.startswith(f"Error: {tmp_path / 'x.json'} is not a gm JSON report; ")
+    assert (ran.code, ran.err) == (
+        1,
+        f"Error: {tmp_path / 'x.json'} is not a gm JSON report: it is a list, not an object. Use the .json file "
+        "of your last report (send JSON ON to get it by mail).\n",
+    )
 
 
 def test_press_written_wrong_is_a_warning_offline_too(gm, report, tmp_path):
@@ -65,3 +76,48 @@ def test_press_written_wrong_is_a_warning_offline_too(gm, report, tmp_path):
         0,
         f"{orders}:4: warning: this press would not be sent: PRESS TO ALL goes to everyone: name no seats beside ALL\n",
     )
+
+
+# Any JSON at all, as a hostile or broken report may hold (floats without NaN: JSON has none).
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    max_leaves=20,
+)
+_PARTS = ["game", "game.name", "game.ruleset", "seat", "turn", "view", "view.seats", "view.map", "view.codes"]
+
+
+@pytest.fixture(scope="module")
+def clash_report() -> dict:
+    return report_context("clash")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    changes=st.lists(
+        st.tuples(st.sampled_from(_PARTS + ["order_form", "outcome", "view.you", "view.known"]), _JSON), max_size=3
+    ),
+    whole=st.none() | _JSON,
+)
+def test_a_malformed_report_is_refused_in_one_line_or_read(clash_report, tmp_path, changes, whole):
+    """Whatever a report holds, reading it and checking a file against it never raises but
+    GMError, in one line; a report read is one the check can use."""
+    report = copy.deepcopy(clash_report)
+    for path, value in changes:
+        *parents, last = path.split(".")
+        where = report
+        for key in parents:
+            where = where.get(key) if isinstance(where, dict) else None
+        if isinstance(where, dict):
+            where[last] = value
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(report if whole is None else whole))
+    try:
+        read = offline.read_report(path)
+    except GMError as exc:
+        assert "\n" not in str(exc) and len(str(exc)) < 400
+        return
+    checked = offline.check_offline(
+        read, f"GAME {read.game}\nPLAYER {read.seat}\nPASSWORD x\nCLAIM ENG\nEND\n".encode()
+    )
+    assert all("\n" not in p.message for p in checked.problems + checked.warnings)
