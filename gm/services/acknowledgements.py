@@ -153,8 +153,9 @@ class Answerer:
     settings: MailSettings
     env: object
 
-    def answer(self, letter: Letter, results: list) -> str:
-        """Queue the answer (inside the caller's transaction); returns 'outbox <ids>' or why none."""
+    def answer(self, letter: Letter, results: list, unread: dict | None = None) -> str:
+        """Queue the answer (inside the caller's transaction); returns 'outbox <ids>' or why none.
+        unread: the mail held more turn files than gm reads ({found, most, left}), said on top."""
         why_not = self._no_answer(letter)
         if why_not:
             return why_not
@@ -167,7 +168,7 @@ class Answerer:
                 queued += self._resend(result.pop("resend"), threading)
         # A report sent again to the address that asked is its own answer; anything else is told.
         shown = [dict(_SHOWN, **r) for r in results if not r.pop("quiet", False)]
-        if shown:
+        if shown or unread:
             written = write_mail(
                 self.env,
                 "acknowledgement.txt",
@@ -175,6 +176,7 @@ class Answerer:
                     "reply_subject": reply_subject(letter.subject),
                     "name": name,
                     "results": shown,
+                    "unread": unread,
                     "gm_name": self.settings.name,
                 },
             )

@@ -18,6 +18,7 @@ from gm.core.slip import is_slip
 from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
+from gm.intake.finding import MOST_TURN_FILES
 from gm.intake.letter import Letter
 from gm.intake.readers import Readers, read_message
 from gm.intake.sources import Incoming, MailSource
@@ -26,6 +27,8 @@ from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment
 from gm.services import press, turnfiles
 from gm.services.acknowledgements import Answerer, from_press_sent, from_receipt, from_submission, refused
+from gm.services.guesses import sign_in_limiter
+from gm.services.mail_guesses import MailGuesses, from_elsewhere
 from gm.services.requests import answer_request, is_request
 from gm.services.signups import take_join
 from gm.services.slips import answer_slip
@@ -67,6 +70,8 @@ class Read:
     letter: Letter | None
     files: tuple = ()
     too_large: bool = False
+    claims: tuple = ()  # what each turn file claims (game, seat, secret): gm.intake.readers._claim
+    found: int = 0  # how many turn files the mail holds; only the first MOST_TURN_FILES are in files
 
 
 @dataclass
@@ -85,11 +90,14 @@ class Intake:
         self.settings = mail_settings(self.home)
         self.answerer = Answerer(self.db, self.home, self.clock, self.settings, mail_environment(self.home.templates))
         self.rows = KeptRows(self.db)
+        self.guesses = MailGuesses(sign_in_limiter(self.home), self.secrets, self.rows)
         self._archived_folders: set[str] = set()
 
     def take(self, incoming: Incoming) -> Taken:
         """Take one message, each write forced to disk before the next (for a mail server's pipe)."""
-        return self.decide(self.read(incoming, sync=True))
+        item = self.read(incoming, sync=True)
+        self._settle([item])
+        return self.decide(item)
 
     def take_all(self, source: MailSource) -> Iterator[Taken]:
         """Take every message of a source; the source hears a message is taken only once it is on disk.
@@ -109,7 +117,9 @@ class Intake:
                     readers.read_ahead(
                         _batches(source.messages(), TAKEN_PER_SYNC),
                         self._unknown,
-                        lambda batch, results: self._prove_secrets(results, workers),
+                        lambda batch, results: self.guesses.prove_ahead(
+                            [(r[0].sender, r[3]) for r in results if r is not None], workers
+                        ),
                     ),
                 )
             finally:
@@ -120,6 +130,7 @@ class Intake:
             read = [self._read(incoming, result) for incoming, result in zip(batch, results)]
             if not on_disk and any(item.letter is not None for item in read):
                 os.sync()  # the archive files reach the disk before any record refers to them
+            self._settle(read)  # scrypt before the write transaction, never inside it
             try:
                 with transaction(self.db):  # one commit for the batch: each writes its pages once
                     taken = [self.decide(item) for item in read]
@@ -157,19 +168,14 @@ class Intake:
         digest = hashlib.sha256(incoming.raw).hexdigest()
         if result is None:
             return Read(incoming, digest, None)
-        letter, files, too_large, _ = result
-        return Read(incoming, digest, letter, files, too_large)
+        letter, files, too_large, claims, found = result
+        return Read(incoming, digest, letter, files, too_large, claims, found)
 
-    def _prove_secrets(self, results: list, threads: int) -> None:
-        """Start checking the secrets of turn files read ahead, in background threads."""
-        pairs = []
-        for result in results:
-            for claim in result[3] if result is not None else ():
-                game = self.rows.game(claim[0]) if claim is not None else None
-                seat = next((s for s in self.rows.seats(game) if s.code == claim[1]), None) if game else None
-                if seat is not None:
-                    pairs.append((claim[2], seat.secret_hash))
-        self.secrets.prove(pairs, threads)
+    def _settle(self, read: list[Read]) -> None:
+        """Check the secrets of these messages' turn files, outside any write transaction."""
+        self.guesses.settle(
+            [(item.digest, item.letter.sender, item.claims) for item in read if item.letter is not None]
+        )
 
     def decide(self, item: Read) -> Taken:
         """Submit the turn files of a message read, answer it, and record it."""
@@ -198,6 +204,8 @@ class Intake:
             return self._record(item, "question", [], self.answerer.answer_question(letter))
         else:
             results = [self._turn_file(item, n, found) for n, found in enumerate(item.files, start=1)]
+            if item.found > len(item.files):  # recorded for the GM; the answer says it once, on top
+                results.append(dict(refused("mail", _too_many(item)), quiet=True))
         outcome = next((o for o in _WORST_FIRST if any(r["verdict"] == o for r in results)), "accepted")
         return self._record(item, outcome, results, None)
 
@@ -227,10 +235,13 @@ class Intake:
             return from_submission(self.db, stored, found, sent)
         if sent:  # its press went before a crash: never twice
             return from_press_sent(sent, found, envelope)
+        blocked = self.guesses.blocked(item.digest, number)
+        if blocked:
+            return refused(found.where, blocked)
         if envelope.ok and not envelope.press and is_slip(list(envelope.lines)):
-            return answer_slip(self.db, self.clock, self.secrets, envelope, found.where, source)
+            return answer_slip(self.db, self.clock, self.guesses, envelope, found.where, source)
         if not envelope.press and is_request(envelope):
-            return answer_request(self.db, self.secrets, envelope, item.letter, found.where)
+            return answer_request(self.db, self.guesses, envelope, item.letter, found.where)
         refusal = self._wrong_sender(envelope, item.letter)
         if refusal:
             return refused(found.where, refusal)
@@ -243,7 +254,7 @@ class Intake:
                 "mail",
                 source,
                 sender=item.letter.sender,
-                secret_check=self.secrets,
+                secret_check=self.guesses,
                 rows=self.rows,
                 known=(found.text, envelope),
             )
@@ -254,10 +265,12 @@ class Intake:
     def _wrong_sender(self, envelope: Envelope, letter: Letter) -> str | None:
         """A game may take turn files only from the seat's registered address (gm game require-from)."""
         game = self.rows.game(envelope.game or "")
-        if game is None or not game.options.get("require-from"):
-            return None
-        seat = next((s for s in self.rows.seats(game) if s.code == (envelope.player or "").upper()), None)
-        if seat is None or (letter.sender or "") == seat.email.lower():
+        seat = (
+            next((s for s in self.rows.seats(game) if s.code == (envelope.player or "").upper()), None)
+            if game
+            else None
+        )
+        if seat is None or not from_elsewhere(game, seat, letter.sender):
             return None
         return (
             f"game '{envelope.game}' takes turn files for {envelope.player.upper()} only from the player's "
@@ -269,7 +282,7 @@ class Intake:
         letter = item.letter
         with atomic(self.db):
             if answer is None:
-                answer = self.answerer.answer(letter, results)
+                answer = self.answerer.answer(letter, results, unread=_unread(item))
             mail_taken.record_taken(
                 self.db,
                 digest=item.digest,
@@ -347,6 +360,20 @@ class KeptRows(turnfiles.GameRows):
         """The Message-IDs ("" for none) of the mail taken with this From and body; the caller adds
         what it records. A mailbox of the same orders sent again and again reads them once."""
         return self._keep(("copies", content_hash), lambda: mail_taken.message_ids_with(self.db, content_hash))
+
+
+def _unread(item: Read) -> dict | None:
+    """For the answer: how many turn files the mail holds, how many gm read, how many it left."""
+    if item.found <= len(item.files):
+        return None
+    return {"found": f"{item.found:,}", "most": MOST_TURN_FILES, "left": f"{item.found - len(item.files):,}"}
+
+
+def _too_many(item: Read) -> str:
+    return (
+        f"this mail holds {item.found:,} turn files; gm reads at most {MOST_TURN_FILES} in one mail, "
+        f"and left the other {item.found - len(item.files):,} unread: send them in another mail"
+    )
 
 
 def _batches(items: Iterable, size: int) -> Iterator[list]:

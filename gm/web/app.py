@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 from dataclasses import dataclass
 from datetime import timedelta
@@ -17,10 +18,11 @@ from gm.clock import Clock, SystemClock
 from gm.errors import GMError
 from gm.home import Home
 from gm.render.environment import make_environment, shared_templates_dir
+from gm.services.guesses import SignInLimiter, sign_in_limiter
 from gm.services.portal_access import VerifiedSecrets, portal_key
-from gm.store.database import open_database
+from gm.store.database import is_busy, open_database
 from gm.store.locks import HomeLock
-from gm.web.guard import SignInLimiter, csrf_token
+from gm.web.guard import csrf_token
 from gm.web.known_browsers import KnownBrowsers
 from gm.web.multipart import PortalRequest
 from gm.web.proxies import LOOPBACK, ClientAddress, trusted_networks
@@ -86,11 +88,6 @@ def portal() -> Portal:
     return current_app.extensions["gm"]
 
 
-def limits_file(home: Home) -> Path:
-    """Where failed sign-ins are counted, for every worker of `gm serve` on this home to share."""
-    return home.root / "portal-limits.db"
-
-
 def sessions_file(home: Home) -> Path:
     """Where the signed-in sessions are recorded, for every worker of `gm serve` on this home to share."""
     return home.root / "portal-sessions.db"
@@ -121,11 +118,7 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
         home=home,
         clock=clock or SystemClock(),
         env=make_environment(home.templates if home.templates.is_dir() else None, []),
-        limiter=SignInLimiter(
-            home.setting("portal", "sign_in_failures", 10),
-            home.setting("portal", "sign_in_window", 300),
-            path=limits_file(home),
-        ),
+        limiter=sign_in_limiter(home),
         verified=VerifiedSecrets(),
         max_bytes=max_bytes,
         local=threading.local(),
@@ -148,6 +141,7 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
     app.after_request(_secure_headers)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(GMError, _gm_error)
+    app.register_error_handler(sqlite3.OperationalError, _busy)
     app.register_error_handler(Exception, _bug)
     return app
 
@@ -196,6 +190,9 @@ def _secure_headers(response: Response) -> Response:
     return response
 
 
+# How long a browser is asked to wait after meeting the database busy, in seconds.
+BUSY_RETRY_AFTER = 30
+
 _TITLES = {
     400: "That did not work",
     403: "Not yours",
@@ -223,6 +220,21 @@ def _http_error(exc: HTTPException) -> Response:
 
 def _gm_error(exc: GMError) -> Response:
     return page("error.html", 400, title="That did not work", message=str(exc)[:1].upper() + str(exc)[1:])
+
+
+def _busy(exc: sqlite3.OperationalError) -> Response:
+    """The database stayed busy past its timeout (another gm command writing): 503, said plainly."""
+    if not is_busy(exc):
+        return _bug(exc)
+    log.warning("portal: database busy on %s %s", request.method, request.path)
+    response = page(
+        "error.html",
+        503,
+        title="Busy",
+        message="The game master's database is busy right now, so nothing you sent was stored. Try again in a minute.",
+    )
+    response.headers["Retry-After"] = str(BUSY_RETRY_AFTER)
+    return response
 
 
 def _bug(exc: Exception) -> Response:

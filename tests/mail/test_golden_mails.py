@@ -109,6 +109,15 @@ CASES = {
         "acknowledgement.txt",
         {"reply_subject": "Re: orders", "name": "", "results": [ACCEPTED, REJECTED, REFUSED]},
     ),
+    "acknowledgement_too_many": (
+        "acknowledgement.txt",
+        {
+            "reply_subject": "Re: orders",
+            "name": "Mallory",
+            "results": [REFUSED, {**REFUSED, "reason": "wrong password for player BR of 'clash-1'"}],
+            "unread": {"found": "2,000", "most": 10, "left": "1,990"},
+        },
+    ),
     "acknowledgement_press": (
         "acknowledgement.txt",
         {
