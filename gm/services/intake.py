@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import islice
 
 import sqlite_utils
 
 from gm.clock import Clock, iso
 from gm.core.envelope import Envelope, read_envelope
-from gm.core.signup import read_join
+from gm.core.signup import read_confirm, read_join
 from gm.core.slip import is_slip
 from gm.crash import crash_point
 from gm.errors import GMError
@@ -30,7 +31,7 @@ from gm.services.acknowledgements import Answerer, from_press_sent, from_receipt
 from gm.services.guesses import sign_in_limiter
 from gm.services.mail_guesses import MailGuesses, from_elsewhere
 from gm.services.requests import answer_request, is_request
-from gm.services.signups import take_join
+from gm.services.signups import take_confirm, take_join
 from gm.services.slips import answer_slip
 from gm.store import mail_taken, records
 from gm.store.database import atomic, data_version, relaxed_sync, transaction
@@ -210,13 +211,23 @@ class Intake:
         return self._record(item, outcome, results, None)
 
     def _signup(self, item: Read) -> Taken | None:
-        """A mail with a JOIN line (gm/core/signup.py) is a sign-up: listed, answered, recorded."""
-        for text in item.letter.texts:
+        """A mail with a JOIN line (gm/core/signup.py) is a sign-up: listed unconfirmed, its code
+        mailed to the From address, recorded; one with a CONFIRM line confirms it. Each is
+        answered at the From address alone, never at a Reply-To."""
+        letter = item.letter
+        for text in letter.texts:
             join, problem = read_join(text.text)
             if join is not None or problem is not None:
-                result = take_join(self.db, self.home, self.clock, item.letter, join, problem, f"mail:{item.digest}")
-                outcome = "signup" if result["taken"] else "refused"
-                return self._record(item, outcome, [dict(result, where=text.where)], None)
+                result, confirmation = take_join(
+                    self.db, self.home, self.clock, letter, join, problem, f"mail:{item.digest}"
+                )
+                # Its own mail, queued in the transaction that records the message: asked for once.
+                ask = partial(self.answerer.answer_confirmation, letter, confirmation) if confirmation else None
+                return self._record(item, _signed(result), [dict(result, where=text.where)], ask, to_sender=True)
+            code, problem = read_confirm(text.text)
+            if code is not None or problem is not None:
+                result = take_confirm(self.db, self.home, self.clock, letter, code, problem)
+                return self._record(item, _signed(result), [dict(result, where=text.where)], None, to_sender=True)
         return None
 
     def _known(self, digest: str) -> bool:
@@ -277,12 +288,23 @@ class Intake:
             "registered address; send them from that address"
         )
 
-    def _record(self, item: Read, outcome: str, results: list, answer: str | None) -> Taken:
-        """The answer and the record of the message, in one transaction, so a message is answered once."""
+    def _record(
+        self,
+        item: Read,
+        outcome: str,
+        results: list,
+        answer: str | Callable[[], str] | None,
+        to_sender: bool = False,
+    ) -> Taken:
+        """The answer (given, queued by a function given, else the acknowledgement of the results)
+        and the record of the message, in one transaction, so a message is answered once
+        (to_sender: at the From address, never a Reply-To)."""
         letter = item.letter
         with atomic(self.db):
-            if answer is None:
-                answer = self.answerer.answer(letter, results, unread=_unread(item))
+            if callable(answer):
+                answer = answer()
+            elif answer is None:
+                answer = self.answerer.answer(letter, results, to_sender, _unread(item))
             mail_taken.record_taken(
                 self.db,
                 digest=item.digest,
@@ -360,6 +382,10 @@ class KeptRows(turnfiles.GameRows):
         """The Message-IDs ("" for none) of the mail taken with this From and body; the caller adds
         what it records. A mailbox of the same orders sent again and again reads them once."""
         return self._keep(("copies", content_hash), lambda: mail_taken.message_ids_with(self.db, content_hash))
+
+
+def _signed(result: dict) -> str:
+    return "signup" if result["taken"] else "refused"
 
 
 def _unread(item: Read) -> dict | None:

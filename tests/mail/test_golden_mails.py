@@ -154,6 +154,18 @@ CASES = {
             "quoted": "Hello,\n\ncan I join the next game?\nAlice",
         },
     ),
+    "confirm": (
+        "confirm.txt",
+        {
+            "name": "Bruno",
+            "email": "bruno@example.org",
+            "code": "k3m9-x2qa-7fpp-wq4t",
+            "until": "Sun 2026-11-29 10:15 UTC",
+            "hours": 48,
+            "wanted": "game clash-2",
+            "preferences": ["FR", "GE"],
+        },
+    ),
     "dropped": (
         "dropped.txt",
         {"game": "clash-1", "seat": "RU", "player": "Dmitri", "missed": 3, "last_turn": 7, "turn": 8, "standby": True},

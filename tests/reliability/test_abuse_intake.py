@@ -1,21 +1,28 @@
 """The abuse battery, mail intake (issue 29): a mail of 2,000 turn files with wrong secrets, a
-flood of guesses at one seat, and what every writer meets while the database is busy. Each
-failed on the main of 2026-11-27; none of the fixes takes anything from the rightful player."""
+flood of guesses at one seat, what every writer meets while the database is busy, a forged
+sign-up and a flood of them. Each failed on the main of 2026-11-27; none of the fixes takes
+anything from the rightful player."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import mailbox
 import sqlite3
 import threading
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
+import gm.cli.common
 import gm.store.database
+from gm.clock import FixedClock
 from gm.home import Home
 from gm.intake.finding import MOST_TURN_FILES
+from gm.services.signups import CONFIRM_HOURS
+from gm.services.waiting import MOST_UNCONFIRMED
 from gm.web.app import create_app
-from tests.intake.mails import mail, outbox_bodies, receive, rows, set_mail_address, turn_file
+from tests.intake.mails import confirmation_code, mail, outbox_bodies, receive, rows, set_mail_address, turn_file
 from tests.web.conftest import Player
 
 SEATS = ("BR", "RU", "FR", "GE")
@@ -208,3 +215,119 @@ def test_a_portal_submit_that_meets_a_busy_database_answers_503_not_500(home, ga
     page = player.post("/orders", {"orders": orders, "action": "submit"})
     assert page.status_code == 503 and page.headers["Retry-After"] == "30"
     assert "busy right now, so nothing you sent was stored. Try again in a minute." in page.text
+
+
+# ---------------------------------------------------------------------------------------------
+# Sign-ups: anyone can write any From.
+
+
+@pytest.fixture
+def auto_game(home, gm, clock):
+    """c2: an open clash game (2-4 seats) that seats sign-ups at once (signups auto); the
+    victim's address has credits, which a forged seat would be charged."""
+    set_mail_address(home)
+    assert gm("game", "new", "c2", "--ruleset", "clash", home=home).code == 0
+    assert gm("game", "set", "c2", "signups", "auto", home=home).code == 0
+    assert gm("credits", "buy", "victim@example.org", "10", "--paid", "20", "--name", "Vic", home=home).code == 0
+    return home
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fixed = FixedClock(datetime(2026, 11, 23, 10, 0, tzinfo=UTC))
+    monkeypatch.setattr(gm.cli.common, "CLOCK", fixed)
+    return fixed
+
+
+def seats_of(home, address: str) -> list:
+    return rows(
+        home,
+        "SELECT g.name, s.code FROM seats s JOIN accounts a ON a.id = s.account_id JOIN games g "
+        "ON g.id = s.game_id WHERE a.email = ?",
+        address,
+    )
+
+
+def test_a_forged_join_seats_nobody_and_its_code_goes_only_to_the_address_it_names(
+    home, gm, auto_game, clock, monkeypatch
+):
+    forged = mail(
+        "JOIN c2\nNAME Victim",
+        sender="Vic <victim@example.org>",
+        message_id="<f1@evil.example>",
+        Reply_To="mallory@evil.example",
+    )
+    assert receive(gm, monkeypatch, forged, home).code == 0
+    assert seats_of(home, "victim@example.org") == []  # on main: seated at once, then charged
+    assert {to for kind, to, subject, body in outbox_bodies(home)} == {"victim@example.org"}
+    code = confirmation_code(home, "victim@example.org")
+    # The forger guesses, from the victim's address, and an auto-reply quotes gm's mail: neither counts.
+    guess = mail("CONFIRM aaaa-bbbb-cccc-dddd", sender="victim@example.org", message_id="<f2@evil.example>")
+    assert "refused" in receive(gm, monkeypatch, guess, home).out
+    quoted = mail(f"I am away.\n\n> CONFIRM {code}\n", sender="victim@example.org", message_id="<away@example.org>")
+    assert "question" in receive(gm, monkeypatch, quoted, home).out
+    # The code lapses after CONFIRM_HOURS; then even the right one counts no more.
+    clock.when += timedelta(hours=CONFIRM_HOURS, minutes=1)
+    assert "; unconfirmed, lapsed 2026-11-25T10:00:00Z)" in gm("game", "waiting", "c2", home=home).out
+    late = mail(f"CONFIRM {code}", sender="victim@example.org", message_id="<late@example.org>")
+    assert "refused" in receive(gm, monkeypatch, late, home).out
+    assert "it may have lapsed (48 hours after the sign-up)" in outbox_bodies(home)[-1][3]
+    assert seats_of(home, "victim@example.org") == []
+    books = "SELECT l.kind FROM ledger l JOIN accounts a ON a.id = l.account_id WHERE a.email = 'victim@example.org'"
+    assert rows(home, books) == [("payment",)]  # what the victim bought, and nothing since
+
+
+def test_a_flood_of_joins_fills_no_seat_the_player_still_joins_and_the_gm_clears_it_at_once(
+    home, gm, auto_game, clock, monkeypatch, tmp_path
+):
+    flood = [mail("JOIN c2", sender=f"bot{n}@spam.example", message_id=f"<j{n}@spam.example>") for n in range(300)]
+    assert gm("inbox", "import", maildir(tmp_path, "flood", *flood), home=home).code == 0
+    assert rows(home, "SELECT count(*) FROM seats") == [(0,)]  # on main: the game was full after four
+    assert rows(home, "SELECT status FROM games WHERE name = 'c2'") == [("open",)]
+    # A real player: JOIN, then CONFIRM with the code that came to her address: seated at once.
+    join = mail("JOIN c2\nSEATS FR", sender="Ann <ann@example.org>", message_id="<ann-join@example.org>")
+    assert receive(gm, monkeypatch, join, home).code == 0
+    yes = mail(
+        f"CONFIRM {confirmation_code(home, 'ann@example.org')}", sender="ann@example.org", message_id="<ann-c@x>"
+    )
+    assert receive(gm, monkeypatch, yes, home).code == 0
+    assert seats_of(home, "ann@example.org") == [("c2", "FR")]
+    listed = gm("game", "waiting", "c2", home=home).out.splitlines()
+    assert len(listed) == 300 and all("; unconfirmed, lapses" in line for line in listed)
+    # One command clears the flood, and says so in the audit log.
+    cleared = gm("game", "waiting", "c2", "--clear", "--unconfirmed", "--from", "*@SPAM.example", home=home)
+    assert cleared.out == "300 taken off the waiting lists of c2 (see gm audit c2).\n"
+    assert gm("game", "waiting", "c2", home=home).out == "Nobody waits for c2.\n"
+    audit = json.loads(gm("audit", "c2", "--json", home=home).out)
+    [entry] = [e for e in audit if e["action"] == "waiting cleared"]
+    assert len(entry["detail"]["emails"]) == 300 and entry["detail"]["from"] == "*@spam.example"
+    assert seats_of(home, "ann@example.org") == [("c2", "FR")]
+
+
+def test_clearing_by_pattern_leaves_the_other_players_waiting(home, gm, auto_game, clock, monkeypatch):
+    assert gm("game", "set", "c2", "signups", "gm", home=home).code == 0
+    for n, sender in enumerate(["ann@example.org", "bot1@spam.example", "bob@example.org"]):
+        assert receive(gm, monkeypatch, mail("JOIN c2", sender=sender, message_id=f"<{n}@x>"), home).code == 0
+    yes = mail(f"CONFIRM {confirmation_code(home, 'ann@example.org')}", sender="ann@example.org", message_id="<yes@x>")
+    assert receive(gm, monkeypatch, yes, home).code == 0
+    assert gm("game", "waiting", "c2", "--unconfirmed", home=home).code == 1  # --unconfirmed says what --clear takes
+    cleared = gm("game", "waiting", "c2", "--clear", "--from", "*@spam.example", home=home)
+    assert cleared.out == "1 taken off the waiting lists of c2 (see gm audit c2).\n"
+    left = [line.split()[1] for line in gm("game", "waiting", "c2", home=home).out.splitlines()]
+    assert left == ["ann@example.org", "bob@example.org"]
+    assert gm("game", "waiting", "c2", "--clear", "--unconfirmed", home=home).out.startswith("1 taken off")
+    assert gm("game", "seat-waiting", "c2", home=home).out == "seated ann@example.org in BR of c2\n"
+
+
+def test_one_address_may_have_only_a_few_signups_waiting_for_confirmation(home, gm, auto_game, clock, monkeypatch):
+    for n, target in enumerate(["c2", "clash", "conqueror", "empires"]):
+        receive(gm, monkeypatch, mail(f"JOIN {target}", sender="victim@example.org", message_id=f"<{n}@x>"), home)
+    assert rows(home, "SELECT count(*) FROM waiting") == [(MOST_UNCONFIRMED,)]
+    assert (
+        f"NOT TAKEN: your sign-up: victim@example.org has {MOST_UNCONFIRMED} sign-ups waiting for their "
+        "confirmation already" in outbox_bodies(home)[-1][3]
+    )
+    # Once they lapse, the address may sign up again.
+    clock.when += timedelta(hours=CONFIRM_HOURS, minutes=1)
+    receive(gm, monkeypatch, mail("JOIN empires", sender="victim@example.org", message_id="<again@x>"), home)
+    assert outbox_bodies(home)[-1][2] == "Confirm your sign-up for the next game of empires"
