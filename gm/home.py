@@ -69,7 +69,8 @@ base_url = "http://127.0.0.1:8000"
 # How long a sign-in lasts, in hours, and a one-time sign-in link, in minutes.
 session_hours = 12
 link_minutes = 60
-# Failed sign-ins allowed from one address within the window (seconds) before it must wait.
+# Failed sign-ins allowed from one address within the window (seconds) before it must wait; the
+# same for wrong secrets in mailed turn files, per sender and per seat (docs/mail.md, "Limits").
 sign_in_failures = 10
 sign_in_window = 300
 # A player who lost the secret may ask the sign-in page for a link by mail: at most one per seat

@@ -1,10 +1,13 @@
-"""The gm command: one typer sub-app per noun; user errors print one line and exit 1."""
+"""The gm command: one typer sub-app per noun; user errors print one line and exit 1.
+
+Modules are imported inside functions here to keep gm's start short: only what a command needs."""
 
 from __future__ import annotations
 
 import atexit
 import gc
 import importlib
+import sqlite3
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -148,6 +151,13 @@ def main() -> None:
         app_for(sys.argv[1:])()
     except GMError as exc:
         typer.echo(f"Error: {exc}", err=True)
+        sys.exit(1)
+    except sqlite3.OperationalError as exc:
+        from gm.store.database import busy_words, is_busy  # loaded by the command that met it
+
+        if not is_busy(exc):
+            raise  # a bug: its traceback says where
+        typer.echo(f"Error: {busy_words()}", err=True)
         sys.exit(1)
     except OSError as exc:
         # A path the GM named (an output file, a home, a certificate) that cannot be used.

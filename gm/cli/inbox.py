@@ -19,6 +19,7 @@ from gm.intake.imap import ImapSource, imap_settings
 from gm.intake.sources import FileSource, Incoming
 from gm.services.intake import FAULT, Intake, Taken
 from gm.services.questions import mark_answered, questions as questions_for_gm, reply as reply_to_question
+from gm.store.database import busy_words, is_busy
 
 app = typer.Typer(
     help="Take turn files from mail: a mailbox on disk, a pipe from the mail server, or IMAP.", no_args_is_help=True
@@ -67,7 +68,10 @@ def receive(send: SendOption = False, home: HomeOption = None) -> None:
     except GMError as exc:
         typer.echo(f"Error: {exc}", err=True)
         raise typer.Exit(TRY_AGAIN_LATER) from exc
-    except Exception:  # noqa: BLE001 - a bug must not bounce a player's mail: the server keeps it
+    except Exception as exc:  # noqa: BLE001 - a bug must not bounce a player's mail: the server keeps it
+        if is_busy(exc):
+            typer.echo(f"Error: {busy_words('The mail server keeps the message and tries again.')}", err=True)
+            raise typer.Exit(TRY_AGAIN_LATER) from None
         typer.echo(
             "Error: gm could not take this message (a bug; details below). The mail server keeps it "
             "and tries again.\n" + traceback.format_exc(limit=3),

@@ -9,6 +9,8 @@ import typer
 
 from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
 from gm.cli.game import app as game_app
+from gm.clock import iso
+from gm.errors import GMError
 from gm.services import signups, waiting
 from gm.store import records
 from gm.store.slips import slips_of
@@ -63,21 +65,42 @@ def _said(row: dict) -> str:
 @game_app.command("waiting")
 def waiting_list(
     game: Annotated[str, typer.Argument(help="A game open for players.")],
+    clear: Annotated[
+        bool, typer.Option("--clear", help="Take them off the lists instead (a flood of sign-ups); audited.")
+    ] = False,
+    unconfirmed: Annotated[
+        bool, typer.Option("--unconfirmed", help="With --clear: only the sign-ups not confirmed.")
+    ] = False,
+    sender: Annotated[
+        str | None,
+        typer.Option("--from", help="With --clear: only addresses matching this pattern, e.g. '*@spam.example'."),
+    ] = None,
     as_json: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
-    """List who waits for a seat in a game: its own list, then its ruleset's next-game list."""
+    """List who waits for a seat in a game: its own list, then its ruleset's next-game list
+    (sign-ups by mail not confirmed yet are marked); or clear them from those lists."""
+    if (unconfirmed or sender) and not clear:
+        raise GMError("--unconfirmed and --from say what --clear takes off the lists; give --clear too.")
     _, db = open_home(home)
-    found = waiting.waiting_for(db, game)
+    if clear:
+        gone = waiting.clear(db, clock(), game, unconfirmed, sender)
+        typer.echo(f"{len(gone)} taken off the waiting lists of {game} (see gm audit {game}).")
+        return
+    found = waiting.waiting_for(db, game, unconfirmed=True)
     if as_json:
         echo_json([dataclasses.asdict(w) for w in found])
         return
     if not found:
         typer.echo(f"Nobody waits for {game}.")
+    now = iso(clock().now())
     for w in found:
         wants = " ".join(w.preferences) or "any seat"
         where = w.game or f"next {w.ruleset} game"
-        typer.echo(f"{w.number:>4}  {w.email:<28} {w.name:<20} {wants:<12} {where} ({w.came}, {w.added})")
+        pending = (
+            f"; unconfirmed, {'lapses' if w.confirm_by > now else 'lapsed'} {w.confirm_by}" if w.confirm_by else ""
+        )
+        typer.echo(f"{w.number:>4}  {w.email:<28} {w.name:<20} {wants:<12} {where} ({w.came}, {w.added}{pending})")
 
 
 @game_app.command("seat-waiting")

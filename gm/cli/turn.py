@@ -65,26 +65,24 @@ def run(
         bool,
         typer.Option(
             "--now",
-            help="Run before the deadline although seats have not sent orders (they play by the nmr-policy setting).",
+            help="Run before the deadline although seats have not sent orders, or in a game without a "
+            "deadline although none has (they play by the nmr-policy setting).",
         ),
     ] = False,
     home: HomeOption = None,
 ) -> None:
     """Publish any turn left unpublished, resolve the turn being collected (seats without orders
     play by the nmr-policy setting), then render its reports and queue their mails. Before the
-    deadline, with seats missing, it runs only with --now."""
+    deadline with seats missing, or without a deadline with no seat's orders in, it runs only
+    with --now."""
     home_, db = open_home(home)
-    missing = turns.missing_before_deadline(db, clock(), game)
-    if missing and not now:
-        due = records.game_by_name(db, game).deadline
-        raise GMError(
-            f"the deadline of '{game}' ({due}) has not passed and {len(missing)} seat(s) have "
-            f"sent no orders: {', '.join(missing)}. Wait for them or the deadline, or run "
-            "it now with --now (they play by the nmr-policy setting)."
-        )
+    records.game_by_name(db, game)  # an unknown game is named before anything is published
     if render:
         reports.prepare_render(home_)
-        publish_left_over(db, home_, game)
+        publish_left_over(db, home_, game)  # what a crash left is published, whether this run goes on or not
+    refusal = None if now else turns.early_run_refusal(db, clock(), game)
+    if refusal:
+        raise GMError(refusal)
     summary = turns.run_turn(db, home_, clock(), game)
     _resolved(summary)
     if render:

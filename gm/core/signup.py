@@ -1,12 +1,15 @@
-"""A sign-up by mail: the JOIN, NAME and SEATS lines of a mail without a turn file."""
+"""A sign-up by mail: the JOIN, NAME and SEATS lines of a mail without a turn file, and the
+CONFIRM line that makes it count."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gm.core.envelope import clean_line
 
 HOW = "JOIN GAME (or JOIN RULESET for its next game), then NAME your name and SEATS codes you prefer"
+CONFIRM_HOW = "CONFIRM and the code, on a line of its own, in a mail from the address that signed up"
 MAX_PREFERENCES = 12
 
 
@@ -28,17 +31,12 @@ def read_join(text: str) -> tuple[Join | None, str | None]:
     """(the sign-up, None), (None, what is wrong), or (None, None) when the text asks no JOIN.
 
     JOIN counts only in capitals, as the keywords are written; NAME and SEATS only after it.
-    Only the mail's own lines count: quoted lines (">") and everything after a line that starts
-    a signature ("-- ") are left out, so a reply that quotes an earlier JOIN does not join again.
+    Only the mail's own lines count (see _own_words), so a reply that quotes an earlier JOIN
+    does not join again.
     """
     join, name = None, None
     seats: tuple[str, ...] = ()
-    for raw in text.split("\n"):
-        if raw.rstrip() == "--":
-            break
-        if raw.lstrip().startswith(">"):
-            continue
-        words = clean_line(raw).split()
+    for words in _own_words(text):
         keyword = words[0].upper() if words else ""
         if words and words[0] == "JOIN":  # in capitals: "Join me ..." in a letter is a question
             if join is not None or len(words) != 2:
@@ -53,3 +51,27 @@ def read_join(text: str) -> tuple[Join | None, str | None]:
     if join is None:
         return None, None
     return Join(join, name, seats), None
+
+
+def read_confirm(text: str) -> tuple[str | None, str | None]:
+    """(the code, None), (None, what is wrong), or (None, None) when the text confirms nothing.
+
+    CONFIRM counts only in capitals and only in the mail's own lines, as JOIN does: the line
+    quoted from gm's own mail (a reply's "> CONFIRM ...", an auto-reply quoting it) confirms
+    nothing; the player writes it."""
+    codes = [words[1:] for words in _own_words(text) if words and words[0] == "CONFIRM"]
+    if not codes:
+        return None, None
+    if len(codes) > 1 or len(codes[0]) != 1:
+        return None, f"give one CONFIRM line with the code from gm's mail: {CONFIRM_HOW}"
+    return codes[0][0].lower(), None
+
+
+def _own_words(text: str) -> Iterator[list[str]]:
+    """The words of each line the mail's writer wrote: quoted lines (">") and everything after
+    a line that starts a signature ("-- ") are left out."""
+    for raw in text.split("\n"):
+        if raw.rstrip() == "--":
+            return
+        if not raw.lstrip().startswith(">"):
+            yield clean_line(raw).split()

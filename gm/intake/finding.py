@@ -10,6 +10,11 @@ from gm.core.envelope import clean_line
 from gm.core.press import is_press_end, opens_block
 from gm.intake.letter import Text
 
+# The turn files of one mail that gm reads (docs/mail.md, "Limits"): a player's orders for a few
+# games at once. The rest are refused unread with one line, so one mail cannot make gm check
+# thousands of secrets, nor answer it at length.
+MOST_TURN_FILES = 10
+
 # Lines that start what a mail program copied from an earlier mail: Outlook's and Thunderbird's
 # markers, forwards, and the "On <date>, <name> wrote:" line of Gmail, Apple Mail and the rest.
 _MARKER = re.compile(

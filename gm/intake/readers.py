@@ -15,7 +15,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from gm.core.envelope import read_envelope
-from gm.intake.finding import find_turn_files
+from gm.intake.finding import MOST_TURN_FILES, find_turn_files
 from gm.intake.letter import read_letter
 from gm.store.archive import archive_bytes
 
@@ -30,16 +30,18 @@ def read_message(
     raw: bytes, envelope_sender: str | None, archive: Path, max_bytes: int, folders: set[str], sync: bool = False
 ) -> tuple:
     """Archive the raw bytes first, read the mail, archive each turn file: (letter, turn files,
-    too large, what each turn file claims: see _claim). sync: force each archive file to disk
-    (default: no, the caller forces a whole batch at once)."""
+    too large, what each turn file claims: see _claim, how many turn files the mail holds). Only
+    the first MOST_TURN_FILES are kept; the rest are left in the raw mail, unread. sync: force
+    each archive file to disk (default: no, the caller forces a whole batch at once)."""
     archive_bytes(archive, raw, sync, folders)
     too_large = len(raw) > max_bytes
     letter = read_letter(_head(raw) if too_large else raw, envelope_sender)
-    files = () if too_large or letter.automatic else tuple(find_turn_files(letter.texts))
-    for found in files:
+    found = [] if too_large or letter.automatic else find_turn_files(letter.texts)
+    files = tuple(found[:MOST_TURN_FILES])
+    for turn_file in files:
         # Archived now, so that submit() finds them there and forces nothing to disk itself.
-        archive_bytes(archive, found.text.encode("utf-8"), sync, folders)
-    return letter, files, too_large, tuple(_claim(found.text) for found in files)
+        archive_bytes(archive, turn_file.text.encode("utf-8"), sync, folders)
+    return letter, files, too_large, tuple(_claim(turn_file.text) for turn_file in files), len(found)
 
 
 def _claim(text: str) -> tuple | None:
@@ -61,7 +63,7 @@ class Readers:
     """Batches of messages read in order: by a pool of worker processes, or here.
 
     read_ahead(batches, wanted, on_read) yields (batch, results, on disk) in the order of
-    `batches`, each result (letter, turn files, too large, claims), or None for a message that
+    `batches`, each result (see read_message), or None for a message that
     `wanted` says needs no reading (taken before); on disk: a worker forced the batch's archive
     files to disk already (else the caller must). Up to WINDOW batches are read ahead of the one
     yielded; on_read(batch, results) hears of each as soon as it is read, in this process's main

@@ -48,6 +48,10 @@ class VerifiedSecrets:
             self._remember(tag)
         return right
 
+    def known(self, secret: str, stored: str) -> bool:
+        """Whether this process has verified the pair already (a check of it costs nothing)."""
+        return self._tag(secret, stored) in self._known
+
     def prove(self, pairs, threads: int) -> None:
         """Start checking each (secret, stored hash) not known yet nor being checked."""
         for secret, stored in pairs:

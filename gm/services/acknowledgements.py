@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from email.headerregistry import Address
 
 import sqlite_utils
 
@@ -16,6 +17,7 @@ from gm.intake.letter import Letter
 from gm.mail.settings import MailSettings
 from gm.mail.templates import write_mail
 from gm.services import report_mails, turnfiles
+from gm.services.signups import CONFIRM_HOURS, Confirmation
 from gm.store import outbox, records
 from gm.store.games import id_of_game
 from gm.store.submissions import stored_submission
@@ -153,13 +155,16 @@ class Answerer:
     settings: MailSettings
     env: object
 
-    def answer(self, letter: Letter, results: list) -> str:
-        """Queue the answer (inside the caller's transaction); returns 'outbox <ids>' or why none."""
-        why_not = self._no_answer(letter)
+    def answer(self, letter: Letter, results: list, to_sender: bool = False, unread: dict | None = None) -> str:
+        """Queue the answer (inside the caller's transaction); returns 'outbox <ids>' or why none.
+        to_sender: to the From address, never to a Reply-To (what a sign-up's answers need).
+        unread: the mail held more turn files than gm reads ({found, most, left}), said on top."""
+        to = self._recipient(letter, to_sender)
+        why_not = self._no_answer(letter, to)
         if why_not:
             return why_not
         now = self.clock.now()
-        address, name = letter.answer_to.addr_spec.lower(), " ".join(letter.answer_to.display_name.split())
+        address, name = to.addr_spec.lower(), " ".join(to.display_name.split())
         threading = {"in_reply_to": letter.message_id, "references": letter.references}
         queued = []
         for result in results:
@@ -167,7 +172,7 @@ class Answerer:
                 queued += self._resend(result.pop("resend"), threading)
         # A report sent again to the address that asked is its own answer; anything else is told.
         shown = [dict(_SHOWN, **r) for r in results if not r.pop("quiet", False)]
-        if shown:
+        if shown or unread:
             written = write_mail(
                 self.env,
                 "acknowledgement.txt",
@@ -175,6 +180,7 @@ class Answerer:
                     "reply_subject": reply_subject(letter.subject),
                     "name": name,
                     "results": shown,
+                    "unread": unread,
                     "gm_name": self.settings.name,
                 },
             )
@@ -204,6 +210,43 @@ class Answerer:
         found = id_of_game(self.db, game)
         return {"game_id": found, "seat": seat, "turn": turn} if found is not None else {}
 
+    def answer_confirmation(self, letter: Letter, confirmation: Confirmation) -> str:
+        """Ask the address a sign-up names to confirm it (templates/mail/confirm.txt, with the
+        code): to the From address only, never to a Reply-To, so whoever forged the From learns
+        nothing. Same limits as every answer."""
+        to = self._recipient(letter, to_sender=True)
+        why_not = self._no_answer(letter, to)
+        if why_not:
+            return why_not
+        name = " ".join(to.display_name.split())
+        written = write_mail(
+            self.env,
+            "confirm.txt",
+            {
+                "name": name,
+                "email": to.addr_spec.lower(),
+                "code": confirmation.code,
+                "until": confirmation.until,
+                "hours": CONFIRM_HOURS,
+                "wanted": confirmation.wanted,
+                "preferences": list(confirmation.preferences),
+                "gm_name": self.settings.name,
+            },
+        )
+        queued = outbox.queue(
+            self.db,
+            self.clock.now(),
+            kind="acknowledgement",
+            recipient=to.addr_spec.lower(),
+            recipient_name=name,
+            subject=written.subject,
+            body=written.body,
+            domain=self.settings.domain,
+            in_reply_to=letter.message_id,
+            references=letter.references,
+        )
+        return f"outbox {queued}"
+
     def answer_question(self, letter: Letter) -> str:
         """The one polite answer to a person's mail without a turn file (templates/mail/
         question.txt): it has gone to the GM. Same limits as every answer."""
@@ -217,7 +260,7 @@ class Answerer:
 
     def _answer_with(self, letter: Letter, template: str, context: dict) -> str:
         """Queue a one-template answer to the whole mail, in its thread; 'outbox ID' or why none."""
-        why_not = self._no_answer(letter)
+        why_not = self._no_answer(letter, letter.answer_to)
         if why_not:
             return why_not
         name = " ".join(letter.answer_to.display_name.split())
@@ -246,12 +289,20 @@ class Answerer:
         )
         return f"outbox {queued}"
 
-    def _no_answer(self, letter: Letter) -> str | None:
+    @staticmethod
+    def _recipient(letter: Letter, to_sender: bool) -> Address | None:
+        """Whom an answer goes to: Reply-To else From; with to_sender From alone (its name kept
+        only when Reply-To is the same address)."""
+        if not to_sender or letter.answer_to is None or letter.answer_to.addr_spec.lower() == letter.sender:
+            return letter.answer_to
+        return Address(addr_spec=letter.sender) if letter.sender else None
+
+    def _no_answer(self, letter: Letter, to: Address | None) -> str | None:
         """Why this mail gets no answer ('none: ...'), or None: no usable address, gm's own
         address, or [mail] replies_per_hour answers to that address in the last hour."""
-        if letter.answer_to is None:
+        if to is None:
             return "none: the mail has no usable From address"
-        address = letter.answer_to.addr_spec.lower()
+        address = to.addr_spec.lower()
         if self.settings.address and address == self.settings.address.lower():
             return "none: the mail came from gm's own address"
         recent = outbox.answers_since(self.db, address, self.clock.now() - timedelta(hours=1))

@@ -12,20 +12,22 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import islice
 
 import sqlite_utils
 
 from gm.clock import Clock, iso
 from gm.core.envelope import Envelope, read_envelope
-from gm.core.signup import read_join
+from gm.core.signup import read_confirm, read_join
 from gm.core.slip import is_slip
 from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
+from gm.intake.finding import MOST_TURN_FILES
 from gm.intake.letter import Letter
 from gm.intake.readers import Readers, read_message
 from gm.intake.sources import Incoming, MailSource
@@ -35,8 +37,10 @@ from gm.mail.templates import mail_environment
 from gm.rulesets import RulesetFault
 from gm.services import press, turnfiles
 from gm.services.acknowledgements import Answerer, from_press_sent, from_receipt, from_submission, refused
+from gm.services.guesses import sign_in_limiter
+from gm.services.mail_guesses import MailGuesses, from_elsewhere
 from gm.services.requests import answer_request, is_request
-from gm.services.signups import take_join
+from gm.services.signups import take_confirm, take_join
 from gm.services.slips import answer_slip
 from gm.store import mail_taken, records
 from gm.store.archive import archived_path
@@ -80,6 +84,8 @@ class Read:
     letter: Letter | None
     files: tuple = ()
     too_large: bool = False
+    claims: tuple = ()  # what each turn file claims (game, seat, secret): gm.intake.readers._claim
+    found: int = 0  # how many turn files the mail holds; only the first MOST_TURN_FILES are in files
 
 
 @dataclass
@@ -98,11 +104,14 @@ class Intake:
         self.settings = mail_settings(self.home)
         self.answerer = Answerer(self.db, self.home, self.clock, self.settings, mail_environment(self.home.templates))
         self.rows = KeptRows(self.db)
+        self.guesses = MailGuesses(sign_in_limiter(self.home), self.secrets, self.rows)
         self._archived_folders: set[str] = set()
 
     def take(self, incoming: Incoming) -> Taken:
         """Take one message, each write forced to disk before the next (for a mail server's pipe)."""
-        return self.decide(self.read(incoming, sync=True))
+        item = self.read(incoming, sync=True)
+        self._settle([item])
+        return self.decide(item)
 
     def retry_kept(self) -> Iterator[Taken]:
         """Read again, as it came, each message kept because a ruleset raised while it was read;
@@ -121,6 +130,7 @@ class Intake:
                 ),
             )
             sent_for = next((r.get("turns", {}) for r in results if r.get("verdict") == FAULT), {})
+            self._settle([item])  # scrypt before the write transaction, as for new mail
             try:
                 with atomic(self.db):
                     mail_taken.forget_kept(self.db, digest)
@@ -150,7 +160,9 @@ class Intake:
                     readers.read_ahead(
                         _batches(source.messages(), TAKEN_PER_SYNC),
                         self._unknown,
-                        lambda batch, results: self._prove_secrets(results, workers),
+                        lambda batch, results: self.guesses.prove_ahead(
+                            [(r[0].sender, r[3]) for r in results if r is not None], workers
+                        ),
                     ),
                 )
             finally:
@@ -161,6 +173,7 @@ class Intake:
             read = [self._read(incoming, result) for incoming, result in zip(batch, results)]
             if not on_disk and any(item.letter is not None for item in read):
                 os.sync()  # the archive files reach the disk before any record refers to them
+            self._settle(read)  # scrypt before the write transaction, never inside it
             try:
                 with transaction(self.db):  # one commit for the batch: each writes its pages once
                     taken = [self.decide(item) for item in read]
@@ -198,19 +211,14 @@ class Intake:
         digest = hashlib.sha256(incoming.raw).hexdigest()
         if result is None:
             return Read(incoming, digest, None)
-        letter, files, too_large, _ = result
-        return Read(incoming, digest, letter, files, too_large)
+        letter, files, too_large, claims, found = result
+        return Read(incoming, digest, letter, files, too_large, claims, found)
 
-    def _prove_secrets(self, results: list, threads: int) -> None:
-        """Start checking the secrets of turn files read ahead, in background threads."""
-        pairs = []
-        for result in results:
-            for claim in result[3] if result is not None else ():
-                game = self.rows.game(claim[0]) if claim is not None else None
-                seat = next((s for s in self.rows.seats(game) if s.code == claim[1]), None) if game else None
-                if seat is not None:
-                    pairs.append((claim[2], seat.secret_hash))
-        self.secrets.prove(pairs, threads)
+    def _settle(self, read: list[Read]) -> None:
+        """Check the secrets of these messages' turn files, outside any write transaction."""
+        self.guesses.settle(
+            [(item.digest, item.letter.sender, item.claims) for item in read if item.letter is not None]
+        )
 
     def decide(self, item: Read) -> Taken:
         """Submit the turn files of a message read, answer it, and record it, in a savepoint of
@@ -250,17 +258,29 @@ class Intake:
             return self._record(item, "question", [], self.answerer.answer_question(letter))
         else:
             results = [self._turn_file(item, n, found, sent_for or {}) for n, found in enumerate(item.files, start=1)]
+            if item.found > len(item.files):  # recorded for the GM; the answer says it once, on top
+                results.append(dict(refused("mail", _too_many(item)), quiet=True))
         outcome = next((o for o in _WORST_FIRST if any(r["verdict"] == o for r in results)), "accepted")
         return self._record(item, outcome, results, None)
 
     def _signup(self, item: Read) -> Taken | None:
-        """A mail with a JOIN line (gm/core/signup.py) is a sign-up: listed, answered, recorded."""
-        for text in item.letter.texts:
+        """A mail with a JOIN line (gm/core/signup.py) is a sign-up: listed unconfirmed, its code
+        mailed to the From address, recorded; one with a CONFIRM line confirms it. Each is
+        answered at the From address alone, never at a Reply-To."""
+        letter = item.letter
+        for text in letter.texts:
             join, problem = read_join(text.text)
             if join is not None or problem is not None:
-                result = take_join(self.db, self.home, self.clock, item.letter, join, problem, f"mail:{item.digest}")
-                outcome = "signup" if result["taken"] else "refused"
-                return self._record(item, outcome, [dict(result, where=text.where)], None)
+                result, confirmation = take_join(
+                    self.db, self.home, self.clock, letter, join, problem, f"mail:{item.digest}"
+                )
+                # Its own mail, queued in the transaction that records the message: asked for once.
+                ask = partial(self.answerer.answer_confirmation, letter, confirmation) if confirmation else None
+                return self._record(item, _signed(result), [dict(result, where=text.where)], ask, to_sender=True)
+            code, problem = read_confirm(text.text)
+            if code is not None or problem is not None:
+                result = take_confirm(self.db, self.home, self.clock, letter, code, problem)
+                return self._record(item, _signed(result), [dict(result, where=text.where)], None, to_sender=True)
         return None
 
     def _known(self, digest: str) -> bool:
@@ -293,10 +313,13 @@ class Intake:
             return from_submission(self.db, stored, found, sent)
         if sent:  # its press went before a crash: never twice
             return from_press_sent(sent, found, envelope)
+        blocked = self.guesses.blocked(item.digest, number)
+        if blocked:
+            return refused(found.where, blocked)
         if envelope.ok and not envelope.press and is_slip(list(envelope.lines)):
-            return answer_slip(self.db, self.clock, self.secrets, envelope, found.where, source)
+            return answer_slip(self.db, self.clock, self.guesses, envelope, found.where, source)
         if not envelope.press and is_request(envelope):
-            return answer_request(self.db, self.secrets, envelope, item.letter, found.where)
+            return answer_request(self.db, self.guesses, envelope, item.letter, found.where)
         refusal = self._wrong_sender(envelope, item.letter)
         if refusal:
             return refused(found.where, refusal)
@@ -309,7 +332,7 @@ class Intake:
                 "mail",
                 source,
                 sender=item.letter.sender,
-                secret_check=self.secrets,
+                secret_check=self.guesses,
                 rows=self.rows,
                 known=(found.text, envelope),
             )
@@ -322,22 +345,35 @@ class Intake:
     def _wrong_sender(self, envelope: Envelope, letter: Letter) -> str | None:
         """A game may take turn files only from the seat's registered address (gm game require-from)."""
         game = self.rows.game(envelope.game or "")
-        if game is None or not game.options.get("require-from"):
-            return None
-        seat = next((s for s in self.rows.seats(game) if s.code == (envelope.player or "").upper()), None)
-        if seat is None or (letter.sender or "") == seat.email.lower():
+        seat = (
+            next((s for s in self.rows.seats(game) if s.code == (envelope.player or "").upper()), None)
+            if game
+            else None
+        )
+        if seat is None or not from_elsewhere(game, seat, letter.sender):
             return None
         return (
             f"game '{envelope.game}' takes turn files for {envelope.player.upper()} only from the player's "
             "registered address; send them from that address"
         )
 
-    def _record(self, item: Read, outcome: str, results: list, answer: str | None) -> Taken:
-        """The answer and the record of the message, in one transaction, so a message is answered once."""
+    def _record(
+        self,
+        item: Read,
+        outcome: str,
+        results: list,
+        answer: str | Callable[[], str] | None,
+        to_sender: bool = False,
+    ) -> Taken:
+        """The answer (given, queued by a function given, else the acknowledgement of the results)
+        and the record of the message, in one transaction, so a message is answered once
+        (to_sender: at the From address, never a Reply-To)."""
         letter = item.letter
         with atomic(self.db):
-            if answer is None:
-                answer = self.answerer.answer(letter, results)
+            if callable(answer):
+                answer = answer()
+            elif answer is None:
+                answer = self.answerer.answer(letter, results, to_sender, _unread(item))
             mail_taken.record_taken(
                 self.db,
                 digest=item.digest,
@@ -415,6 +451,24 @@ class KeptRows(turnfiles.GameRows):
         """The Message-IDs ("" for none) of the mail taken with this From and body; the caller adds
         what it records. A mailbox of the same orders sent again and again reads them once."""
         return self._keep(("copies", content_hash), lambda: mail_taken.message_ids_with(self.db, content_hash))
+
+
+def _signed(result: dict) -> str:
+    return "signup" if result["taken"] else "refused"
+
+
+def _unread(item: Read) -> dict | None:
+    """For the answer: how many turn files the mail holds, how many gm read, how many it left."""
+    if item.found <= len(item.files):
+        return None
+    return {"found": f"{item.found:,}", "most": MOST_TURN_FILES, "left": f"{item.found - len(item.files):,}"}
+
+
+def _too_many(item: Read) -> str:
+    return (
+        f"this mail holds {item.found:,} turn files; gm reads at most {MOST_TURN_FILES} in one mail, "
+        f"and left the other {item.found - len(item.files):,} unread: send them in another mail"
+    )
 
 
 def _batches(items: Iterable, size: int) -> Iterator[list]:

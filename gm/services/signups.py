@@ -1,18 +1,24 @@
-"""Sign-up by mail: JOIN puts a player on a waiting list; the GM (or the game itself, with
-signups auto) seats the waiting players, mails each their secret, and starts the game once full."""
+"""Sign-up by mail: JOIN puts a player on a waiting list once confirmed from the address it names
+(CONFIRM and the code mailed there); the GM (or the game itself, with signups auto) seats the
+waiting players, mails each their secret, and starts the game once full."""
 
 from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import timedelta
 
 import sqlite_utils
 
 from gm.clock import Clock, iso
-from gm.core.schedule import deadlines_after
+from gm.core.schedule import deadlines_after, describe
 from gm.core.signup import HOW, Join
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.letter import Letter
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
+from gm.seat_secrets import new_secret
 from gm.services import cycle, waiting
 from gm.services.game_settings import game_setting
 from gm.services.games import check_player, game_ruleset, join_game
@@ -20,6 +26,23 @@ from gm.store import outbox, records
 from gm.store.database import atomic
 from gm.store.records import GameRecord
 from gm.store.waiting import mark_seated
+
+# An unconfirmed sign-up by mail lapses this long after it came (docs/mail.md, "Sign-ups").
+CONFIRM_HOURS = 48
+# A confirmation code is four groups of four, like a seat secret with one group more: about 79 bits.
+CODE_GROUPS = 4
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """A sign-up waiting for its confirmation, for the mail that asks for it: the code (mailed
+    once to the address that signed up, kept only as its hash), until when it counts (in
+    words), what was signed up for (in words) and the seats wished for."""
+
+    code: str
+    until: str
+    wanted: str
+    preferences: tuple
 
 
 def take_join(
@@ -30,9 +53,13 @@ def take_join(
     join: Join | None,
     problem: str | None,
     source: str,
-) -> dict:
-    """Act on a sign-up mail inside the caller's transaction; the result for the answer
-    (verdict signup or refused, with a note or the reason). A refusal changes nothing."""
+) -> tuple[dict, Confirmation | None]:
+    """Act on a sign-up mail inside the caller's transaction: the result for the record and the
+    answer (verdict signup or refused, with a note or the reason), and the confirmation to mail
+    to the sender's own address when the sign-up waits for one. A refusal changes nothing.
+
+    Anyone can write any From, so a sign-up counts (is seated, under signups auto at once) only
+    once confirmed from that address: its code goes there, and only there."""
     try:
         if problem:
             raise GMError(problem)
@@ -41,22 +68,68 @@ def take_join(
             or (letter.answer_to.display_name if letter.answer_to else "")
             or (letter.sender or "").split("@")[0]
         )
+        now = clock.now()
+        code, until = new_secret(CODE_GROUPS), now + timedelta(hours=CONFIRM_HOURS)
         with atomic(db):
             email, name = check_player(letter.sender or "", name)
-            listed = waiting.add(db, iso(clock.now()), join.target, email, name, list(join.preferences), "mail", source)
-            notes = [
-                f"{name} <{email}> is on the waiting list for {listed}"
-                + (f", asking for {' or '.join(join.preferences)}." if join.preferences else ".")
-            ]
-            notes += _seat_automatically(db, home, clock, join.target, email)
+            listed, pending = waiting.add(
+                db,
+                iso(now),
+                join.target,
+                email,
+                name,
+                list(join.preferences),
+                "mail",
+                source,
+                (code_hash(code), iso(until)),
+            )
     except GMError as exc:
-        # Not the acknowledgement's "refused", whose advice is about turn files.
-        return {
-            "verdict": "signup",
-            "taken": False,
-            "note": f"NOT TAKEN: your sign-up: {exc}.\nNothing was stored. Write {HOW}.",
-        }
-    return {"verdict": "signup", "taken": True, "target": join.target, "note": "\n".join(notes)}
+        return _not_taken(exc), None
+    result = {"verdict": "signup", "taken": True, "target": join.target}
+    if not pending:
+        return dict(result, note=f"{name} <{email}> is on the waiting list for {listed} already."), None
+    note = f"{name} <{email}> signed up for {listed}; it counts once confirmed, by {describe(until, 'UTC')}."
+    return dict(result, note=note), Confirmation(code, describe(until, "UTC"), listed, join.preferences)
+
+
+def take_confirm(
+    db: sqlite_utils.Database, home: Home, clock: Clock, letter: Letter, code: str | None, problem: str | None
+) -> dict:
+    """Act on a CONFIRM mail inside the caller's transaction: the sender's sign-up waiting for
+    that code counts from now (seated at once under signups auto); the result for the answer."""
+    try:
+        if problem:
+            raise GMError(problem)
+        with atomic(db):
+            email = letter.sender or ""
+            found = waiting.confirm(db, iso(clock.now()), email, code_hash(code or ""))
+            if found is None:
+                raise GMError(
+                    f"no sign-up from {email or 'this address'} waits for that code: it may have lapsed "
+                    f"({CONFIRM_HOURS} hours after the sign-up) or count already; send your JOIN again "
+                    "for a new code"
+                )
+            target, described = found
+            notes = [f"Confirmed: {email} is on the waiting list for {described}."]
+            notes += _seat_automatically(db, home, clock, target, email)
+    except GMError as exc:
+        return _not_taken(exc)
+    return {"verdict": "signup", "taken": True, "target": target, "note": "\n".join(notes)}
+
+
+def _not_taken(exc: GMError) -> dict:
+    # Not the acknowledgement's "refused", whose advice is about turn files.
+    return {
+        "verdict": "signup",
+        "taken": False,
+        "note": f"NOT TAKEN: your sign-up: {exc}.\nNothing was stored. Write {HOW}.",
+    }
+
+
+def code_hash(code: str) -> str:
+    """What is kept of a confirmation code: its SHA-256 (the code has about 79 bits and lapses
+    in CONFIRM_HOURS, so a fast hash is enough)."""
+    return hashlib.sha256(code.strip().lower().encode("utf-8")).hexdigest()
 
 
 def _seat_automatically(db, home: Home, clock: Clock, target: str, email: str) -> list[str]:

@@ -98,7 +98,7 @@ def _next_game(db, now: str, game: GameRecord, seat: SeatRecord, slip: Slip, by:
         return "You asked for no new game for now; write to the GM when you want one."
     target = slip.join or game.ruleset
     came = "slip" if by == "player" else "default"
-    listed = waiting.add(db, now, target, seat.email, seat.name, [seat.code], came, source)
+    listed, _ = waiting.add(db, now, target, seat.email, seat.name, [seat.code], came, source)
     return f"You are on the waiting list for {listed}, asking for seat {seat.code} again."
 
 

@@ -102,14 +102,39 @@ def resolve_stored(ruleset: Ruleset, state: dict, orders: dict[str, dict], seed:
     return ruleset.resolve(state, by_seat, TurnSeeds(seed, turn))
 
 
-def missing_before_deadline(db: sqlite_utils.Database, clock: Clock, game_name: str) -> list[str]:
-    """The active seats without valid orders for the turn being collected, when its deadline has
-    not passed yet; [] when the deadline has passed, when there is none, or when every seat is in.
-    Running the turn now would give those seats robot (or repeated) orders before their time."""
+def early_run_refusal(db: sqlite_utils.Database, clock: Clock, game_name: str) -> str | None:
+    """Why `gm turn run` without --now must not run the turn being collected yet, or None.
+
+    Before the deadline, any active seat without orders stops it: running now would give it
+    robot (or repeated) orders before its time. A game without a deadline (a manual schedule)
+    has no "before": there the run stops when not one active seat has sent orders, which is what
+    a second run right after the first (the README's advice after a crash) meets; it would play
+    the next turn at once with robots for everyone, and charge them for it."""
     game = records.game_by_name(db, game_name)
+    if game.status == "over":
+        return None
+    missing = _missing(db, game)
     due = cycle.moment(game.due)
-    if game.status == "over" or due is None or due <= clock.now():
-        return []
+    if due is not None:
+        if due <= clock.now() or not missing:
+            return None
+        return (
+            f"the deadline of '{game.name}' ({game.deadline}) has not passed and {len(missing)} seat(s) have "
+            f"sent no orders: {', '.join(missing)}. Wait for them or the deadline, or run "
+            "it now with --now (they play by the nmr-policy setting)."
+        )
+    active = [s for s in records.seats_of(db, game.id) if s.status == "active"]
+    if not active or len(missing) < len(active):
+        return None
+    return (
+        f"'{game.name}' has no deadline and none of its seats has sent orders for turn {game.turn}: "
+        f"{', '.join(missing)}. Wait for their orders, or run it now with --now (they play by the "
+        "nmr-policy setting)."
+    )
+
+
+def _missing(db: sqlite_utils.Database, game: GameRecord) -> list[str]:
+    """The active seats without valid orders for the turn being collected, as 'CODE (name)'."""
     current = records.current_submissions(db, game.id, game.turn)
     return [
         f"{s.code} ({s.name})" for s in records.seats_of(db, game.id) if s.status == "active" and s.id not in current

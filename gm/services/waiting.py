@@ -3,6 +3,8 @@ a ruleset; filled from sign-ups by mail and from return slips."""
 
 from __future__ import annotations
 
+from fnmatch import fnmatchcase
+
 import sqlite_utils
 
 from gm.clock import Clock, iso
@@ -11,6 +13,9 @@ from gm.rulesets import installed
 from gm.store import records, waiting as store
 from gm.store.database import atomic
 from gm.store.waiting import Waiting
+
+# Sign-ups by mail of one address that may wait for their confirmation at once (docs/mail.md).
+MOST_UNCONFIRMED = 3
 
 
 def add(
@@ -22,22 +27,32 @@ def add(
     preferences: list[str],
     came: str,
     source: str,
-) -> str:
+    confirm: tuple[str, str] | None = None,
+) -> tuple[str, bool]:
     """Put a player on the list of a game open for players or of a ruleset's next game, inside
-    the caller's transaction; returns what they wait for, in words. Once per list and player."""
-    game = records.find_game(db, target)
-    if game is not None and game.status != "open":
-        raise GMError(
-            f"{game.name} has started and takes no new players; ask for the next game of "
-            f"{game.ruleset} instead (JOIN {game.ruleset})"
-        )
-    if game is None and target not in installed():
-        raise GMError(f"gm has no game or ruleset '{target}'; rulesets: {', '.join(sorted(installed()))}")
-    ruleset = game.ruleset if game else target
-    described = f"game {game.name}" if game else f"the next game of {ruleset}"
+    the caller's transaction, once per list and player; returns what they wait for, in words,
+    and whether the entry waits for its confirmation.
+
+    confirm: (the hash of the code mailed, when it lapses) for a sign-up by mail, which counts
+    only once confirmed; an unconfirmed entry of the same list takes the new code. Without it
+    (a slip, vouched for by the seat's secret) the entry counts at once, and confirms one that
+    waited."""
+    game, ruleset, described = _list_of(db, target)
     account = records.account_id(db, email, name, now)
-    if store.is_waiting(db, account, ruleset, game.id if game else None):
-        return described
+    found = store.waiting_entry(db, account, ruleset, game.id if game else None)
+    if found is not None and found[1] is None:
+        return described, False  # on the list already, confirmed
+    if found is None and confirm is not None and store.unconfirmed_count(db, account, now) >= MOST_UNCONFIRMED:
+        raise GMError(
+            f"{email} has {MOST_UNCONFIRMED} sign-ups waiting for their confirmation already; confirm "
+            "those first (each with its code, from gm's mail), or wait until they lapse"
+        )
+    if found is not None:
+        store.set_confirmation(db, found[0], *(confirm or (None, None)))
+        records.audit(
+            db, now, game.id if game else None, "waiting list", _said(email, described, came, preferences, confirm)
+        )
+        return described, confirm is not None
     store.add_waiting(
         db,
         game_id=game.id if game else None,
@@ -48,27 +63,60 @@ def add(
         came=came,
         source=source,
         now=now,
+        confirm_hash=confirm[0] if confirm else None,
+        confirm_by=confirm[1] if confirm else None,
     )
     records.audit(
-        db,
-        now,
-        game.id if game else None,
-        "waiting list",
-        {"email": email, "for": described, "came": came, "preferences": preferences},
+        db, now, game.id if game else None, "waiting list", _said(email, described, came, preferences, confirm)
     )
-    return described
+    return described, confirm is not None
 
 
-def waiting_for(db: sqlite_utils.Database, game_name: str) -> list[Waiting]:
-    """Who waits for a game: its own list, then its ruleset's next-game list, first come first."""
+def _list_of(db: sqlite_utils.Database, target: str) -> tuple:
+    """(the game or None, the ruleset, what is waited for in words) of a JOIN's target."""
+    game = records.find_game(db, target)
+    if game is not None and game.status != "open":
+        raise GMError(
+            f"{game.name} has started and takes no new players; ask for the next game of "
+            f"{game.ruleset} instead (JOIN {game.ruleset})"
+        )
+    if game is None and target not in installed():
+        raise GMError(f"gm has no game or ruleset '{target}'; rulesets: {', '.join(sorted(installed()))}")
+    ruleset = game.ruleset if game else target
+    return game, ruleset, f"game {game.name}" if game else f"the next game of {ruleset}"
+
+
+def _said(email: str, described: str, came: str, preferences: list[str], confirm: tuple | None) -> dict:
+    said = {"email": email, "for": described, "came": came, "preferences": preferences}
+    return dict(said, unconfirmed_until=confirm[1]) if confirm else said
+
+
+def confirm(db: sqlite_utils.Database, now: str, email: str, code_hash: str) -> tuple[str, str] | None:
+    """Confirm the address's sign-up waiting for the code with this hash, inside the caller's
+    transaction (audited); (what it waits for: a game's or a ruleset's name, the same in words),
+    or None when no sign-up of that address waits for that code or it has lapsed (it stays so)."""
+    found = store.waiting_with_code(db, email, code_hash)
+    if found is None or found[1] <= now:
+        return None
+    number, _, game_name, ruleset = found
+    store.set_confirmation(db, number, None, None)
+    game = records.find_game(db, game_name) if game_name else None
+    described = f"game {game_name}" if game_name else f"the next game of {ruleset}"
+    records.audit(db, now, game.id if game else None, "waiting confirmed", {"email": email, "for": described})
+    return game_name or ruleset, described
+
+
+def waiting_for(db: sqlite_utils.Database, game_name: str, unconfirmed: bool = False) -> list[Waiting]:
+    """Who waits for a game: its own list, then its ruleset's next-game list, first come first;
+    those who may be seated, or with unconfirmed also the sign-ups waiting for their confirmation."""
     game = records.game_by_name(db, game_name)
-    return store.waiting_for(db, game.id, game.ruleset)
+    return store.waiting_for(db, game.id, game.ruleset, unconfirmed)
 
 
 def remove(db: sqlite_utils.Database, clock: Clock, game_name: str, number: int, reason: str = "") -> Waiting:
     """Take entry `number` off the lists `gm game waiting GAME` shows (the game's own, or its
     ruleset's next-game list), before anybody seats them; written in the audit log."""
-    found = next((w for w in waiting_for(db, game_name) if w.number == number), None)
+    found = next((w for w in waiting_for(db, game_name, unconfirmed=True) if w.number == number), None)
     if found is None:
         raise GMError(
             f"nobody waits as number {number} for {game_name}. See who waits, and their numbers, "
@@ -93,3 +141,29 @@ def remove(db: sqlite_utils.Database, clock: Clock, game_name: str, number: int,
             },
         )
     return found
+
+
+def clear(
+    db: sqlite_utils.Database, clock: Clock, game_name: str, unconfirmed: bool = False, sender: str | None = None
+) -> list[Waiting]:
+    """Take off the lists `gm game waiting GAME` shows everyone not seated yet (a flood of
+    sign-ups): only the unconfirmed with `unconfirmed`, only addresses matching the shell
+    pattern `sender` (`*@spam.example`, any case) with it; one audit entry names them all."""
+    pattern = sender.strip().lower() if sender else None
+    gone = [
+        w
+        for w in waiting_for(db, game_name, unconfirmed=True)
+        if (w.confirm_by is not None or not unconfirmed) and (pattern is None or fnmatchcase(w.email.lower(), pattern))
+    ]
+    game = records.game_by_name(db, game_name)
+    with atomic(db):
+        gone = [w for w in gone if store.remove_waiting(db, w.number)]
+        if gone:
+            records.audit(
+                db,
+                iso(clock.now()),
+                game.id,
+                "waiting cleared",
+                {"unconfirmed": unconfirmed, "from": pattern, "emails": [w.email for w in gone]},
+            )
+    return gone

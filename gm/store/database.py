@@ -11,15 +11,36 @@ import sqlite_utils
 
 from gm.store.migrations import all_migrations
 
+# How long a writer waits for another to finish (SQLite's busy timeout), in seconds. Every write
+# transaction of gm is short (a turn's commit, a batch of mail: no scrypt inside); one that meets
+# the database busy for longer than this stops with BUSY, one line, never a traceback.
+BUSY_TIMEOUT = 10.0
+
 
 def connect(path: Path) -> sqlite3.Connection:
-    """A connection with gm's settings: transactions only where asked for, up to 10 s of waiting
-    for another writer, the write-ahead log (readers never wait for a writer)."""
-    conn = sqlite3.connect(str(path), isolation_level=None, timeout=10)
-    conn.execute("PRAGMA busy_timeout = 10000")
+    """A connection with gm's settings: transactions only where asked for, up to BUSY_TIMEOUT of
+    waiting for another writer, the write-ahead log (readers never wait for a writer)."""
+    conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT)
+    conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
     if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         conn.execute("PRAGMA journal_mode = WAL")
     return conn
+
+
+def is_busy(error: BaseException) -> bool:
+    """Whether the error is SQLite's "database is locked" (or busy): another writer held the
+    database for longer than the busy timeout."""
+    return isinstance(error, sqlite3.OperationalError) and any(
+        word in str(error) for word in ("database is locked", "database is busy", "database table is locked")
+    )
+
+
+def busy_words(then: str = "Run it again in a moment.") -> str:
+    """What a gm command says when it met the database busy (after "Error: "), and `then`."""
+    return (
+        f"the database stayed busy for {BUSY_TIMEOUT:g} s (another gm command or the portal was writing "
+        f"to it); the command stopped there. {then}"
+    )
 
 
 def open_database(path: Path) -> sqlite_utils.Database:

@@ -19,6 +19,8 @@ class Waiting:
     preferences: seat codes (or nations) wanted, best first; may be empty.
     came: how they came: mail (JOIN), slip (SLIP JOIN) or default (a slip not returned, 11.5).
     added: when, ISO text.
+    confirm_by: a sign-up by mail not confirmed yet lapses then (ISO text); None once confirmed
+        (and for every entry that needed no confirmation).
     """
 
     number: int
@@ -29,18 +31,42 @@ class Waiting:
     preferences: tuple
     came: str
     added: str
+    confirm_by: str | None = None
 
 
-def is_waiting(db: sqlite_utils.Database, account_id: int, ruleset: str, game_id: int | None) -> bool:
-    """Whether the account waits, not seated yet, on that list (game_id None: the ruleset's next game)."""
-    return (
-        db.execute(
-            """SELECT 1 FROM waiting WHERE account_id = ? AND ruleset = ? AND game_id IS ?
-                         AND seated IS NULL""",
-            [account_id, ruleset, game_id],
-        ).fetchone()
-        is not None
-    )
+def waiting_entry(db: sqlite_utils.Database, account_id: int, ruleset: str, game_id: int | None) -> tuple | None:
+    """(number, confirm_hash) of the account's unseated entry on that list, or None."""
+    return db.execute(
+        """SELECT id, confirm_hash FROM waiting WHERE account_id = ? AND ruleset = ? AND game_id IS ?
+                     AND seated IS NULL""",
+        [account_id, ruleset, game_id],
+    ).fetchone()
+
+
+def unconfirmed_count(db: sqlite_utils.Database, account_id: int, now: str) -> int:
+    """How many of the account's sign-ups wait for their confirmation and have not lapsed."""
+    return db.execute(
+        """SELECT count(*) FROM waiting WHERE account_id = ? AND confirm_hash IS NOT NULL
+                     AND seated IS NULL AND confirm_by > ?""",
+        [account_id, now],
+    ).fetchone()[0]
+
+
+def set_confirmation(db: sqlite_utils.Database, number: int, confirm_hash: str | None, confirm_by: str | None) -> None:
+    """A new confirmation code (its hash, and when it lapses) for an entry, so the code mailed
+    before no longer counts; None and None: the entry is confirmed."""
+    db.execute("UPDATE waiting SET confirm_hash = ?, confirm_by = ? WHERE id = ?", [confirm_hash, confirm_by, number])
+
+
+def waiting_with_code(db: sqlite_utils.Database, email: str, confirm_hash: str) -> tuple | None:
+    """(number, confirm_by, game name or None, ruleset) of the address's unseated entry waiting
+    for the code with this hash, or None."""
+    return db.execute(
+        """SELECT w.id, w.confirm_by, g.name, w.ruleset FROM waiting w JOIN accounts a ON a.id = w.account_id
+                     LEFT JOIN games g ON g.id = w.game_id
+                     WHERE a.email = ? AND w.confirm_hash = ? AND w.seated IS NULL""",
+        [email, confirm_hash],
+    ).fetchone()
 
 
 def add_waiting(
@@ -54,7 +80,10 @@ def add_waiting(
     came: str,
     source: str,
     now: str,
+    confirm_hash: str | None = None,
+    confirm_by: str | None = None,
 ) -> None:
+    """A new entry; with a confirm_hash it waits for its confirmation until confirm_by."""
     db["waiting"].insert(
         {
             "game_id": game_id,
@@ -65,22 +94,25 @@ def add_waiting(
             "came": came,
             "source": source,
             "added": now,
+            "confirm_hash": confirm_hash,
+            "confirm_by": confirm_by,
         }
     )
 
 
-def waiting_for(db: sqlite_utils.Database, game_id: int, ruleset: str) -> list[Waiting]:
+def waiting_for(db: sqlite_utils.Database, game_id: int, ruleset: str, unconfirmed: bool = False) -> list[Waiting]:
     """Who waits, not seated yet, for the game: its own list, then the ruleset's next-game list,
-    first come first."""
+    first come first; confirmed only, or with unconfirmed also those not confirmed (lapsed too)."""
     rows = db.execute(
-        """SELECT w.id, g.name, w.ruleset, a.email, w.name, w.preferences, w.came, w.added
+        """SELECT w.id, g.name, w.ruleset, a.email, w.name, w.preferences, w.came, w.added, w.confirm_by
                          FROM waiting w JOIN accounts a ON a.id = w.account_id
                          LEFT JOIN games g ON g.id = w.game_id
                          WHERE w.seated IS NULL AND (w.game_id = ? OR (w.game_id IS NULL AND w.ruleset = ?))
+                         AND (? OR w.confirm_hash IS NULL)
                          ORDER BY w.game_id IS NULL, w.id""",
-        [game_id, ruleset],
+        [game_id, ruleset, unconfirmed],
     ).fetchall()
-    return [Waiting(n, g, r, e, name, tuple(json.loads(p)), c, a) for n, g, r, e, name, p, c, a in rows]
+    return [Waiting(n, g, r, e, name, tuple(json.loads(p)), c, a, by) for n, g, r, e, name, p, c, a, by in rows]
 
 
 def mark_seated(db: sqlite_utils.Database, number: int, seat_id: int, now: str) -> None:

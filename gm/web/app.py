@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 from dataclasses import dataclass
 from datetime import timedelta
@@ -19,10 +20,11 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.render.environment import make_environment, shared_templates_dir
 from gm.rulesets import RulesetFault
+from gm.services.guesses import SignInLimiter, sign_in_limiter
 from gm.services.portal_access import VerifiedSecrets, portal_key
-from gm.store.database import open_database
+from gm.store.database import is_busy, open_database
 from gm.store.locks import HomeLock
-from gm.web.guard import SignInLimiter, csrf_token
+from gm.web.guard import csrf_token
 from gm.web.known_browsers import KnownBrowsers
 from gm.web.multipart import PortalRequest
 from gm.web.proxies import LOOPBACK, ClientAddress, trusted_networks
@@ -98,11 +100,6 @@ def portal() -> Portal:
     return current_app.extensions["gm"]
 
 
-def limits_file(home: Home) -> Path:
-    """Where failed sign-ins are counted, for every worker of `gm serve` on this home to share."""
-    return home.root / "portal-limits.db"
-
-
 def sessions_file(home: Home) -> Path:
     """Where the signed-in sessions are recorded, for every worker of `gm serve` on this home to share."""
     return home.root / "portal-sessions.db"
@@ -134,11 +131,7 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
         home=home,
         clock=clock or SystemClock(),
         env=make_environment(home.templates if home.templates.is_dir() else None, []),
-        limiter=SignInLimiter(
-            home.setting("portal", "sign_in_failures", 10),
-            home.setting("portal", "sign_in_window", 300),
-            path=limits_file(home),
-        ),
+        limiter=sign_in_limiter(home),
         verified=VerifiedSecrets(),
         max_bytes=max_bytes,
         local=threading.local(),
@@ -162,6 +155,7 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(GMError, _gm_error)
     app.register_error_handler(RulesetFault, _ruleset_fault)
+    app.register_error_handler(sqlite3.OperationalError, _busy)
     app.register_error_handler(Exception, _bug)
     return app
 
@@ -210,6 +204,9 @@ def _secure_headers(response: Response) -> Response:
     return response
 
 
+# How long a browser is asked to wait after meeting the database busy, in seconds.
+BUSY_RETRY_AFTER = 30
+
 _TITLES = {
     400: "That did not work",
     403: "Not yours",
@@ -251,6 +248,21 @@ def _ruleset_fault(exc: RulesetFault) -> Response:
         message="The program that runs this game failed while reading what you sent: a fault in the "
         "program, not in your orders. Nothing was stored. Tell your GM: the portal's log says what went wrong.",
     )
+
+
+def _busy(exc: sqlite3.OperationalError) -> Response:
+    """The database stayed busy past its timeout (another gm command writing): 503, said plainly."""
+    if not is_busy(exc):
+        return _bug(exc)
+    log.warning("portal: database busy on %s %s", request.method, request.path)
+    response = page(
+        "error.html",
+        503,
+        title="Busy",
+        message="The game master's database is busy right now, so nothing you sent was stored. Try again in a minute.",
+    )
+    response.headers["Retry-After"] = str(BUSY_RETRY_AFTER)
+    return response
 
 
 def _bug(exc: Exception) -> Response:

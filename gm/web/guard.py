@@ -1,16 +1,14 @@
-"""The portal's defences: CSRF tokens, the sign-in limiter, who is signed in."""
+"""The portal's defences: CSRF tokens, the sign-in limiter's refusals, who is signed in."""
 
 from __future__ import annotations
 
 import hmac
 import secrets
-import time
-from pathlib import Path
 
 from flask import abort, request, session
 from werkzeug.exceptions import TooManyRequests
 
-from gm.store.failures import FailureTable
+from gm.services.guesses import SignInLimiter, wait_words
 from gm.web.known_browsers import KnownBrowsers
 from gm.web.sessions import SessionRegister
 
@@ -80,42 +78,6 @@ def refuse_if_blocked(limiter: SignInLimiter, *keys: str) -> None:
     waits = limiter.waits(*keys)
     if waits:
         key = max(waits, key=waits.get)
-        minutes = max(1, round(waits[key] / 60))
         raise TooManyRequests(
-            f"{_BLOCKED[key.split(':', 1)[0]]} Try again in about {minutes} minute(s).", retry_after=int(waits[key]) + 1
+            f"{_BLOCKED[key.split(':', 1)[0]]} Try again in {wait_words(waits[key])}.", retry_after=int(waits[key]) + 1
         )
-
-
-class SignInLimiter(FailureTable):
-    """Failed sign-ins per key (client address, seat, 'gm') in a sliding window; successes are free,
-    so players who know their secret are never slowed by someone guessing.
-
-    The failures are kept in the SQLite file at `path`, so every worker process of `gm serve`
-    (and every server on the same home) counts the same failures, and a restart forgets none;
-    `scope` keeps limiters sharing a file apart."""
-
-    def __init__(self, failures: int, window: float, path: Path, scope: str = "sign-in"):
-        self.failures, self.window, self.scope = failures, window, scope
-        super().__init__(path)
-
-    def blocked(self, *keys: str) -> float:
-        """Seconds until one more attempt is allowed for every key; 0 when allowed now."""
-        return max(self.waits(*keys).values(), default=0.0)
-
-    def waits(self, *keys: str) -> dict[str, float]:
-        """Each key that must wait, with the seconds until its next attempt is allowed."""
-        # Wall-clock time: the same in every process and after a restart.
-        now = time.time()
-        rows = self.failures_since(self.scope, keys, now - self.window)
-        seen: dict[str, int] = {}
-        waits = {}
-        for key, at in rows:
-            seen[key] = seen.get(key, 0) + 1
-            # The failures-th newest failure in the window: once it leaves, one more try is allowed.
-            if seen[key] == self.failures:
-                waits[key] = at + self.window - now
-        return waits
-
-    def failed(self, *keys: str) -> None:
-        now = time.time()
-        self.add_failures(self.scope, keys, now, now - self.window)

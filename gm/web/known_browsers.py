@@ -66,9 +66,3 @@ class KnownBrowsers:
             samesite="Lax",
             secure=self.secure,
         )
-
-
-def seat_target(game: str, seat: str) -> str:
-    """The target of a sign-in at a seat, as typed (an unknown seat is counted like a known one, so
-    a refusal tells nobody which seats exist)."""
-    return f"seat:{game.strip().lower()}/{seat.strip().upper()}"

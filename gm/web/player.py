@@ -8,6 +8,7 @@ from flask import Blueprint, abort, g, redirect, request, send_file, session
 from werkzeug.exceptions import Forbidden
 
 from gm.services import press, seat_page as facts, seat_turns, turnfiles, uploads
+from gm.services.guesses import seat_target
 from gm.services.portal_access import (
     GONE,
     SIGNED_IN,
@@ -26,7 +27,6 @@ from gm.store.records import GameRecord, SeatRecord
 from gm.web.app import page, portal
 from gm.web.gm_pages import gm_signed_in_by_link
 from gm.web.guard import check_csrf, end_session, guess_keys, refuse_if_blocked, start_session
-from gm.web.known_browsers import seat_target
 from gm.web.turn_views import CachedRows, turn_view
 from gm.web.zones import find_zone, zone_list
 

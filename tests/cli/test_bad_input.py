@@ -57,7 +57,7 @@ def test_refused_with_one_line(home, gm, game, args, message):
 )
 def test_broken_gm_toml(home, gm, game, settings, message):
     (home / "gm.toml").write_bytes(settings)
-    gm("turn", "run", "g1", "--no-render", home=home)
+    gm("turn", "run", "g1", "--now", "--no-render", home=home)
     ran = gm("report", "render", "g1", home=home)
     assert ran.code == 1 and message in ran.err and "Traceback" not in ran.err
 

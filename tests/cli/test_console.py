@@ -39,7 +39,7 @@ def test_list_commands_print_json(home, gm, game):
 
 
 def test_the_audit_log(home, gm, game):
-    assert gm("turn", "run", "g1", home=home).code == 0
+    assert gm("turn", "run", "g1", "--now", home=home).code == 0
     every = json.loads(gm("audit", "--json", home=home).out)
     assert [e["action"] for e in every][:2] == ["game new", "seat join"]
     assert all(e["game"] == "g1" for e in every)
@@ -55,7 +55,7 @@ def test_game_show_marks_seats_that_changed_hands(home, gm, game):
     assert gm("game", "standby", "g1", "yan@example.org", "--name", "Yan", home=home).code == 0
     shown = gm("game", "show", "g1", home=home).out
     assert "Standbys, first in line first: Zed <zed@example.org>, Yan <yan@example.org>" in shown
-    assert gm("turn", "run", "g1", home=home).code == 0  # nobody sent orders: every seat misses one
+    assert gm("turn", "run", "g1", "--now", home=home).code == 0  # nobody sent orders: every seat misses one
     facts = json.loads(gm("game", "show", "g1", "--json", home=home).out)
     taken = [s for s in facts["seats"] if s["since_turn"]]
     assert [(s["name"], s["since_turn"], s["status"]) for s in taken] == [("Zed", 2, "active"), ("Yan", 2, "active")]

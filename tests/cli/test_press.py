@@ -168,7 +168,7 @@ def test_a_finished_game_takes_no_press(home, gm, tmp_path):
     (code, secret), (other, _) = (
         seated(gm("game", "join", "m1", f"{n}@example.org", "--name", n, home=home).out) for n in ("ann", "bob")
     )
-    assert gm("turn", "run", "m1", "--no-render", home=home).out.endswith("m1 is over.\n")
+    assert gm("turn", "run", "m1", "--now", "--no-render", home=home).out.endswith("m1 is over.\n")
     path = tmp_path / "t.txt"
     path.write_text(press_file(secret, f"PRESS TO {other}: good game", seat=code, game="m1"))
     before = table_dump(home)

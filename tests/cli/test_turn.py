@@ -14,7 +14,7 @@ from tests.cli.test_turnfiles import turn_file
 
 def run_turns(gm, home, n: int, render: bool = False):
     for _ in range(n):
-        ran = gm("turn", "run", "g1", *([] if render else ["--no-render"]), home=home)
+        ran = gm("turn", "run", "g1", "--now", *([] if render else ["--no-render"]), home=home)
         assert ran.code == 0, ran.err
     return ran
 
@@ -100,7 +100,7 @@ def test_rerun_of_a_turn_that_never_ran(home, gm, game):
 def test_too_few_seats(home, gm):
     gm("game", "new", "solo", home=home)
     gm("game", "join", "solo", "a@example.org", "--name", "A", home=home)
-    ran = gm("turn", "run", "solo", home=home)
+    ran = gm("turn", "run", "solo", "--now", home=home)
     assert (ran.code, ran.err) == (
         1,
         "Error: game 'solo' has 1 seat(s); it needs at least 2. Seat players with 'gm game join'.\n",
@@ -108,13 +108,13 @@ def test_too_few_seats(home, gm):
 
 
 def test_finished_game_refuses_turns_and_orders(home, gm, game, tmp_path):
-    ran = gm("turn", "run", "g1", "--no-render", home=home)
+    ran = gm("turn", "run", "g1", "--now", "--no-render", home=home)
     while "is over" not in ran.out:
-        ran = gm("turn", "run", "g1", "--no-render", home=home)
+        ran = gm("turn", "run", "g1", "--now", "--no-render", home=home)
         assert ran.code == 0, ran.err
     before = table_dump(home)
     # --no-render: without it gm turn run first publishes the turns left unpublished above.
-    ran = gm("turn", "run", "g1", "--no-render", home=home)
+    ran = gm("turn", "run", "g1", "--now", "--no-render", home=home)
     assert (ran.code, ran.err) == (1, "Error: game 'g1' is over; there are no more turns to run.\n")
     orders = tmp_path / "late.txt"
     orders.write_text(turn_file(game["BR"], "PASS", turn=""))
@@ -143,7 +143,7 @@ def test_two_turn_runs_at_once(home, gm, game):
     try:
         assert holder.stdout.readline().strip() == "locked"
         before = table_dump(home)
-        ran = gm("turn", "run", "g1", home=home)
+        ran = gm("turn", "run", "g1", "--now", home=home)
         assert ran.code == 1
         assert ran.err == (
             "Error: another gm process is running a turn of 'g1' right now. Wait for it to finish, then try again.\n"
@@ -152,11 +152,11 @@ def test_two_turn_runs_at_once(home, gm, game):
     finally:
         holder.kill()
         holder.wait()
-    assert gm("turn", "run", "g1", "--no-render", home=home).code == 0
+    assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0
 
 
 def test_turn_run_renders_pdf_and_json_per_seat(home, gm, game):
-    ran = gm("turn", "run", "g1", home=home)
+    ran = gm("turn", "run", "g1", "--now", home=home)
     assert ran.code == 0, ran.err
     folder = home / "reports" / "g1" / "1"
     assert sorted(p.name for p in folder.iterdir()) == [

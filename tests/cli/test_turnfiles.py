@@ -149,7 +149,7 @@ def test_missing_file_is_a_clear_error(home, gm, tmp_path):
 
 
 def test_orders_for_someone_elses_territory(home, gm, game, tmp_path):
-    assert gm("turn", "run", "g1", "--no-render", home=home).code == 0  # the claiming draft
+    assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0  # the claiming draft
     state = json.loads(gm("game", "show", "g1", "--json", home=home).out)["state"]
     theirs = next(code for code, t in sorted(state["territories"].items()) if t.get("core_of") == "RU")
     path = tmp_path / "place.txt"

@@ -86,3 +86,37 @@ def test_held_reports_are_named_and_a_payment_withdraws_the_waiting_notice(mail_
         .fetchall()
     )
     assert withdrawn == [("cancelled",)]
+
+
+def test_a_manual_game_without_a_deadline_needs_now_when_nobody_is_in(home, gm, clock, duel, tmp_path):
+    """Issue 29, 6: the README's advice after a crash is to run the same command again; in a
+    manual game (no deadline) that second gm turn run played the next turn at once with robots
+    for everyone and charged both players for it. Now it publishes what the crash left and stops."""
+    assert gm("credits", "buy", "ann@example.org", "10", "--paid", "20", home=home).code == 0
+    assert gm("credits", "buy", "bob@example.org", "10", "--paid", "20", home=home).code == 0
+    assert gm("game", "schedule", "d1", "manual", home=home).code == 0
+    assert "Deadline" not in gm("game", "show", "d1", home=home).out
+    submit(gm, home, tmp_path, duel["BR"], "BR", "CLAIM ENG")
+    submit(gm, home, tmp_path, duel["FR"], "FR", "CLAIM PIC")
+    assert gm("turn", "run", "d1", "--no-render", home=home).code == 0  # as if killed before publishing
+    books = ledger(home)
+    again = gm("turn", "run", "d1", home=home)  # the same command again, as after a crash
+    assert again.code == 1
+    assert "d1: turn 1 reports written to" in again.out  # what the crash left is published
+    assert again.err == (
+        "Error: 'd1' has no deadline and none of its seats has sent orders for turn 2: BR (Ann), FR (Bob). "
+        "Wait for their orders, or run it now with --now (they play by the nmr-policy setting).\n"
+    )
+    assert turns_run(home) == [1] and ledger(home) == books  # no robot turn, nobody charged for one
+    before = table_dump(home)
+    assert gm("turn", "run", "d1", home=home).code == 1  # and again: nothing at all changes
+    assert table_dump(home) == before
+    submit(gm, home, tmp_path, duel["BR"], "BR", "")  # no orders but a valid file: BR is in
+    assert gm("turn", "run", "d1", home=home).code == 0  # one seat in: the GM's manual run goes ahead
+    assert turns_run(home) == [1, 2]
+    assert gm("turn", "run", "d1", "--now", home=home).code == 0  # nobody in, and the GM says so
+    assert turns_run(home) == [1, 2, 3]
+
+
+def ledger(home) -> list:
+    return sqlite3.connect(home / "gm.db").execute("SELECT * FROM ledger ORDER BY id").fetchall()

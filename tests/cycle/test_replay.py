@@ -13,13 +13,13 @@ from tests.cycle.test_rundue import clock, duel  # noqa: F401 - fixtures
 def test_verify_replays_a_game_whose_seats_changed(home, gm, game):
     assert gm("game", "set", "g1", "nmr-limit", "1", home=home).code == 0
     assert gm("game", "standby", "g1", "zed@example.org", "--name", "Zed", home=home).code == 0
-    ran = gm("turn", "run", "g1", "--no-render", home=home)
+    ran = gm("turn", "run", "g1", "--now", "--no-render", home=home)
     assert "BR is now played by standby Zed <zed@example.org> from turn 2" in ran.out
     assert gm("seat", "resign", "g1", "BR", home=home).code == 0
     for _ in range(2):
-        assert gm("turn", "run", "g1", "--no-render", home=home).code == 0
+        assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0
     assert gm("turn", "rerun", "g1", "2", "--no-render", home=home).code == 0
-    assert gm("turn", "run", "g1", "--no-render", home=home).code == 0
+    assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0
     seats = {s["code"]: s for s in json.loads(gm("game", "show", "g1", "--json", home=home).out)["seats"]}
     assert seats["BR"]["name"] == "Zed" and seats["BR"]["status"] == "resigned"
     assert {seats[c]["status"] for c in ("RU", "FR", "GE")} == {"dropped"}

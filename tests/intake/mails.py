@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import sqlite3
 import sys
 from email import policy
@@ -72,3 +73,18 @@ def rows(home, sql: str, *params) -> list:
 
 def outbox_bodies(home) -> list[tuple]:
     return rows(home, "SELECT kind, recipient, subject, body FROM outbox ORDER BY id")
+
+
+def confirmation_code(home, address: str) -> str:
+    """The code of the last sign-up confirmation gm queued for an address."""
+    bodies = [body for kind, to, subject, body in outbox_bodies(home) if to == address and "CONFIRM" in body]
+    return re.search(r"^  CONFIRM (\S+)$", bodies[-1], re.MULTILINE)[1]
+
+
+def signed_up(gm, monkeypatch, home, sender: str, n: int, target: str = "c2"):
+    """JOIN from `sender` ("Ann <ann@example.org>"), then CONFIRM with the code gm mailed there,
+    as a player does; the confirmation's run."""
+    receive(gm, monkeypatch, mail(f"JOIN {target}", sender=sender, subject="join", message_id=f"<j{n}@x>"), home)
+    address = sender.split("<")[-1].rstrip(">")
+    code = confirmation_code(home, address)
+    return receive(gm, monkeypatch, mail(f"CONFIRM {code}", sender=sender, message_id=f"<c{n}@x>"), home)

@@ -9,7 +9,7 @@ from email import message_from_bytes, policy
 
 import pytest
 
-from tests.intake.mails import mail, outbox_bodies, receive, rows
+from tests.intake.mails import mail, outbox_bodies, receive, rows, signed_up
 
 
 def audit(gm, home, game: str | None = None) -> list[dict]:
@@ -144,7 +144,7 @@ def test_marking_a_question_answered_is_in_the_audit_log(home, gm, mail_home, mo
 
 
 def join(gm, monkeypatch, home, sender: str, n: int, target: str = "c2"):
-    receive(gm, monkeypatch, mail(f"JOIN {target}", sender=sender, subject="join", message_id=f"<j{n}@x>"), home)
+    signed_up(gm, monkeypatch, home, sender, n, target)
 
 
 def test_remove_waiting_takes_a_player_off_the_list_and_says_why_in_the_audit_log(home, gm, mail_home, monkeypatch):

@@ -72,7 +72,7 @@ def test_refusals_store_no_submission_and_say_why(home, gm, mail_home, monkeypat
 
 
 def test_turn_already_run_is_refused(home, gm, mail_home, monkeypatch):
-    assert gm("turn", "run", "g1", "--no-render", home=home).code == 0
+    assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0
     ran = receive(gm, monkeypatch, mail(turn_file(mail_home["BR"]).replace("PASSWORD", "TURN 1\nPASSWORD")), home)
     assert "refused: these orders are for turn 1, which has already been run; 'g1' is collecting turn 2" in ran.out
 

@@ -119,7 +119,7 @@ def test_export_defuses_formulas(home, gm, game):
 
 def test_turns_charge_seats_and_hold_unpaid_reports(home, gm, game):
     gm("credits", "buy", ANN, "1", "--paid", "2.50", home=home)
-    assert gm("turn", "run", "g1", "--no-render", home=home).code == 0
+    assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0
     db = open_database(home / "gm.db")
     charged = db.execute("SELECT seat, balance FROM ledger WHERE kind = 'turn charge' ORDER BY id").fetchall()
     assert charged == [("BR", 0), ("RU", -1), ("FR", -1), ("GE", -1)]
@@ -129,7 +129,7 @@ def test_turns_charge_seats_and_hold_unpaid_reports(home, gm, game):
         "Your report for turn 1 of g1 (seat RU) is ready but held: your account is 1 turn credit short. "
         "Buy turn credits and it will be sent at once; your orders are still accepted meanwhile."
     )
-    gm("turn", "run", "g1", "--no-render", home=home)
+    gm("turn", "run", "g1", "--now", "--no-render", home=home)
     # bob owes two turns: one credit pays the older one, so only turn 2 stays held.
     gm("credits", "buy", "bob@example.org", "1", "--paid", "2.50", home=home)
     assert [turn_charges.report_held(db, "g1", n, "RU") for n in (1, 2)] == [False, True]
@@ -149,7 +149,7 @@ def test_turns_charge_seats_and_hold_unpaid_reports(home, gm, game):
     )
     assert not turn_charges.report_held(db, "g1", 2, "FR")
     gm("credits", "policy", "g1", "--unpaid", "free", home=home)
-    gm("turn", "run", "g1", "--no-render", home=home)
+    gm("turn", "run", "g1", "--now", "--no-render", home=home)
     assert db.execute("SELECT COUNT(*) FROM ledger WHERE kind = 'turn charge'").fetchone()[0] == 8
     assert gm("ledger", "check", home=home).code == 0
 
@@ -157,7 +157,7 @@ def test_turns_charge_seats_and_hold_unpaid_reports(home, gm, game):
 def test_rerun_reverses_the_discarded_charges(home, gm, game):
     assert gm("game", "set", "g1", "nmr-limit", "0", home=home).code == 0  # robots play on
     for _ in range(3):
-        gm("turn", "run", "g1", "--no-render", home=home)
+        gm("turn", "run", "g1", "--now", "--no-render", home=home)
     ran = gm("turn", "rerun", "g1", "2", "--no-render", home=home)
     assert ran.code == 0, ran.err
     db = open_database(home / "gm.db")
@@ -175,7 +175,7 @@ def test_rerun_reverses_the_discarded_charges(home, gm, game):
 
 def test_ledger_check_names_the_faulty_entry(home, gm, game):
     gm("credits", "buy", ANN, "10", "--paid", "25", home=home)
-    gm("turn", "run", "g1", "--no-render", home=home)
+    gm("turn", "run", "g1", "--now", "--no-render", home=home)
     conn = sqlite3.connect(home / "gm.db")
     with conn:
         conn.execute("DROP TRIGGER ledger_no_update")
@@ -217,7 +217,7 @@ def test_resign_and_drop_out(home, gm, game):
     ran = gm("seat", "resign", "g1", "BR", "--forfeit", home=home)
     assert ran.err == "Error: seat BR of 'g1' has already resigned (Ann <ann@example.org>).\n"
     assert table_dump(home) == before
-    gm("turn", "run", "g1", "--no-render", home=home)
+    gm("turn", "run", "g1", "--now", "--no-render", home=home)
     db = open_database(home / "gm.db")
     assert db.execute("SELECT seat FROM ledger WHERE kind = 'turn charge' ORDER BY id").fetchall() == [("FR",), ("GE",)]
 
@@ -251,7 +251,7 @@ def test_game_end_awards_discounts_to_seats_still_playing(home, gm, game):
 def test_a_drop_out_by_nmr_forfeits_every_discount(home, gm, game):
     gm("credits", "adjust", ANN, "--discount", "5", "--reason", "earlier games", home=home)
     for _ in range(3):  # nmr-limit is 3 by default: the third missed turn drops every seat out
-        gm("turn", "run", "g1", "--no-render", home=home)
+        gm("turn", "run", "g1", "--now", "--no-render", home=home)
     db = open_database(home / "gm.db")
     assert db.execute("SELECT kind, discount, memo FROM ledger WHERE kind = 'forfeit'").fetchall() == [
         ("forfeit", -5, "g1 seat BR dropped out (no orders): all 5 bonus turns forfeited")

@@ -43,7 +43,7 @@ def test_a_minecraft_empires_game_awards_the_house_discounts_at_its_end(home, gm
         assert gm("game", "join", "m1", f"{name}@example.org", "--name", name.title(), home=home).code == 0
     assert gm("game", "set", "m1", "discount-win", "4", home=home).code == 0
     gm("credits", "adjust", "bob@example.org", "--discount", "9", "--reason", "earlier games", home=home)
-    ran = gm("turn", "run", "m1", home=home)
+    ran = gm("turn", "run", "m1", "--now", home=home)
     assert ran.code == 0 and ran.out.endswith("m1 is over.\n"), ran.out + ran.err
     winners = json.loads(gm("game", "show", "m1", "--json", home=home).out)["outcome"]["winners"]
     assert sorted(winners) == ["BL", "RE"]  # one round: every empire ties on its one city

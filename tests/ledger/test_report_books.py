@@ -11,7 +11,7 @@ def test_a_clash_report_shows_credits_and_warns_of_an_unpaid_next_turn(home, gm,
     gm("credits", "buy", "ann@example.org", "1", "--paid", "2.50", home=home)
     gm("credits", "buy", "bob@example.org", "5", "--paid", "12.50", home=home)
     assert gm("game", "set", "g1", "nmr-limit", "0", home=home).code == 0
-    ran = gm("turn", "run", "g1", home=home)
+    ran = gm("turn", "run", "g1", "--now", home=home)
     assert ran.code == 0, ran.err
     folder = home / "reports" / "g1" / "1"
     codes = {json.loads(p.read_text())["player"]: p.stem for p in folder.glob("*.json")}

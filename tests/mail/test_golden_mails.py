@@ -109,6 +109,15 @@ CASES = {
         "acknowledgement.txt",
         {"reply_subject": "Re: orders", "name": "", "results": [ACCEPTED, REJECTED, REFUSED]},
     ),
+    "acknowledgement_too_many": (
+        "acknowledgement.txt",
+        {
+            "reply_subject": "Re: orders",
+            "name": "Mallory",
+            "results": [REFUSED, {**REFUSED, "reason": "wrong password for player BR of 'clash-1'"}],
+            "unread": {"found": "2,000", "most": 10, "left": "1,990"},
+        },
+    ),
     "acknowledgement_press": (
         "acknowledgement.txt",
         {
@@ -143,6 +152,18 @@ CASES = {
             "received": "2026-11-24 10:15 UTC",
             "answer": "Yes: the next Clash game starts on 1 December.\nWrite JOIN clash to be on its list.",
             "quoted": "Hello,\n\ncan I join the next game?\nAlice",
+        },
+    ),
+    "confirm": (
+        "confirm.txt",
+        {
+            "name": "Bruno",
+            "email": "bruno@example.org",
+            "code": "k3m9-x2qa-7fpp-wq4t",
+            "until": "Sun 2026-11-29 10:15 UTC",
+            "hours": 48,
+            "wanted": "game clash-2",
+            "preferences": ["FR", "GE"],
         },
     ),
     "dropped": (

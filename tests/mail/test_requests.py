@@ -22,7 +22,7 @@ def request(secret: str, *lines: str, seat: str = "BR") -> str:
 def played(home, gm, game):
     """g1 with turn 1 run and its reports rendered (their mails queued, then sent into the folder)."""
     set_mail_address(home)
-    assert gm("turn", "run", "g1", home=home).code == 0
+    assert gm("turn", "run", "g1", "--now", home=home).code == 0
     assert gm("mail", "send", home=home).code == 0
     return game
 

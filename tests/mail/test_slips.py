@@ -34,7 +34,7 @@ def over(home, gm):
         )
         secrets[name] = (code, secret)
     gm("credits", "buy", "bob@example.org", "5", "--paid", "10", home=home)
-    assert gm("turn", "run", "m1", "--no-render", home=home).out.endswith("m1 is over.\n")
+    assert gm("turn", "run", "m1", "--now", "--no-render", home=home).out.endswith("m1 is over.\n")
     return secrets
 
 

@@ -23,7 +23,7 @@ def test_reports_after_a_turn_arrive_with_their_pdf(home, gm, smtp_home, smtp, m
         assert gm("credits", "buy", f"{player}@example.org", "10", "--paid", "20", home=home).code == 0
     # Ann (BR) asks for the JSON report too.
     receive(gm, monkeypatch, mail(turn_file(smtp_home["BR"], "JSON ON")), home)
-    ran = gm("turn", "run", "g1", home=home)
+    ran = gm("turn", "run", "g1", "--now", home=home)
     assert ran.code == 0 and "Mail: 4 report(s) queued; send them with 'gm mail send'.\n" in ran.out
     ran = gm("mail", "send", home=home)
     assert (ran.code, ran.out) == (0, "Sent 5 mail(s) over SMTP; 0 to try again; 0 failed.\n")

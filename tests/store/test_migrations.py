@@ -120,7 +120,7 @@ def test_the_press_migration_keeps_every_mail_in_the_outbox_and_takes_press_mail
         waiting,
     )
     db.conn.commit()
-    assert database.migrate(db) == ["m012_press"]
+    assert database.migrate(db)[0] == "m012_press"  # and the later ones
     columns = (
         "kind, recipient, recipient_name, subject, body, attachments, message_id, refs, status, attempts, "
         "next_attempt, queued"

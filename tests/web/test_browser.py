@@ -60,7 +60,7 @@ def test_upload_fix_submit_final_and_read_the_report(page, served, game, gm, hom
 
 def test_attacks_from_a_signed_in_browser(page, served, game, gm, home):
     sign_in(page, served, "BR", game["BR"])
-    assert gm("turn", "run", "g1", home=home).code == 0
+    assert gm("turn", "run", "g1", "--now", home=home).code == 0
     response = page.goto(served + "/reports/g1/RU/1.pdf")  # another seat's report, by editing the URL
     assert response.status == 404 and page.inner_text("h1") == "Not here"
     assert page.request.get(served + "/reports/g1/RU/1.json").status == 404

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.intake.mails import mail, outbox_bodies, receive, set_mail_address
+from tests.intake.mails import mail, outbox_bodies, receive, set_mail_address, signed_up
 from tests.web.chromium import DESKTOP, PHONE, browser_tests, screenshot
 from tests.web.conftest import GM_PASSWORD
 
@@ -25,7 +25,7 @@ def house(home, game, gm, monkeypatch):
     assert gm("portal", "password", home=home).code == 0
     assert gm("game", "new", "c2", "--ruleset", "clash", home=home).code == 0
     for n, who in enumerate(["Ann <ann@example.org>", "Eve <eve@example.org>", "Bob <bob@example.org>"]):
-        receive(gm, monkeypatch, mail("JOIN c2", sender=who, subject="join", message_id=f"<j{n}@x>"), home)
+        assert signed_up(gm, monkeypatch, home, who, n).code == 0
     receive(
         gm,
         monkeypatch,

@@ -10,7 +10,7 @@ import sqlite3
 
 import pytest
 
-from tests.intake.mails import mail, outbox_bodies, receive, set_mail_address
+from tests.intake.mails import mail, outbox_bodies, receive, set_mail_address, signed_up
 from tests.web.conftest import GM_PASSWORD, Player
 from tests.web.test_portal import set_gm_password
 
@@ -78,7 +78,7 @@ def test_reminders_from_the_page(the_gm, gm, home):
 def test_the_waiting_list_pruned_and_seated(the_gm, gm, home, monkeypatch):
     assert gm("game", "new", "c2", "--ruleset", "clash", home=home).code == 0
     for n, who in enumerate(["Ann <ann@example.org>", "Eve <eve@example.org>", "Bob <bob@example.org>"]):
-        receive(gm, monkeypatch, mail("JOIN c2", sender=who, subject="join", message_id=f"<j{n}@x>"), home)
+        assert signed_up(gm, monkeypatch, home, who, n).code == 0
     numbers = {w["email"]: w["number"] for w in json.loads(gm("game", "waiting", "c2", "--json", home=home).out)}
     page = the_gm.get("/gm/game/c2").text
     assert page.count('<li id="waiting-') == 3

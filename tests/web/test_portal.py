@@ -146,8 +146,8 @@ def test_the_session_word_counts_only_on_the_portal_and_only_for_its_seat(signed
 def test_history_nmr_deadline_and_reports_after_turns(signed_in, gm, home):
     signed_in.post("/orders", {"orders": orders("CLAIM ENG\nBOGUS"), "action": "submit"})
     signed_in.post("/orders", {"orders": orders("CLAIM ENG SCO WAL"), "action": "submit"})
-    assert gm("turn", "run", "g1", home=home).code == 0
-    assert gm("turn", "run", "g1", "--no-render", home=home).code == 0  # BR sent nothing for turn 2
+    assert gm("turn", "run", "g1", "--now", home=home).code == 0
+    assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0  # BR sent nothing for turn 2
     assert gm("game", "deadline", "g1", "2026-11-27 18:00 UTC", home=home).code == 0
     signed_in.post("/zone", {"zone": "Asia/Tokyo"})
     page = signed_in.get("/").text
@@ -202,6 +202,6 @@ def test_credits_and_discount_from_the_books(signed_in, gm, home):
     assert "Turn credits: 0." in signed_in.get("/").text
     assert gm("credits", "buy", "ann@example.org", "10", "--paid", "20", home=home).code == 0
     assert gm("credits", "adjust", "ann@example.org", "--discount", "2", "--reason", "won emp-1", home=home).code == 0
-    assert gm("turn", "run", "g1", "--no-render", home=home).code == 0  # charges one credit
+    assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0  # charges one credit
     page = signed_in.get("/").text
     assert "Turn credits: 9." in page and "Discount: 2 bonus turns with every 10 you buy at once." in page

@@ -59,13 +59,13 @@ def test_the_cached_view_follows_submissions_turns_and_a_rerun(signed_in, gm, ho
     assert seen["seat"]["orders"] == "accepted" and seen["seat"]["final"] is True
     before = turn_view(db, records.game_by_name(db, "g1"))
 
-    assert gm("turn", "run", "g1", "--no-render", home=home).code == 0
+    assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0
     after_one = _agrees_with_game_show(db, "g1", "BR")
     assert after_one["game"]["turn"] == 2 and after_one["seat"]["orders"] == "none"
     assert turn_view(db, records.game_by_name(db, "g1")) is not before
     assert "TURN 2\n" in signed_in.get("/").text  # the order form is the new turn's at once
 
-    assert gm("turn", "run", "g1", "--no-render", home=home).code == 0  # BR sends nothing: the robot plays
+    assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0  # BR sends nothing: the robot plays
     assert _agrees_with_game_show(db, "g1", "BR")["nmr"] == {"in_a_row": 1, "total": 1}
 
     # The last turn run again with BR's orders corrected: same turn number, another state.

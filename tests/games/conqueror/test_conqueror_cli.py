@@ -34,7 +34,7 @@ def test_one_player_and_the_ai_fill_the_rest(gm, home, tmp_path):
     orders = form(gm, home, tmp_path, "cq", seat, secret, "ATTACK WES CNW 5")
     ran = gm("submit", orders, home=home)
     assert (ran.code, ran.out.strip()) == (0, f"{orders}: accepted 2 order(s) for EN in cq, turn 1")
-    ran = gm("turn", "run", "cq", "--no-render", home=home)
+    ran = gm("turn", "run", "cq", "--now", "--no-render", home=home)
     assert ran.code == 0, ran.err
     assert ran.out.startswith("cq: turn 1 resolved") and "robot" not in ran.out
 
@@ -58,14 +58,14 @@ def test_one_player_and_the_ai_fill_the_rest(gm, home, tmp_path):
     assert ran.code == 1 and "only 5 move or attack orders a turn: line" in ran.err
     good = form(gm, home, tmp_path, "cq", seat, secret, "BUY WES 1")
     assert gm("submit", good, home=home).code == 0
-    assert gm("turn", "run", "cq", home=home).code == 0
+    assert gm("turn", "run", "cq", "--now", home=home).code == 0
     report = json.loads((home / "reports" / "cq" / "2" / "EN.json").read_text())
     assert report["view"]["ruleset"] == "conqueror" and len(report["view"]["seats"]) == 8
     assert (home / "reports" / "cq" / "2" / "EN.pdf").read_bytes().startswith(b"%PDF")
 
     # The rest of the game by NMR (robot orders for the player), then verify every turn.
     while json.loads(gm("game", "show", "cq", "--json", home=home).out)["status"] != "over":
-        assert gm("turn", "run", "cq", "--no-render", home=home).code == 0
+        assert gm("turn", "run", "cq", "--now", "--no-render", home=home).code == 0
     facts = json.loads(gm("game", "show", "cq", "--json", home=home).out)
     assert facts["turn_label"] == "Game over" and facts["outcome"]["winners"]
     ran = gm("turn", "verify", "cq", home=home)

@@ -40,7 +40,7 @@ def test_the_census_is_secret_until_the_gm_asks(empires, gm):
 
 def test_a_report_shows_credits_and_no_secrets(empires, gm):
     gm("credits", "buy", "ann@example.org", "10", "--paid", "25", home=empires)
-    ran = gm("turn", "run", "e1", home=empires)
+    ran = gm("turn", "run", "e1", "--now", home=empires)
     assert ran.code == 0, ran.err
     report = json.loads((empires / "reports" / "e1" / "1" / "AL.json").read_text())
     assert report["credits"] == {
@@ -86,7 +86,7 @@ def test_a_robot_game_to_a_win_with_the_books(empires, gm):
     for email, _ in PLAYERS:
         gm("credits", "buy", email, "10", "--paid", "25", home=empires)
     for number in range(1, 30):  # noqa: B007 - the loop counts turns; the count is checked after it
-        ran = gm("turn", "run", "e1", "--no-render", home=empires)
+        ran = gm("turn", "run", "e1", "--now", "--no-render", home=empires)
         assert ran.code == 0, ran.err
         if ran.out.endswith("e1 is over.\n"):
             break

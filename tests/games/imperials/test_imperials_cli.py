@@ -52,7 +52,7 @@ def test_a_human_seat_plays_by_turn_file_beside_robots(gm, tmp_path):
     orders = form(gm, home, tmp_path, "RED", secret, "SETTLE 19 19-24", "SETTLE 44", name="setup")
     ran = gm("submit", orders, home=home)
     assert (ran.code, ran.out.strip()) == (0, f"{orders}: accepted 2 order(s) for RED in imperials-demo, turn 1")
-    ran = gm("turn", "run", "imperials-demo", "--no-render", home=home)
+    ran = gm("turn", "run", "imperials-demo", "--now", "--no-render", home=home)
     assert ran.code == 0, ran.err
     state = state_of(gm, home)["state"]
     assert state["buildings"]["19"]["owner"] == "RED" and state["roads"]["19-24"] == "RED"
@@ -99,7 +99,7 @@ def test_a_human_seat_plays_by_turn_file_beside_robots(gm, tmp_path):
     )
     ran = gm("submit", good, home=home)
     assert ran.code == 0, ran.err
-    assert gm("turn", "run", "imperials-demo", home=home).code == 0
+    assert gm("turn", "run", "imperials-demo", "--now", home=home).code == 0
     report = json.loads((home / "reports" / "imperials-demo" / "2" / "RED.json").read_text())
     assert report["view"]["ruleset"] == "imperials" and report["view"]["you"]["standing"]["discard"] == ["wool"]
     assert (home / "reports" / "imperials-demo" / "2" / "RED.pdf").read_bytes().startswith(b"%PDF")
@@ -108,7 +108,7 @@ def test_a_human_seat_plays_by_turn_file_beside_robots(gm, tmp_path):
 
     # The rest of the game by NMR (robot orders for RED too), then verify every turn.
     while state_of(gm, home)["status"] != "over":
-        assert gm("turn", "run", "imperials-demo", "--no-render", home=home).code == 0
+        assert gm("turn", "run", "imperials-demo", "--now", "--no-render", home=home).code == 0
     facts = state_of(gm, home)
     assert facts["outcome"]["winners"] and facts["state"]["round"] == 6
     assert facts["outcome"]["reason"].startswith("most victory points when the round limit of 6")

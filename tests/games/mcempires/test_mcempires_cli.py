@@ -38,7 +38,7 @@ def test_a_human_plays_beside_the_robots(gm, tmp_path):
     orders = form(gm, home, tmp_path, "mcempires-demo", seat, secret, f"LAND {x + 2},{y} {x + 3},{y}")
     ran = gm("submit", orders, home=home)
     assert (ran.code, ran.out.strip()) == (0, f"{orders}: accepted 2 order(s) for RE in mcempires-demo, turn 1")
-    ran = gm("turn", "run", "mcempires-demo", "--no-render", home=home)
+    ran = gm("turn", "run", "mcempires-demo", "--now", "--no-render", home=home)
     assert ran.code == 0, ran.err
     state = json.loads(gm("game", "show", "mcempires-demo", "--json", home=home).out)["state"]
     assert state["cities"]["RE1"]["x"] == x and state["cities"]["RE1"]["y"] == y
@@ -60,7 +60,7 @@ def test_a_human_plays_beside_the_robots(gm, tmp_path):
 
     # The rest of the game by NMR (robot orders for the player), then every turn replays.
     while json.loads(gm("game", "show", "mcempires-demo", "--json", home=home).out)["status"] != "over":
-        assert gm("turn", "run", "mcempires-demo", "--no-render", home=home).code == 0
+        assert gm("turn", "run", "mcempires-demo", "--now", "--no-render", home=home).code == 0
     facts = json.loads(gm("game", "show", "mcempires-demo", "--json", home=home).out)
     assert facts["turn_label"] == "Game over" and facts["outcome"]["winners"]
     ran = gm("turn", "verify", "mcempires-demo", home=home)

@@ -30,6 +30,8 @@ CREATE INDEX submissions_source ON submissions (source);
 CREATE INDEX turns_unpublished ON turns (game_id, number) WHERE published IS NULL;
 -- index waiting_open on waiting
 CREATE INDEX waiting_open ON waiting (ruleset, game_id) WHERE seated IS NULL;
+-- index waiting_unconfirmed on waiting
+CREATE INDEX waiting_unconfirmed ON waiting (account_id) WHERE confirm_hash IS NOT NULL AND seated IS NULL;
 -- table absences on absences
 CREATE TABLE absences ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), seat_id INTEGER NOT NULL REFERENCES seats(id), starts TEXT NOT NULL, ends TEXT NOT NULL, source TEXT NOT NULL, created TEXT NOT NULL );
 -- table accounts on accounts
@@ -71,9 +73,9 @@ CREATE TABLE submissions ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFE
 -- table turns on turns
 CREATE TABLE turns ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), number INTEGER NOT NULL, seed INTEGER NOT NULL, ruleset_version TEXT NOT NULL, orders TEXT NOT NULL, events TEXT NOT NULL, state TEXT NOT NULL, state_hash TEXT NOT NULL, resolved TEXT NOT NULL, published TEXT, UNIQUE (game_id, number) );
 -- table waiting on waiting
-CREATE TABLE waiting ( id INTEGER PRIMARY KEY, game_id INTEGER REFERENCES games(id), ruleset TEXT NOT NULL, account_id INTEGER NOT NULL REFERENCES accounts(id), name TEXT NOT NULL, preferences TEXT NOT NULL DEFAULT '[]', came TEXT NOT NULL CHECK (came IN ('mail', 'slip', 'default')), source TEXT NOT NULL, added TEXT NOT NULL, seat_id INTEGER REFERENCES seats(id), seated TEXT );
+CREATE TABLE waiting ( id INTEGER PRIMARY KEY, game_id INTEGER REFERENCES games(id), ruleset TEXT NOT NULL, account_id INTEGER NOT NULL REFERENCES accounts(id), name TEXT NOT NULL, preferences TEXT NOT NULL DEFAULT '[]', came TEXT NOT NULL CHECK (came IN ('mail', 'slip', 'default')), source TEXT NOT NULL, added TEXT NOT NULL, seat_id INTEGER REFERENCES seats(id), seated TEXT , confirm_hash TEXT, confirm_by TEXT);
 -- trigger ledger_no_delete on ledger
 CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
 -- trigger ledger_no_update on ledger
 CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
--- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press
+-- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm

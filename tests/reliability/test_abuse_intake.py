@@ -1,0 +1,333 @@
+"""The abuse battery, mail intake (issue 29): a mail of 2,000 turn files with wrong secrets, a
+flood of guesses at one seat, what every writer meets while the database is busy, a forged
+sign-up and a flood of them. Each failed on the main of 2026-11-27; none of the fixes takes
+anything from the rightful player."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import mailbox
+import sqlite3
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+import gm.cli.common
+import gm.store.database
+from gm.clock import FixedClock
+from gm.home import Home
+from gm.intake.finding import MOST_TURN_FILES
+from gm.services.signups import CONFIRM_HOURS
+from gm.services.waiting import MOST_UNCONFIRMED
+from gm.web.app import create_app
+from tests.intake.mails import confirmation_code, mail, outbox_bodies, receive, rows, set_mail_address, turn_file
+from tests.web.conftest import Player
+
+SEATS = ("BR", "RU", "FR", "GE")
+
+
+def hostile_mail(files: int, sender: str, message_id: str, seats=SEATS) -> bytes:
+    """One mail holding `files` turn files for g1, each with a wrong secret of its own."""
+    text = "".join(turn_file(f"x{n:04d}", "CLAIM ENG", seat=seats[n % len(seats)]) for n in range(files))
+    return mail(text, sender=sender, subject="orders", message_id=message_id)
+
+
+def maildir(tmp_path, name: str, *raws: bytes):
+    box = mailbox.Maildir(tmp_path / name, create=True)
+    for raw in raws:
+        box.add(raw)
+    return tmp_path / name
+
+
+class Scrypts:
+    """Every scrypt gm runs, and whether gm.db's write lock was held by someone at that moment
+    (a second connection that cannot BEGIN IMMEDIATE at once: the lock is held)."""
+
+    def __init__(self, database, real):
+        self.database, self.real = database, real
+        self.calls: list[bool] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, *args, **kwargs):
+        probe = sqlite3.connect(self.database, timeout=0, isolation_level=None)
+        try:
+            probe.execute("BEGIN IMMEDIATE")
+            probe.execute("ROLLBACK")
+            held = False
+        except sqlite3.OperationalError:
+            held = True
+        finally:
+            probe.close()
+        with self._lock:
+            self.calls.append(held)
+        return self.real(*args, **kwargs)
+
+    def take(self) -> list[bool]:
+        with self._lock:
+            taken, self.calls = self.calls, []
+        return taken
+
+
+@pytest.fixture
+def scrypts(home, game, monkeypatch):
+    set_mail_address(home)
+    spy = Scrypts(home / "gm.db", hashlib.scrypt)
+    monkeypatch.setattr(hashlib, "scrypt", spy)
+    return spy
+
+
+def answers_to(home, address: str) -> list[str]:
+    return [body for kind, to, subject, body in outbox_bodies(home) if to == address]
+
+
+def test_a_mail_of_2000_wrong_secrets_never_holds_the_database_and_gets_a_short_answer(
+    home, gm, game, scrypts, tmp_path
+):
+    raw = hostile_mail(2000, "Mallory <mallory@evil.example>", "<flood@evil.example>")
+    assert len(raw) < 110_000  # the red team's mail was 98 kB
+    ran = gm("inbox", "import", maildir(tmp_path, "flood", raw), home=home)
+    assert ran.code == 0, ran.err
+    checked = scrypts.take()
+    assert checked and not any(checked)  # no scrypt while gm.db's write lock was held
+    assert len(checked) == MOST_TURN_FILES  # the rest of the mail was never read
+    assert rows(home, "SELECT outcome FROM mail_taken") == [("refused",)]
+    [answer] = answers_to(home, "mallory@evil.example")
+    assert answer.startswith(
+        f"Hello Mallory,\n\nThis mail holds 2,000 turn files; gm reads at most {MOST_TURN_FILES} in one mail. The "
+        f"first\n{MOST_TURN_FILES} are answered below; the other {2000 - MOST_TURN_FILES:,} were not read: send "
+        "them in mails of their own.\n"
+    )
+    assert answer.count("REFUSED: wrong password for player") == MOST_TURN_FILES
+    assert len(answer.splitlines()) < 80
+    assert rows(home, "SELECT count(*) FROM submissions") == [(0,)]
+
+
+def test_wrong_secrets_are_limited_per_sender_and_per_seat_and_the_player_still_gets_in(
+    home, gm, game, scrypts, tmp_path, monkeypatch
+):
+    # Ten wrong secrets from one address (the portal's sign_in_failures): its next guess is not checked.
+    first = hostile_mail(10, "Mallory <mallory@evil.example>", "<m1@evil.example>", seats=("BR",))
+    assert receive(gm, monkeypatch, first, home).code == 0
+    assert len(scrypts.take()) == 10
+    again = mail(turn_file("wrong-again"), sender="mallory@evil.example", message_id="<m2@evil.example>")
+    assert receive(gm, monkeypatch, again, home).code == 0
+    assert scrypts.take() == []
+    assert (
+        "REFUSED: too many wrong secrets from mallory@evil.example lately; try again in about 5 minute(s)."
+        in (answers_to(home, "mallory@evil.example")[-1])
+    )
+    # Forged senders, one guess each: the seat has had its ten, from anywhere.
+    for n in range(3):
+        forged = mail(turn_file(f"wrong-{n}"), sender=f"x{n}@evil.example", message_id=f"<x{n}@evil.example>")
+        assert receive(gm, monkeypatch, forged, home).code == 0
+        assert (
+            "REFUSED: too many wrong secrets for BR of 'g1' lately, from anywhere; orders from the address "
+            "registered for the seat still count"
+        ) in answers_to(home, f"x{n}@evil.example")[0]
+    assert scrypts.take() == []
+    # The seat's player, from the address registered for it, with the right secret: accepted.
+    mine = mail(turn_file(game["BR"]), sender="Ann <ann@example.org>", message_id="<ann1@example.org>")
+    ran = receive(gm, monkeypatch, mine, home)
+    assert "accepted 1 order(s) for BR in g1" in ran.out
+    assert rows(home, "SELECT s.code, sub.verdict FROM submissions sub JOIN seats s ON s.id = sub.seat_id") == [
+        ("BR", "accepted")
+    ]
+    # Another seat is not held up by BR's flood.
+    theirs = mail(turn_file(game["RU"], seat="RU"), sender="bob@example.org", message_id="<bob1@example.org>")
+    assert "accepted 1 order(s) for RU in g1" in receive(gm, monkeypatch, theirs, home).out
+
+
+def test_a_mailbox_of_forged_guesses_read_ahead_starts_no_more_scrypt_than_the_seat_may_use(
+    home, gm, game, scrypts, tmp_path
+):
+    """300 mails in two batches, read ahead by reader processes, each from a stranger of its own
+    with one wrong secret for BR: the seat's ten are checked, the rest refused unchecked."""
+    flood = [
+        mail(turn_file(f"x{n:04d}"), sender=f"x{n}@evil.example", message_id=f"<x{n}@evil.example>") for n in range(300)
+    ]
+    ran = gm("inbox", "import", maildir(tmp_path, "flood", *flood), "--readers", "2", home=home)
+    assert ran.code == 0, ran.err
+    checked = scrypts.take()
+    assert len(checked) == 10 and not any(checked)
+    assert ran.out.count("too many wrong secrets for BR of 'g1' lately") == 290
+
+
+def test_mail_and_the_portal_count_guesses_at_a_seat_together(home, gm, game, scrypts, tmp_path, monkeypatch):
+    """One limiter: ten wrong secrets by mail from strangers leave a stranger's browser none."""
+    for n in range(10):
+        forged = mail(turn_file(f"wrong-{n}"), sender=f"x{n}@evil.example", message_id=f"<x{n}@evil.example>")
+        assert receive(gm, monkeypatch, forged, home).code == 0
+    player = Player(create_app(Home(home)).test_client())
+    page = player.sign_in("BR", game["BR"])
+    assert page.status_code == 429 and "Too many wrong secrets for this seat lately, from anywhere." in page.text
+
+
+WRITERS = {
+    "submit": ("submit", "{turn_file}"),
+    "turn run": ("turn", "run", "g1", "--now", "--no-render"),
+    "run-due": ("run-due",),
+    "inbox import": ("inbox", "import", "{maildir}"),
+    "game new": ("game", "new", "g2", "--ruleset", "clash"),
+    "game set": ("game", "set", "g1", "grace", "2h"),
+    "credits buy": ("credits", "buy", "ann@example.org", "10", "--paid", "20"),
+}
+
+
+@pytest.fixture
+def busy(home, game, monkeypatch):
+    """gm.db with its write lock held by another connection, and writers waiting 0.2 s, not 10."""
+    monkeypatch.setattr(gm.store.database, "BUSY_TIMEOUT", 0.2)
+    holder = sqlite3.connect(home / "gm.db", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    yield holder
+    holder.execute("ROLLBACK")
+    holder.close()
+
+
+BUSY = (
+    "Error: the database stayed busy for 0.2 s (another gm command or the portal was writing to it); "
+    "the command stopped there."
+)
+
+
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_a_writer_that_meets_a_busy_database_says_so_in_one_line(home, gm, game, busy, tmp_path, writer):
+    path = tmp_path / "br.txt"
+    path.write_text(turn_file(game["BR"]))
+    box = maildir(tmp_path, "box", mail(turn_file(game["BR"])))
+    args = [a.format(turn_file=path, maildir=box) for a in WRITERS[writer]]
+    ran = gm(*args, home=home)
+    assert ran.code == 1 and ran.err == f"{BUSY} Run it again in a moment.\n", ran.err
+
+
+def test_a_mail_server_pipe_that_meets_a_busy_database_keeps_the_message(home, gm, game, busy, monkeypatch):
+    ran = receive(gm, monkeypatch, mail(turn_file(game["BR"])), home)
+    assert ran.code == 75
+    assert ran.err == f"{BUSY} The mail server keeps the message and tries again.\n"
+
+
+def test_a_portal_submit_that_meets_a_busy_database_answers_503_not_500(home, game, busy):
+    player = Player(create_app(Home(home)).test_client())
+    assert player.sign_in("BR", game["BR"]).status_code == 200
+    orders = "GAME g1\nPLAYER BR\nPASSWORD <your secret>\nTURN 1\nCLAIM ENG\nEND\n"
+    page = player.post("/orders", {"orders": orders, "action": "submit"})
+    assert page.status_code == 503 and page.headers["Retry-After"] == "30"
+    assert "busy right now, so nothing you sent was stored. Try again in a minute." in page.text
+
+
+# ---------------------------------------------------------------------------------------------
+# Sign-ups: anyone can write any From.
+
+
+@pytest.fixture
+def auto_game(home, gm, clock):
+    """c2: an open clash game (2-4 seats) that seats sign-ups at once (signups auto); the
+    victim's address has credits, which a forged seat would be charged."""
+    set_mail_address(home)
+    assert gm("game", "new", "c2", "--ruleset", "clash", home=home).code == 0
+    assert gm("game", "set", "c2", "signups", "auto", home=home).code == 0
+    assert gm("credits", "buy", "victim@example.org", "10", "--paid", "20", "--name", "Vic", home=home).code == 0
+    return home
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fixed = FixedClock(datetime(2026, 11, 23, 10, 0, tzinfo=UTC))
+    monkeypatch.setattr(gm.cli.common, "CLOCK", fixed)
+    return fixed
+
+
+def seats_of(home, address: str) -> list:
+    return rows(
+        home,
+        "SELECT g.name, s.code FROM seats s JOIN accounts a ON a.id = s.account_id JOIN games g "
+        "ON g.id = s.game_id WHERE a.email = ?",
+        address,
+    )
+
+
+def test_a_forged_join_seats_nobody_and_its_code_goes_only_to_the_address_it_names(
+    home, gm, auto_game, clock, monkeypatch
+):
+    forged = mail(
+        "JOIN c2\nNAME Victim",
+        sender="Vic <victim@example.org>",
+        message_id="<f1@evil.example>",
+        Reply_To="mallory@evil.example",
+    )
+    assert receive(gm, monkeypatch, forged, home).code == 0
+    assert seats_of(home, "victim@example.org") == []  # on main: seated at once, then charged
+    assert {to for kind, to, subject, body in outbox_bodies(home)} == {"victim@example.org"}
+    code = confirmation_code(home, "victim@example.org")
+    # The forger guesses, from the victim's address, and an auto-reply quotes gm's mail: neither counts.
+    guess = mail("CONFIRM aaaa-bbbb-cccc-dddd", sender="victim@example.org", message_id="<f2@evil.example>")
+    assert "refused" in receive(gm, monkeypatch, guess, home).out
+    quoted = mail(f"I am away.\n\n> CONFIRM {code}\n", sender="victim@example.org", message_id="<away@example.org>")
+    assert "question" in receive(gm, monkeypatch, quoted, home).out
+    # The code lapses after CONFIRM_HOURS; then even the right one counts no more.
+    clock.when += timedelta(hours=CONFIRM_HOURS, minutes=1)
+    assert "; unconfirmed, lapsed 2026-11-25T10:00:00Z)" in gm("game", "waiting", "c2", home=home).out
+    late = mail(f"CONFIRM {code}", sender="victim@example.org", message_id="<late@example.org>")
+    assert "refused" in receive(gm, monkeypatch, late, home).out
+    assert "it may have lapsed (48 hours after the sign-up)" in outbox_bodies(home)[-1][3]
+    assert seats_of(home, "victim@example.org") == []
+    books = "SELECT l.kind FROM ledger l JOIN accounts a ON a.id = l.account_id WHERE a.email = 'victim@example.org'"
+    assert rows(home, books) == [("payment",)]  # what the victim bought, and nothing since
+
+
+def test_a_flood_of_joins_fills_no_seat_the_player_still_joins_and_the_gm_clears_it_at_once(
+    home, gm, auto_game, clock, monkeypatch, tmp_path
+):
+    flood = [mail("JOIN c2", sender=f"bot{n}@spam.example", message_id=f"<j{n}@spam.example>") for n in range(300)]
+    assert gm("inbox", "import", maildir(tmp_path, "flood", *flood), home=home).code == 0
+    assert rows(home, "SELECT count(*) FROM seats") == [(0,)]  # on main: the game was full after four
+    assert rows(home, "SELECT status FROM games WHERE name = 'c2'") == [("open",)]
+    # A real player: JOIN, then CONFIRM with the code that came to her address: seated at once.
+    join = mail("JOIN c2\nSEATS FR", sender="Ann <ann@example.org>", message_id="<ann-join@example.org>")
+    assert receive(gm, monkeypatch, join, home).code == 0
+    yes = mail(
+        f"CONFIRM {confirmation_code(home, 'ann@example.org')}", sender="ann@example.org", message_id="<ann-c@x>"
+    )
+    assert receive(gm, monkeypatch, yes, home).code == 0
+    assert seats_of(home, "ann@example.org") == [("c2", "FR")]
+    listed = gm("game", "waiting", "c2", home=home).out.splitlines()
+    assert len(listed) == 300 and all("; unconfirmed, lapses" in line for line in listed)
+    # One command clears the flood, and says so in the audit log.
+    cleared = gm("game", "waiting", "c2", "--clear", "--unconfirmed", "--from", "*@SPAM.example", home=home)
+    assert cleared.out == "300 taken off the waiting lists of c2 (see gm audit c2).\n"
+    assert gm("game", "waiting", "c2", home=home).out == "Nobody waits for c2.\n"
+    audit = json.loads(gm("audit", "c2", "--json", home=home).out)
+    [entry] = [e for e in audit if e["action"] == "waiting cleared"]
+    assert len(entry["detail"]["emails"]) == 300 and entry["detail"]["from"] == "*@spam.example"
+    assert seats_of(home, "ann@example.org") == [("c2", "FR")]
+
+
+def test_clearing_by_pattern_leaves_the_other_players_waiting(home, gm, auto_game, clock, monkeypatch):
+    assert gm("game", "set", "c2", "signups", "gm", home=home).code == 0
+    for n, sender in enumerate(["ann@example.org", "bot1@spam.example", "bob@example.org"]):
+        assert receive(gm, monkeypatch, mail("JOIN c2", sender=sender, message_id=f"<{n}@x>"), home).code == 0
+    yes = mail(f"CONFIRM {confirmation_code(home, 'ann@example.org')}", sender="ann@example.org", message_id="<yes@x>")
+    assert receive(gm, monkeypatch, yes, home).code == 0
+    assert gm("game", "waiting", "c2", "--unconfirmed", home=home).code == 1  # --unconfirmed says what --clear takes
+    cleared = gm("game", "waiting", "c2", "--clear", "--from", "*@spam.example", home=home)
+    assert cleared.out == "1 taken off the waiting lists of c2 (see gm audit c2).\n"
+    left = [line.split()[1] for line in gm("game", "waiting", "c2", home=home).out.splitlines()]
+    assert left == ["ann@example.org", "bob@example.org"]
+    assert gm("game", "waiting", "c2", "--clear", "--unconfirmed", home=home).out.startswith("1 taken off")
+    assert gm("game", "seat-waiting", "c2", home=home).out == "seated ann@example.org in BR of c2\n"
+
+
+def test_one_address_may_have_only_a_few_signups_waiting_for_confirmation(home, gm, auto_game, clock, monkeypatch):
+    for n, target in enumerate(["c2", "clash", "conqueror", "empires"]):
+        receive(gm, monkeypatch, mail(f"JOIN {target}", sender="victim@example.org", message_id=f"<{n}@x>"), home)
+    assert rows(home, "SELECT count(*) FROM waiting") == [(MOST_UNCONFIRMED,)]
+    assert (
+        f"NOT TAKEN: your sign-up: victim@example.org has {MOST_UNCONFIRMED} sign-ups waiting for their "
+        "confirmation already" in outbox_bodies(home)[-1][3]
+    )
+    # Once they lapse, the address may sign up again.
+    clock.when += timedelta(hours=CONFIRM_HOURS, minutes=1)
+    receive(gm, monkeypatch, mail("JOIN empires", sender="victim@example.org", message_id="<again@x>"), home)
+    assert outbox_bodies(home)[-1][2] == "Confirm your sign-up for the next game of empires"
