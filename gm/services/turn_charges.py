@@ -194,15 +194,13 @@ def report_credits(db: sqlite_utils.Database, game: GameRecord, turn: int, seat:
     }
 
 
-def credit_notice(db: sqlite_utils.Database, game: GameRecord | str, turn: int, seat: str) -> str | None:
-    """The low-credit notice for a seat whose report of this turn is held, or None."""
+def held_facts(db: sqlite_utils.Database, game: GameRecord | str, turn: int, seat: str) -> dict | None:
+    """What a seat's held notice and the portal say of its report of this turn: the account, how
+    many credits it is short, its discount (bonus turns on a purchase of QUALIFYING or more);
+    None when the report is not held."""
     game = records.game_by_name(db, game) if isinstance(game, str) else game
     if not report_held(db, game, turn, seat):
         return None
     email = records.seat_by_code(db, game, seat).email
-    short = -credits.account_position(db, email).balance
-    return (
-        f"Your report for turn {turn} of {game.name} (seat {seat}) is ready but held: your "
-        f"account is {short} turn credit{'s' if short != 1 else ''} short. Buy turn credits "
-        "and it will be sent at once; your orders are still accepted meanwhile."
-    )
+    position = credits.account_position(db, email)
+    return {"email": email, "short": -position.balance, "discount": position.discount, "bonus_from": ledger.QUALIFYING}

@@ -16,7 +16,7 @@ from gm.core.statehash import state_hash
 from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
-from gm.services import cycle, prizes, seat_mail, turn_charges
+from gm.services import cycle, prizes, report_mails, seat_mail, turn_charges
 from gm.services.game_settings import game_setting
 from gm.services.games import ROBOT, current_state, game_ruleset, seat_infos
 from gm.services.turnfiles import describe_problem
@@ -151,6 +151,8 @@ def _run_turn_locked(
         turn_charges.settle_turn(
             db, game, game.turn, orders, state, result.state, outcome, now, lambda: prizes.house_tables(home)
         )
+        if rerun:  # the discarded turns' charges came back: reports they held may be paid for now
+            report_mails.queue_released(db, home, clock)
         _move_on(db, clock, game, digest, outcome is not None, rerun, now)
         notices = _seat_changes(db, home, clock, game, outcome is not None, now)
         crash_point("turn:before-commit")

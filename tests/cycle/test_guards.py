@@ -69,8 +69,8 @@ def test_held_reports_are_named_and_a_payment_withdraws_the_waiting_notice(mail_
     ran = gm("turn", "run", "d1", home=home)
     assert ran.code == 0
     assert (
-        "d1: 1 report(s) held for credits: FR (turn 1); each player got a low-credit notice, "
-        "and 'gm credits buy' releases the report"
+        "d1: 1 report(s) held for credits: FR (turn 1); each player got a held notice saying how to pay, "
+        "and credit ('gm credits buy' or 'adjust') releases the report"
     ) in ran.out
     waiting = (
         sqlite3.connect(home / "gm.db")

@@ -348,7 +348,7 @@ def test_unpaid_report_is_held_with_a_notice_and_released_by_payment(mail_home, 
     assert "(turn 1)" in by_recipient["Ann <ann@example.org>"]["Subject"]
     notice = by_recipient["Bob <bob@example.org>"]
     assert notice["Subject"] == "d1: turn 1 report held for credits"
-    assert "is ready but held: your account is 1 turn credit short" in notice.get_body().get_content()
+    assert "your account (bob@example.org)\nis 1 credit short" in notice.get_body().get_content()
     ran = gm("credits", "buy", "bob@example.org", "10", "--paid", "20", home=home)
     assert "Released 1 held report(s)" in ran.out
     assert "mail: sent 1" in gm("run-due", home=home).out

@@ -67,6 +67,21 @@ REPORT = {
     "order_form": FORM,
 }
 
+HELD = {
+    "game": "clash-1",
+    "seat": "BR",
+    "name": "Alice",
+    "turn": 5,
+    "email": "alice@example.org",
+    "short": 2,
+    "discount": 3,
+    "bonus_from": 10,
+    "price": "2.50 EUR a turn credit; 10 for 22.50 EUR",
+    "how": "PayPal to pay@example.org, with your e-mail address as the reference",
+    "gm_address": "gm@example.org",
+    "portal": "https://pbm.example.org",
+}
+
 PRESS = {
     "game": "clash-1",
     "seat": "BR",
@@ -148,6 +163,11 @@ CASES = {
     "dropped": (
         "dropped.txt",
         {"game": "clash-1", "seat": "RU", "player": "Dmitri", "missed": 3, "last_turn": 7, "turn": 8, "standby": True},
+    ),
+    "held": ("held.txt", HELD),
+    "held_unpriced": (
+        "held.txt",
+        {**HELD, "short": 1, "discount": 0, "price": "", "how": "", "portal": None},
     ),
     "late": (
         "late.txt",
