@@ -86,3 +86,24 @@ def test_held_reports_are_named_and_a_payment_withdraws_the_waiting_notice(mail_
         .fetchall()
     )
     assert withdrawn == [("cancelled",)]
+
+
+def test_turns_run_early_on_a_friday_do_not_push_the_deadline_out(home, gm, clock, duel):
+    """Issue 28: three turns run on a Friday before 18:00 left turn 4 due three Fridays out.
+    The next deadline is the schedule's next slot after the run (at least the turn-gap later)."""
+    clock.when = datetime(2026, 11, 20, 10, 0, tzinfo=UTC)  # Friday morning; due at 18:00
+    for _ in range(3):
+        assert gm("turn", "run", "d1", "--now", "--no-render", home=home).code == 0
+        assert "Deadline Fri 2026-11-27 18:00 GMT (Europe/London)" in gm("game", "show", "d1", home=home).out
+        clock.when = clock.when.replace(hour=clock.when.hour + 1)
+    assert turns_run(home) == [1, 2, 3]
+    # A GM who wants the turns to follow each other at once says so: the next slot, whatever it is.
+    assert gm("game", "set", "d1", "turn-gap", "0", home=home).code == 0
+    clock.when = datetime(2026, 11, 27, 17, 0, tzinfo=UTC)
+    assert gm("turn", "run", "d1", "--now", "--no-render", home=home).code == 0
+    assert "Deadline Fri 2026-11-27 18:00 GMT (Europe/London)" in gm("game", "show", "d1", home=home).out
+    ran = gm("game", "set", "d1", "turn-gap", "soon", home=home)
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: turn-gap takes a duration such as 90m, 2h or 1d, at most a year, not 'soon'.\n",
+    )

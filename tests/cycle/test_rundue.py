@@ -93,7 +93,7 @@ def test_dry_run_changes_nothing(home, gm, clock, duel):
     assert table_dump(home) == before
 
 
-def test_early_processing_keeps_the_schedule(home, gm, clock, duel, tmp_path):
+def test_early_processing_takes_the_next_slot_after_the_run(home, gm, clock, duel, tmp_path):
     gm("game", "set", "d1", "early-delay", "30m", home=home)
     submit(gm, home, tmp_path, duel["BR"], "BR", "CLAIM ENG", final=True)
     clock.when = START + timedelta(minutes=10)
@@ -103,8 +103,9 @@ def test_early_processing_keeps_the_schedule(home, gm, clock, duel, tmp_path):
     clock.when = START + timedelta(minutes=40)
     ran = gm("run-due", home=home)
     assert "d1: turn 1 run (every active seat sent final orders)" in ran.out
-    # Not shifted: the next turn is due at the following regular slot.
-    assert show(gm, home)["deadline"] == "Fri 2026-11-27 18:00 GMT (Europe/London)"
+    # Issue 28: the schedule's first slot at least half a week after the run (Monday 12:40), not
+    # the slot after the old deadline (which left turns run early due further and further out).
+    assert show(gm, home)["deadline"] == "Fri 2026-11-20 18:00 GMT (Europe/London)"
 
 
 def test_hold_and_release(home, gm, clock, duel):
