@@ -12,7 +12,7 @@ from gm.core.model import Outcome
 from gm.services import credits, prizes
 from gm.services.games import game_ruleset
 from gm.store import ledger as books, records
-from gm.store.records import GameRecord
+from gm.store.records import GameRecord, SeatRecord
 
 REVERSIBLE = ("turn charge", "discount award")
 
@@ -163,6 +163,21 @@ def report_held(db: sqlite_utils.Database, game: GameRecord | str, turn: int, se
     if short <= 0:
         return False
     return charge.number in books.newest_charges(db, charge.account, short)
+
+
+def held_turns(
+    db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, balance: int | None = None
+) -> frozenset[int]:
+    """The turns whose reports of this seat are held for credits, in one reading of the books (the
+    portal asks on every page): the same turns report_held finds one by one. balance: the
+    account's, when the caller has just read it."""
+    if credits.policy(game)["unpaid"] != "hold" or seat.status == "robot":
+        return frozenset()
+    short = -(credits.account_position(db, seat.email).balance if balance is None else balance)
+    if short <= 0:
+        return frozenset()
+    charges = (credits.entry(db, n) for n in books.newest_charges(db, seat.email, short))
+    return frozenset(e.turn for e in charges if e.game == game.name and e.seat == seat.code and e.turn is not None)
 
 
 def report_credits(db: sqlite_utils.Database, game: GameRecord, turn: int, seat: str) -> dict | None:

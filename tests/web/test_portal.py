@@ -144,6 +144,7 @@ def test_the_session_word_counts_only_on_the_portal_and_only_for_its_seat(signed
 
 
 def test_history_nmr_deadline_and_reports_after_turns(signed_in, gm, home):
+    assert gm("credits", "buy", "ann@example.org", "2", "--paid", "5", home=home).code == 0  # nothing held
     signed_in.post("/orders", {"orders": orders("CLAIM ENG\nBOGUS"), "action": "submit"})
     signed_in.post("/orders", {"orders": orders("CLAIM ENG SCO WAL"), "action": "submit"})
     assert gm("turn", "run", "g1", home=home).code == 0

@@ -50,6 +50,7 @@ def _agrees_with_game_show(db, name: str, code: str) -> dict:
 
 
 def test_the_cached_view_follows_submissions_turns_and_a_rerun(signed_in, gm, home, game):
+    assert gm("credits", "buy", "ann@example.org", "3", "--paid", "7.50", home=home).code == 0  # nothing held
     db = open_database(home / "gm.db")
     assert _agrees_with_game_show(db, "g1", "BR")["seat"]["orders"] == "none"
     signed_in.post("/orders", {"orders": orders("CLAIM ENG\nBOGUS"), "action": "submit"})
