@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from gm.intake.finding import find_turn_files
+from gm.intake.letter import Text
 from gm.mail.templates import mail_environment, write_mail
 from tests.golden import check_golden
 
@@ -260,3 +262,17 @@ def test_every_mail_reads_as_it_did(case):
 def test_every_mail_template_has_a_golden_case():
     templates = {p.name for p in Path(str(files("gm_templates.mail"))).glob("*.txt")}
     assert templates == {template for template, _ in CASES.values()}
+
+
+def test_a_report_mail_says_how_to_ask_for_it_again_and_holds_one_turn_file():
+    """Issue 28: the report mail's RESEND hint named no envelope and no password. It says the
+    five lines now, and none of them starts a line: a player who sends the whole text back (as
+    the mail invites, in a new mail's body) sends the order form, one turn file, and no RESEND."""
+    written = write_mail(mail_environment(None), "report.txt", {**GM, **REPORT})
+    hint = " ".join(written.body.split("To get this report again")[1].split("To check")[0].split())
+    assert hint == (
+        ", send a turn file of five lines, each on a line of its own: GAME clash-1, then PLAYER BR, "
+        "PASSWORD and your password, RESEND and END."
+    )
+    [found] = find_turn_files([Text("body", written.body)])
+    assert found.text == FORM
