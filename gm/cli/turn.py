@@ -9,6 +9,7 @@ import typer
 
 from gm.cli.common import HomeOption, clock, open_home
 from gm.cli.orders import read_file
+from gm.cli.progress import working
 from gm.errors import GMError
 from gm.services import publish, reports, turns
 from gm.store import records
@@ -81,13 +82,17 @@ def run(
             f"sent no orders: {', '.join(missing)}. Wait for them or the deadline, or run "
             "it now with --now (they play by the nmr-policy setting)."
         )
-    if render:
-        reports.prepare_render(home_)
-        publish_left_over(db, home_, game)
-    summary = turns.run_turn(db, home_, clock(), game)
-    _resolved(summary)
-    if render:
-        _published(publish.publish(db, home_, clock(), game))
+    with working(f"gm turn run {game}") as now:
+        if render:
+            reports.prepare_render(home_)
+            now("publishing what is left unpublished")
+            publish_left_over(db, home_, game)
+        now(f"resolving turn {records.game_by_name(db, game).turn}")
+        summary = turns.run_turn(db, home_, clock(), game)
+        _resolved(summary)
+        if render:
+            now(f"rendering turn {summary.number}'s reports and queueing their mails")
+            _published(publish.publish(db, home_, clock(), game))
     if summary.over:
         typer.echo(f"{summary.game} is over.")
 
