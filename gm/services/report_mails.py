@@ -21,6 +21,7 @@ from gm.mail.templates import mail_environment, write_mail
 from gm.services.house import paying
 from gm.services.turn_charges import held_facts, report_held
 from gm.store import outbox, records
+from gm.store.audit import latest_rerun
 from gm.store.database import transaction
 from gm.store.games import name_of_game
 from gm.store.reports import report_files
@@ -76,7 +77,12 @@ def report_mail(
         attachments.append(
             {"filename": f"{game.name}-{turn + 1}-{seat.code}-orders.txt", "type": "text/plain", "content": form}
         )
-    context.update(again=again, attachments=[a["filename"] for a in attachments], gm_name=mail_settings(home).name)
+    context.update(
+        again=again,
+        rerun=rerun_note(db, game, turn),
+        attachments=[a["filename"] for a in attachments],
+        gm_name=mail_settings(home).name,
+    )
     written = write_mail(env, "report.txt", context)
     return {
         "recipient": seat.email,
@@ -88,6 +94,17 @@ def report_mail(
         "seat": seat.code,
         "turn": turn,
     }
+
+
+def rerun_note(db: sqlite_utils.Database, game: records.GameRecord, turn: int) -> dict | None:
+    """What a report mail of a turn the GM ran again says of it: the GM's reason and the later
+    turns that were discarded (their reports are void, their orders count no more); None for a
+    turn not re-run (or run again since in the ordinary way, after an earlier turn's re-run)."""
+    latest = latest_rerun(db, game.id)
+    if latest is None or latest[0] != turn:
+        return None
+    number, reason, discarded = latest
+    return {"reason": reason, "discarded": [t for t in discarded if t > number]}
 
 
 def report_thread(db: sqlite_utils.Database, mail: dict, domain: str) -> dict:

@@ -3,6 +3,8 @@ records.audit_log lists it)."""
 
 from __future__ import annotations
 
+import json
+
 import sqlite_utils
 
 
@@ -25,3 +27,15 @@ def absence_pushes(db: sqlite_utils.Database, game_id: int, seat: str) -> int:
         "AND json_extract(detail, '$.seat') = ?",
         [game_id, seat],
     ).fetchone()[0]
+
+
+def latest_rerun(db: sqlite_utils.Database, game_id: int) -> tuple[int, str, list[int]] | None:
+    """(the turn run again, the GM's reason, the turns discarded) of the game's latest re-run
+    ('turn rerun'), or None; the reason is "" for a re-run logged before gm asked for one."""
+    row = db.execute(
+        "SELECT json_extract(detail, '$.from_turn'), COALESCE(json_extract(detail, '$.reason'), ''), "
+        "(SELECT json_group_array(json_extract(d.value, '$.number')) FROM json_each(audit.detail, '$.discarded') d) "
+        "FROM audit WHERE game_id = ? AND action = 'turn rerun' ORDER BY id DESC LIMIT 1",
+        [game_id],
+    ).fetchone()
+    return None if row is None else (row[0], row[1], sorted(json.loads(row[2])))

@@ -199,14 +199,27 @@ def mail_name(db: sqlite_utils.Database, mail: Queued) -> str:
 
 
 def cancel_from(db: sqlite_utils.Database, game_id: int, turn: int) -> int:
-    """Unsent mails about turn `turn` and later (reports, reports sent again, held notices): a
-    re-run discards those turns, so the reports would carry the new turns' files and the notices
-    speak of reports that no longer exist. Returns how many."""
+    """Unsent mails about turn `turn` and later (reports, reports sent again, held notices,
+    reminders and late notices): a re-run discards those turns, so the reports would carry the
+    new turns' files and the notices speak of reports and deadlines that no longer hold.
+    Returns how many."""
     return db.execute(
         "UPDATE outbox SET status = 'cancelled' WHERE game_id = ? AND turn >= ? "
-        f"AND (kind IN ('report', 'resend') OR {HELD_NOTICE}) AND status = 'queued'",
+        f"AND (kind IN ('report', 'resend', 'reminder', 'late') OR {HELD_NOTICE}) AND status = 'queued'",
         [game_id, turn],
     ).rowcount
+
+
+def reports_sent_from(db: sqlite_utils.Database, game_id: int, turn: int) -> list[int]:
+    """The turns from `turn` on whose report mails some player already got."""
+    return [
+        number
+        for (number,) in db.execute(
+            "SELECT DISTINCT turn FROM outbox WHERE game_id = ? AND turn >= ? AND kind IN ('report', 'resend') "
+            "AND status = 'sent' ORDER BY turn",
+            [game_id, turn],
+        ).fetchall()
+    ]
 
 
 def report_mails(db: sqlite_utils.Database, game_id: int, seat: str, turn: int) -> int:

@@ -77,9 +77,14 @@ def test_rerun_with_corrected_orders_keeps_discarded_in_audit(home, gm, game, tm
     fix = tmp_path / "fix.txt"
     body = gm("orders", "template", "g1", "BR", home=home).out  # a turn-5 form; make it turn 3
     fix.write_text(body.replace("TURN 5", "TURN 3").replace("PASSWORD <your secret>\n", ""))
-    ran = gm("turn", "rerun", "g1", "3", "--orders", fix, "--no-render", home=home)
+    ran = gm("turn", "rerun", "g1", "3", "--orders", fix, "--reason", "BR's orders", "--yes", "--no-render", home=home)
     assert ran.code == 0, ran.err
-    assert ran.out.startswith("g1: turn 3 resolved")
+    assert ran.out.startswith(
+        "g1: turn 3 is run again; its reports are made anew.\n"
+        "g1: turn 4 will be discarded (kept in the audit log); their charges are given back, and they are "
+        "played again when their time comes.\n"
+        "g1: turn 3 resolved"
+    )
     numbers = [r[0] for r in conn.execute("SELECT number FROM turns ORDER BY number")]
     assert numbers == [0, 1, 2, 3]
     new = dict(conn.execute("SELECT number, state_hash FROM turns").fetchall())
@@ -93,7 +98,7 @@ def test_rerun_with_corrected_orders_keeps_discarded_in_audit(home, gm, game, tm
 
 def test_rerun_of_a_turn_that_never_ran(home, gm, game):
     run_turns(gm, home, 1)
-    ran = gm("turn", "rerun", "g1", "7", home=home)
+    ran = gm("turn", "rerun", "g1", "7", "--reason", "a fix", home=home)
     assert (ran.code, ran.err) == (1, "Error: game 'g1' has no resolved turn 7; resolved turns are 1 to 1.\n")
 
 

@@ -385,7 +385,7 @@ def test_a_rerun_keeps_the_deadline_of_the_turn_being_collected(home, gm, clock,
         assert "run" in gm("run-due", home=home).out
     assert show(gm, home)["deadline"] == "Fri 2026-12-04 18:00 GMT (Europe/London)"
     clock.when = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)  # Tuesday: the GM re-runs turn 2
-    assert gm("turn", "rerun", "d1", "2", "--no-render", home=home).code == 0
+    assert gm("turn", "rerun", "d1", "2", "--reason", "a fix", "--no-render", home=home).code == 0
     assert show(gm, home)["deadline"] == "Fri 2026-12-04 18:00 GMT (Europe/London)"
 
 

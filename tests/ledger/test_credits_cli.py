@@ -160,7 +160,7 @@ def test_rerun_reverses_the_discarded_charges(home, gm, game):
     assert gm("game", "set", "g1", "nmr-limit", "0", home=home).code == 0  # robots play on
     for _ in range(3):
         gm("turn", "run", "g1", "--no-render", home=home)
-    ran = gm("turn", "rerun", "g1", "2", "--no-render", home=home)
+    ran = gm("turn", "rerun", "g1", "2", "--reason", "a fix", "--yes", "--no-render", home=home)
     assert ran.code == 0, ran.err
     db = open_database(home / "gm.db")
     kinds = db.execute("SELECT kind, turn, credits FROM ledger WHERE seat = 'BR' ORDER BY id").fetchall()

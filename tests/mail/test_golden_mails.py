@@ -209,11 +209,16 @@ CASES = {
             "form": FORM,
         },
     ),
-    "report": ("report.txt", REPORT),
+    "report": ("report.txt", {**REPORT, "rerun": None}),
+    "report_rerun": (
+        "report.txt",
+        {**REPORT, "rerun": {"reason": "FR's orders were lost by the mail server", "discarded": [6, 7]}},
+    ),
     "report_game_over": (
         "report.txt",
         {
             **REPORT,
+            "rerun": None,
             "order_form": "",
             "attachments": ["clash-1-60-BR.pdf"],
             "outcome": {"winners": ["BR", "DE"], "reason": "most victory points"},
@@ -268,7 +273,7 @@ def test_a_report_mail_says_how_to_ask_for_it_again_and_holds_one_turn_file():
     """Issue 28: the report mail's RESEND hint named no envelope and no password. It says the
     five lines now, and none of them starts a line: a player who sends the whole text back (as
     the mail invites, in a new mail's body) sends the order form, one turn file, and no RESEND."""
-    written = write_mail(mail_environment(None), "report.txt", {**GM, **REPORT})
+    written = write_mail(mail_environment(None), "report.txt", {**GM, **REPORT, "rerun": None})
     hint = " ".join(written.body.split("To get this report again")[1].split("To check")[0].split())
     assert hint == (
         ", send a turn file of five lines, each on a line of its own: GAME clash-1, then PLAYER BR, "

@@ -73,7 +73,7 @@ def test_the_cached_view_follows_submissions_turns_and_a_rerun(signed_in, gm, ho
     fixed = home.parent / "br.txt"
     fixed.write_text("GAME g1\nPLAYER BR\nTURN 2\nPLACE ENG 5\nEND\n")
     view_before = turn_view(db, records.game_by_name(db, "g1"))
-    assert gm("turn", "rerun", "g1", "2", "--orders", fixed, "--no-render", home=home).code == 0
+    assert gm("turn", "rerun", "g1", "2", "--orders", fixed, "--reason", "a fix", "--no-render", home=home).code == 0
     seen = _agrees_with_game_show(db, "g1", "BR")
     assert seen["game"]["turn"] == 3 and seen["nmr"] == {"in_a_row": 0, "total": 0}
     assert turn_view(db, records.game_by_name(db, "g1")).state != view_before.state
