@@ -108,9 +108,18 @@ def advance_after_turn(db: sqlite_utils.Database, game: GameRecord, now: datetim
         due = moment(game.due)
         set_due(db, game, *((due, due) if due is not None and due > now else (None, None)))
         return
-    gap = game_setting(game, "turn-gap")
-    nxt = next_deadline(schedule, now, None if gap == "auto" else timedelta(minutes=gap))
+    nxt = next_slot(game, now)
     set_due(db, game, nxt, nxt)
+
+
+def next_slot(game: GameRecord, ran: datetime) -> datetime | None:
+    """The game's schedule's first slot at least its turn-gap after `ran` (a turn run, or the
+    game's start); None without a schedule."""
+    schedule = schedule_of(game)
+    if schedule is None or schedule.manual:
+        return None
+    gap = game_setting(game, "turn-gap")
+    return next_deadline(schedule, ran, None if gap == "auto" else timedelta(minutes=gap))
 
 
 # ---------------------------------------------------------------- absences, standbys, NMR

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import sqlite_utils
 
@@ -16,7 +16,7 @@ from gm.core.statehash import state_hash
 from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
-from gm.services import cycle, prizes, report_mails, seat_mail, turn_charges
+from gm.services import cycle, prizes, report_mails, seat_mail, starting, turn_charges
 from gm.services.game_settings import game_setting
 from gm.services.games import ROBOT, current_state, game_ruleset, seat_infos
 from gm.services.turnfiles import describe_problem
@@ -117,10 +117,13 @@ def missing_before_deadline(db: sqlite_utils.Database, clock: Clock, game_name: 
 
 
 def run_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str) -> TurnSummary:
-    """Resolve the turn being collected, as one transaction, under the game's lock."""
+    """Resolve the turn being collected, as one transaction, under the game's lock. A game
+    nobody started starts first (its seats fixed, its players told), so turn 1 never runs unseen."""
     game = records.game_by_name(db, game_name)
     with game_lock(home, game):
-        return _run_turn_locked(db, home, clock, game_name)
+        started = starting.start_for_turn_one(db, home, clock, game_name)
+        summary = _run_turn_locked(db, home, clock, game_name)
+    return replace(summary, notices=(started.notice(), *summary.notices)) if started else summary
 
 
 def _run_turn_locked(

@@ -24,7 +24,7 @@ def test_an_order_template_to_standard_output(home, gm, game, tmp_path):
 
 def test_list_commands_print_json(home, gm, game):
     games = json.loads(gm("game", "list", "--json", home=home).out)
-    assert games == [{"name": "g1", "ruleset": "clash", "status": "open", "turn": 1, "seats": 4}]
+    assert games == [{"name": "g1", "ruleset": "clash", "status": "running", "turn": 1, "seats": 4}]  # full: started
     rulesets = json.loads(gm("rules", "list", "--json").out)
     assert {r["name"] for r in rulesets["rulesets"]} >= {"clash", "conqueror", "empires"}
     assert rulesets["broken"] == {}

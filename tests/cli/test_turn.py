@@ -39,7 +39,7 @@ def test_first_turn_stores_start_and_robots_fill_nmr(home, gm, game, tmp_path):
     ran = gm("submit", orders, home=home)
     assert ran.code == 1 and "these orders are for turn 1, which has already been run" in ran.err
     ran = gm("game", "join", "g1", "late@example.org", "--name", "Late", home=home)
-    assert ran.code == 1 and "players can join only before turn 1 runs" in ran.err
+    assert ran.code == 1 and "players can join only before it starts" in ran.err
 
 
 def test_same_seed_same_game_and_verify(tmp_path, gm):
@@ -108,7 +108,8 @@ def test_too_few_seats(home, gm):
     ran = gm("turn", "run", "solo", home=home)
     assert (ran.code, ran.err) == (
         1,
-        "Error: game 'solo' has 1 seat(s); it needs at least 2. Seat players with 'gm game join'.\n",
+        "Error: game 'solo' has 1 seat(s) taken; clash needs at least 2 to start. Seat more players "
+        "(gm game join, gm game seat-waiting), or let the robot play the rest: gm game start solo --robots.\n",
     )
 
 

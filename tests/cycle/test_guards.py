@@ -74,7 +74,7 @@ def test_held_reports_are_named_and_a_payment_withdraws_the_waiting_notice(mail_
     ) in ran.out
     waiting = (
         sqlite3.connect(home / "gm.db")
-        .execute("SELECT status FROM outbox WHERE kind = 'notice' AND seat = 'FR'")
+        .execute("SELECT status FROM outbox WHERE kind = 'notice' AND seat = 'FR' AND turn = 1")
         .fetchall()
     )
     assert waiting == [("queued",)]
@@ -82,7 +82,7 @@ def test_held_reports_are_named_and_a_payment_withdraws_the_waiting_notice(mail_
     assert report_mails(home) == [(1, "BR"), (1, "FR")]
     withdrawn = (
         sqlite3.connect(home / "gm.db")
-        .execute("SELECT status FROM outbox WHERE kind = 'notice' AND seat = 'FR'")
+        .execute("SELECT status FROM outbox WHERE kind = 'notice' AND seat = 'FR' AND turn = 1")
         .fetchall()
     )
     assert withdrawn == [("cancelled",)]

@@ -78,8 +78,9 @@ def test_the_gm_seats_the_list_secrets_go_by_mail_and_a_full_game_starts(home, g
         "seated bob@example.org in FR of c2",
         "seated cy@example.org in BR of c2",
         "seated di@example.org in RU of c2",
-        "c2 is full and has started; first deadline "
+        "c2 has started with 4 seats: BR, RU, FR, GE; first deadline "
         + rows(home, "SELECT deadline FROM games WHERE name = 'c2'")[0][0],
+        "c2: 4 start mail(s) queued; send them with 'gm mail send'",
     ]
     mails = outbox_bodies(home)[before:]
     secret_mails = [m for m in mails if m[2].startswith("c2: you have seat")]
@@ -94,8 +95,8 @@ def test_the_gm_seats_the_list_secrets_go_by_mail_and_a_full_game_starts(home, g
         "di@example.org",
     ]
     assert gm("game", "waiting", "c2", home=home).out.split()[1] == "ed@example.org"  # still waiting
-    again = gm("game", "seat-waiting", "c2", home=home)
-    assert again.out == "Nobody to seat in c2: see gm game waiting c2.\n"
+    again = gm("game", "seat-waiting", "c2", home=home)  # started: its seats are fixed
+    assert again.err == "Error: game 'c2' has started; only a game still open for players seats the waiting list.\n"
 
 
 def test_a_game_with_automatic_signups_seats_at_once(home, gm, open_game, monkeypatch):

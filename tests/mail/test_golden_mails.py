@@ -84,6 +84,21 @@ HELD = {
     "portal": "https://pbm.example.org",
 }
 
+STARTED = {
+    "game": "clash-2",
+    "seat": "FR",
+    "name": "Bruno",
+    "email": "bruno@example.org",
+    "how": "full",
+    "seats": ["BR", "RU", "FR", "GE"],
+    "robots": [],
+    "turn_label": "Set-up: claiming territories",
+    "deadline": "Fri 2026-12-04 18:00 UTC",
+    "order_form": "GAME clash-2\nPLAYER FR\nPASSWORD <your secret>\nTURN 1\n# CLAIM territory ...\nEND\n",
+    "attachments": ["clash-2-start-FR-map.png", "clash-2-1-FR-orders.txt"],
+    "portal": "https://pbm.example.org",
+}
+
 PRESS = {
     "game": "clash-1",
     "seat": "BR",
@@ -238,9 +253,22 @@ CASES = {
             "notes": ["You are on the list for the next game of Clash of Empires."],
         },
     ),
-    "started": (
+    "started": ("started.txt", STARTED),
+    "started_by_gm": (
         "started.txt",
-        {"game": "clash-2", "seat": "FR", "name": "Bruno", "deadline": "Fri 2026-12-04 18:00 UTC"},
+        {
+            **STARTED,
+            "how": "gm",
+            "seats": ["BR", "FR", "GE"],
+            "robots": ["GE"],
+            "deadline": None,
+            "portal": None,
+            "attachments": ["clash-2-1-FR-orders.txt"],
+        },
+    ),
+    "started_for_turn_one": (
+        "started.txt",
+        {**STARTED, "how": "turn 1", "order_form": "", "attachments": []},
     ),
     "welcome": (
         "welcome.txt",
