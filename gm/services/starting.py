@@ -123,7 +123,8 @@ def _start(db, home: Home, clock: Clock, game: GameRecord, how: str) -> Started:
     left_out = tuple(c for c in game_seat_codes(game, ruleset, scenario) if c not in {s.code for s in seats})
     set_options(db, game.id, dict(game.options, **{SEATS: len(seats)}))
     set_turn(db, game.id, game.turn, "running")
-    _first_deadline(db, clock, records.game_by_name(db, game.name))
+    if how != "turn 1":  # a turn 1 running now keeps the deadline it runs at
+        _first_deadline(db, clock, records.game_by_name(db, game.name))
     game = records.game_by_name(db, game.name)
     codes = tuple(s.code for s in seats)
     robots = tuple(s.code for s in seats if s.status == ROBOT)
