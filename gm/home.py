@@ -63,6 +63,14 @@ password_env = "GM_SMTP_PASSWORD"
 password_file = ""
 ca_file = ""
 
+[credits]
+# What players read when a report is held for credits (a held notice, the portal): the price of
+# turn credits and how to pay, in your words, e.g. price = "2.50 EUR a turn; 10 turns for 22.50 EUR"
+# and how_to_pay = "PayPal to pay@example.org, with your e-mail address as the reference".
+# Left empty, players are told to write to the [mail] address to ask.
+price = ""
+how_to_pay = ""
+
 [portal]
 # The player portal (gm serve). Its address as players reach it: one-time sign-in links start with it.
 base_url = "http://127.0.0.1:8000"

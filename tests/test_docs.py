@@ -104,3 +104,17 @@ def test_every_service_and_store_module_has_its_line():
         assert [m for m in modules if f"`{m}`" not in listed] == [], f"gm/{folder}/README.md lacks these"
         named = set(re.findall(r"^\| `([a-z_]+\.py)`", listed, re.MULTILINE))
         assert named - set(modules) == set(), f"gm/{folder}/README.md names modules that are gone"
+
+
+TYPE_TAG = re.compile(r"<(str|int|float|bool|Path|datetime|list\[[^\]]*\]|(int|float) range)(\.\.\.)?>")
+
+
+def test_no_help_shows_a_type_tag(gm):
+    """Issue 28: help showed typer's type tags (`game <str>`, `--orders <list[Path]>`); every
+    value is named in a word instead (GAME, FILE..., N)."""
+    for command in ["gm", *commands(app)]:
+        ran = gm(*command.split()[1:], "--help")
+        assert TYPE_TAG.findall(ran.out) == [], command
+    rerun = gm("turn", "rerun", "--help").out
+    assert "  GAME    The game." in rerun and "--orders FILE..." in rerun and "--home DIR" in rerun
+    assert "--seed N " in gm("game", "new", "--help").out

@@ -11,9 +11,12 @@ import sqlite3
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, get_args
 
 import typer
+import typer._click as click
+from typer.core import TyperArgument, TyperOption
 
 from gm.errors import GMError
 
@@ -145,10 +148,49 @@ def _plain_help(typer_app: typer.Typer) -> None:
         _plain_help(group.typer_instance)
 
 
+def command_of(typer_app: typer.Typer) -> click.Command:
+    """The click command typer makes of the app, its help naming each value in a word."""
+    command = typer.main.get_command(typer_app)
+    _plain_values(command)
+    return command
+
+
+def _plain_values(command: click.Command) -> None:
+    """Help names each value in a word, as a GM reads it: `--orders FILE`, `--seed N`, `GAME`,
+    not typer's type tags (`--orders <list[Path]>`, `--seed <int>`, `game <str>`)."""
+    for param in command.params:
+        if isinstance(param, TyperArgument):
+            param.metavar = param.metavar or (param.name or "value").upper()
+            # An argument's help line always adds the tag after its name: it says nothing more.
+            param.display_type_rich = _no_tag  # type: ignore[method-assign]
+        elif isinstance(param, TyperOption) and param.metavar is None and not (param.is_flag or param.count):
+            param.metavar = _value_word(param)
+    for sub in getattr(command, "commands", {}).values():
+        _plain_values(sub)
+
+
+def _no_tag(ctx: click.Context) -> None:
+    return None
+
+
+def _value_word(option: TyperOption) -> str:
+    """FILE for a path, N for a number, else the option's own name (`--reason REASON`); a list
+    of them says it may be given again (`FILE...`)."""
+    described = option.type_descriptor
+    annotation = get_args(described.annotation)[0] if described.is_list else described.annotation
+    if described.is_path or annotation is Path:
+        word = "FILE"
+    elif annotation in (int, float):
+        word = "N"
+    else:
+        word = (option.name or "value").upper()
+    return f"{word}..." if described.is_list else word
+
+
 def main() -> None:
     try:
         _start_renderers(sys.argv[1:])
-        app_for(sys.argv[1:])()
+        command_of(app_for(sys.argv[1:]))()
     except GMError as exc:
         typer.echo(f"Error: {exc}", err=True)
         sys.exit(1)

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
 from gm.cli.common import HomeOption, JsonOption, echo_json, open_home
+from gm.services.audit_text import detail_words
 from gm.store import records
 
-WIDTH = 120  # a detail longer than this is cut in the table; --json gives it whole
+WIDTH = 120  # details longer than this are cut in the table; --json gives them whole
 
 
 def audit(
@@ -31,6 +31,6 @@ def audit(
         typer.echo("The audit log is empty.")
         return
     for e in entries:
-        detail = json.dumps(e.detail, ensure_ascii=False, sort_keys=True)
+        detail = detail_words(e.detail)
         detail = detail if len(detail) <= WIDTH else detail[: WIDTH - 1] + "…"
         typer.echo(f"{e.at:<20}  {(e.game or '-'):<16}  {e.action:<16}  {detail}")

@@ -12,7 +12,9 @@ from gm.store.database import open_database
 
 HomeOption = Annotated[
     str | None,
-    typer.Option("--home", help="The GM home folder (default: $GM_HOME, else ./gm-home).", show_default=False),
+    typer.Option(
+        "--home", metavar="DIR", help="The GM home folder (default: $GM_HOME, else ./gm-home).", show_default=False
+    ),
 ]
 
 

@@ -31,7 +31,8 @@ def buy(
 ) -> None:
     """Record a payment; 10 or more credits at once add the player's discount as bonus turns."""
     home_, db = open_home(home)
-    made = service.buy(db, clock(), email, credits, service.parse_money(paid), game, name)
+    with report_mails.releasing(db, home_, clock()) as released:
+        made = service.buy(db, clock(), email, credits, service.parse_money(paid), game, name)
     payment = made[0]
     typer.echo(
         f"Payment recorded: {payment.credits} credits for {service.format_money(payment.money)} "
@@ -40,9 +41,12 @@ def buy(
     for bonus in made[1:]:
         typer.echo(f"Bonus: {bonus.credits} credits for a discount of {bonus.credits} (entry {bonus.number}).")
     typer.echo(_standing(db, payment.account))
-    released = report_mails.queue_released(db, home_, clock(), payment.account)
+    _released(released)
+
+
+def _released(released: list[report_mails.Released]) -> None:
     if released:
-        typer.echo(f"Released {released} held report(s); they are queued: send them with 'gm mail send'.")
+        typer.echo(f"{report_mails.released_text(released)}; queued: send them with 'gm mail send'.")
 
 
 @app.command("show")
@@ -105,13 +109,15 @@ def adjust(
     home: HomeOption = None,
 ) -> None:
     """Correct an account's credits or discount; the reason is required."""
-    _, db = open_home(home)
-    entry = service.adjust(db, clock(), email, credits, reason, discount, game)
+    home_, db = open_home(home)
+    with report_mails.releasing(db, home_, clock()) as released:
+        entry = service.adjust(db, clock(), email, credits, reason, discount, game)
     typer.echo(
         f"Adjustment recorded (entry {entry.number}): {entry.credits:+d} credits, "
         f"{entry.discount:+d} discount: {entry.memo}"
     )
     typer.echo(_standing(db, entry.account))
+    _released(released)
 
 
 @app.command("transfer")
@@ -123,12 +129,14 @@ def transfer(
     home: HomeOption = None,
 ) -> None:
     """Move credits from one account to another (for example leftover credits on a return slip)."""
-    _, db = open_home(home)
-    out, back = service.transfer(db, clock(), giver, taker, credits, reason)
+    home_, db = open_home(home)
+    with report_mails.releasing(db, home_, clock()) as released:
+        out, back = service.transfer(db, clock(), giver, taker, credits, reason)
     typer.echo(
         f"Transferred {back.credits} credits from {out.account} to {back.account} "
         f"(entries {out.number} and {back.number})."
     )
+    _released(released)
 
 
 @app.command("policy")
@@ -144,12 +152,15 @@ def policy(
     home: HomeOption = None,
 ) -> None:
     """Show or set what happens to a turn a player cannot pay for, in one game."""
-    _, db = open_home(home)
+    home_, db = open_home(home)
+    released: list[report_mails.Released] = []
     if unpaid is None:
         rules = service.policy(records.game_by_name(db, game))
     else:
-        rules = service.set_policy(db, clock(), game, unpaid)
+        with report_mails.releasing(db, home_, clock()) as released:
+            rules = service.set_policy(db, clock(), game, unpaid)
     typer.echo(f"{game}: unpaid turns: {rules['unpaid']} ({service.POLICY_WORDS[rules['unpaid']]}).")
+    _released(released)
 
 
 @app.command("export")

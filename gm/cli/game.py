@@ -17,7 +17,7 @@ from gm.cli.common import (
     parse_options,
     shown_option,
 )
-from gm.services import cycle, games as service
+from gm.services import cycle, games as service, starting
 from gm.services.gameview import census_lines, game_facts
 from gm.store import records
 
@@ -34,14 +34,21 @@ def new(
     robots: Annotated[
         int,
         typer.Option(
-            help="Seat this many robots, in the scenario's last seats: the ruleset's robot plays them all game; they are never dropped, charged or mailed."
+            help="Seat this many robots, in the game's last seats: the ruleset's robot plays them all game; they are never dropped, charged or mailed."
         ),
     ] = 0,
+    seats: Annotated[
+        int | None,
+        typer.Option(
+            help="How many seats the game has, the first of the scenario's seating order (default: as many "
+            "as the ruleset allows); it starts when they are all taken, or with 'gm game start'."
+        ),
+    ] = None,
     home: HomeOption = None,
 ) -> None:
     """Create a game; its ruleset's options (mode, optional rules, ...) are chosen here, once."""
-    _, db = open_home(home)
-    game = service.create_game(db, clock(), name, ruleset, scenario, seed, parse_options(option), robots)
+    home_, db = open_home(home)
+    game = service.create_game(db, clock(), name, ruleset, scenario, seed, parse_options(option), robots, seats)
     typer.echo(
         f"Created game {game.name} ({game.ruleset} {game.ruleset_version}, scenario {game.scenario_name}, seed {game.seed})."
     )
@@ -51,7 +58,11 @@ def new(
     seated = [s.code for s in records.seats_of(db, game.id) if s.status == service.ROBOT]
     if seated:
         typer.echo(f"Robots play {', '.join(seated)}.")
+    rules, scenario_ = service.game_ruleset(game)
+    typer.echo(f"Seats: {', '.join(service.game_seat_codes(game, rules, scenario_))}.")
     typer.echo(f"Seat players with: gm game join {game.name} EMAIL --name NAME")
+    for line in _started(starting.start_if_full(db, home_, clock(), game.name)):
+        typer.echo(line)
 
 
 @app.command("join")
@@ -63,11 +74,36 @@ def join(
     home: HomeOption = None,
 ) -> None:
     """Seat a player and print their secret (shown only this once; gm stores a hash)."""
-    _, db = open_home(home)
+    home_, db = open_home(home)
     code, secret = service.join_game(db, clock(), game, email, name, seat)
     typer.echo(f"Seated {name} <{email}> as {code} in {game}.")
     typer.echo(f"Secret for {code}: {secret}")
     typer.echo("Give it to the player now: it is stored hashed and cannot be shown again.")
+    for line in _started(starting.start_if_full(db, home_, clock(), game)):
+        typer.echo(line)
+
+
+@app.command("start")
+def start(
+    game: Annotated[str, typer.Argument(help="A game still open for players.")],
+    robots: Annotated[
+        bool,
+        typer.Option(
+            "--robots", help="The robot plays every seat of the game still free (else they are left out of it)."
+        ),
+    ] = False,
+    home: HomeOption = None,
+) -> None:
+    """Start a game with the seats it has: no more players join; each gets the start mail with the
+    board, the order form and the first deadline (from the schedule). The seats nobody took are
+    left out of the game, or played by the robot with --robots."""
+    home_, db = open_home(home)
+    for line in _started(starting.start_game(db, home_, clock(), game, robots)):
+        typer.echo(line)
+
+
+def _started(started: starting.Started | None) -> list[str]:
+    return started.lines() if started is not None else []
 
 
 @app.command("secret")

@@ -9,7 +9,7 @@ import typer
 from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
 from gm.clock import iso
 from gm.mail.settings import mail_settings
-from gm.services import delivery
+from gm.services import delivery, report_mails
 from gm.store import outbox
 
 app = typer.Typer(help="Send queued mail (acknowledgements, reports) and list the outbox.", no_args_is_help=True)
@@ -31,6 +31,8 @@ def send_and_report(db, home_) -> bool:
             report = delivery.send_outbox(db, home_, clock(), sender)
     else:
         report = delivery.send_outbox(db, home_, clock(), sender)
+    if report.released:
+        typer.echo(f"{report_mails.released_text(report.released)}; their reports go now.")
     for mail, reason, when in report.retry:
         typer.echo(f"Mail {mail.id} to {mail.recipient}: not sent ({reason}); trying again after {iso(when)}.")
     for mail in report.refreshed:

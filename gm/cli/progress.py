@@ -56,3 +56,25 @@ def counting(label: str, total: int | None = None) -> Iterator[Callable[[int], N
     ) as bar:
         task = bar.add_task(label, total=total)
         yield lambda n=1: bar.advance(task, n)
+
+
+@contextmanager
+def working(label: str) -> Iterator[Callable[[str], None]]:
+    """Yields now(what): on a terminal a live line on standard error (a spinner, the label, what
+    is being done now and the time taken), so a command that works for seconds is not silent;
+    a no-op otherwise. It is transient, and the command's own lines stay on standard output."""
+    if not live():
+        yield lambda what: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as line:
+        task = line.add_task(label)
+        yield lambda what: line.update(task, description=f"{label}: {what}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -9,6 +10,7 @@ import typer
 
 from gm.cli.common import HomeOption, clock, open_home
 from gm.cli.orders import read_file
+from gm.cli.progress import working
 from gm.errors import GMError
 from gm.services import publish, reports, turns
 from gm.store import records
@@ -77,16 +79,20 @@ def run(
     with --now."""
     home_, db = open_home(home)
     records.game_by_name(db, game)  # an unknown game is named before anything is published
-    if render:
-        reports.prepare_render(home_)
-        publish_left_over(db, home_, game)  # what a crash left is published, whether this run goes on or not
-    refusal = None if now else turns.early_run_refusal(db, clock(), game)
-    if refusal:
-        raise GMError(refusal)
-    summary = turns.run_turn(db, home_, clock(), game)
-    _resolved(summary)
-    if render:
-        _published(publish.publish(db, home_, clock(), game))
+    with working(f"gm turn run {game}") as step:
+        if render:
+            reports.prepare_render(home_)
+            step("publishing what is left unpublished")
+            publish_left_over(db, home_, game)  # what a crash left is published, whether this run goes on or not
+        refusal = None if now else turns.early_run_refusal(db, clock(), game)
+        if refusal:
+            raise GMError(refusal)
+        step(f"resolving turn {records.game_by_name(db, game).turn}")
+        summary = turns.run_turn(db, home_, clock(), game)
+        _resolved(summary)
+        if render:
+            step(f"rendering turn {summary.number}'s reports and queueing their mails")
+            _published(publish.publish(db, home_, clock(), game))
     if summary.over:
         typer.echo(f"{summary.game} is over.")
 
@@ -109,20 +115,63 @@ def rerun(
     number: Annotated[
         int, typer.Argument(help="The turn to run again; later turns are discarded (kept in the audit log).")
     ],
+    reason: Annotated[
+        str,
+        typer.Option(
+            help="Why, in a few words: the re-run turn's report mails tell the players, and the audit log keeps it."
+        ),
+    ],
     orders: Annotated[
         list[Path] | None,
         typer.Option("--orders", help="A corrected turn file for that turn (no password needed); repeatable."),
     ] = None,
+    yes: Annotated[
+        bool, typer.Option("--yes", help="Discard the later turns without asking (needed when not at a terminal).")
+    ] = False,
     render: Annotated[bool, typer.Option(help="Publish the turn (render the reports, queue their mails).")] = True,
     home: HomeOption = None,
 ) -> None:
-    """Run turn N again after correcting orders, discarding the turns after it."""
+    """Run turn N again after correcting orders, discarding the turns after it: it says what it
+    discards first, and asks (or needs --yes) when that is more than turn N."""
     home_, db = open_home(home)
+    if not reason.strip():
+        raise GMError("a re-run needs a reason the players can read: give --reason TEXT.")
     corrections = [(str(p), read_file(p)) for p in orders or []]
-    summary = turns.rerun_turn(db, home_, clock(), game, number, corrections)
-    _resolved(summary)
-    if render:
-        _published(publish.publish(db, home_, clock(), game))
-        publish_left_over(db, home_)
+    plan = turns.discards(db, game, number)
+    for line in _discarding(plan):
+        typer.echo(line)
+    if plan.later and not yes:
+        if not sys.stdin.isatty():
+            raise GMError(
+                f"re-running turn {number} discards turns after it; nothing was changed. Give --yes to do it."
+            )
+        if not typer.confirm(f"Run turn {number} of {game} again and discard the rest?", default=False):
+            raise GMError("nothing was changed.")
+    with working(f"gm turn rerun {game} {number}") as now:
+        now(f"resolving turn {number} again")
+        summary = turns.rerun_turn(db, home_, clock(), game, number, corrections, reason)
+        _resolved(summary)
+        if render:
+            now(f"rendering turn {number}'s reports and queueing their mails")
+            _published(publish.publish(db, home_, clock(), game))
+            publish_left_over(db, home_)
     if summary.over:
         typer.echo(f"{summary.game} is over.")
+
+
+def _discarding(plan: turns.Discard) -> list[str]:
+    """What a re-run throws away, in lines for the GM, before it does."""
+    lines = [f"{plan.game}: turn {plan.number} is run again; its reports are made anew."]
+    if plan.later:
+        lines.append(
+            f"{plan.game}: {publish.turns_text(plan.later)} will be discarded (kept in the audit log); "
+            "their charges are given back, and they are played again when their time comes."
+        )
+    if plan.mailed:
+        lines.append(
+            f"{plan.game}: players already have the report mails of {publish.turns_text(plan.mailed)}; "
+            f"the new turn {plan.number} report mails say it was run again, and why."
+        )
+    if plan.orders_of:
+        lines.append(f"{plan.game}: the orders {', '.join(plan.orders_of)} sent for a later turn will no longer count.")
+    return lines

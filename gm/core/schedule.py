@@ -173,6 +173,29 @@ def deadlines_after(schedule: Schedule, after: datetime, count: int = 1) -> list
     return found
 
 
+def shortest_interval(schedule: Schedule, after: datetime) -> timedelta | None:
+    """The shortest time between two of the schedule's next few slots after `after` (a day for
+    "daily", three for "weekly on Monday and Thursday"), None for a manual schedule."""
+    slots = deadlines_after(schedule, after, 4)
+    gaps = [later - earlier for earlier, later in zip(slots, slots[1:])]
+    return min(gaps) if gaps else None
+
+
+def next_deadline(schedule: Schedule, ran: datetime, gap: timedelta | None = None) -> datetime | None:
+    """The deadline of the turn after one that ran at `ran`: the schedule's first slot at least
+    `gap` after the run (default half the schedule's shortest interval, so a turn run early
+    never leaves the next one due an hour later). It counts from when the turn ran, never from
+    the deadline it had: turns run early one after another do not push the next deadline further
+    out each time. None for a manual schedule."""
+    if gap is None:
+        interval = shortest_interval(schedule, ran)
+        if interval is None:
+            return None
+        gap = interval / 2
+    upcoming = deadlines_after(schedule, ran + gap, 1)
+    return upcoming[0] if upcoming else None
+
+
 def _to_utc(wall: datetime, zone: ZoneInfo) -> datetime:
     # fold=0 reads a wall time with the offset in force before a change: a time in the
     # spring-forward gap lands that much later, a doubled fall-back time is its first instance.

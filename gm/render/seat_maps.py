@@ -9,6 +9,7 @@ holds none of them has no map on the portal; its report still has whatever it dr
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -49,6 +50,19 @@ def draw_seat_map(view: Mapping, seat: str, names: Mapping[str, str], file: str)
     if file not in {m.file for m in seat_maps(view)}:
         return None
     return _DRAW[file](view, seat, names)
+
+
+def map_png(view: Mapping, seat: str, names: Mapping[str, str], file: str, width: int = 1600) -> bytes | None:
+    """The map `file` as a PNG, whatever its media type (an SVG drawn `width` pixels wide): for
+    a mail, whose readers show a PNG and seldom an SVG. None when the view holds no such map."""
+    drawn = draw_seat_map(view, seat, names, file)
+    if drawn is None or file.endswith(".png"):
+        return drawn
+    from gm.render.raster import PNGSurface, Tree
+
+    out = io.BytesIO()
+    PNGSurface(Tree(bytestring=drawn), out, 96, output_width=width, background_color="#ffffff").finish()
+    return out.getvalue()
 
 
 def _graph(view: Mapping, seat: str, names: Mapping[str, str]) -> bytes:

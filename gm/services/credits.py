@@ -15,7 +15,7 @@ from gm.core import ledger
 from gm.core.ledger import Entry, LedgerError, Position
 from gm.errors import GMError
 from gm.store import ledger as books, records, seats
-from gm.store.database import transaction
+from gm.store.database import atomic
 from gm.store.games import set_options
 from gm.store.records import GameRecord
 from gm.store.turns import played_turns
@@ -91,7 +91,9 @@ def check_books(db: sqlite_utils.Database) -> list[LedgerError]:
 
 
 # ----------------------------------------------------------------------------------------------
-# Writing entries. Callers hold a transaction, so numbers and balances cannot interleave.
+# Writing entries. Callers hold a transaction, so numbers and balances cannot interleave. Each
+# change below is atomic on its own, or joins the caller's transaction (report_mails.releasing
+# runs one with the reports it releases).
 
 
 def post(db, now: str, email: str, kind: str, **fields) -> Entry:
@@ -114,7 +116,7 @@ def buy(
         raise GMError("a payment buys at least 1 credit.")
     game = records.game_by_name(db, game_name) if game_name else None
     now = iso(clock.now())
-    with transaction(db):
+    with atomic(db):
         if name and seats.account(db, email.strip()) is None:
             records.account_id(db, email.strip(), " ".join(name.split()), now)
         _, email, _ = account(db, email)
@@ -152,7 +154,7 @@ def adjust(
         raise GMError("the adjustment changes nothing: give a number of credits, or --discount N.")
     game = records.game_by_name(db, game_name) if game_name else None
     now = iso(clock.now())
-    with transaction(db):
+    with atomic(db):
         _, email, _ = account(db, email)
         now_discount = account_position(db, email).discount
         if not 0 <= now_discount + discount <= ledger.MAX_DISCOUNT:
@@ -187,7 +189,7 @@ def transfer(
     if credits < 1:
         raise GMError("a transfer moves at least 1 credit.")
     now = iso(clock.now())
-    with transaction(db):
+    with atomic(db):
         _, giver, _ = account(db, giver)
         _, taker, _ = account(db, taker)
         if giver.lower() == taker.lower():
@@ -215,7 +217,7 @@ def set_policy(db: sqlite_utils.Database, clock: Clock, game_name: str, unpaid: 
     if unpaid not in POLICIES:
         raise GMError(f"'{unpaid}' is not a policy for unpaid turns; use {', '.join(POLICIES)}.")
     options = dict(game.options, unpaid=unpaid)
-    with transaction(db):
+    with atomic(db):
         set_options(db, game.id, options)
         records.audit(db, iso(clock.now()), game.id, "credits policy", {"unpaid": unpaid})
     return policy(records.game_by_name(db, game_name))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import sqlite_utils
 
@@ -14,6 +14,7 @@ from gm.core.schedule import (
     ScheduleError,
     deadlines_after,
     describe,
+    next_deadline,
     parse_moment,
     parse_schedule,
 )
@@ -94,8 +95,9 @@ def set_held(db: sqlite_utils.Database, clock: Clock, game_name: str, held: bool
 
 
 def advance_after_turn(db: sqlite_utils.Database, game: GameRecord, now: datetime, over: bool) -> None:
-    """Inside a turn's transaction: the next turn is due at the first slot after both the old slot
-    and now, so running early keeps the schedule and running late does not leave a past deadline."""
+    """Inside a turn's transaction: the next turn is due at the schedule's first slot at least the
+    game's turn-gap after the turn ran (gm.core.schedule.next_deadline), never the slot after the
+    old deadline: three turns run early on one Friday leave the fourth due the next Friday."""
     schedule = schedule_of(game)
     if over:
         set_due(db, game, None, None)
@@ -106,10 +108,18 @@ def advance_after_turn(db: sqlite_utils.Database, game: GameRecord, now: datetim
         due = moment(game.due)
         set_due(db, game, *((due, due) if due is not None and due > now else (None, None)))
         return
-    after = max(t for t in (moment(game.slot), now) if t is not None)
-    upcoming = deadlines_after(schedule, after, 1)
-    nxt = upcoming[0] if upcoming else None
+    nxt = next_slot(game, now)
     set_due(db, game, nxt, nxt)
+
+
+def next_slot(game: GameRecord, ran: datetime) -> datetime | None:
+    """The game's schedule's first slot at least its turn-gap after `ran` (a turn run, or the
+    game's start); None without a schedule."""
+    schedule = schedule_of(game)
+    if schedule is None or schedule.manual:
+        return None
+    gap = game_setting(game, "turn-gap")
+    return next_deadline(schedule, ran, None if gap == "auto" else timedelta(minutes=gap))
 
 
 # ---------------------------------------------------------------- absences, standbys, NMR

@@ -15,6 +15,7 @@ from gm.home import Home
 from gm.mail.compose import Unsendable, compose
 from gm.mail.senders import FolderSender, Sender, SendFailure, SmtpSender
 from gm.mail.settings import mail_settings, server_settings
+from gm.services.report_mails import queue_released
 from gm.store import outbox, records
 from gm.store.database import transaction
 from gm.store.reports import report_files
@@ -25,19 +26,26 @@ REFRESHED = "its report was rendered again after it was queued; the new renderin
 @dataclass
 class SendReport:
     """What one run of the outbox did: sent, to be tried again (with when), failed for good;
-    refreshed: the sent report mails whose report was rendered again after they were queued."""
+    refreshed: the sent report mails whose report was rendered again after they were queued;
+    released: the held reports (report_mails.Released) queued first because credit released them."""
 
     sent: list = field(default_factory=list)
     retry: list = field(default_factory=list)
     failed: list = field(default_factory=list)
     refreshed: list = field(default_factory=list)
+    released: list = field(default_factory=list)
 
 
 def send_outbox(db: sqlite_utils.Database, home: Home, clock: Clock, sender: Sender) -> SendReport:
-    """Send every queued mail that is due, each once; each result is committed as it happens."""
+    """Send every queued mail that is due, each once; each result is committed as it happens.
+    First every report that credit released since (however it came: a payment, a correction, a
+    return slip's transfer, a re-run's reversed charges, a policy change) is queued and its held
+    notice withdrawn, so no held notice leaves after its report was paid for."""
     settings = mail_settings(home)
     from_address = settings.sender()
     report = SendReport()
+    with transaction(db):
+        report.released = queue_released(db, home, clock)
     for mail in outbox.due(db, clock.now()):
         now = clock.now()
         mail, refreshed = current_reports(db, home, mail)

@@ -37,6 +37,11 @@ def _minutes(text: str) -> int:
     return int(number) * unit
 
 
+def _gap(text: str) -> str | int:
+    """'auto' (half the schedule's shortest interval) or a duration in minutes, as _minutes reads it."""
+    return "auto" if text.strip().lower() == "auto" else _minutes(text)
+
+
 def _count(text: str) -> int:
     text = text.strip()
     if not (text.isascii() and text.isdigit()) or int(text) > 10_000:
@@ -96,6 +101,13 @@ SETTINGS = {
         Setting("grace", 0, "minutes after the deadline before the turn runs (90m, 2h, 1d)", _minutes),
         Setting("early-delay", 0, "once every active seat sent FINAL orders, wait this long, then run early", _minutes),
         Setting("early", True, "run early when every active seat has sent orders marked FINAL (yes/no)", _flag),
+        Setting(
+            "turn-gap",
+            "auto",
+            "after a turn runs, the next deadline is the schedule's first slot at least this long "
+            "after (12h, 2d; auto: half the time between two slots)",
+            _gap,
+        ),
         Setting("reminder", 1440, "send reminders this long before the deadline to seats without orders", _minutes),
         Setting(
             "nmr-policy",

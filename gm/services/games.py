@@ -25,6 +25,7 @@ from gm.store.seats import add_seat, set_secret_hash
 from gm.store.turns import latest_state
 
 RULE_OPTIONS = "rules"  # games.options[RULE_OPTIONS]: the ruleset's game options chosen at creation
+SEATS = "seats"  # games.options[SEATS]: how many seats the game has (gm game new --seats, or as it started)
 # A robot seat's account: one for every robot, at an .invalid address so no mail is ever queued to
 # it (RFC 2606 reserves .invalid). Its seat's status is ROBOT, which no drop-out, charge, reminder
 # or early-run check counts (they all look for 'active' seats).
@@ -67,11 +68,14 @@ def create_game(
     seed: int | None = None,
     options: Mapping[str, object] | None = None,
     robots: int = 0,
+    seats: int | None = None,
 ) -> GameRecord:
     """A new game, open for players to join. options: the GM's choices among the ruleset's
     game options (NAME -> value as typed); every option is stored, defaults included.
-    robots: how many seats the ruleset's robot plays for the whole game, the last ones in the
-    scenario's seating order (players join the first free seats)."""
+    robots: how many seats the ruleset's robot plays for the whole game, the last ones of the
+    game's seats (players join the first free seats). seats: how many seats the game has, the
+    first of the scenario's seating order, within the ruleset's limits (default: as many as it
+    allows); the game starts when they are all taken."""
     if not _GAME_NAME.match(name):
         raise GMError(f"'{name}' is not a usable game name: use 1-40 lower-case letters, digits, '-' or '_'.")
     ruleset = get_ruleset(ruleset_name).for_game(name)
@@ -79,14 +83,18 @@ def create_game(
     chosen = chosen_options(ruleset, options or {})
     try:
         codes = ruleset.seat_codes(with_options(parsed, chosen))
-        high = ruleset.seat_limits(with_options(parsed, chosen))[1]
+        low, high = ruleset.seat_limits(with_options(parsed, chosen))
     except ScenarioError as exc:
         raise GMError(f"scenario {scenario_name} cannot be played with these options: {exc}.") from exc
-    if not 0 <= robots <= min(high, len(codes)):
+    most = min(high, len(codes))
+    if seats is not None and not low <= seats <= most:
         raise GMError(
-            f"--robots {robots}: scenario {scenario_name} of {ruleset.name} has "
-            f"{min(high, len(codes))} seats; seat 0 to {min(high, len(codes))} robots."
+            f"--seats {seats}: scenario {scenario_name} of {ruleset.name} is played by {low} to {most} seats; "
+            f"give a number from {low} to {most}."
         )
+    count = most if seats is None else seats
+    if not 0 <= robots <= count:
+        raise GMError(f"--robots {robots}: the game has {count} seats; seat 0 to {count} robots.")
     if game_exists(db, name):
         raise GMError(f"a game named '{name}' already exists. Choose another name.")
     if seed is None:
@@ -103,7 +111,7 @@ def create_game(
             scenario_text=text,
             seed=seed,
             created=iso(clock.now()),
-            options={RULE_OPTIONS: chosen} if chosen else {},
+            options={**({RULE_OPTIONS: chosen} if chosen else {}), **({SEATS: seats} if seats is not None else {})},
         )
         records.audit(
             db,
@@ -115,14 +123,15 @@ def create_game(
                 "seed": seed,
                 **({"options": chosen} if chosen else {}),
                 **({"robots": robots} if robots else {}),
+                **({"seats": seats} if seats is not None else {}),
             },
         )
-        _seat_robots(db, game_id, codes[len(codes) - robots :] if robots else [], iso(clock.now()))
+        seat_robots(db, game_id, codes[count - robots : count] if robots else [], iso(clock.now()))
     return records.game_by_name(db, name)
 
 
-def _seat_robots(db, game_id: int, codes: list[str], now: str) -> None:
-    """Seat the robots (inside create_game's transaction): no secret, the shared robot account."""
+def seat_robots(db, game_id: int, codes: list[str], now: str) -> None:
+    """Seat the robots (inside the caller's transaction): no secret, the shared robot account."""
     if not codes:
         return
     account = records.account_id(db, ROBOT_EMAIL, ROBOT_NAME, now)
@@ -148,10 +157,13 @@ def join_game(
     """Seat a player; returns (seat code, secret). The secret is shown once and stored hashed."""
     game = records.game_by_name(db, game_name)
     if game.status != "open":
-        raise GMError(f"game '{game.name}' has started (turn {game.turn}); players can join only before turn 1 runs.")
+        raise GMError(
+            f"game '{game.name}' has started (turn {game.turn}); players can join only before it starts. "
+            "A standby takes a seat that drops out: gm game standby."
+        )
     email, name = check_player(email, name)
     ruleset, scenario = game_ruleset(game)
-    codes = ruleset.seat_codes(scenario)
+    codes = game_seat_codes(game, ruleset, scenario)
     taken = {s.code for s in records.seats_of(db, game.id)}
     if any(s.email.lower() == email.lower() for s in records.seats_of(db, game.id)):
         raise GMError(f"{email} already has a seat in '{game.name}'.")
@@ -162,7 +174,7 @@ def join_game(
         seat = free[0]
     seat = seat.upper()
     if seat not in codes:
-        raise GMError(f"'{seat}' is not a seat of this scenario. Seats: {', '.join(codes)}.")
+        raise GMError(f"'{seat}' is not a seat of this game. Seats: {', '.join(codes)}.")
     if seat in taken:
         raise GMError(
             f"seat {seat} of '{game.name}' is taken. Free seats: "
@@ -175,6 +187,15 @@ def join_game(
         add_seat(db, game.id, seat, account, hash_secret(secret), "active", now)
         records.audit(db, now, game.id, "seat join", {"seat": seat, "email": email})
     return seat, secret
+
+
+def game_seat_codes(game: GameRecord, ruleset: Ruleset, scenario: dict) -> list[str]:
+    """The codes of the game's seats, in the scenario's seating order: as many as the GM gave it
+    (gm game new --seats; as many as were taken when it started), else as many as the ruleset
+    allows."""
+    codes = ruleset.seat_codes(scenario)
+    most = min(ruleset.seat_limits(scenario)[1], len(codes))
+    return codes[: min(int(game.options.get(SEATS, most)), most)]
 
 
 def new_seat_secret(db: sqlite_utils.Database, clock: Clock, game_name: str, seat_code: str) -> tuple[str, str]:

@@ -9,7 +9,7 @@ from gm.core import census
 from gm.errors import GMError
 from gm.rulesets import RulesetFault
 from gm.services import faults
-from gm.services.games import current_state, game_ruleset
+from gm.services.games import ROBOT, current_state, game_ruleset
 from gm.store import records
 from gm.store.records import GameRecord
 from gm.store.submissions import rejected_seats
@@ -108,12 +108,15 @@ def gm_overview(db: sqlite_utils.Database) -> list[dict]:
         facts.pop("state", None)
         facts["held"] = game.held
         facts["problems"] = problems
-        seats = facts["seats"]
+        # Orders are awaited from the players' seats only: a robot's come when the turn runs, and
+        # a seat that dropped out or resigned sends none.
+        playing = [s for s in facts["seats"] if s["status"] == "active"]
         facts["counts"] = {
-            "in": sum(s["orders"] == "accepted" for s in seats),
-            "missing": sum(s["orders"] in ("none", "rejected") for s in seats),
-            "final": sum(s["final"] for s in seats),
-            "seats": len(seats),
+            "in": sum(s["orders"] == "accepted" for s in playing),
+            "missing": sum(s["orders"] in ("none", "rejected") for s in playing),
+            "final": sum(s["final"] for s in playing),
+            "seats": len(playing),
+            "robots": sum(s["status"] == ROBOT for s in facts["seats"]),
         }
         overview.append(facts)
     return overview
@@ -130,7 +133,15 @@ def _plain_facts(db: sqlite_utils.Database, game: GameRecord, title: str, label:
         "deadline": game.deadline,
         "outcome": None,
         "seats": [
-            {"code": s.code, "name": s.name, "email": s.email, "orders": "none", "final": False, "score": 0}
+            {
+                "code": s.code,
+                "name": s.name,
+                "email": s.email,
+                "status": s.status,
+                "orders": "robot" if s.status == ROBOT else "none",
+                "final": False,
+                "score": 0,
+            }
             for s in records.seats_of(db, game.id)
         ],
     }

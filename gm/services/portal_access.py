@@ -319,7 +319,11 @@ def set_gm_password(home: Home, password: str) -> None:
     except tomllib.TOMLDecodeError as exc:
         raise GMError(f"{path} is not valid TOML ({exc}). Fix the file and try again.") from exc
     temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
+    # The hash is a secret: gm.toml becomes the GM's only (gm doctor's secrets check), from its
+    # first byte on. chmod too: O_CREAT's mode passes the umask, and an old temporary keeps its own.
+    with os.fdopen(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as out:
+        out.write(text)
+    os.chmod(temporary, 0o600)
     os.replace(temporary, path)
 
 

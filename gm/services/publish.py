@@ -33,8 +33,8 @@ class Published:
     turns: the turns published now (turns rendered again that were published before are not).
     written: what was rendered, None when nothing was.
     queued: report mails queued; none without a [mail] address in gm.toml (nobody mails then).
-    held: (turn, seat) of each report held for want of credits: its player got a low-credit
-        notice instead, and paying releases it.
+    held: (turn, seat) of each report held for want of credits: its player got a held notice
+        instead, and credit releases it.
     """
 
     game: str
@@ -142,11 +142,11 @@ def describe(done: Published) -> list[str]:
 
 
 def held_text(done: Published) -> str:
-    """'g: 2 report(s) held for credits: BR (turn 3), FR (turn 3); paying releases them'."""
+    """'g: 2 report(s) held for credits: BR (turn 3), FR (turn 3); ... credit releases them'."""
     seats = ", ".join(f"{seat} (turn {turn})" for turn, seat in done.held)
     return (
         f"{done.game}: {len(done.held)} report(s) held for credits: {seats}; each player got a "
-        "low-credit notice, and 'gm credits buy' releases the report"
+        "held notice saying how to pay, and credit ('gm credits buy' or 'adjust') releases the report"
     )
 
 

@@ -1,22 +1,27 @@
 """Report mails: each seat's report mail queued when its turn is published (its thread, its order
-form; a low-credit notice instead for a report held for credits), one sent again, and the held
-reports a payment releases. Sending what is queued is delivery.py's."""
+form; a held notice instead for a report held for credits), one sent again, and the held reports
+that credit releases. Sending what is queued is delivery.py's."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import sqlite_utils
 
-from gm.clock import Clock
+from gm.clock import Clock, iso
 from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
+from gm.services.house import paying
+from gm.services.turn_charges import held_facts, report_held
 from gm.store import outbox, records
+from gm.store.audit import latest_rerun
 from gm.store.database import transaction
 from gm.store.games import name_of_game
 from gm.store.reports import report_files
@@ -72,7 +77,12 @@ def report_mail(
         attachments.append(
             {"filename": f"{game.name}-{turn + 1}-{seat.code}-orders.txt", "type": "text/plain", "content": form}
         )
-    context.update(again=again, attachments=[a["filename"] for a in attachments], gm_name=mail_settings(home).name)
+    context.update(
+        again=again,
+        rerun=rerun_note(db, game, turn),
+        attachments=[a["filename"] for a in attachments],
+        gm_name=mail_settings(home).name,
+    )
     written = write_mail(env, "report.txt", context)
     return {
         "recipient": seat.email,
@@ -84,6 +94,17 @@ def report_mail(
         "seat": seat.code,
         "turn": turn,
     }
+
+
+def rerun_note(db: sqlite_utils.Database, game: records.GameRecord, turn: int) -> dict | None:
+    """What a report mail of a turn the GM ran again says of it: the GM's reason and the later
+    turns that were discarded (their reports are void, their orders count no more); None for a
+    turn not re-run (or run again since in the ordinary way, after an earlier turn's re-run)."""
+    latest = latest_rerun(db, game.id)
+    if latest is None or latest[0] != turn:
+        return None
+    number, reason, discarded = latest
+    return {"reason": reason, "discarded": [t for t in discarded if t > number]}
 
 
 def report_thread(db: sqlite_utils.Database, mail: dict, domain: str) -> dict:
@@ -105,7 +126,7 @@ def report_thread(db: sqlite_utils.Database, mail: dict, domain: str) -> dict:
 @dataclass(frozen=True)
 class Queued:
     """What queueing a turn's report mails did: how many reports were queued, and the seats
-    whose reports are held for want of credits (each got a low-credit notice instead)."""
+    whose reports are held for want of credits (each got a held notice instead)."""
 
     reports: int
     held: tuple = ()
@@ -116,64 +137,105 @@ def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name
     publishing records the reports and queues their mails as one step).
 
     Seats at an .invalid address (robots, the demo) get none. A seat whose report is held for
-    want of credits gets the low-credit notice instead; paying releases the report
-    (queue_released). Sending is 'gm mail send'.
+    want of credits gets the held notice instead (templates/mail/held.txt); credit releases the
+    report (queue_released). Sending is 'gm mail send'.
     """
-    from gm.services.turn_charges import credit_notice
-
     game = records.game_by_name(db, game_name)
     env = mail_environment(home.templates)
     settings = mail_settings(home)
     now = clock.now()
     seats = [s for s in records.seats_of(db, game.id) if not s.email.lower().endswith(".invalid")]
-    notices = {s.code: credit_notice(db, game, turn, s.code) for s in seats}
-    mails = [report_mail(db, home, env, game, seat, turn) for seat in seats if not notices[seat.code]]
+    held = {s.code: held_facts(db, game, turn, s.code) for s in seats}
+    mails = [report_mail(db, home, env, game, seat, turn) for seat in seats if not held[seat.code]]
     mails = [m for m in mails if m is not None]
     for mail in mails:
         outbox.cancel_reports(db, game.id, mail["seat"], turn)
         outbox.queue(db, now, kind="report", domain=settings.domain, **mail, **report_thread(db, mail, settings.domain))
         crash_point("publish:mid-queue")
+    house = paying(home)
     for seat in seats:
-        if notices[seat.code]:
+        facts = held[seat.code]
+        if facts:
+            written = write_mail(
+                env,
+                "held.txt",
+                {
+                    **facts,
+                    **house.to_json(),
+                    "name": seat.name,
+                    "game": game.name,
+                    "seat": seat.code,
+                    "turn": turn,
+                    "gm_name": settings.name,
+                },
+            )
             outbox.queue(
                 db,
                 now,
-                kind="notice",
+                kind="notice",  # with its turn: a held notice (outbox.HELD_NOTICE)
                 recipient=seat.email,
                 recipient_name=seat.name,
-                subject=f"{game.name}: turn {turn} report held for credits",
-                body=f"Hello {seat.name},\n\n{notices[seat.code]}\n\n-- \n{settings.name}\n",
+                subject=written.subject,
+                body=written.body,
                 domain=settings.domain,
                 game_id=game.id,
                 seat=seat.code,
                 turn=turn,
             )
-    return Queued(len(mails), tuple(s.code for s in seats if notices[s.code]))
+    return Queued(len(mails), tuple(s.code for s in seats if held[s.code]))
 
 
-def queue_released(db: sqlite_utils.Database, home: Home, clock: Clock, email: str) -> int:
-    """After a payment: queue the reports that were held for this account and are not now."""
-    from gm.services.turn_charges import report_held
+@dataclass(frozen=True)
+class Released:
+    """A report held for credits whose mail credit released: the game, the turn and the seat."""
 
-    noticed = outbox.noticed_without_report(db, email)
+    game: str
+    turn: int
+    seat: str
+
+
+def queue_released(db: sqlite_utils.Database, home: Home, clock: Clock) -> list[Released]:
+    """Inside the caller's transaction: every report that got a held notice, has had no report
+    mail since and is held no longer (its account was paid, credited or given credits, or its
+    game stopped holding) gets its report mail queued, once, and its held notice withdrawn if it
+    has not gone yet; each is written in the audit log. Returns what was released.
+
+    Every change to the books that can give an account credit runs this (`releasing`), and so
+    does every sending of the outbox (delivery.py): a held notice never goes after its report
+    was released, whatever released it."""
+    if not mail_settings(home).address:
+        return []  # a home that mails nothing queued no held notice either
     env = mail_environment(home.templates)
     settings = mail_settings(home)
-    queued = 0
-    for name, turn, code in noticed:
+    released = []
+    for name, turn, code in outbox.held_without_report(db):
         game = records.game_by_name(db, name)
         if report_held(db, game, turn, code):
             continue
         mail = report_mail(db, home, env, game, records.seat_by_code(db, game, code), turn)
-        if mail is not None:
-            with transaction(db):
-                outbox.queue(
-                    db,
-                    clock.now(),
-                    kind="report",
-                    domain=settings.domain,
-                    **mail,
-                    **report_thread(db, mail, settings.domain),
-                )
-                outbox.cancel_notices(db, game.id, code, turn)
-            queued += 1
-    return queued
+        if mail is None:
+            continue  # a turn a re-run discarded: its new report is mailed when it is published
+        outbox.queue(
+            db, clock.now(), kind="report", domain=settings.domain, **mail, **report_thread(db, mail, settings.domain)
+        )
+        outbox.cancel_notices(db, game.id, code, turn)
+        records.audit(db, iso(clock.now()), game.id, "report released", {"turn": turn, "seat": code})
+        released.append(Released(game.name, turn, code))
+    return released
+
+
+@contextmanager
+def releasing(db: sqlite_utils.Database, home: Home, clock: Clock) -> Iterator[list[Released]]:
+    """A change to the books and the reports it releases, in one transaction: the with-block
+    writes its entries (credits.buy, adjust, transfer, set_policy join the transaction), then
+    queue_released runs before the commit; the list yielded holds what was released."""
+    released: list[Released] = []
+    with transaction(db):
+        yield released
+        released.extend(queue_released(db, home, clock))
+
+
+def released_text(released: list[Released]) -> str:
+    """'Released 2 held report(s): g1 BR (turn 3), g1 FR (turn 3)' for the GM."""
+    shown = ", ".join(f"{r.game} {r.seat} (turn {r.turn})" for r in released)
+    return f"Released {len(released)} held report(s): {shown}"

@@ -6,10 +6,13 @@ import sqlite_utils
 
 from gm.core.envelope import Envelope
 from gm.intake.letter import Letter
+from gm.services.credits import account_position
+from gm.services.turn_charges import held_turns
 from gm.store import records
 from gm.store.database import atomic
 from gm.store.games import game_exists
-from gm.store.reports import last_report_turn
+from gm.store.records import GameRecord, SeatRecord
+from gm.store.reports import seat_reports
 from gm.store.seats import set_wants_json
 
 # RESEND: the last report again, as Eressea, Atlantis and Olympia players know it.
@@ -51,17 +54,36 @@ def answer_request(db: sqlite_utils.Database, secret_check, envelope: Envelope, 
                 "carry the JSON report too."
             )
     if "RESEND" in asked:
-        last = last_report_turn(db, game.id, seat.code)
-        if last is None:
-            notes.append(f"There is no report for {seat.code} in {game.name} yet; the first comes when turn 1 is run.")
-        else:
-            result["resend"] = {"game": game.name, "seat": seat.code, "turn": last}
-            notes.append(
-                f"Your report for turn {last} of {game.name} was sent again to the address gm has for {seat.code}."
-            )
-            result["quiet"] = len(asked) == 1 and letter.sender == seat.email.lower()
+        held = _resend(db, game, seat, result, notes)
+        # The report sent again answers a lone RESEND from the seat's own address; a held one needs words.
+        result["quiet"] = "resend" in result and not held and len(asked) == 1 and letter.sender == seat.email.lower()
     result["note"] = "\n".join(notes)
     return result
+
+
+def _resend(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, result: dict, notes: list) -> bool:
+    """RESEND: the seat's newest report that is not held for credits goes again (result["resend"]
+    for the caller to queue); a held one is named, never sent. Adds the sentences for the answer
+    to notes; True when the newest report is held."""
+    turns = [turn for turn, _ in seat_reports(db, game.id, seat.code)]
+    if not turns:
+        notes.append(f"There is no report for {seat.code} in {game.name} yet; the first comes when turn 1 is run.")
+        return False
+    held = held_turns(db, game, seat)
+    if turns[0] in held:
+        short = -account_position(db, seat.email).balance
+        notes.append(
+            f"Your report for turn {turns[0]} of {game.name} is held until it is paid for: your account is "
+            f"{short} turn credit{'s' if short != 1 else ''} short. The held notice gm sent you says how to pay; "
+            "it comes as soon as your payment is recorded."
+        )
+    last = next((turn for turn in turns if turn not in held), None)
+    if last is not None:
+        result["resend"] = {"game": game.name, "seat": seat.code, "turn": last}
+        notes.append(
+            f"Your report for turn {last} of {game.name} was sent again to the address gm has for {seat.code}."
+        )
+    return turns[0] in held
 
 
 def check_seat(db: sqlite_utils.Database, secret_check, envelope: Envelope):

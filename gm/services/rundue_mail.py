@@ -99,3 +99,4 @@ class MailHooks(Hooks):
         report.lines.append(f"mail: sent {len(sent.sent)}, to try again {len(sent.retry)}, failed {len(sent.failed)}")
         report.problems.extend(f"mail {m.id} to {m.recipient} failed for good: {why}" for m, why in sent.failed)
         report.lines.extend(f"mail {m.id} to {m.recipient}: {delivery.REFRESHED}" for m in sent.refreshed)
+        report.lines.extend(f"{r.game}: {r.seat}'s report of turn {r.turn} released (paid for)" for r in sent.released)

@@ -17,7 +17,9 @@ from gm.clock import Clock
 from gm.core.envelope import wrap_envelope
 from gm.errors import GMError
 from gm.home import Home
+from gm.services.credits import account_position
 from gm.services.games import current_state, game_ruleset
+from gm.services.turn_charges import held_turns
 from gm.store import reports, submissions
 from gm.store.archive import archived_path
 from gm.store.records import GameRecord, SeatRecord
@@ -79,6 +81,7 @@ def nmr_counts(
     return in_a_row, sum(flags)
 
 
+HELD_FORM = "# Your last report is held until it is paid for; with it comes this form, filled in."
 SEAT_PAGE_VERSIONS = 10  # the newest versions the seat page shows; /history shows every one
 
 
@@ -141,8 +144,19 @@ def _problem_count(problems: str) -> int:
     return len(json.loads(problems))
 
 
-def seat_reports(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord) -> list[dict]:
-    return [{"turn": turn, "rendered": rendered} for turn, rendered in reports.seat_reports(db, game.id, seat.code)]
+def seat_reports(
+    db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, held: frozenset[int] = frozenset()
+) -> list[dict]:
+    """The seat's reports, newest first: turn, when rendered, and whether it is held for credits."""
+    return [
+        {"turn": turn, "rendered": rendered, "held": turn in held}
+        for turn, rendered in reports.seat_reports(db, game.id, seat.code)
+    ]
+
+
+def visible_turns(rows: list[dict]) -> list[int]:
+    """The turns of seat_reports' rows the seat may read now (not held for credits), newest first."""
+    return [row["turn"] for row in rows if not row["held"]]
 
 
 def report_file(
@@ -175,6 +189,8 @@ def seat_page_facts(
     turns = seat_turns(db, game.id, seat.code)
     history = submission_history(db, game, seat, turns, limit=SEAT_PAGE_VERSIONS)
     in_a_row, total = nmr_counts(db, game, seat.code, turns)
+    books = credits_for(db, seat.email)
+    held = held_turns(db, game, seat, books["balance"])
     this_turn = [h for h in history if h["turn"] == game.turn]
     counting = next((h for h in this_turn if h["current"]), None)
     if game.status == "over":
@@ -200,15 +216,17 @@ def seat_page_facts(
             "name": seat.name,
             "orders": orders,
             "final": bool(counting and counting["final"]),
-            "score": view.scores.get(seat.code, 0),
+            # The score now is what the newest report tells: none while that report is held.
+            "score": None if game.turn - 1 in held else view.scores.get(seat.code, 0),
         },
         "deadline": deadline_for(game, zone, clock),
         "nmr": {"in_a_row": in_a_row, "total": total},
-        "credits": credits_for(db, seat.email),
+        "credits": books,
+        "held": sorted(held),
         "history": history,
         "history_newest": history.newest,
         "history_total": history.total,
-        "reports": seat_reports(db, game, seat),
+        "reports": seat_reports(db, game, seat, held),
         "outcome": view.outcome,
     }
 
@@ -246,18 +264,19 @@ def make_turn_view(db: sqlite_utils.Database, game: GameRecord) -> TurnView | No
 
 def credits_for(db: sqlite_utils.Database, email: str) -> dict:
     """The player's turn credits and discount (bonus turns per 10 bought), from the ledger."""
-    from gm.services.credits import account_position
-
     position = account_position(db, email)
     return {"balance": position.balance, "discount": position.discount}
 
 
-def order_form(game: GameRecord, seat: SeatRecord, view: TurnView | None) -> str:
+def order_form(game: GameRecord, seat: SeatRecord, view: TurnView | None, held: bool = False) -> str:
     """The prefilled order form (as `turnfiles.order_template` makes it), or "" when the game is
     over or cannot start yet (view None). view: the turn's view; its forms keep each seat's form
-    body once made."""
+    body once made. held: the seat's last report is held for credits, and the form prefilled from
+    the position it tells of is held with it: the envelope only."""
     if game.status == "over" or view is None:
         return ""
+    if held:
+        return wrap_envelope(game.name, seat.code, game.turn, [HELD_FORM])
     body = view.forms.get(seat.code)
     if body is None:
         ruleset, _ = game_ruleset(game)

@@ -14,7 +14,8 @@ import sqlite_utils
 from gm.home import Home
 from gm.render.environment import nations
 from gm.render.seat_maps import SeatMap, draw_seat_map, seat_maps
-from gm.services.seat_page import report_file, seat_reports
+from gm.services.seat_page import report_file, seat_reports, visible_turns
+from gm.services.turn_charges import held_turns
 from gm.store.records import GameRecord, SeatRecord
 
 
@@ -48,8 +49,8 @@ class TurnReport:
 
 
 def report_turns(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord) -> list[int]:
-    """The turns the seat has a report of, newest first."""
-    return [row["turn"] for row in seat_reports(db, game, seat)]
+    """The turns the seat has a report of that it may read now (none held for credits), newest first."""
+    return visible_turns(seat_reports(db, game, seat, held_turns(db, game, seat)))
 
 
 def turn_report(
@@ -60,8 +61,9 @@ def turn_report(
     turn: int | None = None,
     turns: list[int] | None = None,
 ) -> TurnReport | None:
-    """The seat's report of `turn` (None: its newest), or None when it has none of that turn or
-    its JSON is gone. turns: report_turns() when the caller read them in this same request."""
+    """The seat's report of `turn` (None: its newest), or None when it has none of that turn, the
+    report is held for credits, or its JSON is gone. turns: report_turns() (the reports it may
+    read) when the caller read them in this same request."""
     turns = report_turns(db, game, seat) if turns is None else turns
     if turn is None and turns:
         turn = turns[0]

@@ -1,6 +1,6 @@
 """Sign-up by mail: JOIN puts a player on a waiting list once confirmed from the address it names
 (CONFIRM and the code mailed there); the GM (or the game itself, with signups auto) seats the
-waiting players, mails each their secret, and starts the game once full."""
+waiting players, mails each their secret, and starts the game once full (starting.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from datetime import timedelta
 import sqlite_utils
 
 from gm.clock import Clock, iso
-from gm.core.schedule import deadlines_after, describe
+from gm.core.schedule import describe
 from gm.core.signup import HOW, Join
 from gm.errors import GMError
 from gm.home import Home
@@ -19,9 +19,9 @@ from gm.intake.letter import Letter
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.seat_secrets import new_secret
-from gm.services import cycle, waiting
+from gm.services import starting, waiting
 from gm.services.game_settings import game_setting
-from gm.services.games import check_player, game_ruleset, join_game
+from gm.services.games import check_player, game_ruleset, game_seat_codes, join_game
 from gm.store import outbox, records
 from gm.store.database import atomic
 from gm.store.records import GameRecord
@@ -155,8 +155,8 @@ def seat_waiting(
     if game.status != "open":
         raise GMError(f"game '{game.name}' has started; only a game still open for players seats the waiting list.")
     ruleset, scenario = game_ruleset(game)
-    codes = ruleset.seat_codes(scenario)
-    high = ruleset.seat_limits(scenario)[1]
+    codes = game_seat_codes(game, ruleset, scenario)
+    high = len(codes)
     lines = []
     with atomic(db):
         for entry in waiting.waiting_for(db, game.name):
@@ -174,25 +174,10 @@ def seat_waiting(
             mark_seated(db, entry.number, seat.id, iso(clock.now()))
             _mail(db, home, clock, game, "seated.txt", seat, {"secret": secret, "seats": high, "taken": len(seats) + 1})
             lines.append(f"seated {entry.email} in {code} of {game.name}")
-        if len(records.seats_of(db, game.id)) >= high and lines:
-            lines.append(_start(db, home, clock, game))
+        started = starting.start_if_full(db, home, clock, game.name) if lines else None
+        if started is not None:
+            lines += started.lines()
     return lines
-
-
-def _start(db, home: Home, clock: Clock, game: GameRecord) -> str:
-    """Every seat taken: the first deadline from the game's schedule (if it has one and no
-    deadline yet) and a notice to every player that the game has begun."""
-    game = records.game_by_name(db, game.name)
-    schedule = cycle.schedule_of(game)
-    if game.due is None and schedule is not None and not schedule.manual:
-        upcoming = deadlines_after(schedule, clock.now(), 1)
-        if upcoming:
-            cycle.set_due(db, game, upcoming[0], upcoming[0])
-    game = records.game_by_name(db, game.name)
-    records.audit(db, iso(clock.now()), game.id, "game full", {"deadline": game.deadline})
-    for seat in records.seats_of(db, game.id):
-        _mail(db, home, clock, game, "started.txt", seat, {"deadline": game.deadline})
-    return f"{game.name} is full and has started" + (f"; first deadline {game.deadline}" if game.deadline else "")
 
 
 def _mail(db, home: Home, clock: Clock, game: GameRecord, template: str, seat, extra: dict) -> None:

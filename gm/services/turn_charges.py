@@ -12,7 +12,7 @@ from gm.core.model import Outcome
 from gm.services import credits, prizes
 from gm.services.games import game_ruleset
 from gm.store import ledger as books, records
-from gm.store.records import GameRecord
+from gm.store.records import GameRecord, SeatRecord
 
 REVERSIBLE = ("turn charge", "discount award")
 
@@ -165,6 +165,21 @@ def report_held(db: sqlite_utils.Database, game: GameRecord | str, turn: int, se
     return charge.number in books.newest_charges(db, charge.account, short)
 
 
+def held_turns(
+    db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, balance: int | None = None
+) -> frozenset[int]:
+    """The turns whose reports of this seat are held for credits, in one reading of the books (the
+    portal asks on every page): the same turns report_held finds one by one. balance: the
+    account's, when the caller has just read it."""
+    if credits.policy(game)["unpaid"] != "hold" or seat.status == "robot":
+        return frozenset()
+    short = -(credits.account_position(db, seat.email).balance if balance is None else balance)
+    if short <= 0:
+        return frozenset()
+    charges = (credits.entry(db, n) for n in books.newest_charges(db, seat.email, short))
+    return frozenset(e.turn for e in charges if e.game == game.name and e.seat == seat.code and e.turn is not None)
+
+
 def report_credits(db: sqlite_utils.Database, game: GameRecord, turn: int, seat: str) -> dict | None:
     """The credit lines of a seat's report, as they stood right after that turn's charge (so a
     report rendered again later says the same); None for a robot seat, which has no books.
@@ -194,15 +209,13 @@ def report_credits(db: sqlite_utils.Database, game: GameRecord, turn: int, seat:
     }
 
 
-def credit_notice(db: sqlite_utils.Database, game: GameRecord | str, turn: int, seat: str) -> str | None:
-    """The low-credit notice for a seat whose report of this turn is held, or None."""
+def held_facts(db: sqlite_utils.Database, game: GameRecord | str, turn: int, seat: str) -> dict | None:
+    """What a seat's held notice and the portal say of its report of this turn: the account, how
+    many credits it is short, its discount (bonus turns on a purchase of QUALIFYING or more);
+    None when the report is not held."""
     game = records.game_by_name(db, game) if isinstance(game, str) else game
     if not report_held(db, game, turn, seat):
         return None
     email = records.seat_by_code(db, game, seat).email
-    short = -credits.account_position(db, email).balance
-    return (
-        f"Your report for turn {turn} of {game.name} (seat {seat}) is ready but held: your "
-        f"account is {short} turn credit{'s' if short != 1 else ''} short. Buy turn credits "
-        "and it will be sent at once; your orders are still accepted meanwhile."
-    )
+    position = credits.account_position(db, email)
+    return {"email": email, "short": -position.balance, "discount": position.discount, "bonus_from": ledger.QUALIFYING}

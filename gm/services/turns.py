@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import sqlite_utils
 
@@ -16,7 +16,7 @@ from gm.core.statehash import state_hash
 from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
-from gm.services import cycle, prizes, seat_mail, turn_charges
+from gm.services import cycle, prizes, report_mails, seat_mail, starting, turn_charges
 from gm.services.game_settings import game_setting
 from gm.services.games import ROBOT, current_state, game_ruleset, seat_infos
 from gm.services.turnfiles import describe_problem
@@ -27,7 +27,7 @@ from gm.store.games import set_turn
 from gm.store.locks import file_lock
 from gm.store.records import GameRecord
 from gm.store.reports import discard_reports_from
-from gm.store.submissions import add_submission, uncount, uncount_after
+from gm.store.submissions import add_submission, counting_after, uncount, uncount_after
 from gm.store.turns import add_turn, discard_turns_from
 
 ROBOT_SEAT = "robot seat"  # the "by" of a robot seat's orders: not an NMR, so it counts no missed turn
@@ -142,10 +142,13 @@ def _missing(db: sqlite_utils.Database, game: GameRecord) -> list[str]:
 
 
 def run_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str) -> TurnSummary:
-    """Resolve the turn being collected, as one transaction, under the game's lock."""
+    """Resolve the turn being collected, as one transaction, under the game's lock. A game
+    nobody started starts first (its seats fixed, its players told), so turn 1 never runs unseen."""
     game = records.game_by_name(db, game_name)
     with game_lock(home, game):
-        return _run_turn_locked(db, home, clock, game_name)
+        started = starting.start_for_turn_one(db, home, clock, game_name)
+        summary = _run_turn_locked(db, home, clock, game_name)
+    return replace(summary, notices=(started.notice(), *summary.notices)) if started else summary
 
 
 def _run_turn_locked(
@@ -176,6 +179,8 @@ def _run_turn_locked(
         turn_charges.settle_turn(
             db, game, game.turn, orders, state, result.state, outcome, now, lambda: prizes.house_tables(home)
         )
+        if rerun:  # the discarded turns' charges came back: reports they held may be paid for now
+            report_mails.queue_released(db, home, clock)
         _move_on(db, clock, game, digest, outcome is not None, rerun, now)
         notices = _seat_changes(db, home, clock, game, outcome is not None, now)
         crash_point("turn:before-commit")
@@ -287,6 +292,39 @@ def verify_turns(db: sqlite_utils.Database, game_name: str) -> tuple[int, list[s
     return max(len(turns) - 1, 0), problems
 
 
+@dataclass(frozen=True)
+class Discard:
+    """What `gm turn rerun GAME N` throws away, for the GM to see before it does: the turns from
+    N on (N is run again at once, the later ones when their time comes), those whose reports
+    players already got by mail, and the seats whose orders for a later turn stop counting."""
+
+    game: str
+    number: int
+    turns: tuple[int, ...]
+    mailed: tuple[int, ...]
+    orders_of: tuple[str, ...]
+
+    @property
+    def later(self) -> tuple[int, ...]:
+        """The turns after the one run again: played, and gone."""
+        return tuple(t for t in self.turns if t > self.number)
+
+
+def discards(db: sqlite_utils.Database, game_name: str, number: int) -> Discard:
+    """What re-running turn `number` would discard; raises when there is no such turn to re-run."""
+    game = records.game_by_name(db, game_name)
+    if number < 1:
+        raise GMError("turn 0 is the starting position; the first turn that can be re-run is 1.")
+    records.turn_record(db, game, number)  # raises when there is no such turn
+    return Discard(
+        game.name,
+        number,
+        tuple(t.number for t in records.turns_of(db, game.id, number)),
+        tuple(outbox.reports_sent_from(db, game.id, number)),
+        tuple(counting_after(db, game.id, number)),
+    )
+
+
 def rerun_turn(
     db: sqlite_utils.Database,
     home: Home,
@@ -294,15 +332,15 @@ def rerun_turn(
     game_name: str,
     number: int,
     corrections: list[tuple[str, bytes]] = (),
+    reason: str = "",
 ) -> TurnSummary:
-    """Discard turn `number` and every turn after it (kept in the audit log), store the GM's
-    corrected turn files for that turn, and resolve it again."""
+    """Discard turn `number` and every turn after it (kept in the audit log, with the GM's
+    reason, which the re-run turn's report mails give), store the GM's corrected turn files for
+    that turn, and resolve it again. Unsent mails about the discarded turns are cancelled."""
     game = records.game_by_name(db, game_name)
     with game_lock(home, game):
         game = records.game_by_name(db, game_name)
-        records.turn_record(db, game, number)  # raises when there is no such turn
-        if number < 1:
-            raise GMError("turn 0 is the starting position; the first turn that can be re-run is 1.")
+        discards(db, game_name, number)  # raises for turn 0 or a turn not played
         now = iso(clock.now())
         fixes = [_gm_correction(db, home, game, number, source, data) for source, data in corrections]
         with transaction(db):
@@ -314,6 +352,7 @@ def rerun_turn(
                 "turn rerun",
                 {
                     "from_turn": number,
+                    "reason": " ".join(reason.split()),
                     "discarded": [
                         {
                             "number": t.number,
@@ -329,7 +368,8 @@ def rerun_turn(
             )
             discard_turns_from(db, game.id, number)
             discard_reports_from(db, game.id, number)
-            # Their unsent report mails would carry the new turn's files: they are for turns gone.
+            # Their unsent report mails would carry the new turn's files, and their notices speak
+            # of reports and deadlines that are gone.
             outbox.cancel_from(db, game.id, number)
             # Orders sent for later turns answered a position that no longer exists.
             uncount_after(db, game.id, number)

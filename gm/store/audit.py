@@ -37,3 +37,15 @@ def run_due_failures(db: sqlite_utils.Database, game_id: int) -> list[dict]:
             "SELECT detail FROM audit WHERE game_id = ? AND action = 'run-due failed' ORDER BY id", [game_id]
         ).fetchall()
     ]
+
+
+def latest_rerun(db: sqlite_utils.Database, game_id: int) -> tuple[int, str, list[int]] | None:
+    """(the turn run again, the GM's reason, the turns discarded) of the game's latest re-run
+    ('turn rerun'), or None; the reason is "" for a re-run logged before gm asked for one."""
+    row = db.execute(
+        "SELECT json_extract(detail, '$.from_turn'), COALESCE(json_extract(detail, '$.reason'), ''), "
+        "(SELECT json_group_array(json_extract(d.value, '$.number')) FROM json_each(audit.detail, '$.discarded') d) "
+        "FROM audit WHERE game_id = ? AND action = 'turn rerun' ORDER BY id DESC LIMIT 1",
+        [game_id],
+    ).fetchone()
+    return None if row is None else (row[0], row[1], sorted(json.loads(row[2])))

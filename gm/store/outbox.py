@@ -163,11 +163,16 @@ def cancel_reports(db: sqlite_utils.Database, game_id: int, seat: str, turn: int
     )
 
 
+# A held notice (sent instead of a report held for credits) is the only notice queued with a turn;
+# the others (a seat taken, a game started, a drop-out, a slip's default) have none.
+HELD_NOTICE = "(kind = 'notice' AND turn IS NOT NULL)"
+
+
 def cancel_notices(db: sqlite_utils.Database, game_id: int, seat: str, turn: int) -> int:
-    """A low-credit notice still waiting when a payment released the report it was about is
-    withdrawn: the player would read it after the report itself. Returns how many."""
+    """A held notice still waiting when a payment released the report it was about is withdrawn:
+    the player would read it after the report itself. Returns how many."""
     return db.execute(
-        "UPDATE outbox SET status = 'cancelled' WHERE kind = 'notice' AND status = 'queued' "
+        f"UPDATE outbox SET status = 'cancelled' WHERE {HELD_NOTICE} AND status = 'queued' "
         "AND game_id = ? AND seat = ? AND turn = ?",
         [game_id, seat, turn],
     ).rowcount
@@ -193,14 +198,28 @@ def mail_name(db: sqlite_utils.Database, mail: Queued) -> str:
     return "-".join(str(p) for p in parts if p is not None)
 
 
-def cancel_from(db: sqlite_utils.Database, game_id: int, turn: int) -> None:
-    """Unsent report mails of turn `turn` and later (reports and reports sent again): a re-run
-    discards those turns, and the mails would carry the new turns' files."""
-    db.execute(
+def cancel_from(db: sqlite_utils.Database, game_id: int, turn: int) -> int:
+    """Unsent mails about turn `turn` and later (reports, reports sent again, held notices,
+    reminders and late notices): a re-run discards those turns, so the reports would carry the
+    new turns' files and the notices speak of reports and deadlines that no longer hold.
+    Returns how many."""
+    return db.execute(
         "UPDATE outbox SET status = 'cancelled' WHERE game_id = ? AND turn >= ? "
-        "AND kind IN ('report', 'resend') AND status = 'queued'",
+        f"AND (kind IN ('report', 'resend', 'reminder', 'late') OR {HELD_NOTICE}) AND status = 'queued'",
         [game_id, turn],
-    )
+    ).rowcount
+
+
+def reports_sent_from(db: sqlite_utils.Database, game_id: int, turn: int) -> list[int]:
+    """The turns from `turn` on whose report mails some player already got."""
+    return [
+        number
+        for (number,) in db.execute(
+            "SELECT DISTINCT turn FROM outbox WHERE game_id = ? AND turn >= ? AND kind IN ('report', 'resend') "
+            "AND status = 'sent' ORDER BY turn",
+            [game_id, turn],
+        ).fetchall()
+    ]
 
 
 def report_mails(db: sqlite_utils.Database, game_id: int, seat: str, turn: int) -> int:
@@ -222,18 +241,18 @@ def previous_report_mail(db: sqlite_utils.Database, game_id: int, seat: str, tur
     return None if row is None else (row[0], json.loads(row[1]))
 
 
-def noticed_without_report(db: sqlite_utils.Database, email: str) -> list[tuple[str, int, str]]:
-    """(game name, turn, seat) of each low-credit notice to the account's seats whose report mail
-    has not been queued since (once each, in order): the reports a payment may release."""
+def held_without_report(db: sqlite_utils.Database) -> list[tuple[str, int, str]]:
+    """(game name, turn, seat) of every report that got a held notice and whose report mail has
+    not been queued since, oldest first, once each: the reports a payment may release."""
     rows = db.execute(
-        """SELECT g.name, o.turn, o.seat FROM outbox o JOIN games g ON g.id = o.game_id
-           JOIN seats s ON s.game_id = o.game_id AND s.code = o.seat JOIN accounts a ON a.id = s.account_id
-           WHERE o.kind = 'notice' AND a.email = ? AND NOT EXISTS (
+        """SELECT DISTINCT g.name, o.turn, o.seat FROM outbox o JOIN games g ON g.id = o.game_id
+           WHERE o.kind = 'notice' AND o.turn IS NOT NULL
+           AND o.seat IS NOT NULL AND NOT EXISTS (
                SELECT 1 FROM outbox r WHERE r.kind = 'report' AND r.game_id = o.game_id AND r.turn = o.turn
-               AND r.seat = o.seat AND r.status IN ('queued', 'sent'))""",
-        [email],
+               AND r.seat = o.seat AND r.status IN ('queued', 'sent'))
+           ORDER BY o.turn, g.name, o.seat""",
     ).fetchall()
-    return sorted(set(rows))
+    return [(name, turn, seat) for name, turn, seat in rows]
 
 
 def set_attachments(db: sqlite_utils.Database, mail: Queued, attachments: list) -> None:

@@ -13,7 +13,7 @@ from gm.errors import GMError
 @dataclass(frozen=True)
 class GameRecord:
     """A row of games: id, name, ruleset and its version at creation, scenario, seed, status
-    ('open' before the first turn runs, 'running', 'over'), turn (the turn being collected),
+    ('open' while it takes players, 'running' once it has started, 'over'), turn (the turn being collected),
     deadline (the due time as players read it, or None), options (dict), created (ISO text);
     schedule (gm.core.schedule.Schedule as JSON, or None), slot (the scheduled deadline of the turn
     being collected, UTC ISO), due (when it is really due: the slot or a pushed time), held."""

@@ -34,11 +34,6 @@ def seat_reports(db: sqlite_utils.Database, game_id: int, seat: str) -> list[tup
     ).fetchall()
 
 
-def last_report_turn(db: sqlite_utils.Database, game_id: int, seat: str) -> int | None:
-    """The turn of the seat's newest recorded report, or None before the first."""
-    return db.execute("SELECT max(turn) FROM reports WHERE game_id = ? AND seat = ?", [game_id, seat]).fetchone()[0]
-
-
 def discard_reports_from(db: sqlite_utils.Database, game_id: int, turn: int) -> None:
     """Forget the reports of turn `turn` and later (a re-run discards those turns)."""
     db.execute("DELETE FROM reports WHERE game_id = ? AND turn >= ?", [game_id, turn])

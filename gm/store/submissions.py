@@ -67,6 +67,18 @@ def uncount_after(db: sqlite_utils.Database, game_id: int, turn: int) -> None:
     db.execute("UPDATE submissions SET current = 0 WHERE game_id = ? AND turn > ?", [game_id, turn])
 
 
+def counting_after(db: sqlite_utils.Database, game_id: int, turn: int) -> list[str]:
+    """The seat codes with orders that count for a turn after `turn` (a re-run from it undoes them)."""
+    return [
+        code
+        for (code,) in db.execute(
+            "SELECT DISTINCT s.code FROM submissions sub JOIN seats s ON s.id = sub.seat_id "
+            "WHERE sub.game_id = ? AND sub.turn > ? AND sub.current = 1 ORDER BY s.code",
+            [game_id, turn],
+        ).fetchall()
+    ]
+
+
 def stored_from(db: sqlite_utils.Database, source: str) -> int | None:
     """The id of the submission stored from `source` (as 'mail:DIGEST:N'), or None."""
     row = db.execute("SELECT id FROM submissions WHERE source = ?", [source]).fetchone()

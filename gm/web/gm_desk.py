@@ -5,12 +5,11 @@ command line, so each action is written in the audit log as the CLI writes it.""
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, abort, redirect, request, session
 
 from gm.errors import GMError
 from gm.services import cycle, questions, reminders, signups, waiting
+from gm.services.audit_text import detail_words
 from gm.services.gameview import game_facts
 from gm.store import records
 from gm.web.app import page, portal
@@ -212,14 +211,14 @@ def audit_page():
 
 
 def _shown(entries: list[records.AuditEntry]) -> list[dict]:
-    """Audit entries as the page shows them: the details as `gm audit` prints them (JSON, in the
-    page escaped like any text)."""
+    """Audit entries as the page shows them: the details in words as `gm audit` prints them
+    (escaped in the page like any text)."""
     return [
         {
             "at": e.at,
             "game": e.game,
             "action": e.action,
-            "detail": json.dumps(e.detail, ensure_ascii=False, sort_keys=True),
+            "detail": detail_words(e.detail),
         }
         for e in entries
     ]

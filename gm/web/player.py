@@ -9,6 +9,7 @@ from werkzeug.exceptions import Forbidden
 
 from gm.services import press, seat_page as facts, seat_turns, turnfiles, uploads
 from gm.services.guesses import seat_target
+from gm.services.house import paying
 from gm.services.portal_access import (
     GONE,
     SIGNED_IN,
@@ -22,6 +23,7 @@ from gm.services.portal_access import (
     use_link,
 )
 from gm.services.seats import LEFT
+from gm.services.turn_charges import held_turns
 from gm.store import records
 from gm.store.records import GameRecord, SeatRecord
 from gm.web.app import page, portal
@@ -353,6 +355,8 @@ def report(game_name: str, seat_code: str, turn: int, kind: str):
     if game_name != game.name or seat_code.upper() != seat.code:
         abort(404)
     p = portal()
+    if turn in held_turns(p.db(), game, seat):
+        return held_page(game, seat, turn)
     path = facts.report_file(p.db(), p.home, game, seat, turn, kind)
     if path is None:
         abort(404)
@@ -361,6 +365,20 @@ def report(game_name: str, seat_code: str, turn: int, kind: str):
         mimetype="application/pdf" if kind == "pdf" else "application/json",
         as_attachment=True,
         download_name=f"{game.name}-turn{turn}-{seat.code}.{kind}",
+    )
+
+
+def held_page(game: GameRecord, seat: SeatRecord, turn: int):
+    """What a report held for credits shows instead of itself, and how to pay (402: Payment Required)."""
+    p = portal()
+    db = p.db()
+    return page(
+        "held.html",
+        402,
+        title=f"Turn {turn} of {game.name}: held until paid for",
+        held=sorted(held_turns(db, game, seat)),
+        credits=facts.credits_for(db, seat.email),
+        paying=paying(p.home),
     )
 
 
@@ -378,7 +396,7 @@ def seat_page(
     zone = session.get("zone", "UTC")
     view = turn_view(db, game, _seats_read(game))  # once for the facts and the form
     seen = facts.seat_page_facts(db, game, seat, zone, p.clock, view)
-    form = text if text is not None else facts.order_form(game, seat, view)
+    form = text if text is not None else facts.order_form(game, seat, view, seen["seat"]["score"] is None)
     return page(
         "seat.html",
         status,
@@ -390,7 +408,8 @@ def seat_page(
         zone=zone,
         zone_list=zone_list(),
         zone_error=zone_error,
-        latest=seat_turns.turn_report(db, p.home, game, seat, turns=[r["turn"] for r in seen["reports"]]),
+        latest=seat_turns.turn_report(db, p.home, game, seat, turns=facts.visible_turns(seen["reports"])),
+        paying=paying(p.home),
         press=press.seat_press(db, game, seat, _seats_read(game)),
         press_result=press_result,
     )

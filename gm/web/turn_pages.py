@@ -6,8 +6,9 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort
 
 from gm.services import seat_turns
+from gm.services.turn_charges import held_turns
 from gm.web.app import page, portal
-from gm.web.player import require_seat
+from gm.web.player import held_page, require_seat
 
 blueprint = Blueprint("turns", __name__)
 
@@ -16,6 +17,8 @@ blueprint = Blueprint("turns", __name__)
 def turn_page(turn: int):
     game, seat = require_seat()
     p = portal()
+    if turn in held_turns(p.db(), game, seat):
+        return held_page(game, seat, turn)
     found = seat_turns.turn_report(p.db(), p.home, game, seat, turn)
     if found is None:
         abort(404)  # no report of that turn for this seat (yet): there is nothing to show

@@ -24,7 +24,7 @@ def test_an_order_template_to_standard_output(home, gm, game, tmp_path):
 
 def test_list_commands_print_json(home, gm, game):
     games = json.loads(gm("game", "list", "--json", home=home).out)
-    assert games == [{"name": "g1", "ruleset": "clash", "status": "open", "turn": 1, "seats": 4}]
+    assert games == [{"name": "g1", "ruleset": "clash", "status": "running", "turn": 1, "seats": 4}]  # full: started
     rulesets = json.loads(gm("rules", "list", "--json").out)
     assert {r["name"] for r in rulesets["rulesets"]} >= {"clash", "conqueror", "empires"}
     assert rulesets["broken"] == {}
@@ -62,3 +62,18 @@ def test_game_show_marks_seats_that_changed_hands(home, gm, game):
     assert sum(s["status"] == "dropped" for s in facts["seats"]) == 2 and facts["standbys"] == []
     text = gm("game", "show", "g1", home=home).out
     assert "(standby since turn 2)" in text and "(dropped)" in text and "Standbys" not in text
+
+
+def test_the_audit_log_reads_in_words(home, gm, game):
+    """Issue 28: the audit log's details were raw JSON; they read as words, --json keeps them."""
+    assert gm("credits", "buy", "ann@example.org", "10", "--paid", "25.00", home=home).code == 0
+    assert gm("game", "set", "g1", "early", "no", home=home).code == 0
+    assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0
+    digest = json.loads(gm("audit", "--json", home=home).out)[-1]["detail"]["state_hash"]
+    details = [line[58:] for line in gm("audit", home=home).out.splitlines()[-3:]]
+    assert details == [
+        "account ann@example.org, credits 10, money 25.00",
+        "name early, value no",
+        f"state {digest[:12]}, turn 1",
+    ]
+    assert not any("{" in line or '"' in line for line in gm("audit", home=home).out.splitlines())

@@ -3,10 +3,12 @@ advice works; doctor itself changes nothing."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sqlite3
 import subprocess
+import sys
 
 import jinja2
 import pytest
@@ -221,3 +223,15 @@ def test_seats_of_unknown_status_or_half_robots_are_named(home, gm):
         "PROBLEM  seats: seat FR of r1 is only partly a robot seat (status robot, account robot@robots.invalid). "
         "Restore a backup taken before it changed.",
     ]
+
+
+def test_the_gm_password_leaves_gm_toml_the_gm_s_only(home, gm, monkeypatch):
+    """Issue 28: gm portal password left gm.toml mode 644 with the hash in it, and gm doctor
+    then failed its own secrets check; now the file is the GM's only, and the doctor agrees."""
+    (home / "gm.toml").chmod(0o644)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("a-long-gm-password\n"))
+    assert gm("portal", "password", home=home).code == 0
+    assert (home / "gm.toml").stat().st_mode & 0o777 == 0o600
+    ran = gm("doctor", home=home)
+    assert ran.code == 0, ran.out
+    assert "OK       secrets:" in ran.out

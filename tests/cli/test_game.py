@@ -47,9 +47,9 @@ def test_command_without_a_home_says_what_to_do(tmp_path, gm):
 def test_new_join_list_show(home, gm, game):
     assert set(game) == {"BR", "RU", "FR", "GE"}
     listed = gm("game", "list", home=home).out.splitlines()
-    assert listed[1].split() == ["g1", "clash", "open", "1", "4"]
+    assert listed[1].split() == ["g1", "clash", "running", "1", "4"]  # every seat taken: started
     facts = json.loads(gm("game", "show", "g1", "--json", home=home).out)
-    assert facts["format"] == 1 and facts["status"] == "open" and facts["turn"] == 1 and facts["seed"] == 7
+    assert facts["format"] == 1 and facts["status"] == "running" and facts["turn"] == 1 and facts["seed"] == 7
     assert [s["code"] for s in facts["seats"]] == ["BR", "RU", "FR", "GE"]
     assert {s["orders"] for s in facts["seats"]} == {"none"}
     text = json.dumps(facts)
@@ -132,10 +132,15 @@ neighbours = {b_neighbours}
 
 
 def test_join_refusals(home, gm, game):
+    assert gm("game", "new", "g2", "--ruleset", "clash", home=home).code == 0
     before = table_dump(home)
     ran = gm("game", "join", "g1", "eve@example.org", "--name", "Eve", home=home)
-    assert (ran.code, ran.err) == (1, "Error: game 'g1' is full (4 seats).\n")
-    ran = gm("game", "join", "g1", "not-an-address", "--name", "Eve", home=home)
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: game 'g1' has started (turn 1); players can join only before it starts. "
+        "A standby takes a seat that drops out: gm game standby.\n",
+    )
+    ran = gm("game", "join", "g2", "not-an-address", "--name", "Eve", home=home)
     assert (ran.code, ran.err) == (1, "Error: 'not-an-address' is not an e-mail address.\n")
     assert table_dump(home) == before
 
@@ -148,7 +153,7 @@ def test_join_seat_choice_and_taken(home, gm):
     ran = gm("game", "join", "g2", "b@example.org", "--name", "B", "--seat", "FR", home=home)
     assert ran.code == 1 and ran.err == "Error: seat FR of 'g2' is taken. Free seats: BR, RU, GE.\n"
     ran = gm("game", "join", "g2", "b@example.org", "--name", "B", "--seat", "XX", home=home)
-    assert ran.code == 1 and ran.err == "Error: 'XX' is not a seat of this scenario. Seats: BR, RU, FR, GE.\n"
+    assert ran.code == 1 and ran.err == "Error: 'XX' is not a seat of this game. Seats: BR, RU, FR, GE.\n"
 
 
 def test_deadline_shows(home, gm, game):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 import sys
 
-from gm.cli import progress
+import pytest
+
+from gm.cli import main, progress
 
 
 class Terminal(io.StringIO):
@@ -41,3 +43,33 @@ def test_on_a_terminal_the_bar_goes_to_standard_error(monkeypatch):
     with progress.counting("Taking mail", 2) as advance:
         advance(2)
     assert out.getvalue() == "" and "Taking mail" in err.getvalue() and "2/2" in err.getvalue()
+
+
+def test_working_draws_a_live_line_on_a_terminal_only(monkeypatch, capsys):
+    with progress.working("gm turn run g1") as now:
+        now("resolving turn 1")
+    assert capsys.readouterr() == ("", "")
+    out, err = Terminal(), Terminal()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setenv("TERM", "xterm")
+    with progress.working("gm turn run g1") as now:
+        now("resolving turn 1")
+    assert out.getvalue() == "" and "gm turn run g1: resolving turn 1" in err.getvalue()
+
+
+def test_gm_turn_run_is_not_silent_on_a_terminal(home, game, monkeypatch):
+    """Issue 28: gm turn run said nothing for 10-16 s on a terminal while it rendered. A live line
+    says what it does; the command's own lines are printed above it (rich carries them while the
+    line is live), the same lines as in a log."""
+    out, err = Terminal(), Terminal()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setattr(sys, "argv", ["gm", "turn", "run", "g1", "--now", "--home", str(home)])
+    with pytest.raises(SystemExit) as ended:
+        main()
+    assert ended.value.code == 0
+    screen = out.getvalue() + err.getvalue()
+    assert "gm turn run g1: rendering turn 1's reports and queueing their mails" in screen
+    assert "g1: turn 1 resolved, state " in screen and "Reports: " in screen

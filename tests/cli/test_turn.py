@@ -39,7 +39,7 @@ def test_first_turn_stores_start_and_robots_fill_nmr(home, gm, game, tmp_path):
     ran = gm("submit", orders, home=home)
     assert ran.code == 1 and "these orders are for turn 1, which has already been run" in ran.err
     ran = gm("game", "join", "g1", "late@example.org", "--name", "Late", home=home)
-    assert ran.code == 1 and "players can join only before turn 1 runs" in ran.err
+    assert ran.code == 1 and "players can join only before it starts" in ran.err
 
 
 def test_same_seed_same_game_and_verify(tmp_path, gm):
@@ -77,9 +77,14 @@ def test_rerun_with_corrected_orders_keeps_discarded_in_audit(home, gm, game, tm
     fix = tmp_path / "fix.txt"
     body = gm("orders", "template", "g1", "BR", home=home).out  # a turn-5 form; make it turn 3
     fix.write_text(body.replace("TURN 5", "TURN 3").replace("PASSWORD <your secret>\n", ""))
-    ran = gm("turn", "rerun", "g1", "3", "--orders", fix, "--no-render", home=home)
+    ran = gm("turn", "rerun", "g1", "3", "--orders", fix, "--reason", "BR's orders", "--yes", "--no-render", home=home)
     assert ran.code == 0, ran.err
-    assert ran.out.startswith("g1: turn 3 resolved")
+    assert ran.out.startswith(
+        "g1: turn 3 is run again; its reports are made anew.\n"
+        "g1: turn 4 will be discarded (kept in the audit log); their charges are given back, and they are "
+        "played again when their time comes.\n"
+        "g1: turn 3 resolved"
+    )
     numbers = [r[0] for r in conn.execute("SELECT number FROM turns ORDER BY number")]
     assert numbers == [0, 1, 2, 3]
     new = dict(conn.execute("SELECT number, state_hash FROM turns").fetchall())
@@ -93,7 +98,7 @@ def test_rerun_with_corrected_orders_keeps_discarded_in_audit(home, gm, game, tm
 
 def test_rerun_of_a_turn_that_never_ran(home, gm, game):
     run_turns(gm, home, 1)
-    ran = gm("turn", "rerun", "g1", "7", home=home)
+    ran = gm("turn", "rerun", "g1", "7", "--reason", "a fix", home=home)
     assert (ran.code, ran.err) == (1, "Error: game 'g1' has no resolved turn 7; resolved turns are 1 to 1.\n")
 
 
@@ -103,7 +108,8 @@ def test_too_few_seats(home, gm):
     ran = gm("turn", "run", "solo", "--now", home=home)
     assert (ran.code, ran.err) == (
         1,
-        "Error: game 'solo' has 1 seat(s); it needs at least 2. Seat players with 'gm game join'.\n",
+        "Error: game 'solo' has 1 seat(s) taken; clash needs at least 2 to start. Seat more players "
+        "(gm game join, gm game seat-waiting), or let the robot play the rest: gm game start solo --robots.\n",
     )
 
 

@@ -69,12 +69,12 @@ def test_held_reports_are_named_and_a_payment_withdraws_the_waiting_notice(mail_
     ran = gm("turn", "run", "d1", home=home)
     assert ran.code == 0
     assert (
-        "d1: 1 report(s) held for credits: FR (turn 1); each player got a low-credit notice, "
-        "and 'gm credits buy' releases the report"
+        "d1: 1 report(s) held for credits: FR (turn 1); each player got a held notice saying how to pay, "
+        "and credit ('gm credits buy' or 'adjust') releases the report"
     ) in ran.out
     waiting = (
         sqlite3.connect(home / "gm.db")
-        .execute("SELECT status FROM outbox WHERE kind = 'notice' AND seat = 'FR'")
+        .execute("SELECT status FROM outbox WHERE kind = 'notice' AND seat = 'FR' AND turn = 1")
         .fetchall()
     )
     assert waiting == [("queued",)]
@@ -82,7 +82,7 @@ def test_held_reports_are_named_and_a_payment_withdraws_the_waiting_notice(mail_
     assert report_mails(home) == [(1, "BR"), (1, "FR")]
     withdrawn = (
         sqlite3.connect(home / "gm.db")
-        .execute("SELECT status FROM outbox WHERE kind = 'notice' AND seat = 'FR'")
+        .execute("SELECT status FROM outbox WHERE kind = 'notice' AND seat = 'FR' AND turn = 1")
         .fetchall()
     )
     assert withdrawn == [("cancelled",)]
@@ -120,3 +120,24 @@ def test_a_manual_game_without_a_deadline_needs_now_when_nobody_is_in(home, gm, 
 
 def ledger(home) -> list:
     return sqlite3.connect(home / "gm.db").execute("SELECT * FROM ledger ORDER BY id").fetchall()
+
+
+def test_turns_run_early_on_a_friday_do_not_push_the_deadline_out(home, gm, clock, duel):
+    """Issue 28: three turns run on a Friday before 18:00 left turn 4 due three Fridays out.
+    The next deadline is the schedule's next slot after the run (at least the turn-gap later)."""
+    clock.when = datetime(2026, 11, 20, 10, 0, tzinfo=UTC)  # Friday morning; due at 18:00
+    for _ in range(3):
+        assert gm("turn", "run", "d1", "--now", "--no-render", home=home).code == 0
+        assert "Deadline Fri 2026-11-27 18:00 GMT (Europe/London)" in gm("game", "show", "d1", home=home).out
+        clock.when = clock.when.replace(hour=clock.when.hour + 1)
+    assert turns_run(home) == [1, 2, 3]
+    # A GM who wants the turns to follow each other at once says so: the next slot, whatever it is.
+    assert gm("game", "set", "d1", "turn-gap", "0", home=home).code == 0
+    clock.when = datetime(2026, 11, 27, 17, 0, tzinfo=UTC)
+    assert gm("turn", "run", "d1", "--now", "--no-render", home=home).code == 0
+    assert "Deadline Fri 2026-11-27 18:00 GMT (Europe/London)" in gm("game", "show", "d1", home=home).out
+    ran = gm("game", "set", "d1", "turn-gap", "soon", home=home)
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: turn-gap takes a duration such as 90m, 2h or 1d, at most a year, not 'soon'.\n",
+    )

@@ -193,7 +193,7 @@ def test_a_report_mail_of_a_turn_run_again_is_never_sent(paid, gm, clock, tmp_pa
     home = paid
     assert gm("turn", "run", "--now", "d1", home=home).code == 0
     assert gm("turn", "run", "--now", "d1", home=home).code == 0
-    assert gm("turn", "rerun", "d1", "1", home=home).code == 0
+    assert gm("turn", "rerun", "d1", "1", "--reason", "a fix", "--yes", home=home).code == 0
     statuses = sql(home, "SELECT turn, seat, status FROM outbox WHERE kind = 'report' ORDER BY id")
     assert statuses[:4] == [
         (1, "BR", "cancelled"),
@@ -207,3 +207,51 @@ def test_a_report_mail_of_a_turn_run_again_is_never_sent(paid, gm, clock, tmp_pa
         0,
         f"Sent 2 mail(s) into {home / 'outbox'}; 0 to try again; 0 failed.",
     )
+
+
+def test_a_rerun_says_what_it_discards_asks_and_its_mails_say_why(paid, gm, clock, tmp_path):
+    """Issue 28: gm turn rerun dropped later turns silently and mailed the re-run turn's reports,
+    without a word, to players who already had the next one. It says what it discards and needs
+    --yes (no terminal to ask at), and the mails say it is a re-run, why, and which turns are void;
+    the notices about discarded turns that had not gone yet never go."""
+    from tests.cli.test_game import table_dump
+
+    home = paid
+    assert gm("game", "set", "d1", "nmr-limit", "0", home=home).code == 0  # nobody drops out meanwhile
+    for _ in range(3):
+        assert gm("turn", "run", "--now", "d1", home=home).code == 0
+    assert gm("mail", "send", home=home).code == 0
+    # One report mail of turn 3 has not gone yet, nor a reminder for turn 4.
+    sql(home, "UPDATE outbox SET status = 'queued' WHERE id = (SELECT max(id) FROM outbox WHERE turn = 3)")
+    sql(
+        home,
+        "INSERT INTO outbox (kind, game_id, seat, turn, recipient, recipient_name, subject, body, attachments, "
+        "message_id, refs, status, attempts, next_attempt, queued) SELECT 'reminder', id, 'FR', 4, 'bob@example.org', "
+        "'Bob', 'd1: turn 4 is due', '', '[]', '<r@x>', '[]', 'queued', 0, 't', 't' FROM games",
+    )
+    before = table_dump(home)
+    ran = gm("turn", "rerun", "d1", "2", "--reason", "FR's orders were lost", home=home)
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: re-running turn 2 discards turns after it; nothing was changed. Give --yes to do it.\n",
+    )
+    assert ran.out == (
+        "d1: turn 2 is run again; its reports are made anew.\n"
+        "d1: turn 3 will be discarded (kept in the audit log); their charges are given back, and they are "
+        "played again when their time comes.\n"
+        "d1: players already have the report mails of turns 2, 3; the new turn 2 report mails say it was "
+        "run again, and why.\n"
+    )
+    assert table_dump(home) == before
+    assert gm("turn", "rerun", "d1", "2", "--yes", home=home).code == 2  # --reason is required
+    ran = gm("turn", "rerun", "d1", "2", "--reason", "FR's orders were lost", "--yes", home=home)
+    assert ran.code == 0, ran.err
+    stale = sql(home, "SELECT kind, turn, status FROM outbox WHERE turn >= 3 AND status != 'sent' ORDER BY id")
+    assert stale == [("report", 3, "cancelled"), ("reminder", 4, "cancelled")]
+    assert gm("mail", "send", home=home).code == 0
+    again = [m for m in eml(home) if m["Subject"] == "d1: Set-up: placing 20 units (turn 2), run again"]
+    assert sorted(m["To"] for m in again) == ["Ann <ann@example.org>", "Bob <bob@example.org>"]
+    body = " ".join(again[0].get_body().get_content().split())
+    assert "The game master has run turn 2 again: FR's orders were lost." in body
+    assert "Turn 3 was discarded: forget that report." in body
+    assert "send your orders for turn 3 again" in body

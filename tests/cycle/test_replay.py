@@ -18,7 +18,7 @@ def test_verify_replays_a_game_whose_seats_changed(home, gm, game):
     assert gm("seat", "resign", "g1", "BR", home=home).code == 0
     for _ in range(2):
         assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0
-    assert gm("turn", "rerun", "g1", "2", "--no-render", home=home).code == 0
+    assert gm("turn", "rerun", "g1", "2", "--reason", "a fix", "--yes", "--no-render", home=home).code == 0
     assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0
     seats = {s["code"]: s for s in json.loads(gm("game", "show", "g1", "--json", home=home).out)["seats"]}
     assert seats["BR"]["name"] == "Zed" and seats["BR"]["status"] == "resigned"

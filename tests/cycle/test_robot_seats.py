@@ -81,7 +81,7 @@ def test_robot_seats_are_refused_where_a_player_is_meant(home, gm):
     too_many = gm("game", "new", "g", "--ruleset", "clash", "--scenario", "channel", "--robots", "3", home=home)
     assert (too_many.code, too_many.err) == (
         1,
-        "Error: --robots 3: scenario channel of clash has 2 seats; seat 0 to 2 robots.\n",
+        "Error: --robots 3: the game has 2 seats; seat 0 to 2 robots.\n",
     )
     assert not _rows(home, "SELECT 1 FROM games")
     assert gm("game", "new", "g", "--ruleset", "clash", "--scenario", "channel", "--robots", "1", home=home).code == 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -10,6 +10,7 @@ from gm.core.schedule import (
     ScheduleError,
     deadlines_after,
     describe,
+    next_deadline,
     parse_moment,
     parse_schedule,
 )
@@ -91,3 +92,29 @@ def test_parse_moment_zones():
     assert parse_moment("2026-07-01 18:00", "America/New_York") == utc(2026, 7, 1, 22)
     with pytest.raises(ScheduleError):
         parse_moment("someday")
+
+
+def test_turns_run_early_on_one_friday_leave_the_next_due_the_next_friday():
+    """Issue 28: three turns run on a Friday before 18:00 left turn 4 due three Fridays out.
+    Each next deadline counts from when the turn ran: the next Friday, every time."""
+    weekly = parse_schedule("weekly on Friday at 18:00 Europe/London", NOW)
+    friday = utc(2026, 11, 27, 10)
+    for hour in (10, 11, 12):
+        assert next_deadline(weekly, friday.replace(hour=hour)) == utc(2026, 12, 4, 18)
+    # Run at 17:00, an hour before the slot, the next turn is not due an hour later: half a week at least.
+    assert next_deadline(weekly, utc(2026, 11, 27, 17)) == utc(2026, 12, 4, 18)
+    # Run late (the deadline passed, plus grace), the next slot after the run.
+    assert next_deadline(weekly, utc(2026, 11, 27, 20)) == utc(2026, 12, 4, 18)
+    # Run on Monday with --now: Friday is four days off, more than half a week.
+    assert next_deadline(weekly, utc(2026, 11, 23, 9)) == utc(2026, 11, 27, 18)
+
+
+def test_the_gap_is_half_the_schedule_s_shortest_interval_or_the_game_s_own():
+    daily = parse_schedule("daily 20:00 UTC", NOW)
+    assert next_deadline(daily, utc(2026, 11, 27, 19)) == utc(2026, 11, 28, 20)  # not an hour later
+    assert next_deadline(daily, utc(2026, 11, 27, 7)) == utc(2026, 11, 27, 20)  # 13 hours: more than 12
+    twice = parse_schedule("weekly on Monday and Thursday at 12:00 UTC", NOW)
+    assert next_deadline(twice, utc(2026, 11, 23, 11)) == utc(2026, 11, 26, 12)  # 1.5 days at least
+    assert next_deadline(daily, utc(2026, 11, 27, 19), timedelta(0)) == utc(2026, 11, 27, 20)
+    assert next_deadline(daily, utc(2026, 11, 27, 7), timedelta(days=2)) == utc(2026, 11, 29, 20)
+    assert next_deadline(parse_schedule("manual", NOW), NOW) is None

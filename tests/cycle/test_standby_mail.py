@@ -51,7 +51,9 @@ def test_a_standby_is_welcomed_with_the_secret_and_the_leaver_told(home, gm, tmp
     assert f"\n    {zed}\n" in notices["zed@example.org"] and "from turn 2" in notices["zed@example.org"]
     assert zed not in notices["ann@example.org"] and "dropped out of it after turn 1" in notices["ann@example.org"]
     # The seat's report of turn 1 goes to Zed, not held for Ann's unpaid charge, with no word of her books.
-    assert _rows(home, "SELECT recipient, kind FROM outbox WHERE seat = 'BR'") == [("zed@example.org", "report")]
+    assert _rows(home, "SELECT recipient, kind FROM outbox WHERE seat = 'BR' AND turn = 1") == [
+        ("zed@example.org", "report")
+    ]
     charged = _rows(
         home,
         "SELECT a.email, l.turn FROM ledger l JOIN accounts a ON a.id = l.account_id "

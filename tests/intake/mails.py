@@ -88,3 +88,11 @@ def signed_up(gm, monkeypatch, home, sender: str, n: int, target: str = "c2"):
     address = sender.split("<")[-1].rstrip(">")
     code = confirmation_code(home, address)
     return receive(gm, monkeypatch, mail(f"CONFIRM {code}", sender=sender, message_id=f"<c{n}@x>"), home)
+
+
+def joined(gm, monkeypatch, home, join: bytes, sender: str = "Ann <ann@example.org>"):
+    """A JOIN mail received, then confirmed with the code gm mailed back to its sender, as a
+    player does (a sign-up counts once confirmed); the confirmation's run."""
+    assert receive(gm, monkeypatch, join, home).code == 0
+    code = confirmation_code(home, sender.split("<")[-1].rstrip(">"))
+    return receive(gm, monkeypatch, mail(f"CONFIRM {code}", sender=sender, message_id="<confirm@x>"), home)

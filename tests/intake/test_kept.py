@@ -30,7 +30,7 @@ def two_games(home, gm, mail_home, faulty):
     )
     joined = gm("game", "join", "f1", "bea@example.org", "--name", "Bea", home=home).out
     secret = next(line for line in joined.splitlines() if line.startswith("Secret for BR: ")).split(": ")[1]
-    faulty.FAULTS.add("check_orders")
+    faulty.FAULTS.add("check_orders")  # Bea's seat filled f1: her start mail is outbox 1
     return {**mail_home, "f1": secret}
 
 
@@ -61,10 +61,10 @@ def test_a_fault_keeps_one_message_and_the_rest_of_the_batch_is_taken(
     ran = gm("inbox", "import", box, home=home)
     assert ran.code == 0, ran.err
     assert ran.out.splitlines() == [
-        f"{box}:1: accepted 1 order(s) for BR in g1, turn 1; answer: outbox 1",
+        f"{box}:1: accepted 1 order(s) for BR in g1, turn 1; answer: outbox 2",
         f"{box}:2: could not be processed, kept: {FAULT}. This is a bug in the ruleset, not in the game: give "
-        "this message to the ruleset's author and install a fixed version. answer: outbox 2",
-        f"{box}:3: accepted 1 order(s) for FR in g1, turn 1; answer: outbox 3",
+        "this message to the ruleset's author and install a fixed version. answer: outbox 3",
+        f"{box}:3: accepted 1 order(s) for FR in g1, turn 1; answer: outbox 4",
         "Taken: 2 accepted, 1 fault",
     ]
     assert "Warning: 1 mail(s) could not be processed: a game's ruleset failed while reading them" in ran.err
@@ -75,7 +75,8 @@ def test_a_fault_keeps_one_message_and_the_rest_of_the_batch_is_taken(
         ("g1", "BR"),
         ("g1", "FR"),
     ]
-    answers = outbox_bodies(home)
+    start, *answers = outbox_bodies(home)
+    assert start[1:3] == ("bea@example.org", "f1 has started")
     assert [(kind, to) for kind, to, _, _ in answers] == [
         ("acknowledgement", "ann@example.org"),
         ("acknowledgement", "bea@example.org"),
@@ -93,7 +94,7 @@ def test_a_fault_keeps_one_message_and_the_rest_of_the_batch_is_taken(
     assert KEPT in gm_page(home, monkeypatch, gm)
 
     again = gm("inbox", "import", box, home=home)  # still broken: kept, not answered again
-    assert again.out == "No new mail (3 taken before).\n" and len(outbox_bodies(home)) == 3
+    assert again.out == "No new mail (3 taken before).\n" and len(outbox_bodies(home)) == 4
     assert rows(home, "SELECT outcome FROM mail_taken WHERE message_id = '<m2@x>'") == [("fault",)]
 
     faulty.FAULTS.clear()  # the fixed version is installed: the next import reads it again
@@ -101,10 +102,10 @@ def test_a_fault_keeps_one_message_and_the_rest_of_the_batch_is_taken(
     fixed = gm("inbox", "import", tmp_path / "nothing", home=home)
     assert fixed.code == 0 and fixed.err == ""
     assert fixed.out.splitlines() == [
-        f"{box}:2: accepted 1 order(s) for BR in f1, turn 1; answer: outbox 4",
+        f"{box}:2: accepted 1 order(s) for BR in f1, turn 1; answer: outbox 5",
         "Taken: 1 accepted",
     ]
-    assert "ACCEPTED: 1 order(s) for BR in f1, turn 1." in outbox_bodies(home)[3][3]
+    assert "ACCEPTED: 1 order(s) for BR in f1, turn 1." in outbox_bodies(home)[4][3]
     assert rows(home, "SELECT message_id, outcome FROM mail_taken ORDER BY id") == [
         ("<m1@x>", "accepted"),
         ("<m3@x>", "accepted"),
@@ -122,8 +123,8 @@ def test_a_kept_message_read_after_its_turn_ran_is_for_that_turn(two_games, faul
     ran = receive(gm, monkeypatch, other, home)  # a mail server's pipe: the kept one first
     assert ran.out.splitlines() == [
         "stdin: refused: these orders are for turn 1, which has already been run; 'f1' is collecting turn 2; "
-        "answer: outbox 2",
-        "stdin: accepted 1 order(s) for BR in g1, turn 1; answer: outbox 3",
+        "answer: outbox 3",
+        "stdin: accepted 1 order(s) for BR in g1, turn 1; answer: outbox 4",
         "Taken: 1 accepted, 1 refused",
     ]
     assert rows(home, "SELECT COUNT(*) FROM submissions s JOIN games g ON g.id = s.game_id WHERE g.name = 'f1'") == [

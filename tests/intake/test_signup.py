@@ -82,6 +82,8 @@ def test_the_readme_path_join_confirm_seated_through_imap_and_smtp(home, gm, ope
     """JOIN by mail, the confirmation mailed through SMTP to the From address (not the Reply-To),
     CONFIRM by mail, and under signups auto the seat and its secret by mail at once."""
     configure(home, smtp.settings())
+    assert gm("mail", "send", home=home).code == 0  # g1's start mails (the IMAP fixtures' full game)
+    smtp.handler.delivered.clear()
     assert gm("game", "set", "c2", "signups", "auto", home=home).code == 0
     dovecot.deliver(
         imap_user, [join_mail("JOIN c2\nSEATS RU", "Ann <ann@example.org>", 1, Reply_To="ann.other@example.net")]
@@ -127,8 +129,9 @@ def test_the_gm_seats_the_list_secrets_go_by_mail_and_a_full_game_starts(home, g
         "seated bob@example.org in FR of c2",
         "seated cy@example.org in BR of c2",
         "seated di@example.org in RU of c2",
-        "c2 is full and has started; first deadline "
+        "c2 has started with 4 seats: BR, RU, FR, GE; first deadline "
         + rows(home, "SELECT deadline FROM games WHERE name = 'c2'")[0][0],
+        "c2: 4 start mail(s) queued; send them with 'gm mail send'",
     ]
     mails = outbox_bodies(home)[before:]
     secret_mails = [m for m in mails if m[2].startswith("c2: you have seat")]
@@ -143,8 +146,8 @@ def test_the_gm_seats_the_list_secrets_go_by_mail_and_a_full_game_starts(home, g
         "di@example.org",
     ]
     assert gm("game", "waiting", "c2", home=home).out.split()[1] == "ed@example.org"  # still waiting
-    again = gm("game", "seat-waiting", "c2", home=home)
-    assert again.out == "Nobody to seat in c2: see gm game waiting c2.\n"
+    again = gm("game", "seat-waiting", "c2", home=home)  # started: its seats are fixed
+    assert again.err == "Error: game 'c2' has started; only a game still open for players seats the waiting list.\n"
 
 
 def test_a_game_with_automatic_signups_seats_once_confirmed(home, gm, open_game, monkeypatch):

@@ -124,11 +124,13 @@ def test_turns_charge_seats_and_hold_unpaid_reports(home, gm, game):
     charged = db.execute("SELECT seat, balance FROM ledger WHERE kind = 'turn charge' ORDER BY id").fetchall()
     assert charged == [("BR", 0), ("RU", -1), ("FR", -1), ("GE", -1)]
     assert [turn_charges.report_held(db, "g1", 1, s) for s in ("BR", "RU", "FR", "GE")] == [False, True, True, True]
-    assert turn_charges.credit_notice(db, "g1", 1, "BR") is None
-    assert turn_charges.credit_notice(db, "g1", 1, "RU") == (
-        "Your report for turn 1 of g1 (seat RU) is ready but held: your account is 1 turn credit short. "
-        "Buy turn credits and it will be sent at once; your orders are still accepted meanwhile."
-    )
+    assert turn_charges.held_facts(db, "g1", 1, "BR") is None
+    assert turn_charges.held_facts(db, "g1", 1, "RU") == {
+        "email": "bob@example.org",
+        "short": 1,
+        "discount": 0,
+        "bonus_from": 10,
+    }
     gm("turn", "run", "g1", "--now", "--no-render", home=home)
     # bob owes two turns: one credit pays the older one, so only turn 2 stays held.
     gm("credits", "buy", "bob@example.org", "1", "--paid", "2.50", home=home)
@@ -158,7 +160,7 @@ def test_rerun_reverses_the_discarded_charges(home, gm, game):
     assert gm("game", "set", "g1", "nmr-limit", "0", home=home).code == 0  # robots play on
     for _ in range(3):
         gm("turn", "run", "g1", "--now", "--no-render", home=home)
-    ran = gm("turn", "rerun", "g1", "2", "--no-render", home=home)
+    ran = gm("turn", "rerun", "g1", "2", "--reason", "a fix", "--yes", "--no-render", home=home)
     assert ran.code == 0, ran.err
     db = open_database(home / "gm.db")
     kinds = db.execute("SELECT kind, turn, credits FROM ledger WHERE seat = 'BR' ORDER BY id").fetchall()

@@ -54,6 +54,8 @@ def test_a_whole_game_by_mail(tmp_path, gm, smtp, monkeypatch):
         out = gm("game", "join", "g1", address, "--name", name, "--seat", seat, home=home).out
         secrets[seat] = next(entry for entry in out.splitlines() if entry.startswith("Secret for ")).split(": ")[1]
         assert gm("credits", "buy", address, "10", "--paid", "20", home=home).code == 0  # paid-up players
+    # Both seats are taken: the game has started, and each player gets the start mail first.
+    assert gm("mail", "send", home=home).out == "Sent 2 mail(s) over SMTP; 0 to try again; 0 failed.\n"
     maildir = mailbox.Maildir(tmp_path / "Maildir", create=True)
     turns = 0
     while True:
@@ -75,7 +77,11 @@ def test_a_whole_game_by_mail(tmp_path, gm, smtp, monkeypatch):
     for seat, (_, address) in PLAYERS.items():
         received = mails_to(smtp, address)
         answers = [m for m in received if m["Auto-Submitted"] == "auto-replied"]
-        reports = [m for m in received if m["Auto-Submitted"] == "auto-generated"]
+        [started] = [m for m in received if m["Subject"] == "g1 has started"]
+        assert f"GAME g1\nPLAYER {seat}\nPASSWORD <your secret>\nTURN 1\n" in started.get_body(
+            ("plain",)
+        ).get_content().replace("\r\n", "\n")
+        reports = [m for m in received if m["Auto-Submitted"] == "auto-generated" and m is not started]
         assert len(answers) == len(reports) == turns
         assert all(m["In-Reply-To"] == f"<{seat.lower()}{n}@x>" for n, m in enumerate(answers, start=1))
         assert all(str(m["From"]) == f"Game Master <{GM_ADDRESS}>" for m in received)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from gm.intake.finding import find_turn_files
+from gm.intake.letter import Text
 from gm.mail.templates import mail_environment, write_mail
 from tests.golden import check_golden
 
@@ -65,6 +67,36 @@ REPORT = {
     "scores": [{"seat": "BR", "name": "Britain", "score": 3}, {"seat": "DE", "name": "Germany", "score": 3}],
     "attachments": ["clash-1-5-BR.pdf", "clash-1-5-BR.json", "clash-1-6-BR-orders.txt"],
     "order_form": FORM,
+}
+
+HELD = {
+    "game": "clash-1",
+    "seat": "BR",
+    "name": "Alice",
+    "turn": 5,
+    "email": "alice@example.org",
+    "short": 2,
+    "discount": 3,
+    "bonus_from": 10,
+    "price": "2.50 EUR a turn credit; 10 for 22.50 EUR",
+    "how": "PayPal to pay@example.org, with your e-mail address as the reference",
+    "gm_address": "gm@example.org",
+    "portal": "https://pbm.example.org",
+}
+
+STARTED = {
+    "game": "clash-2",
+    "seat": "FR",
+    "name": "Bruno",
+    "email": "bruno@example.org",
+    "how": "full",
+    "seats": ["BR", "RU", "FR", "GE"],
+    "robots": [],
+    "turn_label": "Set-up: claiming territories",
+    "deadline": "Fri 2026-12-04 18:00 UTC",
+    "order_form": "GAME clash-2\nPLAYER FR\nPASSWORD <your secret>\nTURN 1\n# CLAIM territory ...\nEND\n",
+    "attachments": ["clash-2-start-FR-map.png", "clash-2-1-FR-orders.txt"],
+    "portal": "https://pbm.example.org",
 }
 
 PRESS = {
@@ -171,6 +203,11 @@ CASES = {
         {"game": "clash-1", "seat": "RU", "player": "Dmitri", "missed": 3, "last_turn": 7, "turn": 8, "standby": True},
     ),
     "fault": ("fault.txt", {"reply_subject": "Re: orders", "name": "Alice", "games": ["clash-1"]}),
+    "held": ("held.txt", HELD),
+    "held_unpriced": (
+        "held.txt",
+        {**HELD, "short": 1, "discount": 0, "price": "", "how": "", "portal": None},
+    ),
     "late": (
         "late.txt",
         {
@@ -209,11 +246,16 @@ CASES = {
             "form": FORM,
         },
     ),
-    "report": ("report.txt", REPORT),
+    "report": ("report.txt", {**REPORT, "rerun": None}),
+    "report_rerun": (
+        "report.txt",
+        {**REPORT, "rerun": {"reason": "FR's orders were lost by the mail server", "discarded": [6, 7]}},
+    ),
     "report_game_over": (
         "report.txt",
         {
             **REPORT,
+            "rerun": None,
             "order_form": "",
             "attachments": ["clash-1-60-BR.pdf"],
             "outcome": {"winners": ["BR", "DE"], "reason": "most victory points"},
@@ -233,9 +275,22 @@ CASES = {
             "notes": ["You are on the list for the next game of Clash of Empires."],
         },
     ),
-    "started": (
+    "started": ("started.txt", STARTED),
+    "started_by_gm": (
         "started.txt",
-        {"game": "clash-2", "seat": "FR", "name": "Bruno", "deadline": "Fri 2026-12-04 18:00 UTC"},
+        {
+            **STARTED,
+            "how": "gm",
+            "seats": ["BR", "FR", "GE"],
+            "robots": ["GE"],
+            "deadline": None,
+            "portal": None,
+            "attachments": ["clash-2-1-FR-orders.txt"],
+        },
+    ),
+    "started_for_turn_one": (
+        "started.txt",
+        {**STARTED, "how": "turn 1", "order_form": "", "attachments": []},
     ),
     "welcome": (
         "welcome.txt",
@@ -262,3 +317,17 @@ def test_every_mail_reads_as_it_did(case):
 def test_every_mail_template_has_a_golden_case():
     templates = {p.name for p in Path(str(files("gm_templates.mail"))).glob("*.txt")}
     assert templates == {template for template, _ in CASES.values()}
+
+
+def test_a_report_mail_says_how_to_ask_for_it_again_and_holds_one_turn_file():
+    """Issue 28: the report mail's RESEND hint named no envelope and no password. It says the
+    five lines now, and none of them starts a line: a player who sends the whole text back (as
+    the mail invites, in a new mail's body) sends the order form, one turn file, and no RESEND."""
+    written = write_mail(mail_environment(None), "report.txt", {**GM, **REPORT, "rerun": None})
+    hint = " ".join(written.body.split("To get this report again")[1].split("To check")[0].split())
+    assert hint == (
+        ", send a turn file of five lines, each on a line of its own: GAME clash-1, then PLAYER BR, "
+        "PASSWORD and your password, RESEND and END."
+    )
+    [found] = find_turn_files([Text("body", written.body)])
+    assert found.text == FORM

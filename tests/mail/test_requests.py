@@ -20,8 +20,10 @@ def request(secret: str, *lines: str, seat: str = "BR") -> str:
 
 @pytest.fixture
 def played(home, gm, game):
-    """g1 with turn 1 run and its reports rendered (their mails queued, then sent into the folder)."""
+    """g1 with turn 1 run and its reports rendered (their mails queued, then sent into the folder);
+    Ann (BR) paid for it, the others' reports are held for credits."""
     set_mail_address(home)
+    assert gm("credits", "buy", "ann@example.org", "1", "--paid", "2.50", home=home).code == 0
     assert gm("turn", "run", "g1", "--now", home=home).code == 0
     assert gm("mail", "send", home=home).code == 0
     return game
@@ -51,6 +53,31 @@ def test_resend_from_another_address_goes_to_the_registered_one(home, gm, played
     assert "Your report for turn 1 of g1 was sent again to the address gm has for BR." in answer[3]
     [(attachments,)] = rows(home, "SELECT attachments FROM outbox WHERE id = 5")
     assert [a["filename"] for a in json.loads(attachments)] == ["g1-1-BR.pdf", "g1-1-BR.json", "g1-2-BR-orders.txt"]
+
+
+@pytest.mark.slow
+def test_resend_never_sends_a_report_held_for_credits(home, gm, played, monkeypatch):
+    """Bob (RU) did not pay for turn 1: RESEND names the held report and sends nothing; after
+    turn 2, paid for turn 1 only, RESEND sends turn 1's and still not turn 2's."""
+    ran = receive(gm, monkeypatch, mail(request(played["RU"], "RESEND", seat="RU"), sender="bob@example.org"), home)
+    assert ran.out == "stdin: request for RU in g1; answer: outbox 5\nTaken: 1 request\n"
+    [(kind, to, _, body)] = outbox_bodies(home)[4:]
+    assert (kind, to) == ("acknowledgement", "bob@example.org")
+    assert (
+        "Your report for turn 1 of g1 is held until it is paid for: your account is 1 turn credit short. "
+        "The held notice gm sent you says how to pay; it comes as soon as your payment is recorded."
+    ) in " ".join(body.split())
+    assert "sent again" not in body
+    assert gm("turn", "run", "g1", "--now", home=home).code == 0
+    ran = gm("credits", "buy", "bob@example.org", "1", "--paid", "2.50", home=home)
+    assert "Released 1 held report(s): g1 RU (turn 1)" in ran.out
+    before = len(outbox_bodies(home))
+    raw = mail(request(played["RU"], "RESEND", seat="RU"), sender="bob@example.org", message_id="<r2@x>")
+    assert receive(gm, monkeypatch, raw, home).code == 0
+    resent = [row for row in outbox_bodies(home)[before:] if row[0] == "resend"]
+    assert [row[2].endswith("(turn 1), sent again") for row in resent] == [True]
+    [answer] = [row[3] for row in outbox_bodies(home)[before:] if row[0] == "acknowledgement"]
+    assert "turn 2 of g1 is held until it is paid for" in " ".join(answer.split())
 
 
 def test_requests_need_the_secret_and_a_report(home, gm, game, monkeypatch):

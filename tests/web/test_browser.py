@@ -45,6 +45,7 @@ def test_upload_fix_submit_final_and_read_the_report(page, served, game, gm, hom
     assert "marked final" in page.inner_text("#result")
     assert "final" in page.inner_text("#my-orders")
     assert page.locator("#history tr.counts").count() == 1
+    assert gm("credits", "buy", "ann@example.org", "1", "--paid", "2.50", home=home).code == 0  # nothing held
     assert gm("turn", "run", "g1", home=home).code == 0
     page.goto(served + "/")
     assert "Turn 2:" in page.inner_text("#status")

@@ -58,6 +58,7 @@ def loaded(page, selector: str) -> bool:
 
 
 def test_the_latest_map_standings_and_a_page_per_turn(browser, served, game, gm, home):
+    assert gm("credits", "buy", "ann@example.org", "2", "--paid", "5", home=home).code == 0  # nothing held
     for _ in range(2):
         assert gm("turn", "run", "g1", "--now", home=home).code == 0
     for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):

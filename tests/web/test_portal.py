@@ -144,6 +144,7 @@ def test_the_session_word_counts_only_on_the_portal_and_only_for_its_seat(signed
 
 
 def test_history_nmr_deadline_and_reports_after_turns(signed_in, gm, home):
+    assert gm("credits", "buy", "ann@example.org", "2", "--paid", "5", home=home).code == 0  # nothing held
     signed_in.post("/orders", {"orders": orders("CLAIM ENG\nBOGUS"), "action": "submit"})
     signed_in.post("/orders", {"orders": orders("CLAIM ENG SCO WAL"), "action": "submit"})
     assert gm("turn", "run", "g1", "--now", home=home).code == 0
@@ -205,3 +206,19 @@ def test_credits_and_discount_from_the_books(signed_in, gm, home):
     assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0  # charges one credit
     page = signed_in.get("/").text
     assert "Turn credits: 9." in page and "Discount: 2 bonus turns with every 10 you buy at once." in page
+
+
+def test_the_gm_page_never_counts_robots_among_the_missing(app, gm, home, game, monkeypatch):
+    """Issue 28: a game of robots waiting for its players showed the robots as missing orders."""
+    assert gm("game", "new", "i1", "--ruleset", "imperials", "--robots", "2", "--seed", "1", home=home).code == 0
+    assert gm("game", "new", "c2", "--ruleset", "clash", "--robots", "2", "--seed", "1", home=home).code == 0
+    assert gm("game", "join", "c2", "zed@example.org", "--name", "Zed", home=home).code == 0
+    set_gm_password(gm, home, monkeypatch)
+    signed_in = Player(app.test_client())
+    signed_in.get("/gm")
+    page = signed_in.post("/gm/sign-in", {"password": GM_PASSWORD}).text
+    waiting = page.split('id="game-i1"')[1].split("</section>")[0]
+    assert "Orders in <strong>0</strong> of 0,\n  missing <strong>0</strong>" in waiting
+    assert "2 robot seats, which send none" in waiting
+    running = page.split('id="game-c2"')[1].split("</section>")[0]
+    assert "Orders in <strong>0</strong> of 1,\n  missing <strong>1</strong>" in running

@@ -50,6 +50,7 @@ def _agrees_with_game_show(db, name: str, code: str) -> dict:
 
 
 def test_the_cached_view_follows_submissions_turns_and_a_rerun(signed_in, gm, home, game):
+    assert gm("credits", "buy", "ann@example.org", "3", "--paid", "7.50", home=home).code == 0  # nothing held
     db = open_database(home / "gm.db")
     assert _agrees_with_game_show(db, "g1", "BR")["seat"]["orders"] == "none"
     signed_in.post("/orders", {"orders": orders("CLAIM ENG\nBOGUS"), "action": "submit"})
@@ -72,7 +73,7 @@ def test_the_cached_view_follows_submissions_turns_and_a_rerun(signed_in, gm, ho
     fixed = home.parent / "br.txt"
     fixed.write_text("GAME g1\nPLAYER BR\nTURN 2\nPLACE ENG 5\nEND\n")
     view_before = turn_view(db, records.game_by_name(db, "g1"))
-    assert gm("turn", "rerun", "g1", "2", "--orders", fixed, "--no-render", home=home).code == 0
+    assert gm("turn", "rerun", "g1", "2", "--orders", fixed, "--reason", "a fix", "--no-render", home=home).code == 0
     seen = _agrees_with_game_show(db, "g1", "BR")
     assert seen["game"]["turn"] == 3 and seen["nmr"] == {"in_a_row": 0, "total": 0}
     assert turn_view(db, records.game_by_name(db, "g1")).state != view_before.state

@@ -107,6 +107,7 @@ def test_seat_secrets_are_checked_in_constant_time_even_for_unknown_seats(home, 
 @pytest.mark.slow
 def test_nobody_reads_another_seats_report(signed_in, gm, home, game):
     signed_in.post("/orders", {"orders": orders("CLAIM ENG"), "action": "submit"})
+    assert gm("credits", "buy", "ann@example.org", "1", "--paid", "2.50", home=home).code == 0  # not held
     assert gm("turn", "run", "g1", home=home).code == 0
     assert signed_in.get("/reports/g1/BR/1.pdf").status_code == 200
     for url in (

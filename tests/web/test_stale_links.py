@@ -59,7 +59,14 @@ def acts_as_seat(player: Player, seat: str, claim: str) -> list[bool]:
 NOTHING, EVERYTHING = [False] * 5, [True] * 5
 
 
+def paid_up(gm, home) -> None:
+    """Every player has credits, so no report is held (held reports are not read on the portal)."""
+    for name in ("ann", "bob", "cy", "di"):
+        assert gm("credits", "buy", f"{name}@example.org", "5", "--paid", "12.50", home=home).code == 0
+
+
 def test_a_new_secret_ends_the_old_links_and_sessions_and_the_new_ones_work(app, gm, home, game):
+    paid_up(gm, home)
     assert gm("turn", "run", "g1", "--now", home=home).code == 0
     unused = link_token(gm, home, "RU")
     session = by_link(app, link_token(gm, home, "RU"))
@@ -111,6 +118,7 @@ def test_a_standby_taking_the_seat_ends_the_leavers_links_and_sessions(app, gm, 
 
 
 def test_a_seat_whose_player_left_takes_nothing_from_their_links_sessions_or_secret(app, gm, home, game, tmp_path):
+    paid_up(gm, home)
     assert gm("turn", "run", "g1", "--now", home=home).code == 0
     unused = link_token(gm, home, "RU")
     session = by_link(app, link_token(gm, home, "RU"))

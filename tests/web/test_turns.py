@@ -14,7 +14,9 @@ from tests.render.ruleset_report import report_context
 
 @pytest.fixture
 def after_two_turns(signed_in, gm, home):
-    """BR signed in to g1 after turns 1 and 2 were run and published (robots for everybody)."""
+    """BR signed in to g1 after turns 1 and 2 were run and published (robots for everybody), paid
+    for (tests/web/test_held.py has the reports held for credits)."""
+    assert gm("credits", "buy", "ann@example.org", "2", "--paid", "5", home=home).code == 0
     for _ in range(2):
         assert gm("turn", "run", "g1", "--now", home=home).code == 0
     return signed_in
