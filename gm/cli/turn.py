@@ -36,6 +36,8 @@ def _published(done: publish.Published) -> None:
         typer.echo(f"Mail: {done.queued} report(s) queued; send them with 'gm mail send'.")
     if done.held:
         typer.echo(publish.held_text(done))
+    for warning in publish.warnings(done):
+        typer.echo(f"Warning: {warning}", err=True)
 
 
 def publish_left_over(db, home_, game: str | None = None) -> None:

@@ -18,7 +18,7 @@ from gm.core.cycle import decide
 from gm.core.schedule import describe
 from gm.errors import GMError
 from gm.home import Home
-from gm.services import cycle, publish, reports, slips, turns
+from gm.services import cycle, publish, reports, short_reports, slips, turns
 from gm.services.game_settings import game_setting
 from gm.store import audit, records, runs
 from gm.store.database import transaction
@@ -77,7 +77,7 @@ class Publishing:
         if self.pool is None and workers > 1:
             from gm.render import RenderPool  # WeasyPrint: only when there is something to render
 
-            self.pool = RenderPool(workers)
+            self.pool = RenderPool(workers, budget=short_reports.budget_of(self.home))
         self.under_way.append(publish.start(self.db, self.home, self.clock, game_name, pool=self.pool))
         self.finish(keep=GAMES_AHEAD)
 
@@ -87,7 +87,9 @@ class Publishing:
         while self.under_way and (len(self.under_way) > keep or self.under_way[0].done()):
             started = self.under_way.pop(0)
             try:
-                self.report.lines += publish.describe(publish.finish(self.db, self.home, self.clock, started))
+                done = publish.finish(self.db, self.home, self.clock, started)
+                self.report.lines += publish.describe(done)
+                self.report.problems += publish.warnings(done)
             except GMError as exc:
                 self.report.problems.append(f"{started.game}: {exc}")
 
