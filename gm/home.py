@@ -28,6 +28,11 @@ max_pages = 60
 max_cpu_seconds = 30
 stall_seconds = 30
 
+[archive]
+# The archive of everything players sent may grow to this many megabytes; past it, gm run-due
+# and gm doctor say so, and 'gm archive prune' removes what nothing kept needs.
+budget_mb = 2000
+
 [mail]
 # The address players send turn files to; every mail gm sends comes from it (and this name).
 address = ""

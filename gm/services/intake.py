@@ -19,7 +19,7 @@ from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.letter import Letter
-from gm.intake.readers import Readers, read_message
+from gm.intake.readers import Readers, SizeLimits, read_message
 from gm.intake.sources import Incoming, MailSource
 from gm.intake.verified import VerifiedSecrets
 from gm.mail.settings import mail_settings
@@ -102,7 +102,7 @@ class Intake:
         flagged, is fetched again, and is known by its digest or by its stored submissions.
         """
         workers = self.readers or os.cpu_count() or 1
-        with self._group_commit(), Readers(self.home.archive, self.settings.max_message_bytes, workers) as readers:
+        with self._group_commit(), Readers(self.home.archive, self._limits(), workers) as readers:
             try:
                 yield from self._take_read(
                     source,
@@ -143,11 +143,14 @@ class Intake:
                 incoming.raw,
                 incoming.envelope_sender,
                 self.home.archive,
-                self.settings.max_message_bytes,
+                self._limits(),
                 self._archived_folders,
                 sync,
             ),
         )
+
+    def _limits(self) -> SizeLimits:
+        return SizeLimits(self.settings.max_message_bytes, self.home.setting("submissions", "max_bytes", 1_000_000))
 
     def _unknown(self, batch: list[Incoming]) -> list[bool]:
         """Which messages of a batch need reading: those whose bytes were not taken before."""

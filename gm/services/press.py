@@ -26,7 +26,7 @@ from gm.mail.settings import MailSettings, mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.services.game_settings import game_setting
 from gm.store import outbox, press as stored, records
-from gm.store.archive import archive_bytes
+from gm.store.archive import TOO_LARGE, archive_bytes, note_bytes
 from gm.store.database import atomic
 from gm.store.records import GameRecord, SeatRecord
 
@@ -90,7 +90,8 @@ def send_from_portal(
     text: str,
     writing,
 ) -> PressResult:
-    """The portal's press form: archived as received, then checked and sent like a turn file's.
+    """The portal's press form: archived as received, then checked and sent like a turn file's;
+    a message longer than the game takes is refused, and only a note of it is archived.
     to: the seat codes ticked ("ALL" for everyone); writing(): the portal's write lock."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
     codes = tuple(dict.fromkeys(code.strip().upper() for code in to if code.strip()))
@@ -101,7 +102,10 @@ def send_from_portal(
     received = json.dumps(
         {"game": game.name, "seat": seat.code, "to": list(codes), "text": text}, ensure_ascii=False, sort_keys=True
     ).encode("utf-8")
-    digest = archive_bytes(home.archive, received)
+    if len(text) > game_setting(game, "press-length"):  # refused below; a note of it is kept, not the bytes
+        digest = note_bytes(home.archive, received, channel="web", sender=f"{game.name}/{seat.code}", reason=TOO_LARGE)
+    else:
+        digest = archive_bytes(home.archive, received)
     everyone = "ALL" in codes
     draft = PressDraft(
         0,

@@ -18,7 +18,7 @@ from gm.core.cycle import decide
 from gm.core.schedule import describe
 from gm.errors import GMError
 from gm.home import Home
-from gm.services import cycle, publish, reports, short_reports, slips, turns
+from gm.services import archive_keeping, cycle, publish, reports, short_reports, slips, turns
 from gm.services.game_settings import game_setting
 from gm.store import audit, records, runs
 from gm.store.database import transaction
@@ -138,6 +138,7 @@ def run_due(
                 except GMError as exc:
                     report.problems.append(f"{game.name}: {exc}")
         if not dry_run:
+            report.problems += filter(None, [archive_keeping.over_budget(home)])
             report.lines += slips.apply_defaults(db, home, clock)  # before the mail goes out
             hooks.send(db, home, clock, report)
             with transaction(db):
