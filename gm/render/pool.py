@@ -381,12 +381,10 @@ class RenderPool:
         job, future = worker.job
         now = time.monotonic()
         used = cpu_seconds(worker.process.pid) if worker.cpu_start is not None else None
-        if used is None:  # no CPU time to go by: the wall clock's deadline
+        if used is None or self.budget is None:  # no CPU time (or budget) to go by: the wall clock's deadline
             if now - worker.since > self._deadline():
                 self._stop(worker, kill=True)
                 _settle(future, False, RuntimeError(_late(job, self._deadline())))
-            return
-        if self.budget is None:
             return
         if used - worker.cpu_start > self.budget.cpu_seconds + KILL_AFTER:  # its own timer did not stop it
             self._stop(worker, kill=True)

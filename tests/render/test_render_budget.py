@@ -145,3 +145,13 @@ def test_cpu_time_and_state_are_read_from_proc():
         process.kill()
         process.join()
     assert cpu_seconds(process.pid) is None and budget_module.process_state(process.pid) == "unknown"
+
+
+def test_a_pool_without_a_budget_still_stops_a_hung_worker_at_the_wall_deadline(tmp_path):
+    with RenderPool(1, budget=None, deadline=2) as pool:
+        pool.submit(small_jobs(tmp_path, 1)).outcomes(timeout=WAIT)
+        [worker] = workers_alive()
+        os.kill(worker.pid, signal.SIGSTOP)
+        with pytest.raises(RuntimeError, match="no result in 2 s"):
+            pool.submit(small_jobs(tmp_path / "stuck", 1)).outcomes(timeout=WAIT)
+    assert workers_alive() == []
