@@ -367,7 +367,9 @@ def where_in_full(home: Home, seat: SeatRecord, turn: int) -> dict:
     """Where a seat reads a turn's press whole, for the report's line about what it left out:
     mailed (each message was mailed to the seat as it was sent: the house mails, the seat is a
     player's) and portal (the portal's page of the turn's press)."""
-    mailed = bool(mail_settings(home).address) and seat.status == "active" and not seat.email.endswith(".invalid")
+    mailed = (
+        bool(mail_settings(home).address) and seat.status == "active" and not seat.email.lower().endswith(".invalid")
+    )
     base = home.setting("portal", "base_url", "http://127.0.0.1:8000").rstrip("/")
     return {"mailed": mailed, "portal": f"{base}/press/{turn}"}
 
