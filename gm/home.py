@@ -20,6 +20,18 @@ max_bytes = 1000000
 [reports]
 # Render workers for PDF reports; 0 means one per CPU core.
 workers = 0
+# A report's budget. One that would be longer than max_pages pages, or take a render worker more
+# than max_cpu_seconds of CPU, is not made: its seat gets a short report saying so, the rest of
+# the game is published, and the GM is told. A worker whose CPU time stands still for
+# stall_seconds while it renders (stopped, stuck) is replaced and the report tried once more.
+max_pages = 60
+max_cpu_seconds = 30
+stall_seconds = 30
+
+[archive]
+# The archive of everything players sent may grow to this many megabytes; past it, gm run-due
+# and gm doctor say so, and 'gm archive prune' removes what nothing kept needs.
+budget_mb = 2000
 
 [mail]
 # The address players send turn files to; every mail gm sends comes from it (and this name).

@@ -65,6 +65,7 @@ PARTS = (
     Part("ledger", "ledger", "app"),
     Part("seat", "seat", "app"),
     Part("audit", "audit", "audit"),
+    Part("archive", "archive", "app"),
     Part("backup", "backup", "backup"),
     Part("restore", "backup", "restore"),
     Part("doctor", "doctor", "doctor"),

@@ -14,7 +14,7 @@ from gm.cli.orders import read_file
 from gm.core.envelope import TurnFileError, decode_turn_file
 from gm.core.press import addressee_text
 from gm.errors import GMError
-from gm.services import press
+from gm.services import press, press_withholding
 from gm.store import records
 
 
@@ -57,11 +57,23 @@ def _text(message: str | None, file: Path | None) -> str:
 def press_log(
     game: Annotated[str, typer.Argument(help="The game.")],
     turn: Annotated[int | None, typer.Option(help="Only the press of this turn.")] = None,
+    withhold: Annotated[
+        int | None, typer.Option("--withhold", help="Withhold this message (its id in the list) from its readers.")
+    ] = None,
+    release: Annotated[int | None, typer.Option("--release", help="Let a withheld message stand again.")] = None,
+    reason: Annotated[str, typer.Option(help="Why it is withheld, for the audit log.")] = "",
     as_json: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
-    """List a game's press and announcements as the GM sees them: every sender, anonymous or not."""
+    """List a game's press and announcements as the GM sees them: every sender, anonymous or not.
+    --withhold ID: its recipients no longer read it (reports from now on, the portal; its press
+    mails not sent yet are cancelled); its sender sees it marked withheld. Written in the audit log."""
     _, db = open_home(home)
+    if withhold is not None and release is not None:
+        raise GMError("give --withhold or --release, not both.")
+    if withhold is not None or release is not None:
+        _withhold(db, game, withhold, release, reason)
+        return
     rows = [
         {
             "id": p.id,
@@ -73,6 +85,7 @@ def press_log(
             "to": addressee_text(p.recipients, p.everyone, True, None),
             "channel": p.channel,
             "text": p.text,
+            "withheld": p.withheld,
         }
         for p in press.game_press(db, records.game_by_name(db, game).id)
         if turn is None or p.turn == turn
@@ -86,4 +99,29 @@ def press_log(
         sender = row["from"] + ("" if row["signed"] else " (anonymous)")
         first = row["text"].splitlines()[0] if row["text"] else ""
         more = " …" if "\n" in row["text"] or len(first) > 60 else ""
-        typer.echo(f"{row['id']:>4}  turn {row['turn']:<3} {row['sent']}  {sender} to {row['to']}: {first[:60]}{more}")
+        mark = " [withheld]" if row["withheld"] else ""
+        typer.echo(
+            f"{row['id']:>4}  turn {row['turn']:<3} {row['sent']}  {sender} to {row['to']}{mark}: {first[:60]}{more}"
+        )
+
+
+def _withhold(db, game: str, withhold: int | None, release: int | None, reason: str) -> None:
+    """gm game press --withhold ID / --release ID, and what it did in the GM's words."""
+    if withhold is not None:
+        done = press_withholding.withhold(db, clock(), game, withhold, reason)
+        typer.echo(
+            f"Press message {withhold} of {game} is withheld: its recipients no longer read it, in the reports "
+            f"rendered from now on or on the portal; {done.press.sender or 'the GM'} sees it marked withheld."
+        )
+        if done.cancelled:
+            typer.echo(f"Its press mail to {', '.join(done.cancelled)} was not sent yet and never is.")
+    else:
+        done = press_withholding.release(db, clock(), game, release)
+        typer.echo(
+            f"Press message {release} of {game} stands again: its recipients read it in reports and on the portal."
+        )
+    if done.rendered_turn is not None:
+        typer.echo(
+            f"Turn {done.rendered_turn} has run, and its reports were rendered as the message stood: "
+            f"'gm report render {game} --turn {done.rendered_turn}' renders them again (mails already sent stay as they were)."
+        )

@@ -45,3 +45,5 @@ def render(
         typer.echo(
             f"Published {publish.turns_text(done.turns)} (never published before); {done.queued} report mail(s) queued."
         )
+    for warning in publish.warnings(done):
+        typer.echo(f"Warning: {warning}", err=True)

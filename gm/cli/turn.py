@@ -38,15 +38,22 @@ def _published(done: publish.Published) -> None:
         typer.echo(f"Mail: {done.queued} report(s) queued; send them with 'gm mail send'.")
     if done.held:
         typer.echo(publish.held_text(done))
+    for warning in publish.warnings(done):
+        typer.echo(f"Warning: {warning}", err=True)
 
 
 def publish_left_over(db, home_, game: str | None = None) -> None:
     """Every turn a crash (or --no-render) left unpublished, in every game, before anything new
     is resolved; one of `game` that cannot be published stops the command."""
     problems: list[tuple[str, GMError]] = []
-    lines = publish.publish_left_over(db, home_, clock(), failed=lambda name, error: problems.append((name, error)))
+    warnings: list[str] = []
+    lines = publish.publish_left_over(
+        db, home_, clock(), failed=lambda name, error: problems.append((name, error)), warned=warnings.append
+    )
     for line in lines:
         typer.echo(line)
+    for warning in warnings:
+        typer.echo(f"Warning: {warning}", err=True)
     for name, error in problems:
         if name == game:
             raise GMError(f"{error} Nothing new was resolved.")

@@ -12,12 +12,13 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
 
 from gm.core.envelope import read_envelope
 from gm.intake.finding import MOST_TURN_FILES, find_turn_files
 from gm.intake.letter import read_letter
-from gm.store.archive import archive_bytes
+from gm.store.archive import TOO_LARGE, archive_bytes, note_bytes
 
 # A batch a worker gave no answer for in this long: the worker is gone (out of memory, killed).
 READ_TIMEOUT = 300
@@ -26,21 +27,37 @@ READ_TIMEOUT = 300
 READER_NICENESS = 5
 
 
+@dataclass(frozen=True)
+class SizeLimits:
+    """The largest mail intake reads ([mail] max_message_bytes) and the largest turn file it
+    takes ([submissions] max_bytes), in bytes. Past either, only a note is archived."""
+
+    mail: int
+    turn_file: int
+
+
 def read_message(
-    raw: bytes, envelope_sender: str | None, archive: Path, max_bytes: int, folders: set[str], sync: bool = False
+    raw: bytes, envelope_sender: str | None, archive: Path, limits: SizeLimits, folders: set[str], sync: bool = False
 ) -> tuple:
     """Archive the raw bytes first, read the mail, archive each turn file: (letter, turn files,
     too large, what each turn file claims: see _claim, how many turn files the mail holds). Only
     the first MOST_TURN_FILES are kept; the rest are left in the raw mail, unread. sync: force
-    each archive file to disk (default: no, the caller forces a whole batch at once)."""
-    archive_bytes(archive, raw, sync, folders)
-    too_large = len(raw) > max_bytes
+    each archive file to disk (default: no, the caller forces a whole batch at once). A mail too
+    large to read is not archived whole, only a note of it (gm/store/archive.py), nor is a turn
+    file too large to take."""
+    too_large = len(raw) > limits.mail
     letter = read_letter(_head(raw) if too_large else raw, envelope_sender)
+    if too_large:
+        note_bytes(archive, raw, channel="mail", sender=letter.sender, reason=TOO_LARGE, folders=folders)
+    else:
+        archive_bytes(archive, raw, sync, folders)
     found = [] if too_large or letter.automatic else find_turn_files(letter.texts)
     files = tuple(found[:MOST_TURN_FILES])
     for turn_file in files:
-        # Archived now, so that submit() finds them there and forces nothing to disk itself.
-        archive_bytes(archive, turn_file.text.encode("utf-8"), sync, folders)
+        data = turn_file.text.encode("utf-8")
+        if len(data) <= limits.turn_file:  # a larger one is refused; submit() keeps its note
+            # Archived now, so that submit() finds them there and forces nothing to disk itself.
+            archive_bytes(archive, data, sync, folders)
     return letter, files, too_large, tuple(_claim(turn_file.text) for turn_file in files), len(found)
 
 
@@ -78,8 +95,8 @@ class Readers:
     WINDOW = 8
     STARTUP_TIMEOUT = 60
 
-    def __init__(self, archive: Path, max_bytes: int, workers: int):
-        self.archive, self.max_bytes, self.workers = archive, max_bytes, workers
+    def __init__(self, archive: Path, limits: SizeLimits, workers: int):
+        self.archive, self.limits, self.workers = archive, limits, workers
         self.folders: set[str] = set()
         self.pool = None
         self._ready = None
@@ -93,7 +110,7 @@ class Readers:
 
     def read_here(self, batch: list, wanted: list[bool]) -> list:
         return [
-            read_message(i.raw, i.envelope_sender, self.archive, self.max_bytes, self.folders) if want else None
+            read_message(i.raw, i.envelope_sender, self.archive, self.limits, self.folders) if want else None
             for i, want in zip(batch, wanted)
         ]
 
@@ -162,7 +179,7 @@ class Readers:
         # spawn, not fork: this process has the database open (unsafe to fork with SQLite), and
         # not the forkserver, whose preloaded modules the report renderer sets for its own pool.
         context = multiprocessing.get_context("spawn")
-        self.pool = context.Pool(self.workers, initializer=_start_reader, initargs=(str(self.archive), self.max_bytes))
+        self.pool = context.Pool(self.workers, initializer=_start_reader, initargs=(str(self.archive), self.limits))
         self._ready = self.pool.apply_async(os.getpid)
 
     def _stop(self) -> None:
@@ -175,12 +192,12 @@ class Readers:
 _reader: dict = {}
 
 
-def _start_reader(archive: str, max_bytes: int) -> None:
+def _start_reader(archive: str, limits: SizeLimits) -> None:
     # Readers work ahead of the one process that decides and writes, which all of them wait for:
     # on a busy machine that one keeps its CPU.
     with suppress(OSError):
         os.nice(READER_NICENESS)
-    _reader.update(archive=Path(archive), max_bytes=max_bytes, folders=set())
+    _reader.update(archive=Path(archive), limits=limits, folders=set())
 
 
 def _read_batch(payload: list) -> list:
@@ -190,7 +207,7 @@ def _read_batch(payload: list) -> list:
             read.append(None)
         else:
             raw, sender = item
-            read.append(read_message(raw, sender, _reader["archive"], _reader["max_bytes"], _reader["folders"]))
+            read.append(read_message(raw, sender, _reader["archive"], _reader["limits"], _reader["folders"]))
     if any(item is not None for item in payload):
         os.sync()  # the batch's archive files are on disk before the deciding process hears of them
     return read

@@ -18,6 +18,7 @@ with found_once():  # the C libraries looked up once: a quarter of WeasyPrint's 
     from weasyprint.text.fonts import FontConfiguration
 
 from gm.render import turnpages
+from gm.render.budget import OverBudget
 from gm.render.fetcher import AssetFetcher
 from gm.render.worker import PNG_DATA_URL, shared_images
 
@@ -70,16 +71,19 @@ def render_report(
     fetcher: AssetFetcher,
     cache: dict | None = None,
     turn_pages: turnpages.TurnPages | None = None,
+    max_pages: int | None = None,
 ) -> tuple[bytes, turnpages.TurnPages | None]:
     """html_to_pdf, for a report that may have turn pages (gm.render.turnpages): they are laid
     out once per process and laid over the seat's blank pages. turn_pages: the report's turn
     pages laid out elsewhere (another worker), used as they are. Returns the PDF and the turn
-    pages this call laid out (None if it laid out none), for a pool to hand to other workers."""
+    pages this call laid out (None if it laid out none), for a pool to hand to other workers.
+    max_pages: OverBudget (gm.render.budget) for a report longer, before it is written."""
     if not _W3C_DATE.fullmatch(created):
         raise ValueError(f"created must be a W3C datetime like 2026-11-21T19:00:00Z, not {created!r}")
     parts = turnpages.split(html)
     if parts is None:
-        return _write(_layout(html, base_url, fetcher, cache), created, identifier), None
+        document = _within(_layout(html, base_url, fetcher, cache), max_pages, identifier)
+        return _write(document, created, identifier), None
     key = parts.key(base_url, fetcher.roots)
     if turn_pages is not None and turn_pages.key == key:
         _turn_pages.put(key, turn_pages)
@@ -89,7 +93,7 @@ def render_report(
         turn = made = _turn_document(parts.turn_html, key, base_url, fetcher, cache)
         _turn_pages.put(key, turn)
     seat_html = turnpages.place_blank_pages(parts.seat_html, turn.pages)
-    document = _layout(seat_html, base_url, fetcher, cache)
+    document = _within(_layout(seat_html, base_url, fetcher, cache), max_pages, identifier)
     blanks = turnpages.blank_page_numbers(document)
     pdf = turnpages.lay_over(_write(document, created, identifier), turn, blanks, parts.readers)
     return pdf, made
@@ -101,6 +105,14 @@ def _layout(html: str, base_url: str, fetcher: AssetFetcher, cache: dict | None)
     return page.render(
         stylesheets=_take_stylesheets(page, base_url, fetcher), font_config=font_configuration(), cache=cache
     )
+
+
+def _within(document, max_pages: int | None, identifier: str):
+    """The laid-out document, or OverBudget when it has more than max_pages pages (writing a
+    PDF of thousands of pages would take as long again)."""
+    if max_pages is not None and len(document.pages) > max_pages:
+        raise OverBudget(identifier, f"it would be {len(document.pages):,} pages long, more than {max_pages:,}")
+    return document
 
 
 def _write(document, created: str, identifier: str) -> bytes:

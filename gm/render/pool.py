@@ -14,18 +14,21 @@ from multiprocessing.connection import wait
 from pathlib import Path
 
 from gm.render import turnpages
+from gm.render.budget import DEFAULT_BUDGET, KILL_AFTER, OverBudget, RenderBudget, cpu_seconds, over_cpu, process_state
 from gm.render.environment import shared_templates_dir
 from gm.render.forkserver import context as _context, warm_up
-from gm.render.pictures import drawn
 from gm.render.worker import Renderer, RenderJob, RenderResult, serve
 
 __all__ = [
     "RENDERS_PER_WORKER",
     "REPORT_TIMEOUT",
     "Batch",
+    "OverBudget",
+    "RenderBudget",
     "RenderJob",
     "RenderPool",
     "RenderResult",
+    "render_outcomes",
     "render_pdfs",
     "warm_up",
 ]
@@ -34,8 +37,12 @@ __all__ = [
 # worker is replaced after this many reports.
 RENDERS_PER_WORKER = 50
 
-# A report takes well under a second; a worker this late is stuck, and is killed.
+# Where a worker's CPU time cannot be read (no /proc), a report this late in wall time is stuck,
+# and its worker killed. Elsewhere the report's budget (gm.render.budget) decides, in CPU time.
 REPORT_TIMEOUT = 300
+
+# How often the pool looks at the CPU time of the workers that render (a read of /proc each).
+_WATCH_EVERY = 1.0
 
 # How long a worker told to stop may take to exit before it is killed.
 _STOP_GRACE = 5
@@ -47,18 +54,31 @@ _LOOK_AHEAD = 64
 _KEEP_PICTURES = 64
 
 
-def render_pdfs(
+def render_pdfs(jobs: Iterable[RenderJob | tuple], workers: int = 1, **options) -> list[RenderResult]:
+    """Write every job's PDF; results come back in the order of `jobs`; the first failure raises
+    (a report over its budget too: OverBudget). options: render_outcomes's."""
+    done = render_outcomes(jobs, workers, **options)
+    over = next((d for d in done if isinstance(d, OverBudget)), None)
+    if over is not None:
+        raise over
+    return done
+
+
+def render_outcomes(
     jobs: Iterable[RenderJob | tuple],
     workers: int = 1,
     *,
     asset_dirs: Sequence[Path] | None = None,
     renders_per_worker: int = RENDERS_PER_WORKER,
     pool: RenderPool | None = None,
-) -> list[RenderResult]:
-    """Write every job's PDF; results come back in the order of `jobs`; the first failure raises.
+    budget: RenderBudget | None = DEFAULT_BUDGET,
+) -> list[RenderResult | OverBudget]:
+    """Write every job's PDF; in the order of `jobs`, its result, or OverBudget for a report
+    that would take more than `budget` (gm.render.budget; None: no limit). Any other failure
+    raises.
 
     workers: 1 renders in this process; more starts a pool of that many processes for this
-        batch (never more than there are jobs). Ignored when `pool` is given.
+        batch (never more than there are jobs). Ignored when `pool` is given (its budget holds).
     asset_dirs: the folders the fetcher may serve files from; pass environment.asset_dirs(env)
         so GM overrides and ruleset assets are reachable. Default: the shared templates folder.
     pool: an open RenderPool to render in (see RenderPool: one pool for many batches).
@@ -66,13 +86,20 @@ def render_pdfs(
     jobs = [job if isinstance(job, RenderJob) else RenderJob(*job) for job in jobs]
     dirs = _dirs(asset_dirs)
     if pool is not None:
-        return pool.submit(jobs, asset_dirs=dirs).results()
+        return pool.submit(jobs, asset_dirs=dirs).outcomes()
     workers = max(1, min(workers, len(jobs)))
     if workers == 1:
         renderer = Renderer()
-        return [dataclasses.replace(renderer.write(drawn(job), dirs), turn_pages=None, pictures=()) for job in jobs]
-    with RenderPool(workers, renders_per_worker=renders_per_worker) as batch_pool:
-        return batch_pool.submit(jobs, asset_dirs=dirs).results()
+        return [_made_here(renderer, job, dirs, budget) for job in jobs]
+    with RenderPool(workers, renders_per_worker=renders_per_worker, budget=budget) as batch_pool:
+        return batch_pool.submit(jobs, asset_dirs=dirs).outcomes()
+
+
+def _made_here(renderer: Renderer, job: RenderJob, dirs: tuple[str, ...], budget: RenderBudget | None):
+    try:
+        return dataclasses.replace(renderer.make(job, dirs, budget), turn_pages=None, pictures=())
+    except OverBudget as over:
+        return over
 
 
 @dataclass
@@ -93,6 +120,21 @@ class Batch:
             self.cancel()
             raise
 
+    def outcomes(self, timeout: float | None = None) -> list[RenderResult | OverBudget]:
+        """Each job's result, or its OverBudget (a report over its budget: the others go on);
+        any other failure raises and drops the jobs not started."""
+        done: list[RenderResult | OverBudget] = []
+        try:
+            for future in self.futures:
+                try:
+                    done.append(future.result(timeout))
+                except OverBudget as over:
+                    done.append(over)
+        except BaseException:
+            self.cancel()
+            raise
+        return done
+
     def cancel(self) -> None:
         """Drop the jobs no worker has started (after a failure, the rest of the batch is moot)."""
         for f in self.futures:
@@ -101,7 +143,11 @@ class Batch:
 
 @dataclass
 class _Worker:
-    """A worker process and our end of its pipe; `job` is what it renders now, since `since`."""
+    """A worker process and our end of its pipe; `job` is what it renders now, since `since`.
+
+    entry: the queue's entry of that job (to hand it out again should the worker stall).
+    cpu_start: the worker's CPU time when it took the job (None: it cannot be read here);
+    cpu_seen: its CPU time when last looked at; moved: when that last grew (gm.render.budget)."""
 
     process: multiprocessing.process.BaseProcess
     connection: object
@@ -109,6 +155,10 @@ class _Worker:
     since: float = 0.0
     rendered: int = 0
     needs: frozenset = frozenset()  # the turn pages and pictures its job needs (see _next_job)
+    entry: tuple | None = None
+    cpu_start: float | None = None
+    cpu_seen: float = 0.0
+    moved: float = 0.0
 
 
 @dataclass
@@ -122,8 +172,13 @@ class RenderPool:
 
     Each worker has its own pipe; one thread here hands a job to each idle worker and waits on
     the pipes and the processes' sentinels together, so a worker that dies (the OOM killer, a
-    crash in a C library) fails its job at once, and one that renders longer than `deadline`
-    is killed and fails its job: nothing waits forever, and the pool goes on with a new worker.
+    crash in a C library) fails its job at once. Each report has a `budget` (gm.render.budget):
+    one that would be longer in pages, or take more CPU, fails with OverBudget (its worker stops
+    it itself, or is killed KILL_AFTER CPU-seconds later); a worker whose CPU time stands still
+    for the budget's stall_seconds (stopped, stuck) is killed and its report handed to a new
+    worker once more, then fails with OverBudget. Where CPU time cannot be read, a report that
+    takes longer than `deadline` in wall time fails instead. Nothing waits forever, and the pool
+    goes on with a new worker.
     Not multiprocessing.Pool: its terminate() can block for ever on a queue lock a killed worker
     held. A worker is replaced after `renders_per_worker` reports (memory creeps up in
     WeasyPrint). Workers fork from a fork server that has WeasyPrint imported, so one starts in
@@ -132,10 +187,13 @@ class RenderPool:
 
     workers: int
     renders_per_worker: int = RENDERS_PER_WORKER
-    deadline: float | None = None  # seconds per report; None: REPORT_TIMEOUT when the job starts
+    deadline: float | None = None  # wall seconds per report without /proc; None: REPORT_TIMEOUT
+    budget: RenderBudget | None = field(default_factory=RenderBudget)  # per report; None: no limit
     turn_layouts: int = field(default=0, init=False)  # turn pages laid out by the workers (turnpages)
     pictures_drawn: int = field(default=0, init=False)  # map pictures drawn by the workers (pictures)
     _queue: collections.deque = field(default_factory=collections.deque, init=False, repr=False)
+    _again: collections.deque = field(default_factory=collections.deque, init=False, repr=False)  # stalled
+    _retried: set = field(default_factory=set, init=False, repr=False)  # futures handed out twice
     _running: list = field(default_factory=list, init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
     _thread: threading.Thread | None = field(default=None, init=False, repr=False)
@@ -200,8 +258,10 @@ class RenderPool:
         except BaseException as exc:
             with self._lock:
                 self._closing = True
-                open_futures = [f for _, _, f, _, _ in self._queue] + [w.job[1] for w in self._running if w.job]
+                open_futures = [f for _, _, f, _, _ in [*self._queue, *self._again]]
+                open_futures += [w.job[1] for w in self._running if w.job]
                 self._queue.clear()
+                self._again.clear()
             for worker in list(self._running):
                 self._stop(worker, kill=True)
             for future in open_futures:
@@ -215,7 +275,7 @@ class RenderPool:
                     return self._abandon_busy()
                 self._hand_out()
                 busy = [w for w in self._running if w.job is not None]
-                if self._closing and not busy and not self._queue:
+                if self._closing and not busy and not self._queue and not self._again:
                     return
             waits = [self._wake_read] + [w.connection for w in busy] + [w.process.sentinel for w in self._running]
             ready = wait(waits, timeout=self._next_deadline(busy))
@@ -229,13 +289,16 @@ class RenderPool:
                     self._stop(worker, kill=True)
 
     def _abandon_busy(self) -> None:
+        closed = RuntimeError("the render pool was closed before this report was done")
         for worker in [w for w in self._running if w.job is not None]:
             self._stop(worker, kill=True)
-            _settle(worker.job[1], False, RuntimeError("the render pool was closed before this report was done"))
+            _settle(worker.job[1], False, closed)
+        while self._again:
+            _settle(self._again.popleft()[2], False, closed)
 
     def _hand_out(self) -> None:
-        while self._queue:
-            if self._queue[0][2].cancelled():
+        while self._queue or self._again:
+            if not self._again and self._queue[0][2].cancelled():
                 self._queue.popleft()
                 continue
             worker = next((w for w in self._running if w.job is None), None)
@@ -243,17 +306,23 @@ class RenderPool:
                 worker = self._start()
             if worker is None:
                 return
-            job, dirs, future, key, needs = self._next_job()
-            if not future.set_running_or_notify_cancel():
-                continue  # cancelled since the check above
+            if self._again:  # a report whose worker stalled: running already, first in line
+                entry = self._again.popleft()
+            else:
+                entry = self._next_job()
+                if not entry[2].set_running_or_notify_cancel():
+                    continue  # cancelled since the check above
+            job, dirs, future, key, needs = entry
             job = self._with_what_is_made(job, key)
             try:
-                worker.connection.send((job, dirs))
+                worker.connection.send((job, dirs, self.budget))
             except OSError:  # it died since it last answered
                 self._stop(worker, kill=True)
                 _settle(future, False, RuntimeError(_died(worker, job)))
                 continue
-            worker.job, worker.since, worker.needs = (job, future), time.monotonic(), needs
+            worker.job, worker.since, worker.needs, worker.entry = (job, future), time.monotonic(), needs, entry
+            worker.cpu_start = worker.cpu_seen = cpu_seconds(worker.process.pid)
+            worker.moved = worker.since
 
     def _with_what_is_made(self, job: RenderJob, key: str | None) -> RenderJob:
         """The job with its turn pages and map pictures as other workers made them, where they did."""
@@ -298,21 +367,49 @@ class RenderPool:
             if ok:
                 value = self._keep_what_was_made(value)
             _settle(future, ok, value)
-            if worker.rendered >= self.renders_per_worker:
+            # A render stopped half-way (OverBudget) may leave the worker's caches half-made.
+            if worker.rendered >= self.renders_per_worker or isinstance(value, OverBudget):
                 self._stop(worker)
         elif worker.process.sentinel in ready:
             self._stop(worker, kill=True)
             _settle(future, False, RuntimeError(_died(worker, job)))
-        elif time.monotonic() - worker.since > self._deadline():
+        else:
+            self._watch(worker)
+
+    def _watch(self, worker: _Worker) -> None:
+        """A busy worker that has not answered yet: is it within its report's budget, and moving?"""
+        job, future = worker.job
+        now = time.monotonic()
+        used = cpu_seconds(worker.process.pid) if worker.cpu_start is not None else None
+        if used is None or self.budget is None:  # no CPU time (or budget) to go by: the wall clock's deadline
+            if now - worker.since > self._deadline():
+                self._stop(worker, kill=True)
+                _settle(future, False, RuntimeError(_late(job, self._deadline())))
+            return
+        if used - worker.cpu_start > self.budget.cpu_seconds + KILL_AFTER:  # its own timer did not stop it
             self._stop(worker, kill=True)
-            _settle(
-                future,
-                False,
-                RuntimeError(
-                    f"a report worker gave no result in {self._deadline():.0f} s rendering {job.identifier}; "
-                    "it was stopped (it probably died or hung)"
-                ),
-            )
+            _settle(future, False, over_cpu(job.identifier, self.budget.cpu_seconds))
+        elif used > worker.cpu_seen:
+            worker.cpu_seen, worker.moved = used, now
+        elif now - worker.moved > self.budget.stall_seconds:
+            self._stalled(worker, process_state(worker.process.pid))
+
+    def _stalled(self, worker: _Worker, state: str) -> None:
+        """A worker whose CPU time stood still for stall_seconds: killed; its report goes to a new
+        worker once more (a stop from outside, not the report's fault), then fails."""
+        job, future = worker.job
+        entry = worker.entry
+        self._stop(worker, kill=True)
+        if future not in self._retried:
+            self._retried.add(future)
+            self._again.append(entry)
+            return
+        self._retried.discard(future)
+        why = (
+            f"its render worker made no progress for {self.budget.stall_seconds:g} s ({state}), "
+            "and again in a new worker"
+        )
+        _settle(future, False, OverBudget(job.identifier, why))
 
     def _keep_what_was_made(self, result: RenderResult) -> RenderResult:
         """Keep the turn pages and map pictures a worker made, for the other workers' jobs; the
@@ -331,6 +428,8 @@ class RenderPool:
     def _next_deadline(self, busy: list[_Worker]) -> float | None:
         if not busy:
             return None
+        if all(w.cpu_start is not None for w in busy) and self.budget is not None:
+            return _WATCH_EVERY
         return max(0.0, min(w.since for w in busy) + self._deadline() - time.monotonic()) + 0.01
 
     def _deadline(self) -> float:
@@ -365,6 +464,13 @@ class RenderPool:
 def _settle(future: Future, ok: bool, value) -> None:
     if not future.done():
         future.set_result(value) if ok else future.set_exception(value)
+
+
+def _late(job: RenderJob, deadline: float) -> str:
+    return (
+        f"a report worker gave no result in {deadline:.0f} s rendering {job.identifier}; "
+        "it was stopped (it probably died or hung)"
+    )
 
 
 def _died(worker: _Worker, job: RenderJob) -> str:

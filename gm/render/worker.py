@@ -9,10 +9,12 @@ import os
 import re
 import resource
 import signal
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
 from gm.crash import crash_point
+from gm.render.budget import RenderBudget, cpu_limit
 from gm.render.pictures import PICTURE_MODULES, Picture, draw_pictures
 from gm.render.turnpages import TurnPages
 
@@ -86,7 +88,8 @@ class Renderer:
         self.fetchers: dict = {}  # asset folders -> AssetFetcher
         self.images = SharedImages()
 
-    def write(self, job: RenderJob, asset_dirs: tuple[str, ...]) -> RenderResult:
+    def write(self, job: RenderJob, asset_dirs: tuple[str, ...], max_pages: int | None = None) -> RenderResult:
+        """Write the job's PDF (its pictures drawn already); OverBudget past max_pages pages."""
         from gm.render.fetcher import AssetFetcher
         from gm.render.pdf import render_report
 
@@ -100,15 +103,26 @@ class Renderer:
             fetcher=self.fetchers[asset_dirs],
             cache=self.images.cache_for(job.images),
             turn_pages=job.turn_pages,
+            max_pages=max_pages,
         )
         return dataclasses.replace(_store(pdf, Path(job.out_path)), turn_pages=made)
 
+    def make(self, job: RenderJob, asset_dirs: tuple[str, ...], budget: RenderBudget | None) -> RenderResult:
+        """Draw the job's pictures and write its PDF within `budget` (None: no limit); the
+        result carries the pictures drawn. OverBudget when it would take more."""
+        with cpu_limit(budget.cpu_seconds, job.identifier) if budget else nullcontext():
+            ready, pictures = draw_pictures(job)
+            result = self.write(ready, asset_dirs, budget.pages if budget else None)
+        return dataclasses.replace(result, pictures=pictures)
+
 
 def serve(connection) -> None:
-    """A worker's life: render each (job, asset folders) it is sent until it gets None.
+    """A worker's life: render each (job, asset folders, budget) it is sent until it gets None.
 
     Ctrl-C goes to the whole process group; the parent decides what it means, so a worker
-    ignores it (the parent stops workers itself)."""
+    ignores it (the parent stops workers itself). A report over its budget is answered with
+    OverBudget like any error, and the parent then replaces the worker: a render stopped half-way
+    may have left WeasyPrint's caches half-made."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     renderer = Renderer()
     _collect_between_jobs()
@@ -119,10 +133,9 @@ def serve(connection) -> None:
             return  # the parent is gone
         if message is None:
             return
-        job, asset_dirs = message
+        job, asset_dirs, budget = message
         try:
-            ready, pictures = draw_pictures(job)
-            answer = (True, dataclasses.replace(renderer.write(ready, asset_dirs), pictures=pictures))
+            answer = (True, renderer.make(job, asset_dirs, budget))
         except Exception as exc:  # the parent raises it in the caller, with its type
             answer = (False, exc)
         try:

@@ -2,9 +2,9 @@
 
 Consistent means: the database is one snapshot (SQLite's online backup, taken first, while
 intake, the portal and turn runs go on), and every archive file that snapshot refers to is in
-the backup. The archive only grows and a file is archived before any record names it, so the
-files copied after the snapshot are a superset of what it needs; the backup proves it before it
-is finished. Reports, the outbox and templates are copied as they are then, so they may be newer
+the backup. A file is archived before any record names it, and gm archive prune (which removes
+only files nothing needs, leaving a note) waits while a backup is taken, so the files copied
+after the snapshot are a superset of what it needs; the backup proves it before it is finished. Reports, the outbox and templates are copied as they are then, so they may be newer
 than the snapshot (a report can always be rendered again from the database).
 """
 
@@ -30,12 +30,15 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.services.manifest import MANIFEST, KeptFile, Manifest, kept_mode, member_name
 from gm.store import keeping
-from gm.store.archive import sync_folder
+from gm.store.archive import ARCHIVE_LOCK, sync_folder
+from gm.store.locks import file_lock
 from gm.store.scratch import clear_leftovers, file_named_when_whole, scratch_file
 
 DATABASE = "gm.db"
 SUFFIXES = (".tar", ".tar.gz", ".tgz")
 ARCHIVE_NAME = re.compile(r"archive/[0-9a-f]{2}/([0-9a-f]{64})")
+# A note that stands for bytes the archive does not keep whole (gm/store/archive.py).
+NOTE_NAME = re.compile(r"archive/[0-9a-f]{2}/([0-9a-f]{64})\.note")
 
 # Left out at the top of the home: the live database (the snapshot stands for it), and the
 # portal's live SQLite files of failed sign-ins (the last few minutes) and of signed-in sessions
@@ -107,11 +110,16 @@ def take_backup(home: Home, dest: Path, clock: Clock, progress: Callable[[str], 
     """Write a backup of the home to dest (see backup_path), named only once every file and the
     manifest are in it. A kill at any moment leaves nothing beside dest; the snapshot it may
     leave in the home's locks/ folder is removed by the next backup, as is what an older gm left."""
-    target = backup_path(home, dest, clock)
+    # Held throughout: gm archive prune must not take away a file the snapshot names.
+    home.locks.mkdir(exist_ok=True)
+    with file_lock(home.locks / ARCHIVE_LOCK, wait=True):
+        return _take_backup(home, backup_path(home, dest, clock), clock, progress)
+
+
+def _take_backup(home: Home, target: Path, clock: Clock, progress: Callable[[str], None]) -> Taken:
     clear_leftovers(home.locks, SNAPSHOTS)
     clear_leftovers(target.parent, UNFINISHED)
     progress("database snapshot")
-    home.locks.mkdir(exist_ok=True)
     with scratch_file(home.locks, "backup-", ".db") as path:  # the live database's folder: no copy elsewhere
         snapshot = _snapshot(home, path, clock)
         try:
@@ -244,7 +252,7 @@ def _archive_problem(kept: KeptFile) -> list[str]:
 
 
 def _missing_references(files: list[KeptFile], referenced: dict[str, str]) -> list[str]:
-    present = {m[1] for m in (ARCHIVE_NAME.fullmatch(f.path) for f in files) if m}
+    present = {m[1] for m in (ARCHIVE_NAME.fullmatch(f.path) or NOTE_NAME.fullmatch(f.path) for f in files) if m}
     return [
         f"archive/{digest[:2]}/{digest} ({where}) is missing from the home"
         for digest, where in sorted(referenced.items())

@@ -15,13 +15,13 @@ from gm import rulesets
 from gm.errors import GMError
 from gm.home import DEFAULT_TOML, Home
 from gm.mail.settings import mail_settings, server_settings
-from gm.services import credits, faults, games, seats
+from gm.services import archive_keeping, credits, faults, games, seats
 from gm.services.findings import Finding, Problem
 from gm.services.mail_check import check_imap, check_smtp
 from gm.services.overrides import check_templates
 from gm.services.prizes import house_tables
 from gm.store import keeping, records
-from gm.store.archive import archived_path
+from gm.store.archive import archived_path, noted_path
 from gm.store.migrations import all_migrations
 
 CHUNK = 1 << 20
@@ -39,6 +39,7 @@ def examine(home: Home, mail: bool = False) -> Iterator[Finding]:
         if database.ok:  # the rest read the database; a damaged one says so once, above
             yield check_migrations(conn)
             yield check_archive(home, conn)
+            yield check_archive_size(home)
             yield check_reports(home, conn)
             yield check_ledger(conn)
             yield check_seats(conn)
@@ -142,24 +143,49 @@ def check_migrations(conn: sqlite3.Connection) -> Finding:
 
 
 def check_archive(home: Home, conn: sqlite3.Connection) -> Finding:
-    """Every archive file the database refers to is there and holds what its name (its SHA-256) says."""
+    """Every archive file the database refers to is there and holds what its name (its SHA-256)
+    says, or a note stands for it (bytes refused for their size, or pruned: gm/store/archive.py)."""
     problems = []
     references = keeping.archive_references(conn)
+    noted = 0
     for digest, where in sorted(references.items()):
         path = archived_path(home.archive, digest)
         relative = path.relative_to(home.root).as_posix()
         fix = (
-            f"Copy it back from any backup taken since it came (the archive only grows): "
-            f"tar -xOf BACKUP.tar home/{relative} > {path}"
+            f"Copy it back from any backup taken since it came (gm removes an archive file only with "
+            f"'gm archive prune', which leaves a note of it): tar -xOf BACKUP.tar home/{relative} > {path}"
         )
         if not path.is_file():
-            problems.append(Problem(f"{relative} ({where}) is missing", fix))
+            if noted_path(home.archive, digest).is_file():
+                noted += 1
+            else:
+                problems.append(Problem(f"{relative} ({where}) is missing", fix))
         elif _sha256(path) != digest:
             problems.append(Problem(f"{relative} ({where}) does not hold what its name says: it was changed", fix))
+    notes = f" ({noted} of them kept as a note only: refused for size, or pruned)" if noted else ""
     return Finding(
         "archive",
-        f"the {len(references)} files the database refers to are there and match their SHA-256",
+        f"the {len(references)} files the database refers to are there and match their SHA-256{notes}",
         tuple(problems),
+    )
+
+
+def check_archive_size(home: Home) -> Finding:
+    """The archive is within its budget ([archive] budget_mb)."""
+    size = archive_keeping.archive_size(home)
+    problems = ()
+    if size.over:
+        problems = (
+            Problem(
+                f"the archive holds {size.size / 1_000_000:,.1f} MB, past its budget of {size.budget / 1_000_000:,.1f} MB",
+                "See what nothing kept needs with 'gm archive prune --dry-run', then remove it with 'gm archive prune'; "
+                "if what is left is all needed, raise [archive] budget_mb in gm.toml.",
+            ),
+        )
+    return Finding(
+        "archive size",
+        f"{size.size / 1_000_000:,.1f} MB in {size.files:,} files, within the budget of {size.budget / 1_000_000:,.1f} MB",
+        problems,
     )
 
 

@@ -29,7 +29,7 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.intake.finding import MOST_TURN_FILES
 from gm.intake.letter import Letter
-from gm.intake.readers import Readers, read_message
+from gm.intake.readers import Readers, SizeLimits, read_message
 from gm.intake.sources import Incoming, MailSource
 from gm.intake.verified import VerifiedSecrets
 from gm.mail.settings import mail_settings
@@ -125,9 +125,7 @@ class Intake:
             incoming = Incoming(raw, where, None)
             item = self._read(
                 incoming,
-                read_message(
-                    raw, None, self.home.archive, self.settings.max_message_bytes, self._archived_folders, True
-                ),
+                read_message(raw, None, self.home.archive, self._limits(), self._archived_folders, True),
             )
             sent_for = next((r.get("turns", {}) for r in results if r.get("verdict") == FAULT), {})
             self._settle([item])  # scrypt before the write transaction, as for new mail
@@ -153,7 +151,7 @@ class Intake:
         """
         workers = self.readers or os.cpu_count() or 1
         yield from self.retry_kept()
-        with self._group_commit(), Readers(self.home.archive, self.settings.max_message_bytes, workers) as readers:
+        with self._group_commit(), Readers(self.home.archive, self._limits(), workers) as readers:
             try:
                 yield from self._take_read(
                     source,
@@ -197,11 +195,14 @@ class Intake:
                 incoming.raw,
                 incoming.envelope_sender,
                 self.home.archive,
-                self.settings.max_message_bytes,
+                self._limits(),
                 self._archived_folders,
                 sync,
             ),
         )
+
+    def _limits(self) -> SizeLimits:
+        return SizeLimits(self.settings.max_message_bytes, self.home.setting("submissions", "max_bytes", 1_000_000))
 
     def _unknown(self, batch: list[Incoming]) -> list[bool]:
         """Which messages of a batch need reading: those whose bytes were not taken before."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -18,13 +19,14 @@ import sqlite_utils
 
 from gm.clock import Clock, iso
 from gm.core.press import PressDraft, addressed, addressee_text
+from gm.core.press_budget import fit
 from gm.errors import GMError
 from gm.home import Home
 from gm.mail.settings import MailSettings, mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.services.game_settings import game_setting
 from gm.store import outbox, press as stored, records
-from gm.store.archive import archive_bytes
+from gm.store.archive import TOO_LARGE, archive_bytes, note_bytes
 from gm.store.database import atomic
 from gm.store.records import GameRecord, SeatRecord
 
@@ -88,7 +90,8 @@ def send_from_portal(
     text: str,
     writing,
 ) -> PressResult:
-    """The portal's press form: archived as received, then checked and sent like a turn file's.
+    """The portal's press form: archived as received, then checked and sent like a turn file's;
+    a message longer than the game takes is refused, and only a note of it is archived.
     to: the seat codes ticked ("ALL" for everyone); writing(): the portal's write lock."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
     codes = tuple(dict.fromkeys(code.strip().upper() for code in to if code.strip()))
@@ -99,7 +102,10 @@ def send_from_portal(
     received = json.dumps(
         {"game": game.name, "seat": seat.code, "to": list(codes), "text": text}, ensure_ascii=False, sort_keys=True
     ).encode("utf-8")
-    digest = archive_bytes(home.archive, received)
+    if len(text) > game_setting(game, "press-length"):  # refused below; a note of it is kept, not the bytes
+        digest = note_bytes(home.archive, received, channel="web", sender=f"{game.name}/{seat.code}", reason=TOO_LARGE)
+    else:
+        digest = archive_bytes(home.archive, received)
     everyone = "ALL" in codes
     draft = PressDraft(
         0,
@@ -330,10 +336,47 @@ def press_how(game: GameRecord, others: list[str]) -> str | None:
     return f"{whom}, the message on the lines below, then ENDPRESS ({signed})."
 
 
-def report_press(db: sqlite_utils.Database, game: GameRecord, seat: str, turn: int) -> list[dict]:
-    """The press and announcements a seat's report of `turn` shows: what the seat received and
-    what it sent, in the order sent, each as the seat may read it."""
-    return [_shown(p, seat) for p in stored.of_turn(db, game.id, turn) if p.sender == seat or seat in p.recipients]
+def report_press(db: sqlite_utils.Database, game: GameRecord, seat: str, turn: int) -> tuple[list[dict], dict | None]:
+    """The press and announcements a seat's report of `turn` prints, within the press budget
+    (gm/core/press_budget.py): what the seat received and sent, in the order sent, each as the
+    seat may read it, cut where the budget ends; and what was left out (None: nothing), as
+    {"messages": left out whole, "cut": printed in part, "from": {sender: messages}}.
+    A message the GM withheld is its sender's only, printed without its text."""
+    shown = turn_press(db, game, seat, turn)
+    printed = fit([(m["from"], m["text"]) for m in shown])
+    messages, left_out, cut = [], Counter(), 0
+    for message, part in zip(shown, printed):
+        if not part.shown:
+            left_out[message["from"]] += 1
+            continue
+        cut += not part.whole
+        more = None if part.whole else {"lines": part.lines_left, "characters": part.characters_left}
+        messages.append(dict(message, text=part.text, cut=more))
+    if not left_out and not cut:
+        return messages, None
+    return messages, {"messages": sum(left_out.values()), "cut": cut, "from": dict(left_out)}
+
+
+def turn_press(db: sqlite_utils.Database, game: GameRecord, seat: str, turn: int) -> list[dict]:
+    """Every message of `turn` a seat reads, whole, in the order sent: the portal's page of a
+    turn's press, where a report's press budget sends the reader for the rest."""
+    return [_shown(p, seat) for p in stored.of_turn(db, game.id, turn) if _reads(p, seat)]
+
+
+def where_in_full(home: Home, seat: SeatRecord, turn: int) -> dict:
+    """Where a seat reads a turn's press whole, for the report's line about what it left out:
+    mailed (each message was mailed to the seat as it was sent: the house mails, the seat is a
+    player's) and portal (the portal's page of the turn's press)."""
+    mailed = (
+        bool(mail_settings(home).address) and seat.status == "active" and not seat.email.lower().endswith(".invalid")
+    )
+    base = home.setting("portal", "base_url", "http://127.0.0.1:8000").rstrip("/")
+    return {"mailed": mailed, "portal": f"{base}/press/{turn}"}
+
+
+def _reads(press: stored.PressRecord, seat: str) -> bool:
+    """Whether a seat reads a message: its sender always, a recipient unless the GM withheld it."""
+    return press.sender == seat or (seat in press.recipients and press.withheld is None)
 
 
 def seat_press(
@@ -365,6 +408,9 @@ def seat_press(
 
 
 def _shown(press: stored.PressRecord, reader: str) -> dict:
+    """A message as `reader` may read it. "from" is the sender as the reader knows it ("the GM",
+    "you", a seat, "anonymous"), which is also whose press budget it spends. A withheld message
+    (only its sender reads it) shows without its text."""
     mine = press.sender == reader
     sender = (
         "the GM" if press.kind == "announcement" else "you" if mine else press.sender if press.signed else "anonymous"
@@ -373,7 +419,8 @@ def _shown(press: stored.PressRecord, reader: str) -> dict:
         "kind": press.kind,
         "from": sender,
         "mine": mine,
-        "text": press.text,
+        "text": "" if press.withheld else press.text,
         "sent": press.sent,
         "to": addressee_text(press.recipients, press.everyone, press.signed, None if mine else reader),
+        "withheld": press.withheld is not None,
     }

@@ -19,7 +19,7 @@ from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
 from gm.mail.settings import mail_settings
-from gm.services import report_mails, reports
+from gm.services import report_mails, reports, short_reports
 from gm.services.reports import SeatReport, Written
 from gm.store import records
 from gm.store.database import transaction
@@ -35,6 +35,8 @@ class Published:
     queued: report mails queued; none without a [mail] address in gm.toml (nobody mails then).
     held: (turn, seat) of each report held for want of credits: its player got a held notice
         instead, and credit releases it.
+    short: each report that went past its render budget (short_reports.ShortReport): its seat
+        got a short report instead; warnings() says so to the GM.
     """
 
     game: str
@@ -42,6 +44,7 @@ class Published:
     written: Written | None
     queued: int
     held: tuple = ()
+    short: tuple = ()
 
 
 def publish(
@@ -93,8 +96,16 @@ def finish(db: sqlite_utils.Database, home: Home, clock: Clock, started: Started
             records.record_report(db, game.id, report.turn, report.seat, _files(home, report))
         done = {n: report_mails.queue_reports(db, home, clock, game.name, n) for n in due} if mailing else {}
         records.mark_published(db, game.id, due, iso(clock.now()))
+        for short in written.short:
+            detail = {"report": short.identifier, "turn": short.turn, "seat": short.seat, "why": short.why}
+            records.audit(db, iso(clock.now()), game.id, "report over budget", detail)
     held = tuple((n, seat) for n, queued in done.items() for seat in queued.held)
-    return Published(game.name, tuple(due), written, sum(q.reports for q in done.values()), held)
+    return Published(game.name, tuple(due), written, sum(q.reports for q in done.values()), held, written.short)
+
+
+def warnings(done: Published) -> list[str]:
+    """What the GM must hear of a publish: each report past its render budget, which seat, why."""
+    return short_reports.gm_lines(done.game, done.short)
 
 
 def unpublished(db: sqlite_utils.Database) -> dict[str, list[int]]:
@@ -111,11 +122,13 @@ def publish_left_over(
     clock: Clock,
     dry_run: bool = False,
     failed: Callable[[str, GMError], None] = lambda name, error: None,
+    warned: Callable[[str], None] = lambda warning: None,
 ) -> list[str]:
     """Publish every turn a crash (or gm turn run --no-render, or a fault in its reports) left
     unpublished, in every game; returns lines saying what was done. Each game on its own: one
     that cannot be published (a broken template, a report file gone, a ruleset that raises) goes
-    to failed(game, error), and the others go on."""
+    to failed(game, error), and the others go on; what the GM must hear of one that was (a
+    report past its render budget, see warnings) goes to warned."""
     left = unpublished(db)
     lines = [
         f"{name}: {turns_text(numbers)} was run but not published" + ("; would publish" if dry_run else "")
@@ -123,7 +136,10 @@ def publish_left_over(
     ]
     for name in left if not dry_run else ():
         try:
-            lines += describe(publish(db, home, clock, name))
+            done = publish(db, home, clock, name)
+            lines += describe(done)
+            for warning in warnings(done):
+                warned(warning)
         except GMError as exc:
             failed(name, exc)
     return lines

@@ -18,7 +18,7 @@ from gm.core.ruleset import Ruleset
 from gm.errors import GMError
 from gm.home import Home, render_workers
 from gm.rulesets import RulesetFault, cause_of, template_dirs
-from gm.services import endgame, press, prizes, scores, turn_charges
+from gm.services import endgame, press, prizes, scores, short_reports, turn_charges
 from gm.services.games import game_ruleset, score_title
 from gm.store import records
 from gm.store.records import GameRecord, TurnRecord
@@ -43,13 +43,15 @@ class SeatReport:
 
 @dataclass(frozen=True)
 class Written:
-    """What a render wrote: the turn folder(s), every file, the final standings if any, and
-    each seat's report (not recorded yet: gm/services/publish.py records them)."""
+    """What a render wrote: the turn folder(s), every file, the final standings if any, each
+    seat's report (not recorded yet: gm/services/publish.py records them), and the reports made
+    short for going past their render budget (gm/services/short_reports.py)."""
 
     folder: Path
     files: tuple
     standings: Path | None
     reports: tuple = ()
+    short: tuple = ()  # short_reports.ShortReport of each report past its render budget
 
 
 def report_context(
@@ -113,6 +115,7 @@ class TurnPages:
     asset_dirs: the folders the renderer may read files from (the template lookup folders).
     resolved: when the game's last turn was resolved: each report's "rendered" (a re-render
         records the same moment, so it changes nothing).
+    env: the Jinja environment the pages were made in (a short report is made in it too).
     """
 
     jobs: list
@@ -122,6 +125,7 @@ class TurnPages:
     folder: Path
     asset_dirs: list
     resolved: str
+    env: object = None
 
 
 def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None) -> TurnPages:
@@ -160,7 +164,8 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
                 seat_notes(db, game, seat, [by_number[n].orders for n in sorted(by_number) if 1 <= n <= number], number)
             )
             context["credits"] = turn_charges.report_credits(db, game, number, seat.code)
-            context["press"] = press.report_press(db, game, seat.code, number)
+            context["press"], left = press.report_press(db, game, seat.code, number)
+            context["press_left"] = left and dict(left, **press.where_in_full(home, seat, number))
             context["press_how"] = press.press_how(game, [s.code for s in seats if s.code != seat.code])
             pdf = folder / f"{seat.code}.pdf"
             # The map pictures are drawn by the render workers, not here (gm/render/pictures.py).
@@ -198,7 +203,7 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
         jsons.append((home.reports / game.name / "final.json", _json_bytes(context)))
         _endgame_pages(db, home, env, game, ruleset, by_number[last], seats, jobs, jsons)
     folder = home.reports / game.name / str(numbers[-1]) if len(numbers) == 1 else home.reports / game.name
-    return TurnPages(jobs, jsons, rows, standings, folder, asset_dirs(env), by_number[last].resolved)
+    return TurnPages(jobs, jsons, rows, standings, folder, asset_dirs(env), by_number[last].resolved, env)
 
 
 def _endgame_pages(
@@ -237,20 +242,31 @@ def _endgame_pages(
 
 @dataclass
 class Rendering:
-    """A render under way: its pages, and either its results or the pool batch that makes them."""
+    """A render under way: its pages, and either its outcomes (each job's RenderResult, or
+    OverBudget) or the pool batch that makes them; the pool, or the budget of a render here."""
 
     game: GameRecord
     pages: TurnPages
     batch: object = None  # gm.render.Batch while a pool renders it
     results: list | None = None
+    pool: object = None
+    budget: object = None
 
     def done(self) -> bool:
         return self.results is not None or self.batch.done()
 
     def wait(self) -> list:
         if self.results is None:
-            self.results = self.batch.results()
+            self.results = self.batch.outcomes()
         return self.results
+
+    def render(self, jobs: list) -> list:
+        """More jobs (short reports) where this render ran: its pool, or this process."""
+        from gm.render import render_outcomes
+
+        if self.pool is not None:
+            return self.pool.submit(jobs, asset_dirs=self.pages.asset_dirs).outcomes()
+        return render_outcomes(jobs, 1, asset_dirs=self.pages.asset_dirs, budget=self.budget)
 
 
 def start_render(
@@ -262,25 +278,32 @@ def start_render(
     pool=None,
 ) -> Rendering:
     """Write the turns' JSON and start their PDFs: in `pool` (a gm.render.RenderPool the caller
-    keeps open across games) without waiting, else in a pool of `workers` made for them."""
-    from gm.render import render_pdfs
+    keeps open across games, with its budget) without waiting, else in a pool of `workers` made
+    for them, within gm.toml's render budget."""
+    from gm.render import render_outcomes
 
     pages = turn_pages(db, home, game_name, numbers)
     game = records.game_by_name(db, game_name)
     for path, data in pages.jsons:
         _write(path, data)
     if pool is not None:
-        return Rendering(game, pages, batch=pool.submit(pages.jobs, asset_dirs=pages.asset_dirs))
+        return Rendering(game, pages, batch=pool.submit(pages.jobs, asset_dirs=pages.asset_dirs), pool=pool)
+    budget = short_reports.budget_of(home)
     with _render_failure(game):
-        results = render_pdfs(pages.jobs, workers or render_workers(home), asset_dirs=pages.asset_dirs)
-    return Rendering(game, pages, results=results)
+        results = render_outcomes(
+            pages.jobs, workers or render_workers(home), asset_dirs=pages.asset_dirs, budget=budget
+        )
+    return Rendering(game, pages, results=results, budget=budget)
 
 
 def finish_render(db: sqlite_utils.Database, home: Home, rendering: Rendering) -> Written:
-    """Wait for a render's PDFs; what was written, each seat's report not yet recorded."""
-    with _render_failure(rendering.game):
-        results = rendering.wait()
+    """Wait for a render's PDFs, a short report in place of any past its budget; what was
+    written, each seat's report not yet recorded."""
     pages = rendering.pages
+    with _render_failure(rendering.game):
+        results, short = short_reports.stand_in(
+            home, pages.env, pages.jobs, pages.jsons, pages.rows, rendering.wait(), rendering.render
+        )
     digests = {r.out_path: r.sha256 for r in results}
     digests.update((path, hashlib.sha256(data).hexdigest()) for path, data in pages.jsons)
     rendered = tuple(
@@ -290,7 +313,7 @@ def finish_render(db: sqlite_utils.Database, home: Home, rendering: Rendering) -
         for number, code, pdf in pages.rows
     )
     files = tuple(r.out_path for r in results) + tuple(p for p, _ in pages.jsons)
-    return Written(pages.folder, files, pages.standings, rendered)
+    return Written(pages.folder, files, pages.standings, rendered, short)
 
 
 @contextlib.contextmanager

@@ -20,7 +20,7 @@ from typing import BinaryIO
 from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import DEFAULT_TOML
-from gm.services.backup import ARCHIVE_NAME, CHUNK, DATABASE
+from gm.services.backup import ARCHIVE_NAME, CHUNK, DATABASE, NOTE_NAME
 from gm.services.manifest import MANIFEST, PREFIX, Manifest, kept_mode, member_name
 from gm.store import keeping
 from gm.store.archive import sync_folder
@@ -215,8 +215,9 @@ def _check_database(database: Path, manifest: Manifest) -> tuple[list[str], list
             "newer gm; install that gm (or a newer one) and restore with it"
         )
     archived = {m[1]: f.sha256 for f in manifest.files if (m := ARCHIVE_NAME.fullmatch(f.path))}
+    noted = {m[1] for f in manifest.files if (m := NOTE_NAME.fullmatch(f.path))}
     for digest, where in sorted(referenced.items()):
-        if digest not in archived:
+        if digest not in archived and digest not in noted:
             problems.append(f"archive/{digest[:2]}/{digest}, which the database's {where} refers to, is not in it")
     problems += [
         f"archive/{name[:2]}/{name} does not hold what its name says (it was changed before the backup)"

@@ -21,7 +21,7 @@ from gm.core.cycle import decide
 from gm.core.schedule import describe
 from gm.errors import GMError
 from gm.home import Home
-from gm.services import cycle, faults, publish, reports, slips, turns
+from gm.services import archive_keeping, cycle, faults, publish, reports, short_reports, slips, turns
 from gm.services.game_settings import game_setting
 from gm.store import audit, records, runs
 from gm.store.database import transaction
@@ -87,7 +87,7 @@ class Publishing:
         if self.pool is None and workers > 1:
             from gm.render import RenderPool  # WeasyPrint: only when there is something to render
 
-            self.pool = RenderPool(workers)
+            self.pool = RenderPool(workers, budget=short_reports.budget_of(self.home))
         self.under_way.append(publish.start(self.db, self.home, self.clock, game_name, pool=self.pool))
         self.finish(keep=GAMES_AHEAD)
 
@@ -97,7 +97,9 @@ class Publishing:
         while self.under_way and (len(self.under_way) > keep or self.under_way[0].done()):
             started = self.under_way.pop(0)
             try:
-                self.report.lines += publish.describe(publish.finish(self.db, self.home, self.clock, started))
+                done = publish.finish(self.db, self.home, self.clock, started)
+                self.report.lines += publish.describe(done)
+                self.report.problems += publish.warnings(done)
             except GMError as exc:
                 _failed(self.db, self.clock, self.report, started.game, exc)
 
@@ -134,7 +136,12 @@ def run_due(
         if not dry_run:
             hooks.fetch(db, home, clock, report)
         report.lines += publish.publish_left_over(
-            db, home, clock, dry_run, failed=lambda name, exc: _failed(db, clock, report, name, exc)
+            db,
+            home,
+            clock,
+            dry_run,
+            failed=lambda name, exc: _failed(db, clock, report, name, exc),
+            warned=report.problems.append,
         )
         with Publishing(db, home, clock, report) as publishing:
             for game in records.all_games(db):
@@ -146,6 +153,7 @@ def run_due(
                 except GMError as exc:
                     _failed(db, clock, report, game.name, exc, dry_run)
         if not dry_run:
+            report.problems += filter(None, [archive_keeping.over_budget(home)])
             report.lines += slips.apply_defaults(db, home, clock)  # before the mail goes out
             hooks.send(db, home, clock, report)
             with transaction(db):

@@ -28,7 +28,7 @@ from gm.services.games import NotSeated, current_state, game_ruleset
 from gm.services.press import PressResult, send_drafts
 from gm.services.seats import LEFT
 from gm.store import records
-from gm.store.archive import archive_bytes
+from gm.store.archive import TOO_LARGE, archive_bytes, note_bytes
 from gm.store.database import atomic
 from gm.store.games import turn_and_status
 from gm.store.records import GameRecord
@@ -209,8 +209,12 @@ def submit(
     """Archive first, then check, then store: the last valid submission per seat counts.
 
     writing(): held around the write transaction only; the portal's worker processes pass a lock
-    they share, so writers queue on it instead of sleeping in SQLite's busy timeout."""
-    digest = archive_bytes(home.archive, data)
+    they share, so writers queue on it instead of sleeping in SQLite's busy timeout.
+    A file larger than [submissions] max_bytes is refused, and only a note of it is archived."""
+    if len(data) > home.setting("submissions", "max_bytes", 1_000_000):
+        digest = note_bytes(home.archive, data, channel=channel, sender=sender or source, reason=TOO_LARGE)
+    else:
+        digest = archive_bytes(home.archive, data)
     checked = check_turn_file(db, home, data, secret_check, rows, known)
     if checked.seat is None:  # not the seat's (no envelope, unknown seat, wrong secret): nothing at all
         return Receipt(digest, False, False, checked)

@@ -1,8 +1,15 @@
-"""The raw-submission archive: every byte a player sent, stored by its SHA-256, never deleted."""
+"""The raw-submission archive: every byte a player sent, stored by its SHA-256; or a note of it.
+
+A note (<sha256>.note beside where the bytes would be, a small JSON) stands for bytes the
+archive does not keep whole: refused for their size before they were archived, or removed by
+`gm archive prune` because nothing kept needs them (gm/services/archive_keeping.py). It says
+what they were: their SHA-256, size, channel, sender and first bytes (NOTE_HEAD of them).
+"""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
 from contextlib import suppress
@@ -10,6 +17,14 @@ from itertools import count
 from pathlib import Path
 
 _NUMBERS = count()
+
+# How many of the first bytes a note keeps: a mail's first headers, a turn file's envelope.
+NOTE_HEAD = 512
+NOTE_SUFFIX = ".note"
+TOO_LARGE = "refused for size"
+# The lock file (in the home's locks/) gm archive prune and gm backup hold, so that neither sees
+# the archive half-way through the other.
+ARCHIVE_LOCK = "archive.lock"
 
 
 def archive_bytes(root: Path, data: bytes, sync: bool = True, folders: set[str] | None = None) -> str:
@@ -22,14 +37,56 @@ def archive_bytes(root: Path, data: bytes, sync: bool = True, folders: set[str] 
     """
     digest = hashlib.sha256(data).hexdigest()
     target = archived_path(root, digest)
+    _folder_of(target, folders)
+    if os.path.exists(target):
+        try:
+            os.utime(target)  # in use again: gm archive prune leaves a file younger than an hour alone
+            return digest
+        except FileNotFoundError:  # pruned this very moment: written anew below
+            pass
+    _write_new(target, data, sync)
+    return digest
+
+
+def note_bytes(
+    root: Path, data: bytes, *, channel: str, sender: str | None, reason: str, folders: set[str] | None = None
+) -> str:
+    """Keep a note of `data` instead of the bytes (see the module's docstring); returns their
+    SHA-256. reason: why they are not kept ("refused for size", "pruned")."""
+    digest = hashlib.sha256(data).hexdigest()
+    note = {
+        "sha256": digest,
+        "size": len(data),
+        "channel": channel,
+        "sender": sender,
+        "reason": reason,
+        "head": data[:NOTE_HEAD].decode("utf-8", errors="backslashreplace"),
+    }
+    target = noted_path(root, digest)
+    _folder_of(target, folders)
+    if not target.exists():
+        _write_new(target, json.dumps(note, ensure_ascii=False, sort_keys=True).encode(), sync=True)
+    return digest
+
+
+def noted_path(root: Path, digest: str) -> Path:
+    return root / digest[:2] / f"{digest}{NOTE_SUFFIX}"
+
+
+def _folder_of(target: Path, folders: set[str] | None) -> None:
+    """Make the folder of `target` unless `folders` (filled in as they are made) knows it."""
     folder = str(target.parent)
     if folders is None or folder not in folders:
         if not os.path.isdir(folder):
             os.makedirs(folder, exist_ok=True)
         if folders is not None:
             folders.add(folder)
-    if os.path.exists(target):
-        return digest
+
+
+def _write_new(target: Path, data: bytes, sync: bool) -> None:
+    """Write `data` under a name of its own, then rename it to `target`: nobody ever sees half a
+    file. sync: force the bytes and the folder holding the new name to disk."""
+    folder = str(target.parent)
     temporary = f"{folder}/.incoming-{os.getpid()}-{next(_NUMBERS)}"
     try:
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -48,7 +105,6 @@ def archive_bytes(root: Path, data: bytes, sync: bool = True, folders: set[str] 
         raise
     if sync:
         sync_folder(target.parent)
-    return digest
 
 
 def sync_folder(folder: Path) -> None:

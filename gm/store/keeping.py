@@ -67,6 +67,39 @@ def archive_references(conn: sqlite3.Connection) -> dict[str, str]:
     return found
 
 
+# Mail whose raw bytes nothing needs once taken, unless a turn file of it was accepted or its
+# press was sent: refused or rejected turn files, copies, mail a program sent.
+_PRUNABLE_MAIL = ("refused", "rejected", "duplicate", "ignored")
+
+
+def needed_archive_digests(conn: sqlite3.Connection) -> set[str]:
+    """The archive digests gm needs kept whole (gm archive prune keeps them): every accepted
+    submission's turn file (and the GM's corrections), every press message and announcement as
+    it came, and each mail but those whose every turn file was refused or rejected (or that were
+    copies, or sent by a program) and that sent no press. gm turn verify and the ledger need
+    none of the archive; these are what a GM, a player or a replay may ask for."""
+    if not _has_table(conn, "submissions"):
+        return set()
+    prunable = ", ".join(f"'{outcome}'" for outcome in _PRUNABLE_MAIL)
+    found = {row[0] for row in conn.execute("SELECT archive FROM submissions WHERE verdict = 'accepted'")}
+    if _has_table(conn, "press"):
+        found |= {row[0] for row in conn.execute("SELECT archive FROM press")}
+    if _has_table(conn, "mail_taken"):
+        found |= {row[0] for row in conn.execute(f"SELECT digest FROM mail_taken WHERE outcome NOT IN ({prunable})")}
+        # A refused mail may hold an accepted turn file beside a refused one: its sources name it.
+        found |= {
+            row[0].split(":")[1]
+            for row in conn.execute(
+                "SELECT source FROM submissions WHERE verdict = 'accepted' AND source LIKE 'mail:%'"
+            )
+        }
+        if _has_table(conn, "press"):
+            found |= {
+                row[0].split(":")[1] for row in conn.execute("SELECT source FROM press WHERE source LIKE 'mail:%'")
+            }
+    return found
+
+
 @dataclass(frozen=True)
 class RecordedReport:
     """A report file the reports table lists: the game's name, the turn, the seat, the file's

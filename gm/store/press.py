@@ -16,7 +16,8 @@ class PressRecord:
     kind: 'press' (from a seat) or 'announcement' (from the GM); sender: the sending seat's code
     (None for the GM); signed: whether recipients see the sender's seat; everyone: sent to
     every seat; recipients: the seat codes it reached; text; channel (file, mail, web, gm);
-    source (where it came from: a file, mail:<digest>:<n>#<line>, the portal); sent (ISO time).
+    source (where it came from: a file, mail:<digest>:<n>#<line>, the portal); sent (ISO time);
+    withheld: when the GM withheld it (gm game press --withhold), None while it stands.
     """
 
     id: int
@@ -30,10 +31,11 @@ class PressRecord:
     channel: str
     source: str
     sent: str
+    withheld: str | None = None
 
 
-_COLUMNS = """p.id, p.turn, p.kind, s.code, p.signed, p.everyone, p.recipients, p.text, p.channel, p.source, p.sent
-              FROM press p LEFT JOIN seats s ON s.id = p.sender_seat_id"""
+_COLUMNS = """p.id, p.turn, p.kind, s.code, p.signed, p.everyone, p.recipients, p.text, p.channel, p.source, p.sent,
+              p.withheld FROM press p LEFT JOIN seats s ON s.id = p.sender_seat_id"""
 
 
 def _record(row) -> PressRecord:
@@ -93,9 +95,10 @@ def of_game(db: sqlite_utils.Database, game_id: int) -> list[PressRecord]:
 
 def of_seat(db: sqlite_utils.Database, game_id: int, seat: str, limit: int) -> list[PressRecord]:
     """The `limit` newest messages a seat sent or received in a game, newest first: what the
-    portal lists, read newest first through the game's index and stopped at `limit`."""
+    portal lists, read newest first through the game's index and stopped at `limit`. A message
+    the GM withheld is its sender's only."""
     rows = db.execute(
-        f"""SELECT {_COLUMNS} WHERE p.game_id = ? AND (s.code = ? OR EXISTS (
+        f"""SELECT {_COLUMNS} WHERE p.game_id = ? AND (s.code = ? OR p.withheld IS NULL AND EXISTS (
                               SELECT 1 FROM json_each(p.recipients) r WHERE r.value = ?))
                           ORDER BY p.id DESC LIMIT ?""",
         [game_id, seat, seat, limit],
@@ -118,6 +121,29 @@ def sent_by(db: sqlite_utils.Database, game_id: int, seat_id: int, turn: int) ->
     return db.execute(
         "SELECT count(*) FROM press WHERE game_id = ? AND turn = ? AND sender_seat_id = ?", [game_id, turn, seat_id]
     ).fetchone()[0]
+
+
+def one(db: sqlite_utils.Database, game_id: int, press_id: int) -> PressRecord | None:
+    """A game's message by its id (None: the game has no such message)."""
+    row = db.execute(f"SELECT {_COLUMNS} WHERE p.game_id = ? AND p.id = ?", [game_id, press_id]).fetchone()
+    return None if row is None else _record(row)
+
+
+def set_withheld(db: sqlite_utils.Database, press_id: int, when: str | None) -> None:
+    """Withhold a message (when: the moment) or let it stand again (None)."""
+    db.execute("UPDATE press SET withheld = ? WHERE id = ?", [when, press_id])
+
+
+def cancel_mails(db: sqlite_utils.Database, game_id: int, press_id: int) -> list[str]:
+    """Cancel a message's press mails not sent yet; the seats they were for. A press mail's
+    Message-ID ends in .<press id>@domain (services/press.py, _thread)."""
+    rows = db.execute(
+        "SELECT id, seat FROM outbox WHERE game_id = ? AND kind = 'press' AND status = 'queued' AND message_id LIKE ?",
+        [game_id, f"<press.%.{press_id}@%"],
+    ).fetchall()
+    for row in rows:
+        db.execute("UPDATE outbox SET status = 'cancelled' WHERE id = ?", [row[0]])
+    return [row[1] for row in rows]
 
 
 def game_now(db: sqlite_utils.Database, game_id: int) -> tuple[int, str]:

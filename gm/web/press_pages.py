@@ -1,12 +1,13 @@
-"""The portal's press: a seat sends press through gm from its page (the form is web/_press.html)."""
+"""The portal's press: a seat sends press through gm from its page (the form is web/_press.html),
+and reads a turn's press whole (web/press_turn.html), where a report's press budget sends it."""
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, request, session
+from flask import Blueprint, abort, redirect, request, session
 
 from gm.services import press
 from gm.store import records
-from gm.web.app import portal
+from gm.web.app import page, portal
 from gm.web.guard import check_csrf
 from gm.web.player import require_seat, seat_page
 
@@ -29,3 +30,22 @@ def send_press():
         return redirect("/#press", 303)
     shown = dict(result.to_json(), text=text, to_ticked=[code.upper() for code in to])
     return seat_page(records.game_by_name(p.db(), game.name), seat, press_result=shown, status=400)
+
+
+@blueprint.get("/press/<int:turn>")
+def turn_press(turn: int):
+    """Every message of a turn the seat reads, whole (a report prints them within its budget)."""
+    game, seat = require_seat()
+    p = portal()
+    if not 1 <= turn <= game.turn:  # never asks the database about a turn that cannot be
+        abort(404)
+    return page(
+        "press_turn.html",
+        title=f"Press of turn {turn} — {game.name} — {seat.code}",
+        game=game.name,
+        seat=seat.code,
+        player=seat.name,
+        turn=turn,
+        newest=game.turn,
+        messages=press.turn_press(p.db(), game, seat.code, turn),
+    )

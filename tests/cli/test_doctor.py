@@ -22,6 +22,7 @@ CHECKS = [
     "database",
     "migrations",
     "archive",
+    "archive size",
     "reports",
     "ledger",
     "seats",
@@ -86,7 +87,10 @@ def test_each_problem_has_its_line_and_what_to_do(home, gm, played, tmp_path):
     restore_changed = (
         f"tar -xOf BACKUP.tar home/archive/{changed[:2]}/{changed} > {home / 'archive' / changed[:2] / changed}"
     )
-    fix = "Copy it back from any backup taken since it came (the archive only grows): "
+    fix = (
+        "Copy it back from any backup taken since it came (gm removes an archive file only with "
+        "'gm archive prune', which leaves a note of it): "
+    )
     archive_lines = [
         f"PROBLEM  archive: archive/{lost[:2]}/{lost} (submission 1) is missing. {fix}{restore_lost}",
         f"PROBLEM  archive: archive/{changed[:2]}/{changed} (submission 2) does not hold what its name "
@@ -235,3 +239,19 @@ def test_the_gm_password_leaves_gm_toml_the_gm_s_only(home, gm, monkeypatch):
     ran = gm("doctor", home=home)
     assert ran.code == 0, ran.out
     assert "OK       secrets:" in ran.out
+
+
+def test_an_archive_past_its_budget_is_a_problem_with_what_to_do(home, gm, played):
+    """[archive] budget_mb (default 2,000 MB): past it, the doctor says so and names the command."""
+    assert "OK       archive size: " in "\n".join(lines(gm("doctor", home=home)))
+    (home / "archive" / "00").mkdir(exist_ok=True)
+    (home / "archive" / "00" / ("0" * 64)).write_bytes(b"x" * 1_200_000)  # a file nothing names
+    settings = (home / "gm.toml").read_text().replace("budget_mb = 2000", "budget_mb = 1")
+    (home / "gm.toml").write_text(settings)
+    ran = gm("doctor", home=home)
+    [problem] = [line for line in lines(ran) if line.startswith("PROBLEM")]
+    assert problem.startswith("PROBLEM  archive size: the archive holds 1.2 MB, past its budget of 1.0 MB. ")
+    assert problem.endswith(
+        "See what nothing kept needs with 'gm archive prune --dry-run', then remove it with 'gm archive prune'; "
+        "if what is left is all needed, raise [archive] budget_mb in gm.toml."
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import subprocess
 import sys
 
 import pytest
@@ -373,3 +374,79 @@ def test_orders_check_warns_of_press_written_wrong_without_failing_the_orders(ho
         "(or PRESS TO ALL), the message on the lines below, then ENDPRESS\n"
     )
     assert rows(home, "SELECT count(*) FROM press") == [(0,)]
+
+
+def pdf_pages(path) -> int:
+    info = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True).stdout
+    return int(info.split("Pages:")[1].split()[0])
+
+
+def test_a_flood_of_press_prints_within_the_budget_and_the_report_says_where_the_rest_is(home, gm, mailing, tmp_path):
+    """Issue 29: messages of 5,000 one-character lines made every report of the game thousands of
+    pages. Each reader's report prints the first message as far as the sender's budget goes
+    and none of that sender's others; another sender's press still prints whole."""
+    flood = "\n".join("x" * 2_500)
+    path = tmp_path / "flood.txt"
+    path.write_text(press_file(mailing["BR"], "".join(f"PRESS TO ALL\n{flood}\nENDPRESS\n" for _ in range(3))))
+    assert gm("submit", path, home=home).code == 0
+    path.write_text(press_file(mailing["FR"], "PRESS TO RU: Shall we share Burgundy?", seat="FR"))
+    assert gm("submit", path, home=home).code == 0
+    assert gm("turn", "run", "g1", "--now", home=home).code == 0
+    folder = home / "reports" / "g1" / "1"
+    report = json.loads((folder / "RU.json").read_text())
+    first, second = report["press"]
+    assert (first["from"], first["cut"]) == ("BR", {"lines": 2_500 - 98, "characters": 4_999 - 195})
+    assert first["text"] == "\n".join("x" * 98)
+    assert (second["from"], second["text"], second["cut"]) == ("FR", "Shall we share Burgundy?", None)
+    assert report["press_left"] == {
+        "messages": 2,
+        "cut": 1,
+        "from": {"BR": 2},
+        "mailed": True,
+        "portal": "http://127.0.0.1:8000/press/1",
+    }
+    assert json.loads((folder / "BR.json").read_text())["press_left"]["from"] == {"you": 2}
+    for seat in ("BR", "RU", "FR", "GE"):
+        assert pdf_pages(folder / f"{seat}.pdf") <= 10  # about 7,500 lines of press unbudgeted: 170 pages
+    text = subprocess.run(["pdftotext", str(folder / "RU.pdf"), "-"], check=True, capture_output=True, text=True)
+    assert "Not printed here, to keep this report short: 2 more messages from BR" in " ".join(text.stdout.split())
+
+
+def test_the_gm_withholds_a_message_from_its_readers_and_the_sender_sees_it_withheld(home, gm, mailing, tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(press_file(mailing["BR"], "PRESS TO FR, GE\nSomething the GM will not allow.\nENDPRESS"))
+    assert gm("submit", path, home=home).code == 0
+    [(press_id,)] = rows(home, "SELECT id FROM press")
+    ran = gm("game", "press", "g1", "--withhold", press_id, "--reason", "abuse", home=home)
+    assert (ran.code, ran.out) == (
+        0,
+        f"Press message {press_id} of g1 is withheld: its recipients no longer read it, in the reports rendered "
+        "from now on or on the portal; BR sees it marked withheld.\n"
+        "Its press mail to FR, GE was not sent yet and never is.\n",
+    )
+    assert rows(home, "SELECT kind, seat, status FROM outbox ORDER BY id") == [
+        ("press", "FR", "cancelled"),
+        ("press", "GE", "cancelled"),
+    ]
+    [entry] = json.loads(gm("audit", "g1", "--json", home=home).out)[-1:]
+    assert entry["action"] == "press withheld"
+    assert entry["detail"] == {"id": press_id, "turn": 1, "from": "BR", "cancelled": ["FR", "GE"], "reason": "abuse"}
+    assert "[withheld]: Something the GM will not allow." in gm("game", "press", "g1", home=home).out
+    ran = gm("game", "press", "g1", "--withhold", press_id, home=home)
+    assert ran.code == 1 and ran.err.startswith(f"Error: press message {press_id} of 'g1' is withheld already")
+    ran = gm("game", "press", "g1", "--withhold", "999", home=home)
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: game 'g1' has no press message 999. 'gm game press g1' lists them with their ids.\n",
+    )
+    assert gm("turn", "run", "g1", "--now", home=home).code == 0
+    folder = home / "reports" / "g1" / "1"
+    assert json.loads((folder / "FR.json").read_text())["press"] == []
+    [mine] = json.loads((folder / "BR.json").read_text())["press"]
+    assert (mine["withheld"], mine["text"], mine["to"]) == (True, "", "FR, GE")
+    ran = gm("game", "press", "g1", "--release", press_id, home=home)
+    assert ran.code == 0 and "Turn 1 has run" in ran.out and "gm report render g1 --turn 1" in ran.out
+    assert gm("report", "render", "g1", "--turn", "1", home=home).code == 0
+    assert [p["text"] for p in json.loads((folder / "FR.json").read_text())["press"]] == [
+        "Something the GM will not allow."
+    ]

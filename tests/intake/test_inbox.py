@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import mailbox
 
 import pytest
@@ -186,14 +187,26 @@ def test_fetch_without_imap_settings_says_what_to_set(home, gm):
     )
 
 
-def test_too_large_mail_is_archived_and_refused_unread(home, gm, mail_home, monkeypatch):
+def test_too_large_mail_is_refused_unread_and_only_a_note_of_it_archived(home, gm, mail_home, monkeypatch):
+    """Issue 29: what is refused for its size is not kept whole; a note of it is (gm/store/archive.py)."""
     configure(home, {"mail.max_message_bytes": 500})
     raw = mail(turn_file(mail_home["BR"]) + "x" * 600)
     ran = receive(gm, monkeypatch, raw, home)
     assert (
         f"refused: the mail is too large ({len(raw):,} bytes; at most 500): send the turn file as plain text" in ran.out
     )
-    assert hashlib.sha256(raw).hexdigest() in archived(home)
+    digest = hashlib.sha256(raw).hexdigest()
+    assert digest not in archived(home)
+    note = json.loads((home / "archive" / digest[:2] / f"{digest}.note").read_text())
+    assert note == {
+        "sha256": digest,
+        "size": len(raw),
+        "channel": "mail",
+        "sender": "ann@example.org",
+        "reason": "refused for size",
+        "head": raw[:512].decode(),
+    }
+    assert gm("doctor", home=home).code == 0  # the note stands for the mail the database names
 
 
 def test_send_option_sends_the_answers_at_once(home, gm, mail_home, monkeypatch, tmp_path):

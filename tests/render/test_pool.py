@@ -14,6 +14,8 @@ import time
 
 import pytest
 
+from gm.render import pool as pool_module
+from gm.render.budget import RenderBudget
 from gm.render.environment import asset_dirs, base_url, render_report_html
 from gm.render.pool import RenderJob, RenderPool, render_pdfs
 
@@ -126,12 +128,26 @@ def test_a_dead_worker_fails_its_report_instead_of_hanging(tmp_path):
     assert workers_alive() == []
 
 
-def test_a_hung_worker_is_stopped_at_the_deadline(tmp_path):
-    with RenderPool(1, deadline=3) as pool:
-        first = pool.submit(small_jobs(tmp_path, 1))
-        results(first)
+def test_a_stopped_worker_is_replaced_and_its_report_made_by_a_new_one(tmp_path):
+    """Issue 29: a SIGSTOPped worker held gm run-due for 311 s. Its CPU time standing still for
+    the budget's stall_seconds (2 here; 30 by default) is what gives it away: it is killed and
+    the report goes to a new worker."""
+    with RenderPool(1, budget=RenderBudget(stall_seconds=2)) as pool:
+        results(pool.submit(small_jobs(tmp_path, 1)))
         [worker] = workers_alive()
         os.kill(worker.pid, signal.SIGSTOP)  # alive, holding whatever it holds, answering nothing
+        [done] = results(pool.submit(small_jobs(tmp_path / "stuck", 1)))
+        assert done.out_path.exists() and done.pid != worker.pid
+        assert not worker.is_alive()
+
+
+def test_without_cpu_time_to_go_by_a_hung_worker_is_stopped_at_the_wall_deadline(tmp_path, monkeypatch):
+    """Where /proc cannot be read the wall clock decides, as before the budget."""
+    monkeypatch.setattr(pool_module, "cpu_seconds", lambda pid: None)
+    with RenderPool(1, deadline=3) as pool:
+        results(pool.submit(small_jobs(tmp_path, 1)))
+        [worker] = workers_alive()
+        os.kill(worker.pid, signal.SIGSTOP)
         stuck = pool.submit(small_jobs(tmp_path / "stuck", 1))
         started = time.monotonic()
         with pytest.raises(RuntimeError, match="no result in 3 s"):

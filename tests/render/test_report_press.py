@@ -102,3 +102,38 @@ def test_the_press_reads_in_the_pdf_with_long_words_broken(env, strict_fetcher, 
     # The long address is broken over lines inside the column, never cut off at the page's edge.
     assert "".join(line.strip() for line in text.split("Watch the Channel: ")[1].splitlines()[:3]).startswith(LONG_WORD)
     assert strict_fetcher.refused == []
+
+
+def cut_context(mailed: bool) -> dict:
+    """A report whose press the budget cut: one message printed in part, 45 left out."""
+    cut = dict(PRESS[1], text="x\nx", cut={"lines": 2_402, "characters": 2_402})
+    left = {"messages": 45, "cut": 1, "from": {"FR": 44, "anonymous": 1}, "mailed": mailed, "portal": PORTAL}
+    return dict(report_context("BR", 5), press=[PRESS[0], cut], press_how=HOW, press_left=left)
+
+
+PORTAL = "https://pbm.example.org/press/5"
+
+
+def test_a_report_says_what_its_press_budget_left_out_and_where_to_read_it(env):
+    section = render_report_html(env, cut_context(True)).split('<section class="press">')[1].split("</section>")[0]
+    assert "… the rest of this message (2,402 more lines) is not printed here." in section
+    text = " ".join(section.split('class="press-rest">')[1].split())
+    assert text == (
+        "<b>Not printed here, to keep this report short:</b> 45 more messages (44 from FR, 1 sent anonymously), "
+        "and the rest of the message cut short above. Each came to you by mail when it was sent, and the portal "
+        f'shows this turn’s press in full: <span class="address">{PORTAL}</span></p>'
+    )
+    unmailed = render_report_html(env, cut_context(False)).split('class="press-rest">')[1].split("</p>")[0]
+    assert "The portal shows this turn’s press in full:" in unmailed and "by mail" not in unmailed
+
+
+def test_a_withheld_message_shows_its_sender_only_that_it_was_withheld(env):
+    withheld = dict(PRESS[3], text="", withheld=True)
+    html = render_report_html(env, dict(report_context("BR", 5), press=[withheld], press_how=HOW))
+    assert "Withheld by the GM: the other players do not read it, in their reports or on the portal." in html
+
+
+def test_a_long_word_may_break_after_every_forty_letters_and_stays_escaped(env):
+    word = "<" + "w" * 99
+    html = render_report_html(env, dict(report_context("BR", 5), press=[dict(PRESS[1], text=f"a {word} b")]))
+    assert f"a &lt;{'w' * 39}<wbr>{'w' * 40}<wbr>{'w' * 20} b" in html

@@ -120,7 +120,9 @@ def test_the_press_migration_keeps_every_mail_in_the_outbox_and_takes_press_mail
         waiting,
     )
     db.conn.commit()
-    assert database.migrate(db)[0] == "m012_press"  # and the later ones
+    with monkeypatch.context() as patched:  # m012 alone: later migrations have tests of their own
+        patched.setattr(database, "all_migrations", lambda: [m for m in all_migrations() if m.name <= "m012_press"])
+        assert database.migrate(db) == ["m012_press"]
     columns = (
         "kind, recipient, recipient_name, subject, body, attachments, message_id, refs, status, attempts, "
         "next_attempt, queued"
@@ -138,3 +140,14 @@ def test_the_press_migration_keeps_every_mail_in_the_outbox_and_takes_press_mail
             "status, next_attempt, queued) VALUES ('gossip', 'a@x', 'A', 's', 'b', '[]', '<g@x>', '[]', "
             "'queued', 't', 't')"
         )
+
+
+def test_the_withheld_press_migration_leaves_every_message_standing(tmp_path, monkeypatch):
+    """m014 adds press.withheld (gm game press --withhold): NULL, standing, for every message there was."""
+    old = [m for m in all_migrations() if m.name < "m014"]
+    with monkeypatch.context() as patched:
+        patched.setattr(database, "all_migrations", lambda: old)
+        db = database.open_database(tmp_path / "gm.db")
+    assert "withheld" not in {c.name for c in db["press"].columns}
+    assert database.migrate(db)[0] == "m014_press_withheld"
+    assert "withheld" in {c.name for c in db["press"].columns}

@@ -115,4 +115,29 @@ def test_the_seat_page_lists_the_newest_press_first(signed_in, home, gm):
     section = signed_in.get("/").text.split('id="press"')[1].split("</section>")[0]
     assert section.index("From the top.") < section.index("message 21") < section.index("message 3")
     assert "message 2<" not in section
-    assert "The newest 20 messages; the older ones are in the reports of their turns." in section
+    assert "The newest 20 messages; a turn’s link shows all of that turn’s press." in section
+    assert '<a href="/press/1">Turn 1</a>' in section
+
+
+def test_a_turns_press_page_shows_every_message_whole_where_the_report_sends_the_reader(app, signed_in, home, gm, game):
+    """A report prints its press within a budget and sends the reader to /press/<turn> for the
+    rest: every message of the turn the seat reads, whole; one the GM withheld only its sender."""
+    long = "\n".join(f"line {n}" for n in range(300))
+    for n in range(22):
+        assert signed_in.post("/press", {"to": ["FR"], "text": f"message {n}"}).status_code == 200
+    assert signed_in.post("/press", {"to": ["FR", "GE"], "text": long}).status_code == 200
+    page = signed_in.get("/press/1")
+    assert page.status_code == 200 and "<h2>23 messages</h2>" in page.text
+    assert all(f"message {n}<" in page.text for n in range(22)) and long in page.text
+    [(withheld,)] = rows(home, "SELECT id FROM press WHERE text = 'message 3'")
+    assert gm("game", "press", "g1", "--withhold", withheld, home=home).code == 0
+    fr = Player(app.test_client())
+    fr.sign_in("FR", game["FR"])
+    theirs = fr.get("/press/1").text
+    assert "<h2>22 messages</h2>" in theirs and "message 3<" not in theirs and "<strong>From BR</strong>" in theirs
+    assert "message 3" not in fr.get("/").text.split('id="press"')[1]
+    mine = signed_in.get("/press/1").text
+    assert "Withheld by the GM: the other players do not read it." in mine and "message 3<" not in mine
+    for turn in ("0", "2", "99999999999999999999999"):
+        assert signed_in.get(f"/press/{turn}").status_code == 404
+    assert Player(app.test_client()).get("/press/1").status_code == 403

@@ -51,7 +51,7 @@ CREATE TABLE "outbox" ( id INTEGER PRIMARY KEY, kind TEXT NOT NULL CHECK (kind I
 -- table portal_links on portal_links
 CREATE TABLE portal_links ( id TEXT PRIMARY KEY, seat_id INTEGER NOT NULL REFERENCES seats(id), created TEXT NOT NULL, expires TEXT NOT NULL, used TEXT );
 -- table press on press
-CREATE TABLE press ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), turn INTEGER NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('press', 'announcement')), sender_seat_id INTEGER REFERENCES seats(id), signed INTEGER NOT NULL, everyone INTEGER NOT NULL, recipients TEXT NOT NULL, text TEXT NOT NULL, channel TEXT NOT NULL, source TEXT NOT NULL, archive TEXT NOT NULL, sent TEXT NOT NULL );
+CREATE TABLE press ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), turn INTEGER NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('press', 'announcement')), sender_seat_id INTEGER REFERENCES seats(id), signed INTEGER NOT NULL, everyone INTEGER NOT NULL, recipients TEXT NOT NULL, text TEXT NOT NULL, channel TEXT NOT NULL, source TEXT NOT NULL, archive TEXT NOT NULL, sent TEXT NOT NULL , withheld TEXT);
 -- table reminders on reminders
 CREATE TABLE reminders ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), turn INTEGER NOT NULL, seat_id INTEGER NOT NULL REFERENCES seats(id), kind TEXT NOT NULL CHECK (kind IN ('reminder', 'late')), at TEXT NOT NULL, UNIQUE (game_id, turn, seat_id, kind) );
 -- table reports on reports
@@ -78,4 +78,4 @@ CREATE TABLE waiting ( id INTEGER PRIMARY KEY, game_id INTEGER REFERENCES games(
 CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
 -- trigger ledger_no_update on ledger
 CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
--- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm
+-- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm, m014_press_withheld
