@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from random import Random
+
 from gm.core.model import JSONObject
 from gm.packaged import PackagedRuleset, Parts
 
@@ -24,6 +26,10 @@ class EmpiresRuleset(PackagedRuleset):
 
     def seat_codes(self, scenario: JSONObject) -> list[str]:
         return [country["code"] for country in scenario["countries"]]
+
+    def hidden_variant(self, state: JSONObject, seat: str, rng: Random) -> JSONObject:
+        """The state with only `seat`'s secrets changed: its BPs, books and (unless it leads) VP."""
+        return view.hidden_variant(state, seat, rng)
 
 
 ruleset = EmpiresRuleset()
