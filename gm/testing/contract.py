@@ -28,6 +28,7 @@ HIDDEN = "D-ALL-5 hidden information"
 ENDS = "contract, the game ends"
 REPLAY = "D-ALL-1 the same seed gives the same game"
 RAISES = "contract, the ruleset never raises"
+READERS = "contract, views, scores, robots and invariants leave the state alone"
 
 # A ruleset with hidden information gives the state as it might be with only one seat's secrets
 # changed: hidden_variant(state, seat, rng). tests/games/test_contract.py reads it the same way.

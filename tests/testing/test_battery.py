@@ -122,6 +122,18 @@ def test_a_planted_fault_is_found_in_every_game_and_named(faulty, invariant):
     assert {f.seed for f in report.findings} == {5, 6, 7}, "every game is played and checked"
 
 
+class ViewChangesTheState(Faulty):
+    def view(self, state, seat):
+        state["looked"] = state.get("looked", 0) + 1
+        return super().view(state, seat)
+
+
+def test_a_view_that_changes_the_state_is_found_and_the_replay_differs():
+    report = run_battery(ViewChangesTheState(), games=2, seed=5, cap=40)
+    assert report.by_invariant().keys() == {contract.READERS, contract.REPLAY}, "\n".join(report.summary())
+    assert {f.turn for f in report.findings if f.invariant == contract.READERS} >= {1, 2, 3}
+
+
 def test_the_same_clash_games_find_nothing():
     report = run_battery(Faulty(), games=3, seed=5, cap=40)
     assert report.findings == () and all(game.over for game in report.games)
