@@ -9,10 +9,10 @@ Each game draws its scenario, game options and seats from its seed (draw_setup),
 ruleset's robot in every seat and plays to the end or TURN_CAP turns. After every turn it checks
 the ruleset's own invariants (the optional invariants part of a packaged ruleset) and the
 generic ones of gm.testing.contract: resolve leaves its input alone (and the views, scores,
-robots and invariants the state they read), the state, the events and
-every seat's view are plain JSON, no view shows another seat's secret, robot orders pass the
-check, scores are whole numbers; then the game ends within the cap, and the same seed played
-again gives the same state hash after every turn. What breaks is a Finding (game seed, turn,
+robots and invariants the state they read), the state, the events and every seat's view are
+plain JSON, no view shows another seat's secret, robot orders pass the check, scores are whole
+numbers; then the game ends within the cap, and the same seed played again gives the same state
+hash after every turn. What breaks is a Finding (game seed, turn,
 line); the battery never stops at the first, and an exception ends only the game it came from.
 bench/bench_invariants.py runs it from the command line.
 """
