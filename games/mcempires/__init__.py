@@ -19,7 +19,9 @@ class McEmpiresRuleset(PackagedRuleset):
     battles, capture and capitulation; the last empire standing wins."""
 
     name = "mcempires"
-    version = "1.0"
+    # 1.1: issue 27's decisions D-MC-11 to D-MC-15 change how rounds resolve and what the state
+    # holds; games made with 1.0 keep their stored turns (gm turn verify names them) but run on.
+    version = "1.1"
     title = "Minecraft EMPIRES"
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.mcempires.templates"

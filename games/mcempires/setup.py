@@ -15,7 +15,8 @@ from .turn import MAX_TROOPS, Turn
 from .world import FREE
 from .worldgen import generate_world, world_side
 
-START_MONEY = {economy.ORIGINAL: 10, economy.WAR_BOUNTY: 0, economy.LAND_GAME: 5}
+# Land Game starts with nothing and earns its 5 E$ in the first round (rule D-MC-15).
+START_MONEY = {economy.ORIGINAL: 10, economy.WAR_BOUNTY: 0, economy.LAND_GAME: 0}
 START_BLOCKS = {economy.WAR_BOUNTY: 300, economy.LAND_GAME: 50}
 WAR_BOUNTY_CITIES = 5  # "5 cities(including capital)"
 DEFAULT_OPTIONS = {
@@ -97,8 +98,10 @@ def new_state(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> 
 
 def _seat(listed: JSONObject, player: str, site: list[int], mode: str) -> JSONObject:
     """A seat's record. site: where gm suggests (and, if none is ordered, founds) its capital.
-    lost: cities captured from it that it has not taken back; captor: who captured its capital.
-    fell: the round it capitulated."""
+    lost: cities captured from it that it has not got back, each once (rule D-MC-11); captor:
+    who captured its capital. fell: the round it capitulated or went out, fate: which of the two
+    ("capitulated", "out (no city)"). routed: War Bounty's
+    50 E$ for all its troops has been paid, which happens once a game (rule D-MC-15)."""
     return {
         "name": player,
         "nation": listed["name"],
@@ -108,11 +111,12 @@ def _seat(listed: JSONObject, player: str, site: list[int], mode: str) -> JSONOb
         "alive": True,
         "capital": None,
         "founded": 0,
-        "treasuries_bought": 0,
         "rail_stock": 0,
         "lost": [],
         "captor": None,
         "fell": None,
+        "fate": None,
+        "routed": False,
         "site": list(site),
     }
 
