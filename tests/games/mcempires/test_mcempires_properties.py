@@ -1,10 +1,12 @@
 """Properties of Minecraft EMPIRES, whatever the seed: the parser never raises; in robot games
 no group passes 6 troops, E$ never go below 0, every block has at most one owner and never is
-water, cities keep their distance; the same seed plays the same game."""
+water, cities keep their distance; the same seed plays the same game; robots give every order."""
 
 from __future__ import annotations
 
+import pytest
 from gm_games.mcempires import ruleset
+from gm_games.mcempires.grammar import VERBS
 from gm_games.mcempires.world import WATER
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -82,9 +84,47 @@ def test_the_same_seed_plays_the_same_game(seed):
 
 def test_robots_finish_a_game_with_every_optional_rule_on():
     """With declarations of war the robots declare before they attack; with closed borders they
-    fight their way in. They make and accept no agreements."""
+    ask to pass or fight their way in; they make, accept and leave agreements now and then."""
     state, codes = game(
         "frontier", 4, "original", 2, declarations=True, borders=True, alliances=True, peace=True, amphibious=True
     )
     final = play(state, codes, 2, 300, holds)
     assert ruleset.is_over(final) is not None
+
+
+@pytest.mark.slow
+def test_robots_use_every_order_the_book_gives():
+    """Robot games reach every rule through its order (issue 27): over 30 games of every mode,
+    with the optional rules on in half of them, the robots give every order of the grammar, their
+    troops retreat, attack across water and destroy a city's infrastructure."""
+    verbs, kinds = set(), set()
+    for seed in range(30):
+        options = {"peace": seed % 2 == 1, "alliances": seed % 2 == 1, "borders": seed % 5 == 0}
+        options |= {"declarations": seed % 4 == 1, "amphibious": seed % 3 == 0}
+        state, codes = game("frontier", 2 + seed % 5, MODES[seed % 3], seed, **options)
+        for turn in range(1, 401):
+            if ruleset.is_over(state):
+                break
+            seeds = TurnSeeds(seed, turn)
+            orders = {c: ruleset.robot_orders(state, c, seeds.rng(f"robot:{c}")) for c in codes}
+            verbs |= {
+                o.verb + (" RETREAT" if o.verb == "DEFEND" and o.args[2] else "") for os in orders.values() for o in os
+            }
+            result = ruleset.resolve(state, orders, seeds)
+            terrain = "".join(state["world"]["terrain"])
+            for event in result.events:
+                kinds.add(event.kind)
+                if event.kind == "combat" and event.data["retreated"]:
+                    kinds.add("retreat")
+                if event.kind == "combat" and _water(state, terrain, event.data["from"]) != _water(
+                    state, terrain, event.data["to"]
+                ):
+                    kinds.add("attack across water")
+            state = result.state
+    assert set(VERBS) | {"DEFEND RETREAT"} <= verbs
+    assert {"retreat", "attack across water", "destroy", "payment", "rail", "peace", "alliance_left"} <= kinds
+
+
+def _water(state: dict, terrain: str, block: str) -> bool:
+    x, y = (int(v) for v in block.split(","))
+    return terrain[y * state["world"]["width"] + x] in WATER
