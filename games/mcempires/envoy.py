@@ -72,7 +72,9 @@ def answer(planner: Planner, rng: Random) -> None:
     for proposal in [p for p in turn.state["proposals"] if p["to"] == seat and p["round"] == turn.round - 1]:
         other, kind = proposal["from"], proposal["kind"]
         if kind == "peace":
-            keen = turn.troops_of(seat) < turn.troops_of(other) or rng.random() < 0.3
+            # Never a peace that cedes its last city: it would be out at the end of the round.
+            kept = [c for c in turn.cities_of(seat) if c not in proposal["terms"]]
+            keen = bool(kept) and (turn.troops_of(seat) < turn.troops_of(other) or rng.random() < 0.3)
         elif kind == "ally":
             keen = _in_play(planner) >= ALLIANCES_FROM and rng.random() < 0.5
         else:

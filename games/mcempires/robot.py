@@ -148,14 +148,15 @@ class Planner:
         if seat in turn.bought_city or self.money < economy.city_price(turn.regular_cities(seat)):
             return None
         capital = self.home()
+        if capital is None:  # no city to measure from (its last was ceded this turn): found none
+            return None
         mark = turn.marks[seat]
         spots = [
             i
             for i in range(len(turn.land))
             if turn.land[i] == mark and not placement_problem(turn, seat, i, capital=False)
         ]
-        # A robot with land but no city left (home() None) would fail here, as it did untyped.
-        return min(spots, key=lambda i: (turn.board.distance(i, cast(int, capital)), i)) if spots else None
+        return min(spots, key=lambda i: (turn.board.distance(i, capital), i)) if spots else None
 
     def expand(self) -> None:
         """Buy a 5x5 patch of land beside the territory, CITY_SPACING from the cities, where

@@ -4,17 +4,23 @@ water, cities keep their distance; the same seed plays the same game; robots giv
 
 from __future__ import annotations
 
+from pathlib import Path
+from random import Random
+
+import gm_games.mcempires
 import pytest
 from gm_games.mcempires import ruleset
 from gm_games.mcempires.grammar import VERBS
 from gm_games.mcempires.world import WATER
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from gm.core.cases import _start, load_case_text
 from gm.core.model import SeatInfo
 from gm.core.ruleset import TurnSeeds, choose_options, with_options
 from gm.core.statehash import state_hash
 
 MODES = ("original", "war-bounty", "land-game")
+CASES = Path(gm_games.mcempires.__file__).parent / "cases"
 
 
 @settings(max_examples=200, deadline=None)
@@ -128,3 +134,16 @@ def test_robots_use_every_order_the_book_gives():
 def _water(state: dict, terrain: str, block: str) -> bool:
     x, y = (int(v) for v in block.split(","))
     return terrain[y * state["world"]["width"] + x] in WATER
+
+
+def test_a_robot_never_accepts_a_peace_that_cedes_its_last_city():
+    """Blue's only city is asked for in Red's peace: accepting would put Blue out of the game at
+    the end of the round (rule D-MC-11). Its robot declines, whatever its generator draws (a
+    robot that accepted went on to plan a city with no city left to measure from, and raised:
+    the battery found it)."""
+    case = load_case_text((CASES / "out-with-no-city-at-the-end-of-a-round.toml").read_text(), "out")
+    state, _ = _start(case, ruleset)
+    for seed in range(20):
+        orders = ruleset.robot_orders(state, "BL", Random(seed))
+        assert all(o.verb != "ACCEPT" for o in orders)
+        assert ruleset.check_orders(state, "BL", orders) == []
