@@ -67,6 +67,22 @@ def placement_problem(turn: Turn, seat: str, i: int, capital: bool) -> str | Non
     return None
 
 
+def near_cities(turn: Turn) -> set[int]:
+    """Blocks closer than CITY_SPACING to a city centre (rule D-MC-4): no city may go there."""
+    near: set[int] = set()
+    for city in turn.cities.values():
+        add_near(turn, near, city["x"], city["y"])
+    return near
+
+
+def add_near(turn: Turn, near: set[int], x: int, y: int) -> None:
+    reach = CITY_SPACING - 1
+    for dy in range(-reach, reach + 1):
+        for dx in range(abs(dy) - reach, reach - abs(dy) + 1):
+            if turn.board.on_map(x + dx, y + dy):
+                near.add(turn.board.index(x + dx, y + dy))
+
+
 def found_capital(turn: Turn, seat: str, i: int, how: str) -> None:
     """Found the capital on block i (already checked): its 3x3 square of free land becomes
     territory; in Original it has a treasury, and 2 troops in every mode but War Bounty."""

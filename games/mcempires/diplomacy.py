@@ -29,7 +29,8 @@ def pair(a: str, b: str) -> list[str]:
 
 
 def war_of(turn: Turn, a: str, b: str) -> JSONObject | None:
-    return next((w for w in turn.state["wars"] if w["sides"] == pair(a, b)), None)
+    sides = pair(a, b)
+    return next((w for w in turn.state["wars"] if w["sides"] == sides), None)
 
 
 def at_war(turn: Turn, a: str, b: str) -> bool:

@@ -18,8 +18,8 @@ from typing import cast
 from gm.core.model import JSONObject, Order
 
 from . import actions, diplomacy, economy, envoy, moves, rails, rules
-from .cities import CITY_SPACING, placement_problem
-from .grammar import make_order
+from .cities import near_cities
+from .grammar import MAX_ORDERS, make_order
 from .paths import STOPPED, Walker, explore, pack, unpack
 from .turn import Turn
 
@@ -27,6 +27,7 @@ MARCH_AT = 3  # a group this big leaves its city for the front
 KEEP_AT_CAPITAL = 2  # troops a capital keeps when the rest march
 MAX_BASES = 5  # military bases a robot buys: enough troops to win, not a flood
 CAPITAL_PULL = 60  # blocks a capital counts nearer: no empire capitulates while it stands
+STANDING_AT_MOST = MAX_ORDERS // 4  # standing orders a robot writes; the rest of the 200 act
 
 
 def robot_orders(state: JSONObject, seat: str, rng: Random) -> list[Order]:
@@ -36,7 +37,8 @@ def robot_orders(state: JSONObject, seat: str, rng: Random) -> list[Order]:
         return []
     planner = Planner(state, seat, rng)
     planner.capital()
-    kept = envoy.standing(planner, rng)
+    kept = envoy.standing(planner, rng)[:STANDING_AT_MOST]
+    planner.reserved = len(kept)
     rules.read_standing(planner.turn, {seat: kept})
     rules.start_turn(planner.turn, seat, planner.orders)
     envoy.answer(planner, rng)
@@ -56,6 +58,16 @@ class Planner:
         self.seat = seat
         self.rng = rng
         self.orders: list[Order] = []
+        self.reserved = 0  # the standing orders written before these, which count toward the 200
+        self._near: tuple[frozenset[str], set[int]] = (frozenset(), set())
+
+    def near(self) -> set[int]:
+        """Blocks too near a city for another (rule D-MC-4), worked out again only when the
+        cities change (a turn's planning asks for them often and founds one city at most)."""
+        cities = frozenset(self.turn.cities)
+        if cities != self._near[0]:
+            self._near = (cities, near_cities(self.turn))
+        return self._near[1]
 
     @property
     def money(self) -> int:
@@ -69,6 +81,10 @@ class Planner:
         return turn.city_block(mine[0]) if mine else None
 
     def attempt(self, verb: str, *args: object) -> bool:
+        """Carry the order out on the dry run and keep it if it works; none once the turn file
+        holds the 200 orders an empire may give (an empire of a hundred groups would pass it)."""
+        if len(self.orders) + self.reserved >= MAX_ORDERS:
+            return False
         order = make_order(verb, *args)
         if actions.execute(self.turn, self.seat, order) is None:
             self.orders.append(order)
@@ -150,13 +166,15 @@ class Planner:
         capital = self.home()
         if capital is None:  # no city to measure from (its last was ceded this turn): found none
             return None
-        mark = turn.marks[seat]
-        spots = [
-            i
-            for i in range(len(turn.land))
-            if turn.land[i] == mark and not placement_problem(turn, seat, i, capital=False)
-        ]
+        spots = self._city_spots()
         return min(spots, key=lambda i: (turn.board.distance(i, capital), i)) if spots else None
+
+    def _city_spots(self) -> list[int]:
+        """The empire's own blocks where a regular city may be founded now: the City Placement
+        Restrictions, worked out for the whole territory at once (attempt checks each again)."""
+        turn, seat = self.turn, self.seat
+        near, mark = self.near(), turn.marks[seat]
+        return [i for i, m in enumerate(turn.land) if m == mark and i not in near and not turn.foreign_at(seat, i)]
 
     def expand(self) -> None:
         """Buy a 5x5 patch of land beside the territory, CITY_SPACING from the cities, where
@@ -180,23 +198,19 @@ class Planner:
         home = self.home()
         if home is None or not any(turn.cities[c]["naval"] for c in turn.cities_of(self.seat)):
             return None
-        centres = [turn.city_block(c) for c in turn.cities]
+        near = self.near()
         spots = [
             i
             for i in range(len(turn.land))
             if board.landmass[i] not in (-1, board.landmass[home])
             and turn.owner(i) is None
             and not board.coastal[i]
-            and all(board.distance(i, c) >= CITY_SPACING for c in centres)
+            and i not in near
         ]
         return min(spots, key=lambda i: (board.distance(i, home), i)) if spots else None
 
     def _city_spot_exists(self) -> bool:
-        turn, seat = self.turn, self.seat
-        mark = turn.marks[seat]
-        return any(
-            turn.land[i] == mark and not placement_problem(turn, seat, i, capital=False) for i in range(len(turn.land))
-        )
+        return bool(self._city_spots())
 
     def _room(self) -> int | None:
         """The nearest free land block, outward from the territory, far enough from every city
@@ -206,15 +220,10 @@ class Planner:
         mark = turn.marks[seat]
         start = [i for i in range(len(turn.land)) if turn.land[i] == mark]
         seen, queue = set(start), deque(start)
-        centres = [turn.city_block(c) for c in turn.cities]
+        near = self.near()
         while queue:
             i = queue.popleft()
-            if (
-                turn.owner(i) is None
-                and not board.water[i]
-                and not board.coastal[i]
-                and all(board.distance(i, c) >= CITY_SPACING for c in centres)
-            ):
+            if turn.owner(i) is None and not board.water[i] and not board.coastal[i] and i not in near:
                 return i
             for n in board.neighbours[i]:
                 if n not in seen and not board.water[n] and turn.owner(n) in (None, seat):

@@ -11,6 +11,7 @@ import gm_games.mcempires
 import pytest
 from gm_games.mcempires import ruleset
 from gm_games.mcempires.grammar import VERBS
+from gm_games.mcempires.turn import Turn
 from gm_games.mcempires.world import WATER
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -147,3 +148,27 @@ def test_a_robot_never_accepts_a_peace_that_cedes_its_last_city():
         orders = ruleset.robot_orders(state, "BL", Random(seed))
         assert all(o.verb != "ACCEPT" for o in orders)
         assert ruleset.check_orders(state, "BL", orders) == []
+
+
+def test_a_robot_of_many_groups_gives_at_most_200_orders():
+    """A turn file holds at most 200 orders (grammar.MAX_ORDERS). A robot empire of 230 groups
+    at war gave a move and an attack for most of them, and its orders failed the check (the
+    battery found it in a 13-empire game, round 87); now it stops at 200, standing orders
+    included, and every order passes."""
+    state, codes = game("frontier", 2, "original", 5)
+    state = play(state, codes, 5, 2)
+    state["wars"] = [{"sides": ["BL", "RE"], "since": 2, "taken": {}}]
+    board = Turn(state).board
+    centres = {(c["x"], c["y"]) for c in state["cities"].values()}
+    free = [
+        board.xy(i)
+        for i in range(board.width * board.height)
+        if not board.water[i]
+        and board.xy(i) not in centres
+        and state["territory"][i // board.width][i % board.width] == "."
+    ]
+    groups = {f"G{100 + n}": {"owner": "RE", "x": x, "y": y, "troops": 3} for n, (x, y) in enumerate(free[:230])}
+    state["groups"] = {**state["groups"], **groups}
+    orders = ruleset.robot_orders(state, "RE", Random(1))
+    assert len(orders) == 200
+    assert ruleset.check_orders(state, "RE", orders) == []
