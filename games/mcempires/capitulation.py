@@ -88,9 +88,8 @@ def fall(turn: Turn, seat: str, fate: str) -> tuple[list[tuple[str, str]], list[
     for gid in [g for g, group in turn.groups.items() if group["owner"] == seat]:
         turn.remove(gid)
     kept = _hand_over(turn, seat)
-    for i in range(len(turn.land)):
-        if turn.land[i] == turn.marks[seat]:
-            turn.claim(i, None)
+    for i in turn.territory(seat):
+        turn.claim(i, None)
     diplomacy.forget(turn, seat)
     freed = []
     for cid, city in turn.cities.items():

@@ -26,6 +26,7 @@ from .turn import Turn
 MARCH_AT = 3  # a group this big leaves its city for the front
 KEEP_AT_CAPITAL = 2  # troops a capital keeps when the rest march
 MAX_BASES = 5  # military bases a robot buys: enough troops to win, not a flood
+MOST_BASES = 20  # however rich: a world of a thousand groups stops no one, and every turn reads them
 CAPITAL_PULL = 60  # blocks a capital counts nearer: no empire capitulates while it stands
 STANDING_AT_MOST = MAX_ORDERS // 4  # standing orders a robot writes; the rest of the 200 act
 
@@ -124,7 +125,7 @@ class Planner:
         ):
             self.attempt("BASE", capital)
         bases = sum(len(turn.cities[c]["bases"]) for c in mine)
-        allowed = MAX_BASES + self.money // 300  # a rich empire turns its E$ into troops
+        allowed = min(MAX_BASES + self.money // 300, MOST_BASES)  # a rich empire turns E$ into troops
         for cid in mine:
             for _ in range(2):
                 if bases < allowed and len(turn.cities[cid]["bases"]) < 2 and self.attempt("BASE", cid):
@@ -173,8 +174,8 @@ class Planner:
         """The empire's own blocks where a regular city may be founded now: the City Placement
         Restrictions, worked out for the whole territory at once (attempt checks each again)."""
         turn, seat = self.turn, self.seat
-        near, mark = self.near(), turn.marks[seat]
-        return [i for i, m in enumerate(turn.land) if m == mark and i not in near and not turn.foreign_at(seat, i)]
+        near = self.near()
+        return [i for i in turn.territory(seat) if i not in near and not turn.foreign_at(seat, i)]
 
     def expand(self) -> None:
         """Buy a 5x5 patch of land beside the territory, CITY_SPACING from the cities, where
@@ -217,8 +218,7 @@ class Planner:
         to found one."""
         turn, seat = self.turn, self.seat
         board = turn.board
-        mark = turn.marks[seat]
-        start = [i for i in range(len(turn.land)) if turn.land[i] == mark]
+        start = turn.territory(seat)
         seen, queue = set(start), deque(start)
         near = self.near()
         while queue:

@@ -178,8 +178,7 @@ def _war_bounty_empire(turn: Turn, seat: str) -> None:
     Transport Infrastructure": the cities spread over its land, the first coastal one if any."""
     capital = turn.seats[seat]["capital"]
     board = turn.board
-    mark = turn.marks[seat]
-    own = [i for i in range(len(board.water)) if turn.land[i] == mark]
+    own = turn.territory(seat)
     near = cities.near_cities(turn)  # own land away from every city is fit for one: nothing else is there
     coastal = sorted(
         (i for i in own if board.coastal[i] and i not in near),

@@ -124,6 +124,16 @@ class Turn:
     def blocks_of(self, seat: str) -> int:
         return self.land.count(self.marks[seat])
 
+    def territory(self, seat: str) -> list[int]:
+        """The empire's blocks of territory, in order. Found a block at a time by the bytes'
+        own search: a world of 25,600 blocks is read in C, not block by block in Python."""
+        mark, land, found = self.marks[seat], self.land, []
+        i = land.find(mark)
+        while i >= 0:
+            found.append(i)
+            i = land.find(mark, i + 1)
+        return found
+
     # -- groups --------------------------------------------------------------------------------
     def groups_at(self, i: int) -> list[str]:
         return self.at.get(i, [])

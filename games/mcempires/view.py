@@ -114,13 +114,9 @@ def world_drawing(state: JSONObject) -> JSONObject:
 def region(turn: Turn, seat: str) -> JSONObject | None:
     """The part of the world the seat's enlarged map shows: its territory and what is near."""
     me = turn.seats[seat]
-    mark = turn.marks[seat]
-    xs, ys = [], []
     width = turn.board.width
-    for i in range(len(turn.land)):
-        if turn.land[i] == mark:
-            xs.append(i % width)
-            ys.append(i // width)
+    held = turn.territory(seat)
+    xs, ys = [i % width for i in held], [i // width for i in held]
     if not xs:
         if not me["alive"]:
             return None
