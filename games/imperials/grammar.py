@@ -22,7 +22,6 @@ ACTIONS = (
     "PLAY",
     "MARKET",
     "OFFER",
-    "WITHDRAW",
     "IMPROVE",
     "FENCE",
     "WARRIOR",
@@ -31,7 +30,10 @@ ACTIONS = (
     "MOVE",
     "CHASE",
 )
-STANDING = ("ACCEPT", "DISCARD", "ROBBER", "GOLD", "DEMOTE", "DRAGON", "DROP")
+# Answers for what happens outside the seat's own actions: read before its turn or in others'.
+# WITHDRAW and CHOOSE are the maker's decisions on its offers, read before its turn carries them
+# out (rule D-IM-9); like ACCEPT they count for the round they are sent in.
+STANDING = ("ACCEPT", "WITHDRAW", "CHOOSE", "DISCARD", "ROBBER", "GOLD", "DEMOTE", "DRAGON", "DROP")
 SETUP = ("SETTLE",)
 VERBS = SETUP + ACTIONS + STANDING
 WONDERS_ONLY = ("IMPROVE", "FENCE", "WARRIOR", "ACTIVATE", "UPGRADE", "MOVE", "CHASE", "DEMOTE", "DRAGON", "DROP")
@@ -45,6 +47,7 @@ USAGE = {
     "MARKET": "MARKET <card you give> FOR <card you get>",
     "OFFER": "OFFER <seat|ALL> <n> <card> ... FOR <n> <card> ...",
     "WITHDRAW": "WITHDRAW <offer>",
+    "CHOOSE": "CHOOSE <offer> <seat> ...",
     "IMPROVE": "IMPROVE <science|trade|military> [<town vertex>]",
     "FENCE": "FENCE <town vertex>",
     "WARRIOR": "WARRIOR <vertex>",
@@ -124,7 +127,7 @@ def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     if verb not in VERBS:
         return (
             f"{_shown(words[0])} is not an order; orders are {', '.join(SETUP + ACTIONS)}, "
-            f"and the standing answers {', '.join(STANDING)}"
+            f"and the answers read before or outside your turn {', '.join(STANDING)}"
         )
     try:
         return verb, PARSERS[verb](rest)
@@ -226,6 +229,12 @@ def _offer(rest: list[str]) -> OrderArgs:
     return to, give, get
 
 
+def _choose(rest: list[str]) -> OrderArgs:
+    if len(rest) < 2:
+        raise Bad(f"CHOOSE names your offer and whom you trade with, first choice first: {USAGE['CHOOSE']}")
+    return (offer_number(rest[0]), *(seat(w) for w in rest[1:]))
+
+
 def _market(rest: list[str]) -> OrderArgs:
     words = [w for w in rest if w.upper() != "FOR"]
     if len(words) != 2:
@@ -308,6 +317,7 @@ PARSERS: dict[str, Parser] = {
     "MARKET": _market,
     "OFFER": _offer,
     "WITHDRAW": _one(offer_number, "WITHDRAW"),
+    "CHOOSE": _choose,
     "IMPROVE": _with_optional(colour, vertex, verb="IMPROVE"),
     "FENCE": _one(vertex, "FENCE"),
     "WARRIOR": _one(vertex, "WARRIOR"),
@@ -360,6 +370,7 @@ SHAPES: dict[str, Callable[[OrderArgs], bool]] = {
     "MOVE": lambda a: len(a) == 2 and all(_integer(x) for x in a),
     "CHASE": lambda a: len(a) == 3 and _integer(a[0]) and all(x is None or _text(x) for x in a[1:]),
     "ACCEPT": lambda a: bool(a) and all(_integer(x) for x in a),
+    "CHOOSE": lambda a: len(a) >= 2 and _integer(a[0]) and all(_text(x) for x in a[1:]),
     "DISCARD": lambda a: _goods(a),
     "ROBBER": lambda a: len(a) == 2 and _text(a[0]) and (a[1] is None or _text(a[1])),
     "GOLD": lambda a: _goods(a, RESOURCES),

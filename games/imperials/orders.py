@@ -160,9 +160,20 @@ def _offer(plan: Plan, to: str, give: Cards, get: Cards) -> str | None:
     return problem
 
 
-def _withdraw(plan: Plan, number: int) -> str | None:
-    if not any(o["id"] == number and o["from"] == plan.seat for o in plan.state["offers"]):
+def _own_offer(plan: Plan, number: int) -> JSONObject | None:
+    return next((o for o in plan.state["offers"] if o["id"] == number and o["from"] == plan.seat), None)
+
+
+def _choose_problem(plan: Plan, number: int, *seats: str) -> str | None:
+    offer = _own_offer(plan, number)
+    if offer is None:
         return f"you have no open offer #{number}"
+    for code in seats:
+        problem = _seat_problem(plan, code)
+        if problem:
+            return problem.replace("you cannot rob yourself", "you cannot trade with yourself")
+        if offer["to"] not in ("ALL", code):
+            return f"offer #{number} is made to {offer['to']} only"
     return None
 
 
@@ -241,7 +252,6 @@ CHECKS: dict[str, Callable[..., str | None]] = {
     "PLAY": _play,
     "MARKET": _market,
     "OFFER": _offer,
-    "WITHDRAW": _withdraw,
     "IMPROVE": _improve,
     "FENCE": _fence,
     "WARRIOR": _warrior,
@@ -267,6 +277,10 @@ def _standing_problem(plan: Plan, order: Order) -> str | None:
             if offer["to"] not in ("ALL", plan.seat):
                 return f"offer #{number} is made to {offer['to']}, not to you"
         return None
+    if order.verb == "WITHDRAW":
+        return None if _own_offer(plan, args[0]) else f"you have no open offer #{args[0]}"
+    if order.verb == "CHOOSE":
+        return _choose_problem(plan, *args)
     if order.verb == "DEMOTE":
         bad = [v for v in args if not plan.geo.is_vertex(v)]
         return f"{bad[0]} is not a vertex of this island" if bad else None

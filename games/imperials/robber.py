@@ -117,9 +117,11 @@ def move_robber(turn: Turn, seat: str, tile: str | None, victim: str | None, rob
     allowed = robber_tiles(state, geo)
     if stated not in allowed:
         if stated is not None:
+            # The answer itself was the seat's alone (rule D-ALL-5); the move is public.
             turn.add(
                 "robber_choice",
                 f"{turn.name(seat)} names tile {stated} for the robber, where it cannot go; gm chooses.",
+                (seat,),
                 seat=seat,
                 tile=stated,
             )

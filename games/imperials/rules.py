@@ -223,7 +223,6 @@ HANDLERS: dict[str, Callable[..., object]] = {
     "PLAY": _play,
     "MARKET": trade.market,
     "OFFER": trade.post_offer,
-    "WITHDRAW": trade.withdraw,
     "IMPROVE": wonders.improve,
     "FENCE": wonders.fence,
     "WARRIOR": warriors.build_warrior,
