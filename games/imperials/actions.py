@@ -6,11 +6,10 @@ that cannot run fails alone, with an event saying why, and changes nothing."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import cast
 
 from gm.core.model import JSONObject, Order, OrderArgs
 
-from .awards import update_army, update_longest
+from .awards import longest, update_army
 from .cards import COLOUR_OF, TITLES
 from .goods import COSTS, YIELDS, Cards, cards_text, pay, take
 from .places import road_problem, town_problem, village_problem
@@ -63,28 +62,6 @@ def build_town(turn: Turn, seat: str, order: Order, vertex: int, cost: Cards | N
     pay(state, seat, cost)
     state["buildings"][str(vertex)]["kind"] = "town"
     turn.add("town", f"{turn.name(seat)} makes the village at vertex {vertex} a town.", seat=seat, vertex=vertex)
-
-
-def longest(turn: Turn) -> None:
-    def note(old: str | None, new: str | None, lengths: dict[str, int]) -> None:
-        if new is None:
-            turn.add(
-                "longest_route",
-                f"{turn.name(cast(str, old))} loses the longest trade route: nobody holds "
-                "one of 5 or more roads that is longest alone.",
-                seat=None,
-                lost=old,
-            )
-        else:
-            turn.add(
-                "longest_route",
-                f"{turn.name(new)} now holds the longest trade route ({lengths[new]} roads): 2 victory points.",
-                seat=new,
-                lost=old,
-                length=lengths[new],
-            )
-
-    update_longest(turn.state, turn.geo, note)
 
 
 def buy_card(turn: Turn, seat: str, order: Order) -> None:

@@ -4,11 +4,13 @@ points, with the hidden ones (victory point cards in the hand) counted only wher
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from gm.core.model import JSONObject
 
 from .board import Geometry
 from .places import blocked_for, pieces_of
+from .turn import Turn
 
 ROUTE_MIN = 5
 ARMY_MIN = 3
@@ -62,6 +64,28 @@ def update_longest(state: JSONObject, geo: Geometry, note: RouteNote) -> None:
         return
     award.update(seat=new, length=lengths[new] if new else 0)
     note(holder, new, lengths)
+
+
+def longest(turn: Turn) -> None:
+    def note(old: str | None, new: str | None, lengths: dict[str, int]) -> None:
+        if new is None:
+            turn.add(
+                "longest_route",
+                f"{turn.name(cast(str, old))} loses the longest trade route: nobody holds "
+                "one of 5 or more roads that is longest alone.",
+                seat=None,
+                lost=old,
+            )
+        else:
+            turn.add(
+                "longest_route",
+                f"{turn.name(new)} now holds the longest trade route ({lengths[new]} roads): 2 victory points.",
+                seat=new,
+                lost=old,
+                length=lengths[new],
+            )
+
+    update_longest(turn.state, turn.geo, note)
 
 
 def update_army(state: JSONObject, seat: str, note: ArmyNote) -> None:

@@ -82,6 +82,7 @@ def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> J
         "army": {"seat": None, "count": 0},
         "wonders": {c: None for c in IMPROVEMENTS},
         "dragon": 0,
+        "dragonslayer_left": warriors.DRAGONSLAYER_POINTS,
         "winner": None,
         "log": [],
     }
