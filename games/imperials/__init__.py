@@ -19,7 +19,7 @@ class ImperialsRuleset(PackagedRuleset):
     Wonders & Warriors mode also commodities, improvements, wonders, warriors and the dragon."""
 
     name = "imperials"
-    version = "1.0"
+    version = "2.0"
     title = "Imperials"
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.imperials.templates"

@@ -108,11 +108,17 @@ def points(state: JSONObject, seat: str, hidden: bool) -> int:
     me = state["seats"][seat]
     total: int = len(pieces_of(state, seat, "village")) + 2 * len(pieces_of(state, seat, "town"))
     total += AWARD_VP * (state["longest"]["seat"] == seat) + AWARD_VP * (state["army"]["seat"] == seat)
-    total += me["shown_points"] + me["dragonslayer"]
+    total += me["shown_points"] + me["dragonslayer"] + merchant_point(state, seat)
     total += AWARD_VP * sum(1 for w in state["wonders"].values() if w and w["seat"] == seat)
     if hidden:
         total += sum(1 for card in me["cards"] if card["card"] == "point")
     return total
+
+
+def merchant_point(state: JSONObject, seat: str) -> int:
+    """The merchant's victory point, while the Merchant card's piece is the seat's (rule D-IM-10)."""
+    merchant = state.get("merchant")
+    return 1 if merchant and merchant["seat"] == seat else 0
 
 
 def points_table(state: JSONObject, seat: str, hidden: bool) -> JSONObject:
@@ -125,6 +131,7 @@ def points_table(state: JSONObject, seat: str, hidden: bool) -> JSONObject:
         "army": AWARD_VP * (state["army"]["seat"] == seat),
         "wonders": AWARD_VP * sum(1 for w in state["wonders"].values() if w and w["seat"] == seat),
         "dragonslayer": me["dragonslayer"],
+        "merchant": merchant_point(state, seat),
         "cards": me["shown_points"] + (sum(1 for c in me["cards"] if c["card"] == "point") if hidden else 0),
         "total": points(state, seat, hidden),
     }

@@ -8,7 +8,7 @@ from __future__ import annotations
 from gm.core.model import JSONObject, Order
 
 from .board import Geometry
-from .goods import COMMODITIES, RESOURCES, Cards, cards_text, hand_from, has, pay, take
+from .goods import COMMODITIES, RESOURCES, YIELDS, Cards, cards_text, hand_from, has, pay, take
 from .places import ports_of
 from .setup import order_of_play
 from .turn import Turn
@@ -18,16 +18,25 @@ GUILD_LEVEL = 3
 
 def market_rate(state: JSONObject, geo: Geometry, seat: str, give: str) -> int | None:
     """How many cards of one type a seat gives the market for one card; None when it cannot."""
+    if give in COMMODITIES and state["mode"] != "wonders":
+        return None
+    if _two_for_one(state, seat, give):
+        return 2
     ports = ports_of(state, geo, seat)
-    if give in COMMODITIES:
-        if state["mode"] != "wonders":
-            return None
-        if state["seats"][seat]["improvements"]["trade"] >= GUILD_LEVEL:
-            return 2  # the guild
-        return 3 if "3:1" in ports else 4
-    if give in ports:
+    if give in RESOURCES and give in ports:
         return 2
     return 3 if "3:1" in ports else 4
+
+
+def _two_for_one(state: JSONObject, seat: str, give: str) -> bool:
+    """The guild's 2:1 for commodities; the merchant's for its tile's resource and the Merchant
+    Fleet's for the rest of a turn (rule D-IM-10)."""
+    if give in COMMODITIES and state["seats"][seat]["improvements"]["trade"] >= GUILD_LEVEL:
+        return True
+    merchant, fleet = state.get("merchant"), state.get("fleet")
+    if merchant and merchant["seat"] == seat and YIELDS.get(state["board"]["tiles"][merchant["tile"]]["kind"]) == give:
+        return True
+    return bool(fleet and fleet["seat"] == seat and give in fleet["goods"])
 
 
 def market(turn: Turn, seat: str, order: Order, give: str, get: str) -> None:

@@ -1,5 +1,5 @@
-"""Wonders & Warriors: warriors (build, activate, upgrade, move, displace, chase the robber) and
-the dragon (rule D-IM-6), with the cards that act on warriors (Warlord, Smith)."""
+"""Wonders & Warriors: warriors (build, activate, upgrade, move, displace, chase the robber), the
+dragon (rules D-IM-6, D-IM-11) and the event die."""
 
 from __future__ import annotations
 
@@ -177,10 +177,10 @@ def move_warrior(turn: Turn, seat: str, order: Order, start: int, end: int) -> N
         end=end,
     )
     if other is not None:
-        _displace(turn, other, end)
+        displace(turn, other, end)
 
 
-def _displace(turn: Turn, warrior: JSONObject, at: int) -> None:
+def displace(turn: Turn, warrior: JSONObject, at: int) -> None:
     # gm's choice: the displaced warrior goes to the nearest empty vertex its owner's roads reach
     # (lowest number on a tie); with none, it leaves the board.
     state, geo = turn.state, turn.geo
@@ -363,35 +363,6 @@ def burn(turn: Turn, seat: str, vertex: int) -> None:
 def _worth(turn: Turn, vertex: int) -> int:
     tiles = turn.state["board"]["tiles"]
     return sum(PIPS.get(tiles[c]["number"], 0) for c in turn.geo.vertex_tiles[vertex] if not tiles[c]["fog"])
-
-
-# ----------------------------------------------------------------------------------------------
-# Cards that act on warriors. Each returns a reason when it cannot start.
-
-
-def warlord(turn: Turn, seat: str, order: Order) -> None:
-    state = turn.state
-    woken = [v for v in warriors_of(state, seat) if not state["warriors"][str(v)]["active"]]
-    for v in woken:
-        state["warriors"][str(v)].update(active=True, activated=state["round"])
-    turn.add(
-        "play",
-        f"{turn.name(seat)} plays Warlord and activates {len(woken)} warrior(s).",
-        seat=seat,
-        card="warlord",
-        count=len(woken),
-    )
-
-
-def smith(turn: Turn, seat: str, order: Order, *vertices: int) -> str | None:
-    state = turn.state
-    first = state["warriors"].get(str(vertices[0]))
-    if first is None or first["owner"] != seat:
-        return f"{turn.name(seat)} has no warrior at vertex {vertices[0]}"
-    turn.add("play", f"{turn.name(seat)} plays Smith.", seat=seat, card="smith")
-    for vertex in dict.fromkeys(vertices):
-        upgrade(turn, seat, order, vertex, free=True)
-    return None
 
 
 # ----------------------------------------------------------------------------------------------
