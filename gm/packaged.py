@@ -38,15 +38,21 @@ class ViewPart(Protocol):
     def turn_label(self, state: JSONObject) -> str: ...
 
 
+class InvariantsPart(Protocol):
+    def invariants(self, before: JSONObject, orders: dict[str, list[Order]], result: TurnResult) -> list[str]: ...
+
+
 @dataclass(frozen=True)
 class Parts:
-    """Where each part of the contract lives (PackagedRuleset's docstring lists them)."""
+    """Where each part of the contract lives (PackagedRuleset's docstring lists them); the
+    optional invariants part is the rule book's invariants the battery checks (gm.testing.battery)."""
 
     scenario: ScenarioPart
     rules: RulesPart
     orders: OrdersPart
     robot: RobotPart
     view: ViewPart
+    invariants: InvariantsPart | None = None
 
 
 class PackagedScenarios:
@@ -74,6 +80,7 @@ class PackagedRuleset(PackagedScenarios):
     - orders: parse_orders, check_orders (and, if it has one, order_warnings)
     - robot: robot_orders
     - view: view, order_form, turn_label
+    - invariants (optional): invariants(before, orders, result), the rule book's invariants
 
     A subclass names its package's modules in `parts` (a Parts), the
     packages that hold its data, and adds only what differs, such as seat_codes, seat_limits or
@@ -142,6 +149,13 @@ class PackagedRuleset(PackagedScenarios):
             return ("Score", "Score")
         title, column = named(state)
         return (str(title), str(column))
+
+    def invariants(self, before: JSONObject, orders: dict[str, list[Order]], result: TurnResult) -> list[str]:
+        """Every rule-book invariant the turn from `before` to `result` broke, one line each
+        naming the rule; [] when all hold, or when the ruleset has no invariants part."""
+        if self.parts.invariants is None:
+            return []
+        return list(self.parts.invariants.invariants(before, orders, result))
 
     def knocked_out(self, state: JSONObject) -> list[str]:
         """Optional: seats out of the game, for the knock-out discount; rules.knocked_out if any."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gm.core.model import JSONObject
 from gm.packaged import PackagedRuleset, Parts
 
-from . import orders, robot, rules, scenario, view
+from . import invariants, orders, robot, rules, scenario, view
 
 SCENARIO_PACKAGE = "gm_games.clash.scenarios"
 
@@ -19,7 +19,7 @@ class ClashRuleset(PackagedRuleset):
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.clash.templates"
     cases_package = "gm_games.clash.cases"
-    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
+    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants)
 
     def seat_codes(self, scenario: JSONObject) -> list[str]:
         return [seat["code"] for seat in scenario["seats"]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gm.core.model import JSONObject
 from gm.packaged import PackagedRuleset, Parts
 
-from . import orders, robot, rules, scenario, view
+from . import invariants, orders, robot, rules, scenario, view
 
 SCENARIO_PACKAGE = "gm_games.empires.scenarios"
 
@@ -19,7 +19,7 @@ class EmpiresRuleset(PackagedRuleset):
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.empires.templates"
     cases_package = "gm_games.empires.cases"
-    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
+    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants)
     demo_seats = 12  # `gm demo --ruleset empires`: the 12-seat robot game
 
     def seat_codes(self, scenario: JSONObject) -> list[str]:

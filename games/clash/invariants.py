@@ -1,0 +1,253 @@
+"""What the Clash of Empires rule book promises of every turn, for the invariant battery
+(gm.testing.battery): each check returns a line per broken rule, named by the book's section and
+the decision that reads it, [] when the turn keeps it.
+
+Money, victory points and troops change only as an event of the turn says, at the book's price;
+nothing goes below zero; no seat has more than 100 troops on the board; a territory without
+troops belongs to nobody; combat loses what the Combat Rules say; one action a seat a round, none
+on a 6; claiming shares the board out in turns; the game ends after its last round with the most
+VP winning.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+
+from gm.core.model import Event, JSONObject, Order, TurnResult
+
+from .board import NEUTRAL, controlled, core_of, order_of_play, troops_of
+from .orders import TROOP_COST
+
+MONEY = "Money (Game Summary, D-CE-3)"
+VP = "Victory points (Game Summary, Combat Rules, D-CE-2, D-CE-4)"
+TROOPS = "Troops (Setting up, Recruit, Combat Rules, Revolt, D-CE-4, D-CE-5)"
+LIMIT = "100 cubes per player (List of Components, FAQ, D-CE-3)"
+CONTROL = "Control (FAQ: no units, nobody controls it)"
+PRICES = "Prices (Roll phase, Pass, Recruit $2, D-CE-2, D-CE-3)"
+COMBAT = "Combat Rules (D-CE-4)"
+REVOLT = "Revolt (D-CE-5)"
+ACTIONS = "One action a round (Action phase, D-CE-2, D-ALL-4)"
+CLAIMING = "Setting up the game, 1 (D-CE-1)"
+PLACING = "Setting up the game, 2: 20 units"
+END = "End of the game (D-CE-6)"
+
+ACTION_KINDS = ("pass", "recruit", "revolt", "move", "battle")
+
+
+def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnResult) -> list[str]:
+    """Every rule of the book the turn from `before` to result.state broke."""
+    after, events = result.state, result.events
+    checks: tuple[Callable[[JSONObject, JSONObject, tuple[Event, ...]], list[str]], ...] = (
+        _money,
+        _victory_points,
+        _troops,
+        _limit,
+        _control,
+        _prices,
+        _combat,
+        _revolts,
+        _actions,
+        _claiming,
+        _placing,
+        _end,
+    )
+    return [line for check in checks for line in check(before, after, events)]
+
+
+def _of(events: Iterable[Event], *kinds: str) -> list[JSONObject]:
+    return [e.data for e in events if e.kind in kinds]
+
+
+def _money(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Money is never below $0 (players start with $0) and changes only by a pass, a 6's bonus
+    or a recruit's price."""
+    change: Counter[str] = Counter()
+    for data in _of(events, "pass", "bonus"):
+        change[data["seat"]] += data["money"]
+    for data in _of(events, "recruit"):
+        change[data["seat"]] -= data["cost"]
+    found = []
+    for seat, now in after["seats"].items():
+        money, was = now["money"], before["seats"][seat]["money"]
+        if money < 0:
+            found.append(f"{MONEY}: {seat} has ${money}")
+        if money - was != change[seat]:
+            found.append(f"{MONEY}: {seat}'s money went from ${was} to ${money}; the events explain {change[seat]:+}")
+    return found
+
+
+def _victory_points(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """VP are never negative and come only from a 6 (1 VP each) and a captured territory (1 VP)."""
+    change: Counter[str] = Counter()
+    for data in _of(events, "bonus"):
+        change[data["seat"]] += data["vp"]
+    for data in _of(events, "battle"):
+        change[data["attacker"]] += data["vp"]
+    found = []
+    for seat, now in after["seats"].items():
+        vp, was = now["vp"], before["seats"][seat]["vp"]
+        if vp < 0 or vp - was != change[seat]:
+            found.append(f"{VP}: {seat}'s VP went from {was} to {vp}; the events explain {change[seat]:+}")
+    return found
+
+
+def _troops(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Each side's troops change only as placed, recruited, lost in combat or removed by a revolt
+    (a move only moves them); no territory holds fewer than none."""
+    change: Counter[str] = Counter()
+    for data in _of(events, "place", "recruit"):
+        change[data["seat"]] += data["troops"]
+    for data in _of(events, "spread"):
+        change[data["seat"]] += data["units"]
+    for data in _of(events, "battle"):
+        change[data["attacker"]] -= data["attacker_losses"]
+        change[data["defender"]] -= data["defender_losses"]
+    for data in _of(events, "revolt"):
+        change[data["victim"]] -= 1
+    found = [f"{TROOPS}: {code} holds {t['troops']}" for code, t in after["territories"].items() if t["troops"] < 0]
+    for side in [*after["seating"], NEUTRAL]:
+        was, now = troops_of(before, side), troops_of(after, side)
+        if now - was != change[side]:
+            found.append(f"{TROOPS}: {side}'s troops went from {was} to {now}; the events explain {change[side]:+}")
+    return found
+
+
+def _limit(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """No seat has more troops on the board than its cubes (the scenario's unit_limit, 100)."""
+    limit = after["scenario"]["unit_limit"]
+    return [
+        f"{LIMIT}: {seat} has {troops_of(after, seat)} troops on the board, the limit is {limit}"
+        for seat in after["seating"]
+        if troops_of(after, seat) > limit
+    ]
+
+
+def _control(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """A territory with troops is controlled by their owner; one without troops by nobody."""
+    found = []
+    for code, territory in after["territories"].items():
+        owned, troops = territory["owner"] is not None, territory["troops"] > 0
+        if owned != troops:
+            found.append(f"{CONTROL}: {code} has {territory['troops']} troops and owner {territory['owner']}")
+    return found
+
+
+def _prices(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """A pass gains $1; a troop costs $2; a 6 pays each seat 1 VP and $1 a territory it controls
+    (the actions wait for the next round, so the board is the one the round began with)."""
+    found = [f"{PRICES}: {d['seat']} gained ${d['money']} for a pass" for d in _of(events, "pass") if d["money"] != 1]
+    found += [
+        f"{PRICES}: {d['seat']} paid ${d['cost']} for {d['troops']} troops"
+        for d in _of(events, "recruit")
+        if d["cost"] != TROOP_COST * d["troops"]
+    ]
+    for data in _of(events, "bonus"):
+        held = len(controlled(before, data["seat"]))
+        if (data["vp"], data["money"]) != (1, held):
+            found.append(
+                f"{PRICES}: {data['seat']} got {data['vp']} VP and ${data['money']} on a 6 for {held} territories"
+            )
+    return found
+
+
+def _combat(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """The defender loses one troop per attacker, the attacker one per defender at the start
+    (no side more than it has); the attacker takes the territory, and 1 VP, only when no
+    defender is left and an attacker is."""
+    found = []
+    for data in _of(events, "battle"):
+        attacking, defending = data["attacking"], data["defending"]
+        lost = (min(attacking, defending), min(defending, attacking))
+        taken = defending == lost[0] and attacking > lost[1]
+        if (data["defender_losses"], data["attacker_losses"], data["captured"], data["vp"]) != (
+            *lost,
+            taken,
+            int(taken),
+        ):
+            found.append(
+                f"{COMBAT}: {attacking} attack {defending} in {data['to']}: losses {data['attacker_losses']} "
+                f"and {data['defender_losses']}, captured {data['captured']}, {data['vp']} VP"
+            )
+        if data["defender"] == data["attacker"]:
+            found.append(f"{COMBAT}: {data['attacker']} attacked its own {data['to']}")
+    return found
+
+
+def _revolts(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """A revolt removes one enemy (or neutral) troop from one of the seat's core territories."""
+    found = []
+    for data in _of(events, "revolt"):
+        if data["territory"] not in core_of(before, data["seat"]) or data["victim"] in (None, data["seat"]):
+            found.append(f"{REVOLT}: {data['seat']} removed a troop of {data['victim']} from {data['territory']}")
+    return found
+
+
+def _actions(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """In a round each seat takes at most one action, none when the die shows 6; then the order
+    of play starts one seat later (a 6 draws the next starting player instead)."""
+    if before["phase"] != "play":
+        return []
+    taken = Counter(
+        e.data["attacker"] if e.kind == "battle" else e.data["seat"] for e in events if e.kind in ACTION_KINDS
+    )
+    [roll] = _of(events, "roll")
+    found = [f"{ACTIONS}: {seat} took {n} actions in round {roll['round']}" for seat, n in taken.items() if n > 1]
+    if roll["die"] == 6 and taken:
+        found.append(f"{ACTIONS}: round {roll['round']} rolled a 6, yet {', '.join(sorted(taken))} acted")
+    if roll["die"] != 6 and after["phase"] == "play":
+        sequence = order_of_play(before)
+        if after["start"] != sequence[1 % len(sequence)]:
+            found.append(f"{ACTIONS}: after {before['start']} started, {after['start']} starts the next round")
+    return found
+
+
+def _claiming(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Players claim in turns until every territory that can be claimed is: each seat's core
+    territories are as many as any other's, or one fewer."""
+    if before["phase"] != "claim":
+        return []
+    cores = Counter(t["core_of"] for t in after["territories"].values() if t["core_of"] is not None)
+    claimable = [t["code"] for t in after["scenario"]["territories"] if t["claimable"]]
+    found = [
+        f"{CLAIMING}: {code} is left unclaimed" for code in claimable if after["territories"][code]["core_of"] is None
+    ]
+    counts = [cores[seat] for seat in after["seating"]]
+    if max(counts) - min(counts) > 1:
+        found.append(f"{CLAIMING}: the seats claimed {counts} territories")
+    return found
+
+
+def _placing(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Each player gets 20 units (start_units): a seat places no more, and no money or VP is
+    earned before round 1."""
+    if before["phase"] not in ("claim", "place"):
+        return []
+    placed: Counter[str] = Counter()
+    for data in _of(events, "place"):
+        placed[data["seat"]] += data["troops"]
+    for data in _of(events, "spread"):
+        placed[data["seat"]] += data["units"]
+    units = after["scenario"]["start_units"]
+    found = [f"{PLACING}: {seat} placed {n} units" for seat, n in placed.items() if n > units]
+    found += [
+        f"{PLACING}: {seat} has ${s['money']} and {s['vp']} VP before round 1"
+        for seat, s in after["seats"].items()
+        if s["money"] or s["vp"]
+    ]
+    return found
+
+
+def _end(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """The game ends when its rounds (30) have passed, not before; the most VP win, a tie shared."""
+    if before["phase"] != "play":
+        return [f"{END}: the game ended before round 1"] if after["phase"] == "over" else []
+    last = before["round"] >= before["rounds"]
+    if last != (after["phase"] == "over") or (not last and after["round"] != before["round"] + 1):
+        return [f"{END}: round {before['round']} of {before['rounds']} led to {after['phase']} round {after['round']}"]
+    if not last:
+        return []
+    best = max(s["vp"] for s in after["seats"].values())
+    winners = [seat for seat in after["seating"] if after["seats"][seat]["vp"] == best]
+    [over] = _of(events, "game_over")
+    return [] if over["winners"] == winners else [f"{END}: {over['winners']} win, the most VP are {winners}'"]

@@ -1,0 +1,369 @@
+"""What the Empires rule book (chapter 11 and the decisions that fill in the other chapters)
+promises of every turn, for the invariant battery (gm.testing.battery): each check returns a
+line per broken rule, named by its section or decision, [] when the turn keeps it.
+
+BPs never go below zero, and every BP spent, given, earned and paid in supply is an event at the
+book's price; armies, population and forts change only as the turn's events say; an area
+changes hands only by capture or an elimination; victory points move only as 11.2, 11.4 and
+11.5 count them; census turns come three to five turns apart; an eliminated country owns
+nothing and a surviving one is not out by 11.1; the game ends, with the winner and discount,
+exactly as 11.6 and 11.7 say.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+
+from gm.core.model import Event, JSONObject, Order, TurnResult
+
+from .actions import ARMY_COST, MAX_FORT, MOVE_COST, RESERVE_COST
+from .board import NEUTRAL, income, owned, supply
+from .terrain import TERRAINS
+
+BPS = "BPs (D-EMP-2, D-EMP-3, D-EMP-4)"
+PRICES = "Prices (ARMY 3, RESERVE 1, GROW, FORTIFY, RAZE, D-EMP-4)"
+ARMY_ALL = "Leftover BPs, the implicit ARMY ALL"
+SUPPLY = "Supply (D-EMP-3)"
+ARMIES = "Armies (LEVY, ARMY, RESERVE, D-EMP-5, D-EMP-3)"
+AREAS = "Areas (LEVY, GROW, FORTIFY max 3, RAZE, D-EMP-6)"
+HANDS = "Areas change hands by capture (D-EMP-5, D-EMP-14)"
+BATTLE = "Battle (D-EMP-5, D-EMP-6)"
+VP = "Victory points (11.2, 11.4, 11.5, D-EMP-7, D-EMP-8)"
+CENSUS = "Census turns (11.3, D-EMP-8)"
+ELIMINATION = "Elimination (11.1, D-EMP-14)"
+END = "Victory conditions and game end (11.6, D-EMP-9..13)"
+DISCOUNTS = "Prize discounts (11.7, D-EMP-15)"
+ORDER = "Order of play (D-EMP-1)"
+
+ACTIONS = ("levy", "army", "reserve", "grow", "fortify", "raze", "move", "gift", "defence")
+
+Check = Callable[[JSONObject, JSONObject, tuple[Event, ...]], list[str]]
+
+
+def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnResult) -> list[str]:
+    """Every rule of the book the turn from `before` to result.state broke."""
+    if before["phase"] == "over":
+        return []
+    checks: tuple[Check, ...] = (
+        _bps,
+        _prices,
+        _armies,
+        _areas,
+        _hands,
+        _battles,
+        _victory_points,
+        _census,
+        _elimination,
+        _end,
+        _order_of_play,
+    )
+    return [line for check in checks for line in check(before, result.state, result.events)]
+
+
+def _of(events: Iterable[Event], *kinds: str) -> list[JSONObject]:
+    return [e.data for e in events if e.kind in kinds]
+
+
+def _alive(state: JSONObject) -> list[str]:
+    return [seat for seat in state["seating"] if seat not in state["victory"]["eliminated"]]
+
+
+def _newly_out(before: JSONObject, after: JSONObject) -> set[str]:
+    return set(after["victory"]["eliminated"]) - set(before["victory"]["eliminated"])
+
+
+def _spent(events: tuple[Event, ...]) -> Counter[str]:
+    """BPs each country spent by the events: the prices paid, 1 a move or attack, its gifts."""
+    spent: Counter[str] = Counter()
+    for data in _of(events, "army", "reserve", "grow", "fortify", "raze"):
+        spent[data["seat"]] += data["cost"]
+    for data in _of(events, "move"):
+        spent[data["seat"]] += MOVE_COST
+    for data in _of(events, "battle"):
+        spent[data["attacker"]] += MOVE_COST
+    for data in _of(events, "gift"):
+        spent[data["seat"]] += data["bps"]
+    return spent
+
+
+def _bps(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """BPs left after the actions are the turn's BPs less what the events spent plus gifts
+    received; next turn's are income + leftover - supply, 0 when that is negative (D-EMP-3)."""
+    spent, received = _spent(events), Counter[str]()
+    for data in _of(events, "gift"):
+        received[data["to"]] += data["bps"]
+    found = [f"{BPS}: {seat} has {c['bps']} BPs" for seat, c in after["countries"].items() if c["bps"] < 0]
+    books = {data["seat"]: data for data in _of(events, "finances")}
+    for seat in _alive(before):
+        book = books.get(seat)
+        if book is None:
+            found.append(f"{BPS}: {seat} has no finances this turn")
+            continue
+        was = before["countries"][seat]["bps"]
+        if book["leftover"] != was - spent[seat] + received[seat]:
+            found.append(
+                f"{BPS}: {seat} began with {was}, spent {spent[seat]}, received {received[seat]}, "
+                f"yet has {book['leftover']} left"
+            )
+        balance = book["income"] + book["leftover"] - book["supply"]
+        now = 0 if seat in _newly_out(before, after) else max(0, balance)
+        if (book["next"], after["countries"][seat]["bps"]) != (max(0, balance), now):
+            found.append(
+                f"{BPS}: {seat} has {after['countries'][seat]['bps']} BPs for next turn, {balance} by the book"
+            )
+        if book["leftover"] >= ARMY_COST:
+            found.append(f"{ARMY_ALL}: {seat} ends its actions with {book['leftover']} BPs, enough for an army")
+    return found + _supply(before, after, books)
+
+
+def _supply(before: JSONObject, after: JSONObject, books: dict[str, JSONObject]) -> list[str]:
+    """Income is the population of the country's land, supply its armies beyond population; a
+    shortfall disperses that many armies (D-EMP-2, D-EMP-3)."""
+    found = []
+    for seat in _alive(after):
+        book = books[seat]
+        gone = sum(book["dispersed"].values())
+        shortfall = max(0, book["supply"] - book["income"] - book["leftover"])
+        if book["income"] != income(after, seat) or book["supply"] - gone != supply(after, seat) or gone != shortfall:
+            found.append(
+                f"{SUPPLY}: {seat} income {book['income']}, supply {book['supply']}, {gone} dispersed; "
+                f"its land has population {income(after, seat)} and supply {supply(after, seat)} after"
+            )
+    return found
+
+
+def _prices(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """ARMY 3 BPs an army, RESERVE 1 an army, GROW the population plus the terrain's extra,
+    FORTIFY 2 times the new level, RAZE 1 a level."""
+    terrain = {a["code"]: TERRAINS[a["terrain"]] for a in after["scenario"]["areas"]}
+    wrong = [
+        *(d for d in _of(events, "army") if d["cost"] != ARMY_COST * d["armies"]),
+        *(d for d in _of(events, "reserve") if d["cost"] != RESERVE_COST * d["armies"]),
+        *(d for d in _of(events, "grow") if d["cost"] != d["population"] - 1 + terrain[d["area"]].grow),
+        *(d for d in _of(events, "fortify") if d["cost"] != 2 * d["fort"]),
+        *(d for d in _of(events, "raze") if d["cost"] != d["levels"]),
+    ]
+    return [f"{PRICES}: {d['seat']} paid {d['cost']}: {d['text']}" for d in wrong]
+
+
+def _armies(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """A country's armies (on the map and in reserve) grow by LEVY and ARMY only and shrink by
+    battle losses (an ambush's toll included) and dispersal; moves, reserves and retreats only
+    move them. Neutral armies shrink by battle losses only."""
+    change: Counter[str] = Counter()
+    for data in _of(events, "levy", "army"):
+        change[data["seat"]] += data["armies"]
+    for data in _of(events, "battle"):
+        change[data["attacker"]] -= data["attacker_losses"] + data.get("ambush", 0)
+        change[data["defender"]] -= data["defender_losses"]
+    for data in _of(events, "finances"):
+        change[data["seat"]] -= sum(data["dispersed"].values())
+    out = _newly_out(before, after)
+    sides = [seat for seat in before["seating"] if seat not in out] + ([] if out else [NEUTRAL])
+    found = []
+    for side in sides:
+        was, now = _armies_of(before, side), _armies_of(after, side)
+        if now - was != change[side]:
+            found.append(f"{ARMIES}: {side} had {was} armies and has {now}; the events explain {change[side]:+}")
+    return found
+
+
+def _armies_of(state: JSONObject, side: str) -> int:
+    reserve = state["countries"][side]["reserve"] if side in state["countries"] else 0
+    return int(sum(a["armies"] for a in state["areas"].values() if a["owner"] == side) + reserve)
+
+
+def _areas(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """An area's population changes only by LEVY (half at most, rounded down), GROW (once a
+    turn) and collateral damage; its fort only by FORTIFY and RAZE, from 0 to 3; nothing is
+    negative."""
+    people: Counter[str] = Counter()
+    forts: Counter[str] = Counter()
+    found = []
+    for data in _of(events, "levy"):
+        people[data["area"]] -= data["armies"]
+        if data["armies"] > before["areas"][data["area"]]["population"] // 2:
+            found.append(f"{AREAS}: {data['seat']} levied {data['armies']} in {data['area']}")
+    grown = Counter(d["area"] for d in _of(events, "grow"))
+    people.update(grown)
+    for data in _of(events, "battle"):
+        people[data["to"]] -= data["collateral"]
+    forts.update(d["area"] for d in _of(events, "fortify"))
+    for data in _of(events, "raze"):
+        forts[data["area"]] -= data["levels"]
+    found += [f"{AREAS}: {code} grew {n} times in one turn" for code, n in grown.items() if n > 1]
+    for code, area in after["areas"].items():
+        was = before["areas"][code]
+        if area["population"] - was["population"] != people[code] or area["fort"] - was["fort"] != forts[code]:
+            found.append(f"{AREAS}: {code} went from {_area_text(was)} to {_area_text(area)} unexplained")
+        if min(area["armies"], area["population"], area["fort"]) < 0 or area["fort"] > MAX_FORT:
+            found.append(f"{AREAS}: {code} has {_area_text(area)}")
+    return found
+
+
+def _area_text(area: JSONObject) -> str:
+    return f"population {area['population']}, fort {area['fort']}, armies {area['armies']}"
+
+
+def _hands(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """An area changes owner only when captured by its new owner, or turns neutral when its
+    owner is eliminated; an owner is a country of the game or the neutrals."""
+    captured = {(d["to"], d["attacker"]) for d in _of(events, "battle") if d["captured"]}
+    out = _newly_out(before, after)
+    found = []
+    for code, area in after["areas"].items():
+        was, now = before["areas"][code]["owner"], area["owner"]
+        if now not in after["countries"] and now != NEUTRAL:
+            found.append(f"{HANDS}: {code} is owned by {now}")
+        elif was != now and (code, now) not in captured and not (now == NEUTRAL and out):
+            found.append(f"{HANDS}: {code} passed from {was} to {now} without a capture")
+    return found
+
+
+def _battles(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """D = defending armies + population + fort + terrain (+1 entrenched); the attacker loses
+    D/2, the defenders A/2, the weaker side also |A-D|/2, nobody more than it has; collateral
+    (losses)/4 population at most; a capture when no defender is left and an attacker is."""
+    terrain = {a["code"]: TERRAINS[a["terrain"]] for a in after["scenario"]["areas"]}
+    found = []
+    for d in _of(events, "battle"):
+        a, armies = d["attacking"], d["armies"]
+        defence = armies + d["population"] + d["fort"] + d["terrain"] + d["entrenched"]
+        lost_a = min(a, defence // 2 + max(0, defence - a) // 2)
+        lost_d = min(armies, a // 2 + max(0, a - defence) // 2)
+        collateral = min(d["population"], (lost_a + lost_d) // 4)
+        taken = armies == lost_d and a > lost_a
+        expected = (defence, lost_a, lost_d, collateral, taken, a - lost_a, terrain[d["to"]].defence)
+        given = tuple(d[k] for k in ("defending", "attacker_losses", "defender_losses", "collateral", "captured"))
+        if (*given, d["survivors"], d["terrain"]) != expected:
+            found.append(f"{BATTLE}: {d['text']}")
+        if d["attacker"] == d["defender"]:
+            found.append(f"{BATTLE}: {d['attacker']} attacked its own {d['to']}")
+    return found
+
+
+def _battle_vp(data: JSONObject) -> dict[str, int]:
+    """11.4 and 11.5 by D-EMP-7: a capture gives p0 - c and costs the loser 1 + p0; a failed
+    attack costs the attacker c + 1 and the defender c; neutrals lose nothing."""
+    p0, c, attacker, defender = data["population"], data["collateral"], data["attacker"], data["defender"]
+    change = {attacker: p0 - c if data["captured"] else -(c + 1)}
+    if defender != NEUTRAL:
+        change[defender] = -(1 + p0) if data["captured"] else -c
+    return {seat: n for seat, n in change.items() if n}
+
+
+def _victory_points(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """VP move only by battles (11.4, 11.5) and a census (11.2: 1 VP a populated land area)."""
+    change: Counter[str] = Counter()
+    found = []
+    for data in _of(events, "battle"):
+        if {k: v for k, v in data["vp"].items() if v} != _battle_vp(data):
+            found.append(f"{VP}: {data['vp']} for battle {data['number']}, the book says {_battle_vp(data)}")
+        change.update(_battle_vp(data))
+    if _of(events, "census"):
+        for seat in _alive(after):
+            change[seat] += sum(1 for code in owned(after, seat) if after["areas"][code]["population"] > 0)
+    for seat in before["seating"]:
+        was, now = before["vp"][seat], after["vp"][seat]
+        if now - was != change[seat]:
+            found.append(f"{VP}: {seat} went from {was} to {now} VP; the book counts {change[seat]:+}")
+    return found
+
+
+def _census(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """The first census is turn 3, 4 or 5, each next one 3, 4 or 5 turns after the last."""
+    turn, last = before["turn"], before["last_census"] or 0
+    held = bool(_of(events, "census"))
+    first = before["last_census"] is None
+    if held and not (3 <= turn - last <= 5):
+        return [f"{CENSUS}: a census on turn {turn}, the last was {'none' if first else f'turn {last}'}"]
+    if not held and turn - last >= 5:
+        return [f"{CENSUS}: no census on turn {turn}, the last was {'none' if first else f'turn {last}'}"]
+    return []
+
+
+def _elimination(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """A country with no land areas, or no BPs and no income, is out: it owns nothing and has
+    nothing; every other country is still in; nobody comes back, and nobody out acts."""
+    found = [
+        f"{ELIMINATION}: {seat} is back in the game"
+        for seat in before["victory"]["eliminated"]
+        if seat in _alive(after)
+    ]
+    for seat in after["victory"]["eliminated"]:
+        country, areas = after["countries"][seat], owned(after, seat)
+        if areas or country["bps"] or country["reserve"]:
+            found.append(
+                f"{ELIMINATION}: {seat} is out but owns {len(areas)} areas, {country['bps']} BPs, {country['reserve']} in reserve"
+            )
+    for seat in _alive(after):
+        if not owned(after, seat) or (after["countries"][seat]["bps"] <= 0 and income(after, seat) <= 0):
+            found.append(
+                f"{ELIMINATION}: {seat} is still in with {len(owned(after, seat))} areas and no BPs or no income"
+            )
+    acting = {d["seat"] for d in _of(events, *ACTIONS)} | {d["attacker"] for d in _of(events, "battle")}
+    found += [
+        f"{ELIMINATION}: {seat}, out before the turn, acted" for seat in acting & set(before["victory"]["eliminated"])
+    ]
+    return found
+
+
+def _standing(vp: dict[str, int], alive: list[str], target: int) -> tuple[str | None, list[str]]:
+    """The leader strictly above every other survivor (D-EMP-9) and the wins it holds, best
+    first: runaway (> 0 and at least double the next, D-EMP-10), knockout (at least 40 % of all
+    survivors' VP, D-EMP-11), points (above the target, D-EMP-12)."""
+    ranked = sorted((vp[seat] for seat in alive), reverse=True)
+    if not ranked or ranked[1:2] == ranked[:1]:
+        return None, []
+    top, leader = ranked[0], next(seat for seat in alive if vp[seat] == ranked[0])
+    holds = []
+    if top > 0 and (len(ranked) == 1 or top >= 2 * ranked[1]):
+        holds.append("runaway")
+    if sum(ranked) > 0 and top >= Fraction(2, 5) * sum(ranked):
+        holds.append("knockout")
+    if top > target:
+        holds.append("points")
+    return (leader, holds) if holds else (None, [])
+
+
+def _end(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """The first turn a win holds brings the warning; the game ends at the end of the next census
+    turn after it if any win holds then (the leader wins, runaway or knockout before points),
+    else the warning is withdrawn; no other turn ends it while a country survives."""
+    record, warned = after["victory"], before["victory"]["warning"]
+    alive = _alive(after)
+    leader, holds = _standing(after["vp"], alive, record["target"])
+    census = bool(_of(events, "census"))
+    over = after["phase"] == "over"
+    if not alive:
+        return [] if over else [f"{END}: every country is out and the game goes on"]
+    if warned is not None and census:
+        expected = (True, leader, holds[0]) if holds else (False, None, None)
+        if (over, record["winner"], record["condition"]) != expected:
+            return [
+                f"{END}: census after the warning: over {over}, {record['winner']} {record['condition']}; the book: {expected}"
+            ]
+        return _discounts(after) if over else []
+    if over:
+        return [f"{END}: the game ended on turn {before['turn']} (census {census}, warning {warned})"]
+    if warned is None and holds and record["warning"] != before["turn"]:
+        return [f"{END}: {leader} holds {holds} on turn {before['turn']} and no warning is given"]
+    return []
+
+
+def _discounts(after: JSONObject) -> list[str]:
+    """A runaway or knockout win earns 3 bonus turns, a points win 2, every other country 1."""
+    record = after["victory"]
+    won = 3 if record["condition"] in ("runaway", "knockout") else 2
+    expected = {seat: won if seat == record["winner"] else 1 for seat in after["seating"]}
+    return [] if record["discounts"] == expected else [f"{DISCOUNTS}: {record['discounts']}, the book: {expected}"]
+
+
+def _order_of_play(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """The order of play rotates by one seat each turn."""
+    order = before["order_of_play"]
+    return (
+        [] if after["order_of_play"] == order[1:] + order[:1] else [f"{ORDER}: {order} became {after['order_of_play']}"]
+    )
