@@ -8,7 +8,7 @@ from gm.core.model import JSONObject
 from gm.core.ruleset import GameOption
 from gm.packaged import PackagedRuleset, Parts
 
-from . import orders, robot, rules, scenario, view
+from . import invariants, orders, robot, rules, scenario, view
 from .privacy import hidden_variant as _hidden_variant
 
 SCENARIO_PACKAGE = "gm_games.imperials.scenarios"
@@ -24,7 +24,7 @@ class ImperialsRuleset(PackagedRuleset):
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.imperials.templates"
     cases_package = "gm_games.imperials.cases"
-    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
+    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants)
     default_scenario_name = "island"
     demo_seats = 4
     options = (

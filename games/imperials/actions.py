@@ -59,7 +59,13 @@ def build_town(turn: Turn, seat: str, order: Order, vertex: int, cost: Cards | N
         return turn.failed(seat, order, problem)
     pay(state, seat, cost)
     state["buildings"][str(vertex)]["kind"] = "town"
-    turn.add("town", f"{turn.name(seat)} makes the village at vertex {vertex} a town.", seat=seat, vertex=vertex)
+    turn.add(
+        "town",
+        f"{turn.name(seat)} makes the village at vertex {vertex} a town.",
+        seat=seat,
+        vertex=vertex,
+        cost=dict(cost),
+    )
 
 
 def buy_card(turn: Turn, seat: str, order: Order) -> None:

@@ -40,7 +40,7 @@ def collect(turn: Turn, seat: str, good: str, most: int | None) -> int:
         if n:
             hand_from(other, seat, state, {good: n})
             total += n
-            turn.add("monopoly_gives", f"{turn.name(other)} gives {n} {good}.", seat=other, good=good, count=n)
+            turn.add("monopoly_gives", f"{turn.name(other)} gives {n} {good}.", seat=other, good=good, count=n, to=seat)
     return total
 
 

@@ -73,6 +73,7 @@ def deserter(turn: Turn, seat: str, order: Order, target: str, vertex: int | Non
         f"{turn.name(seat)} places a {level} warrior at vertex {spot}{' (active)' if warrior['active'] else ''}.",
         seat=seat,
         vertex=spot,
+        free=True,
     )
     return None
 

@@ -44,7 +44,13 @@ def build_warrior(turn: Turn, seat: str, order: Order, vertex: int) -> None:
         return turn.failed(seat, order, problem)
     pay(state, seat, COSTS["warrior"])
     state["warriors"][str(vertex)] = {"owner": seat, "level": 1, "active": False, "activated": None}
-    turn.add("warrior", f"{turn.name(seat)} places a regular warrior at vertex {vertex}.", seat=seat, vertex=vertex)
+    turn.add(
+        "warrior",
+        f"{turn.name(seat)} places a regular warrior at vertex {vertex}.",
+        seat=seat,
+        vertex=vertex,
+        free=False,
+    )
 
 
 def warrior_place_problem(state: JSONObject, geo: Geometry, seat: str, vertex: int, name: str) -> str | None:
@@ -114,6 +120,7 @@ def upgrade(turn: Turn, seat: str, order: Order, vertex: int, free: bool = False
         seat=seat,
         vertex=vertex,
         level=warrior["level"],
+        free=free,
     )
     return None
 

@@ -113,6 +113,7 @@ def build_improvement(turn: Turn, seat: str, colour: str, vertex: int | None, di
         seat=seat,
         improvement=colour,
         level=level,
+        cost=cost,
     )
     if level == STRATEGIC_LEVEL:
         turn.add(
@@ -194,6 +195,7 @@ def build_fence(turn: Turn, seat: str, vertex: int, free: bool) -> None:
         f"{turn.name(seat)} builds a fence round its town at vertex {vertex}: it may hold 2 more cards on a seven.",
         seat=seat,
         vertex=vertex,
+        free=free,
     )
 
 
