@@ -8,8 +8,9 @@ from gm.core.forms import FORM_WIDTH as WIDTH, wrapped_comment
 from gm.core.model import JSONObject
 
 from .board import Geometry
+from .cards import TITLES
 from .goods import COSTS, RESOURCES, YIELDS, cards_text, has
-from .grammar import make_order
+from .grammar import PLAY_USAGE, make_order
 from .places import pieces_of, vertex_worth, village_problem
 from .turn import board_geometry, voice
 
@@ -93,9 +94,13 @@ def _round_form(state: JSONObject, seat: str) -> list[str]:
             "#   PLAY PLENTY wood ore   PLAY MONOPOLY wheat",
         ]
     lines += ["#   OFFER ALL 1 wood FOR 1 ore   (others accept it next round)"]
-    cards = [c["card"].upper() for c in me["cards"]]
+    cards = list(
+        dict.fromkeys(
+            PLAY_USAGE.get(c["card"]) or f"{TITLES[c['card']]}: counts while you hold it" for c in me["cards"]
+        )
+    )
     if cards:
-        lines += wrapped("# Your action cards:", cards)
+        lines += ["# Your action cards, as each is played:"] + [f"#   {usage}" for usage in cards]
     lines += _offers(state, seat)
     return lines
 

@@ -51,9 +51,10 @@ def play_problem(turn: Turn, seat: str, card: str) -> str | None:
 def play_card(turn: Turn, seat: str, order: Order, card: str, *args: str | int) -> None:
     """A PLAY order in the seat's turn: the card's effect, then the card leaves the hand (Basic:
     the game; Wonders & Warriors: back under its deck, to be dealt again)."""
-    if card == "alchemist":
-        return turn.failed(seat, order, "Alchemist is played before the roll, one to a turn (see README)")
-    problem = play_problem(turn, seat, card) or EFFECTS[card](turn, seat, order, *args)
+    problem = play_problem(turn, seat, card)
+    if problem is None and card == "alchemist":  # the turn's first was read before the roll
+        problem = "one Alchemist a turn, read before the roll"
+    problem = problem or EFFECTS[card](turn, seat, order, *args)
     if problem:
         return turn.failed(seat, order, problem)
     spend(turn, seat, card)

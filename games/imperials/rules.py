@@ -186,7 +186,7 @@ def _player_turn(turn: Turn, seat: str) -> None:
     trade.settle_offers(turn, seat)
     if _won(turn, seat):
         return
-    alchemist = _first_alchemist(turn.orders[seat])
+    alchemist = _first_alchemist(turn.orders[seat]) if turn.wonders_mode else None
     for index, order in enumerate(turn.orders[seat]):
         if order.verb in STANDING or order.verb == "SETTLE" or index == alchemist:
             continue
