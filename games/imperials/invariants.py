@@ -49,6 +49,8 @@ WONDER = "Wonders (Wonders & Warriors)"
 HIDDEN = "Hidden hands (D-ALL-5)"
 WIN = "Victory Conditions (a win in the winner's own turn, after the roll)"
 ROTATE = "Order of play (D-ALL-4)"
+ROBBER = "Robber (moves to a different tile, never under fog)"
+OFFERS = "Trade offers (D-IM-8, D-IM-9)"
 assert all(
     ": " not in name
     for name in (BANKED, PRICES, LIMIT, CARDS, DISTANCE, ROUTE, ARMY, SLAYER, WONDER, HIDDEN, WIN, ROTATE)
@@ -79,6 +81,7 @@ Check = Callable[[JSONObject, JSONObject, tuple[Event, ...]], list[str]]
 
 def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnResult) -> list[str]:
     """Every rule of the book the turn from `before` to result.state broke."""
+    found = _offers(before, orders, result.events)
     checks: tuple[Check, ...] = (
         _bank,
         _hands,
@@ -92,8 +95,9 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _hidden,
         _win,
         _rotation,
+        _robber,
     )
-    return [line for check in checks for line in check(before, result.state, result.events)]
+    return found + [line for check in checks for line in check(before, result.state, result.events)]
 
 
 def _of(events: tuple[Event, ...], *kinds: str) -> list[JSONObject]:
@@ -208,6 +212,8 @@ def _limits(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
         ]
         levels = Counter(w["level"] for w in after["warriors"].values() if w["owner"] == seat)
         found += [f"{LIMIT}: {seat} has {n} warriors of level {lv}" for lv, n in levels.items() if n > PIECES_PER_LEVEL]
+        if levels[3] and me["improvements"]["military"] < 3:
+            found.append(f"{LIMIT}: {seat} has a mighty warrior without the barracks")
         if wonders and seat != after["winner"] and len(me["cards"]) > CARD_LIMIT:
             found.append(f"{LIMIT}: {seat} holds {len(me['cards'])} action cards after the round")
     return found
@@ -325,7 +331,18 @@ def _hidden(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
             found.append(f"{HIDDEN}: every seat reads {event.kind}: {text}")
         elif event.seats is None and HAND_WORDS.search(text):
             found.append(f"{HIDDEN}: every seat reads what a hand holds or lacks: {text}")
+        elif event.seats is not None and not set(event.seats) <= _concerned(event):
+            found.append(f"{HIDDEN}: {', '.join(event.seats)} read {event.kind}, which is not theirs: {text}")
     return found
+
+
+def _concerned(event: Event) -> set[str]:
+    """The seats a private event may reach: those it is about."""
+    data = event.data
+    named = {data.get(k) for k in ("seat", "thief", "victim")}
+    if event.kind == "trade_failed":
+        return set(event.seats or ())  # the maker and those who accepted: _offers checks them
+    return {s for s in named if isinstance(s, str)}
 
 
 def _win(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
@@ -349,3 +366,50 @@ def _rotation(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) 
     if after["first"] != sequence[1 % len(sequence)]:
         return [f"{ROTATE}: {before['first']} began the round and {after['first']} begins the next"]
     return []
+
+
+def _robber(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Each move of the robber (a seven, a Warrior, a Bishop, a chasing warrior) is to another
+    tile, never one under fog."""
+    found, at = [], before["robber"]
+    for data in _of(events, "robber"):
+        if data["tile"] == at:
+            found.append(f"{ROBBER}: {data['seat']} moves the robber to tile {at}, where it stood")
+        at = data["tile"]
+    return found
+
+
+def _offers(before: JSONObject, orders: dict[str, list[Order]], events: tuple[Event, ...]) -> list[str]:
+    """A trade carries out an offer posted in an earlier round, with a player it was made to who
+    accepted it; not one its maker withdrew, and with one the maker chose if it chose; a failed
+    trade is read by its maker and those who accepted, no one else."""
+    posted = {o["id"]: o for o in before["offers"] if o["round"] < before["round"]}
+    accepted = {(seat, n) for seat, listed in orders.items() for o in listed if o.verb == "ACCEPT" for n in o.args}
+    said = {
+        (o.verb, o.args[0]): o.args[1:]
+        for listed in orders.values()
+        for o in reversed(listed)
+        if o.verb in ("WITHDRAW", "CHOOSE")
+    }
+    found = []
+    for event in events:
+        data = event.data
+        if event.kind == "trade":
+            offer = posted.get(data["offer"])
+            partner = data["partner"]
+            if offer is None or offer["from"] != data["seat"] or offer["to"] not in ("ALL", partner):
+                found.append(f"{OFFERS}: trade #{data['offer']} of {data['seat']} with {partner} is no offer due to it")
+            elif (partner, data["offer"]) not in accepted or ("WITHDRAW", data["offer"]) in said:
+                found.append(
+                    f"{OFFERS}: offer #{data['offer']} carried out without {partner}'s ACCEPT or after WITHDRAW"
+                )
+            elif partner not in said.get(("CHOOSE", data["offer"]), (partner,)):
+                found.append(
+                    f"{OFFERS}: offer #{data['offer']} carried out with {partner}, whom its maker did not choose"
+                )
+        if event.kind == "trade_failed":
+            to = posted[data["offer"]]["to"] if data["offer"] in posted else None
+            takers = {s for s, n in accepted if n == data["offer"] and to in ("ALL", s)}
+            if set(event.seats or ()) != {data["seat"]} | takers:
+                found.append(f"{OFFERS}: the failed trade #{data['offer']} is read by {event.seats}")
+    return found

@@ -14,7 +14,9 @@ from gm_games.imperials.invariants import (
     DISTANCE,
     HIDDEN,
     LIMIT,
+    OFFERS,
     PRICES,
+    ROBBER,
     ROUTE,
     SLAYER,
     invariants,
@@ -119,3 +121,16 @@ def test_a_public_failure_planted_in_the_rules_fails_the_battery(monkeypatch):
     monkeypatch.setattr(imperials_turn.Turn, "failed", public)
     report = run_battery(ruleset, games=2, seed=4)
     assert HIDDEN in {f.invariant for f in report.findings}
+
+
+def test_a_robber_left_in_place_and_a_trade_nobody_accepted_are_found():
+    before, orders, result = game("basic", 5, 10)
+    before = {
+        **before,
+        "offers": [{"id": 9, "from": "RED", "to": "ALL", "give": {"wood": 1}, "get": {"ore": 1}, "round": 1}],
+    }
+    trade = {"offer": 9, "seat": "RED", "partner": "BLUE", "give": {"wood": 1}, "get": {"ore": 1}, "text": "t"}
+    events = (Event("robber", {"seat": "RED", "tile": before["robber"], "text": "t"}), Event("trade", trade))
+    lines = invariants(before, {**orders, "BLUE": []}, TurnResult(result.state, events))
+    assert ROBBER in named(lines) and OFFERS in named(lines)
+    assert f"{OFFERS}: offer #9 carried out without BLUE's ACCEPT or after WITHDRAW" in lines
