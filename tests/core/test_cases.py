@@ -93,6 +93,14 @@ def test_a_missing_event_fails_and_lists_the_events_of_that_kind():
     assert failures == ["expect #1: expected some roll event(s) with {'die': 6}, found 0 (roll events: A rolls 4)"]
 
 
+def test_an_event_may_say_who_reads_it():
+    # DiceGame's rolls are public (Event.seats None): rule D-ALL-5 cases say who may read an event.
+    assert run_case(case(expect=[{"event": "roll", "seen_by": "everyone"}]), DiceGame()) == []
+    assert run_case(case(expect=[{"event": "roll", "seen_by": ["A"]}]), DiceGame()) == [
+        "expect #1: expected some roll event(s) with {} seen by ['A'], found 0 (roll events: A rolls 4 (seen by everyone))"
+    ]
+
+
 def test_event_count_and_none_and_missing_paths():
     failures = run_case(
         case(
@@ -165,6 +173,14 @@ def test_a_crashing_mutating_or_non_json_ruleset_fails():
         ({"expect": [{"path": "turn"}]}, "expect #1: a path needs either equals or is_none = true"),
         ({"expect": [{"problem": "x"}]}, "expect #1: a problem needs the seat that sent the order"),
         ({"expect": [{"event": "roll", "count": -1}]}, "expect #1: count must be a number, 0 or more"),
+        (
+            {"expect": [{"event": "roll", "seen_by": "BR"}]},
+            'expect #1: seen_by belongs to an event: "everyone", or the list of seats that may see it',
+        ),
+        (
+            {"expect": [{"path": "turn", "equals": 1, "seen_by": ["A"]}]},
+            'expect #1: seen_by belongs to an event: "everyone", or the list of seats that may see it',
+        ),
     ],
 )
 def test_malformed_cases_are_named(changes, message):

@@ -313,3 +313,26 @@ def test_every_packaged_case_passes(name, case):
     ruleset = installed()[name]
     [found] = [f for f in case_files(ruleset) if f.name == case]
     assert run_case(load_case_text(found.read_text(encoding="utf-8"), case), ruleset) == []
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_failed_order_is_told_to_its_own_seat_alone(name):
+    """Rule D-ALL-5: an order that fails is reported to its own seat with the reason; the others
+    see nothing of it (the reason may name what a hand, a treasury or a plan lacks). Each seat
+    is given its neighbour's robot orders, most of which cannot run for it."""
+    ruleset = installed()[name]
+    scenario = scenario_of(ruleset, ruleset.default_scenario(), {})
+    state, codes = new_game(ruleset, scenario, ruleset.seat_limits(scenario)[1])
+    failed = []
+    for turn in range(1, 9):
+        if ruleset.is_over(state):
+            break
+        orders = robot_orders(ruleset, state, codes, SEED, turn)
+        if turn > 2:
+            swapped = {code: orders[codes[(i + 1) % len(codes)]] for i, code in enumerate(codes)}
+            events = ruleset.resolve(state, swapped, TurnSeeds(SEED, turn)).events
+            failed += [e for e in events if e.kind == "order_failed"]
+        state = ruleset.resolve(state, orders, TurnSeeds(SEED, turn)).state
+    assert failed, f"{name}: no swapped order failed, so this test proves nothing"
+    public = [e.data["text"] for e in failed if e.seats is None or len(e.seats) != 1]
+    assert public == [], f"{name}: failed orders that others read: {public[:3]}"
