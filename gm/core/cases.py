@@ -224,14 +224,20 @@ def _start(case: JSONObject, ruleset: Ruleset) -> tuple[JSONObject, list[str]]:
 
 
 def _merge(base: object, over: object, path: str) -> object:
-    # Keys must exist already (a typo must not add a new key silently), except in empty tables.
+    # Keys must exist already (a typo must not add a new key silently), except in empty tables
+    # and where the case says so: "+name" adds the key name, whose value then replaces any.
     if not isinstance(over, dict) or not isinstance(base, dict):
         return copy.deepcopy(over)
     merged = dict(base)
     for key, value in over.items():
-        if base and key not in base:
-            raise CaseError(f"malformed case: {path}.{key} is not in the state of a new game")
-        merged[key] = _merge(base.get(key), value, f"{path}.{key}") if key in base else value
+        if key.startswith("+"):
+            merged[key[1:]] = copy.deepcopy(value)
+        elif base and key not in base:
+            raise CaseError(
+                f'malformed case: {path}.{key} is not in the state of a new game (write "+{key}" to add it)'
+            )
+        else:
+            merged[key] = _merge(base.get(key), value, f"{path}.{key}") if key in base else value
     return merged
 
 

@@ -149,9 +149,27 @@ def test_prestate_is_merged_and_typos_in_it_are_caught():
     good = case(prestate={"totals": {"A": 10}}, expect=[{"path": "totals.A", "equals": 14}])
     assert run_case(good, DiceGame()) == []
     bad = case(prestate={"totlas": {"A": 10}})
-    assert run_case(bad, DiceGame()) == ["malformed case: prestate.totlas is not in the state of a new game"]
+    assert run_case(bad, DiceGame()) == [
+        'malformed case: prestate.totlas is not in the state of a new game (write "+totlas" to add it)'
+    ]
     # An empty table may take new keys.
     assert run_case(case(prestate={"log": {"x": 1}}), DiceGame()) == []
+
+
+def test_prestate_adds_a_key_a_new_game_lacks_where_the_case_says_so():
+    """A state later in a game holds keys a new game does not (a siege, a pending trade):
+    "+key" adds one, anywhere in the state; the rest of the merge stays strict."""
+    added = case(
+        prestate={"+siege": {"A": 2}, "totals": {"+C": 5}},
+        expect=[{"path": "siege.A", "equals": 2}, {"path": "totals.C", "equals": 5}, {"path": "totals.A", "equals": 4}],
+    )
+    assert run_case(added, DiceGame()) == []
+    replaced = case(
+        prestate={"+totals": {"B": 1}},
+        orders={"B": ["ROLL"]},
+        expect=[{"path": "totals.B", "equals": 5}, {"path": "totals.A", "equals": 0}],
+    )
+    assert run_case(replaced, DiceGame()) == ["expect #2: totals.A: no such path in the resulting state"]
 
 
 def test_a_crashing_mutating_or_non_json_ruleset_fails():
