@@ -9,12 +9,14 @@ a 64 x 64 world, and one seat's report (map included) with the render workers' p
 (b) plays --games whole 4-robot games on a generated 64 x 64 world, new_game to the end (robot
     orders and resolve), each with its own seed, in this one process. Target: at least 100 games
     a minute on one core.
-(c) renders one seat's report of round 20 of the 160 x 160 game: the template (drawing both maps,
-    the cache emptied first) and the PDF, in this process; then --reports PDFs of that round
-    through render_pdfs with 2 workers and their peak RSS. Targets: at most 1.0 s a report, at
-    most 150 MB a worker.
+(c) renders one seat's report of round 20 (or the last of --rounds) of the 160 x 160 game, its
+    context made as the report tests make theirs (tests/render/ruleset_report.py): the template
+    (drawing both maps, the cache emptied first) and the PDF, in this process; then --reports
+    PDFs of that round through render_pdfs with 2 workers and their peak RSS. Targets: at most
+    1.0 s a report, at most 150 MB a worker.
 Times are CPU time of this process (time.process_time), since the machine is shared; wall time
-is shown beside it. Not run by the test suite.
+is shown beside it. The test suite runs it once, small, only to see that it runs to its end
+(tests/games/mcempires/test_mcempires_bench.py); its numbers are read here, never asserted.
 """
 
 from __future__ import annotations
@@ -22,16 +24,21 @@ from __future__ import annotations
 import argparse
 import platform
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from gm_games.mcempires import ruleset
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-from gm.core.model import SeatInfo
-from gm.core.ruleset import TurnSeeds
+from gm_games.mcempires import ruleset  # noqa: E402
 
-CREATED = "2026-11-24T12:00:00Z"
+from gm.core.model import Event, SeatInfo  # noqa: E402
+from gm.core.ruleset import TurnSeeds  # noqa: E402
+from tests.render.ruleset_report import context_of  # noqa: E402
+
+CREATED = "2026-11-21T19:00:00Z"  # the report tests' date (tests/render/ruleset_report.py)
 
 
 def scenario(size: int) -> dict:
@@ -50,18 +57,23 @@ def robot_round(state: dict, codes: list[str], seed: int, turn: int) -> dict:
     return {c: ruleset.robot_orders(state, c, seeds.rng(f"robot:{c}")) for c in codes}
 
 
-def big_rounds(rounds: int, seed: int = 7) -> tuple[list[float], list[float], dict]:
-    """(CPU seconds of each resolve, wall seconds of each, the state after round 20)."""
+Played = tuple[dict, dict, tuple[Event, ...], int]  # (state before, state after, events, round)
+
+
+def big_rounds(rounds: int, seed: int = 7) -> tuple[list[float], list[float], Played]:
+    """(CPU seconds of each resolve, wall seconds of each, round 20 (or the last) as played)."""
     state, codes = start(160, 16, seed)
-    cpu, wall, kept = [], [], state
+    cpu, wall = [], []
+    kept: Played = (state, state, (), 0)
     for turn in range(1, rounds + 1):
         orders = robot_round(state, codes, seed, turn)
         began, clock = time.process_time(), time.perf_counter()
-        state = ruleset.resolve(state, orders, TurnSeeds(seed, turn)).state
+        result = ruleset.resolve(state, orders, TurnSeeds(seed, turn))
         cpu.append(time.process_time() - began)
         wall.append(time.perf_counter() - clock)
-        if turn == 20:
-            kept = state
+        if turn <= 20:
+            kept = (state, result.state, result.events, turn)
+        state = result.state
         if ruleset.is_over(state):
             break
     return cpu, wall, kept
@@ -81,7 +93,7 @@ def whole_games(games: int) -> tuple[float, float, list[int]]:
     return time.process_time() - began, time.perf_counter() - clock, lengths
 
 
-def report(state: dict, reports: int) -> tuple[float, float, float, list[int]]:
+def report(played: Played, reports: int) -> tuple[float, float, float, list[int]]:
     """(template CPU s, PDF CPU s, PDF wall s, peak RSS KiB of each worker)."""
     from gm.render import RenderJob, asset_dirs, base_url, gridmap, html_to_pdf, make_environment
     from gm.render.environment import package_templates_dir, render_report_html
@@ -90,24 +102,13 @@ def report(state: dict, reports: int) -> tuple[float, float, float, list[int]]:
 
     env = make_environment(None, [package_templates_dir(ruleset.templates_package)])
     fetcher = AssetFetcher(asset_dirs(env))
+    before, state, events, number = played
     seats = state["seating"]
 
     def context(seat: str) -> dict:
-        return {
-            "game": {"name": "bench", "title": ruleset.title, "ruleset": ruleset.name},
-            "turn": state["round"] - 1,
-            "turn_label": f"Round {state['round'] - 1}",
-            "next_label": ruleset.turn_label(state),
-            "seat": seat,
-            "player": f"Player {seat}",
-            "deadline": None,
-            "created": CREATED,
-            "view": ruleset.view(state, seat),
-            "events": [],
-            "scores": [],
-            "order_form": "\n".join(ruleset.order_form(state, seat)),
-            "outcome": None,
-        }
+        # Made as the report tests make theirs (score table, events and all), so the bench keeps
+        # up with what report.html reads.
+        return context_of(ruleset, before, state, events, seat, number)
 
     html_to_pdf(
         render_report_html(env, context(seats[1])),
@@ -162,7 +163,7 @@ def main() -> None:
     )
     template, pdf, pdf_wall, peaks = report(kept, args.reports)
     print(
-        f"(c) one seat's report of round 20, 160 x 160: template with both maps {template * 1000:.0f} ms "
+        f"(c) one seat's report of round {kept[3]}, 160 x 160: template with both maps {template * 1000:.0f} ms "
         f"CPU, PDF {pdf * 1000:.0f} ms CPU ({pdf_wall * 1000:.0f} ms wall), together "
         f"{(template + pdf) * 1000:.0f} ms (target <= 1000 ms); peak RSS of the "
         f"{len(peaks)} workers after {args.reports} reports: "

@@ -8,6 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from gm.rulesets import installed
+
+# The rulesets gm ships (the package gm_games): the ones whose goldens live in gm's tree. A plug-in
+# installed beside gm keeps its goldens in its own tree (gm.testing.pytest_plugin's gm_golden);
+# gm's tests of every installed ruleset hold no golden of it.
+OWN_RULESETS = sorted(name for name, r in installed().items() if type(r.unguarded).__module__.startswith("gm_games."))
+
 
 def check_golden(path: Path, text: str, what: str = "") -> None:
     """Compare `text` with the golden file at `path`; `what` says what a difference means."""

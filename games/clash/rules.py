@@ -103,8 +103,16 @@ def _orders_of(orders_by_seat: dict[str, list[Order]], seat: str) -> list[object
 def _failed(state: JSONObject, seat: str, order: object, reason: str, in_part: bool = False) -> Event:
     text = order_text(order) if isinstance(order, Order) else "an unreadable order"
     fails = "fails in part" if in_part else "fails"
-    return event(
-        "order_failed", f"{nation(state, seat)}'s order {text} {fails}: {reason}.", seat=seat, order=text, reason=reason
+    # Its own seat's alone: the others see only what happened on the board (rule D-ALL-5).
+    return Event(
+        "order_failed",
+        {
+            "text": f"{nation(state, seat)}'s order {text} {fails}: {reason}.",
+            "seat": seat,
+            "order": text,
+            "reason": reason,
+        },
+        (seat,),
     )
 
 

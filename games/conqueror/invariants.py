@@ -27,6 +27,7 @@ BUYING = "Rush-buying (Gold, Culture Table, D-CQ-4)"
 ARMIES = "Armies (Production, Battle, Support Costs, D-CQ-2, D-CQ-5, D-CQ-7)"
 INFLUENCE = "Influence sums to 100 (Influence, D-CQ-6)"
 STACKS = "Five orders a turn (Orders, D-CQ-1)"
+MOVES = "Each troop moves once a turn (Orders)"
 BATTLE = "Battle (Battles, Fortifications, D-CQ-2)"
 WINTER = "Winter pay (Support Costs, D-CQ-5)"
 REBELLION = "Rebellion (Control, D-CQ-7)"
@@ -48,6 +49,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _armies,
         _influence,
         _stacks,
+        _moves,
         _battles,
         _winter,
         _rebellion,
@@ -174,6 +176,30 @@ def _stacks(
             for seat, numbers in drawn.items()
             if numbers != list(range(1, len(numbers) + 1)) or len(numbers) > MAX_MOVES
         ]
+    return found
+
+
+def _moves(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """Each army moves (or attacks) once a turn: no province sends out more armies than it held
+    at the start, with the soldiers bought before the moves; and no army moves out of a province
+    attacked earlier in the turn (it stays to defend it)."""
+    bought = Counter({d["province"]: d["units"] for d in _of(events, "buy") if d["item"] == "SOLDIERS"})
+    sent: Counter[str] = Counter()
+    attacked: set[str] = set()
+    found = []
+    for event in events:
+        if event.kind == "move":
+            if event.data["from"] in attacked:
+                found.append(f"{MOVES}: {event.data['seat']} moved out of {event.data['from']} after it was attacked")
+            sent[event.data["from"]] += event.data["armies"]
+        elif event.kind == "battle":
+            sent[event.data["from"]] += event.data["attacking"]
+            attacked.add(event.data["to"])
+    for code, count in sent.items():
+        if count > before["provinces"][code]["armies"] + bought[code]:
+            found.append(f"{MOVES}: {count} armies left {code}, which held {before['provinces'][code]['armies']}")
     return found
 
 

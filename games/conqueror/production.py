@@ -60,7 +60,7 @@ def set_production(turn: Turn, orders: dict[str, list[Order]]) -> None:
                 else produce_problem(turn.state, seat, order, v)
             )
             if problem:
-                turn.failed(seat, order, problem, private=True)
+                turn.failed(seat, order, problem)
                 continue
             done.add(code)
             province = turn.provinces[code]
@@ -87,7 +87,7 @@ def rush_buys(turn: Turn, orders: dict[str, list[Order]]) -> None:
                 item, progress = (province["item"], province["progress"]) if province else ("", 0)
                 problem = buy_problem(turn.state, seat, code, units, item, progress, me["gold"], v)
             if problem:
-                turn.failed(seat, order, problem, private=True)
+                turn.failed(seat, order, problem)
                 continue
             done.add(code)
             province = turn.provinces[code]  # there: buy_problem rejects an unknown code

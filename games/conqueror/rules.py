@@ -141,7 +141,7 @@ def _collect(
         listed = listed if isinstance(listed, (list, tuple)) else []
         orders[seat] = [o for o in listed if well_formed(o)]
         for junk in (o for o in listed if not well_formed(o)):
-            turn.failed(seat, junk, "it could not be read", private=True)
+            turn.failed(seat, junk, "it could not be read")
     return orders
 
 

@@ -46,13 +46,15 @@ class Turn:
     def add(self, kind: str, text: str, seats: tuple[str, ...] | None = None, **data: object) -> None:
         self.events.append(event(kind, text, seats, **data))
 
-    def failed(self, seat: str, order: object, reason: str, private: bool = False) -> None:
-        """An order that cannot be carried out (rule D-ALL-3); production orders are private."""
+    def failed(self, seat: str, order: object, reason: str) -> None:
+        """An order that cannot be carried out (rule D-ALL-3), told to its own seat alone: the
+        others see only what happened on the board, nothing for a failed order (rule D-ALL-5; an
+        internal move that fails would otherwise show the move the nation meant to make)."""
         text = order_text(order)
         self.add(
             "order_failed",
             f"{nation(self.state, seat)}'s order {text} fails: {reason}.",
-            (seat,) if private else None,
+            (seat,),
             seat=seat,
             order=text,
             reason=reason,

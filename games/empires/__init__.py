@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from random import Random
+
 from gm.core.model import JSONObject, Order, Problem
 from gm.packaged import PackagedRuleset, Parts
 
@@ -30,6 +32,10 @@ class EmpiresRuleset(PackagedRuleset):
 
     def score_label(self, state: JSONObject) -> tuple[str, str]:
         return rules.score_label(state)
+
+    def hidden_variant(self, state: JSONObject, seat: str, rng: Random) -> JSONObject:
+        """The state with only `seat`'s secrets changed: its BPs, books and (unless it leads) VP."""
+        return view.hidden_variant(state, seat, rng)
 
 
 ruleset = EmpiresRuleset()

@@ -6,6 +6,7 @@ countries' BPs and orders, and events the seat may not see.
 
 from __future__ import annotations
 
+from random import Random
 from typing import cast
 
 from gm.core import census, victory
@@ -249,3 +250,18 @@ def vp_changes(state: JSONObject, seat: str) -> list[VPChange]:
 def census_schedule(state: JSONObject) -> list[int]:
     """For the GM only (gm game show --gm-secrets); no view calls this."""
     return list(state[census.STATE_KEY]["turns"])
+
+
+def hidden_variant(state: JSONObject, seat: str, rng: Random) -> JSONObject:
+    """The state with only what `seat` alone may know changed (the contract's check, D-ALL-5):
+    its BPs and its books, and, while the game runs and it does not lead, its VP (lowered, so
+    the leader, whose score is public by 11.3, stays the same)."""
+    other = dict(state, countries=dict(state["countries"]), books=dict(state["books"]), vp=dict(state["vp"]))
+    extra = rng.randint(1, 5)
+    other["countries"][seat] = dict(state["countries"][seat], bps=state["countries"][seat]["bps"] + extra)
+    other["books"][seat] = dict(state["books"][seat], next=state["books"][seat]["next"] + extra)
+    survivors = alive(state)
+    top = max((state["vp"][s] for s in survivors), default=None)
+    if state["phase"] != "over" and state["vp"][seat] != top:
+        other["vp"][seat] = state["vp"][seat] - rng.randint(1, 5)
+    return other

@@ -8,7 +8,7 @@ from gm.core.model import JSONObject, Order, Problem
 from gm.core.ruleset import GameOption
 from gm.packaged import PackagedRuleset, Parts
 
-from . import orders, robot, rules, scenario, view
+from . import invariants, orders, robot, rules, scenario, view
 from .privacy import hidden_variant as _hidden_variant
 
 SCENARIO_PACKAGE = "gm_games.imperials.scenarios"
@@ -19,12 +19,12 @@ class ImperialsRuleset(PackagedRuleset):
     Wonders & Warriors mode also commodities, improvements, wonders, warriors and the dragon."""
 
     name = "imperials"
-    version = "1.0"
+    version = "2.0"
     title = "Imperials"
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.imperials.templates"
     cases_package = "gm_games.imperials.cases"
-    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
+    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants)
     default_scenario_name = "island"
     demo_seats = 4
     options = (

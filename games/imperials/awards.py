@@ -4,11 +4,13 @@ points, with the hidden ones (victory point cards in the hand) counted only wher
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from gm.core.model import JSONObject
 
 from .board import Geometry
 from .places import blocked_for, pieces_of
+from .turn import Turn
 
 ROUTE_MIN = 5
 ARMY_MIN = 3
@@ -64,6 +66,28 @@ def update_longest(state: JSONObject, geo: Geometry, note: RouteNote) -> None:
     note(holder, new, lengths)
 
 
+def longest(turn: Turn) -> None:
+    def note(old: str | None, new: str | None, lengths: dict[str, int]) -> None:
+        if new is None:
+            turn.add(
+                "longest_route",
+                f"{turn.name(cast(str, old))} loses the longest trade route: nobody holds "
+                "one of 5 or more roads that is longest alone.",
+                seat=None,
+                lost=old,
+            )
+        else:
+            turn.add(
+                "longest_route",
+                f"{turn.name(new)} now holds the longest trade route ({lengths[new]} roads): 2 victory points.",
+                seat=new,
+                lost=old,
+                length=lengths[new],
+            )
+
+    update_longest(turn.state, turn.geo, note)
+
+
 def update_army(state: JSONObject, seat: str, note: ArmyNote) -> None:
     """Basic: the strongest army goes to a player who has played 3 or more Warrior cards and
     more than its holder."""
@@ -84,11 +108,17 @@ def points(state: JSONObject, seat: str, hidden: bool) -> int:
     me = state["seats"][seat]
     total: int = len(pieces_of(state, seat, "village")) + 2 * len(pieces_of(state, seat, "town"))
     total += AWARD_VP * (state["longest"]["seat"] == seat) + AWARD_VP * (state["army"]["seat"] == seat)
-    total += me["shown_points"] + me["dragonslayer"]
+    total += me["shown_points"] + me["dragonslayer"] + merchant_point(state, seat)
     total += AWARD_VP * sum(1 for w in state["wonders"].values() if w and w["seat"] == seat)
     if hidden:
         total += sum(1 for card in me["cards"] if card["card"] == "point")
     return total
+
+
+def merchant_point(state: JSONObject, seat: str) -> int:
+    """The merchant's victory point, while the Merchant card's piece is the seat's (rule D-IM-10)."""
+    merchant = state.get("merchant")
+    return 1 if merchant and merchant["seat"] == seat else 0
 
 
 def points_table(state: JSONObject, seat: str, hidden: bool) -> JSONObject:
@@ -101,6 +131,7 @@ def points_table(state: JSONObject, seat: str, hidden: bool) -> JSONObject:
         "army": AWARD_VP * (state["army"]["seat"] == seat),
         "wonders": AWARD_VP * sum(1 for w in state["wonders"].values() if w and w["seat"] == seat),
         "dragonslayer": me["dragonslayer"],
+        "merchant": merchant_point(state, seat),
         "cards": me["shown_points"] + (sum(1 for c in me["cards"] if c["card"] == "point") if hidden else 0),
         "total": points(state, seat, hidden),
     }

@@ -8,8 +8,9 @@ from gm.core.forms import FORM_WIDTH as WIDTH, wrapped_comment
 from gm.core.model import JSONObject
 
 from .board import Geometry
+from .cards import TITLES
 from .goods import COSTS, RESOURCES, YIELDS, cards_text, has
-from .grammar import make_order
+from .grammar import PLAY_USAGE, make_order
 from .places import pieces_of, vertex_worth, village_problem
 from .turn import board_geometry, voice
 
@@ -92,10 +93,14 @@ def _round_form(state: JSONObject, seat: str) -> list[str]:
             "#   BUY   PLAY WARRIOR H BLUE   PLAY ROADS 12-13 13-17",
             "#   PLAY PLENTY wood ore   PLAY MONOPOLY wheat",
         ]
-    lines += ["#   OFFER ALL 1 wood FOR 1 ore  (others accept it next round)   WITHDRAW 3"]
-    cards = [c["card"].upper() for c in me["cards"]]
+    lines += ["#   OFFER ALL 1 wood FOR 1 ore   (others accept it next round)"]
+    cards = list(
+        dict.fromkeys(
+            PLAY_USAGE.get(c["card"]) or f"{TITLES[c['card']]}: counts while you hold it" for c in me["cards"]
+        )
+    )
     if cards:
-        lines += wrapped("# Your action cards:", cards)
+        lines += ["# Your action cards, as each is played:"] + [f"#   {usage}" for usage in cards]
     lines += _offers(state, seat)
     return lines
 
@@ -117,14 +122,25 @@ def _places(state: JSONObject, seat: str) -> list[str]:
 
 def _offers(state: JSONObject, seat: str) -> list[str]:
     open_to_you = [o for o in state["offers"] if o["from"] != seat and o["to"] in ("ALL", seat)]
-    if not open_to_you:
-        return []
-    lines = [
-        "# Offers you may accept (write ACCEPT <number>; it is carried out in the",
-        "# offering player's turn if you both still hold the cards):",
-    ]
-    for o in open_to_you:
-        lines.append(f"#   #{o['id']} {o['from']} gives {cards_text(o['give'])} for {cards_text(o['get'])}"[:WIDTH])
+    yours = [o for o in state["offers"] if o["from"] == seat]
+    lines = []
+    if open_to_you:
+        lines += [
+            "# Offers you may accept (write ACCEPT <number>; it is carried out in the",
+            "# offering player's turn if you both still hold the cards):",
+        ]
+        for o in open_to_you:
+            lines.append(f"#   #{o['id']} {o['from']} gives {cards_text(o['give'])} for {cards_text(o['get'])}"[:WIDTH])
+    if yours:
+        # rule D-IM-9: the maker decides in its file for the round the offer comes due.
+        lines += [
+            "# Your offers, carried out in your turn this round with the first player to accept",
+            "# who holds the cards: WITHDRAW <number> declines one; CHOOSE <number> <seat> ...",
+            "# trades only with the seats named, first choice first:",
+        ]
+        for o in yours:
+            to = "anyone" if o["to"] == "ALL" else o["to"]
+            lines.append(f"#   #{o['id']} to {to}: {cards_text(o['give'])} for {cards_text(o['get'])}"[:WIDTH])
     return lines
 
 

@@ -22,7 +22,6 @@ ACTIONS = (
     "PLAY",
     "MARKET",
     "OFFER",
-    "WITHDRAW",
     "IMPROVE",
     "FENCE",
     "WARRIOR",
@@ -31,7 +30,10 @@ ACTIONS = (
     "MOVE",
     "CHASE",
 )
-STANDING = ("ACCEPT", "DISCARD", "ROBBER", "GOLD", "DEMOTE", "DRAGON", "DROP")
+# Answers for what happens outside the seat's own actions: read before its turn or in others'.
+# WITHDRAW and CHOOSE are the maker's decisions on its offers, read before its turn carries them
+# out (rule D-IM-9); like ACCEPT they count for the round they are sent in.
+STANDING = ("ACCEPT", "WITHDRAW", "CHOOSE", "DISCARD", "ROBBER", "GOLD", "DEMOTE", "DRAGON", "DROP")
 SETUP = ("SETTLE",)
 VERBS = SETUP + ACTIONS + STANDING
 WONDERS_ONLY = ("IMPROVE", "FENCE", "WARRIOR", "ACTIVATE", "UPGRADE", "MOVE", "CHASE", "DEMOTE", "DRAGON", "DROP")
@@ -45,6 +47,7 @@ USAGE = {
     "MARKET": "MARKET <card you give> FOR <card you get>",
     "OFFER": "OFFER <seat|ALL> <n> <card> ... FOR <n> <card> ...",
     "WITHDRAW": "WITHDRAW <offer>",
+    "CHOOSE": "CHOOSE <offer> <seat> ...",
     "IMPROVE": "IMPROVE <science|trade|military> [<town vertex>]",
     "FENCE": "FENCE <town vertex>",
     "WARRIOR": "WARRIOR <vertex>",
@@ -60,19 +63,65 @@ USAGE = {
     "DRAGON": "DRAGON <science|trade|military>",
     "DROP": "DROP <action card> ...",
 }
+# What a PLAY order names after its card: (how many words it needs, the kind of each word it may
+# give). The card effects read them in this order (rule D-IM-10 for the Wonders & Warriors cards).
+CARD_ARGS: dict[str, tuple[int, tuple[str, ...]]] = {
+    "warrior": (0, ("tile", "seat")),
+    "roads": (1, ("edge", "edge")),
+    "plenty": (2, ("resource", "resource")),
+    "monopoly": (1, ("resource",)),
+    "alchemist": (2, ("die", "die")),
+    "crane": (1, ("colour", "vertex")),
+    "engineer": (1, ("vertex",)),
+    "inventor": (2, ("tile", "tile")),
+    "irrigation": (0, ()),
+    "medicine": (1, ("vertex",)),
+    "mining": (0, ()),
+    "smith": (1, ("vertex", "vertex")),
+    "harbor": (0, ("resource",) * 5),
+    "mastermerchant": (1, ("seat", "good", "good")),
+    "merchant": (1, ("tile",)),
+    "fleet": (1, ("good",)),
+    "resourcemonopoly": (1, ("resource",)),
+    "trademonopoly": (1, ("commodity",)),
+    "bishop": (0, ("tile",)),
+    "deserter": (1, ("seat", "vertex")),
+    "diplomat": (1, ("edge", "edge")),
+    "intrigue": (1, ("vertex",)),
+    "saboteur": (0, ()),
+    "spy": (1, ("seat", "card")),
+    "warlord": (0, ()),
+    "wedding": (0, ()),
+}
 PLAY_USAGE = {
     "warrior": "PLAY WARRIOR [<tile> [<seat>]]",
     "roads": "PLAY ROADS <edge> [<edge>]",
     "plenty": "PLAY PLENTY <resource> <resource>",
     "monopoly": "PLAY MONOPOLY <resource>",
-    "irrigation": "PLAY IRRIGATION",
-    "mining": "PLAY MINING",
+    "alchemist": "PLAY ALCHEMIST <white die> <red die>",
+    "crane": "PLAY CRANE <science|trade|military> [<town vertex>]",
     "engineer": "PLAY ENGINEER <town vertex>",
-    "merchant": "PLAY MERCHANT <commodity>",
-    "warlord": "PLAY WARLORD",
+    "inventor": "PLAY INVENTOR <tile> <tile>",
+    "irrigation": "PLAY IRRIGATION",
+    "medicine": "PLAY MEDICINE <village vertex>",
+    "mining": "PLAY MINING",
     "smith": "PLAY SMITH <vertex> [<vertex>]",
+    "harbor": "PLAY HARBOR [<resource you give> ...]",
+    "mastermerchant": "PLAY MASTERMERCHANT <seat> [<card> [<card>]]",
+    "merchant": "PLAY MERCHANT <tile>",
+    "fleet": "PLAY FLEET <card>",
+    "resourcemonopoly": "PLAY RESOURCEMONOPOLY <resource>",
+    "trademonopoly": "PLAY TRADEMONOPOLY <commodity>",
     "bishop": "PLAY BISHOP [<tile>]",
+    "deserter": "PLAY DESERTER <seat> [<vertex>]",
+    "diplomat": "PLAY DIPLOMAT <edge> [<edge>]",
+    "intrigue": "PLAY INTRIGUE <vertex>",
+    "saboteur": "PLAY SABOTEUR",
+    "spy": "PLAY SPY <seat> [<card>]",
+    "warlord": "PLAY WARLORD",
+    "wedding": "PLAY WEDDING",
 }
+assert set(PLAY_USAGE) == set(CARD_ARGS)
 COLOURS = {
     "science": "science",
     "green": "science",
@@ -124,7 +173,7 @@ def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     if verb not in VERBS:
         return (
             f"{_shown(words[0])} is not an order; orders are {', '.join(SETUP + ACTIONS)}, "
-            f"and the standing answers {', '.join(STANDING)}"
+            f"and the answers read before or outside your turn {', '.join(STANDING)}"
         )
     try:
         return verb, PARSERS[verb](rest)
@@ -226,6 +275,12 @@ def _offer(rest: list[str]) -> OrderArgs:
     return to, give, get
 
 
+def _choose(rest: list[str]) -> OrderArgs:
+    if len(rest) < 2:
+        raise Bad(f"CHOOSE names your offer and whom you trade with, first choice first: {USAGE['CHOOSE']}")
+    return (offer_number(rest[0]), *(seat(w) for w in rest[1:]))
+
+
 def _market(rest: list[str]) -> OrderArgs:
     words = [w for w in rest if w.upper() != "FOR"]
     if len(words) != 2:
@@ -236,29 +291,36 @@ def _market(rest: list[str]) -> OrderArgs:
 def _play(rest: list[str]) -> OrderArgs:
     if not rest:
         raise Bad(f"PLAY needs a card: {USAGE['PLAY']}")
-    card = card_name(rest[0])
-    if card is None:
-        raise Bad(f"{_shown(rest[0])} is not an action card")
-    args = rest[1:]
+    card, args = _card_words(rest)
     if card in ("point", "printer", "constitution"):
         raise Bad("victory point cards are never played: they count while you hold them")
-    shapes: dict[str, tuple[int, int, tuple[Reader, ...]]] = {
-        "warrior": (0, 2, (tile, seat)),
-        "roads": (1, 2, (edge, edge)),
-        "plenty": (2, 2, (lambda w: good(w, RESOURCES),) * 2),
-        "monopoly": (1, 1, (lambda w: good(w, RESOURCES),)),
-        "irrigation": (0, 0, ()),
-        "mining": (0, 0, ()),
-        "engineer": (1, 1, (vertex,)),
-        "merchant": (1, 1, (lambda w: good(w, COMMODITIES),)),
-        "warlord": (0, 0, ()),
-        "smith": (1, 2, (vertex, vertex)),
-        "bishop": (0, 1, (tile,)),
-    }
-    low, high, readers = shapes[card]
-    if not low <= len(args) <= high:
+    low, kinds = CARD_ARGS[card]
+    if not low <= len(args) <= len(kinds):
         raise Bad(f"PLAY {card.upper()} is written {PLAY_USAGE[card]}")
-    return (card, *(read(word) for read, word in zip(readers, args)))
+    return (card, *(WORD_READERS[kind](word) for kind, word in zip(kinds, args)))
+
+
+def _card_words(rest: list[str]) -> tuple[str, list[str]]:
+    """The card a PLAY names, in one word or up to three ("MERCHANT FLEET", "YEAR OF PLENTY"),
+    and the words after it."""
+    for n in (3, 2, 1):
+        card = card_name("".join(rest[:n])) if len(rest) >= n else None
+        if card is not None:
+            return card, rest[n:]
+    raise Bad(f"{_shown(rest[0])} is not an action card")
+
+
+def die(word: str) -> int:
+    if not (word.isdigit() and 1 <= int(word) <= 6):
+        raise Bad(f"{_shown(word)} is not what a die shows: write 1 to 6")
+    return int(word)
+
+
+def action_card(word: str) -> str:
+    card = card_name(word)
+    if card is None:
+        raise Bad(f"{_shown(word)} is not an action card")
+    return card
 
 
 def _list(read: Reader, verb: str) -> Parser:
@@ -271,13 +333,6 @@ def _list(read: Reader, verb: str) -> Parser:
         return tuple(read(w) for w in rest)
 
     return parse
-
-
-def _drop_card(word: str) -> str:
-    card = card_name(word)
-    if card is None:
-        raise Bad(f"{_shown(word)} is not an action card")
-    return card
 
 
 def _with_optional(first: Reader, *optional: Reader, verb: str) -> Parser:
@@ -308,6 +363,7 @@ PARSERS: dict[str, Parser] = {
     "MARKET": _market,
     "OFFER": _offer,
     "WITHDRAW": _one(offer_number, "WITHDRAW"),
+    "CHOOSE": _choose,
     "IMPROVE": _with_optional(colour, vertex, verb="IMPROVE"),
     "FENCE": _one(vertex, "FENCE"),
     "WARRIOR": _one(vertex, "WARRIOR"),
@@ -321,7 +377,7 @@ PARSERS: dict[str, Parser] = {
     "GOLD": _list(lambda w: good(w, RESOURCES), "GOLD"),
     "DEMOTE": _list(vertex, "DEMOTE"),
     "DRAGON": _one(colour, "DRAGON"),
-    "DROP": _list(_drop_card, "DROP"),
+    "DROP": _list(action_card, "DROP"),
 }
 
 
@@ -360,6 +416,7 @@ SHAPES: dict[str, Callable[[OrderArgs], bool]] = {
     "MOVE": lambda a: len(a) == 2 and all(_integer(x) for x in a),
     "CHASE": lambda a: len(a) == 3 and _integer(a[0]) and all(x is None or _text(x) for x in a[1:]),
     "ACCEPT": lambda a: bool(a) and all(_integer(x) for x in a),
+    "CHOOSE": lambda a: len(a) >= 2 and _integer(a[0]) and all(_text(x) for x in a[1:]),
     "DISCARD": lambda a: _goods(a),
     "ROBBER": lambda a: len(a) == 2 and _text(a[0]) and (a[1] is None or _text(a[1])),
     "GOLD": lambda a: _goods(a, RESOURCES),
@@ -371,31 +428,37 @@ for _verb in ("VILLAGE", "TOWN", "WITHDRAW", "FENCE", "WARRIOR", "ACTIVATE", "UP
     SHAPES[_verb] = lambda a: len(a) == 1 and _integer(a[0])
 
 
+WORD_READERS: dict[str, Reader] = {
+    "tile": tile,
+    "seat": seat,
+    "edge": edge,
+    "vertex": vertex,
+    "die": die,
+    "colour": colour,
+    "card": action_card,
+    "resource": lambda w: good(w, RESOURCES),
+    "commodity": lambda w: good(w, COMMODITIES),
+    "good": good,
+}
+ARG_SHAPES: dict[str, Callable[[object], bool]] = {
+    "tile": lambda x: _text(x) and TILE.fullmatch(str(x)) is not None,
+    "seat": _text,
+    "edge": _text,
+    "vertex": _integer,
+    "die": lambda x: _integer(x) and 1 <= int(str(x)) <= 6,
+    "colour": lambda x: x in IMPROVEMENTS,
+    "card": lambda x: _text(x) and card_name(str(x)) == x,
+    "resource": lambda x: x in RESOURCES,
+    "commodity": lambda x: x in COMMODITIES,
+    "good": lambda x: x in RESOURCES + COMMODITIES,
+}
+
+
 def _play_shaped(card: str, args: OrderArgs) -> bool:
-    kinds: dict[str, Callable[[object], bool]] = {
-        "text": _text,
-        "int": _integer,
-        "resource": lambda x: x in RESOURCES,
-        "commodity": lambda x: x in COMMODITIES,
-    }
-    shapes = {
-        "warrior": (0, 2, "text"),
-        "roads": (1, 2, "text"),
-        "plenty": (2, 2, "resource"),
-        "monopoly": (1, 1, "resource"),
-        "irrigation": (0, 0, "text"),
-        "mining": (0, 0, "text"),
-        "engineer": (1, 1, "int"),
-        "merchant": (1, 1, "commodity"),
-        "warlord": (0, 0, "text"),
-        "smith": (1, 2, "int"),
-        "bishop": (0, 1, "text"),
-    }
-    if card not in shapes:
+    if card not in CARD_ARGS:
         return False
-    low, high, kind = shapes[card]
-    test = kinds[kind]
-    return low <= len(args) <= high and all(isinstance(x, (str, int)) and test(x) for x in args)
+    low, kinds = CARD_ARGS[card]
+    return low <= len(args) <= len(kinds) and all(ARG_SHAPES[k](a) for k, a in zip(kinds, args))
 
 
 def well_formed(order: object) -> TypeGuard[Order]:

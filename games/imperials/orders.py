@@ -12,9 +12,9 @@ from typing import cast
 
 from gm.core.model import JSONObject, Order, Problem
 
-from .cards import COLOUR_OF, TITLES
+from .cards import PLAYABLE, TITLES
 from .goods import RESOURCES, Cards
-from .grammar import ACTIONS, SETUP, STANDING, WONDERS_ONLY, parse_orders, well_formed
+from .grammar import ACTIONS, CARD_ARGS, SETUP, STANDING, WONDERS_ONLY, parse_orders, well_formed
 from .places import road_problem, town_problem, village_problem
 from .trade import offer_problem
 from .turn import board_geometry, voice
@@ -54,6 +54,7 @@ class Plan:
         self.you = voice(state, seat, you=True)
         self.bought = False
         self.plays = 0
+        self.alchemist = False
 
 
 def order_problem(plan: Plan, order: Order) -> str | None:
@@ -121,27 +122,46 @@ def _buy(plan: Plan) -> str | None:
 
 def _play(plan: Plan, card: str, *args: str | int) -> str | None:
     state = plan.state
-    basic = state["mode"] == "basic"
-    if basic and card in COLOUR_OF and card not in ("roads", "plenty", "monopoly"):
-        return f"{TITLES[card]} is a card of Wonders & Warriors; this game plays the Basic rules"
-    if not basic and card == "warrior":
-        return "Warrior is a card of the Basic game; in Wonders & Warriors build warriors with WARRIOR"
+    mode = state["mode"]
+    if card not in PLAYABLE[mode]:
+        if card == "warrior":
+            return "Warrior is a card of the Basic game; in Wonders & Warriors build warriors with WARRIOR"
+        if mode == "basic":
+            return f"{TITLES[card]} is a card of Wonders & Warriors; this game plays the Basic rules"
+        return f"{TITLES[card]} is a card of the Basic game; Wonders & Warriors deals its own (rule D-IM-10)"
     plan.plays += 1
-    if basic and plan.plays > 1:
-        return "only one action card may be played in a turn: this is a second PLAY"
-    held = [c["card"] for c in state["seats"][plan.seat]["cards"]]
-    if basic and card not in held:
-        if plan.bought:
-            return f"you hold no {TITLES[card]} card now, and a card cannot be played in the turn it is bought"
-        return f"you hold no {TITLES[card]} card"
-    if card == "roads":
-        for edge in args:
-            problem = _road(plan, cast(str, edge))  # well_formed: a roads card names edges
-            if problem:
-                return problem
-    if card in ("warrior", "bishop") and args:
-        tile, *victim = cast(list[str], args)  # well_formed: a tile and perhaps a seat
-        return _tile_problem(plan, tile) or (_seat_problem(plan, victim[0]) if victim else None)
+    if mode == "basic":
+        if plan.plays > 1:
+            return "only one action card may be played in a turn: this is a second PLAY"
+        held = [c["card"] for c in state["seats"][plan.seat]["cards"]]
+        if card not in held:
+            if plan.bought:
+                return f"you hold no {TITLES[card]} card now, and a card cannot be played in the turn it is bought"
+            return f"you hold no {TITLES[card]} card"
+    if card == "alchemist" and plan.alchemist:
+        return "one Alchemist a turn: it sets the dice of your roll"
+    plan.alchemist = plan.alchemist or card == "alchemist"
+    _, kinds = CARD_ARGS[card]
+    for kind, arg in zip(kinds, args):
+        problem = _arg_problem(plan, card, kind, arg)
+        if problem:
+            return problem
+    return None
+
+
+def _arg_problem(plan: Plan, card: str, kind: str, arg: str | int) -> str | None:
+    """What is wrong with one word of a PLAY that can be known when the file arrives."""
+    if kind == "tile":
+        return _tile_problem(plan, cast(str, arg))  # well_formed: the kinds CARD_ARGS names
+    if kind == "seat":
+        problem = _seat_problem(plan, cast(str, arg))
+        return problem.replace("rob yourself", "name yourself") if problem else None
+    if kind == "vertex" and not plan.geo.is_vertex(cast(int, arg)):
+        return f"{arg} is not a vertex of this island (they are numbered 1 to {plan.geo.vertex_count})"
+    if kind == "edge" and card == "roads":
+        return _road(plan, cast(str, arg))
+    if kind == "edge" and arg not in plan.geo.edge_ends:
+        return f"{arg} is not an edge of this island: name an edge by the two vertices at its ends"
     return None
 
 
@@ -160,9 +180,20 @@ def _offer(plan: Plan, to: str, give: Cards, get: Cards) -> str | None:
     return problem
 
 
-def _withdraw(plan: Plan, number: int) -> str | None:
-    if not any(o["id"] == number and o["from"] == plan.seat for o in plan.state["offers"]):
+def _own_offer(plan: Plan, number: int) -> JSONObject | None:
+    return next((o for o in plan.state["offers"] if o["id"] == number and o["from"] == plan.seat), None)
+
+
+def _choose_problem(plan: Plan, number: int, *seats: str) -> str | None:
+    offer = _own_offer(plan, number)
+    if offer is None:
         return f"you have no open offer #{number}"
+    for code in seats:
+        problem = _seat_problem(plan, code)
+        if problem:
+            return problem.replace("you cannot rob yourself", "you cannot trade with yourself")
+        if offer["to"] not in ("ALL", code):
+            return f"offer #{number} is made to {offer['to']} only"
     return None
 
 
@@ -241,7 +272,6 @@ CHECKS: dict[str, Callable[..., str | None]] = {
     "PLAY": _play,
     "MARKET": _market,
     "OFFER": _offer,
-    "WITHDRAW": _withdraw,
     "IMPROVE": _improve,
     "FENCE": _fence,
     "WARRIOR": _warrior,
@@ -267,6 +297,10 @@ def _standing_problem(plan: Plan, order: Order) -> str | None:
             if offer["to"] not in ("ALL", plan.seat):
                 return f"offer #{number} is made to {offer['to']}, not to you"
         return None
+    if order.verb == "WITHDRAW":
+        return None if _own_offer(plan, args[0]) else f"you have no open offer #{args[0]}"
+    if order.verb == "CHOOSE":
+        return _choose_problem(plan, *args)
     if order.verb == "DEMOTE":
         bad = [v for v in args if not plan.geo.is_vertex(v)]
         return f"{bad[0]} is not a vertex of this island" if bad else None

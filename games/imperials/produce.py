@@ -27,10 +27,11 @@ def gold_choice(state: JSONObject, seat: str, from_bank: bool = False) -> str:
     return listed[0] if listed else fallback[0]
 
 
-def roll(turn: Turn, seat: str) -> JSONObject:
-    """The number dice (white and red) and, in Wonders & Warriors, the event die."""
+def roll(turn: Turn, seat: str, chosen: tuple[int, int] | None = None) -> JSONObject:
+    """The number dice (white and red) and, in Wonders & Warriors, the event die. chosen: the
+    white and red an Alchemist sets; the event die is rolled all the same."""
     rng = turn.rng("roll")
-    white, red = rng.randint(1, 6), rng.randint(1, 6)
+    white, red = chosen if chosen else (rng.randint(1, 6), rng.randint(1, 6))
     record: JSONObject = {
         "seat": seat,
         "white": white,

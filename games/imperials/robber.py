@@ -23,23 +23,36 @@ def discards(turn: Turn, order: list[str]) -> None:
     """Everyone above their limit gives back half their cards, rounded down (rule D-IM-1)."""
     state = turn.state
     for seat in order:
-        hand = state["seats"][seat]["hand"]
-        held, limit = hand_size(hand), discard_limit(state, seat)
-        if held <= limit:
-            continue
-        given = choose_discards(state, seat, held // 2)
-        for good, n in given.items():
-            hand[good] -= n
-            state["bank"][good] += n
-        turn.add(
-            "discard",
-            f"{turn.name(seat)} holds {held} cards, more than {limit}, and gives back {held // 2}.",
-            seat=seat,
-            held=held,
-            limit=limit,
-            count=held // 2,
-        )
-        turn.add("discard_cards", f"You give back {cards_text(given)}.", (seat,), seat=seat, cards=given)
+        held, limit = hand_size(state["seats"][seat]["hand"]), discard_limit(state, seat)
+        if held > limit:
+            discard_half(
+                turn,
+                seat,
+                "{name} holds {held} cards, more than " + str(limit) + ", and gives back {count}.",
+                limit=limit,
+            )
+
+
+def discard_half(turn: Turn, seat: str, text: str, **data: object) -> None:
+    """A seat gives back half its cards, rounded down, by its DISCARD answer: everyone reads how
+    many (counts are open), only the seat which. text: the sentence, with {name}, {held} and
+    {count} filled in."""
+    state = turn.state
+    hand = state["seats"][seat]["hand"]
+    held = hand_size(hand)
+    given = choose_discards(state, seat, held // 2)
+    for good, n in given.items():
+        hand[good] -= n
+        state["bank"][good] += n
+    turn.add(
+        "discard",
+        text.format(name=turn.name(seat), held=held, count=held // 2),
+        seat=seat,
+        held=held,
+        count=held // 2,
+        **data,
+    )
+    turn.add("discard_cards", f"You give back {cards_text(given)}.", (seat,), seat=seat, cards=given)
 
 
 def choose_discards(state: JSONObject, seat: str, count: int) -> JSONObject:
@@ -65,9 +78,13 @@ def robber_tiles(state: JSONObject, geo: Geometry) -> list[str]:
     return [c for c in geo.tiles if c != state["robber"] and not state["board"]["tiles"][c]["fog"]]
 
 
-def victims(state: JSONObject, geo: Geometry, seat: str, code: str) -> list[str]:
-    """Other players with a settlement next to a tile, in seating order."""
-    owners = {state["buildings"][str(v)]["owner"] for v in geo.tile_vertices[code] if str(v) in state["buildings"]}
+def victims(state: JSONObject, geo: Geometry, seat: str, code: str, warriors: bool = False) -> list[str]:
+    """Other players with a settlement next to a tile (or any piece, warriors: the Bishop's),
+    in seating order."""
+    corners = [str(v) for v in geo.tile_vertices[code]]
+    owners = {state["buildings"][v]["owner"] for v in corners if v in state["buildings"]}
+    if warriors:
+        owners |= {state["warriors"][v]["owner"] for v in corners if v in state["warriors"]}
     return [s for s in state["seating"] if s in owners and s != seat]
 
 
@@ -97,8 +114,11 @@ def default_tile(state: JSONObject, geo: Geometry, seat: str) -> str | None:
 def default_victim(state: JSONObject, geo: Geometry, seat: str, code: str) -> str | None:
     """Whom gm robs for a player who did not say: the one with most points shown, then most cards."""
     options = [s for s in victims(state, geo, seat, code) if hand_size(state["seats"][s]["hand"])]
-    if not options:
-        return None
+    return richest(state, options) if options else None
+
+
+def richest(state: JSONObject, options: list[str]) -> str:
+    """gm's choice among players to take from: most points shown, then most cards, seating order."""
     return max(
         options,
         key=lambda s: (
@@ -117,9 +137,11 @@ def move_robber(turn: Turn, seat: str, tile: str | None, victim: str | None, rob
     allowed = robber_tiles(state, geo)
     if stated not in allowed:
         if stated is not None:
+            # The answer itself was the seat's alone (rule D-ALL-5); the move is public.
             turn.add(
                 "robber_choice",
                 f"{turn.name(seat)} names tile {stated} for the robber, where it cannot go; gm chooses.",
+                (seat,),
                 seat=seat,
                 tile=stated,
             )
@@ -129,7 +151,7 @@ def move_robber(turn: Turn, seat: str, tile: str | None, victim: str | None, rob
     state["robber"] = stated
     turn.add("robber", f"{turn.name(seat)} moves the robber to tile {stated}.", seat=seat, tile=stated)
     if rob_all:
-        for other in victims(state, geo, seat, stated):
+        for other in victims(state, geo, seat, stated, warriors=True):
             steal(turn, seat, other)
         return
     wanted = victim if victim is not None else _standing_victim(state, seat)

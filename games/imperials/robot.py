@@ -1,8 +1,12 @@
 """The Imperials robot: a plain, sensible player for seats that send no orders. It settles on the
 richest free corners, builds what its hand pays for now (towns, villages, roads towards free
 corners, cards or improvements), trades with the market for what one card short of a build,
-posts and accepts fair one-for-one offers, and gives standing answers for others' turns.
-Every order it writes passes check_orders (it checks each one against its own plan first)."""
+posts offers (to anyone or to one player) and accepts fair ones, decides on its own offers,
+plays its action cards, and in Wonders & Warriors builds, activates, upgrades and moves warriors
+and fences its towns; it gives standing answers for others' turns. Now and then, by its seeded
+generator, it uses an order it does not need, so that robot games reach every rule of the book.
+Every order it writes passes check_orders (it checks each one against its own plan first), and
+it reads only what its seat may see."""
 
 from __future__ import annotations
 
@@ -13,14 +17,17 @@ from gm.core.model import JSONObject, Order
 
 from .awards import points
 from .board import Geometry
-from .goods import COMMODITY_FOR, COSTS, IMPROVEMENTS, RESOURCES, Cards, has
+from .goods import CARD_LIMIT, COMMODITY_FOR, COSTS, FENCE_LIMIT, GOODS, IMPROVEMENTS, RESOURCES, Cards, has
 from .grammar import make_order
 from .orders import Plan, order_problem
 from .places import building_at, free_edges_from, owner_at, vertex_worth, yields_at
-from .robber import default_tile, default_victim
+from .robber import default_tile, default_victim, discard_limit
+from .robot_cards import ANYWAY, robber_play, wonders_plays
 from .setup import default_road
 from .trade import market_rate
 from .turn import board_geometry
+from .warriors import route_from, upgrade_problem
+from .wonders import DROP_ORDER, free_towns
 
 WISHES = 8  # corners on a set-up wish list
 
@@ -31,7 +38,12 @@ def robot_orders(state: JSONObject, seat: str, rng: Random) -> list[Order]:
         return []
     if state["phase"] == "setup":
         return _settle(state, seat, rng) + _answers(state, seat)
-    return _answers(state, seat) + _accepts(state, seat) + Builder(state, seat, rng).orders()
+    return (
+        _answers(state, seat)
+        + _accepts(state, seat, rng)
+        + _decisions(state, seat, rng)
+        + Builder(state, seat, rng).orders()
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -69,8 +81,16 @@ def _answers(state: JSONObject, seat: str) -> list[Order]:
         victim = default_victim(state, geo, seat, tile)
         answers.append(make_order("ROBBER", tile, victim))
     if state["mode"] == "wonders":
-        best = max(IMPROVEMENTS, key=lambda c: (state["seats"][seat]["improvements"][c], -IMPROVEMENTS.index(c)))
+        me = state["seats"][seat]
+        best = max(IMPROVEMENTS, key=lambda c: (me["improvements"][c], -IMPROVEMENTS.index(c)))
         answers.append(make_order("DRAGON", best))
+        towns = free_towns(state, seat)
+        if towns:  # the town it would miss least, should the dragon burn one
+            answers.append(make_order("DEMOTE", min(towns, key=lambda v: (vertex_worth(state, geo, v), v))))
+        held = [c["card"] for c in me["cards"]]
+        drop = [c for c in DROP_ORDER if c in held]
+        if len(held) >= CARD_LIMIT and drop:
+            answers.append(make_order("DROP", drop[0]))
     return answers
 
 
@@ -84,9 +104,9 @@ def _wanted(state: JSONObject, seat: str) -> list[str]:
     return sorted(RESOURCES, key=lambda g: (-need[g], hand[g], RESOURCES.index(g)))
 
 
-def _accepts(state: JSONObject, seat: str) -> list[Order]:
+def _accepts(state: JSONObject, seat: str, rng: Random) -> list[Order]:
     # A one-for-one offer to us is fine if it gives what we want for what we have two of, and
-    # the offering player is not about to win.
+    # the offering player is not about to win; now and then any offer we can pay.
     hand = state["seats"][seat]["hand"]
     want = set(_wanted(state, seat)[:2])
     chosen = []
@@ -97,9 +117,25 @@ def _accepts(state: JSONObject, seat: str) -> list[Order]:
             continue
         gives_us = set(offer["give"]) & want
         costs_us = all(hand[g] >= n + 1 for g, n in offer["get"].items())
-        if gives_us and costs_us and sum(offer["give"].values()) >= sum(offer["get"].values()):
+        fair = sum(offer["give"].values()) >= sum(offer["get"].values())
+        if (gives_us and costs_us and fair) or (has(hand, offer["get"]) and rng.random() < ANYWAY):
             chosen.append(offer["id"])
     return [make_order("ACCEPT", *chosen)] if chosen else []
+
+
+def _decisions(state: JSONObject, seat: str, rng: Random) -> list[Order]:
+    """The robot's say on its own offers that come due this round (rule D-IM-9): now and then it
+    declines one, or names whom it trades with; else the first who accepts and can pay."""
+    decided = []
+    for offer in (o for o in state["offers"] if o["from"] == seat):
+        draw = rng.random()
+        if draw < 0.15:
+            decided.append(make_order("WITHDRAW", offer["id"]))
+        elif draw < 0.4:
+            others = [s for s in state["seating"] if s != seat and offer["to"] in ("ALL", s)]
+            rng.shuffle(others)
+            decided.append(make_order("CHOOSE", offer["id"], *others[: rng.randint(1, len(others))]))
+    return decided
 
 
 # ----------------------------------------------------------------------------------------------
@@ -133,6 +169,9 @@ class Builder:
         for _ in range(6):  # a few builds a turn at most
             if not self._build_one():
                 break
+        if self.wonders:
+            self._warriors()
+            self._fence()
         self._offer()
         return self.out
 
@@ -232,18 +271,17 @@ class Builder:
         )
 
     def _play_card(self) -> None:
+        if self.wonders:
+            return self._play_wonders()
         state = self.state
         cards = [c["card"] for c in state["seats"][self.seat]["cards"]]
-        if self.wonders:
-            return self._play_wonders(cards)
         robbed = state["robber"] and any(
             owner_at(state, v) == self.seat for v in self.geo.tile_vertices[state["robber"]]
         )
-        if "warrior" in cards and (robbed or state["seats"][self.seat]["warriors_played"] < 3):
-            tile = default_tile(state, self.geo, self.seat)
-            if tile:
-                victim = default_victim(state, self.geo, self.seat, tile)
-                self.add("PLAY", "warrior", *([tile, victim] if victim else [tile]))
+        draw = self.rng.random()
+        if "warrior" in cards and (robbed or state["seats"][self.seat]["warriors_played"] < 3 or draw < ANYWAY):
+            words = robber_play(state, self.seat, self.geo)
+            if words and self.add("PLAY", *words):
                 return
         if "plenty" in cards:
             want = _wanted(state, self.seat)
@@ -251,32 +289,31 @@ class Builder:
                 self.hand[want[0]] += 1
                 self.hand[want[1]] += 1
                 return
-        if "monopoly" in cards:
-            scarcest = _wanted(state, self.seat)[0]
-            self.add("PLAY", "monopoly", scarcest)
+        if "monopoly" in cards and self.add("PLAY", "monopoly", _wanted(state, self.seat)[0]):
             return
         if "roads" in cards:
-            first = self._road_towards_spot()
-            if first and self.add("PLAY", "roads", first):
-                return
+            self._play_roads()
 
-    def _play_wonders(self, cards: list[str]) -> None:
-        for card in cards:
-            if card in ("irrigation", "mining", "warlord"):
-                self.add("PLAY", card)
-            elif card in ("plenty",):
-                want = _wanted(self.state, self.seat)
-                self.add("PLAY", "plenty", want[0], want[1])
-            elif card == "monopoly":
-                self.add("PLAY", "monopoly", _wanted(self.state, self.seat)[0])
-            elif card == "merchant":
-                self.add("PLAY", "merchant", self.rng.choice(("paper", "cloth", "coin")))
-            elif card == "bishop":
-                self.add("PLAY", "bishop")
-            elif card == "roads":
-                first = self._road_towards_spot()
-                if first:
-                    self.add("PLAY", "roads", first)
+    def _play_roads(self) -> bool:
+        first = self._road_towards_spot()
+        return bool(first) and self.add("PLAY", "roads", first)
+
+    def _play_wonders(self) -> None:
+        want = _wanted(self.state, self.seat)
+        for words, cost in wonders_plays(self.state, self.seat, self.geo, want, self.rng):
+            if words[0] == "fleet":
+                self._play_fleet(str(words[1]), want[0])
+            elif not self.add("PLAY", *words, cost=cost):
+                continue
+        if "roads" in (c["card"] for c in self.state["seats"][self.seat]["cards"]):
+            self._play_roads()
+
+    def _play_fleet(self, good: str, wanted: str) -> None:
+        # The fleet's 2:1 counts when the orders run; the plan does not know it, so the robot
+        # pays for its market trade here.
+        if good != wanted and self.hand[good] >= 2 and self.add("PLAY", "fleet", good):
+            if self.add("MARKET", good, wanted, cost={good: 2}):
+                self.hand[wanted] += 1
 
     def _wonders_step(self) -> bool:
         state = self.plan.state
@@ -290,17 +327,74 @@ class Builder:
                     me_levels[colour] = level
                     self.plan.state["seats"] = {**state["seats"], self.seat: {**me, "improvements": me_levels}}
                     return True
+        return False
+
+    def _warriors(self) -> None:
+        """Build, activate, upgrade, move and send warriors against the robber: when the dragon
+        is near, and now and then (seeded) whenever the hand pays."""
+        state = self.plan.state
         danger = state["dragon"] >= 4
         mine = [int(v) for v, w in state["warriors"].items() if w["owner"] == self.seat]
-        idle = [v for v in mine if not state["warriors"][str(v)]["active"]]
-        if danger and idle and self.add("ACTIVATE", idle[0], cost=COSTS["activate"]):
-            self.plan.state["warriors"][str(idle[0])] = {**state["warriors"][str(idle[0])], "active": True}
-            return True
-        if danger and len(mine) < max(1, len(towns)) and has(self.hand, COSTS["warrior"]):
-            for vertex in self._warrior_spots():
-                if self.add("WARRIOR", vertex, cost=COSTS["warrior"]):
-                    return True
-        return False
+        towns = [v for v, b in state["buildings"].items() if b["owner"] == self.seat and b["kind"] == "town"]
+        if (danger and len(mine) < max(1, len(towns))) or self.rng.random() < 0.2:
+            spot = next((v for v in self._warrior_spots() if self.add("WARRIOR", v, cost=COSTS["warrior"])), None)
+            if spot is not None:
+                mine.append(spot)
+        for vertex in mine:
+            self._warrior_turn(vertex, danger)
+
+    def _warrior_turn(self, vertex: int, danger: bool) -> None:
+        state = self.plan.state
+        warrior = state["warriors"].get(str(vertex))
+        if warrior is None:
+            return
+        draw = self.rng.random()
+        if warrior["active"] and warrior.get("activated") != state["round"]:
+            if self._chase(vertex) or (draw < 0.3 and self._move(vertex, warrior)):
+                return
+        if draw < 0.25 and upgrade_problem(state, self.seat, warrior, vertex) is None:
+            self.add("UPGRADE", vertex, cost=COSTS["upgrade"])
+        if not warrior["active"] and (danger or draw < 0.2) and self.add("ACTIVATE", vertex, cost=COSTS["activate"]):
+            state["warriors"][str(vertex)] = {**warrior, "active": True, "activated": state["round"]}
+
+    def _chase(self, vertex: int) -> bool:
+        state, geo = self.plan.state, self.geo
+        robber = state["robber"]
+        if not robber or robber not in geo.vertex_tiles[vertex]:
+            return False
+        hurts = any(owner_at(state, v) == self.seat for v in geo.tile_vertices[robber])
+        if not hurts and self.rng.random() > ANYWAY:
+            return False
+        tile = default_tile(state, geo, self.seat)
+        victim = default_victim(state, geo, self.seat, tile) if tile else None
+        return self.add("CHASE", vertex, tile, victim)
+
+    def _move(self, vertex: int, warrior: JSONObject) -> bool:
+        """To a weaker warrior of another player on its roads if it can reach one, else to the
+        empty vertex farthest along them."""
+        state = self.plan.state
+        reach = route_from(state, self.geo, self.seat, vertex)
+        weaker = [
+            v
+            for v in reach
+            if state["warriors"].get(str(v), {}).get("owner", self.seat) != self.seat
+            and state["warriors"][str(v)]["level"] < warrior["level"]
+        ]
+        empty = [
+            v for v in reach if v != vertex and str(v) not in state["warriors"] and str(v) not in state["buildings"]
+        ]
+        ends = weaker or sorted(empty, key=lambda v: (-reach[v], v))
+        return bool(ends) and self.add("MOVE", vertex, ends[0])
+
+    def _fence(self) -> None:
+        state = self.plan.state
+        limit = discard_limit(state, self.seat)
+        if self.rng.random() > 0.3 and sum(self.hand.values()) < limit - 1:
+            return
+        fences = sum(1 for b in state["buildings"].values() if b["owner"] == self.seat and b.get("fence"))
+        bare = [v for v in free_towns(state, self.seat) if not state["buildings"][str(v)].get("fence")]
+        if bare and fences < FENCE_LIMIT:
+            self.add("FENCE", bare[0], cost=COSTS["fence"])
 
     def _warrior_spots(self) -> list[int]:
         state = self.plan.state
@@ -308,10 +402,15 @@ class Builder:
         return sorted(v for v in ends if building_at(state, v) is None and str(v) not in state["warriors"])
 
     def _offer(self) -> None:
-        # One fair offer a turn when something is short and something is plentiful.
+        # One offer a turn when something is short and something is plentiful: to anyone, or now
+        # and then to one player; in Wonders & Warriors now and then a commodity.
         if any(o["from"] == self.seat for o in self.state["offers"]) or self.rng.random() < 0.5:
             return
+        kinds = GOODS if self.wonders and self.rng.random() < ANYWAY else RESOURCES
         want = _wanted(self.state, self.seat)[0]
-        spare = max(RESOURCES, key=lambda g: (self.hand[g], -RESOURCES.index(g)))
-        if spare != want and self.hand[spare] >= 3 and self.hand[want] == 0:
-            self.add("OFFER", "ALL", {spare: 1}, {want: 1})
+        spare = max(kinds, key=lambda g: (self.hand[g], -GOODS.index(g)))
+        if spare == want or self.hand[spare] < 2 or self.hand[want] > 1:
+            return
+        others = [s for s in self.state["seating"] if s != self.seat]
+        to = self.rng.choice(others) if self.rng.random() < ANYWAY else "ALL"
+        self.add("OFFER", to, {spare: 1}, {want: 1})

@@ -11,9 +11,9 @@ from gm.core import scenarios
 from gm.core.model import JSONObject, Order, Outcome, SeatInfo, TurnResult
 from gm.core.ruleset import ScenarioError, TurnSeeds
 
-from . import actions, trade, warriors, wonders
+from . import actions, play, trade, warriors, wonders
 from .awards import points
-from .cards import TITLES, new_decks
+from .cards import new_decks
 from .deal import deal_board
 from .goods import BANK, IMPROVEMENTS, empty_hand
 from .grammar import ACTIONS, STANDING, well_formed
@@ -82,6 +82,9 @@ def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> J
         "army": {"seat": None, "count": 0},
         "wonders": {c: None for c in IMPROVEMENTS},
         "dragon": 0,
+        "dragonslayer_left": warriors.DRAGONSLAYER_POINTS,
+        "merchant": None,  # W&W: {"seat", "tile"} of the merchant the Merchant card places
+        "fleet": None,  # W&W: {"seat", "goods"} the Merchant Fleet trades 2:1 for the rest of a turn
         "winner": None,
         "log": [],
     }
@@ -170,7 +173,7 @@ def _round(turn: Turn) -> None:
 def _player_turn(turn: Turn, seat: str) -> None:
     state = turn.state
     turn.mover, turn.played = seat, 0
-    record = roll(turn, seat)
+    record = roll(turn, seat, play.alchemist_dice(turn, seat) if turn.wonders_mode else None)
     state["log"].append(record)
     if record["event"]:
         warriors.event_die(turn, record)
@@ -183,14 +186,21 @@ def _player_turn(turn: Turn, seat: str) -> None:
     trade.settle_offers(turn, seat)
     if _won(turn, seat):
         return
-    for order in turn.orders[seat]:
-        if order.verb in STANDING or order.verb == "SETTLE":
+    alchemist = _first_alchemist(turn.orders[seat]) if turn.wonders_mode else None
+    for index, order in enumerate(turn.orders[seat]):
+        if order.verb in STANDING or order.verb == "SETTLE" or index == alchemist:
             continue
         _act(turn, seat, order)
         if _won(turn, seat):
             return
     if turn.wonders_mode:
         wonders.hand_limit(turn, seat)
+        state["fleet"] = None  # the Merchant Fleet lasts the turn it is played in
+
+
+def _first_alchemist(orders: list[Order]) -> int | None:
+    """Where the PLAY ALCHEMIST that was read before the roll stands among the orders."""
+    return next((i for i, o in enumerate(orders) if o.verb == "PLAY" and o.args[0] == "alchemist"), None)
 
 
 def _act(turn: Turn, seat: str, order: Order) -> None:
@@ -198,12 +208,6 @@ def _act(turn: Turn, seat: str, order: Order) -> None:
     if handler is None:
         return turn.failed(seat, order, "it is not an order of a round")
     handler(turn, seat, order, *order.args)
-
-
-def _play(turn: Turn, seat: str, order: Order, card: str, *args: str | int) -> None:
-    if card not in actions.EFFECTS or card not in TITLES:
-        return turn.failed(seat, order, f"{card} is not a card that is played")
-    actions.play_card(turn, seat, order, card, args)
 
 
 def _buy(turn: Turn, seat: str, order: Order) -> None:
@@ -220,10 +224,9 @@ HANDLERS: dict[str, Callable[..., object]] = {
     "VILLAGE": actions.build_village,
     "TOWN": actions.build_town,
     "BUY": _buy,
-    "PLAY": _play,
+    "PLAY": play.play_card,
     "MARKET": trade.market,
     "OFFER": trade.post_offer,
-    "WITHDRAW": trade.withdraw,
     "IMPROVE": wonders.improve,
     "FENCE": wonders.fence,
     "WARRIOR": warriors.build_warrior,

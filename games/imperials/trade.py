@@ -1,15 +1,16 @@
 """Trade: with the market (4:1, 3:1 at a general port, 2:1 at a resource's port, the guild's 2:1
-for commodities) and between players by mail: an offer posted in one round is accepted in a
-later round by the other player's turn file and carried out in the offering player's turn, if
-both still hold the cards (rule D-IM-8)."""
+for commodities) and between players by mail: an offer posted in one round is accepted in the
+next by the other player's turn file and carried out in the offering player's turn, if both
+still hold the cards (rule D-IM-8), as its maker decides in the same round (rule D-IM-9)."""
 
 from __future__ import annotations
 
 from gm.core.model import JSONObject, Order
 
 from .board import Geometry
-from .goods import COMMODITIES, RESOURCES, Cards, cards_text, hand_from, has, pay, take
+from .goods import COMMODITIES, RESOURCES, YIELDS, Cards, cards_text, hand_from, has, pay, take
 from .places import ports_of
+from .setup import order_of_play
 from .turn import Turn
 
 GUILD_LEVEL = 3
@@ -17,16 +18,25 @@ GUILD_LEVEL = 3
 
 def market_rate(state: JSONObject, geo: Geometry, seat: str, give: str) -> int | None:
     """How many cards of one type a seat gives the market for one card; None when it cannot."""
+    if give in COMMODITIES and state["mode"] != "wonders":
+        return None
+    if _two_for_one(state, seat, give):
+        return 2
     ports = ports_of(state, geo, seat)
-    if give in COMMODITIES:
-        if state["mode"] != "wonders":
-            return None
-        if state["seats"][seat]["improvements"]["trade"] >= GUILD_LEVEL:
-            return 2  # the guild
-        return 3 if "3:1" in ports else 4
-    if give in ports:
+    if give in RESOURCES and give in ports:
         return 2
     return 3 if "3:1" in ports else 4
+
+
+def _two_for_one(state: JSONObject, seat: str, give: str) -> bool:
+    """The guild's 2:1 for commodities; the merchant's for its tile's resource and the Merchant
+    Fleet's for the rest of a turn (rule D-IM-10)."""
+    if give in COMMODITIES and state["seats"][seat]["improvements"]["trade"] >= GUILD_LEVEL:
+        return True
+    merchant, fleet = state.get("merchant"), state.get("fleet")
+    if merchant and merchant["seat"] == seat and YIELDS.get(state["board"]["tiles"][merchant["tile"]]["kind"]) == give:
+        return True
+    return bool(fleet and fleet["seat"] == seat and give in fleet["goods"])
 
 
 def market(turn: Turn, seat: str, order: Order, give: str, get: str) -> None:
@@ -92,19 +102,21 @@ def post_offer(turn: Turn, seat: str, order: Order, to: str, give: Cards, get: C
     )
 
 
-def withdraw(turn: Turn, seat: str, order: Order, number: int) -> None:
-    state = turn.state
-    mine = [o for o in state["offers"] if o["id"] == number and o["from"] == seat]
-    if not mine:
-        return turn.failed(seat, order, f"{turn.name(seat)} has no open offer #{number}")
-    state["offers"].remove(mine[0])
-    turn.add("offer_withdrawn", f"{turn.name(seat)} withdraws offer #{number}.", seat=seat, offer=number)
+def decisions(turn: Turn, seat: str) -> tuple[dict[int, Order], dict[int, Order]]:
+    """The maker's decisions on its offers in its turn file (rule D-IM-9): WITHDRAW n, and
+    CHOOSE n SEAT ... (whom it trades with, first choice first); the first of each number counts."""
+    withdrawn: dict[int, Order] = {}
+    chosen: dict[int, Order] = {}
+    for order in turn.orders.get(seat, []):
+        if order.verb == "WITHDRAW":
+            withdrawn.setdefault(order.args[0], order)
+        elif order.verb == "CHOOSE":
+            chosen.setdefault(order.args[0], order)
+    return withdrawn, chosen
 
 
 def accepted_by(turn: Turn, number: int) -> list[str]:
     """The seats whose orders this turn accept an offer, in order of play after the mover."""
-    from .setup import order_of_play
-
     sequence = order_of_play(turn.state)
     start = sequence.index(turn.mover) if turn.mover in sequence else 0
     after = sequence[start + 1 :] + sequence[:start]
@@ -112,54 +124,75 @@ def accepted_by(turn: Turn, number: int) -> list[str]:
 
 
 def settle_offers(turn: Turn, seat: str) -> None:
-    """The mover's offers from earlier rounds: carried out with the first player (in order of
-    play) who accepted and still holds the cards; then they expire, taken or not."""
+    """The mover's offers from earlier rounds, after its roll and before its actions. The maker's
+    decisions are read first (rule D-IM-9): WITHDRAW declines an offer; CHOOSE names whom it
+    trades with; else the first accepting player in order of play who still holds the cards
+    takes it. Then every offer expires, taken or not; a trade that fails tells only its parties
+    that it could not be carried out, never which side lacked what (rule D-ALL-5)."""
     state = turn.state
+    withdrawn, chosen = decisions(turn, seat)
     due = [o for o in state["offers"] if o["from"] == seat and o["round"] < state["round"]]
     for offer in due:
         state["offers"].remove(offer)
-        takers = [s for s in accepted_by(turn, offer["id"]) if offer["to"] in ("ALL", s)]
-        if not takers:
-            turn.add(
-                "offer_expired",
-                f"Nobody accepted offer #{offer['id']} of {turn.name(seat)}; it expires.",
-                seat=seat,
-                offer=offer["id"],
-            )
+        number = offer["id"]
+        if number in withdrawn:
+            turn.add("offer_withdrawn", f"{turn.name(seat)} withdraws offer #{number}.", seat=seat, offer=number)
             continue
-        if not has(state["seats"][seat]["hand"], offer["give"]):
-            turn.add(
-                "trade_failed",
-                f"Offer #{offer['id']}: {turn.name(seat)} no longer holds "
-                f"{cards_text(offer['give'])}; the trade does not happen.",
-                seat=seat,
-                offer=offer["id"],
-            )
-            continue
-        taker = next((s for s in takers if has(state["seats"][s]["hand"], offer["get"])), None)
+        accepted = [s for s in accepted_by(turn, number) if offer["to"] in ("ALL", s)]
+        takers = accepted
+        if number in chosen:
+            named = [s for s in chosen[number].args[1:] if isinstance(s, str)]
+            takers = [s for s in named if s in accepted]
+        taker = None
+        if has(state["seats"][seat]["hand"], offer["give"]):
+            taker = next((s for s in takers if has(state["seats"][s]["hand"], offer["get"])), None)
         if taker is None:
-            names = ", ".join(turn.name(s) for s in takers)
-            turn.add(
-                "trade_failed",
-                f"Offer #{offer['id']}: {names} accepted but no longer holds "
-                f"{cards_text(offer['get'])}; the trade does not happen.",
-                seat=seat,
-                offer=offer["id"],
-            )
-            continue
-        hand_from(seat, taker, state, offer["give"])
-        hand_from(taker, seat, state, offer["get"])
-        if state["log"]:
-            state["log"][-1]["trades"].append(
-                {"offer": offer["id"], "from": seat, "to": taker, "give": offer["give"], "get": offer["get"]}
-            )
-        turn.add(
-            "trade",
-            f"Offer #{offer['id']}: {turn.name(seat)} gives {turn.name(taker)} "
-            f"{cards_text(offer['give'])} for {cards_text(offer['get'])}.",
-            seat=seat,
-            offer=offer["id"],
-            partner=taker,
-            give=offer["give"],
-            get=offer["get"],
+            _no_trade(turn, offer, accepted)
+        else:
+            _trade(turn, offer, taker)
+    mine = {o["id"] for o in due}
+    for number, order in [*withdrawn.items(), *chosen.items()]:
+        if number not in mine:
+            turn.failed(seat, order, f"{turn.name(seat)} has no offer #{number} that comes due this round")
+
+
+def _trade(turn: Turn, offer: JSONObject, taker: str) -> None:
+    state, seat = turn.state, offer["from"]
+    hand_from(seat, taker, state, offer["give"])
+    hand_from(taker, seat, state, offer["get"])
+    if state["log"]:
+        state["log"][-1]["trades"].append(
+            {"offer": offer["id"], "from": seat, "to": taker, "give": offer["give"], "get": offer["get"]}
         )
+    turn.add(
+        "trade",
+        f"Offer #{offer['id']}: {turn.name(seat)} gives {turn.name(taker)} "
+        f"{cards_text(offer['give'])} for {cards_text(offer['get'])}.",
+        seat=seat,
+        offer=offer["id"],
+        partner=taker,
+        give=offer["give"],
+        get=offer["get"],
+    )
+
+
+def _no_trade(turn: Turn, offer: JSONObject, accepted: list[str]) -> None:
+    """Everyone reads that the offer expired; its maker and those who accepted read whether it
+    found no taker or could not be carried out, and nobody reads whose cards were missing."""
+    seat, number = offer["from"], offer["id"]
+    turn.add(
+        "offer_expired",
+        f"Offer #{number} of {turn.name(seat)} expires without a trade.",
+        seat=seat,
+        offer=number,
+    )
+    if not accepted:
+        turn.add("offer_unanswered", f"Nobody accepted offer #{number}.", (seat,), seat=seat, offer=number)
+        return
+    turn.add(
+        "trade_failed",
+        f"Offer #{number} of {turn.name(seat)} was accepted but could not be carried out.",
+        (seat, *accepted),
+        seat=seat,
+        offer=number,
+    )

@@ -110,8 +110,15 @@ class Turn:
         return f"{self.name(seat)} lacks {cards_text(missing(hand, cost))}"
 
     def failed(self, seat: str, order: object, reason: str) -> None:
-        """An order that cannot be carried out now (rule D-ALL-3): it alone fails."""
+        """An order that cannot be carried out now (rule D-ALL-3): it alone fails. Only its seat
+        reads why (rule D-ALL-5): the reason may name what the hand lacks or holds, and the
+        others see only what happened on the board, which for a failed order is nothing."""
         text = order_text(order)
         self.add(
-            "order_failed", f"{self.name(seat)}'s order {text} fails: {reason}.", seat=seat, order=text, reason=reason
+            "order_failed",
+            f"{self.name(seat)}'s order {text} fails: {reason}.",
+            (seat,),
+            seat=seat,
+            order=text,
+            reason=reason,
         )

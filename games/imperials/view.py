@@ -11,14 +11,15 @@ from .awards import points_table, route_length
 from .board import Geometry
 from .cards import TITLES, WHAT
 from .form import order_form as order_form  # the view part of the contract names it here
-from .goods import COSTS, GOODS, RESOURCES, cards_text, hand_size, has
+from .goods import COSTS, GOODS, RESOURCES, YIELDS, cards_text, hand_size, has
+from .grammar import PLAY_USAGE
 from .places import PIPS, pieces_of, ports_of
 from .robber import discard_limit
 from .rules import outcome
 from .setup import order_of_play
 from .trade import market_rate
 from .turn import board_geometry
-from .warriors import DRAGON_STEPS, strength
+from .warriors import DRAGON_STEPS, DRAGONSLAYER_POINTS, strength
 from .wonders import STRATEGIC
 
 FILLS = {
@@ -81,13 +82,24 @@ def view(state: JSONObject, seat: str) -> JSONObject:
             "steps": DRAGON_STEPS,
             "attack": sum(1 for b in state["buildings"].values() if b["kind"] == "town"),
             "defence": sum(strength(state, s) for s in state["seating"]),
+            "slayer_left": state["dragonslayer_left"],
+            "slayer_points": DRAGONSLAYER_POINTS,
         },
         "bank": cards_text({g: state["bank"][g] for g in (GOODS if state["mode"] == "wonders" else RESOURCES)}),
         "decks": {name: len(cards) for name, cards in state["decks"].items()},
         "robber": state["robber"],
+        "merchant": _merchant(state),
         "known": known(state, geo, seat),
         "outcome": result.to_json() if result else None,
     }
+
+
+def _merchant(state: JSONObject) -> JSONObject | None:
+    merchant = state.get("merchant")
+    if not merchant:
+        return None
+    kind = state["board"]["tiles"][merchant["tile"]]["kind"]
+    return {"seat": merchant["seat"], "tile": merchant["tile"], "good": YIELDS[kind]}
 
 
 def corner_of(geo: Geometry, vertex: int) -> list[float]:
@@ -165,16 +177,21 @@ def board_drawing(state: JSONObject, geo: Geometry) -> JSONObject:
             for p in state["board"]["ports"]
         ],
         "pieces": pieces,
-        "marks": [
-            {
-                "col": geo.slots[geo.tiles.index(state["robber"])][0],
-                "row": geo.slots[geo.tiles.index(state["robber"])][1],
-                "shape": "robber",
-            }
-        ]
-        if state["robber"]
-        else [],
+        "marks": _marks(state, geo, colour),
     }
+
+
+def _marks(state: JSONObject, geo: Geometry, colour: dict[str, str]) -> list[JSONObject]:
+    """The robber, and in Wonders & Warriors the merchant in its holder's colour (rule D-IM-10)."""
+    marks = []
+    if state["robber"]:
+        col, row = geo.slots[geo.tiles.index(state["robber"])]
+        marks.append({"col": col, "row": row, "shape": "robber"})
+    merchant = state.get("merchant")
+    if merchant:
+        col, row = geo.slots[geo.tiles.index(merchant["tile"])]
+        marks.append({"col": col, "row": row, "shape": "merchant", "colour": colour[merchant["seat"]]})
+    return marks
 
 
 def _tiles(state: JSONObject, geo: Geometry) -> list[JSONObject]:
@@ -246,6 +263,7 @@ def _you(state: JSONObject, geo: Geometry, seat: str) -> JSONObject:
                 "title": TITLES[c["card"]],
                 "what": WHAT[c["card"]],
                 "new": bool(c.get("bought")) and c["round"] == state["round"],
+                "usage": PLAY_USAGE.get(c["card"], ""),
             }
             for c in me["cards"]
         ],
@@ -289,7 +307,8 @@ def known(state: JSONObject, geo: Geometry, seat: str) -> JSONObject:
         sightings,
         state["seating"],
         {},
-        "Each tile is written as its letter, what it yields and its number; R marks the robber's tile.",
+        "Each tile is written as its letter, what it yields and its number; R marks the robber's tile"
+        + (", M the merchant's." if state.get("merchant") else "."),
     )
 
 
@@ -306,7 +325,8 @@ def _tiles_around(state: JSONObject, geo: Geometry, vertex: int) -> str:
         tile = state["board"]["tiles"][code]
         kind = "fog" if tile["fog"] else CAPTIONS[tile["kind"]]
         number = "" if tile["fog"] or tile["number"] is None else f" {tile['number']}"
-        words.append(f"{code} {kind}{number}{' R' if state['robber'] == code else ''}")
+        merchant = state.get("merchant") and state["merchant"]["tile"] == code
+        words.append(f"{code} {kind}{number}{' R' if state['robber'] == code else ''}{' M' if merchant else ''}")
     return ", ".join(words)
 
 

@@ -1,5 +1,5 @@
-"""Wonders & Warriors: warriors (build, activate, upgrade, move, displace, chase the robber) and
-the dragon (rule D-IM-6), with the cards that act on warriors (Warlord, Smith)."""
+"""Wonders & Warriors: warriors (build, activate, upgrade, move, displace, chase the robber), the
+dragon (rules D-IM-6, D-IM-11) and the event die."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from typing import cast
 
 from gm.core.model import JSONObject, Order
 
+from .awards import longest
 from .board import Geometry
-from .goods import COSTS, IMPROVEMENTS, pay
-from .places import PIPS
+from .goods import COSTS, IMPROVEMENTS, LIMITS, pay
+from .places import PIPS, pieces_of
 from .robber import move_robber
 from .setup import order_of_play
 from .turn import Turn
@@ -19,6 +20,7 @@ from .wonders import STRATEGIC_LEVEL, free_towns, give_card, wrong_mode
 PIECES_PER_LEVEL = 2  # gm's choice: 2 regular, 2 strong and 2 mighty warriors a player
 LEVEL_NAMES = {1: "regular", 2: "strong", 3: "mighty"}
 DRAGON_STEPS = 7  # rule D-IM-6
+DRAGONSLAYER_POINTS = 8  # the implementation's Defender points for a whole game (rule D-IM-10)
 
 
 def warriors_of(state: JSONObject, seat: str, level: int | None = None) -> list[int]:
@@ -42,7 +44,13 @@ def build_warrior(turn: Turn, seat: str, order: Order, vertex: int) -> None:
         return turn.failed(seat, order, problem)
     pay(state, seat, COSTS["warrior"])
     state["warriors"][str(vertex)] = {"owner": seat, "level": 1, "active": False, "activated": None}
-    turn.add("warrior", f"{turn.name(seat)} places a regular warrior at vertex {vertex}.", seat=seat, vertex=vertex)
+    turn.add(
+        "warrior",
+        f"{turn.name(seat)} places a regular warrior at vertex {vertex}.",
+        seat=seat,
+        vertex=vertex,
+        free=False,
+    )
 
 
 def warrior_place_problem(state: JSONObject, geo: Geometry, seat: str, vertex: int, name: str) -> str | None:
@@ -112,6 +120,7 @@ def upgrade(turn: Turn, seat: str, order: Order, vertex: int, free: bool = False
         seat=seat,
         vertex=vertex,
         level=warrior["level"],
+        free=free,
     )
     return None
 
@@ -132,14 +141,13 @@ def ready(turn: Turn, seat: str, order: Order, vertex: int) -> JSONObject | None
 
 def route_from(state: JSONObject, geo: Geometry, seat: str, start: int) -> dict[int, int]:
     """Vertex -> steps, for every vertex a seat's warrior at `start` can reach along the seat's
-    roads without passing another player's settlement or any warrior."""
+    connected roads, passing any corner without another player's village or town; warriors,
+    its owner's or another's, do not interrupt the way (rule D-IM-12)."""
     reached, queue = {start: 0}, deque([start])
     while queue:
         at = queue.popleft()
-        if at != start and (
-            str(at) in state["warriors"] or state["buildings"].get(str(at), {}).get("owner", seat) != seat
-        ):
-            continue  # may end here but not pass
+        if at != start and state["buildings"].get(str(at), {}).get("owner", seat) != seat:
+            continue  # the corner of another player's village or town: the way ends there
         for edge in geo.vertex_edges[at]:
             if state["roads"].get(edge) != seat:
                 continue
@@ -176,10 +184,10 @@ def move_warrior(turn: Turn, seat: str, order: Order, start: int, end: int) -> N
         end=end,
     )
     if other is not None:
-        _displace(turn, other, end)
+        displace(turn, other, end)
 
 
-def _displace(turn: Turn, warrior: JSONObject, at: int) -> None:
+def displace(turn: Turn, warrior: JSONObject, at: int) -> None:
     # gm's choice: the displaced warrior goes to the nearest empty vertex its owner's roads reach
     # (lowest number on a tie); with none, it leaves the board.
     state, geo = turn.state, turn.geo
@@ -239,10 +247,17 @@ def dragon_step(turn: Turn) -> None:
         state["dragon"] = 0
 
 
+def active_warriors(state: JSONObject, seat: str) -> int:
+    """How many active warriors a seat has, whatever their levels: the dragon's verdict counts
+    these (rule D-IM-11), its defence their strengths (rule D-IM-6)."""
+    return sum(1 for w in state["warriors"].values() if w["owner"] == seat and w["active"])
+
+
 def battle(turn: Turn) -> None:
     state = turn.state
     attack = sum(1 for b in state["buildings"].values() if b["kind"] == "town")
     defence = {seat: strength(state, seat) for seat in state["seating"]}
+    counts = {seat: active_warriors(state, seat) for seat in state["seating"]}
     total = sum(defence.values())
     won = total >= attack
     forces = ", ".join(f"{turn.name(s)} {n}" for s, n in defence.items())
@@ -254,27 +269,50 @@ def battle(turn: Turn) -> None:
         attack=attack,
         defence=total,
         forces=defence,
+        warriors=counts,
         won=won,
     )
     if won:
-        _reward(turn, defence)
+        _reward(turn, counts)
     else:
-        _demote(turn, defence)
+        _demote(turn, counts)
     for warrior in state["warriors"].values():
         warrior["active"] = False
 
 
-def _reward(turn: Turn, defence: JSONObject) -> None:
-    top = max(defence.values(), default=0)
+def _reward(turn: Turn, counts: JSONObject) -> None:
+    """ "If one player has more active warriors than any other player, they receive an extra
+    victory point"; an equal number shares the card reward (rule D-IM-11)."""
+    top = max(counts.values(), default=0)
     if top <= 0:  # gm's choice: nobody who sent no warrior is rewarded
         return
-    leaders = [s for s in turn.state["seating"] if defence[s] == top]
+    leaders = [s for s in turn.state["seating"] if counts[s] == top]
     if len(leaders) == 1:
-        turn.seats[leaders[0]]["dragonslayer"] += 1
-        turn.add("dragonslayer", f"{turn.name(leaders[0])} is the Dragonslayer: 1 victory point.", seat=leaders[0])
-        return
+        return _dragonslayer(turn, leaders[0], top)
     for seat in leaders:
         give_card(turn, seat, dragon_colour(turn.state, seat), "a share of the dragon's defeat")
+
+
+def _dragonslayer(turn: Turn, seat: str, count: int) -> None:
+    # The implementation holds DRAGONSLAYER_POINTS points for the whole game (rule D-IM-10).
+    state = turn.state
+    if state["dragonslayer_left"] <= 0:
+        turn.add(
+            "dragonslayer",
+            f"{turn.name(seat)} has the most active warriors ({count}), but all {DRAGONSLAYER_POINTS} "
+            "Dragonslayer points have been won: no point this time.",
+            seat=seat,
+            point=False,
+        )
+        return
+    state["dragonslayer_left"] -= 1
+    turn.seats[seat]["dragonslayer"] += 1
+    turn.add(
+        "dragonslayer",
+        f"{turn.name(seat)} has the most active warriors ({count}) and is the Dragonslayer: 1 victory point.",
+        seat=seat,
+        point=True,
+    )
 
 
 def dragon_colour(state: JSONObject, seat: str) -> str:
@@ -288,59 +326,50 @@ def dragon_colour(state: JSONObject, seat: str) -> str:
     return next((c for c in ranked if state["decks"][c]), ranked[0])
 
 
-def _demote(turn: Turn, defence: JSONObject) -> None:
+def _demote(turn: Turn, counts: JSONObject) -> None:
+    """The players with the fewest active warriors, among those with a town not holding a
+    wonder, lose a town each (rule D-IM-11)."""
     state = turn.state
     exposed = [s for s in state["seating"] if free_towns(state, s)]
     if not exposed:
         return
-    low = min(defence[s] for s in exposed)
-    for seat in (s for s in exposed if defence[s] == low):
+    low = min(counts[s] for s in exposed)
+    for seat in (s for s in exposed if counts[s] == low):
         towns = free_towns(state, seat)
         wanted = [v for v in state["seats"][seat]["standing"].get("demote", []) if v in towns]
-        vertex = wanted[0] if wanted else min(towns, key=lambda v: (_worth(turn, v), v))
-        building = state["buildings"][str(vertex)]
-        building.update(kind="village", fence=False)
+        burn(turn, seat, wanted[0] if wanted else min(towns, key=lambda v: (_worth(turn, v), v)))
+
+
+def burn(turn: Turn, seat: str, vertex: int) -> None:
+    """The dragon makes a town a village again, fence gone; a player who has 5 villages on the
+    board already loses the town outright, its place free (rule D-IM-13)."""
+    state = turn.state
+    if len(pieces_of(state, seat, "village")) >= LIMITS["village"]:
+        del state["buildings"][str(vertex)]
         turn.add(
             "demote",
-            f"The dragon burns {turn.name(seat)}'s town at vertex {vertex}: it is a "
-            "village again (its fence, if any, is gone).",
+            f"The dragon burns {turn.name(seat)}'s town at vertex {vertex}: with {LIMITS['village']} "
+            "villages on the board already, nothing of it is left.",
             seat=seat,
             vertex=vertex,
+            removed=True,
         )
+        longest(turn)  # a settlement gone no longer interrupts another player's route
+        return
+    state["buildings"][str(vertex)].update(kind="village", fence=False)
+    turn.add(
+        "demote",
+        f"The dragon burns {turn.name(seat)}'s town at vertex {vertex}: it is a "
+        "village again (its fence, if any, is gone).",
+        seat=seat,
+        vertex=vertex,
+        removed=False,
+    )
 
 
 def _worth(turn: Turn, vertex: int) -> int:
     tiles = turn.state["board"]["tiles"]
     return sum(PIPS.get(tiles[c]["number"], 0) for c in turn.geo.vertex_tiles[vertex] if not tiles[c]["fog"])
-
-
-# ----------------------------------------------------------------------------------------------
-# Cards that act on warriors. Each returns a reason when it cannot start.
-
-
-def warlord(turn: Turn, seat: str, order: Order) -> None:
-    state = turn.state
-    woken = [v for v in warriors_of(state, seat) if not state["warriors"][str(v)]["active"]]
-    for v in woken:
-        state["warriors"][str(v)].update(active=True, activated=state["round"])
-    turn.add(
-        "play",
-        f"{turn.name(seat)} plays Warlord and activates {len(woken)} warrior(s).",
-        seat=seat,
-        card="warlord",
-        count=len(woken),
-    )
-
-
-def smith(turn: Turn, seat: str, order: Order, *vertices: int) -> str | None:
-    state = turn.state
-    first = state["warriors"].get(str(vertices[0]))
-    if first is None or first["owner"] != seat:
-        return f"{turn.name(seat)} has no warrior at vertex {vertices[0]}"
-    turn.add("play", f"{turn.name(seat)} plays Smith.", seat=seat, card="smith")
-    for vertex in dict.fromkeys(vertices):
-        upgrade(turn, seat, order, vertex, free=True)
-    return None
 
 
 # ----------------------------------------------------------------------------------------------

@@ -1,31 +1,43 @@
 """Wonders & Warriors: improvements and what they grant (strategic improvements, wonders, great
-wonders), fences, action cards and the limit of 4 in the hand, and the cards of this mode that
-act on these. Warriors and the dragon are in warriors.py."""
+wonders), fences, action cards dealt and the limit of 4 in the hand. Warriors and the dragon are
+in warriors.py, what each action card does in science.py, commerce.py and military.py."""
 
 from __future__ import annotations
 
 from gm.core.model import JSONObject, Order
 
 from .cards import COLOUR_OF, SHOWN_POINTS, TITLES
-from .goods import CARD_LIMIT, COMMODITY_FOR, COSTS, FENCE_LIMIT, IMPROVEMENT_LIMIT, pay
+from .goods import CARD_LIMIT, COMMODITY_FOR, COSTS, FENCE_LIMIT, IMPROVEMENT_LIMIT, Cards, cards_text, pay
 from .places import pieces_of
-from .robber import move_robber
 from .turn import Turn
 
 STRATEGIC = {"science": "granary", "trade": "guild", "military": "barracks"}
 STRATEGIC_LEVEL, WONDER_LEVEL = 3, 4
-# The card given back first when a hand holds too many (DROP answers come before this order).
+# gm's choice: the card given back first when a hand holds too many, after the DROP answer's.
 DROP_ORDER = (
-    "merchant",
-    "mining",
-    "irrigation",
+    "inventor",
+    "diplomat",
+    "intrigue",
+    "trademonopoly",
+    "harbor",
+    "fleet",
+    "deserter",
+    "saboteur",
+    "wedding",
+    "spy",
+    "bishop",
+    "mastermerchant",
     "engineer",
+    "merchant",
+    "irrigation",
+    "mining",
     "smith",
     "warlord",
-    "bishop",
-    "monopoly",
-    "plenty",
+    "resourcemonopoly",
+    "medicine",
+    "crane",
     "roads",
+    "alchemist",
 )
 
 
@@ -48,35 +60,60 @@ def free_towns(state: JSONObject, seat: str) -> list[int]:
 def improve(turn: Turn, seat: str, order: Order, colour: str, vertex: int) -> None:
     if wrong_mode(turn, seat, order):
         return
+    problem = build_improvement(turn, seat, colour, vertex)
+    if problem:
+        turn.failed(seat, order, problem)
+
+
+def improvement_problem(turn: Turn, seat: str, colour: str, discount: int = 0) -> str | None:
+    """Why a seat cannot build its next improvement of a colour now (None if it can); discount:
+    commodities the Crane saves (rule D-IM-10)."""
+    state = turn.state
+    level = state["seats"][seat]["improvements"][colour] + 1
+    if not pieces_of(state, seat, "town"):
+        return f"{turn.name(seat)} has no town; improvements need one"
+    if level > IMPROVEMENT_LIMIT:
+        return f"{colour} has all {IMPROVEMENT_LIMIT} improvements already"
+    if _claims_wonder(state, seat, colour, level) and not free_towns(state, seat):
+        return f"{turn.name(seat)} has no town without a wonder to hold one"
+    return turn.lacks(seat, improvement_cost(state, seat, colour, discount))
+
+
+def improvement_cost(state: JSONObject, seat: str, colour: str, discount: int = 0) -> Cards:
+    """The n-th improvement of a colour costs n of its commodity (less the Crane's one)."""
+    level = state["seats"][seat]["improvements"][colour] + 1
+    return {COMMODITY_FOR[colour]: max(0, level - discount)}
+
+
+def _claims_wonder(state: JSONObject, seat: str, colour: str, level: int) -> bool:
+    wonder = state["wonders"][colour]
+    return (level == WONDER_LEVEL and wonder is None) or (
+        level == IMPROVEMENT_LIMIT and wonder is not None and not wonder["great"] and wonder["seat"] != seat
+    )
+
+
+def build_improvement(turn: Turn, seat: str, colour: str, vertex: int | None, discount: int = 0) -> str | None:
+    """Build a seat's next improvement of a colour, or say why it cannot (nothing changes then)."""
+    problem = improvement_problem(turn, seat, colour, discount)
+    if problem:
+        return problem
     state = turn.state
     me = state["seats"][seat]
     level = me["improvements"][colour] + 1
-    if not pieces_of(state, seat, "town"):
-        return turn.failed(seat, order, f"{turn.name(seat)} has no town; improvements need one")
-    if level > IMPROVEMENT_LIMIT:
-        return turn.failed(seat, order, f"{colour} has all {IMPROVEMENT_LIMIT} improvements already")
-    wonder = state["wonders"][colour]
-    claims = (level == WONDER_LEVEL and wonder is None) or (
-        level == IMPROVEMENT_LIMIT and wonder is not None and not wonder["great"] and wonder["seat"] != seat
-    )
     town = None
-    if claims:
+    if _claims_wonder(state, seat, colour, level):
         towns = free_towns(state, seat)
-        if not towns:
-            return turn.failed(seat, order, f"{turn.name(seat)} has no town without a wonder to hold one")
         town = vertex if vertex in towns else towns[0]
-    cost = {COMMODITY_FOR[colour]: level}
-    problem = turn.lacks(seat, cost)
-    if problem:
-        return turn.failed(seat, order, problem)
+    cost = improvement_cost(state, seat, colour, discount)
     pay(state, seat, cost)
     me["improvements"][colour] = level
     turn.add(
         "improve",
-        f"{turn.name(seat)} builds {colour} improvement {level} for {level} {COMMODITY_FOR[colour]}.",
+        f"{turn.name(seat)} builds {colour} improvement {level} for {cards_text(cost)}.",
         seat=seat,
         improvement=colour,
         level=level,
+        cost=cost,
     )
     if level == STRATEGIC_LEVEL:
         turn.add(
@@ -87,6 +124,7 @@ def improve(turn: Turn, seat: str, order: Order, colour: str, vertex: int) -> No
             building=STRATEGIC[colour],
         )
     _wonder(turn, seat, colour, level, town)
+    return None
 
 
 def _wonder(turn: Turn, seat: str, colour: str, level: int, town: int | None) -> None:
@@ -125,36 +163,40 @@ def _wonder(turn: Turn, seat: str, colour: str, level: int, town: int | None) ->
         )
 
 
-def fence(turn: Turn, seat: str, order: Order, vertex: int, free: bool = False) -> str | None:
+def fence(turn: Turn, seat: str, order: Order, vertex: int) -> None:
     if wrong_mode(turn, seat, order):
-        return None
+        return
+    problem = fence_problem(turn, seat, vertex, free=False)
+    if problem:
+        return turn.failed(seat, order, problem)
+    build_fence(turn, seat, vertex, free=False)
+
+
+def fence_problem(turn: Turn, seat: str, vertex: int, free: bool) -> str | None:
+    """Why a seat cannot fence its town at a vertex now (None if it can); free: the Engineer's."""
     state = turn.state
     building = state["buildings"].get(str(vertex))
     fences = sum(1 for b in state["buildings"].values() if b["owner"] == seat and b.get("fence"))
-    problem: str | None
     if building is None or building["owner"] != seat or building["kind"] != "town":
-        problem = f"vertex {vertex} is not a town of {turn.name(seat)}'s"
-    elif building.get("fence"):
-        problem = f"the town at vertex {vertex} has a fence already"
-    elif fences >= FENCE_LIMIT:
-        problem = f"{turn.name(seat)} has {FENCE_LIMIT} fences, the most a player may build"
-    else:
-        problem = None if free else turn.lacks(seat, COSTS["fence"])
-    if problem:
-        if free:
-            return problem
-        turn.failed(seat, order, problem)
-        return None
+        return f"vertex {vertex} is not a town of {turn.name(seat)}'s"
+    if building.get("fence"):
+        return f"the town at vertex {vertex} has a fence already"
+    if fences >= FENCE_LIMIT:
+        return f"{turn.name(seat)} has {FENCE_LIMIT} fences, the most a player may build"
+    return None if free else turn.lacks(seat, COSTS["fence"])
+
+
+def build_fence(turn: Turn, seat: str, vertex: int, free: bool) -> None:
     if not free:
-        pay(state, seat, COSTS["fence"])
-    building["fence"] = True
+        pay(turn.state, seat, COSTS["fence"])
+    turn.state["buildings"][str(vertex)]["fence"] = True
     turn.add(
         "fence",
         f"{turn.name(seat)} builds a fence round its town at vertex {vertex}: it may hold 2 more cards on a seven.",
         seat=seat,
         vertex=vertex,
+        free=free,
     )
-    return None
 
 
 # ----------------------------------------------------------------------------------------------
@@ -204,37 +246,3 @@ def hand_limit(turn: Turn, seat: str) -> None:
             "card_limit", f"{turn.name(seat)} holds more than {CARD_LIMIT} action cards and gives one back.", seat=seat
         )
         turn.add("card_dropped", f"You give back {TITLES[card]}.", (seat,), seat=seat, card=card)
-
-
-# ----------------------------------------------------------------------------------------------
-# Cards of this mode that act on its pieces. Each returns a reason when it cannot start.
-
-
-def engineer(turn: Turn, seat: str, order: Order, vertex: int) -> str | None:
-    problem = fence(turn, seat, order, vertex, free=True)
-    if problem is None:
-        turn.add("play", f"{turn.name(seat)} plays Engineer.", seat=seat, card="engineer")
-    return problem
-
-
-def merchant(turn: Turn, seat: str, order: Order, good: str) -> None:
-    state = turn.state
-    total = 0
-    for other in state["seating"]:
-        if other != seat and state["seats"][other]["hand"][good] > 0:
-            state["seats"][other]["hand"][good] -= 1
-            state["seats"][seat]["hand"][good] += 1
-            total += 1
-    turn.add(
-        "play",
-        f"{turn.name(seat)} plays Merchant on {good} and gets {total}.",
-        seat=seat,
-        card="merchant",
-        good=good,
-        count=total,
-    )
-
-
-def bishop(turn: Turn, seat: str, order: Order, tile: str | None = None) -> None:
-    turn.add("play", f"{turn.name(seat)} plays Bishop.", seat=seat, card="bishop")
-    move_robber(turn, seat, tile, None, rob_all=True)

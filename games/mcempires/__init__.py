@@ -8,7 +8,7 @@ from gm.core.model import JSONObject, Order, Problem
 from gm.core.ruleset import GameOption
 from gm.packaged import PackagedRuleset, Parts
 
-from . import orders, robot, rules, scenario, view
+from . import invariants, orders, robot, rules, scenario, view
 from .economy import MODES, ORIGINAL
 
 SCENARIO_PACKAGE = "gm_games.mcempires.scenarios"
@@ -19,12 +19,14 @@ class McEmpiresRuleset(PackagedRuleset):
     battles, capture and capitulation; the last empire standing wins."""
 
     name = "mcempires"
-    version = "1.0"
+    # 1.1: issue 27's decisions D-MC-11 to D-MC-15 change how rounds resolve and what the state
+    # holds; games made with 1.0 keep their stored turns (gm turn verify names them) but run on.
+    version = "1.1"
     title = "Minecraft EMPIRES"
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.mcempires.templates"
     cases_package = "gm_games.mcempires.cases"
-    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view)
+    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants)
     demo_seats = 6  # `gm demo --ruleset mcempires` seats this many robot empires
     default_scenario_name = "frontier"
     # The modes of the guide, the GM's round limit (rule D-MC-10) and its optional rules, off by

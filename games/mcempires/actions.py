@@ -42,6 +42,11 @@ def own_city(turn: Turn, seat: str, text: str) -> tuple[str | None, str | None]:
         return None, f"{cid} is not {turn.yours(seat)} (it belongs to {turn.nation(city['owner'])})"
     if city["occupier"]:
         return None, f"{cid} is occupied by {turn.nation(city['occupier'])}"
+    if not turn.in_full(cid):  # rule D-MC-12
+        return (
+            None,
+            f"{cid} was under occupation this round: it is {turn.yours(seat)} in full from round {city['restored']}",
+        )
     return cid, None
 
 
@@ -99,11 +104,12 @@ def _land(turn: Turn, seat: str, corner: str, other: str = "") -> str | None:
     if not free:
         return _no_land(turn, seat, area)
     naval = any(turn.cities[c]["naval"] for c in turn.cities_of(seat))
-    buying = free if naval else _touching(turn, seat, free)
+    home = _home_landmass(turn, seat)
+    buying = free if naval else [i for i in free if turn.board.landmass[i] == home]
     if not buying:
         return (
-            f"{_area(turn, a, b)} does not touch {turn.your(seat)} territory; land that "
-            "does not can only be bought once the empire has a naval base"
+            f"{_area(turn, a, b)} is not on the landmass of {turn.your(seat)} capital; land "
+            "there can only be bought once the empire has a naval base"
         )
     price = economy.land_price(len(buying))
     problem = economy.pay(turn, seat, price, f"{len(buying)} blocks")
@@ -113,7 +119,9 @@ def _land(turn: Turn, seat: str, corner: str, other: str = "") -> str | None:
         turn.claim(i, seat)
     skipped = len(area) - len(buying)
     note = (
-        f" ({skipped} block{'s' if skipped != 1 else ''} of water, claimed or cut-off land left out)" if skipped else ""
+        f" ({skipped} block{'s' if skipped != 1 else ''} of water, claimed land or another landmass left out)"
+        if skipped
+        else ""
     )
     turn.private(
         seat,
@@ -142,19 +150,12 @@ def _no_land(turn: Turn, seat: str, area: list[int]) -> str:
     return "every block there is water or claimed already"
 
 
-def _touching(turn: Turn, seat: str, free: list[int]) -> list[int]:
-    """The free blocks joined to the empire's territory, side by side, through each other."""
-    wanted = set(free)
-    mark = turn.marks[seat]
-    reached = [i for i in free if any(turn.land[n] == mark for n in turn.board.neighbours[i])]
-    got = set(reached)
-    while reached:
-        i = reached.pop()
-        for n in turn.board.neighbours[i]:
-            if n in wanted and n not in got:
-                got.add(n)
-                reached.append(n)
-    return [i for i in free if i in got]
+def _home_landmass(turn: Turn, seat: str) -> int:
+    """The landmass the empire's capital stands on, whoever holds it now ("land that your
+    Capital City does not reside in" is another landmass, rule D-MC-13); -2, matching no
+    block, once the capital is gone (abandoned)."""
+    capital = turn.cities.get(turn.seats[seat]["capital"] or "")
+    return turn.board.landmass[turn.board.index(capital["x"], capital["y"])] if capital else -2
 
 
 def _base(turn: Turn, seat: str, where: str) -> str | None:
@@ -169,7 +170,7 @@ def _base(turn: Turn, seat: str, where: str) -> str | None:
     if problem:
         return problem
     city["bases"] = [*city["bases"], turn.round]
-    return _bought(turn, seat, cid, "a military base", price, "it spawns troops from next round")
+    return _bought(turn, seat, cid, "base", "a military base", price, "it spawns troops from next round")
 
 
 def _transport(turn: Turn, seat: str, where: str) -> str | None:
@@ -188,10 +189,10 @@ def _naval(turn: Turn, seat: str, where: str) -> str | None:
 def _treasury(turn: Turn, seat: str, where: str) -> str | None:
     if not economy.treasuries_allowed(turn):
         return f"treasuries cannot be bought in {turn.mode.replace('-', ' ').title()}"
-    price = economy.treasury_price(turn.seats[seat]["treasuries_bought"])
+    price = economy.treasury_price(economy.purchased_treasuries(turn, seat))
     problem = _building(turn, seat, where, "treasury", "a treasury", price)
     if problem is None:
-        turn.seats[seat]["treasuries_bought"] += 1
+        turn.cities[cast(str, city_named(turn, where))]["treasury_by"] = seat
     return problem
 
 
@@ -205,10 +206,10 @@ def _building(turn: Turn, seat: str, where: str, key: str, what: str, price: int
     if problem:
         return problem
     turn.cities[cid][key] = True
-    return _bought(turn, seat, cid, what, price, "")
+    return _bought(turn, seat, cid, key, what, price, "")
 
 
-def _bought(turn: Turn, seat: str, cid: str, what: str, price: int, note: str) -> str | None:
+def _bought(turn: Turn, seat: str, cid: str, kind: str, what: str, price: int, note: str) -> str | None:
     note = f"; {note}" if note else ""
     turn.private(
         seat,
@@ -216,6 +217,7 @@ def _bought(turn: Turn, seat: str, cid: str, what: str, price: int, note: str) -
         f"{turn.nation(seat)} buys {what} in {cid} for {price} E${note}.",
         city=cid,
         what=what,
+        kind=kind,
         cost=price,
     )
     return None
@@ -305,6 +307,10 @@ def _accept(turn: Turn, seat: str, kind: str, other: str) -> str | None:
     return diplomacy.accept(turn, seat, diplomacy.KINDS[kind], other)
 
 
+def _pay(turn: Turn, seat: str, other: str, amount: int) -> str | None:
+    return diplomacy.payment(turn, seat, other, amount)
+
+
 # Each action takes the arguments grammar gives its verb, which well_formed guarantees.
 ACTIONS: dict[str, Callable[..., str | None]] = {
     "CAPITAL": _capital,
@@ -324,4 +330,5 @@ ACTIONS: dict[str, Callable[..., str | None]] = {
     "ALLY": _ally,
     "LEAVE": _leave,
     "ACCEPT": _accept,
+    "PAY": _pay,
 }

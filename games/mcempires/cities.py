@@ -1,22 +1,26 @@
-"""Cities: placement, founding, infrastructure, occupation and capture, and capitulation."""
+"""Cities: placement, founding, infrastructure, spawning, capture and the defender's destruction."""
 
 from __future__ import annotations
 
 from gm.core.model import JSONObject
 
-from . import economy
+from . import capitulation, economy
 from .turn import MAX_TROOPS, Turn
 
 CITY_SPACING = 6  # rule D-MC-4: centres at Manhattan distance 6 or more
 CAPITAL_TROOPS = 2  # "Capital Cities start with a Treasury and 2 Troops."
-CAPITULATION_CITIES = 4  # "their Capital City and 4 of their Regular Cities"
 
 
 def new_city(founder: str, x: int, y: int, capital: bool) -> JSONObject:
     """A city record. owner, founder: seat codes. capital: founded as its founder's capital.
     bases: the round each military base was bought (a base spawns from the round after).
+    treasury_by: the empire that bought its treasury (None for a capital's free one): what the
+    treasury price counts (rule D-MC-15).
     occupier: the empire whose group stands on the centre, or None; held: the rounds it has
-    held it so far (rule D-MC-6)."""
+    held it so far (rule D-MC-6).
+    restored: the round from which it is its owner's in full again after an occupier fell
+    (rule D-MC-12). spawns_from: the first round its bases spawn again after a peace treaty
+    ended its occupation (rule D-MC-14). 0 when neither applies."""
     return {
         "owner": founder,
         "x": x,
@@ -29,6 +33,9 @@ def new_city(founder: str, x: int, y: int, capital: bool) -> JSONObject:
         "treasury": False,
         "occupier": None,
         "held": 0,
+        "treasury_by": None,
+        "restored": 0,
+        "spawns_from": 0,
     }
 
 
@@ -58,6 +65,22 @@ def placement_problem(turn: Turn, seat: str, i: int, capital: bool) -> str | Non
     if other:
         return f"{here} holds group {other} of {turn.nation(turn.groups[other]['owner'])}"
     return None
+
+
+def near_cities(turn: Turn) -> set[int]:
+    """Blocks closer than CITY_SPACING to a city centre (rule D-MC-4): no city may go there."""
+    near: set[int] = set()
+    for city in turn.cities.values():
+        add_near(turn, near, city["x"], city["y"])
+    return near
+
+
+def add_near(turn: Turn, near: set[int], x: int, y: int) -> None:
+    reach = CITY_SPACING - 1
+    for dy in range(-reach, reach + 1):
+        for dx in range(abs(dy) - reach, reach - abs(dy) + 1):
+            if turn.board.on_map(x + dx, y + dy):
+                near.add(turn.board.index(x + dx, y + dy))
 
 
 def found_capital(turn: Turn, seat: str, i: int, how: str) -> None:
@@ -117,6 +140,16 @@ def spawn(turn: Turn, seat: str) -> None:
     for cid in turn.cities_of(seat):
         city = turn.cities[cid]
         ready = sum(1 for bought in city["bases"] if bought < turn.round)
+        if ready and city["spawns_from"] > turn.round:
+            turn.private(
+                seat,
+                "spawn",
+                f"{cid} spawns nothing: a peace treaty ended its occupation, and its bases spawn "
+                f"no troops for the rest of it (from round {city['spawns_from']} again).",
+                city=cid,
+                troops=0,
+            )
+            continue
         if not ready:
             continue
         i = turn.city_block(cid)
@@ -148,13 +181,13 @@ def spawn(turn: Turn, seat: str) -> None:
 
 
 # ----------------------------------------------------------------------------------------------
-# Capture (rule D-MC-6) and capitulation.
+# Capture (rule D-MC-6); capitulation.py says whether it ends the loser.
 
 
 def capture(turn: Turn, cid: str, seat: str) -> None:
     city = turn.cities[cid]
     loser = city["owner"]
-    city.update(owner=seat, occupier=None, held=0)
+    turn.pass_city(cid, seat)
     centre = turn.city_block(cid)
     for n in turn.board.around(centre):
         if turn.owner(n) == loser:
@@ -162,8 +195,8 @@ def capture(turn: Turn, cid: str, seat: str) -> None:
     for war in turn.state["wars"]:
         if sorted(war["sides"]) == sorted([seat, loser]) and cid not in war["taken"]:
             war["taken"] = {**war["taken"], cid: loser}
-    turn.seats[loser]["lost"] = [*turn.seats[loser]["lost"], cid]
-    turn.seats[seat]["lost"] = [c for c in turn.seats[seat]["lost"] if c != cid]
+    # A city taken twice counts once (rule D-MC-11).
+    turn.seats[loser]["lost"] = [*(c for c in turn.seats[loser]["lost"] if c != cid), cid]
     if cid == turn.seats[loser]["capital"]:
         turn.seats[loser]["captor"] = seat  # the capital may change hands or be abandoned later
     turn.add(
@@ -174,77 +207,9 @@ def capture(turn: Turn, cid: str, seat: str) -> None:
         loser=loser,
         city=cid,
     )
-    economy.bounty(turn, seat, economy.BOUNTY_CITY, f"capturing {cid}")
-    if capitulates(turn, loser):
-        capitulate(turn, loser, seat)
-
-
-def capitulates(turn: Turn, seat: str) -> bool:
-    """Capital and 4 regular cities captured, or all its cities when it had fewer than 5."""
-    me = turn.seats[seat]
-    if not me["alive"] or me["capital"] not in me["lost"]:
-        return False
-    return len(me["lost"]) - 1 >= CAPITULATION_CITIES or not turn.cities_of(seat)
-
-
-def capitulate(turn: Turn, seat: str, by: str) -> None:
-    """The empire leaves the game. by: the empire whose capture made it capitulate (War
-    Bounty's 300 E$ go to it); its E$ go to the captor of its capital."""
-    me = turn.seats[seat]
-    captor = me.get("captor") or by
-    if not turn.seats[captor]["alive"]:
-        captor = by
-    money = me["money"]
-    me.update(alive=False, money=0, fell=turn.round)
-    turn.seats[captor]["money"] += money
-    for gid in [g for g, group in turn.groups.items() if group["owner"] == seat]:
-        turn.remove(gid)
-    kept = _hand_over(turn, seat)
-    for i in range(len(turn.land)):
-        if turn.land[i] == turn.marks[seat]:
-            turn.claim(i, None)
-    from .diplomacy import forget  # diplomacy imports cities: a late import breaks the cycle
-
-    forget(turn, seat)
-    text = (
-        f"{turn.nation(seat)} capitulates: its capital and enough of its cities have been "
-        f"captured. {turn.nation(captor)}, captor of the capital, receives its {money} E$; "
-        "its troops are deleted and its wars end."
-    )
-    if kept:
-        text += (
-            " Cities under occupation go to their occupiers: "
-            + ", ".join(f"{cid} to {turn.nation(who)}" for cid, who in kept)
-            + "."
-        )
-    turn.add(
-        "capitulation",
-        text + " Its other cities are abandoned and its land is free.",
-        seat=seat,
-        captor=captor,
-        money=money,
-    )
-    economy.bounty(turn, by, economy.BOUNTY_EMPIRE, f"defeating {turn.nation(seat)}")
-
-
-def _hand_over(turn: Turn, seat: str) -> list[tuple[str, str]]:
-    """ "Each Empire retains the land and cities they occupy when the Empire capitulates": cities
-    under occupation pass to the occupier; the others are abandoned with their railroads."""
-    kept = []
-    for cid in turn.cities_of(seat):
-        city = turn.cities[cid]
-        if city["occupier"] and turn.seats[city["occupier"]]["alive"]:
-            who = city["occupier"]
-            city.update(owner=who, occupier=None, held=0)
-            for n in turn.board.around(turn.city_block(cid)):
-                if turn.owner(n) == seat:
-                    turn.claim(n, who)
-            kept.append((cid, who))
-        else:
-            del turn.city_at[turn.city_block(cid)]
-            del turn.cities[cid]
-    turn.state["rails"] = [r for r in turn.state["rails"] if all(end in turn.cities for end in r["ends"])]
-    return kept
+    economy.bounty(turn, seat, economy.BOUNTY_CITY, f"capturing {cid}", kind="city", loser=loser)
+    if capitulation.capitulates(turn, loser):
+        capitulation.capitulate(turn, loser, seat)
 
 
 def destroy_infrastructure(turn: Turn, seat: str, cid: str, standing: bool) -> str | None:
@@ -259,7 +224,7 @@ def destroy_infrastructure(turn: Turn, seat: str, cid: str, standing: bool) -> s
     problem = economy.pay(turn, seat, economy.DESTROY_PRICE, "destroying its infrastructure")
     if problem:
         return problem
-    city.update(bases=[], transport=False, naval=False, treasury=False)
+    city.update(bases=[], transport=False, naval=False, treasury=False, treasury_by=None)
     how = " (standing order)" if standing else ""
     turn.add(
         "destroy",

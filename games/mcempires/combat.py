@@ -62,6 +62,12 @@ def attack(turn: Turn, seat: str, gid: str, count: int | str, target: str) -> st
     if fighting > troops:
         return f"{gid} has {troops} troops, not {fighting}"
     enemy = turn.groups[target]["owner"]
+    if diplomacy.allied(turn, seat, enemy):
+        # "regardless of alliances": the attack breaks the alliance, at the book's price for
+        # leaving it early (rule D-MC-14).
+        problem = diplomacy.leave(turn, seat, attacked=enemy)
+        if problem:
+            return problem
     if not diplomacy.at_war(turn, seat, enemy):
         diplomacy.start_war(turn, seat, enemy, "attacks a troop of")
     turn.attacked.add(gid)
@@ -191,21 +197,22 @@ def retreat_block(turn: Turn, i: int, retreat: str) -> int | None:
 
 
 def _bounties(turn: Turn, seat: str, enemy: str, a_lost: int, d_lost: int, before: JSONObject) -> None:
-    economy.bounty(
-        turn,
-        seat,
-        economy.BOUNTY_TROOP * d_lost,
-        f"defeating {d_lost} troop{'s' if d_lost != 1 else ''} of {turn.nation(enemy)}",
-    )
-    economy.bounty(
-        turn,
-        enemy,
-        economy.BOUNTY_TROOP * a_lost,
-        f"defeating {a_lost} troop{'s' if a_lost != 1 else ''} of {turn.nation(seat)}",
-    )
+    for winner, loser, lost in ((seat, enemy, d_lost), (enemy, seat, a_lost)):
+        economy.bounty(
+            turn,
+            winner,
+            economy.BOUNTY_TROOP * lost,
+            f"defeating {lost} troop{'s' if lost != 1 else ''} of {turn.nation(loser)}",
+            kind="troops",
+            loser=loser,
+        )
     for winner, loser in ((seat, enemy), (enemy, seat)):
-        if before[loser] and not turn.troops_of(loser):
-            economy.bounty(turn, winner, economy.BOUNTY_ALL_TROOPS, f"defeating all troops of {turn.nation(loser)}")
+        # "All troops of an Empire: 50 E$", once per empire per game (rule D-MC-15): an empire
+        # whose troops spawn again and are beaten again pays no second bounty.
+        if before[loser] and not turn.troops_of(loser) and not turn.seats[loser]["routed"]:
+            why = f"defeating all troops of {turn.nation(loser)}"
+            if economy.bounty(turn, winner, economy.BOUNTY_ALL_TROOPS, why, kind="all_troops", loser=loser):
+                turn.seats[loser]["routed"] = True
 
 
 def _story(

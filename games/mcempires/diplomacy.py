@@ -29,7 +29,8 @@ def pair(a: str, b: str) -> list[str]:
 
 
 def war_of(turn: Turn, a: str, b: str) -> JSONObject | None:
-    return next((w for w in turn.state["wars"] if w["sides"] == pair(a, b)), None)
+    sides = pair(a, b)
+    return next((w for w in turn.state["wars"] if w["sides"] == sides), None)
 
 
 def at_war(turn: Turn, a: str, b: str) -> bool:
@@ -54,16 +55,17 @@ def may_pass(turn: Turn, seat: str, owner: str) -> bool:
 
 
 def hostile_problem(turn: Turn, seat: str, other: str) -> str | None:
-    """Why `seat` may not attack troops or occupy cities of `other` (None: it may, starting a
-    war if there is none: "Attacking a Troop of an Empire you are not at war with will
-    initiate a war with that Empire")."""
+    """Why `seat` may not attack troops of `other` (None: it may, starting a war if there is
+    none: "Attacking a Troop of an Empire you are not at war with will initiate a war with that
+    Empire, regardless of alliances"; an ally's troop too, which leaves the alliance early,
+    rule D-MC-14). With declarations of war, only a declared war lets troops fight."""
     if other == seat:
         return "it is your own"
     if not turn.seats[other]["alive"]:
         return f"{turn.nation(other)} is out of the game"
-    if allied(turn, seat, other):
-        return f"{turn.nation(other)} is {turn.your(seat)} ally; leave the alliance first (LEAVE)"
     if turn.options["declarations"] and not at_war(turn, seat, other):
+        if allied(turn, seat, other):
+            return f"{turn.nation(other)} is {turn.your(seat)} ally; leave the alliance (LEAVE) and declare war first"
         return (
             f"{turn.who(seat)} {'are' if turn.you else 'is'} not at war with "
             f"{turn.nation(other)}; declare war first (DECLARE {other})"
@@ -72,7 +74,11 @@ def hostile_problem(turn: Turn, seat: str, other: str) -> str | None:
 
 
 def occupy_problem(turn: Turn, seat: str, owner: str) -> str | None:
+    """Why `seat` may not march into a city of `owner`: as for an attack, and never into an
+    ally's city (the book lets an attack on a troop break an alliance, not a march)."""
     problem = hostile_problem(turn, seat, owner)
+    if problem is None and allied(turn, seat, owner):
+        problem = f"{turn.nation(owner)} is {turn.your(seat)} ally; leave the alliance first (LEAVE)"
     return f"the city belongs to {turn.nation(owner)}: {problem}" if problem else None
 
 
@@ -234,6 +240,15 @@ def _alliance_problem(turn: Turn, seat: str, other: str) -> str | None:
     joined = mine or theirs
     if joined and len(joined["members"]) >= ALLIANCE_SIZE:
         return f"an alliance has at most {ALLIANCE_SIZE} members"
+    if joined:
+        # Rule D-MC-14: "An empire at war with a member cannot join that alliance."
+        newcomer = other if joined is mine else seat
+        enemies = [m for m in joined["members"] if at_war(turn, m, newcomer)]
+        if enemies:
+            return (
+                f"{turn.nation(newcomer)} is at war with {_names(turn, enemies)}, a member of that "
+                "alliance, and cannot join it: make peace first"
+            )
     return None
 
 
@@ -281,29 +296,45 @@ def make_peace(turn: Turn, a: str, b: str, ceded: list[str]) -> None:
         owner = turn.cities[cid]["owner"]
         if cid not in war["taken"]:
             moves.append((cid, b if owner == a else a))
+    ended = {
+        cid: occupation_end(turn, city)
+        for cid, city in turn.cities.items()
+        if city["owner"] in (a, b) and city["occupier"] in (a, b)
+    }
     for cid, new in moves:
         _hand(turn, cid, new)
-    for cid in turn.cities:
-        city = turn.cities[cid]
-        if city["owner"] in (a, b) and city["occupier"] in (a, b):
-            city.update(occupier=None, held=0)
+    for cid, last in ended.items():
+        # "If a Peace Treaty is signed before the 2 rounds are over, the Military Base will not
+        # spawn any troops for the remaining rounds" (rule D-MC-14).
+        turn.cities[cid].update(occupier=None, held=0, spawns_from=last + 1)
     _withdraw(turn, a, b)
     _withdraw(turn, b, a)
     handed = "; ".join(f"{cid} to {turn.nation(new)}" for cid, new in moves) or "no city changes hands"
+    quiet = "".join(
+        f" The occupation of {cid} ends: its bases spawn nothing until round {last + 1}." for cid, last in ended.items()
+    )
     turn.add(
         "peace",
-        f"Peace between {turn.nation(a)} and {turn.nation(b)}: {handed}.",
+        f"Peace between {turn.nation(a)} and {turn.nation(b)}: {handed}.{quiet}",
         seat=a,
         other=b,
         cities=[[cid, new] for cid, new in moves],
+        quiet=[[cid, last + 1] for cid, last in ended.items()],
     )
 
 
+def occupation_end(turn: Turn, city: JSONObject) -> int:
+    """The last round of an occupation if nothing interrupts it: it is counted at the end of
+    each of the occupier's turns, and the city is captured at the second count (rule D-MC-6)."""
+    counts_left: int = 2 - city["held"]
+    return turn.round + counts_left - (0 if city["occupier"] in turn.played else 1)
+
+
 def _hand(turn: Turn, cid: str, new: str) -> None:
-    """A city and the territory in a one-block radius of it pass to a new owner."""
-    city = turn.cities[cid]
-    old = city["owner"]
-    city.update(owner=new, occupier=None, held=0)
+    """A city and the territory in a one-block radius of it pass to a new owner (a city the new
+    owner had lost is back, rule D-MC-11)."""
+    old = turn.cities[cid]["owner"]
+    turn.pass_city(cid, new)
     for n in turn.board.around(turn.city_block(cid)):
         if not turn.board.water[n] and turn.owner(n) in (old, None):
             turn.claim(n, new)
@@ -344,23 +375,30 @@ def ally(turn: Turn, proposer: str, accepter: str, _terms: object = None) -> Non
     )
 
 
-def leave(turn: Turn, seat: str) -> str | None:
+def leave(turn: Turn, seat: str, attacked: str | None = None) -> str | None:
+    """LEAVE, or an attack on a troop of the ally `attacked` (rule D-MC-14): the empire leaves
+    its alliance early and pays 15 E$ to each other member, or cannot and stays."""
     alliance = alliance_of(turn, seat)
     if alliance is None:
         return f"{turn.who(seat)} {'are' if turn.you else 'is'} in no alliance"
     others = [m for m in alliance["members"] if m != seat and turn.seats[m]["alive"]]
-    problem = economy.pay(turn, seat, economy.ALLIANCE_PENALTY * len(others), "leaving early")
+    what = "leaving the alliance early" + (
+        f", as attacking {turn.nation(attacked)}, an ally, does," if attacked else ""
+    )
+    problem = economy.pay(turn, seat, economy.ALLIANCE_PENALTY * len(others), what)
     if problem:
         return problem
+    why = f" attacks a troop of its ally {turn.nation(attacked)}, and so" if attacked else ""
     for m in others:
         turn.seats[m]["money"] += economy.ALLIANCE_PENALTY
     _part(turn, alliance, seat)
     turn.add(
         "alliance_left",
-        f"{turn.nation(seat)} leaves its alliance early and pays "
+        f"{turn.nation(seat)}{why} leaves its alliance early and pays "
         f"{economy.ALLIANCE_PENALTY} E$ to each of {_names(turn, others)}.",
         seat=seat,
         paid=economy.ALLIANCE_PENALTY * len(others),
+        to=others,
     )
     return None
 
@@ -401,8 +439,31 @@ def end_of_round(turn: Turn) -> None:
                 )
 
 
+def payment(turn: Turn, seat: str, other: str, amount: int) -> str | None:
+    """PAY: E$ to another empire, at any time of the empire's own turn ("Negotiable/Sellable:
+    ... tradeable with other Empires (including the use of E$ in trade)", rule D-MC-14)."""
+    if other not in turn.seats or other == seat:
+        return f"{other} is not another empire of this game"
+    if not turn.seats[other]["alive"]:
+        return f"{turn.nation(other)} is out of the game"
+    money = turn.seats[seat]["money"]
+    if amount > money:
+        return f"{turn.has(seat)} {money} E$, not the {amount} E$ to pay"
+    turn.seats[seat]["money"] = money - amount
+    turn.seats[other]["money"] += amount
+    turn.add(
+        "payment",
+        f"{turn.nation(seat)} pays {amount} E$ to {turn.nation(other)}.",
+        (seat, other),
+        seat=seat,
+        to=other,
+        amount=amount,
+    )
+    return None
+
+
 def forget(turn: Turn, seat: str) -> None:
-    """An empire that capitulated: its wars end, its agreements and proposals lapse."""
+    """An empire out of the game: its wars end, its agreements and proposals lapse."""
     state = turn.state
     state["wars"] = [w for w in state["wars"] if seat not in w["sides"]]
     state["borders"] = [b for b in state["borders"] if seat not in (b["host"], b["guest"])]

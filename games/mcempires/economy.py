@@ -14,6 +14,7 @@ NAVAL_PRICE = 50  # "Naval Base = 50 E$"
 RAIL_LOT, RAIL_PRICE = 5, 40  # "Railroads = 40 E$ for 5 pieces"
 RAIL_FROM_ROUND = 31  # "After 30 rounds of the game, Empires will be able to purchase Railroads."
 LAND_FROM_ROUND = 11  # "After 10 rounds of the game ... 1 E$ per 10 blocks" (rule D-MC-1)
+LAND_GAME_FIRST = 5  # Land Game: "E$ first round at 5 E$", then land income (rule D-MC-15)
 DESTROY_PRICE = 100  # "destroy the City's infrastructure, at the cost of 100 E$"
 ALLIANCE_PENALTY = 15  # "a penalty of 15 E$, paid to each of the other member(s)"
 
@@ -33,8 +34,15 @@ def city_price(regular: int) -> int:
 
 
 def treasury_price(bought: int) -> int:
-    """c = 5n + 20, n the treasuries bought so far (the capital's and captured ones excluded)."""
+    """c = 5n + 20, n the purchased treasuries that still stand (rule D-MC-15)."""
     return 5 * bought + 20
+
+
+def purchased_treasuries(turn: Turn, seat: str) -> int:
+    """The treasuries in the empire that it bought and that still stand: "Each Treasury in your
+    Empire increases the purchase price of your next Treasury" (rule D-MC-15). The capital's
+    free one, captured ones and destroyed ones do not count."""
+    return sum(1 for cid in turn.cities_of(seat) if turn.cities[cid]["treasury_by"] == seat)
 
 
 def rail_price(pieces: int) -> int:
@@ -52,14 +60,17 @@ def treasuries_allowed(turn: Turn) -> bool:
 
 
 def operating_treasuries(turn: Turn, seat: str) -> int:
-    """Treasuries of the empire's cities that are not occupied (rule D-MC-1)."""
-    return sum(1 for cid in turn.cities_of(seat) if turn.cities[cid]["treasury"] and not turn.cities[cid]["occupier"])
+    """Treasuries of the empire's cities that are its own in full: not occupied (rule D-MC-1),
+    nor freed this round from an occupier that fell (rule D-MC-12)."""
+    return sum(1 for cid in turn.cities_of(seat) if turn.cities[cid]["treasury"] and turn.in_full(cid))
 
 
 def land_income(turn: Turn, seat: str) -> int:
     if turn.mode == WAR_BOUNTY:  # "Land does not earn you money"
         return 0
     if turn.mode == ORIGINAL and turn.round < LAND_FROM_ROUND:
+        return 0
+    if turn.mode == LAND_GAME and turn.round == 1:  # the first round pays its 5 E$ instead
         return 0
     return turn.blocks_of(seat) // 10
 
@@ -79,6 +90,8 @@ def income_lines(turn: Turn, seat: str) -> list[tuple[str, int]]:
         return []
     treasuries = operating_treasuries(turn, seat)
     lines = []
+    if turn.mode == LAND_GAME and turn.round == 1:
+        lines.append(("the Land Game's first round", LAND_GAME_FIRST))
     if treasuries:
         lines.append(
             (
@@ -111,6 +124,9 @@ def earn_income(turn: Turn, seat: str) -> None:
         amount=total,
         money=me["money"],
         lines=[[text, amount] for text, amount in lines],
+        treasuries=operating_treasuries(turn, seat),
+        blocks=turn.blocks_of(seat),
+        regular=turn.regular_cities(seat),
     )
 
 
@@ -123,18 +139,20 @@ def pay(turn: Turn, seat: str, price: int, what: str) -> str | None:
     return None
 
 
-def bounty(turn: Turn, seat: str, amount: int, why: str) -> None:
+def bounty(turn: Turn, seat: str, amount: int, why: str, kind: str, loser: str) -> bool:
     """War Bounty earnings; in an alliance they are shared by its members, the odd E$ going to
-    the empire that earned them."""
+    the empire that earned them. kind: troops, all_troops, city or empire (the book's four
+    bounties), earned from `loser`. Whether it was paid."""
     if turn.mode != WAR_BOUNTY or amount <= 0 or not turn.seats[seat]["alive"]:
-        return
+        return False
     members = [seat]
     for alliance in turn.state["alliances"]:
         if seat in alliance["members"]:
             members = [m for m in alliance["members"] if turn.seats[m]["alive"]]
     share, odd = divmod(amount, len(members))
-    for member in members:
-        turn.seats[member]["money"] += share + (odd if member == seat else 0)
+    shares = {member: share + (odd if member == seat else 0) for member in members}
+    for member, got in shares.items():
+        turn.seats[member]["money"] += got
     shared = f", shared with {_names(turn, [m for m in members if m != seat])}" if len(members) > 1 else ""
     turn.add(
         "bounty",
@@ -142,7 +160,11 @@ def bounty(turn: Turn, seat: str, amount: int, why: str) -> None:
         seat=seat,
         amount=amount,
         members=members,
+        shares=shares,
+        kind=kind,
+        loser=loser,
     )
+    return True
 
 
 def _names(turn: Turn, seats: list[str]) -> str:

@@ -14,6 +14,7 @@ GROUP = re.compile(r"G[0-9]{1,6}")
 CITY = re.compile(r"[A-Z]{2}[0-9]{1,4}")
 SEAT = re.compile(r"[A-Z]{2}")
 COUNT = re.compile(r"[0-9]{1,2}")
+AMOUNT = re.compile(r"[0-9]{1,6}")  # E$ a PAY order gives: 1 to 999,999
 SIDE_WORDS = ("N", "E", "S", "W")
 BUILDINGS = ("BASE", "TRANSPORT", "NAVAL", "TREASURY")
 BORDER_TERMS = ("MINE", "THEIRS", "BOTH")
@@ -41,6 +42,7 @@ USAGE = {
     "ALLY": "ALLY <empire>",
     "LEAVE": "LEAVE",
     "ACCEPT": "ACCEPT PEACE|BORDERS|ALLY <empire>",
+    "PAY": "PAY <empire> <E$>",
 }
 VERBS = tuple(USAGE)
 
@@ -276,6 +278,17 @@ def _accept(rest: list[str]) -> OrderArgs | str:
     return _expect(rest[1], SEAT, "an empire's code (like RE)") or (rest[0], rest[1])
 
 
+def _pay(rest: list[str]) -> OrderArgs | str:
+    if len(rest) != 2:
+        return "name the empire and the E$ to pay it"
+    problem = _expect(rest[0], SEAT, "an empire's code (like RE)")
+    if problem:
+        return problem
+    if not AMOUNT.fullmatch(rest[1]) or int(rest[1]) < 1:
+        return f"{shown(rest[1])} is not an amount of E$ (1 to 999999)"
+    return rest[0], int(rest[1])
+
+
 READERS = {
     "CAPITAL": _one_block,
     "CITY": _one_block,
@@ -296,6 +309,7 @@ READERS = {
     "ALLY": _seat,
     "LEAVE": _leave,
     "ACCEPT": _accept,
+    "PAY": _pay,
 }
 
 

@@ -19,9 +19,9 @@ def round_bonus(turn: Turn, seat: str) -> None:
             continue
         i = turn.place(gid)
         cid = turn.city_at.get(i)
-        city = turn.cities[cid] if cid and turn.cities[cid]["owner"] == seat else None
-        transport = bool(city and city["transport"] and not city["occupier"])
-        naval = turn.board.water[i] or bool(city and city["naval"] and not city["occupier"])
+        city = turn.cities[cid] if cid and turn.cities[cid]["owner"] == seat and turn.in_full(cid) else None
+        transport = bool(city and city["transport"])
+        naval = turn.board.water[i] or bool(city and city["naval"])
         turn.bonus[gid] = (transport, naval)
 
 

@@ -17,7 +17,7 @@ def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Prob
     if seat not in state["seats"]:
         return [Problem(o.line, f"{seat} has no empire in this game") for o in orders]
     if not state["seats"][seat]["alive"]:
-        return [Problem(o.line, "your empire has capitulated and gives no more orders") for o in orders]
+        return [Problem(o.line, "your empire is out of the game and gives no more orders") for o in orders]
     return [Problem(line, reason) for line, reason in dry_run(state, seat, orders)[1]]
 
 

@@ -29,8 +29,10 @@ class Walker:
     """What one group may enter this round, worked out once for every search it makes.
 
     fast: territory marks where it goes at 12 (its own, its allies'). closed: marks it may not
-    enter at all (another's territory under the open-border rule). blocked: blocks holding a
-    group of another empire. halts: centres of other empires' cities (a move ends there).
+    enter at all (another's territory under the open-border rule). halts: centres of other
+    empires' cities (a move ends there). Blocks holding a group of another empire are looked up
+    as the search reaches them (blocked): a search touches a few hundred blocks, and a set of
+    them all cost every walker a pass over every group of the world.
     """
 
     def __init__(self, turn: Turn, gid: str):
@@ -43,8 +45,13 @@ class Walker:
         allies = [s for s in turn.seats if diplomacy.allied(turn, seat, s)]
         self.fast = {marks[seat], *(marks[a] for a in allies)}
         self.closed = {marks[s] for s in turn.seats if s != seat and not diplomacy.may_pass(turn, seat, s)}
-        self.blocked = {i for i, gids in turn.at.items() if any(turn.groups[g]["owner"] != seat for g in gids)}
+        self.at, self.groups, self.seat = turn.at, turn.groups, seat
         self.halts = {i for i, cid in turn.city_at.items() if turn.cities[cid]["owner"] != seat}
+
+    def blocked(self, i: int) -> bool:
+        """Whether block i holds a group of another empire."""
+        gids = self.at.get(i)  # never an empty list: Turn drops a block's entry with its last group
+        return gids is not None and any(self.groups[g]["owner"] != self.seat for g in gids)
 
     def start(self, i: int) -> int:
         if self.board.water[i]:
@@ -55,9 +62,9 @@ class Walker:
     def successors(self, i: int, limit: int, phase: int) -> list[tuple[int, int, int]]:
         """(block, new limit, new phase) for every block the group may step onto next."""
         out = []
-        water, land, blocked = self.board.water, self.land, self.blocked
+        water, land, at = self.board.water, self.land, self.at
         for n in self.board.neighbours[i]:
-            if n in blocked:
+            if n in at and self.blocked(n):
                 continue
             if water[n]:
                 if self.naval:  # embarking after walking on land ends the move
@@ -169,7 +176,7 @@ def route(walker: Walker, start: int, goal: int) -> list[int] | None:
         if spent > cost[i]:
             continue
         for n in board.neighbours[i]:
-            if n != goal and (n in walker.blocked or walker.land[n] in walker.closed):
+            if n != goal and (walker.blocked(n) or walker.land[n] in walker.closed):
                 continue
             if board.water[n] and not walker.naval:
                 continue

@@ -68,6 +68,7 @@ def build(turn: Turn, seat: str, a: str, b: str, waypoints: list[int]) -> str | 
         f"{me['rail_stock']} left in stock).",
         ends=[a, b],
         pieces=len(path),
+        bought=bought,
         cost=economy.rail_price(bought),
     )
     return None

@@ -1,8 +1,12 @@
 """Robot empires for empty and NMR seats: found the capital, build an economy and military bases,
-expand, then march on the weakest neighbour's nearest city and take it.
+expand, then march on the weakest neighbour's nearest city and take it. Now and then, by the
+robot's seeded generator, they also do what the book allows beyond that (naval bases and sea
+attacks, railroads and trains, land on other landmasses, agreements, payments, retreats,
+destroying a city before its capture: envoy.py), so that robot games reach every order.
 
 Every order is tried on a dry run of the empire's own turn before it is written down (the code
-check_orders uses), so a robot's orders always pass check_orders."""
+check_orders uses, standing orders read first as it reads them), so a robot's orders always pass
+check_orders."""
 
 from __future__ import annotations
 
@@ -13,39 +17,58 @@ from typing import cast
 
 from gm.core.model import JSONObject, Order
 
-from . import actions, diplomacy, economy, moves, rules
-from .cities import CITY_SPACING, placement_problem
-from .grammar import make_order
-from .paths import STOPPED, Walker, pack, unpack
+from . import actions, diplomacy, economy, envoy, moves, rails, rules
+from .cities import near_cities
+from .grammar import MAX_ORDERS, make_order
+from .paths import STOPPED, Walker, explore, pack, unpack
 from .turn import Turn
 
 MARCH_AT = 3  # a group this big leaves its city for the front
 KEEP_AT_CAPITAL = 2  # troops a capital keeps when the rest march
 MAX_BASES = 5  # military bases a robot buys: enough troops to win, not a flood
+MOST_BASES = 20  # however rich: a world of a thousand groups stops no one, and every turn reads them
 CAPITAL_PULL = 60  # blocks a capital counts nearer: no empire capitulates while it stands
+STANDING_AT_MOST = MAX_ORDERS // 4  # standing orders a robot writes; the rest of the 200 act
 
 
 def robot_orders(state: JSONObject, seat: str, rng: Random) -> list[Order]:
-    """The robot's orders for its empire this round. It needs no chance (rng is the contract's):
-    every choice follows from the state, so a replayed turn gets the same orders."""
+    """The robot's orders for its empire this round; its whims come from rng, the seat's own
+    generator for the turn (rule D-ALL-1), so a replayed turn gets the same orders."""
     if state["phase"] == "over" or not state["seats"].get(seat, {}).get("alive"):
         return []
-    planner = Planner(state, seat)
+    planner = Planner(state, seat, rng)
     planner.capital()
+    kept = envoy.standing(planner, rng)[:STANDING_AT_MOST]
+    planner.reserved = len(kept)
+    rules.read_standing(planner.turn, {seat: kept})
     rules.start_turn(planner.turn, seat, planner.orders)
+    envoy.answer(planner, rng)
     planner.build()
     planner.expand()
-    planner.march()
-    return planner.orders
+    target = planner.target()
+    envoy.propose(planner, rng, planner.turn.cities[planner.turn.city_at[target]]["owner"] if target else None)
+    planner.march(target)
+    return kept + planner.orders
 
 
 class Planner:
     """One robot's turn in the making: a dry-run Turn and the orders that worked on it."""
 
-    def __init__(self, state: JSONObject, seat: str):
+    def __init__(self, state: JSONObject, seat: str, rng: Random):
         self.turn = Turn(state, rng=None, you=True)
         self.seat = seat
+        self.rng = rng
         self.orders: list[Order] = []
+        self.reserved = 0  # the standing orders written before these, which count toward the 200
+        self._near: tuple[frozenset[str], set[int]] = (frozenset(), set())
+
+    def near(self) -> set[int]:
+        """Blocks too near a city for another (rule D-MC-4), worked out again only when the
+        cities change (a turn's planning asks for them often and founds one city at most)."""
+        cities = frozenset(self.turn.cities)
+        if cities != self._near[0]:
+            self._near = (cities, near_cities(self.turn))
+        return self._near[1]
 
     @property
     def money(self) -> int:
@@ -59,6 +82,10 @@ class Planner:
         return turn.city_block(mine[0]) if mine else None
 
     def attempt(self, verb: str, *args: object) -> bool:
+        """Carry the order out on the dry run and keep it if it works; none once the turn file
+        holds the 200 orders an empire may give (an empire of a hundred groups would pass it)."""
+        if len(self.orders) + self.reserved >= MAX_ORDERS:
+            return False
         order = make_order(verb, *args)
         if actions.execute(self.turn, self.seat, order) is None:
             self.orders.append(order)
@@ -98,35 +125,66 @@ class Planner:
         ):
             self.attempt("BASE", capital)
         bases = sum(len(turn.cities[c]["bases"]) for c in mine)
-        allowed = MAX_BASES + self.money // 300  # a rich empire turns its E$ into troops
+        allowed = min(MAX_BASES + self.money // 300, MOST_BASES)  # a rich empire turns E$ into troops
         for cid in mine:
             for _ in range(2):
                 if bases < allowed and len(turn.cities[cid]["bases"]) < 2 and self.attempt("BASE", cid):
                     bases += 1
         if capital in mine and self.money >= 60 and not turn.cities[capital]["transport"]:
             self.attempt("TRANSPORT", capital)
+        self._naval(mine)
+        self._railroad(mine)
+
+    def _naval(self, mine: list[str]) -> None:
+        """A naval base now and then, in the coastal city nearest the capital: the way over
+        water to other landmasses and to amphibious attacks."""
+        turn = self.turn
+        if any(turn.cities[c]["naval"] for c in mine) or self.money < 70 or self.rng.random() >= 0.15:
+            return
+        for cid in sorted(mine, key=lambda c: (c != turn.seats[self.seat]["capital"], c)):
+            if turn.board.coastal[turn.city_block(cid)] and self.attempt("NAVAL", cid):
+                return
+
+    def _railroad(self, mine: list[str]) -> None:
+        """From round 31, now and then, a line between the two nearest cities not yet joined."""
+        turn = self.turn
+        if turn.round < economy.RAIL_FROM_ROUND or self.money < 100 or self.rng.random() >= 0.3:
+            return
+        pairs = sorted(
+            (turn.board.distance(turn.city_block(a), turn.city_block(b)), a, b)
+            for n, a in enumerate(mine)
+            for b in mine[n + 1 :]
+            if not rails.lines_between(turn, a, b)
+        )
+        for _, a, b in pairs[:2]:
+            if self.attempt("RAIL", a, b):
+                return
 
     def _city_spot(self) -> int | None:
         turn, seat = self.turn, self.seat
         if seat in turn.bought_city or self.money < economy.city_price(turn.regular_cities(seat)):
             return None
         capital = self.home()
-        mark = turn.marks[seat]
-        spots = [
-            i
-            for i in range(len(turn.land))
-            if turn.land[i] == mark and not placement_problem(turn, seat, i, capital=False)
-        ]
-        # A robot with land but no city left (home() None) would fail here, as it did untyped.
-        return min(spots, key=lambda i: (turn.board.distance(i, cast(int, capital)), i)) if spots else None
+        if capital is None:  # no city to measure from (its last was ceded this turn): found none
+            return None
+        spots = self._city_spots()
+        return min(spots, key=lambda i: (turn.board.distance(i, capital), i)) if spots else None
+
+    def _city_spots(self) -> list[int]:
+        """The empire's own blocks where a regular city may be founded now: the City Placement
+        Restrictions, worked out for the whole territory at once (attempt checks each again)."""
+        turn, seat = self.turn, self.seat
+        near = self.near()
+        return [i for i in turn.territory(seat) if i not in near and not turn.foreign_at(seat, i)]
 
     def expand(self) -> None:
         """Buy a 5x5 patch of land beside the territory, CITY_SPACING from the cities, where
-        the next city will go."""
+        the next city will go; with a naval base, now and then a patch on another landmass."""
         turn = self.turn
         if self.money < 13 or self._city_spot_exists():
             return
-        centre = self._room()
+        centre = self._overseas() if self.rng.random() < 0.2 else None
+        centre = centre if centre is not None else self._room()
         if centre is None:
             return
         x, y = turn.board.xy(centre)
@@ -134,30 +192,38 @@ class Planner:
         a, b = f"{max(0, x - 2)},{max(0, y - 2)}", f"{min(w, x + 2)},{min(h, y + 2)}"
         self.attempt("LAND", a, b)
 
+    def _overseas(self) -> int | None:
+        """A free block of another landmass than the capital's, far enough from every city for
+        one (rule D-MC-13: it needs the naval base the empire has)."""
+        turn, board = self.turn, self.turn.board
+        home = self.home()
+        if home is None or not any(turn.cities[c]["naval"] for c in turn.cities_of(self.seat)):
+            return None
+        near = self.near()
+        spots = [
+            i
+            for i in range(len(turn.land))
+            if board.landmass[i] not in (-1, board.landmass[home])
+            and turn.owner(i) is None
+            and not board.coastal[i]
+            and i not in near
+        ]
+        return min(spots, key=lambda i: (board.distance(i, home), i)) if spots else None
+
     def _city_spot_exists(self) -> bool:
-        turn, seat = self.turn, self.seat
-        mark = turn.marks[seat]
-        return any(
-            turn.land[i] == mark and not placement_problem(turn, seat, i, capital=False) for i in range(len(turn.land))
-        )
+        return bool(self._city_spots())
 
     def _room(self) -> int | None:
         """The nearest free land block, outward from the territory, far enough from every city
         to found one."""
         turn, seat = self.turn, self.seat
         board = turn.board
-        mark = turn.marks[seat]
-        start = [i for i in range(len(turn.land)) if turn.land[i] == mark]
+        start = turn.territory(seat)
         seen, queue = set(start), deque(start)
-        centres = [turn.city_block(c) for c in turn.cities]
+        near = self.near()
         while queue:
             i = queue.popleft()
-            if (
-                turn.owner(i) is None
-                and not board.water[i]
-                and not board.coastal[i]
-                and all(board.distance(i, c) >= CITY_SPACING for c in centres)
-            ):
+            if turn.owner(i) is None and not board.water[i] and not board.coastal[i] and i not in near:
                 return i
             for n in board.neighbours[i]:
                 if n not in seen and not board.water[n] and turn.owner(n) in (None, seat):
@@ -166,9 +232,8 @@ class Planner:
         return None
 
     # -- war ---------------------------------------------------------------------------------
-    def march(self) -> None:
+    def march(self, target: int | None) -> None:
         turn, seat = self.turn, self.seat
-        target = self._target()
         if target is not None:
             enemy = turn.cities[turn.city_at[target]]["owner"]
             if turn.options["declarations"] and not diplomacy.at_war(turn, seat, enemy):
@@ -180,12 +245,57 @@ class Planner:
             if gid not in turn.groups or target is None or gid in turn.moved:
                 continue
             troops = self._marching(gid)
-            if troops:
+            if troops and not self._by_rail(gid, troops, target) and not self._by_sea(gid, troops, target):
                 self._advance(gid, troops, target)
-                if gid in turn.groups:
-                    self._fight(gid)
+            if gid in turn.groups:
+                self._fight(gid)
 
-    def _target(self) -> int | None:
+    def _by_rail(self, gid: str, troops: int, target: int) -> bool:
+        """Ride a railroad from the group's city to a joined city nearer the target."""
+        turn = self.turn
+        here = turn.city_at.get(turn.place(gid))
+        if here is None or not turn.state["rails"]:
+            return False
+        near = turn.board.distance(turn.place(gid), target)
+        joined = sorted(
+            (turn.board.distance(turn.city_block(c), target), c)
+            for line in turn.state["rails"]
+            for c in line["ends"]
+            if here in line["ends"] and c != here and rails.usable(turn, self.seat, here, c)
+        )
+        count = troops if troops < turn.groups[gid]["troops"] else "ALL"
+        return bool(joined) and joined[0][0] < near and self.attempt("TRAIN", gid, count, joined[0][1])
+
+    def _by_sea(self, gid: str, troops: int, target: int) -> bool:
+        """A group with the naval bonus sails: to the target when no way over land leads there,
+        else now and then to the water beside an enemy group, to attack it from there."""
+        turn = self.turn
+        if not turn.bonus.get(gid, (False, False))[1]:
+            return False
+        count = troops if troops < turn.groups[gid]["troops"] else "ALL"
+        field = distances(tuple(turn.state["world"]["terrain"]), target)
+        if field[turn.place(gid)] < 0:
+            return self.attempt("MOVE", gid, count, turn.name(target))
+        if self.rng.random() >= 0.3:
+            return False
+        walker = Walker(turn, gid)
+        reach = explore(walker, walker.start(turn.place(gid)))
+        for i in sorted(reach.first, key=lambda i: (reach.steps(i), i)):
+            if turn.board.water[i] and self._enemy_beside(i) and self.attempt("MOVE", gid, count, turn.name(i)):
+                return True
+        return False
+
+    def _enemy_beside(self, i: int) -> bool:
+        turn, seat = self.turn, self.seat
+        return any(
+            not diplomacy.hostile_problem(turn, seat, turn.groups[g]["owner"])
+            and not diplomacy.allied(turn, seat, turn.groups[g]["owner"])
+            for n in turn.board.neighbours[i]
+            for g in turn.groups_at(n)
+            if turn.groups[g]["owner"] != seat
+        )
+
+    def target(self) -> int | None:
         """The city to march on: the weakest reachable enemy's capital while it stands (no
         empire capitulates without it), else that enemy's nearest city."""
         turn, seat = self.turn, self.seat
@@ -234,6 +344,8 @@ class Planner:
             if turn.groups[g]["owner"] != seat
         ]
         near = [g for g in near if not diplomacy.hostile_problem(turn, seat, turn.groups[g]["owner"])]
+        if self.rng.random() >= 0.03:  # now and then an ally's troop too, which leaves the alliance
+            near = [g for g in near if not diplomacy.allied(turn, seat, turn.groups[g]["owner"])]
         if not near:
             return
         weakest = min(near, key=lambda g: (turn.groups[g]["troops"], g))

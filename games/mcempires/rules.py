@@ -8,7 +8,7 @@ from collections import deque
 from gm.core.model import JSONObject, Order, Outcome, SeatInfo, TurnResult
 from gm.core.ruleset import TurnSeeds
 
-from . import actions, cities, combat, diplomacy, economy, moves, setup
+from . import actions, capitulation, cities, combat, diplomacy, economy, moves, setup
 from .grammar import MAX_ORDERS, order_text, well_formed
 from .turn import Turn, copy_state
 
@@ -29,7 +29,8 @@ def order_of_play(state: JSONObject) -> list[str]:
 
 def resolve(state: JSONObject, orders_by_seat: dict[str, list[Order]], seeds: TurnSeeds) -> TurnResult:
     """One round: standing orders first, then each empire's turn in the order of play (rule
-    D-MC-9), then the agreements that run out and the end of the game."""
+    D-MC-9), then the empires left with no city (rule D-MC-11), the agreements that run out
+    and the end of the game."""
     if state["phase"] == "over":
         return TurnResult(copy_state(state), ())
     turn = Turn(state, seeds.rng("roll"))
@@ -45,6 +46,7 @@ def resolve(state: JSONObject, orders_by_seat: dict[str, list[Order]], seeds: Tu
     for seat in sequence:
         if turn.seats[seat]["alive"]:
             play_turn(turn, seat, orders[seat])
+    capitulation.judge_the_cityless(turn)  # before the agreements: a War Bounty alliance may win now
     diplomacy.end_of_round(turn)
     _end_of_round(turn)
     return TurnResult(turn.finish(), tuple(turn.events))
@@ -108,6 +110,7 @@ def play_turn(turn: Turn, seat: str, orders: list[Order]) -> None:
             failed(turn, seat, order, reason)
     if turn.seats[seat]["alive"]:
         end_turn(turn, seat)
+    turn.played.add(seat)
 
 
 # ----------------------------------------------------------------------------------------------

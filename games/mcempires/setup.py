@@ -10,12 +10,12 @@ from gm.core.model import JSONObject, SeatInfo
 from gm.core.ruleset import ScenarioError, TurnSeeds
 
 from . import cities, economy
-from .cities import CITY_SPACING
 from .turn import MAX_TROOPS, Turn
 from .world import FREE
 from .worldgen import generate_world, world_side
 
-START_MONEY = {economy.ORIGINAL: 10, economy.WAR_BOUNTY: 0, economy.LAND_GAME: 5}
+# Land Game starts with nothing and earns its 5 E$ in the first round (rule D-MC-15).
+START_MONEY = {economy.ORIGINAL: 10, economy.WAR_BOUNTY: 0, economy.LAND_GAME: 0}
 START_BLOCKS = {economy.WAR_BOUNTY: 300, economy.LAND_GAME: 50}
 WAR_BOUNTY_CITIES = 5  # "5 cities(including capital)"
 DEFAULT_OPTIONS = {
@@ -97,8 +97,10 @@ def new_state(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> 
 
 def _seat(listed: JSONObject, player: str, site: list[int], mode: str) -> JSONObject:
     """A seat's record. site: where gm suggests (and, if none is ordered, founds) its capital.
-    lost: cities captured from it that it has not taken back; captor: who captured its capital.
-    fell: the round it capitulated."""
+    lost: cities captured from it that it has not got back, each once (rule D-MC-11); captor:
+    who captured its capital. fell: the round it capitulated or went out, fate: which of the two
+    ("capitulated", "out (no city)"). routed: War Bounty's
+    50 E$ for all its troops has been paid, which happens once a game (rule D-MC-15)."""
     return {
         "name": player,
         "nation": listed["name"],
@@ -108,11 +110,12 @@ def _seat(listed: JSONObject, player: str, site: list[int], mode: str) -> JSONOb
         "alive": True,
         "capital": None,
         "founded": 0,
-        "treasuries_bought": 0,
         "rail_stock": 0,
         "lost": [],
         "captor": None,
         "fell": None,
+        "fate": None,
+        "routed": False,
         "site": list(site),
     }
 
@@ -170,30 +173,13 @@ def _push(turn: Turn, heap: list[tuple[int, int]], centre: int, i: int) -> None:
             heapq.heappush(heap, ((x - cx) ** 2 + (y - cy) ** 2, n))
 
 
-def _near_cities(turn: Turn) -> set[int]:
-    """Blocks closer than CITY_SPACING to a city centre (rule D-MC-4): no city may go there."""
-    near: set[int] = set()
-    for city in turn.cities.values():
-        _add_near(turn, near, city["x"], city["y"])
-    return near
-
-
-def _add_near(turn: Turn, near: set[int], x: int, y: int) -> None:
-    reach = CITY_SPACING - 1
-    for dy in range(-reach, reach + 1):
-        for dx in range(abs(dy) - reach, reach - abs(dy) + 1):
-            if turn.board.on_map(x + dx, y + dy):
-                near.add(turn.board.index(x + dx, y + dy))
-
-
 def _war_bounty_empire(turn: Turn, seat: str) -> None:
     """ "5 cities (including capital) ... 30 troops (6 in each city) ... 1 Naval Base, 1
     Transport Infrastructure": the cities spread over its land, the first coastal one if any."""
     capital = turn.seats[seat]["capital"]
     board = turn.board
-    mark = turn.marks[seat]
-    own = [i for i in range(len(board.water)) if turn.land[i] == mark]
-    near = _near_cities(turn)  # own land away from every city is fit for one: nothing else is there
+    own = turn.territory(seat)
+    near = cities.near_cities(turn)  # own land away from every city is fit for one: nothing else is there
     coastal = sorted(
         (i for i in own if board.coastal[i] and i not in near),
         key=lambda i: (board.distance(i, turn.city_block(capital)), i),
@@ -201,7 +187,7 @@ def _war_bounty_empire(turn: Turn, seat: str) -> None:
     if coastal:
         cid = cities.found_city(turn, seat, coastal[0])
         turn.cities[cid]["naval"] = True
-        _add_near(turn, near, *board.xy(coastal[0]))
+        cities.add_near(turn, near, *board.xy(coastal[0]))
     while len(turn.cities_of(seat)) < WAR_BOUNTY_CITIES:
         spots = [i for i in own if i not in near]
         if not spots:
@@ -209,7 +195,7 @@ def _war_bounty_empire(turn: Turn, seat: str) -> None:
         mine = [turn.city_block(c) for c in turn.cities_of(seat)]
         best = max(spots, key=lambda i: (min(board.distance(i, c) for c in mine), -i))
         cities.found_city(turn, seat, best)
-        _add_near(turn, near, *board.xy(best))
+        cities.add_near(turn, near, *board.xy(best))
     turn.bought_city.discard(seat)
     turn.cities[capital]["transport"] = True
     for cid in turn.cities_of(seat):

@@ -23,7 +23,13 @@ CITY_DEFAULTS = {
     "treasury": False,
     "occupier": None,
     "held": 0,
+    "treasury_by": None,
+    "restored": 0,
+    "spawns_from": 0,
 }
+# The same for an empire's record: what version 1.1 added (a state of 1.0 lacks it, and its
+# reports are still drawn from such a state).
+SEAT_DEFAULTS = {"routed": False, "fate": None}
 
 
 def copy_state(state: JSONObject) -> JSONObject:
@@ -31,7 +37,7 @@ def copy_state(state: JSONObject) -> JSONObject:
     the options never change during a game and are shared; lists inside the copied records
     are always replaced, never changed in place."""
     new = dict(state)
-    new["seats"] = {code: dict(seat) for code, seat in state["seats"].items()}
+    new["seats"] = {code: {**SEAT_DEFAULTS, **seat} for code, seat in state["seats"].items()}
     new["cities"] = {cid: {**CITY_DEFAULTS, "founder": city["owner"], **city} for cid, city in state["cities"].items()}
     new["groups"] = {gid: dict(group) for gid, group in state["groups"].items()}
     new["territory"] = list(state["territory"])
@@ -51,6 +57,7 @@ class Turn:
     events: what happened, in order. moved, attacked: group ids that have used their move or
     their attack this round. bonus: group id -> (transport, naval) for this round.
     bought_city: empires that bought their regular city this round.
+    played: empires whose turn of this round has ended (its occupations counted).
     defence, destroy: the round's standing orders of every empire (rule D-MC-9).
     """
 
@@ -64,6 +71,7 @@ class Turn:
         self.attacked: set[str] = set()
         self.bonus: dict[str, tuple[bool, bool]] = {}
         self.bought_city: set[str] = set()
+        self.played: set[str] = set()
         self.defence: dict[str, JSONObject] = {}  # seat -> group id or "ALL" -> combat.Defence
         self.destroy: dict[str, set[str]] = {}  # seat -> city ids (or "ALL") of standing DESTROY
         self.marks = {code: ord(seat["mark"]) for code, seat in self.state["seats"].items()}
@@ -115,6 +123,16 @@ class Turn:
 
     def blocks_of(self, seat: str) -> int:
         return self.land.count(self.marks[seat])
+
+    def territory(self, seat: str) -> list[int]:
+        """The empire's blocks of territory, in order. Found a block at a time by the bytes'
+        own search: a world of 25,600 blocks is read in C, not block by block in Python."""
+        mark, land, found = self.marks[seat], self.land, []
+        i = land.find(mark)
+        while i >= 0:
+            found.append(i)
+            i = land.find(mark, i + 1)
+        return found
 
     # -- groups --------------------------------------------------------------------------------
     def groups_at(self, i: int) -> list[str]:
@@ -182,6 +200,21 @@ class Turn:
 
     def cities_of(self, seat: str) -> list[str]:
         return [cid for cid, city in self.cities.items() if city["owner"] == seat]
+
+    def in_full(self, cid: str) -> bool:
+        """Whether the city is its owner's in full now (treasury income, building, bonuses): no
+        occupier holds it, and an occupation its occupier's fall ended was not this round (rule
+        D-MC-12: "from the next round")."""
+        city = self.cities[cid]
+        return not city["occupier"] and city["restored"] <= self.round
+
+    def pass_city(self, cid: str, new: str) -> None:
+        """The city becomes `new`'s and any occupation of it ends; a city `new` had lost is
+        back, and no longer counts as captured (rule D-MC-11)."""
+        self.cities[cid].update(owner=new, occupier=None, held=0)
+        lost = self.seats[new]["lost"]
+        if cid in lost:
+            self.seats[new]["lost"] = [c for c in lost if c != cid]
 
     def regular_cities(self, seat: str) -> int:
         """Cities the empire owns other than its own capital (captured capitals count)."""

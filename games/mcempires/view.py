@@ -9,6 +9,7 @@ from gm.core.known import Column, Sighting, listing
 from gm.core.model import JSONObject
 
 from . import economy
+from .capitulation import captured
 from .grammar import USAGE
 from .paths import Walker
 from .rules import order_of_play, outcome
@@ -113,13 +114,9 @@ def world_drawing(state: JSONObject) -> JSONObject:
 def region(turn: Turn, seat: str) -> JSONObject | None:
     """The part of the world the seat's enlarged map shows: its territory and what is near."""
     me = turn.seats[seat]
-    mark = turn.marks[seat]
-    xs, ys = [], []
     width = turn.board.width
-    for i in range(len(turn.land)):
-        if turn.land[i] == mark:
-            xs.append(i % width)
-            ys.append(i // width)
+    held = turn.territory(seat)
+    xs, ys = [i % width for i in held], [i // width for i in held]
     if not xs:
         if not me["alive"]:
             return None
@@ -154,12 +151,19 @@ def _seat_line(turn: Turn, code: str) -> JSONObject:
         "mark": seat["mark"],
         "alive": seat["alive"],
         "fell": seat["fell"],
+        "fate": _fate(seat),
         "money": seat["money"],
         "cities": len(turn.cities_of(code)),
         "blocks": turn.blocks_of(code),
         "troops": turn.troops_of(code),
         "capital": seat["capital"],
     }
+
+
+def _fate(seat: JSONObject) -> str | None:
+    """How the empire left the game, if it has: a game of version 1.0 knew no other way than
+    capitulation and did not record it."""
+    return None if seat["alive"] else seat["fate"] or "capitulated"
 
 
 def _you(turn: Turn, seat: str) -> JSONObject:
@@ -180,7 +184,9 @@ def _you(turn: Turn, seat: str) -> JSONObject:
         "groups": _group_rows(turn, seat),
         "prices": _prices(turn, seat),
         "standing": list(turn.state["standing"].get(seat, [])),
-        "lost": list(me["lost"]),
+        "lost": captured(turn, seat),
+        "fell": me["fell"],
+        "fate": _fate(me),
     }
 
 
@@ -209,6 +215,8 @@ def _city_row(turn: Turn, cid: str) -> JSONObject:
         "troops": turn.groups[gid]["troops"] if gid else 0,
         "occupier": city["occupier"],
         "held": city["held"],
+        "restored": city["restored"],
+        "spawns_from": city["spawns_from"],
     }
 
 
@@ -255,7 +263,6 @@ def _limit_words(turn: Turn, seat: str, i: int, transport: bool, naval: bool, li
 
 
 def _prices(turn: Turn, seat: str) -> list[JSONObject]:
-    me = turn.seats[seat]
     rows = [
         {"what": "regular city (10n+10)", "price": economy.city_price(turn.regular_cities(seat))},
         {"what": "military base (second in a city: 25)", "price": economy.BASE_PRICES[0]},
@@ -264,7 +271,9 @@ def _prices(turn: Turn, seat: str) -> list[JSONObject]:
         {"what": "territory: 2 blocks", "price": 1},
     ]
     if economy.treasuries_allowed(turn):
-        rows.insert(1, {"what": "treasury (5n+20)", "price": economy.treasury_price(me["treasuries_bought"])})
+        rows.insert(
+            1, {"what": "treasury (5n+20)", "price": economy.treasury_price(economy.purchased_treasuries(turn, seat))}
+        )
     rows.append(
         {
             "what": f"railroad: {economy.RAIL_LOT} pieces (from round {economy.RAIL_FROM_ROUND})",
@@ -358,7 +367,7 @@ def order_form(state: JSONObject, seat: str) -> list[str]:
         return ["# The game is over: no orders are needed."]
     me = state["seats"][seat]
     if not me["alive"]:
-        return ["# Your empire has capitulated: no orders are needed."]
+        return ["# Your empire is out of the game: no orders are needed."]
     turn = Turn(state)
     total = sum(a for _, a in economy.income_lines(turn, seat))
     lines = [
@@ -373,6 +382,7 @@ def order_form(state: JSONObject, seat: str) -> list[str]:
         "# Standing orders for other empires' turns (without them all troops fight):",
         "#   " + USAGE["DEFEND"],
         "#   " + USAGE["DESTROY"] + " (100 E$, one round before a capture)",
+        "# E$ to another empire, at any time of your turn: " + USAGE["PAY"],
     ]
     optional = [
         v

@@ -1,4 +1,8 @@
-"""gm rules: list rulesets and run rule-book conformance cases."""
+"""gm rules: list rulesets, run rule-book conformance cases and the whole contract suite.
+
+gm.testing.suite (the contract suite) is imported only by `gm rules test --contract`, to save the
+other commands its start-up time (it brings gm's services and the report renderer).
+"""
 
 from __future__ import annotations
 
@@ -66,8 +70,28 @@ def test(
     ruleset: Annotated[
         str | None, typer.Option(help="The ruleset for FILES (default: the case's own 'ruleset' key, else clash).")
     ] = None,
+    contract: Annotated[
+        str | None,
+        typer.Option(
+            "--contract",
+            metavar="RULESET",
+            help="Run the whole contract suite on this installed ruleset instead: every check gm makes of a "
+            "ruleset (games, views, forms, purity, reports, its cases and a few battery games).",
+        ),
+    ] = None,
+    games: Annotated[
+        int, typer.Option(min=0, max=1000, help="With --contract: robot games of the invariant battery.")
+    ] = 3,
 ) -> None:
-    """Run conformance cases; print each failure as FILE: message; exit 1 if any fails."""
+    """Run conformance cases; print each failure as FILE: message; exit 1 if any fails.
+
+    With --contract RULESET, run the contract suite on that ruleset: each check's line, each
+    failure as RULESET: check: message, and exit 1 if any fails."""
+    if contract is not None:
+        if files:
+            raise typer.BadParameter("give case FILES or --contract RULESET, not both.")
+        _contract(contract, games)
+        return
     cases = conformance.collect(files or [], ruleset)
     if not cases:
         raise GMError("no conformance cases found.")
@@ -78,5 +102,23 @@ def test(
             typer.echo(f"{case.source}: {failure}", err=True)
         failed += bool(failures)
     typer.echo(f"{len(cases) - failed} passed, {failed} failed")
+    if failed:
+        raise typer.Exit(1)
+
+
+def _contract(name: str, games: int) -> None:
+    from gm.testing import suite
+
+    ruleset = rulesets.get_ruleset(name)
+
+    def shown(result: suite.Result) -> None:
+        verdict = "FAILED" if result.failures else "ok"
+        typer.echo(f"{verdict:<6} {result.check.name} ({result.seconds:.1f} s)")
+        for failure in result.failures:
+            typer.echo(f"{result.check}: {failure}", err=True)
+
+    results = suite.run(suite.checks(ruleset, battery_games=games), shown)
+    failed = sum(bool(r.failures) for r in results)
+    typer.echo(f"{len(results) - failed} passed, {failed} failed")
     if failed:
         raise typer.Exit(1)

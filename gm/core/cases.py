@@ -29,7 +29,20 @@ CASE_KEYS = {
 }
 REQUIRED = {"title": str, "rule": str, "quote": str, "scenario": str, "seed": int}
 TYPE_WORDS = {str: "a string", int: "a whole number"}
-EXPECT_KEYS = {"path", "equals", "is_none", "event", "data", "count", "problem", "seat", "line", "winners", "over"}
+EXPECT_KEYS = {
+    "path",
+    "equals",
+    "is_none",
+    "event",
+    "data",
+    "count",
+    "seen_by",
+    "problem",
+    "seat",
+    "line",
+    "winners",
+    "over",
+}
 
 
 class CaseError(ValueError):
@@ -147,6 +160,14 @@ def _malformed_expect(expect: JSONObject) -> list[str]:
         problems.append("a path needs either equals or is_none = true")
     if kind == "event" and not isinstance(expect.get("data", {}), dict):
         problems.append("data must be a table of event fields")
+    if "seen_by" in expect and not (
+        kind == "event"
+        and (
+            expect["seen_by"] == "everyone"
+            or (isinstance(expect["seen_by"], list) and all(isinstance(s, str) for s in expect["seen_by"]))
+        )
+    ):
+        problems.append('seen_by belongs to an event: "everyone", or the list of seats that may see it')
     if kind == "problem" and not isinstance(expect.get("seat"), str):
         problems.append("a problem needs the seat that sent the order")
     if "count" in expect and not (_is_int(expect["count"]) and expect["count"] >= 0):
@@ -203,14 +224,20 @@ def _start(case: JSONObject, ruleset: Ruleset) -> tuple[JSONObject, list[str]]:
 
 
 def _merge(base: object, over: object, path: str) -> object:
-    # Keys must exist already (a typo must not add a new key silently), except in empty tables.
+    # Keys must exist already (a typo must not add a new key silently), except in empty tables
+    # and where the case says so: "+name" adds the key name, whose value then replaces any.
     if not isinstance(over, dict) or not isinstance(base, dict):
         return copy.deepcopy(over)
     merged = dict(base)
     for key, value in over.items():
-        if base and key not in base:
-            raise CaseError(f"malformed case: {path}.{key} is not in the state of a new game")
-        merged[key] = _merge(base.get(key), value, f"{path}.{key}") if key in base else value
+        if key.startswith("+"):
+            merged[key[1:]] = copy.deepcopy(value)
+        elif base and key not in base:
+            raise CaseError(
+                f'malformed case: {path}.{key} is not in the state of a new game (write "+{key}" to add it)'
+            )
+        else:
+            merged[key] = _merge(base.get(key), value, f"{path}.{key}") if key in base else value
     return merged
 
 
@@ -296,13 +323,31 @@ def _check_path(expect: JSONObject, state: JSONObject) -> list[str]:
 def _check_event(expect: JSONObject, events: tuple[Event, ...]) -> list[str]:
     kind, data = expect["event"], expect.get("data", {})
     of_kind = [e for e in events if e.kind == kind]
-    matching = [e for e in of_kind if all(k in e.data and _same(e.data[k], v) for k, v in data.items())]
+    matching = [
+        e for e in of_kind if all(k in e.data and _same(e.data[k], v) for k, v in data.items()) and _seen_by(expect, e)
+    ]
     count = expect.get("count")
     if (count is None and matching) or len(matching) == count:
         return []
-    seen = "; ".join(str(e.data.get("text", e.data)) for e in of_kind) or "none"
+    readers = f" seen by {expect['seen_by']}" if "seen_by" in expect else ""
+    shown = [str(e.data.get("text", e.data)) + (f" (seen by {_readers(e)})" if readers else "") for e in of_kind]
+    seen = "; ".join(shown) or "none"
     wanted = "some" if count is None else f"exactly {count}"
-    return [f"expected {wanted} {kind} event(s) with {data}, found {len(matching)} ({kind} events: {seen})"]
+    return [f"expected {wanted} {kind} event(s) with {data}{readers}, found {len(matching)} ({kind} events: {seen})"]
+
+
+def _seen_by(expect: JSONObject, event: Event) -> bool:
+    # Who may read an event (rule D-ALL-5): "everyone" (Event.seats None) or exactly those seats.
+    wanted = expect.get("seen_by")
+    if wanted is None:
+        return True
+    if wanted == "everyone":
+        return event.seats is None
+    return event.seats is not None and sorted(event.seats) == sorted(wanted)
+
+
+def _readers(event: Event) -> str:
+    return "everyone" if event.seats is None else ", ".join(event.seats)
 
 
 def _same(value: object, wanted: object) -> bool:

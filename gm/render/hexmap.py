@@ -12,7 +12,7 @@ the upper right (0 upper right, 1 lower right, 2 bottom, 3 lower left, 4 upper l
       "ports":  [{"from": [c, r, k], "to": [c, r, k], "text": "3:1", "hex": [col, row]}],
       "pieces": [{"at": [c, r, k], "shape": "village"|"town"|"warrior", "colour", "text",
                   "badge": "2", "hollow": bool, "ring": bool}],
-      "marks":  [{"col", "row", "shape": "robber"}],
+      "marks":  [{"col", "row", "shape": "robber"|"merchant", "colour"}],
     }
 
 The same board drawn twice is drawn once: the markup is cached by the board's canonical JSON, so
@@ -90,6 +90,20 @@ def _drawing(key: str) -> str:
     out += [_piece(p) for p in board.get("pieces", [])]
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _merchant(m: Mapping) -> str:
+    # A flag with an M in its holder's colour, at the left of the number token (the robber stands
+    # at its right), clear of the corners where pieces and their badges are drawn.
+    x, y = _centre(m["col"], m["row"])
+    pole = x - SIZE * 0.42
+    return (
+        f'<g><path d="M{_f(pole)},{_f(y + 6)} L{_f(pole)},{_f(y - 17)}" stroke="{_INK}" stroke-width="1.2"/>'
+        f'<path d="M{_f(pole)},{_f(y - 17)} L{_f(pole + 13)},{_f(y - 17)} L{_f(pole + 13)},{_f(y - 7)} '
+        f'L{_f(pole)},{_f(y - 7)} Z" fill="{_colour(m.get("colour"))}" stroke="{_INK}" stroke-width="0.8"/>'
+        f'<text x="{_f(pole + 6.5)}" y="{_f(y - 9.3)}" text-anchor="middle" font-size="7" font-weight="bold" '
+        f'fill="#ffffff" stroke="{_INK}" stroke-width="0.4">M</text></g>'
+    )
 
 
 def _centre(col, row) -> tuple[float, float]:
@@ -224,6 +238,8 @@ def _piece(p: Mapping) -> str:
 
 
 def _mark(m: Mapping) -> str:
+    if m.get("shape") == "merchant":
+        return _merchant(m)
     x, y = _centre(m["col"], m["row"])
     x += SIZE * 0.48  # beside the number token, which stays readable
     return (

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from markupsafe import Markup, escape
+from PIL import ImageFont
 
 from gm.core.arrows import Arrow
 from gm.render.arrows import svg_arrows
@@ -246,6 +247,25 @@ def _territory(board: _Board, t: Mapping, you: str | None) -> list[str]:
     return out
 
 
+def text_ems(text: str) -> float:
+    """How wide `text` is in DejaVu Sans, the maps' font, in ems: measured with the font's own
+    glyphs (the fonts-dejavu-core package gm needs), else a little over an estimate."""
+    font = _dejavu()
+    if font is not None:
+        return font.getlength(text) / 100
+    return 1.05 * sum(
+        0.32 if c == " " else 0.36 if c in "iljtfr:;,.()'|!" else 0.72 if c.isupper() else 0.6 for c in text
+    )
+
+
+@functools.cache
+def _dejavu() -> ImageFont.FreeTypeFont | None:
+    try:
+        return ImageFont.truetype("DejaVuSans.ttf", 100)
+    except OSError:  # not installed where Pillow looks: the estimate will do
+        return None
+
+
 def _second_line(t: Mapping, seats: set) -> str:
     """Under the code: the owner's seat code (colours alone cannot tell 32 seats apart) and the
     troops ("?" where they are hidden)."""
@@ -282,19 +302,29 @@ def _legend(
 
 
 class _Legend:
-    """Where each legend entry goes: four to a row under the map."""
+    """Where each legend entry goes: up to four to a row under the map, fewer where the longest
+    entry would run into the next (a small map's "thick outline: yours" was cut at its edge),
+    and in a smaller font where even one to a row would not fit."""
 
     PER_ROW = 4
 
     def __init__(self, entries: list, width: float, top: float, font: float):
+        widest = max(self._ems(label) for _, _, label, _ in entries)
+        font = min(font, width / widest)
+        self.per_row = max(1, min(self.PER_ROW, int(width // (widest * font))))
         self.entries, self.top, self.font = entries, top, font
-        self.column, self.row_height, self.box = width / self.PER_ROW, font * 2, font * 1.1
-        self.height = math.ceil(len(entries) / self.PER_ROW) * self.row_height + font * 0.5
+        self.column, self.row_height, self.box = width / self.per_row, font * 2, font * 1.1
+        self.height = math.ceil(len(entries) / self.per_row) * self.row_height + font * 0.5
+
+    @staticmethod
+    def _ems(label: str) -> float:
+        """An entry's width in ems: the margin, the swatch and its gap, the label, a gap after."""
+        return 1 + 1.65 + text_ems(label) + 0.25
 
     def place(self, i: int) -> tuple[float, float]:
         """(left, middle) of entry i."""
-        left = (i % self.PER_ROW) * self.column + self.font
-        return left, self.top + self.row_height * (i // self.PER_ROW) + self.row_height * 0.75
+        left = (i % self.per_row) * self.column + self.font
+        return left, self.top + self.row_height * (i // self.per_row) + self.row_height * 0.75
 
     def drawing(self) -> list[str]:
         out, font, box = [], self.font, self.box

@@ -8,10 +8,11 @@ checked against its rule book's invariants and the contract's generic ones.
 Each game draws its scenario, game options and seats from its seed (draw_setup), puts the
 ruleset's robot in every seat and plays to the end or TURN_CAP turns. After every turn it checks
 the ruleset's own invariants (the optional invariants part of a packaged ruleset) and the
-generic ones of gm.testing.contract: resolve leaves its input alone, the state, the events and
-every seat's view are plain JSON, no view shows another seat's secret, robot orders pass the
-check, scores are whole numbers; then the game ends within the cap, and the same seed played
-again gives the same state hash after every turn. What breaks is a Finding (game seed, turn,
+generic ones of gm.testing.contract: resolve leaves its input alone (and the views, scores,
+robots and invariants the state they read), the state, the events and every seat's view are
+plain JSON, no view shows another seat's secret, robot orders pass the check, scores are whole
+numbers; then the game ends within the cap, and the same seed played again gives the same state
+hash after every turn. What breaks is a Finding (game seed, turn,
 line); the battery never stops at the first, and an exception ends only the game it came from.
 bench/bench_invariants.py runs it from the command line.
 """
@@ -223,12 +224,15 @@ class _Game:
             self.note(contract.order_problems(self.ruleset, state, code, listed))
             self.verbs.update(order.verb for order in listed)
         orders = stored(given)
-        before = (self.text, canonical_json({s: [o.to_json() for o in listed] for s, listed in orders.items()}))
+        before = contract.inputs_snapshot(state, orders)
+        if self.text and before[0] != self.text:
+            self.note([f"{contract.READERS}: the state changed between its checks and resolve"])
         result = self.ruleset.resolve(state, orders, seeds)
         self.note(contract.purity_problems(before, state, orders))
         self.note(contract.event_problems(result.events))
-        self.note(book_invariants(self.ruleset, state, orders, result))
         self.check(result.state)
+        # After the state's text and hash are taken: an invariant that changed it shows next turn.
+        self.note(book_invariants(self.ruleset, state, orders, result))
         return result.state
 
     def check(self, state: JSONObject) -> None:

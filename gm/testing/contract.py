@@ -28,6 +28,9 @@ HIDDEN = "D-ALL-5 hidden information"
 ENDS = "contract, the game ends"
 REPLAY = "D-ALL-1 the same seed gives the same game"
 RAISES = "contract, the ruleset never raises"
+READERS = "contract, views, scores, robots and invariants leave the state alone"
+
+HIDDEN_OWNERS = 4  # seats a turn whose secrets the hidden check changes (a view each)
 
 # A ruleset with hidden information gives the state as it might be with only one seat's secrets
 # changed: hidden_variant(state, seat, rng). (None: the state keeps nothing from any seat).
@@ -108,17 +111,18 @@ def view_problems(ruleset: Ruleset, state: JSONObject, seats: list[str]) -> tupl
 def hidden_problems(
     ruleset: Ruleset, variant: Variant, state: JSONObject, views: dict[str, JSONObject], where: tuple[int, int]
 ) -> list[str]:
-    """What only one seat may know never changes another seat's view (D-ALL-5): for each seat,
-    the state with only its secrets changed (the ruleset's hidden_variant) gives another seat
-    the same view. `where` is (game seed, turn): the secrets changed replay, and the seat that
-    looks turns with the turn, so over a game every seat looks at every other's secrets (a view
-    for each seat a turn, not one for each pair)."""
+    """What only one seat may know never changes another seat's view (D-ALL-5): for a seat, the
+    state with only its secrets changed (the ruleset's hidden_variant) gives another seat the
+    same view. `where` is (game seed, turn): the secrets changed replay. The seats whose secrets
+    change (HIDDEN_OWNERS a turn) and the seat that looks turn with the turn, so over a game
+    every seat's secrets are looked at by the others, for a few views a turn, not one a pair."""
     if len(views) < 2:
         return []
-    seats, found = list(views), []
-    for n, owner in enumerate(seats):
-        seat = seats[(n + 1 + where[1] % (len(seats) - 1)) % len(seats)]
-        other = variant(state, owner, rng_for(where[0], where[1], f"battery:hidden:{owner}"))
+    seats, (seed, turn), found = list(views), where, []
+    for k in range(min(HIDDEN_OWNERS, len(seats))):
+        n = (turn * HIDDEN_OWNERS + k) % len(seats)
+        owner, seat = seats[n], seats[(n + 1 + turn % (len(seats) - 1)) % len(seats)]
+        other = variant(state, owner, rng_for(seed, turn, f"battery:hidden:{owner}"))
         if other is not None and ruleset.view(other, seat) != views[seat]:
             found.append(f"{HIDDEN}: what only {owner} may know shows in {seat}'s view")
     return found

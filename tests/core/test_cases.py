@@ -93,6 +93,14 @@ def test_a_missing_event_fails_and_lists_the_events_of_that_kind():
     assert failures == ["expect #1: expected some roll event(s) with {'die': 6}, found 0 (roll events: A rolls 4)"]
 
 
+def test_an_event_may_say_who_reads_it():
+    # DiceGame's rolls are public (Event.seats None): rule D-ALL-5 cases say who may read an event.
+    assert run_case(case(expect=[{"event": "roll", "seen_by": "everyone"}]), DiceGame()) == []
+    assert run_case(case(expect=[{"event": "roll", "seen_by": ["A"]}]), DiceGame()) == [
+        "expect #1: expected some roll event(s) with {} seen by ['A'], found 0 (roll events: A rolls 4 (seen by everyone))"
+    ]
+
+
 def test_event_count_and_none_and_missing_paths():
     failures = run_case(
         case(
@@ -141,9 +149,27 @@ def test_prestate_is_merged_and_typos_in_it_are_caught():
     good = case(prestate={"totals": {"A": 10}}, expect=[{"path": "totals.A", "equals": 14}])
     assert run_case(good, DiceGame()) == []
     bad = case(prestate={"totlas": {"A": 10}})
-    assert run_case(bad, DiceGame()) == ["malformed case: prestate.totlas is not in the state of a new game"]
+    assert run_case(bad, DiceGame()) == [
+        'malformed case: prestate.totlas is not in the state of a new game (write "+totlas" to add it)'
+    ]
     # An empty table may take new keys.
     assert run_case(case(prestate={"log": {"x": 1}}), DiceGame()) == []
+
+
+def test_prestate_adds_a_key_a_new_game_lacks_where_the_case_says_so():
+    """A state later in a game holds keys a new game does not (a siege, a pending trade):
+    "+key" adds one, anywhere in the state; the rest of the merge stays strict."""
+    added = case(
+        prestate={"+siege": {"A": 2}, "totals": {"+C": 5}},
+        expect=[{"path": "siege.A", "equals": 2}, {"path": "totals.C", "equals": 5}, {"path": "totals.A", "equals": 4}],
+    )
+    assert run_case(added, DiceGame()) == []
+    replaced = case(
+        prestate={"+totals": {"B": 1}},
+        orders={"B": ["ROLL"]},
+        expect=[{"path": "totals.B", "equals": 5}, {"path": "totals.A", "equals": 0}],
+    )
+    assert run_case(replaced, DiceGame()) == ["expect #2: totals.A: no such path in the resulting state"]
 
 
 def test_a_crashing_mutating_or_non_json_ruleset_fails():
@@ -165,6 +191,14 @@ def test_a_crashing_mutating_or_non_json_ruleset_fails():
         ({"expect": [{"path": "turn"}]}, "expect #1: a path needs either equals or is_none = true"),
         ({"expect": [{"problem": "x"}]}, "expect #1: a problem needs the seat that sent the order"),
         ({"expect": [{"event": "roll", "count": -1}]}, "expect #1: count must be a number, 0 or more"),
+        (
+            {"expect": [{"event": "roll", "seen_by": "BR"}]},
+            'expect #1: seen_by belongs to an event: "everyone", or the list of seats that may see it',
+        ),
+        (
+            {"expect": [{"path": "turn", "equals": 1, "seen_by": ["A"]}]},
+            'expect #1: seen_by belongs to an event: "everyone", or the list of seats that may see it',
+        ),
     ],
 )
 def test_malformed_cases_are_named(changes, message):

@@ -1,123 +1,22 @@
-"""gm/core and every module of every installed ruleset do no I/O: held by reading their imports.
-
-An allow-list: a pure module may import the standard library (less the parts that reach files,
-the network, processes, the clock or global state), gm.core, and its own package; a ruleset's
-package may also import gm.packaged, the base class that reads the ruleset's own scenario files.
-Anything else, a third-party package included, is an offence.
-"""
+"""gm/core and every module of every installed ruleset do no I/O: held by reading their imports
+with the purity rule gm ships to ruleset authors (gm.testing.purity, which the contract suite
+runs on every ruleset)."""
 
 from __future__ import annotations
 
-import ast
-import importlib.util
-import sys
 from pathlib import Path
 
 from gm.rulesets import installed
+from gm.testing.purity import offences, ruleset_modules
 
 ROOT = Path(__file__).resolve().parents[2]
-IMPURE_STDLIB = {
-    "sqlite3",
-    "smtplib",
-    "imaplib",
-    "poplib",
-    "socket",
-    "ssl",
-    "subprocess",
-    "os",
-    "pathlib",
-    "time",
-    "shutil",
-    "io",
-    "tempfile",
-    "glob",
-    "urllib",
-    "http",
-    "email",
-    "threading",
-    "multiprocessing",
-    "concurrent",
-    "asyncio",
-    "signal",
-    "select",
-    "selectors",
-    "ctypes",
-    "importlib",
-    "logging",
-    "sys",
-    "pickle",
-    "shelve",
-    "dbm",
-    "webbrowser",
-    "platform",
-    "getpass",
-    "uuid",
-    "secrets",
-    "fileinput",
-    "zipfile",
-    "tarfile",
-    "mmap",
-    "fcntl",
-    "resource",
-    "builtins",
-}
-PURE_STDLIB = set(sys.stdlib_module_names) - IMPURE_STDLIB
-# Recurrence arithmetic and date parsing from the decided stack's python-dateutil; gm.core only.
-PURE_THIRD_PARTY = {"dateutil.rrule", "dateutil.relativedelta", "dateutil.parser"}
-# Date arithmetic is pure; reading the clock is not.
-CLOCK_CALLS = {"now", "today", "utcnow", "time", "monotonic", "perf_counter", "time_ns"}
-
-
-def package_folder(module: str) -> Path:
-    spec = importlib.util.find_spec(module)
-    assert spec is not None and spec.submodule_search_locations, f"{module} is not a package"
-    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def pure_modules() -> list[tuple[Path, str]]:
     """(file, the package it belongs to) for gm/core and every module of every ruleset."""
     found = [(path, "gm.core") for path in sorted((ROOT / "gm" / "core").glob("*.py"))]
     for ruleset in installed().values():
-        package = type(ruleset.unguarded).__module__
-        folder = package_folder(package)
-        found += [(path, package) for path in sorted(folder.rglob("*.py"))]
-    return found
-
-
-def within(name: str, prefix: str) -> bool:
-    return name == prefix or name.startswith(prefix + ".")
-
-
-def allowed(name: str, package: str) -> bool:
-    top = name.split(".")[0]
-    if top == "__future__" or top in PURE_STDLIB or within(name, "gm.core") or within(name, package):
-        return True
-    if package == "gm.core":
-        return any(within(name, pure) for pure in PURE_THIRD_PARTY)
-    return within(name, "gm.packaged")
-
-
-def offences(path: Path, package: str) -> list[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found = []
-    for node in sorted(ast.walk(tree), key=lambda n: getattr(n, "lineno", 0)):
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-            if "random" in names:
-                found.append(f"{path.name}:{node.lineno}: imports the module-level random")
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:  # from . import x: the module's own package
-                continue
-            names = [f"{node.module}.{alias.name}" for alias in node.names]
-        elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "open":
-            found.append(f"{path.name}:{node.lineno}: calls open()")
-            continue
-        elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") in CLOCK_CALLS:
-            found.append(f"{path.name}:{node.lineno}: reads the clock ({node.func.attr}())")
-            continue
-        else:
-            continue
-        found += [f"{path.name}:{node.lineno}: imports {name}" for name in names if not allowed(name, package)]
+        found += ruleset_modules(ruleset)
     return found
 
 

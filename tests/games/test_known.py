@@ -10,8 +10,8 @@ import json
 import pytest
 
 from gm.rulesets import installed
-from tests.games.test_names import played, visible_text
-from tests.render.ruleset_report import context_of
+from gm.testing.reports import context_of
+from tests.games.test_names import played, seats_of, visible_text
 
 NAMES = sorted(installed())
 
@@ -33,7 +33,7 @@ def first_seat_sees(name: str, turns: int = 10) -> tuple[object, dict, str, dict
     """(ruleset, state, seat, listing rows) of the first seat after `turns` robot turns."""
     ruleset = installed()[name]
     _, state, _ = late(name, turns)
-    seat = state["seating"][0]
+    seat = seats_of(name)[0]
     return ruleset, state, seat, rows(ruleset.view(state, seat)["known"])
 
 
@@ -48,8 +48,8 @@ def test_every_report_lists_every_place_it_sees_and_its_json_twin_holds_the_list
 
     ruleset = installed()[name]
     before, state, events = late(name)
-    seat = state["seating"][0]
-    context = context_of(ruleset, before, state, events, seat, 10)
+    seat = seats_of(name)[0]
+    context = context_of(ruleset, before, state, events, seat, 10, seats_of(name))
     known = context["view"]["known"]
     assert known["count"] > 0, f"{seat} sees nothing of the others after 10 turns of {name}"
     assert json.loads(json.dumps(context))["view"]["known"] == known, "the JSON twin carries the listing"

@@ -13,8 +13,8 @@ from gm.core.model import Event
 from gm.core.names import named, possessive
 from gm.render.environment import make_environment, package_templates_dir, render_report_html
 from gm.rulesets import installed
-from tests.games.test_contract import new_game, robot_orders, scenario_of
-from tests.render.ruleset_report import context_of
+from gm.testing.reports import context_of
+from gm.testing.suite import new_game, robot_orders, scenario_of
 
 NAMES = sorted(installed())
 TURNS = 8  # past the set-up of every game (Clash claims, places, then plays)
@@ -137,7 +137,7 @@ def test_every_event_names_places_and_seats_with_their_codes(name):
     ruleset = installed()[name]
     bad, seen = [], 0
     for state, events in played(name):
-        view = ruleset.view(state, state_seats(state)[0])
+        view = ruleset.view(state, seats_of(name)[0])
         names = labels(view)
         for event in events:
             seen += 1
@@ -151,12 +151,16 @@ def test_every_table_and_list_of_a_report_names_them_with_their_codes(name):
     env = make_environment(None, [package_templates_dir(ruleset.templates_package)])
     history = played(name)
     before, (state, events) = history[-2][0], history[-1]
-    for seat in state_seats(state)[:3]:
-        context = context_of(ruleset, before, state, events, seat, len(history))
+    for seat in seats_of(name)[:3]:
+        context = context_of(ruleset, before, state, events, seat, len(history), seats_of(name))
         text = visible_text(render_report_html(env, context))
         bad = unlabelled(text, labels(context["view"]))
         assert bad == [], f"{seat}'s report:\n" + "\n".join(bad[:20])
 
 
-def state_seats(state: dict) -> list[str]:
-    return list(state["seating"])
+def seats_of(name: str) -> list[str]:
+    """The seats played() seats: the most the default scenario takes, as the ruleset lists them
+    (a ruleset keeps its seating where it likes in its state)."""
+    ruleset = installed()[name]
+    scenario = scenario_of(ruleset, ruleset.default_scenario(), {})
+    return ruleset.seat_codes(scenario)[: ruleset.seat_limits(scenario)[1]]

@@ -36,7 +36,7 @@ def test_every_ruleset_gives_warnings_and_never_raises_on_odd_orders(name):
     """Every ruleset has order_warnings (each of gm's overrides BaseRuleset's none); orders the
     parser made of junk, and orders for seats that are not there, give warnings or nothing,
     never an exception."""
-    from tests.games.test_names import played
+    from tests.games.test_names import played, seats_of
 
     ruleset = installed()[name]
     own = type(ruleset.unguarded)
@@ -62,7 +62,7 @@ def test_every_ruleset_gives_warnings_and_never_raises_on_odd_orders(name):
             )
         )
     )
-    for seat in [*state["seating"], "ZZ"]:
+    for seat in [*seats_of(name), "ZZ"]:
         assert all(isinstance(w.line, int) and w.message for w in ruleset.order_warnings(state, seat, junk))
 
 

@@ -5,6 +5,7 @@ holds the census schedule or another country's VP."""
 from __future__ import annotations
 
 import json
+from random import Random
 
 from gm_games.empires import orders as empires_orders, ruleset
 from hypothesis import given, settings, strategies as st
@@ -160,3 +161,16 @@ def test_the_robot_gives_every_order_of_the_book():
             given |= {order.verb for listed in orders.values() for order in listed}
             state = ruleset.resolve(state, orders, TurnSeeds(seed, turn)).state
     assert given == set(empires_orders.VERBS)
+
+
+def test_a_countrys_bps_and_vp_are_its_own_secret():
+    """D-ALL-5 and 11.3: another country's BPs and VP (unless it leads) change no other seat's
+    view; its own view shows them. The contract test and the battery look with this variant."""
+    state = robot_turns(duchies(5), 5, 4)
+    leader = max(state["seating"], key=lambda s: state["vp"][s])
+    for seat in state["seating"]:
+        other = ruleset.hidden_variant(state, seat, Random(1))
+        assert other["countries"][seat]["bps"] > state["countries"][seat]["bps"]
+        assert (other["vp"][seat] < state["vp"][seat]) == (seat != leader)
+        assert ruleset.view(other, seat) != ruleset.view(state, seat)
+        assert all(ruleset.view(other, s) == ruleset.view(state, s) for s in state["seating"] if s != seat)

@@ -3,6 +3,7 @@ statements and the D-IM decisions are all covered, and a broken case fails."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import gm_games.imperials
@@ -21,6 +22,7 @@ SECTIONS = (
     "Extra Victory Points",
     "Wonders & Warriors",
     "D-IM-",
+    "D-ALL-",
     "gm",
 )
 
@@ -43,8 +45,9 @@ def test_case_names_its_section_and_quotes_the_rule(path):
 
 def test_every_decision_and_section_has_cases():
     rules = [read(p)["rule"] for p in CASES]
-    for decision in ("D-IM-1", "D-IM-2", "D-IM-3", "D-IM-4", "D-IM-5", "D-IM-6", "D-IM-7", "D-IM-8"):
-        assert any(r.startswith(decision) for r in rules), decision
+    decisions = ["D-ALL-5", *(f"D-IM-{n}" for n in range(1, 14))]
+    for decision in decisions:
+        assert any(re.search(rf"\b{decision}\b", r) for r in rules), decision
     for section in (
         "Basic: Tiles",
         "Basic: Production",

@@ -50,8 +50,8 @@ def test_lines_become_orders(line, parsed):
         (
             "FLY 12",
             "FLY is not an order; orders are SETTLE, ROAD, VILLAGE, TOWN, BUY, PLAY, MARKET, OFFER, "
-            "WITHDRAW, IMPROVE, FENCE, WARRIOR, ACTIVATE, UPGRADE, MOVE, CHASE, and the standing answers "
-            "ACCEPT, DISCARD, ROBBER, GOLD, DEMOTE, DRAGON, DROP",
+            "IMPROVE, FENCE, WARRIOR, ACTIVATE, UPGRADE, MOVE, CHASE, and the answers read before or "
+            "outside your turn ACCEPT, WITHDRAW, CHOOSE, DISCARD, ROBBER, GOLD, DEMOTE, DRAGON, DROP",
         ),
         ("ROAD 13", "13 is not an edge: name it by the vertices at its ends, like 12-13"),
         ("ROAD 13-13", "13-13 is not an edge: name it by the vertices at its ends, like 12-13"),
@@ -78,6 +78,8 @@ def test_lines_become_orders(line, parsed):
         ("IMPROVE art", "art is not an improvement; write science, trade or military"),
         ("ROBBER 12", "12 is not a tile: tiles are the letters on the map, like H"),
         ("ACCEPT three", "three is not an offer: offers are numbered in the report, like #3"),
+        ("CHOOSE 3", "CHOOSE names your offer and whom you trade with, first choice first: CHOOSE <offer> <seat> ..."),
+        ("CHOOSE 3 B!UE", "B!UE is not a seat: seats are colour codes, like BLUE"),
     ],
 )
 def test_bad_lines_say_what_is_wrong(line, message):

@@ -10,6 +10,7 @@ import sqlite3
 
 import pytest
 
+from gm.core.statehash import state_hash
 from gm.services.demo import demo_seats
 
 
@@ -72,3 +73,45 @@ def test_a_human_plays_beside_the_robots(gm, tmp_path):
 
 def test_the_demo_seats_six_empires():
     assert demo_seats("mcempires") == 6
+
+
+def test_a_game_made_with_version_1_0_is_named_as_such(gm, home):
+    """Version 1.1 (issue 27) changed how rounds resolve and what the state holds. A game made
+    with 1.0 cannot run on 1.1, and gm turn verify says once that its turns were made by 1.0 and
+    cannot be made again, after holding every stored state to its hash, instead of calling the
+    start different from a new game's or a turn's hash wrong."""
+    assert (
+        gm("game", "new", "mc1", "--ruleset", "mcempires", "--scenario", "testbed", "--seed", "3", home=home).code == 0
+    )
+    for player in ("ann", "bob"):
+        assert gm("game", "join", "mc1", f"{player}@example.org", "--name", player, home=home).code == 0
+    for _ in range(2):
+        assert gm("turn", "run", "mc1", "--no-render", home=home).code == 0
+    conn = sqlite3.connect(home / "gm.db")
+    start = json.loads(conn.execute("SELECT state FROM turns WHERE number = 0").fetchone()[0])
+    for seat in start["seats"].values():  # the seats as 1.0 made them
+        for key in ("routed", "fate"):
+            del seat[key]
+        seat["treasuries_bought"] = 0
+    with conn:
+        conn.execute("UPDATE games SET ruleset_version = '1.0'")
+        conn.execute("UPDATE turns SET ruleset_version = '1.0'")
+        conn.execute(
+            "UPDATE turns SET state = ?, state_hash = ? WHERE number = 0", [json.dumps(start), state_hash(start)]
+        )
+    ran = gm("turn", "verify", "mc1", home=home)
+    assert (ran.code, ran.err) == (
+        1,
+        "mc1: turns 0 to 2: made with mcempires 1.0, installed is 1.1; they cannot be made again "
+        "(their stored states were checked against their hashes)\n",
+    )
+    ran = gm("turn", "run", "mc1", "--no-render", home=home)
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: game 'mc1' was created with mcempires 1.0, but 1.1 is installed. "
+        "Install the matching gm version to run it.\n",
+    )
+    with conn:  # a stored state changed by hand is still found
+        conn.execute("UPDATE turns SET state = replace(state, '\"round\": 2', '\"round\": 9') WHERE number = 1")
+    ran = gm("turn", "verify", "mc1", home=home)
+    assert ran.err.startswith("mc1: turn 1: the stored state does not match its stored hash\n")

@@ -145,3 +145,27 @@ def test_the_report_shows_both_maps_and_escapes_names():
     html = env.get_template("report.html").render(context)
     assert html.count('src="data:image/png;base64,') == 2
     assert "<img src=x>" not in html and "&lt;img src=x&gt;" in html
+
+
+def test_a_state_of_version_1_0_still_gives_its_views_and_forms():
+    """Reports of a game made with version 1.0 are drawn again from its stored states, which
+    lack what 1.1 keeps (who bought a treasury, a city restored or quiet after an occupation, an
+    empire's fate and its all-troops bounty): what is missing takes its default."""
+    state = started()
+    for turn in range(1, 4):
+        seeds = TurnSeeds(1, turn)
+        orders = {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in state["seating"]}
+        state = ruleset.resolve(state, orders, seeds).state
+    old = json.loads(json.dumps(state))
+    for city in old["cities"].values():
+        for key in ("treasury_by", "restored", "spawns_from"):
+            del city[key]
+    for seat in old["seats"].values():
+        del seat["routed"], seat["fate"]
+        seat["treasuries_bought"] = 0
+    old["seats"]["YE"].update(alive=False, fell=2)
+    for seat in old["seating"]:
+        view = ruleset.view(old, seat)
+        assert view["you"]["lost"] == [] and view["you"]["fate"] == (None if seat != "YE" else "capitulated")
+        assert ruleset.order_form(old, seat)
+    assert [s["fate"] for s in ruleset.view(old, "RE")["seats"]] == [None, None, "capitulated"]

@@ -34,6 +34,8 @@ GRAMMAR = {
     "ALLY YE": ("ALLY", ("YE",)),
     "LEAVE": ("LEAVE", ()),
     "ACCEPT peace RE": ("ACCEPT", ("PEACE", "RE")),
+    "PAY bl 25": ("PAY", ("BL", 25)),
+    "PAY YE 999999": ("PAY", ("YE", 999999)),
 }
 
 
@@ -53,8 +55,12 @@ def test_every_order_parses_and_rebuilds(line):
             "BUILD CITY 3,4",
             "BUILD is not an order; the orders are CAPITAL, CITY, LAND, BASE, "
             "TRANSPORT, NAVAL, TREASURY, RAIL, MOVE, TRAIN, ATTACK, DEFEND, DESTROY, "
-            "DECLARE, PEACE, BORDERS, ALLY, LEAVE and ACCEPT",
+            "DECLARE, PEACE, BORDERS, ALLY, LEAVE, ACCEPT and PAY",
         ),
+        ("PAY BL 0", "0 is not an amount of E$ (1 to 999999): write PAY <empire> <E$>"),
+        ("PAY BL 1000000", "1000000 is not an amount of E$ (1 to 999999): write PAY <empire> <E$>"),
+        ("PAY 20 BL", "20 is not an empire's code (like RE): write PAY <empire> <E$>"),
+        ("PAY BL", "name the empire and the E$ to pay it: write PAY <empire> <E$>"),
         ("CITY 3", "3 is not a block x,y: write CITY x,y"),
         ("MOVE 5 3,4", "5 is not a group (like G12): write MOVE <group> [n] <x,y or city> [x,y ...]"),
         ("MOVE G1 7 3,4", "7 troops: a group has 1 to 6: write MOVE <group> [n] <x,y or city> [x,y ...]"),
@@ -115,6 +121,9 @@ def played_state() -> dict:
         ("MOVE G1 4,2", "4,2 holds G3 with 1 troops; 6 more would make a group of more than 6"),
         ("RAIL RE1 RE3", "there is no city RE3"),
         ("ATTACK G1 G2", "G1 at 3,2 is not beside G2 at 16,9; groups must be side by side to fight"),
+        ("PAY BL 500", "you have 20 E$, not the 500 E$ to pay"),
+        ("PAY RE 5", "RE is not another empire of this game"),
+        ("PAY YE 5", "YE is not another empire of this game"),
     ],
 )
 def test_check_orders_finds_what_cannot_be_done(line, message):
@@ -150,12 +159,12 @@ def test_orders_are_checked_in_the_order_written():
     ]
 
 
-def test_a_capitulated_empire_gives_no_orders():
+def test_an_empire_out_of_the_game_gives_no_orders():
     state = played_state()
     state["seats"]["RE"]["alive"] = False
     orders, _ = ruleset.parse_orders([(2, "MOVE G1 4,2")])
     assert [(p.line, p.message) for p in ruleset.check_orders(state, "RE", orders)] == [
-        (2, "your empire has capitulated and gives no more orders")
+        (2, "your empire is out of the game and gives no more orders")
     ]
 
 

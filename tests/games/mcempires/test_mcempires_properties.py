@@ -1,18 +1,27 @@
 """Properties of Minecraft EMPIRES, whatever the seed: the parser never raises; in robot games
 no group passes 6 troops, E$ never go below 0, every block has at most one owner and never is
-water, cities keep their distance; the same seed plays the same game."""
+water, cities keep their distance; the same seed plays the same game; robots give every order."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from random import Random
+
+import gm_games.mcempires
+import pytest
 from gm_games.mcempires import ruleset
+from gm_games.mcempires.grammar import VERBS
+from gm_games.mcempires.turn import Turn
 from gm_games.mcempires.world import WATER
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from gm.core.cases import _start, load_case_text
 from gm.core.model import SeatInfo
 from gm.core.ruleset import TurnSeeds, choose_options, with_options
 from gm.core.statehash import state_hash
 
 MODES = ("original", "war-bounty", "land-game")
+CASES = Path(gm_games.mcempires.__file__).parent / "cases"
 
 
 @settings(max_examples=200, deadline=None)
@@ -82,9 +91,84 @@ def test_the_same_seed_plays_the_same_game(seed):
 
 def test_robots_finish_a_game_with_every_optional_rule_on():
     """With declarations of war the robots declare before they attack; with closed borders they
-    fight their way in. They make and accept no agreements."""
+    ask to pass or fight their way in; they make, accept and leave agreements now and then."""
     state, codes = game(
         "frontier", 4, "original", 2, declarations=True, borders=True, alliances=True, peace=True, amphibious=True
     )
     final = play(state, codes, 2, 300, holds)
     assert ruleset.is_over(final) is not None
+
+
+@pytest.mark.slow
+def test_robots_use_every_order_the_book_gives():
+    """Robot games reach every rule through its order (issue 27): over 30 games of every mode,
+    with the optional rules on in half of them, the robots give every order of the grammar, their
+    troops retreat, attack across water and destroy a city's infrastructure."""
+    verbs, kinds = set(), set()
+    for seed in range(30):
+        options = {"peace": seed % 2 == 1, "alliances": seed % 2 == 1, "borders": seed % 5 == 0}
+        options |= {"declarations": seed % 4 == 1, "amphibious": seed % 3 == 0}
+        state, codes = game("frontier", 2 + seed % 5, MODES[seed % 3], seed, **options)
+        for turn in range(1, 401):
+            if ruleset.is_over(state):
+                break
+            seeds = TurnSeeds(seed, turn)
+            orders = {c: ruleset.robot_orders(state, c, seeds.rng(f"robot:{c}")) for c in codes}
+            verbs |= {
+                o.verb + (" RETREAT" if o.verb == "DEFEND" and o.args[2] else "") for os in orders.values() for o in os
+            }
+            result = ruleset.resolve(state, orders, seeds)
+            terrain = "".join(state["world"]["terrain"])
+            for event in result.events:
+                kinds.add(event.kind)
+                if event.kind == "combat" and event.data["retreated"]:
+                    kinds.add("retreat")
+                if event.kind == "combat" and _water(state, terrain, event.data["from"]) != _water(
+                    state, terrain, event.data["to"]
+                ):
+                    kinds.add("attack across water")
+            state = result.state
+    assert set(VERBS) | {"DEFEND RETREAT"} <= verbs
+    assert {"retreat", "attack across water", "destroy", "payment", "rail", "peace", "alliance_left"} <= kinds
+
+
+def _water(state: dict, terrain: str, block: str) -> bool:
+    x, y = (int(v) for v in block.split(","))
+    return terrain[y * state["world"]["width"] + x] in WATER
+
+
+def test_a_robot_never_accepts_a_peace_that_cedes_its_last_city():
+    """Blue's only city is asked for in Red's peace: accepting would put Blue out of the game at
+    the end of the round (rule D-MC-11). Its robot declines, whatever its generator draws (a
+    robot that accepted went on to plan a city with no city left to measure from, and raised:
+    the battery found it)."""
+    case = load_case_text((CASES / "out-with-no-city-at-the-end-of-a-round.toml").read_text(), "out")
+    state, _ = _start(case, ruleset)
+    for seed in range(20):
+        orders = ruleset.robot_orders(state, "BL", Random(seed))
+        assert all(o.verb != "ACCEPT" for o in orders)
+        assert ruleset.check_orders(state, "BL", orders) == []
+
+
+def test_a_robot_of_many_groups_gives_at_most_200_orders():
+    """A turn file holds at most 200 orders (grammar.MAX_ORDERS). A robot empire of 230 groups
+    at war gave a move and an attack for most of them, and its orders failed the check (the
+    battery found it in a 13-empire game, round 87); now it stops at 200, standing orders
+    included, and every order passes."""
+    state, codes = game("frontier", 2, "original", 5)
+    state = play(state, codes, 5, 2)
+    state["wars"] = [{"sides": ["BL", "RE"], "since": 2, "taken": {}}]
+    board = Turn(state).board
+    centres = {(c["x"], c["y"]) for c in state["cities"].values()}
+    free = [
+        board.xy(i)
+        for i in range(board.width * board.height)
+        if not board.water[i]
+        and board.xy(i) not in centres
+        and state["territory"][i // board.width][i % board.width] == "."
+    ]
+    groups = {f"G{100 + n}": {"owner": "RE", "x": x, "y": y, "troops": 3} for n, (x, y) in enumerate(free[:230])}
+    state["groups"] = {**state["groups"], **groups}
+    orders = ruleset.robot_orders(state, "RE", Random(1))
+    assert len(orders) == 200
+    assert ruleset.check_orders(state, "RE", orders) == []

@@ -1,0 +1,415 @@
+"""What the Imperials rule book and its decisions promise of every turn, for the invariant battery
+(gm.testing.battery): each check returns one line per broken rule, named by the book's section
+and the decision that reads it, [] when the turn keeps it.
+
+The bank and the hands together always hold the bank's 24 of each resource and 12 of each
+commodity, no pile below zero; every change of a hand is an event of the turn at the book's price;
+the limits (roads, villages, towns, fences, improvements, warriors, action cards) hold at the end
+of every round; every action card is in a deck, a hand, or (Basic) played; settlements keep the
+distance rule; the longest route, the strongest army, the Dragonslayer points and the wonders are
+as the book awards them; no event every seat reads names what a hand holds or lacks; a win comes
+in the winner's own turn; the order of play rotates.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+
+from gm.core.model import Event, JSONObject, Order, TurnResult
+
+from .awards import ARMY_MIN, ROUTE_MIN, points, route_length
+from .cards import BASIC_DECK, SHOWN_POINTS, WONDERS_DECKS
+from .goods import (
+    BANK,
+    CARD_LIMIT,
+    COMMODITY_FOR,
+    COSTS,
+    FENCE_LIMIT,
+    GOODS,
+    IMPROVEMENT_LIMIT,
+    LIMITS,
+    YIELDS,
+)
+from .science import MEDICINE
+from .setup import order_of_play
+from .turn import board_geometry
+from .warriors import DRAGONSLAYER_POINTS, PIECES_PER_LEVEL
+
+BANKED = "The bank (D-IM-1, 24 of each resource and 12 of each commodity)"
+PRICES = "Prices (Basic building costs, Action Cards, Wonders & Warriors)"
+LIMIT = "Limits (15 roads, 5 villages, 4 towns, 3 fences, 5 improvements, 4 action cards, D-IM-13)"
+CARDS = "Action cards (D-IM-2, D-IM-10)"
+DISTANCE = "Villages and towns (not adjacent to any other village or town)"
+ROUTE = "Longest trade route (Extra Victory Points, D-IM-7)"
+ARMY = "Strongest army (Extra Victory Points)"
+SLAYER = "Dragonslayer points (Dragons, D-IM-10, D-IM-11)"
+WONDER = "Wonders (Wonders & Warriors)"
+HIDDEN = "Hidden hands (D-ALL-5)"
+WIN = "Victory Conditions (a win in the winner's own turn, after the roll)"
+ROTATE = "Order of play (D-ALL-4)"
+ROBBER = "Robber (moves to a different tile, never under fog)"
+OFFERS = "Trade offers (D-IM-8, D-IM-9)"
+assert all(
+    ": " not in name
+    for name in (BANKED, PRICES, LIMIT, CARDS, DISTANCE, ROUTE, ARMY, SLAYER, WONDER, HIDDEN, WIN, ROTATE)
+)
+
+# Events only some seats read; every other event is read by all (rule D-ALL-5).
+PRIVATE = {
+    "order_failed",
+    "robber_choice",
+    "trade_failed",
+    "offer_unanswered",
+    "card_drawn",
+    "card_dropped",
+    "discard_cards",
+    "theft_card",
+    "cards_taken",
+    "card_taken",
+}
+# What an event every seat reads must never say of a hand: what it lacks, that it holds none or
+# no longer holds some, or which cards it holds.
+HAND_WORDS = re.compile(
+    r"\black(s|ed)?\b|\bholds? no\b|\bno longer holds?\b|\bholds? \d+ (" + "|".join(GOODS) + r")\b"
+    r"|\bholds? (an? |the )?(" + "|".join(("Warrior", "Year of Plenty", "Monopoly", "Bishop", "Spy")) + ")",
+    re.IGNORECASE,
+)
+Check = Callable[[JSONObject, JSONObject, tuple[Event, ...]], list[str]]
+
+
+def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnResult) -> list[str]:
+    """Every rule of the book the turn from `before` to result.state broke."""
+    found = _offers(before, orders, result.events)
+    checks: tuple[Check, ...] = (
+        _bank,
+        _hands,
+        _limits,
+        _action_cards,
+        _distance,
+        _route,
+        _army,
+        _dragonslayer,
+        _wonders,
+        _hidden,
+        _win,
+        _rotation,
+        _robber,
+    )
+    return found + [line for check in checks for line in check(before, result.state, result.events)]
+
+
+def _of(events: tuple[Event, ...], *kinds: str) -> list[JSONObject]:
+    return [e.data for e in events if e.kind in kinds]
+
+
+def _bank(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    found = []
+    for good in GOODS:
+        held = after["bank"][good] + sum(s["hand"][good] for s in after["seats"].values())
+        if held != BANK[good]:
+            found.append(f"{BANKED}: the bank and the hands hold {held} {good}, not {BANK[good]}")
+        piles = [("the bank", after["bank"][good])] + [(c, s["hand"][good]) for c, s in after["seats"].items()]
+        found += [f"{BANKED}: {who} holds {n} {good}" for who, n in piles if n < 0]
+    return found
+
+
+# ----------------------------------------------------------------------------------------------
+# Every change of a hand is an event of the turn, at the book's price.
+
+
+def _hands(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    ledger: dict[str, Counter[str]] = {seat: Counter() for seat in after["seats"]}
+    found: list[str] = []
+    for event in events:
+        for seat, cards in _moves(event, found):
+            ledger[seat].update(cards)
+    for seat, now in after["seats"].items():
+        was = before["seats"][seat]["hand"]
+        changed = {g: now["hand"][g] - was[g] for g in GOODS if now["hand"][g] != was[g]}
+        explained = {g: n for g, n in ledger[seat].items() if n}
+        if changed != explained:
+            found.append(f"{PRICES}: {seat}'s hand changed by {changed}; the events explain {explained}")
+    return found
+
+
+def _minus(cards: JSONObject) -> dict[str, int]:
+    return {g: -n for g, n in cards.items()}
+
+
+def _moves(event: Event, found: list[str]) -> list[tuple[str, dict[str, int]]]:
+    """The cards an event moves into (+) or out of (-) seats' hands; wrong prices into found."""
+    data, kind = event.data, event.kind
+    if kind == "production":
+        return list(data["produced"].items())
+    if kind in ("starting_resources", "granary"):
+        return [(data["seat"], data["cards"])]
+    if kind == "discard_cards":
+        return [(data["seat"], _minus(data["cards"]))]
+    if kind == "theft_card":
+        return [(data["thief"], {data["good"]: 1}), (data["victim"], {data["good"]: -1})]
+    if kind in ("trade", "harbor_trade"):
+        return [
+            (data["seat"], {**_minus(data["give"]), **data["get"]}),
+            (data["partner"], {**data["give"], **_minus(data["get"])}),
+        ]
+    if kind == "market":
+        return [(data["seat"], {**_minus(data["give"]), **data["get"]})]
+    if kind == "monopoly_gives":
+        return [(data["seat"], {data["good"]: -data["count"]}), (data["to"], {data["good"]: data["count"]})]
+    if kind == "cards_taken":
+        return [(data["seat"], data["cards"]), (data["victim"], _minus(data["cards"]))]
+    if kind == "gift":
+        return [(data["seat"], _minus(data["cards"])), (data["partner"], data["cards"])]
+    if kind == "play" and data.get("card") == "plenty":
+        return [(data["seat"], data["cards"])]
+    if kind == "play" and data.get("card") in ("irrigation", "mining") and data["count"]:
+        return [(data["seat"], {data["good"]: data["count"]})]
+    return _paid(event, found)
+
+
+def _paid(event: Event, found: list[str]) -> list[tuple[str, dict[str, int]]]:
+    """What a build paid the market, checked against the book's price."""
+    data, kind = event.data, event.kind
+    fixed = {"road": "road", "village": "village", "warrior": "warrior", "upgrade": "upgrade", "fence": "fence"}
+    if kind in fixed:
+        return [] if data.get("free") else [(data["seat"], _minus(COSTS[fixed[kind]]))]
+    if kind == "activate":
+        return [(data["seat"], _minus(COSTS["activate"]))]
+    if kind == "buy":
+        return [(data["seat"], _minus(COSTS["card"]))]
+    if kind == "town":
+        if data["cost"] not in (COSTS["town"], MEDICINE):
+            found.append(f"{PRICES}: {data['seat']} paid {data['cost']} for a town")
+        return [(data["seat"], _minus(data["cost"]))]
+    if kind == "improve":
+        commodity = COMMODITY_FOR[data["improvement"]]
+        if data["cost"] not in ({commodity: data["level"]}, {commodity: data["level"] - 1}):  # Crane: 1 less
+            found.append(f"{PRICES}: {data['seat']} paid {data['cost']} for {data['improvement']} {data['level']}")
+        return [(data["seat"], _minus(data["cost"]))]
+    return []
+
+
+# ----------------------------------------------------------------------------------------------
+# Limits, cards and the board.
+
+
+def _limits(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    found = []
+    wonders = after["mode"] == "wonders"
+    for seat, me in after["seats"].items():
+        pieces = Counter(b["kind"] for b in after["buildings"].values() if b["owner"] == seat)
+        pieces["road"] = sum(1 for owner in after["roads"].values() if owner == seat)
+        found += [f"{LIMIT}: {seat} has {pieces[k]} {k}s" for k, most in LIMITS.items() if pieces[k] > most]
+        fences = [v for v, b in after["buildings"].items() if b["owner"] == seat and b.get("fence")]
+        if len(fences) > FENCE_LIMIT or any(after["buildings"][v]["kind"] != "town" for v in fences):
+            found.append(f"{LIMIT}: {seat}'s fences stand at {fences}")
+        found += [
+            f"{LIMIT}: {seat} has {n} {colour} improvements"
+            for colour, n in me["improvements"].items()
+            if not 0 <= n <= IMPROVEMENT_LIMIT
+        ]
+        levels = Counter(w["level"] for w in after["warriors"].values() if w["owner"] == seat)
+        found += [f"{LIMIT}: {seat} has {n} warriors of level {lv}" for lv, n in levels.items() if n > PIECES_PER_LEVEL]
+        if levels[3] and me["improvements"]["military"] < 3:
+            found.append(f"{LIMIT}: {seat} has a mighty warrior without the barracks")
+        if wonders and seat != after["winner"] and len(me["cards"]) > CARD_LIMIT:
+            found.append(f"{LIMIT}: {seat} holds {len(me['cards'])} action cards after the round")
+    return found
+
+
+def _action_cards(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """W&W: every card in a deck or a hand, the shown points as many as left their deck. Basic:
+    cards leave the game only by being played."""
+
+    def count(state: JSONObject) -> Counter[str]:
+        held = Counter(c for deck in state["decks"].values() for c in deck)
+        held.update(c["card"] for s in state["seats"].values() for c in s["cards"])
+        return held
+
+    now = count(after)
+    if after["mode"] == "wonders":
+        made = Counter({c: n for deck in WONDERS_DECKS.values() for c, n in deck.items()})
+        shown = sum(s["shown_points"] for s in after["seats"].values())
+        found = [
+            f"{CARDS}: {now[c]} {c} cards, not {n}" for c, n in made.items() if c not in SHOWN_POINTS and now[c] != n
+        ]
+        if shown + sum(now[c] for c in SHOWN_POINTS) != sum(made[c] for c in SHOWN_POINTS):
+            found.append(f"{CARDS}: {shown} points shown, {sum(now[c] for c in SHOWN_POINTS)} point cards unshown")
+        return found
+    played = Counter(e["card"] for e in _of(events, "play"))
+    was = count(before)
+    return [
+        f"{CARDS}: {was[c] - now[c]} {c} cards left the game, {played[c]} were played"
+        for c in BASIC_DECK
+        if was[c] - now[c] != played[c]
+    ]
+
+
+def _distance(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    geo = board_geometry(after)
+    built = {int(v) for v in after["buildings"]}
+    found = [
+        f"{DISTANCE}: settlements at {v} and {n}"
+        for v in sorted(built)
+        for n in geo.vertex_neighbours[v]
+        if n in built and v < n
+    ]
+    found += [
+        f"{DISTANCE}: a warrior stands on the settlement at {v}" for v in after["warriors"] if v in after["buildings"]
+    ]
+    tiles = after["board"]["tiles"]
+    if after["robber"] and tiles[after["robber"]]["fog"]:
+        found.append(f"{DISTANCE}: the robber stands on tile {after['robber']} under fog")
+    merchant = after.get("merchant")
+    if merchant and tiles[merchant["tile"]]["kind"] not in YIELDS:
+        found.append(f"{CARDS}: the merchant stands on {merchant['tile']}, a tile of no resource")
+    return found
+
+
+# ----------------------------------------------------------------------------------------------
+# Awards, hidden hands, the end.
+
+
+def _route(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    geo = board_geometry(after)
+    lengths = {seat: route_length(after, geo, seat) for seat in after["seating"]}
+    holder, best = after["longest"]["seat"], max(lengths.values(), default=0)
+    if holder is not None and (lengths[holder] < ROUTE_MIN or lengths[holder] < best):
+        return [f"{ROUTE}: {holder} holds it with {lengths[holder]} roads; the longest is {best}"]
+    leaders = [s for s, n in lengths.items() if n == best]
+    if holder is None and best >= ROUTE_MIN and len(leaders) == 1:
+        return [f"{ROUTE}: nobody holds it though {leaders[0]} has the one longest, {best} roads"]
+    return []
+
+
+def _army(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    played = {seat: s["warriors_played"] for seat, s in after["seats"].items()}
+    holder = after["army"]["seat"]
+    if holder is None:
+        return [f"{ARMY}: nobody holds it though {s} played {n}" for s, n in played.items() if n >= ARMY_MIN]
+    if played[holder] < ARMY_MIN or played[holder] < max(played.values()):
+        return [
+            f"{ARMY}: {holder} holds it with {played[holder]} Warrior cards; the most played is {max(played.values())}"
+        ]
+    return []
+
+
+def _dragonslayer(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    won = sum(s["dragonslayer"] for s in after["seats"].values())
+    if won + after["dragonslayer_left"] != DRAGONSLAYER_POINTS or after["dragonslayer_left"] < 0:
+        return [f"{SLAYER}: {won} won and {after['dragonslayer_left']} left of {DRAGONSLAYER_POINTS}"]
+    return []
+
+
+def _wonders(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    found = []
+    for colour, wonder in after["wonders"].items():
+        if wonder is None:
+            continue
+        town = after["buildings"].get(wonder["town"])
+        if town is None or town["owner"] != wonder["seat"] or town["kind"] != "town" or town.get("wonder") != colour:
+            found.append(f"{WONDER}: the {colour} wonder of {wonder['seat']} is not on its town {wonder['town']}")
+        level = after["seats"][wonder["seat"]]["improvements"][colour]
+        if level < 4 or (wonder["great"] and level < IMPROVEMENT_LIMIT):
+            found.append(f"{WONDER}: {wonder['seat']} holds the {colour} wonder with {level} improvements")
+    marked = [(v, b["wonder"]) for v, b in after["buildings"].items() if b.get("wonder")]
+    found += [
+        f"{WONDER}: town {v} holds a {c} wonder nobody has"
+        for v, c in marked
+        if (after["wonders"][c] or {}).get("town") != v
+    ]
+    return found
+
+
+def _hidden(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    found = []
+    for event in events:
+        text = str(event.data.get("text", ""))
+        if event.seats is None and event.kind in PRIVATE:
+            found.append(f"{HIDDEN}: every seat reads {event.kind}: {text}")
+        elif event.seats is None and HAND_WORDS.search(text):
+            found.append(f"{HIDDEN}: every seat reads what a hand holds or lacks: {text}")
+        elif event.seats is not None and not set(event.seats) <= _concerned(event):
+            found.append(f"{HIDDEN}: {', '.join(event.seats)} read {event.kind}, which is not theirs: {text}")
+    return found
+
+
+def _concerned(event: Event) -> set[str]:
+    """The seats a private event may reach: those it is about."""
+    data = event.data
+    named = {data.get(k) for k in ("seat", "thief", "victim")}
+    if event.kind == "trade_failed":
+        return set(event.seats or ())  # the maker and those who accepted: _offers checks them
+    return {s for s in named if isinstance(s, str)}
+
+
+def _win(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    found = []
+    winner = after["winner"]
+    if winner is not None:
+        rolled = [e["seat"] for e in _of(events, "dice")]
+        if not rolled or rolled[-1] != winner:
+            found.append(f"{WIN}: {winner} won in {rolled[-1] if rolled else 'nobody'}'s turn")
+        if points(after, winner, hidden=True) < after["target"]:
+            found.append(f"{WIN}: {winner} won with {points(after, winner, hidden=True)} points")
+    if after["round_limit"] and after["round"] > after["round_limit"] and after["phase"] != "over":
+        found.append(f"{WIN}: round {after['round']} after the limit of {after['round_limit']}, and the game goes on")
+    return found
+
+
+def _rotation(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    if before["phase"] != "play" or after["phase"] != "play":
+        return []
+    sequence = order_of_play(before)
+    if after["first"] != sequence[1 % len(sequence)]:
+        return [f"{ROTATE}: {before['first']} began the round and {after['first']} begins the next"]
+    return []
+
+
+def _robber(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Each move of the robber (a seven, a Warrior, a Bishop, a chasing warrior) is to another
+    tile, never one under fog."""
+    found, at = [], before["robber"]
+    for data in _of(events, "robber"):
+        if data["tile"] == at:
+            found.append(f"{ROBBER}: {data['seat']} moves the robber to tile {at}, where it stood")
+        at = data["tile"]
+    return found
+
+
+def _offers(before: JSONObject, orders: dict[str, list[Order]], events: tuple[Event, ...]) -> list[str]:
+    """A trade carries out an offer posted in an earlier round, with a player it was made to who
+    accepted it; not one its maker withdrew, and with one the maker chose if it chose; a failed
+    trade is read by its maker and those who accepted, no one else."""
+    posted = {o["id"]: o for o in before["offers"] if o["round"] < before["round"]}
+    accepted = {(seat, n) for seat, listed in orders.items() for o in listed if o.verb == "ACCEPT" for n in o.args}
+    said = {
+        (o.verb, o.args[0]): o.args[1:]
+        for listed in orders.values()
+        for o in reversed(listed)
+        if o.verb in ("WITHDRAW", "CHOOSE")
+    }
+    found = []
+    for event in events:
+        data = event.data
+        if event.kind == "trade":
+            offer = posted.get(data["offer"])
+            partner = data["partner"]
+            if offer is None or offer["from"] != data["seat"] or offer["to"] not in ("ALL", partner):
+                found.append(f"{OFFERS}: trade #{data['offer']} of {data['seat']} with {partner} is no offer due to it")
+            elif (partner, data["offer"]) not in accepted or ("WITHDRAW", data["offer"]) in said:
+                found.append(
+                    f"{OFFERS}: offer #{data['offer']} carried out without {partner}'s ACCEPT or after WITHDRAW"
+                )
+            elif partner not in said.get(("CHOOSE", data["offer"]), (partner,)):
+                found.append(
+                    f"{OFFERS}: offer #{data['offer']} carried out with {partner}, whom its maker did not choose"
+                )
+        if event.kind == "trade_failed":
+            to = posted[data["offer"]]["to"] if data["offer"] in posted else None
+            takers = {s for s, n in accepted if n == data["offer"] and to in ("ALL", s)}
+            if set(event.seats or ()) != {data["seat"]} | takers:
+                found.append(f"{OFFERS}: the failed trade #{data['offer']} is read by {event.seats}")
+    return found

@@ -1,0 +1,427 @@
+"""The rule book's invariants of Minecraft EMPIRES, checked on one resolved round: what must hold
+whatever the orders and the dice, for the robot-game battery (issue 27). Each finding is one line
+naming the rule it breaks; [] when all hold.
+
+The round's events are read in order against the state before it, as an auditor reads a ledger:
+every E$ that moves must move by an event at the book's price, every city that changes hands by
+an event, and a capitulation must have the book's count of captured cities at that moment. Then
+the state after the round is held to the limits and to what a fallen empire may keep."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from gm.core.model import Event, JSONObject, Order, TurnResult
+
+from .world import board_of
+
+ORIGINAL, WAR_BOUNTY, LAND_GAME = "original", "war-bounty", "land-game"
+PRICES = {"transport": 40, "naval": 50}  # "Transport Infrastructure = 40 E$", "Naval Base = 50 E$"
+BASE_PRICES = (20, 25)  # "Military Base = 20 E$ ... a second Military Base for a City costs 25 E$"
+BOUNTIES = {"all_troops": 50, "city": 50, "empire": 300}  # War Bounty: "How to earn E$"
+MAX_TROOPS, MAX_BASES, MAX_ALLIES, MAX_LINES, SPACING = 6, 2, 3, 4, 6
+
+
+def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnResult) -> list[str]:
+    """Every rule-book invariant the round from `before` to `result` broke, one line each."""
+    after = result.state
+    if before["phase"] == "over":
+        return [] if not result.events else ["Game end: a round was played after the game was over"]
+    audit = Audit(before)
+    for event in result.events:
+        audit.read(event)
+    return (
+        audit.found
+        + audit.close(after)
+        + _the_fallen(after)
+        + _alliances(after)
+        + _limits(after, result.events)
+        + _capitulation_due(after)
+        + _the_end(before, after)
+    )
+
+
+class Audit:
+    """The round's events read in order from the state before it: each empire's E$ and every
+    city's owner, infrastructure and occupier, as far as the events tell them."""
+
+    def __init__(self, before: JSONObject):
+        self.mode: str = before["options"]["mode"]
+        self.round: int = before["round"]
+        self.seats: JSONObject = before["seats"]
+        self.money: dict[str, int] = {s: seat["money"] for s, seat in before["seats"].items()}
+        self.lost: dict[str, list[str]] = {s: list(seat["lost"]) for s, seat in before["seats"].items()}
+        self.cities: dict[str, dict[str, Any]] = {cid: _city_record(city) for cid, city in before["cities"].items()}
+        self.routed = {s for s, seat in before["seats"].items() if seat.get("routed")}
+        self.found: list[str] = []
+        self.last_capture: tuple[str, str] | None = None
+
+    def fail(self, text: str) -> None:
+        self.found.append(text)
+
+    def read(self, event: Event) -> None:
+        reader = READERS.get(event.kind)
+        if reader is not None:
+            reader(self, event.data)
+
+    def spend(self, seat: str, price: int, what: str) -> None:
+        self.money[seat] -= price
+        if self.money[seat] < 0:
+            self.fail(f"E$ never negative: {seat} paid {price} E$ for {what} and has {self.money[seat]}")
+
+    # -- what a city is now ----------------------------------------------------------------------
+    def owned(self, seat: str) -> list[str]:
+        return [cid for cid, city in self.cities.items() if city["owner"] == seat]
+
+    def regular(self, seat: str) -> int:
+        return sum(1 for cid in self.owned(seat) if cid != self.seats[seat]["capital"])
+
+    def captured(self, seat: str) -> list[str]:
+        return [cid for cid in dict.fromkeys(self.lost[seat]) if self.cities.get(cid, {}).get("owner") != seat]
+
+    def pass_city(self, cid: str, new: str) -> None:
+        self.cities[cid].update(owner=new, occupier=None)
+        self.lost[new] = [c for c in self.lost[new] if c != cid]
+
+    # -- income and prices (rules D-MC-1, D-MC-2, D-MC-15) ------------------------------------
+    def _income(self, data: JSONObject) -> None:
+        seat, amount = data["seat"], data["amount"]
+        if amount != sum(line[1] for line in data["lines"]):
+            self.fail(f"Income (rule D-MC-1): {seat}'s lines do not add up to {amount}")
+        operating = sum(
+            1
+            for cid in self.owned(seat)
+            if self.cities[cid]["treasury"]
+            and not self.cities[cid]["occupier"]
+            and self.cities[cid]["restored"] <= self.round
+        )
+        expected = self._expected_income(seat, operating, data["blocks"])
+        if (data["treasuries"], amount) != (operating, expected):
+            self.fail(
+                f"Income (rules D-MC-1, D-MC-2, D-MC-12, D-MC-15): {seat} earned {amount} E$ from "
+                f"{data['treasuries']} treasuries; the book gives {expected} from {operating}"
+            )
+        self.money[seat] = max(0, self.money[seat] + amount)  # upkeep takes E$ to 0, never below
+        if data["money"] != self.money[seat]:
+            self.fail(f"Income: {seat} has {data['money']} E$ after its income; the audit says {self.money[seat]}")
+
+    def _expected_income(self, seat: str, treasuries: int, blocks: int) -> int:
+        if self.mode == WAR_BOUNTY:
+            return 0
+        first = self.mode == LAND_GAME and self.round == 1  # "E$ first round at 5 E$" (rule D-MC-15)
+        earns_land = (self.mode == LAND_GAME and not first) or self.round >= 11
+        land = blocks // 10 if earns_land else 0
+        return (5 if first else 0) + treasuries * treasuries + land - self.regular(seat) // 2
+
+    def _land(self, data: JSONObject) -> None:
+        if data["cost"] != (data["blocks"] + 1) // 2:
+            self.fail(f"Purchasing Territory (rule D-MC-15): {data['blocks']} blocks cost {data['cost']} E$")
+        self.spend(data["seat"], data["cost"], "land")
+
+    def _city(self, data: JSONObject) -> None:
+        seat, cid = data["seat"], data["city"]
+        price = 10 * self.regular(seat) + 10
+        if data["cost"] != price:
+            self.fail(f"Regular City c = 10n+10 (rule D-MC-2): {seat} paid {data['cost']} E$ for {cid}, not {price}")
+        self.spend(seat, data["cost"], cid)
+        self.cities[cid] = _city_record({"owner": seat})
+
+    def _capital(self, data: JSONObject) -> None:
+        self.cities[data["city"]] = _city_record({"owner": data["seat"], "treasury": self.mode == ORIGINAL})
+
+    def _build(self, data: JSONObject) -> None:
+        seat, cid, kind, cost = data["seat"], data["city"], data["kind"], data["cost"]
+        city = self.cities[cid]
+        if kind == "base":
+            price = BASE_PRICES[min(city["bases"], 1)]
+            if city["bases"] >= MAX_BASES:
+                self.fail(f"Military Base: a third base in {cid} ('Up to 2 Military Bases')")
+            city["bases"] += 1
+        elif kind == "treasury":
+            price = 5 * self._purchased(seat) + 20
+            if self.mode != ORIGINAL:
+                self.fail(f"Treasury: {seat} bought one in {self.mode} ('cannot purchase Treasuries')")
+            city.update(treasury=True, treasury_by=seat)
+        else:
+            price = PRICES[kind]
+        if cost != price:
+            self.fail(f"Purchasing Infrastructure (rules D-MC-2, D-MC-15): {kind} in {cid} cost {cost} E$, not {price}")
+        self.spend(seat, cost, f"{kind} in {cid}")
+
+    def _purchased(self, seat: str) -> int:
+        return sum(1 for cid in self.owned(seat) if self.cities[cid]["treasury_by"] == seat)
+
+    def _rail(self, data: JSONObject) -> None:
+        if data["bought"] % 5 or data["cost"] != data["bought"] // 5 * 40:
+            self.fail(f"Railroads = 40 E$ for 5 pieces: {data['bought']} pieces cost {data['cost']} E$")
+        if self.round <= 30:
+            self.fail(f"Railroads: {data['seat']} built one in round {self.round} ('After 30 rounds')")
+        self.spend(data["seat"], data["cost"], "a railroad")
+
+    def _destroy(self, data: JSONObject) -> None:
+        self.spend(data["seat"], 100, f"destroying {data['city']}")  # "at the cost of 100 E$"
+        self.cities[data["city"]].update(bases=0, treasury=False, treasury_by=None)
+
+    def _payment(self, data: JSONObject) -> None:
+        if data["amount"] < 1:
+            self.fail(f"Payments (rule D-MC-14): {data['seat']} paid {data['amount']} E$")
+        self.spend(data["seat"], data["amount"], f"a payment to {data['to']}")
+        self.money[data["to"]] += data["amount"]
+
+    def _alliance_left(self, data: JSONObject) -> None:
+        # "a penalty of 15 E$, paid to each of the other member(s) of the Alliance"
+        if data["paid"] != 15 * len(data["to"]):
+            self.fail(f"Alliances: {data['seat']} paid {data['paid']} E$ to leave, not 15 to each of {data['to']}")
+        self.spend(data["seat"], data["paid"], "leaving an alliance")
+        for member in data["to"]:
+            self.money[member] += 15
+
+    def _bounty(self, data: JSONObject) -> None:
+        seat, kind, amount, loser = data["seat"], data["kind"], data["amount"], data["loser"]
+        if self.mode != WAR_BOUNTY:
+            self.fail(f"War Bounty: a bounty paid in {self.mode}")
+        if amount != BOUNTIES.get(kind, amount) or (kind == "troops" and amount % 2):
+            self.fail(f"War Bounty, How to earn E$: a {kind} bounty of {amount} E$")
+        if kind == "all_troops":  # once per empire per game (rule D-MC-15)
+            if loser in self.routed:
+                self.fail(f"War Bounty (rule D-MC-15): the all-troops bounty for {loser} paid a second time")
+            self.routed.add(loser)
+        if kind == "city" and self.last_capture != (seat, loser):
+            self.fail(f"War Bounty (rule D-MC-15): a city bounty to {seat} without a capture from {loser}")
+        share, odd = divmod(amount, len(data["members"]))
+        for member in data["members"]:
+            self.money[member] += share + (odd if member == seat else 0)
+
+    # -- cities changing hands ---------------------------------------------------------------------
+    def _occupation(self, data: JSONObject) -> None:
+        self.cities[data["city"]]["occupier"] = data["seat"]
+
+    def _occupation_ends(self, data: JSONObject) -> None:
+        self.cities[data["city"]]["occupier"] = None
+
+    def _capture(self, data: JSONObject) -> None:
+        seat, loser, cid = data["seat"], data["loser"], data["city"]
+        if self.cities[cid]["owner"] != loser:
+            self.fail(f"Capturing Cities: {seat} captured {cid} from {loser}, which did not own it")
+        self.pass_city(cid, seat)
+        self.lost[loser] = [*(c for c in self.lost[loser] if c != cid), cid]
+        self.last_capture = (seat, loser)
+
+    def _peace(self, data: JSONObject) -> None:
+        for cid, new in data["cities"]:
+            self.pass_city(cid, new)
+        for cid, _ in data["quiet"]:
+            self.cities[cid]["occupier"] = None
+
+    def _capitulation(self, data: JSONObject) -> None:
+        seat = data["seat"]
+        lost, owned = self.captured(seat), self.owned(seat)
+        capital = self.seats[seat]["capital"]
+        # "their Capital City and 4 of their Regular Cities ... If an Empire has less than 5
+        # Cities total, then all of the Empire's Cities have to be captured" (rule D-MC-11)
+        if capital not in lost or (len(lost) < 5 and owned):
+            self.fail(
+                f"Capitulation (rule D-MC-11): {seat} capitulated owning {len(owned)} cities with "
+                f"{len(lost)} captured ({', '.join(lost) or 'none'})"
+            )
+        if sorted(data["lost"]) != sorted(lost):
+            self.fail(
+                f"Capitulation (rule D-MC-11): {seat}'s captured cities are {lost}, the event says {data['lost']}"
+            )
+        if data["money"] != self.money[seat]:
+            self.fail(f"Capitulation: {seat}'s {self.money[seat]} E$ went on as {data['money']}")
+        self.money[data["captor"]] += self.money[seat]  # "all E$ of that Empire are given to" the captor
+        self._fall(seat, data["kept"], data["freed"])
+
+    def _out(self, data: JSONObject) -> None:
+        seat = data["seat"]
+        if self.owned(seat):
+            self.fail(f"Capitulation (rule D-MC-11): {seat} went out owning {self.owned(seat)}")
+        if data["money"] != self.money[seat]:
+            self.fail(f"Capitulation (rule D-MC-11): {seat}'s {self.money[seat]} E$ went out as {data['money']}")
+        self._fall(seat, [], data["freed"])
+
+    def _fall(self, seat: str, kept: list[list[str]], freed: list[str]) -> None:
+        self.money[seat] = 0
+        for cid, who in kept:
+            self.pass_city(cid, who)
+        for cid in self.owned(seat):
+            del self.cities[cid]  # abandoned
+        for cid in freed:
+            self.cities[cid].update(occupier=None, restored=self.round + 1)  # rule D-MC-12
+        gone = [cid for cid, city in self.cities.items() if city["occupier"] == seat]
+        if gone:
+            self.fail(f"A dead empire's traces (rule D-MC-12): {seat} fell still occupying {gone}")
+
+    # -- combat (rule D-MC-5) ----------------------------------------------------------------------
+    def _combat(self, data: JSONObject) -> None:
+        a, d = data["attacking"], data["defending"]
+        if not 1 <= a <= MAX_TROOPS or not 0 <= d <= MAX_TROOPS:
+            self.fail(f"Combat: {a} against {d} ('The maximum number of Troops ... is 6')")
+        if d == 0 or not data["attacker_dice"]:
+            return
+        penalty = a if data["amphibious"] else 0
+        sums = (sum(data["attacker_dice"]) - penalty, sum(data["defender_dice"]))
+        if (len(data["attacker_dice"]), len(data["defender_dice"])) != (a, d) or sums != (
+            data["attacker_sum"],
+            data["defender_sum"],
+        ):
+            self.fail(f"Combat (rule D-MC-5): dice or sums do not match {a} against {d}")
+        if sums[0] == sums[1]:
+            losses = (a // 2, d // 2)  # "both combatants lose half ... rounded down"
+        else:
+            losses = (0, d) if sums[0] > sums[1] else (a, 0)  # "The losing player's ... troops are lost"
+        if (data["attacker_losses"], data["defender_losses"]) != losses:
+            self.fail(
+                f"Combat (rule D-MC-5): {sums[0]} against {sums[1]} lost {data['attacker_losses']}/{data['defender_losses']}"
+            )
+
+    # -- after the round -----------------------------------------------------------------------
+    def close(self, after: JSONObject) -> list[str]:
+        found = [
+            f"E$ explained by events: {seat} has {seat_after['money']} E$, the events give {self.money[seat]}"
+            for seat, seat_after in after["seats"].items()
+            if seat_after["money"] != self.money[seat]
+        ]
+        owners = {cid: city["owner"] for cid, city in after["cities"].items()}
+        audited = {cid: city["owner"] for cid, city in self.cities.items()}
+        if owners != audited:
+            changed = sorted(set(owners.items()) ^ set(audited.items()))
+            found.append(f"Cities change hands by an event: {changed}")
+        return found
+
+
+READERS: dict[str, Callable[[Audit, JSONObject], None]] = {
+    "income": Audit._income,
+    "land": Audit._land,
+    "city": Audit._city,
+    "capital": Audit._capital,
+    "build": Audit._build,
+    "rail": Audit._rail,
+    "destroy": Audit._destroy,
+    "payment": Audit._payment,
+    "alliance_left": Audit._alliance_left,
+    "bounty": Audit._bounty,
+    "occupation": Audit._occupation,
+    "occupation_ends": Audit._occupation_ends,
+    "capture": Audit._capture,
+    "peace": Audit._peace,
+    "capitulation": Audit._capitulation,
+    "out": Audit._out,
+    "combat": Audit._combat,
+}
+
+
+def _city_record(city: JSONObject) -> dict[str, Any]:
+    return {
+        "owner": city["owner"],
+        "treasury": city.get("treasury", False),
+        "treasury_by": city.get("treasury_by"),
+        "bases": len(city.get("bases", [])) if isinstance(city.get("bases"), list) else 0,
+        "occupier": city.get("occupier"),
+        "restored": city.get("restored", 0),
+    }
+
+
+def _the_fallen(after: JSONObject) -> list[str]:
+    """ "Once an Empire capitulates, that Empire is no longer in the game" (rules D-MC-11,
+    D-MC-12): it owns, occupies and holds nothing, and is party to nothing."""
+    found = []
+    land = "".join(after["territory"])
+    for seat, me in after["seats"].items():
+        if me["alive"]:
+            continue
+        held = [cid for cid, c in after["cities"].items() if seat in (c["owner"], c["occupier"])]
+        troops = [g for g, group in after["groups"].items() if group["owner"] == seat]
+        parties = [w["sides"] for w in after["wars"] if seat in w["sides"]]
+        parties += [a["members"] for a in after["alliances"] if seat in a["members"]]
+        parties += [[b["host"], b["guest"]] for b in after["borders"] if seat in (b["host"], b["guest"])]
+        if held or troops or me["money"] or me["mark"] in land or parties:
+            found.append(
+                f"A dead empire's traces (rules D-MC-11, D-MC-12): {seat} is out but keeps cities "
+                f"{held}, groups {troops}, {me['money']} E$, land: {me['mark'] in land}, agreements {parties}"
+            )
+    return found
+
+
+def _alliances(after: JSONObject) -> list[str]:
+    """ "Empires in an Alliance are not at War with each other"; at most 3 members (D-MC-14)."""
+    found = []
+    wars = {tuple(w["sides"]) for w in after["wars"]}
+    for alliance in after["alliances"]:
+        members = sorted(alliance["members"])
+        if len(members) > MAX_ALLIES:
+            found.append(f"Alliances: {members} ('A maximum of 3 people can form one alliance')")
+        at_war = [(a, b) for n, a in enumerate(members) for b in members[n + 1 :] if (a, b) in wars]
+        if at_war:
+            found.append(f"Alliances (rule D-MC-14): allies at war: {at_war}")
+    return found
+
+
+def _limits(after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """The book's limits at the end of the round."""
+    board = board_of(after)
+    found = []
+    places = Counter((g["owner"], g["x"], g["y"]) for g in after["groups"].values())
+    found += [f"Groups: two groups of {key[0]} on {key[1]},{key[2]}" for key, n in places.items() if n > 1]
+    found += [
+        f"Troops: {gid} has {g['troops']} troops ('maximum number of Troops allowed in one Group is 6')"
+        for gid, g in after["groups"].items()
+        if not 1 <= g["troops"] <= MAX_TROOPS
+    ]
+    bought = Counter(e.data["seat"] for e in events if e.kind == "city")
+    found += [f"Regular Cities: {s} bought {n} in a round ('A maximum of 1')" for s, n in bought.items() if n > 1]
+    cities = after["cities"]
+    for cid, city in cities.items():
+        i = board.index(city["x"], city["y"])
+        if len(city["bases"]) > MAX_BASES or (city["naval"] and not board.coastal[i]) or board.water[i]:
+            found.append(f"City Placement and Infrastructure: {cid} breaks a limit ({len(city['bases'])} bases)")
+        if city["held"] not in (0, 1) or (city["occupier"] and city["occupier"] == city["owner"]):
+            found.append(f"Capturing Cities (rule D-MC-6): {cid} held {city['held']} by {city['occupier']}")
+    centres = [(cid, c["x"], c["y"]) for cid, c in cities.items()]
+    found += [
+        f"City Placement (rule D-MC-4): {a} and {b} are closer than {SPACING}"
+        for n, (a, ax, ay) in enumerate(centres)
+        for b, bx, by in centres[n + 1 :]
+        if abs(ax - bx) + abs(ay - by) < SPACING
+    ]
+    lines = Counter(end for rail in after["rails"] for end in rail["ends"])
+    found += [f"Railroads: {cid} touches {n} lines ('A maximum of 4')" for cid, n in lines.items() if n > MAX_LINES]
+    land = "".join(after["territory"])
+    if any(board.water[i] and mark != "." for i, mark in enumerate(land)):
+        found.append("Purchasing Territory: water is owned ('Bodies of water cannot be purchased')")
+    found += [f"E$ never negative: {s} has {me['money']}" for s, me in after["seats"].items() if me["money"] < 0]
+    return found
+
+
+def _capitulation_due(after: JSONObject) -> list[str]:
+    """An empire that meets the book's count has capitulated, and one left with no city at
+    the end of the round is out (rule D-MC-11)."""
+    found = []
+    for seat, me in after["seats"].items():
+        if not me["alive"]:
+            continue
+        owned = [cid for cid, c in after["cities"].items() if c["owner"] == seat]
+        lost = [cid for cid in dict.fromkeys(me["lost"]) if cid not in owned]
+        if me["capital"] in lost and (len(lost) >= 5 or not owned):
+            found.append(f"Capitulation (rule D-MC-11): {seat} lost {lost} and is still in the game")
+        if not owned and after["phase"] == "play":
+            found.append(f"Capitulation (rule D-MC-11): {seat} owns no city at the end of the round and is still in")
+    return found
+
+
+def _the_end(before: JSONObject, after: JSONObject) -> list[str]:
+    """The game ends when one empire is left or at the round limit (rule D-MC-10), else the
+    next round comes."""
+    alive = [s for s in after["seating"] if after["seats"][s]["alive"]]
+    limit = after["options"]["round-limit"]
+    should_end = len(alive) <= 1 or bool(limit and before["round"] >= limit)
+    if (after["phase"] == "over") != should_end:
+        return [
+            f"Game end (rule D-MC-10): over is {after['phase'] == 'over'} after round {before['round']}, {len(alive)} empires left"
+        ]
+    if not should_end and after["round"] != before["round"] + 1:
+        return [f"Rounds: round {before['round']} was followed by {after['round']}"]
+    return []

@@ -1,0 +1,136 @@
+"""Imperials' rule-book invariants (games/imperials/invariants.py): robot games of both modes keep
+them, and each fault planted in the rules or in a turn's result is found and named."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from gm_games.imperials import actions, ruleset, turn as imperials_turn
+from gm_games.imperials.invariants import (
+    ARMY,
+    BANKED,
+    CARDS,
+    DISTANCE,
+    HIDDEN,
+    LIMIT,
+    OFFERS,
+    PRICES,
+    ROBBER,
+    ROUTE,
+    SLAYER,
+    invariants,
+)
+
+from gm.core.model import Event, SeatInfo, TurnResult
+from gm.core.ruleset import TurnSeeds
+from gm.testing.battery import run_battery
+
+
+def game(mode: str, seed: int, turns: int) -> tuple[dict, dict, TurnResult]:
+    """(state before, orders, result) of the last of `turns` robot turns of a 4-seat game."""
+    loaded = ruleset.load_scenario(ruleset.scenario_text("island"), "island")
+    loaded = {**loaded, "options": {**loaded.get("options", {}), "mode": mode}}
+    codes = ruleset.seat_codes(loaded)[:4]
+    state = ruleset.new_game(loaded, [SeatInfo(c, c) for c in codes], TurnSeeds(seed, 0))
+    for number in range(1, turns + 1):
+        seeds = TurnSeeds(seed, number)
+        orders = {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in codes}
+        result = ruleset.resolve(state, orders, seeds)
+        if number < turns:
+            state = result.state
+    return state, orders, result
+
+
+def named(lines: list[str]) -> set[str]:
+    return {line.split(": ", 1)[0] for line in lines}
+
+
+@pytest.mark.parametrize("mode", ["basic", "wonders"])
+def test_robot_games_keep_the_book(mode):
+    for seed in range(3):
+        for turns in (1, 2, 6, 12):
+            before, orders, result = game(mode, seed, turns)
+            assert invariants(before, orders, result) == []
+
+
+def tampered(mode: str, change) -> list[str]:
+    before, orders, result = game(mode, 5, 10)
+    after = copy.deepcopy(result.state)
+    events = change(after)
+    return invariants(before, orders, TurnResult(after, (*result.events, *(events or ()))))
+
+
+def test_a_card_made_or_lost_is_found():
+    def wood_from_nowhere(state):
+        state["seats"][state["seating"][0]]["hand"]["wood"] += 1
+
+    assert named(tampered("basic", wood_from_nowhere)) == {BANKED, PRICES}
+
+
+def test_towns_past_the_limit_fences_past_three_and_neighbours_are_found():
+    def grow(state):
+        seat = state["seating"][0]
+        for vertex in range(1, 40):
+            state["buildings"].setdefault(str(vertex), {"owner": seat, "kind": "town", "fence": True, "wonder": None})
+
+    lines = tampered("wonders", grow)
+    assert LIMIT in named(lines) and DISTANCE in named(lines)
+    assert any("towns" in line for line in lines) and any("fences" in line for line in lines)
+
+
+def test_a_hand_named_in_public_is_found():
+    def leak(state):
+        return [
+            Event("order_failed", {"text": "Red's order TOWN 13 fails: Red lacks 1 wheat.", "seat": "RED"}),
+            Event("note", {"text": "Blue holds 3 ore."}),
+        ]
+
+    lines = tampered("basic", leak)
+    assert [line for line in lines if line.startswith(HIDDEN)] == [
+        f"{HIDDEN}: every seat reads order_failed: Red's order TOWN 13 fails: Red lacks 1 wheat.",
+        f"{HIDDEN}: every seat reads what a hand holds or lacks: Blue holds 3 ore.",
+    ]
+
+
+def test_awards_and_cards_given_wrongly_are_found():
+    def award(state):
+        state["longest"] = {"seat": state["seating"][0], "length": 9}
+        state["dragonslayer_left"] = 9
+        state["decks"]["science"].append("spy")
+
+    def army(state):
+        state["army"] = {"seat": state["seating"][1], "count": 3}
+        state["decks"]["basic"].append("monopoly")
+
+    assert named(tampered("wonders", award)) == {ROUTE, SLAYER, CARDS}
+    assert named(tampered("basic", army)) == {ARMY, CARDS}
+
+
+def test_a_wrong_price_planted_in_the_rules_fails_the_battery(monkeypatch):
+    cheap = {**actions.COSTS, "town": {"wheat": 1, "ore": 1}}
+    monkeypatch.setattr(actions, "COSTS", cheap)
+    report = run_battery(ruleset, games=3, seed=4)
+    assert report.findings and {f.invariant for f in report.findings} >= {PRICES}
+
+
+def test_a_public_failure_planted_in_the_rules_fails_the_battery(monkeypatch):
+    def public(self, seat, order, reason):
+        self.add("order_failed", f"{self.name(seat)}'s order fails: {reason}.", seat=seat, reason=reason)
+
+    monkeypatch.setattr(imperials_turn.Turn, "failed", public)
+    report = run_battery(ruleset, games=2, seed=4)
+    assert HIDDEN in {f.invariant for f in report.findings}
+
+
+def test_a_robber_left_in_place_and_a_trade_nobody_accepted_are_found():
+    before, orders, result = game("basic", 5, 10)
+    before = {
+        **before,
+        "offers": [{"id": 9, "from": "RED", "to": "ALL", "give": {"wood": 1}, "get": {"ore": 1}, "round": 1}],
+    }
+    trade = {"offer": 9, "seat": "RED", "partner": "BLUE", "give": {"wood": 1}, "get": {"ore": 1}, "text": "t"}
+    events = (Event("robber", {"seat": "RED", "tile": before["robber"], "text": "t"}), Event("trade", trade))
+    lines = invariants(before, {**orders, "BLUE": []}, TurnResult(result.state, events))
+    assert ROBBER in named(lines) and OFFERS in named(lines)
+    assert f"{OFFERS}: offer #9 carried out without BLUE's ACCEPT or after WITHDRAW" in lines

@@ -1,0 +1,136 @@
+"""games/mcempires/invariants.py: robot games keep every rule-book invariant, and a fault planted in
+the rules (an old reading put back, a price changed) makes the invariants name the rule it breaks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import gm_games.mcempires
+import pytest
+from gm_games.mcempires import capitulation, diplomacy, economy, ruleset
+from gm_games.mcempires.invariants import invariants
+from gm_games.mcempires.turn import Turn
+
+from gm.core.cases import ScriptedSeeds, _orders, _start, load_case_text
+from gm.core.model import SeatInfo
+from gm.core.ruleset import TurnSeeds, choose_options, with_options
+from gm.core.statehash import state_hash
+
+CASES = Path(gm_games.mcempires.__file__).parent / "cases"
+MODES = ("original", "war-bounty", "land-game")
+
+
+def played_case(name: str) -> list[str]:
+    """The invariants' findings on the round a conformance case plays."""
+    case = load_case_text((CASES / f"{name}.toml").read_text(encoding="utf-8"), name)
+    state, seats = _start(case, ruleset)
+    orders, _ = _orders(case, ruleset, state, seats)
+    seeds = ScriptedSeeds(case["seed"], case.get("turn", 1), case.get("dice", []), case.get("dice_purpose", "roll"))
+    return invariants(state, orders, ruleset.resolve(state, orders, seeds))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "capitulation-city-got-back-by-peace",
+        "capitulation-city-got-back-when-its-holder-falls",
+        "out-with-no-city-at-the-end-of-a-round",
+        "occupation-ends-when-the-occupier-falls",
+        "treasury-price-counts-those-standing",
+        "land-game-start",
+        "war-bounty-all-troops-once",
+        "alliance-attack-leaves-it",
+        "pay-es-to-another-empire",
+    ],
+)
+def test_the_rounds_of_the_cases_keep_the_invariants(name):
+    assert played_case(name) == []
+
+
+def test_the_old_count_of_captured_cities_is_found(monkeypatch):
+    """gm 1.0's reading: the list of lost cities, never cleaned when a peace returned one."""
+    monkeypatch.setattr(capitulation, "captured", lambda turn, seat: list(turn.seats[seat]["lost"]))
+    monkeypatch.setattr(
+        Turn, "pass_city", lambda self, cid, new: self.cities[cid].update(owner=new, occupier=None, held=0)
+    )
+    found = played_case("capitulation-city-got-back-by-peace")
+    assert (
+        found[0] == "Capitulation (rule D-MC-11): BL capitulated owning 2 cities with 4 captured (BL2, BL3, BL4, BL1)"
+    )
+
+
+def test_a_treasury_at_the_wrong_price_is_found(monkeypatch):
+    monkeypatch.setattr(economy, "treasury_price", lambda bought: 5 * bought + 25)
+    assert played_case("treasury-price-counts-those-standing") == [
+        "Purchasing Infrastructure (rules D-MC-2, D-MC-15): treasury in RE5 cost 30 E$, not 25"
+    ]
+
+
+def test_an_alliance_with_an_enemy_is_found(monkeypatch):
+    monkeypatch.setattr(diplomacy, "_alliance_problem", lambda turn, seat, other: None)
+    assert played_case("alliance-at-war-with-a-member-cannot-join") == [
+        "Alliances (rule D-MC-14): allies at war: [('BL', 'YE')]"
+    ]
+
+
+def test_a_fallen_occupiers_city_paying_at_once_is_found(monkeypatch):
+    monkeypatch.setattr(Turn, "in_full", lambda self, cid: not self.cities[cid]["occupier"])
+    assert played_case("occupation-ends-when-the-occupier-falls") == [
+        "Income (rules D-MC-1, D-MC-2, D-MC-12, D-MC-15): RE earned 4 E$ from 2 treasuries; the book gives 1 from 1"
+    ]
+
+
+def test_a_second_all_troops_bounty_is_found(monkeypatch):
+    real = economy.bounty
+
+    def forgetful(turn, seat, amount, why, kind, loser):  # the routed mark is never read
+        turn.seats[loser]["routed"] = False
+        return real(turn, seat, amount, why, kind, loser)
+
+    monkeypatch.setattr(economy, "bounty", forgetful)
+    found = played_case("war-bounty-all-troops-once")
+    assert "War Bounty (rule D-MC-15): the all-troops bounty for BL paid a second time" in found
+
+
+def start(seed: int, seats: int, mode: str, **options: bool) -> tuple[dict, list[str]]:
+    loaded = ruleset.load_scenario(ruleset.scenario_text("frontier"), "frontier")
+    loaded = with_options(loaded, choose_options(ruleset.game_options(), {"mode": mode, **options}))
+    codes = ruleset.seat_codes(loaded)[:seats]
+    return ruleset.new_game(loaded, [SeatInfo(c, c) for c in codes], TurnSeeds(seed, 0)), codes
+
+
+def play(seed: int, seats: int, mode: str, **options: bool) -> tuple[list[str], list[str], int]:
+    """(findings, state hashes, rounds) of a robot game played to its end (at most 400 rounds)."""
+    state, codes = start(seed, seats, mode, **options)
+    findings, hashes = [], []
+    for number in range(1, 401):
+        if ruleset.is_over(state):
+            return findings, hashes, number - 1
+        seeds = TurnSeeds(seed, number)
+        orders = {c: ruleset.robot_orders(state, c, seeds.rng(f"robot:{c}")) for c in codes}
+        result = ruleset.resolve(state, orders, seeds)
+        findings += [f"round {number}: {f}" for f in invariants(state, orders, result)]
+        state = result.state
+        hashes.append(state_hash(state))
+    return [*findings, "Game end: not over after 400 rounds"], hashes, 400
+
+
+@pytest.mark.parametrize("seed, mode", [(1, "original"), (2, "war-bounty"), (3, "land-game")])
+def test_robot_games_keep_every_invariant(seed, mode):
+    findings, _, _ = play(seed, 3, mode, peace=True, alliances=True, borders=seed == 2, declarations=seed == 3)
+    assert findings == []
+
+
+@pytest.mark.slow
+def test_two_dozen_robot_games_keep_every_invariant_end_and_replay():
+    """Every mode, 2 to 6 empires, the optional rules on and off: no finding, every game over
+    within 400 rounds, and a game played again from its seed gives the same hashes."""
+    found = []
+    for seed in range(24):
+        options = {"peace": seed % 2 == 1, "alliances": seed % 2 == 1, "borders": seed % 5 == 0}
+        options |= {"declarations": seed % 4 == 1, "amphibious": seed % 3 == 0}
+        findings, hashes, _ = play(seed, 2 + seed % 5, MODES[seed % 3], **options)
+        found += [f"seed {seed}: {f}" for f in findings]
+        if seed < 3:
+            assert play(seed, 2 + seed % 5, MODES[seed % 3], **options)[1] == hashes
+    assert found == []
