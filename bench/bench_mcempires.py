@@ -36,7 +36,7 @@ from gm_games.mcempires import ruleset  # noqa: E402
 
 from gm.core.model import Event, SeatInfo  # noqa: E402
 from gm.core.ruleset import TurnSeeds  # noqa: E402
-from tests.render.ruleset_report import context_of  # noqa: E402
+from gm.testing.reports import context_of  # noqa: E402
 
 CREATED = "2026-11-21T19:00:00Z"  # the report tests' date (tests/render/ruleset_report.py)
 
@@ -108,7 +108,7 @@ def report(played: Played, reports: int) -> tuple[float, float, float, list[int]
     def context(seat: str) -> dict:
         # Made as the report tests make theirs (score table, events and all), so the bench keeps
         # up with what report.html reads.
-        return context_of(ruleset, before, state, events, seat, number)
+        return context_of(ruleset, before, state, events, seat, number, list(seats))
 
     html_to_pdf(
         render_report_html(env, context(seats[1])),

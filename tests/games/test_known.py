@@ -115,7 +115,9 @@ def test_imperials_lists_the_others_pieces_and_a_tile_under_fog_stays_fog():
 
 
 def test_minecraft_empires_lists_the_others_cities_and_groups_with_their_ids():
-    _, state, seat, listed = first_seat_sees("mcempires", 16)
+    # 20 rounds: Minecraft EMPIRES 1.1's robots of a 16-empire world buy land and cities first and
+    # raise their first troops at round 16 (its Land Game pays 5 E$ in round 1, D-MC-15).
+    _, state, seat, listed = first_seat_sees("mcempires", 20)
     cities = others_only(listed, {c: city["owner"] for c, city in state["cities"].items()}, seat)
     groups = {g for g, group in state["groups"].items() if group["owner"] != seat}
     assert set(listed) - cities and set(listed) - cities <= groups, "the rest are the others' groups, by id"

@@ -111,7 +111,8 @@ def test_a_human_seat_plays_by_turn_file_beside_robots(gm, tmp_path):
         assert gm("turn", "run", "imperials-demo", "--now", "--no-render", home=home).code == 0
     facts = state_of(gm, home)
     assert facts["outcome"]["winners"] and facts["state"]["round"] == 6
-    assert facts["outcome"]["reason"].startswith("most victory points when the round limit of 6")
+    # Won on points at the limit, or shared when tied there (which of the two is the dice's doing).
+    assert "victory points" in facts["outcome"]["reason"] and "the round limit of 6" in facts["outcome"]["reason"]
     ran = gm("turn", "verify", "imperials-demo", home=home)
     assert ran.code == 0 and ran.out.endswith("every state hash matches.\n")
 

@@ -53,6 +53,8 @@ def failed_turn(gm, home, tmp_path):
     settings.write_text(settings.read_text().replace('address = ""', 'address = "gm@example.org"', 1))
     assert gm("game", "new", "g", "--ruleset", "imperials", "--seed", "3", home=home).code == 0
     secrets = secrets_of(gm, home)
+    for name in ("ann", "bob", "cy"):  # paid up: no report held, on the portal or by mail
+        assert gm("credits", "buy", f"{name}@example.org", "5", "--paid", "12.50", home=home).code == 0
     assert gm("turn", "run", "g", "--now", home=home).code == 0
     orders = tmp_path / "red.txt"
     assert gm("orders", "template", "g", "RED", "-o", orders, home=home).code == 0

@@ -86,7 +86,7 @@ def test_a_game_made_with_version_1_0_is_named_as_such(gm, home):
     for player in ("ann", "bob"):
         assert gm("game", "join", "mc1", f"{player}@example.org", "--name", player, home=home).code == 0
     for _ in range(2):
-        assert gm("turn", "run", "mc1", "--no-render", home=home).code == 0
+        assert gm("turn", "run", "mc1", "--now", "--no-render", home=home).code == 0
     conn = sqlite3.connect(home / "gm.db")
     start = json.loads(conn.execute("SELECT state FROM turns WHERE number = 0").fetchone()[0])
     for seat in start["seats"].values():  # the seats as 1.0 made them
@@ -105,7 +105,7 @@ def test_a_game_made_with_version_1_0_is_named_as_such(gm, home):
         "mc1: turns 0 to 2: made with mcempires 1.0, installed is 1.1; they cannot be made again "
         "(their stored states were checked against their hashes)\n",
     )
-    ran = gm("turn", "run", "mc1", "--no-render", home=home)
+    ran = gm("turn", "run", "mc1", "--now", "--no-render", home=home)
     assert (ran.code, ran.err) == (
         1,
         "Error: game 'mc1' was created with mcempires 1.0, but 1.1 is installed. "
