@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import UTC, datetime
 from importlib.metadata import entry_points
 
+import pytest
+
+from gm.cli import common as cli_common
+from gm.clock import FixedClock
 from gm.store.migrations import all_migrations
 
 
@@ -156,7 +161,14 @@ def test_join_seat_choice_and_taken(home, gm):
     assert ran.code == 1 and ran.err == "Error: 'XX' is not a seat of this game. Seats: BR, RU, FR, GE.\n"
 
 
-def test_deadline_shows(home, gm, game):
+@pytest.fixture
+def before_the_deadline(monkeypatch):
+    """gm's clock fixed on Monday 2026-11-16, so the deadlines below are ahead of it whenever the
+    tests run."""
+    monkeypatch.setattr(cli_common, "CLOCK", FixedClock(datetime(2026, 11, 16, 12, 0, tzinfo=UTC)))
+
+
+def test_deadline_shows(home, gm, game, before_the_deadline):
     assert (
         gm("game", "deadline", "g1", "2026-11-27 18:00 UTC", home=home).out
         == "Deadline of g1: Fri 2026-11-27 18:00 UTC\n"

@@ -9,6 +9,7 @@ import mailbox
 import pytest
 
 from tests.cli.test_game import table_dump
+from tests.cycle.test_rundue import clock  # noqa: F401 - a fixed clock (Monday 2026-11-16), so the deadline is ahead
 from tests.intake.mails import configure, mail, outbox_bodies, receive, rows, turn_file
 
 
@@ -43,8 +44,8 @@ def test_second_submission_says_it_replaced_the_first(home, gm, mail_home, monke
     assert "These orders replace the orders you sent earlier for this turn." in outbox_bodies(home)[1][3]
 
 
-def test_problems_are_answered_with_their_lines(home, gm, mail_home, monkeypatch):
-    gm("game", "deadline", "g1", "2026-11-27 18:00", home=home)
+def test_problems_are_answered_with_their_lines(home, gm, mail_home, monkeypatch, clock):
+    assert gm("game", "deadline", "g1", "2026-11-27 18:00", home=home).code == 0  # ahead of the fixed clock
     ran = receive(gm, monkeypatch, mail(turn_file(mail_home["BR"], "CLAIM ENG\nFROBNICATE 3")), home)
     assert ran.out.startswith("stdin: rejected 1 order(s) for BR in g1, turn 1; 1 problem(s); answer: outbox 1")
     body = outbox_bodies(home)[0][3]
