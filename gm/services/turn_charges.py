@@ -11,7 +11,7 @@ from gm.core.ledger import Entry
 from gm.core.model import Outcome
 from gm.services import credits, prizes
 from gm.services.games import game_ruleset
-from gm.store import ledger as books, records
+from gm.store import ledger as books, outbox, records
 from gm.store.records import GameRecord, SeatRecord
 
 REVERSIBLE = ("turn charge", "discount award")
@@ -152,6 +152,8 @@ def report_held(db: sqlite_utils.Database, game: GameRecord | str, turn: int, se
 
     Under the game's "hold" policy, an account whose balance is n below 0 has its n newest
     turn charges unpaid; the reports of those turns are held. Paying releases them, newest last.
+    A report whose mail has gone out (queued or sent) is released for good: a later correction
+    that leaves the account short again cannot take back what the player has.
     """
     game = records.game_by_name(db, game) if isinstance(game, str) else game
     if credits.policy(game)["unpaid"] != "hold":
@@ -162,7 +164,9 @@ def report_held(db: sqlite_utils.Database, game: GameRecord | str, turn: int, se
     short = -credits.account_position(db, charge.account).balance
     if short <= 0:
         return False
-    return charge.number in books.newest_charges(db, charge.account, short)
+    if charge.number not in books.newest_charges(db, charge.account, short):
+        return False
+    return turn not in outbox.mailed_report_turns(db, game.id, seat)
 
 
 def held_turns(
@@ -177,7 +181,8 @@ def held_turns(
     if short <= 0:
         return frozenset()
     charges = (credits.entry(db, n) for n in books.newest_charges(db, seat.email, short))
-    return frozenset(e.turn for e in charges if e.game == game.name and e.seat == seat.code and e.turn is not None)
+    unpaid = {e.turn for e in charges if e.game == game.name and e.seat == seat.code and e.turn is not None}
+    return frozenset(unpaid - outbox.mailed_report_turns(db, game.id, seat.code))
 
 
 def report_credits(db: sqlite_utils.Database, game: GameRecord, turn: int, seat: str) -> dict | None:

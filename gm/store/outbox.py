@@ -230,6 +230,18 @@ def report_mails(db: sqlite_utils.Database, game_id: int, seat: str, turn: int) 
     ).fetchone()[0]
 
 
+def mailed_report_turns(db: sqlite_utils.Database, game_id: int, seat: str) -> set[int]:
+    """The turns whose report mail of the seat is queued or sent: released, once and for all."""
+    return {
+        turn
+        for (turn,) in db.execute(
+            "SELECT DISTINCT turn FROM outbox WHERE kind = 'report' AND game_id = ? AND seat = ? "
+            "AND status IN ('queued', 'sent') AND turn IS NOT NULL",
+            [game_id, seat],
+        ).fetchall()
+    }
+
+
 def previous_report_mail(db: sqlite_utils.Database, game_id: int, seat: str, turn: int) -> tuple[str, list] | None:
     """(Message-ID, references) of the seat's latest report mail (queued or sent) of a turn
     before `turn`, or None: the mail a new report answers, so the seat's reports make one thread."""

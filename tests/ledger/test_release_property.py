@@ -11,7 +11,7 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from gm.clock import FixedClock, iso
 from gm.home import Home, create_home
@@ -118,6 +118,9 @@ def _check(db, sent_now: list) -> None:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(operation, min_size=1, max_size=30))
+# Found in CI: a payment released RU's report, then a correction left the account short again and
+# the report counted as held once more although its mail had gone; released is released for good.
+@example([("turn", "g1", None, None), ("buy", "bob@example.org", 1, None), ("adjust", "bob@example.org", -2, None)])
 def test_every_way_credit_arrives_releases_each_held_report_once(operations):
     with tempfile.TemporaryDirectory() as folder:
         home = Home(Path(folder) / "home")
