@@ -195,15 +195,4 @@ def _mail(db, home: Home, clock: Clock, game: GameRecord, template: str, seat, e
             **extra,
         },
     )
-    outbox.queue(
-        db,
-        clock.now(),
-        kind="notice",
-        recipient=seat.email,
-        recipient_name=seat.name,
-        subject=written.subject,
-        body=written.body,
-        domain=settings.domain,
-        game_id=game.id,
-        seat=seat.code,
-    )
+    outbox.queue_seat_notice(db, clock.now(), seat, written.subject, written.body, settings.domain)

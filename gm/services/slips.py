@@ -154,15 +154,4 @@ def _tell(db, home: Home, clock: Clock, game: GameRecord, seat: SeatRecord, note
             "gm_name": settings.name,
         },
     )
-    outbox.queue(
-        db,
-        clock.now(),
-        kind="notice",
-        recipient=seat.email,
-        recipient_name=seat.name,
-        subject=written.subject,
-        body=written.body,
-        domain=settings.domain,
-        game_id=game.id,
-        seat=seat.code,
-    )
+    outbox.queue_seat_notice(db, clock.now(), seat, written.subject, written.body, settings.domain)

@@ -198,19 +198,7 @@ def _start_mails(db, home: Home, clock: Clock, game: GameRecord, seats: list[Sea
                 "gm_name": settings.name,
             },
         )
-        outbox.queue(
-            db,
-            clock.now(),
-            kind="notice",
-            recipient=seat.email,
-            recipient_name=seat.name,
-            subject=written.subject,
-            body=written.body,
-            domain=settings.domain,
-            attachments=attachments,
-            game_id=game.id,
-            seat=seat.code,
-        )
+        outbox.queue_seat_notice(db, clock.now(), seat, written.subject, written.body, settings.domain, attachments)
         queued += 1
     return queued
 

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 import sqlite_utils
 
 from gm.clock import iso
+from gm.store.records import SeatRecord
 
 # Temporary failures are tried again after 5 minutes, then 10, 20, ... at most 12 hours apart.
 FIRST_RETRY = timedelta(minutes=5)
@@ -92,6 +93,33 @@ def queue(
             iso(now),
         ],
     ).lastrowid
+
+
+def queue_seat_notice(
+    db: sqlite_utils.Database,
+    now: datetime,
+    seat: SeatRecord,
+    subject: str,
+    body: str,
+    domain: str,
+    attachments: list | tuple = (),
+) -> int:
+    """Queue a notice to a seat's player (the game's start, a sign-up's seat, a slip's answer),
+    filed under the seat but under no turn: neither the report queue nor releasing held
+    reports takes it for a turn's. Returns its id."""
+    return queue(
+        db,
+        now,
+        kind="notice",
+        recipient=seat.email,
+        recipient_name=seat.name,
+        subject=subject,
+        body=body,
+        domain=domain,
+        attachments=attachments,
+        game_id=seat.game_id,
+        seat=seat.code,
+    )
 
 
 def follow_up(message_id: str, references: list) -> dict:
