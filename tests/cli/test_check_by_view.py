@@ -1,0 +1,68 @@
+"""The player's own check (gm orders check --report) refutes what the seat's report alone
+refutes, in every ruleset, with the GM's own messages: each example is checked offline against
+the report's view and by the GM against the whole state, and the two say the same."""
+
+from __future__ import annotations
+
+import pytest
+
+from gm.core.model import JSONObject, SeatInfo
+from gm.core.ruleset import TurnSeeds
+from gm.rulesets import get_ruleset
+from gm.services import offline
+
+
+def played(name: str) -> tuple[JSONObject, str]:
+    """The state after robots played turn 1 of the default scenario, and its first seat."""
+    ruleset = get_ruleset(name)
+    scenario = ruleset.load_scenario(ruleset.scenario_text(ruleset.default_scenario()), "default")
+    codes = ruleset.seat_codes(scenario)[: ruleset.demo_seats]
+    state = ruleset.new_game(scenario, [SeatInfo(c, f"Player {c}") for c in codes], TurnSeeds(3, 0))
+    seeds = TurnSeeds(3, 1)
+    orders = {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in codes}
+    return ruleset.resolve(state, orders, seeds).state, codes[0]
+
+
+def both_checks(name: str, state: JSONObject, seat: str, lines: list[str]) -> tuple[list[str], list[str]]:
+    """(the offline check's problems, the GM's check's problems), each as "line: message"."""
+    ruleset = get_ruleset(name)
+    report = offline.Report(f"{name}-1", name, seat, 1, ruleset.view(state, seat))
+    text = "\n".join([f"GAME {name}-1", f"PLAYER {seat}", "PASSWORD x", *lines, "END"])
+    checked = offline.check_offline(report, text.encode())
+    assert checked.refusal is None
+    orders, problems = ruleset.parse_orders([(n + 4, line) for n, line in enumerate(lines)])
+    gm = list(problems) + ruleset.check_orders(state, seat, orders)
+    return [f"{p.line}: {p.message}" for p in checked.problems], sorted(f"{p.line}: {p.message}" for p in gm)
+
+
+@pytest.fixture(scope="module")
+def mcempires() -> tuple[JSONObject, str]:
+    return played("mcempires")
+
+
+def test_minecraft_groups_and_blocks_the_report_refutes(mcempires):
+    state, seat = mcempires
+    mine = sorted(state["groups"], key=lambda g: int(g[1:]))
+    gid = next(g for g in mine if state["groups"][g]["owner"] == seat)
+    width, height = state["world"]["width"], state["world"]["height"]
+    lines = [
+        f"MOVE G44{gid[1:]} 3,3",
+        f"MOVE {gid} 99,99",
+        f"ATTACK G9{gid[1:]} 1,1",
+        f"DEFEND {gid} ALL RETREAT 99,99",
+    ]
+    offline_says, gm_says = both_checks("mcempires", state, seat, lines)
+    assert offline_says == [
+        f"4: G44{gid[1:]} is not one of your groups",
+        f"5: 99,99 is off the map (x runs 0 to {width - 1}, y 0 to {height - 1})",
+        f"6: G9{gid[1:]} is not one of your groups",
+        "7: 99,99 is off the map",
+    ]
+    assert set(offline_says) <= set(gm_says)
+
+
+def test_minecraft_a_valid_order_passes_offline(mcempires):
+    state, seat = mcempires
+    gid = next(g for g, group in state["groups"].items() if group["owner"] == seat)
+    offline_says, gm_says = both_checks("mcempires", state, seat, [f"DEFEND {gid} ALL"])
+    assert offline_says == gm_says == []
