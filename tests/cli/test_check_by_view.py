@@ -66,3 +66,32 @@ def test_minecraft_a_valid_order_passes_offline(mcempires):
     gid = next(g for g, group in state["groups"].items() if group["owner"] == seat)
     offline_says, gm_says = both_checks("mcempires", state, seat, [f"DEFEND {gid} ALL"])
     assert offline_says == gm_says == []
+
+
+@pytest.fixture(scope="module")
+def imperials() -> tuple[JSONObject, str]:
+    return played("imperials")
+
+
+def test_imperials_places_and_the_hand_the_report_refutes(imperials):
+    state, seat = imperials
+    assert state["phase"] == "play" and state["mode"] == "basic" and not state["seats"][seat]["cards"]
+    lines = ["ROAD 12-13", "VILLAGE 99", "SETTLE 5", "PLAY MONOPOLY wool", "TOWN 0"]
+    offline_says, gm_says = both_checks("imperials", state, seat, lines)
+    count = get_ruleset("imperials").view(state, seat)["tiles"] and max(
+        max(t["vertices"]) for t in get_ruleset("imperials").view(state, seat)["tiles"]
+    )
+    assert offline_says == [
+        "4: 12-13 is not an edge of this island: name an edge by the two vertices at its ends",
+        f"5: 99 is not a vertex of this island (they are numbered 1 to {count})",
+        "6: the set-up is over: SETTLE is only for the first turn",
+        "7: you hold no Monopoly card",
+        f"8: 0 is not a vertex of this island (they are numbered 1 to {count})",
+    ]
+    assert set(offline_says) <= set(gm_says)
+
+
+def test_imperials_a_valid_order_passes_offline(imperials):
+    state, seat = imperials
+    offline_says, gm_says = both_checks("imperials", state, seat, ["BUY", "MARKET wool FOR brick"])
+    assert offline_says == gm_says == []
