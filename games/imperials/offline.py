@@ -14,7 +14,7 @@ from __future__ import annotations
 from gm.core.model import JSONObject, Order, Problem
 
 from .board import Geometry, geometry
-from .cards import PLAYABLE, TITLES
+from .cards import PLAYABLE, TITLES, other_mode
 from .grammar import CARD_ARGS, SETUP, STANDING, WONDERS_ONLY, well_formed
 from .places import edge_problem, vertex_problem
 
@@ -91,12 +91,8 @@ class _Reader:
         return problem
 
     def _play(self, card: str, *args: object) -> str | None:
-        if card not in PLAYABLE[self.mode]:
-            if card == "warrior":
-                return "Warrior is a card of the Basic game; in Wonders & Warriors build warriors with WARRIOR"
-            if self.mode == "basic":
-                return f"{TITLES[card]} is a card of Wonders & Warriors; this game plays the Basic rules"
-            return f"{TITLES[card]} is a card of the Basic game; Wonders & Warriors deals its own (rule D-IM-10)"
+        if other_mode(card, self.mode):
+            return other_mode(card, self.mode)
         self.plays += 1
         if self.mode == "basic":
             if self.plays > 1:
