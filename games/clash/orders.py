@@ -10,6 +10,7 @@ from typing import TypeGuard
 
 from gm.core.maps import parse_lines, shown as _shown
 from gm.core.model import JSONObject, Order, OrderArgs, Problem
+from gm.core.warnings import did_you_mean
 
 from .board import NEUTRAL, holder, nation, order_text, place_name, places, troops_of, troops_words
 
@@ -61,7 +62,7 @@ def parse_orders(lines: list[tuple[int, str]]) -> tuple[list[Order], list[Proble
 def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     verb, rest = words[0].upper(), words[1:]
     if verb not in VERBS:
-        return f"{_shown(words[0])} is not an order; the orders are CLAIM, PLACE, PASS, RECRUIT, REVOLT and MOVE"
+        return f"{_shown(words[0])} is not an order{did_you_mean(words[0], VERBS)}; the orders are CLAIM, PLACE, PASS, RECRUIT, REVOLT and MOVE"
     shape = ("code",) * len(rest) if verb == "CLAIM" else SHAPES[verb]
     if len(rest) != len(shape) or (verb == "CLAIM" and not rest):
         return f"{verb} needs {NEEDS[verb]}: {USAGE[verb]}"

@@ -9,6 +9,7 @@ from typing import TypeGuard
 
 from gm.core.maps import parse_lines, shown as _shown
 from gm.core.model import JSONObject, Order, OrderArgs, Problem
+from gm.core.warnings import did_you_mean
 
 from .board import NEUTRAL, Board, armies_words, nation
 from .economy import COSTS, CULTURE_WORDS, REPEATED, buy_price, labour_for, requirement
@@ -70,7 +71,7 @@ def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     verb = ALIASES.get(words[0].upper(), words[0].upper())
     rest = words[1:]
     if verb not in VERBS:
-        return f"{_shown(words[0])} is not an order; the orders are MOVE, ATTACK, PRODUCE and BUY"
+        return f"{_shown(words[0])} is not an order{did_you_mean(words[0], VERBS)}; the orders are MOVE, ATTACK, PRODUCE and BUY"
     if verb in MOVE_VERBS:
         if len(rest) != 3:
             return f"{verb} needs a province to leave, one to enter and a number or ALL: {USAGE[verb]}"

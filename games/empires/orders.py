@@ -8,6 +8,7 @@ from typing import TypeGuard
 
 from gm.core.maps import shown as _shown
 from gm.core.model import JSONObject, Order, OrderArgs, Problem
+from gm.core.warnings import did_you_mean
 
 from .battle import Battle
 from .board import Board, nation
@@ -130,7 +131,7 @@ def _number_problem(number: int, used: dict[int, int]) -> str | None:
 def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     verb = words[0].upper()
     if verb not in VERBS:
-        return f"{_shown(words[0])} is not an action; the actions are {', '.join(VERBS)}"
+        return f"{_shown(words[0])} is not an action{did_you_mean(words[0], VERBS)}; the actions are {', '.join(VERBS)}"
     fields = words[1:]
     if len(fields) > 3:
         return f"{verb} has at most three fields after it: {USAGE[verb]}"
