@@ -162,8 +162,12 @@ def _not_held(state: JSONObject, code: str, v: Voice) -> str:
 def unknown_code(state: JSONObject, *codes: str) -> str | None:
     for code in codes:
         if code not in state["territories"]:
-            return f"{code} is not a territory on this map"
+            return not_a_territory(code)
     return None
+
+
+def not_a_territory(code: str) -> str:
+    return f"{code} is not a territory on this map"
 
 
 def action_problem(state: JSONObject, seat: str, order: Order, v: Voice) -> str | None:
@@ -277,7 +281,7 @@ def _check_claim(state: JSONObject, seat: str, orders: list[Order]) -> list[Prob
 
 def _claim_problem(state: JSONObject, known: JSONObject, code: str) -> str | None:
     if code not in known:
-        return f"{code} is not a territory on this map"
+        return not_a_territory(code)
     if known[code]["neutral"]:
         return f"{code} is neutral and cannot be claimed"
     if not known[code]["claimable"]:

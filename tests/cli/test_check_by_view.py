@@ -4,6 +4,8 @@ the report's view and by the GM against the whole state, and the two say the sam
 
 from __future__ import annotations
 
+from random import Random
+
 import pytest
 
 from gm.core.model import JSONObject, SeatInfo
@@ -95,3 +97,54 @@ def test_imperials_a_valid_order_passes_offline(imperials):
     state, seat = imperials
     offline_says, gm_says = both_checks("imperials", state, seat, ["BUY", "MARKET wool FOR brick"])
     assert offline_says == gm_says == []
+
+
+def robot_lines(name: str, state: JSONObject, seat: str) -> list[str]:
+    """The orders a robot would give (the first of a few draws that gives any): valid ones,
+    which neither check refutes."""
+    draws = (get_ruleset(name).robot_orders(state, seat, Random(n)) for n in range(20))
+    return [o.text for o in next((d for d in draws if d), [])]
+
+
+# Minecraft's robots wait in round 2 (no orders): its valid DEFEND is tested above.
+@pytest.mark.parametrize("name", ["clash", "conqueror", "empires", "imperials"])
+def test_a_robots_valid_orders_pass_offline_in_every_ruleset(name):
+    state, seat = played(name)
+    lines = robot_lines(name, state, seat)
+    assert lines
+    assert both_checks(name, state, seat, lines) == ([], [])
+
+
+def test_clash_territories_and_the_phase_the_report_refutes():
+    state, seat = played("clash")
+    assert state["phase"] == "place"
+    lines = ["PLACE XYZ 3", "CLAIM ENG", robot_lines("clash", state, seat)[0]]
+    offline_says, gm_says = both_checks("clash", state, seat, lines)
+    assert offline_says == [
+        "4: XYZ is not a territory on this map",
+        "5: CLAIM is not an order for this turn: this turn is for placing units with PLACE",
+    ]
+    assert set(offline_says) <= set(gm_says)
+
+
+def test_conqueror_provinces_and_the_moves_a_turn_takes():
+    state, seat = played("conqueror")
+    lines = ["MOVE XXX YYY 3", "PRODUCE QQQ TAXES", *["ATTACK CNW WAL 1"] * 4, "MOVE CNW WAL 1"]
+    offline_says, gm_says = both_checks("conqueror", state, seat, lines)
+    assert offline_says == [
+        "4: XXX is not a province on this map",
+        "5: QQQ is not a province on this map",
+        "10: only 5 move or attack orders a turn: line 10 is one too many",
+    ]
+    assert set(offline_says) <= set(gm_says)
+
+
+def test_empires_areas_and_seas_the_report_refutes():
+    state, seat = played("empires")
+    lines = ["1 MOVE LON XXX 3", "2 GROW CEL - -", "3 GROW LON - -"]
+    offline_says, gm_says = both_checks("empires", state, seat, lines)
+    assert offline_says == [
+        "4: XXX is not an area on this map",
+        "5: CEL is a sea; armies cross seas but cannot stand or fight there",
+    ]
+    assert set(offline_says) <= set(gm_says)
