@@ -19,7 +19,7 @@ TAKEN = {"claim": ("CLAIM",), "place": ("PLACE",), "play": PLAY_VERBS}  # the or
 def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """The problems of check_orders that the view settles."""
     places, phase = view_places(view), view.get("phase")
-    if places is None or phase not in WRONG_PHASE:
+    if places is None or not isinstance(phase, str) or phase not in WRONG_PHASE:
         return []
     problems = []
     first = None

@@ -25,9 +25,12 @@ def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Prob
     """One problem per order that the view settles: the one the GM's check would give."""
     geo, mode, phase = _geometry(view), view.get("mode"), view.get("phase")
     you = view.get("you")
-    if geo is None or mode not in PLAYABLE or phase not in ("setup", "play") or not isinstance(you, dict):
+    if geo is None or not isinstance(mode, str) or mode not in PLAYABLE or phase not in ("setup", "play"):
         return []
-    held = {c.get("card") for c in you.get("cards") or [] if isinstance(c, dict)}
+    cards = you.get("cards") if isinstance(you, dict) else None
+    if not isinstance(cards, list):
+        return []
+    held: set[object] = {c.get("card") for c in cards if isinstance(c, dict) and isinstance(c.get("card"), str)}
     reader = _Reader(geo, mode, phase, held)
     found = []
     for order in orders:

@@ -24,7 +24,12 @@ def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Prob
         return []
     if you.get("alive") is False:
         return [Problem(o.line, "your empire is out of the game and gives no more orders") for o in orders]
-    groups: set[object] = {g.get("id") for g in you.get("groups") or [] if isinstance(g, dict)}
+    listed = you.get("groups")
+    groups: set[object] = {
+        g.get("id")
+        for g in (listed if isinstance(listed, list) else [])
+        if isinstance(g, dict) and isinstance(g.get("id"), str)
+    }
     # CAPITAL founds the capital and its first group at the start of the turn: a group named
     # after it may be that one, which the report cannot show.
     mine = None if any(o.verb == "CAPITAL" for o in orders if well_formed(o)) else groups

@@ -4,9 +4,11 @@ the report's view and by the GM against the whole state, and the two say the sam
 
 from __future__ import annotations
 
+import copy
 from random import Random
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from gm.core.model import JSONObject, SeatInfo
 from gm.core.ruleset import TurnSeeds
@@ -148,3 +150,61 @@ def test_empires_areas_and_seas_the_report_refutes():
         "5: CEL is a sea; armies cross seas but cannot stand or fight there",
     ]
     assert set(offline_says) <= set(gm_says)
+
+
+# Any JSON at all, as a hostile or broken report may hold in the parts check_by_view reads.
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 200) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+_PARTS = [
+    "you",
+    "you.groups",
+    "you.cards",
+    "you.alive",
+    "you.eliminated",
+    "mode",
+    "phase",
+    "world",
+    "world.width",
+    "board",
+    "board.hexes",
+    "map",
+    "map.territories",
+]
+_LINES = {
+    "clash": ["PLACE BEL 4", "MOVE IRE SCO ALL", "CLAIM ENG"],
+    "conqueror": ["ATTACK CNW WAL ALL", "PRODUCE WES TAXES", "BUY WES 2"],
+    "empires": ["1 MOVE LON KNT 3", "2 GROW LON - -"],
+    "imperials": ["ROAD 1-2", "PLAY MONOPOLY wool", "SETTLE 3 3-4", "DEMOTE 5"],
+    "mcempires": ["MOVE G1 3,3 4,4", "ATTACK G2 1,1", "DEFEND G1 ALL RETREAT 9,9", "RAIL 1,1 RE1 5,5"],
+}
+
+
+@pytest.fixture(scope="module")
+def views() -> dict[str, tuple[JSONObject, str]]:
+    views = {}
+    for name in _LINES:
+        state, seat = played(name)
+        views[name] = (get_ruleset(name).view(state, seat), seat)
+    return views
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(sorted(_LINES)), changes=st.lists(st.tuples(st.sampled_from(_PARTS), _JSON), max_size=3))
+def test_whatever_a_report_holds_check_by_view_never_raises(views, name, changes):
+    """A report is a file the player holds: check_by_view reads it as untrusted input and gives
+    Problems (a RulesetFault would tell the player of a bug in the ruleset)."""
+    view, seat = views[name]
+    view = copy.deepcopy(view)
+    for path, value in changes:
+        *parents, last = path.split(".")
+        where = view
+        for key in parents:
+            where = where.get(key) if isinstance(where, dict) else None
+        if isinstance(where, dict):
+            where[last] = value
+    ruleset = get_ruleset(name)
+    orders, _ = ruleset.parse_orders(list(enumerate(_LINES[name], 4)))
+    assert all(isinstance(p.line, int) for p in ruleset.check_by_view(view, seat, orders))
