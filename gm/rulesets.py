@@ -156,6 +156,9 @@ class Guarded:
     def order_warnings(self, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
         return self._call("order_warnings", lambda: list(self.unguarded.order_warnings(state, seat, orders)))
 
+    def check_by_view(self, view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+        return self._call("check_by_view", lambda: list(self.unguarded.check_by_view(view, seat, orders)))
+
     def resolve(self, state: JSONObject, orders: dict[str, list[Order]], seeds: TurnSeeds) -> TurnResult:
         return self._call("resolve", lambda: self.unguarded.resolve(state, orders, seeds))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gm.core.model import JSONObject, Order, Problem
 from gm.packaged import PackagedRuleset, Parts
 
-from . import invariants, orders, robot, rules, scenario, view
+from . import invariants, offline, orders, robot, rules, scenario, view
 
 SCENARIO_PACKAGE = "gm_games.clash.scenarios"
 
@@ -20,6 +20,9 @@ class ClashRuleset(PackagedRuleset):
     templates_package = "gm_games.clash.templates"
     cases_package = "gm_games.clash.cases"
     parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants)
+
+    def check_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
+        return offline.check_by_view(view_, seat, order_list)
 
     def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return orders.order_warnings(state, seat, order_list)

@@ -10,6 +10,7 @@ from typing import TypeGuard
 
 from gm.core.maps import parse_lines, shown as _shown
 from gm.core.model import JSONObject, Order, OrderArgs, Problem
+from gm.core.warnings import did_you_mean
 
 from .board import NEUTRAL, holder, nation, order_text, place_name, places, troops_of, troops_words
 
@@ -61,7 +62,7 @@ def parse_orders(lines: list[tuple[int, str]]) -> tuple[list[Order], list[Proble
 def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     verb, rest = words[0].upper(), words[1:]
     if verb not in VERBS:
-        return f"{_shown(words[0])} is not an order; the orders are CLAIM, PLACE, PASS, RECRUIT, REVOLT and MOVE"
+        return f"{_shown(words[0])} is not an order{did_you_mean(words[0], VERBS)}; the orders are CLAIM, PLACE, PASS, RECRUIT, REVOLT and MOVE"
     shape = ("code",) * len(rest) if verb == "CLAIM" else SHAPES[verb]
     if len(rest) != len(shape) or (verb == "CLAIM" and not rest):
         return f"{verb} needs {NEEDS[verb]}: {USAGE[verb]}"
@@ -161,8 +162,12 @@ def _not_held(state: JSONObject, code: str, v: Voice) -> str:
 def unknown_code(state: JSONObject, *codes: str) -> str | None:
     for code in codes:
         if code not in state["territories"]:
-            return f"{code} is not a territory on this map"
+            return not_a_territory(code)
     return None
+
+
+def not_a_territory(code: str) -> str:
+    return f"{code} is not a territory on this map"
 
 
 def action_problem(state: JSONObject, seat: str, order: Order, v: Voice) -> str | None:
@@ -276,7 +281,7 @@ def _check_claim(state: JSONObject, seat: str, orders: list[Order]) -> list[Prob
 
 def _claim_problem(state: JSONObject, known: JSONObject, code: str) -> str | None:
     if code not in known:
-        return f"{code} is not a territory on this map"
+        return not_a_territory(code)
     if known[code]["neutral"]:
         return f"{code} is neutral and cannot be claimed"
     if not known[code]["claimable"]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gm.core.model import JSONObject, Order, Problem
 from gm.packaged import PackagedRuleset, Parts
 
-from . import invariants, orders, robot, rules, scenario, view
+from . import invariants, offline, orders, robot, rules, scenario, view
 
 SCENARIO_PACKAGE = "gm_games.conqueror.scenarios"
 
@@ -21,6 +21,9 @@ class ConquerorRuleset(PackagedRuleset):
     cases_package = "gm_games.conqueror.cases"
     parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants)
     demo_seats = 8  # `gm demo --ruleset conqueror` seats this many robot players
+
+    def check_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
+        return offline.check_by_view(view_, seat, order_list)
 
     def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return orders.order_warnings(state, seat, order_list)

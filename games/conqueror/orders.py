@@ -9,6 +9,7 @@ from typing import TypeGuard
 
 from gm.core.maps import parse_lines, shown as _shown
 from gm.core.model import JSONObject, Order, OrderArgs, Problem
+from gm.core.warnings import did_you_mean
 
 from .board import NEUTRAL, Board, armies_words, nation
 from .economy import COSTS, CULTURE_WORDS, REPEATED, buy_price, labour_for, requirement
@@ -70,7 +71,7 @@ def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     verb = ALIASES.get(words[0].upper(), words[0].upper())
     rest = words[1:]
     if verb not in VERBS:
-        return f"{_shown(words[0])} is not an order; the orders are MOVE, ATTACK, PRODUCE and BUY"
+        return f"{_shown(words[0])} is not an order{did_you_mean(words[0], VERBS)}; the orders are MOVE, ATTACK, PRODUCE and BUY"
     if verb in MOVE_VERBS:
         if len(rest) != 3:
             return f"{verb} needs a province to leave, one to enter and a number or ALL: {USAGE[verb]}"
@@ -176,8 +177,16 @@ def _held_by(state: JSONObject, code: str, v: Voice) -> str:
 def unknown_code(state: JSONObject, *codes: str) -> str | None:
     for code in codes:
         if code not in state["provinces"]:
-            return f"{code} is not a province on this map"
+            return not_a_province(code)
     return None
+
+
+def not_a_province(code: str) -> str:
+    return f"{code} is not a province on this map"
+
+
+def too_many_moves(line: int) -> str:
+    return f"only {MAX_MOVES} move or attack orders a turn: line {line} is one too many"
 
 
 def move_problem(state: JSONObject, seat: str, order: Order, free: int, v: Voice, planning: bool) -> str | None:
@@ -318,9 +327,7 @@ def _check_moves(state: JSONObject, seat: str, moves: list[Order], v: Voice) -> 
     leaving: dict[str, int] = {}
     for count, order in enumerate(moves, 1):
         if count > MAX_MOVES:  # rule D-CQ-1
-            problems.append(
-                Problem(order.line, f"only {MAX_MOVES} move or attack orders a turn: line {order.line} is one too many")
-            )
+            problems.append(Problem(order.line, too_many_moves(order.line)))
             continue
         source, amount = order.args[0], order.args[2]
         present = state["provinces"].get(source, {}).get("armies", 0)

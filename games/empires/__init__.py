@@ -7,7 +7,7 @@ from random import Random
 from gm.core.model import JSONObject, Order, Problem
 from gm.packaged import PackagedRuleset, Parts
 
-from . import invariants, orders, robot, rules, scenario, view
+from . import invariants, offline, orders, robot, rules, scenario, view
 
 SCENARIO_PACKAGE = "gm_games.empires.scenarios"
 
@@ -26,6 +26,9 @@ class EmpiresRuleset(PackagedRuleset):
 
     def seat_codes(self, scenario: JSONObject) -> list[str]:
         return [country["code"] for country in scenario["countries"]]
+
+    def check_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
+        return offline.check_by_view(view_, seat, order_list)
 
     def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return orders.order_warnings(state, seat, order_list)

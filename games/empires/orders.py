@@ -4,10 +4,12 @@ NUMBER`), the parser (never raises) and the check against the turn being collect
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TypeGuard
 
 from gm.core.maps import shown as _shown
 from gm.core.model import JSONObject, Order, OrderArgs, Problem
+from gm.core.warnings import did_you_mean
 
 from .battle import Battle
 from .board import Board, nation
@@ -130,7 +132,7 @@ def _number_problem(number: int, used: dict[int, int]) -> str | None:
 def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     verb = words[0].upper()
     if verb not in VERBS:
-        return f"{_shown(words[0])} is not an action; the actions are {', '.join(VERBS)}"
+        return f"{_shown(words[0])} is not an action{did_you_mean(words[0], VERBS)}; the actions are {', '.join(VERBS)}"
     fields = words[1:]
     if len(fields) > 3:
         return f"{verb} has at most three fields after it: {USAGE[verb]}"
@@ -322,11 +324,9 @@ def _may_capture(orders: list[Order], number: int, code: str) -> bool:
 
 def _order_problem(state: JSONObject, board: Board, seat: str, order: Order, orders: list[Order]) -> str | None:
     number, where, where_to, _ = order.args
-    for code in (where, None if order.verb == "GIFT" else where_to):
-        if code is not None and code not in board.places:
-            return f"{code} is not an area on this map"
-        if code is not None and not board.is_land(code):
-            return f"{code} is a sea; armies cross seas but cannot stand or fight there"
+    problem = area_problem(order, lambda code: code in board.places, board.is_land)
+    if problem:
+        return problem
     if order.verb == "GIFT":
         return _gift_problem(state, seat, where_to)
     if order.verb != "ARMY" and not _yours(state, where, seat, orders, number):
@@ -338,6 +338,18 @@ def _order_problem(state: JSONObject, board: Board, seat: str, order: Order, ord
         return f"{where_to} is not yours; {order.verb} goes to an area you own (to take it, ATTACK)"
     if order.verb == "ATTACK" and state["areas"][where_to]["owner"] == seat:
         return f"{where_to} is your own area: an attack on it fails; to send armies there, MOVE"
+    return None
+
+
+def area_problem(order: Order, on_map: Callable[[str], bool], is_land: Callable[[str], bool]) -> str | None:
+    """An area an order names that is not on the map or is a sea, as the GM's check and the
+    player's (offline.py) say it first."""
+    _, where, where_to, _ = order.args
+    for code in (where, None if order.verb == "GIFT" else where_to):
+        if code is not None and not on_map(code):
+            return f"{code} is not an area on this map"
+        if code is not None and not is_land(code):
+            return f"{code} is a sea; armies cross seas but cannot stand or fight there"
     return None
 
 

@@ -8,7 +8,7 @@ from gm.core.model import JSONObject, Order, Problem
 from gm.core.ruleset import GameOption
 from gm.packaged import PackagedRuleset, Parts
 
-from . import invariants, orders, robot, rules, scenario, view
+from . import invariants, offline, orders, robot, rules, scenario, view
 from .privacy import hidden_variant as _hidden_variant
 
 SCENARIO_PACKAGE = "gm_games.imperials.scenarios"
@@ -41,6 +41,9 @@ class ImperialsRuleset(PackagedRuleset):
             "rounds before the game ends with the most victory points winning, if nobody has won by then; 0: no limit",
         ),
     )
+
+    def check_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
+        return offline.check_by_view(view_, seat, order_list)
 
     def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return orders.order_warnings(state, seat, order_list)

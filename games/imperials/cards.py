@@ -129,6 +129,17 @@ CARD_ALIASES = {
 }
 
 
+def other_mode(card: str, mode: str) -> str | None:
+    """Why a card cannot be played in a game of `mode` (None when it can): it is the other mode's."""
+    if card in PLAYABLE[mode]:
+        return None
+    if card == "warrior":
+        return "Warrior is a card of the Basic game; in Wonders & Warriors build warriors with WARRIOR"
+    if mode == "basic":
+        return f"{TITLES[card]} is a card of Wonders & Warriors; this game plays the Basic rules"
+    return f"{TITLES[card]} is a card of the Basic game; Wonders & Warriors deals its own (rule D-IM-10)"
+
+
 def card_name(word: str) -> str | None:
     lower = word.lower().replace("-", "").replace("_", "")
     lower = CARD_ALIASES.get(lower, lower)

@@ -9,9 +9,10 @@ from typing import TypeGuard
 
 from gm.core.maps import parse_lines, shown as _shown
 from gm.core.model import JSONObject, Order, OrderArgs, Problem
+from gm.core.warnings import did_you_mean
 
 from .board import parse_edge
-from .cards import card_name
+from .cards import TITLES, card_name
 from .goods import COMMODITIES, IMPROVEMENTS, RESOURCES, good_name
 
 ACTIONS = (
@@ -36,6 +37,7 @@ ACTIONS = (
 STANDING = ("ACCEPT", "WITHDRAW", "CHOOSE", "DISCARD", "ROBBER", "GOLD", "DEMOTE", "DRAGON", "DROP")
 SETUP = ("SETTLE",)
 VERBS = SETUP + ACTIONS + STANDING
+CARD_WORDS = tuple(card.upper() for card in TITLES)  # what a "did you mean" offers for a card
 WONDERS_ONLY = ("IMPROVE", "FENCE", "WARRIOR", "ACTIVATE", "UPGRADE", "MOVE", "CHASE", "DEMOTE", "DRAGON", "DROP")
 USAGE = {
     "SETTLE": "SETTLE <vertex> [<edge>]",
@@ -172,7 +174,7 @@ def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     verb, rest = words[0].upper(), words[1:]
     if verb not in VERBS:
         return (
-            f"{_shown(words[0])} is not an order; orders are {', '.join(SETUP + ACTIONS)}, "
+            f"{_shown(words[0])} is not an order{did_you_mean(words[0], VERBS)}; orders are {', '.join(SETUP + ACTIONS)}, "
             f"and the answers read before or outside your turn {', '.join(STANDING)}"
         )
     try:
@@ -225,7 +227,7 @@ def seat(word: str) -> str:
 def good(word: str, allowed: tuple[str, ...] = RESOURCES + COMMODITIES) -> str:
     name = good_name(word)
     if name is None or name not in allowed:
-        raise Bad(f"{_shown(word)} is not a card here; write one of {', '.join(allowed)}")
+        raise Bad(f"{_shown(word)} is not a card here{did_you_mean(word, allowed)}; write one of {', '.join(allowed)}")
     return name
 
 
@@ -307,7 +309,7 @@ def _card_words(rest: list[str]) -> tuple[str, list[str]]:
         card = card_name("".join(rest[:n])) if len(rest) >= n else None
         if card is not None:
             return card, rest[n:]
-    raise Bad(f"{_shown(rest[0])} is not an action card")
+    raise Bad(f"{_shown(rest[0])} is not an action card{did_you_mean(rest[0], CARD_WORDS)}")
 
 
 def die(word: str) -> int:
@@ -319,7 +321,7 @@ def die(word: str) -> int:
 def action_card(word: str) -> str:
     card = card_name(word)
     if card is None:
-        raise Bad(f"{_shown(word)} is not an action card")
+        raise Bad(f"{_shown(word)} is not an action card{did_you_mean(word, CARD_WORDS)}")
     return card
 
 

@@ -12,7 +12,7 @@ from typing import cast
 
 from gm.core.model import JSONObject, Order, Problem
 
-from .cards import PLAYABLE, TITLES
+from .cards import TITLES, other_mode
 from .goods import RESOURCES, Cards
 from .grammar import ACTIONS, CARD_ARGS, SETUP, STANDING, WONDERS_ONLY, parse_orders, well_formed
 from .places import road_problem, town_problem, village_problem
@@ -123,12 +123,8 @@ def _buy(plan: Plan) -> str | None:
 def _play(plan: Plan, card: str, *args: str | int) -> str | None:
     state = plan.state
     mode = state["mode"]
-    if card not in PLAYABLE[mode]:
-        if card == "warrior":
-            return "Warrior is a card of the Basic game; in Wonders & Warriors build warriors with WARRIOR"
-        if mode == "basic":
-            return f"{TITLES[card]} is a card of Wonders & Warriors; this game plays the Basic rules"
-        return f"{TITLES[card]} is a card of the Basic game; Wonders & Warriors deals its own (rule D-IM-10)"
+    if other_mode(card, mode):
+        return other_mode(card, mode)
     plan.plays += 1
     if mode == "basic":
         if plan.plays > 1:

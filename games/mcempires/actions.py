@@ -21,7 +21,12 @@ def block_of(turn: Turn, text: str) -> int | None:
 
 
 def off_map(turn: Turn, text: str) -> str:
-    return f"{text} is off the map (x runs 0 to {turn.board.width - 1}, y 0 to {turn.board.height - 1})"
+    return off_world(text, turn.board.width, turn.board.height)
+
+
+def off_world(text: str, width: int, height: int) -> str:
+    """Why x,y names no block of a world of width x height (the player's check says it too)."""
+    return f"{text} is off the map (x runs 0 to {width - 1}, y 0 to {height - 1})"
 
 
 def city_named(turn: Turn, text: str) -> str | None:

@@ -8,6 +8,7 @@ from typing import TypeGuard
 
 from gm.core.maps import shown
 from gm.core.model import Order, OrderArgs, Problem
+from gm.core.warnings import did_you_mean
 
 BLOCK = re.compile(r"[0-9]{1,4},[0-9]{1,4}")
 GROUP = re.compile(r"G[0-9]{1,6}")
@@ -96,7 +97,11 @@ def parse_orders(lines: list[tuple[int, str]]) -> tuple[list[Order], list[Proble
 def parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     verb, rest = words[0], words[1:]
     if verb not in VERBS:
-        return f"{shown(verb)} is not an order; the orders are " + ", ".join(VERBS[:-1]) + f" and {VERBS[-1]}"
+        return (
+            f"{shown(verb)} is not an order{did_you_mean(verb, VERBS)}; the orders are "
+            + ", ".join(VERBS[:-1])
+            + f" and {VERBS[-1]}"
+        )
     reader = READERS[verb]
     got = reader(rest)
     if isinstance(got, str):

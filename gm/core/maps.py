@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from gm.core.model import Order, OrderArgs, Problem
+from gm.core.model import JSONObject, Order, OrderArgs, Problem
 
 
 def duplicates(codes: list[str], what: str, tail: str = "is used twice") -> list[str]:
@@ -35,6 +35,18 @@ def unconnected(links: dict[str, list[str]], places: str) -> list[str]:
                 queue.append(other)
     lost = [code for code in links if code not in reached]
     return [f"the map is not connected: {lost[0]} cannot be reached from {first}"] if lost else []
+
+
+def view_places(view: JSONObject) -> dict[str, JSONObject] | None:
+    """The places a seat's view lists on its map (view["map"]["territories"]), by code: what the
+    player's own check (check_by_view) knows of the board. None when the view has no map it can
+    read, as a report file may hold anything."""
+    board = view.get("map")
+    listed = board.get("territories") if isinstance(board, dict) else None
+    if not isinstance(listed, list) or not listed:
+        return None
+    places = {p["code"]: p for p in listed if isinstance(p, dict) and isinstance(p.get("code"), str)}
+    return places if len(places) == len(listed) else None
 
 
 def shown(word: str) -> str:

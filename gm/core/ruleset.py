@@ -146,6 +146,7 @@ class Ruleset(Protocol):
     def seat_codes(self, scenario: JSONObject) -> list[str]: ...  # in seating order [scenario["seats"]]
     def seat_limits(self, scenario: JSONObject) -> tuple[int, int]: ...  # (min, max) [min_seats, max_seats]
     def order_warnings(self, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]: ...  # [[]]
+    def check_by_view(self, view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]: ...  # [[]]
     def score_label(self, state: JSONObject) -> tuple[str, str]: ...  # [("Score", "Score")]
     def knocked_out(self, state: JSONObject) -> list[str]: ...  # [[]]
     def hidden_variant(self, state: JSONObject, seat: str, rng: Random) -> JSONObject | None: ...  # [None]
@@ -182,6 +183,7 @@ OPTIONAL = (
     "seat_codes",
     "seat_limits",
     "order_warnings",
+    "check_by_view",
     "score_label",
     "knocked_out",
     "hidden_variant",
@@ -214,6 +216,13 @@ class BaseRuleset:
 
     def order_warnings(self, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
         """What is probably a slip in orders that count all the same; none by default."""
+        return []
+
+    def check_by_view(self, view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+        """The player's own check (gm orders check --report): the problems of check_orders that
+        the seat's own view(state, seat) settles alone (its pieces, the board's places), in
+        check_orders' own words, and never one check_orders would not give. Whatever the view
+        holds (a report file may be anything), it never raises; none by default."""
         return []
 
     def score_label(self, state: JSONObject) -> tuple[str, str]:

@@ -34,18 +34,30 @@ def near_codes(
             continue
         for word in text.split()[1:]:
             bare = word.strip(",;:()").upper()
-            close = [] if bare in ignore else _close(bare, codes)
+            close = [] if bare in ignore else close_to(bare, codes)
             if close:
                 found.append(Problem(number, f"{word} is not a code in this game; did you mean {' or '.join(close)}?"))
     return found
 
 
-def _close(word: str, codes: set[str]) -> list[str]:
-    """Codes one slip away from word: same length or one letter more or less, most alike first."""
-    if len(word) < 2 or not word.isalpha() or word in codes:
+def close_to(word: str, words: Iterable[str]) -> list[str]:
+    """The words one slip away from `word` (a seat's code, an order word, a card): the same
+    length or one letter more or less, alike without regard to case, as written in `words`,
+    most alike first, at most two; none when `word` is one of them."""
+    spelled = {w.upper(): w for w in words}
+    key = word.upper()
+    if len(key) < 2 or not key.isalpha() or key in spelled:
         return []
-    alike = [c for c in codes if abs(len(c) - len(word)) <= 1]
-    return difflib.get_close_matches(word, sorted(alike), n=2, cutoff=0.6)
+    alike = [w for w in spelled if abs(len(w) - len(key)) <= 1]
+    return [spelled[w] for w in difflib.get_close_matches(key, sorted(alike), n=2, cutoff=0.6)]
+
+
+def did_you_mean(word: str, words: Iterable[str]) -> str:
+    """The words after a ruleset's "SETLE is not an order": " (did you mean SETTLE?)" when a
+    word of `words` is one slip away, else "". The GM's check, the acknowledgement, the portal
+    and the player's own check all say what the ruleset's parser says."""
+    close = close_to(word, words)
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 
 def ruleset_warnings(ruleset: Ruleset, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:

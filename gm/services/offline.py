@@ -1,8 +1,9 @@
 """A player's own check of a turn file against the seat's last JSON report: no GM home, no database.
 
 What the report lets a player settle is checked with the GM's own parser: the envelope, the game,
-seat and turn, every order line, and the near-code and ruleset warnings the seat's view allows.
-What needs the whole game (the password, the rules against the state others cannot see) is left
+seat and turn, every order line, and the near-code and ruleset warnings the seat's view allows;
+then the ruleset's check_by_view gives the problems the view settles alone (its pieces, the
+board's places and edges), in the words of the GM's check. What needs the whole game (the password, the rules against the state others cannot see) is left
 to the GM's check, and the answer says so.
 """
 
@@ -245,6 +246,7 @@ def check_offline(report: Report, data: bytes) -> OfflineCheck:
     checked.press = envelope.press
     ruleset = installed()[report.ruleset]  # read_report made sure of it
     checked.orders, problems = ruleset.parse_orders(list(envelope.lines))
+    problems = list(problems) + ruleset.check_by_view(report.view, report.seat, checked.orders)
     checked.problems = sorted(problems, key=lambda p: p.line)
     # Every line is searched for near codes: without the state there is no error to start from.
     searched = {n for n, _ in envelope.lines}

@@ -216,10 +216,35 @@ def play(
             expect(problems == [], f"turn {turn}: the robot's orders for {code} fail the check: {problems}")
             warnings = ruleset.order_warnings(state, code, listed)
             expect(all(isinstance(w, Problem) for w in warnings), "order_warnings gives Problems")
+            check_by_view_holds(ruleset, state, code, listed, turn, mutate=turn <= 6 and code in codes[:2])
         result = ruleset.resolve(state, orders, TurnSeeds(seed, turn))
         check_events(result.events, turn)
         state = result.state
     return state
+
+
+# Words put in place of an order's words to make it wrong in ways a view may settle: no place,
+# a block off any world, a number past any board, an id no piece has.
+ODD_WORDS = ("QQQ", "99,99", "999", "G999999")
+
+
+def check_by_view_holds(
+    ruleset: Ruleset, state: JSONObject, seat: str, listed: list[Order], turn: int, mutate: bool
+) -> None:
+    """The player's own check (check_by_view) passes the robot's valid orders; with `mutate`,
+    for each of a few orders with one word made wrong, it gives no problem the GM's
+    check_orders would not give, in the same words."""
+    view = ruleset.view(state, seat)
+    offline = ruleset.check_by_view(view, seat, listed)
+    expect(offline == [], f"turn {turn}: check_by_view refutes the robot's valid orders for {seat}: {offline}")
+    for order in listed[:4] if mutate else []:
+        words = order.text.split()
+        for at in range(1, len(words)):
+            for odd in ODD_WORDS:
+                parsed, _ = ruleset.parse_orders([(1, " ".join(words[:at] + [odd] + words[at + 1 :]))])
+                gm = {p.message for p in ruleset.check_orders(state, seat, parsed)}
+                said = {p.message for p in ruleset.check_by_view(view, seat, parsed)}
+                expect(said <= gm, f"turn {turn}: check_by_view says what check_orders does not: {sorted(said - gm)}")
 
 
 # The data the shared report page draws beside an event's text, by kind (templates/report.html):

@@ -43,6 +43,7 @@ def test_mistakes_the_report_can_settle(gm, report, tmp_path):
     ran = gm("orders", "check", "--report", report, orders)
     assert ran.code == 1
     assert ran.err.splitlines() == [
+        f"{orders}:4: EGN is not a territory on this map",  # the map is in the report: the GM's words
         f"{orders}:4: warning: EGN is not a code in this game; did you mean ENG or DEN?",
         f"{orders}:5: FROB is not an order; the orders are CLAIM, PLACE, PASS, RECRUIT, REVOLT and MOVE",
         f"{orders}:7: warning: FINAL after END is ignored, so these orders are not final: put FINAL before END",

@@ -57,6 +57,12 @@ def test_problems_are_answered_with_their_lines(home, gm, mail_home, monkeypatch
     assert "\nDeadline: " in body
 
 
+def test_the_acknowledgement_guesses_the_order_word_a_slip_missed(home, gm, mail_home, monkeypatch):
+    receive(gm, monkeypatch, mail(turn_file(mail_home["BR"], "CLAM ENG")), home)
+    body = outbox_bodies(home)[0][3]
+    assert ": CLAM ENG\n    CLAM is not an order (did you mean CLAIM?); the orders are CLAIM, PLACE" in body
+
+
 @pytest.mark.parametrize(
     "text, reason",
     [

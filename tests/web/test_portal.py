@@ -50,6 +50,11 @@ def test_check_then_fix_then_submit(signed_in, home):
     assert "PASSWORD &lt;your secret&gt;" in page.text  # the secret is never shown back
 
 
+def test_the_check_guesses_the_order_word_a_slip_missed(signed_in, home):
+    page = signed_in.post("/orders", {"orders": orders("CLAM ENG"), "action": "check"})
+    assert "CLAM is not an order (did you mean CLAIM?); the orders are CLAIM, PLACE" in page.text
+
+
 def test_upload_with_a_bad_line_is_stored_but_not_used(signed_in, home):
     data = {"turn_file": (io.BytesIO(orders("CLAIM ENG\nFROBNICATE").encode()), "br.txt"), "action": "submit"}
     page = signed_in.post("/orders", data, content_type="multipart/form-data")

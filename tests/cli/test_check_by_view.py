@@ -1,0 +1,210 @@
+"""The player's own check (gm orders check --report) refutes what the seat's report alone
+refutes, in every ruleset, with the GM's own messages: each example is checked offline against
+the report's view and by the GM against the whole state, and the two say the same."""
+
+from __future__ import annotations
+
+import copy
+from random import Random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from gm.core.model import JSONObject, SeatInfo
+from gm.core.ruleset import TurnSeeds
+from gm.rulesets import get_ruleset
+from gm.services import offline
+
+
+def played(name: str) -> tuple[JSONObject, str]:
+    """The state after robots played turn 1 of the default scenario, and its first seat."""
+    ruleset = get_ruleset(name)
+    scenario = ruleset.load_scenario(ruleset.scenario_text(ruleset.default_scenario()), "default")
+    codes = ruleset.seat_codes(scenario)[: ruleset.demo_seats]
+    state = ruleset.new_game(scenario, [SeatInfo(c, f"Player {c}") for c in codes], TurnSeeds(3, 0))
+    seeds = TurnSeeds(3, 1)
+    orders = {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in codes}
+    return ruleset.resolve(state, orders, seeds).state, codes[0]
+
+
+def both_checks(name: str, state: JSONObject, seat: str, lines: list[str]) -> tuple[list[str], list[str]]:
+    """(the offline check's problems, the GM's check's problems), each as "line: message"."""
+    ruleset = get_ruleset(name)
+    report = offline.Report(f"{name}-1", name, seat, 1, ruleset.view(state, seat))
+    text = "\n".join([f"GAME {name}-1", f"PLAYER {seat}", "PASSWORD x", *lines, "END"])
+    checked = offline.check_offline(report, text.encode())
+    assert checked.refusal is None
+    orders, problems = ruleset.parse_orders([(n + 4, line) for n, line in enumerate(lines)])
+    gm = list(problems) + ruleset.check_orders(state, seat, orders)
+    return [f"{p.line}: {p.message}" for p in checked.problems], sorted(f"{p.line}: {p.message}" for p in gm)
+
+
+@pytest.fixture(scope="module")
+def mcempires() -> tuple[JSONObject, str]:
+    return played("mcempires")
+
+
+def test_minecraft_groups_and_blocks_the_report_refutes(mcempires):
+    state, seat = mcempires
+    mine = sorted(state["groups"], key=lambda g: int(g[1:]))
+    gid = next(g for g in mine if state["groups"][g]["owner"] == seat)
+    width, height = state["world"]["width"], state["world"]["height"]
+    lines = [
+        f"MOVE G44{gid[1:]} 3,3",
+        f"MOVE {gid} 99,99",
+        f"ATTACK G9{gid[1:]} 1,1",
+        f"DEFEND {gid} ALL RETREAT 99,99",
+    ]
+    offline_says, gm_says = both_checks("mcempires", state, seat, lines)
+    assert offline_says == [
+        f"4: G44{gid[1:]} is not one of your groups",
+        f"5: 99,99 is off the map (x runs 0 to {width - 1}, y 0 to {height - 1})",
+        f"6: G9{gid[1:]} is not one of your groups",
+        "7: 99,99 is off the map",
+    ]
+    assert set(offline_says) <= set(gm_says)
+
+
+def test_minecraft_a_valid_order_passes_offline(mcempires):
+    state, seat = mcempires
+    gid = next(g for g, group in state["groups"].items() if group["owner"] == seat)
+    offline_says, gm_says = both_checks("mcempires", state, seat, [f"DEFEND {gid} ALL"])
+    assert offline_says == gm_says == []
+
+
+@pytest.fixture(scope="module")
+def imperials() -> tuple[JSONObject, str]:
+    return played("imperials")
+
+
+def test_imperials_places_and_the_hand_the_report_refutes(imperials):
+    state, seat = imperials
+    assert state["phase"] == "play" and state["mode"] == "basic" and not state["seats"][seat]["cards"]
+    lines = ["ROAD 12-13", "VILLAGE 99", "SETTLE 5", "PLAY MONOPOLY wool", "TOWN 0"]
+    offline_says, gm_says = both_checks("imperials", state, seat, lines)
+    count = get_ruleset("imperials").view(state, seat)["tiles"] and max(
+        max(t["vertices"]) for t in get_ruleset("imperials").view(state, seat)["tiles"]
+    )
+    assert offline_says == [
+        "4: 12-13 is not an edge of this island: name an edge by the two vertices at its ends",
+        f"5: 99 is not a vertex of this island (they are numbered 1 to {count})",
+        "6: the set-up is over: SETTLE is only for the first turn",
+        "7: you hold no Monopoly card",
+        f"8: 0 is not a vertex of this island (they are numbered 1 to {count})",
+    ]
+    assert set(offline_says) <= set(gm_says)
+
+
+def test_imperials_a_valid_order_passes_offline(imperials):
+    state, seat = imperials
+    offline_says, gm_says = both_checks("imperials", state, seat, ["BUY", "MARKET wool FOR brick"])
+    assert offline_says == gm_says == []
+
+
+def robot_lines(name: str, state: JSONObject, seat: str) -> list[str]:
+    """The orders a robot would give (the first of a few draws that gives any): valid ones,
+    which neither check refutes."""
+    draws = (get_ruleset(name).robot_orders(state, seat, Random(n)) for n in range(20))
+    return [o.text for o in next((d for d in draws if d), [])]
+
+
+# Minecraft's robots wait in round 2 (no orders): its valid DEFEND is tested above.
+@pytest.mark.parametrize("name", ["clash", "conqueror", "empires", "imperials"])
+def test_a_robots_valid_orders_pass_offline_in_every_ruleset(name):
+    state, seat = played(name)
+    lines = robot_lines(name, state, seat)
+    assert lines
+    assert both_checks(name, state, seat, lines) == ([], [])
+
+
+def test_clash_territories_and_the_phase_the_report_refutes():
+    state, seat = played("clash")
+    assert state["phase"] == "place"
+    lines = ["PLACE XYZ 3", "CLAIM ENG", robot_lines("clash", state, seat)[0]]
+    offline_says, gm_says = both_checks("clash", state, seat, lines)
+    assert offline_says == [
+        "4: XYZ is not a territory on this map",
+        "5: CLAIM is not an order for this turn: this turn is for placing units with PLACE",
+    ]
+    assert set(offline_says) <= set(gm_says)
+
+
+def test_conqueror_provinces_and_the_moves_a_turn_takes():
+    state, seat = played("conqueror")
+    lines = ["MOVE XXX YYY 3", "PRODUCE QQQ TAXES", *["ATTACK CNW WAL 1"] * 4, "MOVE CNW WAL 1"]
+    offline_says, gm_says = both_checks("conqueror", state, seat, lines)
+    assert offline_says == [
+        "4: XXX is not a province on this map",
+        "5: QQQ is not a province on this map",
+        "10: only 5 move or attack orders a turn: line 10 is one too many",
+    ]
+    assert set(offline_says) <= set(gm_says)
+
+
+def test_empires_areas_and_seas_the_report_refutes():
+    state, seat = played("empires")
+    lines = ["1 MOVE LON XXX 3", "2 GROW CEL - -", "3 GROW LON - -"]
+    offline_says, gm_says = both_checks("empires", state, seat, lines)
+    assert offline_says == [
+        "4: XXX is not an area on this map",
+        "5: CEL is a sea; armies cross seas but cannot stand or fight there",
+    ]
+    assert set(offline_says) <= set(gm_says)
+
+
+# Any JSON at all, as a hostile or broken report may hold in the parts check_by_view reads.
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 200) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+_PARTS = [
+    "you",
+    "you.groups",
+    "you.cards",
+    "you.alive",
+    "you.eliminated",
+    "mode",
+    "phase",
+    "world",
+    "world.width",
+    "board",
+    "board.hexes",
+    "map",
+    "map.territories",
+]
+_LINES = {
+    "clash": ["PLACE BEL 4", "MOVE IRE SCO ALL", "CLAIM ENG"],
+    "conqueror": ["ATTACK CNW WAL ALL", "PRODUCE WES TAXES", "BUY WES 2"],
+    "empires": ["1 MOVE LON KNT 3", "2 GROW LON - -"],
+    "imperials": ["ROAD 1-2", "PLAY MONOPOLY wool", "SETTLE 3 3-4", "DEMOTE 5"],
+    "mcempires": ["MOVE G1 3,3 4,4", "ATTACK G2 1,1", "DEFEND G1 ALL RETREAT 9,9", "RAIL 1,1 RE1 5,5"],
+}
+
+
+@pytest.fixture(scope="module")
+def views() -> dict[str, tuple[JSONObject, str]]:
+    views = {}
+    for name in _LINES:
+        state, seat = played(name)
+        views[name] = (get_ruleset(name).view(state, seat), seat)
+    return views
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(sorted(_LINES)), changes=st.lists(st.tuples(st.sampled_from(_PARTS), _JSON), max_size=3))
+def test_whatever_a_report_holds_check_by_view_never_raises(views, name, changes):
+    """A report is a file the player holds: check_by_view reads it as untrusted input and gives
+    Problems (a RulesetFault would tell the player of a bug in the ruleset)."""
+    view, seat = views[name]
+    view = copy.deepcopy(view)
+    for path, value in changes:
+        *parents, last = path.split(".")
+        where = view
+        for key in parents:
+            where = where.get(key) if isinstance(where, dict) else None
+        if isinstance(where, dict):
+            where[last] = value
+    ruleset = get_ruleset(name)
+    orders, _ = ruleset.parse_orders(list(enumerate(_LINES[name], 4)))
+    assert all(isinstance(p.line, int) for p in ruleset.check_by_view(view, seat, orders))
