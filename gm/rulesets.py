@@ -156,6 +156,9 @@ class Guarded:
     def order_warnings(self, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
         return self._call("order_warnings", lambda: list(self.unguarded.order_warnings(state, seat, orders)))
 
+    def order_line(self, order: Order) -> str:
+        return self._call("order_line", lambda: self.unguarded.order_line(order))
+
     def resolve(self, state: JSONObject, orders: dict[str, list[Order]], seeds: TurnSeeds) -> TurnResult:
         return self._call("resolve", lambda: self.unguarded.resolve(state, orders, seeds))
 

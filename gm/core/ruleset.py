@@ -146,6 +146,7 @@ class Ruleset(Protocol):
     def seat_codes(self, scenario: JSONObject) -> list[str]: ...  # in seating order [scenario["seats"]]
     def seat_limits(self, scenario: JSONObject) -> tuple[int, int]: ...  # (min, max) [min_seats, max_seats]
     def order_warnings(self, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]: ...  # [[]]
+    def order_line(self, order: Order) -> str: ...  # [the verb and its args, a space between]
     def score_label(self, state: JSONObject) -> tuple[str, str]: ...  # [("Score", "Score")]
     def knocked_out(self, state: JSONObject) -> list[str]: ...  # [[]]
     def hidden_variant(self, state: JSONObject, seat: str, rng: Random) -> JSONObject | None: ...  # [None]
@@ -182,6 +183,7 @@ OPTIONAL = (
     "seat_codes",
     "seat_limits",
     "order_warnings",
+    "order_line",
     "score_label",
     "knocked_out",
     "hidden_variant",
@@ -215,6 +217,11 @@ class BaseRuleset:
     def order_warnings(self, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
         """What is probably a slip in orders that count all the same; none by default."""
         return []
+
+    def order_line(self, order: Order) -> str:
+        """The order as a player writes it, the one line parse_orders reads back as this very
+        order (acknowledgements echo it); by default its verb and arguments, a space between."""
+        return " ".join([order.verb, *(str(arg) for arg in order.args)])
 
     def score_label(self, state: JSONObject) -> tuple[str, str]:
         """What scores(state) counts, as (the table's title, its column)."""

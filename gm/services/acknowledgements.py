@@ -10,12 +10,15 @@ from email.headerregistry import Address
 import sqlite_utils
 
 from gm.clock import Clock
+from gm.core.model import Order
+from gm.core.ruleset import Ruleset
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.finding import TurnFile
 from gm.intake.letter import Letter
 from gm.mail.settings import MailSettings
 from gm.mail.templates import write_mail
+from gm.rulesets import get_ruleset
 from gm.services import report_mails, turnfiles
 from gm.services.signups import CONFIRM_HOURS, Confirmation
 from gm.store import outbox, records
@@ -64,6 +67,7 @@ def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: T
     if checked.refusal is not None:
         return dict(refused(found.where, checked.refusal), **press)
     game, seat = checked.game, checked.seat
+    ruleset = get_ruleset(game.ruleset).for_game(game.name)
     result = {
         "where": found.where,
         "verdict": "accepted" if checked.accepted else "rejected",
@@ -73,7 +77,7 @@ def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: T
         "final": checked.final,
         "replaced": receipt.replaced,
         "deadline": game.deadline,
-        "orders": [_order(o.to_json()) for o in checked.orders],
+        "orders": [_order(ruleset, o) for o in checked.orders],
         "problems": [_problem(p.to_json(), found) for p in checked.problems],
         "warnings": [_problem(w.to_json(), found) for w in checked.warnings],
         "seats_in": seats_in(db, game.id, game.turn),
@@ -100,6 +104,7 @@ def from_submission(db: sqlite_utils.Database, submission_id: int, found: TurnFi
     """The result of a turn file stored by an earlier, interrupted run, read back from its row
     (with the press it sent then)."""
     stored = stored_submission(db, submission_id)
+    ruleset = get_ruleset(records.game_by_name(db, stored.game).ruleset).for_game(stored.game)
     return {
         "seats_in": seats_in(db, stored.game_id, stored.turn),
         "where": found.where,
@@ -111,7 +116,7 @@ def from_submission(db: sqlite_utils.Database, submission_id: int, found: TurnFi
         "replaced": stored.earlier and stored.verdict == "accepted",
         "deadline": stored.deadline,
         "earlier": stored.earlier,
-        "orders": [_order(o) for o in stored.orders],
+        "orders": [_order(ruleset, Order.from_json(o)) for o in stored.orders],
         "problems": [_problem(p, found) for p in stored.problems],
         "press": [r.to_json() for r in press],
     }
@@ -125,9 +130,10 @@ def seats_in(db: sqlite_utils.Database, game_id: int, turn: int) -> dict:
     return {"count": len(current), "of": len(active), "final": sum(c["final"] for c in current.values())}
 
 
-def _order(order: dict) -> dict:
-    """An order as the game understood it: its line, and the verb with normalised arguments."""
-    return {"line": order["line"], "order": " ".join([order["verb"], *map(str, order["args"])])}
+def _order(ruleset: Ruleset, order: Order) -> dict:
+    """An order as the game understood it: its line, and the order as the ruleset writes it,
+    in the player's words (a line the player could send again)."""
+    return {"line": order.line, "order": ruleset.order_line(order)}
 
 
 def _problem(problem: dict, found: TurnFile) -> dict:
