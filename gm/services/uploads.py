@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gm.core.envelope import TurnFileError, clean_line, decode_turn_file, read_envelope
+from gm.core.envelope import PLACEHOLDER, TurnFileError, clean_line, decode_turn_file, read_envelope
 from gm.core.model import Problem
 from gm.store.records import GameRecord, SeatRecord
-
-PLACEHOLDER = "<your secret>"
 
 
 @dataclass(frozen=True)
