@@ -11,7 +11,7 @@ from email.headerregistry import Address
 import sqlite_utils
 
 from gm.clock import Clock
-from gm.core.model import Order
+from gm.core.model import Order, Problem
 from gm.core.ruleset import Ruleset
 from gm.errors import GMError
 from gm.home import Home
@@ -67,7 +67,8 @@ def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: T
             **press,
         }
     if checked.refusal is not None:
-        return dict(refused(found.where, checked.refusal), **press)
+        refusal = turnfiles.refusal_at(checked, lambda p: Problem(found.sent_line(p.line), p.message))
+        return dict(refused(found.where, refusal or checked.refusal), **press)
     game, seat = checked.game, checked.seat
     ruleset = get_ruleset(game.ruleset).for_game(game.name)
     result = {

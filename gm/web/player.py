@@ -296,7 +296,7 @@ def _check_or_submit(game, seat, prepared: uploads.Prepared, source: str, send: 
     problems = [prepared.sent(pr) for pr in checked.problems]  # at the lines the player sent
     result = {
         "action": "submit" if send else "check",
-        "refusal": checked.refusal,
+        "refusal": turnfiles.refusal_at(checked, prepared.sent),
         "accepted": checked.accepted,
         "orders": len(checked.orders),
         "final": checked.final,

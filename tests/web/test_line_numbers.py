@@ -5,6 +5,7 @@ line in."""
 
 from __future__ import annotations
 
+import html
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
@@ -50,3 +51,17 @@ def test_the_portal_tells_the_players_line_when_it_writes_the_secret_in(signed_i
     page = signed_in.post("/orders", {"orders": sent(None), "action": "check", "final": "yes"}).text
     assert '<li value="7" class="problem"><code>FROBNICATE 3</code>' in page and "line 7: " in page
     assert "line 8: " not in page
+
+
+def test_an_unreadable_envelope_is_refused_at_the_players_line_by_every_channel(gm, home, game, monkeypatch, signed_in):
+    said = "TURN must be a number, not 'seven'"
+    path = home / "br.txt"
+    path.write_text(sent(game["BR"]).replace("TURN 1", "TURN seven"))
+    ran = gm("orders", "check", path, home=home)
+    assert ran.code == 1 and f"line 6: {said}" in ran.out + ran.err
+    set_mail_address(home)
+    receive(gm, monkeypatch, mail(path.read_text()), home)
+    assert f"REFUSED: line 6: {said}." in outbox_bodies(home)[-1][3]
+    pasted = sent(None).replace("TURN 1", "TURN seven")  # no PASSWORD line: TURN is line 5
+    page = signed_in.post("/orders", {"orders": pasted, "action": "check"}).text
+    assert f"line 5: {said}" in html.unescape(page) and "line 6: " not in page
