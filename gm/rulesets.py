@@ -159,6 +159,9 @@ class Guarded:
     def check_by_view(self, view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
         return self._call("check_by_view", lambda: list(self.unguarded.check_by_view(view, seat, orders)))
 
+    def order_line(self, order: Order) -> str:
+        return self._call("order_line", lambda: self.unguarded.order_line(order))
+
     def resolve(self, state: JSONObject, orders: dict[str, list[Order]], seeds: TurnSeeds) -> TurnResult:
         return self._call("resolve", lambda: self.unguarded.resolve(state, orders, seeds))
 

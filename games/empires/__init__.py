@@ -33,6 +33,9 @@ class EmpiresRuleset(PackagedRuleset):
     def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return orders.order_warnings(state, seat, order_list)
 
+    def order_line(self, order: Order) -> str:
+        return orders.order_line(order)
+
     def score_label(self, state: JSONObject) -> tuple[str, str]:
         return rules.score_label(state)
 

@@ -78,8 +78,16 @@ def make_order(
     number: int, verb: str, where: str | None = None, where_to: str | None = None, amount: Amount | None = None
 ) -> Order:
     """An order as the robot or the implicit 17th action writes it (line 0)."""
-    fields = [str(number), verb, where or "-", where_to or "-", "-" if amount is None else str(amount)]
-    return Order(verb, (number, where, where_to, amount), 0, " ".join(fields))
+    return Order(verb, (number, where, where_to, amount), 0, _fields(number, verb, where, where_to, amount))
+
+
+def order_line(order: Order) -> str:
+    """The order in the rule book's four-field form, its action number first: "3 MOVE PAR BUR 2"."""
+    return _fields(*order.args[:1], order.verb, *order.args[1:])
+
+
+def _fields(number: object, verb: str, *fields: object) -> str:
+    return " ".join([str(number), verb, *("-" if field is None else str(field) for field in fields)])
 
 
 # ----------------------------------------------------------------------------------------------

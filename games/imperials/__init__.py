@@ -8,7 +8,7 @@ from gm.core.model import JSONObject, Order, Problem
 from gm.core.ruleset import GameOption
 from gm.packaged import PackagedRuleset, Parts
 
-from . import invariants, offline, orders, robot, rules, scenario, view
+from . import grammar, invariants, offline, orders, robot, rules, scenario, view
 from .privacy import hidden_variant as _hidden_variant
 
 SCENARIO_PACKAGE = "gm_games.imperials.scenarios"
@@ -47,6 +47,9 @@ class ImperialsRuleset(PackagedRuleset):
 
     def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return orders.order_warnings(state, seat, order_list)
+
+    def order_line(self, order: Order) -> str:
+        return grammar.order_line(order.verb, order.args)
 
     def score_label(self, state: JSONObject) -> tuple[str, str]:
         return rules.score_label(state)

@@ -8,7 +8,7 @@ from gm.core.model import JSONObject, Order, Problem
 from gm.core.ruleset import GameOption
 from gm.packaged import PackagedRuleset, Parts
 
-from . import invariants, offline, orders, robot, rules, scenario, view
+from . import grammar, invariants, offline, orders, robot, rules, scenario, view
 from .economy import MODES, ORIGINAL
 
 SCENARIO_PACKAGE = "gm_games.mcempires.scenarios"
@@ -61,6 +61,9 @@ class McEmpiresRuleset(PackagedRuleset):
 
     def check_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return offline.check_by_view(view_, seat, order_list)
+
+    def order_line(self, order: Order) -> str:
+        return grammar.order_line(order.verb, order.args)
 
     def score_label(self, state: JSONObject) -> tuple[str, str]:
         return rules.score_label(state)

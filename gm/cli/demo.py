@@ -55,7 +55,7 @@ def demo(
         typer.echo(f"Reports ({result.pdfs} PDFs, one per seat per turn): {result.reports}")
     if human:
         typer.echo(
-            f"Your orders: gm orders template {result.game} SEAT --home {where.root} -o orders.txt; "
+            f"Your orders: gm orders template {result.game} {result.seat} --home {where.root} -o orders.txt; "
             f"fill in your secret, then gm submit orders.txt and gm turn run {result.game}."
         )
     if result.standings:

@@ -20,6 +20,12 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
 _HEADER_WORDS = ("GAME", "PLAYER", "PASSWORD", "TURN")
+# What an order form has on its PASSWORD line until the player writes the secret in.
+PLACEHOLDER = "<your secret>"
+_FILL_IN = (
+    f"PASSWORD needs your secret, written in place of {PLACEHOLDER} (gm gave it to you with your seat), "
+    "as in 'PASSWORD 7f3k-29qa'"
+)
 # Characters mail programs and word processors put in where a plain space was meant.
 _SPACES = {"\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u3000": " ", "\t": " ", "\ufeff": ""}
 
@@ -215,6 +221,9 @@ def _late_final(numbered: list[tuple[int, str]], end: int) -> tuple[Problem, ...
 def _header(
     values: dict[str, str], where: dict[str, int], keyword: str, rest: str, number: int, problems: list[Problem]
 ) -> None:
+    if keyword == "PASSWORD" and rest.lower() in ("", PLACEHOLDER):
+        problems.append(Problem(number, _FILL_IN))
+        return
     if not rest or " " in rest:
         problems.append(Problem(number, f"{keyword} needs exactly one value, as in '{keyword} {_EXAMPLE[keyword]}'"))
         return
@@ -228,7 +237,7 @@ def _header(
 _EXAMPLE = {"GAME": "clash-1", "PLAYER": "BR", "PASSWORD": "7f3k-29qa", "TURN": "7"}
 
 
-def wrap_envelope(game: str, seat: str, turn: int, body: list[str], password: str = "<your secret>") -> str:
+def wrap_envelope(game: str, seat: str, turn: int, body: list[str], password: str = PLACEHOLDER) -> str:
     """A turn file for one seat around a ruleset's order lines, ready to fill in and send; every
     line as it survives a copy out of the report's PDF (gm.core.forms.copyable)."""
     head = [f"GAME {game}", f"PLAYER {seat}", f"PASSWORD {password}", f"TURN {turn}"]

@@ -147,6 +147,7 @@ class Ruleset(Protocol):
     def seat_limits(self, scenario: JSONObject) -> tuple[int, int]: ...  # (min, max) [min_seats, max_seats]
     def order_warnings(self, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]: ...  # [[]]
     def check_by_view(self, view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]: ...  # [[]]
+    def order_line(self, order: Order) -> str: ...  # [the verb and its args, a space between]
     def score_label(self, state: JSONObject) -> tuple[str, str]: ...  # [("Score", "Score")]
     def knocked_out(self, state: JSONObject) -> list[str]: ...  # [[]]
     def hidden_variant(self, state: JSONObject, seat: str, rng: Random) -> JSONObject | None: ...  # [None]
@@ -184,6 +185,7 @@ OPTIONAL = (
     "seat_limits",
     "order_warnings",
     "check_by_view",
+    "order_line",
     "score_label",
     "knocked_out",
     "hidden_variant",
@@ -224,6 +226,11 @@ class BaseRuleset:
         check_orders' own words, and never one check_orders would not give. Whatever the view
         holds (a report file may be anything), it never raises; none by default."""
         return []
+
+    def order_line(self, order: Order) -> str:
+        """The order as a player writes it, the one line parse_orders reads back as this very
+        order (acknowledgements echo it); by default its verb and arguments, a space between."""
+        return " ".join([order.verb, *(str(arg) for arg in order.args)])
 
     def score_label(self, state: JSONObject) -> tuple[str, str]:
         """What scores(state) counts, as (the table's title, its column)."""

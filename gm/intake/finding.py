@@ -32,10 +32,21 @@ _OUTLOOK_NEXT = re.compile(r"^\s*\*?(sent|date|gesendet|envoyé|to|subject)\s*:"
 
 @dataclass(frozen=True)
 class TurnFile:
-    """One turn file found in a mail: where (body or attachment name) and its text, GAME to END."""
+    """One turn file found in a mail: where (body or attachment name) and its text, GAME to END.
+
+    first: the line of the text it came from (the body, the attachment) that its GAME line is
+    on, so that a problem is told by the line of what the player sent (its line in `text`
+    plus first - 1), as `gm orders check` and the portal tell it.
+    """
 
     where: str
     text: str
+    first: int = 1
+
+    def sent_line(self, line: int) -> int:
+        """The line of what the player sent that is line `line` of the turn file (0 stays 0:
+        the whole file)."""
+        return line + self.first - 1 if line else 0
 
 
 def find_turn_files(texts: Iterable[Text]) -> list[TurnFile]:
@@ -48,25 +59,29 @@ def find_turn_files(texts: Iterable[Text]) -> list[TurnFile]:
     found: list[TurnFile] = []
     seen: set[str] = set()
     for text in texts:
-        for block in _first_with_blocks(_parts(text.text.split("\n"))):
+        for first, block in _first_with_blocks(_parts(text.text.split("\n"))):
             if block not in seen:
                 seen.add(block)
-                found.append(TurnFile(text.where, block))
+                found.append(TurnFile(text.where, block, first))
     return found
 
 
-def _parts(lines: list[str]) -> list[list[str]]:
-    """The text cut at every line that starts copied material."""
-    parts: list[list[str]] = [[]]
+# A run of a text's lines: the index of its first line in the text, and the lines.
+Part = tuple[int, list[str]]
+
+
+def _parts(lines: list[str]) -> list[Part]:
+    """The text cut at every line that starts copied material (that line left out)."""
+    parts: list[Part] = [(0, [])]
     for number, line in enumerate(lines):
         if line.lstrip().startswith(">"):
-            parts[-1].append(line)
+            parts[-1][1].append(line)
         elif _MARKER.match(line) or _ATTRIBUTION.match(line) or _outlook_head(lines, number):
-            parts.append([])
+            parts.append((number + 1, []))
         elif _attribution_wrapped(lines, number):
-            parts.append([])
+            parts.append((number + 1, []))
         else:
-            parts[-1].append(line)
+            parts[-1][1].append(line)
     return parts
 
 
@@ -84,20 +99,23 @@ def _attribution_wrapped(lines: list[str], number: int) -> bool:
     return lines[number + 1].strip().lower().endswith("wrote:") and len(line) < 200
 
 
-def _first_with_blocks(parts: list[list[str]]) -> list[str]:
-    dangling: list[str] = []
-    for part in parts:
+def _first_with_blocks(parts: list[Part]) -> list[tuple[int, str]]:
+    """The turn files of the first part that has any, each with the 1-based line of the text
+    its GAME line is on."""
+    dangling: list[tuple[int, str]] = []
+    for offset, part in parts:
         complete, unfinished = _blocks(part)
         if complete:
-            return complete
-        dangling = dangling or unfinished
+            return [(offset + start + 1, block) for start, block in complete]
+        dangling = dangling or [(offset + start + 1, block) for start, block in unfinished]
     return dangling
 
 
-def _blocks(lines: list[str]) -> tuple[list[str], list[str]]:
-    """(turn files with an END, a GAME block that never ended); quoted lines are skipped, and so
-    is a press message's text: "Game on!" there starts no turn file."""
-    complete: list[str] = []
+def _blocks(lines: list[str]) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """(turn files with an END, a GAME block that never ended), each with the index of its GAME
+    line; quoted lines are skipped, and so is a press message's text: "Game on!" there starts no
+    turn file."""
+    complete: list[tuple[int, str]] = []
     start = None
     in_press = False
     for number, line in enumerate(lines):
@@ -112,9 +130,9 @@ def _blocks(lines: list[str]) -> tuple[list[str], list[str]]:
         if keyword == "GAME" and len(words) == 2:
             start = number
         elif keyword == "END" and start is not None:
-            complete.append(_joined(lines[start : _late_final(lines, number) + 1]))
+            complete.append((start, _joined(lines[start : _late_final(lines, number) + 1])))
             start = None
-    unfinished = [_joined(lines[start:])] if start is not None else []
+    unfinished = [(start, _joined(lines[start:]))] if start is not None else []
     return complete, unfinished
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from email.headerregistry import Address
@@ -10,13 +11,17 @@ from email.headerregistry import Address
 import sqlite_utils
 
 from gm.clock import Clock
+from gm.core.model import Order, Problem
+from gm.core.ruleset import Ruleset
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.finding import TurnFile
 from gm.intake.letter import Letter
 from gm.mail.settings import MailSettings
 from gm.mail.templates import write_mail
+from gm.rulesets import get_ruleset
 from gm.services import report_mails, turnfiles
+from gm.services.press import PressResult
 from gm.services.signups import CONFIRM_HOURS, Confirmation
 from gm.store import outbox, records
 from gm.store.games import id_of_game
@@ -51,7 +56,7 @@ def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: T
     """A submitted turn file's result: accepted or rejected with its orders and problems, or
     refused; a file of press only, verdict 'press'; and what became of each press message."""
     checked = receipt.checked
-    press = {"press": [r.to_json() for r in receipt.press]} if receipt.press else {}
+    press = {"press": _press(receipt.press, found)} if receipt.press else {}
     if checked.press_only and checked.seat is not None:
         return {
             "where": found.where,
@@ -62,8 +67,10 @@ def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: T
             **press,
         }
     if checked.refusal is not None:
-        return dict(refused(found.where, checked.refusal), **press)
+        refusal = turnfiles.refusal_at(checked, lambda p: Problem(found.sent_line(p.line), p.message))
+        return dict(refused(found.where, refusal or checked.refusal), **press)
     game, seat = checked.game, checked.seat
+    ruleset = get_ruleset(game.ruleset).for_game(game.name)
     result = {
         "where": found.where,
         "verdict": "accepted" if checked.accepted else "rejected",
@@ -73,7 +80,7 @@ def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: T
         "final": checked.final,
         "replaced": receipt.replaced,
         "deadline": game.deadline,
-        "orders": [_order(o.to_json()) for o in checked.orders],
+        "orders": [_order(ruleset, o, found) for o in checked.orders],
         "problems": [_problem(p.to_json(), found) for p in checked.problems],
         "warnings": [_problem(w.to_json(), found) for w in checked.warnings],
         "seats_in": seats_in(db, game.id, game.turn),
@@ -92,7 +99,7 @@ def from_press_sent(press: list, found: TurnFile, envelope) -> dict:
         "verdict": "press",
         "game": envelope.game,
         "seat": envelope.player,
-        "press": [r.to_json() for r in press],
+        "press": _press(press, found),
     }
 
 
@@ -100,6 +107,7 @@ def from_submission(db: sqlite_utils.Database, submission_id: int, found: TurnFi
     """The result of a turn file stored by an earlier, interrupted run, read back from its row
     (with the press it sent then)."""
     stored = stored_submission(db, submission_id)
+    ruleset = get_ruleset(records.game_by_name(db, stored.game).ruleset).for_game(stored.game)
     return {
         "seats_in": seats_in(db, stored.game_id, stored.turn),
         "where": found.where,
@@ -111,9 +119,9 @@ def from_submission(db: sqlite_utils.Database, submission_id: int, found: TurnFi
         "replaced": stored.earlier and stored.verdict == "accepted",
         "deadline": stored.deadline,
         "earlier": stored.earlier,
-        "orders": [_order(o) for o in stored.orders],
+        "orders": [_order(ruleset, Order.from_json(o), found) for o in stored.orders],
         "problems": [_problem(p, found) for p in stored.problems],
-        "press": [r.to_json() for r in press],
+        "press": _press(press, found),
     }
 
 
@@ -125,15 +133,26 @@ def seats_in(db: sqlite_utils.Database, game_id: int, turn: int) -> dict:
     return {"count": len(current), "of": len(active), "final": sum(c["final"] for c in current.values())}
 
 
-def _order(order: dict) -> dict:
-    """An order as the game understood it: its line, and the verb with normalised arguments."""
-    return {"line": order["line"], "order": " ".join([order["verb"], *map(str, order["args"])])}
+# Every line number an acknowledgement gives is the line of what the player sent (the mail's
+# body or attachment), as `gm orders check` and the portal give it, not of the turn file cut
+# from it at its GAME line.
+
+
+def _order(ruleset: Ruleset, order: Order, found: TurnFile) -> dict:
+    """An order as the game understood it: its line, and the order as the ruleset writes it,
+    in the player's words (a line the player could send again)."""
+    return {"line": found.sent_line(order.line), "order": ruleset.order_line(order)}
 
 
 def _problem(problem: dict, found: TurnFile) -> dict:
     lines = found.text.split("\n")
     line = problem["line"]
-    return dict(problem, text=lines[line - 1].strip() if 0 < line <= len(lines) else "")
+    text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    return dict(problem, line=found.sent_line(line), text=text)
+
+
+def _press(results: Iterable[PressResult], found: TurnFile) -> list[dict]:
+    return [dict(shown, line=found.sent_line(shown["line"])) for shown in (r.to_json() for r in results)]
 
 
 def reply_subject(subject: str) -> str:

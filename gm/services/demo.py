@@ -37,12 +37,17 @@ _PLAYERS = [
 
 @dataclass(frozen=True)
 class DemoResult:
+    """A demo played: its game, how many turns ran, how it ended (or why it stopped), where its
+    reports are, its final standings (None before the end), how many seat PDFs it wrote, and the
+    seat the human took (None without --human)."""
+
     game: str
     turns: int
     outcome: str
     reports: Path
     standings: Path | None
     pdfs: int
+    seat: str | None = None
 
 
 def demo_seats(ruleset_name: str) -> int:
@@ -83,10 +88,11 @@ def play_demo(
         raise GMError(f"the demo seats 1 to {len(_PLAYERS)} robot players, not {seat_count}.")
     name = _free_name(db, f"{ruleset.name}-demo")
     games.create_game(db, clock, name, ruleset.name, None, seed, options)
+    seat = None
     if human:
         player = human.split("@")[0] or "player"
-        code, secret = games.join_game(db, clock, name, human, player)
-        progress(f"Seated you ({human}) as {code}, secret {secret}")
+        seat, secret = games.join_game(db, clock, name, human, player)
+        progress(f"Seated you ({human}) as {seat}, secret {secret}")
         turn_limit = 0 if turn_limit is None else turn_limit
     for player in _PLAYERS[: seat_count - (1 if human else 0)]:
         code, secret = games.join_game(db, clock, name, f"{player.lower()}@demo.invalid", f"{player} (robot)")
@@ -100,7 +106,7 @@ def play_demo(
         numbers.append(summary.number)
         progress(f"Turn {summary.number} resolved; next: {summary.label}")
     if not numbers:
-        return DemoResult(name, 0, "waiting for the first orders", home.reports / name, None, 0)
+        return DemoResult(name, 0, "waiting for the first orders", home.reports / name, None, 0, seat)
     progress(f"Rendering {len(numbers) * seat_count} reports...")
     written = publish.publish(db, home, clock, name).written
     state = games.current_state(db, records.game_by_name(db, name))
@@ -108,4 +114,4 @@ def play_demo(
     text = f"{', '.join(outcome.winners)} won: {outcome.reason}" if outcome else "not finished"
     # One per seat per turn: not the final standings, nor the end-of-game reports beside them.
     pdfs = sum(1 for f in written.files if f.suffix == ".pdf" and f.parent.name.isdigit())
-    return DemoResult(name, len(numbers), text, home.reports / name, written.standings, pdfs)
+    return DemoResult(name, len(numbers), text, home.reports / name, written.standings, pdfs, seat)

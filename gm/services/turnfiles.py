@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -41,6 +42,8 @@ class Checked:
 
     refusal: why the file as a whole is refused (no envelope, unknown game or seat, wrong secret,
     wrong turn, game over); None when it reached the order check.
+    envelope_problems: what made the envelope unreadable, when that is the refusal, so that a
+        channel that numbers lines otherwise (a mail, the portal) can say it again (refusal_at).
     problems: order problems, each with its line.
     warnings: what is probably a slip (a code close to a real one, a FINAL after END, what the
         ruleset warns of); the orders count all the same.
@@ -55,6 +58,7 @@ class Checked:
     problems: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
     refusal: str | None = None
+    envelope_problems: tuple[Problem, ...] = ()
     final: bool = False
     absence: tuple | None = None  # (start, end) as UTC datetimes, from an ABSENT line
     press: tuple[PressDraft, ...] = ()
@@ -106,7 +110,8 @@ def check_turn_file(
         return checked
     envelope = known[1] if known is not None and known[0] == text else read_envelope(text)
     if not envelope.ok:
-        checked.refusal = "; ".join(describe_problem(p) for p in envelope.problems)
+        checked.envelope_problems = tuple(envelope.problems)
+        checked.refusal = refusal_at(checked, lambda p: p)
         return checked
     game = checked.game = rows.game(envelope.game)
     if game is None:
@@ -174,6 +179,14 @@ def _absence(game: GameRecord, absence: tuple, problems: list[Problem]) -> tuple
         problems.append(Problem(line, "ABSENT: the last day away comes before the first"))
         return None
     return start, end
+
+
+def refusal_at(checked: Checked, line_of: Callable[[Problem], Problem]) -> str | None:
+    """The refusal, an unreadable envelope's problems told at the lines `line_of` gives them
+    (the line of what the player sent)."""
+    if not checked.envelope_problems:
+        return checked.refusal
+    return "; ".join(describe_problem(line_of(p)) for p in checked.envelope_problems)
 
 
 def describe_problem(problem: Problem) -> str:

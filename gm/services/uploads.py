@@ -5,20 +5,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gm.core.envelope import TurnFileError, clean_line, decode_turn_file, read_envelope
+from gm.core.envelope import PLACEHOLDER, TurnFileError, clean_line, decode_turn_file, read_envelope
+from gm.core.model import Problem
 from gm.store.records import GameRecord, SeatRecord
-
-PLACEHOLDER = "<your secret>"
 
 
 @dataclass(frozen=True)
 class Prepared:
     """Turn-file bytes ready for check or submit, the text to show back (secret hidden), or why
-    the portal will not send them for this seat."""
+    the portal will not send them for this seat.
+
+    shown: the player's own text, its lines numbered as the player sent them.
+    added: the lines of `data` gm wrote in (a PASSWORD line, FINAL), 1-based, so a problem is
+    told by the line of what the player sent, as `gm orders check` and the mail tell it.
+    """
 
     data: bytes
     shown: str
     refusal: str | None = None
+    added: tuple[int, ...] = ()
+
+    def sent(self, problem: Problem) -> Problem:
+        """The problem at the line of what the player sent; one on a line gm wrote in is the
+        whole file's (line 0)."""
+        line = problem.line
+        if line in self.added:
+            return Problem(0, problem.message)
+        return Problem(line - sum(1 for a in self.added if a < line), problem.message)
 
 
 def prepare_turn_file(
@@ -48,7 +61,7 @@ def prepare_turn_file(
             f"you are signed in as {seat.code} in '{game.name}'",
         )
     lines = text.splitlines()
-    changed = False
+    added: list[int] = []
     if _password_missing(lines):
         if secret is None:
             return Prepared(
@@ -57,15 +70,14 @@ def prepare_turn_file(
                 "the orders need your secret: type it in the "
                 "'Your secret' box (you signed in with a link), or on the PASSWORD line",
             )
-        lines = _with_password(lines, secret)
-        changed = True
+        lines, added = _with_password(lines, secret)
     if final and not envelope.final:
-        lines = _with_final(lines)
-        changed = True
-    if not changed:
+        lines, at = _with_final(lines)
+        added = [a + (a >= at) for a in added] + [at]
+    if lines == text.splitlines():
         return Prepared(raw, hide_password(text))
     new_text = "\n".join(lines) + "\n"
-    return Prepared(new_text.encode("utf-8"), hide_password(new_text))
+    return Prepared(new_text.encode("utf-8"), hide_password(text), added=tuple(sorted(added)))
 
 
 def _keyword(line: str) -> str:
@@ -77,17 +89,21 @@ def _password_missing(lines: list[str]) -> bool:
     return not values or all(v in ("", PLACEHOLDER) for v in values)
 
 
-def _with_password(lines: list[str], secret: str) -> list[str]:
-    kept = [line for line in lines if _keyword(line) != "PASSWORD"]
-    after = next((i for i, line in enumerate(kept) if _keyword(line) == "PLAYER"), None)
+def _with_password(lines: list[str], secret: str) -> tuple[list[str], list[int]]:
+    """The lines with the secret on each PASSWORD line, where the player left them; with none,
+    on a line of its own after PLAYER (else GAME): (the lines, the 1-based line added, if any)."""
+    if any(_keyword(line) == "PASSWORD" for line in lines):
+        return [f"PASSWORD {secret}" if _keyword(line) == "PASSWORD" else line for line in lines], []
+    after = next((i for i, line in enumerate(lines) if _keyword(line) == "PLAYER"), None)
     if after is None:
-        after = next((i for i, line in enumerate(kept) if _keyword(line) == "GAME"), -1)
-    return kept[: after + 1] + [f"PASSWORD {secret}"] + kept[after + 1 :]
+        after = next((i for i, line in enumerate(lines) if _keyword(line) == "GAME"), -1)
+    return lines[: after + 1] + [f"PASSWORD {secret}"] + lines[after + 1 :], [after + 2]
 
 
-def _with_final(lines: list[str]) -> list[str]:
+def _with_final(lines: list[str]) -> tuple[list[str], int]:
+    """The lines with FINAL before END, and the 1-based line FINAL is on."""
     end = next((i for i, line in enumerate(lines) if _keyword(line) == "END"), len(lines))
-    return lines[:end] + ["FINAL"] + lines[end:]
+    return lines[:end] + ["FINAL"] + lines[end:], end + 1
 
 
 def hide_password(text: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -15,6 +16,8 @@ from gm.store.records import SeatRecord
 # Temporary failures are tried again after 5 minutes, then 10, 20, ... at most 12 hours apart.
 FIRST_RETRY = timedelta(minutes=5)
 LONGEST_WAIT = timedelta(hours=12)
+# Characters of a subject in the name of a mail about no game (a folder's file name stays short).
+SUBJECT_IN_NAME = 60
 
 
 @dataclass(frozen=True)
@@ -216,14 +219,17 @@ def answers_since(db: sqlite_utils.Database, recipient: str, since: datetime) ->
 
 
 def mail_name(db: sqlite_utils.Database, mail: Queued) -> str:
-    """What a mail is, for a GM reading a folder of them: <game>-<turn>-<seat>-<kind>, leaving
-    out what it is not about ("acknowledgement" for an answer to a mail without a game)."""
+    """What a mail is, for a GM reading a folder of them: <game>-<turn>-<seat>-<kind>; a mail
+    about no game (the answer to a question, a sign-up's confirmation, a refusal) is named by
+    whom it goes to and its subject instead: acknowledgement-ann@example.org-Re-Can-I-join."""
     game = None
     if mail.game_id is not None:
         row = db.execute("SELECT name FROM games WHERE id = ?", [mail.game_id]).fetchone()
         game = row[0] if row else None
-    parts = [game, mail.turn if game else None, mail.seat if game else None, mail.kind]
-    return "-".join(str(p) for p in parts if p is not None)
+    if game is None:
+        subject = re.sub(r"[^A-Za-z0-9]+", "-", mail.subject).strip("-")[:SUBJECT_IN_NAME]
+        return "-".join(p for p in (mail.kind, mail.recipient, subject) if p)
+    return "-".join(str(p) for p in (game, mail.turn, mail.seat, mail.kind) if p is not None)
 
 
 def cancel_from(db: sqlite_utils.Database, game_id: int, turn: int) -> int:

@@ -4,7 +4,8 @@
 (docs/writing-a-ruleset.md): the object has every member and its data; a new game from every
 scenario, with the fewest and the most seats and each choice of every option with choices; robot
 games that end and whose every turn is fit to send (views, hidden data, order forms); resolve
-deterministic and pure; the parser never raises; no report holds a secret and every report
+deterministic and pure; the parser never raises; every order is
+written back (order_line) as a line that reads as itself; no report holds a secret and every report
 renders; every packaged case passes; the package imports nothing impure; and a few games of the
 invariant battery. `gm rules test --contract NAME` runs them on an installed ruleset,
 tests/games/test_contract.py on every installed one, and a plug-in's own tests through the
@@ -43,13 +44,14 @@ from gm.services import games, turns
 from gm.services.reports import report_context
 from gm.store import records
 from gm.store.database import open_database
-from gm.testing import purity
+from gm.testing import purity, round_trip
 from gm.testing.battery import run_battery
 
 TURN_CAP = 500  # a robot-only game from the default scenario must end within this many turns
 FEW_TURNS = 3  # turns played with the most seats
 KNOWN_WIDTH = 96  # characters of the listing's 8-point lines that fit the width of an A4 report
 BATTERY_GAMES = 3  # robot games of the battery in the suite (bench/bench_invariants.py plays more)
+ROUND_TRIP_TURNS = 12  # turns of robot orders written back: set-up, the first rounds and a few more
 SEED = 20261124
 CLOCK = FixedClock(datetime(2026, 11, 24, 12, 0, tzinfo=UTC))
 Chosen = dict[str, str | int | bool]
@@ -136,6 +138,7 @@ def checks(ruleset: Ruleset, battery_games: int = BATTERY_GAMES) -> list[Check]:
         check("resolve is deterministic and leaves its input alone", lambda: resolve_is_pure(ruleset)),
         check("a different seed gives a different game", lambda: seeds_differ(ruleset)),
         check("the parser never raises and numbers its problems", lambda: parser_never_raises(ruleset)),
+        check("every robot and case order is written back as itself", lambda: orders_read_back(ruleset)),
         check("a failed order is told to its own seat alone", lambda: _failed_orders(ruleset)),
         check("every report renders and holds no secret", lambda: reports_hold_no_secret(ruleset)),
         check("the package imports nothing impure", lambda: package_is_pure(ruleset)),
@@ -474,6 +477,30 @@ def parser_never_raises(ruleset: Ruleset) -> None:
     expect({p.line for p in problems} <= {n for n, _ in lines}, "each problem names a line of the file")
     expect(2 in {p.line for p in problems}, "'FLY TO THE MOON' is a problem")
     expect(all(isinstance(p.message, str) and p.message.strip() for p in problems), "each problem says something")
+
+
+def order_lines(ruleset: Ruleset, turns: int = ROUND_TRIP_TURNS) -> list[str]:
+    """Order lines as robots and the rule book's cases write them: every robot order of a robot
+    game's first turns, then every order of every packaged case."""
+    lines: list[str] = []
+    state, codes = new_game(ruleset, scenario_of(ruleset, ruleset.default_scenario(), {}), ruleset.demo_seats)
+
+    def write(now: JSONObject, turn: int) -> None:
+        for orders in robot_orders(ruleset, now, codes, SEED, turn).values():
+            lines.extend(order.text or ruleset.order_line(order) for order in orders)
+
+    play(ruleset, state, codes, turns, each=write)
+    for found in case_files(ruleset):
+        case = load_case_text(found.read_text(encoding="utf-8"), found.name)
+        for written in case.get("orders", {}).values():
+            lines.extend(written)
+    return lines
+
+
+def orders_read_back(ruleset: Ruleset) -> None:
+    """Each order is written back (order_line) as a line that reads as the same order."""
+    failed = round_trip.failures(ruleset, order_lines(ruleset))
+    expect(not failed, "\n".join(failed))
 
 
 def reports_hold_no_secret(ruleset: Ruleset) -> None:

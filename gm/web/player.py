@@ -293,17 +293,18 @@ def _check_or_submit(game, seat, prepared: uploads.Prepared, source: str, send: 
             press_result=press_result,
             status=200 if all(r.sent for r in receipt.press) else 400,
         )
+    problems = [prepared.sent(pr) for pr in checked.problems]  # at the lines the player sent
     result = {
         "action": "submit" if send else "check",
-        "refusal": checked.refusal,
+        "refusal": turnfiles.refusal_at(checked, prepared.sent),
         "accepted": checked.accepted,
         "orders": len(checked.orders),
         "final": checked.final,
         "stored": bool(receipt and receipt.stored),
         "replaced": bool(receipt and receipt.replaced),
-        "whole_file": [pr.message for pr in checked.problems if pr.line == 0],
-        "problem_count": len(checked.problems),
-        "lines": uploads.numbered_lines(prepared.shown, checked.problems),
+        "whole_file": [pr.message for pr in problems if pr.line == 0],
+        "problem_count": len(problems),
+        "lines": uploads.numbered_lines(prepared.shown, problems),
         "final_box": final_box,  # what the player ticked, shown again after a check
     }
     # The turn may have been run meanwhile; show the game as it is now.

@@ -37,3 +37,12 @@ def test_demo_counts_one_pdf_per_seat_per_turn(tmp_path, gm):
         "GE.pdf",
         "RU.pdf",
     ]
+
+
+def test_the_human_is_told_the_command_for_their_own_seat(tmp_path, gm):
+    """Issue 30: after 'Seated you ... as BR' it printed 'gm orders template clash-demo SEAT'."""
+    home = tmp_path / "demo"
+    ran = gm("demo", "--human", "ann@example.org", "--home", home)
+    assert ran.code == 0, ran.err
+    assert "Seated you (ann@example.org) as BR, secret " in ran.out
+    assert f"Your orders: gm orders template clash-demo BR --home {home} -o orders.txt; " in ran.out

@@ -44,6 +44,18 @@ def test_envelope_problems(text, message):
     assert message in [p.message for p in read_envelope(text).problems]
 
 
+def test_an_order_form_not_filled_in_asks_for_the_secret():
+    """Issue 30: the form's own PASSWORD <your secret> said "PASSWORD needs exactly one value"."""
+    said = (
+        "PASSWORD needs your secret, written in place of <your secret> (gm gave it to you with your seat), "
+        "as in 'PASSWORD 7f3k-29qa'"
+    )
+    form = wrap_envelope("g1", "BR", 1, ["CLAIM ENG"])
+    assert [(p.line, p.message) for p in read_envelope(form).problems] == [(3, said)]
+    bare = form.replace("PASSWORD <your secret>", "PASSWORD")
+    assert [(p.line, p.message) for p in read_envelope(bare).problems] == [(3, said)]
+
+
 def test_decode_bom_utf16_and_latin1_and_nbsp():
     assert decode_turn_file(codecs.BOM_UTF16_LE + "GAME é".encode("utf-16-le")) == ("GAME é", "utf-16-le")
     assert decode_turn_file("GAME é".encode("latin-1")) == ("GAME é", "cp1252")

@@ -28,7 +28,9 @@ def test_receive_accepts_archives_and_answers_in_the_thread(home, gm, mail_home,
     ]
     [(kind, to, subject, body)] = outbox_bodies(home)
     assert (kind, to, subject) == ("acknowledgement", "ann@example.org", "Re: orders")
-    assert "ACCEPTED: 1 order(s) for BR in g1, turn 1." in body and "  line 4: CLAIM ENG SCO WAL\n" in body
+    assert (
+        "ACCEPTED: 1 order(s) for BR in g1, turn 1." in body and "  line 6: CLAIM ENG SCO WAL\n" in body
+    )  # the line of the mail, under "Hi!"
     assert rows(home, "SELECT in_reply_to, refs FROM outbox") == [
         ("<m1@example.org>", '["<r0@example.org>", "<m1@example.org>"]')
     ]

@@ -62,3 +62,16 @@ def test_the_rulesets_own_warnings_reach_gm_submit_and_the_acknowledgement(home,
     body = outbox_bodies(home)[-1][3]
     assert "ACCEPTED: 1 order(s) for BR in g1, turn 2" in body
     assert (f"Warnings (not errors: orders with only warnings count, but check these):\n  {said}\n") in body
+
+
+def test_the_orders_are_echoed_in_the_players_words(home, gm, monkeypatch):
+    """Issue 30: Imperials echoed 'SETTLE 36 None'; the echo is the line a player could send again."""
+    set_mail_address(home)
+    assert gm("game", "new", "g2", "--ruleset", "imperials", "--seed", "7", home=home).code == 0
+    ran = gm("game", "join", "g2", "ann@example.org", "--name", "Ann", home=home)
+    secret = next(line for line in ran.out.splitlines() if line.startswith("Secret for RED: ")).split(": ")[1]
+    for name in ("bob", "cy"):
+        assert gm("game", "join", "g2", f"{name}@example.org", "--name", name, home=home).code == 0
+    receive(gm, monkeypatch, mail(turn_file(secret, "SETTLE 36\nsettle  041", seat="RED", game="g2")), home)
+    body = outbox_bodies(home)[-1][3]
+    assert "Your orders as the game understood them:\n  line 4: SETTLE 36\n  line 5: SETTLE 41\n" in body

@@ -58,3 +58,17 @@ def test_a_folder_names_each_mail_once_and_a_namesake_next_to_it(tmp_path):
         "g1-1-BR-acknowledgement.eml",
     ]
     assert read(tmp_path / "g1-1-BR-acknowledgement-2.eml")["Message-ID"] == "<b@x>"
+
+
+def test_a_mail_about_no_game_is_named_by_whom_it_goes_to_and_its_subject(home, gm, monkeypatch):
+    """Issue 30: answers about no game were acknowledgement.eml, acknowledgement-2.eml, ...:
+    a GM could not tell which was whose without opening each."""
+    set_mail_address(home)
+    receive(gm, monkeypatch, mail("Can I join? Which games are open?", subject="Can I join?"), home)
+    receive(gm, monkeypatch, mail("GAME nope\nPLAYER BR\nPASSWORD x\nEND\n", "Bob <bob@example.org>"), home)
+    assert gm("mail", "send", home=home).code == 0
+    names = sorted(p.name for p in (home / "outbox").glob("*.eml"))
+    assert names == [
+        "acknowledgement-ann@example.org-Re-Can-I-join.eml",
+        "acknowledgement-bob@example.org-Re-orders.eml",
+    ]
