@@ -31,7 +31,7 @@ POLICY_WORDS = {
     "deliver": "charged; the report goes out even on credit",
     "free": "turns are not charged",
 }
-DEMO_CREDITS = 30  # what each robot of `gm demo` buys
+DEMO_CREDITS = 100  # what each robot of `gm demo` buys: more turns than a demo plays (Clash 32, Imperials about 40)
 LOW_CREDIT = 2  # a report warns when fewer credits than this are left after its charge
 _MONEY = re.compile(r"(\d{1,9})(?:\.(\d{1,2}))?")
 
