@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gm import report_format
 from gm.core.envelope import TurnFileError, decode_turn_file, read_envelope
 from gm.core.model import Order, Problem
 from gm.core.press import PressDraft
@@ -132,6 +133,7 @@ def _depth(data) -> int:
 
 def _report(data) -> Report:
     top = _object(data, "it")
+    _check_format(top)
     game = _object(top.get("game", _MISSING), 'its "game"')
     view = _object(top.get("view", _MISSING), 'its "view"')
     _check_view(view)
@@ -150,6 +152,24 @@ def _report(data) -> Report:
         over=bool(outcome),
         form_words=frozenset(re.findall(r"[A-Za-z]+", (form or "").upper())),
     )
+
+
+def _check_format(top: dict) -> None:
+    """The report's format (gm.report_format): a seat's turn report, of a version this gm reads.
+    A report written before the format had a version has neither field and is read as version 1."""
+    version = top.get("schema_version", report_format.SCHEMA_VERSION)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise NotAReport(f'its "schema_version" is {_kind(version)}, not a version number')
+    if version > report_format.SCHEMA_VERSION:
+        raise NotAReport(
+            f"it is in report format {version}, newer than this gm reads ({report_format.SCHEMA_VERSION}); "
+            "update gm to check it"
+        )
+    kind = top.get("report", "turn")
+    if kind != "turn":
+        named = {"standings": "the game's final standings", "endgame": "an end-of-game report"}
+        what = named.get(kind) if isinstance(kind, str) else None
+        raise NotAReport(f"it is {what or 'a report of kind ' + _kind(kind)}, not a seat's turn report")
 
 
 def _check_view(view: dict) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from gm import report_format
 from gm.core.envelope import wrap_envelope
 from gm.core.model import Event
 from gm.core.ruleset import Ruleset
@@ -183,7 +184,7 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
                     pictures=(*pictures.values(),),
                 )
             )
-            jsons.append((folder / f"{seat.code}.json", _json_bytes(context)))
+            jsons.append((folder / f"{seat.code}.json", _json_bytes(context, "turn")))
             rows.append((number, seat.code, pdf))
     standings = None
     if ruleset.is_over(by_number[last].state) and last in numbers:
@@ -200,7 +201,7 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
                 standings,
             )
         )
-        jsons.append((home.reports / game.name / "final.json", _json_bytes(context)))
+        jsons.append((home.reports / game.name / "final.json", _json_bytes(context, "standings")))
         _endgame_pages(db, home, env, game, ruleset, by_number[last], seats, jobs, jsons)
     folder = home.reports / game.name / str(numbers[-1]) if len(numbers) == 1 else home.reports / game.name
     return TurnPages(jobs, jsons, rows, standings, folder, asset_dirs(env), by_number[last].resolved, env)
@@ -237,7 +238,7 @@ def _endgame_pages(
                 folder / f"{seat.code}.pdf",
             )
         )
-        jsons.append((folder / f"{seat.code}.json", _json_bytes(context)))
+        jsons.append((folder / f"{seat.code}.json", _json_bytes(context, "endgame")))
 
 
 @dataclass
@@ -420,8 +421,11 @@ def prepare_render(home: Home) -> None:
         warm_up()
 
 
-def _json_bytes(context: dict) -> bytes:
-    return (json.dumps(context, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+def _json_bytes(context: dict, kind: report_format.Kind) -> bytes:
+    """A report's JSON twin, in the versioned format of gm.report_format."""
+    return (
+        json.dumps(report_format.stamped(context, kind), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    ).encode("utf-8")
 
 
 def _write(path: Path, data: bytes) -> None:

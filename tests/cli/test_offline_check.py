@@ -69,6 +69,30 @@ def test_a_file_that_is_no_report_is_a_clear_error(gm, tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    ("changes", "why"),
+    [
+        ({"schema_version": 2}, "it is in report format 2, newer than this gm reads (1); update gm to check it"),
+        ({"report": "standings"}, "it is the game's final standings, not a seat's turn report"),
+        ({"schema_version": "1"}, "its \"schema_version\" is '1', not a version number"),
+        ({"report": "weekly\nnews"}, "it is a report of kind text of 11 characters, not a seat's turn report"),
+    ],
+)
+def test_a_report_of_another_format_or_kind_is_named(gm, report, tmp_path, changes, why):
+    """The report format's version and kind (gm.report_format) are read first: a newer format or
+    the game's standings is told apart from a broken file."""
+    data = json.loads(report.read_text())
+    assert (data["schema_version"], data["report"]) == (1, "turn")
+    report.write_text(json.dumps(dict(data, **changes)))
+    (tmp_path / "o.txt").write_text("GAME g1\nPLAYER BR\nEND\n")
+    ran = gm("orders", "check", "--report", report, tmp_path / "o.txt")
+    assert (ran.code, ran.err) == (
+        1,
+        f"Error: {report} is not a gm JSON report: {why}. Use the .json file "
+        "of your last report (send JSON ON to get it by mail).\n",
+    )
+
+
 def test_press_written_wrong_is_a_warning_offline_too(gm, report, tmp_path):
     orders = tmp_path / "orders.txt"
     orders.write_text("GAME g1\nPLAYER BR\nPASSWORD x\nPRESS TO ALL FR\nhi\nENDPRESS\nPRESS TO FR: fine\nEND\n")
@@ -85,7 +109,19 @@ _JSON = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
     max_leaves=20,
 )
-_PARTS = ["game", "game.name", "game.ruleset", "seat", "turn", "view", "view.seats", "view.map", "view.codes"]
+_PARTS = [
+    "schema_version",
+    "report",
+    "game",
+    "game.name",
+    "game.ruleset",
+    "seat",
+    "turn",
+    "view",
+    "view.seats",
+    "view.map",
+    "view.codes",
+]
 
 
 @pytest.fixture(scope="module")
