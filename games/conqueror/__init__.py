@@ -6,6 +6,7 @@ from gm.core.model import JSONObject, Order, Problem
 from gm.packaged import PackagedRuleset, Parts
 
 from . import invariants, offline, orders, robot, rules, scenario, view
+from .warnings import order_warnings
 
 SCENARIO_PACKAGE = "gm_games.conqueror.scenarios"
 
@@ -26,7 +27,7 @@ class ConquerorRuleset(PackagedRuleset):
         return offline.check_by_view(view_, seat, order_list)
 
     def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
-        return orders.order_warnings(state, seat, order_list)
+        return order_warnings(state, seat, order_list)
 
     def score_label(self, state: JSONObject) -> tuple[str, str]:
         return rules.score_label(state)

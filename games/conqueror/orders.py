@@ -358,10 +358,3 @@ def _check_buys(state: JSONObject, seat: str, buys: list[Order], produced: JSONO
             bought.add(code)
             gold -= buy_cost(province, item, progress, units)
     return problems
-
-
-def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
-    """Beside the problems, what is probably a slip (games/conqueror/warnings.py)."""
-    from .warnings import order_warnings as warnings_of  # it needs realm.py, which needs this module
-
-    return warnings_of(state, seat, orders)

@@ -6,22 +6,39 @@ seeded generator (rule D-ALL-1), so that robot games reach every order the book 
 from __future__ import annotations
 
 from random import Random
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from gm.core.model import Order
 
 from . import diplomacy, economy
 from .grammar import make_order
+from .turn import Turn
 from .world import SIDES
-
-if TYPE_CHECKING:  # robot imports this module; the planner is only named here
-    from .robot import Planner
 
 KIND_WORDS = {"peace": "PEACE", "borders": "BORDERS", "ally": "ALLY"}
 ALLIANCES_FROM = 4  # empires in play: with fewer, an alliance would leave nobody to fight
 
 
-def standing(planner: Planner, rng: Random) -> list[Order]:
+class Planning(Protocol):
+    """What the envoy asks of the robot's planner (robot.Planner, which imports this module):
+    the empire's dry-run turn and seat, its money, its home block, and an order tried on the dry
+    run (kept when it works)."""
+
+    @property
+    def turn(self) -> Turn: ...
+
+    @property
+    def seat(self) -> str: ...
+
+    @property
+    def money(self) -> int: ...
+
+    def home(self) -> int | None: ...
+
+    def attempt(self, verb: str, *args: object) -> bool: ...
+
+
+def standing(planner: Planning, rng: Random) -> list[Order]:
     """Standing orders for the others' turns (rule D-MC-9): a group outside the cities that an
     enemy outnumbers near by keeps a few troops fighting and pulls the rest back one block, now
     and then a group says every troop fights; an occupied city with something to lose is
@@ -46,14 +63,14 @@ def standing(planner: Planner, rng: Random) -> list[Order]:
     return orders
 
 
-def _outnumbered(planner: Planner, gid: str) -> bool:
+def _outnumbered(planner: Planning, gid: str) -> bool:
     turn = planner.turn
     here, troops = turn.place(gid), turn.groups[gid]["troops"]
     near = [g for g, group in turn.groups.items() if group["owner"] != planner.seat]
     return any(turn.board.distance(here, turn.place(g)) <= 2 and turn.groups[g]["troops"] > troops for g in near)
 
 
-def _back(planner: Planner, gid: str, rng: Random) -> str:
+def _back(planner: Planning, gid: str, rng: Random) -> str:
     """A side to pull back to: a land block, toward home when one is, else any side."""
     turn = planner.turn
     here, home = turn.place(gid), planner.home()
@@ -65,7 +82,7 @@ def _back(planner: Planner, gid: str, rng: Random) -> str:
     return min(land, key=lambda d: (turn.board.distance(land[d], home), d))
 
 
-def answer(planner: Planner, rng: Random) -> None:
+def answer(planner: Planning, rng: Random) -> None:
     """ACCEPT what others proposed last round: peace most readily when losing, open borders
     often, an alliance while enough empires are left for it to have enemies."""
     turn, seat = planner.turn, planner.seat
@@ -83,7 +100,7 @@ def answer(planner: Planner, rng: Random) -> None:
             planner.attempt("ACCEPT", KIND_WORDS[kind], other)
 
 
-def propose(planner: Planner, rng: Random, target_owner: str | None) -> None:
+def propose(planner: Planning, rng: Random, target_owner: str | None) -> None:
     """PEACE, BORDERS and ALLY proposals, LEAVE, and PAY, each now and then (only those the
     game's options allow reach the turn file: attempt keeps what works)."""
     turn, seat = planner.turn, planner.seat
@@ -102,7 +119,7 @@ def propose(planner: Planner, rng: Random, target_owner: str | None) -> None:
     _pay(planner, rng, others)
 
 
-def _peace(planner: Planner, rng: Random) -> None:
+def _peace(planner: Planning, rng: Random) -> None:
     turn, seat = planner.turn, planner.seat
     for war in list(turn.state["wars"]):
         if seat not in war["sides"]:
@@ -117,7 +134,7 @@ def _peace(planner: Planner, rng: Random) -> None:
         planner.attempt("PEACE", enemy, *ceded)
 
 
-def _alliance(planner: Planner, rng: Random, others: list[str], target_owner: str | None) -> None:
+def _alliance(planner: Planning, rng: Random, others: list[str], target_owner: str | None) -> None:
     turn, seat = planner.turn, planner.seat
     mine = diplomacy.alliance_of(turn, seat)
     if mine is None:
@@ -131,7 +148,7 @@ def _alliance(planner: Planner, rng: Random, others: list[str], target_owner: st
         planner.attempt("LEAVE")
 
 
-def _pay(planner: Planner, rng: Random, others: list[str]) -> None:
+def _pay(planner: Planning, rng: Random, others: list[str]) -> None:
     """An ally's share of a rich empire's E$ now and then (the book's alliances share their
     wealth "as negotiated"), and rarely a small gift to anyone."""
     turn, seat = planner.turn, planner.seat
@@ -144,5 +161,5 @@ def _pay(planner: Planner, rng: Random, others: list[str]) -> None:
         planner.attempt("PAY", rng.choice(others), rng.randint(1, 3))
 
 
-def _in_play(planner: Planner) -> int:
+def _in_play(planner: Planning) -> int:
     return sum(1 for s in planner.turn.seats.values() if s["alive"])

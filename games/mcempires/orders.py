@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from gm.core.model import JSONObject, Order, Problem
 
+from . import actions, rules
+from .actions import block_of, city_named
+from .diplomacy import allied, at_war
 from .grammar import MAX_ORDERS, make_order, order_text, parse_orders, well_formed  # noqa: F401
 from .turn import MAX_TROOPS, Turn
 
@@ -24,8 +27,6 @@ def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Prob
 def dry_run(state: JSONObject, seat: str, orders: list[Order]) -> tuple[Turn, list[tuple[int, str]]]:
     """Play the empire's turn alone on a copy: (the turn afterwards, (line, reason) for every
     order that fails)."""
-    from . import actions, rules  # rules imports this module's grammar: import late
-
     turn = Turn(state, rng=None, you=True)
     listed = [o for o in orders if well_formed(o)]
     problems = [(o.line, "the order could not be read") for o in orders if not well_formed(o)]
@@ -67,8 +68,6 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
 
 
 def _attack_warning(turn: Turn, seat: str, order: Order) -> str | None:
-    from .diplomacy import allied, at_war
-
     gid, count, target = order.args
     target = next((g for g, group in turn.groups.items() if f"{group['x']},{group['y']}" == target), target)
     if gid not in turn.groups or target not in turn.groups or turn.groups[target]["owner"] == seat:
@@ -106,8 +105,6 @@ def _full_bases(turn: Turn, seat: str) -> list[Problem]:
 
 
 def _standing_problems(turn: Turn, seat: str, orders: list[Order]) -> list[tuple[int, str]]:
-    from .actions import block_of, city_named  # actions imports rules' modules: import late
-
     problems = []
     for order in orders:
         if order.verb == "DEFEND" and order.args[0] != "ALL":

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from gm.core.model import JSONObject
 
 from . import economy
+from .moves import arrive
 from .turn import MAX_TROOPS, Turn
 from .world import SIDES, Board
 
@@ -158,7 +159,5 @@ def ride(turn: Turn, seat: str, gid: str, count: int | str, city: str) -> str | 
     mine = turn.group_of(seat, goal)
     if mine and turn.groups[mine]["troops"] + troops > MAX_TROOPS:
         return f"{city} holds {mine} with {turn.groups[mine]['troops']} troops; no room for {troops}"
-    from .moves import arrive  # moves imports diplomacy and rails is imported by orders only
-
     arrive(turn, seat, gid, troops, [turn.place(gid), goal], by_rail=True)
     return None

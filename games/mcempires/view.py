@@ -10,7 +10,9 @@ from gm.core.model import JSONObject
 
 from . import economy
 from .capitulation import captured
-from .grammar import USAGE
+from .grammar import USAGE, parse_orders
+from .moves import round_bonus
+from .orders import check_orders
 from .paths import Walker
 from .rules import order_of_play, outcome
 from .turn import Turn
@@ -221,9 +223,7 @@ def _city_row(turn: Turn, cid: str) -> JSONObject:
 
 
 def _group_rows(turn: Turn, seat: str) -> list[JSONObject]:
-    from .moves import round_bonus  # the bonuses the groups will have next round
-
-    round_bonus(turn, seat)
+    round_bonus(turn, seat)  # the bonuses the groups will have next round
     rows = []
     for gid, group in sorted(turn.groups.items(), key=lambda g: int(g[0][1:])):
         if group["owner"] != seat:
@@ -400,8 +400,6 @@ def order_form(state: JSONObject, seat: str) -> list[str]:
 
 
 def _summary(turn: Turn, seat: str) -> list[str]:
-    from .moves import round_bonus
-
     round_bonus(turn, seat)
     lines = []
     cities = [_city_row(turn, cid) for cid in sorted(turn.cities_of(seat), key=_number)]
@@ -440,9 +438,6 @@ def _wrapped(items: list[str], width: int = 84) -> list[str]:
 def _kept_standing(state: JSONObject, seat: str) -> list[str]:
     """Last round's standing orders that still make sense, so a player who sends the form
     back keeps them."""
-    from .grammar import parse_orders
-    from .orders import check_orders
-
     kept = []
     for text in state["standing"].get(seat, []):
         parsed, problems = parse_orders([(1, text)])

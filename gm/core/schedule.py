@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from dateutil import parser as date_parser
 from dateutil.rrule import rrulestr
 
 _DAYS = {
@@ -210,8 +211,6 @@ def describe(moment: datetime, zone: str) -> str:
 
 def parse_moment(text: str, default_zone: str = "UTC") -> datetime:
     """A single deadline as a GM writes it: '2026-11-27 18:00 Europe/London', ISO 8601, ..."""
-    from dateutil import parser as date_parser
-
     words = text.split()
     zone = default_zone
     if words and _is_zone(words[-1]) and "/" in words[-1]:

@@ -9,7 +9,7 @@ def add_absence(
     db: sqlite_utils.Database, game_id: int, seat_id: int, starts: str, ends: str, source: str, now: str
 ) -> None:
     """An absence from `starts` until `ends` (UTC ISO); source: 'gm' or 'turn file'."""
-    db["absences"].insert(
+    db.table("absences").insert(
         {"game_id": game_id, "seat_id": seat_id, "starts": starts, "ends": ends, "source": source, "created": now}
     )
 

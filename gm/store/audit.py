@@ -4,8 +4,11 @@ records.audit_log lists it)."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import sqlite_utils
+
+from gm.store.database import read_int
 
 
 def spike_warnings(db: sqlite_utils.Database, game_id: int, turn: int) -> list[str]:
@@ -22,14 +25,16 @@ def spike_warnings(db: sqlite_utils.Database, game_id: int, turn: int) -> list[s
 
 def absence_pushes(db: sqlite_utils.Database, game_id: int, seat: str) -> int:
     """How many times the seat's absences moved the game's deadline ('absence push')."""
-    return db.execute(
-        "SELECT COUNT(*) FROM audit WHERE game_id = ? AND action = 'absence push' "
-        "AND json_extract(detail, '$.seat') = ?",
-        [game_id, seat],
-    ).fetchone()[0]
+    return read_int(
+        db.execute(
+            "SELECT COUNT(*) FROM audit WHERE game_id = ? AND action = 'absence push' "
+            "AND json_extract(detail, '$.seat') = ?",
+            [game_id, seat],
+        )
+    )
 
 
-def run_due_failures(db: sqlite_utils.Database, game_id: int) -> list[dict]:
+def run_due_failures(db: sqlite_utils.Database, game_id: int) -> list[dict[str, Any]]:
     """The details of each 'run-due failed' entry of the game, oldest first."""
     return [
         json.loads(detail)

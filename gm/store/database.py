@@ -6,8 +6,10 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar, cast
 
 import sqlite_utils
+from sqlite_utils.db import Table
 
 from gm.store.migrations import all_migrations
 
@@ -15,6 +17,9 @@ from gm.store.migrations import all_migrations
 # transaction of gm is short (a turn's commit, a batch of mail: no scrypt inside); one that meets
 # the database busy for longer than this stops with BUSY, one line, never a traceback.
 BUSY_TIMEOUT = 10.0
+
+# What a transaction is held on: gm's database, or a connection of its own (the portal's shared file).
+Held = TypeVar("Held", sqlite_utils.Database, sqlite3.Connection)
 
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -71,7 +76,7 @@ def migrate(db: sqlite_utils.Database) -> list[str]:
 
 
 @contextmanager
-def transaction(db: sqlite_utils.Database | sqlite3.Connection):
+def transaction(db: Held) -> Iterator[Held]:
     """One write transaction: BEGIN IMMEDIATE, commit on success, roll back on any error."""
     conn = db.conn if isinstance(db, sqlite_utils.Database) else db
     conn.execute("BEGIN IMMEDIATE")
@@ -85,7 +90,7 @@ def transaction(db: sqlite_utils.Database | sqlite3.Connection):
 
 
 @contextmanager
-def atomic(db: sqlite_utils.Database):
+def atomic(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     """A write transaction of its own, or a savepoint when the caller has one open (mail intake
     decides a whole batch of messages in one transaction)."""
     if not db.conn.in_transaction:
@@ -121,4 +126,20 @@ def relaxed_sync(db: sqlite_utils.Database, cache_kib: int) -> Iterator[None]:
 def data_version(db: sqlite_utils.Database) -> int:
     """A number that changes when another connection commits (SQLite's data_version): rows read
     before are still true while it stays the same."""
-    return db.execute("PRAGMA data_version").fetchone()[0]
+    return read_int(db.execute("PRAGMA data_version"))
+
+
+# sqlite3 reads every value as Any (and lastrowid as int | None): the two readers below say, once,
+# what a count and a new row's id are, so the modules of this folder return them typed.
+
+
+def read_int(cursor: sqlite3.Cursor) -> int:
+    """The whole number a query of one row answers in its first column: a count, a sum with
+    COALESCE, an id known to exist, a pragma's value."""
+    return cast(int, cursor.fetchone()[0])
+
+
+def inserted(made: sqlite3.Cursor | Table) -> int:
+    """The id of the row just made: by an INSERT run on a cursor (its rowid), or by sqlite-utils'
+    Table.insert (its primary key, `id INTEGER PRIMARY KEY` in each table that gives one back)."""
+    return cast(int, made.lastrowid if isinstance(made, sqlite3.Cursor) else made.last_pk)

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 import sqlite_utils
+
+from gm.store.database import inserted
 
 
 def game_exists(db: sqlite_utils.Database, name: str) -> bool:
@@ -32,12 +36,11 @@ def add_game(
     scenario_text: str,
     seed: int,
     created: str,
-    options: dict,
+    options: Mapping[str, Any],
 ) -> int:
     """A new game, open for players, collecting turn 1 without a deadline; returns its id."""
-    return (
-        db["games"]
-        .insert(
+    return inserted(
+        db.table("games").insert(
             {
                 "name": name,
                 "ruleset": ruleset,
@@ -52,16 +55,15 @@ def add_game(
                 "options": json.dumps(options, sort_keys=True),
             }
         )
-        .last_pk
     )
 
 
-def set_options(db: sqlite_utils.Database, game_id: int, options: dict) -> None:
+def set_options(db: sqlite_utils.Database, game_id: int, options: Mapping[str, Any]) -> None:
     """The game's whole options (GameRecord.options: the GM's settings and the ruleset's options)."""
     db.execute("UPDATE games SET options = ? WHERE id = ?", [json.dumps(options, sort_keys=True), game_id])
 
 
-def set_schedule(db: sqlite_utils.Database, game_id: int, schedule: dict) -> None:
+def set_schedule(db: sqlite_utils.Database, game_id: int, schedule: Mapping[str, Any]) -> None:
     """The game's schedule, as gm.core.schedule.Schedule.to_json gives it."""
     db.execute("UPDATE games SET schedule = ? WHERE id = ?", [json.dumps(schedule), game_id])
 

@@ -6,6 +6,8 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from gm.store.database import read_int
+
 
 def snapshot(source: Path, target: Path) -> None:
     """Copy the live database at `source` into a new file `target` with SQLite's online backup.
@@ -135,9 +137,9 @@ def seat_rows(conn: sqlite3.Connection) -> list[tuple[str, str, str, str, str]]:
 
 def entries_of(conn: sqlite3.Connection, email: str) -> int:
     """How many ledger entries the account with that address has."""
-    return conn.execute(
-        "SELECT count(*) FROM ledger l JOIN accounts a ON a.id = l.account_id WHERE a.email = ?", [email]
-    ).fetchone()[0]
+    return read_int(
+        conn.execute("SELECT count(*) FROM ledger l JOIN accounts a ON a.id = l.account_id WHERE a.email = ?", [email])
+    )
 
 
 def tables_with_rows(conn: sqlite3.Connection) -> list[str]:

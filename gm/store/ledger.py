@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite_utils
 
 from gm.core.ledger import Entry
+from gm.store.database import read_int
 
 _ENTRIES = """SELECT l.id, l.date, a.email, g.name, l.kind, l.credits, l.money, l.discount, l.turn,
                      l.seat, l.ref, l.balance, l.discount_after, l.memo
@@ -50,17 +51,19 @@ def position_at_end(db: sqlite_utils.Database, game_id: int, email: str) -> tupl
 
 def discount_awarded(db: sqlite_utils.Database, game_id: int, email: str) -> int:
     """The bonus turns the account won in the game (awards, and adjustments that added some)."""
-    return db.execute(
-        """SELECT COALESCE(SUM(l.discount), 0) FROM ledger l JOIN accounts a
+    return read_int(
+        db.execute(
+            """SELECT COALESCE(SUM(l.discount), 0) FROM ledger l JOIN accounts a
                          ON a.id = l.account_id WHERE a.email = ? AND l.game_id = ?
                          AND l.kind IN ('discount award', 'adjustment') AND l.discount > 0""",
-        [email, game_id],
-    ).fetchone()[0]
+            [email, game_id],
+        )
+    )
 
 
 def next_number(db: sqlite_utils.Database) -> int:
     """The number the next entry gets (the caller holds the transaction it is written in)."""
-    return db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM ledger").fetchone()[0]
+    return read_int(db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM ledger"))
 
 
 def add_entries(db: sqlite_utils.Database, made: list[Entry]) -> None:
@@ -70,7 +73,7 @@ def add_entries(db: sqlite_utils.Database, made: list[Entry]) -> None:
         game_id = None
         if made_entry.game is not None:
             game_id = db.execute("SELECT id FROM games WHERE name = ?", [made_entry.game]).fetchone()[0]
-        db["ledger"].insert(
+        db.table("ledger").insert(
             {
                 "id": made_entry.number,
                 "date": made_entry.date,

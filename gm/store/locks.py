@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-try:
-    import fcntl
-except ImportError:  # no flock (Windows): there one process serves, the thread lock is enough
+if sys.platform == "win32":  # no flock: there one process serves, the thread lock is enough
     fcntl = None
+else:
+    import fcntl
 
 
 @contextmanager

@@ -4,6 +4,8 @@ of it, its answer, and the questions (a person's mail without a turn file) waiti
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import sqlite_utils
 
@@ -33,7 +35,7 @@ def record_taken(
     subject: str,
     received: str,
     outcome: str,
-    results: list,
+    results: Sequence[Mapping[str, Any]],
     answer: str,
 ) -> None:
     """What became of a message (inside the transaction that queued its answer)."""
@@ -78,7 +80,7 @@ def mark_answered(db: sqlite_utils.Database, number: int, now: str) -> bool:
     )
 
 
-def kept(db: sqlite_utils.Database) -> list[tuple[str, str, list]]:
+def kept(db: sqlite_utils.Database) -> list[tuple[str, str, list[dict[str, Any]]]]:
     """(digest, where it came from, results) of each message kept because a ruleset raised while
     it was read (outcome 'fault'), oldest first."""
     return [

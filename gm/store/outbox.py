@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 import sqlite_utils
 
 from gm.clock import iso
+from gm.store.database import inserted, read_int
 from gm.store.records import SeatRecord
 
 # Temporary failures are tried again after 5 minutes, then 10, 20, ... at most 12 hours apart.
@@ -40,10 +43,10 @@ class Queued:
     recipient_name: str
     subject: str
     body: str
-    attachments: list
+    attachments: list[dict[str, Any]]
     message_id: str
     in_reply_to: str | None
-    references: list
+    references: list[str]
     status: str
     attempts: int
     next_attempt: str
@@ -65,9 +68,9 @@ def queue(
     subject: str,
     body: str,
     domain: str,
-    attachments: list | tuple = (),
+    attachments: Sequence[Mapping[str, Any]] = (),
     in_reply_to: str | None = None,
-    references: list | tuple = (),
+    references: Sequence[str] = (),
     game_id: int | None = None,
     seat: str | None = None,
     turn: int | None = None,
@@ -75,7 +78,7 @@ def queue(
 ) -> int:
     """Put a mail in the outbox (inside the caller's transaction); returns its id.
     message_id: one the caller made (a report's, so its thread is known); default a random one."""
-    return db.execute(
+    made = db.execute(
         "INSERT INTO outbox (kind, game_id, seat, turn, recipient, recipient_name, subject, body, attachments, "
         "message_id, in_reply_to, refs, status, attempts, next_attempt, queued) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)",
@@ -95,7 +98,8 @@ def queue(
             iso(now),
             iso(now),
         ],
-    ).lastrowid
+    )
+    return inserted(made)
 
 
 def queue_seat_notice(
@@ -105,7 +109,7 @@ def queue_seat_notice(
     subject: str,
     body: str,
     domain: str,
-    attachments: list | tuple = (),
+    attachments: Sequence[Mapping[str, Any]] = (),
 ) -> int:
     """Queue a notice to a seat's player (the game's start, a sign-up's seat, a slip's answer),
     filed under the seat but under no turn: neither the report queue nor releasing held
@@ -125,7 +129,7 @@ def queue_seat_notice(
     )
 
 
-def follow_up(message_id: str, references: list) -> dict:
+def follow_up(message_id: str, references: Sequence[str]) -> dict[str, Any]:
     """The threading of a mail that answers the one with this Message-ID and References: the
     thread's root and the last few ancestors are enough for every mail program (RFC 5322 3.6.4)."""
     ancestors = list(references) + [message_id]
@@ -141,7 +145,7 @@ _COLUMNS = (
 )
 
 
-def _queued(row) -> Queued:
+def _queued(row: Sequence[Any]) -> Queued:
     values = list(row)
     values[9] = json.loads(values[9])
     values[12] = json.loads(values[12])
@@ -156,7 +160,7 @@ def due(db: sqlite_utils.Database, now: datetime) -> list[Queued]:
     return [_queued(r) for r in rows]
 
 
-def listed(db: sqlite_utils.Database, statuses: tuple = ("queued", "failed")) -> list[Queued]:
+def listed(db: sqlite_utils.Database, statuses: Sequence[str] = ("queued", "failed")) -> list[Queued]:
     marks = ", ".join("?" for _ in statuses)
     rows = db.execute(f"SELECT {_COLUMNS} FROM outbox WHERE status IN ({marks}) ORDER BY id", list(statuses)).fetchall()
     return [_queued(r) for r in rows]
@@ -171,7 +175,7 @@ def mark_sent(db: sqlite_utils.Database, mail: Queued, now: datetime) -> None:
 
 def mark_retry(db: sqlite_utils.Database, mail: Queued, now: datetime, error: str) -> datetime:
     """Count a temporary failure and set the next try; returns when that is."""
-    wait = min(FIRST_RETRY * (2**mail.attempts), LONGEST_WAIT)
+    wait: timedelta = min(FIRST_RETRY * (2**mail.attempts), LONGEST_WAIT)  # int ** int is typed Any
     db.execute(
         "UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ? WHERE id = ?",
         [iso(now + wait), error, mail.id],
@@ -212,10 +216,12 @@ def cancel_notices(db: sqlite_utils.Database, game_id: int, seat: str, turn: int
 def answers_since(db: sqlite_utils.Database, recipient: str, since: datetime) -> int:
     """How many answers (acknowledgements, reports sent again) were queued for an address since a
     moment: the rate limit that keeps two robots from answering each other for ever."""
-    return db.execute(
-        "SELECT count(*) FROM outbox WHERE recipient = ? AND kind IN ('acknowledgement', 'resend') AND queued >= ?",
-        [recipient, iso(since)],
-    ).fetchone()[0]
+    return read_int(
+        db.execute(
+            "SELECT count(*) FROM outbox WHERE recipient = ? AND kind IN ('acknowledgement', 'resend') AND queued >= ?",
+            [recipient, iso(since)],
+        )
+    )
 
 
 def mail_name(db: sqlite_utils.Database, mail: Queued) -> str:
@@ -258,10 +264,12 @@ def reports_sent_from(db: sqlite_utils.Database, game_id: int, turn: int) -> lis
 
 def report_mails(db: sqlite_utils.Database, game_id: int, seat: str, turn: int) -> int:
     """How many report mails of the seat's turn were ever queued (cancelled ones too)."""
-    return db.execute(
-        "SELECT count(*) FROM outbox WHERE kind = 'report' AND game_id = ? AND seat = ? AND turn = ?",
-        [game_id, seat, turn],
-    ).fetchone()[0]
+    return read_int(
+        db.execute(
+            "SELECT count(*) FROM outbox WHERE kind = 'report' AND game_id = ? AND seat = ? AND turn = ?",
+            [game_id, seat, turn],
+        )
+    )
 
 
 def mailed_report_turns(db: sqlite_utils.Database, game_id: int, seat: str) -> set[int]:
@@ -276,7 +284,7 @@ def mailed_report_turns(db: sqlite_utils.Database, game_id: int, seat: str) -> s
     }
 
 
-def previous_report_mail(db: sqlite_utils.Database, game_id: int, seat: str, turn: int) -> tuple[str, list] | None:
+def previous_report_mail(db: sqlite_utils.Database, game_id: int, seat: str, turn: int) -> tuple[str, list[str]] | None:
     """(Message-ID, references) of the seat's latest report mail (queued or sent) of a turn
     before `turn`, or None: the mail a new report answers, so the seat's reports make one thread."""
     row = db.execute(
@@ -301,13 +309,15 @@ def held_without_report(db: sqlite_utils.Database) -> list[tuple[str, int, str]]
     return [(name, turn, seat) for name, turn, seat in rows]
 
 
-def set_attachments(db: sqlite_utils.Database, mail: Queued, attachments: list) -> None:
+def set_attachments(db: sqlite_utils.Database, mail: Queued, attachments: Sequence[Mapping[str, Any]]) -> None:
     db.execute("UPDATE outbox SET attachments = ? WHERE id = ?", [json.dumps(attachments), mail.id])
 
 
 def links_since(db: sqlite_utils.Database, game_id: int, seat: str, since: datetime) -> int:
     """Sign-in link mails queued for a seat since a moment (whoever asked, whatever became of them)."""
-    return db.execute(
-        "SELECT count(*) FROM outbox WHERE kind = 'link' AND game_id = ? AND seat = ? AND queued >= ?",
-        [game_id, seat, iso(since)],
-    ).fetchone()[0]
+    return read_int(
+        db.execute(
+            "SELECT count(*) FROM outbox WHERE kind = 'link' AND game_id = ? AND seat = ? AND queued >= ?",
+            [game_id, seat, iso(since)],
+        )
+    )

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import sqlite_utils
 
 
 def add_link(db: sqlite_utils.Database, nonce: str, seat_id: int, created: str, expires: str) -> None:
-    db["portal_links"].insert({"id": nonce, "seat_id": seat_id, "created": created, "expires": expires, "used": None})
+    db.table("portal_links").insert(
+        {"id": nonce, "seat_id": seat_id, "created": created, "expires": expires, "used": None}
+    )
 
 
 def use_link(db: sqlite_utils.Database, nonce: str, now: str) -> int | None:
@@ -18,4 +22,4 @@ def use_link(db: sqlite_utils.Database, nonce: str, now: str) -> int | None:
     if row is None:
         return None
     db.execute("UPDATE portal_links SET used = ? WHERE id = ?", [now, nonce])
-    return row[0]
+    return cast(int, row[0])

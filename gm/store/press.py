@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import sqlite_utils
+
+from gm.store.database import inserted, read_int
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,7 @@ _COLUMNS = """p.id, p.turn, p.kind, s.code, p.signed, p.everyone, p.recipients, 
               p.withheld FROM press p LEFT JOIN seats s ON s.id = p.sender_seat_id"""
 
 
-def _record(row) -> PressRecord:
+def _record(row: Sequence[Any]) -> PressRecord:
     values = list(row)
     values[4], values[5], values[6] = bool(values[4]), bool(values[5]), tuple(json.loads(values[6]))
     return PressRecord(*values)
@@ -61,7 +65,7 @@ def add(
     sent: str,
 ) -> int:
     """Store one message (inside the caller's transaction); returns its id."""
-    return db.execute(
+    made = db.execute(
         "INSERT INTO press (game_id, turn, kind, sender_seat_id, signed, everyone, recipients, text, channel, "
         "source, archive, sent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
@@ -78,7 +82,8 @@ def add(
             archive,
             sent,
         ],
-    ).lastrowid
+    )
+    return inserted(made)
 
 
 def of_turn(db: sqlite_utils.Database, game_id: int, turn: int) -> list[PressRecord]:
@@ -118,9 +123,11 @@ def from_source(db: sqlite_utils.Database, source_prefix: str) -> list[PressReco
 
 def sent_by(db: sqlite_utils.Database, game_id: int, seat_id: int, turn: int) -> int:
     """How many messages a seat has sent while `turn` was collected."""
-    return db.execute(
-        "SELECT count(*) FROM press WHERE game_id = ? AND turn = ? AND sender_seat_id = ?", [game_id, turn, seat_id]
-    ).fetchone()[0]
+    return read_int(
+        db.execute(
+            "SELECT count(*) FROM press WHERE game_id = ? AND turn = ? AND sender_seat_id = ?", [game_id, turn, seat_id]
+        )
+    )
 
 
 def one(db: sqlite_utils.Database, game_id: int, press_id: int) -> PressRecord | None:
@@ -153,7 +160,7 @@ def game_now(db: sqlite_utils.Database, game_id: int) -> tuple[int, str]:
     return turn, status
 
 
-def last_mail(db: sqlite_utils.Database, game_id: int, seat: str) -> tuple[str, list] | None:
+def last_mail(db: sqlite_utils.Database, game_id: int, seat: str) -> tuple[str, list[str]] | None:
     """(Message-ID, references) of the last press or announcement mail queued for a seat of a
     game: the next one answers it, so a mail program shows one thread per game and seat."""
     row = db.execute(

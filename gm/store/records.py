@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any, cast
 
 import sqlite_utils
 
 from gm.errors import GMError
+from gm.store.database import inserted
 
 
 @dataclass(frozen=True)
@@ -28,9 +31,9 @@ class GameRecord:
     status: str
     turn: int
     deadline: str | None
-    options: dict
+    options: dict[str, Any]
     created: str
-    schedule: dict | None = None
+    schedule: dict[str, Any] | None = None
     slot: str | None = None
     due: str | None = None
     held: bool = False
@@ -79,7 +82,7 @@ def all_games(db: sqlite_utils.Database) -> list[GameRecord]:
 _GAME_FIELDS = set(GameRecord.__dataclass_fields__)
 
 
-def _game(db, row) -> GameRecord:
+def _game(db: sqlite_utils.Database, row: Iterable[Any]) -> GameRecord:
     columns = [d[0] for d in db.execute("SELECT * FROM games LIMIT 0").description]
     # Later migrations may add columns other modules read themselves; keep the ones this record names.
     data = {k: v for k, v in zip(columns, row) if k in _GAME_FIELDS}
@@ -111,8 +114,8 @@ def seat_by_code(db: sqlite_utils.Database, game: GameRecord, code: str) -> Seat
 def account_id(db: sqlite_utils.Database, email: str, name: str, created: str) -> int:
     row = db.execute("SELECT id FROM accounts WHERE email = ?", [email]).fetchone()
     if row:
-        return row[0]
-    return db["accounts"].insert({"email": email, "name": name, "created": created}).last_pk
+        return cast(int, row[0])
+    return inserted(db.table("accounts").insert({"email": email, "name": name, "created": created}))
 
 
 @dataclass(frozen=True)
@@ -123,9 +126,9 @@ class TurnRecord:
     number: int
     seed: int
     ruleset_version: str
-    orders: dict
-    events: list
-    state: dict
+    orders: dict[str, Any]
+    events: list[dict[str, Any]]
+    state: dict[str, Any]
     state_hash: str
     resolved: str
 
@@ -160,8 +163,9 @@ def turn_hash(db: sqlite_utils.Database, game_id: int, number: int) -> str | Non
     return row[0] if row else None
 
 
-def current_submissions(db: sqlite_utils.Database, game_id: int, turn: int) -> dict[int, dict]:
-    """The submission that counts for each seat (by seat id) in a turn."""
+def current_submissions(db: sqlite_utils.Database, game_id: int, turn: int) -> dict[int, dict[str, Any]]:
+    """The submission that counts for each seat (by seat id) in a turn: its id, orders (as stored),
+    final (bool) and received (ISO text)."""
     rows = db.execute(
         "SELECT id, seat_id, orders, final, received FROM submissions WHERE game_id = ? AND turn = ? AND current = 1",
         [game_id, turn],
@@ -183,8 +187,10 @@ def has_current_submission(db: sqlite_utils.Database, game_id: int, turn: int, s
     )
 
 
-def audit(db: sqlite_utils.Database, at: str, game_id: int | None, action: str, detail: dict) -> None:
-    db["audit"].insert({"at": at, "game_id": game_id, "action": action, "detail": json.dumps(detail, sort_keys=True)})
+def audit(db: sqlite_utils.Database, at: str, game_id: int | None, action: str, detail: Mapping[str, Any]) -> None:
+    db.table("audit").insert(
+        {"at": at, "game_id": game_id, "action": action, "detail": json.dumps(detail, sort_keys=True)}
+    )
 
 
 @dataclass(frozen=True)
@@ -195,7 +201,7 @@ class AuditEntry:
     at: str
     game: str | None
     action: str
-    detail: dict
+    detail: dict[str, Any]
 
 
 def audit_log(db: sqlite_utils.Database, game_id: int | None = None, last: int | None = None) -> list[AuditEntry]:
@@ -225,7 +231,7 @@ def seat_takeovers(db: sqlite_utils.Database, game_id: int) -> dict[int, int]:
     return dict(rows)
 
 
-def waiting_standbys(db: sqlite_utils.Database, game_id: int) -> list[dict]:
+def waiting_standbys(db: sqlite_utils.Database, game_id: int) -> list[dict[str, str]]:
     """The standbys of a game who have not taken a seat yet, first in line first."""
     rows = db.execute(
         "SELECT name, email, added FROM standbys WHERE game_id = ? AND seat_id IS NULL ORDER BY id", [game_id]
@@ -255,14 +261,14 @@ def unpublished_turns(db: sqlite_utils.Database, game_id: int) -> list[int]:
     ]
 
 
-def mark_published(db: sqlite_utils.Database, game_id: int, numbers, at: str) -> None:
+def mark_published(db: sqlite_utils.Database, game_id: int, numbers: Iterable[int], at: str) -> None:
     """Inside the transaction that recorded the turns' reports and queued their mails."""
     db.conn.executemany(
         "UPDATE turns SET published = ? WHERE game_id = ? AND number = ?", [(at, game_id, number) for number in numbers]
     )
 
 
-def record_report(db: sqlite_utils.Database, game_id: int, turn: int, seat: str, files: dict) -> None:
+def record_report(db: sqlite_utils.Database, game_id: int, turn: int, seat: str, files: Mapping[str, str]) -> None:
     """Record (or record again, after a new rendering) one seat's report of a turn. files: pdf,
     json (paths relative to the home), pdf_sha256, json_sha256, rendered."""
     db.execute(

@@ -8,7 +8,7 @@ import sqlite_utils
 
 
 def record_run(db: sqlite_utils.Database, started: str, finished: str, summary: list[str]) -> None:
-    db["runs"].insert({"started": started, "finished": finished, "summary": json.dumps(summary)})
+    db.table("runs").insert({"started": started, "finished": finished, "summary": json.dumps(summary)})
 
 
 def record_reminder(db: sqlite_utils.Database, game_id: int, turn: int, seat_id: int, kind: str, at: str) -> None:

@@ -17,15 +17,16 @@ import os
 import re
 import secrets
 import shutil
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import BinaryIO
 
-try:
-    import fcntl
-except ImportError:  # no flock (Windows): a leftover is then never known to be dead, and stays
+if sys.platform == "win32":  # no flock: a leftover is then never known to be dead, and stays
     fcntl = None
+else:
+    import fcntl
 
 _PROC_FDS = Path("/proc/self/fd")
 
@@ -87,7 +88,7 @@ def file_named_when_whole(target: Path) -> Iterator[BinaryIO]:
             os.close(proc)
 
 
-def clear_leftovers(folder: Path, name: re.Pattern) -> list[Path]:
+def clear_leftovers(folder: Path, name: re.Pattern[str]) -> list[Path]:
     """Remove the files and folders in `folder` whose name matches `name` that no running command
     holds: what a killed one left. Returns what was removed."""
     removed = []

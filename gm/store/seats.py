@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite_utils
 
+from gm.store.database import inserted
 from gm.store.records import JOINED
 
 
@@ -12,9 +13,8 @@ def add_seat(
     db: sqlite_utils.Database, game_id: int, code: str, account_id: int, secret_hash: str, status: str, now: str
 ) -> int:
     """A seat taken by the account that joined it, who plays it from turn 1; returns its id."""
-    seat_id = (
-        db["seats"]
-        .insert(
+    seat_id = inserted(
+        db.table("seats").insert(
             {
                 "game_id": game_id,
                 "code": code,
@@ -24,9 +24,8 @@ def add_seat(
                 "joined": now,
             }
         )
-        .last_pk
     )
-    db["seat_players"].insert(
+    db.table("seat_players").insert(
         {"seat_id": seat_id, "account_id": account_id, "from_turn": 1, "reason": JOINED, "at": now}
     )
     return seat_id
@@ -48,7 +47,7 @@ def hand_over(
         "UPDATE seats SET account_id = ?, secret_hash = ?, status = 'active' WHERE id = ?",
         [account_id, secret_hash, seat_id],
     )
-    db["seat_players"].insert(
+    db.table("seat_players").insert(
         {"seat_id": seat_id, "account_id": account_id, "from_turn": from_turn, "reason": reason, "at": now}
     )
 

@@ -4,7 +4,9 @@ game's default."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import sqlite_utils
 
@@ -16,13 +18,13 @@ class TakenSlip:
 
     taken: str
     by: str
-    choices: dict
+    choices: dict[str, Any]
 
 
 def add_slip(
-    db: sqlite_utils.Database, game_id: int, seat_id: int, now: str, by: str, source: str, choices: dict
+    db: sqlite_utils.Database, game_id: int, seat_id: int, now: str, by: str, source: str, choices: Mapping[str, Any]
 ) -> None:
-    db["slips"].insert(
+    db.table("slips").insert(
         {
             "game_id": game_id,
             "seat_id": seat_id,

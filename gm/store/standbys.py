@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import sqlite_utils
 
+from gm.store.database import read_int
+
 
 def add_standby(db: sqlite_utils.Database, game_id: int, email: str, name: str, now: str) -> None:
-    db["standbys"].insert({"game_id": game_id, "email": email, "name": name, "added": now})
+    db.table("standbys").insert({"game_id": game_id, "email": email, "name": name, "added": now})
 
 
 def standbys_waiting(db: sqlite_utils.Database, game_id: int) -> int:
     """How many of the game's standbys have not taken a seat yet."""
-    return db.execute("SELECT COUNT(*) FROM standbys WHERE game_id = ? AND seat_id IS NULL", [game_id]).fetchone()[0]
+    return read_int(db.execute("SELECT COUNT(*) FROM standbys WHERE game_id = ? AND seat_id IS NULL", [game_id]))
 
 
 def first_standby(db: sqlite_utils.Database, game_id: int) -> tuple[int, str, str] | None:

@@ -4,9 +4,13 @@ versions a seat sent (records.current_submissions gives the ones that count for 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import sqlite_utils
+
+from gm.store.database import read_int
 
 
 def add_submission(
@@ -22,8 +26,8 @@ def add_submission(
     archive: str,
     encoding: str,
     verdict: str,
-    problems: list,
-    orders: list,
+    problems: Sequence[Mapping[str, Any]],
+    orders: Sequence[Mapping[str, Any]],
     final: bool,
     current: bool,
 ) -> None:
@@ -96,8 +100,8 @@ class StoredSubmission:
     seat: str
     turn: int
     verdict: str
-    orders: list
-    problems: list
+    orders: list[dict[str, Any]]
+    problems: list[dict[str, Any]]
     final: bool
     deadline: str | None
     earlier: bool
@@ -140,10 +144,12 @@ def rejected_seats(db: sqlite_utils.Database, game_id: int, turn: int) -> set[in
 
 def rejected_in_turn(db: sqlite_utils.Database, seat_id: int, turn: int) -> bool:
     return (
-        db.execute(
-            "SELECT EXISTS (SELECT 1 FROM submissions WHERE seat_id = ? AND turn = ? AND verdict = 'rejected')",
-            [seat_id, turn],
-        ).fetchone()[0]
+        read_int(
+            db.execute(
+                "SELECT EXISTS (SELECT 1 FROM submissions WHERE seat_id = ? AND turn = ? AND verdict = 'rejected')",
+                [seat_id, turn],
+            )
+        )
         == 1
     )
 
@@ -176,7 +182,7 @@ class Version:
 _VERSION = "SELECT id, turn, channel, source, received, verdict, problems, final, current FROM submissions"
 
 
-def _version(row) -> Version:
+def _version(row: Sequence[Any]) -> Version:
     sid, turn, channel, source, received, verdict, problems, final, current = row
     return Version(sid, turn, channel, source, received, verdict, problems, bool(final), bool(current))
 
@@ -191,7 +197,7 @@ def versions(db: sqlite_utils.Database, seat_id: int, limit: int | None = None) 
 
 def version_count(db: sqlite_utils.Database, seat_id: int) -> int:
     """How many versions the seat sent in all (counted on the (seat_id, turn) index)."""
-    return db.execute("SELECT COUNT(*) FROM submissions WHERE seat_id = ?", [seat_id]).fetchone()[0]
+    return read_int(db.execute("SELECT COUNT(*) FROM submissions WHERE seat_id = ?", [seat_id]))
 
 
 def version(db: sqlite_utils.Database, seat_id: int, submission_id: int) -> Version | None:

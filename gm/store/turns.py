@@ -4,6 +4,8 @@ turns without reading their states, and the turns a re-run discards (records.tur
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 import sqlite_utils
 
@@ -15,16 +17,16 @@ def add_turn(
     *,
     seed: int,
     ruleset_version: str,
-    orders: dict,
-    events: list,
-    state: dict,
+    orders: Mapping[str, Any],
+    events: Sequence[Mapping[str, Any]],
+    state: Mapping[str, Any],
     state_hash: str,
     resolved: str,
     published: str | None,
 ) -> None:
     """Store a resolved turn (turn 0: the start); JSON with sorted keys, so a turn stored again is
     the same text."""
-    db["turns"].insert(
+    db.table("turns").insert(
         {
             "game_id": game_id,
             "number": number,
@@ -40,7 +42,7 @@ def add_turn(
     )
 
 
-def latest_state(db: sqlite_utils.Database, game_id: int) -> dict | None:
+def latest_state(db: sqlite_utils.Database, game_id: int) -> dict[str, Any] | None:
     """The state after the last stored turn, or None before the start is stored."""
     row = db.execute("SELECT state FROM turns WHERE game_id = ? ORDER BY number DESC LIMIT 1", [game_id]).fetchone()
     return None if row is None else json.loads(row[0])
@@ -56,14 +58,14 @@ def latest_hash(db: sqlite_utils.Database, game_id: int) -> tuple[int, str] | No
 
 def last_number(db: sqlite_utils.Database, game_id: int) -> int | None:
     """The number of the last stored turn (0: only the start), None before any."""
-    return db.execute("SELECT MAX(number) FROM turns WHERE game_id = ?", [game_id]).fetchone()[0]
+    row = db.execute("SELECT MAX(number) FROM turns WHERE game_id = ?", [game_id]).fetchone()
+    return cast(int | None, row[0])
 
 
 def last_resolved(db: sqlite_utils.Database, game_id: int, first: int = 0) -> str | None:
     """When the last turn numbered `first` or later was resolved (ISO text), or None."""
-    return db.execute("SELECT MAX(resolved) FROM turns WHERE game_id = ? AND number >= ?", [game_id, first]).fetchone()[
-        0
-    ]
+    row = db.execute("SELECT MAX(resolved) FROM turns WHERE game_id = ? AND number >= ?", [game_id, first]).fetchone()
+    return cast(str | None, row[0])
 
 
 def seat_turns(db: sqlite_utils.Database, game_id: int, seat_code: str) -> list[tuple[int, str | None, int | None]]:

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
+from gm.store.database import read_int
+
 
 @dataclass(frozen=True)
 class Waiting:
@@ -28,28 +30,33 @@ class Waiting:
     ruleset: str
     email: str
     name: str
-    preferences: tuple
+    preferences: tuple[str, ...]
     came: str
     added: str
     confirm_by: str | None = None
 
 
-def waiting_entry(db: sqlite_utils.Database, account_id: int, ruleset: str, game_id: int | None) -> tuple | None:
+def waiting_entry(
+    db: sqlite_utils.Database, account_id: int, ruleset: str, game_id: int | None
+) -> tuple[int, str | None] | None:
     """(number, confirm_hash) of the account's unseated entry on that list, or None."""
-    return db.execute(
+    row = db.execute(
         """SELECT id, confirm_hash FROM waiting WHERE account_id = ? AND ruleset = ? AND game_id IS ?
                      AND seated IS NULL""",
         [account_id, ruleset, game_id],
     ).fetchone()
+    return None if row is None else (row[0], row[1])
 
 
 def unconfirmed_count(db: sqlite_utils.Database, account_id: int, now: str) -> int:
     """How many of the account's sign-ups wait for their confirmation and have not lapsed."""
-    return db.execute(
-        """SELECT count(*) FROM waiting WHERE account_id = ? AND confirm_hash IS NOT NULL
+    return read_int(
+        db.execute(
+            """SELECT count(*) FROM waiting WHERE account_id = ? AND confirm_hash IS NOT NULL
                      AND seated IS NULL AND confirm_by > ?""",
-        [account_id, now],
-    ).fetchone()[0]
+            [account_id, now],
+        )
+    )
 
 
 def set_confirmation(db: sqlite_utils.Database, number: int, confirm_hash: str | None, confirm_by: str | None) -> None:
@@ -58,15 +65,19 @@ def set_confirmation(db: sqlite_utils.Database, number: int, confirm_hash: str |
     db.execute("UPDATE waiting SET confirm_hash = ?, confirm_by = ? WHERE id = ?", [confirm_hash, confirm_by, number])
 
 
-def waiting_with_code(db: sqlite_utils.Database, email: str, confirm_hash: str) -> tuple | None:
+def waiting_with_code(
+    db: sqlite_utils.Database, email: str, confirm_hash: str
+) -> tuple[int, str, str | None, str] | None:
     """(number, confirm_by, game name or None, ruleset) of the address's unseated entry waiting
-    for the code with this hash, or None."""
-    return db.execute(
+    for the code with this hash, or None (an entry with a code has its lapse time: set_confirmation
+    sets the two together)."""
+    row = db.execute(
         """SELECT w.id, w.confirm_by, g.name, w.ruleset FROM waiting w JOIN accounts a ON a.id = w.account_id
                      LEFT JOIN games g ON g.id = w.game_id
                      WHERE a.email = ? AND w.confirm_hash = ? AND w.seated IS NULL""",
         [email, confirm_hash],
     ).fetchone()
+    return None if row is None else (row[0], row[1], row[2], row[3])
 
 
 def add_waiting(
@@ -84,7 +95,7 @@ def add_waiting(
     confirm_by: str | None = None,
 ) -> None:
     """A new entry; with a confirm_hash it waits for its confirmation until confirm_by."""
-    db["waiting"].insert(
+    db.table("waiting").insert(
         {
             "game_id": game_id,
             "ruleset": ruleset,

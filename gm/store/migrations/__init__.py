@@ -12,14 +12,18 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import sqlite_utils
+
 
 @dataclass(frozen=True)
 class Migration:
+    """One migration: its module's name (mNNN_what) and its migrate(db)."""
+
     name: str
-    apply: Callable
+    apply: Callable[[sqlite_utils.Database], None]
 
 
-def run_script(db, script: str) -> None:
+def run_script(db: sqlite_utils.Database, script: str) -> None:
     """Run a migration's SQL one statement at a time, inside the caller's transaction.
 
     Not executescript(): it commits whatever transaction is open first, so a migration that
@@ -35,7 +39,7 @@ def run_script(db, script: str) -> None:
         db.execute(buffer)
 
 
-def rebuild_outbox(db, create_sql: str) -> None:
+def rebuild_outbox(db: sqlite_utils.Database, create_sql: str) -> None:
     """Build the outbox anew from `create_sql` (its CREATE TABLE, named outbox_new) and copy its
     rows: SQLite cannot change a CHECK constraint in place, so a new kind of mail needs this."""
     run_script(
