@@ -92,7 +92,7 @@ def current_reports(db: sqlite_utils.Database, home: Home, mail: outbox.Queued) 
     as_recorded = {recorded.pdf: recorded.pdf_sha256, recorded.json: recorded.json_sha256} if recorded else {}
     attachments: list[JSONObject] = []
     for attachment in mail.attachments:
-        newer = as_recorded.get(attachment.get("path"))
+        newer = as_recorded.get(attachment.get("path", ""))  # the order form, carried in the row, has no path
         if (
             newer
             and newer != attachment["sha256"]
