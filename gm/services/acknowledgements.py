@@ -7,18 +7,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from email.headerregistry import Address
+from typing import Any, TypedDict
 
+import jinja2
 import sqlite_utils
 
 from gm.clock import Clock
-from gm.core.model import Order, Problem
+from gm.core.envelope import Envelope
+from gm.core.model import JSONObject, Order, Problem
 from gm.core.ruleset import Ruleset
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.finding import TurnFile
 from gm.intake.letter import Letter
 from gm.mail.settings import MailSettings
-from gm.mail.templates import write_mail
+from gm.mail.templates import Written, write_mail
 from gm.rulesets import get_ruleset
 from gm.services import report_mails, turnfiles
 from gm.services.press import PressResult
@@ -27,8 +30,46 @@ from gm.store import outbox, records
 from gm.store.games import id_of_game
 from gm.store.submissions import stored_submission
 
+# What one turn file of a mail came to (or the mail itself, refused whole): its verdict and what
+# the acknowledgement says of it (the keys of _SHOWN), kept with the mail (mail_taken) as JSON.
+Result = dict[str, Any]
+
+
+class SeatsIn(TypedDict):
+    """How many of the game's active seats have orders that count (count), of how many (of),
+    and how many of those are marked FINAL (final)."""
+
+    count: int
+    of: int
+    final: int
+
+
+class Unread(TypedDict):
+    """A mail with more turn files than gm reads: how many it holds (found), how many gm reads
+    (most), how many it left (left); numbers as the answer writes them."""
+
+    found: str
+    most: int
+    left: str
+
+
+class Threading(TypedDict):
+    """What puts an answer in the thread of the mail it answers."""
+
+    in_reply_to: str | None
+    references: tuple[str, ...]
+
+
+class About(TypedDict, total=False):
+    """The game, seat and turn an answer is filed under in the outbox, when it is about one."""
+
+    game_id: int
+    seat: str
+    turn: int
+
+
 # Every key an acknowledgement template may use, so a GM's template never meets a missing one.
-_SHOWN = {
+_SHOWN: Result = {
     "where": "",
     "verdict": "",
     "reason": "",
@@ -48,30 +89,32 @@ _SHOWN = {
 }
 
 
-def refused(where: str, reason: str) -> dict:
+def refused(where: str, reason: str) -> Result:
     return {"where": where, "verdict": "refused", "reason": reason}
 
 
-def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: TurnFile) -> dict:
+def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: TurnFile) -> Result:
     """A submitted turn file's result: accepted or rejected with its orders and problems, or
     refused; a file of press only, verdict 'press'; and what became of each press message."""
     checked = receipt.checked
+    game, seat = checked.game, checked.seat
     press = {"press": _press(receipt.press, found)} if receipt.press else {}
-    if checked.press_only and checked.seat is not None:
+    if checked.press_only and seat is not None:
+        assert game is not None, "a seat is looked for only in a game found (turnfiles.check_turn_file)"
         return {
             "where": found.where,
             "verdict": "press",
-            "game": checked.game.name,
-            "seat": checked.seat.code,
-            "turn": checked.game.turn,
+            "game": game.name,
+            "seat": seat.code,
+            "turn": game.turn,
             **press,
         }
     if checked.refusal is not None:
         refusal = turnfiles.refusal_at(checked, lambda p: Problem(found.sent_line(p.line), p.message))
         return dict(refused(found.where, refusal or checked.refusal), **press)
-    game, seat = checked.game, checked.seat
+    assert game is not None and seat is not None, "a file not refused was checked against its game and seat"
     ruleset = get_ruleset(game.ruleset).for_game(game.name)
-    result = {
+    result: Result = {
         "where": found.where,
         "verdict": "accepted" if checked.accepted else "rejected",
         "game": game.name,
@@ -92,7 +135,7 @@ def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: T
     return result
 
 
-def from_press_sent(press: list, found: TurnFile, envelope) -> dict:
+def from_press_sent(press: Iterable[PressResult], found: TurnFile, envelope: Envelope) -> Result:
     """The result of a file of press only that an earlier, interrupted run sent."""
     return {
         "where": found.where,
@@ -103,7 +146,9 @@ def from_press_sent(press: list, found: TurnFile, envelope) -> dict:
     }
 
 
-def from_submission(db: sqlite_utils.Database, submission_id: int, found: TurnFile, press: list = ()) -> dict:
+def from_submission(
+    db: sqlite_utils.Database, submission_id: int, found: TurnFile, press: Iterable[PressResult] = ()
+) -> Result:
     """The result of a turn file stored by an earlier, interrupted run, read back from its row
     (with the press it sent then)."""
     stored = stored_submission(db, submission_id)
@@ -125,7 +170,7 @@ def from_submission(db: sqlite_utils.Database, submission_id: int, found: TurnFi
     }
 
 
-def seats_in(db: sqlite_utils.Database, game_id: int, turn: int) -> dict:
+def seats_in(db: sqlite_utils.Database, game_id: int, turn: int) -> SeatsIn:
     """How many of the game's active seats have orders that count for the turn ('in'), of how
     many, and how many of those are marked FINAL: what a player wants to know after sending."""
     active = {s.id for s in records.seats_of(db, game_id) if s.status == "active"}
@@ -138,20 +183,20 @@ def seats_in(db: sqlite_utils.Database, game_id: int, turn: int) -> dict:
 # from it at its GAME line.
 
 
-def _order(ruleset: Ruleset, order: Order, found: TurnFile) -> dict:
+def _order(ruleset: Ruleset, order: Order, found: TurnFile) -> JSONObject:
     """An order as the game understood it: its line, and the order as the ruleset writes it,
     in the player's words (a line the player could send again)."""
     return {"line": found.sent_line(order.line), "order": ruleset.order_line(order)}
 
 
-def _problem(problem: dict, found: TurnFile) -> dict:
+def _problem(problem: JSONObject, found: TurnFile) -> JSONObject:
     lines = found.text.split("\n")
     line = problem["line"]
     text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
     return dict(problem, line=found.sent_line(line), text=text)
 
 
-def _press(results: Iterable[PressResult], found: TurnFile) -> list[dict]:
+def _press(results: Iterable[PressResult], found: TurnFile) -> list[JSONObject]:
     return [dict(shown, line=found.sent_line(shown["line"])) for shown in (r.to_json() for r in results)]
 
 
@@ -172,20 +217,21 @@ class Answerer:
     home: Home
     clock: Clock
     settings: MailSettings
-    env: object
+    env: jinja2.Environment
 
-    def answer(self, letter: Letter, results: list, to_sender: bool = False, unread: dict | None = None) -> str:
+    def answer(
+        self, letter: Letter, results: list[Result], to_sender: bool = False, unread: Unread | None = None
+    ) -> str:
         """Queue the answer (inside the caller's transaction); returns 'outbox <ids>' or why none.
         to_sender: to the From address, never to a Reply-To (what a sign-up's answers need).
         unread: the mail held more turn files than gm reads ({found, most, left}), said on top."""
-        to = self._recipient(letter, to_sender)
-        why_not = self._no_answer(letter, to)
-        if why_not:
-            return why_not
+        to = self._addressee(letter, to_sender)
+        if isinstance(to, str):
+            return to
         now = self.clock.now()
         address, name = to.addr_spec.lower(), " ".join(to.display_name.split())
-        threading = {"in_reply_to": letter.message_id, "references": letter.references}
-        queued = []
+        threading = Threading(in_reply_to=letter.message_id, references=letter.references)
+        queued: list[int] = []
         for result in results:
             if result.get("resend"):
                 queued += self._resend(result.pop("resend"), threading)
@@ -219,7 +265,7 @@ class Answerer:
             )
         return "outbox " + ", ".join(map(str, queued))
 
-    def _about(self, shown: list) -> dict:
+    def _about(self, shown: list[Result]) -> About:
         """The game, seat and turn an acknowledgement is about, when all its turn files name the
         same ones (its file in outbox/ is then named g1-3-BR-acknowledgement.eml); else nothing."""
         about = {(r["game"], r["seat"], r["turn"]) for r in shown}
@@ -233,10 +279,9 @@ class Answerer:
         """Ask the address a sign-up names to confirm it (templates/mail/confirm.txt, with the
         code): to the From address only, never to a Reply-To, so whoever forged the From learns
         nothing. Same limits as every answer."""
-        to = self._recipient(letter, to_sender=True)
-        why_not = self._no_answer(letter, to)
-        if why_not:
-            return why_not
+        to = self._addressee(letter, to_sender=True)
+        if isinstance(to, str):
+            return to
         name = " ".join(to.display_name.split())
         written = write_mail(
             self.env,
@@ -252,6 +297,40 @@ class Answerer:
                 "gm_name": self.settings.name,
             },
         )
+        return self._queue_answer(letter, to, name, written)
+
+    def answer_question(self, letter: Letter) -> str:
+        """The one polite answer to a person's mail without a turn file (templates/mail/
+        question.txt): it has gone to the GM. Same limits as every answer."""
+        return self._answer_with(letter, "question.txt", {})
+
+    def answer_fault(self, letter: Letter, games: list[str]) -> str:
+        """The answer to a mail kept because the ruleset of `games` raised while reading it
+        (templates/mail/fault.txt): it could not be processed, the GM has been told, it is read
+        again once that is put right. Same limits as every answer."""
+        return self._answer_with(letter, "fault.txt", {"games": games})
+
+    def _answer_with(self, letter: Letter, template: str, context: JSONObject) -> str:
+        """Queue a one-template answer to the whole mail, in its thread; 'outbox ID' or why none."""
+        to = self._addressee(letter, to_sender=False)
+        if isinstance(to, str):
+            return to
+        name = " ".join(to.display_name.split())
+        written = write_mail(
+            self.env,
+            template,
+            {
+                "reply_subject": reply_subject(letter.subject),
+                "subject": letter.subject,
+                "name": name,
+                "gm_name": self.settings.name,
+                **context,
+            },
+        )
+        return self._queue_answer(letter, to, name, written)
+
+    def _queue_answer(self, letter: Letter, to: Address, name: str, written: Written) -> str:
+        """Queue a written answer to the whole mail, in its thread; returns 'outbox ID'."""
         queued = outbox.queue(
             self.db,
             self.clock.now(),
@@ -266,47 +345,12 @@ class Answerer:
         )
         return f"outbox {queued}"
 
-    def answer_question(self, letter: Letter) -> str:
-        """The one polite answer to a person's mail without a turn file (templates/mail/
-        question.txt): it has gone to the GM. Same limits as every answer."""
-        return self._answer_with(letter, "question.txt", {})
-
-    def answer_fault(self, letter: Letter, games: list[str]) -> str:
-        """The answer to a mail kept because the ruleset of `games` raised while reading it
-        (templates/mail/fault.txt): it could not be processed, the GM has been told, it is read
-        again once that is put right. Same limits as every answer."""
-        return self._answer_with(letter, "fault.txt", {"games": games})
-
-    def _answer_with(self, letter: Letter, template: str, context: dict) -> str:
-        """Queue a one-template answer to the whole mail, in its thread; 'outbox ID' or why none."""
-        why_not = self._no_answer(letter, letter.answer_to)
-        if why_not:
-            return why_not
-        name = " ".join(letter.answer_to.display_name.split())
-        written = write_mail(
-            self.env,
-            template,
-            {
-                "reply_subject": reply_subject(letter.subject),
-                "subject": letter.subject,
-                "name": name,
-                "gm_name": self.settings.name,
-                **context,
-            },
-        )
-        queued = outbox.queue(
-            self.db,
-            self.clock.now(),
-            kind="acknowledgement",
-            recipient=letter.answer_to.addr_spec.lower(),
-            recipient_name=name,
-            subject=written.subject,
-            body=written.body,
-            domain=self.settings.domain,
-            in_reply_to=letter.message_id,
-            references=letter.references,
-        )
-        return f"outbox {queued}"
+    def _addressee(self, letter: Letter, to_sender: bool) -> Address | str:
+        """Whom the answer goes to (_recipient), or why the mail gets none ('none: ...')."""
+        to = self._recipient(letter, to_sender)
+        if to is None:
+            return "none: the mail has no usable From address"
+        return self._no_answer(to) or to
 
     @staticmethod
     def _recipient(letter: Letter, to_sender: bool) -> Address | None:
@@ -316,11 +360,9 @@ class Answerer:
             return letter.answer_to
         return Address(addr_spec=letter.sender) if letter.sender else None
 
-    def _no_answer(self, letter: Letter, to: Address | None) -> str | None:
-        """Why this mail gets no answer ('none: ...'), or None: no usable address, gm's own
-        address, or [mail] replies_per_hour answers to that address in the last hour."""
-        if to is None:
-            return "none: the mail has no usable From address"
+    def _no_answer(self, to: Address) -> str | None:
+        """Why an answer to this address is not sent ('none: ...'), or None: gm's own address,
+        or [mail] replies_per_hour answers to that address in the last hour."""
         address = to.addr_spec.lower()
         if self.settings.address and address == self.settings.address.lower():
             return "none: the mail came from gm's own address"
@@ -329,7 +371,7 @@ class Answerer:
             return f"none: {recent} answers to {address} in the last hour already"
         return None
 
-    def _resend(self, resend: dict, threading: dict) -> list[int]:
+    def _resend(self, resend: JSONObject, threading: Threading) -> list[int]:
         game = records.game_by_name(self.db, resend["game"])
         seat = records.seat_by_code(self.db, game, resend["seat"])
         try:

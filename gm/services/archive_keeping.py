@@ -13,6 +13,7 @@ mail a turn file was accepted from (gm turn verify and the ledger need no archiv
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -68,7 +69,8 @@ class Pruned:
 
 
 def budget_bytes(home: Home) -> int:
-    return home.setting("archive", "budget_mb", BUDGET_MB) * 1_000_000
+    budget: int = home.setting("archive", "budget_mb", BUDGET_MB)  # of the default's type (Home.setting)
+    return budget * 1_000_000
 
 
 def archive_size(home: Home) -> ArchiveSize:
@@ -110,7 +112,9 @@ def _measured(home: Home, now: float) -> ArchiveSize:
     return found
 
 
-def prune(home: Home, conn, older_than_days: float, dry_run: bool = False, now: float | None = None) -> Pruned:
+def prune(
+    home: Home, conn: sqlite3.Connection, older_than_days: float, dry_run: bool = False, now: float | None = None
+) -> Pruned:
     """Remove the archive files nothing kept needs and older than `older_than_days` (never one
     younger than SETTLE_SECONDS), each replaced by a note. conn: a connection to the database
     (read only is enough). Refuses while a backup is being taken."""
@@ -165,7 +169,7 @@ def _put_back_left_over(archive: Path) -> None:
                 os.replace(entry.path, target)
 
 
-def _entries(archive: Path) -> Iterator[os.DirEntry]:
+def _entries(archive: Path) -> Iterator[os.DirEntry[str]]:
     if not archive.is_dir():
         return
     with os.scandir(archive) as folders:

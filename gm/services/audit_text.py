@@ -5,6 +5,7 @@ details as stored)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from gm.services.credits import format_money
 
@@ -38,7 +39,7 @@ def _value(key: str, value: object) -> str:
     return str(value)
 
 
-def _list(key: str, items: list) -> str:
+def _list(key: str, items: list[Any]) -> str:
     """A list of plain values in full; of records (turns a re-run discarded, say) by number when
     they have one, else how many."""
     if not items:

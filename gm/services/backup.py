@@ -171,10 +171,15 @@ def _write(home: Home, raw: BinaryIO, snapshot: Snapshot, gzip: bool, progress: 
     return manifest
 
 
-def _add_home(tar: tarfile.TarFile, home: Home, database: BinaryIO, progress: Callable[[str], None]):
+def _add_home(
+    tar: tarfile.TarFile, home: Home, database: BinaryIO, progress: Callable[[str], None]
+) -> tuple[list[KeptFile], list[tuple[str, int]], list[str], list[str]]:
     """Add the snapshot as gm.db, then every folder and file of the home but those left out.
     Returns (files, folders, skipped, problems)."""
-    files, folders, skipped, problems = [], [], [], []
+    files: list[KeptFile] = []
+    folders: list[tuple[str, int]] = []
+    skipped: list[str] = []
+    problems: list[str] = []
     files.append(_add_file(tar, DATABASE, database, os.stat(home.database).st_mode))
     crash_point("backup:mid-write")
     for folder, subfolders, names in os.walk(home.root):
@@ -236,7 +241,7 @@ def _add_file(tar: tarfile.TarFile, path: str, source: BinaryIO, mode: int) -> K
     return KeptFile(path, size, digest.hexdigest(), info.mode)
 
 
-def _add_folder(tar: tarfile.TarFile, path: str, stats: os.stat_result, folders: list) -> None:
+def _add_folder(tar: tarfile.TarFile, path: str, stats: os.stat_result, folders: list[tuple[str, int]]) -> None:
     info = tarfile.TarInfo(member_name(path))
     info.type, info.mode, info.mtime = tarfile.DIRTYPE, kept_mode(path, stats.st_mode, folder=True), int(stats.st_mtime)
     info.uid, info.gid = stats.st_uid, stats.st_gid

@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Callable
+from typing import TypedDict, Unpack
 
 import sqlite_utils
 
@@ -14,6 +16,7 @@ from gm.clock import Clock, iso
 from gm.core import ledger
 from gm.core.ledger import Entry, LedgerError, Position
 from gm.errors import GMError
+from gm.services.game_settings import set_game_setting
 from gm.store import ledger as books, records, seats
 from gm.store.database import atomic
 from gm.store.games import set_options
@@ -80,7 +83,7 @@ def account(db: sqlite_utils.Database, email: str) -> tuple[int, str, str]:
     return row
 
 
-def policy(game: GameRecord) -> dict:
+def policy(game: GameRecord) -> dict[str, str]:
     """The game's books policy: what happens to a turn an account cannot pay for (POLICIES)."""
     return {"unpaid": game.options.get("unpaid", DEFAULT_POLICY)}
 
@@ -96,7 +99,20 @@ def check_books(db: sqlite_utils.Database) -> list[LedgerError]:
 # runs one with the reports it releases).
 
 
-def post(db, now: str, email: str, kind: str, **fields) -> Entry:
+class EntryFields(TypedDict, total=False):
+    """What an entry may say beyond its account and kind (ledger.make_entry's keywords)."""
+
+    credits: int
+    money: int
+    discount: int
+    game: str | None
+    turn: int | None
+    seat: str | None
+    ref: int | None
+    memo: str
+
+
+def post(db: sqlite_utils.Database, now: str, email: str, kind: str, **fields: Unpack[EntryFields]) -> Entry:
     entry = ledger.make_entry(books.next_number(db), now, email, kind, account_position(db, email), **fields)
     books.add_entries(db, [entry])
     return entry
@@ -201,7 +217,7 @@ def transfer(
 
 
 def move(
-    db, now: str, giver: str, taker: str, credits: int, reason: str, game_id: int | None = None
+    db: sqlite_utils.Database, now: str, giver: str, taker: str, credits: int, reason: str, game_id: int | None = None
 ) -> tuple[Entry, Entry]:
     """The two halves of a transfer and its audit line, inside the caller's transaction; the
     caller has checked both accounts and the giver's credits."""
@@ -212,7 +228,7 @@ def move(
     return out, back
 
 
-def set_policy(db: sqlite_utils.Database, clock: Clock, game_name: str, unpaid: str) -> dict:
+def set_policy(db: sqlite_utils.Database, clock: Clock, game_name: str, unpaid: str) -> dict[str, str]:
     game = records.game_by_name(db, game_name)
     if unpaid not in POLICIES:
         raise GMError(f"'{unpaid}' is not a policy for unpaid turns; use {', '.join(POLICIES)}.")
@@ -246,7 +262,7 @@ CSV_FIELDS = (
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 
 
-def csv_cell(value) -> str:
+def csv_cell(value: object) -> str:
     """A cell as text; text a spreadsheet would run as a formula gets a leading apostrophe."""
     if value is None:
         return ""
@@ -269,11 +285,9 @@ def export_csv(db: sqlite_utils.Database) -> str:
     return out.getvalue()
 
 
-def prepare_demo(db: sqlite_utils.Database, clock: Clock, game_name: str, progress) -> None:
+def prepare_demo(db: sqlite_utils.Database, clock: Clock, game_name: str, progress: Callable[[str], None]) -> None:
     """A demo's robots are its players: they never drop out for sending no orders, and each
     buys turn credits, so the books and the end-of-game reports have something to show."""
-    from gm.services.game_settings import set_game_setting
-
     set_game_setting(db, clock, game_name, "nmr-limit", "0")
     game = records.game_by_name(db, game_name)
     for seat in records.seats_of(db, game.id):

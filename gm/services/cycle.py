@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 import sqlite_utils
 
@@ -21,16 +23,22 @@ from gm.core.schedule import (
 from gm.errors import GMError
 from gm.seat_secrets import hash_secret, new_secret
 from gm.services.game_settings import game_setting
+from gm.services.games import check_player
 from gm.store import absences, games, records, runs, standbys
 from gm.store.database import transaction
-from gm.store.records import GameRecord
+from gm.store.records import GameRecord, SeatRecord
 from gm.store.seats import hand_over, set_status
 
 NMR_KINDS = ("robot", "repeat", "hold")
 
 
 def moment(text: str | None) -> datetime | None:
-    return datetime.fromisoformat(text.replace("Z", "+00:00")) if text else None
+    return stored_moment(text) if text else None
+
+
+def stored_moment(text: str) -> datetime:
+    """A moment as gm stores it (UTC ISO, gm.clock.iso), where one is always stored."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 def schedule_of(game: GameRecord) -> Schedule | None:
@@ -42,14 +50,16 @@ def zone_of(game: GameRecord) -> str:
     return schedule.zone if schedule else "UTC"
 
 
-def set_due(db, game: GameRecord, slot: datetime | None, due: datetime | None) -> None:
+def set_due(db: sqlite_utils.Database, game: GameRecord, slot: datetime | None, due: datetime | None) -> None:
     zone = zone_of(records.game_by_name(db, game.name))
     games.set_due(
         db, game.id, iso(slot) if slot else None, iso(due) if due else None, describe(due, zone) if due else None
     )
 
 
-def set_schedule(db: sqlite_utils.Database, clock: Clock, game_name: str, phrase: str) -> tuple[Schedule, list]:
+def set_schedule(
+    db: sqlite_utils.Database, clock: Clock, game_name: str, phrase: str
+) -> tuple[Schedule, list[datetime]]:
     """Store a game's schedule and set the deadline of the turn being collected to its next slot."""
     game = records.game_by_name(db, game_name)
     now = clock.now()
@@ -141,21 +151,21 @@ def add_absence(
     return start, end
 
 
-def record_absence(db, game: GameRecord, seat, start: datetime, end: datetime, source: str, now: str) -> None:
+def record_absence(
+    db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, start: datetime, end: datetime, source: str, now: str
+) -> None:
     """Store an absence window (inside the caller's transaction)."""
     absences.add_absence(db, game.id, seat.id, iso(start), iso(end), source, now)
 
 
-def absent_at(db, game: GameRecord, when: datetime | None) -> dict[str, datetime]:
+def absent_at(db: sqlite_utils.Database, game: GameRecord, when: datetime | None) -> dict[str, datetime]:
     """Seat code -> end of the absence covering `when`."""
     if when is None:
         return {}
-    return {code: moment(ends) for code, ends in absences.absent_at(db, game.id, iso(when))}
+    return {code: stored_moment(ends) for code, ends in absences.absent_at(db, game.id, iso(when))}
 
 
 def add_standby(db: sqlite_utils.Database, clock: Clock, game_name: str, email: str, name: str) -> int:
-    from gm.services.games import check_player
-
     game = records.game_by_name(db, game_name)
     email, name = check_player(email, name)
     if any(s.email.lower() == email.lower() for s in records.seats_of(db, game.id)):
@@ -165,7 +175,7 @@ def add_standby(db: sqlite_utils.Database, clock: Clock, game_name: str, email: 
     return standbys.standbys_waiting(db, game.id)
 
 
-def nmr_streaks(turn_orders: list[dict]) -> dict[str, int]:
+def nmr_streaks(turn_orders: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     """Missed turns in a row per seat, counted back from the last turn's stored orders."""
     streaks: dict[str, int] = {}
     done: set[str] = set()
@@ -200,7 +210,7 @@ class SeatChange:
     secret: str | None = None
 
 
-def drop_outs(db, game: GameRecord, number: int, now: str) -> tuple[list[str], list[SeatChange]]:
+def drop_outs(db: sqlite_utils.Database, game: GameRecord, number: int, now: str) -> tuple[list[str], list[SeatChange]]:
     """Inside a turn's transaction: seats at the NMR limit drop out; the first standby takes
     each dropped seat with a new secret. Returns notices for the GM (with the new secrets) and
     each seat's change of hands, for the books and the mails."""
@@ -208,7 +218,8 @@ def drop_outs(db, game: GameRecord, number: int, now: str) -> tuple[list[str], l
     if not limit:
         return [], []
     streaks = nmr_streaks([t.orders for t in records.turns_of(db, game.id, 1)])
-    notices, dropped = [], []
+    notices: list[str] = []
+    dropped: list[SeatChange] = []
     for seat in records.seats_of(db, game.id):
         if seat.status != "active" or streaks.get(seat.code, 0) < limit:
             continue
@@ -224,7 +235,14 @@ def drop_outs(db, game: GameRecord, number: int, now: str) -> tuple[list[str], l
     return notices, dropped
 
 
-def _take_over(db, game: GameRecord, seat, standby, change: SeatChange, now: str) -> tuple[str, SeatChange]:
+def _take_over(
+    db: sqlite_utils.Database,
+    game: GameRecord,
+    seat: SeatRecord,
+    standby: tuple[int, str, str],
+    change: SeatChange,
+    now: str,
+) -> tuple[str, SeatChange]:
     standby_id, email, name = standby
     from_turn = change.from_turn
     secret = new_secret()
@@ -238,11 +256,11 @@ def _take_over(db, game: GameRecord, seat, standby, change: SeatChange, now: str
     )
 
 
-def cycle_facts(db, game: GameRecord, now: datetime) -> GameFacts:
+def cycle_facts(db: sqlite_utils.Database, game: GameRecord, now: datetime) -> GameFacts:
     seats = records.seats_of(db, game.id)
     current = records.current_submissions(db, game.id, game.turn)
     code = {s.id: s.code for s in seats}
-    sent: dict[str, set] = {"reminder": set(), "late": set()}
+    sent: dict[str, set[str]] = {"reminder": set(), "late": set()}
     for seat_id, kind in runs.reminders_sent(db, game.id, game.turn):
         sent[kind].add(code[seat_id])
     due = moment(game.due)
@@ -252,7 +270,7 @@ def cycle_facts(db, game: GameRecord, now: datetime) -> GameFacts:
         held=game.held,
         active=tuple(s.code for s in seats if s.status == "active"),
         submitted=tuple(code[i] for i in current),
-        final_at={code[i]: moment(c["received"]) for i, c in current.items() if c["final"]},
+        final_at={code[i]: stored_moment(c["received"]) for i, c in current.items() if c["final"]},
         absent=tuple(absent_at(db, game, due)),
         early=game_setting(game, "early"),
         early_delay_minutes=game_setting(game, "early-delay"),

@@ -4,23 +4,29 @@ again later; a report re-rendered after its mail was queued goes as it is now.""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from pathlib import Path
+from typing import Concatenate, ParamSpec, TypeVar
 
 import sqlite_utils
 
 from gm.clock import Clock
+from gm.core.model import JSONObject
 from gm.crash import crash_point
 from gm.home import Home
 from gm.mail.compose import Unsendable, compose
 from gm.mail.senders import FolderSender, Sender, SendFailure, SmtpSender
 from gm.mail.settings import mail_settings, server_settings
-from gm.services.report_mails import queue_released
+from gm.services.report_mails import Released, queue_released
 from gm.store import outbox, records
 from gm.store.database import transaction
 from gm.store.reports import report_files
 
 REFRESHED = "its report was rendered again after it was queued; the new rendering was sent"
+_Args = ParamSpec("_Args")  # what an outbox mark takes after the database
+_Marked = TypeVar("_Marked")  # and what it gives back
 
 
 @dataclass
@@ -29,11 +35,11 @@ class SendReport:
     refreshed: the sent report mails whose report was rendered again after they were queued;
     released: the held reports (report_mails.Released) queued first because credit released them."""
 
-    sent: list = field(default_factory=list)
-    retry: list = field(default_factory=list)
-    failed: list = field(default_factory=list)
-    refreshed: list = field(default_factory=list)
-    released: list = field(default_factory=list)
+    sent: list[outbox.Queued] = field(default_factory=list)
+    retry: list[tuple[outbox.Queued, str, datetime]] = field(default_factory=list)  # (mail, why, when again)
+    failed: list[tuple[outbox.Queued, str]] = field(default_factory=list)  # (mail, why)
+    refreshed: list[outbox.Queued] = field(default_factory=list)
+    released: list[Released] = field(default_factory=list)
 
 
 def send_outbox(db: sqlite_utils.Database, home: Home, clock: Clock, sender: Sender) -> SendReport:
@@ -79,14 +85,14 @@ def current_reports(db: sqlite_utils.Database, home: Home, mail: outbox.Queued) 
     reports table must record the file as it is now. Anything else (a re-run turn, a file changed
     by hand) stays as queued, and sending it fails as 'changed after the mail was queued'.
     """
-    if mail.kind not in ("report", "resend") or mail.game_id is None:
-        return mail, False
+    if mail.kind not in ("report", "resend") or mail.game_id is None or mail.turn is None or mail.seat is None:
+        return mail, False  # (a report mail always names its game, turn and seat)
     recorded = report_files(db, mail.game_id, mail.turn, mail.seat)
     turn_hash = records.turn_hash(db, mail.game_id, mail.turn)
     as_recorded = {recorded.pdf: recorded.pdf_sha256, recorded.json: recorded.json_sha256} if recorded else {}
-    attachments = []
+    attachments: list[JSONObject] = []
     for attachment in mail.attachments:
-        newer = as_recorded.get(attachment.get("path"))
+        newer = as_recorded.get(attachment.get("path", ""))  # the order form, carried in the row, has no path
         if (
             newer
             and newer != attachment["sha256"]
@@ -102,19 +108,25 @@ def current_reports(db: sqlite_utils.Database, home: Home, mail: outbox.Queued) 
     return replace(mail, attachments=attachments), True
 
 
-def _digest(path) -> str | None:
+def _digest(path: Path) -> str | None:
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
         return None
 
 
-def _record(db, mark, *args) -> datetime | None:
+def _record(
+    db: sqlite_utils.Database,
+    mark: Callable[Concatenate[sqlite_utils.Database, _Args], _Marked],
+    *args: _Args.args,
+    **kwargs: _Args.kwargs,
+) -> _Marked:
+    """One outbox mark (sent, retry, failed) in a transaction of its own: each result is kept as it happens."""
     with transaction(db):
-        return mark(db, *args)
+        return mark(db, *args, **kwargs)
 
 
-def sender_for(home: Home):
+def sender_for(home: Home) -> FolderSender | SmtpSender:
     """The configured transport: an SmtpSender (a context manager) or a FolderSender."""
     settings = mail_settings(home)
     if settings.transport == "folder":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,7 +75,7 @@ def play_demo(
     progress: Callable[[str], None],
     turn_limit: int | None = None,
     human: str | None = None,
-    options: dict | None = None,
+    options: Mapping[str, object] | None = None,
 ) -> DemoResult:
     """Seat robot players, run turns to the end (or only turn_limit of them, leaving the game
     running), render every report. Each seat's secret is shown so the portal can be tried.
@@ -98,7 +98,7 @@ def play_demo(
         code, secret = games.join_game(db, clock, name, f"{player.lower()}@demo.invalid", f"{player} (robot)")
         progress(f"Seated {player} (robot) as {code}, secret {secret}")
     credits.prepare_demo(db, clock, name, progress)
-    numbers = []
+    numbers: list[int] = []
     while records.game_by_name(db, name).status != "over":
         if turn_limit is not None and len(numbers) >= turn_limit:
             break
@@ -109,6 +109,7 @@ def play_demo(
         return DemoResult(name, 0, "waiting for the first orders", home.reports / name, None, 0, seat)
     progress(f"Rendering {len(numbers) * seat_count} reports...")
     written = publish.publish(db, home, clock, name).written
+    assert written is not None, "the turns just run are rendered"
     state = games.current_state(db, records.game_by_name(db, name))
     outcome = ruleset.is_over(state)
     text = f"{', '.join(outcome.winners)} won: {outcome.reason}" if outcome else "not finished"

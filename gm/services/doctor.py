@@ -173,7 +173,7 @@ def check_archive(home: Home, conn: sqlite3.Connection) -> Finding:
 def check_archive_size(home: Home) -> Finding:
     """The archive is within its budget ([archive] budget_mb)."""
     size = archive_keeping.archive_size(home)
-    problems = ()
+    problems: tuple[Problem, ...] = ()
     if size.over:
         problems = (
             Problem(

@@ -7,6 +7,7 @@ import sqlite_utils
 
 from gm.core import ledger, victory
 from gm.core.ledger import Position
+from gm.core.model import JSONObject
 from gm.core.prizes import PrizeTable
 from gm.core.ruleset import Ruleset
 from gm.services import prizes, scores
@@ -30,8 +31,9 @@ def endgame_context(
     seat: SeatRecord,
     seats: list[SeatRecord],
     table: PrizeTable,
-) -> dict:
+) -> JSONObject:
     outcome = ruleset.is_over(turn.state)
+    assert outcome is not None, "rendered once the game is over (reports._endgame_pages)"
     view = ruleset.view(turn.state, seat.code)
     nations = scores.seat_nations(view)
     status = {s.code: s.status for s in seats}

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gm.core.model import JSONObject
+
 # gm's messages say "what happened. What to do.": the advice starts at the first sentence after.
 _ADVICE = re.compile(r"\.\s+(?=[A-Z])")
 
@@ -35,7 +37,7 @@ class Finding:
     def ok(self) -> bool:
         return not self.problems
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSONObject:
         return {
             "check": self.check,
             "ok": self.ok,

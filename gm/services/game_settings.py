@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import sqlite_utils
 
@@ -177,8 +178,9 @@ SETTINGS = {
 }
 
 
-def game_setting(game: GameRecord, name: str):
-    """A setting's value for a game: what the GM set, else the default."""
+def game_setting(game: GameRecord, name: str) -> Any:
+    """A setting's value for a game: what the GM set, else the default. Of the setting's own kind
+    (a number, a word, a flag: its `read`), as the game's options (JSON) hold it, hence Any."""
     return game.options.get(name, SETTINGS[name].default)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import sqlite_utils
 
 from gm.clock import Clock, iso
-from gm.core.model import SeatInfo
+from gm.core.model import JSONObject, SeatInfo
 from gm.core.ruleset import Ruleset, ScenarioError, TurnSeeds, choose_options, with_options
 from gm.errors import GMError
 from gm.rulesets import get_ruleset
@@ -36,7 +36,7 @@ _GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
 
 
-def load_scenario(ruleset: Ruleset, scenario: str | None) -> tuple[str, str, dict]:
+def load_scenario(ruleset: Ruleset, scenario: str | None) -> tuple[str, str, JSONObject]:
     """(name, TOML text, parsed scenario) from a packaged name or a file path."""
     choice = scenario or ruleset.default_scenario()
     path = Path(choice)
@@ -130,7 +130,7 @@ def create_game(
     return records.game_by_name(db, name)
 
 
-def seat_robots(db, game_id: int, codes: list[str], now: str) -> None:
+def seat_robots(db: sqlite_utils.Database, game_id: int, codes: list[str], now: str) -> None:
     """Seat the robots (inside the caller's transaction): no secret, the shared robot account."""
     if not codes:
         return
@@ -189,7 +189,7 @@ def join_game(
     return seat, secret
 
 
-def game_seat_codes(game: GameRecord, ruleset: Ruleset, scenario: dict) -> list[str]:
+def game_seat_codes(game: GameRecord, ruleset: Ruleset, scenario: JSONObject) -> list[str]:
     """The codes of the game's seats, in the scenario's seating order: as many as the GM gave it
     (gm game new --seats; as many as were taken when it started), else as many as the ruleset
     allows."""
@@ -212,7 +212,7 @@ def new_seat_secret(db: sqlite_utils.Database, clock: Clock, game_name: str, sea
     return seat.code, secret
 
 
-def chosen_options(ruleset: Ruleset, given: Mapping[str, object]) -> dict:
+def chosen_options(ruleset: Ruleset, given: Mapping[str, object]) -> dict[str, str | int | bool]:
     """Every game option of the ruleset, the GM's choices read and checked, the rest defaults."""
     try:
         return choose_options(ruleset.game_options(), given)
@@ -220,7 +220,7 @@ def chosen_options(ruleset: Ruleset, given: Mapping[str, object]) -> dict:
         raise GMError(f"{exc} ({ruleset.name}; see 'gm rules list').") from exc
 
 
-def game_ruleset(game: GameRecord) -> tuple[Ruleset, dict]:
+def game_ruleset(game: GameRecord) -> tuple[Ruleset, JSONObject]:
     """The game's ruleset and its parsed scenario with the game's options in it. Parsing a large
     map takes milliseconds and every request of the portal needs it, so parsed scenarios are kept
     per (ruleset, text, options); rulesets never change their arguments, so sharing is safe."""
@@ -233,7 +233,7 @@ def game_ruleset(game: GameRecord) -> tuple[Ruleset, dict]:
 
 
 @lru_cache(maxsize=64)
-def _parsed_scenario(ruleset_name: str, version: str, text: str, source: str, chosen: str) -> dict:
+def _parsed_scenario(ruleset_name: str, version: str, text: str, source: str, chosen: str) -> JSONObject:
     ruleset = get_ruleset(ruleset_name)
     # Options a later version added take their defaults, so an older game still loads.
     options = choose_options(ruleset.game_options(), json.loads(chosen))
@@ -241,7 +241,7 @@ def _parsed_scenario(ruleset_name: str, version: str, text: str, source: str, ch
 
 
 def seat_infos(
-    db: sqlite_utils.Database, game: GameRecord, ruleset: Ruleset, scenario: dict, turn: int | None = None
+    db: sqlite_utils.Database, game: GameRecord, ruleset: Ruleset, scenario: JSONObject, turn: int | None = None
 ) -> list[SeatInfo]:
     """Seats in the scenario's seating order, as the ruleset sees them: named by who plays them
     now, or with `turn` by who played them then (gm turn verify makes the starting state again
@@ -260,7 +260,7 @@ class NotSeated(GMError):
         self.reason = reason
 
 
-def current_state(db: sqlite_utils.Database, game: GameRecord) -> dict:
+def current_state(db: sqlite_utils.Database, game: GameRecord) -> JSONObject:
     """The state the turn being collected is played against.
 
     Before the first turn the starting state is not stored yet: new_game makes it from the
@@ -276,7 +276,7 @@ def current_state(db: sqlite_utils.Database, game: GameRecord) -> dict:
         raise NotSeated(game.name, str(exc)) from exc
 
 
-def score_title(ruleset: Ruleset, state: dict) -> dict:
+def score_title(ruleset: Ruleset, state: JSONObject) -> dict[str, str]:
     """What the scores table counts, from the ruleset's score_label: a table titled "Scores"
     that ranks by areas while the page speaks of VP misleads a player."""
     title, column = ruleset.score_label(state)

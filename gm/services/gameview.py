@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite_utils
 
 from gm.core import census
+from gm.core.model import JSONObject
 from gm.errors import GMError
 from gm.rulesets import RulesetFault
 from gm.services import faults
@@ -19,7 +20,7 @@ from gm.store.turns import last_number
 FORMAT = 1
 
 
-def game_facts(db: sqlite_utils.Database, game_name: str, gm_secrets: bool = False) -> dict:
+def game_facts(db: sqlite_utils.Database, game_name: str, gm_secrets: bool = False) -> JSONObject:
     """The game as the GM sees it, JSON-able; its shape is documented and kept stable.
 
     gm_secrets: also show what nobody may know before it happens (the census schedule); without
@@ -36,7 +37,7 @@ def game_facts(db: sqlite_utils.Database, game_name: str, gm_secrets: bool = Fal
     current = records.current_submissions(db, game.id, game.turn)
     rejected = rejected_seats(db, game.id, game.turn)
     since = records.seat_takeovers(db, game.id)
-    seats = []
+    seats: list[JSONObject] = []
     for seat in records.seats_of(db, game.id):
         if game.status == "over":
             orders = "over"
@@ -81,7 +82,7 @@ def game_facts(db: sqlite_utils.Database, game_name: str, gm_secrets: bool = Fal
     }
 
 
-def census_lines(schedule: dict | None) -> str:
+def census_lines(schedule: JSONObject | None) -> str:
     """The census schedule for `gm game show --gm-secrets`, in words."""
     if schedule is None:
         return "Census (secret): this ruleset holds no census."
@@ -93,11 +94,11 @@ def census_lines(schedule: dict | None) -> str:
     )
 
 
-def gm_overview(db: sqlite_utils.Database) -> list[dict]:
+def gm_overview(db: sqlite_utils.Database) -> list[JSONObject]:
     """Every game as the GM sees it (game_facts without the state): seats in, missing, final,
     and its faults (gm/services/faults.py). A game whose ruleset fails to describe it is shown
     with that fault; the others as ever."""
-    overview = []
+    overview: list[JSONObject] = []
     for game in records.all_games(db):
         problems = faults.game_faults(db, game)
         try:
@@ -122,7 +123,7 @@ def gm_overview(db: sqlite_utils.Database) -> list[dict]:
     return overview
 
 
-def _plain_facts(db: sqlite_utils.Database, game: GameRecord, title: str, label: str) -> dict:
+def _plain_facts(db: sqlite_utils.Database, game: GameRecord, title: str, label: str) -> JSONObject:
     """What the GM's page shows of a game without its state: its seats, nobody's orders in."""
     return {
         "name": game.name,
@@ -147,7 +148,7 @@ def _plain_facts(db: sqlite_utils.Database, game: GameRecord, title: str, label:
     }
 
 
-def _facts(db: sqlite_utils.Database, game: GameRecord) -> dict | None:
+def _facts(db: sqlite_utils.Database, game: GameRecord) -> JSONObject | None:
     """game_facts, or None while the game has too few seats to make its starting state."""
     facts = game_facts(db, game.name)
     return facts if facts["state"] is not None else None

@@ -7,6 +7,7 @@ import ipaddress
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from gm.core.model import JSONObject
 from gm.home import Home
 from gm.mail.settings import mail_settings
 
@@ -29,14 +30,14 @@ class Paying:
     gm_address: str
     portal: str | None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSONObject:
         return {"price": self.price, "how": self.how, "gm_address": self.gm_address, "portal": self.portal}
 
 
 def portal_address(home: Home) -> str | None:
     """The portal's address as players reach it, or None when the house has none they can reach:
     [portal] base_url empty, not a web address, or on this machine only (the default, loopback)."""
-    base = home.setting("portal", "base_url", DEFAULT_BASE_URL).strip().rstrip("/")
+    base: str = home.setting("portal", "base_url", DEFAULT_BASE_URL).strip().rstrip("/")
     parts = urlsplit(base)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return None

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import islice
+from typing import Any, TypeVar
 
 import sqlite_utils
 
@@ -27,7 +28,7 @@ from gm.core.slip import is_slip
 from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
-from gm.intake.finding import MOST_TURN_FILES
+from gm.intake.finding import MOST_TURN_FILES, TurnFile
 from gm.intake.letter import Letter
 from gm.intake.readers import Readers, SizeLimits, read_message
 from gm.intake.sources import Incoming, MailSource
@@ -36,15 +37,24 @@ from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment
 from gm.rulesets import RulesetFault
 from gm.services import press, turnfiles
-from gm.services.acknowledgements import Answerer, from_press_sent, from_receipt, from_submission, refused
+from gm.services.acknowledgements import (
+    Answerer,
+    Result,
+    Unread,
+    from_press_sent,
+    from_receipt,
+    from_submission,
+    refused,
+)
 from gm.services.guesses import sign_in_limiter
-from gm.services.mail_guesses import MailGuesses, from_elsewhere
+from gm.services.kept_rows import KeptRows
+from gm.services.mail_guesses import Claim, MailGuesses, from_elsewhere
 from gm.services.requests import answer_request, is_request
 from gm.services.signups import take_confirm, take_join
 from gm.services.slips import answer_slip
 from gm.store import mail_taken, records
 from gm.store.archive import archived_path
-from gm.store.database import atomic, data_version, relaxed_sync, transaction
+from gm.store.database import atomic, relaxed_sync, transaction
 from gm.store.games import set_options
 from gm.store.submissions import stored_from
 
@@ -59,6 +69,11 @@ FAULT = "fault"
 _WORST_FIRST = ("refused", "rejected", "request", "press", "accepted")
 # A message without any turn file that a person wrote is a "question" for the GM's list.
 
+# What gm.intake.readers.read_message gives for one message: (letter, turn files, too large,
+# claims, how many turn files it holds); None in its place for bytes taken before, not read again.
+MessageRead = tuple[Any, ...]
+_Item = TypeVar("_Item")  # what _batches groups
+
 
 @dataclass(frozen=True)
 class Taken:
@@ -70,7 +85,7 @@ class Taken:
 
     where: str
     outcome: str
-    results: tuple
+    results: tuple[Result, ...]
     answer: str
 
 
@@ -82,9 +97,9 @@ class Read:
     incoming: Incoming
     digest: str
     letter: Letter | None
-    files: tuple = ()
+    files: tuple[TurnFile, ...] = ()
     too_large: bool = False
-    claims: tuple = ()  # what each turn file claims (game, seat, secret): gm.intake.readers._claim
+    claims: tuple[Claim | None, ...] = ()  # what each turn file claims (game, seat, secret): gm.intake.readers._claim
     found: int = 0  # how many turn files the mail holds; only the first MOST_TURN_FILES are in files
 
 
@@ -100,7 +115,7 @@ class Intake:
     secrets: VerifiedSecrets = field(default_factory=VerifiedSecrets)
     readers: int | None = None  # reader processes for a big source; None: one per CPU; 1: none
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.settings = mail_settings(self.home)
         self.answerer = Answerer(self.db, self.home, self.clock, self.settings, mail_environment(self.home.templates))
         self.rows = KeptRows(self.db)
@@ -127,7 +142,7 @@ class Intake:
                 incoming,
                 read_message(raw, None, self.home.archive, self._limits(), self._archived_folders, True),
             )
-            sent_for = next((r.get("turns", {}) for r in results if r.get("verdict") == FAULT), {})
+            sent_for: dict[str, int] = next((r.get("turns", {}) for r in results if r.get("verdict") == FAULT), {})
             self._settle([item])  # scrypt before the write transaction, as for new mail
             try:
                 with atomic(self.db):
@@ -166,7 +181,9 @@ class Intake:
             finally:
                 self.secrets.close()
 
-    def _take_read(self, source: MailSource, batches: Iterator[tuple]) -> Iterator[Taken]:
+    def _take_read(
+        self, source: MailSource, batches: Iterator[tuple[list[Incoming], list[MessageRead | None], bool]]
+    ) -> Iterator[Taken]:
         for batch, results, on_disk in batches:
             read = [self._read(incoming, result) for incoming, result in zip(batch, results)]
             if not on_disk and any(item.letter is not None for item in read):
@@ -208,7 +225,7 @@ class Intake:
         """Which messages of a batch need reading: those whose bytes were not taken before."""
         return [not self._known(hashlib.sha256(incoming.raw).hexdigest()) for incoming in batch]
 
-    def _read(self, incoming: Incoming, result: tuple | None) -> Read:
+    def _read(self, incoming: Incoming, result: MessageRead | None) -> Read:
         digest = hashlib.sha256(incoming.raw).hexdigest()
         if result is None:
             return Read(incoming, digest, None)
@@ -239,9 +256,9 @@ class Intake:
         if letter is None or self._known(item.digest):  # the same bytes twice in one batch
             return Taken(where, "already taken", (), "none: taken before")
         if self._copy_taken(letter):
-            return self._record(item, "duplicate", [], "none: a copy was taken before")
+            return self._record(item, letter, "duplicate", [], "none: a copy was taken before")
         if letter.automatic:
-            return self._record(item, "ignored", [], f"none: sent by a program ({letter.automatic})")
+            return self._record(item, letter, "ignored", [], f"none: sent by a program ({letter.automatic})")
         if item.too_large:
             results = [
                 refused(
@@ -253,22 +270,23 @@ class Intake:
         elif letter.unreadable:
             results = [refused("mail", letter.unreadable)]
         elif not item.files:  # a person wrote without orders: JOIN signs up, "Can I join?" is for the GM
-            signup = self._signup(item)
+            signup = self._signup(item, letter)
             if signup is not None:
                 return signup
-            return self._record(item, "question", [], self.answerer.answer_question(letter))
+            return self._record(item, letter, "question", [], self.answerer.answer_question(letter))
         else:
-            results = [self._turn_file(item, n, found, sent_for or {}) for n, found in enumerate(item.files, start=1)]
+            results = [
+                self._turn_file(item, letter, n, found, sent_for or {}) for n, found in enumerate(item.files, start=1)
+            ]
             if item.found > len(item.files):  # recorded for the GM; the answer says it once, on top
                 results.append(dict(refused("mail", _too_many(item)), quiet=True))
         outcome = next((o for o in _WORST_FIRST if any(r["verdict"] == o for r in results)), "accepted")
-        return self._record(item, outcome, results, None)
+        return self._record(item, letter, outcome, results, None)
 
-    def _signup(self, item: Read) -> Taken | None:
+    def _signup(self, item: Read, letter: Letter) -> Taken | None:
         """A mail with a JOIN line (gm/core/signup.py) is a sign-up: listed unconfirmed, its code
         mailed to the From address, recorded; one with a CONFIRM line confirms it. Each is
         answered at the From address alone, never at a Reply-To."""
-        letter = item.letter
         for text in letter.texts:
             join, problem = read_join(text.text)
             if join is not None or problem is not None:
@@ -277,11 +295,15 @@ class Intake:
                 )
                 # Its own mail, queued in the transaction that records the message: asked for once.
                 ask = partial(self.answerer.answer_confirmation, letter, confirmation) if confirmation else None
-                return self._record(item, _signed(result), [dict(result, where=text.where)], ask, to_sender=True)
+                return self._record(
+                    item, letter, _signed(result), [dict(result, where=text.where)], ask, to_sender=True
+                )
             code, problem = read_confirm(text.text)
             if code is not None or problem is not None:
                 result = take_confirm(self.db, self.home, self.clock, letter, code, problem)
-                return self._record(item, _signed(result), [dict(result, where=text.where)], None, to_sender=True)
+                return self._record(
+                    item, letter, _signed(result), [dict(result, where=text.where)], None, to_sender=True
+                )
         return None
 
     def _known(self, digest: str) -> bool:
@@ -294,16 +316,18 @@ class Intake:
     def _keep(self, item: Read, fault: RulesetFault) -> Taken:
         """Keep a message a ruleset raised on: recorded with the fault for the GM and the turn
         each of its games was collecting, and answered that it could not be processed."""
+        letter = item.letter
+        assert letter is not None, "no ruleset reads a message taken before (_decide)"
         turns = self._collecting(item)
         result = {"where": "mail", "verdict": FAULT, "game": fault.game, "reason": str(fault), "turns": turns}
-        return self._record(item, FAULT, [result], self.answerer.answer_fault(item.letter, sorted(turns)))
+        return self._record(item, letter, FAULT, [result], self.answerer.answer_fault(letter, sorted(turns)))
 
     def _collecting(self, item: Read) -> dict[str, int]:
         """The turn each game the message's turn files name is collecting now."""
         games = (self.rows.game(read_envelope(found.text).game or "") for found in item.files)
         return {game.name: game.turn for game in games if game is not None}
 
-    def _turn_file(self, item: Read, number: int, found, sent_for: dict[str, int]) -> dict:
+    def _turn_file(self, item: Read, letter: Letter, number: int, found: TurnFile, sent_for: dict[str, int]) -> Result:
         source = f"mail:{item.digest}:{number}"
         stored = stored_from(self.db, source)
         envelope = read_envelope(found.text)
@@ -320,8 +344,8 @@ class Intake:
         if envelope.ok and not envelope.press and is_slip(list(envelope.lines)):
             return answer_slip(self.db, self.clock, self.guesses, envelope, found.where, source)
         if not envelope.press and is_request(envelope):
-            return answer_request(self.db, self.guesses, envelope, item.letter, found.where)
-        refusal = self._wrong_sender(envelope, item.letter)
+            return answer_request(self.db, self.guesses, envelope, letter, found.where)
+        refusal = self._wrong_sender(envelope, letter)
         if refusal:
             return refused(found.where, refusal)
         try:
@@ -332,7 +356,7 @@ class Intake:
                 found.text.encode("utf-8"),
                 "mail",
                 source,
-                sender=item.letter.sender,
+                sender=letter.sender,
                 secret_check=self.guesses,
                 rows=self.rows,
                 known=(found.text, envelope),
@@ -346,30 +370,27 @@ class Intake:
     def _wrong_sender(self, envelope: Envelope, letter: Letter) -> str | None:
         """A game may take turn files only from the seat's registered address (gm game require-from)."""
         game = self.rows.game(envelope.game or "")
-        seat = (
-            next((s for s in self.rows.seats(game) if s.code == (envelope.player or "").upper()), None)
-            if game
-            else None
-        )
-        if seat is None or not from_elsewhere(game, seat, letter.sender):
+        player = (envelope.player or "").upper()
+        seat = next((s for s in self.rows.seats(game) if s.code == player), None) if game else None
+        if game is None or seat is None or not from_elsewhere(game, seat, letter.sender):
             return None
         return (
-            f"game '{envelope.game}' takes turn files for {envelope.player.upper()} only from the player's "
+            f"game '{envelope.game}' takes turn files for {player} only from the player's "
             "registered address; send them from that address"
         )
 
     def _record(
         self,
         item: Read,
+        letter: Letter,
         outcome: str,
-        results: list,
+        results: list[Result],
         answer: str | Callable[[], str] | None,
         to_sender: bool = False,
     ) -> Taken:
         """The answer (given, queued by a function given, else the acknowledgement of the results)
         and the record of the message, in one transaction, so a message is answered once
         (to_sender: at the From address, never a Reply-To)."""
-        letter = item.letter
         with atomic(self.db):
             if callable(answer):
                 answer = answer()
@@ -393,7 +414,7 @@ class Intake:
         return Taken(item.incoming.where, outcome, tuple(results), answer)
 
     @contextmanager
-    def _group_commit(self):
+    def _group_commit(self) -> Iterator[None]:
         # A big mailbox makes a database larger than SQLite's default 2 MB page cache; every
         # lookup (taken before? a copy? the seat's earlier orders?) would read its pages again.
         with relaxed_sync(self.db, RUN_CACHE_KIB):
@@ -414,51 +435,11 @@ class Intake:
             os.close(descriptor)
 
 
-class KeptRows(turnfiles.GameRows):
-    """The games, seats and states a run checks turn files against, and the mail it took, read
-    once and kept until another connection commits anything (SQLite's data_version, asked once
-    per message): a mailbox of turn files for a few games reads each game once, not once per turn
-    file. Intake itself never writes games, seats or turns; what it records it adds here."""
-
-    def __init__(self, db: sqlite_utils.Database):
-        super().__init__(db)
-        self._version = None
-        self._kept: dict = {}
-
-    def refresh(self) -> None:
-        version = data_version(self.db)
-        if version != self._version:
-            self._kept.clear()
-            self._version = version
-
-    def forget(self) -> None:
-        self._kept.clear()
-
-    def _keep(self, key, read):
-        if key not in self._kept:
-            self._kept[key] = read()
-        return self._kept[key]
-
-    def game(self, name: str):
-        return self._keep(("game", name), lambda: super(KeptRows, self).game(name))
-
-    def seats(self, game):
-        return self._keep(("seats", game.id), lambda: super(KeptRows, self).seats(game))
-
-    def state(self, game):
-        return self._keep(("state", game.id, game.turn), lambda: super(KeptRows, self).state(game))
-
-    def copies(self, content_hash: str) -> set[str]:
-        """The Message-IDs ("" for none) of the mail taken with this From and body; the caller adds
-        what it records. A mailbox of the same orders sent again and again reads them once."""
-        return self._keep(("copies", content_hash), lambda: mail_taken.message_ids_with(self.db, content_hash))
-
-
-def _signed(result: dict) -> str:
+def _signed(result: Result) -> str:
     return "signup" if result["taken"] else "refused"
 
 
-def _unread(item: Read) -> dict | None:
+def _unread(item: Read) -> Unread | None:
     """For the answer: how many turn files the mail holds, how many gm read, how many it left."""
     if item.found <= len(item.files):
         return None
@@ -472,7 +453,7 @@ def _too_many(item: Read) -> str:
     )
 
 
-def _batches(items: Iterable, size: int) -> Iterator[list]:
+def _batches(items: Iterable[_Item], size: int) -> Iterator[list[_Item]]:
     iterator = iter(items)
     while batch := list(islice(iterator, size)):
         yield batch

@@ -3,12 +3,17 @@ each wrong one counted against its sender and its seat as the portal counts its 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gm.intake.verified import VerifiedSecrets
 from gm.services.guesses import SignInLimiter, seat_target, wait_words
-from gm.services.turnfiles import GameRows
+from gm.services.kept_rows import KeptRows
 from gm.store.records import GameRecord, SeatRecord
+
+# What a turn file claims (gm.intake.readers._claim): the game and seat its envelope names, and
+# the secret it gives; None for a file without a complete envelope.
+Claim = tuple[str | None, str | None, str]
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,7 @@ class MailGuesses:
     process verified before is right at no cost and counts against nothing.
     """
 
-    def __init__(self, limiter: SignInLimiter, verified: VerifiedSecrets, rows: GameRows):
+    def __init__(self, limiter: SignInLimiter, verified: VerifiedSecrets, rows: KeptRows):
         self.limiter, self.verified, self.rows = limiter, verified, rows
         self._settled: dict[tuple[str, str], bool] = {}
         self._blocked: dict[tuple[str, int], str] = {}
@@ -65,17 +70,21 @@ class MailGuesses:
         # Not settled: the seat's secret changed since (another process committed): check it now.
         return settled if settled is not None else self.verified(secret, stored)
 
-    def guesses(self, sender: str | None, claims) -> list[Guess | None]:
+    def guesses(self, sender: str | None, claims: Iterable[Claim | None]) -> list[Guess | None]:
         """Each turn file's guess; None for one that names no seat (it is refused unchecked)."""
-        found: list[Guess | None] = []
-        for claim in claims:
-            game = self.rows.game(claim[0]) if claim is not None else None
-            seat = next((s for s in self.rows.seats(game) if s.code == claim[1]), None) if game else None
-            checked = seat is not None and not from_elsewhere(game, seat, sender)
-            found.append(Guess(sender, game, seat, claim[2]) if checked else None)
-        return found
+        return [self._guess(sender, claim) for claim in claims]
 
-    def prove_ahead(self, messages: list[tuple[str | None, tuple]], threads: int) -> None:
+    def _guess(self, sender: str | None, claim: Claim | None) -> Guess | None:
+        if claim is None:
+            return None
+        game_name, seat_code, secret = claim
+        game = self.rows.game(game_name) if game_name is not None else None
+        seat = next((s for s in self.rows.seats(game) if s.code == seat_code), None) if game else None
+        if game is None or seat is None or from_elsewhere(game, seat, sender):
+            return None
+        return Guess(sender, game, seat, secret)
+
+    def prove_ahead(self, messages: list[tuple[str | None, tuple[Claim | None, ...]]], threads: int) -> None:
         """Start checking, in background threads, the secrets of mail read ahead ((sender,
         claims) each), as many per key as the limiter would still check, counting those started
         for batches not settled yet: a flood starts no more scrypt than it may use."""
@@ -92,7 +101,7 @@ class MailGuesses:
                     pairs.append(guess.pair)
         self.verified.prove(pairs, threads)
 
-    def settle(self, messages: list[tuple[str, str | None, tuple]]) -> None:
+    def settle(self, messages: list[tuple[str, str | None, tuple[Claim | None, ...]]]) -> None:
         """Check the secrets of a batch's messages ((digest, sender, claims) each), in order, before
         its write transaction: each verdict is kept for the check, each wrong secret counted,
         and each turn file whose keys are used up marked blocked, unchecked."""

@@ -15,6 +15,9 @@ import json
 import re
 from dataclasses import asdict, dataclass
 from pathlib import PurePosixPath
+from typing import Any
+
+from gm.core.model import JSONObject
 
 FORMAT = "gm-backup"
 FORMAT_VERSION = 1
@@ -107,7 +110,7 @@ def member_name(path: str) -> str:
     return PREFIX if path == "." else f"{PREFIX}/{path}"
 
 
-def _parsed(data: bytes) -> dict:
+def _parsed(data: bytes) -> JSONObject:
     try:
         raw = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -123,7 +126,9 @@ def _parsed(data: bytes) -> dict:
     return raw
 
 
-def _kept_file(entry: dict) -> KeptFile:
+def _kept_file(entry: Any) -> KeptFile:
+    # entry: whatever the manifest lists; one that is no object with these keys raises the
+    # KeyError or TypeError that from_json turns into "incomplete".
     path, size, sha256 = _path(entry["path"]), entry["size"], entry["sha256"]
     if type(size) is not int or size < 0:
         raise ValueError(f"its manifest gives {path} a size that is no size ({str(size)[:20]})")
@@ -132,21 +137,21 @@ def _kept_file(entry: dict) -> KeptFile:
     return KeptFile(path, size, sha256, _mode(path, entry["mode"]))
 
 
-def _kept_folder(entry) -> tuple[str, int]:
+def _kept_folder(entry: object) -> tuple[str, int]:
     if not isinstance(entry, list) or len(entry) != 2:
         raise ValueError("its manifest lists a folder that is not a path and a mode")
     path = _path(entry[0])
     return path, _mode("the home itself" if path == "." else path, entry[1])
 
 
-def _path(path) -> str:
+def _path(path: object) -> str:
     if not isinstance(path, str) or not path.isprintable() or not safe_path(path):
         shown = path if isinstance(path, str) and path.isprintable() else ascii(path)
         raise ValueError(f"its manifest names a path outside the home or no path at all ({shown[:80]})")
     return path
 
 
-def _mode(path: str, mode) -> int:
+def _mode(path: str, mode: object) -> int:
     if not isinstance(mode, str) or not _MODE.fullmatch(mode):
         raise ValueError(f"its manifest gives {path} a mode that is no mode ({str(mode)[:20]})")
     bits = int(mode, 8)

@@ -13,10 +13,11 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 from gm import report_format
-from gm.core.envelope import TurnFileError, decode_turn_file, read_envelope
-from gm.core.model import Order, Problem
+from gm.core.envelope import Envelope, TurnFileError, decode_turn_file, read_envelope
+from gm.core.model import JSONObject, Order, Problem
 from gm.core.press import PressDraft
 from gm.core.warnings import near_codes, view_codes
 from gm.errors import GMError
@@ -41,8 +42,8 @@ class Report:
     ruleset: str
     seat: str
     turn: int
-    view: dict
-    form_words: frozenset = field(default_factory=frozenset)
+    view: JSONObject
+    form_words: frozenset[str] = field(default_factory=frozenset)
     over: bool = False
 
 
@@ -97,7 +98,7 @@ def _read(path: Path) -> str:
         raise NotAReport("it is not UTF-8 text") from None
 
 
-def _parsed(text: str):
+def _parsed(text: str) -> object:
     try:
         data = json.loads(text, parse_constant=_no_constant, parse_int=_whole_number)
     except RecursionError:
@@ -109,7 +110,7 @@ def _parsed(text: str):
     return data
 
 
-def _no_constant(name: str):
+def _no_constant(name: str) -> NoReturn:
     raise NotAReport(f"it holds {name}, which is not a number a report has")
 
 
@@ -119,7 +120,7 @@ def _whole_number(digits: str) -> int:
     return int(digits)
 
 
-def _depth(data) -> int:
+def _depth(data: object) -> int:
     """How deep lists and objects nest in `data` (walked without recursion)."""
     deepest, waiting = 0, [(data, 1)]
     while waiting:
@@ -131,7 +132,7 @@ def _depth(data) -> int:
     return deepest
 
 
-def _report(data) -> Report:
+def _report(data: object) -> Report:
     top = _object(data, "it")
     _check_format(top)
     game = _object(top.get("game", _MISSING), 'its "game"')
@@ -154,7 +155,7 @@ def _report(data) -> Report:
     )
 
 
-def _check_format(top: dict) -> None:
+def _check_format(top: JSONObject) -> None:
     """The report's format (gm.report_format): a seat's turn report, of a version this gm reads.
     A report written before the format had a version has neither field and is read as version 1."""
     version = top.get("schema_version", report_format.SCHEMA_VERSION)
@@ -172,7 +173,7 @@ def _check_format(top: dict) -> None:
         raise NotAReport(f"it is {what or 'a report of kind ' + _kind(kind)}, not a seat's turn report")
 
 
-def _check_view(view: dict) -> None:
+def _check_view(view: JSONObject) -> None:
     """The parts of the view the check reads (view_codes): seats and map territories as lists of
     objects, each code (and every one of view["codes"]) a word."""
     places = view.get("map")
@@ -187,7 +188,7 @@ def _check_view(view: dict) -> None:
         _code(code, 'its view\'s "codes"')
 
 
-def _list(value, what: str) -> list:
+def _list(value: object, what: str) -> list[object]:
     if value is None:
         return []
     if not isinstance(value, list):
@@ -195,32 +196,32 @@ def _list(value, what: str) -> list:
     return value
 
 
-def _code(value, where: str) -> None:
+def _code(value: object, where: str) -> None:
     if value is None:
         return
     if not isinstance(value, str) or not 0 < len(value) <= 40 or any(c.isspace() or not c.isprintable() for c in value):
         raise NotAReport(f"{where} name a code that is {_kind(value)}, not a word")
 
 
-def _object(value, what: str) -> dict:
+def _object(value: object, what: str) -> JSONObject:
     if not isinstance(value, dict):
         raise NotAReport(f"{what} is {_kind(value)}, not an object")
     return value
 
 
-def _name(value, what: str, pattern: re.Pattern) -> str:
+def _name(value: object, what: str, pattern: re.Pattern[str]) -> str:
     if not isinstance(value, str) or not pattern.fullmatch(value):
         raise NotAReport(f"{what} is {_kind(value)}, not a name gm gives")
     return value
 
 
-def _turn(value) -> int:
+def _turn(value: object) -> int:
     if type(value) is not int or not 0 <= value <= MAX_TURN:
         raise NotAReport(f'its "turn" is {_kind(value)}, not a whole number from 0 to {MAX_TURN:,}')
     return value
 
 
-def _kind(value) -> str:
+def _kind(value: object) -> str:
     """A value in a few words, never the value itself when it could be long or hold a line break."""
     if value is _MISSING:
         return "missing"
@@ -275,7 +276,7 @@ def check_offline(report: Report, data: bytes) -> OfflineCheck:
     return checked
 
 
-def _refusal(report: Report, envelope) -> str | None:
+def _refusal(report: Report, envelope: Envelope) -> str | None:
     if not envelope.ok:
         return "; ".join(f"line {p.line}: {p.message}" if p.line else p.message for p in envelope.problems)
     if report.over:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import jinja2
 import jinja2.meta
+import jinja2.nodes
 
 from gm.home import Home
 from gm.mail.templates import mail_environment
@@ -37,17 +38,18 @@ def check_templates(home: Home) -> Finding:
     gm_names = known_names()
     reports_env = make_environment(root, [d for r in installed().values() for d in template_dirs(r)])
     mails_env = mail_environment(root)
-    parsed, problems = {}, []
+    parsed: dict[str, jinja2.nodes.Template] = {}
+    problems: list[Problem] = []
     for name in files:
         env, lookup = (mails_env, name.removeprefix("mail/")) if name.startswith("mail/") else (reports_env, name)
         if name in SERVED_AS_IS or not (name in gm_names or name.endswith(TEMPLATE_SUFFIXES)):
             continue
-        problem, tree = _parse(env, lookup, root / name, name)
-        if problem:
-            problems.append(problem)
+        tree = _parse(env, lookup, root / name, name)
+        if isinstance(tree, Problem):
+            problems.append(tree)
             continue
         parsed[name] = tree
-        if env is reports_env and not env.autoescape(lookup):
+        if env is reports_env and not _autoescaped(env, lookup):
             problems.append(
                 Problem(
                     f"templates/{name} would not be autoescaped, so a player's text could become markup",
@@ -75,24 +77,31 @@ def known_names() -> set[str]:
     }
 
 
-def _parse(env: jinja2.Environment, lookup: str, path: Path, name: str):
-    """(problem, None) when the override cannot be read or compiled, else (None, its syntax tree)."""
+def _autoescaped(env: jinja2.Environment, lookup: str) -> bool:
+    """Whether env escapes the template of that name: its autoescape is a choice by name
+    (gm.render.environment, so that each template is checked by name) or one for every template."""
+    autoescape = env.autoescape
+    return autoescape(lookup) if callable(autoescape) else autoescape
+
+
+def _parse(env: jinja2.Environment, lookup: str, path: Path, name: str) -> jinja2.nodes.Template | Problem:
+    """The override's syntax tree, or the problem when it cannot be read or compiled."""
     fix = f"Fix it, or delete templates/{name} to use gm's own."
     try:
         source = path.read_text(encoding="utf-8")
         tree = env.parse(source, lookup, str(path))
         env.compile(tree, lookup, str(path))  # unknown filters and tests show here, not in parse
     except UnicodeDecodeError:
-        return Problem(f"templates/{name} is not UTF-8 text", fix), None
+        return Problem(f"templates/{name} is not UTF-8 text", fix)
     except jinja2.TemplateSyntaxError as exc:
-        return Problem(f"templates/{name} line {exc.lineno}: {exc.message}", fix), None
-    return None, tree
+        return Problem(f"templates/{name} line {exc.lineno}: {exc.message}", fix)
+    return tree
 
 
-def _unread(parsed: dict, gm_names: set[str]) -> list[Problem]:
+def _unread(parsed: dict[str, jinja2.nodes.Template], gm_names: set[str]) -> list[Problem]:
     """Overrides that replace none of gm's templates and that no other override includes: gm
     never reads them (usually a misspelt name)."""
-    included = set()
+    included: set[str] = set()
     for name, tree in parsed.items():
         folder = "mail/" if name.startswith("mail/") else ""
         included |= {folder + found for found in jinja2.meta.find_referenced_templates(tree) if found}
