@@ -328,7 +328,8 @@ def set_gm_password(home: Home, password: str) -> None:
 
 
 def gm_password_hash(home: Home) -> str:
-    return home.setting("portal", "gm_password_hash", "")
+    hashed: str = home.setting("portal", "gm_password_hash", "")  # Home.setting holds it to the default's type
+    return hashed
 
 
 # A hash of a secret nobody has: unknown seats are checked against it to take as long as known ones.

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.headerregistry import Address
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 
@@ -97,7 +98,7 @@ def _readable(expires: str) -> str:
 
 def _context(
     game: records.GameRecord, seat: records.SeatRecord, link: str, expires: str, minutes: int, asked: bool, gm_name: str
-) -> dict:
+) -> dict[str, Any]:
     return {
         "game": game.name,
         "seat": seat.code,

@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from typing import Any
 
 import sqlite_utils
 
@@ -44,7 +46,7 @@ class PressResult:
     sent: bool
     reason: str | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"line": self.line, "to": self.to, "sent": self.sent, "reason": self.reason}
 
 
@@ -88,7 +90,7 @@ def send_from_portal(
     seat: SeatRecord,
     to: list[str],
     text: str,
-    writing,
+    writing: Callable[[], AbstractContextManager[None]],
 ) -> PressResult:
     """The portal's press form: archived as received, then checked and sent like a turn file's;
     a message longer than the game takes is refused, and only a note of it is archived.
@@ -126,7 +128,7 @@ class _Post:
     home: Home
     clock: Clock
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.settings = mail_settings(self.home)
         self.env = mail_environment(self.home.templates)
 
@@ -170,12 +172,14 @@ class _Post:
         self.mail(game, [s for s in seats if s.code in recipients], "press", press_id, letter)
         return PressResult(draft.line, shown, True)
 
-    def mail(self, game: GameRecord, seats: list[SeatRecord], kind: str, press_id: int, letter: dict) -> list[str]:
+    def mail(
+        self, game: GameRecord, seats: list[SeatRecord], kind: str, press_id: int, letter: dict[str, Any]
+    ) -> list[str]:
         """Queue the message to each seat a player holds (none without a [mail] address); the
         seats mailed. A robot seat, or one that left the game, reads it in the report only."""
         if not self.settings.address:
             return []
-        mailed = []
+        mailed: list[str] = []
         for seat in seats:
             if seat.status != "active" or seat.email.lower().endswith(".invalid"):
                 continue
@@ -246,7 +250,7 @@ def _flooding(game: GameRecord, sent: int) -> str | None:
 
 def _thread(
     db: sqlite_utils.Database, settings: MailSettings, game: GameRecord, seat: str, kind: str, press_id: int
-) -> dict:
+) -> dict[str, Any]:
     """A press mail's Message-ID, made from the game, the seat and the message (never drawn at
     random), answering the seat's last press mail of the game: one thread per game and seat."""
     label = re.sub(r"[^A-Za-z0-9_.-]", "", f"{game.name}.{seat}.{press_id}")
@@ -336,7 +340,9 @@ def press_how(game: GameRecord, others: list[str]) -> str | None:
     return f"{whom}, the message on the lines below, then ENDPRESS ({signed})."
 
 
-def report_press(db: sqlite_utils.Database, game: GameRecord, seat: str, turn: int) -> tuple[list[dict], dict | None]:
+def report_press(
+    db: sqlite_utils.Database, game: GameRecord, seat: str, turn: int
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """The press and announcements a seat's report of `turn` prints, within the press budget
     (gm/core/press_budget.py): what the seat received and sent, in the order sent, each as the
     seat may read it, cut where the budget ends; and what was left out (None: nothing), as
@@ -344,7 +350,9 @@ def report_press(db: sqlite_utils.Database, game: GameRecord, seat: str, turn: i
     A message the GM withheld is its sender's only, printed without its text."""
     shown = turn_press(db, game, seat, turn)
     printed = fit([(m["from"], m["text"]) for m in shown])
-    messages, left_out, cut = [], Counter(), 0
+    messages: list[dict[str, Any]] = []
+    left_out: Counter[str] = Counter()
+    cut = 0
     for message, part in zip(shown, printed):
         if not part.shown:
             left_out[message["from"]] += 1
@@ -357,13 +365,13 @@ def report_press(db: sqlite_utils.Database, game: GameRecord, seat: str, turn: i
     return messages, {"messages": sum(left_out.values()), "cut": cut, "from": dict(left_out)}
 
 
-def turn_press(db: sqlite_utils.Database, game: GameRecord, seat: str, turn: int) -> list[dict]:
+def turn_press(db: sqlite_utils.Database, game: GameRecord, seat: str, turn: int) -> list[dict[str, Any]]:
     """Every message of `turn` a seat reads, whole, in the order sent: the portal's page of a
     turn's press, where a report's press budget sends the reader for the rest."""
     return [_shown(p, seat) for p in stored.of_turn(db, game.id, turn) if _reads(p, seat)]
 
 
-def where_in_full(home: Home, seat: SeatRecord, turn: int) -> dict:
+def where_in_full(home: Home, seat: SeatRecord, turn: int) -> dict[str, Any]:
     """Where a seat reads a turn's press whole, for the report's line about what it left out:
     mailed (each message was mailed to the seat as it was sent: the house mails, the seat is a
     player's) and portal (the portal's page of the turn's press)."""
@@ -381,7 +389,7 @@ def _reads(press: stored.PressRecord, seat: str) -> bool:
 
 def seat_press(
     db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, seats: list[SeatRecord] | None = None
-) -> dict:
+) -> dict[str, Any]:
     """What the portal's press section shows a seat: its newest messages (received and sent,
     newest first; `older`: there are more) and what its form may do (whether press is open, signed, to everyone only).
     seats: the game's seats if the caller read them already."""
@@ -407,7 +415,7 @@ def seat_press(
     }
 
 
-def _shown(press: stored.PressRecord, reader: str) -> dict:
+def _shown(press: stored.PressRecord, reader: str) -> dict[str, Any]:
     """A message as `reader` may read it. "from" is the sender as the reader knows it ("the GM",
     "you", a seat, "anonymous"), which is also whose press budget it spends. A withheld message
     (only its sender reads it) shows without its text."""

@@ -45,7 +45,7 @@ def withhold(db: sqlite_utils.Database, clock: Clock, game_name: str, press_id: 
         cancelled = tuple(stored.cancel_mails(db, game.id, press_id))
         facts = {"id": press_id, "turn": message.turn, "from": message.sender or "GM", "cancelled": list(cancelled)}
         records.audit(db, now, game.id, "press withheld", dict(facts, reason=reason) if reason else facts)
-    return Withheld(stored.one(db, game.id, press_id), cancelled, _rendered(game, message))
+    return Withheld(_message(db, game, press_id), cancelled, _rendered(game, message))
 
 
 def release(db: sqlite_utils.Database, clock: Clock, game_name: str, press_id: int) -> Withheld:
@@ -58,7 +58,7 @@ def release(db: sqlite_utils.Database, clock: Clock, game_name: str, press_id: i
             raise GMError(f"press message {press_id} of '{game.name}' is not withheld; there is nothing to release.")
         stored.set_withheld(db, press_id, None)
         records.audit(db, iso(clock.now()), game.id, "press released", {"id": press_id, "turn": message.turn})
-    return Withheld(stored.one(db, game.id, press_id), (), _rendered(game, message))
+    return Withheld(_message(db, game, press_id), (), _rendered(game, message))
 
 
 def _message(db: sqlite_utils.Database, game: GameRecord, press_id: int) -> stored.PressRecord:

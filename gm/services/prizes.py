@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gm.core import prizes
-from gm.core.model import Outcome
+from gm.core.model import JSONObject, Outcome
 from gm.core.prizes import PrizeTable
 from gm.core.ruleset import Ruleset
 from gm.errors import GMError
@@ -15,7 +15,7 @@ from gm.store.records import GameRecord, SeatRecord
 SECTION = "discounts"  # gm.toml: [discounts.empires] win = 3, finish = 1, knockout = 1
 
 
-def house_tables(home: Home | None) -> dict[str, dict]:
+def house_tables(home: Home | None) -> dict[str, dict[str, int]]:
     """gm.toml's [discounts.RULESET] tables, checked: each part a whole number from 0 to 10."""
     if home is None:
         return {}
@@ -43,14 +43,14 @@ def house_tables(home: Home | None) -> dict[str, dict]:
     return found
 
 
-def game_table(game: GameRecord, house: Mapping[str, dict]) -> PrizeTable:
+def game_table(game: GameRecord, house: Mapping[str, Mapping[str, int]]) -> PrizeTable:
     """The table of a game: its `discount-*` settings, else gm.toml's, else the ruleset's."""
     chosen = {part: game.options.get(f"discount-{part}", prizes.HOUSE) for part in prizes.PARTS}
     return prizes.table_for(game.ruleset, house.get(game.ruleset, {}), chosen)
 
 
 def earned_at_end(
-    ruleset: Ruleset, state: dict, outcome: Outcome, seats: list[SeatRecord], table: PrizeTable
+    ruleset: Ruleset, state: JSONObject, outcome: Outcome, seats: list[SeatRecord], table: PrizeTable
 ) -> dict[str, int]:
     """What each seat still playing at the end earned (drop-outs and resignations earn nothing)."""
     out = prizes.knocked_out(state, ruleset.knocked_out(state))

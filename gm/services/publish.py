@@ -9,8 +9,9 @@ left unpublished, in every game, before they resolve anything new; gm status nam
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import sqlite_utils
 
@@ -20,10 +21,14 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.mail.settings import mail_settings
 from gm.services import report_mails, reports, short_reports
-from gm.services.reports import SeatReport, Written
+from gm.services.reports import Rendering, SeatReport, Written
+from gm.services.short_reports import ShortReport
 from gm.store import records
 from gm.store.database import transaction
 from gm.store.turns import unpublished_everywhere
+
+if TYPE_CHECKING:
+    from gm.render.pool import RenderPool
 
 
 @dataclass(frozen=True)
@@ -40,15 +45,20 @@ class Published:
     """
 
     game: str
-    turns: tuple
+    turns: tuple[int, ...]
     written: Written | None
     queued: int
-    held: tuple = ()
-    short: tuple = ()
+    held: tuple[tuple[int, str], ...] = ()
+    short: tuple[ShortReport, ...] = ()
 
 
 def publish(
-    db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, numbers: list[int] | None = None, pool=None
+    db: sqlite_utils.Database,
+    home: Home,
+    clock: Clock,
+    game_name: str,
+    numbers: list[int] | None = None,
+    pool: RenderPool | None = None,
 ) -> Published:
     """Render the given turns (default: the game's unpublished ones), then in one transaction
     record every seat's report and, for each turn not yet published, queue its report mails
@@ -62,15 +72,20 @@ class Started:
     """A publish whose reports are being rendered: the game, the turns wanted, the render."""
 
     game: str
-    wanted: tuple
-    rendering: object = None  # reports.Rendering; None when there is nothing to publish
+    wanted: tuple[int, ...]
+    rendering: Rendering | None = None  # None when there is nothing to publish
 
     def done(self) -> bool:
         return self.rendering is None or self.rendering.done()
 
 
 def start(
-    db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, numbers: list[int] | None = None, pool=None
+    db: sqlite_utils.Database,
+    home: Home,
+    clock: Clock,
+    game_name: str,
+    numbers: list[int] | None = None,
+    pool: RenderPool | None = None,
 ) -> Started:
     """The first half of publish: write the JSON and start rendering, in `pool` without waiting
     (gm run-due resolves the next game meanwhile). Nothing is recorded yet."""
@@ -148,7 +163,7 @@ def publish_left_over(
 def describe(done: Published) -> list[str]:
     """What publishing did, in lines for the GM."""
     lines = []
-    if done.turns:
+    if done.turns and done.written is not None:  # a publish of some turns has always written them
         lines.append(f"{done.game}: {turns_text(done.turns)} reports written to {done.written.folder}")
     if done.queued:
         lines.append(f"{done.game}: {done.queued} report mail(s) queued")
@@ -166,12 +181,12 @@ def held_text(done: Published) -> str:
     )
 
 
-def turns_text(numbers) -> str:
+def turns_text(numbers: Sequence[int]) -> str:
     """'turn 3' or 'turns 3, 4' for the GM's messages."""
     return f"turn {numbers[0]}" if len(numbers) == 1 else "turns " + ", ".join(map(str, numbers))
 
 
-def _files(home: Home, report: SeatReport) -> dict:
+def _files(home: Home, report: SeatReport) -> dict[str, str]:
     return {
         "pdf": str(report.pdf.relative_to(home.root)),
         "json": str(report.json.relative_to(home.root)),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import sqlite_utils
 
@@ -40,9 +41,9 @@ class Question:
     answered: str | None
     answer_to: str | None = None
     message_id: str | None = None
-    references: tuple = ()
+    references: tuple[str, ...] = ()
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -109,7 +110,9 @@ def reply(db: sqlite_utils.Database, home: Home, clock: Clock, number: int, text
         return mark_answered(db, home, clock, number, how="by mail")
 
 
-def _question(home: Home, number, received, sender, subject, digest, answered) -> Question:
+def _question(
+    home: Home, number: int, received: str, sender: str | None, subject: str, digest: str, answered: str | None
+) -> Question:
     # The archive keeps the raw mail; what it says is read from there, as intake read it.
     try:
         letter = read_letter(archived_path(home.archive, digest).read_bytes())

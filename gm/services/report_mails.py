@@ -9,7 +9,9 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any, TypedDict
 
+import jinja2
 import sqlite_utils
 
 from gm.clock import Clock, iso
@@ -28,15 +30,28 @@ from gm.store.reports import report_files
 from gm.store.seats import wants_json
 
 
+class ReportMail(TypedDict):
+    """One seat's report mail as outbox.queue takes it (its kind, domain and thread aside)."""
+
+    recipient: str
+    recipient_name: str
+    subject: str
+    body: str
+    attachments: list[dict[str, Any]]
+    game_id: int
+    seat: str
+    turn: int
+
+
 def report_mail(
     db: sqlite_utils.Database,
     home: Home,
-    env,
+    env: jinja2.Environment,
     game: records.GameRecord,
     seat: records.SeatRecord,
     turn: int,
     again: bool = False,
-) -> dict | None:
+) -> ReportMail | None:
     """The fields of one seat's report mail for a rendered turn; None when that report is not rendered."""
     files = report_files(db, game.id, turn, seat.code)
     if files is None:
@@ -45,7 +60,7 @@ def report_mail(
     # The turn's state hash goes with each file: a new rendering of this very turn may replace
     # the file before the mail goes (refreshed), a re-run turn's may not.
     turn_hash = records.turn_hash(db, game.id, turn)
-    attachments = [
+    attachments: list[dict[str, Any]] = [
         {
             "path": pdf,
             "filename": f"{game.name}-{turn}-{seat.code}.pdf",
@@ -65,7 +80,7 @@ def report_mail(
             }
         )
     try:
-        context = json.loads((home.root / json_path).read_text(encoding="utf-8"))
+        context: dict[str, Any] = json.loads((home.root / json_path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         raise GMError(
             f"the report {json_path} is missing or damaged; render it again with "
@@ -96,7 +111,7 @@ def report_mail(
     }
 
 
-def rerun_note(db: sqlite_utils.Database, game: records.GameRecord, turn: int) -> dict | None:
+def rerun_note(db: sqlite_utils.Database, game: records.GameRecord, turn: int) -> dict[str, Any] | None:
     """What a report mail of a turn the GM ran again says of it: the GM's reason and the later
     turns that were discarded (their reports are void, their orders count no more); None for a
     turn not re-run (or run again since in the ordinary way, after an earlier turn's re-run)."""
@@ -107,7 +122,7 @@ def rerun_note(db: sqlite_utils.Database, game: records.GameRecord, turn: int) -
     return {"reason": reason, "discarded": [t for t in discarded if t > number]}
 
 
-def report_thread(db: sqlite_utils.Database, mail: dict, domain: str) -> dict:
+def report_thread(db: sqlite_utils.Database, mail: ReportMail, domain: str) -> dict[str, Any]:
     """A report mail's Message-ID and its place in the seat's thread: a reply to the seat's
     previous report mail (queued or sent) of an earlier turn, so a mail program shows one
     conversation per game and seat. The id is made from the game, turn and seat (and how many
@@ -129,7 +144,7 @@ class Queued:
     whose reports are held for want of credits (each got a held notice instead)."""
 
     reports: int
-    held: tuple = ()
+    held: tuple[str, ...] = ()
 
 
 def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, turn: int) -> Queued:
@@ -146,8 +161,8 @@ def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name
     now = clock.now()
     seats = [s for s in records.seats_of(db, game.id) if not s.email.lower().endswith(".invalid")]
     held = {s.code: held_facts(db, game, turn, s.code) for s in seats}
-    mails = [report_mail(db, home, env, game, seat, turn) for seat in seats if not held[seat.code]]
-    mails = [m for m in mails if m is not None]
+    made = [report_mail(db, home, env, game, seat, turn) for seat in seats if not held[seat.code]]
+    mails = [m for m in made if m is not None]
     for mail in mails:
         outbox.cancel_reports(db, game.id, mail["seat"], turn)
         outbox.queue(db, now, kind="report", domain=settings.domain, **mail, **report_thread(db, mail, settings.domain))

@@ -1,4 +1,9 @@
-"""Reports: every seat's PDF and JSON for a turn, made from view(state, seat) only."""
+"""Reports: every seat's PDF and JSON for a turn, made from view(state, seat) only.
+
+gm/render's templates, maps and render pool are imported inside the functions that make pages,
+not here: every `gm turn` command imports this module, and those cost it about 50 ms of CPU
+(measured with -X importtime) that only a render needs.
+"""
 
 from __future__ import annotations
 
@@ -7,23 +12,33 @@ import functools
 import hashlib
 import json
 import os
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+import jinja2
 import sqlite_utils
 
 from gm import report_format
 from gm.core.envelope import wrap_envelope
-from gm.core.model import Event
+from gm.core.model import Event, JSONObject
 from gm.core.ruleset import Ruleset
 from gm.errors import GMError
 from gm.home import Home, render_workers
+from gm.render.budget import OverBudget, RenderBudget
 from gm.rulesets import RulesetFault, cause_of, template_dirs
 from gm.services import endgame, press, prizes, scores, short_reports, turn_charges
+from gm.services.cycle import NMR_KINDS, nmr_streaks
+from gm.services.game_settings import game_setting
 from gm.services.games import game_ruleset, score_title
 from gm.store import records
 from gm.store.records import GameRecord, TurnRecord
 from gm.store.seats import players_from
+
+if TYPE_CHECKING:
+    from gm.render.pool import Batch, RenderPool
+    from gm.render.worker import RenderJob, RenderResult
 
 ENDGAME_TEMPLATE = "endgame.html"  # the end-of-game report (gm/services/endgame.py gives its context)
 
@@ -49,10 +64,10 @@ class Written:
     short for going past their render budget (gm/services/short_reports.py)."""
 
     folder: Path
-    files: tuple
+    files: tuple[Path, ...]
     standings: Path | None
-    reports: tuple = ()
-    short: tuple = ()  # short_reports.ShortReport of each report past its render budget
+    reports: tuple[SeatReport, ...] = ()
+    short: tuple[short_reports.ShortReport, ...] = ()  # each report past its render budget
 
 
 def report_context(
@@ -62,8 +77,8 @@ def report_context(
     seat: records.SeatRecord,
     seats: list[records.SeatRecord],
     deadline: str | None,
-    before: dict,
-) -> dict:
+    before: JSONObject,
+) -> dict[str, Any]:
     """Everything one seat's report shows: the view, the events it may see, scores, order form.
 
     before: the state the turn was played from; its label names what this report is about
@@ -94,7 +109,7 @@ def report_context(
     }
 
 
-def seat_events(events, seat: str) -> list[dict]:
+def seat_events(events: Iterable[JSONObject], seat: str) -> list[dict[str, Any]]:
     """The events (as stored: Event.to_json) a seat's report shows, in order: kind, data, and
     public when every seat's report has it (Event.seats is None), which report.html lays out
     once a turn with the turn's pages."""
@@ -119,22 +134,21 @@ class TurnPages:
     env: the Jinja environment the pages were made in (a short report is made in it too).
     """
 
-    jobs: list
-    jsons: list
-    rows: list
+    jobs: list[RenderJob]
+    jsons: list[tuple[Path, bytes]]
+    rows: list[tuple[int, str, Path]]
     standings: Path | None
     folder: Path
-    asset_dirs: list
+    asset_dirs: list[Path]
     resolved: str
-    env: object = None
+    env: jinja2.Environment
 
 
 def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None) -> TurnPages:
     """The report HTML and JSON of the given turns (default: the last resolved one), not rendered."""
-    from gm.render import RenderJob, asset_dirs, base_url
-    from gm.render.environment import render_report_html, render_standings_html
+    from gm.render.environment import asset_dirs, base_url, render_report_html, render_standings_html
     from gm.render.pictures import deferred
-    from gm.render.worker import shared_images
+    from gm.render.worker import RenderJob, shared_images
 
     game = records.game_by_name(db, game_name)
     ruleset, _ = game_ruleset(game)
@@ -153,7 +167,9 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
     # The folder's mtime in the key: a GM's new override file gives a new environment.
     env = _environment(override, override.stat().st_mtime_ns if override else 0, tuple(template_dirs(ruleset)))
     seats = records.seats_of(db, game.id)
-    jobs, jsons, rows = [], [], []
+    jobs: list[RenderJob] = []
+    jsons: list[tuple[Path, bytes]] = []
+    rows: list[tuple[int, str, Path]] = []
     last = resolved[-1].number
     for number in numbers:
         turn = by_number[number]
@@ -210,17 +226,18 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
 def _endgame_pages(
     db: sqlite_utils.Database,
     home: Home,
-    env,
+    env: jinja2.Environment,
     game: GameRecord,
     ruleset: Ruleset,
     turn: TurnRecord,
     seats: list[records.SeatRecord],
-    jobs: list,
-    jsons: list,
+    jobs: list[RenderJob],
+    jsons: list[tuple[Path, bytes]],
 ) -> None:
     """Queue every seat's end-of-game report (reports/<game>/endgame/<seat>.pdf and .json)
     with the turn reports being rendered; called once the game is over."""
-    from gm.render import RenderJob, base_url
+    from gm.render.environment import base_url
+    from gm.render.worker import RenderJob
 
     folder = home.reports / game.name / "endgame"
     template = env.get_template(ENDGAME_TEMPLATE)
@@ -248,22 +265,26 @@ class Rendering:
 
     game: GameRecord
     pages: TurnPages
-    batch: object = None  # gm.render.Batch while a pool renders it
-    results: list | None = None
-    pool: object = None
-    budget: object = None
+    batch: Batch | None = None  # while a pool renders it
+    results: list[RenderResult | OverBudget] | None = None
+    pool: RenderPool | None = None
+    budget: RenderBudget | None = None
 
     def done(self) -> bool:
-        return self.results is not None or self.batch.done()
+        return self.results is not None or self._batch().done()
 
-    def wait(self) -> list:
+    def wait(self) -> list[RenderResult | OverBudget]:
         if self.results is None:
-            self.results = self.batch.outcomes()
+            self.results = self._batch().outcomes()
         return self.results
 
-    def render(self, jobs: list) -> list:
+    def _batch(self) -> Batch:
+        assert self.batch is not None, "a Rendering holds its results or the batch that makes them"
+        return self.batch
+
+    def render(self, jobs: list[RenderJob]) -> list[RenderResult | OverBudget]:
         """More jobs (short reports) where this render ran: its pool, or this process."""
-        from gm.render import render_outcomes
+        from gm.render.pool import render_outcomes
 
         if self.pool is not None:
             return self.pool.submit(jobs, asset_dirs=self.pages.asset_dirs).outcomes()
@@ -276,12 +297,12 @@ def start_render(
     game_name: str,
     numbers: list[int] | None = None,
     workers: int | None = None,
-    pool=None,
+    pool: RenderPool | None = None,
 ) -> Rendering:
     """Write the turns' JSON and start their PDFs: in `pool` (a gm.render.RenderPool the caller
     keeps open across games, with its budget) without waiting, else in a pool of `workers` made
     for them, within gm.toml's render budget."""
-    from gm.render import render_outcomes
+    from gm.render.pool import render_outcomes
 
     pages = turn_pages(db, home, game_name, numbers)
     game = records.game_by_name(db, game_name)
@@ -318,7 +339,7 @@ def finish_render(db: sqlite_utils.Database, home: Home, rendering: Rendering) -
 
 
 @contextlib.contextmanager
-def _template_fault(ruleset: Ruleset, game: GameRecord):
+def _template_fault(ruleset: Ruleset, game: GameRecord) -> Iterator[None]:
     """A report template that raises while it is filled (the ruleset's part reading a name its
     view lacks, a filter given what it cannot take) is the ruleset's fault in this game."""
     try:
@@ -330,7 +351,7 @@ def _template_fault(ruleset: Ruleset, game: GameRecord):
 
 
 @contextlib.contextmanager
-def _render_failure(game: GameRecord):
+def _render_failure(game: GameRecord) -> Iterator[None]:
     """A render worker that died or hung (gm.render.RenderPool raises RuntimeError), or a report
     that failed in it (its exception comes back as it was), is a problem of this game, said
     plainly: gm run-due goes on with the other games, and the turn, committed and not published,
@@ -353,7 +374,7 @@ def render_turns(
     game_name: str,
     numbers: list[int] | None = None,
     workers: int | None = None,
-    pool=None,
+    pool: RenderPool | None = None,
 ) -> Written:
     """Render the reports of the given turns (default: the last resolved one) in one batch.
 
@@ -363,13 +384,16 @@ def render_turns(
     return finish_render(db, home, start_render(db, home, game_name, numbers, workers, pool))
 
 
-def seat_notes(db, game: GameRecord, seat: records.SeatRecord, turn_orders: list[dict], number: int) -> dict:
+def seat_notes(
+    db: sqlite_utils.Database,
+    game: GameRecord,
+    seat: records.SeatRecord,
+    turn_orders: list[dict[str, Any]],
+    number: int,
+) -> dict[str, Any]:
     """What the cycle tells a seat in its report: who played its turn when no orders came (an NMR:
     the robot, its last orders repeated, or a hold), missed turns against the game's NMR limit,
     and a change of player (a standby taking the seat). A robot seat has no NMR to tell of."""
-    from gm.services.cycle import NMR_KINDS, nmr_streaks
-    from gm.services.game_settings import game_setting
-
     changes = players_from(db, seat.id, number + 1)
     notices = [f"From turn {number + 1} this seat is played by {name} ({reason})." for name, reason in changes]
     if seat.status == "robot":
@@ -388,8 +412,11 @@ def seat_notes(db, game: GameRecord, seat: records.SeatRecord, turn_orders: list
     }
 
 
-def standings_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seats) -> dict:
+def standings_context(
+    game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seats: list[records.SeatRecord]
+) -> dict[str, Any]:
     outcome = ruleset.is_over(turn.state)
+    assert outcome is not None, "only a game that is over has final standings"
     view = ruleset.view(turn.state, seats[0].code) if seats else {}
     return {
         "game": {"name": game.name, "title": view.get("title", ruleset.title), "ruleset": ruleset.name},
@@ -402,11 +429,11 @@ def standings_context(game: GameRecord, ruleset: Ruleset, turn: TurnRecord, seat
 
 
 @functools.lru_cache(maxsize=16)
-def _environment(override, override_version: int, ruleset_dirs: tuple):
+def _environment(override: Path | None, override_version: int, ruleset_dirs: tuple[Path, ...]) -> jinja2.Environment:
     """One Jinja environment per template lookup, kept: a run-due renders game after game of the
     same rulesets, and compiling the report templates anew for each cost about 80 ms. Jinja
     notices an edited template itself; override_version changes when files come or go."""
-    from gm.render import make_environment
+    from gm.render.environment import make_environment
 
     return make_environment(override, list(ruleset_dirs))
 
@@ -421,10 +448,11 @@ def prepare_render(home: Home) -> None:
         warm_up()
 
 
-def _json_bytes(context: dict, kind: report_format.Kind) -> bytes:
+def _json_bytes(context: Mapping[str, Any], kind: report_format.Kind) -> bytes:
     """A report's JSON twin, in the versioned format of gm.report_format."""
     return (
-        json.dumps(report_format.stamped(context, kind), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        json.dumps(report_format.stamped(context, kind), indent=2, sort_keys=True, ensure_ascii=False) + "
+"
     ).encode("utf-8")
 
 

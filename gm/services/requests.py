@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import sqlite_utils
 
 from gm.core.envelope import Envelope
@@ -29,15 +32,21 @@ def is_request(envelope: Envelope) -> bool:
     return envelope.ok and bool(envelope.lines) and all(_words(text) in REQUEST_WORDS for _, text in envelope.lines)
 
 
-def answer_request(db: sqlite_utils.Database, secret_check, envelope: Envelope, letter: Letter, where: str) -> dict:
+def answer_request(
+    db: sqlite_utils.Database,
+    secret_check: Callable[[str, str], bool],
+    envelope: Envelope,
+    letter: Letter,
+    where: str,
+) -> dict[str, Any]:
     """Check the seat and secret as for orders, then do what was asked; returns the result for the
     acknowledgement. A RESEND result carries "resend" for the caller to queue with the answer."""
     refusal, game, seat = check_seat(db, secret_check, envelope)
-    if refusal:
+    if game is None or seat is None:
         return {"where": where, "verdict": "refused", "reason": refusal}
     asked = [_words(text) for _, text in envelope.lines]
-    notes = []
-    result = {
+    notes: list[str] = []
+    result: dict[str, Any] = {
         "where": where,
         "verdict": "request",
         "game": game.name,
@@ -61,7 +70,9 @@ def answer_request(db: sqlite_utils.Database, secret_check, envelope: Envelope, 
     return result
 
 
-def _resend(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, result: dict, notes: list) -> bool:
+def _resend(
+    db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, result: dict[str, Any], notes: list[str]
+) -> bool:
     """RESEND: the seat's newest report that is not held for credits goes again (result["resend"]
     for the caller to queue); a held one is named, never sent. Adds the sentences for the answer
     to notes; True when the newest report is held."""
@@ -86,11 +97,15 @@ def _resend(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, resul
     return turns[0] in held
 
 
-def check_seat(db: sqlite_utils.Database, secret_check, envelope: Envelope):
-    """(refusal, game, seat) with the same sentences as a refused turn file."""
-    if not game_exists(db, envelope.game):
+def check_seat(
+    db: sqlite_utils.Database, secret_check: Callable[[str, str], bool], envelope: Envelope
+) -> tuple[str | None, GameRecord | None, SeatRecord | None]:
+    """(refusal, game, seat) with the same sentences as a refused turn file: a refusal and no
+    game or seat, or the game and seat and no refusal."""
+    name = envelope.game or ""  # a complete envelope (is_request, a slip) has a GAME line
+    if not game_exists(db, name):
         return f"unknown game '{envelope.game}' (check the GAME line)", None, None
-    game = records.game_by_name(db, envelope.game)
+    game = records.game_by_name(db, name)
     seat = next((s for s in records.seats_of(db, game.id) if s.code == envelope.player), None)
     if seat is None:
         return f"game '{game.name}' has no player '{envelope.player}' (check the PLAYER line)", None, None

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 from gm.crash import crash_point
 from gm.errors import GMError
@@ -118,8 +118,10 @@ def _missing_folders(folder: Path) -> list[Path]:
 def _read_manifest(backup: Path) -> Manifest:
     try:
         with tarfile.open(backup, "r:*") as tar:
-            member = tar.getmember(MANIFEST)
-            return Manifest.from_json(tar.extractfile(member).read())
+            manifest = tar.extractfile(tar.getmember(MANIFEST))
+            if manifest is None:  # a folder (or a device) of that name: no manifest all the same
+                raise KeyError(MANIFEST)
+            return Manifest.from_json(manifest.read())
     except KeyError:
         raise GMError(
             f"{backup} is not a finished gm backup: it has no {MANIFEST} (it was cut short, or it is not "
@@ -140,7 +142,8 @@ def _check_members(backup: Path, manifest: Manifest, database: Path) -> list[str
     The database is copied out to `database` for the checks that need SQLite."""
     expected = {member_name(f.path): f for f in manifest.files}
     folders = {member_name(path) for path, _ in manifest.folders}
-    problems, seen = [], set()
+    problems: list[str] = []
+    seen: set[str] = set()
     try:
         with tarfile.open(backup, "r:*") as tar:
             for member in tar:
@@ -158,7 +161,7 @@ def _check_members(backup: Path, manifest: Manifest, database: Path) -> list[str
                     continue
                 sink = open(database, "wb") if kept.path == DATABASE else None
                 try:
-                    size, digest = _copy(tar.extractfile(member), sink)
+                    size, digest = _copy(_file_bytes(tar, member), sink)
                 finally:
                     if sink is not None:
                         sink.close()
@@ -182,7 +185,14 @@ def _unexpected(member: tarfile.TarInfo, listed: bool) -> str:
     return f"it holds {member.name} as {kind}, where its manifest lists a file"
 
 
-def _copy(source: BinaryIO, sink: BinaryIO | None) -> tuple[int, str]:
+def _file_bytes(tar: tarfile.TarFile, member: tarfile.TarInfo) -> IO[bytes]:
+    """The bytes of a member that is a regular file (tarfile has none only for other kinds)."""
+    source = tar.extractfile(member)
+    assert source is not None, f"{member.name} is a regular file"
+    return source
+
+
+def _copy(source: IO[bytes], sink: BinaryIO | None) -> tuple[int, str]:
     digest, size = hashlib.sha256(), 0
     while chunk := source.read(CHUNK):
         digest.update(chunk)
@@ -295,7 +305,7 @@ def _unpack(backup: Path, manifest: Manifest, into: Path) -> None:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(descriptor, "wb") as sink:
-                size, digest = _copy(tar.extractfile(member), sink)
+                size, digest = _copy(_file_bytes(tar, member), sink)
             if (size, digest) != (kept.size, kept.sha256):
                 raise GMError(
                     f"{backup} changed while it was being restored ({kept.path}). Nothing was changed; restore again."
@@ -304,7 +314,7 @@ def _unpack(backup: Path, manifest: Manifest, into: Path) -> None:
             os.utime(path, (member.mtime, member.mtime))
             crash_point("restore:mid-unpack")
     # The deepest first and the home itself last: a folder without write permission is made so last.
-    for path, mode in sorted(manifest.folders, key=lambda item: (item[0] == ".", -item[0].count("/"))):
-        folder = into if path == "." else into / path
+    for name, mode in sorted(manifest.folders, key=lambda item: (item[0] == ".", -item[0].count("/"))):
+        folder = into if name == "." else into / name
         folder.mkdir(parents=True, exist_ok=True)
-        os.chmod(folder, kept_mode(path, mode, folder=True))
+        os.chmod(folder, kept_mode(name, mode, folder=True))

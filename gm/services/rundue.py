@@ -6,13 +6,20 @@ early), publish it. A game that fails (its ruleset raises, its reports cannot be
 game's trouble: the others run, its turn is not committed (or, committed, is published by a
 later run), the failure is noted for gm status (gm/services/faults.py) and the run says so at
 the end.
+
+gm/render's pool is imported when the first game has reports to render in it, not here: gm
+run-due runs every few minutes and mostly finds nothing due, and the pool's import (templates,
+maps) costs about 50 ms of CPU.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
 import sqlite_utils
 
@@ -20,14 +27,17 @@ from gm.clock import Clock, iso
 from gm.core.cycle import decide
 from gm.core.schedule import describe
 from gm.errors import GMError
-from gm.home import Home
-from gm.services import archive_keeping, cycle, faults, publish, reports, short_reports, slips, turns
+from gm.home import Home, render_workers
+from gm.services import archive_keeping, cycle, faults, publish, short_reports, slips, turns
 from gm.services.game_settings import game_setting
 from gm.store import audit, records, runs
 from gm.store.database import transaction
 from gm.store.locks import file_lock
 from gm.store.records import GameRecord
 from gm.store.turns import last_resolved
+
+if TYPE_CHECKING:
+    from gm.render.pool import RenderPool
 
 
 @dataclass
@@ -47,7 +57,7 @@ class RunReport:
             self.failed.append(game)
 
 
-def run_lock(home: Home):
+def run_lock(home: Home) -> AbstractContextManager[bool]:
     """One run-due at a time in a home: yields False (at once) when another holds it."""
     return file_lock(home.locks / "run-due.lock", wait=False)
 
@@ -64,17 +74,19 @@ class Publishing:
     games, and each game is published (gm/services/publish.py) as soon as its reports are done.
     With one render worker ([reports] workers = 1) every game renders in this process instead."""
 
-    db: object
+    db: sqlite_utils.Database
     home: Home
     clock: Clock
     report: RunReport
-    pool: object = None  # a gm.render.RenderPool, started with the first game to render
-    under_way: list = field(default_factory=list)
+    pool: RenderPool | None = None  # started with the first game to render
+    under_way: list[publish.Started] = field(default_factory=list)
 
     def __enter__(self) -> Publishing:
         return self
 
-    def __exit__(self, kind, error, trace) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         try:
             if kind is None:
                 self.finish()
@@ -83,9 +95,9 @@ class Publishing:
                 self.pool.close(wait=kind is None)
 
     def start(self, game_name: str) -> None:
-        workers = reports.render_workers(self.home)
+        workers = render_workers(self.home)
         if self.pool is None and workers > 1:
-            from gm.render import RenderPool  # WeasyPrint: only when there is something to render
+            from gm.render.pool import RenderPool
 
             self.pool = RenderPool(workers, budget=short_reports.budget_of(self.home))
         self.under_way.append(publish.start(self.db, self.home, self.clock, game_name, pool=self.pool))
@@ -107,13 +119,22 @@ class Publishing:
 class Hooks:
     """Where mail plugs into the cycle; the plain cycle only records and reports."""
 
-    def fetch(self, db, home: Home, clock: Clock, report: RunReport) -> None:
+    def fetch(self, db: sqlite_utils.Database, home: Home, clock: Clock, report: RunReport) -> None:
         return None
 
-    def remind(self, db, home: Home, clock: Clock, game: GameRecord, seats: list, kind: str, report: RunReport) -> None:
+    def remind(
+        self,
+        db: sqlite_utils.Database,
+        home: Home,
+        clock: Clock,
+        game: GameRecord,
+        seats: list[str],
+        kind: str,
+        report: RunReport,
+    ) -> None:
         return None
 
-    def send(self, db, home: Home, clock: Clock, report: RunReport) -> None:
+    def send(self, db: sqlite_utils.Database, home: Home, clock: Clock, report: RunReport) -> None:
         return None
 
 
@@ -162,7 +183,14 @@ def run_due(
 
 
 def _one_game(
-    db, home: Home, clock: Clock, name: str, dry_run: bool, hooks: Hooks, publishing: Publishing, report: RunReport
+    db: sqlite_utils.Database,
+    home: Home,
+    clock: Clock,
+    name: str,
+    dry_run: bool,
+    hooks: Hooks,
+    publishing: Publishing,
+    report: RunReport,
 ) -> None:
     game = records.game_by_name(db, name)
     if not dry_run and records.unpublished_turns(db, game.id):
@@ -195,7 +223,9 @@ def _one_game(
     publishing.start(name)
 
 
-def _failed(db, clock: Clock, report: RunReport, name: str, error: GMError, dry_run: bool = False) -> None:
+def _failed(
+    db: sqlite_utils.Database, clock: Clock, report: RunReport, name: str, error: GMError, dry_run: bool = False
+) -> None:
     """A game run-due could not run or publish: a problem of the run, noted for gm status. The
     database says which: a turn left unpublished was run and not published, else the turn being
     collected was not run (its transaction rolled back)."""
@@ -210,20 +240,22 @@ def _failed(db, clock: Clock, report: RunReport, name: str, error: GMError, dry_
         faults.record(db, clock, game, faults.RUN, game.turn, error)
 
 
-def _record_reminders(db, game: GameRecord, seats, kind: str, now) -> None:
+def _record_reminders(
+    db: sqlite_utils.Database, game: GameRecord, seats: Iterable[str], kind: str, now: datetime
+) -> None:
     ids = {s.code: s.id for s in records.seats_of(db, game.id)}
     with transaction(db):
         for code in seats:
             runs.record_reminder(db, game.id, game.turn, ids[code], kind, iso(now))
 
 
-def _warn_once(db, game: GameRecord, why: str, now) -> None:
+def _warn_once(db: sqlite_utils.Database, game: GameRecord, why: str, now: datetime) -> None:
     if not audit.spike_warnings(db, game.id, game.turn):
         with transaction(db):
             records.audit(db, iso(now), game.id, "nmr spike", {"turn": game.turn, "why": why})
 
 
-def _push_for_absences(db, clock: Clock, game: GameRecord, report: RunReport) -> None:
+def _push_for_absences(db: sqlite_utils.Database, clock: Clock, game: GameRecord, report: RunReport) -> None:
     """With absence-policy push, an absence over the deadline moves it to the absence's end,
     at most absence-pushes times per player per game."""
     if game_setting(game, "absence-policy") != "push" or not game.due:
@@ -240,9 +272,9 @@ def _push_for_absences(db, clock: Clock, game: GameRecord, report: RunReport) ->
         return
 
 
-def status(db: sqlite_utils.Database, clock: Clock) -> list[dict]:
+def status(db: sqlite_utils.Database, clock: Clock) -> list[dict[str, Any]]:
     """Every game at a glance (gm status)."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for game in records.all_games(db):
         seats = records.seats_of(db, game.id)
         current = records.current_submissions(db, game.id, game.turn)

@@ -5,13 +5,18 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import sqlite_utils
+
 from gm.clock import Clock
+from gm.core.schedule import describe
 from gm.errors import GMError
 from gm.home import Home
+from gm.intake.imap import ImapSource, imap_settings
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.services import cycle, delivery, turnfiles
 from gm.services.game_settings import game_setting
+from gm.services.intake import Intake
 from gm.services.rundue import Hooks, RunReport
 from gm.store import outbox, records
 from gm.store.database import atomic
@@ -21,12 +26,9 @@ from gm.store.records import GameRecord
 class MailHooks(Hooks):
     """The cycle with gm's mail: what [imap] and [mail] in gm.toml configure."""
 
-    def fetch(self, db, home: Home, clock: Clock, report: RunReport) -> None:
+    def fetch(self, db: sqlite_utils.Database, home: Home, clock: Clock, report: RunReport) -> None:
         if not home.setting("imap", "host", ""):
             return
-        from gm.intake.imap import ImapSource, imap_settings
-        from gm.services.intake import Intake
-
         server, place = imap_settings(home)
         intake = Intake(db, home, clock, "imap")
         with ImapSource(server, place) as source:
@@ -40,11 +42,21 @@ class MailHooks(Hooks):
                 "they are kept and read again at the next fetch (gm status lists them)"
             )
 
-    def remind(self, db, home: Home, clock: Clock, game: GameRecord, seats: list, kind: str, report: RunReport) -> None:
+    def remind(
+        self,
+        db: sqlite_utils.Database,
+        home: Home,
+        clock: Clock,
+        game: GameRecord,
+        seats: list[str],
+        kind: str,
+        report: RunReport,
+    ) -> None:
         env = mail_environment(home.templates)
         settings = mail_settings(home)
         by_code = {s.code: s for s in records.seats_of(db, game.id)}
         due = cycle.moment(game.due)
+        assert due is not None, "run-due and gm game remind remind only of a game with a deadline"
         until = due + timedelta(minutes=game_setting(game, "grace"))
         limit = game_setting(game, "nmr-limit")
         streaks = cycle.nmr_streaks([t.orders for t in records.turns_of(db, game.id, 1)])
@@ -63,7 +75,7 @@ class MailHooks(Hooks):
                         "seat": code,
                         "player": seat.name,
                         "deadline": game.deadline,
-                        "until": cycle.describe(until, cycle.zone_of(game)),
+                        "until": describe(until, cycle.zone_of(game)),
                         "left": max(limit - streaks.get(code, 0), 0) if limit else None,
                         "form": turnfiles.order_template(db, game.name, code),
                         "gm_name": settings.name,
@@ -83,7 +95,7 @@ class MailHooks(Hooks):
                     turn=game.turn,
                 )
 
-    def send(self, db, home: Home, clock: Clock, report: RunReport) -> None:
+    def send(self, db: sqlite_utils.Database, home: Home, clock: Clock, report: RunReport) -> None:
         if not outbox.due(db, clock.now()):
             return
         try:

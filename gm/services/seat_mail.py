@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlite_utils
 
 from gm.clock import Clock
@@ -42,9 +44,10 @@ def queue_seat_changes(
             "missed": change.missed,
             "standby": change.standby_email is not None,
         }
-        letters = [("dropped.txt", change.left_email, change.left_name, {})]
-        if change.standby_email:
-            letters.append(("welcome.txt", change.standby_email, change.standby_name, {"secret": change.secret}))
+        letters: list[tuple[str, str, str, dict[str, Any]]] = [("dropped.txt", change.left_email, change.left_name, {})]
+        if change.standby_email:  # a standby has a name too: cycle.drop_outs sets both at once
+            standby = change.standby_name or ""
+            letters.append(("welcome.txt", change.standby_email, standby, {"secret": change.secret}))
         for template, email, name, extra in letters:
             if email.lower().endswith(".invalid"):
                 continue

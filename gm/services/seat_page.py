@@ -5,9 +5,12 @@ prefilled order form."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import sqlite_utils
@@ -15,6 +18,7 @@ from dateutil import parser as dateparser
 
 from gm.clock import Clock
 from gm.core.envelope import wrap_envelope
+from gm.core.model import JSONObject
 from gm.errors import GMError
 from gm.home import Home
 from gm.services.credits import account_position
@@ -59,7 +63,7 @@ def deadline_for(game: GameRecord, zone: str, clock: Clock) -> Deadline | None:
 
 
 @lru_cache(maxsize=1024)
-def _moment(stamp: str):
+def _moment(stamp: str) -> datetime | None:
     """dateutil's reading of a deadline (a datetime, which cannot change), or None."""
     try:
         return dateparser.parse(stamp)
@@ -68,7 +72,10 @@ def _moment(stamp: str):
 
 
 def nmr_counts(
-    db: sqlite_utils.Database, game: GameRecord, seat_code: str, turns: list | None = None
+    db: sqlite_utils.Database,
+    game: GameRecord,
+    seat_code: str,
+    turns: list[tuple[int, str | None, int | None]] | None = None,
 ) -> tuple[int, int]:
     """(turns in a row up to the last one, turns in all) that the seat's orders came from the robot."""
     turns = seat_turns(db, game.id, seat_code) if turns is None else turns
@@ -85,7 +92,7 @@ HELD_FORM = "# Your last report is held until it is paid for; with it comes this
 SEAT_PAGE_VERSIONS = 10  # the newest versions the seat page shows; /history shows every one
 
 
-class History(list):
+class History(list[dict[str, Any]]):
     """Versions a seat sent (dicts): the `newest` newest first, then maybe the one that counts for
     the current turn; `total`, how many the seat sent in all."""
 
@@ -94,7 +101,11 @@ class History(list):
 
 
 def submission_history(
-    db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, turns: list | None = None, limit: int | None = None
+    db: sqlite_utils.Database,
+    game: GameRecord,
+    seat: SeatRecord,
+    turns: list[tuple[int, str | None, int | None]] | None = None,
+    limit: int | None = None,
 ) -> History:
     """The versions the seat sent, newest first, each saying whether it counts (or counted).
 
@@ -111,8 +122,9 @@ def submission_history(
     history.newest, history.total = len(history), total
     if total > len(history) and not any(h["counts"] and h["turn"] == game.turn for h in history):
         # The version that counts for this turn is older than those shown: add it after them.
-        if game.turn in counted:
-            extra = submissions.version(db, seat.id, counted[game.turn])
+        if game.turn in counted:  # a turn run: the submission that counted, if one did (not an NMR)
+            chosen = counted[game.turn]
+            extra = submissions.version(db, seat.id, chosen) if chosen is not None else None
         else:
             extra = submissions.counting_version(db, seat.id, game.turn)
         if extra is not None:
@@ -120,7 +132,7 @@ def submission_history(
     return history
 
 
-def _history_row(row: submissions.Version, counted: dict, game: GameRecord) -> dict:
+def _history_row(row: submissions.Version, counted: Mapping[int, int | None], game: GameRecord) -> dict[str, Any]:
     if row.turn in counted:
         counts = counted[row.turn] == row.id
     else:
@@ -146,7 +158,7 @@ def _problem_count(problems: str) -> int:
 
 def seat_reports(
     db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, held: frozenset[int] = frozenset()
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """The seat's reports, newest first: turn, when rendered, and whether it is held for credits."""
     return [
         {"turn": turn, "rendered": rendered, "held": turn in held}
@@ -154,7 +166,7 @@ def seat_reports(
     ]
 
 
-def visible_turns(rows: list[dict]) -> list[int]:
+def visible_turns(rows: list[dict[str, Any]]) -> list[int]:
     """The turns of seat_reports' rows the seat may read now (not held for credits), newest first."""
     return [row["turn"] for row in rows if not row["held"]]
 
@@ -177,7 +189,7 @@ def report_file(
 
 def seat_page_facts(
     db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, zone: str, clock: Clock, view: TurnView | None
-) -> dict:
+) -> dict[str, Any]:
     """Everything the seat's page shows, from what that seat may know and nothing more.
 
     What `gm game show` has for the seat (orders in, final, score, title, turn label, outcome),
@@ -236,12 +248,12 @@ class TurnView:
     """What cannot change while a turn is collected, as `gm game show` derives it from the state:
     title, turn label, scores, outcome, and each seat's blank order form (made on first use)."""
 
-    state: dict
+    state: JSONObject
     title: str
     turn_label: str
-    scores: dict
-    outcome: dict | None
-    forms: dict = field(default_factory=dict)
+    scores: dict[str, int]
+    outcome: JSONObject | None
+    forms: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def make_turn_view(db: sqlite_utils.Database, game: GameRecord) -> TurnView | None:
@@ -262,7 +274,7 @@ def make_turn_view(db: sqlite_utils.Database, game: GameRecord) -> TurnView | No
     )
 
 
-def credits_for(db: sqlite_utils.Database, email: str) -> dict:
+def credits_for(db: sqlite_utils.Database, email: str) -> dict[str, int]:
     """The player's turn credits and discount (bonus turns per 10 bought), from the ledger."""
     position = account_position(db, email)
     return {"balance": position.balance, "discount": position.discount}

@@ -8,6 +8,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 
@@ -31,12 +32,12 @@ class TurnReport:
     turn: int
     label: str
     created: str
-    report: dict
+    report: dict[str, Any]
     maps: tuple[SeatMap, ...]
     newer: int | None
     older: int | None
 
-    def standings(self) -> list[tuple[int, dict]]:
+    def standings(self) -> list[tuple[int, dict[str, Any]]]:
         """The report's score rows, each with its rank (seats with equal scores share one), as
         the report's own table ranks them."""
         rows = self.report.get("scores") or []
@@ -91,13 +92,15 @@ def turn_map(
     """One map of the seat's report of `turn` as a picture, or None when there is no such map."""
     found = turn_report(db, home, game, seat, turn)
     chosen = next((m for m in found.maps if m.file == file), None) if found is not None else None
-    if chosen is None:
+    if found is None or chosen is None:
         return None
     key = (game.id, seat.code, turn, found.created, file)
     with _LOCK:
         picture = _PICTURES.get(key)
     if picture is None:
         picture = draw_seat_map(found.report["view"], seat.code, found.names(), file)
+        if picture is None:  # never: chosen is one of the maps of this very view
+            return None
         with _LOCK:
             _PICTURES[key] = picture
             while len(_PICTURES) > _KEEP:
@@ -109,11 +112,11 @@ def turn_map(
 # again and again while a turn is collected, and its report does not change meanwhile.
 _KEEP = 64
 _LOCK = threading.Lock()
-_READ: OrderedDict = OrderedDict()
-_PICTURES: OrderedDict = OrderedDict()
+_READ: OrderedDict[tuple[str, int, int], dict[str, Any] | None] = OrderedDict()
+_PICTURES: OrderedDict[tuple[int, str, int, str, str], bytes] = OrderedDict()
 
 
-def _read(path: Path) -> dict | None:
+def _read(path: Path) -> dict[str, Any] | None:
     """The JSON at path, read once while the file stays the same (a re-render writes a new file)."""
     try:
         stat = path.stat()
@@ -125,10 +128,10 @@ def _read(path: Path) -> dict | None:
             _READ.move_to_end(key)
             return _READ[key]
     try:
-        report = json.loads(path.read_text(encoding="utf-8"))
+        read: object = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    report = report if isinstance(report, dict) else None
+    report = read if isinstance(read, dict) else None
     with _LOCK:
         _READ[key] = report
         while len(_READ) > _KEEP:

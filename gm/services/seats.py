@@ -16,7 +16,9 @@ STATUSES = ("active", "dropped", "resigned", "robot")  # robot: seated as one (g
 LEFT = ("dropped", "resigned")  # the player left the game: the NMR policy plays the seat from then on
 
 
-def leave(db, game: GameRecord, seat: SeatRecord, status: str, forfeit: bool, now: str, why: str) -> None:
+def leave(
+    db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, status: str, forfeit: bool, now: str, why: str
+) -> None:
     """Mark the seat as gone (the robot plays its country from now on) and, when it forfeits,
     take the account's whole discount, which counts in every game (rule D-EMP-15)."""
     set_status(db, seat.id, status)
@@ -37,7 +39,7 @@ def leave(db, game: GameRecord, seat: SeatRecord, status: str, forfeit: bool, no
     )
 
 
-def _leaving(db, game_name: str, code: str) -> tuple[GameRecord, SeatRecord]:
+def _leaving(db: sqlite_utils.Database, game_name: str, code: str) -> tuple[GameRecord, SeatRecord]:
     game = records.game_by_name(db, game_name)
     seat = records.seat_by_code(db, game, code)
     if game.status == "over":

@@ -6,6 +6,9 @@ saying so with its order form (templates/report_short.html), the rest of the gam
 as usual, the GM reads which seat and why (gm run-due's and gm turn run's warnings) and the
 audit log keeps it. Once the cause is put right (a press message withheld, a template fixed),
 `gm report render GAME --turn N` makes the whole report.
+
+gm/render's worker module (RenderJob) is imported where a short report is made, not here: every
+`gm turn` command imports this module (through gm/services/reports.py), and only a render needs it.
 """
 
 from __future__ import annotations
@@ -14,9 +17,15 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+import jinja2
 
 from gm.home import Home
 from gm.render.budget import MAX_CPU_SECONDS, MAX_PAGES, STALL_SECONDS, OverBudget, RenderBudget
+
+if TYPE_CHECKING:
+    from gm.render.worker import RenderJob, RenderResult
 
 SHORT_TEMPLATE = "report_short.html"
 
@@ -43,39 +52,40 @@ def budget_of(home: Home) -> RenderBudget:
 
 def stand_in(
     home: Home,
-    env,
-    jobs: Sequence,
+    env: jinja2.Environment,
+    jobs: Sequence[RenderJob],
     jsons: Sequence[tuple[Path, bytes]],
     rows: Sequence[tuple[int, str, Path]],
-    outcomes: list,
-    render: Callable[[list], list],
-) -> tuple[list, tuple[ShortReport, ...]]:
+    outcomes: Sequence[RenderResult | OverBudget],
+    render: Callable[[list[RenderJob]], list[RenderResult | OverBudget]],
+) -> tuple[list[RenderResult], tuple[ShortReport, ...]]:
     """The render's results with a short report in place of each one over budget (jobs[i]'s
     JSON is jsons[i]; rows: (turn, seat, PDF) of the seats' reports); render(jobs) makes the
     short ones. RuntimeError should even a short report not be made (the game then fails as a
     render that died does)."""
-    over = [i for i, outcome in enumerate(outcomes) if isinstance(outcome, OverBudget)]
-    if not over:
-        return outcomes, ()
-    budget = budget_of(home)
-    short_jobs = [_short_job(home, env, jobs[i], jsons[i][1], outcomes[i].why, budget) for i in over]
-    made = render(short_jobs)
-    results = list(outcomes)
-    for i, done in zip(over, made):
+    over = {i: outcome.why for i, outcome in enumerate(outcomes) if isinstance(outcome, OverBudget)}
+    made: dict[int, RenderResult | OverBudget] = {}
+    if over:
+        budget = budget_of(home)
+        short_jobs = [_short_job(home, env, jobs[i], jsons[i][1], why, budget) for i, why in over.items()]
+        made = dict(zip(over, render(short_jobs)))
+    results = []
+    for i, outcome in enumerate(outcomes):
+        done = made.get(i, outcome)
         if isinstance(done, OverBudget):
-            raise RuntimeError(
-                f"{jobs[i].identifier} went past its budget ({outcomes[i].why}), and so did its short report"
-            )
-        results[i] = done
-    seats = {Path(pdf): (turn, seat) for turn, seat, pdf in rows}
-    return results, tuple(
-        ShortReport(jobs[i].identifier, *seats.get(Path(jobs[i].out_path), (None, None)), outcomes[i].why) for i in over
-    )
+            raise RuntimeError(f"{jobs[i].identifier} went past its budget ({over[i]}), and so did its short report")
+        results.append(done)
+    seats: dict[Path, tuple[int | None, str | None]] = {Path(pdf): (turn, seat) for turn, seat, pdf in rows}
+    shorts = []
+    for i, why in over.items():
+        turn, seat = seats.get(Path(jobs[i].out_path), (None, None))
+        shorts.append(ShortReport(jobs[i].identifier, turn, seat, why))
+    return results, tuple(shorts)
 
 
 def gm_lines(game: str, shorts: Sequence[ShortReport]) -> list[str]:
     """What the GM reads of each report made short: which seat, why, and what to do."""
-    lines = []
+    lines: list[str] = []
     for short in shorts:
         whose = f"{short.seat}'s report of turn {short.turn}" if short.seat else f"the report {short.identifier}"
         again = f"gm report render {game}" + (f" --turn {short.turn}" if short.turn else "")
@@ -87,8 +97,10 @@ def gm_lines(game: str, shorts: Sequence[ShortReport]) -> list[str]:
     return lines
 
 
-def _short_job(home: Home, env, job, json_bytes: bytes, why: str, budget: RenderBudget):
-    from gm.render import RenderJob
+def _short_job(
+    home: Home, env: jinja2.Environment, job: RenderJob, json_bytes: bytes, why: str, budget: RenderBudget
+) -> RenderJob:
+    from gm.render.worker import RenderJob
 
     context = json.loads(json_bytes)
     game = context.get("game") or {}

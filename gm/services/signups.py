@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 import sqlite_utils
 
@@ -42,7 +43,7 @@ class Confirmation:
     code: str
     until: str
     wanted: str
-    preferences: tuple
+    preferences: tuple[str, ...]
 
 
 def take_join(
@@ -53,7 +54,7 @@ def take_join(
     join: Join | None,
     problem: str | None,
     source: str,
-) -> tuple[dict, Confirmation | None]:
+) -> tuple[dict[str, Any], Confirmation | None]:
     """Act on a sign-up mail inside the caller's transaction: the result for the record and the
     answer (verdict signup or refused, with a note or the reason), and the confirmation to mail
     to the sender's own address when the sign-up waits for one. A refusal changes nothing.
@@ -61,8 +62,8 @@ def take_join(
     Anyone can write any From, so a sign-up counts (is seated, under signups auto at once) only
     once confirmed from that address: its code goes there, and only there."""
     try:
-        if problem:
-            raise GMError(problem)
+        if problem or join is None:  # read_join gives the one or the other
+            raise GMError(problem or "the mail asks for no game")
         name = (
             join.name
             or (letter.answer_to.display_name if letter.answer_to else "")
@@ -85,7 +86,7 @@ def take_join(
             )
     except GMError as exc:
         return _not_taken(exc), None
-    result = {"verdict": "signup", "taken": True, "target": join.target}
+    result: dict[str, Any] = {"verdict": "signup", "taken": True, "target": join.target}
     if not pending:
         return dict(result, note=f"{name} <{email}> is on the waiting list for {listed} already."), None
     note = f"{name} <{email}> signed up for {listed}; it counts once confirmed, by {describe(until, 'UTC')}."
@@ -94,7 +95,7 @@ def take_join(
 
 def take_confirm(
     db: sqlite_utils.Database, home: Home, clock: Clock, letter: Letter, code: str | None, problem: str | None
-) -> dict:
+) -> dict[str, Any]:
     """Act on a CONFIRM mail inside the caller's transaction: the sender's sign-up waiting for
     that code counts from now (seated at once under signups auto); the result for the answer."""
     try:
@@ -117,7 +118,7 @@ def take_confirm(
     return {"verdict": "signup", "taken": True, "target": target, "note": "\n".join(notes)}
 
 
-def _not_taken(exc: GMError) -> dict:
+def _not_taken(exc: GMError) -> dict[str, Any]:
     # Not the acknowledgement's "refused", whose advice is about turn files.
     return {
         "verdict": "signup",
@@ -132,7 +133,7 @@ def code_hash(code: str) -> str:
     return hashlib.sha256(code.strip().lower().encode("utf-8")).hexdigest()
 
 
-def _seat_automatically(db, home: Home, clock: Clock, target: str, email: str) -> list[str]:
+def _seat_automatically(db: sqlite_utils.Database, home: Home, clock: Clock, target: str, email: str) -> list[str]:
     """Games that take sign-ups automatically (setting signups auto) seat the player at once."""
     game = records.find_game(db, target)
     games = [game] if game else [g for g in records.all_games(db) if g.ruleset == target and g.status == "open"]
@@ -180,7 +181,15 @@ def seat_waiting(
     return lines
 
 
-def _mail(db, home: Home, clock: Clock, game: GameRecord, template: str, seat, extra: dict) -> None:
+def _mail(
+    db: sqlite_utils.Database,
+    home: Home,
+    clock: Clock,
+    game: GameRecord,
+    template: str,
+    seat: records.SeatRecord,
+    extra: dict[str, Any],
+) -> None:
     settings = mail_settings(home)
     written = write_mail(
         mail_environment(home.templates),

@@ -3,7 +3,9 @@ waiting lists, and the GM's default for the slips that never came back."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 import sqlite_utils
 
@@ -27,12 +29,17 @@ from gm.store.turns import last_resolved
 
 
 def answer_slip(
-    db: sqlite_utils.Database, clock: Clock, secret_check, envelope: Envelope, where: str, source: str
-) -> dict:
+    db: sqlite_utils.Database,
+    clock: Clock,
+    secret_check: Callable[[str, str], bool],
+    envelope: Envelope,
+    where: str,
+    source: str,
+) -> dict[str, Any]:
     """Check the seat and secret as for orders, then act on the slip; the result for the
     acknowledgement. A slip with any problem is refused whole and changes nothing."""
     refusal, game, seat = check_seat(db, secret_check, envelope)
-    if refusal:
+    if game is None or seat is None:
         return {"where": where, "verdict": "refused", "reason": refusal}
     slip, problems = read_slip(list(envelope.lines))
     try:
@@ -49,7 +56,9 @@ def answer_slip(
     return {"where": where, "verdict": "request", "game": game.name, "seat": seat.code, "note": "\n".join(notes)}
 
 
-def act(db, clock: Clock, game: GameRecord, seat: SeatRecord, slip: Slip, by: str, source: str) -> list[str]:
+def act(
+    db: sqlite_utils.Database, clock: Clock, game: GameRecord, seat: SeatRecord, slip: Slip, by: str, source: str
+) -> list[str]:
     """Do what a slip says, inside the caller's transaction; the sentences that tell the player.
     Raises GMError (and the caller rolls back) when any part cannot be done."""
     if game.status != "over":
@@ -62,7 +71,7 @@ def act(db, clock: Clock, game: GameRecord, seat: SeatRecord, slip: Slip, by: st
     now = iso(clock.now())
     notes = []
     if slip.transfer_to:
-        notes.append(_transfer(db, now, game, seat, slip))
+        notes.append(_transfer(db, now, game, seat, slip.transfer_to, slip.transfer_credits))
     elif slip.carry:
         left = credits.account_position(db, seat.email).balance
         notes.append(f"Your {left} leftover credit{'s' if left != 1 else ''} stay on your account for your next game.")
@@ -82,18 +91,23 @@ def act(db, clock: Clock, game: GameRecord, seat: SeatRecord, slip: Slip, by: st
     return notes
 
 
-def _transfer(db, now: str, game: GameRecord, seat: SeatRecord, slip: Slip) -> str:
-    if account(db, slip.transfer_to) is None:
-        raise GMError(f"gm has no player {slip.transfer_to} to give credits to; check the address")
+def _transfer(
+    db: sqlite_utils.Database, now: str, game: GameRecord, seat: SeatRecord, to: str, wanted: int | None
+) -> str:
+    """Give the seat's leftover credits (`wanted` of them; ALL: every one) to the account `to`."""
+    if account(db, to) is None:
+        raise GMError(f"gm has no player {to} to give credits to; check the address")
     has = credits.account_position(db, seat.email).balance
-    amount = has if slip.transfer_credits is ALL else slip.transfer_credits
+    amount = has if wanted is ALL else wanted
     if amount < 1 or amount > has:
         raise GMError(f"you have {has} credit{'s' if has != 1 else ''} left, so {amount} cannot be given")
-    credits.move(db, now, seat.email, slip.transfer_to, amount, f"return slip of {seat.code} in {game.name}", game.id)
-    return f"{amount} credit{'s' if amount != 1 else ''} went from your account to {slip.transfer_to}."
+    credits.move(db, now, seat.email, to, amount, f"return slip of {seat.code} in {game.name}", game.id)
+    return f"{amount} credit{'s' if amount != 1 else ''} went from your account to {to}."
 
 
-def _next_game(db, now: str, game: GameRecord, seat: SeatRecord, slip: Slip, by: str, source: str) -> str:
+def _next_game(
+    db: sqlite_utils.Database, now: str, game: GameRecord, seat: SeatRecord, slip: Slip, by: str, source: str
+) -> str:
     if slip.join is None:
         return "You asked for no new game for now; write to the GM when you want one."
     target = slip.join or game.ruleset
@@ -118,18 +132,18 @@ def apply_defaults(db: sqlite_utils.Database, home: Home, clock: Clock) -> list[
     return lines
 
 
-def _default_due(db, game: GameRecord, clock: Clock) -> bool:
+def _default_due(db: sqlite_utils.Database, game: GameRecord, clock: Clock) -> bool:
     ended = moment(last_resolved(db, game.id))
     days = game_setting(game, "slip-days")
     return ended is not None and clock.now() >= ended + timedelta(days=days)
 
 
-def _without_slip(db, game: GameRecord) -> list[SeatRecord]:
+def _without_slip(db: sqlite_utils.Database, game: GameRecord) -> list[SeatRecord]:
     answered = slips_of(db, game.id)
     return [s for s in records.seats_of(db, game.id) if s.status == "active" and s.id not in answered]
 
 
-def _apply_default(db, home: Home, clock: Clock, game: GameRecord, seat: SeatRecord) -> str:
+def _apply_default(db: sqlite_utils.Database, home: Home, clock: Clock, game: GameRecord, seat: SeatRecord) -> str:
     # 11.5: only a player who still has leftover credits goes straight into the next game.
     left = credits.account_position(db, seat.email).balance
     join = game_setting(game, "slip-default") == "join" and left > 0
@@ -140,7 +154,9 @@ def _apply_default(db, home: Home, clock: Clock, game: GameRecord, seat: SeatRec
     return f"{game.name}: no return slip from {seat.code} ({seat.email}): " + " ".join(notes)
 
 
-def _tell(db, home: Home, clock: Clock, game: GameRecord, seat: SeatRecord, notes: list[str]) -> None:
+def _tell(
+    db: sqlite_utils.Database, home: Home, clock: Clock, game: GameRecord, seat: SeatRecord, notes: list[str]
+) -> None:
     settings = mail_settings(home)
     written = write_mail(
         mail_environment(home.templates),

@@ -1,24 +1,24 @@
 """A game starting: when its last seat is taken, when the GM starts it with the seats it has
 (gm game start), or at the latest as turn 1 runs. Its seats are fixed then (no more joins), the
 first deadline comes from the schedule, and every player gets the start mail with what turn 1
-needs: the board as it starts (its maps as pictures), the order form, the portal's address.
-
-Drawing the board imports CairoSVG: inside the function that draws, so the commands that never
-start a game do not load it."""
+needs: the board as it starts (its maps as pictures), the order form, the portal's address."""
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Any
 
 import sqlite_utils
 
 from gm.clock import Clock, iso
 from gm.core.envelope import wrap_envelope
+from gm.core.model import JSONObject
 from gm.errors import GMError
 from gm.home import Home
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
+from gm.render.seat_maps import map_png, seat_maps
 from gm.services import cycle
 from gm.services.games import ROBOT, SEATS, current_state, game_ruleset, game_seat_codes, seat_robots
 from gm.services.house import portal_address
@@ -107,7 +107,7 @@ def _not_started(game: GameRecord) -> None:
         raise GMError(f"game '{game.name}' has started already; it has its seats.")
 
 
-def _start(db, home: Home, clock: Clock, game: GameRecord, how: str) -> Started:
+def _start(db: sqlite_utils.Database, home: Home, clock: Clock, game: GameRecord, how: str) -> Started:
     """Inside the caller's transaction: fix the seats, set the first deadline, log it, mail it."""
     ruleset, scenario = game_ruleset(game)
     seats = records.seats_of(db, game.id)
@@ -145,7 +145,7 @@ def _start(db, home: Home, clock: Clock, game: GameRecord, how: str) -> Started:
     return Started(game.name, codes, robots, left_out, game.deadline, how, mailed)
 
 
-def _first_deadline(db, clock: Clock, game: GameRecord) -> None:
+def _first_deadline(db: sqlite_utils.Database, clock: Clock, game: GameRecord) -> None:
     """With a schedule, turn 1 is due at its first slot at least the game's turn-gap after the
     start, as every later turn is after the one before: players get the start mail in time. A
     deadline the GM set that is further off stands."""
@@ -155,7 +155,9 @@ def _first_deadline(db, clock: Clock, game: GameRecord) -> None:
         cycle.set_due(db, game, first, first)
 
 
-def _start_mails(db, home: Home, clock: Clock, game: GameRecord, seats: list[SeatRecord], how: str) -> int:
+def _start_mails(
+    db: sqlite_utils.Database, home: Home, clock: Clock, game: GameRecord, seats: list[SeatRecord], how: str
+) -> int:
     """The start mail to every player (templates/mail/started.txt); robots get none. Unless turn
     1 runs at once, it carries the board as it starts (the seat's maps as pictures) and the
     order form for turn 1, in its text and attached."""
@@ -174,7 +176,7 @@ def _start_mails(db, home: Home, clock: Clock, game: GameRecord, seats: list[Sea
             else wrap_envelope(game.name, seat.code, 1, list(ruleset.order_form(state, seat.code)))
         )
         pictures = [] if how == "turn 1" else _board(home, game, ruleset.view(state, seat.code), seat.code, names)
-        attachments = pictures + (
+        attachments: list[dict[str, Any]] = pictures + (
             [{"filename": f"{game.name}-1-{seat.code}-orders.txt", "type": "text/plain", "content": form}]
             if form
             else []
@@ -203,13 +205,13 @@ def _start_mails(db, home: Home, clock: Clock, game: GameRecord, seats: list[Sea
     return queued
 
 
-def _board(home: Home, game: GameRecord, view: dict, seat: str, names: dict) -> list[dict]:
+def _board(home: Home, game: GameRecord, view: JSONObject, seat: str, names: dict[str, str]) -> list[dict[str, Any]]:
     """The seat's maps of the starting position as PNG files in reports/<game>/start/, as the
-    outbox attaches files: a player reads the board before turn 1 (Imperials' set-up corners)."""
-    from gm.render.seat_maps import map_png, seat_maps
-
+    outbox attaches files: a player reads the board before turn 1 (Imperials' set-up corners).
+    map_png loads CairoSVG when it first draws (gm/render/seat_maps.py): only a start that
+    mails its board pays for it."""
     folder = home.reports / game.name / "start"
-    attached = []
+    attached: list[dict[str, Any]] = []
     for drawn in seat_maps(view):
         picture = map_png(view, seat, names, drawn.file)
         if picture is None:

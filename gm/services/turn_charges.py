@@ -4,12 +4,16 @@ until their turn is paid for (the rest of the books is credits.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
 import sqlite_utils
 
 from gm.core import ledger, victory
 from gm.core.ledger import Entry
-from gm.core.model import Outcome
+from gm.core.model import JSONObject, Outcome
 from gm.services import credits, prizes
+from gm.services.cycle import SeatChange
 from gm.services.games import game_ruleset
 from gm.store import ledger as books, outbox, records
 from gm.store.records import GameRecord, SeatRecord
@@ -21,12 +25,12 @@ def settle_turn(
     db: sqlite_utils.Database,
     game: GameRecord,
     number: int,
-    orders: dict,
-    before: dict,
-    after: dict,
+    orders: Mapping[str, Mapping[str, Any]],
+    before: JSONObject,
+    after: JSONObject,
     outcome: Outcome | None,
     now: str,
-    house=None,
+    house: Callable[[], Mapping[str, Mapping[str, int]]] | None = None,
 ) -> None:
     """The books' part of a turn run, inside its transaction, right after the turn is stored.
 
@@ -56,7 +60,7 @@ def settle_turn(
         award_discounts(db, game, number, after, outcome, now, house() if house else {})
 
 
-def _reverse_discarded(db, game: GameRecord, number: int, now: str) -> None:
+def _reverse_discarded(db: sqlite_utils.Database, game: GameRecord, number: int, now: str) -> None:
     """A re-run turn replaces turns from `number` on: their charges and awards are reversed
     (append-only books), then the turn is charged again."""
     numbers = books.standing_from(db, game.id, number, REVERSIBLE)
@@ -76,7 +80,7 @@ def _reverse_discarded(db, game: GameRecord, number: int, now: str) -> None:
         )
 
 
-def forfeit_drop_outs(db: sqlite_utils.Database, game: GameRecord, dropped: list, now: str) -> None:
+def forfeit_drop_outs(db: sqlite_utils.Database, game: GameRecord, dropped: Iterable[SeatChange], now: str) -> None:
     """After the turn's NMR drop-outs (gm/services/cycle.py drop_outs gives a SeatChange for
     each): every account that dropped out forfeits its discounts (D-EMP-15)."""
     for seat, email in ((change.seat, change.left_email) for change in dropped):
@@ -95,7 +99,13 @@ def forfeit_drop_outs(db: sqlite_utils.Database, game: GameRecord, dropped: list
 
 
 def award_discounts(
-    db, game: GameRecord, number: int, final: dict, outcome: Outcome, now: str, house: dict
+    db: sqlite_utils.Database,
+    game: GameRecord,
+    number: int,
+    final: JSONObject,
+    outcome: Outcome,
+    now: str,
+    house: Mapping[str, Mapping[str, int]],
 ) -> list[Entry]:
     """Rules D-EMP-15 and H-1 at game end, in every ruleset: what the game's prize table
     gives each seat still playing (drop-outs and resignations earn nothing), capped at 10."""
@@ -132,7 +142,7 @@ def award_discounts(
 # sends a report; the PDF is rendered either way.
 
 
-def _charge(db, game: GameRecord, turn: int, code: str) -> Entry | None:
+def _charge(db: sqlite_utils.Database, game: GameRecord, turn: int, code: str) -> Entry | None:
     """The turn's charge of the seat, when the account charged is the seat's present player's.
     A standby who took the seat over after that turn did not play it: its charge (the leaver's)
     neither holds their report nor shows its balance in it."""
@@ -142,7 +152,7 @@ def _charge(db, game: GameRecord, turn: int, code: str) -> Entry | None:
     return entry
 
 
-def _turn_charge(db, game: GameRecord, turn: int, code: str) -> Entry | None:
+def _turn_charge(db: sqlite_utils.Database, game: GameRecord, turn: int, code: str) -> Entry | None:
     number = books.turn_charge(db, game.id, turn, code)
     return credits.entry(db, number) if number is not None else None
 
@@ -185,7 +195,7 @@ def held_turns(
     return frozenset(unpaid - outbox.mailed_report_turns(db, game.id, seat.code))
 
 
-def report_credits(db: sqlite_utils.Database, game: GameRecord, turn: int, seat: str) -> dict | None:
+def report_credits(db: sqlite_utils.Database, game: GameRecord, turn: int, seat: str) -> dict[str, Any] | None:
     """The credit lines of a seat's report, as they stood right after that turn's charge (so a
     report rendered again later says the same); None for a robot seat, which has no books.
 
@@ -214,7 +224,7 @@ def report_credits(db: sqlite_utils.Database, game: GameRecord, turn: int, seat:
     }
 
 
-def held_facts(db: sqlite_utils.Database, game: GameRecord | str, turn: int, seat: str) -> dict | None:
+def held_facts(db: sqlite_utils.Database, game: GameRecord | str, turn: int, seat: str) -> dict[str, Any] | None:
     """What a seat's held notice and the portal say of its report of this turn: the account, how
     many credits it is short, its discount (bonus turns on a purchase of QUALIFYING or more);
     None when the report is not held."""

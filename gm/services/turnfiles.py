@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import sqlite_utils
 
@@ -17,7 +17,7 @@ from gm.core.envelope import (
     read_envelope,
     wrap_envelope,
 )
-from gm.core.model import Order, Problem
+from gm.core.model import JSONObject, Order, Problem
 from gm.core.press import PressDraft
 from gm.core.schedule import ScheduleError, parse_moment
 from gm.core.warnings import order_warnings
@@ -60,7 +60,7 @@ class Checked:
     refusal: str | None = None
     envelope_problems: tuple[Problem, ...] = ()
     final: bool = False
-    absence: tuple | None = None  # (start, end) as UTC datetimes, from an ABSENT line
+    absence: tuple[datetime, datetime] | None = None  # (start, end) as UTC datetimes, from an ABSENT line
     press: tuple[PressDraft, ...] = ()
     press_only: bool = False
 
@@ -82,7 +82,7 @@ class GameRows:
     def seats(self, game: GameRecord) -> list[records.SeatRecord]:
         return records.seats_of(self.db, game.id)
 
-    def state(self, game: GameRecord) -> dict:
+    def state(self, game: GameRecord) -> JSONObject:
         return current_state(self.db, game)
 
 
@@ -90,7 +90,7 @@ def check_turn_file(
     db: sqlite_utils.Database,
     home: Home,
     data: bytes,
-    secret_check=check_secret,
+    secret_check: Callable[[str, str], bool] = check_secret,
     rows: GameRows | None = None,
     known: tuple[str, Envelope] | None = None,
 ) -> Checked:
@@ -113,7 +113,7 @@ def check_turn_file(
         checked.envelope_problems = tuple(envelope.problems)
         checked.refusal = refusal_at(checked, lambda p: p)
         return checked
-    game = checked.game = rows.game(envelope.game)
+    game = checked.game = rows.game(envelope.game or "")  # an envelope that is ok has a GAME line
     if game is None:
         checked.refusal = f"unknown game '{envelope.game}' (check the GAME line)"
         return checked
@@ -166,7 +166,9 @@ def check_turn_file(
     return checked
 
 
-def _absence(game: GameRecord, absence: tuple, problems: list[Problem]) -> tuple | None:
+def _absence(
+    game: GameRecord, absence: tuple[int, str, str], problems: list[Problem]
+) -> tuple[datetime, datetime] | None:
     """An ABSENT line's dates in the game's time zone; the last day counts whole."""
     line, first, last = absence
     try:
@@ -214,10 +216,10 @@ def submit(
     channel: str,
     source: str,
     sender: str | None = None,
-    secret_check=check_secret,
+    secret_check: Callable[[str, str], bool] = check_secret,
     rows: GameRows | None = None,
     known: tuple[str, Envelope] | None = None,
-    writing=nullcontext,
+    writing: Callable[[], AbstractContextManager[None]] = nullcontext,
 ) -> Receipt:
     """Archive first, then check, then store: the last valid submission per seat counts.
 
@@ -229,29 +231,32 @@ def submit(
     else:
         digest = archive_bytes(home.archive, data)
     checked = check_turn_file(db, home, data, secret_check, rows, known)
-    if checked.seat is None:  # not the seat's (no envelope, unknown seat, wrong secret): nothing at all
+    game, seat = checked.game, checked.seat
+    if game is None or seat is None:  # not the seat's (no envelope, unknown seat, wrong secret): nothing at all
         return Receipt(digest, False, False, checked)
     if checked.refusal is not None or checked.press_only:  # no orders to store: the press goes on its own
         if not checked.press:
             return Receipt(digest, False, False, checked)
         with writing(), atomic(db):
-            press = _send_press(db, home, clock, checked, channel, source, digest)
+            press = _send_press(db, home, clock, game, seat, checked, channel, source, digest)
         return Receipt(digest, False, False, checked, press)
-    game = checked.game
     replaced = False
     with writing(), atomic(db):
         # The turn may have run between the check and this transaction.
         if turn_and_status(db, game.id) != (game.turn, game.status):
             checked.refusal = f"turn {game.turn} of '{game.name}' was run while these orders were being read"
         else:
-            replaced = _store(db, clock, checked, channel, source, sender, digest)
-        press = _send_press(db, home, clock, checked, channel, source, digest)  # with the orders, or not at all
+            replaced = _store(db, clock, game, seat, checked, channel, source, sender, digest)
+        # with the orders, or not at all
+        press = _send_press(db, home, clock, game, seat, checked, channel, source, digest)
     return Receipt(digest, checked.refusal is None, replaced, checked, press)
 
 
 def _store(
     db: sqlite_utils.Database,
     clock: Clock,
+    game: GameRecord,
+    seat: records.SeatRecord,
     checked: Checked,
     channel: str,
     source: str,
@@ -260,7 +265,6 @@ def _store(
 ) -> bool:
     """Store a checked submission (inside the caller's transaction); whether it replaced an
     earlier valid one."""
-    game, seat = checked.game, checked.seat
     replaced = uncount(db, seat.id, game.turn) if checked.accepted else False
     add_submission(
         db,
@@ -280,17 +284,26 @@ def _store(
         current=checked.accepted,
     )
     if checked.accepted and checked.absence:
-        record_absence(db, game, seat, *checked.absence, "turn file", iso(clock.now()))
+        start, end = checked.absence
+        record_absence(db, game, seat, start, end, "turn file", iso(clock.now()))
     return replaced
 
 
 def _send_press(
-    db: sqlite_utils.Database, home: Home, clock: Clock, checked: Checked, channel: str, source: str, digest: str
+    db: sqlite_utils.Database,
+    home: Home,
+    clock: Clock,
+    game: GameRecord,
+    seat: records.SeatRecord,
+    checked: Checked,
+    channel: str,
+    source: str,
+    digest: str,
 ) -> tuple[PressResult, ...]:
     """The file's press, once its seat and secret are known good (inside the caller's transaction)."""
     if not checked.press:
         return ()
-    return tuple(send_drafts(db, home, clock, checked.game, checked.seat, checked.press, channel, source, digest))
+    return tuple(send_drafts(db, home, clock, game, seat, checked.press, channel, source, digest))
 
 
 def order_template(db: sqlite_utils.Database, game_name: str, seat_code: str) -> str:

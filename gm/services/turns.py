@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from typing import Any
 
 import sqlite_utils
 
 from gm.clock import Clock, iso
 from gm.core.envelope import TurnFileError, decode_turn_file, read_envelope
-from gm.core.model import Order
+from gm.core.model import JSONObject, Order, TurnResult
 from gm.core.ruleset import Ruleset, TurnSeeds
 from gm.core.statehash import state_hash
 from gm.crash import crash_point
@@ -34,7 +36,7 @@ ROBOT_SEAT = "robot seat"  # the "by" of a robot seat's orders: not an NMR, so i
 
 
 @contextmanager
-def game_lock(home: Home, game: GameRecord):
+def game_lock(home: Home, game: GameRecord) -> Iterator[None]:
     """One turn run per game at a time, across processes; released when the process ends."""
     with file_lock(home.locks / f"{game.name}.lock", wait=False) as held:
         if not held:
@@ -54,13 +56,15 @@ class TurnSummary:
     game: str
     number: int
     state_hash: str
-    without_orders: tuple
+    without_orders: tuple[str, ...]
     label: str
     over: bool
-    notices: tuple = ()
+    notices: tuple[str, ...] = ()
 
 
-def collect_orders(db, game: GameRecord, ruleset: Ruleset, state: dict, turn: int) -> dict[str, dict]:
+def collect_orders(
+    db: sqlite_utils.Database, game: GameRecord, ruleset: Ruleset, state: JSONObject, turn: int
+) -> dict[str, dict[str, Any]]:
     """Every seat's orders for a turn: its current valid submission; for an absent seat its
     standing orders; for a robot seat the robot's; otherwise the game's NMR policy (robot
     orders, repeat, or hold). A GM's correction (gm turn rerun) counts as a submission."""
@@ -70,7 +74,7 @@ def collect_orders(db, game: GameRecord, ruleset: Ruleset, state: dict, turn: in
     absent = cycle.absent_at(db, game, cycle.moment(game.due))
     previous = records.turns_of(db, game.id, turn - 1)
     last = previous[0].orders if previous and previous[0].number == turn - 1 else {}
-    collected = {}
+    collected: dict[str, dict[str, Any]] = {}
     for seat in records.seats_of(db, game.id):
         if seat.id in submitted:
             collected[seat.code] = {
@@ -97,7 +101,9 @@ def collect_orders(db, game: GameRecord, ruleset: Ruleset, state: dict, turn: in
     return collected
 
 
-def resolve_stored(ruleset: Ruleset, state: dict, orders: dict[str, dict], seed: int, turn: int):
+def resolve_stored(
+    ruleset: Ruleset, state: JSONObject, orders: dict[str, dict[str, Any]], seed: int, turn: int
+) -> TurnResult:
     by_seat = {code: [Order.from_json(o) for o in entry["orders"]] for code, entry in orders.items()}
     return ruleset.resolve(state, by_seat, TurnSeeds(seed, turn))
 
@@ -197,7 +203,7 @@ def _run_turn_locked(
     )
 
 
-def _runnable(db, game: GameRecord) -> Ruleset:
+def _runnable(db: sqlite_utils.Database, game: GameRecord) -> Ruleset:
     """The game's ruleset, once it is sure the game can run a turn: not over, made by the
     installed ruleset version, and seated to the ruleset's minimum."""
     if game.status == "over":
@@ -217,7 +223,7 @@ def _runnable(db, game: GameRecord) -> Ruleset:
     return ruleset
 
 
-def _state_before(db, game: GameRecord, ruleset: Ruleset, now: str) -> dict:
+def _state_before(db: sqlite_utils.Database, game: GameRecord, ruleset: Ruleset, now: str) -> JSONObject:
     """The state the turn starts from; before the first turn, the start is stored as turn 0."""
     state = current_state(db, game)
     if game.turn == 1 and not records.turns_of(db, game.id):
@@ -225,7 +231,9 @@ def _state_before(db, game: GameRecord, ruleset: Ruleset, now: str) -> dict:
     return state
 
 
-def _move_on(db, clock: Clock, game: GameRecord, digest: str, over: bool, rerun: bool, now: str) -> None:
+def _move_on(
+    db: sqlite_utils.Database, clock: Clock, game: GameRecord, digest: str, over: bool, rerun: bool, now: str
+) -> None:
     """The game collects the next turn (or is over), the audit log says so, and the schedule
     sets the next deadline."""
     set_turn(db, game.id, game.turn + 1, "over" if over else "running")
@@ -235,7 +243,9 @@ def _move_on(db, clock: Clock, game: GameRecord, digest: str, over: bool, rerun:
         cycle.advance_after_turn(db, game, clock.now(), over)
 
 
-def _seat_changes(db, home: Home, clock: Clock, game: GameRecord, over: bool, now: str) -> list[str]:
+def _seat_changes(
+    db: sqlite_utils.Database, home: Home, clock: Clock, game: GameRecord, over: bool, now: str
+) -> list[str]:
     """Drop-outs after too many missed turns (standbys take their seats), their discounts
     forfeited and their mails queued; notices for the GM."""
     if over:
@@ -246,7 +256,17 @@ def _seat_changes(db, home: Home, clock: Clock, game: GameRecord, over: bool, no
     return notices
 
 
-def _store_turn(db, game, number, seed, version, orders, events, state, now) -> str:
+def _store_turn(
+    db: sqlite_utils.Database,
+    game: GameRecord,
+    number: int,
+    seed: int,
+    version: str,
+    orders: dict[str, dict[str, Any]],
+    events: list[JSONObject],
+    state: JSONObject,
+    now: str,
+) -> str:
     digest = state_hash(state)
     add_turn(
         db,
@@ -341,7 +361,7 @@ def rerun_turn(
     clock: Clock,
     game_name: str,
     number: int,
-    corrections: list[tuple[str, bytes]] = (),
+    corrections: Sequence[tuple[str, bytes]] = (),
     reason: str = "",
 ) -> TurnSummary:
     """Discard turn `number` and every turn after it (kept in the audit log, with the GM's
@@ -391,7 +411,9 @@ def rerun_turn(
         return _run_turn_locked(db, home, clock, game_name, rerun=True)
 
 
-def _gm_correction(db, home: Home, game: GameRecord, number: int, source: str, data: bytes):
+def _gm_correction(
+    db: sqlite_utils.Database, home: Home, game: GameRecord, number: int, source: str, data: bytes
+) -> tuple[int, dict[str, Any]]:
     """A GM's corrected turn file for an already-run turn: no password needed, checked against
     the state before that turn."""
     digest = archive_bytes(home.archive, data)

@@ -3,7 +3,9 @@ in, FINAL added, another seat's file refused; and the text shown back, secret hi
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from gm.core.envelope import PLACEHOLDER, TurnFileError, clean_line, decode_turn_file, read_envelope
 from gm.core.model import Problem
@@ -113,7 +115,7 @@ def hide_password(text: str) -> str:
     ) + ("\n" if text else "")
 
 
-def numbered_lines(text: str, problems: list) -> list[dict]:
+def numbered_lines(text: str, problems: Iterable[Problem]) -> list[dict[str, Any]]:
     """The shown text line by line, each with the problems found on it."""
     by_line: dict[int, list[str]] = {}
     for problem in problems:

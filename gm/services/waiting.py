@@ -4,6 +4,7 @@ a ruleset; filled from sign-ups by mail and from return slips."""
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
+from typing import Any
 
 import sqlite_utils
 
@@ -12,6 +13,7 @@ from gm.errors import GMError
 from gm.rulesets import installed
 from gm.store import records, waiting as store
 from gm.store.database import atomic
+from gm.store.records import GameRecord
 from gm.store.waiting import Waiting
 
 # Sign-ups by mail of one address that may wait for their confirmation at once (docs/mail.md).
@@ -72,7 +74,7 @@ def add(
     return described, confirm is not None
 
 
-def _list_of(db: sqlite_utils.Database, target: str) -> tuple:
+def _list_of(db: sqlite_utils.Database, target: str) -> tuple[GameRecord | None, str, str]:
     """(the game or None, the ruleset, what is waited for in words) of a JOIN's target."""
     game = records.find_game(db, target)
     if game is not None and game.status != "open":
@@ -86,7 +88,9 @@ def _list_of(db: sqlite_utils.Database, target: str) -> tuple:
     return game, ruleset, f"game {game.name}" if game else f"the next game of {ruleset}"
 
 
-def _said(email: str, described: str, came: str, preferences: list[str], confirm: tuple | None) -> dict:
+def _said(
+    email: str, described: str, came: str, preferences: list[str], confirm: tuple[str, str] | None
+) -> dict[str, Any]:
     said = {"email": email, "for": described, "came": came, "preferences": preferences}
     return dict(said, unconfirmed_until=confirm[1]) if confirm else said
 

@@ -243,6 +243,22 @@ def test_a_backup_cut_short_or_not_a_backup_is_refused(home, gm, played, tmp_pat
     assert not (tmp_path / "x").exists()
 
 
+def test_a_backup_whose_manifest_is_a_folder_is_refused_as_one_without_a_manifest(gm, tmp_path):
+    # tarfile gives no bytes for a member that is not a file: gm restore once fell over on None.
+    backup = tmp_path / "b.tar"
+    with tarfile.open(backup, "w") as tar:
+        folder = tarfile.TarInfo("manifest.json")
+        folder.type = tarfile.DIRTYPE
+        tar.addfile(folder)
+    ran = gm("restore", backup, tmp_path / "x")
+    assert (ran.code, ran.err) == (
+        1,
+        f"Error: {backup} is not a finished gm backup: it has no manifest.json (it was cut short, or it is "
+        "not a gm backup). Nothing was changed. Use another backup.\n",
+    )
+    assert not (tmp_path / "x").exists()
+
+
 def test_a_database_from_a_newer_gm_is_refused(home, gm, played, tmp_path):
     backup = tmp_path / "b.tar"
     assert gm("backup", backup, home=home).code == 0
