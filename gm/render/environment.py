@@ -1,4 +1,9 @@
-"""The Jinja2 environment for reports: GM overrides, then ruleset templates, then gm's shared ones."""
+"""The Jinja2 environment for reports: GM overrides, then ruleset templates, then gm's shared ones.
+
+gm.render.gridmap, which draws with Pillow, is imported inside make_environment, where its
+functions become the templates' globals: `gm --help` imports this module (gm/services use its
+filters) and should not pay for Pillow.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,6 @@ import jinja2
 from markupsafe import Markup, escape
 
 from gm.core.names import named
-from gm.render.gridmap import grid_figure, grid_map
 from gm.render.hexmap import hex_map, hex_picture
 from gm.render.hexregion import hex_region
 from gm.render.svgmap import safe_colour, svg_map
@@ -125,6 +129,8 @@ def _with_breaks(text: str) -> Iterable[Markup]:
 
 def make_environment(override_dir: Path | None, ruleset_dirs: list[Path]) -> jinja2.Environment:
     """An environment with autoescape everywhere and StrictUndefined, so a typo fails the render."""
+    from gm.render.gridmap import grid_figure, grid_map
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(d) for d in template_dirs(override_dir, ruleset_dirs)]),
         autoescape=jinja2.select_autoescape(

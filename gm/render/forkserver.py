@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from multiprocessing import forkserver
 
 from gm.render.worker import WARM_MODULES
 
@@ -41,8 +42,6 @@ def _start_fork_server() -> None:
     take the parent's sys.path: run from a folder that holds another `gm` (a checkout of another
     version), the workers imported that one and died. PYTHONSAFEPATH (python -P) leaves the
     current folder out; it is set only while the server starts (once per process)."""
-    from multiprocessing import forkserver
-
     before = os.environ.get("PYTHONSAFEPATH")
     os.environ["PYTHONSAFEPATH"] = "1"
     try:

@@ -30,6 +30,8 @@ from functools import lru_cache
 
 from markupsafe import Markup, escape
 
+from gm.render.pictures import map_picture
+
 SIZE = 40.0  # a hex's corner radius in SVG units
 HALF_WIDTH = SIZE * math.sqrt(3) / 2
 MARGIN = SIZE * 1.2  # room round the island for the ports
@@ -50,11 +52,9 @@ def hex_map(board: Mapping) -> Markup:
 
 def hex_picture(board: Mapping) -> Markup:
     """The board as an <img> of a palette PNG drawn once per process for the same board
-    (gm/render/turnmap.py): every seat's report of a round shares one picture, which the render
+    (gm/render/pictures.py): every seat's report of a round shares one picture, which the render
     workers embed without parsing or drawing it again, where the SVG of hex_map is parsed and
     drawn anew in every report."""
-    from gm.render.turnmap import map_picture
-
     url, _, _ = map_picture(hex_svg(board))
     return Markup(f'<img class="hexmap" alt="the board" src="{url}">')
 

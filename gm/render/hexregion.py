@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from markupsafe import Markup
 
 from gm.render.hexmap import SIZE, corner_point, hex_svg
+from gm.render.pictures import TEXT_WIDTH_MM, map_picture, picture_figure
 from gm.render.regionmap import MAX_LABEL_PT, MIN_GAIN, REGION_HEIGHT_MM, placed
-from gm.render.turnmap import TEXT_WIDTH_MM, map_picture, picture_figure
 
 CORNER_FONT = 7.0  # the vertex numbers' size in the drawing's units (hexmap._corner)
 _PAD = SIZE * 1.7  # room round the outermost piece: the next tile and its corners

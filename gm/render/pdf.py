@@ -20,7 +20,7 @@ with found_once():  # the C libraries looked up once: a quarter of WeasyPrint's 
 from gm.render import turnpages
 from gm.render.budget import OverBudget
 from gm.render.fetcher import AssetFetcher
-from gm.render.worker import PNG_DATA_URL, shared_images
+from gm.render.pictures import PNG_DATA_URL, shared_images
 
 __all__ = ["PNG_DATA_URL", "SharedImages", "font_configuration", "html_to_pdf", "palette_image", "shared_images"]
 

@@ -13,8 +13,9 @@ from markupsafe import Markup, escape
 
 from gm.core.arrows import Arrow
 from gm.core.names import named
+from gm.render.arrows import arrow_key
+from gm.render.pictures import TEXT_WIDTH_MM, map_picture, picture_figure
 from gm.render.svgmap import CODE_SIZE, safe_colour, svg_region, territory_radius
-from gm.render.turnmap import TEXT_WIDTH_MM, arrow_key, map_picture, picture_figure
 
 REGION_HEIGHT_MM = 150  # room under the masthead of the first page
 MIN_GAIN = 1.25  # enlarged less than this, the whole board already shows the region

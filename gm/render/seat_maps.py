@@ -5,6 +5,9 @@ A view holds a map in one of the shapes gm/render draws (docs/writing-a-ruleset.
 (`view["map"]`, svgmap.py), a hex board (`view["board"]`, hexmap.py) or a grid world
 (`view["world"]`, with the seat's `view["region"]` enlarged, gridmap.py). A ruleset whose view
 holds none of them has no map on the portal; its report still has whatever it draws.
+
+CairoSVG (gm.render.raster) and Pillow (gm.render.gridmap) are imported inside the functions
+that draw with them, so that gm/services can import this module without `gm --help` paying for them.
 """
 
 from __future__ import annotations
@@ -12,6 +15,9 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+
+from gm.render.hexmap import hex_svg
+from gm.render.svgmap import svg_map
 
 SVG = "image/svg+xml"
 PNG = "image/png"
@@ -66,14 +72,10 @@ def map_png(view: Mapping, seat: str, names: Mapping[str, str], file: str, width
 
 
 def _graph(view: Mapping, seat: str, names: Mapping[str, str]) -> bytes:
-    from gm.render.svgmap import svg_map
-
     return str(svg_map(view["map"], seat, names)).encode("utf-8")
 
 
 def _board(view: Mapping, seat: str, names: Mapping[str, str]) -> bytes:
-    from gm.render.hexmap import hex_svg
-
     return hex_svg(view["board"]).encode("utf-8")
 
 

@@ -1,4 +1,8 @@
-"""A map as SVG: borders, territories in their owner's colour, troops, a legend; and a seat's overlay."""
+"""A map as SVG: borders, territories in their owner's colour, troops, a legend; and a seat's overlay.
+
+Pillow, which measures the legend's text, is imported inside _dejavu, when a legend is first
+drawn: `gm --help` imports this module (through gm.render.environment) and should not pay for it.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +10,16 @@ import functools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
-from PIL import ImageFont
 
 from gm.core.arrows import Arrow
 from gm.render.arrows import svg_arrows
 from gm.render.marks import hatches, pattern_defs
+
+if TYPE_CHECKING:
+    from PIL.ImageFont import FreeTypeFont
 
 # Only plain hex colours reach an attribute: a view is data, and fill="url(...)" is a reference.
 _HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
@@ -259,7 +266,9 @@ def text_ems(text: str) -> float:
 
 
 @functools.cache
-def _dejavu() -> ImageFont.FreeTypeFont | None:
+def _dejavu() -> FreeTypeFont | None:
+    from PIL import ImageFont
+
     try:
         return ImageFont.truetype("DejaVuSans.ttf", 100)
     except OSError:  # not installed where Pillow looks: the estimate will do

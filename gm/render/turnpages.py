@@ -15,6 +15,9 @@ have cannot be laid over).
 
 A WeasyPrint layout costs about 1.5 ms of CPU per box of text (bench/README.md), so an Empires
 turn of 16 seats pays for its table of every country once per worker instead of 16 times.
+
+pikepdf (about 0.1 s to import) is imported inside the functions that lay the pages over: the
+process that hands jobs to the render pool imports this module for the pages' keys.
 """
 
 from __future__ import annotations
