@@ -10,6 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from multiprocessing import forkserver
+from multiprocessing.context import ForkServerContext, SpawnContext
 
 from gm.render.worker import WARM_MODULES
 
@@ -21,7 +22,7 @@ def warm_up() -> None:
     context()
 
 
-def context():
+def context() -> ForkServerContext | SpawnContext:
     # forkserver: workers fork from a small clean process that has WeasyPrint (and CairoSVG, for
     # the map pictures: gm.render.pictures) imported already, so a worker starts in milliseconds
     # and inherits neither the caller's memory nor its threads. spawn where forkserver does not exist.

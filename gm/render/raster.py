@@ -12,7 +12,8 @@ from PIL import Image
 from gm.render.libraries import found_once
 
 with found_once():
-    from cairosvg.parser import Tree
-    from cairosvg.surface import PNGSurface
+    # CairoSVG has no types (nor a stub package).
+    from cairosvg.parser import Tree  # type: ignore[import-untyped]
+    from cairosvg.surface import PNGSurface  # type: ignore[import-untyped]
 
 __all__ = ["Image", "PNGSurface", "Tree"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from markupsafe import Markup
 
@@ -47,7 +48,7 @@ SHEETS = (
 )
 
 
-def sheet_for(view_map: Mapping, seats: Sequence[Mapping] | None = None) -> tuple[Sheet, float]:
+def sheet_for(view_map: Mapping[str, Any], seats: Sequence[Mapping[str, Any]] | None = None) -> tuple[Sheet, float]:
     """The first sheet on which the map's codes print at MIN_LABEL_PT or more (else the one
     where they print largest), and the figure's width there in mm."""
     width, height, radius = map_metrics(view_map, seats)
@@ -64,11 +65,11 @@ def sheet_for(view_map: Mapping, seats: Sequence[Mapping] | None = None) -> tupl
 
 
 def map_sections(
-    view_map: Mapping,
+    view_map: Mapping[str, Any],
     you: str | None,
     names: Mapping[str, str] | None = None,
-    events: Iterable[Mapping] = (),
-    seats: Sequence[Mapping] | None = None,
+    events: Iterable[Mapping[str, Any]] = (),
+    seats: Sequence[Mapping[str, Any]] | None = None,
 ) -> Markup:
     """A seat's maps for the top of its report: the whole board if it reads well in the first
     page's flow, and the enlarged map of the seat's region, with this turn's moves and attacks
@@ -84,11 +85,11 @@ def map_sections(
 
 
 def board_sheet(
-    view_map: Mapping,
+    view_map: Mapping[str, Any],
     you: str | None,
     names: Mapping[str, str] | None = None,
-    events: Iterable[Mapping] = (),
-    seats: Sequence[Mapping] | None = None,
+    events: Iterable[Mapping[str, Any]] = (),
+    seats: Sequence[Mapping[str, Any]] | None = None,
 ) -> Markup:
     """The whole board on a page of its own (A4, A4 landscape or A3: sheet_for), for a board too
     large to read in the first page's flow; nothing for one that is not."""
@@ -106,11 +107,11 @@ def board_sheet(
 
 
 def map_figure(
-    view_map: Mapping,
+    view_map: Mapping[str, Any],
     you: str | None,
     names: Mapping[str, str] | None = None,
     arrows: Iterable[Arrow] = (),
-    seats: Sequence[Mapping] | None = None,
+    seats: Sequence[Mapping[str, Any]] | None = None,
     figure_mm: float | None = None,
 ) -> Markup:
     """The map for one seat's report: the turn's shared picture as a data: URL, with the seat's
@@ -125,5 +126,5 @@ def map_figure(
     return picture_figure(url, figure_mm, width, height, "Map of the game", overlay)
 
 
-def _map_width(view_map: Mapping) -> float:
+def _map_width(view_map: Mapping[str, Any]) -> float:
     return float(view_map["width"])

@@ -17,15 +17,32 @@ import resource
 import signal
 from contextlib import nullcontext
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gm.crash import crash_point
 from gm.render.budget import RenderBudget, cpu_limit
 from gm.render.pictures import Picture, map_picture, shared_images
 from gm.render.turnpages import TurnPages
 
+if TYPE_CHECKING:
+    from gm.render.fetcher import AssetFetcher
+    from gm.render.pdf import SharedImages
+
 # shared_images: for the callers that make jobs (gm.render.pictures has it).
-__all__ = ["WARM_MODULES", "Renderer", "RenderJob", "RenderResult", "draw_pictures", "drawn", "serve", "shared_images"]
+__all__ = [
+    "WARM_MODULES",
+    "Answer",
+    "Message",
+    "RenderJob",
+    "RenderResult",
+    "Renderer",
+    "draw_pictures",
+    "drawn",
+    "serve",
+    "shared_images",
+]
 
 # What the fork server imports ahead for its workers (gm.render.forkserver): WeasyPrint, and
 # CairoSVG with Pillow for the map pictures (gm.render.raster).
@@ -78,14 +95,20 @@ class RenderResult:
     pictures: tuple[tuple[str, str], ...] = ()
 
 
+# What a pool sends a worker: a job, the asset folders its fetcher may read, the report's budget.
+Message = tuple[RenderJob, tuple[str, ...], RenderBudget | None]
+# What the worker answers: (True, the job's result) or (False, the error it raised).
+Answer = tuple[bool, RenderResult | Exception]
+
+
 class Renderer:
     """What renders jobs in one process: a fetcher per set of asset folders, the shared images."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         from gm.render.pdf import SharedImages
 
-        self.fetchers: dict = {}  # asset folders -> AssetFetcher
-        self.images = SharedImages()
+        self.fetchers: dict[tuple[str, ...], AssetFetcher] = {}  # by their asset folders
+        self.images: SharedImages = SharedImages()
 
     def write(self, job: RenderJob, asset_dirs: tuple[str, ...], max_pages: int | None = None) -> RenderResult:
         """Write the job's PDF (its pictures drawn already); OverBudget past max_pages pages."""
@@ -136,7 +159,7 @@ def draw_pictures(job: RenderJob) -> tuple[RenderJob, tuple[tuple[str, str], ...
     return dataclasses.replace(job, html=html, images=shared_images(html), pictures=()), tuple(made)
 
 
-def serve(connection) -> None:
+def serve(connection: Connection) -> None:
     """A worker's life: render each (job, asset folders, budget) it is sent until it gets None.
 
     Ctrl-C goes to the whole process group; the parent decides what it means, so a worker
@@ -148,14 +171,14 @@ def serve(connection) -> None:
     _collect_between_jobs()
     while True:
         try:
-            message = connection.recv()
+            message: Message | None = connection.recv()
         except EOFError:
             return  # the parent is gone
         if message is None:
             return
         job, asset_dirs, budget = message
         try:
-            answer = (True, renderer.make(job, asset_dirs, budget))
+            answer: Answer = (True, renderer.make(job, asset_dirs, budget))
         except Exception as exc:  # the parent raises it in the caller, with its type
             answer = (False, exc)
         try:

@@ -18,12 +18,15 @@ HEAVY = {"weasyprint", "cairosvg", "PIL", "pikepdf"}
 
 
 def imports(tree: ast.Module) -> tuple[set[str], set[str]]:
-    """The modules a module imports at its top (inside `with` and `if` too), and inside functions."""
+    """The modules a module imports at its top (inside `with` and `if` too, not `if TYPE_CHECKING:`,
+    which only mypy reads), and inside functions."""
     top: set[str] = set()
     inside: set[str] = set()
 
     def walk(node: ast.AST, in_function: bool) -> None:
         for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and isinstance(child.test, ast.Name) and child.test.id == "TYPE_CHECKING":
+                continue
             found = inside if in_function else top
             if isinstance(child, ast.ImportFrom) and child.module and not child.level:
                 found.add(child.module)
@@ -75,3 +78,15 @@ def test_gm_help_imports_no_drawing_library():
     )
     ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert ran.stderr.strip() == "[]"
+
+
+def test_gm_render_names_load_from_where_mypy_reads_them():
+    """gm.render's names load on first use (_EXPORTS); its `if TYPE_CHECKING:` imports give mypy
+    their types, and must name the same modules."""
+    tree = modules()["gm.render.__init__"]
+    checked = next(n for n in tree.body if isinstance(n, ast.If) and getattr(n.test, "id", "") == "TYPE_CHECKING")
+    typed = {
+        alias.name: node.module for node in checked.body if isinstance(node, ast.ImportFrom) for alias in node.names
+    }
+    assert typed == {name: f"gm.render.{module}" for name, module in gm.render._EXPORTS.items()}
+    assert sorted(typed) == sorted(gm.render.__all__)
