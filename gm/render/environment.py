@@ -56,7 +56,7 @@ def asset_dirs(env: jinja2.Environment) -> list[Path]:
     fetcher serves files from these."""
     loader = env.loader
     if not isinstance(loader, jinja2.FileSystemLoader):
-        raise TypeError(f"an environment of make_environment's reads templates from folders, not {loader!r}")
+        raise TypeError(f"asset_dirs needs an environment of make_environment (templates in folders), not {loader!r}")
     return [Path(p) for p in loader.searchpath]
 
 

@@ -7,7 +7,8 @@ A view holds a map in one of the shapes gm/render draws (docs/writing-a-ruleset.
 holds none of them has no map on the portal; its report still has whatever it draws.
 
 CairoSVG (gm.render.raster) and Pillow (gm.render.gridmap) are imported inside the functions
-that draw with them, so that gm/services can import this module without `gm --help` paying for them.
+that draw with them, so that gm/services can import this module at the top without `gm --help`
+paying for them.
 """
 
 from __future__ import annotations
