@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gm.render import turnmap  # noqa: E402
+from gm.render import pictures, turnmap  # noqa: E402
 from gm.render.environment import base_url, make_environment, render_report_html  # noqa: E402
 from gm.render.fetcher import AssetFetcher  # noqa: E402
 from gm.render.pdf import SharedImages, html_to_pdf, shared_images  # noqa: E402
@@ -80,7 +80,7 @@ def main() -> None:
         )
 
     for _ in range(args.repeat):
-        turnmap._pictures.clear()
+        pictures._pictures.clear()
         turnmap.map_figure(view["map"], None, names, (), view["seats"], figure_mm)  # the turn's board, drawn
         for context in contexts:
             maps.append(cpu(partial(seat_maps, context)))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 from gm.core.arrows import Arrow
 
@@ -19,6 +19,16 @@ ATTACK_EDGE = "#c0161b"
 _FALLBACK = "#ffffff"
 
 Point = tuple[float, float]
+
+
+def arrow_key(moves: Sequence[Arrow]) -> Markup:
+    """What the arrows mean, under a map that has any."""
+    if not moves:
+        return Markup("")
+    return Markup(
+        '<p class="map-key">Arrows: this turn\'s moves you may see, in the colour of who moved; '
+        "attacks bolder and edged in red, with a bar across the tip where they were beaten off.</p>"
+    )
 
 
 def svg_arrows(

@@ -24,6 +24,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from types import FrameType
+from typing import NoReturn
 
 MAX_PAGES = 60
 MAX_CPU_SECONDS = 30.0
@@ -93,7 +95,7 @@ def cpu_limit(seconds: float, identifier: str) -> Iterator[None]:
         yield
         return
 
-    def over(signum, frame):
+    def over(signum: int, frame: FrameType | None) -> NoReturn:
         raise over_cpu(identifier, seconds)
 
     before = signal.signal(signal.SIGPROF, over)

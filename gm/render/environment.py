@@ -1,4 +1,9 @@
-"""The Jinja2 environment for reports: GM overrides, then ruleset templates, then gm's shared ones."""
+"""The Jinja2 environment for reports: GM overrides, then ruleset templates, then gm's shared ones.
+
+gm.render.gridmap, which draws with Pillow, is imported inside make_environment, where its
+functions become the templates' globals: `gm --help` imports this module (gm/services use its
+filters) and should not pay for Pillow.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +11,12 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from markupsafe import Markup, escape
 
 from gm.core.names import named
-from gm.render.gridmap import grid_figure, grid_map
 from gm.render.hexmap import hex_map, hex_picture
 from gm.render.hexregion import hex_region
 from gm.render.svgmap import safe_colour, svg_map
@@ -47,8 +52,12 @@ def template_dirs(override_dir: Path | None, ruleset_dirs: Iterable[Path]) -> li
 
 
 def asset_dirs(env: jinja2.Environment) -> list[Path]:
-    """The folders an environment reads templates from; the URL fetcher serves files from these."""
-    return [Path(p) for p in env.loader.searchpath]
+    """The folders an environment reads templates from (one of make_environment's); the URL
+    fetcher serves files from these."""
+    loader = env.loader
+    if not isinstance(loader, jinja2.FileSystemLoader):
+        raise TypeError(f"asset_dirs needs an environment of make_environment (templates in folders), not {loader!r}")
+    return [Path(p) for p in loader.searchpath]
 
 
 def base_url() -> str:
@@ -56,7 +65,7 @@ def base_url() -> str:
     return shared_templates_dir().as_uri() + "/"
 
 
-def nations(scores: Sequence[Mapping]) -> dict[str, str]:
+def nations(scores: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     """Jinja filter: seat code -> nation (or player name) from the scores rows, for map legends."""
     return {row["seat"]: row.get("nation") or row["name"] for row in scores}
 
@@ -67,7 +76,7 @@ def when(stamp: str) -> str:
     return f"{match[1]} {match[2]} UTC" if match else stamp
 
 
-def known_line(known: Mapping, values: Sequence[object]) -> str:
+def known_line(known: Mapping[str, Any], values: Sequence[object]) -> str:
     """Jinja global: one line of the listing of what a seat sees (known.html): the place, then
     each fact in its column, numbers to the right, two spaces between (_aligned). In
     Python rather than a Jinja macro: an Empires listing is 215 lines a seat (70 ms a report as
@@ -125,6 +134,8 @@ def _with_breaks(text: str) -> Iterable[Markup]:
 
 def make_environment(override_dir: Path | None, ruleset_dirs: list[Path]) -> jinja2.Environment:
     """An environment with autoescape everywhere and StrictUndefined, so a typo fails the render."""
+    from gm.render.gridmap import grid_figure, grid_map
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(d) for d in template_dirs(override_dir, ruleset_dirs)]),
         autoescape=jinja2.select_autoescape(
@@ -153,11 +164,11 @@ def make_environment(override_dir: Path | None, ruleset_dirs: list[Path]) -> jin
     return env
 
 
-def render_report_html(env: jinja2.Environment, context: Mapping) -> str:
+def render_report_html(env: jinja2.Environment, context: Mapping[str, Any]) -> str:
     """A seat's turn report as HTML (see templates/report.html for the context it reads)."""
     return env.get_template(REPORT_TEMPLATE).render(context)
 
 
-def render_standings_html(env: jinja2.Environment, context: Mapping) -> str:
+def render_standings_html(env: jinja2.Environment, context: Mapping[str, Any]) -> str:
     """The final standings of a finished game as HTML (see templates/standings.html)."""
     return env.get_template(STANDINGS_TEMPLATE).render(context)

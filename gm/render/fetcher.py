@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import mimetypes
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
@@ -13,7 +13,7 @@ from urllib.request import url2pathname
 from gm.render.libraries import found_once
 
 with found_once():  # importing weasyprint.urls imports the whole of WeasyPrint (gm.render.libraries)
-    from weasyprint.urls import URLFetcher, URLFetcherResponse
+    from weasyprint.urls import URLFetcher, URLFetcherResponse  # type: ignore[import-untyped]  # WeasyPrint has no types
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +22,7 @@ class RefusedURL(ValueError):
     """A URL the report renderer will not read (outside the asset folders, or not data:/file:)."""
 
 
-class AssetFetcher(URLFetcher):
+class AssetFetcher(URLFetcher):  # type: ignore[misc]  # URLFetcher is untyped (Any)
     """A WeasyPrint 70 URL fetcher that serves data: URLs and files under `roots`, nothing else.
 
     WeasyPrint's own fetcher opens any file and makes network requests; a report shows text that
@@ -39,7 +39,7 @@ class AssetFetcher(URLFetcher):
         self.roots = tuple(os.path.realpath(root) for root in roots)
         self.refused: list[str] = []
 
-    def fetch(self, url: str, headers=None) -> URLFetcherResponse:
+    def fetch(self, url: str, headers: Mapping[str, str] | None = None) -> URLFetcherResponse:
         scheme = url.partition(":")[0].lower()
         if scheme == "data":
             # urllib's data: handler only decodes the URL itself; it opens nothing.

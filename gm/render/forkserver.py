@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from multiprocessing import forkserver
+from multiprocessing.context import ForkServerContext, SpawnContext
 
 from gm.render.worker import WARM_MODULES
 
@@ -20,7 +22,7 @@ def warm_up() -> None:
     context()
 
 
-def context():
+def context() -> ForkServerContext | SpawnContext:
     # forkserver: workers fork from a small clean process that has WeasyPrint (and CairoSVG, for
     # the map pictures: gm.render.pictures) imported already, so a worker starts in milliseconds
     # and inherits neither the caller's memory nor its threads. spawn where forkserver does not exist.
@@ -41,8 +43,6 @@ def _start_fork_server() -> None:
     take the parent's sys.path: run from a folder that holds another `gm` (a checkout of another
     version), the workers imported that one and died. PYTHONSAFEPATH (python -P) leaves the
     current folder out; it is set only while the server starts (once per process)."""
-    from multiprocessing import forkserver
-
     before = os.environ.get("PYTHONSAFEPATH")
     os.environ["PYTHONSAFEPATH"] = "1"
     try:

@@ -28,6 +28,7 @@ import io
 import json
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from markupsafe import Markup
 from PIL import Image, ImageChops, ImageDraw, ImageFont
@@ -49,7 +50,7 @@ INK = (29, 29, 27)
 _cache: OrderedDict[str, str] = OrderedDict()
 
 
-def grid_map(data: Mapping, crop: Mapping | None = None) -> str:
+def grid_map(data: Mapping[str, Any], crop: Mapping[str, Any] | None = None) -> str:
     """The map as a data: URI of a PNG (drawn once per distinct data and crop)."""
     key = hashlib.sha256(
         json.dumps([data, crop], sort_keys=True, separators=(",", ":"), default=str).encode("utf-8")
@@ -64,7 +65,7 @@ def grid_map(data: Mapping, crop: Mapping | None = None) -> str:
     return uri
 
 
-def draw_png(data: Mapping, crop: Mapping | None = None) -> bytes:
+def draw_png(data: Mapping[str, Any], crop: Mapping[str, Any] | None = None) -> bytes:
     image = draw(data, crop)
     out = io.BytesIO()
     image.save(out, "PNG", compress_level=6)
@@ -76,13 +77,14 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     if len(text) != 6:
         return (128, 128, 128)
     try:
-        return tuple(int(text[k : k + 2], 16) for k in (0, 2, 4))
+        red, green, blue = (int(text[k : k + 2], 16) for k in (0, 2, 4))
     except ValueError:
         return (128, 128, 128)
+    return red, green, blue
 
 
 def _indexed(
-    rows: list[str], colours: Mapping, width: int, height: int, default: tuple[int, int, int]
+    rows: list[str], colours: Mapping[str, Any], width: int, height: int, default: tuple[int, int, int]
 ) -> tuple[Image.Image, dict[str, int]]:
     """A palette image with one pixel per block, and which characters had a colour."""
     letters = sorted(colours)[:255]
@@ -96,12 +98,13 @@ def _indexed(
     return image, index
 
 
-def draw(data: Mapping, crop: Mapping | None = None) -> Image.Image:
+def draw(data: Mapping[str, Any], crop: Mapping[str, Any] | None = None) -> Image.Image:
     width, height = int(data["width"]), int(data["height"])
     terrain, _ = _indexed(data["terrain"], data["palette"], width, height, (200, 200, 200))
     picture = terrain.convert("RGB")
     owners = data.get("owners") or {}
-    owned, index = None, {}
+    owned: Image.Image | None = None
+    index: dict[str, int] = {}
     if data.get("territory"):
         owned, index = _indexed(data["territory"], owners, width, height, (0, 0, 0))
         mask = owned.point([0] + [255] * 255, "L") if index else None
@@ -112,9 +115,11 @@ def draw(data: Mapping, crop: Mapping | None = None) -> Image.Image:
     picture = picture.crop((x0, y0, x1, y1))
     cols, rows = x1 - x0, y1 - y0
     scale, margin = geometry(cols, rows)
-    picture = picture.resize((cols * scale, rows * scale), Image.NEAREST)
+    picture = picture.resize((cols * scale, rows * scale), Image.Resampling.NEAREST)
     if owned is not None and index:
-        _hatch(picture, owned.crop((x0, y0, x1, y1)).resize(picture.size, Image.NEAREST), index, owners, scale)
+        _hatch(
+            picture, owned.crop((x0, y0, x1, y1)).resize(picture.size, Image.Resampling.NEAREST), index, owners, scale
+        )
     every = 5 if crop else int(data.get("every") or 10)
     canvas = Image.new("RGB", (cols * scale + 2 * margin, rows * scale + 2 * margin), (255, 255, 255))
     canvas.paste(picture, (margin, margin))
@@ -129,7 +134,9 @@ def draw(data: Mapping, crop: Mapping | None = None) -> Image.Image:
     return canvas
 
 
-def _hatch(picture: Image.Image, owned: Image.Image, index: Mapping[str, int], owners: Mapping, scale: int) -> None:
+def _hatch(
+    picture: Image.Image, owned: Image.Image, index: Mapping[str, int], owners: Mapping[str, Any], scale: int
+) -> None:
     """Stripes over the territory of each empire whose colour looks like another's (the same
     choice as the graph maps', gm.render.marks), so 16 empires stay apart when tinted."""
     chosen = hatches((letter, str(owners[letter])) for letter in owners)
@@ -164,10 +171,10 @@ def _stripes(size: tuple[int, int], angle: str, gap: int) -> Image.Image:
 
 
 def grid_figure(
-    data: Mapping,
-    crop: Mapping | None = None,
-    events: Iterable[Mapping] = (),
-    seats: Sequence[Mapping] | None = None,
+    data: Mapping[str, Any],
+    crop: Mapping[str, Any] | None = None,
+    events: Iterable[Mapping[str, Any]] = (),
+    seats: Sequence[Mapping[str, Any]] | None = None,
     alt: str = "Map",
 ) -> Markup:
     """The map picture (grid_map, shared) with this turn's moves and attacks the seat may see
@@ -221,7 +228,7 @@ def geometry(cols: int, rows: int) -> tuple[int, int]:
     return scale, max(36, scale + 8)  # room for a 3-digit coordinate at each side
 
 
-def _box(crop: Mapping | None, width: int, height: int) -> tuple[int, int, int, int]:
+def _box(crop: Mapping[str, Any] | None, width: int, height: int) -> tuple[int, int, int, int]:
     if not crop:
         return 0, 0, width, height
     x0 = max(0, min(width - 1, int(crop["x0"])))
@@ -229,15 +236,18 @@ def _box(crop: Mapping | None, width: int, height: int) -> tuple[int, int, int, 
     return x0, y0, max(x0 + 1, min(width, int(crop["x1"]))), max(y0 + 1, min(height, int(crop["y1"])))
 
 
-def _layer(mark: Mapping) -> int:
-    return {"group": 2, "city": 1, "capital": 1}.get(mark.get("shape"), 0)
+_LAYERS: dict[str | None, int] = {"group": 2, "city": 1, "capital": 1}
 
 
-def _font(size: int) -> ImageFont.FreeTypeFont:
+def _layer(mark: Mapping[str, Any]) -> int:
+    return _LAYERS.get(mark.get("shape"), 0)
+
+
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return _fonts.setdefault(size, ImageFont.load_default(size=size))
 
 
-_fonts: dict[int, ImageFont.FreeTypeFont] = {}
+_fonts: dict[int, ImageFont.FreeTypeFont | ImageFont.ImageFont] = {}
 
 
 def _contrast(colour: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -246,13 +256,14 @@ def _contrast(colour: tuple[int, int, int]) -> tuple[int, int, int]:
 
 
 def _darker(colour: tuple[int, int, int]) -> tuple[int, int, int]:
-    return tuple(int(v * 0.55) for v in colour)
+    red, green, blue = (int(v * 0.55) for v in colour)
+    return red, green, blue
 
 
 class _Sketch:
     """Drawing on the canvas in block coordinates (the cropped part, scaled, inside a margin)."""
 
-    def __init__(self, pen: ImageDraw.ImageDraw, scale: int, margin: int, x0, y0, x1, y1):
+    def __init__(self, pen: ImageDraw.ImageDraw, scale: int, margin: int, x0: int, y0: int, x1: int, y1: int):
         self.pen, self.scale, self.margin = pen, scale, margin
         self.x0, self.y0, self.x1, self.y1 = x0, y0, x1, y1
 
@@ -262,7 +273,7 @@ class _Sketch:
     def inside(self, x: int, y: int) -> bool:
         return self.x0 <= x < self.x1 and self.y0 <= y < self.y1
 
-    def borders(self, territory: list[str], owners: Mapping) -> None:
+    def borders(self, territory: list[str], owners: Mapping[str, Any]) -> None:
         """A line in the owner's darker colour wherever its territory meets another's or none."""
         if not territory:
             return
@@ -280,7 +291,7 @@ class _Sketch:
                 if here != under and y + 1 < self.y1:
                     self._edge(x, y + 1, x + 1, y + 1, colours.get(here) or colours.get(under), width)
 
-    def _edge(self, ax, ay, bx, by, colour, width) -> None:
+    def _edge(self, ax: int, ay: int, bx: int, by: int, colour: tuple[int, int, int] | None, width: int) -> None:
         if colour:
             self.pen.line([self.at(ax, ay), self.at(bx, by)], fill=colour, width=width)
 
@@ -292,7 +303,7 @@ class _Sketch:
             if y % every == 0:
                 self.pen.line([self.at(self.x0, y), self.at(self.x1, y)], fill=(60, 60, 60), width=1)
 
-    def line(self, line: Mapping) -> None:
+    def line(self, line: Mapping[str, Any]) -> None:
         points = [self.at(x + 0.5, y + 0.5) for x, y in line.get("blocks", [])]
         if len(points) < 2:
             return
@@ -301,7 +312,7 @@ class _Sketch:
         self.pen.line(points, fill=INK, width=width + 2, joint="curve")
         self.pen.line(points, fill=colour, width=width, joint="curve")
 
-    def mark(self, mark: Mapping) -> None:
+    def mark(self, mark: Mapping[str, Any]) -> None:
         x, y = int(mark["x"]), int(mark["y"])
         if not self.inside(x, y):
             return
@@ -337,7 +348,14 @@ class _Sketch:
                 self._text(cx + s / 2 + max(2, s // 3) + 2, cy - size * 0.6, str(mark["label"]), size)
 
     def _text(
-        self, x: float, y: float, text: str, size: int, centred: bool = False, fill=INK, halo: bool = True
+        self,
+        x: float,
+        y: float,
+        text: str,
+        size: int,
+        centred: bool = False,
+        fill: tuple[int, int, int] = INK,
+        halo: bool = True,
     ) -> None:
         font = _font(size)
         if centred:

@@ -25,10 +25,13 @@ import base64
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
 from markupsafe import Markup, escape
+
+from gm.render.pictures import map_picture
 
 SIZE = 40.0  # a hex's corner radius in SVG units
 HALF_WIDTH = SIZE * math.sqrt(3) / 2
@@ -39,7 +42,7 @@ _FONT = "DejaVu Sans, sans-serif"
 _SEA = "#d6e6f0"
 
 
-def hex_map(board: Mapping) -> Markup:
+def hex_map(board: Mapping[str, Any]) -> Markup:
     """The board as an <img> of SVG in a data: URL, safe in an autoescaped template (see the
     module docstring). WeasyPrint draws an SVG image in about half the time of the same SVG
     inline (measured in bench/README.md, bench_imperials.py)."""
@@ -48,18 +51,16 @@ def hex_map(board: Mapping) -> Markup:
     return Markup(f'<img class="hexmap" alt="the board" src="data:image/svg+xml;base64,{encoded}">')
 
 
-def hex_picture(board: Mapping) -> Markup:
+def hex_picture(board: Mapping[str, Any]) -> Markup:
     """The board as an <img> of a palette PNG drawn once per process for the same board
-    (gm/render/turnmap.py): every seat's report of a round shares one picture, which the render
+    (gm/render/pictures.py): every seat's report of a round shares one picture, which the render
     workers embed without parsing or drawing it again, where the SVG of hex_map is parsed and
     drawn anew in every report."""
-    from gm.render.turnmap import map_picture
-
     url, _, _ = map_picture(hex_svg(board))
     return Markup(f'<img class="hexmap" alt="the board" src="{url}">')
 
 
-def hex_svg(board: Mapping) -> str:
+def hex_svg(board: Mapping[str, Any]) -> str:
     """The board as SVG text, for a page that wants the markup itself."""
     return _drawing(json.dumps(board, sort_keys=True, default=str))
 
@@ -92,7 +93,7 @@ def _drawing(key: str) -> str:
     return "\n".join(out)
 
 
-def _merchant(m: Mapping) -> str:
+def _merchant(m: Mapping[str, Any]) -> str:
     # A flag with an M in its holder's colour, at the left of the number token (the robber stands
     # at its right), clear of the corners where pieces and their badges are drawn.
     x, y = _centre(m["col"], m["row"])
@@ -106,11 +107,11 @@ def _merchant(m: Mapping) -> str:
     )
 
 
-def _centre(col, row) -> tuple[float, float]:
+def _centre(col: float, row: float) -> tuple[float, float]:
     return float(col) * HALF_WIDTH, float(row) * 1.5 * SIZE
 
 
-def corner_point(at) -> tuple[float, float]:
+def corner_point(at: Sequence[float]) -> tuple[float, float]:
     """The SVG point of a corner (col, row, k)."""
     col, row, k = at
     x, y = _centre(col, row)
@@ -123,11 +124,11 @@ def _f(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def _colour(value) -> str:
+def _colour(value: object) -> str:
     return value if isinstance(value, str) and _HEX_COLOUR.fullmatch(value) else "#cccccc"
 
 
-def _hex(h: Mapping) -> str:
+def _hex(h: Mapping[str, Any]) -> str:
     x, y = _centre(h["col"], h["row"])
     points = " ".join(f"{_f(px)},{_f(py)}" for px, py in (corner_point((h["col"], h["row"], k)) for k in range(6)))
     out = [f'<polygon points="{points}" fill="{_colour(h.get("fill"))}" stroke="#6f6a5f" stroke-width="1.2"/>']
@@ -154,7 +155,7 @@ def _hex(h: Mapping) -> str:
     return "\n".join(out)
 
 
-def _line(line: Mapping) -> str:
+def _line(line: Mapping[str, Any]) -> str:
     (x1, y1), (x2, y2) = corner_point(line["from"]), corner_point(line["to"])
     # Shortened a little at both ends so the corner labels stay clear.
     dx, dy = (x2 - x1) * 0.2, (y2 - y1) * 0.2
@@ -166,7 +167,7 @@ def _line(line: Mapping) -> str:
     )
 
 
-def _port(port: Mapping, middle: tuple) -> str:
+def _port(port: Mapping[str, Any], middle: tuple[float, float]) -> str:
     (x1, y1), (x2, y2) = corner_point(port["from"]), corner_point(port["to"])
     mx, my = (x1 + x2) / 2, (y1 + y2) / 2
     # Straight out from the coast: away from the port's own hex if given, else the island's middle.
@@ -186,7 +187,7 @@ def _port(port: Mapping, middle: tuple) -> str:
     )
 
 
-def _corner(c: Mapping) -> str:
+def _corner(c: Mapping[str, Any]) -> str:
     x, y = corner_point(c["at"])
     return (
         f'<circle cx="{_f(x)}" cy="{_f(y)}" r="6.3" fill="#ffffff" stroke="#8c877b" stroke-width="0.6"/>'
@@ -195,7 +196,7 @@ def _corner(c: Mapping) -> str:
     )
 
 
-def _piece(p: Mapping) -> str:
+def _piece(p: Mapping[str, Any]) -> str:
     x, y = corner_point(p["at"])
     fill = _colour(p.get("colour"))
     text = escape(p.get("text", ""))
@@ -237,7 +238,7 @@ def _piece(p: Mapping) -> str:
     return "\n".join(out)
 
 
-def _mark(m: Mapping) -> str:
+def _mark(m: Mapping[str, Any]) -> str:
     if m.get("shape") == "merchant":
         return _merchant(m)
     x, y = _centre(m["col"], m["row"])

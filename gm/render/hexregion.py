@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from markupsafe import Markup
 
 from gm.render.hexmap import SIZE, corner_point, hex_svg
+from gm.render.pictures import TEXT_WIDTH_MM, map_picture, picture_figure
 from gm.render.regionmap import MAX_LABEL_PT, MIN_GAIN, REGION_HEIGHT_MM, placed
-from gm.render.turnmap import TEXT_WIDTH_MM, map_picture, picture_figure
 
 CORNER_FONT = 7.0  # the vertex numbers' size in the drawing's units (hexmap._corner)
 _PAD = SIZE * 1.7  # room round the outermost piece: the next tile and its corners
@@ -22,7 +23,7 @@ _PT_MM = 25.4 / 72
 _VIEWBOX = re.compile(r'viewBox="([-0-9. ]+)"')
 
 
-def hex_region(board: Mapping, seat: str | None, title: str = "Your part of the island, enlarged") -> Markup:
+def hex_region(board: Mapping[str, Any], seat: str | None, title: str = "Your part of the island, enlarged") -> Markup:
     """A section with the seat's part of the board enlarged, or nothing: for a seat with no
     piece, or where the whole board already shows that part nearly as large."""
     svg = hex_svg(board)
@@ -62,7 +63,7 @@ def region_box(points: list[tuple[float, float]], frame: list[float]) -> tuple[f
     return x0, y0, width, height
 
 
-def _points(board: Mapping, seat: str | None) -> list[tuple[float, float]]:
+def _points(board: Mapping[str, Any], seat: str | None) -> list[tuple[float, float]]:
     """Where the seat's pieces stand and its roads run."""
     if seat is None:
         return []

@@ -10,7 +10,8 @@ seating order, so a seat keeps its hatching all game.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
+from typing import TypeVar
 
 # How far apart (CIE76 delta E in L*a*b*) two colours must be to need no other mark; at 25
 # pairs such as Empires' #8969ea/#7531c6 (22) still get a hatching each.
@@ -19,13 +20,15 @@ CLOSE = 25.0
 # horizontal: "45" rises to the right) and a cross.
 HATCHES = ("", "45", "-45", "0", "90", "cross")
 
+Owner = TypeVar("Owner", bound=Hashable)  # a seat code, a map's owner (None: nobody), a grid's letter
 
-def hatches(colours: Iterable[tuple[str | None, str]], plain: Iterable[str] = ()) -> dict[str | None, int]:
+
+def hatches(colours: Iterable[tuple[Owner, str]], plain: Iterable[str] = ()) -> dict[Owner, int]:
     """owner -> index into HATCHES, for (owner, colour) in a fixed order (seats in seating
     order). `plain` colours (neutral, sea, unowned) never take a hatching of their own, but a
     seat whose colour looks like one of them does."""
     taken: list[tuple[tuple[float, float, float], int]] = [(_lab(colour), 0) for colour in plain]
-    out: dict[str | None, int] = {}
+    out: dict[Owner, int] = {}
     for owner, colour in colours:
         if owner in out:
             continue

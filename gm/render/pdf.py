@@ -6,21 +6,22 @@ import base64
 import re
 import struct
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from hashlib import md5
 
 from gm.render.libraries import found_once
 
+# WeasyPrint and pydyf have no types (nor stub packages): their names are Any here.
 with found_once():  # the C libraries looked up once: a quarter of WeasyPrint's import
-    import pydyf
-    from weasyprint import CSS, HTML
-    from weasyprint.images import RasterImage
-    from weasyprint.text.fonts import FontConfiguration
+    import pydyf  # type: ignore[import-untyped]
+    from weasyprint import CSS, HTML, Document  # type: ignore[import-untyped]
+    from weasyprint.images import RasterImage  # type: ignore[import-untyped]
+    from weasyprint.text.fonts import FontConfiguration  # type: ignore[import-untyped]
 
 from gm.render import turnpages
 from gm.render.budget import OverBudget
 from gm.render.fetcher import AssetFetcher
-from gm.render.worker import PNG_DATA_URL, shared_images
+from gm.render.pictures import PNG_DATA_URL, shared_images
 
 __all__ = ["PNG_DATA_URL", "SharedImages", "font_configuration", "html_to_pdf", "palette_image", "shared_images"]
 
@@ -30,10 +31,13 @@ _W3C_DATE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:\d{2
 
 _font_config: FontConfiguration | None = None
 # Parsed <style> sheets, by (text, base URL, fetcher): every report of a process shares gm's own.
-_sheets: OrderedDict[tuple, CSS] = OrderedDict()
+_sheets: OrderedDict[tuple[str, str, AssetFetcher], CSS] = OrderedDict()
 _KEEP_SHEETS = 32
 # What a shared image's data: URL becomes in the HTML WeasyPrint parses (see _shorten).
 SHARED_IMAGE_SCHEME = "gm-shared-image:"
+
+# WeasyPrint's image cache: URL -> image, which it takes instead of fetching the URL.
+ImageCache = Mapping[str, object]
 
 
 def font_configuration() -> FontConfiguration:
@@ -45,7 +49,13 @@ def font_configuration() -> FontConfiguration:
 
 
 def html_to_pdf(
-    html: str, *, base_url: str, created: str, identifier: str, fetcher: AssetFetcher, cache: dict | None = None
+    html: str,
+    *,
+    base_url: str,
+    created: str,
+    identifier: str,
+    fetcher: AssetFetcher,
+    cache: ImageCache | None = None,
 ) -> bytes:
     """Render `html` to PDF bytes; every resource goes through `fetcher`.
 
@@ -69,7 +79,7 @@ def render_report(
     created: str,
     identifier: str,
     fetcher: AssetFetcher,
-    cache: dict | None = None,
+    cache: ImageCache | None = None,
     turn_pages: turnpages.TurnPages | None = None,
     max_pages: int | None = None,
 ) -> tuple[bytes, turnpages.TurnPages | None]:
@@ -99,7 +109,7 @@ def render_report(
     return pdf, made
 
 
-def _layout(html: str, base_url: str, fetcher: AssetFetcher, cache: dict | None):
+def _layout(html: str, base_url: str, fetcher: AssetFetcher, cache: ImageCache | None) -> Document:
     html, cache = _shorten(html, cache or {})
     page = HTML(string=html, base_url=base_url, url_fetcher=fetcher)
     return page.render(
@@ -107,7 +117,7 @@ def _layout(html: str, base_url: str, fetcher: AssetFetcher, cache: dict | None)
     )
 
 
-def _within(document, max_pages: int | None, identifier: str):
+def _within(document: Document, max_pages: int | None, identifier: str) -> Document:
     """The laid-out document, or OverBudget when it has more than max_pages pages (writing a
     PDF of thousands of pages would take as long again)."""
     if max_pages is not None and len(document.pages) > max_pages:
@@ -115,16 +125,17 @@ def _within(document, max_pages: int | None, identifier: str):
     return document
 
 
-def _write(document, created: str, identifier: str) -> bytes:
+def _write(document: Document, created: str, identifier: str) -> bytes:
     # Set here rather than trusting the template's <meta>, so an overriding GM template that
     # forgets it cannot make PDFs differ run to run.
     document.metadata.created = created
     document.metadata.modified = created
-    return document.write_pdf(pdf_identifier=identifier.encode("utf-8"))
+    pdf: bytes = document.write_pdf(pdf_identifier=identifier.encode("utf-8"))
+    return pdf
 
 
 def _turn_document(
-    html: str, key: str, base_url: str, fetcher: AssetFetcher, cache: dict | None
+    html: str, key: str, base_url: str, fetcher: AssetFetcher, cache: ImageCache | None
 ) -> turnpages.TurnPages:
     """The turn's pages laid out and written once (see gm.render.turnpages)."""
     document = _layout(html, base_url, fetcher, cache)
@@ -135,11 +146,11 @@ def _turn_document(
 _turn_pages = turnpages.TurnPagesCache()
 
 
-def _shorten(html: str, cache: dict) -> tuple[str, dict]:
+def _shorten(html: str, cache: ImageCache) -> tuple[str, dict[str, object]]:
     """The HTML with each cached image's data: URL replaced by a short name, and the cache by
     those names. The map picture is most of a report's HTML (290 KB of 320 in an Empires
     report); parsing it character by character cost WeasyPrint's HTML parser a third of its time."""
-    short = {}
+    short: dict[str, object] = {}
     for url, image in cache.items():
         if url.startswith("data:") and url in html:
             name = f"{SHARED_IMAGE_SCHEME}{md5(url.encode(), usedforsecurity=False).hexdigest()}"
@@ -168,7 +179,7 @@ def _take_stylesheets(page: HTML, base_url: str, fetcher: AssetFetcher) -> list[
     ]
     if any(child.tag == "link" or set(child.attrib) - {"type"} for _, child in styles):
         return []
-    sheets = []
+    sheets: list[CSS] = []
     for parent, style in styles:
         key = (style.text or "", base_url, fetcher)
         if key not in _sheets:
@@ -193,24 +204,25 @@ class SharedImages:
 
     KEEP = 8
 
-    def __init__(self):
-        self._images: OrderedDict[str, object] = OrderedDict()
+    def __init__(self) -> None:
+        self._images: OrderedDict[str, _PaletteImage | None] = OrderedDict()
 
-    def cache_for(self, urls: Iterable[str]) -> dict:
+    def cache_for(self, urls: Iterable[str]) -> dict[str, _PaletteImage]:
         """A fresh WeasyPrint image cache holding the shared images among `urls`."""
-        cache = {}
+        cache: dict[str, _PaletteImage] = {}
         for url in urls:
             if url not in self._images:
                 self._images[url] = palette_image(url)
                 while len(self._images) > self.KEEP:
                     self._images.popitem(last=False)
             self._images.move_to_end(url)
-            if self._images[url] is not None:
-                cache[url] = self._images[url]
+            image = self._images[url]
+            if image is not None:
+                cache[url] = image
         return cache
 
 
-def palette_image(url: str):
+def palette_image(url: str) -> _PaletteImage | None:
     """A WeasyPrint image for a PNG data: URL, embedded without re-encoding; None if the URL is
     anything else (WeasyPrint then reads it as usual). Taken: opaque, not interlaced PNGs of a
     palette (a turn's map picture) or of 8-bit RGB (a grid map drawn by Pillow)."""
@@ -233,7 +245,7 @@ def palette_image(url: str):
     return _PaletteImage(md5(url.encode(), usedforsecurity=False).hexdigest(), width, height, depth, palette, rows)
 
 
-def _chunks(png: bytes, want: set[bytes]):
+def _chunks(png: bytes, want: set[bytes]) -> Iterator[tuple[bytes, bytes]]:
     position = 8  # after the signature
     while position + 8 <= len(png):
         length, kind = struct.unpack(">I4s", png[position : position + 8])
@@ -242,14 +254,14 @@ def _chunks(png: bytes, want: set[bytes]):
         position += 12 + length
 
 
-class _PaletteImage(RasterImage):
+class _PaletteImage(RasterImage):  # type: ignore[misc]  # RasterImage is untyped (Any)
     """A palette PNG as a PDF /Indexed image whose data are the PNG's own compressed rows (an
     RGB PNG, palette None, as a /DeviceRGB image the same way).
 
     A subclass of WeasyPrint's raster image so that its drawing code (size, placement) stays
     WeasyPrint's; tests/render/test_pdf.py checks the result against pdftoppm's reading of it."""
 
-    def __init__(self, image_id: str, width: int, height: int, depth: int, palette: bytes, rows: bytes):
+    def __init__(self, image_id: str, width: int, height: int, depth: int, palette: bytes | None, rows: bytes):
         # Not RasterImage.__init__: it would turn the palette into RGB. These are the attributes
         # its draw() and get_intrinsic_size() read.
         self.id, self.width, self.height = image_id, width, height
@@ -258,7 +270,7 @@ class _PaletteImage(RasterImage):
         self.mode = "RGB" if palette is None else "P"
         self._depth, self._palette, self._rows = depth, palette, rows
 
-    def get_x_object(self, interpolate, dpi_ratio):
+    def get_x_object(self, interpolate: bool, dpi_ratio: float) -> pydyf.Stream:
         if self._palette is None:
             space, samples = "/DeviceRGB", 3
         else:
@@ -284,10 +296,10 @@ class _PaletteImage(RasterImage):
         return pydyf.Stream([self._rows], extra)
 
 
-class _HexString(pydyf.Object):
+class _HexString(pydyf.Object):  # type: ignore[misc]  # pydyf is untyped (Any)
     """A PDF hex string: the palette's bytes may hold CR, which a literal string would not keep."""
 
-    def __init__(self, raw: bytes):
+    def __init__(self, raw: bytes) -> None:
         super().__init__()
         self.raw = raw
 

@@ -10,14 +10,16 @@ import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from multiprocessing.connection import wait
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
+from types import TracebackType
+from typing import Any, NamedTuple
 
 from gm.render import turnpages
 from gm.render.budget import DEFAULT_BUDGET, KILL_AFTER, OverBudget, RenderBudget, cpu_seconds, over_cpu, process_state
 from gm.render.environment import shared_templates_dir
 from gm.render.forkserver import context as _context, warm_up
-from gm.render.worker import Renderer, RenderJob, RenderResult, serve
+from gm.render.worker import Answer, Renderer, RenderJob, RenderResult, serve
 
 __all__ = [
     "RENDERS_PER_WORKER",
@@ -54,18 +56,19 @@ _LOOK_AHEAD = 64
 _KEEP_PICTURES = 64
 
 
-def render_pdfs(jobs: Iterable[RenderJob | tuple], workers: int = 1, **options) -> list[RenderResult]:
+def render_pdfs(jobs: Iterable[RenderJob | tuple[Any, ...]], workers: int = 1, **options: Any) -> list[RenderResult]:
     """Write every job's PDF; results come back in the order of `jobs`; the first failure raises
     (a report over its budget too: OverBudget). options: render_outcomes's."""
-    done = render_outcomes(jobs, workers, **options)
-    over = next((d for d in done if isinstance(d, OverBudget)), None)
-    if over is not None:
-        raise over
-    return done
+    results = []
+    for done in render_outcomes(jobs, workers, **options):
+        if isinstance(done, OverBudget):
+            raise done
+        results.append(done)
+    return results
 
 
 def render_outcomes(
-    jobs: Iterable[RenderJob | tuple],
+    jobs: Iterable[RenderJob | tuple[Any, ...]],
     workers: int = 1,
     *,
     asset_dirs: Sequence[Path] | None = None,
@@ -83,19 +86,21 @@ def render_outcomes(
         so GM overrides and ruleset assets are reachable. Default: the shared templates folder.
     pool: an open RenderPool to render in (see RenderPool: one pool for many batches).
     """
-    jobs = [job if isinstance(job, RenderJob) else RenderJob(*job) for job in jobs]
+    made = [job if isinstance(job, RenderJob) else RenderJob(*job) for job in jobs]
     dirs = _dirs(asset_dirs)
     if pool is not None:
-        return pool.submit(jobs, asset_dirs=dirs).outcomes()
-    workers = max(1, min(workers, len(jobs)))
+        return pool.submit(made, asset_dirs=dirs).outcomes()
+    workers = max(1, min(workers, len(made)))
     if workers == 1:
         renderer = Renderer()
-        return [_made_here(renderer, job, dirs, budget) for job in jobs]
+        return [_made_here(renderer, job, dirs, budget) for job in made]
     with RenderPool(workers, renders_per_worker=renders_per_worker, budget=budget) as batch_pool:
-        return batch_pool.submit(jobs, asset_dirs=dirs).outcomes()
+        return batch_pool.submit(made, asset_dirs=dirs).outcomes()
 
 
-def _made_here(renderer: Renderer, job: RenderJob, dirs: tuple[str, ...], budget: RenderBudget | None):
+def _made_here(
+    renderer: Renderer, job: RenderJob, dirs: tuple[str, ...], budget: RenderBudget | None
+) -> RenderResult | OverBudget:
     try:
         return dataclasses.replace(renderer.make(job, dirs, budget), turn_pages=None, pictures=())
     except OverBudget as over:
@@ -106,7 +111,7 @@ def _made_here(renderer: Renderer, job: RenderJob, dirs: tuple[str, ...], budget
 class Batch:
     """Jobs handed to a pool together: results() waits for them, in order."""
 
-    futures: list[Future]
+    futures: list[Future[RenderResult]]
 
     def done(self) -> bool:
         return all(f.done() for f in self.futures)
@@ -141,24 +146,42 @@ class Batch:
             f.cancel()
 
 
+class _Entry(NamedTuple):
+    """A queued job: the job, the asset folders it may read, its future, the key of its turn
+    pages (None: it has none) and what it needs that another worker may be making (_next_job)."""
+
+    job: RenderJob
+    dirs: tuple[str, ...]
+    future: Future[RenderResult]
+    key: str | None
+    needs: frozenset[str]
+
+
 @dataclass
 class _Worker:
-    """A worker process and our end of its pipe; `job` is what it renders now, since `since`.
+    """A worker process and our end of its pipe; `job` is what it renders now (and its future),
+    since `since`.
 
     entry: the queue's entry of that job (to hand it out again should the worker stall).
     cpu_start: the worker's CPU time when it took the job (None: it cannot be read here);
     cpu_seen: its CPU time when last looked at; moved: when that last grew (gm.render.budget)."""
 
     process: multiprocessing.process.BaseProcess
-    connection: object
-    job: tuple | None = None
+    connection: Connection
+    job: tuple[RenderJob, Future[RenderResult]] | None = None
     since: float = 0.0
     rendered: int = 0
-    needs: frozenset = frozenset()  # the turn pages and pictures its job needs (see _next_job)
-    entry: tuple | None = None
+    needs: frozenset[str] = frozenset()  # the turn pages and pictures its job needs (see _next_job)
+    entry: _Entry | None = None
     cpu_start: float | None = None
     cpu_seen: float = 0.0
     moved: float = 0.0
+
+    @property
+    def pid(self) -> int:
+        pid = self.process.pid
+        assert pid is not None  # a worker's process is started before it is one
+        return pid
 
 
 @dataclass
@@ -191,18 +214,21 @@ class RenderPool:
     budget: RenderBudget | None = field(default_factory=RenderBudget)  # per report; None: no limit
     turn_layouts: int = field(default=0, init=False)  # turn pages laid out by the workers (turnpages)
     pictures_drawn: int = field(default=0, init=False)  # map pictures drawn by the workers (pictures)
-    _queue: collections.deque = field(default_factory=collections.deque, init=False, repr=False)
-    _again: collections.deque = field(default_factory=collections.deque, init=False, repr=False)  # stalled
-    _retried: set = field(default_factory=set, init=False, repr=False)  # futures handed out twice
-    _running: list = field(default_factory=list, init=False, repr=False)
+    _queue: collections.deque[_Entry] = field(default_factory=collections.deque, init=False, repr=False)
+    _again: collections.deque[_Entry] = field(default_factory=collections.deque, init=False, repr=False)  # stalled
+    _retried: set[Future[RenderResult]] = field(default_factory=set, init=False, repr=False)  # handed out twice
+    _running: list[_Worker] = field(default_factory=list, init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
     _thread: threading.Thread | None = field(default=None, init=False, repr=False)
     _closing: bool = field(default=False, init=False, repr=False)
     _abandon: bool = field(default=False, init=False, repr=False)
     _turn_pages: turnpages.TurnPagesCache = field(default_factory=turnpages.TurnPagesCache, init=False, repr=False)
-    _pictures: collections.OrderedDict = field(default_factory=collections.OrderedDict, init=False, repr=False)
+    # reference -> data: URL of the map pictures the workers drew
+    _pictures: collections.OrderedDict[str, str] = field(
+        default_factory=collections.OrderedDict, init=False, repr=False
+    )
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.workers = max(1, self.workers)
         self._context = _context()
         self._wake_read, self._wake_write = multiprocessing.Pipe(duplex=False)
@@ -210,7 +236,9 @@ class RenderPool:
     def __enter__(self) -> RenderPool:
         return self
 
-    def __exit__(self, kind, error, trace) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         self.close(wait=kind is None)
 
     def submit(self, jobs: Iterable[RenderJob], asset_dirs: Sequence[Path | str] | None = None) -> Batch:
@@ -218,11 +246,14 @@ class RenderPool:
         dirs, jobs = _dirs(asset_dirs), list(jobs)
         batch = Batch([Future() for _ in jobs])
         keys = [turnpages.key_of(job.html, job.base_url, dirs) for job in jobs]
-        needs = [frozenset({key} - {None}) | {p.reference for p in job.pictures} for job, key in zip(jobs, keys)]
+        needs = [
+            frozenset({key} if key is not None else ()) | {p.reference for p in job.pictures}
+            for job, key in zip(jobs, keys)
+        ]
         with self._lock:
             if self._closing:
                 raise RuntimeError("the render pool is closed")
-            self._queue.extend(zip(jobs, [dirs] * len(jobs), batch.futures, keys, needs))
+            self._queue.extend(_Entry(*entry) for entry in zip(jobs, [dirs] * len(jobs), batch.futures, keys, needs))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._dispatch, name="render pool", daemon=True)
                 self._thread.start()
@@ -258,14 +289,14 @@ class RenderPool:
         except BaseException as exc:
             with self._lock:
                 self._closing = True
-                open_futures = [f for _, _, f, _, _ in [*self._queue, *self._again]]
-                open_futures += [w.job[1] for w in self._running if w.job]
+                open_futures = [entry.future for entry in [*self._queue, *self._again]]
+                open_futures += [w.job[1] for w in self._running if w.job is not None]
                 self._queue.clear()
                 self._again.clear()
             for worker in list(self._running):
                 self._stop(worker, kill=True)
             for future in open_futures:
-                _settle(future, False, RuntimeError(f"the render pool failed: {exc!r}"))
+                _settle(future, RuntimeError(f"the render pool failed: {exc!r}"))
             raise
 
     def _serve_jobs(self) -> None:
@@ -290,15 +321,15 @@ class RenderPool:
 
     def _abandon_busy(self) -> None:
         closed = RuntimeError("the render pool was closed before this report was done")
-        for worker in [w for w in self._running if w.job is not None]:
+        for worker, (_, future) in [(w, w.job) for w in self._running if w.job is not None]:
             self._stop(worker, kill=True)
-            _settle(worker.job[1], False, closed)
+            _settle(future, closed)
         while self._again:
-            _settle(self._again.popleft()[2], False, closed)
+            _settle(self._again.popleft().future, closed)
 
     def _hand_out(self) -> None:
         while self._queue or self._again:
-            if not self._again and self._queue[0][2].cancelled():
+            if not self._again and self._queue[0].future.cancelled():
                 self._queue.popleft()
                 continue
             worker = next((w for w in self._running if w.job is None), None)
@@ -310,7 +341,7 @@ class RenderPool:
                 entry = self._again.popleft()
             else:
                 entry = self._next_job()
-                if not entry[2].set_running_or_notify_cancel():
+                if not entry.future.set_running_or_notify_cancel():
                     continue  # cancelled since the check above
             job, dirs, future, key, needs = entry
             job = self._with_what_is_made(job, key)
@@ -318,10 +349,11 @@ class RenderPool:
                 worker.connection.send((job, dirs, self.budget))
             except OSError:  # it died since it last answered
                 self._stop(worker, kill=True)
-                _settle(future, False, RuntimeError(_died(worker, job)))
+                _settle(future, RuntimeError(_died(worker, job)))
                 continue
             worker.job, worker.since, worker.needs, worker.entry = (job, future), time.monotonic(), needs, entry
-            worker.cpu_start = worker.cpu_seen = cpu_seconds(worker.process.pid)
+            worker.cpu_start = cpu_seconds(worker.pid)
+            worker.cpu_seen = worker.cpu_start or 0.0  # read only where cpu_start is known
             worker.moved = worker.since
 
     def _with_what_is_made(self, job: RenderJob, key: str | None) -> RenderJob:
@@ -338,12 +370,12 @@ class RenderPool:
             )
         return job
 
-    def _next_job(self) -> tuple:
+    def _next_job(self) -> _Entry:
         """The first queued job that needs nothing a busy worker is making now (turn pages, a map
         picture), so that the other worker need not make it too: it takes another game's report
         meanwhile, and what it needs comes with its job later. If every queued job needs such a
         thing, the first."""
-        making = set().union(*(w.needs for w in self._running if w.job is not None))
+        making: set[str] = set().union(*(w.needs for w in self._running if w.job is not None))
         making = {n for n in making if n not in self._turn_pages and n not in self._pictures}
         for index, (_, _, future, _, needs) in enumerate(self._queue):
             if index >= _LOOK_AHEAD:
@@ -354,49 +386,53 @@ class RenderPool:
                 return entry
         return self._queue.popleft()
 
-    def _check(self, worker: _Worker, ready: list) -> None:
+    def _check(self, worker: _Worker, ready: Sequence[object]) -> None:
+        assert worker.job is not None  # only a busy worker is checked
         job, future = worker.job
         if worker.connection in ready:
             try:
-                ok, value = worker.connection.recv()
+                answer: Answer = worker.connection.recv()
             except (EOFError, OSError):
                 self._stop(worker, kill=True)
-                _settle(future, False, RuntimeError(_died(worker, job)))
+                _settle(future, RuntimeError(_died(worker, job)))
                 return
             worker.job, worker.rendered = None, worker.rendered + 1
-            if ok:
+            _, value = answer  # (True, its result) or (False, the error)
+            if isinstance(value, RenderResult):
                 value = self._keep_what_was_made(value)
-            _settle(future, ok, value)
+            _settle(future, value)
             # A render stopped half-way (OverBudget) may leave the worker's caches half-made.
             if worker.rendered >= self.renders_per_worker or isinstance(value, OverBudget):
                 self._stop(worker)
         elif worker.process.sentinel in ready:
             self._stop(worker, kill=True)
-            _settle(future, False, RuntimeError(_died(worker, job)))
+            _settle(future, RuntimeError(_died(worker, job)))
         else:
             self._watch(worker)
 
     def _watch(self, worker: _Worker) -> None:
         """A busy worker that has not answered yet: is it within its report's budget, and moving?"""
+        assert worker.job is not None  # only a busy worker is watched
         job, future = worker.job
-        now = time.monotonic()
-        used = cpu_seconds(worker.process.pid) if worker.cpu_start is not None else None
-        if used is None or self.budget is None:  # no CPU time (or budget) to go by: the wall clock's deadline
+        now, start, budget = time.monotonic(), worker.cpu_start, self.budget
+        used = cpu_seconds(worker.pid) if start is not None else None
+        if start is None or used is None or budget is None:  # no CPU time (or budget): the wall clock's deadline
             if now - worker.since > self._deadline():
                 self._stop(worker, kill=True)
-                _settle(future, False, RuntimeError(_late(job, self._deadline())))
+                _settle(future, RuntimeError(_late(job, self._deadline())))
             return
-        if used - worker.cpu_start > self.budget.cpu_seconds + KILL_AFTER:  # its own timer did not stop it
+        if used - start > budget.cpu_seconds + KILL_AFTER:  # its own timer did not stop it
             self._stop(worker, kill=True)
-            _settle(future, False, over_cpu(job.identifier, self.budget.cpu_seconds))
+            _settle(future, over_cpu(job.identifier, budget.cpu_seconds))
         elif used > worker.cpu_seen:
             worker.cpu_seen, worker.moved = used, now
-        elif now - worker.moved > self.budget.stall_seconds:
-            self._stalled(worker, process_state(worker.process.pid))
+        elif now - worker.moved > budget.stall_seconds:
+            self._stalled(worker, process_state(worker.pid), budget.stall_seconds)
 
-    def _stalled(self, worker: _Worker, state: str) -> None:
+    def _stalled(self, worker: _Worker, state: str, stall_seconds: float) -> None:
         """A worker whose CPU time stood still for stall_seconds: killed; its report goes to a new
         worker once more (a stop from outside, not the report's fault), then fails."""
+        assert worker.job is not None and worker.entry is not None  # both given with its job
         job, future = worker.job
         entry = worker.entry
         self._stop(worker, kill=True)
@@ -405,11 +441,8 @@ class RenderPool:
             self._again.append(entry)
             return
         self._retried.discard(future)
-        why = (
-            f"its render worker made no progress for {self.budget.stall_seconds:g} s ({state}), "
-            "and again in a new worker"
-        )
-        _settle(future, False, OverBudget(job.identifier, why))
+        why = f"its render worker made no progress for {stall_seconds:g} s ({state}), and again in a new worker"
+        _settle(future, OverBudget(job.identifier, why))
 
     def _keep_what_was_made(self, result: RenderResult) -> RenderResult:
         """Keep the turn pages and map pictures a worker made, for the other workers' jobs; the
@@ -461,9 +494,14 @@ class RenderPool:
         worker.connection.close()
 
 
-def _settle(future: Future, ok: bool, value) -> None:
-    if not future.done():
-        future.set_result(value) if ok else future.set_exception(value)
+def _settle(future: Future[RenderResult], outcome: RenderResult | BaseException) -> None:
+    """Give the future its result, or its exception, unless it has one already."""
+    if future.done():
+        return
+    if isinstance(outcome, BaseException):
+        future.set_exception(outcome)
+    else:
+        future.set_result(outcome)
 
 
 def _late(job: RenderJob, deadline: float) -> str:

@@ -1,7 +1,8 @@
 """What draws a map picture: CairoSVG (with cairocffi) and Pillow, imported with the C libraries found once (gm.render.libraries).
 
-Imported by gm.render.turnmap when it draws, and ahead by the render workers' fork server
-(pictures.PICTURE_MODULES); nothing else imports CairoSVG.
+Imported by gm.render.pictures when it draws a map picture and by gm.render.seat_maps when it
+turns a map into a PNG, and ahead by the render workers' fork server (worker.WARM_MODULES);
+nothing else imports CairoSVG.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from PIL import Image
 from gm.render.libraries import found_once
 
 with found_once():
-    from cairosvg.parser import Tree
-    from cairosvg.surface import PNGSurface
+    # CairoSVG has no types (nor a stub package).
+    from cairosvg.parser import Tree  # type: ignore[import-untyped]
+    from cairosvg.surface import PNGSurface  # type: ignore[import-untyped]
 
 __all__ = ["Image", "PNGSurface", "Tree"]

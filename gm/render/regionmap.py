@@ -8,13 +8,15 @@ bench/README.md). A region that would come out hardly larger than the whole boar
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from markupsafe import Markup, escape
 
 from gm.core.arrows import Arrow
 from gm.core.names import named
+from gm.render.arrows import arrow_key
+from gm.render.pictures import TEXT_WIDTH_MM, map_picture, picture_figure
 from gm.render.svgmap import CODE_SIZE, safe_colour, svg_region, territory_radius
-from gm.render.turnmap import TEXT_WIDTH_MM, arrow_key, map_picture, picture_figure
 
 REGION_HEIGHT_MM = 150  # room under the masthead of the first page
 MIN_GAIN = 1.25  # enlarged less than this, the whole board already shows the region
@@ -25,7 +27,7 @@ _PT_MM = 25.4 / 72
 Box = tuple[float, float, float, float]
 
 
-def region_box(view_map: Mapping, you: str | None, board_mm_per_unit: float) -> tuple[Box, float] | None:
+def region_box(view_map: Mapping[str, Any], you: str | None, board_mm_per_unit: float) -> tuple[Box, float] | None:
     """The part of the map (left, top, right, bottom, in map units) the seat's region map shows:
     its territories and their neighbours with a little room round them; and its scale in mm per
     unit, as large as the text's width and REGION_HEIGHT_MM allow, up to MAX_LABEL_PT codes.
@@ -61,11 +63,11 @@ def placed(start: float, size: float, low: float, span: float) -> float:
 
 
 def region_section(
-    view_map: Mapping,
+    view_map: Mapping[str, Any],
     you: str | None,
     names: Mapping[str, str] | None,
     moves: Sequence[Arrow],
-    seats: Sequence[Mapping] | None,
+    seats: Sequence[Mapping[str, Any]] | None,
     board_mm_per_unit: float,
 ) -> Markup:
     """The report section of the seat's region map, or nothing (see region_box)."""
@@ -88,7 +90,9 @@ def region_section(
     )
 
 
-def _key(view_map: Mapping, box: Box, you: str, names: Mapping[str, str], seats: Sequence[Mapping] | None) -> Markup:
+def _key(
+    view_map: Mapping[str, Any], box: Box, you: str, names: Mapping[str, str], seats: Sequence[Mapping[str, Any]] | None
+) -> Markup:
     """Who holds what on the region map: a swatch and the seat code written on its areas."""
     left, top, right, bottom = box
     colours = {s["code"]: s.get("colour") for s in seats or ()}

@@ -1,4 +1,8 @@
-"""A map as SVG: borders, territories in their owner's colour, troops, a legend; and a seat's overlay."""
+"""A map as SVG: borders, territories in their owner's colour, troops, a legend; and a seat's overlay.
+
+Pillow, which measures the legend's text, is imported inside _dejavu, when a legend is first
+drawn: `gm --help` imports this module (through gm.render.environment) and should not pay for it.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +10,16 @@ import functools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup, escape
-from PIL import ImageFont
 
 from gm.core.arrows import Arrow
 from gm.render.arrows import svg_arrows
 from gm.render.marks import hatches, pattern_defs
+
+if TYPE_CHECKING:
+    from PIL.ImageFont import FreeTypeFont
 
 # Only plain hex colours reach an attribute: a view is data, and fill="url(...)" is a reference.
 _HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
@@ -31,11 +38,11 @@ _NOT_SEATS = {None, "neutral", "sea"}
 
 
 def svg_map(
-    view_map: Mapping,
+    view_map: Mapping[str, Any],
     you: str | None = None,
     names: Mapping[str, str] | None = None,
     shared: bool = False,
-    seats: Sequence[Mapping] | None = None,
+    seats: Sequence[Mapping[str, Any]] | None = None,
 ) -> Markup:
     """The map of a view as an SVG element, safe to put into an autoescaped template.
 
@@ -70,11 +77,11 @@ def svg_map(
 
 
 def svg_overlay(
-    view_map: Mapping,
+    view_map: Mapping[str, Any],
     you: str,
     names: Mapping[str, str] | None = None,
     arrows: Iterable[Arrow] = (),
-    seats: Sequence[Mapping] | None = None,
+    seats: Sequence[Mapping[str, Any]] | None = None,
 ) -> Markup:
     """One seat's marks for the shared map of svg_map(..., shared=True), in the same coordinates:
     the strong outline of its territories and of its legend swatch, and this turn's moves and
@@ -94,12 +101,12 @@ def svg_overlay(
 
 
 def svg_region(
-    view_map: Mapping,
+    view_map: Mapping[str, Any],
     you: str,
     box: tuple[float, float, float, float],
     arrows: Iterable[Arrow] = (),
     names: Mapping[str, str] | None = None,
-    seats: Sequence[Mapping] | None = None,
+    seats: Sequence[Mapping[str, Any]] | None = None,
 ) -> str:
     """The part of the map inside box (left, top, right, bottom in map units) for one seat's
     enlarged map of its region: the territories and borders there, its outlines, and the arrows
@@ -128,7 +135,9 @@ def svg_region(
     return "\n".join(out)
 
 
-def map_metrics(view_map: Mapping, seats: Sequence[Mapping] | None = None) -> tuple[float, float, float]:
+def map_metrics(
+    view_map: Mapping[str, Any], seats: Sequence[Mapping[str, Any]] | None = None
+) -> tuple[float, float, float]:
     """(width, height with the legend, a territory's radius) of svg_map's drawing, in map units:
     what gm.render.turnmap needs to choose the page a map is readable on."""
     width, height = _number(view_map["width"]), _number(view_map["height"])
@@ -140,12 +149,12 @@ class _Board:
     """A view's map as drawn: its territories, their radius, where each is, each owner's fill
     (a hatching where its colour looks like another's) and each seat's colour."""
 
-    def __init__(self, view_map: Mapping, seats: Sequence[Mapping] | None):
+    def __init__(self, view_map: Mapping[str, Any], seats: Sequence[Mapping[str, Any]] | None):
         self.territories = list(view_map["territories"])
         width, height = _number(view_map["width"]), _number(view_map["height"])
         self.radius = _radius(self.territories, width, height)
         self.points = {t["code"]: (_number(t["x"]), _number(t["y"])) for t in self.territories}
-        owned = {}
+        owned: dict[str | None, str] = {}
         for t in self.territories:
             owned.setdefault(t.get("owner"), safe_colour(t.get("colour")))
         order = [(s["code"], safe_colour(s.get("colour"))) for s in seats or ()]
@@ -162,7 +171,7 @@ class _Board:
     def where(self, code: str) -> tuple[float, float] | None:
         return self.points.get(code)
 
-    def hatch(self, owner) -> str | None:
+    def hatch(self, owner: str | None) -> str | None:
         """The stripes laid over `owner`'s colour (a fill="url(...)"), or None."""
         return self.hatching.get(owner)
 
@@ -186,7 +195,9 @@ def _outlines(board: _Board, you: str) -> list[str]:
     return out
 
 
-def _borders(territories: list, radius: float, box: tuple[float, float, float, float] | None = None) -> list[str]:
+def _borders(
+    territories: list[Mapping[str, Any]], radius: float, box: tuple[float, float, float, float] | None = None
+) -> list[str]:
     """One line per pair of neighbours, drawn once, under the territories (inside box, if given)."""
     where = {t["code"]: (_number(t["x"]), _number(t["y"])) for t in territories}
     pairs = sorted({tuple(sorted((t["code"], n))) for t in territories for n in t["neighbours"] if n in where})
@@ -208,7 +219,7 @@ def _borders(territories: list, radius: float, box: tuple[float, float, float, f
     ]
 
 
-def _territory(board: _Board, t: Mapping, you: str | None) -> list[str]:
+def _territory(board: _Board, t: Mapping[str, Any], you: str | None) -> list[str]:
     r = board.radius
     x, y = _number(t["x"]), _number(t["y"])
     fill = safe_colour(t.get("colour"))
@@ -259,14 +270,16 @@ def text_ems(text: str) -> float:
 
 
 @functools.cache
-def _dejavu() -> ImageFont.FreeTypeFont | None:
+def _dejavu() -> FreeTypeFont | None:
+    from PIL import ImageFont
+
     try:
         return ImageFont.truetype("DejaVuSans.ttf", 100)
     except OSError:  # not installed where Pillow looks: the estimate will do
         return None
 
 
-def _second_line(t: Mapping, seats: set) -> str:
+def _second_line(t: Mapping[str, Any], seats: set[str | None]) -> str:
     """Under the code: the owner's seat code (colours alone cannot tell 32 seats apart) and the
     troops ("?" where they are hidden)."""
     troops = "?" if t.get("troops") is None else str(t["troops"])
@@ -275,13 +288,13 @@ def _second_line(t: Mapping, seats: set) -> str:
 
 
 def _legend(
-    board: _Board, you: str | None, names: Mapping, width: float, height: float, shared: bool = False
+    board: _Board, you: str | None, names: Mapping[str, str], width: float, height: float, shared: bool = False
 ) -> _Legend:
     """Legend rows under the map: one swatch per owner, then what the outlines mean."""
-    owners: dict = {}
+    owners: dict[str | None, str] = {}
     for t in board.territories:
         owners.setdefault(t.get("owner"), safe_colour(t.get("colour")))
-    entries = []
+    entries: list[_Entry] = []
     for owner in sorted(o for o in owners if o not in (None, "neutral")):
         label = f"{owner} {names[owner]}" if owner in names else str(owner)
         if owner == you:
@@ -301,6 +314,11 @@ def _legend(
     return _Legend(entries, width, height, max(width / 70, board.radius * 0.45))
 
 
+# A legend entry: kind ("swatch", "yours", "core", "text"), its colour (and hatching, for a
+# swatch), its label, and the owner it stands for (None for the others).
+_Entry = tuple[str, str, str, str | None]
+
+
 class _Legend:
     """Where each legend entry goes: up to four to a row under the map, fewer where the longest
     entry would run into the next (a small map's "thick outline: yours" was cut at its edge),
@@ -308,7 +326,7 @@ class _Legend:
 
     PER_ROW = 4
 
-    def __init__(self, entries: list, width: float, top: float, font: float):
+    def __init__(self, entries: list[_Entry], width: float, top: float, font: float):
         widest = max(self._ems(label) for _, _, label, _ in entries)
         font = min(font, width / widest)
         self.per_row = max(1, min(self.PER_ROW, int(width // (widest * font))))
@@ -358,7 +376,7 @@ class _Legend:
             )
         return out
 
-    def ring(self, owner) -> list[str]:
+    def ring(self, owner: str | None) -> list[str]:
         """The strong outline around `owner`'s swatch, as its territories have."""
         for i, (kind, _, _, whose) in enumerate(self.entries):
             if kind == "swatch" and whose == owner:
@@ -372,18 +390,18 @@ class _Legend:
         return []
 
 
-def territory_radius(view_map: Mapping) -> float:
+def territory_radius(view_map: Mapping[str, Any]) -> float:
     """The radius every territory of the map is drawn with, in map units."""
     return _radius(list(view_map["territories"]), _number(view_map["width"]), _number(view_map["height"]))
 
 
-def _radius(territories: list, width: float, height: float) -> float:
+def _radius(territories: list[Mapping[str, Any]], width: float, height: float) -> float:
     """Circles as large as they can be without touching the nearest other territory."""
     return _radius_of(tuple((_number(t["x"]), _number(t["y"])) for t in territories), min(width, height))
 
 
 @functools.lru_cache(maxsize=32)
-def _radius_of(points: tuple, side: float) -> float:
+def _radius_of(points: tuple[tuple[float, float], ...], side: float) -> float:
     # Every pair of 215 areas: done once per map, not once per seat (cached by the points).
     nearest = min(
         (math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1 :] if a != b),
@@ -402,12 +420,12 @@ def _ink_on(fill: str) -> str:
     return _INK if light > 0.5 else "#ffffff"
 
 
-def safe_colour(value) -> str:
+def safe_colour(value: object) -> str:
     """`value` if it is a plain hex colour, else a neutral grey: only such colours reach SVG or CSS."""
     return value if isinstance(value, str) and _HEX_COLOUR.fullmatch(value) else _FALLBACK_COLOUR
 
 
-def _number(value) -> float:
+def _number(value: str | float) -> float:
     """A coordinate as a finite float; float() also rejects any text smuggled into a view."""
     number = float(value)
     if not math.isfinite(number):

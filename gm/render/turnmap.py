@@ -7,36 +7,24 @@ gets an enlarged map of its own region and neighbours (gm.render.regionmap).
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import io
-import sys
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from markupsafe import Markup
 
 from gm.core.arrows import Arrow, arrows as arrows_of
-from gm.render import pictures
+from gm.render.arrows import arrow_key
+from gm.render.pictures import TEXT_WIDTH_MM, map_picture, picture_figure
+from gm.render.regionmap import region_section
 from gm.render.svgmap import CODE_SIZE, map_metrics, svg_map, svg_overlay
 
-# The picture's resolution: labels of the 215-area Empires map stay sharp in print and at 200 %
-# on screen. Its width is the page's text width (A4, 16 mm margins) or the sheet's.
-PICTURE_DPI = 200
-TEXT_WIDTH_MM = 178
-# A picture is never wider than this: an A3 sheet's board (codes at 9 points or more) is drawn
-# at about 150 dpi, so a report mail carries 313 KB of map rather than 461.
-MAX_PIXELS = 1600
 # A map in the first page's flow taller than this is drawn narrower, so it fits under the masthead.
 MAX_HEIGHT_MM = 195
 # A territory's code must print at least this large (points) for the map to count as readable:
 # the size of a road atlas's smaller place names.
 MIN_LABEL_PT = 7.0
 _PT_MM = 25.4 / 72
-
-_pictures: OrderedDict[str, tuple[str, int, int]] = OrderedDict()
-_KEEP = 16  # pictures kept in a process: a run-due renders one game's turn after another
 
 
 @dataclass(frozen=True)
@@ -60,7 +48,7 @@ SHEETS = (
 )
 
 
-def sheet_for(view_map: Mapping, seats: Sequence[Mapping] | None = None) -> tuple[Sheet, float]:
+def sheet_for(view_map: Mapping[str, Any], seats: Sequence[Mapping[str, Any]] | None = None) -> tuple[Sheet, float]:
     """The first sheet on which the map's codes print at MIN_LABEL_PT or more (else the one
     where they print largest), and the figure's width there in mm."""
     width, height, radius = map_metrics(view_map, seats)
@@ -77,18 +65,16 @@ def sheet_for(view_map: Mapping, seats: Sequence[Mapping] | None = None) -> tupl
 
 
 def map_sections(
-    view_map: Mapping,
+    view_map: Mapping[str, Any],
     you: str | None,
     names: Mapping[str, str] | None = None,
-    events: Iterable[Mapping] = (),
-    seats: Sequence[Mapping] | None = None,
+    events: Iterable[Mapping[str, Any]] = (),
+    seats: Sequence[Mapping[str, Any]] | None = None,
 ) -> Markup:
     """A seat's maps for the top of its report: the whole board if it reads well in the first
     page's flow, and the enlarged map of the seat's region, with this turn's moves and attacks
     it may see (from `events`, the events of its report) as arrows. A board that needs a page
     of its own comes later, from board_sheet."""
-    from gm.render.regionmap import region_section
-
     moves = arrows_of(events)
     sheet, figure_mm = sheet_for(view_map, seats)
     region = region_section(view_map, you, names, moves, seats, figure_mm / _map_width(view_map))
@@ -99,11 +85,11 @@ def map_sections(
 
 
 def board_sheet(
-    view_map: Mapping,
+    view_map: Mapping[str, Any],
     you: str | None,
     names: Mapping[str, str] | None = None,
-    events: Iterable[Mapping] = (),
-    seats: Sequence[Mapping] | None = None,
+    events: Iterable[Mapping[str, Any]] = (),
+    seats: Sequence[Mapping[str, Any]] | None = None,
 ) -> Markup:
     """The whole board on a page of its own (A4, A4 landscape or A3: sheet_for), for a board too
     large to read in the first page's flow; nothing for one that is not."""
@@ -120,22 +106,12 @@ def board_sheet(
     )
 
 
-def arrow_key(moves: Sequence[Arrow]) -> Markup:
-    """What the arrows mean, under a map that has any."""
-    if not moves:
-        return Markup("")
-    return Markup(
-        '<p class="map-key">Arrows: this turn\'s moves you may see, in the colour of who moved; '
-        "attacks bolder and edged in red, with a bar across the tip where they were beaten off.</p>"
-    )
-
-
 def map_figure(
-    view_map: Mapping,
+    view_map: Mapping[str, Any],
     you: str | None,
     names: Mapping[str, str] | None = None,
     arrows: Iterable[Arrow] = (),
-    seats: Sequence[Mapping] | None = None,
+    seats: Sequence[Mapping[str, Any]] | None = None,
     figure_mm: float | None = None,
 ) -> Markup:
     """The map for one seat's report: the turn's shared picture as a data: URL, with the seat's
@@ -150,64 +126,5 @@ def map_figure(
     return picture_figure(url, figure_mm, width, height, "Map of the game", overlay)
 
 
-def picture_figure(
-    url: str, width_mm: float, pixels_wide: int, pixels_high: int, alt: str, overlay: str = ""
-) -> Markup:
-    """A map picture as a figure `width_mm` wide, in its own proportions, with an overlay over it."""
-    return Markup(
-        f'<div class="map-figure" style="width: {width_mm:.1f}mm; height: {width_mm * pixels_high / pixels_wide:.1f}mm">'
-        f'<img class="map-picture" src="{url}" alt="{alt}">{overlay}</div>'
-    )
-
-
-def _map_width(view_map: Mapping) -> float:
+def _map_width(view_map: Mapping[str, Any]) -> float:
     return float(view_map["width"])
-
-
-def map_picture(svg: str, width_mm: float = TEXT_WIDTH_MM) -> tuple[str, int, int]:
-    """(data: URL of a palette PNG, width, height in pixels) of an SVG map, `width_mm` wide at
-    PICTURE_DPI (at most MAX_PIXELS wide), made once per process for the same SVG and width.
-    Inside pictures.deferred() a reference stands for the data: URL, and a render worker draws
-    the picture (pictures.drawn)."""
-    key = hashlib.sha256(f"{width_mm:.1f}\n{svg}".encode()).hexdigest()
-    named = pictures.name(key, svg, width_mm, _pixels(width_mm))
-    if named is not None:
-        return named
-    if key not in _pictures:
-        _pictures[key] = _draw(svg, width_mm)
-        while len(_pictures) > _KEEP:
-            _pictures.popitem(last=False)
-    _pictures.move_to_end(key)
-    return _pictures[key]
-
-
-def _pixels(width_mm: float) -> int:
-    return min(round(width_mm / 25.4 * PICTURE_DPI), MAX_PIXELS)
-
-
-def _draw(svg: str, width_mm: float = TEXT_WIDTH_MM) -> tuple[str, int, int]:
-    # CairoSVG (Kozea's, like WeasyPrint) draws with cairo; Pillow turns it into a palette PNG:
-    # a map is a few flat colours and anti-aliased edges, so 256 colours keep it, at a third of
-    # the size, and gm.render.pdf embeds such a PNG without decoding it. Pillow takes cairo's
-    # pixels as they are: cairo's own PNG, written and read back, was a fifth of the time.
-    from gm.render.raster import Image, PNGSurface, Tree
-
-    drawn = PNGSurface(
-        Tree(bytestring=svg.encode("utf-8")), None, 96, output_width=_pixels(width_mm), background_color="#ffffff"
-    ).cairo
-    drawn.flush()
-    size = (drawn.get_width(), drawn.get_height())
-    # ARGB32 is stored as native-endian 32-bit words: B, G, R, A on a little-endian machine. The
-    # background is opaque, so no pixel is premultiplied by anything but 255, and the alpha byte
-    # can be skipped as the pixels are read (BGRX): read straight from cairo's buffer into an RGB
-    # image, with no copy of the buffer and no RGBA image between. An A3 board is 14 MB of
-    # pixels; the two copies made a render worker's peak 46 MB higher (now about 25).
-    order = "BGRX" if sys.byteorder == "little" else "XRGB"
-    picture = Image.frombuffer("RGB", size, drawn.get_data(), "raw", order, drawn.get_stride(), 1)
-    drawn.finish()  # cairo's pixels are no longer needed
-    del drawn
-    palette = picture.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    palette.save(out, format="PNG", compress_level=6)
-    url = "data:image/png;base64," + base64.b64encode(out.getvalue()).decode("ascii")
-    return url, picture.width, picture.height

@@ -15,6 +15,9 @@ have cannot be laid over).
 
 A WeasyPrint layout costs about 1.5 ms of CPU per box of text (bench/README.md), so an Empires
 turn of 16 seats pays for its table of every country once per worker instead of 16 times.
+
+pikepdf (about 0.1 s to import) is imported inside the functions that lay the pages over: the
+process that hands jobs to the render pool imports this module for the pages' keys.
 """
 
 from __future__ import annotations
@@ -25,6 +28,11 @@ import os
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pikepdf
+    from weasyprint import Document  # type: ignore[import-untyped]  # WeasyPrint has no types
 
 TURN_START = "<!--gm:turn-->"
 TURN_END = "<!--/gm:turn-->"
@@ -42,6 +50,9 @@ _NO_MARGIN_BOXES = (
 # page so the text on it stays as dark as it was.
 TINT_RGB = (0xF1 / 255, 0xED / 255, 0xE3 / 255)
 _PX_PT = 0.75  # WeasyPrint lays out in CSS pixels, 96 a inch; PDF points are 72
+
+# Where a row fell: (page index, x, y, width, height) in PDF points from the page's lower left corner.
+Rect = tuple[int, float, float, float, float]
 
 
 @dataclass(frozen=True)
@@ -94,7 +105,7 @@ def place_blank_pages(seat_html: str, count: int) -> str:
     return _PLACE.sub(lambda _: blank_pages(count), seat_html, count=1)
 
 
-def blank_page_numbers(document) -> list[int]:
+def blank_page_numbers(document: Document) -> list[int]:
     """The indices of the pages of a laid-out seat document that hold a blank turn page."""
     return [i for i, page in enumerate(document.pages) if any(a.startswith(BLANK_ID) for a in page.anchors)]
 
@@ -108,12 +119,12 @@ class TurnPages:
     key: str
     pdf: bytes
     pages: int
-    rows: dict[str, tuple[tuple[int, float, float, float, float], ...]]
+    rows: dict[str, tuple[Rect, ...]]
 
 
-def reader_rows(document) -> dict[str, tuple[tuple[int, float, float, float, float], ...]]:
+def reader_rows(document: Document) -> dict[str, tuple[Rect, ...]]:
     """Where each seat's rows (data-reader) fell in a laid-out document, in PDF points."""
-    found: dict[str, list] = {}
+    found: dict[str, list[Rect]] = {}
     for number, page in enumerate(document.pages):
         page_height = page.height
         for box in page._page_box.descendants():
@@ -134,7 +145,7 @@ class TurnPagesCache:
 
     KEEP = 8
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._kept: OrderedDict[str, TurnPages] = OrderedDict()
 
     def __contains__(self, key: str) -> bool:
@@ -184,7 +195,7 @@ def lay_over(seat_pdf: bytes, turn: TurnPages, blanks: list[int], readers: froze
     return out.getvalue()
 
 
-def _tint(pdf, page, rects: list[tuple[int, float, float, float, float]]) -> None:
+def _tint(pdf: pikepdf.Pdf, page: pikepdf.Page, rects: list[Rect]) -> None:
     import pikepdf
 
     state = page.add_resource(

@@ -1,4 +1,11 @@
-"""One render worker: takes jobs from its pipe, writes each PDF, answers with the result or the error."""
+"""One render worker: takes jobs from its pipe, draws their map pictures, writes each PDF, answers with the result or the error.
+
+WeasyPrint (gm.render.pdf, gm.render.fetcher) is imported inside the Renderer's methods, where a
+PDF is made, not at the top: the process that hands jobs to a pool imports this module too, and
+importing WeasyPrint costs it about a second of CPU for nothing (gm turn run waited for it before
+its workers could start). A worker forks from the fork server, which has imported it already
+(WARM_MODULES).
+"""
 
 from __future__ import annotations
 
@@ -6,31 +13,40 @@ import dataclasses
 import gc
 import hashlib
 import os
-import re
 import resource
 import signal
 from contextlib import nullcontext
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gm.crash import crash_point
 from gm.render.budget import RenderBudget, cpu_limit
-from gm.render.pictures import PICTURE_MODULES, Picture, draw_pictures
+from gm.render.pictures import Picture, map_picture, shared_images
 from gm.render.turnpages import TurnPages
 
-# WeasyPrint is imported where a PDF is made (Renderer), not here: the process that hands jobs to
-# a pool imports this module too, and importing WeasyPrint costs it about a second of CPU for
-# nothing (gm turn run waited for it before its workers could start). A worker forks from the
-# fork server, which has imported it already (WARM_MODULES).
-WARM_MODULES = ("gm.render.pdf", *PICTURE_MODULES)
+if TYPE_CHECKING:
+    from gm.render.fetcher import AssetFetcher
+    from gm.render.pdf import SharedImages
 
-PNG_DATA_URL = "data:image/png;base64,"
-_PNG_SOURCE = re.compile(r'src="(data:image/png;base64,[A-Za-z0-9+/=]+)"')
+# shared_images: for the callers that make jobs (gm.render.pictures has it).
+__all__ = [
+    "WARM_MODULES",
+    "Answer",
+    "Message",
+    "RenderJob",
+    "RenderResult",
+    "Renderer",
+    "draw_pictures",
+    "drawn",
+    "serve",
+    "shared_images",
+]
 
-
-def shared_images(html: str) -> tuple[str, ...]:
-    """The PNG data: URLs an HTML page shows, for RenderJob.images (a turn's map)."""
-    return tuple(dict.fromkeys(_PNG_SOURCE.findall(html)))
+# What the fork server imports ahead for its workers (gm.render.forkserver): WeasyPrint, and
+# CairoSVG with Pillow for the map pictures (gm.render.raster).
+WARM_MODULES = ("gm.render.pdf", "gm.render.raster")
 
 
 @dataclass(frozen=True)
@@ -44,7 +60,7 @@ class RenderJob:
     out_path: the file to write; written to a temporary name first, then renamed into place.
     images: data: URLs of images in the HTML that many reports share (a turn's map): a worker
         reads each once and embeds its compressed bytes as they are (see pdf.SharedImages).
-    pictures: map pictures whose references stand in the HTML, drawn by the worker (gm.render.pictures).
+    pictures: map pictures whose references stand in the HTML, drawn by the worker (draw_pictures).
     turn_pages: the report's turn pages (gm.render.turnpages) as another worker laid them out,
         set by the pool so that a turn's pages are laid out once per run, not once per worker.
     """
@@ -66,7 +82,7 @@ class RenderResult:
     peak_rss_kb: the worker's peak resident memory so far, in KiB (resource.getrusage).
     turn_pages: the turn pages this job laid out, for the pool to give other workers; the pool
         takes them off before a caller sees the result.
-    pictures: (reference, data: URL) of the map pictures this job drew (gm.render.pictures),
+    pictures: (reference, data: URL) of the map pictures this job drew (draw_pictures),
         for the pool to give other workers the same way.
     """
 
@@ -79,14 +95,20 @@ class RenderResult:
     pictures: tuple[tuple[str, str], ...] = ()
 
 
+# What a pool sends a worker: a job, the asset folders its fetcher may read, the report's budget.
+Message = tuple[RenderJob, tuple[str, ...], RenderBudget | None]
+# What the worker answers: (True, the job's result) or (False, the error it raised).
+Answer = tuple[bool, RenderResult | Exception]
+
+
 class Renderer:
     """What renders jobs in one process: a fetcher per set of asset folders, the shared images."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         from gm.render.pdf import SharedImages
 
-        self.fetchers: dict = {}  # asset folders -> AssetFetcher
-        self.images = SharedImages()
+        self.fetchers: dict[tuple[str, ...], AssetFetcher] = {}  # by their asset folders
+        self.images: SharedImages = SharedImages()
 
     def write(self, job: RenderJob, asset_dirs: tuple[str, ...], max_pages: int | None = None) -> RenderResult:
         """Write the job's PDF (its pictures drawn already); OverBudget past max_pages pages."""
@@ -116,7 +138,28 @@ class Renderer:
         return dataclasses.replace(result, pictures=pictures)
 
 
-def serve(connection) -> None:
+def drawn(job: RenderJob) -> RenderJob:
+    """The RenderJob with its pictures drawn: each reference in its HTML replaced by the picture's
+    data: URL, and its shared images found in the HTML as it would have been made in one go."""
+    return draw_pictures(job)[0]
+
+
+def draw_pictures(job: RenderJob) -> tuple[RenderJob, tuple[tuple[str, str], ...]]:
+    """drawn(job), and the (reference, data: URL) of each picture this call drew, for a render
+    pool to hand to other workers (a picture that came with its URL is not drawn again)."""
+    if not job.pictures:
+        return job, ()
+    html, made = job.html, []
+    for picture in job.pictures:
+        url = picture.url
+        if not url:
+            url, _, _ = map_picture(picture.svg, picture.width_mm)
+            made.append((picture.reference, url))
+        html = html.replace(f'src="{picture.reference}"', f'src="{url}"')
+    return dataclasses.replace(job, html=html, images=shared_images(html), pictures=()), tuple(made)
+
+
+def serve(connection: Connection) -> None:
     """A worker's life: render each (job, asset folders, budget) it is sent until it gets None.
 
     Ctrl-C goes to the whole process group; the parent decides what it means, so a worker
@@ -128,14 +171,14 @@ def serve(connection) -> None:
     _collect_between_jobs()
     while True:
         try:
-            message = connection.recv()
+            message: Message | None = connection.recv()
         except EOFError:
             return  # the parent is gone
         if message is None:
             return
         job, asset_dirs, budget = message
         try:
-            answer = (True, renderer.make(job, asset_dirs, budget))
+            answer: Answer = (True, renderer.make(job, asset_dirs, budget))
         except Exception as exc:  # the parent raises it in the caller, with its type
             answer = (False, exc)
         try:

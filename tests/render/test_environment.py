@@ -90,6 +90,12 @@ def test_no_override_folder_is_fine(clash_dir):
     assert asset_dirs(make_environment(None, [clash_dir])) == [clash_dir, shared_templates_dir()]
 
 
+def test_the_asset_folders_of_an_environment_without_folders_are_refused_plainly():
+    # The fetcher's folders come from the loader's: one that reads no folders has none to give.
+    with pytest.raises(TypeError, match="asset_dirs needs an environment of make_environment"):
+        asset_dirs(jinja2.Environment(loader=jinja2.DictLoader({"report.html": "x"})))
+
+
 def test_when_formats_utc_stamps_and_leaves_other_text():
     assert when("2026-11-21T19:00:00Z") == "2026-11-21 19:00 UTC"
     assert when("next Friday") == "next Friday"

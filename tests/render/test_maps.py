@@ -15,7 +15,7 @@ from gm.clock import FixedClock
 from gm.core.arrows import arrows
 from gm.core.model import Event
 from gm.home import Home, create_home
-from gm.render import regionmap, turnmap
+from gm.render import pictures, regionmap, turnmap
 from gm.render.marks import CLOSE, _lab, hatches
 from gm.rulesets import installed, template_dirs
 from gm.services import games, turns
@@ -81,7 +81,7 @@ def test_the_region_holds_the_seats_areas_and_their_neighbours_enlarged(contexts
         left <= t["x"] <= right and top <= t["y"] <= bottom for t in view["map"]["territories"] if t["code"] in wanted
     )
     assert scale >= board_scale * regionmap.MIN_GAIN
-    assert (right - left) * scale <= turnmap.TEXT_WIDTH_MM + 0.01 and (
+    assert (right - left) * scale <= pictures.TEXT_WIDTH_MM + 0.01 and (
         bottom - top
     ) * scale <= regionmap.REGION_HEIGHT_MM + 0.01
 
@@ -97,9 +97,9 @@ def test_the_board_is_drawn_once_a_turn_and_each_region_once_a_seat(monkeypatch,
     """The board stays one picture for every seat (issue 18); a region is a small picture of
     its own per seat, never the board again."""
     drawn = []
-    real = turnmap._draw
-    monkeypatch.setattr(turnmap, "_draw", lambda svg, *size: drawn.append(svg) or real(svg, *size))
-    monkeypatch.setattr(turnmap, "_pictures", type(turnmap._pictures)())
+    real = pictures._draw
+    monkeypatch.setattr(pictures, "_draw", lambda svg, *size: drawn.append(svg) or real(svg, *size))
+    monkeypatch.setattr(pictures, "_pictures", type(pictures._pictures)())
     view = contexts["empires"]["view"]
     names = {s["code"]: s["nation"] for s in view["seats"]}
     seats = list(dict.fromkeys(t["owner"] for t in view["map"]["territories"] if t["owner"] in names))[:3]

@@ -12,10 +12,11 @@ import textwrap
 
 import pytest
 
-from gm.render import pictures, turnmap
+from gm.render import pictures, worker
 from gm.render.environment import asset_dirs, base_url, make_environment, render_report_html
+from gm.render.pictures import shared_images
 from gm.render.pool import RenderJob, RenderPool, render_pdfs
-from gm.render.worker import shared_images
+from gm.render.svgmap import svg_map
 from gm.rulesets import installed, template_dirs
 
 from . import ruleset_report
@@ -44,7 +45,7 @@ def test_the_html_a_worker_draws_is_the_html_made_in_one_go(ruleset_name, tmp_pa
         job = _deferred_job(env, context, tmp_path / "x.pdf")
         assert job.pictures and pictures.REFERENCE in job.html and "data:image/png" not in job.html
         plain = render_report_html(env, context)
-        done = pictures.drawn(job)
+        done = worker.drawn(job)
         assert done.html == plain  # the pictures' sizes in their figures' styles too
         assert (done.images, done.pictures) == (shared_images(plain), ())
 
@@ -52,22 +53,22 @@ def test_the_html_a_worker_draws_is_the_html_made_in_one_go(ruleset_name, tmp_pa
 @pytest.mark.parametrize("width_mm", [40.0, 77.7, 133.3, 150.2, 178.0, 265.0, 388.0])
 def test_the_size_worked_out_is_the_size_cairosvg_draws(width_mm):
     for svg in (
-        str(turnmap.svg_map(clash_view("BR", 5)["map"], None, shared=True)),
+        str(svg_map(clash_view("BR", 5)["map"], None, shared=True)),
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="3.5 -2 123.25 77.1"><rect width="5" height="5"/></svg>',
     ):
-        _, width, height = turnmap._draw(svg, width_mm)
-        assert pictures.pixel_size(svg, turnmap._pixels(width_mm)) == (width, height)
+        _, width, height = pictures._draw(svg, width_mm)
+        assert pictures.pixel_size(svg, pictures._pixels(width_mm)) == (width, height)
 
 
 def test_an_svg_whose_size_is_not_plain_is_drawn_at_once():
     svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10cm" height="5cm"><rect width="5" height="5"/></svg>'
     with pictures.deferred() as named:
-        url, _, _ = turnmap.map_picture(svg, 50)
+        url, _, _ = pictures.map_picture(svg, 50)
     assert url.startswith("data:image/png;base64,") and named == {}
 
 
 def test_outside_deferred_a_picture_is_drawn_as_before():
-    url, _, _ = turnmap.map_picture(str(turnmap.svg_map(clash_view("BR", 5)["map"], None, shared=True)))
+    url, _, _ = pictures.map_picture(str(svg_map(clash_view("BR", 5)["map"], None, shared=True)))
     assert url.startswith("data:image/png;base64,")
 
 
@@ -75,7 +76,7 @@ def test_only_a_picture_reference_in_an_image_source_is_replaced(tmp_path):
     job = _deferred_job(_environment("clash"), ruleset_report.report_context("clash"), tmp_path / "x.pdf")
     reference = job.pictures[0].reference
     said = job.html.replace("</body>", f"<p>{reference}</p></body>")  # as a player's press could
-    done = pictures.drawn(dataclasses.replace(job, html=said))
+    done = worker.drawn(dataclasses.replace(job, html=said))
     assert f"<p>{reference}</p>" in done.html and f'src="{reference}"' not in done.html
 
 

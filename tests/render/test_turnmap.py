@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 from PIL import Image
 
-from gm.render import turnmap
+from gm.render import pictures, turnmap
 from gm.render.svgmap import svg_map, svg_overlay
 
 from .sample_game import clash_view
@@ -24,16 +24,16 @@ def picture_of(figure: str) -> Image.Image:
 
 def test_every_seat_of_a_turn_shares_one_picture_drawn_once(monkeypatch):
     drawn = []
-    real = turnmap._draw
-    monkeypatch.setattr(turnmap, "_draw", lambda svg, *size: drawn.append(svg) or real(svg, *size))
-    monkeypatch.setattr(turnmap, "_pictures", type(turnmap._pictures)())
+    real = pictures._draw
+    monkeypatch.setattr(pictures, "_draw", lambda svg, *size: drawn.append(svg) or real(svg, *size))
+    monkeypatch.setattr(pictures, "_pictures", type(pictures._pictures)())
     figures = {seat: turnmap.map_figure(clash_view(seat, 5)["map"], seat, NAMES) for seat in NAMES}
     assert len(drawn) == 1
-    pictures = {f.split('src="', 1)[1].split('"', 1)[0] for f in figures.values()}
-    assert len(pictures) == 1
+    urls = {f.split('src="', 1)[1].split('"', 1)[0] for f in figures.values()}
+    assert len(urls) == 1
     assert len({f.split("</div>")[0].split("<svg", 1)[1] for f in figures.values()}) == 4  # own marks each
     later = turnmap.map_figure(clash_view("BR", 6)["map"], "BR", NAMES)  # troops moved: a new picture
-    assert len(drawn) == 2 and later.split('src="', 1)[1].split('"')[0] not in pictures
+    assert len(drawn) == 2 and later.split('src="', 1)[1].split('"')[0] not in urls
 
 
 def test_the_picture_is_a_palette_png_as_wide_as_the_text_at_200_dpi():
@@ -63,4 +63,4 @@ def test_a_tall_map_is_drawn_narrower_to_fit_the_first_page():
     figure = turnmap.map_figure(view_map, "BR", NAMES)
     width_mm = float(figure.split("width: ", 1)[1].split("mm", 1)[0])
     height_mm = float(figure.split("height: ", 1)[1].split("mm", 1)[0])
-    assert height_mm <= turnmap.MAX_HEIGHT_MM + 0.1 and width_mm < turnmap.TEXT_WIDTH_MM
+    assert height_mm <= turnmap.MAX_HEIGHT_MM + 0.1 and width_mm < pictures.TEXT_WIDTH_MM

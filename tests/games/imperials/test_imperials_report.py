@@ -78,13 +78,13 @@ def test_the_board_picture_is_drawn_once_and_embedded_as_it_is(monkeypatch):
 
     from PIL import Image
 
-    from gm.render import turnmap
+    from gm.render import pictures as map_pictures
     from gm.render.pdf import palette_image
 
     drawn = []
-    real = turnmap._draw
-    monkeypatch.setattr(turnmap, "_draw", lambda svg, *size: drawn.append(svg) or real(svg, *size))
-    monkeypatch.setattr(turnmap, "_pictures", type(turnmap._pictures)())
+    real = map_pictures._draw
+    monkeypatch.setattr(map_pictures, "_draw", lambda svg, *size: drawn.append(svg) or real(svg, *size))
+    monkeypatch.setattr(map_pictures, "_pictures", type(map_pictures._pictures)())
     pictures = {str(hex_picture(board())) for _ in range(4)}
     assert len(pictures) == 1 and drawn == [hex_svg(board())]
     url = re.fullmatch(
