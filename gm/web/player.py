@@ -355,7 +355,7 @@ def history() -> Response:
         heading=title,
         game=game.name,
         seat=seat.code,
-        history=facts.submission_history(db, game, seat),
+        history=facts.submission_history(db, portal().home, game, seat),
     )
 
 
@@ -408,7 +408,7 @@ def seat_page(
     db = p.db()
     zone = session.get("zone", "UTC")
     view = turn_view(db, game, _seats_read(game))  # once for the facts and the form
-    seen = facts.seat_page_facts(db, game, seat, zone, p.clock, view)
+    seen = facts.seat_page_facts(db, p.home, game, seat, zone, p.clock, view)
     form = text if text is not None else facts.order_form(game, seat, view, seen["seat"]["score"] is None)
     return page(
         "seat.html",
