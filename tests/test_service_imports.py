@@ -12,16 +12,17 @@ import gm.services
 SERVICES = Path(gm.services.__file__).parent
 
 
-def imported_services(path: Path, names: set[str]) -> set[str]:
-    """The gm/services modules a module imports, anywhere in it."""
+def imported_services(path: Path, names: set[str], package: str = "gm.services") -> set[str]:
+    """The modules of `package` (gm/services, or another folder of gm's) a module of it imports,
+    anywhere in it."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module == "gm.services":
+        if isinstance(node, ast.ImportFrom) and node.module == package:
             found |= {alias.name for alias in node.names if alias.name in names}
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gm.services."):
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(package + "."):
             found.add(node.module.split(".")[2])
         elif isinstance(node, ast.Import):
-            found |= {a.name.split(".")[2] for a in node.names if a.name.startswith("gm.services.")}
+            found |= {a.name.split(".")[2] for a in node.names if a.name.startswith(package + ".")}
     return found - {path.stem}
 
 

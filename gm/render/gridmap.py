@@ -178,8 +178,20 @@ def grid_figure(
     alt: str = "Map",
 ) -> Markup:
     """The map picture (grid_map, shared) with this turn's moves and attacks the seat may see
-    (from its report's events) drawn over it as a small SVG in the picture's pixels. An arrow
-    with a place outside the crop is left out."""
+    (from its report's events) drawn over it as a small SVG in the picture's pixels (grid_arrows)."""
+    return (
+        Markup('<div class="grid-figure"><img src="{}" alt="{}">').format(grid_map(data, crop), alt)
+        + grid_arrows(data, crop, events, seats)
+        + Markup("</div>")
+    )
+
+
+def grid_arrows(
+    data: Mapping, crop: Mapping | None = None, events: Iterable[Mapping] = (), seats: Sequence[Mapping] | None = None
+) -> Markup:
+    """This turn's moves and attacks the seat may see (from its report's events) as an SVG in the
+    pixels of the map's picture (draw, draw_png), to lay over it; "" when there are none. An
+    arrow with a place outside the crop is left out."""
     width, height = int(data["width"]), int(data["height"])
     x0, y0, x1, y1 = _box(crop, width, height)
     scale, margin = geometry(x1 - x0, y1 - y0)
@@ -195,21 +207,12 @@ def grid_figure(
     marks = svg_arrows(
         arrows_of(events), where, max(scale * 1.2, 16.0), colours, counts=crop is not None, inset=scale * 0.45
     )
-    overlay = (
-        (
-            Markup(
-                f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size[0]} {size[1]}" preserveAspectRatio="none">'
-            )
-            + Markup("".join(marks))
-            + Markup("</svg>")
-        )
-        if marks
-        else ""
-    )
+    if not marks:
+        return Markup("")
     return (
-        Markup('<div class="grid-figure"><img src="{}" alt="{}">').format(grid_map(data, crop), alt)
-        + overlay
-        + Markup("</div>")
+        Markup(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size[0]} {size[1]}" preserveAspectRatio="none">')
+        + Markup("".join(marks))
+        + Markup("</svg>")
     )
 
 

@@ -21,6 +21,7 @@ from gm.core.envelope import wrap_envelope
 from gm.core.model import JSONObject
 from gm.errors import GMError
 from gm.home import Home
+from gm.services.as_sent import as_sent
 from gm.services.credits import account_position
 from gm.services.games import current_state, game_ruleset
 from gm.services.turn_charges import held_turns
@@ -102,12 +103,14 @@ class History(list[dict[str, Any]]):
 
 def submission_history(
     db: sqlite_utils.Database,
+    home: Home,
     game: GameRecord,
     seat: SeatRecord,
     turns: list[tuple[int, str | None, int | None]] | None = None,
     limit: int | None = None,
 ) -> History:
-    """The versions the seat sent, newest first, each saying whether it counts (or counted).
+    """The versions the seat sent, newest first, each saying whether it counts (or counted) and
+    what it was, as the player knows it (`sent`: gm.services.as_sent).
 
     limit: only the `limit` newest (None: every one), and after them the version that counts for
     the game's current turn when it is older than those. Only the rows shown are read; `total`
@@ -118,7 +121,7 @@ def submission_history(
     total = len(rows)
     if limit is not None and total >= limit:  # there may be more: count them
         total = submissions.version_count(db, seat.id)
-    history = History(_history_row(row, counted, game) for row in rows)
+    history = History(_history_row(db, home, row, counted, game) for row in rows)
     history.newest, history.total = len(history), total
     if total > len(history) and not any(h["counts"] and h["turn"] == game.turn for h in history):
         # The version that counts for this turn is older than those shown: add it after them.
@@ -128,11 +131,13 @@ def submission_history(
         else:
             extra = submissions.counting_version(db, seat.id, game.turn)
         if extra is not None:
-            history.append(_history_row(extra, counted, game))
+            history.append(_history_row(db, home, extra, counted, game))
     return history
 
 
-def _history_row(row: submissions.Version, counted: Mapping[int, int | None], game: GameRecord) -> dict[str, Any]:
+def _history_row(
+    db: sqlite_utils.Database, home: Home, row: submissions.Version, counted: Mapping[int, int | None], game: GameRecord
+) -> dict[str, Any]:
     if row.turn in counted:
         counts = counted[row.turn] == row.id
     else:
@@ -141,7 +146,7 @@ def _history_row(row: submissions.Version, counted: Mapping[int, int | None], ga
         "id": row.id,
         "turn": row.turn,
         "channel": row.channel,
-        "source": row.source,
+        "sent": as_sent(db, home.archive, row),
         "received": row.received,
         "verdict": row.verdict,
         "problems": _problem_count(row.problems),
@@ -188,7 +193,13 @@ def report_file(
 
 
 def seat_page_facts(
-    db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord, zone: str, clock: Clock, view: TurnView | None
+    db: sqlite_utils.Database,
+    home: Home,
+    game: GameRecord,
+    seat: SeatRecord,
+    zone: str,
+    clock: Clock,
+    view: TurnView | None,
 ) -> dict[str, Any]:
     """Everything the seat's page shows, from what that seat may know and nothing more.
 
@@ -199,7 +210,7 @@ def seat_page_facts(
     if view is None:
         raise GMError(f"game '{game.name}' is waiting for the GM to seat more players; come back later.")
     turns = seat_turns(db, game.id, seat.code)
-    history = submission_history(db, game, seat, turns, limit=SEAT_PAGE_VERSIONS)
+    history = submission_history(db, home, game, seat, turns, limit=SEAT_PAGE_VERSIONS)
     in_a_row, total = nmr_counts(db, game, seat.code, turns)
     books = credits_for(db, seat.email)
     held = held_turns(db, game, seat, books["balance"])

@@ -11,10 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import sqlite_utils
+from markupsafe import Markup
 
+from gm.core.arrows import arrows
 from gm.home import Home
 from gm.render.environment import nations
-from gm.render.seat_maps import SeatMap, draw_seat_map, seat_maps
+from gm.render.seat_arrows import draw_turn_map, draws_arrows
+from gm.render.seat_maps import SeatMap, seat_maps
+from gm.render.turnmap import arrow_key
 from gm.services.seat_page import report_file, seat_reports, visible_turns
 from gm.services.turn_charges import held_turns
 from gm.store.records import GameRecord, SeatRecord
@@ -47,6 +51,17 @@ class TurnReport:
     def names(self) -> dict[str, str]:
         """Seat code -> nation or player, as the report's map legend names them."""
         return nations(self.report.get("scores") or [])
+
+    def events(self) -> list[dict]:
+        """The events of the report: what the seat may see of the turn."""
+        return list(self.report.get("events") or [])
+
+    def arrow_key(self) -> Markup:
+        """What the arrows on the maps mean, as the report says it under its maps; nothing when
+        the turn has no moves or attacks the seat may see, or no map it draws them on."""
+        if not any(draws_arrows(m.file) for m in self.maps):
+            return Markup("")
+        return arrow_key(arrows(self.events()))
 
 
 def report_turns(db: sqlite_utils.Database, game: GameRecord, seat: SeatRecord) -> list[int]:
@@ -98,7 +113,7 @@ def turn_map(
     with _LOCK:
         picture = _PICTURES.get(key)
     if picture is None:
-        picture = draw_seat_map(found.report["view"], seat.code, found.names(), file)
+        picture = draw_turn_map(found.report["view"], seat.code, found.names(), file, found.events())
         if picture is None:  # never: chosen is one of the maps of this very view
             return None
         with _LOCK:

@@ -15,6 +15,15 @@ def taken(db: sqlite_utils.Database, digest: str) -> bool:
     return db.execute("SELECT 1 FROM mail_taken WHERE digest = ?", [digest]).fetchone() is not None
 
 
+def turn_file_taken(db: sqlite_utils.Database, digest: str, number: int) -> tuple[str, str | None] | None:
+    """(subject, where in the mail: "body", "attachment x.txt") of the `number`-th turn file (from
+    1) of the message taken with these bytes; None when no such message was taken (yet)."""
+    row = db.execute(
+        "SELECT subject, json_extract(results, ?) FROM mail_taken WHERE digest = ?", [f"$[{number - 1}].where", digest]
+    ).fetchone()
+    return None if row is None else (row[0], row[1])
+
+
 def message_ids_with(db: sqlite_utils.Database, content_hash: str) -> set[str]:
     """The Message-IDs ("" for none) of the mail taken with this From and body."""
     return {

@@ -166,7 +166,7 @@ def current_archive(db: sqlite_utils.Database, seat_id: int, turn: int) -> str |
 class Version:
     """One turn file a seat sent, as its history lists it: id, turn, channel, source, received,
     verdict, problems (the stored JSON text: counting them is the reader's business), final,
-    current (it counts for its turn)."""
+    current (it counts for its turn), archive (the SHA-256 its bytes are archived by)."""
 
     id: int
     turn: int
@@ -177,14 +177,15 @@ class Version:
     problems: str
     final: bool
     current: bool
+    archive: str
 
 
-_VERSION = "SELECT id, turn, channel, source, received, verdict, problems, final, current FROM submissions"
+_VERSION = "SELECT id, turn, channel, source, received, verdict, problems, final, current, archive FROM submissions"
 
 
 def _version(row: Sequence[Any]) -> Version:
-    sid, turn, channel, source, received, verdict, problems, final, current = row
-    return Version(sid, turn, channel, source, received, verdict, problems, bool(final), bool(current))
+    sid, turn, channel, source, received, verdict, problems, final, current, archive = row
+    return Version(sid, turn, channel, source, received, verdict, problems, bool(final), bool(current), archive)
 
 
 def versions(db: sqlite_utils.Database, seat_id: int, limit: int | None = None) -> list[Version]:

@@ -1,32 +1,30 @@
-"""The portal's Flask app: settings, security headers, error pages, the database per thread."""
+"""The portal's Flask app: its settings, pages, security headers and error pages."""
 
 from __future__ import annotations
 
 import logging
 import sqlite3
 import threading
-from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
-import jinja2
-import sqlite_utils
-from flask import Flask, Response, current_app, request, session, url_for
-from werkzeug.exceptions import HTTPException
-from werkzeug.routing import IntegerConverter
+from flask import Flask, Response, request, session
+from werkzeug.exceptions import HTTPException, TooManyRequests
+from werkzeug.routing import IntegerConverter, Map
 
 from gm.clock import Clock, SystemClock
 from gm.errors import GMError
 from gm.home import Home
 from gm.render.environment import make_environment, shared_templates_dir
 from gm.rulesets import RulesetFault
-from gm.services.guesses import SignInLimiter, sign_in_limiter
+from gm.services.guesses import sign_in_limiter
 from gm.services.portal_access import VerifiedSecrets, portal_key
 from gm.store.database import is_busy, open_database
 from gm.store.locks import HomeLock
-from gm.web.guard import csrf_token
+from gm.web import gm_desk, gm_pages, link_pages, player, press_pages, turn_pages
 from gm.web.known_browsers import KnownBrowsers
 from gm.web.multipart import PortalRequest
+from gm.web.portal import Portal, PortalResponse, page, portal
 from gm.web.proxies import LOOPBACK, ClientAddress, trusted_networks
 from gm.web.session_cookie import PortalSessionInterface
 from gm.web.sessions import SessionRegister
@@ -46,58 +44,15 @@ _HEADERS = {
 }
 
 
-class PortalResponse(Response):
-    """Flask's response; a page made in memory goes to the server as one list of bytes.
-
-    WSGI lets an app answer with any iterable, and werkzeug wraps even a finished page in an
-    iterator; granian then steps through it from Rust, chunk by chunk, holding the GIL, where a
-    list is sent in one call. Streamed answers (report files) stay iterators."""
-
-    def get_app_iter(self, environ):
-        body = super().get_app_iter(environ)
-        if not self.is_sequence:
-            return body
-        try:
-            return list(body)
-        finally:
-            body.close()  # what the iterator would have done at its end: call_on_close functions
-
-
 class StoredNumber(IntegerConverter):
     """`<int:...>` in every portal address: at most SQLite's largest integer, so a number no
     record can have is 404 like any other that names nothing (a larger one reached SQLite and
     broke the request: 500)."""
 
-    def __init__(self, map, *args, **kwargs):
-        kwargs.setdefault("max", 2**63 - 1)
-        super().__init__(map, *args, **kwargs)
-
-
-@dataclass
-class Portal:
-    """What every request shares: the home, the clock, templates, limits and the in-memory guards."""
-
-    home: Home
-    clock: Clock
-    env: jinja2.Environment
-    limiter: SignInLimiter
-    verified: VerifiedSecrets
-    max_bytes: int
-    local: threading.local
-    writing: HomeLock  # around each submission's write transaction, shared by the workers
-    sessions: SessionRegister  # the signed-in sessions, shared by the workers: sign-out ends one everywhere
-    known: KnownBrowsers  # browsers that signed in before, which strangers' failures do not hold up
-
-    def db(self) -> sqlite_utils.Database:
-        """This thread's connection (sqlite3 connections stay in the thread that made them)."""
-        db = getattr(self.local, "db", None)
-        if db is None:
-            db = self.local.db = open_database(self.home.database)
-        return db
-
-
-def portal() -> Portal:
-    return current_app.extensions["gm"]
+    def __init__(
+        self, map: Map, fixed_digits: int = 0, min: int | None = None, max: int | None = 2**63 - 1, signed: bool = False
+    ) -> None:
+        super().__init__(map, fixed_digits, min, max, signed)
 
 
 def sessions_file(home: Home) -> Path:
@@ -107,8 +62,6 @@ def sessions_file(home: Home) -> Path:
 
 def create_app(home: Home, clock: Clock | None = None) -> Flask:
     """The portal for one GM home."""
-    from gm.web import gm_desk, gm_pages, link_pages, player, press_pages, turn_pages
-
     hours = home.setting("portal", "session_hours", 12)
     max_bytes = home.setting("submissions", "max_bytes", 1_000_000)
     app = Flask(__name__, static_folder=None, template_folder=None)
@@ -158,13 +111,6 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
     app.register_error_handler(sqlite3.OperationalError, _busy)
     app.register_error_handler(Exception, _bug)
     return app
-
-
-def page(name: str, status: int = 200, **context) -> Response:
-    """A page from templates/web (a GM may override it in $GM_HOME/templates/web)."""
-    context.setdefault("signed_in", session.get("seat") is not None or session.get("gm") is not None)
-    html = portal().env.get_template(f"web/{name}").render(csrf_token=csrf_token(), url_for=url_for, **context)
-    return PortalResponse(html, status=status, mimetype="text/html")
 
 
 def stylesheet() -> Response:
@@ -226,9 +172,9 @@ def _http_error(exc: HTTPException) -> Response:
         )
     elif exc.code == 404:
         message = "There is nothing at this address. Go back to your page."
-    title = getattr(exc, "title", None) or _TITLES.get(exc.code, "Error")
+    title = getattr(exc, "title", None) or _TITLES.get(exc.code or 500, "Error")
     response = page("error.html", exc.code or 500, title=title, message=message)
-    if exc.code == 429 and getattr(exc, "retry_after", None):
+    if isinstance(exc, TooManyRequests) and exc.retry_after:
         response.headers["Retry-After"] = str(exc.retry_after)
     return response
 

@@ -19,8 +19,15 @@ import logging
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
 
-from granian.rsgi import ProtocolClosed, ProtocolError
+# granian.rsgi is where granian names these for RSGI apps, as aliases of its Rust module's classes
+# that it leaves out of an __all__, so mypy takes them for private imports.
+from granian.rsgi import HTTPProtocol, ProtocolClosed, ProtocolError, Scope  # type: ignore[attr-defined]
+
+if TYPE_CHECKING:  # _typeshed is for type checkers only: it is not there at run time
+    from _typeshed import OptExcInfo
+    from _typeshed.wsgi import WSGIApplication, WSGIEnvironment
 
 log = logging.getLogger("gm.web")
 
@@ -39,26 +46,24 @@ class WholeBodies:
     `deadline` seconds and at most `max_body` bytes, then the WSGI app, on the loop for a page and
     in one of `threads` threads of this worker for a form."""
 
-    def __init__(self, app: Callable, threads: int, deadline: float, max_body: int):
+    def __init__(self, app: WSGIApplication, threads: int, deadline: float, max_body: int):
         self.app, self.threads, self.deadline, self.max_body = app, threads, deadline, max_body
         self._pool: ThreadPoolExecutor | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
 
     def __rsgi_init__(self, loop: asyncio.AbstractEventLoop) -> None:
         # In the worker, after the fork: threads do not survive a fork, so the pool starts here.
-        self._loop = loop
         self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="gm-portal")
 
     def __rsgi_del__(self, loop: asyncio.AbstractEventLoop) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
-    async def __rsgi__(self, scope, protocol) -> None:
+    async def __rsgi__(self, scope: Scope, protocol: HTTPProtocol) -> None:
         if scope.proto != "http":
             return  # websockets are off in gm serve
         body: bytes | None = b""
         if scope.method not in _NO_BODY:
-            length = scope.headers.get("content-length")
+            length: str | None = scope.headers.get("content-length")
             if length is None and "transfer-encoding" in scope.headers:
                 # A chunked body that breaks off cannot be told from a whole one here; browsers
                 # (and proxies) send a form with its length.
@@ -83,14 +88,16 @@ class WholeBodies:
             else:
                 # A form may write (a submission is synced to disk) or check a secret with scrypt:
                 # in a thread, so the loop and the other thread go on meanwhile.
-                status, headers, content = await self._loop.run_in_executor(self._pool, self._answer, environ)
+                status, headers, content = await asyncio.get_running_loop().run_in_executor(
+                    self._pool, self._answer, environ
+                )
         except Exception:  # the app answers its own errors; this is a bug below it: say so, keep serving
             log.exception("portal bug under %s %s", scope.method, scope.path)
             protocol.response_bytes(500, _PLAIN[:1], b"The portal hit a bug. Tell your GM.")
             return
         protocol.response_bytes(status, headers, content)
 
-    async def _body(self, length: str | None, protocol) -> bytes | None:
+    async def _body(self, length: str | None, protocol: HTTPProtocol) -> bytes | None:
         """The whole body (b"" when none is announced); None, unread, when its announced length
         is over the limit or not a number."""
         if length is None:
@@ -99,15 +106,19 @@ class WholeBodies:
             return None
         return await protocol() if int(length) else b""
 
-    def _answer(self, environ: dict) -> tuple[int, list[tuple[str, str]], bytes]:
+    def _answer(self, environ: WSGIEnvironment) -> tuple[int, list[tuple[str, str]], bytes]:
         """Runs the WSGI app in a pool thread: (status, headers, the whole answer)."""
-        started: list = []
+        started: list[tuple[str, list[tuple[str, str]]]] = []
         written: list[bytes] = []
 
-        def start_response(status: str, headers: list, exc_info=None):
-            if exc_info and started:
+        def start_response(
+            status: str,
+            headers: list[tuple[str, str]],
+            exc_info: OptExcInfo | None = None,
+        ) -> Callable[[bytes], object]:
+            if exc_info is not None and exc_info[1] is not None and started:
                 raise exc_info[1].with_traceback(exc_info[2])
-            started[:] = [status, headers]
+            started[:] = [(status, headers)]
             return written.append
 
         result = self.app(environ, start_response)
@@ -116,18 +127,18 @@ class WholeBodies:
         finally:
             if hasattr(result, "close"):
                 result.close()
-        status, headers = started
+        status, headers = started[0]
         return int(status[:3]), headers, b"".join(written)
 
 
 _HTTP_NAMES: dict[str, str] = {}
 
 
-def wsgi_environ(scope, body: bytes) -> dict:
+def wsgi_environ(scope: Scope, body: bytes) -> dict[str, Any]:
     """The WSGI environment (PEP 3333) of an RSGI request whose body has been read."""
     host, _, port = scope.server.rpartition(":")
     client = scope.client.rpartition(":")[0]
-    environ = {
+    environ: dict[str, Any] = {
         "REQUEST_METHOD": scope.method,
         "SCRIPT_NAME": "",
         # granian gives the path percent-decoded as text; WSGI wants its bytes as latin-1.

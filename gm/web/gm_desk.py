@@ -5,21 +5,27 @@ command line, so each action is written in the audit log as the CLI writes it.""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import TypedDict, TypeVar
+
 from flask import Blueprint, abort, redirect, request, session
+from werkzeug.wrappers import Response
 
 from gm.errors import GMError
 from gm.services import cycle, questions, reminders, signups, waiting
 from gm.services.audit_text import detail_words
 from gm.services.gameview import game_facts
 from gm.store import records
-from gm.web.app import page, portal
 from gm.web.gm_pages import signed_in_gm
 from gm.web.guard import check_csrf
+from gm.web.portal import page, portal
 
 blueprint = Blueprint("gm_desk", __name__)
 
 AUDIT_SHOWN = 200  # entries on the audit page, newest last (gm audit --json has every one)
 GAME_AUDIT_SHOWN = 15  # the game's latest entries on its page
+
+Done = TypeVar("Done")  # what a GM action returns, for the notice that says it was done
 
 
 def require_gm() -> None:
@@ -33,7 +39,7 @@ def _posted() -> None:
     require_gm()
 
 
-def _done(where: str, notice: str):
+def _done(where: str, notice: str) -> Response:
     """After an action: back to the page, which says what was done once (a reload does nothing)."""
     session["gm_notice"] = notice
     return redirect(where, 303)
@@ -43,7 +49,9 @@ def _done(where: str, notice: str):
 
 
 @blueprint.get("/gm/game/<name>")
-def game_page(name: str, error: str | None = None, status: int = 200, typed: dict | None = None):
+def game_page(
+    name: str, error: str | None = None, status: int = 200, typed: Mapping[str, object] | None = None
+) -> Response:
     require_gm()
     p = portal()
     db = p.db()
@@ -67,7 +75,9 @@ def game_page(name: str, error: str | None = None, status: int = 200, typed: dic
     )
 
 
-def _act(name: str, action, notice, typed: dict | None = None):
+def _act(
+    name: str, action: Callable[[], Done], notice: Callable[[Done], str], typed: Mapping[str, object] | None = None
+) -> Response:
     """Do a GM action on a game; a refusal shows on the game's page with what was typed, and
     changes nothing (the services refuse before they write)."""
     _posted()
@@ -80,7 +90,7 @@ def _act(name: str, action, notice, typed: dict | None = None):
 
 
 @blueprint.post("/gm/game/<name>/hold")
-def hold(name: str):
+def hold(name: str) -> Response:
     p = portal()
     return _act(
         name,
@@ -90,13 +100,13 @@ def hold(name: str):
 
 
 @blueprint.post("/gm/game/<name>/release")
-def release(name: str):
+def release(name: str) -> Response:
     p = portal()
     return _act(name, lambda: cycle.set_held(p.db(), p.clock, name, False), lambda _: f"{name} is released.")
 
 
 @blueprint.post("/gm/game/<name>/deadline")
-def deadline(name: str):
+def deadline(name: str) -> Response:
     p = portal()
     when = request.form.get("when", "").strip()[:200]
     past = request.form.get("past") == "yes"
@@ -109,7 +119,7 @@ def deadline(name: str):
 
 
 @blueprint.post("/gm/game/<name>/remind")
-def remind(name: str):
+def remind(name: str) -> Response:
     p = portal()
     return _act(
         name,
@@ -119,7 +129,7 @@ def remind(name: str):
 
 
 @blueprint.post("/gm/game/<name>/waiting/<int:number>/remove")
-def remove_waiting(name: str, number: int):
+def remove_waiting(name: str, number: int) -> Response:
     p = portal()
     reason = request.form.get("reason", "")[:500]
     return _act(
@@ -130,7 +140,7 @@ def remove_waiting(name: str, number: int):
 
 
 @blueprint.post("/gm/game/<name>/seat-waiting")
-def seat_waiting(name: str):
+def seat_waiting(name: str) -> Response:
     p = portal()
     return _act(
         name,
@@ -143,7 +153,7 @@ def seat_waiting(name: str):
 
 
 @blueprint.get("/gm/questions")
-def questions_page(error: str | None = None, status: int = 200, typed: dict | None = None):
+def questions_page(error: str | None = None, status: int = 200, typed: Mapping[str, object] | None = None) -> Response:
     require_gm()
     p = portal()
     every = request.args.get("all") == "1"
@@ -160,7 +170,9 @@ def questions_page(error: str | None = None, status: int = 200, typed: dict | No
     )
 
 
-def _answer(action, notice, typed: dict | None = None):
+def _answer(
+    action: Callable[[], Done], notice: Callable[[Done], str], typed: Mapping[str, object] | None = None
+) -> Response:
     _posted()
     try:
         done = action()
@@ -171,7 +183,7 @@ def _answer(action, notice, typed: dict | None = None):
 
 
 @blueprint.post("/gm/questions/<int:number>/reply")
-def reply(number: int):
+def reply(number: int) -> Response:
     p = portal()
     text = request.form.get("answer", "")[:20_000]
     return _answer(
@@ -182,7 +194,7 @@ def reply(number: int):
 
 
 @blueprint.post("/gm/questions/<int:number>/answered")
-def answered(number: int):
+def answered(number: int) -> Response:
     p = portal()
     return _answer(
         lambda: questions.mark_answered(p.db(), p.home, p.clock, number),
@@ -194,7 +206,7 @@ def answered(number: int):
 
 
 @blueprint.get("/gm/audit")
-def audit_page():
+def audit_page() -> Response:
     require_gm()
     db = portal().db()
     name = request.args.get("game", "").strip()[:100]
@@ -210,7 +222,16 @@ def audit_page():
     )
 
 
-def _shown(entries: list[records.AuditEntry]) -> list[dict]:
+class ShownEntry(TypedDict):
+    """An audit entry as the pages show it."""
+
+    at: str
+    game: str | None
+    action: str
+    detail: str
+
+
+def _shown(entries: list[records.AuditEntry]) -> list[ShownEntry]:
     """Audit entries as the page shows them: the details in words as `gm audit` prints them
     (escaped in the page like any text)."""
     return [

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from flask import Blueprint, redirect, request, session
+from werkzeug.wrappers import Response
 
 from gm.services.gameview import gm_overview
 from gm.services.portal_access import check_password, fingerprint, gm_password_hash
 from gm.services.questions import questions
-from gm.web.app import page, portal
 from gm.web.guard import check_csrf, guess_keys, refuse_if_blocked, start_session
+from gm.web.portal import page, portal
 
 blueprint = Blueprint("gm", __name__)
 
@@ -20,7 +21,7 @@ def signed_in_gm() -> bool:
 
 
 @blueprint.get("/gm")
-def overview():
+def overview() -> Response:
     if not signed_in_gm():
         return page("gm_sign_in.html", title="GM sign-in", configured=bool(gm_password_hash(portal().home)))
     p = portal()
@@ -28,7 +29,7 @@ def overview():
 
 
 @blueprint.post("/gm/sign-in")
-def sign_in():
+def sign_in() -> Response:
     check_csrf(request.form.get("csrf"))
     p = portal()
     stored = gm_password_hash(p.home)
@@ -44,12 +45,12 @@ def sign_in():
     return _gm_session(stored)
 
 
-def gm_signed_in_by_link():
+def gm_signed_in_by_link() -> Response:
     """The GM used a one-time link from 'gm portal link --gm' (player.py checks it)."""
     return _gm_session(gm_password_hash(portal().home))
 
 
-def _gm_session(stored: str):
+def _gm_session(stored: str) -> Response:
     p = portal()
     start_session(p.sessions, "gm", gm=fingerprint(stored))
     response = redirect("/gm", 303)

@@ -28,7 +28,7 @@ def check_csrf(form_token: str | None) -> None:
         abort(400, "This form has expired or did not come from this portal. Go back, reload the page and try again.")
 
 
-def start_session(sessions: SessionRegister, who: str, **data) -> None:
+def start_session(sessions: SessionRegister, who: str, **data: object) -> None:
     """A fresh session for someone who just signed in (`who`: 'seat:ID' or 'gm'), recorded on the
     server: a new id and token, nothing kept from before but the time zone; a session this browser
     had before ends."""
@@ -77,7 +77,7 @@ def refuse_if_blocked(limiter: SignInLimiter, *keys: str) -> None:
     """429 with Retry-After, saying why, while any of the keys has used up its failed sign-ins."""
     waits = limiter.waits(*keys)
     if waits:
-        key = max(waits, key=waits.get)
+        key = max(waits, key=lambda k: waits[k])
         raise TooManyRequests(
             f"{_BLOCKED[key.split(':', 1)[0]]} Try again in {wait_words(waits[key])}.", retry_after=int(waits[key]) + 1
         )

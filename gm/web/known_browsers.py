@@ -15,8 +15,9 @@ import secrets
 import time
 from datetime import timedelta
 
-from flask import Request, Response, g
+from flask import Request, g
 from itsdangerous import BadSignature, URLSafeTimedSerializer
+from werkzeug.wrappers import Response
 
 COOKIE = "gm_known"
 # The most seats (and the GM) one browser is remembered for; the oldest give way.
@@ -44,7 +45,8 @@ class KnownBrowsers:
                 g.gm_known = str(data["id"]), [str(t) for t in data["targets"]], signed.timestamp()
             except (BadSignature, KeyError, TypeError, ValueError):
                 g.gm_known = None
-        return g.gm_known
+        found: tuple[str, list[str], float] | None = g.gm_known
+        return found
 
     def known_for(self, request: Request, target: str) -> str | None:
         """The browser's id when it signed in to `target` before; None otherwise."""

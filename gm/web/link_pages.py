@@ -9,13 +9,17 @@ client address.
 
 from __future__ import annotations
 
+from typing import cast
+
 from flask import Blueprint, Flask, current_app, request
 from werkzeug.exceptions import TooManyRequests
+from werkzeug.wrappers import Response
 
 from gm.errors import GMError
+from gm.services.guesses import SignInLimiter
 from gm.services.portal_links import LINK_REQUESTS_PER_HOUR, MAILED_LINK_MINUTES, can_mail, request_link
-from gm.web.app import page, portal
-from gm.web.guard import SignInLimiter, check_csrf
+from gm.web.guard import check_csrf
+from gm.web.portal import page, portal, portal_of
 
 blueprint = Blueprint("link_pages", __name__)
 
@@ -28,7 +32,7 @@ _NO_MAIL = (
 
 def register(app: Flask) -> None:
     """Add the pages to the portal (after create_app has set up app.extensions['gm'])."""
-    gm = app.extensions["gm"]
+    gm = portal_of(app)
     per_hour = gm.home.setting("portal", "link_requests_per_hour", LINK_REQUESTS_PER_HOUR)
     if per_hour < 1:
         raise GMError(f"{gm.home.settings_file}: [portal] link_requests_per_hour must be 1 or more, not {per_hour}.")
@@ -39,15 +43,16 @@ def register(app: Flask) -> None:
 
 
 def _limiter() -> SignInLimiter:
-    return current_app.extensions["gm_link_requests"]
+    return cast(SignInLimiter, current_app.extensions["gm_link_requests"])
 
 
 def _minutes() -> int:
-    return portal().home.setting("portal", "mailed_link_minutes", MAILED_LINK_MINUTES)
+    minutes: int = portal().home.setting("portal", "mailed_link_minutes", MAILED_LINK_MINUTES)
+    return minutes
 
 
 @blueprint.get("/link-by-mail")
-def ask():
+def ask() -> Response:
     home = portal().home
     if not can_mail(home):
         return page("link_request.html", title=_TITLE, no_mail=_NO_MAIL)
@@ -55,7 +60,7 @@ def ask():
 
 
 @blueprint.post("/link-by-mail")
-def send():
+def send() -> Response:
     check_csrf(request.form.get("csrf"))
     p = portal()
     if not can_mail(p.home):

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 import types
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
+from typing import Any, TypeVar, cast
 
 import flask
 from werkzeug import formparser
@@ -29,7 +31,7 @@ class _Found:
 
     __slots__ = ("_start", "_suffix")
 
-    def __init__(self, start: int, suffix: re.Match):
+    def __init__(self, start: int, suffix: re.Match[bytes]):
         self._start, self._suffix = start, suffix
 
     def start(self) -> int:
@@ -41,7 +43,8 @@ class _Found:
     def group(self, index: int) -> bytes:
         if index != 1:
             raise IndexError("only group 1 is kept")
-        return self._suffix.group()
+        found: bytes = self._suffix.group()  # (typeshed allows for a group that matched nothing)
+        return found
 
 
 class BoundarySearch:
@@ -95,8 +98,10 @@ class BoundaryDecoder(MultipartDecoder):
         self.max_parts = max_parts
         self.state = State.PREAMBLE
         self.boundary = boundary
-        self.preamble_re = BoundarySearch(boundary, line_break_required=False)
-        self.boundary_re = BoundarySearch(boundary, line_break_required=True)
+        # werkzeug types these as compiled patterns and calls only their search(), which
+        # BoundarySearch answers as the pattern would.
+        self.preamble_re = BoundarySearch(boundary, line_break_required=False)  # type: ignore[assignment]
+        self.boundary_re = BoundarySearch(boundary, line_break_required=True)  # type: ignore[assignment]
         self._search_position = 0
         self._parts_decoded = 0
 
@@ -106,13 +111,19 @@ class BoundaryDecoder(MultipartDecoder):
 _GLOBALS = {**vars(formparser), "MultipartDecoder": BoundaryDecoder}
 
 
-def _rebound(function: types.FunctionType) -> types.FunctionType:
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _rebound(function: _Method) -> _Method:
+    """A copy of werkzeug's `function` that finds its module's globals in _GLOBALS."""
+    if not isinstance(function, types.FunctionType):
+        raise TypeError(f"{function!r} is not a function of werkzeug's: this werkzeug cannot be sped up")
     copy = types.FunctionType(
         function.__code__, _GLOBALS, function.__name__, function.__defaults__, function.__closure__
     )
     copy.__kwdefaults__ = function.__kwdefaults__
     copy.__qualname__, copy.__doc__ = function.__qualname__, function.__doc__
-    return copy
+    return cast(_Method, copy)  # the same code, so the same signature
 
 
 class _MultiPartParser(formparser.MultiPartParser):

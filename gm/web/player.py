@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from flask import Blueprint, abort, g, redirect, request, send_file, session
 from werkzeug.exceptions import Forbidden
+from werkzeug.wrappers import Response
 
 from gm.services import press, seat_page as facts, seat_turns, turnfiles, uploads
 from gm.services.guesses import seat_target
@@ -26,9 +28,9 @@ from gm.services.seats import LEFT
 from gm.services.turn_charges import held_turns
 from gm.store import records
 from gm.store.records import GameRecord, SeatRecord
-from gm.web.app import page, portal
 from gm.web.gm_pages import gm_signed_in_by_link
 from gm.web.guard import check_csrf, end_session, guess_keys, refuse_if_blocked, start_session
+from gm.web.portal import PortalResponse, page, portal
 from gm.web.turn_views import CachedRows, turn_view
 from gm.web.zones import find_zone, zone_list
 
@@ -78,7 +80,7 @@ def _not_yours(game: GameRecord, seat: SeatRecord, why: str, since: str = "you s
 def _seats_read(game: GameRecord) -> list[SeatRecord] | None:
     """The game's seats as this request read them in signed_in_seat, or None. (flask.g lives for
     one request: the next request reads them again, and sees a join or a new secret.)"""
-    read = g.get("seats")
+    read: tuple[int, list[SeatRecord]] | None = g.get("seats")
     return read[1] if read is not None and read[0] == game.id else None
 
 
@@ -89,6 +91,7 @@ class SignedOut(Forbidden):
 
 
 def require_seat() -> tuple[GameRecord, SeatRecord]:
+    """The signed-in seat, or 403 saying why there is none."""
     found = signed_in_seat()
     if found is None and g.get("signed_out"):
         raise SignedOut(g.signed_out)
@@ -98,7 +101,7 @@ def require_seat() -> tuple[GameRecord, SeatRecord]:
 
 
 @blueprint.get("/")
-def home():
+def home() -> Response:
     found = signed_in_seat()
     if found is None:
         if session.get("gm"):
@@ -108,7 +111,7 @@ def home():
 
 
 @blueprint.post("/sign-in")
-def sign_in():
+def sign_in() -> Response:
     check_csrf(request.form.get("csrf"))
     p = portal()
     game, code, secret = (request.form.get(k, "")[:100] for k in ("game", "seat", "secret"))
@@ -118,17 +121,12 @@ def sign_in():
     seat = seat_sign_in(p.db(), p.verified, game, code, secret)
     if seat is None:
         p.limiter.failed(*keys)
-        return page(
-            "sign_in.html",
-            401,
-            title="Sign in",
-            game=game,
-            seat=code,
-            error="That game, seat and secret do not match. Check all three (the secret is on "
-            "the message that seated you) and try again.",
-        )
+        return _no_match(game, code)
     if seat.status in LEFT:  # the right secret, of a seat its player has left: nothing to sign in to
-        left = _not_yours(records.game_of_seat(p.db(), seat.id), seat, GONE)
+        held_by = records.game_of_seat(p.db(), seat.id)
+        if held_by is None:  # the seat went meanwhile (a database restored from before it): no match
+            return _no_match(game, code)
+        left = _not_yours(held_by, seat, GONE)
         return page("sign_in.html", 403, title="Sign in", game=game, seat=code, error=left[:1].upper() + left[1:])
     start_session(p.sessions, f"seat:{seat.id}", seat=seat.id, fp=holder(seat), via="secret")
     _browser_zone()
@@ -137,21 +135,33 @@ def sign_in():
     return response
 
 
+def _no_match(game: str, code: str) -> PortalResponse:
+    return page(
+        "sign_in.html",
+        401,
+        title="Sign in",
+        game=game,
+        seat=code,
+        error="That game, seat and secret do not match. Check all three (the secret is on "
+        "the message that seated you) and try again.",
+    )
+
+
 @blueprint.post("/sign-out")
-def sign_out():
+def sign_out() -> Response:
     check_csrf(request.form.get("csrf"))
     end_session(portal().sessions)
     return redirect("/", 303)
 
 
 @blueprint.get("/link/<token>")
-def link(token: str):
+def link(token: str) -> Response:
     # A button, not an automatic sign-in: mail scanners that open links must not use them up.
     return page("link.html", title="Sign in with your link", token=token)
 
 
 @blueprint.post("/link")
-def use_sign_in_link():
+def use_sign_in_link() -> Response:
     # No limit on tries: a link is signed and random, so there is nothing to guess, and a player
     # whose seat strangers are guessing at signs in this way.
     check_csrf(request.form.get("csrf"))
@@ -193,7 +203,7 @@ def _browser_zone() -> None:
 
 
 @blueprint.post("/zone")
-def choose_zone():
+def choose_zone() -> Response:
     check_csrf(request.form.get("csrf"))
     typed = request.form.get("zone", "")
     zone = find_zone(typed)
@@ -213,36 +223,34 @@ def choose_zone():
     return redirect("/", 303)
 
 
-def _sent_orders() -> tuple[bytes | None, str, str | None]:
-    """(bytes, source, refusal) from the upload if one was chosen, else from the text area."""
+def _sent_orders() -> tuple[bytes, str] | str:
+    """(bytes, source) from the upload if one was chosen, else from the text area; or why not
+    (a refusal)."""
     upload = request.files.get("turn_file")
     if upload is not None and upload.filename:
         name = Path(upload.filename).name[:100]
         suffix = Path(name).suffix.lower()
         if suffix not in _UPLOAD_SUFFIXES or not upload.mimetype.startswith(_UPLOAD_TYPES):
-            return (
-                None,
-                name,
-                (f"'{name}' is not a plain-text turn file. Upload a .txt file, or paste the orders into the text box."),
-            )
-        return upload.stream.read(portal().max_bytes + 1), f"portal upload {name}", None
+            return f"'{name}' is not a plain-text turn file. Upload a .txt file, or paste the orders into the text box."
+        return upload.stream.read(portal().max_bytes + 1), f"portal upload {name}"
     text = request.form.get("orders", "")
     if not text.strip():
-        return None, "portal form", "Write or paste your orders in the text box, or choose a file, first."
-    return text.encode("utf-8"), "portal form", None
+        return "Write or paste your orders in the text box, or choose a file, first."
+    return text.encode("utf-8"), "portal form"
 
 
 @blueprint.post("/orders")
-def orders():
+def orders() -> Response:
     check_csrf(request.form.get("csrf"))
     game, seat = require_seat()
     p = portal()
-    raw, source, refusal = _sent_orders()
+    sent = _sent_orders()
     final = request.form.get("final") == "yes"
-    if refusal:
+    if isinstance(sent, str):
         return seat_page(
-            game, seat, result={"refusal": refusal, "final_box": final}, text=request.form.get("orders"), status=400
+            game, seat, result={"refusal": sent, "final_box": final}, text=request.form.get("orders"), status=400
         )
+    raw, source = sent
     # Orders without a secret of their own go on the session's word (portal_access.SIGNED_IN).
     prepared = uploads.prepare_turn_file(raw, game, seat, SIGNED_IN, final, p.max_bytes)
     if prepared.refusal:
@@ -256,7 +264,9 @@ def orders():
     return _check_or_submit(game, seat, prepared, source, request.form.get("action") == "submit", final)
 
 
-def _check_or_submit(game, seat, prepared: uploads.Prepared, source: str, send: bool, final_box: bool = False):
+def _check_or_submit(
+    game: GameRecord, seat: SeatRecord, prepared: uploads.Prepared, source: str, send: bool, final_box: bool = False
+) -> PortalResponse:
     p = portal()
     db = p.db()
     if session.get("via") == "link":
@@ -294,7 +304,7 @@ def _check_or_submit(game, seat, prepared: uploads.Prepared, source: str, send: 
             status=200 if all(r.sent for r in receipt.press) else 400,
         )
     problems = [prepared.sent(pr) for pr in checked.problems]  # at the lines the player sent
-    result = {
+    result: dict[str, object] = {
         "action": "submit" if send else "check",
         "refusal": turnfiles.refusal_at(checked, prepared.sent),
         "accepted": checked.accepted,
@@ -319,7 +329,7 @@ def _check_or_submit(game, seat, prepared: uploads.Prepared, source: str, send: 
 
 
 @blueprint.post("/orders/final")
-def mark_final():
+def mark_final() -> Response:
     check_csrf(request.form.get("csrf"))
     game, seat = require_seat()
     p = portal()
@@ -333,7 +343,7 @@ def mark_final():
 
 
 @blueprint.get("/history")
-def history():
+def history() -> Response:
     """Every version the seat sent, all turns (the seat page shows only the newest)."""
     game, seat = require_seat()
     db = portal().db()
@@ -345,12 +355,12 @@ def history():
         heading=title,
         game=game.name,
         seat=seat.code,
-        history=facts.submission_history(db, game, seat),
+        history=facts.submission_history(db, portal().home, game, seat),
     )
 
 
 @blueprint.get("/reports/<game_name>/<seat_code>/<int:turn>.<kind>")
-def report(game_name: str, seat_code: str, turn: int, kind: str):
+def report(game_name: str, seat_code: str, turn: int, kind: str) -> Response:
     game, seat = require_seat()
     # Another seat's report and a report that does not exist look the same from outside.
     if game_name != game.name or seat_code.upper() != seat.code:
@@ -369,7 +379,7 @@ def report(game_name: str, seat_code: str, turn: int, kind: str):
     )
 
 
-def held_page(game: GameRecord, seat: SeatRecord, turn: int):
+def held_page(game: GameRecord, seat: SeatRecord, turn: int) -> PortalResponse:
     """What a report held for credits shows instead of itself, and how to pay (402: Payment Required)."""
     p = portal()
     db = p.db()
@@ -386,17 +396,19 @@ def held_page(game: GameRecord, seat: SeatRecord, turn: int):
 def seat_page(
     game: GameRecord,
     seat: SeatRecord,
-    result: dict | None = None,
+    result: Mapping[str, object] | None = None,
     text: str | None = None,
     status: int = 200,
     zone_error: str | None = None,
-    press_result: dict | None = None,
-):
+    press_result: Mapping[str, object] | None = None,
+) -> PortalResponse:
+    """The seat's page, with what was just checked, sent or refused (`result`, `press_result`) and
+    the text to show again in the orders form."""
     p = portal()
     db = p.db()
     zone = session.get("zone", "UTC")
     view = turn_view(db, game, _seats_read(game))  # once for the facts and the form
-    seen = facts.seat_page_facts(db, game, seat, zone, p.clock, view)
+    seen = facts.seat_page_facts(db, p.home, game, seat, zone, p.clock, view)
     form = text if text is not None else facts.order_form(game, seat, view, seen["seat"]["score"] is None)
     return page(
         "seat.html",

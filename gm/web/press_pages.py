@@ -4,18 +4,19 @@ and reads a turn's press whole (web/press_turn.html), where a report's press bud
 from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, request, session
+from werkzeug.wrappers import Response
 
 from gm.services import press
 from gm.store import records
-from gm.web.app import page, portal
 from gm.web.guard import check_csrf
 from gm.web.player import require_seat, seat_page
+from gm.web.portal import page, portal
 
 blueprint = Blueprint("press", __name__)
 
 
 @blueprint.post("/press")
-def send_press():
+def send_press() -> Response:
     """Archive the form as it came, check it as a turn file's press is checked, send it."""
     check_csrf(request.form.get("csrf"))
     game, seat = require_seat()
@@ -33,7 +34,7 @@ def send_press():
 
 
 @blueprint.get("/press/<int:turn>")
-def turn_press(turn: int):
+def turn_press(turn: int) -> Response:
     """Every message of a turn the seat reads, whole (a report prints them within its budget)."""
     game, seat = require_seat()
     p = portal()

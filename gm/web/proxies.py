@@ -5,11 +5,15 @@ proxy, and a client elsewhere cannot pass for another address."""
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from gm.errors import GMError
+
+if TYPE_CHECKING:  # _typeshed is for type checkers only: it is not there at run time
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 LOOPBACK = ["127.0.0.1", "::1"]  # where `gm serve` listens by default, behind a proxy on the same machine
@@ -34,12 +38,12 @@ class ClientAddress:
     X-Forwarded-For (the client it saw; werkzeug's ProxyFix with one hop) as REMOTE_ADDR; any
     other request keeps the address it came from, whatever headers it sends."""
 
-    def __init__(self, app: Callable, trusted: tuple[Network, ...]):
+    def __init__(self, app: WSGIApplication, trusted: tuple[Network, ...]):
         self.app = app
         self.forwarded = ProxyFix(app, x_for=1, x_proto=0, x_host=0, x_port=0, x_prefix=0)
         self.trusted = trusted
 
-    def __call__(self, environ: dict, start_response: Callable):
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if self.trusted and self._from_trusted(environ.get("REMOTE_ADDR", "")):
             return self.forwarded(environ, start_response)
         return self.app(environ, start_response)

@@ -26,7 +26,10 @@ import time
 from collections.abc import Callable
 from multiprocessing.connection import wait
 
-from granian import Granian
+from granian.constants import HTTPModes, Interfaces
+from granian.http import HTTP1Settings
+from granian.log import LogLevels
+from granian.server.mp import MPServer
 
 from gm.clock import Clock
 from gm.errors import GMError
@@ -70,7 +73,7 @@ def claim_port(host: str, port: int) -> tuple[str, int]:
             probe.listen(1)
         except OSError as exc:
             raise _taken(host, port, exc) from exc
-        return address[0], probe.getsockname()[1]
+        return str(address[0]), int(probe.getsockname()[1])
 
 
 def _taken(host: str, port: int, exc: OSError) -> GMError:
@@ -89,9 +92,6 @@ def serve(
     """Serve the portal of `home` until Ctrl-C, SIGTERM or SIGHUP; `started(address, port)` is
     called once the port is known to be free. Raises GMError for a port that cannot be had, or when workers
     keep stopping as soon as they start."""
-    from granian.constants import HTTPModes, Interfaces
-    from granian.http import HTTP1Settings
-
     if not hasattr(os, "fork"):
         raise GMError("gm serve needs a system with fork (Linux or a BSD).")
     # The workers are forked, so they inherit the app made here (granian forks when this is the
@@ -118,14 +118,16 @@ def serve(
         backlog=1024,
         respawn_failed_workers=True,
         workers_kill_timeout=GRACE_SECONDS,
-        log_level="warning",
+        log_level=LogLevels.warning,
         log_dictconfig=_LOGGING,
         log_access=False,
     )
     parent = os.getpid()
     started(address, port)
     try:
-        server.serve(target_loader=lambda *_: _in_worker(app, parent), wrap_loader=False)
+        # granian types the loader as making a callable, as an ASGI or WSGI app is; an RSGI app is
+        # any object with __rsgi__ (wrap_loader=False: granian uses what it returns as it is).
+        server.serve(target_loader=lambda *_: _in_worker(app, parent), wrap_loader=False)  # type: ignore[arg-type]
     except OSError as exc:  # the port was taken between the check and granian's bind
         raise _taken(host, port, exc) from None
     except SystemExit as exc:  # granian's way to say it gave up
@@ -136,12 +138,15 @@ def serve(
             ) from None
 
 
-class _Server(Granian):
-    """granian's server, stopped (not reloaded) by SIGHUP, as when the terminal that ran it
-    closes, and stopping its workers without granian's race (_stop_workers)."""
+class _Server(MPServer):
+    """granian's server (of worker processes: `granian.Granian` on a Python with a GIL), stopped
+    (not reloaded) by SIGHUP, as when the terminal that ran it closes, and stopping its workers
+    without granian's race (_stop_workers).
 
-    def signal_handler_reload(self, *args, **kwargs):
-        self.signal_handler_interrupt(*args, **kwargs)
+    granian leaves the methods called here unannotated, hence their `no-untyped-call` ignores."""
+
+    def signal_handler_reload(self, *args: object, **kwargs: object) -> None:
+        self.signal_handler_interrupt(*args, **kwargs)  # type: ignore[no-untyped-call]
 
     def _stop_workers(self) -> None:
         """SIGTERM to every worker, GRACE_SECONDS for them all to end, then SIGKILL to any left.
@@ -153,12 +158,12 @@ class _Server(Granian):
         (seen at a load of 10 on 2 cores). A worker's sentinel closes when it ends, whoever
         reaps it, so this waits on that."""
         for worker in self.wrks:
-            worker.terminate()
+            worker.terminate()  # type: ignore[no-untyped-call]
         deadline = time.monotonic() + GRACE_SECONDS
         for worker in self.wrks:
             if not wait([worker.inner.sentinel], max(deadline - time.monotonic(), 0)):
                 _granian_log.warning(f"Killing worker-{worker.idx + 1} after it refused to gracefully stop")
-                worker.kill()
+                worker.kill()  # type: ignore[no-untyped-call]
                 wait([worker.inner.sentinel])
             worker.inner.join()  # reaps it if the watcher has not; returns at once if it has
         self.wrks.clear()
@@ -181,7 +186,7 @@ _REQUEST_NAMES = (
 )
 
 
-def _in_worker(app, parent: int):
+def _in_worker(app: WholeBodies, parent: int) -> WholeBodies:
     """Runs in each worker as it starts, before granian calls the app: out of the terminal's
     process group (Ctrl-C reaches only `gm serve`, which stops the workers one way, with SIGTERM),
     never outliving the parent, and no request variables in the environment."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from flask import Flask, Request
-from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 
@@ -34,15 +34,18 @@ class PortalSessionInterface(SecureCookieSessionInterface):
     refresh_after = 60.0
 
     def __init__(self) -> None:
-        self._serializer: tuple[tuple, URLSafeTimedSerializer] | None = None
+        self._serializer: tuple[tuple[str | bytes, ...], URLSafeTimedSerializer] | None = None
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         if not app.secret_key:
             return None
-        keys = (*(app.config["SECRET_KEY_FALLBACKS"] or ()), app.secret_key)
+        keys: tuple[str | bytes, ...] = (*(app.config["SECRET_KEY_FALLBACKS"] or ()), app.secret_key)
         kept = self._serializer
         if kept is None or kept[0] != keys:
-            kept = self._serializer = (keys, super().get_signing_serializer(app))
+            made = super().get_signing_serializer(app)
+            if made is None:  # (Flask makes none only without a key, which was looked at above)
+                return None
+            kept = self._serializer = (keys, made)
         return kept[1]
 
     def open_session(self, app: Flask, request: Request) -> PortalSession | None:
@@ -62,10 +65,10 @@ class PortalSessionInterface(SecureCookieSessionInterface):
         session.signed_at = signed.timestamp()
         return session
 
-    def should_set_cookie(self, app: Flask, session: PortalSession) -> bool:
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
         if session.modified:
             return True
         if not (session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]):
             return False
-        signed_at = getattr(session, "signed_at", None)
+        signed_at: float | None = getattr(session, "signed_at", None)  # a PortalSession's, as opened
         return signed_at is None or time.time() - signed_at >= self.refresh_after

@@ -7,14 +7,14 @@ from flask import Blueprint, Response, abort
 
 from gm.services import seat_turns
 from gm.services.turn_charges import held_turns
-from gm.web.app import page, portal
 from gm.web.player import held_page, require_seat
+from gm.web.portal import page, portal
 
 blueprint = Blueprint("turns", __name__)
 
 
 @blueprint.get("/turn/<int:turn>")
-def turn_page(turn: int):
+def turn_page(turn: int) -> Response:
     game, seat = require_seat()
     p = portal()
     if turn in held_turns(p.db(), game, seat):
@@ -35,7 +35,7 @@ def turn_page(turn: int):
 
 
 @blueprint.get("/turn/<int:turn>/<file>")
-def turn_map(turn: int, file: str):
+def turn_map(turn: int, file: str) -> Response:
     game, seat = require_seat()
     p = portal()
     found = seat_turns.turn_map(p.db(), p.home, game, seat, turn, file)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Hashable
+from typing import Any
 
 import sqlite_utils
 
@@ -15,12 +17,13 @@ from gm.store import records
 from gm.store.records import GameRecord, SeatRecord
 from gm.store.turns import latest_hash
 
-_VIEWS: OrderedDict = OrderedDict()
+_ViewKey = tuple[Hashable, ...]
+_VIEWS: OrderedDict[_ViewKey, TurnView] = OrderedDict()
 _VIEWS_LOCK = threading.Lock()
 _VIEWS_SIZE = 256
 
 
-def _view_key(db: sqlite_utils.Database, game: GameRecord, seats: list[SeatRecord] | None = None) -> tuple:
+def _view_key(db: sqlite_utils.Database, game: GameRecord, seats: list[SeatRecord] | None = None) -> _ViewKey:
     """What the state of the turn being collected depends on, read cheaply.
 
     Once a turn has run, the state is the last stored one, named by its content hash. Before
@@ -30,9 +33,9 @@ def _view_key(db: sqlite_utils.Database, game: GameRecord, seats: list[SeatRecor
     latest = latest_hash(db, game.id)
     if latest is not None:
         return (game.id, game.ruleset, "stored", *latest)
-    seats = tuple((s.code, s.name) for s in (records.seats_of(db, game.id) if seats is None else seats))
+    codes = tuple((s.code, s.name) for s in (records.seats_of(db, game.id) if seats is None else seats))
     # (The installed ruleset's version is the same for the life of the process.)
-    return (game.id, game.ruleset, "new", game.scenario_name, game.scenario_text, game.seed, seats)
+    return (game.id, game.ruleset, "new", game.scenario_name, game.scenario_text, game.seed, codes)
 
 
 def turn_view(db: sqlite_utils.Database, game: GameRecord, seats: list[SeatRecord] | None = None) -> TurnView | None:
@@ -76,7 +79,7 @@ class CachedRows(GameRows):
         known = self._seats_known(game)
         return known if known is not None else super().seats(game)
 
-    def state(self, game: GameRecord) -> dict:
+    def state(self, game: GameRecord) -> dict[str, Any]:
         view = turn_view(self.db, game, self._seats_known(game))
         return view.state if view is not None else super().state(game)  # the latter says why not
 

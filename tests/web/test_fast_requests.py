@@ -96,7 +96,7 @@ def test_pages_reach_the_server_as_one_list_and_streams_stay_streams(app):
     """granian sends a list in one call but steps through any other iterable from Rust, holding the GIL."""
     from werkzeug.test import EnvironBuilder
 
-    from gm.web.app import PortalResponse
+    from gm.web.portal import PortalResponse
 
     answer = app(EnvironBuilder(path="/").get_environ(), lambda status, headers, exc_info=None: None)
     assert isinstance(answer, list) and b"Sign in" in b"".join(answer)

@@ -30,7 +30,9 @@ def test_the_seat_page_shows_the_ten_newest_and_a_link_to_every_version(signed_i
     for page in (signed_in.page.text, signed_in.get("/").text):  # after POST /orders, and GET /
         rows = history_rows(page)
         assert len(rows) == 10
-        assert [re.search(r"portal upload (v\d+)\.txt", r)[1] for r in rows] == [f"v{n}" for n in range(11, 1, -1)]
+        assert [re.search(r"uploaded to the portal\s+(v\d+)\.txt", r)[1] for r in rows] == [
+            f"v{n}" for n in range(11, 1, -1)
+        ]
         assert "✔ this one" in rows[0] and page.count("✔ this one") == 1
         assert "The latest 10 of 12 versions." in page
         assert '<a href="/history">See every version</a>' in page
@@ -44,7 +46,7 @@ def test_the_version_that_counts_stays_visible_when_older_than_the_ten_newest(si
     rows = history_rows(page)
     assert len(rows) == 11
     assert all("rejected" in r and "✔" not in r for r in rows[:10])
-    assert "portal upload good.txt" in rows[10] and "✔ this one" in rows[10]
+    assert re.search(r"uploaded to the portal\s+good\.txt", rows[10]) and "✔ this one" in rows[10]
     assert '<tr class="counts">' in page
     assert "The latest 10 of 12 versions." in page and 'href="/history"' in page
     assert 'Your orders for this turn:\n<strong class="ok">in</strong>' in page
@@ -61,7 +63,7 @@ def test_history_lists_every_version_of_every_turn(signed_in, gm, home):
     assert page.status_code == 200
     rows = history_rows(page.text)
     assert len(rows) == 14
-    sources = [re.search(r"portal upload (\S+)\.txt", r)[1] for r in rows]
+    sources = [re.search(r"uploaded to the portal\s+(\S+)\.txt", r)[1] for r in rows]
     assert sources == [f"t2-{n}" for n in range(11, -1, -1)] + ["t1-good", "t1-bad"]
     counting = [s for s, r in zip(sources, rows) if "✔ this one" in r]
     assert counting == ["t2-11", "t1-good"]  # the newest valid one of turn 2, and what turn 1 used
@@ -81,7 +83,7 @@ def test_a_seat_sees_only_its_own_versions(app, signed_in, game):
     send(fr, "fr-0.txt", "CLAIM PAR", seat="FR")
     for page in (fr.get("/history").text, fr.get("/").text):
         rows = history_rows(page)
-        assert len(rows) == 1 and "portal upload fr-0.txt" in rows[0]
+        assert len(rows) == 1 and re.search(r"uploaded to the portal\s+fr-0\.txt", rows[0])
         assert "br-" not in page
     assert len(history_rows(signed_in.get("/history").text)) == 3
 
@@ -98,4 +100,14 @@ def test_three_versions_no_count_line(signed_in):
 def test_history_escapes_what_the_player_sent(signed_in):
     send(signed_in, "<b>mine.txt")
     page = signed_in.get("/history").text
-    assert "portal upload &lt;b&gt;mine.txt" in page and "<b>mine" not in page
+    assert "&lt;b&gt;mine.txt" in page and "<b>mine" not in page
+
+
+def test_a_file_the_gm_entered_is_named_without_the_gms_path(signed_in, gm, home, game, tmp_path):
+    folder = tmp_path / "gm-private-notes"
+    folder.mkdir()
+    (folder / "ann-br.txt").write_text(orders("CLAIM ENG").replace("<your secret>", game["BR"]))
+    assert gm("submit", folder / "ann-br.txt", home=home).code == 0
+    [row] = history_rows(signed_in.get("/history").text)
+    assert "entered by your GM" in row and re.search(r"\d+ bytes", row)
+    assert "gm-private-notes" not in row and "ann-br" not in row

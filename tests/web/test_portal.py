@@ -122,7 +122,7 @@ def test_a_link_sign_in_checks_and_submits_without_the_secret(app, gm, home, gam
     # The secret was never asked for, so it is nowhere: not in the archive, not on the page.
     assert b"PASSWORD (signed-in)" in archived(home) and game["FR"].encode() not in archived(home)
     assert "(signed-in)" not in page.text and "PASSWORD &lt;your secret&gt;" in page.text
-    assert "portal form (signed in by link)" in player.get("/history").text
+    assert "typed or pasted in the portal, signed in by link" in player.get("/history").text
     again = Player(app.test_client())
     assert again.post("/link", {"token": token}).status_code == 401  # one time only
 

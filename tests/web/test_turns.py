@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 
 import pytest
+from PIL import Image
 
+from gm.render.gridmap import geometry
+from gm.render.seat_arrows import draw_turn_map
 from gm.render.seat_maps import draw_seat_map, seat_maps
 from gm.rulesets import installed
 from tests.render.ruleset_report import report_context
@@ -73,7 +77,8 @@ def test_the_maps_are_drawn_from_the_seats_own_report(after_two_turns, home):
     mine = after_two_turns.get("/turn/1/map.svg")
     assert mine.status_code == 200 and mine.mimetype == "image/svg+xml"
     names = {row["seat"]: row["nation"] for row in report["scores"]}
-    assert mine.data == draw_seat_map(report["view"], "BR", names, "map.svg") and b">ZQX</text>" in mine.data
+    drawn = draw_turn_map(report["view"], "BR", names, "map.svg", report["events"])
+    assert mine.data == drawn and b">ZQX</text>" in mine.data
     assert (
         mine.headers["Cache-Control"] == "no-store" and "default-src 'none'" in mine.headers["Content-Security-Policy"]
     )
@@ -112,7 +117,36 @@ def test_every_rulesets_maps_are_drawn_for_the_portal(name):
         assert maps, f"{name}'s view holds no map the portal can draw"
     names = {row["seat"]: row["nation"] for row in context["scores"]}
     for found in maps:
-        picture = draw_seat_map(context["view"], context["seat"], names, found.file)
         magic = b"<svg" if found.media_type == "image/svg+xml" else b"\x89PNG"
-        assert picture.startswith(magic), (name, found.file)
+        for picture in (
+            draw_seat_map(context["view"], context["seat"], names, found.file),
+            draw_turn_map(context["view"], context["seat"], names, found.file, context["events"]),
+        ):
+            assert picture.startswith(magic), (name, found.file)
     assert draw_seat_map(context["view"], context["seat"], names, "nothing.svg") is None
+    if "map.svg" not in {m.file for m in maps}:  # a map the view does not hold: none, with or without arrows
+        assert draw_turn_map(context["view"], context["seat"], names, "map.svg", context["events"]) is None
+
+
+def test_a_grid_worlds_pictures_carry_the_turns_arrows_as_its_report_draws_them():
+    """Minecraft EMPIRES' robots build before they march, so the turn's events are made here, on a
+    real view: a move of the seat's from the middle of its region, 6 blocks east."""
+    context = report_context("mcempires")
+    view, seat = context["view"], context["seat"]
+    region = view["region"]
+    x, y = (region["x0"] + region["x1"]) // 2, (region["y0"] + region["y1"]) // 2
+    events = [{"kind": "move", "data": {"seat": seat, "from": f"{x},{y}", "to": f"{x + 6},{y}", "troops": 5}}]
+    colour = next(s["colour"] for s in view["seats"] if s["code"] == seat)
+    for file, (x0, y0, cols, rows) in {
+        "world.png": (0, 0, view["world"]["width"], view["world"]["height"]),
+        "region.png": (region["x0"], region["y0"], region["x1"] - region["x0"], region["y1"] - region["y0"]),
+    }.items():
+        plain = Image.open(io.BytesIO(draw_seat_map(view, seat, {}, file))).convert("RGB")
+        arrowed = Image.open(io.BytesIO(draw_turn_map(view, seat, {}, file, events))).convert("RGB")
+        assert arrowed.size == plain.size
+        scale, margin = geometry(cols, rows)
+        # Halfway along the shaft, the arrow's fill: the colour of the seat that moved.
+        middle = (margin + (x + 3.5 - x0) * scale, margin + (y + 0.5 - y0) * scale)
+        assert arrowed.getpixel(middle) == Image.new("RGB", (1, 1), colour).getpixel((0, 0)), file
+        assert plain.getpixel(middle) != arrowed.getpixel(middle)
+        assert draw_turn_map(view, seat, {}, file, []) == draw_seat_map(view, seat, {}, file)  # no moves: as before
