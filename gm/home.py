@@ -7,6 +7,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, TypeVar
 
 from gm.errors import GMError
 
@@ -105,6 +106,9 @@ secure_cookies = false
 # gm_password_hash = "scrypt$..."
 """
 
+# A setting's value: of its default's type (Home.setting checks it).
+_Value = TypeVar("_Value")
+
 
 @dataclass(frozen=True)
 class Home:
@@ -141,7 +145,7 @@ class Home:
     def settings_file(self) -> Path:
         return self.root / "gm.toml"
 
-    def settings(self) -> dict:
+    def settings(self) -> dict[str, Any]:
         """gm.toml, parsed; read again only when the file changes (a server asks on every request)."""
         try:
             stat = self.settings_file.stat()
@@ -151,7 +155,9 @@ class Home:
             raise GMError(f"{self.settings_file} must be a file (gm's settings), not a folder.")
         return _read_settings(str(self.settings_file), stat.st_mtime_ns, stat.st_size)
 
-    def setting(self, section: str, key: str, default):
+    def setting(self, section: str, key: str, default: _Value) -> _Value:
+        """gm.toml's [section] key, or default when it is not set; a clear error when the value
+        is not of the default's type."""
         table = self.settings().get(section, {})
         if not isinstance(table, dict):
             raise GMError(f"{self.settings_file}: {section} must be a [{section}] section. Fix the file and try again.")
@@ -167,7 +173,7 @@ class Home:
 
 
 @lru_cache(maxsize=16)
-def _read_settings(path: str, mtime_ns: int, size: int) -> dict:
+def _read_settings(path: str, mtime_ns: int, size: int) -> dict[str, Any]:
     try:
         return tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:

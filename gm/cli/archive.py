@@ -43,13 +43,15 @@ def prune(
     mail anything was accepted or sent from, every question and sign-up."""
     home_, db = open_home(home)
     done = archive_keeping.prune(home_, db.conn, older_than, dry_run)
+    after = done.after
+    assert after is not None  # prune measures the archive once it is done
     if as_json:
         echo_json(
             {
                 "dry_run": dry_run,
                 "removed": [{"sha256": r.digest, "bytes": r.size, "named_by": r.named_by} for r in done.removed],
                 "kept_young": done.kept_young,
-                "bytes_after": done.after.size,
+                "bytes_after": after.size,
             }
         )
         return
@@ -60,7 +62,7 @@ def prune(
     typer.echo(
         f"{len(done.removed):,} file(s), {_mb(total)} MB, {verb}"
         + ("" if dry_run else ", a note of each kept")
-        + f"; the archive holds {_mb(done.after.size)} MB of a budget of {_mb(done.after.budget)} MB."
+        + f"; the archive holds {_mb(after.size)} MB of a budget of {_mb(after.budget)} MB."
     )
     if done.kept_young:
         typer.echo(f"{done.kept_young:,} file(s) nothing needs are younger than --older-than and stay for now.")

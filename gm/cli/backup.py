@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -78,7 +79,7 @@ def restore(
     typer.echo(f"Next: gm doctor --home {target}; then point GM_HOME (cron, the portal) at it.")
 
 
-def _live(step) -> bool:
+def _live(step: Callable[[str], None]) -> bool:
     """Progress lines only on a terminal: in a log, the summary says it all."""
     return step is not typer.echo
 

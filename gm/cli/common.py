@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
+import sqlite_utils
 import typer
 
-from gm.clock import SystemClock
-from gm.home import require_home, resolve_home
+from gm.clock import Clock, SystemClock
+from gm.errors import GMError
+from gm.home import Home, require_home, resolve_home
 from gm.store.database import open_database
 
 HomeOption = Annotated[
@@ -36,15 +39,11 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of 
 
 def echo_json(value: object) -> None:
     """What a list command prints with --json: stable keys, indented, UTF-8 as it is."""
-    import json
-
     typer.echo(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False))
 
 
 def parse_options(given: list[str] | None) -> dict[str, str]:
     """NAME=VALUE words from --option into a dict; a clear error for a word without '='."""
-    from gm.errors import GMError
-
     chosen: dict[str, str] = {}
     for word in given or []:
         name, sep, value = word.partition("=")
@@ -59,15 +58,16 @@ def shown_option(value: object) -> str:
     return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
-def open_home(option: str | None):
+def open_home(option: str | None) -> tuple[Home, sqlite_utils.Database]:
     """(home, database) for a command; a clear error when the home does not exist."""
     home = require_home(resolve_home(option))
     return home, open_database(home.database)
 
 
 # The one clock every command reads; tests replace it to move time (gm.clock.FixedClock).
-CLOCK = SystemClock()
+CLOCK: Clock = SystemClock()
 
 
-def clock():
+def clock() -> Clock:
+    """The clock every command reads (CLOCK, as a test has set it)."""
     return CLOCK

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
+import sqlite_utils
 import typer
 
 from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
@@ -15,7 +16,7 @@ from gm.store import records
 app = typer.Typer(help="Turn credits and discounts: payments, balances, adjustments, export.", no_args_is_help=True)
 
 
-def _standing(db, email: str) -> str:
+def _standing(db: sqlite_utils.Database, email: str) -> str:
     position = service.account_position(db, email)
     return f"{email} now has {position.balance} credits and a discount of {position.discount}."
 

@@ -9,6 +9,7 @@ import typer
 from gm.cli.common import HomeOption, JsonOption, echo_json
 from gm.home import require_home, resolve_home
 from gm.services.doctor import examine
+from gm.services.findings import Finding
 
 SHOWN = 20  # problems printed per check; --json gives them all
 
@@ -39,7 +40,7 @@ def doctor(
         raise typer.Exit(1)
 
 
-def _show(finding) -> None:
+def _show(finding: Finding) -> None:
     if finding.ok:
         typer.echo(f"OK       {finding.check}: {finding.summary}")
         return

@@ -5,16 +5,18 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
+import sqlite_utils
 import typer
 
 from gm.cli.common import HomeOption, clock, echo_json, open_home
 from gm.cli.mail import send_and_report
 from gm.cli.progress import counting
 from gm.errors import GMError
+from gm.home import Home
 from gm.intake.imap import ImapSource, imap_settings
 from gm.intake.sources import FileSource, Incoming
 from gm.services.intake import FAULT, Intake, Taken
@@ -147,12 +149,19 @@ def reply(
 ) -> None:
     """Answer a question by mail through gm (their mail quoted under yours, in its thread); it
     leaves the list. Sent with the rest of the outbox (gm mail send, gm run-due)."""
-    if (message is None) == (file is None):
-        raise GMError("give the answer once: with --message TEXT, or --file FILE ('-' for standard input).")
-    text = message if message is not None else sys.stdin.read() if str(file) == "-" else _read_answer(file)
+    text = _answer(message, file)
     home_, db = open_home(home)
     question = reply_to_question(db, home_, clock(), number, text)
     typer.echo(f"Answer to question {question.id} queued for {question.answer_to}; it is marked answered.")
+
+
+def _answer(message: str | None, file: Path | None) -> str:
+    """The answer, given once: --message TEXT, or --file FILE ('-': standard input)."""
+    if message is not None and file is None:
+        return message
+    if file is not None and message is None:
+        return sys.stdin.read() if str(file) == "-" else _read_answer(file)
+    raise GMError("give the answer once: with --message TEXT, or --file FILE ('-' for standard input).")
 
 
 def _read_answer(path: Path) -> str:
@@ -223,7 +232,7 @@ def describe(item: Taken) -> list[str]:
     return lines
 
 
-def _press_note(press: list) -> str:
+def _press_note(press: Sequence[Mapping[str, Any]]) -> str:
     """'; press: 2 sent, 1 not sent' for a turn file that held press."""
     if not press:
         return ""
@@ -231,6 +240,6 @@ def _press_note(press: list) -> str:
     return f"; press: {sent} sent" + (f", {len(press) - sent} not sent" if sent < len(press) else "")
 
 
-def _send(db, home_, send: bool) -> None:
+def _send(db: sqlite_utils.Database, home_: Home, send: bool) -> None:
     if send and send_and_report(db, home_):
         raise typer.Exit(1)

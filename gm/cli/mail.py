@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
+import sqlite_utils
 import typer
 
 from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
 from gm.clock import iso
+from gm.home import Home
 from gm.mail.settings import mail_settings
 from gm.services import delivery, report_mails
 from gm.store import outbox
@@ -23,7 +25,7 @@ def send(home: HomeOption = None) -> None:
         raise typer.Exit(1)
 
 
-def send_and_report(db, home_) -> bool:
+def send_and_report(db: sqlite_utils.Database, home_: Home) -> bool:
     """Send the outbox and print what happened; True when a mail failed for good in this run."""
     sender = delivery.sender_for(home_)
     if hasattr(sender, "__enter__"):

@@ -53,7 +53,7 @@ def read_file(path: Path) -> bytes:
         raise GMError(f"cannot read {path}: {exc.strerror}.") from exc
 
 
-def print_problems(path: Path, checked, press: bool = False) -> None:
+def print_problems(path: Path, checked: turnfiles.Checked | offline.OfflineCheck, press: bool = False) -> None:
     """A check's refusal, problems and warnings as FILE:LINE: message, in line order; with
     press, a warning for each press message that would not be sent as written (a submit says
     what became of each message itself)."""
@@ -95,6 +95,7 @@ def check(
         checked = turnfiles.check_turn_file(db, home_, read_file(path))
         print_problems(path, checked, press=True)
         if checked.accepted:
+            assert checked.seat is not None and checked.game is not None  # a file not refused names both
             typer.echo(
                 f"{path}: OK, {len(checked.orders)} order(s) for {checked.seat.code} in "
                 f"{checked.game.name}, turn {checked.game.turn}"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
+import sqlite_utils
 import typer
 
 from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
@@ -71,10 +72,13 @@ def press_log(
     _, db = open_home(home)
     if withhold is not None and release is not None:
         raise GMError("give --withhold or --release, not both.")
-    if withhold is not None or release is not None:
-        _withhold(db, game, withhold, release, reason)
+    if withhold is not None:
+        _withhold(db, game, withhold, reason)
         return
-    rows = [
+    if release is not None:
+        _release(db, game, release)
+        return
+    rows: list[dict[str, Any]] = [
         {
             "id": p.id,
             "turn": p.turn,
@@ -105,21 +109,27 @@ def press_log(
         )
 
 
-def _withhold(db, game: str, withhold: int | None, release: int | None, reason: str) -> None:
-    """gm game press --withhold ID / --release ID, and what it did in the GM's words."""
-    if withhold is not None:
-        done = press_withholding.withhold(db, clock(), game, withhold, reason)
-        typer.echo(
-            f"Press message {withhold} of {game} is withheld: its recipients no longer read it, in the reports "
-            f"rendered from now on or on the portal; {done.press.sender or 'the GM'} sees it marked withheld."
-        )
-        if done.cancelled:
-            typer.echo(f"Its press mail to {', '.join(done.cancelled)} was not sent yet and never is.")
-    else:
-        done = press_withholding.release(db, clock(), game, release)
-        typer.echo(
-            f"Press message {release} of {game} stands again: its recipients read it in reports and on the portal."
-        )
+def _withhold(db: sqlite_utils.Database, game: str, withhold: int, reason: str) -> None:
+    """gm game press --withhold ID, and what it did in the GM's words."""
+    done = press_withholding.withhold(db, clock(), game, withhold, reason)
+    typer.echo(
+        f"Press message {withhold} of {game} is withheld: its recipients no longer read it, in the reports "
+        f"rendered from now on or on the portal; {done.press.sender or 'the GM'} sees it marked withheld."
+    )
+    if done.cancelled:
+        typer.echo(f"Its press mail to {', '.join(done.cancelled)} was not sent yet and never is.")
+    _rendered_before(game, done)
+
+
+def _release(db: sqlite_utils.Database, game: str, release: int) -> None:
+    """gm game press --release ID, and what it did in the GM's words."""
+    done = press_withholding.release(db, clock(), game, release)
+    typer.echo(f"Press message {release} of {game} stands again: its recipients read it in reports and on the portal.")
+    _rendered_before(game, done)
+
+
+def _rendered_before(game: str, done: press_withholding.Withheld) -> None:
+    """The reports of a turn already run show the message as it stood: how to render them again."""
     if done.rendered_turn is not None:
         typer.echo(
             f"Turn {done.rendered_turn} has run, and its reports were rendered as the message stood: "

@@ -38,9 +38,11 @@ def render(
     # the time taken, not a bar that would only jump from empty to full.
     with progress(f"Rendering {len(numbers) * seats} reports of {len(numbers)} turn(s)"):
         done = publish.publish(db, home_, clock(), game, numbers)
-    typer.echo(f"Rendered {len(done.written.files)} files into {done.written.folder}")
-    if done.written.standings:
-        typer.echo(f"Final standings: {done.written.standings}")
+    written = done.written
+    assert written is not None  # numbers is never empty: there was something to render
+    typer.echo(f"Rendered {len(written.files)} files into {written.folder}")
+    if written.standings:
+        typer.echo(f"Final standings: {written.standings}")
     if done.turns:
         typer.echo(
             f"Published {publish.turns_text(done.turns)} (never published before); {done.queued} report mail(s) queued."

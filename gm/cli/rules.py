@@ -7,7 +7,7 @@ other commands its start-up time (it brings gm's services and the report rendere
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -44,7 +44,7 @@ def list_rulesets(as_json: JsonOption = False) -> None:
         typer.echo(f"{name:<10} BROKEN  {why}", err=True)
 
 
-def _described(ruleset: Ruleset) -> dict:
+def _described(ruleset: Ruleset) -> dict[str, Any]:
     return {
         "name": ruleset.name,
         "version": ruleset.version,

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Annotated
+from collections.abc import Mapping
+from typing import Annotated, Any
 
 import typer
 
@@ -44,7 +45,7 @@ def slips(
         typer.echo(f"{row['seat']:<4} {row['email']:<28} " + (_said(row) if row["by"] else "no slip yet"))
 
 
-def _said(row: dict) -> str:
+def _said(row: Mapping[str, Any]) -> str:
     choices = row["choices"]
     parts = [
         "join " + (choices["join"] or "the next game")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated
 
@@ -10,6 +11,7 @@ import typer
 from gm.cli.common import HomeOption, clock, open_home
 from gm.cli.orders import print_problems, read_file
 from gm.services import turnfiles
+from gm.services.press import PressResult
 
 
 def submit(
@@ -29,6 +31,7 @@ def submit(
         if checked.refusal:
             bad = True
             continue
+        assert checked.seat is not None and checked.game is not None  # a file not refused names both
         where = f"{checked.seat.code} in {checked.game.name}, turn {checked.game.turn}"
         if checked.accepted:
             note = " (replaces the earlier submission)" if receipt.replaced else ""
@@ -40,7 +43,7 @@ def submit(
         raise typer.Exit(1)
 
 
-def print_press(path: Path, results) -> bool:
+def print_press(path: Path, results: Iterable[PressResult]) -> bool:
     """What became of each press message, FILE:LINE: ...; whether any was not sent."""
     for result in results:
         if result.sent:

@@ -6,19 +6,21 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
+import sqlite_utils
 import typer
 
 from gm.cli.common import HomeOption, clock, open_home
 from gm.cli.orders import read_file
 from gm.cli.progress import working
 from gm.errors import GMError
+from gm.home import Home
 from gm.services import publish, reports, turns
 from gm.store import records
 
 app = typer.Typer(help="Run, verify and re-run turns.", no_args_is_help=True)
 
 
-def _resolved(summary) -> None:
+def _resolved(summary: turns.TurnSummary) -> None:
     missing = f"; no orders from {', '.join(summary.without_orders)}" if summary.without_orders else ""
     typer.echo(
         f"{summary.game}: turn {summary.number} resolved, state {summary.state_hash[:12]}{missing}; "
@@ -42,7 +44,7 @@ def _published(done: publish.Published) -> None:
         typer.echo(f"Warning: {warning}", err=True)
 
 
-def publish_left_over(db, home_, game: str | None = None) -> None:
+def publish_left_over(db: sqlite_utils.Database, home_: Home, game: str | None = None) -> None:
     """Every turn a crash (or --no-render) left unpublished, in every game, before anything new
     is resolved; one of `game` that cannot be published stops the command."""
     problems: list[tuple[str, GMError]] = []

@@ -53,7 +53,7 @@ class ImapSource:
         self.connection = self._connect()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.connection is not None:
             try:
                 self.connection.logout()
@@ -62,25 +62,25 @@ class ImapSource:
             self.connection = None
 
     def messages(self) -> Iterator[Incoming]:
-        connection = self.connection
+        connection = self._connected()
         status, _ = connection.select(_quoted(self.place.folder))
         if status != "OK":
             raise GMError(f"the IMAP server {self.server.name} has no folder '{self.place.folder}' ([imap] folder).")
         if self.place.after == "flag":
             self._check_keywords()
-            status, data = connection.uid("SEARCH", None, "UNKEYWORD", TAKEN_KEYWORD)
+            status, data = connection.uid("SEARCH", "UNKEYWORD", TAKEN_KEYWORD)
         else:
-            status, data = connection.uid("SEARCH", None, "ALL")
-        for uid in (data[0] or b"").split():
+            status, data = connection.uid("SEARCH", "ALL")
+        for uid in (data[0] or b"").decode().split():
             status, parts = connection.uid("FETCH", uid, "(BODY.PEEK[])")
             raw = next((p[1] for p in parts or () if isinstance(p, tuple)), None)
             if status == "OK" and raw is not None:  # gone meanwhile (another client moved it): skip
-                yield Incoming(raw, f"imap:{self.place.folder}:{uid.decode()}")
+                yield Incoming(raw, f"imap:{self.place.folder}:{uid}")
 
     def check(self) -> None:
         """The folder can be selected as 'gm inbox fetch' selects it (what 'gm doctor --mail' asks
         after the login); GMError if not."""
-        status, _ = self.connection.select(_quoted(self.place.folder))
+        status, _ = self._connected().select(_quoted(self.place.folder))
         if status != "OK":
             raise GMError(
                 f"the IMAP server {self.server.name} has no folder '{self.place.folder}'. Check [imap] folder."
@@ -89,18 +89,25 @@ class ImapSource:
     def taken(self, incoming: Incoming) -> None:
         uid = incoming.where.rsplit(":", 1)[1]
         if self.place.after == "flag":
-            status, _ = self.connection.uid("STORE", uid, "+FLAGS.SILENT", f"({TAKEN_KEYWORD} \\Seen)")
+            status, _ = self._connected().uid("STORE", uid, "+FLAGS.SILENT", f"({TAKEN_KEYWORD} \\Seen)")
         else:
-            status, _ = self.connection.uid("MOVE", uid, _quoted(self.place.move_to))
+            status, _ = self._connected().uid("MOVE", uid, _quoted(self.place.move_to))
         if status != "OK":
             raise GMError(
                 f"the IMAP server did not {self.place.after} message {uid}; it is stored, and the "
                 "next 'gm inbox fetch' will know it and try again."
             )
 
+    def _connected(self) -> imaplib.IMAP4:
+        """The open connection: a with block opens it (__enter__)."""
+        if self.connection is None:
+            raise RuntimeError("ImapSource is used in a with block, which connects it")
+        return self.connection
+
     def _connect(self) -> imaplib.IMAP4:
         server = self.server
         context = ssl.create_default_context(cafile=server.ca_file or None)
+        connection: imaplib.IMAP4
         try:
             if server.security == "tls":
                 connection = imaplib.IMAP4_SSL(server.host, server.port, ssl_context=context, timeout=server.timeout)
@@ -131,7 +138,7 @@ class ImapSource:
         connection.create(_quoted(self.place.move_to))  # "already exists" is fine
 
     def _check_keywords(self) -> None:
-        flags = self.connection.response("PERMANENTFLAGS")[1]
+        flags = self._connected().response("PERMANENTFLAGS")[1]
         if flags and flags[0] is not None and b"\\*" not in flags[0] and TAKEN_KEYWORD.encode() not in flags[0]:
             raise GMError(
                 f"the IMAP folder '{self.place.folder}' cannot keep gm's keyword {TAKEN_KEYWORD}; "

@@ -6,11 +6,12 @@ import hashlib
 import re
 from dataclasses import dataclass
 from email import policy
-from email.headerregistry import Address, HeaderRegistry
+from email.headerregistry import Address, BaseHeader, HeaderRegistry
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses
 from functools import lru_cache
+from typing import overload
 
 from gm.intake.text import clean_text, html_to_text, part_text, readable
 
@@ -26,11 +27,11 @@ class _RememberingRegistry:
 
     LONGEST = 500
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.registry = HeaderRegistry()
         self.remembered = lru_cache(maxsize=2048)(self.registry)
 
-    def __call__(self, name: str, value: str):
+    def __call__(self, name: str, value: str) -> BaseHeader:
         if len(value) > self.LONGEST:
             return self.registry(name, value)
         return self.remembered(name, value)
@@ -91,9 +92,9 @@ class Letter:
     sender: str | None
     answer_to: Address | None
     subject: str
-    references: tuple
+    references: tuple[str, ...]
     automatic: str | None
-    texts: tuple
+    texts: tuple[Text, ...]
     unreadable: str | None = None
 
 
@@ -176,9 +177,9 @@ def _texts(message: EmailMessage, parts: list[_Part]) -> list[Text]:
     texts: list[Text] = []
     if body is not None:
         texts.append(Text("body", _text(body)))
-    elif parts and parts[0].type.startswith("multipart/") and isinstance(message.get_payload(), str):
+    elif parts and parts[0].type.startswith("multipart/") and isinstance(payload := message.get_payload(), str):
         # A multipart without its boundary: what the sender wrote is still there as plain text.
-        texts.append(Text("body", clean_text(message.get_payload())))
+        texts.append(Text("body", clean_text(payload)))
     for part in parts:
         if part is not body and _is_turn_file(part):
             texts.append(Text(f"attachment {part.name}" if part.name else "attachment", _text(part)))
@@ -203,15 +204,21 @@ class _Headers:
         value = _LINE_BREAKS.sub("", value)
         return value if _PLAIN_TEXT.match(value) else None
 
-    def parsed(self, name: str):
+    def parsed(self, name: str) -> object:
         """The header object the registry makes (message.get()); raises for what it cannot read."""
         return self.message.get(name)
 
-    def text(self, name: str, default: str | None = ""):
+    @overload
+    def text(self, name: str) -> str: ...
+
+    @overload
+    def text(self, name: str, default: None) -> str | None: ...
+
+    def text(self, name: str, default: str | None = "") -> str | None:
         """A header as text; a malformed one is read raw rather than failing the whole mail."""
         if name.lower() not in self.raw:
             return default
-        value = self.plain(name)
+        value: object = self.plain(name)
         if value is None:
             try:
                 value = self.parsed(name)
@@ -251,14 +258,14 @@ class _Headers:
                     return Address(addr_spec=spec)
         return None
 
-    def mime(self, name: str) -> tuple[str, dict] | None:
+    def mime(self, name: str) -> tuple[str, dict[str, str]] | None:
         """(value lower case, parameters with lower-case names) of a plain Content-Type or
         Content-Disposition, as the registry reads it; None when not plain."""
         value = self.plain(name)
         shape = _MIME.match(value) if value is not None else None
         if not shape or ("/" in shape.group("value")) != (name == "Content-Type"):
             return None
-        params = {}
+        params: dict[str, str] = {}
         for key, token, quoted in _PARAM.findall(shape.group("params")):
             if key.lower() in params:
                 return None  # the registry keeps the first of the same spelling, the last of another
@@ -302,10 +309,10 @@ class _Part:
 def _described(part: EmailMessage, headers: _Headers | None = None) -> _Part:
     headers = headers or _Headers(part)
     content_type = headers.mime("Content-Type") if "content-type" in headers.raw else ("", {})
-    disposition = headers.mime("Content-Disposition") if "content-disposition" in headers.raw else ("", {})
-    if content_type is None or disposition is None:
+    placing = headers.mime("Content-Disposition") if "content-disposition" in headers.raw else ("", {})
+    if content_type is None or placing is None:
         return _described_by_registry(part)
-    (kind, params), (disposition, wrapping) = content_type, disposition
+    (kind, params), (disposition, wrapping) = content_type, placing
     name = " ".join(str(wrapping.get("filename") or params.get("name") or "").split())[:100]
     return _Part(
         part,

@@ -14,11 +14,18 @@ from collections.abc import Callable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
 
 from gm.core.envelope import read_envelope
-from gm.intake.finding import MOST_TURN_FILES, find_turn_files
-from gm.intake.letter import read_letter
+from gm.intake.finding import MOST_TURN_FILES, TurnFile, find_turn_files
+from gm.intake.letter import Letter, read_letter
+from gm.intake.sources import Incoming
 from gm.store.archive import TOO_LARGE, archive_bytes, note_bytes
+
+if TYPE_CHECKING:
+    # Named for their types only: the pool comes from a spawn context (_start), and importing
+    # multiprocessing.pool would cost every command that loads intake 2 ms of its start.
+    from multiprocessing.pool import AsyncResult, Pool
 
 # A batch a worker gave no answer for in this long: the worker is gone (out of memory, killed).
 READ_TIMEOUT = 300
@@ -36,9 +43,20 @@ class SizeLimits:
     turn_file: int
 
 
+# What a turn file claims: (game, seat, secret), for checking its secret early (see _claim).
+Claim = tuple[str, str, str]
+# What read_message gives back: (letter, turn files, too large, what each turn file claims, how
+# many turn files the mail holds).
+MessageRead = tuple[Letter, tuple[TurnFile, ...], bool, tuple[Claim | None, ...], int]
+# One message of a batch read, or None for one that needed no reading.
+Results = list[MessageRead | None]
+# What hears of each batch as soon as it is read: on_read(batch, results).
+OnRead = Callable[[list[Incoming], Results], None]
+
+
 def read_message(
     raw: bytes, envelope_sender: str | None, archive: Path, limits: SizeLimits, folders: set[str], sync: bool = False
-) -> tuple:
+) -> MessageRead:
     """Archive the raw bytes first, read the mail, archive each turn file: (letter, turn files,
     too large, what each turn file claims: see _claim, how many turn files the mail holds). Only
     the first MOST_TURN_FILES are kept; the rest are left in the raw mail, unread. sync: force
@@ -61,11 +79,14 @@ def read_message(
     return letter, files, too_large, tuple(_claim(turn_file.text) for turn_file in files), len(found)
 
 
-def _claim(text: str) -> tuple | None:
+def _claim(text: str) -> Claim | None:
     """(game, seat, secret) a turn file claims, for checking its secret early; None without a
     complete envelope (it is refused before any secret is checked)."""
     envelope = read_envelope(text)
-    return (envelope.game, envelope.player, envelope.password or "") if envelope.ok else None
+    if not envelope.ok:
+        return None
+    assert envelope.game is not None and envelope.player is not None  # an envelope without problems has both
+    return envelope.game, envelope.player, envelope.password or ""
 
 
 def _head(raw: bytes) -> bytes:
@@ -98,17 +119,17 @@ class Readers:
     def __init__(self, archive: Path, limits: SizeLimits, workers: int):
         self.archive, self.limits, self.workers = archive, limits, workers
         self.folders: set[str] = set()
-        self.pool = None
-        self._ready = None
+        self.pool: Pool | None = None
+        self._ready: AsyncResult[int] | None = None
         self.batches_read = {"here": 0, "by workers": 0}
 
-    def __enter__(self):
+    def __enter__(self) -> Readers:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self._stop()
 
-    def read_here(self, batch: list, wanted: list[bool]) -> list:
+    def read_here(self, batch: list[Incoming], wanted: list[bool]) -> Results:
         return [
             read_message(i.raw, i.envelope_sender, self.archive, self.limits, self.folders) if want else None
             for i, want in zip(batch, wanted)
@@ -116,11 +137,11 @@ class Readers:
 
     def read_ahead(
         self,
-        batches: Iterator[list],
-        wanted: Callable[[list], list[bool]],
-        on_read: Callable[[list, list], None] = lambda batch, results: None,
-    ) -> Iterator[tuple]:
-        ahead: deque = deque()  # [batch, wanted, results (None until read), pending result of a worker]
+        batches: Iterator[list[Incoming]],
+        wanted: Callable[[list[Incoming]], list[bool]],
+        on_read: OnRead = lambda batch, results: None,
+    ) -> Iterator[tuple[list[Incoming], Results, bool]]:
+        ahead: deque[_Ahead] = deque()
         for number, batch in enumerate(batches):
             if number == 1 and self.workers > 1:
                 self._start()
@@ -131,42 +152,43 @@ class Readers:
         while ahead:
             yield self._collect(ahead.popleft(), on_read)
 
-    def _dispatch(self, batch: list, want: list[bool], on_read) -> list:
+    def _dispatch(self, batch: list[Incoming], want: list[bool], on_read: OnRead) -> _Ahead:
         if self.pool is None or not any(want):
-            return [batch, want, self._here(batch, want, on_read), None]
+            return _Ahead(batch, want, self._here(batch, want, on_read), None)
         payload = [(i.raw, i.envelope_sender) if w else None for i, w in zip(batch, want)]
-        return [batch, want, None, self.pool.apply_async(_read_batch, (payload,))]
+        return _Ahead(batch, want, None, self.pool.apply_async(_read_batch, (payload,)))
 
-    def _here(self, batch: list, want: list[bool], on_read) -> list:
+    def _here(self, batch: list[Incoming], want: list[bool], on_read: OnRead) -> Results:
         results = self.read_here(batch, want)
         self.batches_read["here"] += 1
         on_read(batch, results)
         return results
 
-    def _announce(self, ahead: deque, on_read) -> None:
+    def _announce(self, ahead: deque[_Ahead], on_read: OnRead) -> None:
         """Tell on_read of every batch the workers have finished meanwhile."""
         for entry in ahead:
-            if entry[2] is None and self.pool is not None and entry[3].ready():
-                entry[2] = self._result(entry[3])
+            if entry.results is None and self.pool is not None and entry.pending is not None and entry.pending.ready():
+                entry.results = self._result(entry.pending)
                 self.batches_read["by workers"] += 1
-                on_read(entry[0], entry[2])
+                on_read(entry.batch, entry.results)
 
-    def _collect(self, entry: list, on_read) -> tuple:
-        batch, want, results, pending = entry
+    def _collect(self, entry: _Ahead, on_read: OnRead) -> tuple[list[Incoming], Results, bool]:
+        batch, want, results, pending = entry.batch, entry.want, entry.results, entry.pending
         if results is not None:
             return batch, results, pending is not None
-        if self.pool is not None and not self._ready.ready():
-            self._ready.wait(self.STARTUP_TIMEOUT)
-            if not self._ready.ready():
+        ready = self._ready
+        if self.pool is not None and ready is not None and not ready.ready():
+            ready.wait(self.STARTUP_TIMEOUT)
+            if not ready.ready():
                 self._stop()  # the workers never started: read here
-        if self.pool is None:
+        if self.pool is None or pending is None:
             return batch, self._here(batch, want, on_read), False
         results = self._result(pending)
         self.batches_read["by workers"] += 1
         on_read(batch, results)
         return batch, results, True
 
-    def _result(self, pending) -> list:
+    def _result(self, pending: AsyncResult[Results]) -> Results:
         try:
             return pending.get(timeout=READ_TIMEOUT)
         except multiprocessing.TimeoutError:
@@ -189,7 +211,26 @@ class Readers:
             self.pool = None
 
 
-_reader: dict = {}
+@dataclass
+class _Ahead:
+    """A batch on its way: its messages, which of them need reading, what was read (None until
+    it is), and the answer a worker will give (None for a batch read here)."""
+
+    batch: list[Incoming]
+    want: list[bool]
+    results: Results | None
+    pending: AsyncResult[Results] | None
+
+
+class _ReaderSetup(TypedDict, total=False):
+    """What a reader process was started with (_start_reader)."""
+
+    archive: Path
+    limits: SizeLimits
+    folders: set[str]
+
+
+_reader: _ReaderSetup = {}
 
 
 def _start_reader(archive: str, limits: SizeLimits) -> None:
@@ -197,11 +238,11 @@ def _start_reader(archive: str, limits: SizeLimits) -> None:
     # on a busy machine that one keeps its CPU.
     with suppress(OSError):
         os.nice(READER_NICENESS)
-    _reader.update(archive=Path(archive), limits=limits, folders=set())
+    _reader.update({"archive": Path(archive), "limits": limits, "folders": set()})
 
 
-def _read_batch(payload: list) -> list:
-    read = []
+def _read_batch(payload: list[tuple[bytes, str | None] | None]) -> Results:
+    read: Results = []
     for item in payload:
         if item is None:
             read.append(None)

@@ -86,7 +86,9 @@ class FileSource:
                 with box.get_file(key, from_=True) as handle:
                     from_line = handle.readline().decode("latin-1")
                     raw = handle.read()
-                yield Incoming(raw, f"{self.path}:{key + 1}", _mbox_sender(from_line))
+                # An mbox's keys are its messages' numbers from 0; typeshed calls every mailbox's keys str.
+                number: int = key + 1  # type: ignore[operator]
+                yield Incoming(raw, f"{self.path}:{number}", _mbox_sender(from_line))
         finally:
             box.close()
 

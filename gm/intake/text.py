@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import codecs
+from email.message import Message
 
 import lxml.html
 
 # HTML to text: inscriptis (Apache-2.0, maintained, built on lxml) keeps the line structure of
 # <div>/<p>/<br>/tables, which is what matters for order lines. html2text would do too, but it is
 # GPL-3 and gm is MIT; BeautifulSoup's get_text() loses the line breaks of <div>-per-line mail.
-from inscriptis import Inscriptis
+from inscriptis import Inscriptis  # type: ignore[import-untyped]  # inscriptis has no type hints
 from lxml.etree import ParserError
 
 _BOMS = (
@@ -49,7 +50,7 @@ _ODD = {
 }
 
 
-def part_text(part, declared: str | None) -> str:
+def part_text(part: Message, declared: str | None) -> str:
     """The decoded, cleaned text of a MIME part (quoted-printable and base64 undone) in its declared
     charset, or what the bytes turn out to be; never raises."""
     try:

@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import secrets
 import threading
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from gm.seat_secrets import check_secret
@@ -29,11 +30,11 @@ class VerifiedSecrets:
     answers that one check only, so each guess still costs its own scrypt.
     """
 
-    def __init__(self, check=check_secret):
+    def __init__(self, check: Callable[[str, str], bool] = check_secret) -> None:
         self._key = secrets.token_bytes(32)
         self._known: set[bytes] = set()
         self._check = check
-        self._proving: dict[bytes, Future] = {}
+        self._proving: dict[bytes, Future[bool]] = {}
         self._lock = threading.Lock()
         self._threads: ThreadPoolExecutor | None = None
 
@@ -52,7 +53,7 @@ class VerifiedSecrets:
         """Whether this process has verified the pair already (a check of it costs nothing)."""
         return self._tag(secret, stored) in self._known
 
-    def prove(self, pairs, threads: int) -> None:
+    def prove(self, pairs: Iterable[tuple[str, str]], threads: int) -> None:
         """Start checking each (secret, stored hash) not known yet nor being checked."""
         for secret, stored in pairs:
             tag = self._tag(secret, stored)

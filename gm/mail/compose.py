@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from datetime import datetime
 from email.headerregistry import Address
 from email.message import EmailMessage
@@ -52,7 +53,7 @@ def compose(mail: Queued, sender: Address, home_root: Path, now: datetime) -> Em
     return message
 
 
-def _attachment(home_root: Path, attachment: dict) -> bytes:
+def _attachment(home_root: Path, attachment: Mapping[str, str]) -> bytes:
     path = home_root / attachment["path"]
     try:
         data = path.read_bytes()

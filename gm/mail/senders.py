@@ -8,7 +8,7 @@ import smtplib
 import ssl
 import tempfile
 from email import policy
-from email.generator import NLCRE, BytesGenerator
+from email.generator import BytesGenerator
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 from pathlib import Path
@@ -16,6 +16,9 @@ from typing import Protocol
 
 from gm.errors import GMError
 from gm.mail.settings import Server
+
+# A line ending of any kind: email.generator's NLCRE, which the stubs of the standard library leave out.
+_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 class SendFailure(Exception):
@@ -82,11 +85,13 @@ class _BlockGenerator(BytesGenerator):
     7 ms to write, now 1.7 (tests/mail/test_senders.py holds the bytes the same). Only the
     folder sender uses it; smtplib flattens what it sends itself."""
 
-    def _write_lines(self, lines):
+    _NL: str  # the line ending the Generator writes (its policy's linesep), set as it flattens
+
+    def _write_lines(self, lines: str) -> None:
         if not lines:
             return
         if self._NL != "\n" or "\r" in lines:  # a base64 body has "\n" ends: nothing to change
-            lines = NLCRE.sub(self._NL.replace("\\", "\\\\"), lines)
+            lines = _LINE_END.sub(self._NL.replace("\\", "\\\\"), lines)
         self.write(lines)
 
 
@@ -109,7 +114,7 @@ class SmtpSender:
     def __enter__(self) -> SmtpSender:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.connection is not None:
             try:
                 self.connection.quit()
@@ -141,6 +146,7 @@ def smtp_connection(server: Server, sending: bool = False) -> smtplib.SMTP:
     what 'gm doctor --mail' tries); GMError says what failed, what to check, and when
     `sending`, that the mail waits."""
     context = ssl.create_default_context(cafile=server.ca_file or None)
+    connection: smtplib.SMTP
     try:
         if server.security == "tls":
             connection = smtplib.SMTP_SSL(server.host, server.port, timeout=server.timeout, context=context)
@@ -165,7 +171,7 @@ def smtp_connection(server: Server, sending: bool = False) -> smtplib.SMTP:
     return connection
 
 
-def _failure(answer: tuple) -> SendFailure:
+def _failure(answer: tuple[int, bytes | str]) -> SendFailure:
     code, text = answer
     text = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
     return SendFailure(f"{code} {' '.join(text.split())}", temporary=not 500 <= int(code) < 600)

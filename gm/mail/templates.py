@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
@@ -38,7 +40,7 @@ def mail_environment(override_dir: Path | None) -> jinja2.Environment:
     )
 
 
-def write_mail(env: jinja2.Environment, name: str, context: dict) -> Written:
+def write_mail(env: jinja2.Environment, name: str, context: Mapping[str, Any]) -> Written:
     """Render a mail template whose first line is 'Subject: ...' and whose body follows a blank line."""
     where = name
     try:

@@ -102,3 +102,24 @@ def test_the_objects_left_at_exit_are_not_walked_again():
     )
     ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert (ran.returncode, ran.stdout) == (0, "frozen True\n"), ran.stderr
+
+
+def loaded_after(code: str) -> set[str]:
+    """The modules a fresh interpreter holds once it has run code."""
+    code += "\nimport sys\nprint(' '.join(sys.modules))\n"
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    return set(ran.stdout.split())
+
+
+def test_what_is_imported_inside_functions_stays_out_of_a_start():
+    """Each import gm/cli keeps inside a function saves a start what its module's docstring says:
+    gm.cli itself, loaded before `gm turn run` starts its render workers, holds neither the
+    database module nor importlib.metadata nor the fork server; the whole command (`gm --help`)
+    neither rich's bar, the portal, the contract suite, the cycle's mail hooks and reminders nor
+    the reader pool; `gm game` not mail intake."""
+    assert loaded_after("import gm.cli") & {"gm.store.database", "importlib.metadata", "gm.render.forkserver"} == set()
+    lazy = {"rich.progress", "gm.web.server", "gm.testing.suite", "gm.render.forkserver"}
+    lazy |= {"gm.services.rundue_mail", "gm.services.reminders", "multiprocessing.pool"}
+    assert loaded_after("from gm.cli import make_app\nmake_app()") & lazy == set()
+    assert "gm.services.intake" not in loaded_after("from gm.cli import app_for\napp_for(['game'])")
+    assert "gm.services.intake" in loaded_after("from gm.cli import app_for\napp_for(['inbox'])")  # it can see it
