@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import cast
 
-from gm.core.forms import wrapped_comment
+from gm.core.forms import first_example, wrapped_comment
 from gm.core.known import NOBODY, Column, Sighting, listing
 from gm.core.model import JSONObject
 
@@ -19,7 +20,7 @@ from .board import (
     places,
     troops_of,
 )
-from .orders import TROOP_COST
+from .orders import TROOP_COST, check_orders, parse_orders
 from .rules import outcome
 
 EMPTY_COLOUR = "#d9d9d9"  # light grey for territories nobody controls
@@ -182,7 +183,7 @@ def _claim_form(state: JSONObject, seat: str) -> list[str]:
         "# is free (or you send no list). Picking goes round until every territory is",
         "# claimed.",
         *wrapped_comment("# Free to claim:", free, separator=","),
-        "# For example:  CLAIM ENG HOL BEL",
+        *_for_example(state, seat, [f"CLAIM {' '.join(free_to_claim(state)[:3])}"]),
     ]
 
 
@@ -224,7 +225,30 @@ def _play_form(state: JSONObject, seat: str) -> list[str]:
     for code in controlled(state, seat):
         near = [f"{n}({_short_owner(state, n, seat)})" for n in known[code]["neighbours"]]
         lines += wrapped_comment(f"#   {code} {state['territories'][code]['troops']}:", near, indent="#       ")
-    return lines + ["PASS"]
+    return lines + _for_example(state, seat, *_actions(state, seat, afford)) + ["PASS"]
+
+
+def _actions(state: JSONObject, seat: str, afford: int) -> list[list[str]]:
+    """Candidates for each action drawn from the seat's territories now, likeliest first: a
+    MOVE that takes a territory (else one to a territory of its own), a RECRUIT it can pay."""
+    known, troops = places(state), {c: t["troops"] for c, t in state["territories"].items()}
+    mine = sorted(controlled(state, seat), key=lambda c: (-troops[c], c))
+    attacks = [
+        f"MOVE {c} {n} {troops[c]}"
+        for c in mine
+        for n in known[c]["neighbours"]
+        if holder(state, n) != seat and troops[c] > (troops[n] if holder(state, n) else 0)
+    ]
+    moves = [f"MOVE {c} {n} {troops[c]}" for c in mine for n in known[c]["neighbours"] if holder(state, n) == seat]
+    return [attacks + moves, [f"RECRUIT {c} {afford}" for c in mine if afford]]
+
+
+def _for_example(state: JSONObject, seat: str, *candidates: list[str]) -> list[str]:
+    """For each list of candidates, the first the GM's check passes as written: examples true
+    for their reader now (none when nothing fits)."""
+    check = partial(check_orders, state, seat)
+    found = [e for lines in candidates if (e := first_example(lines[:8], parse_orders, check)[0])]
+    return ["# For example:  " + "  ".join(found)] if found else []
 
 
 def _short_owner(state: JSONObject, code: str, seat: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from gm.core.forms import wrapped_comment
+from gm.core.forms import first_example, not_possible, spaced_examples, wrapped_comment
 from gm.core.known import Column, Sighting, listing
 from gm.core.model import JSONObject
 
@@ -24,7 +24,7 @@ from .economy import (
     requirement,
     unit_cost,
 )
-from .orders import MAX_MOVES, buy_cost
+from .orders import MAX_MOVES, buy_cost, check_orders, parse_orders
 from .realm import support_bill
 from .rules import outcome
 
@@ -271,12 +271,42 @@ def order_form(state: JSONObject, seat: str) -> list[str]:
             near,
             indent="#        ",
         )
-
+    lines += _examples(state, seat, you["provinces"])
     for row in you["provinces"]:
         if requirement(row["item"], state["provinces"][row["code"]]) is None:
             target = row["target"] if row["item"] == "DIPLOMAT" and row["target"] != row["code"] else ""
             lines.append(f"PRODUCE {row['code']} {row['item']} {target}".rstrip())
     return lines
+
+
+def _examples(state: JSONObject, seat: str, rows: list[JSONObject]) -> list[str]:
+    """An ATTACK, a MOVE and a BUY drawn from the seat's provinces now, each only if the GM's
+    check passes it as written; what has none is said."""
+    strongest = sorted(rows, key=lambda r: (-r["armies"], r["code"]))
+    owners = {code: state["provinces"][code]["owner"] for row in rows for code in row["neighbours"]}
+    attacks = [f"ATTACK {r['code']} {n} {r['armies']}" for r in strongest for n in r["neighbours"] if owners[n] != seat]
+    moves = [
+        f"MOVE {r['code']} {n} {r['armies'] // 2 or 1}" for r in strongest for n in r["neighbours"] if owners[n] == seat
+    ]
+    gold = state["seats"][seat]["gold"]
+    buys = [f"BUY {r['code']}" for r in rows if r["buy_price"] is not None and r["buy_price"] <= gold]
+    found, none = [], []
+    for word, candidates in (("ATTACK", attacks), ("MOVE", moves), ("BUY", buys)):
+        example, refused = first_example(candidates, parse_orders, lambda orders: check_orders(state, seat, orders))
+        if example:
+            found.append(example)
+        else:
+            none.append(f"{word} ({refused or NONE_FITS[word]})")
+    lines = ["# For example, now:"] + spaced_examples(found) if found else []
+    return lines + not_possible(none)
+
+
+# Why an order word has no example now, in the form's words.
+NONE_FITS = {
+    "ATTACK": "no armies of yours next to a province not yours",
+    "MOVE": "no armies of yours next to another province of yours",
+    "BUY": "you cannot pay to finish anything now",
+}
 
 
 def _short_owner(state: JSONObject, code: str, seat: str) -> str:

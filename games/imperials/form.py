@@ -4,13 +4,13 @@ collected. Comment lines start with '#'; every line fits in 84 characters; what 
 
 from __future__ import annotations
 
-from gm.core.forms import FORM_WIDTH as WIDTH, wrapped_comment
+from gm.core.forms import FORM_WIDTH as WIDTH, not_possible, spaced_examples, wrapped_comment
 from gm.core.model import JSONObject
 
 from .board import Geometry
-from .cards import TITLES
+from .examples import action_examples, card_examples, settle_example
 from .goods import COSTS, RESOURCES, YIELDS, cards_text, has
-from .grammar import PLAY_USAGE, make_order
+from .grammar import make_order
 from .places import pieces_of, vertex_worth, village_problem
 from .turn import board_geometry, voice
 
@@ -24,6 +24,20 @@ COST_WORDS = {
     "activate": "ACTIVATE <vertex>",
     "fence": "FENCE <town>",
 }
+
+
+# The action words and what each names, as the form lists them; its examples follow.
+BASIC_WORDS = (
+    "#   ROAD <edge>  VILLAGE <vertex>  TOWN <vertex>  BUY  PLAY <card> ...",
+    "#   MARKET <card you give> FOR <card you get>  OFFER <seat|ALL> <cards> FOR <cards>",
+)
+WONDERS_WORDS = (
+    "#   ROAD <edge>  VILLAGE <vertex>  TOWN <vertex>  PLAY <card> ...",
+    "#   MARKET <card you give> FOR <card you get>  OFFER <seat|ALL> <cards> FOR <cards>",
+    "#   IMPROVE <science|trade|military> [<town>]  FENCE <town>  WARRIOR <vertex>",
+    "#   ACTIVATE <warrior>  UPGRADE <warrior>  MOVE <warrior> <vertex>",
+    "#   CHASE <warrior> [<tile> [<seat>]]  (a warrior is named by its vertex)",
+)
 
 
 def order_form(state: JSONObject, seat: str) -> list[str]:
@@ -45,10 +59,11 @@ def _setup_form(state: JSONObject, seat: str) -> list[str]:
     second = "town" if state["mode"] == "wonders" else "village"
     ranked = sorted(range(1, geo.vertex_count + 1), key=lambda v: (-vertex_worth(state, geo, v), v))[:10]
     best = [f"{v} ({_tiles_at(state, geo, v)})" for v in ranked]
+    example = settle_example(state, seat, ranked)
     return [
         f"# Set-up: everyone places a village and a road, then in reverse order a {second}",
         "# and a road. List the vertices you want, best first, one SETTLE line each:",
-        "#   SETTLE <vertex> <edge>     for example  SETTLE 19 19-24",
+        "#   SETTLE <vertex> <edge>" + (f", for example:  {example}" if example else ""),
         "# The edge is your road from that vertex (leave it out and gm picks one). At each",
         "# pick you get the first vertex on your list that is still free; with none, gm",
         "# gives you the free vertex with the most production dots. Your second placement",
@@ -75,32 +90,22 @@ def _round_form(state: JSONObject, seat: str) -> list[str]:
         and not (wonders and k == "card")
         and has(hand, COSTS[k])
     ]
+    found, none = action_examples(state, seat)
     lines = [
         f"# Round {state['round']}: your turn comes in the order of play, after your roll.",
         *wrapped("# You hold:", [cards_text(hand)]),
         *wrapped("# You can pay now for:", afford or ["nothing yet"]),
         *_places(state, seat),
         "# Actions, run in the order written:",
-        "#   ROAD 12-13   VILLAGE 12   TOWN 12   MARKET wood FOR ore",
+        *(WONDERS_WORDS if wonders else BASIC_WORDS),
+        "# For example, as things stand now (each costs its cards when it runs):",
+        *spaced_examples(found),
+        *not_possible(none),
+        "# An offer is answered by the others next round.",
     ]
-    if wonders:
-        lines += [
-            "#   IMPROVE science [town]   FENCE <town>   WARRIOR 12   ACTIVATE 12",
-            "#   UPGRADE 12   MOVE 12 17   CHASE 12 [tile] [seat]   PLAY <card> ...",
-        ]
-    else:
-        lines += [
-            "#   BUY   PLAY WARRIOR H BLUE   PLAY ROADS 12-13 13-17",
-            "#   PLAY PLENTY wood ore   PLAY MONOPOLY wheat",
-        ]
-    lines += ["#   OFFER ALL 1 wood FOR 1 ore   (others accept it next round)"]
-    cards = list(
-        dict.fromkeys(
-            PLAY_USAGE.get(c["card"]) or f"{TITLES[c['card']]}: counts while you hold it" for c in me["cards"]
-        )
-    )
+    cards = card_examples(state, seat)
     if cards:
-        lines += ["# Your action cards, as each is played:"] + [f"#   {usage}" for usage in cards]
+        lines += ["# Your action cards, for example:"] + [f"#   {card}" for card in cards]
     lines += _offers(state, seat)
     return lines
 

@@ -41,7 +41,7 @@ def own_city(turn: Turn, seat: str, text: str) -> tuple[str | None, str | None]:
     """(city id, None) for a city of the empire that nobody occupies, else (None, reason)."""
     cid = city_named(turn, text)
     if cid is None:
-        return None, f"there is no city {text}"
+        return None, turn.no_city(text)
     city = turn.cities[cid]
     if city["owner"] != seat:
         return None, f"{cid} is not {turn.yours(seat)} (it belongs to {turn.nation(city['owner'])})"
@@ -233,7 +233,7 @@ def _rail(turn: Turn, seat: str, a: str, b: str, *via: str) -> str | None:
     for text in (a, b):
         cid = city_named(turn, text)
         if cid is None:
-            return f"there is no city {text}"
+            return turn.no_city(text)
         ends.append(cid)
     waypoints = []
     for text in via:
@@ -254,7 +254,7 @@ def _move(turn: Turn, seat: str, gid: str, count: int | str, *targets: str) -> s
         elif text in turn.cities:
             i = turn.city_block(text)
         else:
-            return f"there is no city {text}"
+            return turn.no_city(text)
         blocks.append(i)
     return moves.move(turn, seat, gid, count, blocks)
 
@@ -288,7 +288,7 @@ def _peace(turn: Turn, seat: str, other: str, *ceded: str) -> str | None:
     for text in ceded:
         cid = city_named(turn, text)
         if cid is None:
-            return f"there is no city {text}"
+            return turn.no_city(text)
         names.append(cid)
     return diplomacy.propose(turn, seat, "peace", other, names)
 

@@ -4,6 +4,7 @@ own turn through the very code that resolves it, so a problem reads as the repor
 from __future__ import annotations
 
 from gm.core.model import JSONObject, Order, Problem
+from gm.core.warnings import did_you_mean
 
 from . import actions, rules
 from .actions import block_of, city_named
@@ -116,7 +117,8 @@ def _standing_problems(turn: Turn, seat: str, orders: list[Order]) -> list[tuple
         if order.verb == "DESTROY" and order.args[0] != "ALL":
             cid = city_named(turn, order.args[0])
             if cid is None or turn.cities[cid]["owner"] != seat:
-                problems.append((order.line, f"{order.args[0]} is not one of your cities"))
+                slip = did_you_mean(order.args[0], turn.cities_of(seat)) if cid is None else ""
+                problems.append((order.line, f"{order.args[0]} is not one of your cities{slip}"))
     return problems
 
 

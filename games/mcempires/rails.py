@@ -146,7 +146,7 @@ def ride(turn: Turn, seat: str, gid: str, count: int | str, city: str) -> str | 
     if here is None or turn.cities[here]["owner"] != seat:
         return f"{gid} is not in one of {turn.your(seat)} cities"
     if city not in turn.cities:
-        return f"there is no city {city}"
+        return turn.no_city(city)
     if not usable(turn, seat, here, city):
         return f"no railroad that {turn.who(seat)} may use joins {here} and {city}"
     troops: int = group["troops"] if isinstance(count, str) else count  # the one word a count may be is ALL

@@ -9,6 +9,7 @@ from typing import cast
 
 from gm.core.model import Event, JSONObject
 from gm.core.names import named, possessive
+from gm.core.warnings import did_you_mean
 
 from .world import FREE, Board, board_of
 
@@ -241,6 +242,10 @@ class Turn:
 
     def name(self, i: int) -> str:
         return self.board.name(i)
+
+    def no_city(self, text: str) -> str:
+        """A city name that names none: "there is no city RE11 (did you mean RE1?)"."""
+        return f"there is no city {text}{did_you_mean(text, self.cities)}"
 
     def add(self, kind: str, text: str, seats: tuple[str, ...] | None = None, /, **data: object) -> None:
         # kind, text and seats are positional-only: an event's facts may have a "kind" of their

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from random import Random
 
+from gm.core.forms import not_possible, spaced_examples
 from gm.core.known import Column, Sighting, listing
 from gm.core.model import JSONObject
 
 from . import economy
 from .capitulation import captured
+from .examples import examples
 from .grammar import USAGE, parse_orders
 from .moves import round_bonus
 from .orders import check_orders
@@ -392,6 +394,8 @@ def order_form(state: JSONObject, seat: str) -> list[str]:
     if optional:
         lines.append("# Agreements: " + ", ".join(optional) + " (see the rules); ACCEPT <kind> <empire> next round")
     lines += _summary(turn, seat)
+    found, none = examples(state, seat)
+    lines += (["# For example, now:", *spaced_examples(found)] if found else []) + not_possible(none)
     if not me["capital"]:
         x, y = me["site"]
         lines += ["# Found your capital (round 1). gm suggests this site:", f"CAPITAL {x},{y}"]
@@ -414,14 +418,17 @@ def _summary(turn: Turn, seat: str) -> list[str]:
 
 
 def _stuff(city: JSONObject) -> str:
+    """What a city has, in words: "(capital, treasury, 2 military bases)"."""
     parts = (["capital"] if city["capital"] else []) + [
-        name for key, name in (("treasury", "T"), ("transport", "tr"), ("naval", "N")) if city[key]
+        name
+        for key, name in (("treasury", "treasury"), ("transport", "transport"), ("naval", "naval base"))
+        if city[key]
     ]
     if city["bases"]:
-        parts.append(f"{city['bases']}B")
+        parts.append(f"{city['bases']} military base{'s' if city['bases'] > 1 else ''}")
     if city["occupier"]:
         parts.append(f"occupied by {city['occupier']}")
-    return f" ({' '.join(parts)})" if parts else ""
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 def _wrapped(items: list[str], width: int = 84) -> list[str]:

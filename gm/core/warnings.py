@@ -41,14 +41,16 @@ def near_codes(
 
 
 def close_to(word: str, words: Iterable[str]) -> list[str]:
-    """The words one slip away from `word` (a seat's code, an order word, a card): the same
-    length or one letter more or less, alike without regard to case, as written in `words`,
-    most alike first, at most two; none when `word` is one of them."""
+    """The words one slip away from `word` (a seat's code, an order word, a card, a city like
+    RE2): the same length or one letter more or less, alike without regard to case, as written
+    in `words`, most alike first, at most two; none when `word` is one of them. Like is told
+    from like: a word of letters from words of letters, one with digits (RE11) from words with
+    digits (RE1); a number alone (a vertex, a count) is nobody's slip."""
     spelled = {w.upper(): w for w in words}
     key = word.upper()
-    if len(key) < 2 or not key.isalpha() or key in spelled:
+    if len(key) < 2 or not key.isalnum() or key.isdigit() or key in spelled:
         return []
-    alike = [w for w in spelled if abs(len(w) - len(key)) <= 1]
+    alike = [w for w in spelled if abs(len(w) - len(key)) <= 1 and w.isalpha() == key.isalpha()]
     return [spelled[w] for w in difflib.get_close_matches(key, sorted(alike), n=2, cutoff=0.6)]
 
 

@@ -329,12 +329,15 @@ def game_press(db: sqlite_utils.Database, game_id: int) -> list[stored.PressReco
     return stored.of_game(db, game_id)
 
 
-def press_how(game: GameRecord, others: list[str]) -> str | None:
-    """How a seat sends press in this game, for the report's order form (None: no press);
-    the example names the first of the other seats."""
+def press_how(game: GameRecord, seats: list[SeatRecord], reader: str) -> str | None:
+    """How the reader's seat sends press in this game, for the report's order form (None: no
+    press); the example names other seats a player holds, two at most, a robot's only when no
+    other player is in the game, and never the reader's own."""
+    others = [s for s in seats if s.code != reader]
     if game_setting(game, "press") == "none" or not others:
         return None
-    example = ",".join(others[:2])
+    players = [s for s in others if s.status == "active" and not s.email.lower().endswith(".invalid")]
+    example = ",".join(s.code for s in (players or others)[:2])
     whom = "PRESS TO ALL" if game_setting(game, "press-to") == "all" else f"PRESS TO {example} (or PRESS TO ALL)"
     signed = "signed with your seat" if game_setting(game, "press") == "signed" else "anonymous"
     return f"{whom}, the message on the lines below, then ENDPRESS ({signed})."

@@ -183,7 +183,7 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
             context["credits"] = turn_charges.report_credits(db, game, number, seat.code)
             context["press"], left = press.report_press(db, game, seat.code, number)
             context["press_left"] = left and dict(left, **press.where_in_full(home, seat, number))
-            context["press_how"] = press.press_how(game, [s.code for s in seats if s.code != seat.code])
+            context["press_how"] = press.press_how(game, seats, seat.code)
             pdf = folder / f"{seat.code}.pdf"
             # The map pictures are drawn by the render workers, not here (gm/render/pictures.py).
             with deferred() as pictures, _template_fault(ruleset, game):

@@ -33,7 +33,7 @@ from sqlite_utils import Database
 from gm.clock import FixedClock
 from gm.core.cases import load_case_text, run_case
 from gm.core.envelope import read_envelope, wrap_envelope
-from gm.core.forms import FORM_WIDTH
+from gm.core.forms import FORM_WIDTH, copy_pieces
 from gm.core.model import Event, JSONObject, Order, Problem, SeatInfo
 from gm.core.ruleset import Ruleset, TurnSeeds, choose_options, with_options
 from gm.core.statehash import canonical_json, state_hash
@@ -380,6 +380,37 @@ def check_order_form(ruleset: Ruleset, state: JSONObject, seat: str, turn: int) 
     orders, problems = ruleset.parse_orders(list(envelope.lines))
     expect(problems == [], f"the prefilled form of {seat} does not parse: {problems}")
     expect(ruleset.check_orders(state, seat, orders) == [], f"the prefilled form of {seat} fails the check")
+    wrong = [f"{example}: {message}" for example, message in example_problems(ruleset, state, seat, turn, lines)]
+    expect(wrong == [], f"turn {turn}: an example in {seat}'s order form fails the GM's check: {wrong[:3]}")
+
+
+def form_examples(ruleset: Ruleset, lines: list[str]) -> list[str]:
+    """The examples an order form offers: the pieces of its comment lines a player may copy
+    (gm.core.forms.copy_pieces) that the ruleset's parser reads as one order without a problem.
+    A template such as `ROAD <edge>` does not read as an order, so it is no example."""
+    found = []
+    for piece in copy_pieces(lines):
+        orders, problems = ruleset.parse_orders([(1, piece)])
+        if len(orders) == 1 and not problems and piece not in found:
+            found.append(piece)
+    return found
+
+
+def example_problems(
+    ruleset: Ruleset, state: JSONObject, seat: str, turn: int, lines: list[str] | None = None
+) -> list[tuple[str, str]]:
+    """Each example of the seat's order form (form_examples) copied as the player would, alone
+    in a turn file of the seat's for this turn, and read and checked as gm checks a turn file
+    (the envelope, parse_orders, check_orders): (example, what the GM's check says) for each
+    that does not pass. An example must be true for its reader, now."""
+    lines = ruleset.order_form(state, seat) if lines is None else lines
+    wrong = []
+    for example in form_examples(ruleset, lines):
+        envelope = read_envelope(wrap_envelope("contract", seat, turn, [example], "secret"))
+        orders, problems = ruleset.parse_orders(list(envelope.lines))
+        said = [*envelope.problems, *problems, *ruleset.check_orders(state, seat, orders)]
+        wrong += [(example, p.message) for p in said]
+    return wrong
 
 
 def failed_orders_stay_private(ruleset: Ruleset, turns: int = 8) -> int:
@@ -410,7 +441,7 @@ def _failed_orders(ruleset: Ruleset) -> None:
 
 class HiddenCheck:
     """What only one seat may know (its hand, its private treasury) never reaches another seat's
-    view. A ruleset with hidden data says what it is by `hidden_variant(state, seat, rng)`: the
+    view or order form. A ruleset with hidden data says what it is by `hidden_variant(state, seat, rng)`: the
     state with only that seat's secrets changed (None, the default: nothing is hidden)."""
 
     def __init__(self, ruleset: Ruleset) -> None:
@@ -429,6 +460,11 @@ class HiddenCheck:
                 expect(
                     self.ruleset.view(other, seat) == self.ruleset.view(state, seat),
                     f"turn {turn}: what only {owner} may know shows in {seat}'s view",
+                )
+                # The form's examples are drawn from the state: they must not tell it either.
+                expect(
+                    self.ruleset.order_form(other, seat) == self.ruleset.order_form(state, seat),
+                    f"turn {turn}: what only {owner} may know shows in {seat}'s order form",
                 )
 
     def expect_meaningful(self) -> None:

@@ -357,6 +357,25 @@ def test_press_is_in_the_next_report_of_each_seat_as_that_seat_may_read_it(home,
     assert gm("turn", "verify", "g1", home=home).code == 0
 
 
+def test_the_reports_press_example_names_the_other_players_before_robots_never_the_reader(home, gm, game):
+    """Issue 30: the hint named the first two other seats, robots, and never the other player."""
+    for seat in ("RU", "FR"):
+        assert gm("seat", "resign", "g1", seat, home=home).code == 0
+    assert gm("turn", "run", "g1", "--now", home=home).code == 0
+    folder = home / "reports" / "g1" / "1"
+    how = {seat: json.loads((folder / f"{seat}.json").read_text())["press_how"] for seat in ("BR", "RU", "GE")}
+    tail = " (or PRESS TO ALL), the message on the lines below, then ENDPRESS (signed with your seat)."
+    assert how == {"BR": "PRESS TO GE" + tail, "RU": "PRESS TO BR,GE" + tail, "GE": "PRESS TO BR" + tail}
+
+
+def test_with_no_other_player_the_press_example_names_a_robot(home, gm):
+    assert gm("game", "new", "r1", "--ruleset", "clash", "--seed", "2", "--robots", "3", home=home).code == 0
+    gm("game", "join", "r1", "ann@example.org", "--name", "Ann", home=home)
+    assert gm("turn", "run", "r1", "--now", home=home).code == 0
+    report = json.loads((home / "reports" / "r1" / "1" / "BR.json").read_text())
+    assert report["press_how"].startswith("PRESS TO RU,FR (or PRESS TO ALL)")
+
+
 def test_orders_check_warns_of_press_written_wrong_without_failing_the_orders(home, gm, game, tmp_path):
     path = tmp_path / "t.txt"
     path.write_text(turn_file(game["BR"], "CLAIM ENG\nPRESS TO FR\nno end"))

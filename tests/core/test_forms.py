@@ -41,3 +41,69 @@ def test_every_wrapped_form_line_is_copyable():
 
     form = wrap_envelope("g", "BR", 2, wrapped_comment("# Free:", [f"T{n} Land" for n in range(40)]))
     assert "   " not in form and form.count("\n#  T") > 1
+
+
+def test_copy_pieces_are_what_a_player_may_copy_out_of_a_comment_line():
+    from gm.core.forms import copy_pieces
+
+    lines = [
+        "# For example:  CLAIM ENG HOL BEL",
+        "#   ROAD <edge>  VILLAGE <vertex>   TOWN 12.",
+        "# Not possible now: PLAY (you hold no action card); BUY",
+        "MOVE A B 3",
+    ]
+    assert copy_pieces(lines) == [
+        "For example",
+        "CLAIM ENG HOL BEL",
+        "ROAD <edge>",
+        "VILLAGE <vertex>",
+        "TOWN 12",
+        "Not possible now",
+        "PLAY (you hold no action card)",
+        "BUY",
+    ]
+
+
+def test_spaced_examples_fit_the_form_two_spaces_apart():
+    from gm.core.forms import copy_pieces, spaced_examples
+
+    items = [f"MOVE G{n} 10,{n}" for n in range(12)]
+    lines = spaced_examples(items)
+    assert len(lines) > 1 and all(len(line) <= FORM_WIDTH and line.startswith("#   MOVE") for line in lines)
+    assert copy_pieces(lines) == items
+    assert spaced_examples([]) == []
+
+
+def test_the_first_example_is_the_first_candidate_the_check_passes():
+    from gm.core.forms import first_example
+    from gm.core.model import Order, Problem
+
+    def parse(lines):
+        [(number, text)] = lines
+        words = text.split()
+        if words[0] != "GO":
+            return [], [Problem(number, f"{words[0]} is not an order")]
+        return [Order("GO", tuple(words[1:]), number, text)], []
+
+    def check(orders):
+        return [Problem(o.line, f"{o.args[0]} is not yours") for o in orders if o.args[0] != "HOME"]
+
+    assert first_example(["STAY", "GO FAR", "GO HOME"], parse, check) == ("GO HOME", None)
+    assert first_example(["STAY", "GO FAR", "GO NEAR"], parse, check) == (None, "FAR is not yours")
+    assert first_example([], parse, check) == (None, None)
+
+
+def test_what_is_not_possible_now_is_said_within_the_width_however_long_the_reason():
+    from gm.core.forms import not_possible
+
+    reasons = ["VILLAGE (no free corner at the end of your roads)", "ROAD (" + "a long reason " * 12 + ")"]
+    lines = not_possible(reasons)
+    assert lines[0].startswith("# Not possible now: VILLAGE (no free corner")
+    assert all(len(line) <= FORM_WIDTH for line in lines) and all(line.startswith("#   ") for line in lines[1:])
+    assert " ".join(line.removeprefix("#   ") for line in lines).endswith("a long reason )")
+    assert not_possible([]) == []
+
+
+def test_a_first_item_that_would_overrun_the_head_line_starts_the_next():
+    lines = wrapped_comment("# A head of some length:", ["y" * 30], width=40)
+    assert lines == ["# A head of some length:", "#   " + "y" * 30]

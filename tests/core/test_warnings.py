@@ -71,3 +71,15 @@ def test_a_line_with_an_error_gets_no_ruleset_warning_beside_it():
     problems = [Problem(4, "vertex 24 is next to your village")]
     warned = order_warnings(Ruleset(), {}, "RED", [(4, "VILLAGE 24"), (5, "ROAD 24-30")], orders, problems)
     assert warned == [Problem(5, "ROAD would be short")]
+
+
+def test_a_slip_is_told_from_words_of_its_kind():
+    """Issue 30: a city's name (RE11 for RE1) gets its "did you mean" as a word does; letters
+    are guessed from letters and names with digits from names with digits, a number never."""
+    from gm.core.warnings import close_to, did_you_mean
+
+    assert close_to("RE11", ["RE1", "BL1", "RE", "BL"]) == ["RE1"]
+    assert did_you_mean("bl11", ["RE1", "BL1"]) == " (did you mean BL1?)"
+    assert close_to("RE11", ["RE", "BL"]) == [] and close_to("EGN", ["ENG", "EN1"]) == ["ENG"]
+    assert close_to("12", ["13", "12A"]) == [] and close_to("12,40", ["12,41"]) == []
+    assert close_to("RE1", ["RE1", "RE2"]) == []

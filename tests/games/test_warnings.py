@@ -289,3 +289,28 @@ def test_minecraft_empires_warns_of_a_military_base_whose_group_stays_full():
         "next round until troops move out"
     ]
     assert warned("mcempires", state, "RE", "MOVE G1 1 4,2") == []
+
+
+@pytest.mark.parametrize(
+    ("name", "line", "slip", "meant"),
+    [
+        ("clash", "CLAIM EGN", "EGN", "ENG"),
+        ("conqueror", "PRODUCE WSE TAXES", "WSE", "WES"),
+        ("empires", "1 GROW LODN", "LODN", "LON"),
+    ],
+)
+def test_a_misspelt_territory_code_gets_did_you_mean_beside_the_checks_error(name, line, slip, meant):
+    """Issue 30, "did you mean" for places: in the games of coded territories the GM's check
+    (and the acknowledgement, the portal and gm orders check, which say what it says) warns
+    beside the error which code the slip is near (gm.core.warnings.near_codes)."""
+    from gm.core.warnings import order_warnings
+
+    ruleset = installed()[name]
+    scenario = ruleset.default_scenario()
+    seats = ruleset.seat_codes(ruleset.load_scenario(ruleset.scenario_text(scenario), scenario))[:2]
+    state, seat = new_state(name, scenario, seats), seats[0]
+    orders, problems = ruleset.parse_orders([(1, line)])
+    problems += ruleset.check_orders(state, seat, orders)
+    assert problems and problems[0].line == 1
+    warnings = order_warnings(ruleset, state, seat, [(1, line)], orders, problems)
+    assert any(w.message.startswith(f"{slip} is not a code in this game; did you mean {meant}") for w in warnings)

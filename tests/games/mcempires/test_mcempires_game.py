@@ -169,3 +169,31 @@ def test_a_state_of_version_1_0_still_gives_its_views_and_forms():
         assert view["you"]["lost"] == [] and view["you"]["fate"] == (None if seat != "YE" else "capitulated")
         assert ruleset.order_form(old, seat)
     assert [s["fate"] for s in ruleset.view(old, "RE")["seats"]] == [None, None, "capitulated"]
+
+
+def test_the_order_form_says_what_a_city_has_in_words_not_letters():
+    """Issue 30: `RE1 9,13 (capital T)` left a new player guessing what T was (a treasury)."""
+    state = started()
+    form = "\n".join(ruleset.order_form(state, "RE"))
+    capital = state["seats"]["RE"]["capital"]
+    city = state["cities"][capital]
+    assert f"#   {capital} {city['x']},{city['y']} (capital, treasury)" in form and "(capital T)" not in form
+    city.update(transport=True, naval=True, bases=[1, 2])
+    form = "\n".join(ruleset.order_form(state, "RE"))
+    assert f"{capital} {city['x']},{city['y']} (capital, treasury, transport, naval base, 2 military bases)" in form
+
+
+def test_the_order_form_gives_examples_from_the_empires_own_groups_and_land():
+    state = started()
+    lines = ruleset.order_form(state, "RE")
+    at = lines.index("# For example, now:")
+    examples = lines[at + 1].removeprefix("#   ").split("  ")
+    mine = [g for g, group in state["groups"].items() if group["owner"] == "RE"]
+    assert examples[0].split()[:2] == ["MOVE", min(mine, key=lambda g: int(g[1:]))]
+    for example in examples:
+        orders, problems = ruleset.parse_orders([(1, example)])
+        assert problems == [] and ruleset.check_orders(state, "RE", orders) == []
+    # What costs more than the empire has is said, in the check's words, not offered.
+    state["seats"]["RE"]["money"] = 0
+    text = " ".join(ruleset.order_form(state, "RE"))
+    assert "BASE (a military base costs 20 E$ and you have" in text
