@@ -28,10 +28,7 @@ def send(home: HomeOption = None) -> None:
 def send_and_report(db: sqlite_utils.Database, home_: Home) -> bool:
     """Send the outbox and print what happened; True when a mail failed for good in this run."""
     sender = delivery.sender_for(home_)
-    if hasattr(sender, "__enter__"):
-        with sender:
-            report = delivery.send_outbox(db, home_, clock(), sender)
-    else:
+    with sender:
         report = delivery.send_outbox(db, home_, clock(), sender)
     if report.released:
         typer.echo(f"{report_mails.released_text(report.released)}; their reports go now.")

@@ -57,6 +57,13 @@ class FolderSender:
     def __init__(self, folder: Path):
         self.folder = folder
 
+    # A context manager as SmtpSender is, so a caller holds either the same way (nothing to open).
+    def __enter__(self) -> FolderSender:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
     def send(self, message: EmailMessage, name: str = "") -> None:
         message_id = str(message["Message-ID"])
         base = re.sub(r"[^A-Za-z0-9.@_-]", "", name or message_id)[:120] or "mail"

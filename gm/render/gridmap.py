@@ -187,7 +187,10 @@ def grid_figure(
 
 
 def grid_arrows(
-    data: Mapping, crop: Mapping | None = None, events: Iterable[Mapping] = (), seats: Sequence[Mapping] | None = None
+    data: Mapping[str, Any],
+    crop: Mapping[str, Any] | None = None,
+    events: Iterable[Mapping[str, Any]] = (),
+    seats: Sequence[Mapping[str, Any]] | None = None,
 ) -> Markup:
     """This turn's moves and attacks the seat may see (from its report's events) as an SVG in the
     pixels of the map's picture (draw, draw_png), to lay over it; "" when there are none. An

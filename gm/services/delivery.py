@@ -127,7 +127,7 @@ def _record(
 
 
 def sender_for(home: Home) -> FolderSender | SmtpSender:
-    """The configured transport: an SmtpSender (a context manager) or a FolderSender."""
+    """The configured transport: an SmtpSender or a FolderSender, both context managers."""
     settings = mail_settings(home)
     if settings.transport == "folder":
         return FolderSender(settings.folder)

@@ -451,8 +451,7 @@ def prepare_render(home: Home) -> None:
 def _json_bytes(context: Mapping[str, Any], kind: report_format.Kind) -> bytes:
     """A report's JSON twin, in the versioned format of gm.report_format."""
     return (
-        json.dumps(report_format.stamped(context, kind), indent=2, sort_keys=True, ensure_ascii=False) + "
-"
+        json.dumps(report_format.stamped(context, kind), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     ).encode("utf-8")
 
 

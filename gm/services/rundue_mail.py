@@ -100,10 +100,7 @@ class MailHooks(Hooks):
             return
         try:
             sender = delivery.sender_for(home)
-            if hasattr(sender, "__enter__"):
-                with sender:
-                    sent = delivery.send_outbox(db, home, clock, sender)
-            else:
+            with sender:
                 sent = delivery.send_outbox(db, home, clock, sender)
         except GMError as exc:
             report.problems.append(f"mail not sent: {exc}")

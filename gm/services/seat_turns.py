@@ -15,10 +15,10 @@ from markupsafe import Markup
 
 from gm.core.arrows import arrows
 from gm.home import Home
+from gm.render.arrows import arrow_key
 from gm.render.environment import nations
 from gm.render.seat_arrows import draw_turn_map, draws_arrows
 from gm.render.seat_maps import SeatMap, seat_maps
-from gm.render.turnmap import arrow_key
 from gm.services.seat_page import report_file, seat_reports, visible_turns
 from gm.services.turn_charges import held_turns
 from gm.store.records import GameRecord, SeatRecord
@@ -52,7 +52,7 @@ class TurnReport:
         """Seat code -> nation or player, as the report's map legend names them."""
         return nations(self.report.get("scores") or [])
 
-    def events(self) -> list[dict]:
+    def events(self) -> list[dict[str, Any]]:
         """The events of the report: what the seat may see of the turn."""
         return list(self.report.get("events") or [])
 
