@@ -1,4 +1,4 @@
-"""The JSON Schemas of gm's report format (gm.report_format), made from reports gm wrote and from
+"""The JSON Schemas of gm's report format (gm.report_format), made out of the JSON files gm wrote and
 robot games, and the check of a report against them.
 
     python -m gm.testing.report_schema --reports gm-demo/reports --out docs/report-format
