@@ -28,8 +28,10 @@ def context() -> ForkServerContext | SpawnContext:
     # and inherits neither the caller's memory nor its threads. spawn where forkserver does not exist.
     if "forkserver" in multiprocessing.get_all_start_methods():
         forking = multiprocessing.get_context("forkserver")
-        # __main__ too: a worker then finds the main module (the gm script) already imported
-        # instead of importing the whole CLI again as it starts.
+        # __main__ too: a worker would then find the main module (the gm script) imported
+        # already. Python 3.11's fork server skips it (it looks for the main module's path
+        # under the wrong name), so a worker runs the gm script again as it starts: little, as
+        # gm.cli imports its commands lazily (bench/README.md, "the start-up before and after").
         forking.set_forkserver_preload(["__main__", "gm.render.worker", *WARM_MODULES])
         _start_fork_server()
         return forking
