@@ -33,6 +33,7 @@ from markupsafe import Markup
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from gm.core.arrows import arrows as arrows_of
+from gm.render import maptext
 from gm.render.arrows import svg_arrows
 from gm.render.marks import HATCHES, hatches
 from gm.render.svgmap import safe_colour
@@ -169,10 +170,12 @@ def grid_figure(
     events: Iterable[Mapping] = (),
     seats: Sequence[Mapping] | None = None,
     alt: str = "Map",
+    you: str | None = None,
 ) -> Markup:
     """The map picture (grid_map, shared) with this turn's moves and attacks the seat may see
     (from its report's events) drawn over it as a small SVG in the picture's pixels. An arrow
-    with a place outside the crop is left out."""
+    with a place outside the crop is left out. Its text for a screen reader: `alt`, then what it
+    holds in words (gm.render.maptext), the seat `you`'s own first."""
     width, height = int(data["width"]), int(data["height"])
     x0, y0, x1, y1 = _box(crop, width, height)
     scale, margin = geometry(x1 - x0, y1 - y0)
@@ -192,6 +195,7 @@ def grid_figure(
         (
             Markup(
                 f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size[0]} {size[1]}" preserveAspectRatio="none">'
+                "<title>Drawn over the map: this turn's moves as arrows (the map's text says what it holds)</title>"
             )
             + Markup("".join(marks))
             + Markup("</svg>")
@@ -200,7 +204,9 @@ def grid_figure(
         else ""
     )
     return (
-        Markup('<div class="grid-figure"><img src="{}" alt="{}">').format(grid_map(data, crop), alt)
+        Markup('<div class="grid-figure"><img src="{}" alt="{}">').format(
+            grid_map(data, crop), maptext.grid(data, crop, seats, you, alt)
+        )
         + overlay
         + Markup("</div>")
     )

@@ -13,6 +13,7 @@ from markupsafe import Markup, escape
 
 from gm.core.arrows import Arrow
 from gm.core.names import named
+from gm.render import maptext
 from gm.render.svgmap import CODE_SIZE, safe_colour, svg_region, territory_radius
 from gm.render.turnmap import TEXT_WIDTH_MM, arrow_key, map_picture, picture_figure
 
@@ -81,7 +82,7 @@ def region_section(
         Markup('<section class="map map-region"><h2>')
         + escape(title)
         + Markup("</h2>")
-        + picture_figure(url, figure_mm, width, height, "Map of your region")
+        + picture_figure(url, figure_mm, width, height, maptext.territories(view_map, you, names, box, title))
         + _key(view_map, box, you, names, seats)
         + arrow_key(moves)
         + Markup("</section>")

@@ -15,10 +15,10 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from gm.core.arrows import Arrow, arrows as arrows_of
-from gm.render import pictures
+from gm.render import maptext, pictures
 from gm.render.svgmap import CODE_SIZE, map_metrics, svg_map, svg_overlay
 
 # The picture's resolution: labels of the 215-area Empires map stay sharp in print and at 200 %
@@ -147,7 +147,8 @@ def map_figure(
         figure_mm = min(TEXT_WIDTH_MM, MAX_HEIGHT_MM * width / height)
     url, width, height = map_picture(str(svg_map(view_map, you, names, shared=True, seats=seats)), figure_mm)
     overlay = svg_overlay(view_map, you, names, arrows, seats) if you is not None else Markup("")
-    return picture_figure(url, figure_mm, width, height, "Map of the game", overlay)
+    alt = maptext.territories(view_map, you, names, title="Map of the whole game")
+    return picture_figure(url, figure_mm, width, height, alt, overlay)
 
 
 def picture_figure(
@@ -156,7 +157,7 @@ def picture_figure(
     """A map picture as a figure `width_mm` wide, in its own proportions, with an overlay over it."""
     return Markup(
         f'<div class="map-figure" style="width: {width_mm:.1f}mm; height: {width_mm * pixels_high / pixels_wide:.1f}mm">'
-        f'<img class="map-picture" src="{url}" alt="{alt}">{overlay}</div>'
+        f'<img class="map-picture" src="{url}" alt="{escape(alt)}">{overlay}</div>'
     )
 
 
