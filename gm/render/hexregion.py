@@ -41,8 +41,17 @@ def hex_region(
     left, top, width, height = box
     cropped = _VIEWBOX.sub(f'viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}"', svg, count=1)
     url, pixels_wide, pixels_high = map_picture(cropped, TEXT_WIDTH_MM)
-    tiles = [h for h in board.get("hexes", ()) if _shows(box, h)]
-    alt = maptext.island(board, seat, seat_names(seats), corner_number(board), tiles, "Your part of the island")
+    shown = {
+        **board,
+        "hexes": [h for h in board.get("hexes", ()) if _shows(box, centre(h["col"], h["row"]))],
+        "pieces": [p for p in board.get("pieces", ()) if _shows(box, corner_point(p["at"]))],
+        "lines": [
+            line
+            for line in board.get("lines", ())
+            if _shows(box, corner_point(line["from"])) and _shows(box, corner_point(line["to"]))
+        ],
+    }
+    alt = maptext.island(shown, seat, seat_names(seats), corner_number(board), title="Your part of the island")
     return (
         Markup('<section class="map map-region"><h2>')
         + title
@@ -68,9 +77,9 @@ def region_box(points: list[tuple[float, float]], frame: list[float]) -> tuple[f
     return x0, y0, width, height
 
 
-def _shows(box: tuple[float, float, float, float], tile: Mapping) -> bool:
-    """Whether the region (left, top, width, height) shows the tile's centre."""
-    x, y = centre(tile["col"], tile["row"])
+def _shows(box: tuple[float, float, float, float], point: tuple[float, float]) -> bool:
+    """Whether the region (left, top, width, height) shows the point (a tile's centre, a corner)."""
+    x, y = point
     return box[0] <= x <= box[0] + box[2] and box[1] <= y <= box[1] + box[3]
 
 

@@ -14,11 +14,17 @@ Box = tuple[float, float, float, float]  # left, top, right, bottom, in the map'
 
 
 def territories(
-    view_map: Mapping, you: str | None, names: Mapping[str, str] | None, box: Box | None = None, title: str = ""
+    view_map: Mapping,
+    you: str | None,
+    names: Mapping[str, str] | None,
+    box: Box | None = None,
+    title: str = "",
+    seats: Sequence[Mapping] | None = None,
 ) -> str:
     """A territory map (Clash of Empires, Conqueror!, Empires) in words: within `box` each place by
-    its holder; the whole board (box None) as each holder's count, the seat's own places named."""
-    names = names or {}
+    its holder; the whole board (box None) as each holder's count, the seat's own places named.
+    A holder is named from `names`, else from `seats` (an AI nation has no player's row)."""
+    names = {**{s["code"]: s.get("nation", s["code"]) for s in seats or ()}, **(names or {})}
     shown = [t for t in view_map["territories"] if box is None or _inside(t, box)]
     held: dict[str, list[Mapping]] = {}
     for place in shown:

@@ -82,7 +82,7 @@ def region_section(
         Markup('<section class="map map-region"><h2>')
         + escape(title)
         + Markup("</h2>")
-        + picture_figure(url, figure_mm, width, height, maptext.territories(view_map, you, names, box, title))
+        + picture_figure(url, figure_mm, width, height, maptext.territories(view_map, you, names, box, title, seats))
         + _key(view_map, box, you, names, seats)
         + arrow_key(moves)
         + Markup("</section>")

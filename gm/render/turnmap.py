@@ -147,7 +147,7 @@ def map_figure(
         figure_mm = min(TEXT_WIDTH_MM, MAX_HEIGHT_MM * width / height)
     url, width, height = map_picture(str(svg_map(view_map, you, names, shared=True, seats=seats)), figure_mm)
     overlay = svg_overlay(view_map, you, names, arrows, seats) if you is not None else Markup("")
-    alt = maptext.territories(view_map, you, names, title="Map of the whole game")
+    alt = maptext.territories(view_map, you, names, title="Map of the whole game", seats=seats)
     return picture_figure(url, figure_mm, width, height, alt, overlay)
 
 

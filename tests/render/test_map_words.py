@@ -35,7 +35,11 @@ def test_a_region_names_each_of_its_places_with_holder_and_troops():
 
 
 def test_a_whole_board_counts_each_holders_places_and_names_the_seats_own():
-    words = maptext.territories(VIEW_MAP, "FR", NAMES, title="Map of the whole game")
+    # A nation without a player's row (Conqueror's AI nations) is named from the view's seats.
+    names = {code: name for code, name in NAMES.items() if code != "IT"}
+    words = maptext.territories(
+        VIEW_MAP, "FR", names, title="Map of the whole game", seats=[{"code": "IT", "nation": "Italy"}]
+    )
     assert words == (
         "Map of the whole game: 4 places. Yours (1): PAR Paris with 2 troops. England (EN): 1. Italy (IT): 1. nobody: 1."
     )
