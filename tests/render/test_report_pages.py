@@ -19,13 +19,15 @@ import pytest
 
 from gm.home import Home
 from gm.render.budget import RenderBudget
-from gm.render.environment import base_url, make_environment, render_report_html
+from gm.render.environment import base_url, make_environment, render_report_html, render_standings_html
+from gm.render.pdf import html_to_pdf
 from gm.render.worker import Renderer, RenderJob
 from gm.rulesets import installed, template_dirs
 from gm.services.short_reports import budget_of
 from gm.testing.reports import CREATED, report_contexts
 
 from . import report_pages
+from .sample_game import endgame_context, standings_context
 
 RULESETS = sorted(installed())
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -129,3 +131,17 @@ def test_a_house_may_turn_tagging_off(tmp_path):
         Renderer().make(job, dirs, RenderBudget(tagged=tagged))
         with pikepdf.open(tmp_path / f"{tagged}.pdf") as pdf:
             assert ("/StructTreeRoot" in pdf.Root) is tagged
+
+
+def test_the_standings_and_the_end_of_game_report_pass_too(env, strict_fetcher):
+    """The other PDFs a player gets: the final standings and the end-of-game report with its slip."""
+    pages = {
+        "standings": render_standings_html(env, standings_context()),
+        "end of game": env.get_template("endgame.html").render(endgame_context()),
+    }
+    for name, html in pages.items():
+        pdf = html_to_pdf(
+            html, base_url=base_url(), created=CREATED, identifier="clash-1/final", fetcher=strict_fetcher
+        )
+        report = page.validate_pdf_bytes(pdf, profile="ua1")
+        assert report.is_compliant, (name, sorted({f"{f.rule_id}: {f.message}" for f in report.failures}))
