@@ -108,7 +108,7 @@ def graft(seat: pikepdf.Pdf, shared: pikepdf.Pdf, blanks: list[int]) -> list:
     tree = seat.Root.StructTreeRoot
     nums = tree.ParentTree.Nums
     key = max((int(nums[i]) for i in range(0, len(nums), 2)), default=-1) + 1
-    places = _blank_tags(tree.K[0], len(blanks))
+    places = _blank_tags(tree.K[0], [seat.pages[number].objgen for number in blanks])
     forms = []
     for index, (number, tags) in enumerate(zip(blanks, shared.Root[TAGS], strict=True)):
         copy = seat.copy_foreign(tags)
@@ -129,24 +129,32 @@ def graft(seat: pikepdf.Pdf, shared: pikepdf.Pdf, blanks: list[int]) -> list:
     return forms
 
 
-def _blank_tags(document: pikepdf.Dictionary, count: int) -> list[tuple[pikepdf.Dictionary, pikepdf.Dictionary]]:
-    """(parent, tag) of the seat's blank pages' empty Art tags, in order: among the document's
-    own kids (gm's report template puts them there), else anywhere in its tree."""
-    found = [(document, kid) for kid in document.K if _is_blank(kid)]
-    if len(found) != count:
-        found = list(_blanks_under(document))
-    if len(found) != count:
-        raise RuntimeError(f"the report's tags have {len(found)} blank turn page(s), not {count}")
-    return found
+def _blank_tags(document: pikepdf.Dictionary, pages: list) -> list[tuple[pikepdf.Dictionary, pikepdf.Dictionary]]:
+    """(parent, tag) of the seat's blank blocks' empty Art tags, one on each of `pages` (their
+    objgens), in order: among the document's own kids (gm's report template puts them there),
+    else anywhere in its tree. An empty <article> of a GM's own template on another page is not
+    one; one on the same page before the turn's text is passed over (the last ones are taken)."""
+    found = [(document, kid) for kid in document.K if _is_blank(kid, pages)]
+    if len(found) < len(pages):
+        found = list(_blanks_under(document, pages))
+    if len(found) < len(pages):
+        raise RuntimeError(f"the report's tags have {len(found)} blank turn page(s), not {len(pages)}")
+    return found[len(found) - len(pages) :]
 
 
-def _blanks_under(element: pikepdf.Dictionary):
+def _blanks_under(element: pikepdf.Dictionary, pages: list):
     for kid in element.get("/K", ()):
-        if _is_blank(kid):
+        if _is_blank(kid, pages):
             yield element, kid
         elif isinstance(kid, pikepdf.Dictionary) and "/S" in kid:
-            yield from _blanks_under(kid)
+            yield from _blanks_under(kid, pages)
 
 
-def _is_blank(kid) -> bool:
-    return isinstance(kid, pikepdf.Dictionary) and kid.get("/S") == "/Art" and len(kid.get("/K", ())) == 0
+def _is_blank(kid, pages: list) -> bool:
+    return (
+        isinstance(kid, pikepdf.Dictionary)
+        and kid.get("/S") == "/Art"
+        and len(kid.get("/K", ())) == 0
+        and "/Pg" in kid
+        and kid.Pg.objgen in pages
+    )

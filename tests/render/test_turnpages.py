@@ -4,9 +4,11 @@ reader's own rows are tinted; nothing of one seat's text reaches another's repor
 
 from __future__ import annotations
 
+import io
 import re
 import subprocess
 
+import pikepdf
 import pypdfium2
 import pytest
 from markupsafe import escape
@@ -225,3 +227,17 @@ def test_the_events_every_seat_sees_are_one_of_the_turns_pages(ruleset_name):
     # A public battle's row names its two sides, to be tinted in their reports.
     for b in (e["data"] for e in contexts[0]["events"] if e["public"] and e["kind"] == "battle"):
         assert f'<tr class="event-battle" data-reader="{b["attacker"]} {b["defender"]}">' in turn_html
+
+
+def test_an_empty_article_of_the_seats_own_is_not_taken_for_a_turn_page(layouts, clash_turn):
+    """The turn's tags go where its pages stand (gm.render.structure), even beside an empty
+    <article> of a GM's own template: that one keeps its place and the turn's heading is read."""
+    _, fetcher = clash_turn
+    html = (
+        '<html lang="en"><head><meta charset="utf-8"><title>BR</title></head><body><h1>Report of BR</h1>'
+        "<article></article><!--gm:turn--><h2>The turn</h2><p>Shared</p><!--/gm:turn-->"
+        '<!--gm:turn-pages reader="BR"--><p>Orders</p></body></html>'
+    )
+    with pikepdf.open(io.BytesIO(to_pdf(html, fetcher))) as pdf:
+        tags = [str(kid.S) for kid in pdf.Root.StructTreeRoot.K[0].K]
+    assert tags.count("/Art") == 1 and tags.index("/Art") < tags.index("/H2") < tags.index("/P", tags.index("/H2") + 1)
