@@ -1,4 +1,5 @@
-"""Benchmark of report rendering: gm vs bare WeasyPrint, 1 vs 2 workers, worker memory."""
+"""Benchmark of report rendering: gm vs bare WeasyPrint, 1 vs 2 workers, worker memory; or
+(--tagging) the CPU a tagged report (PDF/UA-1) costs against the same report untagged."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ from pathlib import Path
 
 import weasyprint
 
+from gm.render import pdf as pdf_module, turnpages
 from gm.render.environment import asset_dirs, base_url, make_environment, package_templates_dir, render_report_html
 from gm.render.fetcher import AssetFetcher
-from gm.render.pdf import SharedImages, html_to_pdf, shared_images
+from gm.render.pdf import SharedImages, html_to_pdf, render_report, shared_images
 from gm.render.pool import RenderJob, render_pdfs
+from gm.rulesets import get_ruleset, template_dirs
 
 CREATED = "2026-11-21T19:00:00Z"
 
@@ -91,6 +94,42 @@ def all_reports(env, every: list[dict], workers: int, out: Path) -> tuple[float,
     return time.perf_counter() - start, results
 
 
+def tagging(rulesets: list[str], rounds: int) -> None:
+    """CPU per report, tagged (gm's way) and untagged, alternating: every seat's report of a
+    robot game's turn 3 (each ruleset's seats as in the render tests), the turn's pages laid out
+    once a round for each side (each side keeps its own, as a worker of its own would)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "render"))
+    import ruleset_report
+
+    for name in rulesets:
+        env = make_environment(None, template_dirs(get_ruleset(name)))
+        fetcher, images = AssetFetcher(asset_dirs(env)), SharedImages()
+        pages = [render_report_html(env, c) for c in ruleset_report.report_contexts(name, 3, 3)]
+        sides: dict[bool, list[float]] = {True: [], False: []}
+        for round_ in range(rounds):
+            for tagged in (True, False) if round_ % 2 == 0 else (False, True):
+                pdf_module._turn_pages = turnpages.TurnPagesCache()  # this side's turn, laid out anew
+                gc.collect()
+                start = time.process_time()
+                for html in pages:
+                    cache = images.cache_for(shared_images(html))
+                    render_report(
+                        html,
+                        base_url=base_url(),
+                        created=CREATED,
+                        identifier="b",
+                        fetcher=fetcher,
+                        cache=cache,
+                        tagged=tagged,
+                    )
+                sides[tagged].append((time.process_time() - start) / len(pages))
+        with_tags, plain = statistics.median(sides[True][1:]), statistics.median(sides[False][1:])
+        print(
+            f"{name}, {len(pages)} seats: tagged {with_tags * 1000:.0f} ms, untagged {plain * 1000:.0f} ms CPU a report "
+            f"(median of {rounds - 1} rounds after the first), +{(with_tags / plain - 1) * 100:.1f} %"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--turns", type=int, default=10, help="turns of the 4-seat game (default 10)")
@@ -101,7 +140,16 @@ def main() -> None:
         help="render this ruleset's reports instead of the Clash sample game "
         "(--turns of them, each from a robot game's first turn)",
     )
+    parser.add_argument(
+        "--tagging",
+        nargs="*",
+        metavar="RULESET",
+        help="CPU per report tagged vs untagged, every seat of turn 3 (default: every ruleset), --rounds rounds",
+    )
     args = parser.parse_args()
+    if args.tagging is not None:
+        tagging(args.tagging or ["clash", "conqueror", "empires", "imperials", "mcempires"], max(args.rounds, 3))
+        return
 
     package = f"gm_games.{args.ruleset or 'clash'}.templates"
     env = make_environment(None, [package_templates_dir(package)])

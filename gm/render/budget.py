@@ -39,11 +39,14 @@ _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 @dataclass(frozen=True)
 class RenderBudget:
-    """What one report may take: pages, CPU seconds, and seconds without any CPU progress."""
+    """What one report may take: pages, CPU seconds, and seconds without any CPU progress; and
+    whether it is a tagged PDF (PDF/UA-1, 9-15 % of its CPU: bench/README.md, "Tagged
+    reports"), which travels with the budget from gm.toml's [reports] to every worker."""
 
     pages: int = MAX_PAGES
     cpu_seconds: float = MAX_CPU_SECONDS
     stall_seconds: float = STALL_SECONDS
+    tagged: bool = True
 
 
 DEFAULT_BUDGET = RenderBudget()

@@ -34,6 +34,7 @@ from markupsafe import Markup
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from gm.core.arrows import arrows as arrows_of
+from gm.render import maptext
 from gm.render.arrows import svg_arrows
 from gm.render.marks import HATCHES, hatches
 from gm.render.svgmap import safe_colour
@@ -176,11 +177,16 @@ def grid_figure(
     events: Iterable[Mapping[str, Any]] = (),
     seats: Sequence[Mapping[str, Any]] | None = None,
     alt: str = "Map",
+    you: str | None = None,
 ) -> Markup:
     """The map picture (grid_map, shared) with this turn's moves and attacks the seat may see
-    (from its report's events) drawn over it as a small SVG in the picture's pixels (grid_arrows)."""
+    (from its report's events) drawn over it as a small SVG in the picture's pixels (grid_arrows).
+    Its text for a screen reader: `alt`, then what it holds in words (gm.render.maptext), the
+    seat `you`'s own first."""
     return (
-        Markup('<div class="grid-figure"><img src="{}" alt="{}">').format(grid_map(data, crop), alt)
+        Markup('<div class="grid-figure"><img src="{}" alt="{}">').format(
+            grid_map(data, crop), maptext.grid(data, crop, seats, you, alt)
+        )
         + grid_arrows(data, crop, events, seats)
         + Markup("</div>")
     )
@@ -213,7 +219,10 @@ def grid_arrows(
     if not marks:
         return Markup("")
     return (
-        Markup(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size[0]} {size[1]}" preserveAspectRatio="none">')
+        Markup(
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size[0]} {size[1]}" preserveAspectRatio="none">'
+            "<title>Drawn over the map: this turn's moves as arrows (the map's text says what it holds)</title>"
+        )
         + Markup("".join(marks))
         + Markup("</svg>")
     )

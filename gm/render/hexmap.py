@@ -25,12 +25,13 @@ import base64
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup, escape
 
+from gm.render import maptext
 from gm.render.pictures import map_picture
 
 SIZE = 40.0  # a hex's corner radius in SVG units
@@ -51,13 +52,31 @@ def hex_map(board: Mapping[str, Any]) -> Markup:
     return Markup(f'<img class="hexmap" alt="the board" src="data:image/svg+xml;base64,{encoded}">')
 
 
-def hex_picture(board: Mapping[str, Any]) -> Markup:
+def hex_picture(board: Mapping[str, Any], seat: str | None = None, seats: Sequence[Mapping[str, Any]] = ()) -> Markup:
     """The board as an <img> of a palette PNG drawn once per process for the same board
     (gm/render/pictures.py): every seat's report of a round shares one picture, which the render
     workers embed without parsing or drawing it again, where the SVG of hex_map is parsed and
-    drawn anew in every report."""
+    drawn anew in every report. Its text for a screen reader says what the board holds
+    (gm.render.maptext), `seat`'s own pieces first."""
     url, _, _ = map_picture(hex_svg(board))
-    return Markup(f'<img class="hexmap" alt="the board" src="{url}">')
+    alt = maptext.island(board, seat, seat_names(seats), corner_number(board))
+    return Markup(f'<img class="hexmap" alt="{escape(alt)}" src="{url}">')
+
+
+def seat_names(seats: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Seat code -> "Blue (BLUE)", for the words of a map."""
+    return {s["code"]: f"{s.get('nation', s['code'])} ({s['code']})" for s in seats}
+
+
+def corner_number(board: Mapping[str, Any]) -> Callable[[Sequence[Any]], str | None]:
+    """A corner (col, row, k) -> the vertex number the board prints there (any of the up to three
+    ways to name the same corner), None where it prints none."""
+    numbers = {_rounded(corner_point(c["at"])): str(c["text"]) for c in board.get("corners", ()) if c.get("text")}
+    return lambda at: numbers.get(_rounded(corner_point(at)))
+
+
+def _rounded(point: tuple[float, float]) -> tuple[int, int]:
+    return round(point[0]), round(point[1])
 
 
 def hex_svg(board: Mapping[str, Any]) -> str:
@@ -105,6 +124,11 @@ def _merchant(m: Mapping[str, Any]) -> str:
         f'<text x="{_f(pole + 6.5)}" y="{_f(y - 9.3)}" text-anchor="middle" font-size="7" font-weight="bold" '
         f'fill="#ffffff" stroke="{_INK}" stroke-width="0.4">M</text></g>'
     )
+
+
+def centre(col: float, row: float) -> tuple[float, float]:
+    """The SVG point of a tile's centre."""
+    return _centre(col, row)
 
 
 def _centre(col: float, row: float) -> tuple[float, float]:

@@ -8,12 +8,13 @@ at about 5 points across A4, so the seat's own corner of the island is shown aga
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from markupsafe import Markup
 
-from gm.render.hexmap import SIZE, corner_point, hex_svg
+from gm.render import maptext
+from gm.render.hexmap import SIZE, centre, corner_number, corner_point, hex_svg, seat_names
 from gm.render.pictures import TEXT_WIDTH_MM, map_picture, picture_figure
 from gm.render.regionmap import MAX_LABEL_PT, MIN_GAIN, REGION_HEIGHT_MM, placed
 
@@ -23,9 +24,15 @@ _PT_MM = 25.4 / 72
 _VIEWBOX = re.compile(r'viewBox="([-0-9. ]+)"')
 
 
-def hex_region(board: Mapping[str, Any], seat: str | None, title: str = "Your part of the island, enlarged") -> Markup:
+def hex_region(
+    board: Mapping[str, Any],
+    seat: str | None,
+    title: str = "Your part of the island, enlarged",
+    seats: Sequence[Mapping[str, Any]] = (),
+) -> Markup:
     """A section with the seat's part of the board enlarged, or nothing: for a seat with no
-    piece, or where the whole board already shows that part nearly as large."""
+    piece, or where the whole board already shows that part nearly as large. Its text for a
+    screen reader names the tiles it shows and every piece on the board, the seat's first."""
     svg = hex_svg(board)
     found = _VIEWBOX.search(svg)
     points = _points(board, seat)
@@ -38,11 +45,22 @@ def hex_region(board: Mapping[str, Any], seat: str | None, title: str = "Your pa
     left, top, width, height = box
     cropped = _VIEWBOX.sub(f'viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}"', svg, count=1)
     url, pixels_wide, pixels_high = map_picture(cropped, TEXT_WIDTH_MM)
+    shown = {
+        **board,
+        "hexes": [h for h in board.get("hexes", ()) if _shows(box, centre(h["col"], h["row"]))],
+        "pieces": [p for p in board.get("pieces", ()) if _shows(box, corner_point(p["at"]))],
+        "lines": [
+            line
+            for line in board.get("lines", ())
+            if _shows(box, corner_point(line["from"])) and _shows(box, corner_point(line["to"]))
+        ],
+    }
+    alt = maptext.island(shown, seat, seat_names(seats), corner_number(board), title="Your part of the island")
     return (
         Markup('<section class="map map-region"><h2>')
         + title
         + Markup("</h2>")
-        + picture_figure(url, TEXT_WIDTH_MM, pixels_wide, pixels_high, "Map of your part of the island")
+        + picture_figure(url, TEXT_WIDTH_MM, pixels_wide, pixels_high, alt)
         + Markup("</section>")
     )
 
@@ -61,6 +79,12 @@ def region_box(points: list[tuple[float, float]], frame: list[float]) -> tuple[f
     x0 = placed((left + right - width) / 2, width, frame_left, frame_width)
     y0 = placed((top + bottom - height) / 2, height, frame_top, frame_height)
     return x0, y0, width, height
+
+
+def _shows(box: tuple[float, float, float, float], point: tuple[float, float]) -> bool:
+    """Whether the region (left, top, width, height) shows the point (a tile's centre, a corner)."""
+    x, y = point
+    return box[0] <= x <= box[0] + box[2] and box[1] <= y <= box[1] + box[3]
 
 
 def _points(board: Mapping[str, Any], seat: str | None) -> list[tuple[float, float]]:

@@ -18,7 +18,7 @@ with found_once():  # the C libraries looked up once: a quarter of WeasyPrint's 
     from weasyprint.images import RasterImage  # type: ignore[import-untyped]
     from weasyprint.text.fonts import FontConfiguration  # type: ignore[import-untyped]
 
-from gm.render import turnpages
+from gm.render import structure, turnpages
 from gm.render.budget import OverBudget
 from gm.render.fetcher import AssetFetcher
 from gm.render.pictures import PNG_DATA_URL, shared_images
@@ -28,6 +28,11 @@ __all__ = ["PNG_DATA_URL", "SharedImages", "font_configuration", "html_to_pdf", 
 # WeasyPrint only understands W3C dates; anything else it drops with a warning, which would make
 # the PDF's date silently vanish. Refuse it here instead.
 _W3C_DATE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:\d{2})")
+
+# Reports are tagged PDF (PDF/UA-1: headings, reading order, table headers, a text for every
+# map), so that a screen reader follows them; bench/README.md, "Tagged reports", has its cost.
+# The turn's pages are always tagged (once a turn); a seat's PDF unless render_report is told not.
+PDF_VARIANT = "pdf/ua-1"
 
 _font_config: FontConfiguration | None = None
 # Parsed <style> sheets, by (text, base URL, fetcher): every report of a process shares gm's own.
@@ -82,18 +87,20 @@ def render_report(
     cache: ImageCache | None = None,
     turn_pages: turnpages.TurnPages | None = None,
     max_pages: int | None = None,
+    tagged: bool = True,
 ) -> tuple[bytes, turnpages.TurnPages | None]:
     """html_to_pdf, for a report that may have turn pages (gm.render.turnpages): they are laid
     out once per process and laid over the seat's blank pages. turn_pages: the report's turn
     pages laid out elsewhere (another worker), used as they are. Returns the PDF and the turn
     pages this call laid out (None if it laid out none), for a pool to hand to other workers.
-    max_pages: OverBudget (gm.render.budget) for a report longer, before it is written."""
+    max_pages: OverBudget (gm.render.budget) for a report longer, before it is written.
+    tagged: a tagged PDF (PDF_VARIANT), or not (gm.toml's [reports] tagged = false)."""
     if not _W3C_DATE.fullmatch(created):
         raise ValueError(f"created must be a W3C datetime like 2026-11-21T19:00:00Z, not {created!r}")
     parts = turnpages.split(html)
     if parts is None:
         document = _within(_layout(html, base_url, fetcher, cache), max_pages, identifier)
-        return _write(document, created, identifier), None
+        return _write(document, created, identifier, tagged), None
     key = parts.key(base_url, fetcher.roots)
     if turn_pages is not None and turn_pages.key == key:
         _turn_pages.put(key, turn_pages)
@@ -102,10 +109,10 @@ def render_report(
     if turn is None:
         turn = made = _turn_document(parts.turn_html, key, base_url, fetcher, cache)
         _turn_pages.put(key, turn)
-    seat_html = turnpages.place_blank_pages(parts.seat_html, turn.pages)
+    seat_html = turnpages.place_blank_pages(parts.seat_html, turn)
     document = _within(_layout(seat_html, base_url, fetcher, cache), max_pages, identifier)
-    blanks = turnpages.blank_page_numbers(document)
-    pdf = turnpages.lay_over(_write(document, created, identifier), turn, blanks, parts.readers)
+    blanks, shift = turnpages.blank_page_numbers(document), turnpages.first_shift(document, turn)
+    pdf = turnpages.lay_over(_write(document, created, identifier, tagged), turn, blanks, parts.readers, shift)
     return pdf, made
 
 
@@ -125,12 +132,14 @@ def _within(document: Document, max_pages: int | None, identifier: str) -> Docum
     return document
 
 
-def _write(document: Document, created: str, identifier: str) -> bytes:
+def _write(document: Document, created: str, identifier: str, tagged: bool = True) -> bytes:
     # Set here rather than trusting the template's <meta>, so an overriding GM template that
     # forgets it cannot make PDFs differ run to run.
     document.metadata.created = created
     document.metadata.modified = created
-    pdf: bytes = document.write_pdf(pdf_identifier=identifier.encode("utf-8"))
+    pdf: bytes = document.write_pdf(
+        pdf_identifier=identifier.encode("utf-8"), pdf_variant=PDF_VARIANT if tagged else None
+    )
     return pdf
 
 
@@ -139,8 +148,9 @@ def _turn_document(
 ) -> turnpages.TurnPages:
     """The turn's pages laid out and written once (see gm.render.turnpages)."""
     document = _layout(html, base_url, fetcher, cache)
-    pdf = _write(document, "2000-01-01T00:00:00Z", "turn-pages")
-    return turnpages.TurnPages(key, pdf, len(document.pages), turnpages.reader_rows(document))
+    pdf = structure.prepared(_write(document, "2000-01-01T00:00:00Z", "turn-pages"))
+    rows = turnpages.reader_rows(document)
+    return turnpages.TurnPages(key, pdf, len(document.pages), rows, *turnpages.heights(document))
 
 
 _turn_pages = turnpages.TurnPagesCache()

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 REFERENCE = "gm-picture:"
 PNG_DATA_URL = "data:image/png;base64,"
@@ -82,7 +82,7 @@ def picture_figure(
     """A map picture as a figure `width_mm` wide, in its own proportions, with an overlay over it."""
     return Markup(
         f'<div class="map-figure" style="width: {width_mm:.1f}mm; height: {width_mm * pixels_high / pixels_wide:.1f}mm">'
-        f'<img class="map-picture" src="{url}" alt="{alt}">{overlay}</div>'
+        f'<img class="map-picture" src="{url}" alt="{escape(alt)}">{overlay}</div>'
     )
 
 

@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 
 from gm.core.arrows import Arrow
 from gm.core.names import named
+from gm.render import maptext
 from gm.render.arrows import arrow_key
 from gm.render.pictures import TEXT_WIDTH_MM, map_picture, picture_figure
 from gm.render.svgmap import CODE_SIZE, safe_colour, svg_region, territory_radius
@@ -83,7 +84,7 @@ def region_section(
         Markup('<section class="map map-region"><h2>')
         + escape(title)
         + Markup("</h2>")
-        + picture_figure(url, figure_mm, width, height, "Map of your region")
+        + picture_figure(url, figure_mm, width, height, maptext.territories(view_map, you, names, box, title, seats))
         + _key(view_map, box, you, names, seats)
         + arrow_key(moves)
         + Markup("</section>")

@@ -76,6 +76,10 @@ def svg_map(
     return Markup("\n".join(line for line in out if line))
 
 
+# Its text in a tagged report (an inline <svg> is a figure there, and every figure needs one).
+OVERLAY_TITLE = "<title>Drawn over the map: your own places outlined and this turn's moves as arrows (the map's text says what it holds)</title>"
+
+
 def svg_overlay(
     view_map: Mapping[str, Any],
     you: str,
@@ -91,7 +95,8 @@ def svg_overlay(
     layout = _legend(board, None, names or {}, width, height, True)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="map-overlay" viewBox="0 0 {_fmt(width)} '
-        f'{_fmt(height + layout.height)}" preserveAspectRatio="none">'
+        f'{_fmt(height + layout.height)}" preserveAspectRatio="none">',
+        OVERLAY_TITLE,
     ]
     out += _outlines(board, you)
     out += svg_arrows(arrows, board.where, board.radius, board.seat_colours, inset=board.radius, tight=ARROW_INSET)

@@ -14,6 +14,7 @@ from typing import Any
 from markupsafe import Markup
 
 from gm.core.arrows import Arrow, arrows as arrows_of
+from gm.render import maptext
 from gm.render.arrows import arrow_key
 from gm.render.pictures import TEXT_WIDTH_MM, map_picture, picture_figure
 from gm.render.regionmap import region_section
@@ -123,7 +124,8 @@ def map_figure(
         figure_mm = min(TEXT_WIDTH_MM, MAX_HEIGHT_MM * width / height)
     url, width, height = map_picture(str(svg_map(view_map, you, names, shared=True, seats=seats)), figure_mm)
     overlay = svg_overlay(view_map, you, names, arrows, seats) if you is not None else Markup("")
-    return picture_figure(url, figure_mm, width, height, "Map of the game", overlay)
+    alt = maptext.territories(view_map, you, names, title="Map of the whole game", seats=seats)
+    return picture_figure(url, figure_mm, width, height, alt, overlay)
 
 
 def _map_width(view_map: Mapping[str, Any]) -> float:

@@ -28,7 +28,7 @@ import os
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pikepdf
@@ -46,6 +46,12 @@ _NO_MARGIN_BOXES = (
     "<style>@page { @top-left { content: none; } @top-right { content: none; } "
     "@bottom-left { content: none; } @bottom-right { content: none; } }</style>"
 )
+# The turn's text starts a third of the way down its first page (90 mm of an A4 page's 262),
+# below this empty block, so that it fits under a seat's own text that ends in the page's top
+# third (first_shift moves it up there); a seat whose text ends lower starts it on a page of its
+# own, which leaves at most that third of the page empty.
+LEAD_ID = "gm-turn-lead"
+_LEAD = f'<div id="{LEAD_ID}" style="display: block; height: 90mm; margin: 0; padding: 0; border: 0"></div>'
 # The reader's rows: the tint of a seat's own row in report.css (tr.you), multiplied over the
 # page so the text on it stays as dark as it was.
 TINT_RGB = (0xF1 / 255, 0xED / 255, 0xE3 / 255)
@@ -86,23 +92,73 @@ def split(html: str) -> Split | None:
     styles = "\n".join(_STYLE.findall(html))
     turn_html = (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f'{styles}\n{_NO_MARGIN_BOXES}\n</head>\n<body class="turn-pages">\n'
+        f'{styles}\n{_NO_MARGIN_BOXES}\n</head>\n<body class="turn-pages">\n{_LEAD}\n'
         + "\n".join(sections)
         + "\n</body>\n</html>\n"
     )
     return Split(seat_html, turn_html, frozenset(place.group(1).split()))
 
 
-def blank_pages(count: int) -> str:
-    """The HTML of `count` empty pages, for where the turn-pages comment stood; each carries an id so the
-    page it lands on can be found in the laid-out document (Page.anchors)."""
-    # Styled in place, so that a GM's own sheet cannot fold them into one page.
-    style = "break-before: page; break-after: page; height: 1px; margin: 0; padding: 0; border: 0"
-    return "".join(f'<div class="turn-page" id="{BLANK_ID}{n}" style="{style}"></div>' for n in range(1, count + 1))
+def blank_pages(count: int, first_height: float = 1.0, last_height: float = 1.0) -> str:
+    """The HTML of `count` empty blocks, for where the turn-pages comment stood, one for each of
+    the turn's pages; each carries an id so the page it lands on can be found in the laid-out
+    document (Page.anchors). The turn's pages flow with the seat's text: the first block is as
+    tall as the turn's text on its first page (first_height, CSS px) and stands where the seat's
+    text ends, on the same page when it fits there; each other starts a page; the last is as tall
+    as the turn's text on its last page (last_height), and the seat's text flows on below it.
+    Each is an <article>: in a tagged PDF its empty Art tag marks where the turn's tags go
+    (gm.render.structure)."""
+    # Styled in place, so that a GM's own sheet cannot fold them into one page or split one.
+    style = "display: block; margin: 0; padding: 0; border: 0; break-inside: avoid"
+    blocks = []
+    for n in range(1, count + 1):
+        height = first_height if n == 1 else last_height if n == count else 1.0
+        breaks = ("" if n == 1 else "; break-before: page") + ("; break-after: page" if n < count else "")
+        blocks.append(f'<article class="turn-page" id="{BLANK_ID}{n}" style="{style}{breaks}; height: {height:.2f}px">')
+        blocks.append("</article>")
+    return "".join(blocks)
 
 
-def place_blank_pages(seat_html: str, count: int) -> str:
-    return _PLACE.sub(lambda _: blank_pages(count), seat_html, count=1)
+def place_blank_pages(seat_html: str, turn: TurnPages) -> str:
+    """The seat's HTML with the blocks its turn pages go over (blank_pages) where they belong."""
+    return _PLACE.sub(lambda _: blank_pages(turn.pages, turn.first_height, turn.last_height), seat_html, count=1)
+
+
+def heights(document: Document) -> tuple[float, float, float]:
+    """(first_top, first_height, last_height) of the turn's laid-out pages, in CSS px: where
+    its text starts on the first page (below the lead) from the page's top edge, how tall it is
+    there, and how far it reaches on the last page from the top of the page's content box."""
+    first = document.pages[0]._page_box
+    lead = next((box for box in first.descendants() if _id(box) == LEAD_ID), None)
+    top = first.content_box_y() if lead is None else lead.position_y + lead.margin_height()
+    first_height = _bottom(first) - top
+    if len(document.pages) == 1:
+        return top, first_height, first_height
+    last = document.pages[-1]._page_box
+    return top, first_height, _bottom(last) - last.content_box_y()
+
+
+def _id(box: Any) -> str | None:
+    element = getattr(box, "element", None)
+    return None if element is None or getattr(box, "element_tag", None) != "div" else element.get("id")
+
+
+def _bottom(page_box: Any) -> float:
+    """How far down the page its text reaches (CSS px from the top edge)."""
+    root = page_box.children[0] if page_box.children else None
+    bottom: float = page_box.content_box_y() if root is None else root.position_y + root.margin_height()
+    return bottom
+
+
+def first_shift(document: Document, turn: TurnPages) -> float:
+    """How far up (PDF points) the turn's first page is drawn, so that its text starts where the
+    seat's first blank block stands (blank_pages) rather than half-way down the page."""
+    name = f"{BLANK_ID}1"
+    for page in document.pages:
+        if name in page.anchors:
+            shift: float = (turn.first_top - page.anchors[name][1]) * _PX_PT
+            return shift
+    return 0.0
 
 
 def blank_page_numbers(document: Document) -> list[int]:
@@ -114,12 +170,15 @@ def blank_page_numbers(document: Document) -> list[int]:
 class TurnPages:
     """The turn's pages laid out and written: their key (Split.key), the PDF, how many pages, and per seat code the
     rectangles of the rows that name it, as (page index, x, y, width, height) in PDF points
-    from the page's lower left corner."""
+    from the page's lower left corner; first_top, first_height and last_height as heights() gives them."""
 
     key: str
     pdf: bytes
     pages: int
     rows: dict[str, tuple[Rect, ...]]
+    first_top: float = 0.0
+    first_height: float = 1.0
+    last_height: float = 1.0
 
 
 def reader_rows(document: Document) -> dict[str, tuple[Rect, ...]]:
@@ -165,9 +224,13 @@ class TurnPagesCache:
         return self._kept[key]
 
 
-def lay_over(seat_pdf: bytes, turn: TurnPages, blanks: list[int], readers: frozenset[str]) -> bytes:
-    """The seat's PDF with the turn's pages laid over its blank ones, and its rows tinted."""
+def lay_over(seat_pdf: bytes, turn: TurnPages, blanks: list[int], readers: frozenset[str], shift: float = 0.0) -> bytes:
+    """The seat's PDF with the turn's pages laid over its blank ones, the first moved up by
+    `shift` points (first_shift), and its rows tinted; a tagged report gets the turn's tags too
+    (gm.render.structure)."""
     import pikepdf
+
+    from gm.render import structure
 
     if len(blanks) != turn.pages:
         raise RuntimeError(
@@ -175,20 +238,25 @@ def lay_over(seat_pdf: bytes, turn: TurnPages, blanks: list[int], readers: froze
         )
     with pikepdf.open(io.BytesIO(seat_pdf)) as seat, pikepdf.open(io.BytesIO(turn.pdf)) as shared:
         for index, number in enumerate(blanks):
-            page = seat.pages[number]
-            if page.mediabox != shared.pages[index].mediabox:
+            if seat.pages[number].mediabox != shared.pages[index].mediabox:
                 raise RuntimeError(f"page {number + 1} of the report is not the size of the turn page it carries")
+        if structure.is_tagged(seat) and structure.turn_forms(shared) is not None:
+            forms = structure.graft(seat, shared, blanks)
+        else:
+            forms = [seat.copy_foreign(shared.pages[index].as_form_xobject()) for index in range(len(blanks))]
+        for index, (number, form) in enumerate(zip(blanks, forms, strict=True)):
+            page = seat.pages[number]
             # Named, not pikepdf's add_overlay: its resource names are random, and the same
             # report must give the same bytes. A name per turn page: WeasyPrint's pages may
             # share one resource dictionary.
-            form = seat.copy_foreign(shared.pages[index].as_form_xobject())
             name = f"/GmTurnPage{index + 1}"
             page.add_resource(form, pikepdf.Name.XObject, name=pikepdf.Name(name))
+            up = shift if index == 0 else 0.0
             page.contents_add(b"q\n", prepend=True)
-            page.contents_add(f"\nQ\nq {name} Do Q\n".encode("ascii"))
+            page.contents_add(f"\nQ\nq 1 0 0 1 0 {up:.2f} cm {name} Do Q\n".encode("ascii"))
             rects = [r for code in sorted(readers) for r in turn.rows.get(code, ()) if r[0] == index]
             if rects:
-                _tint(seat, page, rects)
+                _tint(seat, page, [(n, x, y + up, w, h) for n, x, y, w, h in rects])
         out = io.BytesIO()
         # deterministic_id: the file's /ID from its content, so the same report gives the same bytes.
         seat.save(out, deterministic_id=True)
@@ -205,5 +273,6 @@ def _tint(pdf: pikepdf.Pdf, page: pikepdf.Page, rects: list[Rect]) -> None:
     )
     red, green, blue = TINT_RGB
     paths = "".join(f"{x:.2f} {y:.2f} {w:.2f} {h:.2f} re\n" for _, x, y, w, h in rects)
-    content = f"q {state} gs {red:.4f} {green:.4f} {blue:.4f} rg\n{paths}f Q\n"
+    # An artifact: in a tagged report the tint is no content a screen reader should read.
+    content = f"/Artifact BMC q {state} gs {red:.4f} {green:.4f} {blue:.4f} rg\n{paths}f Q EMC\n"
     page.contents_add(pikepdf.Stream(pdf, content.encode("ascii")), prepend=False)

@@ -110,8 +110,10 @@ class Renderer:
         self.fetchers: dict[tuple[str, ...], AssetFetcher] = {}  # by their asset folders
         self.images: SharedImages = SharedImages()
 
-    def write(self, job: RenderJob, asset_dirs: tuple[str, ...], max_pages: int | None = None) -> RenderResult:
-        """Write the job's PDF (its pictures drawn already); OverBudget past max_pages pages."""
+    def write(
+        self, job: RenderJob, asset_dirs: tuple[str, ...], max_pages: int | None = None, tagged: bool = True
+    ) -> RenderResult:
+        """Write the job's PDF (its pictures drawn already), tagged or not; OverBudget past max_pages pages."""
         from gm.render.fetcher import AssetFetcher
         from gm.render.pdf import render_report
 
@@ -126,6 +128,7 @@ class Renderer:
             cache=self.images.cache_for(job.images),
             turn_pages=job.turn_pages,
             max_pages=max_pages,
+            tagged=tagged,
         )
         return dataclasses.replace(_store(pdf, Path(job.out_path)), turn_pages=made)
 
@@ -134,7 +137,7 @@ class Renderer:
         result carries the pictures drawn. OverBudget when it would take more."""
         with cpu_limit(budget.cpu_seconds, job.identifier) if budget else nullcontext():
             ready, pictures = draw_pictures(job)
-            result = self.write(ready, asset_dirs, budget.pages if budget else None)
+            result = self.write(ready, asset_dirs, budget.pages if budget else None, budget.tagged if budget else True)
         return dataclasses.replace(result, pictures=pictures)
 
 

@@ -42,11 +42,12 @@ class ShortReport:
 
 
 def budget_of(home: Home) -> RenderBudget:
-    """The render budget of gm.toml's [reports] (max_pages, max_cpu_seconds, stall_seconds)."""
+    """The render budget of gm.toml's [reports] (max_pages, max_cpu_seconds, stall_seconds, tagged)."""
     return RenderBudget(
         home.setting("reports", "max_pages", MAX_PAGES),
         float(home.setting("reports", "max_cpu_seconds", int(MAX_CPU_SECONDS))),
         float(home.setting("reports", "stall_seconds", int(STALL_SECONDS))),
+        home.setting("reports", "tagged", True),
     )
 
 

@@ -37,7 +37,8 @@ def test_the_pdf_carries_the_report_date(env, strict_fetcher, tmp_path):
     path.write_bytes(to_pdf(render_report_html(env, report_context()), strict_fetcher))
     info = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True).stdout
     assert "Title:" in info and "Round 3 of 30" in info
-    assert "Pages:           4" in info
+    assert "Pages:           3" in info
+    assert "Tagged:          yes" in info  # PDF/UA-1: a screen reader follows it (test_report_pages.py)
     creation = next(line for line in info.splitlines() if line.startswith("CreationDate:"))
     assert "2026" in creation and "Nov 21" in creation
     assert "Page size:       595.276 x 841.89 pts (A4)" in info
@@ -119,7 +120,8 @@ def test_a_report_renders_to_the_bytes_weasyprint_alone_gives(env, strict_fetche
         font_config=font_configuration(), cache=SharedImages().cache_for(shared_images(html))
     )
     page.metadata.created = page.metadata.modified = "2026-11-21T19:00:00Z"
-    assert to_pdf(html, strict_fetcher, cache=cache) == page.write_pdf(pdf_identifier=b"clash-1/5/BR")
+    bare = page.write_pdf(pdf_identifier=b"clash-1/5/BR", pdf_variant="pdf/ua-1")  # tagged, as gm writes it
+    assert to_pdf(html, strict_fetcher, cache=cache) == bare
 
 
 def test_each_style_sheet_is_parsed_once_per_process(env, strict_fetcher, monkeypatch):

@@ -112,7 +112,7 @@ def test_a_view_without_a_map_renders_without_one(tmp_path, clash_dir):
 
 
 def test_the_sample_report_renders_to_readable_pages(env, strict_fetcher, tmp_path):
-    """Four A4 pages (the last lists what the seat sees); PNGs at 60 dpi land in
+    """Three A4 pages, the order form flowing on under the turn's tables; PNGs at 60 dpi land in
     $GM_REPORT_PNG_DIR (or tmp) to look at by eye."""
     pdf = html_to_pdf(
         render_report_html(env, report_context()),
@@ -125,18 +125,19 @@ def test_the_sample_report_renders_to_readable_pages(env, strict_fetcher, tmp_pa
     (out / "report.pdf").write_bytes(pdf)
     subprocess.run(["pdftoppm", "-png", "-r", "60", str(out / "report.pdf"), str(out / "report")], check=True)
     pages = sorted(out.glob("report-*.png"))
-    assert len(pages) == 4
+    assert len(pages) == 3
     assert all(page.stat().st_size > 5_000 for page in pages)  # not blank
     text = subprocess.run(
         ["pdftotext", "-layout", str(out / "report.pdf"), "-"], check=True, capture_output=True, text=True
     ).stdout
-    assert "page 1 of 4" in text and "page 4 of 4" in text
+    assert "page 1 of 3" in text and "page 3 of 3" in text
     # The running header: the game's title, its name, the turn and the reader, in one line, on
-    # every page but the first (the masthead says it there) and the order form's.
+    # every page but the first (the masthead says it there); the short form flows on below the
+    # turn's tables (a long one starts a page of its own: test_form_pages.py).
     header = "Clash of Empires: Europe · clash-1 · turn 5 · BR"
-    first, second, third, form = text.split("\f")[:4]
-    assert header in second and header in third
-    assert header not in first and header not in form and "# page 4 of 4" in form
+    first, second, third = text.split("\f")[:3]
+    assert header in second and header in third and header not in first
+    assert third.index("Territories") < third.index("Your orders for turn 6")
     assert strict_fetcher.refused == []
 
 
@@ -157,10 +158,11 @@ def check_golden_page(name: str, png: Path) -> None:
     )
 
 
-# The pages of each report that show its maps (page 1 unless the ruleset puts them later):
+# The pages of each report that show its maps (page 1 unless the ruleset puts them later;
+# Minecraft EMPIRES: the world on page 1, the region on page 2):
 # Empires' region on page 1 and its whole board on an A3 page of its own ("board": wherever
 # that page falls, the only A3 page of the report, kept as empires_board.png).
-MAP_PAGES = {"imperials": (2,), "mcempires": (2,), "empires": (1, "board")}
+MAP_PAGES = {"imperials": (2,), "mcempires": (1, 2), "empires": (1, "board")}
 A3 = "841.89 x 1190.55"
 
 

@@ -70,7 +70,7 @@ def test_every_rulesets_report_shows_the_books(ruleset_name):
     env = make_environment(None, template_dirs(installed()[ruleset_name]))
     html = render_report_html(env, dict(_context(ruleset_name), credits=_books(7, discount=3)))
     books = html.split('<section class="books">')[1].split("</section>")[0]
-    assert "<th>Turn credits left</th><td>7</td>" in books and "<td>3 bonus turns</td>" in books
+    assert '<th scope="row">Turn credits left</th><td>7</td>' in books and "<td>3 bonus turns</td>" in books
     assert "Buy 10 or more turn credits in one payment and you get 3 more free." in books
     assert html.count("Turn credits left") == 1  # the ruleset's own part does not repeat it
     assert "not paid for" not in html

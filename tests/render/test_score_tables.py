@@ -47,7 +47,7 @@ def test_empires_shows_the_leaders_and_the_seats_own_vp():
     assert "<!--/gm:turn-->" in html.split("<h2>The roundup</h2>")[1]
     assert "You:" not in roundup
     country = html.split(": your country</h2>")[1].split("</table>")[0]
-    assert f"<th>Victory points</th><td>{context['view']['you']['vp']}</td>" in country
+    assert f'<th scope="row">Victory points</th><td>{context["view"]["you"]["vp"]}</td>' in country
 
 
 @pytest.mark.parametrize("ruleset_name", ["empires", "imperials"])

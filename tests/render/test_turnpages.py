@@ -4,9 +4,11 @@ reader's own rows are tinted; nothing of one seat's text reaches another's repor
 
 from __future__ import annotations
 
+import io
 import re
 import subprocess
 
+import pikepdf
 import pypdfium2
 import pytest
 from markupsafe import escape
@@ -80,7 +82,8 @@ def test_the_turn_sections_leave_the_seats_html_with_every_style():
     # Both sheets, wherever they stood; not the seat's title or anything else of its own.
     assert "p { color: red }" in parts.turn_html and ".x { margin: 0 }" in parts.turn_html
     assert "<title>" not in parts.turn_html and "mine" not in parts.turn_html
-    assert turnpages.place_blank_pages(parts.seat_html, 2).count('class="turn-page"') == 2
+    two = turnpages.TurnPages("key", b"", 2, {})
+    assert turnpages.place_blank_pages(parts.seat_html, two).count('class="turn-page"') == 2
 
 
 def test_a_turns_seats_share_one_layout_of_the_turns_pages(clash_turn, layouts, tmp_path):
@@ -95,8 +98,9 @@ def test_a_turns_seats_share_one_layout_of_the_turns_pages(clash_turn, layouts, 
         # and its page number.
         assert f"turn 3 · {seat} Player {seat}" in text
         assert f"page {turn_page + 1} of {len(pages)}" in text
-        # The turn's pages come after the seat's own and before its order form.
-        assert "Your orders for turn 4" in pages[-1] and turn_page < len(pages) - 1
+        # The turn's text comes after the seat's own, and its order form flows on after it.
+        form_page = next(i for i, text in enumerate(pages) if "Your orders for turn 4" in text)
+        assert turn_page < form_page or text.index("Territories") < text.index("Your orders for turn 4")
 
 
 def test_the_same_report_gives_the_same_bytes_laid_out_anew_or_not(clash_turn, layouts):
@@ -115,15 +119,19 @@ def test_the_readers_rows_are_tinted_and_no_one_elses(clash_turn, layouts):
     assert set(turn.rows) == set(htmls)  # every seat has its rows, in both tables
     assert all(len(rects) == 2 for rects in turn.rows.values())
     document = pypdfium2.PdfDocument(pdf)
-    blank = next(i for i in range(len(document)) if is_turn_page(document[i].get_textpage().get_text_range()))
+    # Where the seat's layout put the turn's pages, and how far up the first is drawn.
+    seat_html = turnpages.place_blank_pages(turnpages.split(htmls["FR"]).seat_html, turn)
+    layout = pdf_module._layout(seat_html, base_url(), fetcher, None)
+    blanks, shift = turnpages.blank_page_numbers(layout), turnpages.first_shift(layout, turn)
     scale = 2
-    image = document[blank].render(scale=scale).to_pil().convert("RGB")
-    height = document[blank].get_height()
+    images = {n: document[n].render(scale=scale).to_pil().convert("RGB") for n in set(blanks)}
 
     def colour(rect):
-        _, x, y, width, row_height = rect
+        index, x, y, width, row_height = rect
+        page, up = blanks[index], shift if index == 0 else 0.0
         # A point in the row's left padding, clear of its text and rules.
-        return image.getpixel((int((x + 1.5) * scale), int((height - y - row_height / 2) * scale)))
+        point = (int((x + 1.5) * scale), int((document[page].get_height() - y - up - row_height / 2) * scale))
+        return images[page].getpixel(point)
 
     tint = tuple(round(c * 255) for c in turnpages.TINT_RGB)
     for seat, rects in turn.rows.items():
@@ -150,7 +158,9 @@ def test_text_that_differs_per_seat_is_laid_out_for_that_seat_only(layouts, clas
     assert len(layouts) == 2
     assert "Only BR" in "".join(br) and "Only FR" not in "".join(br)
     assert "Only FR" in "".join(fr) and "Only BR" not in "".join(fr)
-    assert "Orders" in br[-1] and "Only BR" in br[1]  # the seat's page, the turn's, then the rest
+    # The seat's text, the turn's under it, then the rest, flowing on one page.
+    text = "".join(br)
+    assert text.index("Report of BR") < text.index("Only BR") < text.index("Orders") and len(br) == 1
 
 
 def test_a_turn_of_many_pages_lays_each_over_its_own_blank_page(layouts, clash_turn, tmp_path):
@@ -161,9 +171,11 @@ def test_a_turn_of_many_pages_lays_each_over_its_own_blank_page(layouts, clash_t
         f'<!--gm:turn-->{lines}<!--/gm:turn--><!--gm:turn-pages reader="BR"--><p>Orders</p></body></html>'
     )
     pages = page_texts(to_pdf(html, fetcher), tmp_path)
-    turn = pages[1:-1]
-    assert len(turn) >= 3, "the sample turn should fill several pages"
-    seen = [int(n) for page in turn for n in re.findall(r"Line (\d+) of the turn", page)]
+    assert len(pages) >= 4, "the sample turn should fill several pages"
+    # The turn's first lines under the seat's heading, its last above the seat's text that follows.
+    assert pages[0].index("Report of BR") < pages[0].index("Line 1 of the turn")
+    assert pages[-1].index("Line 180 of the turn") < pages[-1].index("Orders")
+    seen = [int(n) for page in pages for n in re.findall(r"Line (\d+) of the turn", page)]
     assert seen == list(range(1, 181))  # every line once, in order: page n over blank page n
 
 
@@ -215,3 +227,17 @@ def test_the_events_every_seat_sees_are_one_of_the_turns_pages(ruleset_name):
     # A public battle's row names its two sides, to be tinted in their reports.
     for b in (e["data"] for e in contexts[0]["events"] if e["public"] and e["kind"] == "battle"):
         assert f'<tr class="event-battle" data-reader="{b["attacker"]} {b["defender"]}">' in turn_html
+
+
+def test_an_empty_article_of_the_seats_own_is_not_taken_for_a_turn_page(layouts, clash_turn):
+    """The turn's tags go where its pages stand (gm.render.structure), even beside an empty
+    <article> of a GM's own template: that one keeps its place and the turn's heading is read."""
+    _, fetcher = clash_turn
+    html = (
+        '<html lang="en"><head><meta charset="utf-8"><title>BR</title></head><body><h1>Report of BR</h1>'
+        "<article></article><!--gm:turn--><h2>The turn</h2><p>Shared</p><!--/gm:turn-->"
+        '<!--gm:turn-pages reader="BR"--><p>Orders</p></body></html>'
+    )
+    with pikepdf.open(io.BytesIO(to_pdf(html, fetcher))) as pdf:
+        tags = [str(kid.S) for kid in pdf.Root.StructTreeRoot.K[0].K]
+    assert tags.count("/Art") == 1 and tags.index("/Art") < tags.index("/H2") < tags.index("/P", tags.index("/H2") + 1)

@@ -88,7 +88,7 @@ def test_the_board_picture_is_drawn_once_and_embedded_as_it_is(monkeypatch):
     pictures = {str(hex_picture(board())) for _ in range(4)}
     assert len(pictures) == 1 and drawn == [hex_svg(board())]
     url = re.fullmatch(
-        r'<img class="hexmap" alt="the board" src="(data:image/png;base64,[A-Za-z0-9+/=]+)">', pictures.pop()
+        r'<img class="hexmap" alt="The island: [^"]+" src="(data:image/png;base64,[A-Za-z0-9+/=]+)">', pictures.pop()
     )[1]
     assert palette_image(url) is not None
     picture = Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("RGB")
