@@ -41,6 +41,16 @@ class TurnReport:
     newer: int | None
     older: int | None
 
+    def heading(self) -> str:
+        """The turn's name for a page heading: "Turn 13: Round 13 of 30"; the label alone where it
+        already begins with the turn ("Turn 1 of 24: spring 859", not "Turn 1: Turn 1 of 24...")."""
+        words = self.label.split()
+        if not self.label or self.label.lower() == f"turn {self.turn}":
+            return f"Turn {self.turn}"
+        if len(words) > 1 and words[0].lower() == "turn" and words[1].rstrip(":,") == str(self.turn):
+            return self.label
+        return f"Turn {self.turn}: {self.label}"
+
     def standings(self) -> list[tuple[int, dict[str, Any]]]:
         """The report's score rows, each with its rank (seats with equal scores share one), as
         the report's own table ranks them."""

@@ -13,6 +13,7 @@ from gm.render.gridmap import geometry
 from gm.render.seat_arrows import draw_turn_map
 from gm.render.seat_maps import draw_seat_map, seat_maps
 from gm.rulesets import installed
+from gm.services.seat_turns import TurnReport
 from tests.render.ruleset_report import report_context
 
 
@@ -150,3 +151,19 @@ def test_a_grid_worlds_pictures_carry_the_turns_arrows_as_its_report_draws_them(
         assert arrowed.getpixel(middle) == Image.new("RGB", (1, 1), colour).getpixel((0, 0)), file
         assert plain.getpixel(middle) != arrowed.getpixel(middle)
         assert draw_turn_map(view, seat, {}, file, []) == draw_seat_map(view, seat, {}, file)  # no moves: as before
+
+
+@pytest.mark.parametrize(
+    ("label", "heading"),
+    [
+        ("Round 13 of 30", "Turn 13: Round 13 of 30"),
+        ("Turn 13 of 24: spring 859", "Turn 13 of 24: spring 859"),
+        ("turn 13", "Turn 13"),
+        ("", "Turn 13"),
+        ("Turn 130 of 200", "Turn 13: Turn 130 of 200"),
+    ],
+)
+def test_a_turn_heading_names_the_turn_once(label, heading):
+    """Conqueror's label "Turn 1 of 24: spring 859" made the portal's heading "Turn 1: Turn 1 of 24: ..."."""
+    turn = TurnReport(turn=13, label=label, created="", report={}, maps=(), newer=None, older=None)
+    assert turn.heading() == heading
