@@ -212,6 +212,12 @@ def describe(item: Taken) -> list[str]:
             text = f"request for {result['seat']} in {result['game']}"
         elif verdict == "press":
             text = f"press from {result['seat']} in {result['game']}"
+        elif verdict == "signup" and "request" in result:  # a CONFIRM of a request by mail
+            text = (
+                f"confirmed: {result['request']}"
+                if result["taken"]
+                else "confirmation refused: " + result["note"].splitlines()[0]
+            )
         elif verdict == "signup":
             text = (
                 f"sign-up for {result['target']}"

@@ -46,11 +46,12 @@ from gm.services.acknowledgements import (
     from_submission,
     refused,
 )
+from gm.services.confirming import confirm
 from gm.services.guesses import sign_in_limiter
 from gm.services.kept_rows import KeptRows
 from gm.services.mail_guesses import Claim, MailGuesses, from_elsewhere
 from gm.services.requests import answer_request, is_request
-from gm.services.signups import take_confirm, take_join
+from gm.services.signups import take_join
 from gm.services.slips import answer_slip
 from gm.store import mail_taken, records
 from gm.store.archive import archived_path
@@ -300,7 +301,7 @@ class Intake:
                 )
             code, problem = read_confirm(text.text)
             if code is not None or problem is not None:
-                result = take_confirm(self.db, self.home, self.clock, letter, code, problem)
+                result = confirm(self.db, self.home, self.clock, letter, code, problem)
                 return self._record(
                     item, letter, _signed(result), [dict(result, where=text.where)], None, to_sender=True
                 )
@@ -344,7 +345,7 @@ class Intake:
         if envelope.ok and not envelope.press and is_slip(list(envelope.lines)):
             return answer_slip(self.db, self.clock, self.guesses, envelope, found.where, source)
         if not envelope.press and is_request(envelope):
-            return answer_request(self.db, self.guesses, envelope, letter, found.where)
+            return answer_request(self.db, self.home, self.clock, self.guesses, envelope, letter, found.where)
         refusal = self._wrong_sender(envelope, letter)
         if refusal:
             return refused(found.where, refusal)

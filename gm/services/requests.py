@@ -1,4 +1,5 @@
-"""Requests by mail: a turn file whose only lines are RESEND or JSON ON/OFF asks rather than orders."""
+"""Requests by mail: a turn file whose only lines are RESEND, JSON ON/OFF, ADDRESS or RESIGN
+asks rather than orders. ADDRESS and RESIGN wait for a code (gm/services/people.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,14 @@ from typing import Any
 
 import sqlite_utils
 
+from gm.clock import Clock
 from gm.core.envelope import Envelope
+from gm.errors import GMError
+from gm.home import Home
 from gm.intake.letter import Letter
+from gm.services import people
 from gm.services.credits import account_position
+from gm.services.seats import leaving
 from gm.services.turn_charges import held_turns
 from gm.store import records
 from gm.store.database import atomic
@@ -20,20 +26,30 @@ from gm.store.seats import set_wants_json
 
 # RESEND: the last report again, as Eressea, Atlantis and Olympia players know it.
 # JSON ON/OFF: whether report mails carry the JSON report too.
-REQUEST_WORDS = ("RESEND", "JSON ON", "JSON OFF")
+# RESIGN: the player leaves the seat, as gm seat resign does, once confirmed with a code.
+REQUEST_WORDS = ("RESEND", "JSON ON", "JSON OFF", "RESIGN")
+# ADDRESS new@example.org: the player's address changes, once confirmed from the new one.
+ADDRESS = "ADDRESS"
 
 
 def _words(text: str) -> str:
     return " ".join(text.upper().split())
 
 
+def _is_request_line(text: str) -> bool:
+    words = text.split()
+    return _words(text) in REQUEST_WORDS or (len(words) == 2 and words[0].upper() == ADDRESS)
+
+
 def is_request(envelope: Envelope) -> bool:
     """A complete envelope whose every line is a request (never mixed with orders)."""
-    return envelope.ok and bool(envelope.lines) and all(_words(text) in REQUEST_WORDS for _, text in envelope.lines)
+    return envelope.ok and bool(envelope.lines) and all(_is_request_line(text) for _, text in envelope.lines)
 
 
 def answer_request(
     db: sqlite_utils.Database,
+    home: Home,
+    clock: Clock,
     secret_check: Callable[[str, str], bool],
     envelope: Envelope,
     letter: Letter,
@@ -54,8 +70,10 @@ def answer_request(
         "turn": game.turn,
         "deadline": game.deadline if game.status != "over" else None,
     }
-    for word in asked:
-        if word.startswith("JSON"):
+    for (_, text), word in zip(envelope.lines, asked):
+        if word.startswith(ADDRESS) or word == "RESIGN":
+            notes.append(_ask(db, home, clock, seat, game, text))
+        elif word.startswith("JSON"):
             with atomic(db):
                 set_wants_json(db, seat.id, word == "JSON ON")
             notes.append(
@@ -68,6 +86,22 @@ def answer_request(
         result["quiet"] = "resend" in result and not held and len(asked) == 1 and letter.sender == seat.email.lower()
     result["note"] = "\n".join(notes)
     return result
+
+
+def _ask(db: sqlite_utils.Database, home: Home, clock: Clock, seat: SeatRecord, game: GameRecord, text: str) -> str:
+    """ADDRESS or RESIGN: checked now, done once confirmed with the code mailed for it; the
+    sentence for the answer, which says how to confirm, or why nothing will change."""
+    words = text.split()
+    try:
+        with atomic(db):
+            if words[0].upper() == ADDRESS:
+                return people.ask_address(db, home, clock, seat.email, words[1]).note()
+            leaving(db, game.name, seat.code)  # refused now if the seat cannot resign
+            what = f"{seat.name} resigns seat {seat.code} of {game.name}"
+            detail = {"game": game.name, "seat": seat.code}
+            return people.ask(db, home, clock, people.find_person(db, seat.email), "resign", detail, what).note()
+    except GMError as exc:
+        return f"NOT DONE: {' '.join(words)}: {str(exc).rstrip('.')}. Nothing changed."
 
 
 def _resend(

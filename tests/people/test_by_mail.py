@@ -1,0 +1,112 @@
+"""ADDRESS and RESIGN by mail, through gm inbox receive: asked with the seat's secret, done only
+once confirmed with the code gm mailed (to the new address; to the seat's own for RESIGN); a
+wrong secret, a taken address, a wrong or lapsed code: a clear answer and nothing changed."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from gm.cli import common
+from gm.clock import FixedClock
+from gm.services.people import CODE_HOURS, MOST_WRONG_CODES
+from tests.cli.test_game import table_dump
+from tests.intake.mails import mail, outbox_bodies, receive, rows, set_mail_address
+
+ANN, NEW = "ann@example.org", "ann@new.example"
+
+
+def request(secret: str, *lines: str, seat: str = "BR") -> str:
+    return f"GAME g1\nPLAYER {seat}\nPASSWORD {secret}\n" + "\n".join(lines) + "\nEND\n"
+
+
+def code_sent_to(home, address: str) -> str:
+    bodies = [body for _, to, subject, body in outbox_bodies(home) if to == address and subject.startswith("Confirm:")]
+    return re.search(r"^  CONFIRM (\S+)$", bodies[-1], re.MULTILINE)[1]
+
+
+def answer(home) -> str:
+    return " ".join(outbox_bodies(home)[-1][3].split())
+
+
+def seat_address(home) -> str:
+    [(email,)] = rows(home, "SELECT a.email FROM seats s JOIN accounts a ON a.id = s.account_id WHERE s.code = 'BR'")
+    return email
+
+
+@pytest.fixture
+def mailed(home, game):
+    set_mail_address(home)
+    return game
+
+
+def test_address_by_mail_is_confirmed_from_the_new_address(home, gm, mailed, monkeypatch):
+    ran = receive(gm, monkeypatch, mail(request(mailed["BR"], f"ADDRESS {NEW}")), home)
+    assert ran.code == 0 and "request for BR in g1" in ran.out
+    said = answer(home)
+    assert f"Asked: the address {ANN} becomes {NEW}. Nothing has changed yet: gm mailed a code to {NEW}." in said
+    assert seat_address(home) == ANN  # not yet
+    code = code_sent_to(home, NEW)
+    assert code not in said  # the code goes to the new address only
+    [(stored,)] = rows(home, "SELECT code_hash FROM person_requests")
+    assert code not in stored  # kept as its hash
+    # The code from another address (the old one) does nothing.
+    receive(gm, monkeypatch, mail(f"CONFIRM {code}", sender=f"Ann <{ANN}>", message_id="<c0@x>"), home)
+    assert seat_address(home) == ANN
+    ran = receive(gm, monkeypatch, mail(f"CONFIRM {code}", sender=f"Ann <{NEW}>", message_id="<c1@x>"), home)
+    assert ran.code == 0
+    assert f"Done: the address of Ann is {NEW} now, in every game, the books and the portal." in answer(home)
+    assert seat_address(home) == NEW
+    assert rows(home, "SELECT old_email, new_email, by FROM address_changes") == [(ANN, NEW, "mail")]
+    # The same code twice does nothing more.
+    receive(gm, monkeypatch, mail(f"CONFIRM {code}", sender=f"Ann <{NEW}>", message_id="<c2@x>"), home)
+    assert "NOT DONE" in answer(home) and rows(home, "SELECT count(*) FROM address_changes") == [(1,)]
+
+
+def test_wrong_secret_and_taken_address_change_nothing(home, gm, mailed, monkeypatch):
+    receive(gm, monkeypatch, mail(request("wrong-secret", f"ADDRESS {NEW}")), home)
+    assert "REFUSED: wrong password for player BR of 'g1'" in answer(home)
+    before = [t for t in table_dump(home) if t[0] not in ("outbox", "mail_taken")]
+    receive(gm, monkeypatch, mail(request(mailed["BR"], "ADDRESS bob@example.org"), message_id="<2@x>"), home)
+    said = answer(home)
+    assert "NOT DONE: ADDRESS bob@example.org: the address bob@example.org is another player's" in said
+    assert "Nothing changed." in said
+    receive(gm, monkeypatch, mail(request(mailed["BR"], "ADDRESS nonsense"), message_id="<3@x>"), home)
+    assert "NOT DONE: ADDRESS nonsense: 'nonsense' is not an e-mail address" in answer(home)
+    assert [t for t in table_dump(home) if t[0] not in ("outbox", "mail_taken")] == before
+
+
+def test_a_lapsed_code_and_too_many_wrong_codes(home, gm, mailed, monkeypatch):
+    start = datetime(2030, 1, 7, 12, tzinfo=UTC)
+    monkeypatch.setattr(common, "CLOCK", FixedClock(start))
+    receive(gm, monkeypatch, mail(request(mailed["BR"], f"ADDRESS {NEW}")), home)
+    code = code_sent_to(home, NEW)
+    monkeypatch.setattr(common, "CLOCK", FixedClock(start + timedelta(hours=CODE_HOURS, minutes=1)))
+    receive(gm, monkeypatch, mail(f"CONFIRM {code}", sender=NEW, message_id="<late@x>"), home)
+    assert "NOT DONE" in answer(home) and seat_address(home) == ANN
+    # Asked again: MOST_WRONG_CODES wrong codes lapse it, the right one then does nothing.
+    receive(gm, monkeypatch, mail(request(mailed["BR"], f"ADDRESS {NEW}"), message_id="<again@x>"), home)
+    code = code_sent_to(home, NEW)
+    for n in range(MOST_WRONG_CODES):
+        receive(gm, monkeypatch, mail("CONFIRM aaaa-bbbb-cccc-dddd", sender=NEW, message_id=f"<w{n}@x>"), home)
+    assert f"that is wrong code number {MOST_WRONG_CODES} from {NEW}" in answer(home)
+    receive(gm, monkeypatch, mail(f"CONFIRM {code}", sender=NEW, message_id="<right@x>"), home)
+    assert "NOT DONE" in answer(home) and seat_address(home) == ANN
+
+
+def test_resign_by_mail_waits_for_its_code_then_is_gm_seat_resign(home, gm, mailed, monkeypatch):
+    receive(gm, monkeypatch, mail(request(mailed["BR"], "RESIGN")), home)
+    said = answer(home)
+    assert f"Asked: Ann resigns seat BR of g1. Nothing has changed yet: gm mailed a code to {ANN}." in said
+    assert rows(home, "SELECT status FROM seats WHERE code = 'BR'") == [("active",)]
+    code = code_sent_to(home, ANN)
+    receive(gm, monkeypatch, mail(f"CONFIRM {code}", sender=ANN, message_id="<c@x>"), home)
+    assert "Done: you resigned seat BR of g1." in answer(home)
+    assert rows(home, "SELECT status FROM seats WHERE code = 'BR'") == [("resigned",)]
+    [(detail,)] = rows(home, "SELECT detail FROM audit WHERE action = 'seat resigned'")
+    assert '"forfeit": false' in detail and "resigned by mail" in detail
+    # Resigned once: asking again is refused, nothing changes.
+    receive(gm, monkeypatch, mail(request(mailed["BR"], "RESIGN"), message_id="<again@x>"), home)
+    assert "NOT DONE: RESIGN: seat BR of 'g1' has already resigned" in answer(home)
