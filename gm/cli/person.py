@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from gm.cli.common import HomeOption, clock, open_home
-from gm.services import people
+from gm.services import erasure, people, person_export
 from gm.store import people as people_store
 
 app = typer.Typer(help="A player across games: a new address, what gm holds of them.", no_args_is_help=True)
@@ -39,3 +40,36 @@ def show(
         typer.echo(f"  seat {seat.code} of {seat.game}, from turn {seat.from_turn}{until}")
     for change in people_store.address_history(db, person.id):
         typer.echo(f"  {change.at[:16].replace('T', ' ')}: {change.old_email} -> {change.new_email} (by {change.by})")
+
+
+@app.command("export")
+def export_(
+    email: Annotated[str, typer.Argument(help="The player's address (now or before a change).")],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="The zip to write (default: EMAIL.zip).")] = None,
+    home: HomeOption = None,
+) -> None:
+    """Everything gm holds of a player as one zip: mails, turn files, orders, reports, ledger rows."""
+    home_, db = open_home(home)
+    made = person_export.export(db, home_, email)
+    target = out or Path(f"{people.current_address(db, email)}.zip")
+    target.write_bytes(made.data)
+    typer.echo(
+        f"Wrote {target}: {made.mails} mail(s), {made.turn_files} turn file(s), {made.reports} report file(s), "
+        f"{made.ledger_rows} ledger row(s)."
+    )
+
+
+@app.command("forget")
+def forget(
+    email: Annotated[str, typer.Argument(help="The player's address (now or before a change).")],
+    home: HomeOption = None,
+) -> None:
+    """Replace a player's name and addresses by a pseudonym everywhere and remove their raw mails."""
+    home_, db = open_home(home)
+    done = erasure.forget(db, home_, clock(), email)
+    typer.echo(
+        f"Forgotten: {email} is {done.name} <{done.email}> now ({done.addresses} address(es) replaced); "
+        f"{done.removed} archived file(s) removed."
+    )
+    if done.games:
+        typer.echo(f"Still replaying (gm turn verify): {', '.join(done.games)}.")
