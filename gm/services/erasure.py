@@ -17,12 +17,15 @@ from gm.core.statehash import state_hash
 from gm.errors import GMError
 from gm.home import Home
 from gm.services import people
+from gm.services.person_export import export_folder
 from gm.services.turns import verify_turns
 from gm.store import erasure, people as people_store, records
 from gm.store.archive import erase
 from gm.store.database import transaction
 from gm.store.people import Person, Tenure
 
+# A FORGET ME confirmed by mail, waiting for its answer to go (forget_asked does it then).
+FORGET_CONFIRMED = "confirmed"
 # A pseudonym's address: .invalid is reserved (RFC 2606), so no mail can ever reach it.
 PSEUDONYM_DOMAIN = "forgotten.invalid"
 
@@ -50,7 +53,7 @@ def forget(db: sqlite_utils.Database, home: Home, clock: Clock, email: str) -> F
     of a game not over. Run again, it removes what a crash left in the archive."""
     person = people.find_person(db, people.current_address(db, email))
     tenures = people_store.tenures(db, person.id)
-    _refuse_while_playing(db, person)
+    refuse_while_playing(db, person)
     alias, alias_name = pseudonym(person.id)
     addresses = [a for a in erasure.addresses_of(db, person.id) if a != alias]
     games = sorted({t.game for t in tenures})
@@ -67,10 +70,32 @@ def forget(db: sqlite_utils.Database, home: Home, clock: Clock, email: str) -> F
         if addresses or person.name != alias_name:
             records.audit(db, iso(clock.now()), None, "person forgotten", {"pseudonym": alias})
     removed = sum(erase(home.archive, digest) for digest in _raw_files(db, person.id, tenures, alias))
+    for mailed in export_folder(home).glob(f"player-{person.id}-*.zip"):  # EXPORT by mail, sent or not
+        mailed.unlink()
+        removed += 1
     return Forgotten(alias, alias_name, len(addresses), removed, tuple(games))
 
 
-def _refuse_while_playing(db: sqlite_utils.Database, person: Person) -> None:
+def forget_asked(db: sqlite_utils.Database, home: Home, clock: Clock) -> list[Forgotten | str]:
+    """Forget each person who confirmed FORGET ME by mail once no mail to them waits to be sent
+    (gm's answer went, or failed for good); what was done, or why not (the request waits)."""
+    done: list[Forgotten | str] = []
+    for request in people_store.requests_settled_as(db, "forget", FORGET_CONFIRMED):
+        person = people_store.person_by_id(db, request.account_id)
+        if people_store.mail_waiting(db, erasure.addresses_of(db, person.id)):
+            continue
+        try:
+            done.append(forget(db, home, clock, person.email))
+        except GMError as exc:
+            done.append(f"{person.email} asked to be forgotten, not done: {exc}")
+            continue
+        with transaction(db):
+            people_store.settle(db, request.id, iso(clock.now()), "done")
+    return done
+
+
+def refuse_while_playing(db: sqlite_utils.Database, person: Person) -> None:
+    """A GMError while the person still plays a seat of a game not over."""
     for game in records.all_games(db):
         if game.status == "over":
             continue

@@ -27,6 +27,9 @@ from gm.store.people import Person, Request
 CODE_HOURS = 24
 # Wrong codes sent from the address a request waits on before every request waiting there lapses.
 MOST_WRONG_CODES = 5
+# Requests by mail one player may make in CODE_HOURS: each mails a code, so a secret cannot be
+# used to flood an address (a new one, above all) with them.
+MOST_REQUESTS = 5
 CONFIRM_HOW = "CONFIRM and the code, on a line of its own, in a mail from the address gm sent the code to"
 
 
@@ -94,6 +97,11 @@ def ask(
     address that must confirm it: the new address for a change of address, else the person's."""
     to = detail.get("new", person.email)
     now = clock.now()
+    if people.requests_since(db, person.id, iso(now - timedelta(hours=CODE_HOURS))) >= MOST_REQUESTS:
+        raise GMError(
+            f"{person.name} has made {MOST_REQUESTS} requests by mail in the last {CODE_HOURS} hours, "
+            "each with a code mailed; ask again later, or ask the game master"
+        )
     code, until = new_secret(CODE_GROUPS), now + timedelta(hours=CODE_HOURS)
     people.add_request(db, person.id, kind, to, detail, code_hash(code), iso(until), iso(now))
     settings = mail_settings(home)
@@ -170,16 +178,15 @@ def wrong_code(db: sqlite_utils.Database, clock: Clock, sender: str) -> str | No
 
 
 def carry_out(db: sqlite_utils.Database, home: Home, clock: Clock, request: Request) -> str:
-    """Do what a confirmed request asked, in the caller's transaction; the sentence for the answer."""
+    """Do what a confirmed ADDRESS or RESIGN asked, in the caller's transaction; the sentence for
+    the answer (FORGET ME and EXPORT: gm/services/confirming.py)."""
     now = iso(clock.now())
     person = people.person_by_id(db, request.account_id)
     if request.kind == "address":
         moved = change_address(db, clock, person.email, request.detail["new"], by="mail")
         done = f"Done: the address of {moved.name} is {moved.email} now, in every game, the books and the portal."
-    elif request.kind == "resign":
-        done = _resign(db, clock, request)
     else:
-        raise GMError(f"gm cannot do a '{request.kind}' request by mail; ask the game master")
+        done = _resign(db, clock, request)
     people.settle(db, request.id, now, "done")
     return done
 

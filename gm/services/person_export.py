@@ -3,6 +3,7 @@ their turn files and the orders read from them, their reports and their ledger r
 
 from __future__ import annotations
 
+import hashlib
 import json
 import zipfile
 from dataclasses import dataclass
@@ -12,14 +13,19 @@ from typing import Any
 
 import sqlite_utils
 
+from gm.clock import Clock
 from gm.home import Home
+from gm.mail.settings import mail_settings
+from gm.mail.templates import mail_environment, write_mail
 from gm.services import people
 from gm.services.credits import export_csv
-from gm.store import people as people_store
+from gm.store import outbox, people as people_store
 from gm.store.archive import archived_path
 from gm.store.erasure import addresses_of
 from gm.store.people import Person, Tenure
 
+# An export asked for by mail is attached up to this many bytes ([mail] max_attachment_bytes).
+MAX_ATTACHMENT_BYTES = 5_000_000
 # Every member of the zip gets this time, so the same holdings make the same bytes.
 _STAMP = (2000, 1, 1, 0, 0, 0)
 
@@ -51,6 +57,60 @@ def export(db: sqlite_utils.Database, home: Home, email: str) -> Export:
         _put(archive, "person.json", _json(_about(db, person, tenures)))
     rows = ledger.count("\r\n") - 1
     return Export(buffer.getvalue(), mails, turn_files, reports, rows)
+
+
+def mail_export(db: sqlite_utils.Database, home: Home, clock: Clock, account_id: int) -> str:
+    """EXPORT by mail, confirmed: the zip attached to a mail of its own to the person, when it is
+    at most [mail] max_attachment_bytes; else the answer says to ask the GM. The sentence for
+    the answer. The zip waits in outbox/exports/ for the mail (gm person forget removes it)."""
+    person = people_store.person_by_id(db, account_id)
+    made = export(db, home, person.email)
+    limit = home.setting("mail", "max_attachment_bytes", MAX_ATTACHMENT_BYTES)
+    if len(made.data) > limit:
+        return (
+            f"Your export is {len(made.data):,} bytes, more than gm mails ({limit:,} bytes at most): "
+            "ask the game master for it (gm person export). Nothing was sent."
+        )
+    digest = hashlib.sha256(made.data).hexdigest()
+    path = export_folder(home) / f"player-{account_id}-{digest[:16]}.zip"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(made.data)
+    settings = mail_settings(home)
+    written = write_mail(
+        mail_environment(home.templates),
+        "export.txt",
+        {
+            "name": person.name,
+            "mails": made.mails,
+            "turn_files": made.turn_files,
+            "reports": made.reports,
+            "ledger_rows": made.ledger_rows,
+            "gm_name": settings.name,
+        },
+    )
+    attachment = {
+        "path": str(path.relative_to(home.root)),
+        "filename": "gm-export.zip",
+        "type": "application/zip",
+        "sha256": digest,
+    }
+    outbox.queue(
+        db,
+        clock.now(),
+        kind="notice",
+        recipient=person.email,
+        recipient_name=person.name,
+        subject=written.subject,
+        body=written.body,
+        domain=settings.domain,
+        attachments=[attachment],
+    )
+    return f"Done: everything gm holds of you comes as one zip ({len(made.data):,} bytes) in a mail of its own."
+
+
+def export_folder(home: Home) -> Path:
+    """Where the zips mailed to players wait for their mail: outbox/exports/ of the home."""
+    return home.outbox / "exports"
 
 
 def _about(db: sqlite_utils.Database, person: Person, tenures: list[Tenure]) -> dict[str, Any]:

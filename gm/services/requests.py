@@ -1,5 +1,5 @@
-"""Requests by mail: a turn file whose only lines are RESEND, JSON ON/OFF, ADDRESS or RESIGN
-asks rather than orders. ADDRESS and RESIGN wait for a code (gm/services/people.py)."""
+"""Requests by mail: a turn file whose only lines are RESEND, JSON ON/OFF, ADDRESS, RESIGN,
+FORGET ME or EXPORT asks rather than orders. The last four wait for a code (gm/services/people.py)."""
 
 from __future__ import annotations
 
@@ -15,19 +15,23 @@ from gm.home import Home
 from gm.intake.letter import Letter
 from gm.services import people
 from gm.services.credits import account_position
+from gm.services.erasure import refuse_while_playing
 from gm.services.seats import leaving
 from gm.services.turn_charges import held_turns
 from gm.store import records
 from gm.store.database import atomic
 from gm.store.games import game_exists
+from gm.store.people import Person
 from gm.store.records import GameRecord, SeatRecord
 from gm.store.reports import seat_reports
 from gm.store.seats import set_wants_json
 
 # RESEND: the last report again, as Eressea, Atlantis and Olympia players know it.
 # JSON ON/OFF: whether report mails carry the JSON report too.
-# RESIGN: the player leaves the seat, as gm seat resign does, once confirmed with a code.
-REQUEST_WORDS = ("RESEND", "JSON ON", "JSON OFF", "RESIGN")
+# RESIGN: the player leaves the seat, as gm seat resign does, once confirmed with a code;
+# FORGET ME and EXPORT: gm person forget and export, by mail, once confirmed with a code.
+REQUEST_WORDS = ("RESEND", "JSON ON", "JSON OFF", "RESIGN", "FORGET ME", "EXPORT")
+_CONFIRMED = ("RESIGN", "FORGET ME", "EXPORT")
 # ADDRESS new@example.org: the player's address changes, once confirmed from the new one.
 ADDRESS = "ADDRESS"
 
@@ -71,7 +75,7 @@ def answer_request(
         "deadline": game.deadline if game.status != "over" else None,
     }
     for (_, text), word in zip(envelope.lines, asked):
-        if word.startswith(ADDRESS) or word == "RESIGN":
+        if word.startswith(ADDRESS) or word in _CONFIRMED:
             notes.append(_ask(db, home, clock, seat, game, text))
         elif word.startswith("JSON"):
             with atomic(db):
@@ -89,19 +93,32 @@ def answer_request(
 
 
 def _ask(db: sqlite_utils.Database, home: Home, clock: Clock, seat: SeatRecord, game: GameRecord, text: str) -> str:
-    """ADDRESS or RESIGN: checked now, done once confirmed with the code mailed for it; the
-    sentence for the answer, which says how to confirm, or why nothing will change."""
+    """ADDRESS, RESIGN, FORGET ME or EXPORT: checked now, done once confirmed with the code mailed
+    for it; the sentence for the answer, which says how to confirm, or why nothing will change."""
     words = text.split()
     try:
         with atomic(db):
             if words[0].upper() == ADDRESS:
                 return people.ask_address(db, home, clock, seat.email, words[1]).note()
-            leaving(db, game.name, seat.code)  # refused now if the seat cannot resign
-            what = f"{seat.name} resigns seat {seat.code} of {game.name}"
-            detail = {"game": game.name, "seat": seat.code}
-            return people.ask(db, home, clock, people.find_person(db, seat.email), "resign", detail, what).note()
+            person = people.find_person(db, seat.email)
+            kind, detail, what = _asked(db, person, seat, game, _words(text))
+            return people.ask(db, home, clock, person, kind, detail, what).note()
     except GMError as exc:
         return f"NOT DONE: {' '.join(words)}: {str(exc).rstrip('.')}. Nothing changed."
+
+
+def _asked(
+    db: sqlite_utils.Database, person: Person, seat: SeatRecord, game: GameRecord, word: str
+) -> tuple[str, dict[str, Any], str]:
+    """(kind, detail, in words) of a request that waits for a code; a GMError when it could not
+    be done even if confirmed."""
+    if word == "RESIGN":
+        leaving(db, game.name, seat.code)
+        return "resign", {"game": game.name, "seat": seat.code}, f"{seat.name} resigns seat {seat.code} of {game.name}"
+    if word == "FORGET ME":
+        refuse_while_playing(db, person)
+        return "forget", {}, f"gm forgets {person.name}: a pseudonym in their place, their mails removed"
+    return "export", {}, f"gm mails {person.name} everything it holds of them, as one zip"
 
 
 def _resend(

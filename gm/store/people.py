@@ -161,6 +161,29 @@ def count_wrong_code(db: sqlite_utils.Database, ids: list[int]) -> None:
     db.execute(f"UPDATE person_requests SET tries = tries + 1 WHERE id IN ({', '.join('?' * len(ids))})", ids)
 
 
+def requests_since(db: sqlite_utils.Database, account_id: int, since: str) -> int:
+    return read_int(
+        db.execute("SELECT count(*) FROM person_requests WHERE account_id = ? AND made >= ?", [account_id, since])
+    )
+
+
+def requests_settled_as(db: sqlite_utils.Database, kind: str, outcome: str) -> list[Request]:
+    rows = db.execute(_REQUEST + " WHERE kind = ? AND outcome = ? ORDER BY id", [kind, outcome]).fetchall()
+    return [_request(row) for row in rows]
+
+
+def mail_waiting(db: sqlite_utils.Database, addresses: list[str]) -> bool:
+    """Whether mail to one of these addresses waits to be sent (queued, or to be tried again)."""
+    marks = ", ".join("?" * len(addresses))
+    return (
+        db.execute(
+            f"SELECT 1 FROM outbox WHERE recipient COLLATE NOCASE IN ({marks}) AND status = 'queued' LIMIT 1",
+            addresses,
+        ).fetchone()
+        is not None
+    )
+
+
 def settle(db: sqlite_utils.Database, request_id: int, at: str, outcome: str) -> None:
     db.execute("UPDATE person_requests SET settled = ?, outcome = ? WHERE id = ?", [at, outcome, request_id])
 

@@ -198,6 +198,10 @@ CASES = {
             "preferences": ["FR", "GE"],
         },
     ),
+    "export": (
+        "export.txt",
+        {"name": "Alice", "mails": 12, "turn_files": 9, "reports": 18, "ledger_rows": 7},
+    ),
     "person_code": (
         "person_code.txt",
         {

@@ -110,3 +110,13 @@ def test_resign_by_mail_waits_for_its_code_then_is_gm_seat_resign(home, gm, mail
     # Resigned once: asking again is refused, nothing changes.
     receive(gm, monkeypatch, mail(request(mailed["BR"], "RESIGN"), message_id="<again@x>"), home)
     assert "NOT DONE: RESIGN: seat BR of 'g1' has already resigned" in answer(home)
+
+
+def test_a_secret_cannot_flood_an_address_with_codes(home, gm, mailed, monkeypatch):
+    from gm.services.people import MOST_REQUESTS
+
+    for n in range(MOST_REQUESTS + 1):
+        receive(gm, monkeypatch, mail(request(mailed["BR"], f"ADDRESS {NEW}"), message_id=f"<a{n}@x>"), home)
+    assert f"Ann has made {MOST_REQUESTS} requests by mail in the last {CODE_HOURS} hours" in answer(home)
+    codes = [s for _, to, s, _ in outbox_bodies(home) if to == NEW]
+    assert len(codes) == MOST_REQUESTS
