@@ -104,31 +104,15 @@ def ask(
         )
     code, until = new_secret(CODE_GROUPS), now + timedelta(hours=CODE_HOURS)
     people.add_request(db, person.id, kind, to, detail, code_hash(code), iso(until), iso(now))
-    settings = mail_settings(home)
-    written = write_mail(
-        mail_environment(home.templates),
-        "person_code.txt",
-        {
-            "name": person.name,
-            "email": to,
-            "what": what,
-            "code": code,
-            "until": describe(until, "UTC"),
-            "hours": CODE_HOURS,
-            "tries": MOST_WRONG_CODES,
-            "gm_name": settings.name,
-        },
-    )
-    outbox.queue(
-        db,
-        now,
-        kind="notice",
-        recipient=to,
-        recipient_name=person.name,
-        subject=written.subject,
-        body=written.body,
-        domain=settings.domain,
-    )
+    context = {
+        "email": to,
+        "what": what,
+        "code": code,
+        "until": describe(until, "UTC"),
+        "hours": CODE_HOURS,
+        "tries": MOST_WRONG_CODES,
+    }
+    _notice(db, home, clock, to, person.name, "person_code.txt", context)
     return Asked(what, to, describe(until, "UTC"))
 
 
@@ -184,11 +168,44 @@ def carry_out(db: sqlite_utils.Database, home: Home, clock: Clock, request: Requ
     person = people.person_by_id(db, request.account_id)
     if request.kind == "address":
         moved = change_address(db, clock, person.email, request.detail["new"], by="mail")
+        _tell_old_address(db, home, clock, person, moved.email)
         done = f"Done: the address of {moved.name} is {moved.email} now, in every game, the books and the portal."
     else:
         done = _resign(db, clock, request)
     people.settle(db, request.id, now, "done")
     return done
+
+
+def _tell_old_address(db: sqlite_utils.Database, home: Home, clock: Clock, person: Person, new: str) -> None:
+    """A change by mail is told at the old address too: whoever had the secret asked for it, and
+    the player at the old address must hear of it if it was not them."""
+    _notice(db, home, clock, person.email, person.name, "address_changed.txt", {"old": person.email, "new": new})
+
+
+def _notice(
+    db: sqlite_utils.Database,
+    home: Home,
+    clock: Clock,
+    to: str,
+    name: str,
+    template: str,
+    context: dict[str, Any],
+) -> None:
+    """Queue a notice (kind 'notice', of no game) to a person, written from a mail template."""
+    settings = mail_settings(home)
+    written = write_mail(
+        mail_environment(home.templates), template, {"name": name, "gm_name": settings.name, **context}
+    )
+    outbox.queue(
+        db,
+        clock.now(),
+        kind="notice",
+        recipient=to,
+        recipient_name=name,
+        subject=written.subject,
+        body=written.body,
+        domain=settings.domain,
+    )
 
 
 def _resign(db: sqlite_utils.Database, clock: Clock, request: Request) -> str:

@@ -198,6 +198,10 @@ CASES = {
             "preferences": ["FR", "GE"],
         },
     ),
+    "address_changed": (
+        "address_changed.txt",
+        {"name": "Alice", "old": "alice@example.org", "new": "alice@new.example.org"},
+    ),
     "export": (
         "export.txt",
         {"name": "Alice", "mails": 12, "turn_files": 9, "reports": 18, "ledger_rows": 7},

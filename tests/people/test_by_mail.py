@@ -60,6 +60,9 @@ def test_address_by_mail_is_confirmed_from_the_new_address(home, gm, mailed, mon
     assert f"Done: the address of Ann is {NEW} now, in every game, the books and the portal." in answer(home)
     assert seat_address(home) == NEW
     assert rows(home, "SELECT old_email, new_email, by FROM address_changes") == [(ANN, NEW, "mail")]
+    # The old address hears of it: if someone else had the secret, the player learns it there.
+    [told] = [body for _, to, subject, body in outbox_bodies(home) if to == ANN and "has changed" in subject]
+    assert f"Your address for the game master's mail is {NEW} from now on, no longer {ANN}" in " ".join(told.split())
     # The same code twice does nothing more.
     receive(gm, monkeypatch, mail(f"CONFIRM {code}", sender=f"Ann <{NEW}>", message_id="<c2@x>"), home)
     assert "NOT DONE" in answer(home) and rows(home, "SELECT count(*) FROM address_changes") == [(1,)]
