@@ -71,5 +71,7 @@ def forget(
         f"Forgotten: {email} is {done.name} <{done.email}> now ({done.addresses} address(es) replaced); "
         f"{done.removed} archived file(s) removed."
     )
+    if done.lists:
+        typer.echo(f"Taken off {done.lists} waiting or standby list(s): forgotten, they are never seated.")
     if done.games:
         typer.echo(f"Still replaying (gm turn verify): {', '.join(done.games)}.")

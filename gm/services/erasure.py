@@ -33,13 +33,15 @@ PSEUDONYM_DOMAIN = "forgotten.invalid"
 @dataclass(frozen=True)
 class Forgotten:
     """What forgetting did: the pseudonym (address and name), how many of the person's
-    addresses were replaced, how many archived files removed, and the games still replaying."""
+    addresses were replaced, how many archived files removed, the games still replaying, and
+    how many waiting-list and standby entries they were taken off."""
 
     email: str
     name: str
     addresses: int
     removed: int
     games: tuple[str, ...]
+    lists: int = 0
 
 
 def pseudonym(account_id: int) -> tuple[str, str]:
@@ -59,6 +61,7 @@ def forget(db: sqlite_utils.Database, home: Home, clock: Clock, email: str) -> F
     games = sorted({t.game for t in tenures})
     replaying = {game: verify_turns(db, game)[1] for game in games}
     with transaction(db):
+        lists = erasure.leave_lists(db, person.id, addresses)
         for address in addresses:
             erasure.replace_address(db, address, alias)
             erasure.replace_in_memos(db, address, alias)
@@ -73,7 +76,7 @@ def forget(db: sqlite_utils.Database, home: Home, clock: Clock, email: str) -> F
     for mailed in export_folder(home).glob(f"player-{person.id}-*.zip"):  # EXPORT by mail, sent or not
         mailed.unlink()
         removed += 1
-    return Forgotten(alias, alias_name, len(addresses), removed, tuple(games))
+    return Forgotten(alias, alias_name, len(addresses), removed, tuple(games), lists)
 
 
 def forget_asked(db: sqlite_utils.Database, home: Home, clock: Clock) -> list[Forgotten | str]:

@@ -43,6 +43,17 @@ _TEXTS = (
 )
 
 
+def leave_lists(db: sqlite_utils.Database, account_id: int, addresses: Iterable[str]) -> int:
+    """Take the person off every waiting list and standby list they are not seated from yet:
+    forgotten, they are never seated. Returns how many entries went."""
+    gone = db.execute("DELETE FROM waiting WHERE account_id = ? AND seat_id IS NULL", [account_id]).rowcount
+    for address in addresses:
+        gone += db.execute(
+            "DELETE FROM standbys WHERE email = ? COLLATE NOCASE AND seat_id IS NULL", [address]
+        ).rowcount
+    return int(gone)
+
+
 def rename_account(db: sqlite_utils.Database, account_id: int, alias: str) -> None:
     db.execute("UPDATE accounts SET email = ? WHERE id = ?", [alias, account_id])
 

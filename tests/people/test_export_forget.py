@@ -118,3 +118,13 @@ def test_export_of_a_player_without_a_seat(home, gm, tmp_path):
     assert ran.out == f"Wrote {out}: 0 mail(s), 0 turn file(s), 0 report file(s), 1 ledger row(s).\n"
     with zipfile.ZipFile(io.BytesIO(out.read_bytes())) as made:
         assert json.loads(made.read("person.json"))["seats"] == []
+
+
+def test_forget_takes_the_player_off_the_lists(home, gm):
+    assert gm("game", "new", "g2", "--ruleset", "clash", "--seed", "2", home=home).code == 0
+    assert gm("credits", "buy", "zed@example.org", "2", "--paid", "5", "--name", "Zed", home=home).code == 0
+    assert gm("game", "standby", "g2", "zed@example.org", "--name", "Zed", home=home).code == 0
+    ran = gm("person", "forget", "zed@example.org", home=home)
+    assert ran.code == 0, ran.err
+    assert "Taken off 1 waiting or standby list(s): forgotten, they are never seated." in ran.out
+    assert rows(home, "SELECT count(*) FROM standbys") == [(0,)]
