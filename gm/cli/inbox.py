@@ -208,6 +208,8 @@ def describe(item: Taken) -> list[str]:
         verdict = result["verdict"]
         if verdict == "refused":
             text = f"refused: {result['reason']}"
+        elif verdict == "request" and "asked" in result:  # RESIGN, FORGET ME, EXPORT in a mail's lines
+            text = f"asked: {result['asked']}" if result["asked"] else "request refused: " + result["note"]
         elif verdict == "request":
             text = f"request for {result['seat']} in {result['game']}"
         elif verdict == "press":

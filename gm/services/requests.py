@@ -10,6 +10,7 @@ import sqlite_utils
 
 from gm.clock import Clock
 from gm.core.envelope import Envelope
+from gm.core.person_lines import PersonLine
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.letter import Letter
@@ -107,12 +108,44 @@ def _ask(db: sqlite_utils.Database, home: Home, clock: Clock, seat: SeatRecord, 
         return f"NOT DONE: {' '.join(words)}: {str(exc).rstrip('.')}. Nothing changed."
 
 
+def ask_by_line(
+    db: sqlite_utils.Database, home: Home, clock: Clock, sender: str, line: PersonLine | None, problem: str | None
+) -> dict[str, Any]:
+    """RESIGN GAME, FORGET ME or EXPORT in a mail without a turn file: the player is the one at the
+    From address, and the code goes to that address, so a forged From asks nothing the player does
+    not confirm. The result for the answer (to the From address alone)."""
+    try:
+        if problem or line is None:
+            raise GMError(problem or "the mail asks for nothing")
+        with atomic(db):
+            person = people.find_person(db, sender)
+            game, seat = _seat_named(db, person, line) if line.word == "RESIGN" else (None, None)
+            kind, detail, what = _asked(db, person, seat, game, line.word)
+            note = people.ask(db, home, clock, person, kind, detail, what).note()
+    except GMError as exc:
+        words = " ".join(w for w in (line.word, line.game) if w) if line else "your request"
+        return {
+            "verdict": "request",
+            "asked": "",
+            "note": f"NOT DONE: {words}: {str(exc).rstrip('.')}. Nothing changed.",
+        }
+    return {"verdict": "request", "asked": f"{kind} for {sender}", "note": note}
+
+
+def _seat_named(db: sqlite_utils.Database, person: Person, line: PersonLine) -> tuple[GameRecord, SeatRecord]:
+    game = records.game_by_name(db, line.game or "")
+    seat = next((s for s in records.seats_of(db, game.id) if s.email.lower() == person.email.lower()), None)
+    if seat is None:
+        raise GMError(f"{person.email} has no seat in {game.name}")
+    return game, seat
+
+
 def _asked(
-    db: sqlite_utils.Database, person: Person, seat: SeatRecord, game: GameRecord, word: str
+    db: sqlite_utils.Database, person: Person, seat: SeatRecord | None, game: GameRecord | None, word: str
 ) -> tuple[str, dict[str, Any], str]:
     """(kind, detail, in words) of a request that waits for a code; a GMError when it could not
-    be done even if confirmed."""
-    if word == "RESIGN":
+    be done even if confirmed. seat and game: RESIGN's."""
+    if word == "RESIGN" and seat is not None and game is not None:
         leaving(db, game.name, seat.code)
         return "resign", {"game": game.name, "seat": seat.code}, f"{seat.name} resigns seat {seat.code} of {game.name}"
     if word == "FORGET ME":

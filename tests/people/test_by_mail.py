@@ -123,3 +123,27 @@ def test_a_secret_cannot_flood_an_address_with_codes(home, gm, mailed, monkeypat
     assert f"Ann has made {MOST_REQUESTS} requests by mail in the last {CODE_HOURS} hours" in answer(home)
     codes = [s for _, to, s, _ in outbox_bodies(home) if to == NEW]
     assert len(codes) == MOST_REQUESTS
+
+
+def test_resign_in_a_mail_without_a_turn_file_from_the_registered_address(home, gm, mailed, monkeypatch):
+    """RESIGN GAME in a mail's own lines: no secret, so the code goes to the address gm has for
+    the seat, and only a CONFIRM from there resigns it."""
+    ran = receive(gm, monkeypatch, mail("Hello,\n\nRESIGN g1\n\nAnn", subject="leaving"), home)
+    assert "stdin: asked: resign for ann@example.org" in ran.out
+    assert f"Asked: Ann resigns seat BR of g1. Nothing has changed yet: gm mailed a code to {ANN}." in answer(home)
+    code = code_sent_to(home, ANN)
+    receive(gm, monkeypatch, mail(f"CONFIRM {code}", sender=ANN, message_id="<c@x>"), home)
+    assert rows(home, "SELECT status FROM seats WHERE code = 'BR'") == [("resigned",)]
+
+
+def test_a_request_line_from_an_address_gm_does_not_know_changes_nothing(home, gm, mailed, monkeypatch):
+    before = [t for t in table_dump(home) if t[0] not in ("outbox", "mail_taken", "person_requests")]
+    raw = mail("RESIGN g1", sender="Eve <eve@example.org>", subject="x", message_id="<e@x>")
+    assert "request refused" in receive(gm, monkeypatch, raw, home).out
+    assert "NOT DONE: RESIGN g1: no player has the address 'eve@example.org'" in answer(home)
+    assert outbox_bodies(home)[-1][1] == "eve@example.org"
+    raw = mail("RESIGN g1", sender="Bob <bob@example.org>", subject="x", message_id="<b@x>", reply_to=ANN)
+    receive(gm, monkeypatch, raw, home)  # Bob has RU, not BR: asking resigns his own seat, never Ann's
+    assert "Asked: Bob resigns seat RU of g1." in answer(home) and outbox_bodies(home)[-1][1] == "bob@example.org"
+    assert [t for t in table_dump(home) if t[0] not in ("outbox", "mail_taken", "person_requests")] == before
+    assert rows(home, "SELECT kind, confirm_from FROM person_requests") == [("resign", "bob@example.org")]
