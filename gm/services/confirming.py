@@ -49,7 +49,7 @@ def _carry_out(db: sqlite_utils.Database, home: Home, clock: Clock, request: Req
     if request.kind == "export":
         done = person_export.mail_export(db, home, clock, request.account_id)
     elif request.kind == "forget":
-        refuse_while_playing(db, people_store.person_by_id(db, request.account_id))
+        refuse_while_playing(db, people_store.person_by_id(db, request.account_id), by_mail=True)
         people_store.settle(db, request.id, iso(clock.now()), FORGET_CONFIRMED)
         return (
             "Confirmed: gm forgets you as soon as this mail has gone. Your name and address become a "

@@ -97,17 +97,30 @@ def forget_asked(db: sqlite_utils.Database, home: Home, clock: Clock) -> list[Fo
     return done
 
 
-def refuse_while_playing(db: sqlite_utils.Database, person: Person) -> None:
-    """A GMError while the person still plays a seat of a game not over."""
-    for game in records.all_games(db):
-        if game.status == "over":
-            continue
-        for seat in records.seats_of(db, game.id):
-            if seat.email.lower() == person.email.lower() and seat.status == "active":
-                raise GMError(
-                    f"{person.name} <{person.email}> still plays {seat.code} in {game.name}. Forget a player "
-                    f"once they have left every game still going: gm seat resign {game.name} {seat.code}."
-                )
+def refuse_while_playing(db: sqlite_utils.Database, person: Person, by_mail: bool = False) -> None:
+    """A GMError while the person still plays a seat of a game not over; it says what to do in
+    the GM's words, or with by_mail in the player's."""
+    playing = still_playing(db, person)
+    if not playing:
+        return
+    game, code = playing[0]
+    what = (
+        f"; send RESIGN {game} first (then FORGET ME again)"
+        if by_mail
+        else f". Forget a player once they have left every game still going: gm seat resign {game} {code}."
+    )
+    raise GMError(f"{person.name} <{person.email}> still plays {code} in {game}{what}")
+
+
+def still_playing(db: sqlite_utils.Database, person: Person) -> list[tuple[str, str]]:
+    """(game, seat) of every seat the person still plays in a game not over."""
+    return [
+        (game.name, seat.code)
+        for game in records.all_games(db)
+        if game.status != "over"
+        for seat in records.seats_of(db, game.id)
+        if seat.email.lower() == person.email.lower() and seat.status == "active"
+    ]
 
 
 def _rewrite_turns(db: sqlite_utils.Database, tenures: list[Tenure], name: str, alias: str) -> None:

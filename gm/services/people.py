@@ -1,5 +1,6 @@
 """A person across games: their address changed (by the GM, or by mail confirmed from the new
-address), and the requests by mail that wait for a code (a new address, a resignation)."""
+address), and the requests by mail that wait for a code (a new address, a resignation, an
+export, erasure: the last two are done in gm/services/confirming.py)."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from gm.services.credits import account_position
 from gm.services.erasure import refuse_while_playing
 from gm.services.seats import leaving
 from gm.services.turn_charges import held_turns
-from gm.store import records
+from gm.store import people as people_store, records
 from gm.store.database import atomic
 from gm.store.games import game_exists
 from gm.store.people import Person
@@ -118,7 +118,12 @@ def ask_by_line(
         if problem or line is None:
             raise GMError(problem or "the mail asks for nothing")
         with atomic(db):
-            person = people.find_person(db, sender)
+            person = people_store.person(db, sender)
+            if person is None:
+                raise GMError(
+                    f"gm has no player at {sender or 'this address'}: write from the address gm has for you, "
+                    "or send a turn file with your seat's secret"
+                )
             game, seat = _seat_named(db, person, line) if line.word == "RESIGN" else (None, None)
             kind, detail, what = _asked(db, person, seat, game, line.word)
             note = people.ask(db, home, clock, person, kind, detail, what).note()
@@ -149,7 +154,7 @@ def _asked(
         leaving(db, game.name, seat.code)
         return "resign", {"game": game.name, "seat": seat.code}, f"{seat.name} resigns seat {seat.code} of {game.name}"
     if word == "FORGET ME":
-        refuse_while_playing(db, person)
+        refuse_while_playing(db, person, by_mail=True)
         return "forget", {}, f"gm forgets {person.name}: a pseudonym in their place, their mails removed"
     return "export", {}, f"gm mails {person.name} everything it holds of them, as one zip"
 

@@ -140,7 +140,9 @@ def test_a_request_line_from_an_address_gm_does_not_know_changes_nothing(home, g
     before = [t for t in table_dump(home) if t[0] not in ("outbox", "mail_taken", "person_requests")]
     raw = mail("RESIGN g1", sender="Eve <eve@example.org>", subject="x", message_id="<e@x>")
     assert "request refused" in receive(gm, monkeypatch, raw, home).out
-    assert "NOT DONE: RESIGN g1: no player has the address 'eve@example.org'" in answer(home)
+    said = answer(home)
+    assert "NOT DONE: RESIGN g1: gm has no player at eve@example.org: write from the address gm has" in said
+    assert "gm game show" not in said  # the GM's words are not the player's
     assert outbox_bodies(home)[-1][1] == "eve@example.org"
     raw = mail("RESIGN g1", sender="Bob <bob@example.org>", subject="x", message_id="<b@x>", reply_to=ANN)
     receive(gm, monkeypatch, raw, home)  # Bob has RU, not BR: asking resigns his own seat, never Ann's

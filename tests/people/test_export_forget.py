@@ -65,7 +65,7 @@ def test_forget_is_refused_while_the_player_plays(home, gm, game):
     before = table_dump(home)
     ran = gm("person", "forget", ANN, home=home)
     assert ran.code == 1
-    assert ran.err.startswith("Error: Ann <ann@example.org> still plays BR in g1.")
+    assert ran.err.startswith("Error: Ann <ann@example.org> still plays BR in g1. Forget a player once")
     assert "gm seat resign g1 BR" in ran.err
     assert table_dump(home) == before
     assert gm("person", "forget", "nobody@example.org", home=home).err.startswith(

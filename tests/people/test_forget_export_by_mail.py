@@ -55,7 +55,8 @@ def test_an_export_larger_than_the_house_attaches_is_for_the_gm(home, gm, game, 
 def test_forget_me_by_mail_waits_for_its_code_and_its_last_answer(home, gm, game, monkeypatch):
     set_mail_address(home)
     receive(gm, monkeypatch, mail(request(game["BR"], "FORGET ME"), message_id="<f0@x>"), home)
-    assert "NOT DONE: FORGET ME: Ann <ann@example.org> still plays BR in g1" in answer(home)
+    said = answer(home)
+    assert "NOT DONE: FORGET ME: Ann <ann@example.org> still plays BR in g1; send RESIGN g1 first" in said
     assert rows(home, "SELECT count(*) FROM person_requests") == [(0,)]
     assert gm("seat", "resign", "g1", "BR", home=home).code == 0
     receive(gm, monkeypatch, mail(request(game["BR"], "FORGET ME"), message_id="<f1@x>"), home)
