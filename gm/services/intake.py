@@ -445,7 +445,9 @@ class Intake:
 
 
 def _signed(result: Result) -> str:
-    return "signup" if result["taken"] else "refused"
+    if not result["taken"]:
+        return "refused"
+    return "request" if "request" in result else "signup"  # a CONFIRM of a request by mail, or of a sign-up
 
 
 def _unread(item: Read) -> Unread | None:

@@ -46,7 +46,7 @@ class Asked:
     def note(self) -> str:
         return (
             f"Asked: {self.what}. Nothing has changed yet: gm mailed a code to {self.to}. Answer that mail "
-            f"from {self.to} with the line CONFIRM and the code, by {self.until}; until then nothing changes."
+            f"from {self.to} with the line CONFIRM and the code, by {self.until}."
         )
 
 

@@ -56,7 +56,8 @@ def test_address_by_mail_is_confirmed_from_the_new_address(home, gm, mailed, mon
     receive(gm, monkeypatch, mail(f"CONFIRM {code}", sender=f"Ann <{ANN}>", message_id="<c0@x>"), home)
     assert seat_address(home) == ANN
     ran = receive(gm, monkeypatch, mail(f"CONFIRM {code}", sender=f"Ann <{NEW}>", message_id="<c1@x>"), home)
-    assert ran.code == 0
+    assert ran.out.startswith(f"stdin: confirmed: address of {NEW}; answer: outbox ")
+    assert ran.out.endswith("Taken: 1 request\n")
     assert f"Done: the address of Ann is {NEW} now, in every game, the books and the portal." in answer(home)
     assert seat_address(home) == NEW
     assert rows(home, "SELECT old_email, new_email, by FROM address_changes") == [(ANN, NEW, "mail")]
