@@ -77,7 +77,7 @@ def answer_request(
     }
     for (_, text), word in zip(envelope.lines, asked):
         if word.startswith(ADDRESS) or word in _CONFIRMED:
-            notes.append(_ask(db, home, clock, seat, game, text))
+            notes.append(_ask(db, home, clock, seat, game, text, letter.sender or ""))
         elif word.startswith("JSON"):
             with atomic(db):
                 set_wants_json(db, seat.id, word == "JSON ON")
@@ -93,13 +93,21 @@ def answer_request(
     return result
 
 
-def _ask(db: sqlite_utils.Database, home: Home, clock: Clock, seat: SeatRecord, game: GameRecord, text: str) -> str:
+def _ask(
+    db: sqlite_utils.Database, home: Home, clock: Clock, seat: SeatRecord, game: GameRecord, text: str, sender: str
+) -> str:
     """ADDRESS, RESIGN, FORGET ME or EXPORT: checked now, done once confirmed with the code mailed
-    for it; the sentence for the answer, which says how to confirm, or why nothing will change."""
+    for it; the sentence for the answer, which says how to confirm, or why nothing will change.
+    ADDRESS comes from the old address: the code proves only the new one."""
     words = text.split()
     try:
         with atomic(db):
             if words[0].upper() == ADDRESS:
+                if sender != seat.email.lower():
+                    raise GMError(
+                        "send ADDRESS from the address gm has for you now; if you can no longer write from "
+                        "it, ask the game master"
+                    )
                 return people.ask_address(db, home, clock, seat.email, words[1]).note()
             person = people.find_person(db, seat.email)
             kind, detail, what = _asked(db, person, seat, game, _words(text))

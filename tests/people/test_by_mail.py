@@ -79,6 +79,10 @@ def test_wrong_secret_and_taken_address_change_nothing(home, gm, mailed, monkeyp
     assert "Nothing changed." in said
     receive(gm, monkeypatch, mail(request(mailed["BR"], "ADDRESS nonsense"), message_id="<3@x>"), home)
     assert "NOT DONE: ADDRESS nonsense: 'nonsense' is not an e-mail address" in answer(home)
+    # The secret from another address: ADDRESS comes from the old address only.
+    raw = mail(request(mailed["BR"], f"ADDRESS {NEW}"), sender=f"Ann <{NEW}>", message_id="<4@x>")
+    receive(gm, monkeypatch, raw, home)
+    assert "NOT DONE: ADDRESS ann@new.example: send ADDRESS from the address gm has for you now" in answer(home)
     assert [t for t in table_dump(home) if t[0] not in ("outbox", "mail_taken")] == before
 
 
