@@ -49,6 +49,8 @@ replies_per_hour = 20
 max_attempts = 8
 # A larger mail is archived and refused unread.
 max_message_bytes = 10000000
+# A player's export asked for by mail (EXPORT) is attached up to this size; a larger one the GM sends.
+max_attachment_bytes = 5000000
 
 [imap]
 # 'gm inbox fetch' reads this folder. security: "tls" (port 993) or "starttls" (port 143).

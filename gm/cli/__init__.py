@@ -68,6 +68,7 @@ PARTS = (
     Part("credits", "credits", "app"),
     Part("ledger", "ledger", "app"),
     Part("seat", "seat", "app"),
+    Part("person", "person", "app"),
     Part("audit", "audit", "audit"),
     Part("archive", "archive", "app"),
     Part("backup", "backup", "backup"),

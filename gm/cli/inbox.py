@@ -208,10 +208,18 @@ def describe(item: Taken) -> list[str]:
         verdict = result["verdict"]
         if verdict == "refused":
             text = f"refused: {result['reason']}"
+        elif verdict == "request" and "asked" in result:  # RESIGN, FORGET ME, EXPORT in a mail's lines
+            text = f"asked: {result['asked']}" if result["asked"] else "request refused: " + result["note"]
         elif verdict == "request":
             text = f"request for {result['seat']} in {result['game']}"
         elif verdict == "press":
             text = f"press from {result['seat']} in {result['game']}"
+        elif verdict == "signup" and "request" in result:  # a CONFIRM of a request by mail
+            text = (
+                f"confirmed: {result['request']}"
+                if result["taken"]
+                else "confirmation refused: " + result["note"].splitlines()[0]
+            )
         elif verdict == "signup":
             text = (
                 f"sign-up for {result['target']}"

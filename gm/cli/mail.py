@@ -38,6 +38,8 @@ def send_and_report(db: sqlite_utils.Database, home_: Home) -> bool:
         typer.echo(f"Mail {mail.id} to {mail.recipient}: {delivery.REFRESHED}.")
     for mail, reason in report.failed:
         typer.echo(f"Mail {mail.id} to {mail.recipient} failed for good: {reason}.", err=True)
+    for done in report.forgotten:
+        typer.echo(done if isinstance(done, str) else f"Forgotten at their request: {done.name} <{done.email}>.")
     settings = mail_settings(home_)
     where = "over SMTP" if settings.transport == "smtp" else f"into {settings.folder}"
     typer.echo(

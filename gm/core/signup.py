@@ -31,12 +31,12 @@ def read_join(text: str) -> tuple[Join | None, str | None]:
     """(the sign-up, None), (None, what is wrong), or (None, None) when the text asks no JOIN.
 
     JOIN counts only in capitals, as the keywords are written; NAME and SEATS only after it.
-    Only the mail's own lines count (see _own_words), so a reply that quotes an earlier JOIN
+    Only the mail's own lines count (see own_words), so a reply that quotes an earlier JOIN
     does not join again.
     """
     join, name = None, None
     seats: tuple[str, ...] = ()
-    for words in _own_words(text):
+    for words in own_words(text):
         keyword = words[0].upper() if words else ""
         if words and words[0] == "JOIN":  # in capitals: "Join me ..." in a letter is a question
             if join is not None or len(words) != 2:
@@ -59,7 +59,7 @@ def read_confirm(text: str) -> tuple[str | None, str | None]:
     CONFIRM counts only in capitals and only in the mail's own lines, as JOIN does: the line
     quoted from gm's own mail (a reply's "> CONFIRM ...", an auto-reply quoting it) confirms
     nothing; the player writes it."""
-    codes = [words[1:] for words in _own_words(text) if words and words[0] == "CONFIRM"]
+    codes = [words[1:] for words in own_words(text) if words and words[0] == "CONFIRM"]
     if not codes:
         return None, None
     if len(codes) > 1 or len(codes[0]) != 1:
@@ -67,7 +67,7 @@ def read_confirm(text: str) -> tuple[str | None, str | None]:
     return codes[0][0].lower(), None
 
 
-def _own_words(text: str) -> Iterator[list[str]]:
+def own_words(text: str) -> Iterator[list[str]]:
     """The words of each line the mail's writer wrote: quoted lines (">") and everything after
     a line that starts a signature ("-- ") are left out."""
     for raw in text.split("\n"):

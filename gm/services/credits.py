@@ -272,12 +272,13 @@ def csv_cell(value: object) -> str:
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
-def export_csv(db: sqlite_utils.Database) -> str:
-    """Every entry as CSV, money in units with two decimals, safe to open in a spreadsheet."""
+def export_csv(db: sqlite_utils.Database, email: str | None = None) -> str:
+    """Every entry (of one account with email) as CSV, money in units with two decimals, safe to
+    open in a spreadsheet."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_FIELDS)
-    for e in all_entries(db):
+    for e in all_entries(db) if email is None else account_entries(db, email):
         cells = [csv_cell(v) for v in (e.number, e.date, e.account, e.game, e.kind, e.credits)]
         cells.append(format_money(e.money))  # made here from an integer: a number, not a formula
         cells += [csv_cell(v) for v in (e.discount, e.turn, e.seat, e.ref, e.balance, e.discount_after, e.memo)]

@@ -19,6 +19,7 @@ from gm.home import Home
 from gm.mail.compose import Unsendable, compose
 from gm.mail.senders import FolderSender, Sender, SendFailure, SmtpSender
 from gm.mail.settings import mail_settings, server_settings
+from gm.services.erasure import Forgotten, forget_asked
 from gm.services.report_mails import Released, queue_released
 from gm.store import outbox, records
 from gm.store.database import transaction
@@ -33,13 +34,15 @@ _Marked = TypeVar("_Marked")  # and what it gives back
 class SendReport:
     """What one run of the outbox did: sent, to be tried again (with when), failed for good;
     refreshed: the sent report mails whose report was rendered again after they were queued;
-    released: the held reports (report_mails.Released) queued first because credit released them."""
+    released: the held reports (report_mails.Released) queued first because credit released them;
+    forgotten: the people forgotten by their FORGET ME once gm's last mail to them went (or why not)."""
 
     sent: list[outbox.Queued] = field(default_factory=list)
     retry: list[tuple[outbox.Queued, str, datetime]] = field(default_factory=list)  # (mail, why, when again)
     failed: list[tuple[outbox.Queued, str]] = field(default_factory=list)  # (mail, why)
     refreshed: list[outbox.Queued] = field(default_factory=list)
     released: list[Released] = field(default_factory=list)
+    forgotten: list[Forgotten | str] = field(default_factory=list)  # FORGET ME by mail, done once its answer went
 
 
 def send_outbox(db: sqlite_utils.Database, home: Home, clock: Clock, sender: Sender) -> SendReport:
@@ -74,6 +77,7 @@ def send_outbox(db: sqlite_utils.Database, home: Home, clock: Clock, sender: Sen
             report.sent.append(mail)
             if refreshed:
                 report.refreshed.append(mail)
+    report.forgotten = forget_asked(db, home, clock)
     return report
 
 

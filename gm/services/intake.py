@@ -23,6 +23,7 @@ import sqlite_utils
 
 from gm.clock import Clock, iso
 from gm.core.envelope import Envelope, read_envelope
+from gm.core.person_lines import read_person_line
 from gm.core.signup import read_confirm, read_join
 from gm.core.slip import is_slip
 from gm.crash import crash_point
@@ -46,11 +47,12 @@ from gm.services.acknowledgements import (
     from_submission,
     refused,
 )
+from gm.services.confirming import confirm
 from gm.services.guesses import sign_in_limiter
 from gm.services.kept_rows import KeptRows
 from gm.services.mail_guesses import Claim, MailGuesses, from_elsewhere
-from gm.services.requests import answer_request, is_request
-from gm.services.signups import take_confirm, take_join
+from gm.services.requests import answer_request, ask_by_line, is_request
+from gm.services.signups import take_join
 from gm.services.slips import answer_slip
 from gm.store import mail_taken, records
 from gm.store.archive import archived_path
@@ -285,8 +287,10 @@ class Intake:
 
     def _signup(self, item: Read, letter: Letter) -> Taken | None:
         """A mail with a JOIN line (gm/core/signup.py) is a sign-up: listed unconfirmed, its code
-        mailed to the From address, recorded; one with a CONFIRM line confirms it. Each is
-        answered at the From address alone, never at a Reply-To."""
+        mailed to the From address, recorded; one with a CONFIRM line confirms it (or a request
+        waiting for a code); one with RESIGN GAME, FORGET ME or EXPORT (gm/core/person_lines.py)
+        asks for a code at the From address. Each is answered at the From address alone, never
+        at a Reply-To."""
         for text in letter.texts:
             join, problem = read_join(text.text)
             if join is not None or problem is not None:
@@ -300,10 +304,15 @@ class Intake:
                 )
             code, problem = read_confirm(text.text)
             if code is not None or problem is not None:
-                result = take_confirm(self.db, self.home, self.clock, letter, code, problem)
+                result = confirm(self.db, self.home, self.clock, letter, code, problem)
                 return self._record(
                     item, letter, _signed(result), [dict(result, where=text.where)], None, to_sender=True
                 )
+            line, problem = read_person_line(text.text)
+            if line is not None or problem is not None:
+                result = ask_by_line(self.db, self.home, self.clock, letter.sender or "", line, problem)
+                outcome = "request" if result["asked"] else "refused"
+                return self._record(item, letter, outcome, [dict(result, where=text.where)], None, to_sender=True)
         return None
 
     def _known(self, digest: str) -> bool:
@@ -344,7 +353,7 @@ class Intake:
         if envelope.ok and not envelope.press and is_slip(list(envelope.lines)):
             return answer_slip(self.db, self.clock, self.guesses, envelope, found.where, source)
         if not envelope.press and is_request(envelope):
-            return answer_request(self.db, self.guesses, envelope, letter, found.where)
+            return answer_request(self.db, self.home, self.clock, self.guesses, envelope, letter, found.where)
         refusal = self._wrong_sender(envelope, letter)
         if refusal:
             return refused(found.where, refusal)
@@ -436,7 +445,9 @@ class Intake:
 
 
 def _signed(result: Result) -> str:
-    return "signup" if result["taken"] else "refused"
+    if not result["taken"]:
+        return "refused"
+    return "request" if "request" in result else "signup"  # a CONFIRM of a request by mail, or of a sign-up
 
 
 def _unread(item: Read) -> Unread | None:

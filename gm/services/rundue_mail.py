@@ -109,3 +109,6 @@ class MailHooks(Hooks):
         report.problems.extend(f"mail {m.id} to {m.recipient} failed for good: {why}" for m, why in sent.failed)
         report.lines.extend(f"mail {m.id} to {m.recipient}: {delivery.REFRESHED}" for m in sent.refreshed)
         report.lines.extend(f"{r.game}: {r.seat}'s report of turn {r.turn} released (paid for)" for r in sent.released)
+        report.lines.extend(
+            done if isinstance(done, str) else f"forgotten at their request: {done.email}" for done in sent.forgotten
+        )

@@ -39,7 +39,7 @@ def leave(
     )
 
 
-def _leaving(db: sqlite_utils.Database, game_name: str, code: str) -> tuple[GameRecord, SeatRecord]:
+def leaving(db: sqlite_utils.Database, game_name: str, code: str) -> tuple[GameRecord, SeatRecord]:
     game = records.game_by_name(db, game_name)
     seat = records.seat_by_code(db, game, code)
     if game.status == "over":
@@ -53,7 +53,7 @@ def _leaving(db: sqlite_utils.Database, game_name: str, code: str) -> tuple[Game
 
 def drop_out(db: sqlite_utils.Database, clock: Clock, game_name: str, code: str) -> SeatRecord:
     """A drop-out: the player left without the GM's pardon; every discount is forfeited."""
-    game, seat = _leaving(db, game_name, code)
+    game, seat = leaving(db, game_name, code)
     with transaction(db):
         leave(db, game, seat, "dropped", True, iso(clock.now()), "dropped out")
     return seat
@@ -61,7 +61,7 @@ def drop_out(db: sqlite_utils.Database, clock: Clock, game_name: str, code: str)
 
 def resign(db: sqlite_utils.Database, clock: Clock, game_name: str, code: str, forfeit: bool) -> SeatRecord:
     """A resignation: the player leaves with the GM's pardon; discounts stay unless forfeit."""
-    game, seat = _leaving(db, game_name, code)
+    game, seat = leaving(db, game_name, code)
     with transaction(db):
         leave(db, game, seat, "resigned", forfeit, iso(clock.now()), "resigned")
     return seat

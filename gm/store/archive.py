@@ -22,6 +22,8 @@ _NUMBERS = count()
 NOTE_HEAD = 512
 NOTE_SUFFIX = ".note"
 TOO_LARGE = "refused for size"
+# Why a note stands for bytes gm person forget removed: none of them is kept, not even the head.
+FORGOTTEN = "forgotten"
 # The lock file (in the home's locks/) gm archive prune and gm backup hold, so that neither sees
 # the archive half-way through the other.
 ARCHIVE_LOCK = "archive.lock"
@@ -67,6 +69,30 @@ def note_bytes(
     if not target.exists():
         _write_new(target, json.dumps(note, ensure_ascii=False, sort_keys=True).encode(), sync=True)
     return digest
+
+
+def erase(root: Path, digest: str) -> bool:
+    """Remove the archived bytes of a person forgotten, leaving a note that keeps only their
+    SHA-256, size and why (so gm doctor knows the file is gone on purpose); a note of them
+    already there (refused for size, pruned) loses its head too. False when there was neither."""
+    path, target = archived_path(root, digest), noted_path(root, digest)
+    if path.is_file():
+        size = path.stat().st_size
+    elif target.is_file():
+        kept = json.loads(target.read_text(encoding="utf-8"))
+        if kept.get("reason") == FORGOTTEN:
+            return False
+        size = int(kept.get("size", 0))
+    else:
+        return False
+    note = {"sha256": digest, "size": size, "channel": None, "sender": None, "reason": FORGOTTEN, "head": ""}
+    with suppress(FileNotFoundError):
+        target.unlink()
+    _write_new(target, json.dumps(note, sort_keys=True).encode(), sync=True)
+    with suppress(FileNotFoundError):
+        path.unlink()
+    sync_folder(path.parent)
+    return True
 
 
 def noted_path(root: Path, digest: str) -> Path:

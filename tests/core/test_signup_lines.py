@@ -33,3 +33,14 @@ def test_slip_lines():
     assert (slip, problems) == (Slip(NEXT, True, False, "bob@example.org", ALL), [])
     slip, problems = read_slip([(4, "SLIP CARRY"), (5, "SLIP TRANSFER 3 TO b@x.org")])
     assert [p.line for p in problems] == [5] and slip.carry
+
+
+def test_person_lines_are_read_in_capitals_from_the_writers_own_lines():
+    from gm.core.person_lines import PersonLine, read_person_line
+
+    assert read_person_line("Hello,\nRESIGN clash-1\nAnn") == (PersonLine("RESIGN", "clash-1"), None)
+    assert read_person_line("FORGET ME") == (PersonLine("FORGET ME"), None)
+    assert read_person_line("EXPORT\n-- \nEXPORT") == (PersonLine("EXPORT"), None)  # the signature is not read
+    assert read_person_line("Resign? Never. Forget me not.\n> EXPORT") == (None, None)
+    assert read_person_line("RESIGN")[1].startswith("give the game after RESIGN: ")
+    assert read_person_line("EXPORT\nFORGET ME")[1].startswith("give one request in a mail: ")

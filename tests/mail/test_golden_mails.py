@@ -198,6 +198,26 @@ CASES = {
             "preferences": ["FR", "GE"],
         },
     ),
+    "address_changed": (
+        "address_changed.txt",
+        {"name": "Alice", "old": "alice@example.org", "new": "alice@new.example.org"},
+    ),
+    "export": (
+        "export.txt",
+        {"name": "Alice", "mails": 12, "turn_files": 9, "reports": 18, "ledger_rows": 7},
+    ),
+    "person_code": (
+        "person_code.txt",
+        {
+            "name": "Alice",
+            "email": "alice@new.example.org",
+            "what": "the address alice@example.org becomes alice@new.example.org",
+            "code": "k3m9-x2qa-7fpp-wq4t",
+            "until": "Sun 2026-11-29 10:15 UTC",
+            "hours": 24,
+            "tries": 5,
+        },
+    ),
     "dropped": (
         "dropped.txt",
         {"game": "clash-1", "seat": "RU", "player": "Dmitri", "missed": 3, "last_turn": 7, "turn": 8, "standby": True},

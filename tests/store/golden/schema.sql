@@ -1,3 +1,5 @@
+-- index address_changes_account on address_changes
+CREATE INDEX address_changes_account ON address_changes (account_id);
 -- index ledger_account on ledger
 CREATE INDEX ledger_account ON ledger (account_id);
 -- index ledger_game_turn on ledger
@@ -12,6 +14,8 @@ CREATE INDEX outbox_due ON outbox (status, next_attempt);
 CREATE INDEX outbox_recipient ON outbox (recipient, kind, queued);
 -- index outbox_report on outbox
 CREATE INDEX outbox_report ON outbox (game_id, turn, kind, status);
+-- index person_requests_open on person_requests
+CREATE INDEX person_requests_open ON person_requests (confirm_from) WHERE settled IS NULL;
 -- index press_game on press
 CREATE INDEX press_game ON press (game_id);
 -- index press_game_turn on press
@@ -36,6 +40,8 @@ CREATE INDEX waiting_unconfirmed ON waiting (account_id) WHERE confirm_hash IS N
 CREATE TABLE absences ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), seat_id INTEGER NOT NULL REFERENCES seats(id), starts TEXT NOT NULL, ends TEXT NOT NULL, source TEXT NOT NULL, created TEXT NOT NULL );
 -- table accounts on accounts
 CREATE TABLE accounts ( id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLATE NOCASE, name TEXT NOT NULL, created TEXT NOT NULL );
+-- table address_changes on address_changes
+CREATE TABLE address_changes ( id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL REFERENCES accounts(id), old_email TEXT NOT NULL, new_email TEXT NOT NULL, at TEXT NOT NULL, by TEXT NOT NULL CHECK (by IN ('gm', 'mail', 'forgotten')) );
 -- table audit on audit
 CREATE TABLE audit ( id INTEGER PRIMARY KEY, at TEXT NOT NULL, game_id INTEGER, action TEXT NOT NULL, detail TEXT NOT NULL );
 -- table games on games
@@ -48,6 +54,8 @@ CREATE TABLE mail_taken ( id INTEGER PRIMARY KEY, digest TEXT NOT NULL UNIQUE, m
 CREATE TABLE migrations (name TEXT PRIMARY KEY, applied TEXT NOT NULL);
 -- table outbox on outbox
 CREATE TABLE "outbox" ( id INTEGER PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('acknowledgement', 'report', 'resend', 'reminder', 'late', 'link', 'notice', 'press', 'announcement')), game_id INTEGER REFERENCES games(id), seat TEXT, turn INTEGER, recipient TEXT NOT NULL, recipient_name TEXT NOT NULL, subject TEXT NOT NULL, body TEXT NOT NULL, attachments TEXT NOT NULL, message_id TEXT NOT NULL UNIQUE, in_reply_to TEXT, refs TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('queued', 'sent', 'failed', 'cancelled')), attempts INTEGER NOT NULL DEFAULT 0, next_attempt TEXT NOT NULL, last_error TEXT, queued TEXT NOT NULL, sent TEXT );
+-- table person_requests on person_requests
+CREATE TABLE person_requests ( id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL REFERENCES accounts(id), kind TEXT NOT NULL CHECK (kind IN ('address', 'resign', 'forget', 'export')), confirm_from TEXT NOT NULL COLLATE NOCASE, detail TEXT NOT NULL DEFAULT '{}', code_hash TEXT NOT NULL, expires TEXT NOT NULL, tries INTEGER NOT NULL DEFAULT 0, made TEXT NOT NULL, settled TEXT, outcome TEXT );
 -- table portal_links on portal_links
 CREATE TABLE portal_links ( id TEXT PRIMARY KEY, seat_id INTEGER NOT NULL REFERENCES seats(id), created TEXT NOT NULL, expires TEXT NOT NULL, used TEXT );
 -- table press on press
@@ -78,4 +86,4 @@ CREATE TABLE waiting ( id INTEGER PRIMARY KEY, game_id INTEGER REFERENCES games(
 CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
 -- trigger ledger_no_update on ledger
 CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
--- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm, m014_press_withheld
+-- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm, m014_press_withheld, m015_people
