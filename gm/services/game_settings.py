@@ -169,6 +169,20 @@ SETTINGS = {
             _between(1, 1000, "messages"),
         ),
         Setting(
+            "draw",
+            "off",
+            "a draw by secret ballot (DRAW in turn files): off, or all (every seat still playing votes DRAW "
+            "in one turn)",
+            _choice("off", "all"),
+        ),
+        Setting(
+            "concede",
+            "off",
+            "a concession by secret ballot (CONCEDE SEAT in turn files): off, or all (every other seat "
+            "still playing concedes to that seat in one turn)",
+            _choice("off", "all"),
+        ),
+        Setting(
             "signups",
             "gm",
             "players who JOIN by mail: gm (the GM seats them: gm game seat-waiting) or auto (seated at once)",

@@ -28,7 +28,7 @@ from gm.errors import GMError
 from gm.home import Home, render_workers
 from gm.render.budget import OverBudget, RenderBudget
 from gm.rulesets import RulesetFault, cause_of, template_dirs
-from gm.services import endgame, press, prizes, scores, short_reports, turn_charges
+from gm.services import endgame, press, prizes, scores, short_reports, turn_charges, votes
 from gm.services.cycle import NMR_KINDS, nmr_streaks
 from gm.services.game_settings import game_setting
 from gm.services.games import game_ruleset, score_title
@@ -180,6 +180,10 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
             context.update(
                 seat_notes(db, game, seat, [by_number[n].orders for n in sorted(by_number) if 1 <= n <= number], number)
             )
+            context["notices"] = [
+                *context["notices"],
+                *votes.notice(seat.code, number, turn.orders, turn.state),
+            ]
             context["credits"] = turn_charges.report_credits(db, game, number, seat.code)
             context["press"], left = press.report_press(db, game, seat.code, number)
             context["press_left"] = left and dict(left, **press.where_in_full(home, seat, number))

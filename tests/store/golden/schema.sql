@@ -69,7 +69,7 @@ CREATE TABLE slips ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES
 -- table standbys on standbys
 CREATE TABLE standbys ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), email TEXT NOT NULL, name TEXT NOT NULL, added TEXT NOT NULL, seat_id INTEGER REFERENCES seats(id), -- the seat taken, once taken taken TEXT );
 -- table submissions on submissions
-CREATE TABLE submissions ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), seat_id INTEGER NOT NULL REFERENCES seats(id), turn INTEGER NOT NULL, channel TEXT NOT NULL, source TEXT NOT NULL, sender TEXT, received TEXT NOT NULL, archive TEXT NOT NULL, encoding TEXT NOT NULL, verdict TEXT NOT NULL CHECK (verdict IN ('accepted', 'rejected')), problems TEXT NOT NULL, orders TEXT NOT NULL, final INTEGER NOT NULL DEFAULT 0, current INTEGER NOT NULL DEFAULT 0 );
+CREATE TABLE submissions ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), seat_id INTEGER NOT NULL REFERENCES seats(id), turn INTEGER NOT NULL, channel TEXT NOT NULL, source TEXT NOT NULL, sender TEXT, received TEXT NOT NULL, archive TEXT NOT NULL, encoding TEXT NOT NULL, verdict TEXT NOT NULL CHECK (verdict IN ('accepted', 'rejected')), problems TEXT NOT NULL, orders TEXT NOT NULL, final INTEGER NOT NULL DEFAULT 0, current INTEGER NOT NULL DEFAULT 0 , vote TEXT);
 -- table turns on turns
 CREATE TABLE turns ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), number INTEGER NOT NULL, seed INTEGER NOT NULL, ruleset_version TEXT NOT NULL, orders TEXT NOT NULL, events TEXT NOT NULL, state TEXT NOT NULL, state_hash TEXT NOT NULL, resolved TEXT NOT NULL, published TEXT, UNIQUE (game_id, number) );
 -- table waiting on waiting
@@ -78,4 +78,4 @@ CREATE TABLE waiting ( id INTEGER PRIMARY KEY, game_id INTEGER REFERENCES games(
 CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
 -- trigger ledger_no_update on ledger
 CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
--- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm, m014_press_withheld
+-- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm, m014_press_withheld, m025_votes
