@@ -310,6 +310,7 @@ def _check_or_submit(
         "accepted": checked.accepted,
         "orders": len(checked.orders),
         "final": checked.final,
+        "vote": checked.vote.words() if checked.vote else None,  # the seat's own, never another's
         "stored": bool(receipt and receipt.stored),
         "replaced": bool(receipt and receipt.replaced),
         "whole_file": [pr.message for pr in problems if pr.line == 0],
