@@ -212,6 +212,8 @@ def describe(item: Taken) -> list[str]:
             text = f"request for {result['seat']} in {result['game']}"
         elif verdict == "press":
             text = f"press from {result['seat']} in {result['game']}"
+        elif verdict == "list":
+            text = f"asked which games take players: {len(result['games'])} listed"
         elif verdict == "signup":
             text = (
                 f"sign-up for {result['target']}"

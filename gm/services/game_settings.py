@@ -169,6 +169,12 @@ SETTINGS = {
             _between(1, 1000, "messages"),
         ),
         Setting(
+            "private",
+            False,
+            "a private game is listed nowhere (LIST, the portal's front page); players JOIN it by its name (yes/no)",
+            _flag,
+        ),
+        Setting(
             "draw",
             "off",
             "a draw by secret ballot (DRAW in turn files): off, or all (every seat still playing votes DRAW "

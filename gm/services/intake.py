@@ -23,7 +23,7 @@ import sqlite_utils
 
 from gm.clock import Clock, iso
 from gm.core.envelope import Envelope, read_envelope
-from gm.core.signup import read_confirm, read_join
+from gm.core.signup import read_confirm, read_join, read_list
 from gm.core.slip import is_slip
 from gm.crash import crash_point
 from gm.errors import GMError
@@ -36,7 +36,7 @@ from gm.intake.verified import VerifiedSecrets
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment
 from gm.rulesets import RulesetFault
-from gm.services import press, turnfiles
+from gm.services import open_games, press, turnfiles
 from gm.services.acknowledgements import (
     Answerer,
     Result,
@@ -285,8 +285,9 @@ class Intake:
 
     def _signup(self, item: Read, letter: Letter) -> Taken | None:
         """A mail with a JOIN line (gm/core/signup.py) is a sign-up: listed unconfirmed, its code
-        mailed to the From address, recorded; one with a CONFIRM line confirms it. Each is
-        answered at the From address alone, never at a Reply-To."""
+        mailed to the From address, recorded; one with a CONFIRM line confirms it; one with a
+        LIST line asks which games take players. Each is answered at the From address alone,
+        never at a Reply-To."""
         for text in letter.texts:
             join, problem = read_join(text.text)
             if join is not None or problem is not None:
@@ -304,6 +305,11 @@ class Intake:
                 return self._record(
                     item, letter, _signed(result), [dict(result, where=text.where)], None, to_sender=True
                 )
+            asked, ruleset = read_list(text.text)
+            if asked:  # which games take players: answered at the From address, as a sign-up is
+                result = open_games.list_answer(self.db, self.home, ruleset)
+                outcome = "list" if result["verdict"] == "list" else "refused"
+                return self._record(item, letter, outcome, [dict(result, where=text.where)], None, to_sender=True)
         return None
 
     def _known(self, digest: str) -> bool:

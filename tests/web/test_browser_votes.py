@@ -3,9 +3,7 @@ back, and the page of another seat says nothing of it (D-ALL-5)."""
 
 from __future__ import annotations
 
-import os
-
-from tests.web.chromium import browser_tests
+from tests.web.chromium import browser_tests, screenshot
 from tests.web.test_browser import sign_in
 
 pytestmark = browser_tests
@@ -20,8 +18,7 @@ def test_a_draw_vote_through_the_portal_is_read_back_to_its_seat_only(page, serv
     page.click("button[value=submit]")
     assert page.inner_text("#result h2") == "Submitted"
     assert page.inner_text("#result p.vote").startswith("Your vote this turn: a draw. Votes are secret")
-    if os.environ.get("GM_SCREENSHOTS"):
-        page.screenshot(path=os.path.join(os.environ["GM_SCREENSHOTS"], "seat-vote.png"), full_page=True)
+    screenshot(page, "seat-vote")
     page.context.clear_cookies()
     sign_in(page, served, "RU", game["RU"])
     assert "draw" not in page.inner_text("body").lower()
