@@ -28,7 +28,7 @@ from gm.errors import GMError
 from gm.home import Home, render_workers
 from gm.render.budget import OverBudget, RenderBudget
 from gm.rulesets import RulesetFault, cause_of, template_dirs
-from gm.services import endgame, press, prizes, scores, short_reports, turn_charges, votes
+from gm.services import endgame, gunboat, press, prizes, scores, short_reports, turn_charges, votes
 from gm.services.cycle import NMR_KINDS, nmr_streaks
 from gm.services.game_settings import game_setting
 from gm.services.games import game_ruleset, score_title
@@ -102,7 +102,7 @@ def report_context(
         "created": turn.resolved,
         "view": view,
         "events": seat_events(turn.events, seat.code),
-        "scores": scores.score_rows(ruleset, turn.state, view, seats),
+        "scores": scores.score_rows(ruleset, turn.state, view, gunboat.as_shown(game, seats, outcome is not None)),
         "score_title": score_title(ruleset, turn.state),
         "order_form": form,
         "outcome": outcome.to_json() if outcome else None,
@@ -427,7 +427,7 @@ def standings_context(
         "turns": turn.number,
         "created": turn.resolved,
         "outcome": outcome.to_json(),
-        "scores": scores.score_rows(ruleset, turn.state, view, seats),
+        "scores": scores.score_rows(ruleset, turn.state, view, gunboat.as_shown(game, seats, True)),
         "score_title": score_title(ruleset, turn.state),
     }
 
