@@ -20,7 +20,7 @@ from gm.cli.common import (
     parse_options,
     shown_option,
 )
-from gm.services import cycle, games as service, open_games, starting
+from gm.services import cycle, games as service, observers, open_games, starting
 from gm.services.gameview import census_lines, game_facts
 from gm.store import records
 
@@ -120,6 +120,29 @@ def secret(
     code, new = service.new_seat_secret(db, clock(), game, seat)
     typer.echo(f"New secret for {code} in {game}: {new}")
     typer.echo("Give it to the player now: it is stored hashed and cannot be shown again.")
+
+
+@app.command("observe")
+def observe(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    email: Annotated[str | None, typer.Argument(help="The observer's address; without it, list them.")] = None,
+    stop: Annotated[bool, typer.Option("--stop", help="The address observes the game no more.")] = False,
+    home: HomeOption = None,
+) -> None:
+    """Mail an address each turn's public pages (the scores and what every seat saw), nothing of any seat's own."""
+    _, db = open_home(home)
+    if email is None:
+        if stop:
+            raise typer.BadParameter("--stop needs the observer's address.")
+        found = observers.observers_of(db, game)
+        typer.echo("\n".join(found) if found else f"Nobody observes {game}.")
+        return
+    if stop:
+        observers.stop(db, clock(), game, email)
+        typer.echo(f"{email.strip()} observes {game} no more.")
+        return
+    added = observers.observe(db, clock(), game, email)
+    typer.echo(f"{added} observes {game}: the public pages of each turn published from now on go there by mail.")
 
 
 def _list_open(listing: open_games.Listing, as_json: bool) -> None:

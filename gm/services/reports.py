@@ -28,7 +28,7 @@ from gm.errors import GMError
 from gm.home import Home, render_workers
 from gm.render.budget import OverBudget, RenderBudget
 from gm.rulesets import RulesetFault, cause_of, template_dirs
-from gm.services import endgame, gunboat, press, prizes, scores, short_reports, turn_charges, votes
+from gm.services import endgame, gunboat, observers, press, prizes, scores, short_reports, turn_charges, votes
 from gm.services.cycle import NMR_KINDS, nmr_streaks
 from gm.services.game_settings import game_setting
 from gm.services.games import game_ruleset, score_title
@@ -206,6 +206,15 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
             )
             jsons.append((folder / f"{seat.code}.json", _json_bytes(context, "turn")))
             rows.append((number, seat.code, pdf))
+        if observers.observed(db, game):  # the turn's public pages, for those who observe it
+            public = observers.public_context(game, ruleset, turn, seats, by_number[number - 1].state)
+            with _template_fault(ruleset, game):
+                html = env.get_template(observers.PUBLIC_TEMPLATE).render(public)
+            jobs.append(
+                RenderJob(
+                    html, base_url(), turn.resolved, f"{game.name}/{number}/public", folder / observers.PUBLIC_PDF
+                )
+            )
     standings = None
     if ruleset.is_over(by_number[last].state) and last in numbers:
         context = standings_context(game, ruleset, by_number[last], seats)
