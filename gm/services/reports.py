@@ -408,7 +408,12 @@ def seat_notes(
     the robot, its last orders repeated, or a hold), missed turns against the game's NMR limit,
     and a change of player (a standby taking the seat). A robot seat has no NMR to tell of."""
     changes = players_from(db, seat.id, number + 1)
-    notices = [f"From turn {number + 1} this seat is played by {name} ({reason})." for name, reason in changes]
+    # A gunboat seat's new player reads nothing of whom they follow (the reason names them).
+    hidden = gunboat.names_hidden(game, False)
+    notices = [
+        f"From turn {number + 1} this seat is played by {name}" + ("." if hidden else f" ({reason}).")
+        for name, reason in changes
+    ]
     if seat.status == "robot":
         return {"nmr": None, "notices": notices}
     limit = game_setting(game, "nmr-limit")

@@ -78,3 +78,20 @@ def test_at_the_end_the_names_are_revealed_or_not_as_the_gm_set(gm, home, tmp_pa
         assert (name in final and name in endgame) == (reveal == "yes")
     # Addresses stay out either way: the end-of-game report gives each seat only its own.
     assert "boris@example.org" not in final + endgame
+
+
+def test_a_standby_taking_a_gunboat_seat_reads_nothing_of_whom_they_follow(gm, home, tmp_path):
+    assert gm("game", "new", "g", "--ruleset", "clash", "--scenario", "channel", "--seed", "3", home=home).code == 0
+    assert gm("game", "set", "g", "gunboat", "yes", home=home).code == 0
+    assert gm("game", "join", "g", "annabel@example.org", "--name", "Annabel", "--seat", "BR", home=home).code == 0
+    ran = gm("game", "join", "g", "boris@example.org", "--name", "Boris", "--seat", "FR", home=home)
+    fr = next(line for line in ran.out.splitlines() if line.startswith("Secret for ")).split(": ")[1]
+    assert gm("game", "set", "g", "nmr-limit", "1", home=home).code == 0
+    assert gm("game", "standby", "g", "zed@example.org", "--name", "Zed", home=home).code == 0
+    form = tmp_path / "fr.txt"
+    assert gm("orders", "template", "g", "FR", "-o", form, home=home).code == 0
+    form.write_text(form.read_text().replace("<your secret>", fr))
+    assert gm("submit", form, home=home).code == 0
+    assert gm("turn", "run", "g", "--now", home=home).code == 0  # Annabel sent nothing: Zed takes BR
+    report = (home / "reports" / "g" / "1" / "BR.json").read_text()
+    assert "From turn 2 this seat is played by Zed." in report and "Annabel" not in report
