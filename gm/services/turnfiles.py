@@ -161,7 +161,9 @@ def check_turn_file(
     checked.orders, parse_problems = ruleset.parse_orders(list(envelope.lines))
     checked.problems = list(parse_problems) + list(ruleset.check_orders(state, seat.code, checked.orders))
     if envelope.vote is not None:
-        checked.vote = _vote(game, rows.seats(game), ruleset.knocked_out(state), seat, envelope.vote, checked.problems)
+        checked.vote = check_vote(
+            game, rows.seats(game), ruleset.knocked_out(state), seat, envelope.vote, checked.problems
+        )
     checked.problems.sort(key=lambda p: p.line)
     checked.warnings = sorted(
         list(envelope.warnings)
@@ -174,7 +176,7 @@ def check_turn_file(
     return checked
 
 
-def _vote(
+def check_vote(
     game: GameRecord,
     seats: list[records.SeatRecord],
     out: list[str],

@@ -21,7 +21,7 @@ from gm.home import Home
 from gm.services import cycle, prizes, report_mails, seat_mail, starting, turn_charges, votes
 from gm.services.game_settings import game_setting
 from gm.services.games import ROBOT, current_state, game_ruleset, seat_infos
-from gm.services.turnfiles import describe_problem
+from gm.services.turnfiles import check_vote, describe_problem
 from gm.store import outbox, records
 from gm.store.archive import archive_bytes
 from gm.store.database import transaction
@@ -440,6 +440,10 @@ def _gm_correction(
     before = records.turn_record(db, game, number - 1).state
     orders, problems = ruleset.parse_orders(list(envelope.lines))
     problems = list(problems) + list(ruleset.check_orders(before, seat.code, orders))
+    vote = None
+    if envelope.vote is not None:  # the correction may carry the seat's vote, checked as the player's is
+        seats = records.seats_of(db, game.id)
+        vote = check_vote(game, seats, ruleset.knocked_out(before), seat, envelope.vote, problems)
     if problems:
         raise GMError(f"{source}: " + "; ".join(f"line {p.line}: {p.message}" for p in problems) + ".")
     return seat.id, {
@@ -456,6 +460,7 @@ def _gm_correction(
         "orders": [o.to_json() for o in orders],
         "final": True,
         "current": True,
+        "vote": vote.to_json() if vote else None,
     }
 
 

@@ -111,3 +111,19 @@ def test_verify_counts_the_votes_again(home, gm, mail_home, monkeypatch):
         conn.execute("UPDATE turns SET orders = ? WHERE number = 1", [json.dumps(orders)])
     ran = gm("turn", "verify", "g1", home=home)
     assert ran.code == 1 and "turn 1: re-resolved state hash" in ran.err
+
+
+def test_the_gms_correction_of_a_turn_carries_the_seats_vote(home, gm, mail_home, monkeypatch, tmp_path):
+    assert gm("game", "set", "g1", "draw", "all", home=home).code == 0
+    for n, seat in enumerate(["BR", "RU", "FR"]):
+        send(gm, monkeypatch, home, mail_home, seat, "CLAIM ENG SCO WAL\nDRAW", n)
+    assert "g1 is over" not in gm("turn", "run", "g1", "--no-render", home=home).out
+    # GE's player phoned in a draw the GM forgot to type: the turn is run again with it.
+    fix = tmp_path / "ge.txt"
+    fix.write_text("GAME g1\nPLAYER GE\nTURN 1\nCLAIM ENG SCO WAL\nDRAW\nEND\n")
+    ran = gm("turn", "rerun", "g1", "1", "--orders", fix, "--reason", "GE's vote", "--yes", "--no-render", home=home)
+    assert ran.code == 0 and "g1 is over" in ran.out, ran.err
+    assert gm("turn", "verify", "g1", home=home).code == 0
+    fix.write_text("GAME g1\nPLAYER GE\nTURN 1\nCLAIM ENG SCO WAL\nCONCEDE BR\nEND\n")
+    ran = gm("turn", "rerun", "g1", "1", "--orders", fix, "--reason", "no", "--yes", "--no-render", home=home)
+    assert ran.code == 1 and "game 'g1' takes no votes for concessions" in ran.err
