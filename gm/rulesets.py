@@ -26,6 +26,7 @@ from pathlib import Path
 from random import Random
 from typing import Protocol, TypeVar, cast
 
+from gm.core import agreement
 from gm.core.model import JSONObject, Order, Outcome, Problem, SeatInfo, TurnResult
 from gm.core.ruleset import OPTIONAL, REQUIRED, GameOption, Ruleset, ScenarioError, TurnSeeds
 from gm.errors import GMError
@@ -190,7 +191,13 @@ class Guarded:
         return self._call("knocked_out", lambda: list(self.unguarded.knocked_out(state)))
 
     def is_over(self, state: JSONObject) -> Outcome | None:
-        return self._call("is_over", lambda: self.unguarded.is_over(state))
+        """The ruleset's outcome; else the ending its seats agreed by vote (gm/core/agreement.py),
+        which the toolkit keeps in the state of the game's last turn."""
+        ruled = self._call("is_over", lambda: self.unguarded.is_over(state))
+        agreed = agreement.record_of(state)
+        if ruled is not None or agreed is None:
+            return ruled
+        return Outcome(tuple(agreed["winners"]), agreement.reason(agreed), self.scores(state))
 
     def invariants(self, before: JSONObject, orders: dict[str, list[Order]], result: TurnResult) -> list[str]:
         return self._call("invariants", lambda: list(self.unguarded.invariants(before, orders, result)))

@@ -20,7 +20,7 @@ from gm.cli.common import (
     parse_options,
     shown_option,
 )
-from gm.services import cycle, games as service, starting
+from gm.services import cycle, games as service, observers, open_games, starting
 from gm.services.gameview import census_lines, game_facts
 from gm.store import records
 
@@ -122,10 +122,58 @@ def secret(
     typer.echo("Give it to the player now: it is stored hashed and cannot be shown again.")
 
 
-@app.command("list")
-def list_games(as_json: JsonOption = False, home: HomeOption = None) -> None:
-    """List the games in this home."""
+@app.command("observe")
+def observe(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    email: Annotated[str | None, typer.Argument(help="The observer's address; without it, list them.")] = None,
+    stop: Annotated[bool, typer.Option("--stop", help="The address observes the game no more.")] = False,
+    home: HomeOption = None,
+) -> None:
+    """Mail an address each turn's public pages (the scores and what every seat saw), nothing of any seat's own."""
     _, db = open_home(home)
+    if email is None:
+        if stop:
+            raise typer.BadParameter("--stop needs the observer's address.")
+        found = observers.observers_of(db, game)
+        typer.echo("\n".join(found) if found else f"Nobody observes {game}.")
+        return
+    if stop:
+        observers.stop(db, clock(), game, email)
+        typer.echo(f"{email.strip()} observes {game} no more.")
+        return
+    added = observers.observe(db, clock(), game, email)
+    typer.echo(f"{added} observes {game}: the public pages of each turn published from now on go there by mail.")
+
+
+def _list_open(listing: open_games.Listing, as_json: bool) -> None:
+    """What a stranger reads of the open games (private games left out)."""
+    if as_json:
+        echo_json({"games": [g.to_json() for g in listing.games], "left_out": listing.left_out, "price": listing.price})
+        return
+    if not listing.games:
+        typer.echo("No game is open for sign-up (private games are never listed).")
+        return
+    typer.echo(f"{'GAME':<20} {'RULESET':<10} {'FREE':>9}  DEADLINES")
+    for g in listing.games:
+        typer.echo(f"{g.name:<20} {g.ruleset:<10} {f'{g.free} of {g.seats}':>9}  {g.schedule or 'not set yet'}")
+    if listing.left_out:
+        typer.echo(f"... and {listing.left_out} more (at most {open_games.MOST_LISTED} are listed).")
+
+
+@app.command("list")
+def list_games(
+    as_json: JsonOption = False,
+    only_open: Annotated[
+        bool,
+        typer.Option("--open", help="Only the games open for sign-up, as a LIST mail and the portal list them."),
+    ] = False,
+    home: HomeOption = None,
+) -> None:
+    """List the games in this home."""
+    home_, db = open_home(home)
+    if only_open:
+        _list_open(open_games.open_games(db, home_), as_json)
+        return
     games = records.all_games(db)
     if as_json:
         echo_json(

@@ -220,6 +220,8 @@ def describe(item: Taken) -> list[str]:
                 if result["taken"]
                 else "confirmation refused: " + result["note"].splitlines()[0]
             )
+        elif verdict == "list":
+            text = f"asked which games take players: {len(result['games'])} listed"
         elif verdict == "signup":
             text = (
                 f"sign-up for {result['target']}"

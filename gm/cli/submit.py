@@ -35,6 +35,7 @@ def submit(
         where = f"{checked.seat.code} in {checked.game.name}, turn {checked.game.turn}"
         if checked.accepted:
             note = " (replaces the earlier submission)" if receipt.replaced else ""
+            note += f"; vote: {checked.vote.words()}" if checked.vote else ""
             typer.echo(f"{path}: accepted {len(checked.orders)} order(s) for {where}{note}")
         else:
             typer.echo(f"{path}: stored but NOT used for {where}: fix the problems above and submit again", err=True)

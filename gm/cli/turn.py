@@ -38,6 +38,8 @@ def _published(done: publish.Published) -> None:
         typer.echo(f"Final standings: {done.written.standings}")
     if done.queued:
         typer.echo(f"Mail: {done.queued} report(s) queued; send them with 'gm mail send'.")
+    if done.observers:
+        typer.echo(f"Mail: {done.observers} mail(s) of the turn's public pages queued to its observers.")
     if done.held:
         typer.echo(publish.held_text(done))
     for warning in publish.warnings(done):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 from dataclasses import dataclass, field
 
+from gm.core.agreement import is_vote, read_vote
 from gm.core.forms import copyable
 from gm.core.model import Problem
 from gm.core.press import PressDraft, PressReader, is_press_end, is_press_head
@@ -96,6 +97,8 @@ class Envelope:
     warnings: what the envelope ignored that the player probably meant (a FINAL after END).
     press: the press messages written between the header and END (gm/core/press.py); their
         lines are not among `lines`, and a problem in one is that message's alone.
+    vote: a DRAW, CONCEDE, NO DRAW or NO CONCEDE line's (line number, kind, seat conceded to)
+        (gm/core/agreement.py); kind "none" for a vote withdrawn, as no line at all says too.
     """
 
     game: str | None = None
@@ -108,6 +111,7 @@ class Envelope:
     problems: tuple[Problem, ...] = field(default_factory=tuple)
     warnings: tuple[Problem, ...] = ()
     press: tuple[PressDraft, ...] = ()
+    vote: tuple[int, str, str] | None = None
 
     @property
     def ok(self) -> bool:
@@ -117,7 +121,7 @@ class Envelope:
     def press_only(self) -> bool:
         """Press and nothing else: no order, no FINAL, no ABSENT. Such a file sends its press
         and leaves the seat's orders as they were."""
-        return bool(self.press) and not self.lines and not self.final and self.absence is None
+        return bool(self.press) and not self.lines and not self.final and self.absence is None and self.vote is None
 
 
 def clean_line(raw: str) -> str:
@@ -135,6 +139,7 @@ def read_envelope(text: str) -> Envelope:
     problems: list[Problem] = []
     final = False
     absence: tuple[int, str, str] | None = None
+    vote: tuple[int, str, str] | None = None
     started = False
     ended = 0  # the END line's number; 0 until it is seen
     press = PressReader()
@@ -174,6 +179,14 @@ def read_envelope(text: str) -> Envelope:
                 problems.append(
                     Problem(number, "ABSENT needs the first and last day away, as in 'ABSENT 2026-12-20 2027-01-03'")
                 )
+        elif is_vote(line):
+            read = read_vote(number, line)
+            if isinstance(read, Problem):
+                problems.append(read)
+            elif vote is not None:
+                problems.append(Problem(number, f"a turn file holds one vote; line {vote[0]} has one already"))
+            else:
+                vote = read
         elif keyword in _HEADER_WORDS:
             _header(values, where, keyword, rest, number, problems)
         else:
@@ -207,6 +220,7 @@ def read_envelope(text: str) -> Envelope:
         problems=tuple(problems),
         warnings=warnings,
         press=tuple(press.drafts),
+        vote=vote,
     )
 
 

@@ -1,5 +1,5 @@
-"""A sign-up by mail: the JOIN, NAME and SEATS lines of a mail without a turn file, and the
-CONFIRM line that makes it count."""
+"""A sign-up by mail: the JOIN, NAME and SEATS lines of a mail without a turn file, the
+CONFIRM line that makes it count, and the LIST line that asks which games take players."""
 
 from __future__ import annotations
 
@@ -51,6 +51,16 @@ def read_join(text: str) -> tuple[Join | None, str | None]:
     if join is None:
         return None, None
     return Join(join, name, seats), None
+
+
+def read_list(text: str) -> tuple[bool, str | None]:
+    """(True, a ruleset's name or None) when the text asks for the games open for sign-up: a
+    LIST line (in capitals, the mail's own lines, as JOIN), with a ruleset to list its games
+    only; (False, None) when it does not."""
+    for words in own_words(text):
+        if words and words[0] == "LIST" and len(words) <= 2:
+            return True, words[1].lower() if len(words) == 2 else None
+    return False, None
 
 
 def read_confirm(text: str) -> tuple[str | None, str | None]:

@@ -13,6 +13,7 @@ import jinja2
 import sqlite_utils
 
 from gm.clock import Clock
+from gm.core import agreement
 from gm.core.envelope import Envelope
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.ruleset import Ruleset
@@ -23,7 +24,7 @@ from gm.intake.letter import Letter
 from gm.mail.settings import MailSettings
 from gm.mail.templates import Written, write_mail
 from gm.rulesets import get_ruleset
-from gm.services import report_mails, turnfiles
+from gm.services import report_mails, turnfiles, votes
 from gm.services.press import PressResult
 from gm.services.signups import CONFIRM_HOURS, Confirmation
 from gm.store import outbox, records
@@ -86,6 +87,7 @@ _SHOWN: Result = {
     "warnings": [],
     "seats_in": None,
     "press": [],
+    "vote": None,
 }
 
 
@@ -127,6 +129,7 @@ def from_receipt(db: sqlite_utils.Database, receipt: turnfiles.Receipt, found: T
         "problems": [_problem(p.to_json(), found) for p in checked.problems],
         "warnings": [_problem(w.to_json(), found) for w in checked.warnings],
         "seats_in": seats_in(db, game.id, game.turn),
+        "vote": _vote(game, checked),
         **press,
     }
     if not checked.accepted:
@@ -168,6 +171,13 @@ def from_submission(
         "problems": [_problem(p, found) for p in stored.problems],
         "press": _press(press, found),
     }
+
+
+def _vote(game: records.GameRecord, checked: turnfiles.Checked) -> str | None:
+    """The seat's own vote in words, for a game that takes votes (None for one that takes none)."""
+    if all(rule == agreement.OFF for rule in votes.rules_of(game).values()):
+        return None
+    return checked.vote.words() if checked.vote else "none"
 
 
 def seats_in(db: sqlite_utils.Database, game_id: int, turn: int) -> SeatsIn:

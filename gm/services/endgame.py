@@ -10,7 +10,7 @@ from gm.core.ledger import Position
 from gm.core.model import JSONObject
 from gm.core.prizes import PrizeTable
 from gm.core.ruleset import Ruleset
-from gm.services import prizes, scores
+from gm.services import gunboat, prizes, scores
 from gm.services.game_settings import game_setting
 from gm.services.games import score_title
 from gm.store import ledger as books
@@ -37,7 +37,8 @@ def endgame_context(
     view = ruleset.view(turn.state, seat.code)
     nations = scores.seat_nations(view)
     status = {s.code: s.status for s in seats}
-    rows = [{**row, "status": status[row["seat"]]} for row in scores.score_rows(ruleset, turn.state, view, seats)]
+    shown = gunboat.as_shown(game, seats, True)
+    rows = [{**row, "status": status[row["seat"]]} for row in scores.score_rows(ruleset, turn.state, view, shown)]
     at_end = position_at_end(db, game, seat.email)
     record = turn.state.get(victory.STATE_KEY, {}) if isinstance(turn.state, dict) else {}
     return {

@@ -169,6 +169,39 @@ SETTINGS = {
             _between(1, 1000, "messages"),
         ),
         Setting(
+            "private",
+            False,
+            "a private game is listed nowhere (LIST, the portal's front page); players JOIN it by its name (yes/no)",
+            _flag,
+        ),
+        Setting(
+            "gunboat",
+            False,
+            "hide who plays which seat: no player's name in any report, page or mail of the seats until "
+            "the end (yes/no; only before the game starts)",
+            _flag,
+        ),
+        Setting(
+            "gunboat-reveal",
+            True,
+            "at a gunboat game's end, name the players in the final standings and end-of-game reports (yes/no)",
+            _flag,
+        ),
+        Setting(
+            "draw",
+            "off",
+            "a draw by secret ballot (DRAW in turn files): off, or all (every seat still playing votes DRAW "
+            "in one turn)",
+            _choice("off", "all"),
+        ),
+        Setting(
+            "concede",
+            "off",
+            "a concession by secret ballot (CONCEDE SEAT in turn files): off, or all (every other seat "
+            "still playing concedes to that seat in one turn)",
+            _choice("off", "all"),
+        ),
+        Setting(
             "signups",
             "gm",
             "players who JOIN by mail: gm (the GM seats them: gm game seat-waiting) or auto (seated at once)",
@@ -176,6 +209,10 @@ SETTINGS = {
         ),
     ]
 }
+
+
+# Settings that shape the starting position (gm.services.games.seat_infos): fixed once a game starts.
+BEFORE_START = ("gunboat",)
 
 
 def game_setting(game: GameRecord, name: str) -> Any:
@@ -193,6 +230,11 @@ def set_game_setting(db: sqlite_utils.Database, clock: Clock, game_name: str, na
         parsed = setting.read(value)
     except ValueError as exc:
         raise GMError(f"{setting.name} takes {exc}, not '{value}'.") from exc
+    if setting.name in BEFORE_START and game.status != "open":
+        raise GMError(
+            f"{setting.name} can be set only before '{game.name}' starts: its starting position already "
+            "holds the seats as they were named then."
+        )
     options = dict(game.options, **{setting.name: parsed})
     with transaction(db):
         set_options(db, game.id, options)

@@ -17,6 +17,7 @@ from gm.core.ruleset import Ruleset, ScenarioError, TurnSeeds, choose_options, w
 from gm.errors import GMError
 from gm.rulesets import get_ruleset
 from gm.seat_secrets import hash_secret, new_secret
+from gm.services import gunboat
 from gm.store import records
 from gm.store.database import atomic, transaction
 from gm.store.games import add_game, game_exists
@@ -249,6 +250,8 @@ def seat_infos(
     order = {code: i for i, code in enumerate(ruleset.seat_codes(scenario))}
     seats = sorted(records.seats_of(db, game.id), key=lambda s: order[s.code])
     names = records.players_at(db, game.id, turn) if turn is not None else {}
+    if gunboat.is_gunboat(game):  # the state never holds a player's name: no view can show it
+        return [SeatInfo(s.code, gunboat.hidden_name(s.code)) for s in seats]
     return [SeatInfo(s.code, names.get(s.id, s.name)) for s in seats]
 
 

@@ -24,7 +24,7 @@ import sqlite_utils
 from gm.clock import Clock, iso
 from gm.core.envelope import Envelope, read_envelope
 from gm.core.person_lines import read_person_line
-from gm.core.signup import read_confirm, read_join
+from gm.core.signup import read_confirm, read_join, read_list
 from gm.core.slip import is_slip
 from gm.crash import crash_point
 from gm.errors import GMError
@@ -37,7 +37,7 @@ from gm.intake.verified import VerifiedSecrets
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment
 from gm.rulesets import RulesetFault
-from gm.services import press, turnfiles
+from gm.services import open_games, press, turnfiles
 from gm.services.acknowledgements import (
     Answerer,
     Result,
@@ -289,8 +289,8 @@ class Intake:
         """A mail with a JOIN line (gm/core/signup.py) is a sign-up: listed unconfirmed, its code
         mailed to the From address, recorded; one with a CONFIRM line confirms it (or a request
         waiting for a code); one with RESIGN GAME, FORGET ME or EXPORT (gm/core/person_lines.py)
-        asks for a code at the From address. Each is answered at the From address alone, never
-        at a Reply-To."""
+        asks for a code at the From address; one with a LIST line asks which games take players.
+        Each is answered at the From address alone, never at a Reply-To."""
         for text in letter.texts:
             join, problem = read_join(text.text)
             if join is not None or problem is not None:
@@ -312,6 +312,11 @@ class Intake:
             if line is not None or problem is not None:
                 result = ask_by_line(self.db, self.home, self.clock, letter.sender or "", line, problem)
                 outcome = "request" if result["asked"] else "refused"
+                return self._record(item, letter, outcome, [dict(result, where=text.where)], None, to_sender=True)
+            asked, ruleset = read_list(text.text)
+            if asked:  # which games take players: answered at the From address, as a sign-up is
+                result = open_games.list_answer(self.db, self.home, ruleset)
+                outcome = "list" if result["verdict"] == "list" else "refused"
                 return self._record(item, letter, outcome, [dict(result, where=text.where)], None, to_sender=True)
         return None
 

@@ -20,7 +20,7 @@ from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
 from gm.mail.settings import mail_settings
-from gm.services import report_mails, reports, short_reports
+from gm.services import observers, report_mails, reports, short_reports
 from gm.services.reports import Rendering, SeatReport, Written
 from gm.services.short_reports import ShortReport
 from gm.store import records
@@ -50,6 +50,7 @@ class Published:
     queued: int
     held: tuple[tuple[int, str], ...] = ()
     short: tuple[ShortReport, ...] = ()
+    observers: int = 0  # the turns' public pages queued to the game's observers
 
 
 def publish(
@@ -110,12 +111,15 @@ def finish(db: sqlite_utils.Database, home: Home, clock: Clock, started: Started
         for report in written.reports:
             records.record_report(db, game.id, report.turn, report.seat, _files(home, report))
         done = {n: report_mails.queue_reports(db, home, clock, game.name, n) for n in due} if mailing else {}
+        observed = sum(observers.queue_public(db, home, clock, game, n) for n in due) if mailing else 0
         records.mark_published(db, game.id, due, iso(clock.now()))
         for short in written.short:
             detail = {"report": short.identifier, "turn": short.turn, "seat": short.seat, "why": short.why}
             records.audit(db, iso(clock.now()), game.id, "report over budget", detail)
     held = tuple((n, seat) for n, queued in done.items() for seat in queued.held)
-    return Published(game.name, tuple(due), written, sum(q.reports for q in done.values()), held, written.short)
+    return Published(
+        game.name, tuple(due), written, sum(q.reports for q in done.values()), held, written.short, observed
+    )
 
 
 def warnings(done: Published) -> list[str]:
@@ -167,6 +171,8 @@ def describe(done: Published) -> list[str]:
         lines.append(f"{done.game}: {turns_text(done.turns)} reports written to {done.written.folder}")
     if done.queued:
         lines.append(f"{done.game}: {done.queued} report mail(s) queued")
+    if done.observers:
+        lines.append(f"{done.game}: {done.observers} mail(s) of public pages queued to observers")
     if done.held:
         lines.append(held_text(done))
     return lines

@@ -28,7 +28,7 @@ from gm.errors import GMError
 from gm.home import Home, render_workers
 from gm.render.budget import OverBudget, RenderBudget
 from gm.rulesets import RulesetFault, cause_of, template_dirs
-from gm.services import endgame, press, prizes, scores, short_reports, turn_charges
+from gm.services import endgame, gunboat, observers, press, prizes, scores, short_reports, turn_charges, votes
 from gm.services.cycle import NMR_KINDS, nmr_streaks
 from gm.services.game_settings import game_setting
 from gm.services.games import game_ruleset, score_title
@@ -102,7 +102,7 @@ def report_context(
         "created": turn.resolved,
         "view": view,
         "events": seat_events(turn.events, seat.code),
-        "scores": scores.score_rows(ruleset, turn.state, view, seats),
+        "scores": scores.score_rows(ruleset, turn.state, view, gunboat.as_shown(game, seats, outcome is not None)),
         "score_title": score_title(ruleset, turn.state),
         "order_form": form,
         "outcome": outcome.to_json() if outcome else None,
@@ -180,6 +180,10 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
             context.update(
                 seat_notes(db, game, seat, [by_number[n].orders for n in sorted(by_number) if 1 <= n <= number], number)
             )
+            context["notices"] = [
+                *context["notices"],
+                *votes.notice(seat.code, number, turn.orders, turn.state),
+            ]
             context["credits"] = turn_charges.report_credits(db, game, number, seat.code)
             context["press"], left = press.report_press(db, game, seat.code, number)
             context["press_left"] = left and dict(left, **press.where_in_full(home, seat, number))
@@ -202,6 +206,15 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
             )
             jsons.append((folder / f"{seat.code}.json", _json_bytes(context, "turn")))
             rows.append((number, seat.code, pdf))
+        if observers.observed(db, game):  # the turn's public pages, for those who observe it
+            public = observers.public_context(game, ruleset, turn, seats, by_number[number - 1].state)
+            with _template_fault(ruleset, game):
+                html = env.get_template(observers.PUBLIC_TEMPLATE).render(public)
+            jobs.append(
+                RenderJob(
+                    html, base_url(), turn.resolved, f"{game.name}/{number}/public", folder / observers.PUBLIC_PDF
+                )
+            )
     standings = None
     if ruleset.is_over(by_number[last].state) and last in numbers:
         context = standings_context(game, ruleset, by_number[last], seats)
@@ -395,7 +408,12 @@ def seat_notes(
     the robot, its last orders repeated, or a hold), missed turns against the game's NMR limit,
     and a change of player (a standby taking the seat). A robot seat has no NMR to tell of."""
     changes = players_from(db, seat.id, number + 1)
-    notices = [f"From turn {number + 1} this seat is played by {name} ({reason})." for name, reason in changes]
+    # A gunboat seat's new player reads nothing of whom they follow (the reason names them).
+    hidden = gunboat.names_hidden(game, False)
+    notices = [
+        f"From turn {number + 1} this seat is played by {name}" + ("." if hidden else f" ({reason}).")
+        for name, reason in changes
+    ]
     if seat.status == "robot":
         return {"nmr": None, "notices": notices}
     limit = game_setting(game, "nmr-limit")
@@ -423,7 +441,7 @@ def standings_context(
         "turns": turn.number,
         "created": turn.resolved,
         "outcome": outcome.to_json(),
-        "scores": scores.score_rows(ruleset, turn.state, view, seats),
+        "scores": scores.score_rows(ruleset, turn.state, view, gunboat.as_shown(game, seats, True)),
         "score_title": score_title(ruleset, turn.state),
     }
 

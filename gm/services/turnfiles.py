@@ -10,6 +10,8 @@ from datetime import datetime, timedelta
 import sqlite_utils
 
 from gm.clock import Clock, iso
+from gm.core import agreement
+from gm.core.agreement import Vote
 from gm.core.envelope import (
     Envelope,
     TurnFileError,
@@ -25,6 +27,7 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.seat_secrets import check_secret
 from gm.services.cycle import record_absence, zone_of
+from gm.services.game_settings import game_setting
 from gm.services.games import NotSeated, current_state, game_ruleset
 from gm.services.press import PressResult, send_drafts
 from gm.services.seats import LEFT
@@ -49,6 +52,8 @@ class Checked:
         ruleset warns of); the orders count all the same.
     press: the press messages in the file (sent by submit() once the seat's secret is checked).
     press_only: the file holds press and nothing else: it leaves the seat's orders alone.
+    vote: the file's DRAW or CONCEDE (gm/core/agreement.py), secret from every other seat;
+        None without one (NO DRAW, NO CONCEDE and no line alike).
     """
 
     encoding: str = ""
@@ -63,6 +68,7 @@ class Checked:
     absence: tuple[datetime, datetime] | None = None  # (start, end) as UTC datetimes, from an ABSENT line
     press: tuple[PressDraft, ...] = ()
     press_only: bool = False
+    vote: Vote | None = None
 
     @property
     def accepted(self) -> bool:
@@ -154,6 +160,10 @@ def check_turn_file(
     ruleset, _ = game_ruleset(game)
     checked.orders, parse_problems = ruleset.parse_orders(list(envelope.lines))
     checked.problems = list(parse_problems) + list(ruleset.check_orders(state, seat.code, checked.orders))
+    if envelope.vote is not None:
+        checked.vote = check_vote(
+            game, rows.seats(game), ruleset.knocked_out(state), seat, envelope.vote, checked.problems
+        )
     checked.problems.sort(key=lambda p: p.line)
     checked.warnings = sorted(
         list(envelope.warnings)
@@ -164,6 +174,39 @@ def check_turn_file(
     if envelope.absence:
         checked.absence = _absence(game, envelope.absence, checked.problems)
     return checked
+
+
+def check_vote(
+    game: GameRecord,
+    seats: list[records.SeatRecord],
+    out: list[str],
+    seat: records.SeatRecord,
+    line: tuple[int, str, str],
+    problems: list[Problem],
+) -> Vote | None:
+    """A vote line checked against the game's rule for it and its seats (a problem at its line
+    when the game takes no such vote, or names no seat it could be conceded to)."""
+    number, kind, to = line
+    if kind == agreement.NONE:
+        return None
+    if game_setting(game, kind) == agreement.OFF:
+        what = "draws" if kind == agreement.DRAW else "concessions"
+        problems.append(Problem(number, f"game '{game.name}' takes no votes for {what}: its GM has not allowed them"))
+        return None
+    if kind == agreement.CONCEDE:
+        codes = [s.code for s in seats]
+        if to not in codes:
+            problems.append(
+                Problem(number, f"CONCEDE: '{game.name}' has no seat '{to}' (its seats: {', '.join(codes)})")
+            )
+            return None
+        if to == seat.code:
+            problems.append(Problem(number, "CONCEDE names your own seat: concede the game to another seat"))
+            return None
+        if to in out:
+            problems.append(Problem(number, f"CONCEDE: {to} is out of the game; concede to a seat still playing"))
+            return None
+    return Vote(kind, to)
 
 
 def _absence(
@@ -282,6 +325,7 @@ def _store(
         orders=[o.to_json() for o in checked.orders],
         final=checked.final,
         current=checked.accepted,
+        vote=checked.vote.to_json() if checked.vote else None,
     )
     if checked.accepted and checked.absence:
         start, end = checked.absence

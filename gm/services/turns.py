@@ -18,10 +18,10 @@ from gm.core.statehash import state_hash
 from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
-from gm.services import cycle, prizes, report_mails, seat_mail, starting, turn_charges
+from gm.services import cycle, prizes, report_mails, seat_mail, starting, turn_charges, votes
 from gm.services.game_settings import game_setting
 from gm.services.games import ROBOT, current_state, game_ruleset, seat_infos
-from gm.services.turnfiles import describe_problem
+from gm.services.turnfiles import check_vote, describe_problem
 from gm.store import outbox, records
 from gm.store.archive import archive_bytes
 from gm.store.database import transaction
@@ -82,6 +82,8 @@ def collect_orders(
                 "submission": submitted[seat.id]["id"],
                 "orders": submitted[seat.id]["orders"],
             }
+            if submitted[seat.id]["vote"]:  # secret: the turn's orders are shown to no seat
+                collected[seat.code]["vote"] = submitted[seat.id]["vote"]
             continue
         if seat.status == ROBOT:  # whatever the NMR policy: a robot seat is the robot's
             robot = ruleset.robot_orders(state, seat.code, seeds.rng(f"robot:{seat.code}"))
@@ -170,6 +172,11 @@ def _run_turn_locked(
         state = _state_before(db, game, ruleset, now)
         orders = collect_orders(db, game, ruleset, state, game.turn)
         result = resolve_stored(ruleset, state, orders, game.seed, game.turn)
+        seats = records.seats_of(db, game.id)
+        counted = votes.count(
+            ruleset, result.state, orders, votes.voters(ruleset, result.state, seats), votes.rules_of(game)
+        )
+        result = replace(result, state=counted)
         outcome = ruleset.is_over(result.state)
         digest = _store_turn(
             db,
@@ -314,9 +321,10 @@ def verify_turns(db: sqlite_utils.Database, game_name: str) -> tuple[int, list[s
         if turn.ruleset_version != ruleset.version:
             continue
         again = resolve_stored(ruleset, before.state, turn.orders, turn.seed, turn.number)
-        if state_hash(again.state) != turn.state_hash:
+        counted = votes.count_again(ruleset, again.state, turn.orders, turn.state)
+        if state_hash(counted) != turn.state_hash:
             problems.append(
-                f"turn {turn.number}: re-resolved state hash {state_hash(again.state)[:12]} "
+                f"turn {turn.number}: re-resolved state hash {state_hash(counted)[:12]} "
                 f"differs from stored {turn.state_hash[:12]}"
             )
     return max(len(turns) - 1, 0), problems
@@ -432,6 +440,10 @@ def _gm_correction(
     before = records.turn_record(db, game, number - 1).state
     orders, problems = ruleset.parse_orders(list(envelope.lines))
     problems = list(problems) + list(ruleset.check_orders(before, seat.code, orders))
+    vote = None
+    if envelope.vote is not None:  # the correction may carry the seat's vote, checked as the player's is
+        seats = records.seats_of(db, game.id)
+        vote = check_vote(game, seats, ruleset.knocked_out(before), seat, envelope.vote, problems)
     if problems:
         raise GMError(f"{source}: " + "; ".join(f"line {p.line}: {p.message}" for p in problems) + ".")
     return seat.id, {
@@ -448,6 +460,7 @@ def _gm_correction(
         "orders": [o.to_json() for o in orders],
         "final": True,
         "current": True,
+        "vote": vote.to_json() if vote else None,
     }
 
 

@@ -165,14 +165,21 @@ def turn_hash(db: sqlite_utils.Database, game_id: int, number: int) -> str | Non
 
 def current_submissions(db: sqlite_utils.Database, game_id: int, turn: int) -> dict[int, dict[str, Any]]:
     """The submission that counts for each seat (by seat id) in a turn: its id, orders (as stored),
-    final (bool) and received (ISO text)."""
+    final (bool), received (ISO text) and vote (its JSON, None without one)."""
     rows = db.execute(
-        "SELECT id, seat_id, orders, final, received FROM submissions WHERE game_id = ? AND turn = ? AND current = 1",
+        "SELECT id, seat_id, orders, final, received, vote FROM submissions "
+        "WHERE game_id = ? AND turn = ? AND current = 1",
         [game_id, turn],
     ).fetchall()
     return {
-        seat_id: {"id": sid, "orders": json.loads(orders), "final": bool(final), "received": received}
-        for sid, seat_id, orders, final, received in rows
+        seat_id: {
+            "id": sid,
+            "orders": json.loads(orders),
+            "final": bool(final),
+            "received": received,
+            "vote": json.loads(vote) if vote else None,
+        }
+        for sid, seat_id, orders, final, received, vote in rows
     }
 
 

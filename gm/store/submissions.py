@@ -30,13 +30,15 @@ def add_submission(
     orders: Sequence[Mapping[str, Any]],
     final: bool,
     current: bool,
+    vote: Mapping[str, Any] | None = None,
 ) -> None:
     """Store a checked turn file (inside the caller's transaction). archive: the SHA-256 of its raw
-    bytes; verdict: 'accepted' or 'rejected'; current: whether it counts for the seat's turn."""
+    bytes; verdict: 'accepted' or 'rejected'; current: whether it counts for the seat's turn;
+    vote: its DRAW or CONCEDE (gm/core/agreement.py), None without one."""
     # The statement written out, as intake has always run it: mail intake stores thousands in a run.
     db.execute(
         "INSERT INTO submissions (game_id, seat_id, turn, channel, source, sender, received, archive, encoding, "
-        "verdict, problems, orders, final, current) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "verdict, problems, orders, final, current, vote) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             game_id,
             seat_id,
@@ -52,6 +54,7 @@ def add_submission(
             json.dumps(orders),
             int(final),
             int(current),
+            None if vote is None else json.dumps(vote),
         ],
     )
 

@@ -9,7 +9,8 @@ from flask import Blueprint, abort, g, redirect, request, send_file, session
 from werkzeug.exceptions import Forbidden
 from werkzeug.wrappers import Response
 
-from gm.services import press, seat_page as facts, seat_turns, turnfiles, uploads
+from gm.mail.settings import mail_settings
+from gm.services import open_games, press, seat_page as facts, seat_turns, turnfiles, uploads
 from gm.services.guesses import seat_target
 from gm.services.house import paying
 from gm.services.portal_access import (
@@ -106,7 +107,14 @@ def home() -> Response:
     if found is None:
         if session.get("gm"):
             return redirect("/gm")
-        return page("sign_in.html", title="Sign in", notice=g.get("signed_out"))
+        p = portal()
+        return page(
+            "sign_in.html",
+            title="Sign in",
+            notice=g.get("signed_out"),
+            listing=open_games.open_games(p.db(), p.home),
+            gm_address=mail_settings(p.home).address,
+        )
     return seat_page(*found, press_result=session.pop("press_notice", None))
 
 
@@ -310,6 +318,7 @@ def _check_or_submit(
         "accepted": checked.accepted,
         "orders": len(checked.orders),
         "final": checked.final,
+        "vote": checked.vote.words() if checked.vote else None,  # the seat's own, never another's
         "stored": bool(receipt and receipt.stored),
         "replaced": bool(receipt and receipt.replaced),
         "whole_file": [pr.message for pr in problems if pr.line == 0],

@@ -137,6 +137,75 @@ CASES = {
         "acknowledgement.txt",
         {"reply_subject": "Re: orders", "name": "Alice", "results": [ACCEPTED]},
     ),
+    "acknowledgement_vote": (
+        "acknowledgement.txt",
+        {"reply_subject": "Re: orders", "name": "Alice", "results": [{**ACCEPTED, "vote": "a draw"}]},
+    ),
+    "acknowledgement_list": (
+        "acknowledgement.txt",
+        {
+            "reply_subject": "Re: games?",
+            "name": "Zoe",
+            "results": [
+                {
+                    "verdict": "list",
+                    "where": "body",
+                    "warnings": [],
+                    "seats_in": None,
+                    "deadline": None,
+                    "ruleset": None,
+                    "games": [
+                        {
+                            "name": "c2",
+                            "ruleset": "clash",
+                            "title": "Clash of Empires",
+                            "scenario": "europe",
+                            "seats": 4,
+                            "free": 3,
+                            "waiting": 1,
+                            "schedule": "weekly on friday 18:00",
+                        },
+                        {
+                            "name": "k1",
+                            "ruleset": "conqueror",
+                            "title": "Conqueror!",
+                            "scenario": "europe",
+                            "seats": 16,
+                            "free": 16,
+                            "waiting": 0,
+                            "schedule": "",
+                        },
+                    ],
+                    "left_out": 0,
+                    "price": "2.50 EUR a turn",
+                    "rulesets": ["clash", "conqueror"],
+                }
+            ],
+        },
+    ),
+    "acknowledgement_list_none": (
+        "acknowledgement.txt",
+        {
+            "reply_subject": "Re: games?",
+            "name": "Zoe",
+            "results": [
+                {
+                    "verdict": "list",
+                    "where": "body",
+                    "warnings": [],
+                    "seats_in": None,
+                    "deadline": None,
+                    "ruleset": "empires",
+                    "games": [],
+                    "left_out": 0,
+                    "price": "",
+                    "rulesets": ["clash", "empires"],
+                }
+            ],
+        },
+    ),
+    "observer": ("observer.txt", {"game": "clash-1", "turn": 5, "over": False}),
+    "observer_game_over": ("observer.txt", {"game": "clash-1", "turn": 30, "over": True}),
     "acknowledgement_three_files": (
         "acknowledgement.txt",
         {"reply_subject": "Re: orders", "name": "", "results": [ACCEPTED, REJECTED, REFUSED]},

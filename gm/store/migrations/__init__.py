@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -52,6 +53,22 @@ def rebuild_outbox(db: sqlite_utils.Database, create_sql: str) -> None:
         CREATE INDEX outbox_recipient ON outbox (recipient, kind, queued);
         CREATE INDEX outbox_report ON outbox (game_id, turn, kind, status)""",
     )
+
+
+_KINDS = re.compile(r"kind IN \(([^)]*)\)")
+_OUTBOX = re.compile(r'CREATE TABLE "?outbox"?')
+
+
+def add_outbox_kinds(db: sqlite_utils.Database, *kinds: str) -> None:
+    """Let the outbox hold new kinds of mail beside whatever kinds it holds (rebuild_outbox)."""
+    old = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").fetchone()[0]
+    found = _KINDS.search(old)
+    assert found, "outbox kinds not found"
+    added = ", ".join(f"'{kind}'" for kind in kinds)
+    new = _OUTBOX.sub("CREATE TABLE outbox_new", old, count=1).replace(
+        found.group(0), f"kind IN ({found.group(1)}, {added})"
+    )
+    rebuild_outbox(db, new)
 
 
 def all_migrations() -> list[Migration]:

@@ -8,14 +8,9 @@ place, so the outbox is built anew with the two kinds added to whatever kinds it
 
 from __future__ import annotations
 
-import re
-
 import sqlite_utils
 
-from gm.store.migrations import rebuild_outbox, run_script
-
-_KINDS = re.compile(r"kind IN \(([^)]*)\)")
-_TABLE = re.compile(r'CREATE TABLE "?outbox"?')
+from gm.store.migrations import add_outbox_kinds, run_script
 
 
 def migrate(db: sqlite_utils.Database) -> None:
@@ -43,10 +38,4 @@ def migrate(db: sqlite_utils.Database) -> None:
         CREATE INDEX press_source ON press (source);
         """,
     )
-    old = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").fetchone()[0]
-    kinds = _KINDS.search(old)
-    assert kinds, "outbox kinds not found"
-    new = _TABLE.sub("CREATE TABLE outbox_new", old, count=1).replace(
-        kinds.group(0), f"kind IN ({kinds.group(1)}, 'press', 'announcement')"
-    )
-    rebuild_outbox(db, new)
+    add_outbox_kinds(db, "press", "announcement")

@@ -8,6 +8,8 @@ CREATE INDEX ledger_game_turn ON ledger (game_id, turn);
 CREATE INDEX mail_taken_content ON mail_taken (content_hash);
 -- index mail_taken_questions on mail_taken
 CREATE INDEX mail_taken_questions ON mail_taken (id) WHERE outcome = 'question';
+-- index observers_game on observers
+CREATE INDEX observers_game ON observers (game_id, stopped);
 -- index outbox_due on outbox
 CREATE INDEX outbox_due ON outbox (status, next_attempt);
 -- index outbox_recipient on outbox
@@ -52,8 +54,10 @@ CREATE TABLE ledger ( id INTEGER PRIMARY KEY, date TEXT NOT NULL, account_id INT
 CREATE TABLE mail_taken ( id INTEGER PRIMARY KEY, digest TEXT NOT NULL UNIQUE, message_id TEXT, content_hash TEXT NOT NULL, channel TEXT NOT NULL, source TEXT NOT NULL, sender TEXT, subject TEXT NOT NULL, received TEXT NOT NULL, outcome TEXT NOT NULL, results TEXT NOT NULL, answer TEXT NOT NULL , gm_answered TEXT);
 -- table migrations on migrations
 CREATE TABLE migrations (name TEXT PRIMARY KEY, applied TEXT NOT NULL);
+-- table observers on observers
+CREATE TABLE observers ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), email TEXT NOT NULL, added TEXT NOT NULL, stopped TEXT );
 -- table outbox on outbox
-CREATE TABLE "outbox" ( id INTEGER PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('acknowledgement', 'report', 'resend', 'reminder', 'late', 'link', 'notice', 'press', 'announcement')), game_id INTEGER REFERENCES games(id), seat TEXT, turn INTEGER, recipient TEXT NOT NULL, recipient_name TEXT NOT NULL, subject TEXT NOT NULL, body TEXT NOT NULL, attachments TEXT NOT NULL, message_id TEXT NOT NULL UNIQUE, in_reply_to TEXT, refs TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('queued', 'sent', 'failed', 'cancelled')), attempts INTEGER NOT NULL DEFAULT 0, next_attempt TEXT NOT NULL, last_error TEXT, queued TEXT NOT NULL, sent TEXT );
+CREATE TABLE "outbox" ( id INTEGER PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('acknowledgement', 'report', 'resend', 'reminder', 'late', 'link', 'notice', 'press', 'announcement', 'observer')), game_id INTEGER REFERENCES games(id), seat TEXT, turn INTEGER, recipient TEXT NOT NULL, recipient_name TEXT NOT NULL, subject TEXT NOT NULL, body TEXT NOT NULL, attachments TEXT NOT NULL, message_id TEXT NOT NULL UNIQUE, in_reply_to TEXT, refs TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('queued', 'sent', 'failed', 'cancelled')), attempts INTEGER NOT NULL DEFAULT 0, next_attempt TEXT NOT NULL, last_error TEXT, queued TEXT NOT NULL, sent TEXT );
 -- table person_requests on person_requests
 CREATE TABLE person_requests ( id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL REFERENCES accounts(id), kind TEXT NOT NULL CHECK (kind IN ('address', 'resign', 'forget', 'export')), confirm_from TEXT NOT NULL COLLATE NOCASE, detail TEXT NOT NULL DEFAULT '{}', code_hash TEXT NOT NULL, expires TEXT NOT NULL, tries INTEGER NOT NULL DEFAULT 0, made TEXT NOT NULL, settled TEXT, outcome TEXT );
 -- table portal_links on portal_links
@@ -77,7 +81,7 @@ CREATE TABLE slips ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES
 -- table standbys on standbys
 CREATE TABLE standbys ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), email TEXT NOT NULL, name TEXT NOT NULL, added TEXT NOT NULL, seat_id INTEGER REFERENCES seats(id), -- the seat taken, once taken taken TEXT );
 -- table submissions on submissions
-CREATE TABLE submissions ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), seat_id INTEGER NOT NULL REFERENCES seats(id), turn INTEGER NOT NULL, channel TEXT NOT NULL, source TEXT NOT NULL, sender TEXT, received TEXT NOT NULL, archive TEXT NOT NULL, encoding TEXT NOT NULL, verdict TEXT NOT NULL CHECK (verdict IN ('accepted', 'rejected')), problems TEXT NOT NULL, orders TEXT NOT NULL, final INTEGER NOT NULL DEFAULT 0, current INTEGER NOT NULL DEFAULT 0 );
+CREATE TABLE submissions ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), seat_id INTEGER NOT NULL REFERENCES seats(id), turn INTEGER NOT NULL, channel TEXT NOT NULL, source TEXT NOT NULL, sender TEXT, received TEXT NOT NULL, archive TEXT NOT NULL, encoding TEXT NOT NULL, verdict TEXT NOT NULL CHECK (verdict IN ('accepted', 'rejected')), problems TEXT NOT NULL, orders TEXT NOT NULL, final INTEGER NOT NULL DEFAULT 0, current INTEGER NOT NULL DEFAULT 0 , vote TEXT);
 -- table turns on turns
 CREATE TABLE turns ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), number INTEGER NOT NULL, seed INTEGER NOT NULL, ruleset_version TEXT NOT NULL, orders TEXT NOT NULL, events TEXT NOT NULL, state TEXT NOT NULL, state_hash TEXT NOT NULL, resolved TEXT NOT NULL, published TEXT, UNIQUE (game_id, number) );
 -- table waiting on waiting
@@ -86,4 +90,4 @@ CREATE TABLE waiting ( id INTEGER PRIMARY KEY, game_id INTEGER REFERENCES games(
 CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
 -- trigger ledger_no_update on ledger
 CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
--- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm, m014_press_withheld, m015_people
+-- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm, m014_press_withheld, m015_people, m025_votes, m026_observers, m027_observer_mail
