@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+from tests.intake.mails import set_mail_address
 from tests.web.conftest import GM_PASSWORD, Player
 from tests.web.test_portal import set_gm_password
 
@@ -118,3 +119,18 @@ def test_a_gm_removed_or_given_a_new_password_is_signed_out(staffed, gm, home, m
     assert gm("gm", "remove", "ann", home=home).code == 0
     assert ann.get("/gm/game/g2").status_code == 403
     assert sign_in(staffed, "ann", "another long password").page.status_code == 401
+
+
+def test_a_players_own_action_is_logged_as_the_players_not_a_gms(staffed, gm, home):
+    """A sign-in link a player asks for by mail is logged as the portal's player, not as the
+    owner, nor as the GM who last used the portal."""
+    ann = sign_in(staffed, "ann", ANN)
+    assert "g2 is held" in ann.post("/gm/game/g2/hold").text
+    set_mail_address(home)
+    player = Player(staffed.test_client())
+    player.get("/link-by-mail")
+    assert player.post("/link-by-mail", {"game": "g1", "seat": "BR"}).status_code == 200
+    assert [(e["action"], e["by"]) for e in audit(gm, home)[-2:]] == [
+        ("hold", "ann"),
+        ("portal link", "portal (a player)"),
+    ]
