@@ -59,6 +59,22 @@ def list_(as_json: JsonOption = False, home: HomeOption = None) -> None:
         typer.echo(f"{a.name:<20}  {a.role:<6}  {games:<30}  {state}")
 
 
+@app.command("games")
+def games_(
+    name: Annotated[str, typer.Argument(help="The GM's name.")],
+    games: Annotated[
+        str, typer.Argument(help="The games they are a GM of from now on, as G1,G2; 'all' for every game.")
+    ],
+    home: HomeOption = None,
+) -> None:
+    """Change the games a GM is limited to (the owner only); their portal sessions follow at once."""
+    _, db = open_home(home)
+    chosen = [] if games.strip().lower() == "all" else games.split(",")
+    changed = staff.limit(db, clock(), name, chosen)
+    where = f"games {', '.join(changed.games)} only" if changed.games else "every game"
+    typer.echo(f"{changed.name} is now a GM of {where}.")
+
+
 @app.command("remove")
 def remove(name: Annotated[str, typer.Argument(help="The GM's name.")], home: HomeOption = None) -> None:
     """Remove a GM (the owner only): they can no longer sign in or act; the audit log keeps their name."""

@@ -93,14 +93,37 @@ def add(db: sqlite_utils.Database, clock: Clock, name: str, games: list[str]) ->
         raise GMError(
             f"the house has (or had) a GM named '{name}': a name stays with its audit entries. Choose another."
         )
-    ids = sorted({records.game_by_name(db, g.strip()).id for g in games if g.strip()})
+    ids, names = _games(db, games)
     now = iso(clock.now())
     with transaction(db):
         made = staff.add_staff(db, name, now, ids)
-        records.audit(db, now, None, "gm add", {"name": name, "games": sorted(g.strip() for g in games if g.strip())})
+        records.audit(db, now, None, "gm add", {"name": name, "games": names or "every game"})
     found = staff.staff_by_id(db, made)
     assert found is not None  # just made
     return found
+
+
+def limit(db: sqlite_utils.Database, clock: Clock, name: str, games: list[str]) -> StaffRecord:
+    """The games a GM is limited to from now on (none: every game); their sessions see the
+    change at their next request."""
+    _owner_only("change a GM's games")
+    account = _standing(db, name, "the name")
+    if account.role == OWNER:
+        raise GMError("the owner is a GM of every game; limit another GM.")
+    ids, names = _games(db, games)
+    now = iso(clock.now())
+    with transaction(db):
+        staff.set_games(db, account.id, ids)
+        records.audit(db, now, None, "gm games", {"name": account.name, "games": names or "every game"})
+    changed = staff.staff_by_id(db, account.id)
+    assert changed is not None  # it stood a moment ago
+    return changed
+
+
+def _games(db: sqlite_utils.Database, games: list[str]) -> tuple[list[int], list[str]]:
+    """The ids and names of the games named (G1,G2 split), each checked to exist."""
+    found = [records.game_by_name(db, g.strip()) for g in games if g.strip()]
+    return sorted({g.id for g in found}), sorted({g.name for g in found})
 
 
 def remove(db: sqlite_utils.Database, clock: Clock, name: str) -> StaffRecord:

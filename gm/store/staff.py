@@ -85,9 +85,15 @@ def game_ids_of(db: sqlite_utils.Database, staff_id: int) -> frozenset[int]:
 def add_staff(db: sqlite_utils.Database, name: str, added: str, game_ids: Iterable[int]) -> int:
     """A new GM account (role 'gm', no password yet), limited to the games given; its id."""
     staff_id = inserted(db.execute("INSERT INTO staff (name, role, added) VALUES (?, 'gm', ?)", [name, added]))
+    set_games(db, staff_id, game_ids)
+    return staff_id
+
+
+def set_games(db: sqlite_utils.Database, staff_id: int, game_ids: Iterable[int]) -> None:
+    """The games a GM is limited to from now on (none: every game)."""
+    db.execute("DELETE FROM staff_games WHERE staff_id = ?", [staff_id])
     for game_id in game_ids:
         db.execute("INSERT INTO staff_games (staff_id, game_id) VALUES (?, ?)", [staff_id, game_id])
-    return staff_id
 
 
 def set_password_hash(db: sqlite_utils.Database, staff_id: int, password_hash: str) -> None:

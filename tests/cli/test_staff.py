@@ -185,3 +185,25 @@ def test_a_home_from_before_names_keeps_its_password_and_log_as_the_owners(tmp_p
     db = database.open_database(home / "gm.db")
     (owner_hash,) = db.execute("SELECT password_hash FROM staff WHERE name = 'owner'").fetchone()
     assert owner_hash == stored and check_password(PASSWORD, owner_hash)
+
+
+def test_the_owner_changes_the_games_a_gm_is_limited_to(staffed, gm):
+    home = staffed
+    assert gm("--as", "ann", "game", "hold", "g1", home=home).code == 1
+    assert gm("gm", "games", "ann", "g1,g2", home=home).out == "ann is now a GM of games g1, g2 only.\n"
+    assert gm("--as", "ann", "game", "hold", "g1", home=home).code == 0
+    assert gm("--as", "ann", "credits", "buy", "ann@example.org", "5", "--paid", "10", home=home).code == 1
+    assert gm("gm", "games", "ann", "all", home=home).out == "ann is now a GM of every game.\n"
+    assert gm("--as", "ann", "credits", "buy", "ann@example.org", "5", "--paid", "10", home=home).code == 0
+    assert [(e["action"], e["by"], e["detail"]) for e in audit(gm, home) if e["action"] == "gm games"] == [
+        ("gm games", "owner", {"name": "ann", "games": ["g1", "g2"]}),
+        ("gm games", "owner", {"name": "ann", "games": "every game"}),
+    ]
+    assert gm("gm", "games", "owner", "g1", home=home).err == (
+        "Error: the owner is a GM of every game; limit another GM.\n"
+    )
+    ran = gm("--as", "bob", "gm", "games", "ann", "g2", home=home)
+    assert ran.err == "Error: only the house's owner may change a GM's games; you act as bob. Ask the owner.\n"
+    ran = gm("gm", "games", "ann", "g2,nope", home=home)
+    assert ran.err == "Error: unknown game 'nope'. Games here: g1, g2.\n"
+    assert gm("gm", "list", home=home).out.splitlines()[1].split()[:3] == ["ann", "gm", "every"]

@@ -103,6 +103,15 @@ def test_each_gm_has_their_own_one_time_link(staffed, gm, home):
     assert Player(staffed.test_client()).post("/link", {"token": token(anns)}).status_code == 401  # used once
 
 
+def test_a_gm_given_another_game_sees_it_at_the_next_request(staffed, gm, home):
+    ann = sign_in(staffed, "ann", ANN)
+    assert ann.get("/gm/game/g1").status_code == 403
+    assert gm("gm", "games", "ann", "g1,g2", home=home).code == 0
+    assert ann.get("/gm/game/g1").status_code == 200
+    assert "Signed in as <strong>ann</strong>, a GM of g1, g2 only." in ann.page.text
+    assert "g1 is held" in ann.post("/gm/game/g1/hold").text
+
+
 def token(ran) -> str:
     return ran.out.strip().rsplit("/", 1)[1]
 
