@@ -31,7 +31,10 @@ def submit(
         ),
     ] = None,
     reason: Annotated[
-        str | None, typer.Option(help="Why you type in the seat's orders (the audit log keeps it, with your name).")
+        str | None,
+        typer.Option(
+            metavar="TEXT", help="Why you type in the seat's orders (the audit log keeps it, with your name)."
+        ),
     ] = None,
     home: HomeOption = None,
 ) -> None:

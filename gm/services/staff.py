@@ -23,7 +23,7 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.services.portal_access import base_url_of, check_password, fingerprint, hash_password, portal_key
 from gm.store import records, staff
-from gm.store.acting import Actor, acting
+from gm.store.acting import OWNER_NAME, Actor, acting
 from gm.store.database import transaction
 from gm.store.staff import OWNER, StaffRecord
 
@@ -67,7 +67,7 @@ def _standing(db: sqlite_utils.Database, name: str, where: str) -> StaffRecord:
 def _owner_only(what: str) -> None:
     """Only the owner adds and removes GMs and sets another's password."""
     me = acting().name
-    if me.lower() != OWNER:
+    if me.lower() != OWNER_NAME:
         raise GMError(f"only the house's owner may {what}; you act as {me}. Ask the owner.")
 
 
@@ -225,8 +225,8 @@ def still_signed_in(db: sqlite_utils.Database, staff_id: int, tag: str) -> Staff
 def target(account: StaffRecord | None, name: str = "") -> str:
     """What a GM's sign-in counts against, for the guess limiter and known browsers: 'gm' for
     the owner (as before there were names), 'gm:NAME' for another."""
-    who = account.name if account is not None else name.strip() or OWNER
-    return "gm" if who.lower() == OWNER else f"gm:{who.lower()}"
+    who = account.name if account is not None else name.strip() or OWNER_NAME
+    return "gm" if who.lower() == OWNER_NAME else f"gm:{who.lower()}"
 
 
 def make_link(
@@ -235,9 +235,8 @@ def make_link(
     """A one-time link that signs the GM acting in to /gm, as (link, expiry ISO text): for a
     browser they never used, while strangers' wrong passwords hold such browsers up. One at a
     time per GM: a new one voids the last, and so does a new password."""
-    account = _standing(db, acting().name, "--as or GM_NAME")
     adopt_owner_password(db, home)
-    account = staff.staff_by_id(db, account.id) or account
+    account = _standing(db, acting().name, "--as or GM_NAME")
     if not account.password_hash:
         if account.role == OWNER:
             raise GMError(
