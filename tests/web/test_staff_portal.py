@@ -143,3 +143,24 @@ def test_a_players_own_action_is_logged_as_the_players_not_a_gms(staffed, gm, ho
         ("hold", "ann"),
         ("portal link", "portal (a player)"),
     ]
+
+
+def from_address(app, address: str) -> Player:
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return Player(client)
+
+
+def test_guessing_at_one_gms_password_holds_up_no_other(staffed):
+    def attempt(address: str, name: str, password: str):
+        player = from_address(staffed, address)
+        player.get("/gm")
+        return player.post("/gm/sign-in", {"name": name, "password": password})
+
+    # [portal] sign_in_failures (10) wrong passwords for ann, one from each of ten addresses ...
+    assert [attempt(f"203.0.113.{n}", "ann", "not hers").status_code for n in range(10)] == [401] * 10
+    # ... stop ann's sign-in from any new browser (the limit of her name) ...
+    page = attempt("198.51.100.1", "ann", ANN)
+    assert page.status_code == 429 and "Too many wrong GM passwords lately" in page.text
+    # ... and nobody else's: the owner's guesses are counted apart.
+    assert "Signed in as <strong>owner</strong>." in attempt("198.51.100.2", "", GM_PASSWORD).text
