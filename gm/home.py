@@ -104,8 +104,8 @@ link_requests_per_hour = 10
 trusted_proxies = ["127.0.0.1", "::1"]
 # Send the session cookie over HTTPS only: set true when a TLS proxy serves the portal.
 secure_cookies = false
-# The GM's portal password, hashed: set it with 'gm portal password', never by hand.
-# gm_password_hash = "scrypt$..."
+# The GMs' portal passwords are kept hashed in the database: 'gm portal password' sets yours,
+# 'gm gm password NAME' another GM's (a gm_password_hash line here, from before, moves there).
 """
 
 # A setting's value: of its default's type (Home.setting checks it).

@@ -23,6 +23,7 @@ from typer.core import TyperArgument, TyperOption
 
 from gm.errors import GMError
 from gm.home import render_workers, resolve_home
+from gm.store.acting import act_as
 
 # A gm command ends by exiting, and the interpreter's last garbage collections walked every object
 # still alive (a turn's states, the templates): 0.2-0.3 s of a gm turn run. Frozen first, they are
@@ -70,6 +71,7 @@ PARTS = (
     Part("seat", "seat", "app"),
     Part("person", "person", "app"),
     Part("audit", "audit", "audit"),
+    Part("gm", "staff", "app"),
     Part("archive", "archive", "app"),
     Part("backup", "backup", "backup"),
     Part("restore", "backup", "restore"),
@@ -85,12 +87,34 @@ def _version(wanted: bool) -> None:
         raise typer.Exit()
 
 
+# Who acts, as `gm --as NAME` or GM_NAME named them (None: the home's owner); every command's
+# open_home checks the name against the home's GMs (gm.cli.common) and acts as that GM.
+requested_gm: str | None = None
+requested_noun = ""  # the command's first word (game, inbox, ...), for what a GM of some games may run
+
+
 def _root(
+    context: typer.Context,
     show_version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print gm's version and exit.")
     ] = False,
+    as_gm: Annotated[
+        str | None,
+        typer.Option(
+            "--as",
+            envvar="GM_NAME",
+            metavar="NAME",
+            show_default=False,
+            help="The GM who acts, as the audit log names them (default: $GM_NAME, else the home's "
+            "owner); 'gm gm list' shows the house's GMs.",
+        ),
+    ] = None,
 ) -> None:
     """gm: a play-by-mail game-master toolkit. Start with 'gm demo', or 'gm init' for a GM home."""
+    global requested_gm, requested_noun
+    requested_gm = as_gm.strip() if as_gm and as_gm.strip() else None
+    requested_noun = context.invoked_subcommand or ""
+    act_as(None)  # until the command's open_home has checked the name
 
 
 def make_app(parts: Iterable[Part] = PARTS) -> typer.Typer:
@@ -113,8 +137,16 @@ def make_app(parts: Iterable[Part] = PARTS) -> typer.Typer:
 def app_for(argv: list[str]) -> typer.Typer:
     """The gm command for these arguments: only the part they name; every part for help, the
     version, no arguments or a name gm does not have (its error suggests the near ones)."""
+    argv = _after_as(argv)
     named = [p for p in PARTS if argv and p.name == argv[0]]
     return make_app(named or PARTS)
+
+
+def _after_as(argv: list[str]) -> list[str]:
+    """The arguments after a leading `--as NAME` (or `--as=NAME`), which names who acts, not what."""
+    if argv[:1] == ["--as"]:
+        return argv[2:]
+    return argv[1:] if argv[:1] and argv[0].startswith("--as=") else argv
 
 
 def _start_renderers(argv: list[str]) -> None:
@@ -122,6 +154,7 @@ def _start_renderers(argv: list[str]) -> None:
     reports.prepare_render does later): it imports WeasyPrint and CairoSVG, about a second, and
     started before this process imports the command (about 0.3 s) the workers begin that much
     sooner. Anything unclear (no such home, a gm.toml gm cannot read) is left to the command."""
+    argv = _after_as(argv)
     part = next((p for p in PARTS if argv and p.name == argv[0]), None)
     if part is None or argv[1:2] == [] or argv[1] not in part.renders or {"--help", "--no-render"} & set(argv):
         return

@@ -1,4 +1,4 @@
-"""gm audit: the GM audit log, who did what and when, for one game or the whole house."""
+"""gm audit: the GM audit log, which GM did what and when, for one game or the whole house."""
 
 from __future__ import annotations
 
@@ -19,13 +19,16 @@ def audit(
     as_json: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
-    """Print the GM audit log: every action gm took for the GM (games created, players seated,
-    turns run and re-run, deadlines, holds, credits, drop-outs), oldest first."""
+    """Print the GM audit log: every action gm took for a GM (games created, players seated,
+    turns run and re-run, deadlines, holds, credits, drop-outs), oldest first, with the GM who
+    did it ('portal (a player)' for a player's own action on the portal)."""
     _, db = open_home(home)
     game_id = records.game_by_name(db, game).id if game else None
     entries = records.audit_log(db, game_id, last)
     if as_json:
-        echo_json([{"at": e.at, "game": e.game, "action": e.action, "detail": e.detail} for e in entries])
+        echo_json(
+            [{"at": e.at, "game": e.game, "by": e.actor, "action": e.action, "detail": e.detail} for e in entries]
+        )
         return
     if not entries:
         typer.echo("The audit log is empty.")
@@ -33,4 +36,4 @@ def audit(
     for e in entries:
         detail = detail_words(e.detail)
         detail = detail if len(detail) <= WIDTH else detail[: WIDTH - 1] + "…"
-        typer.echo(f"{e.at:<20}  {(e.game or '-'):<16}  {e.action:<16}  {detail}")
+        typer.echo(f"{e.at:<20}  {(e.game or '-'):<16}  {e.action:<16}  {e.actor:<12}  {detail}")

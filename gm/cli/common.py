@@ -8,9 +8,12 @@ from typing import Annotated
 import sqlite_utils
 import typer
 
+import gm.cli
 from gm.clock import Clock, SystemClock
 from gm.errors import GMError
 from gm.home import Home, require_home, resolve_home
+from gm.services import staff
+from gm.store.acting import act_as
 from gm.store.database import open_database
 
 HomeOption = Annotated[
@@ -59,9 +62,28 @@ def shown_option(value: object) -> str:
 
 
 def open_home(option: str | None) -> tuple[Home, sqlite_utils.Database]:
-    """(home, database) for a command; a clear error when the home does not exist."""
+    """(home, database) for a command, acting as the GM `gm --as` or GM_NAME named (else the
+    owner); a clear error when the home does not exist or has no such GM."""
     home = require_home(resolve_home(option))
-    return home, open_database(home.database)
+    db = open_database(home.database)
+    actor = staff.actor_for(db, home, gm.cli.requested_gm)
+    if actor.games is not None and _noun() not in FOR_SOME_GAMES:
+        raise GMError(
+            f"{actor.name} is a GM of some games only, and 'gm {_noun()}' works on the whole house: "
+            "nothing was done. Ask the house's owner, or use the GM pages of the portal."
+        )
+    act_as(actor)
+    return home, db
+
+
+# What a GM limited to some games may run: the commands about one game (each action is refused
+# on another game inside its own transaction: records.audit) and their own password and link.
+FOR_SOME_GAMES = frozenset({"game", "turn", "orders", "report", "seat", "submit", "status", "audit", "portal", "gm"})
+
+
+def _noun() -> str:
+    """What the command running is, as typed after gm (game, inbox, ...)."""
+    return gm.cli.requested_noun
 
 
 # The one clock every command reads; tests replace it to move time (gm.clock.FixedClock).

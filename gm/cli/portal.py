@@ -2,30 +2,27 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
 
 from gm.cli.common import HomeOption, clock, open_home
+from gm.cli.staff import read_password
 from gm.errors import GMError
-from gm.services import portal_access, portal_links
+from gm.services import portal_access, portal_links, staff
+from gm.store.acting import acting
 
 app = typer.Typer(help="The player portal: the GM's password, one-time sign-in links.", no_args_is_help=True)
 
 
 @app.command("password")
 def password(home: HomeOption = None) -> None:
-    """Set the GM's portal password (asked twice, or one line on standard input); gm.toml keeps its hash."""
-    home_, _ = open_home(home)
-    if sys.stdin.isatty():
-        chosen = typer.prompt("GM password (10 characters or more)", hide_input=True, confirmation_prompt=True)
-    else:
-        chosen = sys.stdin.readline().rstrip("\r\n")
-    if not chosen:
-        raise GMError("no password given. Type it at the prompt, or pipe it in on one line.")
-    portal_access.set_gm_password(home_, chosen)
-    typer.echo(f"GM password set (its scrypt hash is in {home_.settings_file}). Sign in at /gm.")
+    """Set your portal password as the GM acting (the owner, unless gm --as or GM_NAME names another),
+    asked twice or one line on standard input; the database keeps its hash ('gm gm password NAME' sets anyone's)."""
+    home_, db = open_home(home)
+    chosen = read_password(f"GM password ({staff.PASSWORD_LENGTH} characters or more)")
+    account = staff.set_password(db, home_, clock(), None, chosen)
+    typer.echo(f"GM password set for {account.name} (the database keeps its scrypt hash). Sign in at /gm.")
 
 
 @app.command("link")
@@ -50,9 +47,9 @@ def link(
         bool,
         typer.Option(
             "--gm",
-            help="A one-time link that signs you, the GM, in to /gm (no game or "
-            "seat): for a new browser while strangers' wrong passwords hold "
-            "new browsers up.",
+            help="A one-time link that signs you, the GM acting (gm --as), in to /gm "
+            "(no game or seat): for a new browser while strangers' wrong passwords "
+            "hold new browsers up.",
         ),
     ] = False,
     home: HomeOption = None,
@@ -63,10 +60,11 @@ def link(
     if for_gm:
         if game or seat or mail:
             raise GMError("--gm makes the GM's own link: give no game, seat or --mail with it.")
-        url, expires = portal_access.make_gm_link(home_, clock(), base_url, minutes)
+        url, expires = staff.make_link(db, home_, clock(), base_url, minutes)
         typer.echo(url)
         typer.echo(
-            f"Works once, until {expires}; a new one voids it. Open it yourself: it signs in as the GM.", err=True
+            f"Works once, until {expires}; a new one voids it. Open it yourself: it signs in as {acting().name}.",
+            err=True,
         )
         return
     if not game or not seat:

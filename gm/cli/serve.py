@@ -12,7 +12,7 @@ import typer
 
 from gm.cli.common import HomeOption, open_home
 from gm.home import Home
-from gm.services.portal_access import gm_password_hash
+from gm.services import staff
 
 
 def serve(
@@ -44,20 +44,28 @@ def serve(
     from gm.web.server import default_workers, serve as run
 
     home_, db = open_home(home)
+    can_sign_in = staff.any_password(db, home_)
     db.conn.close()
     workers = workers or default_workers()
     shown = f"[{host}]" if ":" in host else host
     how = f"{workers} worker{'s' if workers > 1 else ''} of {threads} thread{'s' if threads > 1 else ''}"
-    run(home_, host, port, workers, threads, started=lambda address, port: _started(home_, shown, address, port, how))
+    run(
+        home_,
+        host,
+        port,
+        workers,
+        threads,
+        started=lambda address, port: _started(home_, shown, address, port, how, can_sign_in),
+    )
     typer.echo("Stopped.")
 
 
-def _started(home: Home, shown: str, address: str, port: int, how: str) -> None:
+def _started(home: Home, shown: str, address: str, port: int, how: str, can_sign_in: bool) -> None:
     typer.echo(f"gm portal for {home.root} at http://{shown}:{port}/  ({how}; Ctrl-C stops it)")
     if not ipaddress.ip_address(address.split("%")[0]).is_loopback:
         typer.echo(
             "Players reach this address directly, without TLS: put a TLS proxy in front (see "
             "docs/portal.md), and set [portal] secure_cookies = true."
         )
-    if not gm_password_hash(home):
+    if not can_sign_in:
         typer.echo("No GM password yet: set one with 'gm portal password' to use the GM page (/gm).")

@@ -91,6 +91,11 @@ _SHOWN: Result = {
 }
 
 
+def shown(result: Result) -> Result:
+    """A result with every key an acknowledgement template may use (_SHOWN's defaults)."""
+    return dict(_SHOWN, **result)
+
+
 def refused(where: str, reason: str) -> Result:
     return {"where": where, "verdict": "refused", "reason": reason}
 
@@ -246,15 +251,15 @@ class Answerer:
             if result.get("resend"):
                 queued += self._resend(result.pop("resend"), threading)
         # A report sent again to the address that asked is its own answer; anything else is told.
-        shown = [dict(_SHOWN, **r) for r in results if not r.pop("quiet", False)]
-        if shown or unread:
+        told = [shown(r) for r in results if not r.pop("quiet", False)]
+        if told or unread:
             written = write_mail(
                 self.env,
                 "acknowledgement.txt",
                 {
                     "reply_subject": reply_subject(letter.subject),
                     "name": name,
-                    "results": shown,
+                    "results": told,
                     "unread": unread,
                     "gm_name": self.settings.name,
                 },
@@ -270,7 +275,7 @@ class Answerer:
                     body=written.body,
                     domain=self.settings.domain,
                     **threading,
-                    **self._about(shown),
+                    **self._about(told),
                 )
             )
         return "outbox " + ", ".join(map(str, queued))

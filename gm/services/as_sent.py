@@ -60,7 +60,8 @@ def _how(channel: str, source: str) -> tuple[str, str]:
             how, name = _PORTAL.get(plain, "in the portal"), ""
         return how + (", signed in by link" if plain != source else ""), name
     # `gm submit` and a re-run's corrections: the GM's own files, named by paths on the GM's machine.
-    return {"file": "entered by your GM", "gm": "corrected by your GM"}.get(channel, channel), ""
+    words = {"file": "entered by your GM", "gm": "corrected by your GM", "postal": "typed in by your GM"}
+    return words.get(channel, channel), ""
 
 
 def _size(archive: Path, digest: str) -> int | None:

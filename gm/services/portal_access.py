@@ -1,4 +1,5 @@
-"""Who may use the portal: seat secrets, one-time sign-in links, the GM's password, the signing key."""
+"""Who may use the portal: seat secrets, one-time sign-in links, passwords' hashes, the signing key
+(the GMs' own accounts and links: gm.services.staff)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,8 @@ import re
 import secrets
 import threading
 import time
-import tomllib
 from dataclasses import dataclass
 from datetime import timedelta
-from pathlib import Path
 
 import sqlite_utils
 from itsdangerous import BadSignature, URLSafeTimedSerializer
@@ -28,7 +27,6 @@ from gm.store.database import transaction
 from gm.store.games import id_of_game
 
 _LINK_SALT = "gm-portal-link"
-_GM_LINK_SALT = "gm-portal-gm-link"
 _PASSWORD_N, _PASSWORD_R, _PASSWORD_P = 2**14, 8, 1
 
 
@@ -171,7 +169,7 @@ def make_link(
     minutes = minutes if minutes is not None else home.setting("portal", "link_minutes", 60)
     if not 1 <= minutes <= 7 * 24 * 60:
         raise GMError("a sign-in link must last between 1 minute and 7 days.")
-    base = _base_url(home, base_url)
+    base = base_url_of(home, base_url)
     nonce = secrets.token_urlsafe(18)
     now = clock.now()
     expires = iso(now + timedelta(minutes=minutes))
@@ -210,62 +208,7 @@ def use_link(db: sqlite_utils.Database, home: Home, clock: Clock, token: str) ->
     return LinkUse(seat_id, no_longer_theirs(found[1], made_for))
 
 
-def make_gm_link(home: Home, clock: Clock, base_url: str | None = None, minutes: int | None = None) -> tuple[str, str]:
-    """A one-time link that signs the GM in to /gm, as (link, expiry ISO text): for a browser the GM
-    never used, while strangers' wrong passwords hold such browsers up. One at a time: a new one
-    voids the last. Its id and expiry are in `portal-gm-link` in the home (mode 600)."""
-    if not gm_password_hash(home):
-        raise GMError("no GM password is set, so there is nothing to sign in to. Set one with 'gm portal password'.")
-    minutes = minutes if minutes is not None else home.setting("portal", "link_minutes", 60)
-    if not 1 <= minutes <= 24 * 60:
-        raise GMError("a GM sign-in link must last between 1 minute and 1 day.")
-    base = _base_url(home, base_url)
-    nonce, expires = secrets.token_urlsafe(18), iso(clock.now() + timedelta(minutes=minutes))
-    path = _gm_link_file(home)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="ascii") as out:
-        out.write(f"{nonce} {expires}\n")
-    os.replace(temporary, path)
-    # Made for this password: a new one ('gm portal password') voids it, as it ends the GM's sessions.
-    token = URLSafeTimedSerializer(portal_key(home), salt=_GM_LINK_SALT).dumps(
-        {"g": nonce, "f": fingerprint(gm_password_hash(home))}
-    )
-    return f"{base}/link/{token}", expires
-
-
-def use_gm_link(home: Home, clock: Clock, token: str) -> bool:
-    """True when `token` is the GM's link, unused and unexpired; it is used up (by exactly one
-    request, whichever worker answers it: the file is renamed away before it counts)."""
-    try:
-        made = URLSafeTimedSerializer(portal_key(home), salt=_GM_LINK_SALT).loads(token, max_age=24 * 3600)
-        nonce, made_for = made["g"], str(made.get("f"))
-    except (BadSignature, KeyError, TypeError, AttributeError):
-        return False
-    if not hmac.compare_digest(made_for, fingerprint(gm_password_hash(home))):
-        return False
-    path = _gm_link_file(home)
-    try:
-        stored, expires = path.read_text(encoding="ascii").split()
-    except (FileNotFoundError, ValueError):
-        return False
-    if not hmac.compare_digest(stored, str(nonce)) or expires <= iso(clock.now()):
-        return False
-    # Two requests with the same link may both get here: only one can rename the file away.
-    taken = path.with_name(f".{path.name}.used-{os.getpid()}-{threading.get_ident()}")
-    try:
-        os.rename(path, taken)
-    except FileNotFoundError:
-        return False
-    taken.unlink()
-    return True
-
-
-def _gm_link_file(home: Home) -> Path:
-    return home.root / "portal-gm-link"
-
-
-def _base_url(home: Home, base_url: str | None) -> str:
+def base_url_of(home: Home, base_url: str | None) -> str:
     base = (base_url or home.setting("portal", "base_url", "http://127.0.0.1:8000")).rstrip("/")
     if not re.match(r"^https?://[^\s/?#]+(/[^\s?#]*)?$", base):
         raise GMError(f"'{base}' is not a web address like https://pbm.example.org (set [portal] base_url).")
@@ -299,37 +242,6 @@ def check_password(password: str, stored: str) -> bool:
     except (ValueError, TypeError):
         return False
     return scheme == "scrypt" and hmac.compare_digest(actual, expected)
-
-
-def set_gm_password(home: Home, password: str) -> None:
-    """Store the hash of the GM's portal password in gm.toml, keeping every other line as it is."""
-    if len(password) < 10:
-        raise GMError("the GM password must be at least 10 characters long.")
-    line = f'gm_password_hash = "{hash_password(password)}"'
-    path: Path = home.settings_file
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    if re.search(r"(?m)^gm_password_hash\s*=.*$", text):
-        text = re.sub(r"(?m)^gm_password_hash\s*=.*$", lambda _: line, text, count=1)
-    elif re.search(r"(?m)^\[portal\]\s*$", text):
-        text = re.sub(r"(?m)^\[portal\]\s*$", lambda m: f"{m.group(0)}\n{line}", text, count=1)
-    else:
-        text = text.rstrip("\n") + f"\n\n[portal]\n{line}\n"
-    try:
-        tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise GMError(f"{path} is not valid TOML ({exc}). Fix the file and try again.") from exc
-    temporary = path.with_name(f".{path.name}.tmp")
-    # The hash is a secret: gm.toml becomes the GM's only (gm doctor's secrets check), from its
-    # first byte on. chmod too: O_CREAT's mode passes the umask, and an old temporary keeps its own.
-    with os.fdopen(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as out:
-        out.write(text)
-    os.chmod(temporary, 0o600)
-    os.replace(temporary, path)
-
-
-def gm_password_hash(home: Home) -> str:
-    hashed: str = home.setting("portal", "gm_password_hash", "")  # Home.setting holds it to the default's type
-    return hashed
 
 
 # A hash of a secret nobody has: unknown seats are checked against it to take as long as known ones.

@@ -10,6 +10,7 @@ from typing import Any, cast
 import sqlite_utils
 
 from gm.errors import GMError
+from gm.store.acting import OWNER_NAME, acting
 from gm.store.database import inserted
 
 
@@ -194,21 +195,58 @@ def has_current_submission(db: sqlite_utils.Database, game_id: int, turn: int, s
     )
 
 
-def audit(db: sqlite_utils.Database, at: str, game_id: int | None, action: str, detail: Mapping[str, Any]) -> None:
+def audit(
+    db: sqlite_utils.Database,
+    at: str,
+    game_id: int | None,
+    action: str,
+    detail: Mapping[str, Any],
+    own: bool = False,
+) -> None:
+    """Log an action of the GM acting now (gm.store.acting). A GM limited to some games is
+    refused any other's action here too: the caller's transaction then writes nothing of it.
+    own: an action on the GM's own account (a new password), which every GM may take."""
+    actor = acting()
+    if not own and not actor.may_act_on(game_id):
+        raise NotYourGame(actor.name, _game_name(db, game_id))
     db.table("audit").insert(
-        {"at": at, "game_id": game_id, "action": action, "detail": json.dumps(detail, sort_keys=True)}
+        {
+            "at": at,
+            "game_id": game_id,
+            "action": action,
+            "detail": json.dumps(detail, sort_keys=True),
+            "actor": actor.name,
+        }
     )
+
+
+class NotYourGame(GMError):
+    """A GM limited to some games tried to act on another, or on the whole house."""
+
+    def __init__(self, name: str, game: str | None):
+        where = f"game '{game}'" if game else "the whole house"
+        super().__init__(
+            f"{name} is a GM of some games only, and {where} is not one of them: nothing was done. "
+            "Ask the house's owner to do it."
+        )
+
+
+def _game_name(db: sqlite_utils.Database, game_id: int | None) -> str | None:
+    row = None if game_id is None else db.execute("SELECT name FROM games WHERE id = ?", [game_id]).fetchone()
+    return None if row is None else str(row[0])
 
 
 @dataclass(frozen=True)
 class AuditEntry:
     """One row of the GM audit log: when (ISO text), the game's name (None for house-wide
-    actions such as creating a game), what was done, and its details as stored."""
+    actions such as creating a game), what was done, its details as stored, and the GM who did it
+    (gm.store.acting; the owner's for entries from before GMs had names)."""
 
     at: str
     game: str | None
     action: str
     detail: dict[str, Any]
+    actor: str = OWNER_NAME
 
 
 def audit_log(db: sqlite_utils.Database, game_id: int | None = None, last: int | None = None) -> list[AuditEntry]:
@@ -216,12 +254,32 @@ def audit_log(db: sqlite_utils.Database, game_id: int | None = None, last: int |
     where, args = ("WHERE a.game_id = ?", [game_id]) if game_id is not None else ("", [])
     limit = "LIMIT ?" if last is not None else ""
     rows = db.execute(
-        f"""SELECT * FROM (SELECT a.id, a.at, g.name, a.action, a.detail FROM audit a
+        f"""SELECT * FROM (SELECT a.id, a.at, g.name, a.action, a.detail, a.actor FROM audit a
                           LEFT JOIN games g ON g.id = a.game_id {where} ORDER BY a.id DESC {limit})
                           ORDER BY id""",
         args + ([last] if last is not None else []),
     ).fetchall()
-    return [AuditEntry(at, name, action, json.loads(detail)) for _, at, name, action, detail in rows]
+    return _entries(rows)
+
+
+def _entries(rows: Iterable[tuple[Any, ...]]) -> list[AuditEntry]:
+    return [
+        AuditEntry(at, name, action, json.loads(detail), actor or OWNER_NAME)
+        for _, at, name, action, detail, actor in rows
+    ]
+
+
+def audit_log_of(db: sqlite_utils.Database, game_ids: Iterable[int], last: int) -> list[AuditEntry]:
+    """The last entries of these games' audit log, oldest first (a GM of some games sees theirs)."""
+    ids = sorted(game_ids)
+    marks = ", ".join("?" * len(ids))
+    rows = db.execute(
+        f"""SELECT * FROM (SELECT a.id, a.at, g.name, a.action, a.detail, a.actor FROM audit a
+                          JOIN games g ON g.id = a.game_id WHERE a.game_id IN ({marks}) ORDER BY a.id DESC LIMIT ?)
+                          ORDER BY id""",
+        [*ids, last],
+    ).fetchall()
+    return _entries(rows)
 
 
 # seat_players.reason of the player who joined a seat (the others took it over as standbys).

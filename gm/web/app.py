@@ -8,7 +8,7 @@ import threading
 from datetime import timedelta
 from pathlib import Path
 
-from flask import Flask, Response, request, session
+from flask import Flask, Response, g, request, session
 from werkzeug.exceptions import HTTPException, TooManyRequests
 from werkzeug.routing import IntegerConverter, Map
 
@@ -17,11 +17,14 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.render.environment import make_environment, shared_templates_dir
 from gm.rulesets import RulesetFault
+from gm.services import staff
 from gm.services.guesses import sign_in_limiter
 from gm.services.portal_access import VerifiedSecrets, portal_key
+from gm.store.acting import begin_acting, end_acting
 from gm.store.database import is_busy, open_database
 from gm.store.locks import HomeLock
 from gm.web import gm_desk, gm_pages, link_pages, player, press_pages, turn_pages
+from gm.web.gm_pages import request_actor
 from gm.web.known_browsers import KnownBrowsers
 from gm.web.multipart import PortalRequest
 from gm.web.portal import Portal, PortalResponse, page, portal
@@ -94,7 +97,9 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
     )
     trusted = trusted_networks(home.setting("portal", "trusted_proxies", LOOPBACK), str(home.settings_file))
     app.wsgi_app = ClientAddress(app.wsgi_app, trusted)  # type: ignore[method-assign]
-    open_database(home.database).conn.close()  # migrate once, before any request
+    db = open_database(home.database)  # migrate once, before any request
+    staff.adopt_owner_password(db, home)
+    db.conn.close()
     app.register_blueprint(player.blueprint)
     app.register_blueprint(turn_pages.blueprint)
     app.register_blueprint(gm_pages.blueprint)
@@ -104,6 +109,8 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
     app.add_url_rule("/portal.css", "css", stylesheet)
     app.add_url_rule("/zone.js", "zone_script", zone_script)
     app.before_request(_ended_sessions_sign_out)
+    app.before_request(_who_acts)
+    app.teardown_request(_acted)
     app.after_request(_secure_headers)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(GMError, _gm_error)
@@ -137,6 +144,19 @@ def _ended_sessions_sign_out() -> None:
     sid = session.get("sid")
     if sid is not None and not portal().sessions.alive(sid):
         session.clear()
+
+
+def _who_acts() -> None:
+    """Every action of this request is the signed-in GM's in the audit log (a player's own when
+    no GM is signed in), and a GM of some games is refused any other's there too."""
+    g.acting = begin_acting(request_actor())
+
+
+def _acted(_: BaseException | None) -> None:
+    """Who acted before this request acts again (a thread answers many requests)."""
+    token = g.pop("acting", None)
+    if token is not None:
+        end_acting(token)
 
 
 def _secure_headers(response: Response) -> Response:

@@ -1,22 +1,23 @@
 """The GM's page acts: hold and release a game, move its deadline, remind the seats without
 orders, seat or prune the waiting list, answer the questions mailed to the house, read the audit
-log. Behind the GM's password and a CSRF token on every form, through the same services as the
-command line, so each action is written in the audit log as the CLI writes it."""
+log. Behind a GM's password and a CSRF token on every form, through the same services as the
+command line, so each action is written in the audit log as the CLI writes it, with the name of
+the GM signed in. A GM of some games sees and acts on those only; the questions are the house's."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import TypedDict, TypeVar
 
-from flask import Blueprint, abort, redirect, request, session
+from flask import Blueprint, redirect, request, session
 from werkzeug.wrappers import Response
 
 from gm.errors import GMError
 from gm.services import cycle, questions, reminders, signups, waiting
 from gm.services.audit_text import detail_words
 from gm.services.gameview import game_facts
-from gm.store import records
-from gm.web.gm_pages import signed_in_gm
+from gm.store import records, staff
+from gm.web.gm_pages import require_game, require_gm, require_whole_house
 from gm.web.guard import check_csrf
 from gm.web.portal import page, portal
 
@@ -25,18 +26,14 @@ blueprint = Blueprint("gm_desk", __name__)
 AUDIT_SHOWN = 200  # entries on the audit page, newest last (gm audit --json has every one)
 GAME_AUDIT_SHOWN = 15  # the game's latest entries on its page
 
+QUESTIONS = "the questions mailed to the house"
 Done = TypeVar("Done")  # what a GM action returns, for the notice that says it was done
 
 
-def require_gm() -> None:
-    if not signed_in_gm():
-        abort(403, "This is the GM's page. Sign in with the GM password first (/gm).")
-
-
-def _posted() -> None:
-    """Every action of this page: a form of this session, from the GM."""
+def _posted(check: Callable[[], object]) -> None:
+    """Every action of this page: a form of this session, from a GM whose it is to do (check)."""
     check_csrf(request.form.get("csrf"))
-    require_gm()
+    check()
 
 
 def _done(where: str, notice: str) -> Response:
@@ -52,7 +49,7 @@ def _done(where: str, notice: str) -> Response:
 def game_page(
     name: str, error: str | None = None, status: int = 200, typed: Mapping[str, object] | None = None
 ) -> Response:
-    require_gm()
+    account = require_game(name)
     p = portal()
     db = p.db()
     game = records.game_by_name(db, name)
@@ -72,6 +69,7 @@ def game_page(
         notice=session.pop("gm_notice", None),
         error=error,
         typed=typed or {},
+        gm_account=account,
     )
 
 
@@ -80,7 +78,7 @@ def _act(
 ) -> Response:
     """Do a GM action on a game; a refusal shows on the game's page with what was typed, and
     changes nothing (the services refuse before they write)."""
-    _posted()
+    _posted(lambda: require_game(name))
     try:
         done = action()
     except GMError as exc:
@@ -154,7 +152,7 @@ def seat_waiting(name: str) -> Response:
 
 @blueprint.get("/gm/questions")
 def questions_page(error: str | None = None, status: int = 200, typed: Mapping[str, object] | None = None) -> Response:
-    require_gm()
+    account = require_whole_house(QUESTIONS)
     p = portal()
     every = request.args.get("all") == "1"
     return page(
@@ -167,13 +165,14 @@ def questions_page(error: str | None = None, status: int = 200, typed: Mapping[s
         notice=session.pop("gm_notice", None),
         error=error,
         typed=typed or {},
+        gm_account=account,
     )
 
 
 def _answer(
     action: Callable[[], Done], notice: Callable[[Done], str], typed: Mapping[str, object] | None = None
 ) -> Response:
-    _posted()
+    _posted(lambda: require_whole_house(QUESTIONS))
     try:
         done = action()
     except GMError as exc:
@@ -207,18 +206,29 @@ def answered(number: int) -> Response:
 
 @blueprint.get("/gm/audit")
 def audit_page() -> Response:
-    require_gm()
+    """The log of every game and the house; for a GM of some games, of theirs only."""
+    account = require_gm()
     db = portal().db()
     name = request.args.get("game", "").strip()[:100]
+    if name:
+        require_game(name)
     game = records.game_by_name(db, name) if name else None
-    entries = records.audit_log(db, game.id if game else None, AUDIT_SHOWN)
+    if game is not None:
+        entries = records.audit_log(db, game.id, AUDIT_SHOWN)
+    elif account.games:
+        entries = records.audit_log_of(db, staff.game_ids_of(db, account.id), AUDIT_SHOWN)
+    else:
+        entries = records.audit_log(db, None, AUDIT_SHOWN)
+    games = account.games or tuple(g.name for g in records.all_games(db))
     return page(
         "gm_audit.html",
         title="Audit log — GM",
         entries=_shown(entries),
         chosen=name,
-        games=[g.name for g in records.all_games(db)],
+        games=games,
+        house=not account.games,
         shown=AUDIT_SHOWN,
+        gm_account=account,
     )
 
 
@@ -229,6 +239,7 @@ class ShownEntry(TypedDict):
     game: str | None
     action: str
     detail: str
+    by: str
 
 
 def _shown(entries: list[records.AuditEntry]) -> list[ShownEntry]:
@@ -240,6 +251,7 @@ def _shown(entries: list[records.AuditEntry]) -> list[ShownEntry]:
             "game": e.game,
             "action": e.action,
             "detail": detail_words(e.detail),
+            "by": e.actor,
         }
         for e in entries
     ]

@@ -10,7 +10,7 @@ from werkzeug.exceptions import Forbidden
 from werkzeug.wrappers import Response
 
 from gm.mail.settings import mail_settings
-from gm.services import open_games, press, seat_page as facts, seat_turns, turnfiles, uploads
+from gm.services import open_games, press, seat_page as facts, seat_turns, staff, turnfiles, uploads
 from gm.services.guesses import seat_target
 from gm.services.house import paying
 from gm.services.portal_access import (
@@ -22,14 +22,13 @@ from gm.services.portal_access import (
     seat_in_game,
     seat_sign_in,
     session_vouches,
-    use_gm_link,
     use_link,
 )
 from gm.services.seats import LEFT
 from gm.services.turn_charges import held_turns
 from gm.store import records
 from gm.store.records import GameRecord, SeatRecord
-from gm.web.gm_pages import gm_signed_in_by_link
+from gm.web.gm_pages import gm_session
 from gm.web.guard import check_csrf, end_session, guess_keys, refuse_if_blocked, start_session
 from gm.web.portal import PortalResponse, page, portal
 from gm.web.turn_views import CachedRows, turn_view
@@ -175,8 +174,9 @@ def use_sign_in_link() -> Response:
     check_csrf(request.form.get("csrf"))
     p = portal()
     token = request.form.get("token", "")[:500]
-    if use_gm_link(p.home, p.clock, token):
-        return gm_signed_in_by_link()
+    signed_gm = staff.use_link(p.db(), p.home, p.clock, token)
+    if signed_gm is not None:
+        return gm_session(signed_gm)
     used = use_link(p.db(), p.home, p.clock, token)
     found = seat_by_id(p.db(), used.seat_id) if used.seat_id is not None else None
     if found is None:

@@ -70,7 +70,7 @@ def test_the_audit_log_reads_in_words(home, gm, game):
     assert gm("game", "set", "g1", "early", "no", home=home).code == 0
     assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0
     digest = json.loads(gm("audit", "--json", home=home).out)[-1]["detail"]["state_hash"]
-    details = [line[58:] for line in gm("audit", home=home).out.splitlines()[-3:]]
+    details = [line[72:] for line in gm("audit", home=home).out.splitlines()[-3:]]
     assert details == [
         "account ann@example.org, credits 10, money 25.00",
         "name early, value no",

@@ -231,11 +231,19 @@ def test_seats_of_unknown_status_or_half_robots_are_named(home, gm):
 
 def test_the_gm_password_leaves_gm_toml_the_gm_s_only(home, gm, monkeypatch):
     """Issue 28: gm portal password left gm.toml mode 644 with the hash in it, and gm doctor
-    then failed its own secrets check; now the file is the GM's only, and the doctor agrees."""
-    (home / "gm.toml").chmod(0o644)
+    then failed its own secrets check; now the file is the GM's only, and the doctor agrees.
+    Issue 33: the hash is kept in the database now; gm.toml with one from before is made the
+    GM's only as gm takes the line out of it."""
+    settings = home / "gm.toml"
+    settings.chmod(0o644)
     monkeypatch.setattr(sys, "stdin", io.StringIO("a-long-gm-password\n"))
     assert gm("portal", "password", home=home).code == 0
-    assert (home / "gm.toml").stat().st_mode & 0o777 == 0o600
+    assert "scrypt$" not in settings.read_text()
+    settings.write_text(settings.read_text().replace("[portal]\n", '[portal]\ngm_password_hash = "scrypt$1$2"\n', 1))
+    settings.chmod(0o644)
+    assert gm("gm", "list", home=home).code == 0
+    assert "scrypt$" not in settings.read_text()
+    assert settings.stat().st_mode & 0o777 == 0o600
     ran = gm("doctor", home=home)
     assert ran.code == 0, ran.out
     assert "OK       secrets:" in ran.out

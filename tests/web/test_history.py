@@ -111,3 +111,14 @@ def test_a_file_the_gm_entered_is_named_without_the_gms_path(signed_in, gm, home
     [row] = history_rows(signed_in.get("/history").text)
     assert "entered by your GM" in row and re.search(r"\d+ bytes", row)
     assert "gm-private-notes" not in row and "ann-br" not in row
+
+
+def test_orders_typed_in_for_the_player_say_so_on_their_page(signed_in, gm, home, game, tmp_path):
+    """Issue 33: orders the GM typed in from a letter or a call read as such, not as the player's
+    own upload, and the GM's file name and reason stay the GM's."""
+    path = tmp_path / "gm-private-notes.txt"
+    path.write_text("CLAIM ENG\n")
+    assert gm("submit", path, "--for", "g1", "BR", "--reason", "phoned, sounded unsure", home=home).code == 0
+    [row] = history_rows(signed_in.get("/history").text)
+    assert "typed in by your GM" in row
+    assert "gm-private-notes" not in row and "unsure" not in row

@@ -305,9 +305,9 @@ def test_an_address_others_reach_is_warned_about(capsys, tmp_path):
 
     from gm.cli.serve import _started
 
-    home = SimpleNamespace(root=tmp_path, setting=lambda section, name, default: "a hash")
+    home = SimpleNamespace(root=tmp_path)
     for address, warned in [("192.0.2.7", True), ("0.0.0.0", True), ("::", True), ("127.0.0.1", False), ("::1", False)]:
-        _started(home, address, address, 8000, "2 workers of 2 threads")
+        _started(home, address, address, 8000, "2 workers of 2 threads", can_sign_in=True)
         assert ("put a TLS proxy in front" in capsys.readouterr().out) == warned, address
 
 

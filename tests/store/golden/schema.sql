@@ -45,7 +45,7 @@ CREATE TABLE accounts ( id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLA
 -- table address_changes on address_changes
 CREATE TABLE address_changes ( id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL REFERENCES accounts(id), old_email TEXT NOT NULL, new_email TEXT NOT NULL, at TEXT NOT NULL, by TEXT NOT NULL CHECK (by IN ('gm', 'mail', 'forgotten')) );
 -- table audit on audit
-CREATE TABLE audit ( id INTEGER PRIMARY KEY, at TEXT NOT NULL, game_id INTEGER, action TEXT NOT NULL, detail TEXT NOT NULL );
+CREATE TABLE audit ( id INTEGER PRIMARY KEY, at TEXT NOT NULL, game_id INTEGER, action TEXT NOT NULL, detail TEXT NOT NULL , actor TEXT);
 -- table games on games
 CREATE TABLE games ( id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, ruleset TEXT NOT NULL, ruleset_version TEXT NOT NULL, scenario_name TEXT NOT NULL, scenario_text TEXT NOT NULL, seed INTEGER NOT NULL, status TEXT NOT NULL CHECK (status IN ('open', 'running', 'over')), turn INTEGER NOT NULL DEFAULT 1, deadline TEXT, options TEXT NOT NULL DEFAULT '{}', created TEXT NOT NULL , schedule TEXT, slot TEXT, due TEXT, held INTEGER NOT NULL DEFAULT 0);
 -- table ledger on ledger
@@ -78,6 +78,10 @@ CREATE TABLE seat_players ( id INTEGER PRIMARY KEY, seat_id INTEGER NOT NULL REF
 CREATE TABLE seats ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), code TEXT NOT NULL, account_id INTEGER NOT NULL REFERENCES accounts(id), secret_hash TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'active', joined TEXT NOT NULL, UNIQUE (game_id, code) );
 -- table slips on slips
 CREATE TABLE slips ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), seat_id INTEGER NOT NULL UNIQUE REFERENCES seats(id), taken TEXT NOT NULL, by TEXT NOT NULL CHECK (by IN ('player', 'default')), source TEXT NOT NULL, choices TEXT NOT NULL );
+-- table staff on staff
+CREATE TABLE staff ( id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE COLLATE NOCASE, role TEXT NOT NULL CHECK (role IN ('owner', 'gm')), password_hash TEXT, added TEXT NOT NULL, removed TEXT, link_nonce TEXT, link_expires TEXT );
+-- table staff_games on staff_games
+CREATE TABLE staff_games ( staff_id INTEGER NOT NULL REFERENCES staff(id), game_id INTEGER NOT NULL REFERENCES games(id), PRIMARY KEY (staff_id, game_id) );
 -- table standbys on standbys
 CREATE TABLE standbys ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), email TEXT NOT NULL, name TEXT NOT NULL, added TEXT NOT NULL, seat_id INTEGER REFERENCES seats(id), -- the seat taken, once taken taken TEXT );
 -- table submissions on submissions
@@ -90,4 +94,4 @@ CREATE TABLE waiting ( id INTEGER PRIMARY KEY, game_id INTEGER REFERENCES games(
 CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
 -- trigger ledger_no_update on ledger
 CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
--- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm, m014_press_withheld, m015_people, m025_votes, m026_observers, m027_observer_mail
+-- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm, m014_press_withheld, m015_people, m020_staff, m025_votes, m026_observers, m027_observer_mail
