@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_cycle.py --seats 100          # a quick run, about 2 minutes
     .venv/bin/python bench/bench_cycle.py                      # 1,000 seats
+    .venv/bin/python bench/bench_cycle.py --seats 50 --turn 10 --by-ruleset   # mid-season, each ruleset apart
 
 The house is the issue 18 mix: per 1,000 seats, 40 Empires games of 16 seats, 30 Conqueror of 8
 and 30 Clash of 4; a ruleset added later (mcempires, imperials) takes 100 seats of each 1,000 in
@@ -10,8 +11,15 @@ orders for the turn). Then, each as its own `gm` process, timed in wall time and
 whole process tree (this process is a subreaper, so workers and the fork server are counted):
 `gm inbox import` (intake), `gm mail send` (the acknowledgements, into the outbox folder), and
 `gm run-due` with every game due (resolve, render, queue and send the reports into the outbox
-folder). Beside it, in the same run, bare WeasyPrint on the same report HTML, one game of each
-ruleset, as the floor.
+folder). Beside it, in the same run, the floor: bare WeasyPrint on the very HTML each seat's PDF
+came from, its map pictures drawn as a render worker draws them (the same PNG bytes the report
+embeds; drawing them is not timed, laying out and writing the PDF is).
+
+With `--turn N` every game is mid-season: robots play turns 1 to N-1 first, as players by mail
+would (turn files with press, some refused for a bad order and sent again or not, some never
+sent), those turns marked published without their reports, and the mailed turn files of turn N
+are made the same way. `--by-ruleset` copies the house before run-due and runs it once more per
+ruleset on the copy, only that ruleset's games due, for each ruleset's CPU a seat.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import os
 import platform
 import random
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -32,10 +41,14 @@ from datetime import timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
+import weasyprint
+
 from gm.clock import SystemClock
 from gm.home import Home, create_home
+from gm.render.worker import RenderJob, drawn
 from gm.rulesets import get_ruleset, installed
-from gm.services import credits, cycle, games
+from gm.services import credits, cycle, games, turnfiles, turns
+from gm.services.reports import turn_pages
 from gm.store import records
 from gm.store.database import open_database
 
@@ -55,8 +68,23 @@ def house_mix(seats: int) -> list[tuple[str, int, int]]:
     return [(name, size, max(1, round(seats * share / 1000 / size))) for name, size, share in shares]
 
 
-def make_house(home: Home, seats: int, seed: int) -> tuple[list[str], Path]:
-    """The games, every player seated with credits, and a Maildir of one turn file per seat."""
+# How the seats of a mid-season house answer a turn, per 100 (a real house's mail, roughly): no
+# turn file at all; a file refused for one bad order and left so (the game's NMR policy plays the
+# seat); refused, then sent again put right; the rest valid. A file carries press PRESS_IN times in 100.
+MISSED, FAILED, FIXED, PRESS_IN = 8, 7, 7, 35
+BAD_ORDER = "ATTACK THE MOON WITH 99 ARMIES"
+PRESS_LINES = [
+    "Shall we keep our border quiet this season?",
+    "I will not move against you if you leave the north to me.",
+    "Your last move cost me dearly. Explain it, or expect an answer.",
+    "Agreed. Let us see how the others take it.",
+    "Who is behind the attack on the coast? Not me.",
+]
+
+
+def make_house(home: Home, seats: int, seed: int, turn: int = 1) -> tuple[list[str], Path]:
+    """The games, every player seated with credits, robots' turns played by mail to turn `turn`,
+    and a Maildir of the turn files of that turn."""
     create_home(home)
     settings = home.settings_file.read_text().replace('address = ""', 'address = "gm@house.example.org"', 1)
     home.settings_file.write_text(settings)
@@ -74,34 +102,77 @@ def make_house(home: Home, seats: int, seed: int) -> tuple[list[str], Path]:
                 credits.buy(db, clock, email, 20, 2000, name, None)
                 secrets[code] = (secret, email)
             cycle.set_schedule(db, clock, name, "weekly on Friday at 18:00 UTC")
-            _mail_turn_files(db, box, name, secrets, seed)
+            play_to(db, home, name, secrets, seed, turn)
+            _mail_turn_files(db, box, name, secrets, seed, turn > 1)
             names.append(name)
     db.conn.close()
     return names, Path(box._path)
 
 
-def _mail_turn_files(db, box: mailbox.Maildir, name: str, secrets: dict, seed: int) -> None:
+def play_to(db, home: Home, name: str, secrets: dict, seed: int, turn: int) -> None:
+    """Turns 1 to `turn` - 1 of the game, each seat's turn files submitted as intake submits them,
+    then the turn run; the turns marked published without their reports (this bench times turn
+    `turn`'s cycle only)."""
+    clock = SystemClock()
+    while (game := records.game_by_name(db, name)).turn < turn and game.status != "over":
+        for code, (secret, email) in secrets.items():
+            for number, text in enumerate(turn_files(db, name, code, secret, seed, True)):
+                source = f"bench:{name}:{code}:{game.turn}:{number}"
+                turnfiles.submit(db, home, clock, text.encode(), "mail", source, sender=email)
+        turns.run_turn(db, home, clock, name)
+        game = records.game_by_name(db, name)
+        with db.conn:
+            records.mark_published(db, game.id, records.unpublished_turns(db, game.id), clock.now().isoformat())
+
+
+def turn_files(db, name: str, code: str, secret: str, seed: int, mid_season: bool) -> list[str]:
+    """What one seat sends for the turn being collected: one valid file of the robot's orders on
+    turn 1 (or without `mid_season`); later, as MISSED, FAILED, FIXED and PRESS_IN say."""
     game = records.game_by_name(db, name)
-    ruleset = get_ruleset(game.ruleset)
     state = games.current_state(db, game)
+    rng = random.Random(f"{seed}/{name}/{code}/{game.turn}")
+    orders = [order.text for order in get_ruleset(game.ruleset).robot_orders(state, code, rng)]
+    head = f"GAME {name}\nPLAYER {code}\nPASSWORD {secret}\nTURN {game.turn}\n"
+    if not mid_season:
+        return [head + "".join(f"{line}\n" for line in orders) + "END\n"]
+    roll = rng.randrange(100)
+    if roll < MISSED:
+        return []
+    press = []
+    if rng.randrange(100) < PRESS_IN:
+        others = [seat.code for seat in records.seats_of(db, game.id) if seat.code != code]
+        to = "ALL" if rng.random() < 0.3 else rng.choice(others)
+        press = [f"PRESS TO {to}", *rng.sample(PRESS_LINES, rng.randint(1, 3)), "ENDPRESS"]
+    good = head + "".join(f"{line}\n" for line in [*press, *orders]) + "END\n"
+    bad = head + "".join(f"{line}\n" for line in [*orders, BAD_ORDER]) + "END\n"
+    if roll < MISSED + FAILED:
+        return [bad]
+    if roll < MISSED + FAILED + FIXED:
+        return [bad, good]
+    return [good]
+
+
+def _mail_turn_files(db, box: mailbox.Maildir, name: str, secrets: dict, seed: int, mid_season: bool) -> None:
+    game = records.game_by_name(db, name)
+    if game.status == "over":
+        return
     for code, (secret, email) in secrets.items():
-        orders = ruleset.robot_orders(state, code, random.Random(f"{seed}/{name}/{code}"))
-        body = "\n".join(order.text for order in orders)
-        message = EmailMessage()
-        message["From"] = email
-        message["To"] = "gm@house.example.org"
-        message["Subject"] = f"{name} orders"
-        message["Message-ID"] = f"<{name}-{code}-{game.turn}@players.example.org>"
-        message.set_content(f"GAME {name}\nPLAYER {code}\nPASSWORD {secret}\nTURN {game.turn}\n{body}\nEND\n")
-        box.add(message)
+        for number, text in enumerate(turn_files(db, name, code, secret, seed, mid_season)):
+            message = EmailMessage()
+            message["From"] = email
+            message["To"] = "gm@house.example.org"
+            message["Subject"] = f"{name} orders"
+            message["Message-ID"] = f"<{name}-{code}-{game.turn}-{number}@players.example.org>"
+            message.set_content(text)
+            box.add(message)
 
 
-def make_due(home: Home) -> None:
-    """Every running game's deadline a day ago, so gm run-due runs them all."""
+def make_due(home: Home, ruleset: str | None = None) -> None:
+    """Every running game's deadline (of `ruleset` only, if given) a day ago, so gm run-due runs them."""
     db = open_database(home.database)
     past = SystemClock().now() - timedelta(days=1)
     for game in records.all_games(db):
-        if game.status != "over":
+        if game.status != "over" and ruleset in (None, game.ruleset):
             cycle.set_due(db, game, past, past)
     db.conn.commit()
     db.conn.close()
@@ -188,32 +259,45 @@ def _reap_orphans() -> None:
             time.sleep(0.05)
 
 
-def floor(home: Home, names: list[str]) -> dict[str, float]:
-    """CPU seconds per report of bare WeasyPrint on gm's report HTML: one game of each ruleset."""
-    import weasyprint
+def floor_html(job: RenderJob) -> str:
+    """The HTML a seat's PDF is made from, its map pictures drawn as a render worker draws them:
+    each `gm-picture:` reference replaced by the data: URL of the very PNG the report embeds."""
+    return drawn(job).html
 
-    from gm.render import base_url
-    from gm.services.reports import turn_pages
 
+def bare_pdf(html: str, base_url: str) -> bytes:
+    """The floor: bare WeasyPrint, its default fetcher and a new font configuration each time."""
+    return weasyprint.HTML(string=html, base_url=base_url).write_pdf()
+
+
+def floor(home: Home, names: list[str], games_each: int | None = None) -> dict[str, tuple[float, int]]:
+    """ruleset -> (CPU seconds, reports) of bare WeasyPrint on the last resolved turn's seat
+    reports of every game (of the first `games_each` games of each ruleset, if given). Drawing the
+    pictures is not timed: they are the worker's work, shared by the seats of a turn."""
     db = open_database(home.database)
-    per_report = {}
-    for ruleset_name in dict.fromkeys(name.rsplit("-", 1)[0] for name in names):
-        name = f"{ruleset_name}-1"
-        game = records.game_by_name(db, name)
-        pages = turn_pages(db, home, name, [game.turn - 1])
-        seat_jobs = pages.jobs[: len(pages.rows)]
+    spent: dict[str, tuple[float, int]] = {}
+    for name in names:
+        ruleset_name, number = name.rsplit("-", 1)
+        if games_each is not None and int(number) > games_each:
+            continue
+        pages = turn_pages(db, home, name)  # the last resolved turn: the one run-due ran
+        seat_jobs = [(floor_html(job), job.base_url) for job in pages.jobs[: len(pages.rows)]]
         start = time.process_time()
-        for job in seat_jobs:
-            weasyprint.HTML(string=job.html, base_url=base_url()).write_pdf()
-        per_report[ruleset_name] = (time.process_time() - start) / len(seat_jobs)
+        for html, base_url in seat_jobs:
+            bare_pdf(html, base_url)
+        seconds, reports = spent.get(ruleset_name, (0.0, 0))
+        spent[ruleset_name] = (seconds + time.process_time() - start, reports + len(seat_jobs))
     db.conn.close()
-    return per_report
+    return spent
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seats", type=int, default=1000, help="seats in the house (default 1000)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--turn", type=int, default=1, help="the turn run-due runs, robots playing the ones before")
+    parser.add_argument("--by-ruleset", action="store_true", help="run-due again on a copy, one ruleset at a time")
+    parser.add_argument("--floor-games", type=int, help="floor on this many games of each ruleset (default all)")
     parser.add_argument("--keep", type=Path, help="build the house in this folder and keep it")
     args = parser.parse_args()
     ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: orphans' CPU counts too
@@ -221,44 +305,81 @@ def main() -> None:
         root = args.keep or Path(folder)
         home = Home(root / "house")
         start = time.perf_counter()
-        names, maildir = make_house(home, args.seats, args.seed)
-        mix = house_mix(args.seats)
-        seats = sum(size * count for _, size, count in mix)
+        all_names, maildir = make_house(home, args.seats, args.seed, args.turn)
+        names, seats_of, turn_now = running_games(home, all_names)
+        seats = sum(seats_of.values())
         print(
-            f"python {platform.python_version()}, {os.cpu_count()} CPUs, load average "
-            f"{os.getloadavg()[0]:.1f}; {seats} seats in {len(names)} games: "
-            + ", ".join(f"{count} {name} of {size}" for name, size, count in mix)
+            f"python {platform.python_version()}, weasyprint {weasyprint.__version__}, {os.cpu_count()} CPUs, "
+            f"load average {os.getloadavg()[0]:.1f}; {seats} seats in {len(names)} running games "
+            f"({len(all_names) - len(names)} over before turn {args.turn}): "
+            + ", ".join(
+                f"{sum(1 for n in names if n.startswith(r + '-'))} {r} of {size}"
+                for r, size, _ in house_mix(args.seats)
+            )
+            + f"; turns {min(turn_now.values())}-{max(turn_now.values())} being collected"
             + f" (house built in {time.perf_counter() - start:.0f} s)"
         )
-        steps = [
-            ("intake", ["inbox", "import", str(maildir)]),
-            ("acknowledgements", ["mail", "send"]),
-            ("run-due", ["run-due"]),
-        ]
         results = {}
-        for label, command in steps:
-            if label == "run-due":
-                make_due(home)
-            results[label] = result = timed(*command, "--home", str(home.root))
-            print(
-                f"{label:>16}: wall {result['wall']:7.1f} s, CPU {result['cpu']:7.1f} s "
-                f"({result['cpu'] / seats:.3f} CPU-s per seat; the gm process itself about "
-                f"{result['main_cpu']:.1f} s); peak RSS gm {result['main_mb']:.0f} MB, "
-                f"largest other process {result['others_mb']:.0f} MB ({result['processes'] - 1} others)"
-            )
+        for label, command in [("intake", ["inbox", "import", str(maildir)]), ("acknowledgements", ["mail", "send"])]:
+            results[label] = _show(label, timed(*command, "--home", str(home.root)), seats)
+        apart = Home(root / "apart")
+        if args.by_ruleset:
+            shutil.copytree(home.root, apart.root, symlinks=True)
+        make_due(home)
+        results["run-due"] = _show("run-due", timed("run-due", "--home", str(home.root)), seats)
         reports = len(list((home.reports).rglob("*.pdf")))
         mails = len(list(home.outbox.rglob("*.eml")))
         print(
             f"{reports} report PDFs written, {mails} mails in the outbox folder; load average {os.getloadavg()[0]:.1f}"
         )
-        bare = floor(home, names)
-        weighted = sum(bare[name] * size * count for name, size, count in mix) / seats
+        by_ruleset = {}
+        for ruleset_name in dict.fromkeys(name.rsplit("-", 1)[0] for name in names) if args.by_ruleset else ():
+            make_due(apart, ruleset_name)
+            ruleset_seats = sum(n for name, n in seats_of.items() if name.startswith(f"{ruleset_name}-"))
+            by_ruleset[ruleset_name] = _show(
+                f"{ruleset_name} alone", timed("run-due", "--home", str(apart.root)), ruleset_seats
+            )
+        bare = floor(home, names, args.floor_games)
+        print("the floor, bare WeasyPrint on the reports' HTML as sent (maps drawn), CPU-s per report:")
+        for ruleset_name, (seconds, count) in bare.items():
+            ruleset_seats = sum(n for name, n in seats_of.items() if name.startswith(f"{ruleset_name}-"))
+            line = f"{ruleset_name:>16}: floor {seconds / count:.3f} ({count} reports)"
+            if ruleset_name in by_ruleset:
+                alone = by_ruleset[ruleset_name]["cpu"] / ruleset_seats
+                line += f"; run-due alone {alone:.3f} a seat, {alone / (seconds / count):.2f} of its floor"
+            print(line)
+        floor_seconds = sum(seconds for seconds, _ in bare.values())
+        floor_reports = sum(count for _, count in bare.values())
+        whole = results["run-due"]["cpu"] / seats
         print(
-            "bare WeasyPrint on the same report HTML, CPU-s per report: "
-            + ", ".join(f"{name} {seconds:.3f}" for name, seconds in bare.items())
-            + f"; {weighted:.3f} per seat in this mix, against run-due's "
-            f"{results['run-due']['cpu'] / seats:.3f}"
+            f"{'whole house':>16}: floor {floor_seconds / floor_reports:.3f} a report ({floor_reports} reports); "
+            f"run-due {whole:.3f} a seat, {whole / (floor_seconds / floor_reports):.2f} of the floor; "
+            f"the gm process {results['run-due']['main_cpu'] / seats:.3f} a seat"
         )
+
+
+def running_games(home: Home, names: list[str]) -> tuple[list[str], dict[str, int], dict[str, int]]:
+    """The games still running (the ones run-due will run), their seats, and the turn each collects."""
+    db = open_database(home.database)
+    running, seats, turn_now = [], {}, {}
+    for name in names:
+        game = records.game_by_name(db, name)
+        if game.status != "over":
+            running.append(name)
+            seats[name] = len(records.seats_of(db, game.id))
+            turn_now[name] = game.turn
+    db.conn.close()
+    return running, seats, turn_now
+
+
+def _show(label: str, result: dict, seats: int) -> dict:
+    print(
+        f"{label:>16}: wall {result['wall']:7.1f} s, CPU {result['cpu']:7.1f} s "
+        f"({result['cpu'] / seats:.3f} CPU-s per seat; the gm process itself about "
+        f"{result['main_cpu']:.1f} s); peak RSS gm {result['main_mb']:.0f} MB, "
+        f"largest other process {result['others_mb']:.0f} MB ({result['processes'] - 1} others)"
+    )
+    return result
 
 
 if __name__ == "__main__":

@@ -9,10 +9,15 @@ turns (not rendered), and the report HTML of the last turn is made as gm run-due
 in one process and alternating report by report so that the load of a shared machine hits both
 alike, the CPU time (time.process_time) of:
 
-- **gm**: what a render worker does with a job (`gm.render.worker.Renderer.write`: the shared
-  picture cache, the style sheets kept per process, the PDF written to a file);
+- **gm**: what a render worker does with a job once its map pictures are drawn
+  (`gm.render.worker.Renderer.write`: the shared picture cache, the style sheets kept per
+  process, the PDF written to a file);
 - **bare**: `weasyprint.HTML(string=html).write_pdf()` on the same HTML, the floor
-  bench_cycle.py also measures.
+  bench_cycle.py also measures (bench_cycle.floor_html, bare_pdf).
+
+Both get the HTML with its `gm-picture:` references replaced by the pictures a worker draws
+(gm.render.worker.drawn, the same PNG bytes the report embeds), drawn once before the clock
+starts: both PDFs have the maps, and neither side's time counts drawing them.
 
 Each side's garbage is collected on its own clock (no gc.collect() between them), as in a worker
 that renders report after report.
@@ -32,7 +37,7 @@ import weasyprint
 
 from gm.clock import SystemClock
 from gm.home import Home, create_home
-from gm.render.worker import Renderer
+from gm.render.worker import Renderer, drawn
 from gm.rulesets import get_ruleset, installed
 from gm.services import games, reports, turns
 from gm.store import records
@@ -42,7 +47,7 @@ SIZES = {"empires": 16, "conqueror": 8, "clash": 4}
 
 
 def report_jobs(root: Path, played: int) -> dict[str, tuple[list, tuple[str, ...]]]:
-    """ruleset -> (the seats' RenderJobs of the last turn, the asset folders), one game each."""
+    """ruleset -> (the seats' RenderJobs of the last turn, pictures drawn; the asset folders), one game each."""
     home = Home(root / "home")
     create_home(home)
     db = open_database(home.database)
@@ -57,7 +62,7 @@ def report_jobs(root: Path, played: int) -> dict[str, tuple[list, tuple[str, ...
             if records.game_by_name(db, game).status != "over":
                 turns.run_turn(db, home, clock, game)
         pages = reports.turn_pages(db, home, game)
-        found[name] = (pages.jobs[: len(pages.rows)], tuple(str(d) for d in pages.asset_dirs))
+        found[name] = ([drawn(job) for job in pages.jobs[: len(pages.rows)]], tuple(str(d) for d in pages.asset_dirs))
     db.conn.close()
     return found
 

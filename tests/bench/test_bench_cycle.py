@@ -1,0 +1,77 @@
+"""bench/bench_cycle.py measures the house a GM runs: its floor is the report as sent, maps and
+all, and its mid-season house is played by mail as a real one (issue 32)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import mailbox
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bench.bench_cycle import bare_pdf, floor_html, make_house
+from gm.clock import SystemClock
+from gm.home import Home, create_home
+from gm.render.worker import Renderer
+from gm.services import games, turns
+from gm.services.reports import turn_pages
+from gm.store import records
+from gm.store.database import open_database
+
+pytestmark = pytest.mark.slow  # a report of each ruleset rendered twice; a house played for two turns
+
+
+def images(pdf: Path) -> list[tuple[str, ...]]:
+    """The images drawn on the PDF's pages, as pdfimages lists them: (type, width, height in
+    pixels), in order of size (the page each falls on may differ: gm lays out the turn's pages apart)."""
+    listing = subprocess.run(["pdfimages", "-list", str(pdf)], capture_output=True, text=True, check=True).stdout
+    return sorted(tuple(line.split()[2:5]) for line in listing.splitlines()[2:])
+
+
+@pytest.mark.parametrize("ruleset", ["empires", "conqueror", "clash", "mcempires", "imperials"])
+def test_the_floor_has_as_many_images_as_the_report_gm_sends(tmp_path, ruleset):
+    home = Home(tmp_path / "home")
+    create_home(home)
+    db = open_database(home.database)
+    clock = SystemClock()
+    games.create_game(db, clock, "g", ruleset, None, 7)
+    for i in range(4 if ruleset in ("clash", "imperials") else 6):
+        games.join_game(db, clock, "g", f"p{i}@players.example.org", f"Player {i}")
+    turns.run_turn(db, home, clock, "g")
+    pages = turn_pages(db, home, "g")
+    job = pages.jobs[0]
+    sent = tmp_path / "sent.pdf"
+    Renderer().make(dataclasses.replace(job, out_path=sent), tuple(str(d) for d in pages.asset_dirs), None)
+    floor = tmp_path / "floor.pdf"
+    floor.write_bytes(bare_pdf(floor_html(job), job.base_url))
+
+    assert images(sent), "gm's report has its map"
+    assert images(floor) == images(sent)
+
+
+def test_a_mid_season_house_is_played_by_mail_with_press_and_refused_files(tmp_path):
+    home = Home(tmp_path / "house")
+    names, maildir = make_house(home, 1, seed=1, turn=3)
+    db = open_database(home.database)
+    running = [records.game_by_name(db, name) for name in names]
+    assert {game.ruleset for game in running} == {"empires", "conqueror", "clash", "mcempires", "imperials"}
+    assert all(game.turn == 3 for game in running), [(game.name, game.turn) for game in running]
+    assert not any(records.unpublished_turns(db, game.id) for game in running)
+    verdicts = db.execute("SELECT verdict, count(*) FROM submissions GROUP BY verdict").fetchall()
+    assert dict(verdicts).keys() == {"accepted", "rejected"}
+    assert db.execute("SELECT count(*) FROM press").fetchone()[0] > 0
+    by = [
+        entry["by"]
+        for (orders,) in db.execute("SELECT orders FROM turns WHERE number = 2")
+        for entry in json.loads(orders).values()
+    ]
+    assert "player" in by and {"robot", "hold", "repeat"} & set(
+        by
+    )  # a seat refused or silent is played by the NMR policy
+    mailed = [message.get_payload() for message in mailbox.Maildir(maildir, create=False)]
+    assert all("\nTURN 3\n" in text for text in mailed)
+    assert any("PRESS TO" in text for text in mailed) and any("ATTACK THE MOON" in text for text in mailed)
+    seats = sum(len(records.seats_of(db, game.id)) for game in running)
+    assert len(mailed) < seats * 1.2 and len(mailed) != seats  # some never sent, some sent twice
