@@ -87,8 +87,13 @@ def _files(context: dict, lines: list[str]) -> list[str]:
 def _python(context: dict, text: str) -> dict:
     grammar = from_json(context["order_grammar"]) if context["order_grammar"] else None
     report = Report(
-        context["game"]["name"], context["game"]["ruleset"], context["seat"], context["turn"], context["view"],
-        grammar=grammar, declared=True,
+        context["game"]["name"],
+        context["game"]["ruleset"],
+        context["seat"],
+        context["turn"],
+        context["view"],
+        grammar=grammar,
+        declared=True,
     )
     checked = check_offline(report, text.encode("utf-8"))
     declared = check_lines(grammar, read_envelope(text).lines) if grammar and not checked.refusal else []
