@@ -248,9 +248,12 @@ var KIT = (function () {
       show();
     }
     function point(event) {
-      var box = svg.getBoundingClientRect();
-      return [view[0] + (event.clientX - box.left) / box.width * view[2],
-              view[1] + (event.clientY - box.top) / box.height * view[3]];
+      // Through the picture's own transform: it keeps its aspect, so its box may be wider.
+      var at = svg.createSVGPoint();
+      at.x = event.clientX;
+      at.y = event.clientY;
+      at = at.matrixTransform(svg.getScreenCTM().inverse());
+      return [at.x, at.y];
     }
     svg.addEventListener("wheel", function (event) {
       event.preventDefault();
@@ -258,14 +261,14 @@ var KIT = (function () {
       zoom(event.deltaY > 0 ? 1.25 : 0.8, at[0], at[1]);
     }, { passive: false });
     svg.addEventListener("pointerdown", function (event) {
-      drag = { x: event.clientX, y: event.clientY, view: view.slice(), moved: false };
+      drag = { x: event.clientX, y: event.clientY, view: view.slice(), moved: false, perPixel: 1 / svg.getScreenCTM().a };
     });
     svg.addEventListener("pointermove", function (event) {
       if (!drag) return;
-      var box = svg.getBoundingClientRect(), dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+      var dx = event.clientX - drag.x, dy = event.clientY - drag.y;
       if (Math.abs(dx) + Math.abs(dy) > 4) drag.moved = true;
       if (!drag.moved) return;
-      view = [drag.view[0] - dx / box.width * view[2], drag.view[1] - dy / box.height * view[3], view[2], view[3]];
+      view = [drag.view[0] - dx * drag.perPixel, drag.view[1] - dy * drag.perPixel, view[2], view[3]];
       show();
     });
     svg.addEventListener("pointerup", function (event) {
@@ -335,7 +338,10 @@ var KIT = (function () {
   var grammar = data.report.grammar, picked = null;
 
   function choices(argument) {
+    // The offered values (the seat's own, or the map's way of writing them), then the others of the
+    // fact unless the offer is the fact written another way (a road's two spellings).
     var offered = (grammar.facts[argument.offer] || []), rest = (grammar.facts[argument.fact] || []);
+    if (offered.length && argument.offer !== argument.fact && rest.length === 2 * offered.length) rest = [];
     var seen = {}, out = [];
     offered.concat(rest).forEach(function (v) { if (!seen[v]) { seen[v] = true; out.push(v); } });
     return out;

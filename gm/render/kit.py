@@ -33,7 +33,23 @@ TEMPLATE = "kit.html"
 SCRIPT = "kit.js"
 STYLE = "kit.css"
 # The fields of a place that only draw it: what a click shows leaves them out.
-_DRAWING = {"x", "y", "shape", "colour", "fill", "col", "row", "at", "hot", "ring", "badge", "from", "to"}
+_DRAWING = {
+    "x",
+    "y",
+    "shape",
+    "colour",
+    "fill",
+    "col",
+    "row",
+    "at",
+    "hot",
+    "ring",
+    "badge",
+    "from",
+    "to",
+    "text",
+    "label",
+}
 
 Report = Mapping[str, Any]
 
@@ -155,10 +171,16 @@ def place_details(view: Mapping[str, Any], names: Mapping[str, str]) -> dict[str
     for place in board.get("territories", []) if isinstance(board, Mapping) else []:
         if isinstance(place, Mapping) and place.get("code"):
             found[str(place["code"])] = list(_facts(place, names))
-    hexes = view.get("board", {}).get("hexes", []) if isinstance(view.get("board"), Mapping) else []
-    for tile in hexes:
+    board = view.get("board") if isinstance(view.get("board"), Mapping) else {}
+    for tile in board.get("hexes", []):
         if isinstance(tile, Mapping) and tile.get("label"):
             found[str(tile["label"])] = list(_facts(tile, names))
+    for piece in board.get("pieces", []):
+        if isinstance(piece, Mapping) and piece.get("text"):
+            found.setdefault(str(piece["text"]), []).extend(_facts(piece, names))
+    for corner in board.get("corners", []):
+        if isinstance(corner, Mapping) and corner.get("text"):
+            found.setdefault(str(corner["text"]), [f"corner {corner['text']}: nothing built there"])
     known = view.get("known")
     if isinstance(known, Mapping):
         labels = [str(c.get("label")) for c in known.get("columns", []) if isinstance(c, Mapping)]
@@ -177,8 +199,8 @@ def place_details(view: Mapping[str, Any], names: Mapping[str, str]) -> dict[str
 
 def _facts(item: Mapping[str, Any], names: Mapping[str, str]) -> Iterable[str]:
     for key, value in sorted(item.items()):
-        if key in _DRAWING or isinstance(value, Mapping):
-            continue
+        if isinstance(value, Mapping) or (key in _DRAWING and not (key == "shape" and isinstance(value, str))):
+            continue  # what only draws it (a territory's outline; a piece's "village" is a fact)
         if key in ("owner", "seat", "core_of") and isinstance(value, str):
             value = names.get(value, value)
         yield f"{key.replace('_', ' ')}: {_shown(value)}"

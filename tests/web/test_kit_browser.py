@@ -37,6 +37,16 @@ def test_an_order_built_by_clicks_is_checked_and_mailed_without_a_request(browse
     page.goto(path.as_uri())
     seat = context["seat"]
     mine = next(t for t in context["view"]["map"]["territories"] if t.get("owner") == seat)
+    # A click on one of the seat's areas, at the zoom it has after a zoom in, says what it holds.
+    page.click(".zoom-in")
+    where = page.evaluate(
+        "([x, y]) => { const m = document.querySelector('.kit-map svg').getScreenCTM();"
+        " return [m.a * x + m.e, m.d * y + m.f]; }",
+        [mine["x"], mine["y"]],
+    )
+    page.mouse.click(*where)
+    said = page.inner_text("#details")
+    assert said.startswith(mine["code"]) and f"troops: {mine['troops']}" in said and f"name: {mine['name']}" in said
     page.fill("#secret", "s3cret")
     page.click("button.word >> text=MOVE")
     assert page.inner_text("#builder-usage") == "MOVE <from> <to> <n|ALL|AB-n>"
