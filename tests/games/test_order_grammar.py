@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from gm.core.order_grammar import check_lines, from_json
 from gm.core.model import SeatInfo
+from gm.core.order_grammar import check_lines, from_json
 from gm.core.ruleset import TurnSeeds
 from gm.rulesets import installed
 
