@@ -171,7 +171,7 @@ def place_details(view: Mapping[str, Any], names: Mapping[str, str]) -> dict[str
     for place in board.get("territories", []) if isinstance(board, Mapping) else []:
         if isinstance(place, Mapping) and place.get("code"):
             found[str(place["code"])] = list(_facts(place, names))
-    board = view.get("board") if isinstance(view.get("board"), Mapping) else {}
+    board: Mapping[str, Any] = view["board"] if isinstance(view.get("board"), Mapping) else {}
     for tile in board.get("hexes", []):
         if isinstance(tile, Mapping) and tile.get("label"):
             found[str(tile["label"])] = list(_facts(tile, names))
