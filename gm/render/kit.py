@@ -167,8 +167,8 @@ def place_details(view: Mapping[str, Any], names: Mapping[str, str]) -> dict[str
     """What a click on a place, a piece or a seat shows: the map's own facts of each place, what
     the listing of others (view["known"]) says of it, and each seat's row of the scores."""
     found: dict[str, list[str]] = {}
-    board = view.get("map")
-    for place in board.get("territories", []) if isinstance(board, Mapping) else []:
+    graph = view.get("map")
+    for place in graph.get("territories", []) if isinstance(graph, Mapping) else []:
         if isinstance(place, Mapping) and place.get("code"):
             found[str(place["code"])] = list(_facts(place, names))
     board: Mapping[str, Any] = view["board"] if isinstance(view.get("board"), Mapping) else {}
