@@ -185,7 +185,8 @@ var KIT = (function () {
     var order = null;
     grammar.words.forEach(function (w) { if (w.word === said[0].toUpperCase()) order = w; });
     if (!order) {
-      return say(grammar.unknown, said[0], didYouMean(said[0], grammar.words.map(function (w) { return w.word; })));
+      var hinted = grammar.hinted && grammar.hinted.length ? grammar.hinted : grammar.words.map(function (w) { return w.word; });
+      return say(grammar.unknown, said[0], didYouMean(said[0], hinted));
     }
     var given = said.slice(1), args = order.arguments;
     var fewest = args.filter(function (a) { return !a.optional; }).length;

@@ -114,6 +114,8 @@ class OrderGrammar:
         compared without regard to case; the builder offers them as choices.
     now: the words the builder offers this turn (the phase's), () for all; the check takes
         every word, and leaves an order of the wrong phase to the ruleset's check.
+    hinted: the words an unknown word's {near} is picked from, () for all (not an alias the
+        parser takes but never suggests, as Conqueror's BUILD).
     """
 
     words: tuple[OrderWord, ...]
@@ -121,6 +123,7 @@ class OrderGrammar:
     numbered: bool = False
     facts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     now: tuple[str, ...] = ()
+    hinted: tuple[str, ...] = ()
 
     def to_json(self) -> JSONObject:
         return {
@@ -129,6 +132,7 @@ class OrderGrammar:
             "numbered": self.numbered,
             "facts": {kind: list(values) for kind, values in sorted(self.facts.items())},
             "now": list(self.now or (w.word for w in self.words)),
+            "hinted": list(self.hinted or (w.word for w in self.words)),
         }
 
 
@@ -148,6 +152,7 @@ def from_json(data: JSONObject) -> OrderGrammar:
         unknown=_text(data.get("unknown", "{word} is not an order{near}"), "unknown"),
         numbered=data.get("numbered") is True,
         facts=values,
+        hinted=tuple(_text(w, "a hinted word") for w in _list(data.get("hinted", []), "hinted words", MAX_WORDS)),
     )
 
 
@@ -223,7 +228,7 @@ def line_finding(
         return None
     order = by_word.get(words[0].upper())
     if order is None:
-        return _say(grammar.unknown, words[0], did_you_mean(words[0], by_word))
+        return _say(grammar.unknown, words[0], did_you_mean(words[0], grammar.hinted or by_word))
     given, most = words[1:], order.most()
     if len(given) < order.fewest() or (most is not None and len(given) > most):
         return _say(order.count, words[0], "")
