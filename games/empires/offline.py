@@ -53,7 +53,10 @@ def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
     facts = {
         "place": tuple(sorted(places)),
         "own": tuple(own),
-        "seat": tuple(sorted(str(s) for s in seats if s and s != seat)),
+        # Every country is checked (a gift to your own is the GM's check's to refuse, in its words);
+        # the builder offers the others.
+        "seat": tuple(sorted(str(s) for s in seats if s)),
+        "others": tuple(sorted(str(s) for s in seats if s and s != seat)),
     }
     return OrderGrammar(words, unknown, numbered=True, facts=facts)
 
@@ -70,7 +73,8 @@ def _fields(verb: str) -> tuple[Argument, ...]:
             offer = "own" if index == 0 else ""
             fields.append(Argument(name, "place", "-", "{word} is not an area on this map", optional=True, offer=offer))
         elif kind == "country":
-            fields.append(Argument(name, "seat", "-", "{word} is not a country in this game", optional=True))
+            wrong = "{word} is not a country in this game"
+            fields.append(Argument(name, "seat", "-", wrong, optional=True, offer="others"))
         else:
             wrong = "{word} is not a number; write a whole number, ALL, or AB-2 for all but 2"
             fields.append(Argument(name, pattern=_AMOUNT, wrong=wrong, optional=True))

@@ -10,6 +10,7 @@ from gm.core.model import SeatInfo
 from gm.core.order_grammar import check_lines, from_json
 from gm.core.ruleset import TurnSeeds
 from gm.rulesets import installed
+from tests.games.order_mistakes import MISTAKES, case_lines
 
 TURNS = 6
 
@@ -51,3 +52,22 @@ def test_an_unknown_word_is_found_in_the_parsers_words(name):
     for slip in ("FROBNICATE X", "MOVX A B 1", "PLAYS 1", "BILD X Y", "ROADS 1-2"):
         _, parsed = ruleset.parse_orders([(7, slip)])
         assert check_lines(grammar, [(7, slip)]) == parsed
+
+
+@pytest.mark.parametrize("name", sorted(installed()))
+def test_a_grammar_refutes_only_what_the_gms_check_refutes(name):
+    """On every line of the kit's corpus of mistakes and of the ruleset's cases that the
+    declaration refutes, the GM's own check (parser, then check_orders on the game) refutes it too."""
+    ruleset = installed()[name]
+    scenario = ruleset.load_scenario(ruleset.scenario_text(ruleset.default_scenario()), "default")
+    codes = ruleset.seat_codes(scenario)[: ruleset.demo_seats]
+    state = ruleset.new_game(scenario, [SeatInfo(c, c) for c in codes], TurnSeeds(5, 0))
+    seat = codes[0]
+    grammar = ruleset.order_grammar(ruleset.view(state, seat), seat)
+    if grammar is None:
+        return
+    lines = [(n, text) for n, text in enumerate(MISTAKES + case_lines(ruleset), start=1)]
+    refuted = {p.line for p in check_lines(grammar, lines)}
+    orders, problems = ruleset.parse_orders(lines)
+    by_gm = {p.line for p in problems} | {p.line for p in ruleset.check_orders(state, seat, orders)}
+    assert refuted and refuted <= by_gm, sorted(refuted - by_gm)

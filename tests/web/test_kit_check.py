@@ -5,64 +5,17 @@ conformance cases and on a corpus of players' mistakes."""
 
 from __future__ import annotations
 
-import tomllib
-
 from gm.core.envelope import read_envelope, wrap_envelope
 from gm.core.order_grammar import check_lines, from_json
 from gm.render.environment import make_environment
 from gm.render.kit import kit_html
-from gm.rulesets import case_files, installed, template_dirs
+from gm.rulesets import installed, template_dirs
 from gm.services.offline import Report, check_offline
 from gm.testing.reports import report_contexts
+from tests.games.order_mistakes import MISTAKES, case_lines
 from tests.web.chromium import browser_tests
 
 pytestmark = browser_tests
-
-# Mistakes players make, each a line of orders (every ruleset gets them all: a word that is
-# no order there is a finding too).
-MISTAKES = [
-    "FROB X",
-    "CLAM ENG",
-    "MOVE",
-    "MOVE ENG",
-    "MOVE ENG FRA ALL EXTRA WORDS",
-    "MOVE EGN FRA 3",
-    "MOVE ENG FRA three",
-    "CLAIM ENG EGN XYZ",
-    "PLACE BEL 0",
-    "PLACE BEL -3",
-    "place bel 3",
-    "1 MOVE BAR BAL 3",
-    "1. ATACK BAR BAL 3",
-    "17 GROW BAR",
-    "GROW BAR X",
-    "FORTIFI BAR",
-    "GIFT - ZZ 3",
-    "GIFT - FR AB-2",
-    "MOVE BAR - 3",
-    "RAZE BAR - ALL",
-    "LEVY BAR",
-    "ARMY - - AB-x",
-    "ROAD 5-9",
-    "SETLE 5",
-    "PLAY MONOPOLLY wool",
-    "DEFEN G1 ALL",
-    "ATTACK ABC DEF 2, 3",
-    "X" * 60,
-    "MOVE ENG FRA 9999999",
-    "PASS",
-    "PASS now",
-    "REVOLT",
-    "RECRUIT ENG 2",
-]
-
-
-def _case_lines(ruleset) -> list[str]:
-    lines = []
-    for case in case_files(ruleset):
-        orders = tomllib.loads(case.read_text(encoding="utf-8")).get("orders", {})
-        lines += [str(line) for seat_lines in orders.values() for line in seat_lines]
-    return lines
 
 
 def _files(context: dict, lines: list[str]) -> list[str]:
@@ -109,7 +62,7 @@ def test_the_kit_and_python_agree_on_every_case_and_every_mistake(browser):
         ruleset = installed()[name]
         context = report_contexts(ruleset)[0]
         page.set_content(kit_html(make_environment(None, template_dirs(ruleset)), context, "gm@house.example"))
-        texts = _files(context, _case_lines(ruleset) + MISTAKES)
+        texts = _files(context, case_lines(ruleset) + MISTAKES)
         report = {
             "game": context["game"]["name"],
             "seat": context["seat"],
