@@ -338,14 +338,43 @@ var KIT = (function () {
   // ---- The builder: an order word's form, its choices from the seat's position ----
   var grammar = data.report.grammar, picked = null;
 
-  function choices(argument) {
-    // The offered values (the seat's own, or the map's way of writing them), then the others of the
+  function choices(argument, chosen) {
+    // The places beside an earlier choice first (a move's target beside its start), then the
+    // offered values (the seat's own, or the map's way of writing them), then the others of the
     // fact unless the offer is the fact written another way (a road's two spellings).
     var offered = (grammar.facts[argument.offer] || []), rest = (grammar.facts[argument.fact] || []);
     if (offered.length && argument.offer !== argument.fact && rest.length === 2 * offered.length) rest = [];
+    var beside = argument.beside >= 0 && chosen[argument.beside] ? (grammar.next_to || {})[chosen[argument.beside]] || [] : [];
     var seen = {}, out = [];
-    offered.concat(rest).forEach(function (v) { if (!seen[v]) { seen[v] = true; out.push(v); } });
+    beside.concat(offered, rest).forEach(function (v) { if (!seen[v]) { seen[v] = true; out.push(v); } });
     return out;
+  }
+
+  function fill(select, argument, values) {
+    var kept = select.value;
+    select.textContent = "";
+    var blank = document.createElement("option");
+    blank.value = "";
+    blank.textContent = argument.optional ? "–" : "choose";
+    select.appendChild(blank);
+    values.forEach(function (v) {
+      var option = document.createElement("option");
+      option.value = option.textContent = v;
+      select.appendChild(option);
+    });
+    select.value = values.indexOf(kept) >= 0 ? kept : "";
+  }
+
+  function chosenValues() {
+    return Array.prototype.map.call(document.querySelectorAll(".builder-arg"), function (f) { return f.value; });
+  }
+
+  function reoffer() {
+    var chosen = chosenValues();
+    Array.prototype.forEach.call(document.querySelectorAll("select.builder-arg"), function (select) {
+      var argument = picked.arguments[+select.name.slice(3)];
+      if (argument.beside >= 0) fill(select, argument, choices(argument, chosen));
+    });
   }
 
   function pick(word) {
@@ -356,18 +385,11 @@ var KIT = (function () {
     word.arguments.forEach(function (argument, index) {
       var label = document.createElement("label"), field;
       label.textContent = argument.name + (argument.optional ? " (may be left out)" : "") + " ";
-      var values = choices(argument);
+      var values = choices(argument, []);
       if (values.length) {
         field = document.createElement("select");
-        var blank = document.createElement("option");
-        blank.value = "";
-        blank.textContent = argument.optional ? "–" : "choose";
-        field.appendChild(blank);
-        values.forEach(function (v) {
-          var option = document.createElement("option");
-          option.value = option.textContent = v;
-          field.appendChild(option);
-        });
+        fill(field, argument, values);
+        field.addEventListener("change", reoffer);
       } else {
         field = document.createElement("input");
         field.type = "text";

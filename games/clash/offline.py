@@ -8,7 +8,7 @@ orders come first). A report file may hold anything: what is not of its kind set
 
 from __future__ import annotations
 
-from gm.core.maps import view_places
+from gm.core.maps import next_to, view_places
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
@@ -71,7 +71,7 @@ def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
         "REVOLT": (territory,),
         "MOVE": (
             Argument("from", fact="place", wrong=territory.wrong, offer="own"),
-            Argument("to", "place", wrong=territory.wrong),
+            Argument("to", "place", wrong=territory.wrong, beside=0),
             amount,
         ),
     }
@@ -87,4 +87,5 @@ def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
     )
     unknown = "{word} is not an order{near}; the orders are CLAIM, PLACE, PASS, RECRUIT, REVOLT and MOVE"
     now = TAKEN.get(phase, VERBS) if isinstance(phase, str) else VERBS
-    return OrderGrammar(words, unknown, facts={"place": tuple(sorted(places)), "own": tuple(own)}, now=tuple(now))
+    facts = {"place": tuple(sorted(places)), "own": tuple(own)}
+    return OrderGrammar(words, unknown, facts=facts, now=tuple(now), next_to=next_to(places))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gm.core.maps import view_places
+from gm.core.maps import next_to, view_places
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
@@ -55,7 +55,7 @@ def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
         "FARMS, DEVELOP or ADVANCE",
     )
     target = Argument("diplomat's target", "place", wrong=province.wrong, optional=True)
-    move = (replace(province, name="from"), replace(province, name="to", offer=""), amount)
+    move = (replace(province, name="from"), replace(province, name="to", offer="", beside=0), amount)
     produce = (province, item, target)
     count = Argument("n", pattern="[0-9]{1,6}", wrong=amount.wrong, optional=True)
     needs = {
@@ -73,5 +73,10 @@ def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
     )
     unknown = "{word} is not an order{near}; the orders are MOVE, ATTACK, PRODUCE and BUY"
     return OrderGrammar(
-        words, unknown, facts={"place": tuple(sorted(places)), "own": tuple(own)}, now=VERBS, hinted=VERBS
+        words,
+        unknown,
+        facts={"place": tuple(sorted(places)), "own": tuple(own)},
+        now=VERBS,
+        hinted=VERBS,
+        next_to=next_to(places),
     )

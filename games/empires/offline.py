@@ -8,7 +8,7 @@ are left to the GM. A report file may hold anything: what is not of its kind set
 
 from __future__ import annotations
 
-from gm.core.maps import view_places
+from gm.core.maps import next_to, view_places
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
@@ -58,7 +58,7 @@ def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
         "seat": tuple(sorted(str(s) for s in seats if s)),
         "others": tuple(sorted(str(s) for s in seats if s and s != seat)),
     }
-    return OrderGrammar(words, unknown, numbered=True, facts=facts)
+    return OrderGrammar(words, unknown, numbered=True, facts=facts, next_to=next_to(places))
 
 
 def _fields(verb: str) -> tuple[Argument, ...]:
@@ -70,8 +70,9 @@ def _fields(verb: str) -> tuple[Argument, ...]:
                 Argument("-", pattern="-", wrong=f"{verb} has no use for {{word}}: {USAGE[verb]}", optional=True)
             )
         elif kind == "area":
-            offer = "own" if index == 0 else ""
-            fields.append(Argument(name, "place", "-", "{word} is not an area on this map", optional=True, offer=offer))
+            offer, beside = ("own", -1) if index == 0 else ("", 0)  # a move's target: beside its start
+            wrong = "{word} is not an area on this map"
+            fields.append(Argument(name, "place", "-", wrong, optional=True, offer=offer, beside=beside))
         elif kind == "country":
             wrong = "{word} is not a country in this game"
             fields.append(Argument(name, "seat", "-", wrong, optional=True, offer="others"))

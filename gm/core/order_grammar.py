@@ -45,6 +45,9 @@ class Argument:
     optional: the argument may be left off (only trailing arguments are).
     offer: the fact the order builder offers first (the seat's own places for a move's start),
         "" for `fact`; it checks nothing.
+    beside: the index of an earlier argument whose neighbours (the grammar's next_to) the
+        builder offers first once it is chosen (a move's destination beside its start); -1 for
+        none; it checks nothing.
     """
 
     name: str
@@ -53,6 +56,7 @@ class Argument:
     wrong: str = "{word} is not a {name}{near}"
     optional: bool = False
     offer: str = ""
+    beside: int = -1
 
     def accepts(self, value: str, facts: Mapping[str, frozenset[str]]) -> bool:
         if not self.fact and not self.pattern:
@@ -69,6 +73,7 @@ class Argument:
             "wrong": self.wrong,
             "optional": self.optional,
             "offer": self.offer or self.fact,
+            "beside": self.beside,
         }
 
 
@@ -116,6 +121,7 @@ class OrderGrammar:
         every word, and leaves an order of the wrong phase to the ruleset's check.
     hinted: the words an unknown word's {near} is picked from, () for all (not an alias the
         parser takes but never suggests, as Conqueror's BUILD).
+    next_to: each place's neighbours as the map shows them, for the builder (Argument.beside).
     """
 
     words: tuple[OrderWord, ...]
@@ -124,6 +130,7 @@ class OrderGrammar:
     facts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     now: tuple[str, ...] = ()
     hinted: tuple[str, ...] = ()
+    next_to: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def to_json(self) -> JSONObject:
         return {
@@ -133,6 +140,7 @@ class OrderGrammar:
             "facts": {kind: list(values) for kind, values in sorted(self.facts.items())},
             "now": list(self.now or (w.word for w in self.words)),
             "hinted": list(self.hinted or (w.word for w in self.words)),
+            "next_to": {place: list(near) for place, near in sorted(self.next_to.items())},
         }
 
 

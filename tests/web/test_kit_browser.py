@@ -52,6 +52,9 @@ def test_an_order_built_by_clicks_is_checked_and_mailed_without_a_request(browse
     assert page.inner_text("#builder-usage") == "MOVE <from> <to> <n|ALL|AB-n>"
     fields = page.locator(".builder-arg")
     fields.nth(0).select_option(mine["code"])
+    # Its destinations: the areas beside the chosen start first, as the map links them.
+    offered = fields.nth(1).locator("option").all_inner_texts()
+    assert offered[1 : 1 + len(mine["neighbours"])] == mine["neighbours"]
     fields.nth(1).select_option(mine["neighbours"][0])
     fields.nth(2).fill("2")
     page.click("#builder-add")
