@@ -24,6 +24,7 @@ import jinja2
 from markupsafe import Markup
 
 from gm.render.environment import nations
+from gm.render.gridmap import geometry
 from gm.render.hexmap import centre, corner_point
 from gm.render.seat_arrows import draw_turn_map
 from gm.render.seat_maps import SVG, seat_maps
@@ -155,7 +156,22 @@ def _spots(view: Mapping[str, Any], file: str) -> tuple[list[list[Any]], float]:
         points += [(corner_point(c["at"]), c.get("text")) for c in board.get("corners", [])]
         points += [(corner_point(p["at"]), p.get("text")) for p in board.get("pieces", [])]
         return [[round(x, 1), round(y, 1), str(code)] for (x, y), code in points if code], 30.0
-    return [], 0.0  # a grid world's blocks: the listing below the maps says what is where
+    return _grid_spots(view["world"], view.get("region") if file == "region.png" else None)
+
+
+def _grid_spots(world: Mapping[str, Any], crop: Mapping[str, Any] | None) -> tuple[list[list[Any]], float]:
+    """The marks of a grid world (capitals, cities, groups) where gridmap.draw puts their blocks:
+    block x,y's top left pixel is (margin + (x - x0) * scale, ...) in the crop (gridmap.geometry)."""
+    width, height = int(world["width"]), int(world["height"])
+    x0, y0 = (int(crop["x0"]), int(crop["y0"])) if crop else (0, 0)
+    x1, y1 = (int(crop["x1"]), int(crop["y1"])) if crop else (width, height)
+    scale, margin = geometry(x1 - x0, y1 - y0)
+    spots = [
+        [margin + (_n(m.get("x")) - x0 + 0.5) * scale, margin + (_n(m.get("y")) - y0 + 0.5) * scale, str(m["label"])]
+        for m in world.get("marks") or []
+        if isinstance(m, Mapping) and m.get("label") and x0 <= _n(m.get("x")) < x1 and y0 <= _n(m.get("y")) < y1
+    ]
+    return spots, scale * 1.5
 
 
 def _n(value: object) -> float:
@@ -181,6 +197,11 @@ def place_details(view: Mapping[str, Any], names: Mapping[str, str]) -> dict[str
     for corner in board.get("corners", []):
         if isinstance(corner, Mapping) and corner.get("text"):
             found.setdefault(str(corner["text"]), [f"corner {corner['text']}: nothing built there"])
+    world: Mapping[str, Any] = view["world"] if isinstance(view.get("world"), Mapping) else {}
+    for mark in world.get("marks") or []:
+        if isinstance(mark, Mapping) and mark.get("label"):
+            at = f"at {mark.get('x')},{mark.get('y')}"
+            found.setdefault(str(mark["label"]), [f"{mark.get('shape')} {at}", *_facts(mark, names)])
     known = view.get("known")
     if isinstance(known, Mapping):
         labels = [str(c.get("label")) for c in known.get("columns", []) if isinstance(c, Mapping)]

@@ -80,3 +80,22 @@ def test_no_secret_is_ever_in_a_kit():
     page = kit_of(context)
     assert 'type="password"' in page and 'autocomplete="off"' in page
     assert "value=" not in re.search(r'<input id="secret"[^>]*>', page)[0]
+
+
+def test_a_report_written_before_the_grammar_still_gets_its_kit():
+    """A JSON report from before order_grammar (the portal serves old turns' kits) has no builder,
+    the free text box and the envelope's check."""
+    context = report_contexts(installed()["empires"])[0]
+    older = {key: value for key, value in context.items() if key != "order_grammar"}
+    page = kit_of(older)
+    assert 'id="turn-file"' in page and 'id="builder-words"' not in page
+    assert "declares no order grammar" in page
+
+
+def test_a_grid_worlds_marks_can_be_clicked():
+    context = report_contexts(installed()["mcempires"])[0]
+    page = kit_of(context)
+    data = json.loads(re.search(r'id="kit-data">(.*?)</script>', page, re.S)[1])
+    marks = {m["label"] for m in context["view"]["world"]["marks"]}
+    assert {spot[2] for spot in data["maps"][0]["spots"]} == marks  # the whole world: every mark
+    assert marks <= set(data["details"])
