@@ -86,7 +86,6 @@ def report_context(
     """
     view = ruleset.view(turn.state, seat.code)
     outcome = ruleset.is_over(turn.state)
-    grammar = None if outcome else ruleset.order_grammar(view, seat.code)
     form = (
         ""
         if outcome
@@ -106,7 +105,6 @@ def report_context(
         "scores": scores.score_rows(ruleset, turn.state, view, gunboat.as_shown(game, seats, outcome is not None)),
         "score_title": score_title(ruleset, turn.state),
         "order_form": form,
-        "order_grammar": grammar.to_json() if grammar else None,
         "outcome": outcome.to_json() if outcome else None,
     }
 
