@@ -5,6 +5,7 @@ the packages gm_games and gm_templates (see package-dir in pyproject.toml), so t
 clash with another distribution's top-level "games" or "templates". setuptools' own package
 finder cannot rename a folder, hence these few lines.
 """
+
 from setuptools import find_packages, setup
 
 INSTALLED_AS = {"gm": "gm", "games": "gm_games", "templates": "gm_templates"}

@@ -28,6 +28,7 @@ from typing import Protocol, TypeVar, cast
 
 from gm.core import agreement
 from gm.core.model import JSONObject, Order, Outcome, Problem, SeatInfo, TurnResult
+from gm.core.order_grammar import OrderGrammar
 from gm.core.ruleset import OPTIONAL, REQUIRED, GameOption, Ruleset, ScenarioError, TurnSeeds
 from gm.errors import GMError
 
@@ -159,6 +160,9 @@ class Guarded:
 
     def check_by_view(self, view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
         return self._call("check_by_view", lambda: list(self.unguarded.check_by_view(view, seat, orders)))
+
+    def order_grammar(self, view: JSONObject, seat: str) -> OrderGrammar | None:
+        return self._call("order_grammar", lambda: self.unguarded.order_grammar(view, seat))
 
     def order_line(self, order: Order) -> str:
         return self._call("order_line", lambda: self.unguarded.order_line(order))

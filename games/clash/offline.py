@@ -8,10 +8,11 @@ orders come first). A report file may hold anything: what is not of its kind set
 
 from __future__ import annotations
 
-from gm.core.maps import view_places
+from gm.core.maps import next_to, view_places
 from gm.core.model import JSONObject, Order, Problem
+from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
-from .orders import PLAY_VERBS, SHAPES, WRONG_PHASE, not_a_territory, well_formed
+from .orders import NEEDS, PLAY_VERBS, SHAPES, USAGE, VERBS, WRONG_PHASE, not_a_territory, well_formed
 
 TAKEN = {"claim": ("CLAIM",), "place": ("PLACE",), "play": PLAY_VERBS}  # the orders each phase takes
 
@@ -41,3 +42,50 @@ def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Prob
         if unknown:
             problems.append(Problem(first.line, not_a_territory(unknown)))
     return sorted(problems, key=lambda p: p.line)
+
+
+# The territory arguments of each order: where its units come from, for the builder's choices.
+_YOURS = {"PLACE", "RECRUIT", "REVOLT"}
+
+
+def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
+    """Clash's orders as data (gm.core.order_grammar), in the parser's and the map check's words:
+    territories are the map's, the builder offers the seat's own (its core ones while placing)."""
+    places, phase = view_places(view), view.get("phase")
+    if places is None:
+        return None
+    own = sorted(
+        c for c, p in places.items() if p.get("owner") == seat or (phase != "play" and p.get("core_of") == seat)
+    )
+    territory = Argument("territory", fact="place", wrong=not_a_territory("{word}"))
+    troops = Argument(
+        "n", pattern="[0-9]{1,6}", wrong="{word} is not a number of troops; write a whole number such as 3"
+    )
+    amount = Argument("n|ALL", pattern="[0-9]{1,6}|ALL", wrong=troops.wrong)
+    yours = Argument("territory", fact="place", wrong=territory.wrong, offer="own")
+    shapes = {
+        "CLAIM": (territory,),
+        "PLACE": (yours, troops),
+        "PASS": (),
+        "RECRUIT": (yours, troops),
+        "REVOLT": (territory,),
+        "MOVE": (
+            Argument("from", fact="place", wrong=territory.wrong, offer="own"),
+            Argument("to", "place", wrong=territory.wrong, beside=0),
+            amount,
+        ),
+    }
+    words = tuple(
+        OrderWord(
+            verb,
+            shapes[verb],
+            repeats=verb == "CLAIM",
+            count=f"{verb} needs {NEEDS[verb]}: {USAGE[verb]}",
+            usage=USAGE[verb],
+        )
+        for verb in VERBS
+    )
+    unknown = "{word} is not an order{near}; the orders are CLAIM, PLACE, PASS, RECRUIT, REVOLT and MOVE"
+    now = TAKEN.get(phase, VERBS) if isinstance(phase, str) else VERBS
+    facts = {"place": tuple(sorted(places)), "own": tuple(own)}
+    return OrderGrammar(words, unknown, facts=facts, now=tuple(now), next_to=next_to(places))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gm.core.model import JSONObject, Order, Problem
+from gm.core.order_grammar import OrderGrammar
 from gm.packaged import PackagedRuleset, Parts
 
 from . import invariants, offline, orders, robot, rules, scenario, view
@@ -25,6 +26,9 @@ class ConquerorRuleset(PackagedRuleset):
 
     def check_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return offline.check_by_view(view_, seat, order_list)
+
+    def order_grammar(self, view_: JSONObject, seat: str) -> OrderGrammar | None:
+        return offline.order_grammar(view_, seat)
 
     def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return order_warnings(state, seat, order_list)

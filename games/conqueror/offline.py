@@ -8,10 +8,13 @@ may hold anything: what is not of its kind settles nothing.
 
 from __future__ import annotations
 
-from gm.core.maps import view_places
-from gm.core.model import JSONObject, Order, Problem
+from dataclasses import replace
 
-from .orders import MAX_MOVES, MOVE_VERBS, not_a_province, too_many_moves, well_formed
+from gm.core.maps import next_to, view_places
+from gm.core.model import JSONObject, Order, Problem
+from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
+
+from .orders import ITEM_NAMES, MAX_MOVES, MOVE_VERBS, USAGE, VERBS, not_a_province, too_many_moves, well_formed
 
 
 def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
@@ -34,3 +37,46 @@ def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Prob
         if unknown:
             problems.append(Problem(order.line, not_a_province(unknown)))
     return sorted(problems, key=lambda p: p.line)
+
+
+def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
+    """Conqueror!'s orders as data (gm.core.order_grammar), in the parser's and the map check's
+    words: provinces are the map's, the builder offers the nation's own first; BUILD is PRODUCE."""
+    places = view_places(view)
+    if places is None:
+        return None
+    own = sorted(c for c, p in places.items() if p.get("owner") == seat)
+    province = Argument("province", "place", wrong=not_a_province("{word}"), offer="own")
+    amount = Argument("n|ALL", pattern="[0-9]{1,6}|ALL", wrong="{word} is not a number; write a whole number such as 3")
+    item = Argument(
+        "item",
+        pattern="|".join(ITEM_NAMES),
+        wrong="{word} is not something a province makes; choose TAXES, SOLDIERS, DIPLOMAT, FORT, KEEP, CASTLE, "
+        "FARMS, DEVELOP or ADVANCE",
+    )
+    target = Argument("diplomat's target", "place", wrong=province.wrong, optional=True)
+    move = (replace(province, name="from"), replace(province, name="to", offer="", beside=0), amount)
+    produce = (province, item, target)
+    count = Argument("n", pattern="[0-9]{1,6}", wrong=amount.wrong, optional=True)
+    needs = {
+        "MOVE": "MOVE needs a province to leave, one to enter and a number or ALL: " + USAGE["MOVE"],
+        "ATTACK": "ATTACK needs a province to leave, one to enter and a number or ALL: " + USAGE["ATTACK"],
+        "PRODUCE": "PRODUCE needs a province and what it makes: " + USAGE["PRODUCE"],
+        "BUY": "BUY needs a province and, if more than one, how many: " + USAGE["BUY"],
+    }
+    words = (
+        OrderWord("MOVE", move, count=needs["MOVE"], usage=USAGE["MOVE"]),
+        OrderWord("ATTACK", move, count=needs["ATTACK"], usage=USAGE["ATTACK"]),
+        OrderWord("PRODUCE", produce, count=needs["PRODUCE"], usage=USAGE["PRODUCE"]),
+        OrderWord("BUILD", produce, count=needs["PRODUCE"], usage=USAGE["PRODUCE"].replace("PRODUCE", "BUILD")),
+        OrderWord("BUY", (province, count), count=needs["BUY"], usage=USAGE["BUY"]),
+    )
+    unknown = "{word} is not an order{near}; the orders are MOVE, ATTACK, PRODUCE and BUY"
+    return OrderGrammar(
+        words,
+        unknown,
+        facts={"place": tuple(sorted(places)), "own": tuple(own)},
+        now=VERBS,
+        hinted=VERBS,
+        next_to=next_to(places),
+    )

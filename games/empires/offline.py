@@ -8,10 +8,11 @@ are left to the GM. A report file may hold anything: what is not of its kind set
 
 from __future__ import annotations
 
-from gm.core.maps import view_places
+from gm.core.maps import next_to, view_places
 from gm.core.model import JSONObject, Order, Problem
+from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
-from .orders import area_problem, well_formed
+from .orders import SHAPES, USAGE, VERBS, area_problem, well_formed
 from .view import SEA_OWNER
 
 
@@ -28,3 +29,54 @@ def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Prob
         if problem:
             problems.append(Problem(order.line, problem))
     return problems
+
+
+_AMOUNT = "[0-9]{1,6}|ALL|AB-[0-9]{1,6}|-"  # a "-" amount is the parser's to judge (ALL, or missing)
+
+
+def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
+    """Empires' actions as data (gm.core.order_grammar), in the parser's and the map check's
+    words: up to three fields after the action, '-' where one is unused; areas are the map's,
+    countries the game's; the builder offers the seat's own areas to start from."""
+    places = view_places(view)
+    if places is None:
+        return None
+    seats = [s.get("code") for s in view.get("seats") or [] if isinstance(s, dict)]
+    own = sorted(c for c, p in places.items() if p.get("owner") == seat)
+    words = tuple(
+        OrderWord(
+            verb, _fields(verb), count=f"{verb} has at most three fields after it: {USAGE[verb]}", usage=USAGE[verb]
+        )
+        for verb in VERBS
+    )
+    unknown = "{word} is not an action{near}; the actions are " + ", ".join(VERBS)
+    facts = {
+        "place": tuple(sorted(places)),
+        "own": tuple(own),
+        # Every country is checked (a gift to your own is the GM's check's to refuse, in its words);
+        # the builder offers the others.
+        "seat": tuple(sorted(str(s) for s in seats if s)),
+        "others": tuple(sorted(str(s) for s in seats if s and s != seat)),
+    }
+    return OrderGrammar(words, unknown, numbered=True, facts=facts, next_to=next_to(places))
+
+
+def _fields(verb: str) -> tuple[Argument, ...]:
+    names = [n.strip("<>[]") for n in USAGE[verb].split()[1:]] + ["-"] * 3
+    fields = []
+    for index, (kind, name) in enumerate(zip(SHAPES[verb], names, strict=False)):
+        if kind == "-":
+            fields.append(
+                Argument("-", pattern="-", wrong=f"{verb} has no use for {{word}}: {USAGE[verb]}", optional=True)
+            )
+        elif kind == "area":
+            offer, beside = ("own", -1) if index == 0 else ("", 0)  # a move's target: beside its start
+            wrong = "{word} is not an area on this map"
+            fields.append(Argument(name, "place", "-", wrong, optional=True, offer=offer, beside=beside))
+        elif kind == "country":
+            wrong = "{word} is not a country in this game"
+            fields.append(Argument(name, "seat", "-", wrong, optional=True, offer="others"))
+        else:
+            wrong = "{word} is not a number; write a whole number, ALL, or AB-2 for all but 2"
+            fields.append(Argument(name, pattern=_AMOUNT, wrong=wrong, optional=True))
+    return tuple(fields)

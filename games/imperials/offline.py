@@ -11,11 +11,14 @@ come first). A report file may hold anything: what is not of its kind settles no
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from gm.core.model import JSONObject, Order, Problem
+from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
 from .board import Geometry, geometry
 from .cards import PLAYABLE, TITLES, other_mode
-from .grammar import CARD_ARGS, SETUP, STANDING, WONDERS_ONLY, well_formed
+from .grammar import ACTIONS, CARD_ARGS, SETUP, STANDING, USAGE, VERBS, WONDERS_ONLY, well_formed
 from .places import edge_problem, vertex_problem
 
 MAX_HEXES = 200  # far past any island: a hostile report cannot make the check build a huge board
@@ -116,3 +119,57 @@ class _Reader:
             if kind in ("tile", "seat") or card == "roads":
                 return None  # fog, seats, and a road's place on the board: the GM's check reads the state
         return None
+
+
+def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
+    """Imperials' orders as data (gm.core.order_grammar): every word, so that one that is none is
+    found in the parser's words; the island's vertices and edges for the orders that name one
+    (SETTLE, ROAD, VILLAGE, TOWN), in the words of the map check. The other orders' words are
+    left to the parser and the GM (their cards and trades read several words as one)."""
+    geo, mode, phase = _geometry(view), view.get("mode"), view.get("phase")
+    if geo is None or phase not in ("setup", "play"):
+        return None
+    count = geo.vertex_count
+    vertex = Argument(
+        "vertex",
+        "vertex",
+        wrong=f"{{word}} is not a vertex of this island (they are numbered 1 to {count})",
+        offer="corner",
+    )
+    edge = Argument(
+        "edge",
+        "edge",
+        wrong="{word} is not an edge of this island: name an edge by the two vertices at its ends",
+        offer="road",
+    )
+    shapes = {
+        "SETTLE": (vertex, replace(edge, optional=True)),
+        "ROAD": (edge,),
+        "VILLAGE": (vertex,),
+        "TOWN": (vertex,),
+        "BUY": (),
+    }
+    words = tuple(
+        OrderWord(verb, shapes[verb], count=f"{verb} is written {USAGE[verb]}", usage=USAGE[verb])
+        if verb in shapes
+        else OrderWord(verb, (Argument("words", optional=True),), repeats=True, usage=USAGE[verb])
+        for verb in VERBS
+    )
+    words = tuple(replace(w, count="BUY takes nothing after it") if w.word == "BUY" else w for w in words)
+    unknown = (
+        f"{{word}} is not an order{{near}}; orders are {', '.join(SETUP + ACTIONS)}, "
+        f"and the answers read before or outside your turn {', '.join(STANDING)}"
+    )
+    vertices = [str(v) for v in range(1, count + 1)]
+    edges = sorted(geo.edge_ends, key=lambda e: geo.edge_ends[e])
+    # Checked: every way the parser reads a vertex (12, #12) and an edge (12-13, 13-12); offered:
+    # the way the map writes them.
+    facts = {
+        "vertex": tuple(vertices + [f"#{v}" for v in vertices]),
+        "edge": tuple(edges + [f"{b}-{a}" for a, b in (geo.edge_ends[e] for e in edges)]),
+        "corner": tuple(vertices),
+        "road": tuple(edges),
+    }
+    basic = [w for w in ACTIONS + STANDING if not (mode == "basic" and w in WONDERS_ONLY)]
+    now = (*SETUP, *STANDING) if phase == "setup" else tuple(basic)
+    return OrderGrammar(words, unknown, facts=facts, now=now)

@@ -72,3 +72,13 @@ def parse_lines(
         else:
             orders.append(Order(parsed[0], parsed[1], number, text))
     return orders, problems
+
+
+def next_to(places: dict[str, JSONObject]) -> dict[str, tuple[str, ...]]:
+    """Each place's neighbours as view_places gives them (its "neighbours" codes that are places),
+    for the turn kit's order builder (gm.core.order_grammar)."""
+    return {
+        code: tuple(str(n) for n in place.get("neighbours") or [] if isinstance(n, str) and n in places)
+        for code, place in places.items()
+        if isinstance(place.get("neighbours"), list)
+    }

@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from random import Random
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from gm.core.model import JSONObject, Order, Outcome, Problem, SeatInfo, TurnResult
 from gm.core.seeds import rng_for
+
+if TYPE_CHECKING:  # gm.core.order_grammar reads the warnings, which read this module
+    from gm.core.order_grammar import OrderGrammar
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,7 @@ class Ruleset(Protocol):
     def seat_limits(self, scenario: JSONObject) -> tuple[int, int]: ...  # (min, max) [min_seats, max_seats]
     def order_warnings(self, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]: ...  # [[]]
     def check_by_view(self, view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]: ...  # [[]]
+    def order_grammar(self, view: JSONObject, seat: str) -> OrderGrammar | None: ...  # [None: free text]
     def order_line(self, order: Order) -> str: ...  # [the verb and its args, a space between]
     def score_label(self, state: JSONObject) -> tuple[str, str]: ...  # [("Score", "Score")]
     def knocked_out(self, state: JSONObject) -> list[str]: ...  # [[]]
@@ -185,6 +189,7 @@ OPTIONAL = (
     "seat_limits",
     "order_warnings",
     "check_by_view",
+    "order_grammar",
     "order_line",
     "score_label",
     "knocked_out",
@@ -226,6 +231,13 @@ class BaseRuleset:
         check_orders' own words, and never one check_orders would not give. Whatever the view
         holds (a report file may be anything), it never raises; none by default."""
         return []
+
+    def order_grammar(self, view: JSONObject, seat: str) -> OrderGrammar | None:
+        """The ruleset's orders as data with the facts of the seat's position in its view (a
+        place of the board, a piece of the seat, a card held): the player's own check and the
+        turn kit's check and order builder read it (gm.core.order_grammar). None by default:
+        the kit gives a free text box only. Never raises, whatever the view holds."""
+        return None
 
     def order_line(self, order: Order) -> str:
         """The order as a player writes it, the one line parse_orders reads back as this very

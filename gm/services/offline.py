@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
 
 from gm import report_format
+from gm.core import order_grammar
 from gm.core.envelope import Envelope, TurnFileError, decode_turn_file, read_envelope
 from gm.core.model import JSONObject, Order, Problem
+from gm.core.order_grammar import OrderGrammar
 from gm.core.press import PressDraft
 from gm.core.warnings import near_codes, view_codes
 from gm.errors import GMError
@@ -36,7 +39,9 @@ class Report:
 
     game, ruleset, seat: whose report it is; turn: the turn it reports, so the orders are for
     turn + 1; view: the seat's view; form_words: every word of its order form, the order words
-    a near-code hint must not mistake for codes (ALL, SOLDIERS)."""
+    a near-code hint must not mistake for codes (ALL, SOLDIERS); grammar: the ruleset's order
+    grammar as the report holds it (gm.core.order_grammar), None for free text; declared: the
+    report has the field (a report from before it had one gets the ruleset's from its view)."""
 
     game: str
     ruleset: str
@@ -45,6 +50,8 @@ class Report:
     view: JSONObject
     form_words: frozenset[str] = field(default_factory=frozenset)
     over: bool = False
+    grammar: OrderGrammar | None = None
+    declared: bool = False
 
 
 # What a report may be, far past any gm writes (a few MB, nested about ten deep, turns in the
@@ -152,7 +159,18 @@ def _report(data: object) -> Report:
         view=view,
         over=bool(outcome),
         form_words=frozenset(re.findall(r"[A-Za-z]+", (form or "").upper())),
+        grammar=_grammar(top.get("order_grammar")),
+        declared="order_grammar" in top,
     )
+
+
+def _grammar(data: object) -> OrderGrammar | None:
+    if data is None:
+        return None
+    try:
+        return order_grammar.from_json(_object(data, 'its "order_grammar"'))
+    except ValueError as exc:
+        raise NotAReport(f'its "order_grammar" is not one gm writes: {exc}') from None
 
 
 def _check_format(top: JSONObject) -> None:
@@ -268,12 +286,27 @@ def check_offline(report: Report, data: bytes) -> OfflineCheck:
     ruleset = installed()[report.ruleset]  # read_report made sure of it
     checked.orders, problems = ruleset.parse_orders(list(envelope.lines))
     problems = list(problems) + ruleset.check_by_view(report.view, report.seat, checked.orders)
-    checked.problems = sorted(problems, key=lambda p: p.line)
+    grammar = report.grammar if report.declared else ruleset.order_grammar(report.view, report.seat)
+    checked.problems = sorted(declared_first(grammar, envelope.lines, problems), key=lambda p: p.line)
     # Every line is searched for near codes: without the state there is no error to start from.
     searched = {n for n, _ in envelope.lines}
     near = near_codes(envelope.lines, searched, view_codes(report.view), report.form_words)
     checked.warnings = sorted(list(envelope.warnings) + near, key=lambda p: p.line)
     return checked
+
+
+def declared_first(
+    grammar: OrderGrammar | None, lines: Iterable[tuple[int, str]], problems: list[Problem]
+) -> list[Problem]:
+    """The problems of a turn file's order lines, the declaration's finding first: on a line the
+    ruleset's order grammar refutes, its finding is that line's one problem, in the words the
+    turn kit gives in the browser (gm.core.order_grammar); every other line keeps the parser's
+    and the view's."""
+    if grammar is None:
+        return problems
+    declared = order_grammar.check_lines(grammar, lines)
+    flagged = {p.line for p in declared}
+    return declared + [p for p in problems if p.line not in flagged]
 
 
 def _refusal(report: Report, envelope: Envelope) -> str | None:

@@ -20,8 +20,10 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
+from gm.render.kit import kit_name
 from gm.services.house import paying
 from gm.services.turn_charges import held_facts, report_held
+from gm.services.turn_kits import write_kit
 from gm.store import outbox, records
 from gm.store.audit import latest_rerun
 from gm.store.database import transaction
@@ -86,6 +88,17 @@ def report_mail(
             f"the report {json_path} is missing or damaged; render it again with "
             f"'gm report render {game.name} --turn {turn}'."
         ) from None
+    if not context.get("outcome"):
+        kit = write_kit(home, json_path)
+        attachments.append(
+            {
+                "path": kit.path,
+                "filename": kit_name(context),
+                "type": "text/html",
+                "sha256": kit.sha256,
+                "turn_hash": turn_hash,
+            }
+        )
     form = context.get("order_form") or ""
     if form:
         # The form goes along as text too: a player fills in the attachment or the body's copy.

@@ -86,6 +86,7 @@ def report_context(
     """
     view = ruleset.view(turn.state, seat.code)
     outcome = ruleset.is_over(turn.state)
+    grammar = None if outcome else ruleset.order_grammar(view, seat.code)
     form = (
         ""
         if outcome
@@ -105,6 +106,7 @@ def report_context(
         "scores": scores.score_rows(ruleset, turn.state, view, gunboat.as_shown(game, seats, outcome is not None)),
         "score_title": score_title(ruleset, turn.state),
         "order_form": form,
+        "order_grammar": grammar.to_json() if grammar else None,
         "outcome": outcome.to_json() if outcome else None,
     }
 

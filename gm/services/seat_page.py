@@ -25,6 +25,7 @@ from gm.services.as_sent import as_sent
 from gm.services.credits import account_position
 from gm.services.games import current_state, game_ruleset
 from gm.services.turn_charges import held_turns
+from gm.services.turn_kits import write_kit
 from gm.store import reports, submissions
 from gm.store.archive import archived_path
 from gm.store.records import GameRecord, SeatRecord
@@ -181,12 +182,17 @@ def report_file(
 ) -> Path | None:
     """The seat's own report file of a turn, or None; the path comes from the reports table and
     must lie inside the home's reports folder."""
-    if kind not in ("pdf", "json"):
+    if kind not in ("pdf", "json", "html"):
         return None
     files = reports.report_files(db, game.id, turn, seat.code)
     if files is None:
         return None
-    path = (home.root / (files.pdf if kind == "pdf" else files.json)).resolve()
+    chosen = files.pdf if kind == "pdf" else files.json
+    if kind == "html":  # the turn kit, made from the JSON when asked for
+        if not (home.root / files.json).resolve().is_relative_to(home.reports.resolve()):
+            return None
+        chosen = write_kit(home, files.json).path
+    path = (home.root / chosen).resolve()
     if not path.is_relative_to(home.reports.resolve()) or not path.is_file():
         return None
     return path

@@ -63,6 +63,7 @@ def context_of(
         "scores": score_rows(ruleset, state, view, seated),
         "score_title": score_title(ruleset, state),
         "order_form": "\n".join(ruleset.order_form(state, seat)),
+        "order_grammar": grammar.to_json() if (grammar := ruleset.order_grammar(view, seat)) else None,
         "outcome": None,
     }
 

@@ -368,6 +368,9 @@ def history() -> Response:
     )
 
 
+REPORT_TYPES = {"pdf": "application/pdf", "json": "application/json", "html": "text/html"}
+
+
 @blueprint.get("/reports/<game_name>/<seat_code>/<int:turn>.<kind>")
 def report(game_name: str, seat_code: str, turn: int, kind: str) -> Response:
     game, seat = require_seat()
@@ -382,9 +385,12 @@ def report(game_name: str, seat_code: str, turn: int, kind: str) -> Response:
         abort(404)
     return send_file(
         path,
-        mimetype="application/pdf" if kind == "pdf" else "application/json",
+        mimetype=REPORT_TYPES[kind],
         as_attachment=True,
-        download_name=f"{game.name}-turn{turn}-{seat.code}.{kind}",
+        # The kit is named as in the report mail; the others keep the name they always had.
+        download_name=f"{game.name}-{turn}-{seat.code}.html"
+        if kind == "html"
+        else f"{game.name}-turn{turn}-{seat.code}.{kind}",
     )
 
 

@@ -87,7 +87,8 @@ def test_a_whole_game_by_mail(tmp_path, gm, smtp, monkeypatch):
         assert all(str(m["From"]) == f"Game Master <{GM_ADDRESS}>" for m in received)
         for number, report in enumerate(reports, start=1):
             files = {part.get_filename(): part for part in report.iter_attachments()}
-            form = [] if number == turns else [f"g1-{number + 1}-{seat}-orders.txt"]  # none once it is over
+            # No turn kit and no order form once it is over: there are no orders to give.
+            form = [] if number == turns else [f"g1-{number}-{seat}.html", f"g1-{number + 1}-{seat}-orders.txt"]
             assert list(files) == [f"g1-{number}-{seat}.pdf", *form]
             assert (
                 files[f"g1-{number}-{seat}.pdf"].get_content()

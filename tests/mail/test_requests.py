@@ -39,8 +39,9 @@ def test_resend_sends_the_last_report_as_the_answer(home, gm, played, monkeypatc
     [(in_reply_to, attachments)] = rows(home, "SELECT in_reply_to, attachments FROM outbox WHERE id = 5")
     assert in_reply_to == "<again@x>" and [a["filename"] for a in json.loads(attachments)] == [
         "g1-1-BR.pdf",
+        "g1-1-BR.html",
         "g1-2-BR-orders.txt",
-    ]  # the order form comes again too
+    ]  # the turn kit and the order form come again too
 
 
 @pytest.mark.slow
@@ -52,7 +53,12 @@ def test_resend_from_another_address_goes_to_the_registered_one(home, gm, played
     assert "Report mails for BR in g1 will carry the JSON report too." in answer[3]
     assert "Your report for turn 1 of g1 was sent again to the address gm has for BR." in answer[3]
     [(attachments,)] = rows(home, "SELECT attachments FROM outbox WHERE id = 5")
-    assert [a["filename"] for a in json.loads(attachments)] == ["g1-1-BR.pdf", "g1-1-BR.json", "g1-2-BR-orders.txt"]
+    assert [a["filename"] for a in json.loads(attachments)] == [
+        "g1-1-BR.pdf",
+        "g1-1-BR.json",
+        "g1-1-BR.html",
+        "g1-2-BR-orders.txt",
+    ]
 
 
 @pytest.mark.slow

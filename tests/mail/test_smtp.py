@@ -42,13 +42,22 @@ def test_reports_after_a_turn_arrive_with_their_pdf(home, gm, smtp_home, smtp, m
     message = message_from_bytes(raw, policy=policy.default)
     assert message["Subject"].startswith("g1: ") and "(turn 1)" in message["Subject"]
     parts = {p.get_filename(): p for p in message.iter_attachments()}
-    assert sorted(parts) == ["g1-1-BR.json", "g1-1-BR.pdf", "g1-2-BR-orders.txt"]
+    assert sorted(parts) == ["g1-1-BR.html", "g1-1-BR.json", "g1-1-BR.pdf", "g1-2-BR-orders.txt"]
+    # The turn kit: the page gm wrote beside the report, offline, with the form in it and no secret.
+    kit = parts["g1-1-BR.html"].get_payload(decode=True).decode("utf-8")
+    assert parts["g1-1-BR.html"].get_content_type() == "text/html"
+    assert kit.encode("utf-8") == (home / "reports/g1/1/BR.html").read_bytes()
+    assert "default-src &#39;none&#39;" in kit and "PASSWORD &lt;your secret&gt;" in kit
     assert parts["g1-1-BR.pdf"].get_content_type() == "application/pdf"
     assert parts["g1-1-BR.pdf"]["Content-Transfer-Encoding"] == "base64"
     assert parts["g1-1-BR.pdf"].get_content() == (home / "reports/g1/1/BR.pdf").read_bytes()
     assert json.loads(parts["g1-1-BR.json"].get_content()) == json.loads((home / "reports/g1/1/BR.json").read_text())
     body = message.get_body(("plain",)).get_content().replace("\r\n", "\n")
-    assert body.startswith("Hello Ann,\n\n") and "Attached: g1-1-BR.pdf, g1-1-BR.json, g1-2-BR-orders.txt\n" in body
+    assert (
+        body.startswith("Hello Ann,\n\n")
+        and "Attached: g1-1-BR.pdf, g1-1-BR.json, g1-1-BR.html, g1-2-BR-orders.txt\n" in body
+    )
+    assert "open the attached turn kit, g1-1-BR.html, in any web browser" in body
     # The order form, in the body to reply with and attached as text: the form of the report.
     form = json.loads((home / "reports/g1/1/BR.json").read_text())["order_form"]
     assert form.startswith("GAME g1\nPLAYER BR\nPASSWORD <your secret>\nTURN 2\n")
@@ -56,7 +65,7 @@ def test_reports_after_a_turn_arrive_with_their_pdf(home, gm, smtp_home, smtp, m
     assert message["Message-ID"] == "<report.g1.1.BR@example.org>" and message["In-Reply-To"] is None
     [bob] = [d for d in reports if d.rcpt_tos == ["bob@example.org"]]
     bob_files = [p.get_filename() for p in message_from_bytes(bob.content, policy=policy.default).iter_attachments()]
-    assert bob_files == ["g1-1-RU.pdf", "g1-2-RU-orders.txt"]
+    assert bob_files == ["g1-1-RU.pdf", "g1-1-RU.html", "g1-2-RU-orders.txt"]
 
 
 def test_acknowledgement_is_a_threaded_reply(home, gm, smtp_home, smtp, monkeypatch):

@@ -23,7 +23,12 @@ def held_everywhere(player, home, turn: int) -> None:
     assert f'<img src="/turn/{turn}/' not in page
     assert "# Your last report is held until it is paid for" in page  # no form filled in from it
     assert report["order_form"].splitlines()[4] not in page  # the filled-in form's first order line
-    for url in (f"/reports/g1/BR/{turn}.pdf", f"/reports/g1/BR/{turn}.json", f"/turn/{turn}"):
+    for url in (
+        f"/reports/g1/BR/{turn}.pdf",
+        f"/reports/g1/BR/{turn}.json",
+        f"/reports/g1/BR/{turn}.html",
+        f"/turn/{turn}",
+    ):
         answer = player.get(url)
         assert answer.status_code == 402, url
         assert answer.mimetype == "text/html" and b"%PDF" not in answer.data and b'"view"' not in answer.data

@@ -1,0 +1,233 @@
+"""The turn kit: one self-contained HTML file per seat and turn, `<game>-<turn>-<seat>.html`, made
+from the seat's JSON report (docs/turn-kit.md). It draws the seat's maps with the report's own
+drawing functions (svgmap, hexmap, gridmap through seat_arrows), holds the turn file as the PDF's
+form gives it, checks it in the browser from the ruleset's order grammar, builds orders from
+the seat's position, and copies or mails the file; it needs no network and asks none.
+
+The page is templates/kit.html with its script and style (kit.js, kit.css) put in whole, each
+allowed by its SHA-256 in the page's Content-Security-Policy, so that nothing else runs or
+loads; a GM overrides any of the three as any template. The report's data goes in a
+<script type="application/json"> with every <, > and & written as a JSON escape, so no text of
+the report can close the element.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from gm.render.environment import nations
+from gm.render.gridmap import geometry
+from gm.render.hexmap import centre, corner_point
+from gm.render.seat_arrows import draw_turn_map
+from gm.render.seat_maps import SVG, seat_maps
+from gm.render.svgmap import territory_radius
+
+TEMPLATE = "kit.html"
+SCRIPT = "kit.js"
+STYLE = "kit.css"
+# The fields of a place that only draw it: what a click shows leaves them out.
+_DRAWING = {
+    "x",
+    "y",
+    "shape",
+    "colour",
+    "fill",
+    "col",
+    "row",
+    "at",
+    "hot",
+    "ring",
+    "badge",
+    "from",
+    "to",
+    "text",
+    "label",
+}
+
+Report = Mapping[str, Any]
+
+
+def kit_name(report: Report) -> str:
+    """The kit's file name: `<game>-<turn>-<seat>.html`, as the report's other attachments."""
+    return f"{report['game']['name']}-{report['turn']}-{report['seat']}.html"
+
+
+def kit_html(env: jinja2.Environment, report: Report, house: str) -> str:
+    """The kit of a seat's turn report (its JSON, as gm writes it), `house` the address turn
+    files go to (gm.toml's [mail] address; "" when the house mails nothing)."""
+    script = _source(env, SCRIPT)
+    style = _source(env, STYLE)
+    view = report.get("view") or {}
+    names = nations(report.get("scores") or [])
+    maps = [_map(view, report, names, m.file, m.title, m.note, m.media_type) for m in seat_maps(view)]
+    data = {
+        "report": {
+            "game": report["game"]["name"],
+            "seat": report["seat"],
+            "turn": report["turn"],
+            "grammar": report.get("order_grammar"),
+        },
+        "form": report.get("order_form") or "",
+        "house": house,
+        "maps": [{"spots": m["spots"], "reach": m["reach"]} for m in maps],
+        "details": place_details(view, names),
+    }
+    context = {
+        "report": report,
+        "maps": maps,
+        "house": house,
+        "script": Markup(script),
+        "style": Markup(style),
+        "data": Markup(script_json(data)),
+        "csp": content_policy(script, style),
+        "names": names,
+    }
+    return env.get_template(TEMPLATE).render(context)
+
+
+def _source(env: jinja2.Environment, name: str) -> str:
+    """A template's text as written (the GM's override first), not rendered: script and style
+    go into the page byte for byte, as their hashes in the policy say."""
+    loader = env.loader
+    assert loader is not None, "the kit's environment reads templates from folders"
+    return loader.get_source(env, name)[0]
+
+
+def content_policy(script: str, style: str) -> str:
+    """The page's Content-Security-Policy: nothing from anywhere (default-src 'none'), the one
+    script and the one style by their hashes, pictures only from the page itself (data:)."""
+    return (
+        f"default-src 'none'; script-src '{_sha256(script)}'; style-src '{_sha256(style)}'; "
+        "img-src data:; base-uri 'none'; form-action 'none'"
+    )
+
+
+def _sha256(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+
+
+def script_json(data: object) -> str:
+    """`data` as JSON that cannot end the <script> element it stands in, whatever its text."""
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _map(
+    view: Mapping[str, Any], report: Report, names: Mapping[str, str], file: str, title: str, note: str, media: str
+) -> dict[str, Any]:
+    """One map of the kit: its picture as an SVG element (a PNG inside one), and the points a
+    click finds, with how far from one a click still counts (in the picture's units)."""
+    drawn = draw_turn_map(view, str(report["seat"]), names, file, report.get("events") or [])
+    assert drawn is not None, "seat_maps named the map"
+    if media == SVG:
+        svg = drawn.decode("utf-8")
+    else:
+        svg = _png_in_svg(drawn)
+    spots, reach = _spots(view, file)
+    return {"title": title, "note": note, "svg": Markup(svg), "spots": spots, "reach": reach}
+
+
+def _png_in_svg(png: bytes) -> str:
+    """A PNG as an SVG of its own size, so every map pans and zooms alike."""
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    uri = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}">'
+        f'<image href="{uri}" width="{width}" height="{height}"/></svg>'
+    )
+
+
+def _spots(view: Mapping[str, Any], file: str) -> tuple[list[list[Any]], float]:
+    if file == "map.svg":
+        places = [t for t in view["map"].get("territories", []) if isinstance(t, Mapping)]
+        spots = [[_n(t.get("x")), _n(t.get("y")), str(t.get("code"))] for t in places]
+        return spots, territory_radius(view["map"]) * 1.2
+    if file == "board.svg":
+        board = view["board"]
+        points = [(centre(h["col"], h["row"]), h.get("label")) for h in board.get("hexes", [])]
+        points += [(corner_point(c["at"]), c.get("text")) for c in board.get("corners", [])]
+        points += [(corner_point(p["at"]), p.get("text")) for p in board.get("pieces", [])]
+        return [[round(x, 1), round(y, 1), str(code)] for (x, y), code in points if code], 30.0
+    return _grid_spots(view["world"], view.get("region") if file == "region.png" else None)
+
+
+def _grid_spots(world: Mapping[str, Any], crop: Mapping[str, Any] | None) -> tuple[list[list[Any]], float]:
+    """The marks of a grid world (capitals, cities, groups) where gridmap.draw puts their blocks:
+    block x,y's top left pixel is (margin + (x - x0) * scale, ...) in the crop (gridmap.geometry)."""
+    width, height = int(world["width"]), int(world["height"])
+    x0, y0 = (int(crop["x0"]), int(crop["y0"])) if crop else (0, 0)
+    x1, y1 = (int(crop["x1"]), int(crop["y1"])) if crop else (width, height)
+    scale, margin = geometry(x1 - x0, y1 - y0)
+    spots = [
+        [margin + (_n(m.get("x")) - x0 + 0.5) * scale, margin + (_n(m.get("y")) - y0 + 0.5) * scale, str(m["label"])]
+        for m in world.get("marks") or []
+        if isinstance(m, Mapping) and m.get("label") and x0 <= _n(m.get("x")) < x1 and y0 <= _n(m.get("y")) < y1
+    ]
+    return spots, scale * 1.5
+
+
+def _n(value: object) -> float:
+    number = float(value) if isinstance(value, int | float) else 0.0
+    return number if math.isfinite(number) else 0.0
+
+
+def place_details(view: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, list[str]]:
+    """What a click on a place, a piece or a seat shows: the map's own facts of each place, what
+    the listing of others (view["known"]) says of it, and each seat's row of the scores."""
+    found: dict[str, list[str]] = {}
+    graph = view.get("map")
+    for place in graph.get("territories", []) if isinstance(graph, Mapping) else []:
+        if isinstance(place, Mapping) and place.get("code"):
+            found[str(place["code"])] = list(_facts(place, names))
+    board: Mapping[str, Any] = view["board"] if isinstance(view.get("board"), Mapping) else {}
+    for tile in board.get("hexes", []):
+        if isinstance(tile, Mapping) and tile.get("label"):
+            found[str(tile["label"])] = list(_facts(tile, names))
+    for piece in board.get("pieces", []):
+        if isinstance(piece, Mapping) and piece.get("text"):
+            found.setdefault(str(piece["text"]), []).extend(_facts(piece, names))
+    for corner in board.get("corners", []):
+        if isinstance(corner, Mapping) and corner.get("text"):
+            found.setdefault(str(corner["text"]), [f"corner {corner['text']}: nothing built there"])
+    world: Mapping[str, Any] = view["world"] if isinstance(view.get("world"), Mapping) else {}
+    for mark in world.get("marks") or []:
+        if isinstance(mark, Mapping) and mark.get("label"):
+            at = f"at {mark.get('x')},{mark.get('y')}"
+            found.setdefault(str(mark["label"]), [f"{mark.get('shape')} {at}", *_facts(mark, names)])
+    known = view.get("known")
+    if isinstance(known, Mapping):
+        labels = [str(c.get("label")) for c in known.get("columns", []) if isinstance(c, Mapping)]
+        for group in known.get("groups", []):
+            holder = names.get(str(group.get("holder")), str(group.get("holder") or "nobody"))
+            for place in group.get("places", []):
+                said = [f"{label}: {cell}" for label, cell in zip(labels, place.get("cells", []), strict=False)]
+                found.setdefault(str(place.get("code")), []).extend(
+                    [f"Held by {holder}", place.get("place", ""), *said]
+                )
+    for seat in view.get("seats") or []:
+        if isinstance(seat, Mapping) and seat.get("code"):
+            found.setdefault(str(seat["code"]), []).extend(_facts(seat, names))
+    return found
+
+
+def _facts(item: Mapping[str, Any], names: Mapping[str, str]) -> Iterable[str]:
+    for key, value in sorted(item.items()):
+        if isinstance(value, Mapping) or (key in _DRAWING and not (key == "shape" and isinstance(value, str))):
+            continue  # what only draws it (a territory's outline; a piece's "village" is a fact)
+        if key in ("owner", "seat", "core_of") and isinstance(value, str):
+            value = names.get(value, value)
+        yield f"{key.replace('_', ' ')}: {_shown(value)}"
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return ", ".join(str(v) for v in value) or "none"
+    return "none" if value is None else str(value)

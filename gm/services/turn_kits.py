@@ -1,0 +1,47 @@
+"""Turn kits: each seat's offline HTML page of a turn (gm/render/kit.py), written beside its
+report as reports/<game>/<turn>/<seat>.html from the report's JSON, for the report mail and the
+portal's download. The kit is made again whenever it is asked for: the same JSON, templates and
+house address give the same bytes, and a GM's new template or address shows in the next one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from gm.errors import GMError
+from gm.home import Home
+from gm.mail.settings import mail_settings
+from gm.render.environment import make_environment
+from gm.render.kit import kit_html
+from gm.rulesets import installed, template_dirs
+
+
+@dataclass(frozen=True)
+class Kit:
+    """A written kit: its path (relative to the home, as the reports table keeps paths) and SHA-256."""
+
+    path: str
+    sha256: str
+
+
+def write_kit(home: Home, json_path: str | Path) -> Kit:
+    """Write the kit of the seat's report whose JSON is `json_path` (relative to the home) beside
+    it; GMError when the JSON is missing or damaged."""
+    try:
+        report = json.loads((home.root / json_path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise GMError(
+            f"the report {json_path} is missing or damaged; render it again with 'gm report render'."
+        ) from None
+    ruleset = installed().get(str(report.get("game", {}).get("ruleset")))
+    override = home.templates if home.templates.is_dir() else None
+    env = make_environment(override, template_dirs(ruleset) if ruleset else [])
+    data = kit_html(env, report, mail_settings(home).address).encode("utf-8")
+    path = str(Path(json_path).with_suffix(".html"))
+    target = home.root / path
+    if not target.is_file() or target.read_bytes() != data:
+        target.write_bytes(data)
+    return Kit(path, hashlib.sha256(data).hexdigest())

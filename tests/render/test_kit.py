@@ -1,0 +1,101 @@
+"""The turn kit (gm/render/kit.py): one self-contained page per seat and turn, from the report's
+JSON, that loads nothing and runs nothing but its own script and style."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+
+import pytest
+
+from gm.render.environment import make_environment
+from gm.render.kit import kit_html, kit_name, script_json
+from gm.rulesets import installed, template_dirs
+from gm.testing.reports import report_contexts
+
+HOUSE = "gm@house.example"
+
+
+def kit_of(context: dict) -> str:
+    ruleset = installed()[context["game"]["ruleset"]]
+    return kit_html(make_environment(None, template_dirs(ruleset)), context, HOUSE)
+
+
+def _inline(page: str, tag: str) -> str:
+    [text] = re.findall(rf"<{tag}>(.*?)</{tag}>", page, re.S)
+    return text
+
+
+def _hash(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+
+
+@pytest.mark.parametrize("name", sorted(installed()))
+def test_every_ruleset_gets_a_kit_that_loads_nothing_from_outside(name):
+    context = report_contexts(installed()[name])[0]
+    page = kit_of(context)
+    [policy] = re.findall(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page)
+    policy = policy.replace("&#39;", "'")
+    assert policy.startswith("default-src 'none'; ")
+    # The one script and the one style run, by their hashes; nothing else may.
+    assert f"script-src '{_hash(_inline(page, 'script'))}'" in policy
+    assert f"style-src '{_hash(_inline(page, 'style'))}'" in policy
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page)  # no outside asset
+    assert "@import" not in page and "url(http" not in page
+    data = json.loads(re.search(r'<script type="application/json" id="kit-data">(.*?)</script>', page, re.S)[1])
+    assert data["form"] == context["order_form"] and data["house"] == HOUSE
+    assert data["report"]["grammar"] == context["order_grammar"]
+    assert kit_name(context) == f"{context['game']['name']}-1-{context['seat']}.html"
+
+
+def test_the_template_is_autoescaped_and_the_data_cannot_close_its_script():
+    context = report_contexts(installed()["clash"])[0]
+    hostile = "</script><script>alert(1)</script><img src=x onerror=alert(2)>"
+    context = dict(context, player=hostile, order_form=context["order_form"] + f"\n# {hostile}")
+    context["scores"] = [dict(row, nation=hostile) for row in context["scores"]]
+    env = make_environment(None, [])
+    assert env.autoescape("kit.html")
+    page = kit_of(context)
+    assert page.count("<script") == 2 and page.count("</script>") == 2  # the data's and the kit's own
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(2)&gt;" in page
+    assert "</" not in script_json({"a": hostile}) and json.loads(script_json({"a": hostile})) == {"a": hostile}
+
+
+def test_the_maps_are_the_reports_own_drawing_and_every_place_can_be_clicked():
+    context = report_contexts(installed()["empires"])[0]
+    page = kit_of(context)
+    assert page.count('<figure class="kit-map">') == 1 and 'class="map"' in page  # svgmap's own picture
+    data = json.loads(re.search(r'id="kit-data">(.*?)</script>', page, re.S)[1])
+    codes = {t["code"] for t in context["view"]["map"]["territories"]}
+    assert {spot[2] for spot in data["maps"][0]["spots"]} == codes
+    assert codes <= set(data["details"])
+    mine = next(t for t in context["view"]["map"]["territories"] if t.get("owner") == context["seat"])
+    assert f"troops: {mine['troops']}" in data["details"][mine["code"]]
+
+
+def test_no_secret_is_ever_in_a_kit():
+    context = report_contexts(installed()["clash"])[0]
+    page = kit_of(context)
+    assert 'type="password"' in page and 'autocomplete="off"' in page
+    assert "value=" not in re.search(r'<input id="secret"[^>]*>', page)[0]
+
+
+def test_a_report_written_before_the_grammar_still_gets_its_kit():
+    """A JSON report from before order_grammar (the portal serves old turns' kits) has no builder,
+    the free text box and the envelope's check."""
+    context = report_contexts(installed()["empires"])[0]
+    older = {key: value for key, value in context.items() if key != "order_grammar"}
+    page = kit_of(older)
+    assert 'id="turn-file"' in page and 'id="builder-words"' not in page
+    assert "declares no order grammar" in page
+
+
+def test_a_grid_worlds_marks_can_be_clicked():
+    context = report_contexts(installed()["mcempires"])[0]
+    page = kit_of(context)
+    data = json.loads(re.search(r'id="kit-data">(.*?)</script>', page, re.S)[1])
+    marks = {m["label"] for m in context["view"]["world"]["marks"]}
+    assert {spot[2] for spot in data["maps"][0]["spots"]} == marks  # the whole world: every mark
+    assert marks <= set(data["details"])
