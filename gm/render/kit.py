@@ -55,11 +55,6 @@ _DRAWING = {
 Report = Mapping[str, Any]
 
 
-def kit_name(report: Report) -> str:
-    """The kit's file name: `<game>-<turn>-<seat>.html`, as the report's other attachments."""
-    return f"{report['game']['name']}-{report['turn']}-{report['seat']}.html"
-
-
 def kit_html(env: jinja2.Environment, report: Report, house: str) -> str:
     """The kit of a seat's turn report (its JSON, as gm writes it), `house` the address turn
     files go to (gm.toml's [mail] address; "" when the house mails nothing)."""

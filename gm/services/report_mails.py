@@ -20,10 +20,9 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
-from gm.render.kit import kit_name
 from gm.services.house import paying
 from gm.services.turn_charges import held_facts, report_held
-from gm.services.turn_kits import write_kit
+from gm.services.turn_kits import kit_name, write_kit
 from gm.store import outbox, records
 from gm.store.audit import latest_rerun
 from gm.store.database import transaction

@@ -2,21 +2,30 @@
 report as reports/<game>/<turn>/<seat>.html from the report's JSON, for the report mail and the
 portal's download. The kit is made again whenever it is asked for: the same JSON, templates and
 house address give the same bytes, and a GM's new template or address shows in the next one.
+
+gm.render.kit is imported inside write_kit: it draws the seat's maps with PIL, which `gm --help`
+and every command that never makes a kit should not load (tests/render/test_render_imports.py).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from gm.errors import GMError
 from gm.home import Home
 from gm.mail.settings import mail_settings
 from gm.render.environment import make_environment
-from gm.render.kit import kit_html
 from gm.rulesets import installed, template_dirs
+
+
+def kit_name(report: Mapping[str, Any]) -> str:
+    """The kit's file name in a mail: `<game>-<turn>-<seat>.html`, as the report's other attachments."""
+    return f"{report['game']['name']}-{report['turn']}-{report['seat']}.html"
 
 
 @dataclass(frozen=True)
@@ -38,6 +47,8 @@ def write_kit(home: Home, json_path: str | Path) -> Kit:
         ) from None
     ruleset = installed().get(str(report.get("game", {}).get("ruleset")))
     override = home.templates if home.templates.is_dir() else None
+    from gm.render.kit import kit_html  # PIL: see the module docstring
+
     env = make_environment(override, template_dirs(ruleset) if ruleset else [])
     data = kit_html(env, report, mail_settings(home).address).encode("utf-8")
     path = str(Path(json_path).with_suffix(".html"))

@@ -11,8 +11,9 @@ import re
 import pytest
 
 from gm.render.environment import make_environment
-from gm.render.kit import kit_html, kit_name, script_json
+from gm.render.kit import kit_html, script_json
 from gm.rulesets import installed, template_dirs
+from gm.services.turn_kits import kit_name
 from gm.testing.reports import report_contexts
 
 HOUSE = "gm@house.example"
