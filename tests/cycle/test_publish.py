@@ -183,8 +183,9 @@ def test_a_report_mail_queued_before_a_new_rendering_still_goes_out(paid, gm, cl
     assert "Sent 2 mail(s)" in ran.out
     assert "report was rendered again after it was queued; the new rendering was sent" in ran.out
     [ann] = [m for m in eml(home) if m["To"] == "Ann <ann@example.org>"]
-    pdf, form = ann.iter_attachments()  # the report and its order form as text
+    pdf, kit, form = ann.iter_attachments()  # the report, its turn kit, and its order form as text
     assert pdf.get_content() == now and form.get_content_type() == "text/plain"
+    assert kit.get_filename() == "d1-1-BR.html" and kit.get_content_type() == "text/html"
 
 
 def test_a_report_mail_of_a_turn_run_again_is_never_sent(paid, gm, clock, tmp_path):

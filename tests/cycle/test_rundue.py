@@ -343,8 +343,9 @@ def test_run_due_mails_reminders_and_each_report_once(mail_home, gm, clock, duel
     reports_sent = [m for m in eml(home) if m["Subject"].startswith("d1: ") and "(turn 1)" in m["Subject"]]
     assert sorted(m["To"] for m in reports_sent) == ["Ann <ann@example.org>", "Bob <bob@example.org>"]
     assert all(
-        [a.get_content_type() for a in m.iter_attachments()] == ["application/pdf", "text/plain"] for m in reports_sent
-    )  # the report, and its order form as text
+        [a.get_content_type() for a in m.iter_attachments()] == ["application/pdf", "text/html", "text/plain"]
+        for m in reports_sent
+    )  # the report, its turn kit, and its order form as text
 
 
 def test_unpaid_report_is_held_with_a_notice_and_released_by_payment(mail_home, gm, clock, duel):

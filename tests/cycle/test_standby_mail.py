@@ -73,8 +73,8 @@ def test_a_standby_is_welcomed_with_the_secret_and_the_leaver_told(home, gm, tmp
     assert welcome["Subject"] == "g: you take over seat BR from turn 2"
     assert zed in welcome.get_content()
     report = next(m for m in letters if m["To"].addresses[0].addr_spec == "zed@example.org" and m is not welcome)
-    # The last report, with the order form for the turn the standby now plays.
-    assert [a.get_filename() for a in report.iter_attachments()] == ["g-1-BR.pdf", "g-2-BR-orders.txt"]
+    # The last report and its turn kit, with the order form for the turn the standby now plays.
+    assert [a.get_filename() for a in report.iter_attachments()] == ["g-1-BR.pdf", "g-1-BR.html", "g-2-BR-orders.txt"]
 
 
 def test_a_drop_out_without_a_standby_is_told_and_no_one_welcomed(home, gm, tmp_path):

@@ -110,12 +110,14 @@ def test_nobody_reads_another_seats_report(signed_in, gm, home, game):
     assert gm("credits", "buy", "ann@example.org", "1", "--paid", "2.50", home=home).code == 0  # not held
     assert gm("turn", "run", "g1", home=home).code == 0
     assert signed_in.get("/reports/g1/BR/1.pdf").status_code == 200
+    assert signed_in.get("/reports/g1/BR/1.html").status_code == 200  # the seat's own turn kit
     for url in (
         "/reports/g1/RU/1.pdf",
         "/reports/g1/ru/1.json",
         "/reports/g1/BR/2.pdf",
         "/reports/g2/BR/1.pdf",
-        "/reports/g1/BR/1.html",
+        "/reports/g1/RU/1.html",
+        "/reports/g1/BR/2.html",
         "/reports/g1/BR/..%2F..%2Fgm.db",
         "/reports/g1/BR/1.pdf/../../RU/1.pdf",
     ):
