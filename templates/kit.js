@@ -1,8 +1,13 @@
 // The turn kit's script (docs/turn-kit.md): the seat's maps to pan, zoom and click, the check of
 // the turn file as `gm orders check --report` gives it (the envelope, then the ruleset's order
 // grammar: gm/core/envelope.py and gm/core/order_grammar.py, step for step and word for word),
-// the order builder, and copy and mail. It reads only the data in the page and asks no network.
+// the order builder, and copy, mail or the portal. It reads only the data in the page and asks
+// no network.
 "use strict";
+
+// The longest turn file (encoded) handed to the portal in a link; templates/web/handoff.js takes
+// no longer one. Browsers keep addresses of this length whole (docs/turn-kit.md).
+var HANDOFF_MAX = 60000;
 
 var KIT = (function () {
   // ---- Words one slip away (gm.core.warnings.close_to, on difflib.get_close_matches) ----
@@ -488,6 +493,22 @@ var KIT = (function () {
       var subject = "Orders " + data.report.game + " " + data.report.seat + " turn " + (data.report.turn + 1);
       mail.href = "mailto:" + encodeURIComponent(data.house).replace("%40", "@") + "?subject=" +
         encodeURIComponent(subject) + "&body=" + encodeURIComponent(withSecret(box.value));
+    });
+  }
+  // The portal: the file goes in the address's fragment (#kit=...), which no browser sends to
+  // a server; the portal's page puts it into its orders box once the player is signed in
+  // (templates/web/handoff.js). The secret never goes: the portal knows the signed-in seat.
+  var portal = $("portal");
+  if (portal) {
+    portal.addEventListener("click", function (event) {
+      var fragment = encodeURIComponent(box.value);
+      if (fragment.length > HANDOFF_MAX) {
+        event.preventDefault();
+        $("sent").textContent = "This file is too long to hand over by a link: copy it and paste it into the portal's orders box.";
+        return;
+      }
+      portal.href = data.portal + "/#kit=" + fragment;
+      $("sent").textContent = "Opened in the portal: sign in there, read the orders in the box, then press Submit.";
     });
   }
   box.addEventListener("input", checkNow);

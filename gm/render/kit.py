@@ -55,9 +55,11 @@ _DRAWING = {
 Report = Mapping[str, Any]
 
 
-def kit_html(env: jinja2.Environment, report: Report, house: str) -> str:
+def kit_html(env: jinja2.Environment, report: Report, house: str, portal: str | None = None) -> str:
     """The kit of a seat's turn report (its JSON, as gm writes it), `house` the address turn
-    files go to (gm.toml's [mail] address; "" when the house mails nothing)."""
+    files go to (gm.toml's [mail] address; "" when the house mails nothing), `portal` the portal's
+    address as players reach it (None when the house has none), where the kit hands the turn
+    file over (templates/web/handoff.js)."""
     script = _source(env, SCRIPT)
     style = _source(env, STYLE)
     view = report.get("view") or {}
@@ -72,6 +74,7 @@ def kit_html(env: jinja2.Environment, report: Report, house: str) -> str:
         },
         "form": report.get("order_form") or "",
         "house": house,
+        "portal": portal or "",
         "maps": [{"spots": m["spots"], "reach": m["reach"]} for m in maps],
         "details": place_details(view, names),
     }
@@ -79,6 +82,7 @@ def kit_html(env: jinja2.Environment, report: Report, house: str) -> str:
         "report": report,
         "maps": maps,
         "house": house,
+        "portal": portal or "",
         "script": Markup(script),
         "style": Markup(style),
         "data": Markup(script_json(data)),

@@ -1,7 +1,7 @@
 """Turn kits: each seat's offline HTML page of a turn (gm/render/kit.py), written beside its
 report as reports/<game>/<turn>/<seat>.html from the report's JSON, for the report mail and the
 portal's download. The kit is made again whenever it is asked for: the same JSON, templates and
-house address give the same bytes, and a GM's new template or address shows in the next one.
+house addresses (mail and portal) give the same bytes, and a GM's new template or address shows in the next one.
 
 gm.render.kit is imported inside write_kit: it draws the seat's maps with PIL, which `gm --help`
 and every command that never makes a kit should not load (tests/render/test_render_imports.py).
@@ -21,6 +21,7 @@ from gm.home import Home
 from gm.mail.settings import mail_settings
 from gm.render.environment import make_environment
 from gm.rulesets import installed, template_dirs
+from gm.services.house import portal_address
 
 
 def kit_name(report: Mapping[str, Any]) -> str:
@@ -50,7 +51,7 @@ def write_kit(home: Home, json_path: str | Path) -> Kit:
     from gm.render.kit import kit_html  # PIL: see the module docstring
 
     env = make_environment(override, template_dirs(ruleset) if ruleset else [])
-    data = kit_html(env, report, mail_settings(home).address).encode("utf-8")
+    data = kit_html(env, report, mail_settings(home).address, portal_address(home)).encode("utf-8")
     path = str(Path(json_path).with_suffix(".html"))
     target = home.root / path
     if not target.is_file() or target.read_bytes() != data:

@@ -35,8 +35,8 @@ from gm.web.sessions import SessionRegister
 log = logging.getLogger("gm.web")
 
 _HEADERS = {
-    # Scripts, styles and images only from here (the one script is /zone.js: nothing inline, no
-    # eval), forms only to here, never in a frame.
+    # Scripts, styles and images only from here (the scripts are /zone.js and /handoff.js:
+    # nothing inline, no eval), forms only to here, never in a frame.
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
     "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     "X-Content-Type-Options": "nosniff",
@@ -108,6 +108,7 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
     link_pages.register(app)
     app.add_url_rule("/portal.css", "css", stylesheet)
     app.add_url_rule("/zone.js", "zone_script", zone_script)
+    app.add_url_rule("/handoff.js", "handoff_script", handoff_script)
     app.before_request(_ended_sessions_sign_out)
     app.before_request(_who_acts)
     app.teardown_request(_acted)
@@ -125,8 +126,14 @@ def stylesheet() -> Response:
 
 
 def zone_script() -> Response:
-    """The portal's one script (templates/web/zone.js): the browser's time zone."""
+    """The portal's time-zone script (templates/web/zone.js): the browser's time zone."""
     return _asset("zone.js", "text/javascript")
+
+
+def handoff_script() -> Response:
+    """The turn kit's hand-over (templates/web/handoff.js): the turn file a kit's link carries
+    put into the orders box once the player is signed in."""
+    return _asset("handoff.js", "text/javascript")
 
 
 def _asset(name: str, mimetype: str) -> Response:

@@ -1,4 +1,4 @@
-/* The portal's one script: the browser's own time zone, offered where a zone is asked for (the
+/* The portal's time-zone script: the browser's own time zone, offered where a zone is asked for (the
    sign-in forms send it; the seat page offers it when it differs from the zone chosen). Every
    page works without it: times are then in UTC until the player types or picks a zone. */
 (function () {

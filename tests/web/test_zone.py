@@ -79,12 +79,18 @@ def test_a_link_sign_in_takes_the_browser_zone_too(app, gm, home, game, player):
     assert zone_shown(page.text) == "America/Chicago"
 
 
-def test_the_one_script_is_served_from_here_and_nothing_runs_inline(app, signed_in):
+def test_the_scripts_are_served_from_here_and_nothing_runs_inline(app, signed_in):
     script = app.test_client().get("/zone.js")
     assert script.status_code == 200 and script.mimetype == "text/javascript"
     assert "resolvedOptions().timeZone" in script.text and "textContent" in script.text
-    assert "innerHTML" not in script.text  # what it writes is text, never markup
+    handoff = app.test_client().get("/handoff.js")  # the turn kit's hand-over (docs/turn-kit.md)
+    assert handoff.status_code == 200 and handoff.mimetype == "text/javascript" and "#kit=" in handoff.text
+    for text in (script.text, handoff.text):
+        assert "innerHTML" not in text and "eval(" not in text  # what they write is text, never markup
     page = signed_in.get("/")
     policy = page.headers["Content-Security-Policy"]
     assert "script-src 'self';" in policy and "unsafe" not in policy
-    assert re.findall(r"<script[^>]*>", page.text) == ['<script src="/zone.js" defer>']
+    assert re.findall(r"<script[^>]*>", page.text) == [
+        '<script src="/zone.js" defer>',
+        '<script src="/handoff.js" defer>',
+    ]
