@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from gm_games.clash import ruleset
@@ -53,17 +52,15 @@ def robot_game(seed: int, codes=("BR", "RU", "FR", "GE"), each_turn=None) -> tup
     return state, labels
 
 
-def test_a_four_seat_robot_game_on_europe_ends_after_round_30_in_well_under_a_second():
-    began = time.perf_counter()
+def test_a_four_seat_robot_game_on_europe_ends_after_round_30():
+    # What a robot game costs is measured by bench/bench_invariants.py, not timed here.
     state, labels = robot_game(2026)
-    elapsed = time.perf_counter() - began
     assert labels[:3] == ["Set-up: claiming territories", "Set-up: placing 20 units", "Round 1 of 30"]
     assert labels[-1] == "Round 30 of 30" and len(labels) == 32
     outcome = ruleset.is_over(state)
     assert state["phase"] == "over" and ruleset.turn_label(state) == "Game over"
     assert outcome.scores == ruleset.scores(state) and max(outcome.scores.values()) > 0
     assert set(outcome.winners) == {s for s, vp in outcome.scores.items() if vp == max(outcome.scores.values())}
-    assert elapsed < 0.5
 
 
 @pytest.mark.parametrize("codes", [("BR", "FR"), ("RU", "FR", "GE")])
