@@ -183,8 +183,15 @@ var KIT = (function () {
     return !!argument.fact && (facts[argument.fact] || {})[value.toUpperCase()] === true;
   }
 
+  // A line's words as the grammar cuts it (OrderGrammar.pairs): a comma is a space, or in a
+  // grammar of pairs brackets are spaces and a comma between two numbers joins them (12,40).
+  function lineWords(grammar, text) {
+    if (!grammar.pairs) return words(text.split(",").join(" "));
+    return words(text.split("(").join(" ").split(")").join(" ").replace(/([0-9]+)\s*,\s*([0-9]+)/g, "$1,$2"));
+  }
+
   function lineFinding(grammar, facts, text) {
-    var said = words(text.split(",").join(" "));
+    var said = lineWords(grammar, text);
     if (grammar.numbered && said.length > 1 && ACTION_NUMBER.test(said[0])) said = said.slice(1);
     if (!said.length) return null;
     var order = null;
