@@ -97,7 +97,9 @@ def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
     you, seats = view.get("you"), view.get("seats")
     if not isinstance(you, dict) or you.get("alive") is False or not isinstance(seats, list):
         return None
-    words = tuple(OrderWord(verb, _shapes(verb), repeats=verb in _REPEATS, count=_said(verb)) for verb in VERBS)
+    words = tuple(
+        OrderWord(verb, _shapes(verb), repeats=verb in _REPEATS, count=_said(verb), usage=USAGE[verb]) for verb in VERBS
+    )
     unknown = "{word} is not an order{near}; the orders are " + ", ".join(VERBS[:-1]) + f" and {VERBS[-1]}"
     groups, cities = _ids(you.get("groups")), _ids(you.get("cities"))
     empires = [
@@ -180,22 +182,22 @@ def _shapes(verb: str) -> tuple[Argument, ...]:
         wrong = _said(verb, "{word} is not a block x,y or a city")
         return (
             group,
-            Argument("n or x,y/city", pattern=f"{_TROOPS}|{where}", wrong=wrong, optional=True),
-            Argument("x,y/city", pattern=where, wrong=wrong, optional=True),
+            Argument("n|ALL or x,y|city", pattern=f"{_TROOPS}|{where}", wrong=wrong, optional=True),
+            Argument("x,y|city after a count", pattern=where, wrong=wrong, optional=True),
         )
     if verb == "TRAIN":
         # A second city is the parser's "name one city", not "is not a city": left to it.
         return (
             group,
-            Argument("n or city", pattern=f"{_TROOPS}|{_PLACE}", wrong=_said(verb, _NOT_A_CITY), optional=True),
-            Argument("city", optional=True, offer="city"),
+            Argument("n|ALL or city", pattern=f"{_TROOPS}|{_PLACE}", wrong=_said(verb, _NOT_A_CITY), optional=True),
+            Argument("city after a count", optional=True, offer="city"),
         )
     if verb == "ATTACK":
         target = f"{GROUP.pattern}|{BLOCK.pattern}"
         return (
             group,
-            Argument("n or target", pattern=f"{_TROOPS}|{target}", wrong=_said(verb, _TARGET), optional=True),
-            Argument("target", pattern=target, wrong=_said(verb, _TARGET), optional=True),
+            Argument("n|ALL or target", pattern=f"{_TROOPS}|{target}", wrong=_said(verb, _TARGET), optional=True),
+            Argument("target after a count", pattern=target, wrong=_said(verb, _TARGET), optional=True),
         )
     if verb == "DEFEND":
         sides = "|".join(SIDE_WORDS)
