@@ -421,7 +421,16 @@ var KIT = (function () {
   function built() {
     var values = Array.prototype.map.call(document.querySelectorAll(".builder-arg"), function (f) { return f.value.trim(); });
     while (values.length && !values[values.length - 1]) values.pop();
-    return [picked.word].concat(values.map(function (v) { return v || "-"; })).join(" ");
+    // An empty field is written "-" (a word the rules read as nothing there, or the check's to
+    // find), but an optional one whose pattern refuses "-" is left out: Minecraft EMPIRES' count
+    // between a group and where it goes.
+    var said = [];
+    values.forEach(function (v, i) {
+      var argument = picked.arguments[Math.min(i, picked.arguments.length - 1)];
+      var dropped = argument.optional && argument.pattern && !new RegExp("^(?:" + argument.pattern + ")$", "i").test("-");
+      if (v || !dropped) said.push(v || "-");
+    });
+    return [picked.word].concat(said).join(" ");
   }
 
   function bodyLines() {

@@ -116,6 +116,14 @@ def test_a_minecraft_empires_order_is_built_field_by_field_and_its_blocks_read_a
     text = page.input_value("#turn-file")
     assert text.rstrip().endswith(f"{built}\nEND")
     assert page.inner_text("#findings") == "" and page.inner_text("#verdict").startswith("No problem")
+    # The count left empty is left out (MOVE takes none there), not written "-".
+    city = context["view"]["you"]["cities"][0]["id"]
+    page.click("button.word >> text=MOVE")
+    fields.nth(0).select_option(group["id"])
+    fields.nth(2).fill(city)
+    page.click("#builder-add")
+    assert page.input_value("#turn-file").rstrip().endswith(f"{built}\nMOVE {group['id']} {city}\nEND")
+    assert page.inner_text("#findings") == ""
     page.fill("#turn-file", text.replace(built, f"{built}\nCITY 12,\nCAPITL (3,4)"))
     line = text.splitlines().index(built) + 2
     assert page.inner_text("#findings").splitlines() == [
