@@ -221,8 +221,9 @@ def _shapes(verb: str) -> tuple[Argument, ...]:
     if verb in ("DECLARE", "ALLY"):
         return (empire,)
     if verb == "PEACE":
+        # CEDE may be written or not: the builder offers the cities, and leaves it out.
         ceded = replace(city, name="ceded city", optional=True)
-        return (empire, replace(ceded, name="CEDE", pattern=f"CEDE|{_PLACE}"), ceded)
+        return (empire, replace(ceded, pattern=f"CEDE|{_PLACE}"), replace(ceded, name="another ceded city"))
     if verb == "BORDERS":
         # The parser reads the terms before the empire: a bad code with bad terms is its "name
         # the empire and MINE ...", so the code is left to it.
