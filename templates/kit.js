@@ -183,8 +183,15 @@ var KIT = (function () {
     return !!argument.fact && (facts[argument.fact] || {})[value.toUpperCase()] === true;
   }
 
+  // A line's words as the grammar cuts it (OrderGrammar.pairs): a comma is a space, or in a
+  // grammar of pairs brackets are spaces and a comma between two numbers joins them (12,40).
+  function lineWords(grammar, text) {
+    if (!grammar.pairs) return words(text.split(",").join(" "));
+    return words(text.split("(").join(" ").split(")").join(" ").replace(/([0-9]+)\s*,\s*([0-9]+)/g, "$1,$2"));
+  }
+
   function lineFinding(grammar, facts, text) {
-    var said = words(text.split(",").join(" "));
+    var said = lineWords(grammar, text);
     if (grammar.numbered && said.length > 1 && ACTION_NUMBER.test(said[0])) said = said.slice(1);
     if (!said.length) return null;
     var order = null;
@@ -414,7 +421,16 @@ var KIT = (function () {
   function built() {
     var values = Array.prototype.map.call(document.querySelectorAll(".builder-arg"), function (f) { return f.value.trim(); });
     while (values.length && !values[values.length - 1]) values.pop();
-    return [picked.word].concat(values.map(function (v) { return v || "-"; })).join(" ");
+    // An empty field is written "-" (a word the rules read as nothing there, or the check's to
+    // find), but an optional one whose pattern refuses "-" is left out: Minecraft EMPIRES' count
+    // between a group and where it goes.
+    var said = [];
+    values.forEach(function (v, i) {
+      var argument = picked.arguments[Math.min(i, picked.arguments.length - 1)];
+      var dropped = argument.optional && argument.pattern && !new RegExp("^(?:" + argument.pattern + ")$", "i").test("-");
+      if (v || !dropped) said.push(v || "-");
+    });
+    return [picked.word].concat(said).join(" ");
   }
 
   function bodyLines() {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from random import Random
 
 from gm.core.model import JSONObject, Order, Problem
+from gm.core.order_grammar import OrderGrammar
 from gm.core.ruleset import GameOption
 from gm.packaged import PackagedRuleset, Parts
 
@@ -61,6 +62,9 @@ class McEmpiresRuleset(PackagedRuleset):
 
     def check_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return offline.check_by_view(view_, seat, order_list)
+
+    def order_grammar(self, view_: JSONObject, seat: str) -> OrderGrammar | None:
+        return offline.order_grammar(view_, seat)
 
     def order_line(self, order: Order) -> str:
         return grammar.order_line(order.verb, order.args)

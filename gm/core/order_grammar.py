@@ -31,6 +31,9 @@ MAX_FACTS = 50_000  # values across every fact of one seat's position
 MAX_TEXT = 400  # characters of a message, a usage line, a pattern
 # An action number in front of an order ("3", "3.", "3)", "3:"), for a numbered grammar.
 ACTION_NUMBER = r"[0-9]{1,3}[.):]?"
+# Two numbers and the comma between them, spaces around it or not: one word x,y in a grammar of
+# pairs (Minecraft EMPIRES' blocks, "12, 40" and "(12,40)" alike).
+PAIR = re.compile(r"([0-9]+)\s*,\s*([0-9]+)")
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,10 @@ class OrderGrammar:
     hinted: the words an unknown word's {near} is picked from, () for all (not an alias the
         parser takes but never suggests, as Conqueror's BUILD).
     next_to: each place's neighbours as the map shows them, for the builder (Argument.beside).
+    pairs: how the line is cut into words. False (every ruleset's parser but one): a comma is a
+        space. True (Minecraft EMPIRES'): brackets are spaces and a comma between two numbers
+        joins them into one word, "12, 40" and "(12,40)" both 12,40; any other comma stays in its
+        word. In the report only when true, so that the other grammars read as they always did.
     """
 
     words: tuple[OrderWord, ...]
@@ -131,9 +138,10 @@ class OrderGrammar:
     now: tuple[str, ...] = ()
     hinted: tuple[str, ...] = ()
     next_to: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    pairs: bool = False
 
     def to_json(self) -> JSONObject:
-        return {
+        data: JSONObject = {
             "words": [w.to_json() for w in self.words],
             "unknown": self.unknown,
             "numbered": self.numbered,
@@ -142,6 +150,9 @@ class OrderGrammar:
             "hinted": list(self.hinted or (w.word for w in self.words)),
             "next_to": {place: list(near) for place, near in sorted(self.next_to.items())},
         }
+        if self.pairs:
+            data["pairs"] = True
+        return data
 
 
 def from_json(data: JSONObject) -> OrderGrammar:
@@ -161,6 +172,7 @@ def from_json(data: JSONObject) -> OrderGrammar:
         numbered=data.get("numbered") is True,
         facts=values,
         hinted=tuple(_text(w, "a hinted word") for w in _list(data.get("hinted", []), "hinted words", MAX_WORDS)),
+        pairs=data.get("pairs") is True,
     )
 
 
@@ -229,7 +241,7 @@ def line_finding(
     grammar: OrderGrammar, by_word: Mapping[str, OrderWord], facts: Mapping[str, frozenset[str]], text: str
 ) -> str | None:
     """The finding of one order line, or None."""
-    words = text.replace(",", " ").split()
+    words = line_words(grammar, text)
     if grammar.numbered and len(words) > 1 and re.fullmatch(ACTION_NUMBER, words[0]):
         words = words[1:]
     if not words:
@@ -246,6 +258,13 @@ def line_finding(
             near = did_you_mean(value, grammar.facts.get(argument.fact, ())) if argument.fact else ""
             return _say(argument.wrong, value, near, argument.name)
     return None
+
+
+def line_words(grammar: OrderGrammar, text: str) -> list[str]:
+    """An order line's words as the grammar cuts it (OrderGrammar.pairs)."""
+    if grammar.pairs:
+        return PAIR.sub(r"\1,\2", text.replace("(", " ").replace(")", " ")).split()
+    return text.replace(",", " ").split()
 
 
 def _say(template: str, word: str, near: str, name: str = "") -> str:

@@ -44,6 +44,27 @@ MISTAKES = [
     "PASS now",
     "REVOLT",
     "RECRUIT ENG 2",
+    # Minecraft EMPIRES': blocks off the world, a pair missing a part, typos, brackets, spaces.
+    "CITY 9999,9999",
+    "MOVE G1 3 4000, 12",
+    "CITY 12,",
+    "LAND 12, 40 ,7",
+    "CITY (12, 40)",
+    "CAPITL 12,40",
+    "MOVE G1 3 12 40",
+    "MOVE G1 ALL RE2 , 5",
+    "TRAIN G1 2 RE2 RE3",
+    "ATTACK G1 G2 3",
+    "DEFEND G1 2 RETREAT Q",
+    "DEFEND ALL ALL RETREAT 12,40 N",
+    "BORDERS RE NEVER",
+    "ACCEPT WAR RE",
+    "PAY RE 0",
+    "PAY RE 1000000",
+    "PEACE RE CEDE 12",
+    "RAIL RE1 RE2 12,4 X",
+    "DESTROY all",
+    "LEAVE NOW",
 ]
 
 

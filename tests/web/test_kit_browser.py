@@ -88,3 +88,50 @@ def test_an_empires_seat_at_32_players_gets_a_kit_under_500_kb():
     context, html = _kit("empires", seats=32)
     assert len(context["scores"]) == 32
     assert len(html.encode("utf-8")) < KIT_BYTES
+
+
+def test_a_minecraft_empires_order_is_built_field_by_field_and_its_blocks_read_as_its_parser_reads_them(
+    browser, tmp_path
+):
+    """Minecraft EMPIRES' builder: a field per argument, the empire's groups offered, a block
+    typed as x,y; a spaced "12, 40" is one block in the check, "12," a block missing a part."""
+    context, html = _kit("mcempires")
+    path = tmp_path / "kit.html"
+    path.write_text(html, encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    group = context["view"]["you"]["groups"][0]
+    page.click("button.word >> text=MOVE")
+    assert page.inner_text("#builder-usage") == "MOVE <group> [n] <x,y or city> [x,y ...]"
+    fields = page.locator(".builder-arg")
+    assert fields.count() == 3
+    assert fields.nth(0).locator("option").all_inner_texts()[1:] == [g["id"] for g in context["view"]["you"]["groups"]]
+    fields.nth(0).select_option(group["id"])
+    fields.nth(1).fill("2")
+    fields.nth(2).fill("12, 40")
+    page.click("#builder-add")
+    built = f"MOVE {group['id']} 2 12, 40"
+    text = page.input_value("#turn-file")
+    assert text.rstrip().endswith(f"{built}\nEND")
+    assert page.inner_text("#findings") == "" and page.inner_text("#verdict").startswith("No problem")
+    # The count left empty is left out (MOVE takes none there), not written "-".
+    city = context["view"]["you"]["cities"][0]["id"]
+    page.click("button.word >> text=MOVE")
+    fields.nth(0).select_option(group["id"])
+    fields.nth(2).fill(city)
+    page.click("#builder-add")
+    assert page.input_value("#turn-file").rstrip().endswith(f"{built}\nMOVE {group['id']} {city}\nEND")
+    assert page.inner_text("#findings") == ""
+    page.fill("#turn-file", text.replace(built, f"{built}\nCITY 12,\nCAPITL (3,4)"))
+    line = text.splitlines().index(built) + 2
+    assert page.inner_text("#findings").splitlines() == [
+        f"line {line}: 12, is not a block x,y: write CITY x,y",
+        f"line {line + 1}: CAPITL is not an order (did you mean CAPITAL?); the orders are CAPITAL, CITY, LAND, "
+        "BASE, TRANSPORT, NAVAL, TREASURY, RAIL, MOVE, TRAIN, ATTACK, DEFEND, DESTROY, DECLARE, PEACE, BORDERS, "
+        "ALLY, LEAVE, ACCEPT and PAY",
+    ]
+    screenshot(page, "kit-mcempires-builder")
+    assert errors == []
+    page.close()
