@@ -106,6 +106,8 @@ def report_context(
         "score_title": score_title(ruleset, turn.state),
         "order_form": form,
         "outcome": outcome.to_json() if outcome else None,
+        # What the next turn file's vote lines are checked against: the offline check's answer.
+        "votes": votes.ballot_of(game, seats, ruleset.knocked_out(turn.state)).to_json(),
     }
 
 
