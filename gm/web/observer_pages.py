@@ -16,8 +16,8 @@ from gm.web.portal import page, portal
 blueprint = Blueprint("observer_pages", __name__)
 
 _ENDED = (
-    "You were signed out: you no longer observe this game (the GM stopped it, or the game is over). "
-    "Its public pages now come, if at all, only by mail."
+    "You were signed out: you no longer observe this game (the GM stopped it, you were forgotten, "
+    "or the game is over). Ask the game master if you wish to observe a game again."
 )
 
 

@@ -141,3 +141,22 @@ def test_a_forgotten_person_observes_no_more(gm, home, game):
     [(email, stopped)] = rows(home, "SELECT email, stopped FROM observers")
     assert email.endswith("@forgotten.invalid") and stopped is not None
     assert gm("game", "observe", "g1", home=home).out == "Nobody observes g1.\n"
+
+
+def test_when_the_game_is_over_the_observer_is_signed_out_and_the_last_mail_has_no_link(
+    observed, gm, home, game, tmp_path
+):
+    app = create_app(Home(home))
+    olga = signed_in_observer(app, observer_links(home)[0])
+    assert gm("game", "set", "g1", "draw", "all", home=home).code == 0
+    for seat, secret in game.items():
+        orders = tmp_path / f"{seat}.txt"
+        orders.write_text(turn_file(secret, "DRAW", seat=seat))
+        assert gm("submit", orders, home=home).code == 0
+    ran = gm("turn", "run", "g1", "--now", home=home)
+    assert ran.code == 0 and "g1 is over" in ran.out, ran.out
+    ended = olga.get("/observe/2")
+    assert ended.status_code == 403 and "You were signed out" in ended.text
+    [(last,)] = rows(home, "SELECT body FROM outbox WHERE kind = 'observer' AND turn = 2")
+    assert "The game is over: this is the last mail you get of it." in last and "/link/" not in last
+    assert len(observer_links(home)) == 1
