@@ -63,6 +63,52 @@ def read_vote(number: int, line: str) -> tuple[int, str, str] | Problem:
     return number, kind, words[1] if kind == CONCEDE else ""
 
 
+@dataclass(frozen=True)
+class Ballot:
+    """What a vote line is checked against, the same for the house's check and a player's
+    offline one (the seat's JSON report carries it, see votes_json), so that both say the same.
+
+    game: the game's name; rules: its rule for each kind ("off" or "all", settings draw and
+    concede); seats: every seat's code; out: the seats out of the game (none may be conceded to).
+    """
+
+    game: str
+    rules: Mapping[str, str]
+    seats: tuple[str, ...]
+    out: tuple[str, ...] = ()
+
+    def to_json(self) -> JSONObject:
+        """As a turn report's "votes" holds it (docs/report-format.md)."""
+        return {
+            DRAW: self.rules.get(DRAW, OFF),
+            CONCEDE: self.rules.get(CONCEDE, OFF),
+            "seats": list(self.seats),
+            "out": sorted(self.out),
+        }
+
+
+def check_line(ballot: Ballot, seat: str, line: tuple[int, str, str]) -> Vote | Problem | None:
+    """A vote line (read_vote) of `seat`'s turn file checked against the game's ballot: the vote,
+    None for a vote withdrawn, or the problem at its line when the game takes no such vote or
+    names no seat it could be conceded to."""
+    number, kind, to = line
+    if kind == NONE:
+        return None
+    if ballot.rules.get(kind, OFF) == OFF:
+        what = "draws" if kind == DRAW else "concessions"
+        return Problem(number, f"game '{ballot.game}' takes no votes for {what}: its GM has not allowed them")
+    if kind == CONCEDE:
+        if to not in ballot.seats:
+            return Problem(
+                number, f"CONCEDE: '{ballot.game}' has no seat '{to}' (its seats: {', '.join(ballot.seats)})"
+            )
+        if to == seat:
+            return Problem(number, "CONCEDE names your own seat: concede the game to another seat")
+        if to in ballot.out:
+            return Problem(number, f"CONCEDE: {to} is out of the game; concede to a seat still playing")
+    return Vote(kind, to)
+
+
 def settle(
     votes: Mapping[str, Vote], voters: Iterable[str], survivors: Iterable[str], rules: Mapping[str, str]
 ) -> JSONObject | None:

@@ -63,6 +63,7 @@ def forget(db: sqlite_utils.Database, home: Home, clock: Clock, email: str) -> F
     with transaction(db):
         lists = erasure.leave_lists(db, person.id, addresses)
         for address in addresses:
+            erasure.stop_observing(db, address, iso(clock.now()))
             erasure.replace_address(db, address, alias)
             erasure.replace_in_memos(db, address, alias)
         erasure.rename_account(db, person.id, alias)

@@ -5,6 +5,7 @@ game ended), and nothing of any seat's own report."""
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +18,11 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
-from gm.services import gunboat, scores
-from gm.services.games import check_player, score_title
+from gm.services import gunboat, observer_portal, scores
+from gm.services.games import check_player, game_ruleset, score_title
 from gm.store import outbox, records
 from gm.store.database import transaction
-from gm.store.observers import add_observer, observing, stop_observer
+from gm.store.observers import add_observer, observing, observing_ids, stop_observer
 from gm.store.records import GameRecord, SeatRecord, TurnRecord
 
 PUBLIC_PDF = "public.pdf"  # reports/GAME/TURN/public.pdf: the turn's public pages
@@ -107,12 +108,14 @@ def queue_public(db: sqlite_utils.Database, home: Home, clock: Clock, game: Game
         "type": "application/pdf",
         "sha256": _digest(pdf),
     }
-    addresses = observing(db, game.id)
-    for email in addresses:
+    over = game.status == "over"
+    addresses = observing_ids(db, game.id)
+    for observer_id, email in addresses:
+        link, expires = ("", "") if over else _sign_in_link(db, home, clock, observer_id)
         written = write_mail(
             env,
             "observer.txt",
-            {"game": game.name, "turn": turn, "gm_name": settings.name, "over": game.status == "over"},
+            {"game": game.name, "turn": turn, "gm_name": settings.name, "over": over, "link": link, "expires": expires},
         )
         outbox.queue(
             db,
@@ -130,5 +133,32 @@ def queue_public(db: sqlite_utils.Database, home: Home, clock: Clock, game: Game
     return len(addresses)
 
 
+def _sign_in_link(db: sqlite_utils.Database, home: Home, clock: Clock, observer_id: int) -> tuple[str, str]:
+    """A one-time portal link for the observer's mail (gm.services.observer_portal), and when it
+    expires as the mail says it; none (the mail still goes) when [portal] base_url is no web address."""
+    try:
+        link, expires = observer_portal.make_link(db, home, clock, observer_id)
+    except GMError:
+        return "", ""
+    return link, datetime.fromisoformat(expires.replace("Z", "+00:00")).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def public_turns(db: sqlite_utils.Database, game: GameRecord) -> list[int]:
+    """The game's published turns, every one of whose public pages an observer may read."""
+    held = set(records.unpublished_turns(db, game.id))
+    return [n for n in records.resolved_turns(db, game.id) if n not in held]
+
+
+def public_page(db: sqlite_utils.Database, game: GameRecord, number: int) -> dict[str, Any] | None:
+    """What the public pages of a published turn show (observers.public_context: the scores,
+    the events every seat saw, the ending; the players' names as gunboat shows them); None for
+    a turn not published."""
+    if number not in public_turns(db, game):
+        return None
+    ruleset, _ = game_ruleset(game)
+    turn, before = records.turn_record(db, game, number), records.turn_record(db, game, number - 1)
+    return public_context(game, ruleset, turn, records.seats_of(db, game.id), before.state)

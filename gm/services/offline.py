@@ -18,6 +18,7 @@ from typing import NoReturn
 
 from gm import report_format
 from gm.core import order_grammar
+from gm.core.agreement import NONE, Ballot, check_line
 from gm.core.envelope import Envelope, TurnFileError, decode_turn_file, read_envelope
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.order_grammar import OrderGrammar
@@ -41,7 +42,9 @@ class Report:
     turn + 1; view: the seat's view; form_words: every word of its order form, the order words
     a near-code hint must not mistake for codes (ALL, SOLDIERS); grammar: the ruleset's order
     grammar as the report holds it (gm.core.order_grammar), None for free text; declared: the
-    report has the field (a report from before it had one gets the ruleset's from its view)."""
+    report has the field (a report from before it had one gets the ruleset's from its view);
+    ballot: what a vote line is checked against (the game's rules for DRAW and CONCEDE, its
+    seats, those out), as the house checks it."""
 
     game: str
     ruleset: str
@@ -52,6 +55,7 @@ class Report:
     over: bool = False
     grammar: OrderGrammar | None = None
     declared: bool = False
+    ballot: Ballot | None = None  # the report's "votes"; None in a report gm wrote before it had them
 
 
 # What a report may be, far past any gm writes (a few MB, nested about ten deep, turns in the
@@ -63,6 +67,13 @@ _DIGITS = 30
 _GAME_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 _RULESET = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 _SEAT = re.compile(r"[A-Za-z0-9_-]{1,20}")
+_RULE = re.compile(r"[a-z][a-z0-9_-]{0,19}")
+MAX_SEATS = 1_000  # far past any game's seats: a hostile "votes" is refused in one line
+# Said at a vote line when the report is older than the "votes" it would be checked against.
+NO_BALLOT = (
+    "your report does not say whether game '{game}' takes votes (gm wrote it before reports did): "
+    "this vote is checked when gm receives the file"
+)
 _MISSING = object()
 
 
@@ -161,6 +172,7 @@ def _report(data: object) -> Report:
         form_words=frozenset(re.findall(r"[A-Za-z]+", (form or "").upper())),
         grammar=_grammar(top.get("order_grammar")),
         declared="order_grammar" in top,
+        ballot=_ballot(game["name"], top.get("votes", _MISSING)),
     )
 
 
@@ -171,6 +183,22 @@ def _grammar(data: object) -> OrderGrammar | None:
         return order_grammar.from_json(_object(data, 'its "order_grammar"'))
     except ValueError as exc:
         raise NotAReport(f'its "order_grammar" is not one gm writes: {exc}') from None
+
+
+def _ballot(game: str, votes: object) -> Ballot | None:
+    """The report's "votes" (agreement.Ballot.to_json), or None when the report has none."""
+    if votes is _MISSING:
+        return None
+    held = _object(votes, 'its "votes"')
+    rules = {kind: _name(held.get(kind, _MISSING), f'its votes\' "{kind}"', _RULE) for kind in ("draw", "concede")}
+    seats, out = (_codes(held.get(part, _MISSING), f'its votes\' "{part}"') for part in ("seats", "out"))
+    return Ballot(game, rules, seats, out)
+
+
+def _codes(value: object, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or len(value) > MAX_SEATS:
+        raise NotAReport(f"{what} is {_kind(value)}, not a list of at most {MAX_SEATS:,} seats")
+    return tuple(_name(code, what.replace('"', "") + " names", _SEAT) for code in value)
 
 
 def _check_format(top: JSONObject) -> None:
@@ -287,11 +315,12 @@ def check_offline(report: Report, data: bytes) -> OfflineCheck:
     checked.orders, problems = ruleset.parse_orders(list(envelope.lines))
     problems = list(problems) + ruleset.check_by_view(report.view, report.seat, checked.orders)
     grammar = report.grammar if report.declared else ruleset.order_grammar(report.view, report.seat)
-    checked.problems = sorted(declared_first(grammar, envelope.lines, problems), key=lambda p: p.line)
+    vote_problems, vote_warnings = _vote(report, envelope)
+    checked.problems = sorted(declared_first(grammar, envelope.lines, problems) + vote_problems, key=lambda p: p.line)
     # Every line is searched for near codes: without the state there is no error to start from.
     searched = {n for n, _ in envelope.lines}
     near = near_codes(envelope.lines, searched, view_codes(report.view), report.form_words)
-    checked.warnings = sorted(list(envelope.warnings) + near, key=lambda p: p.line)
+    checked.warnings = sorted(list(envelope.warnings) + near + vote_warnings, key=lambda p: p.line)
     return checked
 
 
@@ -307,6 +336,18 @@ def declared_first(
     declared = order_grammar.check_lines(grammar, lines)
     flagged = {p.line for p in declared}
     return declared + [p for p in problems if p.line not in flagged]
+
+
+def _vote(report: Report, envelope: Envelope) -> tuple[list[Problem], list[Problem]]:
+    """The problem of the file's vote line as the house's check finds it (agreement.check_line),
+    as (problems, warnings); a warning that it cannot know when the report is too old to say
+    whether the game takes votes."""
+    if envelope.vote is None or envelope.vote[1] == NONE:
+        return [], []
+    if report.ballot is None:
+        return [], [Problem(envelope.vote[0], NO_BALLOT.format(game=report.game))]
+    checked = check_line(report.ballot, report.seat, envelope.vote)
+    return ([checked] if isinstance(checked, Problem) else []), []
 
 
 def _refusal(report: Report, envelope: Envelope) -> str | None:

@@ -108,6 +108,8 @@ def report_context(
         "order_form": form,
         "order_grammar": grammar.to_json() if grammar else None,
         "outcome": outcome.to_json() if outcome else None,
+        # What the next turn file's vote lines are checked against: the offline check's answer.
+        "votes": votes.ballot_of(game, seats, ruleset.knocked_out(turn.state)).to_json(),
     }
 
 

@@ -26,8 +26,8 @@ from gm.core.warnings import order_warnings
 from gm.errors import GMError
 from gm.home import Home
 from gm.seat_secrets import check_secret
+from gm.services import votes
 from gm.services.cycle import record_absence, zone_of
-from gm.services.game_settings import game_setting
 from gm.services.games import NotSeated, current_state, game_ruleset
 from gm.services.press import PressResult, send_drafts
 from gm.services.seats import LEFT
@@ -185,28 +185,13 @@ def check_vote(
     problems: list[Problem],
 ) -> Vote | None:
     """A vote line checked against the game's rule for it and its seats (a problem at its line
-    when the game takes no such vote, or names no seat it could be conceded to)."""
-    number, kind, to = line
-    if kind == agreement.NONE:
+    when the game takes no such vote, or names no seat it could be conceded to); in the words
+    of agreement.check_line, which a player's offline check uses too."""
+    checked = agreement.check_line(votes.ballot_of(game, seats, out), seat.code, line)
+    if isinstance(checked, Problem):
+        problems.append(checked)
         return None
-    if game_setting(game, kind) == agreement.OFF:
-        what = "draws" if kind == agreement.DRAW else "concessions"
-        problems.append(Problem(number, f"game '{game.name}' takes no votes for {what}: its GM has not allowed them"))
-        return None
-    if kind == agreement.CONCEDE:
-        codes = [s.code for s in seats]
-        if to not in codes:
-            problems.append(
-                Problem(number, f"CONCEDE: '{game.name}' has no seat '{to}' (its seats: {', '.join(codes)})")
-            )
-            return None
-        if to == seat.code:
-            problems.append(Problem(number, "CONCEDE names your own seat: concede the game to another seat"))
-            return None
-        if to in out:
-            problems.append(Problem(number, f"CONCEDE: {to} is out of the game; concede to a seat still playing"))
-            return None
-    return Vote(kind, to)
+    return checked
 
 
 def _absence(

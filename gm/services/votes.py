@@ -20,6 +20,13 @@ def rules_of(game: GameRecord) -> dict[str, str]:
     return {kind: game_setting(game, kind) for kind in (agreement.DRAW, agreement.CONCEDE)}
 
 
+def ballot_of(game: GameRecord, seats: Iterable[SeatRecord], out: Iterable[str]) -> agreement.Ballot:
+    """What the game's vote lines are checked against: its rules, its seats, the seats out of it
+    (out: the ruleset's knocked_out of the state the orders are for). The house's check uses it,
+    and every turn report carries it for a player's offline check (agreement.Ballot.to_json)."""
+    return agreement.Ballot(game.name, rules_of(game), tuple(s.code for s in seats), tuple(out))
+
+
 def voters(ruleset: Ruleset, state: JSONObject, seats: Iterable[SeatRecord]) -> list[str]:
     """The seats still in the game after the turn that a player plays (status active)."""
     out = prizes.knocked_out(state, ruleset.knocked_out(state))

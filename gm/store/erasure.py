@@ -17,6 +17,7 @@ def replace_address(db: sqlite_utils.Database, old: str, new: str) -> None:
     db.execute(f"UPDATE mail_taken SET sender = ? WHERE sender = ? {nocase}", [new, old])
     db.execute(f"UPDATE submissions SET sender = ? WHERE sender = ? {nocase}", [new, old])
     db.execute(f"UPDATE standbys SET email = ? WHERE email = ? {nocase}", [new, old])
+    db.execute(f"UPDATE observers SET email = ? WHERE email = ? {nocase}", [new, old])
     db.execute(f"UPDATE outbox SET recipient = ? WHERE recipient = ? {nocase}", [new, old])
     db.execute(f"UPDATE person_requests SET confirm_from = ? WHERE confirm_from = ? {nocase}", [new, old])
     db.execute(f"UPDATE address_changes SET old_email = ? WHERE old_email = ? {nocase}", [new, old])
@@ -26,6 +27,14 @@ def replace_address(db: sqlite_utils.Database, old: str, new: str) -> None:
             f"UPDATE {table} SET {column} = replace(replace({column}, ?, ?), ?, ?) WHERE instr(lower({column}), ?) > 0",
             [old, new, old.lower(), new, old.lower()],
         )
+
+
+def stop_observing(db: sqlite_utils.Database, address: str, now: str) -> int:
+    """The address observes no game from now on (a person forgotten): no more public pages by
+    mail, and its portal links and sessions end (gm.services.observer_portal); how many it observed."""
+    return db.execute(
+        "UPDATE observers SET stopped = ? WHERE email = ? COLLATE NOCASE AND stopped IS NULL", [now, address]
+    ).rowcount
 
 
 # The free texts that may hold an address (as gm stored it, or in lower case): a mail's subject

@@ -65,6 +65,12 @@ def game_of_seat(db: sqlite_utils.Database, seat_id: int) -> GameRecord | None:
     return None if row is None else _game(db, row)
 
 
+def game_by_id(db: sqlite_utils.Database, game_id: int) -> GameRecord | None:
+    """The game of that id, or None."""
+    row = db.execute("SELECT * FROM games WHERE id = ?", [game_id]).fetchone()
+    return None if row is None else _game(db, row)
+
+
 def game_by_name(db: sqlite_utils.Database, name: str) -> GameRecord:
     game = find_game(db, name)
     if game is None:

@@ -64,6 +64,7 @@ DESCRIPTIONS: dict[str, str] = {
     "press": "The press the seat received and sent this turn, as the PDF prints it.",
     "press_left": "null, or where the press left out of this report for its length can be read in full.",
     "press_how": "How to send press in the next turn file.",
+    "votes": "What a DRAW or CONCEDE line of the next turn file is checked against: the game's rule for each (off or all), its seats, and the seats out of the game (none may be conceded to). Added in format 1; a report gm wrote before has none.",
     "condition": "The ending condition met, in words, or null.",
     "discount": "The discount the seat won or forfeited at the end of the game.",
     "slip": "The seat's return slip: what is left of its credits and how to use them.",
@@ -74,6 +75,10 @@ DESCRIPTIONS: dict[str, str] = {
 
 _TEXT_OR_NULL = {"type": ["string", "null"]}
 _COUNT = {"type": "integer"}
+_CODES = {"type": "array", "items": {"type": "string"}}
+# Fields added to a kind within its format version: a report written before has none, so
+# however many samples have them, they are never required (docs/report-format.md).
+ADDED: dict[Kind, frozenset[str]] = {"turn": frozenset({"votes"}), "standings": frozenset(), "endgame": frozenset()}
 # Shapes the sample reports may never show (a demo has no deadline, no press, no notices), as
 # gm/services/reports.py and press.py make them; merged into what the samples show.
 KNOWN_SHAPES: dict[Kind, dict[str, Any]] = {
@@ -100,6 +105,11 @@ KNOWN_SHAPES: dict[Kind, dict[str, Any]] = {
                 },
                 "required": ["kind", "from", "mine", "text", "sent", "to", "withheld", "cut"],
             },
+        },
+        "votes": {
+            "type": "object",
+            "properties": {"draw": {"type": "string"}, "concede": {"type": "string"}, "seats": _CODES, "out": _CODES},
+            "required": ["draw", "concede", "seats", "out"],
         },
         "press_left": {
             "type": ["object", "null"],
@@ -176,6 +186,8 @@ def shared_schema(kind: Kind, reports: Iterable[Mapping[str, Any]]) -> dict[str,
     for key, words in DESCRIPTIONS.items():
         if key in properties:
             properties[key]["description"] = words
+    if "required" in schema:
+        schema["required"] = [key for key in schema["required"] if key not in ADDED[kind]]
     return _described(schema)
 
 

@@ -23,7 +23,7 @@ from gm.services.portal_access import VerifiedSecrets, portal_key
 from gm.store.acting import begin_acting, end_acting
 from gm.store.database import is_busy, open_database
 from gm.store.locks import HomeLock
-from gm.web import gm_desk, gm_pages, link_pages, player, press_pages, turn_pages
+from gm.web import gm_desk, gm_pages, link_pages, observer_pages, player, press_pages, turn_pages
 from gm.web.gm_pages import request_actor
 from gm.web.known_browsers import KnownBrowsers
 from gm.web.multipart import PortalRequest
@@ -105,6 +105,7 @@ def create_app(home: Home, clock: Clock | None = None) -> Flask:
     app.register_blueprint(gm_pages.blueprint)
     app.register_blueprint(press_pages.blueprint)
     app.register_blueprint(gm_desk.blueprint)
+    app.register_blueprint(observer_pages.blueprint)
     link_pages.register(app)
     app.add_url_rule("/portal.css", "css", stylesheet)
     app.add_url_rule("/zone.js", "zone_script", zone_script)

@@ -10,7 +10,7 @@ from werkzeug.exceptions import Forbidden
 from werkzeug.wrappers import Response
 
 from gm.mail.settings import mail_settings
-from gm.services import open_games, press, seat_page as facts, seat_turns, staff, turnfiles, uploads
+from gm.services import observer_portal, open_games, press, seat_page as facts, seat_turns, staff, turnfiles, uploads
 from gm.services.guesses import seat_target
 from gm.services.house import paying
 from gm.services.portal_access import (
@@ -30,6 +30,7 @@ from gm.store import records
 from gm.store.records import GameRecord, SeatRecord
 from gm.web.gm_pages import gm_session
 from gm.web.guard import check_csrf, end_session, guess_keys, refuse_if_blocked, start_session
+from gm.web.observer_pages import observer_session, signed_in_observer
 from gm.web.portal import PortalResponse, page, portal
 from gm.web.turn_views import CachedRows, turn_view
 from gm.web.zones import find_zone, zone_list
@@ -106,6 +107,8 @@ def home() -> Response:
     if found is None:
         if session.get("gm"):
             return redirect("/gm")
+        if signed_in_observer() is not None:
+            return redirect("/observe")
         p = portal()
         return page(
             "sign_in.html",
@@ -177,6 +180,9 @@ def use_sign_in_link() -> Response:
     signed_gm = staff.use_link(p.db(), p.home, p.clock, token)
     if signed_gm is not None:
         return gm_session(signed_gm)
+    observer = observer_portal.use_link(p.db(), p.home, p.clock, token)
+    if observer is not None:
+        return observer_session(observer)
     used = use_link(p.db(), p.home, p.clock, token)
     found = seat_by_id(p.db(), used.seat_id) if used.seat_id is not None else None
     if found is None:

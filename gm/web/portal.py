@@ -80,6 +80,6 @@ def portal_of(app: Flask) -> Portal:
 
 def page(name: str, status: int = 200, **context: object) -> PortalResponse:
     """A page from templates/web (a GM may override it in $GM_HOME/templates/web)."""
-    context.setdefault("signed_in", session.get("seat") is not None or session.get("gm") is not None)
+    context.setdefault("signed_in", any(session.get(who) is not None for who in ("seat", "gm", "observer")))
     html = portal().env.get_template(f"web/{name}").render(csrf_token=csrf_token(), url_for=url_for, **context)
     return PortalResponse(html, status=status, mimetype="text/html")

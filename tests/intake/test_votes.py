@@ -55,7 +55,12 @@ def test_a_draw_short_of_one_vote_goes_on_and_each_report_tells_only_its_own_vot
     send(gm, monkeypatch, home, mail_home, "GE", "CLAIM ENG SCO WAL", 9)
     ran = gm("turn", "run", "g1", home=home)
     assert ran.code == 0 and "g1 is over" not in ran.out, ran.out
-    reports = {seat: (home / "reports" / "g1" / "1" / f"{seat}.json").read_text() for seat in PLAYERS}
+    read = {seat: json.loads((home / "reports" / "g1" / "1" / f"{seat}.json").read_text()) for seat in PLAYERS}
+    # Every report carries the game's rules for votes (for the player's offline check), the same
+    # in each: nothing in it says who voted.
+    ballots = [report.pop("votes") for report in read.values()]
+    assert ballots == [{"draw": "all", "concede": "off", "seats": list(PLAYERS), "out": []}] * 4
+    reports = {seat: json.dumps(report) for seat, report in read.items()}
     assert "Your vote in turn 1: a draw. It was not agreed, so the game goes on" in reports["BR"]
     # GE voted nothing and reads nothing of the others' votes; no report names another's vote.
     assert "vote" not in reports["GE"].lower()

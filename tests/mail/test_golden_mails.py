@@ -206,6 +206,16 @@ CASES = {
     ),
     "observer": ("observer.txt", {"game": "clash-1", "turn": 5, "over": False}),
     "observer_game_over": ("observer.txt", {"game": "clash-1", "turn": 30, "over": True}),
+    "observer_link": (
+        "observer.txt",
+        {
+            "game": "clash-1",
+            "turn": 5,
+            "over": False,
+            "link": "https://pbm.example.org/link/TOKEN",
+            "expires": "2026-11-28 13:00 UTC",
+        },
+    ),
     "acknowledgement_three_files": (
         "acknowledgement.txt",
         {"reply_subject": "Re: orders", "name": "", "results": [ACCEPTED, REJECTED, REFUSED]},

@@ -54,6 +54,8 @@ CREATE TABLE ledger ( id INTEGER PRIMARY KEY, date TEXT NOT NULL, account_id INT
 CREATE TABLE mail_taken ( id INTEGER PRIMARY KEY, digest TEXT NOT NULL UNIQUE, message_id TEXT, content_hash TEXT NOT NULL, channel TEXT NOT NULL, source TEXT NOT NULL, sender TEXT, subject TEXT NOT NULL, received TEXT NOT NULL, outcome TEXT NOT NULL, results TEXT NOT NULL, answer TEXT NOT NULL , gm_answered TEXT);
 -- table migrations on migrations
 CREATE TABLE migrations (name TEXT PRIMARY KEY, applied TEXT NOT NULL);
+-- table observer_links on observer_links
+CREATE TABLE observer_links ( nonce_hash TEXT PRIMARY KEY, observer_id INTEGER NOT NULL REFERENCES observers(id), created TEXT NOT NULL, expires TEXT NOT NULL, used TEXT );
 -- table observers on observers
 CREATE TABLE observers ( id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id), email TEXT NOT NULL, added TEXT NOT NULL, stopped TEXT );
 -- table outbox on outbox
@@ -94,4 +96,4 @@ CREATE TABLE waiting ( id INTEGER PRIMARY KEY, game_id INTEGER REFERENCES games(
 CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
 -- trigger ledger_no_update on ledger
 CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
--- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm, m014_press_withheld, m015_people, m020_staff, m025_votes, m026_observers, m027_observer_mail
+-- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm, m014_press_withheld, m015_people, m020_staff, m025_votes, m026_observers, m027_observer_mail, m028_observer_links
