@@ -16,7 +16,7 @@ from tests.web.conftest import Player
 OLGA = "olga@example.org"
 PRESS = "meet me in Paris"
 # The pages an observer's session may see (and those anybody may: sign-in, link, assets).
-OPEN_TO_ALL = {"player.home", "player.link", "link_pages.ask", "css", "zone_script"}
+OPEN_TO_ALL = {"player.home", "player.link", "link_pages.ask", "css", "zone_script", "handoff_script"}
 OBSERVER_PAGES = {"observer_pages.latest", "observer_pages.turn_page"}
 # A value for each part of a portal address, naming what BR of g1 has: every seat page is asked
 # for something that exists for the seat.
