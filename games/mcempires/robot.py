@@ -2,7 +2,7 @@
 expand, then march on the weakest neighbour's nearest city and take it. Once a war has lasted
 STRIKE_AFTER rounds, half the groups (the odd-numbered) strike at the enemy's capital, then at
 its cities nearest that capital: the book ends an empire only by capitulation (its capital and 4
-regular cities captured), and a war fought only at the front see-saws for ever. Now and then, by the
+regular cities captured), and a war fought only at the front can see-saw for ever. Now and then, by the
 robot's seeded generator, they also do what the book allows beyond that (naval bases and sea
 attacks, railroads and trains, land on other landmasses, agreements, payments, retreats,
 destroying a city before its capture: envoy.py), so that robot games reach every order.
