@@ -1,5 +1,8 @@
 """Robot empires for empty and NMR seats: found the capital, build an economy and military bases,
-expand, then march on the weakest neighbour's nearest city and take it. Now and then, by the
+expand, then march on the weakest neighbour's nearest city and take it. Once a war has lasted
+STRIKE_AFTER rounds, half the groups (the odd-numbered) strike at the enemy's capital, then at
+its cities nearest that capital: the book ends an empire only by capitulation (its capital and 4
+regular cities captured), and a war fought only at the front can see-saw for ever. Now and then, by the
 robot's seeded generator, they also do what the book allows beyond that (naval bases and sea
 attacks, railroads and trains, land on other landmasses, agreements, payments, retreats,
 destroying a city before its capture: envoy.py), so that robot games reach every order.
@@ -28,6 +31,7 @@ KEEP_AT_CAPITAL = 2  # troops a capital keeps when the rest march
 MAX_BASES = 5  # military bases a robot buys: enough troops to win, not a flood
 MOST_BASES = 20  # however rich: a world of a thousand groups stops no one, and every turn reads them
 CAPITAL_PULL = 60  # blocks a capital counts nearer: no empire capitulates while it stands
+STRIKE_AFTER = 10  # rounds of a war after which half the groups march on the enemy's capital
 STANDING_AT_MOST = MAX_ORDERS // 4  # standing orders a robot writes; the rest of the 200 act
 
 
@@ -234,19 +238,22 @@ class Planner:
     # -- war ---------------------------------------------------------------------------------
     def march(self, target: int | None) -> None:
         turn, seat = self.turn, self.seat
+        strike = None
         if target is not None:
             enemy = turn.cities[turn.city_at[target]]["owner"]
             if turn.options["declarations"] and not diplomacy.at_war(turn, seat, enemy):
                 self.attempt("DECLARE", enemy)  # with declarations, war begins with one
+            strike = self.strike(enemy)
         for gid in sorted((g for g, grp in turn.groups.items() if grp["owner"] == seat), key=lambda g: int(g[1:])):
             if gid not in turn.groups:
                 continue
             self._fight(gid)
             if gid not in turn.groups or target is None or gid in turn.moved:
                 continue
+            goal = strike if strike is not None and int(gid[1:]) % 2 else target
             troops = self._marching(gid)
-            if troops and not self._by_rail(gid, troops, target) and not self._by_sea(gid, troops, target):
-                self._advance(gid, troops, target)
+            if troops and not self._by_rail(gid, troops, goal) and not self._by_sea(gid, troops, goal):
+                self._advance(gid, troops, goal)
             if gid in turn.groups:
                 self._fight(gid)
 
@@ -317,6 +324,23 @@ class Planner:
             if key is None or score < key:
                 best, key = i, score
         return best
+
+    def strike(self, enemy: str) -> int | None:
+        """Where the strike force marches once the war with the enemy has lasted STRIKE_AFTER
+        rounds: the enemy's capital while the enemy holds it, else the enemy's city nearest that
+        capital (capitulation wants the capital and 4 regular cities captured, rule D-MC-11)."""
+        turn = self.turn
+        war = diplomacy.war_of(turn, self.seat, enemy)
+        capital = turn.seats[enemy]["capital"]
+        if war is None or turn.round - war["since"] < STRIKE_AFTER or capital not in turn.cities:
+            return None
+        centre = turn.city_block(capital)
+        held = sorted(
+            (turn.board.distance(centre, turn.city_block(cid)), cid)
+            for cid, city in turn.cities.items()
+            if city["owner"] == enemy
+        )
+        return turn.city_block(held[0][1]) if held else None
 
     def _marching(self, gid: str) -> int:
         """How many of the group's troops set off this round (0: it stays)."""

@@ -9,7 +9,7 @@ from random import Random
 
 import gm_games.mcempires
 import pytest
-from gm_games.mcempires import ruleset
+from gm_games.mcempires import robot, ruleset
 from gm_games.mcempires.grammar import VERBS
 from gm_games.mcempires.turn import Turn
 from gm_games.mcempires.world import WATER
@@ -19,6 +19,8 @@ from gm.core.cases import _start, load_case_text
 from gm.core.model import SeatInfo
 from gm.core.ruleset import TurnSeeds, choose_options, with_options
 from gm.core.statehash import state_hash
+from gm.rulesets import installed
+from gm.testing.battery import play_game
 
 MODES = ("original", "war-bounty", "land-game")
 CASES = Path(gm_games.mcempires.__file__).parent / "cases"
@@ -172,3 +174,39 @@ def test_a_robot_of_many_groups_gives_at_most_200_orders():
     orders = ruleset.robot_orders(state, "RE", Random(1))
     assert len(orders) == 200
     assert ruleset.check_orders(state, "RE", orders) == []
+
+
+def test_a_robot_at_war_strikes_at_the_enemys_capital_then_its_cities_nearest_it():
+    """The book ends an empire only by capitulation: its capital and 4 regular cities captured.
+    A war fought only at the nearest city see-saws (the battery's seed 21 ran 430 rounds of it,
+    the enemy capital never attacked), so after STRIKE_AFTER rounds of war half the robot's
+    groups march on the enemy's capital, and once that is taken on its cities nearest it."""
+    state, codes = game("frontier", 2, "original", 5)
+    state = play(state, codes, 5, 25)  # Red and Blue at war since round 20; Blue holds 4 cities
+    (war,) = state["wars"]
+    assert war["sides"] == ["BL", "RE"] and state["round"] - war["since"] < robot.STRIKE_AFTER
+    assert robot.Planner(state, "RE", Random(1)).strike("BL") is None  # a young war: the front only
+    war["since"] = state["round"] - robot.STRIKE_AFTER
+    planner = robot.Planner(state, "RE", Random(1))
+    capital = planner.turn.city_block(state["seats"]["BL"]["capital"])
+    assert planner.strike("BL") == capital
+    state["cities"][state["seats"]["BL"]["capital"]]["owner"] = "RE"  # the capital taken
+    planner = robot.Planner(state, "RE", Random(1))
+    turn = planner.turn
+    aim = planner.strike("BL")
+    held = [turn.city_block(c) for c, city in state["cities"].items() if city["owner"] == "BL"]
+    assert aim in held and len(held) == 3
+    assert all(turn.board.distance(capital, aim) <= turn.board.distance(capital, i) for i in held)
+    orders = ruleset.robot_orders(state, "RE", Random(1))
+    assert ruleset.check_orders(state, "RE", orders) == []
+
+
+@pytest.mark.slow
+def test_a_long_war_ends_in_a_capitulation():
+    """The battery's seed 21 (7 empires on the great world): Red and Teal fought from round 68
+    over the cities at their front, each taking one or two a round and losing them again, and
+    the game was not over after 500 turns; with the strike at the capital it ends, every
+    invariant kept."""
+    record = play_game(installed()["mcempires"], 21, cap=150)
+    assert record.findings == ()
+    assert record.over
