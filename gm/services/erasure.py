@@ -52,7 +52,10 @@ def pseudonym(account_id: int) -> tuple[str, str]:
 
 def forget(db: sqlite_utils.Database, home: Home, clock: Clock, email: str) -> Forgotten:
     """Forget the person at `email` (or who had it once). Refused while they still play a seat
-    of a game not over. Run again, it removes what a crash left in the archive."""
+    of a game not over. Run again, it removes what a crash left in the archive. An address that
+    never played but observes, or observed, a game is forgotten as an observer."""
+    if people_store.person(db, people.current_address(db, email)) is None and erasure.observer_ids(db, email):
+        return _forget_observer(db, home, clock, email.strip())
     person = people.find_person(db, people.current_address(db, email))
     tenures = people_store.tenures(db, person.id)
     refuse_while_playing(db, person)
@@ -78,6 +81,21 @@ def forget(db: sqlite_utils.Database, home: Home, clock: Clock, email: str) -> F
         mailed.unlink()
         removed += 1
     return Forgotten(alias, alias_name, len(addresses), removed, tuple(games), lists)
+
+
+def _forget_observer(db: sqlite_utils.Database, home: Home, clock: Clock, email: str) -> Forgotten:
+    """Forget an observer who has no player account: their observing ends, and their address is
+    a pseudonym everywhere it stands (the observers table, the mails sent them, the audit log,
+    mail taken from them), and the raw mails they sent leave the archive."""
+    first = min(erasure.observer_ids(db, email))
+    alias, alias_name = f"observer-{first}@{PSEUDONYM_DOMAIN}", f"Forgotten observer {first}"
+    with transaction(db):
+        erasure.stop_observing(db, email, iso(clock.now()))
+        erasure.replace_address(db, email, alias)
+        erasure.replace_in_memos(db, email, alias)
+        records.audit(db, iso(clock.now()), None, "person forgotten", {"pseudonym": alias})
+    removed = sum(erase(home.archive, digest) for digest, *_ in people_store.mails_from(db, [alias]))
+    return Forgotten(alias, alias_name, 1, removed, ())
 
 
 def forget_asked(db: sqlite_utils.Database, home: Home, clock: Clock) -> list[Forgotten | str]:

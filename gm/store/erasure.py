@@ -37,6 +37,12 @@ def stop_observing(db: sqlite_utils.Database, address: str, now: str) -> int:
     ).rowcount
 
 
+def observer_ids(db: sqlite_utils.Database, address: str) -> list[int]:
+    """The observers rows of the address (any case), stopped or not."""
+    rows = db.execute("SELECT id FROM observers WHERE email = ? COLLATE NOCASE", [address.strip()]).fetchall()
+    return [row[0] for row in rows]
+
+
 # The free texts that may hold an address (as gm stored it, or in lower case): a mail's subject
 # and body, an audit entry's detail, a mail taken's subject and results, a request's detail, a
 # return slip's choices (a transfer names the account), a run's summary.

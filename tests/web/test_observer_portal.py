@@ -143,6 +143,27 @@ def test_a_forgotten_person_observes_no_more(gm, home, game):
     assert gm("game", "observe", "g1", home=home).out == "Nobody observes g1.\n"
 
 
+def test_an_observer_who_never_played_can_be_forgotten(observed, gm, home):
+    """Olga observes and never played: `gm person forget` takes her address out of everything
+    (the observers table, the mails sent her, the audit log) and ends her session."""
+    app = create_app(Home(home))
+    olga = signed_in_observer(app, observer_links(home)[0])
+    assert rows(home, "SELECT count(*) FROM outbox WHERE recipient = ?", OLGA) != [(0,)]
+    forgot = gm("person", "forget", OLGA, home=home)
+    assert forgot.code == 0, forgot.err
+    assert "Forgotten: olga@example.org is Forgotten observer 1 <observer-1@forgotten.invalid> now" in forgot.out
+    assert olga.get("/observe/1").status_code == 403
+    [(email, stopped)] = rows(home, "SELECT email, stopped FROM observers")
+    assert email == "observer-1@forgotten.invalid" and stopped is not None
+    for table, column in (("outbox", "recipient"), ("outbox", "body"), ("audit", "detail")):
+        assert rows(home, f"SELECT count(*) FROM {table} WHERE instr(lower({column}), 'olga@example') > 0") == [(0,)], (
+            table
+        )
+    # An address that neither plays nor observes is still no one's, said plainly.
+    nobody = gm("person", "forget", "nobody@example.org", home=home)
+    assert nobody.code == 1 and "no player has the address 'nobody@example.org'" in nobody.err
+
+
 def test_when_the_game_is_over_the_observer_is_signed_out_and_the_last_mail_has_no_link(
     observed, gm, home, game, tmp_path
 ):
