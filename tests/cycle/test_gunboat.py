@@ -76,6 +76,10 @@ def test_at_the_end_the_names_are_revealed_or_not_as_the_gm_set(gm, home, tmp_pa
     endgame = (home / "reports" / "gb" / "endgame" / "BR.json").read_text()
     for name in ("Boris", "Cyrille", "Dietlinde"):
         assert (name in final and name in endgame) == (reveal == "yes")
+    # The last turn's own report: the ruleset's tables and events, whose state has held "Player RU"
+    # since the start, name the players too once revealed (and still mask them if not).
+    last = (home / "reports" / "gb" / "1" / "BR.json").read_text()
+    assert ("Player RU" in last) == (reveal == "no") and ("Boris" in last) == (reveal == "yes")
     # Addresses stay out either way: the end-of-game report gives each seat only its own.
     assert "boris@example.org" not in final + endgame
 
