@@ -90,8 +90,14 @@ def answer(planner: Planning, rng: Random) -> None:
         other, kind = proposal["from"], proposal["kind"]
         if kind == "peace":
             # Never a peace that cedes its last city: it would be out at the end of the round.
+            # And rarely one that hands back, for nothing, the cities this war has won: a winner
+            # who made that peace whenever it was offered would see-saw for ever with a beaten
+            # empire that declares again and again (robot game 568 was not over after 500 rounds).
             kept = [c for c in turn.cities_of(seat) if c not in proposal["terms"]]
-            keen = bool(kept) and (turn.troops_of(seat) < turn.troops_of(other) or rng.random() < 0.3)
+            keen = bool(kept) and (
+                turn.troops_of(seat) < turn.troops_of(other)
+                or rng.random() < (0.02 if _winning(turn, seat, other) else 0.3)
+            )
         elif kind == "ally":
             keen = _in_play(planner) >= ALLIANCES_FROM and rng.random() < 0.5
         else:
@@ -159,6 +165,16 @@ def _pay(planner: Planning, rng: Random, others: list[str]) -> None:
         planner.attempt("PAY", rng.choice(allies), money // 10)
     elif money >= 10 and rng.random() < 0.02:
         planner.attempt("PAY", rng.choice(others), rng.randint(1, 3))
+
+
+def _winning(turn: Turn, seat: str, enemy: str) -> bool:
+    """The war with the enemy has won the seat a city of the enemy's, which a peace that does
+    not cede it would hand back (the book: occupied cities not ceded return to their owner)."""
+    war = diplomacy.war_of(turn, seat, enemy)
+    return war is not None and any(
+        before == enemy and cid in turn.cities and turn.cities[cid]["owner"] == seat
+        for cid, before in war["taken"].items()
+    )
 
 
 def _in_play(planner: Planning) -> int:
