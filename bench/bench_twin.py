@@ -22,30 +22,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gm import report_format
-from gm.clock import SystemClock
-from gm.home import Home, create_home
-from gm.rulesets import get_ruleset
-from gm.services import games, reports, turns
-from gm.store import records
-from gm.store.database import open_database
+from bench_stages import seat_job
 
-SIZES = {"empires": 16, "conqueror": 8}
+from gm import report_format
+from gm.services import reports
+
 RULESETS = ("empires", "conqueror", "clash", "mcempires", "imperials")
 
 
 def contexts(root: Path, ruleset: str, played: int) -> list[dict[str, Any]]:
-    """The stamped contexts of every seat's twin of the last of `played` robot turns."""
-    home = Home(root / ruleset)
-    create_home(home)
-    db = open_database(home.database)
-    clock = SystemClock()
-    games.create_game(db, clock, "g", ruleset, None, 7)
-    for i in range(SIZES.get(ruleset, get_ruleset(ruleset).demo_seats)):
-        games.join_game(db, clock, "g", f"p{i}@players.example.org", f"Pläyer {i}")
-    for _ in range(played):
-        if records.game_by_name(db, "g").status != "over":
-            turns.run_turn(db, home, clock, "g")
+    """The stamped contexts of every seat's twin of the last of `played` robot turns, as
+    bench_stages' seat_job makes that turn's reports (its game, seats and robots)."""
     seen: list[dict[str, Any]] = []
     writer = reports._json_bytes
 
@@ -53,12 +40,11 @@ def contexts(root: Path, ruleset: str, played: int) -> list[dict[str, Any]]:
         seen.append(report_format.stamped(context, kind))
         return writer(context, kind)
 
-    reports._json_bytes = keep  # type: ignore[assignment]
+    reports._json_bytes = keep
     try:
-        reports.turn_pages(db, home, "g")
+        seat_job(root, ruleset, played)
     finally:
-        reports._json_bytes = writer  # type: ignore[assignment]
-    db.conn.close()
+        reports._json_bytes = writer
     return seen
 
 
