@@ -81,6 +81,11 @@ def test_an_unpaid_next_turn_is_warned_of_at_the_top(ruleset_name):
     top = _render(ruleset_name, credits=_books(0))
     assert "Your next turn is not paid for:</b> no turn credits are left." in top
     assert "The next report waits until you buy turn credits." in top
+    # Told once: the books further on do not repeat it (issue 32: the same fact once, fewer boxes).
+    env = make_environment(None, template_dirs(installed()[ruleset_name]))
+    whole = render_report_html(env, dict(_context(ruleset_name), credits=_books(0)))
+    assert whole.count("not paid for") == 1 and '<p class="warning">' not in whole.split('<section class="books">')[1]
+    assert "Turn credits left" in whole.split('<section class="books">')[1]
     short = _render(ruleset_name, credits=_books(-2, policy="deliver"))
     assert "your account is 2 turn credits short. The next turn is charged on credit." in " ".join(short.split())
 
