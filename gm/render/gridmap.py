@@ -21,7 +21,8 @@ What is the same for several drawings is made once per process by content, in LR
 each: the PNG of each distinct data and crop (CACHE_SIZE), the world's terrain tinted by its
 territory one pixel a block, the part of the data every seat of a round shares (BASE_SIZE; the
 world map and every seat's enlarged region are cut from it), and each font size. A seat's region
-is its own (its crop), so it is still drawn and packed per seat (issue 32).
+is its own (its crop), so it is still drawn and packed per seat: inside pictures.deferred(), as
+the reports of a turn are made, by a render worker rather than the one `gm` process (issue 32).
 
 Text is Pillow's own scalable font (ImageFont.load_default(size=...)): it ships inside Pillow,
 so a map is drawn the same on every machine, with no system font to install or find."""
@@ -43,6 +44,7 @@ from gm.core.arrows import arrows as arrows_of
 from gm.render import maptext
 from gm.render.arrows import svg_arrows
 from gm.render.marks import HATCHES, hatches
+from gm.render.pictures import name_grid
 from gm.render.svgmap import safe_colour
 
 TARGET_PX = 1000  # the longer side of a map's blocks, in pixels (about 150 dpi on A4)
@@ -65,8 +67,13 @@ def _json(value: object) -> str:
 
 
 def grid_map(data: Mapping[str, Any], crop: Mapping[str, Any] | None = None) -> str:
-    """The map as a data: URI of a PNG (drawn once per distinct data and crop)."""
-    key = hashlib.sha256(_json([data, crop]).encode("utf-8")).hexdigest()
+    """The map as a data: URI of a PNG (drawn once per distinct data and crop); inside
+    pictures.deferred() a reference that a render worker replaces by that URI (draw_pictures)."""
+    grid = _json([data, crop])
+    key = hashlib.sha256(grid.encode("utf-8")).hexdigest()
+    named = name_grid(key, grid)
+    if named is not None:  # inside pictures.deferred(): a render worker draws it (this function)
+        return named
     if key in _cache:
         _cache.move_to_end(key)
         return _cache[key]
