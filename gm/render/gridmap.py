@@ -17,6 +17,13 @@ The drawing data (plain, JSON-able, given by a ruleset's view):
 A crop {"x0", "y0", "x1", "y1"} (x1 and y1 excluded) draws that part of the world enlarged, with
 coordinates every 5 blocks.
 
+What is the same for several drawings is made once per process by content, in LRUs of a number
+each: the PNG of each distinct data and crop (CACHE_SIZE), the world's terrain tinted by its
+territory one pixel a block, the part of the data every seat of a round shares (BASE_SIZE; the
+world map and every seat's enlarged region are cut from it), and each font size. A seat's region
+is its own (its crop), so it is still drawn and packed per seat: inside pictures.deferred(), as
+the reports of a turn are made, by a render worker rather than the one `gm` process (issue 32).
+
 Text is Pillow's own scalable font (ImageFont.load_default(size=...)): it ships inside Pillow,
 so a map is drawn the same on every machine, with no system font to install or find."""
 
@@ -37,25 +44,36 @@ from gm.core.arrows import arrows as arrows_of
 from gm.render import maptext
 from gm.render.arrows import svg_arrows
 from gm.render.marks import HATCHES, hatches
+from gm.render.pictures import name_grid
 from gm.render.svgmap import safe_colour
 
 TARGET_PX = 1000  # the longer side of a map's blocks, in pixels (about 150 dpi on A4)
 MAX_BLOCK_PX = 40  # blocks of a small crop are never drawn larger than this
 TINT = 0.5  # how strongly territory colours the terrain under it
 CACHE_SIZE = 32  # distinct drawings kept (a round's world map and each seat's crop)
+BASE_SIZE = 4  # distinct worlds whose tinted terrain is kept (a run-due draws one game's turn after another)
 NOTE_BLOCK_PX = 24  # a group's note (its owner) is drawn only on blocks this large
 CAPITAL_GOLD = (212, 160, 23)  # "Capital City (Gold Block)"
 CITY_RED = (170, 20, 20)  # "Regular Cities (Redstone Block)"
 INK = (29, 29, 27)
 
 _cache: OrderedDict[str, str] = OrderedDict()
+_bases: OrderedDict[str, tuple[Image.Image, Image.Image | None, dict[str, int]]] = OrderedDict()
+
+
+def _json(value: object) -> str:
+    """The drawing's data as JSON, one text for the same content (a key, and what a worker reads)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
 def grid_map(data: Mapping[str, Any], crop: Mapping[str, Any] | None = None) -> str:
-    """The map as a data: URI of a PNG (drawn once per distinct data and crop)."""
-    key = hashlib.sha256(
-        json.dumps([data, crop], sort_keys=True, separators=(",", ":"), default=str).encode("utf-8")
-    ).hexdigest()
+    """The map as a data: URI of a PNG (drawn once per distinct data and crop); inside
+    pictures.deferred() a reference that a render worker replaces by that URI (draw_pictures)."""
+    grid = _json([data, crop])
+    key = hashlib.sha256(grid.encode("utf-8")).hexdigest()
+    named = name_grid(key, grid)
+    if named is not None:  # inside pictures.deferred(): a render worker draws it (this function)
+        return named
     if key in _cache:
         _cache.move_to_end(key)
         return _cache[key]
@@ -101,17 +119,8 @@ def _indexed(
 
 def draw(data: Mapping[str, Any], crop: Mapping[str, Any] | None = None) -> Image.Image:
     width, height = int(data["width"]), int(data["height"])
-    terrain, _ = _indexed(data["terrain"], data["palette"], width, height, (200, 200, 200))
-    picture = terrain.convert("RGB")
     owners = data.get("owners") or {}
-    owned: Image.Image | None = None
-    index: dict[str, int] = {}
-    if data.get("territory"):
-        owned, index = _indexed(data["territory"], owners, width, height, (0, 0, 0))
-        mask = owned.point([0] + [255] * 255, "L") if index else None
-        if mask is not None:
-            tinted = Image.blend(picture, owned.convert("RGB"), TINT)
-            picture.paste(tinted, (0, 0), mask)
+    picture, owned, index = _base(data)
     x0, y0, x1, y1 = _box(crop, width, height)
     picture = picture.crop((x0, y0, x1, y1))
     cols, rows = x1 - x0, y1 - y0
@@ -133,6 +142,35 @@ def draw(data: Mapping[str, Any], crop: Mapping[str, Any] | None = None) -> Imag
         sketch.mark(mark)
     sketch.coordinates(every)
     return canvas
+
+
+def _base(data: Mapping[str, Any]) -> tuple[Image.Image, Image.Image | None, dict[str, int]]:
+    """(the terrain tinted by the territory, one RGB pixel a block; the territory as a palette
+    image, or None; which owner characters it has), made once per process for the same world and
+    territory and shared by every drawing of it (draw only crops them, never changes them)."""
+    parts = [data.get(k) for k in ("width", "height", "terrain", "palette", "territory", "owners")]
+    key = hashlib.sha256(_json(parts).encode("utf-8")).hexdigest()
+    if key not in _bases:
+        _bases[key] = _tinted(data)
+        while len(_bases) > BASE_SIZE:
+            _bases.popitem(last=False)
+    _bases.move_to_end(key)
+    return _bases[key]
+
+
+def _tinted(data: Mapping[str, Any]) -> tuple[Image.Image, Image.Image | None, dict[str, int]]:
+    width, height = int(data["width"]), int(data["height"])
+    terrain, _ = _indexed(data["terrain"], data["palette"], width, height, (200, 200, 200))
+    picture = terrain.convert("RGB")
+    owned: Image.Image | None = None
+    index: dict[str, int] = {}
+    if data.get("territory"):
+        owned, index = _indexed(data["territory"], data.get("owners") or {}, width, height, (0, 0, 0))
+        mask = owned.point([0] + [255] * 255, "L") if index else None
+        if mask is not None:
+            tinted = Image.blend(picture, owned.convert("RGB"), TINT)
+            picture.paste(tinted, (0, 0), mask)
+    return picture, owned, index
 
 
 def _hatch(
@@ -259,7 +297,10 @@ def _layer(mark: Mapping[str, Any]) -> int:
 
 
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return _fonts.setdefault(size, ImageFont.load_default(size=size))
+    """Pillow's font at this size, loaded once per process (loading it decodes the font file)."""
+    if size not in _fonts:
+        _fonts[size] = ImageFont.load_default(size=size)
+    return _fonts[size]
 
 
 _fonts: dict[int, ImageFont.FreeTypeFont | ImageFont.ImageFont] = {}

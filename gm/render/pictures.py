@@ -7,7 +7,10 @@ about 0.4 s, and importing CairoSVG another 0.5-0.8 s, before any report could g
 reference in place of the picture's data: URL, with the picture's size in pixels worked out from
 the SVG as CairoSVG works it out, and the job carries the SVG (RenderJob.pictures). A worker
 draws each picture once (gm.render.worker.draw_pictures) and puts the same data: URL where the
-reference stood, so the PDF is the one it was (tests/render/test_pictures.py).
+reference stood, so the PDF is the one it was (tests/render/test_pictures.py). A grid world's
+maps (gm.render.gridmap.grid_map, Pillow) are named the same way (name_grid): a seat's enlarged
+region is its own picture, 20-30 ms of drawing and packing a seat at turn 10, which the one `gm`
+process no longer does for every seat (issue 32; tests/render/test_gridmap_shared.py).
 
 CairoSVG and Pillow (gm.render.raster) are imported inside _draw, where a picture is drawn: the
 process that makes a turn's HTML only names its pictures, and `gm --help` imports this module.
@@ -55,6 +58,18 @@ class Picture:
     svg: str
     width_mm: float
     url: str = ""  # its data: URL, when another worker drew it already (set by the render pool)
+    grid: str = ""  # a grid map's [data, crop] as JSON (gm.render.gridmap), drawn instead of svg
+
+
+def name_grid(key: str, grid: str) -> str | None:
+    """The reference of a grid map (gm.render.gridmap.grid_map's `key` of its data and crop, given
+    as JSON in `grid`) inside deferred(), for a render worker to draw; None outside it."""
+    named = _named.get()
+    if named is None:
+        return None
+    picture = Picture(f"{REFERENCE}grid-{key}", "", 0.0, grid=grid)
+    named[picture.reference] = picture
+    return picture.reference
 
 
 _named: ContextVar[dict[str, Picture] | None] = ContextVar("gm_pictures_named", default=None)

@@ -4,7 +4,8 @@ WeasyPrint (gm.render.pdf, gm.render.fetcher) is imported inside the Renderer's 
 PDF is made, not at the top: the process that hands jobs to a pool imports this module too, and
 importing WeasyPrint costs it about a second of CPU for nothing (gm turn run waited for it before
 its workers could start). A worker forks from the fork server, which has imported it already
-(WARM_MODULES).
+(WARM_MODULES). So is gm.render.gridmap, which draws with Pillow, inside drawing(), where a grid
+map picture is drawn.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import hashlib
+import json
 import os
 import resource
 import signal
@@ -45,8 +47,8 @@ __all__ = [
 ]
 
 # What the fork server imports ahead for its workers (gm.render.forkserver): WeasyPrint, and
-# CairoSVG with Pillow for the map pictures (gm.render.raster).
-WARM_MODULES = ("gm.render.pdf", "gm.render.raster")
+# CairoSVG with Pillow for the map pictures (gm.render.raster), and the grid maps' Pillow drawing.
+WARM_MODULES = ("gm.render.pdf", "gm.render.raster", "gm.render.gridmap")
 
 
 @dataclass(frozen=True)
@@ -156,10 +158,21 @@ def draw_pictures(job: RenderJob) -> tuple[RenderJob, tuple[tuple[str, str], ...
     for picture in job.pictures:
         url = picture.url
         if not url:
-            url, _, _ = map_picture(picture.svg, picture.width_mm)
+            url = drawing(picture)
             made.append((picture.reference, url))
         html = html.replace(f'src="{picture.reference}"', f'src="{url}"')
     return dataclasses.replace(job, html=html, images=shared_images(html), pictures=()), tuple(made)
+
+
+def drawing(picture: Picture) -> str:
+    """The data: URL of a named picture: an SVG map (map_picture) or a grid map (grid_map)."""
+    if picture.grid:
+        from gm.render.gridmap import grid_map
+
+        data, crop = json.loads(picture.grid)
+        return grid_map(data, crop)
+    url, _, _ = map_picture(picture.svg, picture.width_mm)
+    return url
 
 
 def serve(connection: Connection) -> None:
