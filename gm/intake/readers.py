@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
-from gm.core.envelope import read_envelope
+from gm.core.envelope import Envelope, read_envelope
 from gm.intake.finding import MOST_TURN_FILES, TurnFile, find_turn_files
 from gm.intake.letter import Letter, read_letter
 from gm.intake.sources import Incoming
@@ -46,8 +46,9 @@ class SizeLimits:
 # What a turn file claims: (game, seat, secret), for checking its secret early (see _claim).
 Claim = tuple[str, str, str]
 # What read_message gives back: (letter, turn files, too large, what each turn file claims, how
-# many turn files the mail holds).
-MessageRead = tuple[Letter, tuple[TurnFile, ...], bool, tuple[Claim | None, ...], int]
+# many turn files the mail holds, each turn file's envelope: read here once, for the claim, and
+# handed to the deciding process, which would otherwise read it again).
+MessageRead = tuple[Letter, tuple[TurnFile, ...], bool, tuple[Claim | None, ...], int, tuple[Envelope, ...]]
 # One message of a batch read, or None for one that needed no reading.
 Results = list[MessageRead | None]
 # What hears of each batch as soon as it is read: on_read(batch, results).
@@ -58,7 +59,8 @@ def read_message(
     raw: bytes, envelope_sender: str | None, archive: Path, limits: SizeLimits, folders: set[str], sync: bool = False
 ) -> MessageRead:
     """Archive the raw bytes first, read the mail, archive each turn file: (letter, turn files,
-    too large, what each turn file claims: see _claim, how many turn files the mail holds). Only
+    too large, what each turn file claims: see _claim, how many turn files the mail holds, each
+    turn file's envelope). Only
     the first MOST_TURN_FILES are kept; the rest are left in the raw mail, unread. sync: force
     each archive file to disk (default: no, the caller forces a whole batch at once). A mail too
     large to read is not archived whole, only a note of it (gm/store/archive.py), nor is a turn
@@ -76,13 +78,13 @@ def read_message(
         if len(data) <= limits.turn_file:  # a larger one is refused; submit() keeps its note
             # Archived now, so that submit() finds them there and forces nothing to disk itself.
             archive_bytes(archive, data, sync, folders)
-    return letter, files, too_large, tuple(_claim(turn_file.text) for turn_file in files), len(found)
+    envelopes = tuple(read_envelope(turn_file.text) for turn_file in files)
+    return letter, files, too_large, tuple(_claim(envelope) for envelope in envelopes), len(found), envelopes
 
 
-def _claim(text: str) -> Claim | None:
-    """(game, seat, secret) a turn file claims, for checking its secret early; None without a
-    complete envelope (it is refused before any secret is checked)."""
-    envelope = read_envelope(text)
+def _claim(envelope: Envelope) -> Claim | None:
+    """(game, seat, secret) a turn file's envelope claims, for checking its secret early; None
+    without a complete envelope (it is refused before any secret is checked)."""
     if not envelope.ok:
         return None
     assert envelope.game is not None and envelope.player is not None  # an envelope without problems has both

@@ -189,3 +189,32 @@ def test_workers_that_never_start_are_given_up_and_all_is_read_here(home, mail_h
     said, stored_now, readers = take(home, raws, readers=2)
     assert readers.batches_read == {"here": len(raws) // 4 + 1, "by workers": 0}
     assert (said, stored_now) == (said_here, stored_here)
+
+
+def test_each_turn_file_envelope_is_read_once(home, mail_home, tmp_path, monkeypatch):
+    """The reader reads each turn file's envelope (for the secret it claims) and hands it to the
+    deciding process, which used to read it a second time: the same outcomes, one read a file."""
+    from gm.core import envelope as envelope_module
+    from gm.services import turnfiles
+
+    raws = mailbox(mail_home)
+    said_before, stored_before, _ = take(copy_of(home, tmp_path, "before"), raws, readers=1)
+    envelopes, turn_files = [], []
+    real_read_message = readers_module.read_message
+
+    def read_message(*args):
+        read = real_read_message(*args)
+        turn_files.extend(read[1])
+        return read
+
+    def read_envelope(text):
+        envelopes.append(text)
+        return envelope_module.read_envelope(text)
+
+    monkeypatch.setattr(readers_module, "read_message", read_message)
+    for module in (readers_module, intake_module, turnfiles):
+        monkeypatch.setattr(module, "read_envelope", read_envelope, raising=False)
+    said, stored_now, _ = take(home, raws, readers=1)
+    assert (said, stored_now) == (said_before, stored_before)
+    assert len(turn_files) > 40  # the mailbox's turn files, each read by the reader
+    assert sorted(envelopes) == sorted(found.text for found in turn_files)
