@@ -218,3 +218,24 @@ def test_each_turn_file_envelope_is_read_once(home, mail_home, tmp_path, monkeyp
     assert (said, stored_now) == (said_before, stored_before)
     assert len(turn_files) > 40  # the mailbox's turn files, each read by the reader
     assert sorted(envelopes) == sorted(found.text for found in turn_files)
+
+
+def test_readers_start_without_the_callers_main(home, mail_home, tmp_path, monkeypatch, used_readers):
+    """A spawned reader used to run the caller's __main__ again before reading anything (the
+    `gm` script, a bench with all it imports): now it imports only what reading needs."""
+    import sys
+    import types
+
+    imported = tmp_path / "main-imported"
+    script = tmp_path / "caller.py"
+    script.write_text(f"from pathlib import Path\nPath({str(imported)!r}).write_text('again')\n")
+    caller = types.ModuleType("__main__")
+    caller.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", caller)
+    raws = mailbox(mail_home)
+    said_here, stored_here, _ = take(copy_of(home, tmp_path, "here"), raws, readers=1)
+    said, stored_now, readers = take(home, raws, readers=2)
+    assert readers.batches_read["by workers"] >= len(raws) // 4 - 1  # the readers did read
+    assert (said, stored_now) == (said_here, stored_here)
+    assert not imported.exists()
+    assert sys.modules["__main__"] is caller  # given back to the caller once the readers started
