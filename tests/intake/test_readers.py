@@ -239,3 +239,28 @@ def test_readers_start_without_the_callers_main(home, mail_home, tmp_path, monke
     assert (said, stored_now) == (said_here, stored_here)
     assert not imported.exists()
     assert sys.modules["__main__"] is caller  # given back to the caller once the readers started
+
+
+def test_a_seats_view_is_made_once_for_its_turn_files_in_trouble(home, mail_home, tmp_path, monkeypatch):
+    """The "did you mean" of a line in trouble needs every code the seat's view names; a run of
+    intake made the seat's whole view for each such turn file, now once a seat and turn."""
+    from gm.rulesets import Guarded
+
+    raws = [
+        mail(turn_file(mail_home["BR"], body), message_id=f"<{n}@x>")
+        for n, body in enumerate(["CLAIM ENG SCO WLA", "CLAIM WLA", "CLAIM SCO WLA", "CLAIM ENG WLA SCO"])
+    ]
+    said_before, stored_before, _ = take(copy_of(home, tmp_path, "before"), raws, readers=1)
+    views = []
+    real_view = Guarded.view
+
+    def view(self, state, seat):
+        views.append(seat)
+        return real_view(self, state, seat)
+
+    monkeypatch.setattr(Guarded, "view", view)
+    said, stored_now, _ = take(home, raws, readers=1)
+    assert (said, stored_now) == (said_before, stored_before)
+    assert [outcome for _, outcome, _, _ in said] == ["rejected"] * 4
+    assert all("did you mean WAL?" in body for (body,) in rows(home, "SELECT body FROM outbox"))
+    assert views == ["BR"]
