@@ -141,7 +141,8 @@ def bare_parse(path: Path) -> tuple[float, float]:
 
 def readers_start(archive: Path, workers: int) -> float:
     """CPU seconds of starting the reader pool and stopping it with nothing read: the fixed part of
-    the readers' CPU (spawn re-imports __main__, this bench's module and its imports, in each)."""
+    the readers' CPU (a Python started in each, importing gm's mail reading; not this bench's
+    module, which spawn ran again in each until gm.intake.readers started them without it)."""
     before = children_cpu()
     with Readers(archive, SizeLimits(10**6, 10**6), workers) as readers:
         readers._start()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -149,13 +150,15 @@ class Home:
 
     def settings(self) -> dict[str, Any]:
         """gm.toml, parsed; read again only when the file changes (a server asks on every request)."""
+        # One stat a call, not two (intake asks twice a turn file): its mode says a file or not.
+        path = self.settings_file
         try:
-            stat = self.settings_file.stat()
+            status = path.stat()
         except FileNotFoundError:
             return {}
-        if not self.settings_file.is_file():
-            raise GMError(f"{self.settings_file} must be a file (gm's settings), not a folder.")
-        return _read_settings(str(self.settings_file), stat.st_mtime_ns, stat.st_size)
+        if not stat.S_ISREG(status.st_mode):
+            raise GMError(f"{path} must be a file (gm's settings), not a folder.")
+        return _read_settings(str(path), status.st_mtime_ns, status.st_size)
 
     def setting(self, section: str, key: str, default: _Value) -> _Value:
         """gm.toml's [section] key, or default when it is not set; a clear error when the value

@@ -126,8 +126,11 @@ class Envelope:
 
 def clean_line(raw: str) -> str:
     """A line without odd spaces, its `#` comment and surrounding blanks."""
-    for odd, plain in _SPACES.items():
-        raw = raw.replace(odd, plain)
+    # A line of ASCII without a tab (most lines) holds none of _SPACES: six replace calls saved
+    # on every line of every turn file read (about 0.1 ms a turn file).
+    if not raw.isascii() or "\t" in raw:
+        for odd, plain in _SPACES.items():
+            raw = raw.replace(odd, plain)
     return raw.split("#", 1)[0].strip()
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Set
 
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.ruleset import Ruleset
@@ -20,7 +20,7 @@ def view_codes(view: JSONObject) -> set[str]:
 
 
 def near_codes(
-    lines: Iterable[tuple[int, str]], searched: set[int], codes: set[str], ignore: frozenset[str] = frozenset()
+    lines: Iterable[tuple[int, str]], searched: set[int], codes: Set[str], ignore: frozenset[str] = frozenset()
 ) -> list[Problem]:
     """'did you mean ENG?' for each word after the first of the searched lines that is no code
     but close to one; words in `ignore` (order words a form names, like ALL) are never codes.
@@ -75,11 +75,16 @@ def order_warnings(
     lines: Iterable[tuple[int, str]],
     orders: list[Order],
     problems: list[Problem],
+    codes: Callable[[], Set[str]] | None = None,
 ) -> list[Problem]:
     """Every warning for a seat's checked orders, by line: near codes (the seat's view says
     which codes exist; asked only when a line has a problem), then the ruleset's own, except on
-    a line that has a problem already (the error says why it fails; a guess beside it is noise)."""
+    a line that has a problem already (the error says why it fails; a guess beside it is noise).
+    codes: the view_codes of the seat's view, from a caller that keeps them (mail intake reads
+    many turn files of one seat and turn); default: the view made here."""
     troubled = {p.line for p in problems}
-    near = near_codes(lines, troubled, view_codes(ruleset.view(state, seat))) if troubled else []
+    near = []
+    if troubled:
+        near = near_codes(lines, troubled, codes() if codes else view_codes(ruleset.view(state, seat)))
     own = [w for w in ruleset_warnings(ruleset, state, seat, orders) if w.line not in troubled]
     return sorted(near + own, key=lambda p: p.line)

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 from collections import deque
 from collections.abc import Callable, Iterator
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, TypedDict
 
-from gm.core.envelope import read_envelope
+from gm.core.envelope import Envelope, read_envelope
 from gm.intake.finding import MOST_TURN_FILES, TurnFile, find_turn_files
 from gm.intake.letter import Letter, read_letter
 from gm.intake.sources import Incoming
@@ -46,8 +48,9 @@ class SizeLimits:
 # What a turn file claims: (game, seat, secret), for checking its secret early (see _claim).
 Claim = tuple[str, str, str]
 # What read_message gives back: (letter, turn files, too large, what each turn file claims, how
-# many turn files the mail holds).
-MessageRead = tuple[Letter, tuple[TurnFile, ...], bool, tuple[Claim | None, ...], int]
+# many turn files the mail holds, each turn file's envelope: read here once, for the claim, and
+# handed to the deciding process, which would otherwise read it again).
+MessageRead = tuple[Letter, tuple[TurnFile, ...], bool, tuple[Claim | None, ...], int, tuple[Envelope, ...]]
 # One message of a batch read, or None for one that needed no reading.
 Results = list[MessageRead | None]
 # What hears of each batch as soon as it is read: on_read(batch, results).
@@ -58,7 +61,8 @@ def read_message(
     raw: bytes, envelope_sender: str | None, archive: Path, limits: SizeLimits, folders: set[str], sync: bool = False
 ) -> MessageRead:
     """Archive the raw bytes first, read the mail, archive each turn file: (letter, turn files,
-    too large, what each turn file claims: see _claim, how many turn files the mail holds). Only
+    too large, what each turn file claims: see _claim, how many turn files the mail holds, each
+    turn file's envelope). Only
     the first MOST_TURN_FILES are kept; the rest are left in the raw mail, unread. sync: force
     each archive file to disk (default: no, the caller forces a whole batch at once). A mail too
     large to read is not archived whole, only a note of it (gm/store/archive.py), nor is a turn
@@ -76,13 +80,13 @@ def read_message(
         if len(data) <= limits.turn_file:  # a larger one is refused; submit() keeps its note
             # Archived now, so that submit() finds them there and forces nothing to disk itself.
             archive_bytes(archive, data, sync, folders)
-    return letter, files, too_large, tuple(_claim(turn_file.text) for turn_file in files), len(found)
+    envelopes = tuple(read_envelope(turn_file.text) for turn_file in files)
+    return letter, files, too_large, tuple(_claim(envelope) for envelope in envelopes), len(found), envelopes
 
 
-def _claim(text: str) -> Claim | None:
-    """(game, seat, secret) a turn file claims, for checking its secret early; None without a
-    complete envelope (it is refused before any secret is checked)."""
-    envelope = read_envelope(text)
+def _claim(envelope: Envelope) -> Claim | None:
+    """(game, seat, secret) a turn file's envelope claims, for checking its secret early; None
+    without a complete envelope (it is refused before any secret is checked)."""
     if not envelope.ok:
         return None
     assert envelope.game is not None and envelope.player is not None  # an envelope without problems has both
@@ -201,7 +205,8 @@ class Readers:
         # spawn, not fork: this process has the database open (unsafe to fork with SQLite), and
         # not the forkserver, whose preloaded modules the report renderer sets for its own pool.
         context = multiprocessing.get_context("spawn")
-        self.pool = context.Pool(self.workers, initializer=_start_reader, initargs=(str(self.archive), self.limits))
+        with _spawned_without_main():
+            self.pool = context.Pool(self.workers, initializer=_start_reader, initargs=(str(self.archive), self.limits))
         self._ready = self.pool.apply_async(os.getpid)
 
     def _stop(self) -> None:
@@ -209,6 +214,26 @@ class Readers:
             self.pool.terminate()
             self.pool.join()
             self.pool = None
+
+
+@contextmanager
+def _spawned_without_main() -> Iterator[None]:
+    """Processes spawned meanwhile do not import the caller's __main__ again.
+
+    A spawned child runs the parent's __main__ (the `gm` script, a bench, a server) before it
+    does anything, so that what is defined there can be unpickled. A reader is handed only
+    gm.intake.readers' own functions and bytes, so that import is start-up time for nothing:
+    0.40 ms a message of bench_intake's 2,000 for two readers. With a __main__ that names no
+    module and no file, multiprocessing leaves the child's alone (as for an interactive
+    session). The Pool starts its workers within this block; one it starts later to replace a
+    worker that died imports the real __main__ again, slower and as correct.
+    """
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
 
 
 @dataclass

@@ -188,9 +188,8 @@ def _vote(game: records.GameRecord, checked: turnfiles.Checked) -> str | None:
 def seats_in(db: sqlite_utils.Database, game_id: int, turn: int) -> SeatsIn:
     """How many of the game's active seats have orders that count for the turn ('in'), of how
     many, and how many of those are marked FINAL: what a player wants to know after sending."""
-    active = {s.id for s in records.seats_of(db, game_id) if s.status == "active"}
-    current = {i: c for i, c in records.current_submissions(db, game_id, turn).items() if i in active}
-    return {"count": len(current), "of": len(active), "final": sum(c["final"] for c in current.values())}
+    count, of, final = records.seats_in(db, game_id, turn)
+    return {"count": count, "of": of, "final": final}
 
 
 # Every line number an acknowledgement gives is the line of what the player sent (the mail's

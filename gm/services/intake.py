@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import sqlite_utils
 
 from gm.clock import Clock, iso
-from gm.core.envelope import Envelope, read_envelope
+from gm.core.envelope import Envelope
 from gm.core.person_lines import read_person_line
 from gm.core.signup import read_confirm, read_join, read_list
 from gm.core.slip import is_slip
@@ -72,7 +72,7 @@ _WORST_FIRST = ("refused", "rejected", "request", "press", "accepted")
 # A message without any turn file that a person wrote is a "question" for the GM's list.
 
 # What gm.intake.readers.read_message gives for one message: (letter, turn files, too large,
-# claims, how many turn files it holds); None in its place for bytes taken before, not read again.
+# claims, how many turn files it holds, their envelopes); None in its place for bytes taken before, not read again.
 MessageRead = tuple[Any, ...]
 _Item = TypeVar("_Item")  # what _batches groups
 
@@ -103,6 +103,7 @@ class Read:
     too_large: bool = False
     claims: tuple[Claim | None, ...] = ()  # what each turn file claims (game, seat, secret): gm.intake.readers._claim
     found: int = 0  # how many turn files the mail holds; only the first MOST_TURN_FILES are in files
+    envelopes: tuple[Envelope, ...] = ()  # each turn file's envelope, read once by the reader
 
 
 @dataclass
@@ -231,8 +232,8 @@ class Intake:
         digest = hashlib.sha256(incoming.raw).hexdigest()
         if result is None:
             return Read(incoming, digest, None)
-        letter, files, too_large, claims, found = result
-        return Read(incoming, digest, letter, files, too_large, claims, found)
+        letter, files, too_large, claims, found, envelopes = result
+        return Read(incoming, digest, letter, files, too_large, claims, found, envelopes)
 
     def _settle(self, read: list[Read]) -> None:
         """Check the secrets of these messages' turn files, outside any write transaction."""
@@ -338,13 +339,13 @@ class Intake:
 
     def _collecting(self, item: Read) -> dict[str, int]:
         """The turn each game the message's turn files name is collecting now."""
-        games = (self.rows.game(read_envelope(found.text).game or "") for found in item.files)
+        games = (self.rows.game(envelope.game or "") for envelope in item.envelopes)
         return {game.name: game.turn for game in games if game is not None}
 
     def _turn_file(self, item: Read, letter: Letter, number: int, found: TurnFile, sent_for: dict[str, int]) -> Result:
         source = f"mail:{item.digest}:{number}"
         stored = stored_from(self.db, source)
-        envelope = read_envelope(found.text)
+        envelope = item.envelopes[number - 1]  # read by the reader (gm.intake.readers.read_message)
         if envelope.turn is None and envelope.game in sent_for:  # kept, read again: for the turn it came in
             envelope = dataclasses.replace(envelope, turn=sent_for[envelope.game])
         sent = press.sent_before(self.db, source) if envelope.press else []

@@ -21,8 +21,9 @@ from gm.core.envelope import (
 )
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.press import PressDraft
+from gm.core.ruleset import Ruleset
 from gm.core.schedule import ScheduleError, parse_moment
-from gm.core.warnings import order_warnings
+from gm.core.warnings import order_warnings, view_codes
 from gm.errors import GMError
 from gm.home import Home
 from gm.seat_secrets import check_secret
@@ -90,6 +91,11 @@ class GameRows:
 
     def state(self, game: GameRecord) -> JSONObject:
         return current_state(self.db, game)
+
+    def codes(self, game: GameRecord, seat: str, ruleset: Ruleset, state: JSONObject) -> frozenset[str]:
+        """Every code the seat's view of the state names (gm.core.warnings.view_codes), for the
+        "did you mean" of a line in trouble."""
+        return frozenset(view_codes(ruleset.view(state, seat)))
 
 
 def check_turn_file(
@@ -167,7 +173,15 @@ def check_turn_file(
     checked.problems.sort(key=lambda p: p.line)
     checked.warnings = sorted(
         list(envelope.warnings)
-        + order_warnings(ruleset, state, seat.code, envelope.lines, checked.orders, checked.problems),
+        + order_warnings(
+            ruleset,
+            state,
+            seat.code,
+            envelope.lines,
+            checked.orders,
+            checked.problems,
+            lambda: rows.codes(game, seat.code, ruleset, state),
+        ),
         key=lambda p: p.line,
     )
     checked.final = envelope.final

@@ -190,6 +190,20 @@ def current_submissions(db: sqlite_utils.Database, game_id: int, turn: int) -> d
     }
 
 
+def seats_in(db: sqlite_utils.Database, game_id: int, turn: int) -> tuple[int, int, int]:
+    """(active seats with a submission that counts in the turn, active seats, how many of those
+    submissions are FINAL): counted here, without reading the orders current_submissions parses
+    (an acknowledgement says it after every turn file)."""
+    active = "SELECT id FROM seats WHERE game_id = ? AND status = 'active'"
+    count, final = db.execute(
+        "SELECT count(*), coalesce(sum(final), 0) FROM submissions "
+        f"WHERE game_id = ? AND turn = ? AND current = 1 AND seat_id IN ({active})",
+        [game_id, turn, game_id],
+    ).fetchone()
+    of = db.execute(f"SELECT count(*) FROM ({active})", [game_id]).fetchone()[0]
+    return count, of, final
+
+
 def has_current_submission(db: sqlite_utils.Database, game_id: int, turn: int, seat_id: int) -> bool:
     """Whether a submission of this seat counts in the turn (current_submissions, for one seat)."""
     return (

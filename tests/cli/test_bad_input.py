@@ -65,3 +65,11 @@ def test_broken_gm_toml(home, gm, game, settings, message):
 def test_a_home_that_cannot_be_made(gm):
     ran = gm("init", home="/proc/gm-cannot-be-here")
     assert ran.code == 1 and ran.err.startswith("Error: ") and "Check the path" in ran.err
+
+
+def test_gm_toml_that_is_a_folder(home, gm, game):
+    (home / "gm.toml").unlink()
+    (home / "gm.toml").mkdir()
+    ran = gm("report", "render", "g1", home=home)
+    assert ran.code == 1 and "gm.toml must be a file (gm's settings), not a folder." in ran.err
+    assert "Traceback" not in ran.err

@@ -7,7 +7,7 @@ import codecs
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from gm.core.envelope import TurnFileError, decode_turn_file, read_envelope, wrap_envelope
+from gm.core.envelope import TurnFileError, clean_line, decode_turn_file, read_envelope, wrap_envelope
 
 
 def test_envelope_fields_any_case_and_text_around_is_ignored():
@@ -98,3 +98,15 @@ def test_decode_never_raises_anything_but_turn_file_error(data):
     except TurnFileError:
         return
     assert isinstance(text, str) and encoding
+
+
+ODD_SPACES = {"\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u3000": " ", "\t": " ", "\ufeff": ""}
+
+
+@given(st.text(alphabet=st.sampled_from(["a", "Z", "1", " ", "#", "é", *ODD_SPACES]), max_size=40))
+def test_a_line_is_cleaned_alike_on_the_ascii_shortcut_and_off_it(line):
+    """clean_line skips the odd spaces' replacements on a line of ASCII without a tab: what it
+    gives is still the line with each odd space made plain (a BOM dropped), cut at #, stripped."""
+    plain = "".join(ODD_SPACES.get(c, c) for c in line)
+    assert clean_line(line) == plain.split("#", 1)[0].strip()
+    assert clean_line(f"MOVE\u00a0A\tB # {line}") == "MOVE A B"

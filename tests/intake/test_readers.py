@@ -189,3 +189,78 @@ def test_workers_that_never_start_are_given_up_and_all_is_read_here(home, mail_h
     said, stored_now, readers = take(home, raws, readers=2)
     assert readers.batches_read == {"here": len(raws) // 4 + 1, "by workers": 0}
     assert (said, stored_now) == (said_here, stored_here)
+
+
+def test_each_turn_file_envelope_is_read_once(home, mail_home, tmp_path, monkeypatch):
+    """The reader reads each turn file's envelope (for the secret it claims) and hands it to the
+    deciding process, which used to read it a second time: the same outcomes, one read a file."""
+    from gm.core import envelope as envelope_module
+    from gm.services import turnfiles
+
+    raws = mailbox(mail_home)
+    said_before, stored_before, _ = take(copy_of(home, tmp_path, "before"), raws, readers=1)
+    envelopes, turn_files = [], []
+    real_read_message = readers_module.read_message
+
+    def read_message(*args):
+        read = real_read_message(*args)
+        turn_files.extend(read[1])
+        return read
+
+    def read_envelope(text):
+        envelopes.append(text)
+        return envelope_module.read_envelope(text)
+
+    monkeypatch.setattr(readers_module, "read_message", read_message)
+    for module in (readers_module, intake_module, turnfiles):
+        monkeypatch.setattr(module, "read_envelope", read_envelope, raising=False)
+    said, stored_now, _ = take(home, raws, readers=1)
+    assert (said, stored_now) == (said_before, stored_before)
+    assert len(turn_files) > 40  # the mailbox's turn files, each read by the reader
+    assert sorted(envelopes) == sorted(found.text for found in turn_files)
+
+
+def test_readers_start_without_the_callers_main(home, mail_home, tmp_path, monkeypatch, used_readers):
+    """A spawned reader used to run the caller's __main__ again before reading anything (the
+    `gm` script, a bench with all it imports): now it imports only what reading needs."""
+    import sys
+    import types
+
+    imported = tmp_path / "main-imported"
+    script = tmp_path / "caller.py"
+    script.write_text(f"from pathlib import Path\nPath({str(imported)!r}).write_text('again')\n")
+    caller = types.ModuleType("__main__")
+    caller.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", caller)
+    raws = mailbox(mail_home)
+    said_here, stored_here, _ = take(copy_of(home, tmp_path, "here"), raws, readers=1)
+    said, stored_now, readers = take(home, raws, readers=2)
+    assert readers.batches_read["by workers"] >= len(raws) // 4 - 1  # the readers did read
+    assert (said, stored_now) == (said_here, stored_here)
+    assert not imported.exists()
+    assert sys.modules["__main__"] is caller  # given back to the caller once the readers started
+
+
+def test_a_seats_view_is_made_once_for_its_turn_files_in_trouble(home, mail_home, tmp_path, monkeypatch):
+    """The "did you mean" of a line in trouble needs every code the seat's view names; a run of
+    intake made the seat's whole view for each such turn file, now once a seat and turn."""
+    from gm.rulesets import Guarded
+
+    raws = [
+        mail(turn_file(mail_home["BR"], body), message_id=f"<{n}@x>")
+        for n, body in enumerate(["CLAIM ENG SCO WLA", "CLAIM WLA", "CLAIM SCO WLA", "CLAIM ENG WLA SCO"])
+    ]
+    said_before, stored_before, _ = take(copy_of(home, tmp_path, "before"), raws, readers=1)
+    views = []
+    real_view = Guarded.view
+
+    def view(self, state, seat):
+        views.append(seat)
+        return real_view(self, state, seat)
+
+    monkeypatch.setattr(Guarded, "view", view)
+    said, stored_now, _ = take(home, raws, readers=1)
+    assert (said, stored_now) == (said_before, stored_before)
+    assert [outcome for _, outcome, _, _ in said] == ["rejected"] * 4
+    assert all("did you mean WAL?" in body for (body,) in rows(home, "SELECT body FROM outbox"))
+    assert views == ["BR"]

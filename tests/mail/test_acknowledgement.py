@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from tests.intake.mails import mail, outbox_bodies, receive, set_mail_address, turn_file
 
 
@@ -75,3 +77,18 @@ def test_the_orders_are_echoed_in_the_players_words(home, gm, monkeypatch):
     receive(gm, monkeypatch, mail(turn_file(secret, "SETTLE 36\nsettle  041", seat="RED", game="g2")), home)
     body = outbox_bodies(home)[-1][3]
     assert "Your orders as the game understood them:\n  line 4: SETTLE 36\n  line 5: SETTLE 41\n" in body
+
+
+def test_seats_in_counts_active_seats_only(home, gm, game, monkeypatch):
+    """A seat no longer active counts neither among the seats in nor among those there are, nor
+    does its FINAL (counted in SQL since the acknowledgement stopped reading every seat's orders)."""
+    set_mail_address(home)
+    receive(gm, monkeypatch, mail(turn_file(game["FR"], "CLAIM BRI\nFINAL", seat="FR")), home)
+    receive(gm, monkeypatch, mail(turn_file(game["GE"], "CLAIM BRI\nFINAL", seat="GE"), message_id="<2@x>"), home)
+    db = sqlite3.connect(home / "gm.db")
+    with db:
+        db.execute("UPDATE seats SET status = 'dropped' WHERE code = 'FR'")
+    db.close()
+    receive(gm, monkeypatch, mail(turn_file(game["BR"]), message_id="<3@x>"), home)
+    *_, last = (body for *_, body in outbox_bodies(home))
+    assert "\n\n2 of 3 seats are in (1 marked FINAL).\nYour orders are not marked FINAL: " in last
