@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from gm.crash import crash_point
 from gm.render.budget import RenderBudget, cpu_limit
-from gm.render.pictures import Picture, map_picture, shared_images
+from gm.render.pictures import Picture, draw, shared_images
 from gm.render.turnpages import TurnPages
 
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ def draw_pictures(job: RenderJob) -> tuple[RenderJob, tuple[tuple[str, str], ...
     for picture in job.pictures:
         url = picture.url
         if not url:
-            url, _, _ = map_picture(picture.svg, picture.width_mm)
+            url = draw(picture)
             made.append((picture.reference, url))
         html = html.replace(f'src="{picture.reference}"', f'src="{url}"')
     return dataclasses.replace(job, html=html, images=shared_images(html), pictures=()), tuple(made)
