@@ -49,8 +49,9 @@ _ATTRIBUTE = re.compile(r'(?<![\w-])(width|height|viewBox|style)="([^"]*)"')
 # on screen. Its width is the page's text width (A4, 16 mm margins) or the sheet's.
 PICTURE_DPI = 200
 TEXT_WIDTH_MM = 178
-# A picture is never wider than this: an A3 sheet's board (codes at 9 points or more) is drawn
-# at about 150 dpi, so a report mail carries 313 KB of map rather than 461.
+# A drawn picture is never wider than this: an A3 sheet's board (codes at 9 points or more) is
+# drawn at about 150 dpi, so a report mail carries 313 KB of map rather than 461. (A part cut by
+# map_crop has its board raster's resolution: a region 178 mm wide is up to 1,700 pixels.)
 MAX_PIXELS = 1600
 
 # A board raster is never larger than this: 32 MB of cairo's pixels while it is drawn, 8 MB held

@@ -212,22 +212,10 @@ def _outlines(board: _Board, you: str) -> list[str]:
     return out
 
 
-def _borders(
-    territories: list[Mapping[str, Any]], radius: float, box: tuple[float, float, float, float] | None = None
-) -> list[str]:
-    """One line per pair of neighbours, drawn once, under the territories (inside box, if given)."""
+def _borders(territories: list[Mapping[str, Any]], radius: float) -> list[str]:
+    """One line per pair of neighbours, drawn once, under the territories."""
     where = {t["code"]: (_number(t["x"]), _number(t["y"])) for t in territories}
     pairs = sorted({tuple(sorted((t["code"], n))) for t in territories for n in t["neighbours"] if n in where})
-    if box is not None:
-        left, top, right, bottom = box
-        pairs = [
-            (a, b)
-            for a, b in pairs
-            if min(where[a][0], where[b][0]) <= right
-            and max(where[a][0], where[b][0]) >= left
-            and min(where[a][1], where[b][1]) <= bottom
-            and max(where[a][1], where[b][1]) >= top
-        ]
     stroke = _fmt(max(radius * 0.08, 1))
     return [
         f'<line x1="{_fmt(where[a][0])}" y1="{_fmt(where[a][1])}" x2="{_fmt(where[b][0])}" y2="{_fmt(where[b][1])}"'
