@@ -54,16 +54,18 @@ TEXT_WIDTH_MM = 178
 # map_crop has its board raster's resolution: a region 178 mm wide is up to 1,700 pixels.)
 MAX_PIXELS = 1600
 
-# A board raster is never larger than this: 32 MB of cairo's pixels while it is drawn, 8 MB held
-# while a worker makes the turn's region pictures. Empires' board at its largest enlargement
-# (13-point codes) is 8.0 million, Imperials' (13-point vertex numbers) 4.9 million; a larger
-# board is drawn coarser, its regions under 200 dpi.
-BOARD_MAX_PIXELS = 8_000_000
+# A board raster is never larger than this: 24 MB of cairo's pixels while it is drawn, 6 MB held
+# while a worker makes the turn's region pictures. What it costs: Empires' board at its largest
+# enlargement (13-point codes at 200 dpi) would be 8.0 million, and is drawn at 0.87 of that
+# resolution, its regions at about 175 dpi in print (codes still sharp: tests/render and the
+# pages looked at, bench/README.md); Imperials' (13-point vertex numbers) is 4.9 million, whole.
+# At 8 million a worker making a 32-seat Empires turn peaked at 155 MB; at 6, 147 (126 before).
+BOARD_MAX_PIXELS = 6_000_000
 
 _pictures: OrderedDict[str, tuple[str, int, int]] = OrderedDict()
 _KEEP = 16  # pictures kept in a process: a run-due renders one game's turn after another
 _boards: dict[str, Image.Image] = {}  # one turn's board raster at a time: the workers' memory (150 MB)
-_BAND = 256  # rows of a board mapped to its palette at a time (2.8 MB of Empires' board)
+_BAND = 256  # rows of a board mapped to its palette at a time (2.4 MB of Empires' board)
 
 
 @dataclass(frozen=True)
@@ -278,7 +280,7 @@ def _board(svg: str, scale: float) -> Image.Image:
     machine, opaque everywhere), picks 256 colours from the board shrunk four times (FASTOCTREE),
     then maps the board to them a band of rows at a time, and swaps the palette's red and blue
     back. Picking colours from the whole board was 305 ms and 93 MB more at the peak for Empires'
-    8 million pixels; this is about 85 ms, and a board holds 8 MB, not cairo's 32."""
+    8 million pixels; this is about 85 ms, and a board holds a byte a pixel, not cairo's four."""
     from gm.render.raster import Image, PNGSurface, Tree
 
     key = hashlib.sha256(f"{scale!r}\n{svg}".encode()).hexdigest()
