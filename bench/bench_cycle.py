@@ -4,8 +4,8 @@
     .venv/bin/python bench/bench_cycle.py                      # 1,000 seats
     .venv/bin/python bench/bench_cycle.py --seats 50 --turn 10 --by-ruleset   # mid-season, each ruleset apart
 
-The house is the issue 18 mix: per 1,000 seats, 40 Empires games of 16 seats, 30 Conqueror of 8
-and 30 Clash of 4; a ruleset added later (mcempires, imperials) takes 100 seats of each 1,000 in
+The house is the issue 18 mix: per 1,000 seats, 40 Empires games of 16 seats (`--empires-seats
+32`: 20 of 32, the Europe map's most), 30 Conqueror of 8 and 30 Clash of 4; a ruleset added later (mcempires, imperials) takes 100 seats of each 1,000 in
 games of its demo size when it is installed. Every seat mails one valid turn file (the robot's
 orders for the turn). Then, each as its own `gm` process, timed in wall time and in CPU of the
 whole process tree (this process is a subreaper, so workers and the fork server are counted):
@@ -59,11 +59,13 @@ LATER_SHARE = 100
 GM = str(Path(sys.executable).with_name("gm"))
 
 
-def house_mix(seats: int) -> list[tuple[str, int, int]]:
-    """(ruleset, seats per game, games) for a house of about `seats` seats."""
+def house_mix(seats: int, empires_seats: int = 16) -> list[tuple[str, int, int]]:
+    """(ruleset, seats per game, games) for a house of about `seats` seats, its Empires games of
+    `empires_seats` (their share of the house the same)."""
     present = [name for name in LATER if name in installed()]
     scale = (1000 - LATER_SHARE * len(present)) / 1000
-    shares = [(name, size, share * scale) for name, size, share in MIX]
+    sized = [(name, empires_seats if name == "empires" else size, share) for name, size, share in MIX]
+    shares = [(name, size, share * scale) for name, size, share in sized]
     shares += [(name, getattr(get_ruleset(name), "demo_seats", 4), LATER_SHARE) for name in present]
     return [(name, size, max(1, round(seats * share / 1000 / size))) for name, size, share in shares]
 
@@ -82,7 +84,7 @@ PRESS_LINES = [
 ]
 
 
-def make_house(home: Home, seats: int, seed: int, turn: int = 1) -> tuple[list[str], Path]:
+def make_house(home: Home, seats: int, seed: int, turn: int = 1, empires_seats: int = 16) -> tuple[list[str], Path]:
     """The games, every player seated with credits, robots' turns played by mail to turn `turn`,
     and a Maildir of the turn files of that turn."""
     create_home(home)
@@ -91,7 +93,7 @@ def make_house(home: Home, seats: int, seed: int, turn: int = 1) -> tuple[list[s
     db = open_database(home.database)
     clock = SystemClock()
     names, box = [], mailbox.Maildir(home.root.parent / "Maildir", create=True)
-    for ruleset_name, size, count in house_mix(seats):
+    for ruleset_name, size, count in house_mix(seats, empires_seats):
         for number in range(count):
             name = f"{ruleset_name}-{number + 1}"
             games.create_game(db, clock, name, ruleset_name, None, seed + number)
@@ -179,10 +181,13 @@ def make_due(home: Home, ruleset: str | None = None) -> None:
 
 
 class TreeMemory:
-    """Samples the peak resident memory (VmHWM) of every process below `root` a few times a second."""
+    """Samples the peak resident memory (VmHWM) of every process below `root` a few times a second,
+    and the parent of each (`forked`: those whose parent is not `root` itself, the render workers
+    the fork server forks)."""
 
     def __init__(self, root: int):
         self.root, self.peaks, self.cpu, self.running = root, {}, {}, True
+        self.forked: set[int] = set()
         self.thread = threading.Thread(target=self._sample, daemon=True)
         self.thread.start()
 
@@ -207,6 +212,8 @@ class TreeMemory:
                     ancestor = parents[ancestor]
                 if ancestor == self.root:
                     self._peak(pid)
+                    if pid != self.root and parents[pid] != self.root:
+                        self.forked.add(pid)
             time.sleep(0.25)
 
     def _peak(self, pid: int) -> None:
@@ -235,12 +242,15 @@ def timed(*command: str) -> dict:
         raise SystemExit(f"gm {' '.join(command)} failed ({process.returncode}):\n{output[-3000:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     others = [kb for pid, kb in peaks.items() if pid != process.pid]
+    workers = [kb for pid, kb in peaks.items() if pid in memory.forked]
     return {
         "wall": wall,
         "cpu": cpu,
         "main_cpu": memory.cpu.get(process.pid, 0.0),
         "main_mb": peaks.get(process.pid, 0) / 1024,
         "others_mb": max(others, default=0) / 1024,
+        "workers_mb": max(workers, default=0) / 1024,
+        "workers": len(workers),
         "processes": len(peaks),
         "output": output,
     }
@@ -299,13 +309,16 @@ def main() -> None:
     parser.add_argument("--by-ruleset", action="store_true", help="run-due again on a copy, one ruleset at a time")
     parser.add_argument("--floor-games", type=int, help="floor on this many games of each ruleset (default all)")
     parser.add_argument("--keep", type=Path, help="build the house in this folder and keep it")
+    parser.add_argument(
+        "--empires-seats", type=int, default=16, help="seats of each Empires game (default 16; the map has 32)"
+    )
     args = parser.parse_args()
     ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: orphans' CPU counts too
     with tempfile.TemporaryDirectory(prefix="gm-bench-cycle-") as folder:
         root = args.keep or Path(folder)
         home = Home(root / "house")
         start = time.perf_counter()
-        all_names, maildir = make_house(home, args.seats, args.seed, args.turn)
+        all_names, maildir = make_house(home, args.seats, args.seed, args.turn, args.empires_seats)
         names, seats_of, turn_now = running_games(home, all_names)
         seats = sum(seats_of.values())
         print(
@@ -314,7 +327,7 @@ def main() -> None:
             f"({len(all_names) - len(names)} over before turn {args.turn}): "
             + ", ".join(
                 f"{sum(1 for n in names if n.startswith(r + '-'))} {r} of {size}"
-                for r, size, _ in house_mix(args.seats)
+                for r, size, _ in house_mix(args.seats, args.empires_seats)
             )
             + f"; turns {min(turn_now.values())}-{max(turn_now.values())} being collected"
             + f" (house built in {time.perf_counter() - start:.0f} s)"
@@ -377,7 +390,8 @@ def _show(label: str, result: dict, seats: int) -> dict:
         f"{label:>16}: wall {result['wall']:7.1f} s, CPU {result['cpu']:7.1f} s "
         f"({result['cpu'] / seats:.3f} CPU-s per seat; the gm process itself about "
         f"{result['main_cpu']:.1f} s); peak RSS gm {result['main_mb']:.0f} MB, "
-        f"largest other process {result['others_mb']:.0f} MB ({result['processes'] - 1} others)"
+        f"largest other process {result['others_mb']:.0f} MB ({result['processes'] - 1} others; "
+        f"largest of the {result['workers']} forked below another, the render workers, {result['workers_mb']:.0f} MB)"
     )
     return result
 

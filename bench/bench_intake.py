@@ -1,4 +1,11 @@
-"""Benchmark of mail intake: messages per second through gm against the bare stdlib parse of the same mailbox."""
+"""Benchmark of mail intake: messages per second, and CPU a message, through gm against the bare stdlib parse of the same mailbox.
+
+CPU: the bare parse's is this process's (`time.process_time`). Intake's is this process's, its
+secret-check threads included (`process_time` counts every thread, ended ones too), plus its
+reader processes': `RUSAGE_CHILDREN` read before and after the round, after the pool is shut
+down and each reader waited for (`Readers` terminates and joins them), so the kernel has added
+every reader's whole CPU to this process's children's total, to its last tick, with no sampling.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +18,7 @@ import os
 import platform
 import pstats
 import random
+import resource
 import shutil
 import statistics
 import sys
@@ -24,6 +32,7 @@ from types import SimpleNamespace
 
 from gm.clock import SystemClock
 from gm.home import Home, create_home
+from gm.intake.readers import Readers, SizeLimits
 from gm.intake.sources import FileSource
 from gm.intake.verified import VerifiedSecrets
 from gm.rulesets import get_ruleset
@@ -117,17 +126,34 @@ def make_mailbox(path: Path, count: int, house: tuple, seed: int) -> dict:
     return made
 
 
-def bare_parse(path: Path) -> float:
+def bare_parse(path: Path) -> tuple[float, float]:
     """What any mail reader must do at least: read each file, parse it with the modern policy,
-    take the text body."""
+    take the text body. (wall, CPU) seconds."""
     parser = BytesParser(policy=policy.default)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for incoming in FileSource(path).messages():
         message = parser.parsebytes(incoming.raw)
         body = message.get_body(("plain", "html"))
         if body is not None:
             body.get_content()
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
+
+
+def readers_start(archive: Path, workers: int) -> float:
+    """CPU seconds of starting the reader pool and stopping it with nothing read: the fixed part of
+    the readers' CPU (spawn re-imports __main__, this bench's module and its imports, in each)."""
+    before = children_cpu()
+    with Readers(archive, SizeLimits(10**6, 10**6), workers) as readers:
+        readers._start()
+        assert readers._ready is not None
+        readers._ready.get(Readers.STARTUP_TIMEOUT)
+    return children_cpu() - before
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's children that have ended and been waited for."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 class TimedReaders(intake_service.Readers):
@@ -159,29 +185,36 @@ class TimedIntake(Intake):
     """Intake with a stopwatch on its two stages and on scrypt, to say what dominates."""
 
     def __post_init__(self):
-        super().__post_init__()
-        self.times = {"read": 0.0, "decide": 0.0, "scrypt": 0.0}
+        self.times = {"read": 0.0, "decide": 0.0, "scrypt": 0.0, "scrypt cpu": 0.0, "decide cpu": 0.0}
         self.scrypts = 0
 
         def timed_check(secret, stored):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             try:
                 return check_secret(secret, stored)
             finally:
                 self.times["scrypt"] += time.perf_counter() - start
+                self.times["scrypt cpu"] += time.thread_time() - cpu
                 self.scrypts += 1
 
+        # Before Intake's own set-up, which hands the secrets to the checks of guesses: made after
+        # it, the stopwatch saw none of the checks (the bench printed "0 checks").
         self.secrets = VerifiedSecrets(timed_check)
+        super().__post_init__()
 
     def decide(self, item):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         try:
             return super().decide(item)
         finally:
             self.times["decide"] += time.perf_counter() - start
+            self.times["decide cpu"] += time.thread_time() - cpu
 
 
 def intake(home: Home, path: Path, profile: bool, readers: int | None) -> tuple[float, dict, SimpleNamespace, str]:
+    """One round: (wall seconds, outcomes, what it spent where, the profile if asked for); the
+    CPU of this process (threads included) and of the readers in the summary's `cpu`."""
+    cpu, readers_before = time.process_time(), children_cpu()
     db = open_database(home.database)
     run = TimedIntake(db, home, SystemClock(), "import", readers=readers)
     intake_service.Readers = TimedReaders
@@ -210,6 +243,8 @@ def intake(home: Home, path: Path, profile: bool, readers: int | None) -> tuple[
     # garbage collector in the rounds after it, the bare parse's among them.
     summary = SimpleNamespace(times=dict(run.times), scrypts=run.scrypts, batches_read=run.batches_read)
     db.conn.close()
+    # take_all has ended: the readers are terminated and joined, the secret threads shut down.
+    summary.cpu = {"here": time.process_time() - cpu, "readers": children_cpu() - readers_before}
     return elapsed, outcomes, summary, report
 
 
@@ -235,7 +270,8 @@ def main() -> None:
         made = make_mailbox(path, args.messages, house, args.seed)
         size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
         print(
-            f"python {platform.python_version()}, {os.cpu_count()} CPUs, {args.messages} messages "
+            f"python {platform.python_version()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}, "
+            f"{args.messages} messages "
             f"({size / 1e6:.1f} MB): " + ", ".join(f"{n} {k}" for k, n in sorted(made.items(), key=lambda i: -i[1]))
         )
         # Bare parse and intake take turns, so drift of a shared machine hits both alike; each
@@ -248,12 +284,13 @@ def main() -> None:
             shutil.copytree(house_home.root, home.root)
             gc.collect()
             intakes.append(intake(home, path, args.profile and number == 1, args.readers))
-        bare = min(bares)
+        bare_walls = [wall for wall, _ in bares]
+        bare = min(bare_walls)
         took, outcomes, run, profile = min(intakes, key=lambda i: i[0])
         rate, bare_rate = args.messages / took, args.messages / bare
         print(
             "bare stdlib parse, msg/s by round: "
-            + ", ".join(f"{args.messages / t:.0f}" for t in bares)
+            + ", ".join(f"{args.messages / t:.0f}" for t in bare_walls)
             + f" (best {bare:.2f} s)"
         )
         print(
@@ -265,12 +302,19 @@ def main() -> None:
         print(
             f"intake / bare parse, best of {args.rounds} each = {rate / bare_rate:.2f} (target >= 0.9); "
             "round by round: "
-            + ", ".join(f"{b / i[0]:.2f}" for b, i in zip(bares, intakes))
-            + f", median {statistics.median(b / i[0] for b, i in zip(bares, intakes)):.2f}"
+            + ", ".join(f"{b / i[0]:.2f}" for b, i in zip(bare_walls, intakes))
+            + f", median {statistics.median(b / i[0] for b, i in zip(bare_walls, intakes)):.2f}"
         )
+        show_cpu(args.messages, [cpu for _, cpu in bares], [i[2] for i in intakes], args.profile)
+        readers = args.readers or os.cpu_count() or 1
+        if readers > 1:
+            start = readers_start(Path(folder) / "start-archive", readers)
+            print(
+                f"of the readers' CPU, their start and stop with nothing to read, measured apart: {start:.2f} s "
+                f"({start * 1000 / args.messages:.3f} ms a message of this run)"
+            )
         times = run.times
         rest = took - times["read"] - times["decide"]
-        readers = args.readers or os.cpu_count() or 1
         batches = run.batches_read
         reading = (
             f"archive+parse+find in {readers} reader processes ({batches['by workers']} batches; "
@@ -284,11 +328,44 @@ def main() -> None:
         )
         print(
             f"scrypt: {run.scrypts} checks ({len(house[0])} seats once each, the rest wrong passwords), "
-            f"{times['scrypt']:.2f} s summed over the background threads that ran them"
+            f"{times['scrypt']:.2f} s summed over the background threads that ran them; "
+            f"load average {os.getloadavg()[0]:.1f}"
         )
         profile = next((i[3] for i in intakes if i[3]), "")
         if profile:
             print(profile)
+
+
+def show_cpu(messages: int, bares: list[float], runs: list[SimpleNamespace], profiled: bool) -> None:
+    """CPU a message, bare parse against intake (this process with its threads, plus the readers),
+    round by round, with the ratio of the best of each and the median of the rounds' ratios; and
+    where intake's CPU went in its cheapest round."""
+    ms = 1000 / messages
+    totals = [run.cpu["here"] + run.cpu["readers"] for run in runs]
+    ratios = [total / bare for total, bare in zip(totals, bares)]
+    print(
+        "CPU a message, round by round (ms): bare parse "
+        + ", ".join(f"{bare * ms:.3f}" for bare in bares)
+        + "; intake "
+        + ", ".join(
+            f"{total * ms:.3f} (here {run.cpu['here'] * ms:.3f} + readers {run.cpu['readers'] * ms:.3f})"
+            for total, run in zip(totals, runs)
+        )
+        + (" [--profile: the first intake round's CPU includes cProfile's]" if profiled else "")
+    )
+    print(
+        f"intake CPU / bare parse CPU, best of {len(bares)} each = {min(totals) / min(bares):.2f} (target <= 1.2); "
+        "round by round: " + ", ".join(f"{r:.2f}" for r in ratios) + f", median {statistics.median(ratios):.2f}"
+    )
+    best = runs[totals.index(min(totals))]
+    times = best.cpu | best.times
+    rest = times["here"] - times["scrypt cpu"] - times["decide cpu"]
+    print(
+        f"where the cheapest intake round's {min(totals) * ms:.3f} ms a message went (CPU, ms a message): "
+        f"readers (archive, parse, find) {times['readers'] * ms:.3f}; scrypt threads {times['scrypt cpu'] * ms:.3f}; "
+        f"decide (submit, check, answer, record) {times['decide cpu'] * ms:.3f}; "
+        f"the rest of this process (sources, batches, commits, read-ahead) {rest * ms:.3f}"
+    )
 
 
 if __name__ == "__main__":

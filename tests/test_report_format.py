@@ -14,6 +14,7 @@ import pytest
 
 from gm.report_format import SCHEMA_VERSION
 from gm.rulesets import get_ruleset
+from gm.services import reports as reports_service
 from gm.testing.report_schema import problems, view_samples
 
 FORMAT = Path(__file__).resolve().parents[1] / "docs" / "report-format"
@@ -49,6 +50,33 @@ def test_every_report_gm_writes_is_of_the_format(reports):
         kinds[kind] += 1
     assert kinds["standings"] == 1 and kinds["endgame"] == 2 and kinds["turn"] > 40, kinds
     assert {json.loads(p.read_text())["game"]["ruleset"] for p in written} == set(RULESETS)
+
+
+@pytest.mark.slow
+def test_every_twin_is_written_as_pythons_json_writes_it(reports):
+    """orjson writes the twins (issue 32: Python's json with an indent is its slow pure encoder);
+    the bytes of every report gm writes are those of json.dumps(indent=2, sort_keys=True)."""
+    written = sorted(reports.rglob("*.json"))
+    assert len(written) > 40
+    for path in written:
+        data = path.read_bytes()
+        again = json.dumps(json.loads(data), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        assert data == again.encode("utf-8"), path
+
+
+def test_a_twin_orjson_cannot_write_is_written_by_pythons_json():
+    """A key that is not a string and an integer past 64 bits stop orjson; the twin is still
+    written, as Python's json writes it, and reads back."""
+    context = {"scores": {3: 2**70}, "name": "Pläyer <1>"}
+    data = reports_service._json_bytes(context, "turn")
+    assert data.endswith(b"\n")
+    assert json.loads(data) == {
+        "schema_version": SCHEMA_VERSION,
+        "report": "turn",
+        "scores": {"3": 2**70},
+        "name": "Pläyer <1>",
+    }
+    assert data == (json.dumps(json.loads(data), indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
 
 
 @pytest.mark.slow

@@ -12,7 +12,7 @@ from gm.core.maps import parse_lines, shown as _shown
 from gm.core.model import JSONObject, Order, OrderArgs, Problem
 from gm.core.warnings import did_you_mean
 
-from .board import NEUTRAL, holder, nation, order_text, place_name, places, troops_of, troops_words
+from .board import NEUTRAL, holder, nation, order_text, place_names, places, troops_of, troops_words
 
 PLAY_VERBS = ("PASS", "RECRUIT", "REVOLT", "MOVE")
 TROOP_COST = 2  # rule D-CE-3
@@ -125,7 +125,7 @@ class Voice:
 
 
 def voice(state: JSONObject, seat: str, you: bool) -> Voice:
-    return Voice(you, nation(state, seat), {c: place_name(state, c) for c in places(state)})
+    return Voice(you, nation(state, seat), place_names(state))
 
 
 def _is_count(value: object) -> bool:

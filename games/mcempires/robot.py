@@ -24,7 +24,7 @@ from . import actions, diplomacy, economy, envoy, moves, rails, rules
 from .cities import near_cities
 from .grammar import MAX_ORDERS, make_order
 from .paths import STOPPED, Walker, explore, pack, unpack
-from .turn import Turn
+from .turn import MAX_TROOPS, Turn
 
 MARCH_AT = 3  # a group this big leaves its city for the front
 KEEP_AT_CAPITAL = 2  # troops a capital keeps when the rest march
@@ -128,6 +128,7 @@ class Planner:
             and (treasuries >= 2 or not economy.treasuries_allowed(turn))
         ):
             self.attempt("BASE", capital)
+        self._naval(mine)  # before the bases that follow spend what is left
         bases = sum(len(turn.cities[c]["bases"]) for c in mine)
         allowed = min(MAX_BASES + self.money // 300, MOST_BASES)  # a rich empire turns E$ into troops
         for cid in mine:
@@ -136,17 +137,22 @@ class Planner:
                     bases += 1
         if capital in mine and self.money >= 60 and not turn.cities[capital]["transport"]:
             self.attempt("TRANSPORT", capital)
-        self._naval(mine)
         self._railroad(mine)
 
     def _naval(self, mine: list[str]) -> None:
-        """A naval base now and then, in the coastal city nearest the capital: the way over
-        water to other landmasses and to amphibious attacks."""
+        """A naval base now and then, in the coastal city nearest another empire's city: the
+        way over water to other landmasses, and its troops sail to attack from the water (a
+        base beside the capital, far from every enemy, saw an amphibious attack once in 30
+        games)."""
         turn = self.turn
-        if any(turn.cities[c]["naval"] for c in mine) or self.money < 70 or self.rng.random() >= 0.15:
+        if any(turn.cities[c]["naval"] for c in mine) or self.money < 70 or self.rng.random() >= 0.5:
             return
-        for cid in sorted(mine, key=lambda c: (c != turn.seats[self.seat]["capital"], c)):
-            if turn.board.coastal[turn.city_block(cid)] and self.attempt("NAVAL", cid):
+        foreign = [turn.city_block(c) for c, city in turn.cities.items() if city["owner"] != self.seat]
+        coastal = [c for c in mine if turn.board.coastal[turn.city_block(c)]]
+        for cid in sorted(
+            coastal, key=lambda c: (min((turn.board.distance(turn.city_block(c), f) for f in foreign), default=0), c)
+        ):
+            if self.attempt("NAVAL", cid):
                 return
 
     def _railroad(self, mine: list[str]) -> None:
@@ -283,20 +289,22 @@ class Planner:
         field = distances(tuple(turn.state["world"]["terrain"]), target)
         if field[turn.place(gid)] < 0:
             return self.attempt("MOVE", gid, count, turn.name(target))
-        if self.rng.random() >= 0.3:
+        if self.rng.random() >= 0.6:
             return False
         walker = Walker(turn, gid)
         reach = explore(walker, walker.start(turn.place(gid)))
         for i in sorted(reach.first, key=lambda i: (reach.steps(i), i)):
-            if turn.board.water[i] and self._enemy_beside(i) and self.attempt("MOVE", gid, count, turn.name(i)):
+            if turn.board.water[i] and self._enemy_beside(i, troops) and self.attempt("MOVE", gid, count, turn.name(i)):
                 return True
         return False
 
-    def _enemy_beside(self, i: int) -> bool:
+    def _enemy_beside(self, i: int, troops: int) -> bool:
+        """An enemy group beside block i that the troops may attack at even odds or better."""
         turn, seat = self.turn, self.seat
         return any(
             not diplomacy.hostile_problem(turn, seat, turn.groups[g]["owner"])
             and not diplomacy.allied(turn, seat, turn.groups[g]["owner"])
+            and turn.groups[g]["troops"] <= troops
             for n in turn.board.neighbours[i]
             for g in turn.groups_at(n)
             if turn.groups[g]["owner"] != seat
@@ -401,6 +409,37 @@ class Planner:
         for i in reversed(walk):
             if not moves.stop_problem(turn, gid, troops, i):
                 self.attempt("MOVE", gid, count, turn.name(i))
+                return
+        if not self._aside(gid, troops, field):
+            self._reinforce(gid, troops, walk)
+
+    def _aside(self, gid: str, troops: int, field: list[int]) -> bool:
+        """The walk straight downhill ends on nothing but the empire's own full groups: stop on
+        the free block of the round's reach nearest the target instead, if it is nearer than
+        here (the one line downhill is the same for every group, and a front of groups queued
+        on it stands still while the blocks beside it stay empty)."""
+        turn = self.turn
+        here = turn.place(gid)
+        walker = Walker(turn, gid)
+        reach = explore(walker, walker.start(here))
+        free = [
+            (field[i], reach.steps(i), i)
+            for i in reach.first
+            if 0 <= field[i] < field[here] and not moves.stop_problem(turn, gid, troops, i)
+        ]
+        count = troops if troops < turn.groups[gid]["troops"] else "ALL"
+        return bool(free) and self.attempt("MOVE", gid, count, turn.name(min(free)[2]))
+
+    def _reinforce(self, gid: str, troops: int, walk: list[int]) -> None:
+        """Every block of the walk holds a group of the empire's own too full to take the whole
+        group in (a front of groups of 4 behind groups of 4 stands still for ever, and a group
+        of 4 does not attack one of 6): fill up the furthest with as many troops as it has room
+        for, so the front fills to full groups and the blocks behind it empty."""
+        turn = self.turn
+        for i in reversed(walk):
+            mine = turn.group_of(self.seat, i)
+            room = MAX_TROOPS - turn.groups[mine]["troops"] if mine and mine != gid else 0
+            if 0 < room < troops and self.attempt("MOVE", gid, room, turn.name(i)):
                 return
 
 

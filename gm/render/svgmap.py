@@ -7,11 +7,14 @@ drawn: `gm --help` imports this module (through gm.render.environment) and shoul
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
+import orjson
 from markupsafe import Markup, escape
 
 from gm.core.arrows import Arrow
@@ -37,6 +40,29 @@ ARROW_INSET = 0.72
 _NOT_SEATS = {None, "neutral", "sea"}
 
 
+_T = TypeVar("_T")
+_KEEP = 16  # drawings kept in a process: a run-due makes one game's turn after another
+_kept: OrderedDict[tuple[str, bytes], Any] = OrderedDict()
+
+
+def _once(kind: str, make: Callable[[], _T], *parts: object) -> _T:
+    """make()'s result, made once per process for the same `parts` by content: every seat of a
+    turn whose view shows the same map asks for the same shared drawing and its size (issue 32:
+    5.7 and 2.4 ms of the gm process for each turn-10 Empires seat, made again for every seat).
+    The key is a digest of the parts as JSON; parts orjson cannot write are not kept."""
+    try:
+        data = orjson.dumps(parts, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:
+        return make()
+    key = (kind, hashlib.blake2b(data, digest_size=20).digest())
+    if key not in _kept:
+        _kept[key] = make()
+        while len(_kept) > _KEEP:
+            _kept.popitem(last=False)
+    _kept.move_to_end(key)
+    return _kept[key]  # type: ignore[no-any-return]
+
+
 def svg_map(
     view_map: Mapping[str, Any],
     you: str | None = None,
@@ -54,7 +80,20 @@ def svg_map(
         the legend says what the strong outline means (svg_overlay draws it for one seat).
     seats: the view's seats ({"code", "colour"} each) in seating order: which seats' colours
         look alike, so each of those gets a hatching it keeps all game (gm.render.marks).
+    The shared map is made once per process for the same view, names and seats (_once).
     """
+    if shared:
+        return _once("map", lambda: _svg_map(view_map, None, names, True, seats), view_map, names, seats)
+    return _svg_map(view_map, you, names, False, seats)
+
+
+def _svg_map(
+    view_map: Mapping[str, Any],
+    you: str | None,
+    names: Mapping[str, str] | None,
+    shared: bool,
+    seats: Sequence[Mapping[str, Any]] | None,
+) -> Markup:
     width, height = _number(view_map["width"]), _number(view_map["height"])
     board = _Board(view_map, seats)
     layout = _legend(board, None if shared else you, names or {}, width, height, shared)
@@ -156,7 +195,12 @@ def map_metrics(
     view_map: Mapping[str, Any], seats: Sequence[Mapping[str, Any]] | None = None
 ) -> tuple[float, float, float]:
     """(width, height with the legend, a territory's radius) of svg_map's drawing, in map units:
-    what gm.render.turnmap needs to choose the page a map is readable on."""
+    what gm.render.turnmap needs to choose the page a map is readable on. Once per process for
+    the same view and seats (_once)."""
+    return _once("metrics", lambda: _map_metrics(view_map, seats), view_map, seats)
+
+
+def _map_metrics(view_map: Mapping[str, Any], seats: Sequence[Mapping[str, Any]] | None) -> tuple[float, float, float]:
     width, height = _number(view_map["width"]), _number(view_map["height"])
     board = _Board(view_map, seats)
     return width, height + _legend(board, None, {}, width, height, True).height, board.radius

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jinja2
+import orjson
 import sqlite_utils
 
 from gm import report_format
@@ -470,11 +471,21 @@ def prepare_render(home: Home) -> None:
         warm_up()
 
 
+_TWIN_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE
+
+
 def _json_bytes(context: Mapping[str, Any], kind: report_format.Kind) -> bytes:
-    """A report's JSON twin, in the versioned format of gm.report_format."""
-    return (
-        json.dumps(report_format.stamped(context, kind), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    ).encode("utf-8")
+    """A report's JSON twin, in the versioned format of gm.report_format: keys sorted, two
+    spaces of indent, UTF-8. orjson writes it (0.2 ms for a turn-10 Empires twin of 185 KB,
+    against 6 ms for Python's json, whose indent turns its C encoder off: issue 32); the bytes are
+    json.dumps(indent=2, sort_keys=True, ensure_ascii=False)'s, but for a float under 1e-4 (orjson
+    writes 0.00001 where Python writes 1e-05, the same number). What orjson cannot write (a key
+    that is not a string, an integer beyond 64 bits) goes to Python's json, as before."""
+    stamped = report_format.stamped(context, kind)
+    try:
+        return orjson.dumps(stamped, option=_TWIN_OPTIONS)
+    except orjson.JSONEncodeError:
+        return (json.dumps(stamped, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def _write(path: Path, data: bytes) -> None:

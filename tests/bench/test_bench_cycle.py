@@ -7,11 +7,13 @@ import dataclasses
 import json
 import mailbox
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from bench.bench_cycle import bare_pdf, floor_html, make_house
+from bench.bench_cycle import TreeMemory, bare_pdf, floor_html, house_mix, make_house
 from gm.clock import SystemClock
 from gm.home import Home, create_home
 from gm.render.worker import Renderer
@@ -75,3 +77,44 @@ def test_a_mid_season_house_is_played_by_mail_with_press_and_refused_files(tmp_p
     assert any("PRESS TO" in text for text in mailed) and any("ATTACK THE MOON" in text for text in mailed)
     seats = sum(len(records.seats_of(db, game.id)) for game in running)
     assert len(mailed) < seats * 1.2 and len(mailed) != seats  # some never sent, some sent twice
+
+
+def test_empires_games_of_32_seats_keep_their_share_of_the_house():
+    sixteen = {name: (size, count) for name, size, count in house_mix(1000)}
+    thirty_two = {name: (size, count) for name, size, count in house_mix(1000, 32)}
+
+    assert thirty_two["empires"][0] == 32
+    assert thirty_two["empires"][0] * thirty_two["empires"][1] == sixteen["empires"][0] * sixteen["empires"][1]
+    assert {k: v for k, v in thirty_two.items() if k != "empires"} == {
+        k: v for k, v in sixteen.items() if k != "empires"
+    }
+
+
+# A parent that starts a child, which forks a grandchild (as gm starts the fork server, which
+# forks the render workers); each prints its pid and sleeps a while.
+TREE = """
+import os, sys, time
+if os.fork() == 0:
+    print(os.getpid(), flush=True)
+    time.sleep(3)
+    os._exit(0)
+time.sleep(3)
+"""
+
+
+def test_the_memory_sampler_tells_the_processes_forked_below_another_apart(tmp_path):
+    process = subprocess.Popen(
+        [sys.executable, "-c", f"import subprocess, sys; subprocess.run([sys.executable, '-c', {TREE!r}])"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    memory = TreeMemory(process.pid)
+    assert process.stdout is not None
+    grandchild = int(process.stdout.readline())
+    time.sleep(1)  # the sampler looks four times a second
+    memory.stop()
+    process.wait()
+
+    below = set(memory.peaks) - {process.pid}
+    assert grandchild in memory.forked
+    assert len(below) == 2 and memory.forked == {grandchild}  # the child itself is not forked below another

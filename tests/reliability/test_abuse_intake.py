@@ -51,16 +51,18 @@ class Scrypts:
         self._lock = threading.Lock()
 
     def __call__(self, *args, **kwargs):
-        probe = sqlite3.connect(self.database, timeout=0, isolation_level=None)
-        try:
-            probe.execute("BEGIN IMMEDIATE")
-            probe.execute("ROLLBACK")
-            held = False
-        except sqlite3.OperationalError:
-            held = True
-        finally:
-            probe.close()
+        # One probe at a time: two secret-check threads starting together would otherwise each
+        # find the lock held by the other's probe, not by gm (seen in CI: one in ten "held").
         with self._lock:
+            probe = sqlite3.connect(self.database, timeout=0, isolation_level=None)
+            try:
+                probe.execute("BEGIN IMMEDIATE")
+                probe.execute("ROLLBACK")
+                held = False
+            except sqlite3.OperationalError:
+                held = True
+            finally:
+                probe.close()
             self.calls.append(held)
         return self.real(*args, **kwargs)
 

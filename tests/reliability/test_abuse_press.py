@@ -194,8 +194,11 @@ def test_a_stopped_render_worker_is_replaced_and_run_due_goes_on(house):
         while stopped is None and run.poll() is None:
             workers = [w for server in children(run.pid) for w in children(server)]
             if workers:
-                stopped = workers[0]
-                os.kill(stopped, signal.SIGSTOP)
+                try:
+                    os.kill(workers[0], signal.SIGSTOP)
+                    stopped = workers[0]
+                except ProcessLookupError:
+                    pass  # it ended between the listing and the signal: stop the next one
             time.sleep(0.01)
         out, err = run.communicate(timeout=WAIT)
     finally:

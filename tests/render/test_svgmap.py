@@ -113,3 +113,22 @@ def test_each_seats_area_names_its_owner_under_its_code():
     unowned one shows its troops only."""
     labels = texts(parse(svg_map(small_map(), seats=[{"code": "BR", "colour": "#c8553d"}])))
     assert "AAA" in labels and "BR 3" in labels and "0" in labels and "None 0" not in labels
+
+
+def test_the_shared_map_is_drawn_once_for_the_same_view_and_again_for_another():
+    """Every seat of a turn asks for the shared map of its own copy of the view (issue 32): the
+    same content gives the very same drawing, made once; a view that differs in one owner, or
+    other seats' names, gets its own."""
+    first = svg_map(small_map(), "BR", {"BR": "Britain"}, shared=True)
+    assert svg_map(small_map(), "FR", {"BR": "Britain"}, shared=True) is first  # `you` is not in it
+    other = svg_map(small_map(owner="FR", colour="#3355aa"), "BR", {"BR": "Britain"}, shared=True)
+    assert other is not first and "#3355aa" in other and "#3355aa" not in first
+    renamed = svg_map(small_map(), "BR", {"BR": "Albion"}, shared=True)
+    assert "Albion" in renamed and "Albion" not in first
+    assert svg_map(small_map(), "BR", {"BR": "Britain"}) != first  # a seat's own map is not the shared one
+
+
+def test_a_view_orjson_cannot_key_is_drawn_without_the_cache():
+    view = small_map()
+    view["extra"] = {1.5: object()}  # not JSON: no key, drawn anyway
+    assert 'class="map"' in svg_map(view, None, None, shared=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from gm_games.clash import ruleset
+from gm_games.clash.board import place_name, place_names, places
 
 from gm.core.cases import ScriptedSeeds
 from gm.core.model import Order, Problem, SeatInfo
@@ -186,3 +187,11 @@ def test_all_in_a_territory_place_is_a_code_not_an_amount():
     assert [e.data["reason"] for e in result.events if e.kind == "order_failed"] == [
         "ALL is not a territory on this map"
     ]
+
+
+def test_every_territory_is_named_at_once_as_one_by_one():
+    state = lowlands()
+    names = place_names(state)
+
+    assert names == {code: place_name(state, code) for code in places(state)}
+    assert names["ENG"] == "England (ENG)"
