@@ -13,7 +13,9 @@ map_crop makes a seat's region picture as a part of a board drawn once (issue 32
 raster is drawn at a resolution fixed by the board alone (the finest any seat's part needs, at
 most BOARD_MAX_PIXELS), kept by the process, and each part is resampled from it by Pillow. Two
 seats share a raster only when their boards' SVG is the same byte for byte, and a seat's part
-does not depend on which other seats a worker drew before it.
+does not depend on which other seats a worker drew before it. In a render pool the first worker
+to need a raster writes it to a folder of the pool's, and the others read it there rather than
+draw it again (RenderJob.board_rasters): the same pixels, so the same PDFs.
 
 CairoSVG and Pillow (gm.render.raster) are imported inside _draw, where a picture is drawn: the
 process that makes a turn's HTML only names its pictures, and `gm --help` imports this module.
@@ -25,6 +27,7 @@ import base64
 import hashlib
 import io
 import math
+import os
 import re
 import sys
 from collections import OrderedDict
@@ -32,6 +35,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
@@ -66,6 +70,10 @@ _pictures: OrderedDict[str, tuple[str, int, int]] = OrderedDict()
 _KEEP = 16  # pictures kept in a process: a run-due renders one game's turn after another
 _boards: dict[str, Image.Image] = {}  # one turn's board raster at a time: the workers' memory (150 MB)
 _BAND = 256  # rows of a board mapped to its palette at a time (2.4 MB of Empires' board)
+# A pool's workers share their board rasters as files in a folder of the pool's (_write_board):
+# this many are kept there, 6 MB each at most (BOARD_MAX_PIXELS), a few games' worth.
+_RASTER = ".board"
+_KEEP_RASTERS = 4
 
 
 @dataclass(frozen=True)
@@ -159,10 +167,11 @@ def _whole_pixels(start: float, size: float, scale: float, pixels: int) -> tuple
     return first, first + length
 
 
-def draw(picture: Picture) -> str:
-    """The data: URL of a picture a job names (a render worker draws it: gm.render.worker)."""
+def draw(picture: Picture, rasters: Path | None = None) -> str:
+    """The data: URL of a picture a job names (a render worker draws it: gm.render.worker);
+    rasters: the folder where a pool's workers share their board rasters (None: not shared)."""
     if picture.crop is not None:
-        return _cut(picture)
+        return _cut(picture, rasters)
     return map_picture(picture.svg, picture.width_mm)[0]
 
 
@@ -272,9 +281,27 @@ def _frame(svg: str) -> tuple[float, float, float, float]:
     return values[0], values[1], values[2], values[3]
 
 
-def _board(svg: str, scale: float) -> Image.Image:
-    """The board's raster at `scale` pixels a unit as a palette image (a byte a pixel), drawn
-    once per process (the last one kept).
+def _board(svg: str, scale: float, rasters: Path | None = None) -> Image.Image:
+    """The board's raster at `scale` pixels a unit as a palette image (a byte a pixel), made
+    once per process (the last one kept): read from the folder `rasters` where another worker of
+    the pool wrote it already (_read_board), else drawn (_draw_board) and written there."""
+    key = hashlib.sha256(f"{scale!r}\n{svg}".encode()).hexdigest()
+    if key not in _boards:
+        _boards.clear()  # the last board's pixels go before the next one's are made
+        board = _read_board(rasters / f"{key}{_RASTER}", raster_size(svg, scale)) if rasters else None
+        if board is None:
+            board = _draw_board(svg, scale)
+            if rasters:
+                try:
+                    _write_board(rasters, key, board)
+                except OSError:  # a full disk, the pool closing: the others draw it themselves
+                    pass
+        _boards[key] = board
+    return _boards[key]
+
+
+def _draw_board(svg: str, scale: float) -> Image.Image:
+    """The board drawn by CairoSVG at `scale` pixels a unit, as a palette image.
 
     Pillow reads cairo's pixels where they lie (as RGBA: cairo's B, G, R, A on a little-endian
     machine, opaque everywhere), picks 256 colours from the board shrunk four times (FASTOCTREE),
@@ -283,45 +310,82 @@ def _board(svg: str, scale: float) -> Image.Image:
     8 million pixels; this is about 85 ms, and a board holds a byte a pixel, not cairo's four."""
     from gm.render.raster import Image, PNGSurface, Tree
 
-    key = hashlib.sha256(f"{scale!r}\n{svg}".encode()).hexdigest()
-    if key not in _boards:
-        _boards.clear()  # the last board's pixels go before the next one's are drawn
-        drawn = PNGSurface(
-            Tree(bytestring=svg.encode("utf-8")),
-            None,
-            96,
-            output_width=raster_size(svg, scale)[0],
-            background_color="#ffffff",
-        ).cairo
-        drawn.flush()
-        size = (drawn.get_width(), drawn.get_height())
-        little = sys.byteorder == "little"
-        raw = "RGBA" if little else "ARGB"  # big-endian: read as a copy, in order
-        raster = Image.frombuffer("RGBA", size, drawn.get_data(), "raw", raw, drawn.get_stride(), 1)
-        bands = [(0, top, size[0], min(size[1], top + _BAND)) for top in range(0, size[1], _BAND)]
-        # Each band shrunk on its own: Image.reduce of the whole board copies all its pixels first.
-        sample = Image.new("RGB", (size[0] // 4, sum(-(-(b[3] - b[1]) // 4) for b in bands)))
-        for band in bands:
-            sample.paste(raster.crop(band).reduce(4).convert("RGB"), (0, band[1] // 4))
-        colours = sample.quantize(256, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-        board = Image.new("P", size)
-        for band in bands:
-            board.paste(raster.crop(band).convert("RGB").quantize(palette=colours, dither=Image.Dither.NONE), band[:2])
-        del raster
-        drawn.finish()
-        palette = colours.getpalette("RGB") or []
-        if little:  # B, G, R: red and blue change places
-            palette[0::3], palette[2::3] = palette[2::3], palette[0::3]
-        board.putpalette(palette, "RGB")
-        _boards[key] = board
-    return _boards[key]
+    drawn = PNGSurface(
+        Tree(bytestring=svg.encode("utf-8")),
+        None,
+        96,
+        output_width=raster_size(svg, scale)[0],
+        background_color="#ffffff",
+    ).cairo
+    drawn.flush()
+    size = (drawn.get_width(), drawn.get_height())
+    little = sys.byteorder == "little"
+    raw = "RGBA" if little else "ARGB"  # big-endian: read as a copy, in order
+    raster = Image.frombuffer("RGBA", size, drawn.get_data(), "raw", raw, drawn.get_stride(), 1)
+    bands = [(0, top, size[0], min(size[1], top + _BAND)) for top in range(0, size[1], _BAND)]
+    # Each band shrunk on its own: Image.reduce of the whole board copies all its pixels first.
+    sample = Image.new("RGB", (size[0] // 4, sum(-(-(b[3] - b[1]) // 4) for b in bands)))
+    for band in bands:
+        sample.paste(raster.crop(band).reduce(4).convert("RGB"), (0, band[1] // 4))
+    colours = sample.quantize(256, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    board = Image.new("P", size)
+    for band in bands:
+        board.paste(raster.crop(band).convert("RGB").quantize(palette=colours, dither=Image.Dither.NONE), band[:2])
+    del raster
+    drawn.finish()
+    palette = colours.getpalette("RGB") or []
+    if little:  # B, G, R: red and blue change places
+        palette[0::3], palette[2::3] = palette[2::3], palette[0::3]
+    board.putpalette(palette, "RGB")
+    return board
 
 
-def _cut(picture: Picture) -> str:
+def _write_board(folder: Path, key: str, board: Image.Image) -> None:
+    """Write a board's raster where the pool's other workers read it (_read_board): the palette's
+    length in two bytes, the palette, then a byte a pixel. Written under a name of this process's
+    and renamed into place, so a reader sees the whole file or none (two workers that drew the
+    same board at once write the same bytes). Only the newest _KEEP_RASTERS stay: a run-due goes
+    through the games one after another."""
+    palette = bytes(board.getpalette("RGB") or [])
+    part = folder / f"{key}.{os.getpid()}.part"
+    with part.open("wb") as out:
+        out.write(len(palette).to_bytes(2, "little") + palette)
+        out.write(board.tobytes())
+    os.replace(part, folder / f"{key}{_RASTER}")
+    kept = sorted(folder.glob(f"*{_RASTER}"), key=_age, reverse=True)
+    for old in kept[_KEEP_RASTERS:]:
+        old.unlink(missing_ok=True)  # another worker may have removed it first
+
+
+def _read_board(path: Path, size: tuple[int, int]) -> Image.Image | None:
+    """A board's raster as _write_board wrote it, or None where there is none (or not whole)."""
+    from gm.render.raster import Image
+
+    try:
+        data = path.read_bytes()
+    except OSError:  # none yet, or gone with its pool
+        return None
+    length = int.from_bytes(data[:2], "little")
+    if len(data) != 2 + length + size[0] * size[1]:
+        return None
+    board = Image.frombuffer("P", size, data[2 + length :], "raw", "P", 0, 1)  # no copy of the pixels
+    board.putpalette(data[2 : 2 + length], "RGB")
+    return board
+
+
+def _age(path: Path) -> int:
+    """A file's last change in nanoseconds (0 where it is gone)."""
+    try:
+        return path.stat().st_mtime_ns
+    except FileNotFoundError:
+        return 0
+
+
+def _cut(picture: Picture, rasters: Path | None = None) -> str:
     """The palette PNG data: URL of the part of a board a picture names (picture.crop): the
     raster's own pixels and colours, not resampled, so a code is as sharp as in the board."""
     assert picture.crop is not None
-    part = _board(picture.svg, picture.crop.scale).crop(picture.crop.box)
+    part = _board(picture.svg, picture.crop.scale, rasters).crop(picture.crop.box)
     out = io.BytesIO()
     part.save(out, format="PNG", compress_level=6)
     return PNG_DATA_URL + base64.b64encode(out.getvalue()).decode("ascii")

@@ -147,7 +147,12 @@ def svg_overlay(
 def svg_region_board(view_map: Mapping[str, Any], seats: Sequence[Mapping[str, Any]] | None = None) -> str:
     """What every seat's region map of a view has in common, for the whole board: the
     territories and borders, no seat's outlines and no arrows (svg_region_overlay has those). Drawn
-    once a turn into a raster each seat's region is cut from (gm.render.pictures.map_crop)."""
+    once a turn into a raster each seat's region is cut from (gm.render.pictures.map_crop); its
+    text is made once per process for the same view and seats (_once), as the shared map's is."""
+    return _once("region board", lambda: _svg_region_board(view_map, seats), view_map, seats)
+
+
+def _svg_region_board(view_map: Mapping[str, Any], seats: Sequence[Mapping[str, Any]] | None) -> str:
     width, height = _number(view_map["width"]), _number(view_map["height"])
     board = _Board(view_map, seats)
     out = [

@@ -63,6 +63,9 @@ class RenderJob:
     pictures: map pictures whose references stand in the HTML, drawn by the worker (draw_pictures).
     turn_pages: the report's turn pages (gm.render.turnpages) as another worker laid them out,
         set by the pool so that a turn's pages are laid out once per run, not once per worker.
+    board_rasters: the pool's folder where its workers share the board rasters that region
+        pictures are cut from (gm.render.pictures.map_crop), so that a turn's board is drawn
+        once per run, not once per worker; None: drawn here.
     """
 
     html: str
@@ -73,6 +76,7 @@ class RenderJob:
     images: tuple[str, ...] = ()
     pictures: tuple[Picture, ...] = ()
     turn_pages: TurnPages | None = None
+    board_rasters: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -156,7 +160,7 @@ def draw_pictures(job: RenderJob) -> tuple[RenderJob, tuple[tuple[str, str], ...
     for picture in job.pictures:
         url = picture.url
         if not url:
-            url = draw(picture)
+            url = draw(picture, job.board_rasters)
             made.append((picture.reference, url))
         html = html.replace(f'src="{picture.reference}"', f'src="{url}"')
     return dataclasses.replace(job, html=html, images=shared_images(html), pictures=()), tuple(made)

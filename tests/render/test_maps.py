@@ -99,7 +99,7 @@ def test_the_board_is_drawn_once_a_turn_and_each_region_cut_from_one_raster(monk
     drawn, rasters = [], []
     real, real_board = pictures._draw, pictures._board
     monkeypatch.setattr(pictures, "_draw", lambda svg, *size: drawn.append(svg) or real(svg, *size))
-    monkeypatch.setattr(pictures, "_board", lambda svg, scale: rasters.append(svg) or real_board(svg, scale))
+    monkeypatch.setattr(pictures, "_board", lambda svg, *rest: rasters.append(svg) or real_board(svg, *rest))
     monkeypatch.setattr(pictures, "_pictures", type(pictures._pictures)())
     monkeypatch.setattr(pictures, "_boards", {})
     view = contexts["empires"]["view"]

@@ -139,3 +139,43 @@ def test_a_board_raster_is_never_larger_than_its_cap():
     wide, high = pictures.raster_size(board, pictures.board_scale(board, 50.0))
     assert wide * high <= pictures.BOARD_MAX_PIXELS * 1.001
     assert pictures.board_scale(board, 2.0) == 2.0  # under the cap: what the finest part needs
+
+
+def test_a_board_raster_one_worker_wrote_is_read_by_the_next_not_drawn_again(monkeypatch, empires, tmp_path):
+    view, names, holders = empires
+    with pictures.deferred() as named:
+        for seat in holders[:2]:
+            turnmap.map_sections(view["map"], seat, names, [], view["seats"])
+    parts = [p for p in named.values() if p.crop is not None]
+    alone = [pictures.draw(p) for p in parts]  # drawn in this process, no folder
+    boards = []
+    real = PNGSurface
+    monkeypatch.setattr("gm.render.raster.PNGSurface", lambda tree, *a, **k: boards.append(a) or real(tree, *a, **k))
+    pictures._boards.clear()
+    first = pictures.draw(parts[0], tmp_path)  # the first worker: draws it and writes it
+    (written,) = tmp_path.glob("*.board")
+    pictures._boards.clear()  # the next worker: nothing in its memory
+    second = pictures.draw(parts[1], tmp_path)
+    assert len(boards) == 1 and [first, second] == alone  # read, not drawn: the same pictures
+    written.write_bytes(written.read_bytes()[:-1])  # not whole: drawn again, not misread
+    pictures._boards.clear()
+    assert pictures.draw(parts[1], tmp_path) == alone[1] and len(boards) == 2
+
+
+def test_a_folder_of_board_rasters_keeps_the_newest_few(tmp_path):
+    small = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 30"><rect width="{}" height="9"/></svg>'
+    for width in range(1, 8):
+        pictures.draw(pictures.Picture("x", small.format(width), 0.0, crop=pictures.Crop((0, 0, 4, 3), 1.0)), tmp_path)
+    assert len(list(tmp_path.glob("*.board"))) == pictures._KEEP_RASTERS
+    assert not list(tmp_path.glob("*.part"))
+
+
+def test_a_folder_that_cannot_take_the_raster_costs_only_the_sharing(empires, tmp_path):
+    view, names, holders = empires
+    with pictures.deferred() as named:
+        turnmap.map_sections(view["map"], holders[0], names, [], view["seats"])
+    (part,) = [p for p in named.values() if p.crop is not None]
+    alone = pictures.draw(part)
+    pictures._boards.clear()
+    gone = tmp_path / "gone"  # the pool's folder, removed as the pool closed
+    assert pictures.draw(part, gone) == alone and not gone.exists()
