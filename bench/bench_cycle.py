@@ -20,6 +20,13 @@ would (turn files with press, some refused for a bad order and sent again or not
 sent), those turns marked published without their reports, and the mailed turn files of turn N
 are made the same way. `--by-ruleset` copies the house before run-due and runs it once more per
 ruleset on the copy, only that ruleset's games due, for each ruleset's CPU a seat.
+
+A mid-season house of 1,000 seats takes long to build (about 20 minutes on a quiet machine):
+`--keep FOLDER --build-only` builds it and stops, and `--built FOLDER` runs on a copy of it, as
+often as needed (the folder is left as it was built):
+
+    .venv/bin/python bench/bench_cycle.py --turn 10 --keep /tmp/house-1000 --build-only
+    .venv/bin/python bench/bench_cycle.py --built /tmp/house-1000 --floor-games 2
 """
 
 from __future__ import annotations
@@ -312,26 +319,41 @@ def main() -> None:
     parser.add_argument(
         "--empires-seats", type=int, default=16, help="seats of each Empires game (default 16; the map has 32)"
     )
+    parser.add_argument("--build-only", action="store_true", help="with --keep: build the house there and stop")
+    parser.add_argument("--built", type=Path, help="run on a copy of a house built with --keep FOLDER --build-only")
     args = parser.parse_args()
+    if args.build_only and not args.keep:
+        parser.error("--build-only needs --keep FOLDER, the folder to build the house in")
+    if args.built and not (args.built / "house").is_dir():
+        parser.error(f"{args.built} holds no house: build one with --keep {args.built} --build-only")
     ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: orphans' CPU counts too
     with tempfile.TemporaryDirectory(prefix="gm-bench-cycle-") as folder:
         root = args.keep or Path(folder)
         home = Home(root / "house")
         start = time.perf_counter()
-        all_names, maildir = make_house(home, args.seats, args.seed, args.turn, args.empires_seats)
+        if args.built:
+            shutil.copytree(args.built, root, symlinks=True, dirs_exist_ok=True)
+            all_names, maildir, made = game_names(home), root / "Maildir", f"copied from {args.built}"
+        else:
+            all_names, maildir = make_house(home, args.seats, args.seed, args.turn, args.empires_seats)
+            made = f"built in {time.perf_counter() - start:.0f} s"
         names, seats_of, turn_now = running_games(home, all_names)
         seats = sum(seats_of.values())
         print(
             f"python {platform.python_version()}, weasyprint {weasyprint.__version__}, {os.cpu_count()} CPUs, "
             f"load average {os.getloadavg()[0]:.1f}; {seats} seats in {len(names)} running games "
-            f"({len(all_names) - len(names)} over before turn {args.turn}): "
+            f"({len(all_names) - len(names)} over before turn {min(turn_now.values())}): "
             + ", ".join(
-                f"{sum(1 for n in names if n.startswith(r + '-'))} {r} of {size}"
-                for r, size, _ in house_mix(args.seats, args.empires_seats)
+                f"{len(of)} {r} of {seats_of[of[0]]}"
+                for r in dict.fromkeys(n.rsplit("-", 1)[0] for n in names)
+                if (of := [n for n in names if n.startswith(r + "-")])
             )
             + f"; turns {min(turn_now.values())}-{max(turn_now.values())} being collected"
-            + f" (house built in {time.perf_counter() - start:.0f} s)"
+            + f" (house {made})"
         )
+        if args.build_only:
+            print(f"built in {root}; run on a copy of it with --built {root}")
+            return
         results = {}
         for label, command in [("intake", ["inbox", "import", str(maildir)]), ("acknowledgements", ["mail", "send"])]:
             results[label] = _show(label, timed(*command, "--home", str(home.root)), seats)
@@ -369,6 +391,14 @@ def main() -> None:
             f"run-due {whole:.3f} a seat, {whole / (floor_seconds / floor_reports):.2f} of the floor; "
             f"the gm process {results['run-due']['main_cpu'] / seats:.3f} a seat"
         )
+
+
+def game_names(home: Home) -> list[str]:
+    """Every game of a house, in the order it was made."""
+    db = open_database(home.database)
+    names = [game.name for game in sorted(records.all_games(db), key=lambda game: game.id)]
+    db.conn.close()
+    return names
 
 
 def running_games(home: Home, names: list[str]) -> tuple[list[str], dict[str, int], dict[str, int]]:
