@@ -4,11 +4,16 @@
     .venv/bin/python bench/bench_stages.py --turns 3 --rounds 3 empires
 
 One game of each ruleset named (bench_cycle.py's sizes), `--turns` turns played by robots, the
-last turn's report of its first seat made as gm run-due makes it. Then, in this one process,
-`--rounds` times each, the CPU time (time.process_time) of what making that PDF takes:
+last turn's report of its first seat with a region map made as gm run-due makes it. Then, in this
+one process, `--rounds` times each, the CPU time (time.process_time) of what making that PDF takes:
 
-- **picture**: drawing the job's map pictures (gm.render.pictures._draw: CairoSVG and the
-  palette PNG), each drawn afresh (a worker draws a turn's picture once and hands it on);
+- **board**: drawing the job's whole-map picture (gm.render.pictures._draw: CairoSVG and the
+  palette PNG) afresh: a worker draws it once a turn and hands it on;
+- **region raster**: drawing the raster of the whole board each seat's region is cut from
+  (pictures._board), afresh: once a turn in each worker (0 where the code has none, before
+  issue 32);
+- **picture**: the seat's own region picture, as a worker makes it once the turn's raster is
+  drawn: cut from it (pictures._cut), or, before issue 32, drawn on its own by CairoSVG (_draw);
 - **JSON twin**: json.dumps(indent=2, sort_keys=True) of the seat's JSON report (the gm process
   does this, not the worker; shown for its size beside the rest);
 - **turn pages**: laying out and writing the turn's pages every seat shares (a worker does this
@@ -27,6 +32,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import statistics
 import tempfile
 import time
@@ -49,7 +55,8 @@ SIZES = {"empires": 16, "conqueror": 8, "clash": 4}
 
 
 def seat_job(root: Path, ruleset: str, played: int):
-    """The first seat's RenderJob of the last of `played` robot turns, its JSON, and the asset folders."""
+    """The RenderJob of the first seat with a region map, of the last of `played` robot turns, its
+    JSON, and the asset folders."""
     home = Home(root / ruleset)
     create_home(home)
     db = open_database(home.database)
@@ -62,7 +69,14 @@ def seat_job(root: Path, ruleset: str, played: int):
             turns.run_turn(db, home, clock, "g")
     pages = turn_pages(db, home, "g")
     db.conn.close()
-    return pages.jobs[0], pages.jsons[0][1], tuple(str(d) for d in pages.asset_dirs)
+    seat = next((i for i, job in enumerate(pages.jobs) if _region(job) is not None), 0)
+    return pages.jobs[seat], pages.jsons[seat][1], tuple(str(d) for d in pages.asset_dirs)
+
+
+def _region(job):
+    """The job's region picture (the one its "map-region" section shows), or None."""
+    found = re.search(r'<section class="map map-region">.*?src="([^"]+)"', job.html, re.S)
+    return next((p for p in job.pictures if found and p.reference == found[1]), None)
 
 
 def stages(job, twin: bytes, dirs: tuple[str, ...], out: Path) -> dict[str, float]:
@@ -74,9 +88,19 @@ def stages(job, twin: bytes, dirs: tuple[str, ...], out: Path) -> dict[str, floa
         spent[stage] = spent.get(stage, 0.0) + now - start
         return now
 
+    region = _region(job)
     start = time.process_time()
     for picture in job.pictures:
-        pictures._draw(picture.svg, picture.width_mm)
+        if picture is not region:
+            pictures._draw(picture.svg, picture.width_mm)
+    start = clock("board", start)
+    crop = getattr(region, "crop", None)  # the code before issue 32 has none
+    if crop is not None:
+        pictures._boards.clear()
+        pictures._board(region.svg, crop.scale)
+    start = clock("region raster", start)
+    if region is not None:
+        pictures._cut(region) if crop is not None else pictures._draw(region.svg, region.width_mm)
     start = clock("picture", start)
     json.dumps(json.loads(twin), indent=2, sort_keys=True, ensure_ascii=False)
     start = clock("JSON twin", start)
@@ -139,7 +163,7 @@ def main() -> None:
                 f"{stage} {median[stage] * 1000:.0f}" for stage in median if stage not in ("boxes", "pages")
             )
             print(
-                f"{ruleset:>10}: {timed}; {median['pages']:.0f} pages, {median['boxes']:.0f} boxes in the seat's "
+                f"{ruleset:>10} {job.identifier}: {timed}; {median['pages']:.0f} pages, {median['boxes']:.0f} boxes in the seat's "
                 f"own pages ({median['layout'] * 1e6 / median['boxes']:.0f} us of layout a box), "
                 f"JSON {len(twin) // 1000} KB, {len(job.pictures)} pictures"
             )

@@ -1,5 +1,6 @@
 """The enlarged map of one seat's part of a hex board: the same drawing as the board, framed
-round the seat's pieces and roads, drawn per seat by CairoSVG as a small picture.
+round the seat's pieces and roads, cut from the board's raster drawn once a turn
+(gm.render.pictures.map_crop; it was drawn per seat by CairoSVG until issue 32).
 
 A vertex number is what a player writes orders with; on the 30-tile greater island they print
 at about 5 points across A4, so the seat's own corner of the island is shown again, enlarged.
@@ -15,12 +16,14 @@ from markupsafe import Markup
 
 from gm.render import maptext
 from gm.render.hexmap import SIZE, centre, corner_number, corner_point, hex_svg, seat_names
-from gm.render.pictures import TEXT_WIDTH_MM, map_picture, picture_figure
+from gm.render.pictures import PICTURE_DPI, TEXT_WIDTH_MM, map_crop, picture_figure
 from gm.render.regionmap import MAX_LABEL_PT, MIN_GAIN, REGION_HEIGHT_MM, placed
 
 CORNER_FONT = 7.0  # the vertex numbers' size in the drawing's units (hexmap._corner)
 _PAD = SIZE * 1.7  # room round the outermost piece: the next tile and its corners
 _PT_MM = 25.4 / 72
+# The board raster's pixels a unit the most enlarged part (MAX_LABEL_PT vertex numbers) needs.
+FINEST_SCALE = MAX_LABEL_PT * _PT_MM / CORNER_FONT * PICTURE_DPI / 25.4
 _VIEWBOX = re.compile(r'viewBox="([-0-9. ]+)"')
 
 
@@ -43,8 +46,7 @@ def hex_region(
     if box is None:
         return Markup("")
     left, top, width, height = box
-    cropped = _VIEWBOX.sub(f'viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}"', svg, count=1)
-    url, pixels_wide, pixels_high = map_picture(cropped, TEXT_WIDTH_MM)
+    url, pixels_wide, pixels_high, box = map_crop(svg, box, FINEST_SCALE)
     shown = {
         **board,
         "hexes": [h for h in board.get("hexes", ()) if _shows(box, centre(h["col"], h["row"]))],

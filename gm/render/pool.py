@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import multiprocessing
+import tempfile
 import threading
 import time
 from collections.abc import Iterable, Sequence
@@ -227,6 +228,10 @@ class RenderPool:
     _pictures: collections.OrderedDict[str, str] = field(
         default_factory=collections.OrderedDict, init=False, repr=False
     )
+    # where the workers share the board rasters region pictures are cut from (RenderJob.board_rasters)
+    _rasters: tempfile.TemporaryDirectory[str] = field(
+        default_factory=lambda: tempfile.TemporaryDirectory(prefix="gm-rasters-"), init=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         self.workers = max(1, self.workers)
@@ -277,6 +282,7 @@ class RenderPool:
             self._thread.join()
         for worker in list(self._running):
             self._stop(worker, kill=not wait)
+        self._rasters.cleanup()
 
     def _wake(self) -> None:
         self._wake_write.send_bytes(b"!")
@@ -357,7 +363,8 @@ class RenderPool:
             worker.moved = worker.since
 
     def _with_what_is_made(self, job: RenderJob, key: str | None) -> RenderJob:
-        """The job with its turn pages and map pictures as other workers made them, where they did."""
+        """The job with its turn pages and map pictures as other workers made them, where they did,
+        and the folder where the workers share board rasters if it cuts a picture from one."""
         if key is not None and job.turn_pages is None and key in self._turn_pages:
             job = dataclasses.replace(job, turn_pages=self._turn_pages.get(key))
         if any(p.reference in self._pictures and not p.url for p in job.pictures):
@@ -368,6 +375,8 @@ class RenderPool:
                     for p in job.pictures
                 ),
             )
+        if any(p.crop is not None and not p.url for p in job.pictures):
+            job = dataclasses.replace(job, board_rasters=Path(self._rasters.name))
         return job
 
     def _next_job(self) -> _Entry:

@@ -1,8 +1,11 @@
 """The enlarged map of one seat's region: its territories and their neighbours, with this turn's arrows.
 
-Drawn per seat as a small picture by CairoSVG from only the territories in the region (never
-the whole board again in WeasyPrint): 0.07-0.16 CPU-s a seat (bench/bench_maps.py, results in
-bench/README.md). A region that would come out hardly larger than the whole board gets none.
+The picture is cut from one raster of the whole board a turn (svg_region_board, drawn once per
+render worker at the resolution the most enlarged region needs: gm.render.pictures.map_crop), and
+what is the seat's own, its outlines and its arrows with their troop counts, is drawn over it as
+a small SVG (svg_region_overlay), as on the whole map. Before (issue 32), each seat's region was
+drawn and quantised on its own by CairoSVG: 69 ms of an Empires seat's 310 in a worker. A region
+that would come out hardly larger than the whole board gets none.
 """
 
 from __future__ import annotations
@@ -16,8 +19,8 @@ from gm.core.arrows import Arrow
 from gm.core.names import named
 from gm.render import maptext
 from gm.render.arrows import arrow_key
-from gm.render.pictures import TEXT_WIDTH_MM, map_picture, picture_figure
-from gm.render.svgmap import CODE_SIZE, safe_colour, svg_region, territory_radius
+from gm.render.pictures import PICTURE_DPI, TEXT_WIDTH_MM, map_crop, picture_figure
+from gm.render.svgmap import CODE_SIZE, safe_colour, svg_region_board, svg_region_overlay, territory_radius
 
 REGION_HEIGHT_MM = 150  # room under the masthead of the first page
 MIN_GAIN = 1.25  # enlarged less than this, the whole board already shows the region
@@ -55,6 +58,12 @@ def region_box(view_map: Mapping[str, Any], you: str | None, board_mm_per_unit: 
     return (x0, y0, x0 + box_width, y0 + box_height), scale
 
 
+def finest_scale(view_map: Mapping[str, Any]) -> float:
+    """The board raster's pixels a map unit that the most enlarged region (MAX_LABEL_PT codes)
+    needs at PICTURE_DPI: what its region pictures are cut from."""
+    return MAX_LABEL_PT * _PT_MM / (territory_radius(view_map) * CODE_SIZE) * PICTURE_DPI / 25.4
+
+
 def placed(start: float, size: float, low: float, span: float) -> float:
     """start moved so that [start, start + size] stays within [low, low + span] where it can
     (centred on it where it cannot)."""
@@ -76,15 +85,22 @@ def region_section(
     if found is None or you is None:
         return Markup("")
     box, scale = found
-    figure_mm = (box[2] - box[0]) * scale
-    url, width, height = map_picture(svg_region(view_map, you, box, moves, names, seats), figure_mm)
+    left, top, right, bottom = box
+    figure_mm = (right - left) * scale
+    url, width, height, shown = map_crop(
+        svg_region_board(view_map, seats), (left, top, right - left, bottom - top), finest_scale(view_map)
+    )
+    box = (shown[0], shown[1], shown[0] + shown[2], shown[1] + shown[3])  # on the raster's whole pixels
+    overlay = svg_region_overlay(view_map, you, box, moves, seats)
     names = names or {}
     title = f"{named(names[you], you)} and its neighbours, enlarged" if you in names else "Your region, enlarged"
     return (
         Markup('<section class="map map-region"><h2>')
         + escape(title)
         + Markup("</h2>")
-        + picture_figure(url, figure_mm, width, height, maptext.territories(view_map, you, names, box, title, seats))
+        + picture_figure(
+            url, figure_mm, width, height, maptext.territories(view_map, you, names, box, title, seats), overlay
+        )
         + _key(view_map, box, you, names, seats)
         + arrow_key(moves)
         + Markup("</section>")

@@ -144,39 +144,56 @@ def svg_overlay(
     return Markup("\n".join(out))
 
 
-def svg_region(
+def svg_region_board(view_map: Mapping[str, Any], seats: Sequence[Mapping[str, Any]] | None = None) -> str:
+    """What every seat's region map of a view has in common, for the whole board: the
+    territories and borders, no seat's outlines and no arrows (svg_region_overlay has those). Drawn
+    once a turn into a raster each seat's region is cut from (gm.render.pictures.map_crop); its
+    text is made once per process for the same view and seats (_once), as the shared map's is."""
+    return _once("region board", lambda: _svg_region_board(view_map, seats), view_map, seats)
+
+
+def _svg_region_board(view_map: Mapping[str, Any], seats: Sequence[Mapping[str, Any]] | None) -> str:
+    width, height = _number(view_map["width"]), _number(view_map["height"])
+    board = _Board(view_map, seats)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="map-region-board" viewBox="0 0 {_fmt(width)} '
+        f'{_fmt(height)}" font-family="{_FONT}">',
+        *board.defs(),
+        f'<rect x="0" y="0" width="{_fmt(width)}" height="{_fmt(height)}" fill="#f4f1ea"/>',
+    ]
+    out += _borders(board.territories, board.radius)
+    for territory in board.territories:
+        out += _territory(board, territory, None)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+# Its text in a tagged report, as OVERLAY_TITLE's for the whole map.
+REGION_OVERLAY_TITLE = "<title>Drawn over the region map: your own places outlined and this turn's moves as arrows with the troops that went</title>"
+
+
+def svg_region_overlay(
     view_map: Mapping[str, Any],
     you: str,
     box: tuple[float, float, float, float],
     arrows: Iterable[Arrow] = (),
-    names: Mapping[str, str] | None = None,
     seats: Sequence[Mapping[str, Any]] | None = None,
-) -> str:
-    """The part of the map inside box (left, top, right, bottom in map units) for one seat's
-    enlarged map of its region: the territories and borders there, its outlines, and the arrows
-    with the troops that went. SVG text, drawn into a picture per seat (gm.render.turnmap)."""
+) -> Markup:
+    """One seat's marks over its region map cut from svg_region_board's raster, in the part's
+    coordinates (box: left, top, right, bottom): its outlines, and the arrows with the troops that
+    went. Transparent elsewhere."""
     left, top, right, bottom = box
     board = _Board(view_map, seats)
     r = board.radius
-    near = [
-        t
-        for t in board.territories
-        if left - r <= _number(t["x"]) <= right + r and top - r <= _number(t["y"]) <= bottom + r
-    ]
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="map-region" viewBox="{_fmt(left)} {_fmt(top)} '
-        f'{_fmt(right - left)} {_fmt(bottom - top)}" font-family="{_FONT}">',
-        *board.defs(),
-        f'<rect x="{_fmt(left)}" y="{_fmt(top)}" width="{_fmt(right - left)}" height="{_fmt(bottom - top)}"'
-        f' fill="#f4f1ea"/>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="map-overlay" viewBox="{_fmt(left)} {_fmt(top)} '
+        f'{_fmt(right - left)} {_fmt(bottom - top)}" preserveAspectRatio="none" font-family="{_FONT}">',
+        REGION_OVERLAY_TITLE,
     ]
-    out += _borders(board.territories, r, box)
-    for territory in near:
-        out += _territory(board, territory, None)
     out += _outlines(board, you)
     out += svg_arrows(arrows, board.where, r, board.seat_colours, counts=True, inset=r, tight=ARROW_INSET)
     out.append("</svg>")
-    return "\n".join(out)
+    return Markup("\n".join(out))
 
 
 def map_metrics(
@@ -244,22 +261,10 @@ def _outlines(board: _Board, you: str) -> list[str]:
     return out
 
 
-def _borders(
-    territories: list[Mapping[str, Any]], radius: float, box: tuple[float, float, float, float] | None = None
-) -> list[str]:
-    """One line per pair of neighbours, drawn once, under the territories (inside box, if given)."""
+def _borders(territories: list[Mapping[str, Any]], radius: float) -> list[str]:
+    """One line per pair of neighbours, drawn once, under the territories."""
     where = {t["code"]: (_number(t["x"]), _number(t["y"])) for t in territories}
     pairs = sorted({tuple(sorted((t["code"], n))) for t in territories for n in t["neighbours"] if n in where})
-    if box is not None:
-        left, top, right, bottom = box
-        pairs = [
-            (a, b)
-            for a, b in pairs
-            if min(where[a][0], where[b][0]) <= right
-            and max(where[a][0], where[b][0]) >= left
-            and min(where[a][1], where[b][1]) <= bottom
-            and max(where[a][1], where[b][1]) >= top
-        ]
     stroke = _fmt(max(radius * 0.08, 1))
     return [
         f'<line x1="{_fmt(where[a][0])}" y1="{_fmt(where[a][1])}" x2="{_fmt(where[b][0])}" y2="{_fmt(where[b][1])}"'

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from gm.crash import crash_point
 from gm.render.budget import RenderBudget, cpu_limit
-from gm.render.pictures import Picture, map_picture, shared_images
+from gm.render.pictures import Picture, draw, shared_images
 from gm.render.turnpages import TurnPages
 
 if TYPE_CHECKING:
@@ -65,6 +65,9 @@ class RenderJob:
     pictures: map pictures whose references stand in the HTML, drawn by the worker (draw_pictures).
     turn_pages: the report's turn pages (gm.render.turnpages) as another worker laid them out,
         set by the pool so that a turn's pages are laid out once per run, not once per worker.
+    board_rasters: the pool's folder where its workers share the board rasters that region
+        pictures are cut from (gm.render.pictures.map_crop), so that a turn's board is drawn
+        once per run, not once per worker; None: drawn here.
     """
 
     html: str
@@ -75,6 +78,7 @@ class RenderJob:
     images: tuple[str, ...] = ()
     pictures: tuple[Picture, ...] = ()
     turn_pages: TurnPages | None = None
+    board_rasters: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -158,21 +162,21 @@ def draw_pictures(job: RenderJob) -> tuple[RenderJob, tuple[tuple[str, str], ...
     for picture in job.pictures:
         url = picture.url
         if not url:
-            url = drawing(picture)
+            url = drawing(picture, job.board_rasters)
             made.append((picture.reference, url))
         html = html.replace(f'src="{picture.reference}"', f'src="{url}"')
     return dataclasses.replace(job, html=html, images=shared_images(html), pictures=()), tuple(made)
 
 
-def drawing(picture: Picture) -> str:
-    """The data: URL of a named picture: an SVG map (map_picture) or a grid map (grid_map)."""
+def drawing(picture: Picture, rasters: Path | None = None) -> str:
+    """The data: URL of a named picture: a grid map (grid_map), else an SVG map or a part of a
+    board's raster (pictures.draw; rasters: the pool's folder of shared board rasters)."""
     if picture.grid:
         from gm.render.gridmap import grid_map
 
         data, crop = json.loads(picture.grid)
         return grid_map(data, crop)
-    url, _, _ = map_picture(picture.svg, picture.width_mm)
-    return url
+    return draw(picture, rasters)
 
 
 def serve(connection: Connection) -> None:

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from markupsafe import Markup
 
-from gm.render.svgmap import safe_colour, svg_map
+from gm.render.svgmap import safe_colour, svg_map, svg_region_board
 
 from .sample_game import clash_view
 
@@ -132,3 +132,12 @@ def test_a_view_orjson_cannot_key_is_drawn_without_the_cache():
     view = small_map()
     view["extra"] = {1.5: object()}  # not JSON: no key, drawn anyway
     assert 'class="map"' in svg_map(view, None, None, shared=True)
+
+
+def test_the_region_board_is_made_once_for_the_same_view_and_again_for_another():
+    """Every seat's region is cut from the region board of its own copy of the view (issue 32):
+    the same content gives the very same text, made once; another owner, another board."""
+    first = svg_region_board(small_map())
+    assert svg_region_board(small_map()) is first
+    other = svg_region_board(small_map(owner="FR", colour="#3355aa"))
+    assert other is not first and "#3355aa" in other and "#3355aa" not in first
