@@ -20,7 +20,7 @@ from gm.render import turnpages
 from gm.render.budget import DEFAULT_BUDGET, KILL_AFTER, OverBudget, RenderBudget, cpu_seconds, over_cpu, process_state
 from gm.render.environment import shared_templates_dir
 from gm.render.forkserver import context as _context, warm_up
-from gm.render.worker import Answer, Renderer, RenderJob, RenderResult, serve
+from gm.render.worker import Answer, Renderer, RenderJob, RenderResult, put, serve, take
 
 __all__ = [
     "RENDERS_PER_WORKER",
@@ -228,9 +228,10 @@ class RenderPool:
     _pictures: collections.OrderedDict[str, str] = field(
         default_factory=collections.OrderedDict, init=False, repr=False
     )
-    # where the workers share the board rasters region pictures are cut from (RenderJob.board_rasters)
-    _rasters: tempfile.TemporaryDirectory[str] = field(
-        default_factory=lambda: tempfile.TemporaryDirectory(prefix="gm-rasters-"), init=False, repr=False
+    # the pool's own folder: the jobs and answers its pipes name (gm.render.worker.put), and the
+    # board rasters the workers share (RenderJob.board_rasters)
+    _files: tempfile.TemporaryDirectory[str] = field(
+        default_factory=lambda: tempfile.TemporaryDirectory(prefix="gm-render-"), init=False, repr=False
     )
 
     def __post_init__(self) -> None:
@@ -282,7 +283,7 @@ class RenderPool:
             self._thread.join()
         for worker in list(self._running):
             self._stop(worker, kill=not wait)
-        self._rasters.cleanup()
+        self._files.cleanup()
 
     def _wake(self) -> None:
         self._wake_write.send_bytes(b"!")
@@ -352,7 +353,12 @@ class RenderPool:
             job, dirs, future, key, needs = entry
             job = self._with_what_is_made(job, key)
             try:
-                worker.connection.send((job, dirs, self.budget))
+                name = put(Path(self._files.name) / f"{worker.pid}-{worker.rendered}", (job, dirs, self.budget))
+            except OSError as exc:  # a full disk: this report fails, the others may not
+                _settle(future, RuntimeError(f"{job.identifier} could not be handed to a render worker: {exc}"))
+                continue
+            try:
+                worker.connection.send(name)  # a name: it never waits on the worker (gm.render.worker.put)
             except OSError:  # it died since it last answered
                 self._stop(worker, kill=True)
                 _settle(future, RuntimeError(_died(worker, job)))
@@ -376,7 +382,7 @@ class RenderPool:
                 ),
             )
         if any(p.crop is not None and not p.url for p in job.pictures):
-            job = dataclasses.replace(job, board_rasters=Path(self._rasters.name))
+            job = dataclasses.replace(job, board_rasters=Path(self._files.name))
         return job
 
     def _next_job(self) -> _Entry:
@@ -400,7 +406,7 @@ class RenderPool:
         job, future = worker.job
         if worker.connection in ready:
             try:
-                answer: Answer = worker.connection.recv()
+                answer: Answer = take(worker.connection.recv())  # type: ignore[assignment]  # put by the worker
             except (EOFError, OSError):
                 self._stop(worker, kill=True)
                 _settle(future, RuntimeError(_died(worker, job)))
@@ -501,6 +507,8 @@ class RenderPool:
             worker.process.kill()
             worker.process.join(_STOP_GRACE)
         worker.connection.close()
+        for left in Path(self._files.name).glob(f"{worker.pid}-*"):  # a job it never took, its answer
+            left.unlink(missing_ok=True)
 
 
 def _settle(future: Future[RenderResult], outcome: RenderResult | BaseException) -> None:

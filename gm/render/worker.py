@@ -20,6 +20,7 @@ import signal
 from contextlib import nullcontext
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -105,6 +106,37 @@ class RenderResult:
 Message = tuple[RenderJob, tuple[str, ...], RenderBudget | None]
 # What the worker answers: (True, the job's result) or (False, the error it raised).
 Answer = tuple[bool, RenderResult | Exception]
+# Through the pipe go only the names of files that hold them (put, take): a message or an answer
+# can be larger than the pipe's buffer (a board's SVG, a turn's pages laid out, a PDF's pictures),
+# and a send or receive of one then waits on the other end. A pool's thread that waited so on a
+# stopped worker (SIGSTOP) would never see it stall, and one stopped process would stop the run
+# (issue 29, 10; tests/reliability/test_abuse_press.py). A name is a few dozen bytes: it always
+# fits the buffer, so neither end ever waits on the other.
+ANSWER = ".answer"
+
+
+def put(path: Path, thing: Message | Answer) -> str:
+    """Write what goes to the other end of a worker's pipe to `path` (under a name of this
+    process's, renamed into place), and return the name to send."""
+    part = path.with_name(f"{path.name}.{os.getpid()}.part")
+    try:
+        part.write_bytes(ForkingPickler.dumps(thing))
+        os.replace(part, path)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    return str(path)
+
+
+def take(name: str) -> Message | Answer:
+    """What the other end wrote with put, its file removed."""
+    path = Path(name)
+    try:
+        data = path.read_bytes()
+    finally:
+        path.unlink(missing_ok=True)
+    thing: Message | Answer = ForkingPickler.loads(data)
+    return thing
 
 
 class Renderer:
@@ -180,7 +212,8 @@ def drawing(picture: Picture, rasters: Path | None = None) -> str:
 
 
 def serve(connection: Connection) -> None:
-    """A worker's life: render each (job, asset folders, budget) it is sent until it gets None.
+    """A worker's life: render each (job, asset folders, budget) it is sent (as the name of a
+    file: put, take) until it gets None.
 
     Ctrl-C goes to the whole process group; the parent decides what it means, so a worker
     ignores it (the parent stops workers itself). A report over its budget is answered with
@@ -191,20 +224,21 @@ def serve(connection: Connection) -> None:
     _collect_between_jobs()
     while True:
         try:
-            message: Message | None = connection.recv()
+            name: str | None = connection.recv()
         except EOFError:
             return  # the parent is gone
-        if message is None:
+        if name is None:
             return
-        job, asset_dirs, budget = message
+        job, asset_dirs, budget = take(name)  # type: ignore[misc]  # a Message: put by the pool
         try:
             answer: Answer = (True, renderer.make(job, asset_dirs, budget))
         except Exception as exc:  # the parent raises it in the caller, with its type
             answer = (False, exc)
         try:
-            connection.send(answer)
+            connection.send(put(Path(name + ANSWER), answer))
         except Exception as exc:  # an exception that does not pickle
-            connection.send((False, RuntimeError(f"{type(exc).__name__}: {exc}; rendering {job.identifier}")))
+            failed = RuntimeError(f"{type(exc).__name__}: {exc}; rendering {job.identifier}")
+            connection.send(put(Path(name + ANSWER), (False, failed)))
         gc.collect()  # the report's garbage, once, while the parent reads the answer
 
 

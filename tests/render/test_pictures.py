@@ -137,7 +137,7 @@ def test_a_pools_workers_share_a_turns_board_raster_drawn_once(tmp_path):
     assert all(any(p.crop is not None for p in job.pictures) for job in jobs)  # a region each
     alone = render_pdfs(jobs, workers=1, asset_dirs=asset_dirs(env))
     with RenderPool(2) as pool:
-        folder = Path(pool._rasters.name)
+        folder = Path(pool._files.name)
         first = pool.submit(jobs[:1], asset_dirs=asset_dirs(env)).results(timeout=300)
         (raster,) = folder.glob("*.board")
         drawn = raster.stat()

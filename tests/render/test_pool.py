@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -139,6 +140,25 @@ def test_a_stopped_worker_is_replaced_and_its_report_made_by_a_new_one(tmp_path)
         [done] = results(pool.submit(small_jobs(tmp_path / "stuck", 1)))
         assert done.out_path.exists() and done.pid != worker.pid
         assert not worker.is_alive()
+
+
+def test_a_job_larger_than_a_pipe_holds_does_not_hold_the_pool_on_a_stopped_worker(tmp_path):
+    """Issue 32's board raster made a job carry its board's SVG, larger than a pipe's buffer: the
+    pool's thread, sending it to a SIGSTOPped worker, waited for ever and never saw it stall (CI
+    hung 900 s). A job and its answer go as files, only their names through the pipe."""
+    big = RenderJob("<p>big</p><!--" + "x" * 4_000_000 + "-->", base_url(), CREATED, "big", tmp_path / "big.pdf")
+    with RenderPool(1, budget=RenderBudget(stall_seconds=2)) as pool:
+        results(pool.submit(small_jobs(tmp_path, 1)))
+        [worker] = workers_alive()
+        os.kill(worker.pid, signal.SIGSTOP)
+        started = time.monotonic()
+        [done] = results(pool.submit([big]))
+        assert time.monotonic() - started < WAIT
+        assert done.out_path.exists() and done.pid != worker.pid
+        assert not worker.is_alive()
+        left = [p.name for p in Path(pool._files.name).iterdir()]
+        assert left == []  # the stopped worker's job, and every answer, gone with it
+    assert not Path(pool._files.name).exists()
 
 
 def test_without_cpu_time_to_go_by_a_hung_worker_is_stopped_at_the_wall_deadline(tmp_path, monkeypatch):
