@@ -10,6 +10,7 @@ map picture is drawn.
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import gc
 import hashlib
@@ -113,6 +114,7 @@ Answer = tuple[bool, RenderResult | Exception]
 # (issue 29, 10; tests/reliability/test_abuse_press.py). A name is a few dozen bytes: it always
 # fits the buffer, so neither end ever waits on the other.
 ANSWER = ".answer"
+_M_MMAP_THRESHOLD = -3  # glibc's malloc.h
 
 
 def put(path: Path, thing: Message | Answer) -> str:
@@ -222,6 +224,7 @@ def serve(connection: Connection) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     renderer = Renderer()
     _collect_between_jobs()
+    _give_back_large_blocks()
     while True:
         try:
             name: str | None = connection.recv()
@@ -240,6 +243,23 @@ def serve(connection: Connection) -> None:
             failed = RuntimeError(f"{type(exc).__name__}: {exc}; rendering {job.identifier}")
             connection.send(put(Path(name + ANSWER), (False, failed)))
         gc.collect()  # the report's garbage, once, while the parent reads the answer
+
+
+def _give_back_large_blocks() -> None:
+    """Have glibc's malloc give every block of 4 MB or more back to the system when it is freed.
+
+    glibc serves such a block by mmap, but after the first one is freed it raises that threshold
+    to the block's size (up to 32 MB), and later blocks come from the heap, where what is freed
+    stays. A worker's largest blocks are a board raster cairo draws (24 MB for Empires' region
+    board), its pixels as Pillow's RGB (18 MB) and a PDF's pictures: with the threshold moving,
+    the heap kept them beside the layout that came after, and a worker making a 32-seat Empires
+    turn peaked at 141 MB; with it fixed at 4 MB, at 118 (bench/README.md, issue 32), for about
+    1 % more CPU. Not glibc (no mallopt): nothing changes."""
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(_M_MMAP_THRESHOLD, 4 << 20)
 
 
 def _collect_between_jobs() -> None:
