@@ -7,6 +7,7 @@ filters) and should not pay for Pillow.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from importlib.resources import files
@@ -162,6 +163,22 @@ def make_environment(override_dir: Path | None, ruleset_dirs: list[Path]) -> jin
     env.filters["named"] = named  # {{ s.nation|named(s.code) }}: "France (FR)", as the map labels it
     env.filters["breakable"] = breakable
     return env
+
+
+def kept_environment(override_dir: Path | None, ruleset_dirs: Sequence[Path]) -> jinja2.Environment:
+    """make_environment's environment for this template lookup, kept by the process: a run-due
+    makes game after game of the same rulesets, and a new environment compiles its templates
+    anew (about 80 ms for a report's; the turn kit's page, made for every seat, was compiled for
+    every seat: a third of the `gm` process's CPU in a run-due, issue 32). Jinja notices an
+    edited template itself (it checks the file's time at each get_template); a file that comes
+    into the override folder or goes from it changes the folder's time, and so the key."""
+    version = override_dir.stat().st_mtime_ns if override_dir is not None and override_dir.is_dir() else 0
+    return _kept(override_dir, version, tuple(ruleset_dirs))
+
+
+@functools.lru_cache(maxsize=16)
+def _kept(override_dir: Path | None, version: int, ruleset_dirs: tuple[Path, ...]) -> jinja2.Environment:
+    return make_environment(override_dir, list(ruleset_dirs))
 
 
 def render_report_html(env: jinja2.Environment, context: Mapping[str, Any]) -> str:

@@ -8,7 +8,6 @@ not here: every `gm turn` command imports this module, and those cost it about 5
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import json
 import os
@@ -151,7 +150,13 @@ class TurnPages:
 
 def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None) -> TurnPages:
     """The report HTML and JSON of the given turns (default: the last resolved one), not rendered."""
-    from gm.render.environment import asset_dirs, base_url, render_report_html, render_standings_html
+    from gm.render.environment import (
+        asset_dirs,
+        base_url,
+        kept_environment,
+        render_report_html,
+        render_standings_html,
+    )
     from gm.render.pictures import deferred
     from gm.render.worker import RenderJob, shared_images
 
@@ -169,8 +174,7 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
             f"game '{game.name}' has no resolved turn {missing[0]}; resolved turns are 1 to {resolved[-1].number}."
         )
     override = home.templates if home.templates.is_dir() else None
-    # The folder's mtime in the key: a GM's new override file gives a new environment.
-    env = _environment(override, override.stat().st_mtime_ns if override else 0, tuple(template_dirs(ruleset)))
+    env = kept_environment(override, template_dirs(ruleset))
     seats = records.seats_of(db, game.id)
     jobs: list[RenderJob] = []
     jsons: list[tuple[Path, bytes]] = []
@@ -449,16 +453,6 @@ def standings_context(
         "scores": scores.score_rows(ruleset, turn.state, view, gunboat.as_shown(game, seats, True)),
         "score_title": score_title(ruleset, turn.state),
     }
-
-
-@functools.lru_cache(maxsize=16)
-def _environment(override: Path | None, override_version: int, ruleset_dirs: tuple[Path, ...]) -> jinja2.Environment:
-    """One Jinja environment per template lookup, kept: a run-due renders game after game of the
-    same rulesets, and compiling the report templates anew for each cost about 80 ms. Jinja
-    notices an edited template itself; override_version changes when files come or go."""
-    from gm.render.environment import make_environment
-
-    return make_environment(override, list(ruleset_dirs))
 
 
 def prepare_render(home: Home) -> None:

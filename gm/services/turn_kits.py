@@ -19,7 +19,7 @@ from typing import Any
 from gm.errors import GMError
 from gm.home import Home
 from gm.mail.settings import mail_settings
-from gm.render.environment import make_environment
+from gm.render.environment import kept_environment
 from gm.rulesets import installed, template_dirs
 from gm.services.house import portal_address
 
@@ -50,7 +50,7 @@ def write_kit(home: Home, json_path: str | Path) -> Kit:
     override = home.templates if home.templates.is_dir() else None
     from gm.render.kit import kit_html  # PIL: see the module docstring
 
-    env = make_environment(override, template_dirs(ruleset) if ruleset else [])
+    env = kept_environment(override, template_dirs(ruleset) if ruleset else [])  # kit.html compiled once
     data = kit_html(env, report, mail_settings(home).address, portal_address(home)).encode("utf-8")
     path = str(Path(json_path).with_suffix(".html"))
     target = home.root / path

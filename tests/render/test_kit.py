@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import re
 
 import pytest
@@ -100,3 +101,33 @@ def test_a_grid_worlds_marks_can_be_clicked():
     marks = {m["label"] for m in context["view"]["world"]["marks"]}
     assert {spot[2] for spot in data["maps"][0]["spots"]} == marks  # the whole world: every mark
     assert marks <= set(data["details"])
+
+
+def test_a_homes_kits_compile_their_page_once_and_an_edited_template_shows_in_the_next(tmp_path, monkeypatch):
+    """Issue 32: write_kit made a new Jinja environment for every seat, so kit.html was compiled
+    for every seat, a third of the `gm` process's CPU in a run-due. The environment is kept; a
+    GM's template still shows in the next kit, whether added to the override folder or edited."""
+    from gm.home import Home, create_home
+    from gm.render import environment
+    from gm.services.turn_kits import write_kit
+
+    home = Home(tmp_path / "home")
+    create_home(home)
+    for number, context in enumerate(report_contexts(installed()["clash"])[:2]):
+        (home.root / f"{number}.json").write_text(json.dumps(context), encoding="utf-8")
+    made = []
+    monkeypatch.setattr(environment, "make_environment", lambda *a: made.append(a) or make_environment(*a))
+    environment._kept.cache_clear()
+    first, second = write_kit(home, "0.json"), write_kit(home, "1.json")
+    assert len(made) == 1 and first.sha256 != second.sha256  # two seats' kits, one environment
+
+    shipped = (environment.shared_templates_dir() / "kit.html").read_text(encoding="utf-8")
+    home.templates.mkdir(exist_ok=True)
+    override = home.templates / "kit.html"
+    override.write_text(shipped.replace("</body>", "<!-- house mark one --></body>"), encoding="utf-8")
+    assert "house mark one" in (home.root / write_kit(home, "0.json").path).read_text(encoding="utf-8")
+    override.write_text(shipped.replace("</body>", "<!-- house mark two --></body>"), encoding="utf-8")
+    later = override.stat().st_mtime + 10
+    os.utime(override, (later, later))
+    page = (home.root / write_kit(home, "0.json").path).read_text(encoding="utf-8")
+    assert "house mark two" in page and "house mark one" not in page
