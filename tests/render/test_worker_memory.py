@@ -43,3 +43,41 @@ def kept_kb(mode: str) -> int:
 def test_a_render_worker_gives_a_freed_large_block_back():
     assert kept_kb("worker") < 2_000
     assert kept_kb("plain") > 20_000  # what a process that did not ask keeps: the test can fail
+
+
+# In a fresh process: 400 blocks of 64 KB from the heap, every one freed but the last (which
+# keeps the heap's top where it is, so free() alone gives nothing back); how much of the 25 MB
+# stays resident, with or without the trim a worker makes between two reports.
+TRIM = textwrap.dedent("""\
+    import ctypes, sys
+    from gm.render import worker
+
+    libc = ctypes.CDLL(None)
+    libc.malloc.restype = ctypes.c_void_p
+    libc.malloc.argtypes = [ctypes.c_size_t]
+    libc.free.argtypes = [ctypes.c_void_p]
+
+    def resident_kb():
+        for line in open("/proc/self/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+
+    before = resident_kb()
+    blocks = [libc.malloc(64 << 10) for _ in range(400)]
+    for block in blocks:
+        ctypes.memset(block, 1, 64 << 10)
+    for block in blocks[:-1]:
+        libc.free(block)
+    if sys.argv[1] == "worker":
+        worker._trim_heap()
+    print(resident_kb() - before)
+""")
+
+
+def test_a_render_worker_gives_its_heaps_free_pages_back_between_reports():
+    def kept(mode: str) -> int:
+        done = subprocess.run([sys.executable, "-c", TRIM, mode], capture_output=True, text=True, check=True)
+        return int(done.stdout)
+
+    assert kept("worker") < 5_000
+    assert kept("plain") > 20_000  # free() alone keeps them: the test can fail
