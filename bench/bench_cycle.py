@@ -383,12 +383,20 @@ def main() -> None:
                 alone = by_ruleset[ruleset_name]["cpu"] / ruleset_seats
                 line += f"; run-due alone {alone:.3f} a seat, {alone / (seconds / count):.2f} of its floor"
             print(line)
-        floor_seconds = sum(seconds for seconds, _ in bare.values())
+        # Each ruleset's floor a report counted for each of its seats: with --floor-games the
+        # sample's mix of rulesets is not the house's (2 games each, where most seats are Empires').
+        floor_seat = (
+            sum(
+                seconds / count * sum(n for name, n in seats_of.items() if name.startswith(f"{ruleset_name}-"))
+                for ruleset_name, (seconds, count) in bare.items()
+            )
+            / seats
+        )
         floor_reports = sum(count for _, count in bare.values())
         whole = results["run-due"]["cpu"] / seats
         print(
-            f"{'whole house':>16}: floor {floor_seconds / floor_reports:.3f} a report ({floor_reports} reports); "
-            f"run-due {whole:.3f} a seat, {whole / (floor_seconds / floor_reports):.2f} of the floor; "
+            f"{'whole house':>16}: floor {floor_seat:.3f} a seat (each ruleset's a report, by its seats; "
+            f"{floor_reports} reports rendered); run-due {whole:.3f} a seat, {whole / floor_seat:.2f} of the floor; "
             f"the gm process {results['run-due']['main_cpu'] / seats:.3f} a seat"
         )
 
