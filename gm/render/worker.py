@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import dataclasses
+import functools
 import gc
 import hashlib
 import json
@@ -272,7 +273,9 @@ def _trim_heap() -> None:
         trim(0)
 
 
+@functools.cache
 def _libc() -> ctypes.CDLL | None:
+    """The C library this process runs on (looked up once), None where there is none to load."""
     try:
         return ctypes.CDLL(None)
     except OSError:
