@@ -179,3 +179,23 @@ def test_a_folder_that_cannot_take_the_raster_costs_only_the_sharing(empires, tm
     pictures._boards.clear()
     gone = tmp_path / "gone"  # the pool's folder, removed as the pool closed
     assert pictures.draw(part, gone) == alone and not gone.exists()
+
+
+def test_a_seat_whose_board_differs_never_gets_anothers_raster(empires, tmp_path):
+    """D-ALL-5: a board raster is shared only by boards whose SVG is the same. A seat whose view
+    of the board differs (an owner it may not see, say) gets a raster of its own, in one process
+    and through the pool's folder alike, and its part shows its own view."""
+    view, names, holders = empires
+    with pictures.deferred() as named:
+        turnmap.map_sections(view["map"], holders[0], names, [], view["seats"])
+    (seen,) = [p for p in named.values() if p.crop is not None]
+    hidden = re.sub(r'fill="#[0-9a-fA-F]{6}"', 'fill="#808080"', seen.svg)  # every colour kept from this seat
+    assert hidden != seen.svg
+    other = pictures.Picture("gm-picture:other", hidden, 0.0, crop=seen.crop)
+    first = pictures.draw(seen, tmp_path)
+    pictures._boards.clear()  # another worker: only the folder to go by
+    theirs = pictures.draw(other, tmp_path)
+    assert len(list(tmp_path.glob("*.board"))) == 2 and theirs != first
+    pictures._boards.clear()
+    pictures._pictures.clear()
+    assert theirs == pictures.draw(other)  # what its own board gives, drawn alone
