@@ -44,7 +44,7 @@ from gm.core.arrows import arrows as arrows_of
 from gm.render import maptext
 from gm.render.arrows import svg_arrows
 from gm.render.marks import HATCHES, hatches
-from gm.render.pictures import name_grid
+from gm.render.pictures import given_grid, name_grid
 from gm.render.svgmap import safe_colour
 
 TARGET_PX = 1000  # the longer side of a map's blocks, in pixels (about 150 dpi on A4)
@@ -74,10 +74,21 @@ def grid_map(data: Mapping[str, Any], crop: Mapping[str, Any] | None = None) -> 
     named = name_grid(key, grid)
     if named is not None:  # inside pictures.deferred(): a render worker draws it (this function)
         return named
+    return _uri(key, data, crop)
+
+
+def picture_uri(data: Mapping[str, Any], crop: Mapping[str, Any] | None = None) -> str:
+    """The map as grid_map draws it, always as a data: URI (never a reference): the one a render
+    worker of this process's pool drew for a report (pictures.given_grid), else drawn here once
+    per distinct data and crop. The turn kit shows it (gm.render.kit)."""
+    return _uri(hashlib.sha256(_json([data, crop]).encode("utf-8")).hexdigest(), data, crop)
+
+
+def _uri(key: str, data: Mapping[str, Any], crop: Mapping[str, Any] | None) -> str:
     if key in _cache:
         _cache.move_to_end(key)
         return _cache[key]
-    uri = "data:image/png;base64," + base64.b64encode(draw_png(data, crop)).decode("ascii")
+    uri = given_grid(key) or "data:image/png;base64," + base64.b64encode(draw_png(data, crop)).decode("ascii")
     _cache[key] = uri
     while len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)
@@ -239,6 +250,27 @@ def grid_arrows(
     """This turn's moves and attacks the seat may see (from its report's events) as an SVG in the
     pixels of the map's picture (draw, draw_png), to lay over it; "" when there are none. An
     arrow with a place outside the crop is left out."""
+    marks, (width, height) = arrow_marks(data, crop, events, seats)
+    if not marks:
+        return Markup("")
+    return (
+        Markup(
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" preserveAspectRatio="none">'
+            "<title>Drawn over the map: this turn's moves as arrows (the map's text says what it holds)</title>"
+        )
+        + marks
+        + Markup("</svg>")
+    )
+
+
+def arrow_marks(
+    data: Mapping[str, Any],
+    crop: Mapping[str, Any] | None = None,
+    events: Iterable[Mapping[str, Any]] = (),
+    seats: Sequence[Mapping[str, Any]] | None = None,
+) -> tuple[Markup, tuple[int, int]]:
+    """grid_arrows' SVG elements ("" when there are none) and the picture's size in pixels, the
+    space they are drawn in."""
     width, height = int(data["width"]), int(data["height"])
     x0, y0, x1, y1 = _box(crop, width, height)
     scale, margin = geometry(x1 - x0, y1 - y0)
@@ -254,16 +286,7 @@ def grid_arrows(
     marks = svg_arrows(
         arrows_of(events), where, max(scale * 1.2, 16.0), colours, counts=crop is not None, inset=scale * 0.45
     )
-    if not marks:
-        return Markup("")
-    return (
-        Markup(
-            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size[0]} {size[1]}" preserveAspectRatio="none">'
-            "<title>Drawn over the map: this turn's moves as arrows (the map's text says what it holds)</title>"
-        )
-        + Markup("".join(marks))
-        + Markup("</svg>")
-    )
+    return Markup("".join(marks)), size
 
 
 def _block(place: str) -> tuple[int | None, int | None]:

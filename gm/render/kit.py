@@ -21,11 +21,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import jinja2
+import orjson
 from markupsafe import Markup
 
 from gm.render.environment import nations
-from gm.render.gridmap import geometry
+from gm.render.gridmap import arrow_marks, geometry, picture_uri
 from gm.render.hexmap import centre, corner_point
+from gm.render.pictures import PNG_DATA_URL
 from gm.render.seat_arrows import draw_turn_map
 from gm.render.seat_maps import SVG, seat_maps
 from gm.render.svgmap import territory_radius
@@ -53,6 +55,7 @@ _DRAWING = {
 }
 
 Report = Mapping[str, Any]
+_GRID_FILES = {"world.png", "region.png"}  # a grid world's maps (seat_maps): a PNG with SVG arrows over it
 
 
 def kit_html(env: jinja2.Environment, report: Report, house: str, portal: str | None = None) -> str:
@@ -115,7 +118,10 @@ def _sha256(text: str) -> str:
 
 def script_json(data: object) -> str:
     """`data` as JSON that cannot end the <script> element it stands in, whatever its text."""
-    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    try:  # orjson: json.dumps(ensure_ascii=False, sort_keys=True) compact at a tenth of its CPU (1e-05 as 1e-5)
+        text = orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode("utf-8")
+    except orjson.JSONEncodeError:  # what orjson does not write (a key not a string, a number past 64 bits)
+        text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -124,24 +130,40 @@ def _map(
 ) -> dict[str, Any]:
     """One map of the kit: its picture as an SVG element (a PNG inside one), and the points a
     click finds, with how far from one a click still counts (in the picture's units)."""
-    drawn = draw_turn_map(view, str(report["seat"]), names, file, report.get("events") or [])
-    assert drawn is not None, "seat_maps named the map"
-    if media == SVG:
-        svg = drawn.decode("utf-8")
+    if file in _GRID_FILES:
+        svg = _grid_in_svg(view, view.get("region") if file == "region.png" else None, report.get("events") or [])
     else:
-        svg = _png_in_svg(drawn)
+        drawn = draw_turn_map(view, str(report["seat"]), names, file, report.get("events") or [])
+        assert drawn is not None, "seat_maps named the map"
+        svg = drawn.decode("utf-8") if media == SVG else _png_in_svg(drawn)
     spots, reach = _spots(view, file)
     return {"title": title, "note": note, "svg": Markup(svg), "spots": spots, "reach": reach}
 
 
-def _png_in_svg(png: bytes) -> str:
-    """A PNG as an SVG of its own size, so every map pans and zooms alike."""
-    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
-    uri = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+def _png_in_svg(png: bytes, over: str = "") -> str:
+    """A PNG as an SVG of its own size, so every map pans and zooms alike; `over`, SVG elements in
+    the PNG's pixels drawn over it."""
+    return _uri_in_svg(PNG_DATA_URL + base64.b64encode(png).decode("ascii"), over)
+
+
+def _uri_in_svg(uri: str, over: str = "") -> str:
+    """_png_in_svg of a PNG given as its data: URI."""
+    head = base64.b64decode(uri[len(PNG_DATA_URL) : len(PNG_DATA_URL) + 32])  # the signature and IHDR
+    width, height = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}">'
-        f'<image href="{uri}" width="{width}" height="{height}"/></svg>'
+        f'<image href="{uri}" width="{width}" height="{height}"/>{over}</svg>'
     )
+
+
+def _grid_in_svg(view: Mapping[str, Any], crop: Mapping[str, Any] | None, events: Sequence[Mapping[str, Any]]) -> str:
+    """A grid world's map as its report lays it (gridmap.grid_figure): the picture, the same for
+    every seat with the same view and crop, drawn once (or taken from the render worker that drew
+    it for the report), and this turn's arrows the seat may see as SVG over it, in its pixels. A
+    PNG drawn and packed per seat with the arrows in it cost the `gm` process about 50 ms a map
+    (issue 32, bench/README.md)."""
+    marks, _ = arrow_marks(view["world"], crop, events, view.get("seats"))
+    return _uri_in_svg(picture_uri(view["world"], crop), f'<g class="arrows">{marks}</g>' if marks else "")
 
 
 def _spots(view: Mapping[str, Any], file: str) -> tuple[list[list[Any]], float]:
@@ -219,11 +241,22 @@ def place_details(view: Mapping[str, Any], names: Mapping[str, str]) -> dict[str
 
 def _facts(item: Mapping[str, Any], names: Mapping[str, str]) -> Iterable[str]:
     for key, value in sorted(item.items()):
-        if isinstance(value, Mapping) or (key in _DRAWING and not (key == "shape" and isinstance(value, str))):
+        if key in _DRAWING and not (key == "shape" and isinstance(value, str)):
             continue  # what only draws it (a territory's outline; a piece's "village" is a fact)
-        if key in ("owner", "seat", "core_of") and isinstance(value, str):
-            value = names.get(value, value)
-        yield f"{key.replace('_', ' ')}: {_shown(value)}"
+        if isinstance(value, str):  # most facts: JSON's own types are tested first, the ABCs last
+            shown = names.get(value, value) if key in _NAMED else value
+        elif isinstance(value, int | float):
+            shown = str(value)
+        elif value is None:
+            shown = "none"
+        elif type(value) is dict or isinstance(value, Mapping):
+            continue
+        else:
+            shown = _shown(value)
+        yield f"{key.replace('_', ' ')}: {shown}"
+
+
+_NAMED = frozenset({"owner", "seat", "core_of"})  # facts that name a seat: its nation's name shown
 
 
 def _shown(value: object) -> str:

@@ -33,6 +33,7 @@ import math
 import os
 import re
 import sys
+import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -113,6 +114,33 @@ def name_grid(key: str, grid: str) -> str | None:
 
 
 _named: ContextVar[dict[str, Picture] | None] = ContextVar("gm_pictures_named", default=None)
+
+# Grid maps' pictures the render workers drew, handed here by the pool (keep_drawn): a seat's turn
+# kit, made in the `gm` process after its report, shows the same pictures (gm.render.kit) and so
+# takes them rather than drawing and packing them again. A run-due makes a game's kits right
+# after its reports, so one game's worth is enough: a world and its seats' regions.
+_given: OrderedDict[str, str] = OrderedDict()
+_given_lock = threading.Lock()  # the pool's thread keeps, the caller's takes
+KEEP_GIVEN = 40
+
+
+def keep_drawn(reference: str, url: str) -> None:
+    """Keep a grid map's picture a render worker drew (its reference and data: URL), for
+    given_grid; any other picture is left to the pool."""
+    if not reference.startswith(f"{REFERENCE}grid-") or not url.startswith(PNG_DATA_URL):
+        return
+    with _given_lock:
+        _given[reference] = url
+        _given.move_to_end(reference)
+        while len(_given) > KEEP_GIVEN:
+            _given.popitem(last=False)
+
+
+def given_grid(key: str) -> str | None:
+    """The data: URL of the grid map whose key (gm.render.gridmap) is `key`, when a render worker
+    of this process's pool drew it; None otherwise."""
+    with _given_lock:
+        return _given.get(f"{REFERENCE}grid-{key}")
 
 
 def map_picture(svg: str, width_mm: float = TEXT_WIDTH_MM) -> tuple[str, int, int]:

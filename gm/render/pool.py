@@ -20,6 +20,7 @@ from gm.render import turnpages
 from gm.render.budget import DEFAULT_BUDGET, KILL_AFTER, OverBudget, RenderBudget, cpu_seconds, over_cpu, process_state
 from gm.render.environment import shared_templates_dir
 from gm.render.forkserver import context as _context, warm_up
+from gm.render.pictures import keep_drawn
 from gm.render.worker import Answer, Renderer, RenderJob, RenderResult, put, serve, take
 
 __all__ = [
@@ -467,6 +468,7 @@ class RenderPool:
             self._turn_pages.put(result.turn_pages.key, result.turn_pages)
         for reference, url in result.pictures:
             self.pictures_drawn += 1
+            keep_drawn(reference, url)  # a grid map's picture, for the turn kits (gm.render.kit)
             self._pictures[reference] = url
             self._pictures.move_to_end(reference)
             while len(self._pictures) > _KEEP_PICTURES:

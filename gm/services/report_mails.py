@@ -4,7 +4,6 @@ that credit releases. Sending what is queued is delivery.py's."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,13 +15,12 @@ import sqlite_utils
 
 from gm.clock import Clock, iso
 from gm.crash import crash_point
-from gm.errors import GMError
 from gm.home import Home
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.services.house import paying
 from gm.services.turn_charges import held_facts, report_held
-from gm.services.turn_kits import kit_name, write_kit
+from gm.services.turn_kits import kit_name, read_report, write_kit
 from gm.store import outbox, records
 from gm.store.audit import latest_rerun
 from gm.store.database import transaction
@@ -80,15 +78,9 @@ def report_mail(
                 "turn_hash": turn_hash,
             }
         )
-    try:
-        context: dict[str, Any] = json.loads((home.root / json_path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        raise GMError(
-            f"the report {json_path} is missing or damaged; render it again with "
-            f"'gm report render {game.name} --turn {turn}'."
-        ) from None
+    context = read_report(home, json_path, f"'gm report render {game.name} --turn {turn}'")
     if not context.get("outcome"):
-        kit = write_kit(home, json_path)
+        kit = write_kit(home, json_path, context)
         attachments.append(
             {
                 "path": kit.path,

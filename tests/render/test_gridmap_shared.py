@@ -5,14 +5,19 @@ every picture is byte for byte the one drawn for the seat alone."""
 
 from __future__ import annotations
 
+import base64
 import copy
 import functools
+import io
 import json
+import re
 
 import pytest
+from PIL import Image
 
 from gm.render import gridmap, pictures, worker
 from gm.render.environment import asset_dirs, base_url, make_environment, render_report_html
+from gm.render.kit import kit_html
 from gm.render.pictures import shared_images
 from gm.render.pool import RenderJob, RenderPool, render_pdfs
 from gm.rulesets import installed, template_dirs
@@ -35,8 +40,10 @@ def _environment():
 
 @pytest.fixture
 def fresh(monkeypatch):
-    """Empty drawing caches, and a count of every drawing and of every tinted world made."""
+    """Empty drawing caches (and none a pool's workers drew), and a count of every drawing and of
+    every tinted world made."""
     monkeypatch.setattr(gridmap, "_cache", type(gridmap._cache)())
+    monkeypatch.setattr(pictures, "_given", type(pictures._given)())
     monkeypatch.setattr(gridmap, "_bases", type(gridmap._bases)())
     counts = {"draw": 0, "tinted": 0}
 
@@ -158,3 +165,77 @@ def test_the_tinted_worlds_kept_are_at_most_base_size(fresh):
         other["terrain"] = ["." * n + row[n:] for row in world["terrain"]]  # another world each time
         gridmap.draw(other)
     assert len(gridmap._bases) == gridmap.BASE_SIZE and fresh["tinted"] == gridmap.BASE_SIZE + 2
+
+
+def _moved(context: dict) -> list[dict]:
+    """A move of the seat's from the middle of its region, 6 blocks east (Minecraft EMPIRES' robots
+    build before they march, so the event is made here, on a real view)."""
+    region = context["view"]["region"]
+    x, y = (region["x0"] + region["x1"]) // 2, (region["y0"] + region["y1"]) // 2
+    return [{"kind": "move", "data": {"seat": context["seat"], "from": f"{x},{y}", "to": f"{x + 6},{y}", "troops": 5}}]
+
+
+def _kit_figures(context: dict) -> list[str]:
+    page = kit_html(_environment(), context, "gm@house.example")
+    return re.findall(r'<div class="frame">(.*?)</div>', page, re.S)
+
+
+def test_a_kits_grid_maps_are_the_reports_pictures_with_its_arrows_over_them(fresh):
+    """The kit shows the report's own picture of the world and of the seat's region (grid_map's,
+    byte for byte) and this turn's arrows as SVG in that picture's pixels, as the report lays them
+    over it (grid_figure); the picture, the same for every seat, is drawn once."""
+    contexts = [dict(c, events=_moved(c)) for c in _contexts()[:3]]
+    for context in contexts:
+        view = context["view"]
+        figures = _kit_figures(context)
+        assert len(figures) == 2  # the world and the region
+        for figure, crop in zip(figures, (None, view["region"]), strict=True):
+            uri = gridmap.grid_map(view["world"], crop)
+            marks, (width, height) = gridmap.arrow_marks(view["world"], crop, context["events"], view["seats"])
+            assert marks  # the move is inside the world and the region
+            png = Image.open(io.BytesIO(base64.b64decode(uri.removeprefix(pictures.PNG_DATA_URL))))
+            assert png.size == (width, height)  # the arrows' space is the picture's pixels
+            assert figure == (
+                f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}">'
+                f'<image href="{uri}" width="{width}" height="{height}"/><g class="arrows">{marks}</g></svg>'
+            )
+    assert fresh["draw"] == 1 + len(contexts)  # the world once, each seat's region once
+
+
+def test_a_kit_takes_the_pictures_a_render_worker_drew(fresh, monkeypatch):
+    """A run-due makes a seat's kit after its report: the pictures the pool's workers drew for the
+    report (handed to pictures.keep_drawn) are the kit's, and the `gm` process draws none."""
+    context = _contexts()[0]
+    env = _environment()
+    with pictures.deferred() as named:
+        render_report_html(env, context)
+    for picture in named.values():  # as the pool does with what its workers drew
+        pictures.keep_drawn(picture.reference, worker.drawing(picture))
+    gridmap._cache.clear()
+    drawn_before = fresh["draw"]
+    figures = _kit_figures(dict(context, events=_moved(context)))
+    assert fresh["draw"] == drawn_before  # nothing drawn again
+    for figure, picture in zip(figures, named.values(), strict=True):
+        assert (
+            f'<image href="{pictures.given_grid(picture.reference.removeprefix(pictures.REFERENCE + "grid-"))}"'
+            in figure
+        )
+    pictures.keep_drawn("gm-picture:board-x", "data:image/png;base64,AAAA")  # not a grid map: not kept
+    assert pictures.given_grid("x") is None and "gm-picture:board-x" not in pictures._given
+
+
+def test_the_pool_hands_the_grid_pictures_its_workers_drew_to_the_kits(tmp_path, monkeypatch):
+    monkeypatch.setattr(pictures, "_given", type(pictures._given)())
+    env = _environment()
+    jobs = []
+    for n, context in enumerate(_contexts()[:2]):
+        with pictures.deferred() as named:
+            html = render_report_html(env, context)
+        jobs.append(RenderJob(html, base_url(), CREATED, f"t/3/{n}", tmp_path / f"{n}.pdf", (), (*named.values(),)))
+    with RenderPool(2) as pool:
+        pool.submit(jobs, asset_dirs=asset_dirs(env)).results(timeout=300)
+    references = {p.reference for job in jobs for p in job.pictures}
+    assert set(pictures._given) == references  # the world and both regions
+    for reference in references:
+        data, crop = json.loads(next(p.grid for job in jobs for p in job.pictures if p.reference == reference))
+        assert pictures._given[reference] == gridmap.picture_uri(data, crop)
