@@ -217,7 +217,7 @@ def drop_outs(db: sqlite_utils.Database, game: GameRecord, number: int, now: str
     limit = game_setting(game, "nmr-limit")
     if not limit:
         return [], []
-    streaks = nmr_streaks([t.orders for t in records.turns_of(db, game.id, 1)])
+    streaks = nmr_streaks(list(records.orders_of(db, game.id, 1).values()))
     notices: list[str] = []
     dropped: list[SeatChange] = []
     for seat in records.seats_of(db, game.id):

@@ -162,33 +162,29 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
 
     game = records.game_by_name(db, game_name)
     ruleset, _ = game_ruleset(game)
-    stored = records.turns_of(db, game.id, 0)
-    resolved = [t for t in stored if t.number >= 1]
+    orders = records.orders_of(db, game.id, 0)  # every turn's orders; states only of the turns shown
+    resolved = [n for n in orders if n >= 1]
     if not resolved:
         raise GMError(f"game '{game.name}' has not run a turn yet; there are no reports to render.")
-    by_number = {t.number: t for t in stored}
-    numbers = numbers or [resolved[-1].number]
-    missing = [n for n in numbers if n < 1 or n not in by_number]
+    numbers = numbers or [resolved[-1]]
+    missing = [n for n in numbers if n < 1 or n not in orders]
     if missing:
-        raise GMError(
-            f"game '{game.name}' has no resolved turn {missing[0]}; resolved turns are 1 to {resolved[-1].number}."
-        )
+        raise GMError(f"game '{game.name}' has no resolved turn {missing[0]}; resolved turns are 1 to {resolved[-1]}.")
+    last = resolved[-1]
+    by_number = records.turns_numbered(db, game.id, [last, *numbers, *(n - 1 for n in numbers)])
     override = home.templates if home.templates.is_dir() else None
     env = kept_environment(override, template_dirs(ruleset))
     seats = records.seats_of(db, game.id)
     jobs: list[RenderJob] = []
     jsons: list[tuple[Path, bytes]] = []
     rows: list[tuple[int, str, Path]] = []
-    last = resolved[-1].number
     for number in numbers:
         turn = by_number[number]
         folder = home.reports / game.name / str(number)
         deadline = game.deadline if number == last else None
         for seat in seats:
             context = report_context(game, ruleset, turn, seat, seats, deadline, by_number[number - 1].state)
-            context.update(
-                seat_notes(db, game, seat, [by_number[n].orders for n in sorted(by_number) if 1 <= n <= number], number)
-            )
+            context.update(seat_notes(db, game, seat, [o for n, o in orders.items() if 1 <= n <= number], number))
             context["notices"] = [
                 *context["notices"],
                 *votes.notice(seat.code, number, turn.orders, turn.state),

@@ -140,11 +140,14 @@ class TurnRecord:
     resolved: str
 
 
-def turns_of(db: sqlite_utils.Database, game_id: int, since: int = 0) -> list[TurnRecord]:
+def turns_of(db: sqlite_utils.Database, game_id: int, since: int = 0, until: int | None = None) -> list[TurnRecord]:
+    """The game's turns from `since` to `until` (both kept; None: the last), whole. A state grows
+    with the game (an Empires turn 10 is about 120 KB of JSON): a caller that needs a few turns
+    asks for those, and one that needs only orders asks orders_of."""
     rows = db.execute(
         """SELECT number, seed, ruleset_version, orders, events, state, state_hash, resolved
-           FROM turns WHERE game_id = ? AND number >= ? ORDER BY number""",
-        [game_id, since],
+           FROM turns WHERE game_id = ? AND number >= ? AND number <= ? ORDER BY number""",
+        [game_id, since, _LAST if until is None else until],
     ).fetchall()
     return [
         TurnRecord(n, seed, version, json.loads(orders), json.loads(events), json.loads(state), h, resolved)
@@ -152,8 +155,34 @@ def turns_of(db: sqlite_utils.Database, game_id: int, since: int = 0) -> list[Tu
     ]
 
 
+_LAST = 2**62  # a turn number past any game's last
+
+
+def turns_numbered(db: sqlite_utils.Database, game_id: int, numbers: Iterable[int]) -> dict[int, TurnRecord]:
+    """The game's turns of these numbers, whole, by number (a number it has not: left out)."""
+    wanted = sorted(set(numbers))
+    rows = db.execute(
+        f"""SELECT number, seed, ruleset_version, orders, events, state, state_hash, resolved
+            FROM turns WHERE game_id = ? AND number IN ({", ".join("?" * len(wanted))}) ORDER BY number""",
+        [game_id, *wanted],
+    ).fetchall()
+    return {
+        n: TurnRecord(n, seed, version, json.loads(orders), json.loads(events), json.loads(state), h, resolved)
+        for n, seed, version, orders, events, state, h, resolved in rows
+    }
+
+
+def orders_of(db: sqlite_utils.Database, game_id: int, since: int = 0) -> dict[int, dict[str, Any]]:
+    """Each turn's stored orders from `since` on, by its number in order, without its state and
+    events (what counting missed turns needs: the nmr streaks)."""
+    rows = db.execute(
+        "SELECT number, orders FROM turns WHERE game_id = ? AND number >= ? ORDER BY number", [game_id, since]
+    ).fetchall()
+    return {number: json.loads(orders) for number, orders in rows}
+
+
 def turn_record(db: sqlite_utils.Database, game: GameRecord, number: int) -> TurnRecord:
-    found = turns_of(db, game.id, number)
+    found = turns_of(db, game.id, number, number)
     if not found or found[0].number != number:
         last = game.turn - 1
         raise GMError(
