@@ -161,6 +161,8 @@ _LAST = 2**62  # a turn number past any game's last
 def turns_numbered(db: sqlite_utils.Database, game_id: int, numbers: Iterable[int]) -> dict[int, TurnRecord]:
     """The game's turns of these numbers, whole, by number (a number it has not: left out)."""
     wanted = sorted(set(numbers))
+    if not wanted:
+        return {}
     rows = db.execute(
         f"""SELECT number, seed, ruleset_version, orders, events, state, state_hash, resolved
             FROM turns WHERE game_id = ? AND number IN ({", ".join("?" * len(wanted))}) ORDER BY number""",

@@ -26,6 +26,7 @@ def test_orders_of_and_turns_numbered_are_what_turns_of_reads(gm, home, game):
     assert records.orders_of(db, g.id) == {t.number: t.orders for t in whole}
     assert records.orders_of(db, g.id, 2) == {t.number: t.orders for t in whole if t.number >= 2}
     assert records.turns_numbered(db, g.id, [3, 1, 1, 9]) == {1: whole[1], 3: whole[3]}  # 9: none
+    assert records.turns_numbered(db, g.id, []) == {}
     assert records.turns_of(db, g.id, 1, 2) == whole[1:3]
     assert records.turn_record(db, g, 2) == whole[2]
 
