@@ -69,8 +69,7 @@ def _json(value: object) -> str:
 def grid_map(data: Mapping[str, Any], crop: Mapping[str, Any] | None = None) -> str:
     """The map as a data: URI of a PNG (drawn once per distinct data and crop); inside
     pictures.deferred() a reference that a render worker replaces by that URI (draw_pictures)."""
-    grid = _json([data, crop])
-    key = hashlib.sha256(grid.encode("utf-8")).hexdigest()
+    grid, key = _keyed(data, crop)
     named = name_grid(key, grid)
     if named is not None:  # inside pictures.deferred(): a render worker draws it (this function)
         return named
@@ -81,7 +80,13 @@ def picture_uri(data: Mapping[str, Any], crop: Mapping[str, Any] | None = None) 
     """The map as grid_map draws it, always as a data: URI (never a reference): the one a render
     worker of this process's pool drew for a report (pictures.given_grid), else drawn here once
     per distinct data and crop. The turn kit shows it (gm.render.kit)."""
-    return _uri(hashlib.sha256(_json([data, crop]).encode("utf-8")).hexdigest(), data, crop)
+    return _uri(_keyed(data, crop)[1], data, crop)
+
+
+def _keyed(data: Mapping[str, Any], crop: Mapping[str, Any] | None) -> tuple[str, str]:
+    """The drawing's data and crop as JSON, and its key: the SHA-256 of that JSON."""
+    grid = _json([data, crop])
+    return grid, hashlib.sha256(grid.encode("utf-8")).hexdigest()
 
 
 def _uri(key: str, data: Mapping[str, Any], crop: Mapping[str, Any] | None) -> str:
