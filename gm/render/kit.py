@@ -18,13 +18,16 @@ import hashlib
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import jinja2
 import orjson
 from markupsafe import Markup
 
-from gm.render.environment import nations
+from gm.render.environment import kept_environment, nations
+from gm.render.files import write_whole
 from gm.render.gridmap import arrow_marks, geometry, picture_uri
 from gm.render.hexmap import centre, corner_point
 from gm.render.pictures import PNG_DATA_URL
@@ -56,6 +59,39 @@ _DRAWING = {
 
 Report = Mapping[str, Any]
 _GRID_FILES = {"world.png", "region.png"}  # a grid world's maps (seat_maps): a PNG with SVG arrows over it
+
+
+@dataclass(frozen=True)
+class KitOrder:
+    """A seat's kit to make beside its report, in the render worker that makes the report's PDF
+    (gm.render.worker; issue 32: the `gm` process made every kit itself, a tenth of its CPU in a
+    run-due): the report's JSON as written (its twin, the bytes the kit would be read from), the
+    kit's file, where its templates are (the GM's folder, the ruleset's), the house's addresses.
+
+    A Minecraft EMPIRES kit shows the grid pictures the worker drew for the report."""
+
+    report: bytes
+    path: Path
+    override: Path | None
+    template_dirs: tuple[Path, ...]
+    house: str
+    portal: str | None = None
+
+
+def make_kit(order: KitOrder) -> str:
+    """Write the ordered kit (kit_file) and return its SHA-256."""
+    report = orjson.loads(order.report)
+    env = kept_environment(order.override, order.template_dirs)  # kit.html compiled once a process
+    data = kit_html(env, report, order.house, order.portal).encode("utf-8")
+    kit_file(order.path, data)
+    return hashlib.sha256(data).hexdigest()
+
+
+def kit_file(path: Path, data: bytes) -> None:
+    """Write a kit's bytes unless the file holds them already, whole (files.write_whole), so that
+    the portal or a mail never reads half a kit."""
+    if not path.is_file() or path.read_bytes() != data:
+        write_whole(path, data)
 
 
 def kit_html(env: jinja2.Environment, report: Report, house: str, portal: str | None = None) -> str:

@@ -28,11 +28,13 @@ from typing import TYPE_CHECKING
 
 from gm.crash import crash_point
 from gm.render.budget import RenderBudget, cpu_limit
-from gm.render.pictures import Picture, draw, shared_images
+from gm.render.files import write_whole
+from gm.render.pictures import Picture, draw, keep_drawn, shared_images
 from gm.render.turnpages import TurnPages
 
 if TYPE_CHECKING:
     from gm.render.fetcher import AssetFetcher
+    from gm.render.kit import KitOrder
     from gm.render.pdf import SharedImages
 
 # shared_images: for the callers that make jobs (gm.render.pictures has it).
@@ -71,6 +73,8 @@ class RenderJob:
     board_rasters: the pool's folder where its workers share the board rasters that region
         pictures are cut from (gm.render.pictures.map_crop), so that a turn's board is drawn
         once per run, not once per worker; None: drawn here.
+    kit: the seat's turn kit to make once the PDF is written (gm.render.kit.KitOrder), with the
+        grid pictures drawn for the report; None: no kit.
     """
 
     html: str
@@ -82,6 +86,7 @@ class RenderJob:
     pictures: tuple[Picture, ...] = ()
     turn_pages: TurnPages | None = None
     board_rasters: Path | None = None
+    kit: KitOrder | None = None
 
 
 @dataclass(frozen=True)
@@ -93,6 +98,8 @@ class RenderResult:
         takes them off before a caller sees the result.
     pictures: (reference, data: URL) of the map pictures this job drew (draw_pictures),
         for the pool to give other workers the same way.
+    kit: the SHA-256 of the turn kit the job ordered, written; None when it ordered none, or
+        when making it failed (the `gm` process then makes it itself, and says what is wrong).
     """
 
     out_path: Path
@@ -102,6 +109,7 @@ class RenderResult:
     peak_rss_kb: int
     turn_pages: TurnPages | None = None
     pictures: tuple[tuple[str, str], ...] = ()
+    kit: str | None = None
 
 
 # What a pool sends a worker: a job, the asset folders its fetcher may read, the report's budget.
@@ -179,7 +187,24 @@ class Renderer:
         with cpu_limit(budget.cpu_seconds, job.identifier) if budget else nullcontext():
             ready, pictures = draw_pictures(job)
             result = self.write(ready, asset_dirs, budget.pages if budget else None, budget.tagged if budget else True)
-        return dataclasses.replace(result, pictures=pictures)
+        kit = _kit(job, pictures) if job.kit is not None else None
+        return dataclasses.replace(result, pictures=pictures, kit=kit)
+
+
+def _kit(job: RenderJob, drew: tuple[tuple[str, str], ...]) -> str | None:
+    """Make the job's turn kit, after its PDF and outside its budget (a kit is not the report),
+    with the grid pictures the job drew or was given; its SHA-256, or None when it failed: the
+    `gm` process makes it again when it mails the report, and a fault there is told to the GM
+    as it always was (gm.services.turn_kits)."""
+    from gm.render.kit import make_kit
+
+    assert job.kit is not None
+    for reference, url in (*((p.reference, p.url) for p in job.pictures if p.url), *drew):
+        keep_drawn(reference, url)
+    try:
+        return make_kit(job.kit)
+    except Exception:  # the report stands; its kit is made where it is mailed
+        return None
 
 
 def drawn(job: RenderJob) -> RenderJob:
@@ -298,15 +323,7 @@ def _collect_between_jobs() -> None:
 
 def _store(pdf: bytes, out_path: Path) -> RenderResult:
     out_path.parent.mkdir(parents=True, exist_ok=True)
-    # Write then rename, so a reader (the portal, the mailer) never sees half a PDF. Not
-    # mkstemp: its 0600 mode would hide the report from a portal running as another user.
-    temporary = out_path.with_name(f".{out_path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_bytes(pdf)
-        os.replace(temporary, out_path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+    write_whole(out_path, pdf)
     crash_point("publish:mid-render")
     return RenderResult(
         out_path=out_path,

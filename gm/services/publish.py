@@ -94,7 +94,12 @@ def start(
     wanted = records.unpublished_turns(db, game.id) if numbers is None else sorted(set(numbers))
     if not wanted:
         return Started(game.name, ())
-    return Started(game.name, tuple(wanted), reports.start_render(db, home, game.name, list(wanted), pool=pool))
+    # The turns whose report mails finish will queue: their seats' kits are made with the reports.
+    # A turn published before is not mailed again, and its kit is left as its mails took it.
+    mailed = set(records.unpublished_turns(db, game.id)) & set(wanted) if mail_settings(home).address else set()
+    return Started(
+        game.name, tuple(wanted), reports.start_render(db, home, game.name, list(wanted), pool=pool, kits=mailed)
+    )
 
 
 def finish(db: sqlite_utils.Database, home: Home, clock: Clock, started: Started) -> Published:

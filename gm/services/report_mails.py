@@ -80,7 +80,7 @@ def report_mail(
         )
     context = read_report(home, json_path, f"'gm report render {game.name} --turn {turn}'")
     if not context.get("outcome"):
-        kit = write_kit(home, json_path, context)
+        kit = write_kit(home, json_path, context, json_sha)
         attachments.append(
             {
                 "path": kit.path,

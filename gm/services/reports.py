@@ -11,7 +11,7 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,7 +28,18 @@ from gm.errors import GMError
 from gm.home import Home, render_workers
 from gm.render.budget import OverBudget, RenderBudget
 from gm.rulesets import RulesetFault, cause_of, template_dirs
-from gm.services import endgame, gunboat, observers, press, prizes, scores, short_reports, turn_charges, votes
+from gm.services import (
+    endgame,
+    gunboat,
+    observers,
+    press,
+    prizes,
+    scores,
+    short_reports,
+    turn_charges,
+    turn_kits,
+    votes,
+)
 from gm.services.cycle import NMR_KINDS, nmr_streaks
 from gm.services.game_settings import game_setting
 from gm.services.games import game_ruleset, score_title
@@ -148,8 +159,16 @@ class TurnPages:
     env: jinja2.Environment
 
 
-def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: list[int] | None = None) -> TurnPages:
-    """The report HTML and JSON of the given turns (default: the last resolved one), not rendered."""
+def turn_pages(
+    db: sqlite_utils.Database,
+    home: Home,
+    game_name: str,
+    numbers: list[int] | None = None,
+    kits: Collection[int] = (),
+) -> TurnPages:
+    """The report HTML and JSON of the given turns (default: the last resolved one), not rendered.
+    kits: the turns whose report mails publishing will queue; each mailed seat's job of those
+    turns orders the seat's turn kit (_mailed_kit), made by its render worker."""
     from gm.render.environment import (
         asset_dirs,
         base_url,
@@ -173,7 +192,8 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
     last = resolved[-1]
     by_number = records.turns_numbered(db, game.id, [last, *numbers, *(n - 1 for n in numbers)])
     override = home.templates if home.templates.is_dir() else None
-    env = kept_environment(override, template_dirs(ruleset))
+    env_dirs = template_dirs(ruleset)
+    env = kept_environment(override, env_dirs)
     seats = records.seats_of(db, game.id)
     jobs: list[RenderJob] = []
     jsons: list[tuple[Path, bytes]] = []
@@ -198,6 +218,7 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
             with deferred() as pictures, _template_fault(ruleset, game):
                 html = render_report_html(env, context)
             identifier = f"{game.name}/{number}/{seat.code}"
+            twin = (folder / f"{seat.code}.json", _json_bytes(context, "turn"))
             jobs.append(
                 RenderJob(
                     html,
@@ -207,9 +228,12 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
                     pdf,
                     shared_images(html),
                     pictures=(*pictures.values(),),
+                    kit=turn_kits.kit_order(home, env_dirs, *twin)
+                    if number in kits and _mailed_kit(seat, context)
+                    else None,
                 )
             )
-            jsons.append((folder / f"{seat.code}.json", _json_bytes(context, "turn")))
+            jsons.append(twin)
             rows.append((number, seat.code, pdf))
         if observers.observed(db, game):  # the turn's public pages, for those who observe it
             public = observers.public_context(game, ruleset, turn, seats, by_number[number - 1].state)
@@ -239,6 +263,13 @@ def turn_pages(db: sqlite_utils.Database, home: Home, game_name: str, numbers: l
         _endgame_pages(db, home, env, game, ruleset, by_number[last], seats, jobs, jsons)
     folder = home.reports / game.name / str(numbers[-1]) if len(numbers) == 1 else home.reports / game.name
     return TurnPages(jobs, jsons, rows, standings, folder, asset_dirs(env), by_number[last].resolved, env)
+
+
+def _mailed_kit(seat: records.SeatRecord, context: Mapping[str, Any]) -> bool:
+    """Whether the seat's report mail will carry a turn kit, made then by the render worker
+    beside its PDF: a seat reached by mail (none at an .invalid address: robots, the demo), and
+    a report of a turn, not of the game's outcome (report_mails.report_mail)."""
+    return not seat.email.lower().endswith(".invalid") and not context.get("outcome")
 
 
 def _endgame_pages(
@@ -316,13 +347,15 @@ def start_render(
     numbers: list[int] | None = None,
     workers: int | None = None,
     pool: RenderPool | None = None,
+    kits: Collection[int] = (),
 ) -> Rendering:
     """Write the turns' JSON and start their PDFs: in `pool` (a gm.render.RenderPool the caller
     keeps open across games, with its budget) without waiting, else in a pool of `workers` made
-    for them, within gm.toml's render budget."""
+    for them, within gm.toml's render budget. kits: the turns whose mails will be queued, whose
+    seats' turn kits the workers make too (turn_pages)."""
     from gm.render.pool import render_outcomes
 
-    pages = turn_pages(db, home, game_name, numbers)
+    pages = turn_pages(db, home, game_name, numbers, kits)
     game = records.game_by_name(db, game_name)
     for path, data in pages.jsons:
         _write(path, data)
@@ -346,6 +379,12 @@ def finish_render(db: sqlite_utils.Database, home: Home, rendering: Rendering) -
         )
     digests = {r.out_path: r.sha256 for r in results}
     digests.update((path, hashlib.sha256(data).hexdigest()) for path, data in pages.jsons)
+    kits = {r.out_path: r.kit for r in results if r.kit is not None}
+    turn_kits.made_kits(
+        (job.kit, digests[job.out_path.with_suffix(".json")], kits[job.out_path])
+        for job in pages.jobs
+        if job.kit is not None and job.out_path in kits
+    )
     rendered = tuple(
         SeatReport(
             number, code, pdf, digests[pdf], pdf.with_suffix(".json"), digests[pdf.with_suffix(".json")], pages.resolved
