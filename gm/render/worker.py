@@ -5,7 +5,7 @@ PDF is made, not at the top: the process that hands jobs to a pool imports this 
 importing WeasyPrint costs it about a second of CPU for nothing (gm turn run waited for it before
 its workers could start). A worker forks from the fork server, which has imported it already
 (WARM_MODULES). So is gm.render.gridmap, which draws with Pillow, inside drawing(), where a grid
-map picture is drawn.
+map picture is drawn, and gm.render.kit, inside _kit, where a turn kit is made.
 """
 
 from __future__ import annotations
@@ -52,8 +52,9 @@ __all__ = [
 ]
 
 # What the fork server imports ahead for its workers (gm.render.forkserver): WeasyPrint, and
-# CairoSVG with Pillow for the map pictures (gm.render.raster), and the grid maps' Pillow drawing.
-WARM_MODULES = ("gm.render.pdf", "gm.render.raster", "gm.render.gridmap")
+# CairoSVG with Pillow for the map pictures (gm.render.raster), the grid maps' Pillow drawing, and
+# the turn kit's page (gm.render.kit: about 40 ms of CPU a worker would import again).
+WARM_MODULES = ("gm.render.pdf", "gm.render.raster", "gm.render.gridmap", "gm.render.kit")
 
 
 @dataclass(frozen=True)
