@@ -125,7 +125,9 @@ class Voice:
 
 
 def voice(state: JSONObject, seat: str, you: bool) -> Voice:
-    return Voice(you, nation(state, seat), place_names(state))
+    # The player's own voice names territories by their codes (Voice.place): the names are made
+    # for a report's voice only, not for every check of a turn file, which never read them.
+    return Voice(you, nation(state, seat), {} if you else place_names(state))
 
 
 def _is_count(value: object) -> bool:

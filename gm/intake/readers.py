@@ -49,8 +49,11 @@ class SizeLimits:
 Claim = tuple[str, str, str]
 # What read_message gives back: (letter, turn files, too large, what each turn file claims, how
 # many turn files the mail holds, each turn file's envelope: read here once, for the claim, and
-# handed to the deciding process, which would otherwise read it again).
-MessageRead = tuple[Letter, tuple[TurnFile, ...], bool, tuple[Claim | None, ...], int, tuple[Envelope, ...]]
+# handed to the deciding process, which would otherwise read it again; the SHA-256 each turn file
+# was archived under here, None for one too large to archive: submit() need not archive it again).
+MessageRead = tuple[
+    Letter, tuple[TurnFile, ...], bool, tuple[Claim | None, ...], int, tuple[Envelope, ...], tuple[str | None, ...]
+]
 # One message of a batch read, or None for one that needed no reading.
 Results = list[MessageRead | None]
 # What hears of each batch as soon as it is read: on_read(batch, results).
@@ -62,7 +65,7 @@ def read_message(
 ) -> MessageRead:
     """Archive the raw bytes first, read the mail, archive each turn file: (letter, turn files,
     too large, what each turn file claims: see _claim, how many turn files the mail holds, each
-    turn file's envelope). Only
+    turn file's envelope, the SHA-256 each turn file is archived under or None). Only
     the first MOST_TURN_FILES are kept; the rest are left in the raw mail, unread. sync: force
     each archive file to disk (default: no, the caller forces a whole batch at once). A mail too
     large to read is not archived whole, only a note of it (gm/store/archive.py), nor is a turn
@@ -75,13 +78,20 @@ def read_message(
         archive_bytes(archive, raw, sync, folders)
     found = [] if too_large or letter.automatic else find_turn_files(letter.texts)
     files = tuple(found[:MOST_TURN_FILES])
-    for turn_file in files:
-        data = turn_file.text.encode("utf-8")
-        if len(data) <= limits.turn_file:  # a larger one is refused; submit() keeps its note
-            # Archived now, so that submit() finds them there and forces nothing to disk itself.
-            archive_bytes(archive, data, sync, folders)
+    # Archived now, before anything reads them, and forced to disk with the batch: submit() is
+    # told their digests and neither archives nor forces them again. A file larger than
+    # limits.turn_file is refused, and submit() keeps its note (None here).
+    archived = tuple(_archived(turn_file, archive, limits, sync, folders) for turn_file in files)
     envelopes = tuple(read_envelope(turn_file.text) for turn_file in files)
-    return letter, files, too_large, tuple(_claim(envelope) for envelope in envelopes), len(found), envelopes
+    claims = tuple(_claim(envelope) for envelope in envelopes)
+    return letter, files, too_large, claims, len(found), envelopes, archived
+
+
+def _archived(turn_file: TurnFile, archive: Path, limits: SizeLimits, sync: bool, folders: set[str]) -> str | None:
+    """Archive a turn file's UTF-8 bytes (as submit() stores them); their SHA-256, or None for
+    a file too large to take."""
+    data = turn_file.text.encode("utf-8")
+    return archive_bytes(archive, data, sync, folders) if len(data) <= limits.turn_file else None
 
 
 def _claim(envelope: Envelope) -> Claim | None:

@@ -72,7 +72,8 @@ _WORST_FIRST = ("refused", "rejected", "request", "press", "accepted")
 # A message without any turn file that a person wrote is a "question" for the GM's list.
 
 # What gm.intake.readers.read_message gives for one message: (letter, turn files, too large,
-# claims, how many turn files it holds, their envelopes); None in its place for bytes taken before, not read again.
+# claims, how many turn files it holds, their envelopes, the digests they were archived under);
+# None in its place for bytes taken before, not read again.
 MessageRead = tuple[Any, ...]
 _Item = TypeVar("_Item")  # what _batches groups
 
@@ -104,6 +105,7 @@ class Read:
     claims: tuple[Claim | None, ...] = ()  # what each turn file claims (game, seat, secret): gm.intake.readers._claim
     found: int = 0  # how many turn files the mail holds; only the first MOST_TURN_FILES are in files
     envelopes: tuple[Envelope, ...] = ()  # each turn file's envelope, read once by the reader
+    archived: tuple[str | None, ...] = ()  # the SHA-256 the reader archived each turn file under; None: too large
 
 
 @dataclass
@@ -232,8 +234,8 @@ class Intake:
         digest = hashlib.sha256(incoming.raw).hexdigest()
         if result is None:
             return Read(incoming, digest, None)
-        letter, files, too_large, claims, found, envelopes = result
-        return Read(incoming, digest, letter, files, too_large, claims, found, envelopes)
+        letter, files, too_large, claims, found, envelopes, archived = result
+        return Read(incoming, digest, letter, files, too_large, claims, found, envelopes, archived)
 
     def _settle(self, read: list[Read]) -> None:
         """Check the secrets of these messages' turn files, outside any write transaction."""
@@ -375,6 +377,7 @@ class Intake:
                 secret_check=self.guesses,
                 rows=self.rows,
                 known=(found.text, envelope),
+                archived=item.archived[number - 1],
             )
         except RulesetFault:  # the message is kept (decide)
             raise

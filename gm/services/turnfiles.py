@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -262,14 +263,19 @@ def submit(
     rows: GameRows | None = None,
     known: tuple[str, Envelope] | None = None,
     writing: Callable[[], AbstractContextManager[None]] = nullcontext,
+    archived: str | None = None,
 ) -> Receipt:
     """Archive first, then check, then store: the last valid submission per seat counts.
 
     writing(): held around the write transaction only; the portal's worker processes pass a lock
     they share, so writers queue on it instead of sleeping in SQLite's busy timeout.
+    archived: the SHA-256 the caller archived `data` under a moment ago, and forced to disk (mail
+    intake's reader): when it is that of `data`, the file is not written or touched again.
     A file larger than [submissions] max_bytes is refused, and only a note of it is archived."""
     if len(data) > home.setting("submissions", "max_bytes", 1_000_000):
         digest = note_bytes(home.archive, data, channel=channel, sender=sender or source, reason=TOO_LARGE)
+    elif archived is not None and archived == hashlib.sha256(data).hexdigest():
+        digest = archived
     else:
         digest = archive_bytes(home.archive, data)
     checked = check_turn_file(db, home, data, secret_check, rows, known)

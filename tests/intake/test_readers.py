@@ -17,7 +17,7 @@ from gm.services import intake as intake_module
 from gm.services.intake import Intake
 from gm.store.database import open_database
 from tests.intake.clients import corpus
-from tests.intake.mails import mail, rows, turn_file
+from tests.intake.mails import configure, mail, rows, turn_file
 
 
 def mailbox(secrets: dict) -> list[bytes]:
@@ -264,3 +264,33 @@ def test_a_seats_view_is_made_once_for_its_turn_files_in_trouble(home, mail_home
     assert [outcome for _, outcome, _, _ in said] == ["rejected"] * 4
     assert all("did you mean WAL?" in body for (body,) in rows(home, "SELECT body FROM outbox"))
     assert views == ["BR"]
+
+
+def test_a_turn_file_the_reader_archived_is_not_archived_again(home, mail_home, tmp_path, monkeypatch):
+    """The reader archives each turn file before it is read, and forces it to disk with its
+    batch; submit() used to archive it again (a stat, and a utime of the file just written):
+    the same outcomes, records and archive, each turn file archived by the reader alone. One
+    too large to take is not archived, and submit() still keeps its note."""
+    from gm.services import turnfiles
+
+    raws = mailbox(mail_home)
+    raws.append(mail(turn_file(mail_home["BR"], "CLAIM ENG\n" + "# a long line\n" * 200), message_id="<large@x>"))
+    configure(home, {"submissions.max_bytes": 1500})
+    before = copy_of(home, tmp_path, "before")
+    said_before, stored_before, _ = take(before, raws, readers=1)
+    archived_by: dict[str, list[str]] = {"reader": [], "submit": []}
+    real_archive_bytes = readers_module.archive_bytes
+
+    def archive_bytes(root, data, *args):
+        archived_by["reader" if args else "submit"].append(hashlib.sha256(data).hexdigest())
+        return real_archive_bytes(root, data, *args)
+
+    monkeypatch.setattr(readers_module, "archive_bytes", archive_bytes)
+    monkeypatch.setattr(turnfiles, "archive_bytes", archive_bytes)
+    said, stored_now, _ = take(home, raws, readers=1)
+    assert (said, stored_now) == (said_before, stored_before)
+    assert sorted(p.name for p in home.glob("archive/*/*")) == sorted(p.name for p in before.glob("archive/*/*"))
+    assert archived_by["submit"] == []
+    assert {digest for (digest,) in rows(home, "SELECT archive FROM submissions")} <= set(archived_by["reader"])
+    assert said[-1][1] == "refused" and "too large" in said[-1][2][0]["reason"]
+    assert len(list(home.glob("archive/*/*.note"))) == 1

@@ -157,6 +157,22 @@ def test_check_in_the_placing_turn():
     ]
 
 
+def test_a_check_speaks_to_the_player_in_codes_without_naming_every_territory(monkeypatch):
+    """A check speaks to the player who wrote the orders, in codes; it used to name every
+    territory of the map for each turn file checked (about 40 µs on Europe) and read none of
+    the names. A report's voice still names them."""
+    from gm_games.clash import orders
+
+    state = lowlands(ENG=("BR", 4, "BR"), BEL=("FR", 2), HOL=(None, 0, "BR"))
+    lines = ("MOVE BEL ENG 1",), ("REVOLT BEL",), ("MOVE ENG RHI 2",), ("PASS", "MOVE ENG HOL 1")
+    before = [check(state, "BR", *each) for each in lines]
+    monkeypatch.setattr(orders, "place_names", lambda state: pytest.fail("a check named every territory"))
+    assert [check(state, "BR", *each) for each in lines] == before
+    assert before[0] == [(1, "BEL is not yours (it is held by France (FR))")]
+    monkeypatch.undo()
+    assert orders.voice(state, "BR", you=False).place("BEL") == "Belgium (BEL)"
+
+
 def test_check_when_the_game_is_over_and_for_strangers():
     state = lowlands()
     state["phase"] = "over"
