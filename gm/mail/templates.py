@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.resources import files
@@ -22,13 +24,32 @@ class Written:
 
 
 def mail_environment(override_dir: Path | None) -> jinja2.Environment:
-    """Templates for text/plain mail.
+    """Templates for text/plain mail: the GM's `mail/` folder under override_dir first, then gm's.
 
     Autoescape is off on purpose: the output is plain text, where HTML escaping would only garble
     a player's name. Headers never come from here unchecked: the subject is one line, and the
     message builder puts it and every address through email.headerregistry, which refuses CR/LF.
+
+    The environment is kept by the process for the same folders: a run-due asked for a new one
+    for every game, and each compiled the report mail's template again, about 8 % of the `gm`
+    process's CPU at 1,000 seats (bench/README.md, issue 32). Jinja notices an edited template
+    itself (it checks the file's time at each get_template); a file that comes into the GM's
+    `mail/` folder or goes from it changes the folder's time, and so the key, as for the reports'
+    environment (gm.render.environment.kept_environment).
     """
-    dirs = [override_dir / "mail"] if override_dir is not None and (override_dir / "mail").is_dir() else []
+    mail = override_dir / "mail" if override_dir is not None else None
+    try:
+        found = mail.stat() if mail is not None else None
+    except OSError:
+        found = None
+    if found is None or not stat.S_ISDIR(found.st_mode):
+        return _kept(None, 0)
+    return _kept(mail, found.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=16)
+def _kept(mail: Path | None, version: int) -> jinja2.Environment:
+    dirs = [mail] if mail is not None else []
     dirs.append(Path(str(files("gm_templates.mail"))))
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(d) for d in dirs]),
