@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from gm.store import database, records
+from gm.store import database, ledger, records
 from gm.store.migrations import Migration, all_migrations, run_script
 
 
@@ -151,3 +151,21 @@ def test_the_withheld_press_migration_leaves_every_message_standing(tmp_path, mo
     assert "withheld" not in {c.name for c in db["press"].columns}
     assert database.migrate(db)[0] == "m014_press_withheld"
     assert "withheld" in {c.name for c in db["press"].columns}
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # a seat's turn charge, asked for every seat's report (gm.store.ledger.turn_charge)
+        "SELECT l.id FROM ledger l WHERE l.game_id = 1 AND l.turn = 3 AND l.seat = 'BR' "
+        f"AND l.kind = 'turn charge' AND {ledger._NOT_REVERSED} ORDER BY l.id DESC LIMIT 1",
+        # a game's latest re-run, asked for every seat's report mail (gm.store.audit.latest_rerun)
+        "SELECT id FROM audit WHERE game_id = 1 AND action = 'turn rerun' ORDER BY id DESC LIMIT 1",
+    ],
+)
+def test_lookups_made_for_every_seat_do_not_read_a_whole_table(tmp_path, query):
+    """The ledger and the audit log only grow: a lookup made for every seat of every turn that
+    read either whole would make each week cost more than the last (m029)."""
+    db = database.open_database(tmp_path / "gm.db")
+    plan = [row[3] for row in db.execute(f"EXPLAIN QUERY PLAN {query}")]
+    assert not [step for step in plan if step.startswith("SCAN")], plan

@@ -1,9 +1,13 @@
 -- index address_changes_account on address_changes
 CREATE INDEX address_changes_account ON address_changes (account_id);
+-- index audit_game_action on audit
+CREATE INDEX audit_game_action ON audit (game_id, action);
 -- index ledger_account on ledger
 CREATE INDEX ledger_account ON ledger (account_id);
 -- index ledger_game_turn on ledger
 CREATE INDEX ledger_game_turn ON ledger (game_id, turn);
+-- index ledger_ref on ledger
+CREATE INDEX ledger_ref ON ledger (ref);
 -- index mail_taken_content on mail_taken
 CREATE INDEX mail_taken_content ON mail_taken (content_hash);
 -- index mail_taken_questions on mail_taken
@@ -96,4 +100,4 @@ CREATE TABLE waiting ( id INTEGER PRIMARY KEY, game_id INTEGER REFERENCES games(
 CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
 -- trigger ledger_no_update on ledger
 CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
--- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm, m014_press_withheld, m015_people, m020_staff, m025_votes, m026_observers, m027_observer_mail, m028_observer_links
+-- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm, m014_press_withheld, m015_people, m020_staff, m025_votes, m026_observers, m027_observer_mail, m028_observer_links, m029_lookup_indexes
