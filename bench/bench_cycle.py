@@ -13,7 +13,10 @@ whole process tree (this process is a subreaper, so workers and the fork server 
 `gm run-due` with every game due (resolve, render, queue and send the reports into the outbox
 folder). Beside it, in the same run, the floor: bare WeasyPrint on the very HTML each seat's PDF
 came from, its map pictures drawn as a render worker draws them (the same PNG bytes the report
-embeds; drawing them is not timed, laying out and writing the PDF is).
+embeds; drawing them is not timed, laying out and writing the PDF is). A CPU second is not a
+fixed amount of work on a shared machine, so the pace is probed too: bare WeasyPrint on the same
+few reports before the intake, after the run-due and after the floor; the bench prints how far it
+moved and the floor at the run-due's pace (`pace`).
 
 With `--turn N` every game is mid-season: robots play turns 1 to N-1 first, as players by mail
 would (turn files with press, some refused for a bad order and sent again or not, some never
@@ -308,6 +311,30 @@ def floor(home: Home, names: list[str], games_each: int | None = None) -> dict[s
     return spent
 
 
+PROBE_REPORTS = 4  # the pace probe: bare WeasyPrint on this many reports of the house's first game
+
+
+def probe_html(home: Home, name: str) -> list[tuple[str, str]]:
+    """(HTML, base URL) of the first PROBE_REPORTS seat reports of the game's last resolved turn,
+    pictures drawn: the same pages each time the pace is probed (pace)."""
+    db = open_database(home.database)
+    pages = turn_pages(db, home, name)
+    db.conn.close()
+    return [(floor_html(job), job.base_url) for job in pages.jobs[: min(PROBE_REPORTS, len(pages.rows))]]
+
+
+def pace(pages: list[tuple[str, str]]) -> float:
+    """CPU seconds of bare WeasyPrint on the probe's pages: the machine's pace at this moment.
+    A CPU second is not a fixed amount of work on a shared machine (a sibling hyperthread busy, a
+    cache shared, the clock's speed): the same 76 reports measured 1.31 to 1.80 CPU-s a seat on
+    one built house (bench/README.md). The probe, taken before the intake, after the run-due and
+    after the floor, says how far the pace moved between the run-due and its floor."""
+    start = time.process_time()
+    for html, base_url in pages:
+        bare_pdf(html, base_url)
+    return time.process_time() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seats", type=int, default=1000, help="seats in the house (default 1000)")
@@ -354,6 +381,8 @@ def main() -> None:
         if args.build_only:
             print(f"built in {root}; run on a copy of it with --built {root}")
             return
+        probe = probe_html(home, names[0])
+        paces = [pace(probe)]
         results = {}
         for label, command in [("intake", ["inbox", "import", str(maildir)]), ("acknowledgements", ["mail", "send"])]:
             results[label] = _show(label, timed(*command, "--home", str(home.root)), seats)
@@ -367,6 +396,7 @@ def main() -> None:
         print(
             f"{reports} report PDFs written, {mails} mails in the outbox folder; load average {os.getloadavg()[0]:.1f}"
         )
+        paces.append(pace(probe))
         by_ruleset = {}
         for ruleset_name in dict.fromkeys(name.rsplit("-", 1)[0] for name in names) if args.by_ruleset else ():
             make_due(apart, ruleset_name)
@@ -375,6 +405,7 @@ def main() -> None:
                 f"{ruleset_name} alone", timed("run-due", "--home", str(apart.root)), ruleset_seats
             )
         bare = floor(home, names, args.floor_games)
+        paces.append(pace(probe))
         print("the floor, bare WeasyPrint on the reports' HTML as sent (maps drawn), CPU-s per report:")
         for ruleset_name, (seconds, count) in bare.items():
             ruleset_seats = sum(n for name, n in seats_of.items() if name.startswith(f"{ruleset_name}-"))
@@ -399,6 +430,18 @@ def main() -> None:
             f"{floor_reports} reports rendered); run-due {whole:.3f} a seat, {whole / floor_seat:.2f} of the floor; "
             f"the gm process {results['run-due']['main_cpu'] / seats:.3f} a seat "
             f"({results['run-due']['main_cpu'] / seats / floor_seat:.3f} of the floor: the same on a machine twice as fast)"
+        )
+        # The run-due ran between the first two probes, the floor between the last two: the
+        # floor at the run-due's pace is the floor times the ratio of their means.
+        at_pace = floor_seat * (paces[0] + paces[1]) / (paces[1] + paces[2])
+        moved = max(paces) / min(paces) - 1
+        print(
+            f"{'the pace':>16}: {len(probe)} reports of {names[0]} (its last turn before run-due) took "
+            + ", ".join(f"{p:.2f}" for p in paces)
+            + f" CPU-s before the intake, after the run-due and after the floor (moved {moved:.0%}); "
+            f"the floor at the run-due's pace {at_pace:.3f} a seat: run-due {whole / at_pace:.2f} of it, "
+            f"the gm process {results['run-due']['main_cpu'] / seats / at_pace:.3f}"
+            + ("; the pace moved by more than a tenth: no ratio here is better than that" if moved > 0.1 else "")
         )
 
 
