@@ -33,7 +33,6 @@ def test_gm_override_is_used_and_a_broken_one_is_named(home, gm, game, monkeypat
     assert ran.err.startswith(f"Error: the mail template {mine} does not render: ")
 
 
-
 def test_kept_environment_sees_templates_come_change_and_go(tmp_path):
     """The mail environment is kept by the process (a run-due asks for it for every game), yet a
     GM's template put in templates/mail/, edited or taken away is used from the next mail on."""
