@@ -22,6 +22,7 @@ process that hands jobs to the render pool imports this module for the pages' ke
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import os
@@ -72,14 +73,16 @@ class Split:
 
     def key(self, base_url: str, asset_dirs: tuple[str, ...]) -> str:
         """What names the turn's pages in every process: their HTML and what it is read with."""
-        folders = [os.path.realpath(d) for d in asset_dirs]  # as the worker's AssetFetcher has them
-        return hashlib.sha256("\0".join((self.turn_html, base_url, *folders)).encode()).hexdigest()
+        return _key(self.turn_html, base_url, asset_dirs)
 
 
 def key_of(html: str, base_url: str, asset_dirs: tuple[str, ...]) -> str | None:
-    """The key of a report's turn pages (Split.key), None if it has none."""
-    parts = split(html)
-    return None if parts is None else parts.key(base_url, asset_dirs)
+    """The key of a report's turn pages (Split.key), None if it has none: what the render pool
+    asks of every job it is given, so the seat's own document is not made here."""
+    if _PLACE.search(html) is None:
+        return None
+    sections = _SECTION.findall(html)
+    return _key(_turn_html(html, sections), base_url, asset_dirs) if sections else None
 
 
 def split(html: str) -> Split | None:
@@ -88,15 +91,28 @@ def split(html: str) -> Split | None:
     sections = _SECTION.findall(html)
     if place is None or not sections:
         return None
-    seat_html = _SECTION.sub("", html)
+    return Split(_SECTION.sub("", html), _turn_html(html, sections), frozenset(place.group(1).split()))
+
+
+def _turn_html(html: str, sections: list[str]) -> str:
     styles = "\n".join(_STYLE.findall(html))
-    turn_html = (
+    return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'{styles}\n{_NO_MARGIN_BOXES}\n</head>\n<body class="turn-pages">\n{_LEAD}\n'
         + "\n".join(sections)
         + "\n</body>\n</html>\n"
     )
-    return Split(seat_html, turn_html, frozenset(place.group(1).split()))
+
+
+def _key(turn_html: str, base_url: str, asset_dirs: tuple[str, ...]) -> str:
+    return hashlib.sha256("\0".join((turn_html, base_url, *_real(tuple(asset_dirs)))).encode()).hexdigest()
+
+
+@functools.lru_cache(maxsize=16)
+def _real(asset_dirs: tuple[str, ...]) -> tuple[str, ...]:
+    """The folders as the worker's AssetFetcher has them (their real paths), looked up once a
+    process: a few system calls a folder, for every job of a run-due."""
+    return tuple(os.path.realpath(d) for d in asset_dirs)
 
 
 def blank_pages(count: int, first_height: float = 1.0, last_height: float = 1.0) -> str:

@@ -68,6 +68,27 @@ def test_a_report_without_marks_is_one_document():
     assert turnpages.split("<html><body><!--gm:turn--><p>x</p><!--/gm:turn--></body></html>") is None
 
 
+def test_the_pools_key_is_the_key_of_the_split_report(tmp_path):
+    """key_of (what the render pool asks of every job) names the same turn pages as the worker's
+    split, and none where the report marks none."""
+    html = (
+        "<html><head><style>p { color: red }</style></head><body><p>mine</p>"
+        '<!--gm:turn--><h2>Scores</h2><!--/gm:turn--><!--gm:turn-pages reader="BR"--></body></html>'
+    )
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path)
+    parts = turnpages.split(html)
+    assert parts is not None
+    for dirs in ((str(tmp_path),), (str(link),)):  # a folder by a link is the folder itself
+        assert turnpages.key_of(html, "file:///x/", dirs) == parts.key("file:///x/", (str(tmp_path),))
+    assert turnpages.key_of(html, "file:///y/", (str(tmp_path),)) != parts.key("file:///x/", (str(tmp_path),))
+    assert turnpages.key_of(html.replace("Scores", "Score"), "file:///x/", (str(tmp_path),)) != parts.key(
+        "file:///x/", (str(tmp_path),)
+    )
+    assert turnpages.key_of("<html><body><p>Hello</p></body></html>", "file:///x/", ()) is None
+    assert turnpages.key_of(html.replace("<!--gm:turn-pages", "<!--gm:other"), "file:///x/", ()) is None
+
+
 def test_the_turn_sections_leave_the_seats_html_with_every_style():
     html = (
         "<html><head><title>BR</title><style>p { color: red }</style></head><body><p>mine</p>"
