@@ -5,40 +5,17 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from email import policy
-from email.headerregistry import Address, BaseHeader, HeaderRegistry
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses
-from functools import lru_cache
 from typing import overload
 
 from gm.intake.text import clean_text, html_to_text, part_text, readable
-
-
-class _RememberingRegistry:
-    """The modern policy's header registry, remembering the header objects it made.
-
-    The email package parses a header's value anew on every access, and the parser itself asks for
-    each part's Content-Type three times or more; most mail carries the same few Content-Type
-    values. A header object depends only on (name, value) and is never changed, so the one made
-    before is the one the registry would make now. Long values are not remembered.
-    """
-
-    LONGEST = 500
-
-    def __init__(self) -> None:
-        self.registry = HeaderRegistry()
-        self.remembered = lru_cache(maxsize=2048)(self.registry)
-
-    def __call__(self, name: str, value: str) -> BaseHeader:
-        if len(value) > self.LONGEST:
-            return self.registry(name, value)
-        return self.remembered(name, value)
-
+from gm.mail.headers import MODERN
 
 # The modern policy: structured headers (addresses, parameters) and RFC 2047 words decoded.
-_PARSER = BytesParser(policy=policy.default.clone(header_factory=_RememberingRegistry()))
+_PARSER = BytesParser(policy=MODERN)  # its header objects remembered (gm.mail.headers)
 _MSG_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable ASCII but < and >: no space, no CR/LF
 _TURN_FILE_NAMES = (".txt", ".ord", ".orders", ".text")
 _LIST_PRECEDENCE = {"bulk", "junk", "list"}

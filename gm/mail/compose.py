@@ -12,6 +12,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 from pathlib import Path
 
+from gm.mail.headers import MODERN
 from gm.store.outbox import Queued
 
 _MSG_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable ASCII without < and >: no space, no CR/LF
@@ -27,7 +28,7 @@ def compose(mail: Queued, sender: Address, home_root: Path, now: datetime) -> Em
     Addresses go in as Address objects and the subject through the modern policy, both of which
     refuse CR and LF, so nothing a player wrote can add a header.
     """
-    message = EmailMessage()
+    message = EmailMessage(policy=MODERN)  # what policy.default makes, its header classes kept
     try:
         message["From"] = sender
         message["To"] = Address(mail.recipient_name, addr_spec=mail.recipient)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Protocol
 
 from gm.errors import GMError
+from gm.mail.headers import MODERN
 from gm.mail.settings import Server
 
 # A line ending of any kind: email.generator's NLCRE, which the stubs of the standard library leave out.
@@ -104,7 +105,7 @@ class _BlockGenerator(BytesGenerator):
 
 def _message_id(path: Path) -> str | None:
     with open(path, "rb") as handle:
-        return BytesHeaderParser(policy=policy.default).parse(handle).get("Message-ID")
+        return BytesHeaderParser(policy=MODERN).parse(handle).get("Message-ID")
 
 
 class SmtpSender:
