@@ -329,7 +329,7 @@ def pace(pages: list[tuple[str, str]]) -> float:
     cache shared, the clock's speed): the same 76 reports measured 1.31 to 1.80 CPU-s a seat on
     one built house (bench/README.md). The probe, taken before the intake, after the run-due and
     after the floor (once before them all, not counted: the first reports of a process pay
-    WeasyPrint's start, about a fifth more), says how far the pace moved between the run-due and
+    WeasyPrint's start, a fifth to a third more), says how far the pace moved between the run-due and
     its floor."""
     start = time.process_time()
     for html, base_url in pages:
