@@ -39,3 +39,15 @@ def test_a_line_break_in_a_header_is_still_refused():
     message = EmailMessage(policy=MODERN)
     with pytest.raises(ValueError):
         message["Subject"] = "hi\r\nBcc: everyone@example.org"
+
+
+def test_what_a_sender_writes_cannot_grow_the_remembered_headers_past_their_bound():
+    """Intake parses every stranger's mail in this policy: a long header value is not
+    remembered, and however many different short ones come, at most `maxsize` are kept."""
+    factory = MODERN.header_factory
+    long_value = "x" * (factory.LONGEST + 1)
+    assert factory("Subject", long_value) is not factory("Subject", long_value)
+    for n in range(factory.remembered.cache_info().maxsize + 100):
+        factory("X-Hostile", f"value {n}")
+    info = factory.remembered.cache_info()
+    assert info.currsize == info.maxsize == 2048

@@ -52,3 +52,10 @@ def test_kept_environment_sees_templates_come_change_and_go(tmp_path):
     mine.unlink()
     with pytest.raises(GMError, match="does not render"):
         write_mail(mail_environment(tmp_path), "note.txt", context)
+    # gm's own answer.txt used while the GM's folder has no copy of it, then the GM's copy comes:
+    # only the folder's time tells (Jinja keeps checking the file it found first, gm's).
+    answer = {"reply_subject": "Re: x", "name": "", "answer": "yes", "gm_name": "GM", "received": "now", "quoted": ""}
+    assert write_mail(mail_environment(tmp_path), "answer.txt", answer).subject == "Re: x"
+    (mail / "answer.txt").write_text("Subject: mine\n\n{{ answer }}\n")
+    os.utime(mail, ns=(made + 2 * 10**9, made + 2 * 10**9))  # the folder's time moved, whatever the clock's grain
+    assert write_mail(mail_environment(tmp_path), "answer.txt", answer).subject == "mine"
