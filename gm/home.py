@@ -6,7 +6,7 @@ import os
 import stat
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -148,17 +148,22 @@ class Home:
     def settings_file(self) -> Path:
         return self.root / "gm.toml"
 
+    @cached_property
+    def _settings_path(self) -> str:
+        return str(self.settings_file)
+
     def settings(self) -> dict[str, Any]:
         """gm.toml, parsed; read again only when the file changes (a server asks on every request)."""
         # One stat a call, not two (intake asks twice a turn file): its mode says a file or not.
-        path = self.settings_file
+        # Its name as text, made once: building the Path cost more than the stat.
+        path = self._settings_path
         try:
-            status = path.stat()
+            status = os.stat(path)
         except FileNotFoundError:
             return {}
         if not stat.S_ISREG(status.st_mode):
             raise GMError(f"{path} must be a file (gm's settings), not a folder.")
-        return _read_settings(str(path), status.st_mtime_ns, status.st_size)
+        return _read_settings(path, status.st_mtime_ns, status.st_size)
 
     def setting(self, section: str, key: str, default: _Value) -> _Value:
         """gm.toml's [section] key, or default when it is not set; a clear error when the value
