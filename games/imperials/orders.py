@@ -142,6 +142,9 @@ def _play(plan: Plan, card: str, *args: str | int) -> str | None:
         problem = _arg_problem(plan, card, kind, arg)
         if problem:
             return problem
+    effect = _PLAN_EFFECTS.get(card)
+    if effect is not None:
+        effect(plan, *args)
     return None
 
 
@@ -243,6 +246,55 @@ def _own_warrior(plan: Plan, vertex: int, *rest: object) -> str | None:
     return None
 
 
+def _upgrade(plan: Plan, vertex: int) -> str | None:
+    problem = _own_warrior(plan, vertex)
+    if problem is None:
+        _stronger(plan, vertex)
+    return problem
+
+
+def _stronger(plan: Plan, vertex: int) -> None:
+    """The seat's warrior at vertex one level up in the plan: a regular warrior's place is free
+    for a WARRIOR after it. Costs and the barracks aside, as the plan leaves them: an upgrade
+    that fails when it runs fails there, and so does a WARRIOR that needed its place (D-ALL-3)."""
+    warrior = plan.state["warriors"].get(str(vertex))
+    if warrior is not None and warrior["owner"] == plan.seat and warrior["level"] < 3:
+        warrior["level"] += 1
+
+
+# What a card the seat plays does to the plan, where a later order of the file may depend on it:
+# the plan never stands stricter than the turn will (a village the card made a town takes
+# improvements and fences, a freed place takes a piece). A card's own failure is the turn's.
+def _medicine(plan: Plan, vertex: int) -> None:
+    if town_problem(plan.state, plan.geo, plan.seat, vertex, plan.you) is None:
+        plan.state["buildings"][str(vertex)]["kind"] = "town"
+
+
+def _smith(plan: Plan, *vertices: int) -> None:
+    for vertex in dict.fromkeys(vertices):
+        _stronger(plan, vertex)
+
+
+def _diplomat(plan: Plan, edge: str, again: str | None = None) -> None:
+    owner = plan.state["roads"].pop(edge, None)
+    if owner == plan.seat and again is not None and again not in plan.state["roads"]:
+        plan.state["roads"][again] = plan.seat
+
+
+def _intrigue(plan: Plan, vertex: int) -> None:
+    warrior = plan.state["warriors"].get(str(vertex))
+    if warrior is not None and warrior["owner"] != plan.seat:
+        del plan.state["warriors"][str(vertex)]
+
+
+_PLAN_EFFECTS: dict[str, Callable[..., None]] = {
+    "medicine": _medicine,
+    "smith": _smith,
+    "diplomat": _diplomat,
+    "intrigue": _intrigue,
+}
+
+
 def _move(plan: Plan, start: int, end: int) -> str | None:
     problem = _own_warrior(plan, start)
     if problem:
@@ -272,7 +324,7 @@ CHECKS: dict[str, Callable[..., str | None]] = {
     "FENCE": _fence,
     "WARRIOR": _warrior,
     "ACTIVATE": _own_warrior,
-    "UPGRADE": _own_warrior,
+    "UPGRADE": _upgrade,
     "MOVE": _move,
     "CHASE": _chase,
 }
