@@ -116,11 +116,9 @@ def decisions(turn: Turn, seat: str) -> tuple[dict[int, Order], dict[int, Order]
 
 
 def accepted_by(turn: Turn, number: int) -> list[str]:
-    """The seats whose orders this turn accept an offer, in order of play after the mover."""
-    sequence = order_of_play(turn.state)
-    start = sequence.index(turn.mover) if turn.mover in sequence else 0
-    after = sequence[start + 1 :] + sequence[:start]
-    return [s for s in after if number in turn.accepts.get(s, ())]
+    """The seats whose orders this turn accept an offer, in the round's order of play (rule
+    D-IM-9: "the first acceptor in order of play"; a seat before the maker comes first)."""
+    return [s for s in order_of_play(turn.state) if number in turn.accepts.get(s, ())]
 
 
 def settle_offers(turn: Turn, seat: str) -> None:
