@@ -323,9 +323,18 @@ def _check_play(state: JSONObject, seat: str, orders: list[Order]) -> list[Probl
             first = order
     if first is not None:
         message = action_problem(state, seat, first, voice(state, seat, you=True))
-        if message:
+        if message and not _revolt_may_come_good(state, seat, first):
             problems.append(Problem(first.line, message))
     return sorted(problems, key=lambda p: p.line)
+
+
+def _revolt_may_come_good(state: JSONObject, seat: str, order: Order) -> bool:
+    """A REVOLT on one of the seat's own core territories that has no enemy troop now: a player
+    before the seat in the round may move one in (D-ALL-4), and the revolt then runs. Rule
+    D-ALL-3 fails it on its own if not, so the check warns (_revolt_warning) and does not
+    refuse the file."""
+    code = order.args[0] if order.verb == "REVOLT" and well_formed(order) else None
+    return code in state["territories"] and state["territories"][code]["core_of"] == seat
 
 
 # ----------------------------------------------------------------------------------------------
@@ -333,15 +342,33 @@ def _check_play(state: JSONObject, seat: str, orders: list[Order]) -> list[Probl
 
 
 def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
-    """Units left unplaced at the set-up, and an attack too weak to take its target as the
-    board stands. Never raises: the orders may be the ones the check refused."""
+    """Units left unplaced at the set-up, an attack too weak to take its target and a revolt
+    with no enemy troop to remove, as the board stands. Never raises: the orders may be the ones
+    the check refused."""
     if seat not in state.get("seats", {}):
         return []
     if state["phase"] == "place":
         return _unplaced(state, seat, orders)
     if state["phase"] == "play":
-        return [Problem(o.line, w) for o in orders if (w := _too_weak(state, seat, o))]
+        return [
+            Problem(o.line, w) for o in orders if (w := _too_weak(state, seat, o) or _revolt_warning(state, seat, o))
+        ]
     return []
+
+
+def _revolt_warning(state: JSONObject, seat: str, order: Order) -> str | None:
+    """A REVOLT on the seat's own core territory with no enemy troop there as the board stands."""
+    if not _revolt_may_come_good(state, seat, order):
+        return None
+    code = order.args[0]
+    who = holder(state, code)
+    if who is None:
+        return f"{code} is empty now: the revolt fails unless another player moves troops in before your action"
+    if who == seat:
+        return (
+            f"{code} holds only your own troops now: the revolt fails unless another player takes it before your action"
+        )
+    return None
 
 
 def _unplaced(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:

@@ -111,7 +111,13 @@ def judge(turn: Turn) -> None:
     record = state["victory"]
     now = victory.standing(state["vp"], alive(state), record["target"])
     verdict = victory.judge(record["warning"], turn.number, census.is_census(state[census.STATE_KEY], turn.number), now)
-    record.update(warning=verdict.warning, leader=now.leader, holds=list(now.holds))
+    record.update(warning=verdict.warning, leader=now.leader)
+    # The conditions that held when the warning was given, as its event told everyone; not
+    # which hold now, turn by turn, which would tell the others' VP (D-ALL-5, 11.3).
+    if verdict.news == "warning":
+        record["holds"] = list(now.holds)
+    elif verdict.warning is None:
+        record["holds"] = []
     if verdict.news == "warning":
         turn.event("warning", _warning_text(state, now), None, leader=now.leader, vp=now.top, holds=list(now.holds))
     elif verdict.news == "withdrawn":

@@ -362,8 +362,14 @@ def _discounts(after: JSONObject) -> list[str]:
 
 
 def _order_of_play(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
-    """The order of play rotates by one seat each turn."""
-    order = before["order_of_play"]
-    return (
-        [] if after["order_of_play"] == order[1:] + order[:1] else [f"{ORDER}: {order} became {after['order_of_play']}"]
-    )
+    """The order of play rotates by one seat each turn among the countries still in the game:
+    the next turn starts with the first of them after this turn's first (D-ALL-4), every seat
+    kept in its place in the circle."""
+    cycle, alive = before["order_of_play"], set(_alive(after))
+    first = next((s for s in cycle if s not in before["victory"]["eliminated"]), None)
+    if first is None or not alive:
+        return []
+    turned = cycle[cycle.index(first) + 1 :] + cycle[: cycle.index(first) + 1]
+    skip = next(i for i, seat in enumerate(turned) if seat in alive)
+    expected = turned[skip:] + turned[:skip]
+    return [] if after["order_of_play"] == expected else [f"{ORDER}: {cycle} became {after['order_of_play']}"]

@@ -256,7 +256,8 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
     found = [
         Problem(o.line, w)
         for o in listed
-        if o.verb in ("MOVE", "ATTACK") and (w := _armies_warning(state, seat, o, listed))
+        if o.verb in ("MOVE", "ATTACK")
+        and (w := _own_target(state, seat, o) or _armies_warning(state, seat, o, listed))
     ]
     used = len({o.args[0] for o in orders if o.args and isinstance(o.args[0], int)})
     if used < MAX_ACTIONS:
@@ -290,6 +291,19 @@ def _armies_warning(state: JSONObject, seat: str, order: Order, orders: list[Ord
     if order.verb != "ATTACK" or areas[target]["owner"] == seat:
         return None
     return _too_weak(state, target, resolve_amount(amount, present)[0])
+
+
+def _own_target(state: JSONObject, seat: str, order: Order) -> str | None:
+    """An ATTACK on an area the seat owns now: it fails, unless another country takes the area
+    by an earlier action of the turn, so it is a warning and not a problem (rule D-ALL-3: only
+    what no earlier action can change refuses a file)."""
+    target = order.args[2]
+    if order.verb != "ATTACK" or target not in state["areas"] or state["areas"][target]["owner"] != seat:
+        return None
+    return (
+        f"{target} is your own area now: the attack fails unless it is taken from you by an earlier "
+        "action; to send armies there, MOVE"
+    )
 
 
 def _brings_armies(order: Order, code: str) -> bool:
@@ -344,8 +358,6 @@ def _order_problem(state: JSONObject, board: Board, seat: str, order: Order, ord
             return f"{where} and {where_to} are not next to each other (nor across one sea)"
     if order.verb in ("MOVE", "RETREAT") and not _yours(state, where_to, seat, orders, number):
         return f"{where_to} is not yours; {order.verb} goes to an area you own (to take it, ATTACK)"
-    if order.verb == "ATTACK" and state["areas"][where_to]["owner"] == seat:
-        return f"{where_to} is your own area: an attack on it fails; to send armies there, MOVE"
     return None
 
 

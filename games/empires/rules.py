@@ -126,9 +126,18 @@ def resolve(state: JSONObject, orders: dict[str, list[Order]], seeds: TurnSeeds)
     end_turn(turn)
     work["vp_changes"] = [c.to_json() for c in turn.vp]
     work["turn"] = seeds.turn + 1
-    # The order of play rotates by one seat each turn (D-EMP-1).
-    work["order_of_play"] = work["order_of_play"][1:] + work["order_of_play"][:1]
+    work["order_of_play"] = next_order(work["order_of_play"], sequence, alive(work))
     return TurnResult(work, tuple(turn.events))
+
+
+def next_order(order: list[str], sequence: list[str], playing: list[str]) -> list[str]:
+    """The order of play rotated by one seat among the countries still in the game (D-EMP-1,
+    D-ALL-4): the next turn starts with the first of them after this turn's first. The list
+    keeps every seat, eliminated ones too, in their places; only its start moves."""
+    start = order.index(sequence[0]) + 1 if sequence else 1
+    rotated = order[start:] + order[:start]
+    skip = next((i for i, seat in enumerate(rotated) if seat in playing), 0)
+    return rotated[skip:] + rotated[:skip]
 
 
 def _plan(turn: Turn, seat: str, orders: list[Order]) -> dict[int, Order]:

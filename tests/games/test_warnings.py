@@ -98,6 +98,14 @@ def test_clash_warns_of_an_attack_too_weak_to_take_its_target():
     assert warned("clash", state, "BR", "MOVE ENG HOL 1") == [], "an empty territory is taken without a fight"
 
 
+def test_clash_warns_of_a_revolt_with_no_enemy_troop_to_remove_yet():
+    state = clash_lowlands(ENG=("BR", 4), HOL=(None, 0))
+    state["territories"]["HOL"]["core_of"] = "BR"
+    assert warned("clash", state, "BR", "REVOLT HOL") == [
+        (1, "HOL is empty now: the revolt fails unless another player moves troops in before your action")
+    ]
+
+
 def test_clash_warns_of_units_left_unplaced_at_the_set_up():
     state = new_state("clash", "lowlands", ["BR", "FR"])
     state["phase"] = "place"
@@ -184,6 +192,19 @@ def test_empires_warns_of_more_armies_than_an_area_will_hold_and_an_attack_that_
     )
     unused = warned("empires", state, "AL", "1 GROW FEN", "2 ATTACK HIL MID 2")
     assert [line for line, _ in unused] == [0, 2] and unused[0][1].startswith("you use 2 of your 16 actions")
+
+
+def test_empires_warns_of_an_attack_on_an_area_of_your_own_and_takes_the_file():
+    # Another country may take the area by an earlier action of the turn (D-ALL-3): a warning.
+    state = new_state("empires", "duchies", ["AL", "BR"])
+    state["areas"]["HIL"].update(owner="AL", armies=2)
+    rest = [f"{n} ARMY - - 1" for n in range(2, 17)]
+    assert warned("empires", state, "AL", "1 ATTACK ALB HIL 1", *rest) == [
+        (
+            1,
+            "HIL is your own area now: the attack fails unless it is taken from you by an earlier action; to send armies there, MOVE",
+        )
+    ]
 
 
 # ----------------------------------------------------------------------------------------------

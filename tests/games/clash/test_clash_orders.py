@@ -107,8 +107,6 @@ def test_check_accepts_a_legal_action():
         ("MOVE ENG XYZ 1", "XYZ is not a territory on this map"),
         ("RECRUIT ENG 3", "you have $3; 3 troops cost $6"),
         ("REVOLT BEL", "BEL is not one of your core territories"),
-        ("REVOLT HOL", "HOL is empty; there is no troop to remove"),
-        ("REVOLT ENG", "ENG holds only your own troops; there is no troop to remove"),
         ("CLAIM ENG", "CLAIM is a set-up order; in a round your one action is PASS, RECRUIT, REVOLT or MOVE"),
     ],
 )
@@ -116,6 +114,36 @@ def test_check_problems_in_a_round(line, message):
     state = lowlands(ENG=("BR", 4, "BR"), BEL=("FR", 2), HOL=(None, 0, "BR"))
     state["seats"]["BR"]["money"] = 3
     assert check(state, "BR", line) == [(1, message)]
+
+
+@pytest.mark.parametrize(
+    "line, warning",
+    [
+        ("REVOLT HOL", "HOL is empty now: the revolt fails unless another player moves troops in before your action"),
+        (
+            "REVOLT ENG",
+            "ENG holds only your own troops now: the revolt fails unless another player takes it before your action",
+        ),
+    ],
+)
+def test_a_revolt_with_no_enemy_troop_yet_is_warned_of_not_refused(line, warning):
+    # D-ALL-4: a player before Britain in the round may move into its core territory, and the
+    # revolt then has a troop to remove; D-ALL-3: only an action illegal when it runs fails.
+    state = lowlands(ENG=("BR", 4, "BR"), BEL=("FR", 2), HOL=(None, 0, "BR"))
+    assert check(state, "BR", line) == []
+    orders, _ = parse(line)
+    assert messages(ruleset.order_warnings(state, "BR", orders)) == [(1, warning)]
+    assert messages(ruleset.order_warnings(state, "FR", parse("REVOLT BEL")[0])) == []
+
+
+def test_a_revolt_runs_on_a_troop_an_earlier_seat_moved_in():
+    state = lowlands(BEL=("FR", 3, "FR"), HOL=(None, 0, "BR"), ENG=("BR", 2, "BR"))
+    state["start"] = "FR"
+    orders = {"FR": parse("MOVE BEL HOL 2")[0], "BR": parse("REVOLT HOL")[0]}
+    assert check(state, "BR", "REVOLT HOL") == []
+    result = ruleset.resolve(state, orders, ScriptedSeeds(1, 3, [1], "roll"))
+    assert [e.kind for e in result.events if e.kind in ("move", "revolt", "order_failed")] == ["move", "revolt"]
+    assert result.state["territories"]["HOL"] | {"core_of": "BR"} == {"owner": "FR", "troops": 1, "core_of": "BR"}
 
 
 def test_check_one_action_per_round():

@@ -174,3 +174,22 @@ def test_a_countrys_bps_and_vp_are_its_own_secret():
         assert (other["vp"][seat] < state["vp"][seat]) == (seat != leader)
         assert ruleset.view(other, seat) != ruleset.view(state, seat)
         assert all(ruleset.view(other, s) == ruleset.view(state, s) for s in state["seating"] if s != seat)
+
+
+def test_a_standing_warning_tells_nothing_of_the_other_countries_vp():
+    """D-ALL-5 and 11.3: while the possible-win warning stands, a seat's view after a turn that is
+    no census must not depend on the VP of a country that does not lead: which win conditions
+    hold now (runaway: the next is at most half the leader) would tell it, turn by turn."""
+
+    def carn_sees(brega: int) -> dict:
+        state = duchies(3)
+        state.update(turn=3, order_of_play=["AL", "BR", "CA"], vp={"AL": 10, "BR": brega, "CA": 9})
+        state["census"] = {**state["census"], "turns": [4, 9]}
+        state["victory"] = {**state["victory"], "warning": 2}
+        after = ruleset.resolve(state, {}, TurnSeeds(3, 3)).state
+        assert after["vp"]["BR"] == brega and after["victory"]["warning"] == 2  # no census, no VP change
+        return ruleset.view(after, "CA")
+
+    seen = carn_sees(9)
+    assert seen["warning"] is not None and seen["warning"]["leader"] == "AL"
+    assert carn_sees(4) == seen, "Carn's view tells whether Brega has half Alba's VP or less"
