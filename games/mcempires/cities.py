@@ -97,11 +97,13 @@ def found_capital(turn: Turn, seat: str, i: int, how: str) -> None:
     extra = " with a treasury and" if city["treasury"] else " with"
     turn.add(
         "capital",
-        f"{turn.nation(seat)} founds its capital {cid} at {turn.name(i)}{how},{extra} {CAPITAL_TROOPS} troops.",
+        f"{turn.nation(seat)} founds its capital {cid} at {turn.name(i)},{extra} {CAPITAL_TROOPS} troops.",
         seat=seat,
         city=cid,
         block=turn.name(i),
     )
+    if how:  # why not where it was ordered: the empire's own to know (D-ALL-5), as its failed order is
+        turn.private(seat, "capital_site", f"{turn.nation(seat)}'s capital stands at {turn.name(i)}{how}.", city=cid)
 
 
 def found_city(turn: Turn, seat: str, i: int) -> str:

@@ -20,11 +20,21 @@ def new_game(scenario: JSONObject, seats: list[SeatInfo], seeds: TurnSeeds) -> J
 
 
 def order_of_play(state: JSONObject) -> list[str]:
-    """The living empires in this round's order: the seating rotated by one seat each round,
-    from a seeded draw (rule D-ALL-4)."""
-    seating = state["seating"]
-    shift = (state["first"] + state["round"] - 1) % len(seating)
-    return [s for s in seating[shift:] + seating[:shift] if state["seats"][s]["alive"]]
+    """The living empires in this round's order: the seating from a seeded draw in round 1, and
+    each round after it from the next empire still in the game after the last round's first
+    (rule D-ALL-4: it rotates by one seat each round; an empire out of the game is passed over,
+    so nobody goes first twice running because a seat beside it fell)."""
+    seating, seats = state["seating"], state["seats"]
+    at = state["first"] % len(seating)
+    for number in range(2, state["round"] + 1):
+        after = (seating[(at + k) % len(seating)] for k in range(1, len(seating) + 1))
+        at = seating.index(next((s for s in after if _in_the_game(seats[s], number)), seating[at]))
+    return [s for s in seating[at:] + seating[:at] if seats[s]["alive"]]
+
+
+def _in_the_game(seat: JSONObject, number: int) -> bool:
+    """Whether an empire was still in the game when round `number` began."""
+    return bool(seat["alive"]) or (seat["fell"] is not None and seat["fell"] >= number)
 
 
 def resolve(state: JSONObject, orders_by_seat: dict[str, list[Order]], seeds: TurnSeeds) -> TurnResult:
@@ -120,6 +130,7 @@ def play_turn(turn: Turn, seat: str, orders: list[Order]) -> None:
 def start_turn(turn: Turn, seat: str, orders: list[Order]) -> None:
     if not turn.seats[seat]["capital"]:
         _found_capital(turn, seat, [o for o in orders if o.verb == "CAPITAL"])
+    _occupations_lost(turn, seat)
     economy.earn_income(turn, seat)
     cities.spawn(turn, seat)
     moves.round_bonus(turn, seat)
@@ -165,6 +176,22 @@ def _nearest_site(turn: Turn, seat: str, start: int) -> int:
                 seen.add(n)
                 queue.append(n)
     raise ValueError("no block of the world can take a capital")  # a scenario error, not a player's
+
+
+def _occupations_lost(turn: Turn, seat: str) -> None:
+    """An occupation whose troops are gone from the city's centre (beaten in another empire's
+    turn) has ended: the count starts again from nothing if troops of the empire come back, so
+    a city is captured only when held two rounds running (rule D-MC-6: "reset when ... the
+    attacker leaves")."""
+    for cid, city in turn.cities.items():
+        if city["occupier"] == seat and not turn.group_of(seat, turn.city_block(cid)):
+            city.update(occupier=None, held=0)
+            turn.add(
+                "occupation_ends",
+                f"{turn.nation(seat)} no longer holds {cid}: the occupation ends.",
+                seat=seat,
+                city=cid,
+            )
 
 
 def _storm(turn: Turn, seat: str) -> None:
