@@ -27,9 +27,12 @@ def run_stacks(turn: Turn, orders: dict[str, list[Order]], order_rng: Random, ba
     if not drawn:
         return
     names = " ".join(f"{s}{n}" for s, n in drawn)
+    # Recorded for the GM (D-ALL-1), in no seat's report: the draw tells how many orders each
+    # nation gave, its internal moves and failed orders too, which are its own (D-ALL-5).
     turn.add(
         "stacks",
         f"The order stacks are drawn in this order (seat and order): {names}.",
+        (),
         order=[[s, n] for s, n in drawn],
     )
     for seat, number in drawn:
@@ -93,7 +96,16 @@ def _attack(turn: Turn, seat: str, source: str, target: str, count: int, rng: Ra
     turn.arrived[target] = min(turn.arrived.get(target, 0), place["armies"])
     if battle.captured:
         conquer(turn, seat, target, battle.attackers_left)
-    turn.events.append(_battle_event(turn, seat, defender, source, target, battle, short))
+    turn.events.append(_battle_event(turn, seat, defender, source, target, battle))
+    if short:  # what was ordered is the attacker's own (D-ALL-5); the battle shows what went
+        turn.add(
+            "attack_short",
+            f"{nation(turn.state, seat)}'s attack on {turn.board.label(target)}{short}.",
+            (seat,),
+            seat=seat,
+            to=target,
+            armies=count,
+        )
     if battle.captured and defender != NEUTRAL and turn.seats[defender]["capital"] == target:
         relocate_capital(turn, defender)
 
@@ -130,7 +142,7 @@ def relocate_capital(turn: Turn, seat: str) -> None:
     )
 
 
-def _battle_event(turn: Turn, seat: str, defender: str, source: str, target: str, battle: Battle, short: str) -> Event:
+def _battle_event(turn: Turn, seat: str, defender: str, source: str, target: str, battle: Battle) -> Event:
     state, board = turn.state, turn.board
     who, dst = nation(state, seat), board.label(target)
     them = "the local leaders" if defender == NEUTRAL else nation(state, defender)
@@ -139,7 +151,7 @@ def _battle_event(turn: Turn, seat: str, defender: str, source: str, target: str
     )
     head = (
         f"{who} attacks {dst}, held by {them}, from {board.label(source)} with "
-        f"{armies_words(battle.attacking)}{short} against {battle.defending}{inside}: "
+        f"{armies_words(battle.attacking)} against {battle.defending}{inside}: "
     )
     if not battle.duels:
         result = f"nobody defends it, and {who} takes {dst}"

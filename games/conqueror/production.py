@@ -145,7 +145,9 @@ def _diplomats(turn: Turn, code: str, units: int) -> str:
         province=target,
         diplomats=units,
         points=won,
-        influence=dict(influence),
+        # The province's attitude to its owner and to the sender, as the sender sees a foreign
+        # province; not a third nation's share (D-ALL-5).
+        influence={k: v for k, v in influence.items() if k in (owner, turn.provinces[target]["owner"])},
     )
     where = "" if target == code else f" sent to {turn.board.label(target)}"
     return f"{words}{where} (+{won} influence)"

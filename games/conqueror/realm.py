@@ -69,14 +69,14 @@ def spread_culture(turn: Turn) -> None:
 
 
 def _influence_event(turn: Turn, owner: str, gains: dict[str, int]) -> None:
-    # Shown to the nation whose culture spreads and to the rulers of the provinces it reaches.
+    # Shown to the nation whose culture spreads, alone: a nation sees a province's attitude to
+    # its owner and to itself, and in its own provinces only to itself ("Whenever you're looking
+    # at a foreign province ..."), so another's gains are not its to read (D-ALL-5).
     where = ", ".join(f"+{n} in {turn.board.label(b)}" for b, n in gains.items())
-    rulers = {turn.provinces[b]["owner"] for b in gains} - {NEUTRAL, owner}
-    seats = (owner, *sorted(rulers))
     turn.add(
         "influence",
         f"The culture of {nation(turn.state, owner)} spreads its influence: {where}.",
-        seats,
+        (owner,),
         seat=owner,
         gains=gains,
     )

@@ -1,0 +1,82 @@
+"""What the rules keep from a nation never reaches it (D-ALL-5): a foreign province's attitude
+to a third nation, another nation's cultural gains, how many orders another gave, how many
+armies it ordered. Each test looks as another seat at what a turn's events show it."""
+
+from __future__ import annotations
+
+from gm_games.conqueror import ruleset
+
+from gm.core.model import SeatInfo
+from gm.core.ruleset import TurnSeeds
+from gm.services.reports import seat_events
+
+
+def vale(*seats: str) -> dict:
+    scenario = ruleset.load_scenario(ruleset.scenario_text("vale"), "vale")
+    return ruleset.new_game(scenario, [SeatInfo(c, f"Player {c}") for c in seats], TurnSeeds(1, 0))
+
+
+def run(state: dict, by_seat: dict[str, list[str]], seed: int = 1) -> list[dict]:
+    orders = {}
+    for seat, lines in by_seat.items():
+        orders[seat], problems = ruleset.parse_orders(list(enumerate(lines, 1)))
+        assert problems == [] and ruleset.check_orders(state, seat, orders[seat]) == []
+    return [e.to_json() for e in ruleset.resolve(state, orders, TurnSeeds(seed, state["turn"])).events]
+
+
+def seen(events: list[dict], seat: str, kind: str) -> list[dict]:
+    return [e["data"] for e in seat_events(events, seat) if e["kind"] == kind]
+
+
+def test_a_cultural_spread_is_its_own_nations_to_read():
+    # Book: a nation sees a foreign province's attitude to its owner and to itself, and its own
+    # province's attitude to itself alone. Arden's culture reaches Bervia's and Caldor's provinces.
+    state = vale("AR", "BE", "CA")
+    state["provinces"]["ARD"].update(culture=3)
+    state["provinces"]["FEN"].update(owner="BE", armies=3, influence={"AR": 0, "BE": 60, "CA": 0, "neutral": 40})
+    state["provinces"]["HOL"].update(owner="CA", armies=2, influence={"AR": 0, "BE": 0, "CA": 60, "neutral": 40})
+    events = run(state, {})
+    [spread] = [d for d in seen(events, "AR", "influence") if d["seat"] == "AR"]
+    assert {"FEN", "HOL"} <= set(spread["gains"])
+    for seat in ("BE", "CA"):
+        assert [d for d in seen(events, seat, "influence") if d["seat"] == "AR"] == []
+
+
+def test_a_diplomat_shows_its_sender_the_owners_share_and_its_own_not_a_third_nations():
+    state = vale("AR", "BE", "CA")
+    state["provinces"]["FEN"].update(owner="BE", armies=3, influence={"AR": 10, "BE": 50, "CA": 23, "neutral": 17})
+    state["seats"]["AR"]["gold"] = 100
+    events = run(state, {"AR": ["PRODUCE ARD DIPLOMAT FEN", "BUY ARD 1"]})
+    sent = [d for d in seen(events, "AR", "diplomat") if d["province"] == "FEN"]
+    assert sent and all(set(d["influence"]) == {"AR", "BE"} for d in sent)
+    assert seen(events, "BE", "diplomat") == seen(events, "CA", "diplomat") == []
+
+
+def test_the_stack_draw_tells_no_nation_how_many_orders_another_gave():
+    # Arden's internal move and its move that fails are its own; the draw would count them.
+    state = vale("AR", "BE")
+    state["provinces"]["FEN"].update(owner="AR", armies=1, influence={"AR": 60, "BE": 0, "neutral": 40})
+    state["provinces"]["HOL"].update(owner="AR", armies=0, influence={"AR": 60, "BE": 0, "neutral": 40})
+    events = run(state, {"AR": ["MOVE ARD HOL 2", "MOVE ARD FEN 1"], "BE": ["ATTACK BER FEN 8"]}, seed=3)
+    [draw] = [e for e in events if e["kind"] == "stacks"]
+    assert sorted(map(tuple, draw["data"]["order"])) == [("AR", 1), ("AR", 2), ("BE", 1)], "recorded for the GM"
+    assert seen(events, "BE", "stacks") == seen(events, "AR", "stacks") == []
+    assert all("AR2" not in e["data"]["text"] for e in seat_events(events, "BE"))
+
+
+def test_how_many_armies_an_attacker_ordered_is_its_own():
+    # Bervia's attack on Arden's source goes first in some draws and leaves fewer than the 8
+    # Arden ordered free to go: the battle shows what went; only Arden reads what it ordered.
+    for seed in range(1, 40):
+        state = vale("AR", "BE", "CA")
+        state["provinces"]["FEN"].update(owner="BE", armies=6, influence={"AR": 0, "BE": 60, "CA": 0, "neutral": 40})
+        events = run(state, {"AR": ["ATTACK ARD FEN 8"], "BE": ["ATTACK FEN ARD 6"]}, seed=seed)
+        short = seen(events, "AR", "attack_short")
+        if short:
+            break
+    else:
+        raise AssertionError("no draw in 39 seeds let Bervia attack first")
+    assert "of the 8 ordered" in short[0]["text"]
+    for seat in ("BE", "CA"):
+        assert seen(events, seat, "attack_short") == []
+        assert all("ordered" not in e["data"]["text"] for e in seat_events(events, seat))
