@@ -292,10 +292,11 @@ def make_peace(turn: Turn, a: str, b: str, ceded: list[str]) -> None:
             and turn.cities[cid]["owner"] != before
         ):
             moves.append((cid, before))
-    for cid in ceded:
-        owner = turn.cities[cid]["owner"]
-        if cid not in war["taken"]:
-            moves.append((cid, b if owner == a else a))
+    for cid in ceded:  # a ceded city goes from its owner before the war to the other side
+        before = war["taken"].get(cid, turn.cities[cid]["owner"])
+        new = b if before == a else a
+        if turn.cities[cid]["owner"] != new:  # a city taken in the war is ceded where it stands
+            moves.append((cid, new))
     ended = {
         cid: occupation_end(turn, city)
         for cid, city in turn.cities.items()
