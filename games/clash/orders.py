@@ -235,8 +235,8 @@ def place_problem(state: JSONObject, seat: str, order: Order, left: int, v: Voic
     problem = unknown_code(state, code)
     if problem:
         return problem
-    if state["territories"][code]["core_of"] != seat:
-        return f"{v.place(code)} is not one of {v.your()} core territories"
+    # Setting up the game, 2: "Each player gets 20 units that can be played anywhere on the
+    # board": on any territory, a core of its own or not, where no other troops stand.
     if holder(state, code) not in (None, seat):
         return _not_held(state, code, v)
     if count > left:

@@ -147,7 +147,8 @@ def _claim(state: JSONObject, orders: JSONObject, seeds: TurnSeeds, events: list
     events.append(
         event(
             "phase",
-            f"Claiming is over. Next turn every empire places its {units} units on its core territories.",
+            f"Claiming is over. Next turn every empire places its {units} units anywhere on the board "
+            "where no other troops stand.",
             phase="place",
         )
     )
@@ -182,7 +183,9 @@ def _claim_event(state: JSONObject, seat: str, code: str, pick: int, how: str, l
 def _place(state: JSONObject, orders: JSONObject, events: list[Event]) -> None:
     units = state["scenario"]["start_units"]
     limit = state["scenario"]["unit_limit"]
-    for seat in state["seating"]:
+    # In the order of play (rule D-ALL-4): the first to place on an empty territory holds it,
+    # and a later PLACE there fails on its own (rule D-ALL-3).
+    for seat in order_of_play(state):
         v = voice(state, seat, you=False)
         left = min(units, limit - troops_of(state, seat))
         for order in orders[seat]:

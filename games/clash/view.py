@@ -192,9 +192,10 @@ def _place_form(state: JSONObject, seat: str) -> list[str]:
     known = places(state)
     units = min(state["scenario"]["start_units"], state["scenario"]["unit_limit"] - troops_of(state, seat))
     lines = [
-        f"# Set-up: place your {units} units on your core territories: PLACE <territory> <n>.",
-        "# Units you do not place are spread one at a time over your core territories,",
-        "# in code order.",
+        f"# Set-up: place your {units} units anywhere on the board where no other troops stand:",
+        "# PLACE <territory> <n>. Empires place in the order of play; a territory another",
+        "# reaches first is theirs. Units you do not place are spread one at a time over your",
+        "# core territories, in code order.",
         "# Your core territories and their neighbours:",
     ]
     lines += [f"#   {c} {known[c]['name']}: next to {', '.join(known[c]['neighbours'])}" for c in cores]

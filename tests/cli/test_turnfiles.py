@@ -151,7 +151,8 @@ def test_missing_file_is_a_clear_error(home, gm, tmp_path):
 def test_orders_for_someone_elses_territory(home, gm, game, tmp_path):
     assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0  # the claiming draft
     state = json.loads(gm("game", "show", "g1", "--json", home=home).out)["state"]
-    theirs = next(code for code, t in sorted(state["territories"].items()) if t.get("core_of") == "RU")
+    # Set-up units go "anywhere on the board" where no other troops stand: not among neutral troops.
+    theirs = next(code for code, t in sorted(state["territories"].items()) if t["owner"] == "neutral" and t["troops"])
     path = tmp_path / "place.txt"
     path.write_text(turn_file(game["BR"], f"PLACE {theirs} 5", turn="TURN 2"))
     ran = gm("submit", path, home=home)
@@ -159,6 +160,6 @@ def test_orders_for_someone_elses_territory(home, gm, game, tmp_path):
     assert ran.err.splitlines()[:2] == [  # the whole file's warning (line 0) first, then line 5
         f"{path}: warning: you place 5 of your 20 units; the other 15 are spread one at a time over your "
         "core territories, in code order",
-        f"{path}:5: {theirs} is not one of your core territories",
+        f"{path}:5: {theirs} is not yours (it is held by neutral troops)",
     ]
     assert current_orders(home, "BR") == []

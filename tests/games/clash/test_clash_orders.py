@@ -178,10 +178,11 @@ def test_check_in_the_placing_turn():
     state = lowlands(ENG=(None, 0, "BR"), HOL=(None, 0, "BR"), BEL=(None, 0, "FR"))
     state["phase"] = "place"
     assert check(state, "BR", "PLACE ENG 10", "PLACE HOL 10") == []
-    assert check(state, "BR", "PLACE ENG 15", "PLACE HOL 6", "PLACE BEL 1", "PASS") == [
+    # "anywhere on the board": France's empty core BEL too, not where other troops stand (LUX)
+    assert check(state, "BR", "PLACE ENG 15", "PLACE HOL 6", "PLACE BEL 1", "PLACE LUX 1", "PASS") == [
         (2, "only 5 of your 20 units are left to place; this order places 6"),
-        (3, "BEL is not one of your core territories"),
-        (4, "PASS is not an order for this turn: this turn is for placing units with PLACE"),
+        (4, "LUX is not yours (it is held by neutral troops)"),
+        (5, "PASS is not an order for this turn: this turn is for placing units with PLACE"),
     ]
 
 
