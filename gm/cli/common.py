@@ -16,6 +16,13 @@ from gm.services import staff
 from gm.store.acting import act_as
 from gm.store.database import open_database
 
+# The largest whole number SQLite keeps (a signed 64-bit integer). Every number a command takes is
+# bounded by it (typer's min= and max=), or checked by its service (a seed), so that a number typed
+# with too many digits gets a clear message, not an OverflowError from the database
+# (tests/cli/test_numbers.py tries every one). What a number may be in the game (a seat count, a
+# credit amount) the service checks and explains.
+WHOLE_MAX = 2**63 - 1
+
 HomeOption = Annotated[
     str | None,
     typer.Option(

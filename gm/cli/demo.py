@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from gm.cli.common import GameOptionsOption, clock, parse_options
+from gm.cli.common import WHOLE_MAX, GameOptionsOption, clock, parse_options
 from gm.cli.progress import progress
 from gm.home import create_home, resolve_home
 from gm.services import demo as service
@@ -19,7 +19,11 @@ def demo(
     seed: Annotated[int, typer.Option(help="The game seed; the same seed plays the same game.")] = 1,
     seats: Annotated[
         int | None,
-        typer.Option(help="How many robot seats (default: the ruleset's own, 4 for clash, 8 for conqueror)."),
+        typer.Option(
+            min=-WHOLE_MAX,
+            max=WHOLE_MAX,
+            help="How many robot seats (default: the ruleset's own, 4 for clash, 8 for conqueror).",
+        ),
     ] = None,
     human: Annotated[
         str | None,
@@ -29,7 +33,9 @@ def demo(
     ] = None,
     turns: Annotated[
         int | None,
-        typer.Option(min=1, help="Stop after this many turns and leave the game running (to try 'gm serve')."),
+        typer.Option(
+            min=1, max=WHOLE_MAX, help="Stop after this many turns and leave the game running (to try 'gm serve')."
+        ),
     ] = None,
     option: GameOptionsOption = None,
     mode: Annotated[

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from gm.cli.common import (
+    WHOLE_MAX,
     GameOptionsOption,
     HomeOption,
     JsonOption,
@@ -37,14 +38,18 @@ def new(
     robots: Annotated[
         int,
         typer.Option(
-            help="Seat this many robots, in the game's last seats: the ruleset's robot plays them all game; they are never dropped, charged or mailed."
+            min=-WHOLE_MAX,
+            max=WHOLE_MAX,
+            help="Seat this many robots, in the game's last seats: the ruleset's robot plays them all game; they are never dropped, charged or mailed.",
         ),
     ] = 0,
     seats: Annotated[
         int | None,
         typer.Option(
+            min=-WHOLE_MAX,
+            max=WHOLE_MAX,
             help="How many seats the game has, the first of the scenario's seating order (default: as many "
-            "as the ruleset allows); it starts when they are all taken, or with 'gm game start'."
+            "as the ruleset allows); it starts when they are all taken, or with 'gm game start'.",
         ),
     ] = None,
     home: HomeOption = None,

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import sqlite_utils
 import typer
 
-from gm.cli.common import HomeOption, clock, echo_json, open_home
+from gm.cli.common import WHOLE_MAX, HomeOption, clock, echo_json, open_home
 from gm.cli.mail import send_and_report
 from gm.cli.progress import counting
 from gm.errors import GMError
@@ -31,7 +31,10 @@ SendOption = Annotated[bool, typer.Option("--send", help="Send the answers right
 ReadersOption = Annotated[
     int | None,
     typer.Option(
-        "--readers", min=1, help="Processes that read mail ahead for a big mailbox (default: one per CPU; 1: none)."
+        "--readers",
+        min=1,
+        max=64,
+        help="Processes that read mail ahead for a big mailbox (default: one per CPU; 1: none).",
     ),
 ]
 # What a mail server's pipe understands: 75 (EX_TEMPFAIL) means "keep the message, try again later".
@@ -128,7 +131,9 @@ def questions(
 
 @app.command("answered")
 def answered(
-    numbers: Annotated[list[int], typer.Argument(help="The questions' numbers (gm inbox questions).")],
+    numbers: Annotated[
+        list[int], typer.Argument(min=1, max=WHOLE_MAX, help="The questions' numbers (gm inbox questions).")
+    ],
     home: HomeOption = None,
 ) -> None:
     """Mark questions answered (you wrote back yourself); they leave the list."""
@@ -140,7 +145,7 @@ def answered(
 
 @app.command("reply")
 def reply(
-    number: Annotated[int, typer.Argument(help="The question's number (gm inbox questions).")],
+    number: Annotated[int, typer.Argument(min=1, max=WHOLE_MAX, help="The question's number (gm inbox questions).")],
     message: Annotated[str | None, typer.Option("--message", "-m", help="What to answer.")] = None,
     file: Annotated[
         Path | None, typer.Option("--file", help="A file holding the answer ('-': standard input).")

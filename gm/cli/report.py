@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from gm.cli.common import HomeOption, clock, open_home
+from gm.cli.common import WHOLE_MAX, HomeOption, clock, open_home
 from gm.cli.progress import progress
 from gm.errors import GMError
 from gm.services import publish
@@ -18,7 +18,9 @@ app = typer.Typer(help="Render reports.", no_args_is_help=True)
 @app.command("render")
 def render(
     game: Annotated[str, typer.Argument(help="The game.")],
-    turn: Annotated[int | None, typer.Option(help="The turn (default: the last resolved turn).")] = None,
+    turn: Annotated[
+        int | None, typer.Option(min=1, max=WHOLE_MAX, help="The turn (default: the last resolved turn).")
+    ] = None,
     every: Annotated[bool, typer.Option("--all", help="Render every resolved turn.")] = False,
     home: HomeOption = None,
 ) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
+from gm.cli.common import WHOLE_MAX, HomeOption, JsonOption, clock, echo_json, open_home
 from gm.cli.game import app as game_app
 from gm.clock import iso
 from gm.errors import GMError
@@ -121,7 +121,9 @@ def seat_waiting(
 @game_app.command("remove-waiting")
 def remove_waiting(
     game: Annotated[str, typer.Argument(help="The game whose list it is (gm game waiting GAME).")],
-    number: Annotated[int, typer.Argument(help="The player's number on the list (gm game waiting GAME).")],
+    number: Annotated[
+        int, typer.Argument(min=1, max=WHOLE_MAX, help="The player's number on the list (gm game waiting GAME).")
+    ],
     reason: Annotated[str, typer.Option(help="Why, for the audit log.")] = "",
     home: HomeOption = None,
 ) -> None:

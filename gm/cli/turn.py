@@ -9,7 +9,7 @@ from typing import Annotated
 import sqlite_utils
 import typer
 
-from gm.cli.common import HomeOption, clock, open_home
+from gm.cli.common import WHOLE_MAX, HomeOption, clock, open_home
 from gm.cli.orders import read_file
 from gm.cli.progress import working
 from gm.errors import GMError
@@ -124,7 +124,10 @@ def verify(game: Annotated[str, typer.Argument(help="The game.")], home: HomeOpt
 def rerun(
     game: Annotated[str, typer.Argument(help="The game.")],
     number: Annotated[
-        int, typer.Argument(help="The turn to run again; later turns are discarded (kept in the audit log).")
+        int,
+        typer.Argument(
+            min=1, max=WHOLE_MAX, help="The turn to run again; later turns are discarded (kept in the audit log)."
+        ),
     ],
     reason: Annotated[
         str,

@@ -11,6 +11,9 @@ KINDS = ("payment", "bonus", "turn charge", "adjustment", "discount award", "for
 MAX_DISCOUNT = 10  # rule D-EMP-15: "Discounts may be accumulated, up to a total of ten"
 QUALIFYING = 10  # "each and every time a player buys ten or more turn credits"
 TURN_PRICE = 1  # one credit per seat per turn run
+# The most credits one payment, adjustment or transfer moves: 200 years of weekly turns. A typo of
+# many digits is refused with this number, not stored (a balance past 2**63 would stop the books).
+MOST_CREDITS_AT_ONCE = 10_000
 
 
 @dataclass(frozen=True)

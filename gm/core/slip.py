@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gm.core.ledger import MOST_CREDITS_AT_ONCE
 from gm.core.model import Problem
 
 NEXT = ""  # Slip.join for "the next game of this game's ruleset"
@@ -72,7 +73,7 @@ def _transfer(slip: Slip, words: list[str]) -> tuple[Slip, str | None]:
     if len(words) != 4 or words[2].upper() != "TO" or "@" not in words[3]:
         return slip, "write SLIP TRANSFER ALL TO email@example.org (or a number of credits instead of ALL)"
     amount = words[1].upper()
-    if amount != "ALL" and not (amount.isascii() and amount.isdigit() and 0 < int(amount) <= 10_000):
-        return slip, f"'{words[1]}' is not a number of credits (1 to 10000) or ALL"
+    if amount != "ALL" and not (amount.isascii() and amount.isdigit() and 0 < int(amount) <= MOST_CREDITS_AT_ONCE):
+        return slip, f"'{words[1]}' is not a number of credits (1 to {MOST_CREDITS_AT_ONCE}) or ALL"
     credits = ALL if amount == "ALL" else int(amount)
     return Slip(slip.join, slip.decided, False, words[3].lower(), credits), None

@@ -130,6 +130,7 @@ def buy(
     """Record a payment; 10 or more credits in one payment add the discount as a bonus."""
     if credits < 1:
         raise GMError("a payment buys at least 1 credit.")
+    _at_most(credits, "a payment buys")
     game = records.game_by_name(db, game_name) if game_name else None
     now = iso(clock.now())
     with atomic(db):
@@ -168,6 +169,7 @@ def adjust(
         raise GMError("an adjustment needs a reason: give --reason TEXT.")
     if credits == 0 and discount == 0:
         raise GMError("the adjustment changes nothing: give a number of credits, or --discount N.")
+    _at_most(abs(credits), "an adjustment adds or takes away")
     game = records.game_by_name(db, game_name) if game_name else None
     now = iso(clock.now())
     with atomic(db):
@@ -204,6 +206,7 @@ def transfer(
     """Move leftover credits from one account to another (the return slip's third choice)."""
     if credits < 1:
         raise GMError("a transfer moves at least 1 credit.")
+    _at_most(credits, "a transfer moves")
     now = iso(clock.now())
     with atomic(db):
         _, giver, _ = account(db, giver)
@@ -214,6 +217,11 @@ def transfer(
         if has < credits:
             raise GMError(f"{giver} has {has} credits; {credits} cannot be transferred.")
         return move(db, now, giver, taker, credits, reason)
+
+
+def _at_most(credits: int, what: str) -> None:
+    if credits > ledger.MOST_CREDITS_AT_ONCE:
+        raise GMError(f"{what} at most {ledger.MOST_CREDITS_AT_ONCE:,} credits at once, not {credits:,}.")
 
 
 def move(
