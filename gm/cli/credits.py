@@ -24,7 +24,9 @@ def _standing(db: sqlite_utils.Database, email: str) -> str:
 @app.command("buy")
 def buy(
     email: Annotated[str, typer.Argument(help="The player's e-mail address (their account).")],
-    credits: Annotated[int, typer.Argument(min=-WHOLE_MAX, max=WHOLE_MAX, help="Turn credits bought in this one payment.")],
+    credits: Annotated[
+        int, typer.Argument(min=-WHOLE_MAX, max=WHOLE_MAX, help="Turn credits bought in this one payment.")
+    ],
     paid: Annotated[str, typer.Option("--paid", help="The money received, e.g. 25 or 25.50.")],
     game: Annotated[str | None, typer.Option(help="The game the payment is for.")] = None,
     name: Annotated[str | None, typer.Option(help="Open the account with this name if it is new.")] = None,

@@ -27,6 +27,9 @@ _DAYS = {
 }
 _DAY_NAMES = {code: name.capitalize() for name, code in _DAYS.items()}
 _TIME = re.compile(r"^([01]?\d|2[0-3])[:.h]([0-5]\d)$")
+# Deadlines at most a year apart ("every 366 days", "every 52 weeks"), as a game's grace is at most
+# a year: a number of many digits would put the next deadline past the year 9999 (or crash).
+MOST_DAYS_APART = 366
 EXAMPLES = '"weekly on Friday at 18:00 Europe/London", "every 2 weeks on Monday 09:00", "daily 20:00 UTC", "manual"'
 
 
@@ -123,17 +126,28 @@ def _frequency(lowered: list[str], text: str) -> tuple[str, int]:
         return "WEEKLY", 2
     if "every" in lowered:
         rest = lowered[lowered.index("every") + 1 :]
-        count = int(rest[0]) if rest and rest[0].isdigit() and int(rest[0]) > 0 else 1
-        unit = rest[1] if rest and rest[0].isdigit() and len(rest) > 1 else (rest[0] if rest else "")
+        word = rest[0] if rest else ""
+        number = word.isascii() and word.isdigit()  # "²".isdigit() is True, and int() refuses it
+        count = int(word) if number else 1
+        unit = rest[1] if number and len(rest) > 1 else word
         if unit in ("day", "days"):
-            return "DAILY", count
+            return "DAILY", _apart(count, 1, text)
         if unit in ("week", "weeks"):
-            return "WEEKLY", count
+            return "WEEKLY", _apart(count, 7, text)
         if _day(unit):
             return "WEEKLY", 1
     raise ScheduleError(
         f"'{text}': say how often (daily, weekly, every N days, every N weeks). Write it like {EXAMPLES}."
     )
+
+
+def _apart(count: int, days: int, text: str) -> int:
+    """The interval of "every N days" (days=1) or "every N weeks" (days=7): 1 up to a year."""
+    most = MOST_DAYS_APART // days
+    if not 1 <= count <= most:
+        unit = "days" if days == 1 else "weeks"
+        raise ScheduleError(f"'{text}': deadlines come every 1 to {most} {unit}, not every {count}.")
+    return count
 
 
 def _day(word: str) -> str | None:

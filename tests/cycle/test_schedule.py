@@ -63,6 +63,8 @@ def test_every_two_weeks_counts_from_this_week():
         ("daily 20:00 UTC", "FREQ=DAILY;INTERVAL=1;BYHOUR=20;BYMINUTE=0;BYSECOND=0"),
         ("every 3 days at 12:00", "FREQ=DAILY;INTERVAL=3;BYHOUR=12;BYMINUTE=0;BYSECOND=0"),
         ("weekly on mon and thu at 18:00", "FREQ=WEEKLY;INTERVAL=1;BYDAY=MO,TH;BYHOUR=18;BYMINUTE=0;BYSECOND=0"),
+        ("every 52 weeks on Monday 09:00", "FREQ=WEEKLY;INTERVAL=52;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0"),
+        ("every 366 days at 06:00", "FREQ=DAILY;INTERVAL=366;BYHOUR=6;BYMINUTE=0;BYSECOND=0"),
         ("fortnightly on Wednesday 7:30", "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE;BYHOUR=7;BYMINUTE=30;BYSECOND=0"),
         ("manual", ""),
     ],
@@ -79,6 +81,11 @@ def test_phrases(phrase, rule):
         ("daily 25:00", "needs exactly one time of day"),
         ("weekly on Friday 18:00 Mars/Base", "cannot read 'mars/base'"),
         ("daily on Friday 18:00", "a daily schedule takes no day names"),
+        ("every 0 days at 18:00", "deadlines come every 1 to 366 days, not every 0"),
+        ("every 367 days at 18:00", "deadlines come every 1 to 366 days, not every 367"),
+        ("every 99999999999999999999 days at 18:00", "every 1 to 366 days, not every 99999999999999999999"),
+        ("every 53 weeks on Monday 09:00", "deadlines come every 1 to 52 weeks, not every 53"),
+        ("every ² days at 18:00", "say how often"),
     ],
 )
 def test_bad_phrases(phrase, message):
