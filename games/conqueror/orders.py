@@ -305,7 +305,7 @@ def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Prob
         return [Problem(o.line, "your nation has lost every province; it gives no more orders") for o in orders]
     board = Board(state["scenario"])
     v = voice(state, seat, True, board)
-    problems = _check_moves(state, seat, [o for o in orders if o.verb in MOVE_VERBS], v)
+    problems: list[Problem] = []
     produced: dict[str, tuple[str, int]] = {}
     for order in (o for o in orders if o.verb == "PRODUCE"):
         code = order.args[0]
@@ -318,11 +318,14 @@ def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Prob
             problems.append(Problem(order.line, message))
         else:
             produced[code] = production_after(state["provinces"][code], order.args[1])
-    problems += _check_buys(state, seat, [o for o in orders if o.verb == "BUY"], produced, v)
+    bought, buy_problems = _check_buys(state, seat, [o for o in orders if o.verb == "BUY"], produced, v)
+    problems += buy_problems + _check_moves(state, seat, [o for o in orders if o.verb in MOVE_VERBS], bought, v)
     return sorted(problems, key=lambda p: p.line)
 
 
-def _check_moves(state: JSONObject, seat: str, moves: list[Order], v: Voice) -> list[Problem]:
+def _check_moves(state: JSONObject, seat: str, moves: list[Order], bought: dict[str, int], v: Voice) -> list[Problem]:
+    """Soldiers rush-bought this turn stand before any army moves, and may move (resolve buys
+    first), so they count among a province's armies here too."""
     problems = []
     leaving: dict[str, int] = {}
     for count, order in enumerate(moves, 1):
@@ -330,7 +333,7 @@ def _check_moves(state: JSONObject, seat: str, moves: list[Order], v: Voice) -> 
             problems.append(Problem(order.line, too_many_moves(order.line)))
             continue
         source, amount = order.args[0], order.args[2]
-        present = state["provinces"].get(source, {}).get("armies", 0)
+        present = state["provinces"].get(source, {}).get("armies", 0) + bought.get(source, 0)
         free = present - leaving.get(source, 0)
         message = move_problem(state, seat, order, free, v, planning=True)
         if message:
@@ -340,10 +343,14 @@ def _check_moves(state: JSONObject, seat: str, moves: list[Order], v: Voice) -> 
     return problems
 
 
-def _check_buys(state: JSONObject, seat: str, buys: list[Order], produced: JSONObject, v: Voice) -> list[Problem]:
+def _check_buys(
+    state: JSONObject, seat: str, buys: list[Order], produced: JSONObject, v: Voice
+) -> tuple[dict[str, int], list[Problem]]:
+    """The problems of the BUY orders, and the soldiers the accepted ones add, by province."""
     problems = []
     gold = state["seats"][seat]["gold"]
     bought: set[str] = set()
+    soldiers: dict[str, int] = {}
     for order in buys:
         code, units = order.args
         province = state["provinces"].get(code)
@@ -357,4 +364,6 @@ def _check_buys(state: JSONObject, seat: str, buys: list[Order], produced: JSONO
         else:
             bought.add(code)
             gold -= buy_cost(province, item, progress, units)
-    return problems
+            if item == "SOLDIERS":
+                soldiers[code] = units
+    return soldiers, problems
