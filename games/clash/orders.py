@@ -12,7 +12,7 @@ from gm.core.maps import parse_lines, shown as _shown
 from gm.core.model import JSONObject, Order, OrderArgs, Problem
 from gm.core.warnings import did_you_mean
 
-from .board import NEUTRAL, holder, nation, order_text, place_names, places, troops_of, troops_words
+from .board import NEUTRAL, holder, nation, order_of_play, order_text, place_names, places, troops_of, troops_words
 
 PLAY_VERBS = ("PASS", "RECRUIT", "REVOLT", "MOVE")
 TROOP_COST = 2  # rule D-CE-3
@@ -323,9 +323,14 @@ def _check_play(state: JSONObject, seat: str, orders: list[Order]) -> list[Probl
             first = order
     if first is not None:
         message = action_problem(state, seat, first, voice(state, seat, you=True))
-        if message and not _revolt_may_come_good(state, seat, first):
+        if message and not _may_come_good(state, seat, first):
             problems.append(Problem(first.line, message))
     return sorted(problems, key=lambda p: p.line)
+
+
+def _may_come_good(state: JSONObject, seat: str, order: Order) -> bool:
+    # Only what no player before the seat in the round can change refuses the file (D-ALL-3).
+    return _revolt_may_come_good(state, seat, order) or _recruit_may_come_good(state, seat, order)
 
 
 def _revolt_may_come_good(state: JSONObject, seat: str, order: Order) -> bool:
@@ -337,13 +342,31 @@ def _revolt_may_come_good(state: JSONObject, seat: str, order: Order) -> bool:
     return code in state["territories"] and state["territories"][code]["core_of"] == seat
 
 
+def _recruit_may_come_good(state: JSONObject, seat: str, order: Order) -> bool:
+    """A RECRUIT on a territory of the seat's that it can pay for, when another player acts
+    before it in the round: that player may remove some of its troops first, by an attack or a
+    revolt (D-ALL-4), and a recruit past the unit limit as the board stands then runs. It never
+    can when its troops alone, with the one it keeps on the territory, pass the limit. Rule
+    D-ALL-3 fails it on its own if not, so the check warns (_recruit_warning) and does not
+    refuse the file."""
+    if order.verb != "RECRUIT" or not well_formed(order) or order.args[0] not in state["territories"]:
+        return False
+    code, count = order.args
+    return (
+        holder(state, code) == seat
+        and count * TROOP_COST <= state["seats"][seat]["money"]
+        and count < state["scenario"]["unit_limit"]
+        and order_of_play(state)[0] != seat
+    )
+
+
 # ----------------------------------------------------------------------------------------------
 # Warnings, as echeck gives them: what is probably a slip. The orders still count.
 
 
 def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
-    """Units left unplaced at the set-up, an attack too weak to take its target and a revolt
-    with no enemy troop to remove, as the board stands. Never raises: the orders may be the ones
+    """Units left unplaced at the set-up, an attack too weak to take its target, a revolt with
+    no enemy troop to remove and a recruit past the unit limit, as the board stands. Never raises: the orders may be the ones
     the check refused."""
     if seat not in state.get("seats", {}):
         return []
@@ -351,7 +374,9 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
         return _unplaced(state, seat, orders)
     if state["phase"] == "play":
         return [
-            Problem(o.line, w) for o in orders if (w := _too_weak(state, seat, o) or _revolt_warning(state, seat, o))
+            Problem(o.line, w)
+            for o in orders
+            if (w := _too_weak(state, seat, o) or _revolt_warning(state, seat, o) or _recruit_warning(state, seat, o))
         ]
     return []
 
@@ -369,6 +394,20 @@ def _revolt_warning(state: JSONObject, seat: str, order: Order) -> str | None:
             f"{code} holds only your own troops now: the revolt fails unless another player takes it before your action"
         )
     return None
+
+
+def _recruit_warning(state: JSONObject, seat: str, order: Order) -> str | None:
+    """A RECRUIT past the unit limit as the board stands, which a player before the seat may
+    bring within it (rule D-CE-3)."""
+    if not _recruit_may_come_good(state, seat, order):
+        return None
+    count, on_board, limit = order.args[1], troops_of(state, seat), state["scenario"]["unit_limit"]
+    if on_board + count <= limit:
+        return None
+    return (
+        f"you have {troops_words(on_board)} on the board now; {count} more would pass the limit of {limit}: "
+        f"the recruit fails unless players before you remove at least {on_board + count - limit} of them"
+    )
 
 
 def _unplaced(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:

@@ -163,6 +163,27 @@ def test_check_the_unit_limit():
     ]
 
 
+def test_a_recruit_past_the_limit_is_warned_of_when_a_player_before_you_may_remove_troops():
+    # D-ALL-4: France acts first and may remove British troops; D-ALL-3: the recruit fails only
+    # if it still passes the limit when it runs. It never can when 100 alone pass it.
+    state = lowlands(ENG=("BR", 60), HOL=("BR", 39))
+    state["seats"]["BR"]["money"] = 300
+    state["start"] = "FR"
+    assert check(state, "BR", "RECRUIT ENG 3") == []
+    orders, _ = parse("RECRUIT ENG 3")
+    assert messages(ruleset.order_warnings(state, "BR", orders)) == [
+        (
+            1,
+            "you have 99 troops on the board now; 3 more would pass the limit of 100: "
+            "the recruit fails unless players before you remove at least 2 of them",
+        )
+    ]
+    assert check(state, "BR", "RECRUIT ENG 100") == [
+        (1, "you have 99 troops on the board; 100 more would pass the limit of 100")
+    ]
+    assert messages(ruleset.order_warnings(state, "BR", parse("RECRUIT ENG 1")[0])) == []
+
+
 def test_check_in_the_claiming_turn():
     state = lowlands()
     state["phase"] = "claim"
