@@ -212,21 +212,25 @@ def _place(state: JSONObject, orders: JSONObject, events: list[Event]) -> None:
 
 def _spread(state: JSONObject, seat: str, left: int, events: list[Event]) -> None:
     # Units not placed go one at a time round-robin over the core territories in code order
-    # (those another empire or neutrals hold are skipped).
+    # (those another empire or neutrals hold are skipped). When others hold every one, over the
+    # territories where no troops stand: "Each player gets 20 units that can be played anywhere
+    # on the board", so they are not lost.
     cores = [c for c in core_of(state, seat) if holder(state, c) in (None, seat)]
-    if left <= 0 or not cores:
+    spots = cores or [c for c in sorted(state["territories"]) if holder(state, c) is None]
+    if left <= 0 or not spots:
         return
-    placed = {code: 0 for code in cores}
+    placed = {code: 0 for code in spots}
     for i in range(left):
-        placed[cores[i % len(cores)]] += 1
+        placed[spots[i % len(spots)]] += 1
     placed = {code: n for code, n in placed.items() if n}
     for code, n in placed.items():
         add_troops(state, seat, code, n)
     where = ", ".join(f"{place_name(state, c)} +{n}" for c, n in placed.items())
+    over = "its core territories" if cores else "the empty territories (others hold all its core territories)"
     events.append(
         event(
             "spread",
-            f"{nation(state, seat)}'s {left} unplaced units are spread over its core territories: {where}.",
+            f"{nation(state, seat)}'s {left} unplaced units are spread over {over}: {where}.",
             seat=seat,
             units=left,
             placed=placed,
