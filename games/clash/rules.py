@@ -184,8 +184,11 @@ def _place(state: JSONObject, orders: JSONObject, events: list[Event]) -> None:
     units = state["scenario"]["start_units"]
     limit = state["scenario"]["unit_limit"]
     # In the order of play (rule D-ALL-4): the first to place on an empty territory holds it,
-    # and a later PLACE there fails on its own (rule D-ALL-3).
-    for seat in order_of_play(state):
+    # and a later PLACE there fails on its own (rule D-ALL-3). It comes of the starting player
+    # drawn with the game, so the event records it (rule D-ALL-1).
+    sequence = order_of_play(state)
+    events.append(_order_of_play_event(state, sequence))
+    for seat in sequence:
         v = voice(state, seat, you=False)
         left = min(units, limit - troops_of(state, seat))
         for order in orders[seat]:
@@ -288,9 +291,7 @@ def _six(state: JSONObject, seeds: TurnSeeds, events: list[Event]) -> None:
 
 def _actions(state: JSONObject, orders: JSONObject, events: list[Event]) -> None:
     sequence = order_of_play(state)
-    events.append(
-        event("order_of_play", "Order of play: " + ", ".join(nation(state, s) for s in sequence) + ".", order=sequence)
-    )
+    events.append(_order_of_play_event(state, sequence))
     for seat in sequence:
         actions = [o for o in orders[seat] if isinstance(o, Order) and o.verb in PLAY_VERBS]
         for order in orders[seat]:
@@ -304,6 +305,10 @@ def _actions(state: JSONObject, orders: JSONObject, events: list[Event]) -> None
             events.append(_failed(state, seat, extra, "only one action per round"))
     # The order of play rotates by one seat after each action phase (rule D-ALL-4).
     state["start"] = sequence[1 % len(sequence)]
+
+
+def _order_of_play_event(state: JSONObject, sequence: list[str]) -> Event:
+    return event("order_of_play", "Order of play: " + ", ".join(nation(state, s) for s in sequence) + ".", order=sequence)
 
 
 def _act(state: JSONObject, seat: str, order: Order, events: list[Event]) -> None:
