@@ -199,6 +199,9 @@ def _actions(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -
         sequence = order_of_play(before)
         if after["start"] != sequence[1 % len(sequence)]:
             found.append(f"{ACTIONS}: after {before['start']} started, {after['start']} starts the next round")
+    drawn = [data["seat"] for data in _of(events, "start_player")]
+    if roll["die"] == 6 and drawn != [after["start"]]:
+        found.append(f"{ACTIONS}: round {roll['round']} rolled a 6, drew {drawn}, and {after['start']} starts next")
     return found
 
 
@@ -219,8 +222,9 @@ def _claiming(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) 
 
 
 def _placing(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
-    """Each player gets 20 units (start_units): a seat places no more, and no money or VP is
-    earned before round 1."""
+    """Each player gets 20 units (start_units): a seat places no more, and none fewer while the
+    unit limit allows and a territory is left where no troops stand; no money or VP is earned
+    before round 1."""
     if before["phase"] not in ("claim", "place"):
         return []
     placed: Counter[str] = Counter()
@@ -228,8 +232,15 @@ def _placing(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -
         placed[data["seat"]] += data["troops"]
     for data in _of(events, "spread"):
         placed[data["seat"]] += data["units"]
-    units = after["scenario"]["start_units"]
+    units, limit = after["scenario"]["start_units"], after["scenario"]["unit_limit"]
     found = [f"{PLACING}: {seat} placed {n} units" for seat, n in placed.items() if n > units]
+    room = any(t["troops"] == 0 for t in after["territories"].values())
+    if before["phase"] == "place" and room:
+        found += [
+            f"{PLACING}: {seat} placed {placed[seat]} of its {owed} units"
+            for seat in after["seating"]
+            if placed[seat] != (owed := min(units, limit - troops_of(before, seat)))
+        ]
     found += [
         f"{PLACING}: {seat} has ${s['money']} and {s['vp']} VP before round 1"
         for seat, s in after["seats"].items()
