@@ -308,7 +308,8 @@ def _actions(state: JSONObject, orders: JSONObject, events: list[Event]) -> None
 
 
 def _order_of_play_event(state: JSONObject, sequence: list[str]) -> Event:
-    return event("order_of_play", "Order of play: " + ", ".join(nation(state, s) for s in sequence) + ".", order=sequence)
+    text = "Order of play: " + ", ".join(nation(state, s) for s in sequence) + "."
+    return event("order_of_play", text, order=sequence)
 
 
 def _act(state: JSONObject, seat: str, order: Order, events: list[Event]) -> None:
