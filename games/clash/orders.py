@@ -284,8 +284,6 @@ def _check_claim(state: JSONObject, seat: str, orders: list[Order]) -> list[Prob
 def _claim_problem(state: JSONObject, known: JSONObject, code: str) -> str | None:
     if code not in known:
         return not_a_territory(code)
-    if known[code]["neutral"]:
-        return f"{code} is neutral and cannot be claimed"
     if not known[code]["claimable"]:
         return f"{code} cannot be claimed"
     taken = state["territories"][code]["core_of"]

@@ -43,8 +43,9 @@ def _claim(state: JSONObject, rng: Random) -> list[Order]:
 
 
 def _place(state: JSONObject, seat: str) -> list[Order]:
-    # One unit on every core territory, the rest on the borders: most foreign neighbours first.
-    cores = core_of(state, seat)
+    # One unit on every core territory no other troops stand on (a neutral one holds neutral
+    # troops), the rest on the borders: most foreign neighbours first.
+    cores = [c for c in core_of(state, seat) if holder(state, c) in (None, seat)]
     scenario = state["scenario"]
     units = min(scenario["start_units"], scenario["unit_limit"] - troops_of(state, seat))
     if not cores or units <= 0:

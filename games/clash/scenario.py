@@ -74,8 +74,6 @@ def _check_references(raw: JSONObject) -> list[str]:
                 problems.append(f"territory {code}: {axis} must be between 0 and {size}, not {t[axis]}")
         if t.get("neutral", 0) < 0:
             problems.append(f"territory {code}: neutral must be 0 or more, not {t['neutral']}")
-        if t.get("neutral", 0) > 0 and t.get("claimable", False):
-            problems.append(f"territory {code} is neutral ({t['neutral']} troops) and cannot be claimable")
         problems += duplicates(t["neighbours"], f"territory {code} lists neighbour", "twice")
         for other in t["neighbours"]:
             if other == code:
@@ -146,7 +144,8 @@ def _check_sizes(raw: JSONObject) -> list[str]:
 
 
 def _claimable(territory: JSONObject) -> bool:
-    return bool(territory.get("claimable", territory.get("neutral", 0) == 0))
+    # "until all territories are claimed": neutral ones too (rule D-CE-1), unless the map says not.
+    return bool(territory.get("claimable", True))
 
 
 def _normalise(raw: JSONObject) -> JSONObject:

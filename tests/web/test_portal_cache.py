@@ -103,6 +103,6 @@ def test_the_view_is_shared_and_left_unchanged_by_pages(signed_in, home):
         signed_in.get("/")
         page = signed_in.post("/orders", {"orders": orders("CLAIM ENG SCO WAL"), "action": action})
         assert "no problems" in page.text or "Submitted" in page.text
-        page = signed_in.post("/orders", {"orders": orders("CLAIM SWE"), "action": action})
+        page = signed_in.post("/orders", {"orders": orders("CLAIM ZZZ"), "action": action})
         assert "problem" in page.text
     assert turn_view(db, game) is view and repr(view.state) == state

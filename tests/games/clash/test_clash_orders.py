@@ -188,8 +188,8 @@ def test_check_in_the_claiming_turn():
     state = lowlands()
     state["phase"] = "claim"
     assert check(state, "FR", "CLAIM ENG HOL", "CLAIM PIC") == []
+    # "until all territories are claimed": neutral Luxembourg too (rule D-CE-1).
     assert check(state, "FR", "CLAIM ENG LUX XYZ", "PASS") == [
-        (1, "LUX is neutral and cannot be claimed"),
         (1, "XYZ is not a territory on this map"),
         (2, "PASS is not an order for this turn: this turn is for claiming territories with CLAIM"),
     ]

@@ -120,7 +120,7 @@ def test_bad_seat_counts():
 
 
 def test_fewer_territories_than_seats_need():
-    text = SMALL.replace('neighbours = ["ENG"]\n', 'neighbours = ["ENG"]\nneutral = 2\n')
+    text = SMALL.replace('neighbours = ["ENG"]\n', 'neighbours = ["ENG"]\nclaimable = false\n')
     assert error(text) == "tiny.toml: the map has 1 claimable territories but 2 seats need at least one each"
 
 
@@ -160,7 +160,8 @@ def test_europe_is_a_readable_symmetric_connected_map_for_four():
     assert ruleset.seat_limits(europe) == (2, 4)
     territories = europe["territories"]
     neutral = [t for t in territories if t["neutral"]]
-    assert len(territories) >= 24 and neutral and not any(t["claimable"] for t in neutral)
+    # "until all territories are claimed": the neutral ones too (rule D-CE-1).
+    assert len(territories) >= 24 and neutral and all(t["claimable"] for t in territories)
     assert (europe["width"], europe["height"]) == (800, 560)
     assert all(re.fullmatch(r"#[0-9a-f]{6}", s["colour"]) for s in europe["seats"])
     links = {t["code"]: set(t["neighbours"]) for t in territories}
