@@ -57,6 +57,7 @@ def capitulate(turn: Turn, seat: str, by: str) -> None:
         freed=freed,
     )
     economy.bounty(turn, by, economy.BOUNTY_EMPIRE, f"defeating {turn.nation(seat)}", kind="empire", loser=seat)
+    diplomacy.break_the_victors(turn)  # after the bounty: the alliance earned it before it broke
 
 
 def judge_the_cityless(turn: Turn) -> None:

@@ -425,6 +425,13 @@ def end_of_round(turn: Turn) -> None:
                 f"ends after {AGREEMENT_ROUNDS} rounds; it may be formed again.",
                 members=alliance["members"],
             )
+    break_the_victors(turn)
+
+
+def break_the_victors(turn: Turn) -> None:
+    """War Bounty: "When an alliance has defeated all of its opposition, the alliance is
+    immediately broken": called when an empire capitulates, in the middle of a round, and at
+    the end of every round (an empire out with no city)."""
     alive = [s for s in turn.state["seating"] if turn.seats[s]["alive"]]
     if turn.mode == economy.WAR_BOUNTY:
         for alliance in list(turn.state["alliances"]):
