@@ -171,7 +171,7 @@ def _retreat(turn: Turn, seat: str, gid: str) -> tuple[int, int, int | None]:
         return troops, 0, None
     i = turn.place(gid)
     refuge = retreat_block(turn, i, order.retreat)
-    if refuge is None or not turn.may_stand(seat, refuge, troops - fight):
+    if refuge is None or not _may_pull_back(turn, seat, refuge, troops - fight):
         return troops, 0, None
     back = troops - fight
     mine = turn.group_of(seat, refuge)
@@ -184,6 +184,16 @@ def _retreat(turn: Turn, seat: str, gid: str) -> tuple[int, int, int | None]:
         turn.new_group(seat, refuge, back)
         turn.lose(gid, back)
     return fight, back, refuge
+
+
+def _may_pull_back(turn: Turn, seat: str, refuge: int, troops: int) -> bool:
+    """Whether the troops may step back onto block `refuge`: room there, and territory their
+    empire may enter (with the open-border rule, not another's without war, alliance or
+    agreement: pulling back is a move like any other)."""
+    owner = turn.owner(refuge)
+    if owner and owner != seat and not diplomacy.may_pass(turn, seat, owner):
+        return False
+    return turn.may_stand(seat, refuge, troops)
 
 
 def retreat_block(turn: Turn, i: int, retreat: str) -> int | None:
