@@ -175,14 +175,16 @@ def _player_turn(turn: Turn, seat: str) -> None:
     turn.mover, turn.played = seat, 0
     record = roll(turn, seat, play.alchemist_dice(turn, seat) if turn.wonders_mode else None)
     state["log"].append(record)
-    if record["event"]:
-        warriors.event_die(turn, record)
+    # The implementation's order (rule D-IM-5 is silent): on a 7 the event die acts before the
+    # discards and the robber; on any other number production comes first, then the event die.
     if record["total"] == 7:
+        _event_die(turn, record)
         discards(turn, order_of_play(state))
         move_robber(turn, seat, None, None)
         record["robber"] = state["robber"]
     else:
         produce(turn, record)
+        _event_die(turn, record)
     trade.settle_offers(turn, seat)
     if _won(turn, seat):
         return
@@ -196,6 +198,11 @@ def _player_turn(turn: Turn, seat: str) -> None:
     if turn.wonders_mode:
         wonders.hand_limit(turn, seat)
         state["fleet"] = None  # the Merchant Fleet lasts the turn it is played in
+
+
+def _event_die(turn: Turn, record: JSONObject) -> None:
+    if record["event"]:
+        warriors.event_die(turn, record)
 
 
 def _first_alchemist(orders: list[Order]) -> int | None:
