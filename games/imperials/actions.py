@@ -33,7 +33,7 @@ def build_road(turn: Turn, seat: str, order: Order, edge: str, free: bool = Fals
         edge=edge,
         free=free,
     )
-    reveal_fog(turn, edge)
+    reveal_fog(turn, edge, seat)
     longest(turn)
     return True
 

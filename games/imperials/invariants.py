@@ -143,7 +143,7 @@ def _moves(event: Event, found: list[str]) -> list[tuple[str, dict[str, int]]]:
     data, kind = event.data, event.kind
     if kind == "production":
         return list(data["produced"].items())
-    if kind in ("starting_resources", "granary"):
+    if kind in ("starting_resources", "granary", "fog_bonus"):
         return [(data["seat"], data["cards"])]
     if kind == "discard_cards":
         return [(data["seat"], _minus(data["cards"]))]

@@ -145,9 +145,14 @@ def _granary(turn: Turn, record: JSONObject) -> None:
         )
 
 
-def reveal_fog(turn: Turn, edge: str) -> None:
-    """Fog on a tile lifts when someone builds a road on one of its edges."""
-    for code in turn.geo.edge_tiles[edge]:
+def reveal_fog(turn: Turn, edge: str, seat: str) -> None:
+    """Fog lifts from every tile at either end of a road a seat builds ("revealed when someone
+    builds an adjacent road"; the implementation lifts the tiles round both ends), and the seat
+    takes one card of what each lifted tile yields, bank permitting (the implementation's bonus;
+    the book is silent)."""
+    ends = turn.geo.edge_ends[edge]
+    touched = {code for end in ends for code in turn.geo.vertex_tiles[end]}
+    for code in (c for c in turn.geo.tiles if c in touched):
         tile = turn.state["board"]["tiles"][code]
         if tile["fog"]:
             tile["fog"] = False
@@ -159,3 +164,18 @@ def reveal_fog(turn: Turn, edge: str) -> None:
                 kind=tile["kind"],
                 number=tile["number"],
             )
+            _fog_bonus(turn, seat, code, YIELDS.get(tile["kind"]))
+
+
+def _fog_bonus(turn: Turn, seat: str, code: str, good: str | None) -> None:
+    # As in the implementation: a resource tile only (not gold, not desert), if the bank has one.
+    if good is None or turn.state["bank"][good] <= 0:
+        return
+    take(turn.state, seat, good, 1)
+    turn.add(
+        "fog_bonus",
+        f"{turn.name(seat)} lifted the fog over tile {code} and takes 1 {good}.",
+        seat=seat,
+        tile=code,
+        cards={good: 1},
+    )

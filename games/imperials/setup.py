@@ -72,7 +72,7 @@ def _place(turn: Turn, seat: str, kind: str, second: bool, pick: int) -> None:
     road = road or default_road(state, geo, vertex)
     if road:
         state["roads"][road] = seat
-        reveal_fog(turn, road)
+        reveal_fog(turn, road, seat)
     turn.add(
         "settle",
         f"Pick {pick}: {turn.name(seat)} places a {kind} at vertex {vertex} and a "
