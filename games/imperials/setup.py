@@ -11,7 +11,7 @@ from gm.core.model import JSONObject, Order
 from .board import Geometry
 from .goods import YIELDS, take
 from .places import building_at, free_edges_from, road_problem, vertex_worth, village_problem
-from .produce import gold_choice, reveal_fog
+from .produce import reveal_fog
 from .turn import Turn, voice
 
 
@@ -115,15 +115,15 @@ def default_road(state: JSONObject, geo: Geometry, vertex: int) -> str | None:
 
 
 def _starting_resources(turn: Turn, seat: str, vertex: int) -> None:
-    # gm's choice: the second placement yields one card of each tile it touches, as players of
-    # the board game expect (the rule book does not say).
+    # The second placement yields one card of each resource tile it touches, as the
+    # implementation deals them (the rule book does not say): none for gold or desert.
     state = turn.state
     got: dict[str, int] = {}
     for code in turn.geo.vertex_tiles[vertex]:
         tile = state["board"]["tiles"][code]
-        if tile["fog"] or not tile["number"]:
+        good = YIELDS.get(tile["kind"])
+        if tile["fog"] or good is None:
             continue
-        good = YIELDS.get(tile["kind"]) or gold_choice(state, seat)
         if state["bank"][good] > 0:
             take(state, seat, good, 1)
             got[good] = got.get(good, 0) + 1
