@@ -17,6 +17,7 @@ from .cards import TITLES
 from .commerce import others_after, richer
 from .goods import cards_text, hand_from, hand_size
 from .robber import choose_discards, discard_half, move_robber
+from .setup import order_of_play
 from .turn import Turn
 from .warriors import LEVEL_NAMES, PIECES_PER_LEVEL, displace, warriors_of
 from .wonders import STRATEGIC_LEVEL
@@ -38,11 +39,10 @@ def deserter(turn: Turn, seat: str, order: Order, target: str, vertex: int | Non
     the vertex named, else at the lowest free vertex at the end of its roads, if it has such a
     piece left (a mighty one needs the barracks)."""
     state = turn.state
-    options = [o for o in others_after(turn, seat) if warriors_of(state, o)]
-    if not options:
+    deserting = deserted(state, seat, target)
+    if deserting is None:
         return "no other player has a warrior"
-    victim = target if target in options else options[0]
-    lost = min(warriors_of(state, victim), key=lambda v: _deserter_key(state, v))
+    victim, lost = deserting
     warrior = state["warriors"].pop(str(lost))
     level = LEVEL_NAMES[warrior["level"]]
     turn.add(
@@ -54,7 +54,7 @@ def deserter(turn: Turn, seat: str, order: Order, target: str, vertex: int | Non
         vertex=lost,
         level=warrior["level"],
     )
-    spot = _deserter_spot(turn, seat, warrior["level"], vertex)
+    spot = deserter_spot(state, turn.geo, seat, warrior["level"], vertex)
     if spot is None:
         turn.add(
             "deserter_lost",
@@ -78,13 +78,28 @@ def deserter(turn: Turn, seat: str, order: Order, target: str, vertex: int | Non
     return None
 
 
+def deserted(state: JSONObject, seat: str, target: str) -> tuple[str, int] | None:
+    """Who gives up a warrior to a seat's Deserter and the vertex of the one given: the player
+    named if it has a warrior, else the first other in order of play with one; its weakest
+    warrior, an inactive one first, then the lowest vertex (gm's rule). None: nobody has one.
+    The check of a turn file plays the card on its copy of the board the same way."""
+    sequence = order_of_play(state)
+    start = sequence.index(seat) if seat in sequence else 0
+    options = [o for o in sequence[start + 1 :] + sequence[:start] if warriors_of(state, o)]
+    if not options:
+        return None
+    victim = target if target in options else options[0]
+    return victim, min(warriors_of(state, victim), key=lambda v: _deserter_key(state, v))
+
+
 def _deserter_key(state: JSONObject, vertex: int) -> tuple[int, bool, int]:
     warrior = state["warriors"][str(vertex)]
     return (warrior["level"], warrior["active"], vertex)
 
 
-def _deserter_spot(turn: Turn, seat: str, level: int, wanted: int | None) -> int | None:
-    state, geo = turn.state, turn.geo
+def deserter_spot(state: JSONObject, geo: Geometry, seat: str, level: int, wanted: int | None) -> int | None:
+    """Where a seat places the warrior its Deserter brought: the vertex named if free at the end
+    of its roads, else the lowest such; None without a piece of that level (or the barracks)."""
     if len(warriors_of(state, seat, level)) >= PIECES_PER_LEVEL:
         return None
     if level == 3 and state["seats"][seat]["improvements"]["military"] < STRATEGIC_LEVEL:

@@ -15,6 +15,7 @@ from gm.core.model import JSONObject, Order, Problem
 from .cards import TITLES, other_mode
 from .goods import RESOURCES, Cards
 from .grammar import ACTIONS, CARD_ARGS, SETUP, STANDING, WONDERS_ONLY, parse_orders, well_formed
+from .military import deserted, deserter_spot
 from .places import road_problem, town_problem, village_problem
 from .trade import offer_problem
 from .turn import board_geometry, voice
@@ -281,6 +282,16 @@ def _diplomat(plan: Plan, edge: str, again: str | None = None) -> None:
         plan.state["roads"][again] = plan.seat
 
 
+def _deserter(plan: Plan, target: str, vertex: int | None = None) -> None:
+    deserting = deserted(plan.state, plan.seat, target)
+    if deserting is None:
+        return
+    warrior = plan.state["warriors"].pop(str(deserting[1]))
+    spot = deserter_spot(plan.state, plan.geo, plan.seat, warrior["level"], vertex)
+    if spot is not None:
+        plan.state["warriors"][str(spot)] = {**warrior, "owner": plan.seat, "activated": None}
+
+
 def _intrigue(plan: Plan, vertex: int) -> None:
     warrior = plan.state["warriors"].get(str(vertex))
     if warrior is not None and warrior["owner"] != plan.seat:
@@ -290,6 +301,7 @@ def _intrigue(plan: Plan, vertex: int) -> None:
 _PLAN_EFFECTS: dict[str, Callable[..., None]] = {
     "medicine": _medicine,
     "smith": _smith,
+    "deserter": _deserter,
     "diplomat": _diplomat,
     "intrigue": _intrigue,
 }
