@@ -52,11 +52,13 @@ def _place(turn: Turn, seat: str, kind: str, second: bool, pick: int) -> None:
     for vertex, edge in listed:
         if village_problem(state, geo, seat, vertex, v, setup=True) is None:
             road = edge if edge and road_problem(state, geo, seat, edge, v, from_vertex=vertex) is None else None
-            how = "from its list"
             break
     else:
         vertex, road = best_free_vertex(state, geo, turn.rng("setup")), None
-        how = "by default (nothing on its list is free)" if listed else "by default (it sent no list)"
+        # Why gm chose is the seat's alone (rule D-ALL-5): whether it sent a list, and that every
+        # vertex on it was taken, is about orders that were not carried out.
+        why = "nothing on your list was free" if listed else "you sent no list"
+        turn.add("settle_default", f"Pick {pick}: {why}, so gm places for you.", (seat,), seat=seat, pick=pick)
         if vertex is None:
             turn.add(
                 "settle",
@@ -76,7 +78,7 @@ def _place(turn: Turn, seat: str, kind: str, second: bool, pick: int) -> None:
     turn.add(
         "settle",
         f"Pick {pick}: {turn.name(seat)} places a {kind} at vertex {vertex} and a "
-        f"road on {road or 'no edge (none is free)'}, {how}.",
+        f"road on {road or 'no edge (none is free)'}.",
         seat=seat,
         vertex=vertex,
         edge=road,
