@@ -184,16 +184,18 @@ def move_warrior(turn: Turn, seat: str, order: Order, start: int, end: int) -> N
         end=end,
     )
     if other is not None:
-        displace(turn, other, end)
+        displace(turn, other, end, vacated=start)
 
 
-def displace(turn: Turn, warrior: JSONObject, at: int) -> None:
+def displace(turn: Turn, warrior: JSONObject, at: int, vacated: int | None = None) -> None:
     # gm's choice: the displaced warrior goes to the nearest empty vertex its owner's roads reach
-    # (lowest number on a tie); with none, it leaves the board.
+    # (lowest number on a tie); with none, it leaves the board. vacated: the corner its displacer
+    # came from, not free to it (the implementation displaces before the displacer leaves it).
     state, geo = turn.state, turn.geo
     owner = warrior["owner"]
     reach = route_from(state, geo, owner, at)
-    free = [v for v in reach if v != at and str(v) not in state["warriors"] and str(v) not in state["buildings"]]
+    taken = {at, vacated} | {int(v) for v in state["warriors"]} | {int(v) for v in state["buildings"]}
+    free = [v for v in reach if v not in taken]
     if not free:
         turn.add(
             "warrior_removed",
