@@ -81,7 +81,10 @@ def offer_problem(state: JSONObject, seat: str, to: str, give: Cards, get: Cards
 
 def post_offer(turn: Turn, seat: str, order: Order, to: str, give: Cards, get: Cards) -> None:
     state = turn.state
-    problem = offer_problem(state, seat, to, dict(give), dict(get))
+    # The implementation refuses an offer of cards its maker does not hold ("cannot give more
+    # than you have"); the book is silent. Whether it still holds them is checked again when the
+    # offer comes due.
+    problem = offer_problem(state, seat, to, dict(give), dict(get)) or turn.lacks(seat, dict(give))
     if problem:
         return turn.failed(seat, order, problem)
     number = state["next_offer"]
