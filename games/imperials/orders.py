@@ -50,6 +50,7 @@ class Plan:
             "roads": dict(state["roads"]),
             "buildings": {v: dict(b) for v, b in state["buildings"].items()},
             "warriors": {v: dict(w) for v, w in state["warriors"].items()},
+            "board": {**state["board"], "tiles": {c: dict(t) for c, t in state["board"]["tiles"].items()}},
         }
         self.seat, self.geo = seat, board_geometry(state)
         self.you = voice(state, seat, you=True)
@@ -97,6 +98,9 @@ def _road(plan: Plan, edge: str) -> str | None:
     problem = road_problem(plan.state, plan.geo, plan.seat, edge, plan.you)
     if problem is None:
         plan.state["roads"][edge] = plan.seat
+        for end in plan.geo.edge_ends[edge]:  # the road lifts the fog round its ends
+            for code in plan.geo.vertex_tiles[end]:
+                plan.state["board"]["tiles"][code]["fog"] = False
     return problem
 
 

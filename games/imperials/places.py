@@ -140,12 +140,21 @@ def village_problem(
             f"vertex {vertex} is next to {_whose(state, other['owner'], v)} {other['kind']} at "
             f"vertex {near[0]}; a village needs a free vertex all round"
         )
+    fog = fogged_tile(state, geo, vertex)
+    if fog:
+        # The implementation places no settlement beside fog (the book is silent).
+        return f"vertex {vertex} is at a corner of tile {fog}, which is under fog"
     if not setup:
         if count(state, seat, "village") >= LIMITS["village"]:
             return f"{v.has} {LIMITS['village']} villages on the board, the most a player may have"
         if not any(state["roads"].get(e) == seat for e in geo.vertex_edges[vertex]):
             return f"vertex {vertex} is not at the end of one of {v.owner} roads"
     return None
+
+
+def fogged_tile(state: JSONObject, geo: Geometry, vertex: int) -> str | None:
+    """A tile under fog that a vertex touches, if any."""
+    return next((c for c in geo.vertex_tiles[vertex] if state["board"]["tiles"][c]["fog"]), None)
 
 
 def town_problem(state: JSONObject, geo: Geometry, seat: str, vertex: int, v: Voice) -> str | None:

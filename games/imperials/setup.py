@@ -10,7 +10,7 @@ from gm.core.model import JSONObject, Order
 
 from .board import Geometry
 from .goods import YIELDS, take
-from .places import building_at, free_edges_from, road_problem, vertex_worth, village_problem
+from .places import building_at, fogged_tile, free_edges_from, road_problem, vertex_worth, village_problem
 from .produce import reveal_fog
 from .turn import Turn, voice
 
@@ -74,7 +74,6 @@ def _place(turn: Turn, seat: str, kind: str, second: bool, pick: int) -> None:
     road = road or default_road(state, geo, vertex)
     if road:
         state["roads"][road] = seat
-        reveal_fog(turn, road, seat)
     turn.add(
         "settle",
         f"Pick {pick}: {turn.name(seat)} places a {kind} at vertex {vertex} and a "
@@ -85,6 +84,8 @@ def _place(turn: Turn, seat: str, kind: str, second: bool, pick: int) -> None:
         piece=kind,
         pick=pick,
     )
+    if road:
+        reveal_fog(turn, road, seat)
     if second:
         _starting_resources(turn, seat, vertex)
 
@@ -94,7 +95,9 @@ def best_free_vertex(state: JSONObject, geo: Geometry, rng: Random) -> int | Non
     free = [
         n
         for n in range(1, geo.vertex_count + 1)
-        if building_at(state, n) is None and all(building_at(state, m) is None for m in geo.vertex_neighbours[n])
+        if building_at(state, n) is None
+        and all(building_at(state, m) is None for m in geo.vertex_neighbours[n])
+        and fogged_tile(state, geo, n) is None
     ]
     if not free:
         return None
