@@ -284,10 +284,9 @@ def battle(turn: Turn) -> None:
 
 def _reward(turn: Turn, counts: JSONObject) -> None:
     """ "If one player has more active warriors than any other player, they receive an extra
-    victory point"; an equal number shares the card reward (rule D-IM-11)."""
+    victory point"; an equal number shares the card reward (rule D-IM-11), none included: the
+    book's "an equal number" and the implementation's count both take it in."""
     top = max(counts.values(), default=0)
-    if top <= 0:  # gm's choice: nobody who sent no warrior is rewarded
-        return
     leaders = [s for s in turn.state["seating"] if counts[s] == top]
     if len(leaders) == 1:
         return _dragonslayer(turn, leaders[0], top)
