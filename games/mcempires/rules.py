@@ -118,6 +118,7 @@ def play_turn(turn: Turn, seat: str, orders: list[Order]) -> None:
         reason = actions.execute(turn, seat, order)
         if reason:
             failed(turn, seat, order, reason)
+        _occupations_lost(turn, but=seat)
     if turn.seats[seat]["alive"]:
         end_turn(turn, seat)
     turn.played.add(seat)
@@ -130,7 +131,7 @@ def play_turn(turn: Turn, seat: str, orders: list[Order]) -> None:
 def start_turn(turn: Turn, seat: str, orders: list[Order]) -> None:
     if not turn.seats[seat]["capital"]:
         _found_capital(turn, seat, [o for o in orders if o.verb == "CAPITAL"])
-    _occupations_lost(turn, seat)
+    _occupations_lost(turn)
     economy.earn_income(turn, seat)
     cities.spawn(turn, seat)
     moves.round_bonus(turn, seat)
@@ -178,13 +179,16 @@ def _nearest_site(turn: Turn, seat: str, start: int) -> int:
     raise ValueError("no block of the world can take a capital")  # a scenario error, not a player's
 
 
-def _occupations_lost(turn: Turn, seat: str) -> None:
+def _occupations_lost(turn: Turn, but: str | None = None) -> None:
     """An occupation whose troops are gone from the city's centre (beaten in another empire's
-    turn) has ended: the count starts again from nothing if troops of the empire come back, so
-    a city is captured only when held two rounds running (rule D-MC-6: "reset when ... the
-    attacker leaves")."""
+    turn) has ended, at once: the owner may use the city again in the same round, whoever plays
+    next, and the count starts again from nothing if troops of the empire come back, so a city is
+    captured only when held two rounds running (rule D-MC-6: "reset when ... the attacker
+    leaves"). Called after each order of an empire's turn (`but` that empire, whose own troops
+    may step out and back before its turn ends: end_turn judges those) and as each turn starts."""
     for cid, city in turn.cities.items():
-        if city["occupier"] == seat and not turn.group_of(seat, turn.city_block(cid)):
+        seat = city["occupier"]
+        if seat and seat != but and not turn.group_of(seat, turn.city_block(cid)):
             city.update(occupier=None, held=0)
             turn.add(
                 "occupation_ends",
