@@ -20,11 +20,13 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
         return []
     board = Board(state["scenario"])
     listed = [o for o in orders if well_formed(o)]
-    found = _moves(state, seat, board, [o for o in listed if o.verb in MOVE_VERBS][:MAX_MOVES])
+    _, soldiers = _buys(state, seat, board, listed)
+    found = _moves(state, seat, board, [o for o in listed if o.verb in MOVE_VERBS][:MAX_MOVES], soldiers)
     return found + _winter_pay(state, seat, board, listed)
 
 
-def _moves(state: JSONObject, seat: str, board: Board, moves: list[Order]) -> list[Problem]:
+def _moves(state: JSONObject, seat: str, board: Board, moves: list[Order], soldiers: dict[str, int]) -> list[Problem]:
+    """Soldiers rush-bought this turn stand before any army moves (as the check counts them)."""
     found = []
     leaving: dict[str, int] = {}
     for order in moves:
@@ -33,7 +35,7 @@ def _moves(state: JSONObject, seat: str, board: Board, moves: list[Order]) -> li
             continue
         if state["provinces"][source]["owner"] != seat or not board.adjacent(source, target):
             continue
-        free = state["provinces"][source]["armies"] - leaving.get(source, 0)
+        free = state["provinces"][source]["armies"] + soldiers.get(source, 0) - leaving.get(source, 0)
         count = max(0, free if amount == "ALL" else min(amount, free))
         leaving[source] = leaving.get(source, 0) + count
         why = (
@@ -87,7 +89,7 @@ def _winter_pay(state: JSONObject, seat: str, board: Board, orders: list[Order])
     if not is_winter(state["turn"]):
         return []
     bill = sum(support_bill(state, board, seat).values())
-    gold = state["seats"][seat]["gold"] - _spent(state, seat, board, orders)
+    gold = state["seats"][seat]["gold"] - _buys(state, seat, board, orders)[0]
     taxes = _taxes(state, seat, orders)
     if bill <= gold + taxes:
         return []
@@ -110,16 +112,20 @@ def _items(state: JSONObject, seat: str, orders: list[Order]) -> dict[str, tuple
     return items
 
 
-def _spent(state: JSONObject, seat: str, board: Board, orders: list[Order]) -> int:
-    """The gold the BUY orders that can be paid take, in the order written (as the check counts)."""
+def _buys(state: JSONObject, seat: str, board: Board, orders: list[Order]) -> tuple[int, dict[str, int]]:
+    """The gold the BUY orders that can be paid take, in the order written (as the check counts),
+    and the soldiers they add, by province."""
     items, gold, spent = _items(state, seat, orders), state["seats"][seat]["gold"], 0
+    soldiers: dict[str, int] = {}
     v = voice(state, seat, True, board)
     for order in (o for o in orders if o.verb == "BUY" and o.args[0] in items):
         code, units = order.args
         item, progress = items[code]
         if buy_problem(state, seat, code, units, item, progress, gold - spent, v) is None:
             spent += buy_cost(state["provinces"][code], item, progress, units)
-    return spent
+            if item == "SOLDIERS":
+                soldiers[code] = soldiers.get(code, 0) + units
+    return spent, soldiers
 
 
 def _taxes(state: JSONObject, seat: str, orders: list[Order]) -> int:

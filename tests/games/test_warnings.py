@@ -144,6 +144,18 @@ def test_conqueror_warns_of_an_attack_the_duels_will_probably_lose():
     assert warned("conqueror", state, "AR", "ATTACK ARD FEN 5") == []
 
 
+def test_conqueror_counts_soldiers_rush_bought_this_turn_among_the_attackers():
+    """The turn buys before any army moves, so the 2 bought in Arden go too: 8 + 2 against 9."""
+    state = conqueror_vale()
+    state["seats"]["AR"]["gold"] = 50
+    state["provinces"]["ARD"]["armies"] = 8
+    state["provinces"]["FEN"].update(owner="BE", armies=9, fort=0)
+    assert warned("conqueror", state, "AR", "BUY ARD 2", "ATTACK ARD FEN 10") == []
+    assert warned("conqueror", state, "AR", "BUY ARD 1", "ATTACK ARD FEN ALL") == [
+        (2, "9 armies against 9 in FEN: the defender wins a duel 11 times in 21, so this attack will probably fail")
+    ]
+
+
 def test_conqueror_warns_that_a_move_fails_if_its_province_is_attacked_first():
     state = conqueror_vale()
     state["provinces"]["ARD"]["armies"] = 6
