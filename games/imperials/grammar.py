@@ -313,7 +313,7 @@ def _card_words(rest: list[str]) -> tuple[str, list[str]]:
 
 
 def die(word: str) -> int:
-    if not (word.isdigit() and 1 <= int(word) <= 6):
+    if not (word.isascii() and word.isdigit() and 1 <= int(word) <= 6):  # int('²') raises
         raise Bad(f"{_shown(word)} is not what a die shows: write 1 to 6")
     return int(word)
 

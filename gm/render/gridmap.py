@@ -297,7 +297,7 @@ def arrow_marks(
 def _block(place: str) -> tuple[int | None, int | None]:
     """A block named "x,y" as numbers; (None, None) for any other name."""
     parts = str(place).split(",")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
         return None, None
     return int(parts[0]), int(parts[1])
 

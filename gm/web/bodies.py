@@ -102,7 +102,7 @@ class WholeBodies:
         is over the limit or not a number."""
         if length is None:
             return b""
-        if not length.isdigit() or int(length) > self.max_body:
+        if not (length.isascii() and length.isdigit()) or int(length) > self.max_body:
             return None
         return await protocol() if int(length) else b""
 
