@@ -76,7 +76,8 @@ def _own(turn: Turn, seat: str, code: str) -> str | None:
 
 
 def act(turn: Turn, seat: str, order: Order) -> None:
-    """Carry out one action, or record why it fails (rule D-ALL-3); never raises."""
+    """Carry out one action, or record why it fails (rule D-ALL-3); never raises. Defence
+    orders are not actions here: they stand from the start of the turn (rules.set_defences)."""
     number, where, where_to, amount = order.args
     if where is not None and order.verb != "ARMY":
         problem = _own(turn, seat, where) if turn.board.is_land(where) else f"{where} is not a land area"
@@ -235,12 +236,6 @@ def _raze(turn: Turn, seat: str, order: Order, where: str, where_to: None, amoun
     return None
 
 
-def _mode(turn: Turn, seat: str, order: Order, where: str, where_to: str | None, amount: None) -> str | None:
-    # Defence orders were set at the start of the turn (see rules.set_defences); by now the
-    # action only reports, so a later capture cannot turn it into a failure.
-    return None
-
-
 def _gift(turn: Turn, seat: str, order: Order, where: None, where_to: str, amount: Amount) -> str | None:
     if where_to not in turn.state["countries"] or where_to == seat or where_to in turn.state["victory"]["eliminated"]:
         return f"{where_to} is not a country that can take a gift"
@@ -308,10 +303,6 @@ HANDLERS: dict[str, Callable[..., str | None]] = {
     "RAZE": _raze,
     "MOVE": _move,
     "ATTACK": _move,
-    "DEFEND": _mode,
-    "ENTRENCH": _mode,
-    "AMBUSH": _mode,
-    "RETREAT": _mode,
     "GIFT": _gift,
 }
 

@@ -121,7 +121,9 @@ def resolve(state: JSONObject, orders: dict[str, list[Order]], seeds: TurnSeeds)
     for number in range(1, MAX_ACTIONS + 1):  # rule D-EMP-1: everyone's action 1, then 2, ...
         for seat in sequence:
             order = plans[seat].get(number)
-            if order is not None and seat in alive(work):
+            # A defence order took effect, or failed, at the start of the turn (set_defences);
+            # its number only holds its place, so it is not carried out or reported again.
+            if order is not None and order.verb not in DEFENCE and seat in alive(work):
                 act(turn, seat, order)
     end_turn(turn)
     work["vp_changes"] = [c.to_json() for c in turn.vp]
