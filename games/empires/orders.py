@@ -356,7 +356,11 @@ def _order_problem(state: JSONObject, board: Board, seat: str, order: Order, ord
     if order.verb in ("MOVE", "ATTACK", "ENTRENCH", "RETREAT"):
         if where_to not in board.reach[where]:
             return f"{where} and {where_to} are not next to each other (nor across one sea)"
-    if order.verb in ("MOVE", "RETREAT") and not _yours(state, where_to, seat, orders, number):
+    # A RETREAT acts at the area's first attack, whenever in the turn that comes, so any ATTACK
+    # of the seat's on the refuge may have taken it by then (rule D-ALL-3); a MOVE acts at its
+    # number.
+    by = number if order.verb == "MOVE" else MAX_ACTIONS + 1
+    if order.verb in ("MOVE", "RETREAT") and not _yours(state, where_to, seat, orders, by):
         return f"{where_to} is not yours; {order.verb} goes to an area you own (to take it, ATTACK)"
     return None
 
