@@ -376,7 +376,10 @@ def _battle_event(
     who, place = nation(turn.state, seat), turn.board.label(target)
     # Action N, not a count of the turn's battles: the two sides see this battle and no other,
     # and a count would tell them how many others were fought before it (choice 14, D-ALL-5).
-    text = f"Action {action}: {who} attacks {place} from {turn.board.label(source)} with {plural(sent, 'army')}"
+    text = (
+        f"Action {action}: {who} attacks {place} from "
+        f"{turn.board.label(source)} with {plural(sent, 'army')}"
+    )
     if before.get("ambush") is not None:
         text += f"; an ambush costs {before['ambush']} of them"
     if before.get("retreat"):
