@@ -260,7 +260,7 @@ def _victory_points(before: JSONObject, after: JSONObject, events: tuple[Event, 
     found = []
     for data in _of(events, "battle"):
         if {k: v for k, v in data["vp"].items() if v} != _battle_vp(data):
-            found.append(f"{VP}: {data['vp']} for the battle of {data['text']!r}, the book says {_battle_vp(data)}")
+            found.append(f"{VP}: {data['vp']} for battle {data['number']}, the book says {_battle_vp(data)}")
         change.update(_battle_vp(data))
     if _of(events, "census"):
         for seat in _alive(after):
