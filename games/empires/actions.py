@@ -21,13 +21,14 @@ MAX_FORT = 3
 
 class Turn:
     """The working state of one turn's resolution: the state copy, the map, the events so far,
-    the defence modes set this turn, the areas grown and VP changes."""
+    the defence modes set this turn, the areas grown, battles fought and VP changes."""
 
     def __init__(self, state: JSONObject, board: Board, number: int):
         self.state, self.board, self.number = state, board, number
         self.events: list[Event] = []
         self.modes: dict[str, JSONObject] = {}
         self.grown: set[str] = set()
+        self.battles = 0
         self.vp: list[vp.VPChange] = []
 
     def event(self, kind: str, text: str, seats: Iterable[str] | None = None, **data: object) -> None:
@@ -342,6 +343,7 @@ def fight(turn: Turn, seat: str, action: int, source: str, target: str, attackin
     entrenched = int(held and mode.get("mode") == "entrench" and mode.get("to") == source)
     fort = 0 if held and mode.get("mode") == "ambush" else area["fort"]
     battle = Battle(attacking, area["armies"], area["population"], fort, turn.board.terrain(target).defence, entrenched)
+    turn.battles += 1
     area["armies"] -= battle.defender_losses
     area["population"] -= battle.collateral
     if battle.captured:
@@ -374,10 +376,8 @@ def _battle_event(
     changes: list[vp.VPChange],
 ) -> None:
     who, place = nation(turn.state, seat), turn.board.label(target)
-    # Action N, not a count of the turn's battles: the two sides see this battle and no other,
-    # and a count would tell them how many others were fought before it (choice 14, D-ALL-5).
     text = (
-        f"Action {action}: {who} attacks {place} from "
+        f"Battle {turn.battles} (action {action}): {who} attacks {place} from "
         f"{turn.board.label(source)} with {plural(sent, 'army')}"
     )
     if before.get("ambush") is not None:
@@ -397,6 +397,7 @@ def _battle_event(
         "battle",
         text,
         (seat, defender),
+        number=turn.battles,
         action=action,
         attacker=seat,
         defender=defender,
