@@ -50,7 +50,9 @@ def _walk(state: JSONObject, geo: Geometry, seat: str, vertex: int, own: set[str
 def update_longest(state: JSONObject, geo: Geometry, note: RouteNote) -> None:
     """Give or take the longest trade route after anything that can change a route. note(text,
     seat, length) reports a change. The holder keeps it on a tie and loses it below 5; another
-    player takes it only by being strictly longer (rule D-IM-7)."""
+    player takes it only by being strictly longer (rule D-IM-7). Of several longest at 5 or more
+    the earliest in seating order takes it, as the implementation walks its players in their
+    fixed order (hemildesai/imperial, game/state.go, SetExtraVictoryPoints)."""
     lengths = {seat: route_length(state, geo, seat) for seat in state["seating"]}
     award = state["longest"]
     holder = award["seat"]
@@ -59,7 +61,7 @@ def update_longest(state: JSONObject, geo: Geometry, note: RouteNote) -> None:
         award["length"] = lengths[holder]
         return
     leaders = [s for s in state["seating"] if lengths[s] == best]
-    new = leaders[0] if best >= ROUTE_MIN and len(leaders) == 1 else None
+    new = leaders[0] if best >= ROUTE_MIN else None
     if new == holder:
         return
     award.update(seat=new, length=lengths[new] if new else 0)
@@ -71,8 +73,8 @@ def longest(turn: Turn) -> None:
         if new is None:
             turn.add(
                 "longest_route",
-                f"{turn.name(cast(str, old))} loses the longest trade route: nobody holds "
-                "one of 5 or more roads that is longest alone.",
+                f"{turn.name(cast(str, old))} loses the longest trade route: nobody else has "
+                "5 or more roads in a row.",
                 seat=None,
                 lost=old,
             )

@@ -278,9 +278,9 @@ def _route(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> 
     holder, best = after["longest"]["seat"], max(lengths.values(), default=0)
     if holder is not None and (lengths[holder] < ROUTE_MIN or lengths[holder] < best):
         return [f"{ROUTE}: {holder} holds it with {lengths[holder]} roads; the longest is {best}"]
-    leaders = [s for s, n in lengths.items() if n == best]
-    if holder is None and best >= ROUTE_MIN and len(leaders) == 1:
-        return [f"{ROUTE}: nobody holds it though {leaders[0]} has the one longest, {best} roads"]
+    leaders = [s for s in after["seating"] if lengths[s] == best]
+    if holder is None and best >= ROUTE_MIN:
+        return [f"{ROUTE}: nobody holds it though {leaders[0]} has the longest, {best} roads"]
     return []
 
 
