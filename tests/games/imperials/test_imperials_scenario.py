@@ -3,9 +3,12 @@ numbers vertices and names edges the way the README says; a damaged file never c
 
 from __future__ import annotations
 
+from random import Random
+
 import pytest
 from gm_games.imperials import ruleset
 from gm_games.imperials.board import geometry, parse_edge, tile_code
+from gm_games.imperials.deal import deal_board
 from hypothesis import given, settings, strategies as st
 
 from gm.core.ruleset import ScenarioError
@@ -41,6 +44,13 @@ def test_the_standard_island_has_the_book_s_tiles_and_54_vertices():
     greater = load(ruleset.scenario_text("greater-island"))
     big = geometry(tuple(tuple(s) for s in greater["slots"]))
     assert (len(big.tiles), big.vertex_count, greater["max_seats"]) == (30, 80, 6)
+
+
+def test_the_greater_island_deals_the_implementation_s_nine_ports():
+    """The implementation's "Base Big" map has 4 ports of 3:1 and one 2:1 for each resource."""
+    greater = load(ruleset.scenario_text("greater-island"))
+    kinds = sorted(p["kind"] for p in deal_board(greater, Random(7))["ports"])
+    assert kinds == ["3:1", "3:1", "3:1", "3:1", "brick", "ore", "wheat", "wood", "wool"]
 
 
 def test_edges_are_named_by_their_two_vertices_in_either_order():
