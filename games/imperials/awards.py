@@ -73,8 +73,7 @@ def longest(turn: Turn) -> None:
         if new is None:
             turn.add(
                 "longest_route",
-                f"{turn.name(cast(str, old))} loses the longest trade route: nobody else has "
-                "5 or more roads in a row.",
+                f"{turn.name(cast(str, old))} loses the longest trade route: nobody else has 5 or more roads in a row.",
                 seat=None,
                 lost=old,
             )
