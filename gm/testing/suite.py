@@ -441,8 +441,10 @@ def _failed_orders(ruleset: Ruleset) -> None:
 
 class HiddenCheck:
     """What only one seat may know (its hand, its private treasury) never reaches another seat's
-    view or order form. A ruleset with hidden data says what it is by `hidden_variant(state, seat, rng)`: the
-    state with only that seat's secrets changed (None, the default: nothing is hidden)."""
+    view or order form, nor the score table and labels every report prints (report_context reads
+    those from the whole state, not from the view). A ruleset with hidden data says what it is by
+    `hidden_variant(state, seat, rng)`: the state with only that seat's secrets changed (None, the
+    default: nothing is hidden)."""
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
@@ -456,6 +458,12 @@ class HiddenCheck:
                 continue
             self.hides = True
             self.changed += other != state
+            # Every seat's report prints the same scores and labels: the owner's secrets may not
+            # move them (Empires' VP, kept but for the leader's, are the case in point: 11.3).
+            expect(
+                self._printed(other) == self._printed(state),
+                f"turn {turn}: what only {owner} may know shows in the scores every report prints",
+            )
             for seat in (c for c in codes if c != owner):
                 expect(
                     self.ruleset.view(other, seat) == self.ruleset.view(state, seat),
@@ -466,6 +474,10 @@ class HiddenCheck:
                     self.ruleset.order_form(other, seat) == self.ruleset.order_form(state, seat),
                     f"turn {turn}: what only {owner} may know shows in {seat}'s order form",
                 )
+
+    def _printed(self, state: JSONObject) -> tuple[object, ...]:
+        ruleset = self.ruleset
+        return (ruleset.scores(state), ruleset.score_label(state), ruleset.turn_label(state))
 
     def expect_meaningful(self) -> None:
         expect(not self.hides or self.changed, "hidden_variant never changed anything")
