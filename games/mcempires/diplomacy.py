@@ -266,8 +266,10 @@ def accept(turn: Turn, seat: str, kind: str, other: str) -> str | None:
             f"{turn.nation(other) if other in turn.seats else other} made no {kind} proposal "
             f"to {turn.who(seat)} in round {turn.round - 1}"
         )
-    problem = _proposal_problem(turn, other, kind, seat, found["terms"])
+    # Judged from the accepter's side, so that its report names the other empire, not itself.
+    problem = _proposal_problem(turn, seat, kind, other, found["terms"])
     if problem:
+        _not_carried_out(turn, seat, found)
         return problem
     turn.state["proposals"] = [p for p in turn.state["proposals"] if p is not found]
     agreements: dict[str, Callable[[Turn, str, str, Any], None]] = {
@@ -277,6 +279,24 @@ def accept(turn: Turn, seat: str, kind: str, other: str) -> str | None:
     }
     agreements[kind](turn, other, seat, found["terms"])
     return None
+
+
+def _not_carried_out(turn: Turn, seat: str, proposal: JSONObject) -> None:
+    """An agreement is "tradeable with other Empires" (rule D-MC-14), and "a failed trade tells
+    both parties that it could not be carried out, not which side lacked what" (rule D-ALL-5):
+    the proposer reads that its proposal was accepted and not carried out; the reason is in the
+    accepter's own failed order only."""
+    other = proposal["from"]
+    what = describe(turn, proposal["kind"], other, seat, proposal["terms"])
+    turn.add(
+        "acceptance_failed",
+        f"{turn.nation(seat)} accepts {turn.nation(other)}'s proposal of round {proposal['round']} "
+        f"({what}), but it could not be carried out.",
+        (seat, other),
+        seat=seat,
+        other=other,
+        kind=proposal["kind"],
+    )
 
 
 def make_peace(turn: Turn, a: str, b: str, ceded: list[str]) -> None:
