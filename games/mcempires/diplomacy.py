@@ -233,6 +233,11 @@ def _alliance_problem(turn: Turn, seat: str, other: str) -> str | None:
     if at_war(turn, seat, other):
         return f"{turn.nation(other)} is an enemy: make peace first"
     if allied(turn, seat, other):
+        until = cast(JSONObject, alliance_of(turn, seat))["until"]
+        if until == turn.round:
+            # "The duration of an Alliance is 10 rounds and is renewable after that duration":
+            # proposed in its last round, accepted in the next, as it ends.
+            return None
         return f"{turn.nation(other)} is an ally already"
     mine, theirs = alliance_of(turn, seat), alliance_of(turn, other)
     if mine and theirs:
