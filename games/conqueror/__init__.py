@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from random import Random
+
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.order_grammar import OrderGrammar
 from gm.packaged import PackagedRuleset, Parts
@@ -29,6 +31,11 @@ class ConquerorRuleset(PackagedRuleset):
 
     def order_grammar(self, view_: JSONObject, seat: str) -> OrderGrammar | None:
         return offline.order_grammar(view_, seat)
+
+    def hidden_variant(self, state: JSONObject, seat: str, rng: Random) -> JSONObject:
+        """The state with only `seat`'s secrets changed: its treasury (so its whole score and
+        prestige) and its production's progress."""
+        return view.hidden_variant(state, seat, rng)
 
     def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return order_warnings(state, seat, order_list)

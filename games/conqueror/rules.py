@@ -146,16 +146,35 @@ def _collect(
 
 
 def scores(state: JSONObject) -> dict[str, int]:
+    """The scores every report prints. While the game runs, the Score Table's province values
+    alone: its other term, "a point for every two gold florins in your treasury", would tell
+    every rival the treasury, which is each nation's own (D-ALL-5). The whole score once the
+    game is over, when it decides the winner (D-CQ-9)."""
+    if state["phase"] == "over":
+        return final_scores(state)
+    return {seat: public_score(state["seats"][seat]) for seat in state["seating"]}
+
+
+def public_score(seat: JSONObject) -> int:
+    """A nation's score less its treasury's points: what any other nation may know of it."""
+    return int(seat["score"]) - int(seat["gold"]) // 2
+
+
+def final_scores(state: JSONObject) -> dict[str, int]:
+    """The Score Table's whole score, treasury included (rule D-CQ-8)."""
     return {seat: state["seats"][seat]["score"] for seat in state["seating"]}
 
 
 def score_label(state: JSONObject) -> tuple[str, str]:
-    """What scores counts, for the report's table: the rule book's score (D-CQ-8)."""
-    return ("Score: province values plus half the gold", "Score")
+    """What scores counts, for the report's table: the province values while each treasury is
+    its nation's own (D-ALL-5), the rule book's whole score once the game is over (D-CQ-8)."""
+    if state["phase"] == "over":
+        return ("Score: province values plus half the gold", "Score")
+    return ("Score from provinces (a treasury counts only at the end)", "Score")
 
 
 def winners(state: JSONObject) -> list[str]:
-    points = scores(state)
+    points = final_scores(state)
     best = max(points.values(), default=0)
     return [seat for seat in state["seating"] if points[seat] == best]
 
@@ -163,7 +182,7 @@ def winners(state: JSONObject) -> list[str]:
 def _finish(turn: Turn) -> None:
     state = turn.state
     state["phase"] = "over"
-    won, points = winners(state), scores(state)
+    won, points = winners(state), final_scores(state)
     best = points[won[0]] if won else 0
     over = f"The game limit of {state['turns']} turns is reached"
     if len(won) == 1:
@@ -188,4 +207,4 @@ def outcome(state: JSONObject) -> Outcome | None:
         if len(won) == 1
         else f"tied on the best score after {state['turns']} turns: the win is shared"
     )
-    return Outcome(tuple(won), reason, scores(state))
+    return Outcome(tuple(won), reason, final_scores(state))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+from random import Random
 from typing import cast
 
 from gm.core.forms import first_example, not_possible, spaced_examples, wrapped_comment
@@ -19,6 +21,7 @@ from .economy import (
     WINTER_EVERY,
     band,
     is_winter,
+    prestige_for,
     productivity,
     productivity_word,
     requirement,
@@ -26,7 +29,7 @@ from .economy import (
 )
 from .orders import MAX_MOVES, buy_cost, check_orders, parse_orders
 from .realm import support_bill
-from .rules import outcome
+from .rules import outcome, public_score, scores
 
 SEASONS = ("spring", "summer", "autumn", "winter")
 FIRST_YEAR = 859  # "year DCCCLVIX, by the reckoning of the Christian calendar"
@@ -43,10 +46,12 @@ def turn_label(state: JSONObject) -> str:
 
 
 def view(state: JSONObject, seat: str) -> JSONObject:
-    """The only input to a seat's report. The map, the armies and the scores are open; a nation's
-    treasury, production and influence are shown to that nation only."""
+    """The only input to a seat's report. The map, the armies and the provinces' scores are open;
+    a nation's treasury (and so its whole score and prestige, which count it, until the game is
+    over), production and influence are shown to that nation only (D-ALL-5)."""
     board = Board(state["scenario"])
     result = outcome(state)
+    points = scores(state)
     return {
         "ruleset": "conqueror",
         "title": state["title"],
@@ -58,12 +63,31 @@ def view(state: JSONObject, seat: str) -> JSONObject:
         "winter": state["phase"] == "play" and is_winter(state["turn"]),
         "map": _map(state),
         "neutral_colour": state["scenario"]["neutral_colour"],
-        "seats": [_seat_line(state, code) for code in state["seating"]],
+        "seats": [_seat_line(state, code, points[code]) for code in state["seating"]],
         "you": _you(state, seat, board) if seat in state["seats"] else None,
         "influence": _influence(state, seat, board) if seat in state["seats"] else [],
         "known": known(state, seat, board),
         "outcome": result.to_json() if result else None,
     }
+
+
+def hidden_variant(state: JSONObject, seat: str, rng: Random) -> JSONObject:
+    """The state with only what `seat` alone may know changed (the contract's check, D-ALL-5):
+    its treasury, with the whole score and prestige that count it, and how far each of its
+    provinces' production has got. Once the game is over the scores are everyone's."""
+    other = copy.deepcopy(state)
+    me = other["seats"].get(seat)
+    if me is None or not me["alive"] or state["phase"] == "over":
+        return other
+    gold = me["gold"] + rng.randint(1, 400)
+    me["score"] += gold // 2 - me["gold"] // 2
+    me["gold"], me["prestige"] = gold, prestige_for(me["score"])
+    for code in owned(other, seat):
+        province = other["provinces"][code]
+        if province["item"] != "TAXES":
+            cost = unit_cost(province["item"], province["population"])
+            province["progress"] = rng.randrange(max(cost, 1))
+    return other
 
 
 def _colour(state: JSONObject, owner: str) -> str:
@@ -95,9 +119,13 @@ def _map(state: JSONObject) -> JSONObject:
     return {"width": scenario["width"], "height": scenario["height"], "territories": territories}
 
 
-def _seat_line(state: JSONObject, code: str) -> JSONObject:
+def _seat_line(state: JSONObject, code: str, score: int) -> JSONObject:
+    """What every seat sees of a nation. Its score is the scores every report prints (without
+    its treasury's points while the game runs); its prestige, reckoned from the whole score, is
+    its own until the game is over."""
     seat = state["seats"][code]
     held = owned(state, code)
+    shown = state["phase"] == "over"
     return {
         "code": code,
         "name": seat["name"],
@@ -107,9 +135,9 @@ def _seat_line(state: JSONObject, code: str) -> JSONObject:
         "alive": seat["alive"],
         "provinces": len(held),
         "armies": sum(state["provinces"][c]["armies"] for c in held),
-        "score": seat["score"],
-        "prestige": seat["prestige"],
-        "title": PRESTIGE_WORDS[seat["prestige"]],
+        "score": score,
+        "prestige": seat["prestige"] if shown else None,
+        "title": PRESTIGE_WORDS[seat["prestige"]] if shown else None,
         "capital": seat["capital"],
     }
 
@@ -126,6 +154,7 @@ def _you(state: JSONObject, code: str, board: Board) -> JSONObject:
         "colour": seat["colour"],
         "gold": seat["gold"],
         "score": seat["score"],
+        "province_score": public_score(seat),
         "prestige": seat["prestige"],
         "title": PRESTIGE_WORDS[seat["prestige"]],
         "alive": seat["alive"],

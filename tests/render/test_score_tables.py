@@ -16,7 +16,7 @@ from . import ruleset_report
 # What each of gm's own rulesets counts (a plug-in installed beside gm has no row: its title is its own).
 COUNTS = {
     "clash": ("Victory points", "VP"),
-    "conqueror": ("Score: province values plus half the gold", "Score"),
+    "conqueror": ("Score from provinces (a treasury counts only at the end)", "Score"),  # gold is secret (D-ALL-5)
     "empires": ("Land areas held", "Areas"),  # VP are secret while the game runs (11.3)
     "imperials": ("Victory points shown", "VP shown"),  # points in hand are hidden
     "mcempires": ("Cities held", "Cities"),

@@ -4,11 +4,14 @@ armies it ordered. Each test looks as another seat at what a turn's events show 
 
 from __future__ import annotations
 
+from random import Random
+
 from gm_games.conqueror import ruleset
 
 from gm.core.model import SeatInfo
 from gm.core.ruleset import TurnSeeds
 from gm.services.reports import seat_events
+from gm.testing.suite import HiddenCheck, new_game, play, scenario_of
 
 
 def vale(*seats: str) -> dict:
@@ -80,3 +83,42 @@ def test_how_many_armies_an_attacker_ordered_is_its_own():
     for seat in ("BE", "CA"):
         assert seen(events, seat, "attack_short") == []
         assert all("ordered" not in e["data"]["text"] for e in seat_events(events, seat))
+
+
+def test_a_rivals_treasury_moves_nothing_another_nation_reads():
+    # D-ALL-5 keeps a nation's treasury its own; the Score Table counts "a point for every two
+    # gold florins in your treasury", so the scores every report prints leave that term out
+    # (and the prestige reckoned from the whole score) until the game is over.
+    state = vale("AR", "BE", "CA")
+    state = ruleset.resolve(state, {}, TurnSeeds(1, state["turn"])).state
+    richer = ruleset.hidden_variant(state, "AR", Random(5))
+    assert richer["seats"]["AR"]["gold"] > state["seats"]["AR"]["gold"]
+    assert richer["seats"]["AR"]["score"] > state["seats"]["AR"]["score"]
+    assert ruleset.scores(richer) == ruleset.scores(state)
+    for seat in ("BE", "CA"):
+        assert ruleset.view(richer, seat) == ruleset.view(state, seat)
+    mine = ruleset.view(richer, "AR")["you"]
+    assert mine["score"] == richer["seats"]["AR"]["score"], "a nation reads its own whole score"
+    assert mine["province_score"] == ruleset.scores(state)["AR"]
+
+
+def test_the_whole_score_is_everyones_once_the_game_is_over():
+    state = vale("AR", "BE")
+    state = ruleset.resolve(state, {}, TurnSeeds(1, state["turn"])).state
+    state["seats"]["AR"]["gold"] = 300
+    state["seats"]["AR"]["score"] += 150
+    running = ruleset.scores(state)["AR"]
+    state["phase"] = "over"
+    assert ruleset.scores(state)["AR"] == running + 150
+    [line] = [s for s in ruleset.view(state, "BE")["seats"] if s["code"] == "AR"]
+    assert line["score"] == running + 150 and line["title"]
+
+
+def test_several_nations_robot_turns_keep_each_treasury_its_own():
+    # The contract's own check, with every nation played (the suite's fewest-seats game has one
+    # player and AI nations, so no other seat's view is compared there).
+    scenario = scenario_of(ruleset, ruleset.default_scenario(), {})
+    state, codes = new_game(ruleset, scenario, 4)
+    hidden = HiddenCheck(ruleset)
+    play(ruleset, state, codes, 6, each=lambda s, turn: hidden.check(s, codes, turn))
+    assert hidden.changed
