@@ -5,8 +5,9 @@ the decision that reads it, [] when the turn keeps it.
 Money, victory points and troops change only as an event of the turn says, at the book's price;
 nothing goes below zero; no seat has more than 100 troops on the board; a territory without
 troops belongs to nobody; combat loses what the Combat Rules say; one action a seat a round, none
-on a 6; claiming shares the board out in turns; the game ends after its last round with the most
-VP winning.
+on a 6; the roll before the actions, which run in the order of play, and a 6 pays every player
+once; moves only to an adjacent territory; core territories fixed once claimed; claiming shares
+the board out in turns; the game ends after its last round with the most VP winning.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Callable, Iterable
 
 from gm.core.model import Event, JSONObject, Order, TurnResult
 
-from .board import NEUTRAL, controlled, core_of, order_of_play, troops_of
+from .board import NEUTRAL, controlled, core_of, order_of_play, places, troops_of
 from .orders import TROOP_COST
 
 MONEY = "Money (Game Summary, D-CE-3)"
@@ -31,6 +32,9 @@ ACTIONS = "One action a round (Action phase, D-CE-2, D-ALL-4)"
 CLAIMING = "Setting up the game, 1 (D-CE-1)"
 PLACING = "Setting up the game, 2: 20 units"
 END = "End of the game (D-CE-6)"
+ADJACENT = "Moves to an adjacent territory (Action phase, Move)"
+CORES = "Core territories are those claimed at set-up (D-CE-1)"
+ROUND = "The order of a round (Game Summary, Roll phase then Action phase, D-ALL-4)"
 
 ACTION_KINDS = ("pass", "recruit", "revolt", "move", "battle")
 
@@ -48,6 +52,9 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _combat,
         _revolts,
         _actions,
+        _adjacent,
+        _cores,
+        _round_order,
         _claiming,
         _placing,
         _end,
@@ -202,6 +209,49 @@ def _actions(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -
     drawn = [data["seat"] for data in _of(events, "start_player")]
     if roll["die"] == 6 and drawn != [after["start"]]:
         found.append(f"{ACTIONS}: round {roll['round']} rolled a 6, drew {drawn}, and {after['start']} starts next")
+    return found
+
+
+def _adjacent(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """A move, and so an attack, goes "from one territory to another adjacent territory"."""
+    neighbours = {code: set(t["neighbours"]) for code, t in places(after).items()}
+    return [
+        f"{ADJACENT}: {data.get('seat', data.get('attacker'))} moved from {data['from']} to {data['to']}"
+        for data in _of(events, "move", "battle")
+        if data["to"] not in neighbours.get(data["from"], set())
+    ]
+
+
+def _cores(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Core territories are the ones claimed at set-up: once claiming is over they never change
+    hands (a conquest or a revolt moves troops, not homes)."""
+    if before["phase"] == "claim":
+        return []
+    return [
+        f"{CORES}: {code}'s core went from {territory['core_of']} to {after['territories'][code]['core_of']}"
+        for code, territory in before["territories"].items()
+        if after["territories"][code]["core_of"] != territory["core_of"]
+    ]
+
+
+def _round_order(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """The die is rolled before anyone acts; on a 6 every player gains its bonus once; otherwise
+    the players act one after another in the order of play from the starting player."""
+    if before["phase"] != "play":
+        return []
+    kinds = [e.kind for e in events]
+    found = []
+    if "roll" in kinds and any(k in ACTION_KINDS for k in kinds[: kinds.index("roll")]):
+        found.append(f"{ROUND}: an action came before the roll of round {before['round']}")
+    paid = Counter(data["seat"] for data in _of(events, "bonus"))
+    if paid and paid != Counter(before["seating"]):
+        found.append(f"{ROUND}: on a 6 the bonuses went to {dict(paid)}, not once to every player")
+    position = {seat: i for i, seat in enumerate(order_of_play(before))}
+    acting = [
+        position[e.data["attacker"] if e.kind == "battle" else e.data["seat"]] for e in events if e.kind in ACTION_KINDS
+    ]
+    if acting != sorted(acting):
+        found.append(f"{ROUND}: the actions ran out of the order of play {order_of_play(before)}")
     return found
 
 
