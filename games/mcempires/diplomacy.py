@@ -199,9 +199,9 @@ def propose(turn: Turn, seat: str, kind: str, other: str, terms: object) -> str 
 def describe(turn: Turn, kind: str, seat: str, other: str, terms: object) -> str:
     if kind == "peace":
         cities, blocks = _terms(cast(list[str], terms))
-        ceded = cities + ([f"{len(blocks)} block{'s' if len(blocks) > 1 else ''} of land"] if blocks else [])
-        rest = "every other city and block taken in the war returned"
-        return f"a peace treaty, {' and '.join(ceded)} ceded, {rest}" if ceded else f"a peace treaty, {rest}"
+        land = f"{len(blocks)} block{'s' if len(blocks) > 1 else ''} of land" if blocks else ""
+        ceded = " and ".join(part for part in (", ".join(cities), land) if part)
+        return f"a peace treaty, {ceded} ceded" if ceded else "a peace treaty, every city taken in the war returned"
     if kind == "borders":
         return {
             "MINE": f"to open its borders to {turn.nation(other)}",
