@@ -293,7 +293,7 @@ def _peace(turn: Turn, seat: str, other: str, *ceded: str) -> str | None:
     ceded through a Peace Treaty"), by name: those of either side in each LAND's rectangle,
     city centres left out (a city is ceded by naming it)."""
     cities: list[str] = []
-    blocks: list[str] = []
+    blocks: dict[str, None] = {}  # in the order named, each once
     words = list(ceded)
     while words:
         text = words.pop(0)
@@ -304,13 +304,13 @@ def _peace(turn: Turn, seat: str, other: str, *ceded: str) -> str | None:
             land = _ceded_land(turn, seat, other, *corners)
             if isinstance(land, str):
                 return land
-            blocks += [b for b in land if b not in blocks]
+            blocks.update(dict.fromkeys(land))
             continue
         cid = city_named(turn, text)
         if cid is None:
             return turn.no_city(text)
         cities.append(cid)
-    return diplomacy.propose(turn, seat, "peace", other, cities + blocks)
+    return diplomacy.propose(turn, seat, "peace", other, cities + list(blocks))
 
 
 def _ceded_land(turn: Turn, seat: str, other: str, corner: str, far: str = "") -> list[str] | str:

@@ -14,6 +14,11 @@ from .turn import Turn
 
 AGREEMENT_ROUNDS = 10  # "Open Border Agreements cannot be cancelled and last 10 rounds."
 ALLIANCE_SIZE = 3  # "A maximum of 3 people can form one alliance."
+# The land one peace may cede, in blocks (cities are ceded by name, each with its one-block
+# radius, outside it): a 10 x 10 province, or a strip of a long border; more than a quarter of the
+# ~380 blocks of land the frontier world gives an empire. The terms are kept block by block in the game's state
+# and in both empires' reports, so the order of one empire must not make them grow without end.
+PEACE_LAND_AT_MOST = 100
 KINDS = {"PEACE": "peace", "BORDERS": "borders", "ALLY": "ally"}
 OPTION_OF = {
     "DECLARE": "declarations",
@@ -223,6 +228,11 @@ def _proposal_problem(turn: Turn, seat: str, kind: str, other: str, terms: objec
         for cid in cities:
             if cid not in turn.cities or turn.cities[cid]["owner"] not in (seat, other):
                 return f"{cid} is not a city of either side"
+        if len(blocks) > PEACE_LAND_AT_MOST:
+            return (
+                f"a peace may cede at most {PEACE_LAND_AT_MOST} blocks of land, and these terms name "
+                f"{len(blocks)} (a city is ceded by naming it, with the land in its one-block radius)"
+            )
         for name in blocks:
             if turn.owner(_block(turn, name)) not in (seat, other):
                 return f"{name} is not territory of either side"
