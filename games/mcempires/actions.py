@@ -96,11 +96,10 @@ def _city(turn: Turn, seat: str, where: str) -> str | None:
 
 
 def _land(turn: Turn, seat: str, corner: str, other: str = "") -> str | None:
-    a, b = block_of(turn, corner), block_of(turn, other or corner)
-    if a is None:
-        return off_map(turn, corner)
-    if b is None:
-        return off_map(turn, other)
+    corners = _corners(turn, corner, other)
+    if isinstance(corners, str):
+        return corners
+    a, b = corners
     area = _rectangle(turn, a, b)
     free = [i for i in area if not turn.board.water[i] and turn.owner(i) is None]
     if not free:
@@ -135,6 +134,16 @@ def _land(turn: Turn, seat: str, corner: str, other: str = "") -> str | None:
         cost=price,
     )
     return None
+
+
+def _corners(turn: Turn, corner: str, far: str) -> tuple[int, int] | str:
+    """A rectangle's corners (one block: both the same), or why a corner is not on the map."""
+    a, b = block_of(turn, corner), block_of(turn, far or corner)
+    if a is None:
+        return off_map(turn, corner)
+    if b is None:
+        return off_map(turn, far)
+    return a, b
 
 
 def _rectangle(turn: Turn, a: int, b: int) -> list[int]:
@@ -314,11 +323,10 @@ def _peace(turn: Turn, seat: str, other: str, *ceded: str) -> str | None:
 
 
 def _ceded_land(turn: Turn, seat: str, other: str, corner: str, far: str = "") -> list[str] | str:
-    a, b = block_of(turn, corner), block_of(turn, far or corner)
-    if a is None:
-        return off_map(turn, corner)
-    if b is None:
-        return off_map(turn, far)
+    corners = _corners(turn, corner, far)
+    if isinstance(corners, str):
+        return corners
+    a, b = corners
     area = _rectangle(turn, a, b)
     land = [turn.name(i) for i in area if turn.owner(i) in (seat, other) and i not in turn.city_at]
     if not land:
