@@ -96,15 +96,11 @@ def _city(turn: Turn, seat: str, where: str) -> str | None:
 
 
 def _land(turn: Turn, seat: str, corner: str, other: str = "") -> str | None:
-    a, b = block_of(turn, corner), block_of(turn, other or corner)
-    if a is None:
-        return off_map(turn, corner)
-    if b is None:
-        return off_map(turn, other)
-    (x1, y1), (x2, y2) = turn.board.xy(a), turn.board.xy(b)
-    area = [
-        turn.board.index(x, y) for y in range(min(y1, y2), max(y1, y2) + 1) for x in range(min(x1, x2), max(x1, x2) + 1)
-    ]
+    corners = _corners(turn, corner, other)
+    if isinstance(corners, str):
+        return corners
+    a, b = corners
+    area = _rectangle(turn, a, b)
     free = [i for i in area if not turn.board.water[i] and turn.owner(i) is None]
     if not free:
         return _no_land(turn, seat, area)
@@ -138,6 +134,24 @@ def _land(turn: Turn, seat: str, corner: str, other: str = "") -> str | None:
         cost=price,
     )
     return None
+
+
+def _corners(turn: Turn, corner: str, far: str) -> tuple[int, int] | str:
+    """A rectangle's corners (one block: both the same), or why a corner is not on the map."""
+    a, b = block_of(turn, corner), block_of(turn, far or corner)
+    if a is None:
+        return off_map(turn, corner)
+    if b is None:
+        return off_map(turn, far)
+    return a, b
+
+
+def _rectangle(turn: Turn, a: int, b: int) -> list[int]:
+    """The blocks of the rectangle with corners a and b, row by row."""
+    (x1, y1), (x2, y2) = turn.board.xy(a), turn.board.xy(b)
+    return [
+        turn.board.index(x, y) for y in range(min(y1, y2), max(y1, y2) + 1) for x in range(min(x1, x2), max(x1, x2) + 1)
+    ]
 
 
 def _area(turn: Turn, a: int, b: int) -> str:
@@ -284,13 +298,43 @@ def _declare(turn: Turn, seat: str, enemy: str) -> str | None:
 
 
 def _peace(turn: Turn, seat: str, other: str, *ceded: str) -> str | None:
-    names = []
-    for text in ceded:
+    """The terms: the cities ceded, by id, then the blocks of land ceded ("Territory may be
+    ceded through a Peace Treaty"), by name: those of either side in each LAND's rectangle,
+    city centres left out (a city is ceded by naming it)."""
+    cities: list[str] = []
+    blocks: dict[str, None] = {}  # in the order named, each once
+    words = list(ceded)
+    while words:
+        text = words.pop(0)
+        if text == "LAND":  # the block, or the rectangle's two corners (the parser's reading)
+            corners = [words.pop(0)]
+            if words and "," in words[0]:
+                corners.append(words.pop(0))
+            land = _ceded_land(turn, seat, other, *corners)
+            if isinstance(land, str):
+                return land
+            blocks.update(dict.fromkeys(land))
+            continue
         cid = city_named(turn, text)
         if cid is None:
             return turn.no_city(text)
-        names.append(cid)
-    return diplomacy.propose(turn, seat, "peace", other, names)
+        cities.append(cid)
+    return diplomacy.propose(turn, seat, "peace", other, cities + list(blocks))
+
+
+def _ceded_land(turn: Turn, seat: str, other: str, corner: str, far: str = "") -> list[str] | str:
+    corners = _corners(turn, corner, far)
+    if isinstance(corners, str):
+        return corners
+    a, b = corners
+    area = _rectangle(turn, a, b)
+    land = [turn.name(i) for i in area if turn.owner(i) in (seat, other) and i not in turn.city_at]
+    if not land:
+        return (
+            f"{_area(turn, a, b)} holds no territory of {turn.yours(seat)} or {turn.nation(other)}'s "
+            "to cede (a city is ceded by naming it)"
+        )
+    return land
 
 
 def _borders(turn: Turn, seat: str, other: str, which: str) -> str | None:

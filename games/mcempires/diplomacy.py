@@ -14,6 +14,11 @@ from .turn import Turn
 
 AGREEMENT_ROUNDS = 10  # "Open Border Agreements cannot be cancelled and last 10 rounds."
 ALLIANCE_SIZE = 3  # "A maximum of 3 people can form one alliance."
+# The land one peace may cede, in blocks (cities are ceded by name, each with its one-block
+# radius, outside it): a 10 x 10 province, or a strip of a long border; more than a quarter of the
+# ~380 blocks of land the frontier world gives an empire. The terms are kept block by block in the game's state
+# and in both empires' reports, so the order of one empire must not make them grow without end.
+PEACE_LAND_AT_MOST = 100
 KINDS = {"PEACE": "peace", "BORDERS": "borders", "ALLY": "ally"}
 OPTION_OF = {
     "DECLARE": "declarations",
@@ -198,8 +203,10 @@ def propose(turn: Turn, seat: str, kind: str, other: str, terms: object) -> str 
 
 def describe(turn: Turn, kind: str, seat: str, other: str, terms: object) -> str:
     if kind == "peace":
-        ceded = f", {', '.join(cast(list[str], terms))} ceded" if terms else ", every city taken in the war returned"
-        return f"a peace treaty{ceded}"
+        cities, blocks = _terms(cast(list[str], terms))
+        land = f"{len(blocks)} block{'s' if len(blocks) > 1 else ''} of land" if blocks else ""
+        ceded = " and ".join(part for part in (", ".join(cities), land) if part)
+        return f"a peace treaty, {ceded} ceded" if ceded else "a peace treaty, every city taken in the war returned"
     if kind == "borders":
         return {
             "MINE": f"to open its borders to {turn.nation(other)}",
@@ -217,9 +224,18 @@ def _proposal_problem(turn: Turn, seat: str, kind: str, other: str, terms: objec
     if kind == "peace":
         if not at_war(turn, seat, other):
             return f"there is no war with {turn.nation(other)}"
-        for cid in cast(list[str], terms):  # a peace's terms: the cities ceded
+        cities, blocks = _terms(cast(list[str], terms))  # a peace's terms: what is ceded
+        for cid in cities:
             if cid not in turn.cities or turn.cities[cid]["owner"] not in (seat, other):
                 return f"{cid} is not a city of either side"
+        if len(blocks) > PEACE_LAND_AT_MOST:
+            return (
+                f"a peace may cede at most {PEACE_LAND_AT_MOST} blocks of land, and these terms name "
+                f"{len(blocks)} (a city is ceded by naming it, with the land in its one-block radius)"
+            )
+        for name in blocks:
+            if turn.owner(_block(turn, name)) not in (seat, other):
+                return f"{name} is not territory of either side"
     if kind == "ally":
         return _alliance_problem(turn, seat, other)
     if kind == "borders" and at_war(turn, seat, other):
@@ -317,7 +333,9 @@ def make_peace(turn: Turn, a: str, b: str, ceded: list[str]) -> None:
             and turn.cities[cid]["owner"] != before
         ):
             moves.append((cid, before))
-    for cid in ceded:  # a ceded city goes from its owner before the war to the other side
+    cities, blocks = _terms(ceded)
+    land = {i: _other(a, b, _before_the_war(turn, war, i)) for i in (_block(turn, name) for name in blocks)}
+    for cid in cities:  # a ceded city goes from its owner before the war to the other side
         before = war["taken"].get(cid, turn.cities[cid]["owner"])
         new = b if before == a else a
         if turn.cities[cid]["owner"] != new:  # a city taken in the war is ceded where it stands
@@ -329,13 +347,21 @@ def make_peace(turn: Turn, a: str, b: str, ceded: list[str]) -> None:
     }
     for cid, new in moves:
         _hand(turn, cid, new)
+    # "Territory may be ceded through a Peace Treaty": the blocks named, after the cities (a
+    # block the treaty names goes where it says, even in a city's radius).
+    land = {i: new for i, new in land.items() if turn.owner(i) != new}
+    for i, new in land.items():
+        turn.claim(i, new)
     for cid, last in ended.items():
         # "If a Peace Treaty is signed before the 2 rounds are over, the Military Base will not
         # spawn any troops for the remaining rounds" (rule D-MC-14).
         turn.cities[cid].update(occupier=None, held=0, spawns_from=last + 1)
     _withdraw(turn, a, b)
     _withdraw(turn, b, a)
-    handed = "; ".join(f"{cid} to {turn.nation(new)}" for cid, new in moves) or "no city changes hands"
+    handed = (
+        "; ".join([f"{cid} to {turn.nation(new)}" for cid, new in moves] + _land_text(turn, a, b, land))
+        or "no city changes hands"
+    )
     quiet = "".join(
         f" The occupation of {cid} ends: its bases spawn nothing until round {last + 1}." for cid, last in ended.items()
     )
@@ -345,8 +371,40 @@ def make_peace(turn: Turn, a: str, b: str, ceded: list[str]) -> None:
         seat=a,
         other=b,
         cities=[[cid, new] for cid, new in moves],
+        land=[[turn.name(i), new] for i, new in land.items()],
         quiet=[[cid, last + 1] for cid, last in ended.items()],
     )
+
+
+def _terms(terms: list[str]) -> tuple[list[str], list[str]]:
+    """A peace's terms as (cities ceded, by id; blocks of land ceded, by name x,y)."""
+    return [t for t in terms if "," not in t], [t for t in terms if "," in t]
+
+
+def _block(turn: Turn, name: str) -> int:
+    x, y = (int(v) for v in name.split(","))
+    return turn.board.index(x, y)
+
+
+def _other(a: str, b: str, side: str | None) -> str:
+    return b if side == a else a
+
+
+def _before_the_war(turn: Turn, war: JSONObject, i: int) -> str | None:
+    """Who held block i when the war began: a war moves land only with the cities it takes,
+    each with its one-block radius, so a block of the radius of a city taken in it, held with
+    that city, was its owner's before the war; any other block is held as it was."""
+    owner = turn.owner(i)
+    for cid, before in war["taken"].items():
+        city = turn.cities.get(cid)
+        if city and city["owner"] == owner != before and i in turn.board.around(turn.city_block(cid)):
+            return cast(str, before)
+    return owner
+
+
+def _land_text(turn: Turn, a: str, b: str, land: dict[int, str]) -> list[str]:
+    counts = {side: sum(1 for new in land.values() if new == side) for side in (a, b)}
+    return [f"{n} block{'s' if n > 1 else ''} of land to {turn.nation(side)}" for side, n in counts.items() if n]
 
 
 def occupation_end(turn: Turn, city: JSONObject) -> int:

@@ -134,10 +134,28 @@ def _peace(planner: Planning, rng: Random) -> None:
         losing = turn.troops_of(seat) * 2 < turn.troops_of(enemy)
         if not (losing and rng.random() < 0.3) and rng.random() >= 0.03:
             continue
-        # Now and then a peace that cedes a city of its own the enemy is occupying anyway.
+        # Now and then a peace that cedes a city of its own the enemy is occupying anyway, and
+        # now and then a corner of its land ("Territory may be ceded through a Peace Treaty").
         held = [c for c in turn.cities_of(seat) if turn.cities[c]["occupier"] == enemy]
         ceded = held[:1] if held and rng.random() < 0.5 else []
+        if rng.random() < 0.3:
+            ceded += _border_land(turn, seat, enemy)
         planner.attempt("PEACE", enemy, *ceded)
+
+
+def _border_land(turn: Turn, seat: str, enemy: str) -> list[str]:
+    """LAND and the corners of a 2 x 2 rectangle: the seat's block (not a city centre) nearest
+    the enemy's capital, and the block one step nearer it each way (whatever of either side's
+    land it holds is ceded)."""
+    capital = turn.seats[enemy]["capital"]
+    mine = [i for i in turn.territory(seat) if i not in turn.city_at]
+    if capital not in turn.cities or not mine:
+        return []
+    there = turn.city_block(capital)
+    near = min(mine, key=lambda i: (turn.board.distance(i, there), i))
+    (x, y), (tx, ty) = turn.board.xy(near), turn.board.xy(there)
+    far = turn.board.index(x + (tx > x) - (tx < x), y + (ty > y) - (ty < y))
+    return ["LAND", turn.name(near), turn.name(far)]
 
 
 def _alliance(planner: Planning, rng: Random, others: list[str], target_owner: str | None) -> None:

@@ -38,7 +38,7 @@ USAGE = {
     "DEFEND": "DEFEND <group or ALL> <n or ALL> [RETREAT <N, E, S, W or x,y>]",
     "DESTROY": "DESTROY <city or ALL>",
     "DECLARE": "DECLARE <empire>",
-    "PEACE": "PEACE <empire> [CEDE <city> ...]",
+    "PEACE": "PEACE <empire> [CEDE <city or LAND x,y [x2,y2]> ...]",
     "BORDERS": "BORDERS <empire> MINE|THEIRS|BOTH",
     "ALLY": "ALLY <empire>",
     "LEAVE": "LEAVE",
@@ -260,10 +260,22 @@ def _peace(rest: list[str]) -> OrderArgs | str:
     tail = rest[1:]
     if tail and tail[0] == "CEDE":
         tail = tail[1:]
+    corners = 0  # blocks still to read after LAND: the block, or the rectangle's two corners
     for word in tail:
-        problem = _place(word)
-        if problem:
-            return problem
+        if word == "LAND":
+            if corners == 2:
+                return "give a block, or two corners of a rectangle, after LAND"
+            corners = 2
+        elif corners and BLOCK.fullmatch(word):
+            corners -= 1
+        elif corners == 2:
+            return _place(word) or "give a block, or two corners of a rectangle, after LAND"
+        else:
+            corners, problem = 0, _place(word)
+            if problem:
+                return problem
+    if corners == 2:
+        return "give a block, or two corners of a rectangle, after LAND"
     return (rest[0], *tail)
 
 

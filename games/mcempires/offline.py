@@ -221,9 +221,10 @@ def _shapes(verb: str) -> tuple[Argument, ...]:
     if verb in ("DECLARE", "ALLY"):
         return (empire,)
     if verb == "PEACE":
-        # CEDE may be written or not: the builder offers the cities, and leaves it out.
-        ceded = replace(city, name="ceded city", optional=True)
-        return (empire, replace(ceded, pattern=f"CEDE|{_PLACE}"), replace(ceded, name="another ceded city"))
+        # CEDE may be written or not: the builder offers the cities, and leaves it out. LAND and
+        # its blocks read as places here; which block may follow which is left to the parser.
+        ceded = replace(city, name="ceded city", optional=True, pattern=f"LAND|{_PLACE}")
+        return (empire, replace(ceded, pattern=f"CEDE|LAND|{_PLACE}"), replace(ceded, name="another ceded city"))
     if verb == "BORDERS":
         # The parser reads the terms before the empire: a bad code with bad terms is its "name
         # the empire and MINE ...", so the code is left to it.
