@@ -6,8 +6,9 @@ Gold never goes below zero and changes only by taxes, rush-buys and winter pay, 
 a nation's armies change only as made, bought, lost in battle, deserted or lost to a rebellion;
 influence in a province sums to 100; battles are fought duel by duel as D-CQ-2 says; winter
 comes every 4th turn and pays what the support formula asks; a province that must rebel does;
-a province changes hands by conquest or rebellion; a nation out of the game owns nothing, one
-in it holds its capital; the score is the Score Table's; the game ends at the game limit with
+a province changes hands by conquest or rebellion; population grows only by farms, culture and
+fortifications only by building, and resources never change; a nation out of the game owns
+nothing, one in it holds its capital; the score is the Score Table's; the game ends at the game limit with
 the best score winning.
 """
 
@@ -32,6 +33,7 @@ BATTLE = "Battle (Battles, Fortifications, D-CQ-2)"
 WINTER = "Winter pay (Support Costs, D-CQ-5)"
 REBELLION = "Rebellion (Control, D-CQ-7)"
 HANDS = "Provinces change hands by conquest or rebellion"
+LAND = "Population, resources, culture and fortifications (Population, Productivity, Culture, Fortifications)"
 NATIONS = "Nations in and out of the game"
 SCORE = "Score Table (D-CQ-8)"
 END = "Game limit (Game Options, D-CQ-9)"
@@ -54,6 +56,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _winter,
         _rebellion,
         _hands,
+        _land,
         _nations,
         _score,
         _end,
@@ -287,6 +290,44 @@ def _hands(
         was, now = before["provinces"][code]["owner"], province["owner"]
         if was != now and (code, now) not in taken and not (now == NEUTRAL and code in rebelled):
             found.append(f"{HANDS}: {code} passed from {was} to {now}")
+    return found
+
+
+# What finishing an item raises: farms add a population point each; the others set a level.
+BUILT = {
+    "FARMS": "population",
+    "DEVELOP": "culture",
+    "ADVANCE": "culture",
+    "FORT": "fort",
+    "KEEP": "fort",
+    "CASTLE": "fort",
+}
+
+
+def _land(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """The book: "Each province has a population which will grow only if you build farms there", a
+    point a farm; "Countries that begin with a resource bonus will keep it throughout the game";
+    culture rises a level by developing or advancing, a fortification by building (a fort is upgraded
+    to a keep, a keep to a castle); nothing else changes them."""
+    built: Counter[tuple[str, str]] = Counter()
+    for data in _of(events, "production"):
+        for code, made in data["made"].items():
+            if made["item"] in BUILT:
+                built[code, BUILT[made["item"]]] += made["units"]
+    for data in _of(events, "buy"):
+        if data["item"] in BUILT:
+            built[data["province"], BUILT[data["item"]]] += data["units"]
+    found = []
+    for code, province in after["provinces"].items():
+        was = before["provinces"][code]
+        for field in ("population", "resources", "culture", "fort"):
+            if province[field] - was[field] != built[code, field]:
+                found.append(
+                    f"{LAND}: {code}'s {field} went from {was[field]} to {province[field]}; "
+                    f"{built[code, field]} built this turn"
+                )
     return found
 
 

@@ -1,0 +1,57 @@
+"""Conqueror!'s book invariants (games/conqueror/invariants.py) find a planted fault: each test
+breaks one rule of the book in a real turn and the invariant names it."""
+
+from __future__ import annotations
+
+import copy
+
+from gm_games.conqueror import ruleset
+from gm_games.conqueror.invariants import invariants
+
+from gm.core.model import SeatInfo, TurnResult
+from gm.core.ruleset import TurnSeeds
+
+
+def vale_turn(**provinces: dict) -> tuple[dict, dict, TurnResult]:
+    scenario = ruleset.load_scenario(ruleset.scenario_text("vale"), "vale")
+    state = ruleset.new_game(scenario, [SeatInfo("AR", "Ann"), SeatInfo("BE", "Ben")], TurnSeeds(1, 0))
+    for code, changes in provinces.items():
+        state["provinces"][code].update(changes)
+    orders = {"AR": [], "BE": []}
+    return state, orders, ruleset.resolve(state, orders, TurnSeeds(1, 1))
+
+
+def land(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("Population, resources, culture and fortifications")]
+
+
+def test_farms_built_raise_the_population_and_the_turn_keeps_the_invariants():
+    # Holm, population 2, has 5 of 9 labour on farms and gives 4 more: one farm, population 3.
+    mine = {"AR": 100, "BE": 0, "neutral": 0}
+    before, orders, result = vale_turn(
+        HOL={"owner": "AR", "item": "FARMS", "progress": 5, "armies": 2, "influence": mine}
+    )
+    assert result.state["provinces"]["HOL"]["population"] == 3
+    assert invariants(before, orders, result) == []
+
+
+def test_a_population_change_without_farms_is_found():
+    before, orders, result = vale_turn()
+    after = copy.deepcopy(result.state)
+    after["provinces"]["FEN"]["population"] -= 1
+    [line] = land(invariants(before, orders, TurnResult(after, result.events)))
+    assert "FEN's population went from" in line
+
+
+def test_a_resource_culture_or_fortification_change_without_building_is_found():
+    before, orders, result = vale_turn()
+    after = copy.deepcopy(result.state)
+    after["provinces"]["FEN"]["resources"] += 1
+    after["provinces"]["HOL"]["culture"] += 1
+    after["provinces"]["MID"]["fort"] += 1
+    found = land(invariants(before, orders, TurnResult(after, result.events)))
+    assert [line.split(": ")[1].split(" went")[0] for line in found] == [
+        "FEN's resources",
+        "HOL's culture",
+        "MID's fort",
+    ]
