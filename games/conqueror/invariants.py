@@ -7,7 +7,8 @@ a nation's armies change only as made, bought, lost in battle, deserted or lost 
 influence in a province sums to 100; battles are fought duel by duel as D-CQ-2 says; winter
 comes every 4th turn and pays what the support formula asks; a province that must rebel does;
 a province changes hands by conquest or rebellion; population grows only by farms, culture and
-fortifications only by building, and resources never change; a nation out of the game owns
+fortifications only by building, and resources never change; a province's labour is never
+less than half its maximum for want of control; a nation out of the game owns
 nothing, one in it holds its capital; the score is the Score Table's; the game ends at the game limit with
 the best score winning.
 """
@@ -33,6 +34,7 @@ BATTLE = "Battle (Battles, Fortifications, D-CQ-2)"
 WINTER = "Winter pay (Support Costs, D-CQ-5)"
 REBELLION = "Rebellion (Control, D-CQ-7)"
 HANDS = "Provinces change hands by conquest or rebellion"
+LABOUR = "Productivity (Productivity, D-CQ-3)"
 LAND = "Population, resources, culture and fortifications (Population, Productivity, Culture, Fortifications)"
 NATIONS = "Nations in and out of the game"
 SCORE = "Score Table (D-CQ-8)"
@@ -57,6 +59,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _rebellion,
         _hands,
         _land,
+        _labour_given,
         _nations,
         _score,
         _end,
@@ -328,6 +331,33 @@ def _land(
                     f"{LAND}: {code}'s {field} went from {was[field]} to {province[field]}; "
                     f"{built[code, field]} built this turn"
                 )
+    return found
+
+
+def _labour_given(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """Each province gives (population + resources) x culture labour, "A 100% devoted country
+    will suffer no penalties to productivity whatsoever ... The production rate will never be
+    less than 50% of its maximum due to the control rate"; halved again when just conquered, and
+    for a neutral province. The population and culture are those after the rush-buys, the owner
+    the one before any rebellion at the end of the turn."""
+    bought: Counter[tuple[str, str]] = Counter()
+    for data in _of(events, "buy"):
+        if data["item"] in BUILT:
+            bought[data["province"], BUILT[data["item"]]] += data["units"]
+    rebelled = {d["province"] for d in _of(events, "rebellion")}
+    found = []
+    for code, province in after["provinces"].items():
+        was = before["provinces"][code]
+        population = was["population"] + bought[code, "population"]
+        culture = was["culture"] + bought[code, "culture"]
+        best = (population + was["resources"]) * culture
+        for halved in (province["conquered"], province["owner"] == NEUTRAL and code not in rebelled):
+            best = best // 2 if halved else best
+        # Halving a whole number twice and rounding down each time is rounding down once.
+        if not best // 2 <= province["labour"] <= best:
+            found.append(f"{LABOUR}: {code} gave {province['labour']} labour; the book {best // 2} to {best}")
     return found
 
 

@@ -12,12 +12,12 @@ from gm.core.model import SeatInfo, TurnResult
 from gm.core.ruleset import TurnSeeds
 
 
-def vale_turn(**provinces: dict) -> tuple[dict, dict, TurnResult]:
+def vale_turn(orders: dict | None = None, **provinces: dict) -> tuple[dict, dict, TurnResult]:
     scenario = ruleset.load_scenario(ruleset.scenario_text("vale"), "vale")
     state = ruleset.new_game(scenario, [SeatInfo("AR", "Ann"), SeatInfo("BE", "Ben")], TurnSeeds(1, 0))
     for code, changes in provinces.items():
         state["provinces"][code].update(changes)
-    orders = {"AR": [], "BE": []}
+    orders = {seat: ruleset.parse_orders(list(enumerate(lines, 1)))[0] for seat, lines in (orders or {}).items()}
     return state, orders, ruleset.resolve(state, orders, TurnSeeds(1, 1))
 
 
@@ -55,3 +55,26 @@ def test_a_resource_culture_or_fortification_change_without_building_is_found():
         "HOL's culture",
         "MID's fort",
     ]
+
+
+def labour(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("Productivity")]
+
+
+def test_a_conquest_and_rush_bought_farms_keep_the_productivity_bounds():
+    # Arden takes Holm (halved, conquered) and buys farms in Fenland, whose labour then counts
+    # the new population point.
+    orders = {"AR": ["ATTACK ARD HOL 8", "BUY FEN"]}
+    fen = {"owner": "AR", "item": "FARMS", "progress": 10, "armies": 3, "influence": {"AR": 100, "BE": 0, "neutral": 0}}
+    before, parsed, result = vale_turn(orders, FEN=fen)
+    assert result.state["provinces"]["HOL"]["conquered"] and result.state["provinces"]["FEN"]["population"] == 4
+    assert invariants(before, parsed, result) == []
+
+
+def test_labour_below_half_or_above_the_formula_is_found():
+    before, orders, result = vale_turn()
+    after = copy.deepcopy(result.state)
+    after["provinces"]["ARD"]["labour"] = 5  # (5 + 1) x 2 = 12 at most, never below 6
+    after["provinces"]["FEN"]["labour"] = 3  # neutral: (3 + 0) x 1 halved, 1 at most
+    found = labour(invariants(before, orders, TurnResult(after, result.events)))
+    assert [line.split(": ")[1].split(" gave")[0] for line in found] == ["ARD", "FEN"]
