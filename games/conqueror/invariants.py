@@ -8,9 +8,9 @@ influence in a province sums to 100; battles are fought duel by duel as D-CQ-2 s
 comes every 4th turn and pays what the support formula asks; a province that must rebel does;
 a province changes hands by conquest or rebellion; population grows only by farms, culture and
 fortifications only by building, and resources never change; a province's labour is never
-less than half its maximum for want of control; a nation out of the game owns
-nothing, one in it holds its capital; the score is the Score Table's; the game ends at the game limit with
-the best score winning.
+less than half its maximum for want of control; a nation out of the game owns nothing, one in
+it holds its capital; the score is the Score Table's; the game ends at the game limit with the
+best score winning.
 """
 
 from __future__ import annotations
