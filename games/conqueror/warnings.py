@@ -130,5 +130,8 @@ def _buys(state: JSONObject, seat: str, board: Board, orders: list[Order]) -> tu
 
 def _taxes(state: JSONObject, seat: str, orders: list[Order]) -> int:
     return sum(
-        productivity(state["provinces"][c]) for c, (item, _) in _items(state, seat, orders).items() if item == "TAXES"
+        # what each gives this turn: halved only in the turn of its conquest (the view's estimate)
+        productivity(state["provinces"][c], conquered=False)
+        for c, (item, _) in _items(state, seat, orders).items()
+        if item == "TAXES"
     )

@@ -182,6 +182,18 @@ def test_conqueror_warns_when_winter_pay_will_not_be_met():
     assert warned("conqueror", state, "AR", "PRODUCE ARD SOLDIERS") == []
 
 
+def test_conqueror_winter_estimate_counts_full_taxes_from_a_province_taken_last_turn():
+    """ "a country that was just conquered will have its production rate cut in half": the turn of
+    the conquest only. Fenland, taken last turn, levies (3 + 0) x 1 = 3 this turn, not 1."""
+    state = conqueror_vale()
+    state["turn"] = 4
+    state["seats"]["AR"]["gold"] = 0
+    state["provinces"]["ARD"].update(armies=state["provinces"]["ARD"]["population"] + 3, item="SOLDIERS")
+    mine = {"AR": 100, "BE": 0, "neutral": 0}
+    state["provinces"]["FEN"].update(owner="AR", armies=3, item="TAXES", conquered=True, influence=mine)
+    assert warned("conqueror", state, "AR", "PRODUCE ARD SOLDIERS") == []
+
+
 # ----------------------------------------------------------------------------------------------
 # Empires
 
