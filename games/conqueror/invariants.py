@@ -266,7 +266,7 @@ def _rebellion(
     before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
 ) -> list[str]:
     """A province whose owner's control is below 20 at the end of a turn and which holds fewer
-    armies than its population rebels: it is neutral with its population's worth of armies."""
+    armies than its population rebels: it becomes neutral with its population's worth of armies."""
     found = []
     for code, province in after["provinces"].items():
         if province["owner"] != NEUTRAL and control(province) < 20 and province["armies"] < province["population"]:
@@ -278,6 +278,11 @@ def _rebellion(
         if data["control"] >= 20 or data["was"] >= province["population"]:
             found.append(
                 f"{REBELLION}: {data['province']} rebelled at control {data['control']} with {data['was']} armies"
+            )
+        if province["owner"] != NEUTRAL or province["armies"] != province["population"]:
+            found.append(
+                f"{REBELLION}: {data['province']} rebelled and is held by {province['owner']} with "
+                f"{province['armies']} armies, not neutral with its population's {province['population']}"
             )
     return found
 

@@ -78,3 +78,16 @@ def test_labour_below_half_or_above_the_formula_is_found():
     after["provinces"]["FEN"]["labour"] = 3  # neutral: (3 + 0) x 1 halved, 1 at most
     found = labour(invariants(before, orders, TurnResult(after, result.events)))
     assert [line.split(": ")[1].split(" gave")[0] for line in found] == ["ARD", "FEN"]
+
+
+def test_a_rebel_province_with_other_than_its_population_in_armies_is_found():
+    # Holm (control 10, 1 army, population 2) rebels and turns neutral with 2 armies (D-CQ-7).
+    low = {"AR": 10, "BE": 0, "neutral": 90}
+    capital = {"AR": 80, "BE": 0, "neutral": 20}
+    before, orders, result = vale_turn(ARD={"influence": capital}, HOL={"owner": "AR", "armies": 1, "influence": low})
+    assert result.state["provinces"]["HOL"]["owner"] == "neutral"
+    assert invariants(before, orders, result) == []
+    after = copy.deepcopy(result.state)
+    after["provinces"]["HOL"]["armies"] = 1
+    found = invariants(before, orders, TurnResult(after, result.events))
+    assert any("HOL rebelled and is held by neutral with 1 armies" in line for line in found)
