@@ -312,6 +312,17 @@ BUILT = {
 }
 
 
+def _built(events: tuple[Event, ...], bought_only: bool) -> Counter[tuple[str, str]]:
+    """(province, field) -> levels or points built this turn: rush-bought, and made by labour."""
+    built: Counter[tuple[str, str]] = Counter()
+    made = [] if bought_only else [(c, m) for d in _of(events, "production") for c, m in d["made"].items()]
+    made += [(d["province"], d) for d in _of(events, "buy")]
+    for code, data in made:
+        if data["item"] in BUILT:
+            built[code, BUILT[data["item"]]] += data["units"]
+    return built
+
+
 def _land(
     before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
 ) -> list[str]:
@@ -319,14 +330,7 @@ def _land(
     point a farm; "Countries that begin with a resource bonus will keep it throughout the game";
     culture rises a level by developing or advancing, a fortification by building (a fort is upgraded
     to a keep, a keep to a castle); nothing else changes them."""
-    built: Counter[tuple[str, str]] = Counter()
-    for data in _of(events, "production"):
-        for code, made in data["made"].items():
-            if made["item"] in BUILT:
-                built[code, BUILT[made["item"]]] += made["units"]
-    for data in _of(events, "buy"):
-        if data["item"] in BUILT:
-            built[data["province"], BUILT[data["item"]]] += data["units"]
+    built = _built(events, bought_only=False)
     found = []
     for code, province in after["provinces"].items():
         was = before["provinces"][code]
@@ -347,10 +351,7 @@ def _labour_given(
     less than 50% of its maximum due to the control rate"; halved again when just conquered, and
     for a neutral province. The population and culture are those after the rush-buys, the owner
     the one before any rebellion at the end of the turn."""
-    bought: Counter[tuple[str, str]] = Counter()
-    for data in _of(events, "buy"):
-        if data["item"] in BUILT:
-            bought[data["province"], BUILT[data["item"]]] += data["units"]
+    bought = _built(events, bought_only=True)
     rebelled = {d["province"] for d in _of(events, "rebellion")}
     found = []
     for code, province in after["provinces"].items():
