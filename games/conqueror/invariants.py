@@ -6,9 +6,11 @@ Gold never goes below zero and changes only by taxes, rush-buys and winter pay, 
 a nation's armies change only as made, bought, lost in battle, deserted or lost to a rebellion;
 influence in a province sums to 100; battles are fought duel by duel as D-CQ-2 says; winter
 comes every 4th turn and pays what the support formula asks; a province that must rebel does;
-a province changes hands by conquest or rebellion; a nation out of the game owns nothing, one
-in it holds its capital; the score is the Score Table's; the game ends at the game limit with
-the best score winning.
+a province changes hands by conquest or rebellion; population grows only by farms, culture and
+fortifications only by building, and resources never change; a province's labour is never
+less than half its maximum for want of control; a nation out of the game owns nothing, one in
+it holds its capital; the score is the Score Table's; the game ends at the game limit with the
+best score winning.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ BATTLE = "Battle (Battles, Fortifications, D-CQ-2)"
 WINTER = "Winter pay (Support Costs, D-CQ-5)"
 REBELLION = "Rebellion (Control, D-CQ-7)"
 HANDS = "Provinces change hands by conquest or rebellion"
+LABOUR = "Productivity (Productivity, D-CQ-3)"
+LAND = "Population, resources, culture and fortifications (Population, Productivity, Culture, Fortifications)"
 NATIONS = "Nations in and out of the game"
 SCORE = "Score Table (D-CQ-8)"
 END = "Game limit (Game Options, D-CQ-9)"
@@ -54,6 +58,8 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _winter,
         _rebellion,
         _hands,
+        _land,
+        _labour_given,
         _nations,
         _score,
         _end,
@@ -260,7 +266,7 @@ def _rebellion(
     before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
 ) -> list[str]:
     """A province whose owner's control is below 20 at the end of a turn and which holds fewer
-    armies than its population rebels: it is neutral with its population's worth of armies."""
+    armies than its population rebels: it becomes neutral with its population's worth of armies."""
     found = []
     for code, province in after["provinces"].items():
         if province["owner"] != NEUTRAL and control(province) < 20 and province["armies"] < province["population"]:
@@ -272,6 +278,11 @@ def _rebellion(
         if data["control"] >= 20 or data["was"] >= province["population"]:
             found.append(
                 f"{REBELLION}: {data['province']} rebelled at control {data['control']} with {data['was']} armies"
+            )
+        if province["owner"] != NEUTRAL or province["armies"] != province["population"]:
+            found.append(
+                f"{REBELLION}: {data['province']} rebelled and is held by {province['owner']} with "
+                f"{province['armies']} armies, not neutral with its population's {province['population']}"
             )
     return found
 
@@ -287,6 +298,72 @@ def _hands(
         was, now = before["provinces"][code]["owner"], province["owner"]
         if was != now and (code, now) not in taken and not (now == NEUTRAL and code in rebelled):
             found.append(f"{HANDS}: {code} passed from {was} to {now}")
+    return found
+
+
+# What finishing an item raises: farms add a population point each; the others set a level.
+BUILT = {
+    "FARMS": "population",
+    "DEVELOP": "culture",
+    "ADVANCE": "culture",
+    "FORT": "fort",
+    "KEEP": "fort",
+    "CASTLE": "fort",
+}
+
+
+def _built(events: tuple[Event, ...], bought_only: bool) -> Counter[tuple[str, str]]:
+    """(province, field) -> levels or points built this turn: rush-bought, and made by labour."""
+    built: Counter[tuple[str, str]] = Counter()
+    made = [] if bought_only else [(c, m) for d in _of(events, "production") for c, m in d["made"].items()]
+    made += [(d["province"], d) for d in _of(events, "buy")]
+    for code, data in made:
+        if data["item"] in BUILT:
+            built[code, BUILT[data["item"]]] += data["units"]
+    return built
+
+
+def _land(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """The book: "Each province has a population which will grow only if you build farms there", a
+    point a farm; "Countries that begin with a resource bonus will keep it throughout the game";
+    culture rises a level by developing or advancing, a fortification by building (a fort is upgraded
+    to a keep, a keep to a castle); nothing else changes them."""
+    built = _built(events, bought_only=False)
+    found = []
+    for code, province in after["provinces"].items():
+        was = before["provinces"][code]
+        for field in ("population", "resources", "culture", "fort"):
+            if province[field] - was[field] != built[code, field]:
+                found.append(
+                    f"{LAND}: {code}'s {field} went from {was[field]} to {province[field]}; "
+                    f"{built[code, field]} built this turn"
+                )
+    return found
+
+
+def _labour_given(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """Each province gives (population + resources) x culture labour, "A 100% devoted country
+    will suffer no penalties to productivity whatsoever ... The production rate will never be
+    less than 50% of its maximum due to the control rate"; halved again when just conquered, and
+    for a neutral province. The population and culture are those after the rush-buys, the owner
+    the one before any rebellion at the end of the turn."""
+    bought = _built(events, bought_only=True)
+    rebelled = {d["province"] for d in _of(events, "rebellion")}
+    found = []
+    for code, province in after["provinces"].items():
+        was = before["provinces"][code]
+        population = was["population"] + bought[code, "population"]
+        culture = was["culture"] + bought[code, "culture"]
+        best = (population + was["resources"]) * culture
+        for halved in (province["conquered"], province["owner"] == NEUTRAL and code not in rebelled):
+            best = best // 2 if halved else best
+        # Halving a whole number twice and rounding down each time is rounding down once.
+        if not best // 2 <= province["labour"] <= best:
+            found.append(f"{LABOUR}: {code} gave {province['labour']} labour; the book {best // 2} to {best}")
     return found
 
 

@@ -88,8 +88,11 @@ def _winter_pay(state: JSONObject, seat: str, board: Board, orders: list[Order])
     # cannot afford to pay will desert your army".
     if not is_winter(state["turn"]):
         return []
-    bill = sum(support_bill(state, board, seat).values())
-    gold = state["seats"][seat]["gold"] - _buys(state, seat, board, orders)[0]
+    spent, soldiers = _buys(state, seat, board, orders)
+    # soldiers bought this turn stand at its end too, and are paid like the others
+    provinces = {c: {**p, "armies": p["armies"] + soldiers.get(c, 0)} for c, p in state["provinces"].items()}
+    bill = sum(support_bill({**state, "provinces": provinces}, board, seat).values())
+    gold = state["seats"][seat]["gold"] - spent
     taxes = _taxes(state, seat, orders)
     if bill <= gold + taxes:
         return []
@@ -130,5 +133,8 @@ def _buys(state: JSONObject, seat: str, board: Board, orders: list[Order]) -> tu
 
 def _taxes(state: JSONObject, seat: str, orders: list[Order]) -> int:
     return sum(
-        productivity(state["provinces"][c]) for c, (item, _) in _items(state, seat, orders).items() if item == "TAXES"
+        # what each gives this turn: halved only in the turn of its conquest (the view's estimate)
+        productivity(state["provinces"][c], conquered=False)
+        for c, (item, _) in _items(state, seat, orders).items()
+        if item == "TAXES"
     )

@@ -182,6 +182,33 @@ def test_conqueror_warns_when_winter_pay_will_not_be_met():
     assert warned("conqueror", state, "AR", "PRODUCE ARD SOLDIERS") == []
 
 
+def test_conqueror_winter_estimate_counts_full_taxes_from_a_province_taken_last_turn():
+    """ "a country that was just conquered will have its production rate cut in half": the turn of
+    the conquest only. Fenland, taken last turn, levies (3 + 0) x 1 = 3 this turn, not 1."""
+    state = conqueror_vale()
+    state["turn"] = 4
+    state["seats"]["AR"]["gold"] = 0
+    state["provinces"]["ARD"].update(armies=state["provinces"]["ARD"]["population"] + 3, item="SOLDIERS")
+    mine = {"AR": 100, "BE": 0, "neutral": 0}
+    state["provinces"]["FEN"].update(owner="AR", armies=3, item="TAXES", conquered=True, influence=mine)
+    assert warned("conqueror", state, "AR", "PRODUCE ARD SOLDIERS") == []
+
+
+def test_conqueror_winter_estimate_pays_the_soldiers_bought_this_turn():
+    """Arden, the capital, holds its population's worth of armies: nothing to pay. Bought soldiers
+    stand at the end of the winter turn, a gold each past the population: one bought (8 gold at
+    +50%) leaves 8 for a bill of 1; two (15 gold) leave 1 for a bill of 2."""
+    state = conqueror_vale()
+    state["turn"] = 4
+    state["provinces"]["ARD"].update(armies=state["provinces"]["ARD"]["population"], item="SOLDIERS")
+    state["seats"]["AR"]["gold"] = 16
+    assert warned("conqueror", state, "AR", "BUY ARD 1") == []
+    [(line, message)] = warned("conqueror", state, "AR", "BUY ARD 2")
+    assert message.startswith(
+        "this is a winter turn: your troops cost about 2 gold at its end, and you will have about 1"
+    )
+
+
 # ----------------------------------------------------------------------------------------------
 # Empires
 

@@ -1,0 +1,93 @@
+"""Conqueror!'s book invariants (games/conqueror/invariants.py) find a planted fault: each test
+breaks one rule of the book in a real turn and the invariant names it."""
+
+from __future__ import annotations
+
+import copy
+
+from gm_games.conqueror import ruleset
+from gm_games.conqueror.invariants import invariants
+
+from gm.core.model import SeatInfo, TurnResult
+from gm.core.ruleset import TurnSeeds
+
+
+def vale_turn(orders: dict | None = None, **provinces: dict) -> tuple[dict, dict, TurnResult]:
+    scenario = ruleset.load_scenario(ruleset.scenario_text("vale"), "vale")
+    state = ruleset.new_game(scenario, [SeatInfo("AR", "Ann"), SeatInfo("BE", "Ben")], TurnSeeds(1, 0))
+    for code, changes in provinces.items():
+        state["provinces"][code].update(changes)
+    orders = {seat: ruleset.parse_orders(list(enumerate(lines, 1)))[0] for seat, lines in (orders or {}).items()}
+    return state, orders, ruleset.resolve(state, orders, TurnSeeds(1, 1))
+
+
+def land(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("Population, resources, culture and fortifications")]
+
+
+def test_farms_built_raise_the_population_and_the_turn_keeps_the_invariants():
+    # Holm, population 2, has 5 of 9 labour on farms and gives 4 more: one farm, population 3.
+    mine = {"AR": 100, "BE": 0, "neutral": 0}
+    before, orders, result = vale_turn(
+        HOL={"owner": "AR", "item": "FARMS", "progress": 5, "armies": 2, "influence": mine}
+    )
+    assert result.state["provinces"]["HOL"]["population"] == 3
+    assert invariants(before, orders, result) == []
+
+
+def test_a_population_change_without_farms_is_found():
+    before, orders, result = vale_turn()
+    after = copy.deepcopy(result.state)
+    after["provinces"]["FEN"]["population"] -= 1
+    [line] = land(invariants(before, orders, TurnResult(after, result.events)))
+    assert "FEN's population went from" in line
+
+
+def test_a_resource_culture_or_fortification_change_without_building_is_found():
+    before, orders, result = vale_turn()
+    after = copy.deepcopy(result.state)
+    after["provinces"]["FEN"]["resources"] += 1
+    after["provinces"]["HOL"]["culture"] += 1
+    after["provinces"]["MID"]["fort"] += 1
+    found = land(invariants(before, orders, TurnResult(after, result.events)))
+    assert [line.split(": ")[1].split(" went")[0] for line in found] == [
+        "FEN's resources",
+        "HOL's culture",
+        "MID's fort",
+    ]
+
+
+def labour(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("Productivity")]
+
+
+def test_a_conquest_and_rush_bought_farms_keep_the_productivity_bounds():
+    # Arden takes Holm (halved, conquered) and buys farms in Fenland, whose labour then counts
+    # the new population point.
+    orders = {"AR": ["ATTACK ARD HOL 8", "BUY FEN"]}
+    fen = {"owner": "AR", "item": "FARMS", "progress": 10, "armies": 3, "influence": {"AR": 100, "BE": 0, "neutral": 0}}
+    before, parsed, result = vale_turn(orders, FEN=fen)
+    assert result.state["provinces"]["HOL"]["conquered"] and result.state["provinces"]["FEN"]["population"] == 4
+    assert invariants(before, parsed, result) == []
+
+
+def test_labour_below_half_or_above_the_formula_is_found():
+    before, orders, result = vale_turn()
+    after = copy.deepcopy(result.state)
+    after["provinces"]["ARD"]["labour"] = 5  # (5 + 1) x 2 = 12 at most, never below 6
+    after["provinces"]["FEN"]["labour"] = 3  # neutral: (3 + 0) x 1 halved, 1 at most
+    found = labour(invariants(before, orders, TurnResult(after, result.events)))
+    assert [line.split(": ")[1].split(" gave")[0] for line in found] == ["ARD", "FEN"]
+
+
+def test_a_rebel_province_with_other_than_its_population_in_armies_is_found():
+    # Holm (control 10, 1 army, population 2) rebels and turns neutral with 2 armies (D-CQ-7).
+    low = {"AR": 10, "BE": 0, "neutral": 90}
+    capital = {"AR": 80, "BE": 0, "neutral": 20}
+    before, orders, result = vale_turn(ARD={"influence": capital}, HOL={"owner": "AR", "armies": 1, "influence": low})
+    assert result.state["provinces"]["HOL"]["owner"] == "neutral"
+    assert invariants(before, orders, result) == []
+    after = copy.deepcopy(result.state)
+    after["provinces"]["HOL"]["armies"] = 1
+    found = invariants(before, orders, TurnResult(after, result.events))
+    assert any("HOL rebelled and is held by neutral with 1 armies" in line for line in found)
