@@ -416,6 +416,11 @@ def _win(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> li
             found.append(f"{WIN}: {winner} won in {rolled[-1] if rolled else 'nobody'}'s turn")
         if points(after, winner, hidden=True) < after["target"]:
             found.append(f"{WIN}: {winner} won with {points(after, winner, hidden=True)} points")
+    rolled = [e["seat"] for e in _of(events, "dice")]
+    if winner is None and rolled and points(after, rolled[-1], hidden=True) >= after["target"]:
+        # Nothing comes after the round's last turn: its player reached the target in it.
+        last = rolled[-1]
+        found.append(f"{WIN}: {last} ended its own turn with {points(after, last, hidden=True)} points and did not win")
     if after["round_limit"] and after["round"] > after["round_limit"] and after["phase"] != "over":
         found.append(f"{WIN}: round {after['round']} after the limit of {after['round_limit']}, and the game goes on")
     return found

@@ -21,6 +21,7 @@ from gm_games.imperials.invariants import (
     ROUTE,
     SLAYER,
     THEFT,
+    WIN,
     invariants,
 )
 
@@ -176,3 +177,12 @@ def test_a_theft_from_a_player_away_from_the_robber_is_found():
     theft = {"thief": seat, "victim": other, "taken": True, "text": "t"}
     events = (Event("robber", {"seat": seat, "tile": tile, "text": "t"}), Event("theft", theft))
     assert THEFT in named(invariants(before, orders, TurnResult(result.state, events)))
+
+
+def test_a_win_missed_in_the_last_turn_of_the_round_is_found():
+    # Victory Conditions: a player wins with the points "in their own turn after the dice is rolled".
+    before, orders, result = game("basic", 5, 10)
+    after = copy.deepcopy(result.state)
+    last = [e.data["seat"] for e in result.events if e.kind == "dice"][-1]
+    after["seats"][last]["shown_points"] += after["target"]
+    assert WIN in named(invariants(before, orders, TurnResult(after, result.events)))
