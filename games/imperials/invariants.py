@@ -53,7 +53,7 @@ WONDER = "Wonders (Wonders & Warriors)"
 HIDDEN = "Hidden hands (D-ALL-5)"
 WIN = "Victory Conditions (a win in the winner's own turn, after the roll)"
 ROTATE = "Order of play (D-ALL-4)"
-ROBBER = "Robber (moves to a different tile, never under fog)"
+ROBBER = "Robber (moves on every 7, to a different tile, never under fog; a 7 produces nothing)"
 OFFERS = "Trade offers (D-IM-8, D-IM-9)"
 THEFT = "Robber (a card stolen from another player with a settlement at the robber's tile)"
 DISCARDS = "Robber (more cards than the discard limit, 7 and 2 more a fence, give back half; D-IM-1, D-IM-13)"
@@ -443,6 +443,19 @@ def _robber(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
         if data["tile"] == at:
             found.append(f"{ROBBER}: {data['seat']} moves the robber to tile {at}, where it stood")
         at = data["tile"]
+    # "Whenever 7 is rolled ... the current player must move the robber", and a 7 produces nothing.
+    roller: str | None = None
+    seven = False
+    for event in (*events, Event("dice", {"seat": None, "total": 0})):
+        if event.kind == "dice" and roller is not None:
+            found.append(f"{ROBBER}: {roller} rolled a 7 and did not move the robber")
+        if event.kind == "dice":
+            roller = event.data["seat"] if event.data["total"] == 7 else None
+            seven = event.data["total"] == 7
+        elif event.kind == "robber" and event.data["seat"] == roller:
+            roller = None
+        elif event.kind in ("production", "granary") and seven:
+            found.append(f"{ROBBER}: a roll of 7 produces cards ({event.kind})")
     return found
 
 

@@ -186,3 +186,24 @@ def test_a_win_missed_in_the_last_turn_of_the_round_is_found():
     last = [e.data["seat"] for e in result.events if e.kind == "dice"][-1]
     after["seats"][last]["shown_points"] += after["target"]
     assert WIN in named(invariants(before, orders, TurnResult(after, result.events)))
+
+
+def test_a_seven_without_the_robber_moving_or_with_production_is_found():
+    # Robber: "Whenever 7 is rolled on the dice ... the current player must move the robber".
+    before, orders, result = next(
+        (b, o, r)
+        for turns in range(2, 30)
+        for b, o, r in [game("basic", 5, turns)]
+        if any(e.kind == "dice" and e.data["total"] == 7 for e in r.events)
+    )
+    assert invariants(before, orders, result) == []
+    seven = next(i for i, e in enumerate(result.events) if e.kind == "dice" and e.data["total"] == 7)
+    moved = next(i for i, e in enumerate(result.events) if i > seven and e.kind == "robber")
+    unmoved = result.events[:moved] + result.events[moved + 1 :]
+    produced = (
+        *result.events[: seven + 1],
+        Event("production", {"produced": {}, "total": 7}),
+        *result.events[seven + 1 :],
+    )
+    for events in (unmoved, produced):
+        assert ROBBER in named(invariants(before, orders, TurnResult(result.state, events)))
