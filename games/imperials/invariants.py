@@ -4,6 +4,8 @@ and the decision that reads it, [] when the turn keeps it.
 
 The bank and the hands together always hold the bank's 24 of each resource and 12 of each
 commodity, no pile below zero; every change of a hand is an event of the turn at the book's price;
+on a 7 exactly the players over their discard limit give back half; a theft is from a player at
+the robber's tile;
 the limits (roads, villages, towns, fences, improvements, warriors, action cards) hold at the end
 of every round; every action card is in a deck, a hand, or (Basic) played; settlements keep the
 distance rule; the longest route, the strongest army, the Dragonslayer points and the wonders are
@@ -26,6 +28,8 @@ from .goods import (
     CARD_LIMIT,
     COMMODITY_FOR,
     COSTS,
+    DISCARD_LIMIT,
+    FENCE_BONUS,
     FENCE_LIMIT,
     GOODS,
     IMPROVEMENT_LIMIT,
@@ -49,11 +53,28 @@ WONDER = "Wonders (Wonders & Warriors)"
 HIDDEN = "Hidden hands (D-ALL-5)"
 WIN = "Victory Conditions (a win in the winner's own turn, after the roll)"
 ROTATE = "Order of play (D-ALL-4)"
-ROBBER = "Robber (moves to a different tile, never under fog)"
+ROBBER = "Robber (moves on every 7, to a different tile, never under fog; a 7 produces nothing)"
 OFFERS = "Trade offers (D-IM-8, D-IM-9)"
+THEFT = "Robber (a card stolen from another player with a settlement at the robber's tile)"
+DISCARDS = "Robber (more cards than the discard limit, 7 and 2 more a fence, give back half; D-IM-1, D-IM-13)"
 assert all(
     ": " not in name
-    for name in (BANKED, PRICES, LIMIT, CARDS, DISTANCE, ROUTE, ARMY, SLAYER, WONDER, HIDDEN, WIN, ROTATE)
+    for name in (
+        BANKED,
+        PRICES,
+        LIMIT,
+        CARDS,
+        DISTANCE,
+        ROUTE,
+        ARMY,
+        SLAYER,
+        WONDER,
+        HIDDEN,
+        WIN,
+        ROTATE,
+        DISCARDS,
+        THEFT,
+    )
 )
 
 # Events only some seats read; every other event is read by all (rule D-ALL-5).
@@ -85,6 +106,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
     checks: tuple[Check, ...] = (
         _bank,
         _hands,
+        _discards,
         _limits,
         _action_cards,
         _distance,
@@ -96,6 +118,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _win,
         _rotation,
         _robber,
+        _thefts,
     )
     return found + [line for check in checks for line in check(before, result.state, result.events)]
 
@@ -189,6 +212,45 @@ def _paid(event: Event, found: list[str]) -> list[tuple[str, dict[str, int]]]:
             found.append(f"{PRICES}: {data['seat']} paid {data['cost']} for {data['improvement']} {data['level']}")
         return [(data["seat"], _minus(data["cost"]))]
     return []
+
+
+def _discards(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """On every 7, each player holding more cards than its discard limit (7, and 2 for each fence
+    it has then) gives back half, rounded down, and nobody else does: the hands are followed
+    through the turn's events from the hands before it."""
+    sizes = {seat: sum(s["hand"].values()) for seat, s in before["seats"].items()}
+    fenced = {v: b["owner"] for v, b in before["buildings"].items() if b.get("fence")}
+    found: list[str] = []
+    seven: dict[str, int] | None = None  # the hand sizes at the roll of a 7 whose discards are due
+    given: dict[str, tuple[int, int]] = {}
+
+    def close() -> None:
+        for seat, held in (seven or {}).items():
+            fences = sum(1 for owner in fenced.values() if owner == seat)
+            limit = DISCARD_LIMIT + FENCE_BONUS * fences
+            want = (held, held // 2) if held > limit else None
+            if given.get(seat) != want:
+                found.append(
+                    f"{DISCARDS}: {seat} held {held} cards at a 7 (limit {limit}) and gave back {given.get(seat)}"
+                )
+
+    for event in events:
+        data = event.data
+        if event.kind == "dice" or (event.kind == "robber" and seven is not None):
+            close()
+            seven, given = None, {}
+        if event.kind == "dice" and data["total"] == 7:
+            seven = dict(sizes)
+        if event.kind == "discard" and seven is not None and "limit" in data:
+            given[data["seat"]] = (data["held"], data["count"])
+        if event.kind == "fence":
+            fenced[str(data["vertex"])] = data["seat"]
+        if event.kind == "demote":
+            fenced.pop(str(data["vertex"]), None)
+        for seat, cards in _moves(event, []):
+            sizes[seat] += sum(cards.values())
+    close()
+    return found
 
 
 # ----------------------------------------------------------------------------------------------
@@ -354,6 +416,11 @@ def _win(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> li
             found.append(f"{WIN}: {winner} won in {rolled[-1] if rolled else 'nobody'}'s turn")
         if points(after, winner, hidden=True) < after["target"]:
             found.append(f"{WIN}: {winner} won with {points(after, winner, hidden=True)} points")
+    rolled = [e["seat"] for e in _of(events, "dice")]
+    if winner is None and rolled and points(after, rolled[-1], hidden=True) >= after["target"]:
+        # Nothing comes after the round's last turn: its player reached the target in it.
+        last = rolled[-1]
+        found.append(f"{WIN}: {last} ended its own turn with {points(after, last, hidden=True)} points and did not win")
     if after["round_limit"] and after["round"] > after["round_limit"] and after["phase"] != "over":
         found.append(f"{WIN}: round {after['round']} after the limit of {after['round_limit']}, and the game goes on")
     return found
@@ -376,6 +443,48 @@ def _robber(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
         if data["tile"] == at:
             found.append(f"{ROBBER}: {data['seat']} moves the robber to tile {at}, where it stood")
         at = data["tile"]
+    # "Whenever 7 is rolled ... the current player must move the robber", and a 7 produces nothing.
+    roller: str | None = None
+    seven = False
+    for event in (*events, Event("dice", {"seat": None, "total": 0})):
+        if event.kind == "dice" and roller is not None:
+            found.append(f"{ROBBER}: {roller} rolled a 7 and did not move the robber")
+        if event.kind == "dice":
+            roller = event.data["seat"] if event.data["total"] == 7 else None
+            seven = event.data["total"] == 7
+        elif event.kind == "robber" and event.data["seat"] == roller:
+            roller = None
+        elif event.kind in ("production", "granary") and seven:
+            found.append(f"{ROBBER}: a roll of 7 produces cards ({event.kind})")
+    return found
+
+
+def _thefts(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Each theft after the robber moves is the mover's, from another player with a settlement
+    at a corner of the robber's new tile (the Bishop's, rule D-IM-10: with any piece there)."""
+    corners = board_geometry(after).tile_vertices
+    found: list[str] = []
+    mover, tile, bishop, last_play = None, None, False, None
+    for event in events:
+        data = event.data
+        if event.kind == "play":
+            last_play = data.get("card")
+        if event.kind == "robber":
+            mover, tile, bishop, last_play = data["seat"], data["tile"], last_play == "bishop", None
+        if event.kind in ("dice", "chase"):
+            last_play = None
+        if event.kind != "theft":
+            continue
+        kinds = ("buildings", "warriors") if bishop else ("buildings",)
+        owners = {
+            state[kind][str(v)]["owner"]
+            for state in (before, after)
+            for kind in kinds
+            for v in (corners[tile] if tile else ())
+            if str(v) in state[kind]
+        }
+        if data["thief"] != mover or data["victim"] == mover or data["victim"] not in owners:
+            found.append(f"{THEFT}: {data['thief']} robs {data['victim']} with the robber on {tile}, moved by {mover}")
     return found
 
 

@@ -104,8 +104,24 @@ def _road(plan: Plan, edge: str) -> str | None:
     return problem
 
 
+def _past_a_warrior(plan: Plan, vertex: int, check: Callable[[], str | None]) -> str | None:
+    """A check of a corner as if another player's warrior there had left it: it may leave before
+    the order runs (its owner's MOVE, a displacement, an Intrigue or a Deserter earlier in the
+    round), so its being there now refuses nothing; if it stays, the order fails when it runs
+    (rule D-ALL-3), and a warning says so. When the order can stand the plan drops the warrior."""
+    key = str(vertex)
+    warrior = plan.state["warriors"].get(key)
+    if warrior is None or warrior["owner"] == plan.seat:
+        return check()
+    del plan.state["warriors"][key]
+    problem = check()
+    if problem:
+        plan.state["warriors"][key] = warrior
+    return problem
+
+
 def _village(plan: Plan, vertex: int) -> str | None:
-    problem = village_problem(plan.state, plan.geo, plan.seat, vertex, plan.you)
+    problem = _past_a_warrior(plan, vertex, lambda: village_problem(plan.state, plan.geo, plan.seat, vertex, plan.you))
     if problem is None:
         plan.state["buildings"][str(vertex)] = {"owner": plan.seat, "kind": "village", "fence": False, "wonder": None}
     return problem
@@ -237,7 +253,9 @@ def _fence(plan: Plan, vertex: int) -> str | None:
 
 
 def _warrior(plan: Plan, vertex: int) -> str | None:
-    problem = warrior_place_problem(plan.state, plan.geo, plan.seat, vertex, "you")
+    problem = _past_a_warrior(
+        plan, vertex, lambda: warrior_place_problem(plan.state, plan.geo, plan.seat, vertex, "you")
+    )
     if problem:
         return problem.replace("you's", "your").replace("you has", "you have")
     plan.state["warriors"][str(vertex)] = {"owner": plan.seat, "level": 1, "active": False, "activated": None}

@@ -37,6 +37,7 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
     hand = dict(me["hand"])
     found = [Problem(o.line, w) for o in listed if (w := _unpaid(state, seat, o, hand))]
     found += [Problem(o.line, w) for o in listed if (w := _standing(state, seat, o))]
+    found += [Problem(o.line, w) for o in listed if (w := _held_corner(state, seat, o))]
     found += _held(state, seat, listed, hand)
     return sorted(found, key=lambda p: p.line)
 
@@ -88,6 +89,20 @@ def _standing(state: JSONObject, seat: str, order: Order) -> str | None:
             "if it is still there when you roll a 7, gm chooses for you"
         )
     return None
+
+
+def _held_corner(state: JSONObject, seat: str, order: Order) -> str | None:
+    """A VILLAGE or WARRIOR on a corner another player's warrior holds now: the check lets it
+    stand, as that warrior may leave before the order runs (rule D-ALL-3)."""
+    if order.verb not in ("VILLAGE", "WARRIOR"):
+        return None
+    warrior = state["warriors"].get(str(order.args[0]))
+    if warrior is None or warrior["owner"] == seat:
+        return None
+    return (
+        f"a warrior of {warrior['owner']} stands on vertex {order.args[0]} now: {order.verb} "
+        f"{order.args[0]} fails unless it leaves the corner before your turn"
+    )
 
 
 def _held(state: JSONObject, seat: str, orders: list[Order], hand: Cards) -> list[Problem]:

@@ -316,6 +316,26 @@ def test_imperials_warns_of_a_robber_answer_that_cannot_be_followed_and_an_offer
     ]
 
 
+def test_imperials_warns_of_a_corner_another_players_warrior_holds_and_does_not_refuse_it():
+    from gm_games.imperials.turn import board_geometry
+
+    state = imperials_round("wonders")
+    seat, other = state["seating"][0], state["seating"][1]
+    geo = board_geometry(state)
+    ends = [v for e, owner in state["roads"].items() if owner == seat for v in geo.edge_ends[e]]
+    corner = next(v for v in ends if str(v) not in state["buildings"] and str(v) not in state["warriors"])
+    state["warriors"] = {str(corner): {"owner": other, "level": 1, "active": False, "activated": None}}
+    state["seats"][seat]["hand"] = {**dict.fromkeys(state["seats"][seat]["hand"], 0), "wool": 1, "ore": 1}
+    # Rule D-ALL-3: the warrior may leave before the order runs; if it stays, the order fails then.
+    assert warned("imperials", state, seat, f"WARRIOR {corner}") == [
+        (
+            1,
+            f"a warrior of {other} stands on vertex {corner} now: WARRIOR {corner} fails unless it leaves "
+            "the corner before your turn",
+        )
+    ]
+
+
 # ----------------------------------------------------------------------------------------------
 # Minecraft EMPIRES
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 import copy
 
 import pytest
-from gm_games.imperials import actions, ruleset, turn as imperials_turn
+from gm_games.imperials import actions, robber, ruleset, turn as imperials_turn
 from gm_games.imperials.invariants import (
     ARMY,
     BANKED,
     CARDS,
+    DISCARDS,
     DISTANCE,
     HIDDEN,
     LIMIT,
@@ -19,6 +20,8 @@ from gm_games.imperials.invariants import (
     ROBBER,
     ROUTE,
     SLAYER,
+    THEFT,
+    WIN,
     invariants,
 )
 
@@ -134,3 +137,73 @@ def test_a_robber_left_in_place_and_a_trade_nobody_accepted_are_found():
     lines = invariants(before, {**orders, "BLUE": []}, TurnResult(result.state, events))
     assert ROBBER in named(lines) and OFFERS in named(lines)
     assert f"{OFFERS}: offer #9 carried out without BLUE's ACCEPT or after WITHDRAW" in lines
+
+
+def test_a_discard_limit_planted_wrong_in_the_rules_fails_the_battery(monkeypatch):
+    # Robber: "Any player with more resources than the discard limit will have to discard half".
+    monkeypatch.setattr(robber, "DISCARD_LIMIT", 9)
+    report = run_battery(ruleset, games=3, seed=4)
+    assert DISCARDS in {f.invariant for f in report.findings}
+
+
+def test_a_discard_missing_or_of_the_wrong_count_is_found():
+    before, orders, result = next(
+        (b, o, r)
+        for turns in range(2, 30)
+        for b, o, r in [game("basic", 5, turns)]
+        if any(e.kind == "discard" for e in r.events)
+    )
+    assert invariants(before, orders, result) == []
+    first = next(i for i, e in enumerate(result.events) if e.kind == "discard")
+    wrong = Event("discard", {**result.events[first].data, "count": result.events[first].data["count"] + 1})
+    for events in (
+        result.events[:first] + result.events[first + 1 :],
+        (*result.events[:first], wrong, *result.events[first + 1 :]),
+    ):
+        assert DISCARDS in named(invariants(before, orders, TurnResult(result.state, events)))
+
+
+def test_a_theft_from_a_player_away_from_the_robber_is_found():
+    # Robber: "if any other player has a settlement adjacent to the tile on which the robber is
+    # placed, the current player must choose one of these players to steal one random resource card from".
+    before, orders, result = game("basic", 5, 10)
+    seat, other = before["seating"][0], before["seating"][1]
+    tile = next(
+        code
+        for code in imperials_turn.board_geometry(before).tiles
+        if code != before["robber"]
+        and not any(str(v) in before["buildings"] for v in imperials_turn.board_geometry(before).tile_vertices[code])
+    )
+    theft = {"thief": seat, "victim": other, "taken": True, "text": "t"}
+    events = (Event("robber", {"seat": seat, "tile": tile, "text": "t"}), Event("theft", theft))
+    assert THEFT in named(invariants(before, orders, TurnResult(result.state, events)))
+
+
+def test_a_win_missed_in_the_last_turn_of_the_round_is_found():
+    # Victory Conditions: a player wins with the points "in their own turn after the dice is rolled".
+    before, orders, result = game("basic", 5, 10)
+    after = copy.deepcopy(result.state)
+    last = [e.data["seat"] for e in result.events if e.kind == "dice"][-1]
+    after["seats"][last]["shown_points"] += after["target"]
+    assert WIN in named(invariants(before, orders, TurnResult(after, result.events)))
+
+
+def test_a_seven_without_the_robber_moving_or_with_production_is_found():
+    # Robber: "Whenever 7 is rolled on the dice ... the current player must move the robber".
+    before, orders, result = next(
+        (b, o, r)
+        for turns in range(2, 30)
+        for b, o, r in [game("basic", 5, turns)]
+        if any(e.kind == "dice" and e.data["total"] == 7 for e in r.events)
+    )
+    assert invariants(before, orders, result) == []
+    seven = next(i for i, e in enumerate(result.events) if e.kind == "dice" and e.data["total"] == 7)
+    moved = next(i for i, e in enumerate(result.events) if i > seven and e.kind == "robber")
+    unmoved = result.events[:moved] + result.events[moved + 1 :]
+    produced = (
+        *result.events[: seven + 1],
+        Event("production", {"produced": {}, "total": 7}),
+        *result.events[seven + 1 :],
+    )
+    for events in (unmoved, produced):
+        assert ROBBER in named(invariants(before, orders, TurnResult(result.state, events)))
