@@ -6,7 +6,7 @@ from __future__ import annotations
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.warnings import did_you_mean
 
-from . import actions, rules
+from . import actions, economy, rules
 from .actions import block_of, city_named
 from .diplomacy import allied, at_war
 from .grammar import MAX_ORDERS, make_order, order_text, parse_orders, well_formed  # noqa: F401
@@ -22,13 +22,18 @@ def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Prob
         return [Problem(o.line, f"{seat} has no empire in this game") for o in orders]
     if not state["seats"][seat]["alive"]:
         return [Problem(o.line, "your empire is out of the game and gives no more orders") for o in orders]
-    return [Problem(line, reason) for line, reason in dry_run(state, seat, orders)[1]]
+    problems = dry_run(state, seat, orders)[1]
+    curable = _curable_by_money(state, seat, orders, problems)
+    return [Problem(line, reason) for line, reason in problems if line not in curable]
 
 
-def dry_run(state: JSONObject, seat: str, orders: list[Order]) -> tuple[Turn, list[tuple[int, str]]]:
+def dry_run(
+    state: JSONObject, seat: str, orders: list[Order], extra_money: int = 0
+) -> tuple[Turn, list[tuple[int, str]]]:
     """Play the empire's turn alone on a copy: (the turn afterwards, (line, reason) for every
-    order that fails)."""
+    order that fails). extra_money: E$ the empire is given first (what others may pay it)."""
     turn = Turn(state, rng=None, you=True)
+    turn.seats[seat]["money"] += extra_money
     listed = [o for o in orders if well_formed(o)]
     problems = [(o.line, "the order could not be read") for o in orders if not well_formed(o)]
     problems += _standing_problems(turn, seat, listed)
@@ -51,9 +56,41 @@ def dry_run(state: JSONObject, seat: str, orders: list[Order]) -> tuple[Turn, li
     return turn, sorted(problems, key=lambda p: p[0])
 
 
+def _curable_by_money(state: JSONObject, seat: str, orders: list[Order], problems: list[tuple[int, str]]) -> set[int]:
+    """Lines that fail for want of E$ that an empire playing earlier in the round may still give:
+    a PAY ("tradeable with other Empires (including the use of E$ in trade)", rule D-MC-14) or,
+    in War Bounty, a bounty (earned in another's turn, or an ally's shared). Only what no empire
+    before this one can change is a problem (D-ALL-3: the order fails on its own if the E$ do
+    not come); these are warnings."""
+    if not problems or state["phase"] != "play":
+        return set()
+    sequence = rules.order_of_play(state)
+    if seat not in sequence or sequence.index(seat) == 0:
+        return set()
+    extra = _what_earlier_empires_may_give(state, sequence[: sequence.index(seat)])
+    richer = {line for line, _ in dry_run(state, seat, orders, extra)[1]}
+    return {line for line, _ in problems if line not in richer}
+
+
+# War Bounty's money comes from battles, some in others' turns: no bound short of this.
+_BOUNTIES_UNBOUNDED = 10**9
+
+
+def _what_earlier_empires_may_give(state: JSONObject, earlier: list[str]) -> int:
+    """The most E$ the empires playing before one could hand it this round: all they hold, and
+    what they earn at the start of their turns."""
+    turn = Turn(state, rng=None)
+    if turn.mode == economy.WAR_BOUNTY:
+        return _BOUNTIES_UNBOUNDED
+    return sum(
+        turn.seats[s]["money"] + max(0, sum(amount for _, amount in economy.income_lines(turn, s))) for s in earlier
+    )
+
+
 def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """What is probably a slip, beside the problems (the orders still count): an attack that
-    starts a war or is likely lost, and a military base whose group the orders leave full.
+    starts a war or is likely lost, a military base whose group the orders leave full, and an
+    order that needs E$ an empire playing earlier in the round would have to give.
     Never raises, whatever the orders."""
     me = state.get("seats", {}).get(seat)
     if state["phase"] != "play" or me is None or not me["alive"]:
@@ -64,7 +101,13 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
         for o in orders
         if well_formed(o) and o.verb == "ATTACK" and (w := _attack_warning(turn, seat, o))
     ]
-    after, _ = dry_run(state, seat, orders)
+    after, problems = dry_run(state, seat, orders)
+    curable = _curable_by_money(state, seat, orders, problems)
+    found += [
+        Problem(line, f"{reason}: it fails unless an empire playing before you this round gives you the E$")
+        for line, reason in problems
+        if line in curable
+    ]
     return sorted(found + _full_bases(after, seat), key=lambda p: p.line)
 
 

@@ -8,6 +8,7 @@ import copy
 import pytest
 from gm_games.mcempires import ruleset
 from gm_games.mcempires.grammar import make_order, well_formed
+from gm_games.mcempires.rules import order_of_play
 
 from gm.core.model import Order, SeatInfo
 from gm.core.ruleset import TurnSeeds
@@ -93,9 +94,10 @@ def test_the_well_formed_guard_refuses_junk():
     assert not well_formed("MOVE G1 3,4")
 
 
-def played_state() -> dict:
+def played_state(first: str = "RE") -> dict:
     """The test bed in round 31: Red's capital RE1 at 3,2 with G1 (6 troops) and 20 E$, Blue's
-    capital BL1 at 16,9 with G2 (2 troops)."""
+    capital BL1 at 16,9 with G2 (2 troops) and 11 E$; `first` plays first in the round (Red: no
+    empire before it may give it E$)."""
     loaded = ruleset.load_scenario(ruleset.scenario_text("testbed"), "testbed")
     state = ruleset.new_game(loaded, [SeatInfo("RE", "Ann"), SeatInfo("BL", "Bob")], TurnSeeds(1, 0))
     state = ruleset.resolve(state, {}, TurnSeeds(1, 1)).state  # both capitals founded on their sites
@@ -105,6 +107,7 @@ def played_state() -> dict:
         "G1": {"owner": "RE", "x": 3, "y": 2, "troops": 6},
         "G2": {"owner": "BL", "x": 16, "y": 9, "troops": 2},
     }
+    state["first"] = next(n for n in range(2) if order_of_play({**state, "first": n})[0] == first)
     return state
 
 
@@ -162,6 +165,41 @@ def test_orders_are_checked_in_the_order_written():
     assert [(p.line, p.message) for p in ruleset.check_orders(state, "RE", orders)] == [
         (3, "a second military base costs 25 E$ and you have 21 E$")
     ]
+
+
+def test_e_dollars_an_earlier_empire_may_give_make_a_warning_not_a_problem():
+    """Blue plays before Red this round and may PAY it (rule D-MC-14): an order short of what
+    Blue holds and earns could still be carried out, so it is a warning; one short of more than
+    that is still a problem (only what no empire before you can change is refused)."""
+    state = played_state(first="BL")
+    state["seats"]["RE"]["money"] = 49
+    state["territory"][6] = "..RRRRRRRR.........."
+    orders, _ = ruleset.parse_orders([(1, "CITY 9,6"), (2, "BASE RE2"), (3, "BASE RE2"), (4, "PAY BL 500")])
+    assert [(p.line, p.message) for p in ruleset.check_orders(state, "RE", orders)] == [
+        (4, "you have 21 E$, not the 500 E$ to pay")
+    ]
+    warned = [(p.line, p.message) for p in ruleset.order_warnings(state, "RE", orders)]
+    assert (
+        3,
+        "a second military base costs 25 E$ and you have 21 E$: it fails unless an empire playing "
+        "before you this round gives you the E$",
+    ) in warned
+    assert 4 not in [line for line, _ in warned]
+    alone = played_state(first="RE")
+    alone["seats"]["RE"]["money"] = 49
+    alone["territory"][6] = "..RRRRRRRR.........."
+    assert [p.line for p in ruleset.check_orders(alone, "RE", orders)] == [3, 4]
+    assert [p.line for p in ruleset.order_warnings(alone, "RE", orders) if "empire playing before" in p.message] == []
+
+
+def test_in_war_bounty_a_shortfall_after_an_earlier_empire_is_a_warning():
+    """War Bounty earns E$ only in battle, some of it in others' turns (a defence's bounty, an
+    ally's shared one): no sum bounds it, so any shortfall after an earlier empire is a warning."""
+    state = played_state(first="BL")
+    state["options"] = {**state["options"], "mode": "war-bounty"}
+    orders, _ = ruleset.parse_orders([(1, "PAY BL 500")])
+    assert ruleset.check_orders(state, "RE", orders) == []
+    assert [p.line for p in ruleset.order_warnings(state, "RE", orders)] == [1]
 
 
 def test_an_empire_out_of_the_game_gives_no_orders():
