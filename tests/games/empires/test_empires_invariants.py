@@ -11,18 +11,14 @@ from gm_games.empires import ruleset
 from gm_games.empires.invariants import invariants
 
 from gm.core import victory
-from gm.core.cases import ScriptedSeeds, _orders, _start, load_case_text
+from tests.games import case_turns
 
 CASES = Path(gm_games.empires.__file__).parent / "cases"
 
 
 def played_case(name: str) -> list[str]:
     """The invariants' findings on the turn a conformance case plays."""
-    case = load_case_text((CASES / f"{name}.toml").read_text(encoding="utf-8"), name)
-    state, seats = _start(case, ruleset)
-    orders, _ = _orders(case, ruleset, state, seats)
-    seeds = ScriptedSeeds(case["seed"], case.get("turn", 1), case.get("dice", []), case.get("dice_purpose", "roll"))
-    return invariants(state, orders, ruleset.resolve(state, orders, seeds))
+    return case_turns.played_case(CASES, ruleset, name, invariants)
 
 
 @pytest.mark.parametrize(
