@@ -31,9 +31,14 @@ def test_an_eliminated_country_is_not_dropped_for_the_orders_it_cannot_send(home
     state["victory"]["eliminated"][bob] = 1
     with sqlite3.connect(home / "gm.db") as db:
         db.execute("UPDATE turns SET state = ? WHERE number = 1", [json.dumps(state)])
-    ran = gm("turn", "run", "g", "--now", "--no-render", home=home)  # nobody's orders, twice
+    ran = gm("turn", "run", "g", "--now", home=home)  # nobody's orders, twice
     assert ran.code == 0, ran.err
     statuses = dict(_rows(home, "SELECT code, status FROM seats"))
     assert statuses.pop(bob) == "active"
     assert set(statuses.values()) == {"dropped"}  # the others missed two turns in a row
     assert _rows(home, "SELECT kind FROM ledger WHERE memo LIKE '%seat ' || ? || ' dropped%'", bob) == []
+    # Its report does not count the turn as missed, nor say that the seat has been dropped.
+    report = json.loads((home / "reports" / "g" / "2" / f"{bob}.json").read_text())
+    assert report["nmr"] is None
+    others = [json.loads((home / "reports" / "g" / "2" / f"{c}.json").read_text()) for c in statuses]
+    assert [r["nmr"]["missed"] for r in others] == [2, 2]
