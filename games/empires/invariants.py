@@ -6,8 +6,9 @@ BPs never go below zero, and every BP spent, given, earned and paid in supply is
 book's price; armies, population and forts change only as the turn's events say; an area
 changes hands only by capture or an elimination; victory points move only as 11.2, 11.4 and
 11.5 count them; census turns come three to five turns apart; an eliminated country owns
-nothing and a surviving one is not out by 11.1; the game ends, with the winner and discount,
-exactly as 11.6 and 11.7 say.
+nothing and a surviving one is not out by 11.1; a warning is given when a possible win is first
+achieved and stands until the next census turn, the points target stays the one set at the
+start, and the game ends, with the winner and discount, exactly as 11.6 and 11.7 say.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _census,
         _elimination,
         _end,
+        _warning,
         _order_of_play,
     )
     return [line for check in checks for line in check(before, result.state, result.events)]
@@ -348,9 +350,34 @@ def _end(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> li
         return _discounts(after) if over else []
     if over:
         return [f"{END}: the game ended on turn {before['turn']} (census {census}, warning {warned})"]
-    if warned is None and holds and record["warning"] != before["turn"]:
-        return [f"{END}: {leader} holds {holds} on turn {before['turn']} and no warning is given"]
     return []
+
+
+def _warning(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """A warning is given the turn a possible win is first achieved, so that the game end is
+    announced "a few turns" ahead, and it stands until the next census turn after it; there the
+    game ends or, with no win condition met, the warning is withdrawn (D-EMP-13). The points
+    target is the one "set at the start of the game" (D-EMP-12)."""
+    record, warned, turn = after["victory"], before["victory"]["warning"], before["turn"]
+    found = []
+    if record["target"] != before["victory"]["target"]:
+        found.append(f"{END}: the points target went from {before['victory']['target']} to {record['target']}")
+    if after["phase"] == "over":
+        return found
+    leader, holds = _standing(after["vp"], _alive(after), record["target"])
+    if warned is None:
+        expected = turn if holds else None
+    else:
+        expected = None if _of(events, "census") else warned
+    if record["warning"] != expected:
+        found.append(
+            f"{END}: on turn {turn} the warning is {record['warning']}, the book: {expected} "
+            f"(given {warned}, {leader} holds {holds}, census {bool(_of(events, 'census'))})"
+        )
+    told = (bool(_of(events, "warning")), bool(_of(events, "warning_withdrawn")))
+    if told != (warned is None and expected is not None, warned is not None and expected is None):
+        found.append(f"{END}: on turn {turn} the warning went from {warned} to {expected}; the reports say {told}")
+    return found
 
 
 def _discounts(after: JSONObject) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -210,10 +210,13 @@ class SeatChange:
     secret: str | None = None
 
 
-def drop_outs(db: sqlite_utils.Database, game: GameRecord, number: int, now: str) -> tuple[list[str], list[SeatChange]]:
+def drop_outs(
+    db: sqlite_utils.Database, game: GameRecord, number: int, now: str, out: Collection[str] = ()
+) -> tuple[list[str], list[SeatChange]]:
     """Inside a turn's transaction: seats at the NMR limit drop out; the first standby takes
     each dropped seat with a new secret. Returns notices for the GM (with the new secrets) and
-    each seat's change of hands, for the books and the mails."""
+    each seat's change of hands, for the books and the mails. A seat knocked out of the game
+    (`out`) sends no orders and misses none: it never drops out (11.7, D-EMP-15)."""
     limit = game_setting(game, "nmr-limit")
     if not limit:
         return [], []
@@ -221,7 +224,7 @@ def drop_outs(db: sqlite_utils.Database, game: GameRecord, number: int, now: str
     notices: list[str] = []
     dropped: list[SeatChange] = []
     for seat in records.seats_of(db, game.id):
-        if seat.status != "active" or streaks.get(seat.code, 0) < limit:
+        if seat.status != "active" or seat.code in out or streaks.get(seat.code, 0) < limit:
             continue
         set_status(db, seat.id, "dropped")
         records.audit(db, now, game.id, "drop out", {"seat": seat.code, "email": seat.email, "missed": limit})

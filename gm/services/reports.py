@@ -21,6 +21,7 @@ import orjson
 import sqlite_utils
 
 from gm import report_format
+from gm.core import prizes as core_prizes
 from gm.core.envelope import wrap_envelope
 from gm.core.model import Event, JSONObject
 from gm.core.ruleset import Ruleset
@@ -202,9 +203,11 @@ def turn_pages(
         turn = by_number[number]
         folder = home.reports / game.name / str(number)
         deadline = game.deadline if number == last else None
+        out = out_before(ruleset, by_number[number - 1].state)
         for seat in seats:
             context = report_context(game, ruleset, turn, seat, seats, deadline, by_number[number - 1].state)
-            context.update(seat_notes(db, game, seat, [o for n, o in orders.items() if 1 <= n <= number], number))
+            played = [o for n, o in orders.items() if 1 <= n <= number]
+            context.update(seat_notes(db, game, seat, played, number, seat.code in out))
             context["notices"] = [
                 *context["notices"],
                 *votes.notice(seat.code, number, turn.orders, turn.state),
@@ -441,12 +444,18 @@ def render_turns(
     return finish_render(db, home, start_render(db, home, game_name, numbers, workers, pool))
 
 
+def out_before(ruleset: Ruleset, state: JSONObject) -> set[str]:
+    """The seats knocked out of the game in the state a turn was played from (11.7, H-1)."""
+    return core_prizes.knocked_out(state, ruleset.knocked_out(state))
+
+
 def seat_notes(
     db: sqlite_utils.Database,
     game: GameRecord,
     seat: records.SeatRecord,
     turn_orders: list[dict[str, Any]],
     number: int,
+    out: bool = False,
 ) -> dict[str, Any]:
     """What the cycle tells a seat in its report: who played its turn when no orders came (an NMR:
     the robot, its last orders repeated, or a hold), missed turns against the game's NMR limit,
@@ -458,7 +467,7 @@ def seat_notes(
         f"From turn {number + 1} this seat is played by {name}" + ("." if hidden else f" ({reason}).")
         for name, reason in changes
     ]
-    if seat.status == "robot":
+    if seat.status == "robot" or out:  # a seat knocked out before the turn had no orders to send
         return {"nmr": None, "notices": notices}
     limit = game_setting(game, "nmr-limit")
     missed = nmr_streaks(turn_orders).get(seat.code, 0)

@@ -11,6 +11,7 @@ from typing import Any
 import sqlite_utils
 
 from gm.clock import Clock, iso
+from gm.core import prizes as core_prizes
 from gm.core.envelope import TurnFileError, decode_turn_file, read_envelope
 from gm.core.model import JSONObject, Order, TurnResult
 from gm.core.ruleset import Ruleset, TurnSeeds
@@ -195,7 +196,8 @@ def _run_turn_locked(
         if rerun:  # the discarded turns' charges came back: reports they held may be paid for now
             report_mails.queue_released(db, home, clock)
         _move_on(db, clock, game, digest, outcome is not None, rerun, now)
-        notices = _seat_changes(db, home, clock, game, outcome is not None, now)
+        out = core_prizes.knocked_out(result.state, ruleset.knocked_out(result.state))
+        notices = _seat_changes(db, home, clock, game, outcome is not None, now, out)
         crash_point("turn:before-commit")
     crash_point("turn:after-commit")
     without_orders = tuple(code for code, entry in orders.items() if entry["by"] not in ("player", ROBOT_SEAT))
@@ -251,13 +253,13 @@ def _move_on(
 
 
 def _seat_changes(
-    db: sqlite_utils.Database, home: Home, clock: Clock, game: GameRecord, over: bool, now: str
+    db: sqlite_utils.Database, home: Home, clock: Clock, game: GameRecord, over: bool, now: str, out: set[str]
 ) -> list[str]:
     """Drop-outs after too many missed turns (standbys take their seats), their discounts
-    forfeited and their mails queued; notices for the GM."""
+    forfeited and their mails queued; notices for the GM. Seats knocked out (`out`) never drop."""
     if over:
         return []
-    notices, dropped = cycle.drop_outs(db, game, game.turn, now)
+    notices, dropped = cycle.drop_outs(db, game, game.turn, now, out)
     turn_charges.forfeit_drop_outs(db, game, dropped, now)
     seat_mail.queue_seat_changes(db, home, clock, game, dropped)
     return notices

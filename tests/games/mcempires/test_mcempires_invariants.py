@@ -11,22 +11,18 @@ from gm_games.mcempires import capitulation, diplomacy, economy, ruleset
 from gm_games.mcempires.invariants import invariants
 from gm_games.mcempires.turn import Turn
 
-from gm.core.cases import ScriptedSeeds, _orders, _start, load_case_text
 from gm.core.model import SeatInfo
 from gm.core.ruleset import TurnSeeds, choose_options, with_options
 from gm.core.statehash import state_hash
+from tests.games import case_turns
 
 CASES = Path(gm_games.mcempires.__file__).parent / "cases"
 MODES = ("original", "war-bounty", "land-game")
 
 
 def played_case(name: str) -> list[str]:
-    """The invariants' findings on the round a conformance case plays."""
-    case = load_case_text((CASES / f"{name}.toml").read_text(encoding="utf-8"), name)
-    state, seats = _start(case, ruleset)
-    orders, _ = _orders(case, ruleset, state, seats)
-    seeds = ScriptedSeeds(case["seed"], case.get("turn", 1), case.get("dice", []), case.get("dice_purpose", "roll"))
-    return invariants(state, orders, ruleset.resolve(state, orders, seeds))
+    """The invariants' findings on the turn a conformance case plays."""
+    return case_turns.played_case(CASES, ruleset, name, invariants)
 
 
 @pytest.mark.parametrize(

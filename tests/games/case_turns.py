@@ -1,0 +1,21 @@
+"""The turn a conformance case plays, for tests that hold a ruleset's invariants to it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from gm.core.cases import ScriptedSeeds, _orders, _start, load_case_text
+from gm.core.model import Order, TurnResult
+from gm.core.ruleset import Ruleset
+
+Invariants = Callable[[dict, dict[str, list[Order]], TurnResult], list[str]]
+
+
+def played_case(cases: Path, ruleset: Ruleset, name: str, invariants: Invariants) -> list[str]:
+    """The invariants' findings on the turn (round) the case `name` in `cases` plays."""
+    case = load_case_text((cases / f"{name}.toml").read_text(encoding="utf-8"), name)
+    state, seats = _start(case, ruleset)
+    orders, _ = _orders(case, ruleset, state, seats)
+    seeds = ScriptedSeeds(case["seed"], case.get("turn", 1), case.get("dice", []), case.get("dice_purpose", "roll"))
+    return invariants(state, orders, ruleset.resolve(state, orders, seeds))
