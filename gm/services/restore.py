@@ -31,6 +31,9 @@ from gm.store.scratch import clear_leftovers, scratch_folder
 # gm.toml and a database without rows, has no data, and a restore may take its place.
 INIT_FILES = ("gm.db", "gm.db-wal", "gm.db-shm", "gm.toml")
 INIT_FOLDERS = ("archive", "reports", "outbox", "templates", "locks")
+# The largest manifest read (about 200 bytes a file: a home of some five million files). A forged
+# one that says it is larger (a sparse member can say a terabyte in 10 KB) is refused unread.
+MANIFEST_MOST = 2**30
 # What reading a damaged or cut-short tar (or .tar.gz) raises.
 BROKEN = (tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile)
 
@@ -118,9 +121,15 @@ def _missing_folders(folder: Path) -> list[Path]:
 def _read_manifest(backup: Path) -> Manifest:
     try:
         with tarfile.open(backup, "r:*") as tar:
-            manifest = tar.extractfile(tar.getmember(MANIFEST))
+            member = tar.getmember(MANIFEST)
+            manifest = tar.extractfile(member)
             if manifest is None:  # a folder (or a device) of that name: no manifest all the same
                 raise KeyError(MANIFEST)
+            if member.issparse() or member.size > MANIFEST_MOST:  # never read into memory
+                raise ValueError(
+                    f"its {MANIFEST} is {member.size:,} bytes (gm writes at most {MANIFEST_MOST:,}, and never "
+                    "a sparse one)"
+                )
             return Manifest.from_json(manifest.read())
     except KeyError:
         raise GMError(

@@ -416,3 +416,26 @@ def test_a_sparse_member_of_a_terabyte_is_refused_unread(home, gm, played, tmp_p
     )
     assert "Nothing was changed." in ran.err
     assert not (tmp_path / "new-home").exists()
+
+
+def test_a_sparse_manifest_of_a_terabyte_is_refused_unread(home, gm, played, tmp_path):
+    # Its manifest was read into memory whole before anything was checked.
+    if shutil.which("tar") is None:
+        pytest.skip("GNU tar makes the sparse member")
+    backup = tmp_path / "b.tar"
+    assert gm("backup", backup, home=home).code == 0
+    forged = tmp_path / "forged.tar"
+    with tarfile.open(backup) as source, tarfile.open(forged, "w", format=tarfile.GNU_FORMAT) as target:
+        for member in source:
+            if member.name != "manifest.json":
+                target.addfile(member, source.extractfile(member) if member.isfile() else None)
+    (tmp_path / "sparse").mkdir()
+    with open(tmp_path / "sparse" / "manifest.json", "wb") as f:
+        f.truncate(2**40)
+    subprocess.run(["tar", "--sparse", "-rf", forged, "-C", tmp_path / "sparse", "manifest.json"], check=True)
+    ran = gm("restore", forged, tmp_path / "new-home")
+    assert ran.code == 1 and ran.err == (
+        f"Error: {forged} cannot be restored: its manifest.json is 1,099,511,627,776 bytes (gm writes at most "
+        "1,073,741,824, and never a sparse one). Nothing was changed. Use another backup.\n"
+    )
+    assert not (tmp_path / "new-home").exists()
