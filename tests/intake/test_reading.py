@@ -147,6 +147,32 @@ def test_forwarded_turn_file_is_taken():
     assert files(mail(text)) == [TF]
 
 
+def _forwarded_as_attachment(note: str, inner: bytes) -> bytes:
+    """A mail with `note` as its body and `inner` attached whole (message/rfc822), as Thunderbird's
+    and Outlook's "Forward as attachment" send it."""
+    return (
+        b"From: Ann <ann@example.org>\r\nTo: gm@example.org\r\nSubject: Fwd: orders\r\n"
+        b"Message-ID: <fwd@x>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=BB\r\n\r\n"
+        b"--BB\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + note.encode() + b"\r\n"
+        b"--BB\r\nContent-Type: message/rfc822\r\nContent-Disposition: attachment; filename=orders.eml\r\n\r\n"
+        + inner
+        + b"\r\n--BB--\r\n"
+    )
+
+
+def test_a_turn_file_in_a_mail_forwarded_as_an_attachment_is_taken():
+    # It was answered "It has no turn file in it", and went to the GM as a question.
+    raw = _forwarded_as_attachment("Here are my orders again.", mail(TF, message_id="<old@x>"))
+    found = find_turn_files(read_letter(raw).texts)
+    assert [(f.where, f.text) for f in found] == [("forwarded message", TF)]
+
+
+def test_a_mail_forwarded_as_an_attachment_counts_only_when_the_rest_holds_no_turn_file():
+    new = turn_file("s3cr-et", "CLAIM SCO")
+    raw = _forwarded_as_attachment(f"New orders, the old ones attached:\n{new}", mail(TF, message_id="<old@x>"))
+    assert files(raw) == [new]
+
+
 def test_inline_reply_below_a_quote_is_taken():
     text = "On Sat, Game Master wrote:\n> Your report is attached.\n> Deadline Monday.\n\n" + TF
     assert files(mail(text)) == [TF]
