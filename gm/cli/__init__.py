@@ -246,6 +246,30 @@ def main() -> None:
         where = f" ({exc.filename})" if exc.filename else ""
         echo(f"Error: {exc.strerror or exc}{where}. Check the path and its permissions.", err=True)
         sys.exit(1)
+    except UnicodeEncodeError:
+        # A value typed in a terminal that is not UTF-8 (Python keeps its bytes as lone surrogates):
+        # SQLite, a mail or a file cannot take it.
+        odd = next((a for a in sys.argv[1:] if not _utf8(a)), None)
+        if odd is None:
+            raise  # a bug: its traceback says where
+        try:  # the bytes as typed: b"g\xff" shown g\xff
+            odd = repr(odd.encode("utf-8", "surrogateescape"))[2:-1]
+        except UnicodeEncodeError:
+            pass
+        echo(
+            f"Error: '{odd}' is not UTF-8 text, which gm keeps names, codes and addresses in. Type it "
+            "in a UTF-8 terminal (see its locale), or check what a script passes.",
+            err=True,
+        )
+        sys.exit(1)
     except KeyboardInterrupt:
         echo("Interrupted.", err=True)
         sys.exit(130)
+
+
+def _utf8(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
