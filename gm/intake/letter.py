@@ -12,10 +12,10 @@ from email.utils import getaddresses
 from typing import overload
 
 from gm.intake.text import clean_text, html_to_text, part_text, readable
-from gm.mail.headers import MODERN
+from gm.mail.headers import READING
 
 # The modern policy: structured headers (addresses, parameters) and RFC 2047 words decoded.
-_PARSER = BytesParser(policy=MODERN)  # its header objects remembered (gm.mail.headers)
+_PARSER = BytesParser(policy=READING)  # its header objects remembered, long values cut (gm.mail.headers)
 _MSG_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable ASCII but < and >: no space, no CR/LF
 _TURN_FILE_NAMES = (".txt", ".ord", ".orders", ".text")
 _LIST_PRECEDENCE = {"bulk", "junk", "list"}
