@@ -21,6 +21,7 @@ import typer
 import typer._click as click
 from typer.core import TyperArgument, TyperOption
 
+from gm.cli.shown import echo
 from gm.errors import GMError
 from gm.home import render_workers, resolve_home
 from gm.store.acting import act_as
@@ -83,7 +84,7 @@ def _version(wanted: bool) -> None:
     if wanted:
         from importlib.metadata import version
 
-        typer.echo(f"gm {version('gm')}")
+        echo(f"gm {version('gm')}")
         raise typer.Exit()
 
 
@@ -231,20 +232,44 @@ def main() -> None:
         _start_renderers(sys.argv[1:])
         command_of(app_for(sys.argv[1:]))()
     except GMError as exc:
-        typer.echo(f"Error: {exc}", err=True)
+        echo(f"Error: {exc}", err=True)
         sys.exit(1)
     except sqlite3.OperationalError as exc:
         from gm.store.database import busy_words, is_busy  # loaded by the command that met it
 
         if not is_busy(exc):
             raise  # a bug: its traceback says where
-        typer.echo(f"Error: {busy_words()}", err=True)
+        echo(f"Error: {busy_words()}", err=True)
         sys.exit(1)
     except OSError as exc:
         # A path the GM named (an output file, a home, a certificate) that cannot be used.
         where = f" ({exc.filename})" if exc.filename else ""
-        typer.echo(f"Error: {exc.strerror or exc}{where}. Check the path and its permissions.", err=True)
+        echo(f"Error: {exc.strerror or exc}{where}. Check the path and its permissions.", err=True)
+        sys.exit(1)
+    except UnicodeEncodeError:
+        # A value typed in a terminal that is not UTF-8 (Python keeps its bytes as lone surrogates):
+        # SQLite, a mail or a file cannot take it.
+        odd = next((a for a in sys.argv[1:] if not _utf8(a)), None)
+        if odd is None:
+            raise  # a bug: its traceback says where
+        try:  # the bytes as typed: b"g\xff" shown g\xff
+            odd = repr(odd.encode("utf-8", "surrogateescape"))[2:-1]
+        except UnicodeEncodeError:
+            pass
+        echo(
+            f"Error: '{odd}' is not UTF-8 text, which gm keeps names, codes and addresses in. Type it "
+            "in a UTF-8 terminal (see its locale), or check what a script passes.",
+            err=True,
+        )
         sys.exit(1)
     except KeyboardInterrupt:
-        typer.echo("Interrupted.", err=True)
+        echo("Interrupted.", err=True)
         sys.exit(130)
+
+
+def _utf8(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from gm.cli.common import HomeOption, JsonOption, echo_json, open_home
+from gm.cli.shown import echo
 from gm.services import archive_keeping
 
 app = typer.Typer(help="The archive of everything players sent.", no_args_is_help=True)
@@ -20,12 +21,12 @@ def status(as_json: JsonOption = False, home: HomeOption = None) -> None:
     if as_json:
         echo_json({"files": size.files, "bytes": size.size, "notes": size.notes, "budget": size.budget})
         return
-    typer.echo(
+    echo(
         f"The archive holds {size.files:,} files, {_mb(size.size)} MB, of a budget of {_mb(size.budget)} MB; "
         f"and {size.notes:,} notes of what it does not keep whole (refused for size, or pruned)."
     )
     if size.over:
-        typer.echo("It is past its budget: 'gm archive prune --dry-run' lists what nothing kept needs.")
+        echo("It is past its budget: 'gm archive prune --dry-run' lists what nothing kept needs.")
 
 
 @app.command("prune")
@@ -57,15 +58,15 @@ def prune(
         return
     verb = "would remove" if dry_run else "removed"
     for removed in done.removed:
-        typer.echo(f"{verb} {removed.digest} ({removed.size:,} bytes; {removed.named_by or 'no record names it'})")
+        echo(f"{verb} {removed.digest} ({removed.size:,} bytes; {removed.named_by or 'no record names it'})")
     total = sum(r.size for r in done.removed)
-    typer.echo(
+    echo(
         f"{len(done.removed):,} file(s), {_mb(total)} MB, {verb}"
         + ("" if dry_run else ", a note of each kept")
         + f"; the archive holds {_mb(after.size)} MB of a budget of {_mb(after.budget)} MB."
     )
     if done.kept_young:
-        typer.echo(f"{done.kept_young:,} file(s) nothing needs are younger than --older-than and stay for now.")
+        echo(f"{done.kept_young:,} file(s) nothing needs are younger than --older-than and stay for now.")
 
 
 def _mb(size: int) -> str:

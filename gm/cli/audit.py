@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from gm.cli.common import WHOLE_MAX, HomeOption, JsonOption, echo_json, open_home
+from gm.cli.shown import echo
 from gm.services.audit_text import detail_words
 from gm.store import records
 
@@ -31,9 +32,9 @@ def audit(
         )
         return
     if not entries:
-        typer.echo("The audit log is empty.")
+        echo("The audit log is empty.")
         return
     for e in entries:
         detail = detail_words(e.detail)
         detail = detail if len(detail) <= WIDTH else detail[: WIDTH - 1] + "…"
-        typer.echo(f"{e.at:<20}  {(e.game or '-'):<16}  {e.action:<16}  {e.actor:<12}  {detail}")
+        echo(f"{e.at:<20}  {(e.game or '-'):<16}  {e.action:<16}  {e.actor:<12}  {detail}")

@@ -10,6 +10,7 @@ import typer
 
 from gm.cli.common import HomeOption, clock
 from gm.cli.progress import progress
+from gm.cli.shown import echo
 from gm.home import require_home, resolve_home
 from gm.services.backup import take_backup
 from gm.services.restore import restore_backup
@@ -34,16 +35,14 @@ def backup(
     with progress("gm backup") as step:
         taken = take_backup(where, dest, clock(), step if _live(step) else lambda message: None)
     manifest = taken.manifest
-    typer.echo(
+    echo(
         f"Backup written: {taken.path} ({len(manifest.files)} files, {_size(taken.size)}; the database as "
         f"of {manifest.made}, {len(manifest.migrations)} migrations, {taken.referenced} archive files it "
         "refers to)."
     )
     for skipped in manifest.skipped:
-        typer.echo(f"Warning: not in the backup: {skipped}.", err=True)
-    typer.echo(
-        "It holds the home's secrets (portal.key, gm.toml, the players' mail): only you can read it; keep it so."
-    )
+        echo(f"Warning: not in the backup: {skipped}.", err=True)
+    echo("It holds the home's secrets (portal.key, gm.toml, the players' mail): only you can read it; keep it so.")
 
 
 def restore(
@@ -64,24 +63,24 @@ def restore(
     with progress("gm restore") as step:
         checked = restore_backup(backup_file, target, step if _live(step) else lambda message: None)
     manifest = checked.manifest
-    typer.echo(
+    echo(
         f"Checked {backup_file}: {len(manifest.files)} files match their SHA-256, the database is sound, "
         f"its {len(manifest.migrations)} migrations are known, the {checked.referenced} archive files it "
         "refers to are all there."
     )
     target = target.expanduser().resolve()
-    typer.echo(f"Restored into {target} the home {manifest.source} as of {manifest.made} (gm {manifest.gm_version}).")
+    echo(f"Restored into {target} the home {manifest.source} as of {manifest.made} (gm {manifest.gm_version}).")
     if checked.pending:
-        typer.echo(
+        echo(
             f"gm applies {len(checked.pending)} newer migration(s) ({', '.join(checked.pending)}) when it "
             "first opens this home."
         )
-    typer.echo(f"Next: gm doctor --home {target}; then point GM_HOME (cron, the portal) at it.")
+    echo(f"Next: gm doctor --home {target}; then point GM_HOME (cron, the portal) at it.")
 
 
 def _live(step: Callable[[str], None]) -> bool:
     """Progress lines only on a terminal: in a log, the summary says it all."""
-    return step is not typer.echo
+    return step is not echo
 
 
 def _size(count: int) -> str:

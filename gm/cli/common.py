@@ -9,6 +9,7 @@ import sqlite_utils
 import typer
 
 import gm.cli
+from gm.cli.shown import in_json
 from gm.clock import Clock, SystemClock
 from gm.errors import GMError
 from gm.home import Home, require_home, resolve_home
@@ -49,7 +50,7 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of 
 
 def echo_json(value: object) -> None:
     """What a list command prints with --json: stable keys, indented, UTF-8 as it is."""
-    typer.echo(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False))
+    typer.echo(in_json(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)))
 
 
 def parse_options(given: list[str] | None) -> dict[str, str]:

@@ -9,6 +9,7 @@ import sqlite_utils
 import typer
 
 from gm.cli.common import WHOLE_MAX, HomeOption, JsonOption, clock, echo_json, open_home
+from gm.cli.shown import echo
 from gm.errors import GMError
 from gm.services import credits as service, report_mails
 from gm.store import records
@@ -37,19 +38,19 @@ def buy(
     with report_mails.releasing(db, home_, clock()) as released:
         made = service.buy(db, clock(), email, credits, service.parse_money(paid), game, name)
     payment = made[0]
-    typer.echo(
+    echo(
         f"Payment recorded: {payment.credits} credits for {service.format_money(payment.money)} "
         f"from {payment.account} (entry {payment.number})."
     )
     for bonus in made[1:]:
-        typer.echo(f"Bonus: {bonus.credits} credits for a discount of {bonus.credits} (entry {bonus.number}).")
-    typer.echo(_standing(db, payment.account))
+        echo(f"Bonus: {bonus.credits} credits for a discount of {bonus.credits} (entry {bonus.number}).")
+    echo(_standing(db, payment.account))
     _released(released)
 
 
 def _released(released: list[report_mails.Released]) -> None:
     if released:
-        typer.echo(f"{report_mails.released_text(released)}; queued: send them with 'gm mail send'.")
+        echo(f"{report_mails.released_text(released)}; queued: send them with 'gm mail send'.")
 
 
 @app.command("show")
@@ -86,17 +87,17 @@ def show(
             }
         )
         return
-    typer.echo(f"{email} ({name}): {position.balance} credits, discount {position.discount} bonus turns.")
+    echo(f"{email} ({name}): {position.balance} credits, discount {position.discount} bonus turns.")
     entries = service.account_entries(db, email)
     if not entries:
-        typer.echo("No entries yet.")
+        echo("No entries yet.")
         return
-    typer.echo(
+    echo(
         f"{'ENTRY':>5}  {'DATE':<20}  {'GAME':<14}  {'KIND':<14}  {'CREDITS':>7}  {'MONEY':>8}  "
         f"{'DISC':>4}  {'BALANCE':>7}  MEMO"
     )
     for e in entries:
-        typer.echo(
+        echo(
             f"{e.number:>5}  {e.date:<20}  {(e.game or '-'):<14}  {e.kind:<14}  {e.credits:>7}  "
             f"{service.format_money(e.money):>8}  {e.discount:>4}  {e.balance:>7}  {e.memo}"
         )
@@ -122,11 +123,11 @@ def adjust(
     home_, db = open_home(home)
     with report_mails.releasing(db, home_, clock()) as released:
         entry = service.adjust(db, clock(), email, credits, reason, discount, game)
-    typer.echo(
+    echo(
         f"Adjustment recorded (entry {entry.number}): {entry.credits:+d} credits, "
         f"{entry.discount:+d} discount: {entry.memo}"
     )
-    typer.echo(_standing(db, entry.account))
+    echo(_standing(db, entry.account))
     _released(released)
 
 
@@ -142,7 +143,7 @@ def transfer(
     home_, db = open_home(home)
     with report_mails.releasing(db, home_, clock()) as released:
         out, back = service.transfer(db, clock(), giver, taker, credits, reason)
-    typer.echo(
+    echo(
         f"Transferred {back.credits} credits from {out.account} to {back.account} "
         f"(entries {out.number} and {back.number})."
     )
@@ -169,7 +170,7 @@ def policy(
     else:
         with report_mails.releasing(db, home_, clock()) as released:
             rules = service.set_policy(db, clock(), game, unpaid)
-    typer.echo(f"{game}: unpaid turns: {rules['unpaid']} ({service.POLICY_WORDS[rules['unpaid']]}).")
+    echo(f"{game}: unpaid turns: {rules['unpaid']} ({service.POLICY_WORDS[rules['unpaid']]}).")
     _released(released)
 
 
@@ -185,7 +186,7 @@ def export(
     _, db = open_home(home)
     text = service.export_csv(db)
     if output is None:
-        typer.echo(text, nl=False)
+        echo(text, nl=False)
         return
     output.write_text(text, encoding="utf-8", newline="")
-    typer.echo(f"Wrote {text.count(chr(10)) - 1} entries to {output}.")
+    echo(f"Wrote {text.count(chr(10)) - 1} entries to {output}.")

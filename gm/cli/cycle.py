@@ -15,6 +15,7 @@ import typer
 from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
 from gm.cli.game import app as game_app
 from gm.cli.progress import progress
+from gm.cli.shown import echo
 from gm.core.schedule import describe
 from gm.home import Home
 from gm.services import cycle, rundue
@@ -40,13 +41,13 @@ def run_due(
             progress=step if sys.stderr.isatty() else (lambda name: None),
         )
     for line in report.lines:
-        typer.echo(line)
+        echo(line)
     for problem in report.problems:
-        typer.echo(f"Warning: {problem}", err=True)
+        echo(f"Warning: {problem}", err=True)
     if not report.lines and not report.problems:
-        typer.echo("Nothing is due.")
+        echo("Nothing is due.")
     if report.failed:
-        typer.echo(
+        echo(
             f"Error: {len(report.failed)} game(s) failed: {', '.join(report.failed)} (why: above, and in gm status); "
             "every other game ran. Fix what the warnings say; gm run-due tries them again each time it runs.",
             err=True,
@@ -71,25 +72,25 @@ def status(
     _, db = open_home(home)
     rows = rundue.status(db, clock())
     if as_json:
-        typer.echo(json.dumps(rows, indent=2, sort_keys=True))
+        echo(json.dumps(rows, indent=2, sort_keys=True))
         return
     if not rows:
-        typer.echo("No games yet.")
+        echo("No games yet.")
     for row in rows:
         head = f"{row['game']} ({row['ruleset']}) {row['status']}, turn {row['turn']}"
         if row["held"]:
             head += ", HELD"
-        typer.echo(head)
-        typer.echo(
+        echo(head)
+        echo(
             f"  deadline: {row['deadline'] or 'none'}; schedule: {row['schedule']}; last run: {row['last_run'] or 'never'}"
         )
-        typer.echo(
+        echo(
             f"  in: {', '.join(row['in']) or '-'}; missing: {', '.join(row['missing']) or '-'}; "
             f"final: {', '.join(row['final']) or '-'}"
             + (f"; dropped: {', '.join(row['dropped'])}" if row["dropped"] else "")
         )
         for problem in row["problems"]:
-            typer.echo(f"  problem: {problem}")
+            echo(f"  problem: {problem}")
 
 
 @game_app.command("schedule")
@@ -104,11 +105,11 @@ def schedule(
     _, db = open_home(home)
     sched, upcoming = cycle.set_schedule(db, clock(), game, phrase)
     if sched.manual:
-        typer.echo(f"{game}: manual; turns run only with 'gm turn run'.")
+        echo(f"{game}: manual; turns run only with 'gm turn run'.")
         return
-    typer.echo(f"{game}: {sched.text} (RRULE {sched.rrule}, {sched.zone})")
+    echo(f"{game}: {sched.text} (RRULE {sched.rrule}, {sched.zone})")
     for when in upcoming:
-        typer.echo(f"  {describe(when, sched.zone)}")
+        echo(f"  {describe(when, sched.zone)}")
 
 
 @game_app.command("hold")
@@ -116,7 +117,7 @@ def hold(game: Annotated[str, typer.Argument(help="The game.")], home: HomeOptio
     """Hold a game: gm run-due runs none of its turns until it is released."""
     _, db = open_home(home)
     cycle.set_held(db, clock(), game, True)
-    typer.echo(f"{game} is held.")
+    echo(f"{game} is held.")
 
 
 @game_app.command("release")
@@ -124,7 +125,7 @@ def release(game: Annotated[str, typer.Argument(help="The game.")], home: HomeOp
     """Release a held game."""
     _, db = open_home(home)
     cycle.set_held(db, clock(), game, False)
-    typer.echo(f"{game} is released.")
+    echo(f"{game} is released.")
 
 
 @game_app.command("remind")
@@ -141,7 +142,7 @@ def remind(
 
     home_, db = open_home(home)
     reminded = remind_now(db, home_, clock(), game, seat)
-    typer.echo(f"Reminded {', '.join(reminded)} of {game}; the mail is queued (gm mail send, or gm run-due, sends it).")
+    echo(f"Reminded {', '.join(reminded)} of {game}; the mail is queued (gm mail send, or gm run-due, sends it).")
 
 
 @game_app.command("absent")
@@ -156,7 +157,7 @@ def absent(
     _, db = open_home(home)
     start, end = cycle.add_absence(db, clock(), game, seat, starts, ends)
     g = records.game_by_name(db, game)
-    typer.echo(
+    echo(
         f"{seat.upper()} of {game} is away from {describe(start, cycle.zone_of(g))} "
         f"to {describe(end, cycle.zone_of(g))} ({game_setting(g, 'absence-policy')})."
     )
@@ -172,7 +173,7 @@ def standby(
     """Add a standby player: the next seat that drops out is offered to them."""
     _, db = open_home(home)
     waiting = cycle.add_standby(db, clock(), game, email, name)
-    typer.echo(f"{name} <{email}> is standby number {waiting} for {game}.")
+    echo(f"{name} <{email}> is standby number {waiting} for {game}.")
 
 
 @game_app.command("set")
@@ -185,7 +186,7 @@ def set_setting(
     """Change one of a game's settings."""
     _, db = open_home(home)
     parsed = set_game_setting(db, clock(), game, name, value)
-    typer.echo(f"{game}: {name.lower()} = {parsed}")
+    echo(f"{game}: {name.lower()} = {parsed}")
 
 
 @game_app.command("settings")
@@ -199,4 +200,4 @@ def settings(
         echo_json([{"name": s.name, "value": game_setting(g, s.name), "help": s.help} for s in SETTINGS.values()])
         return
     for setting in SETTINGS.values():
-        typer.echo(f"{setting.name:<16} {str(game_setting(g, setting.name)):<10} {setting.help}")
+        echo(f"{setting.name:<16} {str(game_setting(g, setting.name)):<10} {setting.help}")

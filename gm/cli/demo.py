@@ -8,6 +8,7 @@ import typer
 
 from gm.cli.common import WHOLE_MAX, GameOptionsOption, clock, parse_options
 from gm.cli.progress import progress
+from gm.cli.shown import echo
 from gm.home import create_home, resolve_home
 from gm.services import demo as service
 from gm.store.database import open_database
@@ -53,19 +54,19 @@ def demo(
 
     with progress(f"gm demo ({ruleset})") as step:
         result = service.play_demo(db, where, clock(), ruleset, seed, seats, step, turns, human, chosen)
-    typer.echo("")
-    typer.echo(
+    echo("")
+    echo(
         f"Demo game {result.game} {'finished' if result.standings else 'stopped'} after {result.turns} turns: {result.outcome}"
     )
     if result.turns:
-        typer.echo(f"Reports ({result.pdfs} PDFs, one per seat per turn): {result.reports}")
+        echo(f"Reports ({result.pdfs} PDFs, one per seat per turn): {result.reports}")
     if human:
-        typer.echo(
+        echo(
             f"Your orders: gm orders template {result.game} {result.seat} --home {where.root} -o orders.txt; "
             f"fill in your secret, then gm submit orders.txt and gm turn run {result.game}."
         )
     if result.standings:
-        typer.echo(f"Final standings: {result.standings}")
+        echo(f"Final standings: {result.standings}")
     else:
-        typer.echo(f"Try the portal: gm serve --home {where.root}, and sign in with a seat's secret above.")
-    typer.echo(f"Look at the game: gm game show {result.game} --home {where.root}")
+        echo(f"Try the portal: gm serve --home {where.root}, and sign in with a seat's secret above.")
+    echo(f"Look at the game: gm game show {result.game} --home {where.root}")

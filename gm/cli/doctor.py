@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from gm.cli.common import HomeOption, JsonOption, echo_json
+from gm.cli.shown import echo
 from gm.home import require_home, resolve_home
 from gm.services.doctor import examine
 from gm.services.findings import Finding
@@ -35,18 +36,16 @@ def doctor(
     if as_json:
         echo_json({"home": str(where.root), "ok": ok, "checks": [f.to_json() for f in findings]})
     elif not ok:
-        typer.echo(f"{sum(len(f.problems) for f in findings)} problem(s) in {where.root}.", err=True)
+        echo(f"{sum(len(f.problems) for f in findings)} problem(s) in {where.root}.", err=True)
     if not ok:
         raise typer.Exit(1)
 
 
 def _show(finding: Finding) -> None:
     if finding.ok:
-        typer.echo(f"OK       {finding.check}: {finding.summary}")
+        echo(f"OK       {finding.check}: {finding.summary}")
         return
     for problem in finding.problems[:SHOWN]:
-        typer.echo(f"PROBLEM  {finding.check}: {problem.what.rstrip('.')}. {problem.fix}")
+        echo(f"PROBLEM  {finding.check}: {problem.what.rstrip('.')}. {problem.fix}")
     if len(finding.problems) > SHOWN:
-        typer.echo(
-            f"PROBLEM  {finding.check}: and {len(finding.problems) - SHOWN} more (gm doctor --json lists them all)."
-        )
+        echo(f"PROBLEM  {finding.check}: and {len(finding.problems) - SHOWN} more (gm doctor --json lists them all).")

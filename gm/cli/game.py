@@ -21,6 +21,7 @@ from gm.cli.common import (
     parse_options,
     shown_option,
 )
+from gm.cli.shown import echo
 from gm.services import cycle, games as service, observers, open_games, starting
 from gm.services.gameview import census_lines, game_facts
 from gm.store import records
@@ -57,20 +58,20 @@ def new(
     """Create a game; its ruleset's options (mode, optional rules, ...) are chosen here, once."""
     home_, db = open_home(home)
     game = service.create_game(db, clock(), name, ruleset, scenario, seed, parse_options(option), robots, seats)
-    typer.echo(
+    echo(
         f"Created game {game.name} ({game.ruleset} {game.ruleset_version}, scenario {game.scenario_name}, seed {game.seed})."
     )
     chosen = game.options.get(service.RULE_OPTIONS, {})
     if chosen:
-        typer.echo("Options: " + ", ".join(f"{k}={shown_option(v)}" for k, v in chosen.items()))
+        echo("Options: " + ", ".join(f"{k}={shown_option(v)}" for k, v in chosen.items()))
     seated = [s.code for s in records.seats_of(db, game.id) if s.status == service.ROBOT]
     if seated:
-        typer.echo(f"Robots play {', '.join(seated)}.")
+        echo(f"Robots play {', '.join(seated)}.")
     rules, scenario_ = service.game_ruleset(game)
-    typer.echo(f"Seats: {', '.join(service.game_seat_codes(game, rules, scenario_))}.")
-    typer.echo(f"Seat players with: gm game join {game.name} EMAIL --name NAME")
+    echo(f"Seats: {', '.join(service.game_seat_codes(game, rules, scenario_))}.")
+    echo(f"Seat players with: gm game join {game.name} EMAIL --name NAME")
     for line in _started(starting.start_if_full(db, home_, clock(), game.name)):
-        typer.echo(line)
+        echo(line)
 
 
 @app.command("join")
@@ -84,11 +85,11 @@ def join(
     """Seat a player and print their secret (shown only this once; gm stores a hash)."""
     home_, db = open_home(home)
     code, secret = service.join_game(db, clock(), game, email, name, seat)
-    typer.echo(f"Seated {name} <{email}> as {code} in {game}.")
-    typer.echo(f"Secret for {code}: {secret}")
-    typer.echo("Give it to the player now: it is stored hashed and cannot be shown again.")
+    echo(f"Seated {name} <{email}> as {code} in {game}.")
+    echo(f"Secret for {code}: {secret}")
+    echo("Give it to the player now: it is stored hashed and cannot be shown again.")
     for line in _started(starting.start_if_full(db, home_, clock(), game)):
-        typer.echo(line)
+        echo(line)
 
 
 @app.command("start")
@@ -107,7 +108,7 @@ def start(
     left out of the game, or played by the robot with --robots."""
     home_, db = open_home(home)
     for line in _started(starting.start_game(db, home_, clock(), game, robots)):
-        typer.echo(line)
+        echo(line)
 
 
 def _started(started: starting.Started | None) -> list[str]:
@@ -123,8 +124,8 @@ def secret(
     """Give a seat a new secret and print it (the old one stops working; portal sessions and links made before end)."""
     _, db = open_home(home)
     code, new = service.new_seat_secret(db, clock(), game, seat)
-    typer.echo(f"New secret for {code} in {game}: {new}")
-    typer.echo("Give it to the player now: it is stored hashed and cannot be shown again.")
+    echo(f"New secret for {code} in {game}: {new}")
+    echo("Give it to the player now: it is stored hashed and cannot be shown again.")
 
 
 @app.command("observe")
@@ -140,14 +141,14 @@ def observe(
         if stop:
             raise typer.BadParameter("--stop needs the observer's address.")
         found = observers.observers_of(db, game)
-        typer.echo("\n".join(found) if found else f"Nobody observes {game}.")
+        echo("\n".join(found) if found else f"Nobody observes {game}.")
         return
     if stop:
         observers.stop(db, clock(), game, email)
-        typer.echo(f"{email.strip()} observes {game} no more.")
+        echo(f"{email.strip()} observes {game} no more.")
         return
     added = observers.observe(db, clock(), game, email)
-    typer.echo(f"{added} observes {game}: the public pages of each turn published from now on go there by mail.")
+    echo(f"{added} observes {game}: the public pages of each turn published from now on go there by mail.")
 
 
 def _list_open(listing: open_games.Listing, as_json: bool) -> None:
@@ -156,13 +157,13 @@ def _list_open(listing: open_games.Listing, as_json: bool) -> None:
         echo_json({"games": [g.to_json() for g in listing.games], "left_out": listing.left_out, "price": listing.price})
         return
     if not listing.games:
-        typer.echo("No game is open for sign-up (private games are never listed).")
+        echo("No game is open for sign-up (private games are never listed).")
         return
-    typer.echo(f"{'GAME':<20} {'RULESET':<10} {'FREE':>9}  DEADLINES")
+    echo(f"{'GAME':<20} {'RULESET':<10} {'FREE':>9}  DEADLINES")
     for g in listing.games:
-        typer.echo(f"{g.name:<20} {g.ruleset:<10} {f'{g.free} of {g.seats}':>9}  {g.schedule or 'not set yet'}")
+        echo(f"{g.name:<20} {g.ruleset:<10} {f'{g.free} of {g.seats}':>9}  {g.schedule or 'not set yet'}")
     if listing.left_out:
-        typer.echo(f"... and {listing.left_out} more (at most {open_games.MOST_LISTED} are listed).")
+        echo(f"... and {listing.left_out} more (at most {open_games.MOST_LISTED} are listed).")
 
 
 @app.command("list")
@@ -195,12 +196,12 @@ def list_games(
         )
         return
     if not games:
-        typer.echo("No games yet. Create one with: gm game new NAME --ruleset clash")
+        echo("No games yet. Create one with: gm game new NAME --ruleset clash")
         return
-    typer.echo(f"{'GAME':<20} {'RULESET':<10} {'STATUS':<8} {'TURN':>4}  SEATS")
+    echo(f"{'GAME':<20} {'RULESET':<10} {'STATUS':<8} {'TURN':>4}  SEATS")
     for g in games:
         seats = len(records.seats_of(db, g.id))
-        typer.echo(f"{g.name:<20} {g.ruleset:<10} {g.status:<8} {g.turn:>4}  {seats}")
+        echo(f"{g.name:<20} {g.ruleset:<10} {g.status:<8} {g.turn:>4}  {seats}")
 
 
 @app.command("show")
@@ -218,31 +219,29 @@ def show(
     _, db = open_home(home)
     facts = game_facts(db, game, gm_secrets)
     if as_json:
-        typer.echo(json.dumps(facts, indent=2, sort_keys=True, ensure_ascii=False))
+        echo(json.dumps(facts, indent=2, sort_keys=True, ensure_ascii=False))
         return
-    typer.echo(
+    echo(
         f"{facts['name']}: {facts['title']} ({facts['ruleset']} {facts['ruleset_version']}, "
         f"scenario {facts['scenario']}, seed {facts['seed']})"
     )
-    typer.echo(f"Status {facts['status']}, collecting turn {facts['turn']}: {facts['turn_label']}")
+    echo(f"Status {facts['status']}, collecting turn {facts['turn']}: {facts['turn_label']}")
     if facts["deadline"]:
-        typer.echo(f"Deadline {facts['deadline']}")
-    typer.echo("Seats:")
+        echo(f"Deadline {facts['deadline']}")
+    echo("Seats:")
     for s in facts["seats"]:
         marks = [s["status"]] if s["status"] != "active" else []
         marks += [f"standby since turn {s['since_turn']}"] if s["since_turn"] else []
-        typer.echo(
+        echo(
             f"  {s['code']:<4} {s['name']:<24} {s['email']:<32} orders: {s['orders']:<9} score {s['score']}"
             + (f"  ({', '.join(marks)})" if marks else "")
         )
     if facts["standbys"]:
-        typer.echo(
-            "Standbys, first in line first: " + ", ".join(f"{w['name']} <{w['email']}>" for w in facts["standbys"])
-        )
+        echo("Standbys, first in line first: " + ", ".join(f"{w['name']} <{w['email']}>" for w in facts["standbys"]))
     if facts["outcome"]:
-        typer.echo(f"Over: {', '.join(facts['outcome']['winners'])} won ({facts['outcome']['reason']}).")
+        echo(f"Over: {', '.join(facts['outcome']['winners'])} won ({facts['outcome']['reason']}).")
     if gm_secrets:
-        typer.echo(census_lines(facts.get("census")))
+        echo(census_lines(facts.get("census")))
 
 
 @app.command("require-from")
@@ -261,7 +260,7 @@ def require_from(
 
     _, db = open_home(home)
     on = set_require_from(db, clock(), game, required)
-    typer.echo(
+    echo(
         f"{game}: turn files by mail count only from each seat's registered address."
         if on
         else f"{game}: turn files by mail count from any address; the secret decides."
@@ -284,4 +283,4 @@ def deadline(
 ) -> None:
     """Push (or set) the deadline of the turn being collected; the schedule goes on after it."""
     _, db = open_home(home)
-    typer.echo(f"Deadline of {game}: {cycle.push_deadline(db, clock(), game, when, past)}")
+    echo(f"Deadline of {game}: {cycle.push_deadline(db, clock(), game, when, past)}")

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import typer
-
 from gm.cli.common import HomeOption
+from gm.cli.shown import echo
 from gm.home import create_home, resolve_home
 from gm.store.database import open_database
 
@@ -14,6 +13,6 @@ def init(home: HomeOption = None) -> None:
     where = resolve_home(home)
     created = create_home(where)
     open_database(where.database).conn.close()
-    typer.echo(f"{'Created' if created else 'Checked'} GM home {where.root}")
+    echo(f"{'Created' if created else 'Checked'} GM home {where.root}")
     if created:
-        typer.echo(f"Settings: {where.settings_file}. Next: gm game new NAME --ruleset clash --home {where.root}")
+        echo(f"Settings: {where.settings_file}. Next: gm game new NAME --ruleset clash --home {where.root}")

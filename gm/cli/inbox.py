@@ -15,6 +15,7 @@ import typer
 from gm.cli.common import WHOLE_MAX, HomeOption, clock, echo_json, open_home
 from gm.cli.mail import send_and_report
 from gm.cli.progress import counting
+from gm.cli.shown import echo
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.imap import ImapSource, imap_settings
@@ -71,13 +72,13 @@ def receive(send: SendOption = False, home: HomeOption = None) -> None:
         intake = Intake(db, home_, clock(), "pipe")
         _report([*intake.retry_kept(), intake.take(incoming)])
     except GMError as exc:
-        typer.echo(f"Error: {exc}", err=True)
+        echo(f"Error: {exc}", err=True)
         raise typer.Exit(TRY_AGAIN_LATER) from exc
     except Exception as exc:  # noqa: BLE001 - a bug must not bounce a player's mail: the server keeps it
         if is_busy(exc):
-            typer.echo(f"Error: {busy_words('The mail server keeps the message and tries again.')}", err=True)
+            echo(f"Error: {busy_words('The mail server keeps the message and tries again.')}", err=True)
             raise typer.Exit(TRY_AGAIN_LATER) from None
-        typer.echo(
+        echo(
             "Error: gm could not take this message (a bug; details below). The mail server keeps it "
             "and tries again.\n" + traceback.format_exc(limit=3),
             err=True,
@@ -87,7 +88,7 @@ def receive(send: SendOption = False, home: HomeOption = None) -> None:
         try:
             send_and_report(db, home_)
         except GMError as exc:  # the message is stored: the mail server must not send it again
-            typer.echo(f"Error: {exc} The message is stored; its answer stays queued.", err=True)
+            echo(f"Error: {exc} The message is stored; its answer stays queued.", err=True)
 
 
 @app.command("fetch")
@@ -114,19 +115,19 @@ def questions(
         echo_json([q.to_json() for q in found])
         return
     if not found:
-        typer.echo("No questions wait for the GM." if not every else "No questions yet.")
+        echo("No questions wait for the GM." if not every else "No questions yet.")
         return
-    typer.echo(f"{len(found)} question(s) for the GM:")
+    echo(f"{len(found)} question(s) for the GM:")
     for question in found:
         who = f"{question.name} <{question.sender}>" if question.name else (question.sender or "(no address)")
         done = f"  (answered {question.answered})" if question.answered else ""
-        typer.echo(f"  {question.id}  {question.received}  {who}  {question.subject}{done}")
+        echo(f"  {question.id}  {question.received}  {who}  {question.subject}{done}")
         lines = question.text.splitlines()
         for line in lines[:QUESTION_LINES]:
-            typer.echo(f"    {line}".rstrip())
+            echo(f"    {line}".rstrip())
         if len(lines) > QUESTION_LINES:
-            typer.echo(f"    ... ({len(lines) - QUESTION_LINES} more lines: gm inbox questions --json)")
-    typer.echo("When you have answered one: gm inbox answered ID")
+            echo(f"    ... ({len(lines) - QUESTION_LINES} more lines: gm inbox questions --json)")
+    echo("When you have answered one: gm inbox answered ID")
 
 
 @app.command("answered")
@@ -140,7 +141,7 @@ def answered(
     home_, db = open_home(home)
     for number in numbers:
         question = mark_answered(db, home_, clock(), number)
-        typer.echo(f"Question {question.id} from {question.sender or 'an unknown sender'} marked answered.")
+        echo(f"Question {question.id} from {question.sender or 'an unknown sender'} marked answered.")
 
 
 @app.command("reply")
@@ -157,7 +158,7 @@ def reply(
     text = _answer(message, file)
     home_, db = open_home(home)
     question = reply_to_question(db, home_, clock(), number, text)
-    typer.echo(f"Answer to question {question.id} queued for {question.answer_to}; it is marked answered.")
+    echo(f"Answer to question {question.id} queued for {question.answer_to}; it is marked answered.")
 
 
 def _answer(message: str | None, file: Path | None) -> str:
@@ -184,15 +185,15 @@ def _report(taken: Iterable[Taken]) -> None:
             counts[item.outcome] = counts.get(item.outcome, 0) + 1
             if item.outcome != "already taken":  # a mailbox imported again would list every old mail
                 for line in describe(item):
-                    typer.echo(line)
+                    echo(line)
     before = counts.pop("already taken", 0)
     if not counts:
-        typer.echo(f"No new mail ({before} taken before)." if before else "No new mail.")
+        echo(f"No new mail ({before} taken before)." if before else "No new mail.")
         return
     summary = ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items()))
-    typer.echo(f"Taken: {summary}" + (f"; {before} taken before" if before else ""))
+    echo(f"Taken: {summary}" + (f"; {before} taken before" if before else ""))
     if counts.get(FAULT):
-        typer.echo(
+        echo(
             f"Warning: {counts[FAULT]} mail(s) could not be processed: a game's ruleset failed while reading "
             "them (above). Each is kept and was answered so; install a fixed ruleset, and the next gm inbox "
             "import, fetch or receive reads them again (gm status lists them meanwhile).",

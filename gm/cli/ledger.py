@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from gm.cli.common import HomeOption, open_home
+from gm.cli.shown import echo
 from gm.services import credits
 
 app = typer.Typer(help="Prove the credit and discount books.", no_args_is_help=True)
@@ -17,10 +18,10 @@ def check(home: HomeOption = None) -> None:
     _, db = open_home(home)
     errors = credits.check_books(db)
     for error in errors:
-        typer.echo(str(error), err=True)
+        echo(str(error), err=True)
     if errors:
-        typer.echo(f"{len(errors)} fault(s) in the books.", err=True)
+        echo(f"{len(errors)} fault(s) in the books.", err=True)
         raise typer.Exit(1)
     entries = credits.all_entries(db)
     accounts = len({e.account.lower() for e in entries})
-    typer.echo(f"The books balance: {len(entries)} entries, {accounts} accounts.")
+    echo(f"The books balance: {len(entries)} entries, {accounts} accounts.")

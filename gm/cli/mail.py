@@ -8,6 +8,7 @@ import sqlite_utils
 import typer
 
 from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
+from gm.cli.shown import echo
 from gm.clock import iso
 from gm.home import Home
 from gm.mail.settings import mail_settings
@@ -31,20 +32,18 @@ def send_and_report(db: sqlite_utils.Database, home_: Home) -> bool:
     with sender:
         report = delivery.send_outbox(db, home_, clock(), sender)
     if report.released:
-        typer.echo(f"{report_mails.released_text(report.released)}; their reports go now.")
+        echo(f"{report_mails.released_text(report.released)}; their reports go now.")
     for mail, reason, when in report.retry:
-        typer.echo(f"Mail {mail.id} to {mail.recipient}: not sent ({reason}); trying again after {iso(when)}.")
+        echo(f"Mail {mail.id} to {mail.recipient}: not sent ({reason}); trying again after {iso(when)}.")
     for mail in report.refreshed:
-        typer.echo(f"Mail {mail.id} to {mail.recipient}: {delivery.REFRESHED}.")
+        echo(f"Mail {mail.id} to {mail.recipient}: {delivery.REFRESHED}.")
     for mail, reason in report.failed:
-        typer.echo(f"Mail {mail.id} to {mail.recipient} failed for good: {reason}.", err=True)
+        echo(f"Mail {mail.id} to {mail.recipient} failed for good: {reason}.", err=True)
     for done in report.forgotten:
-        typer.echo(done if isinstance(done, str) else f"Forgotten at their request: {done.name} <{done.email}>.")
+        echo(done if isinstance(done, str) else f"Forgotten at their request: {done.name} <{done.email}>.")
     settings = mail_settings(home_)
     where = "over SMTP" if settings.transport == "smtp" else f"into {settings.folder}"
-    typer.echo(
-        f"Sent {len(report.sent)} mail(s) {where}; {len(report.retry)} to try again; {len(report.failed)} failed."
-    )
+    echo(f"Sent {len(report.sent)} mail(s) {where}; {len(report.retry)} to try again; {len(report.failed)} failed.")
     return bool(report.failed)
 
 
@@ -77,12 +76,10 @@ def list_(
         )
         return
     if not mails:
-        typer.echo("The outbox is empty." if not every else "No mail yet.")
+        echo("The outbox is empty." if not every else "No mail yet.")
         return
-    typer.echo(f"{'ID':>5}  {'STATUS':<9} {'KIND':<15} {'TRIES':>5}  {'TO':<32} SUBJECT")
+    echo(f"{'ID':>5}  {'STATUS':<9} {'KIND':<15} {'TRIES':>5}  {'TO':<32} SUBJECT")
     for mail in mails:
-        typer.echo(
-            f"{mail.id:>5}  {mail.status:<9} {mail.kind:<15} {mail.attempts:>5}  {mail.recipient:<32} {mail.subject}"
-        )
+        echo(f"{mail.id:>5}  {mail.status:<9} {mail.kind:<15} {mail.attempts:>5}  {mail.recipient:<32} {mail.subject}")
         if mail.last_error:
-            typer.echo(f"{'':>7}last error: {mail.last_error}")
+            echo(f"{'':>7}last error: {mail.last_error}")

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from gm.cli.common import HomeOption, open_home
+from gm.cli.shown import echo
 from gm.errors import GMError
 from gm.services import offline, turnfiles
 
@@ -28,9 +29,9 @@ def template(
     form = turnfiles.order_template(db, game, seat)
     if output and str(output) != "-":
         output.write_text(form, encoding="utf-8")
-        typer.echo(f"Wrote {output}")
+        echo(f"Wrote {output}")
     else:
-        typer.echo(form, nl=False)
+        echo(form, nl=False)
 
 
 # Far above any turn file (the limit is max_bytes in gm.toml), only so that a wrong path such
@@ -58,7 +59,7 @@ def print_problems(path: Path, checked: turnfiles.Checked | offline.OfflineCheck
     press, a warning for each press message that would not be sent as written (a submit says
     what became of each message itself)."""
     if checked.refusal:
-        typer.echo(f"{path}: refused: {checked.refusal}", err=True)
+        echo(f"{path}: refused: {checked.refusal}", err=True)
     said = [(p.line, 0, p.message) for p in checked.problems] + [
         (w.line, 1, f"warning: {w.message}") for w in checked.warnings
     ]
@@ -69,7 +70,7 @@ def print_problems(path: Path, checked: turnfiles.Checked | offline.OfflineCheck
         if d.problem
     ]
     for line, kind, message in sorted(said):
-        typer.echo(f"{path}: {message}" if kind and not line else f"{path}:{line}: {message}", err=True)
+        echo(f"{path}: {message}" if kind and not line else f"{path}:{line}: {message}", err=True)
 
 
 @app.command("check")
@@ -96,7 +97,7 @@ def check(
         print_problems(path, checked, press=True)
         if checked.accepted:
             assert checked.seat is not None and checked.game is not None  # a file not refused names both
-            typer.echo(
+            echo(
                 f"{path}: OK, {len(checked.orders)} order(s) for {checked.seat.code} in "
                 f"{checked.game.name}, turn {checked.game.turn}"
             )
@@ -113,7 +114,7 @@ def check_by_report(files: list[Path], report_path: Path) -> None:
         checked = offline.check_offline(report, read_file(path))
         print_problems(path, checked, press=True)
         if checked.accepted:
-            typer.echo(
+            echo(
                 f"{path}: OK as far as the report can tell, {len(checked.orders)} order(s) for "
                 f"{report.seat} in {report.game}, turn {report.turn + 1}; left to the GM's check: "
                 f"{offline.LEFT_TO_THE_GM}"

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from gm.cli.common import HomeOption, clock, open_home
+from gm.cli.shown import echo
 from gm.services import erasure, people, person_export
 from gm.store import people as people_store
 
@@ -23,7 +24,7 @@ def address(
     """The player's address changes: every seat, the books, the portal and mail not sent yet follow."""
     _, db = open_home(home)
     moved = people.change_address(db, clock(), old, new)
-    typer.echo(f"{moved.name}: address {old} changed to {moved.email} (every game, the books, the portal, mail).")
+    echo(f"{moved.name}: address {old} changed to {moved.email} (every game, the books, the portal, mail).")
 
 
 @app.command("show")
@@ -34,12 +35,12 @@ def show(
     """The player: name, address, the seats they played and every change of address."""
     _, db = open_home(home)
     person = people.find_person(db, people.current_address(db, email))
-    typer.echo(f"{person.name} <{person.email}>, a player since {person.created[:10]}")
+    echo(f"{person.name} <{person.email}>, a player since {person.created[:10]}")
     for seat in people_store.tenures(db, person.id):
         until = f" to turn {seat.until_turn - 1}" if seat.until_turn is not None else ""
-        typer.echo(f"  seat {seat.code} of {seat.game}, from turn {seat.from_turn}{until}")
+        echo(f"  seat {seat.code} of {seat.game}, from turn {seat.from_turn}{until}")
     for change in people_store.address_history(db, person.id):
-        typer.echo(f"  {change.at[:16].replace('T', ' ')}: {change.old_email} -> {change.new_email} (by {change.by})")
+        echo(f"  {change.at[:16].replace('T', ' ')}: {change.old_email} -> {change.new_email} (by {change.by})")
 
 
 @app.command("export")
@@ -53,7 +54,7 @@ def export_(
     made = person_export.export(db, home_, email)
     target = out or Path(f"{people.current_address(db, email)}.zip")
     target.write_bytes(made.data)
-    typer.echo(
+    echo(
         f"Wrote {target}: {made.mails} mail(s), {made.turn_files} turn file(s), {made.reports} report file(s), "
         f"{made.ledger_rows} ledger row(s)."
     )
@@ -67,11 +68,11 @@ def forget(
     """Replace a player's name and addresses by a pseudonym everywhere and remove their raw mails."""
     home_, db = open_home(home)
     done = erasure.forget(db, home_, clock(), email)
-    typer.echo(
+    echo(
         f"Forgotten: {email} is {done.name} <{done.email}> now ({done.addresses} address(es) replaced); "
         f"{done.removed} archived file(s) removed."
     )
     if done.lists:
-        typer.echo(f"Taken off {done.lists} waiting or standby list(s): forgotten, they are never seated.")
+        echo(f"Taken off {done.lists} waiting or standby list(s): forgotten, they are never seated.")
     if done.games:
-        typer.echo(f"Still replaying (gm turn verify): {', '.join(done.games)}.")
+        echo(f"Still replaying (gm turn verify): {', '.join(done.games)}.")

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from gm.cli.common import WHOLE_MAX, HomeOption, clock, open_home
+from gm.cli.shown import echo
 from gm.cli.staff import read_password
 from gm.errors import GMError
 from gm.services import portal_access, portal_links, staff
@@ -22,7 +23,7 @@ def password(home: HomeOption = None) -> None:
     home_, db = open_home(home)
     chosen = read_password(f"GM password ({staff.PASSWORD_LENGTH} characters or more)")
     account = staff.set_password(db, home_, clock(), None, chosen)
-    typer.echo(f"GM password set for {account.name} (the database keeps its scrypt hash). Sign in at /gm.")
+    echo(f"GM password set for {account.name} (the database keeps its scrypt hash). Sign in at /gm.")
 
 
 @app.command("link")
@@ -61,8 +62,8 @@ def link(
         if game or seat or mail:
             raise GMError("--gm makes the GM's own link: give no game, seat or --mail with it.")
         url, expires = staff.make_link(db, home_, clock(), base_url, minutes)
-        typer.echo(url)
-        typer.echo(
+        echo(url)
+        echo(
             f"Works once, until {expires}; a new one voids it. Open it yourself: it signs in as {acting().name}.",
             err=True,
         )
@@ -71,12 +72,12 @@ def link(
         raise GMError("give the game and the seat (or --gm for your own link): gm portal link GAME SEAT.")
     if mail:
         mailed = portal_links.mail_link(db, home_, clock(), game, seat, base_url, minutes)
-        typer.echo(
+        echo(
             f"Queued a one-time sign-in link for {mailed.seat} of {mailed.game} to {mailed.recipient} "
             f"(mail {mailed.outbox_id}); it works once, until {mailed.expires}."
         )
-        typer.echo("Send it with 'gm mail send' (or let 'gm run-due' send it).")
+        echo("Send it with 'gm mail send' (or let 'gm run-due' send it).")
         return
     url, expires = portal_access.make_link(db, home_, clock(), game, seat, base_url, minutes)
-    typer.echo(url)
-    typer.echo(f"Works once, until {expires}. Send it to the player of {seat.upper()} only.", err=True)
+    echo(url)
+    echo(f"Works once, until {expires}. Send it to the player of {seat.upper()} only.", err=True)

@@ -12,6 +12,7 @@ import typer
 from gm.cli.common import WHOLE_MAX, HomeOption, JsonOption, clock, echo_json, open_home
 from gm.cli.game import app as game_app
 from gm.cli.orders import read_file
+from gm.cli.shown import echo
 from gm.core.envelope import TurnFileError, decode_turn_file
 from gm.core.press import addressee_text
 from gm.errors import GMError
@@ -30,12 +31,12 @@ def announce(
     --message, --file or standard input); written in the audit log."""
     home_, db = open_home(home)
     done = press.announce(db, home_, clock(), game, _text(message, file))
-    typer.echo(f"Announcement {done.id} to every seat of {game}; it is in each seat's next report.")
+    echo(f"Announcement {done.id} to every seat of {game}; it is in each seat's next report.")
     if done.mailed:
-        typer.echo(f"Mailed to {', '.join(done.mailed)} (gm mail send, or gm run-due, sends it).")
+        echo(f"Mailed to {', '.join(done.mailed)} (gm mail send, or gm run-due, sends it).")
     if done.silent:
         why = "robots and seats that left get no mail" if done.mailing else "gm.toml has no [mail] address"
-        typer.echo(f"Not mailed to {', '.join(done.silent)} ({why}).")
+        echo(f"Not mailed to {', '.join(done.silent)} ({why}).")
 
 
 def _text(message: str | None, file: Path | None) -> str:
@@ -103,40 +104,38 @@ def press_log(
         echo_json(rows)
         return
     if not rows:
-        typer.echo(f"No press in {game}" + (f" in turn {turn}." if turn is not None else " yet."))
+        echo(f"No press in {game}" + (f" in turn {turn}." if turn is not None else " yet."))
     for row in rows:
         sender = row["from"] + ("" if row["signed"] else " (anonymous)")
         first = row["text"].splitlines()[0] if row["text"] else ""
         more = " …" if "\n" in row["text"] or len(first) > 60 else ""
         mark = " [withheld]" if row["withheld"] else ""
-        typer.echo(
-            f"{row['id']:>4}  turn {row['turn']:<3} {row['sent']}  {sender} to {row['to']}{mark}: {first[:60]}{more}"
-        )
+        echo(f"{row['id']:>4}  turn {row['turn']:<3} {row['sent']}  {sender} to {row['to']}{mark}: {first[:60]}{more}")
 
 
 def _withhold(db: sqlite_utils.Database, game: str, withhold: int, reason: str) -> None:
     """gm game press --withhold ID, and what it did in the GM's words."""
     done = press_withholding.withhold(db, clock(), game, withhold, reason)
-    typer.echo(
+    echo(
         f"Press message {withhold} of {game} is withheld: its recipients no longer read it, in the reports "
         f"rendered from now on or on the portal; {done.press.sender or 'the GM'} sees it marked withheld."
     )
     if done.cancelled:
-        typer.echo(f"Its press mail to {', '.join(done.cancelled)} was not sent yet and never is.")
+        echo(f"Its press mail to {', '.join(done.cancelled)} was not sent yet and never is.")
     _rendered_before(game, done)
 
 
 def _release(db: sqlite_utils.Database, game: str, release: int) -> None:
     """gm game press --release ID, and what it did in the GM's words."""
     done = press_withholding.release(db, clock(), game, release)
-    typer.echo(f"Press message {release} of {game} stands again: its recipients read it in reports and on the portal.")
+    echo(f"Press message {release} of {game} stands again: its recipients read it in reports and on the portal.")
     _rendered_before(game, done)
 
 
 def _rendered_before(game: str, done: press_withholding.Withheld) -> None:
     """The reports of a turn already run show the message as it stood: how to render them again."""
     if done.rendered_turn is not None:
-        typer.echo(
+        echo(
             f"Turn {done.rendered_turn} has run, and its reports were rendered as the message stood: "
             f"'gm report render {game} --turn {done.rendered_turn}' renders them again (mails already sent stay as they were)."
         )

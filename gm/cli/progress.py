@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Protocol
 
-import typer
+from gm.cli.shown import echo, shown
 
 
 class Advance(Protocol):
@@ -30,7 +30,7 @@ def progress(label: str) -> Iterator[Callable[[str], None]]:
     """Yields step(message): on a terminal it updates one live line with a spinner and the time
     taken; otherwise (cron, a log file, a pipe) each message is printed on its own line."""
     if not live():
-        yield typer.echo
+        yield echo
         return
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
@@ -38,8 +38,8 @@ def progress(label: str) -> Iterator[Callable[[str], None]]:
         task = bar.add_task(label)
 
         def step(message: str) -> None:
-            bar.update(task, description=f"{label}: {message}")
-            bar.console.print(message, highlight=False)
+            bar.update(task, description=f"{label}: {shown(message)}")
+            bar.console.print(shown(message), highlight=False, markup=False)
 
         yield step
 

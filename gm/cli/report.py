@@ -8,6 +8,7 @@ import typer
 
 from gm.cli.common import WHOLE_MAX, HomeOption, clock, open_home
 from gm.cli.progress import progress
+from gm.cli.shown import echo
 from gm.errors import GMError
 from gm.services import publish
 from gm.store import records
@@ -42,12 +43,12 @@ def render(
         done = publish.publish(db, home_, clock(), game, numbers)
     written = done.written
     assert written is not None  # numbers is never empty: there was something to render
-    typer.echo(f"Rendered {len(written.files)} files into {written.folder}")
+    echo(f"Rendered {len(written.files)} files into {written.folder}")
     if written.standings:
-        typer.echo(f"Final standings: {written.standings}")
+        echo(f"Final standings: {written.standings}")
     if done.turns:
-        typer.echo(
+        echo(
             f"Published {publish.turns_text(done.turns)} (never published before); {done.queued} report mail(s) queued."
         )
     for warning in publish.warnings(done):
-        typer.echo(f"Warning: {warning}", err=True)
+        echo(f"Warning: {warning}", err=True)

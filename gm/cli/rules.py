@@ -13,6 +13,7 @@ import typer
 
 from gm import rulesets
 from gm.cli.common import JsonOption, echo_json, shown_option
+from gm.cli.shown import echo
 from gm.core.ruleset import Ruleset
 from gm.errors import GMError
 from gm.rulesets import RulesetFault, installed
@@ -34,14 +35,12 @@ def list_rulesets(as_json: JsonOption = False) -> None:
         echo_json({"rulesets": list(described.values()), "broken": broken})
         return
     for name, facts in described.items():
-        typer.echo(f"{name:<10} {facts['version']:<6} {facts['title']}  scenarios: {', '.join(facts['scenarios'])}")
+        echo(f"{name:<10} {facts['version']:<6} {facts['title']}  scenarios: {', '.join(facts['scenarios'])}")
         for option in facts["options"]:
             values = " | ".join(option["choices"]) if option["choices"] else _kind(option["default"])
-            typer.echo(
-                f"  --option {option['name']}={values} (default {shown_option(option['default'])}): {option['help']}"
-            )
+            echo(f"  --option {option['name']}={values} (default {shown_option(option['default'])}): {option['help']}")
     for name, why in sorted(broken.items()):
-        typer.echo(f"{name:<10} BROKEN  {why}", err=True)
+        echo(f"{name:<10} BROKEN  {why}", err=True)
 
 
 def _described(ruleset: Ruleset) -> dict[str, Any]:
@@ -99,9 +98,9 @@ def test(
     for case in cases:
         failures = conformance.run(case)
         for failure in failures:
-            typer.echo(f"{case.source}: {failure}", err=True)
+            echo(f"{case.source}: {failure}", err=True)
         failed += bool(failures)
-    typer.echo(f"{len(cases) - failed} passed, {failed} failed")
+    echo(f"{len(cases) - failed} passed, {failed} failed")
     if failed:
         raise typer.Exit(1)
 
@@ -113,12 +112,12 @@ def _contract(name: str, games: int) -> None:
 
     def shown(result: suite.Result) -> None:
         verdict = "FAILED" if result.failures else "ok"
-        typer.echo(f"{verdict:<6} {result.check.name} ({result.seconds:.1f} s)")
+        echo(f"{verdict:<6} {result.check.name} ({result.seconds:.1f} s)")
         for failure in result.failures:
-            typer.echo(f"{result.check}: {failure}", err=True)
+            echo(f"{result.check}: {failure}", err=True)
 
     results = suite.run(suite.checks(ruleset, battery_games=games), shown)
     failed = sum(bool(r.failures) for r in results)
-    typer.echo(f"{len(results) - failed} passed, {failed} failed")
+    echo(f"{len(results) - failed} passed, {failed} failed")
     if failed:
         raise typer.Exit(1)

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from gm.cli.common import HomeOption, clock, open_home
+from gm.cli.shown import echo
 from gm.services import seats
 
 app = typer.Typer(help="Players leaving a game: resignations and drop-outs.", no_args_is_help=True)
@@ -23,7 +24,7 @@ def resign(
     _, db = open_home(home)
     left = seats.resign(db, clock(), game, seat, forfeit)
     kept = "forfeits every discount" if forfeit else "keeps the discount"
-    typer.echo(f"{left.name} <{left.email}> resigned seat {left.code} of {game} and {kept}.")
+    echo(f"{left.name} <{left.email}> resigned seat {left.code} of {game} and {kept}.")
 
 
 @app.command("drop")
@@ -35,4 +36,4 @@ def drop(
     """A player dropped out: every discount is forfeited, in every game."""
     _, db = open_home(home)
     left = seats.drop_out(db, clock(), game, seat)
-    typer.echo(f"{left.name} <{left.email}> dropped out of {game} (seat {left.code}) and forfeits every discount.")
+    echo(f"{left.name} <{left.email}> dropped out of {game} (seat {left.code}) and forfeits every discount.")

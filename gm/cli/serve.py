@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from gm.cli.common import HomeOption, open_home
+from gm.cli.shown import echo
 from gm.home import Home
 from gm.services import staff
 
@@ -57,15 +58,15 @@ def serve(
         threads,
         started=lambda address, port: _started(home_, shown, address, port, how, can_sign_in),
     )
-    typer.echo("Stopped.")
+    echo("Stopped.")
 
 
 def _started(home: Home, shown: str, address: str, port: int, how: str, can_sign_in: bool) -> None:
-    typer.echo(f"gm portal for {home.root} at http://{shown}:{port}/  ({how}; Ctrl-C stops it)")
+    echo(f"gm portal for {home.root} at http://{shown}:{port}/  ({how}; Ctrl-C stops it)")
     if not ipaddress.ip_address(address.split("%")[0]).is_loopback:
-        typer.echo(
+        echo(
             "Players reach this address directly, without TLS: put a TLS proxy in front (see "
             "docs/portal.md), and set [portal] secure_cookies = true."
         )
     if not can_sign_in:
-        typer.echo("No GM password yet: set one with 'gm portal password' to use the GM page (/gm).")
+        echo("No GM password yet: set one with 'gm portal password' to use the GM page (/gm).")

@@ -10,6 +10,7 @@ import typer
 
 from gm.cli.common import WHOLE_MAX, HomeOption, JsonOption, clock, echo_json, open_home
 from gm.cli.game import app as game_app
+from gm.cli.shown import echo
 from gm.clock import iso
 from gm.errors import GMError
 from gm.services import signups, waiting
@@ -42,7 +43,7 @@ def slips(
         echo_json(rows)
         return
     for row in rows:
-        typer.echo(f"{row['seat']:<4} {row['email']:<28} " + (_said(row) if row["by"] else "no slip yet"))
+        echo(f"{row['seat']:<4} {row['email']:<28} " + (_said(row) if row["by"] else "no slip yet"))
 
 
 def _said(row: Mapping[str, Any]) -> str:
@@ -86,14 +87,14 @@ def waiting_list(
     _, db = open_home(home)
     if clear:
         gone = waiting.clear(db, clock(), game, unconfirmed, sender)
-        typer.echo(f"{len(gone)} taken off the waiting lists of {game} (see gm audit {game}).")
+        echo(f"{len(gone)} taken off the waiting lists of {game} (see gm audit {game}).")
         return
     found = waiting.waiting_for(db, game, unconfirmed=True)
     if as_json:
         echo_json([dataclasses.asdict(w) for w in found])
         return
     if not found:
-        typer.echo(f"Nobody waits for {game}.")
+        echo(f"Nobody waits for {game}.")
     now = iso(clock().now())
     for w in found:
         wants = " ".join(w.preferences) or "any seat"
@@ -101,7 +102,7 @@ def waiting_list(
         pending = (
             f"; unconfirmed, {'lapses' if w.confirm_by > now else 'lapsed'} {w.confirm_by}" if w.confirm_by else ""
         )
-        typer.echo(f"{w.number:>4}  {w.email:<28} {w.name:<20} {wants:<12} {where} ({w.came}, {w.added}{pending})")
+        echo(f"{w.number:>4}  {w.email:<28} {w.name:<20} {wants:<12} {where} ({w.came}, {w.added}{pending})")
 
 
 @game_app.command("seat-waiting")
@@ -115,7 +116,7 @@ def seat_waiting(
     home_, db = open_home(home)
     lines = signups.seat_waiting(db, home_, clock(), game, only)
     for line in lines or [f"Nobody to seat in {game}: see gm game waiting {game}."]:
-        typer.echo(line)
+        echo(line)
 
 
 @game_app.command("remove-waiting")
@@ -131,4 +132,4 @@ def remove_waiting(
     _, db = open_home(home)
     gone = waiting.remove(db, clock(), game, number, reason)
     where = f"the list of {gone.game}" if gone.game else f"the list for the next {gone.ruleset} game"
-    typer.echo(f"{gone.name} <{gone.email}> is off {where}.")
+    echo(f"{gone.name} <{gone.email}> is off {where}.")

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
+from gm.cli.shown import echo
 from gm.errors import GMError
 from gm.services import staff
 
@@ -30,7 +31,7 @@ def add(
     _, db = open_home(home)
     made = staff.add(db, clock(), name, (games or "").split(","))
     where = f"games {', '.join(made.games)} only" if made.games else "every game"
-    typer.echo(f"Added GM {made.name}, for {where}. Next: gm gm password {made.name}")
+    echo(f"Added GM {made.name}, for {where}. Next: gm gm password {made.name}")
 
 
 @app.command("list")
@@ -56,7 +57,7 @@ def list_(as_json: JsonOption = False, home: HomeOption = None) -> None:
     for a in found:
         games = ", ".join(a.games) if a.games else "every game"
         state = f"removed {a.removed}" if a.removed else ("password set" if a.password_hash else "no password yet")
-        typer.echo(f"{a.name:<20}  {a.role:<6}  {games:<30}  {state}")
+        echo(f"{a.name:<20}  {a.role:<6}  {games:<30}  {state}")
 
 
 @app.command("games")
@@ -72,7 +73,7 @@ def games_(
     chosen = [] if games.strip().lower() == "all" else games.split(",")
     changed = staff.limit(db, clock(), name, chosen)
     where = f"games {', '.join(changed.games)} only" if changed.games else "every game"
-    typer.echo(f"{changed.name} is now a GM of {where}.")
+    echo(f"{changed.name} is now a GM of {where}.")
 
 
 @app.command("remove")
@@ -80,7 +81,7 @@ def remove(name: Annotated[str, typer.Argument(help="The GM's name.")], home: Ho
     """Remove a GM (the owner only): they can no longer sign in or act; the audit log keeps their name."""
     _, db = open_home(home)
     gone = staff.remove(db, clock(), name)
-    typer.echo(f"{gone.name} is no longer a GM of this house; their sessions on the portal have ended.")
+    echo(f"{gone.name} is no longer a GM of this house; their sessions on the portal have ended.")
 
 
 @app.command("password")
@@ -90,7 +91,7 @@ def password(name: Annotated[str, typer.Argument(help="The GM's name.")], home: 
     home_, db = open_home(home)
     chosen = read_password(f"Password for {name} ({staff.PASSWORD_LENGTH} characters or more)")
     account = staff.set_password(db, home_, clock(), name, chosen)
-    typer.echo(f"Password set for {account.name} (the database keeps its scrypt hash). Sign in at /gm.")
+    echo(f"Password set for {account.name} (the database keeps its scrypt hash). Sign in at /gm.")
 
 
 def read_password(prompt: str) -> str:

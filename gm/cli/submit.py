@@ -11,6 +11,7 @@ import typer
 
 from gm.cli.common import HomeOption, clock, open_home
 from gm.cli.orders import print_problems, read_file
+from gm.cli.shown import echo
 from gm.errors import GMError
 from gm.home import Home
 from gm.services import postal, turnfiles
@@ -60,9 +61,9 @@ def submit(
         if checked.accepted:
             note = " (replaces the earlier submission)" if receipt.replaced else ""
             note += f"; vote: {checked.vote.words()}" if checked.vote else ""
-            typer.echo(f"{path}: accepted {len(checked.orders)} order(s) for {where}{note}")
+            echo(f"{path}: accepted {len(checked.orders)} order(s) for {where}{note}")
         else:
-            typer.echo(f"{path}: stored but NOT used for {where}: fix the problems above and submit again", err=True)
+            echo(f"{path}: stored but NOT used for {where}: fix the problems above and submit again", err=True)
             bad = True
     if bad:
         raise typer.Exit(1)
@@ -72,9 +73,9 @@ def print_press(path: Path, results: Iterable[PressResult]) -> bool:
     """What became of each press message, FILE:LINE: ...; whether any was not sent."""
     for result in results:
         if result.sent:
-            typer.echo(f"{path}:{result.line}: press sent to {result.to}")
+            echo(f"{path}:{result.line}: press sent to {result.to}")
         else:
-            typer.echo(f"{path}:{result.line}: press NOT sent: {result.reason}", err=True)
+            echo(f"{path}:{result.line}: press NOT sent: {result.reason}", err=True)
     return any(not result.sent for result in results)
 
 
@@ -91,20 +92,20 @@ def _type_in(
     result = done.result
     print_press(path, done.receipt.press)
     if result["verdict"] == "refused":
-        typer.echo(f"{path}: refused: {result['reason']}", err=True)
+        echo(f"{path}: refused: {result['reason']}", err=True)
     for problem in result.get("problems", []):
-        typer.echo(f"{path}:{problem['line']}: {problem['message']}", err=True)
+        echo(f"{path}:{problem['line']}: {problem['message']}", err=True)
     if result["verdict"] == "accepted":
         note = " (replaces the earlier submission)" if done.receipt.replaced else ""
         where = f"{result['seat']} in {result['game']}, turn {result['turn']}"
-        typer.echo(f"{path}: accepted {len(result['orders'])} order(s) for {where}, typed in{note}")
+        echo(f"{path}: accepted {len(result['orders'])} order(s) for {where}, typed in{note}")
     elif result["verdict"] == "rejected":
         where = f"{result['seat']} in {result['game']}, turn {result['turn']}"
-        typer.echo(f"{path}: stored but NOT used for {where}: fix the problems above and type them in again", err=True)
+        echo(f"{path}: stored but NOT used for {where}: fix the problems above and type them in again", err=True)
     if done.outbox_id is not None:
-        typer.echo(f"The acknowledgement is queued to {done.mailed_to} (mail {done.outbox_id}); gm mail send sends it.")
+        echo(f"The acknowledgement is queued to {done.mailed_to} (mail {done.outbox_id}); gm mail send sends it.")
     else:
-        typer.echo("The player has no address to mail: post or read them this acknowledgement.\n")
-        typer.echo(f"Subject: {done.written.subject}\n\n{done.written.body}")
+        echo("The player has no address to mail: post or read them this acknowledgement.\n")
+        echo(f"Subject: {done.written.subject}\n\n{done.written.body}")
     if result["verdict"] != "accepted":
         raise typer.Exit(1)

@@ -12,6 +12,7 @@ import typer
 from gm.cli.common import WHOLE_MAX, HomeOption, clock, open_home
 from gm.cli.orders import read_file
 from gm.cli.progress import working
+from gm.cli.shown import echo
 from gm.errors import GMError
 from gm.home import Home
 from gm.services import publish, reports, turns
@@ -22,28 +23,28 @@ app = typer.Typer(help="Run, verify and re-run turns.", no_args_is_help=True)
 
 def _resolved(summary: turns.TurnSummary) -> None:
     missing = f"; no orders from {', '.join(summary.without_orders)}" if summary.without_orders else ""
-    typer.echo(
+    echo(
         f"{summary.game}: turn {summary.number} resolved, state {summary.state_hash[:12]}{missing}; "
         f"next: {summary.label}"
     )
     for notice in summary.notices:
-        typer.echo(f"{summary.game}: {notice}")
+        echo(f"{summary.game}: {notice}")
 
 
 def _published(done: publish.Published) -> None:
     if done.written is None:
         return
-    typer.echo(f"Reports: {done.written.folder} ({len(done.written.files)} files)")
+    echo(f"Reports: {done.written.folder} ({len(done.written.files)} files)")
     if done.written.standings:
-        typer.echo(f"Final standings: {done.written.standings}")
+        echo(f"Final standings: {done.written.standings}")
     if done.queued:
-        typer.echo(f"Mail: {done.queued} report(s) queued; send them with 'gm mail send'.")
+        echo(f"Mail: {done.queued} report(s) queued; send them with 'gm mail send'.")
     if done.observers:
-        typer.echo(f"Mail: {done.observers} mail(s) of the turn's public pages queued to its observers.")
+        echo(f"Mail: {done.observers} mail(s) of the turn's public pages queued to its observers.")
     if done.held:
-        typer.echo(publish.held_text(done))
+        echo(publish.held_text(done))
     for warning in publish.warnings(done):
-        typer.echo(f"Warning: {warning}", err=True)
+        echo(f"Warning: {warning}", err=True)
 
 
 def publish_left_over(db: sqlite_utils.Database, home_: Home, game: str | None = None) -> None:
@@ -55,13 +56,13 @@ def publish_left_over(db: sqlite_utils.Database, home_: Home, game: str | None =
         db, home_, clock(), failed=lambda name, error: problems.append((name, error)), warned=warnings.append
     )
     for line in lines:
-        typer.echo(line)
+        echo(line)
     for warning in warnings:
-        typer.echo(f"Warning: {warning}", err=True)
+        echo(f"Warning: {warning}", err=True)
     for name, error in problems:
         if name == game:
             raise GMError(f"{error} Nothing new was resolved.")
-        typer.echo(f"Warning: {name}: {error}", err=True)
+        echo(f"Warning: {name}: {error}", err=True)
 
 
 @app.command("run")
@@ -105,7 +106,7 @@ def run(
             step(f"rendering turn {summary.number}'s reports and queueing their mails")
             _published(publish.publish(db, home_, clock(), game))
     if summary.over:
-        typer.echo(f"{summary.game} is over.")
+        echo(f"{summary.game} is over.")
 
 
 @app.command("verify")
@@ -114,10 +115,10 @@ def verify(game: Annotated[str, typer.Argument(help="The game.")], home: HomeOpt
     _, db = open_home(home)
     count, problems = turns.verify_turns(db, game)
     for problem in problems:
-        typer.echo(f"{game}: {problem}", err=True)
+        echo(f"{game}: {problem}", err=True)
     if problems:
         raise typer.Exit(1)
-    typer.echo(f"{game}: {count} turn(s) verified, every state hash matches.")
+    echo(f"{game}: {count} turn(s) verified, every state hash matches.")
 
 
 @app.command("rerun")
@@ -153,7 +154,7 @@ def rerun(
     corrections = [(str(p), read_file(p)) for p in orders or []]
     plan = turns.discards(db, game, number)
     for line in _discarding(plan):
-        typer.echo(line)
+        echo(line)
     if plan.later and not yes:
         if not sys.stdin.isatty():
             raise GMError(
@@ -170,7 +171,7 @@ def rerun(
             _published(publish.publish(db, home_, clock(), game))
             publish_left_over(db, home_)
     if summary.over:
-        typer.echo(f"{summary.game} is over.")
+        echo(f"{summary.game} is over.")
 
 
 def _discarding(plan: turns.Discard) -> list[str]:

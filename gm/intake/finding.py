@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from gm.core.envelope import clean_line
 from gm.core.press import is_press_end, opens_block
-from gm.intake.letter import Text
+from gm.intake.letter import FORWARDED, Text
 
 # The turn files of one mail that gm reads (docs/mail.md, "Limits"): a player's orders for a few
 # games at once. The rest are refused unread with one line, so one mail cannot make gm check
@@ -58,11 +58,14 @@ def find_turn_files(texts: Iterable[Text]) -> list[TurnFile]:
     """
     found: list[TurnFile] = []
     seen: set[str] = set()
-    for text in texts:
-        for first, block in _first_with_blocks(_parts(text.text.split("\n"))):
-            if block not in seen:
-                seen.add(block)
-                found.append(TurnFile(text.where, block, first))
+    texts = list(texts)
+    # A mail forwarded as an attachment counts only when the rest holds no turn file.
+    for group in ([t for t in texts if t.where != FORWARDED], [t for t in texts if t.where == FORWARDED]):
+        for text in group if not found else ():
+            for first, block in _first_with_blocks(_parts(text.text.split("\n"))):
+                if block not in seen:
+                    seen.add(block)
+                    found.append(TurnFile(text.where, block, first))
     return found
 
 

@@ -12,13 +12,15 @@ from email.utils import getaddresses
 from typing import overload
 
 from gm.intake.text import clean_text, html_to_text, part_text, readable
-from gm.mail.headers import MODERN
+from gm.mail.headers import READING
 
 # The modern policy: structured headers (addresses, parameters) and RFC 2047 words decoded.
-_PARSER = BytesParser(policy=MODERN)  # its header objects remembered (gm.mail.headers)
+_PARSER = BytesParser(policy=READING)  # its header objects remembered, long values cut (gm.mail.headers)
 _MSG_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable ASCII but < and >: no space, no CR/LF
 _TURN_FILE_NAMES = (".txt", ".ord", ".orders", ".text")
 _LIST_PRECEDENCE = {"bulk", "junk", "list"}
+FORWARDED = "forwarded message"  # where the body of a mail attached to a mail is
+MOST_FORWARDED = 10  # mails attached to a mail whose bodies are read (as MOST_TURN_FILES)
 
 # Reading headers cheaply. The modern policy parses the message, but it parses a header's value
 # anew on every access (the most expensive part of the email package). A value in one of the
@@ -160,6 +162,24 @@ def _texts(message: EmailMessage, parts: list[_Part]) -> list[Text]:
     for part in parts:
         if part is not body and _is_turn_file(part):
             texts.append(Text(f"attachment {part.name}" if part.name else "attachment", _text(part)))
+    # A mail forwarded as an attachment (message/rfc822, a part of the mail itself, not of one
+    # within: each is walked once): its own body, read only when nothing before it holds a turn
+    # file (find_turn_files), as text below a forward marker is.
+    leaves = {id(p.message): p for p in parts}
+    forwarded_read = 0
+    for forwarded in message.iter_parts() if message.is_multipart() else ():
+        inner = forwarded.get_payload() if forwarded.get_content_type() == "message/rfc822" else None
+        if not isinstance(inner, list) or not inner or not isinstance(inner[0], EmailMessage):
+            continue
+        own = [leaves[id(p)] for p in inner[0].walk() if id(p) in leaves]
+        found = next((p for p in own if p.type == "text/plain" and not p.attachment), None) or next(
+            (p for p in own if p.type == "text/html" and not p.attachment), None
+        )
+        if found is not None and found is not body and not _is_turn_file(found):
+            texts.append(Text(FORWARDED, _text(found)))
+            forwarded_read += 1
+            if forwarded_read == MOST_FORWARDED:
+                break
     return texts
 
 

@@ -147,7 +147,9 @@ def check_player(email: str, name: str) -> tuple[str, str]:
     if not _EMAIL.match(email):
         raise GMError(f"'{email}' is not an e-mail address.")
     name = " ".join(name.split())
-    if not name or len(name) > 60 or any(ord(c) < 32 for c in name):
+    # Printable as Python reads it: no control character (C0, DEL, C1) and no format character
+    # such as a bidi override, which turned around the lines of every report and page naming them.
+    if not name or len(name) > 60 or not name.isprintable():
         raise GMError("the player's name must be 1-60 printable characters.")
     return email, name
 

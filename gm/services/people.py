@@ -77,7 +77,7 @@ def change_address(db: sqlite_utils.Database, clock: Clock, old: str, new: str, 
 
 
 def _new_address(db: sqlite_utils.Database, person: Person, new: str) -> str:
-    address, _ = check_player(new, person.name)
+    address, _ = check_player(new, "player")  # the address only: a name kept before checks changed still moves
     if address.lower() == person.email.lower():
         raise GMError(f"{person.name} has the address {person.email} already.")
     if people.person(db, address) is not None:

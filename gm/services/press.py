@@ -95,7 +95,8 @@ def send_from_portal(
     """The portal's press form: archived as received, then checked and sent like a turn file's;
     a message longer than the game takes is refused, and only a note of it is archived.
     to: the seat codes ticked ("ALL" for everyone); writing(): the portal's write lock."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    # A NUL is dropped, as mail intake drops it (gm.intake.text.clean_text): no mail may carry one.
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "").strip("\n")
     codes = tuple(dict.fromkeys(code.strip().upper() for code in to if code.strip()))
     if not codes:
         return PressResult(0, "", False, "choose whom the press is for: tick one seat or more, or everyone")

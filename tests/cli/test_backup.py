@@ -374,3 +374,68 @@ def test_restore_sets_the_modes_gm_makes_whatever_the_home_had(home, gm, played,
         assert set(modes.values()) <= {0o600, 0o644, 0o700, 0o755}, modes
         assert modes["portal.key"] == 0o600 and modes["templates/web/portal.css"] == 0o644
         assert modes["templates/web"] == 0o755 and modes["outbox"] == 0o700 and modes["gm.toml"] == 0o644
+
+
+@pytest.mark.parametrize("forged", ["database", "archive file"])
+@pytest.mark.parametrize("manifest_agrees", [False, True])
+def test_a_sparse_member_of_a_terabyte_is_refused_unread(home, gm, played, tmp_path, forged, manifest_agrees):
+    # A backup of 10 KB more, whose member says it is a terabyte of zeros (a GNU sparse file):
+    # restore read it whole, hashing it for hours and (the database) writing it to the disk beside
+    # the home. gm backup never writes a sparse member, nor one other than its manifest's size.
+    if shutil.which("tar") is None:
+        pytest.skip("GNU tar makes the sparse member")
+    backup = tmp_path / "b.tar"
+    assert gm("backup", backup, home=home).code == 0
+    files = [n for n, data in members(backup).items() if n.startswith("home/archive/") and data is not None]
+    name = "home/gm.db" if forged == "database" else files[0]
+    forged_tar = tmp_path / "forged.tar"
+    with tarfile.open(backup) as source, tarfile.open(forged_tar, "w", format=tarfile.GNU_FORMAT) as target:
+        manifest = json.loads(source.extractfile("manifest.json").read())
+        for entry in manifest["files"]:
+            if manifest_agrees and f"home/{entry['path']}" == name:
+                entry["size"] = 2**40
+        for member in source:
+            if member.name == name:
+                continue
+            data = source.extractfile(member).read() if member.isfile() else None
+            if member.name == "manifest.json":
+                data = json.dumps(manifest).encode()
+                member.size = len(data)
+            target.addfile(member, io.BytesIO(data) if data is not None else None)
+    sparse = tmp_path / "sparse" / name
+    sparse.parent.mkdir(parents=True)
+    with open(sparse, "wb") as f:
+        f.truncate(2**40)
+    subprocess.run(["tar", "--sparse", "-rf", forged_tar, "-C", tmp_path / "sparse", name], check=True)
+    assert forged_tar.stat().st_size < backup.stat().st_size + 20_000
+    started = time.monotonic()
+    ran = gm("restore", forged_tar, tmp_path / "new-home")
+    assert time.monotonic() - started < 30
+    assert ran.code == 1 and ran.err.startswith(
+        f"Error: {forged_tar} cannot be restored: it holds {name} as a sparse file, where its manifest lists a file"
+    )
+    assert "Nothing was changed." in ran.err
+    assert not (tmp_path / "new-home").exists()
+
+
+def test_a_sparse_manifest_of_a_terabyte_is_refused_unread(home, gm, played, tmp_path):
+    # Its manifest was read into memory whole before anything was checked.
+    if shutil.which("tar") is None:
+        pytest.skip("GNU tar makes the sparse member")
+    backup = tmp_path / "b.tar"
+    assert gm("backup", backup, home=home).code == 0
+    forged = tmp_path / "forged.tar"
+    with tarfile.open(backup) as source, tarfile.open(forged, "w", format=tarfile.GNU_FORMAT) as target:
+        for member in source:
+            if member.name != "manifest.json":
+                target.addfile(member, source.extractfile(member) if member.isfile() else None)
+    (tmp_path / "sparse").mkdir()
+    with open(tmp_path / "sparse" / "manifest.json", "wb") as f:
+        f.truncate(2**40)
+    subprocess.run(["tar", "--sparse", "-rf", forged, "-C", tmp_path / "sparse", "manifest.json"], check=True)
+    ran = gm("restore", forged, tmp_path / "new-home")
+    assert ran.code == 1 and ran.err == (
+        f"Error: {forged} cannot be restored: its manifest.json is 1,099,511,627,776 bytes (gm writes at most "
+        "1,073,741,824, and never a sparse one). Nothing was changed. Use another backup.\n"
+    )
+    assert not (tmp_path / "new-home").exists()

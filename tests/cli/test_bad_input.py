@@ -48,6 +48,30 @@ def test_refused_with_one_line(home, gm, game, args, message):
 
 
 @pytest.mark.parametrize(
+    "args",
+    [
+        ("game", "show", "g\udcff"),
+        ("game", "press", "g\udcff"),
+        ("turn", "run", "g\udcff", "--now"),
+        ("person", "show", "ann\udcff@example.org"),
+        ("orders", "template", "g\udcff", "BR"),
+        ("game", "waiting", "g\udcff"),
+    ],
+)
+def test_a_value_that_is_not_utf8_is_refused_with_one_line(home, gm, game, args):
+    # What a Latin-1 terminal types ("g\xff"; Python keeps the byte as a lone surrogate) went on
+    # to SQLite, which cannot take it: a UnicodeEncodeError traceback.
+    before = table_dump(home)
+    ran = gm(*args, home=home)
+    odd = next(a for a in args if "\udcff" in a).replace("\udcff", "\\xff")
+    assert (ran.code, ran.out) == (1, "") and ran.err == (
+        f"Error: '{odd}' is not UTF-8 text, which gm keeps names, codes and addresses in. Type it in a "
+        "UTF-8 terminal (see its locale), or check what a script passes.\n"
+    )
+    assert table_dump(home) == before
+
+
+@pytest.mark.parametrize(
     "settings, message",
     [
         (b"reports = 5\n", "reports must be a [reports] section"),

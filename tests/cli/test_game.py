@@ -150,6 +150,18 @@ def test_join_refusals(home, gm, game):
     assert table_dump(home) == before
 
 
+@pytest.mark.parametrize("name", ["Ev\u202eil", "Eve\u2066", "Eve\x7f", "Eve\x9b2J", "Eve\u200e"])
+def test_a_name_with_a_control_or_bidi_character_is_refused(home, gm, name):
+    # A bidi override in a name turned around the rest of each line that named the player, in
+    # every other player's report and page: "printable" refused only C0 controls.
+    assert gm("game", "new", "g2", "--ruleset", "clash", home=home).code == 0
+    before = table_dump(home)
+    ran = gm("game", "join", "g2", "eve@example.org", "--name", name, home=home)
+    assert (ran.code, ran.err) == (1, "Error: the player's name must be 1-60 printable characters.\n")
+    assert table_dump(home) == before
+    assert gm("game", "join", "g2", "eve@example.org", "--name", "Ève Zoë 李 🙂", home=home).code == 0
+
+
 def test_join_seat_choice_and_taken(home, gm):
     gm("game", "new", "g2", "--seed", "1", home=home)
     assert gm("game", "join", "g2", "a@example.org", "--name", "A", "--seat", "fr", home=home).out.startswith(

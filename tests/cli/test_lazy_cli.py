@@ -17,7 +17,7 @@ from gm.cli import PARTS, app_for, make_app
 
 CLI = Path(gm.cli.__file__).parent
 # What is no command of its own: shared by the commands.
-NOT_COMMANDS = {"__init__", "common", "progress"}
+NOT_COMMANDS = {"__init__", "common", "progress", "shown"}
 
 
 def test_every_module_of_gm_cli_is_a_part():

@@ -141,3 +141,13 @@ def test_a_turns_press_page_shows_every_message_whole_where_the_report_sends_the
     for turn in ("0", "2", "99999999999999999999999"):
         assert signed_in.get(f"/press/{turn}").status_code == 404
     assert Player(app.test_client()).get("/press/1").status_code == 403
+
+
+def test_a_nul_in_portal_press_is_dropped_as_mail_intake_drops_it(signed_in, home, game):
+    # A raw NUL went on into the stored press and every recipient's mail, which may carry none
+    # (RFC 5322): a mail server could refuse the mail or cut it there.
+    set_mail_address(home)
+    assert signed_in.post("/press", {"to": ["FR"], "text": "Meet\x00 me in Paris"}).status_code == 200
+    assert rows(home, "SELECT text FROM press") == [("Meet me in Paris",)]
+    [(body,)] = rows(home, "SELECT body FROM outbox WHERE kind = 'press'")
+    assert "Meet me in Paris" in body and "\x00" not in body
