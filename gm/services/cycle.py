@@ -261,6 +261,7 @@ def _take_over(
 
 def cycle_facts(db: sqlite_utils.Database, game: GameRecord, now: datetime) -> GameFacts:
     seats = records.seats_of(db, game.id)
+    out = games.knocked_out(db, game.id)  # no orders to send: never waited for, reminded nor missing
     current = records.current_submissions(db, game.id, game.turn)
     code = {s.id: s.code for s in seats}
     sent: dict[str, set[str]] = {"reminder": set(), "late": set()}
@@ -271,7 +272,7 @@ def cycle_facts(db: sqlite_utils.Database, game: GameRecord, now: datetime) -> G
         due=due,
         grace_minutes=game_setting(game, "grace"),
         held=game.held,
-        active=tuple(s.code for s in seats if s.status == "active"),
+        active=tuple(s.code for s in seats if s.status == "active" and s.code not in out),
         submitted=tuple(code[i] for i in current),
         final_at={code[i]: stored_moment(c["received"]) for i, c in current.items() if c["final"]},
         absent=tuple(absent_at(db, game, due)),

@@ -26,7 +26,7 @@ from gm.services.turnfiles import check_vote, describe_problem
 from gm.store import outbox, records
 from gm.store.archive import archive_bytes
 from gm.store.database import transaction
-from gm.store.games import set_turn
+from gm.store.games import set_knocked_out, set_turn
 from gm.store.locks import file_lock
 from gm.store.records import GameRecord
 from gm.store.reports import discard_reports_from
@@ -197,6 +197,7 @@ def _run_turn_locked(
             report_mails.queue_released(db, home, clock)
         _move_on(db, clock, game, digest, outcome is not None, rerun, now)
         out = core_prizes.knocked_out(result.state, ruleset.knocked_out(result.state))
+        set_knocked_out(db, game.id, sorted(out))
         notices = _seat_changes(db, home, clock, game, outcome is not None, now, out)
         crash_point("turn:before-commit")
     crash_point("turn:after-commit")

@@ -82,6 +82,17 @@ def set_turn(db: sqlite_utils.Database, game_id: int, turn: int, status: str) ->
     db.execute("UPDATE games SET turn = ?, status = ? WHERE id = ?", [turn, status, game_id])
 
 
+def set_knocked_out(db: sqlite_utils.Database, game_id: int, codes: list[str]) -> None:
+    """The seats the game's last turn left knocked out (gm.core.prizes.knocked_out)."""
+    db.execute("UPDATE games SET knocked_out = ? WHERE id = ?", [json.dumps(sorted(codes)), game_id])
+
+
+def knocked_out(db: sqlite_utils.Database, game_id: int) -> set[str]:
+    """The seats knocked out of the game as its last turn left them: they send no orders."""
+    row = db.execute("SELECT knocked_out FROM games WHERE id = ?", [game_id]).fetchone()
+    return set(json.loads(row[0])) if row else set()
+
+
 def turn_and_status(db: sqlite_utils.Database, game_id: int) -> tuple[int, str]:
     """The turn the game collects and its status, as stored now (not as a record read earlier)."""
     turn, status = db.execute("SELECT turn, status FROM games WHERE id = ?", [game_id]).fetchone()
