@@ -14,7 +14,7 @@ from gm.core.model import JSONObject
 
 from .cities import CITY_SPACING, placement_problem
 from .grammar import parse_orders
-from .orders import check_orders
+from .orders import check_alone
 from .turn import Turn
 
 CANDIDATES = 2  # cities or blocks tried for an order word: each check is a dry run of the turn
@@ -36,7 +36,7 @@ def examples(state: JSONObject, seat: str) -> tuple[list[str], list[str]]:
         return [], []
     found, none = [], []
     for word, candidates in WORDS.items():
-        check = partial(check_orders, state, seat)
+        check = partial(check_alone, state, seat)  # no example needs another's E$
         example, refused = first_example(candidates(turn, seat), parse_orders, check)
         if example:
             found.append(example)

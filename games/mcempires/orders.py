@@ -15,16 +15,25 @@ from .turn import MAX_TROOPS, Turn
 
 def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """Line-numbered problems: every order that would fail if the empire's turn were played now
-    (income and spawning first, its orders in the order written, battles assumed won)."""
+    (income and spawning first, its orders in the order written, battles assumed won), but for
+    a want of E$ that an empire playing earlier in the round may still make good (a warning)."""
+    problems = check_alone(state, seat, orders)
+    if not problems or state["phase"] != "play" or not state["seats"].get(seat, {}).get("alive"):
+        return problems
+    curable = _curable_by_money(state, seat, orders, [(p.line, p.message) for p in problems])
+    return [p for p in problems if p.line not in curable]
+
+
+def check_alone(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+    """check_orders with the empire's own E$ only: what it can do by itself (the order form's
+    examples are drawn with this, so none needs another's payment)."""
     if state["phase"] == "over":
         return [Problem(o.line, "the game is over: no orders are needed") for o in orders]
     if seat not in state["seats"]:
         return [Problem(o.line, f"{seat} has no empire in this game") for o in orders]
     if not state["seats"][seat]["alive"]:
         return [Problem(o.line, "your empire is out of the game and gives no more orders") for o in orders]
-    problems = dry_run(state, seat, orders)[1]
-    curable = _curable_by_money(state, seat, orders, problems)
-    return [Problem(line, reason) for line, reason in problems if line not in curable]
+    return [Problem(line, reason) for line, reason in dry_run(state, seat, orders)[1]]
 
 
 def dry_run(
