@@ -186,7 +186,9 @@ def export(
     _, db = open_home(home)
     text = service.export_csv(db)
     if output is None:
-        echo(text, nl=False)
+        # CSV's own bytes (its rows end in CR LF, which shown() would spell out): the cells are
+        # the ledger's, whose names are printable and whose formulas are defused.
+        typer.echo(text, nl=False)
         return
     output.write_text(text, encoding="utf-8", newline="")
     echo(f"Wrote {text.count(chr(10)) - 1} entries to {output}.")

@@ -5,7 +5,6 @@ game` command would pay about 27 ms of its start for it."""
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
@@ -219,7 +218,7 @@ def show(
     _, db = open_home(home)
     facts = game_facts(db, game, gm_secrets)
     if as_json:
-        echo(json.dumps(facts, indent=2, sort_keys=True, ensure_ascii=False))
+        echo_json(facts)  # valid JSON: the controls shown.in_json escapes as \u, not \x
         return
     echo(
         f"{facts['name']}: {facts['title']} ({facts['ruleset']} {facts['ruleset_version']}, "
