@@ -22,7 +22,13 @@ from gm.store.database import open_database
 from gm.testing.suite import Breach, HiddenCheck, new_game, robot_orders, scenario_of
 
 CLOCK = FixedClock(datetime(2026, 11, 21, 12, 0, tzinfo=UTC))
-names = st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=20).filter(str.strip)
+# Any name gm seats: printable (gm.services.games.check_player), so no control, format,
+# private-use, unassigned or separator character but the space.
+names = st.text(
+    st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"), whitelist_characters=" "),
+    min_size=1,
+    max_size=20,
+).filter(str.strip)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
