@@ -143,9 +143,15 @@ class Audit:
             price = 5 * self._purchased(seat) + 20
             if self.mode != ORIGINAL:
                 self.fail(f"Treasury: {seat} bought one in {self.mode} ('cannot purchase Treasuries')")
+            if city["treasury"]:
+                self.fail(f"Treasury: a second treasury in {cid} ('Only 1 Treasury can be built in each city')")
             city.update(treasury=True, treasury_by=seat)
         else:
             price = PRICES[kind]
+            # "Only 1 Transport Infrastructure may be built in each city"; "Only 1 Naval Base"
+            if city[kind]:
+                self.fail(f"Purchasing Infrastructure: a second {kind} in {cid} ('Only 1 ... in each city')")
+            city[kind] = True
         if cost != price:
             self.fail(f"Purchasing Infrastructure (rules D-MC-2, D-MC-15): {kind} in {cid} cost {cost} E$, not {price}")
         self.spend(seat, cost, f"{kind} in {cid}")
@@ -162,7 +168,7 @@ class Audit:
 
     def _destroy(self, data: JSONObject) -> None:
         self.spend(data["seat"], 100, f"destroying {data['city']}")  # "at the cost of 100 E$"
-        self.cities[data["city"]].update(bases=0, treasury=False, treasury_by=None)
+        self.cities[data["city"]].update(bases=0, treasury=False, treasury_by=None, transport=False, naval=False)
 
     def _payment(self, data: JSONObject) -> None:
         if data["amount"] < 1:
@@ -319,6 +325,8 @@ def _city_record(city: JSONObject) -> dict[str, Any]:
         "owner": city["owner"],
         "treasury": city.get("treasury", False),
         "treasury_by": city.get("treasury_by"),
+        "transport": city.get("transport", False),
+        "naval": city.get("naval", False),
         "bases": len(city.get("bases", [])) if isinstance(city.get("bases"), list) else 0,
         "occupier": city.get("occupier"),
         "restored": city.get("restored", 0),

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import gm_games.mcempires
 import pytest
-from gm_games.mcempires import capitulation, diplomacy, economy, ruleset
+from gm_games.mcempires import actions, capitulation, diplomacy, economy, ruleset
 from gm_games.mcempires.invariants import invariants
 from gm_games.mcempires.turn import Turn
 
@@ -60,6 +60,30 @@ def test_a_treasury_at_the_wrong_price_is_found(monkeypatch):
     assert played_case("treasury-price-counts-those-standing") == [
         "Purchasing Infrastructure (rules D-MC-2, D-MC-15): treasury in RE5 cost 30 E$, not 25"
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "city"),
+    [
+        ("transport-40-once", "transport", "RE1"),
+        ("naval-50-once", "naval", "RE2"),
+        ("treasury-one-per-city", "treasury", "RE1"),
+    ],
+)
+def test_a_second_building_of_a_kind_in_a_city_is_found(monkeypatch, name, kind, city):
+    """ "Only 1 Transport Infrastructure may be built in each city"; "Only 1 Naval Base can be
+    built in each Coastal City"; "Only 1 Treasury can be built in each city"."""
+    real = actions._building
+
+    def forgetful(turn, seat, where, key, what, price):  # the one already there is not seen
+        cid = actions.city_named(turn, where)
+        if cid in turn.cities:
+            turn.cities[cid][key] = False
+        return real(turn, seat, where, key, what, price)
+
+    monkeypatch.setattr(actions, "_building", forgetful)
+    found = played_case(name)
+    assert any(f"a second {kind}" in line and city in line for line in found), found
 
 
 def test_an_alliance_with_an_enemy_is_found(monkeypatch):
