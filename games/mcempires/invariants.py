@@ -261,6 +261,15 @@ class Audit:
         if gone:
             self.fail(f"A dead empire's traces (rule D-MC-12): {seat} fell still occupying {gone}")
 
+    def _spawn(self, data: JSONObject) -> None:
+        # "Spawns 1 Troop per Round per every Military Base in each City."
+        cid, troops = data["city"], data["troops"]
+        bases = self.cities[cid]["bases"] if cid in self.cities else 0
+        if troops > bases:
+            self.fail(
+                f"Military Base: {cid} spawned {troops} troops with {bases} bases ('1 Troop per Round per every')"
+            )
+
     # -- combat (rule D-MC-5) ----------------------------------------------------------------------
     def _combat(self, data: JSONObject) -> None:
         a, d = data["attacking"], data["defending"]
@@ -317,6 +326,7 @@ READERS: dict[str, Callable[[Audit, JSONObject], None]] = {
     "capitulation": Audit._capitulation,
     "out": Audit._out,
     "combat": Audit._combat,
+    "spawn": Audit._spawn,
 }
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import gm_games.mcempires
 import pytest
-from gm_games.mcempires import actions, capitulation, diplomacy, economy, ruleset
+from gm_games.mcempires import actions, capitulation, cities as cities_module, diplomacy, economy, ruleset
 from gm_games.mcempires.invariants import invariants
 from gm_games.mcempires.turn import Turn
 
@@ -84,6 +84,23 @@ def test_a_second_building_of_a_kind_in_a_city_is_found(monkeypatch, name, kind,
     monkeypatch.setattr(actions, "_building", forgetful)
     found = played_case(name)
     assert any(f"a second {kind}" in line and city in line for line in found), found
+
+
+def test_a_base_spawning_two_troops_is_found(monkeypatch):
+    """The book: "Spawns 1 Troop per Round per every Military Base in each City"."""
+    monkeypatch.setattr(cities_module, "MAX_TROOPS", 12)  # room for the planted fault
+    real = cities_module.spawn
+
+    def doubled(turn, seat):  # each base counted twice
+        for cid in turn.cities_of(seat):
+            turn.cities[cid]["bases"] = turn.cities[cid]["bases"] * 2
+        real(turn, seat)
+        for cid in turn.cities_of(seat):
+            turn.cities[cid]["bases"] = turn.cities[cid]["bases"][: len(turn.cities[cid]["bases"]) // 2]
+
+    monkeypatch.setattr(cities_module, "spawn", doubled)
+    found = played_case("spawn-two-bases-two-troops")
+    assert any("spawned 4 troops with 2 bases" in line for line in found), found
 
 
 def test_an_alliance_with_an_enemy_is_found(monkeypatch):
