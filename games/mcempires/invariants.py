@@ -375,6 +375,18 @@ def _alliances(after: JSONObject) -> list[str]:
         at_war = [(a, b) for n, a in enumerate(members) for b in members[n + 1 :] if (a, b) in wars]
         if at_war:
             found.append(f"Alliances (rule D-MC-14): allies at war: {at_war}")
+    if after["options"]["mode"] == WAR_BOUNTY and after["alliances"]:
+        # "When an alliance has defeated all of its opposition, the alliance is immediately
+        # broken, regardless of the alliance duration. From this point on, no alliances are
+        # allowed to be formed."
+        alive = {s for s, me in after["seats"].items() if me["alive"]}
+        if after.get("alliances_closed"):
+            found.append(f"Alliances in War Bounty: {after['alliances']} formed after no alliances are allowed")
+        found += [
+            f"Alliances in War Bounty: {sorted(a['members'])} has defeated all its opposition and is not broken"
+            for a in after["alliances"]
+            if len(alive) > 1 and alive <= set(a["members"])
+        ]
     return found
 
 

@@ -103,6 +103,15 @@ def test_a_base_spawning_two_troops_is_found(monkeypatch):
     assert any("spawned 4 troops with 2 bases" in line for line in found), found
 
 
+def test_a_war_bounty_alliance_left_standing_is_found(monkeypatch):
+    """War Bounty: "When an alliance has defeated all of its opposition, the alliance is
+    immediately broken"."""
+    monkeypatch.setattr(diplomacy, "break_the_victors", lambda turn: None)
+    assert played_case("war-bounty-alliance-broken") == [
+        "Alliances in War Bounty: ['RE', 'YE'] has defeated all its opposition and is not broken"
+    ]
+
+
 def test_an_alliance_with_an_enemy_is_found(monkeypatch):
     monkeypatch.setattr(diplomacy, "_alliance_problem", lambda turn, seat, other: None)
     assert played_case("alliance-at-war-with-a-member-cannot-join") == [
