@@ -21,7 +21,7 @@ ORIGINAL, WAR_BOUNTY, LAND_GAME = "original", "war-bounty", "land-game"
 PRICES = {"transport": 40, "naval": 50}  # "Transport Infrastructure = 40 E$", "Naval Base = 50 E$"
 BASE_PRICES = (20, 25)  # "Military Base = 20 E$ ... a second Military Base for a City costs 25 E$"
 BOUNTIES = {"all_troops": 50, "city": 50, "empire": 300}  # War Bounty: "How to earn E$"
-MAX_TROOPS, MAX_BASES, MAX_ALLIES, MAX_LINES, SPACING = 6, 2, 3, 4, 6
+MAX_TROOPS, MAX_BASES, MAX_ALLIES, MAX_LINES, SPACING, MAX_STEPS = 6, 2, 3, 4, 6, 12
 
 
 def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnResult) -> list[str]:
@@ -57,6 +57,7 @@ class Audit:
         self.routed = {s for s, seat in before["seats"].items() if seat.get("routed")}
         self.found: list[str] = []
         self.last_capture: tuple[str, str] | None = None
+        self.moved: set[str] = set()
 
     def fail(self, text: str) -> None:
         self.found.append(text)
@@ -261,6 +262,19 @@ class Audit:
         if gone:
             self.fail(f"A dead empire's traces (rule D-MC-12): {seat} fell still occupying {gone}")
 
+    def _move(self, data: JSONObject) -> None:
+        # "traverse all terrain at a maximum of 12 blocks per round" (the most any bonus gives,
+        # rule D-MC-3), one non-diagonal block a step; a railroad's ride is one hop between two
+        # cities ("regardless of maximum block movement"). A group moves once a round (D-MC-9).
+        gid, path = data["group"], [tuple(int(v) for v in block.split(",")) for block in data["path"]]
+        steps = len(path) - 1
+        apart = [(a, b) for a, b in zip(path, path[1:], strict=False) if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1]
+        if steps > MAX_STEPS or (steps > 1 and apart):
+            self.fail(f"Traversing Land (rule D-MC-3): {gid} moved {steps} blocks along {data['path']}")
+        if gid in self.moved:
+            self.fail(f"Moves (rule D-MC-9): {gid} moved twice in round {self.round}")
+        self.moved.add(gid)
+
     def _spawn(self, data: JSONObject) -> None:
         # "Spawns 1 Troop per Round per every Military Base in each City."
         cid, troops = data["city"], data["troops"]
@@ -327,6 +341,7 @@ READERS: dict[str, Callable[[Audit, JSONObject], None]] = {
     "out": Audit._out,
     "combat": Audit._combat,
     "spawn": Audit._spawn,
+    "move": Audit._move,
 }
 
 

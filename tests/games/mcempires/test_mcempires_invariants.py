@@ -7,7 +7,7 @@ from pathlib import Path
 
 import gm_games.mcempires
 import pytest
-from gm_games.mcempires import actions, capitulation, cities as cities_module, diplomacy, economy, ruleset
+from gm_games.mcempires import actions, capitulation, cities as cities_module, diplomacy, economy, paths, ruleset
 from gm_games.mcempires.invariants import invariants
 from gm_games.mcempires.turn import Turn
 
@@ -110,6 +110,13 @@ def test_a_war_bounty_alliance_left_standing_is_found(monkeypatch):
     assert played_case("war-bounty-alliance-broken") == [
         "Alliances in War Bounty: ['RE', 'YE'] has defeated all its opposition and is not broken"
     ]
+
+
+def test_a_sail_of_13_blocks_is_found(monkeypatch):
+    """ "traverse bodies of water at a maximum of 12 non-diagonal blocks per round"."""
+    monkeypatch.setattr(paths, "FULL_SPEED", 13)
+    found = played_case("naval-sails-no-more-than-12")
+    assert any("G1 moved 13 blocks" in line for line in found), found
 
 
 def test_an_alliance_with_an_enemy_is_found(monkeypatch):
