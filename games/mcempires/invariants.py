@@ -21,7 +21,7 @@ ORIGINAL, WAR_BOUNTY, LAND_GAME = "original", "war-bounty", "land-game"
 PRICES = {"transport": 40, "naval": 50}  # "Transport Infrastructure = 40 E$", "Naval Base = 50 E$"
 BASE_PRICES = (20, 25)  # "Military Base = 20 E$ ... a second Military Base for a City costs 25 E$"
 BOUNTIES = {"all_troops": 50, "city": 50, "empire": 300}  # War Bounty: "How to earn E$"
-MAX_TROOPS, MAX_BASES, MAX_ALLIES, MAX_LINES, SPACING = 6, 2, 3, 4, 6
+MAX_TROOPS, MAX_BASES, MAX_ALLIES, MAX_LINES, SPACING, MAX_STEPS = 6, 2, 3, 4, 6, 12
 
 
 def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnResult) -> list[str]:
@@ -57,6 +57,7 @@ class Audit:
         self.routed = {s for s, seat in before["seats"].items() if seat.get("routed")}
         self.found: list[str] = []
         self.last_capture: tuple[str, str] | None = None
+        self.moved: set[str] = set()
 
     def fail(self, text: str) -> None:
         self.found.append(text)
@@ -143,9 +144,15 @@ class Audit:
             price = 5 * self._purchased(seat) + 20
             if self.mode != ORIGINAL:
                 self.fail(f"Treasury: {seat} bought one in {self.mode} ('cannot purchase Treasuries')")
+            if city["treasury"]:
+                self.fail(f"Treasury: a second treasury in {cid} ('Only 1 Treasury can be built in each city')")
             city.update(treasury=True, treasury_by=seat)
         else:
             price = PRICES[kind]
+            # "Only 1 Transport Infrastructure may be built in each city"; "Only 1 Naval Base"
+            if city[kind]:
+                self.fail(f"Purchasing Infrastructure: a second {kind} in {cid} ('Only 1 ... in each city')")
+            city[kind] = True
         if cost != price:
             self.fail(f"Purchasing Infrastructure (rules D-MC-2, D-MC-15): {kind} in {cid} cost {cost} E$, not {price}")
         self.spend(seat, cost, f"{kind} in {cid}")
@@ -162,7 +169,7 @@ class Audit:
 
     def _destroy(self, data: JSONObject) -> None:
         self.spend(data["seat"], 100, f"destroying {data['city']}")  # "at the cost of 100 E$"
-        self.cities[data["city"]].update(bases=0, treasury=False, treasury_by=None)
+        self.cities[data["city"]].update(bases=0, treasury=False, treasury_by=None, transport=False, naval=False)
 
     def _payment(self, data: JSONObject) -> None:
         if data["amount"] < 1:
@@ -255,6 +262,28 @@ class Audit:
         if gone:
             self.fail(f"A dead empire's traces (rule D-MC-12): {seat} fell still occupying {gone}")
 
+    def _move(self, data: JSONObject) -> None:
+        # "traverse all terrain at a maximum of 12 blocks per round" (the most any bonus gives,
+        # rule D-MC-3), one non-diagonal block a step; a railroad's ride is one hop between two
+        # cities ("regardless of maximum block movement"). A group moves once a round (D-MC-9).
+        gid, path = data["group"], [tuple(int(v) for v in block.split(",")) for block in data["path"]]
+        steps = len(path) - 1
+        apart = [(a, b) for a, b in zip(path, path[1:], strict=False) if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1]
+        if steps > MAX_STEPS or (steps > 1 and apart):
+            self.fail(f"Traversing Land (rule D-MC-3): {gid} moved {steps} blocks along {data['path']}")
+        if gid in self.moved:
+            self.fail(f"Moves (rule D-MC-9): {gid} moved twice in round {self.round}")
+        self.moved.add(gid)
+
+    def _spawn(self, data: JSONObject) -> None:
+        # "Spawns 1 Troop per Round per every Military Base in each City."
+        cid, troops = data["city"], data["troops"]
+        bases = self.cities[cid]["bases"] if cid in self.cities else 0
+        if troops > bases:
+            self.fail(
+                f"Military Base: {cid} spawned {troops} troops with {bases} bases ('1 Troop per Round per every')"
+            )
+
     # -- combat (rule D-MC-5) ----------------------------------------------------------------------
     def _combat(self, data: JSONObject) -> None:
         a, d = data["attacking"], data["defending"]
@@ -311,6 +340,8 @@ READERS: dict[str, Callable[[Audit, JSONObject], None]] = {
     "capitulation": Audit._capitulation,
     "out": Audit._out,
     "combat": Audit._combat,
+    "spawn": Audit._spawn,
+    "move": Audit._move,
 }
 
 
@@ -319,6 +350,8 @@ def _city_record(city: JSONObject) -> dict[str, Any]:
         "owner": city["owner"],
         "treasury": city.get("treasury", False),
         "treasury_by": city.get("treasury_by"),
+        "transport": city.get("transport", False),
+        "naval": city.get("naval", False),
         "bases": len(city.get("bases", [])) if isinstance(city.get("bases"), list) else 0,
         "occupier": city.get("occupier"),
         "restored": city.get("restored", 0),
@@ -357,6 +390,18 @@ def _alliances(after: JSONObject) -> list[str]:
         at_war = [(a, b) for n, a in enumerate(members) for b in members[n + 1 :] if (a, b) in wars]
         if at_war:
             found.append(f"Alliances (rule D-MC-14): allies at war: {at_war}")
+    if after["options"]["mode"] == WAR_BOUNTY and after["alliances"]:
+        # "When an alliance has defeated all of its opposition, the alliance is immediately
+        # broken, regardless of the alliance duration. From this point on, no alliances are
+        # allowed to be formed."
+        alive = {s for s, me in after["seats"].items() if me["alive"]}
+        if after.get("alliances_closed"):
+            found.append(f"Alliances in War Bounty: {after['alliances']} formed after no alliances are allowed")
+        found += [
+            f"Alliances in War Bounty: {sorted(a['members'])} has defeated all its opposition and is not broken"
+            for a in after["alliances"]
+            if len(alive) > 1 and alive <= set(a["members"])
+        ]
     return found
 
 

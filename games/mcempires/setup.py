@@ -4,6 +4,7 @@ empires War Bounty and Land Game start with, laid out fairly by gm."""
 from __future__ import annotations
 
 import heapq
+from collections import deque
 
 from gm.core import scenarios
 from gm.core.model import JSONObject, SeatInfo
@@ -128,16 +129,23 @@ def _laid_out(state: JSONObject) -> JSONObject:
     for seat in state["seating"]:
         x, y = turn.seats[seat]["site"]
         cities.found_capital(turn, seat, turn.board.index(x, y), " (laid out by gm)")
-    _grow(turn, START_BLOCKS[mode])
+    grown = _grow(turn, START_BLOCKS[mode])
     if mode == economy.WAR_BOUNTY:
+        for seat in state["seating"]:
+            _reach_the_water(turn, seat, grown[seat])
         for seat in state["seating"]:
             _war_bounty_empire(turn, seat)
     turn.events.clear()
     return turn.finish()
 
 
-def _grow(turn: Turn, blocks: int) -> None:
+def _grow(turn: Turn, blocks: int) -> dict[str, list[int]]:
+    """Grow every territory to `blocks`, a block each in turn, nearest its capital first.
+    Returns each seat's blocks in the order it took them (after the capital's square): every
+    one touches one taken before it, so any first part of the list with the square is land in
+    one piece."""
     board = turn.board
+    taken_by: dict[str, list[int]] = {seat: [] for seat in turn.state["seating"]}
     frontier: dict[str, list[tuple[int, int]]] = {}
     size: dict[str, int] = {}
     for seat in turn.state["seating"]:
@@ -160,8 +168,64 @@ def _grow(turn: Turn, blocks: int) -> None:
                 growing.remove(seat)
                 continue
             turn.claim(taken, seat)
+            taken_by[seat].append(taken)
             size[seat] += 1
             _push(turn, frontier[seat], centre, taken)
+    return taken_by
+
+
+def _reach_the_water(turn: Turn, seat: str, grown: list[int]) -> None:
+    """War Bounty starts with "1 Naval Base", and "Naval Bases can only be built in cities
+    adjacent to water": a territory grown round a capital far inland (the generator puts
+    capitals on the largest land mass, some 20 to 30 blocks from any water) has no block beside
+    water. Then the territory reaches the water by a strip of free land to the nearest free
+    block beside it, giving up as many of its last-grown blocks, so that it keeps its size and
+    stays in one piece. Unchanged when it has such a block, or when no free land leads to one."""
+    board = turn.board
+    own = turn.territory(seat)
+    if any(board.coastal[i] for i in own):
+        return
+    base = len(own) - len(grown)  # the capital's square
+    best: tuple[int, list[int]] | None = None
+    for keep in range(len(grown), -1, -1):
+        strip = _strip_to_water(turn, seat, set(own) - set(grown[keep:]), set(grown[keep:]))
+        if strip is None:
+            return
+        if keep + len(strip) <= len(grown):
+            best = (keep, strip)
+            break
+    if best is None:
+        return
+    keep, strip = best
+    for i in grown[keep:]:
+        turn.claim(i, None)
+    for i in strip:
+        turn.claim(i, seat)
+    extra = [i for i in grown[keep:] if i not in strip]
+    for i in extra[: len(grown) - keep - len(strip)]:  # back in growing order: each touches one kept
+        turn.claim(i, seat)
+    assert turn.blocks_of(seat) == base + len(grown)
+
+
+def _strip_to_water(turn: Turn, seat: str, kept: set[int], given_up: set[int]) -> list[int] | None:
+    """The fewest blocks of free land (or of those `given_up`) joining `kept` to a block beside
+    water, that block last; None when there is no such way."""
+    board = turn.board
+    came: dict[int, int] = {i: -1 for i in kept}
+    queue = deque(sorted(kept))
+    while queue:
+        i = queue.popleft()
+        if i not in kept and board.coastal[i]:
+            strip = []
+            while i not in kept:
+                strip.append(i)
+                i = came[i]
+            return strip[::-1]
+        for n in board.neighbours[i]:
+            if n not in came and not board.water[n] and (turn.owner(n) is None or n in given_up):
+                came[n] = i
+                queue.append(n)
+    return None
 
 
 def _push(turn: Turn, heap: list[tuple[int, int]], centre: int, i: int) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import gm_games.mcempires
 import pytest
-from gm_games.mcempires import capitulation, diplomacy, economy, ruleset
+from gm_games.mcempires import actions, capitulation, cities as cities_module, diplomacy, economy, paths, ruleset
 from gm_games.mcempires.invariants import invariants
 from gm_games.mcempires.turn import Turn
 
@@ -60,6 +60,63 @@ def test_a_treasury_at_the_wrong_price_is_found(monkeypatch):
     assert played_case("treasury-price-counts-those-standing") == [
         "Purchasing Infrastructure (rules D-MC-2, D-MC-15): treasury in RE5 cost 30 E$, not 25"
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "city"),
+    [
+        ("transport-40-once", "transport", "RE1"),
+        ("naval-50-once", "naval", "RE2"),
+        ("treasury-one-per-city", "treasury", "RE1"),
+    ],
+)
+def test_a_second_building_of_a_kind_in_a_city_is_found(monkeypatch, name, kind, city):
+    """ "Only 1 Transport Infrastructure may be built in each city"; "Only 1 Naval Base can be
+    built in each Coastal City"; "Only 1 Treasury can be built in each city"."""
+    real = actions._building
+
+    def forgetful(turn, seat, where, key, what, price):  # the one already there is not seen
+        cid = actions.city_named(turn, where)
+        if cid in turn.cities:
+            turn.cities[cid][key] = False
+        return real(turn, seat, where, key, what, price)
+
+    monkeypatch.setattr(actions, "_building", forgetful)
+    found = played_case(name)
+    assert any(f"a second {kind}" in line and city in line for line in found), found
+
+
+def test_a_base_spawning_two_troops_is_found(monkeypatch):
+    """The book: "Spawns 1 Troop per Round per every Military Base in each City"."""
+    monkeypatch.setattr(cities_module, "MAX_TROOPS", 12)  # room for the planted fault
+    real = cities_module.spawn
+
+    def doubled(turn, seat):  # each base counted twice
+        for cid in turn.cities_of(seat):
+            turn.cities[cid]["bases"] = turn.cities[cid]["bases"] * 2
+        real(turn, seat)
+        for cid in turn.cities_of(seat):
+            turn.cities[cid]["bases"] = turn.cities[cid]["bases"][: len(turn.cities[cid]["bases"]) // 2]
+
+    monkeypatch.setattr(cities_module, "spawn", doubled)
+    found = played_case("spawn-two-bases-two-troops")
+    assert any("spawned 4 troops with 2 bases" in line for line in found), found
+
+
+def test_a_war_bounty_alliance_left_standing_is_found(monkeypatch):
+    """War Bounty: "When an alliance has defeated all of its opposition, the alliance is
+    immediately broken"."""
+    monkeypatch.setattr(diplomacy, "break_the_victors", lambda turn: None)
+    assert played_case("war-bounty-alliance-broken") == [
+        "Alliances in War Bounty: ['RE', 'YE'] has defeated all its opposition and is not broken"
+    ]
+
+
+def test_a_sail_of_13_blocks_is_found(monkeypatch):
+    """ "traverse bodies of water at a maximum of 12 non-diagonal blocks per round"."""
+    monkeypatch.setattr(paths, "FULL_SPEED", 13)
+    found = played_case("naval-sails-no-more-than-12")
+    assert any("G1 moved 13 blocks" in line for line in found), found
 
 
 def test_an_alliance_with_an_enemy_is_found(monkeypatch):
