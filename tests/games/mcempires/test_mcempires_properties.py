@@ -9,7 +9,7 @@ from random import Random
 
 import gm_games.mcempires
 import pytest
-from gm_games.mcempires import robot, ruleset
+from gm_games.mcempires import envoy, robot, ruleset
 from gm_games.mcempires.grammar import VERBS
 from gm_games.mcempires.turn import Turn
 from gm_games.mcempires.world import WATER
@@ -210,3 +210,37 @@ def test_a_long_war_ends_in_a_capitulation():
     record = play_game(installed()["mcempires"], 21, cap=150)
     assert record.findings == ()
     assert record.over
+
+
+def test_outnumbered_looks_at_the_blocks_near_a_group_as_a_scan_of_every_group_would():
+    """envoy._outnumbered reads the strongest foreign group of each block once a planning (a
+    scan of every group for every group made a robot's turn of a thousand groups take seconds);
+    it answers as the scan did: some group of another empire within 2 blocks has more troops."""
+    state, codes = game("frontier", 2, "original", 5)
+    state = play(state, codes, 5, 2)
+    turn = Turn(state)
+    rng = Random(7)
+    land = [i for i in range(turn.board.width * turn.board.height) if not turn.board.water[i]]
+    spots = rng.sample(land, len(land) // 2)
+    state["groups"] = {
+        f"G{100 + n}": {
+            "owner": rng.choice(["RE", "BL"]),
+            "x": turn.board.xy(i)[0],
+            "y": turn.board.xy(i)[1],
+            "troops": rng.randint(1, 6),
+        }
+        for n, i in enumerate(spots)
+    }
+    turn = Turn(state)
+    strongest = envoy._strongest_foes(turn, "RE")
+    for gid, group in turn.groups.items():
+        if group["owner"] != "RE":
+            continue
+        here = turn.place(gid)
+        scan = any(
+            other["owner"] != "RE"
+            and turn.board.distance(here, turn.place(g)) <= 2
+            and other["troops"] > group["troops"]
+            for g, other in turn.groups.items()
+        )
+        assert envoy._outnumbered(turn, strongest, gid) is scan
