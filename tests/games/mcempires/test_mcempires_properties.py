@@ -273,3 +273,14 @@ def test_outnumbered_looks_at_the_blocks_near_a_group_as_a_scan_of_every_group_w
             for g, other in turn.groups.items()
         )
         assert envoy._outnumbered(turn, strongest, gid) is scan
+
+
+@pytest.mark.slow
+def test_a_war_stalled_at_a_land_bridge_ends():
+    """The battery's seed 9600 (the world, 11 empires, War Bounty, declarations on, peace off):
+    from round 30 three empires fought one across a land bridge one block wide, one battle a
+    round, and at turn 320 it was not over (4 empires, 6,106 troops, no capture). With the
+    stalled war's landings by sea it ends, every invariant kept."""
+    record = play_game(installed()["mcempires"], 9600, cap=150)
+    assert record.findings == ()
+    assert record.over
