@@ -45,10 +45,11 @@ def standing(planner: Planning, rng: Random) -> list[Order]:
     destroyed before its capture when the E$ allow."""
     turn, seat = planner.turn, planner.seat
     orders = []
+    strongest = _strongest_foes(turn, seat)
     for gid, group in sorted(turn.groups.items(), key=lambda g: int(g[0][1:])):
         if group["owner"] != seat or turn.city_at.get(turn.place(gid)):
             continue
-        if _outnumbered(planner, gid) and rng.random() < 0.6:
+        if _outnumbered(turn, strongest, gid) and rng.random() < 0.6:
             fight = rng.choice([n for n in (0, 1, 2) if n < group["troops"]])
             orders.append(make_order("DEFEND", gid, fight, _back(planner, gid, rng)))
         elif rng.random() < 0.02:
@@ -63,11 +64,30 @@ def standing(planner: Planning, rng: Random) -> list[Order]:
     return orders
 
 
-def _outnumbered(planner: Planning, gid: str) -> bool:
-    turn = planner.turn
-    here, troops = turn.place(gid), turn.groups[gid]["troops"]
-    near = [g for g, group in turn.groups.items() if group["owner"] != planner.seat]
-    return any(turn.board.distance(here, turn.place(g)) <= 2 and turn.groups[g]["troops"] > troops for g in near)
+NEAR = 2  # blocks within which a bigger enemy group outnumbers a group
+AROUND = [(dx, dy) for dy in range(-NEAR, NEAR + 1) for dx in range(-NEAR, NEAR + 1) if abs(dx) + abs(dy) <= NEAR]
+
+
+def _strongest_foes(turn: Turn, seat: str) -> dict[int, int]:
+    """The troops of the biggest group not the seat's on each block that holds one, read once
+    a planning: each group then looks at the 13 blocks near it, not at every group of the world
+    (a stalemate of a thousand groups made the robot's turn quadratic)."""
+    strongest: dict[int, int] = {}
+    for i, there in turn.at.items():
+        troops = [turn.groups[g]["troops"] for g in there if turn.groups[g]["owner"] != seat]
+        if troops:
+            strongest[i] = max(troops)
+    return strongest
+
+
+def _outnumbered(turn: Turn, strongest: dict[int, int], gid: str) -> bool:
+    """A group of another empire within NEAR blocks has more troops than the group."""
+    board = turn.board
+    x, y = board.xy(turn.place(gid))
+    troops = turn.groups[gid]["troops"]
+    return any(
+        strongest.get(board.index(x + dx, y + dy), 0) > troops for dx, dy in AROUND if board.on_map(x + dx, y + dy)
+    )
 
 
 def _back(planner: Planning, gid: str, rng: Random) -> str:

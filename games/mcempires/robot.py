@@ -2,7 +2,10 @@
 expand, then march on the weakest neighbour's nearest city and take it. Once a war has lasted
 STRIKE_AFTER rounds, half the groups (the odd-numbered) strike at the enemy's capital, then at
 its cities nearest that capital: the book ends an empire only by capitulation (its capital and 4
-regular cities captured), and a war fought only at the front can see-saw for ever. Now and then, by the
+regular cities captured), and a war fought only at the front can see-saw for ever. Once a war has
+lasted STALL_AFTER rounds, troops with the naval bonus sail for the target city itself, though a
+way over land leads there: a front in a pass the enemy's bases fill as fast as it is beaten
+stalls for ever, and with peace off nothing else ends it. Now and then, by the
 robot's seeded generator, they also do what the book allows beyond that (naval bases and sea
 attacks, railroads and trains, land on other landmasses, agreements, payments, retreats,
 destroying a city before its capture: envoy.py), so that robot games reach every order.
@@ -32,6 +35,7 @@ MAX_BASES = 5  # military bases a robot buys: enough troops to win, not a flood
 MOST_BASES = 20  # however rich: a world of a thousand groups stops no one, and every turn reads them
 CAPITAL_PULL = 60  # blocks a capital counts nearer: no empire capitulates while it stands
 STRIKE_AFTER = 10  # rounds of a war after which half the groups march on the enemy's capital
+STALL_AFTER = 30  # rounds of a war after which troops that may sail land at the target city
 STANDING_AT_MOST = MAX_ORDERS // 4  # standing orders a robot writes; the rest of the 200 act
 
 
@@ -287,7 +291,7 @@ class Planner:
             return False
         count = troops if troops < turn.groups[gid]["troops"] else "ALL"
         field = distances(tuple(turn.state["world"]["terrain"]), target)
-        if field[turn.place(gid)] < 0:
+        if field[turn.place(gid)] < 0 or self._stalled(target):
             return self.attempt("MOVE", gid, count, turn.name(target))
         if self.rng.random() >= 0.6:
             return False
@@ -297,6 +301,14 @@ class Planner:
             if turn.board.water[i] and self._enemy_beside(i, troops) and self.attempt("MOVE", gid, count, turn.name(i)):
                 return True
         return False
+
+    def _stalled(self, target: int) -> bool:
+        """The war with the target's owner has lasted STALL_AFTER rounds: the front may be a
+        pass its bases fill as fast as it is beaten (robot game 9600: a land bridge one block
+        wide, a thousand groups and no capture in 300 rounds, with peace off), so the troops
+        that may sail land at the target city itself."""
+        war = diplomacy.war_of(self.turn, self.seat, self.turn.cities[self.turn.city_at[target]]["owner"])
+        return war is not None and self.turn.round - war["since"] >= STALL_AFTER
 
     def _enemy_beside(self, i: int, troops: int) -> bool:
         """An enemy group beside block i that the troops may attack at even odds or better."""

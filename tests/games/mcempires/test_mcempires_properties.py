@@ -9,8 +9,8 @@ from random import Random
 
 import gm_games.mcempires
 import pytest
-from gm_games.mcempires import robot, ruleset
-from gm_games.mcempires.grammar import VERBS
+from gm_games.mcempires import envoy, robot, rules, ruleset
+from gm_games.mcempires.grammar import VERBS, make_order
 from gm_games.mcempires.turn import Turn
 from gm_games.mcempires.world import WATER
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -208,5 +208,79 @@ def test_a_long_war_ends_in_a_capitulation():
     the game was not over after 500 turns; with the strike at the capital it ends, every
     invariant kept."""
     record = play_game(installed()["mcempires"], 21, cap=150)
+    assert record.findings == ()
+    assert record.over
+
+
+def test_a_robot_sails_on_the_enemy_city_once_the_war_has_stalled():
+    """A war fought only over land can stall for ever at a pass the enemy's bases fill as fast
+    as it is beaten (the battery's seed 9600: a land bridge one block wide, 4 empires, a
+    thousand groups and no capture after 320 rounds, with peace off). Once the war has lasted
+    STALL_AFTER rounds, a group with the naval bonus sails for the target city itself, though
+    a way over land leads there; in a younger war it does not."""
+    state, codes = game("valley", 2, "original", 5)
+    state = play(state, codes, 5, 25)  # Red and Blue at war since round 22; Red holds BL2 on the coast
+    (war,) = state["wars"]
+    city = state["cities"]["BL2"]
+    assert city["owner"] == "RE" and not city["occupier"]
+    city["naval"] = True
+    state["groups"]["G900"] = {"owner": "RE", "troops": 5, "x": city["x"], "y": city["y"]}
+    aim = robot.Planner(state, "RE", Random(1)).target()
+    x, y = aim % state["world"]["width"], aim // state["world"]["width"]
+    state["groups"] = {g: v for g, v in state["groups"].items() if (v["x"], v["y"]) != (x, y)}  # undefended
+    for since, sails in ((state["round"] - robot.STALL_AFTER + 1, False), (state["round"] - robot.STALL_AFTER, True)):
+        war["since"] = since
+        planner = robot.Planner(state, "RE", Random(1))
+        rules.start_turn(planner.turn, "RE", planner.orders)
+        target = planner.target()
+        assert target == aim and robot.distances(tuple(state["world"]["terrain"]), aim)[planner.turn.place("G900")] > 0
+        assert planner.turn.bonus["G900"] == (False, True)
+        planner._by_sea("G900", 5, target)
+        assert (make_order("MOVE", "G900", "ALL", planner.turn.name(target)) in planner.orders) is sails
+    orders = ruleset.robot_orders(state, "RE", Random(1))
+    assert ruleset.check_orders(state, "RE", orders) == []
+
+
+def test_outnumbered_looks_at_the_blocks_near_a_group_as_a_scan_of_every_group_would():
+    """envoy._outnumbered reads the strongest foreign group of each block once a planning (a
+    scan of every group for every group made a robot's turn of a thousand groups take seconds);
+    it answers as the scan did: some group of another empire within 2 blocks has more troops."""
+    state, codes = game("frontier", 2, "original", 5)
+    state = play(state, codes, 5, 2)
+    turn = Turn(state)
+    rng = Random(7)
+    land = [i for i in range(turn.board.width * turn.board.height) if not turn.board.water[i]]
+    spots = rng.sample(land, len(land) // 2)
+    state["groups"] = {
+        f"G{100 + n}": {
+            "owner": rng.choice(["RE", "BL"]),
+            "x": turn.board.xy(i)[0],
+            "y": turn.board.xy(i)[1],
+            "troops": rng.randint(1, 6),
+        }
+        for n, i in enumerate(spots)
+    }
+    turn = Turn(state)
+    strongest = envoy._strongest_foes(turn, "RE")
+    for gid, group in turn.groups.items():
+        if group["owner"] != "RE":
+            continue
+        here = turn.place(gid)
+        scan = any(
+            other["owner"] != "RE"
+            and turn.board.distance(here, turn.place(g)) <= 2
+            and other["troops"] > group["troops"]
+            for g, other in turn.groups.items()
+        )
+        assert envoy._outnumbered(turn, strongest, gid) is scan
+
+
+@pytest.mark.slow
+def test_a_war_stalled_at_a_land_bridge_ends():
+    """The battery's seed 9600 (the world, 11 empires, War Bounty, declarations on, peace off):
+    from round 30 three empires fought one across a land bridge one block wide, one battle a
+    round, and at turn 320 it was not over (4 empires, 6,106 troops, no capture). With the
+    stalled war's landings by sea it ends, every invariant kept."""
+    record = play_game(installed()["mcempires"], 9600, cap=150)
     assert record.findings == ()
     assert record.over
