@@ -18,8 +18,6 @@ def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Prob
     (income and spawning first, its orders in the order written, battles assumed won), but for
     a want of E$ that an empire playing earlier in the round may still make good (a warning)."""
     problems = check_alone(state, seat, orders)
-    if not problems or state["phase"] != "play" or not state["seats"].get(seat, {}).get("alive"):
-        return problems
     curable = _curable_by_money(state, seat, orders, [(p.line, p.message) for p in problems])
     return [p for p in problems if p.line not in curable]
 
@@ -70,7 +68,8 @@ def _curable_by_money(state: JSONObject, seat: str, orders: list[Order], problem
     a PAY ("tradeable with other Empires (including the use of E$ in trade)", rule D-MC-14) or,
     in War Bounty, a bounty (earned in another's turn, or an ally's shared). Only what no empire
     before this one can change is a problem (D-ALL-3: the order fails on its own if the E$ do
-    not come); these are warnings."""
+    not come); these are warnings. None while the game is not being played, nor for a seat
+    that is not playing this round (order_of_play holds only the empires in the game)."""
     if not problems or state["phase"] != "play":
         return set()
     sequence = rules.order_of_play(state)
