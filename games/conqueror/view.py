@@ -73,8 +73,9 @@ def view(state: JSONObject, seat: str) -> JSONObject:
 
 def hidden_variant(state: JSONObject, seat: str, rng: Random) -> JSONObject:
     """The state with only what `seat` alone may know changed (the contract's check, D-ALL-5):
-    its treasury, with the whole score and prestige that count it, and how far each of its
-    provinces' production has got. Once the game is over the scores are everyone's."""
+    its treasury, with the whole score and prestige that count it, and each of its provinces'
+    production: what it makes (any item the province may make), a diplomat's target and how
+    far it has got. Once the game is over the scores are everyone's."""
     other = copy.deepcopy(state)
     me = other["seats"].get(seat)
     if me is None or not me["alive"] or state["phase"] == "over":
@@ -82,11 +83,14 @@ def hidden_variant(state: JSONObject, seat: str, rng: Random) -> JSONObject:
     gold = me["gold"] + rng.randint(1, 400)
     me["score"] += gold // 2 - me["gold"] // 2
     me["gold"], me["prestige"] = gold, prestige_for(me["score"])
+    board = Board(state["scenario"])
     for code in owned(other, seat):
         province = other["provinces"][code]
-        if province["item"] != "TAXES":
-            cost = unit_cost(province["item"], province["population"])
-            province["progress"] = rng.randrange(max(cost, 1))
+        item = rng.choice([i for i in ITEM_WORDS if requirement(i, province) is None])
+        target = rng.choice([code, *board.neighbours[code]]) if item == "DIPLOMAT" else None
+        cost = unit_cost(item, province["population"])
+        progress = 0 if item == "TAXES" else rng.randrange(max(cost, 1))
+        province.update(item=item, target=target, progress=progress)
     return other
 
 

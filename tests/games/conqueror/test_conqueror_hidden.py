@@ -122,3 +122,19 @@ def test_several_nations_robot_turns_keep_each_treasury_its_own():
     hidden = HiddenCheck(ruleset)
     play(ruleset, state, codes, 6, each=lambda s, turn: hidden.check(s, codes, turn))
     assert hidden.changed
+
+
+def test_a_rivals_production_moves_nothing_another_nation_reads():
+    # Production is each nation's own (README, who sees what): what a province makes, where its
+    # diplomats go and how far it has got change no other nation's view or order form.
+    state = vale("AR", "BE", "CA")
+    state["provinces"]["FEN"].update(owner="AR", armies=3, influence={"AR": 60, "BE": 0, "CA": 0, "neutral": 40})
+    state = ruleset.resolve(state, {}, TurnSeeds(1, state["turn"])).state
+    items = set()
+    for k in range(12):
+        other = ruleset.hidden_variant(state, "AR", Random(k))
+        items |= {other["provinces"][c]["item"] for c in ("ARD", "FEN")}
+        for seat in ("BE", "CA"):
+            assert ruleset.view(other, seat) == ruleset.view(state, seat)
+            assert ruleset.order_form(other, seat) == ruleset.order_form(state, seat)
+    assert {"DIPLOMAT", "FARMS", "TAXES"} <= items, "the variant reaches the menu"
