@@ -4,7 +4,8 @@ and the decision that reads it, [] when the turn keeps it.
 
 Gold never goes below zero and changes only by taxes, rush-buys and winter pay, each an event;
 a nation's armies change only as made, bought, lost in battle, deserted or lost to a rebellion;
-influence in a province sums to 100; battles are fought duel by duel as D-CQ-2 says; winter
+influence in a province sums to 100; cultural influence comes only from a neighbour of greater
+power above 160, and no more than the formula gives; battles are fought duel by duel as D-CQ-2 says; winter
 comes every 4th turn and pays what the support formula asks; a province that must rebel does;
 a province changes hands by conquest or rebellion; population grows only by farms, culture and
 fortifications only by building, and resources never change; a province's labour is never
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
+from fractions import Fraction
+from math import floor
 
 from gm.core.model import Event, JSONObject, Order, TurnResult
 
@@ -28,6 +31,7 @@ GOLD = "Gold (Gold, Support Costs, D-CQ-4, D-CQ-5)"
 BUYING = "Rush-buying (Gold, Culture Table, D-CQ-4)"
 ARMIES = "Armies (Production, Battle, Support Costs, D-CQ-2, D-CQ-5, D-CQ-7)"
 INFLUENCE = "Influence sums to 100 (Influence, D-CQ-6)"
+SPREAD = "Cultural spread (Culture, D-CQ-8)"
 STACKS = "Five orders a turn (Orders, D-CQ-1)"
 MOVES = "Each troop moves once a turn (Orders)"
 BATTLE = "Battle (Battles, Fortifications, D-CQ-2)"
@@ -52,6 +56,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _buying,
         _armies,
         _influence,
+        _spread,
         _stacks,
         _moves,
         _battles,
@@ -165,6 +170,49 @@ def _influence(
             or not all(0 <= v <= 100 for v in influence.values())
         ):
             found.append(f"{INFLUENCE}: {code} has {influence}")
+    return found
+
+
+def _spread(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """ "If the cultural power of a province is greater than 160 points, then it can add its
+    owner's influence to surrounding provinces ... the one with the greater Cultural Power can
+    influence the lesser one": each gain in a province comes from a neighbour of its nation's with
+    power above 160 and above the province's, and is at most what the formula gives from all
+    of them, Prestige x CPa/CPb x POPa/POPb x TYPEa/TYPEb rounded down (divisors at least 1:
+    D-CQ-8), with the prestige the nation began the turn with. Powers are those recorded at the
+    spread; a province that rebelled afterwards was still its nation's then."""
+    board = Board(after["scenario"])
+    rebelled: dict[str, str] = {d["province"]: d["seat"] for d in _of(events, "rebellion")}
+    provinces = after["provinces"]
+
+    def owner(code: str) -> str:
+        return rebelled.get(code, str(provinces[code]["owner"]))
+
+    found = []
+    for data in _of(events, "influence"):
+        seat = data["seat"]
+        for b, points in data["gains"].items():
+            power_b, pop_b = provinces[b]["power"], provinces[b]["population"]
+            sources = [
+                a
+                for a in board.neighbours[b]
+                if owner(a) == seat and provinces[a]["power"] > 160 and provinces[a]["power"] > power_b
+            ]
+            most = sum(
+                floor(
+                    Fraction(before["seats"][seat]["prestige"] * provinces[a]["power"], max(power_b, 1))
+                    * Fraction(provinces[a]["population"], max(pop_b, 1))
+                    * Fraction(3, 1 if owner(b) == NEUTRAL else 3)
+                )
+                for a in sources
+            )
+            if not sources or not 0 < points <= most:
+                found.append(
+                    f"{SPREAD}: {seat} gained {points} in {b} (power {power_b}) from {sources or 'no neighbour'}; "
+                    f"the formula gives at most {most}"
+                )
     return found
 
 

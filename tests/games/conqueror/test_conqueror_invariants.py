@@ -91,3 +91,28 @@ def test_a_rebel_province_with_other_than_its_population_in_armies_is_found():
     after["provinces"]["HOL"]["armies"] = 1
     found = invariants(before, orders, TurnResult(after, result.events))
     assert any("HOL rebelled and is held by neutral with 1 armies" in line for line in found)
+
+
+def spread(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("Cultural spread")]
+
+
+def test_a_gain_from_a_weaker_neighbour_or_above_the_formula_is_found():
+    # Arden (developed, 100%, making farms, which cost no control: power 200) spreads into its
+    # neighbours; Fenland, neutral (power 100 at the local leaders' 100%), gets
+    # 1 x 200/100 x 5/3 x 3/1 = 10.
+    before, orders, result = vale_turn(ARD={"item": "FARMS"}, FEN={"influence": {"AR": 0, "BE": 0, "neutral": 100}})
+    events = [e.to_json() for e in result.events]
+    [mine] = [e["data"] for e in events if e["kind"] == "influence" and e["data"]["seat"] == "AR"]
+    assert mine["gains"]["FEN"] == 10
+    assert spread(invariants(before, orders, result)) == []
+    too_much = copy.deepcopy(result.events)
+    [event] = [e for e in too_much if e.kind == "influence" and e.data["seat"] == "AR"]
+    event.data["gains"]["FEN"] = 11
+    [line] = spread(invariants(before, orders, TurnResult(result.state, too_much)))
+    assert "AR gained 11 in FEN" in line and "at most 10" in line
+    weaker = copy.deepcopy(result.state)
+    weaker["provinces"]["ARD"]["power"] = 160  # not above 160: it spreads nothing
+    found = spread(invariants(before, orders, TurnResult(weaker, result.events)))
+    assert found and all(line.startswith("Cultural spread (Culture, D-CQ-8): AR gained") for line in found)
+    assert any("AR gained 10 in FEN (power 100) from no neighbour" in line for line in found)
