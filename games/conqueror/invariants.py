@@ -5,7 +5,7 @@ and the decision that reads it, [] when the turn keeps it.
 Gold never goes below zero and changes only by taxes, rush-buys and winter pay, each an event;
 a nation's armies change only as made, bought, lost in battle, deserted or lost to a rebellion;
 influence in a province sums to 100; cultural influence comes only from a neighbour of greater
-power above 160, and no more than the formula gives; battles are fought duel by duel as D-CQ-2 says; winter
+power above 160, and no more than the formula gives; a diplomat gives 10; battles are fought duel by duel as D-CQ-2 says; winter
 comes every 4th turn and pays what the support formula asks; a province that must rebel does;
 a province changes hands by conquest or rebellion; population grows only by farms, culture and
 fortifications only by building, and resources never change; a province's labour is never
@@ -32,6 +32,7 @@ BUYING = "Rush-buying (Gold, Culture Table, D-CQ-4)"
 ARMIES = "Armies (Production, Battle, Support Costs, D-CQ-2, D-CQ-5, D-CQ-7)"
 INFLUENCE = "Influence sums to 100 (Influence, D-CQ-6)"
 SPREAD = "Cultural spread (Culture, D-CQ-8)"
+DIPLOMATS = "Diplomats (Effects on Control Levels, D-CQ-6)"
 STACKS = "Five orders a turn (Orders, D-CQ-1)"
 MOVES = "Each troop moves once a turn (Orders)"
 BATTLE = "Battle (Battles, Fortifications, D-CQ-2)"
@@ -57,6 +58,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _armies,
         _influence,
         _spread,
+        _diplomats,
         _stacks,
         _moves,
         _battles,
@@ -213,6 +215,23 @@ def _spread(
                     f"{SPREAD}: {seat} gained {points} in {b} (power {power_b}) from {sources or 'no neighbour'}; "
                     f"the formula gives at most {most}"
                 )
+    return found
+
+
+def _diplomats(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """ "Send Diplomat | +10 per diplomat": each diplomat raises its nation's influence in the
+    target by 10, less only where that reaches 100."""
+    found = []
+    for data in _of(events, "diplomat"):
+        seat, points, full = data["seat"], data["points"], 10 * data["diplomats"]
+        reached = data["influence"].get(seat)
+        if not (points == full or (0 <= points < full and reached == 100)):
+            found.append(
+                f"{DIPLOMATS}: {data['diplomats']} diplomats of {seat} in {data['province']} "
+                f"gave {points} influence (now {reached})"
+            )
     return found
 
 

@@ -116,3 +116,21 @@ def test_a_gain_from_a_weaker_neighbour_or_above_the_formula_is_found():
     found = spread(invariants(before, orders, TurnResult(weaker, result.events)))
     assert found and all(line.startswith("Cultural spread (Culture, D-CQ-8): AR gained") for line in found)
     assert any("AR gained 10 in FEN (power 100) from no neighbour" in line for line in found)
+
+
+def test_a_diplomat_giving_other_than_10_is_found():
+    # Arden rush-buys 2 diplomats for Fenland (neutral, 40% Arden's): +20, to 60; its labour
+    # sends more later in the turn.
+    orders = {"AR": ["PRODUCE ARD DIPLOMAT FEN", "BUY ARD 2"]}
+    before, parsed, result = vale_turn(orders)
+    sent = next(e for e in result.events if e.kind == "diplomat")
+    assert sent.data["points"] == 20 and sent.data["influence"]["AR"] == 60
+    assert [line for line in invariants(before, parsed, result) if line.startswith("Diplomats")] == []
+    wrong = copy.deepcopy(result.events)
+    next(e for e in wrong if e.kind == "diplomat").data["points"] = 15
+    found = [
+        line for line in invariants(before, parsed, TurnResult(result.state, wrong)) if line.startswith("Diplomats")
+    ]
+    assert found == [
+        "Diplomats (Effects on Control Levels, D-CQ-6): 2 diplomats of AR in FEN gave 15 influence (now 60)"
+    ]
