@@ -5,7 +5,7 @@ and the decision that reads it, [] when the turn keeps it.
 Gold never goes below zero and changes only by taxes, rush-buys and winter pay, each an event;
 a nation's armies change only as made, bought, lost in battle, deserted or lost to a rebellion;
 influence in a province sums to 100; cultural influence comes only from a neighbour of greater
-power above 160, and no more than the formula gives; a diplomat gives 10; battles are fought duel by duel as D-CQ-2 says; winter
+power above 160, and no more than the formula gives; a diplomat gives 10; a conquest costs the conqueror 10; battles are fought duel by duel as D-CQ-2 says; winter
 comes every 4th turn and pays what the support formula asks; a province that must rebel does;
 a province changes hands by conquest or rebellion; population grows only by farms, culture and
 fortifications only by building, and resources never change; a province's labour is never
@@ -33,6 +33,7 @@ ARMIES = "Armies (Production, Battle, Support Costs, D-CQ-2, D-CQ-5, D-CQ-7)"
 INFLUENCE = "Influence sums to 100 (Influence, D-CQ-6)"
 SPREAD = "Cultural spread (Culture, D-CQ-8)"
 DIPLOMATS = "Diplomats (Effects on Control Levels, D-CQ-6)"
+CONQUEST = "Conquest (Effects on Control Levels, D-CQ-6)"
 STACKS = "Five orders a turn (Orders, D-CQ-1)"
 MOVES = "Each troop moves once a turn (Orders)"
 BATTLE = "Battle (Battles, Fortifications, D-CQ-2)"
@@ -62,6 +63,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _stacks,
         _moves,
         _battles,
+        _conquest,
         _winter,
         _rebellion,
         _hands,
@@ -298,6 +300,34 @@ def _battles(
             found.append(f"{BATTLE}: the duels of {d['attacker']} against {d['to']} are {duels} from rolls {rolls}")
         elif (d["attacker_losses"], d["defender_losses"]) != losses or not ended or d["captured"] != taken:
             found.append(f"{BATTLE}: {d['text']}")
+    return found
+
+
+def _conquest(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """ "Conquest | -10 to conqueror": a nation that takes a province holds it at its influence
+    there less 10 (not below 0). Followed through the turn's events: a diplomat event tells its
+    sender's influence after it, and leaves the others' unknown; a capture sets the
+    conqueror's."""
+    known: dict[tuple[str, str], int | None] = {}
+
+    def influence(code: str, seat: str) -> int | None:
+        return known.get((code, seat), before["provinces"][code]["influence"].get(seat, 0))
+
+    found = []
+    for event in events:
+        d = event.data
+        if event.kind == "diplomat":
+            for seat in before["seating"]:
+                known[d["province"], seat] = d["influence"][seat] if seat == d["seat"] else None
+        elif event.kind == "battle" and d["captured"]:
+            had = influence(d["to"], d["attacker"])
+            if had is not None and d["control"] != max(had - 10, 0):
+                found.append(
+                    f"{CONQUEST}: {d['attacker']} took {d['to']} at {had} influence and holds it at {d['control']}"
+                )
+            known[d["to"], d["attacker"]] = d["control"]
     return found
 
 

@@ -134,3 +134,17 @@ def test_a_diplomat_giving_other_than_10_is_found():
     assert found == [
         "Diplomats (Effects on Control Levels, D-CQ-6): 2 diplomats of AR in FEN gave 15 influence (now 60)"
     ]
+
+
+def test_a_conquest_costing_other_than_10_is_found():
+    # Fenland is empty and 40% Arden's at the start: Arden takes it and holds it at 30.
+    before, parsed, result = vale_turn({"AR": ["ATTACK ARD FEN 3"]}, FEN={"armies": 0})
+    [taken] = [e for e in result.events if e.kind == "battle"]
+    assert taken.data["captured"] and taken.data["control"] == 30
+    assert [line for line in invariants(before, parsed, result) if line.startswith("Conquest")] == []
+    wrong = copy.deepcopy(result.events)
+    next(e for e in wrong if e.kind == "battle").data["control"] = 35
+    found = [
+        line for line in invariants(before, parsed, TurnResult(result.state, wrong)) if line.startswith("Conquest")
+    ]
+    assert found == ["Conquest (Effects on Control Levels, D-CQ-6): AR took FEN at 40 influence and holds it at 35"]
