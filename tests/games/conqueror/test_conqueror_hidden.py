@@ -138,3 +138,42 @@ def test_a_rivals_production_moves_nothing_another_nation_reads():
             assert ruleset.view(other, seat) == ruleset.view(state, seat)
             assert ruleset.order_form(other, seat) == ruleset.order_form(state, seat)
     assert {"DIPLOMAT", "FARMS", "TAXES"} <= items, "the variant reaches the menu"
+
+
+def test_the_check_and_its_warnings_answer_alike_whatever_a_rival_keeps():
+    # The acknowledgement of a nation's orders (the check's problems and its warnings) is drawn
+    # from the state too: a rival's treasury and production change none of it (D-ALL-5). Three
+    # nations of the Vale, neighbours across Midmark, each with an order out of every province
+    # it holds to every neighbour, and a rush-buy, on a winter turn among others.
+    state = vale("AR", "BE", "CA")
+    codes = ["AR", "BE", "CA"]
+    compared = 0
+
+    def asks(s: dict, seat: str) -> list[list]:
+        board = s["scenario"]["provinces"]
+        lists = []
+        for place in board:
+            code = place["code"]
+            if s["provinces"][code]["owner"] != seat:
+                continue
+            lines = [
+                f"{'MOVE' if s['provinces'][n]['owner'] == seat else 'ATTACK'} {code} {n} 1"
+                for n in place["neighbours"]
+            ]
+            lists.append(ruleset.parse_orders(list(enumerate([*lines, f"BUY {code} 2"], 1)))[0])
+        return lists
+
+    def look(s: dict, turn: int) -> None:
+        nonlocal compared
+        if s["phase"] != "play":
+            return
+        for k, owner in enumerate(codes):
+            other = ruleset.hidden_variant(s, owner, Random(turn * 7 + k))
+            for seat in (c for c in codes if c != owner):
+                for orders in asks(s, seat):
+                    for ask in (ruleset.check_orders, ruleset.order_warnings):
+                        assert ask(other, seat, orders) == ask(s, seat, orders)
+                    compared += 1
+
+    play(ruleset, state, codes, 8, each=look)
+    assert compared
