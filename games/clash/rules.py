@@ -20,6 +20,7 @@ from .board import (
     nation,
     order_of_play,
     order_text,
+    own_event,
     place_name,
     places,
     settle,
@@ -104,15 +105,8 @@ def _failed(state: JSONObject, seat: str, order: object, reason: str, in_part: b
     text = order_text(order) if isinstance(order, Order) else "an unreadable order"
     fails = "fails in part" if in_part else "fails"
     # Its own seat's alone: the others see only what happened on the board (rule D-ALL-5).
-    return Event(
-        "order_failed",
-        {
-            "text": f"{nation(state, seat)}'s order {text} {fails}: {reason}.",
-            "seat": seat,
-            "order": text,
-            "reason": reason,
-        },
-        (seat,),
+    return own_event(
+        "order_failed", seat, f"{nation(state, seat)}'s order {text} {fails}: {reason}.", order=text, reason=reason
     )
 
 
@@ -185,17 +179,8 @@ def _claim_draw(state: JSONObject, seat: str, code: str, pick: int, listed: bool
     # territory on it was taken, is about orders that were not carried out. The others read the
     # claim alone; the seat reads the draw (rule D-ALL-1).
     why = "none on its list was free" if listed else "it sent no list"
-    return Event(
-        "claim_draw",
-        {
-            "text": f"Pick {pick}: {why}, so {place_name(state, code)} was drawn for {nation(state, seat)} by lot.",
-            "seat": seat,
-            "territory": code,
-            "pick": pick,
-            "listed": listed,
-        },
-        (seat,),
-    )
+    text = f"Pick {pick}: {why}, so {place_name(state, code)} was drawn for {nation(state, seat)} by lot."
+    return own_event("claim_draw", seat, text, territory=code, pick=pick, listed=listed)
 
 
 def _place(state: JSONObject, orders: JSONObject, events: list[Event]) -> None:
