@@ -82,6 +82,11 @@ def event(kind: str, text: str, **data: object) -> Event:
     return Event(kind, {"text": text, **data})
 
 
+def own_event(kind: str, seat: str, text: str, **data: object) -> Event:
+    """An event its own seat alone reads (rule D-ALL-5)."""
+    return Event(kind, {"text": text, "seat": seat, **data}, (seat,))
+
+
 def settle(territory: JSONObject) -> None:
     # No units means nobody controls the territory (FAQ).
     if territory["troops"] == 0:

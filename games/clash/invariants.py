@@ -7,7 +7,9 @@ nothing goes below zero; no seat has more than 100 troops on the board; a territ
 troops belongs to nobody; combat loses what the Combat Rules say; one action a seat a round, none
 on a 6; the roll before the actions, which run in the order of play, and a 6 pays every player
 once; moves only to an adjacent territory; core territories fixed once claimed; claiming shares
-the board out in turns; the game ends after its last round with the most VP winning.
+the board out in turns; the game ends after its last round with the most VP winning; and every
+event, replayed on the board in its turn, finds the board it says and leaves the one the turn
+ends with.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ END = "End of the game (D-CE-6)"
 ADJACENT = "Moves to an adjacent territory (Action phase, Move)"
 CORES = "Core territories are those claimed at set-up (D-CE-1)"
 ROUND = "The order of a round (Game Summary, Roll phase then Action phase, D-ALL-4)"
+BOARD = "The board, event by event (Recruit, Revolt, Move, Combat Rules, control, D-CE-4, D-CE-5)"
 
 ACTION_KINDS = ("pass", "recruit", "revolt", "move", "battle")
 
@@ -58,6 +61,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _claiming,
         _placing,
         _end,
+        _board,
     )
     return [line for check in checks for line in check(before, after, events)]
 
@@ -312,3 +316,89 @@ def _end(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> li
     winners = [seat for seat in after["seating"] if after["seats"][seat]["vp"] == best]
     [over] = _of(events, "game_over")
     return [] if over["winners"] == winners else [f"{END}: {over['winners']} win, the most VP are {winners}'"]
+
+
+class _Board:
+    """The territories as the turn's events change them, one event at a time (for _board)."""
+
+    def __init__(self, state: JSONObject) -> None:
+        self.sides = {code: [t["owner"], t["troops"]] for code, t in state["territories"].items()}
+
+    def holder(self, code: str) -> str | None:
+        owner, troops = self.sides[code]
+        return owner if troops > 0 else None
+
+    def troops(self, code: str) -> int:
+        return int(self.sides[code][1])
+
+    def add(self, side: str, code: str, count: int) -> None:
+        self.sides[code] = [side, self.troops(code) + count]
+
+    def take(self, code: str, count: int) -> None:
+        left = self.troops(code) - count
+        self.sides[code] = [self.sides[code][0] if left else None, left]
+
+
+def _board(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Each event finds the board it says, when it happens: units are placed where no other
+    troops stand; a recruit is on a territory the seat controls ("Pick a territory you
+    control"); a revolt takes one troop of the territory's holder, another than the seat; a
+    move leaves a territory the seat holds, with no more troops than are there, and is combat
+    exactly when "you move into a territory controlled by an opponent", which defends with "all
+    the units in a region during the start of the battle"; the survivors of a capture move in,
+    the others go back (D-CE-4); an empty territory is taken without combat (D-CE-5). Replayed
+    in order, the events leave the board the turn ends with."""
+    board, found = _Board(before), []
+    for event in events:
+        data, kind = event.data, event.kind
+        if kind in ("place", "recruit", "spread"):
+            placed = data["placed"] if kind == "spread" else {data["territory"]: data["troops"]}
+            for code, count in placed.items():
+                allowed = (data["seat"],) if kind == "recruit" else (None, data["seat"])
+                if board.holder(code) not in allowed:
+                    found.append(f"{BOARD}: {data['seat']}'s {kind} in {code}, held by {board.holder(code)}")
+                board.add(data["seat"], code, count)
+        elif kind == "revolt":
+            code, who = data["territory"], board.holder(data["territory"])
+            if who in (None, data["seat"]) or who != data["victim"] or board.troops(code) - 1 != data["left"]:
+                found.append(f"{BOARD}: {data['seat']}'s revolt in {code} ({data['victim']}) found {who} there")
+            board.take(code, 1)
+        elif kind in ("move", "battle"):
+            found += _board_move(board, kind, data)
+    for code, territory in after["territories"].items():
+        if (board.holder(code), board.troops(code)) != (territory["owner"], territory["troops"]):
+            found.append(
+                f"{BOARD}: the events leave {code} to {board.holder(code)} with {board.troops(code)}, "
+                f"the turn ends with {territory['owner']} {territory['troops']}"
+            )
+    return found
+
+
+def _board_move(board: _Board, kind: str, data: JSONObject) -> list[str]:
+    seat, source, target = (data["seat"] if kind == "move" else data["attacker"]), data["from"], data["to"]
+    count = data["troops"] if kind == "move" else data["attacking"]
+    found = []
+    if board.holder(source) != seat or not 0 < count <= board.troops(source):
+        found.append(
+            f"{BOARD}: {seat} moved {count} from {source}, held by {board.holder(source)} with {board.troops(source)}"
+        )
+    defender = board.holder(target)
+    if kind == "move":
+        if defender not in (None, seat) or data["took"] != (defender is None):
+            found.append(f"{BOARD}: {seat} moved into {target}, held by {defender}, without combat")
+        board.take(source, count)
+        board.add(seat, target, count)
+        return found
+    if defender in (None, seat) or defender != data["defender"] or data["defending"] != board.troops(target):
+        found.append(
+            f"{BOARD}: {seat} fought {data['defending']} of {data['defender']} in {target}, "
+            f"where {defender} held {board.troops(target)}"
+        )
+    board.take(source, count)
+    board.take(target, min(data["defender_losses"], board.troops(target)))
+    survivors = count - data["attacker_losses"]
+    if data["captured"]:
+        board.add(seat, target, survivors)
+    elif survivors:
+        board.add(seat, source, survivors)
+    return found

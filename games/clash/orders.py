@@ -332,12 +332,17 @@ def _may_come_good(state: JSONObject, seat: str, order: Order) -> bool:
 
 
 def _revolt_may_come_good(state: JSONObject, seat: str, order: Order) -> bool:
-    """A REVOLT on one of the seat's own core territories that has no enemy troop now: a player
-    before the seat in the round may move one in (D-ALL-4), and the revolt then runs. Rule
-    D-ALL-3 fails it on its own if not, so the check warns (_revolt_warning) and does not
-    refuse the file."""
+    """A REVOLT on one of the seat's own core territories that has no enemy troop now, when
+    another player acts before the seat in the round: that player may move one in (D-ALL-4),
+    and the revolt then runs. Rule D-ALL-3 fails it on its own if not, so the check warns
+    (_revolt_warning) and does not refuse the file. When the seat acts first nobody can, and
+    the check refuses it, as it does a recruit past the unit limit."""
     code = order.args[0] if order.verb == "REVOLT" and well_formed(order) else None
-    return code in state["territories"] and state["territories"][code]["core_of"] == seat
+    return (
+        code in state["territories"]
+        and state["territories"][code]["core_of"] == seat
+        and order_of_play(state)[0] != seat
+    )
 
 
 def _recruit_may_come_good(state: JSONObject, seat: str, order: Order) -> bool:

@@ -20,6 +20,7 @@ from .board import (
     nation,
     order_of_play,
     order_text,
+    own_event,
     place_name,
     places,
     settle,
@@ -104,15 +105,8 @@ def _failed(state: JSONObject, seat: str, order: object, reason: str, in_part: b
     text = order_text(order) if isinstance(order, Order) else "an unreadable order"
     fails = "fails in part" if in_part else "fails"
     # Its own seat's alone: the others see only what happened on the board (rule D-ALL-5).
-    return Event(
-        "order_failed",
-        {
-            "text": f"{nation(state, seat)}'s order {text} {fails}: {reason}.",
-            "seat": seat,
-            "order": text,
-            "reason": reason,
-        },
-        (seat,),
+    return own_event(
+        "order_failed", seat, f"{nation(state, seat)}'s order {text} {fails}: {reason}.", order=text, reason=reason
     )
 
 
@@ -136,12 +130,22 @@ def _claim(state: JSONObject, orders: JSONObject, seeds: TurnSeeds, events: list
                 break
             pick += 1
             code = next((c for c in wishes[seat] if c in free), None)
-            how = "preference" if code else "draw"
+            drawn = code is None
             if code is None:  # "a seeded draft for seats that send none"
                 code = rng.choice(free)
             free.remove(code)
             state["territories"][code]["core_of"] = seat  # rule D-CE-1
-            events.append(_claim_event(state, seat, code, pick, how, bool(wishes[seat])))
+            events.append(
+                event(
+                    "claim",
+                    f"Pick {pick}: {nation(state, seat)} claims {place_name(state, code)}.",
+                    seat=seat,
+                    territory=code,
+                    pick=pick,
+                )
+            )
+            if drawn:
+                events.append(_claim_draw(state, seat, code, pick, bool(wishes[seat])))
     state["phase"] = "place"
     units = state["scenario"]["start_units"]
     events.append(
@@ -170,14 +174,13 @@ def _wish_list(state: JSONObject, seat: str, orders: list[object], events: list[
     return wishes
 
 
-def _claim_event(state: JSONObject, seat: str, code: str, pick: int, how: str, listed: bool) -> Event:
-    who, name = nation(state, seat), place_name(state, code)
-    if how == "preference":
-        text = f"Pick {pick}: {who} claims {name}, the first free territory on its list."
-    else:
-        why = "none on its list is free" if listed else "it sent no list"
-        text = f"Pick {pick}: {who} is given {name} by a seeded draw ({why})."
-    return event("claim", text, seat=seat, territory=code, pick=pick, how=how)
+def _claim_draw(state: JSONObject, seat: str, code: str, pick: int, listed: bool) -> Event:
+    # Why gm drew for the seat is its own (rule D-ALL-5): whether it sent a list, and that every
+    # territory on it was taken, is about orders that were not carried out. The others read the
+    # claim alone; the seat reads the draw (rule D-ALL-1).
+    why = "none on its list was free" if listed else "it sent no list"
+    text = f"Pick {pick}: {why}, so {place_name(state, code)} was drawn for {nation(state, seat)} by lot."
+    return own_event("claim_draw", seat, text, territory=code, pick=pick, listed=listed)
 
 
 def _place(state: JSONObject, orders: JSONObject, events: list[Event]) -> None:

@@ -101,6 +101,7 @@ def test_clash_warns_of_an_attack_too_weak_to_take_its_target():
 def test_clash_warns_of_a_revolt_with_no_enemy_troop_to_remove_yet():
     state = clash_lowlands(ENG=("BR", 4), HOL=(None, 0))
     state["territories"]["HOL"]["core_of"] = "BR"
+    state["start"] = "FR"  # France acts first and may move into Holland
     assert warned("clash", state, "BR", "REVOLT HOL") == [
         (1, "HOL is empty now: the revolt fails unless another player moves troops in before your action")
     ]

@@ -7,8 +7,9 @@ import copy
 import dataclasses
 
 from gm_games.clash import ruleset
-from gm_games.clash.invariants import ADJACENT, CORES, ROUND, invariants
+from gm_games.clash.invariants import ADJACENT, BOARD, CORES, ROUND, invariants
 
+from gm.core.cases import ScriptedSeeds
 from gm.core.model import Event, SeatInfo, TurnResult
 from gm.core.ruleset import TurnSeeds
 
@@ -99,3 +100,67 @@ def test_actions_out_of_the_order_of_play_or_before_the_roll_are_found():
     assert ROUND in named(invariants(before, orders, with_events(result, swapped)))
     first = [events[acts[0]], *(e for i, e in enumerate(events) if i != acts[0])]
     assert ROUND in named(invariants(before, orders, with_events(result, first)))
+
+
+def lowlands_round(start: str, orders: dict[str, list[str]], **territories) -> tuple[dict, dict, TurnResult]:
+    """(state before, orders, result) of a lowlands round with the die at 3, the territories set
+    as (owner, troops[, core])."""
+    loaded = ruleset.load_scenario(ruleset.scenario_text("lowlands"), "lowlands")
+    state = ruleset.new_game(loaded, [SeatInfo("BR", "Ann"), SeatInfo("FR", "Bob")], TurnSeeds(1, 0))
+    state.update(phase="play", round=5, start=start)
+    state["seats"]["BR"]["money"] = 10
+    for code, (owner, troops, *core) in territories.items():
+        state["territories"][code].update(owner=owner, troops=troops, core_of=(core or [None])[0])
+    parsed = {seat: ruleset.parse_orders(list(enumerate(lines, 1)))[0] for seat, lines in orders.items()}
+    return state, parsed, ruleset.resolve(state, parsed, ScriptedSeeds(1, 5, [3], "roll"))
+
+
+def replaced(result: TurnResult, kind: str, **data) -> TurnResult:
+    events = [Event(e.kind, {**e.data, **data}, e.seats) if e.kind == kind else e for e in result.events]
+    return with_events(result, events)
+
+
+def test_a_battle_against_other_troops_than_the_board_holds_is_found():
+    # "The attacker loses ... the defense strength of all the units in a region during the start
+    # of the battle": France took Holland first, so Britain's attack meets France's 3 survivors.
+    before, orders, result = lowlands_round(
+        "FR", {"FR": ["MOVE BEL HOL ALL"], "BR": ["MOVE ENG HOL 5"]}, ENG=("BR", 5), HOL=("BR", 1), BEL=("FR", 4)
+    )
+    assert invariants(before, orders, result) == []
+    events = list(result.events)
+    i = [n for n, e in enumerate(events) if e.kind == "battle"][1]
+    assert events[i].data["defending"] == 3
+    # The board as the files saw it (1 British troop) instead of the board at the battle.
+    events[i] = Event("battle", {**events[i].data, "defending": 1, "attacker_losses": 1}, events[i].seats)
+    assert BOARD in named(invariants(before, orders, with_events(result, events)))
+
+
+def test_a_recruit_where_the_seat_has_no_troops_is_found():
+    before, orders, result = lowlands_round("BR", {"BR": ["RECRUIT ENG 2"]}, ENG=("BR", 1), HOL=("FR", 1))
+    assert invariants(before, orders, result) == []
+    assert BOARD in named(invariants(before, orders, replaced(result, "recruit", territory="HOL")))
+
+
+def test_a_move_into_an_opponent_without_combat_is_found():
+    before, orders, result = lowlands_round("BR", {"BR": ["MOVE ENG HOL 2"]}, ENG=("BR", 3), HOL=(None, 0))
+    assert invariants(before, orders, result) == []
+    moved = copy.deepcopy(before)
+    moved["territories"]["HOL"].update(owner="FR", troops=1)  # France holds Holland after all
+    assert BOARD in named(invariants(moved, orders, result))
+
+
+def test_a_revolt_on_a_territory_of_ones_own_is_found():
+    before, orders, result = lowlands_round("BR", {"BR": ["REVOLT ENG"]}, ENG=("FR", 2, "BR"), HOL=("BR", 1))
+    assert invariants(before, orders, result) == []
+    held = copy.deepcopy(before)
+    held["territories"]["ENG"]["owner"] = "BR"
+    assert BOARD in named(invariants(held, orders, result))
+
+
+def test_survivors_left_out_of_a_captured_territory_are_found():
+    before, orders, result = lowlands_round("BR", {"BR": ["MOVE ENG BEL 4"]}, ENG=("BR", 5), BEL=("FR", 1))
+    assert invariants(before, orders, result) == []
+    state = copy.deepcopy(result.state)
+    state["territories"]["BEL"]["troops"] = 1  # one survivor moved in, two went back
+    state["territories"]["ENG"]["troops"] = 3
+    assert BOARD in named(invariants(before, orders, dataclasses.replace(result, state=state)))

@@ -130,10 +130,27 @@ def test_a_revolt_with_no_enemy_troop_yet_is_warned_of_not_refused(line, warning
     # D-ALL-4: a player before Britain in the round may move into its core territory, and the
     # revolt then has a troop to remove; D-ALL-3: only an action illegal when it runs fails.
     state = lowlands(ENG=("BR", 4, "BR"), BEL=("FR", 2), HOL=(None, 0, "BR"))
+    state["start"] = "FR"
     assert check(state, "BR", line) == []
     orders, _ = parse(line)
     assert messages(ruleset.order_warnings(state, "BR", orders)) == [(1, warning)]
     assert messages(ruleset.order_warnings(state, "FR", parse("REVOLT BEL")[0])) == []
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("REVOLT HOL", "HOL is empty; there is no troop to remove"),
+        ("REVOLT ENG", "ENG holds only your own troops; there is no troop to remove"),
+    ],
+)
+def test_a_revolt_with_no_enemy_troop_is_refused_when_the_seat_acts_first(line, message):
+    # Nobody acts before Britain this round, so nobody can move a troop in before its revolt:
+    # the order cannot come good (D-ALL-3), as a recruit past the unit limit cannot.
+    state = lowlands(ENG=("BR", 4, "BR"), BEL=("FR", 2), HOL=(None, 0, "BR"))
+    assert state["start"] == "BR"
+    assert check(state, "BR", line) == [(1, message)]
+    assert messages(ruleset.order_warnings(state, "BR", parse(line)[0])) == []
 
 
 def test_a_revolt_runs_on_a_troop_an_earlier_seat_moved_in():
