@@ -41,7 +41,10 @@ def test_the_bank_does_not_tell_a_seat_the_hand_of_the_only_other_player_holding
     assert ruleset.view(one, "RED") == ruleset.view(other, "RED")
     assert ruleset.view(one, "ORANGE") == ruleset.view(other, "ORANGE")
     assert ruleset.view(one, "BLUE") != ruleset.view(other, "BLUE")
-    assert ruleset.view(one, "RED")["bank"] == f"{sum(BANK[g] for g in ('wood', 'brick', 'wool', 'wheat', 'ore')) - 7} cards"
+    assert (
+        ruleset.view(one, "RED")["bank"]
+        == f"{sum(BANK[g] for g in ('wood', 'brick', 'wool', 'wheat', 'ore')) - 7} cards"
+    )
 
 
 def after_the_seven(discard: list[str]) -> dict:
