@@ -81,15 +81,16 @@ class Plan:
         # Places a player before the seat in the round may yet free (rule D-ALL-3), used up as
         # orders past a limit stand on them; maybe: (line, why the order may still fail).
         self.freed = {} if alone else _may_be_freed(state, seat)
+        self.open = set(open_roads(state, self.geo)) if self.freed.get("diplomat") else set()
         self.towns = {int(v) for v, b in state["buildings"].items() if b["owner"] == seat and b["kind"] == "town"}
         self.maybe: list[tuple[int, str]] = []
 
-    def stands_if_freed(self, what: str, message: str, unless: str) -> bool:
-        """Whether an order refused for want of a place (`what`) stands on one a player before
+    def stands_if_freed(self, what: str, message: str, unless: str, places: int = 1) -> bool:
+        """Whether an order refused for want of places (`what`) stands on ones a player before
         the seat may free; if so the warning says it fails unless that happens."""
-        if self.freed.get(what, 0) <= 0:
+        if places < 1 or self.freed.get(what, 0) < places:
             return False
-        self.freed[what] -= 1
+        self.freed[what] -= places
         self.maybe.append((self.line, f"{message}: it fails unless {unless} before your turn"))
         return True
 
@@ -100,8 +101,8 @@ def _may_be_freed(state: JSONObject, seat: str) -> dict[str, int]:
     included). Wonders & Warriors only: in the Basic game no piece ever leaves the board.
     A town: the dragon, when the rolls up to the seat's own may bring it to the island and the
     seat has a town without a wonder to lose (one at most: it comes once in 7 black rolls).
-    A road: a Diplomat of a player before the seat, when one of its roads is open now (there are
-    2 Diplomats). A regular warrior: a Deserter, an Intrigue or a displacement by a player
+    A road: a Diplomat of a player before the seat removes an open road (there are 2 Diplomats),
+    one of the seat's under the limit or one on the edge it wants. A regular warrior: a Deserter, an Intrigue or a displacement by a player
     before it (each of the seat's regular warriors may go)."""
     if state.get("mode") != "wonders" or state.get("phase") != "play":
         return {}
@@ -110,10 +111,9 @@ def _may_be_freed(state: JSONObject, seat: str) -> dict[str, int]:
     geo = board_geometry(state)
     towns = [b for b in state["buildings"].values() if b["owner"] == seat and b["kind"] == "town"]
     dragon = DRAGON_STEPS - state["dragon"] <= before + 1 and any(not b.get("wonder") for b in towns)
-    mine = [e for e in open_roads(state, geo) if state["roads"][e] == seat]
     return {
         "town": 1 if dragon else 0,
-        "road": WONDERS_DECKS["military"]["diplomat"] if before and mine else 0,
+        "diplomat": WONDERS_DECKS["military"]["diplomat"] if before else 0,
         "warrior": len(warriors_of(state, seat, 1)) if before else 0,
     }
 
@@ -156,22 +156,49 @@ def _settle_problem(plan: Plan, vertex: int, edge: str) -> str | None:
 
 def _road(plan: Plan, edge: str) -> str | None:
     problem = road_problem(plan.state, plan.geo, plan.seat, edge, plan.you)
-    if problem and count(plan.state, plan.seat, "road") >= LIMITS["road"]:
-        # Past the limit, the road stands where it would with one road fewer (Wonders &
-        # Warriors: a Diplomat played before the seat's turn may remove one).
-        roads, ends = plan.state["roads"], set(plan.geo.edge_ends.get(edge, ()))
-        spare = next(e for e, owner in roads.items() if owner == plan.seat and not ends & set(plan.geo.edge_ends[e]))
-        del roads[spare]  # a road that neither helps nor hinders this one
-        fewer = road_problem(plan.state, plan.geo, plan.seat, edge, plan.you)
-        roads[spare] = plan.seat
-        if fewer is None and plan.stands_if_freed("road", problem, "a Diplomat removes one of them"):
-            problem = None
+    if problem and _stands_past_diplomats(plan, edge, problem):
+        problem = None
     if problem is None:
         plan.state["roads"][edge] = plan.seat
         for end in plan.geo.edge_ends[edge]:  # the road lifts the fog round its ends
             for code in plan.geo.vertex_tiles[end]:
                 plan.state["board"]["tiles"][code]["fog"] = False
     return problem
+
+
+def _stands_past_diplomats(plan: Plan, edge: str, problem: str) -> bool:
+    """Whether a ROAD refused on an edge another road holds, or past the limit of 15, stands
+    where it would with that road gone, or one of the seat's: Diplomats played before the seat's
+    turn (Wonders & Warriors) may remove an open road. Either must be open now."""
+    if not plan.freed.get("diplomat") or edge not in plan.geo.edge_ends:
+        return False
+    roads, ends = plan.state["roads"], set(plan.geo.edge_ends[edge])
+    gone, unless = [], []
+    holder = roads.get(edge)
+    if holder is not None:
+        if edge not in plan.open:
+            return False
+        gone.append(edge)
+        unless.append("the road on it")
+    if count(plan.state, plan.seat, "road") - (holder == plan.seat) >= LIMITS["road"]:
+        # one of the seat's open roads; the plan takes one that neither helps nor hinders this
+        spare = next(
+            (e for e, o in roads.items() if o == plan.seat and e != edge and not ends & set(plan.geo.edge_ends[e])),
+            None,
+        )
+        if spare is None or not any(roads.get(e) == plan.seat for e in plan.open - {edge}):
+            return False
+        gone.append(spare)
+        unless.append("one of your roads")
+    if not gone:
+        return False
+    kept = {e: roads.pop(e) for e in gone}
+    fewer = road_problem(plan.state, plan.geo, plan.seat, edge, plan.you)
+    roads.update(kept)
+    whom = " and ".join(unless)
+    return fewer is None and plan.stands_if_freed(
+        "diplomat", problem, f"{'a Diplomat removes' if len(gone) == 1 else 'Diplomats remove'} {whom}", len(gone)
+    )
 
 
 def _past_a_warrior(plan: Plan, vertex: int, check: Callable[[], str | None]) -> str | None:

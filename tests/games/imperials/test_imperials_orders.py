@@ -157,8 +157,13 @@ def case_state(name: str, orders: list[str] | None = None):
             (
                 1,
                 "you have 15 roads on the board, the most a player may have: it fails unless a Diplomat "
-                "removes one of them before your turn",
+                "removes one of your roads before your turn",
             ),
+        ),
+        (
+            "ww-road-on-an-open-road-diplomat-before",
+            None,
+            (1, "edge 1-5 already has Blue's road: it fails unless a Diplomat removes the road on it before your turn"),
         ),
         (
             "ww-warrior-limit-deserter-before",
