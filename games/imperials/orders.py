@@ -108,7 +108,6 @@ def _may_be_freed(state: JSONObject, seat: str) -> dict[str, int]:
         return {}
     sequence = order_of_play(state)
     before = sequence.index(seat) if seat in sequence else 0
-    geo = board_geometry(state)
     towns = [b for b in state["buildings"].values() if b["owner"] == seat and b["kind"] == "town"]
     dragon = DRAGON_STEPS - state["dragon"] <= before + 1 and any(not b.get("wonder") for b in towns)
     return {
