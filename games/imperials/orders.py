@@ -81,6 +81,9 @@ class Plan:
         # Places a player before the seat in the round may yet free (rule D-ALL-3), used up as
         # orders past a limit stand on them; maybe: (line, why the order may still fail).
         self.freed = {} if alone else _may_be_freed(state, seat)
+        sequence = order_of_play(state)
+        # Whether a player plays before the seat in the coming round (rule D-ALL-4).
+        self.later = not alone and state["phase"] == "play" and seat in sequence[1:]
         self.open = set(open_roads(state, self.geo)) if self.freed.get("diplomat") else set()
         self.towns = {int(v) for v, b in state["buildings"].items() if b["owner"] == seat and b["kind"] == "town"}
         self.maybe: list[tuple[int, str]] = []
@@ -329,7 +332,11 @@ def _tile_problem(plan: Plan, code: str) -> str | None:
     if code not in tiles:
         return f"{code} is not a tile of this island (they are lettered A to {plan.geo.tiles[-1]})"
     if tiles[code]["fog"]:
-        return f"tile {code} is under fog; the robber cannot go there"
+        problem = f"tile {code} is under fog; the robber cannot go there"
+        if not plan.later:
+            return problem
+        # A player before the seat may build a road that lifts the fog (rule D-ALL-3).
+        plan.maybe.append((plan.line, f"{problem} now: it counts only if a road built before your turn lifts the fog"))
     return None
 
 

@@ -166,6 +166,15 @@ def case_state(name: str, orders: list[str] | None = None):
             (1, "edge 1-5 already has Blue's road: it fails unless a Diplomat removes the road on it before your turn"),
         ),
         (
+            "robber-answer-fog-lifted-before",
+            None,
+            (
+                1,
+                "tile E is under fog; the robber cannot go there now: it counts only if a road built "
+                "before your turn lifts the fog",
+            ),
+        ),
+        (
             "ww-warrior-limit-deserter-before",
             None,
             (
@@ -208,3 +217,11 @@ def test_the_form_offers_no_example_that_counts_on_another_player():
         building.setdefault("wonder", None)
     form = "\n".join(ruleset.order_form(state, "RED"))
     assert "TOWN (you have 4 towns on the board, the most a player may have)" in form
+
+
+def test_a_tile_under_fog_is_a_problem_for_the_first_player_of_the_round():
+    state, parsed = case_state("robber-answer-fog-lifted-before")
+    state["first"] = "RED"
+    assert [p.message for p in ruleset.check_orders(state, "RED", parsed)] == [
+        "tile E is under fog; the robber cannot go there"
+    ]
