@@ -62,3 +62,36 @@ def test_the_bank_does_not_tell_the_others_which_cards_a_player_discarded():
     ores, wheats = after_the_seven(["ore"] * 4), after_the_seven(["wheat"] * 4)
     assert ores["seats"]["BLUE"]["hand"] != wheats["seats"]["BLUE"]["hand"]
     assert ruleset.view(ores, "ORANGE") == ruleset.view(wheats, "ORANGE")
+
+
+def test_the_check_s_answers_to_a_seat_stay_the_same_whatever_another_holds():
+    # D-ALL-5: what the rules keep from a player "never reaches that player, in any report,
+    # mail ..." - the answers and warnings to its own orders included.
+    from random import Random
+
+    from gm.core.model import SeatInfo as Seat
+
+    loaded = ruleset.load_scenario(ruleset.scenario_text("island"), "island")
+    for mode in ("basic", "wonders"):
+        scenario = {**loaded, "options": {**loaded.get("options", {}), "mode": mode}}
+        codes = ruleset.seat_codes(scenario)[:4]
+        state = ruleset.new_game(scenario, [Seat(c, c) for c in codes], TurnSeeds(3, 0))
+        for number in range(1, 9):
+            seeds = TurnSeeds(3, number)
+            orders = {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in codes}
+            for seat in codes:
+                mine = (
+                    orders[seat]
+                    + ruleset.parse_orders(
+                        list(enumerate(["TOWN 13", "ROAD 13-18", "WARRIOR 18", "ROBBER E", "ACCEPT 1"], 100))
+                    )[0]
+                )
+                answers = (ruleset.check_orders(state, seat, mine), ruleset.order_warnings(state, seat, mine))
+                for other in codes:
+                    if other != seat:
+                        variant = ruleset.hidden_variant(state, other, Random(number))
+                        assert (
+                            ruleset.check_orders(variant, seat, mine),
+                            ruleset.order_warnings(variant, seat, mine),
+                        ) == answers
+            state = ruleset.resolve(state, orders, seeds).state
