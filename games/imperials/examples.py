@@ -17,7 +17,7 @@ from .board import Geometry
 from .cards import TITLES
 from .goods import GOODS, IMPROVEMENT_LIMIT, IMPROVEMENTS, RESOURCES
 from .grammar import CARD_ARGS, PLAY_USAGE, order_line, parse_orders
-from .orders import check_orders
+from .orders import check_alone
 from .places import pieces_of, village_problem
 from .robot_cards import CHOICES, robber_play
 from .turn import board_geometry, voice
@@ -42,9 +42,9 @@ NONE_FITS = {
 
 
 def first_passing(state: JSONObject, seat: str, lines: Iterable[str]) -> tuple[str | None, str | None]:
-    """The first line the GM's check passes for the seat now, as written; else what the check
-    said of the first it refused."""
-    return first_example(lines, parse_orders, lambda orders: check_orders(state, seat, orders))
+    """The first line the GM's check passes for the seat now, as written, with no place another
+    player may free counted on; else what the check said of the first it refused."""
+    return first_example(lines, parse_orders, lambda orders: check_alone(state, seat, orders))
 
 
 def settle_example(state: JSONObject, seat: str, vertices: list[int]) -> str | None:

@@ -10,7 +10,9 @@ the limits (roads, villages, towns, fences, improvements, warriors, action cards
 of every round; every action card is in a deck, a hand, or (Basic) played; settlements keep the
 distance rule; the longest route, the strongest army, the Dragonslayer points and the wonders are
 as the book awards them; no event every seat reads names what a hand holds or lacks; a win comes
-in the winner's own turn; the order of play rotates.
+in the winner's own turn; the order of play rotates; a trade gives a card each way, never a type
+for itself; a Basic action card is played at most one a turn, never in the turn it is bought; a
+warrior acts only if not activated in the turn.
 """
 
 from __future__ import annotations
@@ -57,6 +59,9 @@ ROBBER = "Robber (moves on every 7, to a different tile, never under fog; a 7 pr
 OFFERS = "Trade offers (D-IM-8, D-IM-9)"
 THEFT = "Robber (a card stolen from another player with a settlement at the robber's tile)"
 DISCARDS = "Robber (more cards than the discard limit, 7 and 2 more a fence, give back half; D-IM-1, D-IM-13)"
+TRADES = "Trade (each side gives at least one card, never of a type it gets)"
+PLAYS = "Action Cards (Basic, up to one a turn, never in the turn it is bought)"
+ACTIONS = "Warriors (an action only by a warrior not activated during the current turn)"
 assert all(
     ": " not in name
     for name in (
@@ -74,6 +79,9 @@ assert all(
         ROTATE,
         DISCARDS,
         THEFT,
+        TRADES,
+        PLAYS,
+        ACTIONS,
     )
 )
 
@@ -119,6 +127,9 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _rotation,
         _robber,
         _thefts,
+        _trades,
+        _plays,
+        _warrior_actions,
     )
     return found + [line for check in checks for line in check(before, result.state, result.events)]
 
@@ -521,4 +532,58 @@ def _offers(before: JSONObject, orders: dict[str, list[Order]], events: tuple[Ev
             takers = {s for s, n in accepted if n == data["offer"] and to in ("ALL", s)}
             if set(event.seats or ()) != {data["seat"]} | takers:
                 found.append(f"{OFFERS}: the failed trade #{data['offer']} is read by {event.seats}")
+    return found
+
+
+def _trades(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Trade: "Resources of the same type may not be exchanged during a trade" and "At least one
+    resource must be given by each player", between players and with the market (4, 3 or 2
+    cards of one type for one of another)."""
+    found = []
+    for event in events:
+        if event.kind not in ("trade", "market"):
+            continue
+        give = {g for g, n in event.data["give"].items() if n > 0}
+        get = {g for g, n in event.data["get"].items() if n > 0}
+        if not give or not get or give & get:
+            found.append(f"{TRADES}: {event.data['text']}")
+        if event.kind == "market" and (len(give) != 1 or sum(event.data["get"].values()) != 1):
+            found.append(f"{TRADES}: the market trades one type for one card, not {event.data['text']}")
+    return found
+
+
+def _plays(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Basic: "Players may play upto one action card every turn"; "An action card may not be
+    played on the turn it is purchased", and in the Basic game a card comes only by purchase, so
+    each card played was in its player's hand when the round began (D-IM-2)."""
+    if before["mode"] != "basic" or before["phase"] != "play":
+        return []
+    found = []
+    held = {code: Counter(c["card"] for c in seat["cards"]) for code, seat in before["seats"].items()}
+    played: Counter[str] = Counter()
+    for data in _of(events, "play"):
+        seat, card = data["seat"], data["card"]
+        played[seat] += 1
+        if played[seat] == 2:
+            found.append(f"{PLAYS}: {seat} plays a second action card in its turn")
+        if held[seat][card] <= 0:
+            found.append(f"{PLAYS}: {seat} plays a {card} card it did not hold when its turn began")
+        held[seat][card] -= 1
+    return found
+
+
+def _warrior_actions(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Warriors: "An action may be performed only if the warrior was not activated during the
+    current turn" (after an action it "may be reactivated again in the same turn, but not perform
+    another action"): no warrior moves or chases the robber from a corner where its owner
+    activated it in this round (each player's one turn)."""
+    found, activated = [], set()
+    for event in events:
+        data = event.data
+        if event.kind == "activate":
+            activated.add((data["seat"], data["vertex"]))
+        elif event.kind == "warrior_moves" and (data["seat"], data["start"]) in activated:
+            found.append(f"{ACTIONS}: {data['text']}")
+        elif event.kind == "chase" and (data["seat"], data["vertex"]) in activated:
+            found.append(f"{ACTIONS}: {data['text']}")
     return found

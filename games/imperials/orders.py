@@ -12,27 +12,30 @@ from typing import cast
 
 from gm.core.model import JSONObject, Order, Problem
 
-from .cards import TITLES, other_mode
-from .goods import RESOURCES, Cards
+from .cards import TITLES, WONDERS_DECKS, other_mode
+from .goods import LIMITS, RESOURCES, Cards
 from .grammar import ACTIONS, CARD_ARGS, SETUP, STANDING, WONDERS_ONLY, parse_orders, well_formed
-from .military import deserted, deserter_spot
-from .places import road_problem, town_problem, village_problem
+from .military import deserted, deserter_spot, open_roads
+from .places import count, road_problem, town_problem, village_problem
+from .setup import order_of_play
 from .trade import offer_problem
 from .turn import board_geometry, voice
-from .warnings import order_warnings
-from .warriors import warrior_place_problem
+from .warnings import order_warnings as hand_warnings
+from .warriors import DRAGON_STEPS, PIECES_PER_LEVEL, warrior_place_problem, warriors_of
 
-__all__ = ["parse_orders", "check_orders", "order_problem", "order_warnings", "Plan"]
+__all__ = ["parse_orders", "check_orders", "check_alone", "order_problem", "order_warnings", "Plan"]
 
 
-def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
-    """The problems with a seat's orders now; an empty list means the orders are accepted."""
+def check_orders(state: JSONObject, seat: str, orders: list[Order], alone: bool = False) -> list[Problem]:
+    """The problems with a seat's orders now; an empty list means the orders are accepted.
+    alone: as if nobody played before the seat, so that no order stands on a place another
+    player may free (the order form's examples)."""
     if seat not in state["seats"]:
         return [Problem(0, f"{seat} has no seat in this game")]
     if state["phase"] == "over":
         return [Problem(getattr(o, "line", 0), "the game is over; no orders are needed") for o in orders]
     problems: list[Problem] = []
-    plan = Plan(state, seat)
+    plan = Plan(state, seat, alone)
     for order in orders:
         message = order_problem(plan, order)
         if message:
@@ -40,11 +43,28 @@ def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Prob
     return sorted(problems, key=lambda p: p.line)
 
 
+def check_alone(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+    return check_orders(state, seat, orders, alone=True)
+
+
+def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+    """What is probably a slip (warnings.py), and each limit the check let pass because a player
+    before the seat in the round may yet free a place (rule D-ALL-3). Never raises: the orders
+    may be the ones the check refused."""
+    found = hand_warnings(state, seat, orders)
+    if seat in state.get("seats", {}) and state.get("phase") == "play":
+        plan = Plan(state, seat)
+        for order in orders:
+            order_problem(plan, order)
+        found += [Problem(line, message) for line, message in plan.maybe]
+    return sorted(found, key=lambda p: p.line)
+
+
 class Plan:
     """The board as the seat's own orders so far would leave it (costs and dice aside), so each
     order is checked against the ones written before it."""
 
-    def __init__(self, state: JSONObject, seat: str):
+    def __init__(self, state: JSONObject, seat: str, alone: bool = False):
         self.state = {
             **state,
             "roads": dict(state["roads"]),
@@ -57,6 +77,47 @@ class Plan:
         self.bought = False
         self.plays = 0
         self.alchemist = False
+        self.line = 0  # the line of the order being checked
+        # Places a player before the seat in the round may yet free (rule D-ALL-3), used up as
+        # orders past a limit stand on them; maybe: (line, why the order may still fail).
+        self.freed = {} if alone else _may_be_freed(state, seat)
+        sequence = order_of_play(state)
+        # Whether a player plays before the seat in the coming round (rule D-ALL-4).
+        self.later = not alone and state["phase"] == "play" and seat in sequence[1:]
+        self.open = set(open_roads(state, self.geo)) if self.freed.get("diplomat") else set()
+        self.towns = {int(v) for v, b in state["buildings"].items() if b["owner"] == seat and b["kind"] == "town"}
+        self.maybe: list[tuple[int, str]] = []
+
+    def stands_if_freed(self, what: str, message: str, unless: str, places: int = 1) -> bool:
+        """Whether an order refused for want of places (`what`) stands on ones a player before
+        the seat may free; if so the warning says it fails unless that happens."""
+        if places < 1 or self.freed.get(what, 0) < places:
+            return False
+        self.freed[what] -= places
+        self.maybe.append((self.line, f"{message}: it fails unless {unless} before your turn"))
+        return True
+
+
+def _may_be_freed(state: JSONObject, seat: str) -> dict[str, int]:
+    """How many towns, roads and regular warriors of the seat's may leave the board before its
+    actions in the coming round, by what happens in the turns before them (its own roll
+    included). Wonders & Warriors only: in the Basic game no piece ever leaves the board.
+    A town: the dragon, when the rolls up to the seat's own may bring it to the island and the
+    seat has a town without a wonder to lose (one at most: it comes once in 7 black rolls).
+    A road: a Diplomat of a player before the seat removes an open road (there are 2 Diplomats),
+    one of the seat's under the limit or one on the edge it wants. A regular warrior: a Deserter, an Intrigue or a displacement by a player
+    before it (each of the seat's regular warriors may go)."""
+    if state.get("mode") != "wonders" or state.get("phase") != "play":
+        return {}
+    sequence = order_of_play(state)
+    before = sequence.index(seat) if seat in sequence else 0
+    towns = [b for b in state["buildings"].values() if b["owner"] == seat and b["kind"] == "town"]
+    dragon = DRAGON_STEPS - state["dragon"] <= before + 1 and any(not b.get("wonder") for b in towns)
+    return {
+        "town": 1 if dragon else 0,
+        "diplomat": WONDERS_DECKS["military"]["diplomat"] if before else 0,
+        "warrior": len(warriors_of(state, seat, 1)) if before else 0,
+    }
 
 
 def order_problem(plan: Plan, order: Order) -> str | None:
@@ -65,6 +126,7 @@ def order_problem(plan: Plan, order: Order) -> str | None:
     if not well_formed(order):
         return "this order could not be read"
     state, verb = plan.state, order.verb
+    plan.line = order.line
     if state["mode"] == "basic" and verb in WONDERS_ONLY:
         return f"{verb} is an order of Wonders & Warriors; this game plays the Basic rules"
     if verb in STANDING:
@@ -96,12 +158,49 @@ def _settle_problem(plan: Plan, vertex: int, edge: str) -> str | None:
 
 def _road(plan: Plan, edge: str) -> str | None:
     problem = road_problem(plan.state, plan.geo, plan.seat, edge, plan.you)
+    if problem and _stands_past_diplomats(plan, edge, problem):
+        problem = None
     if problem is None:
         plan.state["roads"][edge] = plan.seat
         for end in plan.geo.edge_ends[edge]:  # the road lifts the fog round its ends
             for code in plan.geo.vertex_tiles[end]:
                 plan.state["board"]["tiles"][code]["fog"] = False
     return problem
+
+
+def _stands_past_diplomats(plan: Plan, edge: str, problem: str) -> bool:
+    """Whether a ROAD refused on an edge another road holds, or past the limit of 15, stands
+    where it would with that road gone, or one of the seat's: Diplomats played before the seat's
+    turn (Wonders & Warriors) may remove an open road. Either must be open now."""
+    if not plan.freed.get("diplomat") or edge not in plan.geo.edge_ends:
+        return False
+    roads, ends = plan.state["roads"], set(plan.geo.edge_ends[edge])
+    gone, unless = [], []
+    holder = roads.get(edge)
+    if holder is not None:
+        if edge not in plan.open:
+            return False
+        gone.append(edge)
+        unless.append("the road on it")
+    if count(plan.state, plan.seat, "road") - (holder == plan.seat) >= LIMITS["road"]:
+        # one of the seat's open roads; the plan takes one that neither helps nor hinders this
+        spare = next(
+            (e for e, o in roads.items() if o == plan.seat and e != edge and not ends & set(plan.geo.edge_ends[e])),
+            None,
+        )
+        if spare is None or not any(roads.get(e) == plan.seat for e in plan.open - {edge}):
+            return False
+        gone.append(spare)
+        unless.append("one of your roads")
+    if not gone:
+        return False
+    kept = {e: roads.pop(e) for e in gone}
+    fewer = road_problem(plan.state, plan.geo, plan.seat, edge, plan.you)
+    roads.update(kept)
+    whom = " and ".join(unless)
+    return fewer is None and plan.stands_if_freed(
+        "diplomat", problem, f"{'a Diplomat removes' if len(gone) == 1 else 'Diplomats remove'} {whom}", len(gone)
+    )
 
 
 def _past_a_warrior(plan: Plan, vertex: int, check: Callable[[], str | None]) -> str | None:
@@ -129,6 +228,17 @@ def _village(plan: Plan, vertex: int) -> str | None:
 
 def _town(plan: Plan, vertex: int) -> str | None:
     problem = town_problem(plan.state, plan.geo, plan.seat, vertex, plan.you)
+    building = plan.state["buildings"].get(str(vertex))
+    if problem and building is not None and building["owner"] == plan.seat:
+        # Wonders & Warriors: the dragon may burn a town of the seat's before its turn, which
+        # frees a place under the limit, or makes a town it held a village again.
+        unless = None
+        if building["kind"] == "village":
+            unless = "the dragon burns one of your towns"
+        elif vertex in plan.towns and not building.get("wonder"):
+            unless = "the dragon burns it"
+        if unless and plan.stands_if_freed("town", problem, unless):
+            problem = None
     if problem is None:
         plan.state["buildings"][str(vertex)]["kind"] = "town"
     return problem
@@ -222,7 +332,11 @@ def _tile_problem(plan: Plan, code: str) -> str | None:
     if code not in tiles:
         return f"{code} is not a tile of this island (they are lettered A to {plan.geo.tiles[-1]})"
     if tiles[code]["fog"]:
-        return f"tile {code} is under fog; the robber cannot go there"
+        problem = f"tile {code} is under fog; the robber cannot go there"
+        if not plan.later:
+            return problem
+        # A player before the seat may build a road that lifts the fog (rule D-ALL-3).
+        plan.maybe.append((plan.line, f"{problem} now: it counts only if a road built before your turn lifts the fog"))
     return None
 
 
@@ -257,7 +371,15 @@ def _warrior(plan: Plan, vertex: int) -> str | None:
         plan, vertex, lambda: warrior_place_problem(plan.state, plan.geo, plan.seat, vertex, "you")
     )
     if problem:
-        return problem.replace("you's", "your").replace("you has", "you have")
+        problem = problem.replace("you's", "your").replace("you has", "you have")
+        # Its other conditions met, a warrior past the limit of regular ones stands if one may
+        # leave the board in a turn before the seat's (Wonders & Warriors: a Deserter takes it,
+        # an Intrigue or a stronger warrior displaces it where it has nowhere to go).
+        regulars = len(warriors_of(plan.state, plan.seat, 1)) >= PIECES_PER_LEVEL
+        if not (regulars and problem.endswith("on the board already")) or not plan.stands_if_freed(
+            "warrior", problem, "a player before you takes or removes one of them"
+        ):
+            return problem
     plan.state["warriors"][str(vertex)] = {"owner": plan.seat, "level": 1, "active": False, "activated": None}
     return None
 

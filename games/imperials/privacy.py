@@ -14,16 +14,23 @@ from .goods import GOODS, RESOURCES, empty_hand
 
 def hidden_variant(state: JSONObject, seat: str, rng: Random) -> JSONObject:
     """A copy of the state with the seat's secrets redrawn: the same number of cards in another
-    mix, action cards of other kinds, other standing answers (victory point cards stay what they
+    mix (from the bank, where the old ones go back), action cards of other kinds, other standing answers (victory point cards stay what they
     are once the game is over, when everyone sees them)."""
     new = copy.deepcopy(state)
     me = new["seats"].get(seat)
     if me is None:
         return new
     kinds = RESOURCES if state["mode"] == "basic" else GOODS
+    # The cards go back to the bank and the same number come out again, so that the bank and
+    # the hands still hold every card once: a view that shows the bank's stock changes with them.
+    bank = new["bank"]
+    for good, n in me["hand"].items():
+        bank[good] += n
     hand = empty_hand()
     for _ in range(sum(me["hand"].values())):
-        hand[rng.choice(kinds)] += 1
+        good = rng.choice([g for g in kinds if bank[g] > 0])
+        bank[good] -= 1
+        hand[good] += 1
     me["hand"] = hand
     names = (
         sorted(BASIC_DECK)

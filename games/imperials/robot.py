@@ -149,7 +149,7 @@ class Builder:
         self.state, self.seat, self.rng = state, seat, rng
         self.geo = board_geometry(state)
         self.hand = dict(state["seats"][seat]["hand"])
-        self.plan = Plan(state, seat)
+        self.plan = Plan(state, seat, alone=True)  # counts on no place another player may free
         self.out: list[Order] = []
         self.wonders = state["mode"] == "wonders"
 

@@ -85,13 +85,23 @@ def view(state: JSONObject, seat: str) -> JSONObject:
             "slayer_left": state["dragonslayer_left"],
             "slayer_points": DRAGONSLAYER_POINTS,
         },
-        "bank": cards_text({g: state["bank"][g] for g in (GOODS if state["mode"] == "wonders" else RESOURCES)}),
+        "bank": _bank(state),
         "decks": {name: len(cards) for name, cards in state["decks"].items()},
         "robber": state["robber"],
         "merchant": _merchant(state),
         "known": known(state, geo, seat),
         "outcome": result.to_json() if result else None,
     }
+
+
+def _bank(state: JSONObject) -> str:
+    """How many cards the bank holds, not of which kind (rule D-ALL-5): everyone sees how many
+    cards each player holds, so the bank's stock of each kind would tell every seat what the
+    others hold between them (all of it, when one of two others holds none) and which cards a
+    player discarded, which only that player reads."""
+    goods = GOODS if state["mode"] == "wonders" else RESOURCES
+    held = sum(state["bank"][g] for g in goods)
+    return f"{held} card{'' if held == 1 else 's'}"
 
 
 def _merchant(state: JSONObject) -> JSONObject | None:

@@ -8,6 +8,7 @@ import copy
 import pytest
 from gm_games.imperials import actions, robber, ruleset, turn as imperials_turn
 from gm_games.imperials.invariants import (
+    ACTIONS,
     ARMY,
     BANKED,
     CARDS,
@@ -16,11 +17,13 @@ from gm_games.imperials.invariants import (
     HIDDEN,
     LIMIT,
     OFFERS,
+    PLAYS,
     PRICES,
     ROBBER,
     ROUTE,
     SLAYER,
     THEFT,
+    TRADES,
     WIN,
     invariants,
 )
@@ -207,3 +210,44 @@ def test_a_seven_without_the_robber_moving_or_with_production_is_found():
     )
     for events in (unmoved, produced):
         assert ROBBER in named(invariants(before, orders, TurnResult(result.state, events)))
+
+
+def test_a_trade_of_a_type_for_itself_or_for_nothing_is_found():
+    # Trade: "Resources of the same type may not be exchanged during a trade"; "At least one
+    # resource must be given by each player during a trade".
+    before, orders, result = game("basic", 5, 10)
+    same = {"seat": "RED", "give": {"wood": 4}, "get": {"wood": 1}, "rate": 4, "text": "t"}
+    free = {"offer": 1, "seat": "RED", "partner": "BLUE", "give": {"wood": 1}, "get": {}, "text": "u"}
+    events = (*result.events, Event("market", same), Event("trade", free))
+    lines = invariants(before, orders, TurnResult(result.state, events))
+    assert f"{TRADES}: t" in lines and f"{TRADES}: u" in lines
+
+
+def test_two_basic_cards_in_a_turn_or_a_card_not_held_are_found():
+    # Action Cards: "Players may play upto one action card every turn"; "An action card may not
+    # be played on the turn it is purchased".
+    before, orders, result = game("basic", 5, 10)
+    seat = before["seating"][0]
+    before = copy.deepcopy(before)
+    before["seats"][seat]["cards"] = [{"card": "roads", "round": 1, "bought": True}]
+    plays = tuple(Event("play", {"seat": seat, "card": c, "text": "t"}) for c in ("roads", "monopoly"))
+    events = tuple(e for e in result.events if e.kind != "play") + plays
+    lines = invariants(before, orders, TurnResult(result.state, events))
+    assert f"{PLAYS}: {seat} plays a second action card in its turn" in lines
+    assert f"{PLAYS}: {seat} plays a monopoly card it did not hold when its turn began" in lines
+    assert not any("roads" in line for line in lines)
+
+
+def test_a_warrior_acting_in_the_turn_it_was_activated_is_found():
+    # Warriors: "An action may be performed only if the warrior was not activated during the
+    # current turn".
+    before, orders, result = game("wonders", 5, 10)
+    events = (
+        *result.events,
+        Event("activate", {"seat": "RED", "vertex": 30, "text": "a"}),
+        Event("warrior_moves", {"seat": "RED", "start": 30, "end": 35, "text": "m"}),
+        Event("activate", {"seat": "RED", "vertex": 35, "text": "a"}),
+        Event("chase", {"seat": "RED", "vertex": 35, "text": "c"}),
+    )
+    lines = invariants(before, orders, TurnResult(result.state, events))
+    assert f"{ACTIONS}: m" in lines and f"{ACTIONS}: c" in lines

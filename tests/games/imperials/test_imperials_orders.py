@@ -118,3 +118,110 @@ def test_basic_games_refuse_the_orders_of_wonders_and_warriors():
         "WARRIOR is an order of Wonders & Warriors; this game plays the Basic rules",
         "IMPROVE is an order of Wonders & Warriors; this game plays the Basic rules",
     ]
+
+
+def case_state(name: str, orders: list[str] | None = None):
+    """The state a conformance case starts from, and Red's orders (the case's, or those given)."""
+    from pathlib import Path
+
+    from gm.core.cases import _start, load_case_text
+
+    folder = Path(__file__).resolve().parents[3] / "games" / "imperials" / "cases"
+    case = load_case_text((folder / f"{name}.toml").read_text(encoding="utf-8"), name)
+    state, _ = _start(case, ruleset)
+    parsed, problems = ruleset.parse_orders(list(enumerate(orders or case["orders"]["RED"], 1)))
+    assert not problems
+    return state, parsed
+
+
+@pytest.mark.parametrize(
+    "name, orders, warning",
+    [
+        (
+            "ww-town-limit-dragon-may-burn",
+            None,
+            (
+                2,
+                "you have 4 towns on the board, the most a player may have: it fails unless the dragon "
+                "burns one of your towns before your turn",
+            ),
+        ),
+        (
+            "ww-town-limit-dragon-may-burn",
+            ["DEMOTE 1", "TOWN 1"],
+            (2, "vertex 1 is a town already: it fails unless the dragon burns it before your turn"),
+        ),
+        (
+            "ww-road-limit-diplomat-before",
+            None,
+            (
+                1,
+                "you have 15 roads on the board, the most a player may have: it fails unless a Diplomat "
+                "removes one of your roads before your turn",
+            ),
+        ),
+        (
+            "ww-road-on-an-open-road-diplomat-before",
+            None,
+            (1, "edge 1-5 already has Blue's road: it fails unless a Diplomat removes the road on it before your turn"),
+        ),
+        (
+            "robber-answer-fog-lifted-before",
+            None,
+            (
+                1,
+                "tile E is under fog; the robber cannot go there now: it counts only if a road built "
+                "before your turn lifts the fog",
+            ),
+        ),
+        (
+            "ww-warrior-limit-deserter-before",
+            None,
+            (
+                1,
+                "you have 2 regular warriors on the board already: it fails unless a player before you "
+                "takes or removes one of them before your turn",
+            ),
+        ),
+    ],
+)
+def test_a_limit_a_player_before_may_free_is_a_warning(name, orders, warning):
+    # Rule D-ALL-3: the order fails when it runs if the place is still taken; the check lets it
+    # stand when the dragon or a card of a player before may free it, and warns.
+    state, parsed = case_state(name, orders)
+    assert ruleset.check_orders(state, "RED", parsed) == []
+    found = [(p.line, p.message) for p in ruleset.order_warnings(state, "RED", parsed)]
+    assert warning in found
+
+
+def test_the_dragon_frees_one_place_for_a_town_not_two():
+    state, parsed = case_state("ww-town-limit-dragon-may-burn", ["TOWN 53", "TOWN 1"])
+    state["buildings"]["53"]["kind"] = "village"
+    problems = [(p.line, p.message) for p in ruleset.check_orders(state, "RED", parsed)]
+    assert problems == [(2, "vertex 1 is a town already")]
+
+
+@pytest.mark.parametrize(
+    "name", ["ww-town-limit-dragon-far", "ww-road-limit-first-player", "ww-warrior-limit-first-player"]
+)
+def test_a_limit_nobody_before_can_free_stays_a_problem_with_no_warning(name):
+    state, parsed = case_state(name)
+    assert len(ruleset.check_orders(state, "RED", parsed)) == 1
+    assert not any("fails unless" in p.message for p in ruleset.order_warnings(state, "RED", parsed))
+
+
+def test_the_form_offers_no_example_that_counts_on_another_player():
+    state, _ = case_state("ww-town-limit-dragon-may-burn")
+    for building in state["buildings"].values():
+        building.setdefault("fence", False)
+        building.setdefault("wonder", None)
+    form = "\n".join(ruleset.order_form(state, "RED"))
+    assert "TOWN (you have 4 towns on the board, the most a player may have)" in form
+
+
+def test_a_tile_under_fog_is_a_problem_for_the_first_player_of_the_round():
+    state, parsed = case_state("robber-answer-fog-lifted-before")
+    state["first"] = "RED"
+    assert [p.message for p in ruleset.check_orders(state, "RED", parsed)] == [
+        "tile E is under fog; the robber cannot go there"
+    ]

@@ -1,0 +1,97 @@
+"""Rule D-ALL-5 by implication: the bank's stock. Everyone sees how many cards each player holds,
+so a bank shown kind by kind would tell every seat what the others hold between them (all of it
+when one of two others holds none) and, from one report to the next, which cards a player gave
+back on a 7, which only that player reads ("You give back ...")."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+from gm_games.imperials import ruleset
+from gm_games.imperials.goods import BANK
+
+from gm.core.cases import ScriptedSeeds, _orders, _start, load_case_text
+from gm.core.model import SeatInfo
+from gm.core.ruleset import TurnSeeds
+
+CASES = Path(__file__).resolve().parents[3] / "games" / "imperials" / "cases"
+
+
+def three_seats() -> dict:
+    scenario = ruleset.load_scenario(ruleset.scenario_text("first-game"), "first-game")
+    seats = [SeatInfo(code, code) for code in ("RED", "BLUE", "ORANGE")]
+    state = ruleset.new_game(scenario, seats, TurnSeeds(1, 0))
+    state["phase"] = "play"
+    return state
+
+
+def holding(state: dict, hands: dict[str, dict[str, int]]) -> dict:
+    state = copy.deepcopy(state)
+    for seat, hand in hands.items():
+        state["seats"][seat]["hand"].update(hand)
+    state["bank"] = {g: n - sum(s["hand"][g] for s in state["seats"].values()) for g, n in BANK.items()}
+    return state
+
+
+def test_the_bank_does_not_tell_a_seat_the_hand_of_the_only_other_player_holding_cards():
+    state = three_seats()
+    one = holding(state, {"RED": {"wood": 2}, "BLUE": {"wheat": 3, "ore": 2}})
+    other = holding(state, {"RED": {"wood": 2}, "BLUE": {"brick": 4, "wool": 1}})
+    assert ruleset.view(one, "RED") == ruleset.view(other, "RED")
+    assert ruleset.view(one, "ORANGE") == ruleset.view(other, "ORANGE")
+    assert ruleset.view(one, "BLUE") != ruleset.view(other, "BLUE")
+    assert (
+        ruleset.view(one, "RED")["bank"]
+        == f"{sum(BANK[g] for g in ('wood', 'brick', 'wool', 'wheat', 'ore')) - 7} cards"
+    )
+
+
+def after_the_seven(discard: list[str]) -> dict:
+    """The case seven-discard-half played with Blue's DISCARD answer `discard`: Red rolls a 7,
+    Red and Blue give back 4 cards each."""
+    case = load_case_text((CASES / "seven-discard-half.toml").read_text(encoding="utf-8"), "seven-discard-half")
+    case["orders"]["BLUE"] = ["DISCARD " + " ".join(discard)]
+    state, seats = _start(case, ruleset)
+    orders, problems = _orders(case, ruleset, state, seats)
+    assert not problems
+    return ruleset.resolve(state, orders, ScriptedSeeds(case["seed"], 1, list(case["dice"]))).state
+
+
+def test_the_bank_does_not_tell_the_others_which_cards_a_player_discarded():
+    ores, wheats = after_the_seven(["ore"] * 4), after_the_seven(["wheat"] * 4)
+    assert ores["seats"]["BLUE"]["hand"] != wheats["seats"]["BLUE"]["hand"]
+    assert ruleset.view(ores, "ORANGE") == ruleset.view(wheats, "ORANGE")
+
+
+def test_the_check_s_answers_to_a_seat_stay_the_same_whatever_another_holds():
+    # D-ALL-5: what the rules keep from a player "never reaches that player, in any report,
+    # mail ..." - the answers and warnings to its own orders included.
+    from random import Random
+
+    from gm.core.model import SeatInfo as Seat
+
+    loaded = ruleset.load_scenario(ruleset.scenario_text("island"), "island")
+    for mode in ("basic", "wonders"):
+        scenario = {**loaded, "options": {**loaded.get("options", {}), "mode": mode}}
+        codes = ruleset.seat_codes(scenario)[:4]
+        state = ruleset.new_game(scenario, [Seat(c, c) for c in codes], TurnSeeds(3, 0))
+        for number in range(1, 9):
+            seeds = TurnSeeds(3, number)
+            orders = {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in codes}
+            for seat in codes:
+                mine = (
+                    orders[seat]
+                    + ruleset.parse_orders(
+                        list(enumerate(["TOWN 13", "ROAD 13-18", "WARRIOR 18", "ROBBER E", "ACCEPT 1"], 100))
+                    )[0]
+                )
+                answers = (ruleset.check_orders(state, seat, mine), ruleset.order_warnings(state, seat, mine))
+                for other in codes:
+                    if other != seat:
+                        variant = ruleset.hidden_variant(state, other, Random(number))
+                        assert (
+                            ruleset.check_orders(variant, seat, mine),
+                            ruleset.order_warnings(variant, seat, mine),
+                        ) == answers
+            state = ruleset.resolve(state, orders, seeds).state
