@@ -34,6 +34,7 @@ def played_case(name: str) -> list[str]:
         "elimination-no-land-areas",
         "elimination-no-bps-no-income",
         "elimination-areas-go-neutral-with-their-armies",
+        "elimination-at-the-end-of-the-turn",
         "elimination-bps-keep-you-in",
         "elimination-income-keeps-you-in",
         "end-no-survivors",
