@@ -8,7 +8,8 @@ changes hands only by capture or an elimination; victory points move only as 11.
 11.5 count them; census turns come three to five turns apart; an eliminated country owns
 nothing and a surviving one is not out by 11.1; a warning is given when a possible win is first
 achieved and stands until the next census turn, the points target stays the one set at the
-start, and the game ends, with the winner and discount, exactly as 11.6 and 11.7 say.
+start, and the game ends, with the winner and discount, exactly as 11.6 and 11.7 say; the
+report's roundup gives the current leader's VP and tells of a census only once it is held (11.3).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from gm.core.model import Event, JSONObject, Order, TurnResult
 from .actions import ARMY_COST, MAX_FORT, MOVE_COST, RESERVE_COST
 from .board import NEUTRAL, income, owned, supply
 from .terrain import TERRAINS
+from .view import view
 
 BPS = "BPs (D-EMP-2, D-EMP-3, D-EMP-4)"
 PRICES = "Prices (ARMY 3, RESERVE 1, GROW, FORTIFY, RAZE, D-EMP-4)"
@@ -37,6 +39,7 @@ ELIMINATION = "Elimination (11.1, D-EMP-14)"
 END = "Victory conditions and game end (11.6, D-EMP-9..13)"
 DISCOUNTS = "Prize discounts (11.7, D-EMP-15)"
 ORDER = "Order of play (D-EMP-1)"
+ROUNDUP = "The roundup (11.3)"
 
 ACTIONS = ("levy", "army", "reserve", "grow", "fortify", "raze", "move", "gift", "defence")
 
@@ -60,6 +63,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _end,
         _warning,
         _order_of_play,
+        _roundup,
     )
     return [line for check in checks for line in check(before, result.state, result.events)]
 
@@ -462,3 +466,21 @@ def _order_of_play(before: JSONObject, after: JSONObject, events: tuple[Event, .
     skip = next(i for i, seat in enumerate(turned) if seat in alive)
     expected = turned[skip:] + turned[:skip]
     return [] if after["order_of_play"] == expected else [f"{ORDER}: {cycle} became {after['order_of_play']}"]
+
+
+def _roundup(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """11.3: "The current score of the current leader is given in the game report (in the
+    roundup section) each turn", and census turns "are not indicated in advance": a report
+    tells of a census on the turn it was held, not before."""
+    alive = _alive(after)
+    if not alive:
+        return []
+    seen = view(after, alive[0])
+    top = max(after["vp"][seat] for seat in alive)
+    leaders = sorted(seat for seat in alive if after["vp"][seat] == top)
+    found = []
+    if (seen["leader"]["vp"], sorted(seen["leader"]["codes"])) != (top, leaders):
+        found.append(f"{ROUNDUP}: the report gives the leader {seen['leader']}; the leader is {leaders} with {top} VP")
+    if seen["census_now"] != bool(_of(events, "census")):
+        found.append(f"{ROUNDUP}: the report of turn {before['turn']} tells of a census: {seen['census_now']}")
+    return found

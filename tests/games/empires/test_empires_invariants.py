@@ -8,7 +8,7 @@ from pathlib import Path
 
 import gm_games.empires
 import pytest
-from gm_games.empires import endturn, ruleset
+from gm_games.empires import endturn, ruleset, view as empires_view
 from gm_games.empires.invariants import invariants
 
 from gm.core import victory
@@ -155,3 +155,13 @@ def test_no_survivors_with_a_winner_or_other_discounts_is_found(monkeypatch):
     monkeypatch.setattr(endturn.victory, "earned_discounts", lambda seats, winner, condition: dict.fromkeys(seats, 0))
     found = played_case("end-no-survivors")
     assert len(found) == 1 and "every country is out" in found[0]
+
+
+def test_a_roundup_that_leads_with_a_country_out_is_found(monkeypatch):
+    """11.3: the report gives "the current score of the current leader"; a view that ranks a
+    country eliminated this turn (30 VP) above the surviving leader (20 VP) is found."""
+    monkeypatch.setattr(empires_view, "alive", lambda state: list(state["seating"]))
+    found = played_case("win-eliminated-this-turn-not-a-survivor")
+    assert found == [
+        "The roundup (11.3): the report gives the leader {'codes': ['BR'], 'vp': 30}; the leader is ['AL'] with 20 VP"
+    ]
