@@ -114,35 +114,31 @@ def test_an_elimination_told_to_its_country_alone_is_found(monkeypatch):
     assert found == [f"{ELIMINATION}: ['CA'] out on turn 1; every seat is told of []"]
 
 
-def test_an_eliminated_country_whose_armies_vanish_is_found(monkeypatch):
-    """Choice 10: the areas of a country out turn neutral "with their armies"; a reading that
-    disbands them is found, and so is one that hands the areas to anyone but the neutrals."""
+def planted_in_elimination(monkeypatch, change) -> None:
+    """After the real eliminate, `change` each area that changed hands there."""
     eliminate = endturn.eliminate
 
-    def disbanding(turn):
+    def planted(turn):
         held = {code: area["owner"] for code, area in turn.state["areas"].items()}
         eliminate(turn)
         for code, area in turn.state["areas"].items():
             if area["owner"] != held[code]:
-                area["armies"] = 0
+                change(area)
 
-    monkeypatch.setattr(endturn, "eliminate", disbanding)
+    monkeypatch.setattr(endturn, "eliminate", planted)
+
+
+def test_an_eliminated_country_whose_armies_vanish_is_found(monkeypatch):
+    """Choice 10: the areas of a country out turn neutral "with their armies"; a reading that
+    disbands them is found."""
+    planted_in_elimination(monkeypatch, lambda area: area.update(armies=0))
     found = played_case("elimination-areas-go-neutral-with-their-armies")
     assert found == ["Armies (LEVY, ARMY, RESERVE, D-EMP-5, D-EMP-3): CA had 5 armies and has 3; the events explain +0"]
 
 
 def test_the_areas_of_a_country_out_going_elsewhere_is_found(monkeypatch):
     """Choice 10: the areas of a country out turn neutral, not to another country."""
-    eliminate = endturn.eliminate
-
-    def annexing(turn):
-        held = {code: area["owner"] for code, area in turn.state["areas"].items()}
-        eliminate(turn)
-        for code, area in turn.state["areas"].items():
-            if area["owner"] != held[code]:
-                area["owner"] = "AL"
-
-    monkeypatch.setattr(endturn, "eliminate", annexing)
+    planted_in_elimination(monkeypatch, lambda area: area.update(owner="AL"))
     found = played_case("elimination-no-bps-no-income")
     assert (
         "Areas change hands by capture (D-EMP-5, D-EMP-14): CRN of CA, eliminated, went to AL, not to the neutrals"
