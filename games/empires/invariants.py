@@ -8,7 +8,8 @@ changes hands only by capture or an elimination; victory points move only as 11.
 11.5 count them; census turns come three to five turns apart; an eliminated country owns
 nothing and a surviving one is not out by 11.1; a warning is given when a possible win is first
 achieved and stands until the next census turn, the points target stays the one set at the
-start, and the game ends, with the winner and discount, exactly as 11.6 and 11.7 say.
+start, and the game ends, with the winner and discount, exactly as 11.6 and 11.7 say; the
+report's roundup gives the current leader's VP and tells of a census only once it is held (11.3).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from gm.core.model import Event, JSONObject, Order, TurnResult
 from .actions import ARMY_COST, MAX_FORT, MOVE_COST, RESERVE_COST
 from .board import NEUTRAL, income, owned, supply
 from .terrain import TERRAINS
+from .view import view
 
 BPS = "BPs (D-EMP-2, D-EMP-3, D-EMP-4)"
 PRICES = "Prices (ARMY 3, RESERVE 1, GROW, FORTIFY, RAZE, D-EMP-4)"
@@ -37,6 +39,7 @@ ELIMINATION = "Elimination (11.1, D-EMP-14)"
 END = "Victory conditions and game end (11.6, D-EMP-9..13)"
 DISCOUNTS = "Prize discounts (11.7, D-EMP-15)"
 ORDER = "Order of play (D-EMP-1)"
+ROUNDUP = "The roundup (11.3)"
 
 ACTIONS = ("levy", "army", "reserve", "grow", "fortify", "raze", "move", "gift", "defence")
 
@@ -60,6 +63,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _end,
         _warning,
         _order_of_play,
+        _roundup,
     )
     return [line for check in checks for line in check(before, result.state, result.events)]
 
@@ -162,14 +166,44 @@ def _armies(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
         change[data["defender"]] -= data["defender_losses"]
     for data in _of(events, "finances"):
         change[data["seat"]] -= sum(data["dispersed"].values())
+    # A country out this turn leaves its areas to the neutrals with their armies (choice 10) and
+    # loses its reserve (choice 6): what it had then is what the neutrals gained and the reserve.
     out = _newly_out(before, after)
-    sides = [seat for seat in before["seating"] if seat not in out] + ([] if out else [NEUTRAL])
+    handed = {code: seat for code, seat in _held_at_the_end(before, events).items() if seat in out}
+    reserve = _reserve_at_the_end(before, events)
     found = []
-    for side in sides:
-        was, now = _armies_of(before, side), _armies_of(after, side)
+    for side in [seat for seat in before["seating"] if seat not in before["victory"]["eliminated"]] + [NEUTRAL]:
+        was = _armies_of(before, side)
+        if side in out:
+            now = reserve[side] + sum(after["areas"][code]["armies"] for code, seat in handed.items() if seat == side)
+        else:
+            now = _armies_of(after, side)
+        if side == NEUTRAL:
+            now -= sum(after["areas"][code]["armies"] for code in handed)
         if now - was != change[side]:
             found.append(f"{ARMIES}: {side} had {was} armies and has {now}; the events explain {change[side]:+}")
     return found
+
+
+def _held_at_the_end(before: JSONObject, events: tuple[Event, ...]) -> dict[str, str]:
+    """Who held each area when the actions were over: the owners at the start, changed by the
+    turn's captures in the order they came (nothing but a capture moves an area in the actions)."""
+    owners = {code: area["owner"] for code, area in before["areas"].items()}
+    for data in _of(events, "battle"):
+        if data["captured"]:
+            owners[data["to"]] = data["attacker"]
+    return owners
+
+
+def _reserve_at_the_end(before: JSONObject, events: tuple[Event, ...]) -> Counter[str]:
+    """Each country's reserve when the actions were over: ARMY (the 17th action's included) adds
+    to it, RESERVE takes from it."""
+    reserve = Counter({seat: country["reserve"] for seat, country in before["countries"].items()})
+    for data in _of(events, "army"):
+        reserve[data["seat"]] += data["armies"]
+    for data in _of(events, "reserve"):
+        reserve[data["seat"]] -= data["armies"]
+    return reserve
 
 
 def _armies_of(state: JSONObject, side: str) -> int:
@@ -212,14 +246,16 @@ def _area_text(area: JSONObject) -> str:
 def _hands(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
     """An area changes owner only when captured by its new owner, or turns neutral when its
     owner is eliminated; an owner is a country of the game or the neutrals."""
-    captured = {(d["to"], d["attacker"]) for d in _of(events, "battle") if d["captured"]}
+    held = _held_at_the_end(before, events)
     out = _newly_out(before, after)
     found = []
     for code, area in after["areas"].items():
         was, now = before["areas"][code]["owner"], area["owner"]
         if now not in after["countries"] and now != NEUTRAL:
             found.append(f"{HANDS}: {code} is owned by {now}")
-        elif was != now and (code, now) not in captured and not (now == NEUTRAL and out):
+        elif held[code] in out and now != NEUTRAL:
+            found.append(f"{HANDS}: {code} of {held[code]}, eliminated, went to {now}, not to the neutrals")
+        elif held[code] not in out and now != held[code]:
             found.append(f"{HANDS}: {code} passed from {was} to {now} without a capture")
     return found
 
@@ -309,6 +345,34 @@ def _elimination(before: JSONObject, after: JSONObject, events: tuple[Event, ...
     found += [
         f"{ELIMINATION}: {seat}, out before the turn, acted" for seat in acting & set(before["victory"]["eliminated"])
     ]
+    return found + _eliminated_now(before, after, events)
+
+
+def _eliminated_now(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """A country put out this turn met 11.1 at the end of the turn (no land areas when the
+    actions were over, or no BPs for the next turn and no income), is out from this turn, and
+    every seat is told so, once (choice 14)."""
+    out, turn = _newly_out(before, after), before["turn"]
+    held = Counter(_held_at_the_end(before, events).values())
+    books = {data["seat"]: data for data in _of(events, "finances")}
+    found = []
+    for seat in sorted(out):
+        book = books.get(seat, {})
+        if held[seat] and (book.get("next"), book.get("income")) != (0, 0):
+            found.append(
+                f"{ELIMINATION}: {seat} is out with {held[seat]} areas, {book.get('next')} BPs and "
+                f"income {book.get('income')}"
+            )
+        if after["victory"]["eliminated"][seat] != turn:
+            found.append(
+                f"{ELIMINATION}: {seat}, out on turn {turn}, is recorded out on {after['victory']['eliminated'][seat]}"
+            )
+    news = [e for e in events if e.kind == "eliminated"]
+    told = Counter(str(e.data.get("seat")) for e in news if e.seats is None)
+    if told != Counter(out) or told.total() != len(news):
+        found.append(
+            f"{ELIMINATION}: {sorted(out)} out on turn {turn}; every seat is told of {sorted(told.elements())}"
+        )
     return found
 
 
@@ -340,7 +404,9 @@ def _end(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> li
     census = bool(_of(events, "census"))
     over = after["phase"] == "over"
     if not alive:
-        return [] if over else [f"{END}: every country is out and the game goes on"]
+        nobody = (True, None, None, dict.fromkeys(after["seating"], 1))
+        given = (over, record["winner"], record["condition"], record["discounts"])
+        return [] if given == nobody else [f"{END}: every country is out: {given}; choice 12 says {nobody}"]
     if warned is not None and census:
         expected = (True, leader, holds[0]) if holds else (False, None, None)
         if (over, record["winner"], record["condition"]) != expected:
@@ -400,3 +466,21 @@ def _order_of_play(before: JSONObject, after: JSONObject, events: tuple[Event, .
     skip = next(i for i, seat in enumerate(turned) if seat in alive)
     expected = turned[skip:] + turned[:skip]
     return [] if after["order_of_play"] == expected else [f"{ORDER}: {cycle} became {after['order_of_play']}"]
+
+
+def _roundup(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """11.3: "The current score of the current leader is given in the game report (in the
+    roundup section) each turn", and census turns "are not indicated in advance": a report
+    tells of a census on the turn it was held, not before."""
+    alive = _alive(after)
+    if not alive:
+        return []
+    seen = view(after, alive[0])
+    top = max(after["vp"][seat] for seat in alive)
+    leaders = sorted(seat for seat in alive if after["vp"][seat] == top)
+    found = []
+    if (seen["leader"]["vp"], sorted(seen["leader"]["codes"])) != (top, leaders):
+        found.append(f"{ROUNDUP}: the report gives the leader {seen['leader']}; the leader is {leaders} with {top} VP")
+    if seen["census_now"] != bool(_of(events, "census")):
+        found.append(f"{ROUNDUP}: the report of turn {before['turn']} tells of a census: {seen['census_now']}")
+    return found

@@ -27,6 +27,27 @@ def test_case_names_its_section_and_quotes_the_rule(path):
     assert len(case["quote"]) >= 10 and case["title"]
 
 
+BOOKS = Path(__file__).parents[3] / "docs" / "rules"
+
+
+def _plain(text: str) -> str:
+    """Text as it reads: Markdown's ** and ` off, every run of white space one space."""
+    return " ".join(text.replace("**", "").replace("`", "").split())
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_the_quote_is_the_book_or_the_decisions_word_for_word(path):
+    """Each part of a case's quote (parts joined by "...") is in chapter 11 or DECISIONS.md."""
+    books = _plain(
+        " ".join(
+            (BOOKS / name).read_text(encoding="utf-8")
+            for name in ("empires-pbm-winning-and-losing.txt", "DECISIONS.md")
+        )
+    )
+    for part in re.split(r"\s*\.\.\.\s*", read(path)["quote"]):
+        assert _plain(part) in books, part
+
+
 def test_chapter_11_and_every_decision_are_covered():
     rules = " ".join(read(p)["rule"] for p in CASES)
     for section in ("11.1", "11.2", "11.3", "11.4", "11.5", "11.6", "11.7"):

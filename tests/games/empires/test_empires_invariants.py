@@ -1,5 +1,6 @@
 """games/empires/invariants.py: the turns of the cases keep the book's invariants, and a fault
-planted in the end-of-turn check (an old reading of the warning put back) is found and named."""
+planted in the end-of-turn check (an old reading of the warning put back, a wrong elimination)
+is found and named."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import gm_games.empires
 import pytest
-from gm_games.empires import ruleset
+from gm_games.empires import endturn, ruleset, view as empires_view
 from gm_games.empires.invariants import invariants
 
 from gm.core import victory
@@ -30,6 +31,14 @@ def played_case(name: str) -> list[str]:
         "end-not-on-the-warning-census",
         "end-at-the-next-census",
         "win-eliminated-this-turn-not-a-survivor",
+        "elimination-no-land-areas",
+        "elimination-no-bps-no-income",
+        "elimination-areas-go-neutral-with-their-armies",
+        "elimination-at-the-end-of-the-turn",
+        "elimination-bps-keep-you-in",
+        "elimination-income-keeps-you-in",
+        "end-no-survivors",
+        "order-of-play-skips-the-eliminated",
     ],
 )
 def test_the_turns_of_the_cases_keep_the_invariants(name):
@@ -80,3 +89,75 @@ def test_a_points_target_moved_during_the_game_is_found(monkeypatch):
 
     monkeypatch.setattr(ruleset, "resolve", moving)
     assert "the points target went from 40 to 41" in played_case("win-tie-at-the-top")[0]
+
+
+ELIMINATION = "Elimination (11.1, D-EMP-14)"
+
+
+def test_a_country_put_out_while_it_has_income_is_found(monkeypatch):
+    """11.1: "a country is still in the game if it has income, even if it's all spent on supply
+    so it's got no BPs"; a reading that puts out every country left with no BPs."""
+    monkeypatch.setattr(endturn.victory, "is_eliminated", lambda areas, bps, income: areas == 0 or bps <= 0)
+    found = played_case("elimination-income-keeps-you-in")
+    assert f"{ELIMINATION}: CA is out with 3 areas, 0 BPs and income 8" in found
+
+
+def test_an_elimination_told_to_its_country_alone_is_found(monkeypatch):
+    """Eliminations are told to every seat (choice 14), each once."""
+    event = endturn.Turn.event
+
+    def private(self, kind, text, seats=None, **data):
+        event(self, kind, text, (data["seat"],) if kind == "eliminated" else seats, **data)
+
+    monkeypatch.setattr(endturn.Turn, "event", private)
+    found = played_case("elimination-no-bps-no-income")
+    assert found == [f"{ELIMINATION}: ['CA'] out on turn 1; every seat is told of []"]
+
+
+def planted_in_elimination(monkeypatch, change) -> None:
+    """After the real eliminate, `change` each area that changed hands there."""
+    eliminate = endturn.eliminate
+
+    def planted(turn):
+        held = {code: area["owner"] for code, area in turn.state["areas"].items()}
+        eliminate(turn)
+        for code, area in turn.state["areas"].items():
+            if area["owner"] != held[code]:
+                change(area)
+
+    monkeypatch.setattr(endturn, "eliminate", planted)
+
+
+def test_an_eliminated_country_whose_armies_vanish_is_found(monkeypatch):
+    """Choice 10: the areas of a country out turn neutral "with their armies"; a reading that
+    disbands them is found."""
+    planted_in_elimination(monkeypatch, lambda area: area.update(armies=0))
+    found = played_case("elimination-areas-go-neutral-with-their-armies")
+    assert found == ["Armies (LEVY, ARMY, RESERVE, D-EMP-5, D-EMP-3): CA had 5 armies and has 3; the events explain +0"]
+
+
+def test_the_areas_of_a_country_out_going_elsewhere_is_found(monkeypatch):
+    """Choice 10: the areas of a country out turn neutral, not to another country."""
+    planted_in_elimination(monkeypatch, lambda area: area.update(owner="AL"))
+    found = played_case("elimination-no-bps-no-income")
+    assert (
+        "Areas change hands by capture (D-EMP-5, D-EMP-14): CRN of CA, eliminated, went to AL, not to the neutrals"
+        in found
+    )
+
+
+def test_no_survivors_with_a_winner_or_other_discounts_is_found(monkeypatch):
+    """Choice 12: with every country out the game ends at once, nobody wins, and each earns 1."""
+    monkeypatch.setattr(endturn.victory, "earned_discounts", lambda seats, winner, condition: dict.fromkeys(seats, 0))
+    found = played_case("end-no-survivors")
+    assert len(found) == 1 and "every country is out" in found[0]
+
+
+def test_a_roundup_that_leads_with_a_country_out_is_found(monkeypatch):
+    """11.3: the report gives "the current score of the current leader"; a view that ranks a
+    country eliminated this turn (30 VP) above the surviving leader (20 VP) is found."""
+    monkeypatch.setattr(empires_view, "alive", lambda state: list(state["seating"]))
+    found = played_case("win-eliminated-this-turn-not-a-survivor")
+    assert found == [
+        "The roundup (11.3): the report gives the leader {'codes': ['BR'], 'vp': 30}; the leader is ['AL'] with 20 VP"
+    ]
