@@ -150,6 +150,13 @@ def purchase(
     ]
 
 
+def reversal_takes(awarded: int, lowest_since: int) -> int:
+    """The bonus turns a reversal of a discount award takes back: the award, or what is left of it
+    when the account's discount has been lower since the award (lowest_since, the lowest it held
+    from the award on): a drop-out's forfeit took the rest, and a discount never goes below 0."""
+    return max(0, min(awarded, lowest_since))
+
+
 # ----------------------------------------------------------------------------------------------
 # The checks behind `gm ledger check`.
 
@@ -166,11 +173,14 @@ def check(entries: Sequence[Entry], turns: set[tuple[str, int]]) -> list[LedgerE
     running: dict[str, Position] = defaultdict(Position)
     charged: set[tuple[str, str | None, int | None]] = set()
     bonused: set[int] = set()
+    # Each discount award's lowest discount of its account from the award on (reversal_takes).
+    lowest: dict[int, int] = {}
+    awards: dict[str, list[int]] = defaultdict(list)
     for entry in entries:
         account = entry.account.lower()
         before = running[account]
         errors += [LedgerError(entry.number, m) for m in _shape(entry, before)]
-        errors += [LedgerError(entry.number, m) for m in _links(entry, before, by_number, bonused, halves)]
+        errors += [LedgerError(entry.number, m) for m in _links(entry, before, by_number, bonused, halves, lowest)]
         if entry.kind == "turn charge" and entry.number not in reversed_:
             key = (account, entry.game, entry.turn)
             if key in charged:
@@ -186,6 +196,10 @@ def check(entries: Sequence[Entry], turns: set[tuple[str, int]]) -> list[LedgerE
                 )
         after = Position(before.balance + entry.credits, before.discount + entry.discount)
         running[account] = after
+        if entry.kind == "discount award":
+            awards[account].append(entry.number)
+        for award in awards[account]:
+            lowest[award] = min(lowest.get(award, after.discount), after.discount)
         errors += [LedgerError(entry.number, m) for m in _sums(entry, after)]
     return errors
 
@@ -232,7 +246,12 @@ def _shape(entry: Entry, before: Position) -> list[str]:
 
 
 def _links(
-    entry: Entry, before: Position, by_number: dict[int, Entry], bonused: set[int], halves: set[int]
+    entry: Entry,
+    before: Position,
+    by_number: dict[int, Entry],
+    bonused: set[int],
+    halves: set[int],
+    lowest: dict[int, int],
 ) -> list[str]:
     """Entries that answer another: bonuses, reversals, transfers."""
     other = by_number.get(entry.ref) if entry.ref is not None else None
@@ -249,11 +268,11 @@ def _links(
         if other.kind != "transfer" or other.credits != -entry.credits or other.ref is not None:
             return [f"a transfer that does not match its other half (entry {entry.ref})"]
         return []
-    if entry.kind == "adjustment" and (
-        other.account.lower() != entry.account.lower()
-        or entry.credits != -other.credits
-        or entry.discount != -other.discount
-    ):
+    if entry.kind != "adjustment":
+        return []
+    # A discount award is undone as far as the account has held it since (reversal_takes).
+    undone = reversal_takes(other.discount, lowest[other.number]) if other.number in lowest else other.discount
+    if other.account.lower() != entry.account.lower() or entry.credits != -other.credits or entry.discount != -undone:
         return [f"a reversal of entry {other.number} must undo it exactly, for the same account"]
     return []
 

@@ -50,13 +50,26 @@ def position_at_end(db: sqlite_utils.Database, game_id: int, email: str) -> tupl
 
 
 def discount_awarded(db: sqlite_utils.Database, game_id: int, email: str) -> int:
-    """The bonus turns the account won in the game (awards, and adjustments that added some)."""
+    """The bonus turns the account won in the game (awards, and adjustments that added some),
+    leaving out an award a re-run reversed (the re-run's own award counts instead)."""
     return read_int(
         db.execute(
-            """SELECT COALESCE(SUM(l.discount), 0) FROM ledger l JOIN accounts a
+            f"""SELECT COALESCE(SUM(l.discount), 0) FROM ledger l JOIN accounts a
                          ON a.id = l.account_id WHERE a.email = ? AND l.game_id = ?
-                         AND l.kind IN ('discount award', 'adjustment') AND l.discount > 0""",
+                         AND l.kind IN ('discount award', 'adjustment') AND l.discount > 0
+                         AND {_NOT_REVERSED}""",
             [email, game_id],
+        )
+    )
+
+
+def lowest_discount_since(db: sqlite_utils.Database, email: str, number: int) -> int:
+    """The lowest discount the account has held from entry `number` (one of its own) on."""
+    return read_int(
+        db.execute(
+            """SELECT MIN(l.discount_after) FROM ledger l JOIN accounts a ON a.id = l.account_id
+               WHERE a.email = ? AND l.id >= ?""",
+            [email, number],
         )
     )
 
