@@ -6,6 +6,7 @@ import typer
 
 from gm.cli.common import HomeOption, open_home
 from gm.cli.shown import echo
+from gm.core import ledger
 from gm.services import credits
 
 app = typer.Typer(help="Prove the credit and discount books.", no_args_is_help=True)
@@ -23,5 +24,5 @@ def check(home: HomeOption = None) -> None:
         echo(f"{len(errors)} fault(s) in the books.", err=True)
         raise typer.Exit(1)
     entries = credits.all_entries(db)
-    accounts = len({e.account.lower() for e in entries})
+    accounts = len({ledger.account_key(e.account) for e in entries})
     echo(f"The books balance: {len(entries)} entries, {accounts} accounts.")

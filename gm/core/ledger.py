@@ -16,6 +16,16 @@ TURN_PRICE = 1  # one credit per seat per turn run
 MOST_CREDITS_AT_ONCE = 10_000
 
 
+# An account is its address as the accounts table tells them apart: ASCII letters in any case are
+# the same (SQLite's COLLATE NOCASE), any other letter is not ("Ä@x.org" and "ä@x.org" are two).
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def account_key(email: str) -> str:
+    """The address as the books compare accounts (the accounts table's NOCASE)."""
+    return email.translate(_ASCII_LOWER)
+
+
 @dataclass(frozen=True)
 class Entry:
     """One line of the books; never changed once written.
@@ -73,7 +83,7 @@ class LedgerError:
 
 def position(entries: Iterable[Entry], account: str) -> Position:
     """The account's credits and discount: sums of its entries, never stored totals."""
-    mine = [e for e in entries if e.account.lower() == account.lower()]
+    mine = [e for e in entries if account_key(e.account) == account_key(account)]
     return Position(sum(e.credits for e in mine), sum(e.discount for e in mine))
 
 
@@ -177,7 +187,7 @@ def check(entries: Sequence[Entry], turns: set[tuple[str, int]]) -> list[LedgerE
     lowest: dict[int, int] = {}
     awards: dict[str, list[int]] = defaultdict(list)
     for entry in entries:
-        account = entry.account.lower()
+        account = account_key(entry.account)
         before = running[account]
         errors += [LedgerError(entry.number, m) for m in _shape(entry, before)]
         errors += [LedgerError(entry.number, m) for m in _links(entry, before, by_number, bonused, halves, lowest)]
@@ -272,7 +282,11 @@ def _links(
         return []
     # A discount award is undone as far as the account has held it since (reversal_takes).
     undone = reversal_takes(other.discount, lowest[other.number]) if other.number in lowest else other.discount
-    if other.account.lower() != entry.account.lower() or entry.credits != -other.credits or entry.discount != -undone:
+    if (
+        account_key(other.account) != account_key(entry.account)
+        or entry.credits != -other.credits
+        or entry.discount != -undone
+    ):
         return [f"a reversal of entry {other.number} must undo it exactly, for the same account"]
     return []
 
@@ -281,7 +295,7 @@ def _bonus(entry: Entry, before: Position, payment: Entry | None, bonused: set[i
     if payment is None or payment.kind != "payment" or payment.number >= entry.number:
         return ["a bonus without a qualifying payment"]
     problems = []
-    if payment.account.lower() != entry.account.lower() or payment.game != entry.game:
+    if account_key(payment.account) != account_key(entry.account) or payment.game != entry.game:
         problems.append(f"a bonus for another account or game than its payment (entry {payment.number})")
     if payment.credits < QUALIFYING:
         problems.append(

@@ -211,7 +211,7 @@ def transfer(
     with atomic(db):
         _, giver, _ = account(db, giver)
         _, taker, _ = account(db, taker)
-        if giver.lower() == taker.lower():
+        if ledger.account_key(giver) == ledger.account_key(taker):
             raise GMError("a transfer needs two different accounts.")
         has = account_position(db, giver).balance
         if has < credits:

@@ -155,7 +155,9 @@ def _charge(db: sqlite_utils.Database, game: GameRecord, turn: int, code: str) -
     A standby who took the seat over after that turn did not play it: its charge (the leaver's)
     neither holds their report nor shows its balance in it."""
     entry = _turn_charge(db, game, turn, code)
-    if entry is None or entry.account.lower() != records.seat_by_code(db, game, code).email.lower():
+    if entry is None or ledger.account_key(entry.account) != ledger.account_key(
+        records.seat_by_code(db, game, code).email
+    ):
         return None
     return entry
 

@@ -259,3 +259,19 @@ def test_a_drop_out_by_nmr_forfeits_every_discount(home, gm, game):
         ("forfeit", -5, "g1 seat BR dropped out (no orders): all 5 bonus turns forfeited")
     ]
     assert gm("ledger", "check", home=home).code == 0
+
+
+def test_accounts_apart_in_the_accounts_table_are_apart_in_the_books(home, gm, game):
+    """The accounts table tells addresses apart by SQLite's NOCASE (ASCII letters only), so
+    'Ä@example.org' and 'ä@example.org' are two accounts: the books' check must keep them two."""
+    for email in ("Ä@example.org", "ä@example.org"):
+        ran = gm("credits", "buy", email, "3", "--paid", "7.50", "--name", "Umlaut", home=home)
+        assert ran.code == 0, ran.err
+    assert gm("credits", "buy", "ann@EXAMPLE.org", "1", "--paid", "2.50", home=home).code == 0
+    ran = gm("credits", "transfer", "Ä@example.org", "ä@example.org", "2", home=home)
+    assert ran.out == "Transferred 2 credits from Ä@example.org to ä@example.org (entries 4 and 5).\n"
+    assert gm("credits", "transfer", ANN, "ANN@example.org", "1", home=home).err == (
+        "Error: a transfer needs two different accounts.\n"
+    )
+    ran = gm("ledger", "check", home=home)
+    assert (ran.code, ran.out, ran.err) == (0, "The books balance: 5 entries, 3 accounts.\n", "")
