@@ -17,6 +17,7 @@ from gm.core import ledger
 from gm.core.ledger import Entry, LedgerError, Position
 from gm.errors import GMError
 from gm.services.game_settings import set_game_setting
+from gm.services.games import check_player
 from gm.store import ledger as books, records, seats
 from gm.store.database import atomic
 from gm.store.games import set_options
@@ -134,8 +135,10 @@ def buy(
     game = records.game_by_name(db, game_name) if game_name else None
     now = iso(clock.now())
     with atomic(db):
-        if name and seats.account(db, email.strip()) is None:
-            records.account_id(db, email.strip(), " ".join(name.split()), now)
+        if name is not None and seats.account(db, email.strip()) is None:
+            # A new account takes an address and a name as a player joining a game does.
+            address, checked = check_player(email, name)
+            records.account_id(db, address, checked, now)
         _, email, _ = account(db, email)
         memo = f"{credits} credits for {format_money(paid)}"
         made = ledger.purchase(

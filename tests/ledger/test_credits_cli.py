@@ -16,6 +16,8 @@ from gm.store.database import open_database, transaction
 from tests.cli.test_game import table_dump
 
 ANN = "ann@example.org"
+ERR_NOT_ADDRESS = "Error: 'not an address' is not an e-mail address.\n"
+ERR_NAME = "Error: the player's name must be 1-60 printable characters.\n"
 
 
 def test_buy_show_and_the_bonus(home, gm, game):
@@ -72,6 +74,11 @@ def test_refusals_change_nothing(home, gm, game):
             "Error: '25,00' is not an amount of money: write it like 25 or 25.50.\n",
         ),
         (("credits", "buy", ANN, "0", "--paid", "1"), "Error: a payment buys at least 1 credit.\n"),
+        # A new account takes an address and a name, as one joining a game does.
+        (("credits", "buy", "not an address", "1", "--paid", "1", "--name", "X"), ERR_NOT_ADDRESS),
+        (("credits", "buy", "", "1", "--paid", "1", "--name", "X"), "Error: '' is not an e-mail address.\n"),
+        (("credits", "buy", "zed@example.org", "1", "--paid", "1", "--name", "\x1b[2J"), ERR_NAME),
+        (("credits", "buy", "zed@example.org", "1", "--paid", "1", "--name", " "), ERR_NAME),
         (
             ("credits", "adjust", ANN, "--credits", "2", "--reason", "  "),
             "Error: an adjustment needs a reason: give --reason TEXT.\n",
