@@ -37,7 +37,7 @@ POLICY_WORDS = {
 }
 DEMO_CREDITS = 100  # what each robot of `gm demo` buys: more turns than a demo plays (Clash 32, Imperials about 40)
 LOW_CREDIT = 2  # a report warns when fewer credits than this are left after its charge
-_MONEY = re.compile(r"(\d{1,9})(?:\.(\d{1,2}))?")
+_MONEY = re.compile(r"([0-9]{1,9})(?:\.([0-9]{1,2}))?")  # ASCII digits only: "١٢" or "１２" is refused, not read as 12
 
 
 def parse_money(text: str) -> int:

@@ -73,6 +73,14 @@ def test_refusals_change_nothing(home, gm, game):
             ("credits", "buy", ANN, "10", "--paid", "25,00"),
             "Error: '25,00' is not an amount of money: write it like 25 or 25.50.\n",
         ),
+        (
+            ("credits", "buy", ANN, "10", "--paid", "\u0661\u0662"),
+            "Error: '\u0661\u0662' is not an amount of money: write it like 25 or 25.50.\n",
+        ),
+        (
+            ("credits", "buy", ANN, "10", "--paid", "25.\uff15"),
+            "Error: '25.\uff15' is not an amount of money: write it like 25 or 25.50.\n",
+        ),
         (("credits", "buy", ANN, "0", "--paid", "1"), "Error: a payment buys at least 1 credit.\n"),
         # A new account takes an address and a name, as one joining a game does.
         (("credits", "buy", "not an address", "1", "--paid", "1", "--name", "X"), ERR_NOT_ADDRESS),
