@@ -44,6 +44,8 @@ class Entry:
     balance: the account's credits after this entry; discount_after its discount after it.
         Both are assertions that `check` proves against the sum of the entries.
     memo: the reason, in the GM's words.
+    reference: a payment's own reference (the bank's or PayPal's transaction id), or None; no two
+        payments share one, in any case of its letters.
     """
 
     number: int
@@ -60,6 +62,7 @@ class Entry:
     balance: int
     discount_after: int
     memo: str
+    reference: str | None = None
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,7 @@ def make_entry(
     seat: str | None = None,
     ref: int | None = None,
     memo: str = "",
+    reference: str | None = None,
 ) -> Entry:
     return Entry(
         number,
@@ -118,6 +122,7 @@ def make_entry(
         before.balance + credits,
         before.discount + discount,
         memo,
+        reference,
     )
 
 
@@ -136,10 +141,29 @@ def award_for(discount: int, earned: int) -> int:
 
 
 def purchase(
-    number: int, date: str, account: str, before: Position, credits: int, money: int, game: str | None, memo: str
+    number: int,
+    date: str,
+    account: str,
+    before: Position,
+    credits: int,
+    money: int,
+    game: str | None,
+    memo: str,
+    reference: str | None = None,
 ) -> list[Entry]:
-    """A payment, and its bonus when it qualifies."""
-    paid = make_entry(number, date, account, "payment", before, credits=credits, money=money, game=game, memo=memo)
+    """A payment (with its own reference, when the GM gives one), and its bonus when it qualifies."""
+    paid = make_entry(
+        number,
+        date,
+        account,
+        "payment",
+        before,
+        credits=credits,
+        money=money,
+        game=game,
+        memo=memo,
+        reference=reference,
+    )
     bonus = bonus_for(credits, before.discount)
     if not bonus:
         return [paid]
@@ -183,6 +207,7 @@ def check(entries: Sequence[Entry], turns: set[tuple[str, int]]) -> list[LedgerE
     running: dict[str, Position] = defaultdict(Position)
     charged: set[tuple[str, str | None, int | None]] = set()
     bonused: set[int] = set()
+    references: dict[str, int] = {}
     # Each discount award's lowest discount of its account from the award on (reversal_takes).
     lowest: dict[int, int] = {}
     awards: dict[str, list[int]] = defaultdict(list)
@@ -190,6 +215,7 @@ def check(entries: Sequence[Entry], turns: set[tuple[str, int]]) -> list[LedgerE
         account = account_key(entry.account)
         before = running[account]
         errors += [LedgerError(entry.number, m) for m in _shape(entry, before)]
+        errors += [LedgerError(entry.number, m) for m in _reference(entry, references)]
         errors += [LedgerError(entry.number, m) for m in _links(entry, before, by_number, bonused, halves, lowest)]
         if entry.kind == "turn charge" and entry.number not in reversed_:
             key = (account, entry.game, entry.turn)
@@ -253,6 +279,19 @@ def _shape(entry: Entry, before: Position) -> list[str]:
     elif kind == "adjustment" and not entry.memo.strip():
         problems.append("an adjustment needs a reason")
     return problems
+
+
+def _reference(entry: Entry, seen: dict[str, int]) -> list[str]:
+    """A reference belongs to one payment."""
+    if entry.reference is None:
+        return []
+    if entry.kind != "payment":
+        return [f"a reference on an entry of kind {entry.kind!r}; only payments carry one"]
+    key = account_key(entry.reference)
+    if key in seen:
+        return [f"payment reference {entry.reference} was booked in entry {seen[key]} already"]
+    seen[key] = entry.number
+    return []
 
 
 def _links(

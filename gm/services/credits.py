@@ -36,6 +36,7 @@ POLICY_WORDS = {
     "free": "turns are not charged",
 }
 DEMO_CREDITS = 100  # what each robot of `gm demo` buys: more turns than a demo plays (Clash 32, Imperials about 40)
+REFERENCE_MOST = 100  # characters of a payment reference (a PayPal transaction id has 17)
 LOW_CREDIT = 2  # a report warns when fewer credits than this are left after its charge
 _MONEY = re.compile(r"([0-9]{1,9})(?:\.([0-9]{1,2}))?")  # ASCII digits only: "١٢" or "１２" is refused, not read as 12
 
@@ -127,14 +128,25 @@ def buy(
     paid: int,
     game_name: str | None = None,
     name: str | None = None,
+    reference: str | None = None,
 ) -> list[Entry]:
-    """Record a payment; 10 or more credits in one payment add the discount as a bonus."""
+    """Record a payment; 10 or more credits in one payment add the discount as a bonus.
+    reference: the payment's own (the bank's or PayPal's transaction id); a payment whose
+    reference is in the books already is refused, so one payment is never booked twice."""
     if credits < 1:
         raise GMError("a payment buys at least 1 credit.")
     _at_most(credits, "a payment buys")
+    reference = None if reference is None else _reference(reference)
     game = records.game_by_name(db, game_name) if game_name else None
     now = iso(clock.now())
     with atomic(db):
+        booked = books.with_reference(db, reference) if reference else None
+        if booked is not None:
+            raise GMError(
+                f"payment {booked.reference} is in the books already: entry {booked.number}, {booked.credits} "
+                f"credits for {format_money(booked.money)} from {booked.account} on {booked.date[:10]}. "
+                "Nothing was booked; a second payment has its own reference."
+            )
         if name is not None and seats.account(db, email.strip()) is None:
             # A new account takes an address and a name as a player joining a game does.
             address, checked = check_player(email, name)
@@ -150,12 +162,25 @@ def buy(
             paid,
             game.name if game else None,
             memo,
+            reference,
         )
         books.add_entries(db, made)
         records.audit(
-            db, now, game.id if game else None, "credits buy", {"account": email, "credits": credits, "money": paid}
+            db,
+            now,
+            game.id if game else None,
+            "credits buy",
+            {"account": email, "credits": credits, "money": paid, **({"reference": reference} if reference else {})},
         )
     return made
+
+
+def _reference(text: str) -> str:
+    """A payment reference as the books keep it: its words, 1 to REFERENCE_MOST printable characters."""
+    reference = " ".join(text.split())
+    if not reference or len(reference) > REFERENCE_MOST or not reference.isprintable():
+        raise GMError(f"a payment reference is 1 to {REFERENCE_MOST} printable characters, such as 8XK21934LP.")
+    return reference
 
 
 def adjust(
@@ -268,6 +293,7 @@ CSV_FIELDS = (
     "balance",
     "discount_after",
     "memo",
+    "reference",
 )
 # A cell starting with one of these is a formula to a spreadsheet (OWASP "CSV injection").
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
@@ -292,7 +318,9 @@ def export_csv(db: sqlite_utils.Database, email: str | None = None) -> str:
     for e in all_entries(db) if email is None else account_entries(db, email):
         cells = [csv_cell(v) for v in (e.number, e.date, e.account, e.game, e.kind, e.credits)]
         cells.append(format_money(e.money))  # made here from an integer: a number, not a formula
-        cells += [csv_cell(v) for v in (e.discount, e.turn, e.seat, e.ref, e.balance, e.discount_after, e.memo)]
+        cells += [
+            csv_cell(v) for v in (e.discount, e.turn, e.seat, e.ref, e.balance, e.discount_after, e.memo, e.reference)
+        ]
         writer.writerow(cells)
     return out.getvalue()
 

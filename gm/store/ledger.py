@@ -9,7 +9,7 @@ from gm.core.ledger import Entry
 from gm.store.database import read_int
 
 _ENTRIES = """SELECT l.id, l.date, a.email, g.name, l.kind, l.credits, l.money, l.discount, l.turn,
-                     l.seat, l.ref, l.balance, l.discount_after, l.memo
+                     l.seat, l.ref, l.balance, l.discount_after, l.memo, l.reference
               FROM ledger l JOIN accounts a ON a.id = l.account_id
               LEFT JOIN games g ON g.id = l.game_id"""
 # An entry reversed by an adjustment (a re-run discarded its turn) no longer counts.
@@ -74,6 +74,12 @@ def lowest_discount_since(db: sqlite_utils.Database, email: str, number: int) ->
     )
 
 
+def with_reference(db: sqlite_utils.Database, reference: str) -> Entry | None:
+    """The payment booked with this reference (in any case of its letters), or None."""
+    row = db.execute(_ENTRIES + " WHERE l.reference = ? COLLATE NOCASE", [reference]).fetchone()
+    return None if row is None else Entry(*row)
+
+
 def next_number(db: sqlite_utils.Database) -> int:
     """The number the next entry gets (the caller holds the transaction it is written in)."""
     return read_int(db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM ledger"))
@@ -102,6 +108,7 @@ def add_entries(db: sqlite_utils.Database, made: list[Entry]) -> None:
                 "balance": made_entry.balance,
                 "discount_after": made_entry.discount_after,
                 "memo": made_entry.memo,
+                "reference": made_entry.reference,
             }
         )
 

@@ -123,11 +123,14 @@ def test_buy_opens_an_account_and_transfer_moves_credits(home, gm, game):
 def test_export_defuses_formulas(home, gm, game):
     gm("credits", "adjust", ANN, "--credits", "1", "--reason", '=HYPERLINK("http://x","y")', home=home)
     gm("credits", "adjust", ANN, "--credits", "-1", "--reason", "@SUM(A1) +1 -2", home=home)
+    gm("credits", "buy", ANN, "1", "--paid", "1", "--ref", "=2+3", home=home)
     ran = gm("credits", "export", "--csv", home=home)
     rows = list(csv.reader(io.StringIO(ran.out)))
     assert rows[0][:6] == ["entry", "date", "account", "game", "kind", "credits"]
-    assert rows[1][-1] == '\'=HYPERLINK("http://x","y")' and rows[2][-1] == "'@SUM(A1) +1 -2"
+    memo = credits.CSV_FIELDS.index("memo")
+    assert rows[1][memo] == '\'=HYPERLINK("http://x","y")' and rows[2][memo] == "'@SUM(A1) +1 -2"
     assert rows[2][5] == "-1" and rows[2][6] == "0.00"
+    assert rows[3][credits.CSV_FIELDS.index("reference")] == "'=2+3"
     assert credits.csv_cell("+cmd") == "'+cmd" and credits.csv_cell("-1+1") == "'-1+1"
     assert credits.csv_cell(-3) == "-3" and credits.csv_cell("plain") == "plain"
 
@@ -290,3 +293,35 @@ def test_accounts_apart_in_the_accounts_table_are_apart_in_the_books(home, gm, g
     )
     ran = gm("ledger", "check", home=home)
     assert (ran.code, ran.out, ran.err) == (0, "The books balance: 5 entries, 3 accounts.\n", "")
+
+
+def test_a_payment_reference_is_booked_once(home, gm, game):
+    """The same payment typed in twice (its bank or PayPal reference in any case) is refused and
+    books nothing; a reference is printable words; the check and the export carry it."""
+    ran = gm("credits", "buy", ANN, "10", "--paid", "25", "--ref", " 8XK21934LP ", home=home)
+    assert ran.out.startswith(
+        "Payment recorded: 10 credits for 25.00 from ann@example.org (entry 1, reference 8XK21934LP)."
+    )
+    before = table_dump(home)
+    for args, message in [
+        (
+            ("credits", "buy", "bob@example.org", "4", "--paid", "10", "--ref", "8xk21934lp"),
+            "Error: payment 8XK21934LP is in the books already: entry 1, 10 credits for 25.00 from ann@example.org "
+            f"on {datetime.now(UTC):%Y-%m-%d}. Nothing was booked; a second payment has its own reference.\n",
+        ),
+        (
+            ("credits", "buy", ANN, "1", "--paid", "1", "--ref", " "),
+            "Error: a payment reference is 1 to 100 printable characters, such as 8XK21934LP.\n",
+        ),
+        (
+            ("credits", "buy", ANN, "1", "--paid", "1", "--ref", "x\x1b[2J"),
+            "Error: a payment reference is 1 to 100 printable characters, such as 8XK21934LP.\n",
+        ),
+    ]:
+        ran = gm(*args, home=home)
+        assert (ran.code, ran.err) == (1, message), args
+    assert table_dump(home) == before
+    assert gm("credits", "buy", ANN, "1", "--paid", "2.50", "--ref", "8XK21934LQ", home=home).code == 0
+    rows = list(csv.reader(io.StringIO(gm("credits", "export", "--csv", home=home).out)))
+    assert [row[-1] for row in rows] == ["reference", "8XK21934LP", "8XK21934LQ"]
+    assert gm("ledger", "check", home=home).code == 0

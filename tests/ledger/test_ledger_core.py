@@ -191,3 +191,16 @@ def test_a_reversal_of_an_award_takes_what_is_left_of_it():
         assert [str(e) for e in ledger.check(entries, set())] == faults, taken
     kept = books(award, ("adjustment", {"discount": -3, "ref": 1, "memo": "rerun"}))
     assert ledger.check(kept, set()) == []
+
+
+def test_a_reference_belongs_to_one_payment():
+    entries = books(
+        ("purchase", {"credits": 2, "money": 500}),
+        ("purchase", {"credits": 3, "money": 750}),
+        ("adjustment", {"credits": 1, "memo": "x", "reference": "R-2"}),
+    )
+    entries[0:2] = [dataclasses.replace(entries[0], reference="r-1"), dataclasses.replace(entries[1], reference="R-1")]
+    assert [str(e) for e in ledger.check(entries, set())] == [
+        "entry 2: payment reference R-1 was booked in entry 1 already",
+        "entry 3: a reference on an entry of kind 'adjustment'; only payments carry one",
+    ]
