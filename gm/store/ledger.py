@@ -38,13 +38,15 @@ def position(db: sqlite_utils.Database, email: str) -> tuple[int, int]:
     return row[0], row[1]
 
 
-def position_at_end(db: sqlite_utils.Database, game_id: int, email: str) -> tuple[int, int]:
-    """(credits, discount) of the account as of its last entry for the game (its end)."""
+def position_at_end(db: sqlite_utils.Database, game_id: int, email: str, ended: str) -> tuple[int, int]:
+    """(credits, discount) of the account as of its last entry for the game (its end), or, when
+    the game booked nothing to it (free turns, no award), its last entry dated by `ended`."""
     row = db.execute(
         """SELECT COALESCE(SUM(l.credits), 0), COALESCE(SUM(l.discount), 0) FROM ledger l
            JOIN accounts a ON a.id = l.account_id WHERE a.email = ? AND l.id <= COALESCE(
-           (SELECT MAX(m.id) FROM ledger m WHERE m.account_id = a.id AND m.game_id = ?), 0)""",
-        [email, game_id],
+           (SELECT MAX(m.id) FROM ledger m WHERE m.account_id = a.id AND m.game_id = ?),
+           (SELECT MAX(m.id) FROM ledger m WHERE m.account_id = a.id AND m.date <= ?), 0)""",
+        [email, game_id, ended],
     ).fetchone()
     return row[0], row[1]
 
