@@ -325,3 +325,24 @@ def test_a_payment_reference_is_booked_once(home, gm, game):
     rows = list(csv.reader(io.StringIO(gm("credits", "export", "--csv", home=home).out)))
     assert [row[-1] for row in rows] == ["reference", "8XK21934LP", "8XK21934LQ"]
     assert gm("ledger", "check", home=home).code == 0
+
+
+def test_forgetting_a_person_reaches_the_payment_references_naming_them(home, gm):
+    """gm person forget rewrites the memos naming the address; a payment reference is the GM's words
+    as a memo is, and may name it too (docs/people.md, 'Forgetting a person')."""
+    gm(
+        "credits",
+        "buy",
+        "zed@example.org",
+        "1",
+        "--paid",
+        "1",
+        "--name",
+        "Zed",
+        "--ref",
+        "cheque zed@example.org",
+        home=home,
+    )
+    assert gm("person", "forget", "zed@example.org", home=home).code == 0
+    assert "zed@example.org" not in repr(table_dump(home)).lower()
+    assert gm("ledger", "check", home=home).code == 0
