@@ -13,10 +13,9 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from gm.core import ledger
 from gm.errors import GMError
-from gm.services import credits, games, seats
+from gm.services import credits, seats
 from gm.store import ledger as books, records
-from gm.store.database import open_database
-from tests.ledger.test_books_property import CLOCK, GAMES, PLAYERS, _turn
+from tests.ledger.test_books_property import CLOCK, GAMES, PLAYERS, _turn, seated_games
 
 SEATS = ["BR", "RU", "FR"]
 operation = st.one_of(
@@ -91,11 +90,7 @@ def _play(db, op: str, target: str, a, b, charges: set) -> set:
 )
 def test_the_books_keep_every_invariant(operations):
     with tempfile.TemporaryDirectory() as folder:
-        db = open_database(Path(folder) / "gm.db")
-        for name in GAMES:
-            games.create_game(db, CLOCK, name, "clash", None, 1)
-            for email in PLAYERS:
-                games.join_game(db, CLOCK, name, email, email.split("@")[0])
+        db = seated_games(Path(folder))
         charges: set[tuple[str, int, str]] = set()  # (game, turn, seat) that must stand charged
         paid = 0
         for op, target, a, b in operations:

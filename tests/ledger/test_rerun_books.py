@@ -3,20 +3,15 @@ again, never taking a discount below 0 nor counting an award twice in the end-of
 
 from __future__ import annotations
 
-from gm.services import credits, games, seats
+from gm.services import credits, seats
 from gm.store import ledger as books, records
-from gm.store.database import open_database
-from tests.ledger.test_books_property import CLOCK, PLAYERS, _turn
+from tests.ledger.test_books_property import CLOCK, PLAYERS, _turn, seated_games
 
 ANN = PLAYERS[0]
 
 
 def _two_games(tmp_path):
-    db = open_database(tmp_path / "gm.db")
-    for name in ("e1", "e2"):
-        games.create_game(db, CLOCK, name, "clash", None, 1)
-        for email in PLAYERS:
-            games.join_game(db, CLOCK, name, email, email.split("@")[0])
+    db = seated_games(tmp_path)
     _turn(db, "e1", 1)
     _turn(db, "e1", 2, "BR", "runaway")  # e1 over: BR (ann) wins 3 bonus turns (H-1)
     return db
