@@ -195,7 +195,8 @@ def export(
     text = service.export_csv(db)
     if output is None:
         # CSV's own bytes (its rows end in CR LF, which shown() would spell out): the cells are
-        # the ledger's, whose names are printable and whose formulas are defused.
+        # the ledger's, whose names, reasons and references are printable (an address is only
+        # what gm game join lets through) and whose formulas are defused.
         typer.echo(text, nl=False)
         return
     output.write_text(text, encoding="utf-8", newline="")

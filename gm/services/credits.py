@@ -195,6 +195,7 @@ def adjust(
     """A GM's correction of an account's credits or discount, with the reason in the memo."""
     if not reason.strip():
         raise GMError("an adjustment needs a reason: give --reason TEXT.")
+    _printable(reason)
     if credits == 0 and discount == 0:
         raise GMError("the adjustment changes nothing: give a number of credits, or --discount N.")
     _at_most(abs(credits), "an adjustment adds or takes away")
@@ -234,6 +235,7 @@ def transfer(
     """Move leftover credits from one account to another (the return slip's third choice)."""
     if credits < 1:
         raise GMError("a transfer moves at least 1 credit.")
+    _printable(reason)
     _at_most(credits, "a transfer moves")
     now = iso(clock.now())
     with atomic(db):
@@ -245,6 +247,12 @@ def transfer(
         if has < credits:
             raise GMError(f"{giver} has {has} credits; {credits} cannot be transferred.")
         return move(db, now, giver, taker, credits, reason)
+
+
+def _printable(reason: str) -> None:
+    """A reason kept in a memo is printable text: the export prints memos as they are."""
+    if not " ".join(reason.split()).isprintable():
+        raise GMError("a reason is printable text: no control characters such as a terminal's escape.")
 
 
 def _at_most(credits: int, what: str) -> None:

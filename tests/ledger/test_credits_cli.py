@@ -96,6 +96,14 @@ def test_refusals_change_nothing(home, gm, game):
             "Error: ann@example.org has a discount of 0; it must stay between 0 and 10, so it cannot change by 11.\n",
         ),
         (
+            ("credits", "adjust", ANN, "--credits", "1", "--reason", "paid\x1b]0;owned\x07"),
+            "Error: a reason is printable text: no control characters such as a terminal's escape.\n",
+        ),
+        (
+            ("credits", "transfer", ANN, "bob@example.org", "1", "--reason", "\u202egift"),
+            "Error: a reason is printable text: no control characters such as a terminal's escape.\n",
+        ),
+        (
             ("credits", "transfer", ANN, "bob@example.org", "3"),
             "Error: ann@example.org has 0 credits; 3 cannot be transferred.\n",
         ),
