@@ -31,16 +31,23 @@ def buy(
     paid: Annotated[str, typer.Option("--paid", help="The money received, e.g. 25 or 25.50.")],
     game: Annotated[str | None, typer.Option(help="The game the payment is for.")] = None,
     name: Annotated[str | None, typer.Option(help="Open the account with this name if it is new.")] = None,
+    ref: Annotated[
+        str | None,
+        typer.Option(
+            "--ref", help="The payment's own reference (bank or PayPal transaction id): booked once, never twice."
+        ),
+    ] = None,
     home: HomeOption = None,
 ) -> None:
     """Record a payment; 10 or more credits at once add the player's discount as bonus turns."""
     home_, db = open_home(home)
     with report_mails.releasing(db, home_, clock()) as released:
-        made = service.buy(db, clock(), email, credits, service.parse_money(paid), game, name)
+        made = service.buy(db, clock(), email, credits, service.parse_money(paid), game, name, ref)
     payment = made[0]
+    reference = f", reference {payment.reference}" if payment.reference else ""
     echo(
         f"Payment recorded: {payment.credits} credits for {service.format_money(payment.money)} "
-        f"from {payment.account} (entry {payment.number})."
+        f"from {payment.account} (entry {payment.number}{reference})."
     )
     for bonus in made[1:]:
         echo(f"Bonus: {bonus.credits} credits for a discount of {bonus.credits} (entry {bonus.number}).")
@@ -81,6 +88,7 @@ def show(
                         "discount": e.discount,
                         "balance": e.balance,
                         "memo": e.memo,
+                        "reference": e.reference,
                     }
                     for e in service.account_entries(db, email)
                 ],
@@ -187,7 +195,8 @@ def export(
     text = service.export_csv(db)
     if output is None:
         # CSV's own bytes (its rows end in CR LF, which shown() would spell out): the cells are
-        # the ledger's, whose names are printable and whose formulas are defused.
+        # the ledger's, whose names, reasons and references are printable (an address is only
+        # what gm game join lets through) and whose formulas are defused.
         typer.echo(text, nl=False)
         return
     output.write_text(text, encoding="utf-8", newline="")

@@ -16,6 +16,16 @@ TURN_PRICE = 1  # one credit per seat per turn run
 MOST_CREDITS_AT_ONCE = 10_000
 
 
+# An account is its address as the accounts table tells them apart: ASCII letters in any case are
+# the same (SQLite's COLLATE NOCASE), any other letter is not ("Ä@x.org" and "ä@x.org" are two).
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def account_key(email: str) -> str:
+    """The address as the books compare accounts (the accounts table's NOCASE)."""
+    return email.translate(_ASCII_LOWER)
+
+
 @dataclass(frozen=True)
 class Entry:
     """One line of the books; never changed once written.
@@ -34,6 +44,8 @@ class Entry:
     balance: the account's credits after this entry; discount_after its discount after it.
         Both are assertions that `check` proves against the sum of the entries.
     memo: the reason, in the GM's words.
+    reference: a payment's own reference (the bank's or PayPal's transaction id), or None; no two
+        payments share one, in any case of its letters.
     """
 
     number: int
@@ -50,6 +62,7 @@ class Entry:
     balance: int
     discount_after: int
     memo: str
+    reference: str | None = None
 
 
 @dataclass(frozen=True)
@@ -73,7 +86,7 @@ class LedgerError:
 
 def position(entries: Iterable[Entry], account: str) -> Position:
     """The account's credits and discount: sums of its entries, never stored totals."""
-    mine = [e for e in entries if e.account.lower() == account.lower()]
+    mine = [e for e in entries if account_key(e.account) == account_key(account)]
     return Position(sum(e.credits for e in mine), sum(e.discount for e in mine))
 
 
@@ -92,6 +105,7 @@ def make_entry(
     seat: str | None = None,
     ref: int | None = None,
     memo: str = "",
+    reference: str | None = None,
 ) -> Entry:
     return Entry(
         number,
@@ -108,6 +122,7 @@ def make_entry(
         before.balance + credits,
         before.discount + discount,
         memo,
+        reference,
     )
 
 
@@ -126,10 +141,29 @@ def award_for(discount: int, earned: int) -> int:
 
 
 def purchase(
-    number: int, date: str, account: str, before: Position, credits: int, money: int, game: str | None, memo: str
+    number: int,
+    date: str,
+    account: str,
+    before: Position,
+    credits: int,
+    money: int,
+    game: str | None,
+    memo: str,
+    reference: str | None = None,
 ) -> list[Entry]:
-    """A payment, and its bonus when it qualifies."""
-    paid = make_entry(number, date, account, "payment", before, credits=credits, money=money, game=game, memo=memo)
+    """A payment (with its own reference, when the GM gives one), and its bonus when it qualifies."""
+    paid = make_entry(
+        number,
+        date,
+        account,
+        "payment",
+        before,
+        credits=credits,
+        money=money,
+        game=game,
+        memo=memo,
+        reference=reference,
+    )
     bonus = bonus_for(credits, before.discount)
     if not bonus:
         return [paid]
@@ -150,6 +184,13 @@ def purchase(
     ]
 
 
+def reversal_takes(awarded: int, lowest_since: int) -> int:
+    """The bonus turns a reversal of a discount award takes back: the award, or what is left of it
+    when the account's discount has been lower since the award (lowest_since, the lowest it held
+    from the award on): a drop-out's forfeit took the rest, and a discount never goes below 0."""
+    return max(0, min(awarded, lowest_since))
+
+
 # ----------------------------------------------------------------------------------------------
 # The checks behind `gm ledger check`.
 
@@ -166,11 +207,16 @@ def check(entries: Sequence[Entry], turns: set[tuple[str, int]]) -> list[LedgerE
     running: dict[str, Position] = defaultdict(Position)
     charged: set[tuple[str, str | None, int | None]] = set()
     bonused: set[int] = set()
+    references: dict[str, int] = {}
+    # Each discount award's lowest discount of its account from the award on (reversal_takes).
+    lowest: dict[int, int] = {}
+    awards: dict[str, list[int]] = defaultdict(list)
     for entry in entries:
-        account = entry.account.lower()
+        account = account_key(entry.account)
         before = running[account]
         errors += [LedgerError(entry.number, m) for m in _shape(entry, before)]
-        errors += [LedgerError(entry.number, m) for m in _links(entry, before, by_number, bonused, halves)]
+        errors += [LedgerError(entry.number, m) for m in _reference(entry, references)]
+        errors += [LedgerError(entry.number, m) for m in _links(entry, before, by_number, bonused, halves, lowest)]
         if entry.kind == "turn charge" and entry.number not in reversed_:
             key = (account, entry.game, entry.turn)
             if key in charged:
@@ -186,6 +232,10 @@ def check(entries: Sequence[Entry], turns: set[tuple[str, int]]) -> list[LedgerE
                 )
         after = Position(before.balance + entry.credits, before.discount + entry.discount)
         running[account] = after
+        if entry.kind == "discount award":
+            awards[account].append(entry.number)
+        for award in awards[account]:
+            lowest[award] = min(lowest.get(award, after.discount), after.discount)
         errors += [LedgerError(entry.number, m) for m in _sums(entry, after)]
     return errors
 
@@ -231,8 +281,26 @@ def _shape(entry: Entry, before: Position) -> list[str]:
     return problems
 
 
+def _reference(entry: Entry, seen: dict[str, int]) -> list[str]:
+    """A reference belongs to one payment."""
+    if entry.reference is None:
+        return []
+    if entry.kind != "payment":
+        return [f"a reference on an entry of kind {entry.kind!r}; only payments carry one"]
+    key = account_key(entry.reference)
+    if key in seen:
+        return [f"payment reference {entry.reference} was booked in entry {seen[key]} already"]
+    seen[key] = entry.number
+    return []
+
+
 def _links(
-    entry: Entry, before: Position, by_number: dict[int, Entry], bonused: set[int], halves: set[int]
+    entry: Entry,
+    before: Position,
+    by_number: dict[int, Entry],
+    bonused: set[int],
+    halves: set[int],
+    lowest: dict[int, int],
 ) -> list[str]:
     """Entries that answer another: bonuses, reversals, transfers."""
     other = by_number.get(entry.ref) if entry.ref is not None else None
@@ -249,10 +317,14 @@ def _links(
         if other.kind != "transfer" or other.credits != -entry.credits or other.ref is not None:
             return [f"a transfer that does not match its other half (entry {entry.ref})"]
         return []
-    if entry.kind == "adjustment" and (
-        other.account.lower() != entry.account.lower()
+    if entry.kind != "adjustment":
+        return []
+    # A discount award is undone as far as the account has held it since (reversal_takes).
+    undone = reversal_takes(other.discount, lowest[other.number]) if other.number in lowest else other.discount
+    if (
+        account_key(other.account) != account_key(entry.account)
         or entry.credits != -other.credits
-        or entry.discount != -other.discount
+        or entry.discount != -undone
     ):
         return [f"a reversal of entry {other.number} must undo it exactly, for the same account"]
     return []
@@ -262,7 +334,7 @@ def _bonus(entry: Entry, before: Position, payment: Entry | None, bonused: set[i
     if payment is None or payment.kind != "payment" or payment.number >= entry.number:
         return ["a bonus without a qualifying payment"]
     problems = []
-    if payment.account.lower() != entry.account.lower() or payment.game != entry.game:
+    if account_key(payment.account) != account_key(entry.account) or payment.game != entry.game:
         problems.append(f"a bonus for another account or game than its payment (entry {payment.number})")
     if payment.credits < QUALIFYING:
         problems.append(

@@ -17,6 +17,7 @@ from gm.core import ledger
 from gm.core.ledger import Entry, LedgerError, Position
 from gm.errors import GMError
 from gm.services.game_settings import set_game_setting
+from gm.services.games import check_player
 from gm.store import ledger as books, records, seats
 from gm.store.database import atomic
 from gm.store.games import set_options
@@ -35,8 +36,9 @@ POLICY_WORDS = {
     "free": "turns are not charged",
 }
 DEMO_CREDITS = 100  # what each robot of `gm demo` buys: more turns than a demo plays (Clash 32, Imperials about 40)
+REFERENCE_MOST = 100  # characters of a payment reference (a PayPal transaction id has 17)
 LOW_CREDIT = 2  # a report warns when fewer credits than this are left after its charge
-_MONEY = re.compile(r"(\d{1,9})(?:\.(\d{1,2}))?")
+_MONEY = re.compile(r"([0-9]{1,9})(?:\.([0-9]{1,2}))?")  # ASCII digits only: "١٢" or "１２" is refused, not read as 12
 
 
 def parse_money(text: str) -> int:
@@ -126,16 +128,29 @@ def buy(
     paid: int,
     game_name: str | None = None,
     name: str | None = None,
+    reference: str | None = None,
 ) -> list[Entry]:
-    """Record a payment; 10 or more credits in one payment add the discount as a bonus."""
+    """Record a payment; 10 or more credits in one payment add the discount as a bonus.
+    reference: the payment's own (the bank's or PayPal's transaction id); a payment whose
+    reference is in the books already is refused, so one payment is never booked twice."""
     if credits < 1:
         raise GMError("a payment buys at least 1 credit.")
     _at_most(credits, "a payment buys")
+    reference = None if reference is None else _reference(reference)
     game = records.game_by_name(db, game_name) if game_name else None
     now = iso(clock.now())
     with atomic(db):
-        if name and seats.account(db, email.strip()) is None:
-            records.account_id(db, email.strip(), " ".join(name.split()), now)
+        booked = books.with_reference(db, reference) if reference else None
+        if booked is not None:
+            raise GMError(
+                f"payment {booked.reference} is in the books already: entry {booked.number}, {booked.credits} "
+                f"credits for {format_money(booked.money)} from {booked.account} on {booked.date[:10]}. "
+                "Nothing was booked; a second payment has its own reference."
+            )
+        if name is not None and seats.account(db, email.strip()) is None:
+            # A new account takes an address and a name as a player joining a game does.
+            address, checked = check_player(email, name)
+            records.account_id(db, address, checked, now)
         _, email, _ = account(db, email)
         memo = f"{credits} credits for {format_money(paid)}"
         made = ledger.purchase(
@@ -147,12 +162,25 @@ def buy(
             paid,
             game.name if game else None,
             memo,
+            reference,
         )
         books.add_entries(db, made)
         records.audit(
-            db, now, game.id if game else None, "credits buy", {"account": email, "credits": credits, "money": paid}
+            db,
+            now,
+            game.id if game else None,
+            "credits buy",
+            {"account": email, "credits": credits, "money": paid, **({"reference": reference} if reference else {})},
         )
     return made
+
+
+def _reference(text: str) -> str:
+    """A payment reference as the books keep it: its words, 1 to REFERENCE_MOST printable characters."""
+    reference = " ".join(text.split())
+    if not reference or len(reference) > REFERENCE_MOST or not reference.isprintable():
+        raise GMError(f"a payment reference is 1 to {REFERENCE_MOST} printable characters, such as 8XK21934LP.")
+    return reference
 
 
 def adjust(
@@ -167,6 +195,7 @@ def adjust(
     """A GM's correction of an account's credits or discount, with the reason in the memo."""
     if not reason.strip():
         raise GMError("an adjustment needs a reason: give --reason TEXT.")
+    _printable(reason)
     if credits == 0 and discount == 0:
         raise GMError("the adjustment changes nothing: give a number of credits, or --discount N.")
     _at_most(abs(credits), "an adjustment adds or takes away")
@@ -206,17 +235,24 @@ def transfer(
     """Move leftover credits from one account to another (the return slip's third choice)."""
     if credits < 1:
         raise GMError("a transfer moves at least 1 credit.")
+    _printable(reason)
     _at_most(credits, "a transfer moves")
     now = iso(clock.now())
     with atomic(db):
         _, giver, _ = account(db, giver)
         _, taker, _ = account(db, taker)
-        if giver.lower() == taker.lower():
+        if ledger.account_key(giver) == ledger.account_key(taker):
             raise GMError("a transfer needs two different accounts.")
         has = account_position(db, giver).balance
         if has < credits:
             raise GMError(f"{giver} has {has} credits; {credits} cannot be transferred.")
         return move(db, now, giver, taker, credits, reason)
+
+
+def _printable(reason: str) -> None:
+    """A reason kept in a memo is printable text: the export prints memos as they are."""
+    if not " ".join(reason.split()).isprintable():
+        raise GMError("a reason is printable text: no control characters such as a terminal's escape.")
 
 
 def _at_most(credits: int, what: str) -> None:
@@ -265,6 +301,7 @@ CSV_FIELDS = (
     "balance",
     "discount_after",
     "memo",
+    "reference",
 )
 # A cell starting with one of these is a formula to a spreadsheet (OWASP "CSV injection").
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
@@ -289,7 +326,9 @@ def export_csv(db: sqlite_utils.Database, email: str | None = None) -> str:
     for e in all_entries(db) if email is None else account_entries(db, email):
         cells = [csv_cell(v) for v in (e.number, e.date, e.account, e.game, e.kind, e.credits)]
         cells.append(format_money(e.money))  # made here from an integer: a number, not a formula
-        cells += [csv_cell(v) for v in (e.discount, e.turn, e.seat, e.ref, e.balance, e.discount_after, e.memo)]
+        cells += [
+            csv_cell(v) for v in (e.discount, e.turn, e.seat, e.ref, e.balance, e.discount_after, e.memo, e.reference)
+        ]
         writer.writerow(cells)
     return out.getvalue()
 

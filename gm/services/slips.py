@@ -10,6 +10,7 @@ from typing import Any
 import sqlite_utils
 
 from gm.clock import Clock, iso
+from gm.core import ledger
 from gm.core.envelope import Envelope
 from gm.core.slip import ALL, NEXT, Slip, read_slip
 from gm.errors import GMError
@@ -95,8 +96,11 @@ def _transfer(
     db: sqlite_utils.Database, now: str, game: GameRecord, seat: SeatRecord, to: str, wanted: int | None
 ) -> str:
     """Give the seat's leftover credits (`wanted` of them; ALL: every one) to the account `to`."""
-    if account(db, to) is None:
+    found = account(db, to)
+    if found is None:
         raise GMError(f"gm has no player {to} to give credits to; check the address")
+    if ledger.account_key(found[1]) == ledger.account_key(seat.email):
+        raise GMError("the credits are yours already; SLIP CARRY keeps them on your account")
     has = credits.account_position(db, seat.email).balance
     amount = has if wanted is ALL else wanted
     if amount < 1 or amount > has:

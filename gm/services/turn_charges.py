@@ -62,21 +62,29 @@ def settle_turn(
 
 def _reverse_discarded(db: sqlite_utils.Database, game: GameRecord, number: int, now: str) -> None:
     """A re-run turn replaces turns from `number` on: their charges and awards are reversed
-    (append-only books), then the turn is charged again."""
+    (append-only books), then the turn is charged again. An award the account has lost since to a
+    drop-out's forfeit is reversed only as far as the account still holds it (never below 0)."""
     numbers = books.standing_from(db, game.id, number, REVERSIBLE)
     for entry in (credits.entry(db, n) for n in numbers):
+        taken = entry.discount
+        gone = ""
+        if entry.kind == "discount award":
+            taken = ledger.reversal_takes(entry.discount, books.lowest_discount_since(db, entry.account, entry.number))
+            if taken < entry.discount:
+                gone = f"; {entry.discount - taken} of its {entry.discount} bonus turns were forfeited since"
         credits.post(
             db,
             now,
             entry.account,
             "adjustment",
             credits=-entry.credits,
-            discount=-entry.discount,
+            discount=-taken,
             game=entry.game,
             turn=entry.turn,
             seat=entry.seat,
             ref=entry.number,
-            memo=f"reversal of entry {entry.number}: {game.name} turn {entry.turn} was discarded by gm turn rerun",
+            memo=f"reversal of entry {entry.number}: {game.name} turn {entry.turn} was discarded by gm turn rerun"
+            + gone,
         )
 
 
@@ -147,7 +155,9 @@ def _charge(db: sqlite_utils.Database, game: GameRecord, turn: int, code: str) -
     A standby who took the seat over after that turn did not play it: its charge (the leaver's)
     neither holds their report nor shows its balance in it."""
     entry = _turn_charge(db, game, turn, code)
-    if entry is None or entry.account.lower() != records.seat_by_code(db, game, code).email.lower():
+    if entry is None or ledger.account_key(entry.account) != ledger.account_key(
+        records.seat_by_code(db, game, code).email
+    ):
         return None
     return entry
 

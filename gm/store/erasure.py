@@ -105,15 +105,18 @@ def _quoted(name: str, new: str) -> list[tuple[str, str]]:
 
 
 def replace_in_memos(db: sqlite_utils.Database, old: str, new: str) -> None:
-    """The ledger's memos naming the address (a transfer's "to ann@..."): the one change the
-    append-only ledger allows, made with its guard lifted for this statement alone and put back
-    as it was, in the caller's transaction; no amount, balance or account changes."""
+    """The ledger's memos and payment references naming the address (a transfer's "to ann@..."):
+    the one change the append-only ledger allows, made with its guard lifted for these statements
+    alone and put back as it was, in the caller's transaction; no amount, balance or account
+    changes."""
     guard = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'ledger_no_update'").fetchone()
     db.execute("DROP TRIGGER IF EXISTS ledger_no_update")
-    db.execute(
-        "UPDATE ledger SET memo = replace(replace(memo, ?, ?), ?, ?) WHERE instr(lower(memo), lower(?)) > 0",
-        [old, new, old.lower(), new, old],
-    )
+    for column in ("memo", "reference"):  # a payment's reference is the GM's words too
+        db.execute(
+            f"UPDATE ledger SET {column} = replace(replace({column}, ?, ?), ?, ?) "
+            f"WHERE instr(lower({column}), lower(?)) > 0",
+            [old, new, old.lower(), new, old],
+        )
     if guard is not None:
         db.execute(guard[0])
 

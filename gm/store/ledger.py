@@ -9,7 +9,7 @@ from gm.core.ledger import Entry
 from gm.store.database import read_int
 
 _ENTRIES = """SELECT l.id, l.date, a.email, g.name, l.kind, l.credits, l.money, l.discount, l.turn,
-                     l.seat, l.ref, l.balance, l.discount_after, l.memo
+                     l.seat, l.ref, l.balance, l.discount_after, l.memo, l.reference
               FROM ledger l JOIN accounts a ON a.id = l.account_id
               LEFT JOIN games g ON g.id = l.game_id"""
 # An entry reversed by an adjustment (a re-run discarded its turn) no longer counts.
@@ -38,27 +38,48 @@ def position(db: sqlite_utils.Database, email: str) -> tuple[int, int]:
     return row[0], row[1]
 
 
-def position_at_end(db: sqlite_utils.Database, game_id: int, email: str) -> tuple[int, int]:
-    """(credits, discount) of the account as of its last entry for the game (its end)."""
+def position_at_end(db: sqlite_utils.Database, game_id: int, email: str, ended: str) -> tuple[int, int]:
+    """(credits, discount) of the account as of its last entry for the game (its end), or, when
+    the game booked nothing to it (free turns, no award), its last entry dated by `ended`."""
     row = db.execute(
         """SELECT COALESCE(SUM(l.credits), 0), COALESCE(SUM(l.discount), 0) FROM ledger l
            JOIN accounts a ON a.id = l.account_id WHERE a.email = ? AND l.id <= COALESCE(
-           (SELECT MAX(m.id) FROM ledger m WHERE m.account_id = a.id AND m.game_id = ?), 0)""",
-        [email, game_id],
+           (SELECT MAX(m.id) FROM ledger m WHERE m.account_id = a.id AND m.game_id = ?),
+           (SELECT MAX(m.id) FROM ledger m WHERE m.account_id = a.id AND m.date <= ?), 0)""",
+        [email, game_id, ended],
     ).fetchone()
     return row[0], row[1]
 
 
 def discount_awarded(db: sqlite_utils.Database, game_id: int, email: str) -> int:
-    """The bonus turns the account won in the game (awards, and adjustments that added some)."""
+    """The bonus turns the account won in the game (awards, and adjustments that added some),
+    leaving out an award a re-run reversed (the re-run's own award counts instead)."""
     return read_int(
         db.execute(
-            """SELECT COALESCE(SUM(l.discount), 0) FROM ledger l JOIN accounts a
+            f"""SELECT COALESCE(SUM(l.discount), 0) FROM ledger l JOIN accounts a
                          ON a.id = l.account_id WHERE a.email = ? AND l.game_id = ?
-                         AND l.kind IN ('discount award', 'adjustment') AND l.discount > 0""",
+                         AND l.kind IN ('discount award', 'adjustment') AND l.discount > 0
+                         AND {_NOT_REVERSED}""",
             [email, game_id],
         )
     )
+
+
+def lowest_discount_since(db: sqlite_utils.Database, email: str, number: int) -> int:
+    """The lowest discount the account has held from entry `number` (one of its own) on."""
+    return read_int(
+        db.execute(
+            """SELECT MIN(l.discount_after) FROM ledger l JOIN accounts a ON a.id = l.account_id
+               WHERE a.email = ? AND l.id >= ?""",
+            [email, number],
+        )
+    )
+
+
+def with_reference(db: sqlite_utils.Database, reference: str) -> Entry | None:
+    """The payment booked with this reference (in any case of its letters), or None."""
+    row = db.execute(_ENTRIES + " WHERE l.reference = ? COLLATE NOCASE", [reference]).fetchone()
+    return None if row is None else Entry(*row)
 
 
 def next_number(db: sqlite_utils.Database) -> int:
@@ -89,6 +110,7 @@ def add_entries(db: sqlite_utils.Database, made: list[Entry]) -> None:
                 "balance": made_entry.balance,
                 "discount_after": made_entry.discount_after,
                 "memo": made_entry.memo,
+                "reference": made_entry.reference,
             }
         )
 

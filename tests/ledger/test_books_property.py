@@ -73,15 +73,21 @@ def _turn(db, name: str, number: int, winner: str | None = None, condition: str 
         )
 
 
+def seated_games(folder: Path):
+    """A database with the clash games GAMES, each seating PLAYERS as BR, RU and FR."""
+    db = open_database(folder / "gm.db")
+    for name in GAMES:
+        games.create_game(db, CLOCK, name, "clash", None, 1)
+        for email in PLAYERS:
+            games.join_game(db, CLOCK, name, email, email.split("@")[0])
+    return db
+
+
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(operation, max_size=25))
 def test_the_books_always_balance(operations):
     with tempfile.TemporaryDirectory() as folder:
-        db = open_database(Path(folder) / "gm.db")
-        for name in GAMES:
-            games.create_game(db, CLOCK, name, "clash", None, 1)
-            for email in PLAYERS:
-                games.join_game(db, CLOCK, name, email, email.split("@")[0])
+        db = seated_games(Path(folder))
         for op, target, a, b in operations:
             game = records.game_by_name(db, target) if op != "pay" else None
             if op == "pay":

@@ -16,6 +16,8 @@ from gm.store.database import open_database, transaction
 from tests.cli.test_game import table_dump
 
 ANN = "ann@example.org"
+ERR_NOT_ADDRESS = "Error: 'not an address' is not an e-mail address.\n"
+ERR_NAME = "Error: the player's name must be 1-60 printable characters.\n"
 
 
 def test_buy_show_and_the_bonus(home, gm, game):
@@ -71,7 +73,20 @@ def test_refusals_change_nothing(home, gm, game):
             ("credits", "buy", ANN, "10", "--paid", "25,00"),
             "Error: '25,00' is not an amount of money: write it like 25 or 25.50.\n",
         ),
+        (
+            ("credits", "buy", ANN, "10", "--paid", "\u0661\u0662"),
+            "Error: '\u0661\u0662' is not an amount of money: write it like 25 or 25.50.\n",
+        ),
+        (
+            ("credits", "buy", ANN, "10", "--paid", "25.\uff15"),
+            "Error: '25.\uff15' is not an amount of money: write it like 25 or 25.50.\n",
+        ),
         (("credits", "buy", ANN, "0", "--paid", "1"), "Error: a payment buys at least 1 credit.\n"),
+        # A new account takes an address and a name, as one joining a game does.
+        (("credits", "buy", "not an address", "1", "--paid", "1", "--name", "X"), ERR_NOT_ADDRESS),
+        (("credits", "buy", "", "1", "--paid", "1", "--name", "X"), "Error: '' is not an e-mail address.\n"),
+        (("credits", "buy", "zed@example.org", "1", "--paid", "1", "--name", "\x1b[2J"), ERR_NAME),
+        (("credits", "buy", "zed@example.org", "1", "--paid", "1", "--name", " "), ERR_NAME),
         (
             ("credits", "adjust", ANN, "--credits", "2", "--reason", "  "),
             "Error: an adjustment needs a reason: give --reason TEXT.\n",
@@ -79,6 +94,14 @@ def test_refusals_change_nothing(home, gm, game):
         (
             ("credits", "adjust", ANN, "--discount", "11", "--reason", "x"),
             "Error: ann@example.org has a discount of 0; it must stay between 0 and 10, so it cannot change by 11.\n",
+        ),
+        (
+            ("credits", "adjust", ANN, "--credits", "1", "--reason", "paid\x1b]0;owned\x07"),
+            "Error: a reason is printable text: no control characters such as a terminal's escape.\n",
+        ),
+        (
+            ("credits", "transfer", ANN, "bob@example.org", "1", "--reason", "\u202egift"),
+            "Error: a reason is printable text: no control characters such as a terminal's escape.\n",
         ),
         (
             ("credits", "transfer", ANN, "bob@example.org", "3"),
@@ -108,11 +131,14 @@ def test_buy_opens_an_account_and_transfer_moves_credits(home, gm, game):
 def test_export_defuses_formulas(home, gm, game):
     gm("credits", "adjust", ANN, "--credits", "1", "--reason", '=HYPERLINK("http://x","y")', home=home)
     gm("credits", "adjust", ANN, "--credits", "-1", "--reason", "@SUM(A1) +1 -2", home=home)
+    gm("credits", "buy", ANN, "1", "--paid", "1", "--ref", "=2+3", home=home)
     ran = gm("credits", "export", "--csv", home=home)
     rows = list(csv.reader(io.StringIO(ran.out)))
     assert rows[0][:6] == ["entry", "date", "account", "game", "kind", "credits"]
-    assert rows[1][-1] == '\'=HYPERLINK("http://x","y")' and rows[2][-1] == "'@SUM(A1) +1 -2"
+    memo = credits.CSV_FIELDS.index("memo")
+    assert rows[1][memo] == '\'=HYPERLINK("http://x","y")' and rows[2][memo] == "'@SUM(A1) +1 -2"
     assert rows[2][5] == "-1" and rows[2][6] == "0.00"
+    assert rows[3][credits.CSV_FIELDS.index("reference")] == "'=2+3"
     assert credits.csv_cell("+cmd") == "'+cmd" and credits.csv_cell("-1+1") == "'-1+1"
     assert credits.csv_cell(-3) == "-3" and credits.csv_cell("plain") == "plain"
 
@@ -258,4 +284,73 @@ def test_a_drop_out_by_nmr_forfeits_every_discount(home, gm, game):
     assert db.execute("SELECT kind, discount, memo FROM ledger WHERE kind = 'forfeit'").fetchall() == [
         ("forfeit", -5, "g1 seat BR dropped out (no orders): all 5 bonus turns forfeited")
     ]
+    assert gm("ledger", "check", home=home).code == 0
+
+
+def test_accounts_apart_in_the_accounts_table_are_apart_in_the_books(home, gm, game):
+    """The accounts table tells addresses apart by SQLite's NOCASE (ASCII letters only), so
+    'Ä@example.org' and 'ä@example.org' are two accounts: the books' check must keep them two."""
+    for email in ("Ä@example.org", "ä@example.org"):
+        ran = gm("credits", "buy", email, "3", "--paid", "7.50", "--name", "Umlaut", home=home)
+        assert ran.code == 0, ran.err
+    assert gm("credits", "buy", "ann@EXAMPLE.org", "1", "--paid", "2.50", home=home).code == 0
+    ran = gm("credits", "transfer", "Ä@example.org", "ä@example.org", "2", home=home)
+    assert ran.out == "Transferred 2 credits from Ä@example.org to ä@example.org (entries 4 and 5).\n"
+    assert gm("credits", "transfer", ANN, "ANN@example.org", "1", home=home).err == (
+        "Error: a transfer needs two different accounts.\n"
+    )
+    ran = gm("ledger", "check", home=home)
+    assert (ran.code, ran.out, ran.err) == (0, "The books balance: 5 entries, 3 accounts.\n", "")
+
+
+def test_a_payment_reference_is_booked_once(home, gm, game):
+    """The same payment typed in twice (its bank or PayPal reference in any case) is refused and
+    books nothing; a reference is printable words; the check and the export carry it."""
+    ran = gm("credits", "buy", ANN, "10", "--paid", "25", "--ref", " 8XK21934LP ", home=home)
+    assert ran.out.startswith(
+        "Payment recorded: 10 credits for 25.00 from ann@example.org (entry 1, reference 8XK21934LP)."
+    )
+    before = table_dump(home)
+    for args, message in [
+        (
+            ("credits", "buy", "bob@example.org", "4", "--paid", "10", "--ref", "8xk21934lp"),
+            "Error: payment 8XK21934LP is in the books already: entry 1, 10 credits for 25.00 from ann@example.org "
+            f"on {datetime.now(UTC):%Y-%m-%d}. Nothing was booked; a second payment has its own reference.\n",
+        ),
+        (
+            ("credits", "buy", ANN, "1", "--paid", "1", "--ref", " "),
+            "Error: a payment reference is 1 to 100 printable characters, such as 8XK21934LP.\n",
+        ),
+        (
+            ("credits", "buy", ANN, "1", "--paid", "1", "--ref", "x\x1b[2J"),
+            "Error: a payment reference is 1 to 100 printable characters, such as 8XK21934LP.\n",
+        ),
+    ]:
+        ran = gm(*args, home=home)
+        assert (ran.code, ran.err) == (1, message), args
+    assert table_dump(home) == before
+    assert gm("credits", "buy", ANN, "1", "--paid", "2.50", "--ref", "8XK21934LQ", home=home).code == 0
+    rows = list(csv.reader(io.StringIO(gm("credits", "export", "--csv", home=home).out)))
+    assert [row[-1] for row in rows] == ["reference", "8XK21934LP", "8XK21934LQ"]
+    assert gm("ledger", "check", home=home).code == 0
+
+
+def test_forgetting_a_person_reaches_the_payment_references_naming_them(home, gm):
+    """gm person forget rewrites the memos naming the address; a payment reference is the GM's words
+    as a memo is, and may name it too (docs/people.md, 'Forgetting a person')."""
+    gm(
+        "credits",
+        "buy",
+        "zed@example.org",
+        "1",
+        "--paid",
+        "1",
+        "--name",
+        "Zed",
+        "--ref",
+        "cheque zed@example.org",
+        home=home,
+    )
+    assert gm("person", "forget", "zed@example.org", home=home).code == 0
+    assert "zed@example.org" not in repr(table_dump(home)).lower()
     assert gm("ledger", "check", home=home).code == 0

@@ -167,3 +167,40 @@ def test_the_rules_keep_the_books_clean(operations):
         assert position(entries, who).balance == sum(e.credits for e in mine)
         assert (mine[-1].balance if mine else 0) == position(entries, who).balance
         assert 0 <= position(entries, who).discount <= ledger.MAX_DISCOUNT
+
+
+def test_a_reversal_of_an_award_takes_what_is_left_of_it():
+    """A drop-out forfeited the award before a re-run reversed it: the reversal takes no more than
+    the account held since (rule D-EMP-15: discounts stop at 0 as at 10), and no less."""
+    award = ("discount award", {"discount": 3, "game": "e1", "turn": 4})
+    forfeit = ("forfeit", {"discount": -3, "game": "e2"})
+    later = ("discount award", {"discount": 2, "game": "e3", "turn": 9})
+    assert [ledger.reversal_takes(3, low) for low in (5, 3, 1, 0)] == [3, 3, 1, 0]
+    for taken, faults in [
+        (0, []),
+        (-2, ["entry 4: a reversal of entry 1 must undo it exactly, for the same account"]),
+        (
+            -3,
+            [
+                "entry 4: a reversal of entry 1 must undo it exactly, for the same account",
+                "entry 4: discount -1 is below 0",
+            ],
+        ),
+    ]:
+        entries = books(award, forfeit, later, ("adjustment", {"discount": taken, "ref": 1, "memo": "rerun"}))
+        assert [str(e) for e in ledger.check(entries, set())] == faults, taken
+    kept = books(award, ("adjustment", {"discount": -3, "ref": 1, "memo": "rerun"}))
+    assert ledger.check(kept, set()) == []
+
+
+def test_a_reference_belongs_to_one_payment():
+    entries = books(
+        ("purchase", {"credits": 2, "money": 500}),
+        ("purchase", {"credits": 3, "money": 750}),
+        ("adjustment", {"credits": 1, "memo": "x", "reference": "R-2"}),
+    )
+    entries[0:2] = [dataclasses.replace(entries[0], reference="r-1"), dataclasses.replace(entries[1], reference="R-1")]
+    assert [str(e) for e in ledger.check(entries, set())] == [
+        "entry 2: payment reference R-1 was booked in entry 1 already",
+        "entry 3: a reference on an entry of kind 'adjustment'; only payments carry one",
+    ]

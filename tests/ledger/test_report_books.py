@@ -5,6 +5,13 @@ from __future__ import annotations
 
 import json
 import subprocess
+from datetime import datetime, timedelta
+
+from gm.clock import FixedClock
+from gm.services import credits, endgame, prizes
+from gm.services.games import game_ruleset
+from gm.store import records
+from gm.store.database import open_database
 
 
 def test_a_clash_report_shows_credits_and_warns_of_an_unpaid_next_turn(home, gm, game):
@@ -28,3 +35,25 @@ def test_a_clash_report_shows_credits_and_warns_of_an_unpaid_next_turn(home, gm,
         ["pdftotext", str(folder / f"{codes['Bob']}.pdf"), "-"], capture_output=True, text=True, check=True
     ).stdout
     assert "Turn credits left" in bob_text and "not paid for" not in bob_text
+
+
+def test_the_end_of_game_books_of_an_account_the_game_booked_nothing_to(home, gm):
+    """A game of free turns whose prize the account cannot take (its discount is at the cap of 10)
+    books it nothing: its end-of-game report still says what it holds, not 0 and 0."""
+    assert gm("game", "new", "m1", "--ruleset", "mcempires", "--seed", "5", "-o", "round-limit=1", home=home).code == 0
+    for name in ("bob", "ann"):
+        assert gm("game", "join", "m1", f"{name}@example.org", "--name", name.title(), home=home).code == 0
+    gm("credits", "buy", "bob@example.org", "20", "--paid", "50", home=home)
+    gm("credits", "adjust", "bob@example.org", "--discount", "10", "--reason", "earlier games", home=home)
+    gm("credits", "policy", "m1", "--unpaid", "free", home=home)
+    assert gm("turn", "run", "m1", "--now", "--no-render", home=home).out.endswith("m1 is over.\n")
+    db = open_database(home / "gm.db")
+    game = records.game_by_name(db, "m1")
+    later = FixedClock(datetime.fromisoformat(records.turn_record(db, game, 1).resolved) + timedelta(days=1))
+    credits.buy(db, later, "bob@example.org", 5, 1250)  # after the end: not in the report rendered again
+    seats = records.seats_of(db, game.id)
+    bob = next(s for s in seats if s.email == "bob@example.org")
+    context = endgame.endgame_context(
+        db, game, game_ruleset(game)[0], records.turn_record(db, game, 1), bob, seats, prizes.game_table(game, {})
+    )
+    assert (context["discount"]["now"], context["discount"]["awarded"], context["credits"]["left"]) == (10, 0, 20)

@@ -73,6 +73,7 @@ def test_a_slip_transfers_credits_and_joins_the_next_game(home, gm, over, monkey
         (("SLIP JOIN", "SLIP FLY"), "line 5: not a return slip line"),
         (("SLIP TRANSFER 99 TO ann@example.org",), "you have 4 credits left, so 99 cannot be given"),
         (("SLIP TRANSFER ALL TO nobody@example.org",), "gm has no player nobody@example.org"),
+        (("SLIP TRANSFER 2 TO BOB@example.org",), "the credits are yours already; SLIP CARRY keeps them"),
         (("SLIP JOIN chess",), "gm has no game or ruleset 'chess'"),
         (("SLIP JOIN", "SLIP NONE"), "line 5: the slip already says whether you join"),
     ],

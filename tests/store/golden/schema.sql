@@ -8,6 +8,8 @@ CREATE INDEX ledger_account ON ledger (account_id);
 CREATE INDEX ledger_game_turn ON ledger (game_id, turn);
 -- index ledger_ref on ledger
 CREATE INDEX ledger_ref ON ledger (ref);
+-- index ledger_reference on ledger
+CREATE UNIQUE INDEX ledger_reference ON ledger (reference COLLATE NOCASE) WHERE reference IS NOT NULL;
 -- index mail_taken_content on mail_taken
 CREATE INDEX mail_taken_content ON mail_taken (content_hash);
 -- index mail_taken_questions on mail_taken
@@ -53,7 +55,7 @@ CREATE TABLE audit ( id INTEGER PRIMARY KEY, at TEXT NOT NULL, game_id INTEGER, 
 -- table games on games
 CREATE TABLE games ( id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, ruleset TEXT NOT NULL, ruleset_version TEXT NOT NULL, scenario_name TEXT NOT NULL, scenario_text TEXT NOT NULL, seed INTEGER NOT NULL, status TEXT NOT NULL CHECK (status IN ('open', 'running', 'over')), turn INTEGER NOT NULL DEFAULT 1, deadline TEXT, options TEXT NOT NULL DEFAULT '{}', created TEXT NOT NULL , schedule TEXT, slot TEXT, due TEXT, held INTEGER NOT NULL DEFAULT 0, knocked_out TEXT NOT NULL DEFAULT '[]');
 -- table ledger on ledger
-CREATE TABLE ledger ( id INTEGER PRIMARY KEY, date TEXT NOT NULL, account_id INTEGER NOT NULL REFERENCES accounts(id), game_id INTEGER REFERENCES games(id), kind TEXT NOT NULL CHECK (kind IN ('payment', 'bonus', 'turn charge', 'adjustment', 'discount award', 'forfeit', 'transfer')), credits INTEGER NOT NULL DEFAULT 0, money INTEGER NOT NULL DEFAULT 0, discount INTEGER NOT NULL DEFAULT 0, turn INTEGER, seat TEXT, ref INTEGER REFERENCES ledger(id), balance INTEGER NOT NULL, discount_after INTEGER NOT NULL, memo TEXT NOT NULL );
+CREATE TABLE ledger ( id INTEGER PRIMARY KEY, date TEXT NOT NULL, account_id INTEGER NOT NULL REFERENCES accounts(id), game_id INTEGER REFERENCES games(id), kind TEXT NOT NULL CHECK (kind IN ('payment', 'bonus', 'turn charge', 'adjustment', 'discount award', 'forfeit', 'transfer')), credits INTEGER NOT NULL DEFAULT 0, money INTEGER NOT NULL DEFAULT 0, discount INTEGER NOT NULL DEFAULT 0, turn INTEGER, seat TEXT, ref INTEGER REFERENCES ledger(id), balance INTEGER NOT NULL, discount_after INTEGER NOT NULL, memo TEXT NOT NULL , reference TEXT);
 -- table mail_taken on mail_taken
 CREATE TABLE mail_taken ( id INTEGER PRIMARY KEY, digest TEXT NOT NULL UNIQUE, message_id TEXT, content_hash TEXT NOT NULL, channel TEXT NOT NULL, source TEXT NOT NULL, sender TEXT, subject TEXT NOT NULL, received TEXT NOT NULL, outcome TEXT NOT NULL, results TEXT NOT NULL, answer TEXT NOT NULL , gm_answered TEXT);
 -- table migrations on migrations
@@ -100,4 +102,4 @@ CREATE TABLE waiting ( id INTEGER PRIMARY KEY, game_id INTEGER REFERENCES games(
 CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
 -- trigger ledger_no_update on ledger
 CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
--- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm, m014_press_withheld, m015_people, m020_staff, m025_votes, m026_observers, m027_observer_mail, m028_observer_links, m029_lookup_indexes, m030_knocked_out
+-- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm, m014_press_withheld, m015_people, m020_staff, m025_votes, m026_observers, m027_observer_mail, m028_observer_links, m029_lookup_indexes, m030_knocked_out, m031_payment_reference
