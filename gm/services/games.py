@@ -144,7 +144,9 @@ def seat_robots(db: sqlite_utils.Database, game_id: int, codes: list[str], now: 
 def check_player(email: str, name: str) -> tuple[str, str]:
     """A player's address and name as gm keeps them, or a GMError saying what is wrong."""
     email = email.strip()
-    if not _EMAIL.match(email):
+    # Printable too: a control or bidi character in an address (the pattern refuses only white
+    # space) reached every list, CSV export and mail header that names the player.
+    if not _EMAIL.match(email) or not email.isprintable():
         raise GMError(f"'{email}' is not an e-mail address.")
     name = " ".join(name.split())
     # Printable as Python reads it: no control character (C0, DEL, C1) and no format character

@@ -150,6 +150,16 @@ def test_join_refusals(home, gm, game):
     assert table_dump(home) == before
 
 
+@pytest.mark.parametrize("email", ["a\x1b[2J@x.org", "eve\u202e@example.org", "eve@exa\x85mple.org"])
+def test_an_address_with_a_control_or_bidi_character_is_refused(home, gm, email):
+    assert gm("game", "new", "g2", "--ruleset", "clash", home=home).code == 0
+    before = table_dump(home)
+    ran = gm("game", "join", "g2", email, "--name", "Eve", home=home)
+    assert ran.code == 1 and ran.err.endswith("is not an e-mail address.\n"), ran.err
+    assert "\x1b" not in ran.err and "\u202e" not in ran.err
+    assert table_dump(home) == before
+
+
 @pytest.mark.parametrize("name", ["Ev\u202eil", "Eve\u2066", "Eve\x7f", "Eve\x9b2J", "Eve\u200e"])
 def test_a_name_with_a_control_or_bidi_character_is_refused(home, gm, name):
     # A bidi override in a name turned around the rest of each line that named the player, in
