@@ -232,3 +232,19 @@ def test_send_option_sends_the_answers_at_once(home, gm, mail_home, monkeypatch,
         "Error: gm.toml has no [mail] address: set it to the address players write "
         "to, then try again. The message is stored; its answer stays queued.\n"
     )
+
+
+def test_a_mail_whose_headers_are_too_long_is_answered_at_its_sender_and_kept_whole(home, gm, mail_home, monkeypatch):
+    """A header block over 1 MiB, or header values over 100,000 characters in all (its parts'
+    too), is refused with the reason, answered at its From; the mail is archived as any other."""
+    head = b"From: Ann <ann@example.org>\r\nTo: gm@example.org\r\nSubject: orders\r\nMessage-ID: <h1@x>\r\n"
+    raw = head + b"X-Pad: 0123456789\r\n" * 60_000 + b"\r\n" + turn_file(mail_home["BR"]).encode()
+    ran = receive(gm, monkeypatch, raw, home)
+    assert ran.code == 0 and (
+        "refused: the mail could not be read: its header block is too large (more than 1,048,576 bytes): "
+        "send the turn file in a new mail" in ran.out
+    )
+    [(kind, to, subject, body)] = outbox_bodies(home)
+    assert (to, subject) == ("ann@example.org", "Re: orders") and "its header block is too large" in body
+    assert hashlib.sha256(raw).hexdigest() in archived(home)
+    assert rows(home, "SELECT count(*) FROM submissions") == [(0,)]
