@@ -61,7 +61,13 @@ OnRead = Callable[[list[Incoming], Results], None]
 
 
 def read_message(
-    raw: bytes, envelope_sender: str | None, archive: Path, limits: SizeLimits, folders: set[str], sync: bool = False
+    raw: bytes,
+    envelope_sender: str | None,
+    archive: Path,
+    limits: SizeLimits,
+    folders: set[str],
+    sync: bool = False,
+    size: int | None = None,
 ) -> MessageRead:
     """Archive the raw bytes first, read the mail, archive each turn file: (letter, turn files,
     too large, what each turn file claims: see _claim, how many turn files the mail holds, each
@@ -69,11 +75,12 @@ def read_message(
     the first MOST_TURN_FILES are kept; the rest are left in the raw mail, unread. sync: force
     each archive file to disk (default: no, the caller forces a whole batch at once). A mail too
     large to read is not archived whole, only a note of it (gm/store/archive.py), nor is a turn
-    file too large to take."""
-    too_large = len(raw) > limits.mail
+    file too large to take. size: a message the source left where it was, too large, and gave
+    only the header block of (Incoming.size): refused for its size, and noted with it."""
+    too_large = size is not None or len(raw) > limits.mail
     letter = read_letter(_head(raw) if too_large else raw, envelope_sender)
     if too_large:
-        note_bytes(archive, raw, channel="mail", sender=letter.sender, reason=TOO_LARGE, folders=folders)
+        note_bytes(archive, raw, channel="mail", sender=letter.sender, reason=TOO_LARGE, folders=folders, size=size)
     else:
         archive_bytes(archive, raw, sync, folders)
     found = [] if too_large or letter.automatic else find_turn_files(letter.texts)
@@ -145,7 +152,9 @@ class Readers:
 
     def read_here(self, batch: list[Incoming], wanted: list[bool]) -> Results:
         return [
-            read_message(i.raw, i.envelope_sender, self.archive, self.limits, self.folders) if want else None
+            read_message(i.raw, i.envelope_sender, self.archive, self.limits, self.folders, False, i.size)
+            if want
+            else None
             for i, want in zip(batch, wanted)
         ]
 
@@ -169,7 +178,7 @@ class Readers:
     def _dispatch(self, batch: list[Incoming], want: list[bool], on_read: OnRead) -> _Ahead:
         if self.pool is None or not any(want):
             return _Ahead(batch, want, self._here(batch, want, on_read), None)
-        payload = [(i.raw, i.envelope_sender) if w else None for i, w in zip(batch, want)]
+        payload = [(i.raw, i.envelope_sender, i.size) if w else None for i, w in zip(batch, want)]
         return _Ahead(batch, want, None, self.pool.apply_async(_read_batch, (payload,)))
 
     def _here(self, batch: list[Incoming], want: list[bool], on_read: OnRead) -> Results:
@@ -276,14 +285,16 @@ def _start_reader(archive: str, limits: SizeLimits) -> None:
     _reader.update({"archive": Path(archive), "limits": limits, "folders": set()})
 
 
-def _read_batch(payload: list[tuple[bytes, str | None] | None]) -> Results:
+def _read_batch(payload: list[tuple[bytes, str | None, int | None] | None]) -> Results:
     read: Results = []
     for item in payload:
         if item is None:
             read.append(None)
         else:
-            raw, sender = item
-            read.append(read_message(raw, sender, _reader["archive"], _reader["limits"], _reader["folders"]))
+            raw, sender, size = item
+            read.append(
+                read_message(raw, sender, _reader["archive"], _reader["limits"], _reader["folders"], False, size)
+            )
     if any(item is not None for item in payload):
         os.sync()  # the batch's archive files are on disk before the deciding process hears of them
     return read

@@ -14,11 +14,21 @@ from gm.errors import GMError
 @dataclass(frozen=True)
 class Incoming:
     """One raw message: its bytes, where it came from (for the GM's eyes), and the SMTP return
-    path when the source knows it ("" is a bounce's null sender, None unknown)."""
+    path when the source knows it ("" is a bounce's null sender, None unknown).
+
+    size: set by a source that left a message larger than [mail] max_message_bytes where it was
+    and gives only its header block as raw (IMAP): the whole message's size in bytes. Such a
+    message is refused for its size unread; None: raw is the whole message."""
 
     raw: bytes
     where: str
     envelope_sender: str | None = None
+    size: int | None = None
+
+    @property
+    def whole_size(self) -> int:
+        """The message's size in bytes, though raw be only its header block."""
+        return len(self.raw) if self.size is None else self.size
 
 
 class MailSource(Protocol):

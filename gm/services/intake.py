@@ -220,6 +220,7 @@ class Intake:
                 self._limits(),
                 self._archived_folders,
                 sync,
+                incoming.size,
             ),
         )
 
@@ -268,7 +269,7 @@ class Intake:
             results = [
                 refused(
                     "mail",
-                    f"the mail is too large ({len(item.incoming.raw):,} bytes; at most "
+                    f"the mail is too large ({item.incoming.whole_size:,} bytes; at most "
                     f"{self.settings.max_message_bytes:,}): send the turn file as plain text",
                 )
             ]
