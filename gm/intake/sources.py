@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import mailbox
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,14 +17,23 @@ class Incoming:
     """One raw message: its bytes, where it came from (for the GM's eyes), and the SMTP return
     path when the source knows it ("" is a bounce's null sender, None unknown).
 
-    size: set by a source that left a message larger than [mail] max_message_bytes where it was
-    and gives only its header block as raw (IMAP): the whole message's size in bytes. Such a
-    message is refused for its size unread; None: raw is the whole message."""
+    size: set by a source that did not take a message larger than [mail] max_message_bytes in
+    whole and gives only its beginning as raw (IMAP: its header block; a pipe: as many bytes as
+    the limit): the whole message's size in bytes. Such a message is refused for its size
+    unread; None: raw is the whole message.
+    digest: the whole message's SHA-256 when raw is not all of it and the source read it all (a
+    pipe); None: the SHA-256 of raw names it."""
 
     raw: bytes
     where: str
     envelope_sender: str | None = None
     size: int | None = None
+    digest: str | None = None
+
+    @property
+    def sha256(self) -> str:
+        """The SHA-256 that names the message in the archive and intake's records."""
+        return self.digest or hashlib.sha256(self.raw).hexdigest()
 
     @property
     def whole_size(self) -> int:

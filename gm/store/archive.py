@@ -62,11 +62,13 @@ def note_bytes(
     reason: str,
     folders: set[str] | None = None,
     size: int | None = None,
+    digest: str | None = None,
 ) -> str:
     """Keep a note of `data` instead of the bytes (see the module's docstring); returns their
-    SHA-256. reason: why they are not kept ("refused for size", "pruned"). size: of the whole
-    when data is only its head (a mail left on the IMAP server); the head's SHA-256 names it."""
-    digest = hashlib.sha256(data).hexdigest()
+    SHA-256. reason: why they are not kept ("refused for size", "pruned"). size and digest: of
+    the whole when data is only its beginning (a mail left on the IMAP server: no digest, the
+    head's SHA-256 names it; a pipe's mail read through, hashed on the way)."""
+    digest = digest or hashlib.sha256(data).hexdigest()
     note = {
         "sha256": digest,
         "size": len(data) if size is None else size,

@@ -248,3 +248,33 @@ def test_a_mail_whose_headers_are_too_long_is_answered_at_its_sender_and_kept_wh
     assert (to, subject) == ("ann@example.org", "Re: orders") and "its header block is too large" in body
     assert hashlib.sha256(raw).hexdigest() in archived(home)
     assert rows(home, "SELECT count(*) FROM submissions") == [(0,)]
+
+
+def test_a_pipes_mail_too_large_is_hashed_on_the_way_not_held_whole(home, gm, mail_home, monkeypatch):
+    """`gm inbox receive` keeps in memory no more of a mail too large than [mail]
+    max_message_bytes or 1 MiB (the largest header block read), and a byte: a 217 MB mail took
+    477 MB to refuse, now 64 MB. Its note is as before: the whole
+    mail's SHA-256 and size, its first bytes (and the same mail again is taken before)."""
+    from gm.services.intake import Intake
+
+    configure(home, {"mail.max_message_bytes": 1_000})
+    raw = mail(turn_file(mail_home["BR"]) + "filler line\n" * 150_000)
+    held = []
+    real_take = Intake.take
+
+    def take(self, incoming):
+        held.append(len(incoming.raw))
+        return real_take(self, incoming)
+
+    monkeypatch.setattr(Intake, "take", take)
+    ran = receive(gm, monkeypatch, raw, home)
+    assert (
+        len(raw) > 1_800_000
+        and held == [1_048_577]
+        and f"the mail is too large ({len(raw):,} bytes; at most 1,000)" in ran.out
+    )
+    digest = hashlib.sha256(raw).hexdigest()
+    note = json.loads((home / "archive" / digest[:2] / f"{digest}.note").read_text())
+    assert (note["size"], note["head"], note["sender"]) == (len(raw), raw[:512].decode(), "ann@example.org")
+    assert receive(gm, monkeypatch, raw, home).out == "No new mail (1 taken before).\n"
+    assert gm("doctor", home=home).code == 0
