@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 import traceback
@@ -20,8 +19,7 @@ from gm.cli.shown import echo
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.imap import ImapSource, imap_settings
-from gm.intake.letter import MOST_HEADER_BYTES
-from gm.intake.sources import FileSource, Incoming
+from gm.intake.sources import FileSource, read_incoming
 from gm.mail.settings import mail_settings
 from gm.services.intake import FAULT, Intake, Taken
 from gm.services.questions import mark_answered, questions as questions_for_gm, reply as reply_to_question
@@ -57,7 +55,7 @@ def import_(
     """Take every message of a mailbox on disk that was not taken before (the mailbox is not changed)."""
     home_, db = open_home(home)
     intake = Intake(db, home_, clock(), "import", readers=readers)
-    _report(intake.take_all(FileSource(path)))
+    _report(intake.take_all(FileSource(path, largest(home_))))
     _send(db, home_, send)
 
 
@@ -70,7 +68,7 @@ def receive(send: SendOption = False, home: HomeOption = None) -> None:
     try:
         home_, db = open_home(home)
         # Postfix and the local delivery agents put the SMTP return path in $SENDER; empty is a bounce.
-        incoming = _from_stdin(mail_settings(home_).max_message_bytes, os.environ.get("SENDER"))
+        incoming = read_incoming(sys.stdin.buffer, "stdin", os.environ.get("SENDER"), largest(home_))
         intake = Intake(db, home_, clock(), "pipe")
         _report([*intake.retry_kept(), intake.take(incoming)])
     except GMError as exc:
@@ -93,20 +91,9 @@ def receive(send: SendOption = False, home: HomeOption = None) -> None:
             echo(f"Error: {exc} The message is stored; its answer stays queued.", err=True)
 
 
-def _from_stdin(largest: int, sender: str | None) -> Incoming:
-    """The message on standard input. One larger than `largest` bytes is read through, hashed on
-    the way, and only its beginning kept (as far as the limit, or the largest header block gm
-    reads, whichever is more): refused for its size, it costs no more memory than a mail within
-    the limit (a 217 MB mail took 477 MB)."""
-    stream = sys.stdin.buffer
-    raw = stream.read(max(largest, MOST_HEADER_BYTES) + 1)
-    if len(raw) <= largest:
-        return Incoming(raw, "stdin", sender)
-    whole, size = hashlib.sha256(raw), len(raw)
-    while chunk := stream.read(1 << 20):
-        whole.update(chunk)
-        size += len(chunk)
-    return Incoming(raw, "stdin", sender, size=size, digest=whole.hexdigest())
+def largest(home: Home) -> int:
+    """[mail] max_message_bytes: past it a mail is read through, only its beginning kept."""
+    return mail_settings(home).max_message_bytes
 
 
 @app.command("fetch")

@@ -278,3 +278,50 @@ def test_a_pipes_mail_too_large_is_hashed_on_the_way_not_held_whole(home, gm, ma
     assert (note["size"], note["head"], note["sender"]) == (len(raw), raw[:512].decode(), "ann@example.org")
     assert receive(gm, monkeypatch, raw, home).out == "No new mail (1 taken before).\n"
     assert gm("doctor", home=home).code == 0
+
+
+@pytest.mark.parametrize("kind", ["maildir", "mbox", "eml"])
+def test_an_imported_mail_too_large_is_hashed_on_the_way_not_held_whole(
+    home, gm, mail_home, monkeypatch, tmp_path, kind
+):
+    """`gm inbox import` as `gm inbox receive`: a mail too large is read through, its beginning kept."""
+    from gm.intake.sources import FileSource
+
+    configure(home, {"mail.max_message_bytes": 1_000})
+    raw = mail(turn_file(mail_home["BR"]) + "filler line\n" * 150_000)
+    small = mail(turn_file(mail_home["BR"], "CLAIM SCO"), message_id="<2@example.org>")
+    if kind == "eml":
+        place = tmp_path / "mails"
+        place.mkdir()
+        (place / "1.eml").write_bytes(raw)
+        (place / "2.eml").write_bytes(small)
+    elif kind == "maildir":
+        place = tmp_path / kind
+        box = mailbox.Maildir(place)
+        for message in (raw, small):
+            box.add(message)
+    else:
+        place = tmp_path / kind
+        box = mailbox.mbox(place)
+        for message in (raw, small):
+            entry = mailbox.mboxMessage(message)
+            entry.set_from("ann@example.org")
+            box.add(entry)
+        box.close()
+    held = []
+    real_messages = FileSource.messages
+
+    def messages(self):
+        for incoming in real_messages(self):
+            held.append(len(incoming.raw))
+            yield incoming
+
+    monkeypatch.setattr(FileSource, "messages", messages)
+    ran = gm("inbox", "import", place, home=home)
+    assert held[0] == 1_048_577 and held[1] < 1_000 and "Taken: 1 accepted, 1 refused" in ran.out
+    [(digest,)] = rows(home, "SELECT digest FROM mail_taken WHERE outcome = 'refused'")
+    note = json.loads((home / "archive" / digest[:2] / f"{digest}.note").read_text())
+    assert note["size"] > 1_800_000 and note["sender"] == "ann@example.org"
+    if kind != "mbox":  # an mbox keeps a message with its own line ends
+        assert (digest, note["size"]) == (hashlib.sha256(raw).hexdigest(), len(raw))
+    assert gm("inbox", "import", place, home=home).out.startswith("No new mail (2 taken before)")
