@@ -19,7 +19,8 @@ from gm.cli.shown import echo
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.imap import ImapSource, imap_settings
-from gm.intake.sources import FileSource, Incoming
+from gm.intake.sources import FileSource, read_incoming
+from gm.mail.settings import mail_settings
 from gm.services.intake import FAULT, Intake, Taken
 from gm.services.questions import mark_answered, questions as questions_for_gm, reply as reply_to_question
 from gm.store.database import busy_words, is_busy
@@ -54,7 +55,7 @@ def import_(
     """Take every message of a mailbox on disk that was not taken before (the mailbox is not changed)."""
     home_, db = open_home(home)
     intake = Intake(db, home_, clock(), "import", readers=readers)
-    _report(intake.take_all(FileSource(path)))
+    _report(intake.take_all(FileSource(path, largest(home_))))
     _send(db, home_, send)
 
 
@@ -66,9 +67,8 @@ def receive(send: SendOption = False, home: HomeOption = None) -> None:
     """
     try:
         home_, db = open_home(home)
-        raw = sys.stdin.buffer.read()
         # Postfix and the local delivery agents put the SMTP return path in $SENDER; empty is a bounce.
-        incoming = Incoming(raw, "stdin", os.environ.get("SENDER"))
+        incoming = read_incoming(sys.stdin.buffer, "stdin", os.environ.get("SENDER"), largest(home_))
         intake = Intake(db, home_, clock(), "pipe")
         _report([*intake.retry_kept(), intake.take(incoming)])
     except GMError as exc:
@@ -89,6 +89,11 @@ def receive(send: SendOption = False, home: HomeOption = None) -> None:
             send_and_report(db, home_)
         except GMError as exc:  # the message is stored: the mail server must not send it again
             echo(f"Error: {exc} The message is stored; its answer stays queued.", err=True)
+
+
+def largest(home: Home) -> int:
+    """[mail] max_message_bytes: past it a mail is read through, only its beginning kept."""
+    return mail_settings(home).max_message_bytes
 
 
 @app.command("fetch")

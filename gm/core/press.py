@@ -20,6 +20,12 @@ from dataclasses import dataclass
 HOW = "PRESS TO FR,GE (or PRESS TO ALL), the message on the lines below, then ENDPRESS"
 EVERYONE_WORDS = ("ALL", "EVERYONE")
 _SEPARATORS = re.compile(r"[\s,;:]+")
+# What a message may not carry to another seat's report, mail and page: control characters but
+# the tab and the line break (C0, DEL, C1: an escape sequence or backspaces for a terminal mail
+# reader, a bell, a C1 CSI) and the bidi
+# embeddings, overrides and isolates, which turn text around past where the sender's words end.
+# The marks (LRM, RLM, ALM) stay: right-to-left writing needs them, and they turn nothing around.
+_NOT_PASSED_ON = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,13 @@ class PressDraft:
     everyone: bool
     text: str
     problem: str | None = None
+
+
+def passed_on(text: str) -> str:
+    """A message's text as gm passes it on: every line end made \\n (CR LF, CR, and the form
+    feed, NEL and line separator, as the lines of a mailed turn file are split), and the
+    characters that could drive a reader's terminal or turn its page around left out."""
+    return _NOT_PASSED_ON.sub("", "\n".join(text.splitlines()))
 
 
 def is_press_head(line: str) -> bool:

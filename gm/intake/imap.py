@@ -3,26 +3,35 @@
 from __future__ import annotations
 
 import imaplib
+import re
 import ssl
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gm.errors import GMError
 from gm.home import Home
+from gm.intake.letter import MOST_HEADER_BYTES
 from gm.intake.sources import Incoming
-from gm.mail.settings import Server, server_settings
+from gm.mail.settings import Server, mail_settings, server_settings
 
 # The IMAP keyword gm sets on a message it has stored; mail without it is new to gm.
 TAKEN_KEYWORD = "$GmTaken"
+# How many messages' sizes one FETCH asks for (a UID list of this many stays a short command).
+SIZES_AT_ONCE = 200
+_UID = re.compile(rb"\bUID (\d+)")
+_SIZE = re.compile(rb"\bRFC822\.SIZE (\d+)")
 
 
 @dataclass(frozen=True)
 class ImapPlace:
-    """[imap] folder to read; after = "flag" (keyword $GmTaken and \\Seen) or "move" (to move_to)."""
+    """[imap] folder to read; after = "flag" (keyword $GmTaken and \\Seen) or "move" (to move_to);
+    largest: [mail] max_message_bytes, past which a message is left on the server, its header
+    block alone fetched (None: every message is fetched whole)."""
 
     folder: str
     after: str
     move_to: str
+    largest: int | None = None
 
 
 def imap_settings(home: Home) -> tuple[Server, ImapPlace]:
@@ -31,6 +40,7 @@ def imap_settings(home: Home) -> tuple[Server, ImapPlace]:
         home.setting("imap", "folder", "INBOX"),
         home.setting("imap", "after", "flag"),
         home.setting("imap", "move_to", "gm-taken"),
+        mail_settings(home).max_message_bytes,
     )
     if place.after not in ("flag", "move"):
         raise GMError(f'{home.settings_file}: [imap] after must be "flag" or "move", not "{place.after}".')
@@ -43,6 +53,10 @@ class ImapSource:
     A message is fetched with BODY.PEEK (so it stays unread) and flagged or moved only when
     intake says it is stored: a crash in between leaves it unflagged, the next run fetches it
     again, and intake knows it by its digest and only flags it then.
+
+    Each message's size (RFC822.SIZE) is asked first: one larger than place.largest is never
+    downloaded, only its header block (at most MOST_HEADER_BYTES), for intake to refuse it for
+    its size and answer its sender (Incoming.size); a 200 MB mail costs no 200 MB of memory.
     """
 
     def __init__(self, server: Server, place: ImapPlace):
@@ -71,11 +85,29 @@ class ImapSource:
             status, data = connection.uid("SEARCH", "UNKEYWORD", TAKEN_KEYWORD)
         else:
             status, data = connection.uid("SEARCH", "ALL")
-        for uid in (data[0] or b"").decode().split():
-            status, parts = connection.uid("FETCH", uid, "(BODY.PEEK[])")
-            raw = next((p[1] for p in parts or () if isinstance(p, tuple)), None)
-            if status == "OK" and raw is not None:  # gone meanwhile (another client moved it): skip
-                yield Incoming(raw, f"imap:{self.place.folder}:{uid}")
+        uids = (data[0] or b"").decode().split()
+        for start in range(0, len(uids), SIZES_AT_ONCE):
+            some = uids[start : start + SIZES_AT_ONCE]
+            sizes = self._sizes(some)
+            for uid in some:
+                size = sizes.get(uid)
+                left = size is not None and self.place.largest is not None and size > self.place.largest
+                what = f"(BODY.PEEK[HEADER]<0.{MOST_HEADER_BYTES}>)" if left else "(BODY.PEEK[])"
+                status, parts = connection.uid("FETCH", uid, what)
+                raw = next((p[1] for p in parts or () if isinstance(p, tuple)), None)
+                if status == "OK" and raw is not None:  # gone meanwhile (another client moved it): skip
+                    yield Incoming(raw, f"imap:{self.place.folder}:{uid}", size=size if left else None)
+
+    def _sizes(self, uids: list[str]) -> dict[str, int]:
+        """The size in bytes of each of these messages the server still has, by UID."""
+        status, data = self._connected().uid("FETCH", ",".join(uids), "(RFC822.SIZE)")
+        sizes = {}
+        for line in data if status == "OK" else ():
+            text = line[0] if isinstance(line, tuple) else line
+            uid, size = _UID.search(text or b""), _SIZE.search(text or b"")
+            if uid and size:
+                sizes[uid[1].decode()] = int(size[1])
+        return sizes
 
     def check(self) -> None:
         """The folder can be selected as 'gm inbox fetch' selects it (what 'gm doctor --mail' asks

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -12,7 +12,7 @@ from email.utils import getaddresses
 from typing import overload
 
 from gm.intake.text import clean_text, html_to_text, part_text, readable
-from gm.mail.headers import READING
+from gm.mail.headers import READING, CutHeaders, HeadersTooLong, header_budget
 
 # The modern policy: structured headers (addresses, parameters) and RFC 2047 words decoded.
 _PARSER = BytesParser(policy=READING)  # its header objects remembered, long values cut (gm.mail.headers)
@@ -21,6 +21,17 @@ _TURN_FILE_NAMES = (".txt", ".ord", ".orders", ".text")
 _LIST_PRECEDENCE = {"bulk", "junk", "list"}
 FORWARDED = "forwarded message"  # where the body of a mail attached to a mail is
 MOST_FORWARDED = 10  # mails attached to a mail whose bodies are read (as MOST_TURN_FILES)
+# The largest header block a mail may begin with, in bytes. The email package takes about 0.35
+# microseconds a byte of header lines (a 10 MB block of short headers: 3.5 CPU-s); a mail's own
+# are a few kB, a long relay chain with its signatures some tens, and one header of 400 kB is
+# still read (its value cut, gm.mail.headers.CutHeaders). Past it only the first
+# MOST_HEADER_BYTES are read, for the sender, and the mail is refused: at most 0.4 CPU-s.
+MOST_HEADER_BYTES = 1_048_576
+# Header lines as the email package knows them (feedparser's headerRE), each with its line end:
+# the header block is the run of them a mail begins with.
+_HEADER_LINE = rb"(?:From |[\x21-\x39\x3b-\x7e]*:|[\t ])[^\n]*\n"
+_HEADER_LINES = re.compile(rb"(?:%s)*" % _HEADER_LINE)
+_ONE_HEADER_LINE = re.compile(_HEADER_LINE)
 
 # Reading headers cheaply. The modern policy parses the message, but it parses a header's value
 # anew on every access (the most expensive part of the email package). A value in one of the
@@ -81,21 +92,58 @@ def read_letter(raw: bytes, envelope_sender: str | None = None) -> Letter:
     """Read a raw message; never raises. envelope_sender: the SMTP return path when known
     (a pipe's $SENDER, an mbox From_ line); "" means the null sender of a bounce."""
     content_hash = _content_hash(raw)
-    try:
-        message = _PARSER.parsebytes(raw)
-        return _letter(message, content_hash, envelope_sender)
-    except Exception as exc:  # noqa: BLE001 - a mail the email package chokes on is still taken
-        return Letter(
-            None,
+    if _header_block_end(raw) > MOST_HEADER_BYTES:
+        return _head_only(
+            raw,
             content_hash,
-            None,
-            None,
-            "",
-            (),
-            None,
-            (),
-            unreadable=f"the mail could not be read ({type(exc).__name__})",
+            envelope_sender,
+            f"its header block is too large (more than {MOST_HEADER_BYTES:,} bytes): send the turn file in a new mail",
         )
+    try:
+        return _budgeted(raw, content_hash, envelope_sender)
+    except HeadersTooLong:
+        return _head_only(raw, content_hash, envelope_sender, _TOO_MANY_HEADERS)
+    except Exception as exc:  # noqa: BLE001 - a mail the email package chokes on is still taken
+        return _unreadable(content_hash, f"the mail could not be read ({type(exc).__name__})")
+
+
+_TOO_MANY_HEADERS = (
+    f"its headers are too long to read (more than {CutHeaders.MOST_A_MAIL:,} characters in all, its "
+    "parts' with its own): send the turn file in a new mail"
+)
+
+
+def _header_block_end(raw: bytes) -> int:
+    """Where the header block a mail begins with ends, when that is within MOST_HEADER_BYTES;
+    else somewhere past it. Reads no more than that and the one line crossing it."""
+    end = _HEADER_LINES.match(raw, 0, MOST_HEADER_BYTES).end()  # type: ignore[union-attr] # * always matches
+    crossing = _ONE_HEADER_LINE.match(raw, end)
+    return crossing.end() if crossing else end
+
+
+def _head_only(raw: bytes, content_hash: str, envelope_sender: str | None, why: str) -> Letter:
+    """A mail refused for its headers: its own header block is read (for the sender and how to
+    answer), as far as MOST_HEADER_BYTES, and nothing else."""
+    head = raw[: _HEADER_LINES.match(raw, 0, MOST_HEADER_BYTES).end()] + b"\n"  # type: ignore[union-attr]
+    try:
+        letter = _budgeted(head, content_hash, envelope_sender)
+    except Exception:  # noqa: BLE001 - HeadersTooLong among them: even its own headers cannot be read
+        return _unreadable(content_hash, f"the mail could not be read: {why}")
+    return replace(letter, texts=(), unreadable=f"the mail could not be read: {why}")
+
+
+def _budgeted(raw: bytes, content_hash: str, envelope_sender: str | None) -> Letter:
+    """Parse and read a mail within header_budget(); HeadersTooLong when the budget was spent,
+    whatever caught it on the way (a part whose headers the registry cannot read is text)."""
+    with header_budget() as spent:
+        letter = _letter(_PARSER.parsebytes(raw), content_hash, envelope_sender)
+    if spent[0] > CutHeaders.MOST_A_MAIL:
+        raise HeadersTooLong(_TOO_MANY_HEADERS)
+    return letter
+
+
+def _unreadable(content_hash: str, why: str) -> Letter:
+    return Letter(None, content_hash, None, None, "", (), None, (), unreadable=why)
 
 
 def _letter(message: EmailMessage, content_hash: str, envelope_sender: str | None) -> Letter:

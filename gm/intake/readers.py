@@ -61,7 +61,14 @@ OnRead = Callable[[list[Incoming], Results], None]
 
 
 def read_message(
-    raw: bytes, envelope_sender: str | None, archive: Path, limits: SizeLimits, folders: set[str], sync: bool = False
+    raw: bytes,
+    envelope_sender: str | None,
+    archive: Path,
+    limits: SizeLimits,
+    folders: set[str],
+    sync: bool = False,
+    size: int | None = None,
+    digest: str | None = None,
 ) -> MessageRead:
     """Archive the raw bytes first, read the mail, archive each turn file: (letter, turn files,
     too large, what each turn file claims: see _claim, how many turn files the mail holds, each
@@ -69,11 +76,21 @@ def read_message(
     the first MOST_TURN_FILES are kept; the rest are left in the raw mail, unread. sync: force
     each archive file to disk (default: no, the caller forces a whole batch at once). A mail too
     large to read is not archived whole, only a note of it (gm/store/archive.py), nor is a turn
-    file too large to take."""
-    too_large = len(raw) > limits.mail
+    file too large to take. size, digest: a message too large, of which the source gave only the
+    beginning (Incoming.size, Incoming.digest): refused for its size, and noted with them."""
+    too_large = size is not None or len(raw) > limits.mail
     letter = read_letter(_head(raw) if too_large else raw, envelope_sender)
     if too_large:
-        note_bytes(archive, raw, channel="mail", sender=letter.sender, reason=TOO_LARGE, folders=folders)
+        note_bytes(
+            archive,
+            raw,
+            channel="mail",
+            sender=letter.sender,
+            reason=TOO_LARGE,
+            folders=folders,
+            size=size,
+            digest=digest,
+        )
     else:
         archive_bytes(archive, raw, sync, folders)
     found = [] if too_large or letter.automatic else find_turn_files(letter.texts)
@@ -104,10 +121,11 @@ def _claim(envelope: Envelope) -> Claim | None:
 
 
 def _head(raw: bytes) -> bytes:
-    """The header block alone, for a mail too large to read whole."""
+    """The header block alone, for a mail too large to read whole (no copy of the rest made)."""
     for end in (b"\r\n\r\n", b"\n\n"):
-        if end in raw:
-            return raw.split(end, 1)[0] + end
+        found = raw.find(end)
+        if found >= 0:
+            return raw[: found + len(end)]
     return raw[:65536]
 
 
@@ -145,7 +163,9 @@ class Readers:
 
     def read_here(self, batch: list[Incoming], wanted: list[bool]) -> Results:
         return [
-            read_message(i.raw, i.envelope_sender, self.archive, self.limits, self.folders) if want else None
+            read_message(i.raw, i.envelope_sender, self.archive, self.limits, self.folders, False, i.size, i.digest)
+            if want
+            else None
             for i, want in zip(batch, wanted)
         ]
 
@@ -169,7 +189,7 @@ class Readers:
     def _dispatch(self, batch: list[Incoming], want: list[bool], on_read: OnRead) -> _Ahead:
         if self.pool is None or not any(want):
             return _Ahead(batch, want, self._here(batch, want, on_read), None)
-        payload = [(i.raw, i.envelope_sender) if w else None for i, w in zip(batch, want)]
+        payload = [(i.raw, i.envelope_sender, i.size, i.digest) if w else None for i, w in zip(batch, want)]
         return _Ahead(batch, want, None, self.pool.apply_async(_read_batch, (payload,)))
 
     def _here(self, batch: list[Incoming], want: list[bool], on_read: OnRead) -> Results:
@@ -276,14 +296,18 @@ def _start_reader(archive: str, limits: SizeLimits) -> None:
     _reader.update({"archive": Path(archive), "limits": limits, "folders": set()})
 
 
-def _read_batch(payload: list[tuple[bytes, str | None] | None]) -> Results:
+def _read_batch(payload: list[tuple[bytes, str | None, int | None, str | None] | None]) -> Results:
     read: Results = []
     for item in payload:
         if item is None:
             read.append(None)
         else:
-            raw, sender = item
-            read.append(read_message(raw, sender, _reader["archive"], _reader["limits"], _reader["folders"]))
+            raw, sender, size, digest = item
+            read.append(
+                read_message(
+                    raw, sender, _reader["archive"], _reader["limits"], _reader["folders"], False, size, digest
+                )
+            )
     if any(item is not None for item in payload):
         os.sync()  # the batch's archive files are on disk before the deciding process hears of them
     return read

@@ -10,7 +10,6 @@ through. Every other message of the batch is stored and answered as usual.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -220,6 +219,8 @@ class Intake:
                 self._limits(),
                 self._archived_folders,
                 sync,
+                incoming.size,
+                incoming.digest,
             ),
         )
 
@@ -228,10 +229,10 @@ class Intake:
 
     def _unknown(self, batch: list[Incoming]) -> list[bool]:
         """Which messages of a batch need reading: those whose bytes were not taken before."""
-        return [not self._known(hashlib.sha256(incoming.raw).hexdigest()) for incoming in batch]
+        return [not self._known(incoming.sha256) for incoming in batch]
 
     def _read(self, incoming: Incoming, result: MessageRead | None) -> Read:
-        digest = hashlib.sha256(incoming.raw).hexdigest()
+        digest = incoming.sha256
         if result is None:
             return Read(incoming, digest, None)
         letter, files, too_large, claims, found, envelopes, archived = result
@@ -268,7 +269,7 @@ class Intake:
             results = [
                 refused(
                     "mail",
-                    f"the mail is too large ({len(item.incoming.raw):,} bytes; at most "
+                    f"the mail is too large ({item.incoming.whole_size:,} bytes; at most "
                     f"{self.settings.max_message_bytes:,}): send the turn file as plain text",
                 )
             ]

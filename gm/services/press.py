@@ -14,13 +14,13 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sqlite_utils
 
 from gm.clock import Clock, iso
-from gm.core.press import PressDraft, addressed, addressee_text
+from gm.core.press import PressDraft, addressed, addressee_text, passed_on
 from gm.core.press_budget import fit
 from gm.errors import GMError
 from gm.home import Home
@@ -95,8 +95,9 @@ def send_from_portal(
     """The portal's press form: archived as received, then checked and sent like a turn file's;
     a message longer than the game takes is refused, and only a note of it is archived.
     to: the seat codes ticked ("ALL" for everyone); writing(): the portal's write lock."""
-    # A NUL is dropped, as mail intake drops it (gm.intake.text.clean_text): no mail may carry one.
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "").strip("\n")
+    # Line ends made \n; the characters no message passes on (a NUL, the other controls, bidi
+    # overrides) are left out again in _Post.send, and here for the archive and the checks.
+    text = passed_on(text).strip("\n")
     codes = tuple(dict.fromkeys(code.strip().upper() for code in to if code.strip()))
     if not codes:
         return PressResult(0, "", False, "choose whom the press is for: tick one seat or more, or everyone")
@@ -138,6 +139,7 @@ class _Post:
     ) -> PressResult:
         turn, status = stored.game_now(self.db, game.id)
         seats = records.seats_of(self.db, game.id)
+        draft = replace(draft, text=passed_on(draft.text).strip("\n"))
         recipients, refusal = addressed(draft, [s.code for s in seats], seat.code)
         refusal = _refusal(game, status, seat, draft, len(recipients)) or refusal
         if refusal is None:
@@ -224,6 +226,8 @@ def _refusal(game: GameRecord, status: str, seat: SeatRecord, draft: PressDraft,
         return f"the GM allows no press in '{game.name}'"
     if draft.problem:
         return draft.problem
+    if not draft.text.strip():
+        return "the press has no text but control characters, which gm does not pass on: write the message"
     if game_setting(game, "press-to") == "all" and not draft.everyone:
         return f"press in '{game.name}' goes to everyone or to nobody: write PRESS TO ALL"
     limit = game_setting(game, "press-length")

@@ -54,14 +54,24 @@ def archive_bytes(root: Path, data: bytes, sync: bool = True, folders: set[str] 
 
 
 def note_bytes(
-    root: Path, data: bytes, *, channel: str, sender: str | None, reason: str, folders: set[str] | None = None
+    root: Path,
+    data: bytes,
+    *,
+    channel: str,
+    sender: str | None,
+    reason: str,
+    folders: set[str] | None = None,
+    size: int | None = None,
+    digest: str | None = None,
 ) -> str:
     """Keep a note of `data` instead of the bytes (see the module's docstring); returns their
-    SHA-256. reason: why they are not kept ("refused for size", "pruned")."""
-    digest = hashlib.sha256(data).hexdigest()
+    SHA-256. reason: why they are not kept ("refused for size", "pruned"). size and digest: of
+    the whole when data is only its beginning (a mail left on the IMAP server: no digest, the
+    head's SHA-256 names it; a pipe's mail read through, hashed on the way)."""
+    digest = digest or hashlib.sha256(data).hexdigest()
     note = {
         "sha256": digest,
-        "size": len(data),
+        "size": len(data) if size is None else size,
         "channel": channel,
         "sender": sender,
         "reason": reason,

@@ -142,3 +142,45 @@ def test_fetch_over_tls_and_starttls(home, gm, mail_home, dovecot, imap_user, se
     ran = gm("inbox", "fetch", home=home)
     assert ran.code == 1 and ran.err.startswith(f"Error: cannot reach the IMAP server 127.0.0.1:{port} (")
     assert "CERTIFICATE_VERIFY_FAILED" in ran.err
+
+
+@pytest.mark.slow
+def test_a_mail_too_large_is_refused_without_being_downloaded(home, gm, mail_home, dovecot, imap_user, monkeypatch):
+    """[mail] max_message_bytes: a larger mail is left on the server, its header block alone
+    fetched (its size asked first, RFC822.SIZE), refused for its size, answered and flagged as
+    an oversized mail from a pipe is; a 200 MB mail cost 200 MB of memory before."""
+    import imaplib
+    import json
+
+    configure(home, {"mail.max_message_bytes": 1_000_000})
+    big = mail(turn_file(mail_home["BR"]) + "\n" + "filler line\n" * 250_000, message_id="<big@example.org>")
+    small = mail(turn_file(mail_home["BR"], "CLAIM SCO"), message_id="<small@example.org>")
+    dovecot.deliver(imap_user, [big, small])
+    read = []
+    real_read = imaplib.IMAP4.read
+
+    def counted(self, size):
+        data = real_read(self, size)
+        read.append(len(data))
+        return data
+
+    monkeypatch.setattr(imaplib.IMAP4, "read", counted)
+    ran = gm("inbox", "fetch", home=home)
+    assert ran.code == 0 and sum(read) < 20_000  # the big mail's 3 MB stayed on the server
+    assert (
+        f"refused: the mail is too large ({len(big):,} bytes; at most 1,000,000): send the turn file as plain text"
+        in ran.out
+    )
+    assert ran.out.endswith("Taken: 1 accepted, 1 refused\n")
+    [(digest,)] = rows(home, "SELECT digest FROM mail_taken WHERE outcome = 'refused'")
+    note = json.loads((home / "archive" / digest[:2] / f"{digest}.note").read_text())
+    assert (note["size"], note["sender"], note["reason"]) == (len(big), "ann@example.org", "refused for size")
+    assert (
+        note["head"] == big[:512].decode()[: len(note["head"])]
+        and not (home / "archive" / digest[:2] / digest).exists()
+    )
+    assert [to for kind, to, subject, body in outbox_bodies(home)] == ["ann@example.org"] * 2
+    flags = inbox_state(dovecot, imap_user)
+    assert all(b"$GmTaken" in f for f in flags) and len(flags) == 2
+    assert gm("inbox", "fetch", home=home).out == "No new mail.\n"
+    assert gm("doctor", home=home).code == 0  # the note stands for the mail the database names

@@ -232,3 +232,96 @@ def test_send_option_sends_the_answers_at_once(home, gm, mail_home, monkeypatch,
         "Error: gm.toml has no [mail] address: set it to the address players write "
         "to, then try again. The message is stored; its answer stays queued.\n"
     )
+
+
+def test_a_mail_whose_headers_are_too_long_is_answered_at_its_sender_and_kept_whole(home, gm, mail_home, monkeypatch):
+    """A header block over 1 MiB, or header values over 100,000 characters in all (its parts'
+    too), is refused with the reason, answered at its From; the mail is archived as any other."""
+    head = b"From: Ann <ann@example.org>\r\nTo: gm@example.org\r\nSubject: orders\r\nMessage-ID: <h1@x>\r\n"
+    raw = head + b"X-Pad: 0123456789\r\n" * 60_000 + b"\r\n" + turn_file(mail_home["BR"]).encode()
+    ran = receive(gm, monkeypatch, raw, home)
+    assert ran.code == 0 and (
+        "refused: the mail could not be read: its header block is too large (more than 1,048,576 bytes): "
+        "send the turn file in a new mail" in ran.out
+    )
+    [(kind, to, subject, body)] = outbox_bodies(home)
+    assert (to, subject) == ("ann@example.org", "Re: orders") and "its header block is too large" in body
+    assert hashlib.sha256(raw).hexdigest() in archived(home)
+    assert rows(home, "SELECT count(*) FROM submissions") == [(0,)]
+
+
+def test_a_pipes_mail_too_large_is_hashed_on_the_way_not_held_whole(home, gm, mail_home, monkeypatch):
+    """`gm inbox receive` keeps in memory no more of a mail too large than [mail]
+    max_message_bytes or 1 MiB (the largest header block read), and a byte: a 217 MB mail took
+    477 MB to refuse, now 64 MB. Its note is as before: the whole
+    mail's SHA-256 and size, its first bytes (and the same mail again is taken before)."""
+    from gm.services.intake import Intake
+
+    configure(home, {"mail.max_message_bytes": 1_000})
+    raw = mail(turn_file(mail_home["BR"]) + "filler line\n" * 150_000)
+    held = []
+    real_take = Intake.take
+
+    def take(self, incoming):
+        held.append(len(incoming.raw))
+        return real_take(self, incoming)
+
+    monkeypatch.setattr(Intake, "take", take)
+    ran = receive(gm, monkeypatch, raw, home)
+    assert (
+        len(raw) > 1_800_000
+        and held == [1_048_577]
+        and f"the mail is too large ({len(raw):,} bytes; at most 1,000)" in ran.out
+    )
+    digest = hashlib.sha256(raw).hexdigest()
+    note = json.loads((home / "archive" / digest[:2] / f"{digest}.note").read_text())
+    assert (note["size"], note["head"], note["sender"]) == (len(raw), raw[:512].decode(), "ann@example.org")
+    assert receive(gm, monkeypatch, raw, home).out == "No new mail (1 taken before).\n"
+    assert gm("doctor", home=home).code == 0
+
+
+@pytest.mark.parametrize("kind", ["maildir", "mbox", "eml"])
+def test_an_imported_mail_too_large_is_hashed_on_the_way_not_held_whole(
+    home, gm, mail_home, monkeypatch, tmp_path, kind
+):
+    """`gm inbox import` as `gm inbox receive`: a mail too large is read through, its beginning kept."""
+    from gm.intake.sources import FileSource
+
+    configure(home, {"mail.max_message_bytes": 1_000})
+    raw = mail(turn_file(mail_home["BR"]) + "filler line\n" * 150_000)
+    small = mail(turn_file(mail_home["BR"], "CLAIM SCO"), message_id="<2@example.org>")
+    if kind == "eml":
+        place = tmp_path / "mails"
+        place.mkdir()
+        (place / "1.eml").write_bytes(raw)
+        (place / "2.eml").write_bytes(small)
+    elif kind == "maildir":
+        place = tmp_path / kind
+        box = mailbox.Maildir(place)
+        for message in (raw, small):
+            box.add(message)
+    else:
+        place = tmp_path / kind
+        box = mailbox.mbox(place)
+        for message in (raw, small):
+            entry = mailbox.mboxMessage(message)
+            entry.set_from("ann@example.org")
+            box.add(entry)
+        box.close()
+    held = []
+    real_messages = FileSource.messages
+
+    def messages(self):
+        for incoming in real_messages(self):
+            held.append(len(incoming.raw))
+            yield incoming
+
+    monkeypatch.setattr(FileSource, "messages", messages)
+    ran = gm("inbox", "import", place, home=home)
+    assert held[0] == 1_048_577 and held[1] < 1_000 and "Taken: 1 accepted, 1 refused" in ran.out
+    [(digest,)] = rows(home, "SELECT digest FROM mail_taken WHERE outcome = 'refused'")
+    note = json.loads((home / "archive" / digest[:2] / f"{digest}.note").read_text())
+    assert note["size"] > 1_800_000 and note["sender"] == "ann@example.org"
+    if kind != "mbox":  # an mbox keeps a message with its own line ends
+        assert (digest, note["size"]) == (hashlib.sha256(raw).hexdigest(), len(raw))
+    assert gm("inbox", "import", place, home=home).out.startswith("No new mail (2 taken before)")

@@ -151,3 +151,24 @@ def test_announcements_reach_every_player_by_smtp(home, gm, game, smtp):
         assert "Turn 1 is due on Friday, 18:00 UTC." in message.get_content()
         assert f"for {seat}" in message.get_content()
         assert all(other.encode() not in raw for other in ADDRESSES.values() if other != address)
+
+
+def test_control_characters_in_press_by_mail_reach_no_other_seat(home, gm, game, monkeypatch):
+    # As on the portal (tests/web/test_press_portal.py): an escape sequence, a C1 control and a
+    # right-to-left override in a mailed press block went on raw to every recipient.
+    set_mail_address(home)
+    text = "PRESS TO FR\nMeet me in \u202eParis\u202c\x1b[2J\x85 at \x0cdawn\tsharp\nENDPRESS"
+    ran = receive(gm, monkeypatch, mail(press_file(game["BR"], text), message_id="<c1@ann>"), home)
+    assert "press: 1 sent" in ran.out
+    # The NEL and the form feed end lines, as they end the turn file's lines.
+    assert rows(home, "SELECT text FROM press") == [("Meet me in Paris[2J\n at\ndawn\tsharp",)]
+    [(body,)] = rows(home, "SELECT body FROM outbox WHERE kind = 'press'")
+    assert "Meet me in Paris[2J\n at\ndawn\tsharp" in body and not any(c in body for c in "\u202e\u202c\x1b\x85\x0c")
+    # A message of nothing else is refused, and nothing is stored.
+    ran = receive(
+        gm, monkeypatch, mail(press_file(game["BR"], "PRESS TO FR: \x1b\u202e\x07"), message_id="<c2@ann>"), home
+    )
+    assert "press: 0 sent, 1 not sent" in ran.out
+    assert len(rows(home, "SELECT text FROM press")) == 1
+    [*_, (answer,)] = rows(home, "SELECT body FROM outbox WHERE recipient = 'ann@example.org'")
+    assert "the press has no text but control characters, which gm does not pass on: write the message." in answer

@@ -151,3 +151,34 @@ def test_a_nul_in_portal_press_is_dropped_as_mail_intake_drops_it(signed_in, hom
     assert rows(home, "SELECT text FROM press") == [("Meet me in Paris",)]
     [(body,)] = rows(home, "SELECT body FROM outbox WHERE kind = 'press'")
     assert "Meet me in Paris" in body and "\x00" not in body
+
+
+# Every C0 control but the tab and the line ends, DEL, every C1 control but NEL, and the bidi
+# embeddings, overrides and isolates: none reaches another seat.
+CONTROLS = "".join(map(chr, [*range(1, 9), *range(14, 28), 31, *range(0x7F, 0x85), *range(0x86, 0xA0)]))
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+def test_control_characters_and_bidi_overrides_in_press_reach_no_other_seat(app, signed_in, home, game):
+    # An escape sequence, backspaces or a form feed went on raw into the others' mail (a terminal
+    # mail reader runs them), their PDF and their page, and a right-to-left override turned the
+    # text around past the sender's words. A tab, a line break (a form feed, NEL or line
+    # separator ends a line, as in a mailed turn file) and the marks right-to-left writing needs
+    # (LRM, RLM, ALM) stay.
+    set_mail_address(home)
+    text = (
+        f"\x1b]0;gm: your secret\x07Meet\tme\x08\x08 in {BIDI}Paris{CONTROLS}\r\n\u200f\u061c\u200eשלום\x0cat\x85dawn"
+    )
+    assert signed_in.post("/press", {"to": ["FR"], "text": text}).status_code == 200
+    wanted = "]0;gm: your secretMeet\tme in Paris\n\u200f\u061c\u200eשלום\nat\ndawn"
+    assert rows(home, "SELECT text FROM press") == [(wanted,)]
+    [(body,)] = rows(home, "SELECT body FROM outbox WHERE kind = 'press'")
+    assert wanted in body and not any(c in body for c in CONTROLS + BIDI + "\x1b\x07\x08")
+    fr = Player(app.test_client())
+    fr.sign_in("FR", game["FR"])
+    page = fr.get("/").text
+    assert "]0;gm: your secretMeet\tme in Paris" in page and not any(c in page for c in CONTROLS + BIDI)
+    # A message of nothing else is refused, and nothing is stored.
+    page = signed_in.post("/press", {"to": ["FR"], "text": "\x1b\x07\x1b" + BIDI})
+    assert page.status_code == 400 and "Not sent: write the message first." in page.text
+    assert len(rows(home, "SELECT text FROM press")) == 1
