@@ -40,6 +40,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         + _limits(after, result.events)
         + _capitulation_due(after)
         + _the_end(before, after)
+        + _war_bounty_start(before)
     )
 
 
@@ -438,6 +439,27 @@ def _limits(after: JSONObject, events: tuple[Event, ...]) -> list[str]:
     if any(board.water[i] and mark != "." for i, mark in enumerate(land)):
         found.append("Purchasing Territory: water is owned ('Bodies of water cannot be purchased')")
     found += [f"E$ never negative: {s} has {me['money']}" for s, me in after["seats"].items() if me["money"] < 0]
+    return found
+
+
+def _war_bounty_start(before: JSONObject) -> list[str]:
+    """War Bounty's start, as gm laid it out before round 1: "1 Naval Base, 1 Transport
+    Infrastructure", "(6 in each city)", "Start with 0 E$"."""
+    if before["options"]["mode"] != WAR_BOUNTY or before["round"] != 1:
+        return []
+    board = board_of(before)
+    found = []
+    for seat, me in before["seats"].items():
+        owned = [c for c in before["cities"].values() if c["owner"] == seat]
+        naval = [c for c in owned if c["naval"] and board.coastal[board.index(c["x"], c["y"])]]
+        if len(naval) != 1 or sum(c["transport"] for c in owned) != 1 or me["money"]:
+            found.append(
+                f"War Bounty: {seat} starts with {len(naval)} naval bases, "
+                f"{sum(c['transport'] for c in owned)} transport, {me['money']} E$ ('1 Naval Base, 1 Transport')"
+            )
+        troops = {(g["x"], g["y"]): g["troops"] for g in before["groups"].values() if g["owner"] == seat}
+        if any(troops.get((c["x"], c["y"])) != MAX_TROOPS for c in owned) or len(troops) != len(owned):
+            found.append(f"War Bounty: {seat} does not start with 6 troops in each city ('6 in each city')")
     return found
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import gm_games.mcempires
 import pytest
-from gm_games.mcempires import actions, capitulation, cities as cities_module, diplomacy, economy, paths, ruleset
+from gm_games.mcempires import actions, capitulation, cities as cities_module, diplomacy, economy, paths, ruleset, setup
 from gm_games.mcempires.invariants import invariants
 from gm_games.mcempires.turn import Turn
 
@@ -143,6 +143,15 @@ def test_a_second_all_troops_bounty_is_found(monkeypatch):
     monkeypatch.setattr(economy, "bounty", forgetful)
     found = played_case("war-bounty-all-troops-once")
     assert "War Bounty (rule D-MC-15): the all-troops bounty for BL paid a second time" in found
+
+
+def test_a_war_bounty_empire_without_its_naval_base_is_found(monkeypatch):
+    """ "1 Naval Base": the layout before 2026-11-29 gave Red, far inland in the world of seed 11
+    for six empires, no coastal city."""
+    monkeypatch.setattr(setup, "_reach_the_water", lambda turn, seat, grown, near: None)
+    state, _ = start(11, 6, "war-bounty")
+    found = invariants(state, {}, ruleset.resolve(state, {}, TurnSeeds(11, 1)))
+    assert found == ["War Bounty: RE starts with 0 naval bases, 1 transport, 0 E$ ('1 Naval Base, 1 Transport')"]
 
 
 def start(seed: int, seats: int, mode: str, **options: bool) -> tuple[dict, list[str]]:
