@@ -22,6 +22,7 @@ PRICES = {"transport": 40, "naval": 50}  # "Transport Infrastructure = 40 E$", "
 BASE_PRICES = (20, 25)  # "Military Base = 20 E$ ... a second Military Base for a City costs 25 E$"
 BOUNTIES = {"all_troops": 50, "city": 50, "empire": 300}  # War Bounty: "How to earn E$"
 MAX_TROOPS, MAX_BASES, MAX_ALLIES, MAX_LINES, SPACING, MAX_STEPS = 6, 2, 3, 4, 6, 12
+START_BLOCKS = 300  # War Bounty: "300 blocks of contiguous land"
 
 
 def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnResult) -> list[str]:
@@ -443,16 +444,20 @@ def _limits(after: JSONObject, events: tuple[Event, ...]) -> list[str]:
 
 
 def _war_bounty_start(before: JSONObject) -> list[str]:
-    """War Bounty's start, as gm laid it out before round 1: "1 Naval Base, 1 Transport
-    Infrastructure", "(6 in each city)", "Start with 0 E$"."""
+    """War Bounty's start, as gm laid it out before round 1: "300 blocks of contiguous land ...
+    1 Naval Base, 1 Transport Infrastructure", "(6 in each city)", "Start with 0 E$". On a
+    world too small for 300 blocks each (the conformance cases' test bed) an empire may have no
+    coast a city can stand on: the naval base is then owed only to an empire with its 300."""
     if before["options"]["mode"] != WAR_BOUNTY or before["round"] != 1:
         return []
     board = board_of(before)
+    land = "".join(before["territory"])
     found = []
     for seat, me in before["seats"].items():
         owned = [c for c in before["cities"].values() if c["owner"] == seat]
         naval = [c for c in owned if c["naval"] and board.coastal[board.index(c["x"], c["y"])]]
-        if len(naval) != 1 or sum(c["transport"] for c in owned) != 1 or me["money"]:
+        owed = 1 if land.count(me["mark"]) >= START_BLOCKS else len(naval)
+        if len(naval) != owed or owed > 1 or sum(c["transport"] for c in owned) != 1 or me["money"]:
             found.append(
                 f"War Bounty: {seat} starts with {len(naval)} naval bases, "
                 f"{sum(c['transport'] for c in owned)} transport, {me['money']} E$ ('1 Naval Base, 1 Transport')"

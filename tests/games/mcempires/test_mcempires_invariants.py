@@ -154,6 +154,16 @@ def test_a_war_bounty_empire_without_its_naval_base_is_found(monkeypatch):
     assert found == ["War Bounty: RE starts with 0 naval bases, 1 transport, 0 E$ ('1 Naval Base, 1 Transport')"]
 
 
+def test_a_world_too_small_for_300_blocks_owes_no_naval_base():
+    """The test bed (20 x 14) gives three War Bounty empires some 60 blocks each, and Yellow no
+    coast 6 blocks from every city: the book's naval base comes with its 300 blocks."""
+    loaded = ruleset.load_scenario(ruleset.scenario_text("testbed"), "testbed")
+    loaded = with_options(loaded, choose_options(ruleset.game_options(), {"mode": "war-bounty"}))
+    state = ruleset.new_game(loaded, [SeatInfo(c, c) for c in ("RE", "BL", "YE")], TurnSeeds(1, 0))
+    assert not any(c["naval"] for c in state["cities"].values() if c["owner"] == "YE")
+    assert invariants(state, {}, ruleset.resolve(state, {}, TurnSeeds(1, 1))) == []
+
+
 def start(seed: int, seats: int, mode: str, **options: bool) -> tuple[dict, list[str]]:
     loaded = ruleset.load_scenario(ruleset.scenario_text("frontier"), "frontier")
     loaded = with_options(loaded, choose_options(ruleset.game_options(), {"mode": mode, **options}))
