@@ -77,7 +77,8 @@ class McEmpiresRuleset(PackagedRuleset):
 
     def hidden_variant(self, state: JSONObject, seat: str, rng: Random) -> JSONObject:
         """The state as it might be if `seat`'s private facts were different: its standing
-        orders (how its groups defend, which cities it would destroy) are its own secret."""
+        orders (how its groups defend, which cities it would destroy) are its own secret, and so
+        is the site gm suggests for its capital."""
         return view.hidden_variant(state, seat, rng)
 
 

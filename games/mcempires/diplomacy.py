@@ -188,10 +188,11 @@ def propose(turn: Turn, seat: str, kind: str, other: str, terms: object) -> str 
         if not (p["from"] == seat and p["to"] == other and p["kind"] == kind and p["round"] == turn.round)
     ]
     turn.state["proposals"].append({"from": seat, "to": other, "kind": kind, "terms": terms, "round": turn.round})
+    named = kind == "borders" and terms != "BOTH"  # one way: the description names the other already
     turn.add(
         "proposal",
         f"{turn.nation(seat)} proposes {describe(turn, kind, seat, other, terms)}"
-        f" to {turn.nation(other)}; it may accept in round {turn.round + 1}.",
+        f"{'' if named else ' to ' + turn.nation(other)}; {turn.nation(other)} may accept in round {turn.round + 1}.",
         (seat, other),
         seat=seat,
         to=other,

@@ -22,6 +22,7 @@ PRICES = {"transport": 40, "naval": 50}  # "Transport Infrastructure = 40 E$", "
 BASE_PRICES = (20, 25)  # "Military Base = 20 E$ ... a second Military Base for a City costs 25 E$"
 BOUNTIES = {"all_troops": 50, "city": 50, "empire": 300}  # War Bounty: "How to earn E$"
 MAX_TROOPS, MAX_BASES, MAX_ALLIES, MAX_LINES, SPACING, MAX_STEPS = 6, 2, 3, 4, 6, 12
+START_BLOCKS = 300  # War Bounty: "300 blocks of contiguous land"
 
 
 def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnResult) -> list[str]:
@@ -40,6 +41,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         + _limits(after, result.events)
         + _capitulation_due(after)
         + _the_end(before, after)
+        + _war_bounty_start(before)
     )
 
 
@@ -438,6 +440,31 @@ def _limits(after: JSONObject, events: tuple[Event, ...]) -> list[str]:
     if any(board.water[i] and mark != "." for i, mark in enumerate(land)):
         found.append("Purchasing Territory: water is owned ('Bodies of water cannot be purchased')")
     found += [f"E$ never negative: {s} has {me['money']}" for s, me in after["seats"].items() if me["money"] < 0]
+    return found
+
+
+def _war_bounty_start(before: JSONObject) -> list[str]:
+    """War Bounty's start, as gm laid it out before round 1: "300 blocks of contiguous land ...
+    1 Naval Base, 1 Transport Infrastructure", "(6 in each city)", "Start with 0 E$". On a
+    world too small for 300 blocks each (the conformance cases' test bed) an empire may have no
+    coast a city can stand on: the naval base is then owed only to an empire with its 300."""
+    if before["options"]["mode"] != WAR_BOUNTY or before["round"] != 1:
+        return []
+    board = board_of(before)
+    land = "".join(before["territory"])
+    found = []
+    for seat, me in before["seats"].items():
+        owned = [c for c in before["cities"].values() if c["owner"] == seat]
+        naval = [c for c in owned if c["naval"] and board.coastal[board.index(c["x"], c["y"])]]
+        owed = 1 if land.count(me["mark"]) >= START_BLOCKS else len(naval)
+        if len(naval) != owed or owed > 1 or sum(c["transport"] for c in owned) != 1 or me["money"]:
+            found.append(
+                f"War Bounty: {seat} starts with {len(naval)} naval bases, "
+                f"{sum(c['transport'] for c in owned)} transport, {me['money']} E$ ('1 Naval Base, 1 Transport')"
+            )
+        troops = {(g["x"], g["y"]): g["troops"] for g in before["groups"].values() if g["owner"] == seat}
+        if any(troops.get((c["x"], c["y"])) != MAX_TROOPS for c in owned) or len(troops) != len(owned):
+            found.append(f"War Bounty: {seat} does not start with 6 troops in each city ('6 in each city')")
     return found
 
 

@@ -131,10 +131,15 @@ def _laid_out(state: JSONObject) -> JSONObject:
         cities.found_capital(turn, seat, turn.board.index(x, y), " (laid out by gm)")
     grown = _grow(turn, START_BLOCKS[mode])
     if mode == economy.WAR_BOUNTY:
+        # Every empire's naval city first, then the other cities: a city of one empire laid
+        # out before another's naval city could stand within 5 blocks of that empire's only
+        # coast (rule D-MC-4), and "1 Naval Base" would have no city to stand in.
+        near = cities.near_cities(turn)
         for seat in state["seating"]:
-            _reach_the_water(turn, seat, grown[seat])
+            _reach_the_water(turn, seat, grown[seat], near)
+            _naval_city(turn, seat, near)
         for seat in state["seating"]:
-            _war_bounty_empire(turn, seat)
+            _war_bounty_empire(turn, seat, near)
     turn.events.clear()
     return turn.finish()
 
@@ -174,21 +179,23 @@ def _grow(turn: Turn, blocks: int) -> dict[str, list[int]]:
     return taken_by
 
 
-def _reach_the_water(turn: Turn, seat: str, grown: list[int]) -> None:
+def _reach_the_water(turn: Turn, seat: str, grown: list[int], near: set[int]) -> None:
     """War Bounty starts with "1 Naval Base", and "Naval Bases can only be built in cities
     adjacent to water": a territory grown round a capital far inland (the generator puts
     capitals on the largest land mass, some 20 to 30 blocks from any water) has no block beside
-    water. Then the territory reaches the water by a strip of free land to the nearest free
-    block beside it, giving up as many of its last-grown blocks, so that it keeps its size and
-    stays in one piece. Unchanged when it has such a block, or when no free land leads to one."""
+    water, or none a city may stand on (each is within 5 blocks of a city, rule D-MC-4). Then
+    the territory reaches the water by a strip of free land to the nearest free block beside it
+    that a city may stand on, giving up as many of its last-grown blocks, so that it keeps its
+    size and stays in one piece. Unchanged when it has such a block, or when no free land leads
+    to one. near: the blocks within 5 of a city."""
     board = turn.board
     own = turn.territory(seat)
-    if any(board.coastal[i] for i in own):
+    if any(board.coastal[i] and i not in near for i in own):
         return
     base = len(own) - len(grown)  # the capital's square
     best: tuple[int, list[int]] | None = None
     for keep in range(len(grown), -1, -1):
-        strip = _strip_to_water(turn, seat, set(own) - set(grown[keep:]), set(grown[keep:]))
+        strip = _strip_to_water(turn, set(own) - set(grown[keep:]), set(grown[keep:]), near)
         if strip is None:
             return
         if keep + len(strip) <= len(grown):
@@ -207,15 +214,15 @@ def _reach_the_water(turn: Turn, seat: str, grown: list[int]) -> None:
     assert turn.blocks_of(seat) == base + len(grown)
 
 
-def _strip_to_water(turn: Turn, seat: str, kept: set[int], given_up: set[int]) -> list[int] | None:
+def _strip_to_water(turn: Turn, kept: set[int], given_up: set[int], near: set[int]) -> list[int] | None:
     """The fewest blocks of free land (or of those `given_up`) joining `kept` to a block beside
-    water, that block last; None when there is no such way."""
+    water that is not `near` a city, that block last; None when there is no such way."""
     board = turn.board
     came: dict[int, int] = {i: -1 for i in kept}
     queue = deque(sorted(kept))
     while queue:
         i = queue.popleft()
-        if i not in kept and board.coastal[i]:
+        if i not in kept and board.coastal[i] and i not in near:
             strip = []
             while i not in kept:
                 strip.append(i)
@@ -237,21 +244,29 @@ def _push(turn: Turn, heap: list[tuple[int, int]], centre: int, i: int) -> None:
             heapq.heappush(heap, ((x - cx) ** 2 + (y - cy) ** 2, n))
 
 
-def _war_bounty_empire(turn: Turn, seat: str) -> None:
-    """ "5 cities (including capital) ... 30 troops (6 in each city) ... 1 Naval Base, 1
-    Transport Infrastructure": the cities spread over its land, the first coastal one if any."""
-    capital = turn.seats[seat]["capital"]
+def _naval_city(turn: Turn, seat: str, near: set[int]) -> None:
+    """ "1 Naval Base": the empire's first regular city on its coastal block nearest its
+    capital that a city may stand on, with the naval base (none when it has no such block)."""
     board = turn.board
-    own = turn.territory(seat)
-    near = cities.near_cities(turn)  # own land away from every city is fit for one: nothing else is there
+    capital = turn.city_block(turn.seats[seat]["capital"])
     coastal = sorted(
-        (i for i in own if board.coastal[i] and i not in near),
-        key=lambda i: (board.distance(i, turn.city_block(capital)), i),
+        (i for i in turn.territory(seat) if board.coastal[i] and i not in near),
+        key=lambda i: (board.distance(i, capital), i),
     )
     if coastal:
         cid = cities.found_city(turn, seat, coastal[0])
         turn.cities[cid]["naval"] = True
         cities.add_near(turn, near, *board.xy(coastal[0]))
+    turn.bought_city.discard(seat)
+
+
+def _war_bounty_empire(turn: Turn, seat: str, near: set[int]) -> None:
+    """ "5 cities (including capital) ... 30 troops (6 in each city) ... 1 Naval Base, 1
+    Transport Infrastructure": the cities (the naval one already founded) spread over its land.
+    near: the blocks within 5 of a city, own land away from every city being fit for one."""
+    capital = turn.seats[seat]["capital"]
+    board = turn.board
+    own = turn.territory(seat)
     while len(turn.cities_of(seat)) < WAR_BOUNTY_CITIES:
         spots = [i for i in own if i not in near]
         if not spots:

@@ -454,10 +454,15 @@ def _kept_standing(state: JSONObject, seat: str) -> list[str]:
 
 
 def hidden_variant(state: JSONObject, seat: str, rng: Random) -> JSONObject:
-    """A copy of the state where only what `seat` alone knows differs: its standing orders."""
+    """A copy of the state where only what `seat` alone knows differs: its standing orders, and
+    the site gm suggests for its capital (its own order form's, rule D-ALL-5)."""
     new = dict(state)
     choice = rng.choice(["DEFEND ALL 1 RETREAT N", "DESTROY ALL", "DEFEND ALL 0 RETREAT S"])
     new["standing"] = {**state["standing"], seat: [choice]}
+    if seat in state["seats"]:
+        world = state["world"]
+        site = [rng.randrange(world["width"]), rng.randrange(world["height"])]
+        new["seats"] = {**state["seats"], seat: {**state["seats"][seat], "site": site}}
     return new
 
 

@@ -45,9 +45,14 @@ def test_the_hidden_variant_changes_only_what_one_seat_knows():
     state = started()
     other = ruleset.hidden_variant(state, "RE", Random(1))
     assert other["standing"]["RE"] != state["standing"].get("RE")
-    assert {k: v for k, v in other.items() if k != "standing"} == {k: v for k, v in state.items() if k != "standing"}
+    secret = ("standing", "seats")
+    assert {k: v for k, v in other.items() if k not in secret} == {k: v for k, v in state.items() if k not in secret}
+    # the site gm suggests for the capital is in RE's own order form only
+    assert other["seats"]["RE"]["site"] != state["seats"]["RE"]["site"]
+    assert other["seats"] == {**state["seats"], "RE": {**state["seats"]["RE"], "site": other["seats"]["RE"]["site"]}}
     assert ruleset.view(other, "BL") == ruleset.view(state, "BL")
     assert ruleset.view(other, "RE") != ruleset.view(state, "RE")
+    assert ruleset.order_form(other, "BL") == ruleset.order_form(state, "BL")
 
 
 def test_every_seat_gets_the_same_world_drawing_and_its_own_region():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import gm_games.mcempires
 import pytest
-from gm_games.mcempires import actions, capitulation, cities as cities_module, diplomacy, economy, paths, ruleset
+from gm_games.mcempires import actions, capitulation, cities as cities_module, diplomacy, economy, paths, ruleset, setup
 from gm_games.mcempires.invariants import invariants
 from gm_games.mcempires.turn import Turn
 
@@ -143,6 +143,25 @@ def test_a_second_all_troops_bounty_is_found(monkeypatch):
     monkeypatch.setattr(economy, "bounty", forgetful)
     found = played_case("war-bounty-all-troops-once")
     assert "War Bounty (rule D-MC-15): the all-troops bounty for BL paid a second time" in found
+
+
+def test_a_war_bounty_empire_without_its_naval_base_is_found(monkeypatch):
+    """ "1 Naval Base": the layout before 2026-11-29 gave Red, far inland in the world of seed 11
+    for six empires, no coastal city."""
+    monkeypatch.setattr(setup, "_reach_the_water", lambda turn, seat, grown, near: None)
+    state, _ = start(11, 6, "war-bounty")
+    found = invariants(state, {}, ruleset.resolve(state, {}, TurnSeeds(11, 1)))
+    assert found == ["War Bounty: RE starts with 0 naval bases, 1 transport, 0 E$ ('1 Naval Base, 1 Transport')"]
+
+
+def test_a_world_too_small_for_300_blocks_owes_no_naval_base():
+    """The test bed (20 x 14) gives three War Bounty empires some 60 blocks each, and Yellow no
+    coast 6 blocks from every city: the book's naval base comes with its 300 blocks."""
+    loaded = ruleset.load_scenario(ruleset.scenario_text("testbed"), "testbed")
+    loaded = with_options(loaded, choose_options(ruleset.game_options(), {"mode": "war-bounty"}))
+    state = ruleset.new_game(loaded, [SeatInfo(c, c) for c in ("RE", "BL", "YE")], TurnSeeds(1, 0))
+    assert not any(c["naval"] for c in state["cities"].values() if c["owner"] == "YE")
+    assert invariants(state, {}, ruleset.resolve(state, {}, TurnSeeds(1, 1))) == []
 
 
 def start(seed: int, seats: int, mode: str, **options: bool) -> tuple[dict, list[str]]:
