@@ -53,7 +53,7 @@ class McEmpiresRuleset(PackagedRuleset):
             False,
             "open border agreements (BORDERS): without one, troops keep out of other empires' territory unless at war",
         ),
-        GameOption("alliances", False, "alliances of up to 3 for 10 rounds (ALLY, LEAVE)"),
+        GameOption("alliances", False, "alliances for 10 rounds, of up to 3 in War Bounty (ALLY, LEAVE)"),
         GameOption("amphibious", False, "amphibious attacks: the attacker loses 1 per troop"),
     )
 

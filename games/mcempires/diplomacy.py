@@ -13,7 +13,9 @@ from . import economy
 from .turn import Turn
 
 AGREEMENT_ROUNDS = 10  # "Open Border Agreements cannot be cancelled and last 10 rounds."
-ALLIANCE_SIZE = 3  # "A maximum of 3 people can form one alliance."
+# "A maximum of 3 people can form one alliance.", under the heading "Alliances in War Bounty*": the
+# general "Alliances*" rules give no size, so other modes have none.
+ALLIANCE_SIZE = 3
 # The land one peace may cede, in blocks (cities are ceded by name, each with its one-block
 # radius, outside it): a 10 x 10 province, or a strip of a long border; more than a quarter of the
 # ~380 blocks of land the frontier world gives an empire. The terms are kept block by block in the game's state
@@ -260,7 +262,7 @@ def _alliance_problem(turn: Turn, seat: str, other: str) -> str | None:
     if mine and theirs:
         return "both empires are in alliances already"
     joined = mine or theirs
-    if joined and len(joined["members"]) >= ALLIANCE_SIZE:
+    if joined and turn.mode == economy.WAR_BOUNTY and len(joined["members"]) >= ALLIANCE_SIZE:
         return f"an alliance has at most {ALLIANCE_SIZE} members"
     if joined:
         # Rule D-MC-14: "An empire at war with a member cannot join that alliance."

@@ -382,12 +382,13 @@ def _the_fallen(after: JSONObject) -> list[str]:
 
 
 def _alliances(after: JSONObject) -> list[str]:
-    """ "Empires in an Alliance are not at War with each other"; at most 3 members (D-MC-14)."""
+    """ "Empires in an Alliance are not at War with each other" (D-MC-14); in War Bounty at most 3
+    members ("Alliances in War Bounty*": "A maximum of 3 people can form one alliance.")."""
     found = []
     wars = {tuple(w["sides"]) for w in after["wars"]}
     for alliance in after["alliances"]:
         members = sorted(alliance["members"])
-        if len(members) > MAX_ALLIES:
+        if after["options"]["mode"] == WAR_BOUNTY and len(members) > MAX_ALLIES:
             found.append(f"Alliances: {members} ('A maximum of 3 people can form one alliance')")
         at_war = [(a, b) for n, a in enumerate(members) for b in members[n + 1 :] if (a, b) in wars]
         if at_war:
