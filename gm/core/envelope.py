@@ -12,6 +12,10 @@ from gm.core.press import PressDraft, PressReader, is_press_end, is_press_head
 
 # A turn file is a few kilobytes; anything far larger is a mistake or an attack.
 DEFAULT_MAX_BYTES = 1_000_000
+# Order lines a turn file may hold. A busy seat writes a few hundred at most; a 1 MB file of short
+# lines is 88,000, each a parse and, for a mistaken word, a "did you mean" search of the game's
+# words (up to 0.4 ms), so a file past this is refused whole before the ruleset reads it.
+MOST_ORDER_LINES = 2_000
 
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -200,6 +204,15 @@ def read_envelope(text: str) -> Envelope:
         )
         return Envelope(problems=tuple(problems))
     press.close(ended_properly=False)  # a block still open when the file ran out
+    if len(lines) > MOST_ORDER_LINES:
+        problems.append(
+            Problem(
+                lines[MOST_ORDER_LINES][0],
+                f"the turn file holds {len(lines):,} order lines; gm reads at most {MOST_ORDER_LINES:,} "
+                "in one file, so none of them was read: send only this turn's orders",
+            )
+        )
+        lines = []
     if not ended:
         problems.append(Problem(0, "the turn file has no END line: put END after the last order"))
     for word in ("PLAYER", "PASSWORD"):
