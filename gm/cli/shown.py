@@ -15,7 +15,9 @@ import re
 
 import typer
 
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+from gm.core.press import ACTING_CHARACTERS
+
+_UNSAFE = re.compile(f"[{ACTING_CHARACTERS}\ud800-\udfff]")
 
 
 def shown(text: str) -> str:

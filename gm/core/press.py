@@ -25,7 +25,9 @@ _SEPARATORS = re.compile(r"[\s,;:]+")
 # reader, a bell, a C1 CSI) and the bidi
 # embeddings, overrides and isolates, which turn text around past where the sender's words end.
 # The marks (LRM, RLM, ALM) stay: right-to-left writing needs them, and they turn nothing around.
-_NOT_PASSED_ON = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# The same characters gm.cli.shown spells out for the GM's terminal (it adds lone surrogates).
+ACTING_CHARACTERS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+_NOT_PASSED_ON = re.compile(f"[{ACTING_CHARACTERS}]")
 
 
 @dataclass(frozen=True)
