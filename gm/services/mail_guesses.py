@@ -52,7 +52,7 @@ class MailGuesses:
     """The secret check of one intake run (secret, stored hash) -> bool, settled ahead.
 
     settle(messages) checks every turn file's secret of a batch before the batch's write
-    transaction begins: scrypt (about 50 ms a check) never runs while the database is held.
+    transaction begins: scrypt (about 3 ms a seat secret) never runs while the database is held.
     A guess whose keys (Guess.keys) have used up [portal] sign_in_failures within
     sign_in_window is not checked at all: its turn file is refused (blocked()). A secret this
     process verified before is right at no cost and counts against nothing.

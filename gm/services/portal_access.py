@@ -20,7 +20,7 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from gm.clock import Clock, iso
 from gm.errors import GMError
 from gm.home import Home
-from gm.seat_secrets import check_secret
+from gm.seat_secrets import DECOY_HASH, check_secret
 from gm.services.seats import LEFT
 from gm.store import portal_links, records
 from gm.store.database import transaction
@@ -72,7 +72,7 @@ def no_longer_theirs(seat: records.SeatRecord, made_for: str | None) -> str | No
 
 
 class VerifiedSecrets:
-    """Secrets that passed scrypt lately, so a busy portal does not pay ~40 ms per repeat sign-in.
+    """Secrets that passed scrypt lately, so a busy portal does not pay scrypt per repeat sign-in.
 
     Only successes are kept, keyed by an HMAC (a key made per process) of the stored hash and
     the secret as typed, for `seconds`; a wrong secret always costs a full scrypt check, and a
@@ -112,7 +112,7 @@ def seat_sign_in(
     if game_id is not None:
         seat = next((s for s in records.seats_of(db, game_id) if s.code == code), None)
     # An unknown game or seat still costs a secret check, so timing does not tell seats apart.
-    stored = seat.secret_hash if seat else _DECOY_HASH
+    stored = seat.secret_hash if seat else DECOY_HASH
     ok = verified.check(secret, stored)
     return seat if ok and seat is not None else None
 
@@ -243,6 +243,3 @@ def check_password(password: str, stored: str) -> bool:
         return False
     return scheme == "scrypt" and hmac.compare_digest(actual, expected)
 
-
-# A hash of a secret nobody has: unknown seats are checked against it to take as long as known ones.
-_DECOY_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
