@@ -242,4 +242,3 @@ def check_password(password: str, stored: str) -> bool:
     except (ValueError, TypeError):
         return False
     return scheme == "scrypt" and hmac.compare_digest(actual, expected)
-
