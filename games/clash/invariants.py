@@ -3,7 +3,8 @@
 the decision that reads it, [] when the turn keeps it.
 
 Money, victory points and troops change only as an event of the turn says, at the book's price;
-nothing goes below zero; no seat has more than 100 troops on the board; a territory without
+nothing goes below zero; no seat has more than 100 troops on the board, the neutrals never act,
+grow or pass their 100 green cubes; a territory without
 troops belongs to nobody; combat loses what the Combat Rules say; one action a seat a round, none
 on a 6; the roll before the actions, which run in the order of play, and a 6 pays every player
 once; moves only to an adjacent territory; core territories fixed once claimed; claiming shares
@@ -21,6 +22,7 @@ from gm.core.model import Event, JSONObject, Order, TurnResult
 
 from .board import NEUTRAL, controlled, core_of, order_of_play, places, troops_of
 from .orders import TROOP_COST
+from .scenario import NEUTRAL_CUBES
 
 MONEY = "Money (Game Summary, D-CE-3)"
 VP = "Victory points (Game Summary, Combat Rules, D-CE-2, D-CE-4)"
@@ -37,6 +39,7 @@ END = "End of the game (D-CE-6)"
 ADJACENT = "Moves to an adjacent territory (Action phase, Move)"
 CORES = "Core territories are those claimed at set-up (D-CE-1)"
 ROUND = "The order of a round (Game Summary, Roll phase then Action phase, D-ALL-4)"
+NEUTRALS = "Neutral troops (List of Components: 100 green cubes; D-CE-1: they never act)"
 BOARD = "The board, event by event (Recruit, Revolt, Move, Combat Rules, control, D-CE-4, D-CE-5)"
 
 ACTION_KINDS = ("pass", "recruit", "revolt", "move", "battle")
@@ -50,6 +53,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _victory_points,
         _troops,
         _limit,
+        _neutrals,
         _control,
         _prices,
         _combat,
@@ -132,6 +136,22 @@ def _limit(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> 
         for seat in after["seating"]
         if troops_of(after, seat) > limit
     ]
+
+
+def _neutrals(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """The neutral troops never act, so they never grow, and they never pass their 100 cubes."""
+    was, now = troops_of(before, NEUTRAL), troops_of(after, NEUTRAL)
+    found = []
+    if now > NEUTRAL_CUBES:
+        found.append(f"{NEUTRALS}: {now} neutral troops on the board")
+    if now > was:
+        found.append(f"{NEUTRALS}: the neutral troops grew from {was} to {now}")
+    found += [
+        f"{NEUTRALS}: the neutral troops took a {e.kind} action"
+        for e in events
+        if e.kind in ACTION_KINDS and NEUTRAL in (e.data.get("seat"), e.data.get("attacker"))
+    ]
+    return found
 
 
 def _control(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:

@@ -16,6 +16,7 @@ RULE_BOOK_DEFAULTS: dict[str, str | int] = {
     "unit_limit": 100,  # "100 cubes per player" (rule D-CE-3)
     "neutral_colour": "#3a9a4a",  # "100 green cubes to represent neutral troops"
 }
+NEUTRAL_CUBES = 100  # "100 green cubes to represent neutral troops" (List of Components)
 REQUIRED_TOP = ("name", "title", "min_seats", "max_seats", "width", "height")
 TOP_KEYS = set(REQUIRED_TOP) | set(RULE_BOOK_DEFAULTS) | {"seat", "territory"}
 SEAT_KEYS = {"code", "name", "colour", "core", "troops"}
@@ -139,6 +140,9 @@ def _check_sizes(raw: JSONObject) -> list[str]:
             problems.append(f"{key} must be at least 1, not {raw[key]}")
     if not 0 <= raw.get("start_units", 20) <= raw.get("unit_limit", 100):
         problems.append(f"start_units must be between 0 and unit_limit, not {raw['start_units']}")
+    neutral = sum(t.get("neutral", 0) for t in raw["territory"])
+    if neutral > NEUTRAL_CUBES:  # neutral troops never grow in play, so the start is the most
+        problems.append(f"the map starts {neutral} neutral troops; the game has {NEUTRAL_CUBES} green cubes for them")
     problems += unconnected({t["code"]: t["neighbours"] for t in raw["territory"]}, "territories")
     return problems
 

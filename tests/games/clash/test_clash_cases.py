@@ -3,6 +3,7 @@ case fails (tests/games/test_contract.py runs every case)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import gm_games.clash
@@ -12,6 +13,7 @@ from gm_games.clash import ruleset
 from gm.core.cases import load_case_text, run_case
 
 CASES = sorted((Path(gm_games.clash.__file__).parent / "cases").glob("*.toml"))
+RULES = Path(__file__).parents[3] / "docs" / "rules"
 SECTIONS = ("List of Components", "Setting up the game", "Game Summary", "Combat Rules", "End of the game", "FAQ")
 
 
@@ -24,6 +26,22 @@ def test_case_names_its_section_and_quotes_the_rule(path):
     case = read(path)
     assert case["rule"].startswith(SECTIONS)
     assert len(case["quote"]) >= 10 and case["title"]
+
+
+def letters(text: str) -> str:
+    """Only letters and digits, lower case: a quote keeps the book's words, not its markdown
+    (the escaped "\\$1", the "$(4-1=3)$" of combat example 2, bullets and line breaks)."""
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def test_each_quote_is_words_of_the_rule_book_or_the_decisions():
+    """Every part of a quote (parts are joined by "...") is the rule book's own words, or
+    DECISIONS.md's where a case works out a decision: a conformance case quotes, it does not
+    paraphrase."""
+    texts = [(RULES / name).read_text(encoding="utf-8") for name in ("clash-of-empires.txt", "DECISIONS.md")]
+    book = " ".join(letters(text) for text in texts)
+    missing = [(p.stem, part) for p in CASES for part in read(p)["quote"].split("...") if letters(part) not in book]
+    assert missing == []
 
 
 def test_the_rule_book_is_covered():

@@ -7,7 +7,8 @@ import copy
 import dataclasses
 
 from gm_games.clash import ruleset
-from gm_games.clash.invariants import ADJACENT, BOARD, CORES, ROUND, invariants
+from gm_games.clash.board import troops_of
+from gm_games.clash.invariants import ADJACENT, BOARD, CORES, NEUTRALS, ROUND, _neutrals, invariants
 
 from gm.core.cases import ScriptedSeeds
 from gm.core.model import Event, SeatInfo, TurnResult
@@ -164,3 +165,26 @@ def test_survivors_left_out_of_a_captured_territory_are_found():
     state["territories"]["BEL"]["troops"] = 1  # one survivor moved in, two went back
     state["territories"]["ENG"]["troops"] = 3
     assert BOARD in named(invariants(before, orders, dataclasses.replace(result, state=state)))
+
+
+def test_neutral_troops_that_act_grow_or_pass_their_100_cubes_are_found():
+    """List of Components: "100 green cubes to represent neutral troops"; D-CE-1: they never act."""
+    before, orders, result = turn_with(3, rolled(False))
+    assert NEUTRALS not in named(invariants(before, orders, result))
+    state = copy.deepcopy(result.state)
+    code = next(c for c, t in state["territories"].items() if t["owner"] == "neutral")
+    state["territories"][code]["troops"] += 100
+    was, now = troops_of(before, "neutral"), troops_of(state, "neutral")
+    lines = invariants(before, orders, dataclasses.replace(result, state=state))
+    assert [line for line in lines if line.startswith(NEUTRALS)] == [
+        f"{NEUTRALS}: {now} neutral troops on the board",
+        f"{NEUTRALS}: the neutral troops grew from {was} to {now}",
+    ]
+    # An action of theirs (the other checks expect a seat's, so this one is asked alone).
+    events = list(result.events)
+    i = next(i for i, e in enumerate(events) if e.kind in ("move", "battle"))
+    who = "seat" if events[i].kind == "move" else "attacker"
+    events[i] = Event(events[i].kind, {**events[i].data, who: "neutral"}, events[i].seats)
+    assert _neutrals(before, result.state, tuple(events)) == [
+        f"{NEUTRALS}: the neutral troops took a {events[i].kind} action"
+    ]

@@ -124,6 +124,14 @@ def test_fewer_territories_than_seats_need():
     assert error(text) == "tiny.toml: the map has 1 claimable territories but 2 seats need at least one each"
 
 
+def test_the_neutral_troops_fit_the_100_green_cubes():
+    """List of Components: "100 green cubes to represent neutral troops"."""
+    text = SMALL.replace('y = 10\nneighbours = ["ENG"]', 'y = 10\nneighbours = ["ENG"]\nneutral = 60')
+    assert load(text.replace('y = 50\nneighbours = ["ENG"]', 'y = 50\nneighbours = ["ENG"]\nneutral = 40'))
+    text = text.replace('y = 50\nneighbours = ["ENG"]', 'y = 50\nneighbours = ["ENG"]\nneutral = 41')
+    assert error(text) == "tiny.toml: the map starts 101 neutral troops; the game has 100 green cubes for them"
+
+
 def test_a_map_must_be_connected():
     text = SMALL.replace('neighbours = ["WAL", "PIC"]', 'neighbours = ["WAL"]').replace(
         'y = 50\nneighbours = ["ENG"]', "y = 50\nneighbours = []"
