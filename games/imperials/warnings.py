@@ -46,7 +46,7 @@ def _unpaid(state: JSONObject, seat: str, order: Order, hand: Cards) -> str | No
     """A build or market trade the hand left by the orders before it cannot pay; what it can
     pay leaves the hand."""
     if order.verb == "MARKET":
-        give, get = order.args
+        give, get = order.args[:2]
         rate = market_rate(state, board_geometry(state), seat, give)
         cost, gain = ({give: rate}, {get: 1}) if rate else ({}, {})
     elif order.verb in PAID:

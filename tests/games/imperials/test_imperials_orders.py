@@ -27,6 +27,8 @@ def parse(line: str):
         ("PLAY road-building 1-4 4-8", ("PLAY", ("roads", "1-4", "4-8"))),
         ("PLAY YearOfPlenty grain Stone", ("PLAY", ("plenty", "wheat", "ore"))),
         ("MARKET lumber for clay", ("MARKET", ("wood", "brick"))),
+        ("MARKET 4 wood FOR 1 ore", ("MARKET", ("wood", "ore", 4))),
+        ("market 2 Wool for Brick", ("MARKET", ("wool", "brick", 2))),
         ("OFFER all 2 wood, 1 brick FOR ore", ("OFFER", ("ALL", {"wood": 2, "brick": 1}, {"ore": 1}))),
         ("OFFER Blue wool wool FOR 1 wheat", ("OFFER", ("BLUE", {"wool": 2}, {"wheat": 1}))),
         ("IMPROVE yellow 13", ("IMPROVE", ("trade", 13))),
