@@ -246,15 +246,29 @@ def _exactly(rest: list[str], low: int, high: int, verb: str) -> list[str]:
     return rest
 
 
+# Numbers as the book writes them ("two wheat and three ore", "any 4 cards"), for a count of cards.
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+
+
+def card_count(word: str) -> int | None:
+    """A count of cards, in digits or in words as the book writes it ('4', 'two'); None if none."""
+    if NUMBER.fullmatch(word) and not word.startswith("#"):
+        return int(word)
+    return NUMBER_WORDS.get(word.lower())
+
+
 def _cards(words: list[str], what: str) -> JSONObject:
-    """'2 wood 1 ore' or 'wood wood ore' -> {'wood': 2, 'ore': 1}."""
+    """'2 wood 1 ore', 'two wood and one ore' or 'wood wood ore' -> {'wood': 2, 'ore': 1}."""
     cards: dict[str, int] = {}
     count = None
     for word in words:
-        if NUMBER.fullmatch(word) and not word.startswith("#"):
+        if word.lower() == "and" and count is None and cards:  # "two wheat and three ore"
+            continue
+        number = card_count(word)
+        if number is not None:
             if count is not None:
                 raise Bad(f"two numbers in a row in {what}")
-            count = int(word)
+            count = number
             if count < 1:
                 raise Bad(f"the number of cards must be at least 1 in {what}")
             continue
@@ -314,9 +328,10 @@ def _market(rest: list[str]) -> OrderArgs:
 
 def _count(words: list[str]) -> int | None:
     """A number written before a MARKET card ('4 wood'), taken off the words; None without one."""
-    if len(words) == 2 and NUMBER.fullmatch(words[0]) and not words[0].startswith("#"):
-        return int(words.pop(0))
-    return None
+    number = card_count(words[0]) if len(words) == 2 else None
+    if number is not None:
+        words.pop(0)
+    return number
 
 
 def _play(rest: list[str]) -> OrderArgs:
