@@ -230,3 +230,18 @@ def test_a_tile_under_fog_is_a_problem_for_the_first_player_of_the_round():
     assert [p.message for p in ruleset.check_orders(state, "RED", parsed)] == [
         "tile E is under fog; the robber cannot go there"
     ]
+
+
+def test_a_market_number_below_the_rate_is_a_warning_not_a_problem():
+    # Rule D-ALL-3: 'MARKET 2 wool FOR brick' fails when it runs if the rate is still 4; a village
+    # at a port earlier in the turn may lower it, so the check lets it stand and warns.
+    state, parsed = case_state(
+        "market-numbers-as-the-book-writes-them", ["MARKET 2 wool FOR brick", "MARKET 4 wood FOR ore"]
+    )
+    assert ruleset.check_orders(state, "RED", parsed) == []
+    found = [(p.line, p.message) for p in ruleset.order_warnings(state, "RED", parsed)]
+    assert (
+        1,
+        "the market takes 4 wool for one card from you now, not 2: it fails unless a port or card before it lowers that",
+    ) in found
+    assert not any(line == 2 for line, _ in found)
