@@ -158,6 +158,8 @@ def order_line(verb: str, args: Sequence[object]) -> str:
         return f"OFFER {args[0]} {words[2]} FOR {words[3]}"
     if verb == "MARKET" and len(args) == 2:
         return f"MARKET {args[0]} FOR {args[1]}"
+    if verb == "MARKET" and len(args) == 3:
+        return f"MARKET {args[2]} {args[0]} FOR {args[1]}"
     return " ".join(words)
 
 
@@ -244,15 +246,29 @@ def _exactly(rest: list[str], low: int, high: int, verb: str) -> list[str]:
     return rest
 
 
+# Numbers as the book writes them ("two wheat and three ore", "any 4 cards"), for a count of cards.
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+
+
+def card_count(word: str) -> int | None:
+    """A count of cards, in digits or in words as the book writes it ('4', 'two'); None if none."""
+    if NUMBER.fullmatch(word) and not word.startswith("#"):
+        return int(word)
+    return NUMBER_WORDS.get(word.lower())
+
+
 def _cards(words: list[str], what: str) -> JSONObject:
-    """'2 wood 1 ore' or 'wood wood ore' -> {'wood': 2, 'ore': 1}."""
+    """'2 wood 1 ore', 'two wood and one ore' or 'wood wood ore' -> {'wood': 2, 'ore': 1}."""
     cards: dict[str, int] = {}
     count = None
     for word in words:
-        if NUMBER.fullmatch(word) and not word.startswith("#"):
+        if word.lower() == "and" and count is None and cards:  # "two wheat and three ore"
+            continue
+        number = card_count(word)
+        if number is not None:
             if count is not None:
                 raise Bad(f"two numbers in a row in {what}")
-            count = int(word)
+            count = number
             if count < 1:
                 raise Bad(f"the number of cards must be at least 1 in {what}")
             continue
@@ -283,11 +299,39 @@ def _choose(rest: list[str]) -> OrderArgs:
     return (offer_number(rest[0]), *(seat(w) for w in rest[1:]))
 
 
+# The market's rates: "any 4 cards of the same type", "3 cards" at a general port, "2 cards" at a
+# resource port (and the guild's, the merchant's and the Merchant Fleet's 2).
+MARKET_RATES = (2, 3, 4)
+
+
 def _market(rest: list[str]) -> OrderArgs:
-    words = [w for w in rest if w.upper() != "FOR"]
-    if len(words) != 2:
+    """'wood FOR ore', or with the book's numbers '4 wood FOR 1 ore': the number given is the most
+    the player gives; the market takes its rate for the player (checked when the trade runs)."""
+    upper = [w.upper() for w in rest]
+    if upper.count("FOR") > 1 or not rest:
         raise Bad(f"MARKET needs the card you give and the card you get: {USAGE['MARKET']}")
-    return good(words[0]), good(words[1])
+    split = upper.index("FOR") if "FOR" in upper else len(rest) - 1  # FOR may be left out
+    give, get = rest[:split], rest[split + ("FOR" in upper) :]
+    most = _count(give)
+    if _count(get) not in (None, 1):
+        raise Bad("the market gives one card a trade: write a MARKET line for each card you take")
+    if len(give) != 1 or len(get) != 1:
+        raise Bad(f"MARKET needs the card you give and the card you get: {USAGE['MARKET']}")
+    if most is not None and most not in MARKET_RATES:
+        raise Bad(
+            f"the market takes 4 cards of one type for one card (3 at a general port, 2 at a port of that"
+            f" resource), not {most}: write MARKET {give[0]} FOR {get[0]} and it takes your rate"
+        )
+    cards = good(give[0]), good(get[0])
+    return cards if most is None else (*cards, most)
+
+
+def _count(words: list[str]) -> int | None:
+    """A number written before a MARKET card ('4 wood'), taken off the words; None without one."""
+    number = card_count(words[0]) if len(words) == 2 else None
+    if number is not None:
+        words.pop(0)
+    return number
 
 
 def _play(rest: list[str]) -> OrderArgs:
@@ -412,7 +456,9 @@ SHAPES: dict[str, Callable[[OrderArgs], bool]] = {
     "ROAD": lambda a: len(a) == 1 and _text(a[0]),
     "BUY": lambda a: not a,
     "PLAY": lambda a: len(a) >= 1 and _text(a[0]) and _play_shaped(a[0], a[1:]),
-    "MARKET": lambda a: len(a) == 2 and _goods(a),
+    "MARKET": lambda a: (
+        (len(a) == 2 and _goods(a)) or (len(a) == 3 and _goods(a[:2]) and _integer(a[2]) and a[2] in MARKET_RATES)
+    ),
     "OFFER": lambda a: len(a) == 3 and _text(a[0]) and _cards_table(a[1]) and _cards_table(a[2]),
     "IMPROVE": lambda a: len(a) == 2 and a[0] in IMPROVEMENTS and (a[1] is None or _integer(a[1])),
     "MOVE": lambda a: len(a) == 2 and all(_integer(x) for x in a),

@@ -295,7 +295,9 @@ def _arg_problem(plan: Plan, card: str, kind: str, arg: str | int) -> str | None
     return None
 
 
-def _market(plan: Plan, give: str, get: str) -> str | None:
+def _market(plan: Plan, give: str, get: str, most: int | None = None) -> str | None:
+    # `most`, the number written, is held against the rate when the trade runs: a port may come
+    # earlier in the turn (rule D-ALL-3).
     if give == get:
         return f"a trade must give one type of card for another, not {give} for {give}"
     if plan.state["mode"] == "basic" and (give not in RESOURCES or get not in RESOURCES):

@@ -39,13 +39,19 @@ def _two_for_one(state: JSONObject, seat: str, give: str) -> bool:
     return bool(fleet and fleet["seat"] == seat and give in fleet["goods"])
 
 
-def market(turn: Turn, seat: str, order: Order, give: str, get: str) -> None:
+def market(turn: Turn, seat: str, order: Order, give: str, get: str, most: int | None = None) -> None:
+    """One card from the market for the seat's rate in another type; most: the number the order
+    wrote ('MARKET 3 wheat FOR ore'), the most it gives (a better rate is taken, a worse fails)."""
     state = turn.state
     if give == get:
         return turn.failed(seat, order, "a trade must give one type of card for another")
     rate = market_rate(state, turn.geo, seat, give)
     if rate is None or (get in COMMODITIES and state["mode"] != "wonders"):
         return turn.failed(seat, order, "commodities are only in Wonders & Warriors")
+    if most is not None and rate > most:
+        return turn.failed(
+            seat, order, f"the market takes {rate} {give} for one card from {turn.name(seat)}, not {most}"
+        )
     if state["bank"][get] <= 0:
         return turn.failed(seat, order, f"the bank has no {get} left")
     problem = turn.lacks(seat, {give: rate})

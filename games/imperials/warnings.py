@@ -38,6 +38,7 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
     found = [Problem(o.line, w) for o in listed if (w := _unpaid(state, seat, o, hand))]
     found += [Problem(o.line, w) for o in listed if (w := _standing(state, seat, o))]
     found += [Problem(o.line, w) for o in listed if (w := _held_corner(state, seat, o))]
+    found += [Problem(o.line, w) for o in listed if (w := _dearer_market(state, seat, o))]
     found += _held(state, seat, listed, hand)
     return sorted(found, key=lambda p: p.line)
 
@@ -46,7 +47,7 @@ def _unpaid(state: JSONObject, seat: str, order: Order, hand: Cards) -> str | No
     """A build or market trade the hand left by the orders before it cannot pay; what it can
     pay leaves the hand."""
     if order.verb == "MARKET":
-        give, get = order.args
+        give, get = order.args[:2]
         rate = market_rate(state, board_geometry(state), seat, give)
         cost, gain = ({give: rate}, {get: 1}) if rate else ({}, {})
     elif order.verb in PAID:
@@ -64,6 +65,18 @@ def _unpaid(state: JSONObject, seat: str, order: Order, hand: Cards) -> str | No
         f"{order.verb} takes {cards_text(cost)}; after your orders before it you would be short "
         f"of {cards_text(missing(hand, cost))}: it fails unless your roll or a trade brings them"
     )
+
+
+def _dearer_market(state: JSONObject, seat: str, order: Order) -> str | None:
+    """A MARKET that names fewer cards than the market takes from the seat now: it fails unless
+    an order before it (a village at a port, a Merchant, a Merchant Fleet) lowers the rate."""
+    if order.verb != "MARKET" or len(order.args) != 3:
+        return None
+    give, most = order.args[0], order.args[2]
+    rate = market_rate(state, board_geometry(state), seat, give)
+    if rate is None or rate <= most:
+        return None
+    return f"the market takes {rate} {give} for one card from you now, not {most}: it fails unless a port or card before it lowers that"
 
 
 def _standing(state: JSONObject, seat: str, order: Order) -> str | None:

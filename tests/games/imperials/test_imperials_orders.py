@@ -27,6 +27,11 @@ def parse(line: str):
         ("PLAY road-building 1-4 4-8", ("PLAY", ("roads", "1-4", "4-8"))),
         ("PLAY YearOfPlenty grain Stone", ("PLAY", ("plenty", "wheat", "ore"))),
         ("MARKET lumber for clay", ("MARKET", ("wood", "brick"))),
+        ("MARKET 4 wood FOR 1 ore", ("MARKET", ("wood", "ore", 4))),
+        ("market 2 Wool for Brick", ("MARKET", ("wool", "brick", 2))),
+        ("MARKET four wood FOR one ore", ("MARKET", ("wood", "ore", 4))),
+        ("OFFER ALL two wheat and three ore FOR one wool", ("OFFER", ("ALL", {"wheat": 2, "ore": 3}, {"wool": 1}))),
+        ("DISCARD two ore and wool", ("DISCARD", ("ore", "ore", "wool"))),
         ("OFFER all 2 wood, 1 brick FOR ore", ("OFFER", ("ALL", {"wood": 2, "brick": 1}, {"ore": 1}))),
         ("OFFER Blue wool wool FOR 1 wheat", ("OFFER", ("BLUE", {"wool": 2}, {"wheat": 1}))),
         ("IMPROVE yellow 13", ("IMPROVE", ("trade", 13))),
@@ -225,3 +230,18 @@ def test_a_tile_under_fog_is_a_problem_for_the_first_player_of_the_round():
     assert [p.message for p in ruleset.check_orders(state, "RED", parsed)] == [
         "tile E is under fog; the robber cannot go there"
     ]
+
+
+def test_a_market_number_below_the_rate_is_a_warning_not_a_problem():
+    # Rule D-ALL-3: 'MARKET 2 wool FOR brick' fails when it runs if the rate is still 4; a village
+    # at a port earlier in the turn may lower it, so the check lets it stand and warns.
+    state, parsed = case_state(
+        "market-numbers-as-the-book-writes-them", ["MARKET 2 wool FOR brick", "MARKET 4 wood FOR ore"]
+    )
+    assert ruleset.check_orders(state, "RED", parsed) == []
+    found = [(p.line, p.message) for p in ruleset.order_warnings(state, "RED", parsed)]
+    assert (
+        1,
+        "the market takes 4 wool for one card from you now, not 2: it fails unless a port or card before it lowers that",
+    ) in found
+    assert not any(line == 2 for line, _ in found)
