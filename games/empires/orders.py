@@ -144,6 +144,9 @@ def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     fields = words[1:]
     if len(fields) > 3:
         return f"{verb} has at most three fields after it: {USAGE[verb]}"
+    if verb == "ARMY" and [f.upper() for f in fields] == ["ALL"]:
+        # DECISIONS.md names the 17th action "ARMY ALL": written so, it is ARMY - - ALL.
+        fields = ["-", "-", "ALL"]
     fields += ["-"] * (3 - len(fields))
     values: list[Amount | None] = []
     for kind, word in zip(SHAPES[verb], fields, strict=True):
