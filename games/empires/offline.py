@@ -66,8 +66,10 @@ def _fields(verb: str) -> tuple[Argument, ...]:
     fields = []
     for index, (kind, name) in enumerate(zip(SHAPES[verb], names, strict=False)):
         if kind == "-":
+            # ARMY ALL, as DECISIONS.md names the 17th action, leaves its two "-" out (the parser).
+            unused = "-|ALL" if verb == "ARMY" and index == 0 else "-"
             fields.append(
-                Argument("-", pattern="-", wrong=f"{verb} has no use for {{word}}: {USAGE[verb]}", optional=True)
+                Argument("-", pattern=unused, wrong=f"{verb} has no use for {{word}}: {USAGE[verb]}", optional=True)
             )
         elif kind == "area":
             offer, beside = ("own", -1) if index == 0 else ("", 0)  # a move's target: beside its start

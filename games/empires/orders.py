@@ -144,6 +144,9 @@ def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     fields = words[1:]
     if len(fields) > 3:
         return f"{verb} has at most three fields after it: {USAGE[verb]}"
+    if verb == "ARMY" and [f.upper() for f in fields] == ["ALL"]:
+        # DECISIONS.md names the 17th action "ARMY ALL": written so, it is ARMY - - ALL.
+        fields = ["-", "-", "ALL"]
     fields += ["-"] * (3 - len(fields))
     values: list[Amount | None] = []
     for kind, word in zip(SHAPES[verb], fields, strict=True):
@@ -259,6 +262,7 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
         if o.verb in ("MOVE", "ATTACK")
         and (w := _own_target(state, seat, o) or _armies_warning(state, seat, o, listed))
     ]
+    found += _grown_again(listed)
     used = len({o.args[0] for o in orders if o.args and isinstance(o.args[0], int)})
     if used < MAX_ACTIONS:
         found.append(
@@ -329,15 +333,38 @@ def _too_weak(state: JSONObject, target: str, attacking: int) -> str | None:
 
 
 def _twice(order: Order, seen: dict[tuple[str, str], int]) -> str | None:
+    # A second defence order on an area always fails (they all stand from the start of the
+    # turn), so it is a problem; a second GROW is not (see _grown_again).
     number, where = order.args[0], order.args[1]
-    key = ("grow", where) if order.verb == "GROW" else ("mode", where) if order.verb in DEFENCE else None
-    if key is None:
+    if order.verb not in DEFENCE:
         return None
-    if key in seen:
-        what = "GROW once per area per turn" if key[0] == "grow" else "one defence order per area"
-        return f"{where} already has action {seen[key]}: {what}"
-    seen[key] = number
+    if ("mode", where) in seen:
+        return f"{where} already has action {seen[('mode', where)]}: one defence order per area"
+    seen[("mode", where)] = number
     return None
+
+
+def _grown_again(orders: list[Order]) -> list[Problem]:
+    """A GROW of an area an earlier GROW of the turn names: a warning, not a problem, since
+    "once per area per turn" counts the growth, and the earlier one may fail when it comes
+    (for want of BPs a gift brings later, or the area lost and won back): rule D-ALL-3."""
+    first: dict[str, int] = {}
+    found = []
+    for order in orders:
+        number, where = order.args[0], order.args[1]
+        if order.verb != "GROW":
+            continue
+        if where in first:
+            found.append(
+                Problem(
+                    order.line,
+                    f"{where} already grows at action {first[where]} (GROW once per area per turn): "
+                    "this one fails unless that one does",
+                )
+            )
+        else:
+            first[where] = number
+    return found
 
 
 def _may_capture(orders: list[Order], number: int, code: str) -> bool:

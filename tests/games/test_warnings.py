@@ -247,6 +247,15 @@ def test_empires_warns_of_an_attack_on_an_area_of_your_own_and_takes_the_file():
     ]
 
 
+def test_empires_warns_of_a_second_grow_of_an_area_and_takes_the_file():
+    # "Once per area per turn" counts the growth: the first GROW may fail when it comes (D-ALL-3).
+    state = new_state("empires", "duchies", ["AL", "BR"])
+    rest = [f"{n} ARMY - - 1" for n in range(3, 17)]
+    assert warned("empires", state, "AL", "1 GROW FEN", "2 GROW FEN", *rest) == [
+        (2, "FEN already grows at action 1 (GROW once per area per turn): this one fails unless that one does")
+    ]
+
+
 # ----------------------------------------------------------------------------------------------
 # Imperials
 

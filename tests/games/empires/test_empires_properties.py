@@ -193,3 +193,17 @@ def test_a_standing_warning_tells_nothing_of_the_other_countries_vp():
     seen = carn_sees(9)
     assert seen["warning"] is not None and seen["warning"]["leader"] == "AL"
     assert carn_sees(4) == seen, "Carn's view tells whether Brega has half Alba's VP or less"
+
+
+def test_army_all_as_decisions_names_it_is_read_by_the_parser_and_the_grammar_alike():
+    """DECISIONS.md names the 17th action "ARMY ALL": written so, it is ARMY - - ALL for the GM's
+    parser and for the report's grammar (the turn kit); another short form stays refused by both."""
+    from gm.core.order_grammar import check_lines, from_json
+
+    state = duchies(1)
+    grammar = from_json(ruleset.order_grammar(ruleset.view(state, "AL"), "AL").to_json())
+    lines = [(1, "1 ARMY ALL"), (2, "army all"), (3, "ARMY 5")]
+    orders, problems = ruleset.parse_orders(lines)
+    assert [o.args for o in orders] == [(1, None, None, "ALL"), (2, None, None, "ALL")]
+    assert [p.line for p in problems] == [3]
+    assert check_lines(grammar, lines) == problems
