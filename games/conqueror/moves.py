@@ -164,7 +164,8 @@ def _battle_event(turn: Turn, seat: str, defender: str, source: str, target: str
         if battle.captured:
             result += f"{who} takes {dst} with {armies_words(battle.attackers_left)}"
         else:
-            result += f"{them} hold {dst} with {armies_words(battle.defenders_left)}"
+            holds = "hold" if defender == NEUTRAL else "holds"  # the local leaders; a nation
+            result += f"{them} {holds} {dst} with {armies_words(battle.defenders_left)}"
     control = turn.provinces[target]["influence"][seat] if battle.captured else None
     if battle.captured:
         result += f" (control {control}%)"

@@ -14,7 +14,17 @@ from gm.core.maps import next_to, view_places
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
-from .orders import ITEM_NAMES, MAX_MOVES, MOVE_VERBS, USAGE, VERBS, not_a_province, too_many_moves, well_formed
+from .orders import (
+    BOOK_ITEMS,
+    ITEM_NAMES,
+    MAX_MOVES,
+    MOVE_VERBS,
+    USAGE,
+    VERBS,
+    not_a_province,
+    too_many_moves,
+    well_formed,
+)
 
 
 def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
@@ -48,15 +58,19 @@ def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
     own = sorted(c for c, p in places.items() if p.get("owner") == seat)
     province = Argument("province", "place", wrong=not_a_province("{word}"), offer="own")
     amount = Argument("n|ALL", pattern="[0-9]{1,6}|ALL", wrong="{word} is not a number; write a whole number such as 3")
+    # An item is one word (FORT) or the book's menu name, two ("Build Fort"): the word after it
+    # is a diplomat's target or the name's second word, and a target may follow "Send Diplomat".
+    firsts = sorted({first for first, _ in BOOK_ITEMS} | set(ITEM_NAMES))
+    seconds = sorted({second for _, second in BOOK_ITEMS} | set(ITEM_NAMES))
     item = Argument(
         "item",
-        pattern="|".join(ITEM_NAMES),
+        pattern="|".join(firsts),
         wrong="{word} is not something a province makes; choose TAXES, SOLDIERS, DIPLOMAT, FORT, KEEP, CASTLE, "
         "FARMS, DEVELOP or ADVANCE",
     )
-    target = Argument("diplomat's target", "place", wrong=province.wrong, optional=True)
+    target = Argument("diplomat's target", "place", pattern="|".join(seconds), wrong=province.wrong, optional=True)
     move = (replace(province, name="from"), replace(province, name="to", offer="", beside=0), amount)
-    produce = (province, item, target)
+    produce = (province, item, target, replace(target, name="target after Send Diplomat", pattern=""))
     count = Argument("n", pattern="[0-9]{1,6}", wrong=amount.wrong, optional=True)
     needs = {
         "MOVE": "MOVE needs a province to leave, one to enter and a number or ALL: " + USAGE["MOVE"],

@@ -37,6 +37,19 @@ ITEM_NAMES = {
     "DEVELOP": "DEVELOP",
     "ADVANCE": "ADVANCE",
 }
+# The production menu as the rule book names it ("Item / Action"): two words, the second any
+# spelling ITEM_NAMES takes. `PRODUCE ARD Recruit Soldiers` is `PRODUCE ARD SOLDIERS`.
+BOOK_ITEMS = {
+    ("LEVY", "TAXES"): "TAXES",
+    ("RECRUIT", "SOLDIERS"): "SOLDIERS",
+    ("SEND", "DIPLOMAT"): "DIPLOMAT",
+    ("BUILD", "FORT"): "FORT",
+    ("BUILD", "KEEP"): "KEEP",
+    ("BUILD", "CASTLE"): "CASTLE",
+    ("BUILD", "FARMS"): "FARMS",
+    ("DEVELOP", "CULTURE"): "DEVELOP",
+    ("ADVANCE", "CULTURE"): "ADVANCE",
+}
 USAGE = {
     "MOVE": "MOVE <from> <to> <n|ALL>",
     "ATTACK": "ATTACK <from> <to> <n|ALL>",
@@ -77,6 +90,7 @@ def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
             return f"{verb} needs a province to leave, one to enter and a number or ALL: {USAGE[verb]}"
         return _args(verb, zip(("code", "code", "amount"), rest))
     if verb == "PRODUCE":
+        rest = _book_item(rest)
         if len(rest) not in (2, 3):
             return f"PRODUCE needs a province and what it makes: {USAGE[verb]}"
         item = ITEM_NAMES.get(rest[1].upper())
@@ -98,6 +112,16 @@ def _parse_words(words: list[str]) -> tuple[str, OrderArgs] | str:
     if isinstance(parsed, str):
         return parsed
     return verb, parsed[1] if len(rest) == 2 else (parsed[1][0], 1)
+
+
+def _book_item(rest: list[str]) -> list[str]:
+    """PRODUCE's words with an item named as the book's menu names it ("Build Fort") made one."""
+    if len(rest) >= 3:
+        second = rest[2].upper()
+        item = BOOK_ITEMS.get((rest[1].upper(), ITEM_NAMES.get(second, second)))
+        if item:
+            return [rest[0], item, *rest[3:]]
+    return rest
 
 
 def _args(verb: str, shaped: Iterable[tuple[str, str]]) -> tuple[str, OrderArgs] | str:
