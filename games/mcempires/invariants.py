@@ -60,6 +60,7 @@ class Audit:
         self.found: list[str] = []
         self.last_capture: tuple[str, str] | None = None
         self.moved: set[str] = set()
+        self.centres: dict[str, str] = {f"{c['x']},{c['y']}": cid for cid, c in before["cities"].items()}
 
     def fail(self, text: str) -> None:
         self.found.append(text)
@@ -130,9 +131,11 @@ class Audit:
             self.fail(f"Regular City c = 10n+10 (rule D-MC-2): {seat} paid {data['cost']} E$ for {cid}, not {price}")
         self.spend(seat, data["cost"], cid)
         self.cities[cid] = _city_record({"owner": seat})
+        self.centres[data["block"]] = cid
 
     def _capital(self, data: JSONObject) -> None:
         self.cities[data["city"]] = _city_record({"owner": data["seat"], "treasury": self.mode == ORIGINAL})
+        self.centres[data["block"]] = data["city"]
 
     def _build(self, data: JSONObject) -> None:
         seat, cid, kind, cost = data["seat"], data["city"], data["kind"], data["cost"]
@@ -275,6 +278,10 @@ class Audit:
             self.fail(f"Traversing Land (rule D-MC-3): {gid} moved {steps} blocks along {data['path']}")
         if gid in self.moved:
             self.fail(f"Moves (rule D-MC-9): {gid} moved twice in round {self.round}")
+        if steps == 1 and apart:  # a ride: "You are not allowed to use an enemy Railroad"
+            ends = [self.cities.get(self.centres.get(block, ""), {}).get("owner") for block in data["path"]]
+            if ends != [data["seat"]] * 2:
+                self.fail(f"Railroads: {data['seat']}'s {gid} rode {data['path']} between cities of {ends}")
         self.moved.add(gid)
 
     def _spawn(self, data: JSONObject) -> None:

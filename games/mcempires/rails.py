@@ -154,7 +154,11 @@ def ride(turn: Turn, seat: str, gid: str, count: int | str, city: str) -> str | 
         return f"{gid} has {group['troops']} troops, not {troops}"
     goal = turn.city_block(city)
     other = turn.foreign_at(seat, goal)
-    if other:
+    # "If there are Railroads previously built from an enemy Empire's City to another City of
+    # that Empire that you are currently capturing, that Railroad can only be used by the enemy
+    # Empire": the owner rides into its own city beside the empire capturing it, as its
+    # spawned defenders stand there; no other empire's group shares a block.
+    if other and turn.groups[other]["owner"] != turn.cities[city]["occupier"]:
         return f"{city} holds group {other} of {turn.nation(turn.groups[other]['owner'])}"
     mine = turn.group_of(seat, goal)
     if mine and turn.groups[mine]["troops"] + troops > MAX_TROOPS:

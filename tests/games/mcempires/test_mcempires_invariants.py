@@ -7,7 +7,17 @@ from pathlib import Path
 
 import gm_games.mcempires
 import pytest
-from gm_games.mcempires import actions, capitulation, cities as cities_module, diplomacy, economy, paths, ruleset, setup
+from gm_games.mcempires import (
+    actions,
+    capitulation,
+    cities as cities_module,
+    diplomacy,
+    economy,
+    paths,
+    rails,
+    ruleset,
+    setup,
+)
 from gm_games.mcempires.invariants import invariants
 from gm_games.mcempires.turn import Turn
 
@@ -37,6 +47,8 @@ def played_case(name: str) -> list[str]:
         "war-bounty-all-troops-once",
         "alliance-attack-leaves-it",
         "pay-es-to-another-empire",
+        "train-into-own-city-being-captured",
+        "train-to-a-city-being-captured-owner-only",
     ],
 )
 def test_the_rounds_of_the_cases_keep_the_invariants(name):
@@ -117,6 +129,13 @@ def test_a_sail_of_13_blocks_is_found(monkeypatch):
     monkeypatch.setattr(paths, "FULL_SPEED", 13)
     found = played_case("naval-sails-no-more-than-12")
     assert any("G1 moved 13 blocks" in line for line in found), found
+
+
+def test_a_ride_on_an_enemy_railroad_is_found(monkeypatch):
+    """ "You are not allowed to use an enemy Railroad." """
+    monkeypatch.setattr(rails, "usable", lambda turn, seat, a, b: True)
+    found = played_case("train-not-on-enemy-line")
+    assert any(line.startswith("Railroads: RE's G1 rode ['12,9', '16,9']") for line in found), found
 
 
 def test_an_alliance_with_an_enemy_is_found(monkeypatch):
