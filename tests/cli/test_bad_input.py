@@ -35,6 +35,10 @@ from tests.cli.test_game import table_dump
             ("game", "standby", "g1", "ann@example.org", "--name", "Ann"),
             "Error: ann@example.org already has a seat in 'g1'.",
         ),
+        (
+            ("backup", "/nonexistent/gm-backups/"),  # README: `gm backup /srv/backups/`, before the folder is made
+            "Error: there is no folder /nonexistent/gm-backups. Make it first, or name a new file ending in .tar",
+        ),
         (("orders", "check", "/dev/zero"), "Error: /dev/zero is larger than 64 MB; it is not a turn file."),
         (("credits", "export", "--csv", "-o", "/"), "Error: Is a directory (/). Check the path and its permissions."),
     ],
