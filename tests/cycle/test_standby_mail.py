@@ -130,3 +130,21 @@ def test_a_standby_takes_a_seat_its_player_resigned_or_the_gm_dropped(home, gm, 
     assert gm("game", "standby", "g", "yan@example.org", "--name", "Yan", home=home).code == 0
     ran = gm("turn", "run", "g", "--now", home=home)
     assert ran.code == 0 and "FR is now played by standby Yan <yan@example.org> from turn 3" in ran.out, ran.out
+
+
+def test_a_player_who_left_the_seat_gets_no_further_report_of_it(home, gm, tmp_path):
+    # docs/mail.md: the player who dropped out gets dropped.txt "and no further report of the
+    # seat". Every seat's report went to whoever the seat last had, gone or not, every turn.
+    set_mail_address(home)
+    assert gm("game", "new", "g", "--ruleset", "clash", "--seed", "3", home=home).code == 0
+    gm("game", "join", "g", "ann@example.org", "--name", "Ann", "--seat", "BR", home=home)
+    gm("game", "join", "g", "bob@example.org", "--name", "Bob", "--seat", "FR", home=home)
+    gm("game", "join", "g", "cy@example.org", "--name", "Cy", "--seat", "GE", home=home)
+    assert gm("game", "set", "g", "nmr-limit", "1", home=home).code == 0
+    assert gm("seat", "resign", "g", "BR", home=home).code == 0
+    assert gm("seat", "drop", "g", "FR", home=home).code == 0
+    assert gm("turn", "run", "g", "--now", home=home).code == 0  # Cy sent nothing: dropped for NMR
+    assert _rows(home, "SELECT recipient FROM outbox WHERE kind = 'report'") == []
+    assert ("cy@example.org", "g: you have dropped out of seat GE") in _rows(
+        home, "SELECT recipient, subject FROM outbox WHERE seat IS NULL"
+    )
