@@ -170,7 +170,7 @@ def standby(
     name: Annotated[str, typer.Option(help="The standby player's name.")],
     home: HomeOption = None,
 ) -> None:
-    """Add a standby player: the next seat that drops out is offered to them."""
+    """Add a standby player: the next seat that drops out or is left (resigned) is theirs at a turn run."""
     _, db = open_home(home)
     waiting = cycle.add_standby(db, clock(), game, email, name)
     echo(f"{name} <{email}> is standby number {waiting} for {game}.")

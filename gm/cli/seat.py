@@ -20,7 +20,7 @@ def resign(
     forfeit: Annotated[bool, typer.Option("--forfeit", help="The player also forfeits every discount.")] = False,
     home: HomeOption = None,
 ) -> None:
-    """A player resigns with the GM's pardon; the robot plays the seat from the next turn."""
+    """A player resigns with the GM's pardon; from the next turn a standby takes the seat, else the robot plays it."""
     _, db = open_home(home)
     left = seats.resign(db, clock(), game, seat, forfeit)
     kept = "forfeits every discount" if forfeit else "keeps the discount"
@@ -33,7 +33,7 @@ def drop(
     seat: Annotated[str, typer.Argument(help="The seat code.")],
     home: HomeOption = None,
 ) -> None:
-    """A player dropped out: every discount is forfeited, in every game."""
+    """A player dropped out: every discount is forfeited, in every game; a standby takes the seat from the next turn."""
     _, db = open_home(home)
     left = seats.drop_out(db, clock(), game, seat)
     echo(f"{left.name} <{left.email}> dropped out of {game} (seat {left.code}) and forfeits every discount.")

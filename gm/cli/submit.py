@@ -105,7 +105,7 @@ def _type_in(
     if done.outbox_id is not None:
         echo(f"The acknowledgement is queued to {done.mailed_to} (mail {done.outbox_id}); gm mail send sends it.")
     else:
-        echo("The player has no address to mail: post or read them this acknowledgement.\n")
+        echo(f"Nothing is mailed: {done.unmailed}. Post or read them this acknowledgement.\n")
         echo(f"Subject: {done.written.subject}\n\n{done.written.body}")
     if result["verdict"] != "accepted":
         raise typer.Exit(1)

@@ -71,6 +71,8 @@ def backup_path(home: Home, dest: Path, clock: Clock) -> Path:
     dest = dest.expanduser().resolve()
     if dest.is_dir():
         dest = dest / f"gm-backup-{clock.now().strftime('%Y%m%d-%H%M%S')}.tar"
+    if not dest.suffix and not dest.exists():  # a folder meant, as `gm backup /srv/backups/`, not made yet
+        raise GMError(f"there is no folder {dest}. Make it first, or name a new file ending in .tar or .tar.gz.")
     if not dest.name.endswith(SUFFIXES):
         raise GMError(
             f"{dest} must end in .tar or .tar.gz (or name a folder, where gm names the backup by the "

@@ -208,6 +208,7 @@ class SeatChange:
     standby_email: str | None = None
     standby_name: str | None = None
     secret: str | None = None
+    told: bool = False  # the leaver left earlier (resigned, or dropped by the GM) and was told then
 
 
 def drop_outs(
@@ -238,6 +239,30 @@ def drop_outs(
     return notices, dropped
 
 
+def standbys_take_left_seats(
+    db: sqlite_utils.Database, game: GameRecord, number: int, now: str, out: Collection[str] = ()
+) -> tuple[list[str], list[SeatChange]]:
+    """Inside a turn's transaction: each seat whose player left before it (`gm seat resign`,
+    `gm seat drop`, RESIGN by mail) goes to the first standby waiting, from the next turn; the
+    robot played it until then (docs/people.md, "Resigning by mail"). A seat knocked out of the
+    game has no orders to send and is taken by no one."""
+    notices: list[str] = []
+    taken: list[SeatChange] = []
+    for seat in records.seats_of(db, game.id):
+        if seat.status not in ("dropped", "resigned") or seat.code in out:
+            continue
+        standby = standbys.first_standby(db, game.id)
+        if not standby:
+            break
+        change = SeatChange(seat.code, seat.email, seat.name, 0, number + 1, told=True)
+        notice, change = _take_over(
+            db, game, seat, standby, change, now, f"took over from {seat.name}, who {seat.status}"
+        )
+        notices.append(notice)
+        taken.append(change)
+    return notices, taken
+
+
 def _take_over(
     db: sqlite_utils.Database,
     game: GameRecord,
@@ -245,12 +270,15 @@ def _take_over(
     standby: tuple[int, str, str],
     change: SeatChange,
     now: str,
+    why: str = "",
 ) -> tuple[str, SeatChange]:
     standby_id, email, name = standby
     from_turn = change.from_turn
     secret = new_secret()
     account = records.account_id(db, email, name, now)
-    hand_over(db, seat.id, account, hash_secret(secret), from_turn, f"took over from {seat.name} after NMRs", now)
+    hand_over(
+        db, seat.id, account, hash_secret(secret), from_turn, why or f"took over from {seat.name} after NMRs", now
+    )
     standbys.mark_taken(db, standby_id, seat.id, now)
     records.audit(db, now, game.id, "standby takes seat", {"seat": seat.code, "email": email})
     return (

@@ -42,6 +42,7 @@ class TypedIn:
     written: Written
     mailed_to: str | None
     outbox_id: int | None
+    unmailed: str = ""  # why nothing was queued, in the GM's words
 
 
 def type_in(
@@ -174,8 +175,10 @@ def _acknowledge(
             "typed_in": {"by": acting().name},
         },
     )
-    if not settings.address or seat.email.lower().endswith(".invalid"):
-        return TypedIn(receipt, result, written, None, None)
+    if not settings.address:
+        return TypedIn(receipt, result, written, None, None, "gm.toml names no [mail] address to mail it from")
+    if seat.email.lower().endswith(".invalid"):
+        return TypedIn(receipt, result, written, None, None, f"the player has no address to mail ({seat.email})")
     queued = outbox.queue(
         db,
         clock.now(),

@@ -19,6 +19,7 @@ from gm.home import Home
 from gm.mail.settings import mail_settings
 from gm.mail.templates import mail_environment, write_mail
 from gm.services.house import paying
+from gm.services.seats import LEFT
 from gm.services.turn_charges import held_facts, report_held
 from gm.services.turn_kits import kit_name, read_report, write_kit
 from gm.store import outbox, records
@@ -155,7 +156,7 @@ def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name
     """Queue every seat's report mail for a recorded turn (inside the caller's transaction:
     publishing records the reports and queues their mails as one step).
 
-    Seats at an .invalid address (robots, the demo) get none. A seat whose report is held for
+    Seats at an .invalid address (robots, the demo) get none, nor seats their player left. A seat whose report is held for
     want of credits gets the held notice instead (templates/mail/held.txt); credit releases the
     report (queue_released). Sending is 'gm mail send'.
     """
@@ -163,7 +164,10 @@ def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name
     env = mail_environment(home.templates)
     settings = mail_settings(home)
     now = clock.now()
-    seats = [s for s in records.seats_of(db, game.id) if not s.email.lower().endswith(".invalid")]
+    # A player who left the seat (dropped, resigned) gets no further report of it (docs/mail.md).
+    seats = [
+        s for s in records.seats_of(db, game.id) if not s.email.lower().endswith(".invalid") and s.status not in LEFT
+    ]
     held = {s.code: held_facts(db, game, turn, s.code) for s in seats}
     made = [report_mail(db, home, env, game, seat, turn) for seat in seats if not held[seat.code]]
     mails = [m for m in made if m is not None]

@@ -143,7 +143,10 @@ def _read_manifest(backup: Path) -> Manifest:
 
 
 def _broken(exc: BaseException) -> str:
-    return f"it is cut short, or not a tar file ({exc or type(exc).__name__})"
+    detail = str(exc) or type(exc).__name__
+    if "\n" in detail:  # tarfile's list of every compression it tried, one line each: no help to a GM
+        detail = "gm reads .tar and .tar.gz, and this is neither"
+    return f"it is cut short, or not a tar file ({detail})"
 
 
 def _check_members(backup: Path, manifest: Manifest, database: Path) -> list[str]:

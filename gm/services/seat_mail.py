@@ -44,7 +44,9 @@ def queue_seat_changes(
             "missed": change.missed,
             "standby": change.standby_email is not None,
         }
-        letters: list[tuple[str, str, str, dict[str, Any]]] = [("dropped.txt", change.left_email, change.left_name, {})]
+        letters: list[tuple[str, str, str, dict[str, Any]]] = (
+            [] if change.told else [("dropped.txt", change.left_email, change.left_name, {})]
+        )
         if change.standby_email:  # a standby has a name too: cycle.drop_outs sets both at once
             standby = change.standby_name or ""
             letters.append(("welcome.txt", change.standby_email, standby, {"secret": change.secret}))

@@ -256,14 +256,16 @@ def _move_on(
 def _seat_changes(
     db: sqlite_utils.Database, home: Home, clock: Clock, game: GameRecord, over: bool, now: str, out: set[str]
 ) -> list[str]:
-    """Drop-outs after too many missed turns (standbys take their seats), their discounts
-    forfeited and their mails queued; notices for the GM. Seats knocked out (`out`) never drop."""
+    """Drop-outs after too many missed turns (standbys take their seats, and the seats of
+    players who left before), their discounts forfeited and their mails queued; notices for
+    the GM. Seats knocked out (`out`) never drop."""
     if over:
         return []
     notices, dropped = cycle.drop_outs(db, game, game.turn, now, out)
     turn_charges.forfeit_drop_outs(db, game, dropped, now)
-    seat_mail.queue_seat_changes(db, home, clock, game, dropped)
-    return notices
+    handed, taken = cycle.standbys_take_left_seats(db, game, game.turn, now, out)
+    seat_mail.queue_seat_changes(db, home, clock, game, dropped + taken)
+    return notices + handed
 
 
 def _store_turn(

@@ -35,6 +35,10 @@ from tests.cli.test_game import table_dump
             ("game", "standby", "g1", "ann@example.org", "--name", "Ann"),
             "Error: ann@example.org already has a seat in 'g1'.",
         ),
+        (
+            ("backup", "/nonexistent/gm-backups/"),  # README: `gm backup /srv/backups/`, before the folder is made
+            "Error: there is no folder /nonexistent/gm-backups. Make it first, or name a new file ending in .tar",
+        ),
         (("orders", "check", "/dev/zero"), "Error: /dev/zero is larger than 64 MB; it is not a turn file."),
         (("credits", "export", "--csv", "-o", "/"), "Error: Is a directory (/). Check the path and its permissions."),
     ],
@@ -97,3 +101,16 @@ def test_gm_toml_that_is_a_folder(home, gm, game):
     ran = gm("report", "render", "g1", home=home)
     assert ran.code == 1 and "gm.toml must be a file (gm's settings), not a folder." in ran.err
     assert "Traceback" not in ran.err
+
+
+def test_a_file_that_is_no_tar_at_all_is_refused_in_one_line(gm, tmp_path):
+    # tarfile's ReadError lists every compression it tried, one per line ("- method gz: ..."):
+    # gm restore printed those five lines of Python's internals to the GM.
+    junk = tmp_path / "bad.tar"
+    junk.write_text("junk\n")
+    ran = gm("restore", junk, tmp_path / "r")
+    assert ran.code == 1 and ran.err == (
+        f"Error: {junk} cannot be restored: it is cut short, or not a tar file (gm reads .tar and .tar.gz, and "
+        "this is neither). Nothing was changed. Use another backup.\n"
+    ), ran.err
+    assert not (tmp_path / "r").exists()

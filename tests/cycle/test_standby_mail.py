@@ -101,3 +101,50 @@ def test_a_drop_out_without_a_standby_is_told_and_no_one_welcomed(home, gm, tmp_
     ]
     assert len(told) == 1 and told[0]["Bcc"] is None  # the name's line break never became a header
     assert [a.addr_spec for a in told[0]["To"].addresses] == ["ann@example.org"]
+
+
+def test_a_standby_takes_a_seat_its_player_resigned_or_the_gm_dropped(home, gm, tmp_path):
+    # docs/people.md: "the seat is resigned, a standby takes it over at the next turn run if one
+    # waits (with the welcome mail and the mails that follow), else the robot plays it". It was
+    # only ever handed over after NMRs: the standby waited for ever, the robot played on.
+    set_mail_address(home)
+    assert gm("game", "new", "g", "--ruleset", "clash", "--seed", "3", home=home).code == 0
+    gm("game", "join", "g", "ann@example.org", "--name", "Ann", "--seat", "BR", home=home)
+    gm("game", "join", "g", "bob@example.org", "--name", "Bob", "--seat", "FR", home=home)
+    gm("game", "join", "g", "cy@example.org", "--name", "Cy", "--seat", "GE", home=home)
+    assert gm("game", "standby", "g", "zed@example.org", "--name", "Zed", home=home).code == 0
+    assert gm("seat", "resign", "g", "BR", home=home).code == 0
+    assert gm("seat", "drop", "g", "FR", home=home).code == 0
+    ran = gm("turn", "run", "g", "--now", home=home)
+    assert ran.code == 0, ran.err
+    zed = _secret(ran.out, "BR")  # the first seat that left, to the first standby; FR waits for another
+    assert "FR is now played" not in ran.out
+    seats = dict(_rows(home, "SELECT s.code, s.status FROM seats s ORDER BY s.code"))
+    assert seats == {"BR": "active", "FR": "dropped", "GE": "active"}
+    notices = _rows(home, "SELECT recipient, subject FROM outbox WHERE kind = 'notice' AND seat IS NULL")
+    assert notices == [("zed@example.org", "g: you take over seat BR from turn 2")]  # Ann was told when she left
+    assert _rows(home, "SELECT recipient FROM outbox WHERE seat = 'BR' AND turn = 1 AND kind = 'report'") == [
+        ("zed@example.org",)
+    ]
+    assert _submit(gm, home, tmp_path, "BR", zed, "br2.txt").code == 0  # the new secret works
+    assert gm("game", "standby", "g", "yan@example.org", "--name", "Yan", home=home).code == 0
+    ran = gm("turn", "run", "g", "--now", home=home)
+    assert ran.code == 0 and "FR is now played by standby Yan <yan@example.org> from turn 3" in ran.out, ran.out
+
+
+def test_a_player_who_left_the_seat_gets_no_further_report_of_it(home, gm, tmp_path):
+    # docs/mail.md: the player who dropped out gets dropped.txt "and no further report of the
+    # seat". Every seat's report went to whoever the seat last had, gone or not, every turn.
+    set_mail_address(home)
+    assert gm("game", "new", "g", "--ruleset", "clash", "--seed", "3", home=home).code == 0
+    gm("game", "join", "g", "ann@example.org", "--name", "Ann", "--seat", "BR", home=home)
+    gm("game", "join", "g", "bob@example.org", "--name", "Bob", "--seat", "FR", home=home)
+    gm("game", "join", "g", "cy@example.org", "--name", "Cy", "--seat", "GE", home=home)
+    assert gm("game", "set", "g", "nmr-limit", "1", home=home).code == 0
+    assert gm("seat", "resign", "g", "BR", home=home).code == 0
+    assert gm("seat", "drop", "g", "FR", home=home).code == 0
+    assert gm("turn", "run", "g", "--now", home=home).code == 0  # Cy sent nothing: dropped for NMR
+    assert _rows(home, "SELECT recipient FROM outbox WHERE kind = 'report'") == []
+    assert ("cy@example.org", "g: you have dropped out of seat GE") in _rows(
+        home, "SELECT recipient, subject FROM outbox WHERE seat IS NULL"
+    )

@@ -86,7 +86,11 @@ def test_without_an_address_the_acknowledgement_is_printed_to_post(home, gm, gam
     # No [mail] address in gm.toml: nothing can be mailed, so the GM gets it to post or read out.
     ran = gm("submit", letter(TYPED), "--for", "g1", "BR", "--reason", "phone call", home=home)
     assert ran.code == 0
-    assert "The player has no address to mail: post or read them this acknowledgement.\n\n" in ran.out
+    # Ann has an address: it is the house that has none to mail from, and the GM is told which.
+    assert (
+        "Nothing is mailed: gm.toml names no [mail] address to mail it from. Post or read them this "
+        "acknowledgement.\n\n"
+    ) in ran.out
     assert "Subject: Your orders for BR in g1, turn 1\n\nHello Ann,\n\nYour GM (owner) typed in" in ran.out
     assert outbox_bodies(home) == []
     set_mail_address(home)
@@ -95,7 +99,8 @@ def test_without_an_address_the_acknowledgement_is_printed_to_post(home, gm, gam
     ran = gm(
         "submit", letter("GAME g2\nPLAYER BR\nCLAIM ENG\nEND\n"), "--for", "g2", "BR", "--reason", "post", home=home
     )
-    assert "The player has no address to mail" in ran.out and outbox_bodies(home) == []
+    assert "Nothing is mailed: the player has no address to mail (zed@post.invalid). Post" in ran.out
+    assert outbox_bodies(home) == []
 
 
 def test_problems_are_told_at_the_lines_the_gm_typed(home, gm, game, letter):
