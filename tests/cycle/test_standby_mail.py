@@ -101,3 +101,27 @@ def test_a_drop_out_without_a_standby_is_told_and_no_one_welcomed(home, gm, tmp_
     ]
     assert len(told) == 1 and told[0]["Bcc"] is None  # the name's line break never became a header
     assert [a.addr_spec for a in told[0]["To"].addresses] == ["ann@example.org"]
+
+
+def test_a_rerun_of_the_turn_a_standby_took_over_after_neither_charges_nor_drops_the_standby(home, gm, tmp_path):
+    """Re-running turn 1 after Ann dropped out in it and Zed took BR from turn 2: the turn is
+    played again as it was, so Ann (who played it) is charged for it again and Zed, who did not,
+    pays nothing and keeps BR; he is not dropped for a turn he did not play, nor Ann again."""
+    set_mail_address(home)
+    assert gm("game", "new", "g", "--ruleset", "clash", "--scenario", "channel", "--seed", "3", home=home).code == 0
+    gm("game", "join", "g", "ann@example.org", "--name", "Ann", "--seat", "BR", home=home)
+    bob = _secret(gm("game", "join", "g", "bob@example.org", "--name", "Bob", "--seat", "FR", home=home).out, "FR")
+    assert gm("game", "set", "g", "nmr-limit", "1", home=home).code == 0
+    assert gm("game", "standby", "g", "zed@example.org", "--name", "Zed", home=home).code == 0
+    assert _submit(gm, home, tmp_path, "FR", bob, "fr1.txt").code == 0
+    assert gm("turn", "run", "g", "--now", home=home).code == 0  # Ann sent nothing: she drops out, Zed takes BR
+    assert gm("turn", "rerun", "g", "1", "--reason", "a fix", "--yes", home=home).code == 0
+    net = _rows(
+        home,
+        "SELECT a.email, sum(l.credits) FROM ledger l JOIN accounts a ON a.id = l.account_id "
+        "WHERE l.turn = 1 GROUP BY a.email ORDER BY a.email",
+    )
+    assert net == [("ann@example.org", -1), ("bob@example.org", -1)]
+    told = _rows(home, "SELECT recipient, subject FROM outbox WHERE kind = 'notice' AND seat IS NULL ORDER BY id")
+    assert ("zed@example.org", "g: you have dropped out of seat BR") not in told
+    assert _rows(home, "SELECT code, status FROM seats ORDER BY code") == [("BR", "active"), ("FR", "active")]
