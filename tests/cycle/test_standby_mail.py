@@ -31,7 +31,9 @@ def _submit(gm, home, tmp_path, seat, secret, name):
     return gm("submit", form, home=home)
 
 
-def test_a_standby_is_welcomed_with_the_secret_and_the_leaver_told(home, gm, tmp_path):
+def _turn_one_without_ann(gm, home, tmp_path):
+    """Game g, Ann in BR and Bob in FR, nmr-limit 1, standby Zed; only Bob sends orders for turn
+    1, which is run: Ann drops out, Zed takes BR from turn 2. Returns the run."""
     set_mail_address(home)
     assert gm("game", "new", "g", "--ruleset", "clash", "--scenario", "channel", "--seed", "3", home=home).code == 0
     gm("game", "join", "g", "ann@example.org", "--name", "Ann", "--seat", "BR", home=home)
@@ -39,8 +41,13 @@ def test_a_standby_is_welcomed_with_the_secret_and_the_leaver_told(home, gm, tmp
     assert gm("game", "set", "g", "nmr-limit", "1", home=home).code == 0
     assert gm("game", "standby", "g", "zed@example.org", "--name", "Zed", home=home).code == 0
     assert _submit(gm, home, tmp_path, "FR", bob, "fr1.txt").code == 0
-    ran = gm("turn", "run", "g", "--now", home=home)  # Ann sent nothing: she drops out, Zed takes BR
+    ran = gm("turn", "run", "g", "--now", home=home)
     assert ran.code == 0, ran.err
+    return ran
+
+
+def test_a_standby_is_welcomed_with_the_secret_and_the_leaver_told(home, gm, tmp_path):
+    ran = _turn_one_without_ann(gm, home, tmp_path)
     zed = _secret(ran.out, "BR")
 
     notices = {
@@ -107,14 +114,7 @@ def test_a_rerun_of_the_turn_a_standby_took_over_after_neither_charges_nor_drops
     """Re-running turn 1 after Ann dropped out in it and Zed took BR from turn 2: the turn is
     played again as it was, so Ann (who played it) is charged for it again and Zed, who did not,
     pays nothing and keeps BR; he is not dropped for a turn he did not play, nor Ann again."""
-    set_mail_address(home)
-    assert gm("game", "new", "g", "--ruleset", "clash", "--scenario", "channel", "--seed", "3", home=home).code == 0
-    gm("game", "join", "g", "ann@example.org", "--name", "Ann", "--seat", "BR", home=home)
-    bob = _secret(gm("game", "join", "g", "bob@example.org", "--name", "Bob", "--seat", "FR", home=home).out, "FR")
-    assert gm("game", "set", "g", "nmr-limit", "1", home=home).code == 0
-    assert gm("game", "standby", "g", "zed@example.org", "--name", "Zed", home=home).code == 0
-    assert _submit(gm, home, tmp_path, "FR", bob, "fr1.txt").code == 0
-    assert gm("turn", "run", "g", "--now", home=home).code == 0  # Ann sent nothing: she drops out, Zed takes BR
+    _turn_one_without_ann(gm, home, tmp_path)
     assert gm("turn", "rerun", "g", "1", "--reason", "a fix", "--yes", home=home).code == 0
     net = _rows(
         home,
