@@ -224,8 +224,12 @@ def drop_outs(
     streaks = nmr_streaks(list(records.orders_of(db, game.id, 1).values()))
     notices: list[str] = []
     dropped: list[SeatChange] = []
+    # A re-run turn drops no standby who took the seat over after it: they never played it.
+    takeovers = records.seat_takeovers(db, game.id)
     for seat in records.seats_of(db, game.id):
         if seat.status != "active" or seat.code in out or streaks.get(seat.code, 0) < limit:
+            continue
+        if takeovers.get(seat.id, 0) > number:
             continue
         set_status(db, seat.id, "dropped")
         records.audit(db, now, game.id, "drop out", {"seat": seat.code, "email": seat.email, "missed": limit})

@@ -42,13 +42,15 @@ def settle_turn(
     _reverse_discarded(db, game, number, now)
     rules = credits.policy(game)
     seats = [s for s in records.seats_of(db, game.id) if s.status == "active"]
+    # A re-run turn is paid by who played it: not by a standby who took the seat over after it.
+    takeovers = records.seat_takeovers(db, game.id)
     if rules["unpaid"] != "free":
         for seat in seats:
             if seat.code in orders and victory.still_playing(before, seat.code):
                 credits.post(
                     db,
                     now,
-                    seat.email,
+                    seat.email if takeovers.get(seat.id, 0) <= number else records.player_at(db, seat.id, number),
                     "turn charge",
                     credits=-ledger.TURN_PRICE,
                     game=game.name,

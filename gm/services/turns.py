@@ -160,47 +160,54 @@ def run_turn(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str
     return replace(summary, notices=(started.notice(), *summary.notices)) if started else summary
 
 
-def _run_turn_locked(
+def _run_turn_locked(db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str) -> TurnSummary:
+    """The turn run in one transaction. Publishing the committed turn follows, outside
+    (gm.services.publish)."""
+    with transaction(db):
+        summary = _resolve_turn(db, home, clock, game_name)
+        crash_point("turn:before-commit")
+    crash_point("turn:after-commit")
+    return summary
+
+
+def _resolve_turn(
     db: sqlite_utils.Database, home: Home, clock: Clock, game_name: str, rerun: bool = False
 ) -> TurnSummary:
-    """The turn run, stage by stage, in one transaction: collect every seat's orders (the NMR
-    policy for seats without), resolve, store, charge, move the schedule on and change seats,
-    commit. Publishing the committed turn follows, outside (gm.services.publish)."""
+    """The turn run, stage by stage, inside the caller's transaction: collect every seat's orders
+    (the NMR policy for seats without), resolve, store, charge, move the schedule on and change
+    seats."""
     game = records.game_by_name(db, game_name)  # re-read under the lock
     ruleset = _runnable(db, game)
     now = iso(clock.now())
-    with transaction(db):
-        state = _state_before(db, game, ruleset, now)
-        orders = collect_orders(db, game, ruleset, state, game.turn)
-        result = resolve_stored(ruleset, state, orders, game.seed, game.turn)
-        seats = records.seats_of(db, game.id)
-        counted = votes.count(
-            ruleset, result.state, orders, votes.voters(ruleset, result.state, seats), votes.rules_of(game)
-        )
-        result = replace(result, state=counted)
-        outcome = ruleset.is_over(result.state)
-        digest = _store_turn(
-            db,
-            game,
-            game.turn,
-            game.seed,
-            ruleset.version,
-            orders,
-            [e.to_json() for e in result.events],
-            result.state,
-            now,
-        )
-        turn_charges.settle_turn(
-            db, game, game.turn, orders, state, result.state, outcome, now, lambda: prizes.house_tables(home)
-        )
-        if rerun:  # the discarded turns' charges came back: reports they held may be paid for now
-            report_mails.queue_released(db, home, clock)
-        _move_on(db, clock, game, digest, outcome is not None, rerun, now)
-        out = core_prizes.knocked_out(result.state, ruleset.knocked_out(result.state))
-        set_knocked_out(db, game.id, sorted(out))
-        notices = _seat_changes(db, home, clock, game, outcome is not None, now, out)
-        crash_point("turn:before-commit")
-    crash_point("turn:after-commit")
+    state = _state_before(db, game, ruleset, now)
+    orders = collect_orders(db, game, ruleset, state, game.turn)
+    result = resolve_stored(ruleset, state, orders, game.seed, game.turn)
+    seats = records.seats_of(db, game.id)
+    counted = votes.count(
+        ruleset, result.state, orders, votes.voters(ruleset, result.state, seats), votes.rules_of(game)
+    )
+    result = replace(result, state=counted)
+    outcome = ruleset.is_over(result.state)
+    digest = _store_turn(
+        db,
+        game,
+        game.turn,
+        game.seed,
+        ruleset.version,
+        orders,
+        [e.to_json() for e in result.events],
+        result.state,
+        now,
+    )
+    turn_charges.settle_turn(
+        db, game, game.turn, orders, state, result.state, outcome, now, lambda: prizes.house_tables(home)
+    )
+    if rerun:  # the discarded turns' charges came back: reports they held may be paid for now
+        report_mails.queue_released(db, home, clock)
+    _move_on(db, clock, game, digest, outcome is not None, rerun, now)
+    out = core_prizes.knocked_out(result.state, ruleset.knocked_out(result.state))
+    set_knocked_out(db, game.id, sorted(out))
+    notices = _seat_changes(db, home, clock, game, outcome is not None, now, out)
     without_orders = tuple(code for code, entry in orders.items() if entry["by"] not in ("player", ROBOT_SEAT))
     return TurnSummary(
         game.name,
@@ -420,8 +427,13 @@ def rerun_turn(
                 uncount(db, seat_id, number)
                 add_submission(db, **fix, received=now)
             set_turn(db, game.id, number, "running")
+            # In the same transaction: a re-run killed half way has discarded nothing, and the GM
+            # runs the same command again.
+            summary = _resolve_turn(db, home, clock, game_name, rerun=True)
+            crash_point("turn:before-commit")
+        crash_point("turn:after-commit")
         _move_discarded_reports(home, game.name, number, now)
-        return _run_turn_locked(db, home, clock, game_name, rerun=True)
+        return summary
 
 
 def _gm_correction(

@@ -347,6 +347,17 @@ def seat_takeovers(db: sqlite_utils.Database, game_id: int) -> dict[int, int]:
     return dict(rows)
 
 
+def player_at(db: sqlite_utils.Database, seat_id: int, turn: int) -> str:
+    """The email of the account that played a seat in that turn (seat_players: a standby from
+    the turn it took over)."""
+    row = db.execute(
+        """SELECT a.email FROM seat_players sp JOIN accounts a ON a.id = sp.account_id
+           WHERE sp.seat_id = ? AND sp.from_turn <= ? ORDER BY sp.from_turn DESC, sp.id DESC LIMIT 1""",
+        [seat_id, turn],
+    ).fetchone()
+    return str(row[0])
+
+
 def waiting_standbys(db: sqlite_utils.Database, game_id: int) -> list[dict[str, str]]:
     """The standbys of a game who have not taken a seat yet, first in line first."""
     rows = db.execute(

@@ -31,7 +31,9 @@ def _submit(gm, home, tmp_path, seat, secret, name):
     return gm("submit", form, home=home)
 
 
-def test_a_standby_is_welcomed_with_the_secret_and_the_leaver_told(home, gm, tmp_path):
+def _turn_one_without_ann(gm, home, tmp_path):
+    """Game g, Ann in BR and Bob in FR, nmr-limit 1, standby Zed; only Bob sends orders for turn
+    1, which is run: Ann drops out, Zed takes BR from turn 2. Returns the run."""
     set_mail_address(home)
     assert gm("game", "new", "g", "--ruleset", "clash", "--scenario", "channel", "--seed", "3", home=home).code == 0
     gm("game", "join", "g", "ann@example.org", "--name", "Ann", "--seat", "BR", home=home)
@@ -39,8 +41,13 @@ def test_a_standby_is_welcomed_with_the_secret_and_the_leaver_told(home, gm, tmp
     assert gm("game", "set", "g", "nmr-limit", "1", home=home).code == 0
     assert gm("game", "standby", "g", "zed@example.org", "--name", "Zed", home=home).code == 0
     assert _submit(gm, home, tmp_path, "FR", bob, "fr1.txt").code == 0
-    ran = gm("turn", "run", "g", "--now", home=home)  # Ann sent nothing: she drops out, Zed takes BR
+    ran = gm("turn", "run", "g", "--now", home=home)
     assert ran.code == 0, ran.err
+    return ran
+
+
+def test_a_standby_is_welcomed_with_the_secret_and_the_leaver_told(home, gm, tmp_path):
+    ran = _turn_one_without_ann(gm, home, tmp_path)
     zed = _secret(ran.out, "BR")
 
     notices = {
@@ -148,3 +155,20 @@ def test_a_player_who_left_the_seat_gets_no_further_report_of_it(home, gm, tmp_p
     assert ("cy@example.org", "g: you have dropped out of seat GE") in _rows(
         home, "SELECT recipient, subject FROM outbox WHERE seat IS NULL"
     )
+
+
+def test_a_rerun_of_the_turn_a_standby_took_over_after_neither_charges_nor_drops_the_standby(home, gm, tmp_path):
+    """Re-running turn 1 after Ann dropped out in it and Zed took BR from turn 2: the turn is
+    played again as it was, so Ann (who played it) is charged for it again and Zed, who did not,
+    pays nothing and keeps BR; he is not dropped for a turn he did not play, nor Ann again."""
+    _turn_one_without_ann(gm, home, tmp_path)
+    assert gm("turn", "rerun", "g", "1", "--reason", "a fix", "--yes", home=home).code == 0
+    net = _rows(
+        home,
+        "SELECT a.email, sum(l.credits) FROM ledger l JOIN accounts a ON a.id = l.account_id "
+        "WHERE l.turn = 1 GROUP BY a.email ORDER BY a.email",
+    )
+    assert net == [("ann@example.org", -1), ("bob@example.org", -1)]
+    told = _rows(home, "SELECT recipient, subject FROM outbox WHERE kind = 'notice' AND seat IS NULL ORDER BY id")
+    assert ("zed@example.org", "g: you have dropped out of seat BR") not in told
+    assert _rows(home, "SELECT code, status FROM seats ORDER BY code") == [("BR", "active"), ("FR", "active")]

@@ -99,12 +99,28 @@ def copy_of(start: Path, where: Path) -> Path:
     return where
 
 
+@pytest.fixture(scope="module")
+def played(start) -> Path:
+    """The start with turn 1 run and published: both seats missed it, so both dropped out and
+    standby Zed took BR; the home the GM re-runs turn 1 in."""
+    home = copy_of(start, start.parent / "played")
+    ok(gm_process(home, *command("turn run", start)))
+    return home
+
+
+@pytest.fixture(scope="module")
+def bases(start, played) -> dict[str, Path]:
+    return {kind: played if kind == "rerun" else start for kind in PLAN}
+
+
 # What the GM asks for; after a kill, the GM runs the very same command again.
 PLAN = {
     "turn run": ("turn", "run", "d1", "--now"),
     "run-due": ("run-due",),
     "import": ("inbox", "import", "{maildir}", "--send"),
+    "rerun": ("turn", "rerun", "d1", "1", "--reason", "a fix", "--yes"),
 }
+RERUN = ("turn:before-commit", "turn:after-commit")  # its publishing is gm turn run's, tried above
 
 
 def command(kind: str, start: Path) -> list[str]:
@@ -126,11 +142,11 @@ def resolved(home: Path) -> list[int]:
 
 
 @pytest.fixture(scope="module")
-def references(start, tmp_path_factory) -> dict[str, Path]:
+def references(start, bases, tmp_path_factory) -> dict[str, Path]:
     """Each command run without a kill: what every trial must come to."""
     done = {}
     for kind in PLAN:
-        home = copy_of(start, tmp_path_factory.mktemp("reference") / "home")
+        home = copy_of(bases[kind], tmp_path_factory.mktemp("reference") / "home")
         ok(gm_process(home, *command(kind, start)))
         finish(home, kind, start)
         done[kind] = home
@@ -138,12 +154,17 @@ def references(start, tmp_path_factory) -> dict[str, Path]:
     return done
 
 
-TRIALS = [("turn run", p) for p in TURN_RUN] + [("run-due", p) for p in RUN_DUE] + [("import", p) for p in IMPORT]
+TRIALS = (
+    [("turn run", p) for p in TURN_RUN]
+    + [("run-due", p) for p in RUN_DUE]
+    + [("import", p) for p in IMPORT]
+    + [("rerun", p) for p in RERUN]
+)
 
 
 @pytest.mark.parametrize("kind, point", TRIALS, ids=[f"{k}@{p}" for k, p in TRIALS])
-def test_killed_and_run_again_loses_and_doubles_nothing(kind, point, start, references, tmp_path, gm):
-    home = copy_of(start, tmp_path / "home")
+def test_killed_and_run_again_loses_and_doubles_nothing(kind, point, start, bases, references, tmp_path, gm):
+    home = copy_of(bases[kind], tmp_path / "home")
     killed = gm_process(home, *command(kind, start), crash_at=point)
     assert killed.returncode == -signal.SIGKILL, (point, killed.returncode, killed.stderr)  # the point was reached
     ok(gm_process(home, *command(kind, start)))
@@ -159,6 +180,38 @@ def test_killed_and_run_again_loses_and_doubles_nothing(kind, point, start, refe
                 ("question",),
             ]
             assert conn.execute("SELECT count(*) FROM submissions WHERE current = 1").fetchone() == (2,)
+    if kind == "rerun":
+        same_turn_again(home, bases[kind])
+
+
+def same_turn_again(home: Path, played: Path) -> None:
+    """Turn 1 re-run with nothing corrected is the turn first played: the same states; BR's
+    reports byte for byte (Ann played BR in turn 1 and pays for it again, standby Zed takes it
+    from turn 2, pays nothing for turn 1 and is not dropped for it); each seat's report mailed once
+    more, to the same person as before. (FR dropped out in turn 1 and stays dropped, README
+    "Seats that dropped out in a discarded turn stay dropped": its turn 1 is not charged again,
+    which its report says.)"""
+    live = {k: v for k, v in reports_of(home).items() if k.startswith("d1/1/BR.")}
+    assert live == {k: v for k, v in reports_of(played).items() if k.startswith("d1/1/BR.")} and live
+
+    def mailed(where: Path, status: str) -> list[tuple]:
+        with sqlite3.connect(where / "gm.db") as conn:
+            return conn.execute(
+                "SELECT turn, seat, recipient FROM outbox WHERE kind = 'report' AND status = ? ORDER BY 1, 2, 3",
+                [status],
+            ).fetchall()
+
+    with sqlite3.connect(home / "gm.db") as conn, sqlite3.connect(played / "gm.db") as first:
+        hashes = "SELECT number, state_hash FROM turns ORDER BY 1"
+        assert conn.execute(hashes).fetchall() == first.execute(hashes).fetchall()
+        dropped = "SELECT recipient FROM outbox WHERE subject LIKE '%dropped out%' ORDER BY 1"
+        assert conn.execute(dropped).fetchall() == first.execute(dropped).fetchall()
+    assert (
+        mailed(home, "queued")
+        == mailed(played, "queued")
+        == [(1, "BR", "zed@example.org"), (1, "FR", "bob@example.org")]
+    )
+    assert mailed(home, "cancelled") == mailed(played, "queued")  # the first run's, unsent, never sent now
 
 
 def whole_and_once(home: Path, gm) -> None:
