@@ -58,7 +58,7 @@ def test_buy_show_and_the_bonus(home, gm, game):
         "of",
         "12",
     ]
-    assert gm("ledger", "check", home=home).out == "The books balance: 4 entries, 1 accounts.\n"
+    assert gm("ledger", "check", home=home).out == "The books balance: 4 entries, 1 account.\n"
 
 
 def test_refusals_change_nothing(home, gm, game):
