@@ -26,4 +26,8 @@ def check(home: HomeOption = None) -> None:
         raise typer.Exit(1)
     entries = credits.all_entries(db)
     accounts = len({ledger.account_key(e.account) for e in entries})
-    echo(f"The books balance: {len(entries)} entries, {accounts} accounts.")
+    echo(f"The books balance: {_count(len(entries), 'entry', 'entries')}, {_count(accounts, 'account', 'accounts')}.")
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"

@@ -18,7 +18,7 @@ from gm.core.ledger import Entry, LedgerError, Position
 from gm.errors import GMError
 from gm.services.game_settings import set_game_setting
 from gm.services.games import check_player
-from gm.store import ledger as books, records, seats
+from gm.store import ledger as books, people, records, seats
 from gm.store.database import atomic
 from gm.store.games import set_options
 from gm.store.records import GameRecord
@@ -75,13 +75,23 @@ def account_position(db: sqlite_utils.Database, email: str) -> Position:
 
 
 def account(db: sqlite_utils.Database, email: str) -> tuple[int, str, str]:
-    """(id, email, name) of a known account; the error says how accounts come to be."""
-    row = seats.account(db, email.strip())
+    """(id, email, name) of a known account, found by its address now or one it had before a
+    change (as `gm person` finds a player): a payment from a player's old address is theirs. The
+    error says how accounts come to be."""
+    row = _known(db, email)
     if row is None:
         raise GMError(
             f"no account {email.strip()}. Accounts open when a player joins a game "
             "('gm game join'), or give --name to open one with the payment."
         )
+    return row
+
+
+def _known(db: sqlite_utils.Database, email: str) -> tuple[int, str, str] | None:
+    """The account at this address, else the account that had it before a change of address."""
+    row = seats.account(db, email.strip())
+    if row is None and (now_at := people.address_now(db, email.strip())) is not None:
+        row = seats.account(db, now_at)
     return row
 
 
@@ -147,8 +157,9 @@ def buy(
                 f"credits for {format_money(booked.money)} from {booked.account} on {booked.date[:10]}. "
                 "Nothing was booked; a second payment has its own reference."
             )
-        if name is not None and seats.account(db, email.strip()) is None:
-            # A new account takes an address and a name as a player joining a game does.
+        if name is not None and _known(db, email) is None:
+            # A new account takes an address and a name as a player joining a game does; an
+            # address a player had before a change stays theirs (their payment, not a new account).
             address, checked = check_player(email, name)
             records.account_id(db, address, checked, now)
         _, email, _ = account(db, email)

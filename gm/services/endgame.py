@@ -17,11 +17,11 @@ from gm.store import ledger as books
 from gm.store.records import GameRecord, SeatRecord, TurnRecord
 
 
-def position_at_end(db: sqlite_utils.Database, game: GameRecord, email: str, ended: str) -> Position:
-    """The account's credits and discount as of its last entry for this game (the game's end), or
-    of its last entry by `ended` (the last turn's time) when the game booked it none, so rendering
-    the report again later gives the same figures."""
-    return Position(*books.position_at_end(db, game.id, email, ended))
+def position_at_end(db: sqlite_utils.Database, game: GameRecord, email: str, last: TurnRecord) -> Position:
+    """The account's credits and discount as of its last entry for this game (the game's end), or,
+    when the game booked it none, as of the game's last entries (of its last turn), so rendering
+    the report again later gives the same figures (gm/store/ledger.py position_at_end)."""
+    return Position(*books.position_at_end(db, game.id, email, last.number, last.resolved))
 
 
 def endgame_context(
@@ -40,7 +40,7 @@ def endgame_context(
     status = {s.code: s.status for s in seats}
     shown = gunboat.as_shown(game, seats, True)
     rows = [{**row, "status": status[row["seat"]]} for row in scores.score_rows(ruleset, turn.state, view, shown)]
-    at_end = position_at_end(db, game, seat.email, turn.resolved)
+    at_end = position_at_end(db, game, seat.email, turn)
     record = turn.state.get(victory.STATE_KEY, {}) if isinstance(turn.state, dict) else {}
     return {
         "game": {"name": game.name, "title": view.get("title", ruleset.title), "ruleset": ruleset.name},

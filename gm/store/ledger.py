@@ -38,15 +38,19 @@ def position(db: sqlite_utils.Database, email: str) -> tuple[int, int]:
     return row[0], row[1]
 
 
-def position_at_end(db: sqlite_utils.Database, game_id: int, email: str, ended: str) -> tuple[int, int]:
-    """(credits, discount) of the account as of its last entry for the game (its end), or, when
-    the game booked nothing to it (free turns, no award), its last entry dated by `ended`."""
+def position_at_end(db: sqlite_utils.Database, game_id: int, email: str, turn: int, ended: str) -> tuple[int, int]:
+    """(credits, discount) of the account as of its last entry for the game (its end); when the
+    game booked nothing to it (free turns, no award), as of the game's last entry for its last
+    turn `turn` to anyone (another's award); only when there is none, its last entry dated by
+    `ended`. Entry numbers are the order entries were written in, whatever the clock said: a
+    payment booked before the end while the machine's date was wrong still counts."""
     row = db.execute(
         """SELECT COALESCE(SUM(l.credits), 0), COALESCE(SUM(l.discount), 0) FROM ledger l
            JOIN accounts a ON a.id = l.account_id WHERE a.email = ? AND l.id <= COALESCE(
            (SELECT MAX(m.id) FROM ledger m WHERE m.account_id = a.id AND m.game_id = ?),
+           (SELECT MAX(m.id) FROM ledger m WHERE m.game_id = ? AND m.turn >= ?),
            (SELECT MAX(m.id) FROM ledger m WHERE m.account_id = a.id AND m.date <= ?), 0)""",
-        [email, game_id, ended],
+        [email, game_id, game_id, turn, ended],
     ).fetchone()
     return row[0], row[1]
 

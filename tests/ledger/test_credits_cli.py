@@ -58,7 +58,7 @@ def test_buy_show_and_the_bonus(home, gm, game):
         "of",
         "12",
     ]
-    assert gm("ledger", "check", home=home).out == "The books balance: 4 entries, 1 accounts.\n"
+    assert gm("ledger", "check", home=home).out == "The books balance: 4 entries, 1 account.\n"
 
 
 def test_refusals_change_nothing(home, gm, game):
@@ -354,3 +354,30 @@ def test_forgetting_a_person_reaches_the_payment_references_naming_them(home, gm
     assert gm("person", "forget", "zed@example.org", home=home).code == 0
     assert "zed@example.org" not in repr(table_dump(home)).lower()
     assert gm("ledger", "check", home=home).code == 0
+
+
+def test_a_payment_from_an_old_address_is_the_players(home, gm, game):
+    """A player's address changes ('gm person address': "every game, the books, the portal, mail")
+    and their next payment comes from the old one: it is booked to their account, as `gm person`
+    finds them by an old address, never to a new account opened at the old address."""
+    assert gm("credits", "buy", ANN, "10", "--paid", "25", home=home).code == 0
+    assert gm("person", "address", ANN, "ann@new.example", home=home).code == 0
+    ran = gm("credits", "buy", ANN, "5", "--paid", "10", "--name", "Ann", home=home)
+    assert (ran.code, ran.out) == (
+        0,
+        "Payment recorded: 5 credits for 10.00 from ann@new.example (entry 2).\n"
+        "ann@new.example now has 15 credits and a discount of 0.\n",
+    )
+    assert gm("credits", "show", ANN, home=home).out.startswith("ann@new.example (Ann): 15 credits")
+    ran = gm("credits", "adjust", ANN, "--credits", "-1", "--reason", "refund", home=home)
+    assert ran.out.endswith("ann@new.example now has 14 credits and a discount of 0.\n")
+    ran = gm("credits", "transfer", ANN, "bob@example.org", "4", home=home)
+    assert ran.out == "Transferred 4 credits from ann@new.example to bob@example.org (entries 4 and 5).\n"
+    ran = gm("ledger", "check", home=home)
+    assert (ran.code, ran.out) == (0, "The books balance: 5 entries, 2 accounts.\n")
+    # An address given up and then taken by a new player is the new player's.
+    assert gm("game", "new", "g2", "--ruleset", "clash", home=home).code == 0
+    assert gm("game", "join", "g2", ANN, "--name", "Eve", home=home).code == 0
+    ran = gm("credits", "buy", ANN, "1", "--paid", "2.50", home=home)
+    assert ran.out.endswith("ann@example.org now has 1 credits and a discount of 0.\n")
+    assert gm("credits", "show", "ann@new.example", home=home).out.startswith("ann@new.example (Ann): 10 credits")

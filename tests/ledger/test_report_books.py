@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from gm.clock import FixedClock
 from gm.services import credits, endgame, prizes
@@ -51,6 +51,29 @@ def test_the_end_of_game_books_of_an_account_the_game_booked_nothing_to(home, gm
     game = records.game_by_name(db, "m1")
     later = FixedClock(datetime.fromisoformat(records.turn_record(db, game, 1).resolved) + timedelta(days=1))
     credits.buy(db, later, "bob@example.org", 5, 1250)  # after the end: not in the report rendered again
+    seats = records.seats_of(db, game.id)
+    bob = next(s for s in seats if s.email == "bob@example.org")
+    context = endgame.endgame_context(
+        db, game, game_ruleset(game)[0], records.turn_record(db, game, 1), bob, seats, prizes.game_table(game, {})
+    )
+    assert (context["discount"]["now"], context["discount"]["awarded"], context["credits"]["left"]) == (10, 0, 20)
+
+
+def test_the_end_of_game_books_when_the_clock_went_wrong(home, gm):
+    """A payment booked while the GM's machine had a date a week ahead, then the game ends with the
+    clock put right: the end-of-game report of an account the game booked nothing to still counts
+    the payment, which came before the end in the books (entries are in the order written; a
+    date is only what the clock said)."""
+    assert gm("game", "new", "m1", "--ruleset", "mcempires", "--seed", "5", "-o", "round-limit=1", home=home).code == 0
+    for name in ("bob", "ann"):
+        assert gm("game", "join", "m1", f"{name}@example.org", "--name", name.title(), home=home).code == 0
+    db = open_database(home / "gm.db")
+    ahead = FixedClock(datetime.now(UTC) + timedelta(days=7))
+    credits.buy(db, ahead, "bob@example.org", 20, 5000)
+    credits.adjust(db, ahead, "bob@example.org", 0, "earlier games", discount=10)
+    gm("credits", "policy", "m1", "--unpaid", "free", home=home)
+    assert gm("turn", "run", "m1", "--now", "--no-render", home=home).out.endswith("m1 is over.\n")
+    game = records.game_by_name(db, "m1")
     seats = records.seats_of(db, game.id)
     bob = next(s for s in seats if s.email == "bob@example.org")
     context = endgame.endgame_context(

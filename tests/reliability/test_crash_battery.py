@@ -1,8 +1,8 @@
 """The crash battery (issue 14): a real gm process killed with SIGKILL at each named point of a
 turn run, a run-due and a mail import (gm/crash.py), then the same command run again. Every
 trial must end as an uninterrupted run does: the database whole, every turn replaying, the books
-balancing, every seat's report recorded once, every report mail queued once, and every report
-byte for byte the same."""
+balancing and holding the same entries (each credit spent once), every seat's report recorded
+once, every report mail queued once, and every report byte for byte the same."""
 
 from __future__ import annotations
 
@@ -172,6 +172,7 @@ def test_killed_and_run_again_loses_and_doubles_nothing(kind, point, start, base
     whole_and_once(home, gm)
     assert reports_of(home) == reports_of(references[kind])
     assert seat_mails(home) == seat_mails(references[kind])
+    assert books_of(home) == books_of(references[kind])  # each credit spent once, none given back and taken again
     if kind == "import":
         with sqlite3.connect(home / "gm.db") as conn:
             assert sorted(conn.execute("SELECT outcome FROM mail_taken")) == [
@@ -251,6 +252,16 @@ def seat_mails(home: Path) -> list[tuple[str, str]]:
         return conn.execute(
             "SELECT recipient, subject FROM outbox WHERE kind = 'notice' AND seat IS NULL "
             "AND status IN ('queued', 'sent') ORDER BY 1, 2"
+        ).fetchall()
+
+
+def books_of(home: Path) -> list[tuple]:
+    """Every ledger entry but its date: `gm ledger check` finds a charge booked twice, this also a
+    charge missing, or a charge reversed and booked again by a run that was started over."""
+    with sqlite3.connect(home / "gm.db") as conn:
+        return conn.execute(
+            "SELECT a.email, g.name, l.kind, l.credits, l.money, l.discount, l.turn, l.seat, l.ref, l.balance "
+            "FROM ledger l JOIN accounts a ON a.id = l.account_id LEFT JOIN games g ON g.id = l.game_id ORDER BY l.id"
         ).fetchall()
 
 
