@@ -65,7 +65,7 @@ def describe(order: Order) -> str:
 
 def _afford(turn: Turn, seat: str, cost: int) -> str | None:
     have = turn.bps(seat)
-    return None if cost <= have else f"it costs {cost} BPs and {nation(turn.state, seat)} has {have}"
+    return None if cost <= have else f"it costs {plural(cost, 'BP')} and {nation(turn.state, seat)} has {have}"
 
 
 def _own(turn: Turn, seat: str, code: str) -> str | None:
@@ -112,11 +112,9 @@ def _army(turn: Turn, seat: str, order: Order, where: None, where_to: None, amou
     have = turn.bps(seat)
     count, why = resolve_amount(amount, have // ARMY_COST)
     if why:
-        return (
-            f"{nation(turn.state, seat)} has {have} BPs, enough for {plural(have // ARMY_COST, 'army')}, not {amount}"
-        )
+        return f"{nation(turn.state, seat)} has {plural(have, 'BP')}, enough for {plural(have // ARMY_COST, 'army')}, not {amount}"
     if count < 1:
-        return f"{nation(turn.state, seat)} has {have} BPs, too few for an army"
+        return f"{nation(turn.state, seat)} has {plural(have, 'BP')}, too few for an army"
     build(turn, seat, count, f"Action {order.args[0]}")
     return None
 
@@ -158,7 +156,7 @@ def _reserve(turn: Turn, seat: str, order: Order, where: str, where_to: None, am
     turn.event(
         "reserve",
         f"Action {order.args[0]}: {nation(turn.state, seat)} places "
-        f"{plural(count, 'reserve army')} in {turn.board.label(where)} for {count} BPs.",
+        f"{plural(count, 'reserve army')} in {turn.board.label(where)} for {plural(count, 'BP')}.",
         (seat,),
         seat=seat,
         area=where,
@@ -181,7 +179,7 @@ def _grow(turn: Turn, seat: str, order: Order, where: str, where_to: None, amoun
     turn.grown.add(where)
     turn.event(
         "grow",
-        f"Action {order.args[0]}: {turn.board.label(where)} grows to population {area['population']} for {cost} BPs.",
+        f"Action {order.args[0]}: {turn.board.label(where)} grows to population {area['population']} for {plural(cost, 'BP')}.",
         (seat,),
         seat=seat,
         area=where,
@@ -203,7 +201,7 @@ def _fortify(turn: Turn, seat: str, order: Order, where: str, where_to: None, am
     area["fort"] += 1
     turn.event(
         "fortify",
-        f"Action {order.args[0]}: {turn.board.label(where)} is fortified to level {area['fort']} for {cost} BPs.",
+        f"Action {order.args[0]}: {turn.board.label(where)} is fortified to level {area['fort']} for {plural(cost, 'BP')}.",
         (seat,),
         seat=seat,
         area=where,
@@ -226,7 +224,7 @@ def _raze(turn: Turn, seat: str, order: Order, where: str, where_to: None, amoun
     turn.event(
         "raze",
         f"Action {order.args[0]}: {nation(turn.state, seat)} razes "
-        f"{plural(levels, 'fort level')} in {turn.board.label(where)} for {levels} BPs.",
+        f"{plural(levels, 'fort level')} in {turn.board.label(where)} for {plural(levels, 'BP')}.",
         (seat,),
         seat=seat,
         area=where,
@@ -241,7 +239,7 @@ def _gift(turn: Turn, seat: str, order: Order, where: None, where_to: str, amoun
         return f"{where_to} is not a country that can take a gift"
     count, why = resolve_amount(amount, turn.bps(seat))
     if why:
-        return f"{nation(turn.state, seat)} has {turn.bps(seat)} BPs, not {amount}"
+        return f"{nation(turn.state, seat)} has {plural(turn.bps(seat), 'BP')}, not {amount}"
     if count < 1:
         return f"{nation(turn.state, seat)} has no BPs to give"
     turn.spend(seat, count)
@@ -249,7 +247,7 @@ def _gift(turn: Turn, seat: str, order: Order, where: None, where_to: str, amoun
     turn.state["books"][where_to]["gifts"] += count
     turn.event(
         "gift",
-        f"Action {order.args[0]}: {nation(turn.state, seat)} gives {count} BPs to {nation(turn.state, where_to)}.",
+        f"Action {order.args[0]}: {nation(turn.state, seat)} gives {plural(count, 'BP')} to {nation(turn.state, where_to)}.",
         (seat, where_to),
         seat=seat,
         to=where_to,

@@ -37,8 +37,8 @@ def finances(turn: Turn, seat: str) -> None:
     books.update(dispersed=dispersed, next=max(0, balance))
     state["countries"][seat]["bps"] = max(0, balance)
     text = (
-        f"{nation(state, seat)}: income {books['income']} BPs, supply {books['supply']} BPs, "
-        f"{leftover} BPs left over; {max(0, balance)} BPs for next turn."
+        f"{nation(state, seat)}: income {plural(books['income'], 'BP')}, supply {plural(books['supply'], 'BP')}, "
+        f"{plural(leftover, 'BP')} left over; {plural(max(0, balance), 'BP')} for next turn."
     )
     if dispersed:
         where = ", ".join(f"{n} in {turn.board.label(c)}" for c, n in dispersed.items())

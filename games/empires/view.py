@@ -15,7 +15,7 @@ from gm.core.known import Column, Sighting, listing
 from gm.core.model import JSONObject
 from gm.core.vp import VPChange
 
-from .board import NEUTRAL, Board, alive, armies_on_map, nation, owned
+from .board import NEUTRAL, Board, alive, armies_on_map, nation, owned, plural
 from .rules import outcome
 
 SEA_OWNER = "sea"  # how seas appear on the shared map (the legend names them "sea")
@@ -217,7 +217,7 @@ def order_form(state: JSONObject, seat: str) -> list[str]:
     country = state["countries"][seat]
     board = Board.of(state)
     lines = [
-        f"# {turn_label(state)}: {country['nation']} has {country['bps']} BPs and {country['reserve']} reserve armies.",
+        f"# {turn_label(state)}: {country['nation']} has {plural(country['bps'], 'BP')} and {plural(country['reserve'], 'reserve army')}.",
         "# Up to 16 actions, one a line: [N] ACTION WHERE WHERE-TO NUMBER, with '-' for",
         "# an unused field; NUMBER is a number, ALL, or AB-n (all but n).",
         "# Everyone's action 1 is carried out first, then everyone's action 2, ...",

@@ -232,3 +232,16 @@ def test_the_empires_warning_says_who_leads_now_and_never_the_neutrals(leader, h
     text = " ".join(re.sub(r"<[^>]+>", " ", render_report_html(env, context)).split())
     assert "Possible win. A win condition held at the end of turn 4" + (" " if holds else "") + says in text
     assert "neutrals leads" not in text and "no win condition holds" not in text
+
+
+def test_the_empires_books_show_nothing_spent_as_0_not_minus_0():
+    """A country that spent nothing and pays no supply reads 0 in its books, never "−0"."""
+    context = ruleset_report.report_context("empires")
+    you = dict(context["view"]["you"])
+    you["finances"] = dict(you["finances"], spent=0, supply=0)
+    context["view"] = dict(context["view"], you=you)
+    env = make_environment(None, template_dirs(installed()["empires"]))
+    text = " ".join(re.sub(r"<[^>]+>", " ", render_report_html(env, context)).split())
+    assert "(the automatic ARMY ALL included) 0 Left over" in text
+    assert "Supply: armies above the population of their area 0 " in text
+    assert "−0" not in text
