@@ -127,6 +127,8 @@ def questions(
         who = f"{question.name} <{question.sender}>" if question.name else (question.sender or "(no address)")
         done = f"  (answered {question.answered})" if question.answered else ""
         echo(f"  {question.id}  {question.received}  {who}  {question.subject}{done}")
+        if question.answered_elsewhere:
+            echo(f"    (its Reply-To is {question.answer_to}: gm inbox reply answers there, not at the From address)")
         lines = question.text.splitlines()
         for line in lines[:QUESTION_LINES]:
             echo(f"    {line}".rstrip())

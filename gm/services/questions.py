@@ -46,6 +46,12 @@ class Question:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    @property
+    def answered_elsewhere(self) -> bool:
+        """True when an answer goes to another address than the From the GM reads (the mail's
+        Reply-To): anyone can write a player's From and their own Reply-To, so the GM is told."""
+        return self.answer_to is not None and self.answer_to.lower() != (self.sender or "").lower()
+
 
 def questions(db: sqlite_utils.Database, home: Home, every: bool = False) -> list[Question]:
     """The questions waiting for the GM, oldest first (every=True: the answered ones too)."""

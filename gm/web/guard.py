@@ -10,6 +10,7 @@ from werkzeug.exceptions import TooManyRequests
 
 from gm.services.guesses import SignInLimiter, wait_words
 from gm.web.known_browsers import KnownBrowsers
+from gm.web.proxies import client_of
 from gm.web.sessions import SessionRegister
 
 
@@ -55,11 +56,12 @@ def end_session(sessions: SessionRegister) -> None:
 def guess_keys(known: KnownBrowsers, target: str) -> tuple[str, ...]:
     """What an attempt at `target` ('seat:GAME/SEAT' or 'gm') counts against: for a browser that
     signed in to it before, that browser alone; for any other, its client address and the target,
-    which every stranger shares (so many addresses get no more guesses than one)."""
+    which every stranger shares (so many addresses get no more guesses than one); an IPv6
+    client by its /64 (proxies.client_of)."""
     browser = known.known_for(request, target)
     if browser is not None:
         return (f"browser:{browser}",)
-    return (f"address:{request.remote_addr}", target)
+    return (f"address:{client_of(request.remote_addr)}", target)
 
 
 _ELSEWHERE = "A browser you signed in with before is not held up by this"

@@ -20,6 +20,7 @@ from gm.services.guesses import SignInLimiter
 from gm.services.portal_links import LINK_REQUESTS_PER_HOUR, MAILED_LINK_MINUTES, can_mail, request_link
 from gm.web.guard import check_csrf
 from gm.web.portal import page, portal, portal_of
+from gm.web.proxies import client_of
 
 blueprint = Blueprint("link_pages", __name__)
 
@@ -65,7 +66,7 @@ def send() -> Response:
     p = portal()
     if not can_mail(p.home):
         return page("link_request.html", title=_TITLE, no_mail=_NO_MAIL)
-    where = f"address:{request.remote_addr}"
+    where = f"address:{client_of(request.remote_addr)}"  # an IPv6 client by its /64
     wait = _limiter().blocked(where)
     if wait:
         minutes = max(1, round(wait / 60))

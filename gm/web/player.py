@@ -28,7 +28,7 @@ from gm.services.seats import LEFT
 from gm.services.turn_charges import held_turns
 from gm.store import records
 from gm.store.records import GameRecord, SeatRecord
-from gm.web.gm_pages import gm_session
+from gm.web.gm_pages import gm_session, signed_in_gm
 from gm.web.guard import check_csrf, end_session, guess_keys, refuse_if_blocked, start_session
 from gm.web.observer_pages import observer_session, signed_in_observer
 from gm.web.portal import PortalResponse, page, portal
@@ -113,7 +113,7 @@ def home() -> Response:
         return page(
             "sign_in.html",
             title="Sign in",
-            notice=g.get("signed_out"),
+            notice=g.get("signed_out") or session.pop("ended_notice", None),
             listing=open_games.open_games(p.db(), p.home),
             gm_address=mail_settings(p.home).address,
         )
@@ -162,6 +162,39 @@ def sign_out() -> Response:
     check_csrf(request.form.get("csrf"))
     end_session(portal().sessions)
     return redirect("/", 303)
+
+
+@blueprint.post("/sign-out-everywhere")
+def sign_out_everywhere() -> Response:
+    """Sign out this browser and every other signed in as the same seat, GM or observer (a
+    browser left signed in elsewhere, a copied cookie): without it only a new secret or password
+    ended them. Only a live session of whoever holds the seat now can do it."""
+    check_csrf(request.form.get("csrf"))
+    who = _signed_in_as()
+    if who is None:  # nobody signed in (or the session just ended): nothing to end
+        return redirect("/", 303)
+    ended = portal().sessions.end_all(who)
+    session.clear()
+    session["ended_notice"] = (
+        f"You are signed out everywhere: {ended} session{'s' if ended != 1 else ''} ended, this one among "
+        "them. A copy of a cookie made before no longer signs in; sign in again here."
+    )
+    return redirect("/", 303)
+
+
+def _signed_in_as() -> str | None:
+    """Whom this session's sessions are recorded for ('seat:ID', 'gm:ID', 'observer:ID'), while
+    it still signs in to it; None otherwise."""
+    if session.get("seat") is not None:
+        found = signed_in_seat()
+        return f"seat:{found[1].id}" if found is not None else None
+    if session.get("gm") is not None:
+        account = signed_in_gm()
+        return f"gm:{account.id}" if account is not None else None
+    if session.get("observer") is not None:
+        observer = signed_in_observer()
+        return f"observer:{observer.observer_id}" if observer is not None else None
+    return None
 
 
 @blueprint.get("/link/<token>")

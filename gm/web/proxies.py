@@ -33,6 +33,23 @@ def trusted_networks(values: Iterable[object], where: str) -> tuple[Network, ...
     return tuple(networks)
 
 
+def client_of(address: str | None) -> str:
+    """The client a limit per client address counts: an IPv4 address itself; an IPv6 address by
+    its /64, the network one home line or one rented server is given (every one of its 2**64
+    addresses is the same client, and changing address costs it nothing); an IPv4 address written
+    as IPv6 (::ffff:a.b.c.d) as that IPv4 address."""
+    text = address or ""
+    try:
+        ip = ipaddress.ip_address(text.split("%", 1)[0])  # (a zone, fe80::1%eth0, names no other client)
+    except ValueError:
+        return text  # (no address from the server: one client all the same)
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
 class ClientAddress:
     """WSGI middleware: a request from a trusted proxy gets the address the proxy put last in
     X-Forwarded-For (the client it saw; werkzeug's ProxyFix with one hop) as REMOTE_ADDR; any

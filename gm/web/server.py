@@ -19,8 +19,10 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import resource
 import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -42,6 +44,19 @@ _granian_log = logging.getLogger("_granian")  # granian's own logger: its messag
 GRACE_SECONDS = 10
 # How long a request's body may take to arrive after its headers ([portal] body_seconds).
 BODY_SECONDS = 60
+
+
+# Open files (connections among them) a worker should be allowed at least; below it `gm serve`
+# says so when it starts. Each connection is a file, idle ones too, until header_read_timeout
+# (30 s) closes one that sends nothing.
+OPEN_FILES_WANTED = 16_384
+# Files a worker keeps for itself (the database, reports, templates, the pipes of its threads)
+# beyond the connections it takes.
+OWN_FILES = 256
+# The most connections a worker holds at once (granian's "backpressure"; it takes no more from
+# the kernel's queue until one closes). granian's own default, backlog / workers (512 for two),
+# let 1,100 connections that send nothing keep every player out.
+MOST_CONNECTIONS = 65_536
 
 
 def default_workers() -> int:
@@ -98,6 +113,15 @@ def serve(
     # start method; Python 3.14 changes the default on Linux, so it is set, for this process only).
     multiprocessing.set_start_method("fork", force=True)
     address, port = claim_port(host, port)
+    # (granian raises the soft limit of open files to the hard one when it is imported)
+    files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if files < OPEN_FILES_WANTED:
+        print(  # (before granian sets up its log) as granian's own messages read: docs/portal.md
+            f"gm serve: each worker may hold only {files:,} open files and connections (the system's hard limit); "
+            f"a few thousand idle connections could keep players out. Raise it to {OPEN_FILES_WANTED:,} "
+            "or more (LimitNOFILE= in a systemd unit, 'ulimit -Hn' in a shell): docs/portal.md, Security.",
+            file=sys.stderr,
+        )
     flask_app = create_app(home, clock)
     app = WholeBodies(
         flask_app, threads, home.setting("portal", "body_seconds", BODY_SECONDS), flask_app.config["MAX_CONTENT_LENGTH"]
@@ -116,6 +140,7 @@ def serve(
         http1_settings=HTTP1Settings(header_read_timeout=30_000),
         websockets=False,
         backlog=1024,
+        backpressure=max(64, min(files - OWN_FILES, MOST_CONNECTIONS)),
         respawn_failed_workers=True,
         workers_kill_timeout=GRACE_SECONDS,
         log_level=LogLevels.warning,

@@ -180,3 +180,32 @@ def test_a_gm_cookie_copied_before_sign_out_acts_no_more(the_gm, app, home):
     stranger.set_cookie("gm_session", cookie)
     assert stranger.post("/gm/game/g1/hold", data={"csrf": token}).status_code in (400, 403)
     assert db_value(home, "SELECT held FROM games WHERE name = 'g1'") == 0
+
+
+def test_a_question_answered_at_another_address_than_its_from_says_so(the_gm, gm, home, monkeypatch):
+    """Anyone can write a player's From and a Reply-To of their own: "I lost my secret, send me a
+    link". The page named the From, and the answer went to the Reply-To; now the GM reads where
+    it goes before writing it."""
+    forged = mail(
+        "I lost my secret.",
+        sender="Ann Player <ann@example.org>",
+        subject="Help",
+        message_id="<f1@x>",
+        Reply_To="Ann Player <ann@elsewhere.example.net>",
+    )
+    receive(gm, monkeypatch, forged, home)
+    receive(gm, monkeypatch, mail("Rules?", sender="Yan <yan@example.org>", Reply_To="YAN@example.org"), home)
+    page = the_gm.get("/gm/questions").text
+    warning = "Its Reply-To is &lt;ann@elsewhere.example.net&gt;, not the From address: an answer goes there."
+    assert (
+        page.count(warning) == 1 and page.count("not the From address") == 1
+    )  # the same address in capitals is no other
+    listed = gm("inbox", "questions", home=home).out
+    assert (
+        "(its Reply-To is ann@elsewhere.example.net: gm inbox reply answers there, not at the From address)" in listed
+    )
+    assert listed.count("its Reply-To is") == 1
+    assert [q["answer_to"] for q in json.loads(gm("inbox", "questions", "--json", home=home).out)] == [
+        "ann@elsewhere.example.net",
+        "yan@example.org",
+    ]

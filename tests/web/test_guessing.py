@@ -219,3 +219,19 @@ def test_trusted_proxies_are_the_gms_to_set_and_checked(home, game):
     settings.write_text(trusted.sub('trusted_proxies = ["nginx"]', text), encoding="utf-8")
     with pytest.raises(GMError, match=r"trusted_proxies holds 'nginx', which is not an address"):
         create_app(Home(home))
+
+
+def test_the_addresses_of_one_ipv6_network_are_one_client(app, game):
+    """An IPv6 client has a /64 (2**64 addresses) for the price of one: counted by address, it
+    had 10 tries at every seat of the house. Now its /64 is one client, and a neighbour's is not."""
+    codes = [f"X{n}" for n in range(10)]  # ten seats (unknown ones count alike): each seat's own limit stays unused
+    pages = [
+        from_address(app, f"2001:db8:5:6::{n + 1:x}").sign_in(code, "guess-guess-guess") for n, code in enumerate(codes)
+    ]
+    assert [p.status_code for p in pages] == [401] * 10
+    page = from_address(app, "2001:db8:5:6:ffff::1").sign_in("Y1", "guess-guess-guess")
+    assert page.status_code == 429 and "Too many failed sign-ins from here" in page.text
+    assert from_address(app, "2001:db8:5:7::1").sign_in("RU", game["RU"]).status_code == 200  # the next /64
+    # An IPv4 address written as IPv6 is that IPv4 client.
+    pages = [from_address(app, "198.51.100.20").sign_in(f"Z{n}", "guess-guess-guess") for n in range(10)]
+    assert from_address(app, "::ffff:198.51.100.20").sign_in("Z10", "guess-guess-guess").status_code == 429

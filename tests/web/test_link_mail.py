@@ -203,3 +203,13 @@ def test_a_limit_below_one_is_a_clear_error(home, game, gm):
     set_portal(home, link_requests_per_hour=0)
     with pytest.raises(GMError, match=r"\[portal\] link_requests_per_hour must be 1 or more, not 0"):
         create_app(Home(home))
+
+
+def test_the_addresses_of_one_ipv6_network_ask_as_one_client(mailing, home):
+    """Ten link requests from a /64 use its hour, whichever of its 2**64 addresses they come from."""
+    seats = ["BR", "RU", "FR", "GE", "XX"]
+    for n in range(10):
+        assert ask(mailing, seat=seats[n % 5], address=f"2001:db8:9:9::{n + 1:x}").status_code == 200
+    refused = ask(mailing, seat="GE", address="2001:db8:9:9:abcd::1")
+    assert refused.status_code == 429 and "Too many requests for sign-in links" in refused.text
+    assert ask(mailing, seat="GE", address="2001:db8:9:a::1").status_code == 200  # the next /64 is another client

@@ -181,3 +181,14 @@ def test_when_the_game_is_over_the_observer_is_signed_out_and_the_last_mail_has_
     [(last,)] = rows(home, "SELECT body FROM outbox WHERE kind = 'observer' AND turn = 2")
     assert "The game is over: this is the last mail you get of it." in last and "/link/" not in last
     assert len(observer_links(home)) == 1
+
+
+def test_an_observer_signs_out_everywhere(observed, gm, home):
+    app = create_app(Home(home))
+    assert gm("turn", "run", "g1", "--now", home=home).code == 0  # a second mail, a second link
+    first, second = observer_links(home)[:2]
+    here, there = signed_in_observer(app, first), signed_in_observer(app, second)
+    assert there.get("/observe/1").status_code == 200
+    here.get("/observe/1")
+    assert "signed out everywhere: 2 sessions ended" in here.post("/sign-out-everywhere").text
+    assert there.get("/observe/1").status_code == 403

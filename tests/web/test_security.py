@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 import sqlite3
 import zlib
 from datetime import UTC, datetime, timedelta
@@ -182,3 +183,18 @@ def test_cli_errors_are_one_line(gm, home, game):
     ran = gm("game", "secret", "g9", "BR", home=home)
     assert ran.code == 1 and ran.err.startswith("Error: unknown game 'g9'.")
     assert sqlite3.connect(home / "gm.db").execute("SELECT COUNT(*) FROM portal_links").fetchone() == (0,)
+
+
+def test_every_post_route_refuses_a_form_without_its_token(app, signed_in, home):
+    """Every state-changing route of the portal, found in its URL map (a new one cannot be
+    forgotten here): without the session's token, 400 and nothing stored."""
+    posts = sorted(rule.rule for rule in app.url_map.iter_rules() if "POST" in (rule.methods or ()))
+    assert len(posts) >= 18, posts
+    for rule in posts:
+        url = re.sub(r"<int:[^>]+>", "1", re.sub(r"<(?!int:)[^>]+>", "g1", rule))
+        for token in (None, "forged-token"):
+            data = {"csrf": token} if token else {}
+            page = signed_in.client.post(url, data=data)
+            assert page.status_code == 400 and "This form has expired" in page.text, (url, token)
+    assert submissions(home) == []
+    assert "You are <strong>BR</strong>" in signed_in.get("/").text  # not even signed out

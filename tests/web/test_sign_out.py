@@ -127,3 +127,44 @@ def test_sign_out_ends_the_session_on_every_worker(home, game):
         server.on_every_worker(refused)
     finally:
         server.stop()
+
+
+def test_sign_out_everywhere_ends_every_session_of_the_seat_and_no_other(app, signed_in, game):
+    """A browser left signed in elsewhere, or a copy of its cookie, ends when the player asks:
+    before, only a new secret from the GM ended it."""
+    elsewhere = Player(app.test_client())
+    assert "You are <strong>BR</strong>" in elsewhere.sign_in("BR", game["BR"]).text
+    russia = Player(app.test_client())
+    assert "You are <strong>RU</strong>" in russia.sign_in("RU", game["RU"]).text
+    copies = [cookie_of(signed_in), cookie_of(elsewhere)]
+    page = signed_in.post("/sign-out-everywhere")
+    assert "You are signed out everywhere: 2 sessions ended" in page.text
+    for copy in copies:
+        assert "Sign in to your seat" in replayed(app, copy)
+        stranger = app.test_client()
+        stranger.set_cookie("gm_session", copy)
+        refused = stranger.post("/orders", data={"csrf": signed_in.token, "orders": orders("CLAIM ENG")})
+        assert refused.status_code in (400, 403) and "You are <strong>" not in refused.text
+    assert "You are <strong>RU</strong>" in russia.get("/").text  # another seat's session goes on
+    # Nobody signed in ends nothing, and a session ended already ends nothing more.
+    assert "signed out everywhere" not in Player(app.test_client()).post("/sign-out-everywhere").text
+    assert "You are <strong>RU</strong>" in russia.get("/").text
+
+
+def test_sign_out_everywhere_needs_its_csrf_token(app, signed_in):
+    copy = cookie_of(signed_in)
+    assert signed_in.client.post("/sign-out-everywhere", data={"csrf": "forged"}).status_code == 400
+    assert "You are <strong>BR</strong>" in replayed(app, copy)
+
+
+def test_a_gm_signs_out_everywhere(app, gm, home, game, monkeypatch):
+    assert set_gm_password(gm, home, monkeypatch).code == 0
+    browsers = []
+    for _ in range(2):
+        the_gm = Player(app.test_client())
+        the_gm.get("/gm")
+        assert "<h1>Games</h1>" in the_gm.post("/gm/sign-in", {"password": GM_PASSWORD}).text
+        browsers.append(the_gm)
+    copy = cookie_of(browsers[1])
+    assert "signed out everywhere: 2 sessions ended" in browsers[0].post("/sign-out-everywhere").text
+    assert "Game master sign-in" in replayed(app, copy, "/gm")

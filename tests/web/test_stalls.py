@@ -4,6 +4,7 @@ and 20 that send their headers a piece at a time, while a player signs in and su
 
 from __future__ import annotations
 
+import resource
 import socket
 import time
 from urllib.parse import urlencode
@@ -122,3 +123,23 @@ def test_bodies_too_large_without_a_length_or_cut_short_are_not_served(home, gam
     finally:
         out = server.stop()
     assert "Traceback" not in out and "exception" not in out, out
+
+
+@pytest.mark.slow
+def test_connections_that_send_nothing_do_not_keep_players_out(home, game):
+    """A worker took at most 512 connections at once (granian's default: backlog / workers), and
+    left the rest in the kernel's queue until one closed: 1,500 connections that sent nothing
+    (opened in half a second, and again each time the server drops them after 30 s) kept a
+    player out. Now a worker holds as many as its open files allow (MOST_CONNECTIONS at most)."""
+    if resource.getrlimit(resource.RLIMIT_NOFILE)[1] < 4096:
+        pytest.skip("this machine allows fewer open files than the test's connections")
+    server = Served(home)
+    idle = []
+    try:
+        idle = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(2300)]
+        time.sleep(0.5)  # every connection accepted by a worker
+        sign_in_and_submit(server, "BR", game["BR"])  # kept out, a request times out after 5 s
+    finally:
+        for sock in idle:
+            sock.close()
+        server.stop()
