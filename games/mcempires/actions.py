@@ -113,7 +113,7 @@ def _land(turn: Turn, seat: str, corner: str, other: str = "") -> str | None:
             "there can only be bought once the empire has a naval base"
         )
     price = economy.land_price(len(buying))
-    problem = economy.pay(turn, seat, price, f"{len(buying)} blocks")
+    problem = economy.pay(turn, seat, price, f"land of {len(buying)} block{'s' if len(buying) != 1 else ''}")
     if problem:
         return problem
     for i in buying:
