@@ -109,14 +109,22 @@ def add_game(gm, home: Path) -> dict[str, str]:
 def home(tmp_path, made, request) -> Path:
     """A fresh GM home (`gm init`); with clash game g1 in it already when the test asks for `game`."""
     where = tmp_path / "home"
-    shutil.copytree(made.game if "game" in request.fixturenames else made.home, where)
+    with_game = "game" in request.fixturenames
+    shutil.copytree(made.game if with_game else made.home, where)
+    request.node.stash[HOME_HAS_GAME] = with_game
     return where
 
 
+HOME_HAS_GAME = pytest.StashKey[bool]()
+
+
 @pytest.fixture
-def game(home, made) -> dict:
+def game(home, made, request) -> dict:
     """A clash game 'g1' with seed 7 and four seated players; returns their secrets by seat."""
-    return dict(made.secrets)
+    if request.node.stash.get(HOME_HAS_GAME, False):
+        return dict(made.secrets)
+    # Asked for only as the test ran (request.getfixturevalue): made here by the commands.
+    return add_game(request.getfixturevalue("gm"), home)
 
 
 @pytest.hookimpl(hookwrapper=True)
