@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import os
+import shutil
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +33,26 @@ class Ran:
     err: str
 
 
+def run_gm(*args: str, home: Path | None = None) -> Ran:
+    """The gm command run in this process with these arguments, as a user types them."""
+    argv = ["gm", *map(str, args)]
+    if home is not None:
+        argv += ["--home", str(home)]
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, redirect_stdout(out), redirect_stderr(err):
+        patch.setattr(sys, "argv", argv)
+        code = _exit_code(main)
+    return Ran(code, out.getvalue(), err.getvalue())
+
+
+def _exit_code(command) -> int:
+    try:
+        command()
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return 0
+
+
 @pytest.fixture
 def gm(capsys, monkeypatch):
     """gm("game", "list", home=...) -> Ran(exit code, stdout, stderr)."""
@@ -40,26 +63,36 @@ def gm(capsys, monkeypatch):
             argv += ["--home", str(home)]
         monkeypatch.setattr(sys, "argv", argv)
         capsys.readouterr()
-        code = 0
-        try:
-            main()
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        code = _exit_code(main)
         captured = capsys.readouterr()
         return Ran(code, captured.out, captured.err)
 
     return run
 
 
-@pytest.fixture
-def home(tmp_path, gm) -> Path:
-    where = tmp_path / "home"
-    assert gm("init", home=where).code == 0
-    return where
+@dataclass(frozen=True)
+class Made:
+    """The homes the `home` and `game` fixtures give, made once per test process by the same gm
+    commands, before any test's fixture patches anything, and copied into each test's tmp_path:
+    the commands' work (four seat secrets hashed by scrypt, about 0.6 CPU-s) is done once instead
+    of once for each of some 540 tests. `gm init` and `gm game new/join` are tested on their own
+    (tests/cli); what a test here gets is the same folder and database those commands leave."""
+
+    home: Path
+    game: Path
+    secrets: dict[str, str]
 
 
-@pytest.fixture
-def game(home, gm) -> dict:
+@pytest.fixture(scope="session", autouse=True)
+def made(tmp_path_factory) -> Made:
+    folder = tmp_path_factory.mktemp("made")
+    assert run_gm("init", home=folder / "home").code == 0
+    assert run_gm("init", home=folder / "game").code == 0
+    secrets = add_game(run_gm, folder / "game")
+    return Made(folder / "home", folder / "game", secrets)
+
+
+def add_game(gm, home: Path) -> dict[str, str]:
     """A clash game 'g1' with seed 7 and four seated players; returns their secrets by seat."""
     assert gm("game", "new", "g1", "--ruleset", "clash", "--seed", "7", home=home).code == 0
     secrets = {}
@@ -70,6 +103,28 @@ def game(home, gm) -> dict:
         code, secret = line.removeprefix("Secret for ").split(": ")
         secrets[code] = secret
     return secrets
+
+
+@pytest.fixture
+def home(tmp_path, made, request) -> Path:
+    """A fresh GM home (`gm init`); with clash game g1 in it already when the test asks for `game`."""
+    where = tmp_path / "home"
+    with_game = "game" in request.fixturenames
+    shutil.copytree(made.game if with_game else made.home, where)
+    request.node.stash[HOME_HAS_GAME] = with_game
+    return where
+
+
+HOME_HAS_GAME = pytest.StashKey[bool]()
+
+
+@pytest.fixture
+def game(home, made, request) -> dict:
+    """A clash game 'g1' with seed 7 and four seated players; returns their secrets by seat."""
+    if request.node.stash.get(HOME_HAS_GAME, False):
+        return dict(made.secrets)
+    # Asked for only as the test ran (request.getfixturevalue): made here by the commands.
+    return add_game(request.getfixturevalue("gm"), home)
 
 
 @pytest.hookimpl(hookwrapper=True)

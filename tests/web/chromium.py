@@ -27,13 +27,25 @@ browser_tests = [
 ]
 
 
-@pytest.fixture
-def browser():
+@pytest.fixture(scope="session")
+def launched_browser():
+    """One Chromium (and one Playwright driver) for every browser test of a test process, instead
+    of one launched for each test: what each test sees is its own browser context (below)."""
     playwright = pytest.importorskip("playwright.sync_api")
     with playwright.sync_playwright() as p:
         launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+
+
+@pytest.fixture
+def browser(launched_browser):
+    """The browser, as a test finds it: no context open (no page, cookie or storage of another
+    test: each context is a fresh profile of its own); every context the test opens is closed after it."""
+    assert launched_browser.contexts == []
+    yield launched_browser
+    for context in launched_browser.contexts:
+        context.close()
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pytest
 
 from gm.home import Home
 from gm.web.app import create_app
-from tests.web.chromium import browser, page  # noqa: F401 (fixtures for the browser tests)
+from tests.web.chromium import browser, launched_browser, page  # noqa: F401 (fixtures for the browser tests)
 
 GM_PASSWORD = "correct horse battery staple"
 

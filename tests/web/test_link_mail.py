@@ -14,6 +14,7 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.web.app import create_app
 from tests.intake.mails import rows, set_mail_address
+from tests.web.chromium import browser_tests
 from tests.web.conftest import Player
 
 ANSWER = "If that game has that seat, gm is sending a one-time sign-in link to the mail address"
@@ -172,30 +173,21 @@ def served_mailing(home, game, request):
     return request.getfixturevalue("served")
 
 
-@pytest.mark.slow
-def test_in_chromium_without_javascript_on_a_phone(served_mailing, home):
-    from tests.web.chromium import CHROMIUM, CHROMIUM_ARGS  # skips like the other browser tests
-
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 740})
-            page = context.new_page()
-            page.goto(served_mailing + "/")
-            page.click("text=Lost your secret? Get a sign-in link by mail")
-            assert page.url == served_mailing + "/link-by-mail"
-            page.fill("input[name=game]", "g1")
-            page.fill("input[name=seat]", "fr")
-            page.click("button:has-text('Mail me a link')")
-            assert ANSWER in page.inner_text("main")
-            # One column that fits the phone: nothing sticks out to the side.
-            assert page.evaluate("document.documentElement.scrollWidth") <= 360
-        finally:
-            browser.close()
+# Slow, and skipped where Debian's chromium is not installed, as every browser test is.
+@browser_tests[0]
+@browser_tests[1]
+def test_in_chromium_without_javascript_on_a_phone(served_mailing, home, browser):
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.goto(served_mailing + "/")
+    page.click("text=Lost your secret? Get a sign-in link by mail")
+    assert page.url == served_mailing + "/link-by-mail"
+    page.fill("input[name=game]", "g1")
+    page.fill("input[name=seat]", "fr")
+    page.click("button:has-text('Mail me a link')")
+    assert ANSWER in page.inner_text("main")
+    # One column that fits the phone: nothing sticks out to the side.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert [(r, s) for r, s, _ in link_mails(home)] == [("cy@example.org", "FR")]
 
 
