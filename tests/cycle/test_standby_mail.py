@@ -110,15 +110,20 @@ def test_a_drop_out_without_a_standby_is_told_and_no_one_welcomed(home, gm, tmp_
     assert [a.addr_spec for a in told[0]["To"].addresses] == ["ann@example.org"]
 
 
+def _three_seats(gm, home) -> None:
+    """A Clash game g that mails, with Ann (BR), Bob (FR) and Cy (GE) seated."""
+    set_mail_address(home)
+    assert gm("game", "new", "g", "--ruleset", "clash", "--seed", "3", home=home).code == 0
+    for name, seat in (("Ann", "BR"), ("Bob", "FR"), ("Cy", "GE")):
+        joined = gm("game", "join", "g", f"{name.lower()}@example.org", "--name", name, "--seat", seat, home=home)
+        assert joined.code == 0, joined.err
+
+
 def test_a_standby_takes_a_seat_its_player_resigned_or_the_gm_dropped(home, gm, tmp_path):
     # docs/people.md: "the seat is resigned, a standby takes it over at the next turn run if one
     # waits (with the welcome mail and the mails that follow), else the robot plays it". It was
     # only ever handed over after NMRs: the standby waited for ever, the robot played on.
-    set_mail_address(home)
-    assert gm("game", "new", "g", "--ruleset", "clash", "--seed", "3", home=home).code == 0
-    gm("game", "join", "g", "ann@example.org", "--name", "Ann", "--seat", "BR", home=home)
-    gm("game", "join", "g", "bob@example.org", "--name", "Bob", "--seat", "FR", home=home)
-    gm("game", "join", "g", "cy@example.org", "--name", "Cy", "--seat", "GE", home=home)
+    _three_seats(gm, home)
     assert gm("game", "standby", "g", "zed@example.org", "--name", "Zed", home=home).code == 0
     assert gm("seat", "resign", "g", "BR", home=home).code == 0
     assert gm("seat", "drop", "g", "FR", home=home).code == 0
@@ -142,11 +147,7 @@ def test_a_standby_takes_a_seat_its_player_resigned_or_the_gm_dropped(home, gm, 
 def test_a_player_who_left_the_seat_gets_no_further_report_of_it(home, gm, tmp_path):
     # docs/mail.md: the player who dropped out gets dropped.txt "and no further report of the
     # seat". Every seat's report went to whoever the seat last had, gone or not, every turn.
-    set_mail_address(home)
-    assert gm("game", "new", "g", "--ruleset", "clash", "--seed", "3", home=home).code == 0
-    gm("game", "join", "g", "ann@example.org", "--name", "Ann", "--seat", "BR", home=home)
-    gm("game", "join", "g", "bob@example.org", "--name", "Bob", "--seat", "FR", home=home)
-    gm("game", "join", "g", "cy@example.org", "--name", "Cy", "--seat", "GE", home=home)
+    _three_seats(gm, home)
     assert gm("game", "set", "g", "nmr-limit", "1", home=home).code == 0
     assert gm("seat", "resign", "g", "BR", home=home).code == 0
     assert gm("seat", "drop", "g", "FR", home=home).code == 0

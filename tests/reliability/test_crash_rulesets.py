@@ -14,14 +14,13 @@ from pathlib import Path
 import pytest
 
 from gm.clock import FixedClock
-from gm.home import Home, create_home
 from gm.services import credits, cycle, games
 from gm.services.game_settings import set_game_setting
-from gm.store.database import open_database
 from tests.reliability.test_crash_battery import (
     SET_UP,
     copy_of,
     gm_process,
+    mailing_home,
     ok,
     reports_of,
     resolved,
@@ -44,13 +43,7 @@ RERUN = ("turn", "rerun", "d1", "2", "--reason", "a fix", "--yes")
 
 
 def new_home(root: Path, ruleset: str, scenario: str, seats: int, options: dict[str, str]) -> Path:
-    home = Home(root)
-    create_home(home)
-    text = home.settings_file.read_text()
-    home.settings_file.write_text(
-        text.replace('address = ""', 'address = "gm@example.org"', 1).replace("workers = 0", "workers = 1", 1)
-    )
-    db = open_database(home.database)
+    db = mailing_home(root)
     clock = FixedClock(SET_UP)
     games.create_game(db, clock, "d1", ruleset, scenario, 3, options, seats=seats)
     for name, address in PEOPLE[:seats]:
@@ -85,7 +78,7 @@ def test_every_ruleset_killed_and_run_again_loses_and_doubles_nothing(ruleset, s
     assert gm_process(home, *RERUN, crash_at="turn:before-commit").returncode == -signal.SIGKILL
     ok(gm_process(home, *RERUN))
 
-    whole_and_once(home, gm)
+    whole_and_once(home, gm, reference)
     assert reports_of(home) == reports_of(reference)
     assert seat_mails(home) == seat_mails(reference) and seat_mails(home)  # the drop-outs and the standby
     with sqlite3.connect(home / "gm.db") as conn, sqlite3.connect(reference / "gm.db") as first:
