@@ -191,6 +191,19 @@ def nmr_streaks(turn_orders: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     return streaks
 
 
+def holder_streaks(db: sqlite_utils.Database, game_id: int) -> dict[str, int]:
+    """Missed turns in a row of each seat's present player, counted back from the last stored
+    turn: a standby's count begins with the turn they play the seat from, and never holds the
+    turns the player before them missed."""
+    by_turn = records.orders_of(db, game_id, 1)
+    since = records.seat_takeovers(db, game_id)
+    streaks: dict[str, int] = {}
+    for seat in records.seats_of(db, game_id):
+        first = since.get(seat.id, 1)
+        streaks[seat.code] = nmr_streaks([o for n, o in by_turn.items() if n >= first]).get(seat.code, 0)
+    return streaks
+
+
 @dataclass(frozen=True)
 class SeatChange:
     """A seat that changed hands at a turn's drop-outs, for the mails that tell both players.
@@ -221,7 +234,7 @@ def drop_outs(
     limit = game_setting(game, "nmr-limit")
     if not limit:
         return [], []
-    streaks = nmr_streaks(list(records.orders_of(db, game.id, 1).values()))
+    streaks = holder_streaks(db, game.id)
     notices: list[str] = []
     dropped: list[SeatChange] = []
     # A re-run turn drops no standby who took the seat over after it: they never played it.

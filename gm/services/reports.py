@@ -470,7 +470,9 @@ def seat_notes(
     if seat.status == "robot" or out:  # a seat knocked out before the turn had no orders to send
         return {"nmr": None, "notices": notices}
     limit = game_setting(game, "nmr-limit")
-    missed = nmr_streaks(turn_orders).get(seat.code, 0)
+    # Counted for the player who played this turn: a standby's count begins with their first turn.
+    since = records.played_since(db, seat.id, number)
+    missed = nmr_streaks(turn_orders[since - 1 :]).get(seat.code, 0)
     by = turn_orders[-1].get(seat.code, {}).get("by") if turn_orders else None
     return {
         "nmr": {

@@ -59,7 +59,7 @@ class MailHooks(Hooks):
         assert due is not None, "run-due and gm game remind remind only of a game with a deadline"
         until = due + timedelta(minutes=game_setting(game, "grace"))
         limit = game_setting(game, "nmr-limit")
-        streaks = cycle.nmr_streaks(list(records.orders_of(db, game.id, 1).values()))
+        streaks = cycle.holder_streaks(db, game.id)
         now = clock.now()
         with atomic(db):  # the GM's reminders (gm/services/reminders.py) queue them in a transaction of their own
             for code in seats:

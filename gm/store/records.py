@@ -358,6 +358,15 @@ def player_at(db: sqlite_utils.Database, seat_id: int, turn: int) -> str:
     return str(row[0])
 
 
+def played_since(db: sqlite_utils.Database, seat_id: int, turn: int) -> int:
+    """The turn from which the player who played a seat in `turn` plays it (1 for the player who
+    joined it; a standby's first turn)."""
+    row = db.execute(
+        "SELECT MAX(from_turn) FROM seat_players WHERE seat_id = ? AND from_turn <= ?", [seat_id, turn]
+    ).fetchone()
+    return int(row[0]) if row and row[0] is not None else 1
+
+
 def waiting_standbys(db: sqlite_utils.Database, game_id: int) -> list[dict[str, str]]:
     """The standbys of a game who have not taken a seat yet, first in line first."""
     rows = db.execute(

@@ -8,6 +8,7 @@ import email
 import email.policy
 import sqlite3
 
+from tests.cycle.test_gunboat import pdf_text
 from tests.intake.mails import set_mail_address
 
 
@@ -173,3 +174,29 @@ def test_a_rerun_of_the_turn_a_standby_took_over_after_neither_charges_nor_drops
     told = _rows(home, "SELECT recipient, subject FROM outbox WHERE kind = 'notice' AND seat IS NULL ORDER BY id")
     assert ("zed@example.org", "g: you have dropped out of seat BR") not in told
     assert _rows(home, "SELECT code, status FROM seats ORDER BY code") == [("BR", "active"), ("FR", "active")]
+
+
+def test_a_standby_is_dropped_for_the_turns_they_missed_not_for_those_before_them(home, gm, tmp_path):
+    # nmr-limit 2: Ann misses turns 1 and 2 and drops out; Zed plays BR from turn 3. Missing turn 3
+    # is Zed's first miss, not Ann's third: he stays, and drops out only after missing turn 4 too.
+    set_mail_address(home)
+    assert gm("game", "new", "g", "--ruleset", "clash", "--scenario", "channel", "--seed", "3", home=home).code == 0
+    gm("game", "join", "g", "ann@example.org", "--name", "Ann", "--seat", "BR", home=home)
+    gm("game", "join", "g", "bob@example.org", "--name", "Bob", "--seat", "FR", home=home)
+    assert gm("game", "set", "g", "nmr-limit", "2", home=home).code == 0
+    assert gm("game", "set", "g", "nmr-spike", "100", home=home).code == 0
+    assert gm("game", "standby", "g", "zed@example.org", "--name", "Zed", home=home).code == 0
+    for _turn in (1, 2):
+        ran = gm("turn", "run", "g", "--now", home=home)
+        assert ran.code == 0, ran.err
+    assert "BR is now played by standby Zed <zed@example.org> from turn 3" in ran.out, ran.out
+    assert gm("game", "standby", "g", "yan@example.org", "--name", "Yan", home=home).code == 0
+    ran = gm("turn", "run", "g", "--now", home=home)  # turn 3: Zed's first miss
+    assert ran.code == 0 and "BR (Zed) dropped out" not in ran.out, ran.out
+    assert _rows(
+        home, "SELECT s.status, a.email FROM seats s JOIN accounts a ON a.id = s.account_id WHERE code = 'BR'"
+    ) == [("active", "zed@example.org")]
+    told = pdf_text(home / "reports" / "g" / "3" / "BR.pdf")  # his report counts his turns only
+    assert "Missed turns in a row: 1 of 2. You may miss 1 more" in " ".join(told.split()), told
+    ran = gm("turn", "run", "g", "--now", home=home)  # turn 4: his second
+    assert ran.code == 0 and "BR (Zed) dropped out after 2 missed turns in a row" in ran.out, ran.out
