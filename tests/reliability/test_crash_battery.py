@@ -260,31 +260,36 @@ def whole_and_once(home: Path, gm, reference: Path) -> None:
 
 def seat_mails(home: Path) -> list[tuple[str, str]]:
     """The welcome and drop-out mails (gm/services/seat_mail.py): each queued once, as in the reference."""
-    with sqlite3.connect(home / "gm.db") as conn:
-        return conn.execute(
-            "SELECT recipient, subject FROM outbox WHERE kind = 'notice' AND seat IS NULL "
-            "AND status IN ('queued', 'sent') ORDER BY 1, 2"
-        ).fetchall()
+    return rows_of(
+        home,
+        "SELECT recipient, subject FROM outbox WHERE kind = 'notice' AND seat IS NULL "
+        "AND status IN ('queued', 'sent') ORDER BY 1, 2",
+    )
 
 
 def books_of(home: Path) -> list[tuple]:
     """Every ledger entry but its date: `gm ledger check` finds a charge booked twice, this also a
     charge missing, or a charge reversed and booked again by a run that was started over."""
-    with sqlite3.connect(home / "gm.db") as conn:
-        return conn.execute(
-            "SELECT a.email, g.name, l.kind, l.credits, l.money, l.discount, l.turn, l.seat, l.ref, l.balance "
-            "FROM ledger l JOIN accounts a ON a.id = l.account_id LEFT JOIN games g ON g.id = l.game_id ORDER BY l.id"
-        ).fetchall()
+    return rows_of(
+        home,
+        "SELECT a.email, g.name, l.kind, l.credits, l.money, l.discount, l.turn, l.seat, l.ref, l.balance "
+        "FROM ledger l JOIN accounts a ON a.id = l.account_id LEFT JOIN games g ON g.id = l.game_id ORDER BY l.id",
+    )
 
 
 def net_books(home: Path) -> list[tuple]:
     """What each account holds, and was charged for each turn of each game, all entries summed."""
+    return rows_of(
+        home,
+        "SELECT a.email, g.name, l.turn, l.seat, sum(l.credits), sum(l.money), sum(l.discount) "
+        "FROM ledger l JOIN accounts a ON a.id = l.account_id LEFT JOIN games g ON g.id = l.game_id "
+        "GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4",
+    )
+
+
+def rows_of(home: Path, sql: str) -> list[tuple]:
     with sqlite3.connect(home / "gm.db") as conn:
-        return conn.execute(
-            "SELECT a.email, g.name, l.turn, l.seat, sum(l.credits), sum(l.money), sum(l.discount) "
-            "FROM ledger l JOIN accounts a ON a.id = l.account_id LEFT JOIN games g ON g.id = l.game_id "
-            "GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4"
-        ).fetchall()
+        return conn.execute(sql).fetchall()
 
 
 def reports_of(home: Path) -> dict[str, bytes]:
