@@ -10,7 +10,11 @@ on a 6; the roll before the actions, which run in the order of play, and a 6 pay
 once; moves only to an adjacent territory; core territories fixed once claimed; claiming shares
 the board out in turns; the game ends after its last round with the most VP winning; and every
 event, replayed on the board in its turn, finds the board it says and leaves the one the turn
-ends with.
+ends with. Besides: only a failed order's reason and a claim drawn by lot are kept to their own
+seat (D-ALL-5); only the game's players and the neutrals hold troops, only its players core
+territories; one die a round, 1 to 6; claims in turns in the draft order; every player takes an
+action (or is told why it failed) in a round without a 6; and the game_over event and the outcome
+name the most VP, with every seat's VP as its score.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from gm.core.model import Event, JSONObject, Order, TurnResult
 
 from .board import NEUTRAL, controlled, core_of, order_of_play, places, troops_of
 from .orders import TROOP_COST
+from .rules import outcome
 from .scenario import NEUTRAL_CUBES
 
 MONEY = "Money (Game Summary, D-CE-3)"
@@ -41,6 +46,11 @@ CORES = "Core territories are those claimed at set-up (D-CE-1)"
 ROUND = "The order of a round (Game Summary, Roll phase then Action phase, D-ALL-4)"
 NEUTRALS = "Neutral troops (List of Components: 100 green cubes; D-CE-1: they never act)"
 BOARD = "The board, event by event (Recruit, Revolt, Move, Combat Rules, control, D-CE-4, D-CE-5)"
+HIDDEN = "A failed order's reason to its own seat alone (D-ALL-5)"
+WHO = "Who may hold what (FAQ, control; D-CE-1, core territories are claimed by players)"
+ROLL = "One die per round (Roll phase, D-CE-2)"
+TURNS = "Each player takes turns claiming a territory (Setting up the game, 1)"
+EVERY = "Every player takes an action each round (Action phase, D-ALL-3, D-ALL-4)"
 
 ACTION_KINDS = ("pass", "recruit", "revolt", "move", "battle")
 
@@ -66,6 +76,11 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _placing,
         _end,
         _board,
+        _hidden,
+        _who,
+        _roll,
+        _claim_turns,
+        _every_seat,
     )
     return [line for check in checks for line in check(before, after, events)]
 
@@ -222,7 +237,10 @@ def _actions(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -
     taken = Counter(
         e.data["attacker"] if e.kind == "battle" else e.data["seat"] for e in events if e.kind in ACTION_KINDS
     )
-    [roll] = _of(events, "roll")
+    rolls = _of(events, "roll")
+    if len(rolls) != 1:  # _roll tells
+        return []
+    [roll] = rolls
     found = [f"{ACTIONS}: {seat} took {n} actions in round {roll['round']}" for seat, n in taken.items() if n > 1]
     if roll["die"] == 6 and taken:
         found.append(f"{ACTIONS}: round {roll['round']} rolled a 6, yet {', '.join(sorted(taken))} acted")
@@ -324,18 +342,28 @@ def _placing(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -
 
 
 def _end(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
-    """The game ends when its rounds (30) have passed, not before; the most VP win, a tie shared."""
+    """The game ends when its rounds (30) have passed, not before; "the winner is the player with
+    the most victory points", a tie shared (D-CE-6): the game_over event and the outcome gm
+    reports both name them, with every seat's VP as its score."""
+    overs = _of(events, "game_over")
     if before["phase"] != "play":
-        return [f"{END}: the game ended before round 1"] if after["phase"] == "over" else []
+        return [f"{END}: the game ended before round 1"] if after["phase"] == "over" or overs else []
     last = before["round"] >= before["rounds"]
     if last != (after["phase"] == "over") or (not last and after["round"] != before["round"] + 1):
         return [f"{END}: round {before['round']} of {before['rounds']} led to {after['phase']} round {after['round']}"]
     if not last:
-        return []
-    best = max(s["vp"] for s in after["seats"].values())
-    winners = [seat for seat in after["seating"] if after["seats"][seat]["vp"] == best]
-    [over] = _of(events, "game_over")
-    return [] if over["winners"] == winners else [f"{END}: {over['winners']} win, the most VP are {winners}'"]
+        return [f"{END}: game_over in round {before['round']} of {before['rounds']}"] if overs else []
+    vp = {seat: after["seats"][seat]["vp"] for seat in after["seating"]}
+    best = max(vp.values())
+    winners = [seat for seat in after["seating"] if vp[seat] == best]
+    if len(overs) != 1:
+        return [f"{END}: the last round gave {len(overs)} game_over events"]
+    [over], result, found = overs, outcome(after), []
+    if (over["winners"], over["scores"], over["tie"]) != (winners, vp, len(winners) > 1):
+        found.append(f"{END}: {over['winners']} win on {over['scores']} (tie {over['tie']}); the VP are {vp}")
+    if result is None or sorted(result.winners) != sorted(winners) or dict(result.scores) != vp:
+        found.append(f"{END}: the outcome is {result}; the most VP are {winners}'")
+    return found
 
 
 class _Board:
@@ -422,3 +450,84 @@ def _board_move(board: _Board, kind: str, data: JSONObject) -> list[str]:
     elif survivors:
         board.add(seat, source, survivors)
     return found
+
+
+def _hidden(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Clash is open information but for a failed order's reason and a claim drawn by lot, which
+    their own seat alone reads (D-ALL-5); everything else every seat reads."""
+    found = []
+    for e in events:
+        own = e.kind in ("order_failed", "claim_draw")
+        if (own and e.seats != (e.data.get("seat"),)) or (not own and e.seats is not None):
+            found.append(f"{HIDDEN}: a {e.kind} event of {e.data.get('seat')} is seen by {e.seats or 'everyone'}")
+    return found
+
+
+def _who(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Troops on the board are a player's of this game or the neutrals' (a seat nobody took
+    holds nothing); core territories belong to players of this game, the scenario's
+    unclaimable ones to nobody; the starting player is a player of this game."""
+    seats, found = set(after["seating"]), []
+    claimable = {t["code"]: t["claimable"] for t in after["scenario"]["territories"]}
+    for code, territory in after["territories"].items():
+        if territory["owner"] not in (*seats, NEUTRAL, None):
+            found.append(f"{WHO}: {code} is held by {territory['owner']}, no player of this game")
+        core = territory["core_of"]
+        if core not in (*seats, None) or (
+            core is not None and after["scenario"]["setup"] == "claim" and not claimable[code]
+        ):
+            found.append(f"{WHO}: {code} is a core territory of {core}")
+    if after["start"] not in seats:
+        found.append(f"{WHO}: {after['start']} starts the next round")
+    return found
+
+
+def _roll(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """A round rolls one die, once, showing 1 to 6, for that round; set-up rolls none."""
+    rolls = _of(events, "roll")
+    if before["phase"] != "play":
+        return [f"{ROLL}: a die was rolled in the {before['phase']} phase"] if rolls else []
+    if len(rolls) != 1:
+        return [f"{ROLL}: round {before['round']} rolled {len(rolls)} dice"]
+    [roll] = rolls
+    if not 1 <= roll["die"] <= 6 or roll["round"] != before["round"]:
+        return [f"{ROLL}: round {before['round']} rolled {roll['die']} for round {roll['round']}"]
+    return []
+
+
+def _claim_turns(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """The players claim one territory at a time, in turns in the draft order, each a
+    territory nobody had claimed; claiming happens only in the claiming turn."""
+    claims = _of(events, "claim")
+    if before["phase"] != "claim":
+        return [f"{TURNS}: {len(claims)} claims in the {before['phase']} phase"] if claims else []
+    [draft] = [data["order"] for data in _of(events, "draft_order")] or [[]]
+    found = []
+    if sorted(draft) != sorted(before["seating"]):
+        found.append(f"{TURNS}: the draft order {draft} is not the players {before['seating']}")
+    taken: set[str] = set()
+    for n, claim in enumerate(claims):
+        due = draft[n % len(draft)] if draft else None
+        code = claim["territory"]
+        if claim["seat"] != due or claim["pick"] != n + 1:
+            found.append(f"{TURNS}: pick {claim['pick']} went to {claim['seat']}, the turn of {due}")
+        if code in taken or before["territories"][code]["core_of"] is not None:
+            found.append(f"{TURNS}: {claim['seat']} claimed {code}, claimed already")
+        if after["territories"][code]["core_of"] != claim["seat"]:
+            found.append(f"{TURNS}: {claim['seat']} claimed {code}, a core of {after['territories'][code]['core_of']}")
+        taken.add(code)
+    return found
+
+
+def _every_seat(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """In a round without a 6 every player takes an action: one that is carried out, or one
+    that fails and is reported to it; a player that sends none passes (README, Choices 3)."""
+    if before["phase"] != "play" or any(data["die"] == 6 for data in _of(events, "roll")):
+        return []
+    acted = {e.data["attacker"] if e.kind == "battle" else e.data["seat"] for e in events if e.kind in ACTION_KINDS}
+    failed = {data["seat"] for data in _of(events, "order_failed")}
+    return [
+        f"{EVERY}: {seat} took no action and was told of none"
+        for seat in before["seating"]
+        if seat not in acted | failed
+    ]

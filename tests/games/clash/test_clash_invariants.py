@@ -8,7 +8,21 @@ import dataclasses
 
 from gm_games.clash import ruleset
 from gm_games.clash.board import troops_of
-from gm_games.clash.invariants import ADJACENT, BOARD, CORES, NEUTRALS, ROUND, _neutrals, invariants
+from gm_games.clash.invariants import (
+    ADJACENT,
+    BOARD,
+    CORES,
+    END,
+    EVERY,
+    HIDDEN,
+    NEUTRALS,
+    ROLL,
+    ROUND,
+    TURNS,
+    WHO,
+    _neutrals,
+    invariants,
+)
 
 from gm.core.cases import ScriptedSeeds
 from gm.core.model import Event, SeatInfo, TurnResult
@@ -188,3 +202,66 @@ def test_neutral_troops_that_act_grow_or_pass_their_100_cubes_are_found():
     assert _neutrals(before, result.state, tuple(events)) == [
         f"{NEUTRALS}: the neutral troops took a {events[i].kind} action"
     ]
+
+
+def test_a_failed_order_told_to_everyone_or_an_open_event_kept_from_them_is_found():
+    """D-ALL-5: "an order that fails for want of something is reported to its own seat"."""
+    before, orders, result = lowlands_round("BR", {"BR": ["RECRUIT HOL 2"]}, ENG=("BR", 1), HOL=("FR", 1))
+    assert invariants(before, orders, result) == []
+    told = [Event(e.kind, e.data, None if e.kind == "order_failed" else e.seats) for e in result.events]
+    assert HIDDEN in named(invariants(before, orders, with_events(result, told)))
+    kept = [Event(e.kind, e.data, ("BR",) if e.kind == "roll" else e.seats) for e in result.events]
+    assert HIDDEN in named(invariants(before, orders, with_events(result, kept)))
+
+
+def test_troops_or_a_home_of_a_seat_not_in_the_game_are_found():
+    before, orders, result = lowlands_round("BR", {"BR": ["PASS"]}, ENG=("BR", 1), HOL=("FR", 1))
+    for field, value in (("owner", "GE"), ("core_of", "GE")):
+        state = copy.deepcopy(result.state)
+        state["territories"]["HOL"][field] = value
+        assert WHO in named(invariants(before, orders, dataclasses.replace(result, state=state)))
+
+
+def test_a_round_with_two_dice_or_a_seven_is_found():
+    before, orders, result = lowlands_round("BR", {"BR": ["PASS"]}, ENG=("BR", 1), HOL=("FR", 1))
+    events = list(result.events)
+    i = kinds(result).index("roll")
+    assert ROLL in named(invariants(before, orders, with_events(result, [*events[: i + 1], *events[i:]])))
+    events[i] = Event("roll", {**events[i].data, "die": 7}, events[i].seats)
+    assert ROLL in named(invariants(before, orders, with_events(result, events)))
+
+
+def test_a_claim_out_of_turn_or_of_a_claimed_territory_is_found():
+    before, orders, result = turn_with(3, lambda before, result: before["phase"] == "claim")
+    assert invariants(before, orders, result) == []
+    events = list(result.events)
+    claims = [i for i, e in enumerate(events) if e.kind == "claim"]
+    swapped = list(events)
+    swapped[claims[0]], swapped[claims[1]] = events[claims[1]], events[claims[0]]
+    assert TURNS in named(invariants(before, orders, with_events(result, swapped)))
+    again = dict(events[claims[1]].data, territory=events[claims[0]].data["territory"])
+    events[claims[1]] = Event("claim", again, events[claims[1]].seats)
+    assert TURNS in named(invariants(before, orders, with_events(result, events)))
+
+
+def test_a_player_left_without_an_action_is_found():
+    before, orders, result = lowlands_round("BR", {"BR": ["PASS"]}, ENG=("BR", 1), HOL=("FR", 1))
+    events = [e for e in result.events if not (e.kind == "pass" and e.data["seat"] == "FR")]
+    state = copy.deepcopy(result.state)
+    state["seats"]["FR"]["money"] -= 1
+    assert named(invariants(before, orders, TurnResult(state, tuple(events)))) == {EVERY}
+
+
+def test_a_game_over_that_misnames_the_winners_or_comes_early_is_found():
+    """End of the game: "The winner is the player with the most victory points" (D-CE-6)."""
+    before, orders, result = lowlands_round("BR", {"BR": ["PASS"]}, ENG=("BR", 1), HOL=("FR", 1))
+    last = copy.deepcopy(before)
+    last["round"] = last["rounds"]
+    last["seats"]["FR"]["vp"] = 2
+    result = ruleset.resolve(last, orders, ScriptedSeeds(1, 5, [3], "roll"))
+    assert invariants(last, orders, result) == []
+    for wrong in ({"winners": ["BR"]}, {"tie": True}, {"scores": {"BR": 0, "FR": 0}}):
+        assert END in named(invariants(last, orders, replaced(result, "game_over", **wrong)))
+    round_5 = ruleset.resolve(before, orders, ScriptedSeeds(1, 5, [3], "roll"))
+    early = with_events(round_5, [*round_5.events, next(e for e in result.events if e.kind == "game_over")])
+    assert END in named(invariants(before, orders, early))
