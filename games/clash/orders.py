@@ -421,11 +421,17 @@ def _unplaced(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem
     placed = sum(o.args[1] for o in orders if well_formed(o) and o.verb == "PLACE")
     if placed >= units:
         return []
+    # As rules._spread does: over the core territories no one else holds, else the empty ones.
+    free = any(holder(state, code) in (None, seat) for code, t in state["territories"].items() if t["core_of"] == seat)
+    where = (
+        "your core territories"
+        if free
+        else "the territories where no troops stand (others hold all your core territories)"
+    )
     return [
         Problem(
             0,
-            f"you place {placed} of your {units} units; the other {units - placed} are spread "
-            "one at a time over your core territories, in code order",
+            f"you place {placed} of your {units} units; the other {units - placed} are spread one at a time over {where}, in code order",
         )
     ]
 

@@ -202,7 +202,10 @@ def _place_form(state: JSONObject, seat: str) -> list[str]:
     # The prefilled orders spread the units evenly, as the default spreading would.
     free = [c for c in cores if holder(state, c) in (None, seat)]
     if not free:
-        return lines + ["#   (none you can place on)"]
+        return lines + [
+            "#   (none you can place on: others hold them all, so units you do not place are",
+            "#   spread over the territories where no troops stand, in code order)",
+        ]
     share = {c: units // len(free) + (i < units % len(free)) for i, c in enumerate(free)}
     return lines + [f"PLACE {c} {n}" for c, n in share.items() if n]
 

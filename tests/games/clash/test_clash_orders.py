@@ -278,3 +278,29 @@ def test_every_territory_is_named_at_once_as_one_by_one():
 
     assert names == {code: place_name(state, code) for code in places(state)}
     assert names["ENG"] == "England (ENG)"
+
+
+def test_units_left_unplaced_are_said_to_go_where_the_spreading_puts_them():
+    # README, Placing: unplaced units go over one's own core territories; when others hold every
+    # one of them (here neutral Luxembourg), over the territories where no troops stand.
+    state = lowlands(LUX=("neutral", 2, "BR"), ENG=(None, 0, "FR"))
+    state["phase"] = "place"
+    orders, _ = parse("PLACE HOL 5")
+    assert messages(ruleset.order_warnings(state, "BR", orders)) == [
+        (
+            0,
+            "you place 5 of your 20 units; the other 15 are spread one at a time over the territories where "
+            "no troops stand (others hold all your core territories), in code order",
+        )
+    ]
+    assert messages(ruleset.order_warnings(state, "FR", [])) == [
+        (
+            0,
+            "you place 0 of your 20 units; the other 20 are spread one at a time over your core territories, in code order",
+        )
+    ]
+    form = ruleset.order_form(state, "BR")
+    assert "#   (none you can place on: others hold them all, so units you do not place are" in form
+    result = ruleset.resolve(state, {"BR": orders}, ScriptedSeeds(1, 1, [], "roll"))
+    [spread] = [e.data for e in result.events if e.kind == "spread" and e.data["seat"] == "BR"]
+    assert "LUX" not in spread["placed"] and spread["units"] == 15
