@@ -7,7 +7,7 @@ import json
 import pytest
 from gm_games.clash import ruleset
 
-from gm.core.model import SeatInfo
+from gm.core.model import Order, SeatInfo
 from gm.core.ruleset import TurnSeeds
 
 VIEW_KEYS = {
@@ -61,6 +61,31 @@ def test_a_four_seat_robot_game_on_europe_ends_after_round_30():
     assert state["phase"] == "over" and ruleset.turn_label(state) == "Game over"
     assert outcome.scores == ruleset.scores(state) and max(outcome.scores.values()) > 0
     assert set(outcome.winners) == {s for s, vp in outcome.scores.items() if vp == max(outcome.scores.values())}
+
+
+def test_a_rerun_of_the_last_round_ends_the_game_the_same_way():
+    """End of the game (D-CE-6): the last round run again from what gm stores (the state and the
+    orders as JSON, the turn's seeds, D-ALL-1) gives the same end, winners and report lines; a
+    turn after the end plays nothing."""
+    last = {}
+    state, _ = robot_game(11, ("BR", "FR"), each_turn=lambda before: last.update(before=before))
+    before = json.loads(json.dumps(last["before"]))
+    assert before["round"] == before["rounds"] == 30
+    turn = 32  # claiming, placing, then rounds 1 to 30
+    orders = {
+        seat: ruleset.robot_orders(before, seat, TurnSeeds(11, turn).rng(f"robot:{seat}")) for seat in before["seating"]
+    }
+    stored = {
+        seat: [Order.from_json(json.loads(json.dumps(o.to_json()))) for o in given] for seat, given in orders.items()
+    }
+    first, again = (ruleset.resolve(before, stored, TurnSeeds(11, turn)) for _ in range(2))
+    assert first.state == again.state == state
+    assert [e.to_json() for e in first.events] == [e.to_json() for e in again.events]
+    assert ruleset.is_over(again.state) == ruleset.is_over(state)
+    [over] = [e.data for e in again.events if e.kind == "game_over"]
+    assert sorted(over["winners"]) == sorted(ruleset.is_over(state).winners)
+    after = ruleset.resolve(state, stored, TurnSeeds(11, turn + 1))
+    assert after.state == state and after.events == ()
 
 
 @pytest.mark.parametrize("codes", [("BR", "FR"), ("RU", "FR", "GE")])
