@@ -315,8 +315,10 @@ def _claiming(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) 
 
 def _placing(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
     """Each player gets 20 units (start_units): a seat places no more, and none fewer while the
-    unit limit allows and a territory is left where no troops stand; no money or VP is earned
-    before round 1."""
+    unit limit allows and a territory is left where no troops stand, seat after seat in the
+    order of play (D-ALL-4), only in the placing turn; no money or VP is earned before round 1."""
+    if before["phase"] != "place" and _of(events, "place", "spread"):
+        return [f"{PLACING}: units were placed in the {before['phase']} phase"]
     if before["phase"] not in ("claim", "place"):
         return []
     placed: Counter[str] = Counter()
@@ -333,6 +335,10 @@ def _placing(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -
             for seat in after["seating"]
             if placed[seat] != (owed := min(units, limit - troops_of(before, seat)))
         ]
+    position = {seat: i for i, seat in enumerate(order_of_play(before))}
+    placing = [position[data["seat"]] for data in _of(events, "place", "spread")]
+    if placing != sorted(placing):
+        found.append(f"{PLACING}: the units were placed out of the order of play {order_of_play(before)}")
     found += [
         f"{PLACING}: {seat} has ${s['money']} and {s['vp']} VP before round 1"
         for seat, s in after["seats"].items()

@@ -16,6 +16,7 @@ from gm_games.clash.invariants import (
     EVERY,
     HIDDEN,
     NEUTRALS,
+    PLACING,
     ROLL,
     ROUND,
     TURNS,
@@ -265,3 +266,22 @@ def test_a_game_over_that_misnames_the_winners_or_comes_early_is_found():
     round_5 = ruleset.resolve(before, orders, ScriptedSeeds(1, 5, [3], "roll"))
     early = with_events(round_5, [*round_5.events, next(e for e in result.events if e.kind == "game_over")])
     assert END in named(invariants(before, orders, early))
+
+
+def test_units_placed_out_of_the_order_of_play_or_after_set_up_are_found():
+    """Setting up the game, 2, placed in the order of play (D-ALL-4); a round places none."""
+    before, orders, result = turn_with(3, lambda before, result: before["phase"] == "place")
+    assert invariants(before, orders, result) == []
+    events = list(result.events)
+    placing = [i for i, e in enumerate(events) if e.kind in ("place", "spread")]
+    first, last = placing[0], placing[-1]
+    assert events[first].data["seat"] != events[last].data["seat"]
+    swapped = list(events)
+    swapped[first], swapped[last] = events[last], events[first]
+    assert any(line.startswith(PLACING) for line in invariants(before, orders, with_events(result, swapped)))
+    play, orders, result = lowlands_round("BR", {"BR": ["PASS"]}, ENG=("BR", 1), HOL=("FR", 1))
+    extra = Event("place", {"text": "", "seat": "FR", "territory": "BEL", "troops": 1})
+    state = copy.deepcopy(result.state)
+    state["territories"]["BEL"].update(owner="FR", troops=1)
+    lines = invariants(play, orders, TurnResult(state, (*result.events, extra)))
+    assert f"{PLACING}: units were placed in the play phase" in lines
