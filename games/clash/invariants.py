@@ -489,15 +489,22 @@ def _who(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> li
 
 
 def _roll(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
-    """A round rolls one die, once, showing 1 to 6, for that round; set-up rolls none."""
-    rolls = _of(events, "roll")
+    """A round rolls one die, once, showing 1 to 6, for that round; only a 6 pays its bonus and
+    draws a starting player; set-up rolls none, and no player acts before round 1."""
+    rolls, sixes = _of(events, "roll"), [e.kind for e in events if e.kind in ("bonus", "start_player")]
     if before["phase"] != "play":
-        return [f"{ROLL}: a die was rolled in the {before['phase']} phase"] if rolls else []
+        acts = sorted({e.kind for e in events if e.kind in ACTION_KINDS})
+        return [
+            f"{ROLL}: {kind} in the {before['phase']} phase"
+            for kind in (*(["roll"] if rolls else []), *acts, *sorted(set(sixes)))
+        ]
     if len(rolls) != 1:
         return [f"{ROLL}: round {before['round']} rolled {len(rolls)} dice"]
     [roll] = rolls
     if not 1 <= roll["die"] <= 6 or roll["round"] != before["round"]:
         return [f"{ROLL}: round {before['round']} rolled {roll['die']} for round {roll['round']}"]
+    if roll["die"] != 6 and sixes:
+        return [f"{ROLL}: round {before['round']} rolled {roll['die']}, yet {', '.join(sorted(set(sixes)))} came of it"]
     return []
 
 

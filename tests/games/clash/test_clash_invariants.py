@@ -232,6 +232,18 @@ def test_a_round_with_two_dice_or_a_seven_is_found():
     assert ROLL in named(invariants(before, orders, with_events(result, events)))
 
 
+def test_a_bonus_without_a_six_or_an_action_before_round_one_is_found():
+    """Roll phase: "If a 6 is rolled, the following happens" (D-CE-2), and only then."""
+    _, _, six = turn_with(3, rolled(True))
+    before, orders, result = turn_with(3, rolled(False))
+    drawn = next(e for e in six.events if e.kind == "start_player")
+    lines = invariants(before, orders, with_events(result, [*result.events, drawn]))
+    assert ROLL in named(lines)
+    placing, orders, result = turn_with(3, lambda before, result: before["phase"] == "place")
+    passed = Event("pass", {"text": "", "seat": "BR", "money": 0, "sent": True})
+    assert ROLL in named(invariants(placing, orders, with_events(result, [*result.events, passed])))
+
+
 def test_a_claim_out_of_turn_or_of_a_claimed_territory_is_found():
     before, orders, result = turn_with(3, lambda before, result: before["phase"] == "claim")
     assert invariants(before, orders, result) == []
