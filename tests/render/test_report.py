@@ -93,6 +93,8 @@ def test_the_report_shows_what_a_seat_needs(env):
 def test_a_finished_game_shows_the_outcome_and_no_order_form(env):
     html = render_report_html(env, report_context("DE", 60, deadline=None, outcome=FINAL_OUTCOME))
     assert "The game is over" in html and "Shared win" in html and "How the game ended" in html
+    # The reason is told once, in gm's outcome section; the ruleset's section does not repeat it.
+    assert html.count(FINAL_OUTCOME["reason"]) == 1
     assert "order-form" not in html.split("<body>")[1]
     assert "Order of play next round" not in html
 
