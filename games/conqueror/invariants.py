@@ -863,14 +863,29 @@ def _score(
 
 
 def _end(before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]) -> list[str]:
-    """The game ends when the game limit (turns) is reached, not before; the best score wins, a
-    tie shares the win."""
+    """The game ends when the game limit (turns) is reached, not before, with one game_over; the
+    best whole score wins ("the player with the best score wins"), a tie shares the win, and the
+    end tells every nation's whole score (the treasury's points included)."""
     last = before["turn"] >= before["turns"]
-    if last != (after["phase"] == "over") or (not last and after["turn"] != before["turn"] + 1):
-        return [f"{END}: turn {before['turn']} of {before['turns']} led to {after['phase']} turn {after['turn']}"]
+    ended = _of(events, "game_over")
+    if (
+        last != (after["phase"] == "over")
+        or (not last and after["turn"] != before["turn"] + 1)
+        or (last and after["turn"] != before["turn"])
+        or len(ended) != last
+    ):
+        return [
+            f"{END}: turn {before['turn']} of {before['turns']} led to {after['phase']} turn {after['turn']} "
+            f"with {len(ended)} game_over events"
+        ]
     if not last:
         return []
     best = max(s["score"] for s in after["seats"].values())
     winners = [seat for seat in after["seating"] if after["seats"][seat]["score"] == best]
-    [over] = _of(events, "game_over")
-    return [] if over["winners"] == winners else [f"{END}: {over['winners']} win, the best score is {winners}'s"]
+    whole = {seat: after["seats"][seat]["score"] for seat in after["seating"]}
+    [over] = ended
+    if over["winners"] != winners or over["scores"] != whole or over["tie"] != (len(winners) > 1):
+        return [
+            f"{END}: {over['winners']} win with {over['scores']} (tie {over['tie']}); the best score is {winners}'s"
+        ]
+    return []

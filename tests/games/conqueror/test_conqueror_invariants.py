@@ -243,3 +243,22 @@ def test_a_lost_point_of_influence_that_goes_to_another_nation_is_found():
     after["provinces"]["ARD"]["influence"] = {"AR": 99, "BE": 1, "neutral": 0}
     [line] = named(invariants(before, parsed, TurnResult(after, result.events)), "A lost point")
     assert "ARD's influence went from" in line
+
+
+def test_an_end_that_names_other_scores_or_no_tie_is_found():
+    # The Vale's last turn (12): Arden's 200 gold give it the best whole score.
+    scenario = ruleset.load_scenario(ruleset.scenario_text("vale"), "vale")
+    before = ruleset.new_game(scenario, [SeatInfo("AR", "Ann"), SeatInfo("BE", "Ben")], TurnSeeds(1, 0))
+    before["turn"] = 12
+    before["seats"]["AR"]["gold"] = 200
+    result = ruleset.resolve(before, {}, TurnSeeds(1, 12))
+    assert named(invariants(before, {}, result), "Game limit") == []
+    wrong = copy.deepcopy(result.events)
+    over = next(e for e in wrong if e.kind == "game_over")
+    over.data["scores"]["AR"] -= 100  # the province values alone: the treasury left out
+    over.data["tie"] = True
+    [line] = named(invariants(before, {}, TurnResult(result.state, wrong)), "Game limit")
+    assert "['AR'] win" in line and "(tie True)" in line
+    twice = TurnResult(result.state, (*result.events, *[e for e in result.events if e.kind == "game_over"]))
+    [line] = named(invariants(before, {}, twice), "Game limit")
+    assert "with 2 game_over events" in line
