@@ -155,8 +155,13 @@ def _buying(
     """Rush-buying pays the missing labour in gold with the culture's surcharge (+100 %
     primitive, +50 % developed, +25 % advanced), rounded up; checked where no PRODUCE changed the
     province's production this turn, so that its progress is the turn's start (an AI nation's
-    orders are made inside resolve, so its buys are left out)."""
-    found = []
+    orders are made inside resolve, so its buys are left out). Taxes are never bought, and a
+    building or culture level only once (README choice 7)."""
+    found = [
+        f"{BUYING}: {d['seat']} bought {d['units']} {d['item']} in {d['province']}"
+        for d in _of(events, "buy")
+        if d["item"] == "TAXES" or d["units"] < 1 or (d["item"] in LEVELS and d["units"] != 1)
+    ]
     for data in _of(events, "buy"):
         code, seat = data["province"], data["seat"]
         if before["seats"][seat]["ai"] or any(o.verb == "PRODUCE" and o.args[0] == code for o in orders.get(seat, [])):

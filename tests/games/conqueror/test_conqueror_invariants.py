@@ -262,3 +262,23 @@ def test_an_end_that_names_other_scores_or_no_tie_is_found():
     twice = TurnResult(result.state, (*result.events, *[e for e in result.events if e.kind == "game_over"]))
     [line] = named(invariants(before, {}, twice), "Game limit")
     assert "with 2 game_over events" in line
+
+
+def test_bought_taxes_or_a_building_bought_twice_are_found():
+    orders = {"AR": ["PRODUCE ARD DIPLOMAT FEN", "BUY ARD 2"]}
+    before, parsed, result = vale_turn(orders)
+    assert named(invariants(before, parsed, result), "Rush-buying") == []
+    wrong = copy.deepcopy(result.events)
+    bought = next(e for e in wrong if e.kind == "buy")
+    bought.data.update(item="TAXES")
+    [line] = named(
+        invariants(before, parsed, TurnResult(result.state, wrong)),
+        "Rush-buying (Gold, Culture Table, D-CQ-4): AR bought",
+    )
+    assert line.endswith("AR bought 2 TAXES in ARD")
+    bought.data.update(item="FORT")
+    found = named(
+        invariants(before, parsed, TurnResult(result.state, wrong)),
+        "Rush-buying (Gold, Culture Table, D-CQ-4): AR bought",
+    )
+    assert found == ["Rush-buying (Gold, Culture Table, D-CQ-4): AR bought 2 FORT in ARD"]
