@@ -6,7 +6,11 @@ Gold never goes below zero and changes only by taxes, rush-buys and winter pay, 
 a nation's armies change only as made, bought, lost in battle, deserted or lost to a rebellion;
 influence in a province sums to 100; cultural influence comes only from a neighbour of greater
 power above 160, and no more than the formula gives; a diplomat gives 10; a conquest costs the conqueror 10; the
-rest of the Effects on Control Levels table moves the owner's control where nothing else does; battles are fought duel by duel as D-CQ-2 says; winter
+rest of the Effects on Control Levels table moves the owner's control where nothing else does, and
+what a nation loses the neutral player gains; every move and attack goes to a neighbour, a move into a
+province the nation holds, an attack on one it does not; each province's armies follow the turn's
+events; labour finishes items at the Production Costs table's prices, a levied labour unit is a
+gold, and each item has what it requires; cultural power is its formula; battles are fought duel by duel as D-CQ-2 says; winter
 comes every 4th turn and pays what the support formula asks; a province that must rebel does;
 a province changes hands by conquest or rebellion; population grows only by farms, culture and
 fortifications only by building, and resources never change; a province's labour is never
@@ -25,7 +29,16 @@ from math import floor
 from gm.core.model import Event, JSONObject, Order, TurnResult
 
 from .board import NEUTRAL, Board, control, owned
-from .economy import ATTACK_WEIGHT, COSTS, FIELD_WEIGHT, GARRISON, SIEGE_WEIGHT, SURCHARGE, WINTER_EVERY
+from .economy import (
+    ATTACK_WEIGHT,
+    FIELD_WEIGHT,
+    GARRISON,
+    REPEATED,
+    SIEGE_WEIGHT,
+    SURCHARGE,
+    WINTER_EVERY,
+    requirement,
+)
 from .orders import MAX_MOVES
 
 GOLD = "Gold (Gold, Support Costs, D-CQ-4, D-CQ-5)"
@@ -41,6 +54,19 @@ CONTROL = "Effects on Control Levels (Influence, D-CQ-6)"
 CONTROL_TABLE = {"FORT": 10, "KEEP": 10, "CASTLE": 10, "DEVELOP": 5, "ADVANCE": 10}
 CONTROL_PER_TURN = {"SOLDIERS": 1, "TAXES": 1}
 CONTROL_DESERTS = 5
+# The Production Costs table, also written from the book: labour a unit ("Levy Taxes | 1",
+# "Recruit Soldiers | 5", ...); farms cost "(pop+1)2", the population growing with each.
+BOOK_COSTS: dict[str, int | None] = {
+    "TAXES": 1,
+    "SOLDIERS": 5,
+    "DIPLOMAT": 5,
+    "FORT": 50,
+    "KEEP": 100,
+    "CASTLE": 150,
+    "FARMS": None,
+    "DEVELOP": 60,
+    "ADVANCE": 135,
+}
 STACKS = "Five orders a turn (Orders, D-CQ-1)"
 MOVES = "Each troop moves once a turn (Orders)"
 BATTLE = "Battle (Battles, Fortifications, D-CQ-2)"
@@ -51,6 +77,13 @@ LABOUR = "Productivity (Productivity, D-CQ-3)"
 LAND = "Population, resources, culture and fortifications (Population, Productivity, Culture, Fortifications)"
 NATIONS = "Nations in and out of the game"
 SCORE = "Score Table (D-CQ-8)"
+ROUTES = "Moves and attacks go to an adjacent country (Orders)"
+PROVINCE_ARMIES = "Each province's armies (Orders, Battle, Production, Support Costs, D-CQ-7)"
+PROGRESS = "Production costs (Production Costs, D-CQ-4)"
+TAXES = "Levy Taxes adds 1 gold a labour unit (Production Costs, D-CQ-4)"
+REQUIRES = "What an item requires (Production Costs, Culture, Fortifications)"
+POWER = "Cultural power (Culture, D-CQ-8)"
+YIELDED = "A lost point of influence goes to the neutral player (Influence, D-CQ-6)"
 END = "Game limit (Game Options, D-CQ-9)"
 
 Check = Callable[[JSONObject, dict[str, list[Order]], JSONObject, tuple[Event, ...]], list[str]]
@@ -69,6 +102,13 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _diplomats,
         _stacks,
         _moves,
+        _routes,
+        _province_armies,
+        _progress,
+        _taxes,
+        _requirements,
+        _power,
+        _yielded,
         _battles,
         _conquest,
         _control,
@@ -115,8 +155,13 @@ def _buying(
     """Rush-buying pays the missing labour in gold with the culture's surcharge (+100 %
     primitive, +50 % developed, +25 % advanced), rounded up; checked where no PRODUCE changed the
     province's production this turn, so that its progress is the turn's start (an AI nation's
-    orders are made inside resolve, so its buys are left out)."""
-    found = []
+    orders are made inside resolve, so its buys are left out). Taxes are never bought, and a
+    building or culture level only once (README choice 7)."""
+    found = [
+        f"{BUYING}: {d['seat']} bought {d['units']} {d['item']} in {d['province']}"
+        for d in _of(events, "buy")
+        if d["item"] == "TAXES" or d["units"] < 1 or (d["item"] in LEVELS and d["units"] != 1)
+    ]
     for data in _of(events, "buy"):
         code, seat = data["province"], data["seat"]
         if before["seats"][seat]["ai"] or any(o.verb == "PRODUCE" and o.args[0] == code for o in orders.get(seat, [])):
@@ -134,7 +179,7 @@ def _buying(
 def _labour(item: str, units: int, population: int) -> int:
     """The labour of `units` of an item: the menu's price each, farms (population + 1)² each as
     the population grows."""
-    cost = COSTS[item]
+    cost = BOOK_COSTS[item]
     return sum((population + k) ** 2 for k in range(1, units + 1)) if cost is None else units * cost
 
 
@@ -283,6 +328,280 @@ def _moves(
     for code, count in sent.items():
         if count > before["provinces"][code]["armies"] + bought[code]:
             found.append(f"{MOVES}: {count} armies left {code}, which held {before['provinces'][code]['armies']}")
+    return found
+
+
+def _owners_during_moves(before: JSONObject, events: tuple[Event, ...]) -> list[tuple[Event, dict[str, str]]]:
+    """Each move and battle event with the owners it found, followed through the turn's captures."""
+    owners = {code: str(p["owner"]) for code, p in before["provinces"].items()}
+    found = []
+    for event in events:
+        if event.kind in ("move", "battle"):
+            found.append((event, dict(owners)))
+            if event.kind == "battle" and event.data["captured"]:
+                owners[event.data["to"]] = event.data["attacker"]
+    return found
+
+
+def _routes(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """ "You may order any number of troops to move (or attack) from one country to an adjacent
+    country": every move and attack leaves a province of the nation's for a neighbouring one; a
+    move ("Green signifies a move between friendly countries") goes to a province the nation
+    holds when it runs ("unless ... you no longer hold the country to which you had planned to
+    move"), an attack ("red signifies an attack") to one it does not hold, and the battle's
+    defender is the province's owner then."""
+    board = Board(after["scenario"])
+    found = []
+    for event, owners in _owners_during_moves(before, events):
+        d = event.data
+        seat = d["seat"] if event.kind == "move" else d["attacker"]
+        source, target = d["from"], d["to"]
+        wrong = []
+        if not board.adjacent(source, target):
+            wrong.append(f"{target} is not next to {source}")
+        if owners[source] != seat:
+            wrong.append(f"{source} is {owners[source]}'s")
+        if event.kind == "move" and owners[target] != seat:
+            wrong.append(f"the move's target {target} is {owners[target]}'s")
+        if event.kind == "battle" and (owners[target] == seat or d["defender"] != owners[target]):
+            wrong.append(f"the attack on {target} names {d['defender']} as defender; it was {owners[target]}'s")
+        if wrong:
+            found.append(f"{ROUTES}: {seat} {event.kind} {source} -> {target}: {'; '.join(wrong)}")
+    return found
+
+
+def _province_armies(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """Each province's armies, followed through the turn: soldiers rush-bought, then every move
+    (out of one province, into the other) and battle (the attackers leave their province; the
+    defenders left hold it, or the attackers left take it) as the events tell them, with the
+    defenders a battle names being the province's armies then; then the soldiers recruited, the
+    armies that deserted in winter, and a rebel province's population's worth ("it becomes
+    neutral with its population's worth of armies", D-CQ-7). A neutral province recruits with its
+    own labour, halved, until it holds its population; no province holds fewer than none."""
+    armies = {code: int(p["armies"]) for code, p in before["provinces"].items()}
+    for d in _of(events, "buy"):
+        armies[d["province"]] += d["units"] if d["item"] == "SOLDIERS" else 0
+    found = []
+    for event in events:
+        d = event.data
+        if event.kind == "move":
+            armies[d["from"]] -= d["armies"]
+            armies[d["to"]] += d["armies"]
+        elif event.kind == "battle":
+            if d["defending"] != armies[d["to"]] or d["attacking"] > armies[d["from"]]:
+                found.append(
+                    f"{PROVINCE_ARMIES}: {d['attacker']} attacked {d['to']} ({armies[d['to']]} armies) from "
+                    f"{d['from']} ({armies[d['from']]}); the battle says {d['attacking']} against {d['defending']}"
+                )
+            armies[d["from"]] -= d["attacking"]
+            left = d["attacking"] - d["attacker_losses"] if d["captured"] else d["defending"] - d["defender_losses"]
+            armies[d["to"]] = left
+    for d in _of(events, "production"):
+        for code, m in d["made"].items():
+            armies[code] += m["units"] if m["item"] == "SOLDIERS" else 0
+    for d in _of(events, "winter"):
+        for code, n in d["deserted"].items():
+            armies[code] -= n
+    rebelled = {d["province"] for d in _of(events, "rebellion")}
+    for code, province in after["provinces"].items():
+        now, was = province["armies"], before["provinces"][code]
+        if code in rebelled:
+            expected: tuple[int, int] = (province["population"], province["population"])
+        elif province["owner"] == NEUTRAL and was["owner"] == NEUTRAL:
+            levied = (was["progress"] + province["labour"]) // int(BOOK_COSTS["SOLDIERS"] or 0)
+            top = max(armies[code], min(armies[code] + levied, province["population"]))
+            expected = (armies[code], top)
+        else:
+            expected = (armies[code], armies[code])
+        if now < 0 or not expected[0] <= now <= expected[1]:
+            found.append(f"{PROVINCE_ARMIES}: {code} holds {now} armies; the turn's events give {expected}")
+    return found
+
+
+def _progress(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """The Production Costs table: labour goes into the province's item and finishes a unit at
+    its cost, "Recruit Soldiers | 5", "Send Diplomat | 5", "Build Fort | 50", "Build Keep | 100",
+    "Build Castle | 150", "Build Farms | (pop+1)2", "Develop Culture | 60", "Advance Culture |
+    135"; what is left over waits for the next unit (a building's is lost, README choice 4).
+    Checked in a province its nation held all turn, with no PRODUCE or BUY for it (an AI nation's
+    orders are made inside resolve, so its provinces are left out). A PRODUCE of another item
+    starts it from nothing; one that failed leaves the province out."""
+    bought = {d["province"] for d in _of(events, "buy")}
+    made = {c: m for d in _of(events, "production") for c, m in d["made"].items()}
+    rebelled = {d["province"] for d in _of(events, "rebellion")}
+    refused: dict[str, set[str]] = {}  # provinces whose PRODUCE failed: its words are the seat's own
+    for d in _of(events, "order_failed"):
+        words = d["order"].split()
+        if len(words) > 1 and words[0] == "PRODUCE":
+            refused.setdefault(d["seat"], set()).add(words[1])
+    found = []
+    for code, now in after["provinces"].items():
+        was = before["provinces"][code]
+        seat = was["owner"]
+        if (
+            seat == NEUTRAL
+            or now["owner"] != seat
+            or code in bought
+            or code in rebelled
+            or now["conquered"]
+            or before["seats"][seat]["ai"]
+            or code in refused.get(seat, ())
+        ):
+            continue
+        item, start = was["item"], was["progress"]
+        ordered = [o for o in orders.get(seat, []) if o.verb == "PRODUCE" and o.args and o.args[0] == code]
+        if ordered and ordered[0].args[1] != item:  # "a new item starts from nothing"
+            item, start = ordered[0].args[1], 0
+        labour, units = now["labour"], 0
+        if item == "TAXES" or requirement(item, was):
+            continue
+        if code in made:
+            if made[code]["item"] != item:
+                found.append(f"{PROGRESS}: {code} made {made[code]['item']} while it was making {item}")
+                continue
+            units = made[code]["units"]
+        total = start + labour
+        if item in REPEATED:
+            cost = _labour(item, units, was["population"])
+            following = _labour(item, 1, was["population"] + units)
+            fine = now["item"] == item and now["progress"] == total - cost and 0 <= now["progress"] < following
+        else:
+            cost = int(BOOK_COSTS[item] or 0)
+            done = total >= cost
+            fine = (
+                (units, now["progress"], now["item"]) == (1, 0, "TAXES")
+                if done
+                else (units, now["progress"], now["item"]) == (0, total, item)
+            )
+        if not fine:
+            found.append(
+                f"{PROGRESS}: {code} ({item}) had {start} labour and gave {labour}; it finished {units} "
+                f"and holds {now['progress']} towards {now['item']}"
+            )
+    return found
+
+
+def _taxes(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """ "Levy Taxes | 1 | adds 1 gold to your treasury": the gold a nation levies is the labour of
+    its provinces that levy taxes (a province that rebels at the end of the turn may have levied
+    or not: its labour is the margin)."""
+    made = {c for d in _of(events, "production") for c in d["made"]}
+    rebelled = {d["province"]: d["seat"] for d in _of(events, "rebellion")}
+    levied = Counter({d["seat"]: d["taxes"] for d in _of(events, "production")})
+    least: Counter[str] = Counter()
+    margin: Counter[str] = Counter()
+    for code, province in after["provinces"].items():
+        if code in rebelled:
+            margin[rebelled[code]] += province["labour"]
+        elif province["owner"] != NEUTRAL and province["item"] == "TAXES" and code not in made:
+            least[province["owner"]] += province["labour"]
+    return [
+        f"{TAXES}: {seat} levied {levied[seat]} gold; its levying provinces gave {least[seat]} labour"
+        for seat in before["seating"]
+        if not least[seat] <= levied[seat] <= least[seat] + margin[seat]
+    ]
+
+
+# What each one-off item makes of its province: the level it sets, and the culture it needs
+# (the Fortifications Table's "culture required": fort primitive, keep developed, castle advanced).
+LEVELS = {
+    "FORT": ("fort", 1, 1),
+    "KEEP": ("fort", 2, 2),
+    "CASTLE": ("fort", 3, 3),
+    "DEVELOP": ("culture", 2, 1),
+    "ADVANCE": ("culture", 3, 2),
+}
+
+
+def _requirements(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """The Production Costs table's "Requires" and the culture and fortifications tables: a
+    diplomat needs developed culture, a keep a fort and developed culture, a castle a keep and
+    advanced culture, advanced culture developed culture; "you can't have more than one of any
+    of these in the same province", so a fortification is 0 to 3 and culture 1 to 3."""
+    found = []
+    built = [(c, m["item"]) for d in _of(events, "production") for c, m in d["made"].items()]
+    built += [(d["province"], d["item"]) for d in _of(events, "buy")]
+    for code, item in built:
+        province = after["provinces"][code]
+        if item == "DIPLOMAT" and province["culture"] < 2:
+            found.append(f"{REQUIRES}: {code} sent a diplomat at {province['culture']} culture")
+        if item in LEVELS:
+            field, level, culture = LEVELS[item]
+            if province[field] != level or province["culture"] < culture:
+                found.append(
+                    f"{REQUIRES}: {code} finished {item} and has fort {province['fort']}, culture {province['culture']}"
+                )
+    for code, province in after["provinces"].items():
+        if not (1 <= province["culture"] <= 3 and 0 <= province["fort"] <= 3 and province["population"] >= 0):
+            found.append(f"{REQUIRES}: {code} has culture {province['culture']}, fort {province['fort']}")
+    return found
+
+
+def _power(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """ "CULTURAL POWER = (Culture * Control) - (5*distance)", distance "from the Empire's
+    capital" (a neutral province: its culture times the local leaders' influence, README choice
+    8). Checked where the power's inputs end the turn as they were at the spread: no cultural
+    gain into the province, no desertion from it, its nation's capital not moved by a rebellion."""
+    board = Board(after["scenario"])
+    rebelled = {d["province"]: d["seat"] for d in _of(events, "rebellion")}
+    moved = {b for d in _of(events, "influence") for b in d["gains"]}
+    moved |= {c for d in _of(events, "winter") for c in d["deserted"]}
+    unsettled = set(rebelled.values()) & {d["seat"] for d in _of(events, "capital", "eliminated")}
+    found = []
+    for code, province in after["provinces"].items():
+        owner = rebelled.get(code, province["owner"])
+        if code in moved or owner in unsettled:
+            continue
+        distance = 0 if owner == NEUTRAL else board.distance(after["seats"][owner]["capital"], code)
+        power = province["culture"] * province["influence"][owner] - 5 * distance
+        if province["power"] != power:
+            found.append(
+                f"{POWER}: {code} ({owner}, culture {province['culture']}, control {province['influence'][owner]}, "
+                f"{distance} from the capital) has power {province['power']}; the formula gives {power}"
+            )
+    return found
+
+
+def _yielded(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """ "If an action causes a player to lose influence, then the neutral player will gain that
+    same amount to make up the difference": in a province where no diplomat, cultural spread or
+    conquest moved influence, no other nation's influence rises; where the owner gained nothing
+    (no fortification or culture finished), what its control lost the neutral player gained,
+    and the other nations' influence stands."""
+    moved = {d["province"] for d in _of(events, "diplomat")}
+    moved |= {b for d in _of(events, "influence") for b in d["gains"]}
+    moved |= {d["to"] for d in _of(events, "battle") if d["captured"]}
+    gained = {c for d in _of(events, "production") for c, m in d["made"].items() if m["item"] in LEVELS}
+    gained |= {d["province"] for d in _of(events, "buy") if d["item"] in LEVELS}
+    found = []
+    for code, province in after["provinces"].items():
+        if code in moved:
+            continue
+        was, now = before["provinces"][code]["influence"], province["influence"]
+        owner = before["provinces"][code]["owner"]
+        others = [q for q in now if q not in (owner, NEUTRAL)]
+        risen = [q for q in others if now[q] > was.get(q, 0)]
+        if owner == NEUTRAL or code not in gained:
+            lost = 0 if owner == NEUTRAL else was.get(owner, 0) - now[owner]
+            fine = not risen and all(now[q] == was.get(q, 0) for q in others) and now[NEUTRAL] - was[NEUTRAL] == lost
+        else:
+            fine = not risen
+        if not fine:
+            found.append(f"{YIELDED}: {code}'s influence went from {was} to {now}")
     return found
 
 
@@ -549,14 +868,29 @@ def _score(
 
 
 def _end(before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]) -> list[str]:
-    """The game ends when the game limit (turns) is reached, not before; the best score wins, a
-    tie shares the win."""
+    """The game ends when the game limit (turns) is reached, not before, with one game_over; the
+    best whole score wins ("the player with the best score wins"), a tie shares the win, and the
+    end tells every nation's whole score (the treasury's points included)."""
     last = before["turn"] >= before["turns"]
-    if last != (after["phase"] == "over") or (not last and after["turn"] != before["turn"] + 1):
-        return [f"{END}: turn {before['turn']} of {before['turns']} led to {after['phase']} turn {after['turn']}"]
+    ended = _of(events, "game_over")
+    if (
+        last != (after["phase"] == "over")
+        or (not last and after["turn"] != before["turn"] + 1)
+        or (last and after["turn"] != before["turn"])
+        or len(ended) != last
+    ):
+        return [
+            f"{END}: turn {before['turn']} of {before['turns']} led to {after['phase']} turn {after['turn']} "
+            f"with {len(ended)} game_over events"
+        ]
     if not last:
         return []
     best = max(s["score"] for s in after["seats"].values())
     winners = [seat for seat in after["seating"] if after["seats"][seat]["score"] == best]
-    [over] = _of(events, "game_over")
-    return [] if over["winners"] == winners else [f"{END}: {over['winners']} win, the best score is {winners}'s"]
+    whole = {seat: after["seats"][seat]["score"] for seat in after["seating"]}
+    [over] = ended
+    if over["winners"] != winners or over["scores"] != whole or over["tie"] != (len(winners) > 1):
+        return [
+            f"{END}: {over['winners']} win with {over['scores']} (tie {over['tie']}); the best score is {winners}'s"
+        ]
+    return []

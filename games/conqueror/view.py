@@ -75,14 +75,16 @@ def hidden_variant(state: JSONObject, seat: str, rng: Random) -> JSONObject:
     """The state with only what `seat` alone may know changed (the contract's check, D-ALL-5):
     its treasury, with the whole score and prestige that count it, and each of its provinces'
     production: what it makes (any item the province may make), a diplomat's target and how
-    far it has got. Once the game is over the scores are everyone's."""
+    far it has got. Once the game is over the whole scores are everyone's (so the treasury is
+    left as it is), but its production stays its own: the book reveals nothing more at the end."""
     other = copy.deepcopy(state)
     me = other["seats"].get(seat)
-    if me is None or not me["alive"] or state["phase"] == "over":
+    if me is None or not me["alive"]:
         return other
-    gold = me["gold"] + rng.randint(1, 400)
-    me["score"] += gold // 2 - me["gold"] // 2
-    me["gold"], me["prestige"] = gold, prestige_for(me["score"])
+    if state["phase"] != "over":
+        gold = me["gold"] + rng.randint(1, 400)
+        me["score"] += gold // 2 - me["gold"] // 2
+        me["gold"], me["prestige"] = gold, prestige_for(me["score"])
     board = Board(state["scenario"])
     for code in owned(other, seat):
         province = other["provinces"][code]

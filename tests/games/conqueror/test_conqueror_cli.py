@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from gm_games.conqueror import ruleset
+
 from gm.services.demo import demo_seats
 
 
@@ -74,3 +76,30 @@ def test_one_player_and_the_ai_fill_the_rest(gm, home, tmp_path):
 
 def test_the_demo_seats_eight_for_conqueror_and_four_for_clash():
     assert (demo_seats("conqueror"), demo_seats("clash")) == (8, 4)
+
+
+def test_the_last_turn_run_again_ends_the_game_the_same_way(gm, home, tmp_path):
+    # The Vale with a game limit of 2 turns, two players sending nothing (the robot plays them).
+    # Run again, the last turn ends the game once more with the same winners, scores and state;
+    # a run after the end resolves nothing (rule D-CQ-9: "the game is over no matter what").
+    scenario = tmp_path / "vale2.toml"
+    scenario.write_text(ruleset.scenario_text("vale").replace("turns = 12", "turns = 2"))
+    assert "turns = 2" in scenario.read_text()
+    assert (
+        gm("game", "new", "cq2", "--ruleset", "conqueror", "--scenario", scenario, "--seed", "5", home=home).code == 0
+    )
+    join(gm, home, "cq2", "ann@example.org", "Ann")
+    join(gm, home, "cq2", "ben@example.org", "Ben")
+    for _ in range(2):
+        assert gm("turn", "run", "cq2", "--now", "--no-render", home=home).code == 0
+    first = json.loads(gm("game", "show", "cq2", "--json", home=home).out)
+    assert first["status"] == "over" and first["turn_label"] == "Game over"
+    ran = gm("turn", "rerun", "cq2", "2", "--reason", "the last turn again", "--yes", "--no-render", home=home)
+    assert ran.code == 0, ran.err
+    again = json.loads(gm("game", "show", "cq2", "--json", home=home).out)
+    assert again["status"] == "over" and again["outcome"] == first["outcome"] and again["state"] == first["state"]
+    gm("turn", "run", "cq2", "--now", "--no-render", home=home)
+    after = json.loads(gm("game", "show", "cq2", "--json", home=home).out)
+    assert after["state"] == first["state"] and after["outcome"] == first["outcome"]
+    ran = gm("turn", "verify", "cq2", home=home)
+    assert (ran.code, ran.out) == (0, "cq2: 2 turn(s) verified, every state hash matches.\n")

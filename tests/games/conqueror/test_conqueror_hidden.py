@@ -140,6 +140,25 @@ def test_a_rivals_production_moves_nothing_another_nation_reads():
     assert {"DIPLOMAT", "FARMS", "TAXES"} <= items, "the variant reaches the menu"
 
 
+def test_a_rivals_production_stays_its_own_when_the_game_is_over():
+    # The end of the game opens the whole scores (the winner is named by them, D-CQ-9) and
+    # nothing else the book keeps: the final report shows no rival's production. The variant
+    # changes production alone once the game is over (the treasury counts in the open score).
+    state = vale("AR", "BE", "CA")
+    state["provinces"]["FEN"].update(owner="AR", armies=3, influence={"AR": 60, "BE": 0, "CA": 0, "neutral": 40})
+    state["turn"] = state["turns"]
+    state = ruleset.resolve(state, {}, TurnSeeds(1, state["turn"])).state
+    assert state["phase"] == "over"
+    items = set()
+    for k in range(12):
+        other = ruleset.hidden_variant(state, "AR", Random(k))
+        assert other["seats"]["AR"] == state["seats"]["AR"], "the whole score is open at the end"
+        items |= {other["provinces"][c]["item"] for c in ("ARD", "FEN")}
+        for seat in ("BE", "CA"):
+            assert ruleset.view(other, seat) == ruleset.view(state, seat)
+    assert {"DIPLOMAT", "FARMS", "TAXES"} <= items, "the variant reaches the menu at the end too"
+
+
 def test_the_check_and_its_warnings_answer_alike_whatever_a_rival_keeps():
     # The acknowledgement of a nation's orders (the check's problems and its warnings) is drawn
     # from the state too: a rival's treasury and production change none of it (D-ALL-5). Three

@@ -148,3 +148,137 @@ def test_a_conquest_costing_other_than_10_is_found():
         line for line in invariants(before, parsed, TurnResult(result.state, wrong)) if line.startswith("Conquest")
     ]
     assert found == ["Conquest (Effects on Control Levels, D-CQ-6): AR took FEN at 40 influence and holds it at 35"]
+
+
+def named(lines: list[str], name: str) -> list[str]:
+    return [line for line in lines if line.startswith(name)]
+
+
+def test_a_move_to_a_province_not_next_door_or_not_held_is_found():
+    # Arden holds Holm and moves 3 armies there; the move event is then planted as going to
+    # Berwick (not next to Arden, not Arden's).
+    mine = {"AR": 100, "BE": 0, "neutral": 0}
+    before, parsed, result = vale_turn({"AR": ["MOVE ARD HOL 3"]}, HOL={"owner": "AR", "armies": 2, "influence": mine})
+    assert named(invariants(before, parsed, result), "Moves and attacks") == []
+    wrong = copy.deepcopy(result.events)
+    next(e for e in wrong if e.kind == "move").data["to"] = "BER"
+    [line] = named(invariants(before, parsed, TurnResult(result.state, wrong)), "Moves and attacks")
+    assert "BER is not next to ARD" in line and "the move's target BER is BE's" in line
+
+
+def test_armies_that_appear_or_vanish_in_a_province_are_found():
+    # Arden moves 3 armies to Holm; planted: 1 of them is left in Arden as well.
+    mine = {"AR": 100, "BE": 0, "neutral": 0}
+    before, parsed, result = vale_turn({"AR": ["MOVE ARD HOL 3"]}, HOL={"owner": "AR", "armies": 2, "influence": mine})
+    assert named(invariants(before, parsed, result), "Each province's armies") == []
+    after = copy.deepcopy(result.state)
+    after["provinces"]["ARD"]["armies"] += 1
+    after["provinces"]["MID"]["armies"] += 1  # neutral Midmark, already at its population
+    found = named(invariants(before, parsed, TurnResult(after, result.events)), "Each province's armies")
+    assert [line.split(": ")[1].split(" holds")[0] for line in found] == ["ARD", "MID"]
+
+
+def test_labour_that_finishes_too_much_or_too_little_is_found():
+    # Holm (population 2, culture 1, control 100: 2 labour) has 48 of a fort's 50: the fort is
+    # built and the province levies taxes; Fenland (population 3, 3 labour) has 1 towards its
+    # next army, so 4, and none is finished.
+    mine = {"AR": 100, "BE": 0, "neutral": 0}
+    before, parsed, result = vale_turn(
+        HOL={"owner": "AR", "armies": 2, "item": "FORT", "progress": 48, "influence": mine},
+        FEN={"owner": "AR", "armies": 3, "item": "SOLDIERS", "progress": 1, "influence": dict(mine)},
+    )
+    hol, fen = result.state["provinces"]["HOL"], result.state["provinces"]["FEN"]
+    assert (hol["fort"], hol["item"], fen["progress"]) == (1, "TAXES", 4)
+    assert named(invariants(before, parsed, result), "Production costs") == []
+    after = copy.deepcopy(result.state)
+    after["provinces"]["HOL"]["progress"] = 0 + 1  # labour beyond a building's cost kept
+    after["provinces"]["FEN"]["progress"] = 0  # labour lost
+    found = named(invariants(before, parsed, TurnResult(after, result.events)), "Production costs")
+    assert [line.split(": ")[1].split(" (")[0] for line in found] == ["FEN", "HOL"]
+
+
+def test_taxes_other_than_the_labour_levied_are_found():
+    before, parsed, result = vale_turn(ARD={"item": "TAXES"})
+    [levied] = [e.data["taxes"] for e in result.events if e.kind == "production" and e.data["seat"] == "AR"]
+    assert levied == result.state["provinces"]["ARD"]["labour"] > 0
+    assert named(invariants(before, parsed, result), "Levy Taxes") == []
+    wrong = copy.deepcopy(result.events)
+    next(e for e in wrong if e.kind == "production" and e.data["seat"] == "AR").data["taxes"] += 1
+    [line] = named(invariants(before, parsed, TurnResult(result.state, wrong)), "Levy Taxes")
+    assert f"AR levied {levied + 1} gold" in line
+
+
+def test_a_keep_on_primitive_culture_is_found():
+    # Holm (primitive) is planted as having built a keep by its labour this turn.
+    mine = {"AR": 100, "BE": 0, "neutral": 0}
+    before, parsed, result = vale_turn(HOL={"owner": "AR", "armies": 2, "fort": 1, "influence": mine})
+    wrong = copy.deepcopy(result.events)
+    production = next(e for e in wrong if e.kind == "production" and e.data["seat"] == "AR")
+    production.data["made"]["HOL"] = {"item": "KEEP", "units": 1}
+    after = copy.deepcopy(result.state)
+    after["provinces"]["HOL"]["fort"] = 2
+    found = named(invariants(before, parsed, TurnResult(after, wrong)), "What an item requires")
+    assert found == [
+        "What an item requires (Production Costs, Culture, Fortifications): HOL finished KEEP and has fort 2, culture 1"
+    ]
+
+
+def test_a_cultural_power_off_the_formula_is_found():
+    # Arden: developed, its capital, control 99 after a turn of recruiting: 2 x 99 - 0 = 198.
+    before, parsed, result = vale_turn()
+    assert result.state["provinces"]["ARD"]["power"] == 198
+    assert named(invariants(before, parsed, result), "Cultural power") == []
+    after = copy.deepcopy(result.state)
+    after["provinces"]["ARD"]["power"] = 199
+    [line] = named(invariants(before, parsed, TurnResult(after, result.events)), "Cultural power")
+    assert "ARD (AR, culture 2, control 99, 0 from the capital) has power 199; the formula gives 198" in line
+
+
+def test_a_lost_point_of_influence_that_goes_to_another_nation_is_found():
+    # Arden's capital recruits: its control drops 1, and the neutral player gains that point.
+    before, parsed, result = vale_turn()
+    assert result.state["provinces"]["ARD"]["influence"] == {"AR": 99, "BE": 0, "neutral": 1}
+    assert named(invariants(before, parsed, result), "A lost point") == []
+    after = copy.deepcopy(result.state)
+    after["provinces"]["ARD"]["influence"] = {"AR": 99, "BE": 1, "neutral": 0}
+    [line] = named(invariants(before, parsed, TurnResult(after, result.events)), "A lost point")
+    assert "ARD's influence went from" in line
+
+
+def test_an_end_that_names_other_scores_or_no_tie_is_found():
+    # The Vale's last turn (12): Arden's 200 gold give it the best whole score.
+    scenario = ruleset.load_scenario(ruleset.scenario_text("vale"), "vale")
+    before = ruleset.new_game(scenario, [SeatInfo("AR", "Ann"), SeatInfo("BE", "Ben")], TurnSeeds(1, 0))
+    before["turn"] = 12
+    before["seats"]["AR"]["gold"] = 200
+    result = ruleset.resolve(before, {}, TurnSeeds(1, 12))
+    assert named(invariants(before, {}, result), "Game limit") == []
+    wrong = copy.deepcopy(result.events)
+    over = next(e for e in wrong if e.kind == "game_over")
+    over.data["scores"]["AR"] -= 100  # the province values alone: the treasury left out
+    over.data["tie"] = True
+    [line] = named(invariants(before, {}, TurnResult(result.state, wrong)), "Game limit")
+    assert "['AR'] win" in line and "(tie True)" in line
+    twice = TurnResult(result.state, (*result.events, *[e for e in result.events if e.kind == "game_over"]))
+    [line] = named(invariants(before, {}, twice), "Game limit")
+    assert "with 2 game_over events" in line
+
+
+def test_bought_taxes_or_a_building_bought_twice_are_found():
+    orders = {"AR": ["PRODUCE ARD DIPLOMAT FEN", "BUY ARD 2"]}
+    before, parsed, result = vale_turn(orders)
+    assert named(invariants(before, parsed, result), "Rush-buying") == []
+    wrong = copy.deepcopy(result.events)
+    bought = next(e for e in wrong if e.kind == "buy")
+    bought.data.update(item="TAXES")
+    [line] = named(
+        invariants(before, parsed, TurnResult(result.state, wrong)),
+        "Rush-buying (Gold, Culture Table, D-CQ-4): AR bought",
+    )
+    assert line.endswith("AR bought 2 TAXES in ARD")
+    bought.data.update(item="FORT")
+    found = named(
+        invariants(before, parsed, TurnResult(result.state, wrong)),
+        "Rush-buying (Gold, Culture Table, D-CQ-4): AR bought",
+    )
+    assert found == ["Rush-buying (Gold, Culture Table, D-CQ-4): AR bought 2 FORT in ARD"]
