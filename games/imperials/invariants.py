@@ -24,6 +24,7 @@ from collections.abc import Callable
 from gm.core.model import Event, JSONObject, Order, TurnResult
 
 from .awards import ARMY_MIN, ROUTE_MIN, points, route_length
+from .board import Geometry
 from .cards import BASIC_DECK, SHOWN_POINTS, WONDERS_DECKS
 from .goods import (
     BANK,
@@ -62,6 +63,9 @@ DISCARDS = "Robber (more cards than the discard limit, 7 and 2 more a fence, giv
 TRADES = "Trade (each side gives at least one card, never of a type it gets)"
 PLAYS = "Action Cards (Basic, up to one a turn, never in the turn it is bought)"
 ACTIONS = "Warriors (an action only by a warrior not activated during the current turn)"
+PLACES = "Roads, villages and towns (where each may be built)"
+DRAGON = "Dragons (strength the towns on the board; the verdict, D-IM-6, D-IM-11)"
+END = "Victory Conditions (the end, the winner and the scores; the round limit)"
 assert all(
     ": " not in name
     for name in (
@@ -82,6 +86,9 @@ assert all(
         TRADES,
         PLAYS,
         ACTIONS,
+        PLACES,
+        DRAGON,
+        END,
     )
 )
 
@@ -130,6 +137,8 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _trades,
         _plays,
         _warrior_actions,
+        _placements,
+        _end,
     )
     return found + [line for check in checks for line in check(before, result.state, result.events)]
 
@@ -586,4 +595,168 @@ def _warrior_actions(before: JSONObject, after: JSONObject, events: tuple[Event,
             found.append(f"{ACTIONS}: {data['text']}")
         elif event.kind == "chase" and (data["seat"], data["vertex"]) in activated:
             found.append(f"{ACTIONS}: {data['text']}")
+    return found
+
+
+# ----------------------------------------------------------------------------------------------
+# Where things are built, the awards as they pass, the dragon: followed event by event.
+
+
+def _placements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """The board is followed through the turn's events from the board before it, and each
+    placement is checked on the board as it then stood: "The player may build roads adjacent to
+    any settlement belonging to the player or adjacent to another road", not past "another
+    player's settlement"; villages "adjacent to a road belonging to the player" (the set-up
+    village with its road "adjacent to the village"); a town on the player's own village (rule
+    D-IM-3); a warrior "similar to settlements", on an empty vertex at the end of its owner's road.
+    The longest route and the strongest army pass only to a player strictly ahead of their
+    holder (rule D-IM-7: the holder keeps them on a tie); the dragon's strength is the towns on
+    the board and its verdict counts active warriors (rules D-IM-6, D-IM-11)."""
+    geo = board_geometry(after)
+    roads: dict[str, str] = dict(before["roads"])
+    buildings: dict[str, JSONObject] = {v: dict(b) for v, b in before["buildings"].items()}
+    board = {"roads": roads, "buildings": buildings}
+    played = {seat: s["warriors_played"] for seat, s in before["seats"].items()}
+    army = before["army"]["seat"]
+    found: list[str] = []
+    battle: JSONObject | None = None  # the dragon's battle whose verdict is being followed
+    verdict: list[tuple[str, str]] = []
+
+    def own(seat: str, vertex: int) -> JSONObject | None:
+        building = buildings.get(str(vertex))
+        return building if building is not None and building["owner"] == seat else None
+
+    def reaches(seat: str, vertex: int) -> bool:
+        if str(vertex) in buildings:
+            return own(seat, vertex) is not None
+        return any(roads.get(e) == seat for e in geo.vertex_edges[vertex])
+
+    def close() -> None:
+        if battle is not None:
+            found.extend(_verdict(battle, verdict))
+
+    for event in events:
+        data, kind = event.data, event.kind
+        seat: str = data.get("seat") or ""
+        if kind in ("dice", "dragon_battle", "order_of_play", "game_over"):
+            close()
+            battle, verdict = (dict(data), []) if kind == "dragon_battle" else (None, [])
+            if battle is not None:  # the board the dragon finds
+                battle["towns"] = sum(1 for b in buildings.values() if b["kind"] == "town")
+                battle["exposed"] = {b["owner"] for b in buildings.values() if b["kind"] == "town" and not b["wonder"]}
+        if kind in ("dragonslayer", "card", "card_point", "deck_empty", "demote") and battle is not None:
+            verdict.append((kind, seat))
+        if kind == "settle" and data["vertex"] is not None:
+            buildings[str(data["vertex"])] = {"owner": seat, "kind": data["piece"], "wonder": None}
+            if data["edge"] is not None:
+                if data["vertex"] not in geo.edge_ends[data["edge"]]:
+                    found.append(
+                        f"{PLACES}: {seat}'s set-up road {data['edge']} is not at its village {data['vertex']}"
+                    )
+                roads[data["edge"]] = seat
+        elif kind == "road":
+            if not any(reaches(seat, end) for end in geo.edge_ends[data["edge"]]):
+                found.append(f"{PLACES}: {seat}'s road on {data['edge']} touches none of its roads or settlements")
+            roads[data["edge"]] = seat
+        elif kind == "village":
+            if not any(roads.get(e) == seat for e in geo.vertex_edges[data["vertex"]]):
+                found.append(f"{PLACES}: {seat}'s village at {data['vertex']} is at the end of none of its roads")
+            buildings[str(data["vertex"])] = {"owner": seat, "kind": "village", "wonder": None}
+        elif kind == "town":
+            building = own(seat, data["vertex"])
+            if building is None or building["kind"] != "village":
+                found.append(f"{PLACES}: {seat}'s town at {data['vertex']} is not on a village of its own")
+            buildings[str(data["vertex"])] = {"owner": seat, "kind": "town", "wonder": None}
+        elif kind == "warrior":
+            vertex = data["vertex"]
+            if str(vertex) in buildings or not any(roads.get(e) == seat for e in geo.vertex_edges[vertex]):
+                found.append(f"{PLACES}: {seat}'s warrior at {vertex} is not on an empty vertex at the end of its road")
+        elif kind == "demote":
+            if data["removed"]:
+                buildings.pop(str(data["vertex"]), None)
+            else:
+                buildings[str(data["vertex"])]["kind"] = "village"
+        elif kind == "play" and data.get("card") == "diplomat":
+            roads.pop(data["edge"], None)
+        elif kind == "play" and data.get("card") == "warrior":
+            played[seat] += 1
+        elif kind == "wonder" and "vertex" in data:
+            for building in buildings.values():
+                if building.get("wonder") == data["improvement"]:
+                    building["wonder"] = None
+            buildings[str(data["vertex"])]["wonder"] = data["improvement"]
+        elif kind == "longest_route":
+            found += _route_passes(board, geo, after["seating"], data)
+        elif kind == "strongest_army":
+            if not seat or played[seat] < ARMY_MIN or (army is not None and played[seat] <= played[army]):
+                found.append(f"{ARMY}: it passes from {army} to {seat} with the Warrior cards played at {played}")
+            army = seat
+    close()
+    return found
+
+
+def _route_passes(board: JSONObject, geo: Geometry, seating: list[str], data: JSONObject) -> list[str]:
+    """The longest route passes to a player with 5 or more roads, strictly longer than its holder;
+    its holder loses it to nobody only below 5, when nobody else has 5 (rule D-IM-7)."""
+    lengths = {seat: route_length(board, geo, seat) for seat in seating}
+    new, old = data["seat"], data["lost"]
+    best = max(lengths.values(), default=0)
+    if new is None:
+        kept = old is not None and lengths[old] >= ROUTE_MIN
+        return [f"{ROUTE}: {old} loses it to nobody with the lengths {lengths}"] if kept or best >= ROUTE_MIN else []
+    if lengths[new] < max(ROUTE_MIN, best) or (old is not None and lengths[old] >= lengths[new]):
+        return [f"{ROUTE}: it passes from {old} to {new} with the lengths {lengths}"]
+    return []
+
+
+def _verdict(battle: JSONObject, verdict: list[tuple[str, str]]) -> list[str]:
+    """The dragon's strength is "the total number of towns on the board"; it is defeated when "the
+    total strength of the army is equal or greater"; then one player with more active warriors
+    than any other is the Dragonslayer, an equal number at the top takes a card each; else "the
+    player(s) with the fewest number of active knights", among those with a town without a
+    wonder, lose a town each (rules D-IM-6, D-IM-11)."""
+    towns, exposed = battle["towns"], battle["exposed"]
+    counts: dict[str, int] = battle["warriors"]
+    found = []
+    if battle["attack"] != towns or battle["defence"] != sum(battle["forces"].values()):
+        found.append(
+            f"{DRAGON}: strength {battle['attack']} against {battle['defence']} with {towns} towns on the board"
+        )
+    if battle["won"] != (battle["defence"] >= battle["attack"]):
+        found.append(f"{DRAGON}: the strength {battle['defence']} against {battle['attack']} gives won={battle['won']}")
+    top = max(counts.values(), default=0)
+    leaders = {s for s, n in counts.items() if n == top}
+    slayers = {s for k, s in verdict if k == "dragonslayer"}
+    rewarded = {s for k, s in verdict if k in ("card", "card_point", "deck_empty")}
+    burnt = {s for k, s in verdict if k == "demote"}
+    if battle["won"]:
+        want = (leaders, set()) if len(leaders) == 1 else (set(), leaders)
+        if (slayers, rewarded) != want or burnt:
+            found.append(f"{DRAGON}: a defeat with active warriors {counts} gives {verdict}")
+    else:
+        fewest = min((counts[s] for s in exposed), default=0)
+        if slayers or burnt != {s for s in exposed if counts[s] == fewest}:
+            found.append(f"{DRAGON}: a victory with active warriors {counts} gives {verdict}")
+    return found
+
+
+def _end(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """The game is over when a player reaches the target in its own turn, or (gm's round-limit
+    option) after the last round, the most points winning, hidden cards included, a tie shared;
+    nothing happens after the end, and the final scores are the points with the cards in hand."""
+    ends = [e.data for e in events if e.kind == "game_over"]
+    if before["phase"] == "over":
+        return [f"{END}: a turn after the game is over has {len(events)} events"] if events or after != before else []
+    if after["phase"] != "over":
+        return [f"{END}: the game goes on after a game_over event"] if ends else []
+    full = {seat: points(after, seat, hidden=True) for seat in after["seating"]}
+    found = [] if len(ends) == 1 and events[-1].kind == "game_over" else [f"{END}: the game ends with {ends}"]
+    if after["winner"] is not None:
+        want = [after["winner"]]
+    elif after["round_limit"] and after["round"] == after["round_limit"]:
+        want = [seat for seat in after["seating"] if full[seat] == max(full.values())]
+    else:
+        return found + [f"{END}: round {after['round']} ends the game with no winner (limit {after['round_limit']})"]
+    if ends and (ends[-1]["winners"] != want or ends[-1]["scores"] != full):
+        found.append(f"{END}: the game ends with {ends[-1]['winners']} and {ends[-1]['scores']}, not {want} and {full}")
     return found
