@@ -30,6 +30,7 @@ from .goods import (
     BANK,
     CARD_LIMIT,
     COMMODITY_FOR,
+    COMMODITY_OF,
     COSTS,
     DISCARD_LIMIT,
     FENCE_BONUS,
@@ -64,6 +65,7 @@ TRADES = "Trade (each side gives at least one card, never of a type it gets)"
 PLAYS = "Action Cards (Basic, up to one a turn, never in the turn it is bought)"
 ACTIONS = "Warriors (an action only by a warrior not activated during the current turn)"
 PLACES = "Roads, villages and towns (where each may be built)"
+PRODUCE = "Production (a village 1 and a town 2 from each adjacent tile of the number rolled)"
 DRAGON = "Dragons (strength the towns on the board; the verdict, D-IM-6, D-IM-11)"
 END = "Victory Conditions (the end, the winner and the scores; the round limit)"
 assert all(
@@ -87,6 +89,7 @@ assert all(
         PLAYS,
         ACTIONS,
         PLACES,
+        PRODUCE,
         DRAGON,
         END,
     )
@@ -621,6 +624,9 @@ def _placements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]
     found: list[str] = []
     battle: JSONObject | None = None  # the dragon's battle whose verdict is being followed
     verdict: list[tuple[str, str]] = []
+    tiles = {code: dict(tile) for code, tile in before["board"]["tiles"].items()}
+    robber = before["robber"]
+    owed: JSONObject | None = None  # what the roll being followed owes each seat
 
     def own(seat: str, vertex: int) -> JSONObject | None:
         building = buildings.get(str(vertex))
@@ -634,12 +640,29 @@ def _placements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]
     def close() -> None:
         if battle is not None:
             found.extend(_verdict(battle, verdict))
+        if owed is not None and not owed["short"]:
+            found.extend(_produced(owed, {}))
 
     for event in events:
         data, kind = event.data, event.kind
         seat: str = data.get("seat") or ""
         if kind in ("dice", "dragon_battle", "order_of_play", "game_over"):
             close()
+            owed = None
+        if kind == "dice" and data["total"] != 7:
+            owed = _owed(tiles, robber, buildings, geo, data["total"], after["mode"] == "wonders")
+        if kind == "shortage" and owed is not None:
+            owed["short"] = True
+        if kind == "production" and owed is not None:
+            found += [] if owed["short"] else _produced(owed, data["produced"])
+            owed = None
+        if kind == "robber":
+            robber = data["tile"]
+        if kind == "fog_lifted":
+            tiles[data["tile"]]["fog"] = False
+        if kind == "play" and data.get("card") == "inventor":
+            a, b = data["tiles"]
+            tiles[a]["number"], tiles[b]["number"] = tiles[b]["number"], tiles[a]["number"]
             battle, verdict = (dict(data), []) if kind == "dragon_battle" else (None, [])
             if battle is not None:  # the board the dragon finds
                 battle["towns"] = sum(1 for b in buildings.values() if b["kind"] == "town")
@@ -692,6 +715,48 @@ def _placements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]
                 found.append(f"{ARMY}: it passes from {army} to {seat} with the Warrior cards played at {played}")
             army = seat
     close()
+    return found
+
+
+def _owed(
+    tiles: JSONObject, robber: str | None, buildings: JSONObject, geo: Geometry, total: int, wonders: bool
+) -> JSONObject:
+    """What a roll owes each seat by the book: "A village produces one resource from any adjacent
+    tile while towns produces two", nothing from a tile under the robber, the desert or fog; in
+    Wonders & Warriors a town on wood, wool or ore "one wood and one paper" (cloth, coin). Gold
+    is counted apart, "any resource of the player's choice"."""
+    fixed: dict[str, Counter[str]] = {}
+    gold: Counter[str] = Counter()
+    for code, tile in tiles.items():
+        if tile["number"] != total or tile["fog"] or code == robber:
+            continue
+        for vertex in geo.tile_vertices[code]:
+            building = buildings.get(str(vertex))
+            if building is None:
+                continue
+            seat, n = building["owner"], 2 if building["kind"] == "town" else 1
+            mine = fixed.setdefault(seat, Counter())
+            if tile["kind"] == "gold":
+                gold[seat] += n
+            elif n == 2 and wonders and tile["kind"] in COMMODITY_OF:
+                mine.update((YIELDS[tile["kind"]], COMMODITY_OF[tile["kind"]]))
+            elif tile["kind"] in YIELDS:
+                mine[YIELDS[tile["kind"]]] += n
+    return {"total": total, "fixed": fixed, "gold": gold, "short": False}
+
+
+def _produced(owed: JSONObject, produced: JSONObject) -> list[str]:
+    """A roll the bank could pay in full (D-IM-4) gives every seat what it is owed: its fixed
+    cards, and as many more cards as its gold tiles owe it."""
+    found = []
+    for seat in sorted(set(produced) | set(owed["fixed"]) | set(owed["gold"])):
+        got = Counter({g: n for g, n in produced.get(seat, {}).items() if n})
+        fixed: Counter[str] = owed["fixed"].get(seat, Counter())
+        extra = got - fixed
+        if fixed - got or extra.total() != owed["gold"][seat]:
+            found.append(
+                f"{PRODUCE}: the roll of {owed['total']} gives {seat} {dict(got)}, owed {dict(fixed)} and {owed['gold'][seat]} gold"
+            )
     return found
 
 

@@ -22,6 +22,7 @@ from gm_games.imperials.invariants import (
     PLACES,
     PLAYS,
     PRICES,
+    PRODUCE,
     ROBBER,
     ROUTE,
     SLAYER,
@@ -335,3 +336,23 @@ def test_an_end_with_the_wrong_winner_or_none_due_is_found():
     wrong = Event("game_over", {"winners": [after["seating"][0]], "scores": {}, "text": "g"})
     lines = invariants(before, orders, TurnResult(after, (*result.events, wrong)))
     assert any(line.startswith(f"{END}: the game ends with [") for line in lines)
+
+
+def test_a_roll_paid_wrongly_is_found():
+    # "A village produces one resource from any adjacent tile while towns produces two
+    # resources"; "the settlements adjacent to this tile will not produce any resources".
+    before, orders, result = next(
+        (b, o, r)
+        for turns in range(2, 30)
+        for b, o, r in [game("basic", 5, turns)]
+        if any(e.kind == "production" for e in r.events) and not any(e.kind == "shortage" for e in r.events)
+    )
+    first = next(i for i, e in enumerate(result.events) if e.kind == "production")
+    data = result.events[first].data
+    seat = next(iter(data["produced"]))
+    more = {**data["produced"], seat: {**data["produced"][seat], "ore": data["produced"][seat].get("ore", 0) + 1}}
+    events = (*result.events[:first], Event("production", {**data, "produced": more}), *result.events[first + 1 :])
+    lines = invariants(before, orders, TurnResult(result.state, events))
+    assert any(line.startswith(f"{PRODUCE}: the roll of {data['total']} gives {seat}") for line in lines)
+    unpaid = result.events[:first] + result.events[first + 1 :]
+    assert PRODUCE in named(invariants(before, orders, TurnResult(result.state, unpaid)))
