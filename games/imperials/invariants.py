@@ -65,6 +65,7 @@ TRADES = "Trade (each side gives at least one card, never of a type it gets)"
 PLAYS = "Action Cards (Basic, up to one a turn, never in the turn it is bought)"
 ACTIONS = "Warriors (an action only by a warrior not activated during the current turn)"
 PLACES = "Roads, villages and towns (where each may be built)"
+EVENT_DIE = "Event dice (a card of its colour to each player with 1 or more and at least red - 1 improvements, D-IM-5)"
 PRODUCE = "Production (a village 1 and a town 2 from each adjacent tile of the number rolled)"
 DRAGON = "Dragons (strength the towns on the board; the verdict, D-IM-6, D-IM-11)"
 END = "Victory Conditions (the end, the winner and the scores; the round limit)"
@@ -90,6 +91,7 @@ assert all(
         ACTIONS,
         PLACES,
         PRODUCE,
+        EVENT_DIE,
         DRAGON,
         END,
     )
@@ -627,6 +629,10 @@ def _placements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]
     tiles = {code: dict(tile) for code, tile in before["board"]["tiles"].items()}
     robber = before["robber"]
     owed: JSONObject | None = None  # what the roll being followed owes each seat
+    levels = {seat: dict(s["improvements"]) for seat, s in before["seats"].items()}
+    die: JSONObject | None = None  # the colour the event die shows, who is owed a card, who got one
+    deck = list(before["decks"].get("basic", ()))
+    bought = False
 
     def own(seat: str, vertex: int) -> JSONObject | None:
         building = buildings.get(str(vertex))
@@ -642,13 +648,32 @@ def _placements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]
             found.extend(_verdict(battle, verdict))
         if owed is not None and not owed["short"]:
             found.extend(_produced(owed, {}))
+        if die is not None and die["got"] != die["owed"]:
+            found.append(f"{EVENT_DIE}: {die['colour']} with red {die['red']} and {levels} gives cards to {die['got']}")
 
     for event in events:
         data, kind = event.data, event.kind
         seat: str = data.get("seat") or ""
         if kind in ("dice", "dragon_battle", "order_of_play", "game_over"):
             close()
-            owed = None
+            owed = die = None
+            battle, verdict = (dict(data), []) if kind == "dragon_battle" else (None, [])
+            if battle is not None:  # the board the dragon finds
+                battle["towns"] = sum(1 for b in buildings.values() if b["kind"] == "town")
+                battle["exposed"] = {b["owner"] for b in buildings.values() if b["kind"] == "town" and not b["wonder"]}
+        if kind == "dice" and data.get("event") not in (None, "black"):
+            need = max(1, data["red"] - 1)
+            colour = data["event"]
+            die = {"colour": colour, "red": data["red"], "got": set()}
+            die["owed"] = {who for who, level in levels.items() if level[colour] >= need}
+        if kind in ("card", "card_point", "deck_empty") and die is not None and battle is None:
+            die["got"].add(seat)
+        if kind == "improve":
+            levels[seat][data["improvement"]] = data["level"]
+        if kind == "buy" or (kind == "card_drawn" and bought):
+            bought = kind == "buy"
+            if kind == "card_drawn" and (not deck or deck.pop(0) != data["card"]):
+                found.append(f"{CARDS}: {seat} draws {data['card']}, not the top of the deck")
         if kind == "dice" and data["total"] != 7:
             owed = _owed(tiles, robber, buildings, geo, data["total"], after["mode"] == "wonders")
         if kind == "shortage" and owed is not None:
@@ -663,10 +688,6 @@ def _placements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]
         if kind == "play" and data.get("card") == "inventor":
             a, b = data["tiles"]
             tiles[a]["number"], tiles[b]["number"] = tiles[b]["number"], tiles[a]["number"]
-            battle, verdict = (dict(data), []) if kind == "dragon_battle" else (None, [])
-            if battle is not None:  # the board the dragon finds
-                battle["towns"] = sum(1 for b in buildings.values() if b["kind"] == "town")
-                battle["exposed"] = {b["owner"] for b in buildings.values() if b["kind"] == "town" and not b["wonder"]}
         if kind in ("dragonslayer", "card", "card_point", "deck_empty", "demote") and battle is not None:
             verdict.append((kind, seat))
         if kind == "settle" and data["vertex"] is not None:
@@ -681,15 +702,18 @@ def _placements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]
             if not any(reaches(seat, end) for end in geo.edge_ends[data["edge"]]):
                 found.append(f"{PLACES}: {seat}'s road on {data['edge']} touches none of its roads or settlements")
             roads[data["edge"]] = seat
+            found += _at_all_times(board, seat, "road")
         elif kind == "village":
             if not any(roads.get(e) == seat for e in geo.vertex_edges[data["vertex"]]):
                 found.append(f"{PLACES}: {seat}'s village at {data['vertex']} is at the end of none of its roads")
             buildings[str(data["vertex"])] = {"owner": seat, "kind": "village", "wonder": None}
+            found += _at_all_times(board, seat, "village")
         elif kind == "town":
             building = own(seat, data["vertex"])
             if building is None or building["kind"] != "village":
                 found.append(f"{PLACES}: {seat}'s town at {data['vertex']} is not on a village of its own")
             buildings[str(data["vertex"])] = {"owner": seat, "kind": "town", "wonder": None}
+            found += _at_all_times(board, seat, "town")
         elif kind == "warrior":
             vertex = data["vertex"]
             if str(vertex) in buildings or not any(roads.get(e) == seat for e in geo.vertex_edges[vertex]):
@@ -699,6 +723,7 @@ def _placements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]
                 buildings.pop(str(data["vertex"]), None)
             else:
                 buildings[str(data["vertex"])]["kind"] = "village"
+                found += _at_all_times(board, seat, "village")
         elif kind == "play" and data.get("card") == "diplomat":
             roads.pop(data["edge"], None)
         elif kind == "play" and data.get("card") == "warrior":
@@ -716,6 +741,16 @@ def _placements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]
             army = seat
     close()
     return found
+
+
+def _at_all_times(board: JSONObject, seat: str, kind: str) -> list[str]:
+    """D-IM-13: "A player may have a maximum of 15 roads on the board at any time", 5 villages,
+    4 towns: after each placement, not only at the end of the round."""
+    if kind == "road":
+        held = sum(1 for owner in board["roads"].values() if owner == seat)
+    else:
+        held = sum(1 for b in board["buildings"].values() if b["owner"] == seat and b["kind"] == kind)
+    return [f"{LIMIT}: {seat} has {held} {kind}s on the board at once"] if held > LIMITS[kind] else []
 
 
 def _owed(

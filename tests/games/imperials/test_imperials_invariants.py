@@ -16,6 +16,7 @@ from gm_games.imperials.invariants import (
     DISTANCE,
     DRAGON,
     END,
+    EVENT_DIE,
     HIDDEN,
     LIMIT,
     OFFERS,
@@ -356,3 +357,27 @@ def test_a_roll_paid_wrongly_is_found():
     assert any(line.startswith(f"{PRODUCE}: the roll of {data['total']} gives {seat}") for line in lines)
     unpaid = result.events[:first] + result.events[first + 1 :]
     assert PRODUCE in named(invariants(before, orders, TurnResult(result.state, unpaid)))
+
+
+def test_event_die_cards_to_the_wrong_players_or_a_sixth_village_are_found():
+    # "If the player has at least one and upto one less improvement than the roll of the red dice
+    # for the color of the event dice, they receive an action card" (D-IM-5); "A player may have a
+    # maximum of 5 villages on the board at any time" (D-IM-13: at all times).
+    before, orders, result = game("wonders", 5, 10)
+    red, blue = before["seating"][:2]
+    before = copy.deepcopy(before)
+    for seat in before["seating"]:
+        before["seats"][seat]["improvements"]["trade"] = 0
+    before["seats"][red]["improvements"]["trade"] = 3
+    before["buildings"].update({str(n): {"owner": blue, "kind": "village", "wonder": None} for n in range(900, 905)})
+    dice = {"seat": red, "white": 1, "red": 4, "total": 5, "event": "trade", "text": "d"}
+    events = (
+        *result.events,
+        Event("dice", dice),
+        Event("card", {"seat": blue, "improvement": "trade", "text": "c"}),
+        Event("order_of_play", {"text": "o"}),
+        Event("village", {"seat": blue, "vertex": 1, "text": "v"}),
+    )
+    lines = invariants(before, orders, TurnResult(result.state, events))
+    assert any(line.startswith(f"{LIMIT}: {blue} has") and "villages on the board at once" in line for line in lines)
+    assert any(line.startswith(f"{EVENT_DIE}: trade with red 4") and f"{{'{blue}'}}" in line for line in lines)
