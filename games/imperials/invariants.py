@@ -486,16 +486,32 @@ def _robber(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
 
 def _thefts(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
     """Each theft after the robber moves is the mover's, from another player with a settlement
-    at a corner of the robber's new tile (the Bishop's, rule D-IM-10: with any piece there)."""
+    at a corner of the robber's new tile (the Bishop's, rule D-IM-10: with any piece there); and
+    when such a player holds a card, "the current player must choose one of these players to
+    steal one random resource card from": the move is followed by a theft."""
     corners = board_geometry(after).tile_vertices
     found: list[str] = []
     mover, tile, bishop, last_play = None, None, False, None
+    sizes = {seat: sum(s["hand"].values()) for seat, s in before["seats"].items()}
+    due: list[str] = []  # who the robber just moved may rob: "the current player must choose one"
     for event in events:
         data = event.data
+        if due and not (event.kind == "theft" and data["thief"] == mover and data["victim"] in due):
+            found.append(f"{THEFT}: {mover} moves the robber to {tile} and robs none of {due}")
+        due = []
+        for seat, cards in _moves(event, []):
+            sizes[seat] += sum(cards.values())
         if event.kind == "play":
             last_play = data.get("card")
         if event.kind == "robber":
             mover, tile, bishop, last_play = data["seat"], data["tile"], last_play == "bishop", None
+            standing = [
+                before["buildings"][str(v)]["owner"]
+                for v in corners[tile]
+                if str(v) in before["buildings"]
+                and after["buildings"].get(str(v), {}).get("owner") == before["buildings"][str(v)]["owner"]
+            ]
+            due = [] if bishop else sorted({s for s in standing if s != mover and sizes[s] > 0})
         if event.kind in ("dice", "chase"):
             last_play = None
         if event.kind != "theft":
@@ -510,6 +526,8 @@ def _thefts(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
         }
         if data["thief"] != mover or data["victim"] == mover or data["victim"] not in owners:
             found.append(f"{THEFT}: {data['thief']} robs {data['victim']} with the robber on {tile}, moved by {mover}")
+    if due:
+        found.append(f"{THEFT}: {mover} moves the robber to {tile} and robs none of {due}")
     return found
 
 

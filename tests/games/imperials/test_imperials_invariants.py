@@ -381,3 +381,20 @@ def test_event_die_cards_to_the_wrong_players_or_a_sixth_village_are_found():
     lines = invariants(before, orders, TurnResult(result.state, events))
     assert any(line.startswith(f"{LIMIT}: {blue} has") and "villages on the board at once" in line for line in lines)
     assert any(line.startswith(f"{EVENT_DIE}: trade with red 4") and f"{{'{blue}'}}" in line for line in lines)
+
+
+def test_a_robber_that_robs_nobody_beside_a_player_holding_cards_is_found():
+    # Robber: "if any other player has a settlement adjacent to the tile on which the robber is
+    # placed, the current player must choose one of these players to steal one random resource card from".
+    before, orders, result = game("basic", 5, 10)
+    geo = imperials_turn.board_geometry(before)
+    vertex, building = next(
+        (v, b)
+        for v, b in before["buildings"].items()
+        if sum(before["seats"][b["owner"]]["hand"].values()) and str(v) in result.state["buildings"]
+    )
+    tile = next(c for c in geo.tiles if int(vertex) in geo.tile_vertices[c] and c != before["robber"])
+    mover = next(s for s in before["seating"] if s != building["owner"])
+    events = (Event("robber", {"seat": mover, "tile": tile, "text": "t"}),)
+    lines = invariants(before, orders, TurnResult(result.state, events))
+    assert any(line.startswith(f"{THEFT}: {mover} moves the robber to {tile} and robs none of") for line in lines)
