@@ -24,11 +24,13 @@ from collections.abc import Callable
 from gm.core.model import Event, JSONObject, Order, TurnResult
 
 from .awards import ARMY_MIN, ROUTE_MIN, points, route_length
+from .board import Geometry
 from .cards import BASIC_DECK, SHOWN_POINTS, WONDERS_DECKS
 from .goods import (
     BANK,
     CARD_LIMIT,
     COMMODITY_FOR,
+    COMMODITY_OF,
     COSTS,
     DISCARD_LIMIT,
     FENCE_BONUS,
@@ -62,6 +64,11 @@ DISCARDS = "Robber (more cards than the discard limit, 7 and 2 more a fence, giv
 TRADES = "Trade (each side gives at least one card, never of a type it gets)"
 PLAYS = "Action Cards (Basic, up to one a turn, never in the turn it is bought)"
 ACTIONS = "Warriors (an action only by a warrior not activated during the current turn)"
+PLACES = "Roads, villages and towns (where each may be built)"
+EVENT_DIE = "Event dice (a card of its colour to each player with 1 or more and at least red - 1 improvements, D-IM-5)"
+PRODUCE = "Production (a village 1 and a town 2 from each adjacent tile of the number rolled)"
+DRAGON = "Dragons (strength the towns on the board; the verdict, D-IM-6, D-IM-11)"
+END = "Victory Conditions (the end, the winner and the scores; the round limit)"
 assert all(
     ": " not in name
     for name in (
@@ -82,6 +89,11 @@ assert all(
         TRADES,
         PLAYS,
         ACTIONS,
+        PLACES,
+        PRODUCE,
+        EVENT_DIE,
+        DRAGON,
+        END,
     )
 )
 
@@ -130,6 +142,8 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _trades,
         _plays,
         _warrior_actions,
+        _placements,
+        _end,
     )
     return found + [line for check in checks for line in check(before, result.state, result.events)]
 
@@ -472,16 +486,32 @@ def _robber(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
 
 def _thefts(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
     """Each theft after the robber moves is the mover's, from another player with a settlement
-    at a corner of the robber's new tile (the Bishop's, rule D-IM-10: with any piece there)."""
+    at a corner of the robber's new tile (the Bishop's, rule D-IM-10: with any piece there); and
+    when such a player holds a card, "the current player must choose one of these players to
+    steal one random resource card from": the move is followed by a theft."""
     corners = board_geometry(after).tile_vertices
     found: list[str] = []
     mover, tile, bishop, last_play = None, None, False, None
+    sizes = {seat: sum(s["hand"].values()) for seat, s in before["seats"].items()}
+    due: list[str] = []  # who the robber just moved may rob: "the current player must choose one"
     for event in events:
         data = event.data
+        if due and not (event.kind == "theft" and data["thief"] == mover and data["victim"] in due):
+            found.append(f"{THEFT}: {mover} moves the robber to {tile} and robs none of {due}")
+        due = []
+        for seat, cards in _moves(event, []):
+            sizes[seat] += sum(cards.values())
         if event.kind == "play":
             last_play = data.get("card")
         if event.kind == "robber":
             mover, tile, bishop, last_play = data["seat"], data["tile"], last_play == "bishop", None
+            standing = [
+                before["buildings"][str(v)]["owner"]
+                for v in corners[tile]
+                if str(v) in before["buildings"]
+                and after["buildings"].get(str(v), {}).get("owner") == before["buildings"][str(v)]["owner"]
+            ]
+            due = [] if bishop else sorted({s for s in standing if s != mover and sizes[s] > 0})
         if event.kind in ("dice", "chase"):
             last_play = None
         if event.kind != "theft":
@@ -496,6 +526,8 @@ def _thefts(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
         }
         if data["thief"] != mover or data["victim"] == mover or data["victim"] not in owners:
             found.append(f"{THEFT}: {data['thief']} robs {data['victim']} with the robber on {tile}, moved by {mover}")
+    if due:
+        found.append(f"{THEFT}: {mover} moves the robber to {tile} and robs none of {due}")
     return found
 
 
@@ -586,4 +618,263 @@ def _warrior_actions(before: JSONObject, after: JSONObject, events: tuple[Event,
             found.append(f"{ACTIONS}: {data['text']}")
         elif event.kind == "chase" and (data["seat"], data["vertex"]) in activated:
             found.append(f"{ACTIONS}: {data['text']}")
+    return found
+
+
+# ----------------------------------------------------------------------------------------------
+# Where things are built, the awards as they pass, the dragon: followed event by event.
+
+
+def _placements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """The board is followed through the turn's events from the board before it, and each
+    placement is checked on the board as it then stood: "The player may build roads adjacent to
+    any settlement belonging to the player or adjacent to another road", not past "another
+    player's settlement"; villages "adjacent to a road belonging to the player" (the set-up
+    village with its road "adjacent to the village"); a town on the player's own village (rule
+    D-IM-3); a warrior "similar to settlements", on an empty vertex at the end of its owner's road.
+    The longest route and the strongest army pass only to a player strictly ahead of their
+    holder (rule D-IM-7: the holder keeps them on a tie); the dragon's strength is the towns on
+    the board and its verdict counts active warriors (rules D-IM-6, D-IM-11)."""
+    geo = board_geometry(after)
+    roads: dict[str, str] = dict(before["roads"])
+    buildings: dict[str, JSONObject] = {v: dict(b) for v, b in before["buildings"].items()}
+    board = {"roads": roads, "buildings": buildings}
+    played = {seat: s["warriors_played"] for seat, s in before["seats"].items()}
+    army = before["army"]["seat"]
+    found: list[str] = []
+    battle: JSONObject | None = None  # the dragon's battle whose verdict is being followed
+    verdict: list[tuple[str, str]] = []
+    tiles = {code: dict(tile) for code, tile in before["board"]["tiles"].items()}
+    robber = before["robber"]
+    owed: JSONObject | None = None  # what the roll being followed owes each seat
+    levels = {seat: dict(s["improvements"]) for seat, s in before["seats"].items()}
+    die: JSONObject | None = None  # the colour the event die shows, who is owed a card, who got one
+    deck = list(before["decks"].get("basic", ()))
+    bought = False
+
+    def own(seat: str, vertex: int) -> JSONObject | None:
+        building = buildings.get(str(vertex))
+        return building if building is not None and building["owner"] == seat else None
+
+    def reaches(seat: str, vertex: int) -> bool:
+        if str(vertex) in buildings:
+            return own(seat, vertex) is not None
+        return any(roads.get(e) == seat for e in geo.vertex_edges[vertex])
+
+    def close() -> None:
+        if battle is not None:
+            found.extend(_verdict(battle, verdict))
+        if owed is not None and not owed["short"]:
+            found.extend(_produced(owed, {}))
+        if die is not None and die["got"] != die["owed"]:
+            found.append(f"{EVENT_DIE}: {die['colour']} with red {die['red']} and {levels} gives cards to {die['got']}")
+
+    for event in events:
+        data, kind = event.data, event.kind
+        seat: str = data.get("seat") or ""
+        if kind in ("dice", "dragon_battle", "order_of_play", "game_over"):
+            close()
+            owed = die = None
+            battle, verdict = (dict(data), []) if kind == "dragon_battle" else (None, [])
+            if battle is not None:  # the board the dragon finds
+                battle["towns"] = sum(1 for b in buildings.values() if b["kind"] == "town")
+                battle["exposed"] = {b["owner"] for b in buildings.values() if b["kind"] == "town" and not b["wonder"]}
+        if kind == "dice" and data.get("event") not in (None, "black"):
+            need = max(1, data["red"] - 1)
+            colour = data["event"]
+            die = {"colour": colour, "red": data["red"], "got": set()}
+            die["owed"] = {who for who, level in levels.items() if level[colour] >= need}
+        if kind in ("card", "card_point", "deck_empty") and die is not None and battle is None:
+            die["got"].add(seat)
+        if kind == "improve":
+            levels[seat][data["improvement"]] = data["level"]
+        if kind == "buy" or (kind == "card_drawn" and bought):
+            bought = kind == "buy"
+            if kind == "card_drawn" and (not deck or deck.pop(0) != data["card"]):
+                found.append(f"{CARDS}: {seat} draws {data['card']}, not the top of the deck")
+        if kind == "dice" and data["total"] != 7:
+            owed = _owed(tiles, robber, buildings, geo, data["total"], after["mode"] == "wonders")
+        if kind == "shortage" and owed is not None:
+            owed["short"] = True
+        if kind == "production" and owed is not None:
+            found += [] if owed["short"] else _produced(owed, data["produced"])
+            owed = None
+        if kind == "robber":
+            robber = data["tile"]
+        if kind == "fog_lifted":
+            tiles[data["tile"]]["fog"] = False
+        if kind == "play" and data.get("card") == "inventor":
+            a, b = data["tiles"]
+            tiles[a]["number"], tiles[b]["number"] = tiles[b]["number"], tiles[a]["number"]
+        if kind in ("dragonslayer", "card", "card_point", "deck_empty", "demote") and battle is not None:
+            verdict.append((kind, seat))
+        if kind == "settle" and data["vertex"] is not None:
+            buildings[str(data["vertex"])] = {"owner": seat, "kind": data["piece"], "wonder": None}
+            if data["edge"] is not None:
+                if data["vertex"] not in geo.edge_ends[data["edge"]]:
+                    found.append(
+                        f"{PLACES}: {seat}'s set-up road {data['edge']} is not at its village {data['vertex']}"
+                    )
+                roads[data["edge"]] = seat
+        elif kind == "road":
+            if not any(reaches(seat, end) for end in geo.edge_ends[data["edge"]]):
+                found.append(f"{PLACES}: {seat}'s road on {data['edge']} touches none of its roads or settlements")
+            roads[data["edge"]] = seat
+            found += _at_all_times(board, seat, "road")
+        elif kind == "village":
+            if not any(roads.get(e) == seat for e in geo.vertex_edges[data["vertex"]]):
+                found.append(f"{PLACES}: {seat}'s village at {data['vertex']} is at the end of none of its roads")
+            buildings[str(data["vertex"])] = {"owner": seat, "kind": "village", "wonder": None}
+            found += _at_all_times(board, seat, "village")
+        elif kind == "town":
+            building = own(seat, data["vertex"])
+            if building is None or building["kind"] != "village":
+                found.append(f"{PLACES}: {seat}'s town at {data['vertex']} is not on a village of its own")
+            buildings[str(data["vertex"])] = {"owner": seat, "kind": "town", "wonder": None}
+            found += _at_all_times(board, seat, "town")
+        elif kind == "warrior":
+            vertex = data["vertex"]
+            if str(vertex) in buildings or not any(roads.get(e) == seat for e in geo.vertex_edges[vertex]):
+                found.append(f"{PLACES}: {seat}'s warrior at {vertex} is not on an empty vertex at the end of its road")
+        elif kind == "demote":
+            if data["removed"]:
+                buildings.pop(str(data["vertex"]), None)
+            else:
+                buildings[str(data["vertex"])]["kind"] = "village"
+                found += _at_all_times(board, seat, "village")
+        elif kind == "play" and data.get("card") == "diplomat":
+            roads.pop(data["edge"], None)
+        elif kind == "play" and data.get("card") == "warrior":
+            played[seat] += 1
+        elif kind == "wonder" and "vertex" in data:
+            for building in buildings.values():
+                if building.get("wonder") == data["improvement"]:
+                    building["wonder"] = None
+            buildings[str(data["vertex"])]["wonder"] = data["improvement"]
+        elif kind == "longest_route":
+            found += _route_passes(board, geo, after["seating"], data)
+        elif kind == "strongest_army":
+            if not seat or played[seat] < ARMY_MIN or (army is not None and played[seat] <= played[army]):
+                found.append(f"{ARMY}: it passes from {army} to {seat} with the Warrior cards played at {played}")
+            army = seat
+    close()
+    return found
+
+
+def _at_all_times(board: JSONObject, seat: str, kind: str) -> list[str]:
+    """D-IM-13: "A player may have a maximum of 15 roads on the board at any time", 5 villages,
+    4 towns: after each placement, not only at the end of the round."""
+    if kind == "road":
+        held = sum(1 for owner in board["roads"].values() if owner == seat)
+    else:
+        held = sum(1 for b in board["buildings"].values() if b["owner"] == seat and b["kind"] == kind)
+    return [f"{LIMIT}: {seat} has {held} {kind}s on the board at once"] if held > LIMITS[kind] else []
+
+
+def _owed(
+    tiles: JSONObject, robber: str | None, buildings: JSONObject, geo: Geometry, total: int, wonders: bool
+) -> JSONObject:
+    """What a roll owes each seat by the book: "A village produces one resource from any adjacent
+    tile while towns produces two", nothing from a tile under the robber, the desert or fog; in
+    Wonders & Warriors a town on wood, wool or ore "one wood and one paper" (cloth, coin). Gold
+    is counted apart, "any resource of the player's choice"."""
+    fixed: dict[str, Counter[str]] = {}
+    gold: Counter[str] = Counter()
+    for code, tile in tiles.items():
+        if tile["number"] != total or tile["fog"] or code == robber:
+            continue
+        for vertex in geo.tile_vertices[code]:
+            building = buildings.get(str(vertex))
+            if building is None:
+                continue
+            seat, n = building["owner"], 2 if building["kind"] == "town" else 1
+            mine = fixed.setdefault(seat, Counter())
+            if tile["kind"] == "gold":
+                gold[seat] += n
+            elif n == 2 and wonders and tile["kind"] in COMMODITY_OF:
+                mine.update((YIELDS[tile["kind"]], COMMODITY_OF[tile["kind"]]))
+            elif tile["kind"] in YIELDS:
+                mine[YIELDS[tile["kind"]]] += n
+    return {"total": total, "fixed": fixed, "gold": gold, "short": False}
+
+
+def _produced(owed: JSONObject, produced: JSONObject) -> list[str]:
+    """A roll the bank could pay in full (D-IM-4) gives every seat what it is owed: its fixed
+    cards, and as many more cards as its gold tiles owe it."""
+    found = []
+    for seat in sorted(set(produced) | set(owed["fixed"]) | set(owed["gold"])):
+        got = Counter({g: n for g, n in produced.get(seat, {}).items() if n})
+        fixed: Counter[str] = owed["fixed"].get(seat, Counter())
+        extra = got - fixed
+        if fixed - got or extra.total() != owed["gold"][seat]:
+            found.append(
+                f"{PRODUCE}: the roll of {owed['total']} gives {seat} {dict(got)}, owed {dict(fixed)} and {owed['gold'][seat]} gold"
+            )
+    return found
+
+
+def _route_passes(board: JSONObject, geo: Geometry, seating: list[str], data: JSONObject) -> list[str]:
+    """The longest route passes to a player with 5 or more roads, strictly longer than its holder;
+    its holder loses it to nobody only below 5, when nobody else has 5 (rule D-IM-7)."""
+    lengths = {seat: route_length(board, geo, seat) for seat in seating}
+    new, old = data["seat"], data["lost"]
+    best = max(lengths.values(), default=0)
+    if new is None:
+        kept = old is not None and lengths[old] >= ROUTE_MIN
+        return [f"{ROUTE}: {old} loses it to nobody with the lengths {lengths}"] if kept or best >= ROUTE_MIN else []
+    if lengths[new] < max(ROUTE_MIN, best) or (old is not None and lengths[old] >= lengths[new]):
+        return [f"{ROUTE}: it passes from {old} to {new} with the lengths {lengths}"]
+    return []
+
+
+def _verdict(battle: JSONObject, verdict: list[tuple[str, str]]) -> list[str]:
+    """The dragon's strength is "the total number of towns on the board"; it is defeated when "the
+    total strength of the army is equal or greater"; then one player with more active warriors
+    than any other is the Dragonslayer, an equal number at the top takes a card each; else "the
+    player(s) with the fewest number of active knights", among those with a town without a
+    wonder, lose a town each (rules D-IM-6, D-IM-11)."""
+    towns, exposed = battle["towns"], battle["exposed"]
+    counts: dict[str, int] = battle["warriors"]
+    found = []
+    if battle["attack"] != towns or battle["defence"] != sum(battle["forces"].values()):
+        found.append(
+            f"{DRAGON}: strength {battle['attack']} against {battle['defence']} with {towns} towns on the board"
+        )
+    if battle["won"] != (battle["defence"] >= battle["attack"]):
+        found.append(f"{DRAGON}: the strength {battle['defence']} against {battle['attack']} gives won={battle['won']}")
+    top = max(counts.values(), default=0)
+    leaders = {s for s, n in counts.items() if n == top}
+    slayers = {s for k, s in verdict if k == "dragonslayer"}
+    rewarded = {s for k, s in verdict if k in ("card", "card_point", "deck_empty")}
+    burnt = {s for k, s in verdict if k == "demote"}
+    if battle["won"]:
+        want = (leaders, set()) if len(leaders) == 1 else (set(), leaders)
+        if (slayers, rewarded) != want or burnt:
+            found.append(f"{DRAGON}: a defeat with active warriors {counts} gives {verdict}")
+    else:
+        fewest = min((counts[s] for s in exposed), default=0)
+        if slayers or burnt != {s for s in exposed if counts[s] == fewest}:
+            found.append(f"{DRAGON}: a victory with active warriors {counts} gives {verdict}")
+    return found
+
+
+def _end(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """The game is over when a player reaches the target in its own turn, or (gm's round-limit
+    option) after the last round, the most points winning, hidden cards included, a tie shared;
+    nothing happens after the end, and the final scores are the points with the cards in hand."""
+    ends = [e.data for e in events if e.kind == "game_over"]
+    if before["phase"] == "over":
+        return [f"{END}: a turn after the game is over has {len(events)} events"] if events or after != before else []
+    if after["phase"] != "over":
+        return [f"{END}: the game goes on after a game_over event"] if ends else []
+    full = {seat: points(after, seat, hidden=True) for seat in after["seating"]}
+    found = [] if len(ends) == 1 and events[-1].kind == "game_over" else [f"{END}: the game ends with {ends}"]
+    if after["winner"] is not None:
+        want = [after["winner"]]
+    elif after["round_limit"] and after["round"] == after["round_limit"]:
+        want = [seat for seat in after["seating"] if full[seat] == max(full.values())]
+    else:
+        return found + [f"{END}: round {after['round']} ends the game with no winner (limit {after['round_limit']})"]
+    if ends and (ends[-1]["winners"] != want or ends[-1]["scores"] != full):
+        found.append(f"{END}: the game ends with {ends[-1]['winners']} and {ends[-1]['scores']}, not {want} and {full}")
     return found

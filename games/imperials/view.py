@@ -66,6 +66,7 @@ def view(state: JSONObject, seat: str) -> JSONObject:
         "phase": state["phase"],
         "round": state["round"],
         "target": state["target"],
+        "round_limit": state["round_limit"],  # gm's option: the last round, 0 for none
         "turn_label": turn_label(state),
         "board": board_drawing(state, geo),
         "tiles": _tiles(state, geo),

@@ -14,11 +14,16 @@ from gm_games.imperials.invariants import (
     CARDS,
     DISCARDS,
     DISTANCE,
+    DRAGON,
+    END,
+    EVENT_DIE,
     HIDDEN,
     LIMIT,
     OFFERS,
+    PLACES,
     PLAYS,
     PRICES,
+    PRODUCE,
     ROBBER,
     ROUTE,
     SLAYER,
@@ -251,3 +256,145 @@ def test_a_warrior_acting_in_the_turn_it_was_activated_is_found():
     )
     lines = invariants(before, orders, TurnResult(result.state, events))
     assert f"{ACTIONS}: m" in lines and f"{ACTIONS}: c" in lines
+
+
+def test_a_road_village_town_or_warrior_out_of_place_is_found():
+    # "The player may build roads adjacent to any settlement belonging to the player or adjacent
+    # to another road"; villages "adjacent to a road belonging to the player"; a town is a
+    # village upgraded (D-IM-3); a warrior is placed "similar to settlements".
+    before, orders, result = game("wonders", 5, 10)
+    geo = imperials_turn.board_geometry(before)
+    seat = before["seating"][0]
+    mine = {v for e, o in before["roads"].items() if o == seat for v in geo.edge_ends[e]}
+    mine |= {int(v) for v, b in before["buildings"].items() if b["owner"] == seat}
+    far = next(e for e, ends in geo.edge_ends.items() if not set(ends) & mine and e not in before["roads"])
+    alone = next(v for v in sorted(geo.vertex_edges) if v not in mine and str(v) not in before["buildings"])
+    other = next(v for v, b in before["buildings"].items() if b["owner"] != seat)
+    events = (
+        *result.events,
+        Event("road", {"seat": seat, "edge": far, "free": True, "text": "r"}),
+        Event("village", {"seat": seat, "vertex": alone, "text": "v"}),
+        Event("town", {"seat": seat, "vertex": int(other), "cost": {"wheat": 2, "ore": 3}, "text": "t"}),
+        Event("warrior", {"seat": seat, "vertex": int(other), "free": True, "text": "w"}),
+    )
+    lines = [line for line in invariants(before, orders, TurnResult(result.state, events)) if line.startswith(PLACES)]
+    assert lines == [
+        f"{PLACES}: {seat}'s road on {far} touches none of its roads or settlements",
+        f"{PLACES}: {seat}'s village at {alone} is at the end of none of its roads",
+        f"{PLACES}: {seat}'s town at {other} is not on a village of its own",
+        f"{PLACES}: {seat}'s warrior at {other} is not on an empty vertex at the end of its road",
+    ]
+
+
+def test_an_award_passed_on_a_tie_is_found():
+    # "If another player builds a longer trade route, the two victory points will pass"; "If any
+    # other player uses more Warrior cards, the two extra points will pass" (D-IM-7: a tie keeps).
+    before, orders, result = game("basic", 5, 10)
+    red, blue = before["seating"][:2]
+    before = copy.deepcopy(before)
+    before["army"] = {"seat": red, "count": 3}
+    before["seats"][red]["warriors_played"] = before["seats"][blue]["warriors_played"] = 3
+    events = (
+        *result.events,
+        Event("longest_route", {"seat": blue, "lost": red, "length": 1, "text": "l"}),
+        Event("strongest_army", {"seat": blue, "lost": red, "count": 3, "text": "a"}),
+    )
+    lines = invariants(before, orders, TurnResult(result.state, events))
+    assert any(line.startswith(f"{ROUTE}: it passes from {red} to {blue}") for line in lines)
+    assert any(line.startswith(f"{ARMY}: it passes from {red} to {blue}") for line in lines)
+
+
+def test_a_dragon_of_the_wrong_strength_or_verdict_is_found():
+    # "The strength of the dragon is determined by the total number of towns on the board";
+    # "if one player has more active warriors than any other player, they receive an extra
+    # victory point"; "the player(s) with the fewest number of active knights must choose one
+    # town to demote" (D-IM-6, D-IM-11).
+    before, orders, result = game("wonders", 5, 10)
+    red, blue = before["seating"][:2]
+    towns = sum(1 for b in before["buildings"].values() if b["kind"] == "town")
+    counts = {s: 0 for s in before["seating"]}
+    won = {"attack": towns, "defence": towns, "forces": {red: towns}, "warriors": {**counts, red: 1, blue: 1}}
+    lost = {"attack": towns + 1, "defence": 0, "forces": {}, "warriors": counts}
+    events = (
+        *result.events,
+        Event("dragon_battle", {**won, "won": True, "text": "b"}),
+        Event("dragonslayer", {"seat": red, "point": True, "text": "d"}),
+        Event("dragon_battle", {**lost, "won": False, "text": "b"}),
+    )
+    lines = [line for line in invariants(before, orders, TurnResult(result.state, events)) if line.startswith(DRAGON)]
+    assert len(lines) == 3 and f"with {towns} towns on the board" in lines[1]
+    assert lines[0].startswith(f"{DRAGON}: a defeat") and lines[2].startswith(f"{DRAGON}: a victory")
+
+
+def test_an_end_with_the_wrong_winner_or_none_due_is_found():
+    # "A player wins by accumuating victory points"; at gm's round limit the most points win.
+    before, orders, result = game("basic", 5, 10)
+    after = copy.deepcopy(result.state)
+    after["phase"] = "over"
+    lines = invariants(before, orders, TurnResult(after, result.events))
+    assert any(line.startswith(f"{END}: round") for line in lines)
+    after["round_limit"] = after["round"]
+    wrong = Event("game_over", {"winners": [after["seating"][0]], "scores": {}, "text": "g"})
+    lines = invariants(before, orders, TurnResult(after, (*result.events, wrong)))
+    assert any(line.startswith(f"{END}: the game ends with [") for line in lines)
+
+
+def test_a_roll_paid_wrongly_is_found():
+    # "A village produces one resource from any adjacent tile while towns produces two
+    # resources"; "the settlements adjacent to this tile will not produce any resources".
+    before, orders, result = next(
+        (b, o, r)
+        for turns in range(2, 30)
+        for b, o, r in [game("basic", 5, turns)]
+        if any(e.kind == "production" for e in r.events) and not any(e.kind == "shortage" for e in r.events)
+    )
+    first = next(i for i, e in enumerate(result.events) if e.kind == "production")
+    data = result.events[first].data
+    seat = next(iter(data["produced"]))
+    more = {**data["produced"], seat: {**data["produced"][seat], "ore": data["produced"][seat].get("ore", 0) + 1}}
+    events = (*result.events[:first], Event("production", {**data, "produced": more}), *result.events[first + 1 :])
+    lines = invariants(before, orders, TurnResult(result.state, events))
+    assert any(line.startswith(f"{PRODUCE}: the roll of {data['total']} gives {seat}") for line in lines)
+    unpaid = result.events[:first] + result.events[first + 1 :]
+    assert PRODUCE in named(invariants(before, orders, TurnResult(result.state, unpaid)))
+
+
+def test_event_die_cards_to_the_wrong_players_or_a_sixth_village_are_found():
+    # "If the player has at least one and upto one less improvement than the roll of the red dice
+    # for the color of the event dice, they receive an action card" (D-IM-5); "A player may have a
+    # maximum of 5 villages on the board at any time" (D-IM-13: at all times).
+    before, orders, result = game("wonders", 5, 10)
+    red, blue = before["seating"][:2]
+    before = copy.deepcopy(before)
+    for seat in before["seating"]:
+        before["seats"][seat]["improvements"]["trade"] = 0
+    before["seats"][red]["improvements"]["trade"] = 3
+    before["buildings"].update({str(n): {"owner": blue, "kind": "village", "wonder": None} for n in range(900, 905)})
+    dice = {"seat": red, "white": 1, "red": 4, "total": 5, "event": "trade", "text": "d"}
+    events = (
+        *result.events,
+        Event("dice", dice),
+        Event("card", {"seat": blue, "improvement": "trade", "text": "c"}),
+        Event("order_of_play", {"text": "o"}),
+        Event("village", {"seat": blue, "vertex": 1, "text": "v"}),
+    )
+    lines = invariants(before, orders, TurnResult(result.state, events))
+    assert any(line.startswith(f"{LIMIT}: {blue} has") and "villages on the board at once" in line for line in lines)
+    assert any(line.startswith(f"{EVENT_DIE}: trade with red 4") and f"{{'{blue}'}}" in line for line in lines)
+
+
+def test_a_robber_that_robs_nobody_beside_a_player_holding_cards_is_found():
+    # Robber: "if any other player has a settlement adjacent to the tile on which the robber is
+    # placed, the current player must choose one of these players to steal one random resource card from".
+    before, orders, result = game("basic", 5, 10)
+    geo = imperials_turn.board_geometry(before)
+    vertex, building = next(
+        (v, b)
+        for v, b in before["buildings"].items()
+        if sum(before["seats"][b["owner"]]["hand"].values()) and str(v) in result.state["buildings"]
+    )
+    tile = next(c for c in geo.tiles if int(vertex) in geo.tile_vertices[c] and c != before["robber"])
+    mover = next(s for s in before["seating"] if s != building["owner"])
+    events = (Event("robber", {"seat": mover, "tile": tile, "text": "t"}),)
+    lines = invariants(before, orders, TurnResult(result.state, events))
+    assert any(line.startswith(f"{THEFT}: {mover} moves the robber to {tile} and robs none of") for line in lines)

@@ -147,5 +147,5 @@ def test_a_seat_s_own_report_shows_its_hand_and_costs(tmp_path):
     ]
     html = render_report_html(env, context)
     assert "your hand" in html and "The dice this round" in html and 'class="hexmap"' in html
-    assert "Victory points (first to 10 in their own turn wins)" in html
+    assert "Victory points (first to 10 in their own turn wins; last round 100)" in html
     db.conn.close()
