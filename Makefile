@@ -19,7 +19,7 @@ demo: venv
 test: venv
 	$(MAKE) --no-print-directory system DEBIAN_PACKAGES="$(TEST_PACKAGES)"
 	$(MAKE) --no-print-directory lint
-	$(BIN)/python -m pytest -n auto --dist worksteal
+	$(BIN)/python -m pytest -n auto --dist worksteal --durations=40
 
 # Static checks, before any test runs (README "Development"): lint, then strict types.
 lint: venv
