@@ -11,6 +11,7 @@ import typer
 from gm.cli.common import HomeOption, clock
 from gm.cli.progress import progress
 from gm.cli.shown import echo
+from gm.core.words import counted
 from gm.home import require_home, resolve_home
 from gm.services.backup import take_backup
 from gm.services.restore import restore_backup
@@ -36,8 +37,8 @@ def backup(
         taken = take_backup(where, dest, clock(), step if _live(step) else lambda message: None)
     manifest = taken.manifest
     echo(
-        f"Backup written: {taken.path} ({len(manifest.files)} files, {_size(taken.size)}; the database as "
-        f"of {manifest.made}, {len(manifest.migrations)} migrations, {taken.referenced} archive files it "
+        f"Backup written: {taken.path} ({counted(len(manifest.files), 'file')}, {_size(taken.size)}; the database as "
+        f"of {manifest.made}, {counted(len(manifest.migrations), 'migration')}, {counted(taken.referenced, 'archive file')} it "
         "refers to)."
     )
     for skipped in manifest.skipped:
@@ -64,15 +65,15 @@ def restore(
         checked = restore_backup(backup_file, target, step if _live(step) else lambda message: None)
     manifest = checked.manifest
     echo(
-        f"Checked {backup_file}: {len(manifest.files)} files match their SHA-256, the database is sound, "
-        f"its {len(manifest.migrations)} migrations are known, the {checked.referenced} archive files it "
-        "refers to are all there."
+        f"Checked {backup_file}: {counted(len(manifest.files), 'file')}, each matching its SHA-256; the database "
+        f"is sound; {counted(len(manifest.migrations), 'migration')}, each known; "
+        f"{counted(checked.referenced, 'archive file')} it refers to, each there."
     )
     target = target.expanduser().resolve()
     echo(f"Restored into {target} the home {manifest.source} as of {manifest.made} (gm {manifest.gm_version}).")
     if checked.pending:
         echo(
-            f"gm applies {len(checked.pending)} newer migration(s) ({', '.join(checked.pending)}) when it "
+            f"gm applies {counted(len(checked.pending), 'newer migration')} ({', '.join(checked.pending)}) when it "
             "first opens this home."
         )
     echo(f"Next: gm doctor --home {target}; then point GM_HOME (cron, the portal) at it.")

@@ -15,6 +15,7 @@ import sqlite_utils
 from gm.clock import Clock, iso
 from gm.core import ledger
 from gm.core.ledger import Entry, LedgerError, Position
+from gm.core.words import counted
 from gm.errors import GMError
 from gm.services.game_settings import set_game_setting
 from gm.services.games import check_player
@@ -256,7 +257,7 @@ def transfer(
             raise GMError("a transfer needs two different accounts.")
         has = account_position(db, giver).balance
         if has < credits:
-            raise GMError(f"{giver} has {has} credits; {credits} cannot be transferred.")
+            raise GMError(f"{giver} has {counted(has, 'credit')}; {credits} cannot be transferred.")
         return move(db, now, giver, taker, credits, reason)
 
 
