@@ -84,6 +84,16 @@ class Made:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def backup_key_apart(tmp_path_factory) -> Path:
+    """The GM's config folder, where gm backup keeps the backup key: the session's own, never the
+    machine user's ~/.config (processes the tests start inherit it)."""
+    config = tmp_path_factory.mktemp("config")
+    os.environ["XDG_CONFIG_HOME"] = str(config)
+    os.environ.pop("GM_BACKUP_KEY", None)
+    return config / "gm" / "backup.key"
+
+
+@pytest.fixture(scope="session", autouse=True)
 def made(tmp_path_factory) -> Made:
     folder = tmp_path_factory.mktemp("made")
     assert run_gm("init", home=folder / "home").code == 0

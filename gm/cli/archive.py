@@ -8,6 +8,7 @@ import typer
 
 from gm.cli.common import HomeOption, JsonOption, echo_json, open_home
 from gm.cli.shown import echo
+from gm.core.words import counted
 from gm.services import archive_keeping
 
 app = typer.Typer(help="The archive of everything players sent.", no_args_is_help=True)
@@ -22,8 +23,8 @@ def status(as_json: JsonOption = False, home: HomeOption = None) -> None:
         echo_json({"files": size.files, "bytes": size.size, "notes": size.notes, "budget": size.budget})
         return
     echo(
-        f"The archive holds {size.files:,} files, {_mb(size.size)} MB, of a budget of {_mb(size.budget)} MB; "
-        f"and {size.notes:,} notes of what it does not keep whole (refused for size, or pruned)."
+        f"The archive holds {counted(size.files, 'file')}, {_mb(size.size)} MB, of a budget of {_mb(size.budget)} MB; "
+        f"and {counted(size.notes, 'note')} of what it does not keep whole (refused for size, or pruned)."
     )
     if size.over:
         echo("It is past its budget: 'gm archive prune --dry-run' lists what nothing kept needs.")
@@ -58,7 +59,7 @@ def prune(
         return
     verb = "would remove" if dry_run else "removed"
     for removed in done.removed:
-        echo(f"{verb} {removed.digest} ({removed.size:,} bytes; {removed.named_by or 'no record names it'})")
+        echo(f"{verb} {removed.digest} ({counted(removed.size, 'byte')}; {removed.named_by or 'no record names it'})")
     total = sum(r.size for r in done.removed)
     echo(
         f"{len(done.removed):,} file(s), {_mb(total)} MB, {verb}"

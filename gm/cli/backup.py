@@ -11,9 +11,23 @@ import typer
 from gm.cli.common import HomeOption, clock
 from gm.cli.progress import progress
 from gm.cli.shown import echo
+from gm.core.words import counted
 from gm.home import require_home, resolve_home
 from gm.services.backup import take_backup
+from gm.services.backup_key import KEY_ENV
 from gm.services.restore import restore_backup
+
+KeyOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--key",
+        envvar=KEY_ENV,
+        metavar="FILE",
+        help="The backup key's file (default: ~/.config/gm/backup.key, or under $XDG_CONFIG_HOME). "
+        "Never inside the home.",
+        show_default=False,
+    ),
+]
 
 
 def backup(
@@ -26,22 +40,31 @@ def backup(
             show_default=False,
         ),
     ],
+    key: KeyOption = None,
     home: HomeOption = None,
 ) -> None:
     """Copy the home into one file while intake, the portal and turn runs go on: a database
     snapshot (SQLite's online backup), every archive file it refers to, reports, the outbox,
-    templates, gm.toml and the portal's key, each with its SHA-256 and permissions."""
+    templates, gm.toml and the portal's key, each with its SHA-256 and permissions; signed with
+    the backup key, kept outside the home (made on the first backup)."""
     where = require_home(resolve_home(home))
     with progress("gm backup") as step:
-        taken = take_backup(where, dest, clock(), step if _live(step) else lambda message: None)
+        taken = take_backup(where, dest, clock(), step if _live(step) else lambda message: None, key)
     manifest = taken.manifest
     echo(
-        f"Backup written: {taken.path} ({len(manifest.files)} files, {_size(taken.size)}; the database as "
-        f"of {manifest.made}, {len(manifest.migrations)} migrations, {taken.referenced} archive files it "
+        f"Backup written: {taken.path} ({counted(len(manifest.files), 'file')}, {_size(taken.size)}; the database as "
+        f"of {manifest.made}, {counted(len(manifest.migrations), 'migration')}, {counted(taken.referenced, 'archive file')} it "
         "refers to)."
     )
     for skipped in manifest.skipped:
         echo(f"Warning: not in the backup: {skipped}.", err=True)
+    if taken.key_made:
+        echo(
+            f"Signed with a new backup key, {taken.key}: gm restore needs it. Keep a copy of it apart from "
+            "the backups (without it a restore needs --unsigned; with it, nobody can change a backup unseen)."
+        )
+    else:
+        echo(f"Signed with the backup key {taken.key}.")
     echo("It holds the home's secrets (portal.key, gm.toml, the players' mail): only you can read it; keep it so.")
 
 
@@ -57,22 +80,37 @@ def restore(
             show_default=False,
         ),
     ],
+    key: KeyOption = None,
+    unsigned: Annotated[
+        bool,
+        typer.Option(
+            "--unsigned",
+            help="Restore a backup without a signature (one a gm before signed backups made), or one "
+            "whose key is lost. Only for a backup you know where it comes from.",
+        ),
+    ] = False,
 ) -> None:
-    """Check a backup (every file against its manifest's SHA-256, the database's integrity, its
+    """Check a backup (its signature with the backup key, every file against its manifest's SHA-256, the database's integrity, its
     migrations, every archive file it refers to) and only then restore it into a new home."""
     with progress("gm restore") as step:
-        checked = restore_backup(backup_file, target, step if _live(step) else lambda message: None)
+        checked = restore_backup(backup_file, target, step if _live(step) else lambda message: None, key, unsigned)
     manifest = checked.manifest
     echo(
-        f"Checked {backup_file}: {len(manifest.files)} files match their SHA-256, the database is sound, "
-        f"its {len(manifest.migrations)} migrations are known, the {checked.referenced} archive files it "
-        "refers to are all there."
+        f"Checked {backup_file}: {counted(len(manifest.files), 'file')}, each matching its SHA-256; the database "
+        f"is sound; {counted(len(manifest.migrations), 'migration')}, each known; "
+        f"{counted(checked.referenced, 'archive file')} it refers to, each there."
     )
+    if checked.key is None:
+        echo(
+            f"Warning: {backup_file} was restored unsigned (--unsigned): nothing proves it is as gm wrote it.", err=True
+        )
+    else:
+        echo(f"Its signature matches the backup key {checked.key}.")
     target = target.expanduser().resolve()
     echo(f"Restored into {target} the home {manifest.source} as of {manifest.made} (gm {manifest.gm_version}).")
     if checked.pending:
         echo(
-            f"gm applies {len(checked.pending)} newer migration(s) ({', '.join(checked.pending)}) when it "
+            f"gm applies {counted(len(checked.pending), 'newer migration')} ({', '.join(checked.pending)}) when it "
             "first opens this home."
         )
     echo(f"Next: gm doctor --home {target}; then point GM_HOME (cron, the portal) at it.")

@@ -10,6 +10,7 @@ import typer
 
 from gm.cli.common import WHOLE_MAX, HomeOption, JsonOption, clock, echo_json, open_home
 from gm.cli.shown import echo
+from gm.core.words import counted
 from gm.errors import GMError
 from gm.services import credits as service, report_mails
 from gm.store import records
@@ -19,7 +20,7 @@ app = typer.Typer(help="Turn credits and discounts: payments, balances, adjustme
 
 def _standing(db: sqlite_utils.Database, email: str) -> str:
     position = service.account_position(db, email)
-    return f"{email} now has {position.balance} credits and a discount of {position.discount}."
+    return f"{email} now has {counted(position.balance, 'credit')} and a discount of {position.discount}."
 
 
 @app.command("buy")
@@ -46,11 +47,11 @@ def buy(
     payment = made[0]
     reference = f", reference {payment.reference}" if payment.reference else ""
     echo(
-        f"Payment recorded: {payment.credits} credits for {service.format_money(payment.money)} "
+        f"Payment recorded: {counted(payment.credits, 'credit')} for {service.format_money(payment.money)} "
         f"from {payment.account} (entry {payment.number}{reference})."
     )
     for bonus in made[1:]:
-        echo(f"Bonus: {bonus.credits} credits for a discount of {bonus.credits} (entry {bonus.number}).")
+        echo(f"Bonus: {counted(bonus.credits, 'credit')} for a discount of {bonus.credits} (entry {bonus.number}).")
     echo(_standing(db, payment.account))
     _released(released)
 
@@ -95,7 +96,9 @@ def show(
             }
         )
         return
-    echo(f"{email} ({name}): {position.balance} credits, discount {position.discount} bonus turns.")
+    echo(
+        f"{email} ({name}): {counted(position.balance, 'credit')}, discount {counted(position.discount, 'bonus turn')}."
+    )
     entries = service.account_entries(db, email)
     if not entries:
         echo("No entries yet.")
@@ -152,7 +155,7 @@ def transfer(
     with report_mails.releasing(db, home_, clock()) as released:
         out, back = service.transfer(db, clock(), giver, taker, credits, reason)
     echo(
-        f"Transferred {back.credits} credits from {out.account} to {back.account} "
+        f"Transferred {counted(back.credits, 'credit')} from {out.account} to {back.account} "
         f"(entries {out.number} and {back.number})."
     )
     _released(released)
@@ -200,4 +203,4 @@ def export(
         typer.echo(text, nl=False)
         return
     output.write_text(text, encoding="utf-8", newline="")
-    echo(f"Wrote {text.count(chr(10)) - 1} entries to {output}.")
+    echo(f"Wrote {counted(text.count(chr(10)) - 1, 'entry', 'entries')} to {output}.")

@@ -7,6 +7,7 @@ import typer
 from gm.cli.common import HomeOption, open_home
 from gm.cli.shown import echo
 from gm.core import ledger
+from gm.core.words import counted
 from gm.services import credits
 
 app = typer.Typer(help="Prove the credit and discount books.", no_args_is_help=True)
@@ -26,8 +27,4 @@ def check(home: HomeOption = None) -> None:
         raise typer.Exit(1)
     entries = credits.all_entries(db)
     accounts = len({ledger.account_key(e.account) for e in entries})
-    echo(f"The books balance: {_count(len(entries), 'entry', 'entries')}, {_count(accounts, 'account', 'accounts')}.")
-
-
-def _count(number: int, one: str, many: str) -> str:
-    return f"{number} {one if number == 1 else many}"
+    echo(f"The books balance: {counted(len(entries), 'entry', 'entries')}, {counted(accounts, 'account')}.")

@@ -9,6 +9,7 @@ import typer
 from gm.cli.common import WHOLE_MAX, HomeOption, clock, open_home
 from gm.cli.progress import progress
 from gm.cli.shown import echo
+from gm.core.words import counted
 from gm.errors import GMError
 from gm.services import publish
 from gm.store import records
@@ -39,11 +40,11 @@ def render(
     seats = len(records.seats_of(db, g.id))
     # One batch through the render pool, which tells nothing until it is done: a live line with
     # the time taken, not a bar that would only jump from empty to full.
-    with progress(f"Rendering {len(numbers) * seats} reports of {len(numbers)} turn(s)"):
+    with progress(f"Rendering {counted(len(numbers) * seats, 'report')} of {counted(len(numbers), 'turn')}"):
         done = publish.publish(db, home_, clock(), game, numbers)
     written = done.written
     assert written is not None  # numbers is never empty: there was something to render
-    echo(f"Rendered {len(written.files)} files into {written.folder}")
+    echo(f"Rendered {counted(len(written.files), 'file')} into {written.folder}")
     if written.standings:
         echo(f"Final standings: {written.standings}")
     if done.turns:

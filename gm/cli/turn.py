@@ -13,6 +13,7 @@ from gm.cli.common import WHOLE_MAX, HomeOption, clock, open_home
 from gm.cli.orders import read_file
 from gm.cli.progress import working
 from gm.cli.shown import echo
+from gm.core.words import counted
 from gm.errors import GMError
 from gm.home import Home
 from gm.services import publish, reports, turns
@@ -34,7 +35,7 @@ def _resolved(summary: turns.TurnSummary) -> None:
 def _published(done: publish.Published) -> None:
     if done.written is None:
         return
-    echo(f"Reports: {done.written.folder} ({len(done.written.files)} files)")
+    echo(f"Reports: {done.written.folder} ({counted(len(done.written.files), 'file')})")
     if done.written.standings:
         echo(f"Final standings: {done.written.standings}")
     if done.queued:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from gm.core.words import counted
 from gm.services.credits import format_money
 
 # Keys said otherwise than their name: a digest by its first 12 characters, like gm turn run.
@@ -48,5 +49,5 @@ def _list(key: str, items: list[Any]) -> str:
         numbers = [item.get("number") for item in items]
         if all(isinstance(n, int) for n in numbers):
             return ", ".join(map(str, numbers))
-        return f"{len(items)} entries"
+        return counted(len(items), "entry", "entries")
     return ", ".join(_value(key, item) for item in items)

@@ -6,6 +6,9 @@ the backup. A file is archived before any record names it, and gm archive prune 
 only files nothing needs, leaving a note) waits while a backup is taken, so the files copied
 after the snapshot are a superset of what it needs; the backup proves it before it is finished. Reports, the outbox and templates are copied as they are then, so they may be newer
 than the snapshot (a report can always be rendered again from the database).
+
+Signed: manifest.sig, beside manifest.json, is its HMAC-SHA256 with the GM's backup key, which
+is kept outside the home (gm/services/backup_key.py says where and why).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from gm.clock import Clock, iso
 from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
+from gm.services.backup_key import SIGNATURE, key_for_backup, key_path, sign
 from gm.services.manifest import MANIFEST, KeptFile, Manifest, kept_mode, member_name
 from gm.store import keeping
 from gm.store.archive import ARCHIVE_LOCK, sync_folder
@@ -56,13 +60,15 @@ CHUNK = 1 << 20
 
 @dataclass(frozen=True)
 class Taken:
-    """A finished backup: where it is, its manifest, its size in bytes and how many archive
-    files the database snapshot refers to."""
+    """A finished backup: where it is, its manifest, its size in bytes, how many archive files
+    the database snapshot refers to, the key file that signed it and whether this backup made it."""
 
     path: Path
     manifest: Manifest
     size: int
     referenced: int
+    key: Path
+    key_made: bool
 
 
 def backup_path(home: Home, dest: Path, clock: Clock) -> Path:
@@ -108,17 +114,29 @@ SNAPSHOTS = re.compile(r"backup-[0-9a-f]+\.db(-journal|-wal|-shm)?")
 UNFINISHED = re.compile(r"\..+\.(tar|tar\.gz|tgz)\.(partial|db)-.+")
 
 
-def take_backup(home: Home, dest: Path, clock: Clock, progress: Callable[[str], None] = lambda message: None) -> Taken:
-    """Write a backup of the home to dest (see backup_path), named only once every file and the
-    manifest are in it. A kill at any moment leaves nothing beside dest; the snapshot it may
-    leave in the home's locks/ folder is removed by the next backup, as is what an older gm left."""
+def take_backup(
+    home: Home,
+    dest: Path,
+    clock: Clock,
+    progress: Callable[[str], None] = lambda message: None,
+    key: Path | None = None,
+) -> Taken:
+    """Write a backup of the home to dest (see backup_path), named only once every file, the
+    manifest and its signature are in it. A kill at any moment leaves nothing beside dest; the
+    snapshot it may leave in the home's locks/ folder is removed by the next backup, as is what
+    an older gm left. key: the backup key's file (backup_key.key_path), made if missing."""
+    target = backup_path(home, dest, clock)
+    where = key_path(key)
+    secret, made = key_for_backup(where, home.root)
     # Held throughout: gm archive prune must not take away a file the snapshot names.
     home.locks.mkdir(exist_ok=True)
     with file_lock(home.locks / ARCHIVE_LOCK, wait=True):
-        return _take_backup(home, backup_path(home, dest, clock), clock, progress)
+        return _take_backup(home, target, clock, progress, secret, (where, made))
 
 
-def _take_backup(home: Home, target: Path, clock: Clock, progress: Callable[[str], None]) -> Taken:
+def _take_backup(
+    home: Home, target: Path, clock: Clock, progress: Callable[[str], None], key: bytes, key_file: tuple[Path, bool]
+) -> Taken:
     clear_leftovers(home.locks, SNAPSHOTS)
     clear_leftovers(target.parent, UNFINISHED)
     progress("database snapshot")
@@ -126,12 +144,12 @@ def _take_backup(home: Home, target: Path, clock: Clock, progress: Callable[[str
         snapshot = _snapshot(home, path, clock)
         try:
             with snapshot.database, file_named_when_whole(target) as raw:
-                manifest = _write(home, raw, snapshot, not target.name.endswith(".tar"), progress)
+                manifest = _write(home, raw, snapshot, not target.name.endswith(".tar"), progress, key)
                 crash_point("backup:before-name")
         except FileExistsError:  # made meanwhile, by another backup: never written over
             raise GMError(f"{target} already exists; gm never writes over a backup. Choose another name.") from None
     sync_folder(target.parent)
-    return Taken(target, manifest, target.stat().st_size, len(snapshot.referenced))
+    return Taken(target, manifest, target.stat().st_size, len(snapshot.referenced), *key_file)
 
 
 def _snapshot(home: Home, path: Path, clock: Clock) -> Snapshot:
@@ -150,7 +168,9 @@ def _snapshot(home: Home, path: Path, clock: Clock) -> Snapshot:
     return Snapshot(database, migrations, referenced, made)
 
 
-def _write(home: Home, raw: BinaryIO, snapshot: Snapshot, gzip: bool, progress: Callable[[str], None]) -> Manifest:
+def _write(
+    home: Home, raw: BinaryIO, snapshot: Snapshot, gzip: bool, progress: Callable[[str], None], key: bytes
+) -> Manifest:
     with tarfile.open(fileobj=raw, mode="w:gz" if gzip else "w", format=tarfile.PAX_FORMAT) as tar:
         files, folders, skipped, problems = _add_home(tar, home, snapshot.database, progress)
         problems += _missing_references(files, snapshot.referenced)
@@ -167,9 +187,10 @@ def _write(home: Home, raw: BinaryIO, snapshot: Snapshot, gzip: bool, progress: 
             tuple(skipped),
         )
         data = manifest.to_json()
-        info = tarfile.TarInfo(MANIFEST)
-        info.size, info.mode, info.mtime = len(data), 0o600, int(snapshot.made.timestamp())
-        tar.addfile(info, io.BytesIO(data))
+        for name, member in ((MANIFEST, data), (SIGNATURE, sign(key, data))):
+            info = tarfile.TarInfo(name)
+            info.size, info.mode, info.mtime = len(member), 0o600, int(snapshot.made.timestamp())
+            tar.addfile(info, io.BytesIO(member))
     return manifest
 
 

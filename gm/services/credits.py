@@ -15,6 +15,7 @@ import sqlite_utils
 from gm.clock import Clock, iso
 from gm.core import ledger
 from gm.core.ledger import Entry, LedgerError, Position
+from gm.core.words import counted
 from gm.errors import GMError
 from gm.services.game_settings import set_game_setting
 from gm.services.games import check_player
@@ -78,7 +79,7 @@ def account(db: sqlite_utils.Database, email: str) -> tuple[int, str, str]:
     """(id, email, name) of a known account, found by its address now or one it had before a
     change (as `gm person` finds a player): a payment from a player's old address is theirs. The
     error says how accounts come to be."""
-    row = _known(db, email)
+    row = known_account(db, email)
     if row is None:
         raise GMError(
             f"no account {email.strip()}. Accounts open when a player joins a game "
@@ -87,7 +88,7 @@ def account(db: sqlite_utils.Database, email: str) -> tuple[int, str, str]:
     return row
 
 
-def _known(db: sqlite_utils.Database, email: str) -> tuple[int, str, str] | None:
+def known_account(db: sqlite_utils.Database, email: str) -> tuple[int, str, str] | None:
     """The account at this address, else the account that had it before a change of address."""
     row = seats.account(db, email.strip())
     if row is None and (now_at := people.address_now(db, email.strip())) is not None:
@@ -157,7 +158,7 @@ def buy(
                 f"credits for {format_money(booked.money)} from {booked.account} on {booked.date[:10]}. "
                 "Nothing was booked; a second payment has its own reference."
             )
-        if name is not None and _known(db, email) is None:
+        if name is not None and known_account(db, email) is None:
             # A new account takes an address and a name as a player joining a game does; an
             # address a player had before a change stays theirs (their payment, not a new account).
             address, checked = check_player(email, name)
@@ -256,7 +257,7 @@ def transfer(
             raise GMError("a transfer needs two different accounts.")
         has = account_position(db, giver).balance
         if has < credits:
-            raise GMError(f"{giver} has {has} credits; {credits} cannot be transferred.")
+            raise GMError(f"{giver} has {counted(has, 'credit')}; {credits} cannot be transferred.")
         return move(db, now, giver, taker, credits, reason)
 
 
@@ -272,12 +273,21 @@ def _at_most(credits: int, what: str) -> None:
 
 
 def move(
-    db: sqlite_utils.Database, now: str, giver: str, taker: str, credits: int, reason: str, game_id: int | None = None
+    db: sqlite_utils.Database,
+    now: str,
+    giver: str,
+    taker: str,
+    credits: int,
+    reason: str,
+    game_id: int | None = None,
+    named: str | None = None,
 ) -> tuple[Entry, Entry]:
     """The two halves of a transfer and its audit line, inside the caller's transaction; the
-    caller has checked both accounts and the giver's credits."""
+    caller has checked both accounts and the giver's credits. named: the taker as the giver
+    named them (an address they had before a change), in the giver's memo: the giver's books
+    never show where a player moved to."""
     memo = " ".join(reason.split()) or "transfer"
-    out = post(db, now, giver, "transfer", credits=-credits, memo=f"to {taker}: {memo}")
+    out = post(db, now, giver, "transfer", credits=-credits, memo=f"to {named or taker}: {memo}")
     back = post(db, now, taker, "transfer", credits=credits, ref=out.number, memo=f"from {giver}: {memo}")
     records.audit(db, now, game_id, "credits transfer", {"from": giver, "to": taker, "credits": credits})
     return out, back

@@ -14,6 +14,7 @@ import sqlite_utils
 
 from gm.clock import Clock
 from gm.core.model import JSONObject
+from gm.core.words import counted
 from gm.crash import crash_point
 from gm.home import Home
 from gm.mail.compose import Unsendable, compose
@@ -68,7 +69,11 @@ def send_outbox(db: sqlite_utils.Database, home: Home, clock: Clock, sender: Sen
                 when = _record(db, outbox.mark_retry, mail, now, str(exc))
                 report.retry.append((mail, str(exc), when))
             else:
-                reason = str(exc) if not exc.temporary else f"{exc} (gave up after {mail.attempts + 1} tries)"
+                reason = (
+                    str(exc)
+                    if not exc.temporary
+                    else f"{exc} (gave up after {counted(mail.attempts + 1, 'try', 'tries')})"
+                )
                 _record(db, outbox.mark_failed, mail, reason)
                 report.failed.append((mail, reason))
         else:

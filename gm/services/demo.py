@@ -9,6 +9,7 @@ from pathlib import Path
 import sqlite_utils
 
 from gm.clock import Clock
+from gm.core.words import counted
 from gm.errors import GMError
 from gm.home import Home
 from gm.rulesets import get_ruleset
@@ -107,7 +108,7 @@ def play_demo(
         progress(f"Turn {summary.number} resolved; next: {summary.label}")
     if not numbers:
         return DemoResult(name, 0, "waiting for the first orders", home.reports / name, None, 0, seat)
-    progress(f"Rendering {len(numbers) * seat_count} reports...")
+    progress(f"Rendering {counted(len(numbers) * seat_count, 'report')}...")
     written = publish.publish(db, home, clock, name).written
     assert written is not None, "the turns just run are rendered"
     state = games.current_state(db, records.game_by_name(db, name))

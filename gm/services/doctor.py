@@ -12,6 +12,7 @@ from pathlib import Path
 import sqlite_utils
 
 from gm import rulesets
+from gm.core.words import counted
 from gm.errors import GMError
 from gm.home import DEFAULT_TOML, Home
 from gm.mail.settings import mail_settings, server_settings
@@ -165,7 +166,7 @@ def check_archive(home: Home, conn: sqlite3.Connection) -> Finding:
     notes = f" ({noted} of them kept as a note only: refused for size, or pruned)" if noted else ""
     return Finding(
         "archive",
-        f"the {len(references)} files the database refers to are there and match their SHA-256{notes}",
+        f"{counted(len(references), 'file')} the database refers to, each there and matching its SHA-256{notes}",
         tuple(problems),
     )
 
@@ -184,7 +185,7 @@ def check_archive_size(home: Home) -> Finding:
         )
     return Finding(
         "archive size",
-        f"{size.size / 1_000_000:,.1f} MB in {size.files:,} files, within the budget of {size.budget / 1_000_000:,.1f} MB",
+        f"{size.size / 1_000_000:,.1f} MB in {counted(size.files, 'file')}, within the budget of {size.budget / 1_000_000:,.1f} MB",
         problems,
     )
 
@@ -225,7 +226,11 @@ def check_ledger(conn: sqlite3.Connection) -> Finding:
         "The ledger is never edited: put it right with a new entry (gm credits adjust ACCOUNT --credits N "
         "--reason ...), then run gm ledger check."
     )
-    return Finding("ledger", f"the books balance ({entries} entries)", tuple(Problem(str(e), fix) for e in errors))
+    return Finding(
+        "ledger",
+        f"the books balance ({counted(entries, 'entry', 'entries')})",
+        tuple(Problem(str(e), fix) for e in errors),
+    )
 
 
 def check_seats(conn: sqlite3.Connection) -> Finding:
@@ -262,7 +267,9 @@ def check_seats(conn: sqlite3.Connection) -> Finding:
                 "Reverse them with gm credits adjust, then run gm ledger check.",
             )
         )
-    return Finding("seats", f"{len(rows)} seats: known statuses, robots the robot's, secrets hashed", tuple(problems))
+    return Finding(
+        "seats", f"{counted(len(rows), 'seat')}: known statuses, robots the robot's, secrets hashed", tuple(problems)
+    )
 
 
 def check_games(conn: sqlite3.Connection) -> Finding:
@@ -285,7 +292,9 @@ def check_games(conn: sqlite3.Connection) -> Finding:
     astray = faults.kept_mail(db).get("", 0)
     if astray:
         problems.append(Problem(f"{astray} mail(s) kept: a ruleset failed reading them", _KEPT_FIX))
-    return Finding("games", f"{len(played)} games: no ruleset broken, no fault holds, no mail kept", tuple(problems))
+    return Finding(
+        "games", f"{counted(len(played), 'game')}: no ruleset broken, no fault holds, no mail kept", tuple(problems)
+    )
 
 
 _KEPT_FIX = "Install a fixed version of the ruleset; the next gm inbox import, fetch or receive reads the mail again."

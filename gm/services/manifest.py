@@ -2,8 +2,8 @@
 SHA-256 and permission bits; and what a manifest may say, so that a changed one is refused
 before anything is written.
 
-A backup is not signed, so anyone who can write it can change it: the hashes find damage, not a
-forger. What a restore must never do, whatever the manifest says, is write outside the home,
+The hashes find damage; the manifest's signature (gm/services/backup_key.py) finds a forger
+without the key. What a restore must never do, whatever the manifest says, is write outside the home,
 follow or make a link, or give a file a mode gm never makes (set-ID, sticky, writable by
 anyone). gm backup writes only the modes gm makes (files 0600 or 0644, folders 0700 or 0755),
 and gm restore sets those itself.

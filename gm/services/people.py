@@ -76,11 +76,13 @@ def change_address(db: sqlite_utils.Database, clock: Clock, old: str, new: str, 
     return Person(person.id, address, person.name, person.created)
 
 
-def _new_address(db: sqlite_utils.Database, person: Person, new: str) -> str:
+def _new_address(db: sqlite_utils.Database, person: Person, new: str, taken_refused: bool = True) -> str:
+    """The new address, checked; taken_refused=False leaves out whether another player has it
+    (ADDRESS by mail: its answer must not say who plays here; the change refuses it when confirmed)."""
     address, _ = check_player(new, "player")  # the address only: a name kept before checks changed still moves
     if address.lower() == person.email.lower():
         raise GMError(f"{person.name} has the address {person.email} already.")
-    if people.person(db, address) is not None:
+    if taken_refused and people.person(db, address) is not None:
         raise GMError(f"the address {address} is another player's. Each player has an address of their own.")
     return address
 
@@ -118,9 +120,11 @@ def ask(
 
 
 def ask_address(db: sqlite_utils.Database, home: Home, clock: Clock, email: str, new: str) -> Asked:
-    """ADDRESS by mail: checked as the GM's change is, then waiting for the code sent to `new`."""
+    """ADDRESS by mail: checked as the GM's change is, then waiting for the code sent to `new`.
+    An address another player has is answered as any other (D-ALL-5: a player must not find out
+    who plays here by asking): the code goes there, and only its holder, confirming, is refused."""
     person = find_person(db, email)
-    address = _new_address(db, person, new)
+    address = _new_address(db, person, new, taken_refused=False)
     return ask(db, home, clock, person, "address", {"new": address}, f"the address {person.email} becomes {address}")
 
 

@@ -30,6 +30,7 @@ from gm.home import Home, render_workers
 from gm.render.budget import OverBudget, RenderBudget
 from gm.rulesets import RulesetFault, cause_of, template_dirs
 from gm.services import (
+    discarded_reports,
     endgame,
     gunboat,
     observers,
@@ -358,8 +359,9 @@ def start_render(
     seats' turn kits the workers make too (turn_pages)."""
     from gm.render.pool import render_outcomes
 
-    pages = turn_pages(db, home, game_name, numbers, kits)
     game = records.game_by_name(db, game_name)
+    discarded_reports.settle(db, home, game.id, game.name)  # never over a discarded turn's reports
+    pages = turn_pages(db, home, game_name, numbers, kits)
     for path, data in pages.jsons:
         _write(path, data)
     if pool is not None:

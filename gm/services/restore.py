@@ -1,5 +1,5 @@
-"""gm restore: check a backup whole (manifest hashes, the database, its migrations, its archive) and
-only then unpack it into a new or empty home, under a temporary name renamed into place at the end."""
+"""gm restore: check a backup whole (its signature, manifest hashes, the database, its migrations,
+its archive) and only then unpack it into a new or empty home, under a temporary name renamed into place at the end."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import DEFAULT_TOML
 from gm.services.backup import ARCHIVE_NAME, CHUNK, DATABASE, NOTE_NAME
+from gm.services.backup_key import SIGNATURE, SIGNATURE_MOST, key_path, read_key, signed_by
 from gm.services.manifest import MANIFEST, PREFIX, Manifest, kept_mode, member_name
 from gm.store import keeping
 from gm.store.archive import sync_folder
@@ -41,23 +42,33 @@ BROKEN = (tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile)
 @dataclass(frozen=True)
 class Checked:
     """A backup that passed every check: its manifest, the migrations of this gm its database
-    lacks (gm applies them when it first opens the restored home), and how many archive files
-    the database refers to (every one of them is in the backup)."""
+    lacks (gm applies them when it first opens the restored home), how many archive files the
+    database refers to (every one of them is in the backup), and the key file its signature was
+    checked with (None: restored unsigned, as --unsigned allows)."""
 
     manifest: Manifest
     pending: tuple[str, ...]
     referenced: int
+    key: Path | None
 
 
-def check_backup(backup: Path, scratch: Path, progress: Callable[[str], None] = lambda message: None) -> Checked:
+def check_backup(
+    backup: Path,
+    scratch: Path,
+    progress: Callable[[str], None] = lambda message: None,
+    key: Path | None = None,
+    unsigned: bool = False,
+) -> Checked:
     """Read the whole backup and check it; GMError naming every problem when it cannot be restored.
-    The database is copied into `scratch` for its checks, and removed after them."""
+    The database is copied into `scratch` for its checks, and removed after them. key: the backup
+    key's file (backup_key.key_path); unsigned: restore a backup without a signature (one an
+    older gm made) or one whose key is not at hand."""
     backup = backup.expanduser()
     if not backup.is_file():
         raise GMError(f"there is no backup file {backup}. Name a .tar made by 'gm backup'.")
     database = scratch / "check.db"
     try:
-        manifest = _read_manifest(backup)
+        manifest, checked_with = _read_manifest(backup, key_path(key), unsigned)
         progress("every file against the manifest")
         problems = _check_members(backup, manifest, database)
         crash_point("restore:mid-check")
@@ -72,10 +83,16 @@ def check_backup(backup: Path, scratch: Path, progress: Callable[[str], None] = 
             f"{backup} cannot be restored: {shown}. Nothing was changed. Use another backup "
             "(or take a new one with 'gm backup')."
         )
-    return Checked(manifest, tuple(pending), referenced)
+    return Checked(manifest, tuple(pending), referenced, checked_with)
 
 
-def restore_backup(backup: Path, target: Path, progress: Callable[[str], None] = lambda message: None) -> Checked:
+def restore_backup(
+    backup: Path,
+    target: Path,
+    progress: Callable[[str], None] = lambda message: None,
+    key: Path | None = None,
+    unsigned: bool = False,
+) -> Checked:
     """Check the backup, then unpack it into target, which must not exist, be an empty folder,
     or be a home 'gm init' made that holds no data yet. Nothing changes when anything fails.
 
@@ -88,7 +105,7 @@ def restore_backup(backup: Path, target: Path, progress: Callable[[str], None] =
     made = _missing_folders(target.parent)
     try:
         with scratch_folder(target.parent, f".{target.name}.restoring-") as scratch:
-            checked = check_backup(backup, scratch, progress)
+            checked = check_backup(backup, scratch, progress, key, unsigned)
             progress(f"unpacking into {target}")
             unpacking = scratch / "home"
             _unpack(backup, checked.manifest, unpacking)
@@ -118,19 +135,16 @@ def _missing_folders(folder: Path) -> list[Path]:
     return missing
 
 
-def _read_manifest(backup: Path) -> Manifest:
+def _read_manifest(backup: Path, key: Path, unsigned: bool) -> tuple[Manifest, Path | None]:
+    """The manifest, once its signature is checked against the key in `key` (and the key file it
+    was checked with; None when it was restored unsigned)."""
     try:
         with tarfile.open(backup, "r:*") as tar:
-            member = tar.getmember(MANIFEST)
-            manifest = tar.extractfile(member)
-            if manifest is None:  # a folder (or a device) of that name: no manifest all the same
-                raise KeyError(MANIFEST)
-            if member.issparse() or member.size > MANIFEST_MOST:  # never read into memory
-                raise ValueError(
-                    f"its {MANIFEST} is {member.size:,} bytes (gm writes at most {MANIFEST_MOST:,}, and never "
-                    "a sparse one)"
-                )
-            return Manifest.from_json(manifest.read())
+            data = _small_member(tar, tar.getmember(MANIFEST), MANIFEST_MOST)
+            names = tar.getnames()
+            signature = _small_member(tar, tar.getmember(SIGNATURE), SIGNATURE_MOST) if SIGNATURE in names else None
+            checked_with = _check_signature(backup, data, signature, key, unsigned)
+            return Manifest.from_json(data), checked_with
     except KeyError:
         raise GMError(
             f"{backup} is not a finished gm backup: it has no {MANIFEST} (it was cut short, or it is not "
@@ -140,6 +154,44 @@ def _read_manifest(backup: Path) -> Manifest:
         raise GMError(f"{backup} cannot be restored: {_broken(exc)}. Nothing was changed. Use another backup.") from exc
     except ValueError as exc:
         raise GMError(f"{backup} cannot be restored: {exc}. Nothing was changed. Use another backup.") from exc
+
+
+def _small_member(tar: tarfile.TarFile, member: tarfile.TarInfo, most: int) -> bytes:
+    """The bytes of a member that gm writes small: never read into memory when it says it is larger."""
+    source = tar.extractfile(member)
+    if source is None:  # a folder (or a device) of that name: no such file all the same
+        raise KeyError(member.name) if member.name == MANIFEST else ValueError(f"its {member.name} is not a file")
+    if member.issparse() or member.size > most:
+        raise ValueError(
+            f"its {member.name} is {member.size:,} bytes (gm writes at most {most:,}, and never a sparse one)"
+        )
+    return source.read()
+
+
+def _check_signature(backup: Path, manifest: bytes, signature: bytes | None, key: Path, unsigned: bool) -> Path | None:
+    """The key file the signature matches (None: --unsigned, and none could be checked); GMError
+    for a signature that does not match, or an unsigned backup without --unsigned."""
+    if signature is None:
+        if unsigned:
+            return None
+        raise GMError(
+            f"{backup} is not signed (gm before backups were signed made it, or its {SIGNATURE} was taken "
+            "out): give --unsigned to restore it only if you know where it comes from. Nothing was changed."
+        )
+    if not key.exists():
+        if unsigned:
+            return None
+        raise GMError(
+            f"{backup} is signed, and there is no backup key at {key} to check it: copy the key of the "
+            "machine that made the backup there, or give --key FILE (or --unsigned, if the key is lost). "
+            "Nothing was changed."
+        )
+    if not signed_by(read_key(key), manifest, signature):
+        raise GMError(
+            f"{backup} does not match its signature with the backup key {key}: it was changed after "
+            "'gm backup' wrote it, or signed with another key. Nothing was changed."
+        )
+    return key
 
 
 def _broken(exc: BaseException) -> str:
@@ -159,7 +211,7 @@ def _check_members(backup: Path, manifest: Manifest, database: Path) -> list[str
     try:
         with tarfile.open(backup, "r:*") as tar:
             for member in tar:
-                if member.name == MANIFEST:
+                if member.name in (MANIFEST, SIGNATURE):
                     continue
                 if member.name in seen:
                     problems.append(f"it holds {member.name} twice")

@@ -13,6 +13,7 @@ from gm.clock import Clock, iso
 from gm.core import ledger
 from gm.core.envelope import Envelope
 from gm.core.slip import ALL, NEXT, Slip, read_slip
+from gm.core.words import counted
 from gm.errors import GMError
 from gm.home import Home
 from gm.mail.settings import mail_settings
@@ -20,11 +21,11 @@ from gm.mail.templates import mail_environment, write_mail
 from gm.services import credits, waiting
 from gm.services.cycle import moment
 from gm.services.game_settings import game_setting
+from gm.services.games import check_player
 from gm.services.requests import check_seat
 from gm.store import outbox, records
 from gm.store.database import atomic
 from gm.store.records import GameRecord, SeatRecord
-from gm.store.seats import account
 from gm.store.slips import add_slip, slip_of, slips_of
 from gm.store.turns import last_resolved
 
@@ -95,18 +96,24 @@ def act(
 def _transfer(
     db: sqlite_utils.Database, now: str, game: GameRecord, seat: SeatRecord, to: str, wanted: int | None
 ) -> str:
-    """Give the seat's leftover credits (`wanted` of them; ALL: every one) to the account `to`."""
-    found = account(db, to)
-    if found is None:
-        raise GMError(f"gm has no player {to} to give credits to; check the address")
-    if ledger.account_key(found[1]) == ledger.account_key(seat.email):
+    """Give the seat's leftover credits (`wanted` of them; ALL: every one) to the account `to`.
+    An address gm has no account for gets one, where the credits wait until its owner plays: the
+    answer (and the giver's books) are the same whether `to` plays here or not, so a slip cannot
+    find out who does (D-ALL-5, hidden information stays hidden)."""
+    # Its form only (nothing said of who plays); a new account is named by the address's first part.
+    to, name = check_player(to, to.split("@")[0][:60])
+    found = credits.known_account(db, to)
+    if found is not None and ledger.account_key(found[1]) == ledger.account_key(seat.email):
         raise GMError("the credits are yours already; SLIP CARRY keeps them on your account")
     has = credits.account_position(db, seat.email).balance
     amount = has if wanted is ALL else wanted
     if amount < 1 or amount > has:
-        raise GMError(f"you have {has} credit{'s' if has != 1 else ''} left, so {amount} cannot be given")
-    credits.move(db, now, seat.email, to, amount, f"return slip of {seat.code} in {game.name}", game.id)
-    return f"{amount} credit{'s' if amount != 1 else ''} went from your account to {to}."
+        raise GMError(f"you have {counted(has, 'credit')} left, so {amount} cannot be given")
+    if found is None:
+        records.account_id(db, to, name, now)
+    taker = found[1] if found is not None else to
+    credits.move(db, now, seat.email, taker, amount, f"return slip of {seat.code} in {game.name}", game.id, to)
+    return f"{counted(amount, 'credit')} went from your account to {to}."
 
 
 def _next_game(

@@ -14,6 +14,7 @@ import sqlite_utils
 from gm.clock import Clock, iso
 from gm.core.envelope import wrap_envelope
 from gm.core.model import JSONObject
+from gm.core.words import counted
 from gm.errors import GMError
 from gm.home import Home
 from gm.mail.settings import mail_settings
@@ -45,14 +46,14 @@ class Started:
     def notice(self) -> str:
         """The start in one line of a turn run's notices (gm turn run, gm run-due print the game first)."""
         return (
-            f"started with {len(self.seats)} seats ({', '.join(self.seats)}) before turn 1; "
+            f"started with {counted(len(self.seats), 'seat')} ({', '.join(self.seats)}) before turn 1; "
             f"{self.mailed} start mail(s) queued"
         )
 
     def lines(self) -> list[str]:
         """What the start did, for the GM."""
         lines = [
-            f"{self.game} has started with {len(self.seats)} seats: {', '.join(self.seats)}"
+            f"{self.game} has started with {counted(len(self.seats), 'seat')}: {', '.join(self.seats)}"
             + (f" (the robot plays {', '.join(self.robots)})" if self.robots else "")
             + (f"; first deadline {self.deadline}" if self.deadline else "")
         ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -19,7 +18,7 @@ from gm.core.statehash import state_hash
 from gm.crash import crash_point
 from gm.errors import GMError
 from gm.home import Home
-from gm.services import cycle, prizes, report_mails, seat_mail, starting, turn_charges, votes
+from gm.services import cycle, discarded_reports, prizes, report_mails, seat_mail, starting, turn_charges, votes
 from gm.services.game_settings import game_setting
 from gm.services.games import ROBOT, current_state, game_ruleset, seat_infos
 from gm.services.turnfiles import check_vote, describe_problem
@@ -390,6 +389,7 @@ def rerun_turn(
     game = records.game_by_name(db, game_name)
     with game_lock(home, game):
         game = records.game_by_name(db, game_name)
+        discarded_reports.settle(db, home, game.id, game.name)  # a re-run before this one killed after its commit
         discards(db, game_name, number)  # raises for turn 0 or a turn not played
         now = iso(clock.now())
         fixes = [_gm_correction(db, home, game, number, source, data) for source, data in corrections]
@@ -430,9 +430,13 @@ def rerun_turn(
             # In the same transaction: a re-run killed half way has discarded nothing, and the GM
             # runs the same command again.
             summary = _resolve_turn(db, home, clock, game_name, rerun=True)
+            # Before the commit: a kill after it leaves the note, and the next render moves the
+            # discarded turns' reports as this re-run would have (discarded_reports.py).
+            noted = discarded_reports.note(home, game.name, number, now)
             crash_point("turn:before-commit")
         crash_point("turn:after-commit")
-        _move_discarded_reports(home, game.name, number, now)
+        discarded_reports.move(home, game.name, number, now)
+        noted.unlink()
         return summary
 
 
@@ -479,14 +483,3 @@ def _gm_correction(
         "current": True,
         "vote": vote.to_json() if vote else None,
     }
-
-
-def _move_discarded_reports(home: Home, game_name: str, number: int, now: str) -> None:
-    folder = home.reports / game_name
-    if not folder.exists():
-        return
-    keep = folder / "discarded" / now.replace(":", "")
-    for turn_dir in folder.iterdir():
-        if turn_dir.name.isdigit() and int(turn_dir.name) >= number:
-            keep.mkdir(parents=True, exist_ok=True)
-            os.replace(turn_dir, keep / turn_dir.name)

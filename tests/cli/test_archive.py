@@ -17,7 +17,7 @@ def test_status_says_what_the_archive_holds_against_its_budget(home, gm, game, t
     assert gm("submit", path, home=home).code == 0
     ran = gm("archive", "status", home=home)
     assert ran.code == 0 and ran.out.startswith(
-        "The archive holds 1 files, 0.0 MB, of a budget of 2,000.0 MB; and 0 notes"
+        "The archive holds 1 file, 0.0 MB, of a budget of 2,000.0 MB; and 0 notes"
     )
     facts = json.loads(gm("archive", "status", "--json", home=home).out)
     assert (facts["files"], facts["notes"], facts["budget"]) == (1, 0, 2_000_000_000)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from gm.services.backup_key import SIGNATURE, default_key_path, read_key, sign
 from tests.cli.test_game import table_dump
 from tests.intake.mails import mail, set_mail_address
 
@@ -71,9 +72,10 @@ def members(backup: Path) -> dict[str, bytes]:
         return {m.name: tar.extractfile(m).read() if m.isfile() else None for m in tar}
 
 
-def rewrite(backup: Path, out: Path, changes: dict, fix_manifest: bool = False) -> None:
+def rewrite(backup: Path, out: Path, changes: dict, fix_manifest: bool = False, resign: bool = True) -> None:
     """A copy of the backup with some members' bytes changed (and, if asked, its manifest made
-    to agree, as a careful forger or a bug would)."""
+    to agree, as a careful forger or a bug would). Signed again with the backup key unless told
+    not to: the checks behind the signature's are what most tests here prove."""
     with tarfile.open(backup) as source, tarfile.open(out, "w") as target:
         manifest = json.loads(source.extractfile("manifest.json").read())
         if fix_manifest:
@@ -81,10 +83,13 @@ def rewrite(backup: Path, out: Path, changes: dict, fix_manifest: bool = False) 
                 data = changes.get(f"home/{entry['path']}")
                 if data is not None:
                     entry["size"], entry["sha256"] = len(data), hashlib.sha256(data).hexdigest()
+        signed = b""
         for member in source:
             data = source.extractfile(member).read() if member.isfile() else None
             if member.name == "manifest.json":
-                data = json.dumps(manifest).encode()
+                data = signed = changes.get(member.name, json.dumps(manifest).encode())
+            elif member.name == SIGNATURE and resign:
+                data = sign(read_key(default_key_path()), signed)
             data = changes.get(member.name, data)
             if data is not None:
                 member.size = len(data)
@@ -399,8 +404,10 @@ def test_a_sparse_member_of_a_terabyte_is_refused_unread(home, gm, played, tmp_p
                 continue
             data = source.extractfile(member).read() if member.isfile() else None
             if member.name == "manifest.json":
-                data = json.dumps(manifest).encode()
+                data = signed = json.dumps(manifest).encode()
                 member.size = len(data)
+            if member.name == SIGNATURE:  # a forger with the key: the checks behind it must hold
+                data = sign(read_key(default_key_path()), signed)
             target.addfile(member, io.BytesIO(data) if data is not None else None)
     sparse = tmp_path / "sparse" / name
     sparse.parent.mkdir(parents=True)
@@ -439,3 +446,87 @@ def test_a_sparse_manifest_of_a_terabyte_is_refused_unread(home, gm, played, tmp
         "1,073,741,824, and never a sparse one). Nothing was changed. Use another backup.\n"
     )
     assert not (tmp_path / "new-home").exists()
+
+
+def _cheat(backup: Path, tmp_path: Path) -> Path:
+    """The backup with Ann's payment made 100 credits larger, her running balances with it, and
+    the manifest's size and SHA-256 of the database made to agree: every check but the signature's
+    passes (as a forger who read the source would make it)."""
+    database = tmp_path / "cheat.db"
+    database.write_bytes(members(backup)["home/gm.db"])
+    conn = sqlite3.connect(database)
+    with conn:
+        conn.execute("DROP TRIGGER ledger_no_update")
+        ann = conn.execute("SELECT id FROM accounts WHERE email = 'ann@example.org'").fetchone()[0]
+        conn.execute("UPDATE ledger SET credits = credits + 100 WHERE account_id = ? AND kind = 'payment'", [ann])
+        conn.execute("UPDATE ledger SET balance = balance + 100 WHERE account_id = ?", [ann])
+        conn.execute(
+            "CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger "
+            "BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END"
+        )
+    conn.close()
+    cheat = tmp_path / "cheat.tar"
+    rewrite(backup, cheat, {"home/gm.db": database.read_bytes()}, fix_manifest=True, resign=False)
+    return cheat
+
+
+def test_a_backup_changed_with_every_hash_made_to_agree_is_refused_by_its_signature(home, gm, played, tmp_path):
+    backup = tmp_path / "b.tar"
+    made = gm("backup", backup, home=home)
+    assert made.code == 0 and "Signed with" in made.out and str(default_key_path()) in made.out
+    assert default_key_path().stat().st_mode & 0o077 == 0  # the GM's only
+    assert SIGNATURE in members(backup)
+    cheat = _cheat(backup, tmp_path)
+    for how in ((), ("--unsigned",)):  # --unsigned is for a backup without a signature, not a wrong one
+        ran = gm("restore", cheat, tmp_path / "new-home", *how)
+        assert (ran.code, ran.out) == (1, "")
+        assert ran.err == (
+            f"Error: {cheat} does not match its signature with the backup key {default_key_path()}: it was "
+            "changed after 'gm backup' wrote it, or signed with another key. Nothing was changed.\n"
+        )
+        assert not (tmp_path / "new-home").exists()
+    ran = gm("restore", backup, tmp_path / "new-home")  # the backup as gm wrote it
+    assert ran.code == 0 and f"Its signature matches the backup key {default_key_path()}.\n" in ran.out
+    assert gm("backup", tmp_path / "second.tar", home=home).out.count(
+        f"Signed with the backup key {default_key_path()}."
+    )
+
+
+def test_an_unsigned_backup_is_restored_only_with_unsigned(home, gm, played, tmp_path):
+    backup = tmp_path / "b.tar"
+    assert gm("backup", backup, home=home).code == 0
+    old = tmp_path / "old.tar"  # as a gm before signed backups wrote it: no manifest.sig
+    with tarfile.open(backup) as source, tarfile.open(old, "w") as target:
+        for member in source:
+            if member.name != SIGNATURE:
+                target.addfile(member, source.extractfile(member) if member.isfile() else None)
+    ran = gm("restore", old, tmp_path / "new-home")
+    assert (ran.code, ran.err) == (
+        1,
+        f"Error: {old} is not signed (gm before backups were signed made it, or its manifest.sig was taken out): "
+        "give --unsigned to restore it only if you know where it comes from. Nothing was changed.\n",
+    )
+    assert not (tmp_path / "new-home").exists()
+    ran = gm("restore", old, tmp_path / "new-home", "--unsigned")
+    assert ran.code == 0 and "restored unsigned (--unsigned): nothing proves it is as gm wrote it" in ran.err
+    assert table_dump(tmp_path / "new-home") == table_dump(home)
+
+
+def test_the_backup_key_stays_outside_the_home_and_a_restore_elsewhere_needs_it(home, gm, played, tmp_path):
+    inside = gm("backup", tmp_path / "b.tar", "--key", home / "backup.key", home=home)
+    assert inside.code == 1 and inside.err.startswith(f"Error: the backup key {home / 'backup.key'} is inside the home")
+    assert not (home / "backup.key").exists() and not (tmp_path / "b.tar").exists()
+    made = gm("backup", tmp_path / "b.tar", "--key", tmp_path / "keys" / "gm.key", home=home)
+    assert f"Signed with a new backup key, {tmp_path / 'keys' / 'gm.key'}: gm restore needs it." in made.out
+    assert gm("backup", tmp_path / "c.tar", home=home).code == 0  # the default key made, if it was not
+    ran = gm("restore", tmp_path / "b.tar", tmp_path / "new-home", "--key", tmp_path / "elsewhere.key")
+    assert ran.code == 1 and ran.err == (
+        f"Error: {tmp_path / 'b.tar'} is signed, and there is no backup key at {tmp_path / 'elsewhere.key'} to check "
+        "it: copy the key of the machine that made the backup there, or give --key FILE (or --unsigned, if the key "
+        "is lost). Nothing was changed.\n"
+    )
+    wrong = gm("restore", tmp_path / "b.tar", tmp_path / "new-home")  # the session's default key: another one
+    assert wrong.code == 1 and "or signed with another key. Nothing was changed." in wrong.err
+    assert not (tmp_path / "new-home").exists()
+    ran = gm("restore", tmp_path / "b.tar", tmp_path / "new-home", "--key", tmp_path / "keys" / "gm.key")
+    assert ran.code == 0, ran.err

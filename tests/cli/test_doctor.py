@@ -50,7 +50,7 @@ def test_a_sound_home_is_all_ok(home, gm, played):
     ran = gm("doctor", home=home)
     assert ran.code == 0 and ran.err == ""
     assert [line.split(":")[0] for line in lines(ran)] == [f"OK       {check}" for check in CHECKS]
-    assert "OK       archive: the 4 files the database refers to are there and match their SHA-256" in lines(ran)
+    assert "OK       archive: 4 files the database refers to, each there and matching its SHA-256" in lines(ran)
     assert "OK       ledger: the books balance (8 entries)" in lines(ran)
     facts = json.loads(gm("doctor", "--json", home=home).out)
     assert facts["ok"] is True and [c["check"] for c in facts["checks"]] == CHECKS

@@ -379,5 +379,14 @@ def test_a_payment_from_an_old_address_is_the_players(home, gm, game):
     assert gm("game", "new", "g2", "--ruleset", "clash", home=home).code == 0
     assert gm("game", "join", "g2", ANN, "--name", "Eve", home=home).code == 0
     ran = gm("credits", "buy", ANN, "1", "--paid", "2.50", home=home)
-    assert ran.out.endswith("ann@example.org now has 1 credits and a discount of 0.\n")
+    assert ran.out.endswith("ann@example.org now has 1 credit and a discount of 0.\n")
     assert gm("credits", "show", "ann@new.example", home=home).out.startswith("ann@new.example (Ann): 10 credits")
+
+
+def test_a_message_counts_one_thing_in_the_singular(home, gm, game, tmp_path):
+    """'Wrote 1 entries' was printed for a book of one entry: every count goes through counted()."""
+    gm("credits", "buy", ANN, "1", "--paid", "2.50", home=home)
+    ran = gm("credits", "export", "--csv", "-o", str(tmp_path / "books.csv"), home=home)
+    assert ran.out == f"Wrote 1 entry to {tmp_path / 'books.csv'}.\n"
+    assert gm("credits", "show", ANN, home=home).out.startswith(f"{ANN} (Ann): 1 credit, discount 0 bonus turns.")
+    assert "ledger: the books balance (1 entry)" in gm("doctor", home=home).out

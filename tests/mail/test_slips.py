@@ -72,7 +72,7 @@ def test_a_slip_transfers_credits_and_joins_the_next_game(home, gm, over, monkey
     [
         (("SLIP JOIN", "SLIP FLY"), "line 5: not a return slip line"),
         (("SLIP TRANSFER 99 TO ann@example.org",), "you have 4 credits left, so 99 cannot be given"),
-        (("SLIP TRANSFER ALL TO nobody@example.org",), "gm has no player nobody@example.org"),
+        (("SLIP TRANSFER ALL TO nobody@",), "'nobody@' is not an e-mail address"),
         (("SLIP TRANSFER 2 TO BOB@example.org",), "the credits are yours already; SLIP CARRY keeps them"),
         (("SLIP JOIN chess",), "gm has no game or ruleset 'chess'"),
         (("SLIP JOIN", "SLIP NONE"), "line 5: the slip already says whether you join"),
@@ -86,6 +86,31 @@ def test_a_bad_slip_is_refused_whole_and_changes_nothing(home, gm, over, monkeyp
     assert after == before
     body = outbox_bodies(home)[-1][3]
     assert "REFUSED: your return slip for RE in m1 was not used: " in body and reason in body, body
+
+
+def test_a_transfer_answers_alike_whether_the_address_plays_here_or_not(home, gm, over, monkeypatch):
+    """A slip told a stranger's address apart from a player's ('gm has no player ...'): a player
+    could find out who plays in the house (D-ALL-5). Now the credits go either way, to a new
+    account where they wait for an address gm had none for, and the answers differ only in it."""
+    gm("credits", "buy", "ann@example.org", "5", "--paid", "10", home=home)
+    answers = []
+    for who, to in (("bob", "ann@example.org"), ("ann", "zed@elsewhere.example")):
+        seat = over[who][0]
+        text = slip(over[who], f"SLIP TRANSFER 2 TO {to}")
+        ran = receive(gm, monkeypatch, mail(text, sender=f"<{who}@example.org>", message_id=f"<{who}@x>"), home)
+        assert ran.out.startswith(f"stdin: request for {seat} in m1"), ran.out
+        answers.append(outbox_bodies(home)[-1][3].replace(to, "TO").replace(who.title(), "WHO").replace(seat, "SEAT"))
+    assert answers[0] == answers[1] and "2 credits went from your account to TO." in answers[0]
+    assert rows(
+        home,
+        "SELECT a.email, l.credits, l.memo FROM ledger l JOIN accounts a ON a.id = l.account_id "
+        "WHERE l.kind = 'transfer' AND l.credits > 0 ORDER BY l.id",
+    ) == [
+        ("ann@example.org", 2, f"from bob@example.org: return slip of {over['bob'][0]} in m1"),
+        ("zed@elsewhere.example", 2, f"from ann@example.org: return slip of {over['ann'][0]} in m1"),
+    ]
+    assert rows(home, "SELECT name FROM accounts WHERE email = 'zed@elsewhere.example'") == [("zed",)]
+    assert gm("ledger", "check", home=home).code == 0
 
 
 def test_a_slip_for_a_game_still_running_is_refused(home, gm, over, monkeypatch):
@@ -126,3 +151,18 @@ def test_an_unanswered_slip_gets_the_default_after_slip_days(home, gm, over, mon
     [(kind, to, subject, body)] = [m for m in outbox_bodies(home) if m[2] == "m1: your return slip"]
     assert (kind, to) == ("notice", "bob@example.org") and "has\nnot come back in 3 days" in body
     assert "no return slip" not in gm("run-due", home=home).out  # once only
+
+
+def test_a_transfer_to_an_old_address_reaches_its_player_and_never_shows_the_new_one(home, gm, over, monkeypatch):
+    assert gm("person", "address", "ann@example.org", "ann@new.example", home=home).code == 0
+    receive(gm, monkeypatch, mail(slip(over["bob"], "SLIP TRANSFER 2 TO ann@example.org")), home)
+    assert "2 credits went from your account to ann@example.org." in outbox_bodies(home)[-1][3]
+    assert rows(
+        home,
+        "SELECT a.email, l.credits, l.memo FROM ledger l JOIN accounts a ON a.id = l.account_id "
+        "WHERE l.kind = 'transfer' ORDER BY l.id",
+    ) == [
+        ("bob@example.org", -2, f"to ann@example.org: return slip of {over['bob'][0]} in m1"),
+        ("ann@new.example", 2, f"from bob@example.org: return slip of {over['bob'][0]} in m1"),
+    ]
+    assert rows(home, "SELECT count(*) FROM accounts") == [(2,)]

@@ -196,6 +196,28 @@ def test_killed_and_run_again_loses_and_doubles_nothing(kind, point, start, base
         same_turn_again(home, bases[kind])
 
 
+def test_a_rerun_killed_after_its_commit_keeps_the_discarded_reports_for_gm_turn_run(
+    start, bases, references, tmp_path
+):
+    """Killed between its commit and moving the discarded turn's reports aside, a re-run left them
+    where gm turn run then wrote the new turn's over them: the old reports were lost, not kept
+    under discarded/ as a re-run never killed keeps them. The note it leaves makes the move."""
+    home = copy_of(bases["rerun"], tmp_path / "home")
+    killed = gm_process(home, *command("rerun", start), crash_at="turn:after-commit")
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert list((home / "reports" / "d1").glob(".rerun-*"))  # the move not made yet, and noted
+    ok(gm_process(home, "turn", "run", "d1", "--now"))
+    reference = copy_of(references["rerun"], tmp_path / "reference")
+    ok(gm_process(reference, "turn", "run", "d1", "--now"))
+    kept = reports_of(home)
+    assert kept == reports_of(reference)
+    first = {k: v for k, v in reports_of(bases["rerun"]).items() if k.startswith("d1/1/")}
+    assert first and {k.split("/", 3)[-1]: v for k, v in kept.items() if k.startswith("d1/discarded/")} == {
+        k.removeprefix("d1/"): v for k, v in first.items()
+    }
+    assert not list((home / "reports" / "d1").glob(".rerun-*"))
+
+
 def same_turn_again(home: Path, played: Path) -> None:
     """Turn 1 re-run with nothing corrected is the turn first played: the same states; BR's
     reports byte for byte (Ann played BR in turn 1 and pays for it again, standby Zed takes it
