@@ -39,6 +39,10 @@ def played_case(name: str) -> list[str]:
         "elimination-income-keeps-you-in",
         "end-no-survivors",
         "order-of-play-skips-the-eliminated",
+        "end-tie-at-the-census-withdraws",
+        "end-knockout-counts-the-survivors-only",
+        "end-knocked-out-on-the-last-census",
+        "win-points-one-above-target",
     ],
 )
 def test_the_turns_of_the_cases_keep_the_invariants(name):
@@ -161,3 +165,51 @@ def test_a_roundup_that_leads_with_a_country_out_is_found(monkeypatch):
     assert found == [
         "The roundup (11.3): the report gives the leader {'codes': ['BR'], 'vp': 30}; the leader is ['AL'] with 20 VP"
     ]
+
+
+REPORTS = "Every report (11.6 warning, D-EMP-13, the end)"
+END = "Victory conditions and game end (11.6, D-EMP-9..13)"
+
+
+def test_a_report_without_the_standing_warning_is_found(monkeypatch):
+    """11.6: "A warning is given in the game report when a possible win has been achieved", in
+    every seat's report (D-EMP-13); a view that leaves it out is found, seat by seat."""
+    monkeypatch.setattr(empires_view, "_warning", lambda state, record: None)
+    found = played_case("win-runaway-warning")
+    assert found == [
+        f"{REPORTS}: {seat}'s report of turn 2 gives the warning None, not 2" for seat in ("AL", "BR", "CA")
+    ]
+
+
+def test_an_end_told_to_the_winner_alone_is_found(monkeypatch):
+    """The end is told to every seat (choice 14), once."""
+    event = endturn.Turn.event
+
+    def private(self, kind, text, seats=None, **data):
+        event(self, kind, text, (data["winner"],) if kind == "game_over" else seats, **data)
+
+    monkeypatch.setattr(endturn.Turn, "event", private)
+    found = played_case("end-at-the-next-census")
+    assert found == [f"{END}: the game is over: True; the end is told 1 times, to [('AL',)]"]
+
+
+def test_an_end_that_crowns_a_country_out_is_found(monkeypatch):
+    """The winner has the highest total of the surviving countries (D-EMP-9): a reading that
+    ranks a country put out on the last census turn, with its 50 VP, is found."""
+    monkeypatch.setattr(endturn, "alive", lambda state: list(state["seating"]))
+    found = played_case("end-knocked-out-on-the-last-census")
+    assert f"{END}: BR won a runaway win; the leader AL holds ['knockout']" in found
+
+
+def test_a_census_not_recorded_as_the_last_is_found(monkeypatch):
+    """11.3: a census is held on its turn; the state's last census is that turn from then on."""
+    take_census = endturn.take_census
+
+    def forgetful(turn):
+        last = turn.state["last_census"]
+        take_census(turn)
+        turn.state["last_census"] = last
+
+    monkeypatch.setattr(endturn, "take_census", forgetful)
+    found = played_case("end-tie-at-the-census-withdraws")
+    assert "Census turns (11.3, D-EMP-8): after turn 4 the last census is None, not 4" in found
