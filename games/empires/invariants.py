@@ -550,12 +550,21 @@ def _reports(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -
         for e in events
         if e.kind in ("census", "warning", "warning_withdrawn", "order_of_play") and e.seats is not None
     ]
+    # The warning gives the conditions that held when it was given, as its event told everyone,
+    # and those alone while it stands: which hold now would tell the others' VP (D-ALL-5, 11.3).
+    news = [e.data["holds"] for e in events if e.kind == "warning"]
+    told = news[0] if news else before["victory"]["holds"]
     for seat in after["seating"]:
         seen = view(after, seat)
         warned = seen["warning"]["since"] if seen["warning"] else None
         if warned != standing:
             found.append(
                 f"{REPORTS}: {seat}'s report of turn {before['turn']} gives the warning {warned}, not {standing}"
+            )
+        elif seen["warning"] and seen["warning"]["holds"] != told:
+            found.append(
+                f"{REPORTS}: {seat}'s report of turn {before['turn']} gives the warning of "
+                f"{seen['warning']['holds']}, its event told {told}"
             )
         result = seen["outcome"]
         given = (result["winners"], result["scores"]) if result else None

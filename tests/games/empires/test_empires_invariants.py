@@ -213,3 +213,20 @@ def test_a_census_not_recorded_as_the_last_is_found(monkeypatch):
     monkeypatch.setattr(endturn, "take_census", forgetful)
     found = played_case("end-tie-at-the-census-withdraws")
     assert "Census turns (11.3, D-EMP-8): after turn 4 the last census is None, not 4" in found
+
+
+def test_a_warning_that_tells_which_wins_hold_now_is_found(monkeypatch):
+    """The warning tells the conditions that held when it was given; a report that follows them
+    turn by turn tells the others' VP (D-ALL-5, 11.3: only the leader's score is given)."""
+    judge = endturn.judge
+
+    def telling(turn):
+        judge(turn)
+        record = turn.state["victory"]
+        if record["warning"] is not None:
+            now = victory.standing(turn.state["vp"], endturn.alive(turn.state), record["target"])
+            record["holds"] = list(now.holds)
+
+    monkeypatch.setattr(endturn, "judge", telling)
+    found = played_case("end-warning-stands-until-the-census")
+    assert len(found) == 3 and all("gives the warning of [], its event told ['runaway']" in line for line in found)
