@@ -501,6 +501,11 @@ def _the_board(before: JSONObject, after: JSONObject, events: tuple[Event, ...])
     found = []
     if set(after["areas"]) != land:
         found.append(f"{BOARD}: the state holds {sorted(set(after['areas']) ^ land)} beside the map's land areas")
+    found += [
+        f"{ARMIES}: {seat} has {country['reserve']} reserve armies"
+        for seat, country in after["countries"].items()
+        if country["reserve"] < 0
+    ]
     if after["victory"]["target"] != after["scenario"]["points_target"]:
         found.append(
             f"{BOARD}: the points target is {after['victory']['target']}, the scenario's "
