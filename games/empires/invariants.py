@@ -559,6 +559,14 @@ def _reports(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -
     # and those alone while it stands: which hold now would tell the others' VP (D-ALL-5, 11.3).
     news = [e.data["holds"] for e in events if e.kind == "warning"]
     told = news[0] if news else before["victory"]["holds"]
+    # 11.3: "Census turns are not indicated in advance": a report is the same whatever the
+    # census turns still to come.
+    turns = after["census"]["turns"]
+    moved = [t if t <= before["turn"] else t + 1 for t in turns]
+    if view(dict(after, census=dict(after["census"], turns=moved)), after["seating"][0]) != view(
+        after, after["seating"][0]
+    ):
+        found.append(f"{CENSUS}: the report of turn {before['turn']} changes with the census turns to come")
     for seat in after["seating"]:
         seen = view(after, seat)
         warned = seen["warning"]["since"] if seen["warning"] else None

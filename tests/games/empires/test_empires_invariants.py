@@ -230,3 +230,16 @@ def test_a_warning_that_tells_which_wins_hold_now_is_found(monkeypatch):
     monkeypatch.setattr(endturn, "judge", telling)
     found = played_case("end-warning-stands-until-the-census")
     assert len(found) == 3 and all("gives the warning of [], its event told ['runaway']" in line for line in found)
+
+
+def test_a_report_that_tells_the_next_census_is_found(monkeypatch):
+    """11.3: "Census turns are not indicated in advance"; a view that gives the next one is found."""
+    real = empires_view.view
+
+    def telling(state, seat):
+        return dict(real(state, seat), next_census=empires_view.census.next_census(state["census"], state["turn"] - 1))
+
+    monkeypatch.setattr(empires_view, "view", telling)
+    monkeypatch.setattr("gm_games.empires.invariants.view", telling)
+    found = played_case("win-runaway-warning")
+    assert found == ["Census turns (11.3, D-EMP-8): the report of turn 2 changes with the census turns to come"]
