@@ -176,9 +176,7 @@ def test_a_report_without_the_standing_warning_is_found(monkeypatch):
     every seat's report (D-EMP-13); a view that leaves it out is found, seat by seat."""
     monkeypatch.setattr(empires_view, "_warning", lambda state, record: None)
     found = played_case("win-runaway-warning")
-    assert found == [
-        f"{REPORTS}: {seat}'s report of turn 2 gives the warning None, not 2" for seat in ("AL", "BR", "CA")
-    ]
+    assert found == [f"{REPORTS}: {seat}'s report of turn 2 gives the warning None, not 2" for seat in ("AL", "CA")]
 
 
 def test_an_end_told_to_the_winner_alone_is_found(monkeypatch):
@@ -229,7 +227,7 @@ def test_a_warning_that_tells_which_wins_hold_now_is_found(monkeypatch):
 
     monkeypatch.setattr(endturn, "judge", telling)
     found = played_case("end-warning-stands-until-the-census")
-    assert len(found) == 3 and all("gives the warning of [], its event told ['runaway']" in line for line in found)
+    assert len(found) == 2 and all("gives the warning of [], its event told ['runaway']" in line for line in found)
 
 
 def test_a_report_that_tells_the_next_census_is_found(monkeypatch):
@@ -243,3 +241,17 @@ def test_a_report_that_tells_the_next_census_is_found(monkeypatch):
     monkeypatch.setattr("gm_games.empires.invariants.view", telling)
     found = played_case("win-runaway-warning")
     assert found == ["Census turns (11.3, D-EMP-8): the report of turn 2 changes with the census turns to come"]
+
+
+def test_a_warning_kept_from_a_country_out_is_found(monkeypatch):
+    """Every report carries the warning (D-EMP-13), that of a country out too: it still gets its
+    report and still earns its bonus turn by the end."""
+    real = empires_view.view
+
+    def unfair(state, seat):
+        seen = real(state, seat)
+        return dict(seen, warning=None) if seat in state["victory"]["eliminated"] else seen
+
+    monkeypatch.setattr("gm_games.empires.invariants.view", unfair)
+    found = played_case("win-eliminated-this-turn-not-a-survivor")
+    assert found == [f"{REPORTS}: BR's report of turn 2 gives the warning None, not 2"]
