@@ -43,6 +43,7 @@ def played_case(name: str) -> list[str]:
         "end-knockout-counts-the-survivors-only",
         "end-knocked-out-on-the-last-census",
         "win-points-one-above-target",
+        "win-lone-survivor-at-zero",
     ],
 )
 def test_the_turns_of_the_cases_keep_the_invariants(name):
