@@ -564,15 +564,14 @@ def _reports(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -
     # census turns still to come.
     turns = after["census"]["turns"]
     moved = [t if t <= before["turn"] else t + 1 for t in turns]
-    if view(dict(after, census=dict(after["census"], turns=moved)), after["seating"][0]) != view(
-        after, after["seating"][0]
-    ):
+    seating = after["seating"]
+    first = view(after, seating[0])
+    if view(dict(after, census=dict(after["census"], turns=moved)), seating[0]) != first:
         found.append(f"{CENSUS}: the report of turn {before['turn']} changes with the census turns to come")
     # The first and the last seat, and every seat out (their reports go on): a view per seat of
     # a 32-country game each turn would cost more than the rest of the battery.
-    seating = after["seating"]
     for seat in [s for s in seating if s in (seating[0], seating[-1]) or s in record["eliminated"]]:
-        seen = view(after, seat)
+        seen = first if seat == seating[0] else view(after, seat)
         warned = seen["warning"]["since"] if seen["warning"] else None
         if warned != standing:
             found.append(
