@@ -9,7 +9,9 @@ changes hands only by capture or an elimination; victory points move only as 11.
 nothing and a surviving one is not out by 11.1; a warning is given when a possible win is first
 achieved and stands until the next census turn, the points target stays the one set at the
 start, and the game ends, with the winner and discount, exactly as 11.6 and 11.7 say; the
-report's roundup gives the current leader's VP and tells of a census only once it is held (11.3).
+report's roundup gives the current leader's VP and tells of a census only once it is held (11.3);
+every seat's report carries the standing warning and, at the end, the result the state records,
+told to every seat once; the state holds the map's land areas and no sea.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ END = "Victory conditions and game end (11.6, D-EMP-9..13)"
 DISCOUNTS = "Prize discounts (11.7, D-EMP-15)"
 ORDER = "Order of play (D-EMP-1)"
 ROUNDUP = "The roundup (11.3)"
+BOARD = "The map (seas never owned, D-EMP-12's target)"
+REPORTS = "Every report (11.6 warning, D-EMP-13, the end)"
 
 ACTIONS = ("levy", "army", "reserve", "grow", "fortify", "raze", "move", "gift", "defence")
 
@@ -64,6 +68,9 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _warning,
         _order_of_play,
         _roundup,
+        _the_board,
+        _game_over,
+        _reports,
     )
     return [line for check in checks for line in check(before, result.state, result.events)]
 
@@ -483,4 +490,102 @@ def _roundup(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -
         found.append(f"{ROUNDUP}: the report gives the leader {seen['leader']}; the leader is {leaders} with {top} VP")
     if seen["census_now"] != bool(_of(events, "census")):
         found.append(f"{ROUNDUP}: the report of turn {before['turn']} tells of a census: {seen['census_now']}")
+    return found
+
+
+def _the_board(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """The state holds every land area of the map and nothing else (seas are never owned and
+    hold no armies); the points target is the one the scenario set at the start (D-EMP-12:
+    "default: the number of land areas on the map"); a census held this turn is the last one."""
+    land = {a["code"] for a in after["scenario"]["areas"] if a["land"]}
+    found = []
+    if set(after["areas"]) != land:
+        found.append(f"{BOARD}: the state holds {sorted(set(after['areas']) ^ land)} beside the map's land areas")
+    found += [
+        f"{ARMIES}: {seat} has {country['reserve']} reserve armies"
+        for seat, country in after["countries"].items()
+        if country["reserve"] < 0
+    ]
+    if after["victory"]["target"] != after["scenario"]["points_target"]:
+        found.append(
+            f"{BOARD}: the points target is {after['victory']['target']}, the scenario's "
+            f"{after['scenario']['points_target']}"
+        )
+    last = before["turn"] if _of(events, "census") else before["last_census"]
+    if after["last_census"] != last:
+        found.append(f"{CENSUS}: after turn {before['turn']} the last census is {after['last_census']}, not {last}")
+    return found
+
+
+def _game_over(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """The end is told to every seat once, on the turn the game ends, with the winner, the
+    condition and every country's VP as the state has them; the winner has "the highest total
+    of victory points" among the survivors, strictly (D-EMP-9), and holds the condition."""
+    news = [e for e in events if e.kind == "game_over"]
+    over = after["phase"] == "over"
+    if len(news) != int(over) or any(e.seats is not None for e in news):
+        return [f"{END}: the game is over: {over}; the end is told {len(news)} times, to {[e.seats for e in news]}"]
+    if not over:
+        return []
+    record, data = after["victory"], news[0].data
+    found = []
+    if (data["winner"], data["condition"], data["scores"]) != (record["winner"], record["condition"], after["vp"]):
+        found.append(f"{END}: the end tells {data['winner']} {data['condition']} {data['scores']}; the state {record}")
+    if record["ended"] != before["turn"]:
+        found.append(f"{END}: the game ended on turn {before['turn']}, recorded {record['ended']}")
+    if record["winner"] is not None:
+        leader, holds = _standing(after["vp"], _alive(after), record["target"])
+        if record["winner"] != leader or record["condition"] not in holds:
+            found.append(
+                f"{END}: {record['winner']} won a {record['condition']} win; the leader {leader} holds {holds}"
+            )
+    return found
+
+
+def _reports(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Every seat's report (the first and the last seat's and those out, as samples) carries
+    the standing warning ("A warning is given in the game report when a possible win has been
+    achieved", "every report carries the warning", D-EMP-13) and none once it is withdrawn or
+    the game is over; once over, each gives the result the state records; each gives the points
+    target "set at the start"."""
+    record, over = after["victory"], after["phase"] == "over"
+    standing = None if over else record["warning"]
+    winners = [record["winner"]] if over and record["winner"] is not None else []
+    found = [
+        f"{REPORTS}: the {e.kind} of turn {before['turn']} is told to {list(e.seats)} only"
+        for e in events
+        if e.kind in ("census", "warning", "warning_withdrawn", "order_of_play") and e.seats is not None
+    ]
+    # The warning gives the conditions that held when it was given, as its event told everyone,
+    # and those alone while it stands: which hold now would tell the others' VP (D-ALL-5, 11.3).
+    news = [e.data["holds"] for e in events if e.kind == "warning"]
+    told = news[0] if news else before["victory"]["holds"]
+    # 11.3: "Census turns are not indicated in advance": a report is the same whatever the
+    # census turns still to come.
+    turns = after["census"]["turns"]
+    moved = [t if t <= before["turn"] else t + 1 for t in turns]
+    seating = after["seating"]
+    first = view(after, seating[0])
+    if view(dict(after, census=dict(after["census"], turns=moved)), seating[0]) != first:
+        found.append(f"{CENSUS}: the report of turn {before['turn']} changes with the census turns to come")
+    # The first and the last seat, and every seat out (their reports go on): a view per seat of
+    # a 32-country game each turn would cost more than the rest of the battery.
+    for seat in [s for s in seating if s in (seating[0], seating[-1]) or s in record["eliminated"]]:
+        seen = first if seat == seating[0] else view(after, seat)
+        warned = seen["warning"]["since"] if seen["warning"] else None
+        if warned != standing:
+            found.append(
+                f"{REPORTS}: {seat}'s report of turn {before['turn']} gives the warning {warned}, not {standing}"
+            )
+        elif seen["warning"] and seen["warning"]["holds"] != told:
+            found.append(
+                f"{REPORTS}: {seat}'s report of turn {before['turn']} gives the warning of "
+                f"{seen['warning']['holds']}, its event told {told}"
+            )
+        result = seen["outcome"]
+        given = (result["winners"], result["scores"]) if result else None
+        if given != ((winners, after["vp"]) if over else None):
+            found.append(f"{REPORTS}: {seat}'s report of turn {before['turn']} gives the result {given}")
+        if seen["target"] != record["target"]:
+            found.append(f"{REPORTS}: {seat}'s report gives the points target {seen['target']}")
     return found

@@ -85,12 +85,7 @@ def test_a_robot_game_to_a_win_with_the_books(empires, gm):
     gm("credits", "adjust", "ann@example.org", "--discount", "9", "--reason", "earlier games", home=empires)
     for email, _ in PLAYERS:
         gm("credits", "buy", email, "10", "--paid", "25", home=empires)
-    for number in range(1, 30):  # noqa: B007 - the loop counts turns; the count is checked after it
-        ran = gm("turn", "run", "e1", "--now", "--no-render", home=empires)
-        assert ran.code == 0, ran.err
-        if ran.out.endswith("e1 is over.\n"):
-            break
-    assert number == 9
+    assert _play_to_the_end(gm, empires) == 9
     facts = json.loads(gm("game", "show", "e1", "--json", home=empires).out)
     assert facts["outcome"]["winners"] == ["AL"]
     assert facts["outcome"]["reason"].startswith("knockout win at the census of turn 9: 11 VP")
@@ -139,3 +134,33 @@ def test_a_robot_game_to_a_win_with_the_books(empires, gm):
     )
     assert [row["seat"] for row in end["scores"]] == ["AL", "BR", "CA"]
     assert (empires / "reports" / "e1" / "endgame" / "CA.pdf").read_bytes().startswith(b"%PDF")
+
+
+def _play_to_the_end(gm, home) -> int:
+    """Run e1's turns until it is over; the number of the turn that ended it."""
+    for number in range(1, 30):
+        ran = gm("turn", "run", "e1", "--now", "--no-render", home=home)
+        assert ran.code == 0, ran.err
+        if ran.out.endswith("e1 is over.\n"):
+            return number
+    raise AssertionError("e1 did not end in 29 turns")
+
+
+def test_a_rerun_of_the_last_turn_ends_the_game_the_same_way(empires, gm):
+    """11.6's end, run again: `gm turn rerun` of the census turn that ended the game gives the same
+    census, the same winner and condition, the same final scores and events, and each seat's
+    discount (11.7) awarded once, the first award reversed."""
+    assert gm("game", "set", "e1", "nmr-limit", "0", home=empires).code == 0
+    last = _play_to_the_end(gm, empires)
+    db = empires / "gm.db"
+    query = "SELECT events, state FROM turns WHERE number = ?"
+    first = sqlite3.connect(db).execute(query, (last,)).fetchone()
+    outcome = json.loads(gm("game", "show", "e1", "--json", home=empires).out)["outcome"]
+    shown = {email: gm("credits", "show", email, home=empires).out.splitlines()[0] for email, _ in PLAYERS}
+    ran = gm("turn", "rerun", "e1", str(last), "--reason", "the end checked", "--yes", "--no-render", home=empires)
+    assert ran.code == 0 and ran.out.endswith("e1 is over.\n"), ran.out + ran.err
+    assert sqlite3.connect(db).execute(query, (last,)).fetchone() == first
+    assert json.loads(gm("game", "show", "e1", "--json", home=empires).out)["outcome"] == outcome
+    assert {email: gm("credits", "show", email, home=empires).out.splitlines()[0] for email, _ in PLAYERS} == shown
+    assert "discount 3 bonus turns" in shown["ann@example.org"]
+    assert gm("ledger", "check", home=empires).code == 0

@@ -39,6 +39,11 @@ def played_case(name: str) -> list[str]:
         "elimination-income-keeps-you-in",
         "end-no-survivors",
         "order-of-play-skips-the-eliminated",
+        "end-tie-at-the-census-withdraws",
+        "end-knockout-counts-the-survivors-only",
+        "end-knocked-out-on-the-last-census",
+        "win-points-one-above-target",
+        "win-lone-survivor-at-zero",
     ],
 )
 def test_the_turns_of_the_cases_keep_the_invariants(name):
@@ -161,3 +166,93 @@ def test_a_roundup_that_leads_with_a_country_out_is_found(monkeypatch):
     assert found == [
         "The roundup (11.3): the report gives the leader {'codes': ['BR'], 'vp': 30}; the leader is ['AL'] with 20 VP"
     ]
+
+
+REPORTS = "Every report (11.6 warning, D-EMP-13, the end)"
+END = "Victory conditions and game end (11.6, D-EMP-9..13)"
+
+
+def test_a_report_without_the_standing_warning_is_found(monkeypatch):
+    """11.6: "A warning is given in the game report when a possible win has been achieved", in
+    every seat's report (D-EMP-13); a view that leaves it out is found, seat by seat."""
+    monkeypatch.setattr(empires_view, "_warning", lambda state, record: None)
+    found = played_case("win-runaway-warning")
+    assert found == [f"{REPORTS}: {seat}'s report of turn 2 gives the warning None, not 2" for seat in ("AL", "CA")]
+
+
+def test_an_end_told_to_the_winner_alone_is_found(monkeypatch):
+    """The end is told to every seat (choice 14), once."""
+    event = endturn.Turn.event
+
+    def private(self, kind, text, seats=None, **data):
+        event(self, kind, text, (data["winner"],) if kind == "game_over" else seats, **data)
+
+    monkeypatch.setattr(endturn.Turn, "event", private)
+    found = played_case("end-at-the-next-census")
+    assert found == [f"{END}: the game is over: True; the end is told 1 times, to [('AL',)]"]
+
+
+def test_an_end_that_crowns_a_country_out_is_found(monkeypatch):
+    """The winner has the highest total of the surviving countries (D-EMP-9): a reading that
+    ranks a country put out on the last census turn, with its 50 VP, is found."""
+    monkeypatch.setattr(endturn, "alive", lambda state: list(state["seating"]))
+    found = played_case("end-knocked-out-on-the-last-census")
+    assert f"{END}: BR won a runaway win; the leader AL holds ['knockout']" in found
+
+
+def test_a_census_not_recorded_as_the_last_is_found(monkeypatch):
+    """11.3: a census is held on its turn; the state's last census is that turn from then on."""
+    take_census = endturn.take_census
+
+    def forgetful(turn):
+        last = turn.state["last_census"]
+        take_census(turn)
+        turn.state["last_census"] = last
+
+    monkeypatch.setattr(endturn, "take_census", forgetful)
+    found = played_case("end-tie-at-the-census-withdraws")
+    assert "Census turns (11.3, D-EMP-8): after turn 4 the last census is None, not 4" in found
+
+
+def test_a_warning_that_tells_which_wins_hold_now_is_found(monkeypatch):
+    """The warning tells the conditions that held when it was given; a report that follows them
+    turn by turn tells the others' VP (D-ALL-5, 11.3: only the leader's score is given)."""
+    judge = endturn.judge
+
+    def telling(turn):
+        judge(turn)
+        record = turn.state["victory"]
+        if record["warning"] is not None:
+            now = victory.standing(turn.state["vp"], endturn.alive(turn.state), record["target"])
+            record["holds"] = list(now.holds)
+
+    monkeypatch.setattr(endturn, "judge", telling)
+    found = played_case("end-warning-stands-until-the-census")
+    assert len(found) == 2 and all("gives the warning of [], its event told ['runaway']" in line for line in found)
+
+
+def test_a_report_that_tells_the_next_census_is_found(monkeypatch):
+    """11.3: "Census turns are not indicated in advance"; a view that gives the next one is found."""
+    real = empires_view.view
+
+    def telling(state, seat):
+        return dict(real(state, seat), next_census=empires_view.census.next_census(state["census"], state["turn"] - 1))
+
+    monkeypatch.setattr(empires_view, "view", telling)
+    monkeypatch.setattr("gm_games.empires.invariants.view", telling)
+    found = played_case("win-runaway-warning")
+    assert found == ["Census turns (11.3, D-EMP-8): the report of turn 2 changes with the census turns to come"]
+
+
+def test_a_warning_kept_from_a_country_out_is_found(monkeypatch):
+    """Every report carries the warning (D-EMP-13), that of a country out too: it still gets its
+    report and still earns its bonus turn by the end."""
+    real = empires_view.view
+
+    def unfair(state, seat):
+        seen = real(state, seat)
+        return dict(seen, warning=None) if seat in state["victory"]["eliminated"] else seen
+
+    monkeypatch.setattr("gm_games.empires.invariants.view", unfair)
+    found = played_case("win-eliminated-this-turn-not-a-survivor")
+    assert found == [f"{REPORTS}: BR's report of turn 2 gives the warning None, not 2"]
