@@ -415,7 +415,7 @@ READERS: dict[str, Callable[[Audit, JSONObject], None]] = {
 
 def _city_record(city: JSONObject, round_: int = 0) -> dict[str, Any]:
     """What the audit follows of a city; ready: its bases bought before round_, which spawn in it."""
-    bases = city.get("bases") if isinstance(city.get("bases"), list) else []
+    bases: list[int] = city["bases"] if isinstance(city.get("bases"), list) else []
     return {
         "owner": city["owner"],
         "treasury": city.get("treasury", False),
@@ -423,7 +423,7 @@ def _city_record(city: JSONObject, round_: int = 0) -> dict[str, Any]:
         "transport": city.get("transport", False),
         "naval": city.get("naval", False),
         "bases": len(city.get("bases", [])) if isinstance(city.get("bases"), list) else 0,
-        "ready": sum(1 for bought in bases if bought < round_),
+        "ready": len([bought for bought in bases if bought < round_]),
         "occupier": city.get("occupier"),
         "held": city.get("held", 0),
         "restored": city.get("restored", 0),
