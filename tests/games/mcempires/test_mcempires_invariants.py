@@ -339,3 +339,24 @@ def test_two_dozen_robot_games_keep_every_invariant_end_and_replay():
         if seed < 3:
             assert play(seed, 2 + seed % 5, MODES[seed % 3], **options)[1] == hashes
     assert found == []
+
+
+@pytest.mark.parametrize(("seed", "limit"), [(4, 0), (5, 3)])
+def test_the_last_round_played_again_ends_the_game_the_same_way(seed, limit):
+    """The end of the game (rule D-MC-10), by the last empire standing or at a round limit, is
+    the same when its last round is resolved again from the same state, orders and seeds, and
+    keeps the invariants (seed 5 found the round limit's ranking counting the blocks as they
+    stood when the round began: Yellow won on E$ with 31 blocks against Red's 34)."""
+    state, codes = start(seed, 3, "original", **({"round-limit": limit} if limit else {}))
+    for number in range(1, 401):
+        seeds = TurnSeeds(seed, number)
+        orders = {c: ruleset.robot_orders(state, c, seeds.rng(f"robot:{c}")) for c in codes}
+        result = ruleset.resolve(state, orders, seeds)
+        if ruleset.is_over(result.state):
+            break
+        state = result.state
+    again = ruleset.resolve(state, orders, TurnSeeds(seed, number))
+    assert state_hash(again.state) == state_hash(result.state)
+    assert ruleset.is_over(again.state) == ruleset.is_over(result.state)
+    assert invariants(state, orders, again) == []
+    assert number == limit or not limit
