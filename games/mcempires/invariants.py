@@ -38,7 +38,10 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         + audit.close(after)
         + _the_fallen(after)
         + _alliances(after)
+        + _agreements(before, after)
         + _limits(after, result.events)
+        + _territory(before, after, result.events)
+        + _occupations(after)
         + _capitulation_due(after)
         + _the_end(before, after)
         + _war_bounty_start(before)
@@ -51,16 +54,23 @@ class Audit:
 
     def __init__(self, before: JSONObject):
         self.mode: str = before["options"]["mode"]
+        self.amphibious: bool = before["options"]["amphibious"]
+        self.board = board_of(before)
         self.round: int = before["round"]
         self.seats: JSONObject = before["seats"]
         self.money: dict[str, int] = {s: seat["money"] for s, seat in before["seats"].items()}
         self.lost: dict[str, list[str]] = {s: list(seat["lost"]) for s, seat in before["seats"].items()}
-        self.cities: dict[str, dict[str, Any]] = {cid: _city_record(city) for cid, city in before["cities"].items()}
+        self.cities: dict[str, dict[str, Any]] = {
+            cid: _city_record(city, before["round"]) for cid, city in before["cities"].items()
+        }
         self.routed = {s for s, seat in before["seats"].items() if seat.get("routed")}
         self.found: list[str] = []
         self.last_capture: tuple[str, str] | None = None
         self.moved: set[str] = set()
         self.centres: dict[str, str] = {f"{c['x']},{c['y']}": cid for cid, c in before["cities"].items()}
+        self.alive = {s for s, seat in before["seats"].items() if seat["alive"]}
+        self.captor: dict[str, str | None] = {s: seat.get("captor") for s, seat in before["seats"].items()}
+        self.last_losses: dict[str, int] = {}
 
     def fail(self, text: str) -> None:
         self.found.append(text)
@@ -86,7 +96,7 @@ class Audit:
         return [cid for cid in dict.fromkeys(self.lost[seat]) if self.cities.get(cid, {}).get("owner") != seat]
 
     def pass_city(self, cid: str, new: str) -> None:
-        self.cities[cid].update(owner=new, occupier=None)
+        self.cities[cid].update(owner=new, occupier=None, held=0)
         self.lost[new] = [c for c in self.lost[new] if c != cid]
 
     # -- income and prices (rules D-MC-1, D-MC-2, D-MC-15) ------------------------------------
@@ -144,7 +154,7 @@ class Audit:
             price = BASE_PRICES[min(city["bases"], 1)]
             if city["bases"] >= MAX_BASES:
                 self.fail(f"Military Base: a third base in {cid} ('Up to 2 Military Bases')")
-            city["bases"] += 1
+            city["bases"] += 1  # "Troops begin spawning the round after": not ready this round
         elif kind == "treasury":
             price = 5 * self._purchased(seat) + 20
             if self.mode != ORIGINAL:
@@ -174,7 +184,9 @@ class Audit:
 
     def _destroy(self, data: JSONObject) -> None:
         self.spend(data["seat"], 100, f"destroying {data['city']}")  # "at the cost of 100 E$"
-        self.cities[data["city"]].update(bases=0, treasury=False, treasury_by=None, transport=False, naval=False)
+        self.cities[data["city"]].update(
+            bases=0, ready=0, treasury=False, treasury_by=None, transport=False, naval=False
+        )
 
     def _payment(self, data: JSONObject) -> None:
         if data["amount"] < 1:
@@ -196,6 +208,12 @@ class Audit:
             self.fail(f"War Bounty: a bounty paid in {self.mode}")
         if amount != BOUNTIES.get(kind, amount) or (kind == "troops" and amount % 2):
             self.fail(f"War Bounty, How to earn E$: a {kind} bounty of {amount} E$")
+        if kind == "troops" and amount != 2 * self.last_losses.get(loser, 0):
+            # "Defeat enemy troops: 2 E$ per each troop": the troops the battle just took
+            self.fail(
+                f"War Bounty, How to earn E$: {seat} earned {amount} E$ for troops of {loser}, "
+                f"which lost {self.last_losses.get(loser, 0)} in the battle"
+            )
         if kind == "all_troops":  # once per empire per game (rule D-MC-15)
             if loser in self.routed:
                 self.fail(f"War Bounty (rule D-MC-15): the all-troops bounty for {loser} paid a second time")
@@ -208,15 +226,33 @@ class Audit:
 
     # -- cities changing hands ---------------------------------------------------------------------
     def _occupation(self, data: JSONObject) -> None:
-        self.cities[data["city"]]["occupier"] = data["seat"]
+        self.cities[data["city"]].update(occupier=data["seat"], held=0)
 
     def _occupation_ends(self, data: JSONObject) -> None:
-        self.cities[data["city"]]["occupier"] = None
+        self.cities[data["city"]].update(occupier=None, held=0)
+
+    def _occupation_count(self, data: JSONObject) -> None:
+        city = self.cities[data["city"]]
+        if city["occupier"] != data["seat"] or city["held"] != 0:
+            self.fail(f"Capturing Cities (rule D-MC-6): {data['seat']} counted a round in {data['city']} held {city}")
+        city["held"] = 1
+
+    def _occupation_held(self, data: JSONObject) -> None:
+        self.cities[data["city"]]["held"] = 0  # "If defending troops remain ... the count resets"
 
     def _capture(self, data: JSONObject) -> None:
         seat, loser, cid = data["seat"], data["loser"], data["city"]
         if self.cities[cid]["owner"] != loser:
             self.fail(f"Capturing Cities: {seat} captured {cid} from {loser}, which did not own it")
+        record = self.cities[cid]
+        if (record["occupier"], record["held"]) != (seat, 1):
+            # "Attacking Troops must occupy the City Center for 2 consecutive rounds"
+            self.fail(
+                f"Capturing Cities (rule D-MC-6): {seat} captured {cid} held {record['held']} "
+                f"round(s) by {record['occupier']} before this one"
+            )
+        if cid == self.seats[loser]["capital"]:
+            self.captor[loser] = seat
         self.pass_city(cid, seat)
         self.lost[loser] = [*(c for c in self.lost[loser] if c != cid), cid]
         self.last_capture = (seat, loser)
@@ -224,8 +260,8 @@ class Audit:
     def _peace(self, data: JSONObject) -> None:
         for cid, new in data["cities"]:
             self.pass_city(cid, new)
-        for cid, _ in data["quiet"]:
-            self.cities[cid]["occupier"] = None
+        for cid, since in data["quiet"]:
+            self.cities[cid].update(occupier=None, held=0, spawns_from=since)
 
     def _capitulation(self, data: JSONObject) -> None:
         seat = data["seat"]
@@ -244,6 +280,12 @@ class Audit:
             )
         if data["money"] != self.money[seat]:
             self.fail(f"Capitulation: {seat}'s {self.money[seat]} E$ went on as {data['money']}")
+        captor = self.captor[seat]
+        if captor not in self.alive and self.last_capture:
+            captor = self.last_capture[0]
+        if data["captor"] != captor:
+            # "all E$ of that Empire are given to the player who captured the Capital City"
+            self.fail(f"Capitulation: {seat}'s E$ went to {data['captor']}, not {captor}, its capital's captor")
         self.money[data["captor"]] += self.money[seat]  # "all E$ of that Empire are given to" the captor
         self._fall(seat, data["kept"], data["freed"])
 
@@ -257,6 +299,7 @@ class Audit:
 
     def _fall(self, seat: str, kept: list[list[str]], freed: list[str]) -> None:
         self.money[seat] = 0
+        self.alive.discard(seat)
         for cid, who in kept:
             self.pass_city(cid, who)
         for cid in self.owned(seat):
@@ -287,17 +330,31 @@ class Audit:
     def _spawn(self, data: JSONObject) -> None:
         # "Spawns 1 Troop per Round per every Military Base in each City."
         cid, troops = data["city"], data["troops"]
-        bases = self.cities[cid]["bases"] if cid in self.cities else 0
+        city = self.cities.get(cid, {})
+        bases = city.get("ready", 0)  # "Troops begin spawning the round after the Military Base is purchased."
         if troops > bases:
             self.fail(
-                f"Military Base: {cid} spawned {troops} troops with {bases} bases ('1 Troop per Round per every')"
+                f"Military Base: {cid} spawned {troops} troops with {bases} bases bought before "
+                f"round {self.round} ('1 Troop per Round per every'; 'the round after')"
             )
+        if troops and city.get("spawns_from", 0) > self.round:
+            # "If a Peace Treaty is signed before the 2 rounds are over, the Military Base will
+            # not spawn any troops for the remaining rounds." (rule D-MC-14)
+            self.fail(f"Capturing Cities, Exception (rule D-MC-14): {cid} spawned {troops} troops after a peace")
 
     # -- combat (rule D-MC-5) ----------------------------------------------------------------------
     def _combat(self, data: JSONObject) -> None:
         a, d = data["attacking"], data["defending"]
+        self.last_losses = {data["attacker"]: data["attacker_losses"], data["defender"]: data["defender_losses"]}
         if not 1 <= a <= MAX_TROOPS or not 0 <= d <= MAX_TROOPS:
             self.fail(f"Combat: {a} against {d} ('The maximum number of Troops ... is 6')")
+        water = [self.board.water[self.board.index(*(int(v) for v in data[end].split(",")))] for end in ("from", "to")]
+        # "Amphibious Attack: An attack from water onto land or land onto water", an optional rule
+        if data["amphibious"] != (self.amphibious and water[0] != water[1]):
+            self.fail(
+                f"Amphibious Attacks* (rules D-MC-5, D-MC-7): {data['from']} onto {data['to']} counted "
+                f"amphibious: {data['amphibious']}, the option is {'on' if self.amphibious else 'off'}"
+            )
         if d == 0 or not data["attacker_dice"]:
             return
         penalty = a if data["amphibious"] else 0
@@ -344,6 +401,8 @@ READERS: dict[str, Callable[[Audit, JSONObject], None]] = {
     "bounty": Audit._bounty,
     "occupation": Audit._occupation,
     "occupation_ends": Audit._occupation_ends,
+    "occupation_count": Audit._occupation_count,
+    "occupation_held": Audit._occupation_held,
     "capture": Audit._capture,
     "peace": Audit._peace,
     "capitulation": Audit._capitulation,
@@ -354,7 +413,9 @@ READERS: dict[str, Callable[[Audit, JSONObject], None]] = {
 }
 
 
-def _city_record(city: JSONObject) -> dict[str, Any]:
+def _city_record(city: JSONObject, round_: int = 0) -> dict[str, Any]:
+    """What the audit follows of a city; ready: its bases bought before round_, which spawn in it."""
+    bases: list[int] = city["bases"] if isinstance(city.get("bases"), list) else []
     return {
         "owner": city["owner"],
         "treasury": city.get("treasury", False),
@@ -362,8 +423,11 @@ def _city_record(city: JSONObject) -> dict[str, Any]:
         "transport": city.get("transport", False),
         "naval": city.get("naval", False),
         "bases": len(city.get("bases", [])) if isinstance(city.get("bases"), list) else 0,
+        "ready": len([bought for bought in bases if bought < round_]),
         "occupier": city.get("occupier"),
+        "held": city.get("held", 0),
         "restored": city.get("restored", 0),
+        "spawns_from": city.get("spawns_from", 0),
     }
 
 
@@ -413,6 +477,80 @@ def _alliances(after: JSONObject) -> list[str]:
             if len(alive) > 1 and alive <= set(a["members"])
         ]
     return found
+
+
+def _agreements(before: JSONObject, after: JSONObject) -> list[str]:
+    """The optional rules (rule D-MC-7) leave no trace when off; "Open Border Agreements ...
+    last 10 rounds", "The duration of an Alliance is 10 rounds"; "Open Border Agreements with the
+    Empire you are at war with are cancelled"."""
+    options, found = after["options"], []
+    last = before["round"] + 9  # accepted this round at the latest, counted from that round
+    kinds = {"ally": "alliances", "borders": "borders", "peace": "peace"}
+    for what, records in (("alliances", after["alliances"]), ("borders", after["borders"])):
+        if records and not options[what]:
+            found.append(f"Optional rules (rule D-MC-7): {what} {records} with the option off")
+        found += [f"{what.title()}: {r} lasts beyond round {last} ('10 rounds')" for r in records if r["until"] > last]
+    found += [
+        f"Optional rules (rule D-MC-7): a {p['kind']} proposal with the option off"
+        for p in after["proposals"]
+        if not options[kinds[p["kind"]]]
+    ]
+    wars = {tuple(w["sides"]) for w in after["wars"]}
+    found += [
+        f"Declarations Of War*: open borders {b['host']} to {b['guest']} between empires at war"
+        for b in after["borders"]
+        if tuple(sorted((b["host"], b["guest"]))) in wars
+    ]
+    return found
+
+
+def _territory(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """ "Land already claimed by another player cannot be purchased": a block passes from one
+    empire to another only with a city that changes hands (its one-block radius), by a peace
+    treaty's terms, or once its owner has fallen and freed it. And "Cities can only be founded in
+    territory your Empire owns"."""
+    marks = {me["mark"]: s for s, me in after["seats"].items()}
+    fell = {e.data["seat"] for e in events if e.kind in ("capitulation", "out")}
+    cities = {**before["cities"], **after["cities"]}
+    handed: set[tuple[str, int, int]] = set()  # (new owner, x, y) of a city that changed hands
+    ceded: set[tuple[str, str]] = set()
+    for e in events:
+        passed = []
+        if e.kind == "capture":
+            passed = [(e.data["city"], e.data["seat"])]
+        elif e.kind in ("peace", "capitulation"):
+            passed = [(cid, new) for cid, new in e.data["cities" if e.kind == "peace" else "kept"]]
+            ceded |= {(block, new) for block, new in e.data.get("land", [])}
+        handed |= {(new, cities[cid]["x"], cities[cid]["y"]) for cid, new in passed if cid in cities}
+    found = []
+    width = len(before["territory"][0])
+    for y, (old_row, new_row) in enumerate(zip(before["territory"], after["territory"], strict=True)):
+        for x in range(width):
+            old, new = marks.get(old_row[x]), marks.get(new_row[x])
+            if old is None or new is None or old == new or old in fell or (f"{x},{y}", new) in ceded:
+                continue
+            if not any(w == new and abs(cx - x) <= 1 and abs(cy - y) <= 1 for w, cx, cy in handed):
+                found.append(f"Purchasing Territory: {x},{y} passed from {old} to {new} ('Land already claimed')")
+    land = "".join(after["territory"])
+    founded = [(e.data["city"], e.data["seat"]) for e in events if e.kind == "city"]
+    found += [
+        f"City Placement Restrictions: {seat} founded {cid} on land that is not its own"
+        for cid, seat in founded
+        if cid in after["cities"]
+        and marks.get(land[after["cities"][cid]["y"] * width + after["cities"][cid]["x"]]) != seat
+    ]
+    return found
+
+
+def _occupations(after: JSONObject) -> list[str]:
+    """ "Attacking Troops must occupy the City Center": an occupation has its occupier's troops on
+    the centre at the end of every round (rule D-MC-6: it ends when "the attacker leaves")."""
+    at = {(g["owner"], g["x"], g["y"]) for g in after["groups"].values()}
+    return [
+        f"Capturing Cities (rule D-MC-6): {cid} is occupied by {c['occupier']} with no troops of it on the centre"
+        for cid, c in after["cities"].items()
+        if c["occupier"] and (c["occupier"], c["x"], c["y"]) not in at
+    ]
 
 
 def _limits(after: JSONObject, events: tuple[Event, ...]) -> list[str]:
@@ -504,4 +642,25 @@ def _the_end(before: JSONObject, after: JSONObject) -> list[str]:
         ]
     if not should_end and after["round"] != before["round"] + 1:
         return [f"Rounds: round {before['round']} was followed by {after['round']}"]
+    if should_end and sorted(after["result"]["winners"]) != sorted(_winners(after, alive)):
+        return [
+            f"Game end (rule D-MC-10): {after['result']['winners']} won after round {before['round']}; "
+            f"the book's winners are {_winners(after, alive)}"
+        ]
     return []
+
+
+def _winners(after: JSONObject, alive: list[str]) -> list[str]:
+    """ "Be the last remaining Empire in the game"; at a round limit the most cities, then the
+    most blocks of territory, then the most E$, a tie after that shared (rule D-MC-10)."""
+    if len(alive) <= 1:
+        return alive
+    land = "".join(after["territory"])
+
+    def key(seat: str) -> tuple[int, int, int]:
+        me = after["seats"][seat]
+        cities = sum(1 for c in after["cities"].values() if c["owner"] == seat)
+        return cities, land.count(me["mark"]), me["money"]
+
+    best = max(key(s) for s in alive)
+    return [s for s in alive if key(s) == best]

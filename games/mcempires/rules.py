@@ -281,7 +281,9 @@ def _end_of_round(turn: Turn) -> None:
         reason = "last empire standing"
         won = alive
     elif limit and turn.round >= limit:
-        won = ranking(state)[0]
+        # The territory as it stands after the round (the working copy writes it back): the
+        # blocks bought, taken and freed in this last round count.
+        won = ranking(turn.finish())[0]
         reason = f"most cities, then territory, then E$ after the round limit of {limit}" + (
             ": the win is shared" if len(won) > 1 else ""
         )

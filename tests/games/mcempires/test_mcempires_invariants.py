@@ -11,10 +11,12 @@ from gm_games.mcempires import (
     actions,
     capitulation,
     cities as cities_module,
+    combat,
     diplomacy,
     economy,
     paths,
     rails,
+    rules,
     ruleset,
     setup,
 )
@@ -183,6 +185,118 @@ def test_a_world_too_small_for_300_blocks_owes_no_naval_base():
     assert invariants(state, {}, ruleset.resolve(state, {}, TurnSeeds(1, 1))) == []
 
 
+def test_a_capture_after_one_round_is_found(monkeypatch):
+    """ "Attacking Troops must occupy the City Center for 2 consecutive rounds"."""
+    real = rules.end_turn
+
+    def hasty(turn, seat):  # a new occupation counted as a round held already
+        for city in turn.cities.values():
+            if city["occupier"] == seat and city["held"] == 0:
+                city["held"] = 1
+        real(turn, seat)
+
+    monkeypatch.setattr(rules, "end_turn", hasty)
+    found = played_case("occupy-starts-the-count")
+    assert "Capturing Cities (rule D-MC-6): RE captured BL1 held 0 round(s) by RE before this one" in found, found
+
+
+def test_spawning_after_a_peace_is_found(monkeypatch):
+    """ "If a Peace Treaty is signed before the 2 rounds are over, the Military Base will not spawn
+    any troops for the remaining rounds." """
+    real = cities_module.spawn
+
+    def forgetful(turn, seat):
+        for city in turn.cities.values():
+            city["spawns_from"] = 0
+        real(turn, seat)
+
+    monkeypatch.setattr(cities_module, "spawn", forgetful)
+    found = played_case("peace-base-spawns-nothing-after")
+    assert "Capturing Cities, Exception (rule D-MC-14): BL1 spawned 1 troops after a peace" in found, found
+
+
+def test_a_troop_bounty_at_3_a_troop_is_found(monkeypatch):
+    """War Bounty: "Defeat enemy troops: 2 E$ per each troop"."""
+    monkeypatch.setattr(economy, "BOUNTY_TROOP", 3)
+    found = played_case("war-bounty-troop-bounty")
+    assert any(line.startswith("War Bounty, How to earn E$: RE earned 6 E$ for troops of BL") for line in found), found
+
+
+def test_an_amphibious_attack_with_the_option_off_is_found(monkeypatch):
+    """ "Amphibious Attacks*" is an optional rule (rule D-MC-7)."""
+    real = combat.battle
+
+    def amphibious(turn, *args, **kwargs):
+        turn.state["options"] = {**turn.options, "amphibious": True}
+        real(turn, *args, **kwargs)
+
+    monkeypatch.setattr(combat, "battle", amphibious)
+    found = played_case("combat-amphibious-off-by-default")
+    assert any(line.startswith("Amphibious Attacks* (rules D-MC-5, D-MC-7)") for line in found), found
+
+
+def test_e_dollars_to_the_last_captor_not_the_capitals_are_found(monkeypatch):
+    """ "all E$ of that Empire are given to the player who captured the Capital City"."""
+    real = capitulation.capitulate
+
+    def to_the_last(turn, seat, by):
+        turn.seats[seat]["captor"] = None
+        real(turn, seat, by)
+
+    monkeypatch.setattr(capitulation, "capitulate", to_the_last)
+    found = played_case("capitulation-captor-of-a-lost-capital")
+    assert "Capitulation: BL's E$ went to YE, not RE, its capital's captor" in found, found
+
+
+def test_the_wrong_winner_at_the_round_limit_is_found(monkeypatch):
+    """Rule D-MC-10: "the empire with the most cities wins, then the most blocks of territory"."""
+    monkeypatch.setattr(rules, "ranking", lambda state: [["RE"], ["BL"]])
+    assert played_case("round-limit-then-territory") == [
+        "Game end (rule D-MC-10): ['RE'] won after round 5; the book's winners are ['BL']"
+    ]
+
+
+def test_an_alliance_of_11_rounds_is_found(monkeypatch):
+    """ "The duration of an Alliance is 10 rounds"."""
+    monkeypatch.setattr(diplomacy, "AGREEMENT_ROUNDS", 11)
+    found = played_case("alliance-formed")
+    assert any(line.startswith("Alliances: ") and "lasts beyond round" in line for line in found), found
+
+
+def test_open_borders_kept_in_a_war_are_found(monkeypatch):
+    """ "Open Border Agreements with the Empire you are at war with are cancelled." """
+    real = diplomacy.start_war
+
+    def keeping(turn, *args):
+        kept = list(turn.state["borders"])
+        real(turn, *args)
+        turn.state["borders"] = kept
+
+    monkeypatch.setattr(diplomacy, "start_war", keeping)
+    found = played_case("declare-cancels-open-borders")
+    assert any(line.startswith("Declarations Of War*: open borders") for line in found), found
+
+
+def test_claimed_land_bought_is_found(monkeypatch):
+    """ "Land already claimed by another player cannot be purchased." """
+    real = actions.ACTIONS["LAND"]
+
+    def grabbing(turn, seat, corner, other=""):
+        turn.claim(actions.block_of(turn, corner), seat)
+        return real(turn, seat, corner, other)
+
+    monkeypatch.setitem(actions.ACTIONS, "LAND", grabbing)
+    found = played_case("land-claimed-refused")
+    assert "Purchasing Territory: 15,8 passed from BL to RE ('Land already claimed')" in found, found
+
+
+def test_a_city_outside_the_territory_is_found(monkeypatch):
+    """ "Cities can only be founded in territory your Empire owns." """
+    monkeypatch.setattr(cities_module, "placement_problem", lambda turn, seat, i, capital: None)
+    found = played_case("city-not-in-own-territory")
+    assert any(line.startswith("City Placement Restrictions: RE founded") for line in found), found
+
+
 def start(seed: int, seats: int, mode: str, **options: bool) -> tuple[dict, list[str]]:
     loaded = ruleset.load_scenario(ruleset.scenario_text("frontier"), "frontier")
     loaded = with_options(loaded, choose_options(ruleset.game_options(), {"mode": mode, **options}))
@@ -225,3 +339,24 @@ def test_two_dozen_robot_games_keep_every_invariant_end_and_replay():
         if seed < 3:
             assert play(seed, 2 + seed % 5, MODES[seed % 3], **options)[1] == hashes
     assert found == []
+
+
+@pytest.mark.parametrize(("seed", "limit"), [(4, 0), (5, 3)])
+def test_the_last_round_played_again_ends_the_game_the_same_way(seed, limit):
+    """The end of the game (rule D-MC-10), by the last empire standing or at a round limit, is
+    the same when its last round is resolved again from the same state, orders and seeds, and
+    keeps the invariants (seed 5 found the round limit's ranking counting the blocks as they
+    stood when the round began: Yellow won on E$ with 31 blocks against Red's 34)."""
+    state, codes = start(seed, 3, "original", **({"round-limit": limit} if limit else {}))
+    for number in range(1, 401):
+        seeds = TurnSeeds(seed, number)
+        orders = {c: ruleset.robot_orders(state, c, seeds.rng(f"robot:{c}")) for c in codes}
+        result = ruleset.resolve(state, orders, seeds)
+        if ruleset.is_over(result.state):
+            break
+        state = result.state
+    again = ruleset.resolve(state, orders, TurnSeeds(seed, number))
+    assert state_hash(again.state) == state_hash(result.state)
+    assert ruleset.is_over(again.state) == ruleset.is_over(result.state)
+    assert invariants(state, orders, again) == []
+    assert number == limit or not limit
