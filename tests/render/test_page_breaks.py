@@ -1,6 +1,7 @@
-"""Where a report's pages break, with report.css: a heading and the hint under it never stand alone
-at the foot of a page (looks6 saw "Every piece of the others you see" and its hint end page 2 of
-an Imperials report, the pieces on page 3)."""
+"""How report.css lays out a report's pages: a heading and the hint under it never stand alone at the
+foot of a page (looks6 saw "Every piece of the others you see" and its hint end page 2 of an
+Imperials report, the pieces on page 3), and a long name without spaces stays in its table cell
+(a player named with 60 letters and no space ran over the VP and money columns of every table)."""
 
 from __future__ import annotations
 
@@ -9,19 +10,29 @@ from weasyprint import HTML
 from gm.render.environment import shared_templates_dir
 
 
-def _pages_of(html: str) -> dict[str, set[int]]:
-    """Element id -> the pages (from 0) its boxes lie on."""
-    found: dict[str, set[int]] = {}
+def _boxes(html: str):
+    """(page number from 0, element id, box) for every box of an element with an id."""
     for number, page in enumerate(HTML(string=html).render().pages):
         for box in page._page_box.descendants():
             element = getattr(box, "element", None)
             if element is not None and element.get("id"):
-                found.setdefault(element.get("id"), set()).add(number)
+                yield number, element.get("id"), box
+
+
+def _pages_of(html: str) -> dict[str, set[int]]:
+    """Element id -> the pages (from 0) its boxes lie on."""
+    found: dict[str, set[int]] = {}
+    for number, name, _ in _boxes(html):
+        found.setdefault(name, set()).add(number)
     return found
 
 
+def _css() -> str:
+    return (shared_templates_dir() / "report.css").read_text()
+
+
 def test_a_heading_and_its_hint_go_to_the_next_page_with_what_they_introduce():
-    css = (shared_templates_dir() / "report.css").read_text()
+    css = _css()
     # Filler of every height that puts the heading and its hint near the foot of the first page.
     for filler_mm in range(215, 250, 5):
         html = (
@@ -32,3 +43,19 @@ def test_a_heading_and_its_hint_go_to_the_next_page_with_what_they_introduce():
         )
         pages = _pages_of(html)
         assert pages["title"] == pages["hint"] == {min(pages["holder"])}, filler_mm
+
+
+def test_a_long_name_without_spaces_wraps_inside_its_table_cell():
+    html = (
+        f"<html><head><style>{_css()}</style></head><body><table class=data>"
+        "<thead><tr><th>#</th><th>Seat</th><th>Nation</th><th>Player</th><th class=num>VP</th></tr></thead>"
+        f"<tbody><tr><td>1</td><td>BR</td><td>Britain</td><td id=name>{'W' * 60}</td><td class=num id=vp>12</td></tr>"
+        "</tbody></table></body></html>"
+    )
+    boxes = [(name, box) for _, name, box in _boxes(html)]
+    cell = next(box for name, box in boxes if name == "name" and type(box).__name__ == "TableCellBox")
+    vp = next(box for name, box in boxes if name == "vp" and type(box).__name__ == "TableCellBox")
+    lines = [box for name, box in boxes if name == "name" and type(box).__name__ == "LineBox"]
+    assert len(lines) > 1  # the name wraps
+    assert all(line.position_x + line.width <= cell.position_x + cell.border_width() for line in lines)
+    assert cell.position_x + cell.border_width() <= vp.position_x
