@@ -227,3 +227,13 @@ def test_the_gm_page_never_counts_robots_among_the_missing(app, gm, home, game, 
     assert "2 robot seats, which send none" in waiting
     running = page.split('id="game-c2"')[1].split("</section>")[0]
     assert "Orders in <strong>0</strong> of 1,\n  missing <strong>1</strong>" in running
+
+
+def test_a_check_shows_the_warnings_beside_the_problems_at_their_lines(signed_in):
+    # The acknowledgement and gm orders check give warnings; the portal's check showed none.
+    text = "GAME g1\nPLAYER BR\nPASSWORD <your secret>\nTURN 1\nCLAIM ENG\nFROBNICATE 3\nEND\nFINAL\n"
+    page = signed_in.post("/orders", {"orders": text, "action": "check"})
+    assert "Checked: 1 problem</h2>" in page.text
+    assert "1 warning: not errors (orders with only warnings count), but check it." in page.text
+    assert '<li value="8" class="warning"><code>FINAL</code>' in page.text
+    assert "line 8: warning: FINAL after END is ignored, so these orders are not final" in page.text
