@@ -65,10 +65,12 @@ def test_a_long_name_without_spaces_leaves_the_mastheads_other_facts_on_the_page
     html = (
         f"<html><head><style>{_css()}</style></head><body><table class=facts>"
         "<tr><th>Seat</th><th>Player</th><th>Resolved</th><th>Next orders due</th></tr>"
-        f"<tr><td>BR</td><td id=name>{'W' * 60}</td><td>2026-11-29 13:05 UTC</td>"
+        f"<tr><td id=seat>BR</td><td class=player id=name>{'W' * 60}</td><td>2026-11-29 13:05 UTC</td>"
         "<td id=due>Fri 2026-12-04 18:00 UTC</td></tr></table><p id=text>x</p></body></html>"
     )
     boxes = [(name, box) for _, name, box in _boxes(html)]
     text = next(box for name, box in boxes if name == "text" and type(box).__name__ == "BlockBox")
     due = next(box for name, box in boxes if name == "due" and type(box).__name__ == "TableCellBox")
     assert due.position_x + due.border_width() <= text.position_x + text.width + 0.01  # pt, for rounding
+    # Only the name breaks: the seat code stays on one line.
+    assert sum(1 for name, box in boxes if name == "seat" and type(box).__name__ == "LineBox") == 1
