@@ -45,32 +45,30 @@ def test_a_heading_and_its_hint_go_to_the_next_page_with_what_they_introduce():
         assert pages["title"] == pages["hint"] == {min(pages["holder"])}, filler_mm
 
 
-def test_a_long_name_without_spaces_wraps_inside_its_table_cell():
-    html = (
-        f"<html><head><style>{_css()}</style></head><body><table class=data>"
+def _laid_out(body: str) -> dict[str, dict[str, list]]:
+    """Element id -> its boxes by kind (TableCellBox, LineBox, ...), for a page of `body` with report.css."""
+    found: dict[str, dict[str, list]] = {}
+    for _, name, box in _boxes(f"<html><head><style>{_css()}</style></head><body>{body}</body></html>"):
+        found.setdefault(name, {}).setdefault(type(box).__name__, []).append(box)
+    return found
+
+
+def test_a_long_name_without_spaces_stays_in_its_cell_and_on_the_page():
+    """In a table of the report (the Victory points table) and in the masthead's facts."""
+    boxes = _laid_out(
+        "<table class=facts><tr><th>Seat</th><th>Player</th><th>Resolved</th><th>Next orders due</th></tr>"
+        f"<tr><td id=seat>BR</td><td class=player>{'W' * 60}</td><td>2026-11-29 13:05 UTC</td>"
+        "<td id=due>Fri 2026-12-04 18:00 UTC</td></tr></table><p id=text>x</p><table class=data>"
         "<thead><tr><th>#</th><th>Seat</th><th>Nation</th><th>Player</th><th class=num>VP</th></tr></thead>"
         f"<tbody><tr><td>1</td><td>BR</td><td>Britain</td><td id=name>{'W' * 60}</td><td class=num id=vp>12</td></tr>"
-        "</tbody></table></body></html>"
+        "</tbody></table>"
     )
-    boxes = [(name, box) for _, name, box in _boxes(html)]
-    cell = next(box for name, box in boxes if name == "name" and type(box).__name__ == "TableCellBox")
-    vp = next(box for name, box in boxes if name == "vp" and type(box).__name__ == "TableCellBox")
-    lines = [box for name, box in boxes if name == "name" and type(box).__name__ == "LineBox"]
+    cell, vp = boxes["name"]["TableCellBox"][0], boxes["vp"]["TableCellBox"][0]
+    lines = boxes["name"]["LineBox"]
     assert len(lines) > 1  # the name wraps
     assert all(line.position_x + line.width <= cell.position_x + cell.border_width() for line in lines)
     assert cell.position_x + cell.border_width() <= vp.position_x
-
-
-def test_a_long_name_without_spaces_leaves_the_mastheads_other_facts_on_the_page():
-    html = (
-        f"<html><head><style>{_css()}</style></head><body><table class=facts>"
-        "<tr><th>Seat</th><th>Player</th><th>Resolved</th><th>Next orders due</th></tr>"
-        f"<tr><td id=seat>BR</td><td class=player id=name>{'W' * 60}</td><td>2026-11-29 13:05 UTC</td>"
-        "<td id=due>Fri 2026-12-04 18:00 UTC</td></tr></table><p id=text>x</p></body></html>"
-    )
-    boxes = [(name, box) for _, name, box in _boxes(html)]
-    text = next(box for name, box in boxes if name == "text" and type(box).__name__ == "BlockBox")
-    due = next(box for name, box in boxes if name == "due" and type(box).__name__ == "TableCellBox")
+    text, due = boxes["text"]["BlockBox"][0], boxes["due"]["TableCellBox"][0]
     assert due.position_x + due.border_width() <= text.position_x + text.width + 0.01  # pt, for rounding
     # Only the name breaks: the seat code stays on one line.
-    assert sum(1 for name, box in boxes if name == "seat" and type(box).__name__ == "LineBox") == 1
+    assert len(boxes["seat"]["LineBox"]) == 1
