@@ -115,11 +115,15 @@ def hide_password(text: str) -> str:
     ) + ("\n" if text else "")
 
 
-def numbered_lines(text: str, problems: Iterable[Problem]) -> list[dict[str, Any]]:
-    """The shown text line by line, each with the problems found on it."""
+def numbered_lines(text: str, problems: Iterable[Problem], warnings: Iterable[Problem] = ()) -> list[dict[str, Any]]:
+    """The shown text line by line, each with the problems and the warnings found on it."""
     by_line: dict[int, list[str]] = {}
     for problem in problems:
         by_line.setdefault(problem.line, []).append(problem.message)
+    warned: dict[int, list[str]] = {}
+    for warning in warnings:
+        warned.setdefault(warning.line, []).append(warning.message)
     return [
-        {"number": n, "text": line, "problems": by_line.get(n, [])} for n, line in enumerate(text.splitlines(), start=1)
+        {"number": n, "text": line, "problems": by_line.get(n, []), "warnings": warned.get(n, [])}
+        for n, line in enumerate(text.splitlines(), start=1)
     ]

@@ -351,6 +351,8 @@ def _check_or_submit(
             status=200 if all(r.sent for r in receipt.press) else 400,
         )
     problems = [prepared.sent(pr) for pr in checked.problems]  # at the lines the player sent
+    # What the game warns of (an order that will probably fail): the acknowledgement says it too.
+    warnings = [prepared.sent(w) for w in checked.warnings]
     result: dict[str, object] = {
         "action": "submit" if send else "check",
         "refusal": turnfiles.refusal_at(checked, prepared.sent),
@@ -362,7 +364,9 @@ def _check_or_submit(
         "replaced": bool(receipt and receipt.replaced),
         "whole_file": [pr.message for pr in problems if pr.line == 0],
         "problem_count": len(problems),
-        "lines": uploads.numbered_lines(prepared.shown, problems),
+        "whole_file_warnings": [w.message for w in warnings if w.line == 0],
+        "warning_count": len(warnings),
+        "lines": uploads.numbered_lines(prepared.shown, problems, warnings),
         "final_box": final_box,  # what the player ticked, shown again after a check
     }
     # The turn may have been run meanwhile; show the game as it is now.

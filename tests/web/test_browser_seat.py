@@ -3,6 +3,10 @@ time zone guessed from the browser or typed, with and without the portal's scrip
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from tests.web.chromium import DESKTOP, PHONE, browser_tests, screenshot
 from tests.web.test_browser import sign_in
 
@@ -103,3 +107,27 @@ def test_a_link_signs_in_to_submit_without_the_secret_and_the_final_box_shows_wh
     page.click("button[value=submit]")
     page.goto(served + "/")
     assert not page.is_checked("#final-box") and "not final" in page.inner_text("#my-orders")
+
+
+@pytest.fixture
+def long_named(home, game, gm):
+    """Before the server starts: game w1, its seat BR taken by a player named with 60 letters and no
+    space (as long as gm lets a name be); returns BR's secret."""
+    assert gm("game", "new", "w1", "--ruleset", "clash", "--seats", "2", home=home).code == 0
+    joined = gm("game", "join", "w1", "w@example.org", "--name", "W" * 60, "--seat", "BR", home=home)
+    assert gm("game", "join", "w1", "v@example.org", "--name", "Vi", home=home).code == 0
+    return re.search(r"Secret for BR: (\S+)", joined.out).group(1)
+
+
+def test_a_long_name_without_spaces_does_not_widen_the_seat_page_on_a_phone(long_named, browser, served):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(served + "/")
+    page.fill("input[name=game]", "w1")
+    page.fill("input[name=seat]", "BR")
+    page.fill("input[name=secret]", long_named)
+    page.click("button:has-text('Sign in')")
+    assert "W" * 60 in page.inner_text("p.who").replace("\n", "")
+    screenshot(page, "seat-long-name-390")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()

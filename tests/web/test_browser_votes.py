@@ -14,7 +14,7 @@ def test_a_draw_vote_through_the_portal_is_read_back_to_its_seat_only(page, serv
     sign_in(page, served, "BR", game["BR"])
     page.fill("#orders-text", "GAME g1\nPLAYER BR\nPASSWORD <your secret>\nCLAIM ENG SCO WAL\nDRAW\nEND\n")
     page.click("button[value=check]")
-    assert "1 order(s) read, and your vote: a draw." in page.inner_text("#result")
+    assert "1 order read, and your vote: a draw." in page.inner_text("#result")
     page.click("button[value=submit]")
     assert page.inner_text("#result h2") == "Submitted"
     assert page.inner_text("#result p.vote").startswith("Your vote this turn: a draw. Votes are secret")

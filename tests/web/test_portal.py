@@ -38,14 +38,14 @@ def test_wrong_secret_unknown_seat_and_game_read_the_same(player, game):
 
 def test_check_then_fix_then_submit(signed_in, home):
     page = signed_in.post("/orders", {"orders": orders("CLAIM ENG\nFROBNICATE 3"), "action": "check"})
-    assert "Checked: 1 problem(s)" in page.text
+    assert "Checked: 1 problem</h2>" in page.text
     assert '<li value="6" class="problem"><code>FROBNICATE 3</code>' in page.text
     assert "line 6: " in page.text
     assert submissions(home) == []  # a check stores nothing
     page = signed_in.post("/orders", {"orders": orders("CLAIM ENG SCO WAL"), "action": "check"})
     assert "Checked: no problems" in page.text
     page = signed_in.post("/orders", {"orders": orders("CLAIM ENG SCO WAL"), "action": "submit"})
-    assert "Accepted: 1 order(s) for turn 1." in page.text
+    assert "Accepted: 1 order for turn 1." in page.text
     assert submissions(home) == [("BR", "web", "accepted", 1, 0)]
     assert "PASSWORD &lt;your secret&gt;" in page.text  # the secret is never shown back
 
@@ -66,7 +66,7 @@ def test_mark_final_by_checkbox_and_by_button(signed_in, home):
     signed_in.post("/orders", {"orders": orders("CLAIM ENG"), "action": "submit"})
     assert 'id="mark-final"' in signed_in.get("/").text
     page = signed_in.post("/orders/final")
-    assert "Accepted: 1 order(s) for turn 1; they replace your earlier orders, marked final." in page.text
+    assert "Accepted: 1 order for turn 1; they replace your earlier orders, marked final." in page.text
     signed_in.post("/orders", {"orders": orders("CLAIM SCO"), "action": "submit", "final": "yes"})
     assert submissions(home)[-1] == ("BR", "web", "accepted", 1, 1)
     assert "<strong>final</strong>" in signed_in.get("/").text
@@ -115,9 +115,9 @@ def test_a_link_sign_in_checks_and_submits_without_the_secret(app, gm, home, gam
     page = player.post("/link", {"token": token})
     assert "You are <strong>FR</strong>" in page.text and 'name="secret"' not in page.text
     page = player.post("/orders", {"orders": orders("CLAIM PAR\nBOGUS", seat="FR"), "action": "check"})
-    assert "Checked: 1 problem(s)" in page.text and submissions(home) == []
+    assert "Checked: 1 problem</h2>" in page.text and submissions(home) == []
     page = player.post("/orders", {"orders": orders("CLAIM PAR", seat="FR"), "action": "submit"})
-    assert "Accepted: 1 order(s)" in page.text
+    assert "Accepted: 1 order for" in page.text
     assert submissions(home) == [("FR", "web", "accepted", 1, 0)]
     # The secret was never asked for, so it is nowhere: not in the archive, not on the page.
     assert b"PASSWORD (signed-in)" in archived(home) and game["FR"].encode() not in archived(home)
@@ -227,3 +227,13 @@ def test_the_gm_page_never_counts_robots_among_the_missing(app, gm, home, game, 
     assert "2 robot seats, which send none" in waiting
     running = page.split('id="game-c2"')[1].split("</section>")[0]
     assert "Orders in <strong>0</strong> of 1,\n  missing <strong>1</strong>" in running
+
+
+def test_a_check_shows_the_warnings_beside_the_problems_at_their_lines(signed_in):
+    # The acknowledgement and gm orders check give warnings; the portal's check showed none.
+    text = "GAME g1\nPLAYER BR\nPASSWORD <your secret>\nTURN 1\nCLAIM ENG\nFROBNICATE 3\nEND\nFINAL\n"
+    page = signed_in.post("/orders", {"orders": text, "action": "check"})
+    assert "Checked: 1 problem</h2>" in page.text
+    assert "1 warning: not errors (orders with only warnings count), but check it." in page.text
+    assert '<li value="8" class="warning"><code>FINAL</code>' in page.text
+    assert "line 8: warning: FINAL after END is ignored, so these orders are not final" in page.text

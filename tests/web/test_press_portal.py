@@ -104,7 +104,7 @@ def test_press_in_a_turn_file_on_the_portal_leaves_the_orders_alone(signed_in, h
     assert 'line 6: <span class="refusal">not sent: there is no seat XX in this game' in page.text
     assert rows(home, "SELECT verdict, current FROM submissions") == [("accepted", 1)]
     page = signed_in.post("/orders", {"orders": orders("CLAIM SCO\nPRESS TO GE: and orders"), "action": "submit"})
-    assert "Accepted: 1 order(s) for turn 1; they replace your earlier orders." in page.text
+    assert "Accepted: 1 order for turn 1; they replace your earlier orders." in page.text
     assert 'line 6: <span class="ok">sent to GE</span>' in page.text
 
 

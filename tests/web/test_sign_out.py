@@ -69,7 +69,7 @@ def test_a_link_session_submits_without_the_secret_until_it_ends(app, gm, home, 
         stranger = app.test_client()
         stranger.set_cookie("gm_session", cookie)
         page = stranger.post("/orders", data={"csrf": token, "orders": orders(claim, seat="RU"), "action": "submit"})
-        return "Accepted: 1 order(s)" in page.text
+        return "Accepted: 1 order for" in page.text
 
     def link_session() -> Player:
         token = gm("portal", "link", "g1", "RU", home=home).out.strip().rsplit("/", 1)[1]

@@ -1,0 +1,74 @@
+"""How report.css lays out a report's pages: a heading and the hint under it never stand alone at the
+foot of a page (looks6 saw "Every piece of the others you see" and its hint end page 2 of an
+Imperials report, the pieces on page 3), and a long name without spaces stays in its table cell
+(a player named with 60 letters and no space ran over the VP and money columns of every table)."""
+
+from __future__ import annotations
+
+from weasyprint import HTML
+
+from gm.render.environment import shared_templates_dir
+
+
+def _boxes(html: str):
+    """(page number from 0, element id, box) for every box of an element with an id."""
+    for number, page in enumerate(HTML(string=html).render().pages):
+        for box in page._page_box.descendants():
+            element = getattr(box, "element", None)
+            if element is not None and element.get("id"):
+                yield number, element.get("id"), box
+
+
+def _pages_of(html: str) -> dict[str, set[int]]:
+    """Element id -> the pages (from 0) its boxes lie on."""
+    found: dict[str, set[int]] = {}
+    for number, name, _ in _boxes(html):
+        found.setdefault(name, set()).add(number)
+    return found
+
+
+def _css() -> str:
+    return (shared_templates_dir() / "report.css").read_text()
+
+
+def test_a_heading_and_its_hint_go_to_the_next_page_with_what_they_introduce():
+    css = _css()
+    # Filler of every height that puts the heading and its hint near the foot of the first page.
+    for filler_mm in range(215, 250, 5):
+        html = (
+            f"<html><head><style>{css}</style></head><body><div style='height: {filler_mm}mm'></div>"
+            "<h2 id=title>Every piece of the others you see</h2>"
+            "<p class=hint id=hint>Each tile is written as its letter, what it yields and its number.</p>"
+            "<h3 id=holder>Red · 2 pieces</h3><pre class=known id=places>1\n2\n3\n4\n5</pre></body></html>"
+        )
+        pages = _pages_of(html)
+        assert pages["title"] == pages["hint"] == {min(pages["holder"])}, filler_mm
+
+
+def _laid_out(body: str) -> dict[str, dict[str, list]]:
+    """Element id -> its boxes by kind (TableCellBox, LineBox, ...), for a page of `body` with report.css."""
+    found: dict[str, dict[str, list]] = {}
+    for _, name, box in _boxes(f"<html><head><style>{_css()}</style></head><body>{body}</body></html>"):
+        found.setdefault(name, {}).setdefault(type(box).__name__, []).append(box)
+    return found
+
+
+def test_a_long_name_without_spaces_stays_in_its_cell_and_on_the_page():
+    """In a table of the report (the Victory points table) and in the masthead's facts."""
+    boxes = _laid_out(
+        "<table class=facts><tr><th>Seat</th><th>Player</th><th>Resolved</th><th>Next orders due</th></tr>"
+        f"<tr><td id=seat>BR</td><td class=player>{'W' * 60}</td><td>2026-11-29 13:05 UTC</td>"
+        "<td id=due>Fri 2026-12-04 18:00 UTC</td></tr></table><p id=text>x</p><table class=data>"
+        "<thead><tr><th>#</th><th>Seat</th><th>Nation</th><th>Player</th><th class=num>VP</th></tr></thead>"
+        f"<tbody><tr><td>1</td><td>BR</td><td>Britain</td><td id=name>{'W' * 60}</td><td class=num id=vp>12</td></tr>"
+        "</tbody></table>"
+    )
+    cell, vp = boxes["name"]["TableCellBox"][0], boxes["vp"]["TableCellBox"][0]
+    lines = boxes["name"]["LineBox"]
+    assert len(lines) > 1  # the name wraps
+    assert all(line.position_x + line.width <= cell.position_x + cell.border_width() for line in lines)
+    assert cell.position_x + cell.border_width() <= vp.position_x
+    text, due = boxes["text"]["BlockBox"][0], boxes["due"]["TableCellBox"][0]
+    assert due.position_x + due.border_width() <= text.position_x + text.width + 0.01  # pt, for rounding
+    # Only the name breaks: the seat code stays on one line.
+    assert len(boxes["seat"]["LineBox"]) == 1
