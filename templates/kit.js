@@ -337,7 +337,7 @@ var KIT = (function () {
     var said = result.refusal ? [["refused", result.refusal]] :
       result.problems.map(function (p) { return ["line " + p[0], p[1]]; });
     $("verdict").textContent = result.refusal ? "This file would be refused:" :
-      said.length ? said.length + " problem(s) the report can settle:" :
+      said.length ? said.length + (said.length === 1 ? " problem" : " problems") + " the report can settle:" :
       "No problem the report can settle. The GM's check settles the rest when the file arrives.";
     said.forEach(function (p) {
       var item = document.createElement("li");

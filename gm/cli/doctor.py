@@ -8,6 +8,7 @@ import typer
 
 from gm.cli.common import HomeOption, JsonOption, echo_json
 from gm.cli.shown import echo
+from gm.core.words import counted
 from gm.home import require_home, resolve_home
 from gm.services.doctor import examine
 from gm.services.findings import Finding
@@ -36,7 +37,7 @@ def doctor(
     if as_json:
         echo_json({"home": str(where.root), "ok": ok, "checks": [f.to_json() for f in findings]})
     elif not ok:
-        echo(f"{sum(len(f.problems) for f in findings)} problem(s) in {where.root}.", err=True)
+        echo(f"{counted(sum(len(f.problems) for f in findings), 'problem')} in {where.root}.", err=True)
     if not ok:
         raise typer.Exit(1)
 

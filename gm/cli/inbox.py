@@ -16,6 +16,7 @@ from gm.cli.common import WHOLE_MAX, HomeOption, clock, echo_json, open_home
 from gm.cli.mail import send_and_report
 from gm.cli.progress import counting
 from gm.cli.shown import echo
+from gm.core.words import counted
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.imap import ImapSource, imap_settings
@@ -243,13 +244,13 @@ def describe(item: Taken) -> list[str]:
             )
         else:
             text = (
-                f"{verdict} {len(result['orders'])} order(s) for {result['seat']} in {result['game']}, "
+                f"{verdict} {counted(len(result['orders']), 'order')} for {result['seat']} in {result['game']}, "
                 f"turn {result['turn']}"
             )
             if result.get("replaced"):
                 text += " (replaces the earlier submission)"
             if result.get("problems"):
-                text += f"; {len(result['problems'])} problem(s)"
+                text += f"; {counted(len(result['problems']), 'problem')}"
         lines.append(f"{item.where}: {text}{_press_note(result.get('press') or [])}")
     lines[-1] += f"; answer: {item.answer}"
     return lines

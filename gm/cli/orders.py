@@ -9,6 +9,7 @@ import typer
 
 from gm.cli.common import HomeOption, open_home
 from gm.cli.shown import echo
+from gm.core.words import counted
 from gm.errors import GMError
 from gm.services import offline, turnfiles
 
@@ -98,7 +99,7 @@ def check(
         if checked.accepted:
             assert checked.seat is not None and checked.game is not None  # a file not refused names both
             echo(
-                f"{path}: OK, {len(checked.orders)} order(s) for {checked.seat.code} in "
+                f"{path}: OK, {counted(len(checked.orders), 'order')} for {checked.seat.code} in "
                 f"{checked.game.name}, turn {checked.game.turn}"
             )
         bad = bad or not checked.accepted
@@ -115,7 +116,7 @@ def check_by_report(files: list[Path], report_path: Path) -> None:
         print_problems(path, checked, press=True)
         if checked.accepted:
             echo(
-                f"{path}: OK as far as the report can tell, {len(checked.orders)} order(s) for "
+                f"{path}: OK as far as the report can tell, {counted(len(checked.orders), 'order')} for "
                 f"{report.seat} in {report.game}, turn {report.turn + 1}; left to the GM's check: "
                 f"{offline.LEFT_TO_THE_GM}"
             )

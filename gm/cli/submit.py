@@ -12,6 +12,7 @@ import typer
 from gm.cli.common import HomeOption, clock, open_home
 from gm.cli.orders import print_problems, read_file
 from gm.cli.shown import echo
+from gm.core.words import counted
 from gm.errors import GMError
 from gm.home import Home
 from gm.services import postal, turnfiles
@@ -61,7 +62,7 @@ def submit(
         if checked.accepted:
             note = " (replaces the earlier submission)" if receipt.replaced else ""
             note += f"; vote: {checked.vote.words()}" if checked.vote else ""
-            echo(f"{path}: accepted {len(checked.orders)} order(s) for {where}{note}")
+            echo(f"{path}: accepted {counted(len(checked.orders), 'order')} for {where}{note}")
         else:
             echo(f"{path}: stored but NOT used for {where}: fix the problems above and submit again", err=True)
             bad = True
@@ -98,7 +99,7 @@ def _type_in(
     if result["verdict"] == "accepted":
         note = " (replaces the earlier submission)" if done.receipt.replaced else ""
         where = f"{result['seat']} in {result['game']}, turn {result['turn']}"
-        echo(f"{path}: accepted {len(result['orders'])} order(s) for {where}, typed in{note}")
+        echo(f"{path}: accepted {counted(len(result['orders']), 'order')} for {where}, typed in{note}")
     elif result["verdict"] == "rejected":
         where = f"{result['seat']} in {result['game']}, turn {result['turn']}"
         echo(f"{path}: stored but NOT used for {where}: fix the problems above and type them in again", err=True)

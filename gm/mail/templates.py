@@ -12,6 +12,7 @@ from typing import Any
 
 import jinja2
 
+from gm.core.words import counted
 from gm.errors import GMError
 
 
@@ -51,7 +52,7 @@ def mail_environment(override_dir: Path | None) -> jinja2.Environment:
 def _kept(mail: Path | None, version: int) -> jinja2.Environment:
     dirs = [mail] if mail is not None else []
     dirs.append(Path(str(files("gm_templates.mail"))))
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(d) for d in dirs]),
         autoescape=False,
         undefined=jinja2.StrictUndefined,
@@ -59,6 +60,8 @@ def _kept(mail: Path | None, version: int) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["counted"] = counted  # {{ r.orders|length|counted("order") }}: "1 order", "3 orders"
+    return env
 
 
 def write_mail(env: jinja2.Environment, name: str, context: Mapping[str, Any]) -> Written:

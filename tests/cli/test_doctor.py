@@ -81,7 +81,7 @@ def test_each_problem_has_its_line_and_what_to_do(home, gm, played, tmp_path):
     before = snapshot(home)
 
     ran = gm("doctor", home=home)
-    assert ran.code == 1 and ran.err == f"8 problem(s) in {home}.\n"
+    assert ran.code == 1 and ran.err == f"8 problems in {home}.\n"
     settings_file = home / "gm.toml"
     restore_lost = f"tar -xOf BACKUP.tar home/archive/{lost[:2]}/{lost} > {home / 'archive' / lost[:2] / lost}"
     restore_changed = (

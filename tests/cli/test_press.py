@@ -72,7 +72,7 @@ def test_orders_and_press_in_one_file_both_count(home, gm, mailing, tmp_path):
     ran = gm("submit", path, home=home)
     assert (ran.code, ran.out) == (
         0,
-        f"{path}:6: press sent to everyone\n{path}: accepted 1 order(s) for BR in g1, turn 1\n",
+        f"{path}:6: press sent to everyone\n{path}: accepted 1 order for BR in g1, turn 1\n",
     )
     assert [row[1] for row in outbox(home)] == ["RU", "FR", "GE"]
 
@@ -387,7 +387,7 @@ def test_orders_check_warns_of_press_written_wrong_without_failing_the_orders(ho
     )
     path.write_text(turn_file(game["BR"], "CLAIM ENG\nPRESS\nhi\nENDPRESS\nPRESS TO FR: fine"))
     ran = gm("orders", "check", path, home=home)
-    assert ran.code == 0 and ran.out == f"{path}: OK, 1 order(s) for BR in g1, turn 1\n"
+    assert ran.code == 0 and ran.out == f"{path}: OK, 1 order for BR in g1, turn 1\n"
     assert ran.err == (
         f"{path}:6: warning: this press would not be sent: say whom the press is for: PRESS TO FR,GE "
         "(or PRESS TO ALL), the message on the lines below, then ENDPRESS\n"

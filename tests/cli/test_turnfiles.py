@@ -40,7 +40,8 @@ def test_template_is_a_turn_file_that_checks(home, gm, game, tmp_path):
     form.write_text(text.replace("<your secret>", game["BR"]))
     ran = gm("orders", "check", form, home=home)
     assert ran.code == 0, ran.err
-    assert ran.out == f"{form}: OK, {ran.out.split('OK, ')[1].split()[0]} order(s) for BR in g1, turn 1\n"
+    n = int(ran.out.split("OK, ")[1].split()[0])
+    assert ran.out == f"{form}: OK, {n} order{'' if n == 1 else 's'} for BR in g1, turn 1\n"
 
 
 def test_check_reports_file_line_message(home, gm, game, tmp_path):
@@ -73,9 +74,9 @@ def test_submit_archives_first_and_last_valid_wins(home, gm, game, tmp_path):
     second.write_text(turn_file(game["BR"], "claim sco wal"))
     broken.write_text(turn_file(game["BR"], "CLAIM ENG\nFROBNICATE"))
     ran = gm("submit", first, home=home)
-    assert (ran.code, ran.out) == (0, f"{first}: accepted 1 order(s) for BR in g1, turn 1\n")
+    assert (ran.code, ran.out) == (0, f"{first}: accepted 1 order for BR in g1, turn 1\n")
     ran = gm("submit", second, home=home)
-    assert ran.out == f"{second}: accepted 1 order(s) for BR in g1, turn 1 (replaces the earlier submission)\n"
+    assert ran.out == f"{second}: accepted 1 order for BR in g1, turn 1 (replaces the earlier submission)\n"
     ran = gm("submit", broken, home=home)
     assert ran.code == 1 and "stored but NOT used for BR in g1, turn 1" in ran.err
     [orders] = current_orders(home, "BR")

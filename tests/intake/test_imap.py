@@ -58,7 +58,7 @@ def test_fetch_takes_each_message_once_even_after_a_crash(home, gm, mail_home, d
     monkeypatch.setattr(Intake, "_record", real_record)
     ran = gm("inbox", "fetch", home=home)
     assert ran.code == 0
-    assert ran.out.splitlines()[2].startswith("imap:INBOX:3: accepted 1 order(s) for BR in g1, turn 1 (replaces")
+    assert ran.out.splitlines()[2].startswith("imap:INBOX:3: accepted 1 order for BR in g1, turn 1 (replaces")
     assert ran.out.endswith("Taken: 3 accepted\n")
     all_three_taken_once(home, gm, dovecot, imap_user)
 

@@ -21,7 +21,7 @@ def test_receive_accepts_archives_and_answers_in_the_thread(home, gm, mail_home,
     raw = mail("Hi!\n\n" + turn_file(mail_home["BR"]), message_id="<m1@example.org>", References="<r0@example.org>")
     ran = receive(gm, monkeypatch, raw, home)
     assert (ran.code, ran.err) == (0, "")
-    assert ran.out == ("stdin: accepted 1 order(s) for BR in g1, turn 1; answer: outbox 1\nTaken: 1 accepted\n")
+    assert ran.out == ("stdin: accepted 1 order for BR in g1, turn 1; answer: outbox 1\nTaken: 1 accepted\n")
     assert hashlib.sha256(raw).hexdigest() in archived(home)
     assert rows(home, "SELECT channel, sender, verdict, current FROM submissions") == [
         ("mail", "ann@example.org", "accepted", 1)
@@ -29,7 +29,7 @@ def test_receive_accepts_archives_and_answers_in_the_thread(home, gm, mail_home,
     [(kind, to, subject, body)] = outbox_bodies(home)
     assert (kind, to, subject) == ("acknowledgement", "ann@example.org", "Re: orders")
     assert (
-        "ACCEPTED: 1 order(s) for BR in g1, turn 1." in body and "  line 6: CLAIM ENG SCO WAL\n" in body
+        "ACCEPTED: 1 order for BR in g1, turn 1." in body and "  line 6: CLAIM ENG SCO WAL\n" in body
     )  # the line of the mail, under "Hi!"
     assert rows(home, "SELECT in_reply_to, refs FROM outbox") == [
         ("<m1@example.org>", '["<r0@example.org>", "<m1@example.org>"]')
@@ -42,17 +42,17 @@ def test_receive_accepts_archives_and_answers_in_the_thread(home, gm, mail_home,
 def test_second_submission_says_it_replaced_the_first(home, gm, mail_home, monkeypatch):
     receive(gm, monkeypatch, mail(turn_file(mail_home["BR"], "CLAIM ENG"), message_id="<a@x>"), home)
     ran = receive(gm, monkeypatch, mail(turn_file(mail_home["BR"], "CLAIM SCO"), message_id="<b@x>"), home)
-    assert ran.out.startswith("stdin: accepted 1 order(s) for BR in g1, turn 1 (replaces the earlier submission);")
+    assert ran.out.startswith("stdin: accepted 1 order for BR in g1, turn 1 (replaces the earlier submission);")
     assert "These orders replace the orders you sent earlier for this turn." in outbox_bodies(home)[1][3]
 
 
 def test_problems_are_answered_with_their_lines(home, gm, mail_home, monkeypatch, clock):
     assert gm("game", "deadline", "g1", "2026-11-27 18:00", home=home).code == 0  # ahead of the fixed clock
     ran = receive(gm, monkeypatch, mail(turn_file(mail_home["BR"], "CLAIM ENG\nFROBNICATE 3")), home)
-    assert ran.out.startswith("stdin: rejected 1 order(s) for BR in g1, turn 1; 1 problem(s); answer: outbox 1")
+    assert ran.out.startswith("stdin: rejected 1 order for BR in g1, turn 1; 1 problem; answer: outbox 1")
     body = outbox_bodies(home)[0][3]
     assert (
-        "NOT USED: your turn file for BR in g1, turn 1, has 1 problem(s):\n\n  line 5: FROBNICATE 3\n    FROBNICATE is not an order"
+        "NOT USED: your turn file for BR in g1, turn 1, has 1 problem:\n\n  line 5: FROBNICATE 3\n    FROBNICATE is not an order"
         in body
     )
     assert "Until gm has valid orders from you, this seat gets the robot's orders." in body
@@ -132,7 +132,7 @@ def test_require_registered_from_address(home, gm, mail_home, monkeypatch):
         "send them from that address"
     ) in ran.out
     ran = receive(gm, monkeypatch, mail(turn_file(mail_home["BR"]), message_id="<2@x>"), home)
-    assert "accepted 3 order(s)" not in ran.out and "accepted 1 order(s) for BR" in ran.out
+    assert "accepted 3 orders" not in ran.out and "accepted 1 order for BR" in ran.out
     assert gm("game", "require-from", "g1", "maybe", home=home).err == "Error: say yes or no, not 'maybe'.\n"
     assert (
         gm("game", "require-from", "g1", "no", home=home).out
@@ -144,8 +144,8 @@ def test_several_turn_files_in_one_mail_each_answered(home, gm, mail_home, monke
     text = turn_file(mail_home["BR"], "CLAIM ENG") + "\n" + turn_file(mail_home["FR"], "CLAIM BRI", seat="FR")
     ran = receive(gm, monkeypatch, mail(text), home)
     assert ran.out == (
-        "stdin: accepted 1 order(s) for BR in g1, turn 1\n"
-        "stdin: accepted 1 order(s) for FR in g1, turn 1; answer: outbox 1\nTaken: 1 accepted\n"
+        "stdin: accepted 1 order for BR in g1, turn 1\n"
+        "stdin: accepted 1 order for FR in g1, turn 1; answer: outbox 1\nTaken: 1 accepted\n"
     )
     body = outbox_bodies(home)[0][3]
     assert "--- 1 of 2: the turn file in the body ---" in body and "--- 2 of 2" in body

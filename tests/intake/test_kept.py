@@ -61,10 +61,10 @@ def test_a_fault_keeps_one_message_and_the_rest_of_the_batch_is_taken(
     ran = gm("inbox", "import", box, home=home)
     assert ran.code == 0, ran.err
     assert ran.out.splitlines() == [
-        f"{box}:1: accepted 1 order(s) for BR in g1, turn 1; answer: outbox 2",
+        f"{box}:1: accepted 1 order for BR in g1, turn 1; answer: outbox 2",
         f"{box}:2: could not be processed, kept: {FAULT}. This is a bug in the ruleset, not in the game: give "
         "this message to the ruleset's author and install a fixed version. answer: outbox 3",
-        f"{box}:3: accepted 1 order(s) for FR in g1, turn 1; answer: outbox 4",
+        f"{box}:3: accepted 1 order for FR in g1, turn 1; answer: outbox 4",
         "Taken: 2 accepted, 1 fault",
     ]
     assert "Warning: 1 mail(s) could not be processed: a game's ruleset failed while reading them" in ran.err
@@ -102,10 +102,10 @@ def test_a_fault_keeps_one_message_and_the_rest_of_the_batch_is_taken(
     fixed = gm("inbox", "import", tmp_path / "nothing", home=home)
     assert fixed.code == 0 and fixed.err == ""
     assert fixed.out.splitlines() == [
-        f"{box}:2: accepted 1 order(s) for BR in f1, turn 1; answer: outbox 5",
+        f"{box}:2: accepted 1 order for BR in f1, turn 1; answer: outbox 5",
         "Taken: 1 accepted",
     ]
-    assert "ACCEPTED: 1 order(s) for BR in f1, turn 1." in outbox_bodies(home)[4][3]
+    assert "ACCEPTED: 1 order for BR in f1, turn 1." in outbox_bodies(home)[4][3]
     assert rows(home, "SELECT message_id, outcome FROM mail_taken ORDER BY id") == [
         ("<m1@x>", "accepted"),
         ("<m3@x>", "accepted"),
@@ -124,7 +124,7 @@ def test_a_kept_message_read_after_its_turn_ran_is_for_that_turn(two_games, faul
     assert ran.out.splitlines() == [
         "stdin: refused: these orders are for turn 1, which has already been run; 'f1' is collecting turn 2; "
         "answer: outbox 3",
-        "stdin: accepted 1 order(s) for BR in g1, turn 1; answer: outbox 4",
+        "stdin: accepted 1 order for BR in g1, turn 1; answer: outbox 4",
         "Taken: 1 accepted, 1 refused",
     ]
     assert rows(home, "SELECT COUNT(*) FROM submissions s JOIN games g ON g.id = s.game_id WHERE g.name = 'f1'") == [

@@ -54,7 +54,7 @@ def test_submit_refuses_it_and_stores_the_other_files(home, gm, mail_home, seati
     good.write_text(turn_file(mail_home["BR"], "CLAIM ENG"))
     ran = gm("submit", early, good, home=home)
     assert ran.code == 1 and f"{early}: refused: {NOT_YET}" in ran.err and "Traceback" not in ran.err
-    assert f"{good}: accepted 1 order(s) for BR in g1, turn 1" in ran.out
+    assert f"{good}: accepted 1 order for BR in g1, turn 1" in ran.out
 
 
 QUESTION = "Hello,\n\nCan I join the next game? I played Diplomacy by mail for years.\n\nZed\n"

@@ -33,7 +33,7 @@ def test_every_seat_votes_draw_and_the_game_ends_drawn(home, gm, mail_home, monk
         seat: send(gm, monkeypatch, home, mail_home, seat, "CLAIM ENG SCO WAL\nDRAW", n)
         for n, seat in enumerate(PLAYERS)
     }
-    assert "ACCEPTED: 1 order(s) for BR in g1, turn 1." in answers["BR"]
+    assert "ACCEPTED: 1 order for BR in g1, turn 1." in answers["BR"]
     assert "Your vote this turn: a draw. Votes are secret: no other seat is told how you voted" in answers["BR"]
     # Each answer names one vote, the sender's own: the last seat in learns nothing of the others'.
     assert all(answer.count("Your vote") == 1 and "a draw" in answer for answer in answers.values())
@@ -69,7 +69,7 @@ def test_a_draw_short_of_one_vote_goes_on_and_each_report_tells_only_its_own_vot
 
 def test_a_vote_the_game_does_not_take_is_refused_at_its_line_and_changes_nothing(home, gm, mail_home, monkeypatch):
     answer = send(gm, monkeypatch, home, mail_home, "BR", "CLAIM ENG SCO WAL\nDRAW", 1)
-    assert "NOT USED: your turn file for BR in g1, turn 1, has 1 problem(s)" in answer
+    assert "NOT USED: your turn file for BR in g1, turn 1, has 1 problem" in answer
     assert "game 'g1' takes no votes for draws: its GM has not allowed them" in answer
     assert rows(home, "SELECT current, vote FROM submissions") == [(0, None)]
     answer = send(gm, monkeypatch, home, mail_home, "BR", "CLAIM ENG SCO WAL\nDRAW BR FR", 2)

@@ -15,7 +15,7 @@ def test_a_slip_is_warned_of_and_a_late_final_is_not_ignored(home, gm, game, mon
         body
         == """Hello Ann,
 
-NOT USED: your turn file for BR in g1, turn 1, has 1 problem(s):
+NOT USED: your turn file for BR in g1, turn 1, has 1 problem:
 
   line 4: CLAIM ENG SCO WLA
     WLA is not a territory on this map
@@ -58,11 +58,11 @@ def test_the_rulesets_own_warnings_reach_gm_submit_and_the_acknowledgement(home,
     orders = tmp_path / "br.txt"
     orders.write_text(turn_file(game["BR"], f"PLACE {core} 1"))
     ran = gm("submit", orders, home=home)
-    assert ran.code == 0 and ran.out == f"{orders}: accepted 1 order(s) for BR in g1, turn 2\n"
+    assert ran.code == 0 and ran.out == f"{orders}: accepted 1 order for BR in g1, turn 2\n"
     assert ran.err == f"{orders}: warning: {said}\n"
     receive(gm, monkeypatch, mail(turn_file(game["BR"], f"PLACE {core} 1"), message_id="<9@x>"), home)
     body = outbox_bodies(home)[-1][3]
-    assert "ACCEPTED: 1 order(s) for BR in g1, turn 2" in body
+    assert "ACCEPTED: 1 order for BR in g1, turn 2" in body
     assert (f"Warnings (not errors: orders with only warnings count, but check these):\n  {said}\n") in body
 
 

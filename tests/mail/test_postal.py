@@ -53,7 +53,7 @@ def test_orders_typed_in_are_stored_audited_and_mailed_to_the_player(home, gm, g
     ran = gm("--as", "bob", "submit", path, "--for", "g1", "br", "--reason", "letter of 3 May", home=home)
     assert ran.code == 0, ran.err
     assert ran.out.splitlines() == [
-        f"{path}: accepted 1 order(s) for BR in g1, turn 1, typed in",
+        f"{path}: accepted 1 order for BR in g1, turn 1, typed in",
         "The acknowledgement is queued to ann@example.org (mail 1); gm mail send sends it.",
     ]
     assert archived(home, TYPED.encode())  # as typed, before anything read it
@@ -76,7 +76,7 @@ def test_orders_typed_in_are_stored_audited_and_mailed_to_the_player(home, gm, g
     assert body.startswith(
         "Hello Ann,\n\nYour GM (bob) typed in the orders you sent by post or gave by phone; this is what\n"
         "gm made of them. If they are not what you sent, tell your GM before the deadline.\n\n"
-        "ACCEPTED: 1 order(s) for BR in g1, turn 1.\n"
+        "ACCEPTED: 1 order for BR in g1, turn 1.\n"
     )
     assert "  line 1: CLAIM ENG SCO WAL\n" in body and "1 of 4 seats are in." in body
     assert "letter of 3 May" not in body  # the reason is the GM's, for the log
@@ -114,7 +114,7 @@ def test_problems_are_told_at_the_lines_the_gm_typed(home, gm, game, letter):
     ]
     [(kind, to, _, body)] = outbox_bodies(home)
     assert (kind, to) == ("acknowledgement", "ann@example.org")
-    assert "NOT USED: your turn file for BR in g1, turn 1, has 1 problem(s):\n\n  line 3: CLAIM XXX\n" in body
+    assert "NOT USED: your turn file for BR in g1, turn 1, has 1 problem:\n\n  line 3: CLAIM XXX\n" in body
     assert submissions(home) == [("BR", "postal", "rejected", 0)]
     assert audit(gm, home)[-1]["detail"]["verdict"] == "rejected"
 

@@ -94,7 +94,7 @@ def test_requests_need_the_secret_and_a_report(home, gm, game, monkeypatch):
     assert "There is no report for BR in g1 yet; the first comes when turn 1 is run." in outbox_bodies(home)[1][3]
     # A request mixed with orders is not a request: the ruleset says what is wrong with the line.
     ran = receive(gm, monkeypatch, mail(request(game["BR"], "CLAIM ENG", "RESEND"), message_id="<3@x>"), home)
-    assert "rejected 1 order(s) for BR in g1, turn 1; 1 problem(s)" in ran.out
+    assert "rejected 1 order for BR in g1, turn 1; 1 problem" in ran.out
 
 
 def test_a_message_cut_short_after_storing_is_never_stored_twice(home, gm, game, monkeypatch):
@@ -112,5 +112,5 @@ def test_a_message_cut_short_after_storing_is_never_stored_twice(home, gm, game,
     monkeypatch.undo()
     set_mail_address(home)
     ran = receive(gm, monkeypatch, raw, home)
-    assert ran.out == "stdin: accepted 1 order(s) for BR in g1, turn 1; answer: outbox 1\nTaken: 1 accepted\n"
+    assert ran.out == "stdin: accepted 1 order for BR in g1, turn 1; answer: outbox 1\nTaken: 1 accepted\n"
     assert rows(home, "SELECT count(*) FROM submissions") == [(1,)] and len(outbox_bodies(home)) == 1

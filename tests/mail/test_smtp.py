@@ -89,7 +89,7 @@ def test_acknowledgement_is_a_threaded_reply(home, gm, smtp_home, smtp, monkeypa
     [message_id] = [h for h in head if h.startswith(b"Message-ID: ")]
     assert message_id.endswith(b"@example.org>")
     body = message_from_bytes(delivered.content, policy=policy.default).get_content()
-    assert body.startswith("Hello Zoë Ünal,\n\nACCEPTED: 3 order(s) for BR in g1, turn 1.\n") or "ACCEPTED" in body
+    assert body.startswith("Hello Zoë Ünal,\n\nACCEPTED: 3 orders for BR in g1, turn 1.\n") or "ACCEPTED" in body
 
 
 def test_temporary_and_permanent_refusals(home, gm, smtp_home, smtp, monkeypatch):

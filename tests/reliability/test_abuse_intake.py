@@ -132,13 +132,13 @@ def test_wrong_secrets_are_limited_per_sender_and_per_seat_and_the_player_still_
     # The seat's player, from the address registered for it, with the right secret: accepted.
     mine = mail(turn_file(game["BR"]), sender="Ann <ann@example.org>", message_id="<ann1@example.org>")
     ran = receive(gm, monkeypatch, mine, home)
-    assert "accepted 1 order(s) for BR in g1" in ran.out
+    assert "accepted 1 order for BR in g1" in ran.out
     assert rows(home, "SELECT s.code, sub.verdict FROM submissions sub JOIN seats s ON s.id = sub.seat_id") == [
         ("BR", "accepted")
     ]
     # Another seat is not held up by BR's flood.
     theirs = mail(turn_file(game["RU"], seat="RU"), sender="bob@example.org", message_id="<bob1@example.org>")
-    assert "accepted 1 order(s) for RU in g1" in receive(gm, monkeypatch, theirs, home).out
+    assert "accepted 1 order for RU in g1" in receive(gm, monkeypatch, theirs, home).out
 
 
 def test_a_mailbox_of_forged_guesses_read_ahead_starts_no_more_scrypt_than_the_seat_may_use(

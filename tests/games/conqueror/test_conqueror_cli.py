@@ -35,7 +35,7 @@ def test_one_player_and_the_ai_fill_the_rest(gm, home, tmp_path):
     # One seated player is enough: seven AI nations take the other seats of the eight.
     orders = form(gm, home, tmp_path, "cq", seat, secret, "ATTACK WES CNW 5")
     ran = gm("submit", orders, home=home)
-    assert (ran.code, ran.out.strip()) == (0, f"{orders}: accepted 2 order(s) for EN in cq, turn 1")
+    assert (ran.code, ran.out.strip()) == (0, f"{orders}: accepted 2 orders for EN in cq, turn 1")
     ran = gm("turn", "run", "cq", "--now", "--no-render", home=home)
     assert ran.code == 0, ran.err
     assert ran.out.startswith("cq: turn 1 resolved") and "robot" not in ran.out

@@ -51,7 +51,7 @@ def test_a_human_seat_plays_by_turn_file_beside_robots(gm, tmp_path):
     # Turn 1, the set-up: a wish list of corners; the first is free, so RED gets it.
     orders = form(gm, home, tmp_path, "RED", secret, "SETTLE 19 19-24", "SETTLE 44", name="setup")
     ran = gm("submit", orders, home=home)
-    assert (ran.code, ran.out.strip()) == (0, f"{orders}: accepted 2 order(s) for RED in imperials-demo, turn 1")
+    assert (ran.code, ran.out.strip()) == (0, f"{orders}: accepted 2 orders for RED in imperials-demo, turn 1")
     ran = gm("turn", "run", "imperials-demo", "--now", "--no-render", home=home)
     assert ran.code == 0, ran.err
     state = state_of(gm, home)["state"]

@@ -38,7 +38,7 @@ def test_a_human_plays_beside_the_robots(gm, tmp_path):
     x, y = int(capital[1]), int(capital[2])
     orders = form(gm, home, tmp_path, "mcempires-demo", seat, secret, f"LAND {x + 2},{y} {x + 3},{y}")
     ran = gm("submit", orders, home=home)
-    assert (ran.code, ran.out.strip()) == (0, f"{orders}: accepted 2 order(s) for RE in mcempires-demo, turn 1")
+    assert (ran.code, ran.out.strip()) == (0, f"{orders}: accepted 2 orders for RE in mcempires-demo, turn 1")
     ran = gm("turn", "run", "mcempires-demo", "--now", "--no-render", home=home)
     assert ran.code == 0, ran.err
     state = json.loads(gm("game", "show", "mcempires-demo", "--json", home=home).out)["state"]
