@@ -494,8 +494,13 @@ def _thefts(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
     mover, tile, bishop, last_play = None, None, False, None
     sizes = {seat: sum(s["hand"].values()) for seat, s in before["seats"].items()}
     due: list[str] = []  # who the robber just moved may rob: "the current player must choose one"
+    # The settlements as they stand at each moment: those of the turn's start, and each village
+    # built during it (a robber moved after it may rob its owner).
+    placed = {vertex: building["owner"] for vertex, building in before["buildings"].items()}
     for event in events:
         data = event.data
+        if event.kind == "village":
+            placed[str(data["vertex"])] = data["seat"]
         if due and not (event.kind == "theft" and data["thief"] == mover and data["victim"] in due):
             found.append(f"{THEFT}: {mover} moves the robber to {tile} and robs none of {due}")
         due = []
@@ -506,10 +511,9 @@ def _thefts(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
         if event.kind == "robber":
             mover, tile, bishop, last_play = data["seat"], data["tile"], last_play == "bishop", None
             standing = [
-                before["buildings"][str(v)]["owner"]
+                placed[str(v)]
                 for v in corners[tile]
-                if str(v) in before["buildings"]
-                and after["buildings"].get(str(v), {}).get("owner") == before["buildings"][str(v)]["owner"]
+                if str(v) in placed and after["buildings"].get(str(v), {}).get("owner") == placed[str(v)]
             ]
             due = [] if bishop else sorted({s for s in standing if s != mover and sizes[s] > 0})
         if event.kind in ("dice", "chase"):

@@ -398,3 +398,33 @@ def test_a_robber_that_robs_nobody_beside_a_player_holding_cards_is_found():
     events = (Event("robber", {"seat": mover, "tile": tile, "text": "t"}),)
     lines = invariants(before, orders, TurnResult(result.state, events))
     assert any(line.startswith(f"{THEFT}: {mover} moves the robber to {tile} and robs none of") for line in lines)
+
+
+def test_a_robber_that_robs_the_owner_of_a_village_built_this_turn_is_no_finding():
+    # The battery's seed 32 (Basic, first-game): Purple built a village at vertex 50 and Orange then
+    # moved the robber to S, beside it and beside Blue's village, and robbed Purple, as "choose one
+    # of these players" allows; the check knew only the turn's first settlements and said Orange
+    # robbed none of ['BLUE'].
+    before, orders, result = game("basic", 5, 10)
+    geo = imperials_turn.board_geometry(before)
+    tile, other, vertex = next(
+        (code, before["buildings"][str(w)]["owner"], v)
+        for code in geo.tiles
+        if code != before["robber"]
+        for w in geo.tile_vertices[code]
+        if str(w) in before["buildings"] and sum(before["seats"][before["buildings"][str(w)]["owner"]]["hand"].values())
+        for v in geo.tile_vertices[code]
+        if str(v) not in before["buildings"]
+    )
+    builder = next(s for s in before["seating"] if s != other)
+    mover = next(s for s in before["seating"] if s not in (other, builder))
+    after = copy.deepcopy(result.state)
+    after["buildings"][str(vertex)] = {"owner": builder, "kind": "village", "fence": False, "wonder": None}
+    events = (
+        Event("village", {"seat": builder, "vertex": vertex, "text": "t"}),
+        Event("robber", {"seat": mover, "tile": tile, "text": "t"}),
+        Event("theft", {"thief": mover, "victim": builder, "taken": True, "text": "t"}),
+    )
+    before = copy.deepcopy(before)  # the builder pays for the village and still holds a card
+    before["seats"][builder]["hand"].update(wood=1, brick=1, wool=1, wheat=1, ore=1)
+    assert THEFT not in named(invariants(before, orders, TurnResult(after, events)))
