@@ -69,6 +69,7 @@ def read_message(
     sync: bool = False,
     size: int | None = None,
     digest: str | None = None,
+    unseen: bool = False,
 ) -> MessageRead:
     """Archive the raw bytes first, read the mail, archive each turn file: (letter, turn files,
     too large, what each turn file claims: see _claim, how many turn files the mail holds, each
@@ -77,7 +78,9 @@ def read_message(
     each archive file to disk (default: no, the caller forces a whole batch at once). A mail too
     large to read is not archived whole, only a note of it (gm/store/archive.py), nor is a turn
     file too large to take. size, digest: a message too large, of which the source gave only the
-    beginning (Incoming.size, Incoming.digest): refused for its size, and noted with them."""
+    beginning (Incoming.size, Incoming.digest): refused for its size, and noted with them.
+    unseen: the caller looked the raw bytes' digest up and found it not taken (Intake._unknown):
+    they are archived without looking for their file first (archive_bytes)."""
     too_large = size is not None or len(raw) > limits.mail
     letter = read_letter(_head(raw) if too_large else raw, envelope_sender)
     if too_large:
@@ -92,7 +95,7 @@ def read_message(
             digest=digest,
         )
     else:
-        archive_bytes(archive, raw, sync, folders)
+        archive_bytes(archive, raw, sync, folders, unseen)
     found = [] if too_large or letter.automatic else find_turn_files(letter.texts)
     files = tuple(found[:MOST_TURN_FILES])
     # Archived now, before anything reads them, and forced to disk with the batch: submit() is
@@ -163,8 +166,10 @@ class Readers:
 
     def read_here(self, batch: list[Incoming], wanted: list[bool]) -> Results:
         return [
-            read_message(i.raw, i.envelope_sender, self.archive, self.limits, self.folders, False, i.size, i.digest)
-            if want
+            read_message(
+                i.raw, i.envelope_sender, self.archive, self.limits, self.folders, False, i.size, i.digest, True
+            )
+            if want  # its bytes were not taken before (unseen)
             else None
             for i, want in zip(batch, wanted)
         ]
@@ -304,8 +309,8 @@ def _read_batch(payload: list[tuple[bytes, str | None, int | None, str | None] |
         else:
             raw, sender, size, digest = item
             read.append(
-                read_message(
-                    raw, sender, _reader["archive"], _reader["limits"], _reader["folders"], False, size, digest
+                read_message(  # a message wanted: its bytes were not taken before (read_ahead)
+                    raw, sender, _reader["archive"], _reader["limits"], _reader["folders"], False, size, digest, True
                 )
             )
     if any(item is not None for item in payload):

@@ -221,6 +221,7 @@ class Intake:
                 sync,
                 incoming.size,
                 incoming.digest,
+                unseen=True,  # not taken before: _unknown
             ),
         )
 
@@ -338,7 +339,10 @@ class Intake:
         assert letter is not None, "no ruleset reads a message taken before (_decide)"
         turns = self._collecting(item)
         result = {"where": "mail", "verdict": FAULT, "game": fault.game, "reason": str(fault), "turns": turns}
-        return self._record(item, letter, FAULT, [result], self.answerer.answer_fault(letter, sorted(turns)))
+        with atomic(self.db):  # decide's savepoint was rolled back: the answer and the record, both or neither
+            return self._record(
+                item, letter, FAULT, [result], partial(self.answerer.answer_fault, letter, sorted(turns))
+            )
 
     def _collecting(self, item: Read) -> dict[str, int]:
         """The turn each game the message's turn files name is collecting now."""
@@ -408,28 +412,28 @@ class Intake:
         to_sender: bool = False,
     ) -> Taken:
         """The answer (given, queued by a function given, else the acknowledgement of the results)
-        and the record of the message, in one transaction, so a message is answered once
-        (to_sender: at the From address, never a Reply-To)."""
-        with atomic(self.db):
-            if callable(answer):
-                answer = answer()
-            elif answer is None:
-                answer = self.answerer.answer(letter, results, to_sender, _unread(item))
-            mail_taken.record_taken(
-                self.db,
-                digest=item.digest,
-                message_id=letter.message_id,
-                content_hash=letter.content_hash,
-                channel=self.channel,
-                source=item.incoming.where,
-                sender=letter.sender,
-                subject=letter.subject,
-                received=iso(self.clock.now()),
-                outcome=outcome,
-                results=results,
-                answer=answer,
-            )
-            self.rows.copies(letter.content_hash).add(letter.message_id or "")
+        and the record of the message, in the caller's transaction or savepoint (decide's, or
+        _keep's), so a message is answered once (to_sender: at the From address, never a Reply-To).
+        No savepoint of its own: whatever it raises rolls back the caller's, which holds it whole."""
+        if callable(answer):
+            answer = answer()
+        elif answer is None:
+            answer = self.answerer.answer(letter, results, to_sender, _unread(item))
+        mail_taken.record_taken(
+            self.db,
+            digest=item.digest,
+            message_id=letter.message_id,
+            content_hash=letter.content_hash,
+            channel=self.channel,
+            source=item.incoming.where,
+            sender=letter.sender,
+            subject=letter.subject,
+            received=iso(self.clock.now()),
+            outcome=outcome,
+            results=results,
+            answer=answer,
+        )
+        self.rows.copies(letter.content_hash).add(letter.message_id or "")
         return Taken(item.incoming.where, outcome, tuple(results), answer)
 
     @contextmanager

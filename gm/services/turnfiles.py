@@ -106,6 +106,7 @@ def check_turn_file(
     secret_check: Callable[[str, str], bool] = check_secret,
     rows: GameRows | None = None,
     known: tuple[str, Envelope] | None = None,
+    max_bytes: int | None = None,
 ) -> Checked:
     """Read a turn file and check it against its game's current state; never raises for bad input.
 
@@ -113,11 +114,14 @@ def check_turn_file(
     rows: where the game, seats and state are read (default: the database).
     known: (text, its envelope) the caller has read already; used only when `data` decodes to
     that very text, so the envelope is not read twice.
+    max_bytes: [submissions] max_bytes, when the caller has just read it (submit: gm.toml once a file).
     """
     rows = rows or GameRows(db)
     checked = Checked()
+    if max_bytes is None:
+        max_bytes = home.setting("submissions", "max_bytes", 1_000_000)
     try:
-        text, checked.encoding = decode_turn_file(data, home.setting("submissions", "max_bytes", 1_000_000))
+        text, checked.encoding = decode_turn_file(data, max_bytes)
     except TurnFileError as exc:
         checked.refusal = str(exc)
         return checked
@@ -272,13 +276,14 @@ def submit(
     archived: the SHA-256 the caller archived `data` under a moment ago, and forced to disk (mail
     intake's reader): when it is that of `data`, the file is not written or touched again.
     A file larger than [submissions] max_bytes is refused, and only a note of it is archived."""
-    if len(data) > home.setting("submissions", "max_bytes", 1_000_000):
+    max_bytes = home.setting("submissions", "max_bytes", 1_000_000)
+    if len(data) > max_bytes:
         digest = note_bytes(home.archive, data, channel=channel, sender=sender or source, reason=TOO_LARGE)
     elif archived is not None and archived == hashlib.sha256(data).hexdigest():
         digest = archived
     else:
         digest = archive_bytes(home.archive, data)
-    checked = check_turn_file(db, home, data, secret_check, rows, known)
+    checked = check_turn_file(db, home, data, secret_check, rows, known, max_bytes)
     game, seat = checked.game, checked.seat
     if game is None or seat is None:  # not the seat's (no envelope, unknown seat, wrong secret): nothing at all
         return Receipt(digest, False, False, checked)

@@ -225,13 +225,13 @@ def seats_in(db: sqlite_utils.Database, game_id: int, turn: int) -> tuple[int, i
     """(active seats with a submission that counts in the turn, active seats, how many of those
     submissions are FINAL): counted here, without reading the orders current_submissions parses
     (an acknowledgement says it after every turn file)."""
-    active = "SELECT id FROM seats WHERE game_id = ? AND status = 'active'"
-    count, final = db.execute(
-        "SELECT count(*), coalesce(sum(final), 0) FROM submissions "
-        f"WHERE game_id = ? AND turn = ? AND current = 1 AND seat_id IN ({active})",
-        [game_id, turn, game_id],
+    # One statement, not two: intake asks after every turn file.
+    active = "SELECT id FROM seats WHERE game_id = ?1 AND status = 'active'"
+    count, final, of = db.execute(
+        f"SELECT count(*), coalesce(sum(final), 0), (SELECT count(*) FROM ({active})) "
+        f"FROM submissions WHERE game_id = ?1 AND turn = ?2 AND current = 1 AND seat_id IN ({active})",
+        [game_id, turn],
     ).fetchone()
-    of = db.execute(f"SELECT count(*) FROM ({active})", [game_id]).fetchone()[0]
     return count, of, final
 
 

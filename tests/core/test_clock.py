@@ -39,3 +39,11 @@ def test_iso_equals_strftime_for_any_moment_and_zone() -> None:
 def test_iso_of_the_system_clock() -> None:
     now = SystemClock().now()
     assert iso(now) == _by_strftime(now) and now.microsecond == 0
+
+
+def test_the_system_clock_is_utc_in_whole_seconds_and_now() -> None:
+    before = datetime.now(UTC).replace(microsecond=0)
+    now = SystemClock().now()
+    after = datetime.now(UTC)
+    assert now.tzinfo is UTC and now.microsecond == 0  # iso's quick way takes `tzinfo is UTC`
+    assert before <= now <= after

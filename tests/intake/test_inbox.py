@@ -325,3 +325,22 @@ def test_an_imported_mail_too_large_is_hashed_on_the_way_not_held_whole(
     if kind != "mbox":  # an mbox keeps a message with its own line ends
         assert (digest, note["size"]) == (hashlib.sha256(raw).hexdigest(), len(raw))
     assert gm("inbox", "import", place, home=home).out.startswith("No new mail (2 taken before)")
+
+
+def test_a_maildir_is_read_as_mailbox_reads_it(tmp_path):
+    """FileSource lists a Maildir's cur and new itself (one listing, no proxy a file): the same
+    keys, in the same order, with the same bytes as mailbox.Maildir gives, flags and folders too."""
+    from gm.intake.sources import FileSource
+
+    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    for n in range(12):
+        message = mailbox.MaildirMessage(f"Subject: {n}\n\nbody {n}\n".encode())
+        if n % 3 == 0:
+            message.set_subdir("cur")
+            message.set_flags("S" if n % 2 else "RS")
+        box.add(message)
+    box.add_folder("Sent")  # a folder (.Sent) is not a message
+    (tmp_path / "Maildir" / "cur" / "odd-dir").mkdir()  # nor is a directory in cur
+    expected = [(f"{tmp_path / 'Maildir'}:{key}", box.get_bytes(key)) for key in sorted(box.iterkeys())]
+    assert len(expected) == 12
+    assert [(i.where, i.raw) for i in FileSource(tmp_path / "Maildir").messages()] == expected
