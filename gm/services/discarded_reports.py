@@ -18,6 +18,7 @@ from pathlib import Path
 import sqlite_utils
 
 from gm.home import Home
+from gm.store import audit
 
 NOTE = ".rerun-"
 
@@ -59,10 +60,7 @@ def settle(db: sqlite_utils.Database, home: Home, game_id: int, game_name: str) 
             number, now = path.read_text(encoding="utf-8").split()
         except (OSError, ValueError):  # gone meanwhile (another process settled it), or not a note of gm's
             continue
-        committed = db.execute(
-            "SELECT 1 FROM audit WHERE game_id = ? AND action = 'turn rerun' AND at = ?", [game_id, now]
-        ).fetchone()
-        if committed:
+        if audit.rerun_committed(db, game_id, now):
             move(home, game_name, int(number), now)
         with suppress(FileNotFoundError):
             path.unlink()

@@ -54,3 +54,11 @@ def latest_rerun(db: sqlite_utils.Database, game_id: int) -> tuple[int, str, lis
         [game_id],
     ).fetchone()
     return None if row is None else (row[0], row[1], sorted(json.loads(row[2])))
+
+
+def rerun_committed(db: sqlite_utils.Database, game_id: int, at: str) -> bool:
+    """Whether a re-run of the game begun at `at` ('turn rerun' logged with that time) committed."""
+    found = db.execute(
+        "SELECT 1 FROM audit WHERE game_id = ? AND action = 'turn rerun' AND at = ?", [game_id, at]
+    ).fetchone()
+    return found is not None
