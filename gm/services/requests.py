@@ -11,6 +11,7 @@ import sqlite_utils
 from gm.clock import Clock
 from gm.core.envelope import Envelope
 from gm.core.person_lines import PersonLine
+from gm.core.words import counted
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.letter import Letter
@@ -182,7 +183,7 @@ def _resend(
         short = -account_position(db, seat.email).balance
         notes.append(
             f"Your report for turn {turns[0]} of {game.name} is held until it is paid for: your account is "
-            f"{short} turn credit{'s' if short != 1 else ''} short. The held notice gm sent you says how to pay; "
+            f"{counted(short, 'turn credit')} short. The held notice gm sent you says how to pay; "
             "it comes as soon as your payment is recorded."
         )
     last = next((turn for turn in turns if turn not in held), None)

@@ -76,7 +76,7 @@ def act(
         notes.append(_transfer(db, now, game, seat, slip.transfer_to, slip.transfer_credits))
     elif slip.carry:
         left = credits.account_position(db, seat.email).balance
-        notes.append(f"Your {left} leftover credit{'s' if left != 1 else ''} stay on your account for your next game.")
+        notes.append(f"Your {counted(left, 'leftover credit')} stay on your account for your next game.")
     if slip.decided:
         notes.append(_next_game(db, now, game, seat, slip, by, source))
     if not notes:

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, g, redirect, request, send_file, session
 from werkzeug.exceptions import Forbidden
 from werkzeug.wrappers import Response
 
+from gm.core.words import counted
 from gm.mail.settings import mail_settings
 from gm.services import observer_portal, open_games, press, seat_page as facts, seat_turns, staff, turnfiles, uploads
 from gm.services.guesses import seat_target
@@ -176,7 +177,7 @@ def sign_out_everywhere() -> Response:
     ended = portal().sessions.end_all(who)
     session.clear()
     session["ended_notice"] = (
-        f"You are signed out everywhere: {ended} session{'s' if ended != 1 else ''} ended, this one among "
+        f"You are signed out everywhere: {counted(ended, 'session')} ended, this one among "
         "them. A copy of a cookie made before no longer signs in; sign in again here."
     )
     return redirect("/", 303)
