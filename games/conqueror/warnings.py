@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from gm.core.model import JSONObject, Order, Problem
 
-from .board import NEUTRAL, Board, nation
+from .board import NEUTRAL, Board, armies_words, nation
 from .economy import FORT_WORDS, is_winter, productivity
 from .orders import MAX_MOVES, MOVE_VERBS, buy_cost, buy_problem, production_after, voice, well_formed
 from .realm import support_bill
@@ -61,7 +61,7 @@ def _weak_attack(state: JSONObject, seat: str, target: str, count: int) -> str |
         else ""
     )
     return (
-        f"{count} armies against {defending} in {target}{walls}: the defender wins a duel 11 times "
+        f"{armies_words(count)} against {defending} in {target}{walls}: the defender wins a duel 11 times "
         "in 21, so this attack will probably fail"
     )
 

@@ -145,6 +145,14 @@ def test_conqueror_warns_of_an_attack_the_duels_will_probably_lose():
     assert warned("conqueror", state, "AR", "ATTACK ARD FEN 5") == []
 
 
+def test_conqueror_warns_of_a_single_army_in_the_singular():
+    state = conqueror_vale()
+    state["provinces"]["FEN"].update(owner="BE", armies=1, fort=0)
+    assert warned("conqueror", state, "AR", "ATTACK ARD FEN 1") == [
+        (1, "1 army against 1 in FEN: the defender wins a duel 11 times in 21, so this attack will probably fail")
+    ]
+
+
 def test_conqueror_counts_soldiers_rush_bought_this_turn_among_the_attackers():
     """The turn buys before any army moves, so the 2 bought in Arden go too: 8 + 2 against 9."""
     state = conqueror_vale()
