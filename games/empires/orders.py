@@ -378,6 +378,12 @@ def _order_problem(state: JSONObject, board: Board, seat: str, order: Order, ord
         return problem
     if order.verb == "GIFT":
         return _gift_problem(state, seat, where_to)
+    if order.verb in DEFENCE and state["areas"][where]["owner"] != seat:
+        # A defence order stands from the start of the turn (rules.set_defences), before any
+        # attack of the seat's can take the area, so no earlier action changes its fate.
+        if _may_capture(orders, number, where):
+            return f"{_not_yours(state, where)}: a defence order stands from the start of the turn, before your attack takes it"
+        return _not_yours(state, where)
     if order.verb != "ARMY" and not _yours(state, where, seat, orders, number):
         return _not_yours(state, where)
     if order.verb in ("MOVE", "ATTACK", "ENTRENCH", "RETREAT"):
