@@ -26,6 +26,8 @@ class Turn:
     def __init__(self, state: JSONObject, board: Board, number: int):
         self.state, self.board, self.number = state, board, number
         self.events: list[Event] = []
+        # Area -> its standing defence order: mode, to, owner, spent, and the order itself (a
+        # RETREAT that fails at the first attack is reported to its seat by it).
         self.modes: dict[str, JSONObject] = {}
         self.grown: set[str] = set()
         self.battles = 0
@@ -319,7 +321,16 @@ def _before_battle(turn: Turn, target: str, source: str, attacking: int) -> tupl
     if mode["mode"] == "retreat":
         mode["spent"] = True
         refuge = turn.state["areas"].get(mode["to"])
-        if refuge is not None and refuge["owner"] == area["owner"] and area["armies"]:
+        if refuge is not None and refuge["owner"] != area["owner"]:
+            # The refuge was lost earlier in the turn: the order fails now, told to its own seat
+            # only (D-ALL-3, D-ALL-5); the attacker learns nothing of it.
+            turn.fail(
+                area["owner"],
+                mode["order"],
+                f"at the first attack on {turn.board.label(target)}, {turn.board.label(mode['to'])} is not "
+                f"{nations(turn.state, area['owner'])} (it is held by {nation(turn.state, refuge['owner'])})",
+            )
+        elif refuge is not None and area["armies"]:
             refuge["armies"] += area["armies"]
             moved, area["armies"] = area["armies"], 0
             return attacking, {"retreat": moved, "retreat_to": mode["to"]}
