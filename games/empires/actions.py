@@ -104,7 +104,7 @@ def _levy(turn: Turn, seat: str, order: Order, where: str, where_to: None, amoun
     count, why = resolve_amount(amount, half)
     if why or count < 1:
         return (
-            why
+            (why and f"half the population of {turn.board.label(where)} is {half}, not {amount}")
             or _none_left(amount, half, f"half the population of {turn.board.label(where)} is {half}")
             or f"{turn.board.label(where)} has too few people to levy"
         )
@@ -243,7 +243,7 @@ def _raze(turn: Turn, seat: str, order: Order, where: str, where_to: None, amoun
     levels, why = resolve_amount(amount, area["fort"])
     if why or levels < 1:
         return (
-            why
+            (why and f"the fort of {turn.board.label(where)} has {plural(area['fort'], 'level')}, not {amount}")
             or _none_left(amount, area["fort"], f"the fort of {turn.board.label(where)} is at level {area['fort']}")
             or f"{turn.board.label(where)} has no fort to raze"
         )
