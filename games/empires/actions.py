@@ -11,12 +11,11 @@ from gm.core.model import Event, JSONObject, Order
 
 from .battle import Battle
 from .board import NEUTRAL, Board, nation, nations, plural
-from .orders import Amount, resolve_amount
+from .orders import MAX_FORT, Amount, resolve_amount
 
 ARMY_COST = 3  # "ARMY builds armies into the army reserve at 3 BPs each"
 RESERVE_COST = 1  # rule D-EMP-4
 MOVE_COST = 1  # rule D-EMP-4: "A MOVE or an ATTACK costs 1 BP"
-MAX_FORT = 3
 
 
 class Turn:
@@ -26,6 +25,8 @@ class Turn:
     def __init__(self, state: JSONObject, board: Board, number: int):
         self.state, self.board, self.number = state, board, number
         self.events: list[Event] = []
+        # Area -> its standing defence order: mode, to, owner, spent, and the order itself (a
+        # RETREAT that fails at the first attack is reported to its seat by it).
         self.modes: dict[str, JSONObject] = {}
         self.grown: set[str] = set()
         self.battles = 0
@@ -75,6 +76,14 @@ def _own(turn: Turn, seat: str, code: str) -> str | None:
     return f"{turn.board.label(code)} is not {nations(turn.state, seat)} (it is held by {nation(turn.state, owner)})"
 
 
+def _none_left(amount: Amount, available: int, there: str) -> str | None:
+    """Why an AB-n amount comes to nothing where there is something: n is all of it or more.
+    (With nothing there, the action's own reason says so.)"""
+    if isinstance(amount, str) and amount.startswith("AB-") and available > 0:
+        return f"{there}: all but {amount[3:]} leaves none"
+    return None
+
+
 def act(turn: Turn, seat: str, order: Order) -> None:
     """Carry out one action, or record why it fails (rule D-ALL-3); never raises. Defence
     orders are not actions here: they stand from the start of the turn (rules.set_defences)."""
@@ -91,9 +100,14 @@ def act(turn: Turn, seat: str, order: Order) -> None:
 
 def _levy(turn: Turn, seat: str, order: Order, where: str, where_to: None, amount: Amount) -> str | None:
     area = turn.state["areas"][where]
-    count, why = resolve_amount(amount, area["population"] // 2)  # half, rounded down
+    half = area["population"] // 2  # half, rounded down
+    count, why = resolve_amount(amount, half)
     if why or count < 1:
-        return why or f"{turn.board.label(where)} has too few people to levy"
+        return (
+            (why and f"half the population of {turn.board.label(where)} is {half}, not {amount}")
+            or _none_left(amount, half, f"half the population of {turn.board.label(where)} is {half}")
+            or f"{turn.board.label(where)} has too few people to levy"
+        )
     area["population"] -= count
     area["armies"] += count
     turn.event(
@@ -114,7 +128,14 @@ def _army(turn: Turn, seat: str, order: Order, where: None, where_to: None, amou
     if why:
         return f"{nation(turn.state, seat)} has {plural(have, 'BP')}, enough for {plural(have // ARMY_COST, 'army')}, not {amount}"
     if count < 1:
-        return f"{nation(turn.state, seat)} has {plural(have, 'BP')}, too few for an army"
+        return (
+            _none_left(
+                amount,
+                have // ARMY_COST,
+                f"{nation(turn.state, seat)} has {plural(have, 'BP')}, enough for {plural(have // ARMY_COST, 'army')}",
+            )
+            or f"{nation(turn.state, seat)} has {plural(have, 'BP')}, too few for an army"
+        )
     build(turn, seat, count, f"Action {order.args[0]}")
     return None
 
@@ -140,9 +161,15 @@ def _reserve(turn: Turn, seat: str, order: Order, where: str, where_to: None, am
             return f"the reserve holds {plural(country['reserve'], 'army')}, not {amount}"
         count = amount
     else:
-        count, _ = resolve_amount(amount, min(country["reserve"], turn.bps(seat) // RESERVE_COST))
+        placeable = min(country["reserve"], turn.bps(seat) // RESERVE_COST)
+        count, _ = resolve_amount(amount, placeable)
         if count < 1:
-            return (
+            return _none_left(
+                amount,
+                placeable,
+                f"{nation(turn.state, seat)} can place {plural(placeable, 'reserve army')} "
+                f"(the reserve holds {country['reserve']}; {plural(turn.bps(seat), 'BP')})",
+            ) or (
                 "the reserve is empty"
                 if not country["reserve"]
                 else f"{nation(turn.state, seat)} has no BPs to place reserves"
@@ -215,7 +242,11 @@ def _raze(turn: Turn, seat: str, order: Order, where: str, where_to: None, amoun
     area = turn.state["areas"][where]
     levels, why = resolve_amount(amount, area["fort"])
     if why or levels < 1:
-        return why or f"{turn.board.label(where)} has no fort to raze"
+        return (
+            (why and f"the fort of {turn.board.label(where)} has {plural(area['fort'], 'level')}, not {amount}")
+            or _none_left(amount, area["fort"], f"the fort of {turn.board.label(where)} is at level {area['fort']}")
+            or f"{turn.board.label(where)} has no fort to raze"
+        )
     problem = _afford(turn, seat, levels)
     if problem:
         return problem
@@ -241,7 +272,9 @@ def _gift(turn: Turn, seat: str, order: Order, where: None, where_to: str, amoun
     if why:
         return f"{nation(turn.state, seat)} has {plural(turn.bps(seat), 'BP')}, not {amount}"
     if count < 1:
-        return f"{nation(turn.state, seat)} has no BPs to give"
+        return _none_left(amount, turn.bps(seat), f"{nation(turn.state, seat)} has {plural(turn.bps(seat), 'BP')}") or (
+            f"{nation(turn.state, seat)} has no BPs to give"
+        )
     turn.spend(seat, count)
     turn.state["countries"][where_to]["bps"] += count
     turn.state["books"][where_to]["gifts"] += count
@@ -266,7 +299,11 @@ def _move(turn: Turn, seat: str, order: Order, where: str, where_to: str, amount
     source = turn.state["areas"][where]
     count, why = resolve_amount(amount, source["armies"])
     if why or count < 1:
-        return why or f"{turn.board.label(where)} has no armies to send"
+        return (
+            why
+            or _none_left(amount, source["armies"], f"{turn.board.label(where)} has {plural(source['armies'], 'army')}")
+            or f"{turn.board.label(where)} has no armies to send"
+        )
     problem = _afford(turn, seat, MOVE_COST)
     if problem:
         return problem
@@ -319,7 +356,16 @@ def _before_battle(turn: Turn, target: str, source: str, attacking: int) -> tupl
     if mode["mode"] == "retreat":
         mode["spent"] = True
         refuge = turn.state["areas"].get(mode["to"])
-        if refuge is not None and refuge["owner"] == area["owner"] and area["armies"]:
+        if refuge is not None and refuge["owner"] != area["owner"]:
+            # The refuge was lost earlier in the turn: the order fails now, told to its own seat
+            # only (D-ALL-3, D-ALL-5); the attacker learns nothing of it.
+            turn.fail(
+                area["owner"],
+                mode["order"],
+                f"at the first attack on {turn.board.label(target)}, {turn.board.label(mode['to'])} is not "
+                f"{nations(turn.state, area['owner'])} (it is held by {nation(turn.state, refuge['owner'])})",
+            )
+        elif refuge is not None and area["armies"]:
             refuge["armies"] += area["armies"]
             moved, area["armies"] = area["armies"], 0
             return attacking, {"retreat": moved, "retreat_to": mode["to"]}

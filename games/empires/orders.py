@@ -15,6 +15,7 @@ from .battle import Battle
 from .board import Board, nation
 
 MAX_ACTIONS = 16
+MAX_FORT = 3  # FORTIFY: "max 3" (D-EMP-4)
 VERBS = (
     "LEVY",
     "ARMY",
@@ -263,6 +264,7 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
         and (w := _own_target(state, seat, o) or _armies_warning(state, seat, o, listed))
     ]
     found += _grown_again(listed)
+    found += [Problem(o.line, w) for o in listed if (w := _bound_to_fail(state, seat, o, listed))]
     used = len({o.args[0] for o in orders if o.args and isinstance(o.args[0], int)})
     if used < MAX_ACTIONS:
         found.append(
@@ -344,6 +346,32 @@ def _twice(order: Order, seen: dict[tuple[str, str], int]) -> str | None:
     return None
 
 
+def _bound_to_fail(state: JSONObject, seat: str, order: Order, orders: list[Order]) -> str | None:
+    """A FORTIFY, RAZE or LEVY of an area of the seat's that cannot be carried out as the area
+    stands: a fort changes only by its owner's FORTIFY and RAZE, and the population grows only
+    by its GROW, so unless an earlier action of the seat's does that, the order fails."""
+    number, where, _, amount = order.args
+    area = state["areas"].get(where) if isinstance(where, str) else None
+    if order.verb not in ("FORTIFY", "RAZE", "LEVY") or area is None or area["owner"] != seat:
+        return None
+    earlier = {o.verb for o in orders if o.args[0] < number and o.args[1] == where}
+    if order.verb == "FORTIFY" and area["fort"] >= MAX_FORT and "RAZE" not in earlier:
+        return (
+            f"the fort of {where} is at level {MAX_FORT}, the highest, and no earlier RAZE of yours "
+            "lowers it: this FORTIFY fails"
+        )
+    if order.verb == "RAZE" and "FORTIFY" not in earlier:
+        levels, why = resolve_amount(amount, area["fort"])
+        if why or levels < 1:
+            return f"the fort of {where} is at level {area['fort']} and no earlier FORTIFY of yours raises it: this RAZE fails"
+    if order.verb == "LEVY" and "GROW" not in earlier:
+        half = area["population"] // 2
+        count, why = resolve_amount(amount, half)
+        if why or count < 1:
+            return f"half the population of {where} is {half} and no earlier GROW of yours adds to it: this LEVY fails"
+    return None
+
+
 def _grown_again(orders: list[Order]) -> list[Problem]:
     """A GROW of an area an earlier GROW of the turn names: a warning, not a problem, since
     "once per area per turn" counts the growth, and the earlier one may fail when it comes
@@ -378,6 +406,12 @@ def _order_problem(state: JSONObject, board: Board, seat: str, order: Order, ord
         return problem
     if order.verb == "GIFT":
         return _gift_problem(state, seat, where_to)
+    if order.verb in DEFENCE and state["areas"][where]["owner"] != seat:
+        # A defence order stands from the start of the turn (rules.set_defences), before any
+        # attack of the seat's can take the area, so no earlier action changes its fate.
+        if _may_capture(orders, number, where):
+            return f"{_not_yours(state, where)}: a defence order stands from the start of the turn, before your attack takes it"
+        return _not_yours(state, where)
     if order.verb != "ARMY" and not _yours(state, where, seat, orders, number):
         return _not_yours(state, where)
     if order.verb in ("MOVE", "ATTACK", "ENTRENCH", "RETREAT"):

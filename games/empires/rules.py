@@ -164,13 +164,24 @@ def set_defences(turn: Turn, seat: str, plan: dict[int, Order]) -> None:
         _, where, where_to, _ = order.args
         area = turn.state["areas"].get(where)
         if area is None or area["owner"] != seat:
-            turn.fail(seat, order, f"{turn.board.label(where)} is not {nations(turn.state, seat)}")
+            turn.fail(
+                seat,
+                order,
+                f"{turn.board.label(where)} is not {nations(turn.state, seat)} at the start of the turn, "
+                "when defence orders take effect",
+            )
         elif where in turn.modes:
             turn.fail(seat, order, f"{turn.board.label(where)} already has a defence order")
         elif where_to is not None and where_to not in turn.board.reach[where]:
             turn.fail(seat, order, f"{turn.board.label(where_to)} is not next to {turn.board.label(where)}")
         else:
-            turn.modes[where] = {"mode": order.verb.lower(), "to": where_to, "owner": seat, "spent": False}
+            turn.modes[where] = {
+                "mode": order.verb.lower(),
+                "to": where_to,
+                "owner": seat,
+                "spent": False,
+                "order": order,
+            }
             turn.event(
                 "defence",
                 f"Action {number}: {nation(turn.state, seat)} orders {describe(order)} for the whole turn.",

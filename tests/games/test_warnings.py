@@ -264,6 +264,36 @@ def test_empires_warns_of_a_second_grow_of_an_area_and_takes_the_file():
     ]
 
 
+def test_empires_warns_of_a_fortify_raze_or_levy_bound_to_fail_and_takes_the_file():
+    # A fort changes only by its owner's FORTIFY and RAZE, population grows only by GROW: without
+    # an earlier one of those, the order fails when it runs (D-ALL-3), so it is a warning.
+    state = new_state("empires", "duchies", ["AL", "BR"])
+    state["areas"]["ALB"].update(fort=3)
+    state["areas"]["HIL"].update(fort=0, population=3)
+    rest = [f"{n} ARMY - - 1" for n in range(4, 17)]
+    assert warned("empires", state, "AL", "1 FORTIFY ALB", "2 RAZE HIL", "3 LEVY HIL - 2", *rest) == [
+        (1, "the fort of ALB is at level 3, the highest, and no earlier RAZE of yours lowers it: this FORTIFY fails"),
+        (2, "the fort of HIL is at level 0 and no earlier FORTIFY of yours raises it: this RAZE fails"),
+        (3, "half the population of HIL is 1 and no earlier GROW of yours adds to it: this LEVY fails"),
+    ]
+    rest = [f"{n} ARMY - - 1" for n in range(7, 17)]
+    assert (
+        warned(
+            "empires",
+            state,
+            "AL",
+            "1 RAZE ALB - 1",
+            "2 FORTIFY ALB",
+            "3 FORTIFY HIL",
+            "4 RAZE HIL",
+            "5 GROW HIL",
+            "6 LEVY HIL - 2",
+            *rest,
+        )
+        == []
+    ), "an earlier action of the seat's that changes the fort or the population leaves it to the turn"
+
+
 # ----------------------------------------------------------------------------------------------
 # Imperials
 
