@@ -494,13 +494,16 @@ def _thefts(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
     mover, tile, bishop, last_play = None, None, False, None
     sizes = {seat: sum(s["hand"].values()) for seat, s in before["seats"].items()}
     due: list[str] = []  # who the robber just moved may rob: "the current player must choose one"
-    # The settlements as they stand at each moment: those of the turn's start, and each village
-    # built during it (a robber moved after it may rob its owner).
+    # The settlements as they stand at each moment: those of the turn's start, each village built
+    # during it (a robber moved after it may rob its owner), less each town the dragon burns away
+    # (rule D-IM-13; a robber moved before it may rob its owner, one moved after it may not).
     placed = {vertex: building["owner"] for vertex, building in before["buildings"].items()}
     for event in events:
         data = event.data
         if event.kind == "village":
             placed[str(data["vertex"])] = data["seat"]
+        if event.kind == "demote" and data.get("removed"):
+            placed.pop(str(data["vertex"]), None)
         if due and not (event.kind == "theft" and data["thief"] == mover and data["victim"] in due):
             found.append(f"{THEFT}: {mover} moves the robber to {tile} and robs none of {due}")
         due = []
@@ -510,11 +513,7 @@ def _thefts(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
             last_play = data.get("card")
         if event.kind == "robber":
             mover, tile, bishop, last_play = data["seat"], data["tile"], last_play == "bishop", None
-            standing = [
-                placed[str(v)]
-                for v in corners[tile]
-                if str(v) in placed and after["buildings"].get(str(v), {}).get("owner") == placed[str(v)]
-            ]
+            standing = [placed[str(v)] for v in corners[tile] if str(v) in placed]
             due = [] if bishop else sorted({s for s in standing if s != mover and sizes[s] > 0})
         if event.kind in ("dice", "chase"):
             last_play = None

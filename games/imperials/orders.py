@@ -282,7 +282,7 @@ def _play(plan: Plan, card: str, *args: str | int) -> str | None:
 def _arg_problem(plan: Plan, card: str, kind: str, arg: str | int) -> str | None:
     """What is wrong with one word of a PLAY that can be known when the file arrives."""
     if kind == "tile":
-        return _tile_problem(plan, cast(str, arg))  # well_formed: the kinds CARD_ARGS names
+        return _tile_problem(plan, cast(str, arg), FOGGED.get(card, FOGGED["robber"]))  # kinds CARD_ARGS names
     if kind == "seat":
         problem = _seat_problem(plan, cast(str, arg))
         return problem.replace("rob yourself", "name yourself") if problem else None
@@ -329,12 +329,21 @@ def _choose_problem(plan: Plan, number: int, *seats: str) -> str | None:
     return None
 
 
-def _tile_problem(plan: Plan, code: str) -> str | None:
+# Why a tile under fog will not do, by what the order names it for: the robber (a ROBBER answer,
+# CHASE, the Warrior and Bishop cards), the Inventor's swap or the merchant.
+FOGGED = {
+    "robber": "the robber cannot go there",
+    "inventor": "the Inventor cannot swap its number",
+    "merchant": "the merchant cannot go there",
+}
+
+
+def _tile_problem(plan: Plan, code: str, why: str = FOGGED["robber"]) -> str | None:
     tiles = plan.state["board"]["tiles"]
     if code not in tiles:
         return f"{code} is not a tile of this island (they are lettered A to {plan.geo.tiles[-1]})"
     if tiles[code]["fog"]:
-        problem = f"tile {code} is under fog; the robber cannot go there"
+        problem = f"tile {code} is under fog; {why}"
         if not plan.later:
             return problem
         # A player before the seat may build a road that lifts the fog (rule D-ALL-3).

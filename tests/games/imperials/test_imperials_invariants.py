@@ -428,3 +428,33 @@ def test_a_robber_that_robs_the_owner_of_a_village_built_this_turn_is_no_finding
     before = copy.deepcopy(before)  # the builder pays for the village and still holds a card
     before["seats"][builder]["hand"].update(wood=1, brick=1, wool=1, wheat=1, ore=1)
     assert THEFT not in named(invariants(before, orders, TurnResult(after, events)))
+
+
+def test_a_robber_that_robs_the_owner_of_a_town_the_dragon_burns_away_later_is_no_finding():
+    # The battery's seed 7417 (Wonders & Warriors, round 42): Blue rolled a 7, moved the robber to
+    # G beside Orange's settlement and Purple's town and robbed Purple; in Orange's turn the dragon
+    # burned that town away (Purple had 5 villages, rule D-IM-13). The check knew only the
+    # settlements still standing at the end and said Blue robbed none of ['ORANGE'].
+    before, orders, result = game("wonders", 5, 10)
+    geo = imperials_turn.board_geometry(before)
+    tile = next(c for c in geo.tiles if c != before["robber"])
+    burnt, kept = geo.tile_vertices[tile][0], geo.tile_vertices[tile][2]
+    owner, other, mover = before["seating"][:3]
+    before = copy.deepcopy(before)
+    for vertex in geo.tile_vertices[tile]:
+        before["buildings"].pop(str(vertex), None)
+    before["buildings"][str(burnt)] = {"owner": owner, "kind": "town", "fence": False, "wonder": None}
+    before["buildings"][str(kept)] = {"owner": other, "kind": "village", "fence": False, "wonder": None}
+    for seat in (owner, other):
+        before["seats"][seat]["hand"]["ore"] += 1
+    after = copy.deepcopy(before)
+    del after["buildings"][str(burnt)]
+    robbed = (
+        Event("robber", {"seat": mover, "tile": tile, "text": "t"}),
+        Event("theft", {"thief": mover, "victim": owner, "taken": True, "text": "t"}),
+    )
+    burn = Event("demote", {"seat": owner, "vertex": burnt, "removed": True, "text": "t"})
+    assert THEFT not in named(invariants(before, orders, TurnResult(after, (*robbed, burn))))
+    # Burnt away before the robber moves, the town is no reason to rob its owner.
+    lines = invariants(before, orders, TurnResult(after, (burn, *robbed)))
+    assert f"{THEFT}: {mover} moves the robber to {tile} and robs none of {[other]}" in lines
