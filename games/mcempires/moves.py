@@ -148,6 +148,8 @@ def arrive(
     if troops < group["troops"]:
         stay = turn.new_group(seat, start, group["troops"] - troops)
         turn.bonus[stay] = turn.bonus.get(gid, (False, False))
+        if gid in turn.attacked:  # the troops left behind attacked with the group this round
+            turn.attacked.add(stay)
         group["troops"] = troops
         left = f" ({stay} stays behind at {turn.name(start)})"
     mine = turn.group_of(seat, end)
@@ -157,6 +159,8 @@ def arrive(
         turn.groups[mine]["troops"] += troops
         turn.remove(gid)
         turn.moved.add(mine)
+        if gid in turn.attacked:  # troops that attacked this round do not attack again in another group
+            turn.attacked.add(mine)
         joined = f" and joins {mine}, now {turn.groups[mine]['troops']} troops"
     turn.moved.add(gid)
     how = "by rail" if by_rail else f"{len(path) - 1} block{'s' if len(path) != 2 else ''}"
