@@ -213,8 +213,8 @@ def _storm(turn: Turn, seat: str) -> None:
 
 def standing_destroy(turn: Turn, seat: str, cid: str) -> None:
     wanted = turn.destroy.get(seat, set())
-    if cid not in wanted and "ALL" not in wanted:
-        return
+    if (cid not in wanted and "ALL" not in wanted) or cid in turn.destroyed:
+        return  # not ordered, or done already this round (in the occupier's turn)
     reason = cities.destroy_infrastructure(turn, seat, cid, standing=True)
     if reason and cid in wanted:
         turn.private(
