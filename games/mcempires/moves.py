@@ -108,10 +108,27 @@ def _towards(
     reach = explore(walker, node, steps)
     why = entry_problem(turn, turn.groups[gid]["owner"], target) or f"{turn.name(target)} is out of reach this round"
     for i in reversed(way):
-        if i in reach.first and i != path[-1] and not stop_problem(turn, gid, troops, i):
+        if (
+            i in reach.first
+            and i != path[-1]
+            and not stop_problem(turn, gid, troops, i)
+            and not _at_peace_city(turn, seat, i)
+        ):
             far = turn.board.distance(i, target)
             return Plan(path + reach.path(i)[1:], f"{why}; the group stops {far} block{'s' if far != 1 else ''} short")
     return _short(path, why)
+
+
+def _at_peace_city(turn: Turn, seat: str, i: int) -> bool:
+    """Whether block i is the centre of a city of an empire `seat` is not at war with. A move
+    that stops short of a far block does not stop there: marching into the city would start a
+    war, and a war starts by the player's choice (attacking, or a move sent to the city), not by
+    where gm halts a march that the round's limits cut short."""
+    cid = turn.city_at.get(i)
+    if cid is None:
+        return False
+    owner = turn.cities[cid]["owner"]
+    return owner != seat and not diplomacy.at_war(turn, seat, owner)
 
 
 # ----------------------------------------------------------------------------------------------
