@@ -101,7 +101,9 @@ def start_war(turn: Turn, seat: str, enemy: str, how: str) -> None:
     alliance = alliance_of(turn, seat)
     if alliance:
         sides += [
-            m for m in alliance["members"] if m != seat and not at_war(turn, m, enemy) and not allied(turn, m, enemy)
+            m
+            for m in alliance["members"]
+            if m not in (seat, enemy) and not at_war(turn, m, enemy) and not allied(turn, m, enemy)
         ]
     for side in sides:
         turn.state["wars"].append({"sides": pair(side, enemy), "since": turn.round, "taken": {}})

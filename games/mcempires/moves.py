@@ -76,7 +76,14 @@ def plan(turn: Turn, gid: str, troops: int, targets: list[int]) -> Plan | str:
         last = number == len(targets) - 1
         found = seek(walker, node, steps, target) if target != path[-1] else ([target], node)
         if found is None:
-            return _towards(turn, gid, troops, walker, node, steps, path, target)
+            result = _towards(turn, gid, troops, walker, node, steps, path, target)
+            if isinstance(result, Plan) and len(result.path) > 1:
+                # It ends where it stopped: at a waypoint, perhaps (a city centre or a landing
+                # ends a move), which must take the group as a destination would.
+                problem = stop_problem(turn, gid, troops, result.path[-1])
+                if problem:
+                    return f"{problem} (the move would end there)"
+            return result
         if last:
             problem = stop_problem(turn, gid, troops, target)
             if problem:
