@@ -233,8 +233,8 @@ def standing_destroy(turn: Turn, seat: str, cid: str) -> None:
 
 def end_turn(turn: Turn, seat: str) -> None:
     for cid in [c for c, city in turn.cities.items() if city["occupier"] == seat]:
-        if cid not in turn.cities:
-            continue
+        if cid not in turn.cities or turn.cities[cid]["occupier"] != seat:
+            continue  # abandoned, or handed over, when a capture earlier in this loop ended its owner
         city = turn.cities[cid]
         centre = turn.city_block(cid)
         owner = city["owner"]
