@@ -286,11 +286,29 @@ def _attack(turn: Turn, seat: str, gid: str, count: int | str, target: str) -> s
         i = block_of(turn, target)
         if i is None:
             return off_map(turn, target)
-        found = turn.foreign_at(seat, i)
+        found = _target_at(turn, seat, i)
         if found is None:
             return f"there is no group of another empire at {target}"
+        if isinstance(found, list):
+            return (
+                f"{target} holds groups of two empires ({', '.join(found)}), neither or both at war "
+                "with " + ("you" if turn.you else turn.nation(seat)) + ": name the group to attack"
+            )
         target = found
     return combat.attack(turn, seat, gid, count, target)
+
+
+def _target_at(turn: Turn, seat: str, i: int) -> str | list[str] | None:
+    """The group of another empire that ATTACK x,y means. Two empires' groups share a block only
+    in an occupied city (the occupier and the owner's defenders): the one of an empire at war
+    with the attacker is meant, for attacking the other would start a war the order did not name
+    ("Attacking a Troop of an Empire you are not at war with will initiate a war"); when both or
+    neither are, the groups (for the player to name one)."""
+    found = [g for g in turn.groups_at(i) if turn.groups[g]["owner"] != seat]
+    if len(found) <= 1:
+        return found[0] if found else None
+    enemies = [g for g in found if diplomacy.at_war(turn, seat, turn.groups[g]["owner"])]
+    return enemies[0] if len(enemies) == 1 else sorted(found, key=lambda g: int(g[1:]))
 
 
 def _declare(turn: Turn, seat: str, enemy: str) -> str | None:

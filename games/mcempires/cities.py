@@ -227,6 +227,7 @@ def destroy_infrastructure(turn: Turn, seat: str, cid: str, standing: bool) -> s
     if problem:
         return problem
     city.update(bases=[], transport=False, naval=False, treasury=False, treasury_by=None)
+    turn.destroyed.add(cid)
     how = " (standing order)" if standing else ""
     turn.add(
         "destroy",

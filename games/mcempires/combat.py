@@ -9,7 +9,7 @@ from typing import cast
 from gm.core.model import JSONObject
 
 from . import diplomacy, economy
-from .turn import Turn
+from .turn import MAX_TROOPS, Turn
 from .world import SIDES
 
 
@@ -171,7 +171,7 @@ def _retreat(turn: Turn, seat: str, gid: str) -> tuple[int, int, int | None]:
         return troops, 0, None
     i = turn.place(gid)
     refuge = retreat_block(turn, i, order.retreat)
-    if refuge is None or not _may_pull_back(turn, seat, refuge, troops - fight):
+    if refuge is None or not _may_pull_back(turn, seat, i, refuge, troops - fight):
         return troops, 0, None
     back = troops - fight
     mine = turn.group_of(seat, refuge)
@@ -186,10 +186,15 @@ def _retreat(turn: Turn, seat: str, gid: str) -> tuple[int, int, int | None]:
     return fight, back, refuge
 
 
-def _may_pull_back(turn: Turn, seat: str, refuge: int, troops: int) -> bool:
-    """Whether the troops may step back onto block `refuge`: room there, and territory their
-    empire may enter (with the open-border rule, not another's without war, alliance or
-    agreement: pulling back is a move like any other)."""
+def _may_pull_back(turn: Turn, seat: str, here: int, refuge: int, troops: int) -> bool:
+    """Whether the troops on block `here` may step back onto block `refuge`: room there, and
+    territory their empire may enter (with the open-border rule, not another's without war,
+    alliance or agreement: pulling back is a move like any other). Troops at sea have the naval
+    bonus and pull back over water too; troops on land stay on land."""
+    if turn.board.water[here] and turn.board.water[refuge]:
+        mine = turn.group_of(seat, refuge)
+        room = not mine or turn.groups[mine]["troops"] + troops <= MAX_TROOPS
+        return room and not turn.foreign_at(seat, refuge)
     owner = turn.owner(refuge)
     if owner and owner != seat and not diplomacy.may_pass(turn, seat, owner):
         return False

@@ -101,7 +101,9 @@ def start_war(turn: Turn, seat: str, enemy: str, how: str) -> None:
     alliance = alliance_of(turn, seat)
     if alliance:
         sides += [
-            m for m in alliance["members"] if m != seat and not at_war(turn, m, enemy) and not allied(turn, m, enemy)
+            m
+            for m in alliance["members"]
+            if m not in (seat, enemy) and not at_war(turn, m, enemy) and not allied(turn, m, enemy)
         ]
     for side in sides:
         turn.state["wars"].append({"sides": pair(side, enemy), "since": turn.round, "taken": {}})
@@ -123,14 +125,9 @@ def _withdraw(turn: Turn, seat: str, host: str) -> None:
         i = turn.place(gid)
         if turn.owner(i) != host and not _foreign_city(turn, seat, i, host):
             continue
-        spot = _nearest_refuge(turn, seat, i, turn.groups[gid]["troops"])
+        spot = _move_out(turn, seat, gid)
         if spot is None:
             continue
-        turn.relocate(gid, spot)
-        mine = [g for g in turn.groups_at(spot) if g != gid and turn.groups[g]["owner"] == seat]
-        if mine:
-            turn.groups[mine[0]]["troops"] += turn.groups[gid]["troops"]
-            turn.remove(gid)
         turn.add(
             "withdraw",
             f"{turn.nation(seat)}'s group {gid} is moved out of {turn.nation(host)}'s territory to {turn.name(spot)}.",
@@ -138,6 +135,20 @@ def _withdraw(turn: Turn, seat: str, host: str) -> None:
             group=gid,
             block=turn.name(spot),
         )
+
+
+def _move_out(turn: Turn, seat: str, gid: str) -> int | None:
+    """Move the group to the nearest neutral or own land block with room for it (joining its
+    empire's group there); the block, or None when there is none and it stays."""
+    spot = _nearest_refuge(turn, seat, turn.place(gid), turn.groups[gid]["troops"])
+    if spot is None:
+        return None
+    turn.relocate(gid, spot)
+    mine = [g for g in turn.groups_at(spot) if g != gid and turn.groups[g]["owner"] == seat]
+    if mine:
+        turn.groups[mine[0]]["troops"] += turn.groups[gid]["troops"]
+        turn.remove(gid)
+    return spot
 
 
 def _foreign_city(turn: Turn, seat: str, i: int, host: str) -> bool:
@@ -348,6 +359,12 @@ def make_peace(turn: Turn, a: str, b: str, ceded: list[str]) -> None:
         for cid, city in turn.cities.items()
         if city["owner"] in (a, b) and city["occupier"] in (a, b)
     }
+    # A city the treaty hands on may be occupied by a third empire, which signs nothing.
+    outsiders = {
+        cid: (turn.cities[cid]["occupier"], turn.cities[cid]["held"])
+        for cid, _ in moves
+        if turn.cities[cid]["occupier"] not in (None, a, b)
+    }
     for cid, new in moves:
         _hand(turn, cid, new)
     # "Territory may be ceded through a Peace Treaty": the blocks named, after the cities (a
@@ -359,6 +376,7 @@ def make_peace(turn: Turn, a: str, b: str, ceded: list[str]) -> None:
         # "If a Peace Treaty is signed before the 2 rounds are over, the Military Base will not
         # spawn any troops for the remaining rounds" (rule D-MC-14).
         turn.cities[cid].update(occupier=None, held=0, spawns_from=last + 1)
+    occupied, evicted = _outsiders(turn, outsiders)
     _withdraw(turn, a, b)
     _withdraw(turn, b, a)
     handed = (
@@ -376,7 +394,41 @@ def make_peace(turn: Turn, a: str, b: str, ceded: list[str]) -> None:
         cities=[[cid, new] for cid, new in moves],
         land=[[turn.name(i), new] for i, new in land.items()],
         quiet=[[cid, last + 1] for cid, last in ended.items()],
+        occupied=occupied,
     )
+    for cid, seat, gid, spot in evicted:
+        where = f"; its group {gid} is moved out to {turn.name(spot)}" if spot is not None else ""
+        turn.add(
+            "occupation_ends",
+            f"{cid} is {turn.nation(turn.cities[cid]['owner'])}'s by the peace, and "
+            f"{turn.nation(seat)} is not at war with it: the occupation by {turn.nation(seat)} "
+            f"ends{where}.",
+            seat=seat,
+            city=cid,
+        )
+
+
+def _outsiders(
+    turn: Turn, outsiders: dict[str, tuple[str, int]]
+) -> tuple[list[list[object]], list[tuple[str, str, str, int | None]]]:
+    """The occupations of cities a peace handed on, by an empire that is not one of its two
+    signers: one at war with the city's new owner goes on, counted as before (its troops still
+    "occupy the City Center"); any other ends, and its troops on the centre are moved out to the
+    nearest neutral or own land, as at a declaration of war (an empire occupies only where it is
+    at war). Returns ([city, occupier, rounds held] going on, [(city, occupier, group, block)]
+    ended)."""
+    occupied: list[list[object]] = []
+    evicted: list[tuple[str, str, str, int | None]] = []
+    for cid, (seat, held) in outsiders.items():
+        city = turn.cities[cid]
+        if at_war(turn, seat, city["owner"]):
+            city.update(occupier=seat, held=held)
+            occupied.append([cid, seat, held])
+            continue
+        gid = turn.group_of(seat, turn.city_block(cid))
+        spot = _move_out(turn, seat, gid) if gid else None
+        evicted.append((cid, seat, gid or "", spot))
+    return occupied, evicted
 
 
 def _terms(terms: list[str]) -> tuple[list[str], list[str]]:

@@ -260,6 +260,8 @@ class Audit:
     def _peace(self, data: JSONObject) -> None:
         for cid, new in data["cities"]:
             self.pass_city(cid, new)
+        for cid, seat, held in data.get("occupied", []):  # a third empire's occupation goes on
+            self.cities[cid].update(occupier=seat, held=held)
         for cid, since in data["quiet"]:
             self.cities[cid].update(occupier=None, held=0, spawns_from=since)
 
@@ -546,11 +548,21 @@ def _occupations(after: JSONObject) -> list[str]:
     """ "Attacking Troops must occupy the City Center": an occupation has its occupier's troops on
     the centre at the end of every round (rule D-MC-6: it ends when "the attacker leaves")."""
     at = {(g["owner"], g["x"], g["y"]) for g in after["groups"].values()}
-    return [
+    found = [
         f"Capturing Cities (rule D-MC-6): {cid} is occupied by {c['occupier']} with no troops of it on the centre"
         for cid, c in after["cities"].items()
         if c["occupier"] and (c["occupier"], c["x"], c["y"]) not in at
     ]
+    # And the other way: troops of another empire on a city's centre occupy it.
+    centres = {(c["x"], c["y"]): c for c in after["cities"].values()}
+    found += [
+        f"Capturing Cities (rule D-MC-6): {owner}'s troops stand on the centre of {cid}, a city of "
+        f"{centres[x, y]['owner']}, without occupying it"
+        for owner, x, y in sorted(at)
+        if (x, y) in centres and owner not in (centres[x, y]["owner"], centres[x, y]["occupier"])
+        for cid in [next(k for k, c in after["cities"].items() if (c["x"], c["y"]) == (x, y))]
+    ]
+    return found
 
 
 def _limits(after: JSONObject, events: tuple[Event, ...]) -> list[str]:

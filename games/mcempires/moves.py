@@ -76,7 +76,14 @@ def plan(turn: Turn, gid: str, troops: int, targets: list[int]) -> Plan | str:
         last = number == len(targets) - 1
         found = seek(walker, node, steps, target) if target != path[-1] else ([target], node)
         if found is None:
-            return _towards(turn, gid, troops, walker, node, steps, path, target)
+            result = _towards(turn, gid, troops, walker, node, steps, path, target)
+            if isinstance(result, Plan) and len(result.path) > 1:
+                # It ends where it stopped: at a waypoint, perhaps (a city centre or a landing
+                # ends a move), which must take the group as a destination would.
+                problem = stop_problem(turn, gid, troops, result.path[-1])
+                if problem:
+                    return f"{problem} (the move would end there)"
+            return result
         if last:
             problem = stop_problem(turn, gid, troops, target)
             if problem:
@@ -108,10 +115,27 @@ def _towards(
     reach = explore(walker, node, steps)
     why = entry_problem(turn, turn.groups[gid]["owner"], target) or f"{turn.name(target)} is out of reach this round"
     for i in reversed(way):
-        if i in reach.first and i != path[-1] and not stop_problem(turn, gid, troops, i):
+        if (
+            i in reach.first
+            and i != path[-1]
+            and not stop_problem(turn, gid, troops, i)
+            and not _at_peace_city(turn, seat, i)
+        ):
             far = turn.board.distance(i, target)
             return Plan(path + reach.path(i)[1:], f"{why}; the group stops {far} block{'s' if far != 1 else ''} short")
     return _short(path, why)
+
+
+def _at_peace_city(turn: Turn, seat: str, i: int) -> bool:
+    """Whether block i is the centre of a city of an empire `seat` is not at war with. A move
+    that stops short of a far block does not stop there: marching into the city would start a
+    war, and a war starts by the player's choice (attacking, or a move sent to the city), not by
+    where gm halts a march that the round's limits cut short."""
+    cid = turn.city_at.get(i)
+    if cid is None:
+        return False
+    owner = turn.cities[cid]["owner"]
+    return owner != seat and not diplomacy.at_war(turn, seat, owner)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -148,6 +172,8 @@ def arrive(
     if troops < group["troops"]:
         stay = turn.new_group(seat, start, group["troops"] - troops)
         turn.bonus[stay] = turn.bonus.get(gid, (False, False))
+        if gid in turn.attacked:  # the troops left behind attacked with the group this round
+            turn.attacked.add(stay)
         group["troops"] = troops
         left = f" ({stay} stays behind at {turn.name(start)})"
     mine = turn.group_of(seat, end)
@@ -157,6 +183,8 @@ def arrive(
         turn.groups[mine]["troops"] += troops
         turn.remove(gid)
         turn.moved.add(mine)
+        if gid in turn.attacked:  # troops that attacked this round do not attack again in another group
+            turn.attacked.add(mine)
         joined = f" and joins {mine}, now {turn.groups[mine]['troops']} troops"
     turn.moved.add(gid)
     how = "by rail" if by_rail else f"{len(path) - 1} block{'s' if len(path) != 2 else ''}"

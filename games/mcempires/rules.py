@@ -213,8 +213,8 @@ def _storm(turn: Turn, seat: str) -> None:
 
 def standing_destroy(turn: Turn, seat: str, cid: str) -> None:
     wanted = turn.destroy.get(seat, set())
-    if cid not in wanted and "ALL" not in wanted:
-        return
+    if (cid not in wanted and "ALL" not in wanted) or cid in turn.destroyed:
+        return  # not ordered, or done already this round (in the occupier's turn)
     reason = cities.destroy_infrastructure(turn, seat, cid, standing=True)
     if reason and cid in wanted:
         turn.private(
@@ -233,8 +233,8 @@ def standing_destroy(turn: Turn, seat: str, cid: str) -> None:
 
 def end_turn(turn: Turn, seat: str) -> None:
     for cid in [c for c, city in turn.cities.items() if city["occupier"] == seat]:
-        if cid not in turn.cities:
-            continue
+        if cid not in turn.cities or turn.cities[cid]["occupier"] != seat:
+            continue  # abandoned, or handed over, when a capture earlier in this loop ended its owner
         city = turn.cities[cid]
         centre = turn.city_block(cid)
         owner = city["owner"]

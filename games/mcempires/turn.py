@@ -59,7 +59,8 @@ class Turn:
     their attack this round. bonus: group id -> (transport, naval) for this round.
     bought_city: empires that bought their regular city this round.
     played: empires whose turn of this round has ended (its occupations counted).
-    defence, destroy: the round's standing orders of every empire (rule D-MC-9).
+    defence, destroy: the round's standing orders of every empire (rule D-MC-9); destroyed: the
+    cities whose infrastructure a standing DESTROY has destroyed this round.
     """
 
     def __init__(self, state: JSONObject, rng: Random | None = None, you: bool = False):
@@ -75,6 +76,7 @@ class Turn:
         self.played: set[str] = set()
         self.defence: dict[str, JSONObject] = {}  # seat -> group id or "ALL" -> combat.Defence
         self.destroy: dict[str, set[str]] = {}  # seat -> city ids (or "ALL") of standing DESTROY
+        self.destroyed: set[str] = set()  # cities whose infrastructure was destroyed this round
         self.marks = {code: ord(seat["mark"]) for code, seat in self.state["seats"].items()}
         self.owners = {mark: code for code, mark in self.marks.items()}
         self.land = bytearray("".join(self.state["territory"]), "ascii")

@@ -51,10 +51,24 @@ def played_case(name: str) -> list[str]:
         "pay-es-to-another-empire",
         "train-into-own-city-being-captured",
         "train-to-a-city-being-captured-owner-only",
+        "peace-returned-city-third-empire-occupation-ends",
+        "peace-returned-city-third-empire-occupation-goes-on",
     ],
 )
 def test_the_rounds_of_the_cases_keep_the_invariants(name):
     assert played_case(name) == []
+
+
+@pytest.mark.parametrize(
+    "name", ["peace-returned-city-third-empire-occupation-ends", "peace-returned-city-third-empire-occupation-goes-on"]
+)
+def test_a_third_empire_left_on_a_city_a_peace_handed_on_is_found(monkeypatch, name):
+    """gm until 2026-11-29: a peace handing on a city a third empire occupied ended that
+    occupation without a word and left its troops on the centre."""
+    monkeypatch.setattr(diplomacy, "_outsiders", lambda turn, outsiders: ([], []))
+    assert played_case(name) == [
+        "Capturing Cities (rule D-MC-6): YE's troops stand on the centre of BL2, a city of BL, without occupying it"
+    ]
 
 
 def test_the_old_count_of_captured_cities_is_found(monkeypatch):
