@@ -352,6 +352,8 @@ def _end(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> li
     the most victory points", a tie shared (D-CE-6): the game_over event and the outcome gm
     reports both name them, with every seat's VP as its score."""
     overs = _of(events, "game_over")
+    if before["phase"] == "over":  # "When 30 rounds have passed, the game ends": nothing more is played
+        return [] if after == before and not overs else [f"{END}: a turn after the end changed the game"]
     if before["phase"] != "play":
         return [f"{END}: the game ended before round 1"] if after["phase"] == "over" or overs else []
     last = before["round"] >= before["rounds"]

@@ -294,19 +294,50 @@ def _claim_problem(state: JSONObject, known: JSONObject, code: str) -> str | Non
 
 def _check_place(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     problems = []
-    v = voice(state, seat, you=True)
-    scenario = state["scenario"]
-    left = min(scenario["start_units"], scenario["unit_limit"] - troops_of(state, seat))
-    for order in orders:
+    for order, problem, _ in _place_lines(state, seat, orders):
         if order.verb != "PLACE":
             problems.append(Problem(order.line, f"{order.verb} {WRONG_PHASE['place']}"))
-            continue
-        message = place_problem(state, seat, order, left, v)
-        if message:
-            problems.append(Problem(order.line, message))
-        else:
-            left -= order.args[1]
+        elif problem:
+            problems.append(Problem(order.line, problem))
     return problems
+
+
+def _place_lines(state: JSONObject, seat: str, orders: list[Order]) -> list[tuple[Order, str | None, str | None]]:
+    """Each order of a placing file with its problem (it cannot run) or its warning (it runs only
+    if a PLACE above it fails), in order.
+
+    Seats place one after another (D-ALL-4), the first to place on an empty territory holds it
+    and a later PLACE there fails on its own (D-ALL-3), and its units stay to place. So when a
+    seat places before this one, a PLACE past the units left after the orders above may still
+    run: refusing it would refuse a fallback ("ENG 20; if another got there first, HOL 20").
+    Only what no player before can change is a problem: units left after the orders above that
+    must run (those on territories the seat holds already; every one when the seat is first)."""
+    v = voice(state, seat, you=True)
+    scenario = state["scenario"]
+    units = min(scenario["start_units"], scenario["unit_limit"] - troops_of(state, seat))
+    first = order_of_play(state)[0] == seat
+    left = sure_left = units  # after every order above that may run; after those that must
+    lines: list[tuple[Order, str | None, str | None]] = []
+    for order in orders:
+        if order.verb != "PLACE":
+            lines.append((order, None, None))
+            continue
+        problem = place_problem(state, seat, order, sure_left, v)
+        if problem or not well_formed(order):
+            lines.append((order, problem, None))
+            continue
+        code, count = order.args
+        warning = None
+        if count > left:  # only when a seat places first: otherwise left == sure_left
+            warning = (
+                f"only {left} of your {scenario['start_units']} units are left after the orders above; this order "
+                f"places {count}: it fails unless a player before you places first where an order above places"
+            )
+        elif first or holder(state, code) == seat:
+            sure_left -= count
+        left = max(0, left - count)
+        lines.append((order, None, warning))
+    return lines
 
 
 def _check_play(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
@@ -374,7 +405,8 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
     if seat not in state.get("seats", {}):
         return []
     if state["phase"] == "place":
-        return _unplaced(state, seat, orders)
+        fallbacks = [Problem(o.line, w) for o, _, w in _place_lines(state, seat, orders) if w]
+        return fallbacks + _unplaced(state, seat, orders)
     if state["phase"] == "play":
         return [
             Problem(o.line, w)

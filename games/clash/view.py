@@ -194,8 +194,9 @@ def _place_form(state: JSONObject, seat: str) -> list[str]:
     lines = [
         f"# Set-up: place your {units} units anywhere on the board where no other troops stand:",
         "# PLACE <territory> <n>. Empires place in the order of play; a territory another",
-        "# reaches first is theirs. Units you do not place are spread one at a time over your",
-        "# core territories, in code order.",
+        "# reaches first is theirs, and your order there fails: its units go to your orders",
+        "# below it. Units you do not place are spread one at a time over your core",
+        "# territories, in code order.",
         "# Your core territories and their neighbours:",
     ]
     lines += [f"#   {c} {known[c]['name']}: next to {', '.join(known[c]['neighbours'])}" for c in cores]

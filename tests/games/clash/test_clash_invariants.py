@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from pathlib import Path
 
+import gm_games.clash
+import pytest
 from gm_games.clash import ruleset
 from gm_games.clash.board import troops_of
 from gm_games.clash.invariants import (
@@ -28,6 +31,9 @@ from gm_games.clash.invariants import (
 from gm.core.cases import ScriptedSeeds
 from gm.core.model import Event, SeatInfo, TurnResult
 from gm.core.ruleset import TurnSeeds
+from tests.games import case_turns
+
+CASES = Path(gm_games.clash.__file__).parent / "cases"
 
 
 def turn_with(seed: int, want) -> tuple[dict, dict, TurnResult]:
@@ -278,6 +284,12 @@ def test_a_game_over_that_misnames_the_winners_or_comes_early_is_found():
     round_5 = ruleset.resolve(before, orders, ScriptedSeeds(1, 5, [3], "roll"))
     early = with_events(round_5, [*round_5.events, next(e for e in result.events if e.kind == "game_over")])
     assert END in named(invariants(before, orders, early))
+    over = copy.deepcopy(result.state)  # "When 30 rounds have passed, the game ends"
+    again = ruleset.resolve(over, orders, ScriptedSeeds(1, 6, [], "roll"))
+    assert invariants(over, orders, again) == []
+    played_on = copy.deepcopy(over)
+    played_on["seats"]["BR"]["money"] += 1
+    assert END in named(invariants(over, orders, TurnResult(played_on, ())))
 
 
 def test_units_placed_out_of_the_order_of_play_or_after_set_up_are_found():
@@ -297,3 +309,10 @@ def test_units_placed_out_of_the_order_of_play_or_after_set_up_are_found():
     state["territories"]["BEL"].update(owner="FR", troops=1)
     lines = invariants(play, orders, TurnResult(state, (*result.events, extra)))
     assert f"{PLACING}: units were placed in the play phase" in lines
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in CASES.glob("*.toml")))
+def test_the_turn_of_every_case_keeps_the_invariants(name):
+    """The cases play the book's edges (orders on the boundary, seats' orders meeting in one
+    round, a turn after the end); the invariants hold on each as on a robot game's turns."""
+    assert case_turns.played_case(CASES, ruleset, name, invariants) == []

@@ -224,6 +224,26 @@ def test_check_in_the_placing_turn():
     ]
 
 
+def test_a_fallback_past_the_units_is_warned_of_when_a_seat_places_before():
+    # Setting up the game, 2, placed seat after seat (D-ALL-4): France places first and may take
+    # England, so Britain's second 20 may still run (D-ALL-3) and is a warning; 21 never can.
+    state = lowlands(ENG=(None, 0, "BR"), HOL=(None, 0, "BR"), BEL=(None, 0, "FR"))
+    state.update(phase="place", start="FR")
+    lines = ("PLACE ENG 20", "PLACE HOL 20", "PLACE BEL 21")
+    assert check(state, "BR", *lines) == [(3, "only 20 of your 20 units are left to place; this order places 21")]
+    assert messages(ruleset.order_warnings(state, "BR", parse(*lines)[0])) == [
+        (
+            2,
+            "only 0 of your 20 units are left after the orders above; this order places 20: it fails unless "
+            "a player before you places first where an order above places",
+        )
+    ]
+    # Britain placing first: nobody can take England before it, so the 20 past its units is refused.
+    state["start"] = "BR"
+    assert check(state, "BR", *lines[:2]) == [(2, "only 0 of your 20 units are left to place; this order places 20")]
+    assert messages(ruleset.order_warnings(state, "BR", parse(*lines[:2])[0])) == []
+
+
 def test_a_check_speaks_to_the_player_in_codes_without_naming_every_territory(monkeypatch):
     """A check speaks to the player who wrote the orders, in codes; it used to name every
     territory of the map for each turn file checked (about 40 µs on Europe) and read none of
