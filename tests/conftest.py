@@ -6,6 +6,7 @@ import io
 import os
 import shutil
 import sys
+from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
@@ -126,6 +127,30 @@ def home(tmp_path, made, request) -> Path:
 
 
 HOME_HAS_GAME = pytest.StashKey[bool]()
+
+
+def played_home(made: Made, where: Path, *steps: tuple[str, ...] | Callable[[Path], object]) -> Path:
+    """A copy of the `game` fixture's home at `where`, then each step: a gm command (which must
+    succeed) or a function of the home (writing gm.toml, a turn file). For a module-scoped fixture,
+    so that turns many tests read are run and rendered once per test process (a Clash turn renders
+    four PDFs), and each test gets its own copy (use_home)."""
+    shutil.copytree(made.game, where)
+    for step in steps:
+        if callable(step):
+            step(where)
+            continue
+        ran = run_gm(*step, home=where)
+        assert ran.code == 0, (step, ran.out, ran.err)
+    return where
+
+
+def use_home(base: Path, home: Path) -> Path:
+    """The test's `home` made a copy of `base` (a played_home), before the test or a fixture opens
+    it: what the test finds is what the commands would have left had they run in it. A home keeps
+    no absolute path (its reports are recorded relative to it), so its copy is the same home."""
+    shutil.rmtree(home)
+    shutil.copytree(base, home)
+    return home
 
 
 @pytest.fixture

@@ -11,16 +11,22 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from gm.errors import GMError
 from gm.services import offline
+from tests.conftest import played_home
 from tests.render.ruleset_report import report_context
 
 
+@pytest.fixture(scope="module")
+def turn_one(made, tmp_path_factory):
+    """The game's home with turn 1 run: once for the module."""
+    return played_home(made, tmp_path_factory.mktemp("turn-one") / "home", ("turn", "run", "g1", "--now"))
+
+
 @pytest.fixture
-def report(home, gm, game, tmp_path):
+def report(turn_one, tmp_path):
     """BR's report of turn 1, copied away from the GM's home (as a player has it)."""
-    assert gm("turn", "run", "g1", "--now", home=home).code == 0
     copied = tmp_path / "player" / "g1-1-BR.json"
     copied.parent.mkdir()
-    copied.write_bytes((home / "reports/g1/1/BR.json").read_bytes())
+    copied.write_bytes((turn_one / "reports/g1/1/BR.json").read_bytes())
     return copied
 
 

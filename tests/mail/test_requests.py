@@ -11,6 +11,7 @@ from gm.home import Home
 from gm.intake.sources import Incoming
 from gm.services.intake import Intake
 from gm.store.database import open_database
+from tests.conftest import played_home, use_home
 from tests.intake.mails import mail, outbox_bodies, receive, rows, set_mail_address, turn_file
 
 
@@ -18,14 +19,19 @@ def request(secret: str, *lines: str, seat: str = "BR") -> str:
     return f"GAME g1\nPLAYER {seat}\nPASSWORD {secret}\n" + "\n".join(lines) + "\nEND\n"
 
 
-@pytest.fixture
-def played(home, gm, game):
+@pytest.fixture(scope="module")
+def turn_one(made, tmp_path_factory):
     """g1 with turn 1 run and its reports rendered (their mails queued, then sent into the folder);
-    Ann (BR) paid for it, the others' reports are held for credits."""
-    set_mail_address(home)
-    assert gm("credits", "buy", "ann@example.org", "1", "--paid", "2.50", home=home).code == 0
-    assert gm("turn", "run", "g1", "--now", home=home).code == 0
-    assert gm("mail", "send", home=home).code == 0
+    Ann (BR) paid for it, the others' reports are held for credits. Played once for the module."""
+    buy = ("credits", "buy", "ann@example.org", "1", "--paid", "2.50")
+    where = tmp_path_factory.mktemp("turn-one") / "home"
+    return played_home(made, where, set_mail_address, buy, ("turn", "run", "g1", "--now"), ("mail", "send"))
+
+
+@pytest.fixture
+def played(turn_one, home, game):
+    """turn_one, copied into this test's home; the seats' secrets."""
+    use_home(turn_one, home)
     return game
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from gm.home import Home
 from gm.web.app import create_app
+from tests.conftest import played_home, use_home
 from tests.intake.mails import rows, set_mail_address, turn_file
 from tests.web.conftest import Player
 
@@ -29,16 +30,19 @@ def observer_links(home) -> list[str]:
     return [m[1] for body in bodies if (m := re.search(r"^  http://127\.0\.0\.1:8000/link/(\S+)$", body, re.M))]
 
 
+@pytest.fixture(scope="module")
+def observed_once(made, tmp_path_factory):
+    """g1 observed by Olga, BR's orders with press sent, turn 1 run and published: once a module."""
+    orders = tmp_path_factory.mktemp("orders") / "br.txt"
+    orders.write_text(turn_file(made.secrets["BR"], f"CLAIM ENG SCO WAL\nPRESS TO FR\n{PRESS}\nENDPRESS"))
+    steps = [set_mail_address, ("game", "observe", "g1", OLGA), ("submit", str(orders)), ("turn", "run", "g1", "--now")]
+    return played_home(made, tmp_path_factory.mktemp("observed") / "home", *steps)
+
+
 @pytest.fixture
-def observed(gm, home, game, tmp_path):
-    """g1 observed by Olga, BR's orders with press sent, turn 1 run and published."""
-    set_mail_address(home)
-    assert gm("game", "observe", "g1", OLGA, home=home).code == 0
-    orders = tmp_path / "br.txt"
-    orders.write_text(turn_file(game["BR"], f"CLAIM ENG SCO WAL\nPRESS TO FR\n{PRESS}\nENDPRESS"))
-    assert gm("submit", orders, home=home).code == 0
-    assert gm("turn", "run", "g1", "--now", home=home).code == 0
-    return home
+def observed(observed_once, home, game):
+    """observed_once, copied into this test's home."""
+    return use_home(observed_once, home)
 
 
 def signed_in_observer(app, token: str) -> Player:

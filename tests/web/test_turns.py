@@ -14,17 +14,24 @@ from gm.render.seat_arrows import draw_turn_map
 from gm.render.seat_maps import draw_seat_map, seat_maps
 from gm.rulesets import installed
 from gm.services.seat_turns import TurnReport
+from tests.conftest import played_home, use_home
 from tests.render.ruleset_report import report_context
 
 
+@pytest.fixture(scope="module")
+def two_turns(made, tmp_path_factory):
+    """The game's home after turns 1 and 2 were run and published (robots for everybody), paid
+    for (tests/web/test_held.py has the reports held for credits): played once for the module."""
+    turn = ("turn", "run", "g1", "--now")
+    buy = ("credits", "buy", "ann@example.org", "2", "--paid", "5")
+    return played_home(made, tmp_path_factory.mktemp("two-turns") / "home", buy, turn, turn)
+
+
 @pytest.fixture
-def after_two_turns(signed_in, gm, home):
-    """BR signed in to g1 after turns 1 and 2 were run and published (robots for everybody), paid
-    for (tests/web/test_held.py has the reports held for credits)."""
-    assert gm("credits", "buy", "ann@example.org", "2", "--paid", "5", home=home).code == 0
-    for _ in range(2):
-        assert gm("turn", "run", "g1", "--now", home=home).code == 0
-    return signed_in
+def after_two_turns(two_turns, home, game, request):
+    """BR signed in to g1 after turns 1 and 2 (two_turns, copied into this test's home)."""
+    use_home(two_turns, home)
+    return request.getfixturevalue("signed_in")
 
 
 def report_json(home, turn: int, seat: str):
@@ -99,9 +106,9 @@ def test_a_report_whose_file_is_gone_is_not_found_and_the_seat_page_still_works(
     assert page.status_code == 200 and 'id="latest"' not in page.text and '<a href="/turn/1">' in page.text
 
 
-def test_nobody_signed_in_sees_no_turn(app, gm, home, game):
-    assert gm("turn", "run", "g1", "--now", home=home).code == 0
-    stranger = app.test_client()
+def test_nobody_signed_in_sees_no_turn(two_turns, home, game, request):
+    use_home(two_turns, home)
+    stranger = request.getfixturevalue("app").test_client()
     assert stranger.get("/turn/1").status_code == 403 and stranger.get("/turn/1/map.svg").status_code == 403
 
 
