@@ -72,3 +72,21 @@ def test_a_long_name_without_spaces_stays_in_its_cell_and_on_the_page():
     assert due.position_x + due.border_width() <= text.position_x + text.width + 0.01  # pt, for rounding
     # Only the name breaks: the seat code stays on one line.
     assert len(boxes["seat"]["LineBox"]) == 1
+
+
+def test_a_table_never_leaves_its_first_or_last_row_alone_on_a_page():
+    """Conqueror!'s Nations table of 16 rows began with one row at the foot of page 7 of a 16-seat
+    report, its heading and header row above it, and the other 15 on page 8. Both ends of a table
+    keep at least two rows together wherever the page break falls."""
+    css = _css()
+    rows = "".join(f"<tr id=row{n}><td>Nation {n}</td><td class=num>{n}</td></tr>" for n in range(16))
+    for filler_mm in range(150, 262, 3):
+        html = (
+            f"<html><head><style>{css}</style></head><body><div style='height: {filler_mm}mm'></div>"
+            f"<h3 id=title>Nations</h3><table class=data><thead><tr><th>Nation</th><th class=num>Score</th></tr>"
+            f"</thead><tbody>{rows}</tbody></table></body></html>"
+        )
+        pages = _pages_of(html)
+        on = [min(pages[f"row{n}"]) for n in range(16)]
+        assert on[0] == on[1] == min(pages["title"]), filler_mm
+        assert on[14] == on[15], filler_mm
