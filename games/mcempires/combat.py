@@ -62,7 +62,8 @@ def attack(turn: Turn, seat: str, gid: str, count: int | str, target: str) -> st
     if fighting > troops:
         return f"{gid} has {troops} troops, not {fighting}"
     enemy = turn.groups[target]["owner"]
-    if diplomacy.allied(turn, seat, enemy):
+    before = diplomacy.permissions(turn) if diplomacy.allied(turn, seat, enemy) else None
+    if before is not None:
         # "regardless of alliances": the attack breaks the alliance, at the book's price for
         # leaving it early (rule D-MC-14).
         problem = diplomacy.leave(turn, seat, attacked=enemy)
@@ -72,6 +73,8 @@ def attack(turn: Turn, seat: str, gid: str, count: int | str, target: str) -> st
         diplomacy.start_war(turn, seat, enemy, "attacks a troop of")
     turn.attacked.add(gid)
     battle(turn, gid, fighting, target)
+    if before is not None:  # it left an alliance: out of the other members' territory, after the battle
+        diplomacy.shut_out(turn, before)
     return None
 
 

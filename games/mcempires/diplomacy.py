@@ -61,6 +61,37 @@ def may_pass(turn: Turn, seat: str, owner: str) -> bool:
     return any(b["host"] == owner and b["guest"] == seat and b["until"] >= turn.round for b in turn.state["borders"])
 
 
+def permissions(turn: Turn) -> set[tuple[str, str]]:
+    """(guest, host): the living empires whose troops may be in another's territory now, under
+    the open-border rule (none without it: the world is open)."""
+    if not turn.options["borders"]:
+        return set()
+    alive = [s for s in turn.state["seating"] if turn.seats[s]["alive"]]
+    return {(guest, host) for guest in alive for host in alive if guest != host and may_pass(turn, guest, host)}
+
+
+def shut_out(turn: Turn, before: set[tuple[str, str]]) -> None:
+    """gm's choice (README, "Open borders that end"): when an empire's permission to be in
+    another's territory ends (an agreement or an alliance runs out, an alliance is left or
+    broken), its troops still inside are moved out at that moment, as at a declaration of war
+    ("Troops inside enemy territory when War is declared are automatically moved to the nearest
+    neutral or owned land tile outside enemy borders"). `before`: permissions() before the change."""
+    for guest, host in sorted(before - permissions(turn)):
+        if turn.seats[guest]["alive"] and turn.seats[host]["alive"]:
+            _withdraw(turn, guest, host)
+
+
+def passes_after_this_round(turn: Turn, seat: str, owner: str) -> bool:
+    """Whether `seat` may still be in `owner`'s territory once this round's agreements have run
+    out (a war, an alliance or an agreement lasting past it)."""
+    if not turn.options["borders"] or at_war(turn, seat, owner):
+        return True
+    alliance = alliance_of(turn, seat)
+    if allied(turn, seat, owner) and alliance is not None and alliance["until"] > turn.round:
+        return True
+    return any(b["host"] == owner and b["guest"] == seat and b["until"] > turn.round for b in turn.state["borders"])
+
+
 def hostile_problem(turn: Turn, seat: str, other: str) -> str | None:
     """Why `seat` may not attack troops of `other` (None: it may, starting a war if there is
     none: "Attacking a Troop of an Empire you are not at war with will initiate a war with that
@@ -530,6 +561,7 @@ def leave(turn: Turn, seat: str, attacked: str | None = None) -> str | None:
     why = f" attacks a troop of its ally {turn.nation(attacked)}, and so" if attacked else ""
     for m in others:
         turn.seats[m]["money"] += economy.ALLIANCE_PENALTY
+    before = permissions(turn)
     _part(turn, alliance, seat)
     turn.add(
         "alliance_left",
@@ -539,6 +571,8 @@ def leave(turn: Turn, seat: str, attacked: str | None = None) -> str | None:
         paid=economy.ALLIANCE_PENALTY * len(others),
         to=others,
     )
+    if not attacked:  # an attack starts its war first: combat.attack moves the troops out then
+        shut_out(turn, before)
     return None
 
 
@@ -552,6 +586,7 @@ def end_of_round(turn: Turn) -> None:
     """Agreements that run out, proposals nobody accepted, and War Bounty's rule that an
     alliance which has defeated all its opposition is broken."""
     number = turn.round
+    before = permissions(turn)
     turn.state["proposals"] = [p for p in turn.state["proposals"] if p["round"] >= number]
     turn.state["borders"] = [b for b in turn.state["borders"] if b["until"] > number]
     for alliance in list(turn.state["alliances"]):
@@ -564,6 +599,7 @@ def end_of_round(turn: Turn) -> None:
                 members=alliance["members"],
             )
     break_the_victors(turn)
+    shut_out(turn, before)
 
 
 def break_the_victors(turn: Turn) -> None:
@@ -572,6 +608,7 @@ def break_the_victors(turn: Turn) -> None:
     the end of every round (an empire out with no city)."""
     alive = [s for s in turn.state["seating"] if turn.seats[s]["alive"]]
     if turn.mode == economy.WAR_BOUNTY:
+        before = permissions(turn)
         for alliance in list(turn.state["alliances"]):
             if len(alive) > 1 and set(alive) <= set(alliance["members"]):
                 turn.state["alliances"].remove(alliance)
@@ -583,6 +620,7 @@ def break_the_victors(turn: Turn) -> None:
                     "formed from now on.",
                     members=alliance["members"],
                 )
+        shut_out(turn, before)
 
 
 def payment(turn: Turn, seat: str, other: str, amount: int) -> str | None:

@@ -42,6 +42,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         + _limits(after, result.events)
         + _territory(before, after, result.events)
         + _occupations(after)
+        + _trespass(before, after)
         + _capitulation_due(after)
         + _the_end(before, after)
         + _war_bounty_start(before)
@@ -563,6 +564,43 @@ def _occupations(after: JSONObject) -> list[str]:
         for cid in [next(k for k, c in after["cities"].items() if (c["x"], c["y"]) == (x, y))]
     ]
     return found
+
+
+def _permitted(state: JSONObject) -> set[tuple[str, str]]:
+    """(guest, host) pairs of living empires whose troops may be in the other's territory under
+    the open-border rule: at war, allied ("automatically have an Open Border Agreement with the
+    Allied Empire for the duration of the Alliance"), or by an agreement."""
+    alive = [s for s, me in state["seats"].items() if me["alive"]]
+    wars = {tuple(sorted(w["sides"])) for w in state["wars"]}
+    allied = {(a, b) for al in state["alliances"] for a in al["members"] for b in al["members"] if a != b}
+    agreed = {(b["guest"], b["host"]) for b in state["borders"]}
+    return {
+        (g, h)
+        for g in alive
+        for h in alive
+        if g != h and (tuple(sorted((g, h))) in wars or (g, h) in allied or (g, h) in agreed)
+    }
+
+
+def _trespass(before: JSONObject, after: JSONObject) -> list[str]:
+    """gm's choice (README, "Open borders that end"): with the open-border rule, an empire whose
+    permission to be in another's territory ended in the round has no troops left in it at the
+    end of the round: they were moved out, as at a declaration of war."""
+    if not after["options"]["borders"]:
+        return []
+    ended = _permitted(before) - _permitted(after)
+    if not ended:
+        return []
+    marks = {me["mark"]: s for s, me in after["seats"].items()}
+    width = len(after["territory"][0])
+    land = "".join(after["territory"])
+    return [
+        f"Open Border Agreements (gm's choice): {gid} of {g['owner']} stands at {g['x']},{g['y']} in "
+        f"{host}'s territory after its permission ended"
+        for gid, g in sorted(after["groups"].items())
+        for host in [marks.get(land[g["y"] * width + g["x"]])]
+        if (g["owner"], host) in ended
+    ]
 
 
 def _limits(after: JSONObject, events: tuple[Event, ...]) -> list[str]:

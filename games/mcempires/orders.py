@@ -8,7 +8,7 @@ from gm.core.warnings import did_you_mean
 
 from . import actions, economy, rules
 from .actions import block_of, city_named
-from .diplomacy import allied, at_war
+from .diplomacy import allied, at_war, passes_after_this_round
 from .grammar import MAX_ORDERS, make_order, order_text, parse_orders, well_formed  # noqa: F401
 from .turn import MAX_TROOPS, Turn
 
@@ -116,7 +116,7 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
         for line, reason in problems
         if line in curable
     ]
-    return sorted(found + _full_bases(after, seat), key=lambda p: p.line)
+    return sorted(found + _full_bases(after, seat) + _permission_ending(after, seat), key=lambda p: p.line)
 
 
 def _attack_warning(turn: Turn, seat: str, order: Order) -> str | None:
@@ -151,6 +151,25 @@ def _full_bases(turn: Turn, seat: str) -> list[Problem]:
                     0,
                     f"{cid}'s group {gid} is full ({MAX_TROOPS} troops) after your orders: its "
                     "military base spawns nothing next round until troops move out",
+                )
+            )
+    return found
+
+
+def _permission_ending(turn: Turn, seat: str) -> list[Problem]:
+    """Groups the orders leave in another empire's territory where the open borders that let
+    them in (an agreement or an alliance) end with this round: they will be moved out at its
+    end (gm's choice, README "Open borders that end"), so a march there goes no further."""
+    found = []
+    for gid, group in turn.groups.items():
+        host = turn.owner(turn.place(gid))
+        if group["owner"] == seat and host not in (None, seat) and not passes_after_this_round(turn, seat, host):
+            found.append(
+                Problem(
+                    0,
+                    f"{gid} stands in {turn.nation(host)}'s territory at {group['x']},{group['y']} after your "
+                    f"orders, and your open borders with it end with round {turn.round}: at the end of the "
+                    "round the group is moved out to the nearest neutral or own land",
                 )
             )
     return found

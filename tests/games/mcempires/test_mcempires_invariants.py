@@ -53,6 +53,11 @@ def played_case(name: str) -> list[str]:
         "train-to-a-city-being-captured-owner-only",
         "peace-returned-city-third-empire-occupation-ends",
         "peace-returned-city-third-empire-occupation-goes-on",
+        "borders-expired-moves-the-troops-out",
+        "borders-one-way-expired-moves-only-the-guest",
+        "alliance-left-moves-the-troops-out",
+        "alliance-ends-moves-the-troops-out",
+        "alliance-attack-moves-out-of-the-others-only",
     ],
 )
 def test_the_rounds_of_the_cases_keep_the_invariants(name):
@@ -289,6 +294,27 @@ def test_open_borders_kept_in_a_war_are_found(monkeypatch):
     monkeypatch.setattr(diplomacy, "start_war", keeping)
     found = played_case("declare-cancels-open-borders")
     assert any(line.startswith("Declarations Of War*: open borders") for line in found), found
+
+
+@pytest.mark.parametrize(
+    ("name", "left"),
+    [
+        (
+            "borders-expired-moves-the-troops-out",
+            ["G2 of BL stands at 3,3 in RE's", "G3 of RE stands at 16,10 in BL's"],
+        ),
+        ("borders-one-way-expired-moves-only-the-guest", ["G2 of BL stands at 3,3 in RE's"]),
+        ("alliance-left-moves-the-troops-out", ["G2 of RE stands at 16,10 in BL's", "G3 of YE stands at 3,3 in RE's"]),
+        ("alliance-ends-moves-the-troops-out", ["G2 of BL stands at 3,3 in RE's"]),
+    ],
+)
+def test_troops_left_inside_when_a_permission_ends_are_found(monkeypatch, name, left):
+    """gm until 2026-11-29: troops inside another empire's territory when an agreement or an
+    alliance ended stayed there, and could not move at all."""
+    monkeypatch.setattr(diplomacy, "shut_out", lambda turn, before: None)
+    assert played_case(name) == [
+        f"Open Border Agreements (gm's choice): {where} territory after its permission ended" for where in left
+    ]
 
 
 def test_claimed_land_bought_is_found(monkeypatch):

@@ -245,3 +245,21 @@ def test_a_turn_has_at_most_200_orders_and_a_move_20_waypoints():
     far = " ".join(["5,6"] * 22)
     _, problems = ruleset.parse_orders([(1, f"MOVE G1 {far}")])
     assert problems[0].message.startswith("at most 20 waypoints before the destination")
+
+
+@pytest.mark.parametrize("until, warned", [(31, True), (32, False)])
+def test_a_march_into_territory_whose_open_borders_end_this_round_is_warned(until, warned):
+    """gm's choice (README, "Open borders that end"): troops left in another empire's territory
+    when the agreement that let them in runs out are moved out at the end of the round, so the
+    order is carried out but the march ends there; the check says so (and not when it lasts)."""
+    state = played_state()
+    state["options"] = {**state["options"], "borders": True}
+    state["borders"] = [{"host": "BL", "guest": "RE", "until": until}]
+    state["groups"]["G3"] = {"owner": "RE", "x": 14, "y": 9, "troops": 2}
+    orders, _ = ruleset.parse_orders([(1, "MOVE G3 15,9")])
+    assert ruleset.check_orders(state, "RE", orders) == []
+    expected = (
+        "G3 stands in Blue (BL)'s territory at 15,9 after your orders, and your open borders with it end "
+        "with round 31: at the end of the round the group is moved out to the nearest neutral or own land"
+    )
+    assert [p.message for p in ruleset.order_warnings(state, "RE", orders)] == ([expected] if warned else [])
