@@ -27,10 +27,11 @@ def words(units: int) -> str:
     return f"{units} diplomat{'s' if units > 1 else ''}"
 
 
-def send(turn: Turn, envoys: list[Envoy]) -> None:
+def send(turn: Turn, envoys: list[Envoy], bought: bool) -> None:
     """Every province's diplomats of one phase at once (README choice 6): each nation's gain in
     a province is 10 a diplomat, all taken from the influence as it stood before any of them,
-    so no nation gains by being counted last (rule D-CQ-6)."""
+    so no nation gains by being counted last (rule D-CQ-6). `bought`: the rush-bought ones (the
+    start of the turn), else those labour made (after every province's labour)."""
     for target in turn.board.order:
         arriving = [e for e in envoys if e.target == target]
         if not arriving:
@@ -42,10 +43,10 @@ def send(turn: Turn, envoys: list[Envoy]) -> None:
         for seat in turn.state["seating"]:
             mine = [e for e in arriving if e.seat == seat]
             if mine:
-                _event(turn, target, mine, got.get(seat, 0))
+                _event(turn, target, mine, got.get(seat, 0), bought)
 
 
-def _event(turn: Turn, target: str, mine: list[Envoy], won: int) -> None:
+def _event(turn: Turn, target: str, mine: list[Envoy], won: int, bought: bool) -> None:
     # Its own gain and the province's attitude to its owner and to the sender, as the sender sees
     # a foreign province: the words tell no more of another's diplomats than its own change shows,
     # and nothing of a third nation's share (D-ALL-5).
@@ -62,6 +63,7 @@ def _event(turn: Turn, target: str, mine: list[Envoy], won: int) -> None:
         seat=seat,
         province=target,
         sources=sources,
+        bought=bought,
         diplomats=units,
         points=won,
         influence={k: v for k, v in influence.items() if k in (seat, province["owner"])},

@@ -109,7 +109,7 @@ def rush_buys(turn: Turn, orders: dict[str, list[Order]]) -> None:
                 units=units,
                 price=price,
             )
-    send(turn, envoys)
+    send(turn, envoys, bought=True)
 
 
 def complete(turn: Turn, code: str, item: str, units: int, envoys: list[Envoy]) -> str:
@@ -156,7 +156,7 @@ def produce(turn: Turn) -> None:
             taxes[owner] += work.gold
             if work.units:
                 made[owner][code] = {"item": work.item, "units": work.units}
-    send(turn, envoys)
+    send(turn, envoys, bought=False)
     for seat, lines in notes.items():
         if lines:
             text = f"Production of {nation(turn.state, seat)}: " + "; ".join(lines) + "."
