@@ -172,11 +172,14 @@ def gain(influence: dict[str, int], party: str, amount: int, parties: list[str])
 
 
 def share_gains(influence: dict[str, int], wanted: dict[str, int], parties: list[str]) -> dict[str, int]:
-    """Several nations gaining in one province at once (cultural spread, rule D-CQ-8). The points
-    come only from parties that gain nothing there, in equal shares; when they hold fewer than
-    wanted, the gainers split what they hold in proportion to what each wanted (rounded down,
-    the rest a point each to the largest wants). So the result does not depend on which
-    neighbour is counted first. Returns the points each gainer got."""
+    """Several nations gaining in one province at once (cultural spread, rule D-CQ-8; diplomats
+    arriving together, D-CQ-6). Each gain is first capped at what the gainer lacks of 100. The
+    points come only from parties that gain nothing there, in equal shares; when they hold fewer
+    than wanted, the gainers split what they hold in proportion to what each wanted, rounded
+    down, and the points left go one each to the largest wants, a group of equal wants only when
+    every one of them can have one (else those points stay with the givers). So the result does
+    not depend on which gainer is counted first, and equal wants get equal points. A lone gainer
+    gets what `gain` gives it. Returns the points each gainer got."""
     wanted = {p: min(n, 100 - influence.get(p, 0)) for p, n in wanted.items()}
     wanted = {p: n for p, n in wanted.items() if n > 0}
     givers = [q for q in parties if q not in wanted]
@@ -185,8 +188,14 @@ def share_gains(influence: dict[str, int], wanted: dict[str, int], parties: list
     got = dict(wanted)
     if total > pool:
         got = {p: n * pool // total for p, n in wanted.items()}
-        for p in sorted(wanted, key=lambda p: -wanted[p])[: pool - sum(got.values())]:
-            got[p] += 1
+        left = pool - sum(got.values())
+        for want in sorted(set(wanted.values()), reverse=True):
+            tied = [p for p in wanted if wanted[p] == want]
+            if len(tied) > left:
+                break
+            for p in tied:
+                got[p] += 1
+            left -= len(tied)
     _take_equally(influence, sum(got.values()), givers)
     for p, n in got.items():
         influence[p] = influence.get(p, 0) + n

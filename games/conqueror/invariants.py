@@ -5,7 +5,8 @@ and the decision that reads it, [] when the turn keeps it.
 Gold never goes below zero and changes only by taxes, rush-buys and winter pay, each an event;
 a nation's armies change only as made, bought, lost in battle, deserted or lost to a rebellion;
 influence in a province sums to 100; cultural influence comes only from a neighbour of greater
-power above 160, and no more than the formula gives; a diplomat gives 10; a conquest costs the conqueror 10; the
+power above 160, and no more than the formula gives; a diplomat gives 10, and several nations'
+diplomats arriving together share as README choice 6 says; a conquest costs the conqueror 10; the
 rest of the Effects on Control Levels table moves the owner's control where nothing else does, and
 what a nation loses the neutral player gains; every move and attack goes to a neighbour, a move into a
 province the nation holds, an attack on one it does not; each province's armies follow the turn's
@@ -276,17 +277,37 @@ def _spread(
 def _diplomats(
     before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
 ) -> list[str]:
-    """ "Send Diplomat | +10 per diplomat": each diplomat raises its nation's influence in the
-    target by 10, less only where that reaches 100."""
-    found = []
+    """ "Send Diplomat | +10 per diplomat", and README choice 6 for the diplomats of several
+    nations reaching a province in one phase (rush-bought, or made by labour): each nation wants
+    10 a diplomat, less only what it lacked of 100 (its influence after, less its points, is what
+    it had); they arrive at once, so every report of them shows a party at the same influence; a
+    lone nation gets its whole want; several never more than their wants, equal wants
+    equal points and a larger want never fewer, so none gains by being counted last; and short of
+    their wants only when the parties sending none there are left with nothing but the few
+    points (fewer than the senders) that equal wants could not share."""
+    phases: dict[tuple[bool, str], list[JSONObject]] = {}
     for data in _of(events, "diplomat"):
-        seat, points, full = data["seat"], data["points"], 10 * data["diplomats"]
-        reached = data["influence"].get(seat)
-        if not (points == full or (0 <= points < full and reached == 100)):
-            found.append(
-                f"{DIPLOMATS}: {data['diplomats']} diplomats of {seat} in {data['province']} "
-                f"gave {points} influence (now {reached})"
-            )
+        phases.setdefault((data["bought"], data["province"]), []).append(data)
+    found = []
+    for (_, code), sent in phases.items():
+        want = {d["seat"]: min(10 * d["diplomats"], 100 - d["influence"][d["seat"]] + d["points"]) for d in sent}
+        got = {d["seat"]: d["points"] for d in sent}
+        short = any(got[s] < want[s] for s in got)
+        left = [v for d in sent for q, v in d["influence"].items() if q not in got]
+        shown = {(q, v) for d in sent for q, v in d["influence"].items()}
+        fair = all(
+            0 <= got[s] <= want[s] and (want[s] <= want[t] or got[s] >= got[t]) for s in got for t in got
+        ) and all(got[s] == got[t] for s in got for t in got if want[s] == want[t])
+        if (
+            not fair
+            or len(shown) != len({q for q, _ in shown})
+            or (short and (len(sent) == 1 or any(v >= len(sent) for v in left)))
+        ):
+            found += [
+                f"{DIPLOMATS}: {d['diplomats']} diplomats of {d['seat']} in {code} gave {d['points']} influence "
+                f"(now {d['influence'][d['seat']]})"
+                for d in sent
+            ]
     return found
 
 

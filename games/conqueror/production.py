@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from gm.core.model import JSONObject, Order
 
 from .board import NEUTRAL, nation
+from .diplomacy import Envoy, send, words
 from .economy import (
     CONTROL_COST_PER_TURN,
     CONTROL_GAIN,
@@ -72,7 +73,9 @@ def set_production(turn: Turn, orders: dict[str, list[Order]]) -> None:
 
 def rush_buys(turn: Turn, orders: dict[str, list[Order]]) -> None:
     """BUY orders finish production at once for gold, before any army moves (rule D-CQ-4), so
-    bought soldiers defend the province this very turn."""
+    bought soldiers defend the province this very turn. Bought diplomats arrive together once
+    every buy is made (README choice 6)."""
+    envoys: list[Envoy] = []
     for seat in turn.state["seating"]:
         v = voice(turn.state, seat, False, turn.board)
         me = turn.seats[seat]
@@ -95,7 +98,7 @@ def rush_buys(turn: Turn, orders: dict[str, list[Order]]) -> None:
             price = buy_cost(province, item, province["progress"], units)
             me["gold"] -= price
             province["progress"] = 0
-            what = complete(turn, code, item, units)
+            what = complete(turn, code, item, units, envoys)
             turn.add(
                 "buy",
                 f"{v.nation} rush-buys {what} in {v.place(code)} for {price} gold.",
@@ -106,17 +109,21 @@ def rush_buys(turn: Turn, orders: dict[str, list[Order]]) -> None:
                 units=units,
                 price=price,
             )
+    send(turn, envoys, bought=True)
 
 
-def complete(turn: Turn, code: str, item: str, units: int) -> str:
-    """Finish units of an item in a province: its effect and its control gain. Returns words."""
+def complete(turn: Turn, code: str, item: str, units: int, envoys: list[Envoy]) -> str:
+    """Finish units of an item in a province: its effect and its control gain; diplomats join
+    `envoys`, to be sent with the phase's others. Returns words."""
     province = turn.provinces[code]
     owner = province["owner"]
     if item == "SOLDIERS":
         province["armies"] += units
         return f"{units} {'army' if units == 1 else 'armies'}"
     if item == "DIPLOMAT":
-        return _diplomats(turn, code, units)
+        target = province["target"] or code
+        envoys.append(Envoy(owner, code, target, units))
+        return words(units) + ("" if target == code else f" sent to {turn.board.label(target)}")
     if item == "FARMS":
         province["population"] += units
         return f"farms (population {province['population']})"
@@ -127,36 +134,12 @@ def complete(turn: Turn, code: str, item: str, units: int) -> str:
     return DONE_WORDS[item]
 
 
-def _diplomats(turn: Turn, code: str, units: int) -> str:
-    """Each diplomat adds 10 to its nation's influence in the target (the province itself or a
-    neighbour), taken from every other party there in equal shares (rule D-CQ-6)."""
-    owner = turn.provinces[code]["owner"]
-    target = turn.provinces[code]["target"] or code
-    influence = turn.provinces[target]["influence"]
-    won = gain(influence, owner, CONTROL_GAIN["DIPLOMAT"] * units, turn.parties())
-    words = f"{units} diplomat{'s' if units > 1 else ''}"
-    turn.add(
-        "diplomat",
-        f"{nation(turn.state, owner)} sends {words} from {turn.board.label(code)} "
-        f"to {turn.board.label(target)}: its influence there rises by {won} to "
-        f"{influence[owner]}%.",
-        (owner,),
-        seat=owner,
-        province=target,
-        diplomats=units,
-        points=won,
-        # The province's attitude to its owner and to the sender, as the sender sees a foreign
-        # province; not a third nation's share (D-ALL-5).
-        influence={k: v for k, v in influence.items() if k in (owner, turn.provinces[target]["owner"])},
-    )
-    where = "" if target == code else f" sent to {turn.board.label(target)}"
-    return f"{words}{where} (+{won} influence)"
-
-
 def produce(turn: Turn) -> None:
     """Every province puts this turn's labour into its production (rule D-CQ-3). A nation's
     production event says in words what each province did, and in its data the gold levied
-    (`taxes`) and what was finished (`made`: province -> item and units)."""
+    (`taxes`) and what was finished (`made`: province -> item and units). The diplomats made
+    arrive together after every province's labour (README choice 6)."""
+    envoys: list[Envoy] = []
     notes: dict[str, list[str]] = {seat: [] for seat in turn.state["seating"]}
     taxes = {seat: 0 for seat in turn.state["seating"]}
     made: dict[str, dict[str, JSONObject]] = {seat: {} for seat in turn.state["seating"]}
@@ -168,11 +151,12 @@ def produce(turn: Turn) -> None:
         if owner == NEUTRAL:
             _neutral_levy(province, labour)
         elif labour > 0:
-            work = _work(turn, code, labour)
+            work = _work(turn, code, labour, envoys)
             notes[owner].append(f"{turn.board.label(code)} {work.words}")
             taxes[owner] += work.gold
             if work.units:
                 made[owner][code] = {"item": work.item, "units": work.units}
+    send(turn, envoys, bought=False)
     for seat, lines in notes.items():
         if lines:
             text = f"Production of {nation(turn.state, seat)}: " + "; ".join(lines) + "."
@@ -192,7 +176,7 @@ class Work:
     units: int = 0
 
 
-def _work(turn: Turn, code: str, labour: int) -> Work:
+def _work(turn: Turn, code: str, labour: int, envoys: list[Envoy]) -> Work:
     province = turn.provinces[code]
     owner, item = province["owner"], province["item"]
     if requirement(item, province):  # only a hand-made state gets here; fall back to taxes
@@ -206,7 +190,7 @@ def _work(turn: Turn, code: str, labour: int) -> Work:
     province["progress"] += labour
     units = _units_paid(province, item)
     if units:
-        return Work(f"{labour} labour: {complete(turn, code, item, units)}", item=item, units=units)
+        return Work(f"{labour} labour: {complete(turn, code, item, units, envoys)}", item=item, units=units)
     cost = unit_cost(item, province["population"])
     return Work(f"{labour} labour, {province['progress']} of {cost} towards {NEXT_WORDS[item]}")
 

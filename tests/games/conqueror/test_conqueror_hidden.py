@@ -55,6 +55,24 @@ def test_a_diplomat_shows_its_sender_the_owners_share_and_its_own_not_a_third_na
     assert seen(events, "BE", "diplomat") == seen(events, "CA", "diplomat") == []
 
 
+def test_diplomats_arriving_together_tell_a_sender_nothing_of_the_others_own_gain_does_not():
+    # Arden's 2 diplomats reach neutral Midmark with or without Bervia's 2 (README choice 6): its
+    # words and points are the same; what Bervia's took shows only in the local leaders' share,
+    # the owner's attitude its view of Midmark shows anyway (D-ALL-5).
+    def arden_sees(by_seat: dict[str, list[str]]) -> list[dict]:
+        state = vale("AR", "BE", "CA")
+        state["provinces"]["MID"]["influence"] = {"AR": 0, "BE": 0, "CA": 0, "neutral": 100}
+        events = run(state, by_seat)
+        return [e for e in seat_events(events, "AR") if e["kind"] == "diplomat" and e["data"]["province"] == "MID"]
+
+    arden = ["PRODUCE ARD DIPLOMAT MID", "BUY ARD 2"]
+    alone = arden_sees({"AR": arden})
+    both = arden_sees({"AR": arden, "BE": ["PRODUCE BER DIPLOMAT MID", "BUY BER 2"]})
+    assert [e["data"]["text"] for e in both] == [e["data"]["text"] for e in alone]
+    assert [e["data"]["points"] for e in both] == [e["data"]["points"] for e in alone] == [20, 20]
+    assert all(set(e["data"]["influence"]) == {"AR", "neutral"} and e["data"]["seat"] == "AR" for e in both)
+
+
 def test_the_stack_draw_tells_no_nation_how_many_orders_another_gave():
     # Arden's internal move and its move that fails are its own; the draw would count them.
     state = vale("AR", "BE")

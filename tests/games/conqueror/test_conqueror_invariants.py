@@ -136,6 +136,80 @@ def test_a_diplomat_giving_other_than_10_is_found():
     ]
 
 
+def together() -> tuple[dict, dict, TurnResult]:
+    # Arden and Bervia each rush-buy 2 diplomats for neutral Midmark (README choice 6): 20 each
+    # from the local leaders; their capitals' labour then sends 2 more each, 20 each again.
+    orders = {
+        "AR": ["PRODUCE ARD DIPLOMAT MID", "BUY ARD 2"],
+        "BE": ["PRODUCE BER DIPLOMAT MID", "BUY BER 2"],
+    }
+    return vale_turn(
+        orders,
+        ARD={"influence": {"AR": 80, "BE": 0, "neutral": 20}},
+        BER={"influence": {"AR": 0, "BE": 80, "neutral": 20}},
+        MID={"influence": {"AR": 0, "BE": 0, "neutral": 100}},
+    )
+
+
+def diplomats(before: dict, parsed: dict, result: TurnResult, events: list) -> list[str]:
+    found = invariants(before, parsed, TurnResult(result.state, tuple(events)))
+    return [line for line in found if line.startswith("Diplomats")]
+
+
+def test_diplomats_counted_one_after_another_are_found():
+    before, parsed, result = together()
+    sent = [e.data for e in result.events if e.kind == "diplomat"]
+    assert [(d["seat"], d["bought"], d["points"], d["influence"]) for d in sent] == [
+        ("AR", True, 20, {"AR": 20, "neutral": 60}),
+        ("BE", True, 20, {"BE": 20, "neutral": 60}),
+        ("AR", False, 20, {"AR": 40, "neutral": 20}),
+        ("BE", False, 20, {"BE": 40, "neutral": 20}),
+    ]
+    assert diplomats(before, parsed, result, list(result.events)) == []
+    # Counted one after another: Arden's 20 from the leaders (80 left), then Bervia's 20 half
+    # from Arden (the leaders 70). Each report adds up; the leaders' share in them does not.
+    wrong = copy.deepcopy(list(result.events))
+    first, second = [e for e in wrong if e.kind == "diplomat"][:2]
+    first.data["influence"]["neutral"] = 80
+    second.data["influence"]["neutral"] = 70
+    assert diplomats(before, parsed, result, wrong) == [
+        "Diplomats (Effects on Control Levels, D-CQ-6): 2 diplomats of AR in MID gave 20 influence (now 20)",
+        "Diplomats (Effects on Control Levels, D-CQ-6): 2 diplomats of BE in MID gave 20 influence (now 20)",
+    ]
+
+
+def test_unequal_points_for_equal_diplomats_are_found():
+    # The labour-made ones, with the local leaders left with nothing (a short share is allowed).
+    before, parsed, result = together()
+    wrong = copy.deepcopy(list(result.events))
+    ar, be = [e.data for e in wrong if e.kind == "diplomat" and not e.data["bought"]]
+    for data, points in ((ar, 20), (be, 10)):
+        data["points"] = points
+        data["influence"].update({data["seat"]: 20 + points, "neutral": 0})
+    assert len(diplomats(before, parsed, result, wrong)) == 2  # equal wants, 20 and 10
+    ar["diplomats"], ar["points"], ar["influence"]["AR"] = 3, 5, 25
+    assert len(diplomats(before, parsed, result, wrong)) == 2  # a want of 30 got less than one of 20
+    ar["points"], ar["influence"]["AR"] = 12, 32
+    assert diplomats(before, parsed, result, wrong) == []  # 12 of 30 and 10 of 20: fair, if short
+
+
+def test_diplomats_short_of_their_wants_while_the_others_keep_points_are_found():
+    before, parsed, result = together()
+    wrong = copy.deepcopy(list(result.events))
+    made = [e for e in wrong if e.kind == "diplomat" and not e.data["bought"]]
+    for event in made:  # each got 10 of its 20 while the local leaders kept 20
+        event.data["points"] = 10
+        event.data["influence"].update({event.data["seat"]: 30, "neutral": 20})
+    assert diplomats(before, parsed, result, wrong) == [
+        "Diplomats (Effects on Control Levels, D-CQ-6): 2 diplomats of AR in MID gave 10 influence (now 30)",
+        "Diplomats (Effects on Control Levels, D-CQ-6): 2 diplomats of BE in MID gave 10 influence (now 30)",
+    ]
+    for event in made:  # the leaders had 1 point left, which the two equal wants could not share
+        event.data["points"] = 0
+        event.data["influence"].update({event.data["seat"]: 20, "neutral": 1})
+    assert diplomats(before, parsed, result, wrong) == []
+
+
 def test_a_conquest_costing_other_than_10_is_found():
     # Fenland is empty and 40% Arden's at the start: Arden takes it and holds it at 30.
     before, parsed, result = vale_turn({"AR": ["ATTACK ARD FEN 3"]}, FEN={"armies": 0})

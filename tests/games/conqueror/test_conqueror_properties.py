@@ -1,11 +1,14 @@
 """Conqueror! properties (Hypothesis): the parser never raises, resolution is deterministic and
-pure, it never raises on junk orders, and influence always sums to 100."""
+pure, it never raises on junk orders, and influence always sums to 100; gains counted together
+(diplomats, cultural spread) are whole, never below 0, independent of who is counted first, and
+a lone one is `gain`'s."""
 
 from __future__ import annotations
 
 import copy
 
 from gm_games.conqueror import ruleset
+from gm_games.conqueror.economy import gain, share_gains
 from hypothesis import given, settings, strategies as st
 
 from gm.core.model import Order, SeatInfo
@@ -144,3 +147,37 @@ def test_a_damaged_scenario_gives_a_scenario_error_or_a_scenario(damage):
         assert scenario["provinces"] and scenario["seats"]
         state = ruleset.new_game(scenario, [SeatInfo(s["code"], "P") for s in scenario["seats"][:2]], TurnSeeds(1, 0))
         ruleset.resolve(state, {}, TurnSeeds(1, 1))
+
+
+PARTIES = ["AR", "BE", "CA", "neutral"]
+
+
+@st.composite
+def influence_and_wants(draw: st.DrawFn) -> tuple[dict[str, int], dict[str, int]]:
+    cuts = sorted(draw(st.lists(st.integers(0, 100), min_size=3, max_size=3)))
+    shares = [b - a for a, b in zip([0, *cuts], [*cuts, 100])]
+    senders = draw(st.lists(st.sampled_from(PARTIES[:3]), min_size=1, max_size=3, unique=True))
+    wants = {seat: 10 * draw(st.integers(1, 8)) for seat in senders}
+    return dict(zip(PARTIES, shares)), wants
+
+
+@settings(max_examples=300, deadline=None)
+@given(influence_and_wants())
+def test_gains_counted_together_are_whole_fair_and_a_lone_one_is_gains(drawn):
+    # README choice 6: (a) a lone sender as before, (b) equal wants from equal influence end
+    # equal, whoever is counted first, (c) whole points summing to 100, (d) none below 0.
+    influence, wants = drawn
+    together = dict(influence)
+    got = share_gains(together, wants, PARTIES)
+    assert sum(together.values()) == 100 and all(v >= 0 for v in together.values())
+    assert all(0 <= got.get(p, 0) <= n for p, n in wants.items())
+    backwards = dict(influence)
+    assert share_gains(backwards, dict(reversed(wants.items())), PARTIES) == got and backwards == together
+    for p in wants:
+        for q in wants:
+            if wants[p] == wants[q] and influence[p] == influence[q]:
+                assert together[p] == together[q]
+    if len(wants) == 1:
+        [(seat, want)] = wants.items()
+        alone = dict(influence)
+        assert got.get(seat, 0) == gain(alone, seat, want, PARTIES) and alone == together
