@@ -126,17 +126,17 @@ def make_mailbox(path: Path, count: int, house: tuple, seed: int) -> dict:
     return made
 
 
-def bare_parse(path: Path) -> tuple[float, float]:
+def bare_parse(path: Path) -> tuple[float, float, float]:
     """What any mail reader must do at least: read each file, parse it with the modern policy,
-    take the text body. (wall, CPU) seconds."""
+    take the text body. (wall, CPU, of that CPU the kernel's) seconds."""
     parser = BytesParser(policy=policy.default)
-    start, cpu = time.perf_counter(), time.process_time()
+    start, cpu, kernel = time.perf_counter(), time.process_time(), kernel_cpu()[0]
     for incoming in FileSource(path).messages():
         message = parser.parsebytes(incoming.raw)
         body = message.get_body(("plain", "html"))
         if body is not None:
             body.get_content()
-    return time.perf_counter() - start, time.process_time() - cpu
+    return time.perf_counter() - start, time.process_time() - cpu, kernel_cpu()[0] - kernel
 
 
 def readers_start(archive: Path, workers: int) -> float:
@@ -149,6 +149,14 @@ def readers_start(archive: Path, workers: int) -> float:
         assert readers._ready is not None
         readers._ready.get(Readers.STARTUP_TIMEOUT)
     return children_cpu() - before
+
+
+def kernel_cpu() -> tuple[float, float]:
+    """The kernel's CPU seconds (system time): this process's, its threads included, and its
+    children's that have ended and been waited for. On this machine's disk most of intake's is
+    the readers' archive files being created (bench/README.md, "what a file's creation costs")."""
+    here, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return here.ru_stime, children.ru_stime
 
 
 def children_cpu() -> float:
@@ -215,7 +223,7 @@ class TimedIntake(Intake):
 def intake(home: Home, path: Path, profile: bool, readers: int | None) -> tuple[float, dict, SimpleNamespace, str]:
     """One round: (wall seconds, outcomes, what it spent where, the profile if asked for); the
     CPU of this process (threads included) and of the readers in the summary's `cpu`."""
-    cpu, readers_before = time.process_time(), children_cpu()
+    cpu, readers_before, kernel_before = time.process_time(), children_cpu(), kernel_cpu()
     db = open_database(home.database)
     run = TimedIntake(db, home, SystemClock(), "import", readers=readers)
     intake_service.Readers = TimedReaders
@@ -246,6 +254,8 @@ def intake(home: Home, path: Path, profile: bool, readers: int | None) -> tuple[
     db.conn.close()
     # take_all has ended: the readers are terminated and joined, the secret threads shut down.
     summary.cpu = {"here": time.process_time() - cpu, "readers": children_cpu() - readers_before}
+    kernel = kernel_cpu()
+    summary.kernel = {"here": kernel[0] - kernel_before[0], "readers": kernel[1] - kernel_before[1]}
     return elapsed, outcomes, summary, report
 
 
@@ -285,7 +295,7 @@ def main() -> None:
             shutil.copytree(house_home.root, home.root)
             gc.collect()
             intakes.append(intake(home, path, args.profile and number == 1, args.readers))
-        bare_walls = [wall for wall, _ in bares]
+        bare_walls = [wall for wall, _, _ in bares]
         bare = min(bare_walls)
         took, outcomes, run, profile = min(intakes, key=lambda i: i[0])
         rate, bare_rate = args.messages / took, args.messages / bare
@@ -306,7 +316,9 @@ def main() -> None:
             + ", ".join(f"{b / i[0]:.2f}" for b, i in zip(bare_walls, intakes))
             + f", median {statistics.median(b / i[0] for b, i in zip(bare_walls, intakes)):.2f}"
         )
-        show_cpu(args.messages, [cpu for _, cpu in bares], [i[2] for i in intakes], args.profile)
+        print(f"the archive, the Maildir and the homes are under {folder}")
+        show_cpu(args.messages, [cpu for _, cpu, _ in bares], [i[2] for i in intakes], args.profile)
+        show_kernel(args.messages, [kernel for _, _, kernel in bares], [i[2] for i in intakes])
         readers = args.readers or os.cpu_count() or 1
         if readers > 1:
             start = readers_start(Path(folder) / "start-archive", readers)
@@ -335,6 +347,22 @@ def main() -> None:
         profile = next((i[3] for i in intakes if i[3]), "")
         if profile:
             print(profile)
+
+
+def show_kernel(messages: int, bares: list[float], runs: list[SimpleNamespace]) -> None:
+    """Of the CPU a message, the kernel's (system time), round by round: the bare parse's, and
+    intake's in this process and in its readers (who create the archive files)."""
+    ms = 1000 / messages
+    print(
+        "of which the kernel's, round by round (ms a message): bare parse "
+        + ", ".join(f"{bare * ms:.3f}" for bare in bares)
+        + "; intake "
+        + ", ".join(
+            f"{(run.kernel['here'] + run.kernel['readers']) * ms:.3f} (here {run.kernel['here'] * ms:.3f} "
+            f"+ readers {run.kernel['readers'] * ms:.3f})"
+            for run in runs
+        )
+    )
 
 
 def show_cpu(messages: int, bares: list[float], runs: list[SimpleNamespace], profiled: bool) -> None:

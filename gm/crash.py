@@ -10,6 +10,7 @@ of these set, then runs the command again and checks that nothing was lost or do
   publish:after-render  every PDF and JSON is written, nothing recorded
   publish:mid-queue     inside the publishing transaction, after the first report mail
   send:mid-send         a mail was handed to the server (or folder), not yet marked sent
+  intake:before-sync    a batch of mail is archived and read, not yet forced to disk nor decided
   intake:before-commit  a batch of mail is decided, its transaction not yet committed
   intake:after-commit   the batch is committed, the source not yet told
   backup:after-snapshot the database is copied into the home's locks/ folder, still named
@@ -38,6 +39,7 @@ POINTS = frozenset(
         "publish:after-render",
         "publish:mid-queue",
         "send:mid-send",
+        "intake:before-sync",
         "intake:before-commit",
         "intake:after-commit",
         "backup:after-snapshot",

@@ -190,6 +190,7 @@ class Intake:
     ) -> Iterator[Taken]:
         for batch, results, on_disk in batches:
             read = [self._read(incoming, result) for incoming, result in zip(batch, results)]
+            crash_point("intake:before-sync")
             if not on_disk and any(item.letter is not None for item in read):
                 os.sync()  # the archive files reach the disk before any record refers to them
             self._settle(read)  # scrypt before the write transaction, never inside it

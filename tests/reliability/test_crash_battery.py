@@ -40,7 +40,7 @@ TURN_RUN = (
     "publish:mid-queue",
 )
 RUN_DUE = TURN_RUN + ("send:mid-send",)
-IMPORT = ("intake:before-commit", "intake:after-commit", "send:mid-send")
+IMPORT = ("intake:before-sync", "intake:before-commit", "intake:after-commit", "send:mid-send")
 
 
 def gm_process(home: Path, *args: str, crash_at: str | None = None) -> subprocess.CompletedProcess:
