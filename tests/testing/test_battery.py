@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
+import re
 
 import pytest
 from gm_games.clash import ClashRuleset, rules as clash_rules, ruleset as clash
@@ -224,3 +226,30 @@ def test_winter_pay_off_the_formula_in_conqueror_is_found_and_named(monkeypatch)
     report = run_battery(conqueror, games=2, seed=3)
     assert set(report.by_invariant()) == {"Winter pay (Support Costs, D-CQ-5)"}, "\n".join(report.summary())
     assert {f.turn % 4 for f in report.findings} == {0}, "only winter turns"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"seat": "EN", "regions": [{"name": "Wales", "armies": 3}], "rate": 0.1, "none": None, "yes": True},
+        {"pair": (1, 2)},
+        {3: "a key that is not text"},
+        {"huge": 2**70},
+        {"when": float("nan")},
+        {"text": "Pläyer <1> \u2603"},
+    ],
+    ids=["plain", "tuple", "int-key", "huge", "nan", "text"],
+)
+def test_json_read_back_gives_what_pythons_json_gives(value):
+    """The checks read values back through orjson where it gives the same, else Python's json:
+    what a check says of a tuple, a key that is not text, a NaN is what json says."""
+    for allow_nan in (True, False):
+        try:
+            expected: object = json.loads(json.dumps(value, allow_nan=allow_nan))
+        except ValueError as exc:
+            with pytest.raises(ValueError, match=re.escape(str(exc))):
+                contract.json_read_back(value, allow_nan)
+            continue
+        back = contract.json_read_back(value, allow_nan)
+        assert json.dumps(back, sort_keys=True) == json.dumps(expected, sort_keys=True)
+        assert (back == value) is (expected == value)
