@@ -25,12 +25,32 @@ from gm.testing.battery import draw_setup, play_game, run_battery
 # 164 CPU-s with 40/24/20/20/12 games (bench/README.md), now about 90.
 GAMES = {"clash": 40, "conqueror": 24, "empires": 12, "imperials": 20, "mcempires": 8}
 OTHER_GAMES = 12  # a ruleset installed beside gm's own
+# The games of a ruleset whose games cost seconds are played by this many tests, each a share of
+# the seeds (the same games in all): a test of a minute or two, alone at the end of `make test`,
+# kept one of its two cores busy while the other waited.
+PARTS = {"empires": 4, "imperials": 2, "mcempires": 4}
+
+
+def shares() -> list[tuple[str, int, int]]:
+    """(ruleset, first seed, games) of each test of the slow battery: seeds 27 on, in parts."""
+    found = []
+    for name in sorted(installed()):
+        games, parts = GAMES.get(name, OTHER_GAMES), PARTS.get(name, 1)
+        bounds = [27 + games * k // parts for k in range(parts + 1)]
+        found += [(name, first, end - first) for first, end in zip(bounds, bounds[1:])]
+    return found
+
+
+def test_the_parts_play_every_seed_once():
+    for name in installed():
+        seeds = [seed for part, first, games in shares() if part == name for seed in range(first, first + games)]
+        assert seeds == list(range(27, 27 + GAMES.get(name, OTHER_GAMES))), name
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(installed()))
-def test_robot_games_keep_every_invariant(name):
-    report = run_battery(installed()[name], GAMES.get(name, OTHER_GAMES), seed=27)
+@pytest.mark.parametrize("name, first, games", shares(), ids=lambda v: str(v))
+def test_robot_games_keep_every_invariant(name, first, games):
+    report = run_battery(installed()[name], games, seed=first)
     assert report.turns > len(report.games), "the games were played"
     assert not report.findings, "\n".join(report.summary(40))
 
