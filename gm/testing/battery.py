@@ -20,7 +20,6 @@ bench/bench_invariants.py runs it from the command line.
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 import traceback
 from collections import Counter
@@ -181,7 +180,7 @@ def robot_turn(ruleset: Ruleset, state: JSONObject, seats: tuple[str, ...], seed
 def stored(orders: dict[str, list[Order]]) -> dict[str, list[Order]]:
     """The orders as resolve gets them in gm: read back from the JSON they are stored as."""
     return {
-        code: [Order.from_json(json.loads(json.dumps(o.to_json()))) for o in given] for code, given in orders.items()
+        code: [Order.from_json(contract.json_read_back(o.to_json())) for o in given] for code, given in orders.items()
     }
 
 

@@ -34,14 +34,25 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 @pytest.fixture(scope="module")
-def four_seats():
-    """Every seat's report of each ruleset's robot game at 4 seats, turn 3."""
-    return {name: report_pages.reports(name, 4) for name in RULESETS}
+def rendered():
+    """rendered(ruleset, seats=4): every seat's report of the ruleset's robot game, turn 3
+    (report_pages.reports). The 4-seat reports are rendered once in this module and kept: four
+    tests here read them and the README's counts them; the others are read once."""
+    kept: dict[str, dict[str, tuple[str, bytes]]] = {}
+
+    def reports(name: str, seats: int = 4) -> dict[str, tuple[str, bytes]]:
+        if seats != 4:
+            return report_pages.reports(name, seats)
+        if name not in kept:
+            kept[name] = report_pages.reports(name, seats)
+        return kept[name]
+
+    return reports
 
 
 @pytest.mark.parametrize("name", RULESETS)
-def test_no_page_but_the_last_is_mostly_empty(four_seats, name):
-    for seat, (_, pdf) in four_seats[name].items():
+def test_no_page_but_the_last_is_mostly_empty(rendered, name):
+    for seat, (_, pdf) in rendered(name).items():
         fills = report_pages.fills(pdf)
         early = [f"page {n} ({fill:.0%})" for n, fill in enumerate(fills[:-1], 1) if fill < report_pages.MOSTLY_EMPTY]
         assert not early, f"{name} {seat}: mostly empty before the last page: {', '.join(early)}"
@@ -49,7 +60,7 @@ def test_no_page_but_the_last_is_mostly_empty(four_seats, name):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", RULESETS)
-def test_the_readme_says_how_many_pages_each_report_takes(name):
+def test_the_readme_says_how_many_pages_each_report_takes(rendered, name):
     """README "How long a report is": the fewest and most pages of a turn's reports, per ruleset
     and number of seats, as rendered here; and no page but the last mostly empty at any of them."""
     said = _readme_pages()[name]
@@ -57,13 +68,12 @@ def test_the_readme_says_how_many_pages_each_report_takes(name):
         if seats > report_pages.seat_limit(name):
             assert said[seats] == "-", f"{name} takes at most {report_pages.seat_limit(name)} seats"
             continue
-        pdfs = report_pages.reports(name, seats)
-        counts = [len(report_pages.fills(pdf)) for _, pdf in pdfs.values()]
+        filled = {seat: report_pages.fills(pdf) for seat, (_, pdf) in rendered(name, seats).items()}
+        counts = [len(fills) for fills in filled.values()]
         measured = f"{min(counts)}" if min(counts) == max(counts) else f"{min(counts)}-{max(counts)}"
         assert said[seats] == measured, f"{name} at {seats} seats: README says {said[seats]}, measured {measured}"
-        for seat, (_, pdf) in pdfs.items():
-            fills = report_pages.fills(pdf)[:-1]
-            assert min(fills, default=1) >= report_pages.MOSTLY_EMPTY, f"{name} {seats} seats, {seat}: {fills}"
+        for seat, fills in filled.items():
+            assert min(fills[:-1], default=1) >= report_pages.MOSTLY_EMPTY, f"{name} {seats} seats, {seat}: {fills}"
 
 
 def _readme_pages() -> dict[str, dict[int, str]]:
@@ -80,18 +90,18 @@ def _readme_pages() -> dict[str, dict[int, str]]:
 
 
 @pytest.mark.parametrize("name", RULESETS)
-def test_every_report_is_tagged_and_passes_a_pdf_ua_validator(four_seats, name):
-    _, pdf = next(iter(four_seats[name].values()))
+def test_every_report_is_tagged_and_passes_a_pdf_ua_validator(rendered, name):
+    _, pdf = next(iter(rendered(name).values()))
     report = page.validate_pdf_bytes(pdf, profile="ua1")
     failures = sorted({f"{f.rule_id}: {f.message}" for f in report.failures})
     assert report.is_compliant, "\n".join(failures)
 
 
 @pytest.mark.parametrize("name", RULESETS)
-def test_the_turns_pages_are_read_where_they_stand(four_seats, name):
+def test_the_turns_pages_are_read_where_they_stand(rendered, name):
     """Each seat's tree holds every heading of its report, the turn's pages' (the scores, what
     happened this turn) among them, and no blank Art is left where the turn's pages lie."""
-    html, pdf_bytes = next(iter(four_seats[name].values()))
+    html, pdf_bytes = next(iter(rendered(name).values()))
     pdf = pikepdf.open(io.BytesIO(pdf_bytes))
     document = pdf.Root.StructTreeRoot.K[0]
     tags = [str(kid.S) for kid in _elements(document)]

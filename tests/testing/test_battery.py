@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
+import re
 
 import pytest
 from gm_games.clash import ClashRuleset, rules as clash_rules, ruleset as clash
@@ -23,12 +25,32 @@ from gm.testing.battery import draw_setup, play_game, run_battery
 # 164 CPU-s with 40/24/20/20/12 games (bench/README.md), now about 90.
 GAMES = {"clash": 40, "conqueror": 24, "empires": 12, "imperials": 20, "mcempires": 8}
 OTHER_GAMES = 12  # a ruleset installed beside gm's own
+# The games of a ruleset whose games cost seconds are played by this many tests, each a share of
+# the seeds (the same games in all): a test of a minute or two, alone at the end of `make test`,
+# kept one of its two cores busy while the other waited.
+PARTS = {"empires": 4, "imperials": 2, "mcempires": 4}
+
+
+def shares() -> list[tuple[str, int, int]]:
+    """(ruleset, first seed, games) of each test of the slow battery: seeds 27 on, in parts."""
+    found = []
+    for name in sorted(installed()):
+        games, parts = GAMES.get(name, OTHER_GAMES), PARTS.get(name, 1)
+        bounds = [27 + games * k // parts for k in range(parts + 1)]
+        found += [(name, first, end - first) for first, end in zip(bounds, bounds[1:])]
+    return found
+
+
+def test_the_parts_play_every_seed_once():
+    for name in installed():
+        seeds = [seed for part, first, games in shares() if part == name for seed in range(first, first + games)]
+        assert seeds == list(range(27, 27 + GAMES.get(name, OTHER_GAMES))), name
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(installed()))
-def test_robot_games_keep_every_invariant(name):
-    report = run_battery(installed()[name], GAMES.get(name, OTHER_GAMES), seed=27)
+@pytest.mark.parametrize("name, first, games", shares(), ids=lambda v: str(v))
+def test_robot_games_keep_every_invariant(name, first, games):
+    report = run_battery(installed()[name], games, seed=first)
     assert report.turns > len(report.games), "the games were played"
     assert not report.findings, "\n".join(report.summary(40))
 
@@ -224,3 +246,30 @@ def test_winter_pay_off_the_formula_in_conqueror_is_found_and_named(monkeypatch)
     report = run_battery(conqueror, games=2, seed=3)
     assert set(report.by_invariant()) == {"Winter pay (Support Costs, D-CQ-5)"}, "\n".join(report.summary())
     assert {f.turn % 4 for f in report.findings} == {0}, "only winter turns"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"seat": "EN", "regions": [{"name": "Wales", "armies": 3}], "rate": 0.1, "none": None, "yes": True},
+        {"pair": (1, 2)},
+        {3: "a key that is not text"},
+        {"huge": 2**70},
+        {"when": float("nan")},
+        {"text": "Pläyer <1> \u2603"},
+    ],
+    ids=["plain", "tuple", "int-key", "huge", "nan", "text"],
+)
+def test_json_read_back_gives_what_pythons_json_gives(value):
+    """The checks read values back through orjson where it gives the same, else Python's json:
+    what a check says of a tuple, a key that is not text, a NaN is what json says."""
+    for allow_nan in (True, False):
+        try:
+            expected: object = json.loads(json.dumps(value, allow_nan=allow_nan))
+        except ValueError as exc:
+            with pytest.raises(ValueError, match=re.escape(str(exc))):
+                contract.json_read_back(value, allow_nan)
+            continue
+        back = contract.json_read_back(value, allow_nan)
+        assert json.dumps(back, sort_keys=True) == json.dumps(expected, sort_keys=True)
+        assert (back == value) is (expected == value)
