@@ -375,6 +375,9 @@ def order_form(state: JSONObject, seat: str) -> list[str]:
     lines = [
         f"# {turn_label(state)}, {MODE_NAMES[state['options']['mode']]}. {me['nation']} has "
         f"{me['money']} E$; income next turn {total:+d}.",
+        # The rules' round earns income first, then spends: the examples' checks and "you have
+        # n E$" below count it, and a player who reads only the line above wonders why.
+        "# The income comes at the start of your turn, before your orders run.",
         "# Orders run in the order written. Blocks are x,y with 0,0 at the top left.",
         "# Build: " + " | ".join(USAGE[v] for v in ("CITY", "LAND", "BASE")),
         "#   " + " | ".join(USAGE[v] for v in ("TRANSPORT", "NAVAL", "TREASURY")),

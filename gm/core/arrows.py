@@ -20,8 +20,11 @@ from typing import Any
 
 from gm.core.model import JSONObject
 
-# The numbers an event may give for the troops that went, in the order they are looked for.
-_COUNT_KEYS = ("armies", "troops", "attacking")
+# The numbers an event may give for the troops that went, in the order they are looked for. An
+# attack's are its `attacking` first, the battle convention's troops of the attacking side: a
+# battle's `armies` may be the defenders' (Empires' is), and its arrow once showed that number.
+_MOVE_COUNT_KEYS = ("armies", "troops", "attacking")
+_ATTACK_COUNT_KEYS = ("attacking", "troops", "armies")
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,7 @@ def _arrow(kind: str, data: Mapping[str, Any]) -> Arrow | None:
         "move" if attacker is None else "attack",
         None if seat is None else str(seat),
         path,
-        _count(data),
+        _count(data, _MOVE_COUNT_KEYS if attacker is None else _ATTACK_COUNT_KEYS),
         attacker is not None and data.get("captured") is True,
     )
 
@@ -81,8 +84,8 @@ def _path(data: Mapping[str, Any]) -> tuple[str, ...] | None:
     return None
 
 
-def _count(data: Mapping[str, Any]) -> int | None:
-    for key in _COUNT_KEYS:
+def _count(data: Mapping[str, Any], keys: tuple[str, ...]) -> int | None:
+    for key in keys:
         value = data.get(key)
         if isinstance(value, int) and not isinstance(value, bool):
             return value

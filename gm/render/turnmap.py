@@ -26,6 +26,13 @@ MAX_HEIGHT_MM = 195
 # the size of a road atlas's smaller place names.
 MIN_LABEL_PT = 7.0
 _PT_MM = 25.4 / 72
+# The first page of a seat with no enlarged region (it holds nothing, or its areas and their
+# neighbours spread over most of the board) while the whole board has a page of its own at the end
+# (report.html's board_sheet): without it, page 1 has no map and no word of where one is.
+WHERE_THE_MAP_IS = Markup(
+    '<p class="hint map-where">The whole map, with this turn\'s moves and attacks you may see, is on a page'
+    " of its own at the end of this report.</p>"
+)
 
 
 @dataclass(frozen=True)
@@ -75,12 +82,12 @@ def map_sections(
     """A seat's maps for the top of its report: the whole board if it reads well in the first
     page's flow, and the enlarged map of the seat's region, with this turn's moves and attacks
     it may see (from `events`, the events of its report) as arrows. A board that needs a page
-    of its own comes later, from board_sheet."""
+    of its own comes later, from board_sheet; a seat without a region is told so (WHERE_THE_MAP_IS)."""
     moves = arrows_of(events)
     sheet, figure_mm = sheet_for(view_map, seats)
     region = region_section(view_map, you, names, moves, seats, figure_mm / _map_width(view_map))
     if sheet.page:
-        return region
+        return region or WHERE_THE_MAP_IS
     figure = map_figure(view_map, you, names, moves, seats, figure_mm)
     return Markup('<section class="map">') + figure + arrow_key(moves) + Markup("</section>") + region
 

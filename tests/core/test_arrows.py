@@ -24,8 +24,8 @@ def test_moves_and_attacks_of_every_ruleset_become_arrows():
         },  # conqueror
         {
             "kind": "battle",
-            "data": {"attacker": "AR", "from": "BAR", "to": "BAL", "armies": 1, "captured": True},
-        },  # empires
+            "data": {"attacker": "AR", "from": "BAR", "to": "BAL", "attacking": 3, "armies": 1, "captured": True},
+        },  # empires: armies are the defenders'
         {
             "kind": "move",
             "data": {"seat": "BL", "group": "BL2", "troops": 2, "path": ["3,4", "4,4", "5,5"]},
@@ -34,9 +34,18 @@ def test_moves_and_attacks_of_every_ruleset_become_arrows():
     assert arrows(events) == [
         Arrow("move", "BR", ("ENG", "WAL"), 3),
         Arrow("attack", "AS", ("AST", "GAL"), 4, taken=False),
-        Arrow("attack", "AR", ("BAR", "BAL"), 1, taken=True),
+        Arrow("attack", "AR", ("BAR", "BAL"), 3, taken=True),
         Arrow("move", "BL", ("3,4", "4,4", "5,5"), 2),
     ]
+
+
+def test_an_attack_arrow_counts_the_attacking_side_not_the_defenders_armies():
+    # Empires' battle event holds the defending armies as `armies` beside the attack's
+    # `attacking`: "attacks Cotentin (COT) from London (LON) with 3 armies" against 1 army there
+    # drew an arrow marked 1.
+    battle = {"attacker": "EN", "defender": "neutral", "from": "LON", "to": "COT", "attacking": 3, "armies": 1}
+    move = {"seat": "EN", "from": "LON", "to": "KNT", "armies": 2, "attacking": 7}
+    assert [a.count for a in arrows([{"kind": "battle", "data": battle}, {"kind": "move", "data": move}])] == [3, 2]
 
 
 def test_other_events_give_no_arrow():

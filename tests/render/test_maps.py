@@ -125,6 +125,24 @@ def test_the_whole_board_sits_on_its_own_a3_page_and_the_region_on_the_first(con
     assert str(turnmap.board_sheet(flow["map"], flow["seat"], {}, [], flow["seats"])) == ""
 
 
+def test_a_seat_without_a_region_map_is_told_the_whole_map_is_at_the_end(contexts, monkeypatch):
+    # looks7 saw England's turn-9 report of a 12-country Europe open on its events with no map:
+    # its areas spread over the board, so no region, and the board was on page 9 of 9, unsaid.
+    view = contexts["empires"]["view"]
+    names = {s["code"]: s["nation"] for s in view["seats"]}
+    gone = str(turnmap.map_sections(view["map"], "XX", names, [], view["seats"]))  # holds nothing
+    monkeypatch.setattr(regionmap, "MIN_GAIN", 100.0)  # spread: the region gains nothing on the board
+    spread = str(turnmap.map_sections(view["map"], view["seat"], names, [], view["seats"]))
+    for first in (gone, spread):
+        assert "map-region" not in first and "on a page of its own at the end of this report" in first
+    monkeypatch.undo()
+    assert "at the end of this report" not in str(
+        turnmap.map_sections(view["map"], view["seat"], names, [], view["seats"])
+    )
+    flow = contexts["clash"]["view"]  # its board is on the first page: nothing to point to
+    assert "at the end of this report" not in str(turnmap.map_sections(flow["map"], "XX", {}, [], flow["seats"]))
+
+
 def test_colours_that_look_alike_never_share_a_hatching():
     """Empires' 32 colours, some a hair apart: each close pair is told apart by a hatching, a
     seat like neutral or sea too, and those two keep their plain colour."""

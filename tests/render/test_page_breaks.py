@@ -1,13 +1,18 @@
 """How report.css lays out a report's pages: a heading and the hint under it never stand alone at the
 foot of a page (looks6 saw "Every piece of the others you see" and its hint end page 2 of an
 Imperials report, the pieces on page 3), and a long name without spaces stays in its table cell
-(a player named with 60 letters and no space ran over the VP and money columns of every table)."""
+(a player named with 60 letters and no space ran over the VP and money columns of every table),
+and Empires' roundup line stays with its table."""
 
 from __future__ import annotations
 
 from weasyprint import HTML
 
-from gm.render.environment import shared_templates_dir
+from gm.render import turnpages
+from gm.render.environment import make_environment, render_report_html, shared_templates_dir
+from gm.rulesets import installed, template_dirs
+
+from . import ruleset_report
 
 
 def _boxes(html: str):
@@ -90,3 +95,29 @@ def test_a_table_never_leaves_its_first_or_last_row_alone_on_a_page():
         on = [min(pages[f"row{n}"]) for n in range(16)]
         assert on[0] == on[1] == min(pages["title"]), filler_mm
         assert on[14] == on[15], filler_mm
+
+
+def _first_pages_by_class(html: str) -> dict[str, int]:
+    """Class name -> the first page (from 0) a box of an element with that class lies on."""
+    found: dict[str, int] = {}
+    for number, page in enumerate(HTML(string=html).render().pages):
+        for box in page._page_box.descendants():
+            element = getattr(box, "element", None)
+            for name in (element.get("class") or "").split() if element is not None else ():
+                found.setdefault(name, number)
+    return found
+
+
+def test_the_empires_roundup_line_goes_to_the_next_page_with_its_table():
+    # looks7 saw "The roundup" and its line (leader, points target, census) end page 3 of an
+    # Empires report, with more than a third of the page empty under them, and the table of
+    # countries alone at the top of page 4.
+    context = ruleset_report.report_context("empires")
+    env = make_environment(None, template_dirs(installed()["empires"]))
+    turn_html = turnpages.split(render_report_html(env, context)).turn_html
+    head, roundup = turn_html.split("<h2>The roundup</h2>")
+    body = head.split('<body class="turn-pages">')[0] + "<body>"
+    for filler_mm in range(200, 250, 4):
+        html = f"{body}<div style='height: {filler_mm}mm'></div><h2>The roundup</h2>{roundup}"
+        pages = _first_pages_by_class(html)
+        assert pages["roundup-head"] == pages["roundup"], filler_mm

@@ -188,6 +188,17 @@ def test_the_order_form_says_what_a_city_has_in_words_not_letters():
     assert f"{capital} {city['x']},{city['y']} (capital, treasury, transport, naval base, 2 military bases)" in form
 
 
+def test_the_order_form_says_the_income_comes_before_the_orders_it_prices():
+    """looks7: a form said "Red has 11 E$; income next turn +7" and then "a treasury costs 20 E$
+    and you have 18 E$": the check counts the income the round pays first, the form did not say so."""
+    state = started()
+    state["seats"]["RE"]["money"] = 0
+    lines = ruleset.order_form(state, "RE")
+    income = int(lines[0].split("income next turn ")[1].rstrip("."))
+    assert income > 0 and lines[1] == "# The income comes at the start of your turn, before your orders run."
+    assert f"you have {income} E$" in " ".join(lines)
+
+
 def test_the_order_form_gives_examples_from_the_empires_own_groups_and_land():
     state = started()
     lines = ruleset.order_form(state, "RE")
