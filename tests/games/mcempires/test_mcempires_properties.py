@@ -95,7 +95,16 @@ def test_robots_finish_a_game_with_every_optional_rule_on():
     """With declarations of war the robots declare before they attack; with closed borders they
     ask to pass or fight their way in; they make, accept and leave agreements now and then."""
     state, codes = game(
-        "frontier", 4, "original", 2, declarations=True, borders=True, alliances=True, peace=True, amphibious=True
+        "frontier",
+        4,
+        "original",
+        2,
+        declarations=True,
+        borders=True,
+        alliances=True,
+        peace=True,
+        amphibious=True,
+        retreat=True,
     )
     final = play(state, codes, 2, 300, holds)
     assert ruleset.is_over(final) is not None
@@ -109,7 +118,7 @@ def test_robots_use_every_order_the_book_gives():
     verbs, kinds = set(), set()
     for seed in range(30):
         options = {"peace": seed % 2 == 1, "alliances": seed % 2 == 1, "borders": seed % 5 == 0}
-        options |= {"declarations": seed % 4 == 1, "amphibious": seed % 3 == 0}
+        options |= {"declarations": seed % 4 == 1, "amphibious": seed % 3 == 0, "retreat": seed % 2 == 0}
         state, codes = game("frontier", 2 + seed % 5, MODES[seed % 3], seed, **options)
         for turn in range(1, 401):
             if ruleset.is_over(state):
