@@ -254,6 +254,19 @@ def test_an_amphibious_attack_with_the_option_off_is_found(monkeypatch):
     assert any(line.startswith("Amphibious Attacks* (rules D-MC-5, D-MC-7)") for line in found), found
 
 
+def test_a_retreat_with_the_option_off_is_found(monkeypatch):
+    """ "Retreat*" is an optional rule (rule D-MC-7): with the option off nothing pulls back."""
+    real = rules.read_standing
+
+    def retreating(turn, *args, **kwargs):
+        turn.state["options"] = {**turn.options, "retreat": True}
+        real(turn, *args, **kwargs)
+
+    monkeypatch.setattr(rules, "read_standing", retreating)
+    found = played_case("retreat-off-by-default")
+    assert any(line.startswith("Combat, Retreating (rules D-MC-7, D-MC-9)") for line in found), found
+
+
 def test_e_dollars_to_the_last_captor_not_the_capitals_are_found(monkeypatch):
     """ "all E$ of that Empire are given to the player who captured the Capital City"."""
     real = capitulation.capitulate
