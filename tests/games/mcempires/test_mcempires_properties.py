@@ -94,18 +94,8 @@ def test_the_same_seed_plays_the_same_game(seed):
 def test_robots_finish_a_game_with_every_optional_rule_on():
     """With declarations of war the robots declare before they attack; with closed borders they
     ask to pass or fight their way in; they make, accept and leave agreements now and then."""
-    state, codes = game(
-        "frontier",
-        4,
-        "original",
-        2,
-        declarations=True,
-        borders=True,
-        alliances=True,
-        peace=True,
-        amphibious=True,
-        retreat=True,
-    )
+    every = ("declarations", "borders", "alliances", "peace", "amphibious", "retreat")
+    state, codes = game("frontier", 4, "original", 2, **dict.fromkeys(every, True))
     final = play(state, codes, 2, 300, holds)
     assert ruleset.is_over(final) is not None
 
