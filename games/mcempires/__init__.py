@@ -22,7 +22,9 @@ class McEmpiresRuleset(PackagedRuleset):
     name = "mcempires"
     # 1.1: issue 27's decisions D-MC-11 to D-MC-15 change how rounds resolve and what the state
     # holds; games made with 1.0 keep their stored turns (gm turn verify names them) but run on.
-    version = "1.1"
+    # 1.2: retreat became the option `retreat`, off by default (rule D-MC-7), and a defence of
+    # n troops without RETREAT leaves the others standing aside: a new game's state differs.
+    version = "1.2"
     title = "Minecraft EMPIRES"
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.mcempires.templates"
@@ -55,6 +57,7 @@ class McEmpiresRuleset(PackagedRuleset):
         ),
         GameOption("alliances", False, "alliances for 10 rounds, of up to 3 in War Bounty (ALLY, LEAVE)"),
         GameOption("amphibious", False, "amphibious attacks: the attacker loses 1 per troop"),
+        GameOption("retreat", False, "retreats (DEFEND ... RETREAT): troops that do not fight pull back one block"),
     )
 
     def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:

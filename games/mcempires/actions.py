@@ -58,10 +58,21 @@ def own_city(turn: Turn, seat: str, text: str) -> tuple[str | None, str | None]:
 def execute(turn: Turn, seat: str, order: Order) -> str | None:
     if not turn.seats[seat]["alive"]:
         return f"{turn.nation(seat)} is out of the game"
-    option = diplomacy.OPTION_OF.get(order.verb)
+    return unused_option(turn, order.verb) or ACTIONS[order.verb](turn, seat, *order.args)
+
+
+# The words of the optional rules (rule D-MC-7): the verbs and agreements of diplomacy, and the
+# RETREAT of a standing DEFEND ("the Defender must choose the number of Troops to fight and/or
+# Retreat*").
+OPTIONAL_WORDS = {**diplomacy.OPTION_OF, "RETREAT": "retreat"}
+
+
+def unused_option(turn: Turn, word: str) -> str | None:
+    """Why an order that needs an optional rule the game does not use fails, if it does."""
+    option = OPTIONAL_WORDS.get(word)
     if option and not turn.options[option]:
-        return f"{order.verb} belongs to an optional rule this game does not use ({option})"
-    return ACTIONS[order.verb](turn, seat, *order.args)
+        return f"{word} belongs to an optional rule this game does not use ({option})"
+    return None
 
 
 def _capital(turn: Turn, seat: str, where: str) -> str | None:
@@ -368,10 +379,7 @@ def _leave(turn: Turn, seat: str) -> str | None:
 
 
 def _accept(turn: Turn, seat: str, kind: str, other: str) -> str | None:
-    option = diplomacy.OPTION_OF[kind]
-    if not turn.options[option]:
-        return f"{kind} belongs to an optional rule this game does not use ({option})"
-    return diplomacy.accept(turn, seat, diplomacy.KINDS[kind], other)
+    return unused_option(turn, kind) or diplomacy.accept(turn, seat, diplomacy.KINDS[kind], other)
 
 
 def _pay(turn: Turn, seat: str, other: str, amount: int) -> str | None:

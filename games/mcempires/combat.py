@@ -17,8 +17,9 @@ from .world import SIDES
 class Defence:
     """A defender's standing order for one group (or for all, under the key "ALL").
 
-    fight: how many troops fight ("ALL", or a number); the others retreat.
-    retreat: where the others pull back to: a side (N, E, S, W) or a block "x,y"; "" for none.
+    fight: how many troops fight ("ALL", or a number); the others retreat, or stand aside.
+    retreat: where the others pull back to: a side (N, E, S, W) or a block "x,y" (only with the
+        option `retreat`); "" for none: they stay on the block and take no part in the battle.
     """
 
     fight: object = "ALL"
@@ -165,13 +166,15 @@ def _take(turn: Turn, gid: str, troops: int) -> None:
 
 
 def _retreat(turn: Turn, seat: str, gid: str) -> tuple[int, int, int | None]:
-    """(troops that fight, troops that pulled back, where to). Troops that cannot pull back
-    (water, another empire's group, no room, off the map) fight."""
+    """(troops that fight, troops that pulled back, where to). Without a retreat the troops not
+    chosen to fight stay on the block out of the battle ("the Defender must choose the number of
+    Troops to fight"); troops that cannot pull back (water, another empire's group, no room, off
+    the map) fight."""
     order = defence_of(turn, seat, gid)
     troops = turn.groups[gid]["troops"]
     fight = troops if order.fight == "ALL" else min(order.fight, troops)
     if fight >= troops or not order.retreat:
-        return troops, 0, None
+        return fight, 0, None
     i = turn.place(gid)
     refuge = retreat_block(turn, i, order.retreat)
     if refuge is None or not _may_pull_back(turn, seat, i, refuge, troops - fight):

@@ -40,9 +40,10 @@ class Planning(Protocol):
 
 def standing(planner: Planning, rng: Random) -> list[Order]:
     """Standing orders for the others' turns (rule D-MC-9): a group outside the cities that an
-    enemy outnumbers near by keeps a few troops fighting and pulls the rest back one block, now
-    and then a group says every troop fights; an occupied city with something to lose is
-    destroyed before its capture when the E$ allow."""
+    enemy outnumbers near by keeps a few troops fighting and pulls the rest back one block (with
+    the option `retreat`; without it, the rest stand aside), now and then a group says every
+    troop fights; an occupied city with something to lose is destroyed before its capture when
+    the E$ allow."""
     turn, seat = planner.turn, planner.seat
     orders = []
     strongest = _strongest_foes(turn, seat)
@@ -50,8 +51,11 @@ def standing(planner: Planning, rng: Random) -> list[Order]:
         if group["owner"] != seat or turn.city_at.get(turn.place(gid)):
             continue
         if _outnumbered(turn, strongest, gid) and rng.random() < 0.6:
-            fight = rng.choice([n for n in (0, 1, 2) if n < group["troops"]])
-            orders.append(make_order("DEFEND", gid, fight, _back(planner, gid, rng)))
+            if turn.options["retreat"]:
+                fight = rng.choice([n for n in (0, 1, 2) if n < group["troops"]])
+                orders.append(make_order("DEFEND", gid, fight, _back(planner, gid, rng)))
+            elif group["troops"] > 1:  # RETREAT is an optional rule (D-MC-7): the others stand aside
+                orders.append(make_order("DEFEND", gid, rng.choice([n for n in (1, 2) if n < group["troops"]]), ""))
         elif rng.random() < 0.02:
             orders.append(make_order("DEFEND", gid, "ALL", ""))
     money = turn.seats[seat]["money"]

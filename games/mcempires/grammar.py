@@ -46,6 +46,8 @@ USAGE = {
     "PAY": "PAY <empire> <E$>",
 }
 VERBS = tuple(USAGE)
+# DEFEND as the order form gives it without the option `retreat` (rule D-MC-7).
+DEFEND_NO_RETREAT = "DEFEND <group or ALL> <n or ALL> (the others stand aside)"
 
 
 def make_order(verb: str, *args: object) -> Order:
@@ -234,8 +236,8 @@ def _defend(rest: list[str]) -> OrderArgs | str:
     if len(tail) > 1 or (tail and tail[0] not in SIDE_WORDS and not BLOCK.fullmatch(tail[0])):
         return "say where the others retreat: N, E, S, W or a block x,y"
     retreat = tail[0] if tail else ""
-    if fight != "ALL" and not retreat:
-        return "troops that do not fight retreat: add RETREAT and N, E, S, W or a block"
+    if fight == 0 and not retreat:
+        return "with no troop fighting all retreat: give 1 to 6 or ALL, or add RETREAT and N, E, S, W or a block"
     return key, fight, retreat
 
 

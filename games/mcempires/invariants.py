@@ -56,6 +56,7 @@ class Audit:
     def __init__(self, before: JSONObject):
         self.mode: str = before["options"]["mode"]
         self.amphibious: bool = before["options"]["amphibious"]
+        self.retreat: bool = before["options"].get("retreat", True)  # before 1.2: always allowed
         self.board = board_of(before)
         self.round: int = before["round"]
         self.seats: JSONObject = before["seats"]
@@ -357,6 +358,12 @@ class Audit:
             self.fail(
                 f"Amphibious Attacks* (rules D-MC-5, D-MC-7): {data['from']} onto {data['to']} counted "
                 f"amphibious: {data['amphibious']}, the option is {'on' if self.amphibious else 'off'}"
+            )
+        if data["retreated"] and not self.retreat:
+            # "the Defender must choose the number of Troops to fight and/or Retreat*"
+            self.fail(
+                f"Combat, Retreating (rules D-MC-7, D-MC-9): {data['retreated']} troops pulled back to "
+                f"{data['retreat_to']} with the option retreat off"
             )
         if d == 0 or not data["attacker_dice"]:
             return

@@ -92,6 +92,10 @@ def read_standing(turn: Turn, orders: dict[str, list[Order]], only: str | None =
         for order in listed:
             if order.verb == "DEFEND":
                 key, fight, retreat = order.args
+                unused = actions.unused_option(turn, "RETREAT") if retreat else None
+                if unused:  # it fails on its own, to its seat, as if it had not been given (D-ALL-3)
+                    failed(turn, seat, order, unused)
+                    continue
                 defence[key] = combat.Defence(fight, retreat)
             elif order.verb == "DESTROY":
                 cid = actions.city_named(turn, order.args[0]) if order.args[0] != "ALL" else "ALL"

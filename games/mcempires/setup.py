@@ -27,6 +27,7 @@ DEFAULT_OPTIONS = {
     "borders": False,
     "alliances": False,
     "amphibious": False,
+    "retreat": False,
 }
 # Land each seat needs in a generated world: room to grow, and War Bounty's 300 blocks with
 # space between the empires.

@@ -31,13 +31,22 @@ CITY_DEFAULTS = {
 # The same for an empire's record: what version 1.1 added (a state of 1.0 lacks it, and its
 # reports are still drawn from such a state).
 SEAT_DEFAULTS = {"routed": False, "fate": None}
+# The same for the options: a state made before 1.2 knew no option `retreat` and always allowed it.
+OPTION_DEFAULTS = {"retreat": True}
+
+
+def options_of(state: JSONObject) -> JSONObject:
+    """The game's options, with what an older state lacks."""
+    return {**OPTION_DEFAULTS, **state["options"]}
 
 
 def copy_state(state: JSONObject) -> JSONObject:
-    """A copy deep enough that changing it never touches `state`. The world, the scenario and
-    the options never change during a game and are shared; lists inside the copied records
-    are always replaced, never changed in place."""
+    """A copy deep enough that changing it never touches `state`. The world and the scenario
+    never change during a game and are shared, and so do the options (copied only to add what
+    an older state lacks); lists inside the copied records are always replaced, never changed
+    in place."""
     new = dict(state)
+    new["options"] = options_of(state)
     new["seats"] = {code: {**SEAT_DEFAULTS, **seat} for code, seat in state["seats"].items()}
     new["cities"] = {cid: {**CITY_DEFAULTS, "founder": city["owner"], **city} for cid, city in state["cities"].items()}
     new["groups"] = {gid: dict(group) for gid, group in state["groups"].items()}

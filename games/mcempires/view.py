@@ -12,12 +12,12 @@ from gm.core.model import JSONObject
 from . import economy
 from .capitulation import captured
 from .examples import examples
-from .grammar import USAGE, parse_orders
+from .grammar import DEFEND_NO_RETREAT, USAGE, parse_orders
 from .moves import round_bonus
 from .orders import check_orders
 from .paths import Walker
 from .rules import order_of_play, outcome
-from .turn import Turn
+from .turn import Turn, options_of
 from .world import FULL_SPEED, TERRAIN_NAMES
 
 PALETTE = {
@@ -55,7 +55,9 @@ def view(state: JSONObject, seat: str) -> JSONObject:
         "round": state["round"],
         "turn_label": turn_label(state),
         "mode": MODE_NAMES[state["options"]["mode"]],
-        "options": [k for k in ("declarations", "peace", "borders", "alliances", "amphibious") if state["options"][k]],
+        "options": [
+            k for k in ("declarations", "peace", "borders", "alliances", "amphibious", "retreat") if turn.options[k]
+        ],
         "round_limit": state["options"]["round-limit"],
         "world": world_drawing(state),
         "region": region(turn, seat) if mine else None,
@@ -385,7 +387,7 @@ def order_form(state: JSONObject, seat: str) -> list[str]:
         "# Troops: " + USAGE["MOVE"],
         "#   " + USAGE["TRAIN"] + " | " + USAGE["ATTACK"],
         "# Standing orders for other empires' turns (without them all troops fight):",
-        "#   " + USAGE["DEFEND"],
+        "#   " + (USAGE["DEFEND"] if turn.options["retreat"] else DEFEND_NO_RETREAT),
         "#   " + USAGE["DESTROY"] + " (100 E$, one round before a capture)",
         "# E$ to another empire, at any time of your turn: " + USAGE["PAY"],
     ]
@@ -460,7 +462,10 @@ def hidden_variant(state: JSONObject, seat: str, rng: Random) -> JSONObject:
     """A copy of the state where only what `seat` alone knows differs: its standing orders, and
     the site gm suggests for its capital (its own order form's, rule D-ALL-5)."""
     new = dict(state)
-    choice = rng.choice(["DEFEND ALL 1 RETREAT N", "DESTROY ALL", "DEFEND ALL 0 RETREAT S"])
+    if options_of(state)["retreat"]:
+        choice = rng.choice(["DEFEND ALL 1 RETREAT N", "DESTROY ALL", "DEFEND ALL 0 RETREAT S"])
+    else:  # RETREAT is an optional rule (D-MC-7) the order form would not keep
+        choice = rng.choice(["DEFEND ALL 1", "DESTROY ALL", "DEFEND ALL 2"])
     new["standing"] = {**state["standing"], seat: [choice]}
     if seat in state["seats"]:
         world = state["world"]

@@ -76,8 +76,8 @@ def test_the_demo_seats_six_empires():
 
 
 def test_a_game_made_with_version_1_0_is_named_as_such(gm, home):
-    """Version 1.1 (issue 27) changed how rounds resolve and what the state holds. A game made
-    with 1.0 cannot run on 1.1, and gm turn verify says once that its turns were made by 1.0 and
+    """Version 1.1 (issue 27) changed how rounds resolve and what the state holds (and 1.2, the
+    option retreat, again). A game made with 1.0 cannot run on 1.2, and gm turn verify says once that its turns were made by 1.0 and
     cannot be made again, after holding every stored state to its hash, instead of calling the
     start different from a new game's or a turn's hash wrong."""
     assert (
@@ -102,13 +102,13 @@ def test_a_game_made_with_version_1_0_is_named_as_such(gm, home):
     ran = gm("turn", "verify", "mc1", home=home)
     assert (ran.code, ran.err) == (
         1,
-        "mc1: turns 0 to 2: made with mcempires 1.0, installed is 1.1; they cannot be made again "
+        "mc1: turns 0 to 2: made with mcempires 1.0, installed is 1.2; they cannot be made again "
         "(their stored states were checked against their hashes)\n",
     )
     ran = gm("turn", "run", "mc1", "--now", "--no-render", home=home)
     assert (ran.code, ran.err) == (
         1,
-        "Error: game 'mc1' was created with mcempires 1.0, but 1.1 is installed. "
+        "Error: game 'mc1' was created with mcempires 1.0, but 1.2 is installed. "
         "Install the matching gm version to run it.\n",
     )
     with conn:  # a stored state changed by hand is still found

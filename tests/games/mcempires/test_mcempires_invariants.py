@@ -241,17 +241,30 @@ def test_a_troop_bounty_at_3_a_troop_is_found(monkeypatch):
     assert any(line.startswith("War Bounty, How to earn E$: RE earned 6 E$ for troops of BL") for line in found), found
 
 
+def _option_on_from(monkeypatch, module: object, function: str, option: str) -> None:
+    """From the call of module.function on, the turn plays with `option` on, though the state
+    it started from says off."""
+    real = getattr(module, function)
+
+    def on(turn, *args, **kwargs):
+        turn.state["options"] = {**turn.options, option: True}
+        return real(turn, *args, **kwargs)
+
+    monkeypatch.setattr(module, function, on)
+
+
 def test_an_amphibious_attack_with_the_option_off_is_found(monkeypatch):
     """ "Amphibious Attacks*" is an optional rule (rule D-MC-7)."""
-    real = combat.battle
-
-    def amphibious(turn, *args, **kwargs):
-        turn.state["options"] = {**turn.options, "amphibious": True}
-        real(turn, *args, **kwargs)
-
-    monkeypatch.setattr(combat, "battle", amphibious)
+    _option_on_from(monkeypatch, combat, "battle", "amphibious")
     found = played_case("combat-amphibious-off-by-default")
     assert any(line.startswith("Amphibious Attacks* (rules D-MC-5, D-MC-7)") for line in found), found
+
+
+def test_a_retreat_with_the_option_off_is_found(monkeypatch):
+    """ "Retreat*" is an optional rule (rule D-MC-7): with the option off nothing pulls back."""
+    _option_on_from(monkeypatch, rules, "read_standing", "retreat")
+    found = played_case("retreat-off-by-default")
+    assert any(line.startswith("Combat, Retreating (rules D-MC-7, D-MC-9)") for line in found), found
 
 
 def test_e_dollars_to_the_last_captor_not_the_capitals_are_found(monkeypatch):

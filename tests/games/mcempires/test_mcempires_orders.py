@@ -28,6 +28,7 @@ GRAMMAR = {
     "DEFEND ALL ALL": ("DEFEND", ("ALL", "ALL", "")),
     "DEFEND G3 2 RETREAT n": ("DEFEND", ("G3", 2, "N")),
     "DEFEND G3 0 9,5": ("DEFEND", ("G3", 0, "9,5")),
+    "DEFEND G3 2": ("DEFEND", ("G3", 2, "")),
     "DESTROY ALL": ("DESTROY", ("ALL",)),
     "DECLARE bl": ("DECLARE", ("BL",)),
     "PEACE BL CEDE BL2 RE4": ("PEACE", ("BL", "BL2", "RE4")),
@@ -67,9 +68,9 @@ def test_every_order_parses_and_rebuilds(line):
         ("MOVE G1 7 3,4", "7 troops: a group has 1 to 6: write MOVE <group> [n] <x,y or city> [x,y ...]"),
         ("MOVE G1 3", "say where to: write MOVE <group> [n] <x,y or city> [x,y ...]"),
         (
-            "DEFEND G1 2",
-            "troops that do not fight retreat: add RETREAT and N, E, S, W or a block: "
-            "write DEFEND <group or ALL> <n or ALL> [RETREAT <N, E, S, W or x,y>]",
+            "DEFEND G1 0",
+            "with no troop fighting all retreat: give 1 to 6 or ALL, or add RETREAT and N, E, S, W or a "
+            "block: write DEFEND <group or ALL> <n or ALL> [RETREAT <N, E, S, W or x,y>]",
         ),
         (
             "BORDERS BL OPEN",
@@ -213,6 +214,7 @@ def test_an_empire_out_of_the_game_gives_no_orders():
 
 def test_the_prefilled_form_parses_and_passes_the_check():
     state = played_state()
+    state["options"] = {**state["options"], "retreat": True}
     state["standing"] = {"RE": ["DEFEND G1 2 RETREAT S", "DEFEND G99 ALL", "DESTROY RE1"]}
     form = ruleset.order_form(state, "RE")
     assert all(len(line) <= 84 for line in form)
@@ -220,6 +222,21 @@ def test_the_prefilled_form_parses_and_passes_the_check():
     assert "DEFEND G99 ALL" not in form  # a group that is gone is not kept
     orders, problems = ruleset.parse_orders([(n, line) for n, line in enumerate(form, 1) if not line.startswith("#")])
     assert problems == [] and ruleset.check_orders(state, "RE", orders) == []
+
+
+def test_the_form_shows_retreat_only_with_its_option():
+    """RETREAT is an optional rule (rule D-MC-7): without the option the form's hint leaves it
+    out and a standing order with a retreat, which the check refuses, is not kept."""
+    state = played_state()
+    assert state["options"]["retreat"] is False
+    state["standing"] = {"RE": ["DEFEND G1 2 RETREAT S", "DEFEND G1 1"]}
+    form = ruleset.order_form(state, "RE")
+    assert not any("RETREAT" in line for line in form)
+    assert "#   DEFEND <group or ALL> <n or ALL> (the others stand aside)" in form and "DEFEND G1 1" in form
+    state["options"] = {**state["options"], "retreat": True}
+    form = ruleset.order_form(state, "RE")
+    assert "#   DEFEND <group or ALL> <n or ALL> [RETREAT <N, E, S, W or x,y>]" in form
+    assert "DEFEND G1 2 RETREAT S" in form
 
 
 def test_the_form_of_round_1_founds_the_capital_on_the_suggested_site():

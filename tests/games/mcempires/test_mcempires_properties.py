@@ -94,9 +94,8 @@ def test_the_same_seed_plays_the_same_game(seed):
 def test_robots_finish_a_game_with_every_optional_rule_on():
     """With declarations of war the robots declare before they attack; with closed borders they
     ask to pass or fight their way in; they make, accept and leave agreements now and then."""
-    state, codes = game(
-        "frontier", 4, "original", 2, declarations=True, borders=True, alliances=True, peace=True, amphibious=True
-    )
+    every = ("declarations", "borders", "alliances", "peace", "amphibious", "retreat")
+    state, codes = game("frontier", 4, "original", 2, **dict.fromkeys(every, True))
     final = play(state, codes, 2, 300, holds)
     assert ruleset.is_over(final) is not None
 
@@ -104,21 +103,24 @@ def test_robots_finish_a_game_with_every_optional_rule_on():
 @pytest.mark.slow
 def test_robots_use_every_order_the_book_gives():
     """Robot games reach every rule through its order (issue 27): over 30 games of every mode,
-    with the optional rules on in half of them, the robots give every order of the grammar, their
-    troops retreat, attack across water and destroy a city's infrastructure."""
+    with the optional rules on in half of them, the robots give every order of the grammar (RETREAT
+    only with its option), their troops retreat, attack across water and destroy a city's infrastructure."""
     verbs, kinds = set(), set()
     for seed in range(30):
         options = {"peace": seed % 2 == 1, "alliances": seed % 2 == 1, "borders": seed % 5 == 0}
-        options |= {"declarations": seed % 4 == 1, "amphibious": seed % 3 == 0}
+        options |= {"declarations": seed % 4 == 1, "amphibious": seed % 3 == 0, "retreat": seed % 2 == 0}
         state, codes = game("frontier", 2 + seed % 5, MODES[seed % 3], seed, **options)
         for turn in range(1, 401):
             if ruleset.is_over(state):
                 break
             seeds = TurnSeeds(seed, turn)
             orders = {c: ruleset.robot_orders(state, c, seeds.rng(f"robot:{c}")) for c in codes}
-            verbs |= {
+            given = {
                 o.verb + (" RETREAT" if o.verb == "DEFEND" and o.args[2] else "") for os in orders.values() for o in os
             }
+            # "Retreat*" is an optional rule (rule D-MC-7): the robots retreat only with it on
+            assert options["retreat"] or "DEFEND RETREAT" not in given, (seed, turn)
+            verbs |= given
             result = ruleset.resolve(state, orders, seeds)
             terrain = "".join(state["world"]["terrain"])
             for event in result.events:
