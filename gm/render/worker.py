@@ -240,6 +240,18 @@ def drawing(picture: Picture, rasters: Path | None = None) -> str:
     return draw(picture, rasters)
 
 
+WORKER_NAME = "gm-render"  # what `ps`, `top` and /proc/PID/comm show for a render worker
+
+
+def _name_this_process() -> None:
+    """Name the worker for the GM's `ps` and `top` (a fork of the fork server is otherwise one
+    more `python`); where /proc is missing or read-only it keeps the name it has."""
+    try:
+        Path("/proc/self/comm").write_text(WORKER_NAME)
+    except OSError:
+        pass
+
+
 def serve(connection: Connection) -> None:
     """A worker's life: render each (job, asset folders, budget) it is sent (as the name of a
     file: put, take) until it gets None.
@@ -249,6 +261,7 @@ def serve(connection: Connection) -> None:
     OverBudget like any error, and the parent then replaces the worker: a render stopped half-way
     may have left WeasyPrint's caches half-made."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _name_this_process()
     renderer = Renderer()
     _collect_between_jobs()
     _give_back_large_blocks()

@@ -20,6 +20,7 @@ import pytest
 
 from gm.clock import FixedClock
 from gm.home import Home, create_home
+from gm.render.worker import WORKER_NAME
 from gm.services import credits, cycle, games
 from gm.services.game_settings import set_game_setting
 from gm.store.database import open_database
@@ -158,10 +159,10 @@ def test_a_report_past_its_page_budget_goes_short_and_the_rest_of_the_game_goes_
     assert json.loads((folder / "RU.json").read_text())["press"][0]["from"] == "BR"  # the JSON is whole
 
 
-def same_program(pid: int, other: int) -> bool:
-    """Whether two processes run the same executable (False where either is gone)."""
+def is_render_worker(pid: int) -> bool:
+    """Whether a process is a render worker by its name (False where it is gone)."""
     try:
-        return os.readlink(f"/proc/{pid}/exe") == os.readlink(f"/proc/{other}/exe")
+        return Path(f"/proc/{pid}/comm").read_text().strip() == WORKER_NAME
     except OSError:
         return False
 
@@ -200,10 +201,11 @@ def test_a_stopped_render_worker_is_replaced_and_run_due_goes_on(house):
     stopped = None
     try:
         while stopped is None and run.poll() is None:
-            # A render worker is forked by the fork server: the same interpreter. Not any process
-            # below it: while it imports, the fork server runs /sbin/ldconfig (ctypes.util's
-            # find_library), and stopping that one stops the fork server, not a worker.
-            workers = [w for server in children(run.pid) for w in children(server) if same_program(w, run.pid)]
+            # A render worker names itself (gm.render.worker.WORKER_NAME). Not any process below
+            # the fork server: while it imports, the fork server runs /sbin/ldconfig (ctypes.util's
+            # find_library), and a child stopped between its fork and its exec, still the same
+            # interpreter, stops the fork server, not a worker (CI saw run-due wait 900 s so).
+            workers = [w for server in children(run.pid) for w in children(server) if is_render_worker(w)]
             if workers:
                 try:
                     os.kill(workers[0], signal.SIGSTOP)
