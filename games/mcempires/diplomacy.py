@@ -600,6 +600,23 @@ def end_of_round(turn: Turn) -> None:
             )
     break_the_victors(turn)
     shut_out(turn, before)
+    _trespassers_out(turn)
+
+
+def _trespassers_out(turn: Turn) -> None:
+    """gm's choice (README, "Open borders that end"): with the open-border rule, no troop ends a
+    round in another empire's territory without a war, an alliance or an agreement. Besides the
+    permissions that ended (shut_out), land can become another's under a group: land bought
+    (LAND) or a city's territory claimed round it, after a peace moved its troops out. Such
+    groups are moved out at the end of the round, as at a declaration of war."""
+    if not turn.options["borders"]:
+        return
+    allowed = permissions(turn)
+    alive = [s for s in turn.state["seating"] if turn.seats[s]["alive"]]
+    for guest in alive:
+        for host in alive:
+            if guest != host and (guest, host) not in allowed:
+                _withdraw(turn, guest, host)
 
 
 def break_the_victors(turn: Turn) -> None:

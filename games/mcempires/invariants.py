@@ -542,7 +542,9 @@ def _territory(before: JSONObject, after: JSONObject, events: tuple[Event, ...])
             if not any(w == new and abs(cx - x) <= 1 and abs(cy - y) <= 1 for w, cx, cy in handed):
                 found.append(f"Purchasing Territory: {x},{y} passed from {old} to {new} ('Land already claimed')")
     land = "".join(after["territory"])
-    founded = [(e.data["city"], e.data["seat"]) for e in events if e.kind == "city"]
+    # A founder that fell later in the round (capitulated, its occupied cities handed on, its
+    # land freed) founded on its own land then: only what it still is at the round's end is asked.
+    founded = [(e.data["city"], e.data["seat"]) for e in events if e.kind == "city" and e.data["seat"] not in fell]
     found += [
         f"City Placement Restrictions: {seat} founded {cid} on land that is not its own"
         for cid, seat in founded

@@ -20,10 +20,10 @@ from gm_games.mcempires import (
     ruleset,
     setup,
 )
-from gm_games.mcempires.invariants import invariants
+from gm_games.mcempires.invariants import _territory, invariants
 from gm_games.mcempires.turn import Turn
 
-from gm.core.model import SeatInfo
+from gm.core.model import Event, SeatInfo
 from gm.core.ruleset import TurnSeeds, choose_options, with_options
 from gm.core.statehash import state_hash
 from tests.games import case_turns
@@ -58,6 +58,7 @@ def played_case(name: str) -> list[str]:
         "alliance-left-moves-the-troops-out",
         "alliance-ends-moves-the-troops-out",
         "alliance-attack-moves-out-of-the-others-only",
+        "borders-land-bought-under-troops-moves-them-out",
     ],
 )
 def test_the_rounds_of_the_cases_keep_the_invariants(name):
@@ -325,6 +326,7 @@ def test_troops_left_inside_when_a_permission_ends_are_found(monkeypatch, name, 
     """gm until 2026-11-29: troops inside another empire's territory when an agreement or an
     alliance ended stayed there, and could not move at all."""
     monkeypatch.setattr(diplomacy, "shut_out", lambda turn, before: None)
+    monkeypatch.setattr(diplomacy, "_trespassers_out", lambda turn: None)  # the round's last sweep
     assert played_case(name) == [
         f"Open Border Agreements (gm's choice): {where} territory after its permission ended" for where in left
     ]
@@ -413,3 +415,32 @@ def test_the_last_round_played_again_ends_the_game_the_same_way(seed, limit):
     assert ruleset.is_over(again.state) == ruleset.is_over(result.state)
     assert invariants(state, orders, again) == []
     assert number == limit or not limit
+
+
+def test_a_city_founded_in_the_round_its_founder_capitulates_is_no_finding():
+    """The robot battery (seed 29, round 58) saw Green found GR19 on its own land, Wine occupy it
+    and Green capitulate in the same round, the city going to Wine: the founder stood on its own
+    land, though at the round's end the block is Wine's. A founder that did not fall is still
+    held to "Cities can only be founded in territory your Empire owns"."""
+    before = {
+        "seats": {"GR": {"mark": "G"}, "WI": {"mark": "W"}},
+        "territory": ["GGG", "GGG", "GGG"],
+        "cities": {},
+    }
+    after = {
+        "seats": {"GR": {"mark": "G"}, "WI": {"mark": "W"}},
+        "territory": ["WWW", "WWW", "WWW"],
+        "cities": {"GR19": {"owner": "WI", "x": 1, "y": 1}},
+    }
+    founded = Event("city", {"city": "GR19", "seat": "GR", "block": "1,1"})
+    fell = Event("capitulation", {"seat": "GR", "kept": [["GR19", "WI"]]})
+    assert _territory(before, after, (founded, fell)) == []
+    # Without the capitulation, the same round is found twice over: the land and the city.
+    assert _territory(before, after, (founded,)) == [
+        *[
+            f"Purchasing Territory: {x},{y} passed from GR to WI ('Land already claimed')"
+            for y in range(3)
+            for x in range(3)
+        ],
+        "City Placement Restrictions: GR founded GR19 on land that is not its own",
+    ]
