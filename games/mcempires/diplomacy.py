@@ -586,7 +586,6 @@ def end_of_round(turn: Turn) -> None:
     """Agreements that run out, proposals nobody accepted, and War Bounty's rule that an
     alliance which has defeated all its opposition is broken."""
     number = turn.round
-    before = permissions(turn)
     turn.state["proposals"] = [p for p in turn.state["proposals"] if p["round"] >= number]
     turn.state["borders"] = [b for b in turn.state["borders"] if b["until"] > number]
     for alliance in list(turn.state["alliances"]):
@@ -599,8 +598,7 @@ def end_of_round(turn: Turn) -> None:
                 members=alliance["members"],
             )
     break_the_victors(turn)
-    shut_out(turn, before)
-    _trespassers_out(turn)
+    _trespassers_out(turn)  # the troops of every permission that ended here, and any others inside
 
 
 def _trespassers_out(turn: Turn) -> None:
@@ -608,15 +606,15 @@ def _trespassers_out(turn: Turn) -> None:
     round in another empire's territory without a war, an alliance or an agreement. Besides the
     permissions that ended (shut_out), land can become another's under a group: land bought
     (LAND) or a city's territory claimed round it, after a peace moved its troops out. Such
-    groups are moved out at the end of the round, as at a declaration of war."""
+    groups are moved out at the end of the round, as at a declaration of war. Run last in the
+    round, it is also what moves the troops of agreements and alliances that run out then."""
     if not turn.options["borders"]:
         return
     allowed = permissions(turn)
     alive = [s for s in turn.state["seating"] if turn.seats[s]["alive"]]
-    for guest in alive:
-        for host in alive:
-            if guest != host and (guest, host) not in allowed:
-                _withdraw(turn, guest, host)
+    # In shut_out's order (sorted pairs), so a round's withdrawals read as they did before.
+    for guest, host in sorted((g, h) for g in alive for h in alive if g != h and (g, h) not in allowed):
+        _withdraw(turn, guest, host)
 
 
 def break_the_victors(turn: Turn) -> None:
