@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import colorsys
 import re
 from collections import deque
 
@@ -180,6 +181,39 @@ def test_europe_is_a_readable_symmetric_connected_map_for_four():
             reached.add(other)
             queue.append(other)
     assert reached == set(links)
+
+
+def colour_name(colour: str) -> str:
+    """The book's name for a colour by its hue and lightness (HLS): red, yellow, blue, pink or
+    green, "other" for none of them."""
+    red, green, blue = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    hue, lightness, saturation = colorsys.rgb_to_hls(red, green, blue)
+    degrees = hue * 360
+    if saturation < 0.25:  # a grey has no colour of the book's
+        return "other"
+    if lightness >= 0.65 and (degrees >= 290 or degrees <= 10):
+        return "pink"
+    bands = {"red": (345, 375), "yellow": (40, 65), "blue": (190, 250), "green": (90, 160)}
+    return next((n for n, (lo, hi) in bands.items() if lo <= degrees <= hi or lo <= degrees + 360 <= hi), "other")
+
+
+def test_the_packaged_scenarios_give_each_empire_the_book_s_colour():
+    """List of Components: "Britain: Red, Russia: Yellow, France: Blue, Germany: Pink" and "100
+    green cubes to represent neutral troops": the colours every seat sees on the map."""
+    book = {"BR": "red", "RU": "yellow", "FR": "blue", "GE": "pink"}
+    assert [colour_name(c) for c in ("#d62828", "#f2c318", "#1f5fbf", "#f08cb4", "#3a9a4a", "#808080")] == [
+        "red",
+        "yellow",
+        "blue",
+        "pink",
+        "green",
+        "other",
+    ]
+    for name in ruleset.scenario_names():
+        scenario = ruleset.load_scenario(ruleset.scenario_text(name), name)
+        seen = {s["code"]: colour_name(s["colour"]) for s in scenario["seats"]}
+        assert seen == {code: book[code] for code in seen}, name
+        assert colour_name(scenario["neutral_colour"]) == "green", name
 
 
 def test_a_fixed_scenario_with_troops_starts_in_round_one():
