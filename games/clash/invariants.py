@@ -3,9 +3,9 @@
 the decision that reads it, [] when the turn keeps it.
 
 Money, victory points and troops change only as an event of the turn says, at the book's price;
-nothing goes below zero; no seat has more than 100 troops on the board, the neutrals never act,
-grow or pass their 100 green cubes; a territory without
-troops belongs to nobody; combat loses what the Combat Rules say; one action a seat a round, none
+nothing goes below zero; no seat has more than 100 troops on the board (nor has it when a unit goes
+on); the neutrals never act, grow or pass their 100 green cubes; a territory without troops
+belongs to nobody; combat loses what the Combat Rules say; one action a seat a round, none
 on a 6; the roll before the actions, which run in the order of play, and a 6 pays every player
 once; moves only to an adjacent territory; core territories fixed once claimed; claiming shares
 the board out in turns; the game ends after its last round with the most VP winning; and every
@@ -144,13 +144,31 @@ def _troops(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
 
 
 def _limit(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
-    """No seat has more troops on the board than its cubes (the scenario's unit_limit, 100)."""
+    """No seat has more troops on the board than its cubes (the scenario's unit_limit, 100), at
+    the end of the turn nor when a unit goes on the board: "The player may no longer place unit
+    cubes until some unit cubes are removed from the board" (FAQ), so losses later in the round
+    do not make up for a recruit past the limit."""
     limit = after["scenario"]["unit_limit"]
-    return [
+    found = [
         f"{LIMIT}: {seat} has {troops_of(after, seat)} troops on the board, the limit is {limit}"
         for seat in after["seating"]
         if troops_of(after, seat) > limit
     ]
+    on_board = Counter({seat: troops_of(before, seat) for seat in before["seating"]})
+    for event in events:
+        data, kind = event.data, event.kind
+        if kind == "battle":
+            on_board[data["attacker"]] -= data["attacker_losses"]
+            on_board[data["defender"]] -= data["defender_losses"]
+        elif kind == "revolt":
+            on_board[data["victim"]] -= 1
+        elif kind in ("place", "recruit", "spread"):
+            on_board[data["seat"]] += data["units"] if kind == "spread" else data["troops"]
+            if on_board[data["seat"]] > limit:
+                found.append(
+                    f"{LIMIT}: {data['seat']}'s {kind} put it at {on_board[data['seat']]} troops, past {limit}"
+                )
+    return found
 
 
 def _neutrals(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:

@@ -18,6 +18,7 @@ from gm_games.clash.invariants import (
     END,
     EVERY,
     HIDDEN,
+    LIMIT,
     NEUTRALS,
     PLACING,
     ROLL,
@@ -155,6 +156,23 @@ def test_a_battle_against_other_troops_than_the_board_holds_is_found():
     # The board as the files saw it (1 British troop) instead of the board at the battle.
     events[i] = Event("battle", {**events[i].data, "defending": 1, "attacker_losses": 1}, events[i].seats)
     assert BOARD in named(invariants(before, orders, with_events(result, events)))
+
+
+def test_a_recruit_past_the_cubes_made_good_by_later_losses_is_found():
+    """FAQ: "The player may no longer place unit cubes until some unit cubes are removed from the
+    board". Britain acts first with 97 troops and recruits 3 (100); France then takes 5. Planted:
+    the recruit was of 4 (101 on the board when it ran), which France's attack brings back to 96
+    by the end of the round, so only the count at the recruit finds it."""
+    before, orders, result = lowlands_round(
+        "BR", {"BR": ["RECRUIT ENG 3"], "FR": ["MOVE BEL HOL 5"]}, ENG=("BR", 60), HOL=("BR", 37), BEL=("FR", 5)
+    )
+    assert invariants(before, orders, result) == []
+    assert troops_of(result.state, "BR") == 95
+    state = copy.deepcopy(result.state)
+    state["territories"]["ENG"]["troops"] += 1
+    state["seats"]["BR"]["money"] -= 2
+    planted = dataclasses.replace(replaced(result, "recruit", troops=4, cost=8), state=state)
+    assert invariants(before, orders, planted) == [f"{LIMIT}: BR's recruit put it at 101 troops, past 100"]
 
 
 def test_a_recruit_where_the_seat_has_no_troops_is_found():
