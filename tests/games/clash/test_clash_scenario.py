@@ -216,6 +216,19 @@ def test_the_packaged_scenarios_give_each_empire_the_book_s_colour():
         assert colour_name(scenario["neutral_colour"]) == "green", name
 
 
+def test_the_packaged_fixed_set_ups_give_each_player_its_20_units():
+    """Setting up the game, 2: "Each player gets 20 units": a packaged scenario that places the
+    troops itself gives every seat its start_units (the book's 20), no more and no fewer."""
+    fixed = 0
+    for name in ruleset.scenario_names():
+        scenario = ruleset.load_scenario(ruleset.scenario_text(name), name)
+        given = [sum(seat["troops"].values()) for seat in scenario["seats"] if seat["troops"]]
+        assert scenario["start_units"] == 20, name
+        assert given in ([], [20] * len(scenario["seats"])), name
+        fixed += bool(given)
+    assert fixed  # channel
+
+
 def test_a_fixed_scenario_with_troops_starts_in_round_one():
     channel = ruleset.load_scenario(ruleset.scenario_text("channel"), "channel")
     state = ruleset.new_game(channel, [SeatInfo("FR", "Bob"), SeatInfo("BR", "Ann")], TurnSeeds(4, 0))
