@@ -19,6 +19,11 @@ ATTACK_EDGE = "#c0161b"
 _FALLBACK = "#ffffff"
 
 Point = tuple[float, float]
+_Box = tuple[float, float, float, float]  # left, top, right, bottom
+# A place's code and the line under it fill a square this many radii from its point, each way.
+_LABEL = 0.62
+# Where along its shaft an arrow's count may sit, the middle first.
+_ALONG = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)
 
 
 def arrow_key(moves: Sequence[Arrow]) -> Markup:
@@ -39,14 +44,21 @@ def svg_arrows(
     counts: bool = False,
     inset: float = 0.0,
     tight: float = 1.0,
+    labels: Sequence[Point] = (),
 ) -> list[str]:
     """SVG elements for the arrows whose places the map knows (`where` gives a place's point or
     None). unit: the size an arrow is drawn to (a territory's radius); inset: how far from a
     place's point an arrow starts and stops (the same radius, so arrows run rim to rim), times
     `tight` where the places are too close for an arrow between the rims;
-    colours: seat -> fill; counts: write the troops that went beside each arrow."""
+    colours: seat -> fill; counts: write the troops that went beside each arrow; labels: the
+    points where the map writes a place's code, which a count's box is kept off where it can be."""
     drawn = [(a, pts) for a in arrows if (pts := _points(a, where)) is not None]
     shifts = _shifts([pts for _, pts in drawn], unit)
+    # What a count's box must not cover: each label (a square of its code's size) and the boxes
+    # already placed.
+    taken: list[_Box] = [
+        (x - unit * _LABEL, y - unit * _LABEL, x + unit * _LABEL, y + unit * _LABEL) for x, y in labels
+    ]
     out: list[str] = []
     for (arrow, pts), shift in zip(drawn, shifts):
         # An arrow shorter than its own size (an attack on the next block) runs centre to centre.
@@ -56,7 +68,7 @@ def svg_arrows(
             if length <= 2 * unit
             else _trim(_shifted(pts, shift), inset if length > 2 * inset + 1.2 * unit else inset * tight)
         )
-        out += _arrow(arrow, trimmed, unit, colours.get(arrow.seat or "", _FALLBACK), counts)
+        out += _arrow(arrow, trimmed, unit, colours.get(arrow.seat or "", _FALLBACK), counts, taken)
     return out
 
 
@@ -111,7 +123,7 @@ def _toward(a: Point, b: Point, distance: float) -> Point:
     return a[0] + (b[0] - a[0]) * step, a[1] + (b[1] - a[1]) * step
 
 
-def _arrow(arrow: Arrow, pts: list[Point], unit: float, fill: str, counts: bool) -> list[str]:
+def _arrow(arrow: Arrow, pts: list[Point], unit: float, fill: str, counts: bool, taken: list[_Box]) -> list[str]:
     attack = arrow.kind == "attack"
     half = unit * (0.12 if attack else 0.085)
     edge_colour = ATTACK_EDGE if attack else INK
@@ -138,29 +150,45 @@ def _arrow(arrow: Arrow, pts: list[Point], unit: float, fill: str, counts: bool)
             f' y2="{_f(ty - ux * bar)}" stroke="{ATTACK_EDGE}" stroke-width="{_f(unit * 0.14)}"/>'
         )
     if counts and arrow.count is not None:
-        out += _count(arrow.count, [*pts[:-1], neck], unit)
+        out += _count(arrow.count, [*pts[:-1], neck], unit, taken)
     return out
 
 
-def _count(count: int, pts: list[Point], unit: float) -> list[str]:
-    """The troops that went, in a small white box beside the middle of the arrow's shaft (to its
-    left as it goes), where it hides neither the arrow nor the labels."""
-    (x, y), (nx, ny) = _halfway(pts)
+def _count(count: int, pts: list[Point], unit: float, taken: list[_Box]) -> list[str]:
+    """The troops that went, in a small white box beside the arrow's shaft, where it hides neither
+    the arrow nor a label: beside the middle, to the arrow's left as it goes, unless that box would
+    cover a place's code or another count; then the first spot along the shaft, on either side,
+    that covers least of them (an Empires arrow across a sea hid the sea's code, "E③")."""
     size = unit * 0.42
-    x, y = x + nx * size * 1.1, y + ny * size * 1.1
     width = size * (0.35 + 0.62 * len(str(count)))
+    boxes = []
+    for fraction in _ALONG:
+        (x, y), (nx, ny) = _along(pts, fraction)
+        for side in (1.0, -1.0):
+            cx, cy = x + side * nx * size * 1.1, y + side * ny * size * 1.1
+            boxes.append((cx - width / 2, cy - size * 0.62, cx + width / 2, cy + size * 0.62))
+    # The first of the least covering (min keeps the first of equals): the middle, on the left,
+    # wherever that is clear.
+    best = min(boxes, key=lambda box: sum(_overlap(box, other) for other in taken))
+    left, top, right, bottom = best
+    taken.append(best)
+    x, y = (left + right) / 2, (top + bottom) / 2
     return [
-        f'<rect x="{_f(x - width / 2)}" y="{_f(y - size * 0.62)}" width="{_f(width)}" height="{_f(size * 1.24)}"'
+        f'<rect x="{_f(left)}" y="{_f(top)}" width="{_f(width)}" height="{_f(size * 1.24)}"'
         f' rx="{_f(size * 0.3)}" fill="#ffffff" stroke="{INK}" stroke-width="{_f(unit * 0.03)}"/>',
         f'<text x="{_f(x)}" y="{_f(y + size * 0.36)}" text-anchor="middle" font-size="{_f(size)}"'
         f' font-weight="bold" fill="{INK}">{escape(str(count))}</text>',
     ]
 
 
-def _halfway(pts: list[Point]) -> tuple[Point, Point]:
-    """The point halfway along a path and the unit normal to its left there."""
+def _overlap(a: _Box, b: _Box) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def _along(pts: list[Point], fraction: float) -> tuple[Point, Point]:
+    """The point `fraction` of the way along a path and the unit normal to its left there."""
     lengths = [math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:])]
-    left = sum(lengths) / 2
+    left = sum(lengths) * fraction
     for (a, b), length in zip(zip(pts, pts[1:]), lengths):
         if length and left <= length:
             t = left / length

@@ -138,7 +138,9 @@ def svg_overlay(
         OVERLAY_TITLE,
     ]
     out += _outlines(board, you)
+    arrows = list(arrows)
     out += svg_arrows(arrows, board.where, board.radius, board.seat_colours, inset=board.radius, tight=ARROW_INSET)
+    out += _labels_over(board, arrows)
     out += layout.ring(you)
     out.append("</svg>")
     return Markup("\n".join(out))
@@ -191,7 +193,18 @@ def svg_region_overlay(
         REGION_OVERLAY_TITLE,
     ]
     out += _outlines(board, you)
-    out += svg_arrows(arrows, board.where, r, board.seat_colours, counts=True, inset=r, tight=ARROW_INSET)
+    arrows = list(arrows)
+    out += svg_arrows(
+        arrows,
+        board.where,
+        r,
+        board.seat_colours,
+        counts=True,
+        inset=r,
+        tight=ARROW_INSET,
+        labels=list(board.points.values()),
+    )
+    out += _labels_over(board, arrows)
     out.append("</svg>")
     return Markup("\n".join(out))
 
@@ -307,18 +320,59 @@ def _territory(board: _Board, t: Mapping[str, Any], you: str | None) -> list[str
             f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 0.87)}" fill="none" stroke="{_ink_on(fill)}"'
             f' stroke-width="{_fmt(r * 0.05)}" stroke-dasharray="{_fmt(r * 0.14)} {_fmt(r * 0.1)}"/>'
         )
+    return out + _label(board, t)
+
+
+def _label(board: _Board, t: Mapping[str, Any], plate: bool = False) -> list[str]:
+    """A territory's code and the line under it; on a plate of its own colour (plate=True) where
+    it is written again over an arrow that crosses it (_labels_over)."""
+    r = board.radius
+    x, y = _number(t["x"]), _number(t["y"])
+    fill = safe_colour(t.get("colour"))
     ink = _ink_on(fill)
+    second = _second_line(t, board.seat_codes)
+    out = []
+    if plate:
+        half = max(text_ems(t["code"]) * CODE_SIZE, text_ems(second) * SECOND_SIZE) * r / 2 + r * 0.06
+        bottom = y + (r * 0.72 if second else r * 0.1)
+        out.append(
+            f'<rect x="{_fmt(x - half)}" y="{_fmt(y - r * 0.6)}" width="{_fmt(2 * half)}"'
+            f' height="{_fmt(bottom - (y - r * 0.6))}" rx="{_fmt(r * 0.12)}" fill="{fill}"/>'
+        )
     out.append(
         f'<text x="{_fmt(x)}" y="{_fmt(y - r * 0.04)}" text-anchor="middle" font-size="{_fmt(r * CODE_SIZE)}"'
         f' font-weight="bold" fill="{ink}">{escape(t["code"])}</text>'
     )
-    second = _second_line(t, board.seat_codes)
     if second:
         out.append(
             f'<text x="{_fmt(x)}" y="{_fmt(y + r * 0.6)}" text-anchor="middle" font-size="{_fmt(r * SECOND_SIZE)}"'
             f' fill="{ink}">{escape(second)}</text>'
         )
     return out
+
+
+def _labels_over(board: _Board, arrows: Sequence[Arrow]) -> list[str]:
+    """The labels of territories an arrow passes over on its way (not where it starts or ends),
+    written again on top: an Empires attack across a sea ran over the sea's code."""
+    crossed: list[str] = []
+    for arrow in arrows:
+        points = [board.where(place) for place in arrow.path]
+        segments = [(a, b) for a, b in zip(points, points[1:]) if a is not None and b is not None]
+        for t in board.territories:
+            if t["code"] in arrow.path or t["code"] in crossed:
+                continue
+            centre = (_number(t["x"]), _number(t["y"]))
+            if any(_distance(centre, a, b) < board.radius * 0.75 for a, b in segments):
+                crossed.append(t["code"])
+    return [line for t in board.territories if t["code"] in crossed for line in _label(board, t, plate=True)]
+
+
+def _distance(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+    """How far p is from the segment a-b."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    span = dx * dx + dy * dy
+    t = 0.0 if not span else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / span))
+    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
 
 
 def text_ems(text: str) -> float:
