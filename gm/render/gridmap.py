@@ -419,7 +419,10 @@ class _Sketch:
                 [cx - half, cy - half, cx + half, cy + half], fill=colour, outline=INK, width=max(1, s // 12)
             )
         if mark.get("tag"):
-            self._text(cx, cy - s / 2 - max(3, s // 2) - 9, str(mark["tag"]), 13, centred=True)
+            # Above the city, or under it where above is the edge's numbers (a city on the top rows).
+            gap = s / 2 + max(3, s // 2)
+            above = cy - gap - 9
+            self._text(cx, above if above - 2 >= self.margin else cy + gap - 4, str(mark["tag"]), 13, centred=True)
         if mark.get("note") and shape == "group" and s >= NOTE_BLOCK_PX:
             self._text(cx, cy + s * 0.36, str(mark["note"]), max(9, s // 3), centred=True)
         if mark.get("label") and s >= 12:
@@ -429,7 +432,12 @@ class _Sketch:
                     cx, cy - size * 0.6, str(mark["label"]), size, centred=True, fill=_contrast(colour), halo=False
                 )
             else:
-                self._text(cx + s / 2 + max(2, s // 3) + 2, cy - size * 0.6, str(mark["label"]), size)
+                # Right of the city, or left of it where the right is the edge's numbers.
+                text, gap = str(mark["label"]), s / 2 + max(2, s // 3) + 2
+                width = self.pen.textlength(text, font=_font(size))
+                right_edge = self.margin + (self.x1 - self.x0) * self.scale
+                x = cx + gap if cx + gap + width + 2 <= right_edge else cx - gap - width
+                self._text(x, cy - size * 0.6, text, size)
 
     def _text(
         self,
