@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 
+import pytest
 from gm_games.conqueror import ruleset
 from gm_games.conqueror.invariants import invariants
 
@@ -399,16 +400,15 @@ def test_a_failed_order_told_to_everyone_is_found():
     assert "a order_failed event is told to everyone, not AR" in line
 
 
-def test_an_internal_move_kept_from_the_others_while_the_option_is_on_is_found():
-    before, orders, result = an_internal_move_and_a_failed_one()
-    [line] = readers(invariants(before, orders, told_to(result, "move", ("AR",))))
-    assert "a move event is told to AR, not everyone" in line
-
-
-def test_an_internal_move_told_to_everyone_with_the_option_off_is_found():
-    before, orders, result = an_internal_move_and_a_failed_one(off=True)
-    [line] = readers(invariants(before, orders, told_to(result, "move", None)))
-    assert "a move event is told to everyone, not AR" in line
+@pytest.mark.parametrize(
+    "off, seats, wrong",
+    [(False, ("AR",), "told to AR, not everyone"), (True, None, "told to everyone, not AR")],
+    ids=["kept-from-the-others-while-on", "told-to-everyone-while-off"],
+)
+def test_an_internal_move_told_against_the_option_is_found(off, seats, wrong):
+    before, orders, result = an_internal_move_and_a_failed_one(off=off)
+    [line] = readers(invariants(before, orders, told_to(result, "move", seats)))
+    assert f"a move event is {wrong}" in line
 
 
 def test_the_stack_draw_told_to_a_seat_is_found():
