@@ -6,6 +6,7 @@ from random import Random
 
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.order_grammar import OrderGrammar
+from gm.core.ruleset import GameOption
 from gm.packaged import PackagedRuleset, Parts
 
 from . import invariants, offline, orders, robot, rules, scenario, view
@@ -25,6 +26,16 @@ class ConquerorRuleset(PackagedRuleset):
     cases_package = "gm_games.conqueror.cases"
     parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants)
     demo_seats = 8  # `gm demo --ruleset conqueror` seats this many robot players
+    # The book's in-game option "Show Internal Moves", on until a player turns it off: by mail
+    # the GM chooses it for every report of the game (README, choice 15).
+    options = (
+        GameOption(
+            "internal-moves",
+            True,
+            "every report shows the moves between a nation's own provinces (the book's Show Internal "
+            "Moves, on unless turned off); no: only the mover's own report",
+        ),
+    )
 
     def check_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return offline.check_by_view(view_, seat, order_list)

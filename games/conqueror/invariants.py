@@ -17,7 +17,7 @@ a province changes hands by conquest or rebellion; population grows only by farm
 fortifications only by building, and resources never change; a province's labour is never
 less than half its maximum for want of control; a nation out of the game owns nothing, one in
 it holds its capital; the score is the Score Table's; the game ends at the game limit with the
-best score winning.
+best score winning; and each event is told to whom the rules let see it (D-ALL-5).
 """
 
 from __future__ import annotations
@@ -86,6 +86,14 @@ REQUIRES = "What an item requires (Production Costs, Culture, Fortifications)"
 POWER = "Cultural power (Culture, D-CQ-8)"
 YIELDED = "A lost point of influence goes to the neutral player (Influence, D-CQ-6)"
 END = "Game limit (Game Options, D-CQ-9)"
+READERS = "Who is told what (D-ALL-5; Game Options, Show Internal Moves)"
+# Who may read each kind of event, from the rules rather than from the code: a nation's own
+# business goes to its seat alone (its failed orders, purchases, diplomats, production, cultural
+# spread, winter pay, and how many armies it ordered when fewer went); what happens on the board
+# goes to everyone; a move between a nation's own provinces to everyone while Show Internal
+# Moves is on (the book's default), else to the mover alone; the stack draw to nobody.
+OWN_EVENTS = ("attack_short", "move_short", "order_failed", "buy", "diplomat", "production", "influence", "winter")
+OPEN_EVENTS = ("battle", "capital", "eliminated", "desertion", "rebellion", "game_over")
 
 Check = Callable[[JSONObject, dict[str, list[Order]], JSONObject, tuple[Event, ...]], list[str]]
 
@@ -121,6 +129,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _nations,
         _score,
         _end,
+        _readers,
     )
     return [line for check in checks for line in check(before, orders, result.state, result.events)]
 
@@ -915,3 +924,31 @@ def _end(before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, 
             f"{END}: {over['winners']} win with {over['scores']} (tie {over['tie']}); the best score is {winners}'s"
         ]
     return []
+
+
+def _readers(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """Each event reaches whom the rules let see it (D-ALL-5): see OWN_EVENTS and OPEN_EVENTS;
+    the game option internal-moves, on unless the GM turned it off, opens the moves."""
+    shown = before["scenario"].get("options", {}).get("internal-moves", True)
+    found = []
+    for event in events:
+        want: tuple[str, ...] | None
+        if event.kind == "stacks":
+            want = ()
+        elif event.kind in OPEN_EVENTS or (event.kind == "move" and shown):
+            want = None
+        elif event.kind in OWN_EVENTS or event.kind == "move":
+            want = (event.data["seat"],)
+        else:
+            found.append(f"{READERS}: an event of a kind the rules do not name: {event.kind}")
+            continue
+        got = None if event.seats is None else tuple(event.seats)
+        if got != want:
+            told = "everyone" if got is None else ", ".join(got) or "nobody"
+            meant = "everyone" if want is None else ", ".join(want) or "nobody"
+            found.append(
+                f"{READERS}: a {event.kind} event is told to {told}, not {meant}: {event.data.get('text', '')}"
+            )
+    return found

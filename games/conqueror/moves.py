@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from random import Random
 
-from gm.core.model import Event, Order
+from gm.core.model import Event, JSONObject, Order
 
 from .battle import Battle, fight
 from .board import NEUTRAL, armies_words, nation, owned
@@ -68,18 +68,36 @@ def execute(turn: Turn, seat: str, order: Order, rng: Random) -> None:
     turn.provinces[source]["armies"] -= count
     if turn.provinces[target]["owner"] == seat:
         _arrive(turn, target, count)
-        # Internal moves are the mover's own business ("Show Internal Moves" is off by default).
+        # Everyone's while the game's "Show Internal Moves" is on, as the book has it until a
+        # player turns it off; else the mover's own (README, choice 15). What was ordered, when
+        # fewer went, is the mover's own either way (D-ALL-5): the open text says what went.
+        shown = show_internal_moves(turn.state)
         turn.add(
             "move",
-            f"{v.nation} moves {armies_words(count)} from {v.place(source)} to {v.place(target)}{short}.",
-            (seat,),
+            f"{v.nation} moves {armies_words(count)} from {v.place(source)} to {v.place(target)}"
+            + ("." if shown else f"{short}."),
+            None if shown else (seat,),
             seat=seat,
             **{"from": source},
             to=target,
             armies=count,
         )
+        if shown and short:
+            turn.add(
+                "move_short",
+                f"{v.nation}'s move to {v.place(target)}{short}.",
+                (seat,),
+                seat=seat,
+                to=target,
+                armies=count,
+            )
     else:
         _attack(turn, seat, source, target, count, rng, short)
+
+
+def show_internal_moves(state: JSONObject) -> bool:
+    """The game option internal-moves; a game made before it existed shows them (the book's default)."""
+    return bool(state["scenario"].get("options", {}).get("internal-moves", True))
 
 
 def _arrive(turn: Turn, code: str, count: int) -> None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import copy
 
+import pytest
 from gm_games.conqueror import ruleset
 from gm_games.conqueror.invariants import invariants
 
-from gm.core.model import SeatInfo, TurnResult
-from gm.core.ruleset import TurnSeeds
+from gm.core.model import Event, SeatInfo, TurnResult
+from gm.core.ruleset import TurnSeeds, choose_options, with_options
 
 
 def vale_turn(orders: dict | None = None, **provinces: dict) -> tuple[dict, dict, TurnResult]:
@@ -356,3 +357,61 @@ def test_bought_taxes_or_a_building_bought_twice_are_found():
         "Rush-buying (Gold, Culture Table, D-CQ-4): AR bought",
     )
     assert found == ["Rush-buying (Gold, Culture Table, D-CQ-4): AR bought 2 FORT in ARD"]
+
+
+def readers(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("Who is told what")]
+
+
+def told_to(result: TurnResult, kind: str, seats: tuple[str, ...] | None) -> TurnResult:
+    """The turn with the first event of `kind` told to `seats` instead."""
+    events = list(result.events)
+    i = next(i for i, e in enumerate(events) if e.kind == kind)
+    events[i] = Event(events[i].kind, events[i].data, seats)
+    return TurnResult(result.state, tuple(events))
+
+
+def an_internal_move_and_a_failed_one(off: bool = False) -> tuple[dict, dict, TurnResult]:
+    # Arden moves 2 armies into its own Holm (an internal move) and orders a move into Fenland,
+    # which is not its own (a failed order: its reason is Arden's alone).
+    mine = {"AR": 100, "BE": 0, "neutral": 0}
+    scenario = ruleset.load_scenario(ruleset.scenario_text("vale"), "vale")
+    if off:
+        scenario = with_options(scenario, choose_options(ruleset.game_options(), {"internal-moves": "no"}))
+    state = ruleset.new_game(scenario, [SeatInfo("AR", "Ann"), SeatInfo("BE", "Ben")], TurnSeeds(1, 0))
+    state["provinces"]["HOL"].update(owner="AR", armies=0, influence=mine)
+    orders = {"AR": ruleset.parse_orders([(1, "MOVE ARD HOL 2"), (2, "MOVE ARD FEN 1")])[0]}
+    return state, orders, ruleset.resolve(state, orders, TurnSeeds(1, 1))
+
+
+def test_each_event_is_told_to_whom_the_rules_let_see_it():
+    before, orders, result = an_internal_move_and_a_failed_one()
+    assert [e.seats for e in result.events if e.kind == "move"] == [None]
+    assert [e.seats for e in result.events if e.kind == "order_failed"] == [("AR",)]
+    assert invariants(before, orders, result) == []
+    before, orders, result = an_internal_move_and_a_failed_one(off=True)
+    assert [e.seats for e in result.events if e.kind == "move"] == [("AR",)]
+    assert invariants(before, orders, result) == []
+
+
+def test_a_failed_order_told_to_everyone_is_found():
+    before, orders, result = an_internal_move_and_a_failed_one()
+    [line] = readers(invariants(before, orders, told_to(result, "order_failed", None)))
+    assert "a order_failed event is told to everyone, not AR" in line
+
+
+@pytest.mark.parametrize(
+    "off, seats, wrong",
+    [(False, ("AR",), "told to AR, not everyone"), (True, None, "told to everyone, not AR")],
+    ids=["kept-from-the-others-while-on", "told-to-everyone-while-off"],
+)
+def test_an_internal_move_told_against_the_option_is_found(off, seats, wrong):
+    before, orders, result = an_internal_move_and_a_failed_one(off=off)
+    [line] = readers(invariants(before, orders, told_to(result, "move", seats)))
+    assert f"a move event is {wrong}" in line
+
+
+def test_the_stack_draw_told_to_a_seat_is_found():
+    before, orders, result = an_internal_move_and_a_failed_one()
+    [line] = readers(invariants(before, orders, told_to(result, "stacks", ("BE",))))
+    assert "a stacks event is told to BE, not nobody" in line
