@@ -19,7 +19,9 @@ class ConquerorRuleset(PackagedRuleset):
     """Conqueror!: simultaneous order stacks, provinces, culture and influence, AI nations."""
 
     name = "conqueror"
-    version = "1.0"
+    # 1.1: the option `internal-moves` (the book's Show Internal Moves), on by default; games
+    # made with 1.0 store no options and keep their moves the mover's own.
+    version = "1.1"
     title = "Conqueror!"
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.conqueror.templates"

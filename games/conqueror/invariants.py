@@ -40,6 +40,7 @@ from .economy import (
     WINTER_EVERY,
     requirement,
 )
+from .moves import show_internal_moves
 from .orders import MAX_MOVES
 
 GOLD = "Gold (Gold, Support Costs, D-CQ-4, D-CQ-5)"
@@ -931,7 +932,7 @@ def _readers(
 ) -> list[str]:
     """Each event reaches whom the rules let see it (D-ALL-5): see OWN_EVENTS and OPEN_EVENTS;
     the game option internal-moves, on unless the GM turned it off, opens the moves."""
-    shown = before["scenario"].get("options", {}).get("internal-moves", True)
+    shown = show_internal_moves(before)
     found = []
     for event in events:
         want: tuple[str, ...] | None

@@ -96,8 +96,10 @@ def execute(turn: Turn, seat: str, order: Order, rng: Random) -> None:
 
 
 def show_internal_moves(state: JSONObject) -> bool:
-    """The game option internal-moves; a game made before it existed shows them (the book's default)."""
-    return bool(state["scenario"].get("options", {}).get("internal-moves", True))
+    """The game option internal-moves. Every game made since it exists stores it (on by default,
+    as the book has it); a game made before (ruleset version 1.0) keeps what it showed then, the
+    mover's own, so its turns re-run as they ran."""
+    return bool(state["scenario"].get("options", {}).get("internal-moves", False))
 
 
 def _arrive(turn: Turn, code: str, count: int) -> None:

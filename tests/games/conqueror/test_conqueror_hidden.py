@@ -214,3 +214,16 @@ def test_the_check_and_its_warnings_answer_alike_whatever_a_rival_keeps():
 
     play(ruleset, state, codes, 8, each=look)
     assert compared
+
+
+def test_a_game_made_before_show_internal_moves_keeps_its_moves_the_movers_own():
+    # Ruleset 1.0 stored no options: its internal moves were the mover's own, and its turns re-run
+    # as they ran. A new game shows them to everyone (the book's default, README choice 15).
+    new = vale("AR", "BE")
+    old = vale("AR", "BE")
+    del old["scenario"]["options"]
+    for state in (new, old):
+        state["provinces"]["HOL"].update(owner="AR", armies=0, influence={"AR": 100, "BE": 0, "neutral": 0})
+    assert seen(run(new, {"AR": ["MOVE ARD HOL 2"]}), "BE", "move") != []
+    assert seen(run(old, {"AR": ["MOVE ARD HOL 2"]}), "BE", "move") == []
+    assert seen(run(old, {"AR": ["MOVE ARD HOL 2"]}), "AR", "move") != []

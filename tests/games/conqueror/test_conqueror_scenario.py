@@ -69,7 +69,7 @@ def error(text: str) -> str:
 
 def test_the_ruleset_meets_the_contract_and_lists_its_scenarios():
     assert isinstance(ruleset, Ruleset)
-    assert (ruleset.name, ruleset.version, ruleset.title) == ("conqueror", "1.0", "Conqueror!")
+    assert (ruleset.name, ruleset.version, ruleset.title) == ("conqueror", "1.1", "Conqueror!")
     assert ruleset.default_scenario() == "europe" and ruleset.scenario_names() == ["europe", "vale"]
     with pytest.raises(ScenarioError, match="conqueror has no scenario 'mars'; it has europe, vale"):
         ruleset.scenario_text("mars")
