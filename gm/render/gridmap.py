@@ -436,8 +436,8 @@ class _Sketch:
                 text, gap = str(mark["label"]), s / 2 + max(2, s // 3) + 2
                 width = self.pen.textlength(text, font=_font(size))
                 right_edge = self.margin + (self.x1 - self.x0) * self.scale
-                x = cx + gap if cx + gap + width + 2 <= right_edge else cx - gap - width
-                self._text(x, cy - size * 0.6, text, size)
+                at = cx + gap if cx + gap + width + 2 <= right_edge else cx - gap - width
+                self._text(at, cy - size * 0.6, text, size)
 
     def _text(
         self,
