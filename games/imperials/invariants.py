@@ -69,6 +69,8 @@ EVENT_DIE = "Event dice (a card of its colour to each player with 1 or more and 
 PRODUCE = "Production (a village 1 and a town 2 from each adjacent tile of the number rolled)"
 DRAGON = "Dragons (strength the towns on the board; the verdict, D-IM-6, D-IM-11)"
 END = "Victory Conditions (the end, the winner and the scores; the round limit)"
+GRANARY = "Strategic Improvements (the granary, with 3 science improvements, after a roll that gave the player nothing)"
+WAR = "Dragons (all warriors are deactivated after the war)"
 assert all(
     ": " not in name
     for name in (
@@ -94,6 +96,8 @@ assert all(
         EVENT_DIE,
         DRAGON,
         END,
+        GRANARY,
+        WAR,
     )
 )
 
@@ -143,6 +147,8 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _plays,
         _warrior_actions,
         _placements,
+        _granaries,
+        _war_ends,
         _end,
     )
     return found + [line for check in checks for line in check(before, result.state, result.events)]
@@ -408,6 +414,49 @@ def _wonders(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -
         if (after["wonders"][c] or {}).get("town") != v
     ]
     return found
+
+
+def _granaries(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """ "The granary provides one resource of the player's choice when a dice roll does not produce
+    any resource for the player's civilization": only with the granary ("3 improvements of a type"),
+    only after a roll that gave the player nothing (a commodity is something, D-IM-13)."""
+    levels = {seat: s["improvements"]["science"] for seat, s in before["seats"].items()}
+    produced: set[str] = set()
+    found = []
+    for event in events:
+        data = event.data
+        if event.kind == "improve" and data["improvement"] == "science":
+            levels[data["seat"]] = data["level"]
+        elif event.kind == "dice":
+            produced = set()
+        elif event.kind == "production":
+            produced = {s for s, cards in data["produced"].items() if any(cards.values())}
+        elif event.kind == "granary":
+            seat = data["seat"]
+            if levels[seat] < 3 or seat in produced:
+                found.append(f"{GRANARY}: {seat} with {levels[seat]} science improvements gets {data['cards']}")
+    return found
+
+
+def _war_ends(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """ "Regardless of the result of the dragon war, all warriors are deactivated after the war": a
+    warrior active when the round ends after the dragon's war is its owner's woken after it (an
+    ACTIVATE, the Warlord) or placed by a Deserter after it, active as it was."""
+    wars = [i for i, e in enumerate(events) if e.kind == "dragon_battle"]
+    if not wars:
+        return []
+    woken = {
+        e.data.get("seat")
+        for e in events[wars[-1] + 1 :]
+        if e.kind == "activate"
+        or (e.kind == "warrior" and e.data.get("free"))
+        or (e.kind == "play" and e.data.get("card") == "warlord")
+    }
+    return [
+        f"{WAR}: {w['owner']}'s warrior at {v} is active after the war, woken by nothing since"
+        for v, w in sorted(after["warriors"].items(), key=lambda item: int(item[0]))
+        if w["active"] and w["owner"] not in woken
+    ]
 
 
 def _hidden(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from gm_games.imperials import actions, robber, ruleset, turn as imperials_turn
+from gm_games.imperials import actions, produce, robber, ruleset, turn as imperials_turn, warriors
 from gm_games.imperials.invariants import (
     ACTIONS,
     ARMY,
@@ -17,6 +17,7 @@ from gm_games.imperials.invariants import (
     DRAGON,
     END,
     EVENT_DIE,
+    GRANARY,
     HIDDEN,
     LIMIT,
     OFFERS,
@@ -29,6 +30,7 @@ from gm_games.imperials.invariants import (
     SLAYER,
     THEFT,
     TRADES,
+    WAR,
     WIN,
     invariants,
 )
@@ -458,3 +460,52 @@ def test_a_robber_that_robs_the_owner_of_a_town_the_dragon_burns_away_later_is_n
     # Burnt away before the robber moves, the town is no reason to rob its owner.
     lines = invariants(before, orders, TurnResult(after, (burn, *robbed)))
     assert f"{THEFT}: {mover} moves the robber to {tile} and robs none of {[other]}" in lines
+
+
+def test_a_granary_and_a_war_planted_wrong_in_the_rules_fail_the_battery(monkeypatch):
+    # "Science: The granary provides one resource ... when a dice roll does not produce any
+    # resource", with "3 improvements of a type"; "Regardless of the result of the dragon war, all
+    # warriors are deactivated after the war". Seeds 9 and 10 draw Wonders & Warriors games.
+    monkeypatch.setattr(produce, "GRANARY_LEVEL", 1)
+    fought = warriors.battle
+
+    def awake(turn):
+        active = [v for v, w in turn.state["warriors"].items() if w["active"]]
+        fought(turn)
+        for v in active:
+            turn.state["warriors"][v]["active"] = True
+
+    monkeypatch.setattr(warriors, "battle", awake)
+    report = run_battery(ruleset, games=2, seed=9)
+    assert {GRANARY, WAR} <= {f.invariant for f in report.findings}
+
+
+def test_a_granary_after_a_roll_that_paid_or_a_warrior_awake_after_the_war_is_found():
+    before, orders, result = game("wonders", 5, 10)
+    red, blue = before["seating"][:2]
+    before = copy.deepcopy(before)
+    before["seats"][red]["improvements"]["science"] = 3
+    before["seats"][blue]["improvements"]["science"] = 3
+    roll = (
+        Event("dice", {"seat": red, "white": 2, "red": 3, "total": 5, "event": "black", "text": "d"}),
+        Event("production", {"total": 5, "produced": {red: {"wood": 1}}, "text": "p"}),
+    )
+    paid = Event("granary", {"seat": red, "cards": {"ore": 1}, "text": "g"})
+    owed = Event("granary", {"seat": blue, "cards": {"ore": 1}, "text": "g"})
+    lines = invariants(before, orders, TurnResult(result.state, (*result.events, *roll, paid, owed)))
+    assert [line for line in lines if line.startswith(GRANARY)] == [
+        f"{GRANARY}: {red} with 3 science improvements gets {{'ore': 1}}"
+    ]
+    after = copy.deepcopy(result.state)
+    for warrior in after["warriors"].values():
+        warrior["active"] = False
+    vertex = next(v for v in map(str, range(1, 60)) if v not in after["buildings"] and v not in after["warriors"])
+    after["warriors"][vertex] = {"owner": red, "level": 1, "active": True, "activated": after["round"]}
+    war = Event("dragon_battle", {"attack": 0, "defence": 0, "forces": {}, "warriors": {}, "won": True, "text": "b"})
+    lines = invariants(before, orders, TurnResult(after, (*result.events, war)))
+    assert [line for line in lines if line.startswith(WAR)] == [
+        f"{WAR}: {red}'s warrior at {vertex} is active after the war, woken by nothing since"
+    ]
+    woken = Event("activate", {"seat": red, "vertex": int(vertex), "text": "a"})
+    lines = invariants(before, orders, TurnResult(after, (*result.events, war, woken)))
+    assert not any(line.startswith(WAR) for line in lines)
