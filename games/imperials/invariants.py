@@ -71,6 +71,7 @@ DRAGON = "Dragons (strength the towns on the board; the verdict, D-IM-6, D-IM-11
 END = "Victory Conditions (the end, the winner and the scores; the round limit)"
 GRANARY = "Strategic Improvements (the granary, with 3 science improvements, after a roll that gave the player nothing)"
 WAR = "Dragons (all warriors are deactivated after the war)"
+CHASE = "Warriors (a warrior chases the robber only from a tile adjacent to it)"
 assert all(
     ": " not in name
     for name in (
@@ -98,6 +99,7 @@ assert all(
         END,
         GRANARY,
         WAR,
+        CHASE,
     )
 )
 
@@ -149,6 +151,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _placements,
         _granaries,
         _war_ends,
+        _chases,
         _end,
     )
     return found + [line for check in checks for line in check(before, result.state, result.events)]
@@ -457,6 +460,19 @@ def _war_ends(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) 
         for v, w in sorted(after["warriors"].items(), key=lambda item: int(item[0]))
         if w["active"] and w["owner"] not in woken
     ]
+
+
+def _chases(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """ "A warrior may chase away the robber if the robber is on a tile adjacent to the warrior":
+    the robber, followed through the round, stands at a tile of the chasing warrior's vertex."""
+    geo = board_geometry(after)
+    robber, found = before["robber"], []
+    for event in events:
+        if event.kind == "robber":
+            robber = event.data["tile"]
+        elif event.kind == "chase" and robber not in geo.vertex_tiles[event.data["vertex"]]:
+            found.append(f"{CHASE}: the warrior at {event.data['vertex']} chases the robber from tile {robber}")
+    return found
 
 
 def _hidden(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:

@@ -12,6 +12,7 @@ from gm_games.imperials.invariants import (
     ARMY,
     BANKED,
     CARDS,
+    CHASE,
     DISCARDS,
     DISTANCE,
     DRAGON,
@@ -509,3 +510,18 @@ def test_a_granary_after_a_roll_that_paid_or_a_warrior_awake_after_the_war_is_fo
     woken = Event("activate", {"seat": red, "vertex": int(vertex), "text": "a"})
     lines = invariants(before, orders, TurnResult(after, (*result.events, war, woken)))
     assert not any(line.startswith(WAR) for line in lines)
+
+
+def test_a_chase_of_a_robber_away_from_the_warrior_is_found():
+    # "A warrior may chase away the robber if the robber is on a tile adjacent to the warrior."
+    before, orders, result = game("wonders", 5, 10)
+    geo = imperials_turn.board_geometry(before)
+    red = before["seating"][0]
+    near = geo.tile_vertices["A"][0]
+    far = next(v for v in range(1, geo.vertex_count + 1) if "A" not in geo.vertex_tiles[v])
+    moved = Event("robber", {"seat": red, "tile": "A", "text": "r"})
+    for vertex, wrong in ((far, True), (near, False)):
+        chase = Event("chase", {"seat": red, "vertex": vertex, "text": "c"})
+        lines = invariants(before, orders, TurnResult(result.state, (*result.events, moved, chase)))
+        found = [line for line in lines if line.startswith(CHASE)]
+        assert found == ([f"{CHASE}: the warrior at {vertex} chases the robber from tile A"] if wrong else [])
