@@ -72,6 +72,7 @@ END = "Victory Conditions (the end, the winner and the scores; the round limit)"
 GRANARY = "Strategic Improvements (the granary, with 3 science improvements, after a roll that gave the player nothing)"
 WAR = "Dragons (all warriors are deactivated after the war)"
 CHASE = "Warriors (a warrior chases the robber only from a tile adjacent to it)"
+TOWNED = "Commodities & Improvements (improvements only with at least one town on the board)"
 assert all(
     ": " not in name
     for name in (
@@ -100,6 +101,7 @@ assert all(
         GRANARY,
         WAR,
         CHASE,
+        TOWNED,
     )
 )
 
@@ -702,7 +704,8 @@ def _placements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]
     D-IM-3); a warrior "similar to settlements", on an empty vertex at the end of its owner's road.
     The longest route and the strongest army pass only to a player strictly ahead of their
     holder (rule D-IM-7: the holder keeps them on a tie); the dragon's strength is the towns on
-    the board and its verdict counts active warriors (rules D-IM-6, D-IM-11)."""
+    the board and its verdict counts active warriors (rules D-IM-6, D-IM-11); "you may build
+    improvements only when you have at least one town on the board"."""
     geo = board_geometry(after)
     roads: dict[str, str] = dict(before["roads"])
     buildings: dict[str, JSONObject] = {v: dict(b) for v, b in before["buildings"].items()}
@@ -756,6 +759,8 @@ def _placements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]
             die["got"].add(seat)
         if kind == "improve":
             levels[seat][data["improvement"]] = data["level"]
+            if not any(b["owner"] == seat and b["kind"] == "town" for b in buildings.values()):
+                found.append(f"{TOWNED}: {seat} builds {data['improvement']} {data['level']} with no town")
         if kind == "buy" or (kind == "card_drawn" and bought):
             bought = kind == "buy"
             if kind == "card_drawn" and (not deck or deck.pop(0) != data["card"]):

@@ -30,6 +30,7 @@ from gm_games.imperials.invariants import (
     ROUTE,
     SLAYER,
     THEFT,
+    TOWNED,
     TRADES,
     WAR,
     WIN,
@@ -525,3 +526,16 @@ def test_a_chase_of_a_robber_away_from_the_warrior_is_found():
         lines = invariants(before, orders, TurnResult(result.state, (*result.events, moved, chase)))
         found = [line for line in lines if line.startswith(CHASE)]
         assert found == ([f"{CHASE}: the warrior at {vertex} chases the robber from tile A"] if wrong else [])
+
+
+def test_an_improvement_without_a_town_is_found():
+    # "you may build improvements only when you have at least one town on the board".
+    before, orders, result = game("wonders", 5, 10)
+    towns = [(int(v), b["owner"]) for v, b in result.state["buildings"].items() if b["kind"] == "town"]
+    seat = towns[0][1]
+    improve = Event("improve", {"seat": seat, "improvement": "science", "level": 1, "cost": {"paper": 1}, "text": "i"})
+    lines = invariants(before, orders, TurnResult(result.state, (*result.events, improve)))
+    assert not any(line.startswith(TOWNED) for line in lines)
+    burnt = [Event("demote", {"seat": s, "vertex": v, "removed": False, "text": "d"}) for v, s in towns if s == seat]
+    lines = invariants(before, orders, TurnResult(result.state, (*result.events, *burnt, improve)))
+    assert [line for line in lines if line.startswith(TOWNED)] == [f"{TOWNED}: {seat} builds science 1 with no town"]
