@@ -73,6 +73,7 @@ GRANARY = "Strategic Improvements (the granary, with 3 science improvements, aft
 WAR = "Dragons (all warriors are deactivated after the war)"
 CHASE = "Warriors (a warrior chases the robber only from a tile adjacent to it)"
 TOWNED = "Commodities & Improvements (improvements only with at least one town on the board)"
+DISPLACE = "Warriors (a warrior moves onto an empty corner or another player's weaker warrior)"
 assert all(
     ": " not in name
     for name in (
@@ -102,6 +103,7 @@ assert all(
         WAR,
         CHASE,
         TOWNED,
+        DISPLACE,
     )
 )
 
@@ -154,6 +156,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _granaries,
         _war_ends,
         _chases,
+        _displacements,
         _end,
     )
     return found + [line for check in checks for line in check(before, result.state, result.events)]
@@ -474,6 +477,41 @@ def _chases(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
             robber = event.data["tile"]
         elif event.kind == "chase" and robber not in geo.vertex_tiles[event.data["vertex"]]:
             found.append(f"{CHASE}: the warrior at {event.data['vertex']} chases the robber from tile {robber}")
+    return found
+
+
+def _displacements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """A moved warrior's "location must be empty or contain another player's warrior of lesser
+    strength": strong displaces regular, mighty strong or regular, and a mighty warrior is never
+    displaced. Each warrior's owner and level are followed through the round's events."""
+    board = {int(v): (w["owner"], w["level"]) for v, w in before["warriors"].items()}
+    moved_onto: tuple[str, int] | None = None  # the warrior a move found on its corner, to be displaced
+    deserted: int | None = None  # the level of the warrior a Deserter took, to be placed again
+    found = []
+    for event in events:
+        data, kind = event.data, event.kind
+        if kind == "warrior":
+            board[data["vertex"]] = (data["seat"], deserted if data.get("free") and deserted else 1)
+            deserted = None
+        elif kind == "upgrade":
+            board[data["vertex"]] = (data["seat"], data["level"])
+        elif kind == "play" and data.get("card") == "deserter":
+            board.pop(data["vertex"], None)
+            deserted = data["level"]
+        elif kind == "deserter_lost":
+            deserted = None
+        elif kind == "warrior_moves":
+            mover = board.pop(data["start"], (data["seat"], 0))
+            moved_onto = board.get(data["end"])
+            if moved_onto is not None and (moved_onto[0] == data["seat"] or moved_onto[1] >= mover[1]):
+                found.append(f"{DISPLACE}: {data['text']} (its level {mover[1]}, {moved_onto} there)")
+            board[data["end"]] = mover
+        elif kind in ("warrior_displaced", "warrior_removed"):
+            at = data["start"] if kind == "warrior_displaced" else data["vertex"]
+            piece = moved_onto if moved_onto is not None and moved_onto[0] == data["seat"] else board.pop(at, None)
+            moved_onto = None
+            if kind == "warrior_displaced" and piece is not None:
+                board[data["end"]] = piece
     return found
 
 

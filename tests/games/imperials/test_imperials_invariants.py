@@ -14,6 +14,7 @@ from gm_games.imperials.invariants import (
     CARDS,
     CHASE,
     DISCARDS,
+    DISPLACE,
     DISTANCE,
     DRAGON,
     END,
@@ -539,3 +540,26 @@ def test_an_improvement_without_a_town_is_found():
     burnt = [Event("demote", {"seat": s, "vertex": v, "removed": False, "text": "d"}) for v, s in towns if s == seat]
     lines = invariants(before, orders, TurnResult(result.state, (*result.events, *burnt, improve)))
     assert [line for line in lines if line.startswith(TOWNED)] == [f"{TOWNED}: {seat} builds science 1 with no town"]
+
+
+def test_a_move_onto_an_equal_or_an_own_warrior_is_found():
+    # "This location must be empty or contain another player's warrior of lesser strength";
+    # "Strong warriors may also displace regular warriors of other players".
+    before, orders, result = game("wonders", 5, 10)
+    red, blue = before["seating"][:2]
+    free = [v for v in range(1, 55) if str(v) not in result.state["buildings"] and str(v) not in before["warriors"]]
+    a, b = free[:2]
+
+    def lines(*planted: Event) -> list[str]:
+        found = invariants(before, orders, TurnResult(result.state, (*result.events, *planted)))
+        return [line for line in found if line.startswith(DISPLACE)]
+
+    placed = Event("warrior", {"seat": red, "vertex": a, "free": False, "text": "w"})
+    move = Event("warrior_moves", {"seat": red, "start": a, "end": b, "text": "m"})
+    displaced = Event("warrior_displaced", {"seat": blue, "start": b, "end": 1, "text": "d"})
+    upgraded = Event("upgrade", {"seat": red, "vertex": a, "level": 2, "free": False, "text": "u"})
+    theirs = Event("warrior", {"seat": blue, "vertex": b, "free": False, "text": "w"})
+    mine = Event("warrior", {"seat": red, "vertex": b, "free": False, "text": "w"})
+    assert lines(placed, theirs, move, displaced) == [f"{DISPLACE}: m (its level 1, ('{blue}', 1) there)"]
+    assert lines(placed, theirs, upgraded, move, displaced) == []
+    assert lines(placed, mine, upgraded, move) == [f"{DISPLACE}: m (its level 2, ('{red}', 1) there)"]
