@@ -69,6 +69,11 @@ EVENT_DIE = "Event dice (a card of its colour to each player with 1 or more and 
 PRODUCE = "Production (a village 1 and a town 2 from each adjacent tile of the number rolled)"
 DRAGON = "Dragons (strength the towns on the board; the verdict, D-IM-6, D-IM-11)"
 END = "Victory Conditions (the end, the winner and the scores; the round limit)"
+GRANARY = "Strategic Improvements (the granary, with 3 science improvements, after a roll that gave the player nothing)"
+WAR = "Dragons (all warriors are deactivated after the war)"
+CHASE = "Warriors (a warrior chases the robber only from a tile adjacent to it)"
+TOWNED = "Commodities & Improvements (improvements only with at least one town on the board)"
+DISPLACE = "Warriors (a warrior moves onto an empty corner or another player's weaker warrior)"
 assert all(
     ": " not in name
     for name in (
@@ -94,6 +99,11 @@ assert all(
         EVENT_DIE,
         DRAGON,
         END,
+        GRANARY,
+        WAR,
+        CHASE,
+        TOWNED,
+        DISPLACE,
     )
 )
 
@@ -143,6 +153,10 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _plays,
         _warrior_actions,
         _placements,
+        _granaries,
+        _war_ends,
+        _chases,
+        _displacements,
         _end,
     )
     return found + [line for check in checks for line in check(before, result.state, result.events)]
@@ -410,6 +424,97 @@ def _wonders(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -
     return found
 
 
+def _granaries(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """ "The granary provides one resource of the player's choice when a dice roll does not produce
+    any resource for the player's civilization": only with the granary ("3 improvements of a type"),
+    only after a roll that gave the player nothing (a commodity is something, D-IM-13)."""
+    levels = {seat: s["improvements"]["science"] for seat, s in before["seats"].items()}
+    produced: set[str] = set()
+    found = []
+    for event in events:
+        data = event.data
+        if event.kind == "improve" and data["improvement"] == "science":
+            levels[data["seat"]] = data["level"]
+        elif event.kind == "dice":
+            produced = set()
+        elif event.kind == "production":
+            produced = {s for s, cards in data["produced"].items() if any(cards.values())}
+        elif event.kind == "granary":
+            seat = data["seat"]
+            if levels[seat] < 3 or seat in produced:
+                found.append(f"{GRANARY}: {seat} with {levels[seat]} science improvements gets {data['cards']}")
+    return found
+
+
+def _war_ends(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """ "Regardless of the result of the dragon war, all warriors are deactivated after the war": a
+    warrior active when the round ends after the dragon's war is its owner's woken after it (an
+    ACTIVATE, the Warlord) or placed by a Deserter after it, active as it was."""
+    wars = [i for i, e in enumerate(events) if e.kind == "dragon_battle"]
+    if not wars:
+        return []
+    woken = {
+        e.data.get("seat")
+        for e in events[wars[-1] + 1 :]
+        if e.kind == "activate"
+        or (e.kind == "warrior" and e.data.get("free"))
+        or (e.kind == "play" and e.data.get("card") == "warlord")
+    }
+    return [
+        f"{WAR}: {w['owner']}'s warrior at {v} is active after the war, woken by nothing since"
+        for v, w in sorted(after["warriors"].items(), key=lambda item: int(item[0]))
+        if w["active"] and w["owner"] not in woken
+    ]
+
+
+def _chases(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """ "A warrior may chase away the robber if the robber is on a tile adjacent to the warrior":
+    the robber, followed through the round, stands at a tile of the chasing warrior's vertex."""
+    geo = board_geometry(after)
+    robber, found = before["robber"], []
+    for event in events:
+        if event.kind == "robber":
+            robber = event.data["tile"]
+        elif event.kind == "chase" and robber not in geo.vertex_tiles[event.data["vertex"]]:
+            found.append(f"{CHASE}: the warrior at {event.data['vertex']} chases the robber from tile {robber}")
+    return found
+
+
+def _displacements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """A moved warrior's "location must be empty or contain another player's warrior of lesser
+    strength": strong displaces regular, mighty strong or regular, and a mighty warrior is never
+    displaced. Each warrior's owner and level are followed through the round's events."""
+    board = {int(v): (w["owner"], w["level"]) for v, w in before["warriors"].items()}
+    moved_onto: tuple[str, int] | None = None  # the warrior a move found on its corner, to be displaced
+    deserted: int | None = None  # the level of the warrior a Deserter took, to be placed again
+    found = []
+    for event in events:
+        data, kind = event.data, event.kind
+        if kind == "warrior":
+            board[data["vertex"]] = (data["seat"], deserted if data.get("free") and deserted else 1)
+            deserted = None
+        elif kind == "upgrade":
+            board[data["vertex"]] = (data["seat"], data["level"])
+        elif kind == "play" and data.get("card") == "deserter":
+            board.pop(data["vertex"], None)
+            deserted = data["level"]
+        elif kind == "deserter_lost":
+            deserted = None
+        elif kind == "warrior_moves":
+            mover = board.pop(data["start"], (data["seat"], 0))
+            moved_onto = board.get(data["end"])
+            if moved_onto is not None and (moved_onto[0] == data["seat"] or moved_onto[1] >= mover[1]):
+                found.append(f"{DISPLACE}: {data['text']} (its level {mover[1]}, {moved_onto} there)")
+            board[data["end"]] = mover
+        elif kind in ("warrior_displaced", "warrior_removed"):
+            at = data["start"] if kind == "warrior_displaced" else data["vertex"]
+            piece = moved_onto if moved_onto is not None and moved_onto[0] == data["seat"] else board.pop(at, None)
+            moved_onto = None
+            if kind == "warrior_displaced" and piece is not None:
+                board[data["end"]] = piece
+    return found
+
+
 def _hidden(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
     found = []
     for event in events:
@@ -637,7 +742,8 @@ def _placements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]
     D-IM-3); a warrior "similar to settlements", on an empty vertex at the end of its owner's road.
     The longest route and the strongest army pass only to a player strictly ahead of their
     holder (rule D-IM-7: the holder keeps them on a tie); the dragon's strength is the towns on
-    the board and its verdict counts active warriors (rules D-IM-6, D-IM-11)."""
+    the board and its verdict counts active warriors (rules D-IM-6, D-IM-11); "you may build
+    improvements only when you have at least one town on the board"."""
     geo = board_geometry(after)
     roads: dict[str, str] = dict(before["roads"])
     buildings: dict[str, JSONObject] = {v: dict(b) for v, b in before["buildings"].items()}
@@ -691,6 +797,8 @@ def _placements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]
             die["got"].add(seat)
         if kind == "improve":
             levels[seat][data["improvement"]] = data["level"]
+            if not any(b["owner"] == seat and b["kind"] == "town" for b in buildings.values()):
+                found.append(f"{TOWNED}: {seat} builds {data['improvement']} {data['level']} with no town")
         if kind == "buy" or (kind == "card_drawn" and bought):
             bought = kind == "buy"
             if kind == "card_drawn" and (not deck or deck.pop(0) != data["card"]):

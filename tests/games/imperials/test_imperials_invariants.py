@@ -6,17 +6,20 @@ from __future__ import annotations
 import copy
 
 import pytest
-from gm_games.imperials import actions, robber, ruleset, turn as imperials_turn
+from gm_games.imperials import actions, produce, robber, ruleset, turn as imperials_turn, warriors
 from gm_games.imperials.invariants import (
     ACTIONS,
     ARMY,
     BANKED,
     CARDS,
+    CHASE,
     DISCARDS,
+    DISPLACE,
     DISTANCE,
     DRAGON,
     END,
     EVENT_DIE,
+    GRANARY,
     HIDDEN,
     LIMIT,
     OFFERS,
@@ -28,7 +31,9 @@ from gm_games.imperials.invariants import (
     ROUTE,
     SLAYER,
     THEFT,
+    TOWNED,
     TRADES,
+    WAR,
     WIN,
     invariants,
 )
@@ -458,3 +463,103 @@ def test_a_robber_that_robs_the_owner_of_a_town_the_dragon_burns_away_later_is_n
     # Burnt away before the robber moves, the town is no reason to rob its owner.
     lines = invariants(before, orders, TurnResult(after, (burn, *robbed)))
     assert f"{THEFT}: {mover} moves the robber to {tile} and robs none of {[other]}" in lines
+
+
+def test_a_granary_and_a_war_planted_wrong_in_the_rules_fail_the_battery(monkeypatch):
+    # "Science: The granary provides one resource ... when a dice roll does not produce any
+    # resource", with "3 improvements of a type"; "Regardless of the result of the dragon war, all
+    # warriors are deactivated after the war". Seeds 9 and 10 draw Wonders & Warriors games.
+    monkeypatch.setattr(produce, "GRANARY_LEVEL", 1)
+    fought = warriors.battle
+
+    def awake(turn):
+        active = [v for v, w in turn.state["warriors"].items() if w["active"]]
+        fought(turn)
+        for v in active:
+            turn.state["warriors"][v]["active"] = True
+
+    monkeypatch.setattr(warriors, "battle", awake)
+    report = run_battery(ruleset, games=2, seed=9)
+    assert {GRANARY, WAR} <= {f.invariant for f in report.findings}
+
+
+def test_a_granary_after_a_roll_that_paid_or_a_warrior_awake_after_the_war_is_found():
+    before, orders, result = game("wonders", 5, 10)
+    red, blue = before["seating"][:2]
+    before = copy.deepcopy(before)
+    before["seats"][red]["improvements"]["science"] = 3
+    before["seats"][blue]["improvements"]["science"] = 3
+    roll = (
+        Event("dice", {"seat": red, "white": 2, "red": 3, "total": 5, "event": "black", "text": "d"}),
+        Event("production", {"total": 5, "produced": {red: {"wood": 1}}, "text": "p"}),
+    )
+    paid = Event("granary", {"seat": red, "cards": {"ore": 1}, "text": "g"})
+    owed = Event("granary", {"seat": blue, "cards": {"ore": 1}, "text": "g"})
+    lines = invariants(before, orders, TurnResult(result.state, (*result.events, *roll, paid, owed)))
+    assert [line for line in lines if line.startswith(GRANARY)] == [
+        f"{GRANARY}: {red} with 3 science improvements gets {{'ore': 1}}"
+    ]
+    after = copy.deepcopy(result.state)
+    for warrior in after["warriors"].values():
+        warrior["active"] = False
+    vertex = next(v for v in map(str, range(1, 60)) if v not in after["buildings"] and v not in after["warriors"])
+    after["warriors"][vertex] = {"owner": red, "level": 1, "active": True, "activated": after["round"]}
+    war = Event("dragon_battle", {"attack": 0, "defence": 0, "forces": {}, "warriors": {}, "won": True, "text": "b"})
+    lines = invariants(before, orders, TurnResult(after, (*result.events, war)))
+    assert [line for line in lines if line.startswith(WAR)] == [
+        f"{WAR}: {red}'s warrior at {vertex} is active after the war, woken by nothing since"
+    ]
+    woken = Event("activate", {"seat": red, "vertex": int(vertex), "text": "a"})
+    lines = invariants(before, orders, TurnResult(after, (*result.events, war, woken)))
+    assert not any(line.startswith(WAR) for line in lines)
+
+
+def test_a_chase_of_a_robber_away_from_the_warrior_is_found():
+    # "A warrior may chase away the robber if the robber is on a tile adjacent to the warrior."
+    before, orders, result = game("wonders", 5, 10)
+    geo = imperials_turn.board_geometry(before)
+    red = before["seating"][0]
+    near = geo.tile_vertices["A"][0]
+    far = next(v for v in range(1, geo.vertex_count + 1) if "A" not in geo.vertex_tiles[v])
+    moved = Event("robber", {"seat": red, "tile": "A", "text": "r"})
+    for vertex, wrong in ((far, True), (near, False)):
+        chase = Event("chase", {"seat": red, "vertex": vertex, "text": "c"})
+        lines = invariants(before, orders, TurnResult(result.state, (*result.events, moved, chase)))
+        found = [line for line in lines if line.startswith(CHASE)]
+        assert found == ([f"{CHASE}: the warrior at {vertex} chases the robber from tile A"] if wrong else [])
+
+
+def test_an_improvement_without_a_town_is_found():
+    # "you may build improvements only when you have at least one town on the board".
+    before, orders, result = game("wonders", 5, 10)
+    towns = [(int(v), b["owner"]) for v, b in result.state["buildings"].items() if b["kind"] == "town"]
+    seat = towns[0][1]
+    improve = Event("improve", {"seat": seat, "improvement": "science", "level": 1, "cost": {"paper": 1}, "text": "i"})
+    lines = invariants(before, orders, TurnResult(result.state, (*result.events, improve)))
+    assert not any(line.startswith(TOWNED) for line in lines)
+    burnt = [Event("demote", {"seat": s, "vertex": v, "removed": False, "text": "d"}) for v, s in towns if s == seat]
+    lines = invariants(before, orders, TurnResult(result.state, (*result.events, *burnt, improve)))
+    assert [line for line in lines if line.startswith(TOWNED)] == [f"{TOWNED}: {seat} builds science 1 with no town"]
+
+
+def test_a_move_onto_an_equal_or_an_own_warrior_is_found():
+    # "This location must be empty or contain another player's warrior of lesser strength";
+    # "Strong warriors may also displace regular warriors of other players".
+    before, orders, result = game("wonders", 5, 10)
+    red, blue = before["seating"][:2]
+    free = [v for v in range(1, 55) if str(v) not in result.state["buildings"] and str(v) not in before["warriors"]]
+    a, b = free[:2]
+
+    def lines(*planted: Event) -> list[str]:
+        found = invariants(before, orders, TurnResult(result.state, (*result.events, *planted)))
+        return [line for line in found if line.startswith(DISPLACE)]
+
+    placed = Event("warrior", {"seat": red, "vertex": a, "free": False, "text": "w"})
+    move = Event("warrior_moves", {"seat": red, "start": a, "end": b, "text": "m"})
+    displaced = Event("warrior_displaced", {"seat": blue, "start": b, "end": 1, "text": "d"})
+    upgraded = Event("upgrade", {"seat": red, "vertex": a, "level": 2, "free": False, "text": "u"})
+    theirs = Event("warrior", {"seat": blue, "vertex": b, "free": False, "text": "w"})
+    mine = Event("warrior", {"seat": red, "vertex": b, "free": False, "text": "w"})
+    assert lines(placed, theirs, move, displaced) == [f"{DISPLACE}: m (its level 1, ('{blue}', 1) there)"]
+    assert lines(placed, theirs, upgraded, move, displaced) == []
+    assert lines(placed, mine, upgraded, move) == [f"{DISPLACE}: m (its level 2, ('{red}', 1) there)"]
