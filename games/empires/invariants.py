@@ -3,15 +3,16 @@ promises of every turn, for the invariant battery (gm.testing.battery): each che
 line per broken rule, named by its section or decision, [] when the turn keeps it.
 
 BPs never go below zero, and every BP spent, given, earned and paid in supply is an event at the
-book's price; armies, population and forts change only as the turn's events say; an area
-changes hands only by capture or an elimination; victory points move only as 11.2, 11.4 and
-11.5 count them; census turns come three to five turns apart; an eliminated country owns
-nothing and a surviving one is not out by 11.1; a warning is given when a possible win is first
-achieved and stands until the next census turn, the points target stays the one set at the
-start, and the game ends, with the winner and discount, exactly as 11.6 and 11.7 say; the
-report's roundup gives the current leader's VP and tells of a census only once it is held (11.3);
-every seat's report carries the standing warning and, at the end, the result the state records,
-told to every seat once; the state holds the map's land areas and no sea.
+book's price, and a shortfall disperses armies from the largest excess first, ties by area code;
+armies, population and forts change only as the turn's events say; an area changes hands only
+by capture or an elimination; victory points move only as 11.2, 11.4 and 11.5 count them;
+census turns come three to five turns apart; an eliminated country owns nothing and a surviving
+one is not out by 11.1; a warning is given when a possible win is first achieved and stands
+until the next census turn, the points target stays the one set at the start, and the game
+ends, with the winner and discount, exactly as 11.6 and 11.7 say; the report's roundup gives
+the current leader's VP and tells of a census only once it is held (11.3); every seat's report
+carries the standing warning and, at the end, the result the state records, told to every seat
+once; the state holds the map's land areas and no sea.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         return []
     checks: tuple[Check, ...] = (
         _bps,
+        _dispersal,
         _prices,
         _armies,
         _areas,
@@ -144,6 +146,32 @@ def _supply(before: JSONObject, after: JSONObject, books: dict[str, JSONObject])
             found.append(
                 f"{SUPPLY}: {seat} income {book['income']}, supply {book['supply']}, {gone} dispersed; "
                 f"its land has population {income(after, seat)} and supply {supply(after, seat)} after"
+            )
+    return found
+
+
+def _dispersal(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Which armies a shortfall disperses: one at a time from the area with the largest excess
+    over its population, ties by area code (D-EMP-3), counted from the areas as the actions
+    left them (after the turn, plus what dispersed)."""
+    held, areas, found = _held_at_the_end(before, events), after["areas"], []
+    for book in _of(events, "finances"):
+        seat, gone = book["seat"], book["dispersed"]
+        if not gone:
+            continue
+        excess = {
+            code: areas[code]["armies"] + gone.get(code, 0) - areas[code]["population"]
+            for code, owner in held.items()
+            if owner == seat
+        }
+        expected: Counter[str] = Counter()
+        for _ in range(sum(gone.values())):
+            code = min(excess, key=lambda c: (-excess[c], c))
+            excess[code] -= 1
+            expected[code] += 1
+        if dict(expected) != gone:
+            found.append(
+                f"{SUPPLY}: {seat}'s shortfall dispersed {gone}; the largest excesses first give {dict(expected)}"
             )
     return found
 

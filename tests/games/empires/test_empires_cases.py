@@ -65,4 +65,5 @@ def test_a_broken_case_fails():
         "expect #2: winners: expected ['AL'], got None",
         "expect #3: victory.discounts: expected {'AL': 3, 'BR': 1, 'CA': 1}, got {}",
         "expect #4: phase: expected 'over', got 'play'",
+        "expect #5: victory.ended: expected 4, got None",
     ]

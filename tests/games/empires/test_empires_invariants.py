@@ -44,6 +44,8 @@ def played_case(name: str) -> list[str]:
         "end-knocked-out-on-the-last-census",
         "win-points-one-above-target",
         "win-lone-survivor-at-zero",
+        "supply-shortfall-disperses",
+        "supply-shortfall-tie-by-area-code",
     ],
 )
 def test_the_turns_of_the_cases_keep_the_invariants(name):
@@ -94,6 +96,25 @@ def test_a_points_target_moved_during_the_game_is_found(monkeypatch):
 
     monkeypatch.setattr(ruleset, "resolve", moving)
     assert "the points target went from 40 to 41" in played_case("win-tie-at-the-top")[0]
+
+
+def test_a_dispersal_from_the_wrong_area_is_found(monkeypatch):
+    """D-EMP-3: the shortfall disperses "one at a time from the area with the largest excess
+    (ties by area code)"; a reading that breaks the tie the other way is found."""
+
+    def last_code_first(state, seat, shortfall):
+        gone: dict[str, int] = {}
+        mine = {code: area for code, area in state["areas"].items() if area["owner"] == seat}
+        for _ in range(shortfall):
+            code = max(mine, key=lambda c: (mine[c]["armies"] - mine[c]["population"], c))
+            mine[code]["armies"] -= 1
+            gone[code] = gone.get(code, 0) + 1
+        return gone
+
+    monkeypatch.setattr(endturn, "_disperse", last_code_first)
+    assert played_case("supply-shortfall-tie-by-area-code") == [
+        "Supply (D-EMP-3): AL's shortfall dispersed {'HIL': 1}; the largest excesses first give {'ALB': 1}"
+    ]
 
 
 ELIMINATION = "Elimination (11.1, D-EMP-14)"
