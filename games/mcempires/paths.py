@@ -29,29 +29,31 @@ class Walker:
     """What one group may enter this round, worked out once for every search it makes.
 
     fast: territory marks where it goes at 12 (its own, its allies'). closed: marks it may not
-    enter at all (another's territory under the open-border rule). halts: centres of other
-    empires' cities (a move ends there). Blocks holding a group of another empire are looked up
-    as the search reaches them (blocked): a search touches a few hundred blocks, and a set of
-    them all cost every walker a pass over every group of the world.
+    enter at all (another's territory under the open-border rule); both from permits(). Blocks
+    holding a group of another empire, and centres of other empires' cities (a move ends
+    there), are looked up as the search reaches them (blocked, halts): a search touches a few
+    hundred blocks, and a set of them all cost every walker a pass over every group and city of
+    the world.
     """
 
     def __init__(self, turn: Turn, gid: str):
         seat = turn.groups[gid]["owner"]
-        board = turn.board
-        self.board = board
+        self.board = turn.board
         self.transport, self.naval = turn.bonus.get(gid, (False, False))
         self.land = turn.land
-        marks = turn.marks
-        allies = [s for s in turn.seats if diplomacy.allied(turn, seat, s)]
-        self.fast = {marks[seat], *(marks[a] for a in allies)}
-        self.closed = {marks[s] for s in turn.seats if s != seat and not diplomacy.may_pass(turn, seat, s)}
+        self.fast, self.closed = permits(turn, seat)
         self.at, self.groups, self.seat = turn.at, turn.groups, seat
-        self.halts = {i for i, cid in turn.city_at.items() if turn.cities[cid]["owner"] != seat}
+        self.city_at, self.cities = turn.city_at, turn.cities
 
     def blocked(self, i: int) -> bool:
         """Whether block i holds a group of another empire."""
         gids = self.at.get(i)  # never an empty list: Turn drops a block's entry with its last group
         return gids is not None and any(self.groups[g]["owner"] != self.seat for g in gids)
+
+    def halts(self, i: int) -> bool:
+        """Whether block i is the centre of another empire's city."""
+        cid = self.city_at.get(i)
+        return cid is not None and self.cities[cid]["owner"] != self.seat
 
     def start(self, i: int) -> int:
         if self.board.water[i]:
@@ -62,7 +64,7 @@ class Walker:
     def successors(self, i: int, limit: int, phase: int) -> list[tuple[int, int, int]]:
         """(block, new limit, new phase) for every block the group may step onto next."""
         out = []
-        water, land, at = self.board.water, self.land, self.at
+        water, land, at, city_at = self.board.water, self.land, self.at, self.city_at
         for n in self.board.neighbours[i]:
             if n in at and self.blocked(n):
                 continue
@@ -78,8 +80,32 @@ class Walker:
             else:
                 terrain = self.board.limit[n]
                 new = terrain if terrain < limit else limit
-            out.append((n, new, STOPPED if phase == AT_SEA or n in self.halts else WALKED))
+            halts = n in city_at and self.halts(n)
+            out.append((n, new, STOPPED if phase == AT_SEA or halts else WALKED))
         return out
+
+
+def permits(turn: Turn, seat: str) -> tuple[frozenset[int], frozenset[int]]:
+    """(fast, closed) territory marks for the groups of `seat` (Walker), kept on the turn: every
+    group of an empire makes a walker, and these are the same for all of them until a war, an
+    alliance, an agreement or the round changes, which is what the key is made of."""
+    state = turn.state
+    key = (
+        seat,
+        turn.round,
+        turn.options["borders"],
+        tuple(tuple(w["sides"]) for w in state["wars"]),
+        tuple(tuple(a["members"]) for a in state["alliances"]),
+        tuple((b["host"], b["guest"], b["until"]) for b in state["borders"]),
+    )
+    found = turn.permits.get(key)
+    if found is None:
+        marks = turn.marks
+        allies = [s for s in turn.seats if diplomacy.allied(turn, seat, s)]
+        fast = frozenset({marks[seat], *(marks[a] for a in allies)})
+        closed = frozenset(marks[s] for s in turn.seats if s != seat and not diplomacy.may_pass(turn, seat, s))
+        found = turn.permits[key] = (fast, closed)
+    return found
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,8 @@ class Turn:
     played: empires whose turn of this round has ended (its occupations counted).
     defence, destroy: the round's standing orders of every empire (rule D-MC-9); destroyed: the
     cities whose infrastructure a standing DESTROY has destroyed this round.
+    permits: the territory marks each empire's groups cross fast or may not enter, by what they
+    depend on (paths.permits).
     """
 
     def __init__(self, state: JSONObject, rng: Random | None = None, you: bool = False):
@@ -93,6 +95,7 @@ class Turn:
         for gid, group in self.state["groups"].items():
             self.at.setdefault(self.board.index(group["x"], group["y"]), []).append(gid)
         self.city_at = {self.board.index(c["x"], c["y"]): cid for cid, c in self.state["cities"].items()}
+        self.permits: dict[tuple[object, ...], tuple[frozenset[int], frozenset[int]]] = {}  # paths.permits
 
     # -- the state's parts -------------------------------------------------------------------
     @property
