@@ -38,7 +38,6 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         + audit.close(after)
         + _the_fallen(after)
         + _alliances(after)
-        + _consent(before, after)
         + _agreements(before, after)
         + _limits(after, result.events)
         + _territory(before, after, result.events)
@@ -488,27 +487,6 @@ def _alliances(after: JSONObject) -> list[str]:
             if len(alive) > 1 and alive <= set(a["members"])
         ]
     return found
-
-
-def _consent(before: JSONObject, after: JSONObject) -> list[str]:
-    """An alliance binds each member to each other ("Empires in an Alliance cannot Declare War on
-    each other"; "Alliance Members automatically are at war with the target of the Declaration of
-    War"), so two empires newly allied agreed to it: one of them proposed it to the other in the
-    round before (README, "Agreements by mail": every member agrees to a newcomer)."""
-
-    def pairs(state: JSONObject) -> set[tuple[str, str]]:
-        return {(a, b) for al in state["alliances"] for a in al["members"] for b in al["members"] if a < b}
-
-    made = before["round"] - 1
-    offered = {
-        (min(p["from"], p["to"]), max(p["from"], p["to"]))
-        for p in before["proposals"]
-        if p["kind"] == "ally" and p["round"] == made
-    }
-    return [
-        f"Alliances*: {a} and {b} allied though neither proposed it to the other in round {made}"
-        for a, b in sorted(pairs(after) - pairs(before) - offered)
-    ]
 
 
 def _agreements(before: JSONObject, after: JSONObject) -> list[str]:
