@@ -374,10 +374,9 @@ def _consent_problem(turn: Turn, seat: str, other: str, made: int) -> str | None
     missing = [m for m in joined["members"] if m not in (seat, other) and turn.seats[m]["alive"] and m not in proposed]
     if not missing:
         return None
-    # Not naming who did not: a proposal is seen by the two empires it concerns only (D-ALL-5).
     return (
-        f"{turn.nation(newcomer)} joins the alliance of {_names(turn, joined['members'])} only if every "
-        f"member agrees, each proposing it to {turn.nation(newcomer)} in round {made}, and not all did"
+        f"{turn.nation(newcomer)} joins the alliance of {_names(turn, joined['members'])} only if each "
+        f"member agrees: {_names(turn, missing)} did not propose it to {turn.nation(newcomer)} in round {made}"
     )
 
 
