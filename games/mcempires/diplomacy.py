@@ -332,13 +332,8 @@ def accept(turn: Turn, seat: str, kind: str, other: str) -> str | None:
             f"{turn.nation(other) if other in turn.seats else other} made no {kind} proposal "
             f"to {turn.who(seat)} in round {turn.round - 1}"
         )
-    if kind == "ally" and _joined_already(turn, seat, other):
-        turn.state["proposals"] = [p for p in turn.state["proposals"] if p is not found]
-        return None
     # Judged from the accepter's side, so that its report names the other empire, not itself.
-    problem = _proposal_problem(turn, seat, kind, other, found["terms"]) or (
-        _consent_problem(turn, seat, other, found["round"]) if kind == "ally" else None
-    )
+    problem = _proposal_problem(turn, seat, kind, other, found["terms"])
     if problem:
         _not_carried_out(turn, seat, found)
         return problem
@@ -350,34 +345,6 @@ def accept(turn: Turn, seat: str, kind: str, other: str) -> str | None:
     }
     agreements[kind](turn, other, seat, found["terms"])
     return None
-
-
-def _joined_already(turn: Turn, seat: str, other: str) -> bool:
-    """An ally proposal between two empires that have since become allies in another way (one
-    joined the other's alliance with every member's consent): nothing is left to carry out."""
-    alliance = alliance_of(turn, seat)
-    return allied(turn, seat, other) and alliance is not None and alliance["until"] != turn.round
-
-
-def _consent_problem(turn: Turn, seat: str, other: str, made: int) -> str | None:
-    """An alliance binds each member to each other (no war between them, each at war with the
-    targets of the others' declarations), so a newcomer joins only with every member's consent:
-    each member besides the one of this acceptance proposed the alliance to the newcomer in the
-    same round as the proposal accepted (README, "Agreements by mail")."""
-    joined = alliance_of(turn, seat) or alliance_of(turn, other)
-    if joined is None or alliance_of(turn, seat) is alliance_of(turn, other):
-        return None
-    newcomer = other if seat in joined["members"] else seat
-    proposed = {
-        p["from"] for p in turn.state["proposals"] if p["kind"] == "ally" and p["to"] == newcomer and p["round"] == made
-    }
-    missing = [m for m in joined["members"] if m not in (seat, other) and turn.seats[m]["alive"] and m not in proposed]
-    if not missing:
-        return None
-    return (
-        f"{turn.nation(newcomer)} joins the alliance of {_names(turn, joined['members'])} only if each "
-        f"member agrees: {_names(turn, missing)} did not propose it to {turn.nation(newcomer)} in round {made}"
-    )
 
 
 def _not_carried_out(turn: Turn, seat: str, proposal: JSONObject) -> None:

@@ -17,7 +17,6 @@ from .world import SIDES
 
 KIND_WORDS = {"peace": "PEACE", "borders": "BORDERS", "ally": "ALLY"}
 ALLIANCES_FROM = 4  # empires in play: with fewer, an alliance would leave nobody to fight
-INVITE_EVERY = 7  # rounds: the members of an alliance invite a newcomer together (each must agree)
 
 
 class Planning(Protocol):
@@ -195,16 +194,6 @@ def _alliance(planner: Planning, rng: Random, others: list[str], target_owner: s
     # book's price) sooner or later.
     if target_owner in mine["members"] or _in_play(planner) <= 2 or rng.random() < 0.02:
         planner.attempt("LEAVE")
-    elif turn.round % INVITE_EVERY == 0 and _in_play(planner) > ALLIANCES_FROM:
-        # A newcomer joins only if every member agrees: on the same rounds, each member invites
-        # the first empire in the seating that is in no alliance and at war with none of them.
-        outside = [
-            s
-            for s in others
-            if diplomacy.alliance_of(turn, s) is None and not any(diplomacy.at_war(turn, m, s) for m in mine["members"])
-        ]
-        if outside:
-            planner.attempt("ALLY", outside[0])
 
 
 def _pay(planner: Planning, rng: Random, others: list[str]) -> None:

@@ -162,7 +162,6 @@ def test_a_ride_on_an_enemy_railroad_is_found(monkeypatch):
 
 def test_an_alliance_with_an_enemy_is_found(monkeypatch):
     monkeypatch.setattr(diplomacy, "_alliance_problem", lambda turn, seat, other: None)
-    monkeypatch.setattr(diplomacy, "_consent_problem", lambda turn, seat, other, made: None)  # Blue's consent
     assert played_case("alliance-at-war-with-a-member-cannot-join") == [
         "Alliances (rule D-MC-14): allies at war: [('BL', 'YE')]"
     ]
