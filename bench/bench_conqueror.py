@@ -7,6 +7,9 @@
     resolve, as in a real game. Best of --repeat runs. Target: at least 100 games a minute.
 (b) plays 16-nation AI games (ai_fill raised to 16) and times every resolve, AI orders included;
     prints the median and the slowest turn. Target: at most 50 ms a turn.
+(c) checks one turn file of about 1 MB (the house's max_bytes) of `BUY ARD 999999` lines against
+    farms, as the acknowledgement does (check_orders and order_warnings): the dearest rush-buy
+    to price. Target: at most 2 s of CPU.
 Not run by the test suite.
 """
 
@@ -19,6 +22,7 @@ import time
 
 from gm_games.conqueror import ruleset
 
+from gm.core.model import SeatInfo
 from gm.core.ruleset import TurnSeeds
 
 
@@ -58,6 +62,18 @@ def sixteen_nation_turns(games: int) -> list[float]:
     return times
 
 
+def farms_file_check(lines: int = 66_000) -> float:
+    """CPU seconds to check a file of `lines` BUY lines of 999,999 farms each."""
+    scenario = ruleset.load_scenario(ruleset.scenario_text("vale"), "vale")
+    state = ruleset.new_game(scenario, [SeatInfo("AR", "A"), SeatInfo("BE", "B")], TurnSeeds(1, 0))
+    text = ["PRODUCE ARD FARMS"] + ["BUY ARD 999999"] * lines
+    orders, _ = ruleset.parse_orders(list(enumerate(text, 1)))
+    began = time.process_time()
+    ruleset.check_orders(state, "AR", orders)
+    ruleset.order_warnings(state, "AR", orders)
+    return time.process_time() - began
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="8-nation games per run (a)")
@@ -76,6 +92,7 @@ def main() -> None:
         f"(b) 16-nation turn, AI orders included: median {median:.1f} ms, "
         f"slowest {slowest:.1f} ms (target <= 50 ms); {len(times)} turns"
     )
+    print(f"(c) a 1 MB turn file of BUY ARD 999999 (farms), checked: {farms_file_check():.2f} s CPU (target <= 2 s)")
 
 
 if __name__ == "__main__":

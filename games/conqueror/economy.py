@@ -102,10 +102,17 @@ def unit_cost(item: str, population: int) -> int:
 def labour_for(item: str, units: int, population: int, progress: int) -> int:
     """Labour still missing to finish `units` of an item (farms grow the population each)."""
     if item == "FARMS":
-        total = sum((population + k) ** 2 for k in range(1, units + 1))
+        # (population + 1)² + ... + (population + units)², summed in closed form: a BUY line may
+        # name 999,999 units, and the check prices every line of a turn file
+        total = _squares_to(population + units) - _squares_to(population)
     else:
         total = units * fixed_cost(item)
     return max(total - progress, 0)
+
+
+def _squares_to(n: int) -> int:
+    """1² + 2² + ... + n², exactly (n(n+1)(2n+1) is always divisible by 6)."""
+    return n * (n + 1) * (2 * n + 1) // 6
 
 
 def buy_price(labour: int, culture: int) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from gm.core.model import JSONObject, Order, Problem
 
 from .board import NEUTRAL, Board, armies_words, nation
-from .economy import FORT_WORDS, is_winter, productivity
+from .economy import is_winter, productivity
 from .orders import MAX_MOVES, MOVE_VERBS, buy_cost, buy_problem, production_after, voice, well_formed
 from .realm import support_bill
 
@@ -48,20 +48,16 @@ def _moves(state: JSONObject, seat: str, board: Board, moves: list[Order], soldi
 
 def _weak_attack(state: JSONObject, seat: str, target: str, count: int) -> str | None:
     # "Armies in the invasion force will fight one-to-one with the defender's armies ... the
-    # defender will win a one-on-one battle eleven times out of 21" (rule D-CQ-2), and a
-    # garrison fights at 50-200% more: with no more armies than the defence the attack
-    # probably fails.
+    # defender will win a one-on-one battle eleven times out of 21" (rule D-CQ-2): with no more
+    # armies than the defence the attack probably fails. Only the armies, which every report
+    # shows: a foreign province's fortifications are in no view of the attacker's, and naming
+    # them here would tell it what its owner built (D-ALL-5).
     province = state["provinces"][target]
     defending = province["armies"]
     if province["owner"] == seat or count == 0 or count > defending:
         return None
-    walls = (
-        f", {min(province['fort'], defending)} of them inside its {FORT_WORDS[province['fort']]}"
-        if province["fort"] and defending
-        else ""
-    )
     return (
-        f"{armies_words(count)} against {defending} in {target}{walls}: the defender wins a duel 11 times "
+        f"{armies_words(count)} against {defending} in {target}: the defender wins a duel 11 times "
         "in 21, so this attack will probably fail"
     )
 

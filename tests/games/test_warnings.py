@@ -138,11 +138,23 @@ def test_conqueror_warns_of_an_attack_the_duels_will_probably_lose():
     assert warned("conqueror", state, "AR", "ATTACK ARD FEN 4") == [
         (
             1,
-            "4 armies against 4 in FEN, 1 of them inside its fort: the defender wins a duel 11 times in 21, "
-            "so this attack will probably fail",
+            "4 armies against 4 in FEN: the defender wins a duel 11 times in 21, so this attack will probably fail",
         )
     ]
     assert warned("conqueror", state, "AR", "ATTACK ARD FEN 5") == []
+
+
+@pytest.mark.parametrize("fort", [0, 1, 2, 3])
+def test_conqueror_attack_warning_never_names_a_foreign_fortification(fort):
+    """Arden's view holds Fenland's armies but not its fort, keep or castle (D-ALL-5): Belmont's
+    building is its own business until a battle there shows the garrison, so the warning on an
+    attack is the same whatever stands in Fenland, and the same as Arden's view of it."""
+    state = conqueror_vale()
+    state["provinces"]["ARD"]["armies"] = 6
+    state["provinces"]["FEN"].update(owner="BE", armies=4, fort=fort)
+    built = {**state, "provinces": {**state["provinces"], "FEN": {**state["provinces"]["FEN"], "fort": 0}}}
+    assert installed()["conqueror"].view(state, "AR") == installed()["conqueror"].view(built, "AR")
+    assert warned("conqueror", state, "AR", "ATTACK ARD FEN 4") == warned("conqueror", built, "AR", "ATTACK ARD FEN 4")
 
 
 def test_conqueror_warns_of_a_single_army_in_the_singular():

@@ -129,6 +129,17 @@ def test_prices_and_costs():
     assert support_cost(6, 3, 1) == 6 and support_cost(2, 3, 4) == 0
 
 
+def test_farms_bought_together_cost_what_each_would_in_turn():
+    """D-CQ-4: a farm costs (population + 1)² and raises the population, so n farms cost the
+    squares from population + 1 to population + n; so for as many as a BUY line can name."""
+    for population in range(13):
+        for units in range(31):
+            each = sum((population + k) ** 2 for k in range(1, units + 1))
+            assert labour_for("FARMS", units, population, 0) == each
+            assert labour_for("FARMS", units, population, 7) == max(each - 7, 0)
+    assert labour_for("FARMS", 999_999, 5, 0) == sum((5 + k) ** 2 for k in range(1, 1_000_000))
+
+
 def test_cultural_power_and_influence_gained():
     assert cultural_power(province(population=5, culture=2), 0) == 200
     assert cultural_power(province(culture=1, influence={"AR": 50, "neutral": 50}), 2) == 40

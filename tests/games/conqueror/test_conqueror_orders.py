@@ -121,6 +121,19 @@ def test_production_and_buying_problems():
     ]
 
 
+def test_buys_share_one_treasury_in_the_check_as_in_the_turn():
+    """Rush-buys are paid in the order written (D-CQ-4): the check counts the gold the first takes,
+    so it refuses the second as the turn would fail it, never an acknowledged buy left unpaid."""
+    state = vale()
+    state["provinces"]["HOL"].update(owner="AR")
+    state["seats"]["AR"]["gold"] = 20
+    lines = ("PRODUCE ARD SOLDIERS", "BUY ARD 2", "PRODUCE HOL SOLDIERS", "BUY HOL 1")
+    assert check(state, *lines) == [(4, "you have 5 gold; buying 1 x SOLDIERS in HOL (primitive culture) costs 10")]
+    assert check(state, *lines[2:]) == []  # alone, the same buy is paid
+    result = ruleset.resolve(state, {"AR": parse(*lines)[0], "BE": []}, TurnSeeds(1, 1))
+    assert [e.data["order"] for e in result.events if e.kind == "order_failed"] == ["BUY HOL 1"]
+
+
 def test_buying_continues_the_labour_so_far_only_for_the_same_item():
     state = vale()
     state["seats"]["AR"]["gold"] = 3

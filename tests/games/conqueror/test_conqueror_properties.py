@@ -9,7 +9,7 @@ import copy
 
 from gm_games.conqueror import ruleset
 from gm_games.conqueror.economy import gain, share_gains
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from gm.core.model import Order, SeatInfo
 from gm.core.ruleset import ScenarioError, TurnSeeds
@@ -124,6 +124,45 @@ def test_robot_orders_always_pass_the_check(seed):
             assert ruleset.check_orders(state, seat, orders[seat]) == []
         state = ruleset.resolve(state, orders, TurnSeeds(seed, turn)).state
     assert ruleset.is_over(state)
+
+
+def own_lines(state: dict, seat: str) -> list[str]:
+    """Orders a nation might write from its own provinces: moves and attacks of one, half, all
+    and one too many of their armies to each neighbour, under either verb; every item made and
+    bought, a unit or a few (these more often: a file with several buys is a rarer draw)."""
+    board = state["scenario"]["provinces"]
+    lines = []
+    for place in (p for p in board if state["provinces"][p["code"]]["owner"] == seat):
+        code, armies = place["code"], state["provinces"][place["code"]]["armies"]
+        for near in place["neighbours"]:
+            for verb in ("MOVE", "ATTACK"):
+                lines += [f"{verb} {code} {near} {n}" for n in ("ALL", 1, max(armies // 2, 1), armies, armies + 1)]
+        lines += [f"PRODUCE {code} {item}" for item in ITEMS[:-1] for _ in range(4)]
+        lines += [f"BUY {code} {n}" for n in (1, 2, 5) for _ in range(12)]
+    return lines
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 11), st.data())
+def test_what_the_check_accepts_the_turn_carries_out(seed, played, data):
+    """The acknowledgement is a promise (D-ALL-3): a file the check accepts, played with no other
+    nation's orders (nothing but the dice can then come between), has no order that fails and
+    none that sends fewer armies than it names. Its own earlier lines (armies already sent, gold
+    already spent, soldiers rush-bought, a production changed) are the check's to count."""
+    state = vale_game(seed, played)
+    seat = data.draw(st.sampled_from([s for s in state["seating"] if state["seats"][s]["alive"]]))
+    state["seats"][seat]["gold"] = data.draw(st.integers(0, 60))  # a treasury a few buys share
+    drawn = data.draw(st.lists(st.sampled_from(own_lines(state, seat)), min_size=1, max_size=9))
+    orders: list[Order] = []
+    for line in drawn:  # the file grows by each line the check still accepts after the others
+        parsed = ruleset.parse_orders([(len(orders) + 1, line)])[0]
+        if not ruleset.check_orders(state, seat, orders + parsed):
+            orders += parsed
+    assume(orders)
+    alone = {s: [] for s in state["seating"]}
+    result = ruleset.resolve(state, {**alone, seat: orders}, TurnSeeds(seed, played + 1))
+    broken = [e.data["text"] for e in result.events if e.kind in ("order_failed", "move_short", "attack_short")]
+    assert broken == []
 
 
 SCENARIO_LINES = ruleset.scenario_text("vale").splitlines()
