@@ -102,8 +102,26 @@ def policy(game: GameRecord) -> dict[str, str]:
 
 
 def check_books(db: sqlite_utils.Database) -> list[LedgerError]:
-    """Every fault in the books (gm/core/ledger.py check) against the turns actually played."""
-    return ledger.check(all_entries(db), played_turns(db))
+    """Every fault in the books: what only a hand edit of the database makes (the append-only
+    guard gone, a row unreadable as an entry, a number missing), then gm/core/ledger.py's check
+    of the readable entries against the turns actually played; by entry, in order."""
+    whole = [
+        LedgerError(None, f"the books are not append-only: the database's trigger {name} is gone")
+        for name in books.missing_guards(db)
+    ]
+    unreadable = books.unreadable(db)
+    found = [LedgerError(number, f"it cannot be read as an entry: {why}") for number, why, _ in unreadable]
+    found += [LedgerError(first, _missing(first, last)) for first, last in books.gaps(db)]
+    skipped = {number for number, _, summed in unreadable if not summed}
+    found += ledger.check([e for e in all_entries(db) if e.number not in skipped], played_turns(db))
+    return whole + sorted(found, key=lambda error: error.entry or 0)
+
+
+def _missing(first: int, last: int) -> str:
+    """A gap in the books' numbers: entries are numbered 1, 2, 3, ... as they are written and
+    never deleted (books.next_number), so each missing number is an entry that was removed."""
+    also = {0: "", 1: f", and so is entry {last}"}.get(last - first, f", and so are entries {first + 1} to {last}")
+    return f"it is missing{also}: the books number their entries 1, 2, 3, ... and never delete one"
 
 
 # ----------------------------------------------------------------------------------------------
