@@ -172,8 +172,9 @@ def buy(
         booked = books.with_reference(db, reference) if reference else None
         if booked is not None:
             raise GMError(
-                f"payment {booked.reference} is in the books already: entry {booked.number}, {booked.credits} "
-                f"credits for {format_money(booked.money)} from {booked.account} on {booked.date[:10]}. "
+                f"payment {booked.reference} is in the books already: entry {booked.number}, "
+                f"{counted(booked.credits, 'credit')} for {format_money(booked.money)} from {booked.account} "
+                f"on {booked.date[:10]}. "
                 "Nothing was booked; a second payment has its own reference."
             )
         if name is not None and known_account(db, email) is None:
@@ -182,7 +183,7 @@ def buy(
             address, checked = check_player(email, name)
             records.account_id(db, address, checked, now)
         _, email, _ = account(db, email)
-        memo = f"{credits} credits for {format_money(paid)}"
+        memo = f"{credits} credit{'' if credits == 1 else 's'} for {format_money(paid)}"
         made = ledger.purchase(
             books.next_number(db),
             now,

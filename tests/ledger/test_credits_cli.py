@@ -460,3 +460,8 @@ def test_a_message_counts_one_thing_in_the_singular(home, gm, game, tmp_path):
     assert ran.out == f"Wrote 1 entry to {tmp_path / 'books.csv'}.\n"
     assert gm("credits", "show", ANN, home=home).out.startswith(f"{ANN} (Ann): 1 credit, discount 0 bonus turns.")
     assert "ledger: the books balance (1 entry)" in gm("doctor", home=home).out
+    # The payment's memo, and the refusal of its reference typed in again, said "1 credits".
+    assert credits.entry(open_database(home / "gm.db"), 1).memo == "1 credit for 2.50"
+    gm("credits", "buy", ANN, "1", "--paid", "2.50", "--ref", "R-1", home=home)
+    ran = gm("credits", "buy", ANN, "1", "--paid", "2.50", "--ref", "R-1", home=home)
+    assert ran.err.startswith("Error: payment R-1 is in the books already: entry 2, 1 credit for 2.50 from ")
