@@ -286,6 +286,11 @@ def test_ledger_check_says_what_a_hand_edit_did(home, gm, game, tmp_path):
         1,
         "the books are not append-only: the database's trigger ledger_no_delete is gone\n1 fault(s) in the books.\n",
     )
+    # No new entry puts a guard back: gm doctor says to restore a backup, not to add an adjustment.
+    assert (
+        "PROBLEM  ledger: the books are not append-only: the database's trigger ledger_no_delete is gone. "
+        "Restore the last good backup into a new home (gm restore BACKUP NEWHOME)"
+    ) in gm("doctor", home=home).out
 
 
 def test_the_ledger_is_append_only(home, gm, game):
