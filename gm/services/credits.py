@@ -40,11 +40,14 @@ DEMO_CREDITS = 100  # what each robot of `gm demo` buys: more turns than a demo 
 REFERENCE_MOST = 100  # characters of a payment reference (a PayPal transaction id has 17)
 LOW_CREDIT = 2  # a report warns when fewer credits than this are left after its charge
 _MONEY = re.compile(r"([0-9]{1,9})(?:\.([0-9]{1,2}))?")  # ASCII digits only: "١٢" or "１２" is refused, not read as 12
+_MONEY_TOO_MUCH = re.compile(r"[0-9]{10,}(?:\.[0-9]{1,2})?")  # an amount, with a digit or more too many
 
 
 def parse_money(text: str) -> int:
     """'25', '25.5' or '25.50' -> cents (2500, 2550, 2550); integers only, never floats."""
     match = _MONEY.fullmatch(text.strip())
+    if not match and _MONEY_TOO_MUCH.fullmatch(text.strip()):
+        raise GMError(f"'{text}' is more money than one payment takes (at most 999999999.99): check the amount.")
     if not match:
         raise GMError(f"'{text}' is not an amount of money: write it like 25 or 25.50.")
     return int(match[1]) * 100 + int((match[2] or "0").ljust(2, "0"))

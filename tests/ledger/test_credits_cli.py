@@ -82,6 +82,11 @@ def test_refusals_change_nothing(home, gm, game):
             ("credits", "buy", ANN, "10", "--paid", "25.\uff15"),
             "Error: '25.\uff15' is not an amount of money: write it like 25 or 25.50.\n",
         ),
+        (
+            # Said "is not an amount of money: write it like 25 or 25.50", which it is, one digit too long.
+            ("credits", "buy", ANN, "10", "--paid", "1000000000"),
+            "Error: '1000000000' is more money than one payment takes (at most 999999999.99): check the amount.\n",
+        ),
         (("credits", "buy", ANN, "0", "--paid", "1"), "Error: a payment buys at least 1 credit.\n"),
         # A new account takes an address and a name, as one joining a game does.
         (("credits", "buy", "not an address", "1", "--paid", "1", "--name", "X"), ERR_NOT_ADDRESS),
