@@ -6,10 +6,13 @@ of these set, then runs the command again and checks that nothing was lost or do
 
   turn:before-commit    a turn is resolved, its transaction not yet committed
   turn:after-commit     the turn is committed, nothing of it published
+  publish:mid-write     a report file (a PDF, a turn kit) is written under its temporary name, not yet renamed
   publish:mid-render    the first report PDF is written, the others not
   publish:after-render  every PDF and JSON is written, nothing recorded
   publish:mid-queue     inside the publishing transaction, after the first report mail
+  publish:after-commit  the turn is published (reports recorded, mails queued), nothing sent
   send:mid-send         a mail was handed to the server (or folder), not yet marked sent
+  send:after-mark       the first mail is marked sent, the others not yet sent
   intake:before-sync    a batch of mail is archived and read, not yet forced to disk nor decided
   intake:before-commit  a batch of mail is decided, its transaction not yet committed
   intake:after-commit   the batch is committed, the source not yet told
@@ -35,10 +38,13 @@ POINTS = frozenset(
     {
         "turn:before-commit",
         "turn:after-commit",
+        "publish:mid-write",
         "publish:mid-render",
         "publish:after-render",
         "publish:mid-queue",
+        "publish:after-commit",
         "send:mid-send",
+        "send:after-mark",
         "intake:before-sync",
         "intake:before-commit",
         "intake:after-commit",

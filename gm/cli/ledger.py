@@ -16,8 +16,8 @@ app = typer.Typer(help="Prove the credit and discount books.", no_args_is_help=T
 @app.command("check")
 def check(home: HomeOption = None) -> None:
     """Every balance is the sum of its entries, no charge without a turn, no bonus without a
-    qualifying payment, no discount above 10 or below 0, no payment reference twice; print
-    'entry N: message' and exit 1 on a fault."""
+    qualifying payment, no discount above 10 or below 0, no payment reference twice, no entry
+    deleted or unreadable; print 'entry N: message' and exit 1 on a fault."""
     _, db = open_home(home)
     errors = credits.check_books(db)
     for error in errors:

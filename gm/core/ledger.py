@@ -7,6 +7,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from gm.core.words import counted
+
 KINDS = ("payment", "bonus", "turn charge", "adjustment", "discount award", "forfeit", "transfer")
 MAX_DISCOUNT = 10  # rule D-EMP-15: "Discounts may be accumulated, up to a total of ten"
 QUALIFYING = 10  # "each and every time a player buys ten or more turn credits"
@@ -75,13 +77,13 @@ class Position:
 
 @dataclass(frozen=True)
 class LedgerError:
-    """A fault in the books, named by the entry where it shows."""
+    """A fault in the books, named by the entry where it shows (None: the books as a whole)."""
 
-    entry: int
+    entry: int | None
     message: str
 
     def __str__(self) -> str:
-        return f"entry {self.entry}: {self.message}"
+        return self.message if self.entry is None else f"entry {self.entry}: {self.message}"
 
 
 def position(entries: Iterable[Entry], account: str) -> Position:
@@ -211,6 +213,11 @@ def check(entries: Sequence[Entry], turns: set[tuple[str, int]]) -> list[LedgerE
     # Each discount award's lowest discount of its account from the award on (reversal_takes).
     lowest: dict[int, int] = {}
     awards: dict[str, list[int]] = defaultdict(list)
+    # Each account's stated balance and discount less the sums, as of its last entry, and the
+    # fault that named the difference with how many later entries carry it on (_carried).
+    off: dict[str, Position] = defaultdict(Position)
+    carried: dict[str, list[int]] = {}
+    named: list[list[int]] = []  # [where in errors, later entries carrying it] of every such fault
     for entry in entries:
         account = account_key(entry.account)
         before = running[account]
@@ -236,21 +243,53 @@ def check(entries: Sequence[Entry], turns: set[tuple[str, int]]) -> list[LedgerE
             awards[account].append(entry.number)
         for award in awards[account]:
             lowest[award] = min(lowest.get(award, after.discount), after.discount)
-        errors += [LedgerError(entry.number, m) for m in _sums(entry, after)]
+        now_off = Position(entry.balance - after.balance, entry.discount_after - after.discount)
+        wrong = _stated(entry, after, off[account], now_off)
+        if wrong:
+            carried[account] = [len(errors), 0]
+            named.append(carried[account])
+        elif now_off != Position() and account in carried:
+            carried[account][1] += 1
+        off[account] = now_off
+        errors += [LedgerError(entry.number, m) for m in wrong + _capped(after)]
+    return _carried(errors, named)
+
+
+def _carried(errors: list[LedgerError], named: list[list[int]]) -> list[LedgerError]:
+    """A wrong balance (an entry edited, one deleted) puts every later balance of the account off
+    by as much: the fault is named once, where it first shows, saying how many later entries
+    carry it on, not once for each of them."""
+    errors = list(errors)
+    for at, later in named:
+        if later:
+            fault = errors[at]
+            carries = counted(later, "later entry", "later entries")
+            errors[at] = LedgerError(
+                fault.entry, f"{fault.message}; the same difference carries on into {carries} of the account"
+            )
     return errors
 
 
-def _sums(entry: Entry, after: Position) -> list[str]:
+def _stated(entry: Entry, after: Position, was_off: Position, now_off: Position) -> list[str]:
+    """Faults in the entry's stated balance and discount: a difference from the sums, named at the
+    entry where it shows (was_off: the account's difference as of its entry before; one that
+    carries on unchanged into this entry is the same fault)."""
     problems = []
-    if entry.balance != after.balance:
+    if now_off.balance and now_off.balance != was_off.balance:
         problems.append(
             f"balance {entry.balance} does not equal the sum of the entries of {entry.account}, {after.balance}"
         )
-    if entry.discount_after != after.discount:
+    if now_off.discount and now_off.discount != was_off.discount:
         problems.append(
             f"discount {entry.discount_after} does not equal the sum of the entries "
             f"of {entry.account}, {after.discount}"
         )
+    return problems
+
+
+def _capped(after: Position) -> list[str]:
+    """The discount stays from 0 to MAX_DISCOUNT (rule D-EMP-15)."""
+    problems = []
     if after.discount > MAX_DISCOUNT:
         problems.append(f"discount {after.discount} is above {MAX_DISCOUNT}")
     if after.discount < 0:

@@ -40,11 +40,14 @@ DEMO_CREDITS = 100  # what each robot of `gm demo` buys: more turns than a demo 
 REFERENCE_MOST = 100  # characters of a payment reference (a PayPal transaction id has 17)
 LOW_CREDIT = 2  # a report warns when fewer credits than this are left after its charge
 _MONEY = re.compile(r"([0-9]{1,9})(?:\.([0-9]{1,2}))?")  # ASCII digits only: "١٢" or "１２" is refused, not read as 12
+_MONEY_TOO_MUCH = re.compile(r"[0-9]{10,}(?:\.[0-9]{1,2})?")  # an amount, with a digit or more too many
 
 
 def parse_money(text: str) -> int:
     """'25', '25.5' or '25.50' -> cents (2500, 2550, 2550); integers only, never floats."""
     match = _MONEY.fullmatch(text.strip())
+    if not match and _MONEY_TOO_MUCH.fullmatch(text.strip()):
+        raise GMError(f"'{text}' is more money than one payment takes (at most 999999999.99): check the amount.")
     if not match:
         raise GMError(f"'{text}' is not an amount of money: write it like 25 or 25.50.")
     return int(match[1]) * 100 + int((match[2] or "0").ljust(2, "0"))
@@ -102,8 +105,26 @@ def policy(game: GameRecord) -> dict[str, str]:
 
 
 def check_books(db: sqlite_utils.Database) -> list[LedgerError]:
-    """Every fault in the books (gm/core/ledger.py check) against the turns actually played."""
-    return ledger.check(all_entries(db), played_turns(db))
+    """Every fault in the books: what only a hand edit of the database makes (the append-only
+    guard gone, a row unreadable as an entry, a number missing), then gm/core/ledger.py's check
+    of the readable entries against the turns actually played; by entry, in order."""
+    whole = [
+        LedgerError(None, f"the books are not append-only: the database's trigger {name} is gone")
+        for name in books.missing_guards(db)
+    ]
+    unreadable = books.unreadable(db)
+    found = [LedgerError(number, f"it cannot be read as an entry: {why}") for number, why, _ in unreadable]
+    found += [LedgerError(first, _missing(first, last)) for first, last in books.gaps(db)]
+    skipped = {number for number, _, summed in unreadable if not summed}
+    found += ledger.check([e for e in all_entries(db) if e.number not in skipped], played_turns(db))
+    return whole + sorted(found, key=lambda error: error.entry or 0)
+
+
+def _missing(first: int, last: int) -> str:
+    """A gap in the books' numbers: entries are numbered 1, 2, 3, ... as they are written and
+    never deleted (books.next_number), so each missing number is an entry that was removed."""
+    also = {0: "", 1: f", and so is entry {last}"}.get(last - first, f", and so are entries {first + 1} to {last}")
+    return f"it is missing{also}: the books number their entries 1, 2, 3, ... and never delete one"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -154,8 +175,9 @@ def buy(
         booked = books.with_reference(db, reference) if reference else None
         if booked is not None:
             raise GMError(
-                f"payment {booked.reference} is in the books already: entry {booked.number}, {booked.credits} "
-                f"credits for {format_money(booked.money)} from {booked.account} on {booked.date[:10]}. "
+                f"payment {booked.reference} is in the books already: entry {booked.number}, "
+                f"{counted(booked.credits, 'credit')} for {format_money(booked.money)} from {booked.account} "
+                f"on {booked.date[:10]}. "
                 "Nothing was booked; a second payment has its own reference."
             )
         if name is not None and known_account(db, email) is None:
@@ -164,7 +186,7 @@ def buy(
             address, checked = check_player(email, name)
             records.account_id(db, address, checked, now)
         _, email, _ = account(db, email)
-        memo = f"{credits} credits for {format_money(paid)}"
+        memo = f"{credits} credit{'' if credits == 1 else 's'} for {format_money(paid)}"
         made = ledger.purchase(
             books.next_number(db),
             now,

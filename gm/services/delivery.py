@@ -79,6 +79,7 @@ def send_outbox(db: sqlite_utils.Database, home: Home, clock: Clock, sender: Sen
         else:
             crash_point("send:mid-send")
             _record(db, outbox.mark_sent, mail, now)
+            crash_point("send:after-mark")
             report.sent.append(mail)
             if refreshed:
                 report.refreshed.append(mail)

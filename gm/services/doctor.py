@@ -108,15 +108,17 @@ def check_folders(home: Home) -> Finding:
     return Finding("folders", "archive, reports, outbox, templates and locks are there", tuple(problems))
 
 
+RESTORE = (
+    "Restore the last good backup into a new home (gm restore BACKUP NEWHOME), check it with gm doctor, "
+    "then use it instead of this one."
+)
+
+
 def check_database(home: Home, conn: sqlite3.Connection) -> Finding:
     """PRAGMA integrity_check says ok."""
     found = keeping.integrity_problems(conn)
-    fix = (
-        "Restore the last good backup into a new home (gm restore BACKUP NEWHOME), check it with gm doctor, "
-        "then use it instead of this one."
-    )
     shown = "; ".join(found[:3]) + (f"; and {len(found) - 3} more" if len(found) > 3 else "")
-    problems = (Problem(f"the database is damaged: {shown}", fix),) if found else ()
+    problems = (Problem(f"the database is damaged: {shown}", RESTORE),) if found else ()
     size = home.database.stat().st_size
     return Finding("database", f"integrity_check ok ({size / 1_000_000:.1f} MB)", problems)
 
@@ -226,10 +228,11 @@ def check_ledger(conn: sqlite3.Connection) -> Finding:
         "The ledger is never edited: put it right with a new entry (gm credits adjust ACCOUNT --credits N "
         "--reason ...), then run gm ledger check."
     )
+    # An entry can be answered by a new one; the books' append-only guard gone only by a backup.
     return Finding(
         "ledger",
         f"the books balance ({counted(entries, 'entry', 'entries')})",
-        tuple(Problem(str(e), fix) for e in errors),
+        tuple(Problem(str(e), fix if e.entry is not None else RESTORE) for e in errors),
     )
 
 

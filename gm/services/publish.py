@@ -121,6 +121,7 @@ def finish(db: sqlite_utils.Database, home: Home, clock: Clock, started: Started
         for short in written.short:
             detail = {"report": short.identifier, "turn": short.turn, "seat": short.seat, "why": short.why}
             records.audit(db, iso(clock.now()), game.id, "report over budget", detail)
+    crash_point("publish:after-commit")
     held = tuple((n, seat) for n, queued in done.items() for seat in queued.held)
     return Published(
         game.name, tuple(due), written, sum(q.reports for q in done.values()), held, written.short, observed

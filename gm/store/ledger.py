@@ -20,6 +20,67 @@ def all_entries(db: sqlite_utils.Database) -> list[Entry]:
     return [Entry(*row) for row in db.execute(_ENTRIES + " ORDER BY l.id").fetchall()]
 
 
+# What each column of an entry holds (SQLite keeps what a hand edit puts in a column it cannot
+# convert: text in credits, a real in balance): whole numbers and text, NULL where the migrations
+# allow it. A row that holds anything else is named by unreadable() and left out of the sums.
+_COLUMNS = (
+    *((c, ("integer",)) for c in ("credits", "money", "discount", "balance", "discount_after", "account_id")),
+    *((c, ("integer", "null")) for c in ("turn", "ref", "game_id")),
+    *((c, ("text",)) for c in ("date", "kind", "memo")),
+    *((c, ("text", "null")) for c in ("seat", "reference")),
+)
+_HOLDS = {"integer": "a whole number", "real": "a fraction", "text": "text", "blob": "bytes", "null": "nothing"}
+_GUARDS = ("ledger_no_update", "ledger_no_delete")  # the triggers that keep the books append-only
+
+
+def unreadable(db: sqlite_utils.Database) -> list[tuple[int, str, bool]]:
+    """(number, why, summed) of each row the books cannot read as an entry, in order: numbered
+    below 1, a value of the wrong type, an account or a game that is not there; summed: whether
+    its values are of their types all the same, so that it still counts in its account's sums.
+    Only a hand edit of the database makes one (gm writes every entry through add_entries)."""
+    found = []
+    for number, account_id, game_id, no_account, no_game, *types in db.execute(
+        f"""SELECT l.id, l.account_id, l.game_id, a.id IS NULL, l.game_id IS NOT NULL AND g.id IS NULL,
+                   {", ".join(f"typeof(l.{column})" for column, _ in _COLUMNS)}
+            FROM ledger l LEFT JOIN accounts a ON a.id = l.account_id LEFT JOIN games g ON g.id = l.game_id
+            ORDER BY l.id"""
+    ).fetchall():
+        why = [
+            f"its {column} holds {_HOLDS[kind]}, not " + " or ".join(_HOLDS[k] for k in allowed)
+            for (column, allowed), kind in zip(_COLUMNS, types, strict=True)
+            if kind not in allowed
+        ]
+        typed = not why
+        if number < 1:
+            why.insert(0, "the books number their entries from 1")
+        if no_account and isinstance(account_id, int):
+            why.append(f"its account {account_id} is not in the accounts table")
+        if no_game and isinstance(game_id, int):
+            why.append(f"its game {game_id} is not in the games table")
+        if why:
+            found.append((number, "; ".join(why), typed))
+    return found
+
+
+def gaps(db: sqlite_utils.Database) -> list[tuple[int, int]]:
+    """(first, last) of each run of numbers missing from the books: entries are numbered 1, 2,
+    3, ... as they are written (next_number) and never deleted, so a gap is an entry gone."""
+    return [
+        (first, last)
+        for first, last in db.execute(
+            """SELECT before + 1, id - 1 FROM
+                 (SELECT id, LAG(id, 1, 0) OVER (ORDER BY id) AS before FROM ledger WHERE id >= 1)
+               WHERE id > before + 1 ORDER BY id"""
+        ).fetchall()
+    ]
+
+
+def missing_guards(db: sqlite_utils.Database) -> list[str]:
+    """The triggers keeping the books append-only that are not in the database."""
+    there = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall()}
+    return [name for name in _GUARDS if name not in there]
+
+
 def entry(db: sqlite_utils.Database, number: int) -> Entry:
     return Entry(*db.execute(_ENTRIES + " WHERE l.id = ?", [number]).fetchone())
 

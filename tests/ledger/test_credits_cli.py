@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import shutil
 import sqlite3
 from datetime import UTC, datetime
 
@@ -80,6 +81,11 @@ def test_refusals_change_nothing(home, gm, game):
         (
             ("credits", "buy", ANN, "10", "--paid", "25.\uff15"),
             "Error: '25.\uff15' is not an amount of money: write it like 25 or 25.50.\n",
+        ),
+        (
+            # Said "is not an amount of money: write it like 25 or 25.50", which it is, one digit too long.
+            ("credits", "buy", ANN, "10", "--paid", "1000000000"),
+            "Error: '1000000000' is more money than one payment takes (at most 999999999.99): check the amount.\n",
         ),
         (("credits", "buy", ANN, "0", "--paid", "1"), "Error: a payment buys at least 1 credit.\n"),
         # A new account takes an address and a name, as one joining a game does.
@@ -212,10 +218,84 @@ def test_ledger_check_names_the_faulty_entry(home, gm, game):
     ran = gm("ledger", "check", home=home)
     assert (ran.code, ran.out) == (1, "")
     assert ran.err == (
+        "the books are not append-only: the database's trigger ledger_no_update is gone\n"
         "entry 2: balance 7 does not equal the sum of the entries of ann@example.org, 9\n"
         "entry 3: a turn charge for g1 turn 9, which was never played\n"
-        "2 fault(s) in the books.\n"
+        "3 fault(s) in the books.\n"
     )
+
+
+# What a hand edit of the database (sqlite3 gm.db, the append-only guard lifted and put back)
+# does to the books, and what `gm ledger check` says of it. Entries 1 to 4: Ann's payment, Bob's,
+# Ann's second and Cy's.
+TAMPERED = [
+    (
+        "DELETE FROM ledger WHERE id = 2",  # Bob's only entry: no balance of his is off after it
+        "entry 2: it is missing: the books number their entries 1, 2, 3, ... and never delete one\n",
+    ),
+    (
+        "UPDATE ledger SET id = 40 WHERE id = 4",
+        "entry 4: it is missing, and so are entries 5 to 39: the books number their entries 1, 2, 3, ... "
+        "and never delete one\n",
+    ),
+    (
+        "DELETE FROM accounts WHERE email = 'cy@example.org'",  # Cy's entry was left out of the check
+        "entry 4: it cannot be read as an entry: its account 3 is not in the accounts table\n",
+    ),
+    (
+        "UPDATE ledger SET game_id = 99 WHERE id = 1",
+        "entry 1: it cannot be read as an entry: its game 99 is not in the games table\n",
+    ),
+    (
+        "UPDATE ledger SET credits = 'ten' WHERE id = 1",  # a traceback (TypeError) before
+        "entry 1: it cannot be read as an entry: its credits holds text, not a whole number\n"
+        "entry 3: balance 15 does not equal the sum of the entries of ann@example.org, 5\n",
+    ),
+    (
+        "UPDATE ledger SET credits = 12 WHERE id = 1",
+        "entry 1: balance 10 does not equal the sum of the entries of ann@example.org, 12; the same difference "
+        "carries on into 1 later entry of the account\n",
+    ),
+]
+
+
+def test_ledger_check_says_what_a_hand_edit_did(home, gm, game, tmp_path):
+    """A deleted entry, a renumbered one, an account removed from under its entries, a value
+    SQLite kept as text: each named by its entry and the exit code 1, never a traceback and never
+    "The books balance" (a deleted entry and a vanished account passed before); the guard
+    dropped is named too."""
+    for who, credits_ in ((ANN, "10"), ("bob@example.org", "4"), (ANN, "5"), ("cy@example.org", "3")):
+        assert gm("credits", "buy", who, credits_, "--paid", "10", "--game", "g1", home=home).code == 0
+    for statement, faults in TAMPERED:
+        copy = tmp_path / f"copy-{TAMPERED.index((statement, faults))}"
+        shutil.copytree(home, copy)
+        conn = sqlite3.connect(copy / "gm.db")
+        guards = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'ledger_no_%'")
+        kept = [sql for (sql,) in guards.fetchall()]
+        with conn:
+            conn.execute("DROP TRIGGER ledger_no_update")
+            conn.execute("DROP TRIGGER ledger_no_delete")
+            conn.execute(statement)
+            for sql in kept:
+                conn.execute(sql)
+        conn.close()
+        ran = gm("ledger", "check", home=copy)
+        count = faults.count("\n")
+        assert (ran.code, ran.out, ran.err) == (1, "", f"{faults}{count} fault(s) in the books.\n"), statement
+    conn = sqlite3.connect(home / "gm.db")
+    with conn:
+        conn.execute("DROP TRIGGER ledger_no_delete")
+    conn.close()
+    ran = gm("ledger", "check", home=home)
+    assert (ran.code, ran.err) == (
+        1,
+        "the books are not append-only: the database's trigger ledger_no_delete is gone\n1 fault(s) in the books.\n",
+    )
+    # No new entry puts a guard back: gm doctor says to restore a backup, not to add an adjustment.
+    assert (
+        "PROBLEM  ledger: the books are not append-only: the database's trigger ledger_no_delete is gone. "
+        "Restore the last good backup into a new home (gm restore BACKUP NEWHOME)"
+    ) in gm("doctor", home=home).out
 
 
 def test_the_ledger_is_append_only(home, gm, game):
@@ -390,3 +470,8 @@ def test_a_message_counts_one_thing_in_the_singular(home, gm, game, tmp_path):
     assert ran.out == f"Wrote 1 entry to {tmp_path / 'books.csv'}.\n"
     assert gm("credits", "show", ANN, home=home).out.startswith(f"{ANN} (Ann): 1 credit, discount 0 bonus turns.")
     assert "ledger: the books balance (1 entry)" in gm("doctor", home=home).out
+    # The payment's memo, and the refusal of its reference typed in again, said "1 credits".
+    assert credits.entry(open_database(home / "gm.db"), 1).memo == "1 credit for 2.50"
+    gm("credits", "buy", ANN, "1", "--paid", "2.50", "--ref", "R-1", home=home)
+    ran = gm("credits", "buy", ANN, "1", "--paid", "2.50", "--ref", "R-1", home=home)
+    assert ran.err.startswith("Error: payment R-1 is in the books already: entry 2, 1 credit for 2.50 from ")

@@ -204,3 +204,24 @@ def test_a_reference_belongs_to_one_payment():
         "entry 2: payment reference R-1 was booked in entry 1 already",
         "entry 3: a reference on an entry of kind 'adjustment'; only payments carry one",
     ]
+
+
+def test_a_wrong_balance_is_named_once_where_it_shows():
+    """An entry edited or deleted puts every later balance of its account off by as much: the
+    check named each of them, a screen of faults for one edit; it names the entry where the
+    difference shows, once, with how many later entries carry it, and a new difference again."""
+    entries = books(*[("purchase", {"credits": 2, "money": 500})] * 5)
+    edited = [entries[0], dataclasses.replace(entries[1], credits=7), *entries[2:]]
+    assert [str(e) for e in ledger.check(edited, set())] == [
+        "entry 2: balance 4 does not equal the sum of the entries of ann@example.org, 9; the same difference "
+        "carries on into 3 later entries of the account"
+    ]
+    gone = [entries[0], entries[2], entries[4]]  # entries 2 and 4 deleted: two differences
+    assert [str(e) for e in ledger.check(gone, set())] == [
+        "entry 3: balance 6 does not equal the sum of the entries of ann@example.org, 4",
+        "entry 5: balance 10 does not equal the sum of the entries of ann@example.org, 6",
+    ]
+    stated = [entries[0], dataclasses.replace(entries[1], balance=9), *entries[2:]]  # one stated balance wrong
+    assert [str(e) for e in ledger.check(stated, set())] == [
+        "entry 2: balance 9 does not equal the sum of the entries of ann@example.org, 4"
+    ]

@@ -35,11 +35,13 @@ PLAYERS = {"BR": ("Ann", "ann@example.org"), "FR": ("Bob", "bob@example.org")}
 TURN_RUN = (
     "turn:before-commit",
     "turn:after-commit",
+    "publish:mid-write",
     "publish:mid-render",
     "publish:after-render",
     "publish:mid-queue",
 )
-RUN_DUE = TURN_RUN + ("send:mid-send",)
+RUN_DUE = TURN_RUN + ("publish:after-commit", "send:mid-send", "send:after-mark")
+SEND = ("send:mid-send", "send:after-mark")  # gm mail send of a published turn's mails
 IMPORT = ("intake:before-sync", "intake:before-commit", "intake:after-commit", "send:mid-send")
 
 
@@ -116,7 +118,7 @@ def played(start) -> Path:
 
 @pytest.fixture(scope="module")
 def bases(start, played) -> dict[str, Path]:
-    return {kind: played if kind == "rerun" else start for kind in PLAN}
+    return {kind: played if kind in ("rerun", "mail send") else start for kind in PLAN}
 
 
 # What the GM asks for; after a kill, the GM runs the very same command again.
@@ -125,6 +127,7 @@ PLAN = {
     "run-due": ("run-due",),
     "import": ("inbox", "import", "{maildir}", "--send"),
     "rerun": ("turn", "rerun", "d1", "1", "--reason", "a fix", "--yes"),
+    "mail send": ("mail", "send"),
 }
 RERUN = ("turn:before-commit", "turn:after-commit")  # its publishing is gm turn run's, tried above
 
@@ -138,8 +141,11 @@ def finish(home: Path, kind: str, start: Path) -> None:
     if kind == "turn run":
         while resolved(home) != [1, 2]:
             ok(gm_process(home, *command(kind, start)))
+        ok(gm_process(home, "mail", "send"))  # what the turns queued goes out
     elif kind == "import":  # the orders taken are the orders the turn is played with
         ok(gm_process(home, "turn", "run", "d1", "--now"))
+    elif kind == "run-due":  # the next pass: a run killed after the turn's commit and run again
+        ok(gm_process(home, "run-due"))  # finds the next turn's reminder due one pass early
 
 
 def resolved(home: Path) -> list[int]:
@@ -165,6 +171,7 @@ TRIALS = (
     + [("run-due", p) for p in RUN_DUE]
     + [("import", p) for p in IMPORT]
     + [("rerun", p) for p in RERUN]
+    + [("mail send", p) for p in SEND]
 )
 
 
@@ -194,6 +201,11 @@ def test_killed_and_run_again_loses_and_doubles_nothing(kind, point, start, base
             assert conn.execute("SELECT count(*) FROM submissions WHERE current = 1").fetchone() == (2,)
     if kind == "rerun":
         same_turn_again(home, bases[kind])
+    else:
+        # Every mail sent (by the command, or gm mail send after gm turn run) went out once, as in the run never
+        # killed: none left queued (a kill after the server took it, or after it was marked sent), none written twice.
+        assert outbox_of(home) == outbox_of(references[kind])
+        assert eml_files(home) == eml_files(references[kind])
 
 
 def test_a_rerun_killed_after_its_commit_keeps_the_discarded_reports_for_gm_turn_run(
@@ -274,10 +286,22 @@ def whole_and_once(home: Path, gm, reference: Path) -> None:
         assert taken[0] == taken[1]
         answers = conn.execute("SELECT count(*) FROM outbox WHERE kind = 'acknowledgement'").fetchone()[0]
         assert answers == taken[0]  # one answer per message taken, never two
+        # A report file killed mid-write is written again whole; its temporary copy is not left behind.
+        assert not [p.name for p in (home / "reports").rglob("*.tmp")]
         sent = conn.execute("SELECT count(*) FROM outbox WHERE status = 'sent'").fetchone()[0]
         assert len(list((home / "outbox").glob("*.eml"))) == sent  # a mail sent twice has one name
     finally:
         conn.close()
+
+
+def outbox_of(home: Path) -> list[tuple]:
+    """Each outbox mail by kind, turn, seat and recipient, and its status."""
+    return rows_of(home, "SELECT kind, turn, seat, recipient, subject, status FROM outbox ORDER BY 1, 2, 3, 4, 5, 6")
+
+
+def eml_files(home: Path) -> list[str]:
+    """The names of the mails the folder transport wrote (outbox/*.eml): one per mail sent."""
+    return sorted(p.name for p in (home / "outbox").glob("*.eml"))
 
 
 def seat_mails(home: Path) -> list[tuple[str, str]]:
