@@ -321,7 +321,12 @@ class Answerer:
 
     def answer_question(self, letter: Letter) -> str:
         """The one polite answer to a person's mail without a turn file (templates/mail/
-        question.txt): it has gone to the GM. Same limits as every answer."""
+        question.txt): it has gone to the GM. Same limits as every answer; and none to a mail that
+        answers one of gm's own automatic answers: an auto-responder that sets none of the headers
+        programs are known by replied to each with another question, and gm answered it, 20 times
+        an hour for ever."""
+        if letter.parent is not None and outbox.is_answer(self.db, letter.parent):
+            return "none: it replies to gm's own answer (an auto-reply, or thanks); it waits for the GM"
         return self._answer_with(letter, "question.txt", {})
 
     def answer_fault(self, letter: Letter, games: list[str]) -> str:

@@ -263,6 +263,12 @@ def cancel_answers_to_strangers(db: sqlite_utils.Database, addresses: Sequence[s
     return cancelled
 
 
+def is_answer(db: sqlite_utils.Database, message_id: str) -> bool:
+    """Whether a Message-ID is one of an answer gm wrote by itself (an acknowledgement)."""
+    row = db.execute("SELECT kind FROM outbox WHERE message_id = ?", [message_id]).fetchone()
+    return row is not None and row[0] == "acknowledgement"
+
+
 def mail_name(db: sqlite_utils.Database, mail: Queued) -> str:
     """What a mail is, for a GM reading a folder of them: <game>-<turn>-<seat>-<kind>; a mail
     about no game (the answer to a question, a sign-up's confirmation, a refusal) is named by
