@@ -84,13 +84,14 @@ def send_drafts(
 
 def _unread(game: GameRecord, drafts: list[PressDraft], most: int) -> PressResult:
     """The one result for the messages of a file past the press-per-turn it may send, unread."""
+    after = len(drafts) - most - 1
+    left = f"this one and the {after:,} after it were not read" if after else "this one was not read"
     return PressResult(
         drafts[most].line,
         "",
         False,
         f"this turn file holds {len(drafts):,} press messages and gm reads at most {most:,} of one file "
-        f"(the most a seat sends in a turn of '{game.name}'): this one and the {len(drafts) - most - 1:,} "
-        "after it were not read",
+        f"(the most a seat sends in a turn of '{game.name}'): {left}",
     )
 
 
