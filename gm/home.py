@@ -46,6 +46,10 @@ folder = ""
 # Answers (acknowledgements, reports sent again) to one address per hour; past that a mail is
 # taken but not answered, so two robots cannot answer each other for ever.
 replies_per_hour = 20
+# Answers in all, per hour, to addresses that hold no seat here and confirmed no sign-up (questions,
+# sign-ups, refusals): anyone can write any From, so a flood of forged senders gets no more than
+# this many answers, never one each. Players' own addresses are not counted.
+stranger_replies_per_hour = 60
 # Temporary failures (4xx, no connection) are tried again 5 min, 10 min, ... later, this many times.
 max_attempts = 8
 # A larger mail is archived and refused unread.

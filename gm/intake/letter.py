@@ -75,6 +75,8 @@ class Letter:
     automatic: why no answer may be sent (bounce, auto-reply, mailing list), else None.
     texts: the text body (plain preferred over HTML) and every text attachment.
     unreadable: why the mail could not be read at all, else None.
+    parent: the Message-ID of the mail this one answers (In-Reply-To's last, else the last one
+      References names), or None.
     """
 
     message_id: str | None
@@ -86,6 +88,7 @@ class Letter:
     automatic: str | None
     texts: tuple[Text, ...]
     unreadable: str | None = None
+    parent: str | None = None
 
 
 def read_letter(raw: bytes, envelope_sender: str | None = None) -> Letter:
@@ -153,6 +156,7 @@ def _letter(message: EmailMessage, content_hash: str, envelope_sender: str | Non
     answer_to = headers.address("Reply-To") or sender
     earlier = tuple(_MSG_ID.findall(headers.text("References")))[-20:]
     references = earlier + ((message_id,) if message_id else ())
+    parents = _MSG_ID.findall(headers.text("In-Reply-To")) or earlier
     parts = [_described(p, headers if p is message else None) for p in message.walk() if not p.is_multipart()]
     return Letter(
         message_id=message_id,
@@ -163,6 +167,7 @@ def _letter(message: EmailMessage, content_hash: str, envelope_sender: str | Non
         references=references,
         automatic=_why_automatic(headers, envelope_sender, sender),
         texts=tuple(_texts(message, parts)),
+        parent=parents[-1] if parents else None,
     )
 
 

@@ -18,7 +18,7 @@ _SECURITY = ("tls", "starttls", "none")
 class MailSettings:
     """[mail]: the GM's address and name (From of every mail gm sends), the transport ("smtp" or
     "folder"), the folder for "folder", answers per address and hour, tries before giving up,
-    the largest mail intake reads."""
+    the largest mail intake reads, answers per hour to all addresses that hold no seat here."""
 
     address: str
     name: str
@@ -27,6 +27,7 @@ class MailSettings:
     replies_per_hour: int
     max_attempts: int
     max_message_bytes: int
+    stranger_replies_per_hour: int
 
     @property
     def domain(self) -> str:
@@ -54,6 +55,7 @@ def mail_settings(home: Home) -> MailSettings:
         replies_per_hour=home.setting("mail", "replies_per_hour", 20),
         max_attempts=home.setting("mail", "max_attempts", 8),
         max_message_bytes=home.setting("mail", "max_message_bytes", 10_000_000),
+        stranger_replies_per_hour=home.setting("mail", "stranger_replies_per_hour", 60),
     )
 
 

@@ -227,7 +227,10 @@ class Answerer:
     """Queues the answer to a mail: an acknowledgement of every result, and reports asked for again.
 
     Never to a program's mail (the caller does not ask), never to gm's own address, and no more
-    than [mail] replies_per_hour to one address, so two robots cannot answer each other for ever.
+    than [mail] replies_per_hour to one address, so two robots cannot answer each other for ever;
+    and no more than [mail] stranger_replies_per_hour in all to addresses that hold no seat here
+    and confirmed no sign-up, so mail from a thousand forged senders does not make gm a reflector
+    that answers each of them (players' own addresses are never held up by it).
     """
 
     db: sqlite_utils.Database
@@ -318,7 +321,12 @@ class Answerer:
 
     def answer_question(self, letter: Letter) -> str:
         """The one polite answer to a person's mail without a turn file (templates/mail/
-        question.txt): it has gone to the GM. Same limits as every answer."""
+        question.txt): it has gone to the GM. Same limits as every answer; and none to a mail that
+        answers one of gm's own automatic answers: an auto-responder that sets none of the headers
+        programs are known by replied to each with another question, and gm answered it, 20 times
+        an hour for ever."""
+        if letter.parent is not None and outbox.is_answer(self.db, letter.parent):
+            return "none: it replies to gm's own answer (an auto-reply, or thanks); it waits for the GM"
         return self._answer_with(letter, "question.txt", {})
 
     def answer_fault(self, letter: Letter, games: list[str]) -> str:
@@ -383,9 +391,18 @@ class Answerer:
         address = to.addr_spec.lower()
         if self.settings.address and address == self.settings.address.lower():
             return "none: the mail came from gm's own address"
-        recent = outbox.answers_since(self.db, address, self.clock.now() - timedelta(hours=1))
+        hour_ago = self.clock.now() - timedelta(hours=1)
+        recent = outbox.answers_since(self.db, address, hour_ago)
         if recent >= self.settings.replies_per_hour:
             return f"none: {recent} answers to {address} in the last hour already"
+        if outbox.is_known(self.db, address):
+            return None
+        strangers = outbox.answers_to_strangers_since(self.db, hour_ago)
+        if strangers >= self.settings.stranger_replies_per_hour:
+            return (
+                f"none: {strangers} answers to addresses that hold no seat here in the last hour already "
+                "([mail] stranger_replies_per_hour)"
+            )
         return None
 
     def _resend(self, resend: JSONObject, threading: Threading) -> list[int]:

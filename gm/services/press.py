@@ -65,13 +65,34 @@ def send_drafts(
     its own), each in a savepoint of its own: one bad message never stops the others.
 
     source: where the turn file came from; each message is stored as `<source>#<line>`.
-    digest: the archived bytes it came in (archived before anything here reads them)."""
+    digest: the archived bytes it came in (archived before anything here reads them).
+
+    Only the first press-per-turn messages of a file are read (a seat sends no more in a turn),
+    and one result says so for the rest: a file of 30,000 one-line messages got an answer of
+    30,000 lines (4 MB), each saying it was not sent."""
     post = _Post(db, home, clock)
+    drafts = list(drafts)
+    most = game_setting(game, "press-per-turn")
     results = []
-    for draft in drafts:
+    for draft in drafts[:most]:
         with atomic(db):
             results.append(post.send(game, seat, draft, channel, f"{source}#{draft.line}", digest))
+    if len(drafts) > most:
+        results.append(_unread(game, drafts, most))
     return results
+
+
+def _unread(game: GameRecord, drafts: list[PressDraft], most: int) -> PressResult:
+    """The one result for the messages of a file past the press-per-turn it may send, unread."""
+    after = len(drafts) - most - 1
+    left = f"this one and the {after:,} after it were not read" if after else "this one was not read"
+    return PressResult(
+        drafts[most].line,
+        "",
+        False,
+        f"this turn file holds {len(drafts):,} press messages and gm reads at most {most:,} of one file "
+        f"(the most a seat sends in a turn of '{game.name}'): {left}",
+    )
 
 
 def sent_before(db: sqlite_utils.Database, source: str) -> list[PressResult]:

@@ -11,7 +11,7 @@ import sqlite_utils
 from gm.clock import Clock, iso
 from gm.errors import GMError
 from gm.rulesets import installed
-from gm.store import records, waiting as store
+from gm.store import outbox, records, waiting as store
 from gm.store.database import atomic
 from gm.store.records import GameRecord
 from gm.store.waiting import Waiting
@@ -152,7 +152,10 @@ def clear(
 ) -> list[Waiting]:
     """Take off the lists `gm game waiting GAME` shows everyone not seated yet (a flood of
     sign-ups): only the unconfirmed with `unconfirmed`, only addresses matching the shell
-    pattern `sender` (`*@spam.example`, any case) with it; one audit entry names them all."""
+    pattern `sender` (`*@spam.example`, any case) with it; one audit entry names them all. The
+    answers still unsent to the unconfirmed among them whom the house does not know (their codes)
+    are cancelled, so they no longer count against [mail] stranger_replies_per_hour and a
+    newcomer's sign-up is answered again at once."""
     pattern = sender.strip().lower() if sender else None
     gone = [
         w
@@ -162,6 +165,7 @@ def clear(
     game = records.game_by_name(db, game_name)
     with atomic(db):
         gone = [w for w in gone if store.remove_waiting(db, w.number)]
+        outbox.cancel_answers_to_strangers(db, [w.email for w in gone if w.confirm_by is not None])
         if gone:
             records.audit(
                 db,

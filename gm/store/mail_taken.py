@@ -9,6 +9,8 @@ from typing import Any
 
 import sqlite_utils
 
+from gm.store.database import read_int
+
 
 def taken(db: sqlite_utils.Database, digest: str) -> bool:
     """Whether a message with these very bytes was taken before."""
@@ -68,14 +70,34 @@ def record_taken(
 
 
 def questions(
-    db: sqlite_utils.Database, every: bool = False
+    db: sqlite_utils.Database, every: bool = False, most: int = -1
 ) -> list[tuple[int, str, str | None, str, str, str | None]]:
     """(id, received, sender, subject, archive digest, when answered) of each question, oldest
-    first: those waiting for the GM, or with every=True the answered ones too."""
+    first: those waiting for the GM, or with every=True the answered ones too; the first `most`
+    (-1: all)."""
     return db.execute(
         "SELECT id, received, sender, subject, digest, gm_answered FROM mail_taken "
-        "WHERE outcome = 'question'" + ("" if every else " AND gm_answered IS NULL") + " ORDER BY id"
+        "WHERE outcome = 'question'" + ("" if every else " AND gm_answered IS NULL") + " ORDER BY id LIMIT ?",
+        [most],
     ).fetchall()
+
+
+def count_questions(db: sqlite_utils.Database, every: bool = False) -> int:
+    """How many questions questions() would give, without reading them."""
+    return read_int(
+        db.execute(
+            "SELECT count(*) FROM mail_taken WHERE outcome = 'question'" + ("" if every else " AND gm_answered IS NULL")
+        )
+    )
+
+
+def question(db: sqlite_utils.Database, number: int) -> tuple[int, str, str | None, str, str, str | None] | None:
+    """Question `number` as questions() gives each, answered or not; None when there is none."""
+    found: tuple[int, str, str | None, str, str, str | None] | None = db.execute(
+        "SELECT id, received, sender, subject, digest, gm_answered FROM mail_taken WHERE id = ? AND outcome = 'question'",
+        [number],
+    ).fetchone()
+    return found
 
 
 def mark_answered(db: sqlite_utils.Database, number: int, now: str) -> bool:

@@ -224,6 +224,51 @@ def answers_since(db: sqlite_utils.Database, recipient: str, since: datetime) ->
     )
 
 
+# An address the house knows: it holds (or held) a seat, or its sign-up was confirmed from it.
+# Any other is a stranger's, and anyone may write it in a From (answers_to_strangers_since).
+_KNOWN = """EXISTS (SELECT 1 FROM accounts a WHERE a.email = {address} AND (
+    EXISTS (SELECT 1 FROM seats s WHERE s.account_id = a.id)
+    OR EXISTS (SELECT 1 FROM waiting w WHERE w.account_id = a.id AND w.confirm_hash IS NULL)))"""
+
+
+def is_known(db: sqlite_utils.Database, address: str) -> bool:
+    """Whether an address holds or held a seat here, or confirmed a sign-up from it."""
+    return bool(read_int(db.execute("SELECT " + _KNOWN.format(address="?"), [address])))
+
+
+def answers_to_strangers_since(db: sqlite_utils.Database, since: datetime) -> int:
+    """How many answers were queued since a moment for addresses the house does not know, less
+    those cancelled unsent: the house-wide bound that keeps a flood of mails from forged senders
+    from making gm a reflector."""
+    return read_int(
+        db.execute(
+            "SELECT count(*) FROM outbox o WHERE o.kind = 'acknowledgement' AND o.queued >= ? "
+            "AND o.status != 'cancelled' AND NOT " + _KNOWN.format(address="o.recipient"),
+            [iso(since)],
+        )
+    )
+
+
+def cancel_answers_to_strangers(db: sqlite_utils.Database, addresses: Sequence[str]) -> int:
+    """Cancel the unsent answers to these addresses where the house does not know them (a flood of
+    sign-ups the GM cleared), inside the caller's transaction, so they neither go out nor count
+    against the hour's answers to strangers; how many."""
+    cancelled = 0
+    for address in addresses:
+        cancelled += db.execute(
+            "UPDATE outbox SET status = 'cancelled' WHERE recipient = ? AND kind = 'acknowledgement' "
+            "AND status = 'queued' AND NOT " + _KNOWN.format(address="?"),
+            [address.lower(), address.lower()],
+        ).rowcount
+    return cancelled
+
+
+def is_answer(db: sqlite_utils.Database, message_id: str) -> bool:
+    """Whether a Message-ID is one of an answer gm wrote by itself (an acknowledgement)."""
+    row = db.execute("SELECT kind FROM outbox WHERE message_id = ?", [message_id]).fetchone()
+    return row is not None and row[0] == "acknowledgement"
+
+
 def mail_name(db: sqlite_utils.Database, mail: Queued) -> str:
     """What a mail is, for a GM reading a folder of them: <game>-<turn>-<seat>-<kind>; a mail
     about no game (the answer to a question, a sign-up's confirmation, a refusal) is named by

@@ -26,7 +26,7 @@ from gm.store.locks import HomeLock
 from gm.web import gm_desk, gm_pages, link_pages, observer_pages, player, press_pages, turn_pages
 from gm.web.gm_pages import request_actor
 from gm.web.known_browsers import KnownBrowsers
-from gm.web.multipart import PortalRequest
+from gm.web.multipart import FormTooLarge, PortalRequest
 from gm.web.portal import Portal, PortalResponse, page, portal
 from gm.web.proxies import LOOPBACK, ClientAddress, trusted_networks
 from gm.web.session_cookie import PortalSessionInterface
@@ -193,7 +193,7 @@ _TITLES = {
 
 def _http_error(exc: HTTPException) -> Response:
     message = exc.description
-    if exc.code == 413:
+    if exc.code == 413 and not isinstance(exc, FormTooLarge):
         message = (
             f"That upload is too large: a turn file may be at most "
             f"{portal().max_bytes:,} bytes. Send the orders as plain text."

@@ -7,9 +7,8 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, request, session
 from werkzeug.wrappers import Response
 
-from gm.services import staff
+from gm.services import questions, staff
 from gm.services.gameview import gm_overview
-from gm.services.questions import questions
 from gm.store.acting import PORTAL_PLAYER, Actor
 from gm.store.staff import StaffRecord
 from gm.web.guard import check_csrf, guess_keys, refuse_if_blocked, start_session
@@ -70,7 +69,7 @@ def overview() -> Response:
     if account is None:
         return page("gm_sign_in.html", title="GM sign-in", configured=staff.any_password(p.db(), p.home))
     games = [g for g in gm_overview(p.db()) if not account.games or g["name"] in account.games]
-    waiting = len(questions(p.db(), p.home)) if not account.games else 0
+    waiting = questions.count(p.db()) if not account.games else 0
     return page("gm.html", title="Games", games=games, waiting_questions=waiting, gm_account=account)
 
 

@@ -5,19 +5,22 @@ new boundary with every form, so each turn-file upload paid for two `re.compile`
 a portal cycle's CPU) and pushed other patterns out of `re`'s cache. `BoundarySearch` finds exactly
 what those patterns find with `bytes.find` and one pattern compiled once; everything else is
 werkzeug's own code, run unchanged. tests/web/test_fast_multipart.py compares the two decoders
-event by event on generated bodies fed in random chunks.
+event by event on generated bodies fed in random chunks. `FewFields` holds a urlencoded form to
+the limits werkzeug holds only a multipart one to (fields and bytes).
 """
 
 from __future__ import annotations
 
+import io
 import re
 import types
 from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any, TypeVar, cast
+from typing import IO, Any, TypeVar, cast
 
 import flask
 from werkzeug import formparser
+from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.sansio.multipart import MultipartDecoder, State
 
 # What follows "--" and the boundary in werkzeug's two patterns (its group 1): "--" for the last
@@ -133,7 +136,39 @@ class _MultiPartParser(formparser.MultiPartParser):
 _GLOBALS["MultiPartParser"] = _MultiPartParser
 
 
-class FormParser(formparser.FormDataParser):
+# The largest urlencoded form the portal reads: its largest are a press message (press-length,
+# at most 10,000 characters: 90 kB percent-encoded at worst) and a GM's answer (20,000
+# characters: 180 kB). Decoding takes about 0.1 CPU-s a MB of percent escapes.
+MOST_URLENCODED_BYTES = 262_144
+MOST_URLENCODED_FIELDS = 1_000  # as werkzeug's max_form_parts for a multipart form; the portal's have a dozen
+
+
+class FormTooLarge(RequestEntityTooLarge):
+    """413 for a form (not an upload) past what the portal reads, saying so in the page's words."""
+
+    description = (
+        f"That form is too large (more than {MOST_URLENCODED_BYTES:,} bytes or {MOST_URLENCODED_FIELDS:,} "
+        "fields); the portal's forms are far smaller. Shorten the text and send it again."
+    )
+
+
+class FewFields(formparser.FormDataParser):
+    """werkzeug's form parser, refusing with 413 a urlencoded body of more than
+    MOST_URLENCODED_FIELDS fields or MOST_URLENCODED_BYTES: werkzeug holds only multipart bodies
+    to such limits and decodes a urlencoded one whole, so 2 MB of `a&a&...` (a million fields,
+    within the portal's request size) held a form thread for 0.6-2 CPU-s, and eight clients
+    sending it kept a player's sign-in waiting 14 s; 1 MB of `%41%41...`, 5 s."""
+
+    def _parse_urlencoded(
+        self, stream: IO[bytes], mimetype: str, content_length: int | None, options: dict[str, str]
+    ) -> Any:
+        body = stream.read(MOST_URLENCODED_BYTES + 1)
+        if len(body) > MOST_URLENCODED_BYTES or body.count(b"&") >= MOST_URLENCODED_FIELDS:
+            raise FormTooLarge()
+        return super()._parse_urlencoded(io.BytesIO(body), mimetype, content_length, options)
+
+
+class FormParser(FewFields):
     """werkzeug's form parser, its multipart bodies read by `BoundaryDecoder`."""
 
     _parse_multipart = _rebound(formparser.FormDataParser._parse_multipart)
@@ -150,4 +185,4 @@ class PortalRequest(flask.Request):
     """Flask's request, its forms read by `FormParser`: only on werkzeug 3.1, whose decoder's
     insides this relies on; any other werkzeug parses with its own code, only slower."""
 
-    form_data_parser_class = FormParser if _werkzeug_3_1() else formparser.FormDataParser
+    form_data_parser_class = FormParser if _werkzeug_3_1() else FewFields

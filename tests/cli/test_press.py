@@ -214,14 +214,23 @@ def test_a_seat_sends_at_most_press_per_turn_messages_in_a_turn(home, gm, mailin
     first = tmp_path / "first.txt"
     first.write_text(press_file(mailing["BR"], "PRESS TO FR: one\nPRESS TO RU: two\nPRESS TO GE: three"))
     ran = gm("submit", first, home=home)
-    refused = (
-        "this seat has sent 2 press messages this turn, the most 'g1' takes in one turn; send it after the turn has run"
+    unread = (
+        "this turn file holds 3 press messages and gm reads at most 2 of one file (the most a seat sends "
+        "in a turn of 'g1'): this one was not read"
     )
     assert (ran.code, ran.out, ran.err) == (
         1,
         f"{first}:4: press sent to FR\n{first}:5: press sent to RU\n",
-        f"{first}:6: press NOT sent: {refused}\n",
+        f"{first}:6: press NOT sent: {unread}\n",
     )
+    # A file within the limit: the seat's count for the turn refuses it.
+    more = tmp_path / "more.txt"
+    more.write_text(press_file(mailing["BR"], "PRESS TO GE: three"))
+    ran = gm("submit", more, home=home)
+    refused = (
+        "this seat has sent 2 press messages this turn, the most 'g1' takes in one turn; send it after the turn has run"
+    )
+    assert (ran.code, ran.err) == (1, f"{more}:4: press NOT sent: {refused}\n")
     assert rows(home, "SELECT text FROM press ORDER BY id") == [("one",), ("two",)]
     assert [seat for _, seat, _, _ in outbox(home)] == ["FR", "RU"]
     # Another seat has its own count.

@@ -112,6 +112,30 @@ def test_questions_are_rate_limited_and_robots_are_still_never_answered(home, gm
     assert len(json.loads(gm("inbox", "questions", "--json", home=home).out)) == 3
 
 
+def test_a_reply_to_gms_own_answer_is_not_answered_again_so_no_program_keeps_a_loop_going(
+    home, gm, mail_home, monkeypatch
+):
+    """An auto-responder that sets none of the headers programs are known by (Auto-Submitted,
+    Precedence, ...) answered gm's answer, and gm answered it: 20 mails an hour for ever."""
+    robot = "Robot <robot@elsewhere.example>"
+    ran = receive(gm, monkeypatch, mail("Hello?", sender=robot, message_id="<r0@elsewhere.example>"), home)
+    assert "answer: outbox 1" in ran.out
+    [(ours,)] = rows(home, "SELECT message_id FROM outbox")
+    away = "I am away until Monday."
+    for n, threading in enumerate([{"In_Reply_To": ours}, {"References": f"<r0@elsewhere.example> {ours}"}], 1):
+        reply = mail(away, sender=robot, subject="Re: Hello?", message_id=f"<r{n}@elsewhere.example>", **threading)
+        ran = receive(gm, monkeypatch, reply, home)
+        assert ran.out == (
+            "stdin: a question for the GM (gm inbox questions); answer: none: it replies to gm's own answer "
+            "(an auto-reply, or thanks); it waits for the GM\nTaken: 1 question\n"
+        )
+    assert len(outbox_bodies(home)) == 1
+    assert len(json.loads(gm("inbox", "questions", "--json", home=home).out)) == 3  # the GM reads them all
+    # A new question from the same address, answering nothing of gm's, is answered as ever.
+    again = mail("And now?", sender=robot, message_id="<r3@elsewhere.example>", In_Reply_To="<r0@elsewhere.example>")
+    assert "answer: outbox 2" in receive(gm, monkeypatch, again, home).out
+
+
 def test_a_gm_may_word_the_answer_to_questions(home, gm, mail_home, monkeypatch):
     (home / "templates" / "mail").mkdir(parents=True, exist_ok=True)
     (home / "templates" / "mail" / "question.txt").write_text(

@@ -172,3 +172,23 @@ def test_control_characters_in_press_by_mail_reach_no_other_seat(home, gm, game,
     assert len(rows(home, "SELECT text FROM press")) == 1
     [*_, (answer,)] = rows(home, "SELECT body FROM outbox WHERE recipient = 'ann@example.org'")
     assert "the press has no text but control characters, which gm does not pass on: write the message." in answer
+
+
+def test_a_file_of_thousands_of_press_messages_is_read_as_far_as_a_seat_may_send(home, gm, game, monkeypatch):
+    """A seat sends at most press-per-turn messages in a turn; a file of 30,000 got an answer of
+    30,000 'NOT SENT' lines (4 MB) on main. Now the rest is one line, and nothing more goes out."""
+    set_mail_address(home)
+    assert gm("game", "set", "g1", "press-per-turn", "3", home=home).code == 0
+    flood = "\n".join(f"PRESS TO RU\nhello {n}\nENDPRESS" for n in range(30_000))
+    ran = receive(gm, monkeypatch, mail(press_file(game["BR"], flood), message_id="<flood@ann>"), home)
+    assert "; press: 3 sent, 1 not sent; answer: outbox" in ran.out
+    assert rows(home, "SELECT count(*) FROM outbox WHERE kind = 'press'") == [(3,)]
+    [(answer,)] = rows(home, "SELECT body FROM outbox WHERE kind = 'acknowledgement'")
+    assert len(answer) < 2_000
+    assert (
+        "  line 13: NOT SENT: this turn file holds 30,000 press messages and gm reads at most 3 of one file "
+        "(the most a seat sends in a turn of 'g1'): this one and the 29,996 after it were not read.\n"
+    ) in answer
+    # Within the limit, a seat's own count for the turn still decides each message.
+    again = mail(press_file(game["BR"], "PRESS TO RU\nonce more\nENDPRESS"), message_id="<again@ann>")
+    assert "press: 0 sent, 1 not sent" in receive(gm, monkeypatch, again, home).out

@@ -22,10 +22,20 @@ from gm.intake.finding import MOST_TURN_FILES
 from gm.services.signups import CONFIRM_HOURS
 from gm.services.waiting import MOST_UNCONFIRMED
 from gm.web.app import create_app
-from tests.intake.mails import confirmation_code, mail, outbox_bodies, receive, rows, set_mail_address, turn_file
+from tests.intake.mails import (
+    configure,
+    confirmation_code,
+    mail,
+    outbox_bodies,
+    receive,
+    rows,
+    set_mail_address,
+    turn_file,
+)
 from tests.web.conftest import Player
 
 SEATS = ("BR", "RU", "FR", "GE")
+STRANGERS_AN_HOUR = 60  # [mail] stranger_replies_per_hour as gm init writes it
 
 
 def hostile_mail(files: int, sender: str, message_id: str, seats=SEATS) -> bytes:
@@ -104,6 +114,37 @@ def test_a_mail_of_2000_wrong_secrets_never_holds_the_database_and_gets_a_short_
     assert answer.count("REFUSED: wrong password for player") == MOST_TURN_FILES
     assert len(answer.splitlines()) < 80
     assert rows(home, "SELECT count(*) FROM submissions") == [(0,)]
+
+
+def test_a_flood_from_forged_strangers_gets_a_few_answers_and_the_players_still_get_theirs(home, gm, game, tmp_path):
+    set_mail_address(home)
+    configure(home, {"mail.stranger_replies_per_hour": 3})
+    spam = "Cheap pills http spam example"
+    questions = [
+        mail("Visit http://spam.example", sender=f"{spam} <v{n}@victims.example>", message_id=f"<q{n}@spam.example>")
+        for n in range(6)
+    ]
+    guesses = [
+        mail(turn_file(f"x{n}"), sender=f"{spam} <w{n}@victims.example>", message_id=f"<g{n}@spam.example>")
+        for n in range(6)
+    ]
+    players = [
+        mail("When is the deadline?", sender="Bob <bob@example.org>", message_id="<bob@example.org>"),
+        mail(turn_file(game["BR"]), message_id="<ann@example.org>"),
+        mail(turn_file("wrong-secret", seat="RU"), sender="Bob <BOB@example.org>", message_id="<bob2@example.org>"),
+    ]
+    ran = gm("inbox", "import", maildir(tmp_path, "flood", *questions, *guesses, *players), home=home)
+    assert ran.code == 0, ran.err
+    assert ran.out.endswith("Taken: 1 accepted, 7 question, 7 refused\n")  # every mail is still taken
+    answered = [to for (to,) in rows(home, "SELECT recipient FROM outbox WHERE kind = 'acknowledgement'")]
+    assert len([to for to in answered if to.endswith("@victims.example")]) == 3  # on main: 12, one each
+    assert sorted(to for to in answered if to.endswith("@example.org")) == [
+        "ann@example.org",
+        "bob@example.org",
+        "bob@example.org",
+    ]
+    assert ran.out.count("answer: none: 3 answers to addresses that hold no seat here in the last hour") == 9
+    assert len(json.loads(gm("inbox", "questions", "--json", home=home).out)) == 7  # each waits for the GM
 
 
 def test_wrong_secrets_are_limited_per_sender_and_per_seat_and_the_player_still_gets_in(
@@ -279,31 +320,40 @@ def test_a_forged_join_seats_nobody_and_its_code_goes_only_to_the_address_it_nam
     assert rows(home, books) == [("payment",)]  # what the victim bought, and nothing since
 
 
-def test_a_flood_of_joins_fills_no_seat_the_player_still_joins_and_the_gm_clears_it_at_once(
+def test_a_flood_of_joins_fills_no_seat_the_gm_clears_it_at_once_and_the_player_then_joins(
     home, gm, auto_game, clock, monkeypatch, tmp_path
 ):
     flood = [mail("JOIN c2", sender=f"bot{n}@spam.example", message_id=f"<j{n}@spam.example>") for n in range(300)]
     assert gm("inbox", "import", maildir(tmp_path, "flood", *flood), home=home).code == 0
     assert rows(home, "SELECT count(*) FROM seats") == [(0,)]  # on main: the game was full after four
     assert rows(home, "SELECT status FROM games WHERE name = 'c2'") == [("open",)]
-    # A real player: JOIN, then CONFIRM with the code that came to her address: seated at once.
+    # Anyone can write any From: the house mails codes to at most [mail] stranger_replies_per_hour
+    # of the addresses (60), not to 300 (on main: one to each, a reflector).
+    assert rows(home, "SELECT count(*) FROM outbox") == [(STRANGERS_AN_HOUR,)]
+    # A real player's JOIN in the flood's hour is listed, and not answered: gm cannot tell her from a bot.
     join = mail("JOIN c2\nSEATS FR", sender="Ann <ann@example.org>", message_id="<ann-join@example.org>")
-    assert receive(gm, monkeypatch, join, home).code == 0
+    assert (
+        f"answer: none: {STRANGERS_AN_HOUR} answers to addresses that hold no seat"
+        in receive(gm, monkeypatch, join, home).out
+    )
+    listed = gm("game", "waiting", "c2", home=home).out.splitlines()
+    assert len(listed) == 301 and all("; unconfirmed, lapses" in line for line in listed)
+    # One command clears the flood, says so in the audit log, and cancels its codes still unsent.
+    cleared = gm("game", "waiting", "c2", "--clear", "--unconfirmed", "--from", "*@SPAM.example", home=home)
+    assert cleared.out == "300 taken off the waiting lists of c2 (see gm audit c2).\n"
+    assert rows(home, "SELECT status, count(*) FROM outbox GROUP BY status") == [("cancelled", STRANGERS_AN_HOUR)]
+    audit = json.loads(gm("audit", "c2", "--json", home=home).out)
+    [entry] = [e for e in audit if e["action"] == "waiting cleared"]
+    assert len(entry["detail"]["emails"]) == 300 and entry["detail"]["from"] == "*@spam.example"
+    # Then she JOINs again, gets her code at her address, CONFIRMs with it: seated at once.
+    again = mail("JOIN c2\nSEATS FR", sender="Ann <ann@example.org>", message_id="<ann-join-2@example.org>")
+    assert receive(gm, monkeypatch, again, home).code == 0
     yes = mail(
         f"CONFIRM {confirmation_code(home, 'ann@example.org')}", sender="ann@example.org", message_id="<ann-c@x>"
     )
     assert receive(gm, monkeypatch, yes, home).code == 0
     assert seats_of(home, "ann@example.org") == [("c2", "FR")]
-    listed = gm("game", "waiting", "c2", home=home).out.splitlines()
-    assert len(listed) == 300 and all("; unconfirmed, lapses" in line for line in listed)
-    # One command clears the flood, and says so in the audit log.
-    cleared = gm("game", "waiting", "c2", "--clear", "--unconfirmed", "--from", "*@SPAM.example", home=home)
-    assert cleared.out == "300 taken off the waiting lists of c2 (see gm audit c2).\n"
     assert gm("game", "waiting", "c2", home=home).out == "Nobody waits for c2.\n"
-    audit = json.loads(gm("audit", "c2", "--json", home=home).out)
-    [entry] = [e for e in audit if e["action"] == "waiting cleared"]
-    assert len(entry["detail"]["emails"]) == 300 and entry["detail"]["from"] == "*@spam.example"
-    assert seats_of(home, "ann@example.org") == [("c2", "FR")]
 
 
 def test_clearing_by_pattern_leaves_the_other_players_waiting(home, gm, auto_game, clock, monkeypatch):

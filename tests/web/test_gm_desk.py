@@ -5,11 +5,14 @@ through the same services as the command line, written in the audit log as the C
 from __future__ import annotations
 
 import json
+import mailbox
 import re
 import sqlite3
 
 import pytest
 
+import gm.services.questions as questions_service
+from gm.web.gm_desk import QUESTIONS_SHOWN
 from tests.intake.mails import mail, outbox_bodies, receive, set_mail_address, signed_up
 from tests.web.conftest import GM_PASSWORD, Player
 from tests.web.test_portal import set_gm_password
@@ -209,3 +212,27 @@ def test_a_question_answered_at_another_address_than_its_from_says_so(the_gm, gm
         "ann@elsewhere.example.net",
         "yan@example.org",
     ]
+
+
+def test_a_flood_of_questions_is_counted_without_reading_it_and_shown_a_page_at_a_time(
+    the_gm, gm, home, monkeypatch, tmp_path
+):
+    """The GM's page read every waiting question's mail from the archive to count them, and the
+    questions page read and listed them all: a flood of 5,000 made each load read 5,000 mails."""
+    box = mailbox.Maildir(tmp_path / "flood", create=True)
+    for n in range(QUESTIONS_SHOWN + 5):
+        box.add(mail(f"Buy now {n}", sender=f"v{n}@victims.example", message_id=f"<q{n}@spam.example>"))
+    assert gm("inbox", "import", tmp_path / "flood", home=home).code == 0
+    reads = []
+    real = questions_service.read_letter
+    monkeypatch.setattr(questions_service, "read_letter", lambda raw: reads.append(1) or real(raw))
+    assert f"{QUESTIONS_SHOWN + 5} questions mailed to the house wait for you" in the_gm.get("/gm").text
+    assert reads == []  # on main: one for each
+    page = the_gm.get("/gm/questions").text
+    assert len(reads) == QUESTIONS_SHOWN and page.count('class="card question"') == QUESTIONS_SHOWN
+    shown = [int(n) for n in re.findall(r'id="question-(\d+)"', page)]
+    assert shown == list(range(1, QUESTIONS_SHOWN + 1))  # the oldest first
+    assert "5 more are not shown here: answer or mark these, and the next come up" in page
+    the_gm.post("/gm/questions/1/answered")
+    page = the_gm.get("/gm/questions").text
+    assert [int(n) for n in re.findall(r'id="question-(\d+)"', page)] == list(range(2, QUESTIONS_SHOWN + 2))

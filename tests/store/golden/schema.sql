@@ -16,6 +16,8 @@ CREATE INDEX mail_taken_content ON mail_taken (content_hash);
 CREATE INDEX mail_taken_questions ON mail_taken (id) WHERE outcome = 'question';
 -- index observers_game on observers
 CREATE INDEX observers_game ON observers (game_id, stopped);
+-- index outbox_answers on outbox
+CREATE INDEX outbox_answers ON outbox (queued) WHERE kind = 'acknowledgement';
 -- index outbox_due on outbox
 CREATE INDEX outbox_due ON outbox (status, next_attempt);
 -- index outbox_recipient on outbox
@@ -32,6 +34,8 @@ CREATE INDEX press_game_turn ON press (game_id, turn);
 CREATE INDEX press_source ON press (source);
 -- index seat_players_seat on seat_players
 CREATE INDEX seat_players_seat ON seat_players (seat_id, from_turn);
+-- index seats_account on seats
+CREATE INDEX seats_account ON seats (account_id);
 -- index submissions_current on submissions
 CREATE INDEX submissions_current ON submissions (seat_id, turn) WHERE current = 1;
 -- index submissions_seat_turn on submissions
@@ -40,6 +44,8 @@ CREATE INDEX submissions_seat_turn ON submissions (seat_id, turn);
 CREATE INDEX submissions_source ON submissions (source);
 -- index turns_unpublished on turns
 CREATE INDEX turns_unpublished ON turns (game_id, number) WHERE published IS NULL;
+-- index waiting_confirmed on waiting
+CREATE INDEX waiting_confirmed ON waiting (account_id) WHERE confirm_hash IS NULL;
 -- index waiting_open on waiting
 CREATE INDEX waiting_open ON waiting (ruleset, game_id) WHERE seated IS NULL;
 -- index waiting_unconfirmed on waiting
@@ -102,4 +108,4 @@ CREATE TABLE waiting ( id INTEGER PRIMARY KEY, game_id INTEGER REFERENCES games(
 CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
 -- trigger ledger_no_update on ledger
 CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
--- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm, m014_press_withheld, m015_people, m020_staff, m025_votes, m026_observers, m027_observer_mail, m028_observer_links, m029_lookup_indexes, m030_knocked_out, m031_payment_reference
+-- migrations applied: m001_initial, m002_mail, m003_portal, m004_ledger, m005_cycle, m006_mail_kinds, m007_current_submissions, m008_published, m009_seat_history, m010_questions, m011_signups, m012_press, m013_signup_confirm, m014_press_withheld, m015_people, m020_staff, m025_votes, m026_observers, m027_observer_mail, m028_observer_links, m029_lookup_indexes, m030_knocked_out, m031_payment_reference, m032_stranger_answers
