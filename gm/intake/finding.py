@@ -77,7 +77,9 @@ def _parts(lines: list[str]) -> list[Part]:
     """The text cut at every line that starts copied material (that line left out)."""
     parts: list[Part] = [(0, [])]
     for number, line in enumerate(lines):
-        if line.lstrip().startswith(">"):
+        if not line or line.isspace():  # no marker is blank; a mail of millions of blank lines
+            parts[-1][1].append(line)  # cost 3 regular expressions each (docs/mail.md, "Limits")
+        elif line.lstrip().startswith(">"):
             parts[-1][1].append(line)
         elif _MARKER.match(line) or _ATTRIBUTION.match(line) or _outlook_head(lines, number):
             parts.append((number + 1, []))
@@ -122,7 +124,8 @@ def _blocks(lines: list[str]) -> tuple[list[tuple[int, str]], list[tuple[int, st
     start = None
     in_press = False
     for number, line in enumerate(lines):
-        if line.lstrip().startswith(">"):
+        # A blank line starts and ends nothing, and leaves a press message open or shut as it was.
+        if not line or line.isspace() or line.lstrip().startswith(">"):
             continue
         words = clean_line(line).split()
         keyword = words[0].upper() if words else ""
