@@ -143,12 +143,15 @@ def well_formed(order: object) -> TypeGuard[Order]:
     shape = SHAPES.get(order.verb)
     if shape is None or len(order.args) != len(shape):
         return False
-    tests: dict[str, Callable[[object], bool]] = {
-        "code": lambda a: isinstance(a, str),
-        "count": _is_count,
-        "amount": lambda a: a == "ALL" or _is_count(a),
-    }
-    return all(tests[kind](arg) for kind, arg in zip(shape, order.args, strict=True))
+    return all(_ARG_TESTS[kind](arg) for kind, arg in zip(shape, order.args, strict=True))
+
+
+# What each argument kind of SHAPES must be (well_formed).
+_ARG_TESTS: dict[str, Callable[[object], bool]] = {
+    "code": lambda a: isinstance(a, str),
+    "count": _is_count,
+    "amount": lambda a: a == "ALL" or _is_count(a),
+}
 
 
 def _not_held(state: JSONObject, code: str, v: Voice) -> str:
@@ -322,8 +325,8 @@ def _place_lines(state: JSONObject, seat: str, orders: list[Order]) -> list[tupl
         if order.verb != "PLACE":
             lines.append((order, None, None))
             continue
-        problem = place_problem(state, seat, order, sure_left, v)
-        if problem or not well_formed(order):
+        problem = place_problem(state, seat, order, sure_left, v)  # None: a well-formed PLACE
+        if problem:
             lines.append((order, problem, None))
             continue
         code, count = order.args

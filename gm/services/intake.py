@@ -57,7 +57,7 @@ from gm.store import mail_taken, records
 from gm.store.archive import archived_path
 from gm.store.database import atomic, relaxed_sync, transaction
 from gm.store.games import set_options
-from gm.store.submissions import stored_from
+from gm.store.submissions import stored_from, stored_from_any
 
 # How many messages a run reads, archives and stores before it forces them to disk and tells the
 # source (see Intake.take_all).
@@ -108,6 +108,17 @@ class Read:
 
 
 @dataclass
+class _Batch:
+    """What a batch decided in one write transaction (Intake._take_read) asks of the database
+    once, not once a message: no other connection can write while the transaction holds it, so
+    what is read at its start stays true but for what the batch itself writes, which it adds."""
+
+    taken: set[str]  # the digests of the batch's mail taken before it, and of those it records
+    stored: dict[str, int]  # submissions stored before it from a turn file of its mail, by source
+    max_bytes: int  # [submissions] max_bytes
+
+
+@dataclass
 class Intake:
     """One run of intake over any number of messages; it reuses settings, templates and the
     secrets it verified, so the cost per message is reading it, not setting up."""
@@ -125,6 +136,7 @@ class Intake:
         self.rows = KeptRows(self.db)
         self.guesses = MailGuesses(sign_in_limiter(self.home), self.secrets, self.rows)
         self._archived_folders: set[str] = set()
+        self._batch: _Batch | None = None  # inside _take_read's transaction only
 
     def take(self, incoming: Incoming) -> Taken:
         """Take one message, each write forced to disk before the next (for a mail server's pipe)."""
@@ -196,16 +208,31 @@ class Intake:
             self._settle(read)  # scrypt before the write transaction, never inside it
             try:
                 with transaction(self.db):  # one commit for the batch: each writes its pages once
+                    self._batch = self._start_batch(read)
                     taken = [self.decide(item) for item in read]
                     crash_point("intake:before-commit")
             except BaseException:
                 self.rows.forget()  # it may hold what the rollback took back
                 raise
+            finally:
+                self._batch = None
             yield from taken
             self._force_log_to_disk()
             crash_point("intake:after-commit")
             for incoming in batch:
                 source.taken(incoming)
+
+    def _start_batch(self, read: list[Read]) -> _Batch:
+        """At the start of a batch's write transaction: the rows kept checked once (nobody else
+        commits until it ends), which of its mail was taken before, which of its turn files were
+        stored before (a run cut short), in one statement each."""
+        self.rows.refresh()
+        sources = [f"mail:{item.digest}:{n}" for item in read for n in range(1, len(item.files) + 1)]
+        return _Batch(
+            mail_taken.taken_of(self.db, [item.digest for item in read]),
+            stored_from_any(self.db, sources),
+            self.home.setting("submissions", "max_bytes", 1_000_000),
+        )
 
     def read(self, incoming: Incoming, sync: bool) -> Read:
         """Archive the raw bytes (before anything else), read the mail, archive each turn file."""
@@ -231,7 +258,8 @@ class Intake:
 
     def _unknown(self, batch: list[Incoming]) -> list[bool]:
         """Which messages of a batch need reading: those whose bytes were not taken before."""
-        return [not self._known(incoming.sha256) for incoming in batch]
+        taken = mail_taken.taken_of(self.db, [incoming.sha256 for incoming in batch])
+        return [incoming.sha256 not in taken for incoming in batch]
 
     def _read(self, incoming: Incoming, result: MessageRead | None) -> Read:
         digest = incoming.sha256
@@ -260,7 +288,8 @@ class Intake:
         """decide's work. sent_for: a kept message read again: the turn each game was collecting
         when it came, which its turn files without a TURN line were meant for."""
         letter, where = item.letter, item.incoming.where
-        self.rows.refresh()
+        if self._batch is None:  # a batch's rows are checked once, at its start
+            self.rows.refresh()
         if letter is None or self._known(item.digest):  # the same bytes twice in one batch
             return Taken(where, "already taken", (), "none: taken before")
         if self._copy_taken(letter):
@@ -327,7 +356,14 @@ class Intake:
         return None
 
     def _known(self, digest: str) -> bool:
+        if self._batch is not None:
+            return digest in self._batch.taken
         return mail_taken.taken(self.db, digest)
+
+    def _stored_from(self, source: str) -> int | None:
+        if self._batch is not None:
+            return self._batch.stored.get(source)
+        return stored_from(self.db, source)
 
     def _copy_taken(self, letter: Letter) -> bool:
         # The same mail by another route: same From and body, same Message-ID (or none at all).
@@ -352,7 +388,7 @@ class Intake:
 
     def _turn_file(self, item: Read, letter: Letter, number: int, found: TurnFile, sent_for: dict[str, int]) -> Result:
         source = f"mail:{item.digest}:{number}"
-        stored = stored_from(self.db, source)
+        stored = self._stored_from(source)
         envelope = item.envelopes[number - 1]  # read by the reader (gm.intake.readers.read_message)
         if envelope.turn is None and envelope.game in sent_for:  # kept, read again: for the turn it came in
             envelope = dataclasses.replace(envelope, turn=sent_for[envelope.game])
@@ -384,6 +420,7 @@ class Intake:
                 rows=self.rows,
                 known=(found.text, envelope),
                 archived=item.archived[number - 1],
+                max_bytes=self._batch.max_bytes if self._batch is not None else None,
             )
         except RulesetFault:  # the message is kept (decide)
             raise
@@ -434,6 +471,8 @@ class Intake:
             results=results,
             answer=answer,
         )
+        if self._batch is not None:
+            self._batch.taken.add(item.digest)
         self.rows.copies(letter.content_hash).add(letter.message_id or "")
         return Taken(item.incoming.where, outcome, tuple(results), answer)
 

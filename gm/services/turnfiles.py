@@ -268,6 +268,7 @@ def submit(
     known: tuple[str, Envelope] | None = None,
     writing: Callable[[], AbstractContextManager[None]] = nullcontext,
     archived: str | None = None,
+    max_bytes: int | None = None,
 ) -> Receipt:
     """Archive first, then check, then store: the last valid submission per seat counts.
 
@@ -275,8 +276,10 @@ def submit(
     they share, so writers queue on it instead of sleeping in SQLite's busy timeout.
     archived: the SHA-256 the caller archived `data` under a moment ago, and forced to disk (mail
     intake's reader): when it is that of `data`, the file is not written or touched again.
-    A file larger than [submissions] max_bytes is refused, and only a note of it is archived."""
-    max_bytes = home.setting("submissions", "max_bytes", 1_000_000)
+    A file larger than [submissions] max_bytes is refused, and only a note of it is archived.
+    max_bytes: [submissions] max_bytes, when the caller has read it (mail intake: once a batch)."""
+    if max_bytes is None:
+        max_bytes = home.setting("submissions", "max_bytes", 1_000_000)
     if len(data) > max_bytes:
         digest = note_bytes(home.archive, data, channel=channel, sender=sender or source, reason=TOO_LARGE)
     elif archived is not None and archived == hashlib.sha256(data).hexdigest():

@@ -17,6 +17,25 @@ def taken(db: sqlite_utils.Database, digest: str) -> bool:
     return db.execute("SELECT 1 FROM mail_taken WHERE digest = ?", [digest]).fetchone() is not None
 
 
+# Digests asked about in one statement (taken_of), well under SQLite's limit of variables.
+_ASKED_AT_ONCE = 500
+
+
+def taken_of(db: sqlite_utils.Database, digests: Sequence[str]) -> set[str]:
+    """Which of these digests were taken before: `taken` for a whole batch of mail, in one
+    statement per _ASKED_AT_ONCE digests."""
+    found: set[str] = set()
+    for start in range(0, len(digests), _ASKED_AT_ONCE):
+        asked = list(digests[start : start + _ASKED_AT_ONCE])
+        found.update(
+            row[0]
+            for row in db.execute(
+                f"SELECT digest FROM mail_taken WHERE digest IN ({', '.join('?' * len(asked))})", asked
+            ).fetchall()
+        )
+    return found
+
+
 def turn_file_taken(db: sqlite_utils.Database, digest: str, number: int) -> tuple[str, str | None] | None:
     """(subject, where in the mail: "body", "attachment x.txt") of the `number`-th turn file (from
     1) of the message taken with these bytes; None when no such message was taken (yet)."""

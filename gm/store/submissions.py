@@ -92,6 +92,24 @@ def stored_from(db: sqlite_utils.Database, source: str) -> int | None:
     return None if row is None else row[0]
 
 
+# Sources asked about in one statement (stored_from_any), well under SQLite's limit of variables.
+_ASKED_AT_ONCE = 500
+
+
+def stored_from_any(db: sqlite_utils.Database, sources: Sequence[str]) -> dict[str, int]:
+    """stored_from for many sources at once (a batch of mail): {source: submission id} of those
+    a submission was stored from; a source stored from twice gives the first id, as stored_from."""
+    found: dict[str, int] = {}
+    for start in range(0, len(sources), _ASKED_AT_ONCE):
+        asked = list(sources[start : start + _ASKED_AT_ONCE])
+        for source, number in db.execute(
+            f"SELECT source, id FROM submissions WHERE source IN ({', '.join('?' * len(asked))}) ORDER BY id",
+            asked,
+        ).fetchall():
+            found.setdefault(source, number)
+    return found
+
+
 @dataclass(frozen=True)
 class StoredSubmission:
     """A stored submission as its acknowledgement tells it: the game (name and id), seat code,
