@@ -114,3 +114,15 @@ def test_a_file_that_is_no_tar_at_all_is_refused_in_one_line(gm, tmp_path):
         "this is neither). Nothing was changed. Use another backup.\n"
     ), ran.err
     assert not (tmp_path / "r").exists()
+
+
+def test_the_same_address_is_a_standby_once(home, gm, game):
+    # Twice in line, one person took two seats that dropped out (a GM who typed the command again).
+    assert gm("game", "standby", "g1", "zed@example.org", "--name", "Zed", home=home).code == 0
+    before = table_dump(home)
+    ran = gm("game", "standby", "g1", "ZED@example.org", "--name", "Zed", home=home)
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: ZED@example.org is standby number 1 for 'g1' already ('gm game show g1' lists the standbys).\n",
+    )
+    assert table_dump(home) == before
