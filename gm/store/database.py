@@ -40,6 +40,11 @@ def is_busy(error: BaseException) -> bool:
     )
 
 
+def is_full(error: BaseException) -> bool:
+    """Whether the error is SQLite's "database or disk is full": the disk had no room for a write."""
+    return isinstance(error, sqlite3.OperationalError) and "database or disk is full" in str(error)
+
+
 def busy_words(then: str = "Run it again in a moment.") -> str:
     """What a gm command says when it met the database busy (after "Error: "), and `then`."""
     return (
