@@ -222,7 +222,10 @@ def show(
         f"{facts['name']}: {facts['title']} ({facts['ruleset']} {facts['ruleset_version']}, "
         f"scenario {facts['scenario']}, seed {facts['seed']})"
     )
-    echo(f"Status {facts['status']}, collecting turn {facts['turn']}: {facts['turn_label']}")
+    if facts["status"] == "over":  # its turn is the one that never comes: nothing is collected
+        echo("Status over: it takes no more orders")
+    else:
+        echo(f"Status {facts['status']}, collecting turn {facts['turn']}: {facts['turn_label']}")
     if facts["deadline"]:
         echo(f"Deadline {facts['deadline']}")
     echo("Seats:")
