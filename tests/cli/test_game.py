@@ -210,3 +210,17 @@ def test_show_a_game_nobody_has_joined(home, gm):
     assert ran.code == 0 and "collecting turn 1: waiting for players" in ran.out
     facts = json.loads(gm("game", "show", "empty", "--json", home=home).out)
     assert facts["state"] is None and facts["seats"] == []
+
+
+def test_a_standby_seated_with_join_takes_no_second_seat(home, gm):
+    # A new GM put Hal in line, then seated him while the game was open; when another seat
+    # dropped, Hal (still first in line) took it too and played two seats.
+    assert gm("game", "new", "g2", "--seats", "3", home=home).code == 0
+    assert gm("game", "standby", "g2", "hal@example.org", "--name", "Hal", home=home).code == 0
+    for email, name in [("hal@example.org", "Hal"), ("ivy@example.org", "Ivy"), ("jon@example.org", "Jon")]:
+        assert gm("game", "join", "g2", email, "--name", name, home=home).code == 0
+    assert gm("seat", "drop", "g2", "RU", home=home).code == 0
+    ran = gm("turn", "run", "g2", "--now", "--no-render", home=home)
+    assert ran.code == 0 and "standby" not in ran.out, ran.out
+    seats = {s["code"]: s["email"] for s in json.loads(gm("game", "show", "g2", "--json", home=home).out)["seats"]}
+    assert seats == {"BR": "hal@example.org", "RU": "ivy@example.org", "FR": "jon@example.org"}
