@@ -224,3 +224,15 @@ def test_a_standby_seated_with_join_takes_no_second_seat(home, gm):
     assert ran.code == 0 and "standby" not in ran.out, ran.out
     seats = {s["code"]: s["email"] for s in json.loads(gm("game", "show", "g2", "--json", home=home).out)["seats"]}
     assert seats == {"BR": "hal@example.org", "RU": "ivy@example.org", "FR": "jon@example.org"}
+
+
+def test_a_switch_is_shown_yes_or_no_as_it_is_typed(home, gm, game):
+    # gm game set took "yes" and answered "private = True"; gm game settings showed True/False
+    # beside help texts that say (yes/no), and discount-knockout pushed its row out of line.
+    ran = gm("game", "set", "g1", "private", "yes", home=home)
+    assert (ran.code, ran.out) == (0, "g1: private = yes\n")
+    listed = gm("game", "settings", "g1", home=home).out.splitlines()
+    assert "private           yes        a private game is listed nowhere" in "\n".join(listed)
+    assert "early             yes        run early" in "\n".join(listed)
+    assert not any(word in line.split() for line in listed for word in ("True", "False"))
+    assert len({line.index(line.split()[1], len(line.split()[0])) for line in listed}) == 1  # one column
