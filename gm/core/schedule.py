@@ -247,6 +247,11 @@ def parse_moment(text: str, default_zone: str = "UTC") -> datetime:
     zone = default_zone
     if words and _is_zone(words[-1]) and "/" in words[-1]:
         zone, words = words[-1], words[:-1]
+    elif words and "/" in words[-1] and any(c.isalpha() for c in words[-1]):  # Europe/Berln, Mars/Olympus
+        raise ScheduleError(
+            f"'{text}': there is no time zone '{words[-1]}'; time zones are IANA names such as "
+            "Europe/Berlin or America/New_York, or UTC."
+        )
     _refuse_day_or_month(text)
     try:
         with warnings.catch_warnings():  # a zone abbreviation dateutil cannot place was read as UTC

@@ -109,6 +109,8 @@ def test_parse_moment_zones():
         ("2026-12-04 18:00 CET", "'2026-12-04 18:00 CET': cannot read the time zone 'CET'; time zones are IANA"),
         ("2026-12-04 18:00 EST", "'2026-12-04 18:00 EST': cannot read the time zone 'EST'; time zones are IANA"),
         # dateutil reads the month first: a European GM's 4 December was 12 April
+        # a zone name misspelt was "cannot read ... as a date and time", which blamed the date
+        ("2026-12-04 18:00 Europe/Berln", "'2026-12-04 18:00 Europe/Berln': there is no time zone 'Europe/Berln';"),
         ("04.12.2026 18:00", "'04.12.2026 18:00': 04.12.2026 could be 4 December or 12 April; write the date"),
         ("12/04/2026", "'12/04/2026': 12/04/2026 could be 12 April or 4 December; write the date year first"),
     ],
