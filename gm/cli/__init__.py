@@ -8,6 +8,7 @@ wait until `gm turn run` has started its render workers (_start_renderers)."""
 from __future__ import annotations
 
 import atexit
+import errno
 import gc
 import importlib
 import sqlite3
@@ -33,6 +34,10 @@ from gm.store.acting import act_as
 # database has committed. Registered as gm starts, it runs after the exit handlers of what gm
 # imports later (multiprocessing's, which stops the render workers, among them).
 atexit.register(gc.freeze)
+
+# What a command that met a full disk says after what it could not write: the transaction it was in
+# is rolled back; a turn already committed is published by the next run.
+DISK_FULL = "The command stopped there; what it had not saved is not stored. Free some space, then run it again."
 
 HELP = "gm: a play-by-mail game-master toolkit. Start with 'gm demo', or 'gm init' for a GM home."
 
@@ -235,8 +240,11 @@ def main() -> None:
         echo(f"Error: {exc}", err=True)
         sys.exit(1)
     except sqlite3.OperationalError as exc:
-        from gm.store.database import busy_words, is_busy  # loaded by the command that met it
+        from gm.store.database import busy_words, is_busy, is_full  # loaded by the command that met it
 
+        if is_full(exc):  # SQLite rolled back what the command had not committed
+            echo(f"Error: the disk is full: SQLite could not write. {DISK_FULL}", err=True)
+            sys.exit(1)
         if not is_busy(exc):
             raise  # a bug: its traceback says where
         echo(f"Error: {busy_words()}", err=True)
@@ -244,6 +252,9 @@ def main() -> None:
     except OSError as exc:
         # A path the GM named (an output file, a home, a certificate) that cannot be used.
         where = f" ({exc.filename})" if exc.filename else ""
+        if exc.errno == errno.ENOSPC:
+            echo(f"Error: the disk is full{where}. {DISK_FULL}", err=True)
+            sys.exit(1)
         echo(f"Error: {exc.strerror or exc}{where}. Check the path and its permissions.", err=True)
         sys.exit(1)
     except UnicodeEncodeError:

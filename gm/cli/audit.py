@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from gm.cli.common import WHOLE_MAX, HomeOption, JsonOption, echo_json, open_home
+from gm.cli.common import HomeOption, JsonOption, echo_json, open_home, within_reach
 from gm.cli.shown import echo
 from gm.services.audit_text import detail_words
 from gm.store import records
@@ -16,7 +16,7 @@ WIDTH = 120  # details longer than this are cut in the table; --json gives them 
 
 def audit(
     game: Annotated[str | None, typer.Argument(help="Only this game's actions (default: every action).")] = None,
-    last: Annotated[int | None, typer.Option(min=1, max=WHOLE_MAX, help="Only the last N entries.")] = None,
+    last: Annotated[int | None, typer.Option(min=1, callback=within_reach, help="Only the last N entries.")] = None,
     as_json: JsonOption = False,
     home: HomeOption = None,
 ) -> None:

@@ -18,11 +18,21 @@ from gm.store.acting import act_as
 from gm.store.database import open_database
 
 # The largest whole number SQLite keeps (a signed 64-bit integer). Every number a command takes is
-# bounded by it (typer's min= and max=), or checked by its service (a seed), so that a number typed
+# bounded by it (within_reach, below), or checked by its service (a seed), so that a number typed
 # with too many digits gets a clear message, not an OverflowError from the database
 # (tests/cli/test_numbers.py tries every one). What a number may be in the game (a seat count, a
 # credit amount) the service checks and explains.
 WHOLE_MAX = 2**63 - 1
+
+
+def within_reach(value: int | list[int] | None) -> int | list[int] | None:
+    """A number option's callback: one beyond WHOLE_MAX either way is refused in words. Not
+    typer's max=, which prints the bound in every help text as [1<=x<=9223372036854775807]."""
+    for number in value if isinstance(value, list) else [value]:
+        if number is not None and abs(number) > WHOLE_MAX:
+            raise typer.BadParameter(f"{number} has too many digits: no number gm keeps is that large.")
+    return value
+
 
 HomeOption = Annotated[
     str | None,

@@ -8,7 +8,7 @@ from typing import Annotated
 import sqlite_utils
 import typer
 
-from gm.cli.common import WHOLE_MAX, HomeOption, JsonOption, clock, echo_json, open_home
+from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home, within_reach
 from gm.cli.shown import echo
 from gm.core.words import counted
 from gm.errors import GMError
@@ -26,9 +26,7 @@ def _standing(db: sqlite_utils.Database, email: str) -> str:
 @app.command("buy")
 def buy(
     email: Annotated[str, typer.Argument(help="The player's e-mail address (their account).")],
-    credits: Annotated[
-        int, typer.Argument(min=-WHOLE_MAX, max=WHOLE_MAX, help="Turn credits bought in this one payment.")
-    ],
+    credits: Annotated[int, typer.Argument(callback=within_reach, help="Turn credits bought in this one payment.")],
     paid: Annotated[str, typer.Option("--paid", help="The money received, e.g. 25 or 25.50.")],
     game: Annotated[str | None, typer.Option(help="The game the payment is for.")] = None,
     name: Annotated[str | None, typer.Option(help="Open the account with this name if it is new.")] = None,
@@ -120,12 +118,10 @@ def adjust(
     reason: Annotated[str, typer.Option(help="Why: kept in the books for good.")],
     credits: Annotated[
         int,
-        typer.Option(
-            min=-WHOLE_MAX, max=WHOLE_MAX, help="Credits to add, or take away with a minus sign: --credits -2."
-        ),
+        typer.Option(callback=within_reach, help="Credits to add, or take away with a minus sign: --credits -2."),
     ] = 0,
     discount: Annotated[
-        int, typer.Option(min=-WHOLE_MAX, max=WHOLE_MAX, help="Change the discount (it stays 0 to 10): --discount 3.")
+        int, typer.Option(callback=within_reach, help="Change the discount (it stays 0 to 10): --discount 3.")
     ] = 0,
     game: Annotated[str | None, typer.Option(help="The game it concerns.")] = None,
     home: HomeOption = None,
@@ -146,7 +142,7 @@ def adjust(
 def transfer(
     giver: Annotated[str, typer.Argument(help="The account the credits leave.")],
     taker: Annotated[str, typer.Argument(help="The account they go to.")],
-    credits: Annotated[int, typer.Argument(min=-WHOLE_MAX, max=WHOLE_MAX, help="How many credits.")],
+    credits: Annotated[int, typer.Argument(callback=within_reach, help="How many credits.")],
     reason: Annotated[str, typer.Option(help="Why, e.g. 'return slip of empires-1'.")] = "transfer",
     home: HomeOption = None,
 ) -> None:

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home
+from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home, shown_option
 from gm.cli.game import app as game_app
 from gm.cli.progress import progress
 from gm.cli.shown import echo
@@ -186,7 +186,7 @@ def set_setting(
     """Change one of a game's settings."""
     _, db = open_home(home)
     parsed = set_game_setting(db, clock(), game, name, value)
-    echo(f"{game}: {name.lower()} = {parsed}")
+    echo(f"{game}: {name.lower()} = {shown_option(parsed)}")  # yes/no, as the GM types it
 
 
 @game_app.command("settings")
@@ -199,5 +199,6 @@ def settings(
     if as_json:
         echo_json([{"name": s.name, "value": game_setting(g, s.name), "help": s.help} for s in SETTINGS.values()])
         return
+    width = max(len(name) for name in SETTINGS)
     for setting in SETTINGS.values():
-        echo(f"{setting.name:<16} {str(game_setting(g, setting.name)):<10} {setting.help}")
+        echo(f"{setting.name:<{width}} {shown_option(game_setting(g, setting.name)):<10} {setting.help}")

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from gm.cli.common import WHOLE_MAX, GameOptionsOption, clock, parse_options
+from gm.cli.common import GameOptionsOption, clock, parse_options, within_reach
 from gm.cli.progress import progress
 from gm.cli.shown import echo
 from gm.home import create_home, resolve_home
@@ -21,8 +21,7 @@ def demo(
     seats: Annotated[
         int | None,
         typer.Option(
-            min=-WHOLE_MAX,
-            max=WHOLE_MAX,
+            callback=within_reach,
             help="How many robot seats (default: the ruleset's own, 4 for clash, 8 for conqueror).",
         ),
     ] = None,
@@ -35,7 +34,9 @@ def demo(
     turns: Annotated[
         int | None,
         typer.Option(
-            min=1, max=WHOLE_MAX, help="Stop after this many turns and leave the game running (to try 'gm serve')."
+            min=1,
+            callback=within_reach,
+            help="Stop after this many turns and leave the game running (to try 'gm serve').",
         ),
     ] = None,
     option: GameOptionsOption = None,

@@ -10,7 +10,6 @@ from typing import Annotated
 import typer
 
 from gm.cli.common import (
-    WHOLE_MAX,
     GameOptionsOption,
     HomeOption,
     JsonOption,
@@ -19,6 +18,7 @@ from gm.cli.common import (
     open_home,
     parse_options,
     shown_option,
+    within_reach,
 )
 from gm.cli.shown import echo
 from gm.services import cycle, games as service, observers, open_games, starting
@@ -38,16 +38,14 @@ def new(
     robots: Annotated[
         int,
         typer.Option(
-            min=-WHOLE_MAX,
-            max=WHOLE_MAX,
+            callback=within_reach,
             help="Seat this many robots, in the game's last seats: the ruleset's robot plays them all game; they are never dropped, charged or mailed.",
         ),
     ] = 0,
     seats: Annotated[
         int | None,
         typer.Option(
-            min=-WHOLE_MAX,
-            max=WHOLE_MAX,
+            callback=within_reach,
             help="How many seats the game has, the first of the scenario's seating order (default: as many "
             "as the ruleset allows); it starts when they are all taken, or with 'gm game start'.",
         ),
@@ -224,7 +222,10 @@ def show(
         f"{facts['name']}: {facts['title']} ({facts['ruleset']} {facts['ruleset_version']}, "
         f"scenario {facts['scenario']}, seed {facts['seed']})"
     )
-    echo(f"Status {facts['status']}, collecting turn {facts['turn']}: {facts['turn_label']}")
+    if facts["status"] == "over":  # its turn is the one that never comes: nothing is collected
+        echo("Status over: it takes no more orders")
+    else:
+        echo(f"Status {facts['status']}, collecting turn {facts['turn']}: {facts['turn_label']}")
     if facts["deadline"]:
         echo(f"Deadline {facts['deadline']}")
     echo("Seats:")

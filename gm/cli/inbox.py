@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import sqlite_utils
 import typer
 
-from gm.cli.common import WHOLE_MAX, HomeOption, clock, echo_json, open_home
+from gm.cli.common import HomeOption, clock, echo_json, open_home, within_reach
 from gm.cli.mail import send_and_report
 from gm.cli.progress import counting
 from gm.cli.shown import echo
@@ -141,7 +141,7 @@ def questions(
 @app.command("answered")
 def answered(
     numbers: Annotated[
-        list[int], typer.Argument(min=1, max=WHOLE_MAX, help="The questions' numbers (gm inbox questions).")
+        list[int], typer.Argument(min=1, callback=within_reach, help="The questions' numbers (gm inbox questions).")
     ],
     home: HomeOption = None,
 ) -> None:
@@ -154,7 +154,9 @@ def answered(
 
 @app.command("reply")
 def reply(
-    number: Annotated[int, typer.Argument(min=1, max=WHOLE_MAX, help="The question's number (gm inbox questions).")],
+    number: Annotated[
+        int, typer.Argument(min=1, callback=within_reach, help="The question's number (gm inbox questions).")
+    ],
     message: Annotated[str | None, typer.Option("--message", "-m", help="What to answer.")] = None,
     file: Annotated[
         Path | None, typer.Option("--file", help="A file holding the answer ('-': standard input).")

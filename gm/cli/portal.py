@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from gm.cli.common import WHOLE_MAX, HomeOption, clock, open_home
+from gm.cli.common import HomeOption, clock, open_home, within_reach
 from gm.cli.shown import echo
 from gm.cli.staff import read_password
 from gm.errors import GMError
@@ -34,7 +34,8 @@ def link(
         str | None, typer.Option(help="The portal's address (default: [portal] base_url in gm.toml).")
     ] = None,
     minutes: Annotated[
-        int | None, typer.Option(min=1, max=WHOLE_MAX, help="How long the link works (default: [portal] link_minutes).")
+        int | None,
+        typer.Option(min=1, callback=within_reach, help="How long the link works (default: [portal] link_minutes)."),
     ] = None,
     mail: Annotated[
         bool,

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import sqlite_utils
 import typer
 
-from gm.cli.common import WHOLE_MAX, HomeOption, JsonOption, clock, echo_json, open_home
+from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home, within_reach
 from gm.cli.game import app as game_app
 from gm.cli.orders import read_file
 from gm.cli.shown import echo
@@ -58,15 +58,18 @@ def _text(message: str | None, file: Path | None) -> str:
 @game_app.command("press")
 def press_log(
     game: Annotated[str, typer.Argument(help="The game.")],
-    turn: Annotated[int | None, typer.Option(min=1, max=WHOLE_MAX, help="Only the press of this turn.")] = None,
+    turn: Annotated[int | None, typer.Option(min=1, callback=within_reach, help="Only the press of this turn.")] = None,
     withhold: Annotated[
         int | None,
         typer.Option(
-            "--withhold", min=1, max=WHOLE_MAX, help="Withhold this message (its id in the list) from its readers."
+            "--withhold",
+            min=1,
+            callback=within_reach,
+            help="Withhold this message (its id in the list) from its readers.",
         ),
     ] = None,
     release: Annotated[
-        int | None, typer.Option("--release", min=1, max=WHOLE_MAX, help="Let a withheld message stand again.")
+        int | None, typer.Option("--release", min=1, callback=within_reach, help="Let a withheld message stand again.")
     ] = None,
     reason: Annotated[str, typer.Option(help="Why it is withheld, for the audit log.")] = "",
     as_json: JsonOption = False,

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from gm.cli.common import WHOLE_MAX, HomeOption, clock, open_home
+from gm.cli.common import HomeOption, clock, open_home, within_reach
 from gm.cli.progress import progress
 from gm.cli.shown import echo
 from gm.core.words import counted
@@ -21,7 +21,7 @@ app = typer.Typer(help="Render reports.", no_args_is_help=True)
 def render(
     game: Annotated[str, typer.Argument(help="The game.")],
     turn: Annotated[
-        int | None, typer.Option(min=1, max=WHOLE_MAX, help="The turn (default: the last resolved turn).")
+        int | None, typer.Option(min=1, callback=within_reach, help="The turn (default: the last resolved turn).")
     ] = None,
     every: Annotated[bool, typer.Option("--all", help="Render every resolved turn.")] = False,
     home: HomeOption = None,

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from gm.cli.common import WHOLE_MAX, HomeOption, JsonOption, clock, echo_json, open_home
+from gm.cli.common import HomeOption, JsonOption, clock, echo_json, open_home, within_reach
 from gm.cli.game import app as game_app
 from gm.cli.shown import echo
 from gm.clock import iso
@@ -123,7 +123,8 @@ def seat_waiting(
 def remove_waiting(
     game: Annotated[str, typer.Argument(help="The game whose list it is (gm game waiting GAME).")],
     number: Annotated[
-        int, typer.Argument(min=1, max=WHOLE_MAX, help="The player's number on the list (gm game waiting GAME).")
+        int,
+        typer.Argument(min=1, callback=within_reach, help="The player's number on the list (gm game waiting GAME)."),
     ],
     reason: Annotated[str, typer.Option(help="Why, for the audit log.")] = "",
     home: HomeOption = None,

@@ -9,7 +9,7 @@ from typing import Annotated
 import sqlite_utils
 import typer
 
-from gm.cli.common import WHOLE_MAX, HomeOption, clock, open_home
+from gm.cli.common import HomeOption, clock, open_home, within_reach
 from gm.cli.orders import read_file
 from gm.cli.progress import working
 from gm.cli.shown import echo
@@ -128,7 +128,9 @@ def rerun(
     number: Annotated[
         int,
         typer.Argument(
-            min=1, max=WHOLE_MAX, help="The turn to run again; later turns are discarded (kept in the audit log)."
+            min=1,
+            callback=within_reach,
+            help="The turn to run again; later turns are discarded (kept in the audit log).",
         ),
     ],
     reason: Annotated[

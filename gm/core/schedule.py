@@ -7,7 +7,9 @@ London) falls forward by the gap; one that happens twice on a fall-back day is t
 
 from __future__ import annotations
 
+import calendar
 import re
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -223,14 +225,44 @@ def describe(moment: datetime, zone: str) -> str:
     return f"{local:%a %Y-%m-%d %H:%M} {local.tzname()}" + ("" if zone == "UTC" else f" ({zone})")
 
 
+# A date written with its day and month first, as 04.12.2026 or 12/04/2026: dateutil reads the
+# month first, so a European GM's 4 December became 12 April.
+_DAY_MONTH_YEAR = re.compile(r"\b(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})\b")
+
+
+def _refuse_day_or_month(text: str) -> None:
+    """A date whose first two numbers could each be the day or the month is refused, not guessed."""
+    found = _DAY_MONTH_YEAR.search(text)
+    first, second = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
+    if found and first != second and 1 <= min(first, second) and max(first, second) <= 12:
+        raise ScheduleError(
+            f"'{text}': {found.group(0)} could be {first} {calendar.month_name[second]} or {second} "
+            f"{calendar.month_name[first]}; write the date year first, like '2026-11-27 18:00 Europe/London'."
+        )
+
+
 def parse_moment(text: str, default_zone: str = "UTC") -> datetime:
     """A single deadline as a GM writes it: '2026-11-27 18:00 Europe/London', ISO 8601, ..."""
     words = text.split()
     zone = default_zone
     if words and _is_zone(words[-1]) and "/" in words[-1]:
         zone, words = words[-1], words[:-1]
+    elif words and "/" in words[-1] and any(c.isalpha() for c in words[-1]):  # Europe/Berln, Mars/Olympus
+        raise ScheduleError(
+            f"'{text}': there is no time zone '{words[-1]}'; time zones are IANA names such as "
+            "Europe/Berlin or America/New_York, or UTC."
+        )
+    _refuse_day_or_month(text)
     try:
-        moment = date_parser.parse(" ".join(words))
+        with warnings.catch_warnings():  # a zone abbreviation dateutil cannot place was read as UTC
+            warnings.simplefilter("error", date_parser.UnknownTimezoneWarning)
+            moment = date_parser.parse(" ".join(words))
+    except date_parser.UnknownTimezoneWarning as unknown:
+        zone_words = re.search(r"tzname (\S+)", str(unknown))
+        raise ScheduleError(
+            f"'{text}': cannot read the time zone '{zone_words.group(1) if zone_words else words[-1]}'; time "
+            "zones are IANA names such as Europe/Berlin or America/New_York, or UTC."
+        ) from None
     except (ValueError, OverflowError):
         raise ScheduleError(
             f"cannot read '{text}' as a date and time; write it like '2026-11-27 18:00 Europe/London'."

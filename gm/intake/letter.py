@@ -422,6 +422,8 @@ def _message_id(value: str) -> str | None:
 
 
 def _content_hash(raw: bytes) -> str:
-    head, _, body = raw.replace(b"\r\n", b"\n").partition(b"\n\n")
+    head, blank, body = raw.replace(b"\r\n", b"\n").partition(b"\n\n")
+    if not blank:  # no header block ends: all of it counts (else every such file had one hash)
+        return hashlib.sha256(raw).hexdigest()
     sender = next((line for line in head.split(b"\n") if line[:5].lower() == b"from:"), b"")
     return hashlib.sha256(sender + b"\n\n" + body).hexdigest()

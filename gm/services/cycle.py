@@ -170,6 +170,12 @@ def add_standby(db: sqlite_utils.Database, clock: Clock, game_name: str, email: 
     email, name = check_player(email, name)
     if any(s.email.lower() == email.lower() for s in records.seats_of(db, game.id)):
         raise GMError(f"{email} already has a seat in '{game.name}'.")
+    waiting = [s["email"].lower() for s in records.waiting_standbys(db, game.id)]
+    if email.lower() in waiting:  # twice in line, they would take two seats
+        raise GMError(
+            f"{email} is standby number {waiting.index(email.lower()) + 1} for '{game.name}' already "
+            f"('gm game show {game.name}' lists the standbys)."
+        )
     with transaction(db):
         standbys.add_standby(db, game.id, email.strip(), " ".join(name.split()), iso(clock.now()))
     return standbys.standbys_waiting(db, game.id)

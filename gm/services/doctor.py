@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 import tomllib
 from collections import defaultdict
@@ -33,20 +34,24 @@ def examine(home: Home, mail: bool = False) -> Iterator[Finding]:
     order a GM would fix things; the mail servers only when asked."""
     yield check_settings(home)
     yield check_folders(home)
-    conn = keeping.open_read_only(home.database)
     try:
-        database = check_database(home, conn)
-        yield database
-        if database.ok:  # the rest read the database; a damaged one says so once, above
-            yield check_migrations(conn)
-            yield check_archive(home, conn)
-            yield check_archive_size(home)
-            yield check_reports(home, conn)
-            yield check_ledger(conn)
-            yield check_seats(conn)
-            yield check_games(conn)
-    finally:
-        conn.close()
+        conn = keeping.open_read_only(home.database)
+    except sqlite3.DatabaseError as exc:  # not a file SQLite can open at all
+        yield unopened(home, exc)
+    else:
+        try:
+            database = check_database(home, conn)
+            yield database
+            if database.ok:  # the rest read the database; a damaged one says so once, above
+                yield check_migrations(conn)
+                yield check_archive(home, conn)
+                yield check_archive_size(home)
+                yield check_reports(home, conn)
+                yield check_ledger(conn)
+                yield check_seats(conn)
+                yield check_games(conn)
+        finally:
+            conn.close()
     yield check_templates(home)
     yield check_secrets(home)
     if mail:
@@ -105,6 +110,13 @@ def check_folders(home: Home) -> Finding:
         )
         for name in missing
     ]
+    if home.root.is_dir() and not os.access(home.root, os.W_OK):
+        problems.append(
+            Problem(
+                f"the home {home.root} cannot be written (a read-only disk, or a folder this user may not write)",
+                "Make it writable, or run gm as the user who owns it: every gm command writes there.",
+            )
+        )
     return Finding("folders", "archive, reports, outbox, templates and locks are there", tuple(problems))
 
 
@@ -118,9 +130,28 @@ def check_database(home: Home, conn: sqlite3.Connection) -> Finding:
     """PRAGMA integrity_check says ok."""
     found = keeping.integrity_problems(conn)
     shown = "; ".join(found[:3]) + (f"; and {len(found) - 3} more" if len(found) > 3 else "")
+    if found and not os.access(home.root, os.W_OK):  # SQLite cannot open it read-only there: not damaged
+        return unopened(home, None)
     problems = (Problem(f"the database is damaged: {shown}", RESTORE),) if found else ()
     size = home.database.stat().st_size
     return Finding("database", f"integrity_check ok ({size / 1_000_000:.1f} MB)", problems)
+
+
+def unopened(home: Home, error: sqlite3.DatabaseError | None) -> Finding:
+    """The database finding when SQLite cannot open the database: in a home that cannot be written
+    (SQLite writes beside it even to read it), or a file that is no database SQLite can open."""
+    if not os.access(home.root, os.W_OK):
+        problem = Problem(
+            "the database cannot be opened in a home that cannot be written",
+            "Make the home writable (above), then run gm doctor again.",
+        )
+    else:
+        problem = Problem(
+            f"SQLite cannot open the database {home.database} ({error})",
+            "Check that it is the database file and that this user may read it; else restore the last good "
+            "backup into a new home (gm restore BACKUP NEWHOME).",
+        )
+    return Finding("database", "", (problem,))
 
 
 def check_migrations(conn: sqlite3.Connection) -> Finding:

@@ -278,7 +278,8 @@ def status(db: sqlite_utils.Database, clock: Clock) -> list[dict[str, Any]]:
     for game in records.all_games(db):
         seats = records.seats_of(db, game.id)
         current = records.current_submissions(db, game.id, game.turn)
-        active = [s for s in seats if s.status == "active"]
+        # an over game waits for no one's orders
+        active = [s for s in seats if s.status == "active"] if game.status != "over" else []
         last = last_resolved(db, game.id, first=1)
         problems = audit.spike_warnings(db, game.id, game.turn) + faults.game_faults(db, game, every_unpublished=True)
         unpublished = records.unpublished_turns(db, game.id)

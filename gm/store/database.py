@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,6 +12,7 @@ from typing import TypeVar, cast
 import sqlite_utils
 from sqlite_utils.db import Table
 
+from gm.errors import GMError
 from gm.store.migrations import all_migrations
 
 # How long a writer waits for another to finish (SQLite's busy timeout), in seconds. Every write
@@ -25,11 +27,28 @@ Held = TypeVar("Held", sqlite_utils.Database, sqlite3.Connection)
 def connect(path: Path) -> sqlite3.Connection:
     """A connection with gm's settings: transactions only where asked for, up to BUSY_TIMEOUT of
     waiting for another writer, the write-ahead log (readers never wait for a writer)."""
-    conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT)
-    conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
-    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-        conn.execute("PRAGMA journal_mode = WAL")
+    try:
+        conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT)
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
+        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            conn.execute("PRAGMA journal_mode = WAL")
+    except sqlite3.OperationalError as exc:
+        if not any(words in str(exc) for words in ("unable to open database file", "readonly database")):
+            raise
+        raise GMError(unopenable(path, exc)) from exc
     return conn
+
+
+def unopenable(path: Path, error: sqlite3.OperationalError) -> str:
+    """Why SQLite could not open the database: most often a home on a read-only disk, or one this
+    user may not write (SQLite writes beside the database even to read it: the write-ahead log)."""
+    if not os.access(path.parent, os.W_OK):
+        return (
+            f"the GM home {path.parent} cannot be written (a read-only disk, or a folder this user may not "
+            "write), and gm writes there on every command, even to read the database. Make it writable, "
+            "or run gm as the user who owns it."
+        )
+    return f"SQLite cannot open the database {path} ({error}). Check that this user may read and write it."
 
 
 def is_busy(error: BaseException) -> bool:
@@ -38,6 +57,11 @@ def is_busy(error: BaseException) -> bool:
     return isinstance(error, sqlite3.OperationalError) and any(
         word in str(error) for word in ("database is locked", "database is busy", "database table is locked")
     )
+
+
+def is_full(error: BaseException) -> bool:
+    """Whether the error is SQLite's "database or disk is full": the disk had no room for a write."""
+    return isinstance(error, sqlite3.OperationalError) and "database or disk is full" in str(error)
 
 
 def busy_words(then: str = "Run it again in a moment.") -> str:

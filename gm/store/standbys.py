@@ -18,9 +18,14 @@ def standbys_waiting(db: sqlite_utils.Database, game_id: int) -> int:
 
 
 def first_standby(db: sqlite_utils.Database, game_id: int) -> tuple[int, str, str] | None:
-    """(id, email, name) of the standby first in line, or None."""
+    """(id, email, name) of the standby first in line, or None. One who holds a seat of the game
+    already (seated with gm game join after joining the line) is passed over: one player, one seat."""
     row = db.execute(
-        "SELECT id, email, name FROM standbys WHERE game_id = ? AND seat_id IS NULL ORDER BY id", [game_id]
+        """SELECT id, email, name FROM standbys
+           WHERE game_id = ? AND seat_id IS NULL AND lower(email) NOT IN (
+               SELECT lower(a.email) FROM seats s JOIN accounts a ON a.id = s.account_id WHERE s.game_id = ?)
+           ORDER BY id""",
+        [game_id, game_id],
     ).fetchone()
     return None if row is None else tuple(row)
 

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import errno
+import sqlite3
+from pathlib import Path
+
 import pytest
 
+from gm.store import keeping
 from tests.cli.test_game import table_dump
 
 
@@ -114,3 +119,44 @@ def test_a_file_that_is_no_tar_at_all_is_refused_in_one_line(gm, tmp_path):
         "this is neither). Nothing was changed. Use another backup.\n"
     ), ran.err
     assert not (tmp_path / "r").exists()
+
+
+def test_the_same_address_is_a_standby_once(home, gm, game):
+    # Twice in line, one person took two seats that dropped out (a GM who typed the command again).
+    assert gm("game", "standby", "g1", "zed@example.org", "--name", "Zed", home=home).code == 0
+    before = table_dump(home)
+    ran = gm("game", "standby", "g1", "ZED@example.org", "--name", "Zed", home=home)
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: ZED@example.org is standby number 1 for 'g1' already ('gm game show g1' lists the standbys).\n",
+    )
+    assert table_dump(home) == before
+
+
+def test_a_full_disk_under_the_database_is_said_in_words(home, gm, game, monkeypatch, tmp_path):
+    # A new GM's home on a full disk: gm backup (and gm game new, gm game deadline, gm inbox
+    # import) ended in an sqlite3.OperationalError traceback.
+    def full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(keeping, "snapshot", full)
+    ran = gm("backup", str(tmp_path / "b.tar"), home=home)
+    assert (ran.code, ran.out) == (1, "")
+    assert ran.err == (
+        "Error: the disk is full: SQLite could not write. The command stopped there; what it had not "
+        "saved is not stored. Free some space, then run it again.\n"
+    )
+    assert not (tmp_path / "b.tar").exists()
+
+
+def test_a_full_disk_under_a_file_is_said_in_words(home, gm, game, monkeypatch, tmp_path):
+    def full(self, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(self))
+
+    monkeypatch.setattr(Path, "write_text", full)
+    ran = gm("orders", "template", "g1", "BR", "-o", str(tmp_path / "br.txt"), home=home)
+    assert (ran.code, ran.out) == (1, "")
+    assert ran.err == (
+        f"Error: the disk is full ({tmp_path / 'br.txt'}). The command stopped there; what it had not "
+        "saved is not stored. Free some space, then run it again.\n"
+    )

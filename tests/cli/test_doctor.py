@@ -263,3 +263,51 @@ def test_an_archive_past_its_budget_is_a_problem_with_what_to_do(home, gm, playe
         "See what nothing kept needs with 'gm archive prune --dry-run', then remove it with 'gm archive prune'; "
         "if what is left is all needed, raise [archive] budget_mb in gm.toml."
     )
+
+
+def test_a_home_that_cannot_be_written_is_named_not_called_damaged(home, gm, monkeypatch):
+    # A new GM's home on a read-only disk: gm doctor said "the database is damaged" and told them
+    # to restore a backup, and every other command ended in a traceback. Root writes through
+    # chmod, so the read-only disk is os.access's answer, and SQLite's refusal a database it
+    # cannot open (a folder where gm.db should be).
+    (home / "gm.db").unlink()
+    (home / "gm.db").mkdir()
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: mode != os.W_OK and real(path, mode))
+    ran = gm("doctor", home=home)
+    assert ran.code == 1
+    found = lines(ran)
+    assert found[1] == (
+        f"PROBLEM  folders: the home {home} cannot be written (a read-only disk, or a folder this user may "
+        "not write). Make it writable, or run gm as the user who owns it: every gm command writes there."
+    )
+    assert found[2] == (
+        "PROBLEM  database: the database cannot be opened in a home that cannot be written. Make the home "
+        "writable (above), then run gm doctor again."
+    )
+    assert not any("damaged" in line for line in found)
+    ran = gm("status", home=home)
+    assert (ran.code, ran.out) == (1, "")
+    assert ran.err == (
+        f"Error: the GM home {home} cannot be written (a read-only disk, or a folder this user may not "
+        "write), and gm writes there on every command, even to read the database. Make it writable, or "
+        "run gm as the user who owns it.\n"
+    )
+
+
+def test_a_database_sqlite_cannot_open_is_one_line(home, gm):
+    (home / "gm.db").unlink()
+    (home / "gm.db").mkdir()
+    ran = gm("game", "list", home=home)
+    assert (ran.code, ran.out) == (1, "")
+    assert ran.err == (
+        f"Error: SQLite cannot open the database {home / 'gm.db'} (unable to open database file). Check that "
+        "this user may read and write it.\n"
+    )
+    ran = gm("doctor", home=home)
+    assert ran.code == 1 and "Traceback" not in ran.err
+    assert lines(ran)[2] == (
+        f"PROBLEM  database: SQLite cannot open the database {home / 'gm.db'} (disk I/O error). Check that it "
+        "is the database file and that this user may read it; else restore the last good backup into a new "
+        "home (gm restore BACKUP NEWHOME)."
+    )

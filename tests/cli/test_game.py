@@ -210,3 +210,29 @@ def test_show_a_game_nobody_has_joined(home, gm):
     assert ran.code == 0 and "collecting turn 1: waiting for players" in ran.out
     facts = json.loads(gm("game", "show", "empty", "--json", home=home).out)
     assert facts["state"] is None and facts["seats"] == []
+
+
+def test_a_standby_seated_with_join_takes_no_second_seat(home, gm):
+    # A new GM put Hal in line, then seated him while the game was open; when another seat
+    # dropped, Hal (still first in line) took it too and played two seats.
+    assert gm("game", "new", "g2", "--seats", "3", home=home).code == 0
+    assert gm("game", "standby", "g2", "hal@example.org", "--name", "Hal", home=home).code == 0
+    for email, name in [("hal@example.org", "Hal"), ("ivy@example.org", "Ivy"), ("jon@example.org", "Jon")]:
+        assert gm("game", "join", "g2", email, "--name", name, home=home).code == 0
+    assert gm("seat", "drop", "g2", "RU", home=home).code == 0
+    ran = gm("turn", "run", "g2", "--now", "--no-render", home=home)
+    assert ran.code == 0 and "standby" not in ran.out, ran.out
+    seats = {s["code"]: s["email"] for s in json.loads(gm("game", "show", "g2", "--json", home=home).out)["seats"]}
+    assert seats == {"BR": "hal@example.org", "RU": "ivy@example.org", "FR": "jon@example.org"}
+
+
+def test_a_switch_is_shown_yes_or_no_as_it_is_typed(home, gm, game):
+    # gm game set took "yes" and answered "private = True"; gm game settings showed True/False
+    # beside help texts that say (yes/no), and discount-knockout pushed its row out of line.
+    ran = gm("game", "set", "g1", "private", "yes", home=home)
+    assert (ran.code, ran.out) == (0, "g1: private = yes\n")
+    listed = gm("game", "settings", "g1", home=home).out.splitlines()
+    assert "private           yes        a private game is listed nowhere" in "\n".join(listed)
+    assert "early             yes        run early" in "\n".join(listed)
+    assert not any(word in line.split() for line in listed for word in ("True", "False"))
+    assert len({line.index(line.split()[1], len(line.split()[0])) for line in listed}) == 1  # one column

@@ -126,3 +126,17 @@ def test_the_limit_itself_is_taken_and_the_books_still_add_up(home, gm, game):
     assert gm("ledger", "check", home=home).code == 0
     shown = gm("credits", "show", "bob@example.org", home=home).out
     assert shown.startswith("bob@example.org (Bob): 0 credits"), shown
+
+
+@pytest.mark.parametrize("where", sorted(TRIED), ids=" ".join)
+def test_a_help_text_never_shows_the_database_s_bound(gm, where):
+    # Each bound was shown as [-9223372036854775807<=x<=9223372036854775807] in gm's help, which
+    # says nothing to a GM; what a number may be in the game, the option's help text says.
+    path = where[0].split()
+    shown = gm(*path, "--help").out
+    assert "9223372036854775807" not in shown, shown
+    assert "Usage: gm " + " ".join(path) in shown
+
+
+def test_a_help_text_still_shows_a_lower_bound_a_gm_needs(gm):
+    assert "Only the last N entries.  [x>=1]" in gm("audit", "--help").out

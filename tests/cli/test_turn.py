@@ -114,6 +114,7 @@ def test_too_few_seats(home, gm):
 
 
 def test_finished_game_refuses_turns_and_orders(home, gm, game, tmp_path):
+    assert gm("game", "set", "g1", "nmr-limit", "0", home=home).code == 0  # every seat plays to the end
     ran = gm("turn", "run", "g1", "--now", "--no-render", home=home)
     while "is over" not in ran.out:
         ran = gm("turn", "run", "g1", "--now", "--no-render", home=home)
@@ -129,6 +130,13 @@ def test_finished_game_refuses_turns_and_orders(home, gm, game, tmp_path):
     assert table_dump(home) == before
     facts = json.loads(gm("game", "show", "g1", "--json", home=home).out)
     assert facts["status"] == "over" and facts["outcome"]["winners"]
+    # A game over waits for no one: gm status listed every seat as missing, and gm game show said
+    # it was collecting the turn after its last.
+    status = json.loads(gm("status", "--json", home=home).out)
+    assert [(row["in"], row["missing"]) for row in status] == [([], [])]
+    assert "\n  in: -; missing: -; final: -\n" in gm("status", home=home).out
+    shown = gm("game", "show", "g1", home=home).out
+    assert shown.splitlines()[1] == "Status over: it takes no more orders" and "collecting" not in shown
 
 
 def test_two_turn_runs_at_once(home, gm, game):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -99,6 +100,34 @@ def test_parse_moment_zones():
     assert parse_moment("2026-07-01 18:00", "America/New_York") == utc(2026, 7, 1, 22)
     with pytest.raises(ScheduleError):
         parse_moment("someday")
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        # dateutil warned and read the time as UTC: 18:00 CET became 18:00 UTC, EST five hours off
+        ("2026-12-04 18:00 CET", "'2026-12-04 18:00 CET': cannot read the time zone 'CET'; time zones are IANA"),
+        ("2026-12-04 18:00 EST", "'2026-12-04 18:00 EST': cannot read the time zone 'EST'; time zones are IANA"),
+        # dateutil reads the month first: a European GM's 4 December was 12 April
+        # a zone name misspelt was "cannot read ... as a date and time", which blamed the date
+        ("2026-12-04 18:00 Europe/Berln", "'2026-12-04 18:00 Europe/Berln': there is no time zone 'Europe/Berln';"),
+        ("04.12.2026 18:00", "'04.12.2026 18:00': 04.12.2026 could be 4 December or 12 April; write the date"),
+        ("12/04/2026", "'12/04/2026': 12/04/2026 could be 12 April or 4 December; write the date year first"),
+    ],
+)
+def test_a_moment_gm_would_misread_is_refused(text, message):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # and no warning on the GM's terminal
+        with pytest.raises(ScheduleError) as refused:
+            parse_moment(text)
+    assert str(refused.value).startswith(message)
+
+
+def test_a_moment_that_reads_one_way_only_is_read():
+    assert parse_moment("13/04/2027 18:00") == utc(2027, 4, 13, 18)  # no 13th month: the day came first
+    assert parse_moment("12/12/2026 18:00") == utc(2026, 12, 12, 18)
+    assert parse_moment("2026-12-04 18:00 UTC") == utc(2026, 12, 4, 18)
+    assert parse_moment("2026-12-04 18:00 Europe/Berlin") == utc(2026, 12, 4, 17)
 
 
 def test_turns_run_early_on_one_friday_leave_the_next_due_the_next_friday():

@@ -109,6 +109,15 @@ def test_the_same_message_is_taken_once(home, gm, mail_home, monkeypatch):
     assert rows(home, "SELECT count(*) FROM submissions") == [(1,)] and len(outbox_bodies(home)) == 1
 
 
+def test_files_without_a_header_block_are_no_copies_of_each_other(home, gm, mail_home, monkeypatch):
+    # A new GM fed turn files (no headers, no blank line) to gm inbox: every such file after the
+    # first was "a copy taken before" (the same empty From and body), and never read.
+    receive(gm, monkeypatch, b"just a line\n", home)
+    ran = receive(gm, monkeypatch, turn_file(mail_home["BR"]).encode(), home)
+    assert "duplicate" not in ran.out and ran.out.startswith("stdin: accepted 1 order for BR in g1, turn 1"), ran.out
+    assert rows(home, "SELECT count(*) FROM submissions") == [(1,)]
+
+
 def test_rate_limit_stops_answering_a_loop(home, gm, mail_home, monkeypatch):
     configure(home, {"mail.replies_per_hour": 2})
     for n in range(3):
