@@ -4,10 +4,8 @@ own turn through the very code that resolves it, so a problem reads as the repor
 from __future__ import annotations
 
 from gm.core.model import JSONObject, Order, Problem
-from gm.core.warnings import did_you_mean
 
 from . import actions, economy, rules
-from .actions import block_of, city_named
 from .diplomacy import allied, at_war, passes_after_this_round
 from .grammar import MAX_ORDERS, make_order, order_text, parse_orders, well_formed  # noqa: F401
 from .turn import MAX_TROOPS, Turn
@@ -43,7 +41,6 @@ def dry_run(
     turn.seats[seat]["money"] += extra_money
     listed = [o for o in orders if well_formed(o)]
     problems = [(o.line, "the order could not be read") for o in orders if not well_formed(o)]
-    problems += _standing_problems(turn, seat, listed)
     rules.read_standing(turn, {seat: listed})
     had_capital = bool(turn.seats[seat]["capital"])
     rules.start_turn(turn, seat, listed)
@@ -173,23 +170,6 @@ def _permission_ending(turn: Turn, seat: str) -> list[Problem]:
                 )
             )
     return found
-
-
-def _standing_problems(turn: Turn, seat: str, orders: list[Order]) -> list[tuple[int, str]]:
-    problems = []
-    for order in orders:
-        if order.verb == "DEFEND" and order.args[0] != "ALL":
-            gid = order.args[0]
-            if turn.groups.get(gid, {}).get("owner") != seat:
-                problems.append((order.line, f"{gid} is not one of your groups"))
-            elif "," in order.args[2] and block_of(turn, order.args[2]) is None:
-                problems.append((order.line, f"{order.args[2]} is off the map"))
-        if order.verb == "DESTROY" and order.args[0] != "ALL":
-            cid = city_named(turn, order.args[0])
-            if cid is None or turn.cities[cid]["owner"] != seat:
-                slip = did_you_mean(order.args[0], turn.cities_of(seat)) if cid is None else ""
-                problems.append((order.line, f"{order.args[0]} is not one of your cities{slip}"))
-    return problems
 
 
 __all__ = ["check_orders", "dry_run", "make_order", "order_text", "order_warnings", "parse_orders", "well_formed"]
