@@ -113,7 +113,40 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
         for line, reason in problems
         if line in curable
     ]
+    found += _garrisons_to_storm(state, turn, seat, orders)
     return sorted(found + _full_bases(after, seat) + _permission_ending(after, seat), key=lambda p: p.line)
+
+
+def _garrisons_to_storm(state: JSONObject, turn: Turn, seat: str, orders: list[Order]) -> list[Problem]:
+    """The first ATTACK of a group that occupies a city whose owner plays earlier this round and
+    whose ready military bases (in sight of all) spawn a garrison beside it in the owner's turn:
+    the group storms it as this empire's turn starts, so the ATTACK fails ("has attacked already
+    this round"). The dry run, which plays this turn alone, cannot see the garrison; a warning,
+    since the owner may fall, or the garrison be beaten, before then."""
+    sequence = rules.order_of_play(state)
+    earlier = sequence[: sequence.index(seat)] if seat in sequence else []
+    found, warned = [], set()
+    for order in orders:
+        gid = order.args[0] if well_formed(order) and order.verb == "ATTACK" else None
+        if gid in warned or gid not in turn.groups or turn.groups[gid]["owner"] != seat:
+            continue
+        cid = turn.city_at.get(turn.place(gid))
+        city = turn.cities[cid] if cid else None
+        if city is None or city["occupier"] != seat or city["owner"] not in earlier:
+            continue
+        if turn.group_of(city["owner"], turn.place(gid)) or city["spawns_from"] > turn.round:
+            continue  # a garrison there now is stormed in the dry run too; none spawns yet
+        if any(bought < turn.round for bought in city["bases"]):
+            warned.add(gid)
+            found.append(
+                Problem(
+                    order.line,
+                    f"{cid}'s military base spawns a garrison beside {gid} in {turn.nation(city['owner'])}'s "
+                    f"turn, before yours: {gid} storms it as your turn starts and cannot attack again "
+                    "this round",
+                )
+            )
+    return found
 
 
 def _attack_warning(turn: Turn, seat: str, order: Order) -> str | None:
