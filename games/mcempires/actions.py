@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import cast
 
 from gm.core.model import Order
+from gm.core.warnings import did_you_mean
 
 from . import cities, combat, diplomacy, economy, moves, rails
 from .turn import Turn
@@ -73,6 +74,25 @@ def unused_option(turn: Turn, word: str) -> str | None:
     if option and not turn.options[option]:
         return f"{word} belongs to an optional rule this game does not use ({option})"
     return None
+
+
+def standing_problem(turn: Turn, seat: str, order: Order) -> str | None:
+    """Why a standing order (DEFEND, DESTROY) fails as the round starts, when every empire's are
+    read (rule D-MC-9): a group or a city that is not the empire's then, a retreat off the map,
+    or a retreat in a game without the option. The check refuses the same (it reads them alike)."""
+    what = order.args[0]
+    if order.verb == "DESTROY":
+        cid = city_named(turn, what) if what != "ALL" else "ALL"
+        if cid is None or (cid != "ALL" and turn.cities[cid]["owner"] != seat):
+            slip = did_you_mean(what, turn.cities_of(seat)) if cid is None else ""
+            return f"{what} is not one of {turn.your(seat)} cities{slip}"
+        return None
+    retreat = order.args[2]
+    if what != "ALL" and turn.groups.get(what, {}).get("owner") != seat:
+        return f"{what} is not one of {turn.your(seat)} groups"
+    if what != "ALL" and "," in retreat and block_of(turn, retreat) is None:
+        return f"{retreat} is off the map"
+    return unused_option(turn, "RETREAT") if retreat else None
 
 
 def _capital(turn: Turn, seat: str, where: str) -> str | None:

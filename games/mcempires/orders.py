@@ -4,10 +4,8 @@ own turn through the very code that resolves it, so a problem reads as the repor
 from __future__ import annotations
 
 from gm.core.model import JSONObject, Order, Problem
-from gm.core.warnings import did_you_mean
 
 from . import actions, economy, rules
-from .actions import block_of, city_named
 from .diplomacy import allied, at_war, passes_after_this_round
 from .grammar import MAX_ORDERS, make_order, order_text, parse_orders, well_formed  # noqa: F401
 from .turn import MAX_TROOPS, Turn
@@ -43,7 +41,6 @@ def dry_run(
     turn.seats[seat]["money"] += extra_money
     listed = [o for o in orders if well_formed(o)]
     problems = [(o.line, "the order could not be read") for o in orders if not well_formed(o)]
-    problems += _standing_problems(turn, seat, listed)
     rules.read_standing(turn, {seat: listed})
     had_capital = bool(turn.seats[seat]["capital"])
     rules.start_turn(turn, seat, listed)
@@ -116,7 +113,40 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
         for line, reason in problems
         if line in curable
     ]
+    found += _garrisons_to_storm(state, turn, seat, orders)
     return sorted(found + _full_bases(after, seat) + _permission_ending(after, seat), key=lambda p: p.line)
+
+
+def _garrisons_to_storm(state: JSONObject, turn: Turn, seat: str, orders: list[Order]) -> list[Problem]:
+    """The first ATTACK of a group that occupies a city whose owner plays earlier this round and
+    whose ready military bases (in sight of all) spawn a garrison beside it in the owner's turn:
+    the group storms it as this empire's turn starts, so the ATTACK fails ("has attacked already
+    this round"). The dry run, which plays this turn alone, cannot see the garrison; a warning,
+    since the owner may fall, or the garrison be beaten, before then."""
+    sequence = rules.order_of_play(state)
+    earlier = sequence[: sequence.index(seat)] if seat in sequence else []
+    found, warned = [], set()
+    for order in orders:
+        gid = order.args[0] if well_formed(order) and order.verb == "ATTACK" else None
+        if gid in warned or gid not in turn.groups or turn.groups[gid]["owner"] != seat:
+            continue
+        cid = turn.city_at.get(turn.place(gid))
+        city = turn.cities[cid] if cid else None
+        if city is None or city["occupier"] != seat or city["owner"] not in earlier:
+            continue
+        if turn.group_of(city["owner"], turn.place(gid)) or city["spawns_from"] > turn.round:
+            continue  # a garrison there now is stormed in the dry run too; none spawns yet
+        if any(bought < turn.round for bought in city["bases"]):
+            warned.add(gid)
+            found.append(
+                Problem(
+                    order.line,
+                    f"{cid}'s military base spawns a garrison beside {gid} in {turn.nation(city['owner'])}'s "
+                    f"turn, before yours: {gid} storms it as your turn starts and cannot attack again "
+                    "this round",
+                )
+            )
+    return found
 
 
 def _attack_warning(turn: Turn, seat: str, order: Order) -> str | None:
@@ -173,23 +203,6 @@ def _permission_ending(turn: Turn, seat: str) -> list[Problem]:
                 )
             )
     return found
-
-
-def _standing_problems(turn: Turn, seat: str, orders: list[Order]) -> list[tuple[int, str]]:
-    problems = []
-    for order in orders:
-        if order.verb == "DEFEND" and order.args[0] != "ALL":
-            gid = order.args[0]
-            if turn.groups.get(gid, {}).get("owner") != seat:
-                problems.append((order.line, f"{gid} is not one of your groups"))
-            elif "," in order.args[2] and block_of(turn, order.args[2]) is None:
-                problems.append((order.line, f"{order.args[2]} is off the map"))
-        if order.verb == "DESTROY" and order.args[0] != "ALL":
-            cid = city_named(turn, order.args[0])
-            if cid is None or turn.cities[cid]["owner"] != seat:
-                slip = did_you_mean(order.args[0], turn.cities_of(seat)) if cid is None else ""
-                problems.append((order.line, f"{order.args[0]} is not one of your cities{slip}"))
-    return problems
 
 
 __all__ = ["check_orders", "dry_run", "make_order", "order_text", "order_warnings", "parse_orders", "well_formed"]

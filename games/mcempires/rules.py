@@ -90,18 +90,18 @@ def read_standing(turn: Turn, orders: dict[str, list[Order]], only: str | None =
             continue
         defence, destroy, lines = {}, set(), []
         for order in listed:
+            if order.verb not in actions.STANDING:
+                continue
+            problem = actions.standing_problem(turn, seat, order)
+            if problem:  # it fails on its own, to its seat, as if it had not been given (D-ALL-3)
+                failed(turn, seat, order, problem)
+                continue
             if order.verb == "DEFEND":
                 key, fight, retreat = order.args
-                unused = actions.unused_option(turn, "RETREAT") if retreat else None
-                if unused:  # it fails on its own, to its seat, as if it had not been given (D-ALL-3)
-                    failed(turn, seat, order, unused)
-                    continue
                 defence[key] = combat.Defence(fight, retreat)
-            elif order.verb == "DESTROY":
+            else:
                 cid = actions.city_named(turn, order.args[0]) if order.args[0] != "ALL" else "ALL"
                 destroy.add(cid or order.args[0])
-            else:
-                continue
             lines.append(order_text(order))
         turn.defence[seat], turn.destroy[seat] = defence, destroy
         if turn.seats[seat]["alive"]:

@@ -280,3 +280,39 @@ def test_a_march_into_territory_whose_open_borders_end_this_round_is_warned(unti
         "with round 31: at the end of the round the group is moved out to the nearest neutral or own land"
     )
     assert [p.message for p in ruleset.order_warnings(state, "RE", orders)] == ([expected] if warned else [])
+
+
+def occupied_capital(first: str) -> tuple[dict, list[Order]]:
+    """Red's G1 (6 troops) holds Blue's capital BL1 (its military base ready, no garrison left)
+    for a round, beside Blue's G2; Red's orders: ATTACK G1 G2."""
+    state = played_state(first=first)
+    state["cities"]["BL1"] = {**state["cities"]["BL1"], "occupier": "RE", "held": 1, "bases": [1]}
+    state["groups"]["G1"] = {"owner": "RE", "x": 16, "y": 9, "troops": 6}
+    state["groups"]["G2"] = {"owner": "BL", "x": 16, "y": 10, "troops": 2}
+    state["wars"] = [{"sides": ["BL", "RE"], "since": 2, "taken": {}}]
+    orders, _ = ruleset.parse_orders([(1, "ATTACK G1 G2")])
+    return state, orders
+
+
+def test_an_attack_by_a_group_that_must_storm_a_garrison_first_is_warned():
+    """Blue plays first: BL1's base spawns a garrison beside Red's G1 in Blue's turn, G1 storms it
+    as Red's turn starts (it must be beaten for the occupation to count), and Red's ATTACK fails.
+    The check passes it (the dry run plays Red's turn alone) but warns; with Red first, no garrison
+    comes before Red's turn and no warning is given."""
+    state, orders = occupied_capital(first="BL")
+    assert ruleset.check_orders(state, "RE", orders) == []
+    warned = [(p.line, p.message) for p in ruleset.order_warnings(state, "RE", orders)]
+    assert warned == [
+        (
+            1,
+            "BL1's military base spawns a garrison beside G1 in Blue (BL)'s turn, before yours: G1 storms it "
+            "as your turn starts and cannot attack again this round",
+        )
+    ]
+    events = ruleset.resolve(state, {"RE": orders}, TurnSeeds(1, 31)).events
+    assert [e.data["reason"] for e in events if e.kind == "order_failed"] == ["G1 has attacked already this round"]
+    alone, orders = occupied_capital(first="RE")
+    assert ruleset.order_warnings(alone, "RE", orders) == []
+    assert [
+        e for e in ruleset.resolve(alone, {"RE": orders}, TurnSeeds(1, 31)).events if e.kind == "order_failed"
+    ] == []
