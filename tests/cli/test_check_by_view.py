@@ -208,3 +208,61 @@ def test_whatever_a_report_holds_check_by_view_never_raises(views, name, changes
     ruleset = get_ruleset(name)
     orders, _ = ruleset.parse_orders(list(enumerate(_LINES[name], 4)))
     assert all(isinstance(p.line, int) for p in ruleset.check_by_view(view, seat, orders))
+
+
+@pytest.fixture(scope="module")
+def clash_round() -> tuple[JSONObject, str]:
+    """A Clash game played by robots into its rounds (phase "play"), and the seat that acts
+    first in the next round."""
+    ruleset = get_ruleset("clash")
+    scenario = ruleset.load_scenario(ruleset.scenario_text(ruleset.default_scenario()), "default")
+    codes = ruleset.seat_codes(scenario)[: ruleset.demo_seats]
+    state = ruleset.new_game(scenario, [SeatInfo(c, f"Player {c}") for c in codes], TurnSeeds(3, 0))
+    for turn in range(1, 6):
+        seeds = TurnSeeds(3, turn)
+        orders = {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in codes}
+        state = ruleset.resolve(state, orders, seeds).state
+    assert state["phase"] == "play"
+    return state, codes[0]
+
+
+def clash_sure_refusals(state: JSONObject, seat: str) -> list[tuple[str, str]]:
+    """A round's actions the GM refuses whatever the players before the seat do, each with the
+    start of the GM's words, found on the board as it stands."""
+    land = state["territories"]
+    mine = next(c for c, t in land.items() if t["owner"] == seat and t["troops"] > 0)
+    near = next(t["neighbours"] for t in state["scenario"]["territories"] if t["code"] == mine)
+    far = next(c for c in land if c != mine and c not in near)
+    theirs = next(c for c, t in land.items() if t["owner"] not in (seat, None) and t["troops"] > 0)
+    core = next(c for c, t in land.items() if t["core_of"] != seat)
+    money = state["seats"][seat]["money"]
+    count = money // 2 + 1
+    return [
+        (f"MOVE {theirs} {mine} 1", f"4: {theirs} is not yours (it is held by "),
+        (f"MOVE {mine} {mine} 1", f"4: a move needs two different territories, not {mine} twice"),
+        (f"MOVE {mine} {far} 1", f"4: {mine} and {far} are not neighbours"),
+        (f"MOVE {mine} {near[0]} 999", f"4: {mine} has {land[mine]['troops']} troop"),
+        (f"REVOLT {core}", f"4: {core} is not one of your core territories"),
+        (f"RECRUIT {theirs} 1", f"4: {theirs} is not yours (it is held by "),
+        (f"RECRUIT {mine} {count}", f"4: you have ${money}; {count} troops cost ${count * 2}"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(7))
+def test_clash_a_rounds_sure_refusals_the_report_shows(clash_round, case):
+    """Who holds what, the neighbours, the troops and the seat's money are on the report's
+    public map: an action the GM refuses whatever the players before the seat do is refused
+    offline too, in the GM's words (a player trusts the offline check)."""
+    state, seat = clash_round
+    line, said = clash_sure_refusals(state, seat)[case]
+    offline_says, gm_says = both_checks("clash", state, seat, [line])
+    assert len(gm_says) == 1 and gm_says[0].startswith(said), (line, gm_says)
+    assert offline_says == gm_says, line
+
+
+def test_clash_a_rounds_valid_action_passes_offline(clash_round):
+    state, seat = clash_round
+    mine = next(c for c, t in state["territories"].items() if t["owner"] == seat and t["troops"] > 1)
+    near = next(t["neighbours"] for t in state["scenario"]["territories"] if t["code"] == mine)
+    second = ["5: only one action per round: line 5 is a second one"]
+    assert both_checks("clash", state, seat, [f"MOVE {mine} {near[0]} 1", "PASS"]) == (second, second)
