@@ -266,3 +266,29 @@ def test_clash_a_rounds_valid_action_passes_offline(clash_round):
     near = next(t["neighbours"] for t in state["scenario"]["territories"] if t["code"] == mine)
     second = ["5: only one action per round: line 5 is a second one"]
     assert both_checks("clash", state, seat, [f"MOVE {mine} {near[0]} 1", "PASS"]) == (second, second)
+
+
+# Empires, England (EN) after turn 1: LON and KNT are England's, PAR and ROU France's; ROU is
+# across the Channel from LON, PAR is not.
+_EMPIRES_REFUSED = [
+    (["1 GROW PAR - -"], "4: PAR is not yours (it is held by "),
+    (["1 MOVE LON PAR 3"], "4: LON and PAR are not next to each other (nor across one sea)"),
+    (["1 MOVE LON ROU 3"], "4: ROU is not yours; MOVE goes to an area you own (to take it, ATTACK)"),
+    (["1 DEFEND LON - -", "2 DEFEND LON - -"], "5: LON already has action 1: one defence order per area"),
+]
+
+
+@pytest.mark.parametrize(("lines", "said"), _EMPIRES_REFUSED)
+def test_empires_owners_and_crossings_the_report_refutes(lines, said):
+    """Every area's owner and the map's seas are in the report: what the GM refuses of them,
+    the player's own check refuses too, in the GM's words."""
+    state, seat = played("empires")
+    assert seat == "EN" and state["areas"]["LON"]["owner"] == "EN" and state["areas"]["PAR"]["owner"] == "FR"
+    offline_says, gm_says = both_checks("empires", state, seat, lines)
+    assert len(gm_says) == 1 and gm_says[0].startswith(said), gm_says
+    assert offline_says == gm_says
+
+
+def test_empires_an_attack_across_one_sea_passes_offline():
+    state, seat = played("empires")
+    assert both_checks("empires", state, seat, ["1 ATTACK LON ROU 3", "2 MOVE LON KNT 1"]) == ([], [])
