@@ -39,6 +39,14 @@ def both_checks(name: str, state: JSONObject, seat: str, lines: list[str]) -> tu
     return [f"{p.line}: {p.message}" for p in checked.problems], sorted(f"{p.line}: {p.message}" for p in gm)
 
 
+def refused_alike(name: str, state: JSONObject, seat: str, lines: list[str], said: str) -> None:
+    """The GM refuses the file with one problem, beginning `said`, and the offline check gives
+    that problem, word for word, and no other."""
+    offline_says, gm_says = both_checks(name, state, seat, lines)
+    assert len(gm_says) == 1 and gm_says[0].startswith(said), (lines, gm_says)
+    assert offline_says == gm_says, lines
+
+
 @pytest.fixture(scope="module")
 def mcempires() -> tuple[JSONObject, str]:
     return played("mcempires")
@@ -255,9 +263,7 @@ def test_clash_a_rounds_sure_refusals_the_report_shows(clash_round, case):
     offline too, in the GM's words (a player trusts the offline check)."""
     state, seat = clash_round
     line, said = clash_sure_refusals(state, seat)[case]
-    offline_says, gm_says = both_checks("clash", state, seat, [line])
-    assert len(gm_says) == 1 and gm_says[0].startswith(said), (line, gm_says)
-    assert offline_says == gm_says, line
+    refused_alike("clash", state, seat, [line], said)
 
 
 def test_clash_a_rounds_valid_action_passes_offline(clash_round):
@@ -284,11 +290,37 @@ def test_empires_owners_and_crossings_the_report_refutes(lines, said):
     the player's own check refuses too, in the GM's words."""
     state, seat = played("empires")
     assert seat == "EN" and state["areas"]["LON"]["owner"] == "EN" and state["areas"]["PAR"]["owner"] == "FR"
-    offline_says, gm_says = both_checks("empires", state, seat, lines)
-    assert len(gm_says) == 1 and gm_says[0].startswith(said), gm_says
-    assert offline_says == gm_says
+    refused_alike("empires", state, seat, lines, said)
 
 
 def test_empires_an_attack_across_one_sea_passes_offline():
     state, seat = played("empires")
     assert both_checks("empires", state, seat, ["1 ATTACK LON ROU 3", "2 MOVE LON KNT 1"]) == ([], [])
+
+
+def conqueror_map_refusals(state: JSONObject, seat: str) -> list[tuple[str, str]]:
+    """Moves and productions the GM refuses from the map's owners alone, with the start of
+    its words, found on the board as it stands."""
+    land = state["provinces"]
+    near = {p["code"]: p["neighbours"] for p in state["scenario"]["provinces"]}
+    mine = next(c for c, p in land.items() if p["owner"] == seat)
+    far = next(c for c in land if c != mine and c not in near[mine])
+    theirs = next(c for c in near[mine] if land[c]["owner"] != seat)
+    other = next(c for c, p in land.items() if p["owner"] != seat)
+    return [
+        (f"MOVE {other} {mine} 1", f"4: {other} is not yours (it is held by "),
+        (f"ATTACK {mine} {mine} 1", f"4: an order needs two different provinces, not {mine} twice"),
+        (f"ATTACK {mine} {far} 1", f"4: {mine} and {far} are not neighbours"),
+        (f"MOVE {mine} {theirs} 1", f"4: {theirs} is not yours (it is held by "),
+        (f"PRODUCE {other} TAXES", f"4: {other} is not yours (it is held by "),
+    ]
+
+
+@pytest.mark.parametrize("case", range(5))
+def test_conqueror_the_owners_the_report_shows_refute(case):
+    """Every province's owner is on the report's map, and the GM checks every order against
+    the map as it stands: a move or a production the owners refuse is refused offline too, in
+    the GM's words."""
+    state, seat = played("conqueror")
+    line, said = conqueror_map_refusals(state, seat)[case]
+    refused_alike("conqueror", state, seat, [line], said)
