@@ -43,12 +43,13 @@ def _known(view: JSONObject, places: dict[str, JSONObject]) -> tuple[JSONObject,
     seats = view.get("seats")
     if not isinstance(seats, list) or not all(isinstance(s, dict) and isinstance(s.get("code"), str) for s in seats):
         return None
-    if not all(p.get("owner") is None or isinstance(p.get("owner"), str) for p in places.values()):
+    if not all(
+        (p.get("owner") is None or isinstance(p.get("owner"), str)) and isinstance(p.get("neighbours"), list)
+        for p in places.values()
+    ):
         return None
     land = {code: p.get("owner") != SEA_OWNER for code, p in places.items()}
-    links = {
-        code: [n for n in p.get("neighbours") or [] if isinstance(n, str) and n in places] for code, p in places.items()
-    }
+    links = {code: [n for n in p["neighbours"] if isinstance(n, str) and n in places] for code, p in places.items()}
     reach = {code: frozenset(_reach(code, links, land)) if land[code] else frozenset() for code in places}
     board = Board(
         {code: {"name": p.get("name"), "land": land[code]} for code, p in places.items()},

@@ -10,7 +10,7 @@ from random import Random
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from gm.core.model import JSONObject, SeatInfo
+from gm.core.model import JSONObject, Problem, SeatInfo
 from gm.core.ruleset import TurnSeeds
 from gm.rulesets import get_ruleset
 from gm.services import offline
@@ -180,6 +180,7 @@ _PARTS = [
     "board.hexes",
     "map",
     "map.territories",
+    "seats",
 ]
 _LINES = {
     "clash": ["PLACE BEL 4", "MOVE IRE SCO ALL", "CLAIM ENG"],
@@ -324,3 +325,17 @@ def test_conqueror_the_owners_the_report_shows_refute(case):
     state, seat = played("conqueror")
     line, said = conqueror_map_refusals(state, seat)[case]
     refused_alike("conqueror", state, seat, [line], said)
+
+
+@pytest.mark.parametrize("name", ["clash", "conqueror", "empires"])
+@pytest.mark.parametrize("field", ["owner", "neighbours", "troops"])
+@pytest.mark.parametrize("junk", [True, 7, "LON", [{}], {}])
+def test_a_map_place_of_any_shape_never_breaks_check_by_view(name, field, junk):
+    """The owners and neighbours check_by_view now reads from a report's map may be anything a
+    file holds: it gives Problems, never an exception (the unguarded ruleset raises it)."""
+    state, seat = played(name)
+    view = copy.deepcopy(get_ruleset(name).view(state, seat))
+    view["map"]["territories"][0][field] = junk
+    lines = {"clash": "MOVE ENG HOL 3", "conqueror": "MOVE WES SCO 1", "empires": "1 MOVE LON ROU 3"}
+    orders, _ = get_ruleset(name).parse_orders([(1, lines[name])])
+    assert all(isinstance(p, Problem) for p in get_ruleset(name).unguarded.check_by_view(view, seat, orders))
