@@ -1,9 +1,12 @@
 """The player's own check (gm orders check --report): what the seat's report settles alone.
 
 The whole map is public and in the report, with the phase: an order of the wrong phase, a second
-action in a round and a code that is no territory fail here as in orders.check_orders, in its
-words and in its order of checks. Who holds what and the money are left to the GM (others'
-orders come first). A report file may hold anything: what is not of its kind settles nothing.
+action in a round, a code that is no territory, and the refusals of a round's action that no
+player before the seat can change (a move's, a revolt off the seat's core, a recruit where it
+holds nothing or past its money) fail here as in orders.check_orders, in its words and in its order of checks.
+What others' actions first may change (a recruit past the unit limit, a revolt on the
+seat's own core) and the set-up's claims and units are left to the GM. A report file may hold
+anything: what is not of its kind settles nothing.
 """
 
 from __future__ import annotations
@@ -12,7 +15,22 @@ from gm.core.maps import next_to, view_places
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
-from .orders import NEEDS, PLAY_VERBS, SHAPES, USAGE, VERBS, WRONG_PHASE, not_a_territory, well_formed
+from .board import holder
+from .orders import (
+    NEEDS,
+    PLAY_VERBS,
+    SHAPES,
+    TROOP_COST,
+    USAGE,
+    VERBS,
+    WRONG_PHASE,
+    move_problem,
+    not_a_territory,
+    recruit_problem,
+    revolt_problem,
+    voice,
+    well_formed,
+)
 
 TAKEN = {"claim": ("CLAIM",), "place": ("PLACE",), "play": PLAY_VERBS}  # the orders each phase takes
 
@@ -39,9 +57,57 @@ def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Prob
     if first is not None and well_formed(first):
         codes = [a for kind, a in zip(SHAPES[first.verb], first.args, strict=True) if kind == "code"]
         unknown = next((code for code in codes if code not in places), None)
-        if unknown:
-            problems.append(Problem(first.line, not_a_territory(unknown)))
+        sure = not_a_territory(unknown) if unknown else _sure_problem(view, places, seat, first)
+        if sure:
+            problems.append(Problem(first.line, sure))
     return sorted(problems, key=lambda p: p.line)
+
+
+def _sure_problem(view: JSONObject, places: dict[str, JSONObject], seat: str, order: Order) -> str | None:
+    """check_orders' refusal of a round's action that no player before the seat can change
+        (D-ALL-3), as the view's public map shows it: a move's every problem, and a revolt off the
+        seat's core or a recruit where it holds nothing or that it cannot pay for
+    (orders._may_come_good rescues none of them)."""
+    board = _board(view, places)
+    if board is None or order.verb == "PASS":
+        return None
+    v = voice(board, seat, you=True)
+    code = order.args[0]
+    if order.verb == "MOVE":
+        return move_problem(board, seat, code, order.args[1], order.args[2], v)
+    if order.verb == "REVOLT" and board["territories"][code]["core_of"] != seat:
+        return revolt_problem(board, seat, code, v)
+    money = board["seats"].get(seat, {}).get("money")
+    if (
+        order.verb == "RECRUIT"
+        and type(money) is int
+        and (holder(board, code) != seat or order.args[1] * TROOP_COST > money)
+    ):
+        return recruit_problem(board, seat, code, order.args[1], v)
+    return None
+
+
+def _board(view: JSONObject, places: dict[str, JSONObject]) -> JSONObject | None:
+    """The part of a state the map checks read (territories, the scenario's neighbours, the
+    nations' names), built from the view's public map alone; None when the view is not one gm
+    writes."""
+    territories = {}
+    for code, place in places.items():
+        owner, troops, core = place.get("owner"), place.get("troops"), place.get("core_of")
+        if (
+            not (owner is None or isinstance(owner, str))
+            or type(troops) is not int
+            or not isinstance(place.get("neighbours"), list)
+        ):
+            return None
+        territories[code] = {"owner": owner, "troops": troops, "core_of": core}
+    listed = view.get("seats")
+    seats = {
+        s["code"]: {"nation": s.get("nation"), "money": s.get("money")}
+        for s in (listed if isinstance(listed, list) else [])
+        if isinstance(s, dict) and isinstance(s.get("code"), str)
+    }
+    return {"territories": territories, "seats": seats, "scenario": {"territories": list(places.values())}}
 
 
 # The territory arguments of each order: where its units come from, for the builder's choices.

@@ -154,7 +154,7 @@ _ARG_TESTS: dict[str, Callable[[object], bool]] = {
 }
 
 
-def _not_held(state: JSONObject, code: str, v: Voice) -> str:
+def not_held(state: JSONObject, code: str, v: Voice) -> str:
     who = holder(state, code)
     by = (
         "nobody holds it"
@@ -187,26 +187,28 @@ def action_problem(state: JSONObject, seat: str, order: Order, v: Voice) -> str 
         return problem
     if order.verb == "RECRUIT":
         code, count = order.args
-        return _recruit_problem(state, seat, code, count, v)
+        return recruit_problem(state, seat, code, count, v)
     if order.verb == "REVOLT":
-        return _revolt_problem(state, seat, order.args[0], v)
+        return revolt_problem(state, seat, order.args[0], v)
     source, target, amount = order.args
-    return _move_problem(state, seat, source, target, amount, v)
+    return move_problem(state, seat, source, target, amount, v)
 
 
-def _recruit_problem(state: JSONObject, seat: str, code: str, count: int, v: Voice) -> str | None:
+def recruit_problem(state: JSONObject, seat: str, code: str, count: int, v: Voice) -> str | None:
+    # The unit limit is read last: the player's own check (offline.py) asks only what comes
+    # before it, of a board built from the report, which has no scenario limits.
     money, on_board = state["seats"][seat]["money"], troops_of(state, seat)
-    limit = state["scenario"]["unit_limit"]
     if holder(state, code) != seat:
-        return _not_held(state, code, v)
+        return not_held(state, code, v)
     if count * TROOP_COST > money:
         return f"{v.has()} ${money}; {troops_words(count)} cost ${count * TROOP_COST}"
+    limit = state["scenario"]["unit_limit"]
     if on_board + count > limit:  # rule D-CE-3: at most 100 troops on the board
         return f"{v.has()} {troops_words(on_board)} on the board; {count} more would pass the limit of {limit}"
     return None
 
 
-def _revolt_problem(state: JSONObject, seat: str, code: str, v: Voice) -> str | None:
+def revolt_problem(state: JSONObject, seat: str, code: str, v: Voice) -> str | None:
     if state["territories"][code]["core_of"] != seat:
         return f"{v.place(code)} is not one of {v.your()} core territories"
     who = holder(state, code)
@@ -217,9 +219,9 @@ def _revolt_problem(state: JSONObject, seat: str, code: str, v: Voice) -> str | 
     return None
 
 
-def _move_problem(state: JSONObject, seat: str, source: str, target: str, amount: int | str, v: Voice) -> str | None:
+def move_problem(state: JSONObject, seat: str, source: str, target: str, amount: int | str, v: Voice) -> str | None:
     if holder(state, source) != seat:
-        return _not_held(state, source, v)
+        return not_held(state, source, v)
     if source == target:
         return f"a move needs two different territories, not {v.place(source)} twice"
     if target not in places(state)[source]["neighbours"]:
@@ -241,7 +243,7 @@ def place_problem(state: JSONObject, seat: str, order: Order, left: int, v: Voic
     # Setting up the game, 2: "Each player gets 20 units that can be played anywhere on the
     # board": on any territory, a core of its own or not, where no other troops stand.
     if holder(state, code) not in (None, seat):
-        return _not_held(state, code, v)
+        return not_held(state, code, v)
     if count > left:
         total = state["scenario"]["start_units"]
         return f"only {left} of {v.your()} {total} units are left to place; this order places {count}"

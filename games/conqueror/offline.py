@@ -1,8 +1,10 @@
 """The player's own check (gm orders check --report): what the seat's report settles alone.
 
-The whole map is in the report: a code that is no province, and more moves than a turn takes,
-fail here as in orders.check_orders, in its words; a nation that has lost every province gives no
-orders. Owners, armies and gold are left to the GM (others' orders come first). A report file
+The whole map is in the report, with every province's owner: a code that is no province, more
+moves than a turn takes, and what the owners refuse of a move or a production (the GM checks
+every order against the map as it stands) fail here as in orders.check_orders, in its words; a
+nation that has lost every province gives no orders. Armies, gold, what a province can make and
+a second PRODUCE (it counts only after a first the GM accepts) are left to the GM. A report file
 may hold anything: what is not of its kind settles nothing.
 """
 
@@ -14,6 +16,7 @@ from gm.core.maps import next_to, view_places
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
+from .board import Board
 from .orders import (
     BOOK_ITEMS,
     ITEM_NAMES,
@@ -21,8 +24,12 @@ from .orders import (
     MOVE_VERBS,
     USAGE,
     VERBS,
+    Voice,
+    map_move_problem,
     not_a_province,
+    produce_owner_problem,
     too_many_moves,
+    voice,
     well_formed,
 )
 
@@ -36,6 +43,7 @@ def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Prob
         return [Problem(o.line, "your nation has lost every province; it gives no more orders") for o in orders]
     problems = []
     moves = 0
+    board = _board(view, places, seat)
     for order in (o for o in orders if well_formed(o)):
         moves += order.verb in MOVE_VERBS
         if order.verb in MOVE_VERBS and moves > MAX_MOVES:
@@ -44,9 +52,43 @@ def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Prob
         # MOVE, ATTACK: from, to; PRODUCE: the province, then a diplomat's target; BUY: the province.
         codes = order.args[:2] if order.verb in MOVE_VERBS else order.args[:1] + order.args[2:]
         unknown = next((c for c in codes if isinstance(c, str) and c not in places), None)
-        if unknown:
-            problems.append(Problem(order.line, not_a_province(unknown)))
+        problem = not_a_province(unknown) if unknown else _owners_problem(board, seat, order)
+        if problem:
+            problems.append(Problem(order.line, problem))
     return sorted(problems, key=lambda p: p.line)
+
+
+def _owners_problem(board: tuple[JSONObject, Voice] | None, seat: str, order: Order) -> str | None:
+    """What check_orders says first of a move or a production from the map's owners alone
+    (orders.map_move_problem, produce_owner_problem): nothing another's order changes first,
+    since every order is checked against the map as it stands."""
+    if board is None:
+        return None
+    state, v = board
+    if order.verb in MOVE_VERBS:
+        return map_move_problem(state, seat, order, v, planning=True)
+    return produce_owner_problem(state, seat, order, v) if order.verb == "PRODUCE" else None
+
+
+def _board(view: JSONObject, places: dict[str, JSONObject], seat: str) -> tuple[JSONObject, Voice] | None:
+    """The owners, nations and map check_orders reads, built from the report alone, with the
+    player's voice; None when the view is not one gm writes."""
+    seats = view.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(s, dict) and isinstance(s.get("code"), str) for s in seats):
+        return None
+    if not all(isinstance(p.get("owner"), str) and isinstance(p.get("neighbours"), list) for p in places.values()):
+        return None
+    state = {
+        "provinces": {code: {"owner": p["owner"]} for code, p in places.items()},
+        "seats": {s["code"]: {"nation": s.get("nation")} for s in seats},
+    }
+    scenario = {
+        "provinces": [
+            {"code": code, "name": p.get("name"), "neighbours": [n for n in p["neighbours"] if isinstance(n, str)]}
+            for code, p in places.items()
+        ]
+    }
+    return state, voice(state, seat, True, Board(scenario))
 
 
 def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:

@@ -218,6 +218,20 @@ def move_problem(state: JSONObject, seat: str, order: Order, free: int, v: Voice
     At planning the target's owner must fit the verb; at execution a MOVE whose target was lost
     fails, and an ATTACK on a province that has become the seat's own simply moves in."""
     source, target, amount = order.args
+    problem = map_move_problem(state, seat, order, v, planning)
+    if problem:
+        return problem
+    if free < 1:
+        return f"{v.place(source)} has no armies left that can move this turn"
+    if amount != "ALL" and amount > free and planning:
+        return f"{v.place(source)} has {armies_words(free)} free to move; you cannot move {amount}"
+    return None
+
+
+def map_move_problem(state: JSONObject, seat: str, order: Order, v: Voice, planning: bool) -> str | None:
+    """move_problem's checks of the map and its owners alone, first as there: the player's own
+    check (offline.py) asks them of the owners its report shows."""
+    source, target, _ = order.args
     problem = unknown_code(state, source, target)
     if problem:
         return problem
@@ -237,21 +251,15 @@ def move_problem(state: JSONObject, seat: str, order: Order, free: int, v: Voice
         return f"{v.place(target)} is held by {who} when the move comes"
     if order.verb == "ATTACK" and mine and planning:
         return f"{v.place(target)} is {v.yours()} already; to send armies there write MOVE"
-    if free < 1:
-        return f"{v.place(source)} has no armies left that can move this turn"
-    if amount != "ALL" and amount > free and planning:
-        return f"{v.place(source)} has {armies_words(free)} free to move; you cannot move {amount}"
     return None
 
 
 def produce_problem(state: JSONObject, seat: str, order: Order, v: Voice) -> str | None:
     code, item, *target = order.args
-    problem = unknown_code(state, code, *target)
+    problem = produce_owner_problem(state, seat, order, v)
     if problem:
         return problem
     province = state["provinces"][code]
-    if province["owner"] != seat:
-        return _held_by(state, code, v)
     lacking = requirement(item, province)
     if lacking:
         return f"{v.place(code)} cannot {item_verb(item)}: {lacking}"
@@ -260,6 +268,15 @@ def produce_problem(state: JSONObject, seat: str, order: Order, v: Voice) -> str
             f"a diplomat from {v.place(code)} goes to {v.place(code)} itself or a neighbour, not {v.place(target[0])}"
         )
     return None
+
+
+def produce_owner_problem(state: JSONObject, seat: str, order: Order, v: Voice) -> str | None:
+    """produce_problem's first checks, of the map and its owners alone (offline.py asks them)."""
+    code, _, *target = order.args
+    problem = unknown_code(state, code, *target)
+    if problem or state["provinces"][code]["owner"] == seat:
+        return problem
+    return _held_by(state, code, v)
 
 
 def item_verb(item: str) -> str:

@@ -1,9 +1,10 @@
 """The player's own check (gm orders check --report): what the country's report settles alone.
 
-The whole map is in the report, seas marked as seas: an area that is not on the map, or a sea
-where armies must stand, fails here as in orders.check_orders, in its words and first, as
-there; an eliminated country gives no orders. Owners, armies and the other countries' actions
-are left to the GM. A report file may hold anything: what is not of its kind settles nothing.
+The whole map is in the report, seas marked as seas, with every area's owner and every
+country: the GM's check (orders.board_problems) reads nothing else, so it is asked here of a
+state and board built from the report alone and says all it would, in its words; an eliminated
+country gives no orders. A report file may hold anything: what is not of its kind settles only
+the map's codes, or nothing.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from gm.core.maps import next_to, view_places
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
-from .orders import SHAPES, USAGE, VERBS, area_problem, well_formed
+from .board import Board
+from .orders import SHAPES, USAGE, VERBS, area_problem, board_problems, well_formed
 from .view import SEA_OWNER
 
 
@@ -23,12 +25,52 @@ def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Prob
         return []
     if you.get("eliminated"):
         return [Problem(o.line, "your country has been eliminated; no orders are needed") for o in orders]
-    problems = []
-    for order in (o for o in orders if well_formed(o)):
-        problem = area_problem(order, places.__contains__, lambda code: places[code].get("owner") != SEA_OWNER)
-        if problem:
-            problems.append(Problem(order.line, problem))
-    return problems
+    known = _known(view, places)
+    if known is None:
+        problems = []
+        for order in (o for o in orders if well_formed(o)):
+            problem = area_problem(order, places.__contains__, lambda code: places[code].get("owner") != SEA_OWNER)
+            if problem:
+                problems.append(Problem(order.line, problem))
+        return problems
+    return board_problems(*known, seat, [o for o in orders if well_formed(o)])
+
+
+def _known(view: JSONObject, places: dict[str, JSONObject]) -> tuple[JSONObject, Board] | None:
+    """The state and board check_orders reads (the owners, the countries, who is eliminated,
+    the map and its crossings), built from the report's public map alone; None when the view
+    is not one gm writes, and then only the map's codes are checked."""
+    seats = view.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(s, dict) and isinstance(s.get("code"), str) for s in seats):
+        return None
+    if not all(
+        (p.get("owner") is None or isinstance(p.get("owner"), str)) and isinstance(p.get("neighbours"), list)
+        for p in places.values()
+    ):
+        return None
+    land = {code: p.get("owner") != SEA_OWNER for code, p in places.items()}
+    links = {code: [n for n in p["neighbours"] if isinstance(n, str) and n in places] for code, p in places.items()}
+    reach = {code: frozenset(_reach(code, links, land)) if land[code] else frozenset() for code in places}
+    board = Board(
+        {code: {"name": p.get("name"), "land": land[code]} for code, p in places.items()},
+        reach,
+        tuple(code for code in places if land[code]),
+    )
+    state = {
+        "areas": {code: {"owner": p.get("owner")} for code, p in places.items()},
+        "countries": {s["code"]: {"nation": s.get("nation")} for s in seats},
+        "victory": {"eliminated": {s["code"]: s["eliminated"] for s in seats if s.get("eliminated") is not None}},
+    }
+    return state, board
+
+
+def _reach(code: str, links: dict[str, list[str]], land: dict[str, bool]) -> set[str]:
+    """The land areas armies in `code` can move to or attack, as the scenario counts them
+    (scenario._reach): land next door, and land on the far side of a sea next to it."""
+    found = {other for other in links[code] if land[other]}
+    found.update(x for other in links[code] if not land[other] for x in links[other] if land[x])
+    found.discard(code)
+    return found
 
 
 _AMOUNT = "[0-9]{1,6}|ALL|AB-[0-9]{1,6}|-"  # a "-" amount is the parser's to judge (ALL, or missing)

@@ -240,7 +240,14 @@ def check_orders(state: JSONObject, seat: str, orders: list[Order]) -> list[Prob
         return [Problem(o.line, "the game is over; no orders are needed") for o in orders]
     if seat in state["victory"]["eliminated"]:
         return [Problem(o.line, "your country has been eliminated; no orders are needed") for o in orders]
-    board = Board.of(state)
+    return board_problems(state, Board.of(state), seat, orders)
+
+
+def board_problems(state: JSONObject, board: Board, seat: str, orders: list[Order]) -> list[Problem]:
+    """check_orders' problems of a seat in the game: what the board and its owners settle. The
+    player's own check (offline.py) asks it of a state and board built from the report alone,
+    so it reads nothing but the areas' owners, the countries' names, who is eliminated and the
+    map."""
     problems = []
     seen: dict[tuple[str, str], int] = {}
     for order in sorted(orders, key=lambda o: o.args[0]):

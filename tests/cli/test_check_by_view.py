@@ -10,7 +10,7 @@ from random import Random
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from gm.core.model import JSONObject, SeatInfo
+from gm.core.model import JSONObject, Problem, SeatInfo
 from gm.core.ruleset import TurnSeeds
 from gm.rulesets import get_ruleset
 from gm.services import offline
@@ -37,6 +37,14 @@ def both_checks(name: str, state: JSONObject, seat: str, lines: list[str]) -> tu
     orders, problems = ruleset.parse_orders([(n + 4, line) for n, line in enumerate(lines)])
     gm = list(problems) + ruleset.check_orders(state, seat, orders)
     return [f"{p.line}: {p.message}" for p in checked.problems], sorted(f"{p.line}: {p.message}" for p in gm)
+
+
+def refused_alike(name: str, state: JSONObject, seat: str, lines: list[str], said: str) -> None:
+    """The GM refuses the file with one problem, beginning `said`, and the offline check gives
+    that problem, word for word, and no other."""
+    offline_says, gm_says = both_checks(name, state, seat, lines)
+    assert len(gm_says) == 1 and gm_says[0].startswith(said), (lines, gm_says)
+    assert offline_says == gm_says, lines
 
 
 @pytest.fixture(scope="module")
@@ -172,6 +180,7 @@ _PARTS = [
     "board.hexes",
     "map",
     "map.territories",
+    "seats",
 ]
 _LINES = {
     "clash": ["PLACE BEL 4", "MOVE IRE SCO ALL", "CLAIM ENG"],
@@ -208,3 +217,125 @@ def test_whatever_a_report_holds_check_by_view_never_raises(views, name, changes
     ruleset = get_ruleset(name)
     orders, _ = ruleset.parse_orders(list(enumerate(_LINES[name], 4)))
     assert all(isinstance(p.line, int) for p in ruleset.check_by_view(view, seat, orders))
+
+
+@pytest.fixture(scope="module")
+def clash_round() -> tuple[JSONObject, str]:
+    """A Clash game played by robots into its rounds (phase "play"), and the seat that acts
+    first in the next round."""
+    ruleset = get_ruleset("clash")
+    scenario = ruleset.load_scenario(ruleset.scenario_text(ruleset.default_scenario()), "default")
+    codes = ruleset.seat_codes(scenario)[: ruleset.demo_seats]
+    state = ruleset.new_game(scenario, [SeatInfo(c, f"Player {c}") for c in codes], TurnSeeds(3, 0))
+    for turn in range(1, 6):
+        seeds = TurnSeeds(3, turn)
+        orders = {s: ruleset.robot_orders(state, s, seeds.rng(f"robot:{s}")) for s in codes}
+        state = ruleset.resolve(state, orders, seeds).state
+    assert state["phase"] == "play"
+    return state, codes[0]
+
+
+def clash_sure_refusals(state: JSONObject, seat: str) -> list[tuple[str, str]]:
+    """A round's actions the GM refuses whatever the players before the seat do, each with the
+    start of the GM's words, found on the board as it stands."""
+    land = state["territories"]
+    mine = next(c for c, t in land.items() if t["owner"] == seat and t["troops"] > 0)
+    near = next(t["neighbours"] for t in state["scenario"]["territories"] if t["code"] == mine)
+    far = next(c for c in land if c != mine and c not in near)
+    theirs = next(c for c, t in land.items() if t["owner"] not in (seat, None) and t["troops"] > 0)
+    core = next(c for c, t in land.items() if t["core_of"] != seat)
+    money = state["seats"][seat]["money"]
+    count = money // 2 + 1
+    return [
+        (f"MOVE {theirs} {mine} 1", f"4: {theirs} is not yours (it is held by "),
+        (f"MOVE {mine} {mine} 1", f"4: a move needs two different territories, not {mine} twice"),
+        (f"MOVE {mine} {far} 1", f"4: {mine} and {far} are not neighbours"),
+        (f"MOVE {mine} {near[0]} 999", f"4: {mine} has {land[mine]['troops']} troop"),
+        (f"REVOLT {core}", f"4: {core} is not one of your core territories"),
+        (f"RECRUIT {theirs} 1", f"4: {theirs} is not yours (it is held by "),
+        (f"RECRUIT {mine} {count}", f"4: you have ${money}; {count} troops cost ${count * 2}"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(7))
+def test_clash_a_rounds_sure_refusals_the_report_shows(clash_round, case):
+    """Who holds what, the neighbours, the troops and the seat's money are on the report's
+    public map: an action the GM refuses whatever the players before the seat do is refused
+    offline too, in the GM's words (a player trusts the offline check)."""
+    state, seat = clash_round
+    line, said = clash_sure_refusals(state, seat)[case]
+    refused_alike("clash", state, seat, [line], said)
+
+
+def test_clash_a_rounds_valid_action_passes_offline(clash_round):
+    state, seat = clash_round
+    mine = next(c for c, t in state["territories"].items() if t["owner"] == seat and t["troops"] > 1)
+    near = next(t["neighbours"] for t in state["scenario"]["territories"] if t["code"] == mine)
+    second = ["5: only one action per round: line 5 is a second one"]
+    assert both_checks("clash", state, seat, [f"MOVE {mine} {near[0]} 1", "PASS"]) == (second, second)
+
+
+# Empires, England (EN) after turn 1: LON and KNT are England's, PAR and ROU France's; ROU is
+# across the Channel from LON, PAR is not.
+_EMPIRES_REFUSED = [
+    (["1 GROW PAR - -"], "4: PAR is not yours (it is held by "),
+    (["1 MOVE LON PAR 3"], "4: LON and PAR are not next to each other (nor across one sea)"),
+    (["1 MOVE LON ROU 3"], "4: ROU is not yours; MOVE goes to an area you own (to take it, ATTACK)"),
+    (["1 DEFEND LON - -", "2 DEFEND LON - -"], "5: LON already has action 1: one defence order per area"),
+]
+
+
+@pytest.mark.parametrize(("lines", "said"), _EMPIRES_REFUSED)
+def test_empires_owners_and_crossings_the_report_refutes(lines, said):
+    """Every area's owner and the map's seas are in the report: what the GM refuses of them,
+    the player's own check refuses too, in the GM's words."""
+    state, seat = played("empires")
+    assert seat == "EN" and state["areas"]["LON"]["owner"] == "EN" and state["areas"]["PAR"]["owner"] == "FR"
+    refused_alike("empires", state, seat, lines, said)
+
+
+def test_empires_an_attack_across_one_sea_passes_offline():
+    state, seat = played("empires")
+    assert both_checks("empires", state, seat, ["1 ATTACK LON ROU 3", "2 MOVE LON KNT 1"]) == ([], [])
+
+
+def conqueror_map_refusals(state: JSONObject, seat: str) -> list[tuple[str, str]]:
+    """Moves and productions the GM refuses from the map's owners alone, with the start of
+    its words, found on the board as it stands."""
+    land = state["provinces"]
+    near = {p["code"]: p["neighbours"] for p in state["scenario"]["provinces"]}
+    mine = next(c for c, p in land.items() if p["owner"] == seat)
+    far = next(c for c in land if c != mine and c not in near[mine])
+    theirs = next(c for c in near[mine] if land[c]["owner"] != seat)
+    other = next(c for c, p in land.items() if p["owner"] != seat)
+    return [
+        (f"MOVE {other} {mine} 1", f"4: {other} is not yours (it is held by "),
+        (f"ATTACK {mine} {mine} 1", f"4: an order needs two different provinces, not {mine} twice"),
+        (f"ATTACK {mine} {far} 1", f"4: {mine} and {far} are not neighbours"),
+        (f"MOVE {mine} {theirs} 1", f"4: {theirs} is not yours (it is held by "),
+        (f"PRODUCE {other} TAXES", f"4: {other} is not yours (it is held by "),
+    ]
+
+
+@pytest.mark.parametrize("case", range(5))
+def test_conqueror_the_owners_the_report_shows_refute(case):
+    """Every province's owner is on the report's map, and the GM checks every order against
+    the map as it stands: a move or a production the owners refuse is refused offline too, in
+    the GM's words."""
+    state, seat = played("conqueror")
+    line, said = conqueror_map_refusals(state, seat)[case]
+    refused_alike("conqueror", state, seat, [line], said)
+
+
+@pytest.mark.parametrize("name", ["clash", "conqueror", "empires"])
+@pytest.mark.parametrize("field", ["owner", "neighbours", "troops"])
+@pytest.mark.parametrize("junk", [True, 7, "LON", [{}], {}])
+def test_a_map_place_of_any_shape_never_breaks_check_by_view(name, field, junk):
+    """The owners and neighbours check_by_view now reads from a report's map may be anything a
+    file holds: it gives Problems, never an exception (the unguarded ruleset raises it)."""
+    state, seat = played(name)
+    view = copy.deepcopy(get_ruleset(name).view(state, seat))
+    view["map"]["territories"][0][field] = junk
+    lines = {"clash": "MOVE ENG HOL 3", "conqueror": "MOVE WES SCO 1", "empires": "1 MOVE LON ROU 3"}
+    orders, _ = get_ruleset(name).parse_orders([(1, lines[name])])
+    assert all(isinstance(p, Problem) for p in get_ruleset(name).unguarded.check_by_view(view, seat, orders))
