@@ -17,6 +17,7 @@ from .goods import LIMITS, RESOURCES, Cards
 from .grammar import ACTIONS, CARD_ARGS, SETUP, STANDING, WONDERS_ONLY, parse_orders, well_formed
 from .military import deserted, deserter_spot, open_roads
 from .places import count, road_problem, town_problem, village_problem
+from .science import FIXED_NUMBERS
 from .setup import order_of_play
 from .trade import offer_problem
 from .turn import board_geometry, voice
@@ -73,6 +74,7 @@ class Plan:
             "board": {**state["board"], "tiles": {c: dict(t) for c, t in state["board"]["tiles"].items()}},
         }
         self.seat, self.geo = seat, board_geometry(state)
+        self.fogged = {c for c, t in state["board"]["tiles"].items() if t["fog"]}  # as the seat sees it now
         self.you = voice(state, seat, you=True)
         self.bought = False
         self.plays = 0
@@ -268,6 +270,8 @@ def _play(plan: Plan, card: str, *args: str | int) -> str | None:
     if card == "alchemist" and plan.alchemist:
         return "one Alchemist a turn: it sets the dice of your roll"
     plan.alchemist = plan.alchemist or card == "alchemist"
+    if card == "inventor" and len(args) == 2 and args[0] == args[1]:
+        return "the Inventor swaps the numbers of two different tiles"
     _, kinds = CARD_ARGS[card]
     for kind, arg in zip(kinds, args):
         problem = _arg_problem(plan, card, kind, arg)
@@ -282,7 +286,8 @@ def _play(plan: Plan, card: str, *args: str | int) -> str | None:
 def _arg_problem(plan: Plan, card: str, kind: str, arg: str | int) -> str | None:
     """What is wrong with one word of a PLAY that can be known when the file arrives."""
     if kind == "tile":
-        return _tile_problem(plan, cast(str, arg), FOGGED.get(card, FOGGED["robber"]))  # kinds CARD_ARGS names
+        problem = _tile_problem(plan, cast(str, arg), FOGGED.get(card, FOGGED["robber"]))  # kinds CARD_ARGS names
+        return problem or (_swapped_number(plan, cast(str, arg)) if card == "inventor" else None)
     if kind == "seat":
         problem = _seat_problem(plan, cast(str, arg))
         return problem.replace("rob yourself", "name yourself") if problem else None
@@ -349,6 +354,16 @@ def _tile_problem(plan: Plan, code: str, why: str = FOGGED["robber"]) -> str | N
         # A player before the seat may build a road that lifts the fog (rule D-ALL-3).
         plan.maybe.append((plan.line, f"{problem} now: it counts only if a road built before your turn lifts the fog"))
     return None
+
+
+def _swapped_number(plan: Plan, code: str) -> str | None:
+    """A tile whose number the Inventor may not move: no Inventor ever moves one, so it is known
+    now. A tile under fog now hides its number from the seat (rule D-ALL-5): it is left to the
+    turn, even where a road of the seat's earlier in the file lifts the fog."""
+    tile = plan.state["board"]["tiles"][code]
+    if code in plan.fogged or (tile["number"] is not None and tile["number"] not in FIXED_NUMBERS):
+        return None
+    return f"the number of tile {code} may not move (the Inventor leaves no number, 2, 12, 6 and 8)"
 
 
 def _seat_problem(plan: Plan, code: str | None) -> str | None:

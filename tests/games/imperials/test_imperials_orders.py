@@ -245,3 +245,32 @@ def test_a_market_number_below_the_rate_is_a_warning_not_a_problem():
         "the market takes 4 wool for one card from you now, not 2: it fails unless a port or card before it lowers that",
     ) in found
     assert not any(line == 2 for line, _ in found)
+
+
+def test_the_inventor_is_refused_a_number_no_inventor_moves_but_never_told_one_under_fog():
+    # Wonders & Warriors (rule D-IM-10): the Inventor leaves no number, 2, 12, 6 and 8 where they
+    # are, so no card before the seat's turn can move one: a problem when the file arrives. A
+    # tile under fog hides its number from the seat (rule D-ALL-5): its 6 is left to the turn.
+    state, parsed = case_state("ww-card-tile-under-fog", ["PLAY INVENTOR K B"])
+    assert state["board"]["tiles"]["B"]["number"] == 12
+    assert [p.message for p in ruleset.check_orders(state, "RED", parsed)] == [
+        "the number of tile B may not move (the Inventor leaves no number, 2, 12, 6 and 8)"
+    ]
+    state["first"] = "BLUE"  # a road before Red's turn may lift the fog on E
+    _, parsed = case_state("ww-card-tile-under-fog", ["PLAY INVENTOR E K"])
+    assert state["board"]["tiles"]["E"] == {**state["board"]["tiles"]["E"], "number": 6, "fog": True}
+    assert ruleset.check_orders(state, "RED", parsed) == []
+    assert [p.message for p in ruleset.order_warnings(state, "RED", parsed)] == [
+        "tile E is under fog; the Inventor cannot swap its number now: it counts only if a road built "
+        "before your turn lifts the fog"
+    ]
+
+
+def test_a_smith_naming_one_warrior_twice_passes_with_a_warning():
+    # The turn upgrades that warrior once and fails nothing (case ww-card-smith-same-warrior-twice),
+    # so the check refuses nothing; the player reads that the second upgrade does not happen.
+    state, parsed = case_state("ww-card-smith-same-warrior-twice")
+    assert ruleset.check_orders(state, "RED", parsed) == []
+    assert [(p.line, p.message) for p in ruleset.order_warnings(state, "RED", parsed)] == [
+        (1, "the Smith upgrades two different warriors: the one at vertex 18 goes up one level, not two")
+    ]
