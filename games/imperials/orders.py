@@ -13,7 +13,7 @@ from typing import cast
 from gm.core.model import JSONObject, Order, Problem
 
 from .cards import TITLES, WONDERS_DECKS, other_mode
-from .goods import LIMITS, RESOURCES, Cards
+from .goods import FENCE_LIMIT, LIMITS, RESOURCES, Cards
 from .grammar import ACTIONS, CARD_ARGS, SETUP, STANDING, WONDERS_ONLY, parse_orders, well_formed
 from .military import deserted, deserter_spot, open_roads
 from .places import count, road_problem, town_problem, village_problem
@@ -22,7 +22,7 @@ from .setup import order_of_play
 from .trade import offer_problem
 from .turn import board_geometry, voice
 from .warnings import order_warnings as hand_warnings
-from .warriors import DRAGON_STEPS, PIECES_PER_LEVEL, warrior_place_problem, warriors_of
+from .warriors import DRAGON_STEPS, PIECES_PER_LEVEL, route_from, warrior_place_problem, warriors_of
 
 __all__ = ["parse_orders", "check_orders", "check_alone", "order_problem", "order_warnings", "Plan"]
 
@@ -88,6 +88,10 @@ class Plan:
         self.later = not alone and state["phase"] == "play" and seat in sequence[1:]
         self.open = set(open_roads(state, self.geo)) if self.freed.get("diplomat") else set()
         self.towns = {int(v) for v, b in state["buildings"].items() if b["owner"] == seat and b["kind"] == "town"}
+        # Whether the dragon may reach the island before the seat's actions (its war deactivates
+        # every warrior and may burn towns), and the corners where this file puts a warrior.
+        self.war = not alone and dragon_may_come(state, seat)
+        self.placed: set[int] = set()
         self.maybe: list[tuple[int, str]] = []
 
     def stands_if_freed(self, what: str, message: str, unless: str, places: int = 1) -> bool:
@@ -114,12 +118,22 @@ def _may_be_freed(state: JSONObject, seat: str) -> dict[str, int]:
     sequence = order_of_play(state)
     before = sequence.index(seat) if seat in sequence else 0
     towns = [b for b in state["buildings"].values() if b["owner"] == seat and b["kind"] == "town"]
-    dragon = DRAGON_STEPS - state["dragon"] <= before + 1 and any(not b.get("wonder") for b in towns)
+    dragon = dragon_may_come(state, seat) and any(not b.get("wonder") for b in towns)
     return {
         "town": 1 if dragon else 0,
         "diplomat": WONDERS_DECKS["military"]["diplomat"] if before else 0,
         "warrior": len(warriors_of(state, seat, 1)) if before else 0,
     }
+
+
+def dragon_may_come(state: JSONObject, seat: str) -> bool:
+    """Whether the dragon may reach the island in the coming round before the seat's actions:
+    the steps it lacks are no more than the rolls up to the seat's own (Wonders & Warriors)."""
+    if state.get("mode") != "wonders" or state.get("phase") != "play":
+        return False
+    sequence = order_of_play(state)
+    before = sequence.index(seat) if seat in sequence else 0
+    return bool(DRAGON_STEPS - state["dragon"] <= before + 1)
 
 
 def order_problem(plan: Plan, order: Order) -> str | None:
@@ -277,6 +291,9 @@ def _play(plan: Plan, card: str, *args: str | int) -> str | None:
         problem = _arg_problem(plan, card, kind, arg)
         if problem:
             return problem
+    check = _CARD_CHECKS.get(card)
+    if check is not None:
+        return check(plan, *args)
     effect = _PLAN_EFFECTS.get(card)
     if effect is not None:
         effect(plan, *args)
@@ -389,6 +406,16 @@ def _fence(plan: Plan, vertex: int) -> str | None:
     building = plan.state["buildings"].get(str(vertex))
     if building is None or building["owner"] != plan.seat or building["kind"] != "town":
         return f"vertex {vertex} is not one of your towns"
+    if building.get("fence"):
+        # Only the dragon takes a fence, with its town, and then FENCE fails all the same.
+        return f"the town at vertex {vertex} has a fence already"
+    fences = [b for b in plan.state["buildings"].values() if b["owner"] == plan.seat and b.get("fence")]
+    if len(fences) >= FENCE_LIMIT:
+        problem = f"you have {FENCE_LIMIT} fences, the most a player may build"
+        burnable = any(not b.get("wonder") and b["kind"] == "town" for b in fences)
+        if not (burnable and plan.stands_if_freed("town", problem, "the dragon burns a town of yours with a fence")):
+            return problem
+    building["fence"] = True
     return None
 
 
@@ -407,6 +434,7 @@ def _warrior(plan: Plan, vertex: int) -> str | None:
         ):
             return problem
     plan.state["warriors"][str(vertex)] = {"owner": plan.seat, "level": 1, "active": False, "activated": None}
+    plan.placed.add(vertex)
     return None
 
 
@@ -414,6 +442,36 @@ def _own_warrior(plan: Plan, vertex: int, *rest: object) -> str | None:
     warrior = plan.state["warriors"].get(str(vertex))
     if warrior is None or warrior["owner"] != plan.seat:
         return f"you have no warrior at vertex {vertex}"
+    return None
+
+
+def _activate(plan: Plan, vertex: int) -> str | None:
+    """A warrior active now stays active until the dragon's war, which deactivates every
+    warrior: only a war that may come by the seat's own roll lets ACTIVATE of it stand."""
+    problem = _own_warrior(plan, vertex)
+    if problem:
+        return problem
+    warrior = plan.state["warriors"][str(vertex)]
+    if warrior["active"]:
+        problem = f"the warrior at vertex {vertex} is active already"
+        if warrior.get("activated") == plan.state["round"] or not plan.war:
+            return problem
+        plan.maybe.append((plan.line, f"{problem}: it fails unless the dragon's war deactivates it before your turn"))
+    warrior.update(active=True, activated=plan.state["round"])
+    return None
+
+
+def _ready(plan: Plan, vertex: int) -> str | None:
+    """Why the seat's warrior at a vertex may not act (MOVE, CHASE): nobody else's turn wakes
+    a warrior, and one activated earlier in this turn acts next turn (Warriors)."""
+    problem = _own_warrior(plan, vertex)
+    if problem:
+        return problem
+    warrior = plan.state["warriors"][str(vertex)]
+    if not warrior["active"]:
+        return f"the warrior at vertex {vertex} is not active"
+    if warrior.get("activated") == plan.state["round"]:
+        return f"the warrior at vertex {vertex} was activated this turn; it may act next turn"
     return None
 
 
@@ -436,13 +494,8 @@ def _stronger(plan: Plan, vertex: int) -> None:
 # What a card the seat plays does to the plan, where a later order of the file may depend on it:
 # the plan never stands stricter than the turn will (a village the card made a town takes
 # improvements and fences, a freed place takes a piece). A card's own failure is the turn's.
-def _medicine(plan: Plan, vertex: int) -> None:
-    if town_problem(plan.state, plan.geo, plan.seat, vertex, plan.you) is None:
-        plan.state["buildings"][str(vertex)]["kind"] = "town"
-
-
 def _smith(plan: Plan, *vertices: int) -> None:
-    for vertex in dict.fromkeys(vertices):
+    for vertex in dict.fromkeys(v for v in vertices if v is not None):
         _stronger(plan, vertex)
 
 
@@ -460,6 +513,7 @@ def _deserter(plan: Plan, target: str, vertex: int | None = None) -> None:
     spot = deserter_spot(plan.state, plan.geo, plan.seat, warrior["level"], vertex)
     if spot is not None:
         plan.state["warriors"][str(spot)] = {**warrior, "owner": plan.seat, "activated": None}
+        plan.placed.add(spot)
 
 
 def _intrigue(plan: Plan, vertex: int) -> None:
@@ -469,28 +523,85 @@ def _intrigue(plan: Plan, vertex: int) -> None:
 
 
 _PLAN_EFFECTS: dict[str, Callable[..., None]] = {
-    "medicine": _medicine,
-    "smith": _smith,
     "deserter": _deserter,
     "diplomat": _diplomat,
     "intrigue": _intrigue,
 }
 
 
+def _harvest(kind: str) -> Callable[[Plan], str | None]:
+    """Irrigation and Mining: the seat's villages and towns at a farm (a mine) are its own, and
+    nobody else's turn adds one. A tile under fog now hides its kind (rule D-ALL-5): a piece at one
+    leaves the order to the turn."""
+
+    def check(plan: Plan) -> str | None:
+        tiles, geo = plan.state["board"]["tiles"], plan.geo
+        own = {int(v) for v, b in plan.state["buildings"].items() if b["owner"] == plan.seat}
+        for code in geo.tiles:
+            if own & set(geo.tile_vertices[code]) and (code in plan.fogged or tiles[code]["kind"] == kind):
+                return None
+        return f"you have no village or town at a {kind}"
+
+    return check
+
+
+def _smith_check(plan: Plan, *vertices: int) -> str | None:
+    for vertex in dict.fromkeys(v for v in vertices if v is not None):
+        problem = _own_warrior(plan, vertex)
+        if problem:
+            return problem
+    _smith(plan, *vertices)
+    return None
+
+
+# What a card needs that the seat's own pieces settle when the file arrives, checked as the
+# order it stands for (Medicine is a TOWN): the card then changes the plan as that order does.
+_CARD_CHECKS: dict[str, Callable[..., str | None]] = {
+    "medicine": lambda plan, vertex: _town(plan, vertex),
+    "irrigation": _harvest("farm"),
+    "mining": _harvest("mine"),
+    "smith": _smith_check,
+}
+
+
 def _move(plan: Plan, start: int, end: int) -> str | None:
-    problem = _own_warrior(plan, start)
+    problem = _ready(plan, start)
     if problem:
         return problem
     if not plan.geo.is_vertex(end):
         return f"{end} is not a vertex of this island (they are numbered 1 to {plan.geo.vertex_count})"
     if start == end:
         return "a warrior must move to another vertex"
-    plan.state["warriors"][str(end)] = plan.state["warriors"].pop(str(start))
+    problem = _destination_problem(plan, start, end)
+    if problem:
+        return problem
+    warrior = plan.state["warriors"].pop(str(start))
+    plan.state["warriors"][str(end)] = {**warrior, "active": False}
+    plan.placed.add(end)
+    return None
+
+
+def _destination_problem(plan: Plan, start: int, end: int) -> str | None:
+    """What stops a move that no other player's turn can change: the seat's own roads and the
+    settlements on the island (only the dragon may remove a town, where it may reach the island
+    by the seat's roll), and a warrior of the seat's this file put there (one that stands there
+    now may be displaced by a player before the seat)."""
+    if not plan.war:
+        if end not in route_from(plan.state, plan.geo, plan.seat, start):
+            return f"vertex {end} cannot be reached along your roads"
+        if str(end) in plan.state["buildings"]:
+            return f"a settlement stands on vertex {end}"
+    other = plan.state["warriors"].get(str(end))
+    if other is not None and other["owner"] == plan.seat and (end in plan.placed or not plan.later):
+        return f"the warrior at vertex {end} is not a weaker warrior of another player"
     return None
 
 
 def _chase(plan: Plan, vertex: int, tile: str | None, victim: str | None) -> str | None:
-    return _own_warrior(plan, vertex) or (_tile_problem(plan, tile) if tile else None) or _seat_problem(plan, victim)
+    problem = _ready(plan, vertex) or (_tile_problem(plan, tile) if tile else None) or _seat_problem(plan, victim)
+    if problem is None:
+        plan.state["warriors"][str(vertex)]["active"] = False
+    return problem
 
 
 # Each check takes the arguments grammar.SHAPES gives its verb, which well_formed guarantees.
@@ -505,7 +616,7 @@ CHECKS: dict[str, Callable[..., str | None]] = {
     "IMPROVE": _improve,
     "FENCE": _fence,
     "WARRIOR": _warrior,
-    "ACTIVATE": _own_warrior,
+    "ACTIVATE": _activate,
     "UPGRADE": _upgrade,
     "MOVE": _move,
     "CHASE": _chase,

@@ -274,3 +274,17 @@ def test_a_smith_naming_one_warrior_twice_passes_with_a_warning():
     assert [(p.line, p.message) for p in ruleset.order_warnings(state, "RED", parsed)] == [
         (1, "the Smith upgrades two different warriors: the one at vertex 18 goes up one level, not two")
     ]
+
+
+def test_activate_of_an_active_warrior_is_a_warning_when_the_dragon_may_come_first():
+    # Dragons: "all warriors are deactivated after the war"; with the dragon one black roll from
+    # the island and Blue rolling before Red, the warrior at 18 may be inactive by Red's turn.
+    state, parsed = case_state("ww-warrior-activate-active", ["ACTIVATE 18"])
+    state["dragon"] = 6
+    assert ruleset.check_orders(state, "RED", parsed) == []
+    assert [(p.line, p.message) for p in ruleset.order_warnings(state, "RED", parsed)] == [
+        (
+            1,
+            "the warrior at vertex 18 is active already: it fails unless the dragon's war deactivates it before your turn",
+        )
+    ]
