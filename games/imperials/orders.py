@@ -306,8 +306,7 @@ def _arg_problem(plan: Plan, card: str, kind: str, arg: str | int) -> str | None
         problem = _tile_problem(plan, cast(str, arg), FOGGED.get(card, FOGGED["robber"]))  # kinds CARD_ARGS names
         return problem or (_swapped_number(plan, cast(str, arg)) if card == "inventor" else None)
     if kind == "seat":
-        problem = _seat_problem(plan, cast(str, arg))
-        return problem.replace("rob yourself", "name yourself") if problem else None
+        return _seat_problem(plan, cast(str, arg), "the card")
     if kind == "vertex" and not plan.geo.is_vertex(cast(int, arg)):
         return f"{arg} is not a vertex of this island (they are numbered 1 to {plan.geo.vertex_count})"
     if kind == "edge" and card == "roads":
@@ -343,9 +342,11 @@ def _choose_problem(plan: Plan, number: int, *seats: str) -> str | None:
     if offer is None:
         return f"you have no open offer #{number}"
     for code in seats:
+        if code == plan.seat:
+            return "you cannot trade with yourself"
         problem = _seat_problem(plan, code)
         if problem:
-            return problem.replace("you cannot rob yourself", "you cannot trade with yourself")
+            return problem
         if offer["to"] not in ("ALL", code):
             return f"offer #{number} is made to {offer['to']} only"
     return None
@@ -383,13 +384,16 @@ def _swapped_number(plan: Plan, code: str) -> str | None:
     return f"the number of tile {code} may not move (the Inventor leaves no number, 2, 12, 6 and 8)"
 
 
-def _seat_problem(plan: Plan, code: str | None) -> str | None:
+def _seat_problem(plan: Plan, code: str | None, chooser: str = "the robber") -> str | None:
+    """A seat named as a victim (of the robber, or of a card): one not in the game is a problem;
+    the seat's own code a warning, as the turn passes over it to gm's choice, the rule's way
+    for a victim that will not do (the README's "robber by default" and the cards')."""
     if code is None:
         return None
     if code not in plan.state["seats"]:
         return f"{code} is not a seat in this game ({', '.join(plan.state['seating'])})"
     if code == plan.seat:
-        return "you cannot rob yourself"
+        plan.maybe.append((plan.line, f"you cannot name yourself: gm chooses the other player for {chooser}"))
     return None
 
 
@@ -398,7 +402,15 @@ def _improve(plan: Plan, colour: str, vertex: int) -> str | None:
     if not towns:
         return "improvements need a town, and you have none"
     if vertex is not None and str(vertex) not in towns:
-        return f"vertex {vertex} is not one of your towns"
+        # The turn builds the improvement all the same and puts a wonder it makes on the
+        # lowest-numbered free town, so the file stands (rule D-ALL-3).
+        plan.maybe.append(
+            (
+                plan.line,
+                f"vertex {vertex} is not one of your towns: a wonder this improvement makes goes on "
+                "your lowest-numbered town without one",
+            )
+        )
     return None
 
 
@@ -452,12 +464,21 @@ def _activate(plan: Plan, vertex: int) -> str | None:
     if problem:
         return problem
     warrior = plan.state["warriors"][str(vertex)]
-    if warrior["active"]:
+    if warrior.get("woken"):
+        # A Warlord earlier in the file wakes it if the card is played (W&W cards are not
+        # checked as held): then this order fails.
+        plan.maybe.append(
+            (
+                plan.line,
+                f"the PLAY WARLORD before it activates the warrior at vertex {vertex}: ACTIVATE {vertex} fails if that card is played",
+            )
+        )
+    elif warrior["active"]:
         problem = f"the warrior at vertex {vertex} is active already"
         if warrior.get("activated") == plan.state["round"] or not plan.war:
             return problem
         plan.maybe.append((plan.line, f"{problem}: it fails unless the dragon's war deactivates it before your turn"))
-    warrior.update(active=True, activated=plan.state["round"])
+    warrior.update(active=True, activated=plan.state["round"], woken=False)
     return None
 
 
@@ -468,6 +489,8 @@ def _ready(plan: Plan, vertex: int) -> str | None:
     if problem:
         return problem
     warrior = plan.state["warriors"][str(vertex)]
+    if warrior.get("woken"):
+        return f"the warrior at vertex {vertex} is not active, and the Warlord activates it only to act next turn"
     if not warrior["active"]:
         return f"the warrior at vertex {vertex} is not active"
     if warrior.get("activated") == plan.state["round"]:
@@ -516,6 +539,12 @@ def _deserter(plan: Plan, target: str, vertex: int | None = None) -> None:
         plan.placed.add(spot)
 
 
+def _warlord(plan: Plan) -> None:
+    for warrior in plan.state["warriors"].values():
+        if warrior["owner"] == plan.seat and not warrior["active"]:
+            warrior["woken"] = True
+
+
 def _intrigue(plan: Plan, vertex: int) -> None:
     warrior = plan.state["warriors"].get(str(vertex))
     if warrior is not None and warrior["owner"] != plan.seat:
@@ -523,6 +552,7 @@ def _intrigue(plan: Plan, vertex: int) -> None:
 
 
 _PLAN_EFFECTS: dict[str, Callable[..., None]] = {
+    "warlord": _warlord,
     "deserter": _deserter,
     "diplomat": _diplomat,
     "intrigue": _intrigue,

@@ -288,3 +288,32 @@ def test_activate_of_an_active_warrior_is_a_warning_when_the_dragon_may_come_fir
             "the warrior at vertex 18 is active already: it fails unless the dragon's war deactivates it before your turn",
         )
     ]
+
+
+def test_activate_after_a_warlord_in_the_same_file_is_a_warning():
+    # The Warlord activates every inactive warrior of the player; W&W cards are not checked as
+    # held, so the check cannot know the card is played: the later ACTIVATE passes with a warning.
+    state, parsed = case_state("ww-warrior-activate-active", ["PLAY WARLORD", "ACTIVATE 24", "MOVE 24 30"])
+    assert [(p.line, p.message) for p in ruleset.check_orders(state, "RED", parsed)] == [
+        (3, "the warrior at vertex 24 was activated this turn; it may act next turn")
+    ]
+    assert [(p.line, p.message) for p in ruleset.order_warnings(state, "RED", parsed)] == [
+        (2, "the PLAY WARLORD before it activates the warrior at vertex 24: ACTIVATE 24 fails if that card is played")
+    ]
+
+
+def test_what_the_turn_passes_over_to_gm_s_choice_is_a_warning_not_a_problem():
+    # Robber: the victim is "one of these players", and the turn robs gm's choice when the answer
+    # names the mover; IMPROVE puts a wonder on the lowest-numbered free town when the vertex it
+    # names is not one. Neither order fails, so neither may cost the player the whole file.
+    state, parsed = case_state("ww-improvement-needs-town", ["ROBBER D RED", "IMPROVE science 18"])
+    state["buildings"]["13"] = {"owner": "RED", "kind": "town", "fence": False, "wonder": None}
+    assert ruleset.check_orders(state, "RED", parsed) == []
+    assert [(p.line, p.message) for p in ruleset.order_warnings(state, "RED", parsed)] == [
+        (1, "you cannot name yourself: gm chooses the other player for the robber"),
+        (
+            2,
+            "vertex 18 is not one of your towns: a wonder this improvement makes goes on your "
+            "lowest-numbered town without one",
+        ),
+    ]
