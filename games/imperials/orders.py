@@ -13,15 +13,17 @@ from typing import cast
 from gm.core.model import JSONObject, Order, Problem
 
 from .cards import TITLES, WONDERS_DECKS, other_mode
-from .goods import LIMITS, RESOURCES, Cards
+from .goods import FENCE_LIMIT, LIMITS, RESOURCES, Cards
 from .grammar import ACTIONS, CARD_ARGS, SETUP, STANDING, WONDERS_ONLY, parse_orders, well_formed
 from .military import deserted, deserter_spot, open_roads
 from .places import count, road_problem, town_problem, village_problem
+from .science import FIXED_NUMBERS
 from .setup import order_of_play
 from .trade import offer_problem
 from .turn import board_geometry, voice
 from .warnings import order_warnings as hand_warnings
-from .warriors import DRAGON_STEPS, PIECES_PER_LEVEL, warrior_place_problem, warriors_of
+from .warriors import DRAGON_STEPS, PIECES_PER_LEVEL, route_from, warrior_place_problem, warriors_of
+from .wonders import STRATEGIC_LEVEL
 
 __all__ = ["parse_orders", "check_orders", "check_alone", "order_problem", "order_warnings", "Plan"]
 
@@ -73,6 +75,7 @@ class Plan:
             "board": {**state["board"], "tiles": {c: dict(t) for c, t in state["board"]["tiles"].items()}},
         }
         self.seat, self.geo = seat, board_geometry(state)
+        self.fogged = {c for c, t in state["board"]["tiles"].items() if t["fog"]}  # as the seat sees it now
         self.you = voice(state, seat, you=True)
         self.bought = False
         self.plays = 0
@@ -86,6 +89,11 @@ class Plan:
         self.later = not alone and state["phase"] == "play" and seat in sequence[1:]
         self.open = set(open_roads(state, self.geo)) if self.freed.get("diplomat") else set()
         self.towns = {int(v) for v, b in state["buildings"].items() if b["owner"] == seat and b["kind"] == "town"}
+        # Whether the dragon may reach the island before the seat's actions (its war deactivates
+        # every warrior and may burn towns), and the corners where this file puts a warrior.
+        self.war = not alone and dragon_may_come(state, seat)
+        self.placed: set[int] = set()
+        self.military = state["seats"][seat].get("improvements", {}).get("military", 0)
         self.maybe: list[tuple[int, str]] = []
 
     def stands_if_freed(self, what: str, message: str, unless: str, places: int = 1) -> bool:
@@ -112,12 +120,22 @@ def _may_be_freed(state: JSONObject, seat: str) -> dict[str, int]:
     sequence = order_of_play(state)
     before = sequence.index(seat) if seat in sequence else 0
     towns = [b for b in state["buildings"].values() if b["owner"] == seat and b["kind"] == "town"]
-    dragon = DRAGON_STEPS - state["dragon"] <= before + 1 and any(not b.get("wonder") for b in towns)
+    dragon = dragon_may_come(state, seat) and any(not b.get("wonder") for b in towns)
     return {
         "town": 1 if dragon else 0,
         "diplomat": WONDERS_DECKS["military"]["diplomat"] if before else 0,
         "warrior": len(warriors_of(state, seat, 1)) if before else 0,
     }
+
+
+def dragon_may_come(state: JSONObject, seat: str) -> bool:
+    """Whether the dragon may reach the island in the coming round before the seat's actions:
+    the steps it lacks are no more than the rolls up to the seat's own (Wonders & Warriors)."""
+    if state.get("mode") != "wonders" or state.get("phase") != "play":
+        return False
+    sequence = order_of_play(state)
+    before = sequence.index(seat) if seat in sequence else 0
+    return bool(DRAGON_STEPS - state["dragon"] <= before + 1)
 
 
 def order_problem(plan: Plan, order: Order) -> str | None:
@@ -268,11 +286,16 @@ def _play(plan: Plan, card: str, *args: str | int) -> str | None:
     if card == "alchemist" and plan.alchemist:
         return "one Alchemist a turn: it sets the dice of your roll"
     plan.alchemist = plan.alchemist or card == "alchemist"
+    if card == "inventor" and len(args) == 2 and args[0] == args[1]:
+        return "the Inventor swaps the numbers of two different tiles"
     _, kinds = CARD_ARGS[card]
     for kind, arg in zip(kinds, args):
         problem = _arg_problem(plan, card, kind, arg)
         if problem:
             return problem
+    check = _CARD_CHECKS.get(card)
+    if check is not None:
+        return check(plan, *args)
     effect = _PLAN_EFFECTS.get(card)
     if effect is not None:
         effect(plan, *args)
@@ -282,10 +305,10 @@ def _play(plan: Plan, card: str, *args: str | int) -> str | None:
 def _arg_problem(plan: Plan, card: str, kind: str, arg: str | int) -> str | None:
     """What is wrong with one word of a PLAY that can be known when the file arrives."""
     if kind == "tile":
-        return _tile_problem(plan, cast(str, arg), FOGGED.get(card, FOGGED["robber"]))  # kinds CARD_ARGS names
+        problem = _tile_problem(plan, cast(str, arg), FOGGED.get(card, FOGGED["robber"]))  # kinds CARD_ARGS names
+        return problem or (_swapped_number(plan, cast(str, arg)) if card == "inventor" else None)
     if kind == "seat":
-        problem = _seat_problem(plan, cast(str, arg))
-        return problem.replace("rob yourself", "name yourself") if problem else None
+        return _seat_problem(plan, cast(str, arg), "the card")
     if kind == "vertex" and not plan.geo.is_vertex(cast(int, arg)):
         return f"{arg} is not a vertex of this island (they are numbered 1 to {plan.geo.vertex_count})"
     if kind == "edge" and card == "roads":
@@ -321,9 +344,11 @@ def _choose_problem(plan: Plan, number: int, *seats: str) -> str | None:
     if offer is None:
         return f"you have no open offer #{number}"
     for code in seats:
+        if code == plan.seat:
+            return "you cannot trade with yourself"
         problem = _seat_problem(plan, code)
         if problem:
-            return problem.replace("you cannot rob yourself", "you cannot trade with yourself")
+            return problem
         if offer["to"] not in ("ALL", code):
             return f"offer #{number} is made to {offer['to']} only"
     return None
@@ -351,13 +376,26 @@ def _tile_problem(plan: Plan, code: str, why: str = FOGGED["robber"]) -> str | N
     return None
 
 
-def _seat_problem(plan: Plan, code: str | None) -> str | None:
+def _swapped_number(plan: Plan, code: str) -> str | None:
+    """A tile whose number the Inventor may not move: no Inventor ever moves one, so it is known
+    now. A tile under fog now hides its number from the seat (rule D-ALL-5): it is left to the
+    turn, even where a road of the seat's earlier in the file lifts the fog."""
+    tile = plan.state["board"]["tiles"][code]
+    if code in plan.fogged or (tile["number"] is not None and tile["number"] not in FIXED_NUMBERS):
+        return None
+    return f"the number of tile {code} may not move (the Inventor leaves no number, 2, 12, 6 and 8)"
+
+
+def _seat_problem(plan: Plan, code: str | None, chooser: str = "the robber") -> str | None:
+    """A seat named as a victim (of the robber, or of a card): one not in the game is a problem;
+    the seat's own code a warning, as the turn passes over it to gm's choice, the rule's way
+    for a victim that will not do (the README's "robber by default" and the cards')."""
     if code is None:
         return None
     if code not in plan.state["seats"]:
         return f"{code} is not a seat in this game ({', '.join(plan.state['seating'])})"
     if code == plan.seat:
-        return "you cannot rob yourself"
+        plan.maybe.append((plan.line, f"you cannot name yourself: gm chooses the other player for {chooser}"))
     return None
 
 
@@ -365,15 +403,57 @@ def _improve(plan: Plan, colour: str, vertex: int) -> str | None:
     towns = [v for v, b in plan.state["buildings"].items() if b["owner"] == plan.seat and b["kind"] == "town"]
     if not towns:
         return "improvements need a town, and you have none"
+    plan.military += colour == "military"
     if vertex is not None and str(vertex) not in towns:
-        return f"vertex {vertex} is not one of your towns"
+        # The turn builds the improvement all the same and puts a wonder it makes on the
+        # lowest-numbered free town, so the file stands (rule D-ALL-3).
+        plan.maybe.append(
+            (
+                plan.line,
+                f"vertex {vertex} is not one of your towns: a wonder this improvement makes goes on "
+                "your lowest-numbered town without one",
+            )
+        )
     return None
 
 
 def _fence(plan: Plan, vertex: int) -> str | None:
+    problem = _fence_problem(plan, vertex)
+    if problem is None:
+        building = plan.state["buildings"][str(vertex)]
+        if building.get("engineered"):
+            plan.maybe.append(
+                (
+                    plan.line,
+                    f"the PLAY ENGINEER before it fences the town at vertex {vertex}: FENCE {vertex} fails if that card is played",
+                )
+            )
+        building.update(fence=True, engineered=False)
+    return problem
+
+
+def _engineer(plan: Plan, vertex: int) -> str | None:
+    """The Engineer's fence, as FENCE's; whether the card is held is the turn's (W&W), so a FENCE
+    after it on the same town is a warning, not a problem."""
+    problem = _fence_problem(plan, vertex)
+    if problem is None:
+        plan.state["buildings"][str(vertex)]["engineered"] = True
+    return problem
+
+
+def _fence_problem(plan: Plan, vertex: int) -> str | None:
     building = plan.state["buildings"].get(str(vertex))
     if building is None or building["owner"] != plan.seat or building["kind"] != "town":
         return f"vertex {vertex} is not one of your towns"
+    if building.get("fence"):
+        # Only the dragon takes a fence, with its town, and then FENCE fails all the same.
+        return f"the town at vertex {vertex} has a fence already"
+    fences = [b for b in plan.state["buildings"].values() if b["owner"] == plan.seat and b.get("fence")]
+    if len(fences) >= FENCE_LIMIT:
+        problem = f"you have {FENCE_LIMIT} fences, the most a player may build"
+        burnable = any(not b.get("wonder") and b["kind"] == "town" for b in fences)
+        if not (burnable and plan.stands_if_freed("town", problem, "the dragon burns a town of yours with a fence")):
+            return problem
     return None
 
 
@@ -392,6 +472,7 @@ def _warrior(plan: Plan, vertex: int) -> str | None:
         ):
             return problem
     plan.state["warriors"][str(vertex)] = {"owner": plan.seat, "level": 1, "active": False, "activated": None}
+    plan.placed.add(vertex)
     return None
 
 
@@ -402,11 +483,63 @@ def _own_warrior(plan: Plan, vertex: int, *rest: object) -> str | None:
     return None
 
 
-def _upgrade(plan: Plan, vertex: int) -> str | None:
+def _activate(plan: Plan, vertex: int) -> str | None:
+    """A warrior active now stays active until the dragon's war, which deactivates every
+    warrior: only a war that may come by the seat's own roll lets ACTIVATE of it stand."""
     problem = _own_warrior(plan, vertex)
+    if problem:
+        return problem
+    warrior = plan.state["warriors"][str(vertex)]
+    if warrior.get("woken"):
+        # A Warlord earlier in the file wakes it if the card is played (W&W cards are not
+        # checked as held): then this order fails.
+        plan.maybe.append(
+            (
+                plan.line,
+                f"the PLAY WARLORD before it activates the warrior at vertex {vertex}: ACTIVATE {vertex} fails if that card is played",
+            )
+        )
+    elif warrior["active"]:
+        problem = f"the warrior at vertex {vertex} is active already"
+        if warrior.get("activated") == plan.state["round"] or not plan.war:
+            return problem
+        plan.maybe.append((plan.line, f"{problem}: it fails unless the dragon's war deactivates it before your turn"))
+    warrior.update(active=True, activated=plan.state["round"], woken=False)
+    return None
+
+
+def _ready(plan: Plan, vertex: int) -> str | None:
+    """Why the seat's warrior at a vertex may not act (MOVE, CHASE): nobody else's turn wakes
+    a warrior, and one activated earlier in this turn acts next turn (Warriors)."""
+    problem = _own_warrior(plan, vertex)
+    if problem:
+        return problem
+    warrior = plan.state["warriors"][str(vertex)]
+    if warrior.get("woken"):
+        return f"the warrior at vertex {vertex} is not active, and the Warlord activates it only to act next turn"
+    if not warrior["active"]:
+        return f"the warrior at vertex {vertex} is not active"
+    if warrior.get("activated") == plan.state["round"]:
+        return f"the warrior at vertex {vertex} was activated this turn; it may act next turn"
+    return None
+
+
+def _upgrade(plan: Plan, vertex: int) -> str | None:
+    problem = _own_warrior(plan, vertex) or _level_problem(plan, vertex)
     if problem is None:
         _stronger(plan, vertex)
     return problem
+
+
+def _level_problem(plan: Plan, vertex: int) -> str | None:
+    """A level no turn before the seat's can change: a mighty warrior stays mighty, and the
+    barracks are the seat's own improvements (those its file builds first count)."""
+    level = plan.state["warriors"][str(vertex)]["level"]
+    if level >= 3:
+        return f"the warrior at vertex {vertex} is mighty; it cannot be upgraded further"
+    if level == 2 and plan.military < STRATEGIC_LEVEL:
+        return f"a mighty warrior needs the barracks ({STRATEGIC_LEVEL} military improvements)"
+    return None
 
 
 def _stronger(plan: Plan, vertex: int) -> None:
@@ -421,16 +554,6 @@ def _stronger(plan: Plan, vertex: int) -> None:
 # What a card the seat plays does to the plan, where a later order of the file may depend on it:
 # the plan never stands stricter than the turn will (a village the card made a town takes
 # improvements and fences, a freed place takes a piece). A card's own failure is the turn's.
-def _medicine(plan: Plan, vertex: int) -> None:
-    if town_problem(plan.state, plan.geo, plan.seat, vertex, plan.you) is None:
-        plan.state["buildings"][str(vertex)]["kind"] = "town"
-
-
-def _smith(plan: Plan, *vertices: int) -> None:
-    for vertex in dict.fromkeys(vertices):
-        _stronger(plan, vertex)
-
-
 def _diplomat(plan: Plan, edge: str, again: str | None = None) -> None:
     owner = plan.state["roads"].pop(edge, None)
     if owner == plan.seat and again is not None and again not in plan.state["roads"]:
@@ -445,6 +568,13 @@ def _deserter(plan: Plan, target: str, vertex: int | None = None) -> None:
     spot = deserter_spot(plan.state, plan.geo, plan.seat, warrior["level"], vertex)
     if spot is not None:
         plan.state["warriors"][str(spot)] = {**warrior, "owner": plan.seat, "activated": None}
+        plan.placed.add(spot)
+
+
+def _warlord(plan: Plan) -> None:
+    for warrior in plan.state["warriors"].values():
+        if warrior["owner"] == plan.seat and not warrior["active"]:
+            warrior["woken"] = True
 
 
 def _intrigue(plan: Plan, vertex: int) -> None:
@@ -453,29 +583,100 @@ def _intrigue(plan: Plan, vertex: int) -> None:
         del plan.state["warriors"][str(vertex)]
 
 
+def _crane(plan: Plan, colour: str, *rest: object) -> None:
+    plan.military += colour == "military"
+
+
 _PLAN_EFFECTS: dict[str, Callable[..., None]] = {
-    "medicine": _medicine,
-    "smith": _smith,
+    "crane": _crane,
+    "warlord": _warlord,
     "deserter": _deserter,
     "diplomat": _diplomat,
     "intrigue": _intrigue,
 }
 
 
+def _harvest(kind: str) -> Callable[[Plan], str | None]:
+    """Irrigation and Mining: the seat's villages and towns at a farm (a mine) are its own, and
+    nobody else's turn adds one. A tile under fog now hides its kind (rule D-ALL-5): a piece at one
+    leaves the order to the turn."""
+
+    def check(plan: Plan) -> str | None:
+        tiles, geo = plan.state["board"]["tiles"], plan.geo
+        own = {int(v) for v, b in plan.state["buildings"].items() if b["owner"] == plan.seat}
+        for code in geo.tiles:
+            if own & set(geo.tile_vertices[code]) and (code in plan.fogged or tiles[code]["kind"] == kind):
+                return None
+        return f"you have no village or town at a {kind}"
+
+    return check
+
+
+def _smith_check(plan: Plan, first: int, second: int | None = None) -> str | None:
+    """The first warrior decides whether the card is played; the second only whether it is
+    upgraded too, so what is wrong with it is a warning (the turn upgrades the first)."""
+    problem = _own_warrior(plan, first) or _level_problem(plan, first)
+    if problem:
+        return problem
+    _stronger(plan, first)
+    if second is not None and second != first:
+        problem = _own_warrior(plan, second) or _level_problem(plan, second)
+        if problem:
+            plan.maybe.append((plan.line, f"{problem}: the Smith upgrades only the warrior at vertex {first}"))
+        else:
+            _stronger(plan, second)
+    return None
+
+
+# What a card needs that the seat's own pieces settle when the file arrives, checked as the
+# order it stands for (Medicine is a TOWN): the card then changes the plan as that order does.
+_CARD_CHECKS: dict[str, Callable[..., str | None]] = {
+    "medicine": lambda plan, vertex: _town(plan, vertex),
+    "irrigation": _harvest("farm"),
+    "mining": _harvest("mine"),
+    "smith": _smith_check,
+    "engineer": _engineer,
+}
+
+
 def _move(plan: Plan, start: int, end: int) -> str | None:
-    problem = _own_warrior(plan, start)
+    problem = _ready(plan, start)
     if problem:
         return problem
     if not plan.geo.is_vertex(end):
         return f"{end} is not a vertex of this island (they are numbered 1 to {plan.geo.vertex_count})"
     if start == end:
         return "a warrior must move to another vertex"
-    plan.state["warriors"][str(end)] = plan.state["warriors"].pop(str(start))
+    problem = _destination_problem(plan, start, end)
+    if problem:
+        return problem
+    warrior = plan.state["warriors"].pop(str(start))
+    plan.state["warriors"][str(end)] = {**warrior, "active": False}
+    plan.placed.add(end)
+    return None
+
+
+def _destination_problem(plan: Plan, start: int, end: int) -> str | None:
+    """What stops a move that no other player's turn can change: the seat's own roads and the
+    settlements on the island (only the dragon may remove a town, where it may reach the island
+    by the seat's roll), and a warrior of the seat's this file put there (one that stands there
+    now may be displaced by a player before the seat)."""
+    if not plan.war:
+        if end not in route_from(plan.state, plan.geo, plan.seat, start):
+            return f"vertex {end} cannot be reached along your roads"
+        if str(end) in plan.state["buildings"]:
+            return f"a settlement stands on vertex {end}"
+    other = plan.state["warriors"].get(str(end))
+    if other is not None and other["owner"] == plan.seat and (end in plan.placed or not plan.later):
+        return f"the warrior at vertex {end} is not a weaker warrior of another player"
     return None
 
 
 def _chase(plan: Plan, vertex: int, tile: str | None, victim: str | None) -> str | None:
-    return _own_warrior(plan, vertex) or (_tile_problem(plan, tile) if tile else None) or _seat_problem(plan, victim)
+    problem = _ready(plan, vertex) or (_tile_problem(plan, tile) if tile else None) or _seat_problem(plan, victim)
+    if problem is None:
+        plan.state["warriors"][str(vertex)]["active"] = False
+    return problem
 
 
 # Each check takes the arguments grammar.SHAPES gives its verb, which well_formed guarantees.
@@ -490,7 +691,7 @@ CHECKS: dict[str, Callable[..., str | None]] = {
     "IMPROVE": _improve,
     "FENCE": _fence,
     "WARRIOR": _warrior,
-    "ACTIVATE": _own_warrior,
+    "ACTIVATE": _activate,
     "UPGRADE": _upgrade,
     "MOVE": _move,
     "CHASE": _chase,

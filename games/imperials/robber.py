@@ -5,7 +5,7 @@ without one, gm chooses as the rules' README says."""
 
 from __future__ import annotations
 
-from gm.core.model import JSONObject
+from gm.core.model import Event, JSONObject
 
 from .awards import points
 from .board import Geometry
@@ -135,7 +135,8 @@ def move_robber(turn: Turn, seat: str, tile: str | None, victim: str | None, rob
     state, geo = turn.state, turn.geo
     stated = tile if tile is not None else (state["seats"][seat]["standing"].get("robber") or [None])[0]
     allowed = robber_tiles(state, geo)
-    if stated not in allowed:
+    followed = stated in allowed
+    if not followed:
         if stated is not None:
             # The answer itself was the seat's alone (rule D-ALL-5); the move is public.
             turn.add(
@@ -154,11 +155,33 @@ def move_robber(turn: Turn, seat: str, tile: str | None, victim: str | None, rob
         for other in victims(state, geo, seat, stated, warriors=True):
             steal(turn, seat, other)
         return
-    wanted = victim if victim is not None else _standing_victim(state, seat)
+    named = victim if victim is not None else _standing_victim(state, seat)
+    wanted, note = named, None
     if wanted not in victims(state, geo, seat, stated) or not hand_size(state["seats"][wanted]["hand"]):
         wanted = default_victim(state, geo, seat, stated)
+        if followed and named is not None:
+            note = _victim_replaced(turn, seat, stated, named, wanted)
     if wanted is not None:
         steal(turn, seat, wanted)
+    if note is not None:
+        # After the theft: "the current player must choose one of these players" reads as the
+        # move and the theft together (the invariants hold them side by side).
+        turn.events.append(note)
+
+
+def _victim_replaced(turn: Turn, seat: str, tile: str, named: str, robbed: str | None) -> Event:
+    """Why the player the seat named is not robbed, told to the seat alone as the tile's note
+    is (rule D-ALL-5: its answer was its own; the theft that follows is public). That a hand is
+    empty may be said: every seat sees how many cards a player holds."""
+    if named == seat:
+        why = "a player cannot rob themself"
+    elif named in turn.state["seats"] and named in victims(turn.state, turn.geo, seat, tile):
+        why = f"{turn.name(named)} holds no card"
+    else:
+        why = f"{turn.name(named)} has no village or town at tile {tile}"
+    then = f"gm robs {turn.name(robbed)}" if robbed else "nobody there has a card to take"
+    text = f"{turn.name(seat)} names {turn.name(named)} to rob at tile {tile}, but {why}; {then}."
+    return Event("robber_choice", {"text": text, "seat": seat, "tile": tile, "victim": named}, (seat,))
 
 
 def _standing_victim(state: JSONObject, seat: str) -> str | None:

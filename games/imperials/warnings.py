@@ -39,6 +39,7 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
     found += [Problem(o.line, w) for o in listed if (w := _standing(state, seat, o))]
     found += [Problem(o.line, w) for o in listed if (w := _held_corner(state, seat, o))]
     found += [Problem(o.line, w) for o in listed if (w := _dearer_market(state, seat, o))]
+    found += [Problem(o.line, w) for o in listed if (w := _smith_twice(o))]
     found += _held(state, seat, listed, hand)
     return sorted(found, key=lambda p: p.line)
 
@@ -77,6 +78,14 @@ def _dearer_market(state: JSONObject, seat: str, order: Order) -> str | None:
     if rate is None or rate <= most:
         return None
     return f"the market takes {rate} {give} for one card from you now, not {most}: it fails unless a port or card before it lowers that"
+
+
+def _smith_twice(order: Order) -> str | None:
+    """A Smith naming one warrior twice: it upgrades two different warriors (the implementation
+    offers the second from those left), so that warrior goes up one level, not two."""
+    if order.verb != "PLAY" or order.args[0] != "smith" or len(order.args) < 3 or order.args[1] != order.args[2]:
+        return None
+    return f"the Smith upgrades two different warriors: the one at vertex {order.args[1]} goes up one level, not two"
 
 
 def _standing(state: JSONObject, seat: str, order: Order) -> str | None:

@@ -106,8 +106,12 @@ def test_each_mode_refuses_the_other_mode_s_cards():
     ]
     orders, _ = ruleset.parse_orders([(1, "PLAY ALCHEMIST 1 2"), (2, "PLAY ALCHEMIST 3 4"), (3, "PLAY SPY RED")])
     assert [p.message for p in ruleset.check_orders(wonders, "RED", orders)] == [
-        "one Alchemist a turn: it sets the dice of your roll",
-        "you cannot name yourself",
+        "one Alchemist a turn: it sets the dice of your roll"
+    ]
+    # The Spy's own seat named: the turn takes from the player holding most (the card's rule for
+    # a target that will not do), so the file stands, with a warning.
+    assert (3, "you cannot name yourself: gm chooses the other player for the card") in [
+        (p.line, p.message) for p in ruleset.order_warnings(wonders, "RED", orders)
     ]
 
 

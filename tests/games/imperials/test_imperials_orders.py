@@ -245,3 +245,102 @@ def test_a_market_number_below_the_rate_is_a_warning_not_a_problem():
         "the market takes 4 wool for one card from you now, not 2: it fails unless a port or card before it lowers that",
     ) in found
     assert not any(line == 2 for line, _ in found)
+
+
+def test_the_inventor_is_refused_a_number_no_inventor_moves_but_never_told_one_under_fog():
+    # Wonders & Warriors (rule D-IM-10): the Inventor leaves no number, 2, 12, 6 and 8 where they
+    # are, so no card before the seat's turn can move one: a problem when the file arrives. A
+    # tile under fog hides its number from the seat (rule D-ALL-5): its 6 is left to the turn.
+    state, parsed = case_state("ww-card-tile-under-fog", ["PLAY INVENTOR K B"])
+    assert state["board"]["tiles"]["B"]["number"] == 12
+    assert [p.message for p in ruleset.check_orders(state, "RED", parsed)] == [
+        "the number of tile B may not move (the Inventor leaves no number, 2, 12, 6 and 8)"
+    ]
+    state["first"] = "BLUE"  # a road before Red's turn may lift the fog on E
+    _, parsed = case_state("ww-card-tile-under-fog", ["PLAY INVENTOR E K"])
+    assert state["board"]["tiles"]["E"] == {**state["board"]["tiles"]["E"], "number": 6, "fog": True}
+    assert ruleset.check_orders(state, "RED", parsed) == []
+    assert [p.message for p in ruleset.order_warnings(state, "RED", parsed)] == [
+        "tile E is under fog; the Inventor cannot swap its number now: it counts only if a road built "
+        "before your turn lifts the fog"
+    ]
+
+
+def test_a_smith_naming_one_warrior_twice_passes_with_a_warning():
+    # The turn upgrades that warrior once and fails nothing (case ww-card-smith-same-warrior-twice),
+    # so the check refuses nothing; the player reads that the second upgrade does not happen.
+    state, parsed = case_state("ww-card-smith-same-warrior-twice")
+    assert ruleset.check_orders(state, "RED", parsed) == []
+    assert [(p.line, p.message) for p in ruleset.order_warnings(state, "RED", parsed)] == [
+        (1, "the Smith upgrades two different warriors: the one at vertex 18 goes up one level, not two")
+    ]
+
+
+def test_activate_of_an_active_warrior_is_a_warning_when_the_dragon_may_come_first():
+    # Dragons: "all warriors are deactivated after the war"; with the dragon one black roll from
+    # the island and Blue rolling before Red, the warrior at 18 may be inactive by Red's turn.
+    state, parsed = case_state("ww-warrior-activate-active", ["ACTIVATE 18"])
+    state["dragon"] = 6
+    assert ruleset.check_orders(state, "RED", parsed) == []
+    assert [(p.line, p.message) for p in ruleset.order_warnings(state, "RED", parsed)] == [
+        (
+            1,
+            "the warrior at vertex 18 is active already: it fails unless the dragon's war deactivates it before your turn",
+        )
+    ]
+
+
+def test_activate_after_a_warlord_in_the_same_file_is_a_warning():
+    # The Warlord activates every inactive warrior of the player; W&W cards are not checked as
+    # held, so the check cannot know the card is played: the later ACTIVATE passes with a warning.
+    state, parsed = case_state("ww-warrior-activate-active", ["PLAY WARLORD", "ACTIVATE 24", "MOVE 24 30"])
+    assert [(p.line, p.message) for p in ruleset.check_orders(state, "RED", parsed)] == [
+        (3, "the warrior at vertex 24 was activated this turn; it may act next turn")
+    ]
+    assert [(p.line, p.message) for p in ruleset.order_warnings(state, "RED", parsed)] == [
+        (2, "the PLAY WARLORD before it activates the warrior at vertex 24: ACTIVATE 24 fails if that card is played")
+    ]
+
+
+def test_what_the_turn_passes_over_to_gm_s_choice_is_a_warning_not_a_problem():
+    # Robber: the victim is "one of these players", and the turn robs gm's choice when the answer
+    # names the mover; IMPROVE puts a wonder on the lowest-numbered free town when the vertex it
+    # names is not one. Neither order fails, so neither may cost the player the whole file.
+    state, parsed = case_state("ww-improvement-needs-town", ["ROBBER D RED", "IMPROVE science 18"])
+    state["buildings"]["13"] = {"owner": "RED", "kind": "town", "fence": False, "wonder": None}
+    assert ruleset.check_orders(state, "RED", parsed) == []
+    assert [(p.line, p.message) for p in ruleset.order_warnings(state, "RED", parsed)] == [
+        (1, "you cannot name yourself: gm chooses the other player for the robber"),
+        (
+            2,
+            "vertex 18 is not one of your towns: a wonder this improvement makes goes on your "
+            "lowest-numbered town without one",
+        ),
+    ]
+
+
+def test_a_smith_s_second_warrior_that_cannot_go_up_is_a_warning():
+    # The turn upgrades the first warrior and fails only the second (case ww-card-smith).
+    state, parsed = case_state("ww-card-smith")
+    assert ruleset.check_orders(state, "RED", parsed) == []
+    assert [(p.line, p.message) for p in ruleset.order_warnings(state, "RED", parsed)] == [
+        (
+            1,
+            "a mighty warrior needs the barracks (3 military improvements): the Smith upgrades only "
+            "the warrior at vertex 18",
+        )
+    ]
+
+
+def test_the_engineer_is_checked_as_a_fence_and_a_fence_after_it_warns():
+    # Engineer: "a fence for free on your town": a vertex without the player's town always fails.
+    # A FENCE after it on the same town fails only if the card is played (W&W cards are not
+    # checked as held), so it passes with a warning.
+    state, parsed = case_state("ww-card-engineer", ["PLAY ENGINEER 18"])
+    assert [p.message for p in ruleset.check_orders(state, "RED", parsed)] == ["vertex 18 is not one of your towns"]
+    _, parsed = case_state("ww-card-engineer", ["PLAY ENGINEER 13", "FENCE 13"])
+    assert ruleset.check_orders(state, "RED", parsed) == []
+    assert (
+        2,
+        "the PLAY ENGINEER before it fences the town at vertex 13: FENCE 13 fails if that card is played",
+    ) in [(p.line, p.message) for p in ruleset.order_warnings(state, "RED", parsed)]
