@@ -265,6 +265,8 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
     ]
     found += _grown_again(listed)
     found += [Problem(o.line, w) for o in listed if (w := _bound_to_fail(state, seat, o, listed))]
+    found += [Problem(o.line, w) for o in listed if (w := _reserve_warning(state, seat, o, listed))]
+    found += [Problem(o.line, w) for o in listed if (w := _capture_warning(state, seat, o, listed))]
     used = len({o.args[0] for o in orders if o.args and isinstance(o.args[0], int)})
     if used < MAX_ACTIONS:
         found.append(
@@ -279,24 +281,96 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
 
 def _armies_warning(state: JSONObject, seat: str, order: Order, orders: list[Order]) -> str | None:
     """A MOVE or ATTACK that asks for more armies than its area will hold, or an ATTACK too weak
-    to capture, as the map stands and unless an earlier action of the seat brings armies in."""
+    to capture, as the map stands and with the most the seat's earlier actions can bring in."""
     number, source, target, amount = order.args
     areas = state["areas"]
     if source not in areas or target not in areas or areas[source]["owner"] != seat:
         return None
-    if any(o.args[0] < number and _brings_armies(o, source) for o in orders):
-        return None  # what reaches the source first is not known now
     present = areas[source]["armies"]
-    if isinstance(amount, int) and amount > present:
+    extra = _brought_at_most(state, seat, orders, number, source)
+    if extra is None:
+        return None  # what reaches the source first is not known now
+    most = present + extra
+    armies = f"{source} has {present} {'army' if present == 1 else 'armies'}"
+    brings = f"your earlier actions bring at most {extra} more" if extra else "no earlier action of yours brings more"
+    if isinstance(amount, int) and amount > most:
         # DECISIONS.md, the order line: "An explicit number larger than what is there makes the
         # order fail."
-        return (
-            f"{source} has {present} {'army' if present == 1 else 'armies'} and no earlier action of "
-            f"yours brings more: asking for {amount} makes the order fail"
-        )
-    if order.verb != "ATTACK" or areas[target]["owner"] == seat:
+        return f"{armies} and {brings}: asking for {amount} makes the order fail"
+    if resolve_amount(amount, most)[0] < 1:
+        return f"{armies} and {brings}: {amount} of them is none, so the order fails"
+    if order.verb != "ATTACK" or areas[target]["owner"] == seat or extra:
         return None
     return _too_weak(state, target, resolve_amount(amount, present)[0])
+
+
+def _brought_at_most(state: JSONObject, seat: str, orders: list[Order], number: int, code: str) -> int | None:
+    """The most armies the seat's actions before `number` can add to its area `code`: a RESERVE
+    or LEVY of a written number brings that many if the reserve or half the population can hold
+    it (else it fails and brings none), ALL what they can hold; a MOVE of a written number that
+    many. None when it cannot be bounded now: a MOVE of ALL (what reaches its start first), a
+    RESERVE after an ARMY of ALL (the BPs a gift brings), a RETREAT onto the area (another
+    country's attack sets it off)."""
+    earlier = [o for o in orders if o.args[0] < number]
+    if any(o.verb == "RETREAT" and o.args[2] == code for o in orders):
+        return None
+    population = state["areas"][code]["population"] + sum(1 for o in earlier if o.verb == "GROW" and o.args[1] == code)
+    total = 0
+    for order in earlier:
+        _, where, where_to, amount = order.args
+        if order.verb in ("RESERVE", "LEVY") and where == code:
+            if order.verb == "RESERVE":
+                room = _reserve_at_most(state, seat, orders, order.args[0])
+                if room is None:
+                    return None
+            else:
+                room = population // 2
+            total += resolve_amount(amount, room)[0]
+        elif order.verb in ("MOVE", "ATTACK") and where_to == code:
+            if not isinstance(amount, int):
+                return None
+            total += amount
+    return total
+
+
+def _reserve_at_most(state: JSONObject, seat: str, orders: list[Order], number: int) -> int | None:
+    """The reserve at the seat's action `number`, as its earlier actions leave it if they are
+    carried out as written: today's, plus what its ARMY actions raise, less what its RESERVE
+    actions place. None after an ARMY of ALL or AB-n, which raises what the BPs of the moment
+    (a gift included) allow."""
+    reserve: int = state["countries"][seat]["reserve"]
+    for order in sorted(orders, key=lambda o: o.args[0]):
+        if order.args[0] >= number:
+            break
+        amount = order.args[3]
+        if order.verb == "ARMY":
+            if not isinstance(amount, int):
+                return None
+            reserve += amount
+        elif order.verb == "RESERVE":
+            reserve -= resolve_amount(amount, reserve)[0]
+    return reserve
+
+
+def _reserve_warning(state: JSONObject, seat: str, order: Order, orders: list[Order]) -> str | None:
+    """A RESERVE of more armies than the reserve will hold: it grows only by the seat's own ARMY
+    actions, so with those of a written number the order fails when it comes."""
+    number, _, _, amount = order.args
+    if order.verb != "RESERVE":
+        return None
+    reserve = _reserve_at_most(state, seat, orders, number)
+    if reserve is None:
+        return None
+    now = state["countries"][seat]["reserve"]
+    earlier = any(o.verb in ("ARMY", "RESERVE") and o.args[0] < number for o in orders)
+    holds = f"your reserve holds {now}" + (
+        f", {reserve} after your earlier ARMY and RESERVE actions" if earlier else ""
+    )
+    if isinstance(amount, int) and amount > reserve:
+        return f"{holds}: placing {amount} makes this RESERVE fail"
+    if resolve_amount(amount, reserve)[0] < 1:
+        return f"{holds}: {amount} of it is none, so this RESERVE fails"
+    return None
 
 
 def _own_target(state: JSONObject, seat: str, order: Order) -> str | None:
@@ -393,6 +467,50 @@ def _grown_again(orders: list[Order]) -> list[Problem]:
         else:
             first[where] = number
     return found
+
+
+def _capture_warning(state: JSONObject, seat: str, order: Order, orders: list[Order]) -> str | None:
+    """An action on an area that is not the seat's now, which the check takes because an earlier
+    ATTACK of the seat's may capture it, when none of those attacks can, as the map stands and
+    with the most armies its earlier actions bring: the action fails unless the map changes first
+    (another country's attack weakens the area, a defence order of its owner's lets it in)."""
+    number, where, where_to, _ = order.args
+    areas = state["areas"]
+    codes = [] if order.verb in DEFENCE or order.verb in ("ARMY", "GIFT") else [where]
+    if order.verb == "MOVE":
+        codes.append(where_to)
+    for code in codes:
+        if code not in areas or areas[code]["owner"] == seat:
+            continue
+        attacks = [o for o in orders if o.verb == "ATTACK" and o.args[2] == code and o.args[0] < number]
+        if attacks and all(_cannot_take(state, seat, o, orders) for o in attacks):
+            numbers = ", ".join(str(o.args[0]) for o in attacks)
+            return (
+                f"{code} is not yours now and your attack on it (action {numbers}) cannot take it as the map "
+                f"stands: this {order.verb} fails unless it does"
+            )
+    return None
+
+
+def _cannot_take(state: JSONObject, seat: str, attack: Order, orders: list[Order]) -> bool:
+    """Whether an ATTACK of the seat's fails as the map stands, with the most armies its earlier
+    actions bring to the attack's start (false when that is not known now)."""
+    number, source, target, amount = attack.args
+    areas = state["areas"]
+    if source not in areas or areas[source]["owner"] != seat:
+        return False
+    extra = _brought_at_most(state, seat, orders, number, source)
+    if extra is None:
+        return False
+    most = areas[source]["armies"] + extra
+    attacking, why = resolve_amount(amount, most)
+    if why or attacking < 1:
+        return True
+    area = areas[target]
+    battle = Battle(
+        attacking, area["armies"], area["population"], area["fort"], Board.of(state).terrain(target).defence
+    )
+    return not battle.captured
 
 
 def _may_capture(orders: list[Order], number: int, code: str) -> bool:

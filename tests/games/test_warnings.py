@@ -235,11 +235,48 @@ def test_empires_warns_of_more_armies_than_an_area_will_hold_and_an_attack_that_
         "2 armies against a defence of 5 in MID (3 armies, population 2, "
         "fort 0, +0 for its terrain) cannot take it as the map stands"
     )
-    assert warned("empires", state, "AL", "1 RESERVE HIL - 3", "2 ATTACK HIL MID 5", *rest) == [], (
+    reserved = copy.deepcopy(state)
+    reserved["countries"]["AL"]["reserve"] = 3
+    assert warned("empires", reserved, "AL", "1 RESERVE HIL - 3", "2 ATTACK HIL MID 5", *rest) == [], (
         "an earlier action that brings armies in leaves the number to the turn"
     )
+    # The reserve grows only by the seat's own ARMY actions: with none before it, a RESERVE of
+    # more than the reserve holds fails, and brings nothing to the attack after it.
+    assert warned("empires", state, "AL", "1 RESERVE HIL - 3", "2 ATTACK HIL MID 5", *rest) == [
+        (1, "your reserve holds 0: placing 3 makes this RESERVE fail"),
+        (2, "HIL has 2 armies and no earlier action of yours brings more: asking for 5 makes the order fail"),
+    ]
+    assert warned("empires", reserved, "AL", "1 RESERVE HIL - 2", "2 ATTACK HIL MID 5", *rest) == [
+        (2, "HIL has 2 armies and your earlier actions bring at most 2 more: asking for 5 makes the order fail")
+    ]
+    assert warned("empires", state, "AL", "1 ARMY - - 1", "2 RESERVE HIL - 1", "3 RESERVE HIL - 1", *rest[1:]) == [
+        (3, "your reserve holds 0, 0 after your earlier ARMY and RESERVE actions: placing 1 makes this RESERVE fail")
+    ]
     unused = warned("empires", state, "AL", "1 GROW FEN", "2 ATTACK HIL MID 2")
     assert [line for line, _ in unused] == [0, 2] and unused[0][1].startswith("you use 2 of your 16 actions")
+
+
+def test_empires_warns_of_an_action_from_an_area_its_attack_cannot_take_and_of_all_of_nothing():
+    # The check takes an action on an area an earlier ATTACK of the seat's may capture (D-ALL-3);
+    # when no such attack can, as the map stands, the action fails with it: a warning is due.
+    state = new_state("empires", "duchies", ["AL", "BR"])
+    state["areas"]["HIL"].update(owner="AL", armies=2)
+    state["areas"]["MID"].update(owner="neutral", armies=3, population=2, fort=0)
+    rest = [f"{n} ARMY - - 1" for n in range(3, 17)]
+    found = warned("empires", state, "AL", "1 ATTACK HIL MID ALL", "2 MOVE MID HIL 1", *rest)
+    assert [line for line, _ in found] == [1, 2] and found[1] == (
+        2,
+        "MID is not yours now and your attack on it (action 1) cannot take it as the map stands: "
+        "this MOVE fails unless it does",
+    )
+    strong = copy.deepcopy(state)
+    strong["areas"]["HIL"]["armies"] = 20
+    assert warned("empires", strong, "AL", "1 ATTACK HIL MID ALL", "2 MOVE MID HIL 1", *rest) == []
+    empty = copy.deepcopy(state)
+    empty["areas"]["HIL"]["armies"] = 0
+    assert warned("empires", empty, "AL", "1 ATTACK HIL MID ALL", "2 GROW FEN", *rest) == [
+        (1, "HIL has 0 armies and no earlier action of yours brings more: ALL of them is none, so the order fails")
+    ]
 
 
 def test_empires_warns_of_an_attack_on_an_area_of_your_own_and_takes_the_file():
