@@ -267,6 +267,7 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
     found += [Problem(o.line, w) for o in listed if (w := _bound_to_fail(state, seat, o, listed))]
     found += [Problem(o.line, w) for o in listed if (w := _reserve_warning(state, seat, o, listed))]
     found += [Problem(o.line, w) for o in listed if (w := _capture_warning(state, seat, o, listed))]
+    found += _short_of_bps(state, seat, listed)
     used = len({o.args[0] for o in orders if o.args and isinstance(o.args[0], int)})
     if used < MAX_ACTIONS:
         found.append(
@@ -444,6 +445,71 @@ def _bound_to_fail(state: JSONObject, seat: str, order: Order, orders: list[Orde
         if why or count < 1:
             return f"half the population of {where} is {half} and no earlier GROW of yours adds to it: this LEVY fails"
     return None
+
+
+def _short_of_bps(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+    """Actions that cost more BPs than the seat will have when they come, its earlier actions
+    paid for as the turn would carry them out on its own areas as they stand (one it cannot pay
+    for fails and costs nothing): the order fails unless a gift reaches the seat first. Only the
+    seat's own BPs are used, which its report shows it (D-ALL-5)."""
+    from .actions import ARMY_COST, MOVE_COST, RESERVE_COST  # actions imports this module
+
+    board = Board.of(state)
+    areas = state["areas"]
+    bps: int = state["countries"][seat]["bps"]
+    reserve: int = state["countries"][seat]["reserve"]
+    population = {code: area["population"] for code, area in areas.items() if area["owner"] == seat}
+    fort = {code: areas[code]["fort"] for code in population}
+    grown: set[str] = set()
+    found = []
+    for order in orders:
+        _, where, _, amount = order.args
+        cost: int | None = None  # None: free, or not known now
+        if order.verb == "ARMY":
+            count, why = resolve_amount(amount, bps // ARMY_COST)
+            cost = ARMY_COST * (amount if why and isinstance(amount, int) else max(count, 1))
+        elif order.verb == "RESERVE":
+            count, why = resolve_amount(
+                amount, min(reserve, bps // RESERVE_COST) if amount == "ALL" or isinstance(amount, str) else reserve
+            )
+            cost = None if why or count < 1 else count * RESERVE_COST
+        elif order.verb in ("MOVE", "ATTACK"):
+            cost = MOVE_COST
+        elif order.verb == "GIFT":
+            count, why = resolve_amount(amount, bps)
+            cost = amount if why and isinstance(amount, int) else (count or None)
+        elif where in population and order.verb == "GROW" and where not in grown:
+            cost = population[where] + board.terrain(where).grow
+        elif where in fort and order.verb == "FORTIFY" and fort[where] < MAX_FORT:
+            cost = 2 * (fort[where] + 1)  # rule D-EMP-4: 2 BPs times the new level
+        elif where in fort and order.verb == "RAZE":
+            levels, why = resolve_amount(amount, fort[where])
+            cost = None if why or levels < 1 else levels
+        elif where in population and order.verb == "LEVY":
+            count, why = resolve_amount(amount, population[where] // 2)
+            population[where] -= 0 if why else count
+        if cost is None:
+            continue
+        if cost > bps:
+            found.append(
+                Problem(
+                    order.line,
+                    f"this {order.verb} costs {cost} BP{'' if cost == 1 else 's'} and you will have {bps} "
+                    "when it comes, after your earlier actions: it fails unless a gift reaches you first",
+                )
+            )
+            continue
+        bps -= cost
+        if order.verb == "ARMY":
+            reserve += cost // ARMY_COST
+        elif order.verb == "RESERVE":
+            reserve -= cost // RESERVE_COST
+        elif order.verb == "GROW":
+            population[where] += 1
+            grown.add(where)
+        elif order.verb in ("FORTIFY", "RAZE"):
+            fort[where] += 1 if order.verb == "FORTIFY" else -cost
+    return found
 
 
 def _grown_again(orders: list[Order]) -> list[Problem]:

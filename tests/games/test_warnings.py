@@ -224,6 +224,7 @@ def test_conqueror_winter_estimate_pays_the_soldiers_bought_this_turn():
 
 def test_empires_warns_of_more_armies_than_an_area_will_hold_and_an_attack_that_cannot_capture():
     state = new_state("empires", "duchies", ["AL", "BR"])
+    state["countries"]["AL"]["bps"] = 100  # the ARMY fillers that use up the 16 actions are paid for
     state["areas"]["HIL"].update(owner="AL", armies=2)
     state["areas"]["MID"].update(owner="neutral", armies=3, population=2, fort=0)
     rest = [f"{n} ARMY - - 1" for n in range(3, 17)]
@@ -260,6 +261,7 @@ def test_empires_warns_of_an_action_from_an_area_its_attack_cannot_take_and_of_a
     # The check takes an action on an area an earlier ATTACK of the seat's may capture (D-ALL-3);
     # when no such attack can, as the map stands, the action fails with it: a warning is due.
     state = new_state("empires", "duchies", ["AL", "BR"])
+    state["countries"]["AL"]["bps"] = 100  # the ARMY fillers that use up the 16 actions are paid for
     state["areas"]["HIL"].update(owner="AL", armies=2)
     state["areas"]["MID"].update(owner="neutral", armies=3, population=2, fort=0)
     rest = [f"{n} ARMY - - 1" for n in range(3, 17)]
@@ -279,9 +281,31 @@ def test_empires_warns_of_an_action_from_an_area_its_attack_cannot_take_and_of_a
     ]
 
 
+def test_empires_warns_of_an_action_the_bps_left_after_the_earlier_ones_do_not_pay_for():
+    # An action that costs more than the seat has fails and costs nothing (D-ALL-3); only a gift
+    # can bring BPs during the turn, so it is a warning, counted after the earlier actions' costs.
+    state = new_state("empires", "duchies", ["AL", "BR"])
+    state["countries"]["AL"]["bps"] = 7
+    state["areas"]["ALB"].update(fort=0)
+    found = warned(
+        "empires", state, "AL", "1 FORTIFY ALB", "2 FORTIFY ALB", "3 ARMY - - 1", "4 GIFT - BR 1", "5 ARMY - - 1"
+    )
+    assert [(line, message) for line, message in found if line] == [
+        (
+            3,
+            "this ARMY costs 3 BPs and you will have 1 when it comes, after your earlier actions: it fails unless a gift reaches you first",
+        ),
+        (
+            5,
+            "this ARMY costs 3 BPs and you will have 0 when it comes, after your earlier actions: it fails unless a gift reaches you first",
+        ),
+    ]
+
+
 def test_empires_warns_of_an_attack_on_an_area_of_your_own_and_takes_the_file():
     # Another country may take the area by an earlier action of the turn (D-ALL-3): a warning.
     state = new_state("empires", "duchies", ["AL", "BR"])
+    state["countries"]["AL"]["bps"] = 100  # the ARMY fillers that use up the 16 actions are paid for
     state["areas"]["HIL"].update(owner="AL", armies=2)
     rest = [f"{n} ARMY - - 1" for n in range(2, 17)]
     assert warned("empires", state, "AL", "1 ATTACK ALB HIL 1", *rest) == [
@@ -295,6 +319,7 @@ def test_empires_warns_of_an_attack_on_an_area_of_your_own_and_takes_the_file():
 def test_empires_warns_of_a_second_grow_of_an_area_and_takes_the_file():
     # "Once per area per turn" counts the growth: the first GROW may fail when it comes (D-ALL-3).
     state = new_state("empires", "duchies", ["AL", "BR"])
+    state["countries"]["AL"]["bps"] = 100  # the ARMY fillers that use up the 16 actions are paid for
     rest = [f"{n} ARMY - - 1" for n in range(3, 17)]
     assert warned("empires", state, "AL", "1 GROW FEN", "2 GROW FEN", *rest) == [
         (2, "FEN already grows at action 1 (GROW once per area per turn): this one fails unless that one does")
@@ -305,6 +330,7 @@ def test_empires_warns_of_a_fortify_raze_or_levy_bound_to_fail_and_takes_the_fil
     # A fort changes only by its owner's FORTIFY and RAZE, population grows only by GROW: without
     # an earlier one of those, the order fails when it runs (D-ALL-3), so it is a warning.
     state = new_state("empires", "duchies", ["AL", "BR"])
+    state["countries"]["AL"]["bps"] = 100  # the ARMY fillers that use up the 16 actions are paid for
     state["areas"]["ALB"].update(fort=3)
     state["areas"]["HIL"].update(fort=0, population=3)
     rest = [f"{n} ARMY - - 1" for n in range(4, 17)]
