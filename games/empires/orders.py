@@ -423,27 +423,47 @@ def _twice(order: Order, seen: dict[tuple[str, str], int]) -> str | None:
 
 def _bound_to_fail(state: JSONObject, seat: str, order: Order, orders: list[Order]) -> str | None:
     """A FORTIFY, RAZE or LEVY of an area of the seat's that cannot be carried out as the area
-    stands: a fort changes only by its owner's FORTIFY and RAZE, and the population grows only
-    by its GROW, so unless an earlier action of the seat's does that, the order fails."""
+    stands, after the seat's earlier FORTIFY, RAZE or LEVY there if they are carried out: a fort
+    changes only by its owner's FORTIFY and RAZE, and the population grows only by its GROW, so
+    unless an earlier action of the seat's goes the other way, the order fails."""
     number, where, _, amount = order.args
     area = state["areas"].get(where) if isinstance(where, str) else None
     if order.verb not in ("FORTIFY", "RAZE", "LEVY") or area is None or area["owner"] != seat:
         return None
-    earlier = {o.verb for o in orders if o.args[0] < number and o.args[1] == where}
-    if order.verb == "FORTIFY" and area["fort"] >= MAX_FORT and "RAZE" not in earlier:
-        return (
-            f"the fort of {where} is at level {MAX_FORT}, the highest, and no earlier RAZE of yours "
-            "lowers it: this FORTIFY fails"
-        )
+    before = [o for o in sorted(orders, key=lambda o: o.args[0]) if o.args[0] < number and o.args[1] == where]
+    earlier = {o.verb for o in before}
+    same = [o for o in before if o.verb == order.verb]
+    yours = f" and your earlier {order.verb} {'actions' if len(same) > 1 else 'action'}"
+    ending = "" if len(same) > 1 else "s"  # "actions raise", "action raises"
+    if order.verb == "FORTIFY" and "RAZE" not in earlier and area["fort"] + len(same) >= MAX_FORT:
+        if not same:
+            return (
+                f"the fort of {where} is at level {MAX_FORT}, the highest, and no earlier RAZE of yours "
+                "lowers it: this FORTIFY fails"
+            )
+        return f"the fort of {where} is at level {area['fort']}{yours} raise{ending} it to {MAX_FORT}, the highest: this FORTIFY fails"
     if order.verb == "RAZE" and "FORTIFY" not in earlier:
-        levels, why = resolve_amount(amount, area["fort"])
-        if why or levels < 1:
+        fort = area["fort"]
+        for raze in same:
+            fort -= resolve_amount(raze.args[3], fort)[0]
+        levels, why = resolve_amount(amount, fort)
+        if (why or levels < 1) and not same:
             return f"the fort of {where} is at level {area['fort']} and no earlier FORTIFY of yours raises it: this RAZE fails"
+        if why or levels < 1:
+            return f"the fort of {where} is at level {area['fort']}{yours} leave{ending} {fort}: this RAZE fails"
     if order.verb == "LEVY" and "GROW" not in earlier:
-        half = area["population"] // 2
+        population = area["population"]
+        for levy in same:
+            population -= resolve_amount(levy.args[3], population // 2)[0]
+        half = population // 2
         count, why = resolve_amount(amount, half)
-        if why or count < 1:
+        if (why or count < 1) and not same:
             return f"half the population of {where} is {half} and no earlier GROW of yours adds to it: this LEVY fails"
+        if why or count < 1:
+            return (
+                f"the population of {where} is {area['population']}{yours} leave{ending} {population}, half of it "
+                f"{half}, and no earlier GROW of yours adds to it: this LEVY fails"
+            )
     return None
 
 

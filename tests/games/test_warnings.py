@@ -357,6 +357,29 @@ def test_empires_warns_of_a_fortify_raze_or_levy_bound_to_fail_and_takes_the_fil
     ), "an earlier action of the seat's that changes the fort or the population leaves it to the turn"
 
 
+def test_empires_warns_of_a_fortify_raze_or_levy_its_earlier_twin_leaves_nothing_to_do():
+    # The seat's own earlier FORTIFY, RAZE or LEVY of an area changes it as the turn will: a
+    # second one that then has nothing to act on fails, so it is warned of as the first would be.
+    state = new_state("empires", "duchies", ["AL", "BR"])
+    state["countries"]["AL"]["bps"] = 100  # the ARMY fillers that use up the 16 actions are paid for
+    state["areas"]["ALB"].update(fort=2)
+    state["areas"]["HIL"].update(fort=1, population=2)
+    rest = [f"{n} ARMY - - 1" for n in range(7, 17)]
+    lines = ("1 FORTIFY ALB", "2 FORTIFY ALB", "3 RAZE HIL", "4 RAZE HIL - 1", "5 LEVY HIL", "6 LEVY HIL")
+    assert warned("empires", state, "AL", *lines, *rest) == [
+        (
+            2,
+            "the fort of ALB is at level 2 and your earlier FORTIFY action raises it to 3, the highest: this FORTIFY fails",
+        ),
+        (4, "the fort of HIL is at level 1 and your earlier RAZE action leaves 0: this RAZE fails"),
+        (
+            6,
+            "the population of HIL is 2 and your earlier LEVY action leaves 1, half of it 0, and no earlier GROW "
+            "of yours adds to it: this LEVY fails",
+        ),
+    ]
+
+
 # ----------------------------------------------------------------------------------------------
 # Imperials
 
