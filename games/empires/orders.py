@@ -311,7 +311,8 @@ def _brought_at_most(state: JSONObject, seat: str, orders: list[Order], number: 
     it (else it fails and brings none), ALL what they can hold; a MOVE of a written number that
     many. None when it cannot be bounded now: a MOVE of ALL (what reaches its start first), a
     RESERVE after an ARMY of ALL (the BPs a gift brings), a RETREAT onto the area (another
-    country's attack sets it off)."""
+    country's attack sets it off). An ATTACK on the area brings nothing here: on the seat's own
+    area it fails, and what takes another's is counted by _left_by."""
     earlier = [o for o in orders if o.args[0] < number]
     if any(o.verb == "RETREAT" and o.args[2] == code for o in orders):
         return None
@@ -327,7 +328,7 @@ def _brought_at_most(state: JSONObject, seat: str, orders: list[Order], number: 
             else:
                 room = population // 2
             total += resolve_amount(amount, room)[0]
-        elif order.verb in ("MOVE", "ATTACK") and where_to == code:
+        elif order.verb == "MOVE" and where_to == code:  # an ATTACK brings only what takes it (_left_by)
             if not isinstance(amount, int):
                 return None
             total += amount
@@ -384,12 +385,6 @@ def _own_target(state: JSONObject, seat: str, order: Order) -> str | None:
     return (
         f"{target} is your own area now: the attack fails unless it is taken from you by an earlier "
         "action; to send armies there, MOVE"
-    )
-
-
-def _brings_armies(order: Order, code: str) -> bool:
-    return (order.verb in ("RESERVE", "LEVY") and order.args[1] == code) or (
-        order.verb in ("MOVE", "ATTACK") and order.args[2] == code
     )
 
 
@@ -556,47 +551,71 @@ def _grown_again(orders: list[Order]) -> list[Problem]:
 
 
 def _capture_warning(state: JSONObject, seat: str, order: Order, orders: list[Order]) -> str | None:
-    """An action on an area that is not the seat's now, which the check takes because an earlier
-    ATTACK of the seat's may capture it, when none of those attacks can, as the map stands and
-    with the most armies its earlier actions bring: the action fails unless the map changes first
-    (another country's attack weakens the area, a defence order of its owner's lets it in)."""
-    number, where, where_to, _ = order.args
+    """An action that counts on the seat's earlier ATTACK on an area and that the attack, as the
+    map stands and with the most armies its earlier actions bring, leaves to fail: an action on
+    the area when no such attack can take it, a MOVE or ATTACK from it of more armies than the
+    attack leaves there, an ATTACK on it when an earlier one takes it (an attack on one's own area
+    fails). Warnings: another country's attack or a defence order of the owner's may change the
+    battle first."""
+    number, where, where_to, amount = order.args
     areas = state["areas"]
     codes = [] if order.verb in DEFENCE or order.verb in ("ARMY", "GIFT") else [where]
-    if order.verb == "MOVE":
+    if order.verb in ("MOVE", "ATTACK"):
         codes.append(where_to)
     for code in codes:
         if code not in areas or areas[code]["owner"] == seat:
             continue
         attacks = [o for o in orders if o.verb == "ATTACK" and o.args[2] == code and o.args[0] < number]
-        if attacks and all(_cannot_take(state, seat, o, orders) for o in attacks):
-            numbers = ", ".join(str(o.args[0]) for o in attacks)
+        left = [_left_by(state, seat, o, orders) for o in attacks]
+        if not attacks or None in left:
+            continue
+        numbers = ", ".join(str(o.args[0]) for o in attacks)
+        if order.verb == "ATTACK" and code == where_to:
+            # Taken for sure only with the armies there now: what earlier actions bring is a most.
+            exact = [
+                n
+                for o, n in zip(attacks, left, strict=True)
+                if not _brought_at_most(state, seat, orders, o.args[0], o.args[1])
+            ]
+            if any(exact):
+                return f"your attack at action {numbers} takes {code} as the map stands: this ATTACK on it then fails, as one on your own area"
+            continue
+        if not any(left):
             return (
                 f"{code} is not yours now and your attack on it (action {numbers}) cannot take it as the map "
                 f"stands: this {order.verb} fails unless it does"
             )
+        extra = _brought_at_most(state, seat, orders, number, code)
+        if order.verb in ("MOVE", "ATTACK") and code == where and extra is not None:
+            most = max(n or 0 for n in left) + extra
+            if (isinstance(amount, int) and amount > most) or resolve_amount(amount, most)[0] < 1:
+                return (
+                    f"your attack at action {numbers} takes {code} as the map stands with at most {most - extra} "
+                    f"armies left there, and your earlier actions bring at most {extra} more: {amount} of them "
+                    f"makes this {order.verb} fail"
+                )
     return None
 
 
-def _cannot_take(state: JSONObject, seat: str, attack: Order, orders: list[Order]) -> bool:
-    """Whether an ATTACK of the seat's fails as the map stands, with the most armies its earlier
-    actions bring to the attack's start (false when that is not known now)."""
+def _left_by(state: JSONObject, seat: str, attack: Order, orders: list[Order]) -> int | None:
+    """The armies an ATTACK of the seat's leaves in the area it takes, as the map stands and with
+    the most armies its earlier actions bring to the attack's start: 0 when it cannot take it,
+    None when that is not known now."""
     number, source, target, amount = attack.args
     areas = state["areas"]
-    if source not in areas or areas[source]["owner"] != seat:
-        return False
+    if source not in areas or areas[source]["owner"] != seat or areas[target]["owner"] == seat:
+        return None
     extra = _brought_at_most(state, seat, orders, number, source)
     if extra is None:
-        return False
+        return None
     most = areas[source]["armies"] + extra
     attacking, why = resolve_amount(amount, most)
     if why or attacking < 1:
-        return True
+        return 0
     area = areas[target]
-    battle = Battle(
-        attacking, area["armies"], area["population"], area["fort"], Board.of(state).terrain(target).defence
-    )
-    return not battle.captured
+    terrain = Board.of(state).terrain(target)
+    battle = Battle(attacking, area["armies"], area["population"], area["fort"], terrain.defence)
+    return battle.survivors if battle.captured else 0
 
 
 def _may_capture(orders: list[Order], number: int, code: str) -> bool:

@@ -302,6 +302,28 @@ def test_empires_warns_of_an_action_the_bps_left_after_the_earlier_ones_do_not_p
     ]
 
 
+def test_empires_warns_of_more_armies_than_a_capture_leaves_and_of_an_attack_on_what_an_earlier_one_takes():
+    # 10 armies against MID's defence of 5 (3 armies, population 2) take it with 8 left there
+    # (D-EMP-5): a MOVE of 9 from it fails, and so does a second ATTACK on it, now the seat's own.
+    state = new_state("empires", "duchies", ["AL", "BR"])
+    state["countries"]["AL"]["bps"] = 100  # the ARMY fillers that use up the 16 actions are paid for
+    state["areas"]["HIL"].update(owner="AL", armies=20)
+    state["areas"]["MID"].update(owner="neutral", armies=3, population=2, fort=0)
+    rest = [f"{n} ARMY - - 1" for n in range(4, 17)]
+    assert warned("empires", state, "AL", "1 ATTACK HIL MID 10", "2 MOVE MID HIL 9", "3 ATTACK HIL MID 5", *rest) == [
+        (
+            2,
+            "your attack at action 1 takes MID as the map stands with at most 8 armies left there, and your "
+            "earlier actions bring at most 0 more: 9 of them makes this MOVE fail",
+        ),
+        (
+            3,
+            "your attack at action 1 takes MID as the map stands: this ATTACK on it then fails, as one on your own area",
+        ),
+    ]
+    assert warned("empires", state, "AL", "1 ATTACK HIL MID 10", "2 MOVE MID HIL 8", "3 GROW FEN", *rest) == []
+
+
 def test_empires_warns_of_an_attack_on_an_area_of_your_own_and_takes_the_file():
     # Another country may take the area by an earlier action of the turn (D-ALL-3): a warning.
     state = new_state("empires", "duchies", ["AL", "BR"])
