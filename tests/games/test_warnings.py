@@ -222,11 +222,19 @@ def test_conqueror_winter_estimate_pays_the_soldiers_bought_this_turn():
 # Empires
 
 
-def test_empires_warns_of_more_armies_than_an_area_will_hold_and_an_attack_that_cannot_capture():
+def hill_and_midmarch(armies: int) -> dict:
+    """Duchies with AL's Hilltop holding `armies` next to a neutral Midmarch that defends with 5
+    (3 armies, population 2, no fort, plains); AL's BPs pay for the ARMY fillers that use up
+    the 16 actions."""
     state = new_state("empires", "duchies", ["AL", "BR"])
-    state["countries"]["AL"]["bps"] = 100  # the ARMY fillers that use up the 16 actions are paid for
-    state["areas"]["HIL"].update(owner="AL", armies=2)
+    state["countries"]["AL"]["bps"] = 100
+    state["areas"]["HIL"].update(owner="AL", armies=armies)
     state["areas"]["MID"].update(owner="neutral", armies=3, population=2, fort=0)
+    return state
+
+
+def test_empires_warns_of_more_armies_than_an_area_will_hold_and_an_attack_that_cannot_capture():
+    state = hill_and_midmarch(2)
     rest = [f"{n} ARMY - - 1" for n in range(3, 17)]
     assert warned("empires", state, "AL", "1 GROW FEN", "2 ATTACK HIL MID 5", *rest) == [
         (2, "HIL has 2 armies and no earlier action of yours brings more: asking for 5 makes the order fail")
@@ -260,10 +268,7 @@ def test_empires_warns_of_more_armies_than_an_area_will_hold_and_an_attack_that_
 def test_empires_warns_of_an_action_from_an_area_its_attack_cannot_take_and_of_all_of_nothing():
     # The check takes an action on an area an earlier ATTACK of the seat's may capture (D-ALL-3);
     # when no such attack can, as the map stands, the action fails with it: a warning is due.
-    state = new_state("empires", "duchies", ["AL", "BR"])
-    state["countries"]["AL"]["bps"] = 100  # the ARMY fillers that use up the 16 actions are paid for
-    state["areas"]["HIL"].update(owner="AL", armies=2)
-    state["areas"]["MID"].update(owner="neutral", armies=3, population=2, fort=0)
+    state = hill_and_midmarch(2)
     rest = [f"{n} ARMY - - 1" for n in range(3, 17)]
     found = warned("empires", state, "AL", "1 ATTACK HIL MID ALL", "2 MOVE MID HIL 1", *rest)
     assert [line for line, _ in found] == [1, 2] and found[1] == (
@@ -305,10 +310,7 @@ def test_empires_warns_of_an_action_the_bps_left_after_the_earlier_ones_do_not_p
 def test_empires_warns_of_more_armies_than_a_capture_leaves_and_of_an_attack_on_what_an_earlier_one_takes():
     # 10 armies against MID's defence of 5 (3 armies, population 2) take it with 8 left there
     # (D-EMP-5): a MOVE of 9 from it fails, and so does a second ATTACK on it, now the seat's own.
-    state = new_state("empires", "duchies", ["AL", "BR"])
-    state["countries"]["AL"]["bps"] = 100  # the ARMY fillers that use up the 16 actions are paid for
-    state["areas"]["HIL"].update(owner="AL", armies=20)
-    state["areas"]["MID"].update(owner="neutral", armies=3, population=2, fort=0)
+    state = hill_and_midmarch(20)
     rest = [f"{n} ARMY - - 1" for n in range(4, 17)]
     assert warned("empires", state, "AL", "1 ATTACK HIL MID 10", "2 MOVE MID HIL 9", "3 ATTACK HIL MID 5", *rest) == [
         (
@@ -377,13 +379,8 @@ def test_empires_warns_of_a_fortify_raze_or_levy_bound_to_fail_and_takes_the_fil
         )
         == []
     ), "an earlier action of the seat's that changes the fort or the population leaves it to the turn"
-
-
-def test_empires_warns_of_a_fortify_raze_or_levy_its_earlier_twin_leaves_nothing_to_do():
     # The seat's own earlier FORTIFY, RAZE or LEVY of an area changes it as the turn will: a
     # second one that then has nothing to act on fails, so it is warned of as the first would be.
-    state = new_state("empires", "duchies", ["AL", "BR"])
-    state["countries"]["AL"]["bps"] = 100  # the ARMY fillers that use up the 16 actions are paid for
     state["areas"]["ALB"].update(fort=2)
     state["areas"]["HIL"].update(fort=1, population=2)
     rest = [f"{n} ARMY - - 1" for n in range(7, 17)]
