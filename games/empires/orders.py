@@ -482,6 +482,15 @@ def _short_of_bps(state: JSONObject, seat: str, orders: list[Order]) -> list[Pro
         cost: int | None = None  # None: free, or not known now
         if order.verb == "ARMY":
             count, why = resolve_amount(amount, bps // ARMY_COST)
+            if isinstance(amount, str) and amount != "ALL" and count < 1 <= bps // ARMY_COST:
+                found.append(
+                    Problem(
+                        order.line,
+                        f"you will have {bps} BPs when this ARMY comes, after your earlier actions, enough for "
+                        f"{bps // ARMY_COST}: {amount} of them is none, so it fails unless a gift reaches you first",
+                    )
+                )
+                continue
             cost = ARMY_COST * (amount if why and isinstance(amount, int) else max(count, 1))
         elif order.verb == "RESERVE":
             count, why = resolve_amount(

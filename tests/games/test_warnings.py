@@ -292,6 +292,16 @@ def test_empires_warns_of_an_action_the_bps_left_after_the_earlier_ones_do_not_p
     state = new_state("empires", "duchies", ["AL", "BR"])
     state["countries"]["AL"]["bps"] = 7
     state["areas"]["ALB"].update(fort=0)
+    # AB-1 of the 1 army that 5 BPs buy is none: the ARMY fails as surely as one too dear.
+    assert [
+        (line, message) for line, message in warned("empires", state, "AL", "1 FORTIFY ALB", "2 ARMY - - AB-1") if line
+    ] == [
+        (
+            2,
+            "you will have 5 BPs when this ARMY comes, after your earlier actions, enough for 1: AB-1 of them is "
+            "none, so it fails unless a gift reaches you first",
+        )
+    ]
     found = warned(
         "empires", state, "AL", "1 FORTIFY ALB", "2 FORTIFY ALB", "3 ARMY - - 1", "4 GIFT - BR 1", "5 ARMY - - 1"
     )
