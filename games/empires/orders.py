@@ -469,6 +469,8 @@ def _short_of_bps(state: JSONObject, seat: str, orders: list[Order]) -> list[Pro
     seat's own BPs are used, which its report shows it (D-ALL-5)."""
     from .actions import ARMY_COST, MOVE_COST, RESERVE_COST  # actions imports this module
 
+    if not orders:
+        return []
     board = Board.of(state)
     areas = state["areas"]
     bps: int = state["countries"][seat]["bps"]
