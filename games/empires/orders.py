@@ -16,6 +16,9 @@ from .board import Board, nation
 
 MAX_ACTIONS = 16
 MAX_FORT = 3  # FORTIFY: "max 3" (D-EMP-4)
+ARMY_COST = 3  # "ARMY builds armies into the army reserve at 3 BPs each"
+RESERVE_COST = 1  # rule D-EMP-4
+MOVE_COST = 1  # rule D-EMP-4: "A MOVE or an ATTACK costs 1 BP"
 VERBS = (
     "LEVY",
     "ARMY",
@@ -467,8 +470,6 @@ def _short_of_bps(state: JSONObject, seat: str, orders: list[Order]) -> list[Pro
     paid for as the turn would carry them out on its own areas as they stand (one it cannot pay
     for fails and costs nothing): the order fails unless a gift reaches the seat first. Only the
     seat's own BPs are used, which its report shows it (D-ALL-5)."""
-    from .actions import ARMY_COST, MOVE_COST, RESERVE_COST  # actions imports this module
-
     if not orders:
         return []
     board = Board.of(state)
