@@ -11,11 +11,7 @@ from gm.core.model import Event, JSONObject, Order
 
 from .battle import Battle
 from .board import NEUTRAL, Board, nation, nations, plural
-from .orders import MAX_FORT, Amount, resolve_amount
-
-ARMY_COST = 3  # "ARMY builds armies into the army reserve at 3 BPs each"
-RESERVE_COST = 1  # rule D-EMP-4
-MOVE_COST = 1  # rule D-EMP-4: "A MOVE or an ATTACK costs 1 BP"
+from .orders import ARMY_COST, MAX_FORT, MOVE_COST, RESERVE_COST, Amount, resolve_amount
 
 
 class Turn:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from gm.core import census, victory, vp
 from gm.core.model import JSONObject
 
-from .actions import ARMY_COST, Turn, build
+from .actions import Turn, build
 from .board import NEUTRAL, alive, income, nation, plural, supply
+from .orders import ARMY_COST
 
 
 def end_turn(turn: Turn) -> None:

@@ -23,9 +23,8 @@ from fractions import Fraction
 
 from gm.core.model import Event, JSONObject, Order, TurnResult
 
-from .actions import ARMY_COST, MOVE_COST, RESERVE_COST
 from .board import NEUTRAL, income, owned, supply
-from .orders import MAX_FORT
+from .orders import ARMY_COST, MAX_FORT, MOVE_COST, RESERVE_COST
 from .terrain import TERRAINS
 from .view import view
 

@@ -16,6 +16,9 @@ from .board import Board, nation
 
 MAX_ACTIONS = 16
 MAX_FORT = 3  # FORTIFY: "max 3" (D-EMP-4)
+ARMY_COST = 3  # "ARMY builds armies into the army reserve at 3 BPs each"
+RESERVE_COST = 1  # rule D-EMP-4
+MOVE_COST = 1  # rule D-EMP-4: "A MOVE or an ATTACK costs 1 BP"
 VERBS = (
     "LEVY",
     "ARMY",
@@ -272,6 +275,9 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
     ]
     found += _grown_again(listed)
     found += [Problem(o.line, w) for o in listed if (w := _bound_to_fail(state, seat, o, listed))]
+    found += [Problem(o.line, w) for o in listed if (w := _reserve_warning(state, seat, o, listed))]
+    found += [Problem(o.line, w) for o in listed if (w := _capture_warning(state, seat, o, listed))]
+    found += _short_of_bps(state, seat, listed)
     used = len({o.args[0] for o in orders if o.args and isinstance(o.args[0], int)})
     if used < MAX_ACTIONS:
         found.append(
@@ -286,24 +292,97 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
 
 def _armies_warning(state: JSONObject, seat: str, order: Order, orders: list[Order]) -> str | None:
     """A MOVE or ATTACK that asks for more armies than its area will hold, or an ATTACK too weak
-    to capture, as the map stands and unless an earlier action of the seat brings armies in."""
+    to capture, as the map stands and with the most the seat's earlier actions can bring in."""
     number, source, target, amount = order.args
     areas = state["areas"]
     if source not in areas or target not in areas or areas[source]["owner"] != seat:
         return None
-    if any(o.args[0] < number and _brings_armies(o, source) for o in orders):
-        return None  # what reaches the source first is not known now
     present = areas[source]["armies"]
-    if isinstance(amount, int) and amount > present:
+    extra = _brought_at_most(state, seat, orders, number, source)
+    if extra is None:
+        return None  # what reaches the source first is not known now
+    most = present + extra
+    armies = f"{source} has {present} {'army' if present == 1 else 'armies'}"
+    brings = f"your earlier actions bring at most {extra} more" if extra else "no earlier action of yours brings more"
+    if isinstance(amount, int) and amount > most:
         # DECISIONS.md, the order line: "An explicit number larger than what is there makes the
         # order fail."
-        return (
-            f"{source} has {present} {'army' if present == 1 else 'armies'} and no earlier action of "
-            f"yours brings more: asking for {amount} makes the order fail"
-        )
-    if order.verb != "ATTACK" or areas[target]["owner"] == seat:
+        return f"{armies} and {brings}: asking for {amount} makes the order fail"
+    if resolve_amount(amount, most)[0] < 1:
+        return f"{armies} and {brings}: {amount} of them is none, so the order fails"
+    if order.verb != "ATTACK" or areas[target]["owner"] == seat or extra:
         return None
     return _too_weak(state, target, resolve_amount(amount, present)[0])
+
+
+def _brought_at_most(state: JSONObject, seat: str, orders: list[Order], number: int, code: str) -> int | None:
+    """The most armies the seat's actions before `number` can add to its area `code`: a RESERVE
+    or LEVY of a written number brings that many if the reserve or half the population can hold
+    it (else it fails and brings none), ALL what they can hold; a MOVE of a written number that
+    many. None when it cannot be bounded now: a MOVE of ALL (what reaches its start first), a
+    RESERVE after an ARMY of ALL (the BPs a gift brings), a RETREAT onto the area (another
+    country's attack sets it off). An ATTACK on the area brings nothing here: on the seat's own
+    area it fails, and what takes another's is counted by _left_by."""
+    earlier = [o for o in orders if o.args[0] < number]
+    if any(o.verb == "RETREAT" and o.args[2] == code for o in orders):
+        return None
+    population = state["areas"][code]["population"] + sum(1 for o in earlier if o.verb == "GROW" and o.args[1] == code)
+    total = 0
+    for order in earlier:
+        _, where, where_to, amount = order.args
+        if order.verb in ("RESERVE", "LEVY") and where == code:
+            if order.verb == "RESERVE":
+                room = _reserve_at_most(state, seat, orders, order.args[0])
+                if room is None:
+                    return None
+            else:
+                room = population // 2
+            total += resolve_amount(amount, room)[0]
+        elif order.verb == "MOVE" and where_to == code:  # an ATTACK brings only what takes it (_left_by)
+            if not isinstance(amount, int):
+                return None
+            total += amount
+    return total
+
+
+def _reserve_at_most(state: JSONObject, seat: str, orders: list[Order], number: int) -> int | None:
+    """The reserve at the seat's action `number`, as its earlier actions leave it if they are
+    carried out as written: today's, plus what its ARMY actions raise, less what its RESERVE
+    actions place. None after an ARMY of ALL or AB-n, which raises what the BPs of the moment
+    (a gift included) allow."""
+    reserve: int = state["countries"][seat]["reserve"]
+    for order in sorted(orders, key=lambda o: o.args[0]):
+        if order.args[0] >= number:
+            break
+        amount = order.args[3]
+        if order.verb == "ARMY":
+            if not isinstance(amount, int):
+                return None
+            reserve += amount
+        elif order.verb == "RESERVE":
+            reserve -= resolve_amount(amount, reserve)[0]
+    return reserve
+
+
+def _reserve_warning(state: JSONObject, seat: str, order: Order, orders: list[Order]) -> str | None:
+    """A RESERVE of more armies than the reserve will hold: it grows only by the seat's own ARMY
+    actions, so with those of a written number the order fails when it comes."""
+    number, _, _, amount = order.args
+    if order.verb != "RESERVE":
+        return None
+    reserve = _reserve_at_most(state, seat, orders, number)
+    if reserve is None:
+        return None
+    now = state["countries"][seat]["reserve"]
+    earlier = any(o.verb in ("ARMY", "RESERVE") and o.args[0] < number for o in orders)
+    holds = f"your reserve holds {now}" + (
+        f", {reserve} after your earlier ARMY and RESERVE actions" if earlier else ""
+    )
+    if isinstance(amount, int) and amount > reserve:
+        return f"{holds}: placing {amount} makes this RESERVE fail"
+    if resolve_amount(amount, reserve)[0] < 1:
+        return f"{holds}: {amount} of it is none, so this RESERVE fails"
+    return None
 
 
 def _own_target(state: JSONObject, seat: str, order: Order) -> str | None:
@@ -316,12 +395,6 @@ def _own_target(state: JSONObject, seat: str, order: Order) -> str | None:
     return (
         f"{target} is your own area now: the attack fails unless it is taken from you by an earlier "
         "action; to send armies there, MOVE"
-    )
-
-
-def _brings_armies(order: Order, code: str) -> bool:
-    return (order.verb in ("RESERVE", "LEVY") and order.args[1] == code) or (
-        order.verb in ("MOVE", "ATTACK") and order.args[2] == code
     )
 
 
@@ -355,28 +428,122 @@ def _twice(order: Order, seen: dict[tuple[str, str], int]) -> str | None:
 
 def _bound_to_fail(state: JSONObject, seat: str, order: Order, orders: list[Order]) -> str | None:
     """A FORTIFY, RAZE or LEVY of an area of the seat's that cannot be carried out as the area
-    stands: a fort changes only by its owner's FORTIFY and RAZE, and the population grows only
-    by its GROW, so unless an earlier action of the seat's does that, the order fails."""
+    stands, after the seat's earlier FORTIFY, RAZE or LEVY there if they are carried out: a fort
+    changes only by its owner's FORTIFY and RAZE, and the population grows only by its GROW, so
+    unless an earlier action of the seat's goes the other way, the order fails."""
     number, where, _, amount = order.args
     area = state["areas"].get(where) if isinstance(where, str) else None
     if order.verb not in ("FORTIFY", "RAZE", "LEVY") or area is None or area["owner"] != seat:
         return None
-    earlier = {o.verb for o in orders if o.args[0] < number and o.args[1] == where}
-    if order.verb == "FORTIFY" and area["fort"] >= MAX_FORT and "RAZE" not in earlier:
-        return (
-            f"the fort of {where} is at level {MAX_FORT}, the highest, and no earlier RAZE of yours "
-            "lowers it: this FORTIFY fails"
-        )
+    before = [o for o in sorted(orders, key=lambda o: o.args[0]) if o.args[0] < number and o.args[1] == where]
+    earlier = {o.verb for o in before}
+    same = [o for o in before if o.verb == order.verb]
+    yours = f" and your earlier {order.verb} {'actions' if len(same) > 1 else 'action'}"
+    ending = "" if len(same) > 1 else "s"  # "actions raise", "action raises"
+    if order.verb == "FORTIFY" and "RAZE" not in earlier and area["fort"] + len(same) >= MAX_FORT:
+        if not same:
+            return (
+                f"the fort of {where} is at level {MAX_FORT}, the highest, and no earlier RAZE of yours "
+                "lowers it: this FORTIFY fails"
+            )
+        return f"the fort of {where} is at level {area['fort']}{yours} raise{ending} it to {MAX_FORT}, the highest: this FORTIFY fails"
     if order.verb == "RAZE" and "FORTIFY" not in earlier:
-        levels, why = resolve_amount(amount, area["fort"])
-        if why or levels < 1:
+        fort = area["fort"]
+        for raze in same:
+            fort -= resolve_amount(raze.args[3], fort)[0]
+        levels, why = resolve_amount(amount, fort)
+        if (why or levels < 1) and not same:
             return f"the fort of {where} is at level {area['fort']} and no earlier FORTIFY of yours raises it: this RAZE fails"
+        if why or levels < 1:
+            return f"the fort of {where} is at level {area['fort']}{yours} leave{ending} {fort}: this RAZE fails"
     if order.verb == "LEVY" and "GROW" not in earlier:
-        half = area["population"] // 2
+        population = area["population"]
+        for levy in same:
+            population -= resolve_amount(levy.args[3], population // 2)[0]
+        half = population // 2
         count, why = resolve_amount(amount, half)
-        if why or count < 1:
+        if (why or count < 1) and not same:
             return f"half the population of {where} is {half} and no earlier GROW of yours adds to it: this LEVY fails"
+        if why or count < 1:
+            return (
+                f"the population of {where} is {area['population']}{yours} leave{ending} {population}, half of it "
+                f"{half}, and no earlier GROW of yours adds to it: this LEVY fails"
+            )
     return None
+
+
+def _short_of_bps(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+    """Actions that cost more BPs than the seat will have when they come, its earlier actions
+    paid for as the turn would carry them out on its own areas as they stand (one it cannot pay
+    for fails and costs nothing): the order fails unless a gift reaches the seat first. Only the
+    seat's own BPs are used, which its report shows it (D-ALL-5)."""
+    if not orders:
+        return []
+    board = Board.of(state)
+    areas = state["areas"]
+    bps: int = state["countries"][seat]["bps"]
+    reserve: int = state["countries"][seat]["reserve"]
+    population = {code: area["population"] for code, area in areas.items() if area["owner"] == seat}
+    fort = {code: areas[code]["fort"] for code in population}
+    grown: set[str] = set()
+    found = []
+    for order in orders:
+        _, where, _, amount = order.args
+        cost: int | None = None  # None: free, or not known now
+        if order.verb == "ARMY":
+            count, why = resolve_amount(amount, bps // ARMY_COST)
+            if isinstance(amount, str) and amount != "ALL" and count < 1 <= bps // ARMY_COST:
+                found.append(
+                    Problem(
+                        order.line,
+                        f"you will have {bps} BPs when this ARMY comes, after your earlier actions, enough for "
+                        f"{bps // ARMY_COST}: {amount} of them is none, so it fails unless a gift reaches you first",
+                    )
+                )
+                continue
+            cost = ARMY_COST * (amount if why and isinstance(amount, int) else max(count, 1))
+        elif order.verb == "RESERVE":
+            count, why = resolve_amount(
+                amount, min(reserve, bps // RESERVE_COST) if amount == "ALL" or isinstance(amount, str) else reserve
+            )
+            cost = None if why or count < 1 else count * RESERVE_COST
+        elif order.verb in ("MOVE", "ATTACK"):
+            cost = MOVE_COST
+        elif order.verb == "GIFT":
+            count, why = resolve_amount(amount, bps)
+            cost = amount if why and isinstance(amount, int) else (count or None)
+        elif where in population and order.verb == "GROW" and where not in grown:
+            cost = population[where] + board.terrain(where).grow
+        elif where in fort and order.verb == "FORTIFY" and fort[where] < MAX_FORT:
+            cost = 2 * (fort[where] + 1)  # rule D-EMP-4: 2 BPs times the new level
+        elif where in fort and order.verb == "RAZE":
+            levels, why = resolve_amount(amount, fort[where])
+            cost = None if why or levels < 1 else levels
+        elif where in population and order.verb == "LEVY":
+            count, why = resolve_amount(amount, population[where] // 2)
+            population[where] -= 0 if why else count
+        if cost is None:
+            continue
+        if cost > bps:
+            found.append(
+                Problem(
+                    order.line,
+                    f"this {order.verb} costs {cost} BP{'' if cost == 1 else 's'} and you will have {bps} "
+                    "when it comes, after your earlier actions: it fails unless a gift reaches you first",
+                )
+            )
+            continue
+        bps -= cost
+        if order.verb == "ARMY":
+            reserve += cost // ARMY_COST
+        elif order.verb == "RESERVE":
+            reserve -= cost // RESERVE_COST
+        elif order.verb == "GROW":
+            population[where] += 1
+            grown.add(where)
+        elif order.verb in ("FORTIFY", "RAZE"):
+            fort[where] += 1 if order.verb == "FORTIFY" else -cost
+    return found
 
 
 def _grown_again(orders: list[Order]) -> list[Problem]:
@@ -400,6 +567,74 @@ def _grown_again(orders: list[Order]) -> list[Problem]:
         else:
             first[where] = number
     return found
+
+
+def _capture_warning(state: JSONObject, seat: str, order: Order, orders: list[Order]) -> str | None:
+    """An action that counts on the seat's earlier ATTACK on an area and that the attack, as the
+    map stands and with the most armies its earlier actions bring, leaves to fail: an action on
+    the area when no such attack can take it, a MOVE or ATTACK from it of more armies than the
+    attack leaves there, an ATTACK on it when an earlier one takes it (an attack on one's own area
+    fails). Warnings: another country's attack or a defence order of the owner's may change the
+    battle first."""
+    number, where, where_to, amount = order.args
+    areas = state["areas"]
+    codes = [] if order.verb in DEFENCE or order.verb in ("ARMY", "GIFT") else [where]
+    if order.verb in ("MOVE", "ATTACK"):
+        codes.append(where_to)
+    for code in codes:
+        if code not in areas or areas[code]["owner"] == seat:
+            continue
+        attacks = [o for o in orders if o.verb == "ATTACK" and o.args[2] == code and o.args[0] < number]
+        left = [_left_by(state, seat, o, orders) for o in attacks]
+        if not attacks or None in left:
+            continue
+        numbers = ", ".join(str(o.args[0]) for o in attacks)
+        if order.verb == "ATTACK" and code == where_to:
+            # Taken for sure only with the armies there now: what earlier actions bring is a most.
+            exact = [
+                n
+                for o, n in zip(attacks, left, strict=True)
+                if not _brought_at_most(state, seat, orders, o.args[0], o.args[1])
+            ]
+            if any(exact):
+                return f"your attack at action {numbers} takes {code} as the map stands: this ATTACK on it then fails, as one on your own area"
+            continue
+        if not any(left):
+            return (
+                f"{code} is not yours now and your attack on it (action {numbers}) cannot take it as the map "
+                f"stands: this {order.verb} fails unless it does"
+            )
+        extra = _brought_at_most(state, seat, orders, number, code)
+        if order.verb in ("MOVE", "ATTACK") and code == where and extra is not None:
+            most = max(n or 0 for n in left) + extra
+            if (isinstance(amount, int) and amount > most) or resolve_amount(amount, most)[0] < 1:
+                return (
+                    f"your attack at action {numbers} takes {code} as the map stands with at most {most - extra} "
+                    f"armies left there, and your earlier actions bring at most {extra} more: {amount} of them "
+                    f"makes this {order.verb} fail"
+                )
+    return None
+
+
+def _left_by(state: JSONObject, seat: str, attack: Order, orders: list[Order]) -> int | None:
+    """The armies an ATTACK of the seat's leaves in the area it takes, as the map stands and with
+    the most armies its earlier actions bring to the attack's start: 0 when it cannot take it,
+    None when that is not known now."""
+    number, source, target, amount = attack.args
+    areas = state["areas"]
+    if source not in areas or areas[source]["owner"] != seat or areas[target]["owner"] == seat:
+        return None
+    extra = _brought_at_most(state, seat, orders, number, source)
+    if extra is None:
+        return None
+    most = areas[source]["armies"] + extra
+    attacking, why = resolve_amount(amount, most)
+    if why or attacking < 1:
+        return 0
+    area = areas[target]
+    terrain = Board.of(state).terrain(target)
+    battle = Battle(attacking, area["armies"], area["population"], area["fort"], terrain.defence)
+    return battle.survivors if battle.captured else 0
 
 
 def _may_capture(orders: list[Order], number: int, code: str) -> bool:

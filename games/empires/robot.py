@@ -6,10 +6,9 @@ from random import Random
 
 from gm.core.model import JSONObject, Order
 
-from .actions import ARMY_COST, MOVE_COST, RESERVE_COST
 from .battle import needed_to_capture
 from .board import NEUTRAL, Board, owned
-from .orders import MAX_ACTIONS, Amount, make_order
+from .orders import ARMY_COST, MAX_ACTIONS, MOVE_COST, RESERVE_COST, Amount, make_order
 
 MAX_ATTACKS = 5  # a robot spreads its risk: a few attacks a turn, each sure on paper
 MARGIN = 1  # spare attackers against an unseen entrenchment or ambush

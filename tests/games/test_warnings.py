@@ -234,10 +234,19 @@ def test_conqueror_winter_estimate_pays_the_soldiers_bought_this_turn():
 # Empires
 
 
-def test_empires_warns_of_more_armies_than_an_area_will_hold_and_an_attack_that_cannot_capture():
+def hill_and_midmarch(armies: int) -> dict:
+    """Duchies with AL's Hilltop holding `armies` next to a neutral Midmarch that defends with 5
+    (3 armies, population 2, no fort, plains); AL's BPs pay for the ARMY fillers that use up
+    the 16 actions."""
     state = new_state("empires", "duchies", ["AL", "BR"])
-    state["areas"]["HIL"].update(owner="AL", armies=2)
+    state["countries"]["AL"]["bps"] = 100
+    state["areas"]["HIL"].update(owner="AL", armies=armies)
     state["areas"]["MID"].update(owner="neutral", armies=3, population=2, fort=0)
+    return state
+
+
+def test_empires_warns_of_more_armies_than_an_area_will_hold_and_an_attack_that_cannot_capture():
+    state = hill_and_midmarch(2)
     rest = [f"{n} ARMY - - 1" for n in range(3, 17)]
     assert warned("empires", state, "AL", "1 GROW FEN", "2 ATTACK HIL MID 5", *rest) == [
         (2, "HIL has 2 armies and no earlier action of yours brings more: asking for 5 makes the order fail")
@@ -247,16 +256,102 @@ def test_empires_warns_of_more_armies_than_an_area_will_hold_and_an_attack_that_
         "2 armies against a defence of 5 in MID (3 armies, population 2, "
         "fort 0, +0 for its terrain) cannot take it as the map stands"
     )
-    assert warned("empires", state, "AL", "1 RESERVE HIL - 3", "2 ATTACK HIL MID 5", *rest) == [], (
+    reserved = copy.deepcopy(state)
+    reserved["countries"]["AL"]["reserve"] = 3
+    assert warned("empires", reserved, "AL", "1 RESERVE HIL - 3", "2 ATTACK HIL MID 5", *rest) == [], (
         "an earlier action that brings armies in leaves the number to the turn"
     )
+    # The reserve grows only by the seat's own ARMY actions: with none before it, a RESERVE of
+    # more than the reserve holds fails, and brings nothing to the attack after it.
+    assert warned("empires", state, "AL", "1 RESERVE HIL - 3", "2 ATTACK HIL MID 5", *rest) == [
+        (1, "your reserve holds 0: placing 3 makes this RESERVE fail"),
+        (2, "HIL has 2 armies and no earlier action of yours brings more: asking for 5 makes the order fail"),
+    ]
+    assert warned("empires", reserved, "AL", "1 RESERVE HIL - 2", "2 ATTACK HIL MID 5", *rest) == [
+        (2, "HIL has 2 armies and your earlier actions bring at most 2 more: asking for 5 makes the order fail")
+    ]
+    assert warned("empires", state, "AL", "1 ARMY - - 1", "2 RESERVE HIL - 1", "3 RESERVE HIL - 1", *rest[1:]) == [
+        (3, "your reserve holds 0, 0 after your earlier ARMY and RESERVE actions: placing 1 makes this RESERVE fail")
+    ]
     unused = warned("empires", state, "AL", "1 GROW FEN", "2 ATTACK HIL MID 2")
     assert [line for line, _ in unused] == [0, 2] and unused[0][1].startswith("you use 2 of your 16 actions")
+
+
+def test_empires_warns_of_an_action_from_an_area_its_attack_cannot_take_and_of_all_of_nothing():
+    # The check takes an action on an area an earlier ATTACK of the seat's may capture (D-ALL-3);
+    # when no such attack can, as the map stands, the action fails with it: a warning is due.
+    state = hill_and_midmarch(2)
+    rest = [f"{n} ARMY - - 1" for n in range(3, 17)]
+    found = warned("empires", state, "AL", "1 ATTACK HIL MID ALL", "2 MOVE MID HIL 1", *rest)
+    assert [line for line, _ in found] == [1, 2] and found[1] == (
+        2,
+        "MID is not yours now and your attack on it (action 1) cannot take it as the map stands: "
+        "this MOVE fails unless it does",
+    )
+    strong = copy.deepcopy(state)
+    strong["areas"]["HIL"]["armies"] = 20
+    assert warned("empires", strong, "AL", "1 ATTACK HIL MID ALL", "2 MOVE MID HIL 1", *rest) == []
+    empty = copy.deepcopy(state)
+    empty["areas"]["HIL"]["armies"] = 0
+    assert warned("empires", empty, "AL", "1 ATTACK HIL MID ALL", "2 GROW FEN", *rest) == [
+        (1, "HIL has 0 armies and no earlier action of yours brings more: ALL of them is none, so the order fails")
+    ]
+
+
+def test_empires_warns_of_an_action_the_bps_left_after_the_earlier_ones_do_not_pay_for():
+    # An action that costs more than the seat has fails and costs nothing (D-ALL-3); only a gift
+    # can bring BPs during the turn, so it is a warning, counted after the earlier actions' costs.
+    state = new_state("empires", "duchies", ["AL", "BR"])
+    state["countries"]["AL"]["bps"] = 7
+    state["areas"]["ALB"].update(fort=0)
+    # AB-1 of the 1 army that 5 BPs buy is none: the ARMY fails as surely as one too dear.
+    assert [
+        (line, message) for line, message in warned("empires", state, "AL", "1 FORTIFY ALB", "2 ARMY - - AB-1") if line
+    ] == [
+        (
+            2,
+            "you will have 5 BPs when this ARMY comes, after your earlier actions, enough for 1: AB-1 of them is "
+            "none, so it fails unless a gift reaches you first",
+        )
+    ]
+    found = warned(
+        "empires", state, "AL", "1 FORTIFY ALB", "2 FORTIFY ALB", "3 ARMY - - 1", "4 GIFT - BR 1", "5 ARMY - - 1"
+    )
+    assert [(line, message) for line, message in found if line] == [
+        (
+            3,
+            "this ARMY costs 3 BPs and you will have 1 when it comes, after your earlier actions: it fails unless a gift reaches you first",
+        ),
+        (
+            5,
+            "this ARMY costs 3 BPs and you will have 0 when it comes, after your earlier actions: it fails unless a gift reaches you first",
+        ),
+    ]
+
+
+def test_empires_warns_of_more_armies_than_a_capture_leaves_and_of_an_attack_on_what_an_earlier_one_takes():
+    # 10 armies against MID's defence of 5 (3 armies, population 2) take it with 8 left there
+    # (D-EMP-5): a MOVE of 9 from it fails, and so does a second ATTACK on it, now the seat's own.
+    state = hill_and_midmarch(20)
+    rest = [f"{n} ARMY - - 1" for n in range(4, 17)]
+    assert warned("empires", state, "AL", "1 ATTACK HIL MID 10", "2 MOVE MID HIL 9", "3 ATTACK HIL MID 5", *rest) == [
+        (
+            2,
+            "your attack at action 1 takes MID as the map stands with at most 8 armies left there, and your "
+            "earlier actions bring at most 0 more: 9 of them makes this MOVE fail",
+        ),
+        (
+            3,
+            "your attack at action 1 takes MID as the map stands: this ATTACK on it then fails, as one on your own area",
+        ),
+    ]
+    assert warned("empires", state, "AL", "1 ATTACK HIL MID 10", "2 MOVE MID HIL 8", "3 GROW FEN", *rest) == []
 
 
 def test_empires_warns_of_an_attack_on_an_area_of_your_own_and_takes_the_file():
     # Another country may take the area by an earlier action of the turn (D-ALL-3): a warning.
     state = new_state("empires", "duchies", ["AL", "BR"])
+    state["countries"]["AL"]["bps"] = 100  # the ARMY fillers that use up the 16 actions are paid for
     state["areas"]["HIL"].update(owner="AL", armies=2)
     rest = [f"{n} ARMY - - 1" for n in range(2, 17)]
     assert warned("empires", state, "AL", "1 ATTACK ALB HIL 1", *rest) == [
@@ -270,6 +365,7 @@ def test_empires_warns_of_an_attack_on_an_area_of_your_own_and_takes_the_file():
 def test_empires_warns_of_a_second_grow_of_an_area_and_takes_the_file():
     # "Once per area per turn" counts the growth: the first GROW may fail when it comes (D-ALL-3).
     state = new_state("empires", "duchies", ["AL", "BR"])
+    state["countries"]["AL"]["bps"] = 100  # the ARMY fillers that use up the 16 actions are paid for
     rest = [f"{n} ARMY - - 1" for n in range(3, 17)]
     assert warned("empires", state, "AL", "1 GROW FEN", "2 GROW FEN", *rest) == [
         (2, "FEN already grows at action 1 (GROW once per area per turn): this one fails unless that one does")
@@ -280,6 +376,7 @@ def test_empires_warns_of_a_fortify_raze_or_levy_bound_to_fail_and_takes_the_fil
     # A fort changes only by its owner's FORTIFY and RAZE, population grows only by GROW: without
     # an earlier one of those, the order fails when it runs (D-ALL-3), so it is a warning.
     state = new_state("empires", "duchies", ["AL", "BR"])
+    state["countries"]["AL"]["bps"] = 100  # the ARMY fillers that use up the 16 actions are paid for
     state["areas"]["ALB"].update(fort=3)
     state["areas"]["HIL"].update(fort=0, population=3)
     rest = [f"{n} ARMY - - 1" for n in range(4, 17)]
@@ -304,6 +401,24 @@ def test_empires_warns_of_a_fortify_raze_or_levy_bound_to_fail_and_takes_the_fil
         )
         == []
     ), "an earlier action of the seat's that changes the fort or the population leaves it to the turn"
+    # The seat's own earlier FORTIFY, RAZE or LEVY of an area changes it as the turn will: a
+    # second one that then has nothing to act on fails, so it is warned of as the first would be.
+    state["areas"]["ALB"].update(fort=2)
+    state["areas"]["HIL"].update(fort=1, population=2)
+    rest = [f"{n} ARMY - - 1" for n in range(7, 17)]
+    lines = ("1 FORTIFY ALB", "2 FORTIFY ALB", "3 RAZE HIL", "4 RAZE HIL - 1", "5 LEVY HIL", "6 LEVY HIL")
+    assert warned("empires", state, "AL", *lines, *rest) == [
+        (
+            2,
+            "the fort of ALB is at level 2 and your earlier FORTIFY action raises it to 3, the highest: this FORTIFY fails",
+        ),
+        (4, "the fort of HIL is at level 1 and your earlier RAZE action leaves 0: this RAZE fails"),
+        (
+            6,
+            "the population of HIL is 2 and your earlier LEVY action leaves 1, half of it 0, and no earlier GROW "
+            "of yours adds to it: this LEVY fails",
+        ),
+    ]
 
 
 # ----------------------------------------------------------------------------------------------
