@@ -418,30 +418,6 @@ def _improve(plan: Plan, colour: str, vertex: int) -> str | None:
 
 
 def _fence(plan: Plan, vertex: int) -> str | None:
-    problem = _fence_problem(plan, vertex)
-    if problem is None:
-        building = plan.state["buildings"][str(vertex)]
-        if building.get("engineered"):
-            plan.maybe.append(
-                (
-                    plan.line,
-                    f"the PLAY ENGINEER before it fences the town at vertex {vertex}: FENCE {vertex} fails if that card is played",
-                )
-            )
-        building.update(fence=True, engineered=False)
-    return problem
-
-
-def _engineer(plan: Plan, vertex: int) -> str | None:
-    """The Engineer's fence, as FENCE's; whether the card is held is the turn's (W&W), so a FENCE
-    after it on the same town is a warning, not a problem."""
-    problem = _fence_problem(plan, vertex)
-    if problem is None:
-        plan.state["buildings"][str(vertex)]["engineered"] = True
-    return problem
-
-
-def _fence_problem(plan: Plan, vertex: int) -> str | None:
     building = plan.state["buildings"].get(str(vertex))
     if building is None or building["owner"] != plan.seat or building["kind"] != "town":
         return f"vertex {vertex} is not one of your towns"
@@ -454,6 +430,7 @@ def _fence_problem(plan: Plan, vertex: int) -> str | None:
         burnable = any(not b.get("wonder") and b["kind"] == "town" for b in fences)
         if not (burnable and plan.stands_if_freed("town", problem, "the dragon burns a town of yours with a fence")):
             return problem
+    building["fence"] = True
     return None
 
 
@@ -635,7 +612,6 @@ _CARD_CHECKS: dict[str, Callable[..., str | None]] = {
     "irrigation": _harvest("farm"),
     "mining": _harvest("mine"),
     "smith": _smith_check,
-    "engineer": _engineer,
 }
 
 

@@ -330,17 +330,3 @@ def test_a_smith_s_second_warrior_that_cannot_go_up_is_a_warning():
             "the warrior at vertex 18",
         )
     ]
-
-
-def test_the_engineer_is_checked_as_a_fence_and_a_fence_after_it_warns():
-    # Engineer: "a fence for free on your town": a vertex without the player's town always fails.
-    # A FENCE after it on the same town fails only if the card is played (W&W cards are not
-    # checked as held), so it passes with a warning.
-    state, parsed = case_state("ww-card-engineer", ["PLAY ENGINEER 18"])
-    assert [p.message for p in ruleset.check_orders(state, "RED", parsed)] == ["vertex 18 is not one of your towns"]
-    _, parsed = case_state("ww-card-engineer", ["PLAY ENGINEER 13", "FENCE 13"])
-    assert ruleset.check_orders(state, "RED", parsed) == []
-    assert (
-        2,
-        "the PLAY ENGINEER before it fences the town at vertex 13: FENCE 13 fails if that card is played",
-    ) in [(p.line, p.message) for p in ruleset.order_warnings(state, "RED", parsed)]
