@@ -23,7 +23,6 @@ from .trade import offer_problem
 from .turn import board_geometry, voice
 from .warnings import order_warnings as hand_warnings
 from .warriors import DRAGON_STEPS, PIECES_PER_LEVEL, route_from, warrior_place_problem, warriors_of
-from .wonders import STRATEGIC_LEVEL
 
 __all__ = ["parse_orders", "check_orders", "check_alone", "order_problem", "order_warnings", "Plan"]
 
@@ -93,7 +92,6 @@ class Plan:
         # every warrior and may burn towns), and the corners where this file puts a warrior.
         self.war = not alone and dragon_may_come(state, seat)
         self.placed: set[int] = set()
-        self.military = state["seats"][seat].get("improvements", {}).get("military", 0)
         self.maybe: list[tuple[int, str]] = []
 
     def stands_if_freed(self, what: str, message: str, unless: str, places: int = 1) -> bool:
@@ -403,7 +401,6 @@ def _improve(plan: Plan, colour: str, vertex: int) -> str | None:
     towns = [v for v, b in plan.state["buildings"].items() if b["owner"] == plan.seat and b["kind"] == "town"]
     if not towns:
         return "improvements need a town, and you have none"
-    plan.military += colour == "military"
     if vertex is not None and str(vertex) not in towns:
         # The turn builds the improvement all the same and puts a wonder it makes on the
         # lowest-numbered free town, so the file stands (rule D-ALL-3).
@@ -502,21 +499,10 @@ def _ready(plan: Plan, vertex: int) -> str | None:
 
 
 def _upgrade(plan: Plan, vertex: int) -> str | None:
-    problem = _own_warrior(plan, vertex) or _level_problem(plan, vertex)
+    problem = _own_warrior(plan, vertex)
     if problem is None:
         _stronger(plan, vertex)
     return problem
-
-
-def _level_problem(plan: Plan, vertex: int) -> str | None:
-    """A level no turn before the seat's can change: a mighty warrior stays mighty, and the
-    barracks are the seat's own improvements (those its file builds first count)."""
-    level = plan.state["warriors"][str(vertex)]["level"]
-    if level >= 3:
-        return f"the warrior at vertex {vertex} is mighty; it cannot be upgraded further"
-    if level == 2 and plan.military < STRATEGIC_LEVEL:
-        return f"a mighty warrior needs the barracks ({STRATEGIC_LEVEL} military improvements)"
-    return None
 
 
 def _stronger(plan: Plan, vertex: int) -> None:
@@ -531,6 +517,11 @@ def _stronger(plan: Plan, vertex: int) -> None:
 # What a card the seat plays does to the plan, where a later order of the file may depend on it:
 # the plan never stands stricter than the turn will (a village the card made a town takes
 # improvements and fences, a freed place takes a piece). A card's own failure is the turn's.
+def _smith(plan: Plan, *vertices: int) -> None:
+    for vertex in dict.fromkeys(v for v in vertices if v is not None):
+        _stronger(plan, vertex)
+
+
 def _diplomat(plan: Plan, edge: str, again: str | None = None) -> None:
     owner = plan.state["roads"].pop(edge, None)
     if owner == plan.seat and again is not None and again not in plan.state["roads"]:
@@ -560,12 +551,7 @@ def _intrigue(plan: Plan, vertex: int) -> None:
         del plan.state["warriors"][str(vertex)]
 
 
-def _crane(plan: Plan, colour: str, *rest: object) -> None:
-    plan.military += colour == "military"
-
-
 _PLAN_EFFECTS: dict[str, Callable[..., None]] = {
-    "crane": _crane,
     "warlord": _warlord,
     "deserter": _deserter,
     "diplomat": _diplomat,
@@ -589,19 +575,12 @@ def _harvest(kind: str) -> Callable[[Plan], str | None]:
     return check
 
 
-def _smith_check(plan: Plan, first: int, second: int | None = None) -> str | None:
-    """The first warrior decides whether the card is played; the second only whether it is
-    upgraded too, so what is wrong with it is a warning (the turn upgrades the first)."""
-    problem = _own_warrior(plan, first) or _level_problem(plan, first)
-    if problem:
-        return problem
-    _stronger(plan, first)
-    if second is not None and second != first:
-        problem = _own_warrior(plan, second) or _level_problem(plan, second)
+def _smith_check(plan: Plan, *vertices: int) -> str | None:
+    for vertex in dict.fromkeys(v for v in vertices if v is not None):
+        problem = _own_warrior(plan, vertex)
         if problem:
-            plan.maybe.append((plan.line, f"{problem}: the Smith upgrades only the warrior at vertex {first}"))
-        else:
-            _stronger(plan, second)
+            return problem
+    _smith(plan, *vertices)
     return None
 
 

@@ -317,16 +317,3 @@ def test_what_the_turn_passes_over_to_gm_s_choice_is_a_warning_not_a_problem():
             "lowest-numbered town without one",
         ),
     ]
-
-
-def test_a_smith_s_second_warrior_that_cannot_go_up_is_a_warning():
-    # The turn upgrades the first warrior and fails only the second (case ww-card-smith).
-    state, parsed = case_state("ww-card-smith")
-    assert ruleset.check_orders(state, "RED", parsed) == []
-    assert [(p.line, p.message) for p in ruleset.order_warnings(state, "RED", parsed)] == [
-        (
-            1,
-            "a mighty warrior needs the barracks (3 military improvements): the Smith upgrades only "
-            "the warrior at vertex 18",
-        )
-    ]
