@@ -103,6 +103,14 @@ class Plan:
         self.maybe.append((self.line, f"{message}: it fails unless {unless} before your turn"))
         return True
 
+    def doomed(self, message: str) -> str | None:
+        """An order the seat's own pieces already doom: a warning, not a problem (None). It fails
+        on its own when the turn runs and is reported (rule D-ALL-3), so it neither refuses the
+        seat's whole file nor makes a case written from the book see a problem; the plan goes on
+        as if it stood."""
+        self.maybe.append((self.line, f"{message}: this order will fail when the turn runs"))
+        return None
+
 
 def _may_be_freed(state: JSONObject, seat: str) -> dict[str, int]:
     """How many towns, roads and regular warriors of the seat's may leave the board before its
@@ -285,7 +293,7 @@ def _play(plan: Plan, card: str, *args: str | int) -> str | None:
         return "one Alchemist a turn: it sets the dice of your roll"
     plan.alchemist = plan.alchemist or card == "alchemist"
     if card == "inventor" and len(args) == 2 and args[0] == args[1]:
-        return "the Inventor swaps the numbers of two different tiles"
+        return plan.doomed("the Inventor swaps the numbers of two different tiles")
     _, kinds = CARD_ARGS[card]
     for kind, arg in zip(kinds, args):
         problem = _arg_problem(plan, card, kind, arg)
@@ -293,7 +301,8 @@ def _play(plan: Plan, card: str, *args: str | int) -> str | None:
             return problem
     check = _CARD_CHECKS.get(card)
     if check is not None:
-        return check(plan, *args)
+        doom = check(plan, *args)
+        return plan.doomed(doom) if doom else None
     effect = _PLAN_EFFECTS.get(card)
     if effect is not None:
         effect(plan, *args)
@@ -381,7 +390,7 @@ def _swapped_number(plan: Plan, code: str) -> str | None:
     tile = plan.state["board"]["tiles"][code]
     if code in plan.fogged or (tile["number"] is not None and tile["number"] not in FIXED_NUMBERS):
         return None
-    return f"the number of tile {code} may not move (the Inventor leaves no number, 2, 12, 6 and 8)"
+    return plan.doomed(f"the number of tile {code} may not move (the Inventor leaves no number, 2, 12, 6 and 8)")
 
 
 def _seat_problem(plan: Plan, code: str | None, chooser: str = "the robber") -> str | None:
@@ -420,13 +429,13 @@ def _fence(plan: Plan, vertex: int) -> str | None:
         return f"vertex {vertex} is not one of your towns"
     if building.get("fence"):
         # Only the dragon takes a fence, with its town, and then FENCE fails all the same.
-        return f"the town at vertex {vertex} has a fence already"
+        return plan.doomed(f"the town at vertex {vertex} has a fence already")
     fences = [b for b in plan.state["buildings"].values() if b["owner"] == plan.seat and b.get("fence")]
     if len(fences) >= FENCE_LIMIT:
         problem = f"you have {FENCE_LIMIT} fences, the most a player may build"
         burnable = any(not b.get("wonder") and b["kind"] == "town" for b in fences)
         if not (burnable and plan.stands_if_freed("town", problem, "the dragon burns a town of yours with a fence")):
-            return problem
+            return plan.doomed(problem)
     building["fence"] = True
     return None
 
@@ -476,7 +485,7 @@ def _activate(plan: Plan, vertex: int) -> str | None:
     elif warrior["active"]:
         problem = f"the warrior at vertex {vertex} is active already"
         if warrior.get("activated") == plan.state["round"] or not plan.war:
-            return problem
+            return plan.doomed(problem)
         plan.maybe.append((plan.line, f"{problem}: it fails unless the dragon's war deactivates it before your turn"))
     warrior.update(active=True, activated=plan.state["round"], woken=False)
     return None
@@ -490,16 +499,20 @@ def _ready(plan: Plan, vertex: int) -> str | None:
         return problem
     warrior = plan.state["warriors"][str(vertex)]
     if warrior.get("woken"):
-        return f"the warrior at vertex {vertex} is not active, and the Warlord activates it only to act next turn"
+        return plan.doomed(
+            f"the warrior at vertex {vertex} is not active, and the Warlord activates it only to act next turn"
+        )
     if not warrior["active"]:
-        return f"the warrior at vertex {vertex} is not active"
+        return plan.doomed(f"the warrior at vertex {vertex} is not active")
     if warrior.get("activated") == plan.state["round"]:
-        return f"the warrior at vertex {vertex} was activated this turn; it may act next turn"
+        return plan.doomed(f"the warrior at vertex {vertex} was activated this turn; it may act next turn")
     return None
 
 
 def _upgrade(plan: Plan, vertex: int) -> str | None:
     problem = _own_warrior(plan, vertex)
+    if problem is None and plan.state["warriors"][str(vertex)]["level"] >= 3:
+        return plan.doomed(f"the warrior at vertex {vertex} is mighty; it cannot be upgraded further")
     if problem is None:
         _stronger(plan, vertex)
     return problem
@@ -595,6 +608,7 @@ _CARD_CHECKS: dict[str, Callable[..., str | None]] = {
 
 
 def _move(plan: Plan, start: int, end: int) -> str | None:
+    warned = len(plan.maybe)
     problem = _ready(plan, start)
     if problem:
         return problem
@@ -602,9 +616,10 @@ def _move(plan: Plan, start: int, end: int) -> str | None:
         return f"{end} is not a vertex of this island (they are numbered 1 to {plan.geo.vertex_count})"
     if start == end:
         return "a warrior must move to another vertex"
-    problem = _destination_problem(plan, start, end)
-    if problem:
-        return problem
+    if len(plan.maybe) == warned:  # one warning an order: a warrior that cannot act says why
+        problem = _destination_problem(plan, start, end)
+        if problem:
+            return problem
     warrior = plan.state["warriors"].pop(str(start))
     plan.state["warriors"][str(end)] = {**warrior, "active": False}
     plan.placed.add(end)
@@ -618,12 +633,12 @@ def _destination_problem(plan: Plan, start: int, end: int) -> str | None:
     now may be displaced by a player before the seat)."""
     if not plan.war:
         if end not in route_from(plan.state, plan.geo, plan.seat, start):
-            return f"vertex {end} cannot be reached along your roads"
+            return plan.doomed(f"vertex {end} cannot be reached along your roads")
         if str(end) in plan.state["buildings"]:
-            return f"a settlement stands on vertex {end}"
+            return plan.doomed(f"a settlement stands on vertex {end}")
     other = plan.state["warriors"].get(str(end))
     if other is not None and other["owner"] == plan.seat and (end in plan.placed or not plan.later):
-        return f"the warrior at vertex {end} is not a weaker warrior of another player"
+        return plan.doomed(f"the warrior at vertex {end} is not a weaker warrior of another player")
     return None
 
 

@@ -247,14 +247,17 @@ def test_a_market_number_below_the_rate_is_a_warning_not_a_problem():
     assert not any(line == 2 for line, _ in found)
 
 
-def test_the_inventor_is_refused_a_number_no_inventor_moves_but_never_told_one_under_fog():
+def test_the_inventor_is_warned_of_a_number_no_inventor_moves_but_never_told_one_under_fog():
     # Wonders & Warriors (rule D-IM-10): the Inventor leaves no number, 2, 12, 6 and 8 where they
-    # are, so no card before the seat's turn can move one: a problem when the file arrives. A
-    # tile under fog hides its number from the seat (rule D-ALL-5): its 6 is left to the turn.
+    # are, so no card before the seat's turn can move one: a warning when the file arrives (the
+    # turn fails the order alone, D-ALL-3; the file stands). A tile under fog hides its number
+    # from the seat (rule D-ALL-5): its 6 is left to the turn.
     state, parsed = case_state("ww-card-tile-under-fog", ["PLAY INVENTOR K B"])
     assert state["board"]["tiles"]["B"]["number"] == 12
-    assert [p.message for p in ruleset.check_orders(state, "RED", parsed)] == [
-        "the number of tile B may not move (the Inventor leaves no number, 2, 12, 6 and 8)"
+    assert ruleset.check_orders(state, "RED", parsed) == []
+    assert [p.message for p in ruleset.order_warnings(state, "RED", parsed)] == [
+        "the number of tile B may not move (the Inventor leaves no number, 2, 12, 6 and 8): this order "
+        "will fail when the turn runs"
     ]
     state["first"] = "BLUE"  # a road before Red's turn may lift the fog on E
     _, parsed = case_state("ww-card-tile-under-fog", ["PLAY INVENTOR E K"])
@@ -294,11 +297,14 @@ def test_activate_after_a_warlord_in_the_same_file_is_a_warning():
     # The Warlord activates every inactive warrior of the player; W&W cards are not checked as
     # held, so the check cannot know the card is played: the later ACTIVATE passes with a warning.
     state, parsed = case_state("ww-warrior-activate-active", ["PLAY WARLORD", "ACTIVATE 24", "MOVE 24 30"])
-    assert [(p.line, p.message) for p in ruleset.check_orders(state, "RED", parsed)] == [
-        (3, "the warrior at vertex 24 was activated this turn; it may act next turn")
-    ]
+    assert ruleset.check_orders(state, "RED", parsed) == []
     assert [(p.line, p.message) for p in ruleset.order_warnings(state, "RED", parsed)] == [
-        (2, "the PLAY WARLORD before it activates the warrior at vertex 24: ACTIVATE 24 fails if that card is played")
+        (2, "the PLAY WARLORD before it activates the warrior at vertex 24: ACTIVATE 24 fails if that card is played"),
+        (
+            3,
+            "the warrior at vertex 24 was activated this turn; it may act next turn: this order will fail when "
+            "the turn runs",
+        ),
     ]
 
 
@@ -316,4 +322,14 @@ def test_what_the_turn_passes_over_to_gm_s_choice_is_a_warning_not_a_problem():
             "vertex 18 is not one of your towns: a wonder this improvement makes goes on your "
             "lowest-numbered town without one",
         ),
+    ]
+
+
+def test_an_upgrade_of_a_mighty_warrior_is_warned_of_and_the_file_stands():
+    # Line 132: a mighty warrior cannot be upgraded. The turn fails the order alone (D-ALL-3), so
+    # the check warns and refuses nothing: a case written from the book holds no problem for it.
+    state, parsed = case_state("ww-warrior-mighty-not-upgraded")
+    assert ruleset.check_orders(state, "RED", parsed) == []
+    assert [p.message for p in ruleset.order_warnings(state, "RED", parsed)] == [
+        "the warrior at vertex 24 is mighty; it cannot be upgraded further: this order will fail when the turn runs"
     ]
