@@ -617,29 +617,28 @@ def _move(plan: Plan, start: int, end: int) -> str | None:
     if start == end:
         return "a warrior must move to another vertex"
     if len(plan.maybe) == warned:  # one warning an order: a warrior that cannot act says why
-        problem = _destination_problem(plan, start, end)
-        if problem:
-            return problem
+        _warn_of_destination(plan, start, end)
     warrior = plan.state["warriors"].pop(str(start))
     plan.state["warriors"][str(end)] = {**warrior, "active": False}
     plan.placed.add(end)
     return None
 
 
-def _destination_problem(plan: Plan, start: int, end: int) -> str | None:
-    """What stops a move that no other player's turn can change: the seat's own roads and the
-    settlements on the island (only the dragon may remove a town, where it may reach the island
-    by the seat's roll), and a warrior of the seat's this file put there (one that stands there
-    now may be displaced by a player before the seat)."""
+def _warn_of_destination(plan: Plan, start: int, end: int) -> None:
+    """Warn of what dooms a move that no other player's turn can change: the seat's own roads and
+    the settlements on the island (only the dragon may remove a town, where it may reach the
+    island by the seat's roll), and a warrior of the seat's this file put there (one that stands
+    there now may be displaced by a player before the seat). A warning, not a problem (Plan.doomed)."""
     if not plan.war:
         if end not in route_from(plan.state, plan.geo, plan.seat, start):
-            return plan.doomed(f"vertex {end} cannot be reached along your roads")
+            plan.doomed(f"vertex {end} cannot be reached along your roads")
+            return
         if str(end) in plan.state["buildings"]:
-            return plan.doomed(f"a settlement stands on vertex {end}")
+            plan.doomed(f"a settlement stands on vertex {end}")
+            return
     other = plan.state["warriors"].get(str(end))
     if other is not None and other["owner"] == plan.seat and (end in plan.placed or not plan.later):
-        return plan.doomed(f"the warrior at vertex {end} is not a weaker warrior of another player")
-    return None
+        plan.doomed(f"the warrior at vertex {end} is not a weaker warrior of another player")
 
 
 def _chase(plan: Plan, vertex: int, tile: str | None, victim: str | None) -> str | None:
