@@ -1,7 +1,7 @@
 """What one seat sees of an Empires game: the report's view, its order form and turn labels.
 
 Never in a view: the census schedule, other countries' VP (only the leader's, 11.3), other
-countries' BPs and orders, and events the seat may not see.
+countries' BPs, reserves and orders, and events the seat may not see.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def view(state: JSONObject, seat: str) -> JSONObject:
         "turn": state["turn"] - 1,
         "turn_label": turn_label(state),
         "map": _map(state),
-        "seats": [_roundup_line(state, code) for code in state["seating"]],
+        "seats": [_roundup_line(state, code, seat) for code in state["seating"]],
         "leader": {"codes": [s for s in survivors if state["vp"][s] == top], "vp": top},
         "warning": _warning(state, record),
         "last_census": state["last_census"],
@@ -98,7 +98,9 @@ def _map(state: JSONObject) -> JSONObject:
     return {"width": scenario["width"], "height": scenario["height"], "territories": territories}
 
 
-def _roundup_line(state: JSONObject, code: str) -> JSONObject:
+def _roundup_line(state: JSONObject, code: str, seat: str) -> JSONObject:
+    # The reserve is off the board and is where a country's leftover BPs go (ARMY ALL): another
+    # country's would tell its treasury, and a gift between two others (D-ALL-5).
     country = state["countries"][code]
     return {
         "code": code,
@@ -107,7 +109,7 @@ def _roundup_line(state: JSONObject, code: str) -> JSONObject:
         "colour": country["colour"],
         "areas": len(owned(state, code)),
         "armies": armies_on_map(state, code),
-        "reserve": country["reserve"],
+        "reserve": country["reserve"] if code == seat else None,
         "capital": country["capital"],
         "eliminated": state[victory.STATE_KEY]["eliminated"].get(code),
     }
@@ -254,11 +256,12 @@ def census_schedule(state: JSONObject) -> list[int]:
 
 def hidden_variant(state: JSONObject, seat: str, rng: Random) -> JSONObject:
     """The state with only what `seat` alone may know changed (the contract's check, D-ALL-5):
-    its BPs and its books, and, while the game runs and it does not lead, its VP (lowered, so
-    the leader, whose score is public by 11.3, stays the same)."""
+    its BPs, its books and its reserve, and, while the game runs and it does not lead, its VP
+    (lowered, so the leader, whose score is public by 11.3, stays the same)."""
     other = dict(state, countries=dict(state["countries"]), books=dict(state["books"]), vp=dict(state["vp"]))
     extra = rng.randint(1, 5)
-    other["countries"][seat] = dict(state["countries"][seat], bps=state["countries"][seat]["bps"] + extra)
+    country = state["countries"][seat]
+    other["countries"][seat] = dict(country, bps=country["bps"] + extra, reserve=country["reserve"] + rng.randint(1, 5))
     other["books"][seat] = dict(state["books"][seat], next=state["books"][seat]["next"] + extra)
     survivors = alive(state)
     top = max((state["vp"][s] for s in survivors), default=None)

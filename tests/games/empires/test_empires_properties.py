@@ -164,16 +164,32 @@ def test_the_robot_gives_every_order_of_the_book():
 
 
 def test_a_countrys_bps_and_vp_are_its_own_secret():
-    """D-ALL-5 and 11.3: another country's BPs and VP (unless it leads) change no other seat's
+    """D-ALL-5 and 11.3: another country's BPs, reserve and VP (unless it leads) change no other seat's
     view; its own view shows them. The contract test and the battery look with this variant."""
     state = robot_turns(duchies(5), 5, 4)
     leader = max(state["seating"], key=lambda s: state["vp"][s])
     for seat in state["seating"]:
         other = ruleset.hidden_variant(state, seat, Random(1))
         assert other["countries"][seat]["bps"] > state["countries"][seat]["bps"]
+        assert other["countries"][seat]["reserve"] > state["countries"][seat]["reserve"]
         assert (other["vp"][seat] < state["vp"][seat]) == (seat != leader)
         assert ruleset.view(other, seat) != ruleset.view(state, seat)
         assert all(ruleset.view(other, s) == ruleset.view(state, s) for s in state["seating"] if s != seat)
+
+
+def test_a_gift_between_two_countries_is_not_seen_by_a_third():
+    """D-ALL-5: a GIFT is seen by its two countries alone; nor may the others work it out. Each
+    country's leftover BPs become reserve armies (ARMY ALL), so a roundup giving every country's
+    reserve told a third country that Alba's had grown by 2 armies less and Brega's by 2 more."""
+    state = duchies(5)
+    gift, problems = ruleset.parse_orders([(1, "1 GIFT - BR 6")])
+    assert not problems and state["countries"]["AL"]["bps"] >= 6
+    given = ruleset.resolve(state, {"AL": gift}, TurnSeeds(5, 1))
+    kept = ruleset.resolve(state, {}, TurnSeeds(5, 1))
+    assert [e.seats for e in given.events if e.kind == "gift"] == [("AL", "BR")]
+    assert given.state["countries"]["BR"]["reserve"] == kept.state["countries"]["BR"]["reserve"] + 2
+    assert ruleset.view(given.state, "CA") == ruleset.view(kept.state, "CA")
+    assert ruleset.view(given.state, "BR") != ruleset.view(kept.state, "BR")
 
 
 def test_a_standing_warning_tells_nothing_of_the_other_countries_vp():
