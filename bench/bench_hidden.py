@@ -21,10 +21,12 @@ import sys
 from random import Random
 from typing import Any
 
+from bench_invariants import named_rulesets  # this folder is on sys.path when the bench runs
+
 from gm.core.model import Event, JSONObject, SeatInfo
 from gm.core.ruleset import Ruleset, TurnSeeds
 from gm.render.environment import make_environment, render_report_html
-from gm.rulesets import installed, template_dirs
+from gm.rulesets import template_dirs
 from gm.services.reports import _json_bytes
 from gm.testing.battery import draw_setup, robot_turn, stored
 from gm.testing.reports import context_of
@@ -112,11 +114,8 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=8, help="turns of each game at most")
     parser.add_argument("--seed", type=int, default=9, help="the first game's seed")
     args = parser.parse_args()
-    rulesets = installed()
-    names = args.ruleset or sorted(rulesets)
-    unknown = [name for name in names if name not in rulesets]
-    if unknown:
-        print(f"Error: no ruleset {unknown[0]!r} is installed. Installed: {', '.join(sorted(rulesets))}.")
+    rulesets, names = named_rulesets(args.ruleset)
+    if not names:
         return 2
     found = 0
     for name in names:

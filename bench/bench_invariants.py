@@ -17,7 +17,7 @@ import platform
 import sys
 import time
 
-from gm.rulesets import installed
+from gm.rulesets import Guarded, installed
 from gm.testing.battery import TURN_CAP, BatteryReport, run_battery
 
 
@@ -30,11 +30,8 @@ def main() -> int:
     parser.add_argument("--cap", type=int, default=TURN_CAP, help="turns after which a game not over is a finding")
     parser.add_argument("--show", type=int, default=10, help="findings printed per ruleset")
     args = parser.parse_args()
-    rulesets = installed()
-    names = args.ruleset or sorted(rulesets)
-    unknown = [name for name in names if name not in rulesets]
-    if unknown:
-        print(f"Error: no ruleset {unknown[0]!r} is installed. Installed: {', '.join(sorted(rulesets))}.")
+    rulesets, names = named_rulesets(args.ruleset)
+    if not names:
         return 2
     print(f"python {platform.python_version()}, {args.games} games a ruleset from seed {args.seed}, {args.jobs} jobs")
     found = 0
@@ -44,6 +41,18 @@ def main() -> int:
         print_report(report, time.perf_counter() - began, args.show)
         found += len(report.findings)
     return 1 if found else 0
+
+
+def named_rulesets(asked: list[str] | None) -> tuple[dict[str, Guarded], list[str]]:
+    """The installed rulesets and the names asked for (every one by default); no names, with
+    the error printed, when one is not installed."""
+    rulesets = installed()
+    names = asked or sorted(rulesets)
+    unknown = [name for name in names if name not in rulesets]
+    if unknown:
+        print(f"Error: no ruleset {unknown[0]!r} is installed. Installed: {', '.join(sorted(rulesets))}.")
+        return rulesets, []
+    return rulesets, names
 
 
 def print_report(report: BatteryReport, wall: float, shown: int) -> None:
