@@ -1,11 +1,13 @@
 """Rule D-ALL-5 by difference: "an order that fails for want of something is reported to its own
 seat only with the reason; the others see only what happened on the board (nothing, for a failed
-order)". In robot games of Imperials and Minecraft EMPIRES, each turn is played again with one
-seat's orders followed by orders that fail (for want of cards or E$, or against the board), and
-every other seat must receive exactly what it received without them: its view, the events it
-reads, the scores and labels every report prints, and its order form. Not only the failure's
-own event: a failed order may not move a counter (an offer's number, a group's), an order of
-events or a total that another seat sees."""
+order)". In robot games of Imperials, Minecraft EMPIRES, Empires and Conqueror!, each turn is
+played again with one seat's orders followed by orders that fail (for want of cards, E$, BPs,
+gold or armies, or against the board), and every other seat must receive exactly what it
+received without them: its view, the events it reads, the scores and labels every report
+prints, and its order form. Not only the failure's own event: a failed order may not move a
+counter (an offer's number, a group's), an order of events or a total that another seat sees.
+(Clash of Empires is not here: a seat has one action a round, and one that fails is the book's
+"nothing", which a seat sending no action would not be: it passes.)"""
 
 from __future__ import annotations
 
@@ -53,7 +55,28 @@ def mcempires_failing(state: dict, seat: str) -> list[str]:
     ]
 
 
-FAILING = {"imperials": imperials_failing, "mcempires": mcempires_failing}
+def empires_failing(state: dict, seat: str) -> list[str]:
+    """Orders that fail whatever the country holds: a gift and a reserve past any treasury, and a
+    move of more armies than a game has (its reason says how many are there)."""
+    other = next(code for code in state["seating"] if code != seat)
+    mine = sorted(code for code, area in state["areas"].items() if area["owner"] == seat)
+    near = next(n for n in state["scenario"]["areas"] if n["code"] == mine[0])["neighbours"]
+    return [f"14 GIFT - {other} 999999", f"15 RESERVE {mine[0]} - 999999", f"16 MOVE {mine[0]} {near[0]} 999999"]
+
+
+def conqueror_failing(state: dict, seat: str) -> list[str]:
+    """Orders that fail whatever the nation holds, outside the order stacks (whose draw counts
+    every move, a failed one too): a rush-buy past any treasury, a castle without a keep."""
+    mine = sorted(code for code, province in state["provinces"].items() if province["owner"] == seat)
+    return [f"BUY {mine[0]} 999999", f"PRODUCE {mine[-1]} CASTLE"]
+
+
+FAILING = {
+    "imperials": imperials_failing,
+    "mcempires": mcempires_failing,
+    "empires": empires_failing,
+    "conqueror": conqueror_failing,
+}
 
 
 def parsed(ruleset: Ruleset, lines: list[str]) -> list[Order]:
@@ -77,7 +100,8 @@ def failures(events: list[Event], seat: str) -> int:
 
 
 @pytest.mark.parametrize(
-    ("name", "options"), [("imperials", {}), ("imperials", {"mode": "wonders"}), ("mcempires", {})]
+    ("name", "options"),
+    [("imperials", {}), ("imperials", {"mode": "wonders"}), ("mcempires", {}), ("empires", {}), ("conqueror", {})],
 )
 def test_an_order_that_fails_leaves_nothing_another_seat_receives(name, options):
     ruleset = installed()[name]
