@@ -276,6 +276,9 @@ def place_details(view: Mapping[str, Any], names: Mapping[str, str]) -> dict[str
 
 
 def _facts(item: Mapping[str, Any], names: Mapping[str, str]) -> Iterable[str]:
+    """The item's facts as "key: value" lines. A null is left out: on another seat's row it is
+    what the rules keep from this seat (Empires' reserve, Conqueror's prestige, D-ALL-5), which
+    "none" would misread as nothing held."""
     for key, value in sorted(item.items()):
         if key in _DRAWING and not (key == "shape" and isinstance(value, str)):
             continue  # what only draws it (a territory's outline; a piece's "village" is a fact)
@@ -283,8 +286,8 @@ def _facts(item: Mapping[str, Any], names: Mapping[str, str]) -> Iterable[str]:
             shown = names.get(value, value) if key in _NAMED else value
         elif isinstance(value, int | float):
             shown = str(value)
-        elif value is None:
-            shown = "none"
+        elif value is None:  # not known to this seat (another's reserve) or not so: not a fact
+            continue
         elif type(value) is dict or isinstance(value, Mapping):
             continue
         else:

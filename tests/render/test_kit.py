@@ -12,7 +12,7 @@ import re
 import pytest
 
 from gm.render.environment import make_environment
-from gm.render.kit import kit_html, script_json
+from gm.render.kit import kit_html, place_details, script_json
 from gm.rulesets import installed, template_dirs
 from gm.services.turn_kits import kit_name
 from gm.testing.reports import report_contexts
@@ -131,3 +131,16 @@ def test_a_homes_kits_compile_their_page_once_and_an_edited_template_shows_in_th
     os.utime(override, (later, later))
     page = (home.root / write_kit(home, "0.json").path).read_text(encoding="utf-8")
     assert "house mark two" in page and "house mark one" not in page
+
+
+def test_what_another_seat_keeps_is_left_out_of_its_row_not_shown_as_none():
+    """Empires' reserve is a country's own (D-ALL-5): another's row in the view has it null, and
+    the kit's click on that country says nothing of it rather than "reserve: none"."""
+    context = report_contexts(installed()["empires"])[0]
+    view, me = context["view"], context["seat"]
+    rows = {seat["code"]: seat for seat in view["seats"]}
+    other = next(code for code, seat in rows.items() if code != me and seat.get("reserve") is None)
+    details = place_details(view, {})
+    assert any(line.startswith("reserve: ") for line in details[me])
+    assert not any(line.startswith("reserve") for line in details[other])
+    assert all(not line.endswith(": none") for line in details[other])
