@@ -24,10 +24,7 @@ app = typer.Typer(help="Run, verify and re-run turns.", no_args_is_help=True)
 
 def _resolved(summary: turns.TurnSummary) -> None:
     missing = f"; no orders from {', '.join(summary.without_orders)}" if summary.without_orders else ""
-    echo(
-        f"{summary.game}: turn {summary.number} resolved, state {summary.state_hash[:12]}{missing}; "
-        f"next: {summary.label}"
-    )
+    echo(f"{summary.game}: turn {summary.number} resolved, state {summary.state_hash[:12]}{missing}; {summary.after}")
     for notice in summary.notices:
         echo(f"{summary.game}: {notice}")
 

@@ -133,7 +133,7 @@ def play_demo(
             break
         summary = turns.run_turn(db, home, clock, name)
         numbers.append(summary.number)
-        progress(f"Turn {summary.number} resolved; next: {summary.label}")
+        progress(f"Turn {summary.number} resolved; {summary.after}")
     if not numbers:
         return DemoResult(name, 0, "waiting for the first orders", home.reports / name, None, 0, seat)
     progress(f"Rendering {counted(len(numbers) * seat_count, 'report')}...")
