@@ -220,3 +220,4 @@ def test_the_last_turn_says_the_game_is_over_not_what_comes_next(home, gm, game,
     ran = gm("turn", "run", "g1", "--no-render", home=home)
     assert ran.code == 0, ran.err
     assert ran.out.startswith("g1: turn 1 resolved, state ") and ran.out.endswith("; the game is over\ng1 is over.\n")
+    assert gm("status", home=home).out.startswith("g1 (clash) over, after turn 1\n")
