@@ -52,7 +52,12 @@ def test_a_request_line_is_offered_the_players_own_game(home, gm, mail_home, mon
 
 def test_resign_names_only_the_players_own_games(home, gm, mail_home, monkeypatch):
     other_game(gm, home)
-    body = answered(gm, monkeypatch, home, mail("RESIGN G2\n"))
+    ran = receive(gm, monkeypatch, mail("RESIGN G2\n"), home)
+    assert ran.out.startswith(  # the GM's line: one full stop, not "changed.;"
+        "stdin: request refused: NOT DONE: RESIGN G2: ann@example.org has no seat in a game named 'G2'. "
+        "Nothing changed; answer: outbox 1\n"
+    )
+    body = outbox_bodies(home)[-1][3]
     assert "NOT DONE: RESIGN G2: ann@example.org has no seat in a game named 'G2'. Nothing changed." in body
     body = answered(gm, monkeypatch, home, mail("RESIGN G-1\n", message_id="<2@example.org>"))
     assert (
