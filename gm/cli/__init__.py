@@ -167,14 +167,19 @@ def _start_renderers(argv: list[str]) -> None:
         return
     from gm.render.forkserver import warm_up
 
-    given = [a.removeprefix("--home=") for a in argv if a.startswith("--home=")]
-    given += [argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--home"]
     try:
-        home = resolve_home(given[-1] if given else None)
+        home = resolve_home(_home_given(argv))
         if home.database.exists() and render_workers(home) > 1:
             warm_up()
     except (GMError, OSError):
         return
+
+
+def _home_given(argv: list[str]) -> str | None:
+    """The --home the arguments give (the last, as typer takes it), or None."""
+    given = [a.removeprefix("--home=") for a in argv if a.startswith("--home=")]
+    given += [argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--home"]
+    return given[-1] if given else None
 
 
 def __getattr__(name: str) -> typer.Typer:
@@ -304,10 +309,12 @@ def interrupted_line(argv: list[str]) -> str:
         if part.attribute == "app" and argv[1:2] and not argv[1].startswith("-"):
             words.append(argv[1])
     doing = f" while {progress.doing[0]}" if progress.doing else ""
+    home = _home_given(argv)
+    where = f" --home {home}" if home else ""
     return (
         f"Interrupted: {' '.join(words)} stopped{doing}. Nothing is left half-done: each change commits "
         "whole or not at all (a turn is resolved and stored, or not at all; one stored but not yet published "
-        "is published by the next gm turn run or gm run-due). gm status shows where each game stands."
+        f"is published by the next gm turn run or gm run-due). gm status{where} shows where each game stands."
     )
 
 
