@@ -9,7 +9,7 @@ import sys
 import time
 
 from tests.cli.test_game import table_dump
-from tests.cli.test_turnfiles import turn_file
+from tests.cli.test_turnfiles import every_seat_votes_draw, turn_file
 
 
 def run_turns(gm, home, n: int, render: bool = False):
@@ -212,11 +212,7 @@ def test_a_turn_run_without_a_mail_address_says_no_report_was_mailed(home, gm, g
 
 def test_the_last_turn_says_the_game_is_over_not_what_comes_next(home, gm, game, tmp_path):
     """A game ended by a draw said 'next: Set-up: placing 20 units' above 'g1 is over.'"""
-    assert gm("game", "set", "g1", "draw", "all", home=home).code == 0
-    for seat, secret in game.items():
-        vote = tmp_path / f"{seat}.txt"
-        vote.write_text(turn_file(secret, "DRAW", seat=seat))
-        assert gm("submit", vote, home=home).code == 0
+    every_seat_votes_draw(gm, home, game, tmp_path)
     ran = gm("turn", "run", "g1", "--no-render", home=home)
     assert ran.code == 0, ran.err
     assert ran.out.startswith("g1: turn 1 resolved, state ") and ran.out.endswith("; the game is over\ng1 is over.\n")
