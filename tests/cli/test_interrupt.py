@@ -8,6 +8,7 @@ import sqlite3
 from gm.services import publish, turns
 from gm.store import records
 
+
 def half_done(home) -> str:
     return (
         "Nothing is left half-done: each change commits whole or not at all (a turn is resolved and stored, "
