@@ -20,6 +20,7 @@ def demo(
         str | None,
         typer.Option(
             "--home",
+            metavar="DIR",
             help="The GM home for the demo (default: ./gm-demo): a new or empty folder, or a home of demos. "
             "A home with games that are not demos, or a folder of other files, is refused unless --force.",
         ),

@@ -84,6 +84,7 @@ def test_a_folder_of_other_files_is_refused(tmp_path, gm):
 
 def test_the_help_says_what_home_it_takes(gm):
     help_text = " ".join(gm("demo", "--help").out.split())
+    assert "--home DIR The GM home for the demo" in help_text  # a folder, as every other --home says
     assert (
         "a home of demos. A home with games that are not demos, or a folder of other files, is refused unless --force"
         in help_text
