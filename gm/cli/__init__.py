@@ -22,6 +22,7 @@ import typer
 import typer._click as click
 from typer.core import TyperArgument, TyperOption
 
+from gm.cli import progress
 from gm.cli.shown import echo
 from gm.errors import GMError
 from gm.home import render_workers, resolve_home
@@ -166,14 +167,19 @@ def _start_renderers(argv: list[str]) -> None:
         return
     from gm.render.forkserver import warm_up
 
-    given = [a.removeprefix("--home=") for a in argv if a.startswith("--home=")]
-    given += [argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--home"]
     try:
-        home = resolve_home(given[-1] if given else None)
+        home = resolve_home(_home_given(argv))
         if home.database.exists() and render_workers(home) > 1:
             warm_up()
     except (GMError, OSError):
         return
+
+
+def _home_given(argv: list[str]) -> str | None:
+    """The --home the arguments give (the last, as typer takes it), or None."""
+    given = [a.removeprefix("--home=") for a in argv if a.startswith("--home=")]
+    given += [argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--home"]
+    return given[-1] if given else None
 
 
 def __getattr__(name: str) -> typer.Typer:
@@ -233,6 +239,7 @@ def _value_word(option: TyperOption) -> str:
 
 
 def main() -> None:
+    progress.doing.clear()
     try:
         _start_renderers(sys.argv[1:])
         command_of(app_for(sys.argv[1:]))()
@@ -273,9 +280,42 @@ def main() -> None:
             err=True,
         )
         sys.exit(1)
-    except KeyboardInterrupt:
-        echo("Interrupted.", err=True)
+    except KeyboardInterrupt:  # before the command started (typer turns one in it into exit 130)
+        echo(interrupted_line(sys.argv[1:]), err=True)
         sys.exit(130)
+    except SystemExit as exc:
+        if exc.code == 130 and _by_ctrl_c(exc):
+            echo(interrupted_line(sys.argv[1:]), err=True)
+        raise
+
+
+def _by_ctrl_c(exc: BaseException) -> bool:
+    """Whether exc was raised while handling a KeyboardInterrupt: typer answers Ctrl-C in a
+    command with a silent exit 130, raised from the interrupt."""
+    seen: BaseException | None = exc
+    while seen is not None and not isinstance(seen, KeyboardInterrupt):
+        seen = seen.__context__
+    return seen is not None
+
+
+def interrupted_line(argv: list[str]) -> str:
+    """The one line a command stopped by Ctrl-C prints: which command, the step it was at (when it
+    named one, see gm.cli.progress.working), and what is left: never anything half-done."""
+    argv = _after_as(argv)
+    part = next((p for p in PARTS if argv and p.name == argv[0]), None)
+    words = ["gm"]
+    if part is not None:
+        words.append(part.name)
+        if part.attribute == "app" and argv[1:2] and not argv[1].startswith("-"):
+            words.append(argv[1])
+    doing = f" while {progress.doing[0]}" if progress.doing else ""
+    home = _home_given(argv)
+    where = f" --home {home}" if home else ""
+    return (
+        f"Interrupted: {' '.join(words)} stopped{doing}. Nothing is left half-done: each change commits "
+        "whole or not at all (a turn is resolved and stored, or not at all; one stored but not yet published "
+        f"is published by the next gm turn run or gm run-due). gm status{where} shows where each game stands."
+    )
 
 
 def _utf8(value: str) -> bool:

@@ -77,7 +77,9 @@ def status(
     if not rows:
         echo("No games yet.")
     for row in rows:
-        head = f"{row['game']} ({row['ruleset']}) {row['status']}, turn {row['turn']}"
+        # A game over collects no turn: the one it names is the turn after its last.
+        at = f"after turn {row['turn'] - 1}" if row["status"] == "over" else f"turn {row['turn']}"
+        head = f"{row['game']} ({row['ruleset']}) {row['status']}, {at}"
         if row["held"]:
             head += ", HELD"
         echo(head)

@@ -225,7 +225,7 @@ def describe(item: Taken) -> list[str]:
         if verdict == "refused":
             text = f"refused: {result['reason']}"
         elif verdict == "request" and "asked" in result:  # RESIGN, FORGET ME, EXPORT in a mail's lines
-            text = f"asked: {result['asked']}" if result["asked"] else "request refused: " + result["note"]
+            text = f"asked: {result['asked']}" if result["asked"] else "request refused: " + result["note"].rstrip(".")
         elif verdict == "request":
             text = f"request for {result['seat']} in {result['game']}"
         elif verdict == "press":

@@ -94,7 +94,7 @@ def check(
     home_, db = open_home(home)
     bad = False
     for path in files:
-        checked = turnfiles.check_turn_file(db, home_, read_file(path))
+        checked = turnfiles.check_turn_file(db, home_, read_file(path), near=turnfiles.every_game(db))
         print_problems(path, checked, press=True)
         if checked.accepted:
             assert checked.seat is not None and checked.game is not None  # a file not refused names both

@@ -76,13 +76,24 @@ def _count_nothing(n: int = 1) -> None:
     """counting's advance where nothing is drawn."""
 
 
+# What working() was last told the command is doing ("resolving turn 3"), for the line gm prints
+# when the GM stops a command with Ctrl-C (gm.cli.main); empty when no step was named.
+doing: list[str] = []
+
+
+def _now(what: str) -> None:
+    doing[:] = [what]
+
+
 @contextmanager
 def working(label: str) -> Iterator[Callable[[str], None]]:
     """Yields now(what): on a terminal a live line on standard error (a spinner, the label, what
     is being done now and the time taken), so a command that works for seconds is not silent;
-    a no-op otherwise. It is transient, and the command's own lines stay on standard output."""
+    a no-op otherwise. It is transient, and the command's own lines stay on standard output.
+    Either way what is being done is kept in `doing`, for the line an interruption prints."""
     if not live():
-        yield lambda what: None
+        yield _now
+        doing.clear()
         return
     from rich.console import Console
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -95,4 +106,10 @@ def working(label: str) -> Iterator[Callable[[str], None]]:
         transient=True,
     ) as line:
         task = line.add_task(label)
-        yield lambda what: line.update(task, description=f"{label}: {what}")
+
+        def now(what: str) -> None:
+            _now(what)
+            line.update(task, description=f"{label}: {what}")
+
+        yield now
+    doing.clear()

@@ -48,7 +48,9 @@ def submit(
         return
     bad = False
     for path in files:
-        receipt = turnfiles.submit(db, home_, clock(), read_file(path), "file", str(path))
+        receipt = turnfiles.submit(
+            db, home_, clock(), read_file(path), "file", str(path), near=turnfiles.every_game(db)
+        )
         checked = receipt.checked
         print_problems(path, checked)
         bad = print_press(path, receipt.press) or bad

@@ -24,10 +24,7 @@ app = typer.Typer(help="Run, verify and re-run turns.", no_args_is_help=True)
 
 def _resolved(summary: turns.TurnSummary) -> None:
     missing = f"; no orders from {', '.join(summary.without_orders)}" if summary.without_orders else ""
-    echo(
-        f"{summary.game}: turn {summary.number} resolved, state {summary.state_hash[:12]}{missing}; "
-        f"next: {summary.label}"
-    )
+    echo(f"{summary.game}: turn {summary.number} resolved, state {summary.state_hash[:12]}{missing}; {summary.after}")
     for notice in summary.notices:
         echo(f"{summary.game}: {notice}")
 
@@ -40,6 +37,12 @@ def _published(done: publish.Published) -> None:
         echo(f"Final standings: {done.written.standings}")
     if done.queued:
         echo(f"Mail: {done.queued} report(s) queued; send them with 'gm mail send'.")
+    if done.turns and not done.mailing:
+        echo(
+            "Mail: none: gm.toml has no [mail] address, so no report was mailed; the players can read them on "
+            "the portal (gm serve). Set [mail] address (docs/mail.md) and the next turn's reports go by mail; a player gets "
+            "the last one by mail with a RESEND turn file."
+        )
     if done.observers:
         echo(f"Mail: {done.observers} mail(s) of the turn's public pages queued to its observers.")
     if done.held:

@@ -62,6 +62,18 @@ def did_you_mean(word: str, words: Iterable[str]) -> str:
     return f" (did you mean {' or '.join(close)}?)" if close else ""
 
 
+def meant_name(name: str, names: Iterable[str]) -> str:
+    """ "did you mean 'clash-1'?" when a name of `names` (a game's) is one slip away from
+    `name` (a letter off, a dash left out, other capitals), at most two, most alike first;
+    "" when none is, or `name` is one of them. The caller chooses `names`: a player is offered
+    only the games they are seated in, never another's (D-ALL-5)."""
+    spelled = {n.casefold(): n for n in names}
+    if not name or name in spelled.values():
+        return ""
+    close = [spelled[n] for n in difflib.get_close_matches(name.casefold(), sorted(spelled), n=2, cutoff=0.6)]
+    return f"did you mean {' or '.join(repr(n) for n in close)}?" if close else ""
+
+
 def ruleset_warnings(ruleset: Ruleset, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """The ruleset's own warnings (units or money left unused, an order likely to fail), from its
     `order_warnings(state, seat, orders)` (none by default)."""

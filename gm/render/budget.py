@@ -20,12 +20,16 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from sys import UnraisableHookArgs
 
 MAX_PAGES = 60
 MAX_CPU_SECONDS = 30.0
@@ -93,15 +97,28 @@ def process_state(pid: int) -> str:
 def cpu_limit(seconds: float, identifier: str) -> Iterator[None]:
     """Raise OverBudget in this thread once the process has used `seconds` more CPU (a profiling
     timer, SIGPROF). Only the main thread gets signals: elsewhere this does nothing (the pool's
-    workers render in their main thread; gm itself renders in-process only with one worker)."""
+    workers render in their main thread; gm itself renders in-process only with one worker).
+
+    A signal's handler runs wherever Python is: in a gc callback or an object's finaliser its
+    exception is only reported ("Exception ignored in ...") and the render goes on, and code that
+    catches every Exception would swallow it too. Once raised, the report is over its budget
+    whatever became of the exception: it is raised again when the block ends, and its report of
+    an ignored exception is left unprinted."""
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
+    raised: list[OverBudget] = []
 
     def over(signum: int, frame: FrameType | None) -> NoReturn:
-        raise over_cpu(identifier, seconds)
+        raised.append(over_cpu(identifier, seconds))
+        raise raised[-1]
+
+    def unraisable(ignored: UnraisableHookArgs) -> None:
+        if not any(ignored.exc_value is made for made in raised):
+            hook_before(ignored)
 
     before = signal.signal(signal.SIGPROF, over)
+    hook_before, sys.unraisablehook = sys.unraisablehook, unraisable
     # Again every CPU-second after the first: should the first land where it is swallowed (a
     # callback from C), the next still stops the render.
     signal.setitimer(signal.ITIMER_PROF, seconds, 1.0)
@@ -110,3 +127,6 @@ def cpu_limit(seconds: float, identifier: str) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, before)
+        sys.unraisablehook = hook_before
+    if raised:  # the block ended as if within its budget: each raise was swallowed where it landed
+        raise raised[0]

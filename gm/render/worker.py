@@ -164,12 +164,19 @@ class Renderer:
         self, job: RenderJob, asset_dirs: tuple[str, ...], max_pages: int | None = None, tagged: bool = True
     ) -> RenderResult:
         """Write the job's PDF (its pictures drawn already), tagged or not; OverBudget past max_pages pages."""
+        pdf, made = self.lay_out(job, asset_dirs, max_pages, tagged)
+        return dataclasses.replace(_store(pdf, Path(job.out_path)), turn_pages=made)
+
+    def lay_out(
+        self, job: RenderJob, asset_dirs: tuple[str, ...], max_pages: int | None, tagged: bool
+    ) -> tuple[bytes, TurnPages | None]:
+        """The job's PDF bytes and the turn pages it made, nothing written (write's first half)."""
         from gm.render.fetcher import AssetFetcher
         from gm.render.pdf import render_report
 
         if asset_dirs not in self.fetchers:
             self.fetchers[asset_dirs] = AssetFetcher(asset_dirs)
-        pdf, made = render_report(
+        return render_report(
             job.html,
             base_url=job.base_url,
             created=job.created,
@@ -180,14 +187,18 @@ class Renderer:
             max_pages=max_pages,
             tagged=tagged,
         )
-        return dataclasses.replace(_store(pdf, Path(job.out_path)), turn_pages=made)
 
     def make(self, job: RenderJob, asset_dirs: tuple[str, ...], budget: RenderBudget | None) -> RenderResult:
         """Draw the job's pictures and write its PDF within `budget` (None: no limit); the
         result carries the pictures drawn. OverBudget when it would take more."""
+        # Nothing is written within the limit: a report it stops (even where its raise was
+        # swallowed, and found only as the block ends) leaves no PDF behind.
         with cpu_limit(budget.cpu_seconds, job.identifier) if budget else nullcontext():
             ready, pictures = draw_pictures(job)
-            result = self.write(ready, asset_dirs, budget.pages if budget else None, budget.tagged if budget else True)
+            pdf, made = self.lay_out(
+                ready, asset_dirs, budget.pages if budget else None, budget.tagged if budget else True
+            )
+        result = dataclasses.replace(_store(pdf, Path(job.out_path)), turn_pages=made)
         kit = _kit(job, pictures) if job.kit is not None else None
         return dataclasses.replace(result, pictures=pictures, kit=kit)
 

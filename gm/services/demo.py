@@ -51,6 +51,34 @@ class DemoResult:
     seat: str | None = None
 
 
+# The robots' addresses: nothing is ever mailed to .invalid (RFC 2606).
+ROBOT_DOMAIN = "@demo.invalid"
+
+
+def refusal(home: Home, db: sqlite_utils.Database | None) -> str | None:
+    """Why gm demo must not play in this home (db: its database, None when it has none): a
+    house with games that are not demos would get a demo game among them, and a folder that
+    holds other files and no home would get a home's folders and gm.toml spread into it."""
+    if db is None:
+        if home.root.is_dir() and any(home.root.iterdir()):
+            return (
+                f"{home.root} is a folder with files in it and no GM home: gm demo would make its folders "
+                "and gm.toml there"
+            )
+        return None
+    real = [game.name for game in records.all_games(db) if not _demo_game(db, game)]
+    if real:
+        shown = ", ".join(real[:5]) + (f" and {counted(len(real) - 5, 'more')}" if len(real) > 5 else "")
+        return f"{home.root} is a GM home with games that are not demos ({shown}): gm demo would add a game to it"
+    return None
+
+
+def _demo_game(db: sqlite_utils.Database, game: records.GameRecord) -> bool:
+    """A game gm demo made: robot seats (at .invalid addresses), and at most one person beside them (--human)."""
+    robots = [seat.email.endswith(ROBOT_DOMAIN) for seat in records.seats_of(db, game.id)]
+    return any(robots) and robots.count(False) <= 1
+
+
 def demo_seats(ruleset_name: str) -> int:
     """How many robot seats the demo of a ruleset takes when the GM does not say."""
     return get_ruleset(ruleset_name).demo_seats
@@ -96,7 +124,7 @@ def play_demo(
         progress(f"Seated you ({human}) as {seat}, secret {secret}")
         turn_limit = 0 if turn_limit is None else turn_limit
     for player in _PLAYERS[: seat_count - (1 if human else 0)]:
-        code, secret = games.join_game(db, clock, name, f"{player.lower()}@demo.invalid", f"{player} (robot)")
+        code, secret = games.join_game(db, clock, name, f"{player.lower()}{ROBOT_DOMAIN}", f"{player} (robot)")
         progress(f"Seated {player} (robot) as {code}, secret {secret}")
     credits.prepare_demo(db, clock, name, progress)
     numbers: list[int] = []
@@ -105,7 +133,7 @@ def play_demo(
             break
         summary = turns.run_turn(db, home, clock, name)
         numbers.append(summary.number)
-        progress(f"Turn {summary.number} resolved; next: {summary.label}")
+        progress(f"Turn {summary.number} resolved; {summary.after}")
     if not numbers:
         return DemoResult(name, 0, "waiting for the first orders", home.reports / name, None, 0, seat)
     progress(f"Rendering {counted(len(numbers) * seat_count, 'report')}...")

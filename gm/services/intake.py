@@ -401,9 +401,11 @@ class Intake:
         if blocked:
             return refused(found.where, blocked)
         if envelope.ok and not envelope.press and is_slip(list(envelope.lines)):
-            return answer_slip(self.db, self.clock, self.guesses, envelope, found.where, source)
+            return answer_slip(self.db, self.clock, self.guesses, envelope, found.where, source, self._near(letter))
         if not envelope.press and is_request(envelope):
-            return answer_request(self.db, self.home, self.clock, self.guesses, envelope, letter, found.where)
+            return answer_request(
+                self.db, self.home, self.clock, self.guesses, envelope, letter, found.where, self._near(letter)
+            )
         refusal = self._wrong_sender(envelope, letter)
         if refusal:
             return refused(found.where, refusal)
@@ -421,12 +423,22 @@ class Intake:
                 known=(found.text, envelope),
                 archived=item.archived[number - 1],
                 max_bytes=self._batch.max_bytes if self._batch is not None else None,
+                near=self._near(letter),
             )
         except RulesetFault:  # the message is kept (decide)
             raise
         except GMError as exc:  # the game's own trouble (its scenario no longer loads): this file only
             return refused(found.where, f"gm could not check it: {exc}")
         return from_receipt(self.db, receipt, found)
+
+    def _near(self, letter: Letter) -> Callable[[], list[str]]:
+        """The games a GAME line that names none may be corrected to in the answer: the sender's
+        own, and only when the answer goes to the From address; a Reply-To elsewhere may be
+        anyone's, and a stranger is never told which games exist (D-ALL-5)."""
+        sender, answer_to = letter.sender, letter.answer_to
+        if not sender or answer_to is None or answer_to.addr_spec.lower() != sender:
+            return list
+        return partial(records.game_names_of, self.db, sender)
 
     def _wrong_sender(self, envelope: Envelope, letter: Letter) -> str | None:
         """A game may take turn files only from the seat's registered address (gm game require-from)."""

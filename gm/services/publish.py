@@ -51,6 +51,7 @@ class Published:
     held: tuple[tuple[int, str], ...] = ()
     short: tuple[ShortReport, ...] = ()
     observers: int = 0  # the turns' public pages queued to the game's observers
+    mailing: bool = True  # False: gm.toml has no [mail] address, so nothing was queued
 
 
 def publish(
@@ -124,7 +125,7 @@ def finish(db: sqlite_utils.Database, home: Home, clock: Clock, started: Started
     crash_point("publish:after-commit")
     held = tuple((n, seat) for n, queued in done.items() for seat in queued.held)
     return Published(
-        game.name, tuple(due), written, sum(q.reports for q in done.values()), held, written.short, observed
+        game.name, tuple(due), written, sum(q.reports for q in done.values()), held, written.short, observed, mailing
     )
 
 

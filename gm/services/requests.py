@@ -3,7 +3,7 @@ FORGET ME or EXPORT asks rather than orders. The last four wait for a code (gm/s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import sqlite_utils
@@ -11,6 +11,7 @@ import sqlite_utils
 from gm.clock import Clock
 from gm.core.envelope import Envelope
 from gm.core.person_lines import PersonLine
+from gm.core.warnings import meant_name
 from gm.core.words import counted
 from gm.errors import GMError
 from gm.home import Home
@@ -20,6 +21,7 @@ from gm.services.credits import account_position
 from gm.services.erasure import refuse_while_playing
 from gm.services.seats import leaving
 from gm.services.turn_charges import held_turns
+from gm.services.turnfiles import unknown_game
 from gm.store import people as people_store, records
 from gm.store.database import atomic
 from gm.store.games import game_exists
@@ -60,10 +62,12 @@ def answer_request(
     envelope: Envelope,
     letter: Letter,
     where: str,
+    near: Callable[[], Iterable[str]] = tuple,
 ) -> dict[str, Any]:
     """Check the seat and secret as for orders, then do what was asked; returns the result for the
-    acknowledgement. A RESEND result carries "resend" for the caller to queue with the answer."""
-    refusal, game, seat = check_seat(db, secret_check, envelope)
+    acknowledgement. A RESEND result carries "resend" for the caller to queue with the answer.
+    near(): the games an unknown GAME line may be corrected to (check_seat)."""
+    refusal, game, seat = check_seat(db, secret_check, envelope, near)
     if game is None or seat is None:
         return {"where": where, "verdict": "refused", "reason": refusal}
     asked = [_words(text) for _, text in envelope.lines]
@@ -147,10 +151,16 @@ def ask_by_line(
 
 
 def _seat_named(db: sqlite_utils.Database, person: Person, line: PersonLine) -> tuple[GameRecord, SeatRecord]:
-    game = records.game_by_name(db, line.game or "")
-    seat = next((s for s in records.seats_of(db, game.id) if s.email.lower() == person.email.lower()), None)
-    if seat is None:
-        raise GMError(f"{person.email} has no seat in {game.name}")
+    """The game RESIGN names and the person's seat in it. A game that does not exist and one they
+    have no seat in get the same answer, which offers only their own games' names: a mail never
+    tells a player which other games the house runs (D-ALL-5)."""
+    name = line.game or ""
+    game = records.find_game(db, name)
+    seats = records.seats_of(db, game.id) if game is not None else []
+    seat = next((s for s in seats if s.email.lower() == person.email.lower()), None)
+    if game is None or seat is None:
+        meant = meant_name(name, records.game_names_of(db, person.email))
+        raise GMError(f"{person.email} has no seat in a game named '{name}'" + (f" ({meant})" if meant else ""))
     return game, seat
 
 
@@ -196,13 +206,17 @@ def _resend(
 
 
 def check_seat(
-    db: sqlite_utils.Database, secret_check: Callable[[str, str], bool], envelope: Envelope
+    db: sqlite_utils.Database,
+    secret_check: Callable[[str, str], bool],
+    envelope: Envelope,
+    near: Callable[[], Iterable[str]] = tuple,
 ) -> tuple[str | None, GameRecord | None, SeatRecord | None]:
     """(refusal, game, seat) with the same sentences as a refused turn file: a refusal and no
-    game or seat, or the game and seat and no refusal."""
+    game or seat, or the game and seat and no refusal. near(): the games an unknown GAME line
+    may be corrected to (turnfiles.check_turn_file)."""
     name = envelope.game or ""  # a complete envelope (is_request, a slip) has a GAME line
     if not game_exists(db, name):
-        return f"unknown game '{envelope.game}' (check the GAME line)", None, None
+        return unknown_game(name, near()), None, None
     game = records.game_by_name(db, name)
     seat = next((s for s in records.seats_of(db, game.id) if s.code == envelope.player), None)
     if seat is None:

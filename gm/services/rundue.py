@@ -218,7 +218,7 @@ def _one_game(
         return
     summary = turns.run_turn(db, home, clock, name)
     report.turns_run += 1
-    report.lines.append(f"{name}: turn {summary.number} run ({decision.why}); next: {summary.label}")
+    report.lines.append(f"{name}: turn {summary.number} run ({decision.why}); {summary.after}")
     report.lines.extend(f"{name}: {notice}" for notice in summary.notices)
     publishing.start(name)
 

@@ -3,7 +3,7 @@ waiting lists, and the GM's default for the slips that never came back."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from typing import Any
 
@@ -37,10 +37,12 @@ def answer_slip(
     envelope: Envelope,
     where: str,
     source: str,
+    near: Callable[[], Iterable[str]] = tuple,
 ) -> dict[str, Any]:
     """Check the seat and secret as for orders, then act on the slip; the result for the
-    acknowledgement. A slip with any problem is refused whole and changes nothing."""
-    refusal, game, seat = check_seat(db, secret_check, envelope)
+    acknowledgement. A slip with any problem is refused whole and changes nothing. near(): the
+    games an unknown GAME line may be corrected to (requests.check_seat)."""
+    refusal, game, seat = check_seat(db, secret_check, envelope, near)
     if game is None or seat is None:
         return {"where": where, "verdict": "refused", "reason": refusal}
     slip, problems = read_slip(list(envelope.lines))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -24,7 +24,7 @@ from gm.core.model import JSONObject, Order, Problem
 from gm.core.press import PressDraft
 from gm.core.ruleset import Ruleset
 from gm.core.schedule import ScheduleError, parse_moment
-from gm.core.warnings import order_warnings, view_codes
+from gm.core.warnings import meant_name, order_warnings, view_codes
 from gm.errors import GMError
 from gm.home import Home
 from gm.seat_secrets import check_secret
@@ -99,6 +99,18 @@ class GameRows:
         return frozenset(view_codes(ruleset.view(state, seat)))
 
 
+def every_game(db: sqlite_utils.Database) -> Callable[[], list[str]]:
+    """near() for the GM's own commands (gm submit, gm orders check): every game's name."""
+    return lambda: [game.name for game in records.all_games(db)]
+
+
+def unknown_game(name: str, near: Iterable[str]) -> str:
+    """The refusal of a turn file (or a request line) whose GAME line names no game, with the
+    names of `near` one slip away (only those the sender may be told of)."""
+    meant = meant_name(name, near)
+    return f"unknown game '{name}' (check the GAME line{'; ' + meant if meant else ''})"
+
+
 def check_turn_file(
     db: sqlite_utils.Database,
     home: Home,
@@ -107,6 +119,7 @@ def check_turn_file(
     rows: GameRows | None = None,
     known: tuple[str, Envelope] | None = None,
     max_bytes: int | None = None,
+    near: Callable[[], Iterable[str]] = tuple,
 ) -> Checked:
     """Read a turn file and check it against its game's current state; never raises for bad input.
 
@@ -115,6 +128,8 @@ def check_turn_file(
     known: (text, its envelope) the caller has read already; used only when `data` decodes to
     that very text, so the envelope is not read twice.
     max_bytes: [submissions] max_bytes, when the caller has just read it (submit: gm.toml once a file).
+    near(): the names of the games whoever sent the file may be offered when its GAME line names
+    no game ("did you mean"): a mail's sender's own games, every game for the GM; none by default.
     """
     rows = rows or GameRows(db)
     checked = Checked()
@@ -132,7 +147,7 @@ def check_turn_file(
         return checked
     game = checked.game = rows.game(envelope.game or "")  # an envelope that is ok has a GAME line
     if game is None:
-        checked.refusal = f"unknown game '{envelope.game}' (check the GAME line)"
+        checked.refusal = unknown_game(envelope.game or "", near())
         return checked
     seat = next((s for s in rows.seats(game) if s.code == envelope.player), None)
     if seat is None:
@@ -269,6 +284,7 @@ def submit(
     writing: Callable[[], AbstractContextManager[None]] = nullcontext,
     archived: str | None = None,
     max_bytes: int | None = None,
+    near: Callable[[], Iterable[str]] = tuple,
 ) -> Receipt:
     """Archive first, then check, then store: the last valid submission per seat counts.
 
@@ -277,7 +293,8 @@ def submit(
     archived: the SHA-256 the caller archived `data` under a moment ago, and forced to disk (mail
     intake's reader): when it is that of `data`, the file is not written or touched again.
     A file larger than [submissions] max_bytes is refused, and only a note of it is archived.
-    max_bytes: [submissions] max_bytes, when the caller has read it (mail intake: once a batch)."""
+    max_bytes: [submissions] max_bytes, when the caller has read it (mail intake: once a batch).
+    near(): the games a GAME line naming none may be corrected to (check_turn_file)."""
     if max_bytes is None:
         max_bytes = home.setting("submissions", "max_bytes", 1_000_000)
     if len(data) > max_bytes:
@@ -286,7 +303,7 @@ def submit(
         digest = archived
     else:
         digest = archive_bytes(home.archive, data)
-    checked = check_turn_file(db, home, data, secret_check, rows, known, max_bytes)
+    checked = check_turn_file(db, home, data, secret_check, rows, known, max_bytes, near)
     game, seat = checked.game, checked.seat
     if game is None or seat is None:  # not the seat's (no envelope, unknown seat, wrong secret): nothing at all
         return Receipt(digest, False, False, checked)

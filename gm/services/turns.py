@@ -61,6 +61,12 @@ class TurnSummary:
     over: bool
     notices: tuple[str, ...] = ()
 
+    @property
+    def after(self) -> str:
+        """What comes after the turn, as the GM reads it: the next turn's label, or the end (the
+        label of a game over names a turn that never comes)."""
+        return "the game is over" if self.over else f"next: {self.label}"
+
 
 def collect_orders(
     db: sqlite_utils.Database, game: GameRecord, ruleset: Ruleset, state: JSONObject, turn: int

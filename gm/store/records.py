@@ -9,6 +9,7 @@ from typing import Any, cast
 
 import sqlite_utils
 
+from gm.core.warnings import meant_name
 from gm.errors import GMError
 from gm.store.acting import OWNER_NAME, acting
 from gm.store.database import inserted
@@ -72,14 +73,32 @@ def game_by_id(db: sqlite_utils.Database, game_id: int) -> GameRecord | None:
 
 
 def game_by_name(db: sqlite_utils.Database, name: str) -> GameRecord:
+    """The game of that name; a GMError for the GM when there is none, offering the names one
+    slip away, else every game's name (a player's mail or page never reaches here with a name
+    it made up: see game_names_of)."""
     game = find_game(db, name)
     if game is None:
         known = [r[0] for r in db.execute("SELECT name FROM games ORDER BY name").fetchall()]
-        hint = (
-            f" Games here: {', '.join(known)}." if known else " There are no games yet: create one with 'gm game new'."
-        )
+        meant = meant_name(name, known)
+        if meant:
+            hint = f" {meant[0].upper()}{meant[1:]} ('gm game list' lists every game.)"
+        elif known:
+            hint = f" Games here: {', '.join(known)}."
+        else:
+            hint = " There are no games yet: create one with 'gm game new'."
         raise GMError(f"unknown game '{name}'.{hint}")
     return game
+
+
+def game_names_of(db: sqlite_utils.Database, email: str) -> list[str]:
+    """The names of the games the person at that address holds (or held) a seat in: all a
+    "did you mean" may offer them."""
+    rows = db.execute(
+        """SELECT DISTINCT g.name FROM games g JOIN seats s ON s.game_id = g.id JOIN accounts a ON a.id = s.account_id
+           WHERE lower(a.email) = lower(?) ORDER BY g.name""",
+        [email],
+    ).fetchall()
+    return [name for (name,) in rows]
 
 
 def all_games(db: sqlite_utils.Database) -> list[GameRecord]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gm.core.warnings import close_to, did_you_mean
+from gm.core.warnings import close_to, did_you_mean, meant_name
 from gm.rulesets import get_ruleset
 from gm.services import offline
 from tests.render.ruleset_report import report_context
@@ -45,3 +45,28 @@ def test_the_players_own_check_says_it_too():
     assert [(p.line, p.message.split(";")[0]) for p in checked.problems] == [
         (4, "DEFEN is not an order (did you mean DEFEND?)")
     ]
+
+
+def test_a_game_name_one_slip_away_is_offered():
+    assert meant_name("G-1", ["g1", "g2", "harvest"]) == "did you mean 'g1'?"
+    assert meant_name("harvset", ["g1", "harvest"]) == "did you mean 'harvest'?"
+    assert meant_name("g1", ["g1"]) == "" and meant_name("zz", ["g1", "harvest"]) == ""
+
+
+def test_the_gm_is_offered_the_game_a_command_missed(home, gm, game):
+    assert gm("game", "new", "harvest", "--ruleset", "clash", home=home).code == 0
+    ran = gm("game", "show", "harvset", home=home)
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: unknown game 'harvset'. Did you mean 'harvest'? ('gm game list' lists every game.)\n",
+    )
+    assert gm("game", "show", "zz", home=home).err == "Error: unknown game 'zz'. Games here: g1, harvest.\n"
+
+
+def test_the_gms_own_check_and_submit_offer_any_game(home, gm, game, tmp_path):
+    orders = tmp_path / "br.txt"
+    orders.write_text(f"GAME G-1\nPLAYER BR\nPASSWORD {game['BR']}\nCLAIM ENG\nEND\n")
+    said = "refused: unknown game 'G-1' (check the GAME line; did you mean 'g1'?)"
+    for command in (("orders", "check"), ("submit",)):
+        ran = gm(*command, orders, home=home)
+        assert ran.code == 1 and said in ran.out + ran.err, (command, ran)

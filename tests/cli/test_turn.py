@@ -9,7 +9,7 @@ import sys
 import time
 
 from tests.cli.test_game import table_dump
-from tests.cli.test_turnfiles import turn_file
+from tests.cli.test_turnfiles import every_seat_votes_draw, turn_file
 
 
 def run_turns(gm, home, n: int, render: bool = False):
@@ -192,3 +192,28 @@ def test_turn_run_renders_pdf_and_json_per_seat(home, gm, game):
     time.sleep(1.1)
     ran = gm("report", "render", "g1", "--turn", "1", home=home)
     assert ran.code == 0 and (folder / "BR.pdf").read_bytes() == first
+
+
+def test_a_turn_run_without_a_mail_address_says_no_report_was_mailed(home, gm, game):
+    """A new GM ran the first turns before setting [mail] address: the reports were written and
+    nothing said that none went to the players, nor that they never would."""
+    ran = gm("turn", "run", "g1", "--now", home=home)
+    assert ran.code == 0, ran.err
+    assert ran.out.splitlines()[2:] == [
+        "Mail: none: gm.toml has no [mail] address, so no report was mailed; the players can read them on the "
+        "portal (gm serve). Set [mail] address (docs/mail.md) and the next turn's reports go by mail; a player "
+        "gets the last one by mail with a RESEND turn file."
+    ]
+    settings = home / "gm.toml"
+    settings.write_text(settings.read_text().replace('address = ""', 'address = "gm@example.org"', 1))
+    ran = gm("turn", "run", "g1", "--now", home=home)
+    assert ran.code == 0 and "Mail: none" not in ran.out and "report(s) held for credits" in ran.out
+
+
+def test_the_last_turn_says_the_game_is_over_not_what_comes_next(home, gm, game, tmp_path):
+    """A game ended by a draw said 'next: Set-up: placing 20 units' above 'g1 is over.'"""
+    every_seat_votes_draw(gm, home, game, tmp_path)
+    ran = gm("turn", "run", "g1", "--no-render", home=home)
+    assert ran.code == 0, ran.err
+    assert ran.out.startswith("g1: turn 1 resolved, state ") and ran.out.endswith("; the game is over\ng1 is over.\n")
+    assert gm("status", home=home).out.startswith("g1 (clash) over, after turn 1\n")

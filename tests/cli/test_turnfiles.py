@@ -18,6 +18,15 @@ def turn_file(
     return f"GAME {game}\nPLAYER {seat}\nPASSWORD {secret}\n{turn}\n{body}\nEND\n"
 
 
+def every_seat_votes_draw(gm, home, secrets: dict[str, str], folder) -> None:
+    """Allow draws in g1 and submit a DRAW from every seat (for the turn being collected)."""
+    assert gm("game", "set", "g1", "draw", "all", home=home).code == 0
+    for seat, secret in secrets.items():
+        vote = folder / f"{seat}.txt"
+        vote.write_text(turn_file(secret, "DRAW", seat=seat, turn=""))
+        assert gm("submit", vote, home=home).code == 0
+
+
 def archived(home) -> set[str]:
     return {p.name for p in (home / "archive").rglob("*") if p.is_file()}
 

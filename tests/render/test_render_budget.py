@@ -4,15 +4,18 @@ the batch are made all the same. Budgets here are tiny, to force each path."""
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 
-from gm.render import budget as budget_module, pool as pool_module
+from gm.render import budget as budget_module, pool as pool_module, worker as worker_module
 from gm.render.budget import (
     KILL_AFTER,
     MAX_CPU_SECONDS,
@@ -20,6 +23,7 @@ from gm.render.budget import (
     STALL_SECONDS,
     OverBudget,
     RenderBudget,
+    cpu_limit,
     cpu_seconds,
     process_state,
 )
@@ -161,3 +165,51 @@ def test_a_pool_without_a_budget_still_stops_a_hung_worker_at_the_wall_deadline(
         with pytest.raises(RuntimeError, match="no result in 2 s"):
             pool.submit(small_jobs(tmp_path / "stuck", 1)).outcomes(timeout=WAIT)
     assert workers_alive() == []
+
+
+@contextmanager
+def burning_gc_callback():
+    """A gc callback that burns 0.5 s of CPU at its first collection: a 0.05 s CPU timer fires
+    inside it, where Python reports the raise as ignored and goes on. Yields the CPU times at
+    which it started burning."""
+    burnt = []
+
+    def burn_in_gc(phase, info):
+        if phase == "start" and not burnt:
+            burnt.append(time.process_time())
+            while time.process_time() < burnt[0] + 0.5:
+                pass
+
+    gc.callbacks.append(burn_in_gc)
+    try:
+        yield burnt
+    finally:
+        gc.callbacks.remove(burn_in_gc)
+
+
+def test_a_budget_raise_swallowed_in_a_gc_callback_still_fails_the_block(monkeypatch):
+    """The CPU timer's raise can land in a gc callback (Hypothesis installs one) or a finaliser,
+    where Python only reports it and goes on: the block is over its budget all the same, and the
+    ignored exception is not printed."""
+    reported = []
+    monkeypatch.setattr(sys, "unraisablehook", reported.append)
+    with burning_gc_callback() as burnt:
+        with pytest.raises(OverBudget, match="more than 0.05 s of CPU"):
+            with cpu_limit(0.05, "gc/1"):
+                gc.collect()  # the callback raised, gc ignored it, and the block ends within 1 s of CPU
+    assert burnt and reported == []
+    assert sys.unraisablehook == reported.append  # put back
+
+
+def test_a_report_whose_budget_raise_was_swallowed_is_over_budget_and_not_written(tmp_path, monkeypatch):
+    real_draw = worker_module.draw_pictures
+
+    def draw_then_collect(job):
+        gc.collect()
+        return real_draw(job)
+
+    monkeypatch.setattr(worker_module, "draw_pictures", draw_then_collect)
+    with burning_gc_callback() as burnt:
+        [done] = render_outcomes(small_jobs(tmp_path, 1), 1, budget=RenderBudget(cpu_seconds=0.05))
+    assert burnt and isinstance(done, OverBudget) and done.why == "it took more than 0.05 s of CPU to lay out"
+    assert not (tmp_path / "0.pdf").exists()

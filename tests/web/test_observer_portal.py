@@ -10,6 +10,7 @@ import pytest
 
 from gm.home import Home
 from gm.web.app import create_app
+from tests.cli.test_turnfiles import every_seat_votes_draw
 from tests.conftest import played_home, use_home
 from tests.intake.mails import rows, set_mail_address, turn_file
 from tests.web.conftest import Player
@@ -173,11 +174,7 @@ def test_when_the_game_is_over_the_observer_is_signed_out_and_the_last_mail_has_
 ):
     app = create_app(Home(home))
     olga = signed_in_observer(app, observer_links(home)[0])
-    assert gm("game", "set", "g1", "draw", "all", home=home).code == 0
-    for seat, secret in game.items():
-        orders = tmp_path / f"{seat}.txt"
-        orders.write_text(turn_file(secret, "DRAW", seat=seat))
-        assert gm("submit", orders, home=home).code == 0
+    every_seat_votes_draw(gm, home, game, tmp_path)
     ran = gm("turn", "run", "g1", "--now", home=home)
     assert ran.code == 0 and "g1 is over" in ran.out, ran.out
     ended = olga.get("/observe/2")
