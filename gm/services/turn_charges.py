@@ -12,6 +12,7 @@ import sqlite_utils
 from gm.core import ledger, victory
 from gm.core.ledger import Entry
 from gm.core.model import JSONObject, Outcome
+from gm.crash import crash_point
 from gm.services import credits, prizes
 from gm.services.cycle import SeatChange
 from gm.services.games import game_ruleset
@@ -61,6 +62,7 @@ def settle_turn(
                     seat=seat.code,
                     memo=f"{game.name} turn {number}, seat {seat.code}",
                 )
+                crash_point("turn:mid-charge")
     if outcome is not None:
         award_discounts(db, game, number, after, outcome, now, house() if house else {})
 

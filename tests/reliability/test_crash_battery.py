@@ -33,6 +33,7 @@ RUN_AT = "2026-11-16T21:00:00+00:00"  # after the first deadline (20:00), before
 GM_AT = Path(__file__).with_name("gm_at.py")
 PLAYERS = {"BR": ("Ann", "ann@example.org"), "FR": ("Bob", "bob@example.org")}
 TURN_RUN = (
+    "turn:mid-charge",
     "turn:before-commit",
     "turn:after-commit",
     "publish:mid-write",
@@ -129,7 +130,7 @@ PLAN = {
     "rerun": ("turn", "rerun", "d1", "1", "--reason", "a fix", "--yes"),
     "mail send": ("mail", "send"),
 }
-RERUN = ("turn:before-commit", "turn:after-commit")  # its publishing is gm turn run's, tried above
+RERUN = ("turn:mid-charge", "turn:before-commit", "turn:after-commit")  # its publishing is gm turn run's, tried above
 
 
 def command(kind: str, start: Path) -> list[str]:
