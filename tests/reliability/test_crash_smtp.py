@@ -16,36 +16,21 @@ from pathlib import Path
 
 import pytest
 
-from gm.clock import FixedClock
-from gm.services import credits, cycle, games
-from gm.services.game_settings import set_game_setting
 from tests.intake.mails import configure
 from tests.mail.conftest import smtp, smtp_server  # noqa: F401 - fixtures
-from tests.reliability.test_crash_battery import SET_UP, copy_of, gm_process, mailing_home, ok
+from tests.reliability.test_crash_battery import copy_of, gm_process, ok
+from tests.reliability.test_crash_rulesets import new_home
 
 pytestmark = pytest.mark.slow
-
-PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org"), ("Cy", "cy@example.org")]
 
 
 @pytest.fixture(scope="module")
 def published(tmp_path_factory, smtp_server) -> Path:  # noqa: F811 - the fixture imported above
-    """A home mailing through the SMTP server: Clash on europe, three paying players and a robot;
-    nobody sends orders and nmr-limit is 1, so turn 1 drops all three, standby Zed takes BR, and
-    the turn's mails (reports, drop-out notices, Zed's welcome) wait in the outbox."""
-    root = tmp_path_factory.mktemp("smtp-crash") / "home"
-    db = mailing_home(root)
-    clock = FixedClock(SET_UP)
-    games.create_game(db, clock, "d1", "clash", "europe", 3, robots=1)
-    for name, address in PLAYERS:
-        games.join_game(db, clock, "d1", address, name)
-        credits.buy(db, clock, address, 10, 2000, "d1", name)
-    cycle.set_schedule(db, clock, "d1", "daily 20:00 UTC")
-    set_game_setting(db, clock, "d1", "nmr-spike", "100")
-    set_game_setting(db, clock, "d1", "nmr-limit", "1")
-    cycle.add_standby(db, clock, "d1", "zed@example.org", "Zed")
-    credits.buy(db, clock, "zed@example.org", 10, 2000, "d1", "Zed")
-    db.conn.close()
+    """A home mailing through the SMTP server: test_crash_rulesets.py's game, Clash on europe with
+    three paying players; nobody sends orders and nmr-limit is 1, so turn 1 drops all three,
+    standby Zed takes BR, and the turn's mails (start and drop-out notices, Zed's welcome, the
+    report) wait in the outbox."""
+    root = new_home(tmp_path_factory.mktemp("smtp-crash") / "home", "clash", "europe", 3, {})
     configure(root, smtp_server.settings())
     ok(gm_process(root, "turn", "run", "d1", "--now"))
     assert len(queued(root)) >= 6  # the start notices, three drop-out notices, the welcome, the reports
