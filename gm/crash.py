@@ -4,6 +4,8 @@ The crash battery (tests/reliability/test_crash_battery.py) runs a real gm comma
 of these set, then runs the command again and checks that nothing was lost or doubled. A kill
 -9 at a chosen point is what a power cut or the OOM killer does at a random one. The points:
 
+  turn:mid-charge       inside a turn's transaction, the books half written: the first seat charged
+                        (a re-run's reversals booked), the others not
   turn:before-commit    a turn is resolved, its transaction not yet committed
   turn:after-commit     the turn is committed, nothing of it published
   publish:mid-write     a report file (a PDF, a turn kit) is written under its temporary name, not yet renamed
@@ -36,6 +38,7 @@ import signal
 
 POINTS = frozenset(
     {
+        "turn:mid-charge",
         "turn:before-commit",
         "turn:after-commit",
         "publish:mid-write",

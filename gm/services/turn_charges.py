@@ -12,9 +12,11 @@ import sqlite_utils
 from gm.core import ledger, victory
 from gm.core.ledger import Entry
 from gm.core.model import JSONObject, Outcome
+from gm.crash import crash_point
 from gm.services import credits, prizes
 from gm.services.cycle import SeatChange
 from gm.services.games import game_ruleset
+from gm.services.seats import LEFT
 from gm.store import ledger as books, outbox, records
 from gm.store.records import GameRecord, SeatRecord
 
@@ -39,9 +41,10 @@ def settle_turn(
     house: gives gm.toml's prize tables per ruleset (prizes.house_tables), asked only at the
     game's end, so a turn run reads gm.toml only when it needs it.
     """
+    left = _charged_before_leaving(db, game, number)
     _reverse_discarded(db, game, number, now)
     rules = credits.policy(game)
-    seats = [s for s in records.seats_of(db, game.id) if s.status == "active"]
+    seats = [s for s in records.seats_of(db, game.id) if s.status == "active" or s.code in left]
     # A re-run turn is paid by who played it: not by a standby who took the seat over after it.
     takeovers = records.seat_takeovers(db, game.id)
     if rules["unpaid"] != "free":
@@ -50,7 +53,8 @@ def settle_turn(
                 credits.post(
                     db,
                     now,
-                    seat.email if takeovers.get(seat.id, 0) <= number else records.player_at(db, seat.id, number),
+                    left.get(seat.code)
+                    or (seat.email if takeovers.get(seat.id, 0) <= number else records.player_at(db, seat.id, number)),
                     "turn charge",
                     credits=-ledger.TURN_PRICE,
                     game=game.name,
@@ -58,8 +62,18 @@ def settle_turn(
                     seat=seat.code,
                     memo=f"{game.name} turn {number}, seat {seat.code}",
                 )
+                crash_point("turn:mid-charge")
     if outcome is not None:
         award_discounts(db, game, number, after, outcome, now, house() if house else {})
+
+
+def _charged_before_leaving(db: sqlite_utils.Database, game: GameRecord, number: int) -> dict[str, str]:
+    """Seat code -> the account charged for turn `number` when it was first run, for each seat
+    whose player has left since (dropped out in that turn or later, or resigned after it): a
+    re-run of the turn charges it to them again, as that run did. Empty unless re-running."""
+    gone = [s.code for s in records.seats_of(db, game.id) if s.status in LEFT]
+    charges = {code: books.turn_charge(db, game.id, number, code) for code in gone}
+    return {code: credits.entry(db, n).account for code, n in charges.items() if n is not None}
 
 
 def _reverse_discarded(db: sqlite_utils.Database, game: GameRecord, number: int, now: str) -> None:

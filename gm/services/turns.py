@@ -398,7 +398,13 @@ def rerun_turn(
         discarded_reports.settle(db, home, game.id, game.name)  # a re-run before this one killed after its commit
         discards(db, game_name, number)  # raises for turn 0 or a turn not played
         now = iso(clock.now())
-        fixes = [_gm_correction(db, home, game, number, source, data) for source, data in corrections]
+        try:
+            fixes = [_gm_correction(db, home, game, number, source, data) for source, data in corrections]
+        except GMError as exc:  # the CLI has said "turn N is run again": say it was not
+            raise GMError(
+                f"{exc} Turn {number} was not run again and nothing was changed: "
+                "correct the file and run the command again."
+            ) from exc
         with transaction(db):
             discarded = records.turns_of(db, game.id, number)
             records.audit(

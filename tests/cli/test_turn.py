@@ -96,6 +96,22 @@ def test_rerun_with_corrected_orders_keeps_discarded_in_audit(home, gm, game, tm
     assert conn.execute("SELECT channel FROM submissions WHERE current = 1").fetchall() == [("gm",)]
 
 
+def test_a_rerun_refusing_its_corrected_orders_says_nothing_was_run_again(home, gm, game, tmp_path):
+    """The plan is printed first ("turn 2 is run again"); a correction the rules refuse must then
+    say that the turn was not run again, not leave the GM believing it was."""
+    run_turns(gm, home, 3)
+    before = table_dump(home)
+    fix = tmp_path / "fix.txt"
+    fix.write_text("GAME g1\nPLAYER BR\nTURN 2\nPLACE RUS 3\nEND\n")
+    ran = gm("turn", "rerun", "g1", "2", "--orders", fix, "--reason", "BR's orders", "--yes", home=home)
+    assert (ran.code, ran.err) == (
+        1,
+        f"Error: {fix}: line 4: RUS is not a territory on this map. Turn 2 was not run again and nothing was changed: "
+        "correct the file and run the command again.\n",
+    )
+    assert table_dump(home) == before
+
+
 def test_rerun_of_a_turn_that_never_ran(home, gm, game):
     run_turns(gm, home, 1)
     ran = gm("turn", "rerun", "g1", "7", "--reason", "a fix", home=home)

@@ -33,6 +33,7 @@ RUN_AT = "2026-11-16T21:00:00+00:00"  # after the first deadline (20:00), before
 GM_AT = Path(__file__).with_name("gm_at.py")
 PLAYERS = {"BR": ("Ann", "ann@example.org"), "FR": ("Bob", "bob@example.org")}
 TURN_RUN = (
+    "turn:mid-charge",
     "turn:before-commit",
     "turn:after-commit",
     "publish:mid-write",
@@ -129,7 +130,7 @@ PLAN = {
     "rerun": ("turn", "rerun", "d1", "1", "--reason", "a fix", "--yes"),
     "mail send": ("mail", "send"),
 }
-RERUN = ("turn:before-commit", "turn:after-commit")  # its publishing is gm turn run's, tried above
+RERUN = ("turn:mid-charge", "turn:before-commit", "turn:after-commit")  # its publishing is gm turn run's, tried above
 
 
 def command(kind: str, start: Path) -> list[str]:
@@ -231,14 +232,14 @@ def test_a_rerun_killed_after_its_commit_keeps_the_discarded_reports_for_gm_turn
 
 
 def same_turn_again(home: Path, played: Path) -> None:
-    """Turn 1 re-run with nothing corrected is the turn first played: the same states; BR's
-    reports byte for byte (Ann played BR in turn 1 and pays for it again, standby Zed takes it
-    from turn 2, pays nothing for turn 1 and is not dropped for it); each seat's report mailed once
-    more, to the same person as before. (FR dropped out in turn 1 and stays dropped, README
-    "Seats that dropped out in a discarded turn stay dropped": its turn 1 is not charged again,
-    which its report says.)"""
-    live = {k: v for k, v in reports_of(home).items() if k.startswith("d1/1/BR.")}
-    assert live == {k: v for k, v in reports_of(played).items() if k.startswith("d1/1/BR.")} and live
+    """Turn 1 re-run with nothing corrected is the turn first played: the same states; every
+    report byte for byte (Ann played BR in turn 1 and pays for it again, standby Zed takes it
+    from turn 2, pays nothing for turn 1 and is not dropped for it; FR dropped out in turn 1 and
+    stays dropped, README "Seats that dropped out in a discarded turn stay dropped", and Bob, who
+    played it in turn 1, pays for it again, as its report says); each seat's report mailed once
+    more, to the same person as before."""
+    live = {k: v for k, v in reports_of(home).items() if k.startswith("d1/1/")}
+    assert live == {k: v for k, v in reports_of(played).items() if k.startswith("d1/1/")} and live
 
     def mailed(where: Path, status: str) -> list[tuple]:
         with sqlite3.connect(where / "gm.db") as conn:
