@@ -5,8 +5,13 @@ and edges are rebuilt from it (board.geometry, as the GM's check builds them fro
 it shows the game's mode and phase and the seat's own action cards. From these, an order the
 phase or mode does not take, a vertex or edge the island has not and an action card the seat
 does not hold fail here as in orders.check_orders, in its words and in its order of checks.
-Whether a road connects, a vertex is free or the hand pays is left to the GM (others' orders
-come first). A report file may hold anything: what is not of its kind settles nothing.
+Every report also shows the seats, the open offers, the tiles (fog hides a tile's kind) and
+every road and settlement, so a seat or an offer that is none, a trade of a good for itself and,
+in the Basic game (where no piece ever leaves the board, so no other player's turn can free a
+place), a road, village or town the board refuses fail here too, by the GM's own functions.
+In Wonders & Warriors pieces may leave before the seat's turn (the dragon, Diplomats, Deserters):
+the board's places are left to the GM there. Whether the hand pays is always left to the GM.
+A report file may hold anything: what is not of its kind settles nothing.
 """
 
 from __future__ import annotations
@@ -16,10 +21,12 @@ from dataclasses import replace
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
-from .board import Geometry, geometry
+from .board import Geometry, edge_name, geometry
 from .cards import PLAYABLE, TITLES, other_mode
 from .grammar import ACTIONS, CARD_ARGS, SETUP, STANDING, USAGE, VERBS, WONDERS_ONLY, well_formed
-from .places import edge_problem, vertex_problem
+from .orders import FOGGED, accept_problem, choose_problem, market_problem, posting_problem, stranger, withdraw_problem
+from .places import edge_problem, road_problem, town_problem, vertex_problem, village_problem
+from .turn import Voice, seat_name
 
 MAX_HEXES = 200  # far past any island: a hostile report cannot make the check build a huge board
 
@@ -35,6 +42,7 @@ def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Prob
         return []
     held: set[object] = {c.get("card") for c in cards if isinstance(c, dict) and isinstance(c.get("card"), str)}
     reader = _Reader(geo, mode, phase, held)
+    reader.public(view, seat)
     found = []
     for order in orders:
         problem = reader.problem(order) if well_formed(order) else None
@@ -60,14 +68,50 @@ class _Reader:
     def __init__(self, geo: Geometry, mode: str, phase: str, held: set[object]):
         self.geo, self.mode, self.phase, self.held = geo, mode, phase, held
         self.plays, self.bought, self.alchemist = 0, False, False
+        self.seating: list[str] | None = None  # the seats in seating order; None: the report's are unreadable
+        self.offers: list[JSONObject] | None = None
+        self.fog: dict[str, bool] | None = None  # each tile under fog, as the seat sees it now
+        self.later = True  # whether a player plays before the seat in the round (fog may lift then)
+        self.board: JSONObject | None = None  # the Basic game's board as the orders so far leave it
+        self.seat, self.you = "", Voice(True, "")
+
+    def public(self, view: JSONObject, seat: str) -> None:
+        """Read what every report shows: the seats, the open offers, the tiles' fog and, in the
+        Basic game, the board's roads and settlements. A part not of its kind is left unread,
+        and what it settles is left to the GM."""
+        self.seat = seat
+        rows, names = view.get("seats"), {}
+        if isinstance(rows, list) and all(isinstance(r, dict) and isinstance(r.get("code"), str) for r in rows):
+            self.seating = [r["code"] for r in rows]
+            names = {
+                r["code"]: {"colour_name": r.get("nation") if isinstance(r.get("nation"), str) else None} for r in rows
+            }
+        offers = view.get("offers")
+        if isinstance(offers, list) and all(_offer_row(o) for o in offers):
+            self.offers = offers
+        self.fog = _fog(view, self.geo)
+        sequence = view.get("order_of_play")
+        self.later = not (isinstance(sequence, list) and sequence[:1] == [seat]) and self.phase == "play"
+        if self.mode == "basic" and self.seating is not None and self.fog is not None and seat in self.seating:
+            built = _built(view, self.geo, set(self.seating))
+            if built is not None:
+                roads, buildings = built
+                tiles = {code: {"fog": fogged} for code, fogged in self.fog.items()}
+                self.board = {
+                    "roads": roads,
+                    "buildings": buildings,
+                    "warriors": {},
+                    "seats": names,
+                    "board": {"tiles": tiles},
+                }
+                self.you = Voice(True, seat_name(self.board, seat))
 
     def problem(self, order: Order) -> str | None:
         verb, args = order.verb, order.args
         if self.mode == "basic" and verb in WONDERS_ONLY:
             return f"{verb} is an order of Wonders & Warriors; this game plays the Basic rules"
         if verb in STANDING:
-            bad = [v for v in args if verb == "DEMOTE" and not self.geo.is_vertex(v)]
-            return f"{bad[0]} is not a vertex of this island" if bad else None
+            return self._standing(verb, args)
         if self.phase == "setup":
             if verb not in SETUP:
                 return (
@@ -78,14 +122,82 @@ class _Reader:
         if verb in SETUP:
             return "the set-up is over: SETTLE is only for the first turn"
         if verb == "ROAD":
-            return edge_problem(self.geo, args[0])
+            return self._road(args[0])
         if verb in ("VILLAGE", "TOWN"):
-            return vertex_problem(self.geo, args[0])
+            return vertex_problem(self.geo, args[0]) or self._building(verb, args[0])
         if verb == "BUY":
             self.bought = self.mode != "wonders"
         if verb == "PLAY":
             return self._play(*args)
+        if verb == "MARKET":
+            return market_problem(self.mode, args[0], args[1])
+        if verb == "OFFER" and self.seating is not None:
+            return posting_problem(
+                {"seats": dict.fromkeys(self.seating), "seating": self.seating, "mode": self.mode}, self.seat, *args
+            )
         return None
+
+    def _standing(self, verb: str, args: tuple) -> str | None:  # type: ignore[type-arg]  # well_formed: SHAPES
+        if verb == "DEMOTE":
+            bad = [v for v in args if not self.geo.is_vertex(v)]
+            return f"{bad[0]} is not a vertex of this island" if bad else None
+        if verb == "ROBBER":
+            problem = self._tile(args[0]) or self._victim(args[1])
+            return None if problem is _UNSURE else problem
+        if self.offers is None:
+            return None
+        if verb == "ACCEPT":
+            return accept_problem(self.offers, self.seat, args)
+        if verb == "WITHDRAW":
+            return withdraw_problem(self.offers, self.seat, args[0])
+        if verb == "CHOOSE" and self.seating is not None:
+            return choose_problem(self.offers, self.seating, self.seat, *args)
+        return None
+
+    def _tile(self, code: object, why: str = FOGGED["robber"]) -> str | None:
+        """orders._tile_problem: a tile the island has not; one under fog where no player
+        before the seat may lift it (nor a road of this file has, which the Basic board
+        follows). Unsure, it stops the checks of the order (a later word's problem would not be
+        the GM's first)."""
+        if self.fog is None or not isinstance(code, str):
+            return _UNSURE
+        if code not in self.fog:
+            return f"{code} is not a tile of this island (they are lettered A to {self.geo.tiles[-1]})"
+        if not (self.board["board"]["tiles"][code]["fog"] if self.board is not None else self.fog[code]):
+            return None
+        if self.later or self.board is None:
+            return _UNSURE  # a warning, or a fog a road of this file may have lifted
+        return f"tile {code} is under fog; {why}"
+
+    def _victim(self, code: object) -> str | None:
+        if self.seating is None or not isinstance(code, str):
+            return None
+        return stranger(self.seating, code)  # naming oneself is the GM's warning, not a problem
+
+    def _road(self, edge: str) -> str | None:
+        problem = edge_problem(self.geo, edge)
+        if problem or self.board is None:
+            return problem
+        problem = road_problem(self.board, self.geo, self.seat, edge, self.you)
+        if problem is None:
+            self.board["roads"][edge] = self.seat
+            for end in self.geo.edge_ends[edge]:  # the road lifts the fog round its ends
+                for code in self.geo.vertex_tiles[end]:
+                    self.board["board"]["tiles"][code]["fog"] = False
+        return problem
+
+    def _building(self, verb: str, vertex: int) -> str | None:
+        if self.board is None:
+            return None
+        if verb == "VILLAGE":
+            problem = village_problem(self.board, self.geo, self.seat, vertex, self.you)
+            if problem is None:
+                self.board["buildings"][str(vertex)] = {"owner": self.seat, "kind": "village"}
+            return problem
+        problem = town_problem(self.board, self.geo, self.seat, vertex, self.you)
+        if problem is None:
+            self.board["buildings"][str(vertex)]["kind"] = "town"
+        return problem
 
     def _settle(self, vertex: int, edge: str | None) -> str | None:
         problem = vertex_problem(self.geo, vertex)
@@ -112,13 +224,85 @@ class _Reader:
         self.alchemist = self.alchemist or card == "alchemist"
         _, kinds = CARD_ARGS[card]
         for kind, arg in zip(kinds, args):
-            if kind == "vertex" and not self.geo.is_vertex(arg):
-                return vertex_problem(self.geo, arg)  # type: ignore[arg-type]  # well_formed: an int
-            if kind == "edge" and edge_problem(self.geo, arg):  # type: ignore[arg-type]  # well_formed: text
-                return edge_problem(self.geo, arg)  # type: ignore[arg-type]
-            if kind in ("tile", "seat") or card == "roads":
-                return None  # fog, seats, and a road's place on the board: the GM's check reads the state
+            problem = self._argument(card, kind, arg)
+            if problem:
+                return None if problem is _UNSURE else problem
         return None
+
+    def _argument(self, card: str, kind: str, arg: object) -> str | None:
+        """orders._arg_problem, as far as the view carries it."""
+        if kind == "tile":
+            return self._tile(arg, FOGGED.get(card, FOGGED["robber"]))
+        if kind == "seat":
+            return self._victim(arg) if self.seating is not None else _UNSURE
+        if kind == "vertex" and not self.geo.is_vertex(arg):  # well_formed: an int
+            return vertex_problem(self.geo, arg)  # type: ignore[arg-type]
+        if kind == "edge" and card == "roads":
+            return self._road(arg) if self.board is not None else (edge_problem(self.geo, arg) or _UNSURE)  # type: ignore[arg-type]
+        if kind == "edge" and edge_problem(self.geo, arg):  # type: ignore[arg-type]  # well_formed: text
+            return edge_problem(self.geo, arg)  # type: ignore[arg-type]
+        return None
+
+
+# Said by a check that cannot settle an order's word from the view: the order's later words are
+# then left to the GM, whose first problem may be about this one.
+_UNSURE = "\0unsure"
+
+
+def _offer_row(row: object) -> bool:
+    return (
+        isinstance(row, dict)
+        and type(row.get("id")) is int
+        and isinstance(row.get("from"), str)
+        and isinstance(row.get("to"), str)
+    )
+
+
+def _fog(view: JSONObject, geo: Geometry) -> dict[str, bool] | None:
+    """Each of the island's tiles and whether it lies under fog, from the report's tile table."""
+    rows = view.get("tiles")
+    if not isinstance(rows, list) or len(rows) != len(geo.tiles):
+        return None
+    fog = {r.get("code"): r.get("kind") == "fog" for r in rows if isinstance(r, dict)}
+    return fog if set(fog) == set(geo.tiles) else None  # type: ignore[return-value]
+
+
+def _built(view: JSONObject, geo: Geometry, seats: set[str]) -> tuple[JSONObject, JSONObject] | None:
+    """The board's roads ({edge: seat}) and settlements ({"vertex": {"owner", "kind"}}) as the
+    report's map draws them: each corner names its vertex, each road runs between two corners."""
+    board = view.get("board")
+    if not isinstance(board, dict):
+        return None
+    corners, lines, pieces = board.get("corners"), board.get("lines"), board.get("pieces")
+    if not (isinstance(corners, list) and isinstance(lines, list) and isinstance(pieces, list)):
+        return None
+    at: dict[str, int] = {}
+    for corner in corners:
+        text = corner.get("text") if isinstance(corner, dict) else None
+        if not isinstance(text, str) or not text.isdigit() or not geo.is_vertex(int(text)):
+            return None
+        at[repr(corner.get("at"))] = int(text)
+    roads: JSONObject = {}
+    for line in lines:
+        if not isinstance(line, dict) or line.get("seat") not in seats:
+            return None
+        ends = at.get(repr(line.get("from"))), at.get(repr(line.get("to")))
+        if ends[0] is None or ends[1] is None or edge_name(*ends) not in geo.edge_ends:  # type: ignore[arg-type]
+            return None
+        roads[edge_name(*ends)] = line["seat"]  # type: ignore[arg-type]
+    buildings: JSONObject = {}
+    for piece in pieces:
+        if not isinstance(piece, dict) or piece.get("seat") not in seats:
+            return None
+        text, shape = piece.get("text"), piece.get("shape")
+        if shape == "warrior":
+            return None  # no warrior in the Basic game: a report with one is not of one
+        if shape not in ("village", "town") or not isinstance(text, str) or not text.isdigit():
+            return None
+        if not geo.is_vertex(int(text)):
+            return None
+        buildings[str(int(text))] = {"owner": piece["seat"], "kind": shape}
+    return roads, buildings
 
 
 def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:

@@ -109,6 +109,73 @@ def test_imperials_a_valid_order_passes_offline(imperials):
     assert offline_says == gm_says == []
 
 
+def _imperials_refusals(state: JSONObject, seat: str) -> list[tuple[list[str], str]]:
+    """Imperials' orders the GM refuses from what every report shows (the seats, the open offers,
+    the roads and settlements), each with the GM's words: Red after turn 1 of the Basic game,
+    with its road 23-29 and village 29, Orange's road 19-24 and village 24, and no offer open."""
+    from games.imperials.turn import board_geometry
+
+    assert state["roads"]["23-29"] == seat and state["roads"]["19-24"] == "ORANGE" and not state["offers"]
+    free = next(e for e in board_geometry(state).vertex_edges[29] if e not in state["roads"])
+    seats = "RED, BLUE, ORANGE, PURPLE"
+    return [
+        (["ROBBER A BRICK"], f"4: BRICK is not a seat in this game ({seats})"),
+        (["WITHDRAW 1"], "4: you have no open offer #1"),
+        (["ACCEPT 1"], "4: there is no open offer #1"),
+        (["CHOOSE 1 BLUE"], "4: you have no open offer #1"),
+        (["ROAD 23-29"], "4: edge 23-29 already has your road"),
+        (["ROAD 19-24"], "4: edge 19-24 already has Orange's road"),
+        ([f"ROAD {free}", f"ROAD {free}"], f"5: edge {free} already has your road"),
+        (["VILLAGE 29"], "4: vertex 29 already has your village"),
+        (["TOWN 24"], "4: vertex 24 has no village of yours"),
+        (["TOWN 29", "TOWN 29"], "5: vertex 29 is a town already"),
+        (["MARKET wood FOR wood"], "4: a trade must give one type of card for another, not wood for wood"),
+        (["OFFER ALL 1 wood FOR 1 wood"], "4: resources of the same type may not be exchanged (wood on both sides)"),
+        (["OFFER RED 1 wood FOR 1 ore"], "4: an offer must be made to another player"),
+        (["OFFER BROWN 1 wood FOR 1 ore"], f"4: BROWN is not a seat in this game; write a seat code ({seats}) or ALL"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(14))
+def test_imperials_seats_offers_and_the_board_the_report_refutes(imperials, case):
+    """Every report shows the seats, the open offers and, in the Basic game, every road and
+    settlement on a board no other player's turn can clear: what the GM refuses of them, the
+    player's own check refuses too, in the GM's words (kit8 found these passing offline)."""
+    state, seat = imperials
+    lines, said = _imperials_refusals(state, seat)[case]
+    refused_alike("imperials", state, seat, lines, said)
+
+
+@pytest.mark.parametrize(
+    ("offer", "line", "said"),
+    [
+        ({"from": "RED", "to": "ALL"}, "ACCEPT 7", "4: offer #7 is your own"),
+        ({"from": "BLUE", "to": "ORANGE"}, "ACCEPT 7", "4: offer #7 is made to ORANGE, not to you"),
+        ({"from": "RED", "to": "BLUE"}, "CHOOSE 7 ORANGE", "4: offer #7 is made to BLUE only"),
+        ({"from": "RED", "to": "ALL"}, "CHOOSE 7 RED", "4: you cannot trade with yourself"),
+    ],
+)
+def test_imperials_the_open_offers_the_report_shows_refute(imperials, offer, line, said):
+    state, seat = imperials
+    state = {**state, "offers": [{"id": 7, **offer, "give": {"wood": 1}, "get": {"ore": 1}, "round": 1}]}
+    refused_alike("imperials", state, seat, [line], said)
+
+
+def test_imperials_what_the_gm_only_warns_of_passes_offline(imperials):
+    """Naming oneself to the robber, a road that connects, an open offer answered: the GM takes
+    them (the first with a warning), and so does the player's own check."""
+    state, seat = imperials
+    from games.imperials.turn import board_geometry
+
+    free = next(e for e in board_geometry(state).vertex_edges[29] if e not in state["roads"])
+    state = {
+        **state,
+        "offers": [{"id": 7, "from": "BLUE", "to": "ALL", "give": {"wood": 1}, "get": {"ore": 1}, "round": 1}],
+    }
+    lines = ["ROBBER A RED", f"ROAD {free}", "ACCEPT 7", "OFFER BLUE 1 wood FOR 1 ore", "MARKET wood FOR ore"]
+    assert both_checks("imperials", state, seat, lines) == ([], [])
+
+
 def robot_lines(name: str, state: JSONObject, seat: str) -> list[str]:
     """The orders a robot would give (the first of a few draws that gives any): valid ones,
     which neither check refutes."""
