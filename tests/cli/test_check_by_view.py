@@ -80,6 +80,52 @@ def test_minecraft_a_valid_order_passes_offline(mcempires):
     assert offline_says == gm_says == []
 
 
+def _declaring(state: JSONObject, **changes: object) -> JSONObject:
+    """The Minecraft state with declarations of war and peace treaties in use, and `changes`."""
+    return {**state, "options": {**state["options"], "declarations": True, "peace": True}, **changes}
+
+
+_AT_WAR = [{"sides": ["BL", "RE"], "since": 1, "taken": {}}]
+
+
+@pytest.mark.parametrize(
+    ("changes", "lines", "said"),
+    [
+        (None, ["DECLARE BL"], "4: DECLARE belongs to an optional rule this game does not use (declarations)"),
+        (None, ["ACCEPT ALLY BL"], "4: ALLY belongs to an optional rule this game does not use (alliances)"),
+        (None, ["LAND 0,0"], "4: 0,0 is ocean: bodies of water cannot be purchased"),
+        (None, ["LAND 0,0 1,1"], "4: every block there is water or claimed already"),
+        ({}, ["DECLARE RE"], "4: RE is not another empire of this game"),
+        ({}, ["DECLARE XX"], "4: XX is not another empire of this game"),
+        ({}, ["PAY RE 1"], "4: RE is not another empire of this game"),
+        ({}, ["DECLARE BL", "DECLARE BL"], "5: you are at war with Blue (BL) already"),
+        ({"wars": _AT_WAR}, ["DECLARE BL"], "4: you are at war with Blue (BL) already"),
+        ({"wars": _AT_WAR}, ["ACCEPT PEACE BL"], "4: Blue (BL) made no peace proposal to you in round 1"),
+    ],
+)
+def test_minecraft_diplomacy_and_water_the_report_refutes(mcempires, changes, lines, said):
+    """The game's optional rules, every empire, the wars, the proposals made to the empire and
+    the world's terrain are in every report: what the GM's dry run refuses of them, the player's
+    own check refuses too, in its words (kit8 found a DECLARE twice, LAND on the ocean passing)."""
+    state, seat = mcempires
+    if changes is not None:
+        state = _declaring(state, **changes)
+    refused_alike("mcempires", state, seat, lines, said)
+
+
+def test_minecraft_what_the_dry_run_takes_passes_offline(mcempires):
+    """A first declaration, a war declared after a refused ACCEPT (it changed nothing), land with
+    a block of grass: the GM takes them, and so does the player's own check."""
+    state, seat = mcempires
+    rows = state["world"]["terrain"]
+    land = next(f"{x},{y}" for y, row in enumerate(rows) for x, c in enumerate(row) if c == "." and x and y)
+    assert both_checks("mcempires", _declaring(state), seat, ["DECLARE BL", "DECLARE YE"]) == ([], [])
+    offline_says, gm_says = both_checks("mcempires", _declaring(state), seat, ["ACCEPT PEACE YE", "DECLARE BL"])
+    assert offline_says == gm_says == ["4: Yellow (YE) made no peace proposal to you in round 1"]
+    offline_says, _ = both_checks("mcempires", state, seat, [f"LAND 0,0 {land}"])
+    assert offline_says == []
+
+
 @pytest.fixture(scope="module")
 def imperials() -> tuple[JSONObject, str]:
     return played("imperials")
