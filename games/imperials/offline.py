@@ -10,7 +10,8 @@ every road and settlement, so a seat or an offer that is none, a trade of a good
 in the Basic game (where no piece ever leaves the board, so no other player's turn can free a
 place), a road, village or town the board refuses fail here too, by the GM's own functions.
 In Wonders & Warriors pieces may leave before the seat's turn (the dragon, Diplomats, Deserters):
-the board's places are left to the GM there. Whether the hand pays is always left to the GM.
+the board's places are left to the GM there, but for the seat's own warriors, which no other
+player's turn gives it (an order for a warrior it has not fails, until the file may place one). Whether the hand pays is always left to the GM.
 A report file may hold anything: what is not of its kind settles nothing.
 """
 
@@ -74,6 +75,10 @@ class _Reader:
         self.later = True  # whether a player plays before the seat in the round (fog may lift then)
         self.board: JSONObject | None = None  # the Basic game's board as the orders so far leave it
         self.seat, self.you = "", Voice(True, "")
+        # The vertices of the seat's warriors (Wonders & Warriors): no other player's turn gives
+        # it one, so a vertex without one has none when its order runs, until an order of this
+        # file may put one there (WARRIOR, MOVE, a card); None: unknown from then on.
+        self.warriors: set[int] | None = None
 
     def public(self, view: JSONObject, seat: str) -> None:
         """Read what every report shows: the seats, the open offers, the tiles' fog and, in the
@@ -90,6 +95,7 @@ class _Reader:
         if isinstance(offers, list) and all(_offer_row(o) for o in offers):
             self.offers = offers
         self.fog = _fog(view, self.geo)
+        self.warriors = _warriors(view, seat)
         sequence = view.get("order_of_play")
         self.later = not (isinstance(sequence, list) and sequence[:1] == [seat]) and self.phase == "play"
         if self.mode == "basic" and self.seating is not None and self.fog is not None and seat in self.seating:
@@ -129,6 +135,11 @@ class _Reader:
             self.bought = self.mode != "wonders"
         if verb == "PLAY":
             return self._play(*args)
+        if verb in ("ACTIVATE", "UPGRADE", "MOVE", "CHASE") and self.warriors is not None:
+            if args[0] not in self.warriors:
+                return f"you have no warrior at vertex {args[0]}"  # orders._own_warrior
+        if verb in ("WARRIOR", "MOVE"):
+            self.warriors = None
         if verb == "MARKET":
             return market_problem(self.mode, args[0], args[1])
         if verb == "OFFER" and self.seating is not None:
@@ -209,6 +220,7 @@ class _Reader:
         return problem
 
     def _play(self, card: str, *args: object) -> str | None:
+        self.warriors = None  # a Deserter brings one over
         if other_mode(card, self.mode):
             return other_mode(card, self.mode)
         self.plays += 1
@@ -247,6 +259,18 @@ class _Reader:
 # Said by a check that cannot settle an order's word from the view: the order's later words are
 # then left to the GM, whose first problem may be about this one.
 _UNSURE = "\0unsure"
+
+
+def _warriors(view: JSONObject, seat: str) -> set[int] | None:
+    """The vertices of the seat's warriors on the report's map; None when it is not of its kind."""
+    board = view.get("board")
+    pieces = board.get("pieces") if isinstance(board, dict) else None
+    if not isinstance(pieces, list) or not all(isinstance(p, dict) for p in pieces):
+        return None
+    mine = [p.get("text") for p in pieces if p.get("shape") == "warrior" and p.get("seat") == seat]
+    if not all(isinstance(t, str) and t.isdigit() for t in mine):
+        return None
+    return {int(t) for t in mine}
 
 
 def _offer_row(row: object) -> bool:

@@ -222,6 +222,45 @@ def test_imperials_what_the_gm_only_warns_of_passes_offline(imperials):
     assert both_checks("imperials", state, seat, lines) == ([], [])
 
 
+@pytest.fixture(scope="module")
+def imperials_wonders() -> tuple[JSONObject, str]:
+    """A Wonders & Warriors game of six robots after 8 turns (battery seed 41): Red has a warrior
+    at vertex 19, Black one at 29 and Orange one at 11."""
+    from gm.testing.battery import draw_setup, robot_turn, stored
+
+    ruleset = get_ruleset("imperials")
+    setup, scenario = draw_setup(ruleset, 41)
+    state = ruleset.new_game(scenario, [SeatInfo(c, c) for c in setup.seats], TurnSeeds(setup.seed, 0))
+    for turn in range(1, 9):
+        seeds = TurnSeeds(setup.seed, turn)
+        state = ruleset.resolve(state, stored(robot_turn(ruleset, state, setup.seats, seeds)), seeds).state
+    owners = {int(v): w["owner"] for v, w in state["warriors"].items()}
+    assert state["mode"] == "wonders" and owners[19] == "RED" and owners[29] == "BLACK" and owners[11] == "ORANGE"
+    return state, "RED"
+
+
+@pytest.mark.parametrize(
+    ("lines", "said"),
+    [
+        (["ACTIVATE 29"], "4: you have no warrior at vertex 29"),
+        (["UPGRADE 11"], "4: you have no warrior at vertex 11"),
+        (["MOVE 29 19"], "4: you have no warrior at vertex 29"),
+        (["CHASE 30 A"], "4: you have no warrior at vertex 30"),
+    ],
+)
+def test_imperials_warriors_the_report_shows_refute(imperials_wonders, lines, said):
+    """No other player's turn gives a seat a warrior: an order for one it has not on the report's
+    map is refused offline as by the GM (until an order of the file may put one there)."""
+    state, seat = imperials_wonders
+    refused_alike("imperials", state, seat, lines, said)
+
+
+def test_imperials_a_warrior_the_file_may_place_is_left_to_the_gm(imperials_wonders):
+    state, seat = imperials_wonders
+    offline_says, _ = both_checks("imperials", state, seat, ["ACTIVATE 19", "WARRIOR 5", "ACTIVATE 5", "ACTIVATE 29"])
+    assert offline_says == []
+
+
 def robot_lines(name: str, state: JSONObject, seat: str) -> list[str]:
     """The orders a robot would give (the first of a few draws that gives any): valid ones,
     which neither check refutes."""
