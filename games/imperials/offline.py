@@ -34,22 +34,35 @@ MAX_HEXES = 200  # far past any island: a hostile report cannot make the check b
 
 def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """One problem per order that the view settles: the one the GM's check would give."""
+    return _read(view, seat, orders)[0]
+
+
+def warnings_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+    """The warnings of orders.order_warnings that the view settles, in its words: a victim who is
+    the seat itself (the turn passes over it to gm's choice)."""
+    return _read(view, seat, orders)[1]
+
+
+def _read(view: JSONObject, seat: str, orders: list[Order]) -> tuple[list[Problem], list[Problem]]:
+    """(the problems, the warnings) of the orders, as far as the view settles them."""
     geo, mode, phase = _geometry(view), view.get("mode"), view.get("phase")
     you = view.get("you")
     if geo is None or not isinstance(mode, str) or mode not in PLAYABLE or phase not in ("setup", "play"):
-        return []
+        return [], []
     cards = you.get("cards") if isinstance(you, dict) else None
     if not isinstance(cards, list):
-        return []
+        return [], []
     held: set[object] = {c.get("card") for c in cards if isinstance(c, dict) and isinstance(c.get("card"), str)}
     reader = _Reader(geo, mode, phase, held)
     reader.public(view, seat)
     found = []
     for order in orders:
+        reader.line = order.line
         problem = reader.problem(order) if well_formed(order) else None
         if problem:
             found.append(Problem(order.line, problem))
-    return found
+    # The GM warns of what its plan found only in the rounds (orders.order_warnings).
+    return found, [Problem(line, message) for line, message in reader.maybe] if phase == "play" else []
 
 
 def _geometry(view: JSONObject) -> Geometry | None:
@@ -79,6 +92,8 @@ class _Reader:
         # it one, so a vertex without one has none when its order runs, until an order of this
         # file may put one there (WARRIOR, MOVE, a card); None: unknown from then on.
         self.warriors: set[int] | None = None
+        self.line = 0  # the line of the order being read
+        self.maybe: list[tuple[int, str]] = []  # (line, warning), as orders.Plan.maybe
 
     def public(self, view: JSONObject, seat: str) -> None:
         """Read what every report shows: the seats, the open offers, the tiles' fog and, in the
@@ -153,7 +168,7 @@ class _Reader:
             bad = [v for v in args if not self.geo.is_vertex(v)]
             return f"{bad[0]} is not a vertex of this island" if bad else None
         if verb == "ROBBER":
-            problem = self._tile(args[0]) or self._victim(args[1])
+            problem = self._tile(args[0]) or self._victim(args[1], "the robber")
             return None if problem is _UNSURE else problem
         if self.offers is None:
             return None
@@ -180,10 +195,14 @@ class _Reader:
             return _UNSURE  # a warning, or a fog a road of this file may have lifted
         return f"tile {code} is under fog; {why}"
 
-    def _victim(self, code: object) -> str | None:
+    def _victim(self, code: object, chooser: str) -> str | None:
+        """orders._seat_problem: a seat not in the game is a problem; the seat's own code a
+        warning, in the GM's words."""
         if self.seating is None or not isinstance(code, str):
             return None
-        return stranger(self.seating, code)  # naming oneself is the GM's warning, not a problem
+        if code == self.seat:
+            self.maybe.append((self.line, f"you cannot name yourself: gm chooses the other player for {chooser}"))
+        return stranger(self.seating, code)
 
     def _road(self, edge: str) -> str | None:
         problem = edge_problem(self.geo, edge)
@@ -246,7 +265,7 @@ class _Reader:
         if kind == "tile":
             return self._tile(arg, FOGGED.get(card, FOGGED["robber"]))
         if kind == "seat":
-            return self._victim(arg) if self.seating is not None else _UNSURE
+            return self._victim(arg, "the card") if self.seating is not None else _UNSURE
         if kind == "vertex" and not self.geo.is_vertex(arg):  # well_formed: an int
             return vertex_problem(self.geo, arg)  # type: ignore[arg-type]
         if kind == "edge" and card == "roads":

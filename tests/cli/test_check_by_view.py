@@ -222,6 +222,27 @@ def test_imperials_what_the_gm_only_warns_of_passes_offline(imperials):
     assert both_checks("imperials", state, seat, lines) == ([], [])
 
 
+@pytest.mark.parametrize(
+    ("line", "warned"),
+    [
+        ("ROBBER A RED", "you cannot name yourself: gm chooses the other player for the robber"),
+        ("PLAY warrior A RED", None),  # Red holds no Warrior card: refused before its victim is read
+    ],
+)
+def test_imperials_naming_oneself_is_warned_of_offline_as_by_the_gm(imperials, line, warned):
+    """The GM takes a ROBBER answer naming the seat itself and warns that gm chooses the victim
+    (the order still counts, D-ALL-3): the player's own check warns of it too, in its words."""
+    state, seat = imperials
+    ruleset = get_ruleset("imperials")
+    report = offline.Report("imperials-1", "imperials", seat, 1, ruleset.view(state, seat))
+    text = "\n".join(["GAME imperials-1", f"PLAYER {seat}", "PASSWORD x", line, "END"])
+    checked = offline.check_offline(report, text.encode())
+    orders, _ = ruleset.parse_orders([(4, line)])
+    gm_warned = [p.message for p in ruleset.order_warnings(state, seat, orders) if p.line == 4]
+    offline_warned = [p.message for p in checked.warnings if p.line == 4]
+    assert offline_warned == gm_warned == ([warned] if warned else [])
+
+
 @pytest.fixture(scope="module")
 def imperials_wonders() -> tuple[JSONObject, str]:
     """A Wonders & Warriors game of six robots after 8 turns (battery seed 41): Red has a warrior
