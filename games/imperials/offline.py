@@ -25,7 +25,16 @@ from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 from .board import Geometry, edge_name, geometry
 from .cards import PLAYABLE, TITLES, other_mode
 from .grammar import ACTIONS, CARD_ARGS, SETUP, STANDING, USAGE, VERBS, WONDERS_ONLY, well_formed
-from .orders import FOGGED, accept_problem, choose_problem, market_problem, posting_problem, stranger, withdraw_problem
+from .orders import (
+    FOGGED,
+    accept_problem,
+    choose_problem,
+    lay_road,
+    market_problem,
+    posting_problem,
+    stranger,
+    withdraw_problem,
+)
 from .places import edge_problem, road_problem, town_problem, vertex_problem, village_problem
 from .turn import Voice, seat_name
 
@@ -210,10 +219,7 @@ class _Reader:
             return problem
         problem = road_problem(self.board, self.geo, self.seat, edge, self.you)
         if problem is None:
-            self.board["roads"][edge] = self.seat
-            for end in self.geo.edge_ends[edge]:  # the road lifts the fog round its ends
-                for code in self.geo.vertex_tiles[end]:
-                    self.board["board"]["tiles"][code]["fog"] = False
+            lay_road(self.board, self.geo, self.seat, edge)
         return problem
 
     def _building(self, verb: str, vertex: int) -> str | None:

@@ -12,6 +12,7 @@ from typing import cast
 
 from gm.core.model import JSONObject, Order, Problem
 
+from .board import Geometry
 from .cards import TITLES, WONDERS_DECKS, other_mode
 from .goods import FENCE_LIMIT, LIMITS, RESOURCES, Cards
 from .grammar import ACTIONS, CARD_ARGS, SETUP, STANDING, WONDERS_ONLY, parse_orders, well_formed
@@ -185,11 +186,17 @@ def _road(plan: Plan, edge: str) -> str | None:
     if problem and _stands_past_diplomats(plan, edge, problem):
         problem = None
     if problem is None:
-        plan.state["roads"][edge] = plan.seat
-        for end in plan.geo.edge_ends[edge]:  # the road lifts the fog round its ends
-            for code in plan.geo.vertex_tiles[end]:
-                plan.state["board"]["tiles"][code]["fog"] = False
+        lay_road(plan.state, plan.geo, plan.seat, edge)
     return problem
+
+
+def lay_road(state: JSONObject, geo: Geometry, seat: str, edge: str) -> None:
+    """A road the seat's orders build, in a plan of the board: it lifts the fog round its ends.
+    The player's own check (offline.py) plans the Basic board with it too."""
+    state["roads"][edge] = seat
+    for end in geo.edge_ends[edge]:
+        for code in geo.vertex_tiles[end]:
+            state["board"]["tiles"][code]["fog"] = False
 
 
 def _stands_past_diplomats(plan: Plan, edge: str, problem: str) -> bool:
