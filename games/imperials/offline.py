@@ -37,6 +37,7 @@ from .orders import (
 )
 from .places import edge_problem, road_problem, town_problem, vertex_problem, village_problem
 from .turn import Voice, seat_name
+from .warnings import Seen, warnings_seen
 
 MAX_HEXES = 200  # far past any island: a hostile report cannot make the check build a huge board
 
@@ -47,8 +48,11 @@ def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Prob
 
 
 def warnings_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
-    """The warnings of orders.order_warnings that the view settles, in its words: a victim who is
-    the seat itself (the turn passes over it to gm's choice)."""
+    """The warnings of orders.order_warnings that the view settles, in its words: those of
+    warnings.py (a build or trade the hand left by the earlier orders cannot pay, more cards than
+    the discard limit, an offer accepted without its cards...), all read from the seat's own
+    part of the report and the open board, and a victim who is the seat itself (the turn passes
+    over it to gm's choice)."""
     return _read(view, seat, orders)[1]
 
 
@@ -70,8 +74,48 @@ def _read(view: JSONObject, seat: str, orders: list[Order]) -> tuple[list[Proble
         problem = reader.problem(order) if well_formed(order) else None
         if problem:
             found.append(Problem(order.line, problem))
-    # The GM warns of what its plan found only in the rounds (orders.order_warnings).
-    return found, [Problem(line, message) for line, message in reader.maybe] if phase == "play" else []
+    if phase != "play":  # the GM warns only in the rounds (orders.order_warnings)
+        return found, []
+    seen = _seen(view, you, mode)  # type: ignore[arg-type]  # a dict: its cards were read above
+    warned = warnings_seen(seen, seat, orders) if seen is not None else []
+    return found, sorted(warned + [Problem(line, message) for line, message in reader.maybe], key=lambda p: p.line)
+
+
+def _cards(value: object) -> dict[str, int] | None:
+    if not isinstance(value, dict) or not all(isinstance(g, str) and type(n) is int for g, n in value.items()):
+        return None
+    return value
+
+
+def _seen(view: JSONObject, you: JSONObject, mode: str) -> Seen | None:
+    """What warnings.py reads, from the report (None when a part of it is not of its kind): the
+    seat's hand, its market rates and discard limit, its action cards, the open offers, the
+    robber's tile and the warriors on the map."""
+    held, rated = you.get("hand"), you.get("rates")
+    if not isinstance(held, list) or not isinstance(rated, list):
+        return None
+    hand = {r.get("good"): r.get("count") for r in held if isinstance(r, dict)}
+    rates = {r.get("good"): r.get("rate") for r in rated if isinstance(r, dict)}
+    limit, cards, robber = you.get("limit"), you.get("cards"), view.get("robber")
+    offers = view.get("offers")
+    board = view.get("board")
+    pieces = board.get("pieces") if isinstance(board, dict) else None
+    if (
+        _cards(hand) is None
+        or not all(isinstance(g, str) and (r is None or type(r) is int) for g, r in rates.items())
+        or type(limit) is not int
+        or not isinstance(cards, list)
+        or not (robber is None or isinstance(robber, str))
+        or not isinstance(offers, list)
+        or not all(_offer_row(o) and _cards(o.get("get")) is not None for o in offers)
+        or not isinstance(pieces, list)
+        or not all(isinstance(p, dict) for p in pieces)
+    ):
+        return None
+    warriors = {p.get("text"): p.get("seat") for p in pieces if p.get("shape") == "warrior"}
+    if not all(isinstance(v, str) and isinstance(s, str) for v, s in warriors.items()):
+        return None
+    return Seen(hand, rates.get, limit, len(cards), mode, offers, robber, warriors)  # type: ignore[arg-type]
 
 
 def _geometry(view: JSONObject) -> Geometry | None:

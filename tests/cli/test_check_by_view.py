@@ -243,6 +243,24 @@ def test_imperials_naming_oneself_is_warned_of_offline_as_by_the_gm(imperials, l
     assert offline_warned == gm_warned == ([warned] if warned else [])
 
 
+def test_imperials_the_hand_warnings_are_given_offline_in_the_gms_words(imperials):
+    """The seat's hand, its market rates and discard limit, the open offers and the robber's tile
+    are in its report: the GM's warnings of them (a build the hand cannot pay, an offer accepted
+    without its cards, the robber left where it stands) come offline too, word for word."""
+    state, seat = imperials
+    robber = state["robber"]
+    state = {
+        **state,
+        "offers": [{"id": 7, "from": "BLUE", "to": "ALL", "give": {"wood": 1}, "get": {"ore": 9}, "round": 1}],
+    }
+    lines = ["BUY", "BUY", "TOWN 29", "ACCEPT 7", f"ROBBER {robber}", "MARKET ore FOR wool 2"]
+    ruleset = get_ruleset("imperials")
+    orders, _ = ruleset.parse_orders(list(enumerate(lines, 4)))
+    gm_warned = [(p.line, p.message) for p in ruleset.order_warnings(state, seat, orders)]
+    offline_warned = [(p.line, p.message) for p in ruleset.warnings_by_view(ruleset.view(state, seat), seat, orders)]
+    assert len(gm_warned) >= 4 and offline_warned == gm_warned
+
+
 @pytest.fixture(scope="module")
 def imperials_wonders() -> tuple[JSONObject, str]:
     """A Wonders & Warriors game of six robots after 8 turns (battery seed 41): Red has a warrior
