@@ -161,6 +161,9 @@ class Guarded:
     def check_by_view(self, view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
         return self._call("check_by_view", lambda: list(self.unguarded.check_by_view(view, seat, orders)))
 
+    def warnings_by_view(self, view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+        return self._call("warnings_by_view", lambda: list(self.unguarded.warnings_by_view(view, seat, orders)))
+
     def order_grammar(self, view: JSONObject, seat: str) -> OrderGrammar | None:
         return self._call("order_grammar", lambda: self.unguarded.order_grammar(view, seat))
 

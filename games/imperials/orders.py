@@ -12,6 +12,7 @@ from typing import cast
 
 from gm.core.model import JSONObject, Order, Problem
 
+from .board import Geometry
 from .cards import TITLES, WONDERS_DECKS, other_mode
 from .goods import FENCE_LIMIT, LIMITS, RESOURCES, Cards
 from .grammar import ACTIONS, CARD_ARGS, SETUP, STANDING, WONDERS_ONLY, parse_orders, well_formed
@@ -185,11 +186,17 @@ def _road(plan: Plan, edge: str) -> str | None:
     if problem and _stands_past_diplomats(plan, edge, problem):
         problem = None
     if problem is None:
-        plan.state["roads"][edge] = plan.seat
-        for end in plan.geo.edge_ends[edge]:  # the road lifts the fog round its ends
-            for code in plan.geo.vertex_tiles[end]:
-                plan.state["board"]["tiles"][code]["fog"] = False
+        lay_road(plan.state, plan.geo, plan.seat, edge)
     return problem
+
+
+def lay_road(state: JSONObject, geo: Geometry, seat: str, edge: str) -> None:
+    """A road the seat's orders build, in a plan of the board: it lifts the fog round its ends.
+    The player's own check (offline.py) plans the Basic board with it too."""
+    state["roads"][edge] = seat
+    for end in geo.edge_ends[edge]:
+        for code in geo.vertex_tiles[end]:
+            state["board"]["tiles"][code]["fog"] = False
 
 
 def _stands_past_diplomats(plan: Plan, edge: str, problem: str) -> bool:
@@ -328,37 +335,77 @@ def _arg_problem(plan: Plan, card: str, kind: str, arg: str | int) -> str | None
 def _market(plan: Plan, give: str, get: str, most: int | None = None) -> str | None:
     # `most`, the number written, is held against the rate when the trade runs: a port may come
     # earlier in the turn (rule D-ALL-3).
+    return market_problem(plan.state["mode"], give, get)
+
+
+def market_problem(mode: str, give: str, get: str) -> str | None:
+    """What the rules forbid in a MARKET trade whatever the hand: the mode and the two goods
+    settle it (the player's own check asks it too, offline.py)."""
     if give == get:
         return f"a trade must give one type of card for another, not {give} for {give}"
-    if plan.state["mode"] == "basic" and (give not in RESOURCES or get not in RESOURCES):
+    if mode == "basic" and (give not in RESOURCES or get not in RESOURCES):
         return "commodities are only in Wonders & Warriors"
     return None
 
 
 def _offer(plan: Plan, to: str, give: Cards, get: Cards) -> str | None:
-    problem = offer_problem(plan.state, plan.seat, to, give, get)
+    return posting_problem(plan.state, plan.seat, to, give, get)
+
+
+def posting_problem(state: JSONObject, seat: str, to: str, give: Cards, get: Cards) -> str | None:
+    """offer_problem as an OFFER line is answered: an unknown seat told the codes to write.
+    It reads the seats, the seating and the mode only (the player's own check builds those
+    from the report)."""
+    problem = offer_problem(state, seat, to, give, get)
     if problem and problem.startswith(to + " is not a seat"):
-        return f"{to} is not a seat in this game; write a seat code ({', '.join(plan.state['seating'])}) or ALL"
+        return f"{to} is not a seat in this game; write a seat code ({', '.join(state['seating'])}) or ALL"
     return problem
 
 
-def _own_offer(plan: Plan, number: int) -> JSONObject | None:
-    return next((o for o in plan.state["offers"] if o["id"] == number and o["from"] == plan.seat), None)
-
-
 def _choose_problem(plan: Plan, number: int, *seats: str) -> str | None:
-    offer = _own_offer(plan, number)
+    return choose_problem(plan.state["offers"], plan.state["seating"], plan.seat, number, *seats)
+
+
+# The answers to offers (ACCEPT, WITHDRAW, CHOOSE) read the open offers and the seating, which
+# every report shows: the player's own check (offline.py) asks these same functions.
+def choose_problem(offers: list[JSONObject], seating: list[str], seat: str, number: int, *seats: str) -> str | None:
+    offer = own_offer(offers, seat, number)
     if offer is None:
         return f"you have no open offer #{number}"
     for code in seats:
-        if code == plan.seat:
+        if code == seat:
             return "you cannot trade with yourself"
-        problem = _seat_problem(plan, code)
+        problem = stranger(seating, code)
         if problem:
             return problem
         if offer["to"] not in ("ALL", code):
             return f"offer #{number} is made to {offer['to']} only"
     return None
+
+
+def own_offer(offers: list[JSONObject], seat: str, number: int) -> JSONObject | None:
+    return next((o for o in offers if o["id"] == number and o["from"] == seat), None)
+
+
+def accept_problem(offers: list[JSONObject], seat: str, numbers: tuple[int, ...]) -> str | None:
+    for number in numbers:
+        offer = next((o for o in offers if o["id"] == number), None)
+        if offer is None:
+            return f"there is no open offer #{number}"
+        if offer["from"] == seat:
+            return f"offer #{number} is your own"
+        if offer["to"] not in ("ALL", seat):
+            return f"offer #{number} is made to {offer['to']}, not to you"
+    return None
+
+
+def withdraw_problem(offers: list[JSONObject], seat: str, number: int) -> str | None:
+    return None if own_offer(offers, seat, number) else f"you have no open offer #{number}"
+
+
+def stranger(seating: list[str], code: str) -> str | None:
+    """A seat named as a victim or a partner that is not in the game."""
+    return None if code in seating else f"{code} is not a seat in this game ({', '.join(seating)})"
 
 
 # Why a tile under fog will not do, by what the order names it for: the robber (a ROBBER answer,
@@ -400,7 +447,7 @@ def _seat_problem(plan: Plan, code: str | None, chooser: str = "the robber") -> 
     if code is None:
         return None
     if code not in plan.state["seats"]:
-        return f"{code} is not a seat in this game ({', '.join(plan.state['seating'])})"
+        return stranger(plan.state["seating"], code)
     if code == plan.seat:
         plan.maybe.append((plan.line, f"you cannot name yourself: gm chooses the other player for {chooser}"))
     return None
@@ -673,17 +720,9 @@ def _standing_problem(plan: Plan, order: Order) -> str | None:
     if order.verb == "ROBBER":
         return _tile_problem(plan, args[0]) or _seat_problem(plan, args[1])
     if order.verb == "ACCEPT":
-        for number in args:
-            offer = next((o for o in state["offers"] if o["id"] == number), None)
-            if offer is None:
-                return f"there is no open offer #{number}"
-            if offer["from"] == plan.seat:
-                return f"offer #{number} is your own"
-            if offer["to"] not in ("ALL", plan.seat):
-                return f"offer #{number} is made to {offer['to']}, not to you"
-        return None
+        return accept_problem(state["offers"], plan.seat, args)
     if order.verb == "WITHDRAW":
-        return None if _own_offer(plan, args[0]) else f"you have no open offer #{args[0]}"
+        return withdraw_problem(state["offers"], plan.seat, args[0])
     if order.verb == "CHOOSE":
         return _choose_problem(plan, *args)
     if order.verb == "DEMOTE":

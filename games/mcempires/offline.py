@@ -1,9 +1,13 @@
 """The player's own check (gm orders check --report): what the empire's report settles alone.
 
-The report shows the world's size and the empire's own groups, so a block off the map and a
-group that is not the empire's fail here as in the GM's dry run (orders.check_orders), in its
-words and in its order of checks. Cities the report may not show, money and paths are left to
-the GM. A report file may hold anything: what is not of its kind settles nothing.
+The report shows the world's size and terrain, the empire's own groups, the game's optional rules,
+every empire and every war and alliance, so a block off the map, land that is all water, a
+group that is not the empire's, an order of an optional rule the game does not use and a
+declaration of war the diplomacy refuses fail here as in the GM's dry run (orders.check_orders),
+in its words and in its order of checks. Cities the report may not show, money (income, and what
+empires playing earlier may pay) and paths are left to the GM, and so is whatever hangs on them:
+a second CITY or LAND is refused by the GM only if the first one founds or buys. A report file
+may hold anything: what is not of its kind settles nothing.
 """
 
 from __future__ import annotations
@@ -11,9 +15,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gm.core.model import JSONObject, Order, Problem
+from gm.core.names import named
 from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
-from .actions import off_world
+from .actions import OPTIONAL_WORDS, off_world
+from .diplomacy import KINDS, OPTION_OF
 from .grammar import (
     ACCEPTABLE,
     BLOCK,
@@ -21,12 +27,14 @@ from .grammar import (
     CITY,
     COUNT,
     GROUP,
+    MAX_ORDERS,
     SEAT,
     SIDE_WORDS,
     USAGE,
     VERBS,
     well_formed,
 )
+from .world import TERRAIN_NAMES, WATER
 
 
 def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
@@ -48,13 +56,125 @@ def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Prob
     # CAPITAL founds the capital and its first group at the start of the turn: a group named
     # after it may be that one, which the report cannot show.
     mine = None if any(o.verb == "CAPITAL" for o in orders if well_formed(o)) else groups
+    terrain = world.get("terrain")
+    rows = terrain if isinstance(terrain, list) and _grid(terrain, width, height) else None
+    diplomacy = _Diplomacy(view, seat)
     found = []
-    for order in orders:
-        if well_formed(order):
-            problem = _problem(order, width, height, mine)
-            if problem:
-                found.append(Problem(order.line, problem))
+    for order in [o for o in orders if well_formed(o)][:MAX_ORDERS]:  # past that, the GM's own words
+        problem = _problem(order, width, height, mine) or _water(order, rows) or diplomacy.problem(order)
+        if problem:
+            found.append(Problem(order.line, problem))
     return found
+
+
+def _grid(rows: list[object], width: int, height: int) -> bool:
+    return len(rows) == height and all(isinstance(r, str) and len(r) == width for r in rows)
+
+
+def _water(order: Order, rows: list[str] | None) -> str | None:
+    """actions._land's refusal of land that is all water: the terrain never changes, so no order
+    before it and no other empire's turn can make any of it land (claims can change: left to the
+    GM). Off the map is _problem's."""
+    if order.verb != "LAND" or rows is None:
+        return None
+    corners = [tuple(int(v) for v in a.split(",")) for a in order.args if isinstance(a, str) and BLOCK.fullmatch(a)]
+    if not corners or len(corners) != len([a for a in order.args if a]):
+        return None
+    (x1, y1), (x2, y2) = corners[0], corners[-1]
+    if not all(0 <= y < len(rows) and 0 <= x < len(rows[0]) for x, y in ((x1, y1), (x2, y2))):
+        return None
+    area = [rows[y][x] for y in range(min(y1, y2), max(y1, y2) + 1) for x in range(min(x1, x2), max(x1, x2) + 1)]
+    if not all(letter in WATER for letter in area):
+        return None
+    if len(area) == 1:
+        return f"{x1},{y1} is {TERRAIN_NAMES[area[0]]}: bodies of water cannot be purchased"
+    return "every block there is water or claimed already"
+
+
+class _Diplomacy:
+    """The optional rules the game uses, every empire, and the wars and alliances, as the report
+    shows them: what the dry run refuses of an order of an optional rule the game does not use,
+    and of a DECLARE, in its words. The wars a DECLARE earlier in the file starts count, as in
+    the dry run; after an ACCEPT or a LEAVE (an alliance joined or left, a peace made) the rest
+    of the file's declarations are left to the GM."""
+
+    def __init__(self, view: JSONObject, seat: str) -> None:
+        self.seat = seat
+        options = view.get("options")
+        self.options = set(options) if isinstance(options, list) and all(isinstance(o, str) for o in options) else None
+        self.empires: dict[str, tuple[str, bool]] | None = None
+        self.wars: set[str] = set()
+        self.allies: set[str] = set()
+        self.sure = False
+        self.proposed: set[tuple[object, object]] | None = None
+        self.round = 0
+        seats, wars, alliances = view.get("seats"), view.get("wars"), view.get("alliances")
+        if not (isinstance(seats, list) and isinstance(wars, list) and isinstance(alliances, list)):
+            return
+        if not all(isinstance(s, dict) and isinstance(s.get("code"), str) for s in seats):
+            return
+        self.empires = {s["code"]: (named(s.get("nation"), s["code"]), s.get("alive") is not False) for s in seats}
+        for war in wars:
+            sides = war.get("sides") if isinstance(war, dict) else None
+            if not (isinstance(sides, list) and len(sides) == 2 and all(isinstance(x, str) for x in sides)):
+                return
+            if seat in sides:
+                self.wars.add(sides[1] if sides[0] == seat else sides[0])
+        for alliance in alliances:
+            members = alliance.get("members") if isinstance(alliance, dict) else None
+            if not (isinstance(members, list) and all(isinstance(m, str) for m in members)):
+                return
+            if seat in members:
+                self.allies |= set(members) - {seat}
+        rows, now = view.get("proposals"), view.get("round")
+        if isinstance(rows, list) and all(isinstance(p, dict) for p in rows) and type(now) is int:
+            self.proposed = {
+                (p.get("from"), p.get("kind")) for p in rows if p.get("to") == seat and p.get("round") == now - 1
+            }
+            self.round = now
+        self.sure = True
+
+    def _accept(self, kind: str, other: str) -> str | None:
+        """diplomacy.accept: a proposal the other empire made to this one last round; none made
+        then can come after (this empire's own proposals are its own). Accepting one may make a
+        peace or an alliance: the file's later declarations are then left to the GM (one refused
+        changes nothing)."""
+        option = OPTIONAL_WORDS.get(kind)
+        if option and self.options is not None and option not in self.options:
+            return f"{kind} belongs to an optional rule this game does not use ({option})"
+        if self.proposed is None or self.empires is None or (other, KINDS[kind]) in self.proposed:
+            self.sure = False
+            return None
+        whom = self.empires[other][0] if other in self.empires else other
+        return f"{whom} made no {KINDS[kind]} proposal to you in round {self.round - 1}"
+
+    def problem(self, order: Order) -> str | None:
+        verb = order.verb
+        option = OPTION_OF.get(verb)
+        if option and self.options is not None and option not in self.options:
+            return f"{verb} belongs to an optional rule this game does not use ({OPTIONAL_WORDS[verb]})"
+        if verb == "ACCEPT":
+            return self._accept(*order.args)
+        if verb == "LEAVE":
+            self.sure = False
+        if verb not in ("DECLARE", "BORDERS", "ALLY", "PAY") or self.empires is None:
+            return None
+        enemy = order.args[0]
+        if enemy not in self.empires or enemy == self.seat:
+            return f"{enemy} is not another empire of this game"
+        nation, alive = self.empires[enemy]
+        if verb != "DECLARE":  # a proposal, a payment: to an empire out of the game (none comes back)
+            return None if alive else f"{nation} is out of the game"
+        if not self.sure:
+            return None
+        if enemy in self.wars:
+            return f"you are at war with {nation} already"
+        if not alive:
+            return f"{nation} is out of the game"
+        if enemy in self.allies:
+            return f"{nation} is an ally: empires in an alliance cannot declare war on each other"
+        self.wars.add(enemy)
+        return None
 
 
 def _problem(order: Order, width: int, height: int, groups: set[object] | None) -> str | None:

@@ -150,6 +150,7 @@ class Ruleset(Protocol):
     def seat_limits(self, scenario: JSONObject) -> tuple[int, int]: ...  # (min, max) [min_seats, max_seats]
     def order_warnings(self, state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]: ...  # [[]]
     def check_by_view(self, view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]: ...  # [[]]
+    def warnings_by_view(self, view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]: ...  # [[]]
     def order_grammar(self, view: JSONObject, seat: str) -> OrderGrammar | None: ...  # [None: free text]
     def order_line(self, order: Order) -> str: ...  # [the verb and its args, a space between]
     def score_label(self, state: JSONObject) -> tuple[str, str]: ...  # [("Score", "Score")]
@@ -189,6 +190,7 @@ OPTIONAL = (
     "seat_limits",
     "order_warnings",
     "check_by_view",
+    "warnings_by_view",
     "order_grammar",
     "order_line",
     "score_label",
@@ -230,6 +232,13 @@ class BaseRuleset:
         the seat's own view(state, seat) settles alone (its pieces, the board's places), in
         check_orders' own words, and never one check_orders would not give. Whatever the view
         holds (a report file may be anything), it never raises; none by default."""
+        return []
+
+    def warnings_by_view(self, view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+        """The player's own check's warnings: those of order_warnings that the seat's own view
+        settles alone (an order that fails on its own when the turn runs, D-ALL-3), in
+        order_warnings' own words, and never one it would not give. Like check_by_view it reads
+        the view as untrusted and never raises; none by default."""
         return []
 
     def order_grammar(self, view: JSONObject, seat: str) -> OrderGrammar | None:

@@ -3,7 +3,8 @@
 What the report lets a player settle is checked with the GM's own parser: the envelope, the game,
 seat and turn, every order line, and the near-code and ruleset warnings the seat's view allows;
 then the ruleset's check_by_view gives the problems the view settles alone (its pieces, the
-board's places and edges), in the words of the GM's check. What needs the whole game (the password, the rules against the state others cannot see) is left
+board's places and edges), in the words of the GM's check, and its warnings_by_view the warnings
+(an order that fails on its own when the turn runs) the view settles, in the GM's words too. What needs the whole game (the password, the rules against the state others cannot see) is left
 to the GM's check, and the answer says so.
 """
 
@@ -320,7 +321,8 @@ def check_offline(report: Report, data: bytes) -> OfflineCheck:
     # Every line is searched for near codes: without the state there is no error to start from.
     searched = {n for n, _ in envelope.lines}
     near = near_codes(envelope.lines, searched, view_codes(report.view), report.form_words)
-    checked.warnings = sorted(list(envelope.warnings) + near + vote_warnings, key=lambda p: p.line)
+    ruled = ruleset.warnings_by_view(report.view, report.seat, checked.orders)
+    checked.warnings = sorted(list(envelope.warnings) + near + vote_warnings + ruled, key=lambda p: p.line)
     return checked
 
 

@@ -236,10 +236,17 @@ def check_by_view_holds(
 ) -> None:
     """The player's own check (check_by_view) passes the robot's valid orders; with `mutate`,
     for each of a few orders with one word made wrong, it gives no problem the GM's
-    check_orders would not give, in the same words."""
+    check_orders would not give, in the same words. Its warnings (warnings_by_view) of the robot's
+    orders are order_warnings' too."""
     view = ruleset.view(state, seat)
     offline = ruleset.check_by_view(view, seat, listed)
     expect(offline == [], f"turn {turn}: check_by_view refutes the robot's valid orders for {seat}: {offline}")
+    warned = {p.message for p in ruleset.warnings_by_view(view, seat, listed)}
+    house = {p.message for p in ruleset.order_warnings(state, seat, listed)}
+    expect(
+        warned <= house,
+        f"turn {turn}: warnings_by_view warns of what order_warnings does not: {sorted(warned - house)}",
+    )
     for order in listed[:4] if mutate else []:
         words = order.text.split()
         for at in range(1, len(words)):

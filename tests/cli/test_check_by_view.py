@@ -80,6 +80,52 @@ def test_minecraft_a_valid_order_passes_offline(mcempires):
     assert offline_says == gm_says == []
 
 
+def _declaring(state: JSONObject, **changes: object) -> JSONObject:
+    """The Minecraft state with declarations of war and peace treaties in use, and `changes`."""
+    return {**state, "options": {**state["options"], "declarations": True, "peace": True}, **changes}
+
+
+_AT_WAR = [{"sides": ["BL", "RE"], "since": 1, "taken": {}}]
+
+
+@pytest.mark.parametrize(
+    ("changes", "lines", "said"),
+    [
+        (None, ["DECLARE BL"], "4: DECLARE belongs to an optional rule this game does not use (declarations)"),
+        (None, ["ACCEPT ALLY BL"], "4: ALLY belongs to an optional rule this game does not use (alliances)"),
+        (None, ["LAND 0,0"], "4: 0,0 is ocean: bodies of water cannot be purchased"),
+        (None, ["LAND 0,0 1,1"], "4: every block there is water or claimed already"),
+        ({}, ["DECLARE RE"], "4: RE is not another empire of this game"),
+        ({}, ["DECLARE XX"], "4: XX is not another empire of this game"),
+        ({}, ["PAY RE 1"], "4: RE is not another empire of this game"),
+        ({}, ["DECLARE BL", "DECLARE BL"], "5: you are at war with Blue (BL) already"),
+        ({"wars": _AT_WAR}, ["DECLARE BL"], "4: you are at war with Blue (BL) already"),
+        ({"wars": _AT_WAR}, ["ACCEPT PEACE BL"], "4: Blue (BL) made no peace proposal to you in round 1"),
+    ],
+)
+def test_minecraft_diplomacy_and_water_the_report_refutes(mcempires, changes, lines, said):
+    """The game's optional rules, every empire, the wars, the proposals made to the empire and
+    the world's terrain are in every report: what the GM's dry run refuses of them, the player's
+    own check refuses too, in its words (kit8 found a DECLARE twice, LAND on the ocean passing)."""
+    state, seat = mcempires
+    if changes is not None:
+        state = _declaring(state, **changes)
+    refused_alike("mcempires", state, seat, lines, said)
+
+
+def test_minecraft_what_the_dry_run_takes_passes_offline(mcempires):
+    """A first declaration, a war declared after a refused ACCEPT (it changed nothing), land with
+    a block of grass: the GM takes them, and so does the player's own check."""
+    state, seat = mcempires
+    rows = state["world"]["terrain"]
+    land = next(f"{x},{y}" for y, row in enumerate(rows) for x, c in enumerate(row) if c == "." and x and y)
+    assert both_checks("mcempires", _declaring(state), seat, ["DECLARE BL", "DECLARE YE"]) == ([], [])
+    offline_says, gm_says = both_checks("mcempires", _declaring(state), seat, ["ACCEPT PEACE YE", "DECLARE BL"])
+    assert offline_says == gm_says == ["4: Yellow (YE) made no peace proposal to you in round 1"]
+    offline_says, _ = both_checks("mcempires", state, seat, [f"LAND 0,0 {land}"])
+    assert offline_says == []
+
+
 @pytest.fixture(scope="module")
 def imperials() -> tuple[JSONObject, str]:
     return played("imperials")
@@ -107,6 +153,151 @@ def test_imperials_a_valid_order_passes_offline(imperials):
     state, seat = imperials
     offline_says, gm_says = both_checks("imperials", state, seat, ["BUY", "MARKET wool FOR brick"])
     assert offline_says == gm_says == []
+
+
+def _imperials_refusals(state: JSONObject, seat: str) -> list[tuple[list[str], str]]:
+    """Imperials' orders the GM refuses from what every report shows (the seats, the open offers,
+    the roads and settlements), each with the GM's words: Red after turn 1 of the Basic game,
+    with its road 23-29 and village 29, Orange's road 19-24 and village 24, and no offer open."""
+    from games.imperials.turn import board_geometry
+
+    assert state["roads"]["23-29"] == seat and state["roads"]["19-24"] == "ORANGE" and not state["offers"]
+    free = next(e for e in board_geometry(state).vertex_edges[29] if e not in state["roads"])
+    seats = "RED, BLUE, ORANGE, PURPLE"
+    return [
+        (["ROBBER A BRICK"], f"4: BRICK is not a seat in this game ({seats})"),
+        (["WITHDRAW 1"], "4: you have no open offer #1"),
+        (["ACCEPT 1"], "4: there is no open offer #1"),
+        (["CHOOSE 1 BLUE"], "4: you have no open offer #1"),
+        (["ROAD 23-29"], "4: edge 23-29 already has your road"),
+        (["ROAD 19-24"], "4: edge 19-24 already has Orange's road"),
+        ([f"ROAD {free}", f"ROAD {free}"], f"5: edge {free} already has your road"),
+        (["VILLAGE 29"], "4: vertex 29 already has your village"),
+        (["TOWN 24"], "4: vertex 24 has no village of yours"),
+        (["TOWN 29", "TOWN 29"], "5: vertex 29 is a town already"),
+        (["MARKET wood FOR wood"], "4: a trade must give one type of card for another, not wood for wood"),
+        (["OFFER ALL 1 wood FOR 1 wood"], "4: resources of the same type may not be exchanged (wood on both sides)"),
+        (["OFFER RED 1 wood FOR 1 ore"], "4: an offer must be made to another player"),
+        (["OFFER BROWN 1 wood FOR 1 ore"], f"4: BROWN is not a seat in this game; write a seat code ({seats}) or ALL"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(14))
+def test_imperials_seats_offers_and_the_board_the_report_refutes(imperials, case):
+    """Every report shows the seats, the open offers and, in the Basic game, every road and
+    settlement on a board no other player's turn can clear: what the GM refuses of them, the
+    player's own check refuses too, in the GM's words (kit8 found these passing offline)."""
+    state, seat = imperials
+    lines, said = _imperials_refusals(state, seat)[case]
+    refused_alike("imperials", state, seat, lines, said)
+
+
+@pytest.mark.parametrize(
+    ("offer", "line", "said"),
+    [
+        ({"from": "RED", "to": "ALL"}, "ACCEPT 7", "4: offer #7 is your own"),
+        ({"from": "BLUE", "to": "ORANGE"}, "ACCEPT 7", "4: offer #7 is made to ORANGE, not to you"),
+        ({"from": "RED", "to": "BLUE"}, "CHOOSE 7 ORANGE", "4: offer #7 is made to BLUE only"),
+        ({"from": "RED", "to": "ALL"}, "CHOOSE 7 RED", "4: you cannot trade with yourself"),
+    ],
+)
+def test_imperials_the_open_offers_the_report_shows_refute(imperials, offer, line, said):
+    state, seat = imperials
+    state = {**state, "offers": [{"id": 7, **offer, "give": {"wood": 1}, "get": {"ore": 1}, "round": 1}]}
+    refused_alike("imperials", state, seat, [line], said)
+
+
+def test_imperials_what_the_gm_only_warns_of_passes_offline(imperials):
+    """Naming oneself to the robber, a road that connects, an open offer answered: the GM takes
+    them (the first with a warning), and so does the player's own check."""
+    state, seat = imperials
+    from games.imperials.turn import board_geometry
+
+    free = next(e for e in board_geometry(state).vertex_edges[29] if e not in state["roads"])
+    state = {
+        **state,
+        "offers": [{"id": 7, "from": "BLUE", "to": "ALL", "give": {"wood": 1}, "get": {"ore": 1}, "round": 1}],
+    }
+    lines = ["ROBBER A RED", f"ROAD {free}", "ACCEPT 7", "OFFER BLUE 1 wood FOR 1 ore", "MARKET wood FOR ore"]
+    assert both_checks("imperials", state, seat, lines) == ([], [])
+
+
+@pytest.mark.parametrize(
+    ("line", "warned"),
+    [
+        ("ROBBER A RED", "you cannot name yourself: gm chooses the other player for the robber"),
+        ("PLAY warrior A RED", None),  # Red holds no Warrior card: refused before its victim is read
+    ],
+)
+def test_imperials_naming_oneself_is_warned_of_offline_as_by_the_gm(imperials, line, warned):
+    """The GM takes a ROBBER answer naming the seat itself and warns that gm chooses the victim
+    (the order still counts, D-ALL-3): the player's own check warns of it too, in its words."""
+    state, seat = imperials
+    ruleset = get_ruleset("imperials")
+    report = offline.Report("imperials-1", "imperials", seat, 1, ruleset.view(state, seat))
+    text = "\n".join(["GAME imperials-1", f"PLAYER {seat}", "PASSWORD x", line, "END"])
+    checked = offline.check_offline(report, text.encode())
+    orders, _ = ruleset.parse_orders([(4, line)])
+    gm_warned = [p.message for p in ruleset.order_warnings(state, seat, orders) if p.line == 4]
+    offline_warned = [p.message for p in checked.warnings if p.line == 4]
+    assert offline_warned == gm_warned == ([warned] if warned else [])
+
+
+def test_imperials_the_hand_warnings_are_given_offline_in_the_gms_words(imperials):
+    """The seat's hand, its market rates and discard limit, the open offers and the robber's tile
+    are in its report: the GM's warnings of them (a build the hand cannot pay, an offer accepted
+    without its cards, the robber left where it stands) come offline too, word for word."""
+    state, seat = imperials
+    robber = state["robber"]
+    state = {
+        **state,
+        "offers": [{"id": 7, "from": "BLUE", "to": "ALL", "give": {"wood": 1}, "get": {"ore": 9}, "round": 1}],
+    }
+    lines = ["BUY", "BUY", "TOWN 29", "ACCEPT 7", f"ROBBER {robber}", "MARKET ore FOR wool 2"]
+    ruleset = get_ruleset("imperials")
+    orders, _ = ruleset.parse_orders(list(enumerate(lines, 4)))
+    gm_warned = [(p.line, p.message) for p in ruleset.order_warnings(state, seat, orders)]
+    offline_warned = [(p.line, p.message) for p in ruleset.warnings_by_view(ruleset.view(state, seat), seat, orders)]
+    assert len(gm_warned) >= 4 and offline_warned == gm_warned
+
+
+@pytest.fixture(scope="module")
+def imperials_wonders() -> tuple[JSONObject, str]:
+    """A Wonders & Warriors game of six robots after 8 turns (battery seed 41): Red has a warrior
+    at vertex 19, Black one at 29 and Orange one at 11."""
+    from gm.testing.battery import draw_setup, robot_turn, stored
+
+    ruleset = get_ruleset("imperials")
+    setup, scenario = draw_setup(ruleset, 41)
+    state = ruleset.new_game(scenario, [SeatInfo(c, c) for c in setup.seats], TurnSeeds(setup.seed, 0))
+    for turn in range(1, 9):
+        seeds = TurnSeeds(setup.seed, turn)
+        state = ruleset.resolve(state, stored(robot_turn(ruleset, state, setup.seats, seeds)), seeds).state
+    owners = {int(v): w["owner"] for v, w in state["warriors"].items()}
+    assert state["mode"] == "wonders" and owners[19] == "RED" and owners[29] == "BLACK" and owners[11] == "ORANGE"
+    return state, "RED"
+
+
+@pytest.mark.parametrize(
+    ("lines", "said"),
+    [
+        (["ACTIVATE 29"], "4: you have no warrior at vertex 29"),
+        (["UPGRADE 11"], "4: you have no warrior at vertex 11"),
+        (["MOVE 29 19"], "4: you have no warrior at vertex 29"),
+        (["CHASE 30 A"], "4: you have no warrior at vertex 30"),
+    ],
+)
+def test_imperials_warriors_the_report_shows_refute(imperials_wonders, lines, said):
+    """No other player's turn gives a seat a warrior: an order for one it has not on the report's
+    map is refused offline as by the GM (until an order of the file may put one there)."""
+    state, seat = imperials_wonders
+    refused_alike("imperials", state, seat, lines, said)
+
+
+def test_imperials_a_warrior_the_file_may_place_is_left_to_the_gm(imperials_wonders):
+    state, seat = imperials_wonders
+    offline_says, _ = both_checks("imperials", state, seat, ["ACTIVATE 19", "WARRIOR 5", "ACTIVATE 5", "ACTIVATE 29"])
+    assert offline_says == []
 
 
 def robot_lines(name: str, state: JSONObject, seat: str) -> list[str]:
