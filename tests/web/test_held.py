@@ -41,7 +41,7 @@ def test_a_report_not_paid_for_is_on_no_page_until_it_is(signed_in, gm, home):
     assert gm("turn", "run", "g1", "--now", home=home).code == 0
     held_everywhere(signed_in, home, 1)
     page = signed_in.get("/").text
-    assert '<section class="card" id="latest">' not in page and "Score 0." not in page
+    assert '<section class="card" id="latest">' not in page and "points: 0." not in page
     assert f'<dd id="price">{PRICE}</dd>' in page and f'<dd id="how-to-pay">{HOW}</dd>' in page
     assert '<a href="mailto:gm@pbm.example.org">gm@pbm.example.org</a>' in page
     assert "account is <strong>1 credit short</strong>" in page
@@ -50,7 +50,8 @@ def test_a_report_not_paid_for_is_on_no_page_until_it_is(signed_in, gm, home):
     assert "Released 1 held report(s): g1 BR (turn 1)" in ran.out
     page = signed_in.get("/").text
     assert "held until paid" not in page and 'id="held"' not in page
-    assert '<section class="card" id="latest">' in page and "Score 0." in page
+    # The score by its name in the report's table (Clash's), not as "Score".
+    assert '<section class="card" id="latest">' in page and "Victory points: 0." in page and "Score 0" not in page
     assert '<a href="/turn/1">Turn 1</a>' in page and "TURN 2\n" in page
     assert "# Your last report is held" not in page
     pdf = signed_in.get("/reports/g1/BR/1.pdf")
