@@ -95,12 +95,19 @@ def ask(
     kind: str,
     detail: dict[str, Any],
     what: str,
+    proved: bool = True,
 ) -> Asked:
     """Record a request waiting for its code and mail the code (kept only as its hash) to the
-    address that must confirm it: the new address for a change of address, else the person's."""
+    address that must confirm it: the new address for a change of address, else the person's.
+    proved: asked with a seat's secret. A request asked by the From address alone (unproved),
+    which anyone can forge, counts against every request of the person; one asked with the
+    secret only against those asked with it, so forged mail cannot use up the player's."""
     to = detail.get("new", person.email)
     now = clock.now()
-    if people.requests_since(db, person.id, iso(now - timedelta(hours=CODE_HOURS))) >= MOST_REQUESTS:
+    if not proved:
+        detail = {**detail, "unproved": True}
+    since = iso(now - timedelta(hours=CODE_HOURS))
+    if people.requests_since(db, person.id, since, proved) >= MOST_REQUESTS:
         raise GMError(
             f"{person.name} has made {MOST_REQUESTS} requests by mail in the last {CODE_HOURS} hours, "
             "each with a code mailed; ask again later, or ask the game master"

@@ -75,13 +75,15 @@ def queue(
     seat: str | None = None,
     turn: int | None = None,
     message_id: str | None = None,
+    proved: bool = False,
 ) -> int:
     """Put a mail in the outbox (inside the caller's transaction); returns its id.
-    message_id: one the caller made (a report's, so its thread is known); default a random one."""
+    message_id: one the caller made (a report's, so its thread is known); default a random one.
+    proved: an answer to a mail that proved a seat's secret (answers_since)."""
     made = db.execute(
         "INSERT INTO outbox (kind, game_id, seat, turn, recipient, recipient_name, subject, body, attachments, "
-        "message_id, in_reply_to, refs, status, attempts, next_attempt, queued) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)",
+        "message_id, in_reply_to, refs, status, attempts, next_attempt, queued, proved) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?)",
         [
             kind,
             game_id,
@@ -97,6 +99,7 @@ def queue(
             json.dumps(list(references)),
             iso(now),
             iso(now),
+            int(proved),
         ],
     )
     return inserted(made)
@@ -213,12 +216,15 @@ def cancel_notices(db: sqlite_utils.Database, game_id: int, seat: str, turn: int
     ).rowcount
 
 
-def answers_since(db: sqlite_utils.Database, recipient: str, since: datetime) -> int:
+def answers_since(db: sqlite_utils.Database, recipient: str, since: datetime, proved: bool = False) -> int:
     """How many answers (acknowledgements, reports sent again) were queued for an address since a
-    moment: the rate limit that keeps two robots from answering each other for ever."""
+    moment: the rate limit that keeps two robots from answering each other for ever. proved: only
+    the answers to mails that proved a seat's secret, which mail forged from the address cannot
+    bring (so it cannot spend the player's own answers)."""
     return read_int(
         db.execute(
-            "SELECT count(*) FROM outbox WHERE recipient = ? AND kind IN ('acknowledgement', 'resend') AND queued >= ?",
+            "SELECT count(*) FROM outbox WHERE recipient = ? AND kind IN ('acknowledgement', 'resend') AND queued >= ?"
+            + (" AND proved = 1" if proved else ""),
             [recipient, iso(since)],
         )
     )
@@ -243,7 +249,7 @@ def answers_to_strangers_since(db: sqlite_utils.Database, since: datetime) -> in
     return read_int(
         db.execute(
             "SELECT count(*) FROM outbox o WHERE o.kind = 'acknowledgement' AND o.queued >= ? "
-            "AND o.status != 'cancelled' AND NOT " + _KNOWN.format(address="o.recipient"),
+            "AND o.status != 'cancelled' AND o.proved = 0 AND NOT " + _KNOWN.format(address="o.recipient"),
             [iso(since)],
         )
     )

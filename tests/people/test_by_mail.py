@@ -165,3 +165,23 @@ def test_a_request_line_from_an_address_gm_does_not_know_changes_nothing(home, g
     assert "Asked: Bob resigns seat RU of g1." in answer(home) and outbox_bodies(home)[-1][1] == "bob@example.org"
     assert [t for t in table_dump(home) if t[0] not in ("outbox", "mail_taken", "person_requests")] == before
     assert rows(home, "SELECT kind, confirm_from FROM person_requests") == [("resign", "bob@example.org")]
+
+
+def test_requests_forged_from_a_players_address_cannot_use_up_the_ones_asked_with_the_secret(
+    home, gm, mailed, monkeypatch
+):
+    """EXPORT in a mail's own lines needs only the From address, which anyone can write: five
+    such mails forged from Ann's address used up her requests for 24 hours, so her own, asked
+    with her seat's secret, was refused. Requests asked with the secret count only each other."""
+    from gm.services.people import MOST_REQUESTS
+
+    for n in range(MOST_REQUESTS + 1):
+        receive(gm, monkeypatch, mail("EXPORT", sender=f"Ann <{ANN}>", subject="x", message_id=f"<f{n}@evil>"), home)
+    assert f"Ann has made {MOST_REQUESTS} requests by mail in the last {CODE_HOURS} hours" in answer(home)
+    receive(gm, monkeypatch, mail(request(mailed["BR"], f"ADDRESS {NEW}"), message_id="<mine@x>"), home)
+    assert f"Asked: the address {ANN} becomes {NEW}." in answer(home)
+    for n in range(MOST_REQUESTS - 1):
+        receive(gm, monkeypatch, mail(request(mailed["BR"], "EXPORT"), message_id=f"<m{n}@x>"), home)
+    assert f"Ann has made {MOST_REQUESTS} requests by mail in the last {CODE_HOURS} hours" not in answer(home)
+    receive(gm, monkeypatch, mail(request(mailed["BR"], "EXPORT"), message_id="<last@x>"), home)
+    assert f"Ann has made {MOST_REQUESTS} requests by mail in the last {CODE_HOURS} hours" in answer(home)

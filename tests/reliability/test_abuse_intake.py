@@ -383,3 +383,38 @@ def test_one_address_may_have_only_a_few_signups_waiting_for_confirmation(home, 
     clock.when += timedelta(hours=CONFIRM_HOURS, minutes=1)
     receive(gm, monkeypatch, mail("JOIN empires", sender="victim@example.org", message_id="<again@x>"), home)
     assert outbox_bodies(home)[-1][2] == "Confirm your sign-up for the next game of empires"
+
+
+def test_forged_mail_cannot_spend_a_players_hourly_answers_nor_the_strangers_hour(home, gm, game, tmp_path):
+    """Anyone can write Ann's address in a From: questions forged from it used to spend her
+    [mail] replies_per_hour, and her own turn file then got no acknowledgement for an hour; a
+    flood of strangers spent the hour's answers to strangers, and her turn file from another
+    address got none. An answer to a mail that proved a seat's secret counts only against the
+    answers to such mails, and never against the strangers' hour."""
+    set_mail_address(home)
+    configure(home, {"mail.replies_per_hour": 3, "mail.stranger_replies_per_hour": 2})
+    forged = [
+        mail("Is this the game master?", sender="Ann <ann@example.org>", message_id=f"<f{n}@evil.example>")
+        for n in range(5)
+    ]
+    flood = [mail("pills", sender=f"s{n}@spam.example", message_id=f"<s{n}@spam.example>") for n in range(4)]
+    ran = gm("inbox", "import", maildir(tmp_path, "forged", *forged, *flood), home=home)
+    assert ran.code == 0, ran.err
+    assert ran.out.count("answer: none: 3 answers to ann@example.org in the last hour already") == 2
+    assert len(answers_to(home, "ann@example.org")) == 3
+    assert len([to for (to,) in rows(home, "SELECT recipient FROM outbox") if to.endswith("@spam.example")]) == 2
+    hers = mail(turn_file(game["BR"]), message_id="<ann-orders@example.org>")
+    away = mail(turn_file(game["BR"], "CLAIM ENG"), sender="Ann <ann@work.example>", message_id="<ann-work@x>")
+    ran = gm("inbox", "import", maildir(tmp_path, "hers", hers, away), home=home)
+    assert ran.code == 0, ran.err
+    assert "answer: none" not in ran.out
+    assert len([b for b in answers_to(home, "ann@example.org") if "ACCEPTED" in b]) == 1
+    [work] = answers_to(home, "ann@work.example")
+    assert "ACCEPTED" in work
+    # Her own answers still have their hour: a robot resending its turn file is not answered for ever.
+    again = [mail(turn_file(game["BR"]), message_id=f"<ann-again{n}@example.org>") for n in range(3)]
+    ran = gm("inbox", "import", maildir(tmp_path, "again", *again), home=home)
+    assert ran.out.count("answer: none: 3 answers to mails with a seat's secret to ann@example.org") == 1
+    # And a question of hers, unproved, still counts everything sent to her address.
+    ran = gm("inbox", "import", maildir(tmp_path, "ask", mail("When?", message_id="<ann-q@example.org>")), home=home)
+    assert "answer: none: 6 answers to ann@example.org in the last hour already" in ran.out
