@@ -237,6 +237,12 @@ _KNOWN = """EXISTS (SELECT 1 FROM accounts a WHERE a.email = {address} AND (
     OR EXISTS (SELECT 1 FROM waiting w WHERE w.account_id = a.id AND w.confirm_hash IS NULL)))"""
 
 
+def known_address(expression: str) -> str:
+    """SQL that is true when the address `expression` gives (a column, or ?) is one the house
+    knows (is_known), for a query to put players before strangers."""
+    return _KNOWN.format(address=expression)
+
+
 def is_known(db: sqlite_utils.Database, address: str) -> bool:
     """Whether an address holds or held a seat here, or confirmed a sign-up from it."""
     return bool(read_int(db.execute("SELECT " + _KNOWN.format(address="?"), [address])))
