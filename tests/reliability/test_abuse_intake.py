@@ -418,3 +418,47 @@ def test_forged_mail_cannot_spend_a_players_hourly_answers_nor_the_strangers_hou
     # And a question of hers, unproved, still counts everything sent to her address.
     ran = gm("inbox", "import", maildir(tmp_path, "ask", mail("When?", message_id="<ann-q@example.org>")), home=home)
     assert "answer: none: 6 answers to ann@example.org in the last hour already" in ran.out
+
+
+def test_wrong_secrets_forged_from_a_players_address_do_not_hold_her_own_turn_file(
+    home, gm, game, scrypts, tmp_path, monkeypatch
+):
+    """Ten wrong secrets forged from Ann's registered address used up the address's guesses, and
+    sent again every five minutes they refused her own turn files by mail for good, unchecked.
+    Past the limit a mail from the seat's own address still has its first claim to the seat
+    checked (one scrypt a mail), so her right secret counts; the rest of such a mail is not."""
+    forged = hostile_mail(10, "Ann <ann@example.org>", "<forged1@evil.example>", seats=("BR",))
+    assert receive(gm, monkeypatch, forged, home).code == 0
+    assert len(scrypts.take()) == 10
+    again = hostile_mail(10, "Ann <ann@example.org>", "<forged2@evil.example>", seats=("BR",))
+    assert receive(gm, monkeypatch, again, home).code == 0
+    assert len(scrypts.take()) == 1  # one guess a mail past the limit, not ten
+    said = answers_to(home, "ann@example.org")[-1]
+    assert said.count("REFUSED: too many wrong secrets from ann@example.org lately") == 9
+    mine = mail(turn_file(game["BR"]), sender="Ann <ann@example.org>", message_id="<ann-real@example.org>")
+    ran = receive(gm, monkeypatch, mine, home)
+    assert "accepted 1 order for BR in g1" in ran.out
+    assert scrypts.take() == [False]  # hers: one scrypt, the right secret
+
+
+def test_a_payment_mail_forged_from_the_bookkeeper_or_the_house_books_nothing(home, gm, game, tmp_path):
+    """Payments are booked by the GM alone (gm credits buy --ref). A mail saying one was made,
+    from the bookkeeper's address, is a question for the GM; one dressed as a turn file and
+    forged from the house's own address is refused and not answered. Neither moves a credit."""
+    set_mail_address(home)
+    books = rows(home, "SELECT * FROM ledger")
+    paid = "PAID ann@example.org 500 CREDITS, ref PAYID-1234"
+    dressed = "GAME g1\nPLAYER BR\nCREDITS 500\nEND\n"
+    box = maildir(
+        tmp_path,
+        "paid",
+        mail(paid, sender="Books <bookkeeper@example.org>", subject="payment", message_id="<p1@example.org>"),
+        mail(dressed, sender="Game Master <gm@example.org>", subject="payment", message_id="<p2@example.org>"),
+    )
+    ran = gm("inbox", "import", box, home=home)
+    assert ran.code == 0, ran.err
+    assert ran.out.endswith("Taken: 1 question, 1 refused\n")
+    assert "the turn file has no PASSWORD line; answer: none: the mail came from gm's own address" in ran.out
+    assert rows(home, "SELECT * FROM ledger") == books
+    [question] = json.loads(gm("inbox", "questions", "--json", home=home).out)
+    assert question["sender"] == "bookkeeper@example.org" and "PAYID-1234" in question["text"]
