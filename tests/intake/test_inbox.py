@@ -83,8 +83,11 @@ def test_refusals_store_no_submission_and_say_why(home, gm, mail_home, monkeypat
 
 def test_turn_already_run_is_refused(home, gm, mail_home, monkeypatch):
     assert gm("turn", "run", "g1", "--now", "--no-render", home=home).code == 0
+    before = [t for t in table_dump(home) if t[0] not in ("mail_taken", "outbox")]
     ran = receive(gm, monkeypatch, mail(turn_file(mail_home["BR"]).replace("PASSWORD", "TURN 1\nPASSWORD")), home)
     assert "refused: these orders are for turn 1, which has already been run; 'g1' is collecting turn 2" in ran.out
+    assert [t for t in table_dump(home) if t[0] not in ("mail_taken", "outbox")] == before  # nothing else changed
+    assert "REFUSED: these orders are for turn 1, which has already been run" in outbox_bodies(home)[-1][3]
 
 
 def test_robots_are_taken_but_never_answered(home, gm, mail_home, monkeypatch):
