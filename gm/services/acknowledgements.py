@@ -242,9 +242,11 @@ class Answerer:
     and confirmed no sign-up, so mail from a thousand forged senders does not make gm a reflector
     that answers each of them (players' own addresses are never held up by it).
 
-    An answer to a mail that proved a seat's secret counts only against the answers to such mails
-    to that address, and is never held by the strangers' hour: mail forged from a player's
-    address, or a flood of strangers, cannot keep the player's own acknowledgement back.
+    An answer to a mail that proved a seat's secret counts only against the answers to such mails:
+    to that address in the hour, and to all addresses that hold no seat (the strangers' number
+    again, an hour of its own). So mail forged from a player's address, or a flood of strangers,
+    cannot keep the player's own acknowledgement back, and a player's Reply-Tos cannot make gm a
+    reflector either.
     """
 
     db: sqlite_utils.Database
@@ -403,8 +405,8 @@ class Answerer:
 
     def _no_answer(self, to: Address, proved: bool = False) -> str | None:
         """Why an answer to this address is not sent ('none: ...'), or None: gm's own address,
-        or [mail] replies_per_hour answers to that address in the last hour (for a mail that
-        proved a seat's secret, answers to such mails only), or the strangers' hour is spent."""
+        or [mail] replies_per_hour answers to that address in the last hour, or the strangers'
+        hour is spent (for a mail that proved a seat's secret, counting answers to such mails only)."""
         address = to.addr_spec.lower()
         if self.settings.address and address == self.settings.address.lower():
             return "none: the mail came from gm's own address"
@@ -413,12 +415,13 @@ class Answerer:
         if recent >= self.settings.replies_per_hour:
             mails = " to mails with a seat's secret" if proved else ""
             return f"none: {recent} answers{mails} to {address} in the last hour already"
-        if proved or outbox.is_known(self.db, address):
+        if outbox.is_known(self.db, address):
             return None
-        strangers = outbox.answers_to_strangers_since(self.db, hour_ago)
+        strangers = outbox.answers_to_strangers_since(self.db, hour_ago, proved)
         if strangers >= self.settings.stranger_replies_per_hour:
+            mails = " to mails with a seat's secret" if proved else ""
             return (
-                f"none: {strangers} answers to addresses that hold no seat here in the last hour already "
+                f"none: {strangers} answers{mails} to addresses that hold no seat here in the last hour already "
                 "([mail] stranger_replies_per_hour)"
             )
         return None

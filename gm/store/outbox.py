@@ -248,15 +248,16 @@ def is_known(db: sqlite_utils.Database, address: str) -> bool:
     return bool(read_int(db.execute("SELECT " + _KNOWN.format(address="?"), [address])))
 
 
-def answers_to_strangers_since(db: sqlite_utils.Database, since: datetime) -> int:
+def answers_to_strangers_since(db: sqlite_utils.Database, since: datetime, proved: bool = False) -> int:
     """How many answers were queued since a moment for addresses the house does not know, less
     those cancelled unsent: the house-wide bound that keeps a flood of mails from forged senders
-    from making gm a reflector."""
+    from making gm a reflector. proved: those to mails that proved a seat's secret instead, a
+    bound of their own, so strangers' mail cannot spend it, nor a player's Reply-Tos go past it."""
     return read_int(
         db.execute(
             "SELECT count(*) FROM outbox o WHERE o.kind = 'acknowledgement' AND o.queued >= ? "
-            "AND o.status != 'cancelled' AND o.proved = 0 AND NOT " + _KNOWN.format(address="o.recipient"),
-            [iso(since)],
+            "AND o.status != 'cancelled' AND o.proved = ? AND NOT " + _KNOWN.format(address="o.recipient"),
+            [iso(since), int(proved)],
         )
     )
 

@@ -411,6 +411,13 @@ def test_forged_mail_cannot_spend_a_players_hourly_answers_nor_the_strangers_hou
     assert len([b for b in answers_to(home, "ann@example.org") if "ACCEPTED" in b]) == 1
     [work] = answers_to(home, "ann@work.example")
     assert "ACCEPTED" in work
+    # Answers to mails with a secret at addresses gm does not know have an hour of their own, so a
+    # player's Reply-Tos cannot make gm a reflector.
+    elsewhere = [
+        mail(turn_file(game["BR"]), message_id=f"<ann-r{n}@x>", reply_to=f"r{n}@victims.example") for n in range(2)
+    ]
+    ran = gm("inbox", "import", maildir(tmp_path, "elsewhere", *elsewhere), home=home)
+    assert ran.out.count("answer: none: 2 answers to mails with a seat's secret to addresses that hold no seat") == 1
     # Her own answers still have their hour: a robot resending its turn file is not answered for ever.
     again = [mail(turn_file(game["BR"]), message_id=f"<ann-again{n}@example.org>") for n in range(3)]
     ran = gm("inbox", "import", maildir(tmp_path, "again", *again), home=home)
