@@ -102,7 +102,7 @@ def test_a_lapsed_code_and_too_many_wrong_codes(home, gm, mailed, monkeypatch):
     monkeypatch.setattr(common, "CLOCK", FixedClock(start))
     receive(gm, monkeypatch, mail(request(mailed["BR"], f"ADDRESS {NEW}")), home)
     code = code_sent_to(home, NEW)
-    monkeypatch.setattr(common, "CLOCK", FixedClock(start + timedelta(hours=CODE_HOURS, minutes=1)))
+    monkeypatch.setattr(common, "CLOCK", FixedClock(start + timedelta(hours=24, minutes=1)))  # CODE_HOURS written out
     receive(gm, monkeypatch, mail(f"CONFIRM {code}", sender=NEW, message_id="<late@x>"), home)
     assert "NOT DONE" in answer(home) and seat_address(home) == ANN
     # Asked by the From address alone (no secret): MOST_WRONG_CODES wrong codes lapse it, the
