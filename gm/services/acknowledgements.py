@@ -96,6 +96,16 @@ def shown(result: Result) -> Result:
     return dict(_SHOWN, **result)
 
 
+# Verdicts given only after a seat's secret was checked and right (with the seat named).
+_PROVED = ("accepted", "rejected", "press", "request")
+
+
+def proves_a_seat(results: Iterable[Result]) -> bool:
+    """Whether a mail's results show it carried a seat's right secret: its answer then goes to the
+    player, not to whoever wrote their address in a From (Answerer)."""
+    return any(r.get("verdict") in _PROVED and r.get("seat") for r in results)
+
+
 def refused(where: str, reason: str) -> Result:
     return {"where": where, "verdict": "refused", "reason": reason}
 
@@ -231,6 +241,12 @@ class Answerer:
     and no more than [mail] stranger_replies_per_hour in all to addresses that hold no seat here
     and confirmed no sign-up, so mail from a thousand forged senders does not make gm a reflector
     that answers each of them (players' own addresses are never held up by it).
+
+    An answer to a mail that proved a seat's secret counts only against the answers to such mails:
+    to that address in the hour, and to all addresses that hold no seat (the strangers' number
+    again, an hour of its own). So mail forged from a player's address, or a flood of strangers,
+    cannot keep the player's own acknowledgement back, and a player's Reply-Tos cannot make gm a
+    reflector either.
     """
 
     db: sqlite_utils.Database
@@ -245,7 +261,8 @@ class Answerer:
         """Queue the answer (inside the caller's transaction); returns 'outbox <ids>' or why none.
         to_sender: to the From address, never to a Reply-To (what a sign-up's answers need).
         unread: the mail held more turn files than gm reads ({found, most, left}), said on top."""
-        to = self._addressee(letter, to_sender)
+        proved = proves_a_seat(results)
+        to = self._addressee(letter, to_sender, proved)
         if isinstance(to, str):
             return to
         now = self.clock.now()
@@ -254,7 +271,7 @@ class Answerer:
         queued: list[int] = []
         for result in results:
             if result.get("resend"):
-                queued += self._resend(result.pop("resend"), threading)
+                queued += self._resend(result.pop("resend"), threading, proved)
         # A report sent again to the address that asked is its own answer; anything else is told.
         told = [shown(r) for r in results if not r.pop("quiet", False)]
         if told or unread:
@@ -281,6 +298,7 @@ class Answerer:
                     domain=self.settings.domain,
                     **threading,
                     **self._about(told),
+                    proved=proved,
                 )
             )
         return "outbox " + ", ".join(map(str, queued))
@@ -370,12 +388,12 @@ class Answerer:
         )
         return f"outbox {queued}"
 
-    def _addressee(self, letter: Letter, to_sender: bool) -> Address | str:
+    def _addressee(self, letter: Letter, to_sender: bool, proved: bool = False) -> Address | str:
         """Whom the answer goes to (_recipient), or why the mail gets none ('none: ...')."""
         to = self._recipient(letter, to_sender)
         if to is None:
             return "none: the mail has no usable From address"
-        return self._no_answer(to) or to
+        return self._no_answer(to, proved) or to
 
     @staticmethod
     def _recipient(letter: Letter, to_sender: bool) -> Address | None:
@@ -385,27 +403,30 @@ class Answerer:
             return letter.answer_to
         return Address(addr_spec=letter.sender) if letter.sender else None
 
-    def _no_answer(self, to: Address) -> str | None:
+    def _no_answer(self, to: Address, proved: bool = False) -> str | None:
         """Why an answer to this address is not sent ('none: ...'), or None: gm's own address,
-        or [mail] replies_per_hour answers to that address in the last hour."""
+        or [mail] replies_per_hour answers to that address in the last hour, or the strangers'
+        hour is spent (for a mail that proved a seat's secret, counting answers to such mails only)."""
         address = to.addr_spec.lower()
         if self.settings.address and address == self.settings.address.lower():
             return "none: the mail came from gm's own address"
         hour_ago = self.clock.now() - timedelta(hours=1)
-        recent = outbox.answers_since(self.db, address, hour_ago)
+        recent = outbox.answers_since(self.db, address, hour_ago, proved)
         if recent >= self.settings.replies_per_hour:
-            return f"none: {recent} answers to {address} in the last hour already"
+            mails = " to mails with a seat's secret" if proved else ""
+            return f"none: {recent} answers{mails} to {address} in the last hour already"
         if outbox.is_known(self.db, address):
             return None
-        strangers = outbox.answers_to_strangers_since(self.db, hour_ago)
+        strangers = outbox.answers_to_strangers_since(self.db, hour_ago, proved)
         if strangers >= self.settings.stranger_replies_per_hour:
+            mails = " to mails with a seat's secret" if proved else ""
             return (
-                f"none: {strangers} answers to addresses that hold no seat here in the last hour already "
+                f"none: {strangers} answers{mails} to addresses that hold no seat here in the last hour already "
                 "([mail] stranger_replies_per_hour)"
             )
         return None
 
-    def _resend(self, resend: JSONObject, threading: Threading) -> list[int]:
+    def _resend(self, resend: JSONObject, threading: Threading, proved: bool) -> list[int]:
         game = records.game_by_name(self.db, resend["game"])
         seat = records.seat_by_code(self.db, game, resend["seat"])
         try:
@@ -415,5 +436,13 @@ class Answerer:
         if mail is None:
             return []
         return [
-            outbox.queue(self.db, self.clock.now(), kind="resend", domain=self.settings.domain, **mail, **threading)
+            outbox.queue(
+                self.db,
+                self.clock.now(),
+                kind="resend",
+                domain=self.settings.domain,
+                proved=proved,
+                **mail,
+                **threading,
+            )
         ]

@@ -56,6 +56,12 @@ class MailGuesses:
     A guess whose keys (Guess.keys) have used up [portal] sign_in_failures within
     sign_in_window is not checked at all: its turn file is refused (blocked()). A secret this
     process verified before is right at no cost and counts against nothing.
+
+    Except one turn file a mail from the seat's registered address: anyone can write that address
+    in a From, and ten wrong secrets forged from it every five minutes held the player's own turn
+    files back for good. Past the limit such a mail still has its first claim to the seat checked
+    (one scrypt, about 3 ms, the order of reading the mail), so the player's right secret counts,
+    and each guess costs the guesser a mail.
     """
 
     def __init__(self, limiter: SignInLimiter, verified: VerifiedSecrets, rows: KeptRows):
@@ -64,6 +70,7 @@ class MailGuesses:
         self._blocked: dict[tuple[str, int], str] = {}
         self._ahead: dict[tuple[str, str], tuple[str, ...]] = {}  # pairs being proved, and their keys
         self._pending: dict[str, int] = {}  # per key, how many of them
+        self._past_limit: set[tuple[str, int]] = set()  # (mail, seat) checked past its sender's limit
 
     def __call__(self, secret: str, stored: str) -> bool:
         settled = self._settled.get((secret, stored))
@@ -107,6 +114,7 @@ class MailGuesses:
         and each turn file whose keys are used up marked blocked, unchecked."""
         self._settled.clear()
         self._blocked.clear()
+        self._past_limit.clear()
         self.rows.refresh()
         for digest, sender, claims in messages:
             for number, guess in enumerate(self.guesses(sender, claims), start=1):
@@ -120,12 +128,20 @@ class MailGuesses:
             self._settled[guess.pair] = True
             return
         waits = self.limiter.waits(*guess.keys)
-        if waits:
+        if waits and not self._own_address_once(digest, guess):
             self._blocked[(digest, number)] = _refusal(guess, guess.keys[0] in waits, max(waits.values()))
             return
         right = self._settled[guess.pair] = self.verified(*guess.pair)
         if not right:
             self.limiter.failed(*guess.keys)
+
+    def _own_address_once(self, digest: str, guess: Guess) -> bool:
+        """Whether this guess, blocked, is the mail's first claim to a seat from the seat's own
+        registered address (its keys are the sender's alone): checked all the same, once."""
+        if len(guess.keys) != 1 or (digest, guess.seat.id) in self._past_limit:
+            return False
+        self._past_limit.add((digest, guess.seat.id))
+        return True
 
     def blocked(self, digest: str, number: int) -> str | None:
         """Why turn file `number` of the message was not checked (too many wrong secrets), or None."""

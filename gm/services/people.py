@@ -95,12 +95,19 @@ def ask(
     kind: str,
     detail: dict[str, Any],
     what: str,
+    proved: bool = True,
 ) -> Asked:
     """Record a request waiting for its code and mail the code (kept only as its hash) to the
-    address that must confirm it: the new address for a change of address, else the person's."""
+    address that must confirm it: the new address for a change of address, else the person's.
+    proved: asked with a seat's secret. A request asked by the From address alone (unproved),
+    which anyone can forge, counts against every request of the person; one asked with the
+    secret only against those asked with it, so forged mail cannot use up the player's."""
     to = detail.get("new", person.email)
     now = clock.now()
-    if people.requests_since(db, person.id, iso(now - timedelta(hours=CODE_HOURS))) >= MOST_REQUESTS:
+    if not proved:
+        detail = {**detail, "unproved": True}
+    since = iso(now - timedelta(hours=CODE_HOURS))
+    if people.requests_since(db, person.id, since, proved) >= MOST_REQUESTS:
         raise GMError(
             f"{person.name} has made {MOST_REQUESTS} requests by mail in the last {CODE_HOURS} hours, "
             "each with a code mailed; ask again later, or ask the game master"
@@ -150,18 +157,26 @@ _SETTLED = {
 
 def wrong_code(db: sqlite_utils.Database, clock: Clock, sender: str) -> str | None:
     """A wrong code from an address a request waits on: counted against every request waiting
-    there, the MOST_WRONG_CODES-th lapses them; why nothing changed. None: no request waits there."""
+    there, the MOST_WRONG_CODES-th lapses those asked by the From address alone; why nothing
+    changed. None: no request waits there.
+
+    A request asked with the seat's secret does not lapse: anyone can write the address in a
+    From, and five wrong codes forged from it lapsed the player's request, again each time they
+    asked, until their requests for the day were spent; its code (about 79 bits) needs no lapse
+    to stay unguessed."""
     now = iso(clock.now())
     waiting = people.open_requests(db, sender)
     if not waiting:
         return None
     people.count_wrong_code(db, [r.id for r in waiting])
-    if max(r.tries for r in waiting) + 1 >= MOST_WRONG_CODES:
-        for request in waiting:
+    lapsing = [r for r in waiting if r.detail.get("unproved")]
+    if lapsing and max(r.tries for r in lapsing) + 1 >= MOST_WRONG_CODES:
+        for request in lapsing:
             people.settle(db, request.id, now, "too many wrong codes")
         return (
             f"that is wrong code number {MOST_WRONG_CODES} from {sender}: every request waiting for a code "
-            "there has lapsed and nothing changed; ask again for a new code"
+            "there that was asked without the seat's secret has lapsed, and nothing changed; ask again "
+            "for a new code"
         )
     return f"that code is not the one gm sent to {sender}, or it has lapsed ({CODE_HOURS} hours after it was sent)"
 

@@ -53,10 +53,13 @@ class Question:
         return self.answer_to is not None and self.answer_to.lower() != (self.sender or "").lower()
 
 
-def questions(db: sqlite_utils.Database, home: Home, every: bool = False, most: int = -1) -> list[Question]:
+def questions(
+    db: sqlite_utils.Database, home: Home, every: bool = False, most: int = -1, players_first: bool = False
+) -> list[Question]:
     """The questions waiting for the GM, oldest first (every=True: the answered ones too); the
-    first `most` of them (-1: all). Each is read again from its mail in the archive."""
-    return [_question(home, *row) for row in mail_taken.questions(db, every, most)]
+    first `most` of them (-1: all); players_first: those from addresses that hold or held a seat
+    or confirmed a sign-up before the strangers'. Each is read again from its mail in the archive."""
+    return [_question(home, *row) for row in mail_taken.questions(db, every, most, players_first)]
 
 
 def count(db: sqlite_utils.Database, every: bool = False) -> int:

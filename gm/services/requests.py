@@ -139,7 +139,7 @@ def ask_by_line(
                 )
             game, seat = _seat_named(db, person, line) if line.word == "RESIGN" else (None, None)
             kind, detail, what = _asked(db, person, seat, game, line.word)
-            note = people.ask(db, home, clock, person, kind, detail, what).note()
+            note = people.ask(db, home, clock, person, kind, detail, what, proved=False).note()
     except GMError as exc:
         words = " ".join(w for w in (line.word, line.game) if w) if line else "your request"
         return {

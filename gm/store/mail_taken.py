@@ -9,6 +9,7 @@ from typing import Any
 
 import sqlite_utils
 
+from gm.store import outbox
 from gm.store.database import read_int
 
 
@@ -89,14 +90,17 @@ def record_taken(
 
 
 def questions(
-    db: sqlite_utils.Database, every: bool = False, most: int = -1
+    db: sqlite_utils.Database, every: bool = False, most: int = -1, players_first: bool = False
 ) -> list[tuple[int, str, str | None, str, str, str | None]]:
     """(id, received, sender, subject, archive digest, when answered) of each question, oldest
     first: those waiting for the GM, or with every=True the answered ones too; the first `most`
-    (-1: all)."""
+    (-1: all). players_first: the questions from addresses the house knows (outbox.is_known)
+    before the others, each oldest first, so a flood of strangers' mail cannot push a player's
+    question past the first `most`."""
+    first = f"NOT ({outbox.known_address('lower(sender)')}), " if players_first else ""
     return db.execute(
         "SELECT id, received, sender, subject, digest, gm_answered FROM mail_taken "
-        "WHERE outcome = 'question'" + ("" if every else " AND gm_answered IS NULL") + " ORDER BY id LIMIT ?",
+        "WHERE outcome = 'question'" + ("" if every else " AND gm_answered IS NULL") + f" ORDER BY {first}id LIMIT ?",
         [most],
     ).fetchall()
 

@@ -75,13 +75,15 @@ def queue(
     seat: str | None = None,
     turn: int | None = None,
     message_id: str | None = None,
+    proved: bool = False,
 ) -> int:
     """Put a mail in the outbox (inside the caller's transaction); returns its id.
-    message_id: one the caller made (a report's, so its thread is known); default a random one."""
+    message_id: one the caller made (a report's, so its thread is known); default a random one.
+    proved: an answer to a mail that proved a seat's secret (answers_since)."""
     made = db.execute(
         "INSERT INTO outbox (kind, game_id, seat, turn, recipient, recipient_name, subject, body, attachments, "
-        "message_id, in_reply_to, refs, status, attempts, next_attempt, queued) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)",
+        "message_id, in_reply_to, refs, status, attempts, next_attempt, queued, proved) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?)",
         [
             kind,
             game_id,
@@ -97,6 +99,7 @@ def queue(
             json.dumps(list(references)),
             iso(now),
             iso(now),
+            int(proved),
         ],
     )
     return inserted(made)
@@ -213,12 +216,15 @@ def cancel_notices(db: sqlite_utils.Database, game_id: int, seat: str, turn: int
     ).rowcount
 
 
-def answers_since(db: sqlite_utils.Database, recipient: str, since: datetime) -> int:
+def answers_since(db: sqlite_utils.Database, recipient: str, since: datetime, proved: bool = False) -> int:
     """How many answers (acknowledgements, reports sent again) were queued for an address since a
-    moment: the rate limit that keeps two robots from answering each other for ever."""
+    moment: the rate limit that keeps two robots from answering each other for ever. proved: only
+    the answers to mails that proved a seat's secret, which mail forged from the address cannot
+    bring (so it cannot spend the player's own answers)."""
     return read_int(
         db.execute(
-            "SELECT count(*) FROM outbox WHERE recipient = ? AND kind IN ('acknowledgement', 'resend') AND queued >= ?",
+            "SELECT count(*) FROM outbox WHERE recipient = ? AND kind IN ('acknowledgement', 'resend') AND queued >= ?"
+            + (" AND proved = 1" if proved else ""),
             [recipient, iso(since)],
         )
     )
@@ -231,20 +237,27 @@ _KNOWN = """EXISTS (SELECT 1 FROM accounts a WHERE a.email = {address} AND (
     OR EXISTS (SELECT 1 FROM waiting w WHERE w.account_id = a.id AND w.confirm_hash IS NULL)))"""
 
 
+def known_address(expression: str) -> str:
+    """SQL that is true when the address `expression` gives (a column, or ?) is one the house
+    knows (is_known), for a query to put players before strangers."""
+    return _KNOWN.format(address=expression)
+
+
 def is_known(db: sqlite_utils.Database, address: str) -> bool:
     """Whether an address holds or held a seat here, or confirmed a sign-up from it."""
     return bool(read_int(db.execute("SELECT " + _KNOWN.format(address="?"), [address])))
 
 
-def answers_to_strangers_since(db: sqlite_utils.Database, since: datetime) -> int:
+def answers_to_strangers_since(db: sqlite_utils.Database, since: datetime, proved: bool = False) -> int:
     """How many answers were queued since a moment for addresses the house does not know, less
     those cancelled unsent: the house-wide bound that keeps a flood of mails from forged senders
-    from making gm a reflector."""
+    from making gm a reflector. proved: those to mails that proved a seat's secret instead, a
+    bound of their own, so strangers' mail cannot spend it, nor a player's Reply-Tos go past it."""
     return read_int(
         db.execute(
             "SELECT count(*) FROM outbox o WHERE o.kind = 'acknowledgement' AND o.queued >= ? "
-            "AND o.status != 'cancelled' AND NOT " + _KNOWN.format(address="o.recipient"),
-            [iso(since)],
+            "AND o.status != 'cancelled' AND o.proved = ? AND NOT " + _KNOWN.format(address="o.recipient"),
+            [iso(since), int(proved)],
         )
     )
 

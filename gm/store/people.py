@@ -161,9 +161,14 @@ def count_wrong_code(db: sqlite_utils.Database, ids: list[int]) -> None:
     db.execute(f"UPDATE person_requests SET tries = tries + 1 WHERE id IN ({', '.join('?' * len(ids))})", ids)
 
 
-def requests_since(db: sqlite_utils.Database, account_id: int, since: str) -> int:
+def requests_since(db: sqlite_utils.Database, account_id: int, since: str, proved: bool = False) -> int:
+    """Requests a person made since a moment; proved: only those asked with a seat's secret (the
+    others, asked by the From address alone, anyone can forge, so they must not spend these)."""
+    only = " AND json_extract(detail, '$.unproved') IS NULL" if proved else ""
     return read_int(
-        db.execute("SELECT count(*) FROM person_requests WHERE account_id = ? AND made >= ?", [account_id, since])
+        db.execute(
+            "SELECT count(*) FROM person_requests WHERE account_id = ? AND made >= ?" + only, [account_id, since]
+        )
     )
 
 

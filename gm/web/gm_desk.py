@@ -25,8 +25,9 @@ blueprint = Blueprint("gm_desk", __name__)
 
 AUDIT_SHOWN = 200  # entries on the audit page, newest last (gm audit --json has every one)
 GAME_AUDIT_SHOWN = 15  # the game's latest entries on its page
-# Questions on the questions page, oldest first (gm inbox questions lists every one): each is read
-# again from its mail in the archive, so a flood of 5,000 made every load of the page read 5,000.
+# Questions on the questions page, players' first, then strangers', each oldest first (gm inbox
+# questions lists every one): each is read again from its mail in the archive, so a flood of 5,000
+# made every load of the page read 5,000; and a flood of strangers' must not hide a player's.
 QUESTIONS_SHOWN = 20
 
 QUESTIONS = "the questions mailed to the house"
@@ -162,7 +163,7 @@ def questions_page(error: str | None = None, status: int = 200, typed: Mapping[s
         "gm_questions.html",
         status,
         title="Questions — GM",
-        questions=questions.questions(p.db(), p.home, every, QUESTIONS_SHOWN),
+        questions=questions.questions(p.db(), p.home, every, QUESTIONS_SHOWN, players_first=True),
         left=questions.count(p.db(), every) - QUESTIONS_SHOWN,
         every=every,
         mail=bool(p.home.setting("mail", "address", "")),

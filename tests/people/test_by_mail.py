@@ -102,17 +102,35 @@ def test_a_lapsed_code_and_too_many_wrong_codes(home, gm, mailed, monkeypatch):
     monkeypatch.setattr(common, "CLOCK", FixedClock(start))
     receive(gm, monkeypatch, mail(request(mailed["BR"], f"ADDRESS {NEW}")), home)
     code = code_sent_to(home, NEW)
-    monkeypatch.setattr(common, "CLOCK", FixedClock(start + timedelta(hours=CODE_HOURS, minutes=1)))
+    monkeypatch.setattr(common, "CLOCK", FixedClock(start + timedelta(hours=24, minutes=1)))  # CODE_HOURS written out
     receive(gm, monkeypatch, mail(f"CONFIRM {code}", sender=NEW, message_id="<late@x>"), home)
     assert "NOT DONE" in answer(home) and seat_address(home) == ANN
-    # Asked again: MOST_WRONG_CODES wrong codes lapse it, the right one then does nothing.
-    receive(gm, monkeypatch, mail(request(mailed["BR"], f"ADDRESS {NEW}"), message_id="<again@x>"), home)
-    code = code_sent_to(home, NEW)
+    # Asked by the From address alone (no secret): MOST_WRONG_CODES wrong codes lapse it, the
+    # right one then does nothing.
+    receive(gm, monkeypatch, mail("EXPORT", sender=f"Ann <{ANN}>", subject="x", message_id="<ex@x>"), home)
+    code = code_sent_to(home, ANN)
     for n in range(MOST_WRONG_CODES):
-        receive(gm, monkeypatch, mail("CONFIRM aaaa-bbbb-cccc-dddd", sender=NEW, message_id=f"<w{n}@x>"), home)
-    assert f"that is wrong code number {MOST_WRONG_CODES} from {NEW}" in answer(home)
+        receive(gm, monkeypatch, mail("CONFIRM aaaa-bbbb-cccc-dddd", sender=ANN, message_id=f"<w{n}@x>"), home)
+    assert f"that is wrong code number {MOST_WRONG_CODES} from {ANN}" in answer(home)
+    receive(gm, monkeypatch, mail(f"CONFIRM {code}", sender=ANN, message_id="<right@x>"), home)
+    assert "NOT DONE" in answer(home) and "lapsed after 5 wrong codes" in answer(home)
+
+
+def test_wrong_codes_forged_from_the_address_do_not_lapse_a_request_asked_with_the_secret(
+    home, gm, mailed, monkeypatch
+):
+    """Anyone can write the address a code went to in a From: five wrong codes forged from it
+    lapsed Ann's request, again each time she asked, until her requests for the day were spent.
+    A request asked with the seat's secret is not lapsed by wrong codes (its code is some 79
+    bits); each wrong code is still answered, and her right code then does what she asked."""
+    receive(gm, monkeypatch, mail(request(mailed["BR"], f"ADDRESS {NEW}"), message_id="<asked@x>"), home)
+    code = code_sent_to(home, NEW)
+    for n in range(MOST_WRONG_CODES + 2):
+        forged = mail("CONFIRM aaaa-bbbb-cccc-dddd", sender=f"Ann <{NEW}>", message_id=f"<w{n}@evil>")
+        receive(gm, monkeypatch, forged, home)
+        assert f"that code is not the one gm sent to {NEW}" in answer(home)
     receive(gm, monkeypatch, mail(f"CONFIRM {code}", sender=NEW, message_id="<right@x>"), home)
-    assert "NOT DONE" in answer(home) and seat_address(home) == ANN
+    assert f"Done: the address of Ann is {NEW} now" in answer(home) and seat_address(home) == NEW
 
 
 def test_resign_by_mail_waits_for_its_code_then_is_gm_seat_resign(home, gm, mailed, monkeypatch):
@@ -165,3 +183,23 @@ def test_a_request_line_from_an_address_gm_does_not_know_changes_nothing(home, g
     assert "Asked: Bob resigns seat RU of g1." in answer(home) and outbox_bodies(home)[-1][1] == "bob@example.org"
     assert [t for t in table_dump(home) if t[0] not in ("outbox", "mail_taken", "person_requests")] == before
     assert rows(home, "SELECT kind, confirm_from FROM person_requests") == [("resign", "bob@example.org")]
+
+
+def test_requests_forged_from_a_players_address_cannot_use_up_the_ones_asked_with_the_secret(
+    home, gm, mailed, monkeypatch
+):
+    """EXPORT in a mail's own lines needs only the From address, which anyone can write: five
+    such mails forged from Ann's address used up her requests for 24 hours, so her own, asked
+    with her seat's secret, was refused. Requests asked with the secret count only each other."""
+    from gm.services.people import MOST_REQUESTS
+
+    for n in range(MOST_REQUESTS + 1):
+        receive(gm, monkeypatch, mail("EXPORT", sender=f"Ann <{ANN}>", subject="x", message_id=f"<f{n}@evil>"), home)
+    assert f"Ann has made {MOST_REQUESTS} requests by mail in the last {CODE_HOURS} hours" in answer(home)
+    receive(gm, monkeypatch, mail(request(mailed["BR"], f"ADDRESS {NEW}"), message_id="<mine@x>"), home)
+    assert f"Asked: the address {ANN} becomes {NEW}." in answer(home)
+    for n in range(MOST_REQUESTS - 1):
+        receive(gm, monkeypatch, mail(request(mailed["BR"], "EXPORT"), message_id=f"<m{n}@x>"), home)
+    assert f"Ann has made {MOST_REQUESTS} requests by mail in the last {CODE_HOURS} hours" not in answer(home)
+    receive(gm, monkeypatch, mail(request(mailed["BR"], "EXPORT"), message_id="<last@x>"), home)
+    assert f"Ann has made {MOST_REQUESTS} requests by mail in the last {CODE_HOURS} hours" in answer(home)

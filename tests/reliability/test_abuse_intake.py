@@ -383,3 +383,89 @@ def test_one_address_may_have_only_a_few_signups_waiting_for_confirmation(home, 
     clock.when += timedelta(hours=CONFIRM_HOURS, minutes=1)
     receive(gm, monkeypatch, mail("JOIN empires", sender="victim@example.org", message_id="<again@x>"), home)
     assert outbox_bodies(home)[-1][2] == "Confirm your sign-up for the next game of empires"
+
+
+def test_forged_mail_cannot_spend_a_players_hourly_answers_nor_the_strangers_hour(home, gm, game, tmp_path):
+    """Anyone can write Ann's address in a From: questions forged from it used to spend her
+    [mail] replies_per_hour, and her own turn file then got no acknowledgement for an hour; a
+    flood of strangers spent the hour's answers to strangers, and her turn file from another
+    address got none. An answer to a mail that proved a seat's secret counts only against the
+    answers to such mails, and never against the strangers' hour."""
+    set_mail_address(home)
+    configure(home, {"mail.replies_per_hour": 3, "mail.stranger_replies_per_hour": 2})
+    forged = [
+        mail("Is this the game master?", sender="Ann <ann@example.org>", message_id=f"<f{n}@evil.example>")
+        for n in range(5)
+    ]
+    flood = [mail("pills", sender=f"s{n}@spam.example", message_id=f"<s{n}@spam.example>") for n in range(4)]
+    ran = gm("inbox", "import", maildir(tmp_path, "forged", *forged, *flood), home=home)
+    assert ran.code == 0, ran.err
+    assert ran.out.count("answer: none: 3 answers to ann@example.org in the last hour already") == 2
+    assert len(answers_to(home, "ann@example.org")) == 3
+    assert len([to for (to,) in rows(home, "SELECT recipient FROM outbox") if to.endswith("@spam.example")]) == 2
+    hers = mail(turn_file(game["BR"]), message_id="<ann-orders@example.org>")
+    away = mail(turn_file(game["BR"], "CLAIM ENG"), sender="Ann <ann@work.example>", message_id="<ann-work@x>")
+    ran = gm("inbox", "import", maildir(tmp_path, "hers", hers, away), home=home)
+    assert ran.code == 0, ran.err
+    assert "answer: none" not in ran.out
+    assert len([b for b in answers_to(home, "ann@example.org") if "ACCEPTED" in b]) == 1
+    [work] = answers_to(home, "ann@work.example")
+    assert "ACCEPTED" in work
+    # Answers to mails with a secret at addresses gm does not know have an hour of their own, so a
+    # player's Reply-Tos cannot make gm a reflector.
+    elsewhere = [
+        mail(turn_file(game["BR"]), message_id=f"<ann-r{n}@x>", reply_to=f"r{n}@victims.example") for n in range(2)
+    ]
+    ran = gm("inbox", "import", maildir(tmp_path, "elsewhere", *elsewhere), home=home)
+    assert ran.out.count("answer: none: 2 answers to mails with a seat's secret to addresses that hold no seat") == 1
+    # Her own answers still have their hour: a robot resending its turn file is not answered for ever.
+    again = [mail(turn_file(game["BR"]), message_id=f"<ann-again{n}@example.org>") for n in range(3)]
+    ran = gm("inbox", "import", maildir(tmp_path, "again", *again), home=home)
+    assert ran.out.count("answer: none: 3 answers to mails with a seat's secret to ann@example.org") == 1
+    # And a question of hers, unproved, still counts everything sent to her address.
+    ran = gm("inbox", "import", maildir(tmp_path, "ask", mail("When?", message_id="<ann-q@example.org>")), home=home)
+    assert "answer: none: 6 answers to ann@example.org in the last hour already" in ran.out
+
+
+def test_wrong_secrets_forged_from_a_players_address_do_not_hold_her_own_turn_file(
+    home, gm, game, scrypts, tmp_path, monkeypatch
+):
+    """Ten wrong secrets forged from Ann's registered address used up the address's guesses, and
+    sent again every five minutes they refused her own turn files by mail for good, unchecked.
+    Past the limit a mail from the seat's own address still has its first claim to the seat
+    checked (one scrypt a mail), so her right secret counts; the rest of such a mail is not."""
+    forged = hostile_mail(10, "Ann <ann@example.org>", "<forged1@evil.example>", seats=("BR",))
+    assert receive(gm, monkeypatch, forged, home).code == 0
+    assert len(scrypts.take()) == 10
+    again = hostile_mail(10, "Ann <ann@example.org>", "<forged2@evil.example>", seats=("BR",))
+    assert receive(gm, monkeypatch, again, home).code == 0
+    assert len(scrypts.take()) == 1  # one guess a mail past the limit, not ten
+    said = answers_to(home, "ann@example.org")[-1]
+    assert said.count("REFUSED: too many wrong secrets from ann@example.org lately") == 9
+    mine = mail(turn_file(game["BR"]), sender="Ann <ann@example.org>", message_id="<ann-real@example.org>")
+    ran = receive(gm, monkeypatch, mine, home)
+    assert "accepted 1 order for BR in g1" in ran.out
+    assert scrypts.take() == [False]  # hers: one scrypt, the right secret
+
+
+def test_a_payment_mail_forged_from_the_bookkeeper_or_the_house_books_nothing(home, gm, game, tmp_path):
+    """Payments are booked by the GM alone (gm credits buy --ref). A mail saying one was made,
+    from the bookkeeper's address, is a question for the GM; one dressed as a turn file and
+    forged from the house's own address is refused and not answered. Neither moves a credit."""
+    set_mail_address(home)
+    books = rows(home, "SELECT * FROM ledger")
+    paid = "PAID ann@example.org 500 CREDITS, ref PAYID-1234"
+    dressed = "GAME g1\nPLAYER BR\nCREDITS 500\nEND\n"
+    box = maildir(
+        tmp_path,
+        "paid",
+        mail(paid, sender="Books <bookkeeper@example.org>", subject="payment", message_id="<p1@example.org>"),
+        mail(dressed, sender="Game Master <gm@example.org>", subject="payment", message_id="<p2@example.org>"),
+    )
+    ran = gm("inbox", "import", box, home=home)
+    assert ran.code == 0, ran.err
+    assert ran.out.endswith("Taken: 1 question, 1 refused\n")
+    assert "the turn file has no PASSWORD line; answer: none: the mail came from gm's own address" in ran.out
+    assert rows(home, "SELECT * FROM ledger") == books
+    [question] = json.loads(gm("inbox", "questions", "--json", home=home).out)
+    assert question["sender"] == "bookkeeper@example.org" and "PAYID-1234" in question["text"]

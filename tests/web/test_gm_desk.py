@@ -236,3 +236,22 @@ def test_a_flood_of_questions_is_counted_without_reading_it_and_shown_a_page_at_
     the_gm.post("/gm/questions/1/answered")
     page = the_gm.get("/gm/questions").text
     assert [int(n) for n in re.findall(r'id="question-(\d+)"', page)] == list(range(2, QUESTIONS_SHOWN + 2))
+
+
+def test_a_flood_of_strangers_questions_does_not_hide_a_players_question(the_gm, gm, home, tmp_path):
+    """The page shows 20 questions, oldest first: 25 strangers' questions, then Bob's (he holds
+    RU), and Bob's was not on it until the GM had cleared the flood. Players' questions come first."""
+    box = mailbox.Maildir(tmp_path / "flood", create=True)
+    for n in range(QUESTIONS_SHOWN + 5):
+        box.add(mail(f"Buy now {n}", sender=f"v{n}@victims.example", message_id=f"<q{n}@spam.example>"))
+    assert gm("inbox", "import", tmp_path / "flood", home=home).code == 0
+    box = mailbox.Maildir(tmp_path / "bob", create=True)
+    box.add(mail("May I hold my fleet at sea?", sender="Bob <BOB@example.org>", message_id="<bob-q@example.org>"))
+    assert gm("inbox", "import", tmp_path / "bob", home=home).code == 0
+    page = the_gm.get("/gm/questions").text
+    shown = [int(n) for n in re.findall(r'id="question-(\d+)"', page)]
+    assert shown == [QUESTIONS_SHOWN + 6, *range(1, QUESTIONS_SHOWN)]  # Bob's, then the oldest strangers'
+    assert "May I hold my fleet at sea?" in page
+    assert "6 more are not shown here" in page
+    listed = json.loads(gm("inbox", "questions", "--json", home=home).out)
+    assert [q["id"] for q in listed] == list(range(1, QUESTIONS_SHOWN + 7))  # the command lists all, as they came

@@ -235,3 +235,25 @@ def test_the_addresses_of_one_ipv6_network_are_one_client(app, game):
     # An IPv4 address written as IPv6 is that IPv4 client.
     pages = [from_address(app, "198.51.100.20").sign_in(f"Z{n}", "guess-guess-guess") for n in range(10)]
     assert from_address(app, "::ffff:198.51.100.20").sign_in("Z10", "guess-guess-guess").status_code == 429
+
+
+def test_a_browser_is_known_for_its_twenty_newest_seats_and_its_cookie_stays_small(app):
+    """The known-browser cookie names the seats it signed in to; past known_browsers.MOST (20)
+    the oldest gives way, so a browser that signs in to many seats keeps a cookie browsers take
+    (at most 4,096 bytes), and is still known for the seats it plays now."""
+    from flask import request
+    from werkzeug.wrappers import Response
+
+    from gm.web.known_browsers import COOKIE, KnownBrowsers
+
+    browsers = KnownBrowsers(b"k" * 32, secure=False)
+    cookie = ""
+    for n in range(25):  # five seats past the limit, written out: the limit may not set how many
+        with app.test_request_context("/", headers={"Cookie": f"{COOKIE}={cookie}"} if cookie else {}):
+            response = Response()
+            browsers.remember(request, response, f"seat:game-number-{n:02d}/BR")
+            cookie = response.headers["Set-Cookie"].split(";")[0].split("=", 1)[1]
+    assert len(cookie) < 4096
+    with app.test_request_context("/", headers={"Cookie": f"{COOKIE}={cookie}"}):
+        known = [n for n in range(25) if browsers.known_for(request, f"seat:game-number-{n:02d}/BR")]
+    assert known == list(range(5, 25))

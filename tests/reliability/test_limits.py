@@ -1,0 +1,85 @@
+"""Limits that had no test of their own (docs/limits.md): one past each is refused with a clear
+message and changes nothing; at the limit it is taken."""
+
+from __future__ import annotations
+
+from gm.cli import common
+from gm.core.signup import MAX_PREFERENCES, read_join
+from gm.errors import GMError
+from gm.home import Home
+from gm.services import observer_portal
+from gm.services.credits import REFERENCE_MOST
+from gm.services.observers import MOST_OBSERVERS
+from gm.services.press import ANNOUNCEMENT_LIMIT
+from gm.store.database import open_database
+from tests.cli.test_game import table_dump
+from tests.intake.mails import rows, set_mail_address
+
+
+def unchanged(home) -> list:
+    return [t for t in table_dump(home) if t[0] != "audit"]
+
+
+def test_a_seat_link_lasts_at_most_seven_days(home, gm, game):
+    before = unchanged(home)
+    ran = gm("portal", "link", "g1", "BR", "--minutes", str(7 * 24 * 60 + 1), home=home)
+    assert (ran.code, ran.err) == (1, "Error: a sign-in link must last between 1 minute and 7 days.\n")
+    assert unchanged(home) == before
+    assert gm("portal", "link", "g1", "BR", "--minutes", str(7 * 24 * 60), home=home).code == 0
+
+
+def test_an_observer_link_lasts_at_most_seven_days(home, gm, game):
+    set_mail_address(home)
+    assert gm("game", "observe", "g1", "eve@example.org", home=home).code == 0
+    [(observer_id,)] = rows(home, "SELECT id FROM observers")
+    db = open_database(home / "gm.db")
+    try:
+        minutes = observer_portal.LONGEST_DAYS * 24 * 60
+        try:
+            observer_portal.make_link(db, Home(home), common.CLOCK, observer_id, minutes=minutes + 1)
+        except GMError as exc:
+            assert str(exc) == "a sign-in link must last between 1 minute and 7 days."
+        else:
+            raise AssertionError("a link of 7 days and a minute was made")
+        assert observer_portal.make_link(db, Home(home), common.CLOCK, observer_id, minutes=minutes)[0]
+    finally:
+        db.close()
+
+
+def test_a_game_takes_at_most_fifty_observers(home, gm, game):
+    for n in range(MOST_OBSERVERS):
+        assert gm("game", "observe", "g1", f"o{n}@example.org", home=home).code == 0
+    before = unchanged(home)
+    ran = gm("game", "observe", "g1", "one-more@example.org", home=home)
+    assert (ran.code, ran.err) == (
+        1,
+        f"Error: 'g1' has {MOST_OBSERVERS} observers, the most a game may have; stop one first (--stop).\n",
+    )
+    assert unchanged(home) == before and MOST_OBSERVERS == 50
+
+
+def test_a_payment_reference_is_at_most_a_hundred_characters(home, gm, game):
+    before = unchanged(home)
+    ran = gm("credits", "buy", "ann@example.org", "1", "--paid", "1", "--ref", "R" * (REFERENCE_MOST + 1), home=home)
+    assert ran.code == 1 and "Traceback" not in ran.err and f"{REFERENCE_MOST}" in ran.err
+    assert unchanged(home) == before
+    ran = gm("credits", "buy", "ann@example.org", "1", "--paid", "1", "--ref", "R" * REFERENCE_MOST, home=home)
+    assert ran.code == 0, ran.err
+
+
+def test_an_announcement_is_at_most_twenty_thousand_characters(home, gm, game, tmp_path):
+    note = tmp_path / "note.txt"
+    note.write_text("x" * (ANNOUNCEMENT_LIMIT + 1))
+    before = unchanged(home)
+    ran = gm("game", "announce", "g1", "--file", str(note), home=home)
+    assert ran.code == 1 and f"the announcement is 20,001 characters long; at most {ANNOUNCEMENT_LIMIT:,}" in ran.err
+    assert unchanged(home) == before
+    note.write_text("x" * ANNOUNCEMENT_LIMIT)
+    assert gm("game", "announce", "g1", "--file", str(note), home=home).code == 0
+
+
+def test_a_join_names_at_most_twelve_seats():
+    seats = " ".join(f"S{n}" for n in range(MAX_PREFERENCES + 1))
+    assert read_join(f"JOIN clash\nSEATS {seats}") == (None, f"give at most {MAX_PREFERENCES} seats on the SEATS line")
+    join, problem = read_join("JOIN clash\nSEATS " + " ".join(f"S{n}" for n in range(MAX_PREFERENCES)))
+    assert problem is None and join is not None and len(join.preferences) == MAX_PREFERENCES == 12
