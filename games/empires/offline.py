@@ -14,7 +14,7 @@ from gm.core.model import JSONObject, Order, Problem
 from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
 from .board import Board
-from .orders import SHAPES, USAGE, VERBS, area_problem, board_problems, well_formed
+from .orders import SHAPES, USAGE, VERBS, area_problem, board_problems, unused_actions, well_formed
 from .view import SEA_OWNER
 
 
@@ -34,6 +34,16 @@ def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Prob
                 problems.append(Problem(order.line, problem))
         return problems
     return board_problems(*known, seat, [o for o in orders if well_formed(o)])
+
+
+def warnings_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+    """The warnings of order_warnings that the report settles: the actions left unused (the file
+    alone tells), for a country still in the game; the others read armies and BPs as the turn
+    before the seat's actions will leave them, left to the GM's check."""
+    you = view.get("you")
+    if view.get("phase") != "play" or not isinstance(you, dict) or you.get("eliminated") or you.get("code") != seat:
+        return []
+    return unused_actions(orders)
 
 
 def _known(view: JSONObject, places: dict[str, JSONObject]) -> tuple[JSONObject, Board] | None:

@@ -278,16 +278,23 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
     found += [Problem(o.line, w) for o in listed if (w := _reserve_warning(state, seat, o, listed))]
     found += [Problem(o.line, w) for o in listed if (w := _capture_warning(state, seat, o, listed))]
     found += _short_of_bps(state, seat, listed)
-    used = len({o.args[0] for o in orders if o.args and isinstance(o.args[0], int)})
-    if used < MAX_ACTIONS:
-        found.append(
-            Problem(
-                0,
-                f"you use {used} of your {MAX_ACTIONS} actions; the other {MAX_ACTIONS - used} "
-                "are lost this turn (only the automatic ARMY ALL follows them)",
-            )
-        )
+    found += unused_actions(orders)
     return sorted(found, key=lambda p: p.line)
+
+
+def unused_actions(orders: list[Order]) -> list[Problem]:
+    """The warning of actions left unused (none when all are used): the file alone settles it,
+    so the player's own check gives it too (offline.warnings_by_view)."""
+    used = len({o.args[0] for o in orders if o.args and isinstance(o.args[0], int)})
+    if used >= MAX_ACTIONS:
+        return []
+    return [
+        Problem(
+            0,
+            f"you use {used} of your {MAX_ACTIONS} actions; the other {MAX_ACTIONS - used} "
+            "are lost this turn (only the automatic ARMY ALL follows them)",
+        )
+    ]
 
 
 def _armies_warning(state: JSONObject, seat: str, order: Order, orders: list[Order]) -> str | None:

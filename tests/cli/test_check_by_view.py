@@ -530,3 +530,22 @@ def test_a_map_place_of_any_shape_never_breaks_check_by_view(name, field, junk):
     lines = {"clash": "MOVE ENG HOL 3", "conqueror": "MOVE WES SCO 1", "empires": "1 MOVE LON ROU 3"}
     orders, _ = get_ruleset(name).parse_orders([(1, lines[name])])
     assert all(isinstance(p, Problem) for p in get_ruleset(name).unguarded.check_by_view(view, seat, orders))
+
+
+def test_empires_actions_left_unused_are_warned_of_offline_in_the_gms_words():
+    """The file alone says how many of the 16 actions it uses: the GM's warning of the rest lost
+    comes offline too, word for word, and none when all are used or the country is out."""
+    state, seat = played("empires")
+    ruleset = get_ruleset("empires")
+    area = next(code for code, a in sorted(state["areas"].items()) if a["owner"] == seat)
+    lines = [f"1 GROW {area} - -", f"2 DEFEND {area} - -"]
+    orders, problems = ruleset.parse_orders(list(enumerate(lines, 4)))
+    assert len(orders) == 2 and not problems
+    view = ruleset.view(state, seat)
+    unused = [w for w in ruleset.order_warnings(state, seat, orders) if w.line == 0]
+    assert [(w.line, w.message) for w in ruleset.warnings_by_view(view, seat, orders)] == [
+        (w.line, w.message) for w in unused
+    ]
+    assert unused and "you use 2 of your 16 actions" in unused[0].message
+    out = {**view, "you": {**view["you"], "eliminated": 1}}
+    assert ruleset.warnings_by_view(out, seat, orders) == []
