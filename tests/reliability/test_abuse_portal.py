@@ -147,7 +147,8 @@ def test_each_hostile_report_is_refused_in_one_line(ruleset, reports, gm, tmp_pa
     turn_file.write_text(orders)
     path.write_text(json.dumps(report))
     ran = gm("orders", "check", "--report", path, turn_file)
-    assert (ran.code, ran.err) == (0, ""), ran.err  # the real report checks the file
+    # the real report checks the file: accepted, at most warned of (Empires: the 16 actions unused)
+    assert ran.code == 0 and all(": warning: " in line for line in ran.err.splitlines()), ran.err
     for name, hostile in HOSTILE_REPORTS:
         made = hostile(copy.deepcopy(report))
         data = made if isinstance(made, bytes) else (made if isinstance(made, str) else json.dumps(made)).encode()
