@@ -17,7 +17,7 @@ from .setup import order_of_play
 from .turn import Turn
 from .wonders import STRATEGIC_LEVEL, free_towns, give_card, wrong_mode
 
-PIECES_PER_LEVEL = 2  # gm's choice: 2 regular, 2 strong and 2 mighty warriors a player
+PIECES_PER_LEVEL = 2  # 2 regular, 2 strong and 2 mighty warriors a player, as the implementation has them
 LEVEL_NAMES = {1: "regular", 2: "strong", 3: "mighty"}
 DRAGON_STEPS = 7  # rule D-IM-6
 DRAGONSLAYER_POINTS = 8  # the implementation's Defender points for a whole game (rule D-IM-10)
