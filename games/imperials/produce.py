@@ -95,11 +95,12 @@ def produce(turn: Turn, record: JSONObject) -> None:
             wanted[good] = wanted.get(good, 0) + n
     short = sorted((g for g, n in wanted.items() if n > state["bank"][g]), key=_book_order)
     for good in short:
+        # What the bank holds stays unsaid (rule D-ALL-5): with every hand's size open it would
+        # tell the others what a player holds. That it cannot pay what the board owes is public.
         turn.add(
             "shortage",
-            f"The bank has {state['bank'][good]} {good} but {wanted[good]} are owed: nobody gets {good} this roll.",
+            f"The bank cannot pay the {wanted[good]} {good} owed: nobody gets {good} this roll.",
             good=good,
-            bank=state["bank"][good],
             owed=wanted[good],
         )
     record["shortage"] = short

@@ -15,9 +15,9 @@ from .places import PIPS, pieces_of
 from .robber import move_robber
 from .setup import order_of_play
 from .turn import Turn
-from .wonders import STRATEGIC_LEVEL, free_towns, give_card, wrong_mode
+from .wonders import STRATEGIC_LEVEL, free_towns, give_card, hand_limit, wrong_mode
 
-PIECES_PER_LEVEL = 2  # gm's choice: 2 regular, 2 strong and 2 mighty warriors a player
+PIECES_PER_LEVEL = 2  # 2 regular, 2 strong and 2 mighty warriors a player, as the implementation has them
 LEVEL_NAMES = {1: "regular", 2: "strong", 3: "mighty"}
 DRAGON_STEPS = 7  # rule D-IM-6
 DRAGONSLAYER_POINTS = 8  # the implementation's Defender points for a whole game (rule D-IM-10)
@@ -379,7 +379,10 @@ def _worth(turn: Turn, vertex: int) -> int:
 
 def event_die(turn: Turn, record: JSONObject) -> None:
     """The event die: black moves the dragon; a colour gives that colour's card to every player
-    with at least 1 improvement of it and at least (red die - 1) (rule D-IM-5)."""
+    with at least 1 improvement of it and at least (red die - 1) (rule D-IM-5), in order of play
+    from the roller; then each other player over the hand limit gives cards back, in the same
+    order (the book is silent on the order; the implementation deals every card first,
+    game/dice.go RollEventDiceWith, so a card given back is not dealt again in the same roll)."""
     face = record["event"]
     if face == "black":
         return dragon_step(turn)
@@ -387,6 +390,10 @@ def event_die(turn: Turn, record: JSONObject) -> None:
     need = max(1, record["red"] - 1)
     sequence = order_of_play(state)
     start = sequence.index(cast(str, turn.mover))  # events happen on a mover's turn
-    for seat in sequence[start:] + sequence[:start]:
-        if state["seats"][seat]["improvements"][face] >= need:
-            give_card(turn, seat, face, f"{face} {state['seats'][seat]['improvements'][face]}, red die {record['red']}")
+    rotation = sequence[start:] + sequence[:start]
+    for seat in rotation:
+        level = state["seats"][seat]["improvements"][face]
+        if level >= need:
+            give_card(turn, seat, face, f"{face} {level}, red die {record['red']}", limit=False)
+    for seat in rotation[1:]:
+        hand_limit(turn, seat)

@@ -203,7 +203,9 @@ def build_fence(turn: Turn, seat: str, vertex: int, free: bool) -> None:
 # Action cards from the event die, and the hand limit.
 
 
-def give_card(turn: Turn, seat: str, colour: str, why: str) -> None:
+def give_card(turn: Turn, seat: str, colour: str, why: str, limit: bool = True) -> None:
+    """A card of a colour's deck to a seat; limit=False leaves the hand limit to the caller (the
+    event die deals every card first, as the implementation does)."""
     state = turn.state
     deck = state["decks"][colour]
     if not deck:
@@ -229,7 +231,7 @@ def give_card(turn: Turn, seat: str, colour: str, why: str) -> None:
     me["cards"].append({"card": card, "round": state["round"], "bought": False})
     turn.add("card", f"{turn.name(seat)} gets a {colour} action card ({why}).", seat=seat, improvement=colour)
     turn.add("card_drawn", f"You get {TITLES[card]}.", (seat,), seat=seat, card=card)
-    if seat != turn.mover:
+    if limit and seat != turn.mover:
         hand_limit(turn, seat)
 
 

@@ -95,3 +95,26 @@ def test_the_check_s_answers_to_a_seat_stay_the_same_whatever_another_holds():
                             ruleset.order_warnings(variant, seat, mine),
                         ) == answers
             state = ruleset.resolve(state, orders, seeds).state
+
+
+def after_a_shortage(bank_wheat: int) -> tuple:
+    """The case shortage-nobody-gets (4 wheat owed, nobody gets it) with the bank holding
+    `bank_wheat` and Blue the rest of the 24: what each seat reads of the round."""
+    case = load_case_text((CASES / "shortage-nobody-gets.toml").read_text(encoding="utf-8"), "shortage-nobody-gets")
+    state, seats = _start(case, ruleset)
+    state["seats"]["BLUE"]["hand"]["wheat"] += state["bank"]["wheat"] - bank_wheat
+    state["bank"]["wheat"] = bank_wheat
+    orders, problems = _orders(case, ruleset, state, seats)
+    assert not problems
+    return ruleset.resolve(state, orders, ScriptedSeeds(case["seed"], 1, list(case["dice"]))).events
+
+
+def test_a_shortage_does_not_tell_the_others_how_many_cards_the_bank_holds():
+    # D-IM-4 makes public that the bank cannot pay the 4 wheat owed; how many it holds would tell
+    # Red and Orange how much wheat Blue holds.
+    two, none = after_a_shortage(2), after_a_shortage(0)
+    assert any(e.kind == "shortage" for e in two) and any(e.kind == "shortage" for e in none)
+    for seat in ("RED", "ORANGE"):
+        assert [(e.kind, e.data) for e in two if e.visible_to(seat)] == [
+            (e.kind, e.data) for e in none if e.visible_to(seat)
+        ]
