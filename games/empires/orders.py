@@ -252,9 +252,8 @@ def board_problems(state: JSONObject, board: Board, seat: str, orders: list[Orde
     so it reads nothing but the areas' owners, the countries' names, who is eliminated and the
     map."""
     problems = []
-    seen: dict[tuple[str, str], int] = {}
     for order in sorted(orders, key=lambda o: o.args[0]):
-        message = _order_problem(state, board, seat, order, orders) or _twice(order, seen)
+        message = _order_problem(state, board, seat, order, orders)
         if message:
             problems.append(Problem(order.line, message))
     return sorted(problems, key=lambda p: p.line)
@@ -274,6 +273,7 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
         and (w := _own_target(state, seat, o) or _armies_warning(state, seat, o, listed))
     ]
     found += _grown_again(listed)
+    found += _defence_again(listed)
     found += [Problem(o.line, w) for o in listed if (w := _bound_to_fail(state, seat, o, listed))]
     found += [Problem(o.line, w) for o in listed if (w := _reserve_warning(state, seat, o, listed))]
     found += [Problem(o.line, w) for o in listed if (w := _capture_warning(state, seat, o, listed))]
@@ -421,16 +421,28 @@ def _too_weak(state: JSONObject, target: str, attacking: int) -> str | None:
     )
 
 
-def _twice(order: Order, seen: dict[tuple[str, str], int]) -> str | None:
-    # A second defence order on an area always fails (they all stand from the start of the
-    # turn), so it is a problem; a second GROW is not (see _grown_again).
-    number, where = order.args[0], order.args[1]
-    if order.verb not in DEFENCE:
-        return None
-    if ("mode", where) in seen:
-        return f"{where} already has action {seen[('mode', where)]}: one defence order per area"
-    seen[("mode", where)] = number
-    return None
+def _defence_again(orders: list[Order]) -> list[Problem]:
+    """A defence order on an area an earlier one of the turn names: a warning, not a problem.
+    The later one cancels the earlier (the publisher's rulebook, 7.7-7.9: "if you set a new one
+    then the old one is cancelled"), which is what a player changing his mind writes; but two
+    are also a slip of an area code."""
+    found: list[Problem] = []
+    first: dict[str, Order] = {}
+    for order in orders:
+        if order.verb not in DEFENCE:
+            continue
+        where = order.args[1]
+        if where in first:
+            earlier = first[where]
+            found.append(
+                Problem(
+                    order.line,
+                    f"{where} already has action {earlier.args[0]} ({earlier.verb}): a new defence order on an "
+                    f"area cancels the old, so action {earlier.args[0]} is not carried out if this one is",
+                )
+            )
+        first[where] = order
+    return found
 
 
 def _bound_to_fail(state: JSONObject, seat: str, order: Order, orders: list[Order]) -> str | None:

@@ -372,6 +372,26 @@ def test_empires_warns_of_a_second_grow_of_an_area_and_takes_the_file():
     ]
 
 
+def test_empires_warns_of_a_second_defence_order_on_an_area_and_takes_the_file():
+    # A new defence order cancels the old one (the publisher's rulebook 7.7-7.9): the file is
+    # taken, and the player is told which earlier action will not be carried out.
+    state = new_state("empires", "duchies", ["AL", "BR"])
+    state["countries"]["AL"]["bps"] = 100  # the ARMY fillers that use up the 16 actions are paid for
+    rest = [f"{n} ARMY - - 1" for n in range(5, 17)]
+    assert warned(
+        "empires", state, "AL", "1 AMBUSH HIL", "2 ENTRENCH FEN MID", "3 DEFEND HIL", "4 RETREAT HIL ALB", *rest
+    ) == [
+        (
+            3,
+            "HIL already has action 1 (AMBUSH): a new defence order on an area cancels the old, so action 1 is not carried out if this one is",
+        ),
+        (
+            4,
+            "HIL already has action 3 (DEFEND): a new defence order on an area cancels the old, so action 3 is not carried out if this one is",
+        ),
+    ]
+
+
 def test_empires_warns_of_a_fortify_raze_or_levy_bound_to_fail_and_takes_the_file():
     # A fort changes only by its owner's FORTIFY and RAZE, population grows only by GROW: without
     # an earlier one of those, the order fails when it runs (D-ALL-3), so it is a warning.
