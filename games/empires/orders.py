@@ -327,8 +327,7 @@ def _brought_at_most(state: JSONObject, seat: str, orders: list[Order], number: 
     or LEVY of a written number brings that many if the reserve or half the population can hold
     it (else it fails and brings none), ALL what they can hold; a MOVE of a written number that
     many. None when it cannot be bounded now: a MOVE of ALL (what reaches its start first), a
-    RESERVE after an ARMY of ALL (the BPs a gift brings), a RETREAT onto the area (another
-    country's attack sets it off). An ATTACK on the area brings nothing here: on the seat's own
+    RETREAT onto the area (another country's attack sets it off). An ATTACK on the area brings nothing here: on the seat's own
     area it fails, and what takes another's is counted by _left_by."""
     earlier = [o for o in orders if o.args[0] < number]
     if any(o.verb == "RETREAT" and o.args[2] == code for o in orders):
@@ -340,8 +339,6 @@ def _brought_at_most(state: JSONObject, seat: str, orders: list[Order], number: 
         if order.verb in ("RESERVE", "LEVY") and where == code:
             if order.verb == "RESERVE":
                 room = _reserve_at_most(state, seat, orders, order.args[0])
-                if room is None:
-                    return None
             else:
                 room = population // 2
             total += resolve_amount(amount, room)[0]
@@ -352,39 +349,37 @@ def _brought_at_most(state: JSONObject, seat: str, orders: list[Order], number: 
     return total
 
 
-def _reserve_at_most(state: JSONObject, seat: str, orders: list[Order], number: int) -> int | None:
-    """The reserve at the seat's action `number`, as its earlier actions leave it if they are
-    carried out as written: today's, plus what its ARMY actions raise, less what its RESERVE
-    actions place. None after an ARMY of ALL or AB-n, which raises what the BPs of the moment
-    (a gift included) allow."""
+def _reserve_at_most(state: JSONObject, seat: str, orders: list[Order], number: int) -> int:
+    """The most the reserve can hold for a RESERVE at the seat's action `number` that is carried
+    out: today's, less what its earlier RESERVE actions place. An earlier ARMY adds nothing to
+    it: a RESERVE after an ARMY that is carried out fails (the publisher's rulebook, 5.3)."""
     reserve: int = state["countries"][seat]["reserve"]
     for order in sorted(orders, key=lambda o: o.args[0]):
         if order.args[0] >= number:
             break
-        amount = order.args[3]
-        if order.verb == "ARMY":
-            if not isinstance(amount, int):
-                return None
-            reserve += amount
-        elif order.verb == "RESERVE":
-            reserve -= resolve_amount(amount, reserve)[0]
+        if order.verb == "RESERVE":
+            reserve -= resolve_amount(order.args[3], reserve)[0]
     return reserve
 
 
 def _reserve_warning(state: JSONObject, seat: str, order: Order, orders: list[Order]) -> str | None:
-    """A RESERVE of more armies than the reserve will hold: it grows only by the seat's own ARMY
-    actions, so with those of a written number the order fails when it comes."""
+    """A RESERVE after an ARMY action of the seat's, which fails if the ARMY is carried out (the
+    publisher's rulebook, 5.3: "you can't RESERVE after an ARMY action"); or one of more armies
+    than the reserve will hold, less what the seat's earlier RESERVE actions place: nothing
+    else fills it during the turn, so the order fails when it comes."""
     number, _, _, amount = order.args
     if order.verb != "RESERVE":
         return None
+    army = min((o.args[0] for o in orders if o.verb == "ARMY" and o.args[0] < number), default=None)
+    if army is not None:
+        return (
+            f"your ARMY of action {army} comes first, and no RESERVE can follow an ARMY action in the same "
+            "turn: this RESERVE fails if that ARMY is carried out"
+        )
     reserve = _reserve_at_most(state, seat, orders, number)
-    if reserve is None:
-        return None
     now = state["countries"][seat]["reserve"]
-    earlier = any(o.verb in ("ARMY", "RESERVE") and o.args[0] < number for o in orders)
-    holds = f"your reserve holds {now}" + (
-        f", {reserve} after your earlier ARMY and RESERVE actions" if earlier else ""
-    )
+    earlier = any(o.verb == "RESERVE" and o.args[0] < number for o in orders)
+    holds = f"your reserve holds {now}" + (f", {reserve} after your earlier RESERVE actions" if earlier else "")
     if isinstance(amount, int) and amount > reserve:
         return f"{holds}: placing {amount} makes this RESERVE fail"
     if resolve_amount(amount, reserve)[0] < 1:
@@ -505,6 +500,7 @@ def _short_of_bps(state: JSONObject, seat: str, orders: list[Order]) -> list[Pro
     population = {code: area["population"] for code, area in areas.items() if area["owner"] == seat}
     fort = {code: areas[code]["fort"] for code in population}
     grown: set[str] = set()
+    armed = False  # an ARMY action carried out: a RESERVE after it fails and costs nothing
     found = []
     for order in orders:
         _, where, _, amount = order.args
@@ -521,7 +517,7 @@ def _short_of_bps(state: JSONObject, seat: str, orders: list[Order]) -> list[Pro
                 )
                 continue
             cost = ARMY_COST * (amount if why and isinstance(amount, int) else max(count, 1))
-        elif order.verb == "RESERVE":
+        elif order.verb == "RESERVE" and not armed:
             count, why = resolve_amount(
                 amount, min(reserve, bps // RESERVE_COST) if amount == "ALL" or isinstance(amount, str) else reserve
             )
@@ -555,6 +551,7 @@ def _short_of_bps(state: JSONObject, seat: str, orders: list[Order]) -> list[Pro
         bps -= cost
         if order.verb == "ARMY":
             reserve += cost // ARMY_COST
+            armed = True
         elif order.verb == "RESERVE":
             reserve -= cost // RESERVE_COST
         elif order.verb == "GROW":

@@ -270,8 +270,18 @@ def test_empires_warns_of_more_armies_than_an_area_will_hold_and_an_attack_that_
     assert warned("empires", reserved, "AL", "1 RESERVE HIL - 2", "2 ATTACK HIL MID 5", *rest) == [
         (2, "HIL has 2 armies and your earlier actions bring at most 2 more: asking for 5 makes the order fail")
     ]
+    # No RESERVE can follow an ARMY action of the turn (the publisher's rulebook 5.3): each
+    # RESERVE after one fails if the ARMY is carried out; an earlier RESERVE empties the reserve.
+    army_first = (
+        "your ARMY of action 1 comes first, and no RESERVE can follow an ARMY action in the same turn: "
+        "this RESERVE fails if that ARMY is carried out"
+    )
     assert warned("empires", state, "AL", "1 ARMY - - 1", "2 RESERVE HIL - 1", "3 RESERVE HIL - 1", *rest[1:]) == [
-        (3, "your reserve holds 0, 0 after your earlier ARMY and RESERVE actions: placing 1 makes this RESERVE fail")
+        (2, army_first),
+        (3, army_first),
+    ]
+    assert warned("empires", reserved, "AL", "1 RESERVE HIL - 2", "2 RESERVE HIL - 2", *rest) == [
+        (2, "your reserve holds 3, 1 after your earlier RESERVE actions: placing 2 makes this RESERVE fail")
     ]
     unused = warned("empires", state, "AL", "1 GROW FEN", "2 ATTACK HIL MID 2")
     assert [line for line, _ in unused] == [0, 2] and unused[0][1].startswith("you use 2 of your 16 actions")
@@ -327,6 +337,13 @@ def test_empires_warns_of_an_action_the_bps_left_after_the_earlier_ones_do_not_p
             "this ARMY costs 3 BPs and you will have 0 when it comes, after your earlier actions: it fails unless a gift reaches you first",
         ),
     ]
+
+    # A RESERVE after an ARMY fails (the publisher's rulebook 5.3) and costs nothing: the 1 BP
+    # the ARMY leaves still pays for the RAZE after it.
+    state["countries"]["AL"]["reserve"] = 1
+    state["areas"]["ALB"].update(fort=1)
+    found = warned("empires", state, "AL", "1 ARMY - - 2", "2 RESERVE HIL - 1", "3 RAZE ALB - 1")
+    assert [line for line, _ in found if line] == [2]
 
 
 def test_empires_warns_of_more_armies_than_a_capture_leaves_and_of_an_attack_on_what_an_earlier_one_takes():
