@@ -36,10 +36,10 @@ VERBS = (
 )
 DEFENCE = ("DEFEND", "ENTRENCH", "AMBUSH", "RETREAT")
 # What each field holds: area, country, amount, "-" (unused); a "?" amount may be left as "-"
-# and then means ALL.
+# and then means ALL (an ARMY so builds all the BPs pay for: the publisher's rulebook, 5.3).
 SHAPES = {
     "LEVY": ("area", "-", "amount?"),
-    "ARMY": ("-", "-", "amount"),
+    "ARMY": ("-", "-", "amount?"),
     "RESERVE": ("area", "-", "amount"),
     "GROW": ("area", "-", "-"),
     "FORTIFY": ("area", "-", "-"),
@@ -54,7 +54,7 @@ SHAPES = {
 }
 USAGE = {
     "LEVY": "LEVY <area> - [n|ALL]",
-    "ARMY": "ARMY - - <n|ALL|AB-n>",
+    "ARMY": "ARMY - - [n|ALL|AB-n]",
     "RESERVE": "RESERVE <area> - <n|ALL|AB-n>",
     "GROW": "GROW <area>",
     "FORTIFY": "FORTIFY <area>",
