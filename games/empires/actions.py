@@ -16,7 +16,8 @@ from .orders import ARMY_COST, MAX_FORT, MOVE_COST, RESERVE_COST, Amount, resolv
 
 class Turn:
     """The working state of one turn's resolution: the state copy, the map, the events so far,
-    the defence modes set this turn, the areas grown, battles fought and VP changes."""
+    the defence modes set this turn, the areas grown, the countries that raised armies by an
+    ARMY action, battles fought and VP changes."""
 
     def __init__(self, state: JSONObject, board: Board, number: int):
         self.state, self.board, self.number = state, board, number
@@ -25,6 +26,7 @@ class Turn:
         # RETREAT that fails at the first attack is reported to its seat by it).
         self.modes: dict[str, JSONObject] = {}
         self.grown: set[str] = set()
+        self.armed: set[str] = set()
         self.battles = 0
         self.vp: list[vp.VPChange] = []
 
@@ -133,6 +135,7 @@ def _army(turn: Turn, seat: str, order: Order, where: None, where_to: None, amou
             or f"{nation(turn.state, seat)} has {plural(have, 'BP')}, too few for an army"
         )
     build(turn, seat, count, f"Action {order.args[0]}")
+    turn.armed.add(seat)
     return None
 
 
@@ -152,6 +155,10 @@ def build(turn: Turn, seat: str, count: int, label: str) -> None:
 
 def _reserve(turn: Turn, seat: str, order: Order, where: str, where_to: None, amount: Amount) -> str | None:
     country = turn.state["countries"][seat]
+    if seat in turn.armed:
+        # The publisher's rulebook, 5.3: "armies built this way can't be placed on the map until
+        # the following turn, because you can't RESERVE after an ARMY action".
+        return f"{nation(turn.state, seat)} raised armies by an ARMY action this turn, and no RESERVE can follow one"
     if isinstance(amount, int):
         if amount > country["reserve"]:
             return f"the reserve holds {plural(country['reserve'], 'army')}, not {amount}"

@@ -36,10 +36,10 @@ VERBS = (
 )
 DEFENCE = ("DEFEND", "ENTRENCH", "AMBUSH", "RETREAT")
 # What each field holds: area, country, amount, "-" (unused); a "?" amount may be left as "-"
-# and then means ALL.
+# and then means ALL (an ARMY so builds all the BPs pay for: the publisher's rulebook, 5.3).
 SHAPES = {
     "LEVY": ("area", "-", "amount?"),
-    "ARMY": ("-", "-", "amount"),
+    "ARMY": ("-", "-", "amount?"),
     "RESERVE": ("area", "-", "amount"),
     "GROW": ("area", "-", "-"),
     "FORTIFY": ("area", "-", "-"),
@@ -54,7 +54,7 @@ SHAPES = {
 }
 USAGE = {
     "LEVY": "LEVY <area> - [n|ALL]",
-    "ARMY": "ARMY - - <n|ALL|AB-n>",
+    "ARMY": "ARMY - - [n|ALL|AB-n]",
     "RESERVE": "RESERVE <area> - <n|ALL|AB-n>",
     "GROW": "GROW <area>",
     "FORTIFY": "FORTIFY <area>",
@@ -252,9 +252,8 @@ def board_problems(state: JSONObject, board: Board, seat: str, orders: list[Orde
     so it reads nothing but the areas' owners, the countries' names, who is eliminated and the
     map."""
     problems = []
-    seen: dict[tuple[str, str], int] = {}
     for order in sorted(orders, key=lambda o: o.args[0]):
-        message = _order_problem(state, board, seat, order, orders) or _twice(order, seen)
+        message = _order_problem(state, board, seat, order, orders)
         if message:
             problems.append(Problem(order.line, message))
     return sorted(problems, key=lambda p: p.line)
@@ -274,6 +273,7 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
         and (w := _own_target(state, seat, o) or _armies_warning(state, seat, o, listed))
     ]
     found += _grown_again(listed)
+    found += _defence_again(listed)
     found += [Problem(o.line, w) for o in listed if (w := _bound_to_fail(state, seat, o, listed))]
     found += [Problem(o.line, w) for o in listed if (w := _reserve_warning(state, seat, o, listed))]
     found += [Problem(o.line, w) for o in listed if (w := _capture_warning(state, seat, o, listed))]
@@ -327,8 +327,7 @@ def _brought_at_most(state: JSONObject, seat: str, orders: list[Order], number: 
     or LEVY of a written number brings that many if the reserve or half the population can hold
     it (else it fails and brings none), ALL what they can hold; a MOVE of a written number that
     many. None when it cannot be bounded now: a MOVE of ALL (what reaches its start first), a
-    RESERVE after an ARMY of ALL (the BPs a gift brings), a RETREAT onto the area (another
-    country's attack sets it off). An ATTACK on the area brings nothing here: on the seat's own
+    RETREAT onto the area (another country's attack sets it off). An ATTACK on the area brings nothing here: on the seat's own
     area it fails, and what takes another's is counted by _left_by."""
     earlier = [o for o in orders if o.args[0] < number]
     if any(o.verb == "RETREAT" and o.args[2] == code for o in orders):
@@ -340,8 +339,6 @@ def _brought_at_most(state: JSONObject, seat: str, orders: list[Order], number: 
         if order.verb in ("RESERVE", "LEVY") and where == code:
             if order.verb == "RESERVE":
                 room = _reserve_at_most(state, seat, orders, order.args[0])
-                if room is None:
-                    return None
             else:
                 room = population // 2
             total += resolve_amount(amount, room)[0]
@@ -352,39 +349,37 @@ def _brought_at_most(state: JSONObject, seat: str, orders: list[Order], number: 
     return total
 
 
-def _reserve_at_most(state: JSONObject, seat: str, orders: list[Order], number: int) -> int | None:
-    """The reserve at the seat's action `number`, as its earlier actions leave it if they are
-    carried out as written: today's, plus what its ARMY actions raise, less what its RESERVE
-    actions place. None after an ARMY of ALL or AB-n, which raises what the BPs of the moment
-    (a gift included) allow."""
+def _reserve_at_most(state: JSONObject, seat: str, orders: list[Order], number: int) -> int:
+    """The most the reserve can hold for a RESERVE at the seat's action `number` that is carried
+    out: today's, less what its earlier RESERVE actions place. An earlier ARMY adds nothing to
+    it: a RESERVE after an ARMY that is carried out fails (the publisher's rulebook, 5.3)."""
     reserve: int = state["countries"][seat]["reserve"]
     for order in sorted(orders, key=lambda o: o.args[0]):
         if order.args[0] >= number:
             break
-        amount = order.args[3]
-        if order.verb == "ARMY":
-            if not isinstance(amount, int):
-                return None
-            reserve += amount
-        elif order.verb == "RESERVE":
-            reserve -= resolve_amount(amount, reserve)[0]
+        if order.verb == "RESERVE":
+            reserve -= resolve_amount(order.args[3], reserve)[0]
     return reserve
 
 
 def _reserve_warning(state: JSONObject, seat: str, order: Order, orders: list[Order]) -> str | None:
-    """A RESERVE of more armies than the reserve will hold: it grows only by the seat's own ARMY
-    actions, so with those of a written number the order fails when it comes."""
+    """A RESERVE after an ARMY action of the seat's, which fails if the ARMY is carried out (the
+    publisher's rulebook, 5.3: "you can't RESERVE after an ARMY action"); or one of more armies
+    than the reserve will hold, less what the seat's earlier RESERVE actions place: nothing
+    else fills it during the turn, so the order fails when it comes."""
     number, _, _, amount = order.args
     if order.verb != "RESERVE":
         return None
+    army = min((o.args[0] for o in orders if o.verb == "ARMY" and o.args[0] < number), default=None)
+    if army is not None:
+        return (
+            f"your ARMY of action {army} comes first, and no RESERVE can follow an ARMY action in the same "
+            "turn: this RESERVE fails if that ARMY is carried out"
+        )
     reserve = _reserve_at_most(state, seat, orders, number)
-    if reserve is None:
-        return None
     now = state["countries"][seat]["reserve"]
-    earlier = any(o.verb in ("ARMY", "RESERVE") and o.args[0] < number for o in orders)
-    holds = f"your reserve holds {now}" + (
-        f", {reserve} after your earlier ARMY and RESERVE actions" if earlier else ""
-    )
+    earlier = any(o.verb == "RESERVE" and o.args[0] < number for o in orders)
+    holds = f"your reserve holds {now}" + (f", {reserve} after your earlier RESERVE actions" if earlier else "")
     if isinstance(amount, int) and amount > reserve:
         return f"{holds}: placing {amount} makes this RESERVE fail"
     if resolve_amount(amount, reserve)[0] < 1:
@@ -421,16 +416,28 @@ def _too_weak(state: JSONObject, target: str, attacking: int) -> str | None:
     )
 
 
-def _twice(order: Order, seen: dict[tuple[str, str], int]) -> str | None:
-    # A second defence order on an area always fails (they all stand from the start of the
-    # turn), so it is a problem; a second GROW is not (see _grown_again).
-    number, where = order.args[0], order.args[1]
-    if order.verb not in DEFENCE:
-        return None
-    if ("mode", where) in seen:
-        return f"{where} already has action {seen[('mode', where)]}: one defence order per area"
-    seen[("mode", where)] = number
-    return None
+def _defence_again(orders: list[Order]) -> list[Problem]:
+    """A defence order on an area an earlier one of the turn names: a warning, not a problem.
+    The later one cancels the earlier (the publisher's rulebook, 7.7-7.9: "if you set a new one
+    then the old one is cancelled"), which is what a player changing his mind writes; but two
+    are also a slip of an area code."""
+    found: list[Problem] = []
+    first: dict[str, Order] = {}
+    for order in orders:
+        if order.verb not in DEFENCE:
+            continue
+        where = order.args[1]
+        if where in first:
+            earlier = first[where]
+            found.append(
+                Problem(
+                    order.line,
+                    f"{where} already has action {earlier.args[0]} ({earlier.verb}): a new defence order on an "
+                    f"area cancels the old, so action {earlier.args[0]} is not carried out if this one is",
+                )
+            )
+        first[where] = order
+    return found
 
 
 def _bound_to_fail(state: JSONObject, seat: str, order: Order, orders: list[Order]) -> str | None:
@@ -493,6 +500,7 @@ def _short_of_bps(state: JSONObject, seat: str, orders: list[Order]) -> list[Pro
     population = {code: area["population"] for code, area in areas.items() if area["owner"] == seat}
     fort = {code: areas[code]["fort"] for code in population}
     grown: set[str] = set()
+    armed = False  # an ARMY action carried out: a RESERVE after it fails and costs nothing
     found = []
     for order in orders:
         _, where, _, amount = order.args
@@ -509,7 +517,7 @@ def _short_of_bps(state: JSONObject, seat: str, orders: list[Order]) -> list[Pro
                 )
                 continue
             cost = ARMY_COST * (amount if why and isinstance(amount, int) else max(count, 1))
-        elif order.verb == "RESERVE":
+        elif order.verb == "RESERVE" and not armed:
             count, why = resolve_amount(
                 amount, min(reserve, bps // RESERVE_COST) if amount == "ALL" or isinstance(amount, str) else reserve
             )
@@ -543,6 +551,7 @@ def _short_of_bps(state: JSONObject, seat: str, orders: list[Order]) -> list[Pro
         bps -= cost
         if order.verb == "ARMY":
             reserve += cost // ARMY_COST
+            armed = True
         elif order.verb == "RESERVE":
             reserve -= cost // RESERVE_COST
         elif order.verb == "GROW":

@@ -156,7 +156,11 @@ def _plan(turn: Turn, seat: str, orders: list[Order]) -> dict[int, Order]:
 
 
 def set_defences(turn: Turn, seat: str, plan: dict[int, Order]) -> None:
-    """Defence orders stand for the whole turn from its start, whatever their number."""
+    """Defence orders stand for the whole turn from its start, whatever their number. A later
+    one on an area cancels an earlier one there (the publisher's rulebook, 7.7-7.9: "if you set
+    a new one then the old one is cancelled"); one that fails cancels nothing."""
+    outcome: dict[int, str | None] = {}  # action number -> why it is not carried out, or None
+    standing: dict[str, int] = {}  # area -> the action number of its defence order
     for number in sorted(plan):
         order = plan[number]
         if order.verb not in DEFENCE:
@@ -164,33 +168,40 @@ def set_defences(turn: Turn, seat: str, plan: dict[int, Order]) -> None:
         _, where, where_to, _ = order.args
         area = turn.state["areas"].get(where)
         if area is None or area["owner"] != seat:
-            turn.fail(
-                seat,
-                order,
+            outcome[number] = (
                 f"{turn.board.label(where)} is not {nations(turn.state, seat)} at the start of the turn, "
-                "when defence orders take effect",
+                "when defence orders take effect"
             )
-        elif where in turn.modes:
-            turn.fail(seat, order, f"{turn.board.label(where)} already has a defence order")
         elif where_to is not None and where_to not in turn.board.reach[where]:
-            turn.fail(seat, order, f"{turn.board.label(where_to)} is not next to {turn.board.label(where)}")
+            outcome[number] = f"{turn.board.label(where_to)} is not next to {turn.board.label(where)}"
         else:
-            turn.modes[where] = {
-                "mode": order.verb.lower(),
-                "to": where_to,
-                "owner": seat,
-                "spent": False,
-                "order": order,
-            }
-            turn.event(
-                "defence",
-                f"Action {number}: {nation(turn.state, seat)} orders {describe(order)} for the whole turn.",
-                (seat,),
-                seat=seat,
-                area=where,
-                mode=order.verb.lower(),
-                to=where_to,
-            )
+            if where in standing:
+                outcome[standing[where]] = (
+                    f"action {number} ({describe(order)}) cancels it: a new defence order on an area cancels the old"
+                )
+            standing[where], outcome[number] = number, None
+    for number, why in sorted(outcome.items()):
+        order = plan[number]
+        if why is not None:
+            turn.fail(seat, order, why)
+            continue
+        _, where, where_to, _ = order.args
+        turn.modes[where] = {
+            "mode": order.verb.lower(),
+            "to": where_to,
+            "owner": seat,
+            "spent": False,
+            "order": order,
+        }
+        turn.event(
+            "defence",
+            f"Action {number}: {nation(turn.state, seat)} orders {describe(order)} for the whole turn.",
+            (seat,),
+            seat=seat,
+            area=where,
+            mode=order.verb.lower(),
+            to=where_to,
+        )
 
 
 # ----------------------------------------------------------------------------------------------

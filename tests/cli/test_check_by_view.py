@@ -472,7 +472,6 @@ _EMPIRES_REFUSED = [
     (["1 GROW PAR - -"], "4: PAR is not yours (it is held by "),
     (["1 MOVE LON PAR 3"], "4: LON and PAR are not next to each other (nor across one sea)"),
     (["1 MOVE LON ROU 3"], "4: ROU is not yours; MOVE goes to an area you own (to take it, ATTACK)"),
-    (["1 DEFEND LON - -", "2 DEFEND LON - -"], "5: LON already has action 1: one defence order per area"),
 ]
 
 
@@ -483,6 +482,12 @@ def test_empires_owners_and_crossings_the_report_refutes(lines, said):
     state, seat = played("empires")
     assert seat == "EN" and state["areas"]["LON"]["owner"] == "EN" and state["areas"]["PAR"]["owner"] == "FR"
     refused_alike("empires", state, seat, lines, said)
+
+
+def test_empires_a_second_defence_order_on_an_area_passes_both_checks():
+    # A new defence order cancels the old one (the publisher's rulebook 7.7-7.9): not a problem.
+    state, seat = played("empires")
+    assert both_checks("empires", state, seat, ["1 AMBUSH LON - -", "2 DEFEND LON - -"]) == ([], [])
 
 
 def test_empires_an_attack_across_one_sea_passes_offline():

@@ -270,8 +270,18 @@ def test_empires_warns_of_more_armies_than_an_area_will_hold_and_an_attack_that_
     assert warned("empires", reserved, "AL", "1 RESERVE HIL - 2", "2 ATTACK HIL MID 5", *rest) == [
         (2, "HIL has 2 armies and your earlier actions bring at most 2 more: asking for 5 makes the order fail")
     ]
+    # No RESERVE can follow an ARMY action of the turn (the publisher's rulebook 5.3): each
+    # RESERVE after one fails if the ARMY is carried out; an earlier RESERVE empties the reserve.
+    army_first = (
+        "your ARMY of action 1 comes first, and no RESERVE can follow an ARMY action in the same turn: "
+        "this RESERVE fails if that ARMY is carried out"
+    )
     assert warned("empires", state, "AL", "1 ARMY - - 1", "2 RESERVE HIL - 1", "3 RESERVE HIL - 1", *rest[1:]) == [
-        (3, "your reserve holds 0, 0 after your earlier ARMY and RESERVE actions: placing 1 makes this RESERVE fail")
+        (2, army_first),
+        (3, army_first),
+    ]
+    assert warned("empires", reserved, "AL", "1 RESERVE HIL - 2", "2 RESERVE HIL - 2", *rest) == [
+        (2, "your reserve holds 3, 1 after your earlier RESERVE actions: placing 2 makes this RESERVE fail")
     ]
     unused = warned("empires", state, "AL", "1 GROW FEN", "2 ATTACK HIL MID 2")
     assert [line for line, _ in unused] == [0, 2] and unused[0][1].startswith("you use 2 of your 16 actions")
@@ -328,6 +338,13 @@ def test_empires_warns_of_an_action_the_bps_left_after_the_earlier_ones_do_not_p
         ),
     ]
 
+    # A RESERVE after an ARMY fails (the publisher's rulebook 5.3) and costs nothing: the 1 BP
+    # the ARMY leaves still pays for the RAZE after it.
+    state["countries"]["AL"]["reserve"] = 1
+    state["areas"]["ALB"].update(fort=1)
+    found = warned("empires", state, "AL", "1 ARMY - - 2", "2 RESERVE HIL - 1", "3 RAZE ALB - 1")
+    assert [line for line, _ in found if line] == [2]
+
 
 def test_empires_warns_of_more_armies_than_a_capture_leaves_and_of_an_attack_on_what_an_earlier_one_takes():
     # 10 armies against MID's defence of 5 (3 armies, population 2) take it with 8 left there
@@ -369,6 +386,26 @@ def test_empires_warns_of_a_second_grow_of_an_area_and_takes_the_file():
     rest = [f"{n} ARMY - - 1" for n in range(3, 17)]
     assert warned("empires", state, "AL", "1 GROW FEN", "2 GROW FEN", *rest) == [
         (2, "FEN already grows at action 1 (GROW once per area per turn): this one fails unless that one does")
+    ]
+
+
+def test_empires_warns_of_a_second_defence_order_on_an_area_and_takes_the_file():
+    # A new defence order cancels the old one (the publisher's rulebook 7.7-7.9): the file is
+    # taken, and the player is told which earlier action will not be carried out.
+    state = new_state("empires", "duchies", ["AL", "BR"])
+    state["countries"]["AL"]["bps"] = 100  # the ARMY fillers that use up the 16 actions are paid for
+    rest = [f"{n} ARMY - - 1" for n in range(5, 17)]
+    assert warned(
+        "empires", state, "AL", "1 AMBUSH HIL", "2 ENTRENCH FEN MID", "3 DEFEND HIL", "4 RETREAT HIL ALB", *rest
+    ) == [
+        (
+            3,
+            "HIL already has action 1 (AMBUSH): a new defence order on an area cancels the old, so action 1 is not carried out if this one is",
+        ),
+        (
+            4,
+            "HIL already has action 3 (DEFEND): a new defence order on an area cancels the old, so action 3 is not carried out if this one is",
+        ),
     ]
 
 
