@@ -9,7 +9,7 @@ from typing import cast
 from gm.core.model import Order
 from gm.core.warnings import did_you_mean
 
-from . import cities, combat, diplomacy, economy, moves, rails
+from . import capitulation, cities, combat, diplomacy, economy, moves, rails
 from .turn import Turn
 
 STANDING = ("DEFEND", "DESTROY")  # standing orders: read before any turn (rule D-MC-9)
@@ -399,7 +399,10 @@ def _leave(turn: Turn, seat: str) -> str | None:
 
 
 def _accept(turn: Turn, seat: str, kind: str, other: str) -> str | None:
-    return unused_option(turn, kind) or diplomacy.accept(turn, seat, diplomacy.KINDS[kind], other)
+    problem = unused_option(turn, kind) or diplomacy.accept(turn, seat, diplomacy.KINDS[kind], other)
+    if problem is None and kind == "PEACE":
+        capitulation.after_peace(turn, (other, seat))
+    return problem
 
 
 def _pay(turn: Turn, seat: str, other: str, amount: int) -> str | None:

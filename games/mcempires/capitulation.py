@@ -60,6 +60,18 @@ def capitulate(turn: Turn, seat: str, by: str) -> None:
     diplomacy.break_the_victors(turn)  # after the bounty: the alliance earned it before it broke
 
 
+def after_peace(turn: Turn, signers: tuple[str, str]) -> None:
+    """A peace may cede the last cities of an empire whose capital was captured: judged at that
+    moment on the cities it owns (none) and has lost, every city it has is captured ("If an Empire
+    has less than 5 Cities total, then all of the Empire's Cities have to be captured"), so it
+    capitulates then, its E$ to the captor of its capital (rule D-MC-11). With that captor gone,
+    nobody is owed them: it is out at the end of the round (judge_the_cityless)."""
+    for seat in signers:
+        captor = turn.seats[seat]["captor"]
+        if captor and turn.seats[captor]["alive"] and capitulates(turn, seat):
+            capitulate(turn, seat, captor)
+
+
 def judge_the_cityless(turn: Turn) -> None:
     """ "An empire that owns no city at the end of a round is out of the game (its troops are
     removed and its land is free); nobody receives its E$" (rule D-MC-11)."""
