@@ -549,3 +549,54 @@ def test_empires_actions_left_unused_are_warned_of_offline_in_the_gms_words():
     assert unused and "you use 2 of your 16 actions" in unused[0].message
     out = {**view, "you": {**view["you"], "eliminated": 1}}
     assert ruleset.warnings_by_view(out, seat, orders) == []
+
+
+def test_empires_the_gms_warnings_of_armies_bps_and_attacks_are_given_offline_in_its_words():
+    """Every area's armies, population, fort and terrain are in the report's listing and the
+    country's BPs and reserve in its own part: the GM's warnings that read them (armies an area
+    will not have, BPs or a reserve short, a second GROW, an attack that cannot take its target
+    or on one's own area) come offline too, word for word, on the same lines."""
+    state, seat = played("empires")
+    ruleset = get_ruleset("empires")
+    areas = state["areas"]
+    mine = [code for code, a in sorted(areas.items()) if a["owner"] == seat]
+    start = max(mine, key=lambda code: areas[code]["armies"])
+    reach = get_ruleset("empires").view(state, seat)["you"]["areas"]
+    beside = next(a["reach"] for a in reach if a["code"] == start)
+    foreign = max((c for c in beside if areas[c]["owner"] != seat), key=lambda c: areas[c]["armies"] + areas[c]["fort"])
+    own = next((c for c in beside if areas[c]["owner"] == seat), start)
+    bps, reserve = state["countries"][seat]["bps"], state["countries"][seat]["reserve"]
+    lines = [
+        f"1 MOVE {start} {own} {areas[start]['armies'] + 1}",
+        f"2 ATTACK {start} {foreign} 1",
+        f"3 GROW {start} - -",
+        f"4 GROW {start} - -",
+        f"5 RESERVE {start} - {reserve + 1}",
+        f"6 ARMY - - {bps // 3 + 1}",
+        f"7 ATTACK {start} {own} 1",
+    ]
+    orders, problems = ruleset.parse_orders(list(enumerate(lines, 4)))
+    assert len(orders) == len(lines) and not problems
+    gm_warned = [(p.line, p.message) for p in ruleset.order_warnings(state, seat, orders)]
+    offline_warned = [(p.line, p.message) for p in ruleset.warnings_by_view(ruleset.view(state, seat), seat, orders)]
+    assert {line for line, _ in gm_warned} >= {0, 4, 5, 7, 8, 9}, gm_warned
+    assert offline_warned == gm_warned
+
+
+@pytest.mark.parametrize("part", ["cells", "code", "columns", "bps"])
+@pytest.mark.parametrize("junk", [True, -3, "x", [None], {}])
+def test_empires_a_report_listing_of_any_shape_never_breaks_warnings_by_view(part, junk):
+    """The armies, BPs and forts the offline warnings read come from a file the player holds:
+    junk there gives only the warning the file alone settles, never an exception."""
+    state, seat = played("empires")
+    ruleset = get_ruleset("empires")
+    view = copy.deepcopy(ruleset.view(state, seat))
+    if part == "bps":
+        view["you"]["bps"] = junk
+    elif part == "columns":
+        view["known"]["columns"] = junk
+    else:
+        view["known"]["groups"][0]["places"][0][part] = junk
+    orders, _ = ruleset.parse_orders([(1, f"1 ARMY - - {10**5}")])
+    warned = ruleset.unguarded.warnings_by_view(view, seat, orders)
+    assert [w.line for w in warned] == [0]
