@@ -4,9 +4,11 @@ The whole map is public and in the report, with the phase: an order of the wrong
 action in a round, a code that is no territory, and the refusals of a round's action that no
 player before the seat can change (a move's, a revolt off the seat's core, a recruit where it
 holds nothing or past its money) fail here as in orders.check_orders, in its words and in its order of checks.
-What others' actions first may change (a recruit past the unit limit, a revolt on the
-seat's own core) and the set-up's claims and units are left to the GM. A report file may hold
-anything: what is not of its kind settles nothing.
+The order of play, each seat's money and the scenario's units to place and unit limit are in
+the report too, so while placing and in a round check_orders itself is asked of a state built
+from the report (the code below is for a report written before it had the units), and so is
+order_warnings (warnings_by_view). The set-up's claims are left to the GM. A report file may
+hold anything: what is not of its kind settles nothing.
 """
 
 from __future__ import annotations
@@ -24,8 +26,10 @@ from .orders import (
     USAGE,
     VERBS,
     WRONG_PHASE,
+    check_orders,
     move_problem,
     not_a_territory,
+    order_warnings,
     recruit_problem,
     revolt_problem,
     voice,
@@ -40,6 +44,12 @@ def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Prob
     places, phase = view_places(view), view.get("phase")
     if places is None or not isinstance(phase, str) or phase not in WRONG_PHASE:
         return []
+    board = _board(view, places) if phase != "claim" else None
+    standing = _standing(view, board, seat, phase) if board is not None else None
+    if standing is not None:
+        # All check_orders reads is in the report: the open board, the order of play, the
+        # seat's money and the scenario's units.
+        return check_orders(standing, seat, orders)
     problems = []
     first = None
     for order in orders:
@@ -85,6 +95,31 @@ def _sure_problem(view: JSONObject, places: dict[str, JSONObject], seat: str, or
     ):
         return recruit_problem(board, seat, code, order.args[1], v)
     return None
+
+
+def warnings_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+    """The warnings of order_warnings: the board is open and in the report (every territory's
+    holder, troops and home, the order of play, each seat's money) with the scenario's units to
+    place and unit limit, so order_warnings itself is asked of a state built from the report;
+    none from a report that is not one gm writes (one written before it had the units)."""
+    places, phase = view_places(view), view.get("phase")
+    if places is None or phase not in ("place", "play"):
+        return []
+    board = _board(view, places)
+    standing = _standing(view, board, seat, phase) if board is not None else None
+    return [] if standing is None else order_warnings(standing, seat, orders)
+
+
+def _standing(view: JSONObject, board: JSONObject, seat: str, phase: str) -> JSONObject | None:
+    """The state order_warnings reads, from the report's board, order of play, money and
+    scenario numbers; None when a part is missing or not of its kind."""
+    play, units, limit = view.get("order_of_play"), view.get("start_units"), view.get("unit_limit")
+    if not isinstance(play, list) or not play or not all(isinstance(s, str) for s in play) or seat not in play:
+        return None
+    if not all(type(n) is int and n >= 0 for n in (units, limit, board["seats"].get(seat, {}).get("money"))):
+        return None
+    scenario = dict(board["scenario"], start_units=units, unit_limit=limit)
+    return dict(board, phase=phase, seating=play, start=play[0], scenario=scenario)
 
 
 def _board(view: JSONObject, places: dict[str, JSONObject]) -> JSONObject | None:

@@ -600,3 +600,104 @@ def test_empires_a_report_listing_of_any_shape_never_breaks_warnings_by_view(par
     orders, _ = ruleset.parse_orders([(1, f"1 ARMY - - {10**5}")])
     warned = ruleset.unguarded.warnings_by_view(view, seat, orders)
     assert [w.line for w in warned] == [0]
+
+
+def clash_lowlands(phase: str, start: str, **territories: tuple) -> JSONObject:
+    """A lowlands Clash game of Britain and France in `phase`, `start` first, with territories
+    set as (owner, troops, core)."""
+    ruleset = get_ruleset("clash")
+    scenario = ruleset.load_scenario(ruleset.scenario_text("lowlands"), "lowlands")
+    state = ruleset.new_game(scenario, [SeatInfo("BR", "Ann"), SeatInfo("FR", "Bob")], TurnSeeds(1, 0))
+    state.update(phase=phase, round=3, start=start)
+    for code, (owner, troops, core) in territories.items():
+        state["territories"][code].update(owner=owner, troops=troops, core_of=core)
+    return state
+
+
+def clash_alike(state: JSONObject, seat: str, lines: list[str]) -> list[tuple[int, str]]:
+    """The GM's warnings of the lines, which the offline check gives word for word."""
+    ruleset = get_ruleset("clash")
+    orders, _ = ruleset.parse_orders(list(enumerate(lines, 4)))
+    gm_warned = [(p.line, p.message) for p in ruleset.order_warnings(state, seat, orders)]
+    view = json_copy(ruleset.view(state, seat))
+    assert [(p.line, p.message) for p in ruleset.warnings_by_view(view, seat, orders)] == gm_warned
+    return gm_warned
+
+
+def json_copy(view: JSONObject) -> JSONObject:
+    """The view as the report's JSON twin holds it."""
+    import json
+
+    return json.loads(json.dumps(view))
+
+
+def test_clash_placing_warnings_and_problems_are_given_offline_in_the_gms_words():
+    """The board, the order of play and the units to place are in the report: a fallback past
+    the units (France places first), units left unplaced and a PLACE past the units left when
+    nobody can change it come offline as the GM gives them."""
+    state = clash_lowlands("place", "FR", ENG=(None, 0, "BR"), HOL=(None, 0, "BR"), BEL=(None, 0, "FR"))
+    warned = clash_alike(state, "BR", ["PLACE ENG 12", "PLACE HOL 12"])
+    assert [line for line, _ in warned] == [5] and warned[0][1].startswith("only 8 of your 20 units are left")
+    warned = clash_alike(state, "BR", ["PLACE ENG 5"])
+    assert [line for line, _ in warned] == [0] and "the other 15 are spread" in warned[0][1]
+    state["start"] = "BR"
+    lines = ["PLACE ENG 12", "PLACE HOL 12", "PLACE LUX 1"]
+    offline_says, gm_says = both_checks("clash", state, "BR", lines)
+    assert (
+        offline_says
+        == gm_says
+        == [
+            "5: only 8 of your 20 units are left to place; this order places 12",
+            "6: LUX is not yours (it is held by neutral troops)",
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    "line, begins",
+    [
+        ("MOVE ENG BEL 2", "2 troops against 3 in BEL: 1 of its defenders survive"),
+        ("MOVE ENG BEL 3", "3 troops against 3 in BEL: both sides are wiped out"),
+        ("REVOLT HOL", "HOL is empty now"),
+        ("RECRUIT ENG 3", "you have 99 troops on the board now; 3 more would pass the limit of 100"),
+    ],
+)
+def test_clash_round_warnings_are_given_offline_in_the_gms_words(line, begins):
+    """An attack too weak to take its target, a revolt with no enemy troop yet and a recruit past
+    the unit limit (France acting first) read only the open board, the order of play, the seat's
+    money and the scenario's limit, all in the report."""
+    state = clash_lowlands("play", "FR", ENG=("BR", 60, "BR"), BEL=("FR", 3, "FR"), HOL=(None, 0, "BR"))
+    state["territories"]["PIC"].update(owner="BR", troops=39)
+    state["seats"]["BR"]["money"] = 30
+    warned = clash_alike(state, "BR", [line])
+    assert len(warned) == 1 and warned[0][1].startswith(begins), warned
+
+
+@pytest.mark.parametrize("field", ["start_units", "unit_limit", "order_of_play"])
+@pytest.mark.parametrize("junk", [None, True, -1, "20", [{}]])
+def test_clash_a_report_of_any_shape_never_breaks_warnings_by_view(field, junk):
+    """The units and order of play come from a file the player holds (a report written before
+    it had the units has none): what is not of its kind settles no warning, and never raises."""
+    state = clash_lowlands("place", "FR", ENG=(None, 0, "BR"), HOL=(None, 0, "BR"), BEL=(None, 0, "FR"))
+    ruleset = get_ruleset("clash")
+    view = {**json_copy(ruleset.view(state, "BR")), field: junk}
+    orders, _ = ruleset.parse_orders([(4, "PLACE ENG 12")])
+    assert ruleset.unguarded.warnings_by_view(view, "BR", orders) == []
+    assert all(isinstance(p, Problem) for p in ruleset.unguarded.check_by_view(view, "BR", orders))
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("RECRUIT ENG 3", "4: you have 99 troops on the board; 3 more would pass the limit of 100"),
+        ("REVOLT HOL", "4: HOL is empty; there is no troop to remove"),
+    ],
+)
+def test_clash_what_nobody_before_the_seat_can_save_is_refused_offline_in_the_gms_words(line, message):
+    """Britain acts first: a recruit past the unit limit (in the report now) and a revolt with no
+    enemy troop cannot come good, and the offline check refuses them as the GM does."""
+    state = clash_lowlands("play", "BR", ENG=("BR", 60, "BR"), BEL=("FR", 3, "FR"), HOL=(None, 0, "BR"))
+    state["territories"]["PIC"].update(owner="BR", troops=39)
+    state["seats"]["BR"]["money"] = 30
+    offline_says, gm_says = both_checks("clash", state, "BR", [line])
+    assert offline_says == gm_says == [message]
