@@ -701,3 +701,82 @@ def test_clash_what_nobody_before_the_seat_can_save_is_refused_offline_in_the_gm
     state["seats"]["BR"]["money"] = 30
     offline_says, gm_says = both_checks("clash", state, "BR", [line])
     assert offline_says == gm_says == [message]
+
+
+def test_conqueror_the_gms_warnings_are_given_offline_in_its_words():
+    """The armies of every province are on the open map, and the nation's own provinces, gold,
+    capital and the turn in its report: an attack the duels will probably lose, a move out of a
+    province another nation's armies border and, in winter, pay the treasury will not meet come
+    offline too, word for word (the rival's treasury and production stay out of it)."""
+    state, seat = played("conqueror")
+    state = copy.deepcopy(state)
+    rival = next(s for s in state["seating"] if s != seat)
+    provinces = state["provinces"]
+    provinces["MER"].update(owner=rival, armies=3)
+    provinces["CNW"]["armies"] = provinces["CNW"]["population"] + 30
+    state["seats"][seat]["gold"] = 1
+    ruleset = get_ruleset("conqueror")
+    lines = ["MOVE WES CNW 1", f"ATTACK CNW IRE {provinces['IRE']['armies']}", "ATTACK CNW WAL ALL"]
+    orders, problems = ruleset.parse_orders(list(enumerate(lines, 4)))
+    assert len(orders) == 3 and not problems
+    for turn in (state["turn"], 4):
+        state["turn"] = turn
+        gm_warned = [(p.line, p.message) for p in ruleset.order_warnings(state, seat, orders)]
+        view = json_copy(ruleset.view(state, seat))
+        offline_warned = [(p.line, p.message) for p in ruleset.warnings_by_view(view, seat, orders)]
+        assert offline_warned == gm_warned
+        assert {line for line, _ in gm_warned} == ({4, 5} if turn != 4 else {0, 4, 5}), gm_warned
+
+
+@pytest.mark.parametrize(
+    "part, junk",
+    [
+        (part, junk)
+        for part in ("gold", "capital", "turn", "troops", "control", "culture", "item", "row")
+        for junk in (None, True, -1, "QQQ", [{}])
+        if (part, junk) != ("capital", None)  # a nation that has lost its capital has none
+    ],
+)
+def test_conqueror_a_report_of_any_shape_never_breaks_warnings_by_view(part, junk):
+    """What the offline warnings read comes from a file the player holds: a part that is not of
+    its kind settles no warning, and never raises."""
+    state, seat = played("conqueror")
+    ruleset = get_ruleset("conqueror")
+    view = json_copy(ruleset.view(state, seat))
+    if part in ("gold", "capital"):
+        view["you"][part] = junk
+    elif part == "turn":
+        view["turn"] = junk
+    elif part == "troops":
+        view["map"]["territories"][0]["troops"] = junk
+    elif part == "row":
+        view["you"]["provinces"][0] = junk
+    else:
+        view["you"]["provinces"][0][part] = junk
+    orders, _ = ruleset.parse_orders([(4, "ATTACK CNW IRE 1")])
+    assert ruleset.unguarded.warnings_by_view(view, seat, orders) == []
+
+
+def test_the_offline_check_gives_no_ruleset_warning_on_a_line_with_a_problem_as_the_gm():
+    """The GM drops a ruleset's warning on a line that has a problem (the error says why it
+    fails): a MOVE of more armies than its area holds, to an area not next to it, is refused
+    with no word of the armies, offline as by the GM."""
+    state, seat = played("empires")
+    ruleset = get_ruleset("empires")
+    areas, board = state["areas"], {a["code"]: a for a in state["scenario"]["areas"]}
+    start = next(code for code, a in sorted(areas.items()) if a["owner"] == seat)
+    far = next(
+        c for c, a in sorted(areas.items()) if a["owner"] == seat and c not in board[start]["reach"] and c != start
+    )
+    lines = [
+        f"1 MOVE {start} {far} {areas[start]['armies'] + 5}",
+        f"2 MOVE {start} {start} {areas[start]['armies'] + 5}",
+    ]
+    orders, _ = ruleset.parse_orders(list(enumerate(lines, 4)))
+    ruled = {(w.line, w.message) for w in ruleset.order_warnings(state, seat, orders) if w.line in (4, 5)}
+    assert {line for line, _ in ruled} == {4, 5}
+    report = offline.Report("empires-1", "empires", seat, 1, ruleset.view(state, seat))
+    text = "\n".join(["GAME empires-1", f"PLAYER {seat}", "PASSWORD x", *lines, "END"])
+    checked = offline.check_offline(report, text.encode())
+    assert [p.line for p in checked.problems] == [4, 5]
+    assert ruled.isdisjoint((w.line, w.message) for w in checked.warnings)
