@@ -13,12 +13,15 @@ hold anything: what is not of its kind settles nothing.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from gm.core.maps import next_to, view_places
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
 from .board import holder
 from .orders import (
+    CODE,
     NEEDS,
     PLAY_VERBS,
     SHAPES,
@@ -28,6 +31,7 @@ from .orders import (
     WRONG_PHASE,
     check_orders,
     move_problem,
+    not_a_code,
     not_a_territory,
     order_warnings,
     recruit_problem,
@@ -158,12 +162,14 @@ def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
     own = sorted(
         c for c, p in places.items() if p.get("owner") == seat or (phase != "play" and p.get("core_of") == seat)
     )
-    territory = Argument("territory", fact="place", wrong=not_a_territory("{word}"))
+    territory = Argument(
+        "territory", fact="place", wrong=not_a_territory("{word}"), shape=CODE.pattern, misshapen=not_a_code("{word}")
+    )
     troops = Argument(
         "n", pattern="[0-9]{1,6}", wrong="{word} is not a number of troops; write a whole number such as 3"
     )
     amount = Argument("n|ALL", pattern="[0-9]{1,6}|ALL", wrong=troops.wrong)
-    yours = Argument("territory", fact="place", wrong=territory.wrong, offer="own")
+    yours = replace(territory, offer="own")
     shapes = {
         "CLAIM": (territory,),
         "PLACE": (yours, troops),
@@ -171,8 +177,8 @@ def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
         "RECRUIT": (yours, troops),
         "REVOLT": (territory,),
         "MOVE": (
-            Argument("from", fact="place", wrong=territory.wrong, offer="own"),
-            Argument("to", "place", wrong=territory.wrong, beside=0),
+            replace(territory, name="from", offer="own"),
+            replace(territory, name="to", beside=0),
             amount,
         ),
     }

@@ -22,6 +22,7 @@ from .board import Board
 from .economy import CULTURE_WORDS, FORT_WORDS, ITEM_WORDS
 from .orders import (
     BOOK_ITEMS,
+    CODE,
     ITEM_NAMES,
     MAX_MOVES,
     MOVE_VERBS,
@@ -29,6 +30,7 @@ from .orders import (
     VERBS,
     Voice,
     map_move_problem,
+    not_a_code,
     not_a_province,
     produce_owner_problem,
     too_many_moves,
@@ -170,7 +172,14 @@ def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
     if places is None:
         return None
     own = sorted(c for c, p in places.items() if p.get("owner") == seat)
-    province = Argument("province", "place", wrong=not_a_province("{word}"), offer="own")
+    province = Argument(
+        "province",
+        "place",
+        wrong=not_a_province("{word}"),
+        offer="own",
+        shape=CODE.pattern,
+        misshapen=not_a_code("{word}"),
+    )
     amount = Argument("n|ALL", pattern="[0-9]{1,6}|ALL", wrong="{word} is not a number; write a whole number such as 3")
     # An item is one word (FORT) or the book's menu name, two ("Build Fort"): the word after it
     # is a diplomat's target or the name's second word, and a target may follow "Send Diplomat".
@@ -182,7 +191,7 @@ def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
         wrong="{word} is not something a province makes; choose TAXES, SOLDIERS, DIPLOMAT, FORT, KEEP, CASTLE, "
         "FARMS, DEVELOP or ADVANCE",
     )
-    target = Argument("diplomat's target", "place", pattern="|".join(seconds), wrong=province.wrong, optional=True)
+    target = replace(province, name="diplomat's target", pattern="|".join(seconds), optional=True, offer="")
     move = (replace(province, name="from"), replace(province, name="to", offer="", beside=0), amount)
     produce = (province, item, target, replace(target, name="target after Send Diplomat", pattern=""))
     count = Argument("n", pattern="[0-9]{1,6}", wrong=amount.wrong, optional=True)

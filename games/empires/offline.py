@@ -14,7 +14,19 @@ from gm.core.model import JSONObject, Order, Problem
 from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
 from .board import Board
-from .orders import SHAPES, USAGE, VERBS, area_problem, board_problems, order_warnings, unused_actions, well_formed
+from .orders import (
+    AREA,
+    COUNTRY,
+    SHAPES,
+    USAGE,
+    VERBS,
+    area_problem,
+    board_problems,
+    field_problem,
+    order_warnings,
+    unused_actions,
+    well_formed,
+)
 from .terrain import TERRAINS
 from .view import SEA_OWNER
 
@@ -193,10 +205,15 @@ def _fields(verb: str) -> tuple[Argument, ...]:
         elif kind == "area":
             offer, beside = ("own", -1) if index == 0 else ("", 0)  # a move's target: beside its start
             wrong = "{word} is not an area on this map"
-            fields.append(Argument(name, "place", "-", wrong, optional=True, offer=offer, beside=beside))
+            fields.append(
+                Argument(name, "place", "-", wrong, True, offer, beside, AREA.pattern, field_problem(kind, "{word}"))
+            )
         elif kind == "country":
             wrong = "{word} is not a country in this game"
-            fields.append(Argument(name, "seat", "-", wrong, optional=True, offer="others"))
+            misshapen = field_problem(kind, "{word}")
+            fields.append(
+                Argument(name, "seat", "-", wrong, True, "others", shape=COUNTRY.pattern, misshapen=misshapen)
+            )
         else:
             wrong = "{word} is not a number; write a whole number, ALL, or AB-2 for all but 2"
             fields.append(Argument(name, pattern=_AMOUNT, wrong=wrong, optional=True))

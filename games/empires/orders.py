@@ -170,12 +170,20 @@ def _field(kind: str, word: str, verb: str) -> Amount | tuple[str] | None:
             return (f"{verb} needs an area there: {USAGE[verb]}",)
         if AREA.fullmatch(word):
             return word.upper()
-        return (f"{_shown(word)} is not an area code; area codes are three letters, like PAR",)
+        return (field_problem(kind, _shown(word)),)
     if kind == "country":
         if COUNTRY.fullmatch(word):
             return word.upper()
-        return (f"{_shown(word)} is not a country code; country codes are two letters, like FR",)
+        return (field_problem(kind, _shown(word)),)
     return _amount(word, verb, optional=kind == "amount?")
+
+
+def field_problem(kind: str, word: str) -> str:
+    """The parser's words for an area or country field that is not shaped like one (AREA,
+    COUNTRY); the order grammar says them too (offline.order_grammar)."""
+    if kind == "area":
+        return f"{word} is not an area code; area codes are three letters, like PAR"
+    return f"{word} is not a country code; country codes are two letters, like FR"
 
 
 def _amount(word: str, verb: str, optional: bool) -> Amount | tuple[str]:
