@@ -9,6 +9,8 @@ the map's codes, or nothing.
 
 from __future__ import annotations
 
+import re
+
 from gm.core.maps import next_to, view_places
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
@@ -67,6 +69,7 @@ def warnings_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[P
 
 
 _FACTS = ("Terrain", "Population", "Armies", "Fort")  # the listing's columns order_warnings reads
+_COUNT = re.compile("[0-9]{1,6}")  # ASCII digits, few enough for int() (str.isdigit takes "²")
 
 
 def _standing(view: JSONObject, you: JSONObject, known: tuple[JSONObject, Board]) -> JSONObject | None:
@@ -84,7 +87,7 @@ def _standing(view: JSONObject, you: JSONObject, known: tuple[JSONObject, Board]
     areas = {}
     for code in board.land:
         terrain, population, armies, fort = facts[code]
-        if terrain not in TERRAINS or not all(n.isdigit() for n in (population, armies, fort)):
+        if terrain not in TERRAINS or not all(_COUNT.fullmatch(n) for n in (population, armies, fort)):
             return None
         areas[code] = {
             "owner": state["areas"][code]["owner"],

@@ -583,8 +583,8 @@ def test_empires_the_gms_warnings_of_armies_bps_and_attacks_are_given_offline_in
     assert offline_warned == gm_warned
 
 
-@pytest.mark.parametrize("part", ["cells", "code", "columns", "bps"])
-@pytest.mark.parametrize("junk", [True, -3, "x", [None], {}])
+@pytest.mark.parametrize("part", ["cells", "code", "columns", "bps", "armies"])
+@pytest.mark.parametrize("junk", [True, -3, "x", [None], {}, "\u00b2", "9" * 5000])
 def test_empires_a_report_listing_of_any_shape_never_breaks_warnings_by_view(part, junk):
     """The armies, BPs and forts the offline warnings read come from a file the player holds:
     junk there gives only the warning the file alone settles, never an exception."""
@@ -595,6 +595,8 @@ def test_empires_a_report_listing_of_any_shape_never_breaks_warnings_by_view(par
         view["you"]["bps"] = junk
     elif part == "columns":
         view["known"]["columns"] = junk
+    elif part == "armies":  # a superscript two is a digit to str.isdigit, and no int()
+        view["known"]["groups"][0]["places"][0]["cells"][2] = junk
     else:
         view["known"]["groups"][0]["places"][0][part] = junk
     orders, _ = ruleset.parse_orders([(1, f"1 ARMY - - {10**5}")])
