@@ -206,6 +206,10 @@ var KIT = (function () {
     for (var i = 0; i < given.length; i++) {
       var argument = args[Math.min(i, args.length - 1)];
       if (!accepts(argument, given[i], facts)) {
+        // A value of another shape than the fact's is said in the parser's words (Argument.finding).
+        if (argument.misshapen && argument.shape && !new RegExp("^(?:" + argument.shape + ")$").test(given[i])) {
+          return say(argument.misshapen, given[i], "", argument.name);
+        }
         var near = argument.fact ? didYouMean(given[i], grammar.facts[argument.fact] || []) : "";
         return say(argument.wrong, given[i], near, argument.name);
       }

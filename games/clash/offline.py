@@ -4,12 +4,16 @@ The whole map is public and in the report, with the phase: an order of the wrong
 action in a round, a code that is no territory, and the refusals of a round's action that no
 player before the seat can change (a move's, a revolt off the seat's core, a recruit where it
 holds nothing or past its money) fail here as in orders.check_orders, in its words and in its order of checks.
-What others' actions first may change (a recruit past the unit limit, a revolt on the
-seat's own core) and the set-up's claims and units are left to the GM. A report file may hold
-anything: what is not of its kind settles nothing.
+The order of play, each seat's money and the scenario's units to place and unit limit are in
+the report too, so while placing and in a round check_orders itself is asked of a state built
+from the report (the code below is for a report written before it had the units), and so is
+order_warnings (warnings_by_view). The set-up's claims are left to the GM. A report file may
+hold anything: what is not of its kind settles nothing.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from gm.core.maps import next_to, view_places
 from gm.core.model import JSONObject, Order, Problem
@@ -17,6 +21,7 @@ from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
 from .board import holder
 from .orders import (
+    CODE,
     NEEDS,
     PLAY_VERBS,
     SHAPES,
@@ -24,8 +29,11 @@ from .orders import (
     USAGE,
     VERBS,
     WRONG_PHASE,
+    check_orders,
     move_problem,
+    not_a_code,
     not_a_territory,
+    order_warnings,
     recruit_problem,
     revolt_problem,
     voice,
@@ -40,6 +48,12 @@ def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Prob
     places, phase = view_places(view), view.get("phase")
     if places is None or not isinstance(phase, str) or phase not in WRONG_PHASE:
         return []
+    board = _board(view, places) if phase != "claim" else None
+    standing = _standing(view, board, seat, phase) if board is not None else None
+    if standing is not None:
+        # All check_orders reads is in the report: the open board, the order of play, the
+        # seat's money and the scenario's units.
+        return check_orders(standing, seat, orders)
     problems = []
     first = None
     for order in orders:
@@ -87,6 +101,31 @@ def _sure_problem(view: JSONObject, places: dict[str, JSONObject], seat: str, or
     return None
 
 
+def warnings_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+    """The warnings of order_warnings: the board is open and in the report (every territory's
+    holder, troops and home, the order of play, each seat's money) with the scenario's units to
+    place and unit limit, so order_warnings itself is asked of a state built from the report;
+    none from a report that is not one gm writes (one written before it had the units)."""
+    places, phase = view_places(view), view.get("phase")
+    if places is None or phase not in ("place", "play"):
+        return []
+    board = _board(view, places)
+    standing = _standing(view, board, seat, phase) if board is not None else None
+    return [] if standing is None else order_warnings(standing, seat, orders)
+
+
+def _standing(view: JSONObject, board: JSONObject, seat: str, phase: str) -> JSONObject | None:
+    """The state order_warnings reads, from the report's board, order of play, money and
+    scenario numbers; None when a part is missing or not of its kind."""
+    play, units, limit = view.get("order_of_play"), view.get("start_units"), view.get("unit_limit")
+    if not isinstance(play, list) or not play or not all(isinstance(s, str) for s in play) or seat not in play:
+        return None
+    if not all(type(n) is int and n >= 0 for n in (units, limit, board["seats"].get(seat, {}).get("money"))):
+        return None
+    scenario = dict(board["scenario"], start_units=units, unit_limit=limit)
+    return dict(board, phase=phase, seating=play, start=play[0], scenario=scenario)
+
+
 def _board(view: JSONObject, places: dict[str, JSONObject]) -> JSONObject | None:
     """The part of a state the map checks read (territories, the scenario's neighbours, the
     nations' names), built from the view's public map alone; None when the view is not one gm
@@ -123,12 +162,14 @@ def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
     own = sorted(
         c for c, p in places.items() if p.get("owner") == seat or (phase != "play" and p.get("core_of") == seat)
     )
-    territory = Argument("territory", fact="place", wrong=not_a_territory("{word}"))
+    territory = Argument(
+        "territory", fact="place", wrong=not_a_territory("{word}"), shape=CODE.pattern, misshapen=not_a_code("{word}")
+    )
     troops = Argument(
         "n", pattern="[0-9]{1,6}", wrong="{word} is not a number of troops; write a whole number such as 3"
     )
     amount = Argument("n|ALL", pattern="[0-9]{1,6}|ALL", wrong=troops.wrong)
-    yours = Argument("territory", fact="place", wrong=territory.wrong, offer="own")
+    yours = replace(territory, offer="own")
     shapes = {
         "CLAIM": (territory,),
         "PLACE": (yours, troops),
@@ -136,8 +177,8 @@ def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
         "RECRUIT": (yours, troops),
         "REVOLT": (territory,),
         "MOVE": (
-            Argument("from", fact="place", wrong=territory.wrong, offer="own"),
-            Argument("to", "place", wrong=territory.wrong, beside=0),
+            replace(territory, name="from", offer="own"),
+            replace(territory, name="to", beside=0),
             amount,
         ),
     }

@@ -79,7 +79,7 @@ def _parse_arg(kind: str, word: str) -> str | int | tuple[str]:
     if kind == "code":
         if CODE.fullmatch(word):
             return word.upper()
-        return (f"{_shown(word)} is not a territory code; codes are three letters, like ENG",)
+        return (not_a_code(_shown(word)),)
     if kind == "amount" and word.upper() == "ALL":
         return "ALL"
     if not NUMBER.fullmatch(word):
@@ -169,6 +169,12 @@ def unknown_code(state: JSONObject, *codes: str) -> str | None:
         if code not in state["territories"]:
             return not_a_territory(code)
     return None
+
+
+def not_a_code(word: str) -> str:
+    """The parser's words for a territory not shaped like a code (CODE); the order grammar says
+    them too (offline.order_grammar)."""
+    return f"{word} is not a territory code; codes are three letters, like ENG"
 
 
 def not_a_territory(code: str) -> str:

@@ -47,6 +47,10 @@ def view(state: JSONObject, seat: str) -> JSONObject:
         "phase": state["phase"],
         "round": state["round"],
         "rounds": state["rounds"],
+        # The scenario's public numbers (the rule book's 20 units and 100 cubes): the player's
+        # own check warns of units left unplaced and a recruit past the limit from them.
+        "start_units": state["scenario"]["start_units"],
+        "unit_limit": state["scenario"]["unit_limit"],
         "turn_label": turn_label(state),
         "map": _map(state),
         "seats": [_seat_line(state, code) for code in state["seating"]],

@@ -42,6 +42,9 @@ class ConquerorRuleset(PackagedRuleset):
     def check_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return offline.check_by_view(view_, seat, order_list)
 
+    def warnings_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
+        return offline.warnings_by_view(view_, seat, order_list)
+
     def order_grammar(self, view_: JSONObject, seat: str) -> OrderGrammar | None:
         return offline.order_grammar(view_, seat)
 

@@ -4,8 +4,10 @@ The whole map is in the report, with every province's owner: a code that is no p
 moves than a turn takes, and what the owners refuse of a move or a production (the GM checks
 every order against the map as it stands) fail here as in orders.check_orders, in its words; a
 nation that has lost every province gives no orders. Armies, gold, what a province can make and
-a second PRODUCE (it counts only after a first the GM accepts) are left to the GM. A report file
-may hold anything: what is not of its kind settles nothing.
+a second PRODUCE (it counts only after a first the GM accepts) are left to the GM. The warnings
+(warnings_by_view) read only the open map's armies and the nation's own provinces, gold, capital
+and turn, all in the report, so order_warnings itself is asked of a state built from it. A
+report file may hold anything: what is not of its kind settles nothing.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from gm.core.model import JSONObject, Order, Problem
 from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
 from .board import Board
+from .economy import CULTURE_WORDS, FORT_WORDS, ITEM_WORDS
 from .orders import (
     BOOK_ITEMS,
+    CODE,
     ITEM_NAMES,
     MAX_MOVES,
     MOVE_VERBS,
@@ -26,12 +30,14 @@ from .orders import (
     VERBS,
     Voice,
     map_move_problem,
+    not_a_code,
     not_a_province,
     produce_owner_problem,
     too_many_moves,
     voice,
     well_formed,
 )
+from .warnings import order_warnings
 
 
 def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
@@ -56,6 +62,74 @@ def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Prob
         if problem:
             problems.append(Problem(order.line, problem))
     return sorted(problems, key=lambda p: p.line)
+
+
+def warnings_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+    """The warnings of order_warnings, for a nation still in the game: all they read is in the
+    report (every province's owner and armies on the open map, the nation's own provinces with
+    what they make, their population, culture, fort and control, its gold and capital, the turn),
+    so order_warnings itself is asked of a state built from the report alone; none from a report
+    that is not one gm writes."""
+    places, you = view_places(view), view.get("you")
+    if places is None or view.get("phase") != "play" or not isinstance(you, dict) or you.get("code") != seat:
+        return []
+    board = _board(view, places, seat)
+    standing = _standing(view, places, you, board[0]) if board is not None else None
+    return [] if standing is None else order_warnings(standing, seat, orders)
+
+
+# The facts of the nation's own provinces order_warnings reads (what they make, their labour and
+# pay, what they may build), each a whole number the report gives in its provinces table.
+_COUNTS = ("population", "resources", "armies", "progress")
+
+
+def _standing(view: JSONObject, places: dict[str, JSONObject], you: JSONObject, known: JSONObject) -> JSONObject | None:
+    """The state order_warnings reads, from the report; None when a part is missing or not of
+    its kind."""
+    seat, gold, capital, turn = you.get("code"), you.get("gold"), you.get("capital"), view.get("turn")
+    if not (
+        _count(gold) and _count(turn) and (capital is None or _code(capital) in places) and you.get("alive") is True
+    ):
+        return None
+    provinces = {}
+    for code, place in places.items():
+        if not _count(place.get("troops")):
+            return None
+        provinces[code] = {"owner": place["owner"], "armies": place["troops"]}
+    rows = you.get("provinces")
+    for row in rows if isinstance(rows, list) else [None]:
+        if not isinstance(row, dict) or _code(row.get("code")) not in places or places[row["code"]]["owner"] != seat:
+            return None
+        if not all(_count(row.get(key)) for key in (*_COUNTS, "control")) or row["control"] > 100:
+            return None
+        if not all(_count(row.get(key)) for key in ("culture", "fort")):
+            return None
+        if row["culture"] not in CULTURE_WORDS or row["fort"] not in FORT_WORDS:
+            return None
+        if _code(row.get("item")) not in ITEM_WORDS or not isinstance(row.get("conquered"), bool):
+            return None
+        facts = {key: row[key] for key in (*_COUNTS, "culture", "fort", "item", "conquered")}
+        provinces[row["code"]] = dict(facts, owner=seat, target=row.get("target"), influence={seat: row["control"]})
+    if any(p["owner"] == seat and "item" not in p for p in provinces.values()):
+        return None  # a province of the nation's on the map that its table leaves out
+    seats = {code: dict(s, alive=True) for code, s in known["seats"].items()}
+    seats[seat] = dict(seats.get(seat, {}), gold=gold, capital=capital, alive=True)
+    scenario = {
+        "provinces": [
+            {"code": code, "name": p.get("name"), "neighbours": [n for n in p["neighbours"] if isinstance(n, str)]}
+            for code, p in places.items()
+        ]
+    }
+    return {"phase": "play", "turn": turn, "provinces": provinces, "seats": seats, "scenario": scenario}
+
+
+def _count(value: object) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _code(value: object) -> str:
+    """A code as a key to look up: "" for anything that is not a string."""
+    return value if isinstance(value, str) else ""
 
 
 def _owners_problem(board: tuple[JSONObject, Voice] | None, seat: str, order: Order) -> str | None:
@@ -98,7 +172,14 @@ def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
     if places is None:
         return None
     own = sorted(c for c, p in places.items() if p.get("owner") == seat)
-    province = Argument("province", "place", wrong=not_a_province("{word}"), offer="own")
+    province = Argument(
+        "province",
+        "place",
+        wrong=not_a_province("{word}"),
+        offer="own",
+        shape=CODE.pattern,
+        misshapen=not_a_code("{word}"),
+    )
     amount = Argument("n|ALL", pattern="[0-9]{1,6}|ALL", wrong="{word} is not a number; write a whole number such as 3")
     # An item is one word (FORT) or the book's menu name, two ("Build Fort"): the word after it
     # is a diplomat's target or the name's second word, and a target may follow "Send Diplomat".
@@ -110,7 +191,7 @@ def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
         wrong="{word} is not something a province makes; choose TAXES, SOLDIERS, DIPLOMAT, FORT, KEEP, CASTLE, "
         "FARMS, DEVELOP or ADVANCE",
     )
-    target = Argument("diplomat's target", "place", pattern="|".join(seconds), wrong=province.wrong, optional=True)
+    target = replace(province, name="diplomat's target", pattern="|".join(seconds), optional=True, offer="")
     move = (replace(province, name="from"), replace(province, name="to", offer="", beside=0), amount)
     produce = (province, item, target, replace(target, name="target after Send Diplomat", pattern=""))
     count = Argument("n", pattern="[0-9]{1,6}", wrong=amount.wrong, optional=True)

@@ -129,7 +129,7 @@ def _args(verb: str, shaped: Iterable[tuple[str, str]]) -> tuple[str, OrderArgs]
     for kind, word in shaped:
         if kind == "code":
             if not CODE.fullmatch(word):
-                return f"{_shown(word)} is not a province code; codes are three letters, like WES"
+                return not_a_code(_shown(word))
             args.append(word.upper())
         elif kind == "amount" and word.upper() == "ALL":
             args.append("ALL")
@@ -203,6 +203,12 @@ def unknown_code(state: JSONObject, *codes: str) -> str | None:
         if code not in state["provinces"]:
             return not_a_province(code)
     return None
+
+
+def not_a_code(word: str) -> str:
+    """The parser's words for a province not shaped like a code (CODE); the order grammar says
+    them too (offline.order_grammar)."""
+    return f"{word} is not a province code; codes are three letters, like WES"
 
 
 def not_a_province(code: str) -> str:

@@ -9,12 +9,27 @@ the map's codes, or nothing.
 
 from __future__ import annotations
 
+import re
+
 from gm.core.maps import next_to, view_places
 from gm.core.model import JSONObject, Order, Problem
 from gm.core.order_grammar import Argument, OrderGrammar, OrderWord
 
 from .board import Board
-from .orders import SHAPES, USAGE, VERBS, area_problem, board_problems, unused_actions, well_formed
+from .orders import (
+    AREA,
+    COUNTRY,
+    SHAPES,
+    USAGE,
+    VERBS,
+    area_problem,
+    board_problems,
+    field_problem,
+    order_warnings,
+    unused_actions,
+    well_formed,
+)
+from .terrain import TERRAINS
 from .view import SEA_OWNER
 
 
@@ -37,13 +52,80 @@ def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Prob
 
 
 def warnings_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
-    """The warnings of order_warnings that the report settles: the actions left unused (the file
-    alone tells), for a country still in the game; the others read armies and BPs as the turn
-    before the seat's actions will leave them, left to the GM's check."""
+    """The warnings of order_warnings, for a country still in the game: the report holds all
+    they read (every area's owner, armies, population, fort and terrain in its open listing, and
+    the country's own BPs and reserve), so order_warnings itself is asked of a state built from
+    the report alone; a report that is not one gm writes settles only the actions left unused,
+    which the file alone tells."""
     you = view.get("you")
     if view.get("phase") != "play" or not isinstance(you, dict) or you.get("eliminated") or you.get("code") != seat:
         return []
-    return unused_actions(orders)
+    places = view_places(view)
+    known = _known(view, places) if places is not None else None
+    standing = _standing(view, you, known) if known is not None else None
+    if standing is None:
+        return unused_actions(orders)
+    return order_warnings(standing, seat, orders)
+
+
+_FACTS = ("Terrain", "Population", "Armies", "Fort")  # the listing's columns order_warnings reads
+_COUNT = re.compile("[0-9]{1,6}")  # ASCII digits, few enough for int() (str.isdigit takes "²")
+
+
+def _standing(view: JSONObject, you: JSONObject, known: tuple[JSONObject, Board]) -> JSONObject | None:
+    """The state order_warnings reads, from the report: the land areas with their owners (the
+    map), armies, population and fort (the listing of every area), the scenario's land with its
+    terrain and reach, and the seat's own BPs and reserve; None when a part is missing or not of
+    its kind."""
+    state, board = known
+    bps, reserve = you.get("bps"), you.get("reserve")
+    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in (bps, reserve)):
+        return None
+    facts = _listed(view.get("known"))
+    if facts is None or any(code not in facts for code in board.land):
+        return None
+    areas = {}
+    for code in board.land:
+        terrain, population, armies, fort = facts[code]
+        if terrain not in TERRAINS or not all(_COUNT.fullmatch(n) for n in (population, armies, fort)):
+            return None
+        areas[code] = {
+            "owner": state["areas"][code]["owner"],
+            "armies": int(armies),
+            "population": int(population),
+            "fort": int(fort),
+        }
+    scenario = [
+        dict(board.places[code], code=code, reach=sorted(board.reach[code]), terrain=facts[code][0])
+        for code in board.land
+    ]
+    countries = {code: dict(country) for code, country in state["countries"].items()}
+    countries.setdefault(you["code"], {})
+    countries[you["code"]].update(bps=bps, reserve=reserve)
+    return dict(state, phase="play", areas=areas, countries=countries, scenario={"areas": scenario})
+
+
+def _listed(listing: object) -> dict[str, tuple[str, ...]] | None:
+    """Each area's facts (_FACTS, as printed) from the report's listing of every area; None
+    when the listing is not of its kind."""
+    if not isinstance(listing, dict) or not isinstance(listing.get("groups"), list):
+        return None
+    columns = listing.get("columns")
+    labels = [c.get("label") for c in columns if isinstance(c, dict)] if isinstance(columns, list) else []
+    if not all(label in labels for label in _FACTS):
+        return None
+    at = [labels.index(label) for label in _FACTS]
+    found = {}
+    for group in listing["groups"]:
+        rows = group.get("places") if isinstance(group, dict) else None
+        for row in rows if isinstance(rows, list) else []:
+            cells = row.get("cells") if isinstance(row, dict) else None
+            if not isinstance(cells, list) or len(cells) != len(labels) or not isinstance(row.get("code"), str):
+                return None
+            if not all(isinstance(c, str) for c in cells):
+                return None
+            found[row["code"]] = tuple(cells[i] for i in at)
+    return found
 
 
 def _known(view: JSONObject, places: dict[str, JSONObject]) -> tuple[JSONObject, Board] | None:
@@ -126,10 +208,15 @@ def _fields(verb: str) -> tuple[Argument, ...]:
         elif kind == "area":
             offer, beside = ("own", -1) if index == 0 else ("", 0)  # a move's target: beside its start
             wrong = "{word} is not an area on this map"
-            fields.append(Argument(name, "place", "-", wrong, optional=True, offer=offer, beside=beside))
+            fields.append(
+                Argument(name, "place", "-", wrong, True, offer, beside, AREA.pattern, field_problem(kind, "{word}"))
+            )
         elif kind == "country":
             wrong = "{word} is not a country in this game"
-            fields.append(Argument(name, "seat", "-", wrong, optional=True, offer="others"))
+            misshapen = field_problem(kind, "{word}")
+            fields.append(
+                Argument(name, "seat", "-", wrong, True, "others", shape=COUNTRY.pattern, misshapen=misshapen)
+            )
         else:
             wrong = "{word} is not a number; write a whole number, ALL, or AB-2 for all but 2"
             fields.append(Argument(name, pattern=_AMOUNT, wrong=wrong, optional=True))

@@ -170,12 +170,20 @@ def _field(kind: str, word: str, verb: str) -> Amount | tuple[str] | None:
             return (f"{verb} needs an area there: {USAGE[verb]}",)
         if AREA.fullmatch(word):
             return word.upper()
-        return (f"{_shown(word)} is not an area code; area codes are three letters, like PAR",)
+        return (field_problem(kind, _shown(word)),)
     if kind == "country":
         if COUNTRY.fullmatch(word):
             return word.upper()
-        return (f"{_shown(word)} is not a country code; country codes are two letters, like FR",)
+        return (field_problem(kind, _shown(word)),)
     return _amount(word, verb, optional=kind == "amount?")
+
+
+def field_problem(kind: str, word: str) -> str:
+    """The parser's words for an area or country field that is not shaped like one (AREA,
+    COUNTRY); the order grammar says them too (offline.order_grammar)."""
+    if kind == "area":
+        return f"{word} is not an area code; area codes are three letters, like PAR"
+    return f"{word} is not a country code; country codes are two letters, like FR"
 
 
 def _amount(word: str, verb: str, optional: bool) -> Amount | tuple[str]:
@@ -262,7 +270,9 @@ def board_problems(state: JSONObject, board: Board, seat: str, orders: list[Orde
 def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
     """What is probably a slip, beside the problems: actions left unused, a number of armies
     the area will not have, an attack that cannot take its target. The orders still count;
-    never raises, whatever the orders."""
+    never raises, whatever the orders. It reads only what the seat's report shows (the open
+    map's areas and terrain, the seat's own BPs and reserve): the player's own check asks it of
+    a state built from the report (offline.warnings_by_view)."""
     if state["phase"] == "over" or seat in state["victory"]["eliminated"] or seat not in state["countries"]:
         return []
     listed = sorted((o for o in orders if well_formed(o)), key=lambda o: o.args[0])
@@ -284,7 +294,8 @@ def order_warnings(state: JSONObject, seat: str, orders: list[Order]) -> list[Pr
 
 def unused_actions(orders: list[Order]) -> list[Problem]:
     """The warning of actions left unused (none when all are used): the file alone settles it,
-    so the player's own check gives it too (offline.warnings_by_view)."""
+    so the player's own check gives it even from a report it cannot read further
+    (offline.warnings_by_view)."""
     used = len({o.args[0] for o in orders if o.args and isinstance(o.args[0], int)})
     if used >= MAX_ACTIONS:
         return []

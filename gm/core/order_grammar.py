@@ -16,7 +16,7 @@ when a word of the list is one slip away, gm.core.warnings.did_you_mean).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from gm.core.maps import shown
@@ -51,6 +51,10 @@ class Argument:
     beside: the index of an earlier argument whose neighbours (the grammar's next_to) the
         builder offers first once it is chosen (a move's destination beside its start); -1 for
         none; it checks nothing.
+    shape: what every value of `fact` looks like, a regular expression matched whole and with
+        regard to case ("[A-Za-z]{3}"), "" for none; misshapen: the finding, with {word}, for a
+        value `wrong` would refute that is not of that shape (the parser's words: "... is not a
+        territory code; codes are three letters"), "" to say `wrong` of it too.
     """
 
     name: str
@@ -60,6 +64,8 @@ class Argument:
     optional: bool = False
     offer: str = ""
     beside: int = -1
+    shape: str = ""
+    misshapen: str = ""
 
     def accepts(self, value: str, facts: Mapping[str, frozenset[str]]) -> bool:
         if not self.fact and not self.pattern:
@@ -68,8 +74,16 @@ class Argument:
             return True
         return bool(self.fact) and value.upper() in facts.get(self.fact, frozenset())
 
+    def finding(self, value: str, grammar_facts: Mapping[str, Sequence[str]]) -> str:
+        """What is said of a value it does not accept: `misshapen` for one not of its shape,
+        else `wrong` with the fact's near values."""
+        if self.misshapen and self.shape and not re.fullmatch(f"(?:{self.shape})", value):
+            return _say(self.misshapen, value, "", self.name)
+        near = did_you_mean(value, grammar_facts.get(self.fact, ())) if self.fact else ""
+        return _say(self.wrong, value, near, self.name)
+
     def to_json(self) -> JSONObject:
-        return {
+        data: JSONObject = {
             "name": self.name,
             "fact": self.fact,
             "pattern": self.pattern,
@@ -78,6 +92,9 @@ class Argument:
             "offer": self.offer or self.fact,
             "beside": self.beside,
         }
+        if self.misshapen and self.shape:  # only then: a declaration without them reads as before
+            data.update(shape=self.shape, misshapen=self.misshapen)
+        return data
 
 
 @dataclass(frozen=True)
@@ -195,9 +212,10 @@ def _word(data: object) -> OrderWord:
 def _argument(data: object) -> Argument:
     if not isinstance(data, dict):
         raise ValueError("an argument is not an object")
-    pattern = _text(data.get("pattern", ""), "a pattern")
+    pattern, shape = _text(data.get("pattern", ""), "a pattern"), _text(data.get("shape", ""), "a shape")
     try:
         re.compile(pattern)
+        re.compile(shape)
     except re.error:
         raise ValueError("a pattern is no regular expression") from None
     return Argument(
@@ -206,6 +224,8 @@ def _argument(data: object) -> Argument:
         pattern=pattern,
         wrong=_text(data.get("wrong", "{word} is not a {name}{near}"), "wrong"),
         optional=data.get("optional") is True,
+        shape=shape,
+        misshapen=_text(data.get("misshapen", ""), "misshapen"),
     )
 
 
@@ -255,8 +275,7 @@ def line_finding(
     for index, value in enumerate(given):
         argument = order.argument(index)
         if not argument.accepts(value, facts):
-            near = did_you_mean(value, grammar.facts.get(argument.fact, ())) if argument.fact else ""
-            return _say(argument.wrong, value, near, argument.name)
+            return argument.finding(value, grammar.facts)
     return None
 
 

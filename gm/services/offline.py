@@ -321,7 +321,10 @@ def check_offline(report: Report, data: bytes) -> OfflineCheck:
     # Every line is searched for near codes: without the state there is no error to start from.
     searched = {n for n, _ in envelope.lines}
     near = near_codes(envelope.lines, searched, view_codes(report.view), report.form_words)
-    ruled = ruleset.warnings_by_view(report.view, report.seat, checked.orders)
+    # As the GM's check (gm.core.warnings.order_warnings): none on a line with a problem, whose
+    # error says why it fails.
+    troubled = {p.line for p in checked.problems}
+    ruled = [w for w in ruleset.warnings_by_view(report.view, report.seat, checked.orders) if w.line not in troubled]
     checked.warnings = sorted(list(envelope.warnings) + near + vote_warnings + ruled, key=lambda p: p.line)
     return checked
 

@@ -554,3 +554,236 @@ def test_empires_actions_left_unused_are_warned_of_offline_in_the_gms_words():
     assert unused and "you use 2 of your 16 actions" in unused[0].message
     out = {**view, "you": {**view["you"], "eliminated": 1}}
     assert ruleset.warnings_by_view(out, seat, orders) == []
+
+
+def test_empires_the_gms_warnings_of_armies_bps_and_attacks_are_given_offline_in_its_words():
+    """Every area's armies, population, fort and terrain are in the report's listing and the
+    country's BPs and reserve in its own part: the GM's warnings that read them (armies an area
+    will not have, BPs or a reserve short, a second GROW, an attack that cannot take its target
+    or on one's own area) come offline too, word for word, on the same lines."""
+    state, seat = played("empires")
+    ruleset = get_ruleset("empires")
+    areas = state["areas"]
+    mine = [code for code, a in sorted(areas.items()) if a["owner"] == seat]
+    start = max(mine, key=lambda code: areas[code]["armies"])
+    reach = get_ruleset("empires").view(state, seat)["you"]["areas"]
+    beside = next(a["reach"] for a in reach if a["code"] == start)
+    foreign = max((c for c in beside if areas[c]["owner"] != seat), key=lambda c: areas[c]["armies"] + areas[c]["fort"])
+    own = next((c for c in beside if areas[c]["owner"] == seat), start)
+    bps, reserve = state["countries"][seat]["bps"], state["countries"][seat]["reserve"]
+    lines = [
+        f"1 MOVE {start} {own} {areas[start]['armies'] + 1}",
+        f"2 ATTACK {start} {foreign} 1",
+        f"3 GROW {start} - -",
+        f"4 GROW {start} - -",
+        f"5 RESERVE {start} - {reserve + 1}",
+        f"6 ARMY - - {bps // 3 + 1}",
+        f"7 ATTACK {start} {own} 1",
+    ]
+    orders, problems = ruleset.parse_orders(list(enumerate(lines, 4)))
+    assert len(orders) == len(lines) and not problems
+    gm_warned = [(p.line, p.message) for p in ruleset.order_warnings(state, seat, orders)]
+    offline_warned = [(p.line, p.message) for p in ruleset.warnings_by_view(ruleset.view(state, seat), seat, orders)]
+    assert {line for line, _ in gm_warned} >= {0, 4, 5, 7, 8, 9}, gm_warned
+    assert offline_warned == gm_warned
+
+
+@pytest.mark.parametrize("part", ["cells", "code", "columns", "bps", "armies"])
+@pytest.mark.parametrize("junk", [True, -3, "x", [None], {}, "\u00b2", "9" * 5000])
+def test_empires_a_report_listing_of_any_shape_never_breaks_warnings_by_view(part, junk):
+    """The armies, BPs and forts the offline warnings read come from a file the player holds:
+    junk there gives only the warning the file alone settles, never an exception."""
+    state, seat = played("empires")
+    ruleset = get_ruleset("empires")
+    view = copy.deepcopy(ruleset.view(state, seat))
+    if part == "bps":
+        view["you"]["bps"] = junk
+    elif part == "columns":
+        view["known"]["columns"] = junk
+    elif part == "armies":  # a superscript two is a digit to str.isdigit, and no int()
+        view["known"]["groups"][0]["places"][0]["cells"][2] = junk
+    else:
+        view["known"]["groups"][0]["places"][0][part] = junk
+    orders, _ = ruleset.parse_orders([(1, f"1 ARMY - - {10**5}")])
+    warned = ruleset.unguarded.warnings_by_view(view, seat, orders)
+    assert [w.line for w in warned] == [0]
+
+
+def clash_lowlands(phase: str, start: str, **territories: tuple) -> JSONObject:
+    """A lowlands Clash game of Britain and France in `phase`, `start` first, with territories
+    set as (owner, troops, core)."""
+    ruleset = get_ruleset("clash")
+    scenario = ruleset.load_scenario(ruleset.scenario_text("lowlands"), "lowlands")
+    state = ruleset.new_game(scenario, [SeatInfo("BR", "Ann"), SeatInfo("FR", "Bob")], TurnSeeds(1, 0))
+    state.update(phase=phase, round=3, start=start)
+    for code, (owner, troops, core) in territories.items():
+        state["territories"][code].update(owner=owner, troops=troops, core_of=core)
+    return state
+
+
+def clash_alike(state: JSONObject, seat: str, lines: list[str]) -> list[tuple[int, str]]:
+    """The GM's warnings of the lines, which the offline check gives word for word."""
+    ruleset = get_ruleset("clash")
+    orders, _ = ruleset.parse_orders(list(enumerate(lines, 4)))
+    gm_warned = [(p.line, p.message) for p in ruleset.order_warnings(state, seat, orders)]
+    view = json_copy(ruleset.view(state, seat))
+    assert [(p.line, p.message) for p in ruleset.warnings_by_view(view, seat, orders)] == gm_warned
+    return gm_warned
+
+
+def json_copy(view: JSONObject) -> JSONObject:
+    """The view as the report's JSON twin holds it."""
+    import json
+
+    return json.loads(json.dumps(view))
+
+
+def test_clash_placing_warnings_and_problems_are_given_offline_in_the_gms_words():
+    """The board, the order of play and the units to place are in the report: a fallback past
+    the units (France places first), units left unplaced and a PLACE past the units left when
+    nobody can change it come offline as the GM gives them."""
+    state = clash_lowlands("place", "FR", ENG=(None, 0, "BR"), HOL=(None, 0, "BR"), BEL=(None, 0, "FR"))
+    warned = clash_alike(state, "BR", ["PLACE ENG 12", "PLACE HOL 12"])
+    assert [line for line, _ in warned] == [5] and warned[0][1].startswith("only 8 of your 20 units are left")
+    warned = clash_alike(state, "BR", ["PLACE ENG 5"])
+    assert [line for line, _ in warned] == [0] and "the other 15 are spread" in warned[0][1]
+    state["start"] = "BR"
+    lines = ["PLACE ENG 12", "PLACE HOL 12", "PLACE LUX 1"]
+    offline_says, gm_says = both_checks("clash", state, "BR", lines)
+    assert (
+        offline_says
+        == gm_says
+        == [
+            "5: only 8 of your 20 units are left to place; this order places 12",
+            "6: LUX is not yours (it is held by neutral troops)",
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    "line, begins",
+    [
+        ("MOVE ENG BEL 2", "2 troops against 3 in BEL: 1 of its defenders survive"),
+        ("MOVE ENG BEL 3", "3 troops against 3 in BEL: both sides are wiped out"),
+        ("REVOLT HOL", "HOL is empty now"),
+        ("RECRUIT ENG 3", "you have 99 troops on the board now; 3 more would pass the limit of 100"),
+    ],
+)
+def test_clash_round_warnings_are_given_offline_in_the_gms_words(line, begins):
+    """An attack too weak to take its target, a revolt with no enemy troop yet and a recruit past
+    the unit limit (France acting first) read only the open board, the order of play, the seat's
+    money and the scenario's limit, all in the report."""
+    state = clash_lowlands("play", "FR", ENG=("BR", 60, "BR"), BEL=("FR", 3, "FR"), HOL=(None, 0, "BR"))
+    state["territories"]["PIC"].update(owner="BR", troops=39)
+    state["seats"]["BR"]["money"] = 30
+    warned = clash_alike(state, "BR", [line])
+    assert len(warned) == 1 and warned[0][1].startswith(begins), warned
+
+
+@pytest.mark.parametrize("field", ["start_units", "unit_limit", "order_of_play"])
+@pytest.mark.parametrize("junk", [None, True, -1, "20", [{}]])
+def test_clash_a_report_of_any_shape_never_breaks_warnings_by_view(field, junk):
+    """The units and order of play come from a file the player holds (a report written before
+    it had the units has none): what is not of its kind settles no warning, and never raises."""
+    state = clash_lowlands("place", "FR", ENG=(None, 0, "BR"), HOL=(None, 0, "BR"), BEL=(None, 0, "FR"))
+    ruleset = get_ruleset("clash")
+    view = {**json_copy(ruleset.view(state, "BR")), field: junk}
+    orders, _ = ruleset.parse_orders([(4, "PLACE ENG 12")])
+    assert ruleset.unguarded.warnings_by_view(view, "BR", orders) == []
+    assert all(isinstance(p, Problem) for p in ruleset.unguarded.check_by_view(view, "BR", orders))
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("RECRUIT ENG 3", "4: you have 99 troops on the board; 3 more would pass the limit of 100"),
+        ("REVOLT HOL", "4: HOL is empty; there is no troop to remove"),
+    ],
+)
+def test_clash_what_nobody_before_the_seat_can_save_is_refused_offline_in_the_gms_words(line, message):
+    """Britain acts first: a recruit past the unit limit (in the report now) and a revolt with no
+    enemy troop cannot come good, and the offline check refuses them as the GM does."""
+    state = clash_lowlands("play", "BR", ENG=("BR", 60, "BR"), BEL=("FR", 3, "FR"), HOL=(None, 0, "BR"))
+    state["territories"]["PIC"].update(owner="BR", troops=39)
+    state["seats"]["BR"]["money"] = 30
+    offline_says, gm_says = both_checks("clash", state, "BR", [line])
+    assert offline_says == gm_says == [message]
+
+
+def test_conqueror_the_gms_warnings_are_given_offline_in_its_words():
+    """The armies of every province are on the open map, and the nation's own provinces, gold,
+    capital and the turn in its report: an attack the duels will probably lose, a move out of a
+    province another nation's armies border and, in winter, pay the treasury will not meet come
+    offline too, word for word (the rival's treasury and production stay out of it)."""
+    state, seat = played("conqueror")
+    state = copy.deepcopy(state)
+    rival = next(s for s in state["seating"] if s != seat)
+    provinces = state["provinces"]
+    provinces["MER"].update(owner=rival, armies=3)
+    provinces["CNW"]["armies"] = provinces["CNW"]["population"] + 30
+    state["seats"][seat]["gold"] = 1
+    ruleset = get_ruleset("conqueror")
+    lines = ["MOVE WES CNW 1", f"ATTACK CNW IRE {provinces['IRE']['armies']}", "ATTACK CNW WAL ALL"]
+    orders, problems = ruleset.parse_orders(list(enumerate(lines, 4)))
+    assert len(orders) == 3 and not problems
+    for turn in (state["turn"], 4):
+        state["turn"] = turn
+        gm_warned = [(p.line, p.message) for p in ruleset.order_warnings(state, seat, orders)]
+        view = json_copy(ruleset.view(state, seat))
+        offline_warned = [(p.line, p.message) for p in ruleset.warnings_by_view(view, seat, orders)]
+        assert offline_warned == gm_warned
+        assert {line for line, _ in gm_warned} == ({4, 5} if turn != 4 else {0, 4, 5}), gm_warned
+
+
+@pytest.mark.parametrize(
+    "part, junk",
+    [
+        (part, junk)
+        for part in ("gold", "capital", "turn", "troops", "control", "culture", "item", "row")
+        for junk in (None, True, -1, "QQQ", [{}])
+        if (part, junk) != ("capital", None)  # a nation that has lost its capital has none
+    ],
+)
+def test_conqueror_a_report_of_any_shape_never_breaks_warnings_by_view(part, junk):
+    """What the offline warnings read comes from a file the player holds: a part that is not of
+    its kind settles no warning, and never raises."""
+    state, seat = played("conqueror")
+    ruleset = get_ruleset("conqueror")
+    view = json_copy(ruleset.view(state, seat))
+    if part in ("gold", "capital"):
+        view["you"][part] = junk
+    elif part == "turn":
+        view["turn"] = junk
+    elif part == "troops":
+        view["map"]["territories"][0]["troops"] = junk
+    elif part == "row":
+        view["you"]["provinces"][0] = junk
+    else:
+        view["you"]["provinces"][0][part] = junk
+    orders, _ = ruleset.parse_orders([(4, "ATTACK CNW IRE 1")])
+    assert ruleset.unguarded.warnings_by_view(view, seat, orders) == []
+
+
+def test_the_offline_check_gives_no_ruleset_warning_on_a_line_with_a_problem_as_the_gm():
+    """The GM drops a ruleset's warning on a line that has a problem (the error says why it
+    fails): a MOVE of more armies than its area holds, to an area not next to it, is refused
+    with no word of the armies, offline as by the GM."""
+    state, seat = played("empires")
+    ruleset = get_ruleset("empires")
+    areas, board = state["areas"], {a["code"]: a for a in state["scenario"]["areas"]}
+    start = next(code for code, a in sorted(areas.items()) if a["owner"] == seat)
+    far = next(
+        c for c, a in sorted(areas.items()) if a["owner"] == seat and c not in board[start]["reach"] and c != start
+    )
+    lines = [
+        f"1 MOVE {start} {far} {areas[start]['armies'] + 5}",
+        f"2 MOVE {start} {start} {areas[start]['armies'] + 5}",
+    ]
+    orders, _ = ruleset.parse_orders(list(enumerate(lines, 4)))
+    ruled = {(w.line, w.message) for w in ruleset.order_warnings(state, seat, orders) if w.line in (4, 5)}
+    assert {line for line, _ in ruled} == {4, 5}
+    report = offline.Report("empires-1", "empires", seat, 1, ruleset.view(state, seat))
+    text = "\n".join(["GAME empires-1", f"PLAYER {seat}", "PASSWORD x", *lines, "END"])
+    checked = offline.check_offline(report, text.encode())
+    assert [p.line for p in checked.problems] == [4, 5]
+    assert ruled.isdisjoint((w.line, w.message) for w in checked.warnings)

@@ -49,6 +49,9 @@ def test_mistakes_the_report_can_settle(gm, report, tmp_path):
     ran = gm("orders", "check", "--report", report, orders)
     assert ran.code == 1
     assert ran.err.splitlines() == [
+        # the units to place are in the report: the GM's warning of those left, in its words
+        f"{orders}: warning: you place 3 of your 20 units; the other 17 are spread one at a time over your core "
+        "territories, in code order",
         f"{orders}:4: EGN is not a territory on this map",  # the map is in the report: the GM's words
         f"{orders}:4: warning: EGN is not a code in this game; did you mean ENG or DEN?",
         f"{orders}:5: FROB is not an order; the orders are CLAIM, PLACE, PASS, RECRUIT, REVOLT and MOVE",
@@ -105,6 +108,9 @@ def test_press_written_wrong_is_a_warning_offline_too(gm, report, tmp_path):
     ran = gm("orders", "check", "--report", report, orders)
     assert (ran.code, ran.err) == (
         0,
+        # No PLACE: the GM's warning of the units left, from the report's units to place, comes too.
+        f"{orders}: warning: you place 0 of your 20 units; the other 20 are spread one at a time over your core "
+        "territories, in code order\n"
         f"{orders}:4: warning: this press would not be sent: PRESS TO ALL goes to everyone: name no seats beside ALL\n",
     )
 

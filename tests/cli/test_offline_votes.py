@@ -81,6 +81,14 @@ def test_the_offline_check_gives_the_house_answer_on_a_vote(gm, home, game, tmp_
             assert own.out.startswith(f"{orders}: OK as far as the report can tell") == (not said)
 
 
+# The game's placing turn, with no PLACE line: the GM's warning of the units left, which the
+# report's units settle offline too, before the vote's line.
+UNPLACED = (
+    "warning: you place 0 of your 20 units; the other 20 are spread one at a time over your core territories, "
+    "in code order"
+)
+
+
 def test_the_house_answer_by_mail_is_the_offline_answer(gm, home, game, tmp_path, monkeypatch):
     """The mail intake refuses the vote the offline check refuses, with the same words."""
     set_mail_address(home)
@@ -90,7 +98,10 @@ def test_the_house_answer_by_mail_is_the_offline_answer(gm, home, game, tmp_path
     orders.write_text(f"GAME g1\nPLAYER BR\nPASSWORD {game['BR']}\nDRAW\nEND\n")
     own = gm("orders", "check", "--report", report, orders)
     assert own.code == 1
-    assert own.err == f"{orders}:4: game 'g1' takes no votes for draws: its GM has not allowed them\n"
+    assert (
+        own.err
+        == f"{orders}: {UNPLACED}\n{orders}:4: game 'g1' takes no votes for draws: its GM has not allowed them\n"
+    )
     message = "  line 4: DRAW\n    game 'g1' takes no votes for draws: its GM has not allowed them\n"
     raw = mail(orders.read_text(), sender="ann@example.org", message_id="<offline-vote@example.org>")
     assert receive(gm, monkeypatch, raw, home).code == 0
@@ -111,11 +122,12 @@ def test_a_report_without_votes_says_it_cannot_know_in_one_line(gm, home, game, 
     own = gm("orders", "check", "--report", report, orders)
     assert own.code == 0
     assert own.err == (
+        f"{orders}: {UNPLACED}\n"
         f"{orders}:4: warning: your report does not say whether game 'g1' takes votes (gm wrote it before "
         "reports did): this vote is checked when gm receives the file\n"
     )
     orders.write_text("GAME g1\nPLAYER BR\nPASSWORD x\nEND\n")  # no vote line: nothing to say
-    assert gm("orders", "check", "--report", report, orders).err == ""
+    assert gm("orders", "check", "--report", report, orders).err == f"{orders}: {UNPLACED}\n"
 
 
 NOT_VOTES = [

@@ -112,3 +112,52 @@ def _first_seats_grammar(ruleset: Ruleset) -> OrderGrammar | None:
     codes = ruleset.seat_codes(scenario)[: ruleset.demo_seats]
     state = ruleset.new_game(scenario, [SeatInfo(c, c) for c in codes], TurnSeeds(5, 0))
     return ruleset.order_grammar(ruleset.view(state, codes[0]), codes[0])
+
+
+@pytest.mark.parametrize("name", ["clash", "conqueror", "empires"])
+def test_a_word_not_shaped_like_a_code_is_found_in_the_parsers_words(name):
+    """Where a place or country must stand, a word not shaped like its code ("EN", "ENGL", "12")
+    gets the parser's very words from the declaration (Argument.misshapen), as the GM's check
+    gives them, and not the map's "is not a ... on this map", which a code-shaped word keeps."""
+    ruleset = installed()[name]
+    declared = _first_seats_grammar(ruleset)
+    assert declared is not None
+    grammar = from_json(declared.to_json())
+    scenario = ruleset.load_scenario(ruleset.scenario_text(ruleset.default_scenario()), "default")
+    codes = ruleset.seat_codes(scenario)[: ruleset.demo_seats]
+    state = ruleset.new_game(scenario, [SeatInfo(c, c) for c in codes], TurnSeeds(5, 0))
+    robot = [ruleset.order_line(o) for o in ruleset.robot_orders(state, codes[0], TurnSeeds(5, 1).rng("robot"))]
+    lines = []
+    for text in robot + case_lines(ruleset):
+        if check_lines(grammar, [(1, text)]):
+            continue  # a case of another map: one word made wrong is to be the line's one mistake
+        words = text.split()
+        for at, word in enumerate(words[1:], start=1):
+            if len(word) in (2, 3) and word.isalpha() and word.upper() not in ("ALL", "BUY"):
+                lines += [" ".join(words[:at] + [odd] + words[at + 1 :]) for odd in ("Q", "QQQQ", "Q1Q", "12")]
+    numbered = list(enumerate(lines, start=1))
+    _, parsed = ruleset.parse_orders(numbered)
+    misshapen = [p for p in parsed if " code; " in p.message]
+    assert len(misshapen) > 10
+    found = {p.line: p.message for p in check_lines(grammar, numbered)}
+    assert [(p.line, found.get(p.line)) for p in misshapen] == [(p.line, p.message) for p in misshapen]
+
+
+def test_a_declaration_without_a_shape_reads_and_says_as_before():
+    """shape and misshapen are new fields of an argument (a report of before has neither): an
+    argument without them says `wrong` of every value it refutes, and its JSON has no such key."""
+    from gm.core.order_grammar import Argument, OrderWord
+
+    plain = Argument("territory", fact="place", wrong="{word} is not a territory{near}")
+    shaped = Argument("territory", fact="place", wrong=plain.wrong, shape="[A-Za-z]{3}", misshapen="{word} is no code")
+    assert "shape" not in plain.to_json() and shaped.to_json()["shape"] == "[A-Za-z]{3}"
+    for argument, said in ((plain, "EN is not a territory (did you mean ENG?)"), (shaped, "EN is no code")):
+        grammar = from_json(
+            OrderGrammar(
+                (OrderWord("MOVE", (argument,), count="MOVE takes one"),), "no", facts={"place": ("ENG",)}
+            ).to_json()
+        )
+        assert check_lines(grammar, [(1, "MOVE EN"), (2, "MOVE ENX"), (3, "MOVE eng")]) == [
+            Problem(1, said),
+            Problem(2, "ENX is not a territory (did you mean ENG?)"),
+        ]

@@ -17,6 +17,8 @@ VIEW_KEYS = {
     "phase",
     "round",
     "rounds",
+    "start_units",
+    "unit_limit",
     "turn_label",
     "map",
     "seats",
@@ -108,6 +110,10 @@ def check_view(state: dict, seat: str) -> None:
     view = ruleset.view(state, seat)
     assert json.loads(json.dumps(view)) == view
     assert set(view) == VIEW_KEYS and view["seat"] == seat and view["ruleset"] == "clash"
+    assert (view["start_units"], view["unit_limit"]) == (
+        state["scenario"]["start_units"],
+        state["scenario"]["unit_limit"],
+    )
     assert {"width", "height", "territories"} == set(view["map"])
     assert all(set(t) == TERRITORY_KEYS for t in view["map"]["territories"])
     assert all(set(s) == SEAT_KEYS for s in view["seats"])
