@@ -203,7 +203,9 @@ class Builder:
         for give in sorted(RESOURCES, key=lambda g: -self.hand[g]):
             rate = market_rate(self.plan.state, self.geo, self.seat, give)
             spare = self.hand[give] - cost.get(give, 0)
-            if give != short[0] and rate and spare >= rate and self.state["bank"][short[0]] > 0:
+            # Not whether the bank holds it: the bank's stock kind by kind is nobody's (D-ALL-5),
+            # and a trade the bank cannot pay fails on its own (D-ALL-3).
+            if give != short[0] and rate and spare >= rate:
                 if self.add("MARKET", give, short[0], cost={give: rate}):
                     self.hand[short[0]] += 1
                     return True
@@ -285,7 +287,9 @@ class Builder:
                 return
         if "plenty" in cards:
             want = _wanted(state, self.seat)
-            if all(state["bank"][g] > 0 for g in want[:2]) and self.add("PLAY", "plenty", want[0], want[1]):
+            # Played whatever the bank holds (its stock is nobody's, D-ALL-5): one it cannot pay
+            # fails and stays in the hand.
+            if self.add("PLAY", "plenty", want[0], want[1]):
                 self.hand[want[0]] += 1
                 self.hand[want[1]] += 1
                 return

@@ -118,3 +118,71 @@ def test_a_shortage_does_not_tell_the_others_how_many_cards_the_bank_holds():
         assert [(e.kind, e.data) for e in two if e.visible_to(seat)] == [
             (e.kind, e.data) for e in none if e.visible_to(seat)
         ]
+
+
+def robot_with_plenty(bank_short: str | None) -> dict:
+    """The case shortage-nobody-gets's island before its roll: Red (a robot) holds a Year of
+    Plenty bought in an earlier round, Blue 6 cards; with bank_short, all of that resource is in
+    Blue's hand (the bank has none), else Blue holds wool instead. Blue's count and the bank's
+    total are the same either way."""
+    case = load_case_text((CASES / "shortage-nobody-gets.toml").read_text(encoding="utf-8"), "shortage-nobody-gets")
+    state, _ = _start(case, ruleset)
+    state["bank"] = dict(BANK)
+    state["seats"]["RED"]["cards"] = [{"card": "plenty", "round": 1, "bought": True}]
+    good = bank_short or "wool"
+    state["seats"]["BLUE"]["hand"][good] += BANK[good]
+    state["bank"][good] = 0
+    if bank_short:  # the same count for Blue and the bank: the difference is wool against bank_short
+        state["seats"]["BLUE"]["hand"][bank_short] -= BANK[bank_short] - BANK["wool"]
+    return state
+
+
+def test_a_robot_plans_from_what_its_seat_sees_not_from_the_bank_s_stock():
+    # D-ALL-5: the bank's stock kind by kind is nobody's (view.py shows its total only). A robot
+    # that read it would show it by what it does: with a Year of Plenty it played the card only
+    # when the bank held both resources, so its public play (and every plan after it) told the
+    # others what the bank lacks, hence what the other players hold.
+    from gm_games.imperials.robot import _wanted
+
+    state = robot_with_plenty(None)
+    wanted = _wanted(state, "RED")[:2]
+    assert "wool" not in wanted
+    short = robot_with_plenty(wanted[0])
+    assert state["bank"] != short["bank"]
+    assert sum(state["bank"].values()) == sum(short["bank"].values())
+    assert sum(state["seats"]["BLUE"]["hand"].values()) == sum(short["seats"]["BLUE"]["hand"].values())
+    assert ruleset.view(state, "RED") == ruleset.view(short, "RED")
+    for k in range(20):
+        seeds = TurnSeeds(k, 2)
+        mine = ruleset.robot_orders(state, "RED", seeds.rng("robot:RED"))
+        assert mine == ruleset.robot_orders(short, "RED", seeds.rng("robot:RED"))
+
+
+def robot_short_of_wood(wood_in_bank: bool) -> dict:
+    """The same island: Red (a robot) holds 1 brick and 4 wool, a wood short of a road; Blue holds
+    all the wood (the bank has none) or all the ore instead."""
+    case = load_case_text((CASES / "shortage-nobody-gets.toml").read_text(encoding="utf-8"), "shortage-nobody-gets")
+    state, _ = _start(case, ruleset)
+    state["bank"] = dict(BANK)
+    state["seats"]["RED"]["hand"].update({"brick": 1, "wool": 4})
+    state["bank"]["brick"] -= 1
+    state["bank"]["wool"] -= 4
+    good = "ore" if wood_in_bank else "wood"
+    state["seats"]["BLUE"]["hand"][good] += state["bank"][good]
+    state["bank"][good] = 0
+    return state
+
+
+def test_a_robot_trades_with_the_market_whatever_the_bank_holds():
+    # D-ALL-5: a robot a wood short of a road traded wool for it only when the bank held wood, so
+    # its public road (or the offer it posted instead) told the others whether the bank had any.
+    some, none = robot_short_of_wood(True), robot_short_of_wood(False)
+    assert ruleset.view(some, "RED") == ruleset.view(none, "RED")
+    assert sum(some["seats"]["BLUE"]["hand"].values()) == sum(none["seats"]["BLUE"]["hand"].values())
+    traded = 0
+    for k in range(20):
+        seeds = TurnSeeds(k, 2)
+        mine = ruleset.robot_orders(some, "RED", seeds.rng("robot:RED"))
+        assert mine == ruleset.robot_orders(none, "RED", seeds.rng("robot:RED"))
+        traded += any(o.verb == "MARKET" for o in mine)
+    assert traded
