@@ -3,17 +3,24 @@ message and changes nothing; at the limit it is taken."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from gm.cli import common
+from gm.core import order_grammar
 from gm.core.signup import MAX_PREFERENCES, read_join
 from gm.errors import GMError
 from gm.home import Home
-from gm.services import observer_portal
+from gm.render import pictures
+from gm.services import observer_portal, offline
 from gm.services.credits import REFERENCE_MOST
 from gm.services.observers import MOST_OBSERVERS
 from gm.services.press import ANNOUNCEMENT_LIMIT
 from gm.store.database import open_database
 from tests.cli.test_game import table_dump
 from tests.intake.mails import rows, set_mail_address
+from tests.render.ruleset_report import report_context
 
 
 def unchanged(home) -> list:
@@ -60,10 +67,10 @@ def test_a_game_takes_at_most_fifty_observers(home, gm, game):
 
 def test_a_payment_reference_is_at_most_a_hundred_characters(home, gm, game):
     before = unchanged(home)
-    ran = gm("credits", "buy", "ann@example.org", "1", "--paid", "1", "--ref", "R" * (REFERENCE_MOST + 1), home=home)
+    ran = gm("credits", "buy", "ann@example.org", "1", "--paid", "1", "--ref", "R" * 101, home=home)
     assert ran.code == 1 and "Traceback" not in ran.err and f"{REFERENCE_MOST}" in ran.err
     assert unchanged(home) == before
-    ran = gm("credits", "buy", "ann@example.org", "1", "--paid", "1", "--ref", "R" * REFERENCE_MOST, home=home)
+    ran = gm("credits", "buy", "ann@example.org", "1", "--paid", "1", "--ref", "R" * 100, home=home)
     assert ran.code == 0, ran.err
 
 
@@ -83,3 +90,50 @@ def test_a_join_names_at_most_twelve_seats():
     assert read_join(f"JOIN clash\nSEATS {seats}") == (None, f"give at most {MAX_PREFERENCES} seats on the SEATS line")
     join, problem = read_join("JOIN clash\nSEATS " + " ".join(f"S{n}" for n in range(MAX_PREFERENCES)))
     assert problem is None and join is not None and len(join.preferences) == MAX_PREFERENCES == 12
+
+
+def _grammar(words: int = 1, arguments: int = 0, facts: int = 0, text: int = 1) -> dict:
+    """An order grammar as a report holds it, of that many words, arguments of the first word,
+    facts and characters of a usage line."""
+    word = {"word": "MOVE", "usage": "u" * text, "arguments": [{"name": f"a{n}"} for n in range(arguments)]}
+    return {"words": [word] + [{"word": f"W{n}"} for n in range(words - 1)], "facts": {"place": ["X"] * facts}}
+
+
+@pytest.mark.parametrize(
+    ("past", "at", "refusal"),
+    [
+        (_grammar(words=101), _grammar(words=100), "it has more than 100 words"),
+        (_grammar(arguments=13), _grammar(arguments=12), "it has more than 12 arguments"),
+        (_grammar(facts=50_001), _grammar(facts=50_000), "it has more than 50,000 facts of one kind"),
+        (
+            dict(_grammar(), facts={"place": ["X"] * 25_001, "piece": ["Y"] * 25_000}),
+            dict(_grammar(), facts={"place": ["X"] * 25_000, "piece": ["Y"] * 25_000}),
+            "it has more than 50,000 facts",
+        ),
+        (_grammar(text=401), _grammar(text=400), "usage is not text of up to 400 characters"),
+    ],
+)
+def test_an_order_grammar_a_report_holds_is_refused_past_its_limits(past, at, refusal):
+    """A report file may hold anything: `gm orders check --report` reads its grammar within
+    these bounds or refuses it whole (gm/core/order_grammar.py)."""
+    with pytest.raises(ValueError) as refused:
+        order_grammar.from_json(past)
+    assert str(refused.value) == refusal
+    assert order_grammar.from_json(at).words[0].word == "MOVE"
+
+
+def test_a_reports_turn_is_at_most_a_million(tmp_path):
+    report = report_context("clash")
+    path = tmp_path / "g1-1-BR.json"
+    for turn, read in ((1_000_001, False), (1_000_000, True)):
+        path.write_text(json.dumps(dict(report, turn=turn)))
+        try:
+            assert offline.read_report(path).turn == turn and read
+        except GMError as exc:
+            assert not read and 'its "turn" is 1000001, not a whole number from 0 to 1,000,000.' in str(exc)
+
+
+def test_a_region_picture_is_at_most_1600_pixels_wide():
+    """However wide a ruleset's template makes a region's figure, its picture stays 1,600 pixels."""
+    assert pictures._pixels(2_000.0) == 1_600
+    assert pictures._pixels(100.0) < 1_600
