@@ -8,6 +8,7 @@ from __future__ import annotations
 import multiprocessing
 from collections import OrderedDict
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -19,7 +20,7 @@ from gm.intake.readers import Readers, SizeLimits, _Ahead
 from gm.intake.sources import Incoming, MemorySource
 from gm.services.intake import Intake
 from gm.store.database import connect, open_database
-from gm.web import turn_views
+from gm.web import server as web_server, turn_views
 from tests.intake.mails import mail
 
 
@@ -174,3 +175,31 @@ def test_a_second_writer_waits_ten_seconds_for_the_database(tmp_path):
         assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 10_000
     finally:
         conn.close()
+
+
+class _Started(Exception):
+    """What the fake granian raises once it has been told how to serve."""
+
+
+def test_gm_serve_holds_65536_connections_a_worker_and_gives_a_body_60_seconds(home, monkeypatch):
+    """With a system that allows a million open files, a worker still takes at most
+    MOST_CONNECTIONS; with gm.toml as gm init writes it, a body has BODY_SECONDS to arrive after
+    its headers (tests/web/test_stalls.py cuts off slow peers with its own seconds)."""
+    told: dict = {}
+
+    def server(target, **settings):
+        told.update(settings)
+        raise _Started()
+
+    class Bodies:
+        def __init__(self, app, threads, seconds, most):
+            told["body_seconds"] = seconds
+
+    monkeypatch.setattr(web_server, "multiprocessing", SimpleNamespace(set_start_method=lambda *a, **k: None))
+    monkeypatch.setattr(web_server, "claim_port", lambda host, port: ("127.0.0.1", port))
+    monkeypatch.setattr(web_server.resource, "getrlimit", lambda which: (1_000_000, 1_000_000))
+    monkeypatch.setattr(web_server, "WholeBodies", Bodies)
+    monkeypatch.setattr(web_server, "_Server", server)
+    with pytest.raises(_Started):
+        web_server.serve(Home(home), "127.0.0.1", 8080, workers=1, threads=2)
+    assert (told["backpressure"], told["body_seconds"]) == (65_536, 60)
