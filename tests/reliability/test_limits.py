@@ -21,6 +21,7 @@ from gm.store.database import open_database
 from tests.cli.test_game import table_dump
 from tests.intake.mails import rows, set_mail_address
 from tests.render.ruleset_report import report_context
+from tests.web.test_portal import set_gm_password
 
 
 def unchanged(home) -> list:
@@ -146,3 +147,52 @@ def test_a_players_name_is_at_most_sixty_characters(home, gm):
     assert (ran.code, ran.err) == (1, "Error: the player's name must be 1-60 printable characters.\n")
     assert unchanged(home) == before
     assert gm("game", "join", "g2", "eve@example.org", "--name", "E" * 60, home=home).code == 0
+
+
+def test_a_gm_link_lasts_at_most_a_day(home, gm, monkeypatch):
+    assert set_gm_password(gm, home, monkeypatch).code == 0
+    before = unchanged(home)
+    ran = gm("portal", "link", "--gm", "--minutes", str(24 * 60 + 1), home=home)
+    assert (ran.code, ran.err) == (1, "Error: a GM sign-in link must last between 1 minute and 1 day.\n")
+    assert unchanged(home) == before
+    assert gm("portal", "link", "--gm", "--minutes", str(24 * 60), home=home).code == 0
+
+
+def _nested(depth: int) -> object:
+    value: object = "deep"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_a_report_nested_deeper_than_64_levels_is_refused_in_one_line(tmp_path):
+    """The report is one level; a key of it nested 63 more is read, 64 more refused."""
+    report = report_context("clash")
+    path = tmp_path / "g1-1-BR.json"
+    path.write_text(json.dumps(dict(report, notes=_nested(63))))
+    assert offline.read_report(path).turn == report["turn"]
+    path.write_text(json.dumps(dict(report, notes=_nested(64))))
+    with pytest.raises(GMError) as refused:
+        offline.read_report(path)
+    assert "is not a gm JSON report: it is nested deeper than 64 levels." in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("setting", "past", "at", "refusal"),
+    [
+        ("nmr-limit", "10001", "10000", "nmr-limit takes a whole number from 0 to 10000, not '10001'."),
+        ("grace", "367d", "366d", "grace takes a duration such as 90m, 2h or 1d, at most a year, not '367d'."),
+        (
+            "reminder",
+            "527041",
+            "527040",
+            "reminder takes a duration such as 90m, 2h or 1d, at most a year, not '527041'.",
+        ),
+    ],
+)
+def test_a_game_setting_is_a_count_to_10000_or_a_duration_to_366_days(home, gm, game, setting, past, at, refusal):
+    before = unchanged(home)
+    ran = gm("game", "set", "g1", setting, past, home=home)
+    assert (ran.code, ran.err) == (1, f"Error: {refusal}\n")
+    assert unchanged(home) == before
+    assert gm("game", "set", "g1", setting, at, home=home).code == 0

@@ -145,6 +145,18 @@ def test_the_audit_log_every_game_or_one(the_gm, gm, home):
     assert "· g1 ·" not in only and '· c2 · <strong class="action">game new</strong>' in only
 
 
+def test_the_audit_page_shows_the_newest_two_hundred_entries(the_gm, home):
+    """gm audit --json has every entry; the page, the newest AUDIT_SHOWN."""
+    with sqlite3.connect(home / "gm.db") as conn:
+        conn.executemany(
+            "INSERT INTO audit (at, game_id, action, detail, actor) VALUES (?, NULL, ?, '{}', 'owner')",
+            [(f"2030-01-01T00:{n // 60:02d}:{n % 60:02d}+00:00", f"entry {n}") for n in range(250)],
+        )
+    conn.close()
+    shown = re.findall(r'<strong class="action">entry (\d+)</strong>', the_gm.get("/gm/audit").text)
+    assert [int(n) for n in shown] == list(range(249, 49, -1))
+
+
 GM_FORMS = [
     "/gm/game/g1/hold",
     "/gm/game/g1/release",
