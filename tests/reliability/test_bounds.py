@@ -18,6 +18,7 @@ from gm.intake import verified
 from gm.intake.imap import ImapPlace, ImapSource
 from gm.intake.readers import Readers, SizeLimits, _Ahead
 from gm.intake.sources import Incoming, MemorySource
+from gm.services import archive_keeping
 from gm.services.intake import Intake
 from gm.store.database import connect, open_database
 from gm.web import server as web_server, turn_views
@@ -203,3 +204,17 @@ def test_gm_serve_holds_65536_connections_a_worker_and_gives_a_body_60_seconds(h
     with pytest.raises(_Started):
         web_server.serve(Home(home), "127.0.0.1", 8080, workers=1, threads=2)
     assert (told["backpressure"], told["body_seconds"]) == (65_536, 60)
+
+
+def test_the_archive_is_over_its_budget_past_two_thousand_mb(home):
+    """gm.toml as gm init writes it: an archive of 2,000 MB is within the budget, one byte more
+    is past it (a sparse file stands for the mail a house keeps)."""
+    folder = Path(home) / "archive" / "ab"
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ("ab" + "0" * 62), "wb") as kept:
+        kept.truncate(2_000_000_000)
+    assert archive_keeping.over_budget(Home(home), now=1_000.0) is None
+    with open(folder / ("ab" + "1" * 62), "wb") as one_more:
+        one_more.truncate(1)
+    said = archive_keeping.over_budget(Home(home), now=1_000.0 + archive_keeping.MEASURED_FOR)
+    assert said is not None and "past its budget of 2,000.0 MB ([archive] budget_mb in gm.toml)" in said
