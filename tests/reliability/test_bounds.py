@@ -185,7 +185,8 @@ class _Started(Exception):
 def test_gm_serve_holds_65536_connections_a_worker_and_gives_a_body_60_seconds(home, monkeypatch):
     """With a system that allows a million open files, a worker still takes at most
     MOST_CONNECTIONS; with gm.toml as gm init writes it, a body has BODY_SECONDS to arrive after
-    its headers (tests/web/test_stalls.py cuts off slow peers with its own seconds)."""
+    its headers and a connection 30 s to send them (tests/web/test_stalls.py cuts off slow peers
+    with its own seconds); 1,024 connections wait in the kernel's queue."""
     told: dict = {}
 
     def server(target, **settings):
@@ -204,6 +205,8 @@ def test_gm_serve_holds_65536_connections_a_worker_and_gives_a_body_60_seconds(h
     with pytest.raises(_Started):
         web_server.serve(Home(home), "127.0.0.1", 8080, workers=1, threads=2)
     assert (told["backpressure"], told["body_seconds"]) == (65_536, 60)
+    assert told["http1_settings"].header_read_timeout == 30_000  # ms: a connection that sends no headers
+    assert told["backlog"] == 1_024
 
 
 def test_the_archive_is_over_its_budget_past_two_thousand_mb(home):
