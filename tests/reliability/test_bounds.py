@@ -5,6 +5,7 @@ limit fails the test as surely as taking it out."""
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 from collections import OrderedDict
 from pathlib import Path
@@ -18,8 +19,9 @@ from gm.intake import verified
 from gm.intake.imap import ImapPlace, ImapSource
 from gm.intake.readers import Readers, SizeLimits, _Ahead
 from gm.intake.sources import Incoming, MemorySource
-from gm.services import archive_keeping
+from gm.services import archive_keeping, turn_kits
 from gm.services.intake import Intake
+from gm.store import archive
 from gm.store.database import connect, open_database
 from gm.web import server as web_server, turn_views
 from tests.intake.mails import mail
@@ -221,3 +223,23 @@ def test_the_archive_is_over_its_budget_past_two_thousand_mb(home):
         one_more.truncate(1)
     said = archive_keeping.over_budget(Home(home), now=1_000.0 + archive_keeping.MEASURED_FOR)
     assert said is not None and "past its budget of 2,000.0 MB ([archive] budget_mb in gm.toml)" in said
+
+
+def test_a_note_of_what_was_not_kept_holds_its_first_512_bytes(tmp_path):
+    """A mail refused for its size is kept as a note: its first bytes, never the rest."""
+    data = b"From: Ann <ann@example.org>\r\n" + b"x" * 10_000
+    digest = archive.note_bytes(tmp_path, data, channel="mail", sender="ann@example.org", reason=archive.TOO_LARGE)
+    note = json.loads(archive.noted_path(tmp_path, digest).read_text())
+    assert note["head"] == data[:512].decode() and note["size"] == len(data) == 10_029
+
+
+def test_turn_kits_made_are_remembered_4096_at_most(monkeypatch):
+    """Each kit a render worker made is remembered for the portal (gm/services/turn_kits.py)."""
+    monkeypatch.setattr(turn_kits, "_made", OrderedDict())
+    for n in range(5_000):
+        order = SimpleNamespace(
+            path=Path(f"reports/g/{n}/BR.pdf"), house="", portal="", override=None, template_dirs=()
+        )
+        turn_kits.made_kits([(order, f"json {n}", f"kit {n}")])
+    assert len(turn_kits._made) == 4_096
+    assert next(iter(turn_kits._made)) == ("reports/g/904/BR.json", "json 904")

@@ -196,3 +196,15 @@ def test_a_game_setting_is_a_count_to_10000_or_a_duration_to_366_days(home, gm, 
     assert (ran.code, ran.err) == (1, f"Error: {refusal}\n")
     assert unchanged(home) == before
     assert gm("game", "set", "g1", setting, at, home=home).code == 0
+
+
+def test_a_number_in_a_report_is_at_most_30_digits(tmp_path):
+    """json reads a number of a million digits in quadratic time: a report's are cut at 30."""
+    report = report_context("clash")
+    path = tmp_path / "g1-1-BR.json"
+    path.write_text(json.dumps(report)[:-1] + ', "notes": ' + "9" * 30 + "}")
+    assert offline.read_report(path).turn == report["turn"]
+    path.write_text(json.dumps(report)[:-1] + ', "notes": -' + "9" * 31 + "}")
+    with pytest.raises(GMError) as refused:
+        offline.read_report(path)
+    assert "is not a gm JSON report: it holds a number of 32 digits." in str(refused.value)
