@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 from collections import OrderedDict
+from email.message import EmailMessage
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -19,9 +20,10 @@ from gm.intake import verified
 from gm.intake.imap import ImapPlace, ImapSource
 from gm.intake.readers import Readers, SizeLimits, _Ahead
 from gm.intake.sources import Incoming, MemorySource
-from gm.services import archive_keeping, turn_kits
+from gm.mail.senders import FolderSender
+from gm.services import archive_keeping, seat_turns, turn_kits
 from gm.services.intake import Intake
-from gm.store import archive
+from gm.store import archive, outbox
 from gm.store.database import connect, open_database
 from gm.web import server as web_server, turn_views
 from tests.intake.mails import mail
@@ -243,3 +245,29 @@ def test_turn_kits_made_are_remembered_4096_at_most(monkeypatch):
         turn_kits.made_kits([(order, f"json {n}", f"kit {n}")])
     assert len(turn_kits._made) == 4_096
     assert next(iter(turn_kits._made)) == ("reports/g/904/BR.json", "json 904")
+
+
+def test_a_mail_written_to_a_folder_is_named_in_120_characters_its_subject_in_60(tmp_path):
+    """A stranger's address and subject name the answer's file ([mail] transport = "folder"):
+    a file name has 255 bytes at most, so the subject is cut at 60 and the whole name at 120."""
+    answer = SimpleNamespace(game_id=None, kind="acknowledgement", recipient="s" * 200 + "@example.org")
+    answer.subject = "Re: " + "spam " * 100
+    name = outbox.mail_name(None, answer)
+    assert name == f"acknowledgement-{'s' * 200}@example.org-Re-{'spam-' * 11}sp"  # 60 of the subject
+    message = EmailMessage()
+    message["Message-ID"] = "<1@example.org>"
+    message.set_content("hello")
+    FolderSender(tmp_path).send(message, name)
+    [written] = tmp_path.glob("*.eml")
+    assert written.name == name[:120] + ".eml"
+
+
+def test_reports_the_portal_keeps_read_are_64_at_most(tmp_path, monkeypatch):
+    """Every turn report a signed-in player opens is kept read for the next request; past 64 the
+    oldest go (a house of many games and turns would otherwise hold every one)."""
+    monkeypatch.setattr(seat_turns, "_READ", OrderedDict())
+    for n in range(100):
+        path = tmp_path / f"{n}.json"
+        path.write_text(json.dumps({"turn": n}))
+        assert seat_turns._read(path) == {"turn": n}
+    assert [key[0] for key in seat_turns._READ] == [str(tmp_path / f"{n}.json") for n in range(36, 100)]
