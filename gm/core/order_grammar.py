@@ -179,7 +179,8 @@ def from_json(data: JSONObject) -> OrderGrammar:
     if not isinstance(facts, dict):
         raise ValueError("its facts are not an object")
     values = {
-        str(kind): tuple(_text(v, "a fact") for v in _list(vs, "a fact", MAX_FACTS)) for kind, vs in facts.items()
+        str(kind): tuple(_text(v, "a fact") for v in _list(vs, "facts of one kind", MAX_FACTS))
+        for kind, vs in facts.items()
     }
     if sum(len(v) for v in values.values()) > MAX_FACTS:
         raise ValueError(f"it has more than {MAX_FACTS:,} facts")

@@ -135,7 +135,7 @@ def _no_constant(name: str) -> NoReturn:
 
 def _whole_number(digits: str) -> int:
     if len(digits.lstrip("-")) > _DIGITS:
-        raise NotAReport(f"it holds a number of {len(digits)} digits")
+        raise NotAReport(f"it holds a number of {len(digits.lstrip('-'))} digits")
     return int(digits)
 
 

@@ -530,3 +530,22 @@ def test_the_backup_key_stays_outside_the_home_and_a_restore_elsewhere_needs_it(
     assert not (tmp_path / "new-home").exists()
     ran = gm("restore", tmp_path / "b.tar", tmp_path / "new-home", "--key", tmp_path / "keys" / "gm.key")
     assert ran.code == 0, ran.err
+
+
+def test_a_signature_member_past_a_thousand_bytes_is_refused_unread(home, gm, played, tmp_path):
+    """gm writes a signature of 78 bytes; one of 1,001 is refused for its size before it is read
+    or compared (one of 1,000 is read, and fails as a wrong signature does)."""
+    backup = tmp_path / "b.tar"
+    assert gm("backup", backup, home=home).code == 0
+    large, wrong = tmp_path / "large.tar", tmp_path / "wrong.tar"
+    rewrite(backup, large, {SIGNATURE: b"s" * 1_001}, resign=False)
+    rewrite(backup, wrong, {SIGNATURE: b"s" * 1_000}, resign=False)
+    ran = gm("restore", large, tmp_path / "new-home")
+    assert (ran.code, ran.err) == (
+        1,
+        f"Error: {large} cannot be restored: its manifest.sig is 1,001 bytes (gm writes at most 1,000, and never a "
+        "sparse one). Nothing was changed. Use another backup.\n",
+    )
+    ran = gm("restore", wrong, tmp_path / "new-home")
+    assert ran.code == 1 and f"Error: {wrong} does not match its signature with the backup key" in ran.err
+    assert not (tmp_path / "new-home").exists()

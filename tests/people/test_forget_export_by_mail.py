@@ -4,12 +4,14 @@ large to attach is refused with words; erasure waits until gm's last mail to the
 
 from __future__ import annotations
 
+import dataclasses
 import email
 import email.policy
 import io
 import json
 import zipfile
 
+from gm.services import person_export
 from tests.intake.mails import configure, mail, outbox_bodies, receive, rows, set_mail_address, turn_file
 from tests.people.test_by_mail import answer, code_sent_to, request
 
@@ -50,6 +52,29 @@ def test_an_export_larger_than_the_house_attaches_is_for_the_gm(home, gm, game, 
     said = answer(home)
     assert "more than gm mails (100 bytes at most): ask the game master for it (gm person export)." in said
     assert not (home / "outbox" / "exports").exists()
+
+
+def test_the_house_mails_an_export_of_five_million_bytes_and_no_more(home, gm, game, monkeypatch):
+    """gm.toml as gm init writes it: an export of 5,000,001 bytes is for the GM; one of 5,000,000
+    is mailed (the zip padded to those sizes)."""
+    set_mail_address(home)
+    made = person_export.export
+    size = {"bytes": 5_000_001}
+
+    def padded(db, at, address):
+        export = made(db, at, address)
+        return dataclasses.replace(export, data=export.data + b"\0" * (size["bytes"] - len(export.data)))
+
+    monkeypatch.setattr(person_export, "export", padded)
+    receive(gm, monkeypatch, mail(request(game["BR"], "EXPORT"), message_id="<e1@x>"), home)
+    confirm(gm, monkeypatch, home, "1")
+    assert "Your export is 5,000,001 bytes, more than gm mails (5,000,000 bytes at most)" in answer(home)
+    size["bytes"] = 5_000_000
+    receive(gm, monkeypatch, mail(request(game["BR"], "EXPORT"), message_id="<e2@x>"), home)
+    confirm(gm, monkeypatch, home, "2")
+    assert "Done: everything gm holds of you comes as one zip" in answer(home)
+    [zipped] = list((home / "outbox" / "exports").iterdir())
+    assert zipped.stat().st_size == 5_000_000
 
 
 def test_forget_me_by_mail_waits_for_its_code_and_its_last_answer(home, gm, game, monkeypatch):
