@@ -1,12 +1,14 @@
 """The player's own check (gm orders check --report): what the seat's report settles alone.
 
-The whole map is in the report, with every province's owner: a code that is no province, more
-moves than a turn takes, and what the owners refuse of a move or a production (the GM checks
-every order against the map as it stands) fail here as in orders.check_orders, in its words; a
-nation that has lost every province gives no orders. Armies, gold, what a province can make and
-a second PRODUCE (it counts only after a first the GM accepts) are left to the GM. The warnings
+Everything check_orders reads is in the report: every province's owner and armies on the open
+map, and the nation's own provinces with their armies, what they make and how far it has got,
+their culture and fort, and its gold. So check_orders itself is asked of a state built from the
+report alone, and refuses what the GM refuses in its words: a move of more armies than are free,
+a second PRODUCE or BUY, a BUY the gold does not cover, what a province cannot make. A report
+that is not one gm writes settles only what the map shows: codes, the moves a turn takes and
+the owners; a nation that has lost every province gives no orders. The warnings
 (warnings_by_view) read only the open map's armies and the nation's own provinces, gold, capital
-and turn, all in the report, so order_warnings itself is asked of a state built from it. A
+and turn, all in the report, so order_warnings itself is asked of the same state. A
 report file may hold anything: what is not of its kind settles nothing.
 """
 
@@ -29,6 +31,7 @@ from .orders import (
     USAGE,
     VERBS,
     Voice,
+    check_orders,
     map_move_problem,
     not_a_code,
     not_a_province,
@@ -41,15 +44,19 @@ from .warnings import order_warnings
 
 
 def check_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
-    """The problems of check_orders that the view settles."""
+    """The problems of check_orders, asked of the report's state; from a report that is not one
+    gm writes, those its map settles."""
     places, you = view_places(view), view.get("you")
     if places is None or view.get("phase") != "play" or not isinstance(you, dict):
         return []
     if you.get("alive") is False:
         return [Problem(o.line, "your nation has lost every province; it gives no more orders") for o in orders]
+    board = _board(view, places, seat)
+    standing = _standing(view, places, you, board[0]) if board is not None and you.get("code") == seat else None
+    if standing is not None:
+        return check_orders(_checkable(standing, seat), seat, [o for o in orders if well_formed(o)])
     problems = []
     moves = 0
-    board = _board(view, places, seat)
     for order in (o for o in orders if well_formed(o)):
         moves += order.verb in MOVE_VERBS
         if order.verb in MOVE_VERBS and moves > MAX_MOVES:
@@ -76,6 +83,17 @@ def warnings_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[P
     board = _board(view, places, seat)
     standing = _standing(view, places, you, board[0]) if board is not None else None
     return [] if standing is None else order_warnings(standing, seat, orders)
+
+
+def _checkable(standing: JSONObject, seat: str) -> JSONObject:
+    """The state check_orders reads: the report's, with a production for every province not the
+    nation's. It reads another's production only to refuse a BUY there for its owner, so a
+    province's hidden production is never asked of the report (D-ALL-5)."""
+    provinces = {
+        code: p if p["owner"] == seat else dict(p, item="TAXES", progress=0, target=None)
+        for code, p in standing["provinces"].items()
+    }
+    return dict(standing, provinces=provinces)
 
 
 # The facts of the nation's own provinces order_warnings reads (what they make, their labour and

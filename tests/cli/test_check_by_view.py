@@ -523,6 +523,34 @@ def test_conqueror_the_owners_the_report_shows_refute(case):
     refused_alike("conqueror", state, seat, [line], said)
 
 
+# Refusals the GM reads from the nation's own provinces and gold, all in its report: the played
+# state's EN holds WES (4 armies, a fort, developed culture, making SOLDIERS) and CNW (5 armies,
+# no fort, primitive culture, levying TAXES), beside the neutral WAL, and 20 gold.
+_CONQUEROR_OWN = [
+    (["MOVE WES CNW 5"], "4: WES has 4 armies free to move; you cannot move 5"),
+    (["ATTACK CNW WAL ALL", "MOVE CNW WES 1"], "5: CNW has no armies left that can move this turn"),
+    (["PRODUCE WES TAXES", "PRODUCE WES FARMS"], "5: a second PRODUCE for WES: a province makes one thing at a time"),
+    (["BUY WES", "BUY WES"], "5: a second BUY for WES: buy more units in one line, BUY WES <n>"),
+    (["BUY WAL"], "4: WAL is not yours (it is held by the local leaders)"),
+    (["BUY CNW"], "4: CNW levies taxes; taxes cannot be rush-bought"),
+    (["BUY WES 9"], "4: you have 20 gold; buying 9 x SOLDIERS in WES"),
+    (["PRODUCE CNW KEEP"], "4: CNW cannot build a keep: a keep is built on a fort"),
+    (["PRODUCE CNW DIPLOMAT"], "4: CNW cannot send a diplomat: a diplomat needs developed culture"),
+    (["PRODUCE CNW FORT", "BUY CNW 2"], "5: CNW can build a fort only once; buy 1"),
+]
+
+
+@pytest.mark.parametrize("case", range(len(_CONQUEROR_OWN)))
+def test_conqueror_the_nations_own_provinces_and_gold_the_report_shows_refute(case):
+    """The report holds the nation's own provinces (armies, what they make, culture, fort) and
+    its gold, and the open map every province's armies and owner: the GM's check asked of a state
+    built from it refuses offline what the GM refuses, in its words."""
+    state, seat = played("conqueror")
+    assert seat == "EN"
+    lines, said = _CONQUEROR_OWN[case]
+    refused_alike("conqueror", state, seat, lines, said)
+
+
 @pytest.mark.parametrize("name", ["clash", "conqueror", "empires"])
 @pytest.mark.parametrize("field", ["owner", "neighbours", "troops"])
 @pytest.mark.parametrize("junk", [True, 7, "LON", [{}], {}])
