@@ -158,3 +158,26 @@ def test_a_conqueror_run_of_duels_stays_on_one_line_in_its_column():
     ]
     assert "DDADADDDAD" in texts and "ADADDADDAA" in texts and "DADA" in texts, texts
     assert "".join(t for t in texts if t not in ("DDADADDDAD", "ADADDADDAA", "DADA")) == "AD" * 20  # broken, whole
+
+
+def _pages_by_class(html: str, name: str) -> set[int]:
+    """The pages (from 0) the boxes of elements with class `name` lie on."""
+    return {
+        number
+        for number, page in enumerate(HTML(string=html).render().pages)
+        for box in page._page_box.descendants()
+        if getattr(box, "element", None) is not None and name in (box.element.get("class") or "").split()
+    }
+
+
+def test_the_minecraft_world_maps_key_in_words_is_never_cut_across_a_page():
+    """looks10 saw the world map's hint ("Blocks are written x,y ...") begin at the foot of page 1
+    and end at the head of page 2. Whatever stands above the map, it is whole on one page."""
+    context = ruleset_report.report_context("mcempires")
+    env = make_environment(None, template_dirs(installed()["mcempires"]))
+    seat_html = turnpages.split(render_report_html(env, context)).seat_html
+    head, world = seat_html.split('<section class="mc-world">')
+    world = world.replace('<p class="hint">', '<p class="hint world-hint">', 1)
+    for filler_mm in range(0, 36, 3):
+        html = f"{head}<div style='height: {filler_mm}mm'></div><section class=\"mc-world\">{world}"
+        assert len(_pages_by_class(html, "world-hint")) == 1, filler_mm
