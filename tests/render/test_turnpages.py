@@ -15,7 +15,7 @@ import pytest
 from markupsafe import escape
 
 from gm.render import pdf as pdf_module, turnpages
-from gm.render.environment import base_url, make_environment, render_report_html
+from gm.render.environment import base_url, make_environment, render_report_html, shared_templates_dir
 from gm.render.fetcher import AssetFetcher
 from gm.render.pdf import html_to_pdf
 from gm.rulesets import installed, template_dirs
@@ -144,18 +144,19 @@ def test_the_readers_rows_are_tinted_and_no_one_elses(clash_turn, layouts):
     assert set(htmls) <= set(named) and all(named[seat] >= 2 for seat in htmls)
     assert {reader: len(rects) for reader, rects in turn.rows.items()} == dict(named)
     document = pypdfium2.PdfDocument(pdf)
-    # Where the seat's layout put the turn's pages, and how far up the first is drawn.
+    # Where the seat's layout put the turn's strips: each drawn where its block stands.
     seat_html = turnpages.place_blank_pages(turnpages.split(htmls["FR"]).seat_html, turn)
     layout = pdf_module._layout(seat_html, base_url(), fetcher, None)
-    blanks, shift = turnpages.blank_page_numbers(layout), turnpages.first_shift(layout, turn)
+    places = turnpages.blank_places(layout, turn.pages)
     scale = 2
-    images = {n: document[n].render(scale=scale).to_pil().convert("RGB") for n in set(blanks)}
+    images = {n: document[n].render(scale=scale).to_pil().convert("RGB") for n in {p for p, _, _ in places}}
 
     def colour(rect):
         index, x, y, width, row_height = rect
-        page, up = blanks[index], shift if index == 0 else 0.0
+        page, left, top = places[index]
+        right, up = (left - turn.left) * 0.75, (turn.top - top) * 0.75
         # A point in the row's left padding, clear of its text and rules.
-        point = (int((x + 1.5) * scale), int((document[page].get_height() - y - up - row_height / 2) * scale))
+        point = (int((x + right + 1.5) * scale), int((document[page].get_height() - y - up - row_height / 2) * scale))
         return images[page].getpixel(point)
 
     tint = tuple(round(c * 255) for c in turnpages.TINT_RGB)
@@ -267,3 +268,61 @@ def test_an_empty_article_of_the_seats_own_is_not_taken_for_a_turn_page(layouts,
     with pikepdf.open(io.BytesIO(to_pdf(html, fetcher))) as pdf:
         tags = [str(kid.S) for kid in pdf.Root.StructTreeRoot.K[0].K]
     assert tags.count("/Art") == 1 and tags.index("/Art") < tags.index("/H2") < tags.index("/P", tags.index("/H2") + 1)
+
+
+@pytest.mark.parametrize("filler_mm", [40, 100, 160, 220])
+def test_the_turns_text_fills_the_page_under_the_seats_wherever_that_ends(layouts, clash_turn, filler_mm):
+    """The turn's text was laid out as whole pages a third short on the first: under a seat's text
+    that ended below a page's top third it began on the next page, which it left a third empty
+    (looks9, looks10). In strips, it starts under the seat's text on the same page wherever that
+    ends (a strip's height under it: on the next page only when that ends lower), and no page it
+    crosses is left emptier at its foot than a strip's height."""
+    from . import report_pages
+
+    _, fetcher = clash_turn
+    lines = "".join(f"<p>Line {n} of the turn</p>" for n in range(1, 121))
+    html = (
+        '<html lang="en"><head><meta charset="utf-8"><style>@page { size: A4; margin: 17mm 16mm 18mm }</style>'
+        f"</head><body><h1>Report of BR</h1><div style='height: {filler_mm}mm'></div><p>The seat's last line</p>"
+        f'<!--gm:turn-->{lines}<!--/gm:turn--><!--gm:turn-pages reader="BR"--><p>Orders</p></body></html>'
+    )
+    pdf = to_pdf(html, fetcher)
+    text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, check=True, capture_output=True).stdout
+    pages = text.decode().split("\f")[:-1]
+    first = next(n for n, page in enumerate(pages) if "The seat's last line" in page)
+    assert "Line 1 of the turn" in pages[first] + pages[first + 1]  # the next page only where no strip fits
+    assert "Line 1 of the turn" in pages[first] or filler_mm > 150
+    fills = report_pages.fills(pdf)
+    full = 1 - (turnpages.STRIP_MM + 5) / 262  # a strip, and the margin under the text above it
+    assert all(fill >= full for fill in fills[:-1]), fills
+
+
+def test_a_table_goes_on_from_strip_to_strip_with_no_gap_between_its_rows(layouts, clash_turn, tmp_path):
+    """A table's row group cut at a strip's foot where a row's break rule (report.css: a table's
+    last two rows together) moved the cut up a row was laid out as tall as before: laid over the
+    seat's page, a row's height of empty table stood where the strips met (looks10, Conqueror's
+    scores). Rows of a table follow each other at one pitch on every page."""
+    _, fetcher = clash_turn
+    css = (shared_templates_dir() / "report.css").read_text()
+    tables = "".join(
+        "<p>A line before the table.</p>" * k
+        + "<table class=data><thead><tr><th>Seat</th><th class=num>VP</th></tr></thead><tbody>"
+        + "".join(f"<tr><td>T{k}R{n}</td><td class=num>{n}</td></tr>" for n in range(1, 9))
+        + "</tbody></table>"
+        for k in range(12)
+    )
+    html = (
+        f'<html lang="en"><head><meta charset="utf-8"><style>{css}</style></head><body><h1>Report of BR</h1>'
+        f'<!--gm:turn-->{tables}<!--/gm:turn--><!--gm:turn-pages reader="BR"--><p>Orders</p></body></html>'
+    )
+    path = tmp_path / "r.pdf"
+    path.write_bytes(to_pdf(html, fetcher))
+    boxes = subprocess.run(["pdftotext", "-bbox", str(path), "-"], check=True, capture_output=True, text=True).stdout
+    rows = [
+        (page, int(table), float(y))
+        for page, chunk in enumerate(boxes.split("<page ")[1:])
+        for y, table in re.findall(r'yMin="([\d.]+)"[^>]*>T(\d+)R\d<', chunk)
+    ]
+    assert len(rows) == 12 * 8
+    pitches = [round(b[2] - a[2], 1) for a, b in zip(rows, rows[1:], strict=False) if a[:2] == b[:2]]
+    assert max(pitches) - min(pitches) < 1, Counter(pitches)
