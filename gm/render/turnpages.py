@@ -121,35 +121,77 @@ def _real(asset_dirs: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(os.path.realpath(d) for d in asset_dirs)
 
 
-def blank_pages(heights: tuple[float, ...]) -> str:
+def blank_pages(heights: tuple[float, ...], margins: tuple[tuple[float, float], ...] = ()) -> str:
     """The HTML of an empty block for each of the turn's strips, as tall as its text (CSS px),
     for where the turn-pages comment stood; each kept whole, and each with an id so that where it
     lands can be found in the laid-out document (Page.anchors). They flow with the seat's text,
     the first under it where it fits, the seat's text on below the last. Each is an <article>: in
     a tagged PDF its empty Art tag marks where the strip's tags go (gm.render.structure)."""
     # Styled in place, so that a GM's own sheet cannot split one or give it margins.
-    style = "display: block; margin: 0; padding: 0; border: 0; break-inside: avoid"
+    style = "display: block; margin: 0; padding: 0; border: 0; break-inside: avoid"  # margins: a strip's (strips)
+    margins = margins or ((0.0, 0.0),) * len(heights)
     return "".join(
-        f'<article class="turn-page" id="{BLANK_ID}{n}" style="{style}; height: {height:.2f}px"></article>'
-        for n, height in enumerate(heights, 1)
+        f'<article class="turn-page" id="{BLANK_ID}{n}" style="{style}; margin-top: {above:.2f}px; '
+        f'margin-bottom: {below:.2f}px; height: {height:.2f}px"></article>'
+        for n, (height, (above, below)) in enumerate(zip(heights, margins, strict=True), 1)
     )
 
 
 def place_blank_pages(seat_html: str, turn: TurnPages) -> str:
     """The seat's HTML with the blocks its turn strips go over (blank_pages) where they belong."""
     heights = turn.heights or (1.0,) * turn.pages
-    return _PLACE.sub(lambda _: blank_pages(heights), seat_html, count=1)
+    return _PLACE.sub(lambda _: blank_pages(heights, turn.margins), seat_html, count=1)
 
 
-def strips(document: Document) -> tuple[tuple[float, ...], float, float]:
-    """(each strip's text height, the left and top of a strip's text) of the turn's laid-out
-    strips, in CSS px from the page's edges."""
+def strips(document: Document) -> tuple[tuple[float, ...], float, float, tuple[tuple[float, float], ...]]:
+    """(each strip's text height, the left and top of a strip's text, each strip's margins above
+    and below its text: _lost_margin, _foot_margin) of the turn's laid-out strips, in CSS px from
+    the page's edges. The seat's blocks take the margins, so that they collapse between two
+    strips as they would have between the two texts."""
     pages = [page._page_box for page in document.pages]
     going_on = [_elements(page) for page in pages[1:]] + [set()]
     heights = tuple(
         _text_bottom(page, later) - page.content_box_y() for page, later in zip(pages, going_on, strict=True)
     )
-    return heights, pages[0].content_box_x() if pages else 0.0, pages[0].content_box_y() if pages else 0.0
+    left, top = (pages[0].content_box_x(), pages[0].content_box_y()) if pages else (0.0, 0.0)
+    heads = (0.0, *(_lost_margin(page, _elements(before)) for before, page in zip(pages, pages[1:])))
+    feet = tuple(_foot_margin(page, later) for page, later in zip(pages, going_on, strict=True))
+    return heights, left, top, tuple(zip(heads, feet, strict=True))
+
+
+def _foot_margin(page_box: Any, going_on: set[int]) -> float:
+    """The bottom margin of a strip's last text (CSS px), which its height leaves out: the
+    largest of the boxes that end on the page, down its last children, up to one with a border
+    or padding at its foot."""
+    found, box = 0.0, page_box.children[0] if page_box.children else None
+    while box is not None and type(box).__name__ != "LineBox":
+        if getattr(box, "element", None) is not None and id(box.element) not in going_on:
+            margin = box.style["margin_bottom"]
+            if margin.unit == "px":
+                found = max(found, float(margin.value))
+            if box.border_bottom_width or box.padding_bottom:
+                break
+        children = getattr(box, "children", None)
+        box = children[-1] if children else None
+    return found
+
+
+def _lost_margin(page_box: Any, before: set[int]) -> float:
+    """The top margin a strip's first text lost at the head of its page (CSS px): a heading that
+    begins a strip keeps its space above in the seat's flow (its block gets it as its margin, which
+    a page's head takes away there too). Of the boxes that begin on the page, down its first
+    children, the largest margin (they collapse), up to one with a border or padding at its top."""
+    lost, box = 0.0, page_box.children[0] if page_box.children else None
+    while box is not None and type(box).__name__ != "LineBox":
+        if getattr(box, "element", None) is not None and id(box.element) not in before:
+            margin = box.style["margin_top"]
+            if margin.unit == "px":
+                lost = max(lost, float(margin.value))
+            if box.border_top_width or box.padding_top:
+                break
+        children = getattr(box, "children", None)
+        box = children[0] if children else None
+    return lost
 
 
 def _elements(page_box: Any) -> set[int]:
@@ -186,8 +228,8 @@ def blank_places(document: Document, count: int) -> list[tuple[int, float, float
 class TurnPages:
     """The turn's strips laid out and written: their key (Split.key), the PDF (a page a strip),
     how many strips, and per seat code the rectangles of the rows that name it, as (strip index,
-    x, y, width, height) in PDF points from its page's lower left corner; heights, left and top
-    as strips() gives them."""
+    x, y, width, height) in PDF points from its page's lower left corner; heights, left, top and
+    margins as strips() gives them."""
 
     key: str
     pdf: bytes
@@ -196,6 +238,7 @@ class TurnPages:
     heights: tuple[float, ...] = ()
     left: float = 0.0
     top: float = 0.0
+    margins: tuple[tuple[float, float], ...] = ()
 
 
 def reader_rows(document: Document) -> dict[str, tuple[Rect, ...]]:

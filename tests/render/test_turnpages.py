@@ -326,3 +326,29 @@ def test_a_table_goes_on_from_strip_to_strip_with_no_gap_between_its_rows(layout
     assert len(rows) == 12 * 8
     pitches = [round(b[2] - a[2], 1) for a, b in zip(rows, rows[1:], strict=False) if a[:2] == b[:2]]
     assert max(pitches) - min(pitches) < 1, Counter(pitches)
+
+
+def test_text_keeps_its_spacing_where_two_strips_meet(layouts, clash_turn, tmp_path):
+    """A strip's head loses its first box's top margin (a page's head takes it) and its height
+    leaves out its last box's bottom margin: laid over the seat's page, a heading that began a
+    strip stood against the text above it (looks10: Minecraft EMPIRES' "What happened this turn"
+    under its table of cities). The seat's blocks carry both margins, so the texts are spaced
+    where the strips meet as anywhere else: each line at one pitch from the line above it."""
+    _, fetcher = clash_turn
+    css = (shared_templates_dir() / "report.css").read_text()
+    body = "".join(f"<h2>Head{n:03d}</h2>" if n % 7 == 0 else f"<p>Line{n:03d}</p>" for n in range(1, 151))
+    html = (
+        f'<html lang="en"><head><meta charset="utf-8"><style>{css}</style></head><body><h1>Report of BR</h1>'
+        f'<!--gm:turn-->{body}<!--/gm:turn--><!--gm:turn-pages reader="BR"--><p>Orders</p></body></html>'
+    )
+    path = tmp_path / "r.pdf"
+    path.write_bytes(to_pdf(html, fetcher))
+    boxes = subprocess.run(["pdftotext", "-bbox", str(path), "-"], check=True, capture_output=True, text=True).stdout
+    pitches: dict[tuple[str, str], set[float]] = {}
+    for chunk in boxes.split("<page ")[1:]:
+        words = re.findall(r'yMin="([\d.]+)"[^>]*>(Head|Line)(\d{3})<', chunk)
+        for (y0, above, n0), (y1, kind, n1) in zip(words, words[1:], strict=False):
+            if int(n1) == int(n0) + 1:
+                pitches.setdefault((above, kind), set()).add(round(float(y1) - float(y0)))
+    assert set(pitches) == {("Line", "Line"), ("Line", "Head"), ("Head", "Line")}
+    assert all(len(found) == 1 for found in pitches.values()), pitches
