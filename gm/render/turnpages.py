@@ -145,7 +145,7 @@ def place_blank_pages(seat_html: str, turn: TurnPages) -> str:
 
 def strips(document: Document) -> tuple[tuple[float, ...], float, float, tuple[tuple[float, float], ...]]:
     """(each strip's text height, the left and top of a strip's text, each strip's margins above
-    and below its text: _lost_margin, _foot_margin) of the turn's laid-out strips, in CSS px from
+    and below its text: _margin) of the turn's laid-out strips, in CSS px from
     the page's edges. The seat's blocks take the margins, so that they collapse between two
     strips as they would have between the two texts."""
     pages = [page._page_box for page in document.pages]
@@ -154,44 +154,28 @@ def strips(document: Document) -> tuple[tuple[float, ...], float, float, tuple[t
         _text_bottom(page, later) - page.content_box_y() for page, later in zip(pages, going_on, strict=True)
     )
     left, top = (pages[0].content_box_x(), pages[0].content_box_y()) if pages else (0.0, 0.0)
-    heads = (0.0, *(_lost_margin(page, _elements(before)) for before, page in zip(pages, pages[1:])))
-    feet = tuple(_foot_margin(page, later) for page, later in zip(pages, going_on, strict=True))
+    heads = (0.0, *(_margin(page, _elements(before), "top") for before, page in zip(pages, pages[1:])))
+    feet = tuple(_margin(page, later, "bottom") for page, later in zip(pages, going_on, strict=True))
     return heights, left, top, tuple(zip(heads, feet, strict=True))
 
 
-def _foot_margin(page_box: Any, going_on: set[int]) -> float:
-    """The bottom margin of a strip's last text (CSS px), which its height leaves out: the
-    largest of the boxes that end on the page, down its last children, up to one with a border
-    or padding at its foot."""
+def _margin(page_box: Any, others: set[int], side: str) -> float:
+    """A strip's margin at one side (CSS px), "top" or "bottom": at its head the margin its first
+    text lost there (a page's head takes it), at its foot the one its height leaves out. Of the
+    boxes that begin on the page (at its head) or end on it (at its foot), not of an element of
+    `others` (the page before, or after), down their first or last children, the largest (they
+    collapse), up to one with a border or padding on that side."""
     found, box = 0.0, page_box.children[0] if page_box.children else None
     while box is not None and type(box).__name__ != "LineBox":
-        if getattr(box, "element", None) is not None and id(box.element) not in going_on:
-            margin = box.style["margin_bottom"]
+        if getattr(box, "element", None) is not None and id(box.element) not in others:
+            margin = box.style[f"margin_{side}"]
             if margin.unit == "px":
                 found = max(found, float(margin.value))
-            if box.border_bottom_width or box.padding_bottom:
+            if getattr(box, f"border_{side}_width") or getattr(box, f"padding_{side}"):
                 break
         children = getattr(box, "children", None)
-        box = children[-1] if children else None
+        box = (children[0] if side == "top" else children[-1]) if children else None
     return found
-
-
-def _lost_margin(page_box: Any, before: set[int]) -> float:
-    """The top margin a strip's first text lost at the head of its page (CSS px): a heading that
-    begins a strip keeps its space above in the seat's flow (its block gets it as its margin, which
-    a page's head takes away there too). Of the boxes that begin on the page, down its first
-    children, the largest margin (they collapse), up to one with a border or padding at its top."""
-    lost, box = 0.0, page_box.children[0] if page_box.children else None
-    while box is not None and type(box).__name__ != "LineBox":
-        if getattr(box, "element", None) is not None and id(box.element) not in before:
-            margin = box.style["margin_top"]
-            if margin.unit == "px":
-                lost = max(lost, float(margin.value))
-            if box.border_top_width or box.padding_top:
-                break
-        children = getattr(box, "children", None)
-        box = children[0] if children else None
-    return lost
 
 
 def _elements(page_box: Any) -> set[int]:

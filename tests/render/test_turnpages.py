@@ -58,6 +58,22 @@ def page_texts(pdf: bytes, tmp_path) -> list[str]:
     return text.split("\f")[:-1]
 
 
+def words_of_turn(body: str, fetcher, tmp_path, pattern: str) -> list[tuple[int, tuple[str, ...]]]:
+    """(page, match) of each word `pattern` matches (its first group the word's top, pdftotext
+    -bbox) in the PDF of a report whose turn's text is `body`, under report.css."""
+    css = (shared_templates_dir() / "report.css").read_text()
+    html = (
+        f'<html lang="en"><head><meta charset="utf-8"><style>{css}</style></head><body><h1>Report of BR</h1>'
+        f'<!--gm:turn-->{body}<!--/gm:turn--><!--gm:turn-pages reader="BR"--><p>Orders</p></body></html>'
+    )
+    path = tmp_path / "r.pdf"
+    path.write_bytes(to_pdf(html, fetcher))
+    boxes = subprocess.run(["pdftotext", "-bbox", str(path), "-"], check=True, capture_output=True, text=True).stdout
+    return [
+        (page, found) for page, chunk in enumerate(boxes.split("<page ")[1:]) for found in re.findall(pattern, chunk)
+    ]
+
+
 def is_turn_page(text: str) -> bool:
     """The page with the scores and the table of empires: every seat's player is named on it."""
     return all(f"Player {code}" in text for code in ("BR", "FR", "GE", "RU")) and "Territories" in text
@@ -303,7 +319,6 @@ def test_a_table_goes_on_from_strip_to_strip_with_no_gap_between_its_rows(layout
     seat's page, a row's height of empty table stood where the strips met (looks10, Conqueror's
     scores). Rows of a table follow each other at one pitch on every page."""
     _, fetcher = clash_turn
-    css = (shared_templates_dir() / "report.css").read_text()
     tables = "".join(
         "<p>A line before the table.</p>" * k
         + "<table class=data><thead><tr><th>Seat</th><th class=num>VP</th></tr></thead><tbody>"
@@ -311,18 +326,8 @@ def test_a_table_goes_on_from_strip_to_strip_with_no_gap_between_its_rows(layout
         + "</tbody></table>"
         for k in range(12)
     )
-    html = (
-        f'<html lang="en"><head><meta charset="utf-8"><style>{css}</style></head><body><h1>Report of BR</h1>'
-        f'<!--gm:turn-->{tables}<!--/gm:turn--><!--gm:turn-pages reader="BR"--><p>Orders</p></body></html>'
-    )
-    path = tmp_path / "r.pdf"
-    path.write_bytes(to_pdf(html, fetcher))
-    boxes = subprocess.run(["pdftotext", "-bbox", str(path), "-"], check=True, capture_output=True, text=True).stdout
-    rows = [
-        (page, int(table), float(y))
-        for page, chunk in enumerate(boxes.split("<page ")[1:])
-        for y, table in re.findall(r'yMin="([\d.]+)"[^>]*>T(\d+)R\d<', chunk)
-    ]
+    found = words_of_turn(tables, fetcher, tmp_path, r'yMin="([\d.]+)"[^>]*>T(\d+)R\d<')
+    rows = [(page, int(table), float(y)) for page, (y, table) in found]
     assert len(rows) == 12 * 8
     pitches = [round(b[2] - a[2], 1) for a, b in zip(rows, rows[1:], strict=False) if a[:2] == b[:2]]
     assert max(pitches) - min(pitches) < 1, Counter(pitches)
@@ -335,20 +340,11 @@ def test_text_keeps_its_spacing_where_two_strips_meet(layouts, clash_turn, tmp_p
     under its table of cities). The seat's blocks carry both margins, so the texts are spaced
     where the strips meet as anywhere else: each line at one pitch from the line above it."""
     _, fetcher = clash_turn
-    css = (shared_templates_dir() / "report.css").read_text()
     body = "".join(f"<h2>Head{n:03d}</h2>" if n % 7 == 0 else f"<p>Line{n:03d}</p>" for n in range(1, 151))
-    html = (
-        f'<html lang="en"><head><meta charset="utf-8"><style>{css}</style></head><body><h1>Report of BR</h1>'
-        f'<!--gm:turn-->{body}<!--/gm:turn--><!--gm:turn-pages reader="BR"--><p>Orders</p></body></html>'
-    )
-    path = tmp_path / "r.pdf"
-    path.write_bytes(to_pdf(html, fetcher))
-    boxes = subprocess.run(["pdftotext", "-bbox", str(path), "-"], check=True, capture_output=True, text=True).stdout
+    found = words_of_turn(body, fetcher, tmp_path, r'yMin="([\d.]+)"[^>]*>(Head|Line)(\d{3})<')
     pitches: dict[tuple[str, str], set[float]] = {}
-    for chunk in boxes.split("<page ")[1:]:
-        words = re.findall(r'yMin="([\d.]+)"[^>]*>(Head|Line)(\d{3})<', chunk)
-        for (y0, above, n0), (y1, kind, n1) in zip(words, words[1:], strict=False):
-            if int(n1) == int(n0) + 1:
-                pitches.setdefault((above, kind), set()).add(round(float(y1) - float(y0)))
+    for (page0, (y0, above, n0)), (page1, (y1, kind, n1)) in zip(found, found[1:], strict=False):
+        if page0 == page1 and int(n1) == int(n0) + 1:
+            pitches.setdefault((above, kind), set()).add(round(float(y1) - float(y0)))
     assert set(pitches) == {("Line", "Line"), ("Line", "Head"), ("Head", "Line")}
     assert all(len(found) == 1 for found in pitches.values()), pitches
