@@ -117,8 +117,7 @@ def stages(job, twin: bytes, dirs: tuple[str, ...], out: Path) -> dict[str, floa
     start = clock("layout", start)
     written = pdf._write(document, ready.created, ready.identifier)
     if parts is not None and turn is not None:
-        blanks, shift = turnpages.blank_page_numbers(document), turnpages.first_shift(document, turn)
-        turnpages.lay_over(written, turn, blanks, parts.readers, shift)
+        turnpages.lay_over(written, turn, turnpages.blank_places(document, turn.pages), parts.readers)
     start = clock("drawing", start)
     renderer = Renderer()
     renderer.write(

@@ -53,6 +53,10 @@ TINT = 0.5  # how strongly territory colours the terrain under it
 CACHE_SIZE = 32  # distinct drawings kept (a round's world map and each seat's crop)
 BASE_SIZE = 4  # distinct worlds whose tinted terrain is kept (a run-due draws one game's turn after another)
 NOTE_BLOCK_PX = 24  # a group's note (its owner) is drawn only on blocks this large
+# The whole world's text at no less than a tag's size (13 px: 5 pt on its 85 % wide report map): a
+# city's label is drawn that large, and a group's (its troops, inside its square, too small for
+# text that large) is left to the enlarged region and the tables, as the map's legend says.
+WHOLE_LABEL_PX = 13
 CAPITAL_GOLD = (212, 160, 23)  # "Capital City (Gold Block)"
 CITY_RED = (170, 20, 20)  # "Regular Cities (Redstone Block)"
 INK = (29, 29, 27)
@@ -149,7 +153,7 @@ def draw(data: Mapping[str, Any], crop: Mapping[str, Any] | None = None) -> Imag
     every = 5 if crop else int(data.get("every") or 10)
     canvas = Image.new("RGB", (cols * scale + 2 * margin, rows * scale + 2 * margin), (255, 255, 255))
     canvas.paste(picture, (margin, margin))
-    sketch = _Sketch(ImageDraw.Draw(canvas), scale, margin, x0, y0, x1, y1)
+    sketch = _Sketch(ImageDraw.Draw(canvas), scale, margin, x0, y0, x1, y1, whole=not crop)
     sketch.borders(data.get("territory") or [], owners)
     sketch.grid(every)
     for line in data.get("lines") or []:
@@ -347,9 +351,12 @@ def _darker(colour: tuple[int, int, int]) -> tuple[int, int, int]:
 class _Sketch:
     """Drawing on the canvas in block coordinates (the cropped part, scaled, inside a margin)."""
 
-    def __init__(self, pen: ImageDraw.ImageDraw, scale: int, margin: int, x0: int, y0: int, x1: int, y1: int):
+    def __init__(
+        self, pen: ImageDraw.ImageDraw, scale: int, margin: int, x0: int, y0: int, x1: int, y1: int, whole: bool = False
+    ):
         self.pen, self.scale, self.margin = pen, scale, margin
         self.x0, self.y0, self.x1, self.y1 = x0, y0, x1, y1
+        self.whole = whole  # the whole world, not a crop of it: WHOLE_LABEL_PX
 
     def at(self, x: float, y: float) -> tuple[float, float]:
         return self.margin + (x - self.x0) * self.scale, self.margin + (y - self.y0) * self.scale
@@ -425,8 +432,8 @@ class _Sketch:
             self._text(cx, above if above - 2 >= self.margin else cy + gap - 4, str(mark["tag"]), 13, centred=True)
         if mark.get("note") and shape == "group" and s >= NOTE_BLOCK_PX:
             self._text(cx, cy + s * 0.36, str(mark["note"]), max(9, s // 3), centred=True)
-        if mark.get("label") and s >= 12:
-            size = max(9, min(16, int(s * 0.42)))
+        if mark.get("label") and s >= 12 and not (self.whole and shape == "group"):
+            size = max(WHOLE_LABEL_PX if self.whole else 9, min(16, int(s * 0.42)))
             if shape == "group":
                 self._text(
                     cx, cy - size * 0.6, str(mark["label"]), size, centred=True, fill=_contrast(colour), halo=False

@@ -238,50 +238,87 @@ def _n(value: object) -> float:
 
 def place_details(view: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, list[str]]:
     """What a click on a place, a piece or a seat shows: the map's own facts of each place, what
-    the listing of others (view["known"]) says of it, and each seat's row of the scores."""
+    the listing of others (view["known"]) says of it, and each seat's row of the scores. A fact
+    both give is said once, in the listing's words: a place it lists shows its lines (who holds
+    it, its code and name, its columns) and of the map's facts only those it does not give (a
+    piece or a mark it lists: none, its lines say what it is, where and whose), and a place it
+    does not list (the seat's own) names the map's facts as its columns do."""
     found: dict[str, list[str]] = {}
+    listed, words = _listing(view.get("known"), names)
+    merged = set()  # the places whose listing lines are in already, with the map's facts
     graph = view.get("map")
     for place in graph.get("territories", []) if isinstance(graph, Mapping) else []:
         if isinstance(place, Mapping) and place.get("code"):
-            found[str(place["code"])] = list(_facts(place, names))
+            code = str(place["code"])
+            said = listed.get(code)
+            facts = _facts(place, names, words, skip=_LISTED if said else frozenset())
+            found[code] = [*said, *facts] if said else list(facts)
+            merged.add(code)
     board: Mapping[str, Any] = view["board"] if isinstance(view.get("board"), Mapping) else {}
     for tile in board.get("hexes", []):
         if isinstance(tile, Mapping) and tile.get("label"):
             found[str(tile["label"])] = list(_facts(tile, names))
     for piece in board.get("pieces", []):
-        if isinstance(piece, Mapping) and piece.get("text"):
+        if isinstance(piece, Mapping) and piece.get("text") and str(piece["text"]) not in listed:
             found.setdefault(str(piece["text"]), []).extend(_facts(piece, names))
     for corner in board.get("corners", []):
-        if isinstance(corner, Mapping) and corner.get("text"):
+        if isinstance(corner, Mapping) and corner.get("text") and str(corner["text"]) not in listed:
             found.setdefault(str(corner["text"]), [f"corner {corner['text']}: nothing built there"])
     world: Mapping[str, Any] = view["world"] if isinstance(view.get("world"), Mapping) else {}
     for mark in world.get("marks") or []:
-        if isinstance(mark, Mapping) and mark.get("label"):
+        if isinstance(mark, Mapping) and mark.get("label") and str(mark["label"]) not in listed:
             at = f"at {mark.get('x')},{mark.get('y')}"
-            found.setdefault(str(mark["label"]), [f"{mark.get('shape')} {at}", *_facts(mark, names)])
-    known = view.get("known")
-    if isinstance(known, Mapping):
-        labels = [str(c.get("label")) for c in known.get("columns", []) if isinstance(c, Mapping)]
-        for group in known.get("groups", []):
-            holder = names.get(str(group.get("holder")), str(group.get("holder") or "nobody"))
-            for place in group.get("places", []):
-                said = [f"{label}: {cell}" for label, cell in zip(labels, place.get("cells", []), strict=False)]
-                found.setdefault(str(place.get("code")), []).extend(
-                    [f"Held by {holder}", place.get("place", ""), *said]
-                )
+            found.setdefault(str(mark["label"]), [f"{mark.get('shape')} {at}", *_facts(mark, names, skip=_SHAPE)])
+    for code, lines in listed.items():
+        if code not in merged:
+            found.setdefault(code, []).extend(lines)
     for seat in view.get("seats") or []:
         if isinstance(seat, Mapping) and seat.get("code"):
             found.setdefault(str(seat["code"]), []).extend(_facts(seat, names))
     return found
 
 
-def _facts(item: Mapping[str, Any], names: Mapping[str, str]) -> Iterable[str]:
-    """The item's facts as "key: value" lines. A null is left out: on another seat's row it is
-    what the rules keep from this seat (Empires' reserve, Conqueror's prestige, D-ALL-5), which
-    "none" would misread as nothing held."""
+# A map's fact and the listing's words for it (gm.core.known): the number a graph map draws on a
+# place is the listing's Troops or Armies, whose home it is its "Home of".
+_COLUMN_OF = {"troops": ("Troops", "Armies"), "core_of": ("Home of",)}
+# The map's facts of a place that a listing line of it gives: its holder ("Held by"), its code and
+# name (the place's own line), and the facts of its columns (_COLUMN_OF).
+_LISTED = frozenset({"owner", "code", "name"})
+_SHAPE = frozenset({"shape"})  # a grid world's mark: its first line says it ("capital at 29,18")
+
+
+def _listing(known: object, names: Mapping[str, str]) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """The listing's lines of each place it lists, and the map's facts it has a column for, by
+    the column's label ({"troops": "Armies"})."""
+    if not isinstance(known, Mapping):
+        return {}, {}
+    labels = [str(c.get("label")) for c in known.get("columns", []) if isinstance(c, Mapping)]
+    words = {key: label for key, said in _COLUMN_OF.items() for label in labels if label in said}
+    listed: dict[str, list[str]] = {}
+    for group in known.get("groups", []):
+        holder = names.get(str(group.get("holder")), str(group.get("holder") or "nobody"))
+        for place in group.get("places", []):
+            said = [f"{label}: {cell}" for label, cell in zip(labels, place.get("cells", []), strict=False)]
+            listed.setdefault(str(place.get("code")), []).extend([f"Held by {holder}", place.get("place", ""), *said])
+    return listed, words
+
+
+def _facts(
+    item: Mapping[str, Any],
+    names: Mapping[str, str],
+    words: Mapping[str, str] | None = None,
+    skip: frozenset[str] = frozenset(),
+) -> Iterable[str]:
+    """The item's facts as "key: value" lines, a key the listing has a column for in its words
+    (`words`, _listing) and left out of a place it lists (`skip` and those: its lines say them).
+    A null is left out: on another seat's row it is what the rules keep from this seat (Empires'
+    reserve, Conqueror's prestige, D-ALL-5), which "none" would misread as nothing held."""
+    words = words or {}
     for key, value in sorted(item.items()):
         if key in _DRAWING and not (key == "shape" and isinstance(value, str)):
             continue  # what only draws it (a territory's outline; a piece's "village" is a fact)
+        if key in skip or (skip and key in words):
+            continue
         if isinstance(value, str):  # most facts: JSON's own types are tested first, the ABCs last
             shown = names.get(value, value) if key in _NAMED else value
         elif isinstance(value, int | float):
@@ -292,7 +329,7 @@ def _facts(item: Mapping[str, Any], names: Mapping[str, str]) -> Iterable[str]:
             continue
         else:
             shown = _shown(value)
-        yield f"{key.replace('_', ' ')}: {shown}"
+        yield f"{words.get(key) or key.replace('_', ' ')}: {shown}"
 
 
 _NAMED = frozenset({"owner", "seat", "core_of"})  # facts that name a seat: its nation's name shown

@@ -111,8 +111,8 @@ def render_report(
         _turn_pages.put(key, turn)
     seat_html = turnpages.place_blank_pages(parts.seat_html, turn)
     document = _within(_layout(seat_html, base_url, fetcher, cache), max_pages, identifier)
-    blanks, shift = turnpages.blank_page_numbers(document), turnpages.first_shift(document, turn)
-    pdf = turnpages.lay_over(_write(document, created, identifier, tagged), turn, blanks, parts.readers, shift)
+    places = turnpages.blank_places(document, turn.pages)
+    pdf = turnpages.lay_over(_write(document, created, identifier, tagged), turn, places, parts.readers)
     return pdf, made
 
 
@@ -150,7 +150,7 @@ def _turn_document(
     document = _layout(html, base_url, fetcher, cache)
     pdf = structure.prepared(_write(document, "2000-01-01T00:00:00Z", "turn-pages"))
     rows = turnpages.reader_rows(document)
-    return turnpages.TurnPages(key, pdf, len(document.pages), rows, *turnpages.heights(document))
+    return turnpages.TurnPages(key, pdf, len(document.pages), rows, *turnpages.strips(document))
 
 
 _turn_pages = turnpages.TurnPagesCache()

@@ -11,9 +11,9 @@ screen reader would read a blank page there, and a validator finds untagged cont
   (so that copying them brings nothing else along), and table header IDs get a prefix of their
   own (they must not meet the seat's); the catalog keeps, per page, the form, its tags and the
   tags that own its marked content (/GmTurnTags);
-- in each seat's PDF, `graft` puts a page's tags where the seat's blank page stands in its tree
-  (an empty Art element: turnpages.blank_pages writes each blank as an <article>), and gives
-  the form its entry in the seat's parent tree.
+- in each seat's PDF, `graft` puts a turn page's tags (a strip's) where the seat's blank block
+  for it stands in its tree (an empty Art element: turnpages.blank_pages writes each block as
+  an <article>), and gives the form its entry in the seat's parent tree.
 
 The copies are pikepdf's (QPDF's copy of foreign objects), each object once per seat.
 """

@@ -6,12 +6,20 @@ comment that names the reader. The render worker takes the marked sections out o
 into a document of their own, the turn's pages, laid out once for every seat whose marked text
 is the same (once per run: the render pool hands them from the worker that made them to the
 others) (the key is the text itself, so nothing of one seat can reach another: a section
-that differs per seat just makes a document per seat). The seat's own document gets as many
-blank pages where that comment stood; they carry its running header and page numbers, and the
-turn's pages are laid over them in the PDF (pikepdf). A row that names seats (data-reader="BR
-FR") is tinted on the page of each seat it names, drawn over the shared page with a multiply
-blend, so the reader finds their own row as in the seat's own tables (tinted; the bold those
-have cannot be laid over).
+that differs per seat just makes a document per seat).
+
+The turn's document is laid out in strips a quarter of a page's text tall (STRIP_MM), each on a
+page of its own. The seat's own document gets, where that comment stood, an empty block as tall
+as each strip's text, kept whole; they flow with the seat's text like any block, as many to a
+page as fit, so the turn's text starts right under the seat's and no more than a strip's height
+is left empty at a page's foot, in one layout of each (a turn laid out as whole pages left a
+third of a page or more empty: its first page fitted under a seat's text only where that ended
+in the page's top third, and was a third short everywhere else). The blocks carry the seat's
+running header and page numbers, and the strips are laid over them in the PDF (pikepdf). A
+table's header row is not repeated at each strip (it would stand mid-page). A row that names
+seats (data-reader="BR FR") is tinted on the page of each seat it names, drawn over the shared
+text with a multiply blend, so the reader finds their own row as in the seat's own tables
+(tinted; the bold those have cannot be laid over).
 
 A WeasyPrint layout costs about 1.5 ms of CPU per box of text (bench/README.md), so an Empires
 turn of 16 seats pays for its table of every country once per worker instead of 16 times.
@@ -42,17 +50,17 @@ _PLACE = re.compile(r'<!--gm:turn-pages reader="([^"<>]*)"-->')
 _SECTION = re.compile(re.escape(TURN_START) + r"(.*?)" + re.escape(TURN_END), re.S)
 _STYLE = re.compile(r"<style(?:\s[^>]*)?>.*?</style>", re.S | re.I)
 BLANK_ID = "gm-turn-page-"
-# The turn's pages carry no running header or page number: the seat's blank pages under them do.
-_NO_MARGIN_BOXES = (
-    "<style>@page { @top-left { content: none; } @top-right { content: none; } "
-    "@bottom-left { content: none; } @bottom-right { content: none; } }</style>"
+# A strip: a quarter of the text's height on report.css's A4 page (297 mm less its 17 mm and 18 mm
+# margins: 262 mm), so that four fill a page. Its page keeps the report's size and side margins
+# (the text is as wide as the seat's), with no running header or page number (the seat's blocks
+# under it carry them), and no table's header row repeated at the head of each strip.
+STRIP_MM = 65.5
+_STRIP_PAGE = (
+    f"<style>@page {{ margin-top: 0; margin-bottom: {297 - STRIP_MM}mm; "
+    "@top-left { content: none; } @top-right { content: none; } "
+    "@bottom-left { content: none; } @bottom-right { content: none; } } "
+    "thead { display: table-row-group; break-after: avoid; } thead tr { break-after: avoid; }</style>"
 )
-# The turn's text starts a third of the way down its first page (90 mm of an A4 page's 262),
-# below this empty block, so that it fits under a seat's own text that ends in the page's top
-# third (first_shift moves it up there); a seat whose text ends lower starts it on a page of its
-# own, which leaves at most that third of the page empty.
-LEAD_ID = "gm-turn-lead"
-_LEAD = f'<div id="{LEAD_ID}" style="display: block; height: 90mm; margin: 0; padding: 0; border: 0"></div>'
 # The reader's rows: the tint of a seat's own row in report.css (tr.you), multiplied over the
 # page so the text on it stays as dark as it was.
 TINT_RGB = (0xF1 / 255, 0xED / 255, 0xE3 / 255)
@@ -98,9 +106,7 @@ def _turn_html(html: str, sections: list[str]) -> str:
     styles = "\n".join(_STYLE.findall(html))
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f'{styles}\n{_NO_MARGIN_BOXES}\n</head>\n<body class="turn-pages">\n{_LEAD}\n'
-        + "\n".join(sections)
-        + "\n</body>\n</html>\n"
+        f'{styles}\n{_STRIP_PAGE}\n</head>\n<body class="turn-pages">\n' + "\n".join(sections) + "\n</body>\n</html>\n"
     )
 
 
@@ -115,86 +121,108 @@ def _real(asset_dirs: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(os.path.realpath(d) for d in asset_dirs)
 
 
-def blank_pages(count: int, first_height: float = 1.0, last_height: float = 1.0) -> str:
-    """The HTML of `count` empty blocks, for where the turn-pages comment stood, one for each of
-    the turn's pages; each carries an id so the page it lands on can be found in the laid-out
-    document (Page.anchors). The turn's pages flow with the seat's text: the first block is as
-    tall as the turn's text on its first page (first_height, CSS px) and stands where the seat's
-    text ends, on the same page when it fits there; each other starts a page; the last is as tall
-    as the turn's text on its last page (last_height), and the seat's text flows on below it.
-    Each is an <article>: in a tagged PDF its empty Art tag marks where the turn's tags go
-    (gm.render.structure)."""
-    # Styled in place, so that a GM's own sheet cannot fold them into one page or split one.
-    style = "display: block; margin: 0; padding: 0; border: 0; break-inside: avoid"
-    blocks = []
-    for n in range(1, count + 1):
-        height = first_height if n == 1 else last_height if n == count else 1.0
-        breaks = ("" if n == 1 else "; break-before: page") + ("; break-after: page" if n < count else "")
-        blocks.append(f'<article class="turn-page" id="{BLANK_ID}{n}" style="{style}{breaks}; height: {height:.2f}px">')
-        blocks.append("</article>")
-    return "".join(blocks)
+def blank_pages(heights: tuple[float, ...], margins: tuple[tuple[float, float], ...] = ()) -> str:
+    """The HTML of an empty block for each of the turn's strips, as tall as its text (CSS px),
+    for where the turn-pages comment stood; each kept whole, and each with an id so that where it
+    lands can be found in the laid-out document (Page.anchors). They flow with the seat's text,
+    the first under it where it fits, the seat's text on below the last. Each is an <article>: in
+    a tagged PDF its empty Art tag marks where the strip's tags go (gm.render.structure)."""
+    # Styled in place, so that a GM's own sheet cannot split one or give it margins.
+    style = "display: block; margin: 0; padding: 0; border: 0; break-inside: avoid"  # margins: a strip's (strips)
+    margins = margins or ((0.0, 0.0),) * len(heights)
+    return "".join(
+        f'<article class="turn-page" id="{BLANK_ID}{n}" style="{style}; margin-top: {above:.2f}px; '
+        f'margin-bottom: {below:.2f}px; height: {height:.2f}px"></article>'
+        for n, (height, (above, below)) in enumerate(zip(heights, margins, strict=True), 1)
+    )
 
 
 def place_blank_pages(seat_html: str, turn: TurnPages) -> str:
-    """The seat's HTML with the blocks its turn pages go over (blank_pages) where they belong."""
-    return _PLACE.sub(lambda _: blank_pages(turn.pages, turn.first_height, turn.last_height), seat_html, count=1)
+    """The seat's HTML with the blocks its turn strips go over (blank_pages) where they belong."""
+    heights = turn.heights or (1.0,) * turn.pages
+    return _PLACE.sub(lambda _: blank_pages(heights, turn.margins), seat_html, count=1)
 
 
-def heights(document: Document) -> tuple[float, float, float]:
-    """(first_top, first_height, last_height) of the turn's laid-out pages, in CSS px: where
-    its text starts on the first page (below the lead) from the page's top edge, how tall it is
-    there, and how far it reaches on the last page from the top of the page's content box."""
-    first = document.pages[0]._page_box
-    lead = next((box for box in first.descendants() if _id(box) == LEAD_ID), None)
-    top = first.content_box_y() if lead is None else lead.position_y + lead.margin_height()
-    first_height = _bottom(first) - top
-    if len(document.pages) == 1:
-        return top, first_height, first_height
-    last = document.pages[-1]._page_box
-    return top, first_height, _bottom(last) - last.content_box_y()
+def strips(document: Document) -> tuple[tuple[float, ...], float, float, tuple[tuple[float, float], ...]]:
+    """(each strip's text height, the left and top of a strip's text, each strip's margins above
+    and below its text: _margin) of the turn's laid-out strips, in CSS px from
+    the page's edges. The seat's blocks take the margins, so that they collapse between two
+    strips as they would have between the two texts."""
+    pages = [page._page_box for page in document.pages]
+    going_on = [_elements(page) for page in pages[1:]] + [set()]
+    heights = tuple(
+        _text_bottom(page, later) - page.content_box_y() for page, later in zip(pages, going_on, strict=True)
+    )
+    left, top = (pages[0].content_box_x(), pages[0].content_box_y()) if pages else (0.0, 0.0)
+    heads = (0.0, *(_margin(page, _elements(before), "top") for before, page in zip(pages, pages[1:])))
+    feet = tuple(_margin(page, later, "bottom") for page, later in zip(pages, going_on, strict=True))
+    return heights, left, top, tuple(zip(heads, feet, strict=True))
 
 
-def _id(box: Any) -> str | None:
+def _margin(page_box: Any, others: set[int], side: str) -> float:
+    """A strip's margin at one side (CSS px), "top" or "bottom": at its head the margin its first
+    text lost there (a page's head takes it), at its foot the one its height leaves out. Of the
+    boxes that begin on the page (at its head) or end on it (at its foot), not of an element of
+    `others` (the page before, or after), down their first or last children, the largest (they
+    collapse), up to one with a border or padding on that side."""
+    found, box = 0.0, page_box.children[0] if page_box.children else None
+    while box is not None and type(box).__name__ != "LineBox":
+        if getattr(box, "element", None) is not None and id(box.element) not in others:
+            margin = box.style[f"margin_{side}"]
+            if margin.unit == "px":
+                found = max(found, float(margin.value))
+            if getattr(box, f"border_{side}_width") or getattr(box, f"padding_{side}"):
+                break
+        children = getattr(box, "children", None)
+        box = (children[0] if side == "top" else children[-1]) if children else None
+    return found
+
+
+def _elements(page_box: Any) -> set[int]:
+    """The elements a page has boxes of (by id: each box of an element keeps the same one)."""
+    return {id(box.element) for box in page_box.descendants() if getattr(box, "element", None) is not None}
+
+
+def _text_bottom(box: Any, going_on: set[int]) -> float:
+    """How far down the page a box's text reaches (CSS px from the top edge), without its bottom
+    margin. A box whose element goes on in the next strip (`going_on`) may be laid out taller
+    than its text (down to the page's foot, or with the row that went on): its children say how
+    far it reaches; a line is as tall as its text."""
+    children = getattr(box, "children", None)
     element = getattr(box, "element", None)
-    return None if element is None or getattr(box, "element_tag", None) != "div" else element.get("id")
+    split = element is None or id(element) in going_on
+    if type(box).__name__ == "LineBox" or not children or not split:
+        bottom: float = box.position_y + box.margin_height() - box.margin_bottom
+        return bottom
+    return max(_text_bottom(child, going_on) for child in children)
 
 
-def _bottom(page_box: Any) -> float:
-    """How far down the page its text reaches (CSS px from the top edge)."""
-    root = page_box.children[0] if page_box.children else None
-    bottom: float = page_box.content_box_y() if root is None else root.position_y + root.margin_height()
-    return bottom
-
-
-def first_shift(document: Document, turn: TurnPages) -> float:
-    """How far up (PDF points) the turn's first page is drawn, so that its text starts where the
-    seat's first blank block stands (blank_pages) rather than half-way down the page."""
-    name = f"{BLANK_ID}1"
-    for page in document.pages:
-        if name in page.anchors:
-            shift: float = (turn.first_top - page.anchors[name][1]) * _PX_PT
-            return shift
-    return 0.0
-
-
-def blank_page_numbers(document: Document) -> list[int]:
-    """The indices of the pages of a laid-out seat document that hold a blank turn page."""
-    return [i for i, page in enumerate(document.pages) if any(a.startswith(BLANK_ID) for a in page.anchors)]
+def blank_places(document: Document, count: int) -> list[tuple[int, float, float]]:
+    """Where each of the `count` blocks of a laid-out seat document stands: (page index, left,
+    top), in CSS px from the page's edges."""
+    found: dict[str, tuple[int, float, float]] = {}
+    for number, page in enumerate(document.pages):
+        for name, where in page.anchors.items():
+            if name.startswith(BLANK_ID):
+                found[name] = (number, where[0], where[1])
+    return [found[f"{BLANK_ID}{n}"] for n in range(1, count + 1)]
 
 
 @dataclass(frozen=True)
 class TurnPages:
-    """The turn's pages laid out and written: their key (Split.key), the PDF, how many pages, and per seat code the
-    rectangles of the rows that name it, as (page index, x, y, width, height) in PDF points
-    from the page's lower left corner; first_top, first_height and last_height as heights() gives them."""
+    """The turn's strips laid out and written: their key (Split.key), the PDF (a page a strip),
+    how many strips, and per seat code the rectangles of the rows that name it, as (strip index,
+    x, y, width, height) in PDF points from its page's lower left corner; heights, left, top and
+    margins as strips() gives them."""
 
     key: str
     pdf: bytes
     pages: int
     rows: dict[str, tuple[Rect, ...]]
-    first_top: float = 0.0
-    first_height: float = 1.0
-    last_height: float = 1.0
+    heights: tuple[float, ...] = ()
+    left: float = 0.0
+    top: float = 0.0
+    margins: tuple[tuple[float, float], ...] = ()
 
 
 def reader_rows(document: Document) -> dict[str, tuple[Rect, ...]]:
@@ -240,39 +268,50 @@ class TurnPagesCache:
         return self._kept[key]
 
 
-def lay_over(seat_pdf: bytes, turn: TurnPages, blanks: list[int], readers: frozenset[str], shift: float = 0.0) -> bytes:
-    """The seat's PDF with the turn's pages laid over its blank ones, the first moved up by
-    `shift` points (first_shift), and its rows tinted; a tagged report gets the turn's tags too
-    (gm.render.structure)."""
+def lay_over(
+    seat_pdf: bytes, turn: TurnPages, places: list[tuple[int, float, float]], readers: frozenset[str]
+) -> bytes:
+    """The seat's PDF with each of the turn's strips laid over its block (places: blank_places),
+    and the reader's rows tinted; a tagged report gets the turn's tags too (gm.render.structure)."""
     import pikepdf
 
     from gm.render import structure
 
-    if len(blanks) != turn.pages:
+    if len(places) != turn.pages:
         raise RuntimeError(
-            f"the report's turn pages did not fit: {turn.pages} page(s) to lay over {len(blanks)} blank one(s)"
+            f"the report's turn pages did not fit: {turn.pages} strip(s) to lay over {len(places)} block(s)"
         )
+    blanks = [number for number, _, _ in places]
     with pikepdf.open(io.BytesIO(seat_pdf)) as seat, pikepdf.open(io.BytesIO(turn.pdf)) as shared:
         for index, number in enumerate(blanks):
             if seat.pages[number].mediabox != shared.pages[index].mediabox:
-                raise RuntimeError(f"page {number + 1} of the report is not the size of the turn page it carries")
+                raise RuntimeError(f"page {number + 1} of the report is not the size of the turn strip it carries")
         if structure.is_tagged(seat) and structure.turn_forms(shared) is not None:
             forms = structure.graft(seat, shared, blanks)
         else:
             forms = [seat.copy_foreign(shared.pages[index].as_form_xobject()) for index in range(len(blanks))]
-        for index, (number, form) in enumerate(zip(blanks, forms, strict=True)):
+        tints: dict[int, list[Rect]] = {}
+        wrapped: set[int] = set()
+        for index, ((number, x, y), form) in enumerate(zip(places, forms, strict=True)):
             page = seat.pages[number]
             # Named, not pikepdf's add_overlay: its resource names are random, and the same
-            # report must give the same bytes. A name per turn page: WeasyPrint's pages may
-            # share one resource dictionary.
+            # report must give the same bytes. A name per strip: WeasyPrint's pages may share
+            # one resource dictionary.
             name = f"/GmTurnPage{index + 1}"
             page.add_resource(form, pikepdf.Name.XObject, name=pikepdf.Name(name))
-            up = shift if index == 0 else 0.0
-            page.contents_add(b"q\n", prepend=True)
-            page.contents_add(f"\nQ\nq 1 0 0 1 0 {up:.2f} cm {name} Do Q\n".encode("ascii"))
-            rects = [r for code in sorted(readers) for r in turn.rows.get(code, ()) if r[0] == index]
+            right, up = (x - turn.left) * _PX_PT, (turn.top - y) * _PX_PT
+            if number not in wrapped:  # the page's own drawing kept apart from the strips'
+                page.contents_add(b"q\n", prepend=True)
+                page.contents_add(b"\nQ\n")
+                wrapped.add(number)
+            page.contents_add(f"q 1 0 0 1 {right:.2f} {up:.2f} cm {name} Do Q\n".encode("ascii"))
+            for code in sorted(readers):
+                tints.setdefault(number, []).extend(
+                    (n, rx + right, ry + up, w, h) for n, rx, ry, w, h in turn.rows.get(code, ()) if n == index
+                )
+        for number, rects in sorted(tints.items()):
             if rects:
-                _tint(seat, page, [(n, x, y + up, w, h) for n, x, y, w, h in rects])
+                _tint(seat, seat.pages[number], rects)
         out = io.BytesIO()
         # deterministic_id: the file's /ID from its content, so the same report gives the same bytes.
         seat.save(out, deterministic_id=True)

@@ -51,3 +51,34 @@ def test_a_city_in_the_middle_writes_its_code_above_and_its_label_right():
     left, top, right, bottom = ImageChops.difference(plain, both).getbbox()
     cx, cy = margin + 15.5 * scale, margin + 15.5 * scale
     assert top < cy - scale and right > cx + scale
+
+
+BIG = {"width": 45, "height": 45, "terrain": ["." * 45] * 45, "palette": {".": "#a9cc7e"}}  # 22 px a block
+
+
+def _group(**text: str) -> dict:
+    return {"x": 20, "y": 20, "shape": "group", "colour": "#e6194b", **text}
+
+
+def test_the_whole_world_leaves_a_groups_troops_to_the_enlarged_map():
+    """A group's troops were 9 px inside its square on the whole world, about 3 pt on the page:
+    the whole world leaves them out (its legend says where they are); a region draws them."""
+    assert (
+        ImageChops.difference(
+            draw({**BIG, "marks": [_group()]}), draw({**BIG, "marks": [_group(label="12")]})
+        ).getbbox()
+        is None
+    )
+    crop = {"x0": 5, "y0": 5, "x1": 35, "y1": 35}
+    plain, labelled = draw({**BIG, "marks": [_group()]}, crop), draw({**BIG, "marks": [_group(label="12")]}, crop)
+    assert ImageChops.difference(plain, labelled).getbbox() is not None
+
+
+def test_a_city_on_the_whole_world_writes_its_label_as_large_as_its_code():
+    """At 22 px a block a city's label was 9 px tall, 3.6 pt on the page; it is a code's 13 px now."""
+    city = {"x": 20, "y": 20, "shape": "city", "colour": "#e6194b"}
+    plain = draw({**BIG, "marks": [city]})
+    left, top, right, bottom = ImageChops.difference(
+        plain, draw({**BIG, "marks": [{**city, "label": "OR1"}]})
+    ).getbbox()
+    assert bottom - top >= 12 and right - left >= 24, (left, top, right, bottom)

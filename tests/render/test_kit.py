@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from gm.render.environment import make_environment
+from gm.render.environment import make_environment, nations
 from gm.render.kit import kit_html, place_details, script_json
 from gm.rulesets import installed, template_dirs
 from gm.services.turn_kits import kit_name
@@ -74,7 +74,37 @@ def test_the_maps_are_the_reports_own_drawing_and_every_place_can_be_clicked():
     assert {spot[2] for spot in data["maps"][0]["spots"]} == codes
     assert codes <= set(data["details"])
     mine = next(t for t in context["view"]["map"]["territories"] if t.get("owner") == context["seat"])
-    assert f"troops: {mine['troops']}" in data["details"][mine["code"]]
+    assert f"Armies: {mine['troops']}" in data["details"][mine["code"]]
+
+
+@pytest.mark.parametrize("name", ["clash", "conqueror", "empires", "imperials", "mcempires"])
+def test_a_click_says_each_fact_once_in_the_listings_words(name):
+    """A place the listing of what the seat sees names shows its lines, and of the map's own facts
+    only those the listing does not give: never "troops: 1" beside "Armies: 1", nor the holder,
+    code or name again; a place it does not list (the seat's own) calls its troops as the
+    listing's column does."""
+    context = report_contexts(installed()[name])[0]
+    view = context["view"]
+    details = place_details(view, nations(context["scores"]))
+    listed = {p["code"]: p for g in view["known"]["groups"] for p in g["places"]}
+    labels = [c["label"] for c in view["known"]["columns"]]
+    count = next((label for label in labels if label in ("Troops", "Armies")), None)
+    assert listed
+    for code, place in listed.items():
+        lines = details[code]
+        assert len(lines) == len(set(lines)), lines
+        assert lines[:2] == [lines[0], place["place"]] and lines[0].startswith("Held by "), lines
+        raw = [
+            line for line in lines if line.split(":")[0] in {"troops", "owner", "code", "name", "seat", "shape", "tag"}
+        ]
+        assert not raw, (code, lines)
+        assert not any(line.endswith(f" at {place['cells'][1]}") for line in lines if name == "mcempires"), lines
+        if count:
+            assert sum(line.startswith(f"{count}: ") for line in lines) == 1, lines
+    for place in view.get("map", {}).get("territories", []):
+        if place["code"] not in listed and place.get("troops") is not None:
+            assert f"{count}: {place['troops']}" in details[place["code"]]
+            assert not any(line.startswith("troops: ") for line in details[place["code"]])
 
 
 def test_no_secret_is_ever_in_a_kit():

@@ -2,7 +2,7 @@
 foot of a page (looks6 saw "Every piece of the others you see" and its hint end page 2 of an
 Imperials report, the pieces on page 3), and a long name without spaces stays in its table cell
 (a player named with 60 letters and no space ran over the VP and money columns of every table),
-and Empires' roundup line stays with its table."""
+and Empires' roundup line stays with its table; a Conqueror run of duels stays on one line."""
 
 from __future__ import annotations
 
@@ -121,3 +121,63 @@ def test_the_empires_roundup_line_goes_to_the_next_page_with_its_table():
         html = f"{body}<div style='height: {filler_mm}mm'></div><h2>The roundup</h2>{roundup}"
         pages = _first_pages_by_class(html)
         assert pages["roundup-head"] == pages["roundup"], filler_mm
+
+
+def test_a_conqueror_run_of_duels_stays_on_one_line_in_its_column():
+    """looks10 saw "3–7 DDADADDDAD" break as "DDADADDD / AD" in the battles table's Field duels
+    column (20 mm): the letters could break anywhere (break-all). A run of ten duels now moves
+    whole to the line under its tally; only a run wider than the column breaks."""
+    context = ruleset_report.report_context("conqueror")
+    battle = {
+        "attacker": context["seat"],
+        "attacker_losses": 7,
+        "attacking": 7,
+        "captured": False,
+        "defender": "neutral",
+        "defender_losses": 3,
+        "defending": 4,
+        "field": 4,
+        "fort": 0,
+        "from": "BUR",
+        "garrison": 0,
+        "to": "AQU",
+        "text": "A battle.",
+    }
+    runs = {"DDADADDDAD": "", "ADADDADDAA": "DADA", "AD" * 20: ""}
+    context["events"] = [
+        {"kind": "battle", "public": True, "data": dict(battle, field_duels=field, siege_duels=siege)}
+        for field, siege in runs.items()
+    ]
+    env = make_environment(None, template_dirs(installed()["conqueror"]))
+    html = turnpages.split(render_report_html(env, context)).turn_html
+    texts = [
+        box.text
+        for page in HTML(string=html).render().pages
+        for box in page._page_box.descendants()
+        if type(box).__name__ == "TextBox" and set(box.text.strip()) <= {"A", "D"} and box.text.strip()
+    ]
+    assert "DDADADDDAD" in texts and "ADADDADDAA" in texts and "DADA" in texts, texts
+    assert "".join(t for t in texts if t not in ("DDADADDDAD", "ADADDADDAA", "DADA")) == "AD" * 20  # broken, whole
+
+
+def _pages_by_class(html: str, name: str) -> set[int]:
+    """The pages (from 0) the boxes of elements with class `name` lie on."""
+    return {
+        number
+        for number, page in enumerate(HTML(string=html).render().pages)
+        for box in page._page_box.descendants()
+        if getattr(box, "element", None) is not None and name in (box.element.get("class") or "").split()
+    }
+
+
+def test_the_minecraft_world_maps_key_in_words_is_never_cut_across_a_page():
+    """looks10 saw the world map's hint ("Blocks are written x,y ...") begin at the foot of page 1
+    and end at the head of page 2. Whatever stands above the map, it is whole on one page."""
+    context = ruleset_report.report_context("mcempires")
+    env = make_environment(None, template_dirs(installed()["mcempires"]))
+    seat_html = turnpages.split(render_report_html(env, context)).seat_html
+    head, world = seat_html.split('<section class="mc-world">')
+    world = world.replace('<p class="hint">', '<p class="hint world-hint">', 1)
+    for filler_mm in range(0, 36, 3):
+        html = f"{head}<div style='height: {filler_mm}mm'></div><section class=\"mc-world\">{world}"
+        assert len(_pages_by_class(html, "world-hint")) == 1, filler_mm

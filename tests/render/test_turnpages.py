@@ -15,7 +15,7 @@ import pytest
 from markupsafe import escape
 
 from gm.render import pdf as pdf_module, turnpages
-from gm.render.environment import base_url, make_environment, render_report_html
+from gm.render.environment import base_url, make_environment, render_report_html, shared_templates_dir
 from gm.render.fetcher import AssetFetcher
 from gm.render.pdf import html_to_pdf
 from gm.rulesets import installed, template_dirs
@@ -56,6 +56,22 @@ def page_texts(pdf: bytes, tmp_path) -> list[str]:
     path.write_bytes(pdf)
     text = subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True, text=True).stdout
     return text.split("\f")[:-1]
+
+
+def words_of_turn(body: str, fetcher, tmp_path, pattern: str) -> list[tuple[int, tuple[str, ...]]]:
+    """(page, match) of each word `pattern` matches (its first group the word's top, pdftotext
+    -bbox) in the PDF of a report whose turn's text is `body`, under report.css."""
+    css = (shared_templates_dir() / "report.css").read_text()
+    html = (
+        f'<html lang="en"><head><meta charset="utf-8"><style>{css}</style></head><body><h1>Report of BR</h1>'
+        f'<!--gm:turn-->{body}<!--/gm:turn--><!--gm:turn-pages reader="BR"--><p>Orders</p></body></html>'
+    )
+    path = tmp_path / "r.pdf"
+    path.write_bytes(to_pdf(html, fetcher))
+    boxes = subprocess.run(["pdftotext", "-bbox", str(path), "-"], check=True, capture_output=True, text=True).stdout
+    return [
+        (page, found) for page, chunk in enumerate(boxes.split("<page ")[1:]) for found in re.findall(pattern, chunk)
+    ]
 
 
 def is_turn_page(text: str) -> bool:
@@ -144,18 +160,19 @@ def test_the_readers_rows_are_tinted_and_no_one_elses(clash_turn, layouts):
     assert set(htmls) <= set(named) and all(named[seat] >= 2 for seat in htmls)
     assert {reader: len(rects) for reader, rects in turn.rows.items()} == dict(named)
     document = pypdfium2.PdfDocument(pdf)
-    # Where the seat's layout put the turn's pages, and how far up the first is drawn.
+    # Where the seat's layout put the turn's strips: each drawn where its block stands.
     seat_html = turnpages.place_blank_pages(turnpages.split(htmls["FR"]).seat_html, turn)
     layout = pdf_module._layout(seat_html, base_url(), fetcher, None)
-    blanks, shift = turnpages.blank_page_numbers(layout), turnpages.first_shift(layout, turn)
+    places = turnpages.blank_places(layout, turn.pages)
     scale = 2
-    images = {n: document[n].render(scale=scale).to_pil().convert("RGB") for n in set(blanks)}
+    images = {n: document[n].render(scale=scale).to_pil().convert("RGB") for n in {p for p, _, _ in places}}
 
     def colour(rect):
         index, x, y, width, row_height = rect
-        page, up = blanks[index], shift if index == 0 else 0.0
+        page, left, top = places[index]
+        right, up = (left - turn.left) * 0.75, (turn.top - top) * 0.75
         # A point in the row's left padding, clear of its text and rules.
-        point = (int((x + 1.5) * scale), int((document[page].get_height() - y - up - row_height / 2) * scale))
+        point = (int((x + right + 1.5) * scale), int((document[page].get_height() - y - up - row_height / 2) * scale))
         return images[page].getpixel(point)
 
     tint = tuple(round(c * 255) for c in turnpages.TINT_RGB)
@@ -267,3 +284,67 @@ def test_an_empty_article_of_the_seats_own_is_not_taken_for_a_turn_page(layouts,
     with pikepdf.open(io.BytesIO(to_pdf(html, fetcher))) as pdf:
         tags = [str(kid.S) for kid in pdf.Root.StructTreeRoot.K[0].K]
     assert tags.count("/Art") == 1 and tags.index("/Art") < tags.index("/H2") < tags.index("/P", tags.index("/H2") + 1)
+
+
+@pytest.mark.parametrize("filler_mm", [40, 100, 160, 220])
+def test_the_turns_text_fills_the_page_under_the_seats_wherever_that_ends(layouts, clash_turn, filler_mm):
+    """The turn's text was laid out as whole pages a third short on the first: under a seat's text
+    that ended below a page's top third it began on the next page, which it left a third empty
+    (looks9, looks10). In strips, it starts under the seat's text on the same page wherever that
+    ends (a strip's height under it: on the next page only when that ends lower), and no page it
+    crosses is left emptier at its foot than a strip's height."""
+    from . import report_pages
+
+    _, fetcher = clash_turn
+    lines = "".join(f"<p>Line {n} of the turn</p>" for n in range(1, 121))
+    html = (
+        '<html lang="en"><head><meta charset="utf-8"><style>@page { size: A4; margin: 17mm 16mm 18mm }</style>'
+        f"</head><body><h1>Report of BR</h1><div style='height: {filler_mm}mm'></div><p>The seat's last line</p>"
+        f'<!--gm:turn-->{lines}<!--/gm:turn--><!--gm:turn-pages reader="BR"--><p>Orders</p></body></html>'
+    )
+    pdf = to_pdf(html, fetcher)
+    text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, check=True, capture_output=True).stdout
+    pages = text.decode().split("\f")[:-1]
+    first = next(n for n, page in enumerate(pages) if "The seat's last line" in page)
+    assert "Line 1 of the turn" in pages[first] + pages[first + 1]  # the next page only where no strip fits
+    assert "Line 1 of the turn" in pages[first] or filler_mm > 150
+    fills = report_pages.fills(pdf)
+    full = 1 - (turnpages.STRIP_MM + 5) / 262  # a strip, and the margin under the text above it
+    assert all(fill >= full for fill in fills[:-1]), fills
+
+
+def test_a_table_goes_on_from_strip_to_strip_with_no_gap_between_its_rows(layouts, clash_turn, tmp_path):
+    """A table's row group cut at a strip's foot where a row's break rule (report.css: a table's
+    last two rows together) moved the cut up a row was laid out as tall as before: laid over the
+    seat's page, a row's height of empty table stood where the strips met (looks10, Conqueror's
+    scores). Rows of a table follow each other at one pitch on every page."""
+    _, fetcher = clash_turn
+    tables = "".join(
+        "<p>A line before the table.</p>" * k
+        + "<table class=data><thead><tr><th>Seat</th><th class=num>VP</th></tr></thead><tbody>"
+        + "".join(f"<tr><td>T{k}R{n}</td><td class=num>{n}</td></tr>" for n in range(1, 9))
+        + "</tbody></table>"
+        for k in range(12)
+    )
+    found = words_of_turn(tables, fetcher, tmp_path, r'yMin="([\d.]+)"[^>]*>T(\d+)R\d<')
+    rows = [(page, int(table), float(y)) for page, (y, table) in found]
+    assert len(rows) == 12 * 8
+    pitches = [round(b[2] - a[2], 1) for a, b in zip(rows, rows[1:], strict=False) if a[:2] == b[:2]]
+    assert max(pitches) - min(pitches) < 1, Counter(pitches)
+
+
+def test_text_keeps_its_spacing_where_two_strips_meet(layouts, clash_turn, tmp_path):
+    """A strip's head loses its first box's top margin (a page's head takes it) and its height
+    leaves out its last box's bottom margin: laid over the seat's page, a heading that began a
+    strip stood against the text above it (looks10: Minecraft EMPIRES' "What happened this turn"
+    under its table of cities). The seat's blocks carry both margins, so the texts are spaced
+    where the strips meet as anywhere else: each line at one pitch from the line above it."""
+    _, fetcher = clash_turn
+    body = "".join(f"<h2>Head{n:03d}</h2>" if n % 7 == 0 else f"<p>Line{n:03d}</p>" for n in range(1, 151))
+    found = words_of_turn(body, fetcher, tmp_path, r'yMin="([\d.]+)"[^>]*>(Head|Line)(\d{3})<')
+    pitches: dict[tuple[str, str], set[float]] = {}
+    for (page0, (y0, above, n0)), (page1, (y1, kind, n1)) in zip(found, found[1:], strict=False):
+        if page0 == page1 and int(n1) == int(n0) + 1:
+            pitches.setdefault((above, kind), set()).add(round(float(y1) - float(y0)))
+    assert set(pitches) == {("Line", "Line"), ("Line", "Head"), ("Head", "Line")}
+    assert all(len(found) == 1 for found in pitches.values()), pitches

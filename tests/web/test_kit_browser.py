@@ -46,7 +46,11 @@ def test_an_order_built_by_clicks_is_checked_and_mailed_without_a_request(browse
     )
     page.mouse.click(*where)
     said = page.inner_text("#details")
-    assert said.startswith(mine["code"]) and f"troops: {mine['troops']}" in said and f"name: {mine['name']}" in said
+    assert (
+        said.startswith(mine["code"])
+        and f"Armies: {mine['troops']}" in said
+        and f"{mine['code']} {mine['name']}" in said
+    )
     page.fill("#secret", "s3cret")
     page.click("button.word >> text=MOVE")
     assert page.inner_text("#builder-usage") == "MOVE <from> <to> <n|ALL|AB-n>"
