@@ -90,10 +90,21 @@ END = "Game limit (Game Options, D-CQ-9)"
 READERS = "Who is told what (D-ALL-5; Game Options, Show Internal Moves)"
 # Who may read each kind of event, from the rules rather than from the code: a nation's own
 # business goes to its seat alone (its failed orders, purchases, diplomats, production, cultural
-# spread, winter pay, and how many armies it ordered when fewer went); what happens on the board
+# spread, winter pay, its control in a province it took, and how many armies it ordered when
+# fewer went); what happens on the board
 # goes to everyone; a move between a nation's own provinces to everyone while Show Internal
 # Moves is on (the book's default), else to the mover alone; the stack draw to nobody.
-OWN_EVENTS = ("attack_short", "move_short", "order_failed", "buy", "diplomat", "production", "influence", "winter")
+OWN_EVENTS = (
+    "attack_short",
+    "move_short",
+    "order_failed",
+    "buy",
+    "diplomat",
+    "production",
+    "influence",
+    "winter",
+    "conquest",
+)
 OPEN_EVENTS = ("battle", "capital", "eliminated", "desertion", "rebellion", "game_over")
 
 Check = Callable[[JSONObject, dict[str, list[Order]], JSONObject, tuple[Event, ...]], list[str]]
@@ -679,13 +690,13 @@ def _conquest(
         if event.kind == "diplomat":
             for seat in before["seating"]:
                 known[d["province"], seat] = d["influence"][seat] if seat == d["seat"] else None
-        elif event.kind == "battle" and d["captured"]:
-            had = influence(d["to"], d["attacker"])
+        elif event.kind == "conquest":  # the conqueror's own word of a capture (the battle's open)
+            had = influence(d["province"], d["seat"])
             if had is not None and d["control"] != max(had - 10, 0):
                 found.append(
-                    f"{CONQUEST}: {d['attacker']} took {d['to']} at {had} influence and holds it at {d['control']}"
+                    f"{CONQUEST}: {d['seat']} took {d['province']} at {had} influence and holds it at {d['control']}"
                 )
-            known[d["to"], d["attacker"]] = d["control"]
+            known[d["province"], d["seat"]] = d["control"]
     return found
 
 
@@ -764,10 +775,10 @@ def _rebellion(
             )
     for data in _of(events, "rebellion"):
         province = after["provinces"][data["province"]]
-        if data["control"] >= 20 or data["was"] >= province["population"]:
-            found.append(
-                f"{REBELLION}: {data['province']} rebelled at control {data['control']} with {data['was']} armies"
-            )
+        # Rebellion is the turn's last step: the former owner's influence is its control then.
+        had = province["influence"].get(data["seat"], 0)
+        if had >= 20 or data["was"] >= province["population"]:
+            found.append(f"{REBELLION}: {data['province']} rebelled at control {had} with {data['was']} armies")
         if province["owner"] != NEUTRAL or province["armies"] != province["population"]:
             found.append(
                 f"{REBELLION}: {data['province']} rebelled and is held by {province['owner']} with "

@@ -117,6 +117,18 @@ def _attack(turn: Turn, seat: str, source: str, target: str, count: int, rng: Ra
     if battle.captured:
         conquer(turn, seat, target, battle.attackers_left)
     turn.events.append(_battle_event(turn, seat, defender, source, target, battle))
+    if battle.captured:
+        # The conqueror's control is its prior influence there less 10: another nation's influence
+        # in a province it does not hold, which no other seat sees (D-ALL-5). Its own alone.
+        control = turn.provinces[target]["influence"][seat]
+        turn.add(
+            "conquest",
+            f"{nation(turn.state, seat)} holds {turn.board.label(target)} at {control}% control.",
+            (seat,),
+            seat=seat,
+            province=target,
+            control=control,
+        )
     if short:  # what was ordered is the attacker's own (D-ALL-5); the battle shows what went
         turn.add(
             "attack_short",
@@ -186,9 +198,6 @@ def _battle_event(turn: Turn, seat: str, defender: str, source: str, target: str
         else:
             holds = "hold" if defender == NEUTRAL else "holds"  # the local leaders; a nation
             result += f"{them} {holds} {dst} with {armies_words(battle.defenders_left)}"
-    control = turn.provinces[target]["influence"][seat] if battle.captured else None
-    if battle.captured:
-        result += f" (control {control}%)"
     return event(
         "battle",
         head + result + ".",
@@ -208,5 +217,4 @@ def _battle_event(turn: Turn, seat: str, defender: str, source: str, target: str
         field_duels=battle.field_duels,
         siege_duels=battle.siege_duels,
         rolls=list(battle.rolls),
-        control=control,
     )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import cast
-
 from gm.core.model import JSONObject
 
 from .board import NEUTRAL, Board, alive, armies_words, control, nation, owned
@@ -142,22 +140,19 @@ def rebellion(turn: Turn) -> None:
         province.update(owner=NEUTRAL, armies=province["population"], item="SOLDIERS", target=None, progress=0)
         turn.add(
             "rebellion",
+            # Below 20% is the rule (D-CQ-7); the exact control is the owner's, which a seat
+            # without influence there sees only as a word (view.known, D-ALL-5).
             f"{turn.board.label(code)} rebels against {nation(turn.state, owner)} "
-            f"(control {control_of(province, owner)}%, {armies_words(was)} against a "
+            f"(control below 20%, {armies_words(was)} against a "
             f"population of {province['population']}) and turns neutral with "
             f"{armies_words(province['armies'])}.",
             seat=owner,
             province=code,
-            control=control_of(province, owner),
             armies=province["armies"],
             was=was,
         )
         if turn.seats[owner]["capital"] == code:
             relocate_capital(turn, owner)
-
-
-def control_of(province: JSONObject, seat: str) -> int:
-    return cast(int, province["influence"].get(seat, 0))
 
 
 def score(turn: Turn) -> None:

@@ -113,14 +113,16 @@ def judge(turn: Turn) -> None:
     now = victory.standing(state["vp"], alive(state), record["target"])
     verdict = victory.judge(record["warning"], turn.number, census.is_census(state[census.STATE_KEY], turn.number), now)
     record.update(warning=verdict.warning, leader=now.leader)
-    # The conditions that held when the warning was given, as its event told everyone; not
-    # which hold now, turn by turn, which would tell the others' VP (D-ALL-5, 11.3).
+    # The conditions that held when the warning was given: the GM's record. No report names
+    # them: a runaway tells that every other country has at most half the leader's VP, a
+    # knockout bounds the sum of theirs, and the book's warning says only that "a possible
+    # win has been achieved" (11.6; the others' VP are theirs, 11.3, D-ALL-5).
     if verdict.news == "warning":
         record["holds"] = list(now.holds)
     elif verdict.warning is None:
         record["holds"] = []
     if verdict.news == "warning":
-        turn.event("warning", _warning_text(state, now), None, leader=now.leader, vp=now.top, holds=list(now.holds))
+        turn.event("warning", _warning_text(state, now), None, leader=now.leader, vp=now.top)
     elif verdict.news == "withdrawn":
         turn.event(
             "warning_withdrawn",
@@ -132,9 +134,8 @@ def judge(turn: Turn) -> None:
 
 
 def _warning_text(state: JSONObject, now: victory.Standing) -> str:
-    wins = " and ".join(f"a {h} win" for h in now.holds)
     return (
-        f"Possible win: {nation(state, now.leader)} leads with {now.top} VP, enough for {wins}. "
+        f"Possible win: {nation(state, now.leader)} leads with {now.top} VP, and a win condition holds. "
         "The game ends at the end of the next census turn if any win condition holds then."
     )
 

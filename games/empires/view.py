@@ -61,7 +61,6 @@ def _warning(state: JSONObject, record: JSONObject) -> JSONObject | None:
         "leader": leader,
         "nation": nation(state, leader) if leader else None,
         "vp": state["vp"].get(leader) if leader else None,
-        "holds": list(record.get("holds", [])),  # when it was given (endturn.judge), not now
     }
 
 

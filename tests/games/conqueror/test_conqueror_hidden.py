@@ -227,3 +227,34 @@ def test_a_game_made_before_show_internal_moves_keeps_its_moves_the_movers_own()
     assert seen(run(new, {"AR": ["MOVE ARD HOL 2"]}), "BE", "move") != []
     assert seen(run(old, {"AR": ["MOVE ARD HOL 2"]}), "BE", "move") == []
     assert seen(run(old, {"AR": ["MOVE ARD HOL 2"]}), "AR", "move") != []
+
+
+def test_a_conquest_tells_no_other_nation_the_conquerors_influence_there():
+    # Arden takes empty Fenland from the local leaders; what it held there before (40 or 37,
+    # both "neutral" to the others' eyes) is its own, and so is its control after: the battle
+    # every nation reads is the same, and Arden alone reads its 30% or 27% (-10 for conquest).
+    told = []
+    for had in (40, 37):
+        state = vale("AR", "BE")
+        state["provinces"]["FEN"].update(armies=0, influence={"AR": had, "BE": 0, "neutral": 100 - had})
+        events = run(state, {"AR": ["ATTACK ARD FEN 3"]})
+        told.append((seen(events, "BE", "battle"), seen(events, "BE", "conquest")))
+        [mine] = seen(events, "AR", "conquest")
+        assert (mine["province"], mine["control"]) == ("FEN", had - 10)
+    assert told[0] == told[1]
+    [(battles, conquests)] = told[:1]
+    assert [b["captured"] for b in battles] == [True] and conquests == []
+
+
+def test_a_rebellion_tells_the_others_control_below_20_not_how_far_below():
+    # Holm rebels against Arden at 10% or at 15% control: Bervia, with no influence there, sees
+    # Arden's control only as a word (view.known), so the rebellion it reads is the same.
+    told = []
+    for control in (10, 15):
+        state = vale("AR", "BE")
+        state["provinces"]["ARD"].update(influence={"AR": 80, "BE": 0, "neutral": 20})
+        influence = {"AR": control, "BE": 0, "neutral": 100 - control}
+        state["provinces"]["HOL"].update(owner="AR", armies=1, influence=influence)
+        told.append(seen(run(state, {}), "BE", "rebellion"))
+    assert told[0] == told[1]
+    assert [r["province"] for r in told[0]] == ["HOL"] and "below 20%" in told[0][0]["text"]

@@ -214,11 +214,11 @@ def test_diplomats_short_of_their_wants_while_the_others_keep_points_are_found()
 def test_a_conquest_costing_other_than_10_is_found():
     # Fenland is empty and 40% Arden's at the start: Arden takes it and holds it at 30.
     before, parsed, result = vale_turn({"AR": ["ATTACK ARD FEN 3"]}, FEN={"armies": 0})
-    [taken] = [e for e in result.events if e.kind == "battle"]
-    assert taken.data["captured"] and taken.data["control"] == 30
+    [taken] = [e for e in result.events if e.kind == "conquest"]
+    assert taken.seats == ("AR",) and taken.data["control"] == 30
     assert [line for line in invariants(before, parsed, result) if line.startswith("Conquest")] == []
     wrong = copy.deepcopy(result.events)
-    next(e for e in wrong if e.kind == "battle").data["control"] = 35
+    next(e for e in wrong if e.kind == "conquest").data["control"] = 35
     found = [
         line for line in invariants(before, parsed, TurnResult(result.state, wrong)) if line.startswith("Conquest")
     ]

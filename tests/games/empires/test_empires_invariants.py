@@ -235,21 +235,18 @@ def test_a_census_not_recorded_as_the_last_is_found(monkeypatch):
     assert "Census turns (11.3, D-EMP-8): after turn 4 the last census is None, not 4" in found
 
 
-def test_a_warning_that_tells_which_wins_hold_now_is_found(monkeypatch):
-    """The warning tells the conditions that held when it was given; a report that follows them
-    turn by turn tells the others' VP (D-ALL-5, 11.3: only the leader's score is given)."""
-    judge = endturn.judge
+def test_a_warning_that_names_the_wins_that_hold_is_found(monkeypatch):
+    """The warning says a possible win was achieved (11.6), never which: a runaway or a knockout
+    tells the others' VP (D-ALL-5, 11.3: only the leader's score is given)."""
+    real = empires_view._warning
 
-    def telling(turn):
-        judge(turn)
-        record = turn.state["victory"]
-        if record["warning"] is not None:
-            now = victory.standing(turn.state["vp"], endturn.alive(turn.state), record["target"])
-            record["holds"] = list(now.holds)
+    def telling(state, record):
+        seen = real(state, record)
+        return dict(seen, holds=list(record["holds"])) if seen else seen
 
-    monkeypatch.setattr(endturn, "judge", telling)
+    monkeypatch.setattr(empires_view, "_warning", telling)
     found = played_case("end-warning-stands-until-the-census")
-    assert len(found) == 2 and all("gives the warning of [], its event told ['runaway']" in line for line in found)
+    assert found and all("names the conditions that held" in line for line in found)
 
 
 def test_a_report_that_tells_the_next_census_is_found(monkeypatch):
