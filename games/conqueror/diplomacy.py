@@ -44,12 +44,24 @@ def send(turn: Turn, envoys: list[Envoy], bought: bool) -> None:
             mine = [e for e in arriving if e.seat == seat]
             if mine:
                 _event(turn, target, mine, got.get(seat, 0), bought)
+        # Recorded for the GM, in no seat's report: the whole province's influence after the
+        # phase, every party's share, which no nation sees of another (D-ALL-5).
+        turn.add(
+            "diplomacy",
+            f"Influence in {turn.board.label(target)} after the diplomats: "
+            + ", ".join(f"{k} {v}" for k, v in turn.provinces[target]["influence"].items())
+            + ".",
+            (),
+            province=target,
+            bought=bought,
+            influence=dict(turn.provinces[target]["influence"]),
+        )
 
 
 def _event(turn: Turn, target: str, mine: list[Envoy], won: int, bought: bool) -> None:
-    # Its own gain and the province's attitude to its owner and to the sender, as the sender sees
-    # a foreign province: the words tell no more of another's diplomats than its own change shows,
-    # and nothing of a third nation's share (D-ALL-5).
+    # Its own gain and its own influence after: the owner's control in a foreign province is seen
+    # only as a word (the report's influence table), never the number, which with the sender's
+    # own would tell the rest of the province's influence (D-ALL-5).
     seat, province = mine[0].seat, turn.provinces[target]
     influence = province["influence"]
     units = sum(e.units for e in mine)
@@ -66,5 +78,5 @@ def _event(turn: Turn, target: str, mine: list[Envoy], won: int, bought: bool) -
         bought=bought,
         diplomats=units,
         points=won,
-        influence={k: v for k, v in influence.items() if k in (seat, province["owner"])},
+        influence={seat: influence[seat]},
     )

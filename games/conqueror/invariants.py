@@ -310,12 +310,15 @@ def _diplomats(
     for data in _of(events, "diplomat"):
         phases.setdefault((data["bought"], data["province"]), []).append(data)
     found = []
-    for (_, code), sent in phases.items():
+    for (bought, code), sent in phases.items():
         want = {d["seat"]: min(10 * d["diplomats"], 100 - d["influence"][d["seat"]] + d["points"]) for d in sent}
         got = {d["seat"]: d["points"] for d in sent}
         short = any(got[s] < want[s] for s in got)
-        left = [v for d in sent for q, v in d["influence"].items() if q not in got]
-        shown = {(q, v) for d in sent for q, v in d["influence"].items()}
+        whole = [d["influence"] for d in _of(events, "diplomacy") if (d["bought"], d["province"]) == (bought, code)]
+        left = [v for after in whole for q, v in after.items() if q not in got]
+        shown = {(q, v) for d in sent for q, v in d["influence"].items()} | {
+            (q, v) for after in whole for q, v in after.items() if q in got
+        }
         fair = all(
             0 <= got[s] <= want[s] and (want[s] <= want[t] or got[s] >= got[t]) for s in got for t in got
         ) and all(got[s] == got[t] for s in got for t in got if want[s] == want[t])
@@ -947,7 +950,7 @@ def _readers(
     found = []
     for event in events:
         want: tuple[str, ...] | None
-        if event.kind == "stacks":
+        if event.kind in ("stacks", "diplomacy"):
             want = ()
         elif event.kind in OPEN_EVENTS or (event.kind == "move" and shown):
             want = None

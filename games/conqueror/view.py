@@ -221,8 +221,10 @@ def _influence(state: JSONObject, seat: str, board: Board) -> list[JSONObject]:
                 "code": code,
                 "name": board.name(code),
                 "owner": owner,
-                "owner_control": control(province),
-                "owner_word": ("" if owner == NEUTRAL else band(control(province), CONTROL_WORDS)),
+                # The owner's control is seen as a word, never the number (D-ALL-5: with the
+                # seat's own share beside it, the rest of the province's influence would follow).
+                "owner_control": None,
+                "owner_word": band(control(province), CONTROL_WORDS),
                 "yours": yours,
                 "yours_word": band(yours, INFLUENCE_WORDS),
             }
@@ -253,7 +255,7 @@ def known(state: JSONObject, seat: str, board: Board) -> JSONObject:
         if code in mine:
             continue
         owner = province["owner"]
-        ruler = "" if owner == NEUTRAL else band(control(province), CONTROL_WORDS)
+        ruler = band(control(province), CONTROL_WORDS)
         yours = band(province["influence"].get(seat, 0), INFLUENCE_WORDS) if seat in state["seats"] else ""
         near = " ".join(n for n in board.neighbours[code] if n in mine)
         cells = (province["armies"], productivity_word(productivity(province, conquered=False)), ruler, yours, near)

@@ -45,20 +45,31 @@ def test_a_cultural_spread_is_its_own_nations_to_read():
         assert [d for d in seen(events, seat, "influence") if d["seat"] == "AR"] == []
 
 
-def test_a_diplomat_shows_its_sender_the_owners_share_and_its_own_not_a_third_nations():
-    state = vale("AR", "BE", "CA")
-    state["provinces"]["FEN"].update(owner="BE", armies=3, influence={"AR": 10, "BE": 50, "CA": 23, "neutral": 17})
-    state["seats"]["AR"]["gold"] = 100
-    events = run(state, {"AR": ["PRODUCE ARD DIPLOMAT FEN", "BUY ARD 1"]})
-    sent = [d for d in seen(events, "AR", "diplomat") if d["province"] == "FEN"]
-    assert sent and all(set(d["influence"]) == {"AR", "BE"} for d in sent)
-    assert seen(events, "BE", "diplomat") == seen(events, "CA", "diplomat") == []
+def test_a_diplomat_tells_its_sender_its_own_share_and_the_owners_only_as_a_word():
+    # Book: "you will see both the province's attitude to both its owner and to you", in words by
+    # range. The owner's number beside the sender's own would tell the rest (Caldor's and the
+    # local leaders' 40 together), which no nation sees (D-ALL-5).
+    def arden_receives(caldor: int) -> tuple[list[dict], list[dict]]:
+        state = vale("AR", "BE", "CA")
+        influence = {"AR": 10, "BE": 50, "CA": caldor, "neutral": 40 - caldor}
+        state["provinces"]["FEN"].update(owner="BE", armies=3, influence=influence)
+        state["seats"]["AR"]["gold"] = 100
+        events = run(state, {"AR": ["PRODUCE ARD DIPLOMAT FEN", "BUY ARD 1"]})
+        sent = [d for d in seen(events, "AR", "diplomat") if d["province"] == "FEN"]
+        assert seen(events, "BE", "diplomat") == seen(events, "CA", "diplomat") == []
+        rows = [r for r in ruleset.view(state, "AR")["influence"] if r["code"] == "FEN"]
+        return sent, rows
+
+    sent, rows = arden_receives(23)
+    assert sent and all(d["influence"] == {"AR": d["influence"]["AR"]} for d in sent)
+    assert [(r["owner_control"], r["owner_word"]) for r in rows] == [(None, "content")]
+    assert arden_receives(0) == (sent, rows), "what Caldor holds there changes nothing Arden receives"
 
 
 def test_diplomats_arriving_together_tell_a_sender_nothing_of_the_others_own_gain_does_not():
     # Arden's 2 diplomats reach neutral Midmark with or without Bervia's 2 (README choice 6): its
-    # words and points are the same; what Bervia's took shows only in the local leaders' share,
-    # the owner's attitude its view of Midmark shows anyway (D-ALL-5).
+    # events are the same, whole: what Bervia's took is the local leaders' share, which Arden sees
+    # only as its view's word for Midmark's attitude to its owner (D-ALL-5).
     def arden_sees(by_seat: dict[str, list[str]]) -> list[dict]:
         state = vale("AR", "BE", "CA")
         state["provinces"]["MID"]["influence"] = {"AR": 0, "BE": 0, "CA": 0, "neutral": 100}
@@ -68,9 +79,9 @@ def test_diplomats_arriving_together_tell_a_sender_nothing_of_the_others_own_gai
     arden = ["PRODUCE ARD DIPLOMAT MID", "BUY ARD 2"]
     alone = arden_sees({"AR": arden})
     both = arden_sees({"AR": arden, "BE": ["PRODUCE BER DIPLOMAT MID", "BUY BER 2"]})
-    assert [e["data"]["text"] for e in both] == [e["data"]["text"] for e in alone]
-    assert [e["data"]["points"] for e in both] == [e["data"]["points"] for e in alone] == [20, 20]
-    assert all(set(e["data"]["influence"]) == {"AR", "neutral"} and e["data"]["seat"] == "AR" for e in both)
+    assert both == alone
+    assert [e["data"]["points"] for e in both] == [20, 20]
+    assert all(set(e["data"]["influence"]) == {"AR"} and e["data"]["seat"] == "AR" for e in both)
 
 
 def test_the_stack_draw_tells_no_nation_how_many_orders_another_gave():

@@ -157,22 +157,31 @@ def diplomats(before: dict, parsed: dict, result: TurnResult, events: list) -> l
     return [line for line in found if line.startswith("Diplomats")]
 
 
+def planted(events: list, **influence: int) -> None:
+    """Plant shares in the GM's record of Midmark after the labour-made diplomats."""
+    next(e for e in events if e.kind == "diplomacy" and not e.data["bought"]).data["influence"].update(influence)
+
+
 def test_diplomats_counted_one_after_another_are_found():
     before, parsed, result = together()
     sent = [e.data for e in result.events if e.kind == "diplomat"]
     assert [(d["seat"], d["bought"], d["points"], d["influence"]) for d in sent] == [
-        ("AR", True, 20, {"AR": 20, "neutral": 60}),
-        ("BE", True, 20, {"BE": 20, "neutral": 60}),
-        ("AR", False, 20, {"AR": 40, "neutral": 20}),
-        ("BE", False, 20, {"BE": 40, "neutral": 20}),
+        ("AR", True, 20, {"AR": 20}),
+        ("BE", True, 20, {"BE": 20}),
+        ("AR", False, 20, {"AR": 40}),
+        ("BE", False, 20, {"BE": 40}),
     ]
+    whole = [(e.data["bought"], e.data["influence"]) for e in result.events if e.kind == "diplomacy"]
+    assert whole == [
+        (True, {"AR": 20, "BE": 20, "neutral": 60}),
+        (False, {"AR": 40, "BE": 40, "neutral": 20}),
+    ], "the GM's record of the whole province, in no seat's report"
     assert diplomats(before, parsed, result, list(result.events)) == []
     # Counted one after another: Arden's 20 from the leaders (80 left), then Bervia's 20 half
-    # from Arden (the leaders 70). Each report adds up; the leaders' share in them does not.
+    # from Arden (Arden 10, the leaders 70). Each sender's report adds up; the province's does not.
     wrong = copy.deepcopy(list(result.events))
-    first, second = [e for e in wrong if e.kind == "diplomat"][:2]
-    first.data["influence"]["neutral"] = 80
-    second.data["influence"]["neutral"] = 70
+    first = [e for e in wrong if e.kind == "diplomacy"][0]
+    first.data["influence"].update(AR=10, neutral=70)
     assert diplomats(before, parsed, result, wrong) == [
         "Diplomats (Effects on Control Levels, D-CQ-6): 2 diplomats of AR in MID gave 20 influence (now 20)",
         "Diplomats (Effects on Control Levels, D-CQ-6): 2 diplomats of BE in MID gave 20 influence (now 20)",
@@ -186,11 +195,14 @@ def test_unequal_points_for_equal_diplomats_are_found():
     ar, be = [e.data for e in wrong if e.kind == "diplomat" and not e.data["bought"]]
     for data, points in ((ar, 20), (be, 10)):
         data["points"] = points
-        data["influence"].update({data["seat"]: 20 + points, "neutral": 0})
+        data["influence"][data["seat"]] = 20 + points
+    planted(wrong, AR=40, BE=30, neutral=0)
     assert len(diplomats(before, parsed, result, wrong)) == 2  # equal wants, 20 and 10
     ar["diplomats"], ar["points"], ar["influence"]["AR"] = 3, 5, 25
+    planted(wrong, AR=25)
     assert len(diplomats(before, parsed, result, wrong)) == 2  # a want of 30 got less than one of 20
     ar["points"], ar["influence"]["AR"] = 12, 32
+    planted(wrong, AR=32)
     assert diplomats(before, parsed, result, wrong) == []  # 12 of 30 and 10 of 20: fair, if short
 
 
@@ -200,14 +212,16 @@ def test_diplomats_short_of_their_wants_while_the_others_keep_points_are_found()
     made = [e for e in wrong if e.kind == "diplomat" and not e.data["bought"]]
     for event in made:  # each got 10 of its 20 while the local leaders kept 20
         event.data["points"] = 10
-        event.data["influence"].update({event.data["seat"]: 30, "neutral": 20})
+        event.data["influence"][event.data["seat"]] = 30
+    planted(wrong, AR=30, BE=30, neutral=20)
     assert diplomats(before, parsed, result, wrong) == [
         "Diplomats (Effects on Control Levels, D-CQ-6): 2 diplomats of AR in MID gave 10 influence (now 30)",
         "Diplomats (Effects on Control Levels, D-CQ-6): 2 diplomats of BE in MID gave 10 influence (now 30)",
     ]
     for event in made:  # the leaders had 1 point left, which the two equal wants could not share
         event.data["points"] = 0
-        event.data["influence"].update({event.data["seat"]: 20, "neutral": 1})
+        event.data["influence"][event.data["seat"]] = 20
+    planted(wrong, AR=20, BE=20, neutral=1)
     assert diplomats(before, parsed, result, wrong) == []
 
 
