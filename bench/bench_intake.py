@@ -35,6 +35,7 @@ from gm.home import Home, create_home
 from gm.intake.readers import Readers, SizeLimits
 from gm.intake.sources import FileSource
 from gm.intake.verified import VerifiedSecrets
+from gm.mail.settings import mail_settings
 from gm.rulesets import get_ruleset
 from gm.seat_secrets import check_secret
 from gm.services import games, intake as intake_service, turns
@@ -265,7 +266,10 @@ def main() -> None:
     options.add_argument("--seed", type=int, default=1)
     options.add_argument("--profile", action="store_true", help="print where intake spends its time")
     options.add_argument(
-        "--readers", type=int, default=None, help="reader processes (default: one per CPU, as gm inbox import; 1: none)"
+        "--readers",
+        type=int,
+        default=None,
+        help="reader processes (default: [mail] readers of gm.toml, 1, as gm inbox import; 1: none)",
     )
     options.add_argument(
         "--rounds", type=int, default=2, help="bare parse and intake alternate this many times; the best of each counts"
@@ -319,7 +323,7 @@ def main() -> None:
         print(f"the archive, the Maildir and the homes are under {folder}")
         show_cpu(args.messages, [cpu for _, cpu, _ in bares], [i[2] for i in intakes], args.profile)
         show_kernel(args.messages, [kernel for _, _, kernel in bares], [i[2] for i in intakes])
-        readers = args.readers or os.cpu_count() or 1
+        readers = args.readers or mail_settings(house_home).readers or os.cpu_count() or 1
         if readers > 1:
             start = readers_start(Path(folder) / "start-archive", readers)
             print(

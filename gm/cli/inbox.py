@@ -21,7 +21,7 @@ from gm.errors import GMError
 from gm.home import Home
 from gm.intake.imap import ImapSource, imap_settings
 from gm.intake.sources import FileSource, read_incoming
-from gm.mail.settings import mail_settings
+from gm.mail.settings import MOST_READERS, mail_settings
 from gm.services.intake import FAULT, Intake, Taken
 from gm.services.questions import mark_answered, questions as questions_for_gm, reply as reply_to_question
 from gm.store.database import busy_words, is_busy
@@ -36,8 +36,8 @@ ReadersOption = Annotated[
     typer.Option(
         "--readers",
         min=1,
-        max=64,
-        help="Processes that read mail ahead for a big mailbox (default: one per CPU; 1: none).",
+        max=MOST_READERS,
+        help="Processes that read mail ahead for a big mailbox (default: [mail] readers in gm.toml; 1: none).",
     ),
 ]
 # What a mail server's pipe understands: 75 (EX_TEMPFAIL) means "keep the message, try again later".

@@ -12,13 +12,16 @@ from gm.errors import GMError
 from gm.home import Home
 
 _SECURITY = ("tls", "starttls", "none")
+# The most reader processes [mail] readers may ask for (as `gm inbox import --readers`).
+MOST_READERS = 64
 
 
 @dataclass(frozen=True)
 class MailSettings:
     """[mail]: the GM's address and name (From of every mail gm sends), the transport ("smtp" or
     "folder"), the folder for "folder", answers per address and hour, tries before giving up,
-    the largest mail intake reads, answers per hour to all addresses that hold no seat here."""
+    the largest mail intake reads, answers per hour to all addresses that hold no seat here,
+    the processes that read a big mailbox (0: one per CPU; 1: none, read in the deciding one)."""
 
     address: str
     name: str
@@ -28,6 +31,7 @@ class MailSettings:
     max_attempts: int
     max_message_bytes: int
     stranger_replies_per_hour: int
+    readers: int
 
     @property
     def domain(self) -> str:
@@ -47,6 +51,12 @@ def mail_settings(home: Home) -> MailSettings:
     if transport not in ("smtp", "folder"):
         raise GMError(f'{home.settings_file}: [mail] transport must be "smtp" or "folder", not "{transport}".')
     folder = home.setting("mail", "folder", "")
+    readers = home.setting("mail", "readers", 1)
+    if not 0 <= readers <= MOST_READERS:
+        raise GMError(
+            f"{home.settings_file}: [mail] readers must be 0 (one per CPU) to {MOST_READERS}, not {readers}. "
+            "Fix the file and try again."
+        )
     return MailSettings(
         address=home.setting("mail", "address", "").strip(),
         name=home.setting("mail", "name", "Game Master"),
@@ -56,6 +66,7 @@ def mail_settings(home: Home) -> MailSettings:
         max_attempts=home.setting("mail", "max_attempts", 8),
         max_message_bytes=home.setting("mail", "max_message_bytes", 10_000_000),
         stranger_replies_per_hour=home.setting("mail", "stranger_replies_per_hour", 60),
+        readers=readers,
     )
 
 

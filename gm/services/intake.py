@@ -128,7 +128,7 @@ class Intake:
     clock: Clock
     channel: str
     secrets: VerifiedSecrets = field(default_factory=VerifiedSecrets)
-    readers: int | None = None  # reader processes for a big source; None: one per CPU; 1: none
+    readers: int | None = None  # reader processes for a big source; None: [mail] readers; 1: none
 
     def __post_init__(self) -> None:
         self.settings = mail_settings(self.home)
@@ -180,7 +180,7 @@ class Intake:
         nothing: raw bytes are on disk before anything refers to them; what was not forced was not
         flagged, is fetched again, and is known by its digest or by its stored submissions.
         """
-        workers = self.readers or os.cpu_count() or 1
+        workers = self.readers or self.settings.readers or os.cpu_count() or 1
         yield from self.retry_kept()
         with self._group_commit(), Readers(self.home.archive, self._limits(), workers) as readers:
             try:

@@ -4,6 +4,8 @@ order, and a crash in the middle of it loses nothing and doubles nothing."""
 from __future__ import annotations
 
 import hashlib
+import mailbox as mailboxes
+import os
 import shutil
 
 import pytest
@@ -294,3 +296,41 @@ def test_a_turn_file_the_reader_archived_is_not_archived_again(home, mail_home, 
     assert {digest for (digest,) in rows(home, "SELECT archive FROM submissions")} <= set(archived_by["reader"])
     assert said[-1][1] == "refused" and "too large" in said[-1][2][0]["reason"]
     assert len(list(home.glob("archive/*/*.note"))) == 1
+
+
+def test_a_big_mailbox_is_read_in_the_deciding_process_unless_gm_toml_asks_for_readers(home, mail_home, tmp_path):
+    """Reader processes cost CPU to save wall time on idle cores (bench/README.md, intake10): by
+    default ([mail] readers = 1) every batch is read in the one process that decides; [mail]
+    readers = 2 starts two, with the same outcomes and rows; 0 means one per CPU."""
+    raws = mailbox(mail_home)
+    default_home, pool_home, each_cpu = (copy_of(home, tmp_path, name) for name in ("default", "pool", "cpus"))
+    configure(pool_home, {"mail.readers": 2})
+    configure(each_cpu, {"mail.readers": 0})
+    said_here, stored_here, readers_here = take(default_home, raws, readers=None)
+    said_pool, stored_pool, readers_pool = take(pool_home, raws, readers=None)
+    assert readers_here.workers == 1
+    assert readers_here.batches_read == {"here": len(raws) // 4 + 1, "by workers": 0}
+    assert readers_pool.workers == 2 and readers_pool.batches_read["by workers"] >= len(raws) // 4 - 1
+    assert (said_pool, stored_pool) == (said_here, stored_here)
+    # One batch never starts a pool: what is asked for is seen without starting one.
+    assert take(each_cpu, raws[:3], readers=None)[2].workers == (os.cpu_count() or 1)
+    # --readers says more than gm.toml.
+    assert take(pool_home, raws[:3], readers=1)[2].workers == 1
+
+
+@pytest.mark.parametrize("value", ["-1", "65", '"two"'])
+def test_readers_out_of_range_in_gm_toml_are_a_clear_error_and_nothing_is_taken(home, gm, mail_home, tmp_path, value):
+    settings = home / "gm.toml"
+    settings.write_text(settings.read_text().replace("\nreaders = 1\n", f"\nreaders = {value}\n"))
+    box = mailbox_folder(tmp_path, [mail(turn_file(mail_home["BR"]))])
+    ran = gm("inbox", "import", box, home=home)
+    assert ran.code == 1 and ran.out == ""
+    assert ran.err.startswith(f"Error: {settings}: [mail] readers must be ")
+    assert rows(home, "SELECT count(*) FROM mail_taken") == [(0,)]
+
+
+def mailbox_folder(tmp_path, raws: list[bytes]):
+    box = mailboxes.Maildir(tmp_path / "box", create=True)
+    for raw in raws:
+        box.add(raw)
+    return tmp_path / "box"
