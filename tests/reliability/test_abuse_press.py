@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -138,7 +139,7 @@ def test_a_press_flood_prints_within_the_budget_and_everyone_gets_the_turn(house
 
 def test_a_report_past_its_page_budget_goes_short_and_the_rest_of_the_game_goes_out(house):
     """Whatever makes a report long, no report takes a render worker past its budget: here
-    [reports] max_pages = 5 and BR's press to RU makes theirs 8 pages. Their seats get a short
+    [reports] max_pages = 5 and BR's press to RU makes theirs longer (7 pages as laid out now). Their seats get a short
     report with the order form, FR and GE theirs whole, and the GM reads which seat and why."""
     home, secrets = house
     configure(home, {"reports.max_pages": 5})
@@ -146,10 +147,12 @@ def test_a_report_past_its_page_budget_goes_short_and_the_rest_of_the_game_goes_
     ran = ok(gm_process(home, "run-due"))
     published_whole(home)
     for seat in ("BR", "RU"):
-        assert (
-            f"Warning: g1: {seat}'s report of turn 1 went past its budget ([reports] in gm.toml): it would be 8 "
-            "pages long, more than 5." in ran.stderr
+        told = re.search(
+            rf"Warning: g1: {seat}'s report of turn 1 went past its budget \(\[reports\] in gm\.toml\): it would be "
+            r"(\d+) pages long, more than 5\.",
+            ran.stderr,
         )
+        assert told and int(told[1]) > 5, ran.stderr
     folder = home / "reports" / "g1" / "1"
     short = text_of(folder / "RU.pdf")
     assert "Turn 1: your report could not be printed" in short and "PLAYER RU" in short
