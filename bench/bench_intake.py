@@ -35,7 +35,7 @@ from gm.home import Home, create_home
 from gm.intake.readers import Readers, SizeLimits
 from gm.intake.sources import FileSource
 from gm.intake.verified import VerifiedSecrets
-from gm.mail.settings import mail_settings
+from gm.mail.settings import MOST_READERS, mail_settings
 from gm.rulesets import get_ruleset
 from gm.seat_secrets import check_secret
 from gm.services import games, intake as intake_service, turns
@@ -269,12 +269,19 @@ def main() -> None:
         "--readers",
         type=int,
         default=None,
-        help="reader processes (default: [mail] readers of gm.toml, 1, as gm inbox import; 1: none)",
+        help=(
+            f"reader processes, 0-{MOST_READERS} as [mail] readers in gm.toml: 0 one per CPU, 1 none "
+            "(default: [mail] readers of gm.toml, 1, as gm inbox import)"
+        ),
     )
     options.add_argument(
         "--rounds", type=int, default=2, help="bare parse and intake alternate this many times; the best of each counts"
     )
     args = options.parse_args()
+    if args.readers is not None and not 0 <= args.readers <= MOST_READERS:
+        options.error(f"--readers must be 0 (one per CPU) to {MOST_READERS}, not {args.readers}")
+    if args.readers == 0:  # gm reads 0 as "not given" (gm.toml's setting); here it is what gm.toml's 0 means
+        args.readers = os.cpu_count() or 1
     with tempfile.TemporaryDirectory(prefix="gm-bench-intake-") as folder:
         house_home = Home(Path(folder) / "house")
         house = make_house(house_home)
