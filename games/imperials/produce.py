@@ -4,6 +4,8 @@ silent, the bank's shortage (rule D-IM-4), the granary, and fog lifting when a r
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from gm.core.model import JSONObject
 
 from .goods import COMMODITY_OF, GOODS, RESOURCES, YIELDS, cards_text, take
@@ -14,17 +16,18 @@ EVENT_FACES = ("science", "trade", "military", "black", "black", "black")  # rul
 EVENT_COLOUR = {"science": "green", "trade": "yellow", "military": "blue", "black": "black"}
 
 
-def gold_choice(state: JSONObject, seat: str, from_bank: bool = False) -> str:
-    """The resource a seat takes from gold (and its granary): the first of its GOLD answer, else
-    the resource it holds fewest of (book order on a tie). from_bank: skip what the bank lacks."""
+def gold_order(state: JSONObject, seat: str) -> list[str]:
+    """The resources a seat takes from gold (and its granary), best first: its GOLD answer's,
+    then the resources it holds fewest of (book order on a tie)."""
     hand = state["seats"][seat]["hand"]
     listed = [g for g in state["seats"][seat]["standing"].get("gold", []) if g in RESOURCES]
-    fallback = sorted(RESOURCES, key=lambda g: (hand[g], RESOURCES.index(g)))
-    good: str
-    for good in listed + fallback:
-        if not from_bank or state["bank"][good] > 0:
-            return good
-    return listed[0] if listed else fallback[0]
+    return listed + sorted(RESOURCES, key=lambda g: (hand[g], RESOURCES.index(g)))
+
+
+def from_bank(state: JSONObject, choices: list[str], barred: Collection[str] = ()) -> str | None:
+    """The first of the choices the bank holds and that is not barred (short this roll, rule
+    D-IM-4); None when there is none."""
+    return next((g for g in choices if state["bank"][g] > 0 and g not in barred), None)
 
 
 def roll(turn: Turn, seat: str, chosen: tuple[int, int] | None = None) -> JSONObject:
@@ -59,10 +62,12 @@ def roll(turn: Turn, seat: str, chosen: tuple[int, int] | None = None) -> JSONOb
     return record
 
 
-def claims(turn: Turn, total: int) -> JSONObject:
-    """What every settlement on the rolled tiles is owed: {seat: {card: n}}."""
+def claims(turn: Turn, total: int) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
+    """What every settlement on the rolled tiles is owed: the cards of resource and commodity
+    tiles, {seat: {card: n}}, and the gold cards, {seat: n}, whose resource is chosen when paid."""
     state, geo = turn.state, turn.geo
     owed: dict[str, dict[str, int]] = {}
+    gold: dict[str, int] = {}
     for code in geo.tiles:
         tile = state["board"]["tiles"][code]
         if tile["number"] != total or tile["fog"] or code == state["robber"]:
@@ -72,23 +77,25 @@ def claims(turn: Turn, total: int) -> JSONObject:
             if building is None:
                 continue
             seat, town = building["owner"], building["kind"] == "town"
-            mine = owed.setdefault(seat, {})
             if tile["kind"] == "gold":
-                good = gold_choice(state, seat)
-                mine[good] = mine.get(good, 0) + (2 if town else 1)
-            elif town and turn.wonders_mode and tile["kind"] in COMMODITY_OF:
+                gold[seat] = gold.get(seat, 0) + (2 if town else 1)
+                continue
+            mine = owed.setdefault(seat, {})
+            if town and turn.wonders_mode and tile["kind"] in COMMODITY_OF:
                 for good in (YIELDS[tile["kind"]], COMMODITY_OF[tile["kind"]]):
                     mine[good] = mine.get(good, 0) + 1
             else:
                 good = YIELDS[tile["kind"]]
                 mine[good] = mine.get(good, 0) + (2 if town else 1)
-    return owed
+    return owed, gold
 
 
 def produce(turn: Turn, record: JSONObject) -> None:
-    """Pay every claim of the roll, except cards the bank cannot pay to everyone (D-IM-4)."""
+    """Pay every claim of the roll, except cards the bank cannot pay to everyone (D-IM-4); then
+    gold from what the bank has left."""
     state = turn.state
-    owed = claims(turn, record["total"])
+    owed, gold = claims(turn, record["total"])
+    choosing = {seat: gold_order(state, seat) for seat in gold}  # by the hands before the roll
     wanted: dict[str, int] = {}
     for cards in owed.values():
         for good, n in cards.items():
@@ -110,6 +117,8 @@ def produce(turn: Turn, record: JSONObject) -> None:
             take(state, seat, good, n)
         if got:
             record["produced"][seat] = got
+    _gold(turn, record, gold, choosing)
+    record["produced"] = {s: record["produced"][s] for s in state["seating"] if s in record["produced"]}
     if record["produced"]:
         text = "; ".join(f"{turn.name(s)} {cards_text(c)}" for s, c in record["produced"].items())
         turn.add(
@@ -126,6 +135,24 @@ def _book_order(good: str) -> int:
     return GOODS.index(good)
 
 
+def _gold(turn: Turn, record: JSONObject, gold: dict[str, int], choosing: dict[str, list[str]]) -> None:
+    # A gold card is a claim on no resource in particular ("any resource of the player's
+    # choice"), so it is left out of D-IM-4's count; the implementation pays gold after the other
+    # claims, from what the bank has left (game/dice.go, GiveGold). A resource short this roll is
+    # nobody's (D-IM-4: "nobody gets that resource this roll"). Players in order of play from the
+    # roller, card by card.
+    state, seating = turn.state, turn.state["seating"]
+    start = seating.index(turn.mover) if turn.mover in seating else 0
+    for seat in seating[start:] + seating[:start]:
+        for _ in range(gold.get(seat, 0)):
+            good = from_bank(state, choosing[seat], barred=record["shortage"])
+            if good is None:
+                break
+            take(state, seat, good, 1)
+            got = record["produced"].setdefault(seat, {})
+            got[good] = got.get(good, 0) + 1
+
+
 def _granary(turn: Turn, record: JSONObject) -> None:
     # "The granary provides one resource of the player's choice when a dice roll does not produce
     # any resource for the player's civilization."
@@ -133,8 +160,8 @@ def _granary(turn: Turn, record: JSONObject) -> None:
     for seat in state["seating"]:
         if state["seats"][seat]["improvements"]["science"] < GRANARY_LEVEL or record["produced"].get(seat):
             continue
-        good = gold_choice(state, seat, from_bank=True)
-        if state["bank"][good] <= 0:
+        good = from_bank(state, gold_order(state, seat))
+        if good is None:
             continue
         take(state, seat, good, 1)
         record["produced"][seat] = {good: 1}
