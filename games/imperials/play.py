@@ -13,7 +13,7 @@ from . import commerce, military, science
 from .actions import build_road
 from .awards import update_army
 from .cards import COLOUR_OF, PLAYABLE, TITLES
-from .goods import cards_text, take
+from .goods import RESOURCES, cards_text, take
 from .places import road_problem
 from .robber import move_robber
 from .turn import Turn, voice
@@ -127,24 +127,46 @@ def roads(turn: Turn, seat: str, order: Order, *edges: str) -> str | None:
     return None
 
 
-def _plenty(turn: Turn, seat: str, order: Order, *goods: str) -> str | None:
+def _plenty(turn: Turn, seat: str, order: Order, *goods: str) -> None:
+    """Two resources from the bank. The book names the card and no more; D-IM-4 speaks of the
+    roll, so the implementation decides a bank that is short (game/actions_devel.go): the card
+    is spent, each resource named is given if the bank holds as many as named, and the rest are
+    drawn at random from the bank's resources, as many as it holds, up to two in all (its card
+    text: "Get any two cards from the market for free")."""
     state = turn.state
     wanted: dict[str, int] = {}
     for good in goods:
         wanted[good] = wanted.get(good, 0) + 1
-    short = [g for g, n in wanted.items() if state["bank"][g] < n]
-    if short:
-        return f"the bank has too few {', '.join(short)}"
-    for good, n in wanted.items():
+    got = {good: n for good, n in wanted.items() if state["bank"][good] >= n}
+    for good, n in got.items():
         take(state, seat, good, n)
+    drawn: dict[str, int] = {}
+    for _ in range(len(goods) - sum(got.values())):
+        pile = [good for good in RESOURCES for _ in range(state["bank"][good])]
+        if not pile:
+            break
+        good = pile[turn.rng("plenty").randrange(len(pile))]
+        take(state, seat, good, 1)
+        drawn[good] = drawn.get(good, 0) + 1
+    taken = {good: got.get(good, 0) + drawn.get(good, 0) for good in RESOURCES if got.get(good) or drawn.get(good)}
     turn.add(
         "play",
-        f"{turn.name(seat)} plays Year of Plenty and takes {cards_text(wanted)}.",
+        f"{turn.name(seat)} plays Year of Plenty and takes {cards_text(taken)}.",
         seat=seat,
         card="plenty",
-        cards=wanted,
+        cards=taken,
     )
-    return None
+    unpaid = {good: n for good, n in wanted.items() if good not in got}
+    if unpaid:  # what the bank lacked is the player's to read alone, as a failed order's reason
+        instead = f"{cards_text(drawn)} drawn from it at random instead" if drawn else "it holds no resource"
+        turn.add(
+            "plenty_drawn",
+            f"The bank cannot give {turn.name(seat)} {cards_text(unpaid)}: {instead}.",
+            (seat,),
+            seat=seat,
+            unpaid=unpaid,
+            drawn=drawn,
+        )
 
 
 def _monopoly(turn: Turn, seat: str, order: Order, good: str) -> None:

@@ -287,8 +287,8 @@ class Builder:
                 return
         if "plenty" in cards:
             want = _wanted(state, self.seat)
-            # Played whatever the bank holds (its stock is nobody's, D-ALL-5): one it cannot pay
-            # fails and stays in the hand.
+            # Played whatever the bank holds (its stock is nobody's, D-ALL-5): what it cannot
+            # pay is drawn at random, and an order counting on it may fail.
             if self.add("PLAY", "plenty", want[0], want[1]):
                 self.hand[want[0]] += 1
                 self.hand[want[1]] += 1
