@@ -59,9 +59,8 @@ def send(turn: Turn, envoys: list[Envoy], bought: bool) -> None:
 
 
 def _event(turn: Turn, target: str, mine: list[Envoy], won: int, bought: bool) -> None:
-    # Its own gain and its own influence after: the owner's control in a foreign province is seen
-    # only as a word (the report's influence table), never the number, which with the sender's
-    # own would tell the rest of the province's influence (D-ALL-5).
+    # Its own gain and its own influence after (its control: a diplomat goes to a province of its
+    # nation's), never the other parties' shares, which no nation sees of another (D-ALL-5).
     seat, province = mine[0].seat, turn.provinces[target]
     influence = province["influence"]
     units = sum(e.units for e in mine)

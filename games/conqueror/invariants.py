@@ -5,8 +5,8 @@ and the decision that reads it, [] when the turn keeps it.
 Gold never goes below zero and changes only by taxes, rush-buys and winter pay, each an event;
 a nation's armies change only as made, bought, lost in battle, deserted or lost to a rebellion;
 influence in a province sums to 100; cultural influence comes only from a neighbour of greater
-power above 160, and no more than the formula gives; a diplomat gives 10, and several nations'
-diplomats arriving together share as README choice 6 says; a conquest costs the conqueror 10; the
+power above 160, and no more than the formula gives; a diplomat reaches a province of its own
+nation's and gives 10, several arriving together as README choice 6 says; a conquest costs the conqueror 10; the
 rest of the Effects on Control Levels table moves the owner's control where nothing else does, and
 what a nation loses the neutral player gains; every move and attack goes to a neighbour, a move into a
 province the nation holds, an attack on one it does not; each province's armies follow the turn's
@@ -309,7 +309,7 @@ def _diplomats(
     phases: dict[tuple[bool, str], list[JSONObject]] = {}
     for data in _of(events, "diplomat"):
         phases.setdefault((data["bought"], data["province"]), []).append(data)
-    found = []
+    found = _diplomats_at_home(before, events)
     for (bought, code), sent in phases.items():
         want = {d["seat"]: min(10 * d["diplomats"], 100 - d["influence"][d["seat"]] + d["points"]) for d in sent}
         got = {d["seat"]: d["points"] for d in sent}
@@ -332,6 +332,24 @@ def _diplomats(
                 f"(now {d['influence'][d['seat']]})"
                 for d in sent
             ]
+    return found
+
+
+def _diplomats_at_home(before: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """A diplomat "adds 10% to control level in province", the control level being "the
+    influence that the owner of a province has": it reaches a province its nation holds then
+    (followed through the turn's captures)."""
+    owners = {code: str(p["owner"]) for code, p in before["provinces"].items()}
+    found = []
+    for event in events:
+        d = event.data
+        if event.kind == "battle" and d["captured"]:
+            owners[d["to"]] = d["attacker"]
+        if event.kind == "diplomat" and owners[d["province"]] != d["seat"]:
+            found.append(
+                f"{DIPLOMATS}: {d['diplomats']} diplomats of {d['seat']} reached {d['province']}, "
+                f"which is {owners[d['province']]}'s"
+            )
     return found
 
 

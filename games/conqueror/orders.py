@@ -277,12 +277,18 @@ def produce_problem(state: JSONObject, seat: str, order: Order, v: Voice) -> str
 
 
 def produce_owner_problem(state: JSONObject, seat: str, order: Order, v: Voice) -> str | None:
-    """produce_problem's first checks, of the map and its owners alone (offline.py asks them)."""
+    """produce_problem's first checks, of the map and its owners alone (offline.py asks them).
+    A diplomat goes to a province of its nation's: its one effect is "adds 10% to control level
+    in province", and the control level is the owner's influence."""
     code, _, *target = order.args
     problem = unknown_code(state, code, *target)
-    if problem or state["provinces"][code]["owner"] == seat:
+    if problem:
         return problem
-    return _held_by(state, code, v)
+    if state["provinces"][code]["owner"] != seat:
+        return _held_by(state, code, v)
+    if target and state["provinces"][target[0]]["owner"] != seat:
+        return f"a diplomat adds to the control level of a province of {v.yours()}: {_held_by(state, target[0], v)}"
+    return None
 
 
 def item_verb(item: str) -> str:

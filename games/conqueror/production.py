@@ -122,6 +122,8 @@ def complete(turn: Turn, code: str, item: str, units: int, envoys: list[Envoy]) 
         return f"{units} {'army' if units == 1 else 'armies'}"
     if item == "DIPLOMAT":
         target = province["target"] or code
+        if turn.provinces[target]["owner"] != owner:  # lost since it was chosen: the diplomat stays
+            target = province["target"] = code
         envoys.append(Envoy(owner, code, target, units))
         return words(units) + ("" if target == code else f" sent to {turn.board.label(target)}")
     if item == "FARMS":

@@ -89,7 +89,8 @@ def hidden_variant(state: JSONObject, seat: str, rng: Random) -> JSONObject:
     for code in owned(other, seat):
         province = other["provinces"][code]
         item = rng.choice([i for i in ITEM_WORDS if requirement(i, province) is None])
-        target = rng.choice([code, *board.neighbours[code]]) if item == "DIPLOMAT" else None
+        mine = [n for n in board.neighbours[code] if other["provinces"][n]["owner"] == seat]
+        target = rng.choice([code, *mine]) if item == "DIPLOMAT" else None
         cost = unit_cost(item, province["population"])
         progress = 0 if item == "TAXES" else rng.randrange(max(cost, 1))
         province.update(item=item, target=target, progress=progress)
@@ -312,6 +313,8 @@ def order_form(state: JSONObject, seat: str) -> list[str]:
     for row in you["provinces"]:
         if requirement(row["item"], state["provinces"][row["code"]]) is None:
             target = row["target"] if row["item"] == "DIPLOMAT" and row["target"] != row["code"] else ""
+            if target and state["provinces"][target]["owner"] != seat:  # lost: its diplomats stay home
+                target = ""
             lines.append(f"PRODUCE {row['code']} {row['item']} {target}".rstrip())
     return lines
 

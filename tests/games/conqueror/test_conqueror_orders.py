@@ -80,7 +80,7 @@ def test_parse_problems(line, message):
 
 def test_a_valid_turn_passes_the_check():
     state = vale()
-    assert check(state, "ATTACK ARD HOL 3", "ATTACK ARD FEN 5", "PRODUCE ARD DIPLOMAT MID", "BUY ARD 1") == []
+    assert check(state, "ATTACK ARD HOL 3", "ATTACK ARD FEN 5", "PRODUCE ARD DIPLOMAT", "BUY ARD 1") == []
 
 
 def test_armies_leaving_a_province_are_counted_across_orders():
