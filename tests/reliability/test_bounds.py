@@ -21,10 +21,10 @@ from gm.intake.imap import ImapPlace, ImapSource
 from gm.intake.readers import Readers, SizeLimits, _Ahead
 from gm.intake.sources import Incoming, MemorySource
 from gm.mail.senders import FolderSender
-from gm.render import pictures
+from gm.render import pictures, turnpages
 from gm.services import archive_keeping, seat_turns, turn_kits
 from gm.services.intake import Intake
-from gm.store import archive, mail_taken, outbox, submissions
+from gm.store import archive, mail_taken, outbox, records, submissions
 from gm.store.database import connect, open_database
 from gm.web import server as web_server, sessions, turn_views
 from tests.intake.mails import mail
@@ -379,3 +379,23 @@ def test_grid_pictures_kept_for_the_turn_kits_are_forty_at_most(monkeypatch):
     for n in range(60):
         pictures.keep_drawn(f"{pictures.REFERENCE}grid-{n}", f"{pictures.PNG_DATA_URL}{n}")
     assert len(pictures._given) == 40 and next(iter(pictures._given)) == f"{pictures.REFERENCE}grid-20"
+
+
+def test_gm_audits_table_cuts_a_detail_at_120_characters(home, gm):
+    """WIDTH (gm/cli/audit.py): a detail may hold what a stranger wrote (a JOIN's address and
+    name); the table cuts it at 120 characters, --json gives it whole."""
+    db = open_database(Path(home) / "gm.db")
+    records.audit(db, "2026-11-30T04:00:00Z", None, "waiting list", {"why": "w" * 300})
+    db.conn.commit()
+    [line] = [line for line in gm("audit", home=home).out.splitlines() if "waiting list" in line]
+    assert line.endswith("  why " + "w" * 115 + "…")  # 120 characters
+    assert json.loads(gm("audit", "--json", home=home).out)[-1]["detail"] == {"why": "w" * 300}
+
+
+def test_turn_pages_a_render_process_keeps_are_eight_at_most():
+    """TurnPagesCache.KEEP: a worker keeps the turn pages it laid out or was given, the newest 8
+    (a run-due renders at most two games at once)."""
+    kept = turnpages.TurnPagesCache()
+    for n in range(12):
+        kept.put(f"turn-{n}", SimpleNamespace(key=f"turn-{n}"))
+    assert [key for key in (f"turn-{n}" for n in range(12)) if key in kept] == [f"turn-{n}" for n in range(4, 12)]
