@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from datetime import timedelta
 from pathlib import Path
 
 from gm.home import DEFAULT_TOML
@@ -58,6 +59,10 @@ def test_every_number_in_the_ledger_is_the_codes():
             for part in constant.group(1).split("."):
                 if part != module.__name__.rpartition(".")[2]:  # known_browsers.MOST: the module's own name
                     value = getattr(value, part)
+            if isinstance(value, timedelta):  # LONGEST_WAIT: in the unit the row gives ("12 hours")
+                unit = re.search(r"\d[\d,]* (second|minute|hour|day)s?\b", number)
+                assert unit, (limit, number)
+                value = value / timedelta(**{unit.group(1) + "s": 1})
             assert isinstance(value, (int, float)), (limit, constant.group(1))
             assert first_number(number) == value, (limit, constant.group(1), value)
             checked += 1

@@ -8,7 +8,7 @@ import typer
 
 from gm.cli.common import HomeOption, JsonOption, echo_json, open_home
 from gm.cli.shown import echo
-from gm.core.words import counted
+from gm.core.words import counted, megabytes, sizes_apart
 from gm.services import archive_keeping
 
 app = typer.Typer(help="The archive of everything players sent.", no_args_is_help=True)
@@ -22,8 +22,9 @@ def status(as_json: JsonOption = False, home: HomeOption = None) -> None:
     if as_json:
         echo_json({"files": size.files, "bytes": size.size, "notes": size.notes, "budget": size.budget})
         return
+    held, budget = sizes_apart(size.size, size.budget)
     echo(
-        f"The archive holds {counted(size.files, 'file')}, {_mb(size.size)} MB, of a budget of {_mb(size.budget)} MB; "
+        f"The archive holds {counted(size.files, 'file')}, {held}, of a budget of {budget}; "
         f"and {counted(size.notes, 'note')} of what it does not keep whole (refused for size, or pruned)."
     )
     if size.over:
@@ -61,14 +62,11 @@ def prune(
     for removed in done.removed:
         echo(f"{verb} {removed.digest} ({counted(removed.size, 'byte')}; {removed.named_by or 'no record names it'})")
     total = sum(r.size for r in done.removed)
+    held, budget = sizes_apart(after.size, after.budget)
     echo(
-        f"{len(done.removed):,} file(s), {_mb(total)} MB, {verb}"
+        f"{len(done.removed):,} file(s), {megabytes(total)}, {verb}"
         + ("" if dry_run else ", a note of each kept")
-        + f"; the archive holds {_mb(after.size)} MB of a budget of {_mb(after.budget)} MB."
+        + f"; the archive holds {held} of a budget of {budget}."
     )
     if done.kept_young:
         echo(f"{done.kept_young:,} file(s) nothing needs are younger than --older-than and stay for now.")
-
-
-def _mb(size: int) -> str:
-    return f"{size / 1_000_000:,.1f}"

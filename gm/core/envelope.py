@@ -9,6 +9,7 @@ from gm.core.agreement import is_vote, read_vote
 from gm.core.forms import copyable
 from gm.core.model import Problem
 from gm.core.press import PressDraft, PressReader, is_press_end, is_press_head
+from gm.core.words import sizes_apart
 
 # A turn file is a few kilobytes; anything far larger is a mistake or an attack.
 DEFAULT_MAX_BYTES = 1_000_000
@@ -45,9 +46,8 @@ def decode_turn_file(data: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[s
     Raises TurnFileError with a sentence for the player when the bytes are not a turn file.
     """
     if len(data) > max_bytes:
-        raise TurnFileError(
-            f"the file is too large ({_size(len(data))}); a turn file may be at most {_size(max_bytes)}"
-        )
+        size, most = sizes_apart(len(data), max_bytes, bytes_below=100_000)
+        raise TurnFileError(f"the file is too large ({size}); a turn file may be at most {most}")
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             try:
@@ -82,10 +82,6 @@ def _bomless_utf16(data: bytes) -> str | None:
     if low.count(0) >= 0.9 * len(low) and high.count(0) == 0:
         return "utf-16-be"
     return None
-
-
-def _size(n: int) -> str:
-    return f"{n / 1_000_000:.1f} MB" if n >= 100_000 else f"{n:,} bytes"
 
 
 @dataclass(frozen=True)

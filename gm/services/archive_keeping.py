@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gm.core.words import sizes_apart
 from gm.errors import GMError
 from gm.home import Home
 from gm.store import keeping
@@ -92,8 +93,9 @@ def over_budget(home: Home, now: float | None = None) -> str | None:
     found = _measured(home, time.time() if now is None else now)
     if not found.over:
         return None
+    size, budget = sizes_apart(found.size, found.budget)
     return (
-        f"the archive holds {_mb(found.size)} MB, past its budget of {_mb(found.budget)} MB ([archive] budget_mb "
+        f"the archive holds {size}, past its budget of {budget} ([archive] budget_mb "
         "in gm.toml): 'gm archive prune --dry-run' lists what nothing kept needs, 'gm archive prune' removes it"
     )
 
@@ -181,7 +183,3 @@ def _entries(archive: Path) -> Iterator[os.DirEntry[str]]:
 
 def _is_digest(name: str) -> bool:
     return len(name) == 64 and all(c in "0123456789abcdef" for c in name)
-
-
-def _mb(size: int) -> str:
-    return f"{size / 1_000_000:,.1f}"

@@ -13,7 +13,7 @@ from pathlib import Path
 import sqlite_utils
 
 from gm import rulesets
-from gm.core.words import counted
+from gm.core.words import counted, sizes_apart
 from gm.errors import GMError
 from gm.home import DEFAULT_TOML, Home
 from gm.mail.settings import mail_settings, server_settings
@@ -208,17 +208,18 @@ def check_archive_size(home: Home) -> Finding:
     """The archive is within its budget ([archive] budget_mb)."""
     size = archive_keeping.archive_size(home)
     problems: tuple[Problem, ...] = ()
+    held, budget = sizes_apart(size.size, size.budget)
     if size.over:
         problems = (
             Problem(
-                f"the archive holds {size.size / 1_000_000:,.1f} MB, past its budget of {size.budget / 1_000_000:,.1f} MB",
+                f"the archive holds {held}, past its budget of {budget}",
                 "See what nothing kept needs with 'gm archive prune --dry-run', then remove it with 'gm archive prune'; "
                 "if what is left is all needed, raise [archive] budget_mb in gm.toml.",
             ),
         )
     return Finding(
         "archive size",
-        f"{size.size / 1_000_000:,.1f} MB in {counted(size.files, 'file')}, within the budget of {size.budget / 1_000_000:,.1f} MB",
+        f"{held} in {counted(size.files, 'file')}, within the budget of {budget}",
         problems,
     )
 

@@ -16,7 +16,8 @@ from gm.store.database import atomic
 from gm.store.records import GameRecord
 from gm.store.waiting import Waiting
 
-# Sign-ups by mail of one address that may wait for their confirmation at once (docs/mail.md).
+# Sign-ups by mail of one address that may wait for their confirmation at once; a newer one makes
+# the oldest lapse (docs/mail.md).
 MOST_UNCONFIRMED = 3
 
 
@@ -45,10 +46,7 @@ def add(
     if found is not None and found[1] is None:
         return described, False  # on the list already, confirmed
     if found is None and confirm is not None and store.unconfirmed_count(db, account, now) >= MOST_UNCONFIRMED:
-        raise GMError(
-            f"{email} has {MOST_UNCONFIRMED} sign-ups waiting for their confirmation already; confirm "
-            "those first (each with its code, from gm's mail), or wait until they lapse"
-        )
+        _make_room(db, now, account, email)
     if found is not None:
         store.set_confirmation(db, found[0], *(confirm or (None, None)))
         records.audit(
@@ -72,6 +70,18 @@ def add(
         db, now, game.id if game else None, "waiting list", _said(email, described, came, preferences, confirm)
     )
     return described, confirm is not None
+
+
+def _make_room(db: sqlite_utils.Database, now: str, account: int, email: str) -> None:
+    """The address's oldest sign-up waiting for its confirmation lapses, so the new one may wait.
+    Anyone can write an address in a From: refusing the fourth let three forged JOINs keep the
+    address's owner from signing up for CONFIRM_HOURS; a code mailed for a forged JOIN is one its
+    owner ignores."""
+    lapsed = store.lapse_oldest_unconfirmed(db, account, now)
+    if lapsed is not None:
+        number, game_id = lapsed
+        why = f"a newer sign-up came from {email}, which may have {MOST_UNCONFIRMED} waiting for their confirmation"
+        records.audit(db, now, game_id, "waiting list", {"email": email, "lapsed": number, "why": why})
 
 
 def _list_of(db: sqlite_utils.Database, target: str) -> tuple[GameRecord | None, str, str]:

@@ -59,6 +59,20 @@ def unconfirmed_count(db: sqlite_utils.Database, account_id: int, now: str) -> i
     )
 
 
+def lapse_oldest_unconfirmed(db: sqlite_utils.Database, account_id: int, now: str) -> tuple[int, int | None] | None:
+    """Lapse the account's oldest sign-up still waiting for its confirmation (its code counts no
+    more from `now`, as if its hours were up); (its number, its game's id or None), or None."""
+    row = db.execute(
+        """SELECT id, game_id FROM waiting WHERE account_id = ? AND confirm_hash IS NOT NULL
+                 AND seated IS NULL AND confirm_by > ? ORDER BY id LIMIT 1""",
+        [account_id, now],
+    ).fetchone()
+    if row is None:
+        return None
+    db.execute("UPDATE waiting SET confirm_by = ? WHERE id = ?", [now, row[0]])
+    return row[0], row[1]
+
+
 def set_confirmation(db: sqlite_utils.Database, number: int, confirm_hash: str | None, confirm_by: str | None) -> None:
     """A new confirmation code (its hash, and when it lapses) for an entry, so the code mailed
     before no longer counts; None and None: the entry is confirmed."""

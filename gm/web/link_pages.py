@@ -4,7 +4,7 @@ The answer reads the same whether or not the game and seat exist (nobody learns 
 there are); the link goes only to the address the GM registered for the seat. Two limits keep
 anyone from flooding a player's mailbox: at most one mailed link per seat every
 [portal] mailed_link_minutes (10), and [portal] link_requests_per_hour (10) requests from one
-client address.
+client address, or from one browser that signed in to the seat before (that browser alone).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response
 
 from gm.errors import GMError
-from gm.services.guesses import SignInLimiter
+from gm.services.guesses import SignInLimiter, seat_target
 from gm.services.portal_links import LINK_REQUESTS_PER_HOUR, MAILED_LINK_MINUTES, can_mail, request_link
 from gm.web.guard import check_csrf
 from gm.web.portal import page, portal, portal_of
@@ -66,16 +66,17 @@ def send() -> Response:
     p = portal()
     if not can_mail(p.home):
         return page("link_request.html", title=_TITLE, no_mail=_NO_MAIL)
-    where = f"address:{client_of(request.remote_addr)}"  # an IPv6 client by its /64
+    game, seat = (request.form.get(k, "")[:100] for k in ("game", "seat"))
+    where = _counted_against(game, seat)
     wait = _limiter().blocked(where)
     if wait:
         minutes = max(1, round(wait / 60))
+        here = "this browser" if where.startswith("browser:") else "here"
         raise TooManyRequests(
-            f"Too many requests for sign-in links from here. Try again in about {minutes} minute(s), or ask your GM.",
+            f"Too many requests for sign-in links from {here}. Try again in about {minutes} minute(s), or ask your GM.",
             retry_after=int(wait) + 1,
         )
     _limiter().failed(where)  # every request counts, found or not
-    game, seat = (request.form.get(k, "")[:100] for k in ("game", "seat"))
     request_link(p.db(), p.home, p.clock, game, seat)
     return page(
         "link_request.html",
@@ -84,3 +85,12 @@ def send() -> Response:
         minutes=p.home.setting("portal", "link_minutes", 60),
         every=_minutes(),
     )
+
+
+def _counted_against(game: str, seat: str) -> str:
+    """What a request counts against: a browser that signed in to the seat before, that browser
+    alone (as its guesses do, gm/web/guard.py), so whoever shares the player's client address
+    (a campus, a mobile carrier's NAT) cannot use up her requests; any other, its client address
+    (an IPv6 client by its /64)."""
+    browser = portal().known.known_for(request, seat_target(game, seat))
+    return f"browser:{browser}" if browser is not None else f"address:{client_of(request.remote_addr)}"

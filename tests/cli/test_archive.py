@@ -62,3 +62,16 @@ def test_prune_waits_for_no_backup_and_takes_no_negative_age(home, gm, game):
     )
     ran = gm("archive", "prune", "--older-than", "-1", home=home)
     assert (ran.code, ran.err) == (1, "Error: --older-than must be 0 days or more.\n")
+
+
+def test_an_archive_a_byte_past_its_budget_is_shown_past_it_in_bytes(home, gm):
+    """In MB to one decimal, 1,000,001 bytes and a budget of 1,000,000 both print 1.0 MB: the
+    status says the two in bytes, so over is visibly over."""
+    (home / "archive" / "00").mkdir(parents=True, exist_ok=True)
+    (home / "archive" / "00" / ("0" * 64)).write_bytes(b"x" * 1_000_001)
+    (home / "gm.toml").write_text((home / "gm.toml").read_text().replace("budget_mb = 2000", "budget_mb = 1"))
+    ran = gm("archive", "status", home=home)
+    assert ran.code == 0 and ran.out.startswith(
+        "The archive holds 1 file, 1,000,001 bytes, of a budget of 1,000,000 bytes; and 0 notes"
+    )
+    assert "It is past its budget" in ran.out

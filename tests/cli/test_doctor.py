@@ -263,6 +263,14 @@ def test_an_archive_past_its_budget_is_a_problem_with_what_to_do(home, gm, playe
         "See what nothing kept needs with 'gm archive prune --dry-run', then remove it with 'gm archive prune'; "
         "if what is left is all needed, raise [archive] budget_mb in gm.toml."
     )
+    others = (
+        sum(p.stat().st_size for p in (home / "archive").rglob("*") if p.is_file() and len(p.name) == 64) - 1_200_000
+    )
+    (home / "archive" / "00" / ("0" * 64)).write_bytes(b"x" * (1_000_001 - others))  # "1.0 MB past 1.0 MB" in MB
+    [problem] = [line for line in lines(gm("doctor", home=home)) if line.startswith("PROBLEM")]
+    assert problem.startswith(
+        "PROBLEM  archive size: the archive holds 1,000,001 bytes, past its budget of 1,000,000 bytes. "
+    )
 
 
 def test_a_home_that_cannot_be_written_is_named_not_called_damaged(home, gm, monkeypatch):

@@ -75,6 +75,11 @@ def test_decode_refuses_binary_and_oversized():
         decode_turn_file(b"\x89PNG\r\n\x1a\n\x00\x00")
     with pytest.raises(TurnFileError, match=r"too large \(10.0 MB\); a turn file may be at most 1.0 MB"):
         decode_turn_file(b"x" * 10_000_000)
+    # A byte over would print "(1.0 MB); ... at most 1.0 MB": over is said in bytes.
+    with pytest.raises(
+        TurnFileError, match=r"too large \(1,000,001 bytes\); a turn file may be at most 1,000,000 bytes$"
+    ):
+        decode_turn_file(b"x" * 1_000_001)
 
 
 def test_wrap_envelope_reads_back():

@@ -144,3 +144,16 @@ def test_a_gm_may_word_the_answer_to_questions(home, gm, mail_home, monkeypatch)
     receive(gm, monkeypatch, mail("Can I join?", sender="Zed <zed@example.org>"), home)
     [(_, _, _, body)] = outbox_bodies(home)
     assert body == "Dear Zed, I read every mail myself. -- Game Master\n"
+
+
+def test_gm_inbox_questions_shows_twelve_lines_of_a_long_question(home, gm, mail_home, monkeypatch):
+    """QUESTION_LINES: a stranger's question of 30 lines shows its first 12 in the list and says
+    how many more --json gives, so one long mail does not push the others off the GM's screen."""
+    text = "".join(f"line {n} of a long question\n" for n in range(1, 31))
+    receive(gm, monkeypatch, mail(text, sender="zed@example.org", subject="So many", message_id="<q30@x>"), home)
+    lines = gm("inbox", "questions", home=home).out.splitlines()
+    shown = [line for line in lines if line.startswith("    line ")]
+    assert shown == [f"    line {n} of a long question" for n in range(1, 13)]
+    assert "    ... (18 more lines: gm inbox questions --json)" in lines
+    [entry] = json.loads(gm("inbox", "questions", "--json", home=home).out)
+    assert entry["text"].count("\n") == 29

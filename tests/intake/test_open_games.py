@@ -3,6 +3,8 @@ free, schedule, price); a private game, a started one and one of another ruleset
 
 from __future__ import annotations
 
+import sqlite3
+
 from gm.services import open_games
 from tests.intake.mails import configure, mail, outbox_bodies, receive, rows, set_mail_address
 
@@ -65,9 +67,33 @@ def test_the_list_is_cut_at_its_limit_and_the_gm_sees_it_as_strangers_do(home, g
         "a2                   clash         4 of 4  not set yet\n"
         "a3                   clash         4 of 4  not set yet\n"
     )
-    assert open_games.MOST_LISTED == 50  # docs/mail.md's number; cut at 2 here, not after 51 games made
+    # The cut at 2 here; the 50 itself: test_a_list_names_fifty_games_and_counts_the_rest.
     monkeypatch.setattr(open_games, "MOST_LISTED", 2)
     body = ask(gm, monkeypatch, home, "LIST")
     assert "OPEN GAMES: 2 of 3 game(s) take players now." in body and "  a3:" not in body
     assert "1 more are not listed here (a mail lists at most 2): LIST RULESET lists one ruleset's." in body
     assert gm("game", "list", "--open", home=home).out.endswith("... and 1 more (at most 2 are listed).\n")
+
+
+def test_a_list_names_fifty_games_and_counts_the_rest(home, gm, monkeypatch):
+    """MOST_LISTED is 50 (docs/mail.md): 60 open games, copied in the database from one made by
+    gm game new, are answered with 50 named and 10 counted, and gm game list --open shows 50."""
+    set_mail_address(home)
+    new_game(gm, home, "o00")
+    conn = sqlite3.connect(home / "gm.db")
+    columns = [c for (_, c, *_) in conn.execute("PRAGMA table_info(games)") if c not in ("id", "name")]
+    for n in range(1, 60):
+        conn.execute(
+            f"INSERT INTO games (name, {', '.join(columns)}) SELECT ?, {', '.join(columns)} FROM games WHERE name = 'o00'",
+            (f"o{n:02}",),
+        )
+    conn.commit()
+    conn.close()
+    body = ask(gm, monkeypatch, home, "LIST")
+    assert "OPEN GAMES: 50 of 60 game(s) take players now." in body
+    assert "  o49: " in body and "  o50: " not in body
+    assert "10 more are not listed here (a mail lists at most 50)" in body
+    listed = gm("game", "list", "--open", home=home).out.splitlines()
+    assert (
+        len(listed) == 52 and listed[-2].startswith("o49 ") and listed[-1] == "... and 10 more (at most 50 are listed)."
+    )

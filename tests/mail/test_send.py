@@ -13,7 +13,7 @@ from gm.mail.senders import MemorySender, SendFailure
 from gm.services.delivery import send_outbox
 from gm.store import outbox
 from gm.store.database import open_database, transaction
-from tests.intake.mails import mail, receive, rows, set_mail_address, turn_file
+from tests.intake.mails import configure, mail, receive, rows, set_mail_address, turn_file
 
 NOON = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 
@@ -138,3 +138,23 @@ def test_send_needs_the_gms_address(home, gm):
         1,
         "Error: gm.toml has no [mail] address: set it to the address players write to, then try again.\n",
     )
+
+
+def test_tries_are_at_most_twelve_hours_apart(box):
+    """LONGEST_WAIT: the back-off doubles from 5 minutes, to 12 hours apart at most. The default
+    8 tries stop at 320 minutes; a house that sets more tries waits 640 minutes, then 12 hours."""
+    home, db = box
+    configure(home.root, {"mail.max_attempts": 11})
+    home = Home(home.root)
+    queue(db)
+    sender = MemorySender({"ann@example.org": SendFailure("451 4.3.0 try later", temporary=True)})
+    waits, now = [], NOON
+    for _ in range(11):
+        report = send_outbox(db, home, FixedClock(now), sender)
+        if report.failed:
+            break
+        [(_, _, when)] = report.retry
+        waits.append(when - now)
+        now = when
+    assert waits == [timedelta(minutes=m) for m in (5, 10, 20, 40, 80, 160, 320, 640, 720, 720)]
+    assert rows(home.root, "SELECT status, attempts FROM outbox") == [("failed", 11)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import mailbox
+import re
 import sqlite3
 import threading
 from datetime import UTC, datetime, timedelta
@@ -20,7 +21,6 @@ from gm.clock import FixedClock
 from gm.home import Home
 from gm.intake.finding import MOST_TURN_FILES
 from gm.services.signups import CONFIRM_HOURS
-from gm.services.waiting import MOST_UNCONFIRMED
 from gm.web.app import create_app
 from tests.intake.mails import (
     configure,
@@ -371,18 +371,32 @@ def test_clearing_by_pattern_leaves_the_other_players_waiting(home, gm, auto_gam
     assert gm("game", "seat-waiting", "c2", home=home).out == "seated ann@example.org in BR of c2\n"
 
 
-def test_one_address_may_have_only_a_few_signups_waiting_for_confirmation(home, gm, auto_game, clock, monkeypatch):
-    for n, target in enumerate(["c2", "clash", "conqueror", "empires"]):
-        receive(gm, monkeypatch, mail(f"JOIN {target}", sender="victim@example.org", message_id=f"<{n}@x>"), home)
-    assert rows(home, "SELECT count(*) FROM waiting") == [(MOST_UNCONFIRMED,)]
-    assert (
-        f"NOT TAKEN: your sign-up: victim@example.org has {MOST_UNCONFIRMED} sign-ups waiting for their "
-        "confirmation already" in outbox_bodies(home)[-1][3]
+def test_one_address_has_three_signups_waiting_and_forged_joins_cannot_keep_its_owner_out(
+    home, gm, auto_game, clock, monkeypatch
+):
+    """MOST_UNCONFIRMED: an address has at most 3 sign-ups waiting for their confirmation. Three
+    JOINs forged from the victim's address refused her own for 48 hours; now her JOIN makes the
+    oldest lapse (its code counts no more), she gets her code, and she is seated by it."""
+    for n, target in enumerate(["clash", "conqueror", "empires"]):
+        forged = mail(f"JOIN {target}", sender="victim@example.org", message_id=f"<{n}@evil.example>")
+        receive(gm, monkeypatch, forged, home)
+    first = re.search(r"^  CONFIRM (\S+)$", outbox_bodies(home)[0][3], re.MULTILINE)[1]
+    hers = mail("JOIN c2\nNAME Vic", sender="victim@example.org", message_id="<hers@example.org>")
+    assert receive(gm, monkeypatch, hers, home).code == 0
+    assert outbox_bodies(home)[-1][2] == "Confirm your sign-up for game c2"
+    unconfirmed = "SELECT count(*) FROM waiting WHERE confirm_by > '2026-11-23T10:00:00Z'"
+    assert rows(home, "SELECT count(*) FROM waiting") == [(4,)] and rows(home, unconfirmed) == [(3,)]
+    yes = mail(f"CONFIRM {confirmation_code(home, 'victim@example.org')}", sender="victim@example.org")
+    assert receive(gm, monkeypatch, yes, home).code == 0
+    assert seats_of(home, "victim@example.org") == [("c2", "BR")]
+    # The sign-up that lapsed for hers: its code counts no more, and the GM's audit says why.
+    late = mail(f"CONFIRM {first}", sender="victim@example.org", message_id="<late@example.org>")
+    assert "refused" in receive(gm, monkeypatch, late, home).out
+    audit = json.loads(gm("audit", "--json", home=home).out)
+    [lapsed] = [e for e in audit if e["action"] == "waiting list" and "lapsed" in e["detail"]]
+    assert lapsed["detail"]["why"] == (
+        "a newer sign-up came from victim@example.org, which may have 3 waiting for their confirmation"
     )
-    # Once they lapse, the address may sign up again.
-    clock.when += timedelta(hours=CONFIRM_HOURS, minutes=1)
-    receive(gm, monkeypatch, mail("JOIN empires", sender="victim@example.org", message_id="<again@x>"), home)
-    assert outbox_bodies(home)[-1][2] == "Confirm your sign-up for the next game of empires"
 
 
 def test_forged_mail_cannot_spend_a_players_hourly_answers_nor_the_strangers_hour(home, gm, game, tmp_path):

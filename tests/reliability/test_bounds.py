@@ -21,11 +21,12 @@ from gm.intake.imap import ImapPlace, ImapSource
 from gm.intake.readers import Readers, SizeLimits, _Ahead
 from gm.intake.sources import Incoming, MemorySource
 from gm.mail.senders import FolderSender
+from gm.render import pictures, turnpages
 from gm.services import archive_keeping, seat_turns, turn_kits
 from gm.services.intake import Intake
-from gm.store import archive, outbox
+from gm.store import archive, mail_taken, outbox, records, submissions
 from gm.store.database import connect, open_database
-from gm.web import server as web_server, turn_views
+from gm.web import server as web_server, sessions, turn_views
 from tests.intake.mails import mail
 
 
@@ -211,6 +212,7 @@ def test_gm_serve_holds_65536_connections_a_worker_and_gives_a_body_60_seconds(h
     assert (told["backpressure"], told["body_seconds"]) == (65_536, 60)
     assert told["http1_settings"].header_read_timeout == 30_000  # ms: a connection that sends no headers
     assert told["backlog"] == 1_024
+    assert told["workers_kill_timeout"] == 10  # GRACE_SECONDS: gm serve's own stop holds it too (below)
 
 
 def test_the_archive_is_over_its_budget_past_two_thousand_mb(home):
@@ -224,7 +226,10 @@ def test_the_archive_is_over_its_budget_past_two_thousand_mb(home):
     with open(folder / ("ab" + "1" * 62), "wb") as one_more:
         one_more.truncate(1)
     said = archive_keeping.over_budget(Home(home), now=1_000.0 + archive_keeping.MEASURED_FOR)
-    assert said is not None and "past its budget of 2,000.0 MB ([archive] budget_mb in gm.toml)" in said
+    # In MB both would print 2,000.0: over is said in bytes, visibly over.
+    assert said is not None and said.startswith(
+        "the archive holds 2,000,000,001 bytes, past its budget of 2,000,000,000 bytes ([archive] budget_mb in gm.toml)"
+    )
 
 
 def test_a_note_of_what_was_not_kept_holds_its_first_512_bytes(tmp_path):
@@ -271,3 +276,126 @@ def test_reports_the_portal_keeps_read_are_64_at_most(tmp_path, monkeypatch):
         path.write_text(json.dumps({"turn": n}))
         assert seat_turns._read(path) == {"turn": n}
     assert [key[0] for key in seat_turns._READ] == [str(tmp_path / f"{n}.json") for n in range(36, 100)]
+
+
+def test_sessions_that_ended_unused_are_forgotten_at_every_hundredth_sign_in(tmp_path, monkeypatch):
+    """PURGE_EVERY: a sign-in records its session; the 1st, 101st, 201st ... of a process also
+    deletes those unused past their lifetime, so the file does not grow with sessions long over."""
+    register = sessions.SessionRegister(tmp_path / "sessions.db", lifetime=3_600)
+    purges = []
+    monkeypatch.setattr(register, "forget_unused_since", lambda moment: purges.append(register._begun))
+    for n in range(250):
+        register.begin(f"sid-{n}", "gm")
+    assert purges == [1, 101, 201]
+
+
+def test_a_session_notes_its_use_once_a_minute_at_most(tmp_path, monkeypatch):
+    """SEEN_EVERY: every request of a signed-in session checks it; its row is written when it was
+    last noted 60 s ago or more, not at every request (the file is shared by every worker)."""
+    now = [1_000_000.0]
+    monkeypatch.setattr(sessions, "time", SimpleNamespace(time=lambda: now[0]))
+    register = sessions.SessionRegister(tmp_path / "sessions.db", lifetime=3_600)
+    register.begin("sid", "gm")
+    noted = []
+    real = register.note_seen
+    monkeypatch.setattr(register, "note_seen", lambda tag, moment: (noted.append(moment), real(tag, moment)))
+    for second in range(0, 181):  # a request a second for three minutes
+        now[0] = 1_000_000.0 + second
+        assert register.alive("sid")
+    assert noted == [1_000_060.0, 1_000_120.0, 1_000_180.0]
+
+
+def test_gm_serve_warns_below_16384_open_files_and_keeps_256_for_itself(home, monkeypatch, capsys):
+    """OPEN_FILES_WANTED and OWN_FILES: each connection is an open file. With a hard limit of
+    16,383 files gm serve says to raise it to 16,384, and a worker takes the limit less 256
+    connections; at 16,384 it says nothing."""
+    told: dict = {}
+
+    def server(target, **settings):
+        told.update(settings)
+        raise _Started()
+
+    monkeypatch.setattr(web_server, "multiprocessing", SimpleNamespace(set_start_method=lambda *a, **k: None))
+    monkeypatch.setattr(web_server, "claim_port", lambda host, port: ("127.0.0.1", port))
+    monkeypatch.setattr(web_server, "_Server", server)
+    for files, warned in ((16_383, True), (16_384, False)):
+        monkeypatch.setattr(web_server.resource, "getrlimit", lambda which, files=files: (files, files))
+        with pytest.raises(_Started):
+            web_server.serve(Home(home), "127.0.0.1", 8080, workers=1, threads=2)
+        said = capsys.readouterr().err
+        assert ("Raise it to 16,384 or more" in said) is warned, (files, said)
+        assert told["backpressure"] == files - 256
+
+
+def test_a_worker_that_will_not_stop_is_killed_after_ten_seconds(monkeypatch):
+    """GRACE_SECONDS: gm serve's stop sends SIGTERM, gives its workers 10 s to end together, then
+    kills any left. The clock is a fake that stands still, and the wait on the worker is one that
+    never sees it end: what it is given is recorded, nothing waits."""
+    waited, killed = [], []
+    monkeypatch.setattr(web_server, "time", SimpleNamespace(monotonic=lambda: 500.0))
+
+    def wait(sentinels, timeout=None):
+        waited.append(timeout)
+        return [] if timeout is not None else sentinels
+
+    monkeypatch.setattr(web_server, "wait", wait)
+    inner = SimpleNamespace(sentinel=7, join=lambda: None)
+    worker = SimpleNamespace(idx=0, inner=inner, terminate=lambda: None, kill=lambda: killed.append(True))
+    server = web_server._Server("gm.web.app:create_app", workers=1, workers_kill_timeout=web_server.GRACE_SECONDS)
+    server.wrks = [worker]
+    server._stop_workers()
+    assert waited == [10, None] and killed == [True] and server.wrks == []
+
+
+def test_the_archive_is_measured_at_most_once_an_hour(home):
+    """MEASURED_FOR: gm run-due runs every few minutes and counts the archive at most once in
+    3,600 s; meanwhile it reads the last count, so a file added is seen an hour later."""
+    folder = Path(home) / "archive" / "ab"
+    folder.mkdir(parents=True, exist_ok=True)
+    assert archive_keeping.over_budget(Home(home), now=1_000.0) is None
+    with open(folder / ("ab" + "0" * 62), "wb") as kept:
+        kept.truncate(2_000_000_001)
+    assert archive_keeping.over_budget(Home(home), now=4_599.0) is None  # 3,599 s on: the last count
+    assert archive_keeping.over_budget(Home(home), now=4_600.0) is not None
+
+
+def test_digests_are_asked_five_hundred_at_a_time(tmp_path):
+    """_ASKED_AT_ONCE (gm/store/mail_taken.py and gm/store/submissions.py): a batch's digests and
+    sources are asked in statements of 500, well under SQLite's limit of variables."""
+    db = open_database(tmp_path / "gm.db")
+    asked = []
+    db.conn.set_trace_callback(
+        lambda sql: asked.append(sql.split(" IN (")[1].count(",") + 1) if " IN (" in sql else None
+    )
+    assert mail_taken.taken_of(db, [f"{n:064x}" for n in range(1_201)]) == set()
+    assert submissions.stored_from_any(db, [f"mail:{n}" for n in range(1_201)]) == {}
+    assert asked == [500, 500, 201, 500, 500, 201]
+
+
+def test_grid_pictures_kept_for_the_turn_kits_are_forty_at_most(monkeypatch):
+    """KEEP_GIVEN: the grid maps the render workers drew, kept for the turn kits (a world and its
+    seats' regions); the newest 40."""
+    monkeypatch.setattr(pictures, "_given", OrderedDict())
+    for n in range(60):
+        pictures.keep_drawn(f"{pictures.REFERENCE}grid-{n}", f"{pictures.PNG_DATA_URL}{n}")
+    assert len(pictures._given) == 40 and next(iter(pictures._given)) == f"{pictures.REFERENCE}grid-20"
+
+
+def test_gm_audits_table_cuts_a_detail_at_120_characters(home, gm):
+    """WIDTH (gm/cli/audit.py): a detail may hold what a stranger wrote (a JOIN's address and
+    name); the table cuts it at 120 characters, --json gives it whole."""
+    db = open_database(Path(home) / "gm.db")
+    records.audit(db, "2026-11-30T04:00:00Z", None, "waiting list", {"why": "w" * 300})
+    db.conn.commit()
+    [line] = [line for line in gm("audit", home=home).out.splitlines() if "waiting list" in line]
+    assert line.endswith("  why " + "w" * 115 + "…")  # 120 characters
+    assert json.loads(gm("audit", "--json", home=home).out)[-1]["detail"] == {"why": "w" * 300}
+
+
+def test_turn_pages_a_render_process_keeps_are_eight_at_most():
+    """TurnPagesCache.KEEP: a worker keeps the turn pages it laid out or was given, the newest 8
+    (a run-due renders at most two games at once)."""
+    kept = turnpages.TurnPagesCache()
+    for n in range(12):
+        kept.put(f"turn-{n}", SimpleNamespace(key=f"turn-{n}"))
+    assert [key for key in (f"turn-{n}" for n in range(12)) if key in kept] == [f"turn-{n}" for n in range(4, 12)]

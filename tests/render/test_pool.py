@@ -12,6 +12,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -274,3 +275,40 @@ def test_a_turn_run_starts_the_fork_server_before_it_resolves(tmp_path):
     ran = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=WAIT)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.split() == ["None", "True"]
+
+
+def test_a_worker_is_replaced_after_fifty_reports(tmp_path):
+    """RENDERS_PER_WORKER, by default: WeasyPrint's memory creeps up over many renders in one
+    process (STACK-NOTES), so a worker stops after 50 reports and a new one makes the next. The
+    workers are counted by the pid each report names."""
+    with RenderPool(1) as pool:
+        done = results(pool.submit(small_jobs(tmp_path, 101)))
+    pids = [r.pid for r in done]
+    assert [pids.count(pid) for pid in dict.fromkeys(pids)] == [50, 50, 1]
+    assert workers_alive() == []
+
+
+def test_without_cpu_time_a_report_is_given_up_after_300_seconds_by_default(tmp_path, monkeypatch):
+    """REPORT_TIMEOUT: where /proc cannot be read, a report 300 s late in wall time is stuck and
+    its worker killed. The pool's clock is a fake moved by hand, so nothing waits 300 s: a stopped
+    worker's report, 301 s on, fails so; the one after it is made by a new worker."""
+    now = [1_000.0]
+    monkeypatch.setattr(pool_module, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    monkeypatch.setattr(pool_module, "cpu_seconds", lambda pid: None)
+    with RenderPool(1) as pool:
+        results(pool.submit(small_jobs(tmp_path, 1)))
+        [worker] = workers_alive()
+        os.kill(worker.pid, signal.SIGSTOP)
+        stuck = pool.submit(small_jobs(tmp_path / "stuck", 1))
+        for _ in range(WAIT * 100):  # until the worker has the job: it is handed out under the pool's lock
+            with pool._lock:
+                if stuck.futures[0].running():
+                    break
+            time.sleep(0.01)
+        now[0] += 301
+        pool.submit([])  # wakes the pool's thread, which reads the clock
+        with pytest.raises(RuntimeError, match=r"gave no result in 300 s rendering small/0; it was stopped"):
+            results(stuck)
+        assert not worker.is_alive()
+        [after] = results(pool.submit(small_jobs(tmp_path / "after", 1)))
+        assert after.out_path.exists() and after.pid != worker.pid

@@ -205,3 +205,22 @@ def test_the_addresses_of_one_ipv6_network_ask_as_one_client(mailing, home):
     refused = ask(mailing, seat="GE", address="2001:db8:9:9:abcd::1")
     assert refused.status_code == 429 and "Too many requests for sign-in links" in refused.text
     assert ask(mailing, seat="GE", address="2001:db8:9:a::1").status_code == 200  # the next /64 is another client
+
+
+def test_a_stranger_at_the_players_address_cannot_use_up_her_browsers_link_requests(mailing, home, game):
+    """link_requests_per_hour counted the client address alone: ten requests from whoever shares
+    the player's address (a campus, a carrier's NAT) and her "Lost your secret?" was refused for
+    an hour. A browser that signed in to the seat before counts against itself, as its guesses do."""
+    assert mailing.sign_in("BR", game["BR"]).status_code == 200
+    mailing.post("/sign-out")
+    stranger = Player(mailing.client.application.test_client())
+    for _ in range(10):
+        assert ask(stranger, seat="RU").status_code == 200
+    assert ask(stranger, seat="RU").status_code == 429  # from the address: its ten are spent
+    assert ask(mailing, seat="BR").status_code == 200  # her browser, at the same address
+    assert [(to, seat) for to, seat, _ in link_mails(home)][-1] == ("ann@example.org", "BR")
+    # Her browser has ten of its own, at this seat only; at another it is a stranger at the address.
+    assert ask(mailing, seat="RU").status_code == 429
+    assert [ask(mailing, seat="BR").status_code for _ in range(9)] == [200] * 9
+    refused = ask(mailing, seat="BR")
+    assert refused.status_code == 429 and "Too many requests for sign-in links from this browser" in refused.text
