@@ -169,11 +169,15 @@ def buy(
     if credits < 1:
         raise GMError("a payment buys at least 1 credit.")
     _at_most(credits, "a payment buys")
+    typed = None if reference is None else " ".join(reference.split())
     reference = None if reference is None else _reference(reference)
     game = None if game_name is None else records.game_by_name(db, game_name)
     now = iso(clock.now())
     with atomic(db):
-        booked = books.with_reference(db, reference) if reference else None
+        booked = None
+        if reference is not None and typed is not None:
+            # As typed too: books kept before references were read in NFKC may hold '８XK2' itself.
+            booked = books.with_reference(db, reference) or books.with_reference(db, typed)
         if booked is not None:
             raise GMError(
                 f"payment {booked.reference} is in the books already: entry {booked.number}, "

@@ -492,6 +492,17 @@ def test_a_reference_copied_in_full_width_is_the_payment_booked_already(home, gm
     assert gm("ledger", "check", home=home).code == 0
 
 
+def test_a_full_width_reference_booked_before_nfkc_is_still_found(home, gm, game, monkeypatch):
+    """Books kept before references were read in NFKC may hold '８XK21934LP' as typed: typed
+    again, it is refused, not booked a second time under its ASCII form."""
+    with monkeypatch.context() as before:
+        before.setattr(credits, "_reference", lambda text: " ".join(text.split()))
+        assert gm("credits", "buy", ANN, "10", "--paid", "25", "--ref", "８XK21934LP", home=home).code == 0
+    ran = gm("credits", "buy", ANN, "10", "--paid", "25", "--ref", "８XK21934LP", home=home)
+    assert (ran.code, ran.err.split(":")[0:2]) == (1, ["Error", " payment ８XK21934LP is in the books already"])
+    assert gm("ledger", "check", home=home).code == 0
+
+
 def test_an_empty_game_name_is_no_game_and_books_nothing(home, gm, game):
     """--game "$GAME" with the variable unset: refused as an unknown game, not booked to no game."""
     before = table_dump(home)
