@@ -80,7 +80,7 @@ def statement() -> list[tuple[str, ...]]:
 DI_PAYS = ("di@example.org", "10", "--paid", "25.00", "--ref", "PP-1005", "--game", "g1")
 
 
-def forged_flood(secrets: dict[str, str]) -> list[bytes]:
+def forged_flood() -> list[bytes]:
     """Mails nobody in the house wrote: wrong secrets forged from Ann's address, from the GM's,
     a 'payment' forged from the bookkeeper's, and wrong secrets from made-up strangers."""
     flood = []
@@ -187,7 +187,7 @@ def delivered(smtp_server) -> list[email.message.EmailMessage]:  # noqa: F811 - 
 
 
 def test_a_week_with_attackers_at_every_door_gives_the_players_their_turns_once(
-    home, gm, game, dovecot, imap_user, smtp, monkeypatch, tmp_path
+    home, gm, game, dovecot, imap_user, smtp, monkeypatch
 ):
     secrets_g1 = game
     now = datetime.now(UTC).replace(microsecond=0)
@@ -236,7 +236,7 @@ def test_a_week_with_attackers_at_every_door_gives_the_players_their_turns_once(
             sender="Cy <cy@example.org>",
             message_id="<cy-g2-turn1@example.org>",
         )
-        flood = forged_flood(secrets_g1)
+        flood = forged_flood()
         good = [ann_g1, cy_g1, ann_g2, cy_g2]
         # Bob and Di signed in earlier in the week; the flood comes in.
         bob = sign_in(server, "g1", "RU", secrets_g1["RU"])
@@ -378,6 +378,7 @@ def test_a_week_with_attackers_at_every_door_gives_the_players_their_turns_once(
     # what came in (Di's uploads are hers: one row each, and no mail).
     flood_size = 3 * FORGED + STRANGERS
     assert one(home, "SELECT count(*) FROM mail_taken") == flood_size + 4 + 1
+    assert gm("inbox", "fetch", home=home).out == "No new mail.\n"  # and none of it is read again
     # The players' four turns and Ann's old file answered, 20 forged mails answered to Ann, the
     # strangers' 60, press, reports, g2's start mails.
     assert len(mails) == 4 + 1 + 20 + 60 + 101 + 8 + 4 + 2 + 8  # and Di's two held notices, turn 2's reminders
