@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
 from collections.abc import Callable
 from typing import TypedDict, Unpack
 
@@ -168,11 +169,15 @@ def buy(
     if credits < 1:
         raise GMError("a payment buys at least 1 credit.")
     _at_most(credits, "a payment buys")
+    typed = None if reference is None else " ".join(reference.split())
     reference = None if reference is None else _reference(reference)
-    game = records.game_by_name(db, game_name) if game_name else None
+    game = None if game_name is None else records.game_by_name(db, game_name)
     now = iso(clock.now())
     with atomic(db):
-        booked = books.with_reference(db, reference) if reference else None
+        booked = None
+        if reference is not None and typed is not None:
+            # As typed too: books kept before references were read in NFKC may hold '８XK2' itself.
+            booked = books.with_reference(db, reference) or books.with_reference(db, typed)
         if booked is not None:
             raise GMError(
                 f"payment {booked.reference} is in the books already: entry {booked.number}, "
@@ -210,8 +215,10 @@ def buy(
 
 
 def _reference(text: str) -> str:
-    """A payment reference as the books keep it: its words, 1 to REFERENCE_MOST printable characters."""
-    reference = " ".join(text.split())
+    """A payment reference as the books keep it: its words, 1 to REFERENCE_MOST printable characters.
+    Read in NFKC, so a reference copied from a statement in full-width characters ('８XK2') is the
+    same payment as the one typed ('8XK2'), not a second booking of it."""
+    reference = " ".join(unicodedata.normalize("NFKC", text).split())
     if not reference or len(reference) > REFERENCE_MOST or not reference.isprintable():
         raise GMError(f"a payment reference is 1 to {REFERENCE_MOST} printable characters, such as 8XK21934LP.")
     return reference
@@ -233,7 +240,7 @@ def adjust(
     if credits == 0 and discount == 0:
         raise GMError("the adjustment changes nothing: give a number of credits, or --discount N.")
     _at_most(abs(credits), "an adjustment adds or takes away")
-    game = records.game_by_name(db, game_name) if game_name else None
+    game = None if game_name is None else records.game_by_name(db, game_name)
     now = iso(clock.now())
     with atomic(db):
         _, email, _ = account(db, email)

@@ -20,12 +20,15 @@ class Prepared:
     shown: the player's own text, its lines numbered as the player sent them.
     added: the lines of `data` gm wrote in (a PASSWORD line, FINAL), 1-based, so a problem is
     told by the line of what the player sent, as `gm orders check` and the mail tell it.
+    written_in: the file's only secret is the one given (the session's word, written in by gm or
+    kept from a file gm wrote so), so the file guesses at none.
     """
 
     data: bytes
     shown: str
     refusal: str | None = None
     added: tuple[int, ...] = ()
+    written_in: bool = False
 
     def sent(self, problem: Problem) -> Problem:
         """The problem at the line of what the player sent; one on a line gm wrote in is the
@@ -64,6 +67,7 @@ def prepare_turn_file(
         )
     lines = text.splitlines()
     added: list[int] = []
+    written_in = secret is not None and all(v in ("", PLACEHOLDER, secret) for v in _passwords(lines))
     if _password_missing(lines):
         if secret is None:
             return Prepared(
@@ -77,17 +81,21 @@ def prepare_turn_file(
         lines, at = _with_final(lines)
         added = [a + (a >= at) for a in added] + [at]
     if lines == text.splitlines():
-        return Prepared(raw, hide_password(text))
+        return Prepared(raw, hide_password(text), written_in=written_in)
     new_text = "\n".join(lines) + "\n"
-    return Prepared(new_text.encode("utf-8"), hide_password(text), added=tuple(sorted(added)))
+    return Prepared(new_text.encode("utf-8"), hide_password(text), added=tuple(sorted(added)), written_in=written_in)
 
 
 def _keyword(line: str) -> str:
     return clean_line(line).partition(" ")[0].upper()
 
 
+def _passwords(lines: list[str]) -> list[str]:
+    return [clean_line(line).partition(" ")[2].strip() for line in lines if _keyword(line) == "PASSWORD"]
+
+
 def _password_missing(lines: list[str]) -> bool:
-    values = [clean_line(line).partition(" ")[2].strip() for line in lines if _keyword(line) == "PASSWORD"]
+    values = _passwords(lines)
     return not values or all(v in ("", PLACEHOLDER) for v in values)
 
 

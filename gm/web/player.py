@@ -321,7 +321,10 @@ def _check_or_submit(
         source += " (signed in by link)"  # who vouched for the orders, for the GM reading the history
     # A secret written in an uploaded file is a guess like one on the sign-in page, and limited the same way.
     keys = guess_keys(p.known, seat_target(game.name, seat.code))
-    refuse_if_blocked(p.limiter, *keys)
+    if not prepared.written_in:
+        # A file without a secret of its own goes on the session's word and guesses at nothing:
+        # strangers' guesses at the seat must not hold up its signed-in player (docs/portal.md).
+        refuse_if_blocked(p.limiter, *keys)
 
     def secret_check(secret: str, stored: str) -> bool:
         if secret == SIGNED_IN:

@@ -475,3 +475,41 @@ def test_a_message_counts_one_thing_in_the_singular(home, gm, game, tmp_path):
     gm("credits", "buy", ANN, "1", "--paid", "2.50", "--ref", "R-1", home=home)
     ran = gm("credits", "buy", ANN, "1", "--paid", "2.50", "--ref", "R-1", home=home)
     assert ran.err.startswith("Error: payment R-1 is in the books already: entry 2, 1 credit for 2.50 from ")
+
+
+def test_a_reference_copied_in_full_width_is_the_payment_booked_already(home, gm, game):
+    """A statement may print a transaction id in full-width characters ('８XK21934LP'); copied
+    into --ref it is the payment typed in as 8XK21934LP, refused the second time, not booked twice."""
+    assert gm("credits", "buy", ANN, "10", "--paid", "25", "--ref", "８XK21934LP", home=home).code == 0
+    before = table_dump(home)
+    ran = gm("credits", "buy", ANN, "10", "--paid", "25", "--ref", "8xk21934lp", home=home)
+    assert (ran.code, ran.err) == (
+        1,
+        "Error: payment 8XK21934LP is in the books already: entry 1, 10 credits for 25.00 from ann@example.org "
+        f"on {datetime.now(UTC):%Y-%m-%d}. Nothing was booked; a second payment has its own reference.\n",
+    )
+    assert table_dump(home) == before
+    assert gm("ledger", "check", home=home).code == 0
+
+
+def test_a_full_width_reference_booked_before_nfkc_is_still_found(home, gm, game, monkeypatch):
+    """Books kept before references were read in NFKC may hold '８XK21934LP' as typed: typed
+    again, it is refused, not booked a second time under its ASCII form."""
+    with monkeypatch.context() as before:
+        before.setattr(credits, "_reference", lambda text: " ".join(text.split()))
+        assert gm("credits", "buy", ANN, "10", "--paid", "25", "--ref", "８XK21934LP", home=home).code == 0
+    ran = gm("credits", "buy", ANN, "10", "--paid", "25", "--ref", "８XK21934LP", home=home)
+    assert (ran.code, ran.err.split(":")[0:2]) == (1, ["Error", " payment ８XK21934LP is in the books already"])
+    assert gm("ledger", "check", home=home).code == 0
+
+
+def test_an_empty_game_name_is_no_game_and_books_nothing(home, gm, game):
+    """--game "$GAME" with the variable unset: refused as an unknown game, not booked to no game."""
+    before = table_dump(home)
+    for args in [
+        ("credits", "buy", ANN, "3", "--paid", "7.50", "--game", ""),
+        ("credits", "adjust", ANN, "--credits", "2", "--reason", "goodwill", "--game", ""),
+    ]:
+        ran = gm(*args, home=home)
+        assert (ran.code, ran.err) == (1, "Error: unknown game ''. Games here: g1.\n"), args
+    assert table_dump(home) == before

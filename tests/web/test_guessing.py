@@ -97,6 +97,21 @@ def test_wrong_secrets_written_in_orders_on_the_portal_count_as_guesses(app, gm,
     assert page.status_code == 429
 
 
+def test_strangers_guesses_at_a_seat_do_not_hold_up_its_signed_in_player_whose_browser_forgot_it(app, game):
+    """A signed-in session sends orders on its own word (no secret in the file: nothing guessed).
+    A browser that kept the session but not gm_known (cleared, or past its twenty seats) was
+    refused them with 429 while strangers guessed at the seat; a secret typed in is still a guess."""
+    player = from_address(app, "192.0.2.10")
+    assert player.sign_in("BR", game["BR"]).status_code == 200
+    player.client.delete_cookie(COOKIE)
+    assert guess_from_many_addresses(app, "BR", 10) == [401] * 10
+    page = player.post("/orders", {"orders": orders("CLAIM ENG"), "action": "submit"})
+    assert page.status_code == 200 and "<h2>Submitted</h2>" in page.text
+    assert player.post("/orders/final").status_code == 200
+    own_secret = orders("CLAIM ENG").replace("<your secret>", game["BR"])
+    assert player.post("/orders", {"orders": own_secret, "action": "check"}).status_code == 429
+
+
 @pytest.fixture
 def gm_home(app, gm, home, game, monkeypatch):
     assert set_gm_password(gm, home, monkeypatch).code == 0
