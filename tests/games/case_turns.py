@@ -12,10 +12,15 @@ from gm.core.ruleset import Ruleset
 Invariants = Callable[[dict, dict[str, list[Order]], TurnResult], list[str]]
 
 
-def played_case(cases: Path, ruleset: Ruleset, name: str, invariants: Invariants) -> list[str]:
-    """The invariants' findings on the turn (round) the case `name` in `cases` plays."""
+def case_turn(cases: Path, ruleset: Ruleset, name: str) -> tuple[dict, dict[str, list[Order]], TurnResult]:
+    """The turn (round) the case `name` in `cases` plays: the state before it, the orders, the result."""
     case = load_case_text((cases / f"{name}.toml").read_text(encoding="utf-8"), name)
     state, seats = _start(case, ruleset)
     orders, _ = _orders(case, ruleset, state, seats)
     seeds = ScriptedSeeds(case["seed"], case.get("turn", 1), case.get("dice", []), case.get("dice_purpose", "roll"))
-    return invariants(state, orders, ruleset.resolve(state, orders, seeds))
+    return state, orders, ruleset.resolve(state, orders, seeds)
+
+
+def played_case(cases: Path, ruleset: Ruleset, name: str, invariants: Invariants) -> list[str]:
+    """The invariants' findings on the turn (round) the case `name` in `cases` plays."""
+    return invariants(*case_turn(cases, ruleset, name))
