@@ -17,13 +17,16 @@ a province changes hands by conquest or rebellion; population grows only by farm
 fortifications only by building, and resources never change; a province's labour is never
 less than half its maximum for want of control; a nation out of the game owns nothing, one in
 it holds its capital; the score is the Score Table's; the game ends at the game limit with the
-best score winning; and each event is told to whom the rules let see it (D-ALL-5).
+best score winning; each event is told to whom the rules let see it (D-ALL-5); only the troops
+that cannot be paid desert; and a report shows a province's attitude to its owner and to its
+reader, never another's share.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
+from copy import deepcopy
 from fractions import Fraction
 from math import floor
 
@@ -42,6 +45,7 @@ from .economy import (
 )
 from .moves import show_internal_moves
 from .orders import MAX_MOVES
+from .view import view
 
 GOLD = "Gold (Gold, Support Costs, D-CQ-4, D-CQ-5)"
 BUYING = "Rush-buying (Gold, Culture Table, D-CQ-4)"
@@ -88,6 +92,8 @@ POWER = "Cultural power (Culture, D-CQ-8)"
 YIELDED = "A lost point of influence goes to the neutral player (Influence, D-CQ-6)"
 END = "Game limit (Game Options, D-CQ-9)"
 READERS = "Who is told what (D-ALL-5; Game Options, Show Internal Moves)"
+ATTITUDES = "Only the attitudes to the owner and to you are seen (Influence, D-ALL-5)"
+DESERTERS = "Only the troops that cannot be paid desert (Gold, Support Costs, D-CQ-5)"
 # Who may read each kind of event, from the rules rather than from the code: a nation's own
 # business goes to its seat alone (its failed orders, purchases, diplomats, production, cultural
 # spread, winter pay, its control in a province it took, and how many armies it ordered when
@@ -142,6 +148,8 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _score,
         _end,
         _readers,
+        _deserters,
+        _attitudes,
     )
     return [line for check in checks for line in check(before, orders, result.state, result.events)]
 
@@ -966,4 +974,54 @@ def _readers(
             found.append(
                 f"{READERS}: a {event.kind} event is told to {told}, not {meant}: {event.data.get('text', '')}"
             )
+    return found
+
+
+def _deserters(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """ "at the end of the winter turn any troops that you cannot afford to pay will desert":
+    an army within its province's population costs nothing, so none of those deserts (a
+    province deserted from keeps at least its population's worth), and the gold left after
+    the pay could not have paid one more deserter ((distance from capital + 1) gold, D-CQ-5)."""
+    board, moved = Board(after["scenario"]), {d["seat"] for d in _of(events, "capital", "eliminated")}
+    rebelled = {d["province"] for d in _of(events, "rebellion")}
+    found = []
+    for data in _of(events, "winter"):
+        seat = data["seat"]
+        if not data["deserted"] or seat in moved:
+            continue
+        capital = after["seats"][seat]["capital"]
+        for code, count in data["deserted"].items():
+            province, cost = after["provinces"][code], board.distance(capital, code) + 1
+            kept = province["armies"] if code not in rebelled else None
+            if (kept is not None and kept < province["population"]) or data["gold"] >= cost:
+                found.append(
+                    f"{DESERTERS}: {count} of {seat}'s armies deserted {code} (each {cost} gold, "
+                    f"{kept} left there, population {province['population']}) with {data['gold']} gold left"
+                )
+    return found
+
+
+def _attitudes(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """ "Whenever you're looking at a foreign province, you will see both the province's
+    attitude to both its owner and to you. If it's your province you're viewing you will only
+    see its attitude towards you": a seat's view is the same whatever the influence of the
+    other parties in each province (neither its owner nor the seat), so long as theirs stand.
+    Looked at for the first and the last seat."""
+    seating, found = after["seating"], []
+    for seat in dict.fromkeys((seating[0], seating[-1])):
+        other, changed = deepcopy(after), False
+        for province in other["provinces"].values():
+            influence = province["influence"]
+            others = [q for q in influence if q not in (province["owner"], seat)]
+            shares = [influence[q] for q in others]
+            turned = shares[1:] + shares[:1]
+            if turned != shares:
+                influence.update(zip(others, turned, strict=True))
+                changed = True
+        if changed and view(other, seat) != view(after, seat):
+            found.append(f"{ATTITUDES}: {seat}'s report changes with the influence of others in provinces")
     return found

@@ -4,13 +4,16 @@ breaks one rule of the book in a real turn and the invariant names it."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
+import gm_games.conqueror
 import pytest
-from gm_games.conqueror import ruleset
+from gm_games.conqueror import ruleset, view as conqueror_view
 from gm_games.conqueror.invariants import invariants
 
 from gm.core.model import Event, SeatInfo, TurnResult
 from gm.core.ruleset import TurnSeeds, choose_options, with_options
+from tests.games import case_turns
 
 
 def vale_turn(orders: dict | None = None, **provinces: dict) -> tuple[dict, dict, TurnResult]:
@@ -429,3 +432,53 @@ def test_the_stack_draw_told_to_a_seat_is_found():
     before, orders, result = an_internal_move_and_a_failed_one()
     [line] = readers(invariants(before, orders, told_to(result, "stacks", ("BE",))))
     assert "a stacks event is told to BE, not nobody" in line
+
+
+CASES = Path(gm_games.conqueror.__file__).parent / "cases"
+DESERTERS = "Only the troops that cannot be paid desert (Gold, Support Costs, D-CQ-5)"
+ATTITUDES = "Only the attitudes to the owner and to you are seen (Influence, D-ALL-5)"
+
+
+def with_winter(result: TurnResult, **changed) -> TurnResult:
+    events = tuple(Event(e.kind, {**e.data, **changed}, e.seats) if e.kind == "winter" else e for e in result.events)
+    return TurnResult(result.state, events)
+
+
+def test_troops_that_could_be_paid_deserting_are_found():
+    """ "any troops that you cannot afford to pay will desert": the case's AR owes 6, has 2,
+    and two of FEN's armies (2 gold each) desert, leaving 0 gold. With 2 gold left one of them
+    could have been paid; and a desertion that leaves FEN below its population of 3 takes
+    troops that cost nothing."""
+    before, orders, result = case_turns.case_turn(CASES, ruleset, "winter-desertion")
+    assert invariants(before, orders, result) == []
+    found = [line for line in invariants(before, orders, with_winter(result, gold=2)) if line.startswith(DESERTERS)]
+    assert found == [
+        f"{DESERTERS}: 2 of AR's armies deserted FEN (each 2 gold, 4 left there, population 3) with 2 gold left"
+    ]
+    state = copy.deepcopy(result.state)
+    state["provinces"]["FEN"]["armies"] = 2
+    found = [line for line in invariants(before, orders, TurnResult(state, result.events)) if DESERTERS in line]
+    assert found == [
+        f"{DESERTERS}: 2 of AR's armies deserted FEN (each 2 gold, 2 left there, population 3) with 0 gold left"
+    ]
+
+
+def test_a_report_that_shows_a_third_nations_influence_is_found(monkeypatch):
+    """Influence: "If it's your province you're viewing you will only see its attitude towards
+    you": AR holds FEN, where BE has 10 and the local leaders 40; a report that lists every
+    party's share in AR's own provinces tells AR what BE holds."""
+    shares = {"AR": 50, "BE": 10, "neutral": 40}
+    before, orders, result = vale_turn(FEN={"owner": "AR", "armies": 3, "influence": shares})
+    assert [line for line in invariants(before, orders, result) if line.startswith(ATTITUDES)] == []
+    shown = conqueror_view._you
+
+    def telling(state, seat, board):
+        mine = [code for code, p in state["provinces"].items() if p["owner"] == seat]
+        return {**shown(state, seat, board), "all": {code: state["provinces"][code]["influence"] for code in mine}}
+
+    monkeypatch.setattr(conqueror_view, "_you", telling)
+    found = [line for line in invariants(before, orders, result) if line.startswith(ATTITUDES)]
+    # BE's report gives away the shares in its own Bervia as well.
+    assert found == [
+        f"{ATTITUDES}: {seat}'s report changes with the influence of others in provinces" for seat in ("AR", "BE")
+    ]
