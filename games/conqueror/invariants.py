@@ -19,7 +19,7 @@ less than half its maximum for want of control; a nation out of the game owns no
 it holds its capital; the score is the Score Table's; the game ends at the game limit with the
 best score winning; each event is told to whom the rules let see it (D-ALL-5); only the troops
 that cannot be paid desert; and a report shows a province's attitude to its owner and to its
-reader, never another's share.
+reader, never another's share, in the words of the book's tables.
 """
 
 from __future__ import annotations
@@ -94,6 +94,14 @@ END = "Game limit (Game Options, D-CQ-9)"
 READERS = "Who is told what (D-ALL-5; Game Options, Show Internal Moves)"
 ATTITUDES = "Only the attitudes to the owner and to you are seen (Influence, D-ALL-5)"
 DESERTERS = "Only the troops that cannot be paid desert (Gold, Support Costs, D-CQ-5)"
+WORDS = "The words a report gives (Productivity and Influence tables, D-CQ-6)"
+# The book's tables, lowest level of each band first (D-CQ-6: lower-bound inclusive):
+# "rebellious | restless | content | supportive | devoted" and "hostile | suspicious | neutral |
+# sympathetic | friendly" for 0-20%, 20-40%, ... 80-100%; "barely | somewhat | moderately |
+# highly | extremely" for 1-4, 5-9, 10-14, 15-19, 20 or more labour units.
+CONTROL_BANDS = ((0, "rebellious"), (20, "restless"), (40, "content"), (60, "supportive"), (80, "devoted"))
+INFLUENCE_BANDS = ((0, "hostile"), (20, "suspicious"), (40, "neutral"), (60, "sympathetic"), (80, "friendly"))
+PRODUCTIVITY_BANDS = ((1, "barely"), (5, "somewhat"), (10, "moderately"), (15, "highly"), (20, "extremely"))
 # Who may read each kind of event, from the rules rather than from the code: a nation's own
 # business goes to its seat alone (its failed orders, purchases, diplomats, production, cultural
 # spread, winter pay, its control in a province it took, and how many armies it ordered when
@@ -150,6 +158,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _readers,
         _deserters,
         _attitudes,
+        _words,
     )
     return [line for check in checks for line in check(before, orders, result.state, result.events)]
 
@@ -1024,4 +1033,43 @@ def _attitudes(
                 changed = True
         if changed and view(other, seat) != view(after, seat):
             found.append(f"{ATTITUDES}: {seat}'s report changes with the influence of others in provinces")
+    return found
+
+
+def _word(level: int, bands: tuple[tuple[int, str], ...]) -> str | None:
+    """The book's word for a level: the band with the highest bottom at or below it."""
+    return next((word for bottom, word in reversed(bands) if level >= bottom), None)
+
+
+def _words(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """A report names control, influence and productivity by the book's tables: a nation's own
+    provinces by its control there and their productivity, and every foreign province by its
+    attitude "to both its owner and to you". Looked at for the first and the last seat."""
+    found = []
+    for seat in dict.fromkeys((after["seating"][0], after["seating"][-1])):
+        seen, provinces = view(after, seat), after["provinces"]
+        shown: list[tuple[str, str, str | None]] = []
+        for row in (seen["you"] or {}).get("provinces", []):
+            shown.append((row["code"], row["control_word"], _word(control(provinces[row["code"]]), CONTROL_BANDS)))
+            if row["productivity"] > 0:
+                shown.append((row["code"], row["productivity_word"], _word(row["productivity"], PRODUCTIVITY_BANDS)))
+        for row in seen["influence"]:
+            province = provinces[row["code"]]
+            shown.append((row["code"], row["owner_word"], _word(control(province), CONTROL_BANDS)))
+            shown.append((row["code"], row["yours_word"], _word(province["influence"][seat], INFLUENCE_BANDS)))
+        for group in seen["known"]["groups"]:
+            for place in group["places"]:
+                province = provinces[place["code"]]
+                shown.append((place["code"], place["cells"][2], _word(control(province), CONTROL_BANDS)))
+                if seat in province["influence"]:
+                    shown.append(
+                        (place["code"], place["cells"][3], _word(province["influence"][seat], INFLUENCE_BANDS))
+                    )
+        found += [
+            f"{WORDS}: {seat}'s report calls {code} {word}, the book {book}"
+            for code, word, book in shown
+            if word != book
+        ]
     return found

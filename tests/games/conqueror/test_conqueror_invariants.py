@@ -482,3 +482,23 @@ def test_a_report_that_shows_a_third_nations_influence_is_found(monkeypatch):
     assert found == [
         f"{ATTITUDES}: {seat}'s report changes with the influence of others in provinces" for seat in ("AR", "BE")
     ]
+
+
+WORDS = "The words a report gives (Productivity and Influence tables, D-CQ-6)"
+
+
+def test_a_report_that_reads_the_bands_upper_bound_inclusive_is_found(monkeypatch):
+    """D-CQ-6: "Control bands are lower-bound inclusive (20 is "restless")"; Arden's 40 in
+    Fenland at the start is "neutral" (40-60%), not "suspicious", in AR's report (the report
+    looked at is the one of the state the game starts with)."""
+    before, orders, result = vale_turn()
+    assert before["provinces"]["FEN"]["influence"]["AR"] == 40
+    start = TurnResult(before, result.events)
+    assert [line for line in invariants(before, orders, start) if line.startswith(WORDS)] == []
+
+    def upper(level, words):
+        return words[min(max(level - 1, 0) // 20, 4)]
+
+    monkeypatch.setattr(conqueror_view, "band", upper)
+    found = [line for line in invariants(before, orders, start) if line.startswith(WORDS)]
+    assert f"{WORDS}: AR's report calls FEN suspicious, the book neutral" in found
