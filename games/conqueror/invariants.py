@@ -159,6 +159,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _deserters,
         _attitudes,
         _words,
+        _labour_exact,
     )
     return [line for check in checks for line in check(before, orders, result.state, result.events)]
 
@@ -1072,4 +1073,36 @@ def _words(
             for code, word, book in shown
             if word != book
         ]
+    return found
+
+
+def _labour_exact(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """D-CQ-3: "base = (population + resources) × culture. The owner's control c (0-100) scales
+    it by (100 + c) / 200 ... A province conquered this turn, and a neutral province, produce
+    half. Round down." Checked where the control the labour was given at is known: a province
+    its holder kept all turn, that no diplomat reached by a rush-buy before the labour, at its
+    control at the start plus what a fortification or culture bought then added (the Effects on
+    Control Levels table)."""
+    bought = _built(events, bought_only=True)
+    levels = {d["province"]: d["item"] for d in _of(events, "buy") if d["item"] in CONTROL_TABLE}
+    reached = {d["province"] for d in _of(events, "diplomat") if d["bought"]}
+    reached |= {d["to"] for d in _of(events, "battle") if d["captured"]}
+    rebelled = {d["province"] for d in _of(events, "rebellion")}
+    found = []
+    for code, province in after["provinces"].items():
+        was = before["provinces"][code]
+        if code in reached or code in rebelled or province["conquered"] or province["owner"] != was["owner"]:
+            continue
+        population = was["population"] + bought[code, "population"]
+        culture = was["culture"] + bought[code, "culture"]
+        level = min(control(was) + CONTROL_TABLE.get(levels.get(code, ""), 0), 100)
+        halves = 2 if was["owner"] == NEUTRAL else 1
+        labour = floor(Fraction((population + was["resources"]) * culture * (100 + level), 200 * halves))
+        if province["labour"] != labour:
+            found.append(
+                f"{LABOUR}: {code} gave {province['labour']} labour; ({population} + {was['resources']}) x {culture} "
+                f"at control {level} gives {labour}"
+            )
     return found

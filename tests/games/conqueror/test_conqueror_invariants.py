@@ -8,7 +8,8 @@ from pathlib import Path
 
 import gm_games.conqueror
 import pytest
-from gm_games.conqueror import ruleset, view as conqueror_view
+from gm_games.conqueror import production, ruleset, view as conqueror_view
+from gm_games.conqueror.board import control
 from gm_games.conqueror.invariants import invariants
 
 from gm.core.model import Event, SeatInfo, TurnResult
@@ -81,7 +82,8 @@ def test_labour_below_half_or_above_the_formula_is_found():
     after["provinces"]["ARD"]["labour"] = 5  # (5 + 1) x 2 = 12 at most, never below 6
     after["provinces"]["FEN"]["labour"] = 3  # neutral: (3 + 0) x 1 halved, 1 at most
     found = labour(invariants(before, orders, TurnResult(after, result.events)))
-    assert [line.split(": ")[1].split(" gave")[0] for line in found] == ["ARD", "FEN"]
+    # Each is found twice: outside the bounds, and off D-CQ-3's exact formula.
+    assert [line.split(": ")[1].split(" gave")[0] for line in found] == ["ARD", "FEN", "ARD", "FEN"]
 
 
 def test_a_rebel_province_with_other_than_its_population_in_armies_is_found():
@@ -502,3 +504,26 @@ def test_a_report_that_reads_the_bands_upper_bound_inclusive_is_found(monkeypatc
     monkeypatch.setattr(conqueror_view, "band", upper)
     found = [line for line in invariants(before, orders, start) if line.startswith(WORDS)]
     assert f"{WORDS}: AR's report calls FEN suspicious, the book neutral" in found
+
+
+LABOUR = "Productivity (Productivity, D-CQ-3)"
+
+
+def test_labour_off_the_control_scale_is_found(monkeypatch):
+    """D-CQ-3: the owner's control c scales the labour by (100 + c) / 200. Holm, neutral, base
+    (9 + 2) x 1 = 11, its local leaders at 55: 11 x 155 / 400 gives 4. A reading that scales by
+    the bottom of the control band (40) gives 3, which is still between half and all of the
+    halved maximum (the older check's bounds), so only the exact check finds it."""
+    before, orders, result = vale_turn(HOL={"population": 9, "influence": {"AR": 40, "BE": 5, "neutral": 55}})
+    assert result.state["provinces"]["HOL"]["labour"] == 4
+    assert [line for line in invariants(before, orders, result) if line.startswith(LABOUR)] == []
+
+    def banded(province, conquered=None):
+        base = (province["population"] + province["resources"]) * province["culture"]
+        halves = (2 if province["conquered"] else 1) * (2 if province["owner"] == "neutral" else 1)
+        return base * (100 + control(province) // 20 * 20) // (200 * halves)
+
+    monkeypatch.setattr(production, "productivity", banded)
+    broken = ruleset.resolve(before, orders, TurnSeeds(1, 1))
+    found = [line for line in invariants(before, orders, broken) if line.startswith(LABOUR)]
+    assert found == [f"{LABOUR}: HOL gave 3 labour; (9 + 2) x 1 at control 55 gives 4"]
