@@ -15,7 +15,8 @@ carries the standing warning and, at the end, the result the state records, told
 once; the state holds the map's land areas and no sea; each action finds the area it names as
 the actions before it left it (a LEVY half the population at most, a MOVE between the
 country's own areas, an ATTACK from its own on another's, no more armies than are there, a
-battle against what the area holds then), and the actions run by number in the order of play.
+battle against what the area holds then), and the actions run by number in the order of play;
+a country's BPs and failed orders are told to it alone.
 """
 
 from __future__ import annotations
@@ -51,6 +52,10 @@ BOARD = "The map (seas never owned, D-EMP-12's target)"
 REPORTS = "Every report (11.6 warning, D-EMP-13, the end)"
 EACH_AREA = "Each area, action by action (LEVY, GROW, FORTIFY, RAZE, RESERVE, MOVE, ATTACK, D-EMP-3, D-EMP-5, D-EMP-6)"
 INTERLEAVED = "Actions interleaved by number in the order of play (D-EMP-1)"
+READERS = "Who is told what (D-ALL-5: treasury and failed orders)"
+# The events that tell a country's BPs (a price paid, its books, what it gives) or a failed
+# order of its: its own seat reads them, and a gift's receiver reads the gift (D-ALL-5).
+OWN_EVENTS = ("order_failed", "finances", "army", "reserve", "grow", "fortify", "raze")
 
 ACTIONS = ("levy", "army", "reserve", "grow", "fortify", "raze", "move", "gift", "defence")
 
@@ -81,6 +86,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _reports,
         _each_area,
         _interleaved,
+        _readers,
     )
     return [line for check in checks for line in check(before, result.state, result.events)]
 
@@ -754,4 +760,30 @@ def _interleaved(before: JSONObject, after: JSONObject, events: tuple[Event, ...
         if key < last:
             found.append(f"{INTERLEAVED}: {d['text']} came after action {last[0]} of {sequence[last[1]]}")
         last = key
+    return found
+
+
+def _readers(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """D-ALL-5: "What the rules keep from a player (another's hand, treasury, ...) never
+    reaches that player ... an order that fails for want of something is reported to its own
+    seat with the reason; the others see only what happened on the board (nothing, for a failed
+    order)": an event that tells a country's BPs or a failed order of its is read by its seat
+    alone (a gift by its giver and its receiver); a battle is read by its attacker and by the
+    country defending, if any, whose area it is fought in."""
+    found = []
+    for event in events:
+        d, readers = event.data, None if event.seats is None else set(event.seats)
+        if event.kind in OWN_EVENTS:
+            want = {d["seat"]}
+        elif event.kind == "gift":
+            want = {d["seat"], d["to"]}
+        elif event.kind == "battle":
+            parties = {d["attacker"], d["defender"]} - {NEUTRAL}
+            if readers is not None and not parties <= readers:
+                found.append(f"{READERS}: battle {d['number']} is told to {sorted(readers)}, not to {sorted(parties)}")
+            continue
+        else:
+            continue
+        if readers != want:
+            found.append(f"{READERS}: a {event.kind} of {d['seat']} is told to {sorted(readers or ['everyone'])}")
     return found

@@ -368,3 +368,41 @@ def test_actions_out_of_their_numbers_are_found():
     swapped = TurnResult(result.state, tuple(events))
     found = [line for line in invariants(state, orders, swapped) if line.startswith(INTERLEAVED)]
     assert found and "came after action 2 of BR" in found[0]
+
+
+READERS = "Who is told what (D-ALL-5: treasury and failed orders)"
+
+
+def told_to(result, kind, seats):
+    events = tuple(Event(e.kind, e.data, seats) if e.kind == kind else e for e in result.events)
+    return TurnResult(result.state, events)
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "seats"),
+    [
+        ("gift-bps", "gift", None),
+        ("gift-bps", "finances", None),
+        ("army-costs-three", "army", ("AL", "BR")),
+        ("move-and-attack-targets", "order_failed", None),
+        ("grow-cost-by-terrain", "grow", ("BR",)),
+    ],
+)
+def test_a_countrys_bps_or_failed_order_told_to_another_is_found(name, kind, seats):
+    """D-ALL-5: a country's treasury, and its failed orders, reach its own seat alone (a gift
+    its giver and receiver): each such event told to everyone, or to another, is found."""
+    state, orders, result = case_turn(name)
+    assert [line for line in invariants(state, orders, result) if line.startswith(READERS)] == []
+    found = [line for line in invariants(state, orders, told_to(result, kind, seats)) if line.startswith(READERS)]
+    assert found and all(f"a {kind} of " in line for line in found)
+
+
+def test_a_battle_kept_from_the_country_defending_is_found():
+    """A battle is "what happened on the board" for the country whose area it is fought in."""
+    state, orders, result = case_turn("order-of-play-interleaved")
+    found = [line for line in invariants(state, orders, told_to(result, "battle", ("BR",))) if READERS in line]
+    # Battle 1 is AL's on the neutrals' Midmarch, battle 2 BR's on AL's Midmarch.
+    assert found == [
+        f"{READERS}: battle 1 is told to ['BR'], not to ['AL']",
+        f"{READERS}: battle 2 is told to ['BR'], not to ['AL', 'BR']",
+    ]
