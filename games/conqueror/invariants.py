@@ -19,7 +19,8 @@ less than half its maximum for want of control; a nation out of the game owns no
 it holds its capital; the score is the Score Table's; the game ends at the game limit with the
 best score winning; each event is told to whom the rules let see it (D-ALL-5); only the troops
 that cannot be paid desert; and a report shows a province's attitude to its owner and to its
-reader, never another's share, in the words of the book's tables.
+reader, never another's share, in the words of the book's tables; each move and attack is an
+order of its player's, with no more armies than it asked for.
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ END = "Game limit (Game Options, D-CQ-9)"
 READERS = "Who is told what (D-ALL-5; Game Options, Show Internal Moves)"
 ATTITUDES = "Only the attitudes to the owner and to you are seen (Influence, D-ALL-5)"
 DESERTERS = "Only the troops that cannot be paid desert (Gold, Support Costs, D-CQ-5)"
+ORDERED = "A move is executed as planned, with no more armies than ordered (Orders)"
 WORDS = "The words a report gives (Productivity and Influence tables, D-CQ-6)"
 # The book's tables, lowest level of each band first (D-CQ-6: lower-bound inclusive):
 # "rebellious | restless | content | supportive | devoted" and "hostile | suspicious | neutral |
@@ -160,6 +162,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _attitudes,
         _words,
         _labour_exact,
+        _as_ordered,
     )
     return [line for check in checks for line in check(before, orders, result.state, result.events)]
 
@@ -1105,4 +1108,45 @@ def _labour_exact(
                 f"{LABOUR}: {code} gave {province['labour']} labour; ({population} + {was['resources']}) x {culture} "
                 f"at control {level} gives {labour}"
             )
+    return found
+
+
+def _at_most(asked: object, count: int) -> bool:
+    """Whether an order's number (a whole number or ALL) lets `count` armies go."""
+    return asked == "ALL" or (isinstance(asked, int) and count <= asked)
+
+
+def _as_ordered(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """ "A dialog box appears allowing you to select how many armies will be moved between the
+    two countries, or will leave the first country to attack the second"; "A move from one
+    friendly country to another is executed exactly as you planned": each move and attack of a
+    player's is one of its orders, from and to the provinces it names, with no more armies than
+    it asked for (ALL: what is there). An attack on a province taken earlier in the turn moves
+    in (README choice 1), so a move may be an ATTACK order's. An AI nation's orders are made
+    inside resolve, so its moves are left out."""
+    left = {seat: [o for o in orders.get(seat, []) if o.verb in ("MOVE", "ATTACK")] for seat in orders}
+    found = []
+    for event in events:
+        if event.kind not in ("move", "battle"):
+            continue
+        d = event.data
+        seat = d["seat"] if event.kind == "move" else d["attacker"]
+        if before["seats"][seat]["ai"]:
+            continue
+        count = d["armies"] if event.kind == "move" else d["attacking"]
+        verbs = ("MOVE", "ATTACK") if event.kind == "move" else ("ATTACK",)
+        match = next(
+            (
+                o
+                for o in left.get(seat, [])
+                if o.verb in verbs and tuple(o.args[:2]) == (d["from"], d["to"]) and _at_most(o.args[2], count)
+            ),
+            None,
+        )
+        if match is None:
+            found.append(f"{ORDERED}: {seat}'s {event.kind} of {count} from {d['from']} to {d['to']} was not ordered")
+        else:
+            left[seat].remove(match)
     return found

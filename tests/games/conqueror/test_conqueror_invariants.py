@@ -527,3 +527,26 @@ def test_labour_off_the_control_scale_is_found(monkeypatch):
     broken = ruleset.resolve(before, orders, TurnSeeds(1, 1))
     found = [line for line in invariants(before, orders, broken) if line.startswith(LABOUR)]
     assert found == [f"{LABOUR}: HOL gave 3 labour; (9 + 2) x 1 at control 55 gives 4"]
+
+
+ORDERED = "A move is executed as planned, with no more armies than ordered (Orders)"
+
+
+def with_first(result: TurnResult, kind: str, **changed) -> TurnResult:
+    events, done = [], False
+    for e in result.events:
+        if e.kind == kind and not done:
+            e, done = Event(kind, {**e.data, **changed}, e.seats), True
+        events.append(e)
+    return TurnResult(result.state, tuple(events))
+
+
+def test_a_move_of_more_armies_than_ordered_or_not_ordered_is_found():
+    """ "A move from one friendly country to another is executed exactly as you planned": AR
+    ordered MOVE ARD FEN 5; six armies going, or five going to Midmark, is no order of its."""
+    before, orders, result = case_turns.case_turn(CASES, ruleset, "move-each-army-once")
+    assert [line for line in invariants(before, orders, result) if line.startswith(ORDERED)] == []
+    found = [line for line in invariants(before, orders, with_first(result, "move", armies=6)) if ORDERED in line]
+    assert found == [f"{ORDERED}: AR's move of 6 from ARD to FEN was not ordered"]
+    found = [line for line in invariants(before, orders, with_first(result, "move", to="MID")) if ORDERED in line]
+    assert found == [f"{ORDERED}: AR's move of 5 from ARD to MID was not ordered"]
