@@ -15,8 +15,9 @@ carries the standing warning and, at the end, the result the state records, told
 once; the state holds the map's land areas and no sea; each action finds the area it names as
 the actions before it left it (a LEVY half the population at most, a MOVE between the
 country's own areas, an ATTACK from its own on another's, no more armies than are there, a
-battle against what the area holds then), and the actions run by number in the order of play;
-a country's BPs and failed orders are told to it alone.
+battle against what the area holds then), and the actions run by number in the order of play,
+each the country's order of that number as written; a country's BPs and failed orders are told
+to it alone.
 """
 
 from __future__ import annotations
@@ -53,6 +54,18 @@ REPORTS = "Every report (11.6 warning, D-EMP-13, the end)"
 EACH_AREA = "Each area, action by action (LEVY, GROW, FORTIFY, RAZE, RESERVE, MOVE, ATTACK, D-EMP-3, D-EMP-5, D-EMP-6)"
 INTERLEAVED = "Actions interleaved by number in the order of play (D-EMP-1)"
 READERS = "Who is told what (D-ALL-5: treasury and failed orders)"
+ORDERED = "Each action as ordered (ACTION WHERE WHERE-TO NUMBER)"
+VERBS = {
+    "levy": "LEVY",
+    "army": "ARMY",
+    "reserve": "RESERVE",
+    "grow": "GROW",
+    "fortify": "FORTIFY",
+    "raze": "RAZE",
+    "move": "MOVE",
+    "battle": "ATTACK",
+    "gift": "GIFT",
+}
 # The events that tell a country's BPs (a price paid, its books, what it gives) or a failed
 # order of its: its own seat reads them, and a gift's receiver reads the gift (D-ALL-5).
 OWN_EVENTS = ("order_failed", "finances", "army", "reserve", "grow", "fortify", "raze")
@@ -88,7 +101,8 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _interleaved,
         _readers,
     )
-    return [line for check in checks for line in check(before, result.state, result.events)]
+    found = [line for check in checks for line in check(before, result.state, result.events)]
+    return found + _as_ordered(before, orders, result.events)  # the one check that reads the orders
 
 
 def _of(events: Iterable[Event], *kinds: str) -> list[JSONObject]:
@@ -786,4 +800,59 @@ def _readers(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -
             continue
         if readers != want:
             found.append(f"{READERS}: a {event.kind} of {d['seat']} is told to {sorted(readers or ['everyone'])}")
+    return found
+
+
+def _action_number(event: Event) -> int:
+    """The action an event carries out: a battle says it, the others' text begins with it."""
+    if event.kind == "battle":
+        return int(event.data["action"])
+    match = ACTION_NUMBER.match(event.data["text"])
+    return int(match.group(1)) if match else 0
+
+
+def _as_ordered(before: JSONObject, orders: dict[str, list[Order]], events: tuple[Event, ...]) -> list[str]:
+    """ "An order line has four fields: ACTION WHERE WHERE-TO NUMBER"; "An explicit number
+    larger than what is there makes the order fail": each action carried out is the country's
+    order of that number, on the areas (or country) it names, and an explicit number is what
+    goes, no more and no fewer (ALL and AB-n leave it to what is there). The 17th action, ARMY
+    ALL, is no order."""
+    plans: dict[str, dict[object, Order]] = {}
+    for seat, listed in orders.items():
+        for given in listed:
+            if given.args:
+                plans.setdefault(seat, {}).setdefault(given.args[0], given)
+    found = []
+    for event in events:
+        if event.kind not in VERBS:
+            continue
+        d, number = event.data, _action_number(event)
+        if event.kind == "army" and number == 17:
+            continue
+        seat = d["attacker"] if event.kind == "battle" else d["seat"]
+        order = plans.get(seat, {}).get(number)
+        where = {
+            "levy": (d.get("area"), None),
+            "reserve": (d.get("area"), None),
+            "grow": (d.get("area"), None),
+            "fortify": (d.get("area"), None),
+            "raze": (d.get("area"), None),
+            "move": (d.get("from"), d.get("to")),
+            "battle": (d.get("from"), d.get("to")),
+            "gift": (None, d.get("to")),
+            "army": (None, None),
+        }[event.kind]
+        count = {
+            "levy": d.get("armies"),
+            "army": d.get("armies"),
+            "reserve": d.get("armies"),
+            "move": d.get("armies"),
+            "raze": d.get("levels"),
+            "gift": d.get("bps"),
+            "battle": d.get("attacking", 0) + d.get("ambush", 0),
+        }.get(event.kind)
+        if order is None or order.verb != VERBS[event.kind] or tuple(order.args[1:3]) != where:
+            found.append(f"{ORDERED}: {seat}'s action {number} is no order of its: {d['text']}")
+        elif isinstance(order.args[3], int) and count is not None and count != order.args[3]:
+            found.append(f"{ORDERED}: {seat}'s action {number} ({order.text}) carried out {count}: {d['text']}")
     return found

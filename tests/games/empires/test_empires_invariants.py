@@ -406,3 +406,22 @@ def test_a_battle_kept_from_the_country_defending_is_found():
         f"{READERS}: battle 1 is told to ['BR'], not to ['AL']",
         f"{READERS}: battle 2 is told to ['BR'], not to ['AL', 'BR']",
     ]
+
+
+ORDERED = "Each action as ordered (ACTION WHERE WHERE-TO NUMBER)"
+
+
+def test_an_action_other_than_its_order_is_found():
+    """ "An order line has four fields: ACTION WHERE WHERE-TO NUMBER": AL's "2 ATTACK HIL MID 6"
+    sends 6; a battle of 5 from it, or a move told as action 3 (AL's failed ATTACK FEN MID),
+    is no order carried out as written."""
+    state, orders, result = case_turn("move-and-attack-targets")
+    assert [line for line in invariants(state, orders, result) if line.startswith(ORDERED)] == []
+    [battle] = [e.data for e in result.events if e.kind == "battle"]
+    fewer = with_event(result, "battle", attacking=battle["attacking"] - 1)
+    found = [line for line in invariants(state, orders, fewer) if line.startswith(ORDERED)]
+    assert found == [f"{ORDERED}: AL's action 2 (2 ATTACK HIL MID 6) carried out 5: {battle['text']}"]
+    [move] = [e.data for e in result.events if e.kind == "move"]
+    renumbered = with_event(result, "move", text=move["text"].replace("Action 4", "Action 3"))
+    found = [line for line in invariants(state, orders, renumbered) if line.startswith(ORDERED)]
+    assert found == [f"{ORDERED}: AL's action 3 is no order of its: {move['text'].replace('Action 4', 'Action 3')}"]
