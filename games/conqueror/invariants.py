@@ -20,7 +20,8 @@ it holds its capital; the score is the Score Table's; the game ends at the game 
 best score winning; each event is told to whom the rules let see it (D-ALL-5); only the troops
 that cannot be paid desert; and a report shows a province's attitude to its owner and to its
 reader, never another's share, in the words of the book's tables; each move and attack is an
-order of its player's, with no more armies than it asked for.
+order of its player's, with no more armies than it asked for, and every order (up to five) is
+drawn from its stack.
 """
 
 from __future__ import annotations
@@ -163,6 +164,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _words,
         _labour_exact,
         _as_ordered,
+        _every_order_drawn,
     )
     return [line for check in checks for line in check(before, orders, result.state, result.events)]
 
@@ -1149,4 +1151,22 @@ def _as_ordered(
             found.append(f"{ORDERED}: {seat}'s {event.kind} of {count} from {d['from']} to {d['to']} was not ordered")
         else:
             left[seat].remove(match)
+    return found
+
+
+def _every_order_drawn(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """ "The computer picks one of the player's stacks at random, takes the top card, and
+    executes that order ... and so on, until there are no stacks left": every move or attack
+    order a player gave, up to five (D-CQ-1: extra lines are rejected), is drawn, once. An AI
+    nation's orders are made inside resolve, so it is left out."""
+    drawn = Counter(seat for data in _of(events, "stacks") for seat, _ in data["order"])
+    found = []
+    for seat, listed in orders.items():
+        if seat not in before["seats"] or before["seats"][seat]["ai"] or not before["seats"][seat]["alive"]:
+            continue
+        given = min(sum(1 for o in listed if o.verb in ("MOVE", "ATTACK")), MAX_MOVES)
+        if drawn[seat] != given:
+            found.append(f"{STACKS}: {seat} gave {given} move and attack orders; {drawn[seat]} were drawn")
     return found

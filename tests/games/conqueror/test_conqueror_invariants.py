@@ -550,3 +550,18 @@ def test_a_move_of_more_armies_than_ordered_or_not_ordered_is_found():
     assert found == [f"{ORDERED}: AR's move of 6 from ARD to FEN was not ordered"]
     found = [line for line in invariants(before, orders, with_first(result, "move", to="MID")) if ORDERED in line]
     assert found == [f"{ORDERED}: AR's move of 5 from ARD to MID was not ordered"]
+
+
+STACKS = "Five orders a turn (Orders, D-CQ-1)"
+
+
+def test_an_order_never_drawn_from_its_stack_is_found():
+    """ "... and so on, until there are no stacks left": AR's six moves run five (D-CQ-1, the
+    sixth refused); a draw that stops after four leaves an order of AR's never carried out."""
+    before, orders, result = case_turns.case_turn(CASES, ruleset, "orders-five-at-most")
+    assert [line for line in invariants(before, orders, result) if line.startswith(STACKS)] == []
+    [drawn] = [e.data["order"] for e in result.events if e.kind == "stacks"]
+    assert [seat for seat, _ in drawn] == ["AR"] * 5
+    short = with_first(result, "stacks", order=drawn[:4])
+    found = [line for line in invariants(before, orders, short) if line.startswith(STACKS)]
+    assert found == [f"{STACKS}: AR gave 5 move and attack orders; 4 were drawn"]
