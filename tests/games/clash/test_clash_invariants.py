@@ -343,15 +343,6 @@ def test_the_turn_of_every_case_keeps_the_invariants(name):
 ORDERED = "The action is the one the player picked (Action phase: Pass, Recruit, Revolt, Move)"
 
 
-def first_changed(result: TurnResult, kind: str, **changed) -> TurnResult:
-    events, done = [], False
-    for e in result.events:
-        if e.kind == kind and not done:
-            e, done = Event(kind, {**e.data, **changed}, e.seats), True
-        events.append(e)
-    return TurnResult(result.state, tuple(events))
-
-
 @pytest.mark.parametrize(
     ("name", "kind", "changed", "picked"),
     [
@@ -367,5 +358,7 @@ def test_an_action_other_than_the_one_picked_is_found(name, kind, changed, picke
     to another": the action carried out is the order as written, territories and number."""
     before, orders, result = case_turns.case_turn(CASES, ruleset, name)
     assert [line for line in invariants(before, orders, result) if line.startswith(ORDERED)] == []
-    found = [line for line in invariants(before, orders, first_changed(result, kind, **changed)) if ORDERED in line]
+    found = [
+        line for line in invariants(before, orders, case_turns.with_event(result, kind, **changed)) if ORDERED in line
+    ]
     assert len(found) == 1 and f" picked {picked};" in found[0]

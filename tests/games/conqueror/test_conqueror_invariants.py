@@ -532,23 +532,18 @@ def test_labour_off_the_control_scale_is_found(monkeypatch):
 ORDERED = "A move is executed as planned, with no more armies than ordered (Orders)"
 
 
-def with_first(result: TurnResult, kind: str, **changed) -> TurnResult:
-    events, done = [], False
-    for e in result.events:
-        if e.kind == kind and not done:
-            e, done = Event(kind, {**e.data, **changed}, e.seats), True
-        events.append(e)
-    return TurnResult(result.state, tuple(events))
-
-
 def test_a_move_of_more_armies_than_ordered_or_not_ordered_is_found():
     """ "A move from one friendly country to another is executed exactly as you planned": AR
     ordered MOVE ARD FEN 5; six armies going, or five going to Midmark, is no order of its."""
     before, orders, result = case_turns.case_turn(CASES, ruleset, "move-each-army-once")
     assert [line for line in invariants(before, orders, result) if line.startswith(ORDERED)] == []
-    found = [line for line in invariants(before, orders, with_first(result, "move", armies=6)) if ORDERED in line]
+    found = [
+        line for line in invariants(before, orders, case_turns.with_event(result, "move", armies=6)) if ORDERED in line
+    ]
     assert found == [f"{ORDERED}: AR's move of 6 from ARD to FEN was not ordered"]
-    found = [line for line in invariants(before, orders, with_first(result, "move", to="MID")) if ORDERED in line]
+    found = [
+        line for line in invariants(before, orders, case_turns.with_event(result, "move", to="MID")) if ORDERED in line
+    ]
     assert found == [f"{ORDERED}: AR's move of 5 from ARD to MID was not ordered"]
 
 
@@ -562,6 +557,6 @@ def test_an_order_never_drawn_from_its_stack_is_found():
     assert [line for line in invariants(before, orders, result) if line.startswith(STACKS)] == []
     [drawn] = [e.data["order"] for e in result.events if e.kind == "stacks"]
     assert [seat for seat, _ in drawn] == ["AR"] * 5
-    short = with_first(result, "stacks", order=drawn[:4])
+    short = case_turns.with_event(result, "stacks", order=drawn[:4])
     found = [line for line in invariants(before, orders, short) if line.startswith(STACKS)]
     assert found == [f"{STACKS}: AR gave 5 move and attack orders; 4 were drawn"]

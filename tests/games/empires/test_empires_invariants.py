@@ -286,15 +286,7 @@ def case_turn(name):
     return case_turns.case_turn(CASES, ruleset, name)
 
 
-def with_event(result, kind, number=0, **changed):
-    """The result with the `number`th event of `kind` changed as `changed` says."""
-    events, seen = list(result.events), -1
-    for n, event in enumerate(events):
-        seen += event.kind == kind
-        if event.kind == kind and seen == number:
-            events[n] = Event(kind, {**event.data, **changed}, event.seats)
-            return TurnResult(result.state, tuple(events))
-    raise AssertionError(f"no {kind} event {number}")
+with_event = case_turns.with_event
 
 
 EACH_AREA = "Each area, action by action"
