@@ -659,6 +659,7 @@ def _each_area(before: JSONObject, after: JSONObject, events: tuple[Event, ...])
     a shortfall disperses armies (D-EMP-3) and an eliminated country's areas turn neutral with
     their armies (D-EMP-14)."""
     areas = {code: dict(area) for code, area in before["areas"].items()}
+    modes: dict[str, str] = {}  # area -> the defence mode standing there (for _each_battle)
     found: list[str] = []
 
     def mine(seat: str, code: str, what: str) -> None:
@@ -700,8 +701,12 @@ def _each_area(before: JSONObject, after: JSONObject, events: tuple[Event, ...])
                 )
             areas[d["from"]]["armies"] -= d["armies"]
             areas[d["to"]]["armies"] += d["armies"]
+        elif kind == "defence":
+            modes[d["area"]] = d["mode"]
         elif kind == "battle":
-            found += _each_battle(areas, d)
+            found += _each_battle(areas, d, modes.get(d["to"]))
+            if d["captured"]:
+                modes.pop(d["to"], None)
         elif kind == "finances":
             for code, count in d["dispersed"].items():
                 areas[code]["armies"] -= count
@@ -716,8 +721,9 @@ def _each_area(before: JSONObject, after: JSONObject, events: tuple[Event, ...])
     return found
 
 
-def _each_battle(areas: dict[str, JSONObject], d: JSONObject) -> list[str]:
-    """One battle on the areas as the actions before it left them (for _each_area)."""
+def _each_battle(areas: dict[str, JSONObject], d: JSONObject, mode: str | None) -> list[str]:
+    """One battle on the areas as the actions before it left them, with the defence mode
+    standing on its area (for _each_area)."""
     source, target, found = areas[d["from"]], areas[d["to"]], []
     sent = d["attacking"] + d.get("ambush", 0)
     if source["owner"] != d["attacker"] or not 1 <= sent <= source["armies"]:
@@ -731,8 +737,8 @@ def _each_battle(areas: dict[str, JSONObject], d: JSONObject) -> list[str]:
             found.append(f"{EACH_AREA}: {d['text']} ({target['armies']} there, {d['retreat_to']} {refuge['owner']}'s)")
         refuge["armies"] += target["armies"]
         target["armies"] = 0
-    # An ambush's armies fight out in the field (the battle counts no fort for them).
-    forts = (target["fort"], 0) if "ambush" in d else (target["fort"],)
+    # While an AMBUSH stands its armies are out in the field: no fort counts (README choice 3).
+    forts = (target["fort"], 0) if mode == "ambush" or "ambush" in d else (target["fort"],)
     if (d["armies"], d["population"]) != (target["armies"], target["population"]) or d["fort"] not in forts:
         found.append(f"{EACH_AREA}: {d['text']} ({d['to']} held {_area_text(target)})")
     target["armies"] -= d["defender_losses"]

@@ -298,6 +298,9 @@ INTERLEAVED = "Actions interleaved by number in the order of play (D-EMP-1)"
     [
         "battle-retreat",
         "battle-ambush",
+        "battle-ambush-only-the-first-attack",
+        "battle-ambush-toll-at-most-the-attackers",
+        "defence-order-a-new-one-cancels-the-old",
         "levy-half-the-population",
         "move-and-attack-targets",
         "order-of-play-interleaved",
