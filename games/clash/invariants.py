@@ -13,8 +13,8 @@ event, replayed on the board in its turn, finds the board it says and leaves the
 ends with. Besides: only a failed order's reason and a claim drawn by lot are kept to their own
 seat (D-ALL-5); only the game's players and the neutrals hold troops, only its players core
 territories; one die a round, 1 to 6; claims in turns in the draft order; every player takes an
-action (or is told why it failed) in a round without a 6; and the game_over event and the outcome
-name the most VP, with every seat's VP as its score.
+action (or is told why it failed) in a round without a 6, the one it picked, as written; and the
+game_over event and the outcome name the most VP, with every seat's VP as its score.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ WHO = "Who may hold what (FAQ, control; D-CE-1, core territories are claimed by 
 ROLL = "One die per round (Roll phase, D-CE-2)"
 TURNS = "Each player takes turns claiming a territory (Setting up the game, 1)"
 EVERY = "Every player takes an action each round (Action phase, D-ALL-3, D-ALL-4)"
+ORDERED = "The action is the one the player picked (Action phase: Pass, Recruit, Revolt, Move)"
 
 ACTION_KINDS = ("pass", "recruit", "revolt", "move", "battle")
 
@@ -82,7 +83,8 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _claim_turns,
         _every_seat,
     )
-    return [line for check in checks for line in check(before, after, events)]
+    found = [line for check in checks for line in check(before, after, events)]
+    return found + _as_ordered(before, orders, events)  # the one check that reads the orders
 
 
 def _of(events: Iterable[Event], *kinds: str) -> list[JSONObject]:
@@ -564,3 +566,49 @@ def _every_seat(before: JSONObject, after: JSONObject, events: tuple[Event, ...]
         for seat in before["seating"]
         if seat not in acted | failed
     ]
+
+
+def _as_ordered(before: JSONObject, orders: dict[str, list[Order]], events: tuple[Event, ...]) -> list[str]:
+    """ "A player takes one of the following actions": the one it picked, as it picked it.
+    "Pass: Gain $1"; "Recruit: Pick a territory you control. Place any number of troops there";
+    "Revolt: Pick an enemy troop on one of your core territories"; "Move: You may move any
+    number of troops from one territory to another adjacent territory". A player's first
+    action order of the round is its action: carried out on the territories and with the
+    number it names (ALL: what is there), or failed and told to it (D-ALL-3); a player that
+    sends none passes (README, Choices 3)."""
+    if before["phase"] != "play" or any(data["die"] == 6 for data in _of(events, "roll")):
+        return []
+    acts: dict[str, list[Event]] = {}
+    for e in events:
+        if e.kind in ACTION_KINDS:
+            acts.setdefault(e.data["attacker"] if e.kind == "battle" else e.data["seat"], []).append(e)
+    found = []
+    for seat in before["seating"]:
+        picked = [o for o in orders.get(seat, []) if o.verb in ("PASS", "RECRUIT", "REVOLT", "MOVE")]
+        done = acts.get(seat, [])
+        if len(done) != 1:
+            continue  # none: _every_seat tells whether it was told why; more: _actions
+        [event] = done
+        d = event.data
+        fine = _carries_out(picked[0], event) if picked else event.kind == "pass"
+        if not fine:
+            asked = picked[0].text if picked else "no action"
+            found.append(f"{ORDERED}: {seat} picked {asked}; the round saw: {d.get('text', event.kind)}")
+    return found
+
+
+def _carries_out(order: Order, event: Event) -> bool:
+    """Whether an action event is the order carried out: its kind, territories and number."""
+    d = event.data
+    if order.verb == "PASS":
+        return event.kind == "pass"
+    if order.verb == "RECRUIT":
+        return event.kind == "recruit" and (d["territory"], d["troops"]) == tuple(order.args)
+    if order.verb == "REVOLT":
+        return event.kind == "revolt" and d["territory"] == order.args[0]
+    count = d["troops"] if event.kind == "move" else d.get("attacking")
+    return (
+        event.kind in ("move", "battle")
+        and (d["from"], d["to"]) == tuple(order.args[:2])
+        and order.args[2] in ("ALL", count)
+    )

@@ -17,13 +17,18 @@ a province changes hands by conquest or rebellion; population grows only by farm
 fortifications only by building, and resources never change; a province's labour is never
 less than half its maximum for want of control; a nation out of the game owns nothing, one in
 it holds its capital; the score is the Score Table's; the game ends at the game limit with the
-best score winning; and each event is told to whom the rules let see it (D-ALL-5).
+best score winning; each event is told to whom the rules let see it (D-ALL-5); only the troops
+that cannot be paid desert; and a report shows a province's attitude to its owner and to its
+reader, never another's share, in the words of the book's tables; each move and attack is an
+order of its player's, with no more armies than it asked for, and every order (up to five) is
+drawn from its stack.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
+from copy import deepcopy
 from fractions import Fraction
 from math import floor
 
@@ -42,6 +47,7 @@ from .economy import (
 )
 from .moves import show_internal_moves
 from .orders import MAX_MOVES
+from .view import view
 
 GOLD = "Gold (Gold, Support Costs, D-CQ-4, D-CQ-5)"
 BUYING = "Rush-buying (Gold, Culture Table, D-CQ-4)"
@@ -88,6 +94,17 @@ POWER = "Cultural power (Culture, D-CQ-8)"
 YIELDED = "A lost point of influence goes to the neutral player (Influence, D-CQ-6)"
 END = "Game limit (Game Options, D-CQ-9)"
 READERS = "Who is told what (D-ALL-5; Game Options, Show Internal Moves)"
+ATTITUDES = "Only the attitudes to the owner and to you are seen (Influence, D-ALL-5)"
+DESERTERS = "Only the troops that cannot be paid desert (Gold, Support Costs, D-CQ-5)"
+ORDERED = "A move is executed as planned, with no more armies than ordered (Orders)"
+WORDS = "The words a report gives (Productivity and Influence tables, D-CQ-6)"
+# The book's tables, lowest level of each band first (D-CQ-6: lower-bound inclusive):
+# "rebellious | restless | content | supportive | devoted" and "hostile | suspicious | neutral |
+# sympathetic | friendly" for 0-20%, 20-40%, ... 80-100%; "barely | somewhat | moderately |
+# highly | extremely" for 1-4, 5-9, 10-14, 15-19, 20 or more labour units.
+CONTROL_BANDS = ((0, "rebellious"), (20, "restless"), (40, "content"), (60, "supportive"), (80, "devoted"))
+INFLUENCE_BANDS = ((0, "hostile"), (20, "suspicious"), (40, "neutral"), (60, "sympathetic"), (80, "friendly"))
+PRODUCTIVITY_BANDS = ((1, "barely"), (5, "somewhat"), (10, "moderately"), (15, "highly"), (20, "extremely"))
 # Who may read each kind of event, from the rules rather than from the code: a nation's own
 # business goes to its seat alone (its failed orders, purchases, diplomats, production, cultural
 # spread, winter pay, its control in a province it took, and how many armies it ordered when
@@ -142,6 +159,12 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _score,
         _end,
         _readers,
+        _deserters,
+        _attitudes,
+        _words,
+        _labour_exact,
+        _as_ordered,
+        _every_order_drawn,
     )
     return [line for check in checks for line in check(before, orders, result.state, result.events)]
 
@@ -984,4 +1007,184 @@ def _readers(
             found.append(
                 f"{READERS}: a {event.kind} event is told to {told}, not {meant}: {event.data.get('text', '')}"
             )
+    return found
+
+
+def _deserters(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """ "at the end of the winter turn any troops that you cannot afford to pay will desert":
+    an army within its province's population costs nothing, so none of those deserts (a
+    province deserted from keeps at least its population's worth), and the gold left after
+    the pay could not have paid one more deserter ((distance from capital + 1) gold, D-CQ-5)."""
+    board, moved = Board(after["scenario"]), {d["seat"] for d in _of(events, "capital", "eliminated")}
+    rebelled = {d["province"] for d in _of(events, "rebellion")}
+    found = []
+    for data in _of(events, "winter"):
+        seat = data["seat"]
+        if not data["deserted"] or seat in moved:
+            continue
+        capital = after["seats"][seat]["capital"]
+        for code, count in data["deserted"].items():
+            province, cost = after["provinces"][code], board.distance(capital, code) + 1
+            kept = province["armies"] if code not in rebelled else None
+            if (kept is not None and kept < province["population"]) or data["gold"] >= cost:
+                found.append(
+                    f"{DESERTERS}: {count} of {seat}'s armies deserted {code} (each {cost} gold, "
+                    f"{kept} left there, population {province['population']}) with {data['gold']} gold left"
+                )
+    return found
+
+
+def _attitudes(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """ "Whenever you're looking at a foreign province, you will see both the province's
+    attitude to both its owner and to you. If it's your province you're viewing you will only
+    see its attitude towards you": a seat's view is the same whatever the influence of the
+    other parties in each province (neither its owner nor the seat), so long as theirs stand.
+    Looked at for the first and the last seat."""
+    seating, found = after["seating"], []
+    for seat in dict.fromkeys((seating[0], seating[-1])):
+        other, changed = deepcopy(after), False
+        for province in other["provinces"].values():
+            influence = province["influence"]
+            others = [q for q in influence if q not in (province["owner"], seat)]
+            shares = [influence[q] for q in others]
+            turned = shares[1:] + shares[:1]
+            if turned != shares:
+                influence.update(zip(others, turned, strict=True))
+                changed = True
+        if changed and view(other, seat) != view(after, seat):
+            found.append(f"{ATTITUDES}: {seat}'s report changes with the influence of others in provinces")
+    return found
+
+
+def _word(level: int, bands: tuple[tuple[int, str], ...]) -> str | None:
+    """The book's word for a level: the band with the highest bottom at or below it."""
+    return next((word for bottom, word in reversed(bands) if level >= bottom), None)
+
+
+def _words(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """A report names control, influence and productivity by the book's tables: a nation's own
+    provinces by its control there and their productivity, and every foreign province by its
+    attitude "to both its owner and to you". Looked at for the first and the last seat."""
+    found = []
+    for seat in dict.fromkeys((after["seating"][0], after["seating"][-1])):
+        seen, provinces = view(after, seat), after["provinces"]
+        shown: list[tuple[str, str, str | None]] = []
+        for row in (seen["you"] or {}).get("provinces", []):
+            shown.append((row["code"], row["control_word"], _word(control(provinces[row["code"]]), CONTROL_BANDS)))
+            if row["productivity"] > 0:
+                shown.append((row["code"], row["productivity_word"], _word(row["productivity"], PRODUCTIVITY_BANDS)))
+        for row in seen["influence"]:
+            province = provinces[row["code"]]
+            shown.append((row["code"], row["owner_word"], _word(control(province), CONTROL_BANDS)))
+            shown.append((row["code"], row["yours_word"], _word(province["influence"][seat], INFLUENCE_BANDS)))
+        for group in seen["known"]["groups"]:
+            for place in group["places"]:
+                province = provinces[place["code"]]
+                shown.append((place["code"], place["cells"][2], _word(control(province), CONTROL_BANDS)))
+                if seat in province["influence"]:
+                    shown.append(
+                        (place["code"], place["cells"][3], _word(province["influence"][seat], INFLUENCE_BANDS))
+                    )
+        found += [
+            f"{WORDS}: {seat}'s report calls {code} {word}, the book {book}"
+            for code, word, book in shown
+            if word != book
+        ]
+    return found
+
+
+def _labour_exact(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """D-CQ-3: "base = (population + resources) × culture. The owner's control c (0-100) scales
+    it by (100 + c) / 200 ... A province conquered this turn, and a neutral province, produce
+    half. Round down." Checked where the control the labour was given at is known: a province
+    its holder kept all turn, that no diplomat reached by a rush-buy before the labour, at its
+    control at the start plus what a fortification or culture bought then added (the Effects on
+    Control Levels table)."""
+    bought = _built(events, bought_only=True)
+    levels = {d["province"]: d["item"] for d in _of(events, "buy") if d["item"] in CONTROL_TABLE}
+    reached = {d["province"] for d in _of(events, "diplomat") if d["bought"]}
+    reached |= {d["to"] for d in _of(events, "battle") if d["captured"]}
+    rebelled = {d["province"] for d in _of(events, "rebellion")}
+    found = []
+    for code, province in after["provinces"].items():
+        was = before["provinces"][code]
+        if code in reached or code in rebelled or province["conquered"] or province["owner"] != was["owner"]:
+            continue
+        population = was["population"] + bought[code, "population"]
+        culture = was["culture"] + bought[code, "culture"]
+        level = min(control(was) + CONTROL_TABLE.get(levels.get(code, ""), 0), 100)
+        halves = 2 if was["owner"] == NEUTRAL else 1
+        labour = floor(Fraction((population + was["resources"]) * culture * (100 + level), 200 * halves))
+        if province["labour"] != labour:
+            found.append(
+                f"{LABOUR}: {code} gave {province['labour']} labour; ({population} + {was['resources']}) x {culture} "
+                f"at control {level} gives {labour}"
+            )
+    return found
+
+
+def _at_most(asked: object, count: int) -> bool:
+    """Whether an order's number (a whole number or ALL) lets `count` armies go."""
+    return asked == "ALL" or (isinstance(asked, int) and count <= asked)
+
+
+def _as_ordered(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """ "A dialog box appears allowing you to select how many armies will be moved between the
+    two countries, or will leave the first country to attack the second"; "A move from one
+    friendly country to another is executed exactly as you planned": each move and attack of a
+    player's is one of its orders, from and to the provinces it names, with no more armies than
+    it asked for (ALL: what is there). An attack on a province taken earlier in the turn moves
+    in (README choice 1), so a move may be an ATTACK order's. An AI nation's orders are made
+    inside resolve, so its moves are left out."""
+    left = {seat: [o for o in orders.get(seat, []) if o.verb in ("MOVE", "ATTACK")] for seat in orders}
+    found = []
+    for event in events:
+        if event.kind not in ("move", "battle"):
+            continue
+        d = event.data
+        seat = d["seat"] if event.kind == "move" else d["attacker"]
+        if before["seats"][seat]["ai"]:
+            continue
+        count = d["armies"] if event.kind == "move" else d["attacking"]
+        verbs = ("MOVE", "ATTACK") if event.kind == "move" else ("ATTACK",)
+        match = next(
+            (
+                o
+                for o in left.get(seat, [])
+                if o.verb in verbs and tuple(o.args[:2]) == (d["from"], d["to"]) and _at_most(o.args[2], count)
+            ),
+            None,
+        )
+        if match is None:
+            found.append(f"{ORDERED}: {seat}'s {event.kind} of {count} from {d['from']} to {d['to']} was not ordered")
+        else:
+            left[seat].remove(match)
+    return found
+
+
+def _every_order_drawn(
+    before: JSONObject, orders: dict[str, list[Order]], after: JSONObject, events: tuple[Event, ...]
+) -> list[str]:
+    """ "The computer picks one of the player's stacks at random, takes the top card, and
+    executes that order ... and so on, until there are no stacks left": every move or attack
+    order a player gave, up to five (D-CQ-1: extra lines are rejected), is drawn, once. An AI
+    nation's orders are made inside resolve, so it is left out."""
+    drawn = Counter(seat for data in _of(events, "stacks") for seat, _ in data["order"])
+    found = []
+    for seat, listed in orders.items():
+        if seat not in before["seats"] or before["seats"][seat]["ai"] or not before["seats"][seat]["alive"]:
+            continue
+        given = min(sum(1 for o in listed if o.verb in ("MOVE", "ATTACK")), MAX_MOVES)
+        if drawn[seat] != given:
+            found.append(f"{STACKS}: {seat} gave {given} move and attack orders; {drawn[seat]} were drawn")
     return found

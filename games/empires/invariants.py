@@ -12,11 +12,17 @@ until the next census turn, the points target stays the one set at the start, an
 ends, with the winner and discount, exactly as 11.6 and 11.7 say; the report's roundup gives
 the current leader's VP and tells of a census only once it is held (11.3); every seat's report
 carries the standing warning and, at the end, the result the state records, told to every seat
-once; the state holds the map's land areas and no sea.
+once; the state holds the map's land areas and no sea; each action finds the area it names as
+the actions before it left it (a LEVY half the population at most, a MOVE between the
+country's own areas, an ATTACK from its own on another's, no more armies than are there, a
+battle against what the area holds then), and the actions run by number in the order of play,
+each the country's order of that number as written; a country's BPs and failed orders are told
+to it alone.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from fractions import Fraction
@@ -45,6 +51,24 @@ ORDER = "Order of play (D-EMP-1)"
 ROUNDUP = "The roundup (11.3)"
 BOARD = "The map (seas never owned, D-EMP-12's target)"
 REPORTS = "Every report (11.6 warning, D-EMP-13, the end)"
+EACH_AREA = "Each area, action by action (LEVY, GROW, FORTIFY, RAZE, RESERVE, MOVE, ATTACK, D-EMP-3, D-EMP-5, D-EMP-6)"
+INTERLEAVED = "Actions interleaved by number in the order of play (D-EMP-1)"
+READERS = "Who is told what (D-ALL-5: treasury and failed orders)"
+ORDERED = "Each action as ordered (ACTION WHERE WHERE-TO NUMBER)"
+VERBS = {
+    "levy": "LEVY",
+    "army": "ARMY",
+    "reserve": "RESERVE",
+    "grow": "GROW",
+    "fortify": "FORTIFY",
+    "raze": "RAZE",
+    "move": "MOVE",
+    "battle": "ATTACK",
+    "gift": "GIFT",
+}
+# The events that tell a country's BPs (a price paid, its books, what it gives) or a failed
+# order of its: its own seat reads them, and a gift's receiver reads the gift (D-ALL-5).
+OWN_EVENTS = ("order_failed", "finances", "army", "reserve", "grow", "fortify", "raze")
 
 ACTIONS = ("levy", "army", "reserve", "grow", "fortify", "raze", "move", "gift", "defence")
 
@@ -73,8 +97,12 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _the_board,
         _game_over,
         _reports,
+        _each_area,
+        _interleaved,
+        _readers,
     )
-    return [line for check in checks for line in check(before, result.state, result.events)]
+    found = [line for check in checks for line in check(before, result.state, result.events)]
+    return found + _as_ordered(before, orders, result.events)  # the one check that reads the orders
 
 
 def _of(events: Iterable[Event], *kinds: str) -> list[JSONObject]:
@@ -616,4 +644,221 @@ def _reports(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -
             found.append(f"{REPORTS}: {seat}'s report of turn {before['turn']} gives the result {given}")
         if seen["target"] != record["target"]:
             found.append(f"{REPORTS}: {seat}'s report gives the points target {seen['target']}")
+    return found
+
+
+def _each_area(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Each action finds the area it says, when it runs, and the actions replayed in order leave
+    the areas the turn ends with. "LEVY turns half an area's population (rounded down) into
+    armies"; GROW raises the population by 1, FORTIFY the fort by one level, RAZE removes levels
+    there are; "MOVE goes to an area you own, ATTACK to a land area you don't own", each from an
+    area of the country's, and "An explicit number larger than what is there makes the order
+    fail" (the DECISIONS' summary of the rulebook); a battle is fought against the armies,
+    population and fort the area holds then (D-EMP-5), the population it counts for 11.4 and
+    11.5 is the one there before the battle (D-EMP-7), and the survivors move in or go back;
+    a shortfall disperses armies (D-EMP-3) and an eliminated country's areas turn neutral with
+    their armies (D-EMP-14)."""
+    areas = {code: dict(area) for code, area in before["areas"].items()}
+    modes: dict[str, str] = {}  # area -> the defence mode standing there (for _each_battle)
+    found: list[str] = []
+
+    def mine(seat: str, code: str, what: str) -> None:
+        if areas[code]["owner"] != seat:
+            found.append(f"{EACH_AREA}: {seat}'s {what} in {code}, held by {areas[code]['owner']}")
+
+    for event in events:
+        d, kind = event.data, event.kind
+        if kind == "levy":
+            area = areas[d["area"]]
+            mine(d["seat"], d["area"], kind)
+            if not 1 <= d["armies"] <= area["population"] // 2:
+                found.append(f"{EACH_AREA}: {d['seat']} levied {d['armies']} from {area['population']} in {d['area']}")
+            area["population"] -= d["armies"]
+            area["armies"] += d["armies"]
+        elif kind in ("grow", "fortify", "raze", "reserve"):
+            area = areas[d["area"]]
+            mine(d["seat"], d["area"], kind)
+            if kind == "grow":
+                area["population"] += 1
+                wrong = d["population"] != area["population"]
+            elif kind == "fortify":
+                area["fort"] += 1
+                wrong = d["fort"] != area["fort"]
+            elif kind == "raze":
+                wrong = not 1 <= d["levels"] <= area["fort"]
+                area["fort"] -= d["levels"]
+            else:
+                area["armies"] += d["armies"]
+                wrong = d["armies"] < 1
+            if wrong:
+                found.append(f"{EACH_AREA}: {d['text']} (the area had {_area_text(area)} after it)")
+        elif kind == "move":
+            mine(d["seat"], d["from"], "move")
+            mine(d["seat"], d["to"], "move")
+            if not 1 <= d["armies"] <= areas[d["from"]]["armies"]:
+                found.append(
+                    f"{EACH_AREA}: {d['seat']} moved {d['armies']} from {d['from']}, which held {areas[d['from']]['armies']}"
+                )
+            areas[d["from"]]["armies"] -= d["armies"]
+            areas[d["to"]]["armies"] += d["armies"]
+        elif kind == "defence":
+            modes[d["area"]] = d["mode"]
+        elif kind == "battle":
+            found += _each_battle(areas, d, modes.get(d["to"]))
+            if d["captured"]:
+                modes.pop(d["to"], None)
+        elif kind == "finances":
+            for code, count in d["dispersed"].items():
+                areas[code]["armies"] -= count
+        elif kind == "eliminated":
+            for area in areas.values():
+                if area["owner"] == d["seat"]:
+                    area["owner"] = NEUTRAL
+    for code, area in after["areas"].items():
+        replayed = {k: areas[code][k] for k in ("owner", "armies", "population", "fort")}
+        if replayed != {k: area[k] for k in replayed}:
+            found.append(f"{EACH_AREA}: the events leave {code} {replayed}; the turn ends with {area}")
+    return found
+
+
+def _each_battle(areas: dict[str, JSONObject], d: JSONObject, mode: str | None) -> list[str]:
+    """One battle on the areas as the actions before it left them, with the defence mode
+    standing on its area (for _each_area)."""
+    source, target, found = areas[d["from"]], areas[d["to"]], []
+    sent = d["attacking"] + d.get("ambush", 0)
+    if source["owner"] != d["attacker"] or not 1 <= sent <= source["armies"]:
+        found.append(f"{EACH_AREA}: {d['text']} ({d['from']} was {source['owner']}'s with {source['armies']})")
+    if target["owner"] in (d["attacker"], None) or target["owner"] != d["defender"]:
+        found.append(f"{EACH_AREA}: {d['text']} ({d['to']} was {target['owner']}'s)")
+    source["armies"] -= sent
+    if d.get("retreat"):
+        refuge = areas[d["retreat_to"]]
+        if refuge["owner"] != target["owner"] or d["retreat"] != target["armies"]:
+            found.append(f"{EACH_AREA}: {d['text']} ({target['armies']} there, {d['retreat_to']} {refuge['owner']}'s)")
+        refuge["armies"] += target["armies"]
+        target["armies"] = 0
+    # While an AMBUSH stands its armies are out in the field: no fort counts (README choice 3).
+    forts = (target["fort"], 0) if mode == "ambush" or "ambush" in d else (target["fort"],)
+    if (d["armies"], d["population"]) != (target["armies"], target["population"]) or d["fort"] not in forts:
+        found.append(f"{EACH_AREA}: {d['text']} ({d['to']} held {_area_text(target)})")
+    target["armies"] -= d["defender_losses"]
+    target["population"] -= d["collateral"]
+    if d["captured"]:
+        target["owner"] = d["attacker"]
+        target["armies"] += d["survivors"]
+    else:
+        source["armies"] += d["survivors"]
+    return found
+
+
+ACTION_NUMBER = re.compile(r"Action (\d+)")
+
+
+def _interleaved(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """D-EMP-1: "Actions are executed interleaved by number (everyone's action 1, then everyone's
+    action 2, ...), in an order of play": the turn's order of play is the countries still in the
+    game in the order the state holds them, and the actions run by number, 1 to 16 and the
+    implicit 17th (ARMY ALL), and within a number in that order."""
+    orders = [data["order"] for data in _of(events, "order_of_play")]
+    sequence = [seat for seat in before["order_of_play"] if seat in _alive(before)]
+    if orders != [sequence]:
+        return [f"{INTERLEAVED}: the turn's order of play is {orders}, the state's {sequence}"]
+    place, last, found = {seat: n for n, seat in enumerate(sequence)}, (0, -1), []
+    for event in events:
+        if event.kind not in (*ACTIONS, "battle") or event.kind == "defence":
+            continue
+        d = event.data
+        seat = d["attacker"] if event.kind == "battle" else d["seat"]
+        match = ACTION_NUMBER.match(d["text"])
+        number = d["action"] if event.kind == "battle" else int(match.group(1)) if match else 0
+        if not 1 <= number <= 16 + (event.kind == "army") or seat not in place:
+            found.append(f"{INTERLEAVED}: {d['text']}")
+            continue
+        # The 17th actions, each a country's own ARMY ALL seen by it alone, come after every
+        # action 16; among themselves their order can change nothing anyone reads.
+        key = (number, -1 if number == 17 else place[seat])
+        if key < last:
+            found.append(f"{INTERLEAVED}: {d['text']} came after action {last[0]} of {sequence[last[1]]}")
+        last = key
+    return found
+
+
+def _readers(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """D-ALL-5: "What the rules keep from a player (another's hand, treasury, ...) never
+    reaches that player ... an order that fails for want of something is reported to its own
+    seat with the reason; the others see only what happened on the board (nothing, for a failed
+    order)": an event that tells a country's BPs or a failed order of its is read by its seat
+    alone (a gift by its giver and its receiver); a battle is read by its attacker and by the
+    country defending, if any, whose area it is fought in."""
+    found = []
+    for event in events:
+        d, readers = event.data, None if event.seats is None else set(event.seats)
+        if event.kind in OWN_EVENTS:
+            want = {d["seat"]}
+        elif event.kind == "gift":
+            want = {d["seat"], d["to"]}
+        elif event.kind == "battle":
+            parties = {d["attacker"], d["defender"]} - {NEUTRAL}
+            if readers is not None and not parties <= readers:
+                found.append(f"{READERS}: battle {d['number']} is told to {sorted(readers)}, not to {sorted(parties)}")
+            continue
+        else:
+            continue
+        if readers != want:
+            found.append(f"{READERS}: a {event.kind} of {d['seat']} is told to {sorted(readers or ['everyone'])}")
+    return found
+
+
+def _action_number(event: Event) -> int:
+    """The action an event carries out: a battle says it, the others' text begins with it."""
+    if event.kind == "battle":
+        return int(event.data["action"])
+    match = ACTION_NUMBER.match(event.data["text"])
+    return int(match.group(1)) if match else 0
+
+
+def _as_ordered(before: JSONObject, orders: dict[str, list[Order]], events: tuple[Event, ...]) -> list[str]:
+    """ "An order line has four fields: ACTION WHERE WHERE-TO NUMBER"; "An explicit number
+    larger than what is there makes the order fail": each action carried out is the country's
+    order of that number, on the areas (or country) it names, and an explicit number is what
+    goes, no more and no fewer (ALL and AB-n leave it to what is there). The 17th action, ARMY
+    ALL, is no order."""
+    plans: dict[str, dict[object, Order]] = {}
+    for seat, listed in orders.items():
+        for given in listed:
+            if given.args:
+                plans.setdefault(seat, {}).setdefault(given.args[0], given)
+    found = []
+    for event in events:
+        if event.kind not in VERBS:
+            continue
+        d, number = event.data, _action_number(event)
+        if event.kind == "army" and number == 17:
+            continue
+        seat = d["attacker"] if event.kind == "battle" else d["seat"]
+        order = plans.get(seat, {}).get(number)
+        where = {
+            "levy": (d.get("area"), None),
+            "reserve": (d.get("area"), None),
+            "grow": (d.get("area"), None),
+            "fortify": (d.get("area"), None),
+            "raze": (d.get("area"), None),
+            "move": (d.get("from"), d.get("to")),
+            "battle": (d.get("from"), d.get("to")),
+            "gift": (None, d.get("to")),
+            "army": (None, None),
+        }[event.kind]
+        count = {
+            "levy": d.get("armies"),
+            "army": d.get("armies"),
+            "reserve": d.get("armies"),
+            "move": d.get("armies"),
+            "raze": d.get("levels"),
+            "gift": d.get("bps"),
+            "battle": d.get("attacking", 0) + d.get("ambush", 0),
+        }.get(event.kind)
+        if order is None or order.verb != VERBS[event.kind] or tuple(order.args[1:3]) != where:
+            found.append(f"{ORDERED}: {seat}'s action {number} is no order of its: {d['text']}")
+        elif isinstance(order.args[3], int) and count is not None and count != order.args[3]:
+            found.append(f"{ORDERED}: {seat}'s action {number} ({order.text}) carried out {count}: {d['text']}")
     return found

@@ -172,7 +172,11 @@ def test_a_recruit_past_the_cubes_made_good_by_later_losses_is_found():
     state["territories"]["ENG"]["troops"] += 1
     state["seats"]["BR"]["money"] -= 2
     planted = dataclasses.replace(replaced(result, "recruit", troops=4, cost=8), state=state)
-    assert invariants(before, orders, planted) == [f"{LIMIT}: BR's recruit put it at 101 troops, past 100"]
+    # The recruit of 4 is no RECRUIT ENG 3 either (the order's number is what goes).
+    assert invariants(before, orders, planted) == [
+        f"{LIMIT}: BR's recruit put it at 101 troops, past 100",
+        f"{ORDERED}: BR picked RECRUIT ENG 3; the round saw: Britain (BR) recruits 3 troops in England (ENG) for $6.",
+    ]
 
 
 def test_a_recruit_where_the_seat_has_no_troops_is_found():
@@ -334,3 +338,27 @@ def test_the_turn_of_every_case_keeps_the_invariants(name):
     """The cases play the book's edges (orders on the boundary, seats' orders meeting in one
     round, a turn after the end); the invariants hold on each as on a robot game's turns."""
     assert case_turns.played_case(CASES, ruleset, name, invariants) == []
+
+
+ORDERED = "The action is the one the player picked (Action phase: Pass, Recruit, Revolt, Move)"
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "changed", "picked"),
+    [
+        ("action-recruit", "recruit", {"troops": 2, "cost": 4}, "RECRUIT ENG 3"),
+        ("action-revolt", "revolt", {"territory": "PIC"}, "REVOLT ENG"),
+        ("combat-example-2", "battle", {"from": "HOL"}, "MOVE ENG BEL 4"),
+        ("move-every-troop-by-number", "move", {"troops": 1}, "MOVE ENG HOL 4"),
+    ],
+)
+def test_an_action_other_than_the_one_picked_is_found(name, kind, changed, picked):
+    """ "A player takes one of the following actions": Recruit "any number of troops" in the
+    territory picked, Revolt on the core picked, Move "any number of troops from one territory
+    to another": the action carried out is the order as written, territories and number."""
+    before, orders, result = case_turns.case_turn(CASES, ruleset, name)
+    assert [line for line in invariants(before, orders, result) if line.startswith(ORDERED)] == []
+    found = [
+        line for line in invariants(before, orders, case_turns.with_event(result, kind, **changed)) if ORDERED in line
+    ]
+    assert len(found) == 1 and f" picked {picked};" in found[0]

@@ -4,13 +4,17 @@ breaks one rule of the book in a real turn and the invariant names it."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
+import gm_games.conqueror
 import pytest
-from gm_games.conqueror import ruleset
+from gm_games.conqueror import production, ruleset, view as conqueror_view
+from gm_games.conqueror.board import control
 from gm_games.conqueror.invariants import invariants
 
 from gm.core.model import Event, SeatInfo, TurnResult
 from gm.core.ruleset import TurnSeeds, choose_options, with_options
+from tests.games import case_turns
 
 
 def vale_turn(orders: dict | None = None, **provinces: dict) -> tuple[dict, dict, TurnResult]:
@@ -78,7 +82,8 @@ def test_labour_below_half_or_above_the_formula_is_found():
     after["provinces"]["ARD"]["labour"] = 5  # (5 + 1) x 2 = 12 at most, never below 6
     after["provinces"]["FEN"]["labour"] = 3  # neutral: (3 + 0) x 1 halved, 1 at most
     found = labour(invariants(before, orders, TurnResult(after, result.events)))
-    assert [line.split(": ")[1].split(" gave")[0] for line in found] == ["ARD", "FEN"]
+    # Each is found twice: outside the bounds, and off D-CQ-3's exact formula.
+    assert [line.split(": ")[1].split(" gave")[0] for line in found] == ["ARD", "FEN", "ARD", "FEN"]
 
 
 def test_a_rebel_province_with_other_than_its_population_in_armies_is_found():
@@ -357,3 +362,129 @@ def test_the_stack_draw_told_to_a_seat_is_found():
     before, orders, result = an_internal_move_and_a_failed_one()
     [line] = readers(invariants(before, orders, told_to(result, "stacks", ("BE",))))
     assert "a stacks event is told to BE, not nobody" in line
+
+
+CASES = Path(gm_games.conqueror.__file__).parent / "cases"
+DESERTERS = "Only the troops that cannot be paid desert (Gold, Support Costs, D-CQ-5)"
+ATTITUDES = "Only the attitudes to the owner and to you are seen (Influence, D-ALL-5)"
+
+
+def with_winter(result: TurnResult, **changed) -> TurnResult:
+    events = tuple(Event(e.kind, {**e.data, **changed}, e.seats) if e.kind == "winter" else e for e in result.events)
+    return TurnResult(result.state, events)
+
+
+def test_troops_that_could_be_paid_deserting_are_found():
+    """ "any troops that you cannot afford to pay will desert": the case's AR owes 6, has 2,
+    and two of FEN's armies (2 gold each) desert, leaving 0 gold. With 2 gold left one of them
+    could have been paid; and a desertion that leaves FEN below its population of 3 takes
+    troops that cost nothing."""
+    before, orders, result = case_turns.case_turn(CASES, ruleset, "winter-desertion")
+    assert invariants(before, orders, result) == []
+    found = [line for line in invariants(before, orders, with_winter(result, gold=2)) if line.startswith(DESERTERS)]
+    assert found == [
+        f"{DESERTERS}: 2 of AR's armies deserted FEN (each 2 gold, 4 left there, population 3) with 2 gold left"
+    ]
+    state = copy.deepcopy(result.state)
+    state["provinces"]["FEN"]["armies"] = 2
+    found = [line for line in invariants(before, orders, TurnResult(state, result.events)) if DESERTERS in line]
+    assert found == [
+        f"{DESERTERS}: 2 of AR's armies deserted FEN (each 2 gold, 2 left there, population 3) with 0 gold left"
+    ]
+
+
+def test_a_report_that_shows_a_third_nations_influence_is_found(monkeypatch):
+    """Influence: "If it's your province you're viewing you will only see its attitude towards
+    you": AR holds FEN, where BE has 10 and the local leaders 40; a report that lists every
+    party's share in AR's own provinces tells AR what BE holds."""
+    shares = {"AR": 50, "BE": 10, "neutral": 40}
+    before, orders, result = vale_turn(FEN={"owner": "AR", "armies": 3, "influence": shares})
+    assert [line for line in invariants(before, orders, result) if line.startswith(ATTITUDES)] == []
+    shown = conqueror_view._you
+
+    def telling(state, seat, board):
+        mine = [code for code, p in state["provinces"].items() if p["owner"] == seat]
+        return {**shown(state, seat, board), "all": {code: state["provinces"][code]["influence"] for code in mine}}
+
+    monkeypatch.setattr(conqueror_view, "_you", telling)
+    found = [line for line in invariants(before, orders, result) if line.startswith(ATTITUDES)]
+    # BE's report gives away the shares in its own Bervia as well.
+    assert found == [
+        f"{ATTITUDES}: {seat}'s report changes with the influence of others in provinces" for seat in ("AR", "BE")
+    ]
+
+
+WORDS = "The words a report gives (Productivity and Influence tables, D-CQ-6)"
+
+
+def test_a_report_that_reads_the_bands_upper_bound_inclusive_is_found(monkeypatch):
+    """D-CQ-6: "Control bands are lower-bound inclusive (20 is "restless")"; Arden's 40 in
+    Fenland at the start is "neutral" (40-60%), not "suspicious", in AR's report (the report
+    looked at is the one of the state the game starts with)."""
+    before, orders, result = vale_turn()
+    assert before["provinces"]["FEN"]["influence"]["AR"] == 40
+    start = TurnResult(before, result.events)
+    assert [line for line in invariants(before, orders, start) if line.startswith(WORDS)] == []
+
+    def upper(level, words):
+        return words[min(max(level - 1, 0) // 20, 4)]
+
+    monkeypatch.setattr(conqueror_view, "band", upper)
+    found = [line for line in invariants(before, orders, start) if line.startswith(WORDS)]
+    assert f"{WORDS}: AR's report calls FEN suspicious, the book neutral" in found
+
+
+LABOUR = "Productivity (Productivity, D-CQ-3)"
+
+
+def test_labour_off_the_control_scale_is_found(monkeypatch):
+    """D-CQ-3: the owner's control c scales the labour by (100 + c) / 200. Holm, neutral, base
+    (9 + 2) x 1 = 11, its local leaders at 55: 11 x 155 / 400 gives 4. A reading that scales by
+    the bottom of the control band (40) gives 3, which is still between half and all of the
+    halved maximum (the older check's bounds), so only the exact check finds it."""
+    before, orders, result = vale_turn(HOL={"population": 9, "influence": {"AR": 40, "BE": 5, "neutral": 55}})
+    assert result.state["provinces"]["HOL"]["labour"] == 4
+    assert [line for line in invariants(before, orders, result) if line.startswith(LABOUR)] == []
+
+    def banded(province, conquered=None):
+        base = (province["population"] + province["resources"]) * province["culture"]
+        halves = (2 if province["conquered"] else 1) * (2 if province["owner"] == "neutral" else 1)
+        return base * (100 + control(province) // 20 * 20) // (200 * halves)
+
+    monkeypatch.setattr(production, "productivity", banded)
+    broken = ruleset.resolve(before, orders, TurnSeeds(1, 1))
+    found = [line for line in invariants(before, orders, broken) if line.startswith(LABOUR)]
+    assert found == [f"{LABOUR}: HOL gave 3 labour; (9 + 2) x 1 at control 55 gives 4"]
+
+
+ORDERED = "A move is executed as planned, with no more armies than ordered (Orders)"
+
+
+def test_a_move_of_more_armies_than_ordered_or_not_ordered_is_found():
+    """ "A move from one friendly country to another is executed exactly as you planned": AR
+    ordered MOVE ARD FEN 5; six armies going, or five going to Midmark, is no order of its."""
+    before, orders, result = case_turns.case_turn(CASES, ruleset, "move-each-army-once")
+    assert [line for line in invariants(before, orders, result) if line.startswith(ORDERED)] == []
+    found = [
+        line for line in invariants(before, orders, case_turns.with_event(result, "move", armies=6)) if ORDERED in line
+    ]
+    assert found == [f"{ORDERED}: AR's move of 6 from ARD to FEN was not ordered"]
+    found = [
+        line for line in invariants(before, orders, case_turns.with_event(result, "move", to="MID")) if ORDERED in line
+    ]
+    assert found == [f"{ORDERED}: AR's move of 5 from ARD to MID was not ordered"]
+
+
+STACKS = "Five orders a turn (Orders, D-CQ-1)"
+
+
+def test_an_order_never_drawn_from_its_stack_is_found():
+    """ "... and so on, until there are no stacks left": AR's six moves run five (D-CQ-1, the
+    sixth refused); a draw that stops after four leaves an order of AR's never carried out."""
+    before, orders, result = case_turns.case_turn(CASES, ruleset, "orders-five-at-most")
+    assert [line for line in invariants(before, orders, result) if line.startswith(STACKS)] == []
+    [drawn] = [e.data["order"] for e in result.events if e.kind == "stacks"]
+    assert [seat for seat, _ in drawn] == ["AR"] * 5
+    short = case_turns.with_event(result, "stacks", order=drawn[:4])
+    found = [line for line in invariants(before, orders, short) if line.startswith(STACKS)]
+    assert found == [f"{STACKS}: AR gave 5 move and attack orders; 4 were drawn"]

@@ -12,6 +12,7 @@ from gm_games.empires import endturn, ruleset, view as empires_view
 from gm_games.empires.invariants import invariants
 
 from gm.core import victory
+from gm.core.model import Event, TurnResult
 from tests.games import case_turns
 
 CASES = Path(gm_games.empires.__file__).parent / "cases"
@@ -159,7 +160,11 @@ def test_an_eliminated_country_whose_armies_vanish_is_found(monkeypatch):
     disbands them is found."""
     planted_in_elimination(monkeypatch, lambda area: area.update(armies=0))
     found = played_case("elimination-areas-go-neutral-with-their-armies")
-    assert found == ["Armies (LEVY, ARMY, RESERVE, D-EMP-5, D-EMP-3): CA had 5 armies and has 3; the events explain +0"]
+    assert (
+        found[0] == "Armies (LEVY, ARMY, RESERVE, D-EMP-5, D-EMP-3): CA had 5 armies and has 3; the events explain +0"
+    )
+    # The area replay finds it too: the area went neutral with no armies, not with its own.
+    assert len(found) == 2 and found[1].startswith(EACH_AREA) and "'armies': 2" in found[1]
 
 
 def test_the_areas_of_a_country_out_going_elsewhere_is_found(monkeypatch):
@@ -274,3 +279,144 @@ def test_a_warning_kept_from_a_country_out_is_found(monkeypatch):
     monkeypatch.setattr("gm_games.empires.invariants.view", unfair)
     found = played_case("win-eliminated-this-turn-not-a-survivor")
     assert found == [f"{REPORTS}: BR's report of turn 2 gives the warning None, not 2"]
+
+
+def case_turn(name):
+    """The case `name`'s turn: the state before it, its orders and its result."""
+    return case_turns.case_turn(CASES, ruleset, name)
+
+
+with_event = case_turns.with_event
+
+
+EACH_AREA = "Each area, action by action"
+INTERLEAVED = "Actions interleaved by number in the order of play (D-EMP-1)"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "battle-retreat",
+        "battle-ambush",
+        "battle-ambush-only-the-first-attack",
+        "battle-ambush-toll-at-most-the-attackers",
+        "defence-order-a-new-one-cancels-the-old",
+        "levy-half-the-population",
+        "move-and-attack-targets",
+        "order-of-play-interleaved",
+        "order-of-play-two-attacks-on-one-area",
+        "retreat-to-an-area-taken-in-the-turn",
+        "capture-collateral-wipes-out-the-gain",
+        "raze-costs-one-bp-a-level",
+        "fortify-cost-at-each-level",
+        "income-supply-army-all",
+    ],
+)
+def test_the_areas_replayed_action_by_action_keep_the_invariants(name):
+    assert played_case(name) == []
+
+
+def test_a_battle_that_counts_population_the_area_did_not_hold_is_found():
+    """11.4 counts "one VP for each population captured": the battle's population is the one
+    the area held then (D-EMP-7's p0), not one the event makes up (the VP follow the event)."""
+    state, orders, result = case_turn("capture-gains-population")
+    [battle] = [e.data for e in result.events if e.kind == "battle"]
+    assert not [line for line in invariants(state, orders, result) if line.startswith(EACH_AREA)]
+    bigger = battle["population"] + 1
+    vp = {battle["attacker"]: bigger - battle["collateral"]}
+    broken = with_event(result, "battle", population=bigger, defending=battle["defending"] + 1, vp=vp)
+    found = [line for line in invariants(state, orders, broken) if line.startswith(EACH_AREA)]
+    assert len(found) == 1 and f"{battle['to']} held" in found[0]
+
+
+def test_a_levy_past_half_the_population_is_found():
+    """ "LEVY turns half an area's population (rounded down) into armies": FEN's 5 give 2."""
+    state, orders, result = case_turn("levy-half-the-population")
+    broken = with_event(result, "levy", armies=3)
+    found = [line for line in invariants(state, orders, broken) if line.startswith(EACH_AREA)]
+    assert (
+        found[0]
+        == f"{EACH_AREA} (LEVY, GROW, FORTIFY, RAZE, RESERVE, MOVE, ATTACK, D-EMP-3, D-EMP-5, D-EMP-6): AL levied 3 from 5 in FEN"
+    )
+
+
+def test_a_move_into_an_area_not_owned_is_found():
+    """ "MOVE goes to an area you own": a move event into the neutrals' MID is found, and so
+    is one that sends more armies than the area holds."""
+    state, orders, result = case_turn("move-and-attack-targets")
+    [move] = [e.data for e in result.events if e.kind == "move"]
+    elsewhere = next(code for code, area in state["areas"].items() if area["owner"] not in ("AL", move["to"]))
+    found = [line for line in invariants(state, orders, with_event(result, "move", to=elsewhere)) if EACH_AREA in line]
+    assert any(f"AL's move in {elsewhere}, held by" in line for line in found)
+    found = [line for line in invariants(state, orders, with_event(result, "move", armies=99)) if EACH_AREA in line]
+    assert any(f"AL moved 99 from {move['from']}, which held" in line for line in found)
+
+
+def test_actions_out_of_their_numbers_are_found():
+    """D-EMP-1: "everyone's action 1, then everyone's action 2": AL's action 1 battle told as
+    coming after BR's action 2 is found, and so is BR's action 2 run before AL's action 1."""
+    state, orders, result = case_turn("order-of-play-interleaved")
+    assert invariants(state, orders, result) == []
+    first, second = [n for n, e in enumerate(result.events) if e.kind == "battle"]
+    events = list(result.events)
+    events[first], events[second] = events[second], events[first]
+    swapped = TurnResult(result.state, tuple(events))
+    found = [line for line in invariants(state, orders, swapped) if line.startswith(INTERLEAVED)]
+    assert found and "came after action 2 of BR" in found[0]
+
+
+READERS = "Who is told what (D-ALL-5: treasury and failed orders)"
+
+
+def told_to(result, kind, seats):
+    events = tuple(Event(e.kind, e.data, seats) if e.kind == kind else e for e in result.events)
+    return TurnResult(result.state, events)
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "seats"),
+    [
+        ("gift-bps", "gift", None),
+        ("gift-bps", "finances", None),
+        ("army-costs-three", "army", ("AL", "BR")),
+        ("move-and-attack-targets", "order_failed", None),
+        ("grow-cost-by-terrain", "grow", ("BR",)),
+    ],
+)
+def test_a_countrys_bps_or_failed_order_told_to_another_is_found(name, kind, seats):
+    """D-ALL-5: a country's treasury, and its failed orders, reach its own seat alone (a gift
+    its giver and receiver): each such event told to everyone, or to another, is found."""
+    state, orders, result = case_turn(name)
+    assert [line for line in invariants(state, orders, result) if line.startswith(READERS)] == []
+    found = [line for line in invariants(state, orders, told_to(result, kind, seats)) if line.startswith(READERS)]
+    assert found and all(f"a {kind} of " in line for line in found)
+
+
+def test_a_battle_kept_from_the_country_defending_is_found():
+    """A battle is "what happened on the board" for the country whose area it is fought in."""
+    state, orders, result = case_turn("order-of-play-interleaved")
+    found = [line for line in invariants(state, orders, told_to(result, "battle", ("BR",))) if READERS in line]
+    # Battle 1 is AL's on the neutrals' Midmarch, battle 2 BR's on AL's Midmarch.
+    assert found == [
+        f"{READERS}: battle 1 is told to ['BR'], not to ['AL']",
+        f"{READERS}: battle 2 is told to ['BR'], not to ['AL', 'BR']",
+    ]
+
+
+ORDERED = "Each action as ordered (ACTION WHERE WHERE-TO NUMBER)"
+
+
+def test_an_action_other_than_its_order_is_found():
+    """ "An order line has four fields: ACTION WHERE WHERE-TO NUMBER": AL's "2 ATTACK HIL MID 6"
+    sends 6; a battle of 5 from it, or a move told as action 3 (AL's failed ATTACK FEN MID),
+    is no order carried out as written."""
+    state, orders, result = case_turn("move-and-attack-targets")
+    assert [line for line in invariants(state, orders, result) if line.startswith(ORDERED)] == []
+    [battle] = [e.data for e in result.events if e.kind == "battle"]
+    fewer = with_event(result, "battle", attacking=battle["attacking"] - 1)
+    found = [line for line in invariants(state, orders, fewer) if line.startswith(ORDERED)]
+    assert found == [f"{ORDERED}: AL's action 2 (2 ATTACK HIL MID 6) carried out 5: {battle['text']}"]
+    [move] = [e.data for e in result.events if e.kind == "move"]
+    renumbered = with_event(result, "move", text=move["text"].replace("Action 4", "Action 3"))
+    found = [line for line in invariants(state, orders, renumbered) if line.startswith(ORDERED)]
+    assert found == [f"{ORDERED}: AL's action 3 is no order of its: {move['text'].replace('Action 4', 'Action 3')}"]
