@@ -27,6 +27,7 @@ from gm.core.model import Event, JSONObject
 from gm.core.ruleset import Ruleset
 from gm.errors import GMError
 from gm.home import Home, render_workers
+from gm.mail.settings import mailable
 from gm.render.budget import OverBudget, RenderBudget
 from gm.rulesets import RulesetFault, cause_of, template_dirs
 from gm.services import (
@@ -273,7 +274,7 @@ def _mailed_kit(seat: records.SeatRecord, context: Mapping[str, Any]) -> bool:
     """Whether the seat's report mail will carry a turn kit, made then by the render worker
     beside its PDF: a seat reached by mail (none at an .invalid address: robots, the demo), and
     a report of a turn, not of the game's outcome (report_mails.report_mail)."""
-    return not seat.email.lower().endswith(".invalid") and not context.get("outcome")
+    return mailable(seat.email) and not context.get("outcome")
 
 
 def _endgame_pages(

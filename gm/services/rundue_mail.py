@@ -12,7 +12,7 @@ from gm.core.schedule import describe
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.imap import ImapSource, imap_settings
-from gm.mail.settings import mail_settings
+from gm.mail.settings import mail_settings, mailable
 from gm.mail.templates import mail_environment, write_mail
 from gm.services import cycle, delivery, turnfiles
 from gm.services.game_settings import game_setting
@@ -61,7 +61,7 @@ class MailHooks(Hooks):
         limit = game_setting(game, "nmr-limit")
         streaks = cycle.holder_streaks(db, game.id)
         now = clock.now()
-        mailed = [code for code in seats if not by_code[code].email.lower().endswith(".invalid")]
+        mailed = [code for code in seats if mailable(by_code[code].email)]
         forms = turnfiles.order_forms(db, game, mailed) if mailed else {}
         with atomic(db):  # the GM's reminders (gm/services/reminders.py) queue them in a transaction of their own
             for code in mailed:
