@@ -431,22 +431,6 @@ def _render_failure(game: GameRecord) -> Iterator[None]:
         ) from exc
 
 
-def render_turns(
-    db: sqlite_utils.Database,
-    home: Home,
-    game_name: str,
-    numbers: list[int] | None = None,
-    workers: int | None = None,
-    pool: RenderPool | None = None,
-) -> Written:
-    """Render the reports of the given turns (default: the last resolved one) in one batch.
-
-    Files only: the same turn renders to the same bytes every time, so a render cut short is
-    simply done again. Recording the reports and queueing their mails is publishing
-    (gm/services/publish.py). pool: an open gm.render.RenderPool to render in."""
-    return finish_render(db, home, start_render(db, home, game_name, numbers, workers, pool))
-
-
 def out_before(ruleset: Ruleset, state: JSONObject) -> set[str]:
     """The seats knocked out of the game in the state a turn was played from (11.7, H-1)."""
     return core_prizes.knocked_out(state, ruleset.knocked_out(state))
