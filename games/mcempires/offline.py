@@ -24,6 +24,7 @@ from .grammar import (
     ACCEPTABLE,
     BLOCK,
     BORDER_TERMS,
+    BUILDINGS,
     CITY,
     COUNT,
     GROUP,
@@ -270,7 +271,6 @@ _COUNTS = {
     "ACCEPT": _ACCEPTED,
     "PAY": "name the empire and the E$ to pay it",
 }
-_BUILDINGS = ("BASE", "TRANSPORT", "NAVAL", "TREASURY")
 
 
 def _said(verb: str, problem: str = "") -> str:
@@ -290,7 +290,7 @@ def _shapes(verb: str) -> tuple[Argument, ...]:
         return (block,)
     if verb == "LAND":
         return (block, replace(block, name="x2,y2", optional=True))
-    if verb in _BUILDINGS:
+    if verb in BUILDINGS:
         return (city,)
     if verb == "RAIL":
         waypoint = Argument(
