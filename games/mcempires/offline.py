@@ -207,6 +207,12 @@ def _problem(order: Order, width: int, height: int, groups: set[object] | None) 
     return None
 
 
+def warnings_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+    """None, as BaseRuleset's default: each of Minecraft EMPIRES' order warnings needs the whole
+    state (docs/writing-a-ruleset.md)."""
+    return []
+
+
 def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
     """Minecraft EMPIRES' orders as data (gm.core.order_grammar), read as its parser reads them:
     a grammar of pairs (a block is one word x,y, "12, 40" too), each finding the parser's own
