@@ -8,10 +8,11 @@ from random import Random
 from typing import Protocol
 
 from gm.core.model import JSONObject, Order, Outcome, Problem, SeatInfo, TurnResult
+from gm.core.order_grammar import OrderGrammar
 from gm.core.ruleset import BaseRuleset, ScenarioError, TurnSeeds, choose_options, with_options
 
 
-# The five parts of a packaged ruleset, each usually a module of its package: what gm calls on it.
+# The parts of a packaged ruleset, each usually a module of its package: what gm calls on it.
 class ScenarioPart(Protocol):
     def load_scenario_text(self, text: str, source: str) -> JSONObject: ...
 
@@ -42,10 +43,17 @@ class InvariantsPart(Protocol):
     def invariants(self, before: JSONObject, orders: dict[str, list[Order]], result: TurnResult) -> list[str]: ...
 
 
+class OfflinePart(Protocol):
+    def check_by_view(self, view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]: ...
+    def warnings_by_view(self, view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]: ...
+    def order_grammar(self, view: JSONObject, seat: str) -> OrderGrammar | None: ...
+
+
 @dataclass(frozen=True)
 class Parts:
     """Where each part of the contract lives (PackagedRuleset's docstring lists them); the
-    optional invariants part is the rule book's invariants the battery checks (gm.testing.battery)."""
+    optional invariants part is the rule book's invariants the battery checks (gm.testing.battery),
+    the optional offline part the player's own check from a report (gm orders check --report)."""
 
     scenario: ScenarioPart
     rules: RulesPart
@@ -53,6 +61,7 @@ class Parts:
     robot: RobotPart
     view: ViewPart
     invariants: InvariantsPart | None = None
+    offline: OfflinePart | None = None
 
 
 class PackagedScenarios:
@@ -81,6 +90,8 @@ class PackagedRuleset(PackagedScenarios, BaseRuleset):
     - robot: robot_orders
     - view: view, order_form, turn_label
     - invariants (optional): invariants(before, orders, result), the rule book's invariants
+    - offline (optional): check_by_view, warnings_by_view, order_grammar; without it, BaseRuleset's
+      defaults (the report settles nothing)
 
     A subclass names its package's modules in `parts` (a Parts) and the packages that hold its
     data, and overrides only what differs from BaseRuleset's defaults (seat_codes, seat_limits,
@@ -133,3 +144,18 @@ class PackagedRuleset(PackagedScenarios, BaseRuleset):
         if self.parts.invariants is None:
             return []
         return list(self.parts.invariants.invariants(before, orders, result))
+
+    def check_by_view(self, view: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
+        if self.parts.offline is None:
+            return super().check_by_view(view, seat, order_list)
+        return self.parts.offline.check_by_view(view, seat, order_list)
+
+    def warnings_by_view(self, view: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
+        if self.parts.offline is None:
+            return super().warnings_by_view(view, seat, order_list)
+        return self.parts.offline.warnings_by_view(view, seat, order_list)
+
+    def order_grammar(self, view: JSONObject, seat: str) -> OrderGrammar | None:
+        if self.parts.offline is None:
+            return super().order_grammar(view, seat)
+        return self.parts.offline.order_grammar(view, seat)

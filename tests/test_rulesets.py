@@ -13,6 +13,7 @@ from gm import rulesets
 from gm.core.model import SeatInfo
 from gm.core.ruleset import OPTIONAL, REQUIRED, BaseRuleset, Ruleset, ScenarioError, TurnSeeds
 from gm.errors import GMError
+from gm.packaged import PackagedRuleset, Parts
 from gm.rulesets import Guarded, RulesetFault
 from gm.services import games
 from gm.store import records
@@ -72,6 +73,32 @@ def test_the_base_gives_every_optional_member_its_default():
     assert ruleset.order_warnings({}, "A", []) == [] and ruleset.knocked_out({}) == []
     assert ruleset.score_label({}) == ("Score", "Score")
     assert ruleset.hidden_variant({}, "A", Random(1)) is None
+
+
+def packaged(offline: object) -> PackagedRuleset:
+    class Packaged(PackagedRuleset):
+        name, version, title = "packaged", "1", "Packaged"
+        parts = Parts(scenario=None, rules=None, orders=None, robot=None, view=None, offline=offline)
+
+    return Packaged()
+
+
+def test_a_packaged_ruleset_gives_the_players_own_check_its_offline_part_or_the_defaults():
+    offline = SimpleNamespace(
+        check_by_view=lambda view, seat, orders: [f"problem of {seat}"],
+        warnings_by_view=lambda view, seat, orders: [f"warning of {seat}"],
+        order_grammar=lambda view, seat: f"grammar of {seat}",
+    )
+    ruleset = packaged(offline)
+    assert ruleset.check_by_view({}, "A", []) == ["problem of A"]
+    assert ruleset.warnings_by_view({}, "A", []) == ["warning of A"]
+    assert ruleset.order_grammar({}, "A") == "grammar of A"
+    bare = packaged(None)
+    assert (bare.check_by_view({}, "A", []), bare.warnings_by_view({}, "A", []), bare.order_grammar({}, "A")) == (
+        [],
+        [],
+        None,
+    )
 
 
 class Entry:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from gm.core.model import JSONObject, Order, Problem
-from gm.core.order_grammar import OrderGrammar
 from gm.packaged import PackagedRuleset, Parts
 
 from . import invariants, offline, orders, robot, rules, scenario, view
@@ -20,16 +19,9 @@ class ClashRuleset(PackagedRuleset):
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.clash.templates"
     cases_package = "gm_games.clash.cases"
-    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants)
-
-    def check_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
-        return offline.check_by_view(view_, seat, order_list)
-
-    def warnings_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
-        return offline.warnings_by_view(view_, seat, order_list)
-
-    def order_grammar(self, view_: JSONObject, seat: str) -> OrderGrammar | None:
-        return offline.order_grammar(view_, seat)
+    parts = Parts(
+        scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants, offline=offline
+    )
 
     def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return orders.order_warnings(state, seat, order_list)

@@ -6,7 +6,7 @@ import re
 
 from gm.core.maps import duplicates, unconnected
 from gm.core.model import JSONObject
-from gm.core.scenarios import Fields, load_staged
+from gm.core.scenarios import Fields, load_staged, seat_counts
 
 # Values the rule book gives, used when a scenario leaves them out.
 RULE_BOOK_DEFAULTS: dict[str, str | int] = {
@@ -124,14 +124,8 @@ def _check_fixed_setup(raw: JSONObject, places: JSONObject) -> list[str]:
 
 
 def _check_sizes(raw: JSONObject) -> list[str]:
-    problems: list[str] = []
-    low, high, listed = raw["min_seats"], raw["max_seats"], len(raw["seat"])
-    if low < 2:
-        problems.append(f"min_seats must be at least 2, not {low}")
-    if low > high:
-        problems.append(f"min_seats ({low}) is more than max_seats ({high})")
-    if high > listed:
-        problems.append(f"max_seats is {high} but only {listed} seats are listed")
+    high = raw["max_seats"]
+    problems = seat_counts(raw, len(raw["seat"]))
     claimable = [t for t in raw["territory"] if _claimable(t)]
     if raw.get("setup", "claim") == "claim" and len(claimable) < high:
         problems.append(f"the map has {len(claimable)} claimable territories but {high} seats need at least one each")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from random import Random
 
 from gm.core.model import JSONObject, Order, Problem
-from gm.core.order_grammar import OrderGrammar
 from gm.core.ruleset import GameOption
 from gm.packaged import PackagedRuleset, Parts
 
@@ -26,7 +25,9 @@ class ConquerorRuleset(PackagedRuleset):
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.conqueror.templates"
     cases_package = "gm_games.conqueror.cases"
-    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants)
+    parts = Parts(
+        scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants, offline=offline
+    )
     demo_seats = 8  # `gm demo --ruleset conqueror` seats this many robot players
     # The book's in-game option "Show Internal Moves", on until a player turns it off: by mail
     # the GM chooses it for every report of the game (README, choice 15).
@@ -38,15 +39,6 @@ class ConquerorRuleset(PackagedRuleset):
             "Moves, on unless turned off); no: only the mover's own report",
         ),
     )
-
-    def check_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
-        return offline.check_by_view(view_, seat, order_list)
-
-    def warnings_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
-        return offline.warnings_by_view(view_, seat, order_list)
-
-    def order_grammar(self, view_: JSONObject, seat: str) -> OrderGrammar | None:
-        return offline.order_grammar(view_, seat)
 
     def hidden_variant(self, state: JSONObject, seat: str, rng: Random) -> JSONObject:
         """The state with only `seat`'s secrets changed: its treasury (so its whole score and

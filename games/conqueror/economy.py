@@ -30,7 +30,6 @@ COSTS: dict[str, int | None] = {
     "DEVELOP": 60,
     "ADVANCE": 135,
 }
-ITEMS = tuple(COSTS)
 REPEATED = ("TAXES", "SOLDIERS", "DIPLOMAT", "FARMS")  # the others are built once, then TAXES
 ITEM_WORDS = {
     "TAXES": "levy taxes",

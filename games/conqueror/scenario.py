@@ -6,7 +6,7 @@ import re
 
 from gm.core.maps import duplicates, unconnected
 from gm.core.model import JSONObject
-from gm.core.scenarios import COLOUR, Fields, is_kind, load_staged
+from gm.core.scenarios import COLOUR, Fields, is_kind, load_staged, seat_counts
 
 # Values the rule text gives or gm chose, used when a scenario leaves them out.
 DEFAULTS: dict[str, str | int] = {
@@ -102,14 +102,8 @@ def _check_references(raw: JSONObject) -> list[str]:
 
 
 def _check_sizes(raw: JSONObject) -> list[str]:
-    problems: list[str] = []
-    low, high, listed = raw["min_seats"], raw["max_seats"], len(raw["seat"])
-    if low < 2:
-        problems.append(f"min_seats must be at least 2, not {low}")
-    if low > high:
-        problems.append(f"min_seats ({low}) is more than max_seats ({high})")
-    if high > listed:
-        problems.append(f"max_seats is {high} but only {listed} seats are listed")
+    low, high = raw["min_seats"], raw["max_seats"]
+    problems = seat_counts(raw, len(raw["seat"]))
     fill = raw.get("ai_fill", 0)
     if fill and not low <= fill <= high:
         problems.append(f"ai_fill must be 0 (no AI nations) or between min_seats and max_seats, not {fill}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from random import Random
 
 from gm.core.model import JSONObject, Order, Problem
-from gm.core.order_grammar import OrderGrammar
 from gm.packaged import PackagedRuleset, Parts
 
 from . import invariants, offline, orders, robot, rules, scenario, view
@@ -22,20 +21,13 @@ class EmpiresRuleset(PackagedRuleset):
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.empires.templates"
     cases_package = "gm_games.empires.cases"
-    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants)
+    parts = Parts(
+        scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants, offline=offline
+    )
     demo_seats = 12  # `gm demo --ruleset empires`: the 12-seat robot game
 
     def seat_codes(self, scenario: JSONObject) -> list[str]:
         return [country["code"] for country in scenario["countries"]]
-
-    def check_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
-        return offline.check_by_view(view_, seat, order_list)
-
-    def warnings_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
-        return offline.warnings_by_view(view_, seat, order_list)
-
-    def order_grammar(self, view_: JSONObject, seat: str) -> OrderGrammar | None:
-        return offline.order_grammar(view_, seat)
 
     def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return orders.order_warnings(state, seat, order_list)

@@ -6,7 +6,7 @@ import re
 
 from gm.core.maps import duplicates, unconnected
 from gm.core.model import JSONObject
-from gm.core.scenarios import Fields, load_staged
+from gm.core.scenarios import Fields, load_staged, seat_counts
 
 from .terrain import TERRAINS
 
@@ -94,14 +94,7 @@ def _check_references(raw: JSONObject) -> list[str]:
 
 
 def _check_sizes(raw: JSONObject) -> list[str]:
-    problems: list[str] = []
-    low, high, listed = raw["min_seats"], raw["max_seats"], len(raw["country"])
-    if low < 2:
-        problems.append(f"min_seats must be at least 2, not {low}")
-    if low > high:
-        problems.append(f"min_seats ({low}) is more than max_seats ({high})")
-    if high > listed:
-        problems.append(f"max_seats is {high} but only {listed} countries are listed")
+    problems = seat_counts(raw, len(raw["country"]), "countries")
     if raw.get("points_target", 0) < 0:
         problems.append("points_target must be 0 (the number of land areas) or more")
     return problems + unconnected({a["code"]: a["neighbours"] for a in raw["area"]}, "areas")

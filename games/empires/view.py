@@ -9,11 +9,10 @@ from __future__ import annotations
 from random import Random
 from typing import cast
 
-from gm.core import census, victory
+from gm.core import victory
 from gm.core.forms import wrapped_comment
 from gm.core.known import Column, Sighting, listing
 from gm.core.model import JSONObject
-from gm.core.vp import VPChange
 
 from .board import NEUTRAL, Board, alive, armies_on_map, nation, owned, plural
 from .rules import outcome
@@ -242,15 +241,6 @@ def order_form(state: JSONObject, seat: str) -> list[str]:
         if example is None and foreign and area["armies"]:
             example = f"# For example:  1 ATTACK {code} {foreign[0]} {area['armies']}"
     return lines + [example or "# For example:  1 ARMY - - ALL"]
-
-
-def vp_changes(state: JSONObject, seat: str) -> list[VPChange]:
-    return [VPChange.from_json(c) for c in state["vp_changes"] if c["seat"] == seat]
-
-
-def census_schedule(state: JSONObject) -> list[int]:
-    """For the GM only (gm game show --gm-secrets); no view calls this."""
-    return list(state[census.STATE_KEY]["turns"])
 
 
 def hidden_variant(state: JSONObject, seat: str, rng: Random) -> JSONObject:

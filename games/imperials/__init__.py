@@ -5,7 +5,6 @@ from __future__ import annotations
 from random import Random
 
 from gm.core.model import JSONObject, Order, Problem
-from gm.core.order_grammar import OrderGrammar
 from gm.core.ruleset import GameOption
 from gm.packaged import PackagedRuleset, Parts
 
@@ -25,7 +24,9 @@ class ImperialsRuleset(PackagedRuleset):
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.imperials.templates"
     cases_package = "gm_games.imperials.cases"
-    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants)
+    parts = Parts(
+        scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants, offline=offline
+    )
     default_scenario_name = "island"
     demo_seats = 4
     options = (
@@ -42,15 +43,6 @@ class ImperialsRuleset(PackagedRuleset):
             "rounds before the game ends with the most victory points winning, if nobody has won by then; 0: no limit",
         ),
     )
-
-    def check_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
-        return offline.check_by_view(view_, seat, order_list)
-
-    def warnings_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
-        return offline.warnings_by_view(view_, seat, order_list)
-
-    def order_grammar(self, view_: JSONObject, seat: str) -> OrderGrammar | None:
-        return offline.order_grammar(view_, seat)
 
     def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return orders.order_warnings(state, seat, order_list)

@@ -9,7 +9,7 @@ from typing import cast
 from gm.core.model import JSONObject
 from gm.core.names import possessive
 
-from .board import Geometry, edge_name
+from .board import Geometry
 from .goods import LIMITS, YIELDS
 from .turn import Voice, seat_name
 
@@ -42,10 +42,6 @@ def pieces_of(state: JSONObject, seat: str, kind: str) -> list[int]:
 
 def settlements_of(state: JSONObject, seat: str) -> list[int]:
     return sorted(int(v) for v, b in state["buildings"].items() if b["owner"] == seat)
-
-
-def roads_of(state: JSONObject, seat: str) -> list[str]:
-    return sorted(e for e, owner in state["roads"].items() if owner == seat)
 
 
 def count(state: JSONObject, seat: str, kind: str) -> int:
@@ -182,10 +178,6 @@ def ports_of(state: JSONObject, geo: Geometry, seat: str) -> set[str]:
     return {p["kind"] for p in state["board"]["ports"] if set(geo.edge_ends[p["edge"]]) & mine}
 
 
-def visible_kind(tile: JSONObject) -> str:
-    return "fog" if tile["fog"] else tile["kind"]
-
-
 def vertex_worth(state: JSONObject, geo: Geometry, vertex: int) -> int:
     """The production dots of the tiles a vertex touches that can be seen (fog counts 0)."""
     total = 0
@@ -208,7 +200,3 @@ def yields_at(state: JSONObject, geo: Geometry, vertex: int) -> list[str]:
 
 def free_edges_from(state: JSONObject, geo: Geometry, vertex: int) -> list[str]:
     return [e for e in geo.vertex_edges[vertex] if e not in state["roads"]]
-
-
-def edge_between(a: int, b: int) -> str:
-    return edge_name(a, b)

@@ -13,7 +13,7 @@ import re
 
 from gm.core.maps import duplicates
 from gm.core.model import JSONObject
-from gm.core.scenarios import Fields, load_staged
+from gm.core.scenarios import Fields, load_staged, seat_counts
 
 from .board import geometry
 from .goods import KINDS, RESOURCES
@@ -124,13 +124,8 @@ def _kinds(tiles: list[str] | dict[str, int]) -> list[str]:
 def _check_sizes(raw: JSONObject) -> list[str]:
     problems: list[str] = []
     problems += duplicates([s["code"] for s in raw["seat"]], "seat code")
-    low, high = raw["min_seats"], raw["max_seats"]
-    if low < 2:
-        problems.append(f"min_seats must be at least 2, not {low}")
-    if low > high:
-        problems.append(f"min_seats ({low}) is more than max_seats ({high})")
-    if high > len(raw["seat"]):
-        problems.append(f"max_seats is {high} but only {len(raw['seat'])} seats are listed")
+    problems += seat_counts(raw, len(raw["seat"]))
+    high = raw["max_seats"]
     if high > 6:
         problems.append(f"max_seats is {high}; the report's colours are made for at most 6")
     return problems

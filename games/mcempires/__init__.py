@@ -5,7 +5,6 @@ from __future__ import annotations
 from random import Random
 
 from gm.core.model import JSONObject, Order, Problem
-from gm.core.order_grammar import OrderGrammar
 from gm.core.ruleset import GameOption
 from gm.packaged import PackagedRuleset, Parts
 
@@ -29,7 +28,9 @@ class McEmpiresRuleset(PackagedRuleset):
     scenario_package = SCENARIO_PACKAGE  # its scenarios: the only packaged data it reads
     templates_package = "gm_games.mcempires.templates"
     cases_package = "gm_games.mcempires.cases"
-    parts = Parts(scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants)
+    parts = Parts(
+        scenario=scenario, rules=rules, orders=orders, robot=robot, view=view, invariants=invariants, offline=offline
+    )
     demo_seats = 6  # `gm demo --ruleset mcempires` seats this many robot empires
     default_scenario_name = "frontier"
     # The modes of the guide, the GM's round limit (rule D-MC-10) and its optional rules, off by
@@ -62,12 +63,6 @@ class McEmpiresRuleset(PackagedRuleset):
 
     def order_warnings(self, state: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
         return orders.order_warnings(state, seat, order_list)
-
-    def check_by_view(self, view_: JSONObject, seat: str, order_list: list[Order]) -> list[Problem]:
-        return offline.check_by_view(view_, seat, order_list)
-
-    def order_grammar(self, view_: JSONObject, seat: str) -> OrderGrammar | None:
-        return offline.order_grammar(view_, seat)
 
     def order_line(self, order: Order) -> str:
         return grammar.order_line(order.verb, order.args)

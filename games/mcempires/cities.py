@@ -5,7 +5,7 @@ from __future__ import annotations
 from gm.core.model import JSONObject
 
 from . import capitulation, economy
-from .turn import MAX_TROOPS, Turn
+from .turn import CITY_DEFAULTS, MAX_TROOPS, Turn
 
 CITY_SPACING = 6  # rule D-MC-4: centres at Manhattan distance 6 or more
 CAPITAL_TROOPS = 2  # "Capital Cities start with a Treasury and 2 Troops."
@@ -21,22 +21,7 @@ def new_city(founder: str, x: int, y: int, capital: bool) -> JSONObject:
     restored: the round from which it is its owner's in full again after an occupier fell
     (rule D-MC-12). spawns_from: the first round its bases spawn again after a peace treaty
     ended its occupation (rule D-MC-14). 0 when neither applies."""
-    return {
-        "owner": founder,
-        "x": x,
-        "y": y,
-        "capital": capital,
-        "founder": founder,
-        "bases": [],
-        "transport": False,
-        "naval": False,
-        "treasury": False,
-        "occupier": None,
-        "held": 0,
-        "treasury_by": None,
-        "restored": 0,
-        "spawns_from": 0,
-    }
+    return {"owner": founder, "x": x, "y": y, **CITY_DEFAULTS, "capital": capital, "founder": founder}
 
 
 def placement_problem(turn: Turn, seat: str, i: int, capital: bool) -> str | None:

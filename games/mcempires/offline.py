@@ -24,6 +24,7 @@ from .grammar import (
     ACCEPTABLE,
     BLOCK,
     BORDER_TERMS,
+    BUILDINGS,
     CITY,
     COUNT,
     GROUP,
@@ -206,6 +207,12 @@ def _problem(order: Order, width: int, height: int, groups: set[object] | None) 
     return None
 
 
+def warnings_by_view(view: JSONObject, seat: str, orders: list[Order]) -> list[Problem]:
+    """None, as BaseRuleset's default: each of Minecraft EMPIRES' order warnings needs the whole
+    state (docs/writing-a-ruleset.md)."""
+    return []
+
+
 def order_grammar(view: JSONObject, seat: str) -> OrderGrammar | None:
     """Minecraft EMPIRES' orders as data (gm.core.order_grammar), read as its parser reads them:
     a grammar of pairs (a block is one word x,y, "12, 40" too), each finding the parser's own
@@ -270,7 +277,6 @@ _COUNTS = {
     "ACCEPT": _ACCEPTED,
     "PAY": "name the empire and the E$ to pay it",
 }
-_BUILDINGS = ("BASE", "TRANSPORT", "NAVAL", "TREASURY")
 
 
 def _said(verb: str, problem: str = "") -> str:
@@ -290,7 +296,7 @@ def _shapes(verb: str) -> tuple[Argument, ...]:
         return (block,)
     if verb == "LAND":
         return (block, replace(block, name="x2,y2", optional=True))
-    if verb in _BUILDINGS:
+    if verb in BUILDINGS:
         return (city,)
     if verb == "RAIL":
         waypoint = Argument(

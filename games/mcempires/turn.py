@@ -14,8 +14,9 @@ from gm.core.warnings import did_you_mean
 from .world import FREE, Board, board_of
 
 MAX_TROOPS = 6  # "The maximum number of Troops allowed in one Group is 6."
-# What a city record holds when nothing else is said (see cities.new_city): a state written by
-# hand, as a conformance case writes it, need not repeat them.
+# What a city record holds when nothing else is said (cities.new_city starts from it): a state
+# written by hand, as a conformance case writes it, need not repeat them. Its list is shared, never
+# changed in place (copy_state).
 CITY_DEFAULTS = {
     "capital": False,
     "bases": [],

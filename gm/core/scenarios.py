@@ -109,6 +109,21 @@ class Fields:
             self.get(key, "str" if isinstance(default, str) else "int", required=False)
 
 
+def seat_counts(raw: JSONObject, listed: int, nouns: str = "seats") -> list[str]:
+    """What is wrong with a scenario's min_seats and max_seats: the least must be at least 2 and
+    no more than the most, the most no more than the `listed` seats the scenario names. `nouns` is
+    what the game calls its seats ("countries")."""
+    problems: list[str] = []
+    low, high = raw["min_seats"], raw["max_seats"]
+    if low < 2:
+        problems.append(f"min_seats must be at least 2, not {low}")
+    if low > high:
+        problems.append(f"min_seats ({low}) is more than max_seats ({high})")
+    if high > listed:
+        problems.append(f"max_seats is {high} but only {listed} {nouns} are listed")
+    return problems
+
+
 def seating(scenario: JSONObject, listed: Sequence[str], seats: Sequence[SeatInfo], nouns: str = "seats") -> list[str]:
     """The seated codes in the scenario's order (`listed`), once it is sure the seats fit: between
     the scenario's min_seats and max_seats of them, each one of its codes, none twice. Every

@@ -16,6 +16,12 @@ _SECURITY = ("tls", "starttls", "none")
 MOST_READERS = 64
 
 
+def mailable(address: str) -> bool:
+    """Whether gm may mail an address: never one at .invalid (RFC 2606 reserves it), which is where
+    the seats nobody reads stand (robots, the demo's, a forgotten player's pseudonym)."""
+    return not address.lower().endswith(".invalid")
+
+
 @dataclass(frozen=True)
 class MailSettings:
     """[mail]: the GM's address and name (From of every mail gm sends), the transport ("smtp" or

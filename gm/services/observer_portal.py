@@ -20,15 +20,14 @@ import sqlite_utils
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from gm.clock import Clock, iso
-from gm.errors import GMError
 from gm.home import Home
-from gm.services.portal_access import base_url_of, portal_key
+from gm.services.portal_access import LINK_DAYS, base_url_of, link_minutes, portal_key
 from gm.store import observers, records
 from gm.store.database import transaction
 from gm.store.records import GameRecord
 
 _SALT = "gm-portal-observer-link"  # not a seat's nor a GM's: no token signs in as another kind
-LONGEST_DAYS = 7  # the longest a link may last, as a seat's
+LONGEST_DAYS = LINK_DAYS  # the longest a link may last, as a seat's
 
 
 @dataclass(frozen=True)
@@ -63,9 +62,7 @@ def make_link(
 ) -> tuple[str, str]:
     """A one-time link that signs the observer in, and when it expires (ISO text). The caller
     may hold the transaction (a turn's publish does)."""
-    minutes = minutes if minutes is not None else home.setting("portal", "link_minutes", 60)
-    if not 1 <= minutes <= LONGEST_DAYS * 24 * 60:
-        raise GMError(f"a sign-in link must last between 1 minute and {LONGEST_DAYS} days.")
+    minutes = link_minutes(home, minutes, LONGEST_DAYS)
     base = base_url_of(home, base_url)
     nonce = secrets.token_urlsafe(18)
     now = clock.now()

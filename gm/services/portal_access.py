@@ -27,6 +27,7 @@ from gm.store.database import transaction
 from gm.store.games import id_of_game
 
 _LINK_SALT = "gm-portal-link"
+LINK_DAYS = 7  # the longest a seat's one-time link may last
 _PASSWORD_N, _PASSWORD_R, _PASSWORD_P = 2**14, 8, 1
 
 
@@ -166,9 +167,7 @@ def make_link(
             f"seat {seat.code} of '{game.name}' has {seat.status}: {seat.name} no longer plays it, so a link "
             "would sign in to nothing."
         )
-    minutes = minutes if minutes is not None else home.setting("portal", "link_minutes", 60)
-    if not 1 <= minutes <= 7 * 24 * 60:
-        raise GMError("a sign-in link must last between 1 minute and 7 days.")
+    minutes = link_minutes(home, minutes)
     base = base_url_of(home, base_url)
     nonce = secrets.token_urlsafe(18)
     now = clock.now()
@@ -195,7 +194,7 @@ def use_link(db: sqlite_utils.Database, home: Home, clock: Clock, token: str) ->
     (a link made by a gm before links carried that is taken as made for another)."""
     serializer = URLSafeTimedSerializer(portal_key(home), salt=_LINK_SALT)
     try:
-        made = serializer.loads(token, max_age=7 * 24 * 3600)
+        made = serializer.loads(token, max_age=LINK_DAYS * 24 * 3600)
         nonce, made_for = made["n"], made.get("h")
     except (BadSignature, KeyError, TypeError, AttributeError):
         return LinkUse(None)
@@ -206,6 +205,16 @@ def use_link(db: sqlite_utils.Database, home: Home, clock: Clock, token: str) ->
     if found is None:
         return LinkUse(None)
     return LinkUse(seat_id, no_longer_theirs(found[1], made_for))
+
+
+def link_minutes(home: Home, minutes: int | None, longest_days: int = LINK_DAYS, what: str = "a sign-in link") -> int:
+    """How long a one-time link lasts: `minutes`, else [portal] link_minutes (60); a GMError
+    unless it is 1 minute to `longest_days` days (a seat's, an observer's and a GM's link)."""
+    minutes = minutes if minutes is not None else home.setting("portal", "link_minutes", 60)
+    if not 1 <= minutes <= longest_days * 24 * 60:
+        days = f"{longest_days} day" + ("" if longest_days == 1 else "s")
+        raise GMError(f"{what} must last between 1 minute and {days}.")
+    return minutes
 
 
 def base_url_of(home: Home, base_url: str | None) -> str:

@@ -16,7 +16,7 @@ import sqlite_utils
 from gm.clock import Clock, iso
 from gm.errors import GMError
 from gm.home import Home
-from gm.mail.settings import MailSettings, mail_settings
+from gm.mail.settings import MailSettings, mail_settings, mailable
 from gm.mail.templates import mail_environment, write_mail
 from gm.services.portal_access import make_link
 from gm.store import outbox, records
@@ -71,7 +71,7 @@ def _settings(home: Home) -> MailSettings:
 def _mail_address(game: records.GameRecord, seat: records.SeatRecord) -> str:
     """The seat's registered address, or a clear error when it has none gm can mail to."""
     email = (seat.email or "").strip()
-    if not email or email.lower().endswith(".invalid"):
+    if not email or not mailable(email):
         raise GMError(
             f"seat {seat.code} of '{game.name}' has no mail address ({email or 'none'}). Leave out "
             "--mail and give the player the printed link yourself."

@@ -16,7 +16,7 @@ from gm.core.envelope import PLACEHOLDER, TurnFileError, clean_line, decode_turn
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.finding import TurnFile
-from gm.mail.settings import mail_settings
+from gm.mail.settings import mail_settings, mailable
 from gm.mail.templates import Written, mail_environment, write_mail
 from gm.services import turnfiles
 from gm.services.acknowledgements import Result, from_receipt, shown
@@ -177,7 +177,7 @@ def _acknowledge(
     )
     if not settings.address:
         return TypedIn(receipt, result, written, None, None, "gm.toml names no [mail] address to mail it from")
-    if seat.email.lower().endswith(".invalid"):
+    if not mailable(seat.email):
         return TypedIn(receipt, result, written, None, None, f"the player has no address to mail ({seat.email})")
     queued = outbox.queue(
         db,

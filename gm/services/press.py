@@ -24,7 +24,7 @@ from gm.core.press import PressDraft, addressed, addressee_text, passed_on
 from gm.core.press_budget import fit
 from gm.errors import GMError
 from gm.home import Home
-from gm.mail.settings import MailSettings, mail_settings
+from gm.mail.settings import MailSettings, mail_settings, mailable
 from gm.mail.templates import mail_environment, write_mail
 from gm.services.game_settings import game_setting
 from gm.store import outbox, press as stored, records
@@ -205,7 +205,7 @@ class _Post:
             return []
         mailed: list[str] = []
         for seat in seats:
-            if seat.status != "active" or seat.email.lower().endswith(".invalid"):
+            if seat.status != "active" or not mailable(seat.email):
                 continue
             written = write_mail(
                 self.env,
@@ -362,7 +362,7 @@ def press_how(game: GameRecord, seats: list[SeatRecord], reader: str) -> str | N
     others = [s for s in seats if s.code != reader]
     if game_setting(game, "press") == "none" or not others:
         return None
-    players = [s for s in others if s.status == "active" and not s.email.lower().endswith(".invalid")]
+    players = [s for s in others if s.status == "active" and mailable(s.email)]
     example = ",".join(s.code for s in (players or others)[:2])
     whom = "PRESS TO ALL" if game_setting(game, "press-to") == "all" else f"PRESS TO {example} (or PRESS TO ALL)"
     signed = "signed with your seat" if game_setting(game, "press") == "signed" else "anonymous"
@@ -404,9 +404,7 @@ def where_in_full(home: Home, seat: SeatRecord, turn: int) -> dict[str, Any]:
     """Where a seat reads a turn's press whole, for the report's line about what it left out:
     mailed (each message was mailed to the seat as it was sent: the house mails, the seat is a
     player's) and portal (the portal's page of the turn's press)."""
-    mailed = (
-        bool(mail_settings(home).address) and seat.status == "active" and not seat.email.lower().endswith(".invalid")
-    )
+    mailed = bool(mail_settings(home).address) and seat.status == "active" and mailable(seat.email)
     base = home.setting("portal", "base_url", "http://127.0.0.1:8000").rstrip("/")
     return {"mailed": mailed, "portal": f"{base}/press/{turn}"}
 

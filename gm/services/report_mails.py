@@ -16,7 +16,7 @@ import sqlite_utils
 from gm.clock import Clock, iso
 from gm.crash import crash_point
 from gm.home import Home
-from gm.mail.settings import mail_settings
+from gm.mail.settings import mail_settings, mailable
 from gm.mail.templates import mail_environment, write_mail
 from gm.services.house import paying
 from gm.services.seats import LEFT
@@ -165,9 +165,7 @@ def queue_reports(db: sqlite_utils.Database, home: Home, clock: Clock, game_name
     settings = mail_settings(home)
     now = clock.now()
     # A player who left the seat (dropped, resigned) gets no further report of it (docs/mail.md).
-    seats = [
-        s for s in records.seats_of(db, game.id) if not s.email.lower().endswith(".invalid") and s.status not in LEFT
-    ]
+    seats = [s for s in records.seats_of(db, game.id) if mailable(s.email) and s.status not in LEFT]
     held = {s.code: held_facts(db, game, turn, s.code) for s in seats}
     made = [report_mail(db, home, env, game, seat, turn) for seat in seats if not held[seat.code]]
     mails = [m for m in made if m is not None]

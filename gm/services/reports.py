@@ -27,6 +27,7 @@ from gm.core.model import Event, JSONObject
 from gm.core.ruleset import Ruleset
 from gm.errors import GMError
 from gm.home import Home, render_workers
+from gm.mail.settings import mailable
 from gm.render.budget import OverBudget, RenderBudget
 from gm.rulesets import RulesetFault, cause_of, template_dirs
 from gm.services import (
@@ -273,7 +274,7 @@ def _mailed_kit(seat: records.SeatRecord, context: Mapping[str, Any]) -> bool:
     """Whether the seat's report mail will carry a turn kit, made then by the render worker
     beside its PDF: a seat reached by mail (none at an .invalid address: robots, the demo), and
     a report of a turn, not of the game's outcome (report_mails.report_mail)."""
-    return not seat.email.lower().endswith(".invalid") and not context.get("outcome")
+    return mailable(seat.email) and not context.get("outcome")
 
 
 def _endgame_pages(
@@ -428,22 +429,6 @@ def _render_failure(game: GameRecord) -> Iterator[None]:
             f"the reports of game '{game.name}' were not rendered: {why}. The turn stays committed "
             "and is published by the next gm run-due or gm turn run."
         ) from exc
-
-
-def render_turns(
-    db: sqlite_utils.Database,
-    home: Home,
-    game_name: str,
-    numbers: list[int] | None = None,
-    workers: int | None = None,
-    pool: RenderPool | None = None,
-) -> Written:
-    """Render the reports of the given turns (default: the last resolved one) in one batch.
-
-    Files only: the same turn renders to the same bytes every time, so a render cut short is
-    simply done again. Recording the reports and queueing their mails is publishing
-    (gm/services/publish.py). pool: an open gm.render.RenderPool to render in."""
-    return finish_render(db, home, start_render(db, home, game_name, numbers, workers, pool))
 
 
 def out_before(ruleset: Ruleset, state: JSONObject) -> set[str]:

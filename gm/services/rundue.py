@@ -47,7 +47,6 @@ class RunReport:
 
     lines: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-    turns_run: int = 0
     skipped: bool = False
     failed: list[str] = field(default_factory=list)
 
@@ -217,7 +216,6 @@ def _one_game(
         report.lines.append(f"{name}: would run turn {game.turn} ({decision.why})")
         return
     summary = turns.run_turn(db, home, clock, name)
-    report.turns_run += 1
     report.lines.append(f"{name}: turn {summary.number} run ({decision.why}); {summary.after}")
     report.lines.extend(f"{name}: {notice}" for notice in summary.notices)
     publishing.start(name)

@@ -12,7 +12,7 @@ from gm.core.schedule import describe
 from gm.errors import GMError
 from gm.home import Home
 from gm.intake.imap import ImapSource, imap_settings
-from gm.mail.settings import mail_settings
+from gm.mail.settings import mail_settings, mailable
 from gm.mail.templates import mail_environment, write_mail
 from gm.services import cycle, delivery, turnfiles
 from gm.services.game_settings import game_setting
@@ -61,11 +61,11 @@ class MailHooks(Hooks):
         limit = game_setting(game, "nmr-limit")
         streaks = cycle.holder_streaks(db, game.id)
         now = clock.now()
+        mailed = [code for code in seats if mailable(by_code[code].email)]
+        forms = turnfiles.order_forms(db, game, mailed) if mailed else {}
         with atomic(db):  # the GM's reminders (gm/services/reminders.py) queue them in a transaction of their own
-            for code in seats:
+            for code in mailed:
                 seat = by_code[code]
-                if seat.email.lower().endswith(".invalid"):
-                    continue
                 written = write_mail(
                     env,
                     f"{kind}.txt",
@@ -77,7 +77,7 @@ class MailHooks(Hooks):
                         "deadline": game.deadline,
                         "until": describe(until, cycle.zone_of(game)),
                         "left": max(limit - streaks.get(code, 0), 0) if limit else None,
-                        "form": turnfiles.order_template(db, game.name, code),
+                        "form": forms[code],
                         "gm_name": settings.name,
                     },
                 )

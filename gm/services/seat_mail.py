@@ -8,7 +8,7 @@ import sqlite_utils
 
 from gm.clock import Clock
 from gm.home import Home
-from gm.mail.settings import mail_settings
+from gm.mail.settings import mail_settings, mailable
 from gm.mail.templates import mail_environment, write_mail
 from gm.services.cycle import SeatChange
 from gm.store import outbox, records
@@ -51,7 +51,7 @@ def queue_seat_changes(
             standby = change.standby_name or ""
             letters.append(("welcome.txt", change.standby_email, standby, {"secret": change.secret}))
         for template, email, name, extra in letters:
-            if email.lower().endswith(".invalid"):
+            if not mailable(email):
                 continue
             written = write_mail(env, template, {**common, "player": name, **extra})
             outbox.queue(

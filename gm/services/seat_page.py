@@ -320,10 +320,3 @@ def current_archived(db: sqlite_utils.Database, home: Home, game: GameRecord, se
         return None
     path = archived_path(home.archive, digest)
     return path.read_bytes() if path.is_file() else None
-
-
-def parse_zone(zone: str) -> str:
-    try:
-        return ZoneInfo(zone).key
-    except (ZoneInfoNotFoundError, ValueError):
-        return "UTC"

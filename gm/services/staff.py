@@ -21,7 +21,7 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from gm.clock import Clock, iso
 from gm.errors import GMError
 from gm.home import Home
-from gm.services.portal_access import base_url_of, check_password, fingerprint, hash_password, portal_key
+from gm.services.portal_access import base_url_of, check_password, fingerprint, hash_password, link_minutes, portal_key
 from gm.store import records, staff
 from gm.store.acting import OWNER_NAME, Actor, acting
 from gm.store.database import transaction
@@ -246,9 +246,7 @@ def make_link(
             f"{account.name} has no GM password, so there is nothing to sign in to. "
             f"Set one with 'gm gm password {account.name}'."
         )
-    minutes = minutes if minutes is not None else home.setting("portal", "link_minutes", 60)
-    if not 1 <= minutes <= GM_LINK_DAYS * 24 * 60:
-        raise GMError("a GM sign-in link must last between 1 minute and 1 day.")
+    minutes = link_minutes(home, minutes, GM_LINK_DAYS, "a GM sign-in link")
     base = base_url_of(home, base_url)
     nonce, expires = secrets.token_urlsafe(18), iso(clock.now() + timedelta(minutes=minutes))
     with transaction(db):

@@ -17,7 +17,7 @@ from gm.core.model import JSONObject
 from gm.core.words import counted
 from gm.errors import GMError
 from gm.home import Home
-from gm.mail.settings import mail_settings
+from gm.mail.settings import mail_settings, mailable
 from gm.mail.templates import mail_environment, write_mail
 from gm.render.seat_maps import map_png, seat_maps
 from gm.services import cycle
@@ -169,7 +169,7 @@ def _start_mails(
     names = {s.code: s.name for s in seats}
     queued = 0
     for seat in seats:
-        if seat.status == ROBOT or seat.email.lower().endswith(".invalid"):
+        if seat.status == ROBOT or not mailable(seat.email):
             continue
         form = (
             ""

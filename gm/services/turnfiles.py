@@ -385,6 +385,12 @@ def order_template(db: sqlite_utils.Database, game_name: str, seat_code: str) ->
     if game.status == "over":
         raise GMError(f"game '{game.name}' is over; there is no next turn to write orders for.")
     seat = records.seat_by_code(db, game, seat_code)
+    return order_forms(db, game, [seat.code])[seat.code]
+
+
+def order_forms(db: sqlite_utils.Database, game: GameRecord, codes: Iterable[str]) -> dict[str, str]:
+    """The prefilled turn file of each seat in `codes` for the game's turn, by code: the game's
+    state is read once for them all (a reminder goes to every seat without orders)."""
     ruleset, _ = game_ruleset(game)
     state = current_state(db, game)
-    return wrap_envelope(game.name, seat.code, game.turn, ruleset.order_form(state, seat.code))
+    return {code: wrap_envelope(game.name, code, game.turn, ruleset.order_form(state, code)) for code in codes}

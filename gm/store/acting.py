@@ -4,8 +4,6 @@ for each request, from the GM signed in."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
 
@@ -50,13 +48,3 @@ def begin_acting(actor: Actor | None) -> Token[Actor | None]:
 def end_acting(token: Token[Actor | None]) -> None:
     """Who acted before begin_acting acts again."""
     _ACTING.reset(token)
-
-
-@contextmanager
-def acting_as(actor: Actor | None) -> Iterator[Actor | None]:
-    """`actor` acts within the block; who acted before, after it."""
-    token = begin_acting(actor)
-    try:
-        yield actor
-    finally:
-        end_acting(token)

@@ -106,7 +106,7 @@ def test_turn_run_after_a_crash_publishes_the_crashed_turn_first(paid, gm, clock
     def killed(*args, **kwargs):
         raise SystemExit("killed")
 
-    # Publishing renders through start_render (render_turns does too): killed there.
+    # Publishing renders through start_render: killed there.
     monkeypatch.setattr(reports, "start_render", killed)
     gm("turn", "run", "--now", "d1", home=home)
     assert turns_run(home) == [1] and recorded(home) == []

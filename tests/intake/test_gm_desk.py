@@ -11,6 +11,7 @@ from email import message_from_bytes, policy
 import pytest
 
 import gm.services.questions as questions_service
+import gm.services.turnfiles as turnfiles_service
 from tests.intake.mails import mail, outbox_bodies, receive, rows, signed_up
 
 
@@ -45,6 +46,20 @@ def test_remind_mails_the_seats_without_orders_and_says_so_in_the_audit_log(home
     assert audit(gm, home, "g1")[-1]["detail"] == {"seats": ["FR", "GE", "RU"], "turn": 1}
     # The cycle's own reminder still comes: the GM's is not recorded as it.
     assert rows(home, "SELECT COUNT(*) FROM reminders") == [(0,)]
+
+
+def test_reminding_four_seats_reads_the_game_state_once(home, gm, due, monkeypatch):
+    read = []
+    current_state = turnfiles_service.current_state
+
+    def counted(db, game):
+        read.append(game.name)
+        return current_state(db, game)
+
+    monkeypatch.setattr(turnfiles_service, "current_state", counted)
+    ran = gm("game", "remind", "g1", home=home)
+    assert ran.out.startswith("Reminded BR, FR, GE, RU of g1;")
+    assert read == ["g1"]  # one read for the four seats' order forms, not one a seat
 
 
 def test_remind_one_seat_and_what_is_refused(home, gm, mail_home):
