@@ -97,6 +97,29 @@ def test_a_table_never_leaves_its_first_or_last_row_alone_on_a_page():
         assert on[14] == on[15], filler_mm
 
 
+def test_a_table_breaks_after_any_row_but_its_first_and_before_any_but_its_last():
+    """looks11 saw Conqueror!'s provinces table (six rows of two lines) go whole to page 3 and
+    leave a quarter of page 2 empty: the keep rule held its first three rows together, not two.
+    Wherever the page foot falls, the table breaks after its second row or any later one but the
+    second to last, its header row repeated on the next page."""
+    css = _css()
+    rows = "".join(f"<tr id=row{n}><td>Nation {n}<br>its line</td><td class=num>{n}</td></tr>" for n in range(8))
+    starts = set()
+    for filler_mm in range(140, 262, 2):
+        html = (
+            f"<html><head><style>{css}</style></head><body><div style='height: {filler_mm}mm'></div>"
+            f"<h3 id=title>Your provinces</h3><table class=data><thead><tr><th id=head>Province</th>"
+            f"<th class=num>Armies</th></tr></thead><tbody>{rows}</tbody></table></body></html>"
+        )
+        pages = _pages_of(html)
+        on = [min(pages[f"row{n}"]) for n in range(8)]
+        if on[0] != on[-1]:
+            first = on.index(on[-1])
+            starts.add(first)
+            assert pages["head"] == {on[0], on[-1]}, filler_mm  # the header row again over the rest
+    assert starts == {2, 3, 4, 5, 6}, starts
+
+
 def _first_pages_by_class(html: str) -> dict[str, int]:
     """Class name -> the first page (from 0) a box of an element with that class lies on."""
     found: dict[str, int] = {}
