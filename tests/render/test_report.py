@@ -135,7 +135,7 @@ def test_the_sample_report_renders_to_readable_pages(env, strict_fetcher, tmp_pa
     assert "page 1 of 3" in text and "page 3 of 3" in text
     # The running header: the game's title, its name, the turn and the reader, in one line, on
     # every page but the first (the masthead says it there); the short form flows on below the
-    # turn's tables (a longer one runs on over the page: test_form_pages.py).
+    # turn's tables (a long one starts a page of its own: test_form_pages.py).
     header = "Clash of Empires: Europe · clash-1 · turn 5 · BR"
     first, second, third = text.split("\f")[:3]
     assert header in second and header in third and header not in first
