@@ -95,7 +95,7 @@ def _drawing(key: str) -> str:
     left, top = min(xs) - HALF_WIDTH - MARGIN, min(ys) - SIZE - MARGIN
     width = max(xs) - min(xs) + 2 * (HALF_WIDTH + MARGIN)
     height = max(ys) - min(ys) + 2 * (SIZE + MARGIN)
-    middle = (sum(xs) / len(xs), sum(ys) / len(ys))
+    middle = _middle(hexes)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="hexmap" viewBox="{_f(left)} {_f(top)} '
         f'{_f(width)} {_f(height)}" font-family="{_FONT}">',
@@ -191,16 +191,39 @@ def _line(line: Mapping[str, Any]) -> str:
     )
 
 
-def _port(port: Mapping[str, Any], middle: tuple[float, float]) -> str:
+def _middle(hexes: Sequence[Mapping[str, Any]]) -> tuple[float, float]:
+    points = [_centre(h["col"], h["row"]) for h in hexes]
+    return sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points)
+
+
+def port_labels(board: Mapping[str, Any]) -> list[tuple[float, float, float, float]]:
+    """(left, top, width, height) of each port's label on the board's drawing, in its units."""
+    hexes = board.get("hexes", [])
+    if not hexes:
+        return []
+    middle = _middle(hexes)
+    labels = []
+    for port in board.get("ports", []):
+        px, py, half = _port_label(port, middle)
+        labels.append((px - half, py - 7, 2 * half, 14.0))
+    return labels
+
+
+def _port_label(port: Mapping[str, Any], middle: tuple[float, float]) -> tuple[float, float, float]:
+    """(x, y, half its width) of a port's label: straight out from the coast, away from the port's
+    own hex if given, else the island's middle."""
     (x1, y1), (x2, y2) = corner_point(port["from"]), corner_point(port["to"])
     mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-    # Straight out from the coast: away from the port's own hex if given, else the island's middle.
     cx, cy = _centre(*port["hex"]) if port.get("hex") else middle
     dx, dy = mx - cx, my - cy
     length = math.hypot(dx, dy) or 1.0
-    px, py = mx + dx / length * SIZE * 0.78, my + dy / length * SIZE * 0.78
+    return mx + dx / length * SIZE * 0.78, my + dy / length * SIZE * 0.78, 2.2 * len(str(port.get("text", ""))) + 4
+
+
+def _port(port: Mapping[str, Any], middle: tuple[float, float]) -> str:
+    (x1, y1), (x2, y2) = corner_point(port["from"]), corner_point(port["to"])
+    px, py, half = _port_label(port, middle)
     raw = str(port.get("text", ""))
-    half = 2.2 * len(raw) + 4
     return (
         f'<line x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(px)}" y2="{_f(py)}" stroke="#6f6a5f" stroke-width="1.4"/>'
         f'<line x1="{_f(x2)}" y1="{_f(y2)}" x2="{_f(px)}" y2="{_f(py)}" stroke="#6f6a5f" stroke-width="1.4"/>'

@@ -15,7 +15,7 @@ from typing import Any
 from markupsafe import Markup
 
 from gm.render import maptext
-from gm.render.hexmap import SIZE, centre, corner_number, corner_point, hex_svg, seat_names
+from gm.render.hexmap import SIZE, centre, corner_number, corner_point, hex_svg, port_labels, seat_names
 from gm.render.pictures import PICTURE_DPI, TEXT_WIDTH_MM, map_crop, picture_figure
 from gm.render.regionmap import MAX_LABEL_PT, MIN_GAIN, REGION_HEIGHT_MM, placed
 
@@ -42,7 +42,7 @@ def hex_region(
     if not points or found is None:
         return Markup("")
     frame = [float(v) for v in found[1].split()]
-    box = region_box(points, frame)
+    box = region_box(points, frame, port_labels(board))
     if box is None:
         return Markup("")
     left, top, width, height = box
@@ -67,9 +67,14 @@ def hex_region(
     )
 
 
-def region_box(points: list[tuple[float, float]], frame: list[float]) -> tuple[float, float, float, float] | None:
+Box = tuple[float, float, float, float]  # left, top, width, height in the drawing's units
+
+
+def region_box(points: list[tuple[float, float]], frame: list[float], labels: Sequence[Box] = ()) -> Box | None:
     """(left, top, width, height) of the part of the drawing round `points`, as wide as the
-    text at its scale; None where that scale is under MIN_GAIN times the whole board's."""
+    text at its scale; None where that scale is under MIN_GAIN times the whole board's. A label
+    (a port's: `labels`) the part would cut at its edge is taken in whole (looks11 saw "2:1 brick"
+    cut in half), the part no taller than REGION_HEIGHT_MM for that."""
     frame_left, frame_top, frame_width, frame_height = frame
     xs, ys = [x for x, _ in points], [y for _, y in points]
     left, top, right, bottom = min(xs) - _PAD, min(ys) - _PAD, max(xs) + _PAD, max(ys) + _PAD
@@ -78,9 +83,78 @@ def region_box(points: list[tuple[float, float]], frame: list[float]) -> tuple[f
         return None
     width = TEXT_WIDTH_MM / scale
     height = min(REGION_HEIGHT_MM / scale, max(bottom - top, width * 0.6))
-    x0 = placed((left + right - width) / 2, width, frame_left, frame_width)
-    y0 = placed((top + bottom - height) / 2, height, frame_top, frame_height)
-    return x0, y0, width, height
+    box = (
+        placed((left + right - width) / 2, width, frame_left, frame_width),
+        placed((top + bottom - height) / 2, height, frame_top, frame_height),
+        width,
+        height,
+    )
+    cut = [label for label in labels if _cuts(box, label)]
+    if cut:
+        box = _moved(box, cut, labels, points, frame) or box
+    for _ in range(4):  # each round takes in what the last cut; the part only grows, within the frame
+        cut = [label for label in labels if _cuts(box, label)]
+        if not cut:
+            break
+        box = _taken_in(box, cut, frame)
+    return box
+
+
+def _moved(
+    box: Box, cut: list[Box], labels: Sequence[Box], points: list[tuple[float, float]], frame: list[float]
+) -> Box | None:
+    """The part moved the least (its size and so its scale kept) so that it takes each label in
+    `cut` in whole or leaves it out, cuts no other, and keeps SIZE of room round every point;
+    None where no such move is found."""
+    room = 1.0
+    xs = {0.0} | {d for label in cut for d in (label[0] - room - box[0], label[0] + label[2] + room - box[0])}
+    xs |= {
+        d for label in cut for d in (label[0] + label[2] + room - box[0] - box[2], label[0] - room - box[0] - box[2])
+    }
+    ys = {0.0} | {d for label in cut for d in (label[1] - room - box[1], label[1] + label[3] + room - box[1])}
+    ys |= {
+        d for label in cut for d in (label[1] + label[3] + room - box[1] - box[3], label[1] - room - box[1] - box[3])
+    }
+    found: list[tuple[float, Box]] = []
+    for dx in xs:
+        for dy in ys:
+            moved = (
+                placed(box[0] + dx, box[2], frame[0], frame[2]),
+                placed(box[1] + dy, box[3], frame[1], frame[3]),
+                box[2],
+                box[3],
+            )
+            roomy = all(
+                moved[0] + SIZE <= x <= moved[0] + moved[2] - SIZE
+                and moved[1] + SIZE <= y <= moved[1] + moved[3] - SIZE
+                for x, y in points
+            )
+            if roomy and not any(_cuts(moved, label) for label in labels):
+                found.append((abs(moved[0] - box[0]) + abs(moved[1] - box[1]), moved))
+    return min(found)[1] if found else None
+
+
+def _cuts(box: Box, label: Box) -> bool:
+    """Whether the edge of `box` runs through `label` (it holds part of it, not all)."""
+    overlaps = label[0] < box[0] + box[2] and box[0] < label[0] + label[2]
+    overlaps = overlaps and label[1] < box[1] + box[3] and box[1] < label[1] + label[3]
+    inside = box[0] <= label[0] and label[0] + label[2] <= box[0] + box[2]
+    inside = inside and box[1] <= label[1] and label[1] + label[3] <= box[1] + box[3]
+    return overlaps and not inside
+
+
+def _taken_in(box: Box, labels: list[Box], frame: list[float]) -> Box:
+    """`box` grown round `labels` (and a point of room), inside the frame, and made wider where it
+    would print taller than REGION_HEIGHT_MM (it is printed as wide as the text)."""
+    room = 1.0
+    left = max(frame[0], min([box[0], *(label[0] - room for label in labels)]))
+    top = max(frame[1], min([box[1], *(label[1] - room for label in labels)]))
+    right = min(frame[0] + frame[2], max([box[0] + box[2], *(label[0] + label[2] + room for label in labels)]))
+    bottom = min(frame[1] + frame[3], max([box[1] + box[3], *(label[1] + label[3] + room for label in labels)]))
+    width, height = right - left, bottom - top
+    wide = max(width, height * TEXT_WIDTH_MM / REGION_HEIGHT_MM)
+    left = placed(left - (wide - width) / 2, wide, frame[0], frame[2])
+    return left, top, wide, height
 
 
 def _shows(box: tuple[float, float, float, float], point: tuple[float, float]) -> bool:

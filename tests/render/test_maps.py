@@ -242,6 +242,33 @@ def test_a_hex_board_shows_the_seats_part_of_the_island_enlarged():
     assert hexregion.region_box(mine, [frame[0], frame[1], 1.0, 1.0]) is None  # a board smaller than the region
 
 
+def test_the_enlarged_island_cuts_no_port_label_at_its_edge():
+    """looks11 saw "2:1 brick" cut in half at the left edge of Blue's enlarged part of the island.
+    Each seat's part takes a port's label in whole or leaves it out, moved rather than grown where
+    it can be (its scale kept), with room round the seat's pieces."""
+    from gm.render import hexregion
+    from gm.render.hexmap import SIZE, hex_svg, port_labels
+
+    board = ruleset_report.report_context("imperials")["view"]["board"]
+    frame = [float(v) for v in hexregion._VIEWBOX.search(hex_svg(board))[1].split()]
+    labels = port_labels(board)
+    assert len(labels) == len(board["ports"]) > 0
+    cut_before = 0
+    for seat in sorted({p["seat"] for p in board["pieces"]}):
+        points = hexregion._points(board, seat)
+        before, box = hexregion.region_box(points, frame), hexregion.region_box(points, frame, labels)
+        if before is None:
+            continue
+        cut_before += sum(hexregion._cuts(before, label) for label in labels)
+        assert not any(hexregion._cuts(box, label) for label in labels), seat
+        assert box[2:] == before[2:]  # moved, not grown
+        left, top, width, height = box
+        assert all(
+            left + SIZE <= x <= left + width - SIZE and top + SIZE <= y <= top + height - SIZE for x, y in points
+        )
+    assert cut_before  # the sample's board has a part that cut one
+
+
 def test_a_grid_map_draws_the_seats_arrows_over_the_shared_picture_and_leaves_out_the_rest():
     from gm.render.gridmap import grid_figure, grid_map
 

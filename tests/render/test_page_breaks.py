@@ -79,22 +79,42 @@ def test_a_long_name_without_spaces_stays_in_its_cell_and_on_the_page():
     assert len(boxes["seat"]["LineBox"]) == 1
 
 
+def _table_under(filler_mm: int, rows: str) -> str:
+    """A page of report.css with a table of `rows` under its heading, `filler_mm` down the page."""
+    return (
+        f"<html><head><style>{_css()}</style></head><body><div style='height: {filler_mm}mm'></div>"
+        f"<h3 id=title>Nations</h3><table class=data><thead><tr><th id=head>Nation</th><th class=num>Score</th></tr>"
+        f"</thead><tbody>{rows}</tbody></table></body></html>"
+    )
+
+
 def test_a_table_never_leaves_its_first_or_last_row_alone_on_a_page():
     """Conqueror!'s Nations table of 16 rows began with one row at the foot of page 7 of a 16-seat
     report, its heading and header row above it, and the other 15 on page 8. Both ends of a table
     keep at least two rows together wherever the page break falls."""
-    css = _css()
     rows = "".join(f"<tr id=row{n}><td>Nation {n}</td><td class=num>{n}</td></tr>" for n in range(16))
     for filler_mm in range(150, 262, 3):
-        html = (
-            f"<html><head><style>{css}</style></head><body><div style='height: {filler_mm}mm'></div>"
-            f"<h3 id=title>Nations</h3><table class=data><thead><tr><th>Nation</th><th class=num>Score</th></tr>"
-            f"</thead><tbody>{rows}</tbody></table></body></html>"
-        )
-        pages = _pages_of(html)
+        pages = _pages_of(_table_under(filler_mm, rows))
         on = [min(pages[f"row{n}"]) for n in range(16)]
         assert on[0] == on[1] == min(pages["title"]), filler_mm
         assert on[14] == on[15], filler_mm
+
+
+def test_a_table_breaks_after_any_row_but_its_first_and_before_any_but_its_last():
+    """looks11 saw Conqueror!'s provinces table (six rows of two lines) go whole to page 3 and
+    leave a quarter of page 2 empty: the keep rule held its first three rows together, not two.
+    Wherever the page foot falls, the table breaks after its second row or any later one but the
+    second to last, its header row repeated on the next page."""
+    rows = "".join(f"<tr id=row{n}><td>Nation {n}<br>its line</td><td class=num>{n}</td></tr>" for n in range(8))
+    starts = set()
+    for filler_mm in range(140, 262, 2):
+        pages = _pages_of(_table_under(filler_mm, rows))
+        on = [min(pages[f"row{n}"]) for n in range(8)]
+        if on[0] != on[-1]:
+            first = on.index(on[-1])
+            starts.add(first)
+            assert pages["head"] == {on[0], on[-1]}, filler_mm  # the header row again over the rest
+    assert starts == {2, 3, 4, 5, 6}, starts
 
 
 def _first_pages_by_class(html: str) -> dict[str, int]:
