@@ -53,6 +53,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         + _movement(before, after, result.events)
         + _far_land(before, after, result.events)
         + _founding(before, after, result.events)
+        + _railroads(before, after)
     )
 
 
@@ -192,6 +193,15 @@ class Audit:
         self.spend(data["seat"], data["cost"], "a railroad")
 
     def _destroy(self, data: JSONObject) -> None:
+        city = self.cities[data["city"]]
+        # "1 round before an Attacker can successfully capture a City, the Defender has the
+        # option to destroy the City's infrastructure": its owner, with the occupier's first
+        # round counted (rule D-MC-6).
+        if city["owner"] != data["seat"] or not city["occupier"] or city["held"] != 1:
+            self.fail(
+                f"Destroying City Infrastructure: {data['seat']} destroyed {data['city']} of {city['owner']}, "
+                f"held {city['held']} round(s) by {city['occupier']}"
+            )
         self.spend(data["seat"], 100, f"destroying {data['city']}")  # "at the cost of 100 E$"
         self.cities[data["city"]].update(
             bases=0, ready=0, treasury=False, treasury_by=None, transport=False, naval=False
@@ -342,6 +352,9 @@ class Audit:
         # "Spawns 1 Troop per Round per every Military Base in each City."
         cid, troops = data["city"], data["troops"]
         city = self.cities.get(cid, {})
+        if troops and city.get("owner") != data["seat"]:
+            # "Military Bases in the occupied City spawn Troops for the defending owner of the City"
+            self.fail(f"Military Base: {cid} of {city.get('owner')} spawned {troops} troops for {data['seat']}")
         bases = city.get("ready", 0)  # "Troops begin spawning the round after the Military Base is purchased."
         if troops > bases:
             self.fail(
@@ -913,4 +926,43 @@ def _founding(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) 
         city = after["cities"].get(cid)
         if city is not None and city["owner"] == seat and city.get("treasury", False) != (mode == ORIGINAL):
             found.append(f"Capital City: {seat}'s {cid} in {mode} has a treasury: {city.get('treasury', False)}")
+    return found
+
+
+def _railroads(before: JSONObject, after: JSONObject) -> list[str]:
+    """Railroads: "Two Cities are connected by Railroad if: Railroads are directly touching a
+    City Center; All Railroad pieces between the City Centers are directly touching each other";
+    "Cities owned by your Empire can be connected"; "Railroads may be built over your Empire's
+    territory, unoccupied territory, and bodies of water" ("cannot be built over Enemy
+    territory"), checked on the lines laid in the round; "Two of your own different Railroad
+    lines are not allowed to directly touch each other", a line laid in the round and any other."""
+    marks = {me["mark"]: s for s, me in before["seats"].items()}
+    width = len(before["territory"][0])
+    lands = ("".join(before["territory"]), "".join(after["territory"]))
+    cities = {**before["cities"], **after["cities"]}
+    old = {(r["owner"], tuple(r["ends"])) for r in before["rails"]}
+    found = []
+    for rail in after["rails"]:
+        seat, blocks = rail["owner"], [tuple(b) for b in rail["blocks"]]
+        ends = [(cities[c]["x"], cities[c]["y"]) for c in rail["ends"] if c in cities]
+        if (seat, tuple(rail["ends"])) in old:
+            continue  # a line never changes once laid: the round that laid it was checked
+        chain = [ends[0], *blocks, ends[-1]] if len(ends) == 2 else blocks
+        if any(abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1 for a, b in zip(chain, chain[1:], strict=False)):
+            found.append(f"Railroads: {seat}'s line {rail['ends']} has a gap ('100% connected')")
+        owners = [cities[c]["owner"] for c in rail["ends"] if c in cities]
+        if owners != [seat, seat]:
+            found.append(f"Railroads: {seat} laid a line between {rail['ends']} of {owners}")
+        foreign = [
+            f"{x},{y}" for x, y in blocks if all(marks.get(land[y * width + x]) not in (None, seat) for land in lands)
+        ]
+        if foreign:
+            found.append(f"Railroads: {seat}'s new line {rail['ends']} crosses another's territory at {foreign}")
+    for n, a in enumerate(after["rails"]):
+        for b in after["rails"][n + 1 :]:
+            if a["owner"] != b["owner"] or {(a["owner"], tuple(a["ends"])), (b["owner"], tuple(b["ends"]))} <= old:
+                continue
+            near = {(x + dx, y + dy) for x, y in a["blocks"] for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))}
+            if any(tuple(block) in near for block in b["blocks"]):
+                found.append(f"Railroads: {a['owner']}'s lines {a['ends']} and {b['ends']} touch")
     return found

@@ -587,3 +587,58 @@ def test_the_first_round_founds_every_capital_with_its_land_and_treasury():
     homeless = {**after, "seats": {**after["seats"], seat: {**after["seats"][seat], "capital": None}}}
     found = invariants(before, {}, dataclasses.replace(result, state=homeless))
     assert f"Capital City: {seat} has none after the first round ('must be founded by the first round')" in found
+
+
+def test_a_destruction_before_the_first_round_held_or_a_spawn_for_the_occupier_is_found():
+    """ "1 round before an Attacker can successfully capture a City, the Defender has the option
+    to destroy the City's infrastructure"; "Military Bases in the occupied City spawn Troops for
+    the defending owner of the City"."""
+    before, orders, result = case_round("destroy-infrastructure-standing")
+    assert invariants(before, orders, result) == []
+    destroy = next(e for e in result.events if e.kind == "destroy")
+    early = dataclasses.replace(result, events=(destroy, *result.events))  # before the occupation
+    found = invariants(before, orders, early)
+    assert "Destroying City Infrastructure: BL destroyed BL1 of BL, held 0 round(s) by None" in found, found
+    before, orders, result = case_round("spawn-two-bases-two-troops")
+    assert invariants(before, orders, result) == []
+    spawn = next(e for e in result.events if e.kind == "spawn")
+    owner = before["cities"][spawn.data["city"]]["owner"]
+    other = next(s for s in before["seats"] if s != owner)
+    found = invariants(before, orders, changed(result, "spawn", seat=other))
+    assert any(line.startswith(f"Military Base: {spawn.data['city']} of {owner} spawned") for line in found), found
+
+
+def test_a_railroad_with_a_gap_between_foreign_cities_over_foreign_land_or_touching_is_found():
+    """Railroads: "All Railroad pieces between the City Centers are directly touching each
+    other"; "Cities owned by your Empire can be connected"; "Railroads may be built over your
+    Empire's territory, unoccupied territory, and bodies of water"; "Two of your own different
+    Railroad lines are not allowed to directly touch each other"."""
+    before, orders, result = case_round("rail-15-pieces-120")
+    assert [line for line in invariants(before, orders, result) if "rule D-MC-4" not in line] == []
+    after = result.state
+    rail = after["rails"][-1]
+    x, y = rail["blocks"][1]
+
+    def broken(**changes: object) -> list[str]:
+        state = {**after, "rails": [*after["rails"][:-1], {**rail, **changes}]}
+        return [line for line in invariants(before, orders, dataclasses.replace(result, state=state))]
+
+    assert "Railroads: RE's line ['RE3', 'RE2'] has a gap ('100% connected')" in broken(
+        blocks=rail["blocks"][:1] + rail["blocks"][2:]
+    )
+    cities = {**after["cities"], "RE2": {**after["cities"]["RE2"], "owner": "BL"}}
+    state = {**after, "cities": cities}
+    found = invariants(before, orders, dataclasses.replace(result, state=state))
+    assert "Railroads: RE laid a line between ['RE3', 'RE2'] of ['RE', 'BL']" in found, found
+
+    def foreign(state: dict) -> dict:
+        rows = list(state["territory"])
+        rows[y] = rows[y][:x] + state["seats"]["BL"]["mark"] + rows[y][x + 1 :]
+        return {**state, "territory": rows}
+
+    found = invariants(foreign(before), orders, dataclasses.replace(result, state=foreign(after)))
+    assert f"Railroads: RE's new line ['RE3', 'RE2'] crosses another's territory at ['{x},{y}']" in found, found
+    twin = {**rail, "ends": ["RE1", "RE2"], "blocks": [[x + 1, y]]}
+    state = {**after, "rails": [*after["rails"], twin]}
+    found = invariants(before, orders, dataclasses.replace(result, state=state))
+    assert "Railroads: RE's lines ['RE3', 'RE2'] and ['RE1', 'RE2'] touch" in found, found
