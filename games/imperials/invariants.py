@@ -77,6 +77,7 @@ DISPLACE = "Warriors (a warrior moves onto an empty corner or another player's w
 RATES = "Trade with the market (4 cards, 3 at a general port, 2 at a port of the type, the guild's 2 commodities)"
 DRAGON_TRACK = "Dragons (a step on each black roll; the war after 7, then from the start, D-IM-6)"
 STAY = "Pieces (a road or a settlement leaves the board or changes hands only by the book's events)"
+UPGRADE = "Warriors (regular to strong, strong to mighty, one level at a time, no further)"
 SETUP = "Game start (two villages, W&W a village and a town, each with a road, there and back)"
 assert all(
     ": " not in name
@@ -112,6 +113,7 @@ assert all(
         DRAGON_TRACK,
         STAY,
         SETUP,
+        UPGRADE,
     )
 )
 
@@ -495,7 +497,8 @@ def _chases(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
 def _displacements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
     """A moved warrior's "location must be empty or contain another player's warrior of lesser
     strength": strong displaces regular, mighty strong or regular, and a mighty warrior is never
-    displaced. Each warrior's owner and level are followed through the round's events."""
+    displaced. Each warrior's owner and level are followed through the round's events, and each
+    upgrade raises its own warrior one level, to mighty at most."""
     board = {int(v): (w["owner"], w["level"]) for v, w in before["warriors"].items()}
     moved_onto: tuple[str, int] | None = None  # the warrior a move found on its corner, to be displaced
     deserted: int | None = None  # the level of the warrior a Deserter took, to be placed again
@@ -506,6 +509,13 @@ def _displacements(before: JSONObject, after: JSONObject, events: tuple[Event, .
             board[data["vertex"]] = (data["seat"], deserted if data.get("free") and deserted else 1)
             deserted = None
         elif kind == "upgrade":
+            was = board.get(data["vertex"])
+            # "a regular warrior will be upgraded to a strong warrior"; "The player may further
+            # upgrade a strong warrior to a mighty warrior"; "Mighty warriors cannot be upgraded further"
+            if was is None or was[0] != data["seat"] or data["level"] != was[1] + 1 or data["level"] > 3:
+                found.append(
+                    f"{UPGRADE}: {data['seat']}'s warrior at {data['vertex']} ({was}) becomes level {data['level']}"
+                )
             board[data["vertex"]] = (data["seat"], data["level"])
         elif kind == "play" and data.get("card") == "deserter":
             board.pop(data["vertex"], None)

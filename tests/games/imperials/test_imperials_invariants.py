@@ -37,6 +37,7 @@ from gm_games.imperials.invariants import (
     THEFT,
     TOWNED,
     TRADES,
+    UPGRADE,
     WAR,
     WIN,
     invariants,
@@ -669,3 +670,27 @@ def test_a_start_out_of_order_or_with_the_wrong_pieces_is_found(mode):
     swapped[settles[0]], swapped[settles[1]] = swapped[settles[1]], swapped[settles[0]]
     lines = setup_lines(swapped)
     assert len(lines) == 1 and lines[0].startswith(f"{SETUP}: the places were taken by"), lines
+
+
+def test_an_upgrade_skipping_a_level_past_mighty_or_of_another_players_warrior_is_found():
+    """ "a regular warrior will be upgraded to a strong warrior"; "The player may further
+    upgrade a strong warrior to a mighty warrior"; "Mighty warriors cannot be upgraded further"."""
+    before, orders, result = game("wonders", 5, 10)
+    assert [line for line in invariants(before, orders, result) if line.startswith(UPGRADE)] == []
+    red, blue = before["seating"][:2]
+    a = next(v for v in range(1, 55) if str(v) not in result.state["buildings"] and str(v) not in before["warriors"])
+
+    def lines(*planted: Event) -> list[str]:
+        found = invariants(before, orders, TurnResult(result.state, (*result.events, *planted)))
+        return [line for line in found if line.startswith(UPGRADE)]
+
+    def up(seat: str, level: int) -> Event:
+        return Event("upgrade", {"seat": seat, "vertex": a, "level": level, "free": False, "text": "u"})
+
+    placed = Event("warrior", {"seat": red, "vertex": a, "free": False, "text": "w"})
+    assert lines(placed, up(red, 2), up(red, 3)) == []
+    assert lines(placed, up(red, 3)) == [f"{UPGRADE}: {red}'s warrior at {a} (('{red}', 1)) becomes level 3"]
+    assert lines(placed, up(red, 2), up(red, 3), up(red, 4)) == [
+        f"{UPGRADE}: {red}'s warrior at {a} (('{red}', 3)) becomes level 4"
+    ]
+    assert lines(placed, up(blue, 2)) == [f"{UPGRADE}: {blue}'s warrior at {a} (('{red}', 1)) becomes level 2"]
