@@ -335,7 +335,7 @@ def _limits(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
 
 
 def _action_cards(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
-    """W&W: every card in a deck or a hand, the shown points as many as left their deck. Basic:
+    """W&W: every card in a deck or a hand, the shown points as many as left their deck, none bought. Basic:
     cards leave the game only by being played."""
 
     def count(state: JSONObject) -> Counter[str]:
@@ -345,9 +345,11 @@ def _action_cards(before: JSONObject, after: JSONObject, events: tuple[Event, ..
 
     now = count(after)
     if after["mode"] == "wonders":
+        # "Improvements produce action cards for the player (which cannot be purchased)"
+        bought = [f"{CARDS}: {data['seat']} buys an action card in Wonders & Warriors" for data in _of(events, "buy")]
         made = Counter({c: n for deck in WONDERS_DECKS.values() for c, n in deck.items()})
         shown = sum(s["shown_points"] for s in after["seats"].values())
-        found = [
+        found = bought + [
             f"{CARDS}: {now[c]} {c} cards, not {n}" for c, n in made.items() if c not in SHOWN_POINTS and now[c] != n
         ]
         if shown + sum(now[c] for c in SHOWN_POINTS) != sum(made[c] for c in SHOWN_POINTS):

@@ -694,3 +694,12 @@ def test_an_upgrade_skipping_a_level_past_mighty_or_of_another_players_warrior_i
         f"{UPGRADE}: {red}'s warrior at {a} (('{red}', 3)) becomes level 4"
     ]
     assert lines(placed, up(blue, 2)) == [f"{UPGRADE}: {blue}'s warrior at {a} (('{red}', 1)) becomes level 2"]
+
+
+def test_an_action_card_bought_in_wonders_and_warriors_is_found():
+    """ "Improvements produce action cards for the player (which cannot be purchased)"."""
+    before, orders, result = game("wonders", 5, 10)
+    assert [line for line in invariants(before, orders, result) if line.startswith(CARDS)] == []
+    seat = before["seating"][0]
+    lines = invariants(before, orders, with_event(result, Event("buy", {"seat": seat, "text": "b"})))
+    assert f"{CARDS}: {seat} buys an action card in Wonders & Warriors" in lines, lines
