@@ -779,17 +779,23 @@ def _movement(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) 
     - "A troop cannot traverse any more blocks if it has traversed land before embarking", nor
       once it has come ashore ("if it has reembarked");
     - with the open-border rule, no step into the territory of an empire it may not enter (at
-      war, allied, or by an agreement, before or after the round).
-    The bonuses and the territory are taken as generously as the round's start and end allow:
-    what is found is a move no reading of the round permits."""
+      war, allied, or by an agreement, before, during or after the round).
+    The bonuses and the territory are taken as generously as the round's start, events and end
+    allow: what is found is a move no reading of the round permits."""
     board = board_of(before)
     width = board.width
     marks = {me["mark"]: s for s, me in before["seats"].items()}
     lands = ("".join(before["territory"]), "".join(after["territory"]))
-    allied = {
-        (a, b) for state in (before, after) for al in state["alliances"] for a in al["members"] for b in al["members"]
-    }
-    permitted = _permitted(before) | _permitted(after)
+    # An alliance, an agreement or a war may begin and end within the round: the events name them.
+    alliances = [al["members"] for state in (before, after) for al in state["alliances"]]
+    alliances += [e.data["members"] for e in events if e.kind == "alliance"]
+    allied = {(a, b) for members in alliances for a in members for b in members}
+    pairs = [(e.data["seat"], e.data["other"]) for e in events if e.kind == "borders"]
+    pairs += [(side, e.data["enemy"]) for e in events if e.kind == "war" for side in e.data["sides"]]
+    permitted = _permitted(before) | _permitted(after) | allied | {p for a, b in pairs for p in ((a, b), (b, a))}
+    # Land an empire bought in the round and lost with its fall later in it is free at the end.
+    fell = {e.data["seat"] for e in events if e.kind in ("capitulation", "out")}
+    buyers = {e.data["seat"] for e in events if e.kind == "land"} & fell
     cities = [c for state in (before, after) for c in state["cities"].values()]
     started = {gid: (g["x"], g["y"]) for gid, g in before["groups"].items()}
     found = []
@@ -817,7 +823,8 @@ def _movement(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) 
                 if not naval:
                     problems.append(f"sails {x},{y} without the Naval bonus")
                 continue
-            fast = transport or any(o == seat or (seat, o) in allied for o in owners)
+            bought = seat in buyers and marks.get(lands[1][i]) is None
+            fast = transport or bought or any(o == seat or (seat, o) in allied for o in owners)
             limit = min(limit, MAX_STEPS if fast else TERRAIN_LIMITS[board.terrain[i]])
             strangers = {o for o in owners if o and o != seat}
             if n and before["options"]["borders"] and len(strangers) == 1 and None not in owners:

@@ -533,6 +533,28 @@ def test_a_step_into_closed_territory_is_found():
     assert (
         f"Traversing Land and Water (rule D-MC-3): RE's G1 enters {x},{y}, territory of BL, with no permission" in found
     )
+    # An alliance formed in the round (and ended before its end) let the group in: no finding.
+    allied = Event("alliance", {"seat": "RE", "other": "BL", "members": ["BL", "RE"], "until": 9, "text": "a"})
+    with_ally = dataclasses.replace(result, state=closed(result.state), events=(allied, *result.events))
+    assert [line for line in invariants(closed(before), orders, with_ally) if "permission" in line] == []
+
+
+def test_land_bought_by_an_empire_that_falls_later_in_the_round_counts_as_its_own():
+    """ "In your territory, they can disregard land terrain penalties": land the mover bought
+    in the round is its territory when it moves, though its fall frees it by the round's end."""
+    before, orders, result = case_round("move-own-territory-12")
+    steps = len(moved(result)) - 1
+    assert steps > 10 and invariants(before, orders, result) == []
+    mark = before["seats"]["RE"]["mark"]
+    free = {**result.state, "territory": [row.replace(mark, ".") for row in result.state["territory"]]}
+    bare = {**before, "territory": [row.replace(mark, ".") for row in before["territory"]]}
+    lost = dataclasses.replace(result, state=free)
+    limit = f"Traversing Land and Water (rule D-MC-3): RE's G1 moves {steps} blocks with a limit of 10"
+    assert limit in invariants(bare, orders, lost)
+    bought = Event("land", {"seat": "RE", "blocks": 9, "cost": 5, "text": "l"})
+    out = Event("out", {"seat": "RE", "money": 0, "freed": [], "text": "o"})
+    fallen = dataclasses.replace(lost, events=(bought, *result.events, out))
+    assert limit not in invariants(bare, orders, fallen)
 
 
 def test_combat_not_side_by_side_is_found():
