@@ -53,7 +53,7 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         + _movement(before, after, result.events)
         + _far_land(before, after, result.events)
         + _founding(before, after, result.events)
-        + _railroads(before, after)
+        + _railroads(before, after, result.events)
     )
 
 
@@ -936,10 +936,10 @@ def _founding(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) 
     return found
 
 
-def _railroads(before: JSONObject, after: JSONObject) -> list[str]:
+def _railroads(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
     """Railroads: "Two Cities are connected by Railroad if: Railroads are directly touching a
     City Center; All Railroad pieces between the City Centers are directly touching each other";
-    "Cities owned by your Empire can be connected"; "Railroads may be built over your Empire's
+    "Cities owned by your Empire can be connected" (owned when the line is laid); "Railroads may be built over your Empire's
     territory, unoccupied territory, and bodies of water" ("cannot be built over Enemy
     territory"), checked on the lines laid in the round; "Two of your own different Railroad
     lines are not allowed to directly touch each other", a line laid in the round and any other."""
@@ -957,8 +957,11 @@ def _railroads(before: JSONObject, after: JSONObject) -> list[str]:
         chain = [ends[0], *blocks, ends[-1]] if len(ends) == 2 else blocks
         if any(abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1 for a, b in zip(chain, chain[1:], strict=False)):
             found.append(f"Railroads: {seat}'s line {rail['ends']} has a gap ('100% connected')")
+        # Its owner's when it was laid: at the round's start or end, or taken or founded in it.
+        held = {(c["owner"], cid) for state in (before, after) for cid, c in state["cities"].items()}
+        held |= {(e.data["seat"], e.data["city"]) for e in events if e.kind in ("capture", "city")}
         owners = [cities[c]["owner"] for c in rail["ends"] if c in cities]
-        if owners != [seat, seat]:
+        if not all((seat, c) in held for c in rail["ends"]):
             found.append(f"Railroads: {seat} laid a line between {rail['ends']} of {owners}")
         foreign = [
             f"{x},{y}" for x, y in blocks if all(marks.get(land[y * width + x]) not in (None, seat) for land in lands)
