@@ -74,6 +74,11 @@ WAR = "Dragons (all warriors are deactivated after the war)"
 CHASE = "Warriors (a warrior chases the robber only from a tile adjacent to it)"
 TOWNED = "Commodities & Improvements (improvements only with at least one town on the board)"
 DISPLACE = "Warriors (a warrior moves onto an empty corner or another player's weaker warrior)"
+RATES = "Trade with the market (4 cards, 3 at a general port, 2 at a port of the type, the guild's 2 commodities)"
+DRAGON_TRACK = "Dragons (a step on each black roll; the war after 7, then from the start, D-IM-6)"
+STAY = "Pieces (a road or a settlement leaves the board or changes hands only by the book's events)"
+UPGRADE = "Warriors (regular to strong, strong to mighty, one level at a time, no further)"
+SETUP = "Game start (two villages, W&W a village and a town, each with a road, there and back)"
 assert all(
     ": " not in name
     for name in (
@@ -104,6 +109,11 @@ assert all(
         CHASE,
         TOWNED,
         DISPLACE,
+        RATES,
+        DRAGON_TRACK,
+        STAY,
+        SETUP,
+        UPGRADE,
     )
 )
 
@@ -157,6 +167,10 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         _war_ends,
         _chases,
         _displacements,
+        _market_rates,
+        _dragon_track,
+        _pieces_stay,
+        _setup,
         _end,
     )
     return found + [line for check in checks for line in check(before, result.state, result.events)]
@@ -321,7 +335,7 @@ def _limits(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
 
 
 def _action_cards(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
-    """W&W: every card in a deck or a hand, the shown points as many as left their deck. Basic:
+    """W&W: every card in a deck or a hand, the shown points as many as left their deck, none bought. Basic:
     cards leave the game only by being played."""
 
     def count(state: JSONObject) -> Counter[str]:
@@ -331,9 +345,11 @@ def _action_cards(before: JSONObject, after: JSONObject, events: tuple[Event, ..
 
     now = count(after)
     if after["mode"] == "wonders":
+        # "Improvements produce action cards for the player (which cannot be purchased)"
+        bought = [f"{CARDS}: {data['seat']} buys an action card in Wonders & Warriors" for data in _of(events, "buy")]
         made = Counter({c: n for deck in WONDERS_DECKS.values() for c, n in deck.items()})
         shown = sum(s["shown_points"] for s in after["seats"].values())
-        found = [
+        found = bought + [
             f"{CARDS}: {now[c]} {c} cards, not {n}" for c, n in made.items() if c not in SHOWN_POINTS and now[c] != n
         ]
         if shown + sum(now[c] for c in SHOWN_POINTS) != sum(made[c] for c in SHOWN_POINTS):
@@ -483,7 +499,8 @@ def _chases(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) ->
 def _displacements(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
     """A moved warrior's "location must be empty or contain another player's warrior of lesser
     strength": strong displaces regular, mighty strong or regular, and a mighty warrior is never
-    displaced. Each warrior's owner and level are followed through the round's events."""
+    displaced. Each warrior's owner and level are followed through the round's events, and each
+    upgrade raises its own warrior one level, to mighty at most."""
     board = {int(v): (w["owner"], w["level"]) for v, w in before["warriors"].items()}
     moved_onto: tuple[str, int] | None = None  # the warrior a move found on its corner, to be displaced
     deserted: int | None = None  # the level of the warrior a Deserter took, to be placed again
@@ -494,6 +511,13 @@ def _displacements(before: JSONObject, after: JSONObject, events: tuple[Event, .
             board[data["vertex"]] = (data["seat"], deserted if data.get("free") and deserted else 1)
             deserted = None
         elif kind == "upgrade":
+            was = board.get(data["vertex"])
+            # "a regular warrior will be upgraded to a strong warrior"; "The player may further
+            # upgrade a strong warrior to a mighty warrior"; "Mighty warriors cannot be upgraded further"
+            if was is None or was[0] != data["seat"] or data["level"] != was[1] + 1 or data["level"] > 3:
+                found.append(
+                    f"{UPGRADE}: {data['seat']}'s warrior at {data['vertex']} ({was}) becomes level {data['level']}"
+                )
             board[data["vertex"]] = (data["seat"], data["level"])
         elif kind == "play" and data.get("card") == "deserter":
             board.pop(data["vertex"], None)
@@ -988,4 +1012,140 @@ def _end(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> li
         return found + [f"{END}: round {after['round']} ends the game with no winner (limit {after['round_limit']})"]
     if ends and (ends[-1]["winners"] != want or ends[-1]["scores"] != full):
         found.append(f"{END}: the game ends with {ends[-1]['winners']} and {ends[-1]['scores']}, not {want} and {full}")
+    return found
+
+
+# ----------------------------------------------------------------------------------------------
+# The eleventh session's ledger: the market's rates, the dragon's track, pieces that stay, the
+# game's start.
+
+DRAGON_STEPS = 7  # rule D-IM-6: "The dragon arrives after 7 black rolls, then starts again at 7"
+GUILD = 3  # "When any player builds 3 improvements of a type (e.g. Science), they build a strategic improvement"
+
+
+def _market_rates(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """ "The player can give any 4 cards of the same type in exchange for one card of any other
+    type"; "If the player has a village adjacent to a general port, they may do the same trade
+    with 3 cards"; "adjacent to a resource port ... with 2 cards of the same type for that type";
+    the guild: "trade two commodities of the same type for any other resource or commodity";
+    the Merchant and the Merchant Fleet's 2 for 1 (rule D-IM-10). No trade with the market is
+    cheaper than one of these; the settlements, improvements and cards are followed through
+    the round's events (a port counts from the settlement built beside it)."""
+    ports: dict[int, set[str]] = {}
+    geo = board_geometry(before)
+    for port in before["board"]["ports"]:
+        for vertex in geo.edge_ends[port["edge"]]:
+            ports.setdefault(vertex, set()).add(port["kind"])
+    owners = {int(v): b["owner"] for v, b in before["buildings"].items()}
+    trade = {seat: s["improvements"]["trade"] for seat, s in before["seats"].items()}
+    merchant = before.get("merchant")
+    fleet: dict[str, set[str]] = {}
+    found = []
+    for event in events:
+        data, kind = event.data, event.kind
+        if kind in ("settle", "village") and data.get("vertex") is not None:
+            owners[data["vertex"]] = data["seat"]
+        elif kind == "improve":
+            trade[data["seat"]] = max(trade[data["seat"]], data["level"] if data["improvement"] == "trade" else 0)
+        elif kind == "play" and data.get("card") == "merchant":
+            merchant = {"seat": data["seat"], "tile": data["tile"]}
+        elif kind == "play" and data.get("card") == "fleet":
+            fleet.setdefault(data["seat"], set()).add(data["good"])
+        elif kind == "dice":
+            fleet = {}  # "the Merchant Fleet lasts the turn it is played in"
+        elif kind == "market":
+            seat = data["seat"]
+            [(give, count)] = [(g, n) for g, n in data["give"].items() if n > 0] or [("?", 0)]
+            kinds = {k for v, owner in owners.items() if owner == seat for k in ports.get(v, ())}
+            rates = {4}
+            if "3:1" in kinds:
+                rates.add(3)
+            tile = before["board"]["tiles"][merchant["tile"]] if merchant and merchant["seat"] == seat else None
+            if (
+                give in kinds
+                or (give in COMMODITY_FOR.values() and trade[seat] >= GUILD)
+                or (tile is not None and YIELDS.get(tile["kind"]) == give)
+                or give in fleet.get(seat, ())
+            ):
+                rates.add(2)
+            if count < min(rates):
+                found.append(
+                    f"{RATES}: {seat} gives the market {count} {give} for one card, its rates are {sorted(rates)}"
+                )
+    return found
+
+
+def _dragon_track(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """ "If the event dice rolls black, the dragon moves towards the island by one step" and,
+    "When the dragon reaches the island", the war; it then starts again (rule D-IM-6). The
+    round's black rolls move it from where it stood to where it stands, with one war each time
+    it reached the island, right after the black roll that brought it there."""
+    if before["mode"] != "wonders":
+        return []
+    step, found = before["dragon"], []
+    for event in events:
+        if event.kind == "dice" and event.data.get("event") == "black":
+            step += 1
+        elif event.kind == "dragon_battle":
+            if step != DRAGON_STEPS:
+                found.append(f"{DRAGON_TRACK}: the dragon makes war at step {step} of {DRAGON_STEPS}")
+            step = 0
+        elif event.kind == "dice" and step >= DRAGON_STEPS:
+            found.append(f"{DRAGON_TRACK}: the dragon reached the island and made no war")
+            step = 0
+    if step >= DRAGON_STEPS:
+        found.append(f"{DRAGON_TRACK}: the dragon reached the island and made no war")
+        step = 0
+    if after["dragon"] != step:
+        found.append(
+            f"{DRAGON_TRACK}: the dragon stands at {after['dragon']} after the round; the black rolls put it at {step}"
+        )
+    return found
+
+
+def _pieces_stay(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """What is built stays, its owner's: a road leaves the board only by the Diplomat (rule
+    D-IM-10); a village becomes a town ("upgrade it to a town", rule D-IM-3); a town becomes a
+    village again, or leaves the board, only when the dragon demotes it ("the dragon will destroy
+    one of their towns and reduce it to a village", rule D-IM-13)."""
+    removed = {data["edge"] for data in _of(events, "play") if data.get("card") == "diplomat"}
+    demoted = {str(data["vertex"]): data for data in _of(events, "demote")}
+    found = [
+        f"{STAY}: {owner}'s road on {edge} is {after['roads'].get(edge) or 'gone'} after the round"
+        for edge, owner in before["roads"].items()
+        if after["roads"].get(edge) != owner and edge not in removed
+    ]
+    for vertex, building in before["buildings"].items():
+        now = after["buildings"].get(vertex)
+        if now is None:
+            if not demoted.get(vertex, {}).get("removed"):
+                found.append(f"{STAY}: {building['owner']}'s {building['kind']} at {vertex} is gone")
+        elif now["owner"] != building["owner"]:
+            found.append(f"{STAY}: {building['owner']}'s {building['kind']} at {vertex} is {now['owner']}'s")
+        elif building["kind"] == "town" and now["kind"] != "town" and vertex not in demoted:
+            found.append(f"{STAY}: {building['owner']}'s town at {vertex} is a {now['kind']} with no dragon")
+    return found
+
+
+def _setup(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """ "At the start of the game, you are allowed to place two villages and one road adjacent to
+    each of them. The first player must start placing, after which each player takes turn to
+    place a village. When all players have placed one village, they place one village in reverse
+    back to the first player"; in Wonders & Warriors "the players place one village and one town"."""
+    if before["phase"] != "setup":
+        return []
+    placed = [(data["seat"], data["piece"]) for data in _of(events, "settle")]
+    sequence = order_of_play(before)
+    want = [*sequence, *reversed(sequence)]
+    found = []
+    if [seat for seat, _ in placed] != want:
+        found.append(f"{SETUP}: the places were taken by {[s for s, _ in placed]}, not {want}")
+    pieces = {"village": 2} if before["mode"] != "wonders" else {"village": 1, "town": 1}
+    for seat in sequence:
+        got = Counter(piece for s, piece in placed if s == seat)
+        if got != Counter(pieces):
+            found.append(f"{SETUP}: {seat} placed {dict(got)}, not {pieces}")
+    unbuilt = [data["seat"] for data in _of(events, "settle") if data["vertex"] is None or data["edge"] is None]
+    if unbuilt:
+        found.append(f"{SETUP}: {unbuilt} placed a settlement without its road")
     return found

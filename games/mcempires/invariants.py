@@ -22,6 +22,10 @@ PRICES = {"transport": 40, "naval": 50}  # "Transport Infrastructure = 40 E$", "
 BASE_PRICES = (20, 25)  # "Military Base = 20 E$ ... a second Military Base for a City costs 25 E$"
 BOUNTIES = {"all_troops": 50, "city": 50, "empire": 300}  # War Bounty: "How to earn E$"
 MAX_TROOPS, MAX_BASES, MAX_ALLIES, MAX_LINES, SPACING, MAX_STEPS = 6, 2, 3, 4, 6, 12
+# "Grass/Plains ... a maximum 10 non-diagonal blocks per round", "Rock/Mountain ... 8",
+# "Sand/Beach/Desert ... 8", "Snow ... 6" (the world's letters for them, rule D-MC-8).
+TERRAIN_LIMITS = {".": 10, "^": 8, ":": 8, "*": 6}
+START_MONEY = {ORIGINAL: 10, WAR_BOUNTY: 0, LAND_GAME: 0}  # "Start with 10 E$" / "0 E$"; Land: "E$ first round"
 START_BLOCKS = 300  # War Bounty: "300 blocks of contiguous land"
 
 
@@ -46,6 +50,10 @@ def invariants(before: JSONObject, orders: dict[str, list[Order]], result: TurnR
         + _capitulation_due(after)
         + _the_end(before, after)
         + _war_bounty_start(before)
+        + _movement(before, after, result.events)
+        + _far_land(before, after, result.events)
+        + _founding(before, after, result.events)
+        + _railroads(before, after, result.events)
     )
 
 
@@ -185,6 +193,15 @@ class Audit:
         self.spend(data["seat"], data["cost"], "a railroad")
 
     def _destroy(self, data: JSONObject) -> None:
+        city = self.cities[data["city"]]
+        # "1 round before an Attacker can successfully capture a City, the Defender has the
+        # option to destroy the City's infrastructure": its owner, with the occupier's first
+        # round counted (rule D-MC-6).
+        if city["owner"] != data["seat"] or not city["occupier"] or city["held"] != 1:
+            self.fail(
+                f"Destroying City Infrastructure: {data['seat']} destroyed {data['city']} of {city['owner']}, "
+                f"held {city['held']} round(s) by {city['occupier']}"
+            )
         self.spend(data["seat"], 100, f"destroying {data['city']}")  # "at the cost of 100 E$"
         self.cities[data["city"]].update(
             bases=0, ready=0, treasury=False, treasury_by=None, transport=False, naval=False
@@ -335,6 +352,9 @@ class Audit:
         # "Spawns 1 Troop per Round per every Military Base in each City."
         cid, troops = data["city"], data["troops"]
         city = self.cities.get(cid, {})
+        if troops and city.get("owner") != data["seat"]:
+            # "Military Bases in the occupied City spawn Troops for the defending owner of the City"
+            self.fail(f"Military Base: {cid} of {city.get('owner')} spawned {troops} troops for {data['seat']}")
         bases = city.get("ready", 0)  # "Troops begin spawning the round after the Military Base is purchased."
         if troops > bases:
             self.fail(
@@ -359,6 +379,21 @@ class Audit:
                 f"Amphibious Attacks* (rules D-MC-5, D-MC-7): {data['from']} onto {data['to']} counted "
                 f"amphibious: {data['amphibious']}, the option is {'on' if self.amphibious else 'off'}"
             )
+        ends = [tuple(int(v) for v in data[end].split(",")) for end in ("from", "to")]
+        inside = data["from"] == data["to"] and data["to"] in self.centres
+        if abs(ends[0][0] - ends[1][0]) + abs(ends[0][1] - ends[1][1]) != 1 and not inside:
+            # "Two opposing Troops ... must be adjacent to each other in order to initiate a
+            # battle"; or the occupier against the "Defending troops in the city" whose centre it
+            # occupies ("The Attacker must defeat all Defending troops in the city during that Round")
+            self.fail(f"Combat: {data['attacker']} attacked {data['to']} from {data['from']}, not adjacent")
+        faces = [v for v in (*data["attacker_dice"], *data["defender_dice"]) if not 1 <= v <= 6]
+        if faces:  # "Each combatant receives a number of dice" (the book's "6 Dice"): faces 1 to 6
+            self.fail(f"Combat (rule D-MC-5): dice showing {faces}")
+        if data["retreated"] and data["retreat_to"]:
+            rx, ry = (int(v) for v in data["retreat_to"].split(","))
+            if abs(rx - ends[1][0]) + abs(ry - ends[1][1]) != 1:
+                # "The Defender may choose to pull Troops back one block before the battle begins."
+                self.fail(f"Combat, Retreating: troops pulled back from {data['to']} to {data['retreat_to']}")
         if data["retreated"] and not self.retreat:
             # "the Defender must choose the number of Troops to fight and/or Retreat*"
             self.fail(
@@ -723,3 +758,221 @@ def _winners(after: JSONObject, alive: list[str]) -> list[str]:
 
     best = max(key(s) for s in alive)
     return [s for s in alive if key(s) == best]
+
+
+def _blocks(name: str) -> tuple[int, int]:
+    x, y = name.split(",")
+    return int(x), int(y)
+
+
+def _movement(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Each walk or sail of the round, held to the book's movement rules (a railroad's ride, one
+    hop between two cities, is the railroads' business):
+    - "Grass/Plains ... 10", "Rock/Mountain ... 8", "Sand/Beach/Desert ... 8", "Snow ... 6" per
+      round; "When terrain type changes during Troop movement, Troops retain their maximum
+      mobility" (the lowest limit of every block entered, the start included, rule D-MC-3);
+    - 12 "in your Empire's territory" ("Territory bonuses apply in allied territory"), and on all
+      land for troops that "spawned and/or start their round in a City with Transport
+      Infrastructure";
+    - "Water cannot be traversed by Troops unless they have the Naval Base bonuses" (troops that
+      "start their round in a city housing a Naval Base", or at sea), at 12 on water;
+    - "A troop cannot traverse any more blocks if it has traversed land before embarking", nor
+      once it has come ashore ("if it has reembarked");
+    - with the open-border rule, no step into the territory of an empire it may not enter (at
+      war, allied, or by an agreement, before, during or after the round).
+    The bonuses and the territory are taken as generously as the round's start, events and end
+    allow: what is found is a move no reading of the round permits."""
+    board = board_of(before)
+    width = board.width
+    marks = {me["mark"]: s for s, me in before["seats"].items()}
+    lands = ("".join(before["territory"]), "".join(after["territory"]))
+    # An alliance, an agreement or a war may begin and end within the round: the events name them.
+    alliances = [al["members"] for state in (before, after) for al in state["alliances"]]
+    alliances += [e.data["members"] for e in events if e.kind == "alliance"]
+    allied = {(a, b) for members in alliances for a in members for b in members}
+    pairs = [(e.data["seat"], e.data["other"]) for e in events if e.kind == "borders"]
+    pairs += [(side, e.data["enemy"]) for e in events if e.kind == "war" for side in e.data["sides"]]
+    permitted = _permitted(before) | _permitted(after) | allied | {p for a, b in pairs for p in ((a, b), (b, a))}
+    # Land an empire bought in the round and lost with its fall later in it is free at the end.
+    fell = {e.data["seat"] for e in events if e.kind in ("capitulation", "out")}
+    buyers = {e.data["seat"] for e in events if e.kind == "land"} & fell
+    cities = [c for state in (before, after) for c in state["cities"].values()]
+    started = {gid: (g["x"], g["y"]) for gid, g in before["groups"].items()}
+    found = []
+    for event in events:
+        if event.kind != "move":
+            continue
+        data = event.data
+        seat, gid = data["seat"], data["group"]
+        path = [_blocks(b) for b in data["path"]]
+        if len(path) < 2 or any(abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1 for a, b in zip(path, path[1:], strict=False)):
+            continue  # a ride (or a path the audit's step check names)
+        homes = {path[0], started.get(gid, path[0])}
+
+        def bonus(kind: str, homes: set[tuple[int, int]] = homes, seat: str = seat) -> bool:
+            return any(c.get(kind) and c["owner"] == seat and (c["x"], c["y"]) in homes for c in cities)
+
+        water = [board.water[board.index(x, y)] for x, y in path]
+        transport = bonus("transport")
+        naval = water[0] or bonus("naval")
+        limit, problems = MAX_STEPS, []
+        for n, (x, y) in enumerate(path):
+            i = y * width + x
+            owners = {marks.get(land[i]) for land in lands}
+            if water[n]:
+                if not naval:
+                    problems.append(f"sails {x},{y} without the Naval bonus")
+                continue
+            bought = seat in buyers and marks.get(lands[1][i]) is None
+            fast = transport or bought or any(o == seat or (seat, o) in allied for o in owners)
+            limit = min(limit, MAX_STEPS if fast else TERRAIN_LIMITS[board.terrain[i]])
+            strangers = {o for o in owners if o and o != seat}
+            if n and before["options"]["borders"] and len(strangers) == 1 and None not in owners:
+                host = strangers.pop()
+                if (seat, host) not in permitted:
+                    problems.append(f"enters {x},{y}, territory of {host}, with no permission")
+        if len(path) - 1 > limit:
+            problems.append(f"moves {len(path) - 1} blocks with a limit of {limit}")
+        for n in range(1, len(path) - 1):  # a block after which the move goes on
+            if water[n] and not water[n - 1] and n > 1:
+                problems.append(f"goes on after embarking at {data['path'][n]} having walked on land")
+            if not water[n] and water[n - 1]:
+                problems.append(f"goes on after coming ashore at {data['path'][n]}")
+        found += [f"Traversing Land and Water (rule D-MC-3): {seat}'s {gid} {p}" for p in problems]
+    return found
+
+
+def _landmass(board: Any, start: int) -> set[int]:
+    """The land joined to block `start` side by side, no water between (rule D-MC-13)."""
+    seen, todo = {start}, [start]
+    while todo:
+        i = todo.pop()
+        for n in board.neighbours[i]:
+            if n not in seen and not board.water[n]:
+                seen.add(n)
+                todo.append(n)
+    return seen
+
+
+def _far_land(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """ "Non-contiguous land (land that your Capital City does not reside in) can only be
+    purchased once a Naval Base has been built in your Empire" (rule D-MC-13: land not joined to
+    the capital's block over land). A block that becomes an empire's in the round by no city
+    changing hands and no peace's terms was bought; on another landmass it needs a naval base
+    in one of the empire's cities, at the start or the end of the round."""
+    board = board_of(before)
+    width = board.width
+    found = []
+    bought = {e.data["seat"] for e in events if e.kind == "land"}
+    handed = {e.data["seat"] for e in events if e.kind in ("capture", "peace", "capitulation", "capital", "city")}
+    for seat in sorted(bought - handed):
+        me = after["seats"][seat]
+        capital = after["cities"].get(me["capital"] or "") or before["cities"].get(me["capital"] or "")
+        if capital is None:
+            continue
+        naval = any(
+            c.get("naval") and c["owner"] == seat for state in (before, after) for c in state["cities"].values()
+        )
+        if naval:
+            continue
+        home = _landmass(board, board.index(capital["x"], capital["y"]))
+        new = [
+            i
+            for i, (old, now) in enumerate(zip("".join(before["territory"]), "".join(after["territory"]), strict=True))
+            if now == me["mark"] != old and i not in home
+        ]
+        if new:
+            x, y = new[0] % width, new[0] // width
+            found.append(
+                f"Purchasing Territory (rule D-MC-13): {seat} bought {len(new)} blocks off its capital's "
+                f"landmass ({x},{y} ...) with no naval base"
+            )
+    return found
+
+
+def _founding(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """ "All Empires start with a Capital City and 10 E$" (War Bounty: "Start with 0 E$"; the Land
+    Game's E$ come with its first round, rule D-MC-15); "Your Capital City must be founded by the
+    first round"; "Capital City can be founded on any land not occupied by another Empire";
+    "Territory in a one-block radius of your Capital City is now owned by your Empire. The
+    block your Capital City occupies is also your Empire's territory" ("If your Capital City is
+    founded adjacent to water, then you cannot claim the water"); "Capital Cities start with a
+    Treasury" in Original, and the Land Game has "no treasuries"."""
+    board = board_of(before)
+    mode = before["options"]["mode"]
+    marks = {me["mark"]: s for s, me in before["seats"].items()}
+    land = "".join(before["territory"])
+    after_land = "".join(after["territory"])
+    found = []
+    if before["round"] == 1 and not any(me["capital"] for me in before["seats"].values()):
+        found += [
+            f"Empires: {s} starts with {me['money']} E$, not {START_MONEY[mode]}"
+            for s, me in before["seats"].items()
+            if me["money"] != START_MONEY[mode]
+        ]
+    if before["round"] == 1 and after["phase"] == "play":
+        found += [
+            f"Capital City: {s} has none after the first round ('must be founded by the first round')"
+            for s, me in after["seats"].items()
+            if me["alive"] and not me["capital"]
+        ]
+    for event in events:
+        if event.kind != "capital":
+            continue
+        seat, cid = event.data["seat"], event.data["city"]
+        i = board.index(*_blocks(event.data["block"]))
+        if marks.get(land[i]) not in (None, seat):
+            found.append(f"Capital City: {seat} founded {cid} on land of {marks[land[i]]}")
+        lost = [
+            board.name(n)
+            for n in board.around(i)
+            if not board.water[n] and marks.get(land[n]) is None and marks.get(after_land[n]) != seat
+        ]
+        if lost and all(e.kind not in ("capture", "peace", "capitulation", "out") for e in events):
+            found.append(f"Capital City: {seat}'s {cid} does not own {lost} of its one-block radius")
+        city = after["cities"].get(cid)
+        if city is not None and city["owner"] == seat and city.get("treasury", False) != (mode == ORIGINAL):
+            found.append(f"Capital City: {seat}'s {cid} in {mode} has a treasury: {city.get('treasury', False)}")
+    return found
+
+
+def _railroads(before: JSONObject, after: JSONObject, events: tuple[Event, ...]) -> list[str]:
+    """Railroads: "Two Cities are connected by Railroad if: Railroads are directly touching a
+    City Center; All Railroad pieces between the City Centers are directly touching each other";
+    "Cities owned by your Empire can be connected" (owned when the line is laid); "Railroads may be built over your Empire's
+    territory, unoccupied territory, and bodies of water" ("cannot be built over Enemy
+    territory"), checked on the lines laid in the round; "Two of your own different Railroad
+    lines are not allowed to directly touch each other", a line laid in the round and any other."""
+    marks = {me["mark"]: s for s, me in before["seats"].items()}
+    width = len(before["territory"][0])
+    lands = ("".join(before["territory"]), "".join(after["territory"]))
+    cities = {**before["cities"], **after["cities"]}
+    old = {(r["owner"], tuple(r["ends"])) for r in before["rails"]}
+    found = []
+    for rail in after["rails"]:
+        seat, blocks = rail["owner"], [tuple(b) for b in rail["blocks"]]
+        ends = [(cities[c]["x"], cities[c]["y"]) for c in rail["ends"] if c in cities]
+        if (seat, tuple(rail["ends"])) in old:
+            continue  # a line never changes once laid: the round that laid it was checked
+        chain = [ends[0], *blocks, ends[-1]] if len(ends) == 2 else blocks
+        if any(abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1 for a, b in zip(chain, chain[1:], strict=False)):
+            found.append(f"Railroads: {seat}'s line {rail['ends']} has a gap ('100% connected')")
+        # Its owner's when it was laid: at the round's start or end, or taken or founded in it.
+        held = {(c["owner"], cid) for state in (before, after) for cid, c in state["cities"].items()}
+        held |= {(e.data["seat"], e.data["city"]) for e in events if e.kind in ("capture", "city")}
+        owners = [cities[c]["owner"] for c in rail["ends"] if c in cities]
+        if not all((seat, c) in held for c in rail["ends"]):
+            found.append(f"Railroads: {seat} laid a line between {rail['ends']} of {owners}")
+        foreign = [
+            f"{x},{y}" for x, y in blocks if all(marks.get(land[y * width + x]) not in (None, seat) for land in lands)
+        ]
+        if foreign:
+            found.append(f"Railroads: {seat}'s new line {rail['ends']} crosses another's territory at {foreign}")
+    for n, a in enumerate(after["rails"]):
+        for b in after["rails"][n + 1 :]:
+            if a["owner"] != b["owner"] or {(a["owner"], tuple(a["ends"])), (b["owner"], tuple(b["ends"]))} <= old:
+                continue
+            near = {(x + dx, y + dy) for x, y in a["blocks"] for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))}
+            if any(tuple(block) in near for block in b["blocks"]):
+                found.append(f"Railroads: {a['owner']}'s lines {a['ends']} and {b['ends']} touch")
+    return found

@@ -17,6 +17,7 @@ from gm_games.imperials.invariants import (
     DISPLACE,
     DISTANCE,
     DRAGON,
+    DRAGON_TRACK,
     END,
     EVENT_DIE,
     GRANARY,
@@ -27,12 +28,16 @@ from gm_games.imperials.invariants import (
     PLAYS,
     PRICES,
     PRODUCE,
+    RATES,
     ROBBER,
     ROUTE,
+    SETUP,
     SLAYER,
+    STAY,
     THEFT,
     TOWNED,
     TRADES,
+    UPGRADE,
     WAR,
     WIN,
     invariants,
@@ -563,3 +568,138 @@ def test_a_move_onto_an_equal_or_an_own_warrior_is_found():
     assert lines(placed, theirs, move, displaced) == [f"{DISPLACE}: m (its level 1, ('{blue}', 1) there)"]
     assert lines(placed, theirs, upgraded, move, displaced) == []
     assert lines(placed, mine, upgraded, move) == [f"{DISPLACE}: m (its level 2, ('{red}', 1) there)"]
+
+
+# ----------------------------------------------------------------------------------------------
+# The eleventh session's invariants: each fed a turn that breaks its rule, silent on the turn
+# the robots played.
+
+
+def with_event(result: TurnResult, event: Event) -> TurnResult:
+    return TurnResult(result.state, (*result.events, event))
+
+
+def test_a_market_trade_below_the_seats_rate_is_found():
+    """ "The player can give any 4 cards of the same type in exchange for one card of any other
+    type to the market"; 3 at a general port, 2 at a port of the type."""
+    before, orders, result = game("basic", 5, 10)
+    assert [line for line in invariants(before, orders, result) if line.startswith(RATES)] == []
+    geo = imperials_turn.board_geometry(before)
+    seat = before["seating"][0]
+    at = {v for p in before["board"]["ports"] for v in geo.edge_ends[p["edge"]]}
+    assert not {int(v) for v, b in before["buildings"].items() if b["owner"] == seat} & at, "a seat without a port"
+    cheap = Event("market", {"seat": seat, "give": {"wool": 3}, "get": {"ore": 1}, "rate": 3, "text": "m"})
+    lines = [line for line in invariants(before, orders, with_event(result, cheap)) if line.startswith(RATES)]
+    assert lines == [f"{RATES}: {seat} gives the market 3 wool for one card, its rates are [4]"]
+    fair = Event("market", {"seat": seat, "give": {"wool": 4}, "get": {"ore": 1}, "rate": 4, "text": "m"})
+    assert [line for line in invariants(before, orders, with_event(result, fair)) if line.startswith(RATES)] == []
+
+
+def test_a_black_roll_that_does_not_move_the_dragon_or_a_war_out_of_time_is_found():
+    """ "If the event dice rolls black, the dragon moves towards the island by one step";
+    "The dragon arrives after 7 black rolls, then starts again" (D-IM-6)."""
+    before, orders, result = game("wonders", 5, 10)
+    assert [line for line in invariants(before, orders, result) if line.startswith(DRAGON_TRACK)] == []
+    stalled = copy.deepcopy(result.state)
+    stalled["dragon"] = (stalled["dragon"] + 1) % 7
+    lines = invariants(before, orders, TurnResult(stalled, result.events))
+    assert any(line.startswith(f"{DRAGON_TRACK}: the dragon stands at") for line in lines), lines
+    roll = next(e for e in reversed(result.events) if e.kind == "dice")
+    black = with_event(result, Event("dice", {**roll.data, "event": "black"}))
+    near = {**before, "dragon": 6}  # one black roll from the island: the war is due
+    lines = [line for line in invariants(near, orders, black) if line.startswith(DRAGON_TRACK)]
+    assert f"{DRAGON_TRACK}: the dragon reached the island and made no war" in lines, lines
+    before, orders, result = game("wonders", 5, 7)  # the turn of the dragon's first war
+    assert any(e.kind == "dragon_battle" for e in result.events)
+    assert [line for line in invariants(before, orders, result) if line.startswith(DRAGON_TRACK)] == []
+    far = {**before, "dragon": before["dragon"] - 1}  # a step further from the island
+    lines = [line for line in invariants(far, orders, result) if line.startswith(DRAGON_TRACK)]
+    assert lines == [f"{DRAGON_TRACK}: the dragon makes war at step 6 of 7"], lines
+
+
+def test_a_road_gone_a_settlement_changing_hands_or_a_town_lost_without_the_dragon_is_found():
+    """What is built stays: a road goes only by the Diplomat, a town becomes a village only by
+    the dragon (D-IM-3, D-IM-10, D-IM-13)."""
+    before, orders, result = game("wonders", 5, 10)
+    assert [line for line in invariants(before, orders, result) if line.startswith(STAY)] == []
+    after = copy.deepcopy(result.state)
+    edge, owner = next(iter(before["roads"].items()))
+    del after["roads"][edge]
+    vertex, building = next((v, b) for v, b in before["buildings"].items() if b["kind"] == "village")
+    other = next(s for s in before["seating"] if s != building["owner"])
+    after["buildings"][vertex]["owner"] = other
+    lines = [line for line in invariants(before, orders, TurnResult(after, result.events)) if line.startswith(STAY)]
+    assert lines == [
+        f"{STAY}: {owner}'s road on {edge} is gone after the round",
+        f"{STAY}: {building['owner']}'s village at {vertex} is {other}'s",
+    ]
+    town = next(v for v, b in before["buildings"].items() if b["kind"] == "town" and v in after["buildings"])
+    after = copy.deepcopy(result.state)
+    after["buildings"][town]["kind"] = "village"
+    lines = [line for line in invariants(before, orders, TurnResult(after, result.events)) if line.startswith(STAY)]
+    assert lines == [f"{STAY}: {before['buildings'][town]['owner']}'s town at {town} is a village with no dragon"]
+
+
+@pytest.mark.parametrize("mode", ["basic", "wonders"])
+def test_a_start_out_of_order_or_with_the_wrong_pieces_is_found(mode):
+    """ "The first player must start placing ... they place one village in reverse back to the
+    first player"; Wonders & Warriors: "the players place one village and one town"."""
+    before, orders, result = game(mode, 5, 1)
+    assert before["phase"] == "setup"
+    assert [line for line in invariants(before, orders, result) if line.startswith(SETUP)] == []
+
+    def setup_lines(events: list[Event]) -> list[str]:
+        return [
+            line
+            for line in invariants(before, orders, TurnResult(result.state, tuple(events)))
+            if line.startswith(SETUP)
+        ]
+
+    settles = [n for n, e in enumerate(result.events) if e.kind == "settle"]
+    first, last = result.events[settles[0]].data["seat"], result.events[settles[-1]].data
+    assert first == last["seat"] == before["first"]
+    wrong = list(result.events)
+    other = "town" if mode == "basic" else "village"
+    wrong[settles[-1]] = Event("settle", {**last, "piece": other, "edge": None})
+    if mode == "basic":
+        counts = f"{SETUP}: {first} placed {{'village': 1, 'town': 1}}, not {{'village': 2}}"
+    else:
+        counts = f"{SETUP}: {first} placed {{'village': 2}}, not {{'village': 1, 'town': 1}}"
+    assert setup_lines(wrong) == [counts, f"{SETUP}: ['{first}'] placed a settlement without its road"]
+    swapped = list(result.events)
+    swapped[settles[0]], swapped[settles[1]] = swapped[settles[1]], swapped[settles[0]]
+    lines = setup_lines(swapped)
+    assert len(lines) == 1 and lines[0].startswith(f"{SETUP}: the places were taken by"), lines
+
+
+def test_an_upgrade_skipping_a_level_past_mighty_or_of_another_players_warrior_is_found():
+    """ "a regular warrior will be upgraded to a strong warrior"; "The player may further
+    upgrade a strong warrior to a mighty warrior"; "Mighty warriors cannot be upgraded further"."""
+    before, orders, result = game("wonders", 5, 10)
+    assert [line for line in invariants(before, orders, result) if line.startswith(UPGRADE)] == []
+    red, blue = before["seating"][:2]
+    a = next(v for v in range(1, 55) if str(v) not in result.state["buildings"] and str(v) not in before["warriors"])
+
+    def lines(*planted: Event) -> list[str]:
+        found = invariants(before, orders, TurnResult(result.state, (*result.events, *planted)))
+        return [line for line in found if line.startswith(UPGRADE)]
+
+    def up(seat: str, level: int) -> Event:
+        return Event("upgrade", {"seat": seat, "vertex": a, "level": level, "free": False, "text": "u"})
+
+    placed = Event("warrior", {"seat": red, "vertex": a, "free": False, "text": "w"})
+    assert lines(placed, up(red, 2), up(red, 3)) == []
+    assert lines(placed, up(red, 3)) == [f"{UPGRADE}: {red}'s warrior at {a} (('{red}', 1)) becomes level 3"]
+    assert lines(placed, up(red, 2), up(red, 3), up(red, 4)) == [
+        f"{UPGRADE}: {red}'s warrior at {a} (('{red}', 3)) becomes level 4"
+    ]
+    assert lines(placed, up(blue, 2)) == [f"{UPGRADE}: {blue}'s warrior at {a} (('{red}', 1)) becomes level 2"]
+
+
+def test_an_action_card_bought_in_wonders_and_warriors_is_found():
+    """ "Improvements produce action cards for the player (which cannot be purchased)"."""
+    before, orders, result = game("wonders", 5, 10)
+    assert [line for line in invariants(before, orders, result) if line.startswith(CARDS)] == []
+    seat = before["seating"][0]
+    lines = invariants(before, orders, with_event(result, Event("buy", {"seat": seat, "text": "b"})))
+    assert f"{CARDS}: {seat} buys an action card in Wonders & Warriors" in lines, lines
