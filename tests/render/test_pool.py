@@ -45,6 +45,21 @@ def small_jobs(folder, count):
     return [RenderJob(f"<p>page {i}</p>", base_url(), CREATED, f"small/{i}", folder / f"{i}.pdf") for i in range(count)]
 
 
+def turns_five_and_six(env, folder):
+    """Two turns of three seats: each turn's pages shared by its seats (gm.render.turnpages)."""
+    return [
+        RenderJob(
+            render_report_html(env, report_context(seat, turn)),
+            base_url(),
+            CREATED,
+            f"c/{turn}/{seat}",
+            folder / f"{turn}-{seat}.pdf",
+        )
+        for turn in (5, 6)
+        for seat in ("BR", "FR", "DE")
+    ]
+
+
 def results(batch):
     return [future.result(timeout=WAIT) for future in batch.futures]
 
@@ -57,17 +72,7 @@ def test_a_pool_lays_each_turns_pages_out_once_and_hands_them_to_the_other_worke
     """Two turns of three seats on two workers: each worker lays out one turn's pages (the
     report's scores and table of empires, gm.render.turnpages) and gets the other's with its
     jobs, instead of both laying out both; the bytes are those of one process."""
-    two_turns = [
-        RenderJob(
-            render_report_html(env, report_context(seat, turn)),
-            base_url(),
-            CREATED,
-            f"c/{turn}/{seat}",
-            tmp_path / f"{turn}-{seat}.pdf",
-        )
-        for turn in (5, 6)
-        for seat in ("BR", "FR", "DE")
-    ]
+    two_turns = turns_five_and_six(env, tmp_path)
     alone = render_pdfs(two_turns, workers=1, asset_dirs=asset_dirs(env))
     with RenderPool(2) as pool:
         pooled = pool.submit(two_turns, asset_dirs=asset_dirs(env)).results(timeout=WAIT)
@@ -82,17 +87,7 @@ def test_a_pool_sums_what_its_workers_count_stage_by_stage_and_writes_it_where_a
     pool sums them and, with GM_RENDER_STAGES set, appends the sums to that file as it closes."""
     sums = tmp_path / "stages.jsonl"
     monkeypatch.setenv(stages.ENV, str(sums))
-    two_turns = [
-        RenderJob(
-            render_report_html(env, report_context(seat, turn)),
-            base_url(),
-            CREATED,
-            f"c/{turn}/{seat}",
-            tmp_path / f"{turn}-{seat}.pdf",
-        )
-        for turn in (5, 6)
-        for seat in ("BR", "FR", "DE")
-    ]
+    two_turns = turns_five_and_six(env, tmp_path)
     with RenderPool(2) as pool:
         pooled = pool.submit(two_turns, asset_dirs=asset_dirs(env)).results(timeout=WAIT)
     each = [dict(r.stages) for r in pooled]
