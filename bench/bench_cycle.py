@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import json
 import mailbox
 import os
 import platform
@@ -55,6 +56,7 @@ import weasyprint
 
 from gm.clock import SystemClock
 from gm.home import Home, create_home
+from gm.render import stages as render_stages
 from gm.render.worker import RenderJob, drawn
 from gm.rulesets import get_ruleset, installed
 from gm.services import credits, cycle, games, turnfiles, turns
@@ -238,15 +240,25 @@ class TreeMemory:
 
 
 def timed(*command: str) -> dict:
-    """Run a gm command; its wall time, the CPU of its whole process tree, and peak memory."""
+    """Run a gm command; its wall time, the CPU of its whole process tree, peak memory, and
+    what its render pools counted of their workers' CPU, stage by stage (gm.render.stages)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    process = subprocess.Popen([GM, *command], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    memory = TreeMemory(process.pid)
-    output, _ = process.communicate()
-    wall = time.perf_counter() - start
-    _reap_orphans()
-    peaks = memory.stop()
+    with tempfile.TemporaryDirectory(prefix="gm-bench-stages-") as folder:
+        sums = Path(folder) / "stages.jsonl"
+        start = time.perf_counter()
+        process = subprocess.Popen(
+            [GM, *command],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, render_stages.ENV: str(sums)},
+        )
+        memory = TreeMemory(process.pid)
+        output, _ = process.communicate()
+        wall = time.perf_counter() - start
+        _reap_orphans()
+        peaks = memory.stop()
+        stages, jobs, started = read_stages(sums)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if process.returncode != 0:
         raise SystemExit(f"gm {' '.join(command)} failed ({process.returncode}):\n{output[-3000:]}")
@@ -263,7 +275,73 @@ def timed(*command: str) -> dict:
         "workers": len(workers),
         "processes": len(peaks),
         "output": output,
+        "stages": stages,
+        "jobs": jobs,
+        "workers_started": started,
     }
+
+
+def read_stages(sums: Path) -> tuple[dict[str, float], int, int]:
+    """The stages' CPU seconds that a command's render pools wrote (GM_RENDER_STAGES), summed
+    over its pools, with the jobs they count and the workers started; nothing if none wrote."""
+    seconds: dict[str, float] = {}
+    jobs = workers = 0
+    lines = sums.read_text().splitlines() if sums.exists() else []
+    for line in lines:
+        pool = json.loads(line)
+        render_stages.add_to(seconds, pool["seconds"])
+        jobs, workers = jobs + pool["jobs"], workers + pool["workers"]
+    return seconds, jobs, workers
+
+
+# How the stages read against the issue's question: the seats' own pages (WeasyPrint's layout and
+# drawing of what is the seat's alone: the wall), then gm's parts (gm.render.stages).
+STAGE_GROUPS = [
+    ("own pages (the wall)", ("layout", "drawing")),
+    ("turn's pages", ("turn_pages",)),
+    ("overlay", ("overlay",)),
+    ("pictures", ("pictures",)),
+    ("kit", ("kit",)),
+    ("worker's job handling", ("read", "store", "rest")),
+    ("worker start, answer, cleanup", ("start", "between")),
+]
+
+
+def accounts(result: dict) -> dict[str, float]:
+    """The run's CPU seconds by where they went: each stage the workers counted, the `gm` process,
+    and what the tree's CPU holds that neither counts (`not in a stage`: the fork server with its
+    imports, each worker's exit, the last job's cleanup, fork and page faults before a worker's
+    clock starts)."""
+    spent = {name: result["stages"].get(name, 0.0) for name in render_stages.STAGES}
+    spent["gm process"] = result["main_cpu"]
+    spent["not in a stage"] = result["cpu"] - result["main_cpu"] - sum(result["stages"].values())
+    return spent
+
+
+def stage_lines(result: dict, seats: int, floor_seat: float) -> list[str]:
+    """The run's CPU by stage, each in CPU-s a seat and as a share of the floor a seat."""
+    spent = accounts(result)
+
+    def part(seconds: float) -> str:
+        return f"{seconds / seats:.3f} ({seconds / seats / floor_seat:.3f})"
+
+    lines = [
+        f"{'by stage':>16}: CPU-s a seat (of the floor) over {result['jobs']} reports rendered by "
+        f"{result['workers_started']} workers: whole run-due {part(result['cpu'])}"
+    ]
+    for label, names in STAGE_GROUPS:
+        detail = ", ".join(f"{name} {part(spent[name])}" for name in names) if len(names) > 1 else ""
+        total = part(sum(spent[name] for name in names))
+        lines.append(f"{'':>18}{label}: {total}" + (f": {detail}" if detail else ""))
+    lines.append(f"{'':>18}the gm process: {part(spent['gm process'])}")
+    lines.append(f"{'':>18}not in a stage (fork server, workers' exits): {part(spent['not in a stage'])}")
+    return lines
+
+
+def subreaper() -> None:
+    """Make this process the reaper of its orphans (PR_SET_CHILD_SUBREAPER), so that timed counts
+    their CPU too: the fork server outlives the `gm` that started it, and with it its workers."""
+    ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)
 
 
 def _reap_orphans() -> None:
@@ -355,7 +433,7 @@ def main() -> None:
         parser.error("--build-only needs --keep FOLDER, the folder to build the house in")
     if args.built and not (args.built / "house").is_dir():
         parser.error(f"{args.built} holds no house: build one with --keep {args.built} --build-only")
-    ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: orphans' CPU counts too
+    subreaper()
     with tempfile.TemporaryDirectory(prefix="gm-bench-cycle-") as folder:
         root = args.keep or Path(folder)
         home = Home(root / "house")
@@ -434,6 +512,7 @@ def main() -> None:
             f"the gm process {results['run-due']['main_cpu'] / seats:.3f} a seat "
             f"({results['run-due']['main_cpu'] / seats / floor_seat:.3f} of the floor: the same on a machine twice as fast)"
         )
+        print("\n".join(stage_lines(results["run-due"], seats, floor_seat)))
         # The run-due ran between the first two probes, the floor between the last two: the
         # floor at the run-due's pace is the floor times the ratio of their means.
         at_pace = floor_seat * (paces[0] + paces[1]) / (paces[1] + paces[2])

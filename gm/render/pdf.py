@@ -22,6 +22,7 @@ from gm.render import structure, turnpages
 from gm.render.budget import OverBudget
 from gm.render.fetcher import AssetFetcher
 from gm.render.pictures import PNG_DATA_URL, shared_images
+from gm.render.stages import Stages
 
 __all__ = ["PNG_DATA_URL", "SharedImages", "font_configuration", "html_to_pdf", "palette_image", "shared_images"]
 
@@ -88,31 +89,44 @@ def render_report(
     turn_pages: turnpages.TurnPages | None = None,
     max_pages: int | None = None,
     tagged: bool = True,
+    stages: Stages | None = None,
 ) -> tuple[bytes, turnpages.TurnPages | None]:
     """html_to_pdf, for a report that may have turn pages (gm.render.turnpages): they are laid
     out once per process and laid over the seat's blank pages. turn_pages: the report's turn
     pages laid out elsewhere (another worker), used as they are. Returns the PDF and the turn
     pages this call laid out (None if it laid out none), for a pool to hand to other workers.
     max_pages: OverBudget (gm.render.budget) for a report longer, before it is written.
-    tagged: a tagged PDF (PDF_VARIANT), or not (gm.toml's [reports] tagged = false)."""
+    tagged: a tagged PDF (PDF_VARIANT), or not (gm.toml's [reports] tagged = false).
+    stages: where the CPU of each stage goes (gm.render.stages: turn_pages, layout, drawing,
+    overlay), for a render worker's accounts."""
     if not _W3C_DATE.fullmatch(created):
         raise ValueError(f"created must be a W3C datetime like 2026-11-21T19:00:00Z, not {created!r}")
+    stages = stages if stages is not None else Stages()
     parts = turnpages.split(html)
     if parts is None:
-        document = _within(_layout(html, base_url, fetcher, cache), max_pages, identifier)
-        return _write(document, created, identifier, tagged), None
+        with stages.count("layout"):
+            document = _within(_layout(html, base_url, fetcher, cache), max_pages, identifier)
+        with stages.count("drawing"):
+            return _write(document, created, identifier, tagged), None
     key = parts.key(base_url, fetcher.roots)
     if turn_pages is not None and turn_pages.key == key:
         _turn_pages.put(key, turn_pages)
     made = None
     turn = _turn_pages.get(key)
     if turn is None:
-        turn = made = _turn_document(parts.turn_html, key, base_url, fetcher, cache)
+        with stages.count("turn_pages"):
+            turn = made = _turn_document(parts.turn_html, key, base_url, fetcher, cache)
         _turn_pages.put(key, turn)
-    seat_html = turnpages.place_blank_pages(parts.seat_html, turn)
-    document = _within(_layout(seat_html, base_url, fetcher, cache), max_pages, identifier)
-    places = turnpages.blank_places(document, turn.pages)
-    pdf = turnpages.lay_over(_write(document, created, identifier, tagged), turn, places, parts.readers)
+    with stages.count("overlay"):
+        seat_html = turnpages.place_blank_pages(parts.seat_html, turn)
+    with stages.count("layout"):
+        document = _within(_layout(seat_html, base_url, fetcher, cache), max_pages, identifier)
+    with stages.count("overlay"):
+        places = turnpages.blank_places(document, turn.pages)
+    with stages.count("drawing"):
+        own = _write(document, created, identifier, tagged)
+    with stages.count("overlay"):
+        pdf = turnpages.lay_over(own, turn, places, parts.readers)
     return pdf, made
 
 

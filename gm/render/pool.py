@@ -16,7 +16,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NamedTuple
 
-from gm.render import turnpages
+from gm.render import stages, turnpages
 from gm.render.budget import DEFAULT_BUDGET, KILL_AFTER, OverBudget, RenderBudget, cpu_seconds, over_cpu, process_state
 from gm.render.environment import shared_templates_dir
 from gm.render.forkserver import context as _context, warm_up
@@ -216,6 +216,11 @@ class RenderPool:
     budget: RenderBudget | None = field(default_factory=RenderBudget)  # per report; None: no limit
     turn_layouts: int = field(default=0, init=False)  # turn pages laid out by the workers (turnpages)
     pictures_drawn: int = field(default=0, init=False)  # map pictures drawn by the workers (pictures)
+    # the CPU seconds of each stage of the jobs the workers rendered, summed (gm.render.stages),
+    # the jobs they count and the workers started; written where GM_RENDER_STAGES says at close
+    stage_seconds: dict[str, float] = field(default_factory=dict, init=False)
+    stage_jobs: int = field(default=0, init=False)
+    workers_started: int = field(default=0, init=False)
     _queue: collections.deque[_Entry] = field(default_factory=collections.deque, init=False, repr=False)
     _again: collections.deque[_Entry] = field(default_factory=collections.deque, init=False, repr=False)  # stalled
     _retried: set[Future[RenderResult]] = field(default_factory=set, init=False, repr=False)  # handed out twice
@@ -285,6 +290,8 @@ class RenderPool:
         for worker in list(self._running):
             self._stop(worker, kill=not wait)
         self._files.cleanup()
+        stages.write_sums(self.stage_jobs, self.workers_started, self.stage_seconds)
+        self.stage_jobs = 0  # written once, should close be called again
 
     def _wake(self) -> None:
         self._wake_write.send_bytes(b"!")
@@ -461,8 +468,10 @@ class RenderPool:
         _settle(future, OverBudget(job.identifier, why))
 
     def _keep_what_was_made(self, result: RenderResult) -> RenderResult:
-        """Keep the turn pages and map pictures a worker made, for the other workers' jobs; the
-        caller gets the result without them."""
+        """Keep the turn pages and map pictures a worker made, for the other workers' jobs, and
+        add its stages to the sums; the caller gets the result without them."""
+        stages.add_to(self.stage_seconds, dict(result.stages))
+        self.stage_jobs += 1
         if result.turn_pages is not None:
             self.turn_layouts += 1
             self._turn_pages.put(result.turn_pages.key, result.turn_pages)
@@ -492,6 +501,7 @@ class RenderPool:
         theirs.close()
         worker = _Worker(process, ours)
         self._running.append(worker)
+        self.workers_started += 1
         return worker
 
     def _stop(self, worker: _Worker, kill: bool = False) -> None:

@@ -19,6 +19,7 @@ import json
 import os
 import resource
 import signal
+import time
 from contextlib import nullcontext
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -30,6 +31,7 @@ from gm.crash import crash_point
 from gm.render.budget import RenderBudget, cpu_limit
 from gm.render.files import write_whole
 from gm.render.pictures import Picture, draw, keep_drawn, shared_images
+from gm.render.stages import Stages
 from gm.render.turnpages import TurnPages
 
 if TYPE_CHECKING:
@@ -101,6 +103,8 @@ class RenderResult:
         for the pool to give other workers the same way.
     kit: the SHA-256 of the turn kit the job ordered, written; None when it ordered none, or
         when making it failed (the `gm` process then makes it itself, and says what is wrong).
+    stages: (stage, CPU seconds) of what the worker did for this job (gm.render.stages), for
+        the pool's sums.
     """
 
     out_path: Path
@@ -111,6 +115,7 @@ class RenderResult:
     turn_pages: TurnPages | None = None
     pictures: tuple[tuple[str, str], ...] = ()
     kit: str | None = None
+    stages: tuple[tuple[str, float], ...] = ()
 
 
 # What a pool sends a worker: a job, the asset folders its fetcher may read, the report's budget.
@@ -168,9 +173,15 @@ class Renderer:
         return dataclasses.replace(_store(pdf, Path(job.out_path)), turn_pages=made)
 
     def lay_out(
-        self, job: RenderJob, asset_dirs: tuple[str, ...], max_pages: int | None, tagged: bool
+        self,
+        job: RenderJob,
+        asset_dirs: tuple[str, ...],
+        max_pages: int | None,
+        tagged: bool,
+        stages: Stages | None = None,
     ) -> tuple[bytes, TurnPages | None]:
-        """The job's PDF bytes and the turn pages it made, nothing written (write's first half)."""
+        """The job's PDF bytes and the turn pages it made, nothing written (write's first half);
+        the CPU of its stages counted in `stages`."""
         from gm.render.fetcher import AssetFetcher
         from gm.render.pdf import render_report
 
@@ -186,21 +197,33 @@ class Renderer:
             turn_pages=job.turn_pages,
             max_pages=max_pages,
             tagged=tagged,
+            stages=stages,
         )
 
-    def make(self, job: RenderJob, asset_dirs: tuple[str, ...], budget: RenderBudget | None) -> RenderResult:
+    def make(
+        self, job: RenderJob, asset_dirs: tuple[str, ...], budget: RenderBudget | None, stages: Stages | None = None
+    ) -> RenderResult:
         """Draw the job's pictures and write its PDF within `budget` (None: no limit); the
-        result carries the pictures drawn. OverBudget when it would take more."""
+        result carries the pictures drawn, and the CPU of each stage (those `stages` has
+        already, and make's own). OverBudget when it would take more."""
+        stages = stages if stages is not None else Stages()
+        start, before = time.process_time(), stages.total()
         # Nothing is written within the limit: a report it stops (even where its raise was
         # swallowed, and found only as the block ends) leaves no PDF behind.
         with cpu_limit(budget.cpu_seconds, job.identifier) if budget else nullcontext():
-            ready, pictures = draw_pictures(job)
+            with stages.count("pictures"):
+                ready, pictures = draw_pictures(job)
             pdf, made = self.lay_out(
-                ready, asset_dirs, budget.pages if budget else None, budget.tagged if budget else True
+                ready, asset_dirs, budget.pages if budget else None, budget.tagged if budget else True, stages
             )
-        result = dataclasses.replace(_store(pdf, Path(job.out_path)), turn_pages=made)
-        kit = _kit(job, pictures) if job.kit is not None else None
-        return dataclasses.replace(result, pictures=pictures, kit=kit)
+        with stages.count("store"):
+            result = dataclasses.replace(_store(pdf, Path(job.out_path)), turn_pages=made)
+        kit = None
+        if job.kit is not None:
+            with stages.count("kit"):
+                kit = _kit(job, pictures)
+        stages.add("rest", time.process_time() - start - (stages.total() - before))
+        return dataclasses.replace(result, pictures=pictures, kit=kit, stages=tuple(stages.seconds.items()))
 
 
 def _kit(job: RenderJob, drew: tuple[tuple[str, str], ...]) -> str | None:
@@ -276,6 +299,11 @@ def serve(connection: Connection) -> None:
     renderer = Renderer()
     _collect_between_jobs()
     _give_back_large_blocks()
+    # The CPU a job's stages leave out is counted with the next job (gm.render.stages): this
+    # process's start (a fork's CPU counts from nought) with the first, the answer and the
+    # cleaning up after it with the one after.
+    stages = Stages()
+    stages.add("start", time.process_time())
     while True:
         try:
             name: str | None = connection.recv()
@@ -283,18 +311,26 @@ def serve(connection: Connection) -> None:
             return  # the parent is gone
         if name is None:
             return
-        job, asset_dirs, budget = take(name)  # type: ignore[misc]  # a Message: put by the pool
+        with stages.count("read"):
+            job, asset_dirs, budget = take(name)  # type: ignore[misc]  # a Message: put by the pool
         try:
-            answer: Answer = (True, renderer.make(job, asset_dirs, budget))
+            answer: Answer = (True, renderer.make(job, asset_dirs, budget, stages))
         except Exception as exc:  # the parent raises it in the caller, with its type
             answer = (False, exc)
-        try:
-            connection.send(put(Path(name + ANSWER), answer))
-        except Exception as exc:  # an exception that does not pickle
-            failed = RuntimeError(f"{type(exc).__name__}: {exc}; rendering {job.identifier}")
-            connection.send(put(Path(name + ANSWER), (False, failed)))
-        gc.collect()  # the report's garbage, once, while the parent reads the answer
-        _trim_heap()
+        stages = Stages()
+        with stages.count("between"):
+            _answer(connection, name, answer, job.identifier)
+            gc.collect()  # the report's garbage, once, while the parent reads the answer
+            _trim_heap()
+
+
+def _answer(connection: Connection, name: str, answer: Answer, identifier: str) -> None:
+    """Send the answer to the job `name` named (put)."""
+    try:
+        connection.send(put(Path(name + ANSWER), answer))
+    except Exception as exc:  # an exception that does not pickle
+        failed = RuntimeError(f"{type(exc).__name__}: {exc}; rendering {identifier}")
+        connection.send(put(Path(name + ANSWER), (False, failed)))
 
 
 def _give_back_large_blocks() -> None:

@@ -13,11 +13,21 @@ from pathlib import Path
 
 import pytest
 
-from bench.bench_cycle import TreeMemory, bare_pdf, floor_html, house_mix, make_house
+from bench.bench_cycle import (
+    TreeMemory,
+    accounts,
+    bare_pdf,
+    floor_html,
+    house_mix,
+    make_due,
+    make_house,
+    turn_files,
+)
 from gm.clock import SystemClock
 from gm.home import Home, create_home
+from gm.render import stages
 from gm.render.worker import Renderer
-from gm.services import games, turns
+from gm.services import cycle, games, turnfiles, turns
 from gm.services.reports import turn_pages
 from gm.store import records
 from gm.store.database import open_database
@@ -118,3 +128,51 @@ def test_the_memory_sampler_tells_the_processes_forked_below_another_apart(tmp_p
     below = set(memory.peaks) - {process.pid}
     assert grandchild in memory.forked
     assert len(below) == 2 and memory.forked == {grandchild}  # the child itself is not forked below another
+
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMED = """
+import json, sys
+from bench.bench_cycle import subreaper, timed
+subreaper()
+result = timed("run-due", "--home", sys.argv[1])
+json.dump({k: result[k] for k in ("cpu", "main_cpu", "stages", "jobs", "workers_started", "output")}, sys.stdout)
+"""
+
+
+def test_the_run_due_is_counted_stage_by_stage_within_the_workers_cpu(tmp_path):
+    home = Home(tmp_path / "home")
+    create_home(home)
+    home.settings_file.write_text(home.settings_file.read_text().replace("workers = 0", "workers = 2", 1))
+    db = open_database(home.database)
+    clock = SystemClock()
+    for name, ruleset in [("c", "clash"), ("e", "empires")]:  # turn pages and a region picture
+        games.create_game(db, clock, name, ruleset, None, 7)
+        cycle.set_schedule(db, clock, name, "weekly on Friday at 18:00 UTC")
+        seated = [games.join_game(db, clock, name, f"{name}{i}@players.example.org", f"Player {i}") for i in range(4)]
+        for i, (code, secret) in enumerate(seated):
+            (orders,) = turn_files(db, name, code, secret, 1, False)
+            turnfiles.submit(
+                db, home, clock, orders.encode(), "mail", f"test:{name}:{code}", sender=f"{name}{i}@players.example.org"
+            )
+    db.conn.close()
+    make_due(home)
+
+    # timed as bench_cycle times it: in a process that reaps the fork server (a subreaper)
+    timing = subprocess.run(
+        [sys.executable, "-c", TIMED, str(home.root)], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    result = json.loads(timing.stdout)
+
+    assert result["jobs"] == 8, result["output"]
+    assert result["jobs"] == 8 and result["workers_started"] >= 1
+    seconds = result["stages"]
+    # every report's own pages laid out and drawn, its file stored, its worker's start counted
+    assert {"start", "read", "pictures", "layout", "drawing", "overlay", "store", "rest"} <= set(seconds)
+    assert set(seconds) <= set(stages.STAGES)
+    assert all(value >= 0 for value in seconds.values())
+    assert seconds["layout"] > 0 and seconds["drawing"] > 0
+    assert sum(seconds.values()) <= result["cpu"] - result["main_cpu"]  # within the workers' CPU
+    spent = accounts(result)
+    assert spent["not in a stage"] >= 0
+    assert sum(spent.values()) == pytest.approx(result["cpu"])

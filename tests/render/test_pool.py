@@ -4,6 +4,7 @@ worker that dies or hangs fails its report at once instead of stopping the run."
 from __future__ import annotations
 
 import hashlib
+import json
 import multiprocessing
 import os
 import signal
@@ -16,7 +17,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from gm.render import pool as pool_module
+from gm.render import pool as pool_module, stages
 from gm.render.budget import RenderBudget
 from gm.render.environment import asset_dirs, base_url, render_report_html
 from gm.render.pool import RenderJob, RenderPool, render_pdfs
@@ -45,6 +46,21 @@ def small_jobs(folder, count):
     return [RenderJob(f"<p>page {i}</p>", base_url(), CREATED, f"small/{i}", folder / f"{i}.pdf") for i in range(count)]
 
 
+def turns_five_and_six(env, folder):
+    """Two turns of three seats: each turn's pages shared by its seats (gm.render.turnpages)."""
+    return [
+        RenderJob(
+            render_report_html(env, report_context(seat, turn)),
+            base_url(),
+            CREATED,
+            f"c/{turn}/{seat}",
+            folder / f"{turn}-{seat}.pdf",
+        )
+        for turn in (5, 6)
+        for seat in ("BR", "FR", "DE")
+    ]
+
+
 def results(batch):
     return [future.result(timeout=WAIT) for future in batch.futures]
 
@@ -57,23 +73,36 @@ def test_a_pool_lays_each_turns_pages_out_once_and_hands_them_to_the_other_worke
     """Two turns of three seats on two workers: each worker lays out one turn's pages (the
     report's scores and table of empires, gm.render.turnpages) and gets the other's with its
     jobs, instead of both laying out both; the bytes are those of one process."""
-    two_turns = [
-        RenderJob(
-            render_report_html(env, report_context(seat, turn)),
-            base_url(),
-            CREATED,
-            f"c/{turn}/{seat}",
-            tmp_path / f"{turn}-{seat}.pdf",
-        )
-        for turn in (5, 6)
-        for seat in ("BR", "FR", "DE")
-    ]
+    two_turns = turns_five_and_six(env, tmp_path)
     alone = render_pdfs(two_turns, workers=1, asset_dirs=asset_dirs(env))
     with RenderPool(2) as pool:
         pooled = pool.submit(two_turns, asset_dirs=asset_dirs(env)).results(timeout=WAIT)
     assert pool.turn_layouts == 2
     assert [r.sha256 for r in pooled] == [r.sha256 for r in alone]
     assert all(r.turn_pages is None for r in pooled + alone)  # the pages stay in the pool
+
+
+def test_a_pool_sums_what_its_workers_count_stage_by_stage_and_writes_it_where_asked(env, tmp_path, monkeypatch):
+    """Each job's result carries the CPU of its stages (gm.render.stages): the seat's own pages
+    laid out and drawn in every job, the turn's pages only in the job that laid them out; the
+    pool sums them and, with GM_RENDER_STAGES set, appends the sums to that file as it closes."""
+    sums = tmp_path / "stages.jsonl"
+    monkeypatch.setenv(stages.ENV, str(sums))
+    two_turns = turns_five_and_six(env, tmp_path)
+    with RenderPool(2) as pool:
+        pooled = pool.submit(two_turns, asset_dirs=asset_dirs(env)).results(timeout=WAIT)
+    each = [dict(r.stages) for r in pooled]
+    assert all(job["layout"] > 0 and job["drawing"] > 0 and job["overlay"] > 0 for job in each)
+    assert all(set(job) <= set(stages.STAGES) and min(job.values()) >= 0 for job in each)
+    assert sum("turn_pages" in job for job in each) == pool.turn_layouts == 2
+    assert sum("start" in job for job in each) == pool.workers_started == 2  # a worker's start, once
+    (line,) = sums.read_text().splitlines()
+    written = json.loads(line)
+    assert written["jobs"] == 6 and written["workers"] == 2
+    assert written["seconds"] == pytest.approx(
+        {name: sum(job.get(name, 0) for job in each) for name in written["seconds"]}
+    )
+    assert set(written["seconds"]) == set().union(*each)
 
 
 def test_two_workers_write_the_same_files_as_one(env, tmp_path):
