@@ -199,8 +199,10 @@ def test_the_setup_is_drawn_from_the_seed_over_scenarios_options_and_seats():
 
 
 def test_parts_without_invariants_default_to_none():
-    assert [f.name for f in dataclasses.fields(Parts)][-1] == "invariants"
-    assert dataclasses.fields(Parts)[-1].default is None
+    fields = {f.name: f for f in dataclasses.fields(Parts)}
+    assert fields["invariants"].default is None
+    assert fields["offline"].default is None  # the other optional part, after it
+    assert [f.name for f in dataclasses.fields(Parts)][-2:] == ["invariants", "offline"]
 
 
 def test_money_that_appears_in_clash_is_found_and_named(monkeypatch):

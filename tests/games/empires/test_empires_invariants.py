@@ -11,7 +11,7 @@ import pytest
 from gm_games.empires import endturn, ruleset, view as empires_view
 from gm_games.empires.invariants import invariants
 
-from gm.core import victory
+from gm.core import census, victory
 from gm.core.model import Event, TurnResult
 from tests.games import case_turns
 
@@ -259,7 +259,7 @@ def test_a_report_that_tells_the_next_census_is_found(monkeypatch):
     real = empires_view.view
 
     def telling(state, seat):
-        return dict(real(state, seat), next_census=empires_view.census.next_census(state["census"], state["turn"] - 1))
+        return dict(real(state, seat), next_census=census.next_census(state["census"], state["turn"] - 1))
 
     monkeypatch.setattr(empires_view, "view", telling)
     monkeypatch.setattr("gm_games.empires.invariants.view", telling)
